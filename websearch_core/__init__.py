@@ -1,0 +1,85 @@
+"""websearch_core: one framework-neutral ``web_search`` over many providers.
+
+Typical use::
+
+    from websearch_core import WebSearch
+
+    async with WebSearch() as ws:
+        result = await ws.run("what changed in Python 3.13?")
+        print(result.text)
+
+See :class:`WebSearch` for the entry point, :mod:`websearch_core.errors` for the exception
+tree, and :mod:`websearch_core.testing` for the offline simulator.
+"""
+
+from .client import WebSearch
+from .credentials import Credentials, CredentialStore
+from .errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ChallengeError,
+    ConfigurationError,
+    EmptyResponseError,
+    NoProviderConfiguredError,
+    ProviderConnectionError,
+    ProviderNotConfiguredError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    ResponseTooLargeError,
+    SearchProviderError,
+    WebSearchError,
+)
+from .format import format_for_llm
+from .models import (
+    Attempt,
+    SearchCitation,
+    SearchParams,
+    SearchResponse,
+    SearchSource,
+    SearchToolResult,
+    SearchUsage,
+)
+from .prompts import SEARCH_SYSTEM_PROMPT, TOOL_DESCRIPTION
+from .providers import SEARCH_PROVIDER_ORDER, get_provider
+from .settings import Settings
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "SEARCH_PROVIDER_ORDER",
+    "SEARCH_SYSTEM_PROMPT",
+    "TOOL_DESCRIPTION",
+    "AllProvidersFailedError",
+    "Attempt",
+    "AuthorizationError",
+    "ChallengeError",
+    "ConfigurationError",
+    "CredentialStore",
+    "Credentials",
+    "EmptyResponseError",
+    "NoProviderConfiguredError",
+    "ProviderConnectionError",
+    "ProviderNotConfiguredError",
+    "ProviderTimeoutError",
+    "ProviderUnavailableError",
+    "QuotaExhaustedError",
+    "RateLimitedError",
+    "ResponseParseError",
+    "ResponseTooLargeError",
+    "SearchCitation",
+    "SearchParams",
+    "SearchProviderError",
+    "SearchResponse",
+    "SearchSource",
+    "SearchToolResult",
+    "SearchUsage",
+    "Settings",
+    "WebSearch",
+    "WebSearchError",
+    "__version__",
+    "format_for_llm",
+    "get_provider",
+]

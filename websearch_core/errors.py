@@ -1,0 +1,187 @@
+"""The one exception tree of websearch-tools.
+
+Every failure a caller can meet is one of these classes, so code can react to *what
+happened* (rate limited, out of quota, blocked by a challenge page) without reading
+message text::
+
+    WebSearchError
+    ├── ConfigurationError(ValueError)       bad settings, unknown provider id, bad credentials
+    ├── NoProviderConfiguredError            nothing in the chain could run at all
+    ├── AllProvidersFailedError              every candidate failed; .failures holds each error
+    └── SearchProviderError                  one provider call failed (.provider, .status)
+        ├── ProviderNotConfiguredError       missing key or endpoint for this provider
+        ├── AuthorizationError               401 / 403
+        ├── RateLimitedError                 429; .retry_after seconds when the server said
+        ├── QuotaExhaustedError              402 or a spent-credit body; .reset_at when known
+        ├── ChallengeError                   a bot-challenge or consent page instead of results
+        ├── EmptyResponseError               204: nothing renderable came back
+        ├── ResponseParseError               the body could not be understood
+        ├── ResponseTooLargeError            the body passed the size cap
+        └── ProviderUnavailableError         transient: 5xx or a transport failure
+            ├── ProviderTimeoutError         the per-provider timeout passed
+            └── ProviderConnectionError      refused, reset, closed mid-body
+
+aiohttp and asyncio errors are translated into this tree in one place,
+:mod:`websearch_core.transport`. Cancellation is never translated: ``asyncio.CancelledError``
+always propagates. Messages never contain credentials.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+__all__ = [
+    "AllProvidersFailedError",
+    "AuthorizationError",
+    "ChallengeError",
+    "ConfigurationError",
+    "EmptyResponseError",
+    "NoProviderConfiguredError",
+    "ProviderConnectionError",
+    "ProviderNotConfiguredError",
+    "ProviderTimeoutError",
+    "ProviderUnavailableError",
+    "QuotaExhaustedError",
+    "RateLimitedError",
+    "ResponseParseError",
+    "ResponseTooLargeError",
+    "SearchProviderError",
+    "WebSearchError",
+]
+
+
+class WebSearchError(Exception):
+    """Base class of every error raised by websearch-tools."""
+
+
+class ConfigurationError(WebSearchError, ValueError):
+    """A setting, credential or provider id is invalid; the message names it."""
+
+
+class SearchProviderError(WebSearchError):
+    """One provider call failed.
+
+    Args:
+        provider: The provider id that failed (for example ``"brave"``).
+        message: Human-readable text, already free of secrets.
+        status: An HTTP-like status used for classification (``None`` when there is none).
+    """
+
+    def __init__(self, provider: str, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.provider = provider
+        self.message = message
+        self.status = status
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(provider={self.provider!r}, "
+            f"message={self.message!r}, status={self.status!r})"
+        )
+
+
+class ProviderNotConfiguredError(SearchProviderError):
+    """The provider lacks a credential or endpoint it needs."""
+
+
+class AuthorizationError(SearchProviderError):
+    """The provider refused the credentials (HTTP 401 or 403)."""
+
+
+class RateLimitedError(SearchProviderError):
+    """The provider asked us to slow down (HTTP 429).
+
+    Args:
+        provider: The provider id.
+        message: Text for the failure report.
+        status: Usually 429.
+        retry_after: Seconds to wait before the next request, when the server said so.
+    """
+
+    def __init__(
+        self,
+        provider: str,
+        message: str,
+        status: int | None = 429,
+        *,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(provider, message, status)
+        self.retry_after = retry_after
+
+
+class QuotaExhaustedError(SearchProviderError):
+    """The provider's credits or quota are spent until ``reset_at`` (when known).
+
+    Args:
+        provider: The provider id.
+        message: Text for the failure report.
+        status: Usually 402 or 429.
+        reset_at: When the quota comes back, if the provider said.
+    """
+
+    def __init__(
+        self,
+        provider: str,
+        message: str,
+        status: int | None = 402,
+        *,
+        reset_at: datetime | None = None,
+    ) -> None:
+        super().__init__(provider, message, status)
+        self.reset_at = reset_at
+
+
+class ChallengeError(SearchProviderError):
+    """The engine served a bot challenge, CAPTCHA or consent wall instead of results.
+
+    Never an empty result: a challenge must move the chain on with a clear cause.
+    """
+
+    def __init__(self, provider: str, message: str, status: int | None = 429) -> None:
+        super().__init__(provider, message, status)
+
+
+class EmptyResponseError(SearchProviderError):
+    """The provider answered, but with nothing a model could read (status 204)."""
+
+    def __init__(self, provider: str, message: str, status: int | None = 204) -> None:
+        super().__init__(provider, message, status)
+
+
+class ResponseParseError(SearchProviderError):
+    """The response body was not in the shape the provider documents."""
+
+
+class ResponseTooLargeError(SearchProviderError):
+    """The response body passed the configured size cap and was not read further."""
+
+
+class ProviderUnavailableError(SearchProviderError):
+    """A transient failure: a 5xx status or a transport error."""
+
+
+class ProviderTimeoutError(ProviderUnavailableError):
+    """The per-provider timeout passed before the response was complete."""
+
+
+class ProviderConnectionError(ProviderUnavailableError):
+    """The connection was refused, reset, or closed before the body was complete."""
+
+
+class NoProviderConfiguredError(WebSearchError):
+    """No provider in the chain was available, so no request was made."""
+
+
+class AllProvidersFailedError(WebSearchError):
+    """Every candidate provider failed.
+
+    Args:
+        message: The formatted failure text (the spec's ``All web search providers failed``
+            line, or the single provider's normalised error).
+        failures: Each provider's error, in attempt order.
+    """
+
+    def __init__(self, message: str, failures: tuple[SearchProviderError, ...]) -> None:
+        super().__init__(message)
+        self.failures = failures

@@ -1,0 +1,153 @@
+"""The text a model reads, and the failure texts, exactly as ``spec/web_search.md`` lays out.
+
+Everything here is pure: a response in, a string out. Lengths are counted in UTF-16 code
+units, as the spec's reference implementation counts them, so a truncated line is the same
+length there and here even with emoji.
+"""
+
+from collections.abc import Iterable, Sequence
+
+from .errors import SearchProviderError
+from .models import SearchResponse
+
+__all__ = [
+    "NO_PROVIDER_MESSAGE",
+    "format_age",
+    "format_count",
+    "format_failures",
+    "format_for_llm",
+    "format_provider_failure",
+    "truncate_text",
+]
+
+NO_PROVIDER_MESSAGE = "No web search provider configured."
+SNIPPET_LIMIT = 240
+QUERY_LIMIT = 120
+MAX_SEARCH_QUERIES = 3
+_ELLIPSIS = "…"
+
+
+def _utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def truncate_text(text: str, limit: int) -> str:
+    """Cut ``text`` to ``limit`` UTF-16 code units, the last one being ``…``.
+
+    Args:
+        text: The text to shorten.
+        limit: The total length allowed, ellipsis included.
+
+    Returns:
+        ``text`` unchanged when it fits, else its head plus ``…`` with total length ``limit``.
+    """
+    if _utf16_len(text) <= limit:
+        return text
+    units = text.encode("utf-16-le")[: (limit - 1) * 2]
+    # A cut through a surrogate pair leaves half a character; drop it rather than garble.
+    head = units.decode("utf-16-le", errors="ignore")
+    return head + _ELLIPSIS
+
+
+def format_count(label: str, count: int) -> str:
+    """``1 source``, ``2 sources``."""
+    return f"{count} {label}{'' if count == 1 else 's'}"
+
+
+def format_age(seconds: int | None) -> str:
+    """Render an age in seconds as ``5mo ago``, ``2w ago``, ``3d ago``, ``4h ago`` or ``9m ago``.
+
+    Zero or missing gives an empty string; under a minute, or a future date, gives
+    ``just now``.
+    """
+    if not seconds:
+        return ""
+    minutes = seconds // 60
+    hours = minutes // 60
+    days = hours // 24
+    for value, unit in ((days // 30, "mo"), (days // 7, "w"), (days, "d"), (hours, "h")):
+        if value > 0:
+            return f"{value}{unit} ago"
+    if minutes > 0:
+        return f"{minutes}m ago"
+    return "just now"
+
+
+def format_for_llm(response: SearchResponse, notes: Sequence[str] = ()) -> str:
+    """Render a response as the one text block the model reads.
+
+    Args:
+        response: A response with renderable content.
+        notes: Lines to print first as ``Note: ...`` (for example a relaxed constraint).
+
+    Returns:
+        Answer, numbered sources, citations, related questions and search queries, joined
+        by newlines in the spec's exact layout.
+    """
+    parts: list[str] = [f"Note: {note}" for note in notes]
+    sources = response.sources
+    if response.answer:
+        parts.append(response.answer)
+        if sources:
+            parts.append("\n## Sources")
+            parts.append(format_count("source", len(sources)))
+    for index, source in enumerate(sources, start=1):
+        age = format_age(source.age_seconds) or source.published_date
+        age_part = f" ({age})" if age else ""
+        parts.append(f"[{index}] {source.title}{age_part}\n    {source.url}")
+        if source.snippet:
+            parts.append(f"    {truncate_text(source.snippet, SNIPPET_LIMIT)}")
+    if response.citations:
+        parts.append("\n## Citations")
+        parts.append(format_count("citation", len(response.citations)))
+        for index, citation in enumerate(response.citations, start=1):
+            parts.append(f"[{index}] {citation.title or citation.url}\n    {citation.url}")
+            if citation.cited_text:
+                parts.append(f"    {truncate_text(citation.cited_text, SNIPPET_LIMIT)}")
+    if response.related_questions:
+        parts.append("\n## Related")
+        parts.append(format_count("question", len(response.related_questions)))
+        parts.extend(f"- {question}" for question in response.related_questions)
+    if response.search_queries:
+        parts.append(f"Search queries: {len(response.search_queries)}")
+        parts.extend(
+            f"- {truncate_text(query, QUERY_LIMIT)}"
+            for query in response.search_queries[:MAX_SEARCH_QUERIES]
+        )
+    return "\n".join(parts)
+
+
+def format_provider_failure(error: BaseException, label: str) -> str:
+    """Normalise one provider's error into the sentence the model reads.
+
+    Args:
+        error: What the provider raised.
+        label: The provider's display label (``OpenAI`` for ``codex``).
+
+    Returns:
+        The Anthropic 404 text, the ``<Label> authorization failed`` text for 401/403
+        (Z.AI keeps its own message), or the error's own message.
+    """
+    if isinstance(error, SearchProviderError):
+        if error.provider == "anthropic" and error.status == 404:
+            return "Anthropic web search returned 404 (model or endpoint not found)."
+        if error.status in (401, 403) and error.provider != "zai":
+            return f"{label} authorization failed ({error.status}). Check API key or base URL."
+        return error.message
+    message = str(error)
+    return message if message else f"Unknown error from {label}"
+
+
+def format_failures(failures: Iterable[tuple[str, str]]) -> str:
+    """Join ``(provider id, formatted error)`` pairs into the spec's final message.
+
+    One failure gives its own text; several give ``All web search providers failed:
+    id: text; id: text`` in attempt order.
+    """
+    items = list(failures)
+    if not items:
+        return NO_PROVIDER_MESSAGE
+    if len(items) == 1:
+        return items[0][1]
+    joined = "; ".join(f"{provider}: {text}" for provider, text in items)
+    return f"All web search providers failed: {joined}"

@@ -1,0 +1,213 @@
+"""Value objects that cross every boundary: the request, the response, the attempt log.
+
+All models are frozen pydantic models. Input is validated strictly: a bad value raises a
+:class:`pydantic.ValidationError` naming the field; nothing is silently coerced (``"5"`` is
+not a limit, ``True`` is not a temperature).
+"""
+
+import re
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+__all__ = [
+    "MAX_QUERY_LENGTH",
+    "Attempt",
+    "AttemptOutcome",
+    "Recency",
+    "SearchCitation",
+    "SearchParams",
+    "SearchResponse",
+    "SearchSource",
+    "SearchToolResult",
+    "SearchUsage",
+    "SourceRank",
+]
+
+MAX_QUERY_LENGTH = 2000
+"""Longest query accepted; providers may cap lower (Brave: 500)."""
+
+Recency = Literal["day", "week", "month", "year"]
+AttemptOutcome = Literal["success", "failed", "skipped", "cached"]
+
+_StrictCount = Annotated[int, Field(strict=True, ge=1, le=100)]
+_DOMAIN = re.compile(r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$")
+_LANGUAGE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SearchParams(_Frozen):
+    """One web search request, as the model (or a program) asks for it.
+
+    The six first fields are the model-facing schema of the spec; the rest are portable
+    extras that providers honour where they can. ``provider`` is for internal callers only
+    and never appears in a model-facing schema.
+    """
+
+    query: str = Field(min_length=1, max_length=MAX_QUERY_LENGTH, strict=True)
+    """Search query, passed to providers unchanged."""
+    recency: Recency | None = None
+    """Only results from the last day, week, month or year, where the provider can."""
+    limit: _StrictCount | None = None
+    """Maximum number of results to return."""
+    max_tokens: Annotated[int, Field(strict=True, ge=1, le=200_000)] | None = None
+    """Token cap for answer engines."""
+    temperature: Annotated[float, Field(strict=True, ge=0.0, le=2.0)] | None = None
+    """Sampling temperature for answer engines."""
+    num_search_results: _StrictCount | None = None
+    """Requested search breadth; most providers send it upstream as the result count."""
+    country: str | None = Field(default=None, pattern=r"^[A-Za-z]{2}$")
+    """ISO 3166-1 alpha-2 country code."""
+    language: str | None = None
+    """BCP 47 language tag such as ``en`` or ``pt-BR``."""
+    date_after: date | None = None
+    """Only results published on or after this date."""
+    date_before: date | None = None
+    """Only results published on or before this date."""
+    include_domains: tuple[str, ...] = ()
+    """Restrict results to these domains, where the provider can."""
+    exclude_domains: tuple[str, ...] = ()
+    """Drop results from these domains, where the provider can."""
+    provider: str | None = None
+    """Force one provider id (internal callers only); ``"auto"`` means the chain."""
+
+    @field_validator("query")
+    @classmethod
+    def _query_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("query must not be blank")
+        return value
+
+    @field_validator("language")
+    @classmethod
+    def _language_tag(cls, value: str | None) -> str | None:
+        if value is not None and not _LANGUAGE.match(value):
+            raise ValueError(
+                f"language must be a BCP 47 tag such as 'en' or 'pt-BR', got {value!r}"
+            )
+        return value
+
+    @field_validator("include_domains", "exclude_domains")
+    @classmethod
+    def _domains(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        cleaned = tuple(domain.strip().lower().removeprefix("www.") for domain in value)
+        for domain in cleaned:
+            if not _DOMAIN.match(domain):
+                raise ValueError(f"not a domain name: {domain!r}")
+        return cleaned
+
+    @model_validator(mode="after")
+    def _date_order(self) -> "SearchParams":
+        if self.date_after and self.date_before and self.date_after > self.date_before:
+            raise ValueError("date_after must not be later than date_before")
+        return self
+
+    @property
+    def result_count(self) -> int | None:
+        """The collapsed count most providers send: ``num_search_results`` before ``limit``."""
+        return self.num_search_results if self.num_search_results is not None else self.limit
+
+
+class SourceRank(_Frozen):
+    """Where one engine placed a merged source (aggregate provenance)."""
+
+    engine: str
+    rank: int
+
+
+class SearchSource(_Frozen):
+    """One web result."""
+
+    title: str
+    url: str
+    snippet: str | None = None
+    published_date: str | None = None
+    """As the provider gave it: ISO date, RFC 2822, or free text such as ``2 days ago``."""
+    age_seconds: int | None = None
+    """Age at parse time, used to print ``3d ago``; may be negative for future dates."""
+    author: str | None = None
+    engines: tuple[SourceRank, ...] = ()
+    """For aggregate results: each engine that returned the URL and at what rank."""
+
+
+class SearchCitation(_Frozen):
+    """A passage an answer engine cited."""
+
+    url: str
+    title: str = ""
+    cited_text: str | None = None
+
+
+class SearchUsage(_Frozen):
+    """Token and request counts reported by the provider."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    total_tokens: int | None = None
+    search_requests: int | None = None
+
+
+class Attempt(_Frozen):
+    """One step of the chain: which provider, what happened, how long it took."""
+
+    provider: str
+    outcome: AttemptOutcome
+    status: int | None = None
+    ms: float = 0.0
+    detail: str | None = None
+    """Why it failed or was skipped (already free of secrets)."""
+
+
+class SearchResponse(_Frozen):
+    """What one provider returned, plus our provenance (``attempts``, ``cached``)."""
+
+    provider: str
+    answer: str | None = None
+    sources: tuple[SearchSource, ...] = ()
+    citations: tuple[SearchCitation, ...] = ()
+    related_questions: tuple[str, ...] = ()
+    search_queries: tuple[str, ...] = ()
+    usage: SearchUsage | None = None
+    model: str | None = None
+    request_id: str | None = None
+    auth_mode: str | None = None
+    attempts: tuple[Attempt, ...] = ()
+    cached: bool = False
+
+    def has_renderable_content(self) -> bool:
+        """Whether a model would see anything: the spec's renderability test."""
+        return bool(
+            (self.answer and self.answer.strip())
+            or self.sources
+            or self.citations
+            or any(q.strip() for q in self.related_questions)
+            or any(q.strip() for q in self.search_queries)
+        )
+
+
+class SearchToolResult(_Frozen):
+    """What a tool hands back: the text for the model and the structured details.
+
+    On failure ``text`` starts with ``Error:``, ``error`` holds the message and
+    ``response.provider`` is the last provider tried (or ``"none"``).
+    """
+
+    text: str
+    response: SearchResponse
+    error: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        """True when every provider failed or none was configured."""
+        return self.error is not None
+
+    def to_metadata(self) -> dict[str, Any]:
+        """The structured details as plain JSON-compatible data."""
+        data: dict[str, Any] = {"response": self.response.model_dump(mode="json")}
+        if self.error is not None:
+            data["error"] = self.error
+        return data

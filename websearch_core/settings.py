@@ -1,0 +1,205 @@
+"""Settings: keyword arguments > environment > TOML config file > defaults.
+
+Built on pydantic-settings so each source and its precedence is declared, not hand-merged.
+
+Environment variables:
+
+* ``WEBSEARCH_PROVIDER`` (preferred provider), ``WEBSEARCH_EXCLUDE`` (comma-separated ids),
+  ``WEBSEARCH_TIMEOUT_SECONDS``, ``WEBSEARCH_MAX_RESPONSE_BYTES``,
+  ``WEBSEARCH_CONFIG_FILE`` (path of the TOML file), ``WEBSEARCH_CREDENTIALS_FILE``.
+* ``WEBSEARCH_<ID>_BASE_URL`` for any provider id (``WEBSEARCH_BRAVE_BASE_URL``): replaces the
+  scheme, host and port of every request that provider makes.
+* The spec's own names for SearXNG: ``SEARXNG_ENDPOINT``, ``SEARXNG_TOKEN``,
+  ``SEARXNG_BASIC_USERNAME``, ``SEARXNG_BASIC_PASSWORD``.
+
+The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same keys::
+
+    provider = "brave"
+    exclude = ["google"]
+    timeout_seconds = 30
+
+    [api_keys]
+    brave = "..."
+
+    [base_urls]
+    brave = "http://127.0.0.1:8080"
+
+    [searxng]
+    endpoint = "https://searx.example.org"
+    categories = "general"
+"""
+
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    InitSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+__all__ = [
+    "DEFAULT_MAX_RESPONSE_BYTES",
+    "DEFAULT_TIMEOUT_SECONDS",
+    "MAX_TIMEOUT_SECONDS",
+    "SearxngSettings",
+    "Settings",
+    "default_config_file",
+]
+
+DEFAULT_TIMEOUT_SECONDS = 60.0
+MAX_TIMEOUT_SECONDS = 300.0
+DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+APP_NAME = "websearch-tools"
+
+_SEARXNG_ENV = {
+    "SEARXNG_ENDPOINT": "endpoint",
+    "SEARXNG_TOKEN": "token",
+    "SEARXNG_BASIC_USERNAME": "basic_username",
+    "SEARXNG_BASIC_PASSWORD": "basic_password",
+}
+_BASE_URL_PREFIX = "WEBSEARCH_"
+_BASE_URL_SUFFIX = "_BASE_URL"
+
+
+def default_config_file() -> Path:
+    """Where the TOML config lives unless ``WEBSEARCH_CONFIG_FILE`` says otherwise."""
+    configured = os.environ.get("WEBSEARCH_CONFIG_FILE")
+    if configured:
+        return Path(configured).expanduser()
+    return platformdirs.user_config_path(APP_NAME) / "config.toml"
+
+
+def _split_ids(value: Any) -> Any:
+    if isinstance(value, str):
+        return tuple(part.strip().lower() for part in value.split(",") if part.strip())
+    return value
+
+
+class SearxngSettings(BaseModel):
+    """A self-hosted SearXNG instance and how to reach it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    endpoint: str | None = None
+    token: SecretStr | None = None
+    basic_username: SecretStr | None = None
+    basic_password: SecretStr | None = None
+    categories: str | None = None
+    engines: str | None = None
+    language: str | None = None
+    safesearch: int | None = Field(default=None, ge=0, le=2)
+
+
+class _SpecEnvSource(PydanticBaseSettingsSource):
+    """Environment names that do not follow the ``WEBSEARCH_`` prefix.
+
+    The spec's ``SEARXNG_*`` names and the per-provider ``WEBSEARCH_<ID>_BASE_URL`` names
+    are mapped onto nested settings here, ranked just below the prefixed variables.
+    """
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        searxng = {key: os.environ[env] for env, key in _SEARXNG_ENV.items() if env in os.environ}
+        if searxng:
+            values["searxng"] = searxng
+        base_urls = {
+            name[len(_BASE_URL_PREFIX) : -len(_BASE_URL_SUFFIX)].lower(): value
+            for name, value in os.environ.items()
+            if name.startswith(_BASE_URL_PREFIX) and name.endswith(_BASE_URL_SUFFIX) and value
+        }
+        base_urls = {key: url for key, url in base_urls.items() if key}
+        if base_urls:
+            values["base_urls"] = base_urls
+        return values
+
+
+class Settings(BaseSettings):
+    """Everything configurable, resolved once per :class:`~websearch_core.WebSearch`.
+
+    Example:
+        >>> Settings(provider="brave", timeout_seconds=30).timeout_seconds
+        30.0
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix="WEBSEARCH_", extra="forbid", frozen=True, env_nested_delimiter="__"
+    )
+
+    provider: str | None = None
+    """Preferred provider: tried first, then the auto chain. ``auto`` or unset: auto chain."""
+    exclude: Annotated[tuple[str, ...], NoDecode] = ()
+    """Providers never used, not even as a fallback."""
+    timeout_seconds: float = Field(default=DEFAULT_TIMEOUT_SECONDS, gt=0, le=MAX_TIMEOUT_SECONDS)
+    """Per-provider request timeout (a ceiling for one provider, not the whole chain)."""
+    max_response_bytes: int = Field(default=DEFAULT_MAX_RESPONSE_BYTES, ge=1024)
+    """Response bodies larger than this are refused, not read."""
+    api_keys: dict[str, SecretStr] = Field(default_factory=dict)
+    """Keys from the config file (environment variables and explicit arguments rank higher)."""
+    base_urls: dict[str, str] = Field(default_factory=dict)
+    """Per-provider origin overrides for gateways, mirrors and tests."""
+    searxng: SearxngSettings = Field(default_factory=SearxngSettings)
+    credentials_file: Path | None = None
+    """The local credential store; default beside the config file."""
+    config_file: Path | None = None
+    """The TOML file read for this instance (``WEBSEARCH_CONFIG_FILE`` or the default)."""
+
+    @field_validator("exclude", mode="before")
+    @classmethod
+    def _parse_ids(cls, value: Any) -> Any:
+        return _split_ids(value)
+
+    @field_validator("provider")
+    @classmethod
+    def _normalise_provider(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip().lower()
+        return None if value in ("", "auto") else value
+
+    @field_validator("base_urls")
+    @classmethod
+    def _check_base_urls(cls, value: dict[str, str]) -> dict[str, str]:
+        for provider, url in value.items():
+            if not url.startswith(("http://", "https://")):
+                raise ValueError(f"base_urls.{provider} must be an http(s) URL, got {url!r}")
+        return {provider.lower(): url for provider, url in value.items()}
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Rank the sources: kwargs, prefixed env, spec env names, then the TOML file."""
+        config_file: Path | None = None
+        if isinstance(init_settings, InitSettingsSource):
+            explicit = init_settings.init_kwargs.get("config_file")
+            config_file = Path(explicit) if explicit else None
+        toml_path = config_file or default_config_file()
+        toml = TomlConfigSettingsSource(
+            settings_cls, toml_file=toml_path if toml_path.is_file() else None
+        )
+        return (init_settings, env_settings, _SpecEnvSource(settings_cls), toml)
+
+    def resolved_config_file(self) -> Path:
+        """The TOML path this instance reads (whether or not it exists)."""
+        return self.config_file or default_config_file()
+
+    def resolved_credentials_file(self) -> Path:
+        """The credential store path: explicit, else beside the config file."""
+        if self.credentials_file is not None:
+            return self.credentials_file
+        return self.resolved_config_file().parent / "credentials.json"

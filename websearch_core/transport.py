@@ -1,0 +1,306 @@
+"""The aiohttp boundary: the only module that touches sockets or classifies failures.
+
+* :class:`HttpRequest` / :class:`HttpResponse` are plain values, so providers build and
+  parse without I/O and tests need no server for parsing.
+* :class:`Transport` sends a request with the per-provider timeout and the size cap, applies
+  the provider's base-URL override, and translates every aiohttp/asyncio error into the
+  :mod:`websearch_core.errors` tree. ``asyncio.CancelledError`` is never caught.
+* :func:`raise_for_status` is the one HTTP status classifier every provider uses, so the
+  chain's failure texts are the spec's whatever the provider.
+"""
+
+import asyncio
+import email.utils
+import json
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import aiohttp
+
+from .errors import (
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    ResponseTooLargeError,
+    SearchProviderError,
+)
+
+__all__ = [
+    "HttpRequest",
+    "HttpResponse",
+    "Transport",
+    "apply_base_url",
+    "classify_http_error",
+    "parse_retry_after",
+    "raise_for_status",
+    "redact",
+]
+
+logger = logging.getLogger("websearch_core.transport")
+
+_QUOTA_BODY = re.compile(r"credits?\s*(?:exhausted|exceeded)|quota|insufficient", re.IGNORECASE)
+_READ_CHUNK = 64 * 1024
+ERROR_BODY_LIMIT = 8 * 1024
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HttpRequest:
+    """One outgoing request, built by a provider without I/O.
+
+    Headers, form and JSON bodies are kept out of ``repr`` because they carry credentials.
+    """
+
+    method: str
+    url: str
+    params: Sequence[tuple[str, str]] = ()
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    form: Sequence[tuple[str, str]] | None = field(default=None, repr=False)
+    json: Any = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HttpResponse:
+    """A fully read response body with its status, headers and final URL."""
+
+    status: int
+    body: bytes
+    headers: Mapping[str, str] = field(default_factory=dict)
+    url: str = ""
+
+    def text(self) -> str:
+        """The body decoded as UTF-8, replacing undecodable bytes."""
+        return self.body.decode("utf-8", errors="replace")
+
+    def json(self, provider: str, label: str) -> Any:
+        """The body parsed as JSON, or :class:`ResponseParseError` naming the provider."""
+        try:
+            return json.loads(self.body)
+        except ValueError:
+            raise ResponseParseError(provider, f"{label} API returned invalid JSON", 502) from None
+
+    def header(self, name: str) -> str | None:
+        """A header value by case-insensitive name."""
+        lowered = name.lower()
+        for key, value in self.headers.items():
+            if key.lower() == lowered:
+                return value
+        return None
+
+
+def apply_base_url(url: str, base_url: str | None) -> str:
+    """Swap the scheme, host and port of ``url`` for those of ``base_url``; keep the path.
+
+    A path on ``base_url`` is kept as a prefix, so a gateway mounted under ``/proxy`` works.
+
+    Example:
+        >>> apply_base_url("https://api.search.brave.com/res/v1/web/search", "http://127.0.0.1:8080")
+        'http://127.0.0.1:8080/res/v1/web/search'
+    """
+    if not base_url:
+        return url
+    target = urlsplit(url)
+    base = urlsplit(base_url)
+    path = base.path.rstrip("/") + target.path
+    return urlunsplit((base.scheme, base.netloc, path, target.query, target.fragment))
+
+
+def redact(text: str, secrets: Sequence[str]) -> str:
+    """Replace every secret (of 4+ characters) in ``text`` with ``***``."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "***")
+    return text
+
+
+def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:
+    """Seconds from a ``Retry-After`` header (delta-seconds or an HTTP date), or ``None``."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+def classify_http_error(provider: str, status: int, body: str) -> SearchProviderError | None:
+    """The spec's shared classifier: spent credits, 402, 401, 403; else ``None``.
+
+    Args:
+        provider: The provider id; the messages use the id (``brave: 401 unauthorized``).
+        status: The HTTP status.
+        body: The (already truncated) response body.
+    """
+    if _QUOTA_BODY.search(body):
+        return QuotaExhaustedError(provider, f"{provider}: credits exhausted", status)
+    if status == 402:
+        return QuotaExhaustedError(provider, f"{provider}: 402 credits exhausted", status)
+    if status == 401:
+        return AuthorizationError(provider, f"{provider}: 401 unauthorized", status)
+    if status == 403:
+        return AuthorizationError(provider, f"{provider}: 403 forbidden", status)
+    return None
+
+
+def raise_for_status(provider: str, response: HttpResponse, fallback_message: str) -> None:
+    """Raise the right error for a non-2xx response; return for a 2xx one.
+
+    The shared classifier runs first; otherwise ``fallback_message`` (the provider's own
+    ``<Label> API error (<status>): <body>`` text) is raised as a rate limit (429, with the
+    ``Retry-After`` delay), a transient failure (5xx) or a plain provider error.
+    """
+    status = response.status
+    if 200 <= status < 300:
+        return
+    body = response.text()[:ERROR_BODY_LIMIT]
+    classified = classify_http_error(provider, status, body)
+    if classified is not None:
+        raise classified
+    if status == 429:
+        retry_after = parse_retry_after(response.header("Retry-After"))
+        raise RateLimitedError(provider, fallback_message, status, retry_after=retry_after)
+    if status >= 500:
+        raise ProviderUnavailableError(provider, fallback_message, status)
+    raise SearchProviderError(provider, fallback_message, status)
+
+
+class Transport:
+    """Sends provider requests over one shared :class:`aiohttp.ClientSession`.
+
+    Args:
+        session: The session to use; owned by the caller.
+        timeout_seconds: Default per-request timeout.
+        max_response_bytes: Default body size cap.
+        base_urls: Provider id to origin override.
+        secrets: Values to scrub from any error text built from transport errors.
+    """
+
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        *,
+        timeout_seconds: float,
+        max_response_bytes: int,
+        base_urls: Mapping[str, str] | None = None,
+        secrets: Sequence[str] = (),
+    ) -> None:
+        self.session = session
+        self.timeout_seconds = timeout_seconds
+        self.max_response_bytes = max_response_bytes
+        self.base_urls = dict(base_urls or {})
+        self._secrets = tuple(secrets)
+
+    def __repr__(self) -> str:
+        return f"Transport(timeout_seconds={self.timeout_seconds}, base_urls={self.base_urls})"
+
+    def resolve_url(self, provider: str, url: str) -> str:
+        """``url`` with the provider's base-URL override applied."""
+        return apply_base_url(url, self.base_urls.get(provider))
+
+    async def send(
+        self,
+        provider: str,
+        label: str,
+        request: HttpRequest,
+        *,
+        timeout_seconds: float | None = None,
+        max_response_bytes: int | None = None,
+    ) -> HttpResponse:
+        """Send ``request`` and read the whole body.
+
+        Args:
+            provider: The provider id (for the base-URL override and error tagging).
+            label: The provider's display label (for messages).
+            request: What to send.
+            timeout_seconds: Overrides the default timeout for this request.
+            max_response_bytes: Overrides the default size cap for this request.
+
+        Returns:
+            The response, whatever its status; status handling is the caller's.
+
+        Raises:
+            ProviderTimeoutError: The timeout passed.
+            ProviderConnectionError: The connection failed or closed mid-body.
+            ResponseTooLargeError: The body passed the size cap.
+            ProviderUnavailableError: Any other aiohttp failure.
+        """
+        timeout = timeout_seconds or self.timeout_seconds
+        cap = max_response_bytes or self.max_response_bytes
+        url = self.resolve_url(provider, request.url)
+        host = urlsplit(url).netloc
+        try:
+            async with asyncio.timeout(timeout):
+                async with self.session.request(
+                    request.method,
+                    url,
+                    params=list(request.params) or None,
+                    headers=dict(request.headers),
+                    data=list(request.form) if request.form is not None else None,
+                    json=request.json,
+                    allow_redirects=True,
+                ) as response:
+                    body = await self._read_capped(provider, label, response, cap)
+                    return HttpResponse(
+                        status=response.status,
+                        body=body,
+                        headers={k: v for k, v in response.headers.items()},
+                        url=str(response.url),
+                    )
+        except TimeoutError:
+            raise ProviderTimeoutError(
+                provider, f"{label} request timed out after {timeout:g}s", None
+            ) from None
+        except aiohttp.ClientPayloadError:
+            raise ProviderConnectionError(
+                provider, f"{label} connection closed before the response was complete ({host})"
+            ) from None
+        except aiohttp.ClientConnectionError as exc:
+            raise ProviderConnectionError(
+                provider, f"{label} connection failed ({host}): {type(exc).__name__}"
+            ) from None
+        except aiohttp.ClientError as exc:
+            detail = redact(str(exc), self._secrets)
+            raise ProviderUnavailableError(
+                provider, f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
+            ) from None
+
+    async def _read_capped(
+        self, provider: str, label: str, response: aiohttp.ClientResponse, cap: int
+    ) -> bytes:
+        declared = response.content_length
+        if declared is not None and declared > cap:
+            raise ResponseTooLargeError(provider, f"{label} response exceeded {_size(cap)}", 500)
+        chunks: list[bytes] = []
+        total = 0
+        async for chunk in response.content.iter_chunked(_READ_CHUNK):
+            total += len(chunk)
+            if total > cap:
+                raise ResponseTooLargeError(
+                    provider, f"{label} response exceeded {_size(cap)}", 500
+                )
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def _size(limit: int) -> str:
+    if limit % (1024 * 1024) == 0:
+        return f"{limit // (1024 * 1024)} MiB"
+    if limit % 1024 == 0:
+        return f"{limit // 1024} KiB"
+    return f"{limit} bytes"
