@@ -1,0 +1,32 @@
+"""Shared test helpers: the real captures in ../shared/fixtures and a clean environment."""
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SHARED_FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
+_ENV_PREFIXES = ("WEBSEARCH_", "SEARXNG_")
+_KEY_VARS = ("BRAVE_API_KEY", "TAVILY_API_KEY")
+
+
+def read_capture(relative: str) -> bytes:
+    """A real capture from ../shared/fixtures; skipped locally without it, required in CI."""
+    path = SHARED_FIXTURES / relative
+    if not path.is_file():
+        if os.environ.get("CI"):
+            raise FileNotFoundError(f"required capture missing in CI: {path}")
+        pytest.skip(f"capture not available: {path}")
+    return path.read_bytes()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No user config, no stored keys, no stray provider variables leak into a test."""
+    for name in list(os.environ):
+        if name.startswith(_ENV_PREFIXES) or name in _KEY_VARS or name.endswith("_API_KEY"):
+            monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(tmp_path / "credentials.json"))
+    yield

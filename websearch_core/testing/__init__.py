@@ -1,0 +1,20 @@
+"""Offline testing for websearch-tools and for agents built on it.
+
+Shipped in the package, like ``aiohttp.test_utils``: :class:`Simulator` starts loopback
+servers that speak each provider's real wire protocol and can inject faults (429 with
+``Retry-After``, 402, 401, 403, 5xx, hangs, resets, malformed bodies, challenge pages,
+oversized bodies), so an agent can be tested end to end with no network and no keys.
+"""
+
+from .faults import Fault, FaultKind
+from .simulator import PROTOCOLS, RecordedRequest, SimResult, SimulatedProvider, Simulator
+
+__all__ = [
+    "PROTOCOLS",
+    "Fault",
+    "FaultKind",
+    "RecordedRequest",
+    "SimResult",
+    "SimulatedProvider",
+    "Simulator",
+]

@@ -1,0 +1,90 @@
+"""Faults the simulator can inject instead of a normal answer.
+
+A :class:`Fault` is a value; :class:`~websearch_core.testing.simulator.SimulatedProvider`
+serves queued faults in order, then falls back to its sticky fault (if any), then to the
+provider's normal answer.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = ["Fault", "FaultKind"]
+
+FaultKind = Literal["status", "hang", "reset", "truncate", "malformed", "challenge", "oversized"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fault:
+    """One injected misbehaviour.
+
+    Use the constructors (``Fault.rate_limited(retry_after=1)``) rather than the fields.
+    """
+
+    kind: FaultKind
+    status: int = 500
+    body: str = ""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+    size: int = 0
+
+    @classmethod
+    def http(cls, status: int, body: str = "", headers: Mapping[str, str] | None = None) -> "Fault":
+        """Answer with ``status``, ``body`` and ``headers``."""
+        return cls(kind="status", status=status, body=body, headers=dict(headers or {}))
+
+    @classmethod
+    def rate_limited(cls, retry_after: float | None = None, body: str = "rate limited") -> "Fault":
+        """HTTP 429, with ``Retry-After`` when given."""
+        headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else {}
+        return cls.http(429, body, headers)
+
+    @classmethod
+    def payment_required(cls, body: str = "payment required") -> "Fault":
+        """HTTP 402: credits spent."""
+        return cls.http(402, body)
+
+    @classmethod
+    def unauthorized(cls, body: str = "invalid token") -> "Fault":
+        """HTTP 401."""
+        return cls.http(401, body)
+
+    @classmethod
+    def forbidden(cls, body: str = "forbidden") -> "Fault":
+        """HTTP 403."""
+        return cls.http(403, body)
+
+    @classmethod
+    def server_error(cls, status: int = 500, body: str = "internal error") -> "Fault":
+        """A 5xx status."""
+        return cls.http(status, body)
+
+    @classmethod
+    def hang(cls, seconds: float = 3600.0) -> "Fault":
+        """Accept the request and say nothing for ``seconds`` (past any sane timeout)."""
+        return cls(kind="hang", seconds=seconds)
+
+    @classmethod
+    def reset(cls) -> "Fault":
+        """Drop the connection before any response."""
+        return cls(kind="reset")
+
+    @classmethod
+    def truncate(cls) -> "Fault":
+        """Send headers promising a body, half of it, then close."""
+        return cls(kind="truncate")
+
+    @classmethod
+    def malformed(cls) -> "Fault":
+        """HTTP 200 with a body the provider's parser cannot read."""
+        return cls(kind="malformed")
+
+    @classmethod
+    def challenge(cls) -> "Fault":
+        """The provider's bot-challenge page (providers without one answer 403)."""
+        return cls(kind="challenge")
+
+    @classmethod
+    def oversized(cls, size: int = 16 * 1024 * 1024) -> "Fault":
+        """HTTP 200 with a body of ``size`` bytes."""
+        return cls(kind="oversized", size=size)

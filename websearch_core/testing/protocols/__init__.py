@@ -1,0 +1,1 @@
+"""One module per simulated provider protocol; see ``PROTOCOLS`` in the simulator."""

@@ -1,0 +1,292 @@
+"""A loopback server per provider that speaks its wire protocol and injects faults.
+
+Each simulated provider listens on its own ``127.0.0.1`` port; :meth:`Simulator.settings`
+points every provider's base URL there, so the real provider code (request building,
+status classification, parsing) runs unchanged against it.
+
+Example:
+    >>> async with Simulator(["brave", "duckduckgo"]) as sim:  # doctest: +SKIP
+    ...     sim["brave"].enqueue(Fault.payment_required())
+    ...     async with WebSearch(sim.settings(), api_keys=sim.api_keys()) as ws:
+    ...         result = await ws.run("python asyncio")
+    ...     assert result.response.provider == "duckduckgo"
+    ...     assert len(sim["brave"].requests) == 1
+"""
+
+import asyncio
+import importlib
+import json
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType, TracebackType
+from typing import Any, Protocol, Self
+from urllib.parse import parse_qsl
+
+from aiohttp import web
+
+from ..settings import Settings
+from .faults import Fault
+
+__all__ = [
+    "PROTOCOLS",
+    "ProviderProtocol",
+    "RecordedRequest",
+    "SimResult",
+    "SimulatedProvider",
+    "Simulator",
+]
+
+PROTOCOLS: Mapping[str, str] = MappingProxyType(
+    {
+        "brave": "websearch_core.testing.protocols.brave:BraveProtocol",
+        "tavily": "websearch_core.testing.protocols.tavily:TavilyProtocol",
+        "searxng": "websearch_core.testing.protocols.searxng:SearxngProtocol",
+        "duckduckgo": "websearch_core.testing.protocols.duckduckgo:DuckDuckGoProtocol",
+    }
+)
+"""Provider id to the ``module:Class`` that speaks its protocol."""
+
+FAKE_KEY_PREFIX = "sim-key-"
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRequest:
+    """One request the simulator received, for assertions on the wire shape."""
+
+    method: str
+    path: str
+    query: tuple[tuple[str, str], ...]
+    headers: Mapping[str, str]
+    body: bytes
+
+    def query_dict(self) -> dict[str, str]:
+        """Query parameters (last value wins)."""
+        return dict(self.query)
+
+    def form(self) -> list[tuple[str, str]]:
+        """The body parsed as ``application/x-www-form-urlencoded``, in order."""
+        return parse_qsl(self.body.decode("utf-8"), keep_blank_values=True)
+
+    def json(self) -> Any:
+        """The body parsed as JSON."""
+        return json.loads(self.body)
+
+    def header(self, name: str) -> str | None:
+        """A header by case-insensitive name."""
+        lowered = name.lower()
+        return next((v for k, v in self.headers.items() if k.lower() == lowered), None)
+
+
+@dataclass(frozen=True, slots=True)
+class SimResult:
+    """A result the simulator serves, in provider-neutral form."""
+
+    title: str
+    url: str
+    snippet: str
+    published: str | None = None
+
+
+class ProviderProtocol(Protocol):
+    """How one provider speaks: its success body, its challenge page, its garbage."""
+
+    def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
+        """The normal 200 answer carrying ``results``."""
+
+    def challenge(self) -> web.Response:
+        """The provider's bot-challenge page, or a 403 when it has none."""
+
+    def malformed(self) -> web.Response:
+        """A 200 the provider's parser must reject."""
+
+
+def default_results(query: str, count: int = 10) -> list[SimResult]:
+    """Deterministic results derived from the query, so tests can assert on them."""
+    slug = "-".join(query.lower().split())[:40] or "q"
+    return [
+        SimResult(
+            title=f"{query} result {i}",
+            url=f"https://site{i}.example.org/{slug}",
+            snippet=f"Snippet {i} about {query}.",
+            published="2026-01-0{}T00:00:00Z".format(min(i, 9)),
+        )
+        for i in range(1, count + 1)
+    ]
+
+
+@dataclass
+class SimulatedProvider:
+    """One provider's server state: what it received and what it will do next."""
+
+    provider_id: str
+    protocol: ProviderProtocol
+    base_url: str = ""
+    requests: list[RecordedRequest] = field(default_factory=list)
+    results: list[SimResult] | None = None
+    """Results to serve; ``None`` derives ten from each query."""
+    sticky_fault: Fault | None = None
+    _faults: deque[Fault] = field(default_factory=deque)
+
+    def enqueue(self, *faults: Fault) -> None:
+        """Serve these faults, one per request, before answering normally again."""
+        self._faults.extend(faults)
+
+    def always(self, fault: Fault | None) -> None:
+        """Serve ``fault`` for every request (``None`` clears it)."""
+        self.sticky_fault = fault
+
+    def next_fault(self) -> Fault | None:
+        """The fault for the next request, if any."""
+        if self._faults:
+            return self._faults.popleft()
+        return self.sticky_fault
+
+    def results_for(self, query: str) -> list[SimResult]:
+        """What a normal answer to ``query`` carries."""
+        return list(self.results) if self.results is not None else default_results(query)
+
+
+class Simulator:
+    """Starts one loopback server per provider; use as an async context manager.
+
+    Args:
+        providers: Provider ids to simulate (default: every protocol known).
+    """
+
+    def __init__(self, providers: Iterable[str] | None = None) -> None:
+        ids = list(providers) if providers is not None else list(PROTOCOLS)
+        self.providers: dict[str, SimulatedProvider] = {
+            provider_id: SimulatedProvider(provider_id, _load_protocol(provider_id))
+            for provider_id in ids
+        }
+        self._runners: list[web.AppRunner] = []
+
+    def __getitem__(self, provider_id: str) -> SimulatedProvider:
+        return self.providers[provider_id]
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        """Bind every simulated provider to a free loopback port."""
+        for simulated in self.providers.values():
+            app = web.Application()
+            app.router.add_route("*", "/{tail:.*}", _handler(simulated))
+            runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.1)
+            await runner.setup()
+            site = web.TCPSite(runner, "127.0.0.1", 0)
+            await site.start()
+            host, port = runner.addresses[-1][:2]
+            simulated.base_url = f"http://{host}:{port}"
+            self._runners.append(runner)
+
+    async def close(self) -> None:
+        """Stop every server."""
+        for runner in self._runners:
+            await runner.cleanup()
+        self._runners.clear()
+
+    def base_urls(self) -> dict[str, str]:
+        """Provider id to the simulator's origin."""
+        return {pid: sim.base_url for pid, sim in self.providers.items()}
+
+    def api_keys(self) -> dict[str, str]:
+        """A fake key for every simulated provider."""
+        return {pid: f"{FAKE_KEY_PREFIX}{pid}" for pid in self.providers}
+
+    def settings(self, **overrides: Any) -> Settings:
+        """Settings that route every simulated provider here (SearXNG's endpoint too)."""
+        values: dict[str, Any] = {"base_urls": self.base_urls(), "timeout_seconds": 5.0}
+        if "searxng" in self.providers:
+            values["searxng"] = {"endpoint": self.providers["searxng"].base_url}
+        values.update(overrides)
+        return Settings(**values)
+
+
+def _load_protocol(provider_id: str) -> ProviderProtocol:
+    target = PROTOCOLS.get(provider_id)
+    if target is None:
+        raise KeyError(f"no simulator protocol for provider {provider_id!r}")
+    module_name, _, class_name = target.partition(":")
+    protocol: ProviderProtocol = getattr(importlib.import_module(module_name), class_name)()
+    return protocol
+
+
+def _handler(simulated: SimulatedProvider) -> Any:
+    async def handle(request: web.Request) -> web.StreamResponse:
+        body = await request.read()
+        recorded = RecordedRequest(
+            method=request.method,
+            path=request.path,
+            query=tuple(request.query.items()),
+            headers=dict(request.headers),
+            body=body,
+        )
+        simulated.requests.append(recorded)
+        fault = simulated.next_fault()
+        if fault is None:
+            query = _query_of(recorded)
+            return simulated.protocol.answer(recorded, simulated.results_for(query))
+        return await _serve_fault(request, simulated, fault)
+
+    return handle
+
+
+def _query_of(request: RecordedRequest) -> str:
+    for key in ("q", "query", "text_query"):
+        value = request.query_dict().get(key)
+        if value:
+            return value
+    if request.body:
+        form = (
+            dict(request.form())
+            if b"=" in request.body and not request.body.startswith(b"{")
+            else {}
+        )
+        if form.get("q"):
+            return form["q"]
+        try:
+            data = json.loads(request.body)
+        except ValueError:
+            return ""
+        if isinstance(data, dict):
+            for key in ("query", "q", "text_query"):
+                if isinstance(data.get(key), str):
+                    return str(data[key])
+    return ""
+
+
+async def _serve_fault(
+    request: web.Request, simulated: SimulatedProvider, fault: Fault
+) -> web.StreamResponse:
+    if fault.kind == "status":
+        return web.Response(status=fault.status, text=fault.body, headers=fault.headers)
+    if fault.kind == "hang":
+        await asyncio.sleep(fault.seconds)
+        return web.Response(status=504, text="hung")
+    if fault.kind == "reset":
+        if request.transport is not None:
+            request.transport.abort()
+        return web.Response(status=500)
+    if fault.kind == "truncate":
+        response = web.StreamResponse(status=200, headers={"Content-Length": "100000"})
+        await response.prepare(request)
+        await response.write(b"x" * 1000)
+        if request.transport is not None:
+            request.transport.abort()
+        return response
+    if fault.kind == "malformed":
+        return simulated.protocol.malformed()
+    if fault.kind == "challenge":
+        return simulated.protocol.challenge()
+    return web.Response(status=200, body=b"a" * fault.size, content_type="application/octet-stream")
