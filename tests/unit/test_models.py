@@ -1,0 +1,90 @@
+from datetime import date
+
+import pytest
+from pydantic import ValidationError
+
+from websearch_core.models import SearchParams, SearchResponse, SearchSource
+
+
+def _error_fields(exc: ValidationError) -> set[str]:
+    return {str(err["loc"][0]) for err in exc.errors()}
+
+
+def test_minimal_params() -> None:
+    params = SearchParams(query="python asyncio")
+    assert params.query == "python asyncio"
+    assert params.recency is None and params.limit is None
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("query", ""),
+        ("query", "   "),
+        ("query", "x" * 2001),
+        ("recency", "fortnight"),
+        ("limit", 0),
+        ("limit", 101),
+        ("limit", "5"),
+        ("limit", 5.5),
+        ("limit", True),
+        ("max_tokens", 0),
+        ("temperature", -0.1),
+        ("temperature", 2.5),
+        ("temperature", "0.2"),
+        ("num_search_results", -1),
+        ("country", "USA"),
+        ("language", "english please"),
+        ("include_domains", ("not a domain",)),
+    ],
+)
+def test_bad_values_raise_naming_the_field(field: str, value: object) -> None:
+    args: dict[str, object] = {"query": "ok", field: value}
+    with pytest.raises(ValidationError) as caught:
+        SearchParams(**args)  # type: ignore[arg-type]
+    assert field in _error_fields(caught.value)
+    assert field in str(caught.value)
+
+
+def test_unknown_field_is_rejected() -> None:
+    with pytest.raises(ValidationError) as caught:
+        SearchParams(query="q", count=3)  # type: ignore[call-arg]
+    assert "count" in str(caught.value)
+
+
+def test_date_order_is_checked() -> None:
+    with pytest.raises(ValidationError, match="date_after must not be later than date_before"):
+        SearchParams(query="q", date_after=date(2026, 2, 1), date_before=date(2026, 1, 1))
+
+
+def test_domains_are_normalised() -> None:
+    params = SearchParams(query="q", include_domains=("WWW.Example.COM", " docs.python.org "))
+    assert params.include_domains == ("example.com", "docs.python.org")
+
+
+def test_result_count_prefers_num_search_results() -> None:
+    assert SearchParams(query="q", limit=3).result_count == 3
+    assert SearchParams(query="q", limit=3, num_search_results=7).result_count == 7
+    assert SearchParams(query="q").result_count is None
+
+
+def test_params_are_frozen() -> None:
+    params = SearchParams(query="q")
+    with pytest.raises(ValidationError):
+        params.query = "other"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("response", "renderable"),
+    [
+        (SearchResponse(provider="x"), False),
+        (SearchResponse(provider="x", answer="  \n "), False),
+        (SearchResponse(provider="x", related_questions=(" ",), search_queries=("",)), False),
+        (SearchResponse(provider="x", answer="yes"), True),
+        (SearchResponse(provider="x", sources=(SearchSource(title="t", url="https://u/"),)), True),
+        (SearchResponse(provider="x", related_questions=("why?",)), True),
+        (SearchResponse(provider="x", search_queries=("q",)), True),
+    ],
+)
+def test_renderable_content(response: SearchResponse, renderable: bool) -> None:
+    assert response.has_renderable_content() is renderable

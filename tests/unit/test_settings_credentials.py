@@ -1,0 +1,120 @@
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from websearch_core.credentials import Credentials, CredentialStore
+from websearch_core.errors import ConfigurationError
+from websearch_core.settings import Settings
+
+
+def _write_config(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_defaults() -> None:
+    settings = Settings()
+    assert settings.provider is None
+    assert settings.timeout_seconds == 60.0
+    assert settings.exclude == ()
+
+
+def test_precedence_kwargs_over_env_over_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write_config(tmp_path, 'provider = "tavily"\ntimeout_seconds = 10\nexclude = ["brave"]\n')
+    assert Settings().provider == "tavily"
+    assert Settings().exclude == ("brave",)
+    monkeypatch.setenv("WEBSEARCH_PROVIDER", "brave")
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", "duckduckgo, SearXNG")
+    settings = Settings()
+    assert settings.provider == "brave"
+    assert settings.exclude == ("duckduckgo", "searxng")
+    assert settings.timeout_seconds == 10.0
+    assert Settings(provider="searxng").provider == "searxng"
+
+
+def test_auto_means_no_preference() -> None:
+    assert Settings(provider="auto").provider is None
+
+
+def test_timeout_bounds_are_enforced() -> None:
+    assert Settings(timeout_seconds=300).timeout_seconds == 300
+    with pytest.raises(ValidationError, match="timeout_seconds"):
+        Settings(timeout_seconds=301)
+    with pytest.raises(ValidationError, match="timeout_seconds"):
+        Settings(timeout_seconds=0)
+
+
+def test_base_url_env_and_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write_config(
+        tmp_path,
+        '[base_urls]\nbrave = "http://127.0.0.1:1"\ntavily = "http://127.0.0.1:2"\n',
+    )
+    monkeypatch.setenv("WEBSEARCH_BRAVE_BASE_URL", "http://127.0.0.1:8080")
+    urls = Settings().base_urls
+    # Environment beats the file key by key; the file still supplies the rest.
+    assert urls == {"brave": "http://127.0.0.1:8080", "tavily": "http://127.0.0.1:2"}
+
+
+def test_bad_base_url_is_named() -> None:
+    with pytest.raises(ValidationError, match="base_urls.brave"):
+        Settings(base_urls={"brave": "ftp://x"})
+
+
+def test_searxng_spec_env_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SEARXNG_ENDPOINT", "https://searx.example")
+    monkeypatch.setenv("SEARXNG_TOKEN", "tok-123")
+    settings = Settings()
+    assert settings.searxng.endpoint == "https://searx.example"
+    assert settings.searxng.token is not None
+    assert settings.searxng.token.get_secret_value() == "tok-123"
+    assert "tok-123" not in repr(settings)
+
+
+def test_unknown_setting_is_an_error() -> None:
+    with pytest.raises(ValidationError, match="not_a_setting"):
+        Settings(not_a_setting=1)
+
+
+def test_credentials_precedence(tmp_path: Path) -> None:
+    store = CredentialStore(tmp_path / "creds.json")
+    store.set("brave", "from-store")
+    from pydantic import SecretStr
+
+    configured = {"brave": SecretStr("from-file")}
+    env = {"BRAVE_API_KEY": "from-env"}
+    both = Credentials(explicit={"brave": "from-code"}, configured=configured, store=store, environ=env)
+    assert both.api_key("brave", ["BRAVE_API_KEY"]) == "from-code"
+    no_code = Credentials(configured=configured, store=store, environ=env)
+    assert no_code.api_key("brave", ["BRAVE_API_KEY"]) == "from-env"
+    no_env = Credentials(configured=configured, store=store, environ={})
+    assert no_env.api_key("brave", ["BRAVE_API_KEY"]) == "from-file"
+    only_store = Credentials(store=store, environ={"BRAVE_API_KEY": "  "})
+    assert only_store.api_key("brave", ["BRAVE_API_KEY"]) == "from-store"
+    assert Credentials(environ={}).api_key("brave", ["BRAVE_API_KEY"]) is None
+    assert "from-code" not in repr(both)
+
+
+def test_store_file_is_owner_only(tmp_path: Path) -> None:
+    store = CredentialStore(tmp_path / "nested" / "creds.json")
+    store.set("tavily", "tvly-secret")
+    mode = stat.S_IMODE(os.stat(store.path).st_mode)
+    assert mode == 0o600
+    assert store.providers() == ["tavily"]
+    assert store.get("tavily") == "tvly-secret"
+    assert "tvly-secret" not in repr(store)
+    assert store.remove("tavily") is True
+    assert store.remove("tavily") is False
+    assert store.get("tavily") is None
+
+
+def test_store_rejects_garbage(tmp_path: Path) -> None:
+    path = tmp_path / "creds.json"
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="not valid JSON"):
+        CredentialStore(path).get("brave")
+    with pytest.raises(ConfigurationError, match="empty"):
+        CredentialStore(tmp_path / "other.json").set("brave", "  ")

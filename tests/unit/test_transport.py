@@ -1,0 +1,188 @@
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from websearch_core.errors import (
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    ResponseTooLargeError,
+    SearchProviderError,
+)
+from websearch_core.transport import (
+    HttpRequest,
+    HttpResponse,
+    Transport,
+    apply_base_url,
+    classify_http_error,
+    parse_retry_after,
+    raise_for_status,
+    redact,
+)
+
+
+def test_base_url_keeps_path_and_query() -> None:
+    url = "https://api.search.brave.com/res/v1/web/search?q=x"
+    assert apply_base_url(url, "http://127.0.0.1:8080") == "http://127.0.0.1:8080/res/v1/web/search?q=x"
+    assert apply_base_url(url, "https://gw.example/proxy/") == "https://gw.example/proxy/res/v1/web/search?q=x"
+    assert apply_base_url(url, None) == url
+
+
+def test_retry_after_forms() -> None:
+    now = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
+    assert parse_retry_after("3") == 3.0
+    assert parse_retry_after(" 1.5 ") == 1.5
+    assert parse_retry_after("Mon, 30 Nov 2026 12:00:30 GMT", now=now) == 30.0
+    assert parse_retry_after("Mon, 30 Nov 2026 11:00:00 GMT", now=now) == 0.0
+    assert parse_retry_after("soon") is None
+    assert parse_retry_after(None) is None
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "kind", "message"),
+    [
+        (429, '{"error": "Quota exceeded for this month"}', QuotaExhaustedError, "brave: credits exhausted"),
+        (400, "insufficient credits", QuotaExhaustedError, "brave: credits exhausted"),
+        (402, "pay up", QuotaExhaustedError, "brave: 402 credits exhausted"),
+        (401, "bad key", AuthorizationError, "brave: 401 unauthorized"),
+        (403, "nope", AuthorizationError, "brave: 403 forbidden"),
+    ],
+)
+def test_shared_classifier(status: int, body: str, kind: type[SearchProviderError], message: str) -> None:
+    error = classify_http_error("brave", status, body)
+    assert isinstance(error, kind)
+    assert error.message == message
+    assert error.status == status
+
+
+def test_classifier_leaves_other_statuses_to_the_provider() -> None:
+    assert classify_http_error("brave", 429, "slow down") is None
+    assert classify_http_error("brave", 500, "oops") is None
+
+
+def test_raise_for_status_picks_the_class() -> None:
+    ok = HttpResponse(status=200, body=b"{}")
+    raise_for_status("brave", ok, "unused")
+    limited = HttpResponse(status=429, body=b"slow", headers={"retry-after": "7"})
+    with pytest.raises(RateLimitedError) as caught:
+        raise_for_status("brave", limited, "Brave API error (429): slow")
+    assert caught.value.retry_after == 7.0
+    assert caught.value.message == "Brave API error (429): slow"
+    with pytest.raises(ProviderUnavailableError):
+        raise_for_status("brave", HttpResponse(status=503, body=b""), "Brave API error (503)")
+    with pytest.raises(SearchProviderError) as other:
+        raise_for_status("brave", HttpResponse(status=422, body=b"bad"), "Brave API error (422): bad")
+    assert type(other.value) is SearchProviderError
+    assert other.value.status == 422
+
+
+def test_invalid_json_is_a_parse_error() -> None:
+    with pytest.raises(ResponseParseError, match="Brave API returned invalid JSON"):
+        HttpResponse(status=200, body=b"<html>").json("brave", "Brave")
+
+
+def test_redact() -> None:
+    assert redact("key=abcd1234 and abcd1234", ["abcd1234"]) == "key=*** and ***"
+    assert redact("short k", ["k"]) == "short k"
+
+
+def test_request_repr_hides_headers_and_bodies() -> None:
+    request = HttpRequest(
+        method="POST",
+        url="https://api.example/search",
+        headers={"Authorization": "Bearer secret-token"},
+        json={"api_key": "secret-token"},
+    )
+    assert "secret-token" not in repr(request)
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[str]:
+    async def ok(request: web.Request) -> web.Response:
+        return web.Response(text=f"{request.method} {request.path_qs}")
+
+    async def slow(request: web.Request) -> web.Response:
+        await asyncio.sleep(5)
+        return web.Response(text="late")
+
+    async def big(request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse()
+        await response.prepare(request)
+        for _ in range(64):
+            await response.write(b"x" * 1024)
+        return response
+
+    async def reset(request: web.Request) -> web.Response:
+        assert request.transport is not None
+        request.transport.abort()
+        return web.Response()
+
+    app = web.Application()
+    app.router.add_get("/ok", ok)
+    app.router.add_get("/slow", slow)
+    app.router.add_get("/big", big)
+    app.router.add_get("/reset", reset)
+    runner = web.AppRunner(app, shutdown_timeout=0.1)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    host, port = runner.addresses[0][:2]
+    yield f"http://{host}:{port}"
+    await runner.cleanup()
+
+
+async def _send(base: str, path: str, **kwargs: float) -> HttpResponse:
+    async with aiohttp.ClientSession() as session:
+        transport = Transport(
+            session,
+            timeout_seconds=kwargs.get("timeout", 2.0),
+            max_response_bytes=int(kwargs.get("cap", 1024 * 1024)),
+            base_urls={"brave": base},
+        )
+        return await transport.send("brave", "Brave", HttpRequest(method="GET", url=f"https://api.example{path}"))
+
+
+async def test_send_uses_base_url_override(server: str) -> None:
+    response = await _send(server, "/ok?q=1")
+    assert response.status == 200
+    assert response.text() == "GET /ok?q=1"
+
+
+async def test_timeout_is_mapped(server: str) -> None:
+    with pytest.raises(ProviderTimeoutError, match="Brave request timed out after 0.2s"):
+        await _send(server, "/slow", timeout=0.2)
+
+
+async def test_size_cap_is_enforced_while_streaming(server: str) -> None:
+    with pytest.raises(ResponseTooLargeError, match="Brave response exceeded 16 KiB"):
+        await _send(server, "/big", cap=16 * 1024)
+
+
+async def test_reset_is_a_connection_error(server: str) -> None:
+    with pytest.raises(ProviderConnectionError):
+        await _send(server, "/reset")
+
+
+async def test_refused_connection_is_a_connection_error() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(ProviderConnectionError, match="Brave connection failed"):
+        await _send(f"http://127.0.0.1:{port}", "/ok")
+
+
+async def test_cancellation_propagates(server: str) -> None:
+    task = asyncio.create_task(_send(server, "/slow", timeout=10))
+    await asyncio.sleep(0.1)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
