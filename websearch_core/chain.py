@@ -13,12 +13,13 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .errors import EmptyResponseError, SearchProviderError
+from .errors import ConfigurationError, EmptyResponseError, SearchProviderError
 from .format import format_failures, format_provider_failure
 from .models import Attempt, SearchParams, SearchResponse
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, SearchProvider, get_provider
+from .transport import redact
 
-__all__ = ["ChainOutcome", "resolve_candidates", "run_chain"]
+__all__ = ["ChainOutcome", "context_secrets", "resolve_candidates", "run_chain"]
 
 logger = logging.getLogger("websearch_core")
 
@@ -115,6 +116,7 @@ async def run_chain(
                 )
         except Exception as error:  # every provider failure moves the chain on
             elapsed = _ms(started)
+            _scrub(error, context_secrets(context))
             status = error.status if isinstance(error, SearchProviderError) else None
             detail = format_provider_failure(error, provider.info.label)
             outcome.failures.append((provider, error))
@@ -128,7 +130,7 @@ async def run_chain(
                 provider_id,
                 status,
                 detail,
-                exc_info=not isinstance(error, SearchProviderError),
+                exc_info=not isinstance(error, SearchProviderError | ConfigurationError),
             )
             continue
         outcome.attempts.append(Attempt(provider=provider_id, outcome="success", ms=_ms(started)))
@@ -136,6 +138,23 @@ async def run_chain(
         outcome.response = response.model_copy(update={"attempts": tuple(outcome.attempts)})
         return outcome
     return outcome
+
+
+def context_secrets(context: ProviderContext) -> tuple[str, ...]:
+    """Every credential value this call could have used: keys, tokens, passwords."""
+    searxng = context.settings.searxng
+    extra = (searxng.token, searxng.basic_password)
+    revealed = tuple(secret.get_secret_value() for secret in extra if secret is not None)
+    return (*context.credentials.secrets(), *revealed)
+
+
+def _scrub(error: Exception, secrets: Sequence[str]) -> None:
+    """Remove credentials from an error's message in place, whatever raised it."""
+    if isinstance(error, SearchProviderError):
+        error.message = redact(error.message, secrets)
+        error.args = (error.message,)
+    else:
+        error.args = tuple(redact(str(arg), secrets) for arg in error.args)
 
 
 def _ms(started: float) -> float:

@@ -153,7 +153,7 @@ class WebSearch:
         errors = tuple(
             error
             if isinstance(error, SearchProviderError)
-            else SearchProviderError(provider.info.id, str(error) or type(error).__name__)
+            else _wrapped(provider.info.id, error)
             for provider, error in outcome.failures
         )
         raise AllProvidersFailedError(outcome.failure_message(), errors)
@@ -197,6 +197,13 @@ def _params(query: str | SearchParams, params: Mapping[str, Any]) -> SearchParam
     if isinstance(query, SearchParams):
         return SearchParams.model_validate({**query.model_dump(), **params}) if params else query
     return SearchParams(query=query, **params)
+
+
+def _wrapped(provider_id: str, error: BaseException) -> SearchProviderError:
+    """A non-provider error (a configuration problem, a bug) as a provider failure."""
+    wrapped = SearchProviderError(provider_id, str(error) or type(error).__name__)
+    wrapped.__cause__ = error
+    return wrapped
 
 
 def _run_blocking(coroutine: Coroutine[Any, Any, _T]) -> _T:

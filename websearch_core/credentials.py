@@ -109,6 +109,7 @@ class Credentials:
         self._configured = {k.lower(): v.get_secret_value() for k, v in (configured or {}).items()}
         self._store = store
         self._environ = environ if environ is not None else os.environ
+        self._resolved: set[str] = set()
 
     def __repr__(self) -> str:
         return (
@@ -127,14 +128,18 @@ class Credentials:
         candidates.append(self._configured.get(provider))
         for value in candidates:
             if value and value.strip():
-                return value.strip()
-        if self._store is not None:
-            return self._store.get(provider)
-        return None
+                return self._remember(value.strip())
+        stored = self._store.get(provider) if self._store is not None else None
+        return self._remember(stored) if stored else None
+
+    def _remember(self, value: str) -> str:
+        self._resolved.add(value)
+        return value
 
     def secrets(self) -> tuple[str, ...]:
-        """Every key this resolver knows in code or config, for redaction."""
-        return tuple(v for v in (*self._explicit.values(), *self._configured.values()) if v)
+        """Every key given in code or config or handed out so far, for redaction."""
+        known = {*self._explicit.values(), *self._configured.values(), *self._resolved}
+        return tuple(value for value in known if value)
 
 
 def _reveal(value: str | SecretStr) -> str:

@@ -94,7 +94,14 @@ class SearxngSettings(BaseModel):
     categories: str | None = None
     engines: str | None = None
     language: str | None = None
-    safesearch: int | None = Field(default=None, ge=0, le=2)
+    safesearch: int | None = None
+
+    @field_validator("safesearch")
+    @classmethod
+    def _safesearch(cls, value: int | None) -> int | None:
+        if value is not None and value not in (0, 1, 2):
+            raise ValueError("searxng.safesearch must be 0 (off), 1 (moderate), or 2 (strict).")
+        return value
 
 
 class _SpecEnvSource(PydanticBaseSettingsSource):

@@ -14,10 +14,12 @@ Example:
 """
 
 import asyncio
+import contextlib
 import importlib
 import json
+import threading
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType, TracebackType
 from typing import Any, Protocol, Self
@@ -195,6 +197,25 @@ class Simulator:
         for runner in self._runners:
             await runner.cleanup()
         self._runners.clear()
+
+    @contextlib.contextmanager
+    def running_in_thread(self) -> Iterator[Self]:
+        """Serve from a background thread with its own loop, for synchronous callers.
+
+        A synchronous test (or a sync call made while the test's loop is blocked) cannot
+        be answered by servers on that same loop; this runs them elsewhere.
+        """
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_forever, name="websearch-simulator", daemon=True)
+        thread.start()
+        try:
+            asyncio.run_coroutine_threadsafe(self.start(), loop).result(timeout=10)
+            yield self
+        finally:
+            asyncio.run_coroutine_threadsafe(self.close(), loop).result(timeout=10)
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(timeout=10)
+            loop.close()
 
     def base_urls(self) -> dict[str, str]:
         """Provider id to the simulator's origin."""
