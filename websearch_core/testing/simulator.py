@@ -128,10 +128,10 @@ class SimulatedProvider:
     results: list[SimResult] | None = None
     """Results to serve; ``None`` derives ten from each query."""
     sticky_fault: Fault | None = None
-    _faults: deque[Fault] = field(default_factory=deque)
+    _faults: deque[Fault | None] = field(default_factory=deque)
 
-    def enqueue(self, *faults: Fault) -> None:
-        """Serve these faults, one per request, before answering normally again."""
+    def enqueue(self, *faults: Fault | None) -> None:
+        """Serve these faults, one per request (``None``: a normal answer), then answer normally."""
         self._faults.extend(faults)
 
     def always(self, fault: Fault | None) -> None:
@@ -141,7 +141,8 @@ class SimulatedProvider:
     def next_fault(self) -> Fault | None:
         """The fault for the next request, if any."""
         if self._faults:
-            return self._faults.popleft()
+            queued = self._faults.popleft()
+            return queued if queued is not None else None
         return self.sticky_fault
 
     def results_for(self, query: str) -> list[SimResult]:

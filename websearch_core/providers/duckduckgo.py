@@ -1,0 +1,553 @@
+"""DuckDuckGo: the no-JavaScript HTML frontend (Bing-backed results), no key needed.
+
+* **Endpoint:** ``POST https://html.duckduckgo.com/html/`` with a form body whose fields
+  are, in order, ``q`` (the query, unchanged), ``kl`` (region), ``df`` (``d|w|m|y``, only
+  when ``recency`` is set) and an empty ``b``.
+* **Headers:** a desktop-Chrome navigation profile (:mod:`websearch_core.html`) with
+  ``Referer: https://html.duckduckgo.com/``, ``Sec-Fetch-Site: same-origin`` and the form
+  ``Content-Type``.
+* **Region:** ``language`` (plus ``country`` when the language has no region) becomes a
+  locale, then DDG's ``kl`` code: lower-cased, ``_`` to ``-``, a few aliases
+  (``en-gb`` → ``uk-en``), otherwise ``ll-rr`` swapped to ``rr-ll`` and kept only if DDG
+  lists it; anything else is ``us-en``. A ``country`` whose pairing with the language (or,
+  alone, with English) DDG does not list picks that country's first listed region
+  (``de`` → ``de-de``).
+* **Count:** ``N = num_search_results or limit``, default 10, at most 20. A page holds
+  about ten results, so while fewer than ``N`` are collected and the page has a next-page
+  form (inputs ``s`` and ``vqd``), that form's fields are posted for the next page; URLs
+  are de-duplicated exactly and the loop stops when a page adds nothing. All pages share
+  one time budget (the per-provider timeout). A failure on a later page keeps the results
+  already collected.
+* **Results:** blocks are ``<div>`` elements whose class has the word ``result`` (so
+  ``result`` and ``web-result``, not ``results_links`` or ``result__body``); the title is
+  the first ``a.result__a``, the snippet ``.result__snippet``, the date the first ``<span>``
+  of ``.result__extras__url`` whose text starts with ``YYYY-MM-DD``. Redirect hrefs
+  (``//duckduckgo.com/l/?uddg=<encoded>&rut=...``) are unwrapped; anything that is not
+  ``http(s)`` is dropped, and so are ads (``result--ad`` blocks, ``duckduckgo.com/y.js``
+  links).
+* **Errors:** non-2xx goes through the shared classifier, else
+  ``DuckDuckGo HTML error (<status>)``. A 2xx body carrying the anomaly challenge
+  (``anomaly-modal`` / ``anomaly.js``) or DDG's bare homepage instead of results is a
+  :class:`~websearch_core.errors.ChallengeError` (429), never an empty result. A page with
+  no results, no "no results" marker and no challenge is a
+  :class:`~websearch_core.errors.ResponseParseError`. A genuine "No results." page
+  (``result--no-result``) gives zero sources, which the chain reports as a 204.
+
+Quirks and deliberate choices:
+
+* The reference parses with regular expressions and needs ``class`` before ``href`` in the
+  title link; here tags are found by regex but their attributes are read in any order, so
+  the same markup gives the same results and reordered attributes do not lose any.
+* Text is decoded once with the full HTML entity table; the reference decodes ``&amp;``
+  before ``&lt;``, which turns a literal ``&amp;lt;`` into ``<``. Here it stays ``&lt;``.
+  The reference also turns every tag into a space, which splits highlighted words
+  (``<b>Eino</b>-ext`` reads ``Eino -ext``); here inline tags vanish and only the others
+  become spaces (:func:`websearch_core.html.fragment_text`).
+* The challenge markers are looked for where the challenge page puts them (a ``class`` or
+  ``data-testid`` holding ``anomaly-modal``, an ``action``/``src`` pointing at
+  ``anomaly.js``), not anywhere in the body: a results page for the query ``anomaly.js``
+  echoes the query in its title and search box and must not read as a block.
+* ``lite.duckduckgo.com`` markup (``a.result-link``, ``td.result-snippet``,
+  ``span.timestamp``) is parsed too, in case the HTML frontend ever hands it out; we never
+  request it. Its next-page form is posted back to the HTML endpoint.
+
+Docs: https://duckduckgo.com/duckduckgo-help-pages/
+"""
+
+import asyncio
+import logging
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import NamedTuple
+from urllib.parse import unquote, urlsplit
+
+from ..errors import ChallengeError, ResponseParseError, SearchProviderError
+from ..html import HtmlForm, find_forms, fragment_text, navigation_headers, parse_attributes
+from ..models import SearchParams, SearchResponse, SearchSource
+from ..transport import HttpRequest, HttpResponse, raise_for_status
+from ._common import age_seconds_from_date, is_http_url
+from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
+
+__all__ = [
+    "CHALLENGE_MESSAGE",
+    "DDG_HTML_URL",
+    "DEFAULT_REGION",
+    "HOMEPAGE_MESSAGE",
+    "INFO",
+    "REGIONS",
+    "REGION_ALIASES",
+    "UNRECOGNISED_MESSAGE",
+    "DuckDuckGoProvider",
+    "ParsedPage",
+    "build_form",
+    "build_request",
+    "locale_to_kl",
+    "parse_page",
+    "region_for",
+    "unwrap_url",
+]
+
+logger = logging.getLogger("websearch_core.providers.duckduckgo")
+
+DDG_HTML_URL = "https://html.duckduckgo.com/html/"
+REFERER = "https://html.duckduckgo.com/"
+DEFAULT_RESULTS = 10
+MAX_RESULTS = 20
+DEFAULT_REGION = "us-en"
+
+CHALLENGE_MESSAGE = (
+    "DuckDuckGo blocked the request with a bot-detection challenge. DuckDuckGo throttles "
+    "automated HTML searches from datacenter/shared-egress IPs; configure a credentialed "
+    "provider such as Brave, Tavily, Exa, or Kagi for reliable web search."
+)
+"""The spec's text for the anomaly challenge."""
+
+HOMEPAGE_MESSAGE = (
+    "DuckDuckGo blocked the request: it served its homepage instead of results. DuckDuckGo "
+    "throttles automated HTML searches from datacenter/shared-egress IPs; configure a "
+    "credentialed provider such as Brave, Tavily, Exa, or Kagi for reliable web search."
+)
+"""A soft block: a 200 with the bare search box and no results."""
+
+UNRECOGNISED_MESSAGE = "DuckDuckGo returned an unrecognised page"
+
+REGIONS: tuple[str, ...] = (
+    "xa-ar", "xa-en", "ar-es", "au-en", "at-de", "be-fr", "be-nl", "br-pt", "bg-bg", "ca-en",
+    "ca-fr", "ct-ca", "cl-es", "cn-zh", "co-es", "hr-hr", "cz-cs", "dk-da", "ee-et", "fi-fi",
+    "fr-fr", "de-de", "gr-el", "hk-tzh", "hu-hu", "in-en", "id-id", "id-en", "ie-en", "il-he",
+    "it-it", "jp-jp", "kr-kr", "lv-lv", "lt-lt", "xl-es", "my-ms", "my-en", "mx-es", "nl-nl",
+    "nz-en", "no-no", "pe-es", "ph-en", "ph-tl", "pl-pl", "pt-pt", "ro-ro", "ru-ru", "sg-en",
+    "sk-sk", "sl-sl", "za-en", "es-es", "se-sv", "ch-de", "ch-fr", "ch-it", "tw-tzh", "th-th",
+    "tr-tr", "ua-uk", "uk-en", "us-en", "ue-es", "ve-es", "vn-vi", "wt-wt",
+)  # fmt: skip
+"""DDG's documented ``kl`` values (region-language), in DDG's order."""
+
+REGION_ALIASES: Mapping[str, str] = MappingProxyType(
+    {
+        "ca-es": "ct-ca",
+        "en-gb": "uk-en",
+        "es-419": "xl-es",
+        "es-us": "ue-es",
+        "ja-jp": "jp-jp",
+        "ko-kr": "kr-kr",
+        "zh-hk": "hk-tzh",
+        "zh-tw": "tw-tzh",
+    }
+)
+"""Locales whose ``kl`` is not the plain ``rr-ll`` swap."""
+
+_REGION_SET = frozenset(REGIONS)
+_RECENCY = MappingProxyType({"day": "d", "week": "w", "month": "m", "year": "y"})
+_REGION_SUBTAG = re.compile(r"^(?:[a-z]{2}|\d{3})$")
+
+INFO = ProviderInfo(
+    id="duckduckgo",
+    label="DuckDuckGo",
+    kind="scraper",
+    description=(
+        "No key needed: DuckDuckGo's no-JavaScript HTML search (Bing-backed); may answer "
+        "shared or datacenter IPs with a bot challenge"
+    ),
+    docs_url="https://duckduckgo.com/duckduckgo-help-pages/",
+    honours=frozenset({"query", "recency", "limit", "num_search_results", "language", "country"}),
+    default_results=DEFAULT_RESULTS,
+    max_results=MAX_RESULTS,
+    index="bing",
+)
+
+# Markup patterns. Tags are matched by regex; their attributes are read in any order.
+_DIV_START = re.compile(r"<div\b[^>]*>", re.IGNORECASE)
+_ANCHOR_START = re.compile(r"<(a)\b[^>]*>", re.IGNORECASE)
+_SNIPPET_START = re.compile(r"<(a|div|span|td)\b[^>]*>", re.IGNORECASE)
+_SPAN_START = re.compile(r"<(span)\b[^>]*>", re.IGNORECASE)
+_EXTRAS_URL = re.compile(
+    r"<div\b[^>]*\bclass\s*=\s*(?:\"[^\"]*\bresult__extras__url\b[^\"]*\"|"
+    r"'[^']*\bresult__extras__url\b[^']*')[^>]*>(.*?)</div\s*>",
+    re.IGNORECASE | re.DOTALL,
+)
+_SPAN = re.compile(r"(<span\b[^>]*>)(.*?)</span\s*>", re.IGNORECASE | re.DOTALL)
+# Class tests, applied to a class attribute's value. ``\bresult\b`` matches ``result`` and
+# ``web-result`` but not ``results_links`` or ``result__body``.
+_RESULT_CLASS = re.compile(r"\bresult\b")
+_NAV_LINK_CLASS = re.compile(r"\bnav-link\b")
+_AD_CLASS = re.compile(r"\bresult--ad\b")
+_TITLE_CLASS = re.compile(r"\bresult__a\b")
+_SNIPPET_CLASS = re.compile(r"\bresult__snippet\b")
+_LITE_LINK_CLASS = re.compile(r"\bresult-link\b")
+_LITE_SNIPPET_CLASS = re.compile(r"\bresult-snippet\b")
+_LITE_DATE_CLASS = re.compile(r"\btimestamp\b")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}|$)")
+_UDDG = re.compile(r"[?&]uddg=([^&]+)")
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+_CHALLENGE = re.compile(
+    r"""\b(?:class|data-testid|id)\s*=\s*["'][^"']*anomaly-modal"""
+    r"""|\b(?:action|src)\s*=\s*["'][^"']*anomaly\.js""",
+    re.IGNORECASE,
+)
+_NO_RESULTS = re.compile(
+    r"""\bclass\s*=\s*["'][^"']*(?:\bresult--no-result\b|\bno-results\b)""", re.IGNORECASE
+)
+_HOMEPAGE = re.compile(
+    r"""\bclass\s*=\s*["'][^"']*\bbody--home\b|\bid\s*=\s*["']search_form_homepage["']""",
+    re.IGNORECASE,
+)
+
+
+class ParsedPage(NamedTuple):
+    """One result page: its sources in page order and the form that fetches the next."""
+
+    sources: list[SearchSource]
+    next_form: HtmlForm | None
+
+
+def locale_to_kl(locale: str | None) -> str:
+    """DuckDuckGo's ``kl`` region code for a locale such as ``pt-BR`` or ``en_GB``.
+
+    Lower-cases and turns ``_`` into ``-``, applies :data:`REGION_ALIASES`, otherwise swaps
+    ``ll-rr`` to ``rr-ll`` and accepts it only when DDG lists it. A script subtag is
+    skipped (``zh-Hant-TW`` is read as ``zh-tw``). Anything else, including a bare
+    language, gives :data:`DEFAULT_REGION`.
+
+    Example:
+        >>> locale_to_kl("pt-BR"), locale_to_kl("en_GB"), locale_to_kl("de")
+        ('br-pt', 'uk-en', 'us-en')
+    """
+    kl = _lookup_kl(locale)
+    return kl if kl is not None else DEFAULT_REGION
+
+
+def _lookup_kl(locale: str | None) -> str | None:
+    if not locale:
+        return None
+    value = locale.strip().lower().replace("_", "-")
+    if value in REGION_ALIASES:
+        return REGION_ALIASES[value]
+    parts = value.split("-")
+    if len(parts) < 2:
+        return None
+    regions = [part for part in parts[1:] if _REGION_SUBTAG.match(part)]
+    if not regions:
+        return None
+    pair = f"{parts[0]}-{regions[0]}"
+    if pair in REGION_ALIASES:
+        return REGION_ALIASES[pair]
+    swapped = f"{regions[0]}-{parts[0]}"
+    return swapped if swapped in _REGION_SET else None
+
+
+def _has_region(language: str) -> bool:
+    parts = language.lower().replace("_", "-").split("-")
+    return any(_REGION_SUBTAG.match(part) for part in parts[1:])
+
+
+def region_for(language: str | None, country: str | None) -> str:
+    """The ``kl`` value for a request's ``language`` and ``country``.
+
+    A language with a region (``pt-BR``) decides alone. Otherwise the language is paired
+    with ``country`` (English when only a country is given); when DDG does not list that
+    pairing, the country's first listed region is used. With neither, or nothing that
+    maps, the result is :data:`DEFAULT_REGION`.
+
+    Example:
+        >>> region_for("fr", "CH"), region_for(None, "de"), region_for("de", None)
+        ('ch-fr', 'de-de', 'us-en')
+    """
+    if language and (_has_region(language) or not country):
+        return locale_to_kl(language)
+    if not country:
+        return DEFAULT_REGION
+    region = country.lower()
+    kl = _lookup_kl(f"{language or 'en'}-{region}")
+    if kl is None:
+        kl = next((code for code in REGIONS if code.split("-")[0] == region), None)
+    return kl if kl is not None else DEFAULT_REGION
+
+
+def build_form(params: SearchParams) -> list[tuple[str, str]]:
+    """The first page's form fields, in DDG's order: ``q``, ``kl``, ``df`` (if any), ``b``.
+
+    Example:
+        >>> build_form(SearchParams(query="rust async", recency="week"))
+        [('q', 'rust async'), ('kl', 'us-en'), ('df', 'w'), ('b', '')]
+    """
+    fields = [("q", params.query), ("kl", region_for(params.language, params.country))]
+    if params.recency is not None:
+        fields.append(("df", _RECENCY[params.recency]))
+    fields.append(("b", ""))
+    return fields
+
+
+def build_request(form: Sequence[tuple[str, str]]) -> HttpRequest:
+    """The POST of one page: ``form`` to the HTML endpoint with browser headers."""
+    headers = navigation_headers(
+        referer=REFERER, extra={"Content-Type": "application/x-www-form-urlencoded"}
+    )
+    return HttpRequest(method="POST", url=DDG_HTML_URL, headers=headers, form=tuple(form))
+
+
+def unwrap_url(href: str) -> str | None:
+    """The destination of a result link, or ``None`` when it must be dropped.
+
+    ``&amp;`` is undone first; a ``uddg`` redirect parameter is percent-decoded (strictly,
+    like JavaScript's ``decodeURIComponent``: a malformed escape drops the result); a
+    protocol-relative URL gets ``https:``; only absolute ``http(s)`` URLs survive, and DDG
+    ad redirects (``duckduckgo.com/y.js``) do not.
+
+    Example:
+        >>> unwrap_url("//duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.org%2Fa%3Fb%3D1&amp;rut=f")
+        'https://example.org/a?b=1'
+    """
+    href = href.strip().replace("&amp;", "&")
+    match = _UDDG.search(href)
+    if match is not None:
+        decoded = _decode_uri_component(match.group(1))
+        if decoded is None:
+            return None
+        url = decoded.strip()
+    elif href.startswith("//"):
+        url = f"https:{href}"
+    else:
+        url = href
+    if url.startswith("//"):
+        url = f"https:{url}"
+    if not is_http_url(url) or _is_ad_redirect(url):
+        return None
+    return url
+
+
+def _decode_uri_component(value: str) -> str | None:
+    if _BAD_PERCENT.search(value):
+        return None
+    try:
+        return unquote(value, errors="strict")
+    except UnicodeDecodeError:
+        return None
+
+
+def _is_ad_redirect(url: str) -> bool:
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    return (host == "duckduckgo.com" or host.endswith(".duckduckgo.com")) and (
+        parts.path in ("/y.js", "/y")
+    )
+
+
+def _has_class(tag: str, pattern: re.Pattern[str]) -> bool:
+    return bool(pattern.search(parse_attributes(tag).get("class", "")))
+
+
+def _result_blocks(page: str) -> Iterator[tuple[str, str]]:
+    """``(start tag, block)`` for each result ``<div>``, up to the next one or a nav-link."""
+    starts: list[tuple[int, str | None]] = []
+    for match in _DIV_START.finditer(page):
+        tag = match.group(0)
+        if _has_class(tag, _RESULT_CLASS):
+            starts.append((match.start(), tag))
+        elif _has_class(tag, _NAV_LINK_CLASS):
+            starts.append((match.start(), None))
+    for index, (position, start_tag) in enumerate(starts):
+        if start_tag is None:
+            continue
+        end = starts[index + 1][0] if index + 1 < len(starts) else len(page)
+        yield start_tag, page[position:end]
+
+
+class _Element(NamedTuple):
+    start_tag: str
+    inner: str
+    start: int
+    end: int
+
+
+def _elements(block: str, start: re.Pattern[str], wanted: re.Pattern[str]) -> Iterator[_Element]:
+    """Elements whose start tag ``start`` matches and whose class matches ``wanted``.
+
+    The content runs to the first closing tag of the same name (as a lazy regex would);
+    an element that is never closed is skipped.
+    """
+    for match in start.finditer(block):
+        if not _has_class(match.group(0), wanted):
+            continue
+        close = re.compile(rf"</{match.group(1)}\s*>", re.IGNORECASE).search(block, match.end())
+        if close is None:
+            continue
+        yield _Element(
+            match.group(0), block[match.end() : close.start()], match.start(), close.end()
+        )
+
+
+def _first(block: str, start: re.Pattern[str], wanted: re.Pattern[str]) -> _Element | None:
+    return next(_elements(block, start, wanted), None)
+
+
+def _block_date(block: str) -> str | None:
+    extras = _EXTRAS_URL.search(block)
+    if extras is None:
+        return None
+    for match in _SPAN.finditer(extras.group(1)):
+        text = fragment_text(match.group(2))
+        if _DATE.match(text):
+            return text
+    return None
+
+
+def _source(
+    title_html: str, href: str, snippet_html: str | None, date: str | None
+) -> SearchSource | None:
+    url = unwrap_url(href)
+    if url is None:
+        return None
+    title = fragment_text(title_html) or url
+    snippet = fragment_text(snippet_html) if snippet_html is not None else ""
+    return SearchSource(
+        title=title,
+        url=url,
+        snippet=snippet or None,
+        published_date=date,
+        age_seconds=age_seconds_from_date(date),
+    )
+
+
+def _parse_html_results(blocks: Sequence[tuple[str, str]]) -> list[SearchSource]:
+    sources: list[SearchSource] = []
+    for start_tag, block in blocks:
+        if _has_class(start_tag, _AD_CLASS):
+            continue
+        title = _first(block, _ANCHOR_START, _TITLE_CLASS)
+        if title is None:
+            continue
+        href = parse_attributes(title.start_tag).get("href", "")
+        snippet = _first(block, _SNIPPET_START, _SNIPPET_CLASS)
+        source = _source(title.inner, href, snippet.inner if snippet else None, _block_date(block))
+        if source is not None:
+            sources.append(source)
+    return sources
+
+
+def _parse_lite_results(page: str) -> list[SearchSource] | None:
+    """Results of a ``lite.duckduckgo.com`` page, or ``None`` when it is not one."""
+    links = list(_elements(page, _ANCHOR_START, _LITE_LINK_CLASS))
+    if not links:
+        return None
+    sources: list[SearchSource] = []
+    for index, link in enumerate(links):
+        end = links[index + 1].start if index + 1 < len(links) else len(page)
+        row = page[link.end : end]
+        snippet = _first(row, _SNIPPET_START, _LITE_SNIPPET_CLASS)
+        stamp = _first(row, _SPAN_START, _LITE_DATE_CLASS)
+        date = fragment_text(stamp.inner) if stamp else None
+        href = parse_attributes(link.start_tag).get("href", "")
+        source = _source(
+            link.inner,
+            href,
+            snippet.inner if snippet else None,
+            date if date and _DATE.match(date) else None,
+        )
+        if source is not None:
+            sources.append(source)
+    return sources
+
+
+def _next_form(page: str) -> HtmlForm | None:
+    for form in find_forms(page):
+        if {"s", "vqd"} <= form.field_names():
+            return form
+    return None
+
+
+def parse_page(page: str) -> ParsedPage:
+    """Parse one DuckDuckGo HTML (or lite) response body.
+
+    Args:
+        page: The decoded body of a 2xx response.
+
+    Returns:
+        The page's sources (ads and non-``http(s)`` links dropped, not yet de-duplicated)
+        and the next-page form, if the page has one.
+
+    Raises:
+        ChallengeError: The anomaly challenge, or the bare homepage instead of results.
+        ResponseParseError: Neither results, nor a "no results" marker, nor a challenge.
+    """
+    if _CHALLENGE.search(page):
+        raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
+    blocks = list(_result_blocks(page))
+    if blocks:
+        return ParsedPage(_parse_html_results(blocks), _next_form(page))
+    lite = _parse_lite_results(page)
+    if lite is not None:
+        return ParsedPage(lite, _next_form(page))
+    if _NO_RESULTS.search(page):
+        return ParsedPage([], None)
+    if _HOMEPAGE.search(page):
+        raise ChallengeError(INFO.id, HOMEPAGE_MESSAGE)
+    raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
+
+
+def _check_status(response: HttpResponse) -> None:
+    raise_for_status(INFO.id, response, f"{INFO.label} HTML error ({response.status})")
+
+
+class DuckDuckGoProvider(SearchProvider):
+    """DuckDuckGo's HTML frontend: always available, paginates up to the requested count."""
+
+    info = INFO
+
+    def is_available(self, context: ProviderContext) -> bool:
+        """Always: DuckDuckGo needs no key."""
+        return True
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        """Fetch result pages until ``N`` distinct URLs are collected or pages run out.
+
+        The first page's failures raise; a later page's failure (challenge, error status,
+        timeout) ends the loop and keeps what the earlier pages gave.
+        """
+        wanted = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
+        transport = context.transport
+        loop = asyncio.get_running_loop()
+        budget = transport.timeout_seconds
+        deadline = loop.time() + budget
+        sources: list[SearchSource] = []
+        seen: set[str] = set()
+        form: Sequence[tuple[str, str]] = build_form(params)
+        page_number = 1
+        while True:
+            if page_number == 1:
+                page = await self._fetch(context, form, budget)
+            else:
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    break
+                try:
+                    page = await self._fetch(context, form, remaining)
+                except SearchProviderError as error:
+                    logger.info(
+                        "duckduckgo page %d failed, keeping %d results: %s",
+                        page_number,
+                        len(sources),
+                        error.message,
+                    )
+                    break
+            added = 0
+            for source in page.sources:
+                if source.url not in seen:
+                    seen.add(source.url)
+                    sources.append(source)
+                    added += 1
+            if added == 0 or len(sources) >= wanted or page.next_form is None:
+                break
+            form = page.next_form.fields
+            page_number += 1
+        return SearchResponse(provider=INFO.id, sources=tuple(sources[:wanted]))
+
+    async def _fetch(
+        self, context: ProviderContext, form: Sequence[tuple[str, str]], timeout: float
+    ) -> ParsedPage:
+        response = await context.transport.send(
+            INFO.id, INFO.label, build_request(form), timeout_seconds=timeout
+        )
+        _check_status(response)
+        return parse_page(response.text())
