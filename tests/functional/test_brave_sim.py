@@ -1,0 +1,328 @@
+"""Brave end to end through ``WebSearch`` against the loopback simulator.
+
+Every call forces ``provider="brave"`` so only Brave runs, whatever else is registered.
+"""
+
+import hashlib
+import json
+from collections.abc import AsyncIterator
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    ResponseTooLargeError,
+    SearchProviderError,
+)
+from websearch_core.format import format_age
+from websearch_core.providers._common import age_seconds_from_date
+from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
+from websearch_core.testing.protocols.brave import BraveProtocol
+
+QUERY = "python asyncio"
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["brave"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+async def _failure(sim: Simulator, fault: Fault, **overrides: Any) -> SearchProviderError:
+    sim["brave"].enqueue(fault)
+    async with _client(sim, **overrides) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="brave")
+    (failure,) = caught.value.failures
+    assert failure.provider == "brave"
+    return failure
+
+
+async def _error_text(sim: Simulator, fault: Fault) -> str:
+    sim["brave"].enqueue(fault)
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="brave")
+    assert result.is_error
+    assert result.response.provider == "brave"
+    return result.text
+
+
+# --- request shape and success ----------------------------------------------------------------
+
+
+async def test_request_shape_and_parsed_results(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="brave", limit=3)
+
+    (request,) = sim["brave"].requests
+    assert request.method == "GET"
+    assert request.path == "/res/v1/web/search"
+    assert request.query == (
+        ("q", QUERY),
+        ("count", "3"),
+        ("extra_snippets", "true"),
+        ("text_decorations", "false"),
+        ("safesearch", "moderate"),
+    )
+    assert request.header("X-Subscription-Token") == "sim-key-brave"
+    assert request.header("Accept") == "application/json"
+    assert request.body == b""
+
+    assert response.provider == "brave"
+    assert response.auth_mode == "api_key"
+    assert response.request_id == hashlib.sha256(QUERY.encode()).hexdigest()[:32]
+    assert [(s.title, s.url, s.snippet) for s in response.sources] == [
+        (
+            "python asyncio result 1",
+            "https://site1.example.org/python-asyncio",
+            "Snippet 1 about python asyncio.",
+        ),
+        (
+            "python asyncio result 2",
+            "https://site2.example.org/python-asyncio",
+            "Snippet 2 about python asyncio.",
+        ),
+        (
+            "python asyncio result 3",
+            "https://site3.example.org/python-asyncio",
+            "Snippet 3 about python asyncio.",
+        ),
+    ]
+    assert [s.published_date for s in response.sources] == [
+        "January 1, 2026",
+        "January 2, 2026",
+        "January 3, 2026",
+    ]
+    assert response.sources[0].age_seconds is not None
+    assert [(a.provider, a.outcome) for a in response.attempts] == [("brave", "success")]
+
+
+async def test_tool_text_lists_the_sources(sim: Simulator) -> None:
+    sim["brave"].results = [
+        SimResult(
+            title="<b>Event loop</b> docs",
+            url="https://docs.python.org/3/library/asyncio-eventloop.html",
+            snippet="The event loop is the core of every <strong>asyncio</strong> application.",
+            published="2026-01-05T00:00:00Z",
+        ),
+        SimResult(title="Undated", url="https://b.example.org", snippet="No date here."),
+    ]
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="brave")
+    assert not result.is_error
+    age = format_age(age_seconds_from_date("January 5, 2026", now=datetime.now(UTC)))
+    assert result.text == (
+        f"[1] Event loop docs ({age})\n"
+        "    https://docs.python.org/3/library/asyncio-eventloop.html\n"
+        "    The event loop is the core of every asyncio application.\n"
+        "[2] Undated\n"
+        "    https://b.example.org/\n"
+        "    No date here."
+    )
+
+
+async def test_count_defaults_to_10_and_caps_at_20(sim: Simulator) -> None:
+    sim["brave"].results = [
+        SimResult(title=f"r{i}", url=f"https://r{i}.example.org/", snippet="s") for i in range(30)
+    ]
+    async with _client(sim) as ws:
+        default = await ws.search(QUERY, provider="brave")
+        capped = await ws.search(QUERY, provider="brave", num_search_results=50, limit=2)
+    assert [r.query_dict()["count"] for r in sim["brave"].requests] == ["10", "20"]
+    assert len(default.sources) == 10
+    assert len(capped.sources) == 20
+
+
+async def test_time_country_and_language_filters_on_the_wire(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        await ws.search(QUERY, provider="brave", recency="month")
+        await ws.search(
+            QUERY,
+            provider="brave",
+            recency="day",
+            date_after=date(2025, 2, 1),
+            date_before=date(2025, 2, 28),
+            country="gb",
+            language="en-GB",
+        )
+    first, second = (r.query_dict() for r in sim["brave"].requests)
+    assert first["freshness"] == "pm"
+    assert "country" not in first and "search_lang" not in first
+    assert second["freshness"] == "2025-02-01to2025-02-28"
+    assert second["country"] == "GB"
+    assert second["search_lang"] == "en-gb"
+
+
+async def test_settings_base_url_override_reaches_the_simulator(sim: Simulator) -> None:
+    async with WebSearch(sim.settings(provider="brave"), api_keys={"brave": "explicit-key"}) as ws:
+        response = await ws.search(QUERY, provider="brave", limit=1)
+    assert len(response.sources) == 1
+    assert sim["brave"].requests[0].header("X-Subscription-Token") == "explicit-key"
+
+
+async def test_no_results_is_an_empty_response_error(sim: Simulator) -> None:
+    sim["brave"].results = []
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="brave")
+    assert result.text == "Error: Brave returned no renderable search content."
+
+
+async def test_over_long_query_never_reaches_the_server(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search("q" * 501, provider="brave")
+    (failure,) = caught.value.failures
+    assert (failure.status, failure.message) == (
+        400,
+        "Brave search queries cannot exceed 500 characters",
+    )
+    assert sim["brave"].requests == []
+
+
+async def test_a_fault_then_recovery(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.server_error())
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError):
+            await ws.search(QUERY, provider="brave")
+        response = await ws.search(QUERY, provider="brave", limit=2)
+    assert len(response.sources) == 2
+    assert len(sim["brave"].requests) == 2
+
+
+# --- faults -----------------------------------------------------------------------------------
+
+
+async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.rate_limited(retry_after=1))
+    assert isinstance(failure, RateLimitedError)
+    assert failure.retry_after == 1.0
+    assert failure.status == 429
+    assert failure.message == "Brave API error (429): rate limited"
+
+
+async def test_payment_required_is_quota_exhausted(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.payment_required())
+    assert isinstance(failure, QuotaExhaustedError)
+    assert failure.status == 402
+    assert await _error_text(sim, Fault.payment_required()) == "Error: brave: 402 credits exhausted"
+
+
+async def test_unauthorized(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.unauthorized())
+    assert isinstance(failure, AuthorizationError)
+    assert failure.status == 401
+    assert await _error_text(sim, Fault.unauthorized()) == (
+        "Error: Brave authorization failed (401). Check API key or base URL."
+    )
+
+
+async def test_forbidden(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.forbidden())
+    assert isinstance(failure, AuthorizationError)
+    assert failure.status == 403
+    assert await _error_text(sim, Fault.forbidden()) == (
+        "Error: Brave authorization failed (403). Check API key or base URL."
+    )
+
+
+async def test_challenge_is_a_plain_403_for_an_api(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.challenge())
+    assert isinstance(failure, AuthorizationError)
+    assert failure.status == 403
+
+
+async def test_invalid_subscription_token_422_is_an_authorization_error(sim: Simulator) -> None:
+    body = json.dumps(
+        {
+            "type": "ErrorResponse",
+            "error": {
+                "code": "SUBSCRIPTION_TOKEN_INVALID",
+                "detail": "The provided subscription token is invalid.",
+                "status": 422,
+            },
+        }
+    )
+    failure = await _failure(sim, Fault.http(422, body))
+    assert isinstance(failure, AuthorizationError)
+    assert failure.status == 422
+    assert failure.message == f"Brave API error (422): {body}"
+
+
+def test_the_protocol_refuses_a_request_without_a_token_like_brave() -> None:
+    request = RecordedRequest(
+        method="GET", path="/res/v1/web/search", query=(("q", "x"),), headers={}, body=b""
+    )
+    response = BraveProtocol().answer(request, [])
+    assert response.status == 422
+    assert response.text is not None
+    assert json.loads(response.text)["error"]["code"] == "SUBSCRIPTION_TOKEN_INVALID"
+
+
+async def test_server_error_is_unavailable(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.server_error())
+    assert type(failure) is ProviderUnavailableError
+    assert failure.status == 500
+    assert failure.message == "Brave API error (500): internal error"
+
+
+async def test_hang_past_the_timeout(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.hang(seconds=10), timeout_seconds=0.5)
+    assert isinstance(failure, ProviderTimeoutError)
+    assert failure.message == "Brave request timed out after 0.5s"
+
+
+async def test_connection_reset(sim: Simulator) -> None:
+    sim["brave"].always(Fault.reset())
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="brave")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, ProviderConnectionError)
+    assert failure.message.startswith("Brave connection failed (127.0.0.1:")
+    # aiohttp resends an idempotent GET once when the server drops the connection.
+    assert len(sim["brave"].requests) == 2
+
+
+async def test_a_single_reset_is_absorbed_by_aiohttps_idempotent_retry(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.reset())
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="brave", limit=1)
+    assert len(response.sources) == 1
+    assert len(sim["brave"].requests) == 2
+
+
+async def test_truncated_body(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.truncate())
+    assert isinstance(failure, ProviderConnectionError)
+
+
+async def test_malformed_body(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.malformed())
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Brave API returned invalid JSON"
+
+
+async def test_oversized_body_past_the_configured_cap(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.oversized(size=200_000), max_response_bytes=64 * 1024)
+    assert isinstance(failure, ResponseTooLargeError)
+    assert failure.message == "Brave response exceeded 64 KiB"
+
+
+async def test_oversized_body_past_braves_own_2_mib_cap(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.oversized(size=3 * 1024 * 1024))
+    assert isinstance(failure, ResponseTooLargeError)
+    assert failure.message == "Brave response exceeded 2 MiB"

@@ -1,0 +1,216 @@
+"""The fallback chain end to end against the loopback simulator (spec §Flow, §Errors)."""
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from websearch_core import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ConfigurationError,
+    EmptyResponseError,
+    NoProviderConfiguredError,
+    QuotaExhaustedError,
+    WebSearch,
+)
+from websearch_core.testing import Fault, Simulator
+
+ALL = ["tavily", "brave", "searxng", "duckduckgo"]
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(ALL) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    keys = overrides.pop("api_keys", sim.api_keys())
+    return WebSearch(sim.settings(**overrides), api_keys=keys)
+
+
+def _hits(sim: Simulator) -> dict[str, int]:
+    return {pid: len(sim[pid].requests) for pid in ALL}
+
+
+async def test_auto_chain_uses_first_available_in_spec_order(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        result = await ws.run("python asyncio")
+    assert result.error is None
+    assert result.response.provider == "tavily"
+    assert _hits(sim) == {"tavily": 1, "brave": 0, "searxng": 0, "duckduckgo": 0}
+    assert [a.outcome for a in result.response.attempts] == ["success"]
+
+
+async def test_unconfigured_providers_are_skipped_silently(sim: Simulator) -> None:
+    async with _client(sim, api_keys={"brave": "k"}) as ws:
+        result = await ws.run("python asyncio")
+    assert result.response.provider == "brave"
+    assert [a.provider for a in result.response.attempts] == ["brave"]
+
+
+async def test_preferred_provider_goes_first(sim: Simulator) -> None:
+    async with _client(sim, provider="duckduckgo") as ws:
+        result = await ws.run("python asyncio")
+    assert result.response.provider == "duckduckgo"
+    assert _hits(sim)["tavily"] == 0
+
+
+async def test_preferred_provider_falls_back_to_the_auto_chain(sim: Simulator) -> None:
+    sim["duckduckgo"].enqueue(Fault.challenge())
+    async with _client(sim, provider="duckduckgo") as ws:
+        result = await ws.run("python asyncio")
+    assert result.response.provider == "tavily"
+    assert [(a.provider, a.outcome) for a in result.response.attempts] == [
+        ("duckduckgo", "failed"),
+        ("tavily", "success"),
+    ]
+    assert result.response.attempts[0].status == 429
+
+
+async def test_excluded_providers_never_run_even_when_preferred(sim: Simulator) -> None:
+    sim["brave"].always(Fault.server_error())
+    async with _client(sim, provider="tavily", exclude=("tavily", "searxng")) as ws:
+        result = await ws.run("python asyncio")
+    assert result.response.provider == "duckduckgo"
+    assert _hits(sim) == {"tavily": 0, "brave": 1, "searxng": 0, "duckduckgo": 1}
+    assert result.response.attempts[0].outcome == "skipped"
+
+
+async def test_forced_provider_runs_alone(sim: Simulator) -> None:
+    sim["searxng"].always(Fault.server_error())
+    async with _client(sim) as ws:
+        result = await ws.run("python asyncio", provider="searxng")
+    assert result.error is not None
+    assert result.response.provider == "searxng"
+    assert _hits(sim) == {"tavily": 0, "brave": 0, "searxng": 1, "duckduckgo": 0}
+
+
+async def test_unavailable_forced_provider_falls_back_to_auto_chain(sim: Simulator) -> None:
+    async with _client(sim, api_keys={}) as ws:
+        result = await ws.run("python asyncio", provider="brave")
+    # Brave has no key: the auto chain runs instead (SearXNG has an endpoint).
+    assert result.response.provider == "searxng"
+    assert result.response.attempts[0].provider == "brave"
+    assert result.response.attempts[0].outcome == "skipped"
+    assert _hits(sim)["brave"] == 0
+
+
+async def test_unknown_ids_are_configuration_errors(sim: Simulator) -> None:
+    async with _client(sim, provider="bravo") as ws:
+        with pytest.raises(ConfigurationError, match="Unknown search provider: bravo"):
+            await ws.run("q")
+    async with _client(sim, exclude=("nope",)) as ws:
+        with pytest.raises(ConfigurationError, match="nope"):
+            await ws.run("q")
+
+
+async def test_empty_response_counts_as_204_and_moves_on(sim: Simulator) -> None:
+    sim["tavily"].results = []
+    async with _client(sim) as ws:
+        result = await ws.run("python asyncio")
+        assert result.response.provider == "brave"
+        first = result.response.attempts[0]
+        assert (first.provider, first.status) == ("tavily", 204)
+        assert first.detail == "Tavily returned no renderable search content."
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search("python asyncio", provider="tavily")
+    assert isinstance(caught.value.failures[0], EmptyResponseError)
+    assert str(caught.value) == "Tavily returned no renderable search content."
+
+
+async def test_all_failed_message_lists_each_provider_in_order(sim: Simulator) -> None:
+    sim["tavily"].always(Fault.unauthorized())
+    sim["brave"].always(Fault.payment_required())
+    sim["searxng"].always(Fault.forbidden())
+    sim["duckduckgo"].always(Fault.challenge())
+    async with _client(sim) as ws:
+        result = await ws.run("python asyncio")
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search("python asyncio")
+    expected = (
+        "All web search providers failed: "
+        "tavily: Tavily authorization failed (401). Check API key or base URL.; "
+        "brave: brave: 402 credits exhausted; "
+        "searxng: SearXNG authorization failed (403). Check API key or base URL.; "
+        "duckduckgo: DuckDuckGo blocked the request with a bot-detection challenge. "
+        "DuckDuckGo throttles automated HTML searches from datacenter/shared-egress IPs; "
+        "configure a credentialed provider such as Brave, Tavily, Exa, or Kagi for reliable web search."
+    )
+    assert result.text == f"Error: {expected}"
+    assert result.error == expected
+    assert result.response.provider == "duckduckgo"
+    assert result.response.sources == ()
+    assert [a.outcome for a in result.response.attempts] == ["failed"] * 4
+    assert str(caught.value) == expected
+    kinds = [type(error) for error in caught.value.failures]
+    assert kinds[0] is AuthorizationError and kinds[1] is QuotaExhaustedError
+
+
+async def test_single_failure_is_reported_alone(sim: Simulator) -> None:
+    sim["brave"].always(Fault.unauthorized())
+    async with _client(sim) as ws:
+        result = await ws.run("q", provider="brave")
+    assert result.text == "Error: Brave authorization failed (401). Check API key or base URL."
+
+
+async def test_no_provider_configured(sim: Simulator) -> None:
+    async with _client(sim, api_keys={}, exclude=("duckduckgo", "searxng")) as ws:
+        result = await ws.run("python asyncio")
+        with pytest.raises(NoProviderConfiguredError, match="No web search provider configured."):
+            await ws.search("python asyncio")
+    assert result.text == "Error: No web search provider configured."
+    assert result.response.provider == "none"
+    assert sum(_hits(sim).values()) == 0
+
+
+async def test_cancellation_propagates_instead_of_error_text(sim: Simulator) -> None:
+    sim["tavily"].always(Fault.hang(30))
+    async with _client(sim) as ws:
+        task = asyncio.create_task(ws.run("python asyncio"))
+        while not sim["tavily"].requests:
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    assert _hits(sim)["brave"] == 0
+
+
+async def test_secrets_never_reach_the_text_or_the_errors(sim: Simulator) -> None:
+    key = "sk-very-secret-brave-key"
+    sim["brave"].always(Fault.http(500, body=f"upstream echoed token={key}"))
+    async with _client(sim, api_keys={"brave": key}) as ws:
+        result = await ws.run("q", provider="brave")
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search("q", provider="brave")
+    assert result.error is not None and "token=***" in result.error
+    dumped = result.response.model_dump_json() + result.text + repr(caught.value.failures)
+    assert key not in dumped
+    assert key not in repr(ws) and key not in repr(ws.credentials)
+
+
+async def test_one_session_is_reused_across_calls(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        await ws.run("first")
+        session = ws._session
+        await ws.run("second")
+        assert ws._session is session
+    assert session is not None and session.closed
+
+
+def test_sync_bridge_without_a_running_loop() -> None:
+    with Simulator(["tavily"]).running_in_thread() as sim:
+        ws = WebSearch(sim.settings(), api_keys=sim.api_keys())
+        assert ws.run_sync("no loop").response.provider == "tavily"
+        assert ws.search_sync("again").provider == "tavily"
+
+
+async def test_sync_bridge_inside_a_running_loop() -> None:
+    with Simulator(["tavily"]).running_in_thread() as sim:
+        ws = WebSearch(sim.settings(), api_keys=sim.api_keys())
+        # Blocks this loop's thread: the bridge must run on a loop of its own.
+        assert ws.run_sync("inside a loop").response.provider == "tavily"
+        result = await asyncio.to_thread(ws.run_sync, "worker thread")
+        assert result.response.provider == "tavily"

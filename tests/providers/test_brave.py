@@ -1,0 +1,527 @@
+"""Brave: request building and response parsing, pure (no server), plus the real capture."""
+
+import json
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pytest
+
+from tests.conftest import read_capture
+from websearch_core.credentials import Credentials
+from websearch_core.errors import (
+    AuthorizationError,
+    ProviderNotConfiguredError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.models import SearchParams
+from websearch_core.providers import get_provider
+from websearch_core.providers._common import age_seconds_from_date, is_http_url, normalise_text
+from websearch_core.providers.base import ProviderContext
+from websearch_core.providers.brave import (
+    BRAVE_ENDPOINT,
+    INFO,
+    BraveProvider,
+    brave_search_lang,
+    freshness,
+    parse_results,
+    parse_source,
+    query_params,
+)
+from websearch_core.settings import Settings
+from websearch_core.transport import HttpResponse, Transport
+
+NOW = datetime(2024, 3, 30, 12, 0, tzinfo=UTC)
+TODAY = date(2026, 11, 30)
+
+
+def context(key: str | None = "brave-test-key") -> ProviderContext:
+    transport = Transport(None, timeout_seconds=5, max_response_bytes=1 << 20)  # type: ignore[arg-type]
+    explicit = {"brave": key} if key else {}
+    return ProviderContext(
+        transport=transport,
+        settings=Settings(),
+        credentials=Credentials(explicit=explicit, environ={}),
+    )
+
+
+def ok(body: Any, headers: dict[str, str] | None = None) -> HttpResponse:
+    return HttpResponse(status=200, body=json.dumps(body).encode(), headers=headers or {})
+
+
+# --- facts ------------------------------------------------------------------------------------
+
+
+def test_registry_returns_the_brave_provider_with_its_facts() -> None:
+    provider = get_provider("brave")
+    assert isinstance(provider, BraveProvider)
+    assert provider.info is INFO
+    assert (INFO.id, INFO.label, INFO.kind) == ("brave", "Brave", "api")
+    assert INFO.env_vars == ("BRAVE_API_KEY",)
+    assert (INFO.default_results, INFO.max_results, INFO.index) == (10, 20, "brave")
+    assert INFO.honours == {
+        "query",
+        "recency",
+        "limit",
+        "num_search_results",
+        "country",
+        "language",
+        "date_after",
+        "date_before",
+    }
+    assert INFO.description == "Requires BRAVE_API_KEY"
+    assert INFO.docs_url.startswith("https://api-dashboard.search.brave.com/")
+
+
+# --- request ----------------------------------------------------------------------------------
+
+
+def test_default_request_shape() -> None:
+    request = BraveProvider().build_request(SearchParams(query="laravel queues"), context())
+    assert request.method == "GET"
+    assert request.url == BRAVE_ENDPOINT == "https://api.search.brave.com/res/v1/web/search"
+    assert list(request.params) == [
+        ("q", "laravel queues"),
+        ("count", "10"),
+        ("extra_snippets", "true"),
+        ("text_decorations", "false"),
+        ("safesearch", "moderate"),
+    ]
+    assert dict(request.headers) == {
+        "Accept": "application/json",
+        "X-Subscription-Token": "brave-test-key",
+    }
+    assert request.json is None and request.form is None
+
+
+def test_the_key_never_shows_in_the_request_repr() -> None:
+    request = BraveProvider().build_request(SearchParams(query="x"), context("secret-value-1"))
+    assert "secret-value-1" not in repr(request)
+
+
+@pytest.mark.parametrize(
+    ("fields", "count"),
+    [
+        ({}, "10"),
+        ({"limit": 3}, "3"),
+        ({"limit": 1}, "1"),
+        ({"limit": 20}, "20"),
+        ({"limit": 21}, "20"),
+        ({"limit": 100}, "20"),
+        ({"num_search_results": 15, "limit": 3}, "15"),
+        ({"num_search_results": 2}, "2"),
+    ],
+)
+def test_count_is_num_search_results_before_limit_clamped_to_20(
+    fields: dict[str, int], count: str
+) -> None:
+    params = dict(query_params(SearchParams(query="x", **fields), TODAY))
+    assert params["count"] == count
+
+
+@pytest.mark.parametrize(
+    ("recency", "value"), [("day", "pd"), ("week", "pw"), ("month", "pm"), ("year", "py")]
+)
+def test_recency_maps_to_freshness(recency: str, value: str) -> None:
+    params = SearchParams(query="x", recency=recency)  # type: ignore[arg-type]
+    assert dict(query_params(params, TODAY))["freshness"] == value
+
+
+def test_no_time_filter_sends_no_freshness() -> None:
+    assert "freshness" not in dict(query_params(SearchParams(query="x"), TODAY))
+
+
+@pytest.mark.parametrize(
+    ("fields", "value"),
+    [
+        (
+            {"date_after": date(2025, 3, 1), "date_before": date(2025, 6, 30)},
+            "2025-03-01to2025-06-30",
+        ),
+        ({"date_after": date(2025, 3, 1)}, "2025-03-01to2026-11-30"),
+        ({"date_before": date(2020, 1, 31)}, "1970-01-01to2020-01-31"),
+        ({"date_after": date(2025, 3, 1), "recency": "day"}, "2025-03-01to2026-11-30"),
+    ],
+)
+def test_explicit_dates_give_a_range_and_win_over_recency(
+    fields: dict[str, Any], value: str
+) -> None:
+    assert freshness(SearchParams(query="x", **fields), TODAY) == value
+
+
+def test_build_request_uses_today_in_utc_for_an_open_range() -> None:
+    request = BraveProvider().build_request(
+        SearchParams(query="x", date_after=date(2025, 1, 1)), context()
+    )
+    today = datetime.now(UTC).date().isoformat()
+    assert dict(request.params)["freshness"] == f"2025-01-01to{today}"
+
+
+def test_country_and_language_are_sent_in_braves_codes() -> None:
+    params = dict(query_params(SearchParams(query="x", country="de", language="pt-BR"), TODAY))
+    assert params["country"] == "DE"
+    assert params["search_lang"] == "pt-br"
+
+
+@pytest.mark.parametrize(
+    ("tag", "code"),
+    [
+        ("en", "en"),
+        ("en-US", "en"),
+        ("en-GB", "en-gb"),
+        ("pt", "pt-pt"),
+        ("pt-BR", "pt-br"),
+        ("ja", "jp"),
+        ("zh", "zh-hans"),
+        ("zh-CN", "zh-hans"),
+        ("zh-TW", "zh-hant"),
+        ("zh-Hant-HK", "zh-hant"),
+        ("nn", "nb"),
+        ("de-AT", "de"),
+        ("xx", None),
+        ("tlh", None),
+    ],
+)
+def test_brave_search_lang(tag: str, code: str | None) -> None:
+    assert brave_search_lang(tag) == code
+
+
+def test_a_language_brave_does_not_list_is_not_sent() -> None:
+    assert "search_lang" not in dict(query_params(SearchParams(query="x", language="xx"), TODAY))
+
+
+def test_query_of_exactly_500_characters_is_sent() -> None:
+    params = dict(query_params(SearchParams(query="a" * 500), TODAY))
+    assert params["q"] == "a" * 500
+
+
+@pytest.mark.parametrize("query", ["a" * 501, "😀" * 251])
+def test_query_over_500_utf16_units_is_refused_before_sending(query: str) -> None:
+    with pytest.raises(SearchProviderError) as caught:
+        BraveProvider().build_request(SearchParams(query=query), context())
+    error = caught.value
+    assert type(error) is SearchProviderError
+    assert (error.provider, error.status) == ("brave", 400)
+    assert error.message == "Brave search queries cannot exceed 500 characters"
+
+
+def test_missing_key_gives_the_spec_message() -> None:
+    with pytest.raises(ProviderNotConfiguredError) as caught:
+        BraveProvider().build_request(SearchParams(query="x"), context(key=None))
+    assert caught.value.message == (
+        "Brave credentials not found. Set BRAVE_API_KEY or configure an API key "
+        'for provider "brave".'
+    )
+
+
+def test_key_from_the_environment_variable() -> None:
+    ctx = ProviderContext(
+        transport=context().transport,
+        settings=Settings(),
+        credentials=Credentials(environ={"BRAVE_API_KEY": "from-env"}),
+    )
+    request = BraveProvider().build_request(SearchParams(query="x"), ctx)
+    assert request.headers["X-Subscription-Token"] == "from-env"
+
+
+# --- the real capture -------------------------------------------------------------------------
+
+
+@pytest.mark.conformance
+def test_parse_real_capture_laravel() -> None:
+    body = read_capture("brave/web_search_laravel_2024.json")
+    response = BraveProvider().parse_response(
+        HttpResponse(status=200, body=body, headers={"X-Request-Id": "req-123"}),
+        SearchParams(query="Laravel"),
+    )
+    assert response.provider == "brave"
+    assert response.request_id == "req-123"
+    assert response.auth_mode == "api_key"
+    assert response.answer is None
+    sources = response.sources
+    assert len(sources) == 17
+
+    first = sources[0]
+    assert first.title == "Laravel - The PHP Framework For Web Artisans"
+    assert first.url == "https://laravel.com/"
+    assert first.snippet == (
+        "Laravel is a PHP web application framework with expressive, elegant syntax. "
+        "We’ve already laid the foundation — freeing you to create without sweating the "
+        "small things."
+    )
+    assert first.published_date == "May 1, 2023"
+
+    wikipedia = sources[1]
+    assert wikipedia.title == "Laravel - Wikipedia"
+    assert wikipedia.url == "https://en.wikipedia.org/wiki/Laravel"
+    assert wikipedia.snippet is not None
+    assert wikipedia.snippet.startswith(
+        "Laravel is a free and open-source PHP- based web framework"
+    )
+    assert "<strong>" not in wikipedia.snippet
+    assert wikipedia.published_date == "2 days ago"
+    assert wikipedia.age_seconds is None  # relative ages do not parse
+
+    # A bare host gains its trailing slash, as a WHATWG URL's href does.
+    laracasts = next(s for s in sources if s.title == "Laracasts: Learn Laravel")
+    assert laracasts.url == "https://laracasts.com/"
+    assert laracasts.snippet == "We cannot provide a description for this page right now"
+    assert laracasts.published_date == "June 8, 2022"
+
+    # Entities are decoded as well as tags stripped.
+    twitter = next(s for s in sources if s.url == "https://twitter.com/search?q=laravel")
+    assert twitter.title == "laravel on X"
+    assert twitter.snippet == "Explore Twitter's latest discussions on laravel"
+    assert twitter.published_date is None and twitter.age_seconds is None
+
+    last = sources[-1]
+    assert last.title == "What Is Laravel? (Definition, Uses, Features) | Built In"
+    assert last.url == "https://builtin.com/software-engineering-perspectives/laravel"
+    assert last.published_date == "December 21, 2022"
+
+    assert all("<" not in (s.snippet or "") for s in sources)
+    assert [s.url for s in sources[:5]] == [
+        "https://laravel.com/",
+        "https://en.wikipedia.org/wiki/Laravel",
+        "https://github.com/laravel/laravel",
+        "https://laravel-news.com/generate-code-coverage-in-laravel-with-pcov",
+        "https://github.com/laravel/framework",
+    ]
+
+
+@pytest.mark.conformance
+def test_the_html_serp_is_not_an_api_answer() -> None:
+    # search.brave.com's HTML page (say, a base URL pointed at the website by mistake) must
+    # fail as unparseable, not pass as an empty result list.
+    body = read_capture("brave/html_serp_javascript_tutorial_2026.html")
+    assert b"<title>javascript tutorial - Brave Search</title>" in body
+    with pytest.raises(ResponseParseError) as caught:
+        BraveProvider().parse_response(
+            HttpResponse(status=200, body=body, headers={"Content-Type": "text/html"}),
+            SearchParams(query="javascript tutorial"),
+        )
+    assert (caught.value.provider, caught.value.message) == (
+        "brave",
+        "Brave API returned invalid JSON",
+    )
+
+
+@pytest.mark.conformance
+def test_capture_ages_are_measured_from_the_written_date() -> None:
+    data = json.loads(read_capture("brave/web_search_laravel_2024.json"))
+    sources = parse_results(data, now=NOW)
+    # "May 1, 2023" at 00:00 UTC to 2024-03-30 12:00 UTC.
+    assert sources[0].age_seconds == (334 * 86400) + 12 * 3600
+    assert sources[3].published_date == "1 day ago"
+    assert sources[3].age_seconds is None
+
+
+# --- parsing rules ----------------------------------------------------------------------------
+
+
+def test_snippet_joins_unique_description_and_extra_snippets() -> None:
+    item = {
+        "title": "<b>Queues</b>  in\nLaravel",
+        "url": "https://laravel.com/docs/queues",
+        "description": "Laravel <strong>queues</strong> provide a unified API.",
+        "extra_snippets": [
+            "Laravel queues provide a unified API.",
+            "Jobs are  stored in\tthe jobs table.",
+            "",
+            None,
+            "Jobs are stored in the jobs table.",
+        ],
+        "age": "2024-02-01T10:00:00Z",
+    }
+    source = parse_source(item, now=datetime(2024, 2, 2, 10, 0, tzinfo=UTC))
+    assert source is not None
+    assert source.title == "Queues in Laravel"
+    assert source.snippet == (
+        "Laravel queues provide a unified API.\nJobs are stored in the jobs table."
+    )
+    assert source.published_date == "2024-02-01T10:00:00Z"
+    assert source.age_seconds == 86400
+
+
+def test_page_age_is_used_when_age_is_missing() -> None:
+    source = parse_source(
+        {"title": "t", "url": "https://a.example/", "page_age": "2024-03-26T00:00:00"},
+        now=datetime(2024, 3, 27, tzinfo=UTC),
+    )
+    assert source is not None
+    assert source.published_date == "2024-03-26T00:00:00"
+    assert source.age_seconds == 86400
+
+
+def test_title_falls_back_to_url_and_is_cut_to_300() -> None:
+    empty = parse_source({"title": "  <b></b> ", "url": "https://a.example/x"})
+    assert empty is not None and empty.title == "https://a.example/x"
+    long = parse_source({"title": "t" * 400, "url": "https://a.example/x"})
+    assert long is not None
+    assert long.title == "t" * 299 + "…"
+    assert len(long.title) == 300
+
+
+def test_snippet_is_cut_to_8000() -> None:
+    source = parse_source({"title": "t", "url": "https://a.example/", "description": "d" * 9000})
+    assert source is not None and source.snippet is not None
+    assert len(source.snippet) == 8000
+    assert source.snippet.endswith("d…")
+
+
+def test_no_description_gives_no_snippet() -> None:
+    source = parse_source({"title": "t", "url": "https://a.example/", "description": " "})
+    assert source is not None and source.snippet is None
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        None,
+        "",
+        "ftp://files.example.org/x",
+        "javascript:alert(1)",
+        "/relative/path",
+        "https://",
+        "https://a.example/" + "p" * 2048,
+    ],
+)
+def test_results_without_a_usable_url_are_dropped(url: str | None) -> None:
+    assert parse_source({"title": "t", "url": url}) is None
+
+
+def test_url_host_is_lowercased_and_a_2048_character_url_is_kept() -> None:
+    source = parse_source({"title": "t", "url": "HTTPS://Docs.Example.ORG/Path?Q=1#Frag"})
+    assert source is not None and source.url == "https://docs.example.org/Path?Q=1#Frag"
+    url = "https://a.example/" + "p" * (2048 - len("https://a.example/"))
+    kept = parse_source({"title": "t", "url": url})
+    assert kept is not None and kept.url == url
+
+
+def test_a_body_without_web_results_has_no_sources() -> None:
+    assert parse_results({"type": "search", "query": {"original": "zzzz"}}) == ()
+
+
+@pytest.mark.parametrize(
+    "data", [[], "web", {"web": []}, {"web": {"results": {"a": 1}}}, {"web": {"type": "search"}}]
+)
+def test_a_body_of_the_wrong_shape_is_a_parse_error(data: Any) -> None:
+    with pytest.raises(ResponseParseError) as caught:
+        parse_results(data)
+    assert caught.value.message == "Brave API returned an unexpected response shape"
+
+
+def test_invalid_json_is_a_parse_error() -> None:
+    with pytest.raises(ResponseParseError) as caught:
+        BraveProvider().parse_response(
+            HttpResponse(status=200, body=b"<html>oops</html>"), SearchParams(query="x")
+        )
+    assert caught.value.message == "Brave API returned invalid JSON"
+
+
+def test_request_id_falls_back_to_request_id_header() -> None:
+    response = BraveProvider().parse_response(
+        ok({"web": {"results": []}}, {"request-id": "abc"}), SearchParams(query="x")
+    )
+    assert response.request_id == "abc"
+    assert response.sources == ()
+
+
+# --- status handling --------------------------------------------------------------------------
+
+
+def _status(status: int, body: str = "", headers: dict[str, str] | None = None) -> HttpResponse:
+    return HttpResponse(status=status, body=body.encode(), headers=headers or {})
+
+
+def test_2xx_passes() -> None:
+    BraveProvider().check_response(_status(200, "{}"))
+
+
+def test_429_is_rate_limited_with_retry_after() -> None:
+    with pytest.raises(RateLimitedError) as caught:
+        BraveProvider().check_response(_status(429, "slow down", {"Retry-After": "7"}))
+    assert caught.value.retry_after == 7.0
+    assert caught.value.message == "Brave API error (429): slow down"
+
+
+def test_quota_body_is_quota_exhausted() -> None:
+    body = '{"type":"ErrorResponse","error":{"code":"QUOTA_LIMITED","status":429}}'
+    with pytest.raises(QuotaExhaustedError) as caught:
+        BraveProvider().check_response(_status(429, body))
+    assert caught.value.message == "brave: credits exhausted"
+
+
+def test_402_is_quota_exhausted() -> None:
+    with pytest.raises(QuotaExhaustedError) as caught:
+        BraveProvider().check_response(_status(402, "pay up"))
+    assert caught.value.message == "brave: 402 credits exhausted"
+
+
+def test_422_subscription_token_invalid_is_an_authorization_error() -> None:
+    body = json.dumps(
+        {
+            "type": "ErrorResponse",
+            "error": {
+                "code": "SUBSCRIPTION_TOKEN_INVALID",
+                "detail": "The provided subscription token is invalid.",
+                "status": 422,
+            },
+        }
+    )
+    with pytest.raises(AuthorizationError) as caught:
+        BraveProvider().check_response(_status(422, body))
+    assert caught.value.status == 422
+    assert caught.value.message == f"Brave API error (422): {body}"
+
+
+def test_422_with_the_errors_list_form_is_recognised_too() -> None:
+    body = json.dumps({"type": "ErrorResponse", "errors": [{"code": "SUBSCRIPTION_TOKEN_INVALID"}]})
+    with pytest.raises(AuthorizationError):
+        BraveProvider().check_response(_status(422, body))
+
+
+def test_other_422_stays_a_plain_provider_error() -> None:
+    body = '{"type":"ErrorResponse","error":{"code":"VALIDATION","status":422}}'
+    with pytest.raises(SearchProviderError) as caught:
+        BraveProvider().check_response(_status(422, body))
+    assert type(caught.value) is SearchProviderError
+    assert caught.value.message == f"Brave API error (422): {body}"
+
+
+def test_5xx_is_unavailable() -> None:
+    with pytest.raises(ProviderUnavailableError) as caught:
+        BraveProvider().check_response(_status(503, "  maintenance \n"))
+    assert caught.value.message == "Brave API error (503): maintenance"
+    assert caught.value.status == 503
+
+
+# --- shared helpers ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("2024-03-29T12:00:00Z", 86400),
+        ("2024-03-30T12:00:00+02:00", 7200),
+        ("March 29, 2024", 129600),
+        ("Fri, 29 Mar 2024 12:00:00 GMT", 86400),
+        ("2024", (89 * 86400) + 12 * 3600),
+        ("2024-03-31T12:00:00Z", -86400),
+        ("3 days ago", None),
+        ("", None),
+        (None, None),
+        ("not a date", None),
+    ],
+)
+def test_age_seconds_from_date(text: str | None, seconds: int | None) -> None:
+    assert age_seconds_from_date(text, now=NOW) == seconds
+
+
+def test_normalise_text_and_url_check() -> None:
+    assert normalise_text(" a&amp;b <em>c</em>\n\td ") == "a&b c d"
+    assert is_http_url("http://x.example") and is_http_url("HTTPS://x.example/p")
+    assert not is_http_url("mailto:a@b.example") and not is_http_url("http:///nohost")

@@ -1,0 +1,94 @@
+"""The Tavily Search API as the simulator speaks it.
+
+Success bodies follow the real captures in ``fixtures/tavily/``: ``{"answer", "follow_up_questions",
+"images", "query", "request_id", "response_time", "results": [{"content", "raw_content",
+"score", "title", "url"}]}``. ``max_results`` is honoured; ``answer`` is a string only
+when ``include_answer`` was asked for and something was found, else ``null``. Like the real
+general-topic results, results carry no ``published_date`` unless ``topic`` is ``"news"``.
+
+A request without a bearer token gets Tavily's 401 body
+``{"detail": {"error": "Unauthorized: missing or invalid API key."}}``; a body without a
+query gets a 400 in the same envelope. The API has no bot challenge, so
+:meth:`TavilyProtocol.challenge` is a plain 403.
+"""
+
+import hashlib
+import json
+import uuid
+from typing import Any
+
+from aiohttp import web
+
+from ..simulator import RecordedRequest, SimResult
+
+__all__ = ["TavilyProtocol"]
+
+_DEFAULT_RESULTS = 5
+_MAX_RESULTS = 20
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"detail": {"error": message}}, status=status)
+
+
+def _max_results(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return _DEFAULT_RESULTS
+    return max(0, min(_MAX_RESULTS, value))
+
+
+def _result(result: SimResult, rank: int, news: bool) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "content": result.snippet,
+        "raw_content": None,
+        "score": round(0.99 - rank * 0.01, 4),
+        "title": result.title,
+        "url": result.url,
+    }
+    if news and result.published:
+        item["published_date"] = result.published
+    return item
+
+
+class TavilyProtocol:
+    """Tavily's search JSON, its error envelope, a 403 and a wrong-shaped body."""
+
+    def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
+        """``results`` and an answer for the JSON request body."""
+        authorization = request.header("Authorization") or ""
+        if not authorization.startswith("Bearer ") or not authorization[7:].strip():
+            return _error(401, "Unauthorized: missing or invalid API key.")
+        try:
+            body = request.json()
+        except ValueError:
+            return _error(400, "Invalid JSON body.")
+        query = body.get("query") if isinstance(body, dict) else None
+        if not isinstance(query, str) or not query.strip():
+            return _error(400, "Query is missing.")
+        served = results[: _max_results(body.get("max_results"))]
+        news = body.get("topic") == "news"
+        answer = None
+        if body.get("include_answer") and served:
+            answer = f"Simulated answer about {query}, from {len(served)} sources."
+        digest = hashlib.sha256(query.encode("utf-8")).digest()[:16]
+        payload = {
+            "answer": answer,
+            "follow_up_questions": None,
+            "images": [],
+            "query": query,
+            "request_id": str(uuid.UUID(bytes=digest, version=4)),
+            "response_time": 0.42,
+            "results": [_result(result, rank, news) for rank, result in enumerate(served)],
+        }
+        return web.Response(text=json.dumps(payload), content_type="application/json")
+
+    def challenge(self) -> web.Response:
+        """The API has no challenge page: a bare 403."""
+        return web.Response(status=403, text="Forbidden")
+
+    def malformed(self) -> web.Response:
+        """A 200 JSON body whose ``results`` is not a list."""
+        return web.Response(
+            text='{"answer": null, "query": "?", "results": {"error": "unavailable"}}',
+            content_type="application/json",
+        )
