@@ -8,7 +8,12 @@ import pytest
 
 SHARED_FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
 _ENV_PREFIXES = ("WEBSEARCH_", "SEARXNG_")
-_KEY_VARS = ("BRAVE_API_KEY", "TAVILY_API_KEY")
+_KEY_VARS = (
+    "FIRECRAWL_BASE_URL",
+    "FIRECRAWL_API_URL",
+    "MOONSHOT_SEARCH_BASE_URL",
+    "KIMI_SEARCH_BASE_URL",
+)
 
 
 def read_capture(relative: str) -> bytes:
@@ -23,10 +28,11 @@ def read_capture(relative: str) -> bytes:
 
 @pytest.fixture(autouse=True)
 def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No user config, no stored keys, no stray provider variables leak into a test."""
+    """No user config, keys, state or stray provider variables leak into a test."""
     for name in list(os.environ):
         if name.startswith(_ENV_PREFIXES) or name in _KEY_VARS or name.endswith("_API_KEY"):
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(tmp_path / "config.toml"))
     monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(tmp_path / "credentials.json"))
+    monkeypatch.setenv("WEBSEARCH_STATE_DIR", str(tmp_path / "state"))
     yield

@@ -3,25 +3,70 @@
 Resolution follows the spec: a forced provider runs alone when it is explicitly available
 and otherwise falls back to the auto chain; a preferred provider goes first (gated by its
 explicit availability), then the auto order minus it, each gated by ``is_available``;
-excluded providers never run. The loop stops at the first response with something a
-model can read; everything else is recorded and the loop moves on. Cancellation is never
-recorded as a failure: it propagates.
+excluded providers never run. An ordered ``providers`` list replaces the auto order with
+exactly those providers, and ``fallback = false`` pins the preferred provider alone.
+
+The loop stops at the first response with something a model can read. Before each
+provider it consults the state store: a provider that is out of quota, rate limited,
+refusing its key, cooling down after repeated failures, or over its request budget is
+skipped **without a request**, and the skip is reported like a failure. Cancellation is
+never recorded as a failure: it propagates.
 """
 
+import asyncio
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .errors import ConfigurationError, EmptyResponseError, SearchProviderError
+from .errors import (
+    ConfigurationError,
+    EmptyResponseError,
+    ProviderNotConfiguredError,
+    RateLimitedError,
+    SearchProviderError,
+)
 from .format import format_failures, format_provider_failure
 from .models import Attempt, SearchParams, SearchResponse
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, SearchProvider, get_provider
+from .quota import (
+    Budget,
+    FailurePolicy,
+    Period,
+    describe_mark,
+    is_transient,
+    mark_for_failure,
+    period_window,
+)
+from .state.base import StateStore
 from .transport import redact
 
-__all__ = ["ChainOutcome", "context_secrets", "resolve_candidates", "run_chain"]
+__all__ = [
+    "ChainOutcome",
+    "ChainPlan",
+    "ChainRunner",
+    "ProviderSkippedError",
+    "context_secrets",
+    "resolve_candidates",
+]
 
 logger = logging.getLogger("websearch_core")
+USAGE_PERIOD: Period = "month"
+"""Every request is also counted per calendar month, for ``websearch providers``."""
+
+
+class ProviderSkippedError(SearchProviderError):
+    """The provider was not asked: it is marked out, or its budget is spent."""
+
+
+@dataclass(slots=True)
+class ChainPlan:
+    """The providers to try in order, and what resolution left out."""
+
+    providers: list[SearchProvider]
+    skipped: list[Attempt] = field(default_factory=list)
+    forced: bool = False
+    failures: list[tuple[SearchProvider, BaseException]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -51,8 +96,10 @@ def resolve_candidates(
     forced: str | None = None,
     preferred: str | None = None,
     excluded: Iterable[str] = (),
+    listed: Sequence[str] = (),
+    fallback: bool = True,
     order: Sequence[str] = SEARCH_PROVIDER_ORDER,
-) -> tuple[list[SearchProvider], list[Attempt]]:
+) -> ChainPlan:
     """The providers to try, in order, plus a ``skipped`` attempt for each one left out.
 
     Args:
@@ -60,84 +107,238 @@ def resolve_candidates(
         forced: A provider id an internal caller insists on (``"auto"`` means none).
         preferred: The configured preferred provider, tried first.
         excluded: Ids never returned, not even as fallbacks.
+        listed: An explicit ordered chain; replaces ``order`` and makes each entry explicit.
+        fallback: ``False`` pins ``preferred`` alone, with no silent switching.
         order: The auto-chain order.
 
     Raises:
-        ConfigurationError: ``forced``, ``preferred`` or an excluded id is unknown.
+        ConfigurationError: Some id is unknown; the message names every unknown id.
     """
     excluded_ids = set(excluded)
-    for provider_id in excluded_ids:
-        get_provider(provider_id)  # unknown ids are configuration errors, not silent no-ops
-    skipped: list[Attempt] = []
+    _check_known([forced, preferred, *excluded_ids, *listed])
+    plan = ChainPlan(providers=[])
     if forced and forced != "auto":
         provider = get_provider(forced)
         if forced not in excluded_ids and provider.is_explicitly_available(context):
-            return [provider], skipped
+            plan.providers.append(provider)
+            plan.forced = True
+            return plan
         reason = "excluded" if forced in excluded_ids else "not available"
-        skipped.append(
+        plan.skipped.append(
             Attempt(provider=forced, outcome="skipped", detail=f"forced provider {reason}")
         )
         preferred = None
-    chain: list[SearchProvider] = []
-    if preferred and preferred != "auto":
-        provider = get_provider(preferred)
-        if preferred in excluded_ids:
-            skipped.append(Attempt(provider=preferred, outcome="skipped", detail="excluded"))
-        elif provider.is_explicitly_available(context):
-            chain.append(provider)
-        else:
-            skipped.append(Attempt(provider=preferred, outcome="skipped", detail="not configured"))
+    if preferred and not fallback:
+        _add_explicit(plan, get_provider(preferred), context, excluded_ids, report_unavailable=True)
+        return plan
+    if preferred:
+        _add_explicit(
+            plan, get_provider(preferred), context, excluded_ids, report_unavailable=False
+        )
+    if listed:
+        for provider_id in dict.fromkeys(listed):
+            if provider_id != preferred:
+                _add_explicit(
+                    plan, get_provider(provider_id), context, excluded_ids, report_unavailable=True
+                )
+        return plan
     for provider_id in order:
         if provider_id == preferred or provider_id in excluded_ids:
             continue
         provider = get_provider(provider_id)
         if provider.is_available(context):
-            chain.append(provider)
-    return chain, skipped
+            plan.providers.append(provider)
+    return plan
 
 
-async def run_chain(
-    providers: Sequence[SearchProvider], params: SearchParams, context: ProviderContext
-) -> ChainOutcome:
-    """Try each provider in turn until one returns renderable content.
+def _check_known(ids: Iterable[str | None]) -> None:
+    from .providers import PROVIDER_REGISTRY
 
-    Returns:
-        The outcome; ``response`` is set on success and carries the attempt log.
+    unknown = sorted({i for i in ids if i and i != "auto" and i not in PROVIDER_REGISTRY})
+    if unknown:
+        known = ", ".join(SEARCH_PROVIDER_ORDER)
+        raise ConfigurationError(f"Unknown search provider: {', '.join(unknown)} (known: {known})")
+
+
+def _add_explicit(
+    plan: ChainPlan,
+    provider: SearchProvider,
+    context: ProviderContext,
+    excluded: set[str],
+    *,
+    report_unavailable: bool,
+) -> None:
+    provider_id = provider.info.id
+    if provider_id in excluded:
+        plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail="excluded"))
+    elif provider.is_explicitly_available(context):
+        plan.providers.append(provider)
+    elif report_unavailable:
+        # The spec's text for an explicitly chosen provider that cannot run.
+        error = ProviderNotConfiguredError(
+            provider_id,
+            f"{provider.info.label} web search is unavailable. Configure its credentials or "
+            "select the automatic provider chain.",
+        )
+        plan.failures.append((provider, error))
+        plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail=error.message))
+    else:
+        plan.skipped.append(
+            Attempt(provider=provider_id, outcome="skipped", detail="not configured")
+        )
+
+
+class ChainRunner:
+    """Runs a plan against the state store: skips, budgets, waits, marks.
+
+    Args:
+        store: Where marks and counters live.
+        policy: Cooldown numbers.
+        budgets: Per-provider request budgets.
+        clock: Epoch seconds (injectable for tests).
+        sleep: Awaitable sleep (injectable for tests).
     """
-    outcome = ChainOutcome(response=None)
-    for provider in providers:
-        provider_id = provider.info.id
-        started = time.perf_counter()
-        try:
-            response = await provider.search(params, context)
-            if not response.has_renderable_content():
-                raise EmptyResponseError(
-                    provider_id, f"{provider.info.label} returned no renderable search content."
-                )
-        except Exception as error:  # every provider failure moves the chain on
-            elapsed = _ms(started)
-            _scrub(error, context_secrets(context))
-            status = error.status if isinstance(error, SearchProviderError) else None
-            detail = format_provider_failure(error, provider.info.label)
-            outcome.failures.append((provider, error))
-            outcome.attempts.append(
-                Attempt(
-                    provider=provider_id, outcome="failed", status=status, ms=elapsed, detail=detail
-                )
-            )
-            logger.warning(
-                "web search provider %s failed (%s): %s",
-                provider_id,
-                status,
-                detail,
-                exc_info=not isinstance(error, SearchProviderError | ConfigurationError),
-            )
-            continue
-        outcome.attempts.append(Attempt(provider=provider_id, outcome="success", ms=_ms(started)))
-        logger.info("web search served by %s", provider_id)
-        outcome.response = response.model_copy(update={"attempts": tuple(outcome.attempts)})
+
+    def __init__(
+        self,
+        store: StateStore,
+        *,
+        policy: FailurePolicy | None = None,
+        budgets: Mapping[str, Budget] | None = None,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.store = store
+        self.policy = policy or FailurePolicy()
+        self.budgets = dict(budgets or {})
+        self.clock = clock
+        self.sleep = sleep
+
+    async def run(
+        self, plan: ChainPlan, params: SearchParams, context: ProviderContext
+    ) -> ChainOutcome:
+        """Try each provider in turn until one returns renderable content."""
+        outcome = ChainOutcome(
+            response=None, failures=list(plan.failures), attempts=list(plan.skipped)
+        )
+        secrets = context_secrets(context)
+        for provider in plan.providers:
+            if not plan.forced:
+                skip = await self._skip_reason(provider)
+                if skip is not None:
+                    outcome.failures.append((provider, skip))
+                    outcome.attempts.append(
+                        Attempt(provider=provider.info.id, outcome="skipped", detail=skip.message)
+                    )
+                    logger.info(
+                        "web search provider %s skipped: %s", provider.info.id, skip.message
+                    )
+                    continue
+            response = await self._try(provider, params, context, outcome, secrets)
+            if response is not None:
+                outcome.response = response.model_copy(update={"attempts": tuple(outcome.attempts)})
+                return outcome
         return outcome
-    return outcome
+
+    async def _skip_reason(self, provider: SearchProvider) -> ProviderSkippedError | None:
+        provider_id = provider.info.id
+        now = self.clock()
+        mark = await self.store.get_mark(provider_id, now)
+        if mark is not None:
+            return ProviderSkippedError(provider_id, describe_mark(provider.info.label, mark))
+        budget = self.budgets.get(provider_id)
+        if budget is not None:
+            window, _ = budget.window(now)
+            used = await self.store.get_usage(provider_id, f"budget:{window}")
+            if used >= budget.limit:
+                return ProviderSkippedError(
+                    provider_id,
+                    f"{provider.info.label} budget of {budget} is spent ({used} used); "
+                    "skipped without a request.",
+                )
+        return None
+
+    async def _count_request(self, provider_id: str) -> None:
+        now = self.clock()
+        window, ends = period_window(USAGE_PERIOD, now)
+        await self.store.increment_usage(provider_id, window, ends)
+        budget = self.budgets.get(provider_id)
+        if budget is not None:
+            budget_window, budget_ends = budget.window(now)
+            await self.store.increment_usage(provider_id, f"budget:{budget_window}", budget_ends)
+
+    async def _try(
+        self,
+        provider: SearchProvider,
+        params: SearchParams,
+        context: ProviderContext,
+        outcome: ChainOutcome,
+        secrets: Sequence[str],
+    ) -> SearchResponse | None:
+        provider_id = provider.info.id
+        retried = False
+        while True:
+            started = time.perf_counter()
+            try:
+                await self._count_request(provider_id)
+                response = await provider.search(params, context)
+                if not response.has_renderable_content():
+                    raise EmptyResponseError(
+                        provider_id, f"{provider.info.label} returned no renderable search content."
+                    )
+            except Exception as error:  # every provider failure moves the chain on
+                _scrub(error, secrets)
+                elapsed = _ms(started)
+                wait = self._short_wait(error)
+                if wait is not None and not retried:
+                    retried = True
+                    outcome.attempts.append(
+                        _failed(provider, error, elapsed, f"rate limited; retrying after {wait:g}s")
+                    )
+                    logger.info(
+                        "web search provider %s rate limited; retrying in %gs", provider_id, wait
+                    )
+                    await self.sleep(wait)
+                    continue
+                await self._record_failure(provider, error)
+                outcome.failures.append((provider, error))
+                detail = format_provider_failure(error, provider.info.label)
+                outcome.attempts.append(_failed(provider, error, elapsed, detail))
+                logger.warning(
+                    "web search provider %s failed (%s): %s",
+                    provider_id,
+                    getattr(error, "status", None),
+                    detail,
+                    exc_info=not isinstance(error, SearchProviderError | ConfigurationError),
+                )
+                return None
+            await self.store.reset_failures(provider_id)
+            outcome.attempts.append(
+                Attempt(provider=provider_id, outcome="success", ms=_ms(started))
+            )
+            logger.info("web search served by %s", provider_id)
+            return response
+
+    def _short_wait(self, error: BaseException) -> float | None:
+        if isinstance(error, RateLimitedError) and error.retry_after is not None:
+            if error.retry_after <= self.policy.rate_limit_wait_budget:
+                return error.retry_after
+        return None
+
+    async def _record_failure(self, provider: SearchProvider, error: BaseException) -> None:
+        provider_id = provider.info.id
+        failures = 0
+        if is_transient(error):
+            failures = await self.store.record_failure(provider_id)
+        mark = mark_for_failure(error, now=self.clock(), failures=failures, policy=self.policy)
+        if mark is not None:
+            await self.store.set_mark(provider_id, mark)
+            logger.info("web search provider %s marked %s: %s", provider_id, mark.kind, mark.reason)
+
+
+def _failed(provider: SearchProvider, error: BaseException, ms: float, detail: str) -> Attempt:
+    status = error.status if isinstance(error, SearchProviderError) else None
+    return Attempt(provider=provider.info.id, outcome="failed", status=status, ms=ms, detail=detail)
 
 
 def context_secrets(context: ProviderContext) -> tuple[str, ...]:

@@ -16,21 +16,33 @@ credentials, and exposes:
 import asyncio
 import concurrent.futures
 import logging
+import time
+from datetime import UTC, datetime
 from collections.abc import Coroutine, Mapping
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
 import aiohttp
+import platformdirs
 from pydantic import SecretStr
 
-from .chain import ChainOutcome, resolve_candidates, run_chain
+from .cache import cache_key, dump_response, load_response
+from .chain import ChainOutcome, ChainRunner, resolve_candidates
 from .credentials import Credentials, CredentialStore
-from .errors import AllProvidersFailedError, NoProviderConfiguredError, SearchProviderError
+from .errors import (
+    AllProvidersFailedError,
+    ConfigurationError,
+    NoProviderConfiguredError,
+    SearchProviderError,
+)
 from .format import NO_PROVIDER_MESSAGE, format_for_llm
-from .models import SearchParams, SearchResponse, SearchToolResult
+from .models import Attempt, SearchParams, SearchResponse, SearchToolResult
 from .prompts import SEARCH_SYSTEM_PROMPT
-from .providers import ProviderContext
-from .settings import Settings
+from .providers import ProviderContext, get_provider
+from .quota import Budget, FailurePolicy
+from .settings import APP_NAME, Settings
+from .state import MemoryStore, StateStore, open_store
+from .status import ProviderStatus, collect_status
 from .transport import Transport
 
 __all__ = ["WebSearch"]
@@ -75,6 +87,8 @@ class WebSearch:
         )
         self._session = session
         self._owns_session = session is None
+        self._session_loop: asyncio.AbstractEventLoop | None = None
+        self._store: StateStore | None = None
 
     def __repr__(self) -> str:
         return f"WebSearch(provider={self.settings.provider!r}, exclude={self.settings.exclude!r})"
@@ -95,13 +109,22 @@ class WebSearch:
         if self._owns_session and self._session is not None:
             await self._session.close()
             self._session = None
+        if self._store is not None:
+            await self._store.aclose()
+            self._store = None
 
     def _context(self) -> ProviderContext:
+        loop = asyncio.get_running_loop()
+        if self._owns_session and self._session is not None and self._session_loop is not loop:
+            # A session belongs to the loop that opened it; after another asyncio.run the
+            # old one is unusable (and cannot be closed once its loop is closed).
+            self._session = None
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession(
                 timeout=aiohttp.ClientTimeout(total=None),
                 connector=aiohttp.TCPConnector(limit=32),
             )
+            self._session_loop = loop
             self._owns_session = True
         transport = Transport(
             self._session,
@@ -117,27 +140,98 @@ class WebSearch:
             system_prompt=SEARCH_SYSTEM_PROMPT,
         )
 
-    async def _execute(self, params: SearchParams) -> ChainOutcome:
+    async def state(self) -> StateStore:
+        """The state store (opened on first use): cooldowns, budgets, usage, cache."""
+        if self._store is None:
+            self._store = open_state_store(self.settings)
+        return self._store
+
+    def _runner(self, store: StateStore) -> ChainRunner:
+        policy = FailurePolicy(
+            rate_limit_wait_budget=self.settings.rate_limit_wait_seconds,
+            auth_cooldown=self.settings.auth_cooldown_seconds,
+        )
+        budgets = {pid: Budget.parse(pid, text) for pid, text in self.settings.budget.items()}
+        return ChainRunner(store, policy=policy, budgets=budgets)
+
+    async def _execute(
+        self, params: SearchParams, use_cache: bool
+    ) -> tuple[ChainOutcome, list[str]]:
         context = self._context()
-        providers, skipped = resolve_candidates(
+        plan = resolve_candidates(
             context,
             forced=params.provider,
             preferred=self.settings.provider,
             excluded=self.settings.exclude,
+            listed=self.settings.providers,
+            fallback=self.settings.fallback,
         )
-        outcome = await run_chain(providers, params, context)
-        outcome.attempts[:0] = skipped
+        store = await self.state()
+        key: str | None = None
+        if self.settings.cache and use_cache:
+            key = cache_key(params, ",".join(p.info.id for p in plan.providers))
+            hit = await self._from_cache(store, key, allow_stale=False)
+            if hit is not None:
+                logger.info("web search served from cache (%s)", hit[0].provider)
+                attempt = Attempt(provider=hit[0].provider, outcome="cached")
+                response = hit[0].model_copy(update={"cached": True, "attempts": (attempt,)})
+                return ChainOutcome(response=response, attempts=[attempt]), []
+        outcome = await self._runner(store).run(plan, params, context)
         if outcome.response is not None:
-            outcome.response = outcome.response.model_copy(
-                update={"attempts": tuple(outcome.attempts)}
-            )
-        return outcome
+            if key is not None and not outcome.response.partial:
+                now = time.time()
+                await store.cache_set(
+                    key,
+                    dump_response(outcome.response),
+                    now=now,
+                    ttl=self.settings.cache_ttl_seconds,
+                    keep_stale_for=self.settings.cache_stale_seconds,
+                )
+            return outcome, []
+        if key is not None:
+            stale = await self._from_cache(store, key, allow_stale=True)
+            if stale is not None:
+                cached, stored_at = stale
+                logger.warning("every web search provider failed; serving a stale cached answer")
+                outcome.attempts.append(
+                    Attempt(provider=cached.provider, outcome="cached", detail="stale")
+                )
+                outcome.response = cached.model_copy(
+                    update={"cached": True, "stale": True, "attempts": tuple(outcome.attempts)}
+                )
+                when = datetime.fromtimestamp(stored_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+                return outcome, [f"every provider failed; this cached answer is from {when}"]
+        return outcome, []
 
-    async def search(self, query: str | SearchParams, **params: Any) -> SearchResponse:
+    async def _from_cache(
+        self, store: StateStore, key: str, *, allow_stale: bool
+    ) -> tuple[SearchResponse, float] | None:
+        entry = await store.cache_get(key, time.time(), allow_stale=allow_stale)
+        if entry is None:
+            return None
+        response = load_response(entry.value)
+        return (response, entry.stored_at) if response is not None else None
+
+    async def provider_status(self) -> list[ProviderStatus]:
+        """Each registered provider: available or why not, marks, usage and budget."""
+        context = self._context()
+        store = await self.state()
+        return await collect_status(context, store, self.settings)
+
+    async def reset_provider(self, provider_id: str) -> None:
+        """Clear a provider's cooldown, exhaustion mark, failure count and usage counters."""
+        get_provider(provider_id)
+        store = await self.state()
+        await store.clear(provider_id)
+
+    async def search(
+        self, query: str | SearchParams, *, use_cache: bool = True, **params: Any
+    ) -> SearchResponse:
         """Search and return the first renderable response.
 
         Args:
             query: The query text, or a complete :class:`SearchParams`.
+            use_cache: ``False`` bypasses the result cache for this call (fresh and stale).
             **params: Other :class:`SearchParams` fields when ``query`` is text.
 
         Raises:
@@ -145,29 +239,29 @@ class WebSearch:
             NoProviderConfiguredError: No provider could run.
             AllProvidersFailedError: Every provider failed; ``failures`` has each error.
         """
-        outcome = await self._execute(_params(query, params))
+        outcome, _ = await self._execute(_params(query, params), use_cache)
         if outcome.response is not None:
             return outcome.response
         if not outcome.failures:
             raise NoProviderConfiguredError(NO_PROVIDER_MESSAGE)
         errors = tuple(
-            error
-            if isinstance(error, SearchProviderError)
-            else _wrapped(provider.info.id, error)
+            error if isinstance(error, SearchProviderError) else _wrapped(provider.info.id, error)
             for provider, error in outcome.failures
         )
         raise AllProvidersFailedError(outcome.failure_message(), errors)
 
-    async def run(self, query: str | SearchParams, **params: Any) -> SearchToolResult:
+    async def run(
+        self, query: str | SearchParams, *, use_cache: bool = True, **params: Any
+    ) -> SearchToolResult:
         """Search and return the tool result: text for the model plus the structured details.
 
         Provider failures come back as ``Error: ...`` text, never as an exception;
         invalid parameters still raise, and cancellation propagates.
         """
-        outcome = await self._execute(_params(query, params))
+        outcome, notes = await self._execute(_params(query, params), use_cache)
         if outcome.response is not None:
             return SearchToolResult(
-                text=format_for_llm(outcome.response), response=outcome.response
+                text=format_for_llm(outcome.response, notes), response=outcome.response
             )
         message = outcome.failure_message()
         response = SearchResponse(provider=outcome.last_provider, attempts=tuple(outcome.attempts))
@@ -191,6 +285,19 @@ class WebSearch:
     async def _run_and_close(self, params: SearchParams) -> SearchToolResult:
         async with self:
             return await self.run(params)
+
+
+def open_state_store(settings: Settings) -> StateStore:
+    """The store the settings ask for: memory, Redis (``redis_url``) or SQLite (default)."""
+    backend = settings.state_backend
+    if backend == "memory":
+        return MemoryStore()
+    if backend == "redis" or (backend == "auto" and settings.redis_url):
+        if not settings.redis_url:
+            raise ConfigurationError("state_backend 'redis' needs redis_url (WEBSEARCH_REDIS_URL)")
+        return open_store(redis_url=settings.redis_url, sqlite_path=None)
+    directory = settings.state_dir or platformdirs.user_state_path(APP_NAME)
+    return open_store(redis_url=None, sqlite_path=directory / "state.sqlite3")
 
 
 def _params(query: str | SearchParams, params: Mapping[str, Any]) -> SearchParams:

@@ -177,6 +177,11 @@ class SearchResponse(_Frozen):
     auth_mode: str | None = None
     attempts: tuple[Attempt, ...] = ()
     cached: bool = False
+    """Served from the result cache; no provider was asked."""
+    stale: bool = False
+    """A cached answer past its TTL, served because every provider failed."""
+    partial: bool = False
+    """An aggregate that is missing some engines' results (never cached)."""
 
     def has_renderable_content(self) -> bool:
         """Whether a model would see anything: the spec's renderability test."""

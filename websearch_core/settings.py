@@ -31,7 +31,7 @@ The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same
 
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
@@ -144,8 +144,31 @@ class Settings(BaseSettings):
 
     provider: str | None = None
     """Preferred provider: tried first, then the auto chain. ``auto`` or unset: auto chain."""
+    providers: Annotated[tuple[str, ...], NoDecode] = ()
+    """An ordered chain of exactly these providers (replaces the auto order)."""
+    fallback: bool = True
+    """``False`` pins ``provider`` alone: no silent switching to another provider."""
     exclude: Annotated[tuple[str, ...], NoDecode] = ()
     """Providers never used, not even as a fallback."""
+    budget: dict[str, str] = Field(default_factory=dict)
+    """Request budgets per provider, e.g. ``{"brave": "2000/month"}``."""
+    rate_limit_wait_seconds: float = Field(default=2.0, ge=0, le=60)
+    """Wait out a ``Retry-After`` up to this long and retry the same provider once."""
+    auth_cooldown_seconds: float = Field(default=300.0, ge=0)
+    """How long a provider that refused its credentials is left out."""
+    cache: bool = True
+    """Serve repeated queries from the result cache."""
+    cache_ttl_seconds: float = Field(default=900.0, gt=0)
+    """How long a cached answer counts as fresh."""
+    cache_stale_seconds: float = Field(default=7 * 86_400.0, ge=0)
+    """How long past its TTL a cached answer is kept for when every provider fails."""
+    state_backend: Literal["auto", "sqlite", "redis", "memory"] = "auto"
+    """Where cooldowns, budgets and the cache live: ``auto`` is Redis when ``redis_url`` is set,
+    else SQLite under ``state_dir``."""
+    state_dir: Path | None = None
+    """Directory of the SQLite state file (default: the user's state directory)."""
+    redis_url: str | None = None
+    """``WEBSEARCH_REDIS_URL``: share state among processes and machines through Redis."""
     timeout_seconds: float = Field(default=DEFAULT_TIMEOUT_SECONDS, gt=0, le=MAX_TIMEOUT_SECONDS)
     """Per-provider request timeout (a ceiling for one provider, not the whole chain)."""
     max_response_bytes: int = Field(default=DEFAULT_MAX_RESPONSE_BYTES, ge=1024)
@@ -160,10 +183,19 @@ class Settings(BaseSettings):
     config_file: Path | None = None
     """The TOML file read for this instance (``WEBSEARCH_CONFIG_FILE`` or the default)."""
 
-    @field_validator("exclude", mode="before")
+    @field_validator("exclude", "providers", mode="before")
     @classmethod
     def _parse_ids(cls, value: Any) -> Any:
         return _split_ids(value)
+
+    @field_validator("budget")
+    @classmethod
+    def _check_budgets(cls, value: dict[str, str]) -> dict[str, str]:
+        from .quota import Budget
+
+        for provider, text in value.items():
+            Budget.parse(provider, text)
+        return {provider.lower(): text for provider, text in value.items()}
 
     @field_validator("provider")
     @classmethod

@@ -48,6 +48,9 @@ __all__ = [
 logger = logging.getLogger("websearch_core.transport")
 
 _QUOTA_BODY = re.compile(r"credits?\s*(?:exhausted|exceeded)|quota|insufficient", re.IGNORECASE)
+_PER_SECOND_BODY = re.compile(r"per[\s-]second|requests?\s*/\s*s(?:ec(?:ond)?)?\b", re.IGNORECASE)
+_EPOCH_THRESHOLD = 1_000_000_000.0
+_QUOTA_WINDOW = 86_400.0
 _READ_CHUNK = 64 * 1024
 ERROR_BODY_LIMIT = 8 * 1024
 
@@ -169,15 +172,75 @@ def raise_for_status(provider: str, response: HttpResponse, fallback_message: st
     if 200 <= status < 300:
         return
     body = response.text()[:ERROR_BODY_LIMIT]
+    if status == 429:
+        _raise_for_rate_limit_headers(provider, response, fallback_message)
     classified = classify_http_error(provider, status, body)
     if classified is not None:
         raise classified
     if status == 429:
         retry_after = parse_retry_after(response.header("Retry-After"))
+        if retry_after is None and _PER_SECOND_BODY.search(body):
+            retry_after = 1.0
         raise RateLimitedError(provider, fallback_message, status, retry_after=retry_after)
     if status >= 500:
         raise ProviderUnavailableError(provider, fallback_message, status)
     raise SearchProviderError(provider, fallback_message, status)
+
+
+def _numbers(value: str | None) -> list[float]:
+    if not value:
+        return []
+    numbers: list[float] = []
+    for part in value.split(","):
+        try:
+            numbers.append(float(part.split(";")[0].strip()))
+        except ValueError:
+            return []
+    return numbers
+
+
+def _window_lengths(policy: str | None, count: int) -> list[float | None]:
+    """Window lengths from ``X-RateLimit-Policy: 1;w=1, 15000;w=2592000`` (Brave's form)."""
+    lengths: list[float | None] = [None] * count
+    if not policy:
+        return lengths
+    for index, part in enumerate(policy.split(",")[:count]):
+        match = re.search(r"w=(\d+)", part)
+        lengths[index] = float(match.group(1)) if match else None
+    return lengths
+
+
+def _raise_for_rate_limit_headers(provider: str, response: HttpResponse, message: str) -> None:
+    """Tell a short rate limit from a spent quota using rate-limit headers, when present.
+
+    Understands single values and Brave's comma lists (one entry per window, e.g. per
+    second and per month). A spent window of a day or longer is an exhausted quota until
+    its reset; a spent shorter window is a rate limit with that reset as the wait.
+    """
+    remaining = _numbers(
+        response.header("X-RateLimit-Remaining") or response.header("RateLimit-Remaining")
+    )
+    resets = _numbers(response.header("X-RateLimit-Reset") or response.header("RateLimit-Reset"))
+    if not remaining or len(resets) != len(remaining):
+        return
+    now = datetime.now(UTC).timestamp()
+    waits = [reset - now if reset > _EPOCH_THRESHOLD else reset for reset in resets]
+    lengths = _window_lengths(response.header("X-RateLimit-Policy"), len(remaining))
+    spent = [index for index, left in enumerate(remaining) if left <= 0]
+    if not spent:
+        return
+    for index in spent:
+        window = lengths[index]
+        is_quota = (
+            window >= _QUOTA_WINDOW if window is not None else waits[index] >= _QUOTA_WINDOW / 24
+        )
+        if is_quota:
+            reset_at = datetime.fromtimestamp(now + max(waits[index], 0.0), UTC)
+            raise QuotaExhaustedError(provider, message, response.status, reset_at=reset_at)
+    wait = max(waits[index] for index in spent)
+    header_wait = parse_retry_after(response.header("Retry-After"))
+    retry_after = header_wait if header_wait is not None else max(wait, 0.0)
+    raise RateLimitedError(provider, message, response.status, retry_after=retry_after)
 
 
 class Transport:

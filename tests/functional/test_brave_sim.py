@@ -207,9 +207,10 @@ async def test_a_fault_then_recovery(sim: Simulator) -> None:
 
 
 async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.rate_limited(retry_after=1))
+    # Longer than the chain's wait budget: reported at once instead of waited out.
+    failure = await _failure(sim, Fault.rate_limited(retry_after=30))
     assert isinstance(failure, RateLimitedError)
-    assert failure.retry_after == 1.0
+    assert failure.retry_after == 30.0
     assert failure.status == 429
     assert failure.message == "Brave API error (429): rate limited"
 

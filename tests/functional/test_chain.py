@@ -128,8 +128,9 @@ async def test_all_failed_message_lists_each_provider_in_order(sim: Simulator) -
     sim["duckduckgo"].always(Fault.challenge())
     async with _client(sim) as ws:
         result = await ws.run("python asyncio")
+    async with _client(sim) as fresh:  # a new client: no cooldowns from the first call
         with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search("python asyncio")
+            await fresh.search("python asyncio")
     expected = (
         "All web search providers failed: "
         "tavily: Tavily authorization failed (401). Check API key or base URL.; "

@@ -140,7 +140,7 @@ def test_auto_chain_leaves_out_searxng_without_endpoint(sim: Simulator) -> None:
         context = ProviderContext(
             transport=cast(Transport, None), settings=settings, credentials=Credentials()
         )
-        providers, _ = resolve_candidates(context, order=("searxng",))
+        providers = resolve_candidates(context, order=("searxng",)).providers
         return [p.info.id for p in providers]
 
     assert chain(sim.settings()) == ["searxng"]

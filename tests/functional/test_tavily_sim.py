@@ -206,9 +206,10 @@ async def test_max_results_below_the_spec_minimum_still_asks_for_5(sim: Simulato
 
 
 async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.rate_limited(retry_after=1))
+    # Longer than the chain's wait budget: reported at once instead of waited out.
+    failure = await _failure(sim, Fault.rate_limited(retry_after=30))
     assert isinstance(failure, RateLimitedError)
-    assert failure.retry_after == 1.0
+    assert failure.retry_after == 30.0
     assert failure.message == "Tavily API error (429): rate limited"
 
 

@@ -32,7 +32,12 @@ PROVIDER_REGISTRY: Mapping[str, str] = MappingProxyType(
 )
 """Provider id to ``module:Class``, in no particular order."""
 
-SEARCH_PROVIDER_ORDER: tuple[str, ...] = ("tavily", "brave", "searxng", "duckduckgo")
+SEARCH_PROVIDER_ORDER: tuple[str, ...] = (
+    "tavily",
+    "brave",
+    "searxng",
+    "duckduckgo",
+)
 """The auto chain, in the spec's order: keyed APIs first, self-hosted, then scrapers."""
 
 _instances: dict[str, SearchProvider] = {}

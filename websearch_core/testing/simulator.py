@@ -141,8 +141,7 @@ class SimulatedProvider:
     def next_fault(self) -> Fault | None:
         """The fault for the next request, if any."""
         if self._faults:
-            queued = self._faults.popleft()
-            return queued if queued is not None else None
+            return self._faults.popleft()
         return self.sticky_fault
 
     def results_for(self, query: str) -> list[SimResult]:
@@ -227,10 +226,28 @@ class Simulator:
         return {pid: f"{FAKE_KEY_PREFIX}{pid}" for pid in self.providers}
 
     def settings(self, **overrides: Any) -> Settings:
-        """Settings that route every simulated provider here (SearXNG's endpoint too)."""
-        values: dict[str, Any] = {"base_urls": self.base_urls(), "timeout_seconds": 5.0}
+        """Settings that route every simulated provider here (SearXNG's endpoint too).
+
+        Providers that are not simulated are excluded, so nothing leaves the machine, and
+        state lives in memory so each client starts with no cooldowns.
+        """
+        from ..providers import PROVIDER_REGISTRY
+
+        # Never let a simulated session reach a real service: every registered provider
+        # that is not simulated here is excluded (the aggregate only fans out to engines).
+        unsimulated = tuple(
+            pid for pid in PROVIDER_REGISTRY if pid not in self.providers and pid != "public"
+        )
+        values: dict[str, Any] = {
+            "base_urls": self.base_urls(),
+            "timeout_seconds": 5.0,
+            "exclude": unsimulated,
+            "state_backend": "memory",
+        }
         if "searxng" in self.providers:
             values["searxng"] = {"endpoint": self.providers["searxng"].base_url}
+        extra_excluded = tuple(overrides.pop("exclude", ()))
+        values["exclude"] = tuple(dict.fromkeys((*unsimulated, *extra_excluded)))
         values.update(overrides)
         return Settings(**values)
 
@@ -257,7 +274,8 @@ def _handler(simulated: SimulatedProvider) -> Any:
         simulated.requests.append(recorded)
         fault = simulated.next_fault()
         if fault is None:
-            query = _query_of(recorded)
+            query_of = getattr(simulated.protocol, "query_of", None)
+            query = query_of(recorded) if callable(query_of) else _query_of(recorded)
             return simulated.protocol.answer(recorded, simulated.results_for(query))
         return await _serve_fault(request, simulated, fault)
 

@@ -1,0 +1,298 @@
+"""Quota-aware fallback end to end: the simulator counts every request it receives."""
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from websearch_core import ConfigurationError, WebSearch
+from websearch_core.testing import Fault, Simulator
+
+CHAIN = ("brave", "tavily", "searxng")
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["brave", "tavily", "searxng", "duckduckgo"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, tmp_path: Path | None = None, **overrides: Any) -> WebSearch:
+    values: dict[str, Any] = {"providers": CHAIN}
+    if tmp_path is not None:
+        values.update(state_backend="sqlite", state_dir=tmp_path / "state")
+    values.update(overrides)
+    return WebSearch(sim.settings(**values), api_keys=sim.api_keys())
+
+
+def _hits(sim: Simulator) -> dict[str, int]:
+    return {pid: len(sim[pid].requests) for pid in sim.providers}
+
+
+async def test_exhausted_provider_is_skipped_without_a_request(sim: Simulator) -> None:
+    sim["brave"].always(Fault.payment_required())
+    async with _client(sim, cache=False) as ws:
+        first = await ws.run("python asyncio")
+        assert first.response.provider == "tavily"
+        assert _hits(sim)["brave"] == 1
+        second = await ws.run("python asyncio")
+    assert second.response.provider == "tavily"
+    assert _hits(sim)["brave"] == 1  # nothing was sent to Brave the second time
+    skipped = second.response.attempts[0]
+    assert (skipped.provider, skipped.outcome) == ("brave", "skipped")
+    assert skipped.detail is not None and "Brave is out of quota until" in skipped.detail
+    assert "00:00:00 UTC" in skipped.detail  # no reset given: the start of next month
+
+
+async def test_listed_chain_is_exactly_those_providers(sim: Simulator) -> None:
+    for pid in CHAIN:
+        sim[pid].always(Fault.server_error())
+    async with _client(sim) as ws:
+        result = await ws.run("python asyncio")
+    assert result.error is not None
+    assert result.error.startswith("All web search providers failed: brave: ")
+    assert _hits(sim)["duckduckgo"] == 0  # always available, but not listed
+
+
+async def test_short_retry_after_is_waited_out_and_retried_once(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        started = asyncio.get_running_loop().time()
+        result = await ws.run("python asyncio")
+        waited = asyncio.get_running_loop().time() - started
+    assert result.response.provider == "brave"
+    assert _hits(sim)["brave"] == 2 and _hits(sim)["tavily"] == 0
+    assert waited >= 0.9
+    outcomes = [(a.provider, a.outcome, a.status) for a in result.response.attempts]
+    assert outcomes == [("brave", "failed", 429), ("brave", "success", None)]
+
+
+async def test_repeated_rate_limit_after_the_retry_moves_on(sim: Simulator) -> None:
+    sim["brave"].always(Fault.rate_limited(retry_after=0.1))
+    async with _client(sim) as ws:
+        result = await ws.run("python asyncio")
+    assert result.response.provider == "tavily"
+    assert _hits(sim)["brave"] == 2  # the first try and exactly one retry
+
+
+async def test_long_retry_after_moves_on_and_the_cooldown_outlives_the_process(
+    sim: Simulator, tmp_path: Path
+) -> None:
+    sim["brave"].enqueue(Fault.rate_limited(retry_after=3600))
+    async with _client(sim, tmp_path) as ws:
+        result = await ws.run("python asyncio")
+    assert result.response.provider == "tavily"
+    assert _hits(sim)["brave"] == 1
+    # A new process reading the same state directory sees Brave cooling down.
+    code = (
+        "import asyncio, json, sys\n"
+        "from websearch_core import WebSearch\n"
+        "async def main():\n"
+        "    async with WebSearch(state_backend='sqlite', state_dir=sys.argv[1]) as ws:\n"
+        "        rows = await ws.provider_status()\n"
+        "    print(json.dumps({r.id: r.mark.kind if r.mark else None for r in rows}))\n"
+        "asyncio.run(main())\n"
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, str(tmp_path / "state"),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ},
+    )  # fmt: skip
+    out, err = await process.communicate()
+    assert process.returncode == 0, err.decode()
+    marks = json.loads(out)
+    assert marks["brave"] == "rate_limited"
+    assert marks["tavily"] is None
+
+
+async def test_two_processes_share_one_ledger(sim: Simulator, tmp_path: Path) -> None:
+    sim["brave"].enqueue(Fault.payment_required())
+    async with _client(sim, tmp_path, cache=False) as ws:
+        await ws.run("first process")
+    assert _hits(sim)["brave"] == 1
+    # Another process, pointed at the same simulator and state, skips Brave at once.
+    env = {**os.environ, "WEBSEARCH_STATE_DIR": str(tmp_path / "state")}
+    for pid, url in sim.base_urls().items():
+        env[f"WEBSEARCH_{pid.upper()}_BASE_URL"] = url
+    env["SEARXNG_ENDPOINT"] = sim["searxng"].base_url
+    code = (
+        "import asyncio, json\n"
+        "from websearch_core import WebSearch\n"
+        "async def main():\n"
+        "    keys = {'brave': 'k1', 'tavily': 'k2'}\n"
+        "    async with WebSearch(api_keys=keys, providers=('brave', 'tavily', 'searxng'),\n"
+        "                         state_backend='sqlite', cache=False) as ws:\n"
+        "        result = await ws.run('second process')\n"
+        "    print(json.dumps([result.response.provider,\n"
+        "                      [a.outcome for a in result.response.attempts]]))\n"
+        "asyncio.run(main())\n"
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await process.communicate()
+    assert process.returncode == 0, err.decode()
+    provider, outcomes = json.loads(out)
+    assert provider == "tavily"
+    assert outcomes == ["skipped", "success"]
+    assert _hits(sim)["brave"] == 1
+
+
+async def test_cache_hit_sends_nothing(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        first = await ws.run("Python  AsyncIO")
+        second = await ws.run("python asyncio")  # same query after normalisation
+        bypass = await ws.run("python asyncio", use_cache=False)
+        other = await ws.run("python asyncio", limit=3)  # other parameters: another key
+    assert not first.response.cached
+    assert second.response.cached and second.text == first.text
+    assert [a.outcome for a in second.response.attempts] == ["cached"]
+    assert not bypass.response.cached and not other.response.cached
+    assert _hits(sim)["brave"] == 3
+
+
+async def test_cache_can_be_switched_off(sim: Simulator) -> None:
+    async with _client(sim, cache=False) as ws:
+        await ws.run("python asyncio")
+        await ws.run("python asyncio")
+    assert _hits(sim)["brave"] == 2
+
+
+async def test_cache_ttl_expires(sim: Simulator) -> None:
+    async with _client(sim, cache_ttl_seconds=0.2) as ws:
+        await ws.run("python asyncio")
+        await asyncio.sleep(0.3)
+        again = await ws.run("python asyncio")
+    assert not again.response.cached
+    assert _hits(sim)["brave"] == 2
+
+
+async def test_stale_answer_is_served_when_every_provider_fails(sim: Simulator) -> None:
+    async with _client(sim, cache_ttl_seconds=0.1) as ws:
+        fresh = await ws.run("python asyncio")
+        await asyncio.sleep(0.2)
+        for pid in CHAIN:
+            sim[pid].always(Fault.server_error())
+        stale = await ws.run("python asyncio")
+    assert stale.error is None
+    assert stale.response.cached and stale.response.stale
+    assert stale.text.startswith("Note: every provider failed; this cached answer is from ")
+    assert stale.text.endswith(fresh.text)
+    assert [a.outcome for a in stale.response.attempts] == ["failed", "failed", "failed", "cached"]
+
+
+async def test_failures_are_never_cached(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.server_error())
+    async with _client(sim, providers=("brave",)) as ws:
+        failed = await ws.run("python asyncio")
+        ok = await ws.run("python asyncio")
+    assert failed.error is not None
+    assert ok.error is None and not ok.response.cached
+
+
+async def test_pinned_provider_never_switches(sim: Simulator) -> None:
+    sim["brave"].always(Fault.server_error())
+    async with _client(sim, providers=(), provider="brave", fallback=False) as ws:
+        result = await ws.run("python asyncio")
+    assert result.error == "Brave API error (500): internal error"
+    assert _hits(sim) == {"brave": 1, "tavily": 0, "searxng": 0, "duckduckgo": 0}
+
+
+async def test_pinned_provider_that_cannot_run_says_so(sim: Simulator) -> None:
+    settings = sim.settings(provider="brave", fallback=False)
+    async with WebSearch(settings, api_keys={}) as ws:
+        result = await ws.run("python asyncio")
+    assert result.error == (
+        "Brave web search is unavailable. Configure its credentials or select the automatic "
+        "provider chain."
+    )
+    assert sum(_hits(sim).values()) == 0
+
+
+async def test_request_budget_is_counted_and_enforced(sim: Simulator) -> None:
+    async with _client(sim, budget={"brave": "2/month"}, cache=False) as ws:
+        for _ in range(3):
+            result = await ws.run("python asyncio")
+        rows = {row.id: row for row in await ws.provider_status()}
+    assert _hits(sim)["brave"] == 2
+    assert result.response.provider == "tavily"
+    assert result.response.attempts[0].detail == (
+        "Brave budget of 2/month is spent (2 used); skipped without a request."
+    )
+    assert rows["brave"].budget == "2/month" and rows["brave"].budget_used == 2
+    assert rows["brave"].used_this_month == 2
+    assert rows["tavily"].used_this_month == 1
+
+
+async def test_authorization_failure_keeps_the_provider_out_for_a_while(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.unauthorized())
+    async with _client(sim, cache=False, auth_cooldown_seconds=0.3) as ws:
+        await ws.run("python asyncio")
+        await ws.run("python asyncio")
+        rows = {row.id: row for row in await ws.provider_status()}
+        assert _hits(sim)["brave"] == 1
+        assert rows["brave"].mark is not None and rows["brave"].mark.kind == "unauthorized"
+        assert "Brave refused its credentials until" in rows["brave"].reason
+        await asyncio.sleep(0.4)
+        await ws.run("python asyncio")
+    assert _hits(sim)["brave"] == 2
+
+
+async def test_circuit_breaker_opens_after_repeated_failures_and_resets(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.server_error(), Fault.server_error())
+    async with _client(sim, cache=False) as ws:
+        await ws.run("one")  # first failure: forgiven
+        await ws.run("two")  # second consecutive failure: the breaker opens
+        await ws.run("three")  # skipped
+        assert _hits(sim)["brave"] == 2
+        await ws.reset_provider("brave")
+        await ws.run("four")  # reset clears the mark; Brave answers again
+        assert _hits(sim)["brave"] == 3
+        store = await ws.state()
+        assert await store.record_failure("brave") == 1  # the success reset the counter
+
+
+async def test_provider_reset_clears_marks(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.payment_required())
+    async with _client(sim, cache=False) as ws:
+        await ws.run("python asyncio")
+        await ws.reset_provider("brave")
+        result = await ws.run("python asyncio")
+    assert result.response.provider == "brave"
+
+
+async def test_unknown_ids_are_named(sim: Simulator) -> None:
+    async with _client(sim, providers=("brave", "bravo", "tavlly")) as ws:
+        with pytest.raises(ConfigurationError, match="Unknown search provider: bravo, tavlly"):
+            await ws.run("q")
+    with pytest.raises(ValidationError, match="budget.brave must look like '2000/month'"):
+        _client(sim, budget={"brave": "lots"})
+
+
+async def test_brave_rate_limit_headers_tell_rate_limit_from_quota(sim: Simulator) -> None:
+    per_second = {
+        "X-RateLimit-Limit": "1, 2000",
+        "X-RateLimit-Policy": "1;w=1, 2000;w=2592000",
+        "X-RateLimit-Remaining": "0, 1500",
+        "X-RateLimit-Reset": "1, 1000000",
+    }
+    monthly = {**per_second, "X-RateLimit-Remaining": "1, 0", "X-RateLimit-Reset": "1, 86400"}
+    body = '{"type":"ErrorResponse","error":{"code":"RATE_LIMITED","meta":{"quota_limit":2000}}}'
+    sim["brave"].enqueue(Fault.http(429, body, per_second), Fault.http(429, body, monthly))
+    async with _client(sim, cache=False) as ws:
+        # Per-second window spent: wait 1 s and retry; then the monthly window is spent.
+        result = await ws.run("python asyncio")
+        rows = {row.id: row for row in await ws.provider_status()}
+    assert result.response.provider == "tavily"
+    first, second = result.response.attempts[:2]
+    assert first.detail == "rate limited; retrying after 1s"
+    assert second.status == 429 and second.outcome == "failed"
+    assert rows["brave"].mark is not None and rows["brave"].mark.kind == "exhausted"
+    assert _hits(sim)["brave"] == 2

@@ -1,0 +1,574 @@
+"""The state layer of the fallback chain: one suite, run against every backend.
+
+Each behavioural test runs on memory, SQLite and Redis with the same assertions; the
+cross-process tests (restart, SIGKILL, concurrent increments) run on the persistent two.
+Times are real wall-clock values because Redis expires keys by its own clock.
+"""
+
+import asyncio
+import json
+import os
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+import pytest
+
+from tests.redis_server import free_loopback_port, session_redis_url, unavailable
+from websearch_core.errors import ConfigurationError, WebSearchError
+from websearch_core.state import (
+    CachedEntry,
+    MarkKind,
+    MemoryStore,
+    ProviderMark,
+    SQLiteStore,
+    StateStore,
+    StateStoreError,
+    default_state_path,
+    open_store,
+)
+
+ALL_BACKENDS = ("memory", "sqlite", "redis")
+PERSISTENT_BACKENDS = ("sqlite", "redis")
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A private redis-server for the session (skipped without one, failed in CI)."""
+    yield from session_redis_url(tmp_path_factory)
+
+
+@dataclass(frozen=True)
+class Backend:
+    """How to open (and reopen) one backend's store for a test."""
+
+    name: str
+    sqlite_path: Path | None = None
+    redis_url: str | None = None
+    prefix: str = "websearch:"
+
+    def open(self) -> StateStore:
+        if self.name == "memory":
+            return MemoryStore()
+        return open_store(
+            redis_url=self.redis_url, sqlite_path=self.sqlite_path, redis_prefix=self.prefix
+        )
+
+    def child_config(self, **extra: object) -> str:
+        config = {
+            "redis_url": self.redis_url,
+            "sqlite_path": str(self.sqlite_path) if self.sqlite_path else None,
+            "prefix": self.prefix,
+            **extra,
+        }
+        return json.dumps(config)
+
+
+def _backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    name: str = request.param
+    if name == "redis":
+        url: str = request.getfixturevalue("redis_url")
+        return Backend(name, redis_url=url, prefix=f"wstest-{uuid.uuid4().hex[:12]}:")
+    if name == "sqlite":
+        return Backend(name, sqlite_path=tmp_path / "state" / "state.sqlite3")
+    return Backend(name)
+
+
+@pytest.fixture(params=ALL_BACKENDS)
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    return _backend(request, tmp_path)
+
+
+@pytest.fixture(params=PERSISTENT_BACKENDS)
+def persistent(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    return _backend(request, tmp_path)
+
+
+@pytest.fixture
+async def store(backend: Backend) -> AsyncIterator[StateStore]:
+    opened = backend.open()
+    yield opened
+    await opened.aclose()
+
+
+def need_redis_package() -> None:
+    try:
+        import redis  # noqa: F401
+    except ImportError:
+        unavailable("the redis package is not installed")
+
+
+def mark(kind: MarkKind = "rate_limited", *, until: float, failures: int = 0) -> ProviderMark:
+    return ProviderMark(kind=kind, until=until, reason=f"{kind} by test", failures=failures)
+
+
+# -- marks ------------------------------------------------------------------------------
+
+
+async def test_mark_round_trips(store: StateStore) -> None:
+    now = time.time()
+    assert await store.get_mark("brave", now) is None
+    stored = ProviderMark(
+        kind="exhausted", until=now + 60, reason="monthly quota spent", failures=3, set_at=now
+    )
+    await store.set_mark("brave", stored)
+    assert await store.get_mark("brave", now) == stored
+    assert await store.get_mark("tavily", now) is None
+
+
+async def test_mark_expires_at_until(store: StateStore) -> None:
+    now = time.time()
+    await store.set_mark("brave", mark(until=now + 30))
+    assert await store.get_mark("brave", now + 29.9) is not None
+    assert await store.get_mark("brave", now + 30) is None
+    assert await store.all_marks(now + 30) == {}
+
+
+async def test_set_mark_replaces_previous(store: StateStore) -> None:
+    now = time.time()
+    await store.set_mark("brave", mark("rate_limited", until=now + 10))
+    replacement = mark("circuit_open", until=now + 120, failures=5)
+    await store.set_mark("brave", replacement)
+    assert await store.get_mark("brave", now) == replacement
+    assert await store.all_marks(now) == {"brave": replacement}
+
+
+async def test_clear_mark(store: StateStore) -> None:
+    now = time.time()
+    await store.clear_mark("brave")  # absent: no error
+    await store.set_mark("brave", mark(until=now + 60))
+    await store.clear_mark("brave")
+    assert await store.get_mark("brave", now) is None
+    assert await store.all_marks(now) == {}
+
+
+async def test_all_marks_lists_only_active_marks(store: StateStore) -> None:
+    now = time.time()
+    brave = mark("unauthorized", until=now + 600)
+    tavily = mark("rate_limited", until=now + 5)
+    await store.set_mark("brave", brave)
+    await store.set_mark("tavily", tavily)
+    await store.set_mark("exa", mark("exhausted", until=now + 60))
+    await store.clear_mark("exa")
+    assert await store.all_marks(now) == {"brave": brave, "tavily": tavily}
+    assert await store.all_marks(now + 10) == {"brave": brave}
+
+
+def test_mark_rejects_unknown_kind_and_bad_values() -> None:
+    with pytest.raises(ValueError, match="unknown mark kind"):
+        ProviderMark(kind="banned", until=1.0, reason="x")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="finite"):
+        ProviderMark(kind="exhausted", until=float("nan"), reason="x")
+    with pytest.raises(ValueError, match="negative"):
+        ProviderMark(kind="exhausted", until=1.0, reason="x", failures=-1)
+
+
+# -- failure counters -------------------------------------------------------------------
+
+
+async def test_failure_counter_counts_and_resets(store: StateStore) -> None:
+    assert [await store.record_failure("brave") for _ in range(3)] == [1, 2, 3]
+    assert await store.record_failure("tavily") == 1
+    await store.reset_failures("brave")
+    await store.reset_failures("never-failed")
+    assert await store.record_failure("brave") == 1
+    assert await store.record_failure("tavily") == 2
+
+
+# -- usage counters ---------------------------------------------------------------------
+
+
+async def test_usage_counters_are_per_provider_and_period(store: StateStore) -> None:
+    expires = time.time() + 3600
+    assert await store.get_usage("brave", "2025-06") == 0
+    assert [await store.increment_usage("brave", "2025-06", expires) for _ in range(3)] == [1, 2, 3]
+    assert await store.increment_usage("brave", "day:2025-06-01", expires) == 1
+    assert await store.increment_usage("tavily", "2025-06", expires) == 1
+    assert await store.get_usage("brave", "2025-06") == 3
+    assert await store.get_usage("brave", "day:2025-06-01") == 1
+    assert await store.get_usage("tavily", "2025-06") == 1
+    assert await store.get_usage("tavily", "2025-07") == 0
+
+
+async def test_expired_usage_counter_is_gone_and_restarts(store: StateStore) -> None:
+    expires = time.time() + 3600
+    for _ in range(5):
+        await store.increment_usage("brave", "old", expires)
+    # The latest expiry wins; one in the past removes the counter.
+    assert await store.increment_usage("brave", "old", time.time() - 1) == 6
+    assert await store.get_usage("brave", "old") == 0
+    assert await store.increment_usage("brave", "old", expires) == 1
+    assert await store.get_usage("brave", "old") == 1
+
+
+async def test_usage_counter_expires_by_the_wall_clock(store: StateStore) -> None:
+    assert await store.increment_usage("brave", "short", time.time() + 0.2) == 1
+    assert await store.get_usage("brave", "short") == 1
+    await asyncio.sleep(0.3)
+    assert await store.get_usage("brave", "short") == 0
+    assert await store.increment_usage("brave", "short", time.time() + 60) == 1
+
+
+async def test_memory_store_usage_follows_an_injected_clock() -> None:
+    fake_now = 1_000_000.0
+    store = MemoryStore(clock=lambda: fake_now)
+    assert await store.increment_usage("brave", "p", fake_now + 10) == 1
+    assert await store.get_usage("brave", "p") == 1
+    fake_now += 10
+    assert await store.get_usage("brave", "p") == 0
+    assert await store.increment_usage("brave", "p", fake_now + 10) == 1
+
+
+async def test_concurrent_increments_in_one_process_are_atomic(store: StateStore) -> None:
+    expires = time.time() + 60
+    usage, failures = await asyncio.gather(
+        asyncio.gather(*(store.increment_usage("brave", "p", expires) for _ in range(50))),
+        asyncio.gather(*(store.record_failure("brave") for _ in range(50))),
+    )
+    assert sorted(usage) == list(range(1, 51))
+    assert sorted(failures) == list(range(1, 51))
+    assert await store.get_usage("brave", "p") == 50
+
+
+# -- cache ------------------------------------------------------------------------------
+
+
+async def test_cache_fresh_then_stale_then_removed(store: StateStore) -> None:
+    now = time.time()
+    assert await store.cache_get("k", now) is None
+    await store.cache_set("k", b"response", now=now, ttl=60, keep_stale_for=300)
+    fresh = CachedEntry(value=b"response", stored_at=now, fresh_until=now + 60)
+
+    assert await store.cache_get("k", now) == fresh
+    assert await store.cache_get("k", now + 59.9) == fresh
+    assert await store.cache_get("k", now + 60) is None  # stale: hidden by default
+    assert await store.cache_get("k", now + 60, allow_stale=True) == fresh
+    assert await store.cache_get("k", now + 359.9, allow_stale=True) == fresh
+    assert await store.cache_get("k", now + 360, allow_stale=True) is None  # removed
+
+
+async def test_cache_overwrites_and_keeps_bytes_exact(store: StateStore) -> None:
+    now = time.time()
+    every_byte = bytes(range(256)) * 4
+    await store.cache_set("k", b"first", now=now, ttl=60, keep_stale_for=0)
+    await store.cache_set("k", every_byte, now=now + 1, ttl=30, keep_stale_for=0)
+    await store.cache_set("empty", b"", now=now, ttl=60, keep_stale_for=0)
+    assert await store.cache_get("k", now + 1) == CachedEntry(every_byte, now + 1, now + 31)
+    assert await store.cache_get("empty", now) == CachedEntry(b"", now, now + 60)
+    assert await store.cache_get("other", now) is None
+
+
+async def test_cache_with_zero_ttl_is_stale_at_once(store: StateStore) -> None:
+    now = time.time()
+    await store.cache_set("k", b"v", now=now, ttl=0, keep_stale_for=60)
+    assert await store.cache_get("k", now) is None
+    assert await store.cache_get("k", now, allow_stale=True) == CachedEntry(b"v", now, now)
+
+
+async def test_cache_rejects_bad_durations(store: StateStore) -> None:
+    now = time.time()
+    with pytest.raises(ValueError):
+        await store.cache_set("k", b"v", now=now, ttl=-1, keep_stale_for=0)
+    with pytest.raises(ValueError):
+        await store.cache_set("k", b"v", now=now, ttl=1, keep_stale_for=float("inf"))
+    assert await store.cache_get("k", now, allow_stale=True) is None
+
+
+# -- housekeeping -----------------------------------------------------------------------
+
+
+async def test_clear_forgets_one_provider_only(store: StateStore) -> None:
+    now = time.time()
+    expires = now + 3600
+    for provider in ("brave", "tavily"):
+        await store.set_mark(provider, mark(until=now + 60))
+        await store.record_failure(provider)
+        await store.increment_usage(provider, "2025-06", expires)
+        await store.increment_usage(provider, "day:1", expires)
+    await store.cache_set("k", b"v", now=now, ttl=60, keep_stale_for=0)
+
+    await store.clear("brave")
+
+    assert await store.get_mark("brave", now) is None
+    assert await store.get_usage("brave", "2025-06") == 0
+    assert await store.get_usage("brave", "day:1") == 0
+    assert await store.record_failure("brave") == 1
+    assert list(await store.all_marks(now)) == ["tavily"]
+    assert await store.get_usage("tavily", "2025-06") == 1
+    assert await store.record_failure("tavily") == 2
+    assert await store.cache_get("k", now) is not None
+
+
+@pytest.mark.parametrize("provider", ["", "a:b", "a b", "x" * 65, "-lead", "a*"])
+async def test_invalid_provider_ids_are_rejected(store: StateStore, provider: str) -> None:
+    with pytest.raises(ValueError, match="invalid provider id"):
+        await store.get_mark(provider, time.time())
+    with pytest.raises(ValueError, match="invalid provider id"):
+        await store.increment_usage(provider, "p", time.time() + 1)
+
+
+async def test_invalid_period_and_cache_key_are_rejected(store: StateStore) -> None:
+    with pytest.raises(ValueError, match="period"):
+        await store.increment_usage("brave", "", time.time() + 1)
+    with pytest.raises(ValueError, match="cache key"):
+        await store.cache_get("bad\nkey", time.time())
+
+
+async def test_closed_store_raises_state_error(backend: Backend) -> None:
+    async with backend.open() as opened:
+        await opened.record_failure("brave")
+    await opened.aclose()  # idempotent
+    with pytest.raises(StateStoreError, match="closed"):
+        await opened.get_mark("brave", time.time())
+    assert issubclass(StateStoreError, WebSearchError)
+
+
+def test_one_store_serves_several_event_loops(backend: Backend) -> None:
+    """The sync bridge runs a fresh loop per call, in other threads: the store must follow."""
+    opened = backend.open()
+    asyncio.run(opened.record_failure("brave"))
+    assert asyncio.run(opened.record_failure("brave")) == 2
+    results: list[int] = []
+    worker = threading.Thread(
+        target=lambda: results.append(asyncio.run(opened.record_failure("brave")))
+    )
+    worker.start()
+    worker.join(timeout=30)
+    assert results == [3]
+    asyncio.run(opened.aclose())
+
+
+# -- persistence and processes ----------------------------------------------------------
+
+CHILD = r"""
+import asyncio, json, sys
+from pathlib import Path
+from websearch_core.state import ProviderMark, open_store
+
+cfg = json.loads(sys.argv[1])
+
+def store():
+    path = Path(cfg["sqlite_path"]) if cfg["sqlite_path"] else None
+    return open_store(redis_url=cfg["redis_url"], sqlite_path=path, redis_prefix=cfg["prefix"])
+
+async def write_then_hang():
+    s = store()
+    mark = ProviderMark("exhausted", until=cfg["until"], reason="quota spent", set_at=cfg["now"])
+    await s.set_mark("brave", mark)
+    await s.increment_usage("brave", "2025-06", cfg["until"])
+    await s.cache_set("k", b"payload", now=cfg["now"], ttl=60, keep_stale_for=60)
+    print("committed", flush=True)
+    await asyncio.sleep(60)
+
+async def increment():
+    s = store()
+    await s.get_usage("tavily", "p")  # open the file / connection before the race
+    print("ready", flush=True)
+    sys.stdin.readline()
+    counts = [await s.increment_usage("tavily", "p", cfg["until"]) for _ in range(cfg["n"])]
+    await s.aclose()
+    print(json.dumps(counts), flush=True)
+
+asyncio.run({"hang": write_then_hang, "increment": increment}[cfg["mode"]]())
+"""
+
+
+@pytest.fixture
+def children() -> Iterator[list["subprocess.Popen[str]"]]:
+    """Child processes of a test; a watchdog kills them if the test hangs."""
+    procs: list[subprocess.Popen[str]] = []
+
+    def kill_all() -> None:
+        for proc in procs:
+            proc.kill()
+
+    watchdog = threading.Timer(60, kill_all)
+    watchdog.start()
+    yield procs
+    watchdog.cancel()
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=10)
+        for stream in (proc.stdin, proc.stdout):
+            if stream:
+                stream.close()
+
+
+def spawn(
+    procs: list["subprocess.Popen[str]"], config: str, *, stdin: bool = False
+) -> "subprocess.Popen[str]":
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, config],
+        stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    procs.append(proc)
+    return proc
+
+
+async def test_state_survives_a_restart(persistent: Backend) -> None:
+    now = time.time()
+    async with persistent.open() as first:
+        await first.set_mark("brave", mark(until=now + 60))
+        await first.increment_usage("brave", "2025-06", now + 60)
+        await first.record_failure("brave")
+        await first.cache_set("k", b"v", now=now, ttl=60, keep_stale_for=0)
+    async with persistent.open() as second:
+        assert await second.get_mark("brave", now) == mark(until=now + 60)
+        assert await second.get_usage("brave", "2025-06") == 1
+        assert await second.record_failure("brave") == 2
+        assert await second.cache_get("k", now) == CachedEntry(b"v", now, now + 60)
+
+
+async def test_state_survives_a_killed_process(
+    persistent: Backend, children: list["subprocess.Popen[str]"]
+) -> None:
+    now = time.time()
+    child = spawn(children, persistent.child_config(mode="hang", now=now, until=now + 600))
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "committed"
+    os.kill(child.pid, signal.SIGKILL)
+    assert child.wait(timeout=10) == -signal.SIGKILL
+
+    async with persistent.open() as reopened:
+        expected = ProviderMark("exhausted", until=now + 600, reason="quota spent", set_at=now)
+        assert await reopened.get_mark("brave", now) == expected
+        assert await reopened.get_usage("brave", "2025-06") == 1
+        assert await reopened.cache_get("k", now) == CachedEntry(b"payload", now, now + 60)
+
+
+async def test_two_processes_lose_no_increments(
+    persistent: Backend, children: list["subprocess.Popen[str]"]
+) -> None:
+    config = persistent.child_config(mode="increment", n=200, until=time.time() + 600)
+    racers = [spawn(children, config, stdin=True) for _ in range(2)]
+    for racer in racers:
+        assert racer.stdout is not None
+        assert racer.stdout.readline().strip() == "ready"
+    for racer in racers:  # release both at once
+        assert racer.stdin is not None
+        racer.stdin.write("go\n")
+        racer.stdin.flush()
+    counts: list[int] = []
+    for racer in racers:
+        out, _ = racer.communicate(timeout=60)
+        assert racer.returncode == 0
+        counts += json.loads(out)
+    assert sorted(counts) == list(range(1, 401))  # every increment saw a distinct value
+    async with persistent.open() as reopened:
+        assert await reopened.get_usage("tavily", "p") == 400
+
+
+# -- backend selection and backend specifics --------------------------------------------
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+async def test_default_store_is_private_sqlite_in_the_state_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state_dir = tmp_path / "home" / "state" / "websearch-tools"
+    seen: list[str] = []
+
+    def fake_user_state_path(appname: str) -> Path:
+        seen.append(appname)
+        return state_dir
+
+    monkeypatch.setattr(platformdirs, "user_state_path", fake_user_state_path)
+    assert default_state_path() == state_dir / "state.sqlite3"
+    async with open_store(redis_url=None, sqlite_path=None) as opened:
+        assert isinstance(opened, SQLiteStore)
+        assert opened.path == state_dir / "state.sqlite3"
+        assert not state_dir.exists()  # nothing touches the disk before the first operation
+        await opened.record_failure("brave")
+    assert seen and set(seen) == {"websearch-tools"}
+    for created in (tmp_path / "home", state_dir.parent, state_dir):
+        assert _mode(created) & 0o077 == 0, created
+    assert _mode(state_dir / "state.sqlite3") & 0o077 == 0
+    with sqlite3.connect(state_dir / "state.sqlite3") as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_sqlite_refuses_a_newer_schema(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    async with open_store(redis_url=None, sqlite_path=path) as opened:
+        with pytest.raises(StateStoreError, match="newer"):
+            await opened.get_usage("brave", "p")
+
+
+async def test_sqlite_failure_is_a_state_error(tmp_path: Path) -> None:
+    async with open_store(redis_url=None, sqlite_path=tmp_path) as opened:  # a directory
+        with pytest.raises(StateStoreError, match="SQLite state store"):
+            await opened.record_failure("brave")
+
+
+async def test_redis_url_selects_redis_and_hides_the_password() -> None:
+    need_redis_package()
+    from websearch_core.state import RedisStore
+
+    opened = open_store(redis_url="redis://:s3cret@127.0.0.1:1/0", sqlite_path=None)
+    assert isinstance(opened, RedisStore)
+    assert opened.prefix == "websearch:"
+    assert "s3cret" not in repr(opened)
+    await opened.aclose()
+
+
+async def test_missing_redis_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "redis", None)
+    monkeypatch.delitem(sys.modules, "websearch_core.state.redis", raising=False)
+    with pytest.raises(ConfigurationError, match=r'pip install "websearch-tools\[redis\]"'):
+        open_store(redis_url="redis://127.0.0.1:6379/0", sqlite_path=None)
+
+
+async def test_unreachable_redis_is_a_state_error() -> None:
+    need_redis_package()
+    url = f"redis://127.0.0.1:{free_loopback_port()}/0"
+    options = {"socket_connect_timeout": 0.5, "retry_on_timeout": False, "retry": None}
+    async with open_store(redis_url=url, sqlite_path=None, redis_options=options) as opened:
+        with pytest.raises(StateStoreError, match="Redis state store failed") as caught:
+            await opened.record_failure("brave")
+    assert "s3cret" not in str(caught.value)
+
+
+async def test_redis_keys_are_namespaced_and_expire(redis_url: str) -> None:
+    import redis
+
+    prefix = f"wstest-{uuid.uuid4().hex[:12]}:"
+    now = time.time()
+    async with open_store(redis_url=redis_url, sqlite_path=None, redis_prefix=prefix) as opened:
+        await opened.set_mark("brave", mark(until=now + 60))
+        await opened.record_failure("brave")
+        await opened.increment_usage("brave", "2025-06", now + 120)
+        await opened.cache_set("abc", b"v", now=now, ttl=10, keep_stale_for=20)
+
+    raw = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        keys = sorted(str(key) for key in raw.keys(prefix + "*"))
+        assert keys == [
+            f"{prefix}cache:abc",
+            f"{prefix}failures:brave",
+            f"{prefix}mark:brave",
+            f"{prefix}marks",
+            f"{prefix}usage:brave:2025-06",
+        ]
+        assert 55_000 < raw.pttl(f"{prefix}mark:brave") <= 60_000
+        assert 115_000 < raw.pttl(f"{prefix}usage:brave:2025-06") <= 120_000
+        assert 25_000 < raw.pttl(f"{prefix}cache:abc") <= 30_000
+        assert raw.pttl(f"{prefix}failures:brave") == -1
+    finally:
+        raw.close()

@@ -1,0 +1,173 @@
+"""How the chain spends free tiers: what each failure means for the next call, and budgets.
+
+Pure policy, no I/O: given an error and the time, :func:`mark_for_failure` says how long a
+provider stays out and why; :class:`Budget` parses ``"2000/month"`` and names the counting
+window. The chain stores the marks and counters in the state store.
+
+* Rate limited (429 with a short wait): wait and retry once when the wait fits the budget;
+  otherwise cool down until the limit resets.
+* Quota exhausted (402, spent credits, Tavily 432/433): out until the reset time the provider
+  gave, or the start of next month (UTC) when it gave none.
+* Authorization (401/403): out for a short while, so a fixed key is picked up soon.
+* Transient (timeout, connection, 5xx, challenge page): a circuit breaker whose cooldown
+  doubles with each consecutive failure and resets on a success.
+"""
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Literal
+
+from .errors import (
+    AuthorizationError,
+    ChallengeError,
+    ConfigurationError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    SearchProviderError,
+)
+from .state.base import ProviderMark
+
+__all__ = [
+    "Budget",
+    "FailurePolicy",
+    "Period",
+    "describe_mark",
+    "is_transient",
+    "mark_for_failure",
+    "start_of_next_month",
+]
+
+Period = Literal["minute", "hour", "day", "month"]
+_BUDGET = re.compile(r"^\s*(\d+)\s*/\s*(minute|hour|day|month)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """A request budget such as ``2000/month``: at most ``limit`` requests per ``period``."""
+
+    limit: int
+    period: Period
+
+    @classmethod
+    def parse(cls, provider: str, text: str) -> "Budget":
+        """Parse ``"<N>/<minute|hour|day|month>"``.
+
+        Raises:
+            ConfigurationError: The text is not a budget; the message names the provider.
+        """
+        match = _BUDGET.match(text)
+        if match is None or int(match.group(1)) < 1:
+            raise ConfigurationError(
+                f"budget.{provider} must look like '2000/month' (a positive count per minute, "
+                f"hour, day or month), got {text!r}"
+            )
+        period: Period = match.group(2).lower()  # type: ignore[assignment]
+        return cls(limit=int(match.group(1)), period=period)
+
+    def __str__(self) -> str:
+        return f"{self.limit}/{self.period}"
+
+    def window(self, now: float) -> tuple[str, float]:
+        """The counting window containing ``now``: its key and when it ends (epoch seconds)."""
+        return period_window(self.period, now)
+
+
+def period_window(period: Period, now: float) -> tuple[str, float]:
+    """Key and end of the calendar window (UTC) of ``period`` that contains ``now``."""
+    moment = datetime.fromtimestamp(now, UTC)
+    if period == "month":
+        return moment.strftime("month:%Y-%m"), start_of_next_month(now)
+    if period == "day":
+        start = moment.replace(hour=0, minute=0, second=0, microsecond=0)
+        return start.strftime("day:%Y-%m-%d"), (start + timedelta(days=1)).timestamp()
+    if period == "hour":
+        start = moment.replace(minute=0, second=0, microsecond=0)
+        return start.strftime("hour:%Y-%m-%dT%H"), (start + timedelta(hours=1)).timestamp()
+    start = moment.replace(second=0, microsecond=0)
+    return start.strftime("minute:%Y-%m-%dT%H:%M"), (start + timedelta(minutes=1)).timestamp()
+
+
+def start_of_next_month(now: float) -> float:
+    """Epoch seconds of the first instant of the next calendar month, UTC."""
+    moment = datetime.fromtimestamp(now, UTC)
+    year, month = (moment.year + 1, 1) if moment.month == 12 else (moment.year, moment.month + 1)
+    return datetime(year, month, 1, tzinfo=UTC).timestamp()
+
+
+@dataclass(frozen=True, slots=True)
+class FailurePolicy:
+    """The numbers behind the marks; every one is a setting."""
+
+    rate_limit_wait_budget: float = 2.0
+    """Longest ``Retry-After`` worth waiting for before retrying the same provider once."""
+    rate_limit_cooldown: float = 60.0
+    """Cooldown after a 429 that gave no reset time."""
+    auth_cooldown: float = 300.0
+    """How long a provider that refused its credentials stays out."""
+    circuit_threshold: int = 2
+    """Consecutive transient failures before the breaker opens (one blip is forgiven)."""
+    circuit_base: float = 30.0
+    """First breaker cooldown; it doubles with each further failure."""
+    circuit_max: float = 3600.0
+    """Longest breaker cooldown."""
+
+
+def mark_for_failure(
+    error: BaseException, *, now: float, failures: int, policy: FailurePolicy
+) -> ProviderMark | None:
+    """The mark a failure leaves on its provider, or ``None`` when it leaves none.
+
+    Args:
+        error: What the provider raised.
+        now: Current epoch seconds.
+        failures: Consecutive transient failures including this one (for the breaker).
+        policy: The cooldown numbers.
+    """
+    reason = _reason(error)
+    if isinstance(error, QuotaExhaustedError):
+        until = error.reset_at.timestamp() if error.reset_at else start_of_next_month(now)
+        return ProviderMark(kind="exhausted", until=max(until, now + 1), reason=reason, set_at=now)
+    if isinstance(error, RateLimitedError):
+        wait = error.retry_after if error.retry_after is not None else policy.rate_limit_cooldown
+        return ProviderMark(
+            kind="rate_limited", until=now + max(wait, 1.0), reason=reason, set_at=now
+        )
+    if isinstance(error, AuthorizationError):
+        return ProviderMark(
+            kind="unauthorized", until=now + policy.auth_cooldown, reason=reason, set_at=now
+        )
+    if is_transient(error) and failures >= policy.circuit_threshold:
+        steps = failures - policy.circuit_threshold
+        cooldown = min(policy.circuit_base * (2**steps), policy.circuit_max)
+        return ProviderMark(
+            kind="circuit_open", until=now + cooldown, reason=reason, failures=failures, set_at=now
+        )
+    return None
+
+
+def is_transient(error: BaseException) -> bool:
+    """Timeouts, connection failures, 5xx and challenge pages: worth a circuit breaker."""
+    if isinstance(error, ProviderUnavailableError | ChallengeError):
+        return True
+    return (
+        isinstance(error, SearchProviderError) and error.status is not None and error.status >= 500
+    )
+
+
+def _reason(error: BaseException) -> str:
+    text = error.message if isinstance(error, SearchProviderError) else str(error)
+    return text[:300]
+
+
+def describe_mark(label: str, mark: ProviderMark) -> str:
+    """One sentence for a skipped provider: what happened and until when."""
+    until = datetime.fromtimestamp(mark.until, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    what = {
+        "exhausted": "is out of quota",
+        "rate_limited": "is rate limited",
+        "unauthorized": "refused its credentials",
+        "circuit_open": "is cooling down after repeated failures",
+    }[mark.kind]
+    return f"{label} {what} until {until} ({mark.reason}); skipped without a request."

@@ -1,0 +1,488 @@
+"""The state interface the quota-aware fallback chain talks to, and the in-memory backend.
+
+The chain needs four kinds of shared, short-lived facts: provider marks (rate limited,
+exhausted, unauthorized, circuit open), a consecutive-failure counter per provider (circuit
+breaker backoff), usage counters per provider and period (budgets), and a result cache.
+They live behind :class:`StateStore` so the same chain code runs on an in-memory store (tests,
+no persistence), SQLite (one machine, several processes) or Redis (many machines sharing
+quotas).
+
+Design rules every backend follows, so they can be swapped without the chain noticing:
+
+* Every method is ``async`` and every value is plain data (frozen dataclasses, ``bytes``,
+  ``int``). Nothing is bound to an event loop: one store may serve several loops and threads,
+  which the synchronous bridge of :class:`~websearch_core.WebSearch` relies on.
+* Expiry is decided from the caller's ``now`` where a method takes one (marks, cache), so
+  tests and the chain see one consistent clock. Backends may also drop expired data
+  physically by the wall clock; usage counters, which take no ``now``, expire by the wall
+  clock alone.
+* Counters are atomic across processes: two processes incrementing the same counter never
+  lose an increment.
+* Nothing secret is stored: marks carry a caller-written, secret-free ``reason``; cache keys
+  arrive already hashed and values already serialized.
+* Backend failures (a locked or unreadable file, an unreachable server) surface as
+  :class:`StateStoreError`, one type the chain can catch to degrade to stateless operation.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Final, Literal, Self, get_args
+
+import platformdirs
+
+from ..errors import ConfigurationError, WebSearchError
+
+__all__ = [
+    "APP_NAME",
+    "DEFAULT_REDIS_PREFIX",
+    "MARK_KINDS",
+    "CachedEntry",
+    "MarkKind",
+    "MemoryStore",
+    "ProviderMark",
+    "StateStore",
+    "StateStoreError",
+    "default_state_path",
+    "open_store",
+]
+
+APP_NAME: Final = "websearch-tools"
+DEFAULT_REDIS_PREFIX: Final = "websearch:"
+STATE_FILE_NAME: Final = "state.sqlite3"
+REDIS_INSTALL_HINT: Final = 'pip install "websearch-tools[redis]"'
+
+MarkKind = Literal["rate_limited", "exhausted", "unauthorized", "circuit_open"]
+MARK_KINDS: Final[frozenset[str]] = frozenset(get_args(MarkKind))
+
+# Provider ids become parts of Redis keys and glob patterns; keeping them to a plain
+# alphabet makes key layouts unambiguous and pattern-safe in every backend.
+_PROVIDER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
+
+
+class StateStoreError(WebSearchError):
+    """The state backend failed (file locked or unreadable, server unreachable, closed store).
+
+    The chain treats state as advisory: on this error it may carry on without marks, budgets
+    or cache rather than fail a search. Messages never contain connection secrets.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderMark:
+    """Why a provider is being skipped, and until when.
+
+    Attributes:
+        kind: What happened: ``rate_limited`` (429), ``exhausted`` (quota or credits spent),
+            ``unauthorized`` (bad key), ``circuit_open`` (too many transient failures).
+        until: Unix epoch seconds; at and after this instant the mark is ignored.
+        reason: Secret-free text shown by ``websearch providers``.
+        failures: Consecutive transient failures when the mark was set (backoff input).
+        set_at: Unix epoch seconds when the mark was set.
+    """
+
+    kind: MarkKind
+    until: float
+    reason: str
+    failures: int = 0
+    set_at: float = 0.0
+
+    def __post_init__(self) -> None:
+        # Marks cross process and machine boundaries; reject garbage before it is shared.
+        if self.kind not in MARK_KINDS:
+            raise ValueError(
+                f"unknown mark kind {self.kind!r}; expected one of {sorted(MARK_KINDS)}"
+            )
+        if not math.isfinite(self.until) or not math.isfinite(self.set_at):
+            raise ValueError("mark times must be finite unix timestamps")
+        if self.failures < 0:
+            raise ValueError("mark failures must not be negative")
+
+    def is_active(self, now: float) -> bool:
+        """Whether the mark still applies at ``now`` (it expires at ``until``)."""
+        return now < self.until
+
+
+@dataclass(frozen=True, slots=True)
+class CachedEntry:
+    """A cached response as the caller serialized it.
+
+    Attributes:
+        value: The serialized response.
+        stored_at: Unix epoch seconds when it was stored.
+        fresh_until: Unix epoch seconds; from then on the entry is stale and only returned
+            by ``cache_get(..., allow_stale=True)`` (serve-stale when every provider fails).
+    """
+
+    value: bytes
+    stored_at: float
+    fresh_until: float
+
+    def is_fresh(self, now: float) -> bool:
+        """Whether ``now`` is still inside the entry's freshness window."""
+        return now < self.fresh_until
+
+
+class StateStore(abc.ABC):
+    """The persistent state of the fallback chain: marks, failure counters, usage, cache.
+
+    Implementations are safe to share between tasks, threads and event loops, and the
+    persistent ones between processes. Use as an async context manager, or call
+    :meth:`aclose` when done; every method raises :class:`StateStoreError` after that.
+    """
+
+    @abc.abstractmethod
+    async def get_mark(self, provider: str, now: float) -> ProviderMark | None:
+        """The provider's mark, or ``None`` when there is none or it expired at ``now``."""
+
+    @abc.abstractmethod
+    async def set_mark(self, provider: str, mark: ProviderMark) -> None:
+        """Store ``mark`` for ``provider``, replacing any previous one.
+
+        Backends may drop the mark physically once the wall clock passes ``mark.until``.
+        """
+
+    @abc.abstractmethod
+    async def clear_mark(self, provider: str) -> None:
+        """Remove the provider's mark (a no-op when there is none)."""
+
+    @abc.abstractmethod
+    async def all_marks(self, now: float) -> dict[str, ProviderMark]:
+        """Every mark still active at ``now``, by provider id (for ``websearch providers``)."""
+
+    @abc.abstractmethod
+    async def record_failure(self, provider: str) -> int:
+        """Atomically add one to the provider's consecutive-failure counter and return it."""
+
+    @abc.abstractmethod
+    async def reset_failures(self, provider: str) -> None:
+        """Zero the provider's consecutive-failure counter (after a success)."""
+
+    @abc.abstractmethod
+    async def increment_usage(self, provider: str, period: str, expires_at: float) -> int:
+        """Atomically add one to a usage counter and return the new count.
+
+        Args:
+            provider: The provider id.
+            period: The budget period the counter belongs to (``"2025-06"``, ``"day:2025-06-01"``).
+            expires_at: Unix epoch seconds after which the counter is gone (read as 0, and the
+                next increment starts again at 1). The latest call's value wins.
+        """
+
+    @abc.abstractmethod
+    async def get_usage(self, provider: str, period: str) -> int:
+        """The current count of a usage counter; 0 when absent or expired."""
+
+    @abc.abstractmethod
+    async def cache_get(
+        self, key: str, now: float, *, allow_stale: bool = False
+    ) -> CachedEntry | None:
+        """A cached entry: fresh ones always, stale ones only with ``allow_stale``.
+
+        Args:
+            key: The caller's (already hashed) cache key.
+            now: Unix epoch seconds to judge freshness and removal by.
+            allow_stale: Also return an entry past ``fresh_until`` but not yet removed.
+        """
+
+    @abc.abstractmethod
+    async def cache_set(
+        self, key: str, value: bytes, *, now: float, ttl: float, keep_stale_for: float
+    ) -> None:
+        """Store a cache entry, fresh for ``ttl`` seconds and kept stale ``keep_stale_for`` more.
+
+        Args:
+            key: The caller's (already hashed) cache key.
+            value: The serialized response.
+            now: Unix epoch seconds recorded as ``stored_at``.
+            ttl: Seconds the entry is fresh (``fresh_until = now + ttl``).
+            keep_stale_for: Seconds it is kept after that; it is removed at
+                ``now + ttl + keep_stale_for``.
+
+        Raises:
+            ValueError: ``ttl`` or ``keep_stale_for`` is negative or not finite.
+        """
+
+    @abc.abstractmethod
+    async def clear(self, provider: str) -> None:
+        """Forget everything about a provider: its mark, failure counter and usage counters.
+
+        Cache entries are not per provider and are left alone.
+        """
+
+    @abc.abstractmethod
+    async def aclose(self) -> None:
+        """Release connections and threads. Idempotent."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+def check_provider(provider: str) -> str:
+    """Validate a provider id the way every backend does, so they reject the same input.
+
+    Raises:
+        ValueError: The id is empty, too long, or has characters outside ``[A-Za-z0-9_.-]``.
+    """
+    if not isinstance(provider, str) or not _PROVIDER_ID.fullmatch(provider):
+        raise ValueError(f"invalid provider id {provider!r}")
+    return provider
+
+
+def check_period(period: str) -> str:
+    """Validate a usage period: any non-empty text without control characters.
+
+    Raises:
+        ValueError: The period is empty or contains control characters.
+    """
+    if not isinstance(period, str) or not period or not period.isprintable():
+        raise ValueError(f"invalid usage period {period!r}")
+    return period
+
+
+def check_cache_key(key: str) -> str:
+    """Validate a cache key: non-empty printable text (callers pass a hash).
+
+    Raises:
+        ValueError: The key is empty or contains control characters.
+    """
+    if not isinstance(key, str) or not key or not key.isprintable():
+        raise ValueError(f"invalid cache key {key!r}")
+    return key
+
+
+def cache_times(now: float, ttl: float, keep_stale_for: float) -> tuple[float, float]:
+    """``(fresh_until, expires_at)`` for a cache write, after validating the durations.
+
+    Raises:
+        ValueError: A duration is negative or not finite.
+    """
+    for name, value in (("now", now), ("ttl", ttl), ("keep_stale_for", keep_stale_for)):
+        if not math.isfinite(value):
+            raise ValueError(f"cache {name} must be finite")
+    if ttl < 0 or keep_stale_for < 0:
+        raise ValueError("cache ttl and keep_stale_for must not be negative")
+    fresh_until = now + ttl
+    return fresh_until, fresh_until + keep_stale_for
+
+
+def select_cached(
+    entry: CachedEntry, expires_at: float, now: float, allow_stale: bool
+) -> CachedEntry | None:
+    """Apply the freshness rules shared by every backend to one stored entry."""
+    if now >= expires_at:
+        return None
+    if entry.is_fresh(now) or allow_stale:
+        return entry
+    return None
+
+
+class MemoryStore(StateStore):
+    """State kept in this process only: for tests and for users who want no persistence.
+
+    A lock guards the dictionaries so one instance can be shared across threads and event
+    loops (the sync bridge runs its own loop). The cache is bounded: past ``max_cache_entries``
+    the oldest writes are dropped first.
+
+    Args:
+        max_cache_entries: How many cache entries to keep at most.
+        clock: What usage-counter expiry is judged by (the persistent backends use the wall
+            clock); tests that drive the chain with a fake clock pass the same one here.
+    """
+
+    def __init__(
+        self, *, max_cache_entries: int = 10_000, clock: Callable[[], float] = time.time
+    ) -> None:
+        if max_cache_entries < 1:
+            raise ValueError("max_cache_entries must be at least 1")
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._closed = False
+        self._max_cache_entries = max_cache_entries
+        self._marks: dict[str, ProviderMark] = {}
+        self._failures: dict[str, int] = {}
+        self._usage: dict[tuple[str, str], tuple[int, float]] = {}
+        self._cache: dict[str, tuple[CachedEntry, float]] = {}
+
+    def __repr__(self) -> str:
+        return f"MemoryStore(max_cache_entries={self._max_cache_entries})"
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StateStoreError("the state store is closed")
+
+    async def get_mark(self, provider: str, now: float) -> ProviderMark | None:
+        """See :meth:`StateStore.get_mark`."""
+        check_provider(provider)
+        with self._lock:
+            self._check_open()
+            mark = self._marks.get(provider)
+        return mark if mark is not None and mark.is_active(now) else None
+
+    async def set_mark(self, provider: str, mark: ProviderMark) -> None:
+        """See :meth:`StateStore.set_mark`."""
+        check_provider(provider)
+        with self._lock:
+            self._check_open()
+            self._marks[provider] = mark
+
+    async def clear_mark(self, provider: str) -> None:
+        """See :meth:`StateStore.clear_mark`."""
+        check_provider(provider)
+        with self._lock:
+            self._check_open()
+            self._marks.pop(provider, None)
+
+    async def all_marks(self, now: float) -> dict[str, ProviderMark]:
+        """See :meth:`StateStore.all_marks`."""
+        with self._lock:
+            self._check_open()
+            return {p: m for p, m in sorted(self._marks.items()) if m.is_active(now)}
+
+    async def record_failure(self, provider: str) -> int:
+        """See :meth:`StateStore.record_failure`."""
+        check_provider(provider)
+        with self._lock:
+            self._check_open()
+            count = self._failures.get(provider, 0) + 1
+            self._failures[provider] = count
+            return count
+
+    async def reset_failures(self, provider: str) -> None:
+        """See :meth:`StateStore.reset_failures`."""
+        check_provider(provider)
+        with self._lock:
+            self._check_open()
+            self._failures.pop(provider, None)
+
+    async def increment_usage(self, provider: str, period: str, expires_at: float) -> int:
+        """See :meth:`StateStore.increment_usage`."""
+        check_provider(provider)
+        check_period(period)
+        with self._lock:
+            self._check_open()
+            count, old_expiry = self._usage.get((provider, period), (0, math.inf))
+            if old_expiry <= self._clock():
+                count = 0
+            count += 1
+            self._usage[(provider, period)] = (count, expires_at)
+            return count
+
+    async def get_usage(self, provider: str, period: str) -> int:
+        """See :meth:`StateStore.get_usage`."""
+        check_provider(provider)
+        check_period(period)
+        with self._lock:
+            self._check_open()
+            count, expires_at = self._usage.get((provider, period), (0, math.inf))
+        return count if expires_at > self._clock() else 0
+
+    async def cache_get(
+        self, key: str, now: float, *, allow_stale: bool = False
+    ) -> CachedEntry | None:
+        """See :meth:`StateStore.cache_get`."""
+        check_cache_key(key)
+        with self._lock:
+            self._check_open()
+            stored = self._cache.get(key)
+            if stored is None:
+                return None
+            entry, expires_at = stored
+            if expires_at <= now:
+                del self._cache[key]
+                return None
+        return select_cached(entry, expires_at, now, allow_stale)
+
+    async def cache_set(
+        self, key: str, value: bytes, *, now: float, ttl: float, keep_stale_for: float
+    ) -> None:
+        """See :meth:`StateStore.cache_set`."""
+        check_cache_key(key)
+        fresh_until, expires_at = cache_times(now, ttl, keep_stale_for)
+        entry = CachedEntry(value=bytes(value), stored_at=now, fresh_until=fresh_until)
+        with self._lock:
+            self._check_open()
+            self._cache.pop(key, None)  # re-insert so dict order stays oldest-write first
+            self._cache[key] = (entry, expires_at)
+            while len(self._cache) > self._max_cache_entries:
+                del self._cache[next(iter(self._cache))]
+
+    async def clear(self, provider: str) -> None:
+        """See :meth:`StateStore.clear`."""
+        check_provider(provider)
+        with self._lock:
+            self._check_open()
+            self._marks.pop(provider, None)
+            self._failures.pop(provider, None)
+            for usage_key in [k for k in self._usage if k[0] == provider]:
+                del self._usage[usage_key]
+
+    async def aclose(self) -> None:
+        """See :meth:`StateStore.aclose`."""
+        with self._lock:
+            self._closed = True
+
+
+def default_state_path() -> Path:
+    """Where the SQLite state file lives by default: the user's state directory.
+
+    ``platformdirs.user_state_path`` follows each platform's convention
+    (``~/.local/state/websearch-tools`` on Linux, honouring ``XDG_STATE_HOME``).
+    """
+    return platformdirs.user_state_path(APP_NAME) / STATE_FILE_NAME
+
+
+def open_store(
+    *,
+    redis_url: str | None,
+    sqlite_path: Path | None,
+    redis_prefix: str = DEFAULT_REDIS_PREFIX,
+    redis_options: Mapping[str, object] | None = None,
+) -> StateStore:
+    """Open the configured backend: Redis when a URL is given, else SQLite.
+
+    Nothing connects or touches the disk here; the first operation does, so this is safe
+    to call from a constructor or inside a running event loop.
+
+    Args:
+        redis_url: A ``redis://`` / ``rediss://`` / ``unix://`` URL (``WEBSEARCH_REDIS_URL``);
+            when set, quotas are shared by every process that uses the same server and prefix.
+        sqlite_path: The SQLite file; defaults to :func:`default_state_path`.
+        redis_prefix: Namespace for every Redis key, so one server can host several setups.
+        redis_options: Extra keyword arguments for ``redis.Redis.from_url`` (timeouts, TLS).
+
+    Raises:
+        ConfigurationError: Redis was asked for but the ``redis`` package is not installed.
+    """
+    if redis_url:
+        try:
+            from .redis import RedisStore
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and exc.name.split(".")[0] == "redis":
+                raise ConfigurationError(
+                    "WEBSEARCH_REDIS_URL is set but the redis package is not installed; "
+                    f"install it with: {REDIS_INSTALL_HINT}"
+                ) from exc
+            raise
+        return RedisStore.from_url(redis_url, prefix=redis_prefix, **dict(redis_options or {}))
+    from .sqlite import SQLiteStore
+
+    path = Path(os.path.expanduser(sqlite_path)) if sqlite_path else default_state_path()
+    return SQLiteStore(path)

@@ -1,0 +1,345 @@
+"""The shared state backend: Redis, for quotas shared by many processes and machines.
+
+Selected when ``WEBSEARCH_REDIS_URL`` is set. Key layout, all under one prefix
+(default ``websearch:``) so a server can host other data or several setups::
+
+    {prefix}mark:{provider}            JSON mark, expires at the mark's ``until`` (PXAT)
+    {prefix}marks                      set of providers that have had a mark (index)
+    {prefix}failures:{provider}        consecutive-failure counter (INCR)
+    {prefix}usage:{provider}:{period}  usage counter (INCR + PEXPIREAT in one MULTI)
+    {prefix}cache:{key}                header + cached bytes, removed at expiry (PXAT)
+
+Why it is built this way:
+
+* Every write is one command or one ``MULTI``/``EXEC`` transaction, so counters and
+  mark/index pairs stay consistent when many processes write at once.
+* The mark index avoids ``SCAN`` over a shared keyspace on the hot path; it only ever holds
+  provider ids, so it stays tiny and is never pruned (expired marks are filtered on read).
+* The synchronous ``redis`` client runs on a small thread pool instead of ``redis.asyncio``:
+  an asyncio client is bound to the loop that made its connections, while this store must
+  serve any loop (the sync bridge of :class:`~websearch_core.WebSearch` runs a fresh loop
+  per call). A command takes well under a millisecond next to a web search's hundreds.
+* Expiry is also checked against the caller's ``now`` on read, so all backends agree even
+  when the caller's clock and the server's differ slightly.
+
+Redis Cluster is not supported: the ``MULTI`` blocks span several keys without hash tags.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import struct
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Final, TypeVar, cast
+
+import redis
+import redis.exceptions
+
+from .base import (
+    DEFAULT_REDIS_PREFIX,
+    CachedEntry,
+    MarkKind,
+    ProviderMark,
+    StateStore,
+    StateStoreError,
+    cache_times,
+    check_cache_key,
+    check_period,
+    check_provider,
+    select_cached,
+)
+
+__all__ = ["RedisStore"]
+
+_T = TypeVar("_T")
+
+# Cached value layout: version byte, then stored_at, fresh_until, expires_at as big-endian
+# doubles, then the caller's bytes. A fixed header keeps values binary-safe with no escaping.
+_CACHE_VERSION: Final = 1
+_CACHE_HEADER: Final = struct.Struct("!Bddd")
+_DEFAULT_TIMEOUT: Final = 5.0
+_GLOB_SPECIALS: Final = frozenset("*?[]\\")
+
+
+def _epoch_ms(seconds: float) -> int:
+    """Unix seconds as the positive integer milliseconds PXAT / PEXPIREAT require."""
+    return max(1, math.ceil(seconds * 1000))
+
+
+def _glob_escape(text: str) -> str:
+    return "".join("\\" + ch if ch in _GLOB_SPECIALS else ch for ch in text)
+
+
+def _as_bytes(value: object) -> bytes | None:
+    if value is None:
+        return None
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value)
+    if isinstance(value, str):  # only if someone passed decode_responses=True anyway
+        return value.encode()
+    raise TypeError(f"unexpected Redis reply type {type(value).__name__}")
+
+
+def _encode_mark(mark: ProviderMark) -> bytes:
+    data = {
+        "kind": mark.kind,
+        "until": mark.until,
+        "reason": mark.reason,
+        "failures": mark.failures,
+        "set_at": mark.set_at,
+    }
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+def _decode_mark(raw: bytes) -> ProviderMark:
+    data = json.loads(raw)
+    return ProviderMark(
+        kind=cast(MarkKind, str(data["kind"])),
+        until=float(data["until"]),
+        reason=str(data["reason"]),
+        failures=int(data.get("failures", 0)),
+        set_at=float(data.get("set_at", 0.0)),
+    )
+
+
+class RedisStore(StateStore):
+    """State in Redis, shared by every process that uses the same server and prefix.
+
+    Construct with :meth:`from_url` (what :func:`~websearch_core.state.open_store` does) or
+    pass a ready ``redis.Redis`` client (``decode_responses`` must be off). The client's
+    connection pool is closed by :meth:`aclose`.
+
+    Args:
+        client: A synchronous ``redis.Redis`` client.
+        prefix: Prepended to every key.
+        max_workers: Threads running Redis commands; bounds concurrent connections too.
+    """
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        *,
+        prefix: str = DEFAULT_REDIS_PREFIX,
+        max_workers: int = 4,
+    ) -> None:
+        if not prefix:
+            raise ValueError("the Redis key prefix must not be empty")
+        self._client = client
+        self._prefix = prefix
+        self._executor = ThreadPoolExecutor(
+            max_workers=max_workers, thread_name_prefix="websearch-redis"
+        )
+        self._closed = False
+        self._close_lock = threading.Lock()
+
+    @classmethod
+    def from_url(
+        cls, url: str, *, prefix: str = DEFAULT_REDIS_PREFIX, **options: Any
+    ) -> RedisStore:
+        """A store on a new client for ``url``; nothing connects until the first command.
+
+        Args:
+            url: ``redis://``, ``rediss://`` or ``unix://`` URL, credentials included.
+            prefix: Prepended to every key.
+            **options: More ``redis.Redis.from_url`` options; socket timeouts default to
+                5 seconds so an unreachable server cannot stall a search for long.
+        """
+        options.setdefault("socket_timeout", _DEFAULT_TIMEOUT)
+        options.setdefault("socket_connect_timeout", _DEFAULT_TIMEOUT)
+        options["decode_responses"] = False  # cached values are raw bytes
+        return cls(redis.Redis.from_url(url, **options), prefix=prefix)
+
+    def __repr__(self) -> str:
+        # Never the URL: it may carry a password.
+        return f"RedisStore(prefix={self._prefix!r})"
+
+    @property
+    def prefix(self) -> str:
+        """The key namespace."""
+        return self._prefix
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    def _key(self, *parts: str) -> str:
+        return self._prefix + ":".join(parts)
+
+    async def _run(self, func: Callable[[redis.Redis], _T]) -> _T:
+        if self._closed:
+            raise StateStoreError("the state store is closed")
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, self._call, func)
+        except RuntimeError as exc:  # executor shut down by a concurrent aclose()
+            if self._closed:
+                raise StateStoreError("the state store is closed") from exc
+            raise
+
+    def _call(self, func: Callable[[redis.Redis], _T]) -> _T:
+        if self._closed:  # queued before aclose(): the pool would silently reconnect
+            raise StateStoreError("the state store is closed")
+        try:
+            return func(self._client)
+        except (redis.exceptions.RedisError, ValueError, TypeError, KeyError) as exc:
+            # ValueError/TypeError/KeyError: a value that is not ours (corrupt or foreign).
+            raise StateStoreError(f"Redis state store failed: {type(exc).__name__}: {exc}") from exc
+
+    # -- marks ----------------------------------------------------------------------------
+
+    async def get_mark(self, provider: str, now: float) -> ProviderMark | None:
+        """See :meth:`StateStore.get_mark`."""
+        key = self._key("mark", check_provider(provider))
+
+        def query(client: redis.Redis) -> ProviderMark | None:
+            raw = _as_bytes(client.get(key))
+            if raw is None:
+                return None
+            mark = _decode_mark(raw)
+            return mark if mark.is_active(now) else None
+
+        return await self._run(query)
+
+    async def set_mark(self, provider: str, mark: ProviderMark) -> None:
+        """See :meth:`StateStore.set_mark`."""
+        key = self._key("mark", check_provider(provider))
+        index = self._key("marks")
+        payload = _encode_mark(mark)
+
+        def write(client: redis.Redis) -> None:
+            with client.pipeline(transaction=True) as pipe:
+                pipe.set(key, payload, pxat=_epoch_ms(mark.until))
+                pipe.sadd(index, provider)
+                pipe.execute()
+
+        await self._run(write)
+
+    async def clear_mark(self, provider: str) -> None:
+        """See :meth:`StateStore.clear_mark`."""
+        key = self._key("mark", check_provider(provider))
+        index = self._key("marks")
+
+        def write(client: redis.Redis) -> None:
+            with client.pipeline(transaction=True) as pipe:
+                pipe.delete(key)
+                pipe.srem(index, provider)
+                pipe.execute()
+
+        await self._run(write)
+
+    async def all_marks(self, now: float) -> dict[str, ProviderMark]:
+        """See :meth:`StateStore.all_marks`."""
+        index = self._key("marks")
+
+        def query(client: redis.Redis) -> dict[str, ProviderMark]:
+            members = cast(set[bytes], client.smembers(index))
+            providers = sorted(bytes(m).decode() for m in members)
+            if not providers:
+                return {}
+            values = cast(list[object], client.mget([self._key("mark", p) for p in providers]))
+            marks: dict[str, ProviderMark] = {}
+            for provider, value in zip(providers, values, strict=True):
+                raw = _as_bytes(value)
+                if raw is not None and (mark := _decode_mark(raw)).is_active(now):
+                    marks[provider] = mark
+            return marks
+
+        return await self._run(query)
+
+    # -- counters -------------------------------------------------------------------------
+
+    async def record_failure(self, provider: str) -> int:
+        """See :meth:`StateStore.record_failure`."""
+        key = self._key("failures", check_provider(provider))
+        return await self._run(lambda client: int(client.incr(key)))
+
+    async def reset_failures(self, provider: str) -> None:
+        """See :meth:`StateStore.reset_failures`."""
+        key = self._key("failures", check_provider(provider))
+        await self._run(lambda client: client.delete(key))
+
+    async def increment_usage(self, provider: str, period: str, expires_at: float) -> int:
+        """See :meth:`StateStore.increment_usage`."""
+        key = self._key("usage", check_provider(provider), check_period(period))
+
+        def write(client: redis.Redis) -> int:
+            with client.pipeline(transaction=True) as pipe:
+                pipe.incr(key)
+                pipe.pexpireat(key, _epoch_ms(expires_at))
+                count, _ = pipe.execute()
+            return int(count)
+
+        return await self._run(write)
+
+    async def get_usage(self, provider: str, period: str) -> int:
+        """See :meth:`StateStore.get_usage`."""
+        key = self._key("usage", check_provider(provider), check_period(period))
+
+        def query(client: redis.Redis) -> int:
+            raw = _as_bytes(client.get(key))
+            return 0 if raw is None else int(raw)
+
+        return await self._run(query)
+
+    # -- cache ----------------------------------------------------------------------------
+
+    async def cache_get(
+        self, key: str, now: float, *, allow_stale: bool = False
+    ) -> CachedEntry | None:
+        """See :meth:`StateStore.cache_get`."""
+        redis_key = self._key("cache", check_cache_key(key))
+
+        def query(client: redis.Redis) -> CachedEntry | None:
+            raw = _as_bytes(client.get(redis_key))
+            if raw is None or len(raw) < _CACHE_HEADER.size:
+                return None
+            version, stored_at, fresh_until, expires_at = _CACHE_HEADER.unpack_from(raw)
+            if version != _CACHE_VERSION:
+                return None  # written by another release: a miss, overwritten on next set
+            entry = CachedEntry(
+                value=raw[_CACHE_HEADER.size :], stored_at=stored_at, fresh_until=fresh_until
+            )
+            return select_cached(entry, expires_at, now, allow_stale)
+
+        return await self._run(query)
+
+    async def cache_set(
+        self, key: str, value: bytes, *, now: float, ttl: float, keep_stale_for: float
+    ) -> None:
+        """See :meth:`StateStore.cache_set`."""
+        redis_key = self._key("cache", check_cache_key(key))
+        fresh_until, expires_at = cache_times(now, ttl, keep_stale_for)
+        blob = _CACHE_HEADER.pack(_CACHE_VERSION, now, fresh_until, expires_at) + bytes(value)
+        await self._run(lambda client: client.set(redis_key, blob, pxat=_epoch_ms(expires_at)))
+
+    # -- housekeeping ---------------------------------------------------------------------
+
+    async def clear(self, provider: str) -> None:
+        """See :meth:`StateStore.clear`."""
+        check_provider(provider)
+        pattern = _glob_escape(self._key("usage", provider, "")) + "*"
+
+        def write(client: redis.Redis) -> None:
+            usage_keys = list(client.scan_iter(match=pattern, count=500))
+            with client.pipeline(transaction=True) as pipe:
+                pipe.delete(self._key("mark", provider), self._key("failures", provider))
+                pipe.srem(self._key("marks"), provider)
+                if usage_keys:
+                    pipe.delete(*usage_keys)
+                pipe.execute()
+
+        await self._run(write)
+
+    async def aclose(self) -> None:
+        """See :meth:`StateStore.aclose`."""
+        with self._close_lock:
+            if self._closed:
+                return
+            self._closed = True
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(self._executor, self._client.close)
+        finally:
+            self._executor.shutdown(wait=False)

@@ -1,0 +1,398 @@
+"""The default state backend: one SQLite file shared by every process of one user.
+
+Why it is built this way:
+
+* WAL journal + ``busy_timeout``: readers never block the writer and concurrent writers
+  from several processes wait for each other instead of failing with "database is locked".
+  ``synchronous=NORMAL`` keeps every committed transaction across a killed process (only a
+  power cut can lose the last ones), at a fraction of the cost of a full fsync per write.
+* Autocommit, one statement per write where possible: counters are a single
+  ``INSERT ... ON CONFLICT DO UPDATE ... RETURNING`` so an increment is atomic across
+  processes without a read-modify-write window; multi-statement writes use
+  ``BEGIN IMMEDIATE`` so they take the write lock up front (a deferred transaction that
+  upgrades can fail immediately under WAL, bypassing the busy handler).
+* A dedicated single-thread executor runs every blocking call: the event loop never waits
+  on disk, the connection stays on the one thread that made it, and the store is not tied
+  to any event loop.
+* The file and its directory are private (``0o600`` / ``0o700``): cached responses reveal
+  what the user searched for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Final, TypeVar, cast
+
+from .base import (
+    CachedEntry,
+    MarkKind,
+    ProviderMark,
+    StateStore,
+    StateStoreError,
+    cache_times,
+    check_cache_key,
+    check_period,
+    check_provider,
+    select_cached,
+)
+
+__all__ = ["SCHEMA_VERSION", "SQLiteStore"]
+
+_T = TypeVar("_T")
+
+SCHEMA_VERSION: Final = 1
+_PURGE_EVERY: Final = 256  # cache writes between sweeps of expired rows
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS marks (
+    provider TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    until REAL NOT NULL,
+    reason TEXT NOT NULL,
+    failures INTEGER NOT NULL,
+    set_at REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS failures (
+    provider TEXT PRIMARY KEY,
+    count INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS usage (
+    provider TEXT NOT NULL,
+    period TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    expires_at REAL NOT NULL,
+    PRIMARY KEY (provider, period)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS cache (
+    key TEXT PRIMARY KEY,
+    value BLOB NOT NULL,
+    stored_at REAL NOT NULL,
+    fresh_until REAL NOT NULL,
+    expires_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS cache_expires_at ON cache (expires_at);
+"""
+
+_INCREMENT_USAGE: Final = """
+INSERT INTO usage (provider, period, count, expires_at) VALUES (?, ?, 1, ?)
+ON CONFLICT (provider, period) DO UPDATE SET
+    count = CASE WHEN usage.expires_at <= ? THEN 1 ELSE usage.count + 1 END,
+    expires_at = excluded.expires_at
+RETURNING count
+"""
+
+_RECORD_FAILURE: Final = """
+INSERT INTO failures (provider, count) VALUES (?, 1)
+ON CONFLICT (provider) DO UPDATE SET count = failures.count + 1
+RETURNING count
+"""
+
+
+def _make_private_dirs(directory: Path) -> None:
+    """Create ``directory`` and any missing parents with mode ``0o700``.
+
+    ``Path.mkdir(parents=True, mode=...)`` applies the mode to the last component only,
+    so the missing ancestors are created one by one.
+    """
+    missing: list[Path] = []
+    current = directory
+    while not current.exists():
+        missing.append(current)
+        if current.parent == current:
+            break
+        current = current.parent
+    for path in reversed(missing):
+        with contextlib.suppress(FileExistsError):  # another process won the race
+            path.mkdir(mode=0o700)
+
+
+class SQLiteStore(StateStore):
+    """State in one SQLite file, safe for several processes on one machine.
+
+    Nothing touches the disk until the first operation, which creates the directory
+    (``0o700``), the file (``0o600``) and the schema.
+
+    Args:
+        path: The database file.
+        busy_timeout: Seconds a write waits for another process's write lock before
+            :class:`~websearch_core.state.StateStoreError` is raised.
+    """
+
+    def __init__(self, path: Path, *, busy_timeout: float = 10.0) -> None:
+        self._path = Path(path)
+        self._busy_timeout = busy_timeout
+        # One worker: every call runs on the thread that owns the connection.
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="websearch-state")
+        self._conn: sqlite3.Connection | None = None  # used only on the executor thread
+        self._closed = False
+        self._close_lock = threading.Lock()
+        self._writes_since_purge = 0
+
+    def __repr__(self) -> str:
+        return f"SQLiteStore({str(self._path)!r})"
+
+    @property
+    def path(self) -> Path:
+        """The database file."""
+        return self._path
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    async def _run(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
+        if self._closed:
+            raise StateStoreError("the state store is closed")
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, self._call, func)
+        except RuntimeError as exc:  # executor shut down by a concurrent aclose()
+            if self._closed:
+                raise StateStoreError("the state store is closed") from exc
+            raise
+
+    def _call(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
+        try:
+            return func(self._connection())
+        except (sqlite3.Error, OSError, ValueError) as exc:  # ValueError: a corrupt row
+            raise StateStoreError(
+                f"SQLite state store {str(self._path)!r} failed: {type(exc).__name__}: {exc}"
+            ) from exc
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            if self._closed:  # queued before aclose(): never reopen a closed store
+                raise StateStoreError("the state store is closed")
+            self._conn = self._connect()
+        return self._conn
+
+    def _connect(self) -> sqlite3.Connection:
+        _make_private_dirs(self._path.parent)
+        # Create the file ourselves so it is private from the first byte; SQLite gives the
+        # -wal and -shm files the same permissions.
+        os.close(os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600))
+        conn = sqlite3.connect(
+            self._path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=True
+        )
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            self._migrate(conn)
+            self._purge(conn, time.time())
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    @staticmethod
+    def _migrate(conn: sqlite3.Connection) -> None:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            return
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(
+                f"state schema version {version} is newer than this release supports "
+                f"({SCHEMA_VERSION}); upgrade websearch-tools or use another state file"
+            )
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _purge(conn: sqlite3.Connection, wall_now: float) -> None:
+        # Expired rows are invisible to readers already; this only keeps the file small.
+        conn.execute("DELETE FROM marks WHERE until <= ?", (wall_now,))
+        conn.execute("DELETE FROM usage WHERE expires_at <= ?", (wall_now,))
+        conn.execute("DELETE FROM cache WHERE expires_at <= ?", (wall_now,))
+
+    # -- marks ----------------------------------------------------------------------------
+
+    async def get_mark(self, provider: str, now: float) -> ProviderMark | None:
+        """See :meth:`StateStore.get_mark`."""
+        check_provider(provider)
+
+        def query(conn: sqlite3.Connection) -> ProviderMark | None:
+            row = conn.execute(
+                "SELECT kind, until, reason, failures, set_at FROM marks "
+                "WHERE provider = ? AND until > ?",
+                (provider, now),
+            ).fetchone()
+            return None if row is None else _mark_from_row(row)
+
+        return await self._run(query)
+
+    async def set_mark(self, provider: str, mark: ProviderMark) -> None:
+        """See :meth:`StateStore.set_mark`."""
+        check_provider(provider)
+        params = (provider, mark.kind, mark.until, mark.reason, mark.failures, mark.set_at)
+        await self._run(
+            lambda conn: conn.execute(
+                "INSERT OR REPLACE INTO marks (provider, kind, until, reason, failures, set_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                params,
+            )
+        )
+
+    async def clear_mark(self, provider: str) -> None:
+        """See :meth:`StateStore.clear_mark`."""
+        check_provider(provider)
+        await self._run(
+            lambda conn: conn.execute("DELETE FROM marks WHERE provider = ?", (provider,))
+        )
+
+    async def all_marks(self, now: float) -> dict[str, ProviderMark]:
+        """See :meth:`StateStore.all_marks`."""
+
+        def query(conn: sqlite3.Connection) -> dict[str, ProviderMark]:
+            rows = conn.execute(
+                "SELECT provider, kind, until, reason, failures, set_at FROM marks "
+                "WHERE until > ? ORDER BY provider",
+                (now,),
+            ).fetchall()
+            return {row[0]: _mark_from_row(row[1:]) for row in rows}
+
+        return await self._run(query)
+
+    # -- counters -------------------------------------------------------------------------
+
+    async def record_failure(self, provider: str) -> int:
+        """See :meth:`StateStore.record_failure`."""
+        check_provider(provider)
+        return await self._run(lambda conn: _returning_int(conn, _RECORD_FAILURE, (provider,)))
+
+    async def reset_failures(self, provider: str) -> None:
+        """See :meth:`StateStore.reset_failures`."""
+        check_provider(provider)
+        await self._run(
+            lambda conn: conn.execute("DELETE FROM failures WHERE provider = ?", (provider,))
+        )
+
+    async def increment_usage(self, provider: str, period: str, expires_at: float) -> int:
+        """See :meth:`StateStore.increment_usage`."""
+        check_provider(provider)
+        check_period(period)
+        return await self._run(
+            lambda conn: _returning_int(
+                conn, _INCREMENT_USAGE, (provider, period, expires_at, time.time())
+            )
+        )
+
+    async def get_usage(self, provider: str, period: str) -> int:
+        """See :meth:`StateStore.get_usage`."""
+        check_provider(provider)
+        check_period(period)
+
+        def query(conn: sqlite3.Connection) -> int:
+            row = conn.execute(
+                "SELECT count FROM usage WHERE provider = ? AND period = ? AND expires_at > ?",
+                (provider, period, time.time()),
+            ).fetchone()
+            return 0 if row is None else int(row[0])
+
+        return await self._run(query)
+
+    # -- cache ----------------------------------------------------------------------------
+
+    async def cache_get(
+        self, key: str, now: float, *, allow_stale: bool = False
+    ) -> CachedEntry | None:
+        """See :meth:`StateStore.cache_get`."""
+        check_cache_key(key)
+
+        def query(conn: sqlite3.Connection) -> CachedEntry | None:
+            row = conn.execute(
+                "SELECT value, stored_at, fresh_until, expires_at FROM cache WHERE key = ?",
+                (key,),
+            ).fetchone()
+            if row is None:
+                return None
+            entry = CachedEntry(value=bytes(row[0]), stored_at=row[1], fresh_until=row[2])
+            return select_cached(entry, float(row[3]), now, allow_stale)
+
+        return await self._run(query)
+
+    async def cache_set(
+        self, key: str, value: bytes, *, now: float, ttl: float, keep_stale_for: float
+    ) -> None:
+        """See :meth:`StateStore.cache_set`."""
+        check_cache_key(key)
+        fresh_until, expires_at = cache_times(now, ttl, keep_stale_for)
+        params = (key, bytes(value), now, fresh_until, expires_at)
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT OR REPLACE INTO cache (key, value, stored_at, fresh_until, expires_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                params,
+            )
+            self._writes_since_purge += 1  # executor thread only: no race
+            if self._writes_since_purge >= _PURGE_EVERY:
+                self._writes_since_purge = 0
+                conn.execute("DELETE FROM cache WHERE expires_at <= ?", (time.time(),))
+
+        await self._run(write)
+
+    # -- housekeeping ---------------------------------------------------------------------
+
+    async def clear(self, provider: str) -> None:
+        """See :meth:`StateStore.clear`."""
+        check_provider(provider)
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for table in ("marks", "failures", "usage"):
+                    conn.execute(f"DELETE FROM {table} WHERE provider = ?", (provider,))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+        await self._run(write)
+
+    async def aclose(self) -> None:
+        """See :meth:`StateStore.aclose`."""
+        with self._close_lock:
+            if self._closed:
+                return
+            self._closed = True
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(self._executor, self._close_connection)
+        finally:
+            self._executor.shutdown(wait=False)
+
+    def _close_connection(self) -> None:
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            conn.close()
+
+
+def _returning_int(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> int:
+    # fetchall() steps the statement to completion, which ends its autocommit transaction.
+    rows = conn.execute(sql, params).fetchall()
+    return int(rows[0][0])
+
+
+def _mark_from_row(row: tuple[object, ...] | sqlite3.Row) -> ProviderMark:
+    kind, until, reason, failures, set_at = tuple(row)
+    return ProviderMark(
+        kind=cast(MarkKind, kind),
+        until=float(cast(float, until)),
+        reason=str(reason),
+        failures=int(cast(int, failures)),
+        set_at=float(cast(float, set_at)),
+    )
