@@ -1,0 +1,286 @@
+"""``web_search`` as a LangChain tool: one ``BaseTool`` over every configured provider.
+
+The model sees the formatted search text; the program gets the structured response as the
+``ToolMessage`` artifact. Provider failures come back as ``Error: ...`` content with the
+failure in the artifact, never as an exception the agent loop must catch.
+"""
+
+import asyncio
+from collections.abc import Callable
+from typing import Any, Literal, Self
+
+from langchain_core.tools import BaseTool, ToolException
+from pydantic import (
+    BaseModel,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic.v1 import ValidationError as ValidationErrorV1
+
+from websearch_core import (
+    SEARCH_PROVIDER_ORDER,
+    TOOL_DESCRIPTION,
+    ConfigurationError,
+    SearchParams,
+    Settings,
+    WebSearch,
+)
+from websearch_core.models import MAX_QUERY_LENGTH, Recency
+from websearch_core.providers import PROVIDER_REGISTRY
+
+__all__ = ["WebSearchInput", "WebSearchTool"]
+
+
+class WebSearchInput(BaseModel):
+    """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
+
+    query: str = Field(
+        min_length=1,
+        max_length=MAX_QUERY_LENGTH,
+        strict=True,
+        description=(
+            "What to search for: keywords or a natural-language question. Sent to the search "
+            "engine unchanged, so include the names, versions and dates that matter."
+        ),
+    )
+    recency: Recency | None = Field(
+        default=None,
+        description=(
+            "Only return results from the last day, week, month or year. Set it only when "
+            "the user asks for recent or time-bound results; otherwise leave it unset."
+        ),
+    )
+    limit: int | None = Field(
+        default=None,
+        ge=1,
+        le=100,
+        strict=True,
+        description="Maximum number of results to return (1-100). Leave unset for the default.",
+    )
+    max_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        le=200_000,
+        strict=True,
+        description=(
+            "Token cap for a written answer, used only by providers that write one. "
+            "Usually leave unset."
+        ),
+    )
+    temperature: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=2.0,
+        strict=True,
+        description=(
+            "Sampling temperature (0-2) for providers that write an answer. Usually leave unset."
+        ),
+    )
+    num_search_results: int | None = Field(
+        default=None,
+        ge=1,
+        le=100,
+        strict=True,
+        description=(
+            "How many results the provider should search through (1-100); most providers "
+            "treat it like limit. Usually leave unset."
+        ),
+    )
+
+
+def _validation_message(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        fields = "; ".join(
+            f"{'.'.join(str(part) for part in detail['loc']) or 'input'}: {detail['msg']}"
+            for detail in error.errors()
+        )
+        return f"Error: invalid web_search arguments: {fields}"
+    return f"Error: invalid web_search arguments: {error}"
+
+
+class WebSearchTool(BaseTool):
+    """Search the web through the first configured provider that answers.
+
+    Tries each available provider in order (keyed APIs, a self-hosted SearXNG, then
+    keyless scrapers) and returns the first usable result: the formatted text as the
+    message content and the structured response as the artifact.
+
+    Setup:
+        Install the package with the LangChain extra and configure at least one provider
+        (DuckDuckGo needs no key):
+
+        .. code-block:: bash
+
+            pip install "websearch-tools[langchain]"
+            export BRAVE_API_KEY="..."   # optional; or: websearch auth set brave
+
+    Instantiate:
+        .. code-block:: python
+
+            from langchain_websearch import WebSearchTool
+
+            tool = WebSearchTool()
+            # or with explicit configuration:
+            tool = WebSearchTool(api_keys={"brave": "..."}, provider="brave", timeout_seconds=20)
+
+    Invoke directly with args:
+        .. code-block:: python
+
+            tool.invoke({"query": "what changed in Python 3.13", "limit": 5})
+
+        .. code-block:: none
+
+            [1] What's New In Python 3.13 (3mo ago)
+                https://docs.python.org/3/whatsnew/3.13.html
+                ...
+
+    Invoke with ToolCall:
+        .. code-block:: python
+
+            message = tool.invoke(
+                {
+                    "args": {"query": "what changed in Python 3.13"},
+                    "id": "call_1",
+                    "name": "web_search",
+                    "type": "tool_call",
+                }
+            )
+            message.content  # the formatted text the model reads
+            message.artifact["response"]["sources"]  # the structured results
+
+    Async:
+        .. code-block:: python
+
+            message = await tool.ainvoke({"query": "aiohttp latest release"})
+            await tool.aclose()  # closes the HTTP session the tool opened
+    """
+
+    name: str = "web_search"
+    description: str = TOOL_DESCRIPTION
+    args_schema: type[BaseModel] = WebSearchInput
+    response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+    handle_tool_error: bool | str | Callable[[ToolException], Any] | None = True
+    """Configuration errors reach the model as error text instead of ending the run."""
+    handle_validation_error: (
+        bool | str | Callable[[ValidationError | ValidationErrorV1], str] | None
+    ) = _validation_message
+    """Invalid arguments reach the model as error text naming each bad field."""
+
+    settings: Settings | None = None
+    """Resolved settings; by default read from the environment and the config file."""
+    api_keys: dict[str, SecretStr] = Field(default_factory=dict)
+    """Keys given in code (``{"brave": "..."}``), ranked above the environment."""
+    provider: str | None = None
+    """Preferred provider id, tried first; then the auto chain. ``None``/``"auto"``: chain."""
+    timeout_seconds: float | None = Field(default=None, gt=0)
+    """Per-provider request timeout in seconds (default from the settings)."""
+    web_search: WebSearch | None = Field(default=None, exclude=True)
+    """A ready client to use instead of building one from the fields above."""
+
+    _client: WebSearch | None = PrivateAttr(default=None)
+    _client_loop: asyncio.AbstractEventLoop | None = PrivateAttr(default=None)
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip().lower()
+        if value in ("", "auto"):
+            return None
+        if value not in PROVIDER_REGISTRY:
+            known = ", ".join(SEARCH_PROVIDER_ORDER)
+            raise ValueError(f"Unknown search provider: {value} (known: {known})")
+        return value
+
+    @model_validator(mode="after")
+    def _one_source_of_configuration(self) -> Self:
+        configured = self.settings is not None or self.api_keys or self.provider is not None
+        if self.web_search is not None and (configured or self.timeout_seconds is not None):
+            raise ValueError(
+                "pass either web_search or settings/api_keys/provider/timeout_seconds, not both"
+            )
+        return self
+
+    def _run(
+        self,
+        query: str,
+        recency: Recency | None = None,
+        limit: int | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        num_search_results: int | None = None,
+    ) -> tuple[str, dict[str, Any]]:
+        """Search from synchronous code (on its own loop and HTTP session)."""
+        params = _params(query, recency, limit, max_tokens, temperature, num_search_results)
+        client = self.web_search or self._configured_client()
+        try:
+            result = client.run_sync(params)
+        except ConfigurationError as error:
+            raise ToolException(f"Error: {error}") from error
+        return result.text, result.to_metadata()
+
+    async def _arun(
+        self,
+        query: str,
+        recency: Recency | None = None,
+        limit: int | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        num_search_results: int | None = None,
+    ) -> tuple[str, dict[str, Any]]:
+        """Search natively on the running loop, reusing the tool's HTTP session."""
+        params = _params(query, recency, limit, max_tokens, temperature, num_search_results)
+        client = self.web_search or self._client_for_running_loop()
+        try:
+            result = await client.run(params)
+        except ConfigurationError as error:
+            raise ToolException(f"Error: {error}") from error
+        return result.text, result.to_metadata()
+
+    async def aclose(self) -> None:
+        """Close the HTTP session the tool opened (a given ``web_search`` is left open)."""
+        client, self._client, self._client_loop = self._client, None, None
+        if client is not None:
+            await client.aclose()
+
+    def _configured_client(self) -> WebSearch:
+        if self._client is None:
+            overrides: dict[str, Any] = {}
+            if self.provider is not None:
+                overrides["provider"] = self.provider
+            if self.timeout_seconds is not None:
+                overrides["timeout_seconds"] = self.timeout_seconds
+            self._client = WebSearch(self.settings, api_keys=self.api_keys, **overrides)
+        return self._client
+
+    def _client_for_running_loop(self) -> WebSearch:
+        # An aiohttp session belongs to the loop that opened it: a tool reused from a new
+        # loop (a second asyncio.run) gets a new client rather than a dead session.
+        loop = asyncio.get_running_loop()
+        if self._client_loop is not None and self._client_loop is not loop:
+            self._client = None
+        self._client_loop = loop
+        return self._configured_client()
+
+
+def _params(
+    query: str,
+    recency: Recency | None,
+    limit: int | None,
+    max_tokens: int | None,
+    temperature: float | None,
+    num_search_results: int | None,
+) -> SearchParams:
+    return SearchParams(
+        query=query,
+        recency=recency,
+        limit=limit,
+        max_tokens=max_tokens,
+        temperature=temperature,
+        num_search_results=num_search_results,
+    )

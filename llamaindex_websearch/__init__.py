@@ -1,0 +1,34 @@
+"""LlamaIndex integration of websearch-tools: the ``web_search`` tool and tool spec.
+
+Example:
+    >>> from llamaindex_websearch import create_web_search_tool  # doctest: +SKIP
+    >>> tool = create_web_search_tool()  # doctest: +SKIP
+    >>> print(tool.call(query="python 3.13 release notes").content)  # doctest: +SKIP
+"""
+
+try:
+    import llama_index.core  # noqa: F401  (fail early, with the install hint)
+except ImportError as error:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError(
+        "llamaindex_websearch needs llama-index-core, which is not installed. "
+        'Install it with: pip install "websearch-tools[llamaindex]"'
+    ) from error
+
+from websearch_core import __version__
+
+from .tool import (
+    WebSearchArgs,
+    WebSearchFunctionTool,
+    WebSearchToolSpec,
+    create_web_search_tool,
+    web_search_metadata,
+)
+
+__all__ = [
+    "WebSearchArgs",
+    "WebSearchFunctionTool",
+    "WebSearchToolSpec",
+    "__version__",
+    "create_web_search_tool",
+    "web_search_metadata",
+]

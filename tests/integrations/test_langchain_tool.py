@@ -1,0 +1,423 @@
+"""``WebSearchTool`` through LangChain's own invocation paths, against the simulator."""
+
+import asyncio
+import gc
+import json
+import subprocess
+import sys
+import warnings
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages.tool import ToolCall
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import ValidationError
+
+from langchain_websearch import WebSearchInput, WebSearchTool
+from websearch_core import (
+    SEARCH_PROVIDER_ORDER,
+    TOOL_DESCRIPTION,
+    SearchParams,
+    Settings,
+    WebSearch,
+)
+from websearch_core.testing import Fault, Simulator
+
+MODEL_FIELDS = ["query", "recency", "limit", "max_tokens", "temperature", "num_search_results"]
+
+
+def _settings(sim: Simulator, *exclude: str) -> Settings:
+    """Only the simulated providers may run (a keyless one must never reach the real site)."""
+    others = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers)
+    return sim.settings(exclude=(*others, *exclude))
+
+
+def _tool(sim: Simulator, *exclude: str, **fields: Any) -> WebSearchTool:
+    return WebSearchTool(settings=_settings(sim, *exclude), api_keys=sim.api_keys(), **fields)
+
+
+def _call(args: dict[str, Any], call_id: str = "call_1") -> ToolCall:
+    return ToolCall(name="web_search", args=args, id=call_id, type="tool_call")
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["brave", "duckduckgo"]) as simulator:
+        yield simulator
+
+
+@pytest.fixture
+def threaded_sim() -> Iterator[Simulator]:
+    with Simulator(["brave", "duckduckgo"]).running_in_thread() as simulator:
+        yield simulator
+
+
+# --- schema and metadata ------------------------------------------------------------------
+
+
+def test_input_schema_has_only_the_model_facing_fields() -> None:
+    assert list(WebSearchInput.model_fields) == MODEL_FIELDS
+    assert WebSearchInput.model_json_schema()["required"] == ["query"]
+    for name, field in WebSearchInput.model_fields.items():
+        assert field.description, name
+
+
+@pytest.mark.parametrize("name", MODEL_FIELDS)
+def test_input_schema_bounds_match_search_params(name: str) -> None:
+    def constraints(schema: dict[str, Any]) -> Any:
+        ignored = {"title", "description", "default"}
+        return json.loads(
+            json.dumps({k: v for k, v in schema.items() if k not in ignored}).replace(".0,", ",")
+        )
+
+    ours = WebSearchInput.model_json_schema()["properties"][name]
+    core = SearchParams.model_json_schema()["properties"][name]
+    assert _normalised(constraints(ours)) == _normalised(constraints(core))
+
+
+def _normalised(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _normalised(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalised(v) for v in value]
+    return value
+
+
+def test_input_schema_is_strict_like_search_params() -> None:
+    for bad in ({"query": "q", "limit": "5"}, {"query": "q", "limit": True}, {"query": 5}):
+        with pytest.raises(ValidationError):
+            WebSearchInput.model_validate(bad)
+
+
+def test_tool_metadata() -> None:
+    tool = WebSearchTool()
+    assert isinstance(tool, BaseTool)
+    assert tool.name == "web_search"
+    assert tool.description == TOOL_DESCRIPTION
+    assert tool.response_format == "content_and_artifact"
+    schema = tool.tool_call_schema.model_json_schema()  # what a model is shown
+    assert sorted(schema["properties"]) == sorted(MODEL_FIELDS)
+    assert "provider" not in schema["properties"]
+    openai = convert_to_openai_tool(tool)["function"]
+    assert openai["name"] == "web_search"
+    assert openai["description"] == TOOL_DESCRIPTION
+    assert openai["parameters"]["required"] == ["query"]
+
+
+def test_configuration_is_validated_at_construction() -> None:
+    with pytest.raises(ValidationError, match="Unknown search provider: altavista"):
+        WebSearchTool(provider="altavista")
+    with pytest.raises(ValidationError, match="not both"):
+        WebSearchTool(web_search=WebSearch(), api_keys={"brave": "k"})
+    assert WebSearchTool(provider=" Auto ").provider is None
+    assert WebSearchTool(provider="Brave").provider == "brave"
+
+
+def test_keys_are_secret() -> None:
+    tool = WebSearchTool(api_keys={"brave": "sk-very-secret"})
+    assert "sk-very-secret" not in repr(tool)
+    assert "sk-very-secret" not in str(tool.model_dump())
+
+
+def test_the_core_does_not_import_langchain() -> None:
+    code = (
+        "import sys, websearch_core, websearch_core.cli; "
+        "assert not any(m.startswith(('langchain', 'llama_index')) for m in sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_missing_langchain_core_gives_an_install_hint() -> None:
+    code = (
+        "import sys; sys.modules['langchain_core'] = None\n"
+        "try:\n    import langchain_websearch\n"
+        "except ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert 'pip install "websearch-tools[langchain]"' in out.stdout
+
+
+# --- invocation -----------------------------------------------------------------------------
+
+
+def test_invoke_with_a_tool_call(threaded_sim: Simulator) -> None:
+    message = _tool(threaded_sim).invoke(_call({"query": "python asyncio", "limit": 3}))
+    assert isinstance(message, ToolMessage)
+    assert message.tool_call_id == "call_1"
+    assert message.name == "web_search"
+    assert message.status == "success"
+    assert isinstance(message.content, str)
+    assert message.content.startswith("[1] python asyncio result 1")
+    assert "[4]" not in message.content
+    response = message.artifact["response"]
+    assert response["provider"] == "brave"
+    assert len(response["sources"]) == 3
+    assert "error" not in message.artifact
+    json.dumps(message.artifact)  # plain JSON-compatible data
+    assert threaded_sim["brave"].requests[0].query_dict()["count"] == "3"
+
+
+def test_invoke_with_plain_args_returns_the_content(threaded_sim: Simulator) -> None:
+    content = _tool(threaded_sim).invoke({"query": "python asyncio"})
+    assert isinstance(content, str)
+    assert content.startswith("[1] python asyncio result 1")
+
+
+async def test_ainvoke_with_a_tool_call(sim: Simulator) -> None:
+    tool = _tool(sim)
+    try:
+        first = await tool.ainvoke(_call({"query": "rust", "recency": "month"}))
+        second = await tool.ainvoke(_call({"query": "go"}, "call_2"))
+    finally:
+        await tool.aclose()
+    assert isinstance(first, ToolMessage)
+    assert isinstance(second, ToolMessage)
+    assert first.artifact["response"]["provider"] == "brave"
+    assert second.tool_call_id == "call_2"
+    assert "https://site1.example.org/go" in second.content
+    assert sim["brave"].requests[0].query_dict()["freshness"] == "pm"
+
+
+async def test_ainvoke_with_plain_args(sim: Simulator) -> None:
+    tool = _tool(sim)
+    content = await tool.ainvoke({"query": "rust"})
+    await tool.aclose()
+    assert isinstance(content, str)
+    assert content.startswith("[1] rust result 1")
+
+
+async def test_fallback_is_recorded_in_the_artifact(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.payment_required())
+    tool = _tool(sim)
+    message = await tool.ainvoke(_call({"query": "python asyncio"}))
+    await tool.aclose()
+    response = message.artifact["response"]
+    assert response["provider"] == "duckduckgo"
+    assert [(a["provider"], a["outcome"]) for a in response["attempts"]] == [
+        ("brave", "failed"),
+        ("duckduckgo", "success"),
+    ]
+
+
+async def test_provider_failure_is_error_text_with_the_artifact(sim: Simulator) -> None:
+    sim["brave"].always(Fault.server_error(503, "upstream down"))
+    tool = _tool(sim, "duckduckgo")
+    message = await tool.ainvoke(_call({"query": "python"}))
+    await tool.aclose()
+    assert isinstance(message, ToolMessage)
+    assert message.content.startswith("Error: ")
+    assert message.artifact is not None
+    assert message.artifact["error"] == message.content.removeprefix("Error: ")
+    assert message.artifact["response"]["provider"] == "brave"
+    assert message.artifact["response"]["attempts"][0]["status"] == 503
+    assert "sim-key-brave" not in message.content
+
+
+def test_sync_failure_is_error_text_too(threaded_sim: Simulator) -> None:
+    threaded_sim["brave"].always(Fault.unauthorized())
+    message = _tool(threaded_sim, "duckduckgo").invoke(_call({"query": "python"}))
+    assert message.content.startswith("Error: ")
+    assert message.artifact["error"]
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        ({"query": "python", "limit": 0}, "limit"),
+        ({"query": "python", "temperature": 3.5}, "temperature"),
+        ({"query": "python", "recency": "decade"}, "recency"),
+        ({"query": ""}, "query"),
+        ({"limit": 3}, "query"),
+    ],
+)
+async def test_invalid_arguments_go_back_to_the_model(
+    sim: Simulator, args: dict[str, Any], field: str
+) -> None:
+    tool = _tool(sim)
+    message = await tool.ainvoke(_call(args))
+    await tool.aclose()
+    assert isinstance(message, ToolMessage)
+    assert message.status == "error"
+    assert message.content.startswith("Error: invalid web_search arguments:")
+    assert field in message.content
+    assert sim["brave"].requests == []
+
+
+def test_blank_query_is_rejected_by_the_core_rules(threaded_sim: Simulator) -> None:
+    message = _tool(threaded_sim).invoke(_call({"query": "   "}))
+    assert message.status == "error"
+    assert "query" in message.content
+    assert threaded_sim["brave"].requests == []
+
+
+async def test_the_model_cannot_force_a_provider(sim: Simulator) -> None:
+    tool = _tool(sim)
+    message = await tool.ainvoke(_call({"query": "python", "provider": "duckduckgo"}))
+    await tool.aclose()
+    assert message.artifact["response"]["provider"] == "brave"
+    assert sim["duckduckgo"].requests == []
+
+
+async def test_preferred_provider_is_construction_time_config(sim: Simulator) -> None:
+    tool = _tool(sim, provider="duckduckgo", timeout_seconds=2)
+    message = await tool.ainvoke(_call({"query": "python"}))
+    await tool.aclose()
+    assert message.artifact["response"]["provider"] == "duckduckgo"
+    assert sim["brave"].requests == []
+
+
+async def test_configuration_errors_become_error_messages(sim: Simulator) -> None:
+    tool = _tool(sim, "altavista")
+    message = await tool.ainvoke(_call({"query": "python"}))
+    await tool.aclose()
+    assert message.status == "error"
+    assert "Unknown search provider: altavista" in message.content
+
+
+async def test_a_given_web_search_is_used_and_left_open(sim: Simulator) -> None:
+    async with WebSearch(_settings(sim), api_keys=sim.api_keys()) as web_search:
+        tool = WebSearchTool(web_search=web_search)
+        await tool.ainvoke({"query": "one"})
+        await tool.aclose()
+        result = await web_search.run("two")  # still usable
+    assert result.response.provider == "brave"
+    assert len(sim["brave"].requests) == 2
+
+
+async def test_sync_invoke_inside_a_running_loop(threaded_sim: Simulator) -> None:
+    # LangChain and notebooks call sync tools from inside a loop; the bridge must cope.
+    message = _tool(threaded_sim).invoke(_call({"query": "python"}))
+    assert message.artifact["response"]["provider"] == "brave"
+
+
+def test_one_tool_across_event_loops(threaded_sim: Simulator) -> None:
+    # An aiohttp session dies with its loop; a second asyncio.run gets a fresh client.
+    tool = _tool(threaded_sim)
+
+    async def search(query: str, *, close: bool) -> str:
+        content = await tool.ainvoke({"query": query})
+        if close:
+            await tool.aclose()
+        assert isinstance(content, str)
+        return content
+
+    assert asyncio.run(search("first", close=False)).startswith("[1] first")
+    with warnings.catch_warnings():
+        # The first loop's session cannot be closed once that loop is gone.
+        warnings.simplefilter("ignore", ResourceWarning)
+        assert asyncio.run(search("second", close=True)).startswith("[1] second")
+        gc.collect()
+    assert len(threaded_sim["brave"].requests) == 2
+
+
+# --- an agent loop with a fake chat model ---------------------------------------------------
+
+
+def _fake_model(query: str) -> GenericFakeChatModel:
+    call = ToolCall(name="web_search", args={"query": query, "limit": 2}, id="tc_1")
+    return GenericFakeChatModel(
+        messages=iter(
+            [AIMessage(content="", tool_calls=[call]), AIMessage(content="Answer from sources.")]
+        )
+    )
+
+
+def _run_agent(model: GenericFakeChatModel, tools: list[BaseTool]) -> list[BaseMessage]:
+    by_name = {tool.name: tool for tool in tools}
+    messages: list[BaseMessage] = [HumanMessage("What is new in asyncio?")]
+    while True:
+        reply = model.invoke(messages)
+        assert isinstance(reply, AIMessage)
+        messages.append(reply)
+        if not reply.tool_calls:
+            return messages
+        messages.extend(by_name[call["name"]].invoke(call) for call in reply.tool_calls)
+
+
+async def _arun_agent(model: GenericFakeChatModel, tools: list[BaseTool]) -> list[BaseMessage]:
+    by_name = {tool.name: tool for tool in tools}
+    messages: list[BaseMessage] = [HumanMessage("What is new in asyncio?")]
+    while True:
+        reply = await model.ainvoke(messages)
+        assert isinstance(reply, AIMessage)
+        messages.append(reply)
+        if not reply.tool_calls:
+            return messages
+        results = await asyncio.gather(
+            *(by_name[call["name"]].ainvoke(call) for call in reply.tool_calls)
+        )
+        messages.extend(results)
+
+
+def test_agent_loop_calls_the_tool(threaded_sim: Simulator) -> None:
+    messages = _run_agent(_fake_model("asyncio news"), [_tool(threaded_sim)])
+    _human, _call_message, tool_message, final = messages
+    assert isinstance(tool_message, ToolMessage)
+    assert tool_message.tool_call_id == "tc_1"
+    assert tool_message.content.startswith("[1] asyncio news result 1")
+    assert tool_message.artifact["response"]["provider"] == "brave"
+    assert final.content == "Answer from sources."
+    assert threaded_sim["brave"].requests[0].query_dict()["count"] == "2"
+
+
+async def test_async_agent_loop_survives_provider_failure(sim: Simulator) -> None:
+    sim["brave"].always(Fault.rate_limited(retry_after=30))
+    sim["duckduckgo"].always(Fault.challenge())
+    tool = _tool(sim)
+    messages = await _arun_agent(_fake_model("asyncio news"), [tool])
+    await tool.aclose()
+    tool_message = messages[2]
+    assert isinstance(tool_message, ToolMessage)
+    assert tool_message.content.startswith("Error: All web search providers failed:")
+    assert tool_message.artifact["error"]
+    assert messages[-1].content == "Answer from sources."
+
+
+# --- LangChain standard tests (when langchain-tests is installed) ---------------------------
+
+try:
+    from langchain_tests.integration_tests import ToolsIntegrationTests
+    from langchain_tests.unit_tests import ToolsUnitTests
+except ImportError:  # not a dependency; the suites above cover the same contract
+
+    def test_langchain_standard_tests() -> None:
+        pytest.skip("langchain-tests is not installed")
+
+else:
+
+    class TestWebSearchToolUnit(ToolsUnitTests):
+        @property
+        def tool_constructor(self) -> type[WebSearchTool]:
+            return WebSearchTool
+
+        @property
+        def tool_constructor_params(self) -> dict[str, Any]:
+            return {"api_keys": {"brave": "sk-fake"}, "provider": "brave"}
+
+        @property
+        def tool_invoke_params_example(self) -> dict[str, Any]:
+            return {"query": "best time to visit japan", "limit": 3}
+
+    class TestWebSearchToolIntegration(ToolsIntegrationTests):
+        @pytest.fixture(autouse=True)
+        def _simulated(self, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+            with Simulator(["brave"]).running_in_thread() as simulator:
+                monkeypatch.setenv("WEBSEARCH_BRAVE_BASE_URL", simulator["brave"].base_url)
+                monkeypatch.setenv("BRAVE_API_KEY", "sim-key-brave")
+                others = [pid for pid in SEARCH_PROVIDER_ORDER if pid != "brave"]
+                monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
+                yield
+
+        @property
+        def tool_constructor(self) -> type[WebSearchTool]:
+            return WebSearchTool
+
+        @property
+        def tool_invoke_params_example(self) -> dict[str, Any]:
+            return {"query": "best time to visit japan", "limit": 3}

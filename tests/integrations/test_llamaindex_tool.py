@@ -1,0 +1,286 @@
+"""The LlamaIndex ``web_search`` tool and tool spec, against the simulator."""
+
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any
+
+import pytest
+from llama_index.core.agent.workflow import AgentOutput, FunctionAgent, ToolCallResult
+from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+from llama_index.core.llms.mock import MockFunctionCallingLLM
+from llama_index.core.tools import FunctionTool, ToolOutput
+from llama_index.core.tools.tool_spec.base import BaseToolSpec
+from pydantic import ValidationError
+
+from llamaindex_websearch import (
+    WebSearchArgs,
+    WebSearchFunctionTool,
+    WebSearchToolSpec,
+    create_web_search_tool,
+)
+from websearch_core import (
+    SEARCH_PROVIDER_ORDER,
+    TOOL_DESCRIPTION,
+    SearchParams,
+    SearchToolResult,
+    Settings,
+    WebSearch,
+)
+from websearch_core.testing import Fault, Simulator
+
+MODEL_FIELDS = ["query", "recency", "limit", "max_tokens", "temperature", "num_search_results"]
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["brave", "duckduckgo"]) as simulator:
+        yield simulator
+
+
+@pytest.fixture
+def threaded_sim() -> Iterator[Simulator]:
+    with Simulator(["brave", "duckduckgo"]).running_in_thread() as simulator:
+        yield simulator
+
+
+def _settings(sim: Simulator, *exclude: str) -> Settings:
+    """Only the simulated providers may run (a keyless one must never reach the real site)."""
+    others = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers)
+    return sim.settings(exclude=(*others, *exclude))
+
+
+def _tool(sim: Simulator, *exclude: str) -> FunctionTool:
+    return create_web_search_tool(settings=_settings(sim, *exclude), api_keys=sim.api_keys())
+
+
+def _spec(sim: Simulator, *exclude: str) -> WebSearchToolSpec:
+    return WebSearchToolSpec(settings=_settings(sim, *exclude), api_keys=sim.api_keys())
+
+
+# --- metadata -------------------------------------------------------------------------------
+
+
+def test_tool_metadata() -> None:
+    tool = create_web_search_tool()
+    assert isinstance(tool, FunctionTool)
+    assert isinstance(tool, WebSearchFunctionTool)
+    assert tool.metadata.name == "web_search"
+    assert tool.metadata.description == TOOL_DESCRIPTION
+    assert len(tool.metadata.description) < 1024
+    assert tool.metadata.fn_schema is WebSearchArgs
+    openai = tool.metadata.to_openai_tool()["function"]  # raises past 1024 characters
+    assert openai["name"] == "web_search"
+    assert list(openai["parameters"]["properties"]) == MODEL_FIELDS
+    assert openai["parameters"]["required"] == ["query"]
+
+
+@pytest.mark.parametrize("name", MODEL_FIELDS)
+def test_schema_bounds_match_search_params(name: str) -> None:
+    ignored = {"title", "description", "default"}
+    ours = WebSearchArgs.model_json_schema()["properties"][name]
+    core = SearchParams.model_json_schema()["properties"][name]
+
+    def strip(schema: dict[str, Any]) -> str:
+        return json.dumps({k: v for k, v in schema.items() if k not in ignored}).replace(".0", "")
+
+    assert strip(ours) == strip(core)
+
+
+def test_spec_shape() -> None:
+    spec = WebSearchToolSpec()
+    assert BaseToolSpec in type(spec).__mro__
+    assert spec.spec_functions == [("web_search", "aweb_search")]
+    (tool,) = spec.to_tool_list()
+    assert isinstance(tool, WebSearchFunctionTool)
+    assert tool.metadata.name == "web_search"
+    assert tool.metadata.description == TOOL_DESCRIPTION
+
+
+async def test_spec_tool_list_async() -> None:
+    (tool,) = await WebSearchToolSpec().to_tool_list_async()
+    assert tool.metadata.name == "web_search"
+
+
+def test_web_search_and_kwargs_are_exclusive() -> None:
+    with pytest.raises(TypeError, match="not both"):
+        create_web_search_tool(WebSearch(), api_keys={"brave": "k"})
+
+
+def test_missing_llama_index_gives_an_install_hint() -> None:
+    code = (
+        "import sys; sys.modules['llama_index.core'] = None\n"
+        "try:\n    import llamaindex_websearch\n"
+        "except ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert 'pip install "websearch-tools[llamaindex]"' in out.stdout
+
+
+# --- calls ----------------------------------------------------------------------------------
+
+
+def test_call(threaded_sim: Simulator) -> None:
+    output = _tool(threaded_sim).call(query="python asyncio", limit=3)
+    assert isinstance(output, ToolOutput)
+    assert output.tool_name == "web_search"
+    assert output.content.startswith("[1] python asyncio result 1")
+    assert "[4]" not in output.content
+    assert not output.is_error
+    assert output.raw_input == {"args": (), "kwargs": {"query": "python asyncio", "limit": 3}}
+    raw = output.raw_output
+    assert isinstance(raw, dict)
+    assert raw["response"]["provider"] == "brave"
+    assert len(raw["response"]["sources"]) == 3
+    assert "error" not in raw
+    json.dumps(raw)
+    assert threaded_sim["brave"].requests[0].query_dict()["count"] == "3"
+
+
+async def test_acall(sim: Simulator) -> None:
+    spec = _spec(sim)
+    (tool,) = spec.to_tool_list()
+    try:
+        first = await tool.acall(query="rust", recency="week")
+        second = await tool.acall(query="go")
+    finally:
+        await spec.aclose()
+    assert first.content.startswith("[1] rust result 1")
+    assert first.raw_output["response"]["provider"] == "brave"
+    assert "https://site1.example.org/go" in second.content
+    assert sim["brave"].requests[0].query_dict()["freshness"] == "pw"
+
+
+async def test_fallback_is_recorded_in_raw_output(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.payment_required())
+    spec = _spec(sim)
+    output = await spec.to_tool_list()[0].acall(query="python asyncio")
+    await spec.aclose()
+    response = output.raw_output["response"]
+    assert response["provider"] == "duckduckgo"
+    assert [(a["provider"], a["outcome"]) for a in response["attempts"]] == [
+        ("brave", "failed"),
+        ("duckduckgo", "success"),
+    ]
+
+
+async def test_provider_failure_is_error_output(sim: Simulator) -> None:
+    sim["brave"].always(Fault.server_error(503, "upstream down"))
+    spec = _spec(sim, "duckduckgo")
+    output = await spec.to_tool_list()[0].acall(query="python")
+    await spec.aclose()
+    assert output.is_error
+    assert output.content.startswith("Error: ")
+    assert output.raw_output["error"] == output.content.removeprefix("Error: ")
+    assert output.raw_output["response"]["provider"] == "brave"
+    assert "sim-key-brave" not in output.content
+
+
+def test_sync_failure_is_error_output(threaded_sim: Simulator) -> None:
+    threaded_sim["brave"].always(Fault.unauthorized())
+    output = _tool(threaded_sim, "duckduckgo").call(query="python")
+    assert output.is_error
+    assert output.content.startswith("Error: ")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"query": "python", "limit": 0}, "limit"),
+        ({"query": "python", "temperature": True}, "temperature"),
+        ({"query": " "}, "query"),
+    ],
+)
+async def test_invalid_arguments_raise_naming_the_field(
+    sim: Simulator, kwargs: dict[str, Any], field: str
+) -> None:
+    tool = _tool(sim)
+    with pytest.raises(ValidationError, match=field):
+        await tool.acall(**kwargs)
+    assert sim["brave"].requests == []
+
+
+async def test_the_model_cannot_force_a_provider(sim: Simulator) -> None:
+    with pytest.raises(TypeError, match="provider"):
+        await _tool(sim).acall(query="python", provider="duckduckgo")
+
+
+async def test_sync_call_inside_a_running_loop(threaded_sim: Simulator) -> None:
+    output = _tool(threaded_sim).call(query="python")
+    assert output.raw_output["response"]["provider"] == "brave"
+
+
+def test_spec_functions_return_the_tool_result(threaded_sim: Simulator) -> None:
+    spec = _spec(threaded_sim)
+    result = spec.web_search("python", limit=2)
+    assert isinstance(result, SearchToolResult)
+    assert len(result.response.sources) == 2
+
+
+async def test_a_given_web_search_is_used_and_left_open(sim: Simulator) -> None:
+    async with WebSearch(_settings(sim), api_keys=sim.api_keys()) as web_search:
+        spec = WebSearchToolSpec(web_search)
+        await spec.to_tool_list()[0].acall(query="one")
+        await spec.aclose()
+        result = await web_search.run("two")
+    assert result.response.provider == "brave"
+    assert len(sim["brave"].requests) == 2
+
+
+# --- an agent with a mock function-calling LLM ----------------------------------------------
+
+# llama-index-workflows inspects the agent with inspect.getmembers, which trips pydantic's
+# deprecated-attribute warnings; that is the library's noise, not this package's.
+_workflow_noise = pytest.mark.filterwarnings("ignore::pydantic.warnings.PydanticDeprecationWarning")
+
+
+def _scripted_llm(query: str) -> MockFunctionCallingLLM:
+    def respond(messages: Sequence[ChatMessage], **kwargs: Any) -> ChatMessage:
+        results = [m for m in messages if m.role == MessageRole.TOOL]
+        if not results:
+            call = ToolCallBlock(
+                tool_call_id="tc_1", tool_name="web_search", tool_kwargs={"query": query}
+            )
+            return ChatMessage(role=MessageRole.ASSISTANT, blocks=[call])
+        first_line = str(results[-1].content).splitlines()[0]
+        return ChatMessage(role=MessageRole.ASSISTANT, content=f"Found: {first_line}")
+
+    return MockFunctionCallingLLM(response_generator=respond)
+
+
+async def _run_agent(tool: FunctionTool, query: str) -> tuple[list[ToolCallResult], str]:
+    agent = FunctionAgent(tools=[tool], llm=_scripted_llm(query))
+    handler = agent.run(user_msg="What is new in asyncio?")
+    results = [
+        event async for event in handler.stream_events() if isinstance(event, ToolCallResult)
+    ]
+    output = await handler
+    assert isinstance(output, AgentOutput)
+    return results, str(output.response.content)
+
+
+@_workflow_noise
+async def test_function_agent_calls_the_tool(sim: Simulator) -> None:
+    spec = _spec(sim)
+    results, answer = await _run_agent(spec.to_tool_list()[0], "asyncio news")
+    await spec.aclose()
+    (result,) = results
+    assert result.tool_name == "web_search"
+    assert result.tool_kwargs == {"query": "asyncio news"}
+    assert not result.tool_output.is_error
+    assert result.tool_output.raw_output["response"]["provider"] == "brave"
+    assert answer.startswith("Found: [1] asyncio news result 1")
+
+
+@_workflow_noise
+async def test_function_agent_survives_provider_failure(sim: Simulator) -> None:
+    sim["brave"].always(Fault.rate_limited(retry_after=30))
+    sim["duckduckgo"].always(Fault.challenge())
+    spec = _spec(sim)
+    results, answer = await _run_agent(spec.to_tool_list()[0], "asyncio news")
+    await spec.aclose()
+    (result,) = results
+    assert result.tool_output.is_error
+    assert result.tool_output.raw_output["error"]
+    assert answer.startswith("Found: Error: All web search providers failed:")

@@ -1,0 +1,377 @@
+"""The ``websearch`` command, run in-process against the loopback simulator."""
+
+import asyncio
+import contextlib
+import json
+import stat
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from websearch_core import SEARCH_PROVIDER_ORDER, Settings, WebSearch
+from websearch_core.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
+from websearch_core.status import ProviderStatus
+from websearch_core.testing import Fault, Simulator
+
+KEY_ENV = {"brave": "BRAVE_API_KEY", "tavily": "TAVILY_API_KEY"}
+SECRET = "sk-cli-test-5f1c2b"
+
+
+Simulate = Callable[..., Simulator]
+
+
+@pytest.fixture
+def simulate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulate]:
+    """Start simulated providers in a background thread and point the environment at them."""
+    with contextlib.ExitStack() as stack:
+
+        def start(*provider_ids: str, keys: bool = True) -> Simulator:
+            sim = stack.enter_context(Simulator(provider_ids).running_in_thread())
+            for provider_id in provider_ids:
+                name = f"WEBSEARCH_{provider_id.upper()}_BASE_URL"
+                monkeypatch.setenv(name, sim[provider_id].base_url)
+                if keys and provider_id in KEY_ENV:
+                    monkeypatch.setenv(KEY_ENV[provider_id], f"sim-key-{provider_id}")
+            # Only simulated providers may run: a keyless one must never reach the real site.
+            others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in provider_ids]
+            monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
+            return sim
+
+        yield start
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, text: str, *, tty: bool = False) -> None:
+    class FakeStdin:
+        def __init__(self) -> None:
+            self.consumed = False
+
+        def isatty(self) -> bool:
+            return tty
+
+        def read(self) -> str:
+            self.consumed = True
+            return text
+
+    monkeypatch.setattr("sys.stdin", FakeStdin())
+
+
+# --- search -------------------------------------------------------------------------------
+
+
+def test_search_prints_the_formatted_text(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate("brave")
+    assert main(["python", "asyncio", "--limit", "2", "--recency", "week"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert out.startswith("[1] python asyncio result 1")
+    assert "https://site2.example.org/python-asyncio" in out
+    assert "[3]" not in out
+    assert err == ""
+    (request,) = sim["brave"].requests
+    sent = request.query_dict()
+    assert (sent["q"], sent["count"], sent["freshness"]) == ("python asyncio", "2", "pw")
+
+
+def test_json_prints_the_structured_response(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    simulate("brave")
+    assert main(["rust", "--json", "--limit", "1"]) == EXIT_OK
+    data = json.loads(capsys.readouterr().out)
+    response = data["response"]
+    assert response["provider"] == "brave"
+    assert [s["url"] for s in response["sources"]] == ["https://site1.example.org/rust"]
+    assert [(a["provider"], a["outcome"]) for a in response["attempts"]] == [("brave", "success")]
+    assert "error" not in data
+
+
+def test_fallback_to_the_next_provider(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate("brave", "duckduckgo")
+    sim["brave"].enqueue(Fault.payment_required())
+    assert main(["python asyncio", "--json"]) == EXIT_OK
+    response = json.loads(capsys.readouterr().out)["response"]
+    assert response["provider"] == "duckduckgo"
+    assert [(a["provider"], a["outcome"], a["status"]) for a in response["attempts"]] == [
+        ("brave", "failed", 402),
+        ("duckduckgo", "success", None),
+    ]
+    assert len(sim["brave"].requests) == len(sim["duckduckgo"].requests) == 1
+
+
+def test_every_provider_failing_exits_1_with_the_error_on_stderr(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate("brave", "tavily")
+    sim["brave"].always(Fault.server_error(503))
+    sim["tavily"].always(Fault.unauthorized())
+    assert main(["python"]) == EXIT_FAILED
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("Error: All web search providers failed:")
+    assert "sim-key-" not in err
+
+
+def test_failure_with_json_still_prints_the_details(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    simulate("brave")["brave"].always(Fault.server_error())
+    assert main(["python", "--json"]) == EXIT_FAILED
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["response"]["provider"] == "brave"
+    assert data["error"] in err
+
+
+def test_no_provider_configured(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
+    assert main(["python"]) == EXIT_FAILED
+    assert capsys.readouterr().err.strip() == "Error: No web search provider configured."
+
+
+def test_forced_provider(simulate: Simulate, capsys: pytest.CaptureFixture[str]) -> None:
+    sim = simulate("tavily", "brave")
+    assert main(["python", "--provider", "Brave", "--json"]) == EXIT_OK
+    assert json.loads(capsys.readouterr().out)["response"]["provider"] == "brave"
+    assert len(sim["tavily"].requests) == 0
+
+
+def test_timeout_is_honoured(simulate: Simulate, capsys: pytest.CaptureFixture[str]) -> None:
+    simulate("brave")["brave"].always(Fault.hang(5))
+    started = time.monotonic()
+    assert main(["python", "--timeout", "0.3"]) == EXIT_FAILED
+    assert time.monotonic() - started < 4
+    assert "Error:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "names"),
+    [
+        (["python", "--limit", "0"], ("limit", "--limit")),
+        (["python", "--limit", "101"], ("limit", "--limit")),
+        (["python", "--limit", "five"], ("--limit",)),
+        (["python", "--timeout", "0"], ("timeout_seconds", "--timeout")),
+        (["python", "--timeout", "9999"], ("timeout_seconds", "--timeout")),
+        (["python", "--recency", "decade"], ("--recency",)),
+        (["   "], ("query",)),
+    ],
+)
+def test_invalid_input_exits_2_naming_the_field(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str], argv: list[str], names: tuple[str, ...]
+) -> None:
+    sim = simulate("brave")
+    assert main(argv) == EXIT_USAGE
+    err = capsys.readouterr().err
+    for name in names:
+        assert name in err
+    assert sim["brave"].requests == []
+
+
+def test_unknown_provider_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["python", "--provider", "altavista"]) == EXIT_USAGE
+    assert "Unknown search provider: altavista" in capsys.readouterr().err
+
+
+def test_missing_query_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == EXIT_USAGE
+    assert "query" in capsys.readouterr().err
+
+
+def test_help_exits_0_and_mentions_the_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "websearch auth" in out
+    assert "websearch providers" in out
+
+
+def test_double_dash_searches_for_a_command_name(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate("brave")
+    assert main(["--", "auth"]) == EXIT_OK
+    assert sim["brave"].requests[0].query_dict()["q"] == "auth"
+
+
+def test_verbose_logs_each_attempt(simulate: Simulate, capsys: pytest.CaptureFixture[str]) -> None:
+    sim = simulate("brave", "tavily")
+    sim["tavily"].enqueue(Fault.payment_required())
+    assert main(["python", "-v"]) == EXIT_OK
+    err = capsys.readouterr().err
+    assert "tavily failed" in err
+    assert "served by brave" in err
+
+
+def test_quiet_by_default(simulate: Simulate, capsys: pytest.CaptureFixture[str]) -> None:
+    sim = simulate("brave", "tavily")
+    sim["tavily"].enqueue(Fault.payment_required())
+    assert main(["python"]) == EXIT_OK
+    assert capsys.readouterr().err == ""
+
+
+# --- auth ---------------------------------------------------------------------------------
+
+
+def _credentials_file() -> Path:
+    return Settings().resolved_credentials_file()
+
+
+def test_auth_set_list_remove(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, f"{SECRET}\n")
+    assert main(["auth", "set", "brave"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert SECRET not in out + err
+    path = _credentials_file()
+    assert str(path) in out
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert json.loads(path.read_text()) == {"brave": {"api_key": SECRET}}
+
+    assert main(["auth", "list"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert out == "brave\n"
+    assert SECRET not in out + err
+
+    assert main(["auth", "remove", "brave"]) == EXIT_OK
+    assert "brave" in capsys.readouterr().out
+    assert json.loads(path.read_text()) == {}
+
+    assert main(["auth", "remove", "brave"]) == EXIT_FAILED
+    assert "no stored API key for brave" in capsys.readouterr().err
+    assert main(["auth", "list"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "No stored API keys" in err
+
+
+def test_auth_set_prompts_without_echo_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prompts: list[str] = []
+
+    def fake_getpass(prompt: str = "") -> str:
+        prompts.append(prompt)
+        return SECRET
+
+    _stdin(monkeypatch, "must not be read", tty=True)
+    monkeypatch.setattr("getpass.getpass", fake_getpass)
+    assert main(["auth", "set", "tavily"]) == EXIT_OK
+    assert prompts == ["API key for tavily (input hidden): "]
+    out, err = capsys.readouterr()
+    assert SECRET not in out + err
+    assert json.loads(_credentials_file().read_text()) == {"tavily": {"api_key": SECRET}}
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "message"),
+    [
+        (["auth", "set", "altavista"], SECRET, "Unknown search provider: altavista"),
+        (["auth", "set", "brave"], "\n", "no API key given"),
+        (["auth", "set", "brave"], "two words", "one line without spaces"),
+        (["auth"], "", "ACTION"),
+        (["auth", "set"], "", "provider"),
+    ],
+)
+def test_auth_set_rejects_bad_input(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    stdin: str,
+    message: str,
+) -> None:
+    _stdin(monkeypatch, stdin)
+    assert main(argv) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert message in err
+    assert SECRET not in out + err
+    assert not _credentials_file().exists()
+
+
+def test_a_stored_key_is_used_by_search(
+    simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate("brave", keys=False)
+    _stdin(monkeypatch, SECRET)
+    assert main(["auth", "set", "brave"]) == EXIT_OK
+    assert main(["python"]) == EXIT_OK
+    assert sim["brave"].requests[0].header("X-Subscription-Token") == SECRET
+    out, err = capsys.readouterr()
+    assert SECRET not in out + err
+
+
+# --- providers ----------------------------------------------------------------------------
+
+
+def _table(out: str) -> tuple[list[str], dict[str, str]]:
+    lines = out.split("\n\n")[0].splitlines()
+    return lines[0].split(), {line.split()[0]: line for line in lines[1:]}
+
+
+async def _core_status() -> dict[str, ProviderStatus]:
+    async with WebSearch() as web_search:
+        return {status.id: status for status in await web_search.provider_status()}
+
+
+def test_providers_lists_each_provider_with_its_status(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("BRAVE_API_KEY", SECRET)
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", "duckduckgo")
+    monkeypatch.setenv("WEBSEARCH_PROVIDER", "brave")
+    monkeypatch.setenv("WEBSEARCH_BUDGET", '{"brave": "2000/month"}')
+    assert main(["providers"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert SECRET not in out + err
+    header, rows = _table(out)
+    assert header == ["ID", "LABEL", "KIND", "USED", "BUDGET", "STATUS"]
+    assert list(rows) == list(SEARCH_PROVIDER_ORDER)
+    expected = asyncio.run(_core_status())
+    for provider_id, row in rows.items():
+        status = expected[provider_id]
+        assert row.startswith(provider_id)
+        assert status.label in row
+        assert status.kind in row
+        assert status.reason in row
+    assert rows["brave"].split()[1:6] == ["Brave", "api", "0", "0", "of"]
+    assert "2000/month" in rows["brave"]
+    assert rows["brave"].endswith("(preferred)")
+    assert "TAVILY_API_KEY" in rows["tavily"]
+    assert "excluded" in rows["duckduckgo"]
+    assert "websearch auth set PROVIDER" in out
+
+
+def test_providers_sees_the_searxng_endpoint(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SEARXNG_ENDPOINT", "http://127.0.0.1:9")
+    before = asyncio.run(_core_status())["searxng"]
+    assert before.available
+    assert main(["providers"]) == EXIT_OK
+    _, rows = _table(capsys.readouterr().out)
+    assert rows["searxng"].endswith(before.reason)
+
+
+def test_a_broken_config_file_exits_2(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "broken.toml"
+    config.write_text("provider = [unclosed\n")
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    assert main(["python"]) == EXIT_USAGE
+    assert "invalid config file" in capsys.readouterr().err
+
+
+def test_an_invalid_setting_in_the_config_file_names_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("timeout_seconds = -1\n")
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    assert main(["providers"]) == EXIT_USAGE
+    assert "timeout_seconds" in capsys.readouterr().err

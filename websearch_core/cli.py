@@ -1,0 +1,328 @@
+"""The ``websearch`` command: search from a shell, manage stored keys, list providers.
+
+Usage::
+
+    websearch QUERY... [--recency day|week|month|year] [--limit N] [--provider ID]
+                       [--timeout SECONDS] [--json] [--verbose]
+    websearch auth set PROVIDER       # reads the key from stdin, or prompts without echo
+    websearch auth list               # provider ids with a stored key (never the keys)
+    websearch auth remove PROVIDER
+    websearch providers               # each provider: can it run now (or why not), usage, budget
+
+A first argument of ``auth`` or ``providers`` selects that command; anything else is a
+query (``websearch -- auth`` searches for the word "auth").
+
+Exit status: ``0`` on success; ``1`` when every provider failed (the error text goes to
+stderr) or there was nothing to remove; ``2`` for invalid input or configuration.
+"""
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+import json
+import logging
+import sys
+import tomllib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TextIO
+
+from pydantic import ValidationError
+
+from .client import WebSearch
+from .credentials import CredentialStore
+from .errors import ConfigurationError
+from .models import SearchParams, SearchToolResult
+from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER
+from .settings import Settings
+from .status import ProviderStatus
+
+__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]
+
+EXIT_OK = 0
+"""The search succeeded, or the command did what it was asked."""
+EXIT_FAILED = 1
+"""Every provider failed, or there was nothing to remove."""
+EXIT_USAGE = 2
+"""Invalid arguments, settings or configuration."""
+EXIT_INTERRUPTED = 130
+
+PROG = "websearch"
+_COMMANDS = frozenset({"auth", "providers"})
+_SEARCH_FLAGS: Mapping[str, str] = {
+    "query": "QUERY",
+    "recency": "--recency",
+    "limit": "--limit",
+    "provider": "--provider",
+    "timeout_seconds": "--timeout",
+}
+"""Field names to the option that sets them, so a validation error names both."""
+
+
+class _UsageError(Exception):
+    """Bad input found after parsing; reported with exit status 2."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``websearch`` command.
+
+    Args:
+        argv: The arguments after the program name; ``sys.argv[1:]`` by default.
+
+    Returns:
+        The exit status: 0 success, 1 every provider failed, 2 invalid input.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = args[0] if args and args[0] in _COMMANDS else "search"
+    parser = _PARSERS[command]()
+    try:
+        namespace = parser.parse_args(args[1:] if command != "search" else args)
+    except SystemExit as exit_:  # argparse reports usage errors (and --help) by exiting
+        return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    handler: Callable[[argparse.Namespace], int] = namespace.handler
+    try:
+        with _quiet_library_logging(verbose=getattr(namespace, "verbose", False)):
+            return handler(namespace)
+    except ValidationError as error:
+        return _fail(_describe_validation_error(error))
+    except (ConfigurationError, _UsageError) as error:
+        return _fail(str(error))
+    except tomllib.TOMLDecodeError as error:
+        return _fail(f"invalid config file: {error}")
+    except KeyboardInterrupt:
+        return _fail("interrupted", EXIT_INTERRUPTED)
+
+
+# --- search -------------------------------------------------------------------------------
+
+
+def _search_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Search the web through the first configured provider that answers.",
+        epilog=(
+            "other commands:\n"
+            "  websearch auth set|list|remove [PROVIDER]   manage stored API keys\n"
+            "  websearch providers                         list providers and their status\n\n"
+            "exit status: 0 success, 1 every provider failed, 2 invalid input.\n"
+            'To search for the word "auth" or "providers", write: websearch -- auth'
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("query", nargs="+", help="the search query (words are joined by spaces)")
+    parser.add_argument(
+        "--recency",
+        choices=("day", "week", "month", "year"),
+        help="only results from the last day, week, month or year (where the provider can)",
+    )
+    parser.add_argument("--limit", type=int, metavar="N", help="maximum number of results")
+    parser.add_argument(
+        "--provider",
+        metavar="ID",
+        help="use this provider (falls back to the auto chain if it cannot run)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="per-provider request timeout"
+    )
+    parser.add_argument("--json", action="store_true", help="print the structured response as JSON")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="log each provider attempt to stderr"
+    )
+    parser.set_defaults(handler=_search)
+    return parser
+
+
+def _search(args: argparse.Namespace) -> int:
+    overrides: dict[str, Any] = {}
+    if args.timeout is not None:
+        overrides["timeout_seconds"] = args.timeout
+    settings = Settings(**overrides)
+    params = SearchParams(
+        query=" ".join(args.query),
+        recency=args.recency,
+        limit=args.limit,
+        provider=args.provider.strip().lower() if args.provider else None,
+    )
+    result = asyncio.run(_run_search(settings, params))
+    if args.json:
+        print(json.dumps(result.to_metadata(), indent=2, ensure_ascii=False))
+    if result.is_error:
+        print(result.text, file=sys.stderr)
+        return EXIT_FAILED
+    if not args.json:
+        print(result.text)
+    return EXIT_OK
+
+
+async def _run_search(settings: Settings, params: SearchParams) -> SearchToolResult:
+    async with WebSearch(settings) as web_search:
+        return await web_search.run(params)
+
+
+# --- auth ---------------------------------------------------------------------------------
+
+
+def _auth_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} auth",
+        description=(
+            "Manage API keys in the local credential store (a JSON file readable by you only). "
+            "Keys in code, the environment or the config file take precedence over it."
+        ),
+    )
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    set_parser = actions.add_parser(
+        "set",
+        help="store a provider's API key",
+        description=(
+            "Store a provider's API key. The key is read from standard input when it is not "
+            'a terminal (echo "$KEY" | websearch auth set brave); otherwise you are '
+            "prompted for it without echo."
+        ),
+    )
+    set_parser.add_argument("provider", help="provider id, e.g. brave")
+    set_parser.set_defaults(handler=_auth_set)
+    list_parser = actions.add_parser("list", help="list providers with a stored key")
+    list_parser.set_defaults(handler=_auth_list)
+    remove_parser = actions.add_parser("remove", help="forget a provider's stored key")
+    remove_parser.add_argument("provider", help="provider id, e.g. brave")
+    remove_parser.set_defaults(handler=_auth_remove)
+    return parser
+
+
+def _credential_store() -> CredentialStore:
+    return CredentialStore(Settings().resolved_credentials_file())
+
+
+def _auth_set(args: argparse.Namespace) -> int:
+    provider_id = args.provider.strip().lower()
+    if provider_id not in PROVIDER_REGISTRY:
+        known = ", ".join(SEARCH_PROVIDER_ORDER)
+        raise _UsageError(f"Unknown search provider: {provider_id} (known: {known})")
+    key = _read_secret(f"API key for {provider_id} (input hidden): ")
+    if not key:
+        raise _UsageError(f"no API key given for {provider_id}; nothing stored")
+    if any(character.isspace() for character in key):
+        raise _UsageError("an API key is one line without spaces; nothing stored")
+    store = _credential_store()
+    store.set(provider_id, key)
+    print(f"Stored an API key for {provider_id} in {store.path}")
+    return EXIT_OK
+
+
+def _read_secret(prompt: str) -> str:
+    stdin: TextIO | None = sys.stdin
+    if stdin is not None and not stdin.isatty():
+        return stdin.read().strip()
+    try:
+        return getpass.getpass(prompt).strip()
+    except EOFError:
+        return ""
+
+
+def _auth_list(args: argparse.Namespace) -> int:
+    store = _credential_store()
+    providers = store.providers()
+    if not providers:
+        print(f"No stored API keys in {store.path}", file=sys.stderr)
+    for provider_id in providers:
+        print(provider_id)
+    return EXIT_OK
+
+
+def _auth_remove(args: argparse.Namespace) -> int:
+    provider_id = args.provider.strip().lower()
+    store = _credential_store()
+    if not store.remove(provider_id):
+        return _fail(f"no stored API key for {provider_id}", EXIT_FAILED)
+    print(f"Removed the stored API key for {provider_id}")
+    return EXIT_OK
+
+
+# --- providers ----------------------------------------------------------------------------
+
+
+def _providers_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} providers",
+        description=(
+            "List every registered provider in auto-chain order: whether it can run now "
+            "(or why not), its requests this month and its budget."
+        ),
+    )
+    parser.set_defaults(handler=_providers)
+    return parser
+
+
+def _providers(args: argparse.Namespace) -> int:
+    web_search = WebSearch()
+    statuses = asyncio.run(_provider_statuses(web_search))
+    preferred = web_search.settings.provider
+    rows = [("ID", "LABEL", "KIND", "USED", "BUDGET", "STATUS")]
+    for status in statuses:
+        budget = f"{status.budget_used or 0} of {status.budget}" if status.budget else "-"
+        reason = status.reason + (" (preferred)" if status.id == preferred else "")
+        rows.append(
+            (status.id, status.label, status.kind, str(status.used_this_month), budget, reason)
+        )
+    widths = [max(len(row[column]) for row in rows) for column in range(5)]
+    for row in rows:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        print("  ".join([*cells, row[5]]))
+    print(f"\nUSED counts requests this month. Store a key with: {PROG} auth set PROVIDER")
+    return EXIT_OK
+
+
+async def _provider_statuses(web_search: WebSearch) -> list[ProviderStatus]:
+    async with web_search:
+        return await web_search.provider_status()
+
+
+# --- shared -------------------------------------------------------------------------------
+
+_PARSERS: Mapping[str, Callable[[], argparse.ArgumentParser]] = {
+    "search": _search_parser,
+    "auth": _auth_parser,
+    "providers": _providers_parser,
+}
+
+
+def _fail(message: str, status: int = EXIT_USAGE) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return status
+
+
+def _describe_validation_error(error: ValidationError) -> str:
+    """One line per invalid field, naming the field and the option that sets it."""
+    lines = []
+    for detail in error.errors():
+        field = ".".join(str(part) for part in detail["loc"]) or "input"
+        option = _SEARCH_FLAGS.get(field)
+        where = f"{field} ({option})" if option and option != field else field
+        lines.append(f"invalid {where}: {detail['msg']}")
+    return "\n".join(lines) or f"invalid input: {error}"
+
+
+@contextlib.contextmanager
+def _quiet_library_logging(*, verbose: bool) -> Iterator[None]:
+    """Route the core's log records to stderr with ``--verbose``, else drop them.
+
+    Without a handler Python's last-resort handler would print every provider warning,
+    which duplicates the failure text the command prints itself.
+    """
+    logger = logging.getLogger("websearch_core")
+    handler: logging.Handler
+    if verbose:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
+    else:
+        handler = logging.NullHandler()
+    previous_level = logger.level
+    logger.addHandler(handler)
+    if verbose:
+        logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(previous_level)
