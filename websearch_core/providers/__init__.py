@@ -24,8 +24,17 @@ __all__ = [
 
 PROVIDER_REGISTRY: Mapping[str, str] = MappingProxyType(
     {
+        "exa": "websearch_core.providers.exa:ExaProvider",
+        "jina": "websearch_core.providers.jina:JinaProvider",
+        "synthetic": "websearch_core.providers.synthetic:SyntheticProvider",
         "tavily": "websearch_core.providers.tavily:TavilyProvider",
         "brave": "websearch_core.providers.brave:BraveProvider",
+        "firecrawl": "websearch_core.providers.firecrawl:FirecrawlProvider",
+        "serper": "websearch_core.providers.serper:SerperProvider",
+        "kimi": "websearch_core.providers.kimi:KimiProvider",
+        "tinyfish": "websearch_core.providers.tinyfish:TinyFishProvider",
+        "kagi": "websearch_core.providers.kagi:KagiProvider",
+        "parallel": "websearch_core.providers.parallel:ParallelProvider",
         "searxng": "websearch_core.providers.searxng:SearxngProvider",
         "duckduckgo": "websearch_core.providers.duckduckgo:DuckDuckGoProvider",
     }
@@ -33,8 +42,17 @@ PROVIDER_REGISTRY: Mapping[str, str] = MappingProxyType(
 """Provider id to ``module:Class``, in no particular order."""
 
 SEARCH_PROVIDER_ORDER: tuple[str, ...] = (
+    "exa",
+    "tinyfish",
+    "jina",
+    "kagi",
     "tavily",
+    "firecrawl",
     "brave",
+    "serper",
+    "kimi",
+    "parallel",
+    "synthetic",
     "searxng",
     "duckduckgo",
 )

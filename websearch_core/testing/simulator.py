@@ -41,8 +41,17 @@ __all__ = [
 
 PROTOCOLS: Mapping[str, str] = MappingProxyType(
     {
+        "exa": "websearch_core.testing.protocols.exa:ExaProtocol",
+        "jina": "websearch_core.testing.protocols.jina:JinaProtocol",
+        "synthetic": "websearch_core.testing.protocols.synthetic:SyntheticProtocol",
         "brave": "websearch_core.testing.protocols.brave:BraveProtocol",
         "tavily": "websearch_core.testing.protocols.tavily:TavilyProtocol",
+        "firecrawl": "websearch_core.testing.protocols.firecrawl:FirecrawlProtocol",
+        "serper": "websearch_core.testing.protocols.serper:SerperProtocol",
+        "kimi": "websearch_core.testing.protocols.kimi:KimiProtocol",
+        "tinyfish": "websearch_core.testing.protocols.tinyfish:TinyFishProtocol",
+        "kagi": "websearch_core.testing.protocols.kagi:KagiProtocol",
+        "parallel": "websearch_core.testing.protocols.parallel:ParallelProtocol",
         "searxng": "websearch_core.testing.protocols.searxng:SearxngProtocol",
         "duckduckgo": "websearch_core.testing.protocols.duckduckgo:DuckDuckGoProtocol",
     }

@@ -1,0 +1,311 @@
+"""Firecrawl end to end through ``WebSearch`` against the loopback simulator.
+
+Every call forces ``provider="firecrawl"`` so only Firecrawl runs, whatever else is registered.
+"""
+
+import hashlib
+import uuid
+from collections.abc import AsyncIterator
+from datetime import date
+from typing import Any
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ConfigurationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.providers import SEARCH_PROVIDER_ORDER
+from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
+from websearch_core.testing.protocols.firecrawl import FirecrawlProtocol
+
+QUERY = "web scraping api"
+
+
+@pytest.fixture(autouse=True)
+def _no_base_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FIRECRAWL_BASE_URL", raising=False)
+    monkeypatch.delenv("FIRECRAWL_API_URL", raising=False)
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["firecrawl"]) as simulator:
+        yield simulator
+
+
+OTHERS = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid != "firecrawl")
+"""Excluded where the auto chain runs, so no other provider can reach the network."""
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+async def _failure(sim: Simulator, fault: Fault, **overrides: Any) -> SearchProviderError:
+    sim["firecrawl"].enqueue(fault)
+    async with _client(sim, **overrides) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="firecrawl")
+    (failure,) = caught.value.failures
+    assert failure.provider == "firecrawl"
+    return failure
+
+
+async def _error_text(sim: Simulator, fault: Fault) -> str:
+    sim["firecrawl"].enqueue(fault)
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="firecrawl")
+    assert result.is_error
+    assert result.response.provider == "firecrawl"
+    return result.text
+
+
+def _request_id(query: str) -> str:
+    return str(uuid.UUID(bytes=hashlib.sha256(query.encode()).digest()[:16], version=4))
+
+
+# --- request shape and success ----------------------------------------------------------------
+
+
+async def test_request_shape_and_parsed_results(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="firecrawl", limit=3)
+
+    (request,) = sim["firecrawl"].requests
+    assert request.method == "POST"
+    assert request.path == "/v2/search"
+    assert request.query == ()
+    assert request.header("Authorization") == "Bearer sim-key-firecrawl"
+    assert request.header("Content-Type") == "application/json"
+    assert request.json() == {"query": QUERY, "limit": 3, "sources": [{"type": "web"}]}
+
+    assert response.provider == "firecrawl"
+    assert response.auth_mode == "api_key"
+    assert response.request_id == _request_id(QUERY)
+    assert [(s.title, s.url, s.snippet) for s in response.sources] == [
+        (
+            f"{QUERY} result 1",
+            "https://site1.example.org/web-scraping-api",
+            f"Snippet 1 about {QUERY}.",
+        ),
+        (
+            f"{QUERY} result 2",
+            "https://site2.example.org/web-scraping-api",
+            f"Snippet 2 about {QUERY}.",
+        ),
+        (
+            f"{QUERY} result 3",
+            "https://site3.example.org/web-scraping-api",
+            f"Snippet 3 about {QUERY}.",
+        ),
+    ]
+    assert all(s.published_date is None for s in response.sources)
+    assert [(a.provider, a.outcome) for a in response.attempts] == [("firecrawl", "success")]
+
+
+async def test_tool_text_lists_the_sources(sim: Simulator) -> None:
+    sim["firecrawl"].results = [
+        SimResult(title="Docs", url="https://docs.firecrawl.dev/", snippet="Search the web."),
+    ]
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="firecrawl")
+    assert result.text == "[1] Docs\n    https://docs.firecrawl.dev/\n    Search the web."
+
+
+async def test_limit_defaults_to_10_and_caps_at_100(sim: Simulator) -> None:
+    sim["firecrawl"].results = [
+        SimResult(title=f"r{i}", url=f"https://r{i}.example.org/", snippet="s") for i in range(120)
+    ]
+    async with _client(sim) as ws:
+        default = await ws.search(QUERY, provider="firecrawl")
+        capped = await ws.search(QUERY, provider="firecrawl", num_search_results=100, limit=2)
+        small = await ws.search(QUERY, provider="firecrawl", limit=1)
+    assert [r.json()["limit"] for r in sim["firecrawl"].requests] == [10, 100, 1]
+    assert (len(default.sources), len(capped.sources), len(small.sources)) == (10, 100, 1)
+
+
+async def test_time_filters_on_the_wire(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        await ws.search(QUERY, provider="firecrawl", recency="year")
+        await ws.search(
+            QUERY,
+            provider="firecrawl",
+            recency="day",
+            date_after=date(2025, 2, 1),
+            date_before=date(2025, 2, 28),
+        )
+    first, second = (r.json() for r in sim["firecrawl"].requests)
+    assert first["tbs"] == "qdr:y"
+    assert second["tbs"] == "cdr:1,cd_min:02/01/2025,cd_max:02/28/2025"
+
+
+async def test_explicit_selection_without_a_key_runs_keyless(sim: Simulator) -> None:
+    async with WebSearch(sim.settings()) as ws:
+        response = await ws.search(QUERY, provider="firecrawl", limit=2)
+    (request,) = sim["firecrawl"].requests
+    assert request.header("Authorization") is None
+    assert response.auth_mode == "keyless"
+    assert len(response.sources) == 2
+
+
+async def test_preferred_provider_without_a_key_runs_keyless(sim: Simulator) -> None:
+    async with WebSearch(sim.settings(provider="firecrawl", exclude=OTHERS)) as ws:
+        response = await ws.search(QUERY)
+    assert response.provider == "firecrawl"
+    assert response.auth_mode == "keyless"
+
+
+async def test_the_auto_chain_skips_firecrawl_without_key_or_base(sim: Simulator) -> None:
+    async with WebSearch(sim.settings(exclude=OTHERS)) as ws:
+        result = await ws.run(QUERY)
+    assert sim["firecrawl"].requests == []
+    assert result.text == "Error: No web search provider configured."
+
+
+async def test_self_hosted_base_url_from_the_environment(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FIRECRAWL_BASE_URL", sim["firecrawl"].base_url + "/firecrawl/")
+    async with WebSearch(sim.settings(base_urls={}, exclude=OTHERS)) as ws:
+        response = await ws.run(QUERY)  # the auto chain: a base alone makes it available
+    assert response.response.provider == "firecrawl"
+    assert response.response.auth_mode == "keyless"
+    (request,) = sim["firecrawl"].requests
+    assert request.path == "/firecrawl/v2/search"
+
+
+async def test_self_hosted_v1_base_gets_the_v1_shape(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FIRECRAWL_API_URL", sim["firecrawl"].base_url + "/v1")
+    async with WebSearch(sim.settings(base_urls={}), api_keys={"firecrawl": "self-key"}) as ws:
+        response = await ws.search(QUERY, provider="firecrawl", limit=4)
+    (request,) = sim["firecrawl"].requests
+    assert request.path == "/v1/search"
+    assert request.header("Authorization") == "Bearer self-key"
+    assert response.request_id is None  # the v1 shape carries no id
+    assert [s.title for s in response.sources] == [f"{QUERY} result {i}" for i in range(1, 5)]
+
+
+async def test_an_invalid_base_url_fails_before_any_request(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FIRECRAWL_BASE_URL", "http://user:secret@127.0.0.1:1/")
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="firecrawl")
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="firecrawl")
+    assert result.text == "Error: Invalid Firecrawl base URL: URL credentials are not allowed"
+    assert isinstance(caught.value.failures[0], ConfigurationError | SearchProviderError)
+    assert sim["firecrawl"].requests == []
+
+
+async def test_no_results_is_an_empty_response_error(sim: Simulator) -> None:
+    sim["firecrawl"].results = []
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="firecrawl")
+    assert result.text == "Error: Firecrawl returned no renderable search content."
+
+
+# --- faults -----------------------------------------------------------------------------------
+
+
+async def test_unauthorized(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.unauthorized())
+    assert isinstance(failure, AuthorizationError)
+    assert failure.status == 401
+    assert await _error_text(sim, Fault.unauthorized()) == (
+        "Error: Firecrawl authorization failed (401). Check API key or base URL."
+    )
+
+
+async def test_challenge_is_a_plain_403(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.challenge())
+    assert isinstance(failure, AuthorizationError)
+    assert await _error_text(sim, Fault.challenge()) == (
+        "Error: Firecrawl authorization failed (403). Check API key or base URL."
+    )
+
+
+async def test_payment_required_is_quota_exhausted(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.payment_required())
+    assert isinstance(failure, QuotaExhaustedError)
+    assert failure.status == 402
+    assert await _error_text(sim, Fault.payment_required()) == (
+        "Error: firecrawl: 402 credits exhausted"
+    )
+
+
+async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
+    # Served for every request, so the outcome is the same whether or not the chain
+    # retries a short rate limit once before giving up.
+    sim["firecrawl"].always(Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="firecrawl")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, RateLimitedError)
+    assert failure.retry_after == 1.0
+    assert failure.message == "Firecrawl API error (429): rate limited"
+
+
+async def test_server_error_is_unavailable(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.server_error(503))
+    assert type(failure) is ProviderUnavailableError
+    assert failure.status == 503
+    assert failure.message == "Firecrawl API error (503): internal error"
+
+
+async def test_hang_past_the_timeout(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.hang(seconds=10), timeout_seconds=0.5)
+    assert isinstance(failure, ProviderTimeoutError)
+    assert failure.message == "Firecrawl request timed out after 0.5s"
+
+
+async def test_connection_reset(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.reset())
+    assert isinstance(failure, ProviderConnectionError)
+
+
+async def test_malformed_body(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.malformed())
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Firecrawl API returned an unexpected response shape"
+
+
+async def test_a_fault_then_recovery(sim: Simulator) -> None:
+    sim["firecrawl"].enqueue(Fault.server_error())
+    async with _client(sim) as ws:
+        first = await ws.run(QUERY, provider="firecrawl")
+        second = await ws.run(QUERY, provider="firecrawl", limit=2)
+    assert first.is_error and not second.is_error
+    assert len(second.response.sources) == 2
+
+
+# --- the protocol itself ----------------------------------------------------------------------
+
+
+def _recorded(body: bytes, headers: dict[str, str] | None = None) -> RecordedRequest:
+    return RecordedRequest(
+        method="POST", path="/v2/search", query=(), headers=headers or {}, body=body
+    )
+
+
+def test_the_protocol_refuses_a_malformed_bearer_and_a_bad_limit() -> None:
+    protocol = FirecrawlProtocol()
+    bad_auth = protocol.answer(_recorded(b'{"query": "x"}', {"Authorization": "Basic x"}), [])
+    assert bad_auth.status == 401
+    bad_limit = protocol.answer(_recorded(b'{"query": "x", "limit": 101}'), [])
+    assert bad_limit.status == 400
+    no_query = protocol.answer(_recorded(b'{"limit": 5}'), [])
+    assert no_query.status == 400

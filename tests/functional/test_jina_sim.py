@@ -1,0 +1,235 @@
+"""Jina (s.jina.ai) end to end through ``WebSearch`` against the loopback simulator.
+
+Every call forces ``provider="jina"`` so only Jina runs, whatever else is registered.
+"""
+
+from collections.abc import AsyncIterator
+from typing import Any, cast
+
+import aiohttp
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.chain import resolve_candidates
+from websearch_core.credentials import Credentials
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+)
+from websearch_core.providers.base import ProviderContext
+from websearch_core.testing import Fault, Simulator
+from websearch_core.testing.simulator import SimResult
+from websearch_core.transport import Transport
+
+QUERY = "jina reader api"
+SLUG = "jina-reader-api"
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["jina"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+async def _failure(ws: WebSearch, **params: Any) -> BaseException:
+    with pytest.raises(AllProvidersFailedError) as caught:
+        await ws.search(QUERY, provider="jina", **params)
+    (failure,) = caught.value.failures
+    return failure
+
+
+# --- request shape and success ---------------------------------------------------------------
+
+
+async def test_success_and_request_shape(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="jina")
+    assert result.error is None
+    response = result.response
+    assert response.provider == "jina"
+    assert response.auth_mode == "api_key"
+    assert [a.outcome for a in response.attempts] == ["success"]
+    assert len(response.sources) == 5
+    first = response.sources[0]
+    assert first.title == f"{QUERY} result 1"
+    assert first.url == f"https://site1.example.org/{SLUG}"
+    assert first.snippet == f"Snippet 1 about {QUERY}."
+    assert first.published_date == "2026-01-01T00:00:00Z"
+    assert first.age_seconds is not None
+    assert result.text.startswith(f"[1] {QUERY} result 1 (")
+
+    (request,) = sim["jina"].requests
+    assert request.method == "GET"
+    assert request.path == f"/{QUERY}"
+    assert request.query == (("count", "5"),)
+    assert request.header("Accept") == "application/json"
+    assert request.header("Authorization") == "Bearer sim-key-jina"
+    assert request.header("X-Respond-With") == "no-content"
+    assert request.header("X-Retain-Images") == "none"
+    assert request.header("X-Site") is None
+    assert request.body == b""
+
+
+async def test_query_with_reserved_characters_survives_the_path(sim: Simulator) -> None:
+    query = "C++ / Rust? #1 100%"
+    async with _client(sim) as ws:
+        response = await ws.search(query, provider="jina")
+    assert sim["jina"].requests[0].path == f"/{query}"
+    assert response.sources[0].title == f"{query} result 1"
+
+
+@pytest.mark.parametrize(
+    ("params", "count", "served"),
+    [({"limit": 3}, "3", 3), ({"num_search_results": 50, "limit": 2}, "20", 10)],
+)
+async def test_count_and_slicing(
+    sim: Simulator, params: dict[str, int], count: str, served: int
+) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="jina", **params)
+    assert sim["jina"].requests[0].query_dict() == {"count": count}
+    assert len(response.sources) == served
+
+
+async def test_one_include_domain_is_the_x_site_header(sim: Simulator) -> None:
+    sim["jina"].results = [
+        SimResult("Docs", "https://docs.jina.ai/a", "docs"),
+        SimResult("Other", "https://example.com/b", "other"),
+        SimResult("Home", "https://jina.ai/", "home"),
+    ]
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="jina", include_domains=["jina.ai"])
+        await ws.search(QUERY, provider="jina", include_domains=["jina.ai", "example.com"])
+    first, second = sim["jina"].requests
+    assert first.header("X-Site") == "jina.ai"
+    assert [s.title for s in response.sources] == ["Docs", "Home"]
+    assert second.header("X-Site") is None
+    assert response.sources[0].published_date is None
+
+
+def test_auto_chain_needs_a_key(sim: Simulator) -> None:
+    def chain(keys: dict[str, str], forced: str | None = None) -> list[str]:
+        context = ProviderContext(
+            transport=cast(Transport, None),
+            settings=sim.settings(),
+            credentials=Credentials(explicit=keys, environ={}),
+        )
+        providers = resolve_candidates(context, forced=forced, order=("jina",)).providers
+        return [p.info.id for p in providers]
+
+    assert chain({}) == []
+    assert chain({}, forced="jina") == []  # explicit selection needs the key too
+    assert chain({"jina": "k"}) == ["jina"]
+
+
+# --- faults ----------------------------------------------------------------------------------
+
+
+async def test_unauthorized(sim: Simulator) -> None:
+    sim["jina"].always(Fault.unauthorized())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="jina")
+        failure = await _failure(ws)
+    assert result.error == "Jina authorization failed (401). Check API key or base URL."
+    assert result.text == f"Error: {result.error}"
+    assert isinstance(failure, AuthorizationError) and failure.status == 401
+
+
+async def test_payment_required(sim: Simulator) -> None:
+    sim["jina"].always(Fault.payment_required())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="jina")
+        failure = await _failure(ws)
+    assert result.error == "jina: 402 credits exhausted"
+    assert isinstance(failure, QuotaExhaustedError)
+
+
+async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
+    sim["jina"].always(Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="jina")
+        failure = await _failure(ws)
+    assert result.error == "Jina API error (429): rate limited"
+    assert isinstance(failure, RateLimitedError) and failure.retry_after == 1
+
+
+async def test_server_error(sim: Simulator) -> None:
+    sim["jina"].always(Fault.server_error(502))
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="jina")
+        failure = await _failure(ws)
+    assert result.error == "Jina API error (502): internal error"
+    assert isinstance(failure, ProviderUnavailableError) and failure.status == 502
+
+
+async def test_hang_times_out(sim: Simulator) -> None:
+    sim["jina"].enqueue(Fault.hang(30), Fault.hang(30))
+    async with _client(sim, timeout_seconds=0.5) as ws:
+        result = await ws.run(QUERY, provider="jina")
+        failure = await _failure(ws)
+    assert result.error == "Jina request timed out after 0.5s"
+    assert isinstance(failure, ProviderTimeoutError)
+
+
+async def test_malformed_body(sim: Simulator) -> None:
+    sim["jina"].always(Fault.malformed())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="jina")
+        failure = await _failure(ws)
+    assert result.error == "Jina API returned invalid response: expected data array"
+    assert isinstance(failure, ResponseParseError)
+
+
+async def test_connection_reset(sim: Simulator) -> None:
+    sim["jina"].always(Fault.reset())
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, ProviderConnectionError)
+    assert failure.message.startswith("Jina connection")
+
+
+async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
+    sim["jina"].enqueue(Fault.server_error())
+    async with _client(sim) as ws:
+        first = await ws.run(QUERY, provider="jina")
+        second = await ws.run(QUERY, provider="jina")
+    assert first.is_error
+    assert not second.is_error and len(second.response.sources) == 5
+
+
+# --- the simulator itself --------------------------------------------------------------------
+
+
+async def test_simulator_answers_text_without_the_json_accept_header(sim: Simulator) -> None:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(
+            sim["jina"].base_url + "/hello", headers={"Authorization": "Bearer k"}
+        ) as response,
+    ):
+        assert response.status == 200
+        assert response.content_type == "text/plain"
+        assert (await response.text()).startswith("[1] Title: hello result 1")
+
+
+async def test_simulator_serves_content_unless_told_not_to(sim: Simulator) -> None:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(
+            sim["jina"].base_url + "/hello",
+            headers={"Authorization": "Bearer k", "Accept": "application/json"},
+        ) as response,
+    ):
+        data = await response.json()
+    assert data["code"] == 200
+    assert data["data"][0]["content"] == "# hello result 1\n\nSnippet 1 about hello."

@@ -1,0 +1,213 @@
+"""Kagi end to end through ``WebSearch`` against the loopback simulator.
+
+Every call forces ``provider="kagi"`` so only Kagi runs, whatever else is registered.
+"""
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
+from websearch_core.testing.protocols.kagi import KagiProtocol
+
+QUERY = "steve jobs biography"
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["kagi"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+async def _failure(
+    sim: Simulator, fault: Fault, overrides: dict[str, Any] | None = None
+) -> SearchProviderError:
+    sim["kagi"].enqueue(fault)
+    async with _client(sim, **(overrides or {})) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="kagi")
+    (failure,) = caught.value.failures
+    assert failure.provider == "kagi"
+    return failure
+
+
+async def _error_text(sim: Simulator, fault: Fault, **overrides: Any) -> str | None:
+    sim["kagi"].enqueue(fault)
+    async with _client(sim, **overrides) as ws:
+        result = await ws.run(QUERY, provider="kagi")
+    assert result.is_error and result.text == f"Error: {result.error}"
+    assert result.response.provider == "kagi"
+    return result.error
+
+
+# --- request shape and success ----------------------------------------------------------------
+
+
+async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="kagi")
+    assert result.error is None
+    response = result.response
+    assert response.provider == "kagi"
+    assert [a.outcome for a in response.attempts] == ["success"]
+    assert len(response.sources) == 10
+    first = response.sources[0]
+    assert first.title == f"{QUERY} result 1"
+    assert first.url == "https://site1.example.org/steve-jobs-biography"
+    assert first.snippet == f"Snippet 1 about {QUERY}."
+    assert first.published_date == "2026-01-01T00:00:00Z"
+    assert first.age_seconds is not None
+    assert response.related_questions == (f"{QUERY} tutorial", f"{QUERY} examples")
+    assert response.answer == f"Simulated direct answer about {QUERY}."
+    assert response.request_id is not None and response.request_id.startswith("trace-")
+    assert result.text.startswith(f"Simulated direct answer about {QUERY}.\n\n## Sources\n")
+
+    (request,) = sim["kagi"].requests
+    assert request.method == "POST"
+    assert request.path == "/api/v1/search"
+    assert request.query == ()
+    assert request.header("Authorization") == "Bearer sim-key-kagi"
+    assert request.header("Accept") == "application/json"
+    assert (request.header("Content-Type") or "").startswith("application/json")
+    assert request.json() == {"query": QUERY, "workflow": "search", "limit": 10}
+
+
+async def test_limit_and_recency_are_sent(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="kagi", limit=3, recency="week")
+    assert len(response.sources) == 3
+    expected = (datetime.now(UTC).date() - timedelta(days=7)).isoformat()
+    assert sim["kagi"].requests[0].json() == {
+        "query": QUERY,
+        "workflow": "search",
+        "limit": 3,
+        "filters": {"after": expected},
+    }
+
+
+async def test_num_search_results_wins_and_is_clamped_to_forty(sim: Simulator) -> None:
+    sim["kagi"].results = [
+        SimResult(title=f"R{i}", url=f"https://r{i}.example.org/", snippet=f"s{i}")
+        for i in range(50)
+    ]
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="kagi", num_search_results=60, limit=2)
+    assert sim["kagi"].requests[0].json()["limit"] == 40
+    assert [s.title for s in response.sources] == [f"R{i}" for i in range(40)]
+    assert response.sources[0].published_date is None
+
+
+# --- faults ----------------------------------------------------------------------------------
+
+
+async def test_unauthorized(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.unauthorized())
+    assert isinstance(failure, AuthorizationError) and failure.status == 401
+    assert await _error_text(sim, Fault.unauthorized()) == (
+        "Kagi authorization failed (401). Check API key or base URL."
+    )
+
+
+async def test_payment_required_is_quota_exhausted(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.payment_required())
+    assert isinstance(failure, QuotaExhaustedError) and failure.status == 402
+    assert await _error_text(sim, Fault.payment_required()) == "kagi: 402 credits exhausted"
+
+
+async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
+    # The chain may wait out a short Retry-After once, so every request is refused here.
+    sim["kagi"].always(Fault.rate_limited(retry_after=1))
+    failure = await _failure(sim, Fault.rate_limited(retry_after=1))
+    assert isinstance(failure, RateLimitedError)
+    assert failure.retry_after == 1
+    assert failure.message == "Kagi API error (429): rate limited"
+
+
+async def test_server_error(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.server_error())
+    assert isinstance(failure, ProviderUnavailableError) and failure.status == 500
+    assert failure.message == "Kagi API error (500): internal error"
+
+
+async def test_error_envelope_detail_is_quoted(sim: Simulator) -> None:
+    body = '{"meta": {}, "data": null, "error": [{"code": 503, "msg": "Search backend down"}]}'
+    failure = await _failure(sim, Fault.server_error(503, body))
+    assert failure.message == "Kagi API error (503): Search backend down"
+
+
+async def test_hang_past_the_timeout(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.hang(seconds=10), {"timeout_seconds": 0.5})
+    assert isinstance(failure, ProviderTimeoutError)
+    assert await _error_text(sim, Fault.hang(seconds=10), timeout_seconds=0.5) == (
+        "Kagi request timed out after 0.5s"
+    )
+
+
+async def test_malformed_body(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.malformed())
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Kagi API returned an invalid response: expected data to be an object"
+
+
+async def test_non_json_body(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.http(200, "<html>maintenance</html>"))
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Kagi API returned an invalid response: invalid JSON"
+
+
+async def test_connection_reset_is_not_resent_for_a_post(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.reset())
+    assert isinstance(failure, ProviderConnectionError)
+    assert failure.message.startswith("Kagi connection failed (127.0.0.1:")
+    assert len(sim["kagi"].requests) == 1
+
+
+async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
+    sim["kagi"].enqueue(Fault.server_error())
+    async with _client(sim) as ws:
+        first = await ws.run(QUERY, provider="kagi")
+        second = await ws.run(QUERY, provider="kagi")
+    assert first.is_error
+    assert not second.is_error and len(second.response.sources) == 10
+
+
+# --- the protocol on its own ------------------------------------------------------------------
+
+
+def _recorded(headers: dict[str, str], body: bytes) -> RecordedRequest:
+    return RecordedRequest(
+        method="POST", path="/api/v1/search", query=(), headers=headers, body=body
+    )
+
+
+def test_protocol_refuses_a_missing_bearer_token() -> None:
+    response = KagiProtocol().answer(_recorded({}, b'{"query": "x"}'), [])
+    assert response.status == 401
+
+
+@pytest.mark.parametrize("body", [b"not json", b'{"limit": 3}', b'{"query": "  "}'])
+def test_protocol_refuses_a_request_without_a_query(body: bytes) -> None:
+    response = KagiProtocol().answer(_recorded({"Authorization": "Bearer k"}, body), [])
+    assert response.status == 400
+
+
+def test_protocol_challenge_is_a_403() -> None:
+    assert KagiProtocol().challenge().status == 403

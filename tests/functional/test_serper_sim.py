@@ -1,0 +1,221 @@
+"""Serper end to end through ``WebSearch`` against the loopback simulator.
+
+Every call forces ``provider="serper"`` so only Serper runs, whatever else is registered.
+"""
+
+import hashlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
+from websearch_core.testing.protocols.serper import SerperProtocol
+
+QUERY = "eiffel tower height"
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["serper"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+async def _failure(sim: Simulator, fault: Fault, **overrides: Any) -> SearchProviderError:
+    sim["serper"].enqueue(fault)
+    async with _client(sim, **overrides) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="serper")
+    (failure,) = caught.value.failures
+    assert failure.provider == "serper"
+    return failure
+
+
+async def _error_text(sim: Simulator, fault: Fault) -> str:
+    sim["serper"].enqueue(fault)
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="serper")
+    assert result.is_error
+    assert result.response.provider == "serper"
+    return result.text
+
+
+# --- request shape and success ----------------------------------------------------------------
+
+
+async def test_request_shape_and_parsed_results(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(
+            QUERY, provider="serper", limit=3, recency="month", country="FR", language="fr"
+        )
+
+    (request,) = sim["serper"].requests
+    assert request.method == "POST"
+    assert request.path == "/search"
+    assert request.query == ()
+    assert request.header("X-API-KEY") == "sim-key-serper"
+    assert request.header("Content-Type") == "application/json"
+    assert request.header("Authorization") is None
+    assert request.json() == {"q": QUERY, "num": 3, "tbs": "qdr:m", "gl": "fr", "hl": "fr"}
+
+    assert response.provider == "serper"
+    assert response.auth_mode == "api_key"
+    assert response.request_id == hashlib.sha256(QUERY.encode()).hexdigest()[:32]
+    assert response.answer == f"{QUERY} result 1\nSimulated answer about {QUERY}."
+    # the answer box links to result 1, which is not repeated
+    assert [(s.title, s.url, s.snippet) for s in response.sources] == [
+        (
+            f"{QUERY} result {i}",
+            f"https://site{i}.example.org/eiffel-tower-height",
+            f"Snippet {i} about {QUERY}.",
+        )
+        for i in (1, 2, 3)
+    ]
+    assert [s.published_date for s in response.sources] == [
+        "Jan 1, 2026",
+        "Jan 2, 2026",
+        "Jan 3, 2026",
+    ]
+    assert all(s.age_seconds is not None for s in response.sources)
+    assert response.related_questions == (
+        f"What is {QUERY}?",
+        f"{QUERY} tutorial",
+        f"{QUERY} news",
+    )
+
+
+async def test_tool_text_has_answer_sources_and_related(sim: Simulator) -> None:
+    sim["serper"].results = [
+        SimResult(title="Tour Eiffel", url="https://www.toureiffel.paris/en", snippet="330 m."),
+    ]
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="serper")
+    assert result.text == (
+        f"Tour Eiffel\nSimulated answer about {QUERY}.\n"
+        "\n## Sources\n1 source\n"
+        "[1] Tour Eiffel\n    https://www.toureiffel.paris/en\n    330 m.\n"
+        "\n## Related\n3 questions\n"
+        f"- What is {QUERY}?\n- {QUERY} tutorial\n- {QUERY} news"
+    )
+
+
+async def test_num_defaults_to_10_and_caps_at_100(sim: Simulator) -> None:
+    sim["serper"].results = [
+        SimResult(title=f"r{i}", url=f"https://r{i}.example.org/", snippet="s") for i in range(120)
+    ]
+    async with _client(sim) as ws:
+        default = await ws.search(QUERY, provider="serper")
+        capped = await ws.search(QUERY, provider="serper", num_search_results=100, limit=5)
+    assert [r.json()["num"] for r in sim["serper"].requests] == [10, 100]
+    assert (len(default.sources), len(capped.sources)) == (10, 100)
+
+
+async def test_no_results_still_renders_related_searches(sim: Simulator) -> None:
+    sim["serper"].results = []
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="serper")
+    assert not result.is_error
+    assert result.response.sources == ()
+    assert result.text == f"\n## Related\n2 questions\n- {QUERY} tutorial\n- {QUERY} news"
+
+
+# --- faults -----------------------------------------------------------------------------------
+
+
+async def test_unauthorized(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.unauthorized())
+    assert isinstance(failure, AuthorizationError)
+    assert failure.status == 401
+    assert await _error_text(sim, Fault.unauthorized()) == (
+        "Error: Serper authorization failed (401). Check API key or base URL."
+    )
+
+
+async def test_the_protocol_answers_a_missing_key_with_403(sim: Simulator) -> None:
+    async with WebSearch(sim.settings(), api_keys={"serper": "k"}) as ws:
+        await ws.search(QUERY, provider="serper")
+    recorded = sim["serper"].requests[0]
+    stripped = RecordedRequest(
+        method=recorded.method,
+        path=recorded.path,
+        query=recorded.query,
+        headers={k: v for k, v in recorded.headers.items() if k.lower() != "x-api-key"},
+        body=recorded.body,
+    )
+    response = SerperProtocol().answer(stripped, [])
+    assert response.status == 403
+
+
+async def test_challenge_is_a_plain_403(sim: Simulator) -> None:
+    assert await _error_text(sim, Fault.challenge()) == (
+        "Error: Serper authorization failed (403). Check API key or base URL."
+    )
+
+
+async def test_payment_required_is_quota_exhausted(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.payment_required())
+    assert isinstance(failure, QuotaExhaustedError)
+    assert await _error_text(sim, Fault.payment_required()) == (
+        "Error: serper: 402 credits exhausted"
+    )
+
+
+async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
+    # Served for every request, so the outcome is the same whether or not the chain
+    # retries a short rate limit once before giving up.
+    sim["serper"].always(Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="serper")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, RateLimitedError)
+    assert failure.retry_after == 1.0
+    assert failure.message == "Serper API error (429): rate limited"
+
+
+async def test_server_error_is_unavailable(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.server_error(502))
+    assert type(failure) is ProviderUnavailableError
+    assert failure.message == "Serper API error (502): internal error"
+
+
+async def test_hang_past_the_timeout(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.hang(seconds=10), timeout_seconds=0.5)
+    assert isinstance(failure, ProviderTimeoutError)
+    assert failure.message == "Serper request timed out after 0.5s"
+
+
+async def test_connection_reset(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.reset())
+    assert isinstance(failure, ProviderConnectionError)
+
+
+async def test_malformed_body(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.malformed())
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Serper API returned an unexpected response shape"
+
+
+async def test_a_fault_then_recovery(sim: Simulator) -> None:
+    sim["serper"].enqueue(Fault.server_error())
+    async with _client(sim) as ws:
+        first = await ws.run(QUERY, provider="serper")
+        second = await ws.run(QUERY, provider="serper", limit=2)
+    assert first.is_error and not second.is_error
+    assert len(second.response.sources) == 2

@@ -1,0 +1,167 @@
+"""Synthetic end to end through ``WebSearch`` against the loopback simulator.
+
+Every call forces ``provider="synthetic"`` so only Synthetic runs.
+"""
+
+from collections.abc import AsyncIterator
+from typing import Any, cast
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.chain import resolve_candidates
+from websearch_core.credentials import Credentials
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+)
+from websearch_core.providers.base import ProviderContext
+from websearch_core.testing import Fault, Simulator
+from websearch_core.transport import Transport
+
+QUERY = "python requests library"
+SLUG = "python-requests-library"
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["synthetic"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+async def _failure(ws: WebSearch, **params: Any) -> BaseException:
+    with pytest.raises(AllProvidersFailedError) as caught:
+        await ws.search(QUERY, provider="synthetic", **params)
+    (failure,) = caught.value.failures
+    return failure
+
+
+# --- request shape and success ---------------------------------------------------------------
+
+
+async def test_success_and_request_shape(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="synthetic")
+    assert result.error is None
+    response = result.response
+    assert response.provider == "synthetic"
+    assert response.auth_mode == "api_key"
+    assert [a.outcome for a in response.attempts] == ["success"]
+    assert len(response.sources) == 10
+    first = response.sources[0]
+    assert first.title == f"{QUERY} result 1"
+    assert first.url == f"https://site1.example.org/{SLUG}"
+    assert first.snippet == f"Snippet 1 about {QUERY}."
+    assert first.published_date == "2026-01-01T00:00:00.000Z"
+    assert first.age_seconds is not None
+    assert result.text.startswith(f"[1] {QUERY} result 1 (")
+
+    (request,) = sim["synthetic"].requests
+    assert request.method == "POST"
+    assert request.path == "/v2/search"
+    assert request.query == ()
+    assert request.header("Authorization") == "Bearer sim-key-synthetic"
+    assert request.header("Content-Type") == "application/json"
+    assert request.json() == {"query": QUERY}
+
+
+async def test_count_is_applied_locally_and_never_sent(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="synthetic", limit=3, recency="week")
+    assert [s.title for s in response.sources] == [f"{QUERY} result {i}" for i in (1, 2, 3)]
+    assert sim["synthetic"].requests[0].json() == {"query": QUERY}
+
+
+def test_auto_chain_needs_a_key(sim: Simulator) -> None:
+    def chain(keys: dict[str, str]) -> list[str]:
+        context = ProviderContext(
+            transport=cast(Transport, None),
+            settings=sim.settings(),
+            credentials=Credentials(explicit=keys, environ={}),
+        )
+        providers = resolve_candidates(context, order=("synthetic",)).providers
+        return [p.info.id for p in providers]
+
+    assert chain({}) == []
+    assert chain({"synthetic": "k"}) == ["synthetic"]
+
+
+# --- faults ----------------------------------------------------------------------------------
+
+
+async def test_unauthorized(sim: Simulator) -> None:
+    sim["synthetic"].always(Fault.unauthorized())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="synthetic")
+        failure = await _failure(ws)
+    assert result.error == "Synthetic authorization failed (401). Check API key or base URL."
+    assert isinstance(failure, AuthorizationError) and failure.status == 401
+
+
+async def test_payment_required(sim: Simulator) -> None:
+    sim["synthetic"].always(Fault.payment_required())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="synthetic")
+        failure = await _failure(ws)
+    assert result.error == "synthetic: 402 credits exhausted"
+    assert isinstance(failure, QuotaExhaustedError)
+
+
+async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
+    sim["synthetic"].always(Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="synthetic")
+        failure = await _failure(ws)
+    assert result.error == "Synthetic API error (429): rate limited"
+    assert isinstance(failure, RateLimitedError) and failure.retry_after == 1
+
+
+async def test_server_error(sim: Simulator) -> None:
+    sim["synthetic"].always(Fault.server_error())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="synthetic")
+        failure = await _failure(ws)
+    assert result.error == "Synthetic API error (500): internal error"
+    assert isinstance(failure, ProviderUnavailableError) and failure.status == 500
+
+
+async def test_hang_times_out(sim: Simulator) -> None:
+    sim["synthetic"].enqueue(Fault.hang(30), Fault.hang(30))
+    async with _client(sim, timeout_seconds=0.5) as ws:
+        result = await ws.run(QUERY, provider="synthetic")
+        failure = await _failure(ws)
+    assert result.error == "Synthetic request timed out after 0.5s"
+    assert isinstance(failure, ProviderTimeoutError)
+
+
+async def test_malformed_body(sim: Simulator) -> None:
+    sim["synthetic"].always(Fault.malformed())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="synthetic")
+        failure = await _failure(ws)
+    assert result.error == "Synthetic API returned an unexpected response shape"
+    assert isinstance(failure, ResponseParseError)
+
+
+async def test_connection_reset(sim: Simulator) -> None:
+    sim["synthetic"].always(Fault.reset())
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, ProviderConnectionError)
+
+
+async def test_empty_results_are_not_a_success(sim: Simulator) -> None:
+    sim["synthetic"].results = []
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="synthetic")
+    assert result.error == "Synthetic returned no renderable search content."

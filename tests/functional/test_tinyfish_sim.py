@@ -1,0 +1,281 @@
+"""TinyFish end to end through ``WebSearch`` against the loopback simulator.
+
+Every call forces ``provider="tinyfish"`` so only TinyFish runs, whatever else is registered.
+"""
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
+from websearch_core.testing.protocols.tinyfish import TinyFishProtocol
+
+QUERY = "web automation tools"
+
+
+def _results(count: int) -> list[SimResult]:
+    return [
+        SimResult(title=f"R{i}", url=f"https://r{i}.example.org/", snippet=f"Snippet {i}.")
+        for i in range(count)
+    ]
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["tinyfish"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+def _pages(sim: Simulator) -> list[tuple[str | None, str | None]]:
+    return [
+        (r.query_dict().get("page"), r.query_dict().get("num_results"))
+        for r in sim["tinyfish"].requests
+    ]
+
+
+async def _failure(
+    sim: Simulator, fault: Fault, overrides: dict[str, Any] | None = None
+) -> SearchProviderError:
+    sim["tinyfish"].enqueue(fault)
+    async with _client(sim, **(overrides or {})) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="tinyfish")
+    (failure,) = caught.value.failures
+    assert failure.provider == "tinyfish"
+    return failure
+
+
+async def _error_text(sim: Simulator, fault: Fault, **overrides: Any) -> str | None:
+    sim["tinyfish"].enqueue(fault)
+    async with _client(sim, **overrides) as ws:
+        result = await ws.run(QUERY, provider="tinyfish")
+    assert result.is_error and result.text == f"Error: {result.error}"
+    assert result.response.provider == "tinyfish"
+    return result.error
+
+
+# --- request shape and success ----------------------------------------------------------------
+
+
+async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="tinyfish")
+    assert result.error is None
+    response = result.response
+    assert response.provider == "tinyfish"
+    assert response.auth_mode == "api_key"
+    assert [a.outcome for a in response.attempts] == ["success"]
+    assert len(response.sources) == 10
+    first = response.sources[0]
+    assert first.title == f"{QUERY} result 1"
+    assert first.url == "https://site1.example.org/web-automation-tools"
+    assert first.snippet == f"Snippet 1 about {QUERY}."
+    assert first.author == "site1.example.org"
+    assert result.text.startswith(f"[1] {QUERY} result 1\n")
+
+    # Ten results on a full first page of ten: no second page is needed.
+    (request,) = sim["tinyfish"].requests
+    assert request.method == "GET"
+    assert request.path == "/"
+    assert request.query == (("query", QUERY), ("num_results", "10"), ("page", "0"))
+    assert request.header("X-API-Key") == "sim-key-tinyfish"
+    assert request.header("Accept") == "application/json"
+    assert request.body == b""
+
+
+async def test_limit_15_fetches_page_0_then_page_1(sim: Simulator) -> None:
+    sim["tinyfish"].results = _results(25)
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="tinyfish", limit=15)
+    assert _pages(sim) == [("0", "10"), ("1", "10")]
+    assert [s.title for s in response.sources] == [f"R{i}" for i in range(15)]
+
+
+async def test_limit_5_fetches_only_page_0(sim: Simulator) -> None:
+    sim["tinyfish"].results = _results(25)
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="tinyfish", limit=5)
+    assert _pages(sim) == [("0", "5")]
+    assert [s.title for s in response.sources] == [f"R{i}" for i in range(5)]
+
+
+async def test_a_short_first_page_ends_pagination(sim: Simulator) -> None:
+    sim["tinyfish"].results = _results(7)
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="tinyfish", num_search_results=20)
+    assert _pages(sim) == [("0", "10")]
+    assert len(response.sources) == 7
+
+
+async def test_twenty_is_the_most_and_takes_two_pages(sim: Simulator) -> None:
+    sim["tinyfish"].results = _results(40)
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="tinyfish", num_search_results=100)
+    assert _pages(sim) == [("0", "10"), ("1", "10")]
+    assert [s.title for s in response.sources] == [f"R{i}" for i in range(20)]
+
+
+async def test_duplicates_across_pages_are_dropped(sim: Simulator) -> None:
+    results = _results(20)
+    results[12] = results[3]  # page 1 repeats a URL of page 0
+    sim["tinyfish"].results = results
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="tinyfish", limit=20)
+    urls = [s.url for s in response.sources]
+    assert len(urls) == len(set(urls)) == 19
+    assert _pages(sim) == [("0", "10"), ("1", "10")]
+
+
+async def test_filters_are_sent_on_every_page(sim: Simulator) -> None:
+    sim["tinyfish"].results = _results(25)
+    async with _client(sim) as ws:
+        await ws.search(
+            QUERY,
+            provider="tinyfish",
+            limit=12,
+            recency="month",
+            include_domains=("example.org",),
+            country="fr",
+            language="fr",
+        )
+    for page, request in enumerate(sim["tinyfish"].requests):
+        assert request.query == (
+            ("query", QUERY),
+            ("recency_minutes", "43200"),
+            ("include_domains", "example.org"),
+            ("location", "FR"),
+            ("language", "fr"),
+            ("num_results", "10"),
+            ("page", str(page)),
+        )
+    assert len(sim["tinyfish"].requests) == 2
+
+
+# --- faults ----------------------------------------------------------------------------------
+
+
+async def test_unauthorized(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.unauthorized())
+    assert isinstance(failure, AuthorizationError) and failure.status == 401
+    assert await _error_text(sim, Fault.unauthorized()) == (
+        "TinyFish authorization failed (401). Check API key or base URL."
+    )
+
+
+async def test_payment_required_is_quota_exhausted(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.payment_required())
+    assert isinstance(failure, QuotaExhaustedError) and failure.status == 402
+    assert await _error_text(sim, Fault.payment_required()) == "tinyfish: 402 credits exhausted"
+
+
+async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
+    # The chain may wait out a short Retry-After once, so every request is refused here.
+    sim["tinyfish"].always(Fault.rate_limited(retry_after=1))
+    failure = await _failure(sim, Fault.rate_limited(retry_after=1))
+    assert isinstance(failure, RateLimitedError)
+    assert failure.retry_after == 1
+    assert failure.message == "TinyFish API error (429): rate limited"
+
+
+async def test_server_error(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.server_error())
+    assert isinstance(failure, ProviderUnavailableError) and failure.status == 500
+    assert failure.message == "TinyFish API error (500): internal error"
+
+
+async def test_hang_past_the_timeout(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.hang(seconds=10), {"timeout_seconds": 0.5})
+    assert isinstance(failure, ProviderTimeoutError)
+    assert await _error_text(sim, Fault.hang(seconds=10), timeout_seconds=0.5) == (
+        "TinyFish request timed out after 0.5s"
+    )
+
+
+async def test_malformed_body(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.malformed())
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "TinyFish Search API returned an unexpected response shape"
+
+
+async def test_non_json_body(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.http(200, "<html>maintenance</html>"))
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "TinyFish API returned invalid JSON"
+
+
+async def test_connection_reset(sim: Simulator) -> None:
+    sim["tinyfish"].always(Fault.reset())
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="tinyfish")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, ProviderConnectionError)
+    assert failure.message.startswith("TinyFish connection failed (127.0.0.1:")
+    # aiohttp resends an idempotent GET once when the server drops the connection.
+    assert len(sim["tinyfish"].requests) == 2
+
+
+async def test_fault_on_the_second_page_fails_the_search(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sim["tinyfish"].results = _results(25)
+    faults = iter([None, Fault.server_error()])  # page 0 answers, page 1 fails
+    monkeypatch.setattr(sim["tinyfish"], "next_fault", lambda: next(faults, None))
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="tinyfish", limit=15)
+    (failure,) = caught.value.failures
+    assert isinstance(failure, ProviderUnavailableError)
+    assert failure.message == "TinyFish API error (500): internal error"
+    assert _pages(sim) == [("0", "10"), ("1", "10")]
+
+
+async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
+    sim["tinyfish"].enqueue(Fault.server_error())
+    async with _client(sim) as ws:
+        first = await ws.run(QUERY, provider="tinyfish")
+        second = await ws.run(QUERY, provider="tinyfish")
+    assert first.is_error
+    assert not second.is_error and len(second.response.sources) == 10
+
+
+# --- the protocol on its own ------------------------------------------------------------------
+
+
+def _recorded(headers: dict[str, str], query: tuple[tuple[str, str], ...]) -> RecordedRequest:
+    return RecordedRequest(method="GET", path="/", query=query, headers=headers, body=b"")
+
+
+def test_protocol_refuses_a_missing_key() -> None:
+    response = TinyFishProtocol().answer(_recorded({}, (("query", "x"),)), [])
+    assert response.status == 401
+
+
+@pytest.mark.parametrize(
+    "query",
+    [(), (("query", " "),), (("query", "x"), ("page", "11")), (("query", "x"), ("page", "a"))],
+)
+def test_protocol_refuses_bad_parameters(query: tuple[tuple[str, str], ...]) -> None:
+    response = TinyFishProtocol().answer(_recorded({"X-API-Key": "k"}, query), _results(3))
+    assert response.status == 400
+
+
+def test_protocol_challenge_is_a_403() -> None:
+    assert TinyFishProtocol().challenge().status == 403

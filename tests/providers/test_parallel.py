@@ -1,0 +1,320 @@
+"""Parallel: request building and response parsing, pure (no server), plus the captures."""
+
+import json
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from tests.conftest import read_capture
+from websearch_core.credentials import Credentials
+from websearch_core.errors import (
+    AuthorizationError,
+    ProviderNotConfiguredError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.models import SearchParams
+from websearch_core.providers import get_provider
+from websearch_core.providers.base import ProviderContext
+from websearch_core.providers.parallel import (
+    BETA_HEADER,
+    INFO,
+    PARALLEL_ENDPOINT,
+    ParallelProvider,
+    error_detail,
+    parse_body,
+    request_body,
+    source_policy,
+)
+from websearch_core.settings import Settings
+from websearch_core.transport import HttpResponse, Transport
+
+TODAY = date(2026, 3, 1)
+BASE_BODY = {
+    "objective": "x",
+    "search_queries": ["x"],
+    "mode": "fast",
+    "excerpts": {"max_chars_per_result": 10000},
+}
+
+
+def context(key: str | None = "par-test-key") -> ProviderContext:
+    transport = Transport(None, timeout_seconds=5, max_response_bytes=1 << 20)  # type: ignore[arg-type]
+    return ProviderContext(
+        transport=transport,
+        settings=Settings(),
+        credentials=Credentials(explicit={"parallel": key} if key else {}, environ={}),
+    )
+
+
+def ok(body: Any) -> HttpResponse:
+    return HttpResponse(status=200, body=json.dumps(body).encode())
+
+
+def status(code: int, body: str = "", headers: dict[str, str] | None = None) -> HttpResponse:
+    return HttpResponse(status=code, body=body.encode(), headers=headers or {})
+
+
+# --- facts ------------------------------------------------------------------------------------
+
+
+def test_registry_returns_the_parallel_provider_with_its_facts() -> None:
+    provider = get_provider("parallel")
+    assert isinstance(provider, ParallelProvider)
+    assert provider.info is INFO
+    assert (INFO.id, INFO.label, INFO.kind) == ("parallel", "Parallel", "api")
+    assert INFO.env_vars == ("PARALLEL_API_KEY",)
+    assert INFO.description == "Requires PARALLEL_API_KEY"
+    assert (INFO.default_results, INFO.max_results) == (10, 40)
+    assert INFO.honours == {
+        "query",
+        "recency",
+        "limit",
+        "num_search_results",
+        "date_after",
+        "include_domains",
+        "exclude_domains",
+    }
+    assert INFO.docs_url.startswith("https://docs.parallel.ai/")
+
+
+# --- request ----------------------------------------------------------------------------------
+
+
+def test_default_request_shape() -> None:
+    request = ParallelProvider().build_request(
+        SearchParams(query="solid state batteries"), context()
+    )
+    assert request.method == "POST"
+    assert request.url == PARALLEL_ENDPOINT == "https://api.parallel.ai/v1beta/search"
+    assert dict(request.headers) == {
+        "Accept": "application/json",
+        "Content-Type": "application/json",
+        "x-api-key": "par-test-key",
+        "parallel-beta": "search-extract-2025-10-10",
+    }
+    assert BETA_HEADER == "search-extract-2025-10-10"
+    assert request.json == {
+        "objective": "solid state batteries",
+        "search_queries": ["solid state batteries"],
+        "mode": "fast",
+        "excerpts": {"max_chars_per_result": 10000},
+    }
+    assert "par-test-key" not in repr(request)
+
+
+def test_counts_are_not_sent() -> None:
+    assert request_body(SearchParams(query="x", limit=30, num_search_results=5), TODAY) == (
+        BASE_BODY
+    )
+
+
+@pytest.mark.parametrize(
+    ("recency", "after"),
+    [
+        ("day", "2026-02-28"),
+        ("week", "2026-02-22"),
+        ("month", "2026-01-30"),
+        ("year", "2025-03-01"),
+    ],
+)
+def test_recency_gives_after_date(recency: str, after: str) -> None:
+    params = SearchParams(query="x", recency=recency)
+    assert request_body(params, TODAY)["source_policy"] == {"after_date": after}
+
+
+def test_date_after_wins_over_recency() -> None:
+    params = SearchParams(query="x", recency="day", date_after=date(2025, 5, 5))
+    assert source_policy(params, TODAY) == {"after_date": "2025-05-05"}
+
+
+def test_include_domains_win_over_exclude_domains() -> None:
+    params = SearchParams(
+        query="x", include_domains=("www.docs.rs", "rust-lang.org"), exclude_domains=("a.com",)
+    )
+    assert source_policy(params, TODAY) == {"include_domains": ["docs.rs", "rust-lang.org"]}
+
+
+def test_exclude_domains_only_without_includes_with_after_date() -> None:
+    params = SearchParams(query="x", exclude_domains=("reddit.com",), recency="week")
+    assert request_body(params, TODAY)["source_policy"] == {
+        "exclude_domains": ["reddit.com"],
+        "after_date": "2026-02-22",
+    }
+
+
+def test_no_policy_without_filters() -> None:
+    assert source_policy(SearchParams(query="x"), TODAY) is None
+    assert "source_policy" not in request_body(SearchParams(query="x"), TODAY)
+
+
+def test_build_request_uses_today_in_utc() -> None:
+    request = ParallelProvider().build_request(SearchParams(query="x", recency="day"), context())
+    expected = (datetime.now(UTC).date() - timedelta(days=1)).isoformat()
+    assert request.json["source_policy"] == {"after_date": expected}
+
+
+def test_missing_key_gives_the_spec_message() -> None:
+    with pytest.raises(ProviderNotConfiguredError) as caught:
+        ParallelProvider().build_request(SearchParams(query="x"), context(key=None))
+    assert caught.value.message == (
+        "Parallel credentials not found. Set PARALLEL_API_KEY or configure an API key "
+        'for provider "parallel".'
+    )
+
+
+def test_key_from_the_environment_variable() -> None:
+    ctx = ProviderContext(
+        transport=context().transport,
+        settings=Settings(),
+        credentials=Credentials(environ={"PARALLEL_API_KEY": "from-env"}),
+    )
+    assert ParallelProvider().is_available(ctx)
+    assert ParallelProvider().build_request(SearchParams(query="x"), ctx).headers["x-api-key"] == (
+        "from-env"
+    )
+
+
+# --- the captures -----------------------------------------------------------------------------
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize(
+    "capture", ["v1beta_search_doc_example.json", "v1_search_doc_example.json"]
+)
+def test_parse_search_captures(capture: str) -> None:
+    body = read_capture(f"parallel/{capture}")
+    response = ParallelProvider().parse_response(
+        HttpResponse(status=200, body=body), SearchParams(query="parallel web systems")
+    )
+    assert response.provider == "parallel"
+    assert response.request_id == "search_fcb2b4f3c75e418687bccaa1a8381331"
+    assert response.auth_mode == "api_key"
+    assert response.answer is None
+    (source,) = response.sources
+    assert source.title == "Sample webpage title"
+    assert source.url == "https://www.example.com"
+    assert source.snippet == "Sample excerpt 1\n\nSample excerpt 2"
+    assert source.published_date == "2024-01-15"
+    assert source.age_seconds is not None
+
+
+@pytest.mark.conformance
+def test_capture_age_is_measured_from_publish_date() -> None:
+    data = json.loads(read_capture("parallel/v1beta_search_doc_example.json"))
+    response = parse_body(data, now=datetime(2024, 1, 16, 12, 0, tzinfo=UTC))
+    assert response.sources[0].age_seconds == 36 * 3600
+
+
+@pytest.mark.conformance
+def test_error_capture_message() -> None:
+    body = read_capture("parallel/v1_search_error_doc_example.json").decode()
+    assert error_detail(body) == "Request validation error"
+    with pytest.raises(SearchProviderError) as caught:
+        ParallelProvider().check_response(status(422, body))
+    assert type(caught.value) is SearchProviderError
+    assert caught.value.status == 422
+    assert caught.value.message == "Parallel API error (422): Request validation error"
+    with pytest.raises(AuthorizationError) as auth:
+        ParallelProvider().check_response(status(401, body))
+    assert auth.value.message == "parallel: 401 unauthorized"
+
+
+# --- parsing rules ----------------------------------------------------------------------------
+
+
+def test_sources_rules_and_local_cut() -> None:
+    body = {
+        "search_id": "search_1",
+        "results": [
+            {"url": "https://a.example/1", "title": " One\n title ", "excerpts": ["a", " ", None]},
+            {"url": "https://a.example/2", "excerpts": [], "publish_date": "not a date"},
+            {"url": "javascript:alert(1)", "title": "dropped"},
+            {"title": "no url"},
+            "not an object",
+            {"url": "https://a.example/3", "title": "Three", "publish_date": None},
+        ],
+    }
+    response = parse_body(body, 40)
+    assert [(s.title, s.url, s.snippet) for s in response.sources] == [
+        ("One title", "https://a.example/1", "a"),
+        ("https://a.example/2", "https://a.example/2", None),
+        ("Three", "https://a.example/3", None),
+    ]
+    assert response.sources[1].published_date == "not a date"
+    assert response.sources[1].age_seconds is None
+    assert len(parse_body(body, 2).sources) == 2
+
+
+@pytest.mark.parametrize(
+    ("fields", "count"),
+    [({}, 10), ({"limit": 3}, 3), ({"limit": 40}, 40), ({"limit": 90}, 40),
+     ({"num_search_results": 12, "limit": 2}, 12)],
+)  # fmt: skip
+def test_sources_are_cut_to_the_clamped_count(fields: dict[str, int], count: int) -> None:
+    body = {"results": [{"url": f"https://a.example/{i}"} for i in range(50)]}
+    response = ParallelProvider().parse_response(ok(body), SearchParams(query="x", **fields))
+    assert len(response.sources) == count
+    assert response.request_id is None
+
+
+def test_invalid_json() -> None:
+    with pytest.raises(ResponseParseError) as caught:
+        ParallelProvider().parse_response(status(200, '{"results": ['), SearchParams(query="x"))
+    assert caught.value.message.startswith("Parallel search returned invalid JSON: ")
+    assert len(caught.value.message) > len("Parallel search returned invalid JSON: ")
+
+
+@pytest.mark.parametrize("body", [[], "x", {}, {"results": None}, {"results": {"a": 1}}])
+def test_invalid_payload(body: Any) -> None:
+    with pytest.raises(ResponseParseError) as caught:
+        ParallelProvider().parse_response(ok(body), SearchParams(query="x"))
+    assert caught.value.message == "Parallel search returned an invalid response payload."
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        ('{"message": "m", "detail": "d"}', "m"),
+        ('{"detail": "d", "error": "e"}', "d"),
+        ('{"error": "plain error"}', "plain error"),
+        ('{"error": {"message": "nested message", "detail": "x"}}', "nested message"),
+        ('{"error": {"detail": "nested detail"}}', "nested detail"),
+        ('{"other": true}', '{"other": true}'),
+        ("[1, 2]", "[1, 2]"),
+        ("upstream timeout", "upstream timeout"),
+        ("", ""),
+    ],
+)
+def test_error_detail(body: str, detail: str) -> None:
+    assert error_detail(body) == detail
+
+
+def test_error_statuses() -> None:
+    with pytest.raises(SearchProviderError) as empty:
+        ParallelProvider().check_response(status(404))
+    assert empty.value.message == "Parallel API error (404)"
+    with pytest.raises(QuotaExhaustedError):
+        ParallelProvider().check_response(status(402, '{"error": {"message": "pay"}}'))
+    with pytest.raises(QuotaExhaustedError) as quota:
+        ParallelProvider().check_response(status(429, '{"error": {"message": "Quota reached"}}'))
+    assert quota.value.message == "parallel: credits exhausted"
+    with pytest.raises(RateLimitedError) as limited:
+        ParallelProvider().check_response(status(429, "slow down", {"Retry-After": "4"}))
+    assert limited.value.retry_after == 4.0
+    assert limited.value.message == "Parallel API error (429): slow down"
+    with pytest.raises(ProviderUnavailableError) as down:
+        ParallelProvider().check_response(
+            status(500, '{"type": "error", "error": {"message": "boom"}}')
+        )
+    assert down.value.message == "Parallel API error (500): boom"
+    with pytest.raises(AuthorizationError):
+        ParallelProvider().check_response(status(403, "forbidden"))
+    ParallelProvider().check_response(status(200, "{}"))

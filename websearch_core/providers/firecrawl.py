@@ -1,0 +1,293 @@
+"""Firecrawl Search API: web results (Google-style operators allowed in the query), as JSON.
+
+* **Endpoint:** ``POST https://api.firecrawl.dev/v2/search`` with a JSON body ``query``,
+  ``limit``, ``sources: [{"type": "web"}]`` and, when asked, ``tbs``.
+* **Auth:** ``Authorization: Bearer <key>`` when a key resolves (``FIRECRAWL_API_KEY``, or
+  code, the config file, the credential store); ``auth_mode`` is then ``"api_key"``. Without
+  a key no ``Authorization`` header is sent at all and ``auth_mode`` is ``"keyless"``.
+* **Availability:** the auto chain uses Firecrawl when a key resolves or a self-hosted base
+  is configured (``FIRECRAWL_BASE_URL`` or ``FIRECRAWL_API_URL``); an explicit selection
+  (``provider="firecrawl"`` or the preferred provider) always may, keyless if need be.
+* **Custom base:** ``FIRECRAWL_BASE_URL`` (then ``FIRECRAWL_API_URL``) replaces the hosted
+  origin, for self-hosted Firecrawl. It must be an ``http(s)`` URL without user info,
+  otherwise :class:`~websearch_core.errors.ConfigurationError` says ``Invalid Firecrawl base
+  URL: expected an HTTP or HTTPS URL`` / ``Invalid Firecrawl base URL: URL credentials are
+  not allowed``. Its query and fragment are dropped and trailing slashes removed; ``/v2`` is
+  appended unless the path already ends in ``/v1`` or ``/v2``; then ``/search``. (The
+  generic ``WEBSEARCH_FIRECRAWL_BASE_URL`` origin override still applies on top, as for
+  every provider.)
+* **Limits:** ``limit`` is ``num_search_results`` or ``limit``, default 10, clamped to
+  1..100.
+* **Time filters:** ``date_after`` / ``date_before`` win over ``recency`` and give a Google
+  custom date range ``tbs=cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY`` (zero-padded; a
+  missing bound is left out); otherwise ``recency`` gives ``tbs=qdr:d|w|m|y``.
+* **Results:** ``data.web[]`` (v2), a ``data`` array (v1, for a base ending in ``/v1``) or
+  ``results[]``. Each needs an ``http(s)`` URL; the title falls back to the URL; the snippet
+  is the first non-blank of ``description``, ``snippet`` and ``markdown``. ``request_id`` is
+  the body's ``id``. ``success: false`` is raised as a provider error carrying the body's
+  ``error`` (else ``Firecrawl request failed``).
+* **Errors:** ``Firecrawl API error (<status>): <body>`` after the shared classifier, so a
+  401 reads ``Firecrawl authorization failed (401) ...`` and a body saying ``Insufficient
+  credits`` is a quota error.
+
+Capture vs reference: the real capture
+(``fixtures/firecrawl/v2_search_firecrawl_with_markdown.json``, made with ``scrapeOptions``
+asking for markdown) is the v2 shape ``{success, data: {web:
+[...]}, creditsUsed}``: results carry ``url``, ``title``, ``description``, ``position``,
+sometimes ``category`` (``"github"``), and ``markdown`` plus page ``metadata`` for scraped
+ones. It has no ``id``, so ``request_id`` is ``None`` for it, and no result carries a
+publication date, so Firecrawl sources have no ``published_date``. The reference writes the
+snippet rule as ``description ?? snippet ?? markdown``; here a blank ``description`` also
+falls through to the next field rather than giving an empty snippet.
+
+Docs: https://docs.firecrawl.dev/api-reference/endpoint/search
+"""
+
+import os
+from collections.abc import Mapping
+from datetime import date
+from typing import Any, Final
+from urllib.parse import urlsplit, urlunsplit
+
+from ..errors import ConfigurationError, ResponseParseError, SearchProviderError
+from ..models import Recency, SearchParams, SearchResponse, SearchSource
+from ..transport import HttpRequest, HttpResponse
+from ._common import collapse_whitespace, is_http_url
+from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+
+__all__ = [
+    "BASE_URL_ENV_VARS",
+    "FIRECRAWL_ENDPOINT",
+    "INFO",
+    "FirecrawlProvider",
+    "configured_base_url",
+    "parse_results",
+    "request_body",
+    "search_endpoint",
+    "time_filter",
+]
+
+FIRECRAWL_ENDPOINT: Final = "https://api.firecrawl.dev/v2/search"
+BASE_URL_ENV_VARS: Final = ("FIRECRAWL_BASE_URL", "FIRECRAWL_API_URL")
+"""Self-hosted base URL variables, in precedence order."""
+DEFAULT_RESULTS: Final = 10
+MAX_RESULTS: Final = 100
+
+INVALID_BASE_URL: Final = "Invalid Firecrawl base URL: expected an HTTP or HTTPS URL"
+BASE_URL_CREDENTIALS: Final = "Invalid Firecrawl base URL: URL credentials are not allowed"
+REQUEST_FAILED: Final = "Firecrawl request failed"
+UNEXPECTED_SHAPE: Final = "Firecrawl API returned an unexpected response shape"
+
+_RECENCY: Final[Mapping[Recency, str]] = {
+    "day": "qdr:d",
+    "week": "qdr:w",
+    "month": "qdr:m",
+    "year": "qdr:y",
+}
+_SNIPPET_KEYS: Final = ("description", "snippet", "markdown")
+_VERSION_SUFFIXES: Final = ("/v1", "/v2")
+
+INFO = ProviderInfo(
+    id="firecrawl",
+    label="Firecrawl",
+    kind="api",
+    description="Uses Firecrawl API when FIRECRAWL_API_KEY is set; falls back to keyless mode",
+    docs_url="https://docs.firecrawl.dev/api-reference/endpoint/search",
+    env_vars=("FIRECRAWL_API_KEY",),
+    honours=frozenset(
+        {"query", "recency", "limit", "num_search_results", "date_after", "date_before"}
+    ),
+    default_results=DEFAULT_RESULTS,
+    max_results=MAX_RESULTS,
+    index="firecrawl",
+)
+
+
+def configured_base_url(environ: Mapping[str, str] | None = None) -> str | None:
+    """The self-hosted base URL from ``FIRECRAWL_BASE_URL`` / ``FIRECRAWL_API_URL``, if set.
+
+    Args:
+        environ: The environment to read (default: ``os.environ``). Blank values count as
+            unset.
+    """
+    env = os.environ if environ is None else environ
+    for name in BASE_URL_ENV_VARS:
+        value = env.get(name, "").strip()
+        if value:
+            return value
+    return None
+
+
+def search_endpoint(base_url: str | None) -> str:
+    """The search URL for a custom base URL, or the hosted endpoint when there is none.
+
+    Raises:
+        ConfigurationError: The base is not an ``http(s)`` URL with a host, or carries
+            user info.
+
+    Example:
+        >>> search_endpoint("https://fc.internal.example/api/")
+        'https://fc.internal.example/api/v2/search'
+        >>> search_endpoint("http://127.0.0.1:3002/v1?x=1#top")
+        'http://127.0.0.1:3002/v1/search'
+    """
+    if base_url is None:
+        return FIRECRAWL_ENDPOINT
+    candidate = base_url.strip()
+    if not is_http_url(candidate):
+        raise ConfigurationError(INVALID_BASE_URL)
+    parts = urlsplit(candidate)
+    if "@" in parts.netloc:
+        raise ConfigurationError(BASE_URL_CREDENTIALS)
+    path = parts.path.rstrip("/")
+    if not path.endswith(_VERSION_SUFFIXES):
+        path += "/v2"
+    return urlunsplit((parts.scheme.lower(), parts.netloc, f"{path}/search", "", ""))
+
+
+def _us_date(day: date) -> str:
+    return f"{day.month:02d}/{day.day:02d}/{day.year:04d}"
+
+
+def time_filter(params: SearchParams) -> str | None:
+    """The ``tbs`` value for ``params``, or ``None`` for no time filter.
+
+    Example:
+        >>> time_filter(SearchParams(query="x", date_after=date(2025, 3, 1)))
+        'cdr:1,cd_min:03/01/2025'
+        >>> time_filter(SearchParams(query="x", recency="week"))
+        'qdr:w'
+    """
+    if params.date_after is not None or params.date_before is not None:
+        parts = ["cdr:1"]
+        if params.date_after is not None:
+            parts.append(f"cd_min:{_us_date(params.date_after)}")
+        if params.date_before is not None:
+            parts.append(f"cd_max:{_us_date(params.date_before)}")
+        return ",".join(parts)
+    if params.recency is not None:
+        return _RECENCY[params.recency]
+    return None
+
+
+def request_body(params: SearchParams) -> dict[str, Any]:
+    """The JSON body Firecrawl receives for ``params`` (pure).
+
+    Example:
+        >>> request_body(SearchParams(query="x", limit=3))
+        {'query': 'x', 'limit': 3, 'sources': [{'type': 'web'}]}
+    """
+    body: dict[str, Any] = {
+        "query": params.query,
+        "limit": clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS),
+        "sources": [{"type": "web"}],
+    }
+    tbs = time_filter(params)
+    if tbs is not None:
+        body["tbs"] = tbs
+    return body
+
+
+def _items(data: Any) -> list[Any]:
+    if not isinstance(data, Mapping):
+        raise ResponseParseError(INFO.id, UNEXPECTED_SHAPE, 502)
+    if data.get("success") is False:
+        error = data.get("error")
+        message = error.strip() if isinstance(error, str) and error.strip() else REQUEST_FAILED
+        raise SearchProviderError(INFO.id, message)
+    payload = data.get("data")
+    if isinstance(payload, list):  # v1
+        return payload
+    if isinstance(payload, Mapping):  # v2: one list per requested source type
+        web = payload.get("web")
+        if web is None:
+            return []
+        if isinstance(web, list):
+            return web
+        raise ResponseParseError(INFO.id, UNEXPECTED_SHAPE, 502)
+    results = data.get("results")
+    if payload is None and isinstance(results, list):
+        return results
+    raise ResponseParseError(INFO.id, UNEXPECTED_SHAPE, 502)
+
+
+def _first_text(item: Mapping[str, Any]) -> str | None:
+    for key in _SNIPPET_KEYS:
+        value = item.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def _source(item: Any) -> SearchSource | None:
+    if not isinstance(item, Mapping):
+        return None
+    raw_url = item.get("url")
+    url = raw_url.strip() if isinstance(raw_url, str) else ""
+    if not is_http_url(url):
+        return None
+    title = item.get("title")
+    return SearchSource(
+        title=(collapse_whitespace(title) if isinstance(title, str) else "") or url,
+        url=url,
+        snippet=_first_text(item),
+    )
+
+
+def parse_results(data: Any) -> tuple[SearchSource, ...]:
+    """The web results of a decoded Firecrawl body (v2, v1 or ``results``), in order.
+
+    Raises:
+        SearchProviderError: The body says ``success: false``.
+        ResponseParseError: The body is not a Firecrawl search response.
+    """
+    sources = (_source(item) for item in _items(data))
+    return tuple(source for source in sources if source is not None)
+
+
+class FirecrawlProvider(RequestResponseProvider):
+    """The Firecrawl search provider (see the module docstring for the wire details)."""
+
+    info = INFO
+
+    def is_available(self, context: ProviderContext) -> bool:
+        """A key, or a self-hosted base URL in the environment."""
+        return self.api_key(context) is not None or configured_base_url() is not None
+
+    def is_explicitly_available(self, context: ProviderContext) -> bool:
+        """Always: without a key an explicit selection runs keyless."""
+        return True
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        """Build, send, check and parse one request; ``auth_mode`` says whether a key went."""
+        request = self.build_request(params, context)
+        response = await context.transport.send(self.info.id, self.info.label, request)
+        self.check_response(response)
+        parsed = self.parse_response(response, params)
+        mode = "api_key" if "Authorization" in request.headers else "keyless"
+        return parsed.model_copy(update={"auth_mode": mode})
+
+    def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
+        """The POST request for ``params``, with a bearer key when one resolves.
+
+        Raises:
+            ConfigurationError: The configured base URL is invalid.
+        """
+        url = search_endpoint(configured_base_url())
+        headers = {"Content-Type": "application/json"}
+        key = self.api_key(context)
+        if key is not None:
+            headers["Authorization"] = f"Bearer {key}"
+        return HttpRequest(method="POST", url=url, headers=headers, json=request_body(params))
+
+    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
+        """The sources and request id of a 2xx body (``auth_mode`` is set by :meth:`search`)."""
+        data = response.json(self.info.id, self.info.label)
+        sources = parse_results(data)
+        request_id = data.get("id")  # parse_results checked that data is a mapping
+        return SearchResponse(
+            provider=self.info.id,
+            sources=sources,
+            request_id=request_id if isinstance(request_id, str) and request_id else None,
+            auth_mode="api_key",
+        )

@@ -1,0 +1,220 @@
+"""Kimi Code search: the web search service of Moonshot's Kimi Code subscription, as JSON.
+
+* **Endpoint:** ``POST https://api.kimi.com/coding/v1/search`` with a JSON body
+  ``text_query``, ``limit``, ``enable_page_crawling: false`` and ``timeout_seconds: 30``.
+  The *full* URL (not just the origin) can be replaced with ``MOONSHOT_SEARCH_BASE_URL``,
+  then ``KIMI_SEARCH_BASE_URL``; it must be an ``http(s)`` URL without user info.
+* **Auth:** ``Authorization: Bearer <key>`` plus ``Accept`` / ``Content-Type:
+  application/json``. The key is a Kimi Code Console key from ``MOONSHOT_SEARCH_API_KEY``
+  or ``KIMI_SEARCH_API_KEY`` (or code, the config file, ``websearch auth set kimi``).
+* **Why not ``MOONSHOT_API_KEY``:** the spec's provider list names ``MOONSHOT_API_KEY`` too,
+  but the behaviour reference records that the upstream code deliberately refuses it: that
+  variable holds a Moonshot Open Platform key (``api.moonshot.ai`` / ``.cn``), which the
+  Kimi Code service at ``api.kimi.com`` rejects. Accepting it would put Kimi in the auto
+  chain for every Moonshot user only to fail with a 401 each time, so it is not read here
+  and the missing-key message says so.
+* **Limits:** ``limit`` is ``num_search_results`` or ``limit``, default 10, clamped to
+  1..20. ``recency`` and the other filters have no equivalent and are not sent.
+* **Results:** ``search_results[]``: title (else the URL), ``http(s)`` URL, snippet =
+  ``snippet`` or else ``content``, ``published_date`` = ``date``, ``author`` =
+  ``site_name``. ``request_id`` is the ``x-request-id`` (else ``x-msh-request-id``) header.
+  A body without a ``search_results`` list is a
+  :class:`~websearch_core.errors.ResponseParseError`, never an empty success.
+* **Errors:** ``Kimi search API error (<status>): <body>`` after the shared classifier (so a
+  401 reads ``Kimi authorization failed (401) ...``).
+
+Captures: there is no real capture of this API. ``fixtures/kimi/*.json`` are responses of a
+*different* Moonshot API, ``/v1/chat/completions`` with the builtin ``$web_search`` tool
+(``choices[].message.tool_calls`` with a ``search_id``, then a markdown answer), which this
+provider never calls. They do not apply to the parser beyond one check: that such a body is
+refused as a parse error. The shape handled here is the one the reference documents, also
+used by Moonshot's own open-source ``kimi-cli`` (which requires ``search_results`` with
+``site_name``, ``title``, ``url``, ``snippet`` and optional ``content``, ``date``, ``icon``,
+``mime``).
+
+Docs: https://www.kimi.com/code/docs/
+"""
+
+import os
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from ..errors import ConfigurationError, ProviderNotConfiguredError, ResponseParseError
+from ..models import SearchParams, SearchResponse, SearchSource
+from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, raise_for_status
+from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+
+__all__ = [
+    "INFO",
+    "KIMI_ENDPOINT",
+    "MISSING_KEY_MESSAGE",
+    "URL_ENV_VARS",
+    "KimiProvider",
+    "parse_results",
+    "request_body",
+    "search_url",
+]
+
+KIMI_ENDPOINT: Final = "https://api.kimi.com/coding/v1/search"
+URL_ENV_VARS: Final = ("MOONSHOT_SEARCH_BASE_URL", "KIMI_SEARCH_BASE_URL")
+"""Full search-URL overrides, in precedence order."""
+DEFAULT_RESULTS: Final = 10
+MAX_RESULTS: Final = 20
+TIMEOUT_FIELD_SECONDS: Final = 30
+
+MISSING_KEY_MESSAGE: Final = (
+    "Kimi search credentials not found. Kimi web search uses the Kimi Code service "
+    "(api.kimi.com); set MOONSHOT_SEARCH_API_KEY / KIMI_SEARCH_API_KEY to a Kimi Code "
+    "Console key, or run `websearch auth set kimi`. A Moonshot Open Platform key "
+    "(MOONSHOT_API_KEY) is not accepted here."
+)
+INVALID_URL: Final = "Invalid Kimi search URL: expected an HTTP or HTTPS URL"
+URL_CREDENTIALS: Final = "Invalid Kimi search URL: URL credentials are not allowed"
+UNEXPECTED_SHAPE: Final = "Kimi search API returned an unexpected response shape"
+
+INFO = ProviderInfo(
+    id="kimi",
+    label="Kimi",
+    kind="api",
+    description=(
+        "Kimi Code search (requires a Kimi Code Console key via KIMI_SEARCH_API_KEY/"
+        "MOONSHOT_SEARCH_API_KEY or `websearch auth set kimi`; not MOONSHOT_API_KEY)"
+    ),
+    docs_url="https://www.kimi.com/code/docs/",
+    env_vars=("MOONSHOT_SEARCH_API_KEY", "KIMI_SEARCH_API_KEY"),
+    honours=frozenset({"query", "limit", "num_search_results"}),
+    default_results=DEFAULT_RESULTS,
+    max_results=MAX_RESULTS,
+    index="kimi",
+)
+
+
+def search_url(environ: Mapping[str, str] | None = None) -> str:
+    """The search URL: the first non-blank override variable, else the Kimi Code endpoint.
+
+    Args:
+        environ: The environment to read (default: ``os.environ``).
+
+    Raises:
+        ConfigurationError: The override is not an ``http(s)`` URL or carries user info.
+    """
+    env = os.environ if environ is None else environ
+    for name in URL_ENV_VARS:
+        value = env.get(name, "").strip()
+        if not value:
+            continue
+        if not is_http_url(value):
+            raise ConfigurationError(INVALID_URL)
+        if "@" in urlsplit(value).netloc:
+            raise ConfigurationError(URL_CREDENTIALS)
+        return value
+    return KIMI_ENDPOINT
+
+
+def request_body(params: SearchParams) -> dict[str, Any]:
+    """The JSON body the search service receives for ``params`` (pure).
+
+    Example:
+        >>> request_body(SearchParams(query="x", limit=50))["limit"]
+        20
+    """
+    return {
+        "text_query": params.query,
+        "limit": clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS),
+        "enable_page_crawling": False,
+        "timeout_seconds": TIMEOUT_FIELD_SECONDS,
+    }
+
+
+def _text(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    return value.strip() or None
+
+
+def _source(item: Any, now: datetime | None) -> SearchSource | None:
+    if not isinstance(item, Mapping):
+        return None
+    url = _text(item.get("url"))
+    if url is None or not is_http_url(url):
+        return None
+    title = _text(item.get("title"))
+    published = _text(item.get("date"))
+    site_name = _text(item.get("site_name"))
+    return SearchSource(
+        title=collapse_whitespace(title) if title else url,
+        url=url,
+        snippet=_text(item.get("snippet")) or _text(item.get("content")),
+        published_date=published,
+        age_seconds=age_seconds_from_date(published, now=now),
+        author=collapse_whitespace(site_name) if site_name else None,
+    )
+
+
+def parse_results(data: Any, *, now: datetime | None = None) -> tuple[SearchSource, ...]:
+    """The ``search_results[]`` of a decoded body as sources, in the service's order.
+
+    Args:
+        data: The decoded JSON body.
+        now: Reference time for ``age_seconds`` (default: now).
+
+    Raises:
+        ResponseParseError: The body has no ``search_results`` list (a chat-completions
+            body, an error envelope, anything else).
+    """
+    results = data.get("search_results") if isinstance(data, Mapping) else None
+    if not isinstance(results, list):
+        raise ResponseParseError(INFO.id, UNEXPECTED_SHAPE, 502)
+    sources = (_source(item, now) for item in results)
+    return tuple(source for source in sources if source is not None)
+
+
+class KimiProvider(RequestResponseProvider):
+    """The Kimi Code search provider (see the module docstring for the wire details)."""
+
+    info = INFO
+
+    def require_api_key(self, context: ProviderContext) -> str:
+        """The key, or the Kimi-specific ``credentials not found`` error."""
+        key = self.api_key(context)
+        if key is None:
+            raise ProviderNotConfiguredError(self.info.id, MISSING_KEY_MESSAGE)
+        return key
+
+    def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
+        """The POST request for ``params``.
+
+        Raises:
+            ProviderNotConfiguredError: No Kimi Code key is configured.
+            ConfigurationError: The URL override is invalid.
+        """
+        key = self.require_api_key(context)
+        return HttpRequest(
+            method="POST",
+            url=search_url(),
+            headers={
+                "Accept": "application/json",
+                "Content-Type": "application/json",
+                "Authorization": f"Bearer {key}",
+            },
+            json=request_body(params),
+        )
+
+    def check_response(self, response: HttpResponse) -> None:
+        """Raise ``Kimi search API error (<status>): <body>`` typed by the shared classifier."""
+        body = response.text()[:ERROR_BODY_LIMIT].strip()
+        message = f"Kimi search API error ({response.status})"
+        raise_for_status(self.info.id, response, f"{message}: {body}" if body else message)
+
+    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
+        """The sources of a 2xx body, with the request id header."""
+        data = response.json(self.info.id, self.info.label)
+        return SearchResponse(
+            provider=self.info.id,
+            sources=parse_results(data),
+            request_id=response.header("x-request-id") or response.header("x-msh-request-id"),
+            auth_mode="api_key",
+        )

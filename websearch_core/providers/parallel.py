@@ -1,0 +1,247 @@
+"""Parallel Search API: ranked web results with long, LLM-oriented excerpts, as JSON.
+
+* **Endpoint:** ``POST https://api.parallel.ai/v1beta/search`` with a JSON body
+  ``{"objective": <query>, "search_queries": [<query>], "mode": "fast", "excerpts":
+  {"max_chars_per_result": 10000}}`` plus, when asked, ``source_policy``.
+* **Auth:** header ``x-api-key: <key>`` and the beta header ``parallel-beta:
+  search-extract-2025-10-10`` (plus JSON ``Accept`` / ``Content-Type``). The key comes from
+  ``PARALLEL_API_KEY`` (or code, the config file, the credential store).
+* **Source policy:** ``include_domains`` when any are given, else ``exclude_domains``
+  (Parallel takes one list or the other); ``after_date`` is ``date_after``, else today (UTC)
+  minus 1 / 7 / 30 / 365 days for ``recency``, as ``YYYY-MM-DD``.
+* **Limits:** no count is sent (Parallel picks how many results to return); the sources
+  are cut locally to ``num_search_results`` or ``limit``, default 10, clamped to 1..40.
+* **Results:** ``{"search_id", "results": [{"url", "title", "excerpts": [...],
+  "publish_date"}]}``. The snippet is the non-blank excerpts joined by a blank line; the
+  title falls back to the URL; ``published_date`` is ``publish_date``; ``request_id`` is
+  ``search_id``. Only ``http(s)`` URLs are kept.
+* **Errors:** ``Parallel API error (<status>): <detail>`` typed by the shared classifier,
+  where the detail is the first of ``message``, ``detail``, ``error`` (a string),
+  ``error.message``, ``error.detail``, else the raw body; an empty body gives
+  ``Parallel API error (<status>)``. A 2xx body that is not JSON raises
+  ``Parallel search returned invalid JSON: <reason>``, one without a ``results`` list
+  ``Parallel search returned an invalid response payload.`` (both
+  :class:`~websearch_core.errors.ResponseParseError`).
+
+Captures: ``fixtures/parallel/`` holds Parallel's documentation examples (placeholder
+values) of the legacy ``/v1beta/search`` answer and of the newer ``/v1/search`` answer,
+which adds ``session_id``; both parse the same way. The error example is the envelope
+``{"type": "error", "error": {"ref_id", "message"}}``, whose ``error.message`` becomes the
+detail.
+
+Docs: https://docs.parallel.ai/api-reference/legacy/search-beta/search
+"""
+
+import json
+from collections.abc import Mapping
+from datetime import UTC, date, datetime, timedelta
+from typing import Any, Final
+
+from ..errors import ResponseParseError
+from ..models import Recency, SearchParams, SearchResponse, SearchSource
+from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, raise_for_status
+from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+
+__all__ = [
+    "BETA_HEADER",
+    "INFO",
+    "PARALLEL_ENDPOINT",
+    "ParallelProvider",
+    "error_detail",
+    "parse_body",
+    "request_body",
+    "source_policy",
+]
+
+PARALLEL_ENDPOINT: Final = "https://api.parallel.ai/v1beta/search"
+BETA_HEADER: Final = "search-extract-2025-10-10"
+DEFAULT_RESULTS: Final = 10
+MAX_RESULTS: Final = 40
+MAX_CHARS_PER_RESULT: Final = 10_000
+
+_RECENCY_DAYS: Final[Mapping[Recency, int]] = {"day": 1, "week": 7, "month": 30, "year": 365}
+_INVALID_PAYLOAD: Final = "Parallel search returned an invalid response payload."
+
+INFO = ProviderInfo(
+    id="parallel",
+    label="Parallel",
+    kind="api",
+    description="Requires PARALLEL_API_KEY",
+    docs_url="https://docs.parallel.ai/api-reference/legacy/search-beta/search",
+    env_vars=("PARALLEL_API_KEY",),
+    honours=frozenset(
+        {
+            "query",
+            "recency",
+            "limit",
+            "num_search_results",
+            "date_after",
+            "include_domains",
+            "exclude_domains",
+        }
+    ),
+    default_results=DEFAULT_RESULTS,
+    max_results=MAX_RESULTS,
+    index="parallel",
+)
+
+
+def source_policy(params: SearchParams, today: date) -> dict[str, Any] | None:
+    """The ``source_policy`` object for ``params``, or ``None`` when nothing restricts sources.
+
+    Example:
+        >>> source_policy(SearchParams(query="x", recency="week"), date(2026, 1, 8))
+        {'after_date': '2026-01-01'}
+    """
+    policy: dict[str, Any] = {}
+    if params.include_domains:
+        policy["include_domains"] = list(params.include_domains)
+    elif params.exclude_domains:
+        policy["exclude_domains"] = list(params.exclude_domains)
+    if params.date_after is not None:
+        policy["after_date"] = params.date_after.isoformat()
+    elif params.recency is not None:
+        after = today - timedelta(days=_RECENCY_DAYS[params.recency])
+        policy["after_date"] = after.isoformat()
+    return policy or None
+
+
+def request_body(params: SearchParams, today: date) -> dict[str, Any]:
+    """The JSON body Parallel receives for ``params`` (pure)."""
+    body: dict[str, Any] = {
+        "objective": params.query,
+        "search_queries": [params.query],
+        "mode": "fast",
+        "excerpts": {"max_chars_per_result": MAX_CHARS_PER_RESULT},
+    }
+    policy = source_policy(params, today)
+    if policy is not None:
+        body["source_policy"] = policy
+    return body
+
+
+def _source(item: Any, now: datetime | None) -> SearchSource | None:
+    if not isinstance(item, Mapping):
+        return None
+    url = item.get("url")
+    url = url.strip() if isinstance(url, str) else ""
+    if not is_http_url(url):
+        return None
+    title = item.get("title")
+    excerpts = item.get("excerpts")
+    parts = [
+        text.strip()
+        for text in (excerpts if isinstance(excerpts, list) else ())
+        if isinstance(text, str) and text.strip()
+    ]
+    published = item.get("publish_date")
+    published_date = (published.strip() or None) if isinstance(published, str) else None
+    return SearchSource(
+        title=(collapse_whitespace(title) if isinstance(title, str) else "") or url,
+        url=url,
+        snippet="\n\n".join(parts) or None,
+        published_date=published_date,
+        age_seconds=age_seconds_from_date(published_date, now=now),
+    )
+
+
+def parse_body(
+    data: Any, limit: int = DEFAULT_RESULTS, *, now: datetime | None = None
+) -> SearchResponse:
+    """A decoded 2xx Parallel body as a response (pure).
+
+    Args:
+        data: The decoded JSON.
+        limit: How many sources to keep.
+        now: Reference time for ``age_seconds`` (default: now).
+
+    Raises:
+        ResponseParseError: The body has no ``results`` list.
+    """
+    results = data.get("results") if isinstance(data, Mapping) else None
+    if not isinstance(results, list):
+        raise ResponseParseError(INFO.id, _INVALID_PAYLOAD, 502)
+    sources = [s for s in (_source(item, now) for item in results) if s is not None]
+    search_id = data.get("search_id") if isinstance(data, Mapping) else None
+    return SearchResponse(
+        provider=INFO.id,
+        sources=tuple(sources[:limit]),
+        request_id=(search_id.strip() or None) if isinstance(search_id, str) else None,
+        auth_mode="api_key",
+    )
+
+
+def _string(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def error_detail(body: str) -> str:
+    """The ``<detail>`` of ``Parallel API error (<status>): <detail>`` ("" for an empty body).
+
+    Example:
+        >>> error_detail('{"type": "error", "error": {"ref_id": "r", "message": "Bad"}}')
+        'Bad'
+    """
+    text = body.strip()
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return text
+    if not isinstance(data, Mapping):
+        return text
+    error = data.get("error")
+    nested = error if isinstance(error, Mapping) else {}
+    candidates = (
+        data.get("message"),
+        data.get("detail"),
+        error,
+        nested.get("message"),
+        nested.get("detail"),
+    )
+    return next((found for found in map(_string, candidates) if found), text)
+
+
+class ParallelProvider(RequestResponseProvider):
+    """The Parallel Search API provider (see the module docstring for the wire details)."""
+
+    info = INFO
+
+    def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
+        """The POST request for ``params``."""
+        key = self.require_api_key(context)
+        return HttpRequest(
+            method="POST",
+            url=PARALLEL_ENDPOINT,
+            headers={
+                "Accept": "application/json",
+                "Content-Type": "application/json",
+                "x-api-key": key,
+                "parallel-beta": BETA_HEADER,
+            },
+            json=request_body(params, datetime.now(UTC).date()),
+        )
+
+    def check_response(self, response: HttpResponse) -> None:
+        """Raise ``Parallel API error (<status>): <detail>`` typed by the shared classifier."""
+        status = response.status
+        if 200 <= status < 300:
+            return
+        detail = error_detail(response.text()[:ERROR_BODY_LIMIT])
+        message = (
+            f"Parallel API error ({status}): {detail}"
+            if detail
+            else f"Parallel API error ({status})"
+        )
+        raise_for_status(self.info.id, response, message)
+
+    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
+        """The sources and search id of a 2xx body."""
+        try:
+            data = json.loads(response.body)
+        except ValueError as exc:
+            raise ResponseParseError(
+                self.info.id, f"Parallel search returned invalid JSON: {exc}", 502
+            ) from None
+        limit = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
+        return parse_body(data, limit)

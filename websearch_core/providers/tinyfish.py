@@ -1,0 +1,271 @@
+"""TinyFish Search API: ranked web results (title, URL, snippet, site name), as JSON.
+
+* **Endpoint:** ``GET https://api.search.tinyfish.ai`` with ``query`` and, when asked,
+  ``recency_minutes`` (or ``after_date`` / ``before_date``), ``include_domains`` /
+  ``exclude_domains`` (comma-joined), ``location`` and ``language``; then
+  ``num_results=<page size>`` and ``page=<n>``.
+* **Auth:** header ``X-API-Key: <key>`` (plus ``Accept: application/json``). The key comes
+  from ``TINYFISH_API_KEY`` (or code, the config file, the credential store).
+* **Limits and pagination:** the wanted count ``N`` is ``num_search_results`` or ``limit``,
+  default 10, clamped to 1..20. A page holds at most 10 results, so the page size is
+  ``min(N, 10)``: page 0 is fetched, then page 1 only while fewer than ``N`` distinct URLs
+  have been collected and page 0 was full (a short page means there is no more). URLs are
+  trimmed and de-duplicated across pages, and the result is cut to ``N``.
+* **Time filters:** ``recency`` maps to ``recency_minutes`` (day 1440, week 10080, month
+  43200, year 525600). TinyFish documents ``after_date`` / ``before_date`` (``YYYY-MM-DD``)
+  and forbids combining them with ``recency_minutes``, so explicit dates win over
+  ``recency``.
+* **Locale:** ``location`` is ``country`` upper-cased, else the region subtag of
+  ``language`` (``pt-BR`` gives ``BR``; a script subtag such as ``zh-Hans`` never does);
+  ``language`` is the two-letter primary subtag.
+* **Results:** ``results[]`` of ``{position, site_name, title, snippet, url}``. Title is
+  ``title``, else ``site_name``, else the URL; the snippet has its whitespace collapsed;
+  ``author`` is ``site_name``. Only ``http(s)`` URLs are kept. A body whose ``results`` is
+  not a list raises ``TinyFish Search API returned an unexpected response shape``.
+* **Errors:** ``TinyFish API error (<status>): <body>`` after the shared classifier (so a
+  401 reads ``TinyFish authorization failed (401) ...``, a 402 is out of credits and a 429
+  carries ``Retry-After``).
+
+Capture vs reference: the captures (``fixtures/tinyfish/*.json``) are examples from
+TinyFish's OpenAPI description. The success example has ``position`` and ``total_results``
+but no ``page`` (the reference lists ``page``; it is not used here). The error example is one
+placeholder envelope ``{"error": {"code", "message", "details"}}`` reused for every status,
+so errors are typed by status only and the raw body is quoted. TinyFish's public reference
+does not list ``num_results``, ``include_domains`` or ``exclude_domains`` (it suggests
+``site:`` operators in the query); they are sent as the behaviour reference describes.
+
+Docs: https://docs.tinyfish.ai/search-api/reference
+"""
+
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+from ..errors import ResponseParseError
+from ..models import Recency, SearchParams, SearchResponse, SearchSource
+from ..transport import HttpRequest, HttpResponse
+from ._common import collapse_whitespace, is_http_url
+from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+
+__all__ = [
+    "INFO",
+    "TINYFISH_ENDPOINT",
+    "TinyFishPage",
+    "TinyFishProvider",
+    "locale",
+    "merge_pages",
+    "page_size",
+    "parse_page",
+    "query_params",
+]
+
+TINYFISH_ENDPOINT: Final = "https://api.search.tinyfish.ai"
+DEFAULT_RESULTS: Final = 10
+MAX_RESULTS: Final = 20
+PAGE_SIZE: Final = 10
+"""TinyFish returns at most ten results per page."""
+MAX_PAGE: Final = 1
+"""Pages 0 and 1 cover the maximum of 20 results."""
+
+_RECENCY_MINUTES: Final[Mapping[Recency, int]] = {
+    "day": 1440,
+    "week": 10080,
+    "month": 43200,
+    "year": 525600,
+}
+_LANGUAGE_TAG: Final = re.compile(r"^([a-z]{2})(?:[-_]([a-z]{2}))?(?:[-_]|$)")
+_SHAPE_ERROR: Final = "TinyFish Search API returned an unexpected response shape"
+
+INFO = ProviderInfo(
+    id="tinyfish",
+    label="TinyFish",
+    kind="api",
+    description="Requires TINYFISH_API_KEY",
+    docs_url="https://docs.tinyfish.ai/search-api/reference",
+    env_vars=("TINYFISH_API_KEY",),
+    honours=frozenset(
+        {
+            "query",
+            "recency",
+            "limit",
+            "num_search_results",
+            "country",
+            "language",
+            "date_after",
+            "date_before",
+            "include_domains",
+            "exclude_domains",
+        }
+    ),
+    default_results=DEFAULT_RESULTS,
+    max_results=MAX_RESULTS,
+    index="tinyfish",
+)
+
+
+def wanted_count(params: SearchParams) -> int:
+    """``N``: ``num_search_results`` or ``limit``, default 10, clamped to 1..20."""
+    return clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
+
+
+def page_size(params: SearchParams) -> int:
+    """The ``num_results`` sent with every page: ``min(N, 10)``."""
+    return min(wanted_count(params), PAGE_SIZE)
+
+
+def locale(params: SearchParams) -> tuple[str | None, str | None]:
+    """``(location, language)`` for ``params``.
+
+    Example:
+        >>> locale(SearchParams(query="x", language="pt-BR"))
+        ('BR', 'pt')
+        >>> locale(SearchParams(query="x", country="de", language="zh-Hans"))
+        ('DE', 'zh')
+    """
+    location = params.country.upper() if params.country else None
+    language: str | None = None
+    if params.language:
+        match = _LANGUAGE_TAG.match(params.language.lower())
+        if match:
+            language = match.group(1)
+            if location is None and match.group(2):
+                location = match.group(2).upper()
+    return location, language
+
+
+def query_params(params: SearchParams, page: int) -> list[tuple[str, str]]:
+    """The query string TinyFish receives for ``params`` and ``page`` (pure).
+
+    Example:
+        >>> query_params(SearchParams(query="x", recency="day", limit=3), 0)
+        [('query', 'x'), ('recency_minutes', '1440'), ('num_results', '3'), ('page', '0')]
+    """
+    query: list[tuple[str, str]] = [("query", params.query)]
+    if params.date_after is not None or params.date_before is not None:
+        if params.date_after is not None:
+            query.append(("after_date", params.date_after.isoformat()))
+        if params.date_before is not None:
+            query.append(("before_date", params.date_before.isoformat()))
+    elif params.recency is not None:
+        query.append(("recency_minutes", str(_RECENCY_MINUTES[params.recency])))
+    if params.include_domains:
+        query.append(("include_domains", ",".join(params.include_domains)))
+    if params.exclude_domains:
+        query.append(("exclude_domains", ",".join(params.exclude_domains)))
+    location, language = locale(params)
+    if location is not None:
+        query.append(("location", location))
+    if language is not None:
+        query.append(("language", language))
+    query.append(("num_results", str(page_size(params))))
+    query.append(("page", str(page)))
+    return query
+
+
+class TinyFishPage:
+    """One parsed page: its usable sources and how many raw results it held."""
+
+    __slots__ = ("raw_count", "sources")
+
+    def __init__(self, sources: tuple[SearchSource, ...], raw_count: int) -> None:
+        self.sources = sources
+        self.raw_count = raw_count
+
+    def __repr__(self) -> str:
+        return f"TinyFishPage(sources={len(self.sources)}, raw_count={self.raw_count})"
+
+
+def _text(value: Any) -> str:
+    return collapse_whitespace(value) if isinstance(value, str) else ""
+
+
+def _source(item: Any) -> SearchSource | None:
+    if not isinstance(item, Mapping):
+        return None
+    url = item.get("url")
+    url = url.strip() if isinstance(url, str) else ""
+    if not is_http_url(url):
+        return None
+    site_name = _text(item.get("site_name"))
+    return SearchSource(
+        title=_text(item.get("title")) or site_name or url,
+        url=url,
+        snippet=_text(item.get("snippet")) or None,
+        author=site_name or None,
+    )
+
+
+def parse_page(data: Any) -> TinyFishPage:
+    """A decoded TinyFish body as a page (pure).
+
+    Raises:
+        ResponseParseError: The body is not an object with a ``results`` list.
+    """
+    results = data.get("results") if isinstance(data, Mapping) else None
+    if not isinstance(results, list):
+        raise ResponseParseError(INFO.id, _SHAPE_ERROR, 502)
+    sources = (_source(item) for item in results)
+    return TinyFishPage(tuple(s for s in sources if s is not None), len(results))
+
+
+def merge_pages(pages: list[TinyFishPage], count: int) -> tuple[SearchSource, ...]:
+    """The sources of ``pages`` in order, first occurrence of each URL only, cut to ``count``."""
+    seen: set[str] = set()
+    merged: list[SearchSource] = []
+    for page in pages:
+        for source in page.sources:
+            if source.url not in seen:
+                seen.add(source.url)
+                merged.append(source)
+    return tuple(merged[:count])
+
+
+def _needs_more(pages: list[TinyFishPage], params: SearchParams) -> bool:
+    if len(pages) > MAX_PAGE or pages[-1].raw_count < page_size(params):
+        return False
+    return len(merge_pages(pages, MAX_RESULTS)) < wanted_count(params)
+
+
+class TinyFishProvider(RequestResponseProvider):
+    """The TinyFish Search API provider (see the module docstring for the wire details)."""
+
+    info = INFO
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        """Fetch page 0, then page 1 only when more results are needed; merge and cut."""
+        pages: list[TinyFishPage] = []
+        while not pages or _needs_more(pages, params):
+            request = self.request_for_page(params, context, len(pages))
+            response = await context.transport.send(self.info.id, self.info.label, request)
+            self.check_response(response)
+            pages.append(parse_page(response.json(self.info.id, self.info.label)))
+        return SearchResponse(
+            provider=self.info.id,
+            sources=merge_pages(pages, wanted_count(params)),
+            auth_mode="api_key",
+        )
+
+    def request_for_page(
+        self, params: SearchParams, context: ProviderContext, page: int
+    ) -> HttpRequest:
+        """The GET request for one ``page`` of ``params``."""
+        key = self.require_api_key(context)
+        return HttpRequest(
+            method="GET",
+            url=TINYFISH_ENDPOINT,
+            params=query_params(params, page),
+            headers={"Accept": "application/json", "X-API-Key": key},
+        )
+
+    def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
+        """The request for the first page (page 0)."""
+        return self.request_for_page(params, context, 0)
+
+    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
+        """One page's sources, de-duplicated and cut to ``N``."""
+        page = parse_page(response.json(self.info.id, self.info.label))
+        return SearchResponse(
+            provider=self.info.id,
+            sources=merge_pages([page], wanted_count(params)),
+            auth_mode="api_key",
+        )

@@ -1,0 +1,90 @@
+"""The Kagi Search API (v1) as the simulator speaks it.
+
+``POST /api/v1/search`` with a JSON body ``{"query", "workflow", "limit", "filters"}`` is
+answered with the v1 envelope ``{"meta": {"trace", "id", "ms"}, "data": {"search": [...],
+"related_search": [...], "direct_answer": [...]}}``: each search item has ``url``, ``title``,
+``snippet`` and ``time``; ``limit`` is honoured (default 10, at most 40); two related
+searches and one direct answer are derived from the query.
+
+A request without a bearer token gets a 401 with Kagi's error envelope
+``{"meta": {...}, "data": null, "error": [{"code": 401, "msg": "..."}]}``; a body without a
+query gets a 400 in the same envelope. The API has no bot challenge, so
+:meth:`KagiProtocol.challenge` is a plain 403.
+"""
+
+import hashlib
+from typing import Any
+
+from aiohttp import web
+
+from ..simulator import RecordedRequest, SimResult
+
+__all__ = ["KagiProtocol"]
+
+_DEFAULT_LIMIT = 10
+_MAX_LIMIT = 40
+
+
+def _meta(seed: str) -> dict[str, Any]:
+    digest = hashlib.sha256(seed.encode("utf-8")).hexdigest()
+    return {"trace": f"trace-{digest[:16]}", "id": digest[16:48], "ms": 42}
+
+
+def _error(status: int, message: str) -> web.Response:
+    body = {"meta": _meta(message), "data": None, "error": [{"code": status, "msg": message}]}
+    return web.json_response(body, status=status)
+
+
+def _limit(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return _DEFAULT_LIMIT
+    return max(1, min(_MAX_LIMIT, value))
+
+
+def _item(result: SimResult) -> dict[str, Any]:
+    item: dict[str, Any] = {"url": result.url, "title": result.title, "snippet": result.snippet}
+    if result.published:
+        item["time"] = result.published
+    return item
+
+
+class KagiProtocol:
+    """Kagi's v1 search JSON, its error envelope, a 403 and a wrong-shaped body."""
+
+    def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
+        """The v1 envelope for the JSON request body, honouring ``limit``."""
+        authorization = request.header("Authorization") or ""
+        if not authorization.startswith("Bearer ") or not authorization[7:].strip():
+            return _error(401, "Unauthorized: missing or invalid API key")
+        try:
+            body = request.json()
+        except ValueError:
+            return _error(400, "Request body must be JSON")
+        query = body.get("query") if isinstance(body, dict) else None
+        if not isinstance(query, str) or not query.strip():
+            return _error(400, "Missing query")
+        served = results[: _limit(body.get("limit"))]
+        payload = {
+            "meta": _meta(query),
+            "data": {
+                "search": [_item(result) for result in served],
+                "related_search": [
+                    {"props": {"query": f"{query} tutorial"}},
+                    {"props": {"query": f"{query} examples"}},
+                ],
+                "direct_answer": (
+                    [{"title": query, "snippet": f"Simulated direct answer about {query}."}]
+                    if served
+                    else []
+                ),
+            },
+        }
+        return web.json_response(payload)
+
+    def challenge(self) -> web.Response:
+        """The API has no challenge page: a bare 403."""
+        return web.Response(status=403, text="Forbidden")
+
+    def malformed(self) -> web.Response:
+        """A 200 JSON body whose ``data`` is a string."""
+        return web.json_response({"meta": {"id": "x"}, "data": "unavailable"})
