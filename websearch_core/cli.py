@@ -8,6 +8,7 @@ Usage::
     websearch auth list               # provider ids with a stored key (never the keys)
     websearch auth remove PROVIDER
     websearch providers               # each provider: can it run now (or why not), usage, budget
+    websearch providers reset brave   # clear a provider's cooldown, quota mark and counters
 
 A first argument of ``auth`` or ``providers`` selects that command; anything else is a
 query (``websearch -- auth`` searches for the word "auth").
@@ -247,14 +248,27 @@ def _providers_parser() -> argparse.ArgumentParser:
         prog=f"{PROG} providers",
         description=(
             "List every registered provider in auto-chain order: whether it can run now "
-            "(or why not), its requests this month and its budget."
+            "(or why not), its requests this month and its budget. "
+            f"'{PROG} providers reset ID' clears a provider's cooldown, quota mark and counters."
         ),
     )
+    parser.add_argument("action", nargs="?", choices=["reset"], help="reset one provider's marks")
+    parser.add_argument("provider", nargs="?", help="the provider id to reset")
     parser.set_defaults(handler=_providers)
     return parser
 
 
 def _providers(args: argparse.Namespace) -> int:
+    if args.action == "reset":
+        if not args.provider:
+            return _fail("providers reset needs a provider id")
+        if args.provider not in PROVIDER_REGISTRY:
+            return _fail(
+                f"unknown provider: {args.provider} (known: {', '.join(SEARCH_PROVIDER_ORDER)})"
+            )
+        asyncio.run(_reset_provider(WebSearch(), args.provider))
+        print(f"{args.provider}: cooldowns, quota marks and usage counters cleared")
+        return EXIT_OK
     web_search = WebSearch()
     statuses = asyncio.run(_provider_statuses(web_search))
     preferred = web_search.settings.provider
@@ -271,6 +285,11 @@ def _providers(args: argparse.Namespace) -> int:
         print("  ".join([*cells, row[5]]))
     print(f"\nUSED counts requests this month. Store a key with: {PROG} auth set PROVIDER")
     return EXIT_OK
+
+
+async def _reset_provider(web_search: WebSearch, provider_id: str) -> None:
+    async with web_search:
+        await web_search.reset_provider(provider_id)
 
 
 async def _provider_statuses(web_search: WebSearch) -> list[ProviderStatus]:

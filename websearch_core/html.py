@@ -8,6 +8,10 @@
 * :func:`parse_attributes` and :func:`find_forms`: read tag attributes and ``<form>``
   inputs in any attribute order, for engines that paginate or hand out tokens through
   hidden form fields.
+* :func:`parse_document`, :func:`text_of`, :func:`resolve_href` and :func:`is_http_url`:
+  the lxml side, for scrapers that select with CSS (Bing, Yahoo, Startpage and the
+  browser-backed engines): a lenient whole-page parse, an element's readable text, and
+  result links resolved against the page they came from.
 
 Everything here is pure and works on strings, so scrapers that parse with regular
 expressions (as the DuckDuckGo one does, on purpose) and scrapers that use lxml can share
@@ -19,6 +23,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import cast
+from urllib.parse import urljoin
+
+import lxml.etree
+import lxml.html
+
+from .providers._common import is_http_url
 
 __all__ = [
     "BROWSER_HEADERS",
@@ -27,9 +38,13 @@ __all__ = [
     "decode_entities",
     "find_forms",
     "fragment_text",
+    "is_http_url",
     "navigation_headers",
     "parse_attributes",
+    "parse_document",
     "replace_tags",
+    "resolve_href",
+    "text_of",
 ]
 
 CHROME_USER_AGENT = (
@@ -232,3 +247,85 @@ def find_forms(page: str) -> list[HtmlForm]:
             )
         )
     return forms
+
+
+# --- lxml helpers ------------------------------------------------------------------------------
+
+_EMPTY_DOCUMENT = b"<html><head></head><body></body></html>"
+_INVISIBLE_TEXT = "[not(ancestor::script) and not(ancestor::style) and not(ancestor::template)]"
+_VISIBLE_TEXT = lxml.etree.XPath(f"descendant-or-self::text(){_INVISIBLE_TEXT}")
+_URL_NOISE = re.compile(r"[\t\n\r]")
+_EMPTY_AUTHORITY = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:)?//(?:[/?#]|$)")
+
+
+def parse_document(html: str) -> lxml.html.HtmlElement:
+    """Parse a whole HTML page leniently into its ``<html>`` root element.
+
+    Never raises for bad input: broken markup is repaired the way lxml's HTML parser does,
+    an XML encoding declaration is tolerated (the text is already decoded), and an empty or
+    whitespace-only page gives an empty ``<html><head/><body/></html>`` document.
+
+    Args:
+        html: The decoded page.
+
+    Returns:
+        The root element; select inside it with ``cssselect`` or XPath.
+
+    Example:
+        >>> root = parse_document("<p class=x>Hello <b>world</b>")
+        >>> root.tag, [p.text_content() for p in root.cssselect("p.x")]
+        ('html', ['Hello world'])
+    """
+    parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=False)
+    data = html.encode("utf-8", errors="replace")
+    if data.strip():
+        try:
+            return lxml.html.document_fromstring(data, parser=parser)
+        except (lxml.etree.ParserError, ValueError):
+            pass
+    return lxml.html.document_fromstring(_EMPTY_DOCUMENT, parser=parser)
+
+
+def text_of(element: lxml.html.HtmlElement) -> str:
+    """The text a reader sees in ``element``, whitespace collapsed and trimmed.
+
+    Like the DOM's ``textContent`` (descendant text concatenated, entities decoded, no
+    separator added between elements, so ``<b>Ja</b>va`` reads ``Java``), except that the
+    contents of ``<script>``, ``<style>`` and ``<template>`` and comments are left out.
+    Whitespace, no-break spaces included, is collapsed to single spaces.
+
+    Example:
+        >>> text_of(parse_document("<p> Hi&nbsp; <b>the</b>re<script>x()</script><!-- c --></p>"))
+        'Hi there'
+    """
+    parts = cast(list[str], _VISIBLE_TEXT(element))
+    return _WHITESPACE.sub(" ", "".join(parts)).strip()
+
+
+def resolve_href(href: str, base: str) -> str | None:
+    """``href`` made absolute against ``base``, or ``None`` when it is not a web link.
+
+    Surrounding whitespace and the tabs and line breaks browsers ignore inside URLs are
+    removed first. Relative (``/path``, ``page``, ``?q=1``) and protocol-relative
+    (``//host/path``) links are resolved; the result must be an absolute ``http``/``https``
+    URL with a host. An empty ``href``, another scheme (``javascript:``, ``mailto:``,
+    ``data:``), an empty host (``https://``) or an unparseable URL gives ``None``.
+
+    Args:
+        href: The attribute value as the parser decoded it.
+        base: The page's URL (an absolute ``http(s)`` URL).
+
+    Example:
+        >>> resolve_href("/ck/a?u=1", "https://www.bing.com/search?q=x")
+        'https://www.bing.com/ck/a?u=1'
+        >>> resolve_href("javascript:void(0)", "https://example.org/") is None
+        True
+    """
+    cleaned = _URL_NOISE.sub("", href.strip())
+    if not cleaned or _EMPTY_AUTHORITY.match(cleaned):
+        return None
+    try:
+        url = urljoin(base, cleaned)
+    except ValueError:
+        return None
+    return url if is_http_url(url) else None

@@ -357,6 +357,29 @@ def test_providers_sees_the_searxng_endpoint(
     assert rows["searxng"].endswith(before.reason)
 
 
+def test_providers_reset_clears_a_mark(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from websearch_core.state.base import ProviderMark
+
+    async def mark_brave() -> None:
+        async with WebSearch() as web_search:
+            store = await web_search.state()
+            mark = ProviderMark(kind="exhausted", until=4102444800.0, reason="brave: 402")
+            await store.set_mark("brave", mark)
+
+    monkeypatch.setenv("BRAVE_API_KEY", SECRET)
+    asyncio.run(mark_brave())
+    assert asyncio.run(_core_status())["brave"].mark is not None
+    assert main(["providers"]) == EXIT_OK
+    assert "Brave is out of quota until 2100-01-01" in _table(capsys.readouterr().out)[1]["brave"]
+    assert main(["providers", "reset", "brave"]) == EXIT_OK
+    assert "brave: cooldowns, quota marks and usage counters cleared" in capsys.readouterr().out
+    assert asyncio.run(_core_status())["brave"].mark is None
+    assert main(["providers", "reset", "bravo"]) == 2
+    assert "unknown provider: bravo" in capsys.readouterr().err
+
+
 def test_a_broken_config_file_exits_2(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

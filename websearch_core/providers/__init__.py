@@ -37,6 +37,10 @@ PROVIDER_REGISTRY: Mapping[str, str] = MappingProxyType(
         "parallel": "websearch_core.providers.parallel:ParallelProvider",
         "searxng": "websearch_core.providers.searxng:SearxngProvider",
         "duckduckgo": "websearch_core.providers.duckduckgo:DuckDuckGoProvider",
+        "bing": "websearch_core.providers.bing:BingProvider",
+        "yahoo": "websearch_core.providers.yahoo:YahooProvider",
+        "startpage": "websearch_core.providers.startpage:StartpageProvider",
+        "public": "websearch_core.providers.public:PublicProvider",
     }
 )
 """Provider id to ``module:Class``, in no particular order."""
@@ -55,6 +59,10 @@ SEARCH_PROVIDER_ORDER: tuple[str, ...] = (
     "synthetic",
     "searxng",
     "duckduckgo",
+    "bing",
+    "yahoo",
+    "startpage",
+    "public",
 )
 """The auto chain, in the spec's order: keyed APIs first, self-hosted, then scrapers."""
 

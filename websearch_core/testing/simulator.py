@@ -54,6 +54,9 @@ PROTOCOLS: Mapping[str, str] = MappingProxyType(
         "parallel": "websearch_core.testing.protocols.parallel:ParallelProtocol",
         "searxng": "websearch_core.testing.protocols.searxng:SearxngProtocol",
         "duckduckgo": "websearch_core.testing.protocols.duckduckgo:DuckDuckGoProtocol",
+        "bing": "websearch_core.testing.protocols.bing:BingProtocol",
+        "yahoo": "websearch_core.testing.protocols.yahoo:YahooProtocol",
+        "startpage": "websearch_core.testing.protocols.startpage:StartpageProtocol",
     }
 )
 """Provider id to the ``module:Class`` that speaks its protocol."""

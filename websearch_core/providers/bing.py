@@ -1,0 +1,356 @@
+"""Bing: the public HTML results page (www.bing.com/search), no key needed.
+
+* **Endpoint:** ``GET https://www.bing.com/search?q=<query>&count=<N>&mkt=en-US&setlang=en``
+  plus ``filters=…`` when ``recency`` is set. The query is sent unchanged.
+* **Headers:** the desktop-Chrome navigation profile (:mod:`websearch_core.html`) with
+  ``Referer: https://www.bing.com/`` and ``Sec-Fetch-Site: same-origin``. No key, no cookies.
+* **Recency:** ``day``/``week``/``month`` become ``filters=ex1:"ez1"``/``"ez2"``/``"ez3"``;
+  ``year`` becomes the custom range ``ex1:"ez5_<d-365>_<d>"`` where ``d`` is today's UTC
+  day number since 1970-01-01.
+* **Count:** ``N = num_search_results or limit``, default 10, at most 20; sent as ``count``
+  and applied again to the parsed list.
+* **Results:** one per ``li.b_algo``: the link is the first ``h2 a[href]`` (the sitelinks
+  outside the heading are ignored), the title its text, the snippet the first non-empty of
+  ``.b_caption p``, ``p[class*=b_lineclamp]`` and ``.b_algoSlug``. A ``span.news_dt`` date at
+  the start of the snippet becomes ``published_date`` (and ``age_seconds``) and is cut from
+  the snippet with its ``·`` separator. Links go through Bing's click tracker
+  ``https://www.bing.com/ck/a?…&u=a1<base64url(target)>&ntb=1``, unwrapped by
+  :func:`unwrap_url`; a Bing link that is not such a tracker, an undecodable tracker, a
+  non-``http(s)`` target and an ad redirect (``bing.com/aclick``) are dropped. Ads live in
+  ``li.b_ad`` blocks and are never read. URLs are de-duplicated exactly.
+* **Errors:** a final URL under ``/turing/captcha`` is a
+  :class:`~websearch_core.errors.ChallengeError` (429) whatever the status. A page without
+  ``li.b_algo`` results is a challenge when it carries challenge markup: the
+  "One last step" Cloudflare Turnstile block (``#turnstile-widget``, ``.cf-turnstile``,
+  ``div.captcha``/``.captcha_header``), ``#b_captcha``/``#px-captcha``, or a form, frame or
+  script pointing at ``/turing/captcha`` or ``challenges.cloudflare.com``; failing those,
+  the reference's text markers (``turing/captcha``, ``b_captcha``, ``px-captcha``,
+  "verify you are a human") anywhere in the page, unless it is Bing's genuine
+  "There are no results" page (``li.b_no``), which gives zero sources (a 204 for the
+  chain). Anything else without results is a
+  :class:`~websearch_core.errors.ResponseParseError`. Other non-2xx statuses go through
+  the shared classifier, else ``Bing HTML error (<status>)``.
+
+Capture vs reference:
+
+* The real challenge capture (``bing/challenge_one_last_step_turnstile_in_serp_2026.html``)
+  is a full SERP (title, header, search box) holding a Turnstile widget and no results.
+  None of the reference's text markers occur in it, so the reference would have read it
+  as an empty result; the structural markers above catch it.
+* The real SERP and the Polish fragment use unquoted attributes (``iid=SERP.5318``) and
+  put ``<link>`` tags inside ``li.b_algo``; lxml reads both as a browser does.
+
+Docs (the HTML endpoint shares ``count``/``mkt``/``setlang`` with Bing's retired Web Search
+API): https://learn.microsoft.com/bing/search-apis/bing-web-search/reference/query-parameters
+"""
+
+import base64
+import binascii
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from types import MappingProxyType
+from urllib.parse import parse_qsl, urlsplit
+
+import lxml.html
+
+from ..errors import ChallengeError, ResponseParseError
+from ..html import navigation_headers, parse_document, resolve_href, text_of
+from ..models import SearchParams, SearchResponse, SearchSource
+from ..transport import HttpRequest, HttpResponse, raise_for_status
+from ._common import age_seconds_from_date, is_http_url
+from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+
+__all__ = [
+    "BING_BASE_URL",
+    "BING_SEARCH_URL",
+    "CHALLENGE_MESSAGE",
+    "INFO",
+    "UNRECOGNISED_MESSAGE",
+    "BingProvider",
+    "build_params",
+    "build_request",
+    "is_challenge_page",
+    "is_challenge_url",
+    "parse_page",
+    "recency_filter",
+    "unwrap_url",
+]
+
+BING_BASE_URL = "https://www.bing.com/"
+BING_SEARCH_URL = "https://www.bing.com/search"
+DEFAULT_RESULTS = 10
+MAX_RESULTS = 20
+MARKET = "en-US"
+UI_LANGUAGE = "en"
+
+CHALLENGE_MESSAGE = (
+    "Bing blocked the request with a CAPTCHA challenge. Bing throttles automated searches "
+    "from datacenter/shared-egress IPs; try the duckduckgo or mojeek provider, or configure a "
+    "credentialed provider such as Brave, Tavily, Exa, or Kagi."
+)
+"""The spec's text for any Bing bot check (CAPTCHA page or Turnstile "One last step")."""
+
+UNRECOGNISED_MESSAGE = "Bing returned an unrecognised page"
+
+INFO = ProviderInfo(
+    id="bing",
+    label="Bing",
+    kind="scraper",
+    description=(
+        "No key needed: Bing's public HTML results page; may answer shared or datacenter "
+        "IPs with a CAPTCHA or Turnstile challenge"
+    ),
+    docs_url="https://learn.microsoft.com/bing/search-apis/bing-web-search/reference/query-parameters",
+    honours=frozenset({"query", "recency", "limit", "num_search_results"}),
+    default_results=DEFAULT_RESULTS,
+    max_results=MAX_RESULTS,
+    index="bing",
+)
+
+_RECENCY_CODES: Mapping[str, str] = MappingProxyType({"day": "ez1", "week": "ez2", "month": "ez3"})
+_SECONDS_PER_DAY = 86_400
+_BASE64URL = re.compile(r"^[A-Za-z0-9_-]+$")
+_SNIPPET_SELECTORS = (".b_caption p", "p[class*='b_lineclamp']", ".b_algoSlug")
+_DATE_SEPARATOR = re.compile(r"^[\s·\-–—|]+")
+_CHALLENGE_ELEMENTS = (
+    "#turnstile-widget, .cf-turnstile, div.captcha, .captcha_header, #b_captcha, .b_captcha, "
+    "#px-captcha"
+)
+_CHALLENGE_ATTRIBUTE = re.compile(r"/turing/captcha|challenges\.cloudflare\.com", re.IGNORECASE)
+_CHALLENGE_TEXT = re.compile(
+    r"turing/captcha|b_captcha|px-captcha|verify (?:that )?you are (?:a )?human", re.IGNORECASE
+)
+
+
+def recency_filter(recency: str | None, *, now: datetime | None = None) -> str | None:
+    """Bing's ``filters`` value for a recency, or ``None`` when there is none.
+
+    Args:
+        recency: ``day``, ``week``, ``month`` or ``year`` (anything else: no filter).
+        now: The current instant (default: now, UTC); only ``year`` reads it.
+
+    Example:
+        >>> recency_filter("week")
+        'ex1:"ez2"'
+        >>> recency_filter("year", now=datetime(2026, 1, 1, tzinfo=UTC))
+        'ex1:"ez5_20089_20454"'
+    """
+    code = _RECENCY_CODES.get(recency or "")
+    if code is not None:
+        return f'ex1:"{code}"'
+    if recency == "year":
+        instant = now or datetime.now(UTC)
+        day = int(instant.timestamp()) // _SECONDS_PER_DAY
+        return f'ex1:"ez5_{day - 365}_{day}"'
+    return None
+
+
+def build_params(params: SearchParams, *, now: datetime | None = None) -> list[tuple[str, str]]:
+    """The query string, in Bing's order: ``q``, ``count``, ``mkt``, ``setlang``, ``filters``.
+
+    Example:
+        >>> build_params(SearchParams(query="rust async", limit=30))
+        [('q', 'rust async'), ('count', '20'), ('mkt', 'en-US'), ('setlang', 'en')]
+    """
+    count = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
+    query = [
+        ("q", params.query),
+        ("count", str(count)),
+        ("mkt", MARKET),
+        ("setlang", UI_LANGUAGE),
+    ]
+    filters = recency_filter(params.recency, now=now)
+    if filters is not None:
+        query.append(("filters", filters))
+    return query
+
+
+def build_request(params: SearchParams, *, now: datetime | None = None) -> HttpRequest:
+    """The GET of the results page with browser navigation headers (pure)."""
+    return HttpRequest(
+        method="GET",
+        url=BING_SEARCH_URL,
+        params=tuple(build_params(params, now=now)),
+        headers=navigation_headers(referer=BING_BASE_URL),
+    )
+
+
+def unwrap_url(href: str) -> str | None:
+    """The destination of a Bing result link, or ``None`` when it must be dropped.
+
+    The href is resolved against ``https://www.bing.com/``. A link on ``bing.com`` (or a
+    subdomain) must be the click tracker ``/ck/a`` whose ``u`` parameter is ``a1``
+    followed by the unpadded base64url of the UTF-8 target; anything else on Bing
+    (internal navigation, an undecodable ``u``) is dropped. Other links are kept as they
+    are. The result must be an absolute ``http(s)`` URL and not a Bing ad redirect
+    (``bing.com/aclick``).
+
+    Example:
+        >>> unwrap_url("https://www.bing.com/ck/a?!&&p=abc&u=a1aHR0cHM6Ly9leGFtcGxlLm9yZy8&ntb=1")
+        'https://example.org/'
+        >>> unwrap_url("/images/search?q=x") is None
+        True
+    """
+    url = resolve_href(href, BING_BASE_URL)
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if _is_bing_host(parts.hostname):
+        if parts.path != "/ck/a":
+            return None
+        url = _decode_tracker(parts.query)
+        if url is None:
+            return None
+    if not is_http_url(url) or _is_ad_redirect(url):
+        return None
+    return url
+
+
+def _is_bing_host(host: str | None) -> bool:
+    host = (host or "").lower()
+    return host == "bing.com" or host.endswith(".bing.com")
+
+
+def _decode_tracker(query: str) -> str | None:
+    value = next((v for k, v in parse_qsl(query, keep_blank_values=True) if k == "u"), "")
+    if not value.startswith("a1"):
+        return None
+    encoded = value[2:]
+    if not _BASE64URL.match(encoded):
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
+        return raw.decode("utf-8").strip()
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _is_ad_redirect(url: str) -> bool:
+    parts = urlsplit(url)
+    return _is_bing_host(parts.hostname) and parts.path.startswith("/aclick")
+
+
+def is_challenge_url(url: str) -> bool:
+    """Whether the final URL is Bing's CAPTCHA page (``/turing/captcha``)."""
+    return "/turing/captcha" in url.lower()
+
+
+def is_challenge_page(document: lxml.html.HtmlElement, page: str) -> bool:
+    """Whether a page without results is a bot challenge (see the module notes).
+
+    Call it only for a page that has no ``li.b_algo`` result: Bing's result pages carry
+    the challenge's CSS and scripts too. Structural markers decide first; the reference's
+    text markers decide only when the page is not Bing's genuine "no results" page.
+    """
+    if document.cssselect(_CHALLENGE_ELEMENTS):
+        return True
+    for element in document.iter("form", "iframe", "script"):
+        target = element.get("action") or element.get("src") or ""
+        if _CHALLENGE_ATTRIBUTE.search(target):
+            return True
+    if _is_no_results_page(document):
+        return False
+    return bool(_CHALLENGE_TEXT.search(page))
+
+
+def _is_no_results_page(document: lxml.html.HtmlElement) -> bool:
+    return bool(document.cssselect("li.b_no"))
+
+
+def _snippet_and_date(block: lxml.html.HtmlElement) -> tuple[str, str | None]:
+    for selector in _SNIPPET_SELECTORS:
+        for element in block.cssselect(selector):
+            text = text_of(element)
+            if not text:
+                continue
+            stamp = element.cssselect("span.news_dt")
+            date = text_of(stamp[0]) if stamp else ""
+            if date and text.startswith(date):
+                return _DATE_SEPARATOR.sub("", text[len(date) :]), date
+            return text, None
+    return "", None
+
+
+def _parse_block(block: lxml.html.HtmlElement) -> SearchSource | None:
+    anchors = block.cssselect("h2 a[href]")
+    if not anchors:
+        return None
+    url = unwrap_url(anchors[0].get("href", ""))
+    if url is None:
+        return None
+    snippet, date = _snippet_and_date(block)
+    return SearchSource(
+        title=text_of(anchors[0]) or url,
+        url=url,
+        snippet=snippet or None,
+        published_date=date,
+        age_seconds=age_seconds_from_date(date),
+    )
+
+
+def parse_page(page: str, final_url: str = "") -> list[SearchSource]:
+    """Parse one Bing results page (pure).
+
+    Args:
+        page: The decoded body of a 2xx response.
+        final_url: The URL the response came from after redirects.
+
+    Returns:
+        The organic results in page order, ads and unusable links dropped, URLs
+        de-duplicated; empty for Bing's genuine "no results" page.
+
+    Raises:
+        ChallengeError: A CAPTCHA or Turnstile page instead of results.
+        ResponseParseError: Neither results, nor a "no results" page, nor a challenge.
+    """
+    if is_challenge_url(final_url):
+        raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
+    document = parse_document(page)
+    blocks = document.cssselect("li.b_algo")
+    if not blocks:
+        if is_challenge_page(document, page):
+            raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
+        if _is_no_results_page(document):
+            return []
+        raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
+    sources: list[SearchSource] = []
+    seen: set[str] = set()
+    for block in blocks:
+        source = _parse_block(block)
+        if source is not None and source.url not in seen:
+            seen.add(source.url)
+            sources.append(source)
+    return sources
+
+
+class BingProvider(RequestResponseProvider):
+    """Bing's HTML results page: always available, one GET per search."""
+
+    info = INFO
+
+    def is_available(self, context: ProviderContext) -> bool:
+        """Always: Bing needs no key."""
+        return True
+
+    def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
+        """The results-page GET for ``params``."""
+        return build_request(params)
+
+    def check_response(self, response: HttpResponse) -> None:
+        """Challenges first (whatever the status), then the shared status classifier."""
+        if is_challenge_url(response.url):
+            raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
+        if 200 <= response.status < 300:
+            return
+        page = response.text()
+        document = parse_document(page)
+        if not document.cssselect("li.b_algo") and is_challenge_page(document, page):
+            raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
+        raise_for_status(INFO.id, response, f"{INFO.label} HTML error ({response.status})")
+
+    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
+        """The page's results, cut to the requested count."""
+        wanted = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
+        sources = parse_page(response.text(), response.url)
+        return SearchResponse(provider=INFO.id, sources=tuple(sources[:wanted]))

@@ -1,0 +1,332 @@
+"""Yahoo: the public HTML results page (search.yahoo.com, Bing-backed), no key needed.
+
+* **Endpoint:** ``GET https://search.yahoo.com/search?p=<query>&n=<N>`` plus ``btf=d|w|m``
+  for ``recency`` day/week/month. Yahoo has no one-year filter, so ``year`` is dropped
+  silently. The query is sent unchanged.
+* **Headers:** the desktop-Chrome navigation profile (:mod:`websearch_core.html`) with
+  ``Referer: https://search.yahoo.com/`` and ``Sec-Fetch-Site: same-origin``. No key.
+* **Count:** ``N = num_search_results or limit``, default 10, at most 20; sent as ``n`` and
+  applied again to the parsed list.
+* **Results:** one per ``div.algo`` outside the ad lists (an ancestor or the block itself
+  with an ``…Ads`` / ``ads`` class): the heading is the first ``h3``, the link ``h3 a`` or,
+  in the layout where the heading sits inside the link, the ``<a>`` around the ``h3``; the
+  title is the heading's text and the snippet the first ``.compText``'s. A leading date
+  span in the snippet (``<span class="fc-smoke">Mar 13, 2026 · </span>``) becomes
+  ``published_date`` (relative dates such as ``2 days ago`` are kept as text, with no
+  ``age_seconds``) and is cut from the snippet. Links are unwrapped by :func:`unwrap_url`:
+  the ``r.search.yahoo.com/…/RU=<percent-encoded target>/RK=…`` tracker gives its target;
+  other Yahoo links, ad redirects and non-``http(s)`` links are dropped. URLs are
+  de-duplicated exactly.
+* **Errors:** non-2xx statuses go through the shared classifier first, else
+  ``Yahoo HTML error (<status>)``. Then the EU consent interstitial is a
+  :class:`~websearch_core.errors.ChallengeError` (429): a final URL on
+  ``consent.yahoo.com`` / ``guce.yahoo.com``, or a page without results whose forms, links
+  or frames point at ``consent.yahoo.com`` or ``collectConsent`` (or, as a last resort,
+  that mentions either anywhere). Yahoo's genuine zero-results page (``div.zrp``, "We did
+  not find results for") gives zero sources (a 204 for the chain). Anything else without
+  results is a :class:`~websearch_core.errors.ResponseParseError`.
+
+Capture vs reference:
+
+* In the real result page (``yahoo/serp_javascript_tutorial_2026.html``) the result links
+  are direct targets, not ``RU=`` trackers, and the ``h3`` sits inside the ``<a>``; both
+  shapes are supported, as are trackers.
+* Every real Yahoo page links to ``guce.yahoo.com`` (terms, privacy) and names it in a
+  ``<meta>``; only ``consent.yahoo.com``/``collectConsent`` mark the interstitial, and a
+  page that has results is never read as one (a query about "collectConsent" is echoed in
+  the title and search box).
+* The reference keeps the date prefix inside the snippet; here it moves to
+  ``published_date`` so the date is shown once, next to the title.
+
+Docs: https://help.yahoo.com/kb/search-for-desktop
+"""
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from urllib.parse import unquote, urlsplit
+
+import lxml.html
+
+from ..errors import ChallengeError, ResponseParseError
+from ..html import navigation_headers, parse_document, resolve_href, text_of
+from ..models import SearchParams, SearchResponse, SearchSource
+from ..transport import HttpRequest, HttpResponse, raise_for_status
+from ._common import age_seconds_from_date, is_http_url
+from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+
+__all__ = [
+    "CONSENT_MESSAGE",
+    "INFO",
+    "UNRECOGNISED_MESSAGE",
+    "YAHOO_BASE_URL",
+    "YAHOO_SEARCH_URL",
+    "YahooProvider",
+    "build_params",
+    "build_request",
+    "is_consent_page",
+    "is_consent_url",
+    "parse_page",
+    "unwrap_url",
+]
+
+YAHOO_BASE_URL = "https://search.yahoo.com/"
+YAHOO_SEARCH_URL = "https://search.yahoo.com/search"
+DEFAULT_RESULTS = 10
+MAX_RESULTS = 20
+
+CONSENT_MESSAGE = (
+    "Yahoo served its GDPR consent interstitial instead of search results. This typically "
+    "affects EU egress IPs; use another web search provider such as DuckDuckGo, Brave, or "
+    "Mojeek."
+)
+"""The spec's text for the consent wall."""
+
+UNRECOGNISED_MESSAGE = "Yahoo returned an unrecognised page"
+
+INFO = ProviderInfo(
+    id="yahoo",
+    label="Yahoo",
+    kind="scraper",
+    description=(
+        "No key needed: Yahoo's public HTML results page (Bing-backed); EU egress IPs may "
+        "get a consent wall instead of results"
+    ),
+    docs_url="https://help.yahoo.com/kb/search-for-desktop",
+    honours=frozenset({"query", "recency", "limit", "num_search_results"}),
+    default_results=DEFAULT_RESULTS,
+    max_results=MAX_RESULTS,
+    index="bing",
+)
+
+_RECENCY: Mapping[str, str] = MappingProxyType({"day": "d", "week": "w", "month": "m"})
+_TRACKER_TARGET = re.compile(r"/RU=([^/]+)")
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_CONSENT_URL = re.compile(r"^https?://(?:[^/]*\.)?(?:consent|guce)\.yahoo\.com/", re.IGNORECASE)
+_CONSENT_HOSTS = frozenset({"consent.yahoo.com"})
+_CONSENT_TEXT = re.compile(r"consent\.yahoo\.com|collectConsent")
+_DATE_SUFFIX = re.compile(r"\s*·\s*$")
+_AD_CLASS = re.compile(r"(?:^|\s)(?:\S*Ads|ads?)(?:\s|$)")
+
+
+def build_params(params: SearchParams) -> list[tuple[str, str]]:
+    """The query string: ``p``, ``n`` and, for day/week/month recency, ``btf``.
+
+    Example:
+        >>> build_params(SearchParams(query="rust async", recency="week"))
+        [('p', 'rust async'), ('n', '10'), ('btf', 'w')]
+        >>> build_params(SearchParams(query="x", recency="year", limit=50))
+        [('p', 'x'), ('n', '20')]
+    """
+    count = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
+    query = [("p", params.query), ("n", str(count))]
+    btf = _RECENCY.get(params.recency or "")
+    if btf is not None:
+        query.append(("btf", btf))
+    return query
+
+
+def build_request(params: SearchParams) -> HttpRequest:
+    """The GET of the results page with browser navigation headers (pure)."""
+    return HttpRequest(
+        method="GET",
+        url=YAHOO_SEARCH_URL,
+        params=tuple(build_params(params)),
+        headers=navigation_headers(referer=YAHOO_BASE_URL),
+    )
+
+
+def unwrap_url(href: str) -> str | None:
+    """The destination of a Yahoo result link, or ``None`` when it must be dropped.
+
+    The href is resolved against ``https://search.yahoo.com/``. When its path holds
+    ``/RU=<target>`` (the ``r.search.yahoo.com`` tracker), the target is percent-decoded
+    strictly (a malformed escape drops the link) and must be an ``http(s)`` URL. Without
+    ``RU=``, links on ``r.search.yahoo.com`` (a tracker with no target) and
+    ``search.yahoo.com`` (Yahoo's own navigation) are dropped and any other absolute
+    ``http(s)`` URL is kept. Ad redirects (``bing.com/aclick``, Yahoo's ``cbclk``) are
+    dropped whichever way they come.
+
+    Example:
+        >>> unwrap_url(
+        ...     "https://r.search.yahoo.com/_ylt=A0;_ylu=Y2/RV=2/RE=1/RO=10"
+        ...     "/RU=https%3a%2f%2fexample.org%2fa%3fb%3d1/RK=2/RS=x-"
+        ... )
+        'https://example.org/a?b=1'
+        >>> unwrap_url("/search?p=more") is None
+        True
+    """
+    url = resolve_href(href, YAHOO_BASE_URL)
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    match = _TRACKER_TARGET.search(parts.path)
+    if match is not None:
+        if _BAD_PERCENT.search(match.group(1)):
+            return None
+        try:
+            target = unquote(match.group(1), errors="strict").strip()
+        except UnicodeDecodeError:
+            return None
+        if not target.lower().startswith(("http://", "https://")):
+            return None
+        url = target
+    elif (parts.hostname or "").lower() in ("r.search.yahoo.com", "search.yahoo.com"):
+        return None
+    if not is_http_url(url) or _is_ad_redirect(url):
+        return None
+    return url
+
+
+def _is_ad_redirect(url: str) -> bool:
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if (host == "bing.com" or host.endswith(".bing.com")) and parts.path.startswith("/aclick"):
+        return True
+    return host.endswith("yahoo.com") and "/cbclk" in parts.path
+
+
+def is_consent_url(url: str) -> bool:
+    """Whether the final URL is on Yahoo's consent hosts (``consent.`` / ``guce.yahoo.com``)."""
+    return bool(_CONSENT_URL.match(url))
+
+
+def is_consent_page(document: lxml.html.HtmlElement, page: str) -> bool:
+    """Whether a page without results is the consent interstitial (see the module notes).
+
+    Forms, links, frames and scripts pointing at ``consent.yahoo.com`` or a
+    ``collectConsent`` path decide first; otherwise the page is the interstitial when it
+    mentions either anywhere and is not Yahoo's zero-results page.
+    """
+    for element in document.iter("form", "a", "iframe", "script", "meta"):
+        target = element.get("action") or element.get("href") or element.get("src") or ""
+        if element.tag == "meta" and (element.get("http-equiv") or "").lower() == "refresh":
+            target = (element.get("content") or "").partition("=")[2]
+        if target and _points_at_consent(target):
+            return True
+    if _is_zero_results_page(document):
+        return False
+    return bool(_CONSENT_TEXT.search(page))
+
+
+def _points_at_consent(target: str) -> bool:
+    url = resolve_href(target, YAHOO_BASE_URL)
+    if url is None:
+        return False
+    parts = urlsplit(url)
+    return (parts.hostname or "").lower() in _CONSENT_HOSTS or "collectConsent" in parts.path
+
+
+def _is_zero_results_page(document: lxml.html.HtmlElement) -> bool:
+    return bool(document.cssselect("div.zrp"))
+
+
+def _in_ad_list(block: lxml.html.HtmlElement) -> bool:
+    element: lxml.html.HtmlElement | None = block
+    while element is not None:
+        if _AD_CLASS.search(element.get("class") or ""):
+            return True
+        element = element.getparent()
+    return False
+
+
+def _link_of(block: lxml.html.HtmlElement, heading: lxml.html.HtmlElement) -> str | None:
+    anchors = heading.cssselect("a[href]")
+    href: str | None = anchors[0].get("href") if anchors else None
+    element = heading.getparent()
+    stop = block.getparent()
+    while href is None and element is not None and element is not stop:
+        if element.tag == "a":
+            href = element.get("href")
+        element = element.getparent()
+    return href
+
+
+def _snippet_and_date(block: lxml.html.HtmlElement) -> tuple[str, str | None]:
+    texts = block.cssselect(".compText")
+    if not texts:
+        return "", None
+    text = text_of(texts[0])
+    spans = texts[0].cssselect("span")
+    prefix = text_of(spans[0]) if spans else ""
+    if prefix and text.startswith(prefix) and _DATE_SUFFIX.search(prefix):
+        date = _DATE_SUFFIX.sub("", prefix)
+        return text[len(prefix) :].strip(), date or None
+    return text, None
+
+
+def _parse_block(block: lxml.html.HtmlElement) -> SearchSource | None:
+    headings = block.cssselect("h3")
+    if not headings or _in_ad_list(block):
+        return None
+    href = _link_of(block, headings[0])
+    url = unwrap_url(href) if href is not None else None
+    if url is None:
+        return None
+    snippet, date = _snippet_and_date(block)
+    return SearchSource(
+        title=text_of(headings[0]) or url,
+        url=url,
+        snippet=snippet or None,
+        published_date=date,
+        age_seconds=age_seconds_from_date(date),
+    )
+
+
+def parse_page(page: str, final_url: str = "") -> list[SearchSource]:
+    """Parse one Yahoo results page (pure).
+
+    Args:
+        page: The decoded body of a 2xx response.
+        final_url: The URL the response came from after redirects.
+
+    Returns:
+        The organic results in page order, ads and unusable links dropped, URLs
+        de-duplicated; empty for Yahoo's genuine zero-results page.
+
+    Raises:
+        ChallengeError: The consent interstitial instead of results.
+        ResponseParseError: Neither results, nor a zero-results page, nor consent.
+    """
+    if is_consent_url(final_url):
+        raise ChallengeError(INFO.id, CONSENT_MESSAGE)
+    document = parse_document(page)
+    blocks = document.cssselect("div.algo")
+    if not blocks:
+        if is_consent_page(document, page):
+            raise ChallengeError(INFO.id, CONSENT_MESSAGE)
+        if _is_zero_results_page(document):
+            return []
+        raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
+    sources: list[SearchSource] = []
+    seen: set[str] = set()
+    for block in blocks:
+        source = _parse_block(block)
+        if source is not None and source.url not in seen:
+            seen.add(source.url)
+            sources.append(source)
+    return sources
+
+
+class YahooProvider(RequestResponseProvider):
+    """Yahoo's HTML results page: always available, one GET per search."""
+
+    info = INFO
+
+    def is_available(self, context: ProviderContext) -> bool:
+        """Always: Yahoo needs no key."""
+        return True
+
+    def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
+        """The results-page GET for ``params``."""
+        return build_request(params)
+
+    def check_response(self, response: HttpResponse) -> None:
+        """The shared status classifier, else ``Yahoo HTML error (<status>)``."""
+        raise_for_status(INFO.id, response, f"{INFO.label} HTML error ({response.status})")
+
+    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
+        """The page's results, cut to the requested count."""
+        wanted = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
+        sources = parse_page(response.text(), response.url)
+        return SearchResponse(provider=INFO.id, sources=tuple(sources[:wanted]))
