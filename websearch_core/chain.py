@@ -118,37 +118,41 @@ def resolve_candidates(
     _check_known([forced, preferred, *excluded_ids, *listed])
     plan = ChainPlan(providers=[])
     if forced and forced != "auto":
-        provider = get_provider(forced)
-        if forced not in excluded_ids and provider.is_explicitly_available(context):
-            plan.providers.append(provider)
-            plan.forced = True
+        if _force(plan, get_provider(forced), context, excluded_ids):
             return plan
-        reason = "excluded" if forced in excluded_ids else "not available"
-        plan.skipped.append(
-            Attempt(provider=forced, outcome="skipped", detail=f"forced provider {reason}")
-        )
         preferred = None
-    if preferred and not fallback:
-        _add_explicit(plan, get_provider(preferred), context, excluded_ids, report_unavailable=True)
-        return plan
     if preferred:
+        # Pinned (no fallback): an unavailable preferred provider is reported, not skipped.
+        pinned = not fallback
         _add_explicit(
-            plan, get_provider(preferred), context, excluded_ids, report_unavailable=False
+            plan, get_provider(preferred), context, excluded_ids, report_unavailable=pinned
         )
-    if listed:
-        for provider_id in dict.fromkeys(listed):
-            if provider_id != preferred:
-                _add_explicit(
-                    plan, get_provider(provider_id), context, excluded_ids, report_unavailable=True
-                )
-        return plan
-    for provider_id in order:
-        if provider_id == preferred or provider_id in excluded_ids:
-            continue
+        if pinned:
+            return plan
+    # An explicit list replaces the auto order, and each entry is explicit.
+    rest = [pid for pid in (dict.fromkeys(listed) if listed else order) if pid != preferred]
+    for provider_id in rest:
         provider = get_provider(provider_id)
-        if provider.is_available(context):
+        if listed:
+            _add_explicit(plan, provider, context, excluded_ids, report_unavailable=True)
+        elif provider_id not in excluded_ids and provider.is_available(context):
             plan.providers.append(provider)
     return plan
+
+
+def _force(
+    plan: ChainPlan, provider: SearchProvider, context: ProviderContext, excluded: set[str]
+) -> bool:
+    """Put a forced provider alone in the plan; False (and a skip) when it cannot run."""
+    provider_id = provider.info.id
+    if provider_id not in excluded and provider.is_explicitly_available(context):
+        plan.providers.append(provider)
+        plan.forced = True
+        return True
+    reason = "excluded" if provider_id in excluded else "not available"
+    detail = f"forced provider {reason}"
+    plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail=detail))
+    return False
 
 
 def _check_known(ids: Iterable[str | None]) -> None:
@@ -320,9 +324,12 @@ class ChainRunner:
             return response
 
     def _short_wait(self, error: BaseException) -> float | None:
-        if isinstance(error, RateLimitedError) and error.retry_after is not None:
-            if error.retry_after <= self.policy.rate_limit_wait_budget:
-                return error.retry_after
+        if (
+            isinstance(error, RateLimitedError)
+            and error.retry_after is not None
+            and error.retry_after <= self.policy.rate_limit_wait_budget
+        ):
+            return error.retry_after
         return None
 
     async def _record_failure(self, provider: SearchProvider, error: BaseException) -> None:

@@ -17,8 +17,8 @@ import asyncio
 import concurrent.futures
 import logging
 import time
-from datetime import UTC, datetime
 from collections.abc import Coroutine, Mapping
+from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 

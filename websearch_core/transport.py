@@ -10,11 +10,12 @@
 """
 
 import asyncio
+import contextlib
 import email.utils
 import json
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -33,10 +34,12 @@ from .errors import (
     ResponseTooLargeError,
     SearchProviderError,
 )
+from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
 
 __all__ = [
     "HttpRequest",
     "HttpResponse",
+    "SseResponse",
     "Transport",
     "apply_base_url",
     "classify_http_error",
@@ -97,6 +100,26 @@ class HttpResponse:
             if key.lower() == lowered:
                 return value
         return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SseResponse:
+    """A streamed response read to its end: the parsed events plus the raw body.
+
+    ``events`` is empty when the status is not 2xx or the body is not an event stream;
+    the raw ``body`` is kept (within the size cap) so the provider can report errors and
+    handle servers that answer a streaming request with plain JSON.
+    """
+
+    status: int
+    body: bytes
+    events: tuple[SseEvent, ...] = ()
+    headers: Mapping[str, str] = field(default_factory=dict)
+    url: str = ""
+
+    def as_http(self) -> HttpResponse:
+        """The same response as an :class:`HttpResponse` (for the status classifier)."""
+        return HttpResponse(status=self.status, body=self.body, headers=self.headers, url=self.url)
 
 
 def apply_base_url(url: str, base_url: str | None) -> str:
@@ -303,45 +326,108 @@ class Transport:
             ResponseTooLargeError: The body passed the size cap.
             ProviderUnavailableError: Any other aiohttp failure.
         """
-        timeout = timeout_seconds or self.timeout_seconds
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
+        guard = self._guard(provider, label, url, timeout_seconds)
+        async with guard, self._open(request, url) as response:
+            body = await self._read_capped(provider, label, response, cap)
+            return HttpResponse(
+                status=response.status,
+                body=body,
+                headers=dict(response.headers.items()),
+                url=str(response.url),
+            )
+        raise AssertionError("unreachable")  # pragma: no cover  (the guard always re-raises)
+
+    async def send_sse(
+        self,
+        provider: str,
+        label: str,
+        request: HttpRequest,
+        *,
+        timeout_seconds: float | None = None,
+        max_response_bytes: int | None = None,
+        max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES,
+    ) -> SseResponse:
+        """Send ``request`` and read its event stream to the end, within the timeout.
+
+        The whole stream shares one deadline, so a server that stops sending mid-stream
+        times out instead of hanging; a stream that ends mid-event is a connection error,
+        never half an answer.
+
+        Raises:
+            ProviderTimeoutError: The deadline passed before the stream ended.
+            ProviderConnectionError: The connection failed, or the stream ended mid-event.
+            ResponseTooLargeError: The stream or one event passed its cap.
+            ProviderUnavailableError: Any other aiohttp failure.
+        """
+        cap = max_response_bytes or self.max_response_bytes
+        url = self.resolve_url(provider, request.url)
+        guard = self._guard(provider, label, url, timeout_seconds)
+        async with guard, self._open(request, url) as response:
+            content_type = response.content_type or ""
+            streaming = 200 <= response.status < 300 and "event-stream" in content_type
+            parser = SseParser(max_event_bytes) if streaming else None
+            events: list[SseEvent] = []
+            chunks: list[bytes] = []
+            total = 0
+            async for chunk in response.content.iter_any():
+                total += len(chunk)
+                if total > cap:
+                    message = f"{label} response exceeded {_size(cap)}"
+                    raise ResponseTooLargeError(provider, message, 500)
+                chunks.append(chunk)
+                if parser is not None:
+                    events.extend(parser.feed(chunk))
+            if parser is not None:
+                events.extend(parser.finish())
+            return SseResponse(
+                status=response.status,
+                body=b"".join(chunks),
+                events=tuple(events),
+                headers=dict(response.headers.items()),
+                url=str(response.url),
+            )
+        raise AssertionError("unreachable")  # pragma: no cover  (the guard always re-raises)
+
+    def _open(self, request: HttpRequest, url: str) -> Any:
+        return self.session.request(
+            request.method,
+            url,
+            params=list(request.params) or None,
+            headers=dict(request.headers),
+            data=list(request.form) if request.form is not None else None,
+            json=request.json,
+            allow_redirects=True,
+        )
+
+    @contextlib.asynccontextmanager
+    async def _guard(
+        self, provider: str, label: str, url: str, timeout_seconds: float | None
+    ) -> AsyncIterator[None]:
+        """The one place where aiohttp, asyncio and stream errors become provider errors."""
+        timeout = timeout_seconds or self.timeout_seconds
         host = urlsplit(url).netloc
         try:
             async with asyncio.timeout(timeout):
-                async with self.session.request(
-                    request.method,
-                    url,
-                    params=list(request.params) or None,
-                    headers=dict(request.headers),
-                    data=list(request.form) if request.form is not None else None,
-                    json=request.json,
-                    allow_redirects=True,
-                ) as response:
-                    body = await self._read_capped(provider, label, response, cap)
-                    return HttpResponse(
-                        status=response.status,
-                        body=body,
-                        headers={k: v for k, v in response.headers.items()},
-                        url=str(response.url),
-                    )
+                yield
         except TimeoutError:
-            raise ProviderTimeoutError(
-                provider, f"{label} request timed out after {timeout:g}s", None
-            ) from None
+            message = f"{label} request timed out after {timeout:g}s"
+            raise ProviderTimeoutError(provider, message, None) from None
+        except SseError as exc:
+            if exc.too_large:
+                raise ResponseTooLargeError(provider, f"{label} stream event {exc}", 500) from None
+            raise ProviderConnectionError(provider, f"{label} stream {exc}") from None
         except aiohttp.ClientPayloadError:
-            raise ProviderConnectionError(
-                provider, f"{label} connection closed before the response was complete ({host})"
-            ) from None
+            message = f"{label} connection closed before the response was complete ({host})"
+            raise ProviderConnectionError(provider, message) from None
         except aiohttp.ClientConnectionError as exc:
-            raise ProviderConnectionError(
-                provider, f"{label} connection failed ({host}): {type(exc).__name__}"
-            ) from None
+            message = f"{label} connection failed ({host}): {type(exc).__name__}"
+            raise ProviderConnectionError(provider, message) from None
         except aiohttp.ClientError as exc:
             detail = redact(str(exc), self._secrets)
-            raise ProviderUnavailableError(
-                provider, f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
-            ) from None
+            message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
+            raise ProviderUnavailableError(provider, message) from None
 
     async def _read_capped(
         self, provider: str, label: str, response: aiohttp.ClientResponse, cap: int

@@ -138,7 +138,8 @@ async def test_all_failed_message_lists_each_provider_in_order(sim: Simulator) -
         "searxng: SearXNG authorization failed (403). Check API key or base URL.; "
         "duckduckgo: DuckDuckGo blocked the request with a bot-detection challenge. "
         "DuckDuckGo throttles automated HTML searches from datacenter/shared-egress IPs; "
-        "configure a credentialed provider such as Brave, Tavily, Exa, or Kagi for reliable web search."
+        "configure a credentialed provider such as Brave, Tavily, Exa, or Kagi for reliable "
+        "web search."
     )
     assert result.text == f"Error: {expected}"
     assert result.error == expected
@@ -160,7 +161,7 @@ async def test_single_failure_is_reported_alone(sim: Simulator) -> None:
 async def test_no_provider_configured(sim: Simulator) -> None:
     async with _client(sim, api_keys={}, exclude=("duckduckgo", "searxng")) as ws:
         result = await ws.run("python asyncio")
-        with pytest.raises(NoProviderConfiguredError, match="No web search provider configured."):
+        with pytest.raises(NoProviderConfiguredError, match=r"No web search provider configured\."):
             await ws.search("python asyncio")
     assert result.text == "Error: No web search provider configured."
     assert result.response.provider == "none"

@@ -272,7 +272,7 @@ async def test_unknown_ids_are_named(sim: Simulator) -> None:
     async with _client(sim, providers=("brave", "bravo", "tavlly")) as ws:
         with pytest.raises(ConfigurationError, match="Unknown search provider: bravo, tavlly"):
             await ws.run("q")
-    with pytest.raises(ValidationError, match="budget.brave must look like '2000/month'"):
+    with pytest.raises(ValidationError, match=r"budget\.brave must look like '2000/month'"):
         _client(sim, budget={"brave": "lots"})
 
 

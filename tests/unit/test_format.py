@@ -24,7 +24,10 @@ def test_spec_example_layout_with_answer_sources_and_related() -> None:
         answer="<answer text>",
         sources=(
             SearchSource(
-                title="Title A", url="https://a.example/x", snippet="snippet A…", age_seconds=3 * DAY
+                title="Title A",
+                url="https://a.example/x",
+                snippet="snippet A…",
+                age_seconds=3 * DAY,
             ),
             SearchSource(
                 title="Title B", url="https://b.example/y", published_date="April 30, 2025"
@@ -90,7 +93,8 @@ def test_citations_and_search_queries_sections() -> None:
 def test_snippet_truncated_to_240_code_units() -> None:
     snippet = "é" * 300
     response = SearchResponse(
-        provider="brave", sources=(SearchSource(title="t", url="https://u.example/", snippet=snippet),)
+        provider="brave",
+        sources=(SearchSource(title="t", url="https://u.example/", snippet=snippet),),
     )
     last = format_for_llm(response).split("\n")[-1]
     assert last == "    " + "é" * 239 + "…"
@@ -138,7 +142,9 @@ def test_failure_text_rules() -> None:
         == "Anthropic web search returned 404 (model or endpoint not found)."
     )
     assert (
-        format_provider_failure(AuthorizationError("codex", "codex: 401 unauthorized", 401), "OpenAI")
+        format_provider_failure(
+            AuthorizationError("codex", "codex: 401 unauthorized", 401), "OpenAI"
+        )
         == "OpenAI authorization failed (401). Check API key or base URL."
     )
     assert (
@@ -155,7 +161,10 @@ def test_failure_text_rules() -> None:
 
 def test_failure_summary() -> None:
     assert format_failures([]) == "No web search provider configured."
-    assert format_failures([("brave", "brave: 402 credits exhausted")]) == "brave: 402 credits exhausted"
+    assert (
+        format_failures([("brave", "brave: 402 credits exhausted")])
+        == "brave: 402 credits exhausted"
+    )
     assert format_failures([("brave", "a"), ("tavily", "b")]) == (
         "All web search providers failed: brave: a; tavily: b"
     )

@@ -23,7 +23,9 @@ def test_defaults() -> None:
     assert settings.exclude == ()
 
 
-def test_precedence_kwargs_over_env_over_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_precedence_kwargs_over_env_over_toml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _write_config(tmp_path, 'provider = "tavily"\ntimeout_seconds = 10\nexclude = ["brave"]\n')
     assert Settings().provider == "tavily"
     assert Settings().exclude == ("brave",)
@@ -60,7 +62,7 @@ def test_base_url_env_and_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_bad_base_url_is_named() -> None:
-    with pytest.raises(ValidationError, match="base_urls.brave"):
+    with pytest.raises(ValidationError, match=r"base_urls\.brave"):
         Settings(base_urls={"brave": "ftp://x"})
 
 
@@ -86,7 +88,9 @@ def test_credentials_precedence(tmp_path: Path) -> None:
 
     configured = {"brave": SecretStr("from-file")}
     env = {"BRAVE_API_KEY": "from-env"}
-    both = Credentials(explicit={"brave": "from-code"}, configured=configured, store=store, environ=env)
+    both = Credentials(
+        explicit={"brave": "from-code"}, configured=configured, store=store, environ=env
+    )
     assert both.api_key("brave", ["BRAVE_API_KEY"]) == "from-code"
     no_code = Credentials(configured=configured, store=store, environ=env)
     assert no_code.api_key("brave", ["BRAVE_API_KEY"]) == "from-env"

@@ -32,8 +32,14 @@ from websearch_core.transport import (
 
 def test_base_url_keeps_path_and_query() -> None:
     url = "https://api.search.brave.com/res/v1/web/search?q=x"
-    assert apply_base_url(url, "http://127.0.0.1:8080") == "http://127.0.0.1:8080/res/v1/web/search?q=x"
-    assert apply_base_url(url, "https://gw.example/proxy/") == "https://gw.example/proxy/res/v1/web/search?q=x"
+    assert (
+        apply_base_url(url, "http://127.0.0.1:8080")
+        == "http://127.0.0.1:8080/res/v1/web/search?q=x"
+    )
+    assert (
+        apply_base_url(url, "https://gw.example/proxy/")
+        == "https://gw.example/proxy/res/v1/web/search?q=x"
+    )
     assert apply_base_url(url, None) == url
 
 
@@ -50,14 +56,21 @@ def test_retry_after_forms() -> None:
 @pytest.mark.parametrize(
     ("status", "body", "kind", "message"),
     [
-        (429, '{"error": "Quota exceeded for this month"}', QuotaExhaustedError, "brave: credits exhausted"),
+        (
+            429,
+            '{"error": "Quota exceeded for this month"}',
+            QuotaExhaustedError,
+            "brave: credits exhausted",
+        ),
         (400, "insufficient credits", QuotaExhaustedError, "brave: credits exhausted"),
         (402, "pay up", QuotaExhaustedError, "brave: 402 credits exhausted"),
         (401, "bad key", AuthorizationError, "brave: 401 unauthorized"),
         (403, "nope", AuthorizationError, "brave: 403 forbidden"),
     ],
 )
-def test_shared_classifier(status: int, body: str, kind: type[SearchProviderError], message: str) -> None:
+def test_shared_classifier(
+    status: int, body: str, kind: type[SearchProviderError], message: str
+) -> None:
     error = classify_http_error("brave", status, body)
     assert isinstance(error, kind)
     assert error.message == message
@@ -80,7 +93,9 @@ def test_raise_for_status_picks_the_class() -> None:
     with pytest.raises(ProviderUnavailableError):
         raise_for_status("brave", HttpResponse(status=503, body=b""), "Brave API error (503)")
     with pytest.raises(SearchProviderError) as other:
-        raise_for_status("brave", HttpResponse(status=422, body=b"bad"), "Brave API error (422): bad")
+        raise_for_status(
+            "brave", HttpResponse(status=422, body=b"bad"), "Brave API error (422): bad"
+        )
     assert type(other.value) is SearchProviderError
     assert other.value.status == 422
 
@@ -148,7 +163,9 @@ async def _send(base: str, path: str, **kwargs: float) -> HttpResponse:
             max_response_bytes=int(kwargs.get("cap", 1024 * 1024)),
             base_urls={"brave": base},
         )
-        return await transport.send("brave", "Brave", HttpRequest(method="GET", url=f"https://api.example{path}"))
+        return await transport.send(
+            "brave", "Brave", HttpRequest(method="GET", url=f"https://api.example{path}")
+        )
 
 
 async def test_send_uses_base_url_override(server: str) -> None:
@@ -158,7 +175,7 @@ async def test_send_uses_base_url_override(server: str) -> None:
 
 
 async def test_timeout_is_mapped(server: str) -> None:
-    with pytest.raises(ProviderTimeoutError, match="Brave request timed out after 0.2s"):
+    with pytest.raises(ProviderTimeoutError, match=r"Brave request timed out after 0\.2s"):
         await _send(server, "/slow", timeout=0.2)
 
 

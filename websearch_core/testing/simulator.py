@@ -123,7 +123,7 @@ def default_results(query: str, count: int = 10) -> list[SimResult]:
             title=f"{query} result {i}",
             url=f"https://site{i}.example.org/{slug}",
             snippet=f"Snippet {i} about {query}.",
-            published="2026-01-0{}T00:00:00Z".format(min(i, 9)),
+            published=f"2026-01-0{min(i, 9)}T00:00:00Z",
         )
         for i in range(1, count + 1)
     ]
