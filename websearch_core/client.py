@@ -28,7 +28,7 @@ from pydantic import SecretStr
 
 from .cache import cache_key, dump_response, load_response
 from .chain import ChainOutcome, ChainRunner, resolve_candidates
-from .credentials import Credentials, CredentialStore
+from .credentials import Credentials, CredentialStore, TokenRefresher
 from .errors import (
     AllProvidersFailedError,
     ConfigurationError,
@@ -58,6 +58,8 @@ class WebSearch:
         settings: Resolved settings; by default read from the environment and config file.
         api_keys: Keys given in code, ranked above the environment (``{"brave": "..."}``).
         session: An aiohttp session to use instead of the instance's own (not closed here).
+        oauth_refreshers: Per-provider hooks that refresh an expired OAuth token
+            (see :data:`websearch_core.credentials.TokenRefresher`).
         **overrides: Settings fields to override (``provider="brave"``, ``timeout_seconds=30``).
 
     Example:
@@ -72,6 +74,7 @@ class WebSearch:
         *,
         api_keys: Mapping[str, str | SecretStr] | None = None,
         session: aiohttp.ClientSession | None = None,
+        oauth_refreshers: Mapping[str, TokenRefresher] | None = None,
         **overrides: Any,
     ) -> None:
         if settings is None:
@@ -80,10 +83,12 @@ class WebSearch:
             settings = Settings(**{**settings.model_dump(), **overrides})
         self.settings = settings
         self._api_keys = dict(api_keys or {})
+        self._refreshers = dict(oauth_refreshers or {})
         self.credentials = Credentials(
             explicit=self._api_keys,
             configured=settings.api_keys,
             store=CredentialStore(settings.resolved_credentials_file()),
+            refreshers=self._refreshers,
         )
         self._session = session
         self._owns_session = session is None
@@ -276,7 +281,7 @@ class WebSearch:
         return _run_blocking(self._fresh()._run_and_close(_params(query, params)))
 
     def _fresh(self) -> "WebSearch":
-        return WebSearch(self.settings, api_keys=self._api_keys)
+        return WebSearch(self.settings, api_keys=self._api_keys, oauth_refreshers=self._refreshers)
 
     async def _search_and_close(self, params: SearchParams) -> SearchResponse:
         async with self:

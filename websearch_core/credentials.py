@@ -7,16 +7,70 @@ here prints or logs them.
 """
 
 import json
+import math
 import os
 import tempfile
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import SecretStr
 
-from .errors import ConfigurationError
+from .errors import AuthorizationError, ConfigurationError, ProviderNotConfiguredError
 
-__all__ = ["CredentialStore", "Credentials"]
+__all__ = ["CredentialStore", "Credentials", "OAuthToken", "TokenRefresher"]
+
+EXPIRY_SKEW_SECONDS = 60.0
+"""A token this close to expiry counts as expired, so it never dies mid-request."""
+
+
+@dataclass(frozen=True, slots=True)
+class OAuthToken:
+    """An OAuth access token with its expiry and refresh token (values hidden from repr)."""
+
+    access_token: str = field(repr=False)
+    refresh_token: str | None = field(default=None, repr=False)
+    expires_at: float | None = None
+    """Epoch seconds; ``None`` when the issuer gave no expiry."""
+
+    def is_expired(self, now: float | None = None, skew: float = EXPIRY_SKEW_SECONDS) -> bool:
+        """True when the token expires within ``skew`` seconds of ``now``."""
+        if self.expires_at is None:
+            return False
+        return (now if now is not None else time.time()) + skew >= self.expires_at
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form."""
+        return {
+            "access_token": self.access_token,
+            "refresh_token": self.refresh_token,
+            "expires_at": self.expires_at,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> "OAuthToken | None":
+        """Read the stored form; ``None`` for anything malformed."""
+        if not isinstance(data, dict) or not isinstance(data.get("access_token"), str):
+            return None
+        expires = data.get("expires_at")
+        refresh = data.get("refresh_token")
+        return cls(
+            access_token=data["access_token"],
+            refresh_token=refresh if isinstance(refresh, str) else None,
+            expires_at=float(expires)
+            if isinstance(expires, int | float) and math.isfinite(expires)
+            else None,
+        )
+
+
+TokenRefresher = Callable[[str, OAuthToken], Awaitable[OAuthToken]]
+"""The documented refresh hook: ``async def refresh(provider_id, expired_token) -> new_token``.
+
+Login flows are not ours; a caller that owns one passes a refresher per provider to
+``WebSearch(oauth_refreshers={...})``. The new token is written back to the store.
+"""
 
 
 class CredentialStore:
@@ -32,7 +86,7 @@ class CredentialStore:
     def __repr__(self) -> str:
         return f"CredentialStore(path={str(self.path)!r})"
 
-    def _read(self) -> dict[str, dict[str, str]]:
+    def _read(self) -> dict[str, dict[str, Any]]:
         try:
             raw = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -49,7 +103,7 @@ class CredentialStore:
             raise ConfigurationError(f"credential store {self.path} must hold a JSON object")
         return {str(k): v for k, v in data.items() if isinstance(v, dict)}
 
-    def _write(self, data: Mapping[str, Mapping[str, str]]) -> None:
+    def _write(self, data: Mapping[str, Mapping[str, Any]]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".credentials-")
         try:
@@ -72,6 +126,16 @@ class CredentialStore:
             raise ConfigurationError(f"refusing to store an empty {field} for {provider}")
         data = self._read()
         data.setdefault(provider, {})[field] = value.strip()
+        self._write(data)
+
+    def get_oauth(self, provider: str) -> OAuthToken | None:
+        """The stored OAuth token for ``provider``, or ``None``."""
+        return OAuthToken.from_json(self._read().get(provider, {}).get("oauth"))
+
+    def set_oauth(self, provider: str, token: OAuthToken) -> None:
+        """Store an OAuth token (access, refresh, expiry) for ``provider``; mode 0600."""
+        data = self._read()
+        data.setdefault(provider, {})["oauth"] = token.to_json()
         self._write(data)
 
     def remove(self, provider: str) -> bool:
@@ -104,12 +168,14 @@ class Credentials:
         configured: Mapping[str, SecretStr] | None = None,
         store: CredentialStore | None = None,
         environ: Mapping[str, str] | None = None,
+        refreshers: Mapping[str, TokenRefresher] | None = None,
     ) -> None:
         self._explicit = {k.lower(): _reveal(v) for k, v in (explicit or {}).items()}
         self._configured = {k.lower(): v.get_secret_value() for k, v in (configured or {}).items()}
         self._store = store
         self._environ = environ if environ is not None else os.environ
         self._resolved: set[str] = set()
+        self._refreshers = dict(refreshers or {})
 
     def __repr__(self) -> str:
         return (
@@ -131,6 +197,56 @@ class Credentials:
                 return self._remember(value.strip())
         stored = self._store.get(provider) if self._store is not None else None
         return self._remember(stored) if stored else None
+
+    def env(self, name: str) -> str | None:
+        """A non-blank (trimmed) value from the environment this resolver reads."""
+        value = self._environ.get(name, "").strip()
+        return value or None
+
+    def oauth_token(self, provider: str) -> OAuthToken | None:
+        """The stored OAuth token for ``provider`` (possibly expired), or ``None``."""
+        token = self._store.get_oauth(provider) if self._store is not None else None
+        if token is not None:
+            self._remember(token.access_token)
+            if token.refresh_token:
+                self._remember(token.refresh_token)
+        return token
+
+    async def valid_oauth_token(self, provider: str, *, force_refresh: bool = False) -> OAuthToken:
+        """A usable OAuth token: the stored one, or one refreshed through the hook.
+
+        Args:
+            provider: The provider id.
+            force_refresh: Refresh even if the token looks valid (after the server said 401).
+
+        Raises:
+            ProviderNotConfiguredError: No token is stored.
+            AuthorizationError: The token expired (or was refused) and no refresh hook is
+                configured, or the hook failed.
+        """
+        token = self.oauth_token(provider)
+        if token is None:
+            raise ProviderNotConfiguredError(provider, f"{provider}: no OAuth token stored")
+        if not force_refresh and not token.is_expired():
+            return token
+        refresher = self._refreshers.get(provider)
+        if refresher is None:
+            raise AuthorizationError(
+                provider,
+                f"{provider}: OAuth token expired and no refresh hook is configured "
+                "(pass WebSearch(oauth_refreshers=...) or store a new token)",
+                401,
+            )
+        try:
+            fresh = await refresher(provider, token)
+        except Exception as exc:
+            raise AuthorizationError(
+                provider, f"{provider}: OAuth token refresh failed ({type(exc).__name__})", 401
+            ) from None
+        self._remember(fresh.access_token)
+        if self._store is not None:
+            self._store.set_oauth(provider, fresh)
+        return fresh
 
     def _remember(self, value: str) -> str:
         self._resolved.add(value)
