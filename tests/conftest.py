@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.redis_server import session_redis_url
+
 SHARED_FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
 _ENV_PREFIXES = ("WEBSEARCH_", "SEARXNG_")
 _KEY_VARS = (
@@ -24,6 +26,12 @@ def read_capture(relative: str) -> bytes:
             raise FileNotFoundError(f"required capture missing in CI: {path}")
         pytest.skip(f"capture not available: {path}")
     return path.read_bytes()
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A private redis-server for the session (skipped without one, failed in CI)."""
+    yield from session_redis_url(tmp_path_factory)
 
 
 @pytest.fixture(autouse=True)

@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import logging
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -23,10 +24,27 @@ async def sim() -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _client(sim: Simulator, tmp_path: Path | None = None, **overrides: Any) -> WebSearch:
+@pytest.fixture(params=["sqlite", "redis"])
+def shared_state(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
+    """Settings for a persistent ledger: SQLite in a temp dir, or a real (flushed) Redis."""
+    if request.param == "sqlite":
+        return {"state_backend": "sqlite", "state_dir": tmp_path / "state"}
+    url: str = request.getfixturevalue("redis_url")
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
+    return {"state_backend": "redis", "redis_url": url}
+
+
+def _state_env(state: dict[str, Any]) -> dict[str, str]:
+    if state["state_backend"] == "redis":
+        return {"WEBSEARCH_STATE_BACKEND": "redis", "WEBSEARCH_REDIS_URL": state["redis_url"]}
+    return {"WEBSEARCH_STATE_BACKEND": "sqlite", "WEBSEARCH_STATE_DIR": str(state["state_dir"])}
+
+
+def _client(sim: Simulator, state: dict[str, Any] | None = None, **overrides: Any) -> WebSearch:
     values: dict[str, Any] = {"providers": CHAIN}
-    if tmp_path is not None:
-        values.update(state_backend="sqlite", state_dir=tmp_path / "state")
+    values.update(state or {})
     values.update(overrides)
     return WebSearch(sim.settings(**values), api_keys=sim.api_keys())
 
@@ -82,10 +100,10 @@ async def test_repeated_rate_limit_after_the_retry_moves_on(sim: Simulator) -> N
 
 
 async def test_long_retry_after_moves_on_and_the_cooldown_outlives_the_process(
-    sim: Simulator, tmp_path: Path
+    sim: Simulator, shared_state: dict[str, Any]
 ) -> None:
     sim["brave"].enqueue(Fault.rate_limited(retry_after=3600))
-    async with _client(sim, tmp_path) as ws:
+    async with _client(sim, shared_state) as ws:
         result = await ws.run("python asyncio")
     assert result.response.provider == "tavily"
     assert _hits(sim)["brave"] == 1
@@ -94,15 +112,15 @@ async def test_long_retry_after_moves_on_and_the_cooldown_outlives_the_process(
         "import asyncio, json, sys\n"
         "from websearch_core import WebSearch\n"
         "async def main():\n"
-        "    async with WebSearch(state_backend='sqlite', state_dir=sys.argv[1]) as ws:\n"
+        "    async with WebSearch() as ws:\n"
         "        rows = await ws.provider_status()\n"
         "    print(json.dumps({r.id: r.mark.kind if r.mark else None for r in rows}))\n"
         "asyncio.run(main())\n"
     )
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", code, str(tmp_path / "state"),
+        sys.executable, "-c", code,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        env={**os.environ},
+        env={**os.environ, **_state_env(shared_state)},
     )  # fmt: skip
     out, err = await process.communicate()
     assert process.returncode == 0, err.decode()
@@ -111,13 +129,13 @@ async def test_long_retry_after_moves_on_and_the_cooldown_outlives_the_process(
     assert marks["tavily"] is None
 
 
-async def test_two_processes_share_one_ledger(sim: Simulator, tmp_path: Path) -> None:
+async def test_two_processes_share_one_ledger(sim: Simulator, shared_state: dict[str, Any]) -> None:
     sim["brave"].enqueue(Fault.payment_required())
-    async with _client(sim, tmp_path, cache=False) as ws:
+    async with _client(sim, shared_state, cache=False) as ws:
         await ws.run("first process")
     assert _hits(sim)["brave"] == 1
     # Another process, pointed at the same simulator and state, skips Brave at once.
-    env = {**os.environ, "WEBSEARCH_STATE_DIR": str(tmp_path / "state")}
+    env = {**os.environ, **_state_env(shared_state)}
     for pid, url in sim.base_urls().items():
         env[f"WEBSEARCH_{pid.upper()}_BASE_URL"] = url
     env["SEARXNG_ENDPOINT"] = sim["searxng"].base_url
@@ -127,7 +145,7 @@ async def test_two_processes_share_one_ledger(sim: Simulator, tmp_path: Path) ->
         "async def main():\n"
         "    keys = {'brave': 'k1', 'tavily': 'k2'}\n"
         "    async with WebSearch(api_keys=keys, providers=('brave', 'tavily', 'searxng'),\n"
-        "                         state_backend='sqlite', cache=False) as ws:\n"
+        "                         cache=False) as ws:\n"
         "        result = await ws.run('second process')\n"
         "    print(json.dumps([result.response.provider,\n"
         "                      [a.outcome for a in result.response.attempts]]))\n"
@@ -296,3 +314,22 @@ async def test_brave_rate_limit_headers_tell_rate_limit_from_quota(sim: Simulato
     assert second.status == 429 and second.outcome == "failed"
     assert rows["brave"].mark is not None and rows["brave"].mark.kind == "exhausted"
     assert _hits(sim)["brave"] == 2
+
+
+async def test_logs_say_who_served_skipped_and_failed_without_secrets(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    key = "sk-brave-secret-value"
+    sim["brave"].enqueue(Fault.http(402, body=f"no credits left for {key}"))
+    caplog.set_level(logging.INFO, logger="websearch_core")
+    settings = sim.settings(providers=CHAIN, cache=False)
+    async with WebSearch(settings, api_keys={**sim.api_keys(), "brave": key}) as ws:
+        await ws.run("first")
+        await ws.run("second")
+    messages = [record.getMessage() for record in caplog.records]
+    assert any(m.startswith("web search provider brave failed (402)") for m in messages)
+    assert any(
+        m.startswith("web search provider brave skipped: Brave is out of quota") for m in messages
+    )
+    assert messages.count("web search served by tavily") == 2
+    assert all(key not in m for m in messages)

@@ -23,7 +23,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from tests.redis_server import free_loopback_port, session_redis_url, unavailable
+from tests.redis_server import free_loopback_port, unavailable
 from websearch_core.errors import ConfigurationError, WebSearchError
 from websearch_core.state import (
     CachedEntry,
@@ -39,12 +39,6 @@ from websearch_core.state import (
 
 ALL_BACKENDS = ("memory", "sqlite", "redis")
 PERSISTENT_BACKENDS = ("sqlite", "redis")
-
-
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A private redis-server for the session (skipped without one, failed in CI)."""
-    yield from session_redis_url(tmp_path_factory)
 
 
 @dataclass(frozen=True)
