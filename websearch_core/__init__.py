@@ -12,6 +12,8 @@ See :class:`WebSearch` for the entry point, :mod:`websearch_core.errors` for the
 tree, and :mod:`websearch_core.testing` for the offline simulator.
 """
 
+import logging
+
 from .client import WebSearch
 from .credentials import Credentials, CredentialStore
 from .errors import (
@@ -47,6 +49,10 @@ from .providers import SEARCH_PROVIDER_ORDER, get_provider
 from .settings import Settings
 
 __version__ = "0.1.0"
+
+# A library logs; the application decides where logs go (and no warning reaches stderr
+# through logging's last-resort handler unless the application configured logging).
+logging.getLogger("websearch_core").addHandler(logging.NullHandler())
 
 __all__ = [
     "SEARCH_PROVIDER_ORDER",

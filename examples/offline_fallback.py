@@ -1,0 +1,30 @@
+"""Watch the fallback chain work, offline: Brave runs out of quota, Tavily answers.
+
+Runs against the loopback simulator shipped in ``websearch_core.testing``, so it needs no
+keys and no network::
+
+    python examples/offline_fallback.py
+"""
+
+import asyncio
+
+from websearch_core import WebSearch
+from websearch_core.testing import Fault, Simulator
+
+
+async def main() -> None:
+    async with Simulator(["brave", "tavily", "duckduckgo"]) as sim:
+        sim["brave"].always(Fault.payment_required())  # Brave's monthly quota is spent
+        settings = sim.settings(providers=("brave", "tavily", "duckduckgo"))
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            first = await ws.run("python asyncio tutorial")
+            second = await ws.run("python asyncio tutorial", use_cache=False)
+        print(first.text.splitlines()[0])
+        print("served by:", first.response.provider)
+        for attempt in second.response.attempts:
+            print(f"  {attempt.provider}: {attempt.outcome} {attempt.detail or ''}".rstrip())
+        print("requests Brave received:", len(sim["brave"].requests))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
