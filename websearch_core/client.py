@@ -26,6 +26,7 @@ import aiohttp
 import platformdirs
 from pydantic import SecretStr
 
+from .browser import HeadlessBrowser
 from .cache import cache_key, dump_response, load_response
 from .chain import ChainOutcome, ChainRunner, resolve_candidates
 from .credentials import Credentials, CredentialStore, TokenRefresher
@@ -58,6 +59,7 @@ class WebSearch:
         settings: Resolved settings; by default read from the environment and config file.
         api_keys: Keys given in code, ranked above the environment (``{"brave": "..."}``).
         session: An aiohttp session to use instead of the instance's own (not closed here).
+        browser: A headless browser to share instead of the instance's own (not closed here).
         oauth_refreshers: Per-provider hooks that refresh an expired OAuth token
             (see :data:`websearch_core.credentials.TokenRefresher`).
         **overrides: Settings fields to override (``provider="brave"``, ``timeout_seconds=30``).
@@ -74,6 +76,7 @@ class WebSearch:
         *,
         api_keys: Mapping[str, str | SecretStr] | None = None,
         session: aiohttp.ClientSession | None = None,
+        browser: HeadlessBrowser | None = None,
         oauth_refreshers: Mapping[str, TokenRefresher] | None = None,
         **overrides: Any,
     ) -> None:
@@ -94,6 +97,8 @@ class WebSearch:
         self._owns_session = session is None
         self._session_loop: asyncio.AbstractEventLoop | None = None
         self._store: StateStore | None = None
+        self._browser = browser if browser is not None else HeadlessBrowser()
+        self._owns_browser = browser is None
 
     def __repr__(self) -> str:
         return f"WebSearch(provider={self.settings.provider!r}, exclude={self.settings.exclude!r})"
@@ -110,10 +115,12 @@ class WebSearch:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the HTTP session this instance opened (an injected one is left open)."""
+        """Close the HTTP session and browser this instance opened (injected ones stay open)."""
         if self._owns_session and self._session is not None:
             await self._session.close()
             self._session = None
+        if self._owns_browser:
+            await self._browser.aclose()
         if self._store is not None:
             await self._store.aclose()
             self._store = None
@@ -143,6 +150,7 @@ class WebSearch:
             settings=self.settings,
             credentials=self.credentials,
             system_prompt=SEARCH_SYSTEM_PROMPT,
+            browser=self._browser,
         )
 
     async def state(self) -> StateStore:

@@ -40,6 +40,9 @@ PROVIDER_REGISTRY: Mapping[str, str] = MappingProxyType(
         "bing": "websearch_core.providers.bing:BingProvider",
         "yahoo": "websearch_core.providers.yahoo:YahooProvider",
         "startpage": "websearch_core.providers.startpage:StartpageProvider",
+        "google": "websearch_core.providers.google:GoogleProvider",
+        "ecosia": "websearch_core.providers.ecosia:EcosiaProvider",
+        "mojeek": "websearch_core.providers.mojeek:MojeekProvider",
         "public": "websearch_core.providers.public:PublicProvider",
     }
 )
@@ -62,6 +65,9 @@ SEARCH_PROVIDER_ORDER: tuple[str, ...] = (
     "bing",
     "yahoo",
     "startpage",
+    "google",
+    "ecosia",
+    "mojeek",
     "public",
 )
 """The auto chain, in the spec's order: keyed APIs first, self-hosted, then scrapers."""

@@ -14,6 +14,7 @@ import abc
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from ..browser import HeadlessBrowser
 from ..credentials import Credentials
 from ..errors import ProviderNotConfiguredError
 from ..models import SearchParams, SearchResponse
@@ -61,6 +62,9 @@ class ProviderContext:
     settings: Settings
     credentials: Credentials
     system_prompt: str = ""
+    browser: HeadlessBrowser | None = None
+    """The client's headless Chromium, started on first escalation and closed with the
+    client; ``None`` makes an escalating scraper start one for the call alone."""
 
 
 def clamp_count(value: int | None, default: int, maximum: int, minimum: int = 1) -> int:

@@ -57,6 +57,9 @@ PROTOCOLS: Mapping[str, str] = MappingProxyType(
         "bing": "websearch_core.testing.protocols.bing:BingProtocol",
         "yahoo": "websearch_core.testing.protocols.yahoo:YahooProtocol",
         "startpage": "websearch_core.testing.protocols.startpage:StartpageProtocol",
+        "google": "websearch_core.testing.protocols.google:GoogleProtocol",
+        "ecosia": "websearch_core.testing.protocols.ecosia:EcosiaProtocol",
+        "mojeek": "websearch_core.testing.protocols.mojeek:MojeekProtocol",
     }
 )
 """Provider id to the ``module:Class`` that speaks its protocol."""

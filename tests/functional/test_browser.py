@@ -1,0 +1,391 @@
+"""The real headless browser: Chromium driven by Playwright against loopback pages.
+
+One Chromium serves the whole module (a module-scoped event loop and
+:func:`~websearch_core.browser.set_default_browser`). Tests that need it are skipped with the
+reason when Playwright or Chromium is missing locally, and fail instead when ``CI`` is set.
+
+What is proven here:
+
+* Google: the simulated results page only exists after its JavaScript runs; the plain fetch
+  sees the ``enablejs`` shell, the engine escalates, and the browser's rendered DOM parses.
+* Mojeek: the simulated ALTCHA wall only serves results after a SHA-256 proof of work that
+  the page computes when its checkbox is clicked; the browser path clicks it, the server
+  verifies the proof, sets its cookie, and the results follow.
+* Ecosia: a Cloudflare-style challenge whose script sets the clearance cookie and reloads.
+* The browser is lazy, shared, gives each call fresh cookies, honours the base-URL override
+  and the deadline, closes pages on cancellation, and fails with a message naming what to
+  install when Playwright is missing.
+"""
+
+import asyncio
+import os
+import sys
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from tests.conftest import read_capture
+from websearch_core import WebSearch
+from websearch_core.browser import (
+    BrowserNotAvailableError,
+    FailureTexts,
+    HeadlessBrowser,
+    HeadlessOptions,
+    browser_enabled,
+    browser_fetch,
+    chromium_path,
+    get_default_browser,
+    set_default_browser,
+)
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    ProviderTimeoutError,
+    ResponseTooLargeError,
+)
+from websearch_core.models import SearchParams
+from websearch_core.providers.google import TRAFFIC_MESSAGE
+from websearch_core.providers.google import build_request as google_request
+from websearch_core.providers.mojeek import ROBOT_MESSAGE
+from websearch_core.testing import Fault, Simulator
+from websearch_core.testing.protocols.ecosia import CHALLENGE_SCRIPT_PATH, EcosiaProtocol
+from websearch_core.testing.protocols.google import GoogleProtocol
+from websearch_core.testing.protocols.mojeek import PASS_COOKIE, MojeekProtocol
+from websearch_core.testing.simulator import RecordedRequest, default_results
+from websearch_core.transport import HttpResponse
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+QUERY = "javascript tutorial"
+
+
+def _chromium_problem() -> str | None:
+    try:
+        import playwright.async_api  # noqa: F401
+    except ImportError:
+        return 'playwright is not installed (pip install "websearch-tools[browser]")'
+    path = chromium_path()
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        return f"no Chromium executable at {path} (apt-get install chromium)"
+    return None
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> AsyncIterator[HeadlessBrowser]:
+    problem = _chromium_problem()
+    if problem is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the browser tests must run in CI: {problem}")
+        pytest.skip(problem)
+    browser = HeadlessBrowser(executable_path=chromium_path())
+    set_default_browser(browser)
+    try:
+        yield browser
+    finally:
+        set_default_browser(None)
+        await browser.aclose()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["google", "ecosia", "mojeek"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+def _paths(requests: list[RecordedRequest]) -> list[str]:
+    return [r.path for r in requests if r.path != "/favicon.ico"]
+
+
+def _is_browser(request: RecordedRequest) -> bool:
+    agent = request.header("User-Agent") or ""
+    return "Chrome/149.0.0.0" not in agent  # the plain fetch's profile
+
+
+# --- the browser object ------------------------------------------------------------------------
+
+
+async def test_browser_is_lazy_shared_and_gives_each_page_fresh_cookies(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    assert not HeadlessBrowser().is_running  # constructing starts nothing
+    home = f"{sim['google'].base_url}/"
+    async with chromium.page() as first, chromium.page() as second:
+        assert first.context.browser is second.context.browser
+        assert first.context is not second.context
+        await first.goto(home)
+        assert [c["name"] for c in await first.context.cookies()] == ["NID"]
+        assert await second.context.cookies() == []
+        agent = await first.evaluate("navigator.userAgent")
+        assert "HeadlessChrome" not in agent and "Chrome/" in agent
+        assert await first.evaluate("navigator.webdriver") is False
+    assert chromium.is_running
+    browser = first.context.browser
+    assert browser is not None and browser.contexts == []  # pages closed on exit
+
+
+async def test_concurrent_first_calls_share_one_launch(chromium: HeadlessBrowser) -> None:
+    fresh = HeadlessBrowser(executable_path=chromium.executable_path)
+    try:
+
+        async def browser_of() -> object:
+            async with fresh.page() as page:
+                return page.context.browser
+
+        first, second = await asyncio.gather(browser_of(), browser_of())
+        assert first is second
+    finally:
+        await fresh.aclose()
+    assert not fresh.is_running
+
+
+# --- Google: results that only JavaScript renders ----------------------------------------------
+
+
+async def test_google_escalates_and_parses_the_javascript_rendered_page(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    sim["google"].protocol = GoogleProtocol(rendering="javascript")
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="google", limit=5)
+    expected = default_results(QUERY)[:5]
+    assert [s.url for s in response.sources] == [r.url for r in expected]
+    assert response.sources[0].title == f"{QUERY} result 1"
+    assert response.sources[0].snippet == f"Snippet 1 about {QUERY}."
+    requests = sim["google"].requests
+    assert _paths(requests) == ["/search", "/", "/search"]  # plain, then home + results
+    plain, home, rendered = [r for r in requests if r.path != "/favicon.ico"]
+    assert not _is_browser(plain) and _is_browser(home) and _is_browser(rendered)
+    assert rendered.query == plain.query  # the same URL, through the base-URL override
+    assert "HeadlessChrome" not in (rendered.header("User-Agent") or "")
+
+
+async def test_the_rendered_page_is_held_to_the_size_cap(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    sim["google"].protocol = GoogleProtocol(rendering="javascript")
+    sim["google"].results = default_results(QUERY, 20)
+    async with _client(sim, max_response_bytes=6144) as ws:  # the shell fits, the DOM not
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="google", limit=20)
+    (failure,) = caught.value.failures
+    assert isinstance(failure, ResponseTooLargeError)
+    assert failure.message == "Google rendered page exceeded 6144 bytes"
+    assert _paths(sim["google"].requests) == ["/search", "/", "/search"]
+
+
+async def test_google_block_seen_by_the_browser_too_is_the_traffic_error(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    sim["google"].always(Fault.challenge())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="google")
+    assert result.text == f"Error: {TRAFFIC_MESSAGE}"
+    assert _paths(sim["google"].requests) == ["/search", "/", "/search"]
+
+
+async def test_a_401_seen_by_the_browser_keeps_the_spec_text(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    sim["google"].always(Fault.unauthorized())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="google")
+    assert result.text == "Error: Google authorization failed (401). Check API key or base URL."
+    assert len(_paths(sim["google"].requests)) == 3
+
+
+async def test_the_browser_recovers_a_failed_plain_fetch(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    sim["google"].enqueue(Fault.reset(), Fault.reset())  # aiohttp retries a GET once itself
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="google")
+    assert len(response.sources) == 10
+    requests = sim["google"].requests
+    assert _paths(requests) == ["/search", "/search", "/", "/search"]
+    assert _is_browser(requests[-1]) and not _is_browser(requests[0])
+
+
+async def test_browser_deadline_gives_the_timeout_text_and_the_browser_survives(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    sim["google"].enqueue(Fault.challenge(), None, Fault.hang(10))
+    async with _client(sim, timeout_seconds=2.5) as ws:
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="google")
+        elapsed = asyncio.get_running_loop().time() - started
+        (failure,) = caught.value.failures
+        assert isinstance(failure, ProviderTimeoutError)
+        assert (failure.message, failure.status) == ("Google browser search timed out.", 504)
+        assert elapsed < 5
+        assert len((await ws.search(QUERY, provider="google")).sources) == 10
+    assert chromium.is_running
+
+
+# --- Mojeek: the proof-of-work wall ------------------------------------------------------------
+
+
+async def test_mojeek_solves_the_altcha_proof_of_work(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    protocol = MojeekProtocol(altcha=True)
+    sim["mojeek"].protocol = protocol
+    async with _client(sim, timeout_seconds=30) as ws:
+        response = await ws.search(QUERY, provider="mojeek")
+    assert (protocol.solved, protocol.rejected) == (1, 0)
+    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY)]
+    assert response.sources[0].title == f"{QUERY} result 1"
+    requests = sim["mojeek"].requests
+    assert _paths(requests) == [
+        "/search",  # plain fetch: the wall
+        "/",  # the browser seeds cookies
+        "/search",  # the wall again, now with JavaScript
+        "/js/page_specific/altcha.js",
+        "/altcha/challenge",
+        "/altcha/verify",  # the proof, checked by the server
+        "/search",  # redirected back with the pass cookie
+    ]
+    verify = next(r for r in requests if r.path == "/altcha/verify")
+    assert verify.method == "POST" and {"altcha", "continue"} <= dict(verify.form()).keys()
+    assert PASS_COOKIE in (requests[-1].header("Cookie") or "")
+    assert requests[-1].query == requests[0].query
+
+
+async def test_mojeek_wall_that_stays_up_is_the_robot_error_after_two_attempts(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    wall = read_capture("mojeek/403_forbidden_automated_queries_2026-09.html").decode("utf-8")
+    sim["mojeek"].always(Fault.http(403, wall, {"Content-Type": "text/html"}))
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="mojeek")
+    assert result.text == f"Error: {ROBOT_MESSAGE}"
+    assert _paths(sim["mojeek"].requests) == ["/search", "/", "/search", "/search"]
+
+
+# --- Ecosia: a challenge script that sets a cookie and reloads ---------------------------------
+
+
+async def test_ecosia_gets_past_the_cloudflare_challenge(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    sim["ecosia"].protocol = EcosiaProtocol(cloudflare=True)
+    async with _client(sim, timeout_seconds=20) as ws:
+        response = await ws.search(QUERY, provider="ecosia", limit=3)
+    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY)[:3]]
+    assert _paths(sim["ecosia"].requests) == [
+        "/search",
+        "/",
+        "/search",
+        CHALLENGE_SCRIPT_PATH,
+        "/search",
+    ]
+
+
+# --- lifecycle: cancellation, call-owned browsers, missing Playwright --------------------------
+
+
+async def test_cancellation_propagates_and_closes_the_page(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    sim["google"].enqueue(Fault.challenge(), None, Fault.hang(30))
+    async with _client(sim, timeout_seconds=30) as ws:
+        task = asyncio.create_task(ws.search(QUERY, provider="google"))
+        for _ in range(200):
+            if len(_paths(sim["google"].requests)) >= 3:
+                break
+            await asyncio.sleep(0.05)
+        assert len(_paths(sim["google"].requests)) == 3
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    await asyncio.sleep(0.1)
+    async with chromium.page() as page:
+        browser = page.context.browser
+        assert browser is not None and len(browser.contexts) == 1  # only this one
+
+
+async def test_without_a_shared_browser_a_call_starts_and_closes_its_own(
+    chromium: HeadlessBrowser, sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    closed: list[HeadlessBrowser] = []
+    original = HeadlessBrowser.aclose
+
+    async def recording_aclose(self: HeadlessBrowser) -> None:
+        closed.append(self)
+        await original(self)
+
+    monkeypatch.setattr(HeadlessBrowser, "aclose", recording_aclose)
+    monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", chromium.executable_path)
+    set_default_browser(None)
+    try:
+        sim["google"].protocol = GoogleProtocol(rendering="javascript")
+        async with _client(sim) as ws:
+            response = await ws.search(QUERY, provider="google", limit=2)
+    finally:
+        set_default_browser(chromium)
+    assert len(response.sources) == 2
+    (owned,) = closed
+    assert owned is not chromium and not owned.is_running
+    assert get_default_browser() is chromium
+
+
+async def test_missing_playwright_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "playwright.async_api", None)
+    browser = HeadlessBrowser(executable_path="/bin/sh")
+    with pytest.raises(BrowserNotAvailableError) as caught:
+        async with browser.page():
+            pass
+    assert caught.value.reason == "the Python package playwright is not installed"
+    assert 'pip install "websearch-tools[browser]"' in str(caught.value)
+    assert not browser.is_running
+
+
+async def test_browser_fetch_returns_a_good_plain_page_untouched(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", "/nonexistent/chromium")
+    ws = _client(sim)
+    try:
+        fetched = await browser_fetch(
+            ws._context(),
+            provider="google",
+            label="Google",
+            request=google_request(SearchParams(query=QUERY)),
+            should_fallback=lambda response: False,
+            headless=HeadlessOptions(),
+            failure=FailureTexts(failed="failed: {}", timed_out="timed out"),
+        )
+    finally:
+        await ws.aclose()
+    assert not fetched.via_browser and fetched.escalation is None
+    assert isinstance(fetched.response, HttpResponse) and fetched.response.status == 200
+    assert "rso" in fetched.html
+
+
+@pytest.fixture(autouse=True)
+def _default_browser_is_restored() -> Iterator[None]:
+    before = get_default_browser()
+    yield
+    assert get_default_browser() is before
+
+
+async def test_switches_and_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    class WithSwitch:
+        browser = False
+
+    assert browser_enabled()
+    assert not browser_enabled(WithSwitch())
+    for value in ("off", "0", "False", " no "):
+        monkeypatch.setenv("WEBSEARCH_BROWSER", value)
+        assert not browser_enabled()
+    monkeypatch.setenv("WEBSEARCH_BROWSER", "on")
+    assert browser_enabled()
+    monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", "/opt/chromium/chrome")
+    assert chromium_path() == "/opt/chromium/chrome"
+    assert HeadlessBrowser().executable_path == "/opt/chromium/chrome"
+    assert HeadlessBrowser("/usr/local/bin/chromium").executable_path == "/usr/local/bin/chromium"

@@ -1,0 +1,214 @@
+"""Ecosia end to end through ``WebSearch`` against the loopback simulator (no browser).
+
+Escalation is off (``WEBSEARCH_BROWSER=off``) unless a test says otherwise, so each fault
+maps to one error; ``tests/functional/test_browser.py`` drives the real browser past the
+simulated Cloudflare challenge.
+"""
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from tests.conftest import read_capture
+from websearch_core import WebSearch
+from websearch_core.browser import BrowserUnavailableError
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ChallengeError,
+    EmptyResponseError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.providers.ecosia import BLOCKED_MESSAGE
+from websearch_core.testing import Fault, Simulator
+from websearch_core.testing.protocols.ecosia import AD_URL, EcosiaProtocol
+from websearch_core.testing.simulator import RecordedRequest, default_results
+
+QUERY = "javascript tutorial"
+MISSING_CHROMIUM = "/nonexistent/chromium-for-tests"
+
+
+@pytest.fixture(autouse=True)
+def _no_escalation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
+
+
+@pytest.fixture
+def browser_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WEBSEARCH_BROWSER")
+    monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", MISSING_CHROMIUM)
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["ecosia"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+async def _failure(ws: WebSearch, **params: Any) -> SearchProviderError:
+    with pytest.raises(AllProvidersFailedError) as caught:
+        await ws.search(QUERY, provider="ecosia", **params)
+    (failure,) = caught.value.failures
+    return failure
+
+
+def _requests(sim: Simulator) -> list[RecordedRequest]:
+    return sim["ecosia"].requests
+
+
+@pytest.mark.usefixtures("browser_missing")
+async def test_success_and_request_shape_without_touching_the_browser(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="ecosia", recency="week", limit=50)
+    assert result.error is None
+    sources = result.response.sources
+    assert [s.url for s in sources] == [r.url for r in default_results(QUERY)]
+    assert AD_URL not in [s.url for s in sources]
+    first = sources[0]
+    assert first.title == f"{QUERY} result 1"
+    assert first.snippet == f"1 Jan 2026 ... Snippet 1 about {QUERY}."
+    assert first.published_date == "1 Jan 2026"
+    assert first.age_seconds is not None
+
+    (request,) = _requests(sim)
+    assert (request.method, request.path) == ("GET", "/search")
+    assert list(request.query) == [("q", QUERY)]  # no count, recency ignored
+    assert request.header("Referer") == "https://www.ecosia.org/"
+    assert request.header("Sec-Fetch-Mode") == "navigate"
+    assert "Chrome/" in (request.header("User-Agent") or "")
+
+
+async def test_count_applies_to_the_parsed_page(sim: Simulator) -> None:
+    sim["ecosia"].results = default_results(QUERY, 25)
+    async with _client(sim) as ws:
+        few = await ws.search(QUERY, provider="ecosia", num_search_results=4, limit=9)
+        many = await ws.search(QUERY, provider="ecosia", limit=100)
+    assert len(few.sources) == 4
+    assert len(many.sources) == 20
+
+
+async def test_available_with_no_keys_at_all(sim: Simulator) -> None:
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        result = await ws.run(QUERY, provider="ecosia")
+    assert result.error is None
+
+
+async def test_no_results_page_moves_the_chain_on_as_204(sim: Simulator) -> None:
+    sim["ecosia"].results = []
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, EmptyResponseError)
+    assert failure.message == "Ecosia returned no renderable search content."
+
+
+async def test_cloudflare_challenge_is_never_an_empty_success(sim: Simulator) -> None:
+    sim["ecosia"].protocol = EcosiaProtocol(cloudflare=True)
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="ecosia")
+        failure = await _failure(ws)
+    assert result.text == f"Error: {BLOCKED_MESSAGE}"
+    assert isinstance(failure, ChallengeError)
+    assert failure.status == 429
+
+
+async def test_challenge_served_with_200_is_still_a_block(sim: Simulator) -> None:
+    body = EcosiaProtocol().challenge().text or ""
+    sim["ecosia"].enqueue(Fault.http(200, body, {"Content-Type": "text/html"}))
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, ChallengeError)
+    assert failure.message == BLOCKED_MESSAGE
+
+
+async def test_real_capture_served_end_to_end(sim: Simulator) -> None:
+    body = read_capture("ecosia/serp_javascript_tutorial_2026.html").decode("utf-8")
+    sim["ecosia"].enqueue(Fault.http(200, body, {"Content-Type": "text/html"}))
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="ecosia", limit=3)
+    assert [(s.title, s.url) for s in response.sources] == [
+        ("JavaScript Tutorial - W3Schools", "https://www.w3schools.com/js/"),
+        ("The Modern JavaScript Tutorial", "https://javascript.info/"),
+        ("JavaScript Tutorial", "https://www.javascripttutorial.net/"),
+    ]
+
+
+async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
+    sim["ecosia"].enqueue(Fault.malformed())
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Ecosia returned an unrecognised page"
+
+
+async def test_unauthorized(sim: Simulator) -> None:
+    sim["ecosia"].always(Fault.unauthorized())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="ecosia")
+        failure = await _failure(ws)
+    assert result.text == "Error: Ecosia authorization failed (401). Check API key or base URL."
+    assert isinstance(failure, AuthorizationError)
+
+
+async def test_forbidden_and_rate_limited_are_the_cloudflare_block(sim: Simulator) -> None:
+    sim["ecosia"].enqueue(Fault.forbidden(), Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        forbidden = await _failure(ws)
+        limited = await _failure(ws)
+    for failure in (forbidden, limited):
+        assert isinstance(failure, ChallengeError)
+        assert (failure.message, failure.status) == (BLOCKED_MESSAGE, 429)
+
+
+async def test_payment_required(sim: Simulator) -> None:
+    sim["ecosia"].enqueue(Fault.payment_required())
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, QuotaExhaustedError)
+    assert failure.message == "ecosia: 402 credits exhausted"
+
+
+async def test_server_error(sim: Simulator) -> None:
+    sim["ecosia"].enqueue(Fault.server_error(502))
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, ProviderUnavailableError)
+    assert (failure.message, failure.status) == ("Ecosia HTML error (502)", 502)
+
+
+async def test_hang_times_out(sim: Simulator) -> None:
+    sim["ecosia"].enqueue(Fault.hang(3))
+    async with _client(sim, timeout_seconds=0.5) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, ProviderTimeoutError)
+    assert (failure.message, failure.status) == ("Ecosia search timed out.", 504)
+
+
+async def test_reset_is_a_connection_failure(sim: Simulator) -> None:
+    sim["ecosia"].always(Fault.reset())  # aiohttp retries an idempotent GET once by itself
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, ProviderConnectionError)
+    assert failure.message.startswith("Ecosia search failed: Ecosia connection")
+
+
+@pytest.mark.usefixtures("browser_missing")
+async def test_challenge_without_chromium_names_what_to_install(sim: Simulator) -> None:
+    sim["ecosia"].protocol = EcosiaProtocol(cloudflare=True)
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, BrowserUnavailableError)
+    assert failure.message.startswith(
+        "Ecosia search failed: the plain fetch got HTTP 403 and headless Chromium is not "
+        f"available (no Chromium executable at {MISSING_CHROMIUM})."
+    )
+    assert 'pip install "websearch-tools[browser]" and apt-get install chromium' in failure.message

@@ -1,0 +1,236 @@
+"""Mojeek end to end through ``WebSearch`` against the loopback simulator (no browser).
+
+Escalation is off (``WEBSEARCH_BROWSER=off``) unless a test says otherwise, so each fault
+maps to one error; ``tests/functional/test_browser.py`` solves the simulated ALTCHA wall in
+the real browser.
+"""
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from tests.conftest import read_capture
+from websearch_core import WebSearch
+from websearch_core.browser import BrowserUnavailableError
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ChallengeError,
+    EmptyResponseError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.providers.mojeek import ROBOT_MESSAGE
+from websearch_core.testing import Fault, Simulator
+from websearch_core.testing.protocols.mojeek import MojeekProtocol
+from websearch_core.testing.simulator import RecordedRequest, default_results
+
+QUERY = "javascript tutorial"
+MISSING_CHROMIUM = "/nonexistent/chromium-for-tests"
+
+
+@pytest.fixture(autouse=True)
+def _no_escalation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
+
+
+@pytest.fixture
+def browser_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WEBSEARCH_BROWSER")
+    monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", MISSING_CHROMIUM)
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["mojeek"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+async def _failure(ws: WebSearch, **params: Any) -> SearchProviderError:
+    with pytest.raises(AllProvidersFailedError) as caught:
+        await ws.search(QUERY, provider="mojeek", **params)
+    (failure,) = caught.value.failures
+    return failure
+
+
+def _requests(sim: Simulator) -> list[RecordedRequest]:
+    return sim["mojeek"].requests
+
+
+@pytest.mark.usefixtures("browser_missing")
+async def test_success_and_request_shape_without_touching_the_browser(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="mojeek", recency="month", limit=5)
+    assert result.error is None
+    sources = result.response.sources
+    assert [s.url for s in sources] == [r.url for r in default_results(QUERY)[:5]]
+    assert sources[0].title == f"{QUERY} result 1"
+    assert sources[0].snippet == f"Snippet 1 about {QUERY}."
+    assert sources[2].url == "https://site3.example.org/javascript-tutorial"  # a clu-result row
+
+    (request,) = _requests(sim)
+    assert (request.method, request.path) == ("GET", "/search")
+    assert list(request.query) == [
+        ("q", QUERY),
+        ("t", "5"),
+        ("arc", "none"),
+        ("lang", "en"),
+        ("lb", "en"),
+        ("theme", "dark"),
+        ("since", "month"),
+    ]
+    assert request.header("Referer") == "https://www.mojeek.de/?arc=none&lang=en&lb=en&theme=dark"
+    assert request.header("Sec-Fetch-Site") == "same-origin"
+    assert request.header("Upgrade-Insecure-Requests") == "1"
+
+
+async def test_count_is_clamped(sim: Simulator) -> None:
+    sim["mojeek"].results = default_results(QUERY, 30)
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="mojeek", num_search_results=40)
+    assert len(response.sources) == 20
+    assert _requests(sim)[0].query_dict()["t"] == "20"
+
+
+async def test_available_with_no_keys_at_all(sim: Simulator) -> None:
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        result = await ws.run(QUERY, provider="mojeek")
+    assert result.error is None
+
+
+async def test_no_pages_found_moves_the_chain_on_as_204(sim: Simulator) -> None:
+    sim["mojeek"].results = []
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, EmptyResponseError)
+    assert failure.message == "Mojeek returned no renderable search content."
+
+
+async def test_altcha_wall_without_a_browser_is_the_robot_error(sim: Simulator) -> None:
+    sim["mojeek"].protocol = MojeekProtocol(altcha=True)
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="mojeek")
+        failure = await _failure(ws)
+    assert result.text == f"Error: {ROBOT_MESSAGE}"
+    assert isinstance(failure, ChallengeError)
+    assert failure.status == 429
+
+
+@pytest.mark.parametrize(
+    ("capture", "status"),
+    [
+        ("mojeek/captcha_altcha_challenge_raw_2026.html", 200),
+        ("mojeek/403_forbidden_automated_queries_2026-09.html", 403),
+    ],
+)
+async def test_real_walls(sim: Simulator, capture: str, status: int) -> None:
+    body = read_capture(capture).decode("utf-8")
+    sim["mojeek"].enqueue(Fault.http(status, body, {"Content-Type": "text/html"}))
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="mojeek")
+    assert result.text == f"Error: {ROBOT_MESSAGE}"
+    assert result.response.attempts[0].status == 429
+
+
+async def test_real_results_capture_served_end_to_end(sim: Simulator) -> None:
+    body = read_capture("mojeek/serp_javascript_tutorial_2026.html").decode("utf-8")
+    sim["mojeek"].enqueue(Fault.http(200, body, {"Content-Type": "text/html"}))
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="mojeek")
+    assert len(response.sources) == 10
+    assert (response.sources[0].title, response.sources[0].url) == (
+        "The Modern JavaScript Tutorial",
+        "https://javascript.info/",
+    )
+
+
+async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
+    sim["mojeek"].enqueue(Fault.malformed())
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Mojeek returned an unrecognised page"
+
+
+async def test_unauthorized(sim: Simulator) -> None:
+    sim["mojeek"].always(Fault.unauthorized())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="mojeek")
+    assert result.text == "Error: Mojeek authorization failed (401). Check API key or base URL."
+
+
+async def test_plain_403_is_forbidden(sim: Simulator) -> None:
+    sim["mojeek"].enqueue(Fault.forbidden())
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, AuthorizationError)
+    assert failure.message == "mojeek: 403 forbidden"
+
+
+async def test_payment_required(sim: Simulator) -> None:
+    sim["mojeek"].enqueue(Fault.payment_required())
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, QuotaExhaustedError)
+    assert failure.message == "mojeek: 402 credits exhausted"
+
+
+async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
+    sim["mojeek"].always(Fault.rate_limited(retry_after=1))  # the chain may wait and retry once
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, RateLimitedError)
+    assert (failure.message, failure.retry_after) == ("Mojeek HTML error (429)", 1.0)
+
+
+async def test_server_error(sim: Simulator) -> None:
+    sim["mojeek"].enqueue(Fault.server_error())
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, ProviderUnavailableError)
+    assert failure.message == "Mojeek HTML error (500)"
+
+
+async def test_hang_times_out(sim: Simulator) -> None:
+    sim["mojeek"].enqueue(Fault.hang(3))
+    async with _client(sim, timeout_seconds=0.5) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, ProviderTimeoutError)
+    assert (failure.message, failure.status) == ("Mojeek search timed out.", 504)
+
+
+async def test_reset_is_a_connection_failure(sim: Simulator) -> None:
+    sim["mojeek"].always(Fault.reset())  # aiohttp retries an idempotent GET once by itself
+    async with _client(sim) as ws:
+        failure = await _failure(ws)
+    assert isinstance(failure, ProviderConnectionError)
+    assert failure.message.startswith("Mojeek search failed: Mojeek connection")
+
+
+@pytest.mark.usefixtures("browser_missing")
+async def test_altcha_without_chromium_names_what_to_install(sim: Simulator) -> None:
+    sim["mojeek"].protocol = MojeekProtocol(altcha=True)
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="mojeek")
+        failure = await _failure(ws)
+    assert isinstance(failure, BrowserUnavailableError)
+    assert result.text.startswith(
+        "Error: Mojeek search failed: the plain fetch got a challenge page and headless "
+        "Chromium is not available"
+    )
+    assert result.text.endswith(
+        'Install it with: pip install "websearch-tools[browser]" and apt-get install chromium '
+        "(or set WEBSEARCH_CHROMIUM_PATH to a Chromium executable)."
+    )
+    assert result.response.attempts[0].status == 503
+    assert isinstance(result.error, str)

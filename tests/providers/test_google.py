@@ -1,0 +1,300 @@
+"""Google: request building, block detection and parsing, pure, on the real captures."""
+
+from datetime import date
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+from tests.conftest import read_capture
+from websearch_core.errors import (
+    AuthorizationError,
+    ChallengeError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.html import BROWSER_HEADERS
+from websearch_core.models import SearchParams
+from websearch_core.providers import get_provider
+from websearch_core.providers.google import (
+    GOOGLE_HOME_URL,
+    GOOGLE_SEARCH_URL,
+    INFO,
+    JAVASCRIPT_MESSAGE,
+    TRAFFIC_MESSAGE,
+    UNRECOGNISED_MESSAGE,
+    GoogleProvider,
+    block_reason,
+    build_request,
+    check_page,
+    parse_page,
+    query_text,
+    search_params,
+    unwrap_url,
+)
+from websearch_core.testing.protocols.google import (
+    AD_URL,
+    MALFORMED_PAGE,
+    SORRY_PAGE,
+    javascript_page,
+    results_page,
+)
+from websearch_core.testing.simulator import SimResult, default_results
+from websearch_core.transport import HttpResponse
+
+SERP = "google/serp_ai_tools_pt-BR_rendered_2025-03.html"
+SORRY = "google/sorry_unusual_traffic_recaptcha_2026-07.html"
+ENABLEJS = "google/enablejs_js_required_shell_2026-09.html"
+
+
+def _capture(name: str) -> str:
+    return read_capture(name).decode("utf-8")
+
+
+def _page(body: str, status: int = 200, url: str = GOOGLE_SEARCH_URL) -> HttpResponse:
+    return HttpResponse(status=status, body=body.encode("utf-8"), url=url)
+
+
+# --- facts -------------------------------------------------------------------------------------
+
+
+def test_info_is_data() -> None:
+    assert INFO.id == "google"
+    assert INFO.label == "Google"
+    assert INFO.kind == "scraper"
+    assert INFO.env_vars == ()
+    assert INFO.index == "google"
+    assert (INFO.default_results, INFO.max_results) == (10, 20)
+    assert INFO.docs_url.startswith("https://developers.google.com/")
+    assert "query" in INFO.honours and "recency" in INFO.honours
+    assert {"max_tokens", "temperature"}.isdisjoint(INFO.honours)
+    assert isinstance(get_provider("google"), GoogleProvider)
+
+
+# --- request -----------------------------------------------------------------------------------
+
+
+def test_request_is_the_reference_get_with_browser_headers() -> None:
+    request = build_request(SearchParams(query="rust async runtime"))
+    assert request.method == "GET"
+    assert request.params == ()
+    parts = urlsplit(request.url)
+    assert f"{parts.scheme}://{parts.netloc}{parts.path}" == GOOGLE_SEARCH_URL
+    assert parse_qsl(parts.query) == [
+        ("q", "rust async runtime"),
+        ("num", "10"),
+        ("hl", "en"),
+        ("gl", "us"),
+        ("udm", "14"),
+        ("pws", "0"),
+    ]
+    assert request.headers["Referer"] == GOOGLE_HOME_URL
+    assert request.headers["Sec-Fetch-Site"] == "same-origin"
+    assert request.headers["User-Agent"] == BROWSER_HEADERS["User-Agent"]
+
+
+@pytest.mark.parametrize(
+    ("recency", "tbs"), [("day", "qdr:d"), ("week", "qdr:w"), ("month", "qdr:m"), ("year", "qdr:y")]
+)
+def test_recency_is_qdr(recency: str, tbs: str) -> None:
+    fields = dict(search_params(SearchParams(query="x", recency=recency)))
+    assert fields["tbs"] == tbs
+
+
+@pytest.mark.parametrize(
+    ("limit", "num_search_results", "expected"),
+    [(None, None, "10"), (3, None, "3"), (50, None, "20"), (3, 15, "15"), (None, 1, "1")],
+)
+def test_count_is_clamped(limit: int | None, num_search_results: int | None, expected: str) -> None:
+    params = SearchParams(query="x", limit=limit, num_search_results=num_search_results)
+    assert dict(search_params(params))["num"] == expected
+
+
+def test_language_country_dates_and_domains() -> None:
+    params = SearchParams(
+        query="ferramentas de IA",
+        language="pt-BR",
+        recency="week",
+        date_after=date(2025, 3, 1),
+        date_before=date(2025, 12, 31),
+        include_domains=("example.org",),
+        exclude_domains=("spam.example", "junk.example"),
+    )
+    fields = dict(search_params(params))
+    assert fields["q"] == "ferramentas de IA site:example.org -site:spam.example -site:junk.example"
+    assert (fields["hl"], fields["gl"]) == ("pt-BR", "br")
+    assert fields["tbs"] == "cdr:1,cd_min:3/1/2025,cd_max:12/31/2025"  # a range beats qdr
+    assert dict(search_params(SearchParams(query="x", country="DE")))["gl"] == "de"
+
+
+def test_query_is_unchanged_without_filters() -> None:
+    assert query_text(SearchParams(query='"exact phrase" -minus')) == '"exact phrase" -minus'
+    several = SearchParams(query="q", include_domains=("a.org", "b.org"))
+    assert query_text(several) == "q (site:a.org OR site:b.org)"
+
+
+# --- block pages -------------------------------------------------------------------------------
+
+
+def test_sorry_capture_is_traffic_by_status_url_and_markup() -> None:
+    page = _capture(SORRY)
+    assert block_reason(page, 429, "https://www.google.com/sorry/index?continue=x") == "traffic"
+    assert block_reason(page, 200, "https://www.google.com/search?q=weather") == "traffic"
+    for status in (200, 429):
+        with pytest.raises(ChallengeError) as caught:
+            check_page(_page(page, status, "https://www.google.com/sorry/index"))
+        assert caught.value.message == TRAFFIC_MESSAGE
+        assert caught.value.status == 429
+
+
+def test_enablejs_capture_is_the_javascript_challenge_not_an_empty_result() -> None:
+    page = _capture(ENABLEJS)
+    assert block_reason(page, 200, GOOGLE_SEARCH_URL) == "javascript"
+    with pytest.raises(ChallengeError) as caught:
+        check_page(_page(page))
+    assert caught.value.message == JAVASCRIPT_MESSAGE
+    assert caught.value.status == 429
+    with pytest.raises(ResponseParseError):
+        parse_page(page)  # and never an empty success, even if parsed directly
+
+
+def test_traffic_wins_over_status_and_javascript_comes_after_it() -> None:
+    with pytest.raises(ChallengeError, match="automated-traffic"):
+        check_page(_page("<html>forbidden</html>", 403))
+    with pytest.raises(ChallengeError, match="automated-traffic"):
+        check_page(_page("<html>slow down</html>", 429))
+    shell = _capture(ENABLEJS)
+    with pytest.raises(ProviderUnavailableError) as caught:
+        check_page(_page(shell, 503))
+    assert caught.value.message == "Google HTML error (503)"
+
+
+def test_other_statuses_use_the_shared_classifier() -> None:
+    with pytest.raises(AuthorizationError, match="google: 401 unauthorized"):
+        check_page(_page("nope", 401))
+    with pytest.raises(QuotaExhaustedError, match="google: 402 credits exhausted"):
+        check_page(_page("pay", 402))
+    with pytest.raises(SearchProviderError) as caught:
+        check_page(_page("bad", 400))
+    assert (caught.value.message, caught.value.status) == ("Google HTML error (400)", 400)
+
+
+def test_a_results_page_about_unusual_traffic_is_not_a_block() -> None:
+    results = [
+        SimResult(
+            title="What is unusual traffic? g-recaptcha explained",
+            url="https://example.org/unusual-traffic",
+            snippet="Google shows unusual traffic pages when ...",
+        )
+    ]
+    page = results_page("unusual traffic g-recaptcha", results)
+    assert block_reason(page, 200, GOOGLE_SEARCH_URL) is None
+    check_page(_page(page))
+    assert [s.url for s in parse_page(page)] == ["https://example.org/unusual-traffic"]
+
+
+def test_simulator_pages_classify_like_the_captures() -> None:
+    assert block_reason(SORRY_PAGE, 200) == "traffic"
+    assert block_reason(javascript_page(default_results("q")), 200) == "javascript"
+    assert block_reason(MALFORMED_PAGE, 200) is None
+
+
+# --- parsing -----------------------------------------------------------------------------------
+
+
+def test_real_rendered_serp_parses_exactly() -> None:
+    sources = parse_page(_capture(SERP))
+    assert [s.url for s in sources] == [
+        "https://www.synthesia.io/post/ai-tools",
+        "https://aitoolsdirectory.com/",
+        "https://zapier.com/blog/best-ai-productivity-tools/",
+        "https://cloud.google.com/use-cases/free-ai-tools",
+        "https://aitoptools.com/",
+        "https://agenciaexplorer.com.br/blog/artigo/video-do-google-ia-studio-na-pratica/",
+        "https://webcatalog.io/pt/apps/future-tools",
+        "https://opentools.ai/",
+        "https://www.futuretools.io/",
+        "https://ai.google/",
+    ]
+    first = sources[0]
+    assert first.title == "The 50 Best AI Tools in 2025 (Tried & Tested)"
+    assert first.snippet == (
+        "há 7 dias — Explore 50 top AI tools across 21 categories, with insights on use cases, "
+        "features, and pricing."
+    )
+    assert first.published_date == "há 7 dias"
+    assert first.age_seconds is None  # a relative date in Portuguese has no parseable age
+    cloud = sources[3]
+    assert cloud.title == "10+ AI Tools You Can Start Using For Free"
+    assert cloud.snippet == (
+        "Google Cloud offers free usage of many AI products up to monthly limits, including "
+        "Translation, Speech-to-Text, Natural Language, and Video Intelligence."
+    )
+    featured = sources[6]
+    assert featured.title == "Future Tools - Aplicativo de computador para Mac, Windows (PC)"
+    assert featured.snippet is None
+    assert sources[9].title == "Making AI helpful for everyone - Google AI - Google AI"
+
+
+def test_limit_applies_after_de_duplication() -> None:
+    assert len(parse_page(_capture(SERP), 4)) == 4
+    duplicated = default_results("q", 3) + default_results("q", 3)
+    page = results_page("q", duplicated)
+    assert [s.url for s in parse_page(page)] == [r.url for r in default_results("q", 3)]
+
+
+def test_simulated_page_unwraps_redirects_drops_the_ad_and_reads_dates() -> None:
+    page = results_page("q", default_results("q", 2))
+    sources = parse_page(page)
+    assert AD_URL not in [s.url for s in sources]
+    assert [s.url for s in sources] == [
+        "https://site1.example.org/q",
+        "https://site2.example.org/q",
+    ]
+    assert sources[0].title == "q result 1"
+    assert sources[0].published_date == "Jan 1, 2026"
+    assert sources[0].age_seconds is not None
+    assert sources[0].snippet == "Jan 1, 2026 — Snippet 1 about q."
+
+
+def test_genuine_no_results_page_is_empty_and_unknown_page_is_an_error() -> None:
+    assert parse_page(results_page("zzqx", [])) == []
+    with pytest.raises(ResponseParseError) as caught:
+        parse_page(MALFORMED_PAGE)
+    assert caught.value.message == UNRECOGNISED_MESSAGE
+
+
+def test_read_more_is_stripped_and_basic_html_snippets_are_read() -> None:
+    page = (
+        '<div id="main"><div class="Gx5Zad"><div><a href="/url?q=https://a.example/x&amp;sa=U">'
+        '<h3><div class="BNeawe">A title</div></h3></a></div>'
+        '<div><div class="BNeawe s3v9rd AP7Wnd">A snippet. Read more</div></div></div></div>'
+    )
+    (source,) = parse_page(page)
+    assert (source.title, source.url, source.snippet) == (
+        "A title",
+        "https://a.example/x",
+        "A snippet.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("href", "expected"),
+    [
+        ("/url?q=https://example.org/a%3Fb%3D1&sa=U", "https://example.org/a?b=1"),
+        ("https://www.google.com/url?url=https://example.org/u&rct=j", "https://example.org/u"),
+        ("https://example.org/page#:~:text=hello", "https://example.org/page"),
+        ("https://example.org/page#section", "https://example.org/page#section"),
+        ("https://cloud.google.com/x", "https://cloud.google.com/x"),
+        ("/search?q=related", None),
+        ("https://www.google.com/preferences", None),
+        ("/url?q=https://www.google.com/maps", None),
+        ("/url?q=javascript:alert(1)", None),
+        ("/aclk?sa=l&adurl=https://ad.example", None),
+        ("javascript:void(0)", None),
+        ("mailto:a@b.example", None),
+    ],
+)
+def test_unwrap_url(href: str, expected: str | None) -> None:
+    assert unwrap_url(href) == expected
