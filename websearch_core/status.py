@@ -56,7 +56,8 @@ async def collect_status(
             reason = "explicit selection only"
         else:
             names = " or ".join(info.env_vars)
-            reason = f"not configured (set {names})" if names else "not configured"
+            hint = info.setup_hint or (f"set {names}" if names else None)
+            reason = f"not configured ({hint})" if hint else "not configured"
         statuses.append(
             ProviderStatus(
                 id=provider_id,

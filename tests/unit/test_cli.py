@@ -398,3 +398,9 @@ def test_an_invalid_setting_in_the_config_file_names_it(
     monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
     assert main(["providers"]) == EXIT_USAGE
     assert "timeout_seconds" in capsys.readouterr().err
+
+
+def test_providers_says_how_to_configure_searxng(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["providers"]) == EXIT_OK
+    _, rows = _table(capsys.readouterr().out)
+    assert rows["searxng"].endswith("not configured (set SEARXNG_ENDPOINT or searxng.endpoint)")

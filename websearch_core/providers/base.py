@@ -52,6 +52,8 @@ class ProviderInfo:
     max_results: int | None = None
     index: str | None = None
     """The upstream index it serves (``bing`` for DuckDuckGo), for aggregate voting."""
+    setup_hint: str | None = None
+    """How to configure it when that is not an API key variable (SearXNG's endpoint)."""
 
 
 @dataclass(frozen=True, slots=True)

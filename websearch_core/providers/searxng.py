@@ -363,6 +363,7 @@ class SearxngProvider(RequestResponseProvider):
         description="Self-hosted SearXNG metasearch instance (JSON search API).",
         docs_url="https://docs.searxng.org/dev/search_api.html",
         env_vars=(),
+        setup_hint="set SEARXNG_ENDPOINT or searxng.endpoint",
         honours=frozenset({"query", "recency", "limit", "num_search_results", "language"}),
         default_results=DEFAULT_RESULTS,
         max_results=MAX_RESULTS,
