@@ -417,7 +417,7 @@ class Transport:
         except SseError as exc:
             if exc.too_large:
                 raise ResponseTooLargeError(provider, f"{label} stream event {exc}", 500) from None
-            raise ProviderConnectionError(provider, f"{label} stream {exc}") from None
+            raise ProviderConnectionError(provider, f"{label} {exc}") from None
         except aiohttp.ClientPayloadError:
             message = f"{label} connection closed before the response was complete ({host})"
             raise ProviderConnectionError(provider, message) from None

@@ -24,6 +24,12 @@ __all__ = [
 
 PROVIDER_REGISTRY: Mapping[str, str] = MappingProxyType(
     {
+        "perplexity": "websearch_core.providers.perplexity:PerplexityProvider",
+        "gemini": "websearch_core.providers.gemini:GeminiProvider",
+        "anthropic": "websearch_core.providers.anthropic:AnthropicProvider",
+        "codex": "websearch_core.providers.codex:CodexProvider",
+        "xai": "websearch_core.providers.xai:XaiProvider",
+        "zai": "websearch_core.providers.zai:ZaiProvider",
         "exa": "websearch_core.providers.exa:ExaProvider",
         "jina": "websearch_core.providers.jina:JinaProvider",
         "synthetic": "websearch_core.providers.synthetic:SyntheticProvider",
@@ -49,6 +55,12 @@ PROVIDER_REGISTRY: Mapping[str, str] = MappingProxyType(
 """Provider id to ``module:Class``, in no particular order."""
 
 SEARCH_PROVIDER_ORDER: tuple[str, ...] = (
+    "perplexity",
+    "gemini",
+    "anthropic",
+    "codex",
+    "xai",
+    "zai",
     "exa",
     "tinyfish",
     "jina",

@@ -41,6 +41,12 @@ __all__ = [
 
 PROTOCOLS: Mapping[str, str] = MappingProxyType(
     {
+        "perplexity": "websearch_core.testing.protocols.perplexity:PerplexityProtocol",
+        "gemini": "websearch_core.testing.protocols.gemini:GeminiProtocol",
+        "anthropic": "websearch_core.testing.protocols.anthropic:AnthropicProtocol",
+        "codex": "websearch_core.testing.protocols.codex:CodexProtocol",
+        "xai": "websearch_core.testing.protocols.xai:XaiProtocol",
+        "zai": "websearch_core.testing.protocols.zai:ZaiProtocol",
         "exa": "websearch_core.testing.protocols.exa:ExaProtocol",
         "jina": "websearch_core.testing.protocols.jina:JinaProtocol",
         "synthetic": "websearch_core.testing.protocols.synthetic:SyntheticProtocol",

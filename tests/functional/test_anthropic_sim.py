@@ -1,0 +1,374 @@
+"""Anthropic end to end through ``WebSearch`` against the loopback simulator.
+
+Every call forces ``provider="anthropic"`` so only Anthropic runs.
+"""
+
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.models import SearchUsage
+from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
+from websearch_core.providers.anthropic import MAX_CONTINUATIONS
+from websearch_core.testing import Fault, SimResult, Simulator
+from websearch_core.testing.protocols.anthropic import AnthropicProtocol
+
+QUERY = "python asyncio"
+RESULTS = [
+    SimResult(
+        title="Coroutines and Tasks",
+        url="https://docs.python.org/3/library/asyncio-task.html",
+        snippet="Coroutines declared with async/await are the preferred way to write asyncio code.",
+        published="2025-11-02T00:00:00Z",
+    ),
+    SimResult(
+        title="asyncio — Asynchronous I/O",
+        url="https://docs.python.org/3/library/asyncio.html",
+        snippet="asyncio is a library to write concurrent code using the async/await syntax.",
+    ),
+    SimResult(
+        title="Real Python: Async IO",
+        url="https://realpython.com/async-io-python/",
+        snippet="Async IO is a concurrent programming design.",
+        published="2024-03-05",
+    ),
+    SimResult(
+        title="PEP 492",
+        url="https://peps.python.org/pep-0492/",
+        snippet="Coroutines with async and await syntax.",
+    ),
+]
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["anthropic"]) as simulator:
+        simulator["anthropic"].results = list(RESULTS)
+        yield simulator
+
+
+def protocol(sim: Simulator) -> AnthropicProtocol:
+    simulated = sim["anthropic"].protocol
+    assert isinstance(simulated, AnthropicProtocol)
+    return simulated
+
+
+def _client(sim: Simulator, keys: dict[str, str] | None = None, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys() if keys is None else keys)
+
+
+async def _failure(
+    sim: Simulator, fault: Fault, overrides: dict[str, Any] | None = None
+) -> SearchProviderError:
+    sim["anthropic"].enqueue(fault)
+    async with _client(sim, **(overrides or {})) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="anthropic")
+    (failure,) = caught.value.failures
+    assert failure.provider == "anthropic"
+    return failure
+
+
+async def _error_text(sim: Simulator, fault: Fault) -> str:
+    sim["anthropic"].enqueue(fault)
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="anthropic")
+    assert result.is_error and result.response.provider == "anthropic"
+    return result.text
+
+
+# --- request shape and success ----------------------------------------------------------------
+
+
+async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="anthropic")
+
+    (request,) = sim["anthropic"].requests
+    assert (request.method, request.path, request.query) == ("POST", "/v1/messages", ())
+    assert request.header("x-api-key") == "sim-key-anthropic"
+    assert request.header("Authorization") is None
+    assert request.header("anthropic-version") == "2023-06-01"
+    assert request.header("anthropic-beta") == "web-search-2025-03-05"
+    assert (request.header("Content-Type") or "").startswith("application/json")
+    assert request.json() == {
+        "model": "claude-haiku-4-5",
+        "max_tokens": 4096,
+        "messages": [{"role": "user", "content": QUERY}],
+        "tools": [{"type": "web_search_20250305", "name": "web_search"}],
+        "system": [{"type": "text", "text": SEARCH_SYSTEM_PROMPT}],
+    }
+
+    assert response.provider == "anthropic"
+    assert response.auth_mode == "api_key"
+    assert response.model == "claude-haiku-4-5"
+    assert response.request_id is not None and response.request_id.startswith("req_sim")
+    assert response.answer == (
+        "Here is what the search found about python asyncio:\n\n"
+        "- Coroutines declared with async/await are the preferred way to write asyncio code.\n"
+        "- asyncio is a library to write concurrent code using the async/await syntax.\n"
+        "- Async IO is a concurrent programming design."
+    )
+    assert [(s.title, s.url, s.published_date) for s in response.sources] == [
+        (
+            "Coroutines and Tasks",
+            "https://docs.python.org/3/library/asyncio-task.html",
+            "November 2, 2025",
+        ),
+        ("asyncio — Asynchronous I/O", "https://docs.python.org/3/library/asyncio.html", None),
+        ("Real Python: Async IO", "https://realpython.com/async-io-python/", "March 5, 2024"),
+        ("PEP 492", "https://peps.python.org/pep-0492/", None),
+    ]
+    assert response.sources[0].age_seconds is not None and response.sources[0].age_seconds > 0
+    assert [(c.url, c.cited_text) for c in response.citations] == [
+        (r.url, r.snippet) for r in RESULTS[:3]
+    ]
+    assert response.search_queries == (QUERY,)
+    assert response.usage == SearchUsage(input_tokens=2800, output_tokens=320, search_requests=1)
+
+
+async def test_tool_text(sim: Simulator) -> None:
+    sim["anthropic"].results = [RESULTS[1], RESULTS[3]]
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="anthropic")
+    assert not result.is_error
+    assert result.text == (
+        "Here is what the search found about python asyncio:\n\n"
+        "- asyncio is a library to write concurrent code using the async/await syntax.\n"
+        "- Coroutines with async and await syntax.\n"
+        "\n## Sources\n2 sources\n"
+        "[1] asyncio — Asynchronous I/O\n    https://docs.python.org/3/library/asyncio.html\n"
+        "[2] PEP 492\n    https://peps.python.org/pep-0492/\n"
+        "\n## Citations\n2 citations\n"
+        "[1] asyncio — Asynchronous I/O\n    https://docs.python.org/3/library/asyncio.html\n"
+        "    asyncio is a library to write concurrent code using the async/await syntax.\n"
+        "[2] PEP 492\n    https://peps.python.org/pep-0492/\n"
+        "    Coroutines with async and await syntax.\n"
+        "Search queries: 1\n- python asyncio"
+    )
+
+
+async def test_passthrough_fields_and_limit_on_the_wire(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(
+            QUERY,
+            provider="anthropic",
+            limit=2,
+            max_tokens=1500,
+            temperature=0.2,
+            recency="day",
+            include_domains=("docs.python.org",),
+        )
+    body = sim["anthropic"].requests[0].json()
+    assert body["max_tokens"] == 1500
+    assert body["temperature"] == 0.2
+    assert body["tools"] == [
+        {
+            "type": "web_search_20250305",
+            "name": "web_search",
+            "allowed_domains": ["docs.python.org"],
+        }
+    ]
+    assert "recency" not in str(body)
+    # The simulated tool honoured the allow list, and the local limit cut the rest.
+    assert [s.url for s in response.sources] == [RESULTS[0].url, RESULTS[1].url]
+
+
+async def test_search_model_variable_and_a_404_model(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_SEARCH_MODEL", "claude-sonnet-4-5")
+    async with _client(sim) as ws:
+        await ws.search(QUERY, provider="anthropic", temperature=0.5)
+    assert sim["anthropic"].requests[0].json()["model"] == "claude-sonnet-4-5"
+    monkeypatch.setenv("ANTHROPIC_SEARCH_MODEL", "gpt-oops")
+    async with _client(sim) as ws:
+        result = await ws.run("another question", provider="anthropic")
+    assert result.text == "Error: Anthropic web search returned 404 (model or endpoint not found)."
+
+
+async def test_paused_turns_are_resumed_and_joined(sim: Simulator) -> None:
+    protocol(sim).pauses = 2
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="anthropic")
+    requests = sim["anthropic"].requests
+    assert len(requests) == 3
+    first, second, third = (r.json() for r in requests)
+    assert len(first["messages"]) == 1
+    assert second["messages"][1]["role"] == "assistant"
+    assert [b["type"] for b in second["messages"][1]["content"]] == ["text", "server_tool_use"]
+    assert len(third["messages"][1]["content"]) == 5
+    assert response.answer is not None
+    assert response.answer.startswith("I will search for that.\n\nSearching again.\n\nHere is what")
+    assert response.search_queries == (QUERY, f"{QUERY} (2)")
+    assert len(response.sources) == 4  # the same results twice, de-duplicated
+    assert response.usage is not None and response.usage.search_requests == 2
+
+
+async def test_pausing_forever_stops_after_the_bound(sim: Simulator) -> None:
+    protocol(sim).pauses = 50
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="anthropic")
+    assert len(sim["anthropic"].requests) == MAX_CONTINUATIONS + 1
+    assert response.answer is not None and response.answer.endswith("Searching again.")
+    assert len(response.sources) == 4
+
+
+# --- OAuth ------------------------------------------------------------------------------------
+
+
+async def test_stored_oauth_token_is_a_bearer_and_refreshed_after_a_401(sim: Simulator) -> None:
+    settings = sim.settings()
+    store = CredentialStore(settings.resolved_credentials_file())
+    store.set_oauth(
+        "anthropic",
+        OAuthToken(access_token="oat-old", refresh_token="r", expires_at=time.time() + 3600),
+    )
+    calls: list[str] = []
+
+    async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
+        calls.append(provider)
+        return OAuthToken(access_token="oat-new", refresh_token="r2", expires_at=time.time() + 3600)
+
+    sim["anthropic"].enqueue(Fault.unauthorized())
+    async with WebSearch(settings, api_keys={}, oauth_refreshers={"anthropic": refresh}) as ws:
+        response = await ws.search(QUERY, provider="anthropic")
+    assert calls == ["anthropic"]
+    assert [r.header("Authorization") for r in sim["anthropic"].requests] == [
+        "Bearer oat-old",
+        "Bearer oat-new",
+    ]
+    assert all(r.header("x-api-key") is None for r in sim["anthropic"].requests)
+    assert (
+        sim["anthropic"].requests[1].header("anthropic-beta")
+        == "oauth-2025-04-20,web-search-2025-03-05"
+    )
+    assert response.auth_mode == "oauth"
+    stored = store.get_oauth("anthropic")
+    assert stored is not None and stored.access_token == "oat-new"
+
+
+async def test_without_credentials_a_forced_anthropic_is_unavailable(sim: Simulator) -> None:
+    async with _client(sim, keys={}) as ws:
+        result = await ws.run(QUERY, provider="anthropic")
+    assert result.text == "Error: No web search provider configured."
+    assert result.response.attempts[0].detail == "forced provider not available"
+    assert sim["anthropic"].requests == []
+
+
+# --- faults -----------------------------------------------------------------------------------
+
+
+async def test_unauthorized(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.unauthorized())
+    assert isinstance(failure, AuthorizationError) and failure.status == 401
+    assert await _error_text(sim, Fault.unauthorized()) == (
+        "Error: Anthropic authorization failed (401). Check API key or base URL."
+    )
+
+
+async def test_forbidden_challenge(sim: Simulator) -> None:
+    assert await _error_text(sim, Fault.challenge()) == (
+        "Error: Anthropic authorization failed (403). Check API key or base URL."
+    )
+
+
+async def test_payment_required(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.payment_required())
+    assert isinstance(failure, QuotaExhaustedError)
+    assert failure.message == "anthropic: 402 credits exhausted"
+
+
+async def test_rate_limited_briefly_is_waited_out_once(sim: Simulator) -> None:
+    sim["anthropic"].enqueue(Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="anthropic")
+    assert len(sim["anthropic"].requests) == 2
+    assert response.answer is not None
+
+
+async def test_rate_limited_every_time(sim: Simulator) -> None:
+    sim["anthropic"].always(Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="anthropic")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, RateLimitedError) and failure.retry_after == 1.0
+    assert failure.message == "Anthropic API error (429): rate limited"
+
+
+async def test_server_error(sim: Simulator) -> None:
+    failure = await _failure(
+        sim, Fault.server_error(529, '{"type":"error","error":{"type":"overloaded_error"}}')
+    )
+    assert isinstance(failure, ProviderUnavailableError) and failure.status == 529
+    assert failure.message == (
+        'Anthropic API error (529): {"type":"error","error":{"type":"overloaded_error"}}'
+    )
+
+
+async def test_hang_past_the_timeout(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.hang(seconds=10), {"timeout_seconds": 0.5})
+    assert isinstance(failure, ProviderTimeoutError)
+    assert failure.message == "Anthropic request timed out after 0.5s"
+
+
+async def test_malformed(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.malformed())
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Anthropic API returned an unexpected response shape"
+
+
+async def test_not_json(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.http(200, "<html>gateway</html>"))
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Anthropic API returned invalid JSON"
+
+
+async def test_reset(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.reset())
+    assert isinstance(failure, ProviderConnectionError)
+    assert len(sim["anthropic"].requests) == 1
+
+
+# --- the protocol on its own ------------------------------------------------------------------
+
+
+async def test_protocol_streams_when_asked(sim: Simulator) -> None:
+    import aiohttp
+
+    from websearch_core.providers.anthropic import message_from_stream, parse_messages
+    from websearch_core.sse import parse_sse
+
+    body = {
+        "model": "claude-haiku-4-5",
+        "max_tokens": 100,
+        "stream": True,
+        "messages": [{"role": "user", "content": QUERY}],
+        "tools": [{"type": "web_search_20250305", "name": "web_search"}],
+    }
+    headers = {"x-api-key": "k", "anthropic-version": "2023-06-01"}
+    async with aiohttp.ClientSession() as session:
+        url = f"{sim['anthropic'].base_url}/v1/messages"
+        async with session.post(url, json=body, headers=headers) as reply:
+            assert reply.content_type == "text/event-stream"
+            raw = await reply.read()
+        async with session.post(url, json={**body, "stream": False}, headers=headers) as reply:
+            plain = await reply.json()
+    streamed = message_from_stream(parse_sse(raw))
+    assert parse_messages([streamed]) == parse_messages([plain])

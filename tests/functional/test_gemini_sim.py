@@ -1,0 +1,477 @@
+"""Gemini end to end through ``WebSearch`` against the loopback simulator.
+
+Every call forces ``provider="gemini"``. Retry waits go through a recording sleep that does
+not actually sleep, so the back-off schedule is asserted without slowing the suite.
+"""
+
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    EmptyResponseError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
+from websearch_core.providers import get_provider
+from websearch_core.testing import Fault, SimResult, Simulator
+
+QUERY = "python asyncio"
+DEV_PATH = "/v1beta/models/gemini-2.5-flash:streamGenerateContent"
+CA_PATH = "/v1internal:streamGenerateContent"
+EVENT_STREAM = {"Content-Type": "text/event-stream"}
+
+
+@pytest.fixture(autouse=True)
+def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("GEMINI_SEARCH_MODEL", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The provider's retry waits, recorded instead of slept."""
+    recorded: list[float] = []
+
+    async def fake_sleep(seconds: float) -> None:
+        recorded.append(seconds)
+
+    monkeypatch.setattr(get_provider("gemini"), "_sleep", fake_sleep)
+    return recorded
+
+
+@pytest.fixture
+async def sim(sleeps: list[float]) -> AsyncIterator[Simulator]:
+    async with Simulator(["gemini"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, keys: dict[str, str] | None = None, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys() if keys is None else keys)
+
+
+async def _failure(
+    sim: Simulator, *faults: Fault | None, overrides: dict[str, Any] | None = None
+) -> SearchProviderError:
+    sim["gemini"].enqueue(*faults)
+    async with _client(sim, **(overrides or {})) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini")
+    (failure,) = caught.value.failures
+    assert failure.provider == "gemini"
+    return failure
+
+
+def _store(sim: Simulator) -> CredentialStore:
+    return CredentialStore(sim.settings().resolved_credentials_file())
+
+
+def _google_error(status: int, message: str, reason: str, **extra: Any) -> str:
+    return json.dumps({"error": {"code": status, "message": message, "status": reason, **extra}})
+
+
+# --- API-key mode -----------------------------------------------------------------------------
+
+
+async def test_request_shape_and_grounded_answer(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="gemini", limit=3, recency="day")
+
+    (request,) = sim["gemini"].requests
+    assert (request.method, request.path, request.query) == ("POST", DEV_PATH, (("alt", "sse"),))
+    assert request.header("x-goog-api-key") == "sim-key-gemini"
+    assert request.header("Authorization") is None
+    assert request.header("Accept") == "text/event-stream"
+    assert request.json() == {
+        "contents": [{"role": "user", "parts": [{"text": QUERY}]}],
+        "tools": [{"google_search": {}}],
+        "systemInstruction": {"parts": [{"text": SEARCH_SYSTEM_PROMPT}]},
+    }
+
+    assert response.answer == (
+        "Simulated grounded answer about python asyncio. Result 1 says: Snippet 1 about python "
+        "asyncio. Result 2 says: Snippet 2 about python asyncio."
+    )
+    assert [(s.title, s.url) for s in response.sources] == [
+        (f"site{i}.example.org", f"https://site{i}.example.org/python-asyncio") for i in (1, 2, 3)
+    ]
+    assert [(c.title, c.url, c.cited_text) for c in response.citations] == [
+        (
+            f"site{i}.example.org",
+            f"https://site{i}.example.org/python-asyncio",
+            f"Result {i} says: Snippet {i} about python asyncio.",
+        )
+        for i in (1, 2)
+    ]
+    assert response.search_queries == (QUERY,)
+    assert response.usage is not None
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (17, 30)
+    assert (response.model, response.auth_mode) == ("gemini-2.5-flash", "api_key")
+    assert response.request_id is not None
+
+
+async def test_model_token_cap_and_temperature(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GEMINI_SEARCH_MODEL", "gemini-2.5-pro")
+    async with _client(sim) as ws:
+        response = await ws.search(
+            QUERY, provider="gemini", max_tokens=400, temperature=0.3, num_search_results=5
+        )
+    (request,) = sim["gemini"].requests
+    assert request.path == "/v1beta/models/gemini-2.5-pro:streamGenerateContent"
+    assert request.json()["generationConfig"] == {"maxOutputTokens": 400, "temperature": 0.3}
+    assert response.model == "gemini-2.5-pro"
+    assert len(response.sources) == 5
+
+
+async def test_tool_text_for_the_model(sim: Simulator) -> None:
+    sim["gemini"].results = [
+        SimResult(
+            title="Tasks",
+            url="https://docs.python.org/3/library/asyncio-task.html",
+            snippet="Tasks run coroutines.",
+        )
+    ]
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="gemini")
+    assert result.text == (
+        "Simulated grounded answer about python asyncio. Result 1 says: Tasks run coroutines.\n"
+        "\n## Sources\n"
+        "1 source\n"
+        "[1] docs.python.org\n"
+        "    https://docs.python.org/3/library/asyncio-task.html\n"
+        "\n## Citations\n"
+        "1 citation\n"
+        "[1] docs.python.org\n"
+        "    https://docs.python.org/3/library/asyncio-task.html\n"
+        "    Result 1 says: Tasks run coroutines.\n"
+        "Search queries: 1\n"
+        "- python asyncio"
+    )
+
+
+async def test_a_json_array_answer_is_read_too(sim: Simulator) -> None:
+    chunk = {
+        "candidates": [
+            {
+                "content": {"parts": [{"text": "Plain."}]},
+                "groundingMetadata": {
+                    "groundingChunks": [{"web": {"uri": "https://a.example.org/", "title": "a"}}]
+                },
+            }
+        ]
+    }
+    sim["gemini"].enqueue(
+        Fault.http(200, json.dumps([chunk]), {"Content-Type": "application/json"})
+    )
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+    assert response.answer == "Plain."
+    assert [s.url for s in response.sources] == ["https://a.example.org/"]
+
+
+# --- OAuth mode (Cloud Code Assist) -----------------------------------------------------------
+
+
+async def test_oauth_discovers_the_project_and_wraps_the_request(sim: Simulator) -> None:
+    _store(sim).set_oauth(
+        "gemini", OAuthToken(access_token="ya29.token", expires_at=time.time() + 3600)
+    )
+    async with _client(sim, {}) as ws:
+        response = await ws.search(QUERY, provider="gemini", temperature=0.5)
+    lookup, call = sim["gemini"].requests
+    assert lookup.path == "/v1internal:loadCodeAssist"
+    assert lookup.json() == {
+        "metadata": {
+            "ideType": "IDE_UNSPECIFIED",
+            "platform": "PLATFORM_UNSPECIFIED",
+            "pluginType": "GEMINI",
+        }
+    }
+    assert (call.path, call.query) == (CA_PATH, (("alt", "sse"),))
+    for request in (lookup, call):
+        assert request.header("Authorization") == "Bearer ya29.token"
+        assert (request.header("User-Agent") or "").startswith("antigravity/hub/")
+        assert request.header("x-goog-api-key") is None
+    body = call.json()
+    assert (body["project"], body["model"]) == ("sim-project-0001", "gemini-2.5-flash")
+    assert (body["requestType"], body["userAgent"]) == ("agent", "antigravity")
+    assert body["requestId"].startswith("agent-")
+    assert body["request"]["systemInstruction"] == {
+        "role": "user",
+        "parts": [{"text": SEARCH_SYSTEM_PROMPT}],
+    }
+    assert body["request"]["generationConfig"] == {"temperature": 0.5}
+    assert response.auth_mode == "oauth"
+    assert len(response.sources) == 10
+    assert response.answer is not None and response.answer.startswith("Simulated grounded")
+
+
+async def test_oauth_project_from_the_environment(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "my-project")
+    _store(sim).set_oauth("gemini", OAuthToken(access_token="tok"))
+    async with _client(sim, {}) as ws:
+        await ws.search(QUERY, provider="gemini")
+    (call,) = sim["gemini"].requests
+    assert call.json()["project"] == "my-project"
+
+
+async def test_oauth_refreshes_once_after_a_401(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    _store(sim).set_oauth("gemini", OAuthToken(access_token="old", refresh_token="r"))
+    refreshed: list[str] = []
+
+    async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
+        refreshed.append(token.access_token)
+        return OAuthToken(access_token=f"new-{len(refreshed)}", refresh_token="r")
+
+    body = _google_error(401, "Request had invalid authentication credentials.", "UNAUTHENTICATED")
+    sim["gemini"].enqueue(Fault.unauthorized(body))
+    async with WebSearch(sim.settings(), api_keys={}, oauth_refreshers={"gemini": refresh}) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+    first, second = sim["gemini"].requests
+    assert (first.header("Authorization"), second.header("Authorization")) == (
+        "Bearer old",
+        "Bearer new-1",
+    )
+    assert refreshed == ["old"] and response.auth_mode == "oauth"
+
+    # A second refusal after the refresh is final: one refresh per search.
+    sim["gemini"].enqueue(Fault.unauthorized(body), Fault.forbidden())
+    async with WebSearch(sim.settings(), api_keys={}, oauth_refreshers={"gemini": refresh}) as ws:
+        result = await ws.run(QUERY, provider="gemini")
+    assert result.text == "Error: Gemini authorization failed (403). Check API key or base URL."
+    assert len(sim["gemini"].requests) == 4
+
+
+async def test_oauth_400_invalid_credentials_also_refreshes(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    _store(sim).set_oauth("gemini", OAuthToken(access_token="old"))
+
+    async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
+        return OAuthToken(access_token="new")
+
+    body = _google_error(400, "Invalid authentication credentials", "INVALID_ARGUMENT")
+    sim["gemini"].enqueue(Fault.http(400, body))
+    async with WebSearch(sim.settings(), api_keys={}, oauth_refreshers={"gemini": refresh}) as ws:
+        await ws.search(QUERY, provider="gemini")
+    assert [r.header("Authorization") for r in sim["gemini"].requests] == [
+        "Bearer old",
+        "Bearer new",
+    ]
+
+
+async def test_oauth_expired_token_without_a_hook(sim: Simulator) -> None:
+    _store(sim).set_oauth("gemini", OAuthToken(access_token="old", expires_at=time.time() - 60))
+    async with _client(sim, {}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, AuthorizationError)
+    assert "no refresh hook is configured" in failure.message
+    assert sim["gemini"].requests == []
+
+
+async def test_oauth_moves_to_the_second_endpoint(
+    sim: Simulator, sleeps: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    _store(sim).set_oauth("gemini", OAuthToken(access_token="tok"))
+    sim["gemini"].enqueue(Fault.server_error(503), Fault.server_error(503))
+    async with _client(sim, {}) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+    # One attempt at the first endpoint, then the second with its own retries.
+    assert len(sim["gemini"].requests) == 3
+    assert sleeps == [1.0]
+    assert response.auth_mode == "oauth"
+
+
+# --- retries ----------------------------------------------------------------------------------
+
+
+async def test_server_errors_are_retried_with_exponential_backoff(
+    sim: Simulator, sleeps: list[float]
+) -> None:
+    sim["gemini"].enqueue(Fault.server_error(503), Fault.server_error(500))
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+    assert len(sim["gemini"].requests) == 3
+    assert sleeps == [1.0, 2.0]
+    assert response.answer is not None
+
+
+async def test_retries_end_after_four_attempts(sim: Simulator, sleeps: list[float]) -> None:
+    sim["gemini"].always(Fault.server_error(503, _google_error(503, "Overloaded", "UNAVAILABLE")))
+    failure = await _failure(sim)
+    assert isinstance(failure, ProviderUnavailableError)
+    assert failure.message == "Gemini Developer API error (503): Overloaded"
+    assert len(sim["gemini"].requests) == 4
+    assert sleeps == [1.0, 2.0, 4.0]
+
+
+async def test_a_shorter_base_delay(
+    sim: Simulator, sleeps: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(get_provider("gemini"), "retry_base_delay", 0.01)
+    sim["gemini"].enqueue(Fault.server_error(), Fault.server_error())
+    async with _client(sim) as ws:
+        await ws.search(QUERY, provider="gemini")
+    assert sleeps == [0.01, 0.02]
+
+
+async def test_rate_limit_waits_for_the_servers_hint(sim: Simulator, sleeps: list[float]) -> None:
+    sim["gemini"].enqueue(Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+    assert sleeps == [1.0]
+    assert len(sim["gemini"].requests) == 2
+    assert response.answer is not None
+
+
+async def test_retry_info_in_the_body(sim: Simulator, sleeps: list[float]) -> None:
+    body = _google_error(
+        429,
+        "Resource has been exhausted (e.g. check quota).",
+        "RESOURCE_EXHAUSTED",
+        details=[{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "7s"}],
+    )
+    sim["gemini"].enqueue(Fault.http(429, body))
+    async with _client(sim) as ws:
+        await ws.search(QUERY, provider="gemini")
+    assert sleeps == [7.0]
+
+
+async def test_a_hint_past_the_budget_ends_the_retries(sim: Simulator, sleeps: list[float]) -> None:
+    body = _google_error(
+        429,
+        "You exceeded your current quota, please check your plan and billing details.",
+        "RESOURCE_EXHAUSTED",
+        details=[{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "400s"}],
+    )
+    failure = await _failure(sim, Fault.http(429, body))
+    assert isinstance(failure, QuotaExhaustedError)
+    assert failure.reset_at is not None  # back when the server said, not next month
+    assert sleeps == [] and len(sim["gemini"].requests) == 1
+
+
+async def test_the_five_minute_budget_is_shared(sim: Simulator, sleeps: list[float]) -> None:
+    sim["gemini"].always(Fault.rate_limited(retry_after=200))
+    failure = await _failure(sim)
+    assert isinstance(failure, RateLimitedError)
+    assert failure.retry_after == 200.0
+    assert sleeps == [200.0]  # a second 200 s wait would pass 300 s
+    assert len(sim["gemini"].requests) == 2
+
+
+# --- faults -----------------------------------------------------------------------------------
+
+
+async def test_unauthorized_is_not_retried(sim: Simulator) -> None:
+    sim["gemini"].enqueue(Fault.unauthorized())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="gemini")
+    assert result.text == "Error: Gemini authorization failed (401). Check API key or base URL."
+    assert len(sim["gemini"].requests) == 1
+
+
+async def test_invalid_api_key(sim: Simulator) -> None:
+    body = _google_error(
+        400,
+        "API key not valid. Please pass a valid API key.",
+        "INVALID_ARGUMENT",
+        details=[{"reason": "API_KEY_INVALID", "domain": "googleapis.com"}],
+    )
+    failure = await _failure(sim, Fault.http(400, body))
+    assert isinstance(failure, AuthorizationError)
+    assert (failure.status, failure.message) == (
+        400,
+        "Gemini Developer API error (400): API key not valid. Please pass a valid API key.",
+    )
+    assert len(sim["gemini"].requests) == 1  # a static key is not refreshed
+
+
+async def test_forbidden_and_challenge(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.challenge())
+    assert isinstance(failure, AuthorizationError) and failure.status == 403
+
+
+async def test_payment_required(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.payment_required())
+    assert isinstance(failure, QuotaExhaustedError)
+    assert failure.message == "gemini: 402 credits exhausted"
+
+
+async def test_hang_is_not_retried(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.hang(seconds=10), overrides={"timeout_seconds": 0.5})
+    assert isinstance(failure, ProviderTimeoutError)
+    assert failure.message == "Gemini request timed out after 0.5s"
+    assert len(sim["gemini"].requests) == 1
+
+
+async def test_connection_reset_is_retried(sim: Simulator, sleeps: list[float]) -> None:
+    sim["gemini"].enqueue(Fault.reset())
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+    assert len(sim["gemini"].requests) == 2 and sleeps == [1.0]
+    assert response.answer is not None
+    sim["gemini"].always(Fault.reset())
+    failure = await _failure(sim)
+    assert isinstance(failure, ProviderConnectionError)
+
+
+async def test_malformed_stream(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.malformed())
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Gemini API returned a stream with no readable chunk"
+    assert len(sim["gemini"].requests) == 1
+
+
+async def test_stream_cut_mid_event_is_retried(sim: Simulator) -> None:
+    cut = Fault.http(
+        200, 'data: {"candidates": [{"content": {"parts": [{"text": "Hal', EVENT_STREAM
+    )
+    async with _client(sim) as ws:
+        sim["gemini"].enqueue(cut)
+        response = await ws.search(QUERY, provider="gemini")
+    assert response.answer is not None and len(sim["gemini"].requests) == 2
+    sim["gemini"].always(cut)
+    failure = await _failure(sim)
+    assert isinstance(failure, ProviderConnectionError)
+    assert failure.message.startswith("Gemini ")
+    assert failure.message.endswith("stream ended in the middle of an event")
+
+
+async def test_empty_grounded_response(sim: Simulator) -> None:
+    body = 'data: {"candidates": [{"finishReason": "SAFETY", "index": 0}]}\n\n'
+    failure = await _failure(sim, Fault.http(200, body, EVENT_STREAM))
+    assert isinstance(failure, EmptyResponseError)
+    assert (failure.message, failure.status) == (
+        "Gemini API returned an empty grounded response",
+        502,
+    )
+
+
+async def test_an_empty_200_body(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.http(200, ""))
+    assert isinstance(failure, ProviderUnavailableError)
+    assert failure.message == "Gemini API returned no response body"

@@ -1,0 +1,423 @@
+"""Perplexity end to end through ``WebSearch`` against the loopback simulator.
+
+Every call forces ``provider="perplexity"`` unless the test is about the auto chain.
+"""
+
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
+from websearch_core.testing import Fault, SimResult, Simulator
+
+QUERY = "python asyncio"
+EVENT_STREAM = {"Content-Type": "text/event-stream"}
+
+
+@pytest.fixture(autouse=True)
+def _no_cookies(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PERPLEXITY_COOKIES", raising=False)
+    monkeypatch.delenv("TZ", raising=False)
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["perplexity"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, keys: dict[str, str] | None = None, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys() if keys is None else keys)
+
+
+async def _failure(
+    sim: Simulator,
+    *faults: Fault | None,
+    keys: dict[str, str] | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> SearchProviderError:
+    sim["perplexity"].enqueue(*faults)
+    async with _client(sim, keys, **(overrides or {})) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="perplexity")
+    (failure,) = caught.value.failures
+    assert failure.provider == "perplexity"
+    return failure
+
+
+async def _error_text(sim: Simulator, fault: Fault) -> str:
+    sim["perplexity"].enqueue(fault)
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="perplexity")
+    assert result.is_error
+    return result.text
+
+
+def _store(sim: Simulator) -> CredentialStore:
+    return CredentialStore(sim.settings().resolved_credentials_file())
+
+
+# --- API-key mode -----------------------------------------------------------------------------
+
+
+async def test_api_key_request_shape_and_streamed_answer(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="perplexity", recency="week", limit=3)
+
+    (request,) = sim["perplexity"].requests
+    assert (request.method, request.path, request.query) == ("POST", "/chat/completions", ())
+    assert request.header("Authorization") == "Bearer sim-key-perplexity"
+    assert request.header("Accept") == "text/event-stream"
+    body = request.json()
+    assert body["messages"] == [
+        {"role": "system", "content": SEARCH_SYSTEM_PROMPT},
+        {"role": "user", "content": QUERY},
+    ]
+    assert {key: body[key] for key in ("model", "stream", "max_tokens", "temperature")} == {
+        "model": "sonar-pro",
+        "stream": True,
+        "max_tokens": 8192,
+        "temperature": 0.2,
+    }
+    assert (body["search_mode"], body["num_search_results"]) == ("web", 20)
+    assert body["search_recency_filter"] == "week"
+
+    assert response.answer == "Simulated answer about python asyncio from 10 sources.[1][2]"
+    assert [(s.title, s.url, s.snippet, s.published_date) for s in response.sources] == [
+        (
+            f"{QUERY} result {i}",
+            f"https://site{i}.example.org/python-asyncio",
+            f"Snippet {i} about {QUERY}.",
+            f"2026-01-0{i}",
+        )
+        for i in (1, 2, 3)
+    ]
+    assert len(response.citations) == 10  # limit cuts the sources only
+    assert response.citations[0].title == f"{QUERY} result 1"
+    assert response.related_questions == ("What else is new about python asyncio?",)
+    assert response.usage is not None and response.usage.total_tokens == 32
+    assert (response.model, response.auth_mode) == ("sonar-pro", "api_key")
+    assert response.request_id is not None and len(response.request_id) == 36
+
+
+async def test_token_cap_temperature_and_breadth_pass_through(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(
+            QUERY, provider="perplexity", max_tokens=300, temperature=1.1, num_search_results=4
+        )
+    body = sim["perplexity"].requests[0].json()
+    assert (body["max_tokens"], body["temperature"], body["num_search_results"]) == (300, 1.1, 4)
+    assert len(response.sources) == 4
+
+
+async def test_tool_text_for_the_model(sim: Simulator) -> None:
+    sim["perplexity"].results = [
+        SimResult(
+            title="Tasks",
+            url="https://docs.python.org/3/library/asyncio-task.html",
+            snippet="Coroutines.",
+        )
+    ]
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="perplexity")
+    assert result.text == (
+        "Simulated answer about python asyncio from 1 sources.[1]\n"
+        "\n## Sources\n"
+        "1 source\n"
+        "[1] Tasks\n"
+        "    https://docs.python.org/3/library/asyncio-task.html\n"
+        "    Coroutines.\n"
+        "\n## Citations\n"
+        "1 citation\n"
+        "[1] Tasks\n"
+        "    https://docs.python.org/3/library/asyncio-task.html\n"
+        "\n## Related\n"
+        "1 question\n"
+        "- What else is new about python asyncio?"
+    )
+
+
+async def test_a_plain_json_completion_is_read_too(sim: Simulator) -> None:
+    completion = {
+        "id": "c-1",
+        "model": "sonar-pro",
+        "citations": ["https://a.example.org/"],
+        "choices": [{"message": {"role": "assistant", "content": "Plain answer [1]"}}],
+    }
+    sim["perplexity"].enqueue(
+        Fault.http(200, json.dumps(completion), {"Content-Type": "application/json"})
+    )
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="perplexity")
+    assert response.answer == "Plain answer [1]"
+    assert [s.url for s in response.sources] == ["https://a.example.org/"]
+
+
+async def test_openrouter_fallback(sim: Simulator) -> None:
+    async with _client(sim, {"openrouter": "or-key"}) as ws:
+        response = await ws.search(QUERY, provider="perplexity", limit=2)
+    (request,) = sim["perplexity"].requests
+    assert request.path == "/api/v1/chat/completions"
+    assert request.header("Authorization") == "Bearer or-key"
+    assert request.json()["model"] == "perplexity/sonar-pro"
+    assert [(s.title, s.url, s.snippet) for s in response.sources] == [
+        (
+            f"{QUERY} result {i}",
+            f"https://site{i}.example.org/python-asyncio",
+            f"Snippet {i} about {QUERY}.",
+        )
+        for i in (1, 2)
+    ]
+    assert response.model == "perplexity/sonar-pro"
+    assert response.auth_mode == "api_key"
+
+
+# --- ask mode ---------------------------------------------------------------------------------
+
+
+async def test_cookies_use_the_ask_endpoint(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(
+        "PERPLEXITY_COOKIES", "pplx.visitor-id=v; __Secure-next-auth.session-token=s"
+    )
+    async with _client(sim, {}) as ws:
+        response = await ws.search(QUERY, provider="perplexity", limit=2, max_tokens=50)
+    (request,) = sim["perplexity"].requests
+    assert request.path == "/rest/sse/perplexity_ask"
+    assert request.header("Cookie") == "pplx.visitor-id=v; __Secure-next-auth.session-token=s"
+    assert request.header("Accept") == "text/event-stream"
+    assert request.header("X-App-ApiVersion") == "2.18"
+    assert request.header("Authorization") is None
+    body = request.json()
+    assert body["query_str"] == QUERY
+    assert body["params"]["timezone"] == "UTC"
+    assert "max_tokens" not in body["params"]
+    assert response.answer == "Simulated answer about python asyncio."
+    assert [(s.title, s.url, s.snippet) for s in response.sources] == [
+        (
+            f"{QUERY} result {i}",
+            f"https://site{i}.example.org/python-asyncio",
+            f"Snippet {i} about {QUERY}.",
+        )
+        for i in (1, 2)
+    ]
+    assert response.sources[0].published_date == "2026-01-01T00:00:00Z"
+    assert (response.model, response.auth_mode) == ("pplx_pro", "oauth")
+    assert response.request_id == request.header("X-Request-ID")
+
+
+async def test_cookies_are_in_the_auto_chain(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with _client(sim, {}) as ws:
+        nothing = await ws.run(QUERY)
+    assert nothing.text == "Error: No web search provider configured."
+    monkeypatch.setenv("PERPLEXITY_COOKIES", "a=b")
+    async with _client(sim, {}) as ws:
+        result = await ws.run(QUERY)
+    assert not result.is_error and result.response.provider == "perplexity"
+
+
+async def test_anonymous_when_selected_without_credentials(sim: Simulator) -> None:
+    async with _client(sim, {}) as ws:
+        response = await ws.search(QUERY, provider="perplexity")
+    (request,) = sim["perplexity"].requests
+    assert request.path == "/rest/sse/perplexity_ask"
+    assert request.header("Cookie") is None
+    assert request.header("X-App-ApiClient") is None
+    assert "Chrome/" in (request.header("User-Agent") or "")
+    assert request.json()["params"]["send_back_text_in_streaming_api"] is True
+    assert (response.model, response.auth_mode) == ("turbo", "anonymous")
+    assert len(response.sources) == 10
+
+
+async def test_oauth_token_is_refreshed_after_a_401(sim: Simulator) -> None:
+    _store(sim).set_oauth(
+        "perplexity", OAuthToken(access_token="old-token", refresh_token="r", expires_at=None)
+    )
+    calls: list[str] = []
+
+    async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
+        calls.append(token.access_token)
+        return OAuthToken(access_token="new-token", expires_at=time.time() + 3600)
+
+    sim["perplexity"].enqueue(Fault.unauthorized())
+    async with WebSearch(
+        sim.settings(), api_keys={}, oauth_refreshers={"perplexity": refresh}
+    ) as ws:
+        response = await ws.search(QUERY, provider="perplexity")
+    first, second = sim["perplexity"].requests
+    assert first.header("Cookie") == "__Secure-next-auth.session-token=old-token"
+    assert second.header("Cookie") == "__Secure-next-auth.session-token=new-token"
+    assert calls == ["old-token"]
+    assert response.auth_mode == "oauth"
+    stored = _store(sim).get_oauth("perplexity")
+    assert stored is not None and stored.access_token == "new-token"
+
+
+async def test_soon_expiring_oauth_token_is_refreshed_first(sim: Simulator) -> None:
+    _store(sim).set_oauth(
+        "perplexity", OAuthToken(access_token="old", expires_at=time.time() + 120)
+    )
+
+    async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
+        return OAuthToken(access_token="fresh", expires_at=time.time() + 3600)
+
+    async with WebSearch(
+        sim.settings(), api_keys={}, oauth_refreshers={"perplexity": refresh}
+    ) as ws:
+        await ws.search(QUERY, provider="perplexity")
+    (request,) = sim["perplexity"].requests
+    assert request.header("Cookie") == "__Secure-next-auth.session-token=fresh"
+
+
+async def test_a_failing_method_falls_through_to_the_next(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PERPLEXITY_COOKIES", "expired=1")
+    sim["perplexity"].enqueue(Fault.unauthorized())
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="perplexity")
+    assert [r.path for r in sim["perplexity"].requests] == [
+        "/rest/sse/perplexity_ask",
+        "/chat/completions",
+    ]
+    assert response.auth_mode == "api_key"
+
+
+async def test_every_method_failing_raises_the_last_error(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PERPLEXITY_COOKIES", "expired=1")
+    failure = await _failure(sim, Fault.unauthorized(), Fault.payment_required())
+    assert isinstance(failure, QuotaExhaustedError)
+    assert len(sim["perplexity"].requests) == 2
+
+
+async def test_ask_transport_failure_is_retried_once(sim: Simulator) -> None:
+    sim["perplexity"].enqueue(Fault.reset())
+    async with _client(sim, {}) as ws:
+        response = await ws.search(QUERY, provider="perplexity")
+    assert len(sim["perplexity"].requests) == 2
+    assert response.answer == "Simulated answer about python asyncio."
+    failure = await _failure(sim, Fault.reset(), Fault.reset(), keys={})
+    assert isinstance(failure, ProviderConnectionError)
+    assert len(sim["perplexity"].requests) == 4  # two more: one send, one retry
+
+
+async def test_ask_http_error_is_final(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.server_error(502, "bad gateway"), keys={})
+    assert isinstance(failure, ProviderUnavailableError)
+    assert failure.message == "Perplexity ask API error (502): bad gateway"
+    assert len(sim["perplexity"].requests) == 1
+
+
+async def test_ask_stream_error_event(sim: Simulator) -> None:
+    body = 'event: message\ndata: {"error_code": "QUERY_BLOCKED", "error_message": "Blocked"}\n\n'
+    failure = await _failure(sim, Fault.http(200, body, EVENT_STREAM), keys={})
+    assert type(failure) is SearchProviderError
+    assert (failure.message, failure.status) == ("Perplexity ask stream error: Blocked", 400)
+
+
+async def test_ask_without_a_stream(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.malformed(), keys={})
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Perplexity ask API returned no event stream"
+    empty = await _failure(sim, Fault.http(200, ""), keys={})
+    assert isinstance(empty, ProviderUnavailableError)
+    assert empty.message == "Perplexity ask API returned no response body"
+
+
+# --- faults in API-key mode -------------------------------------------------------------------
+
+
+async def test_unauthorized(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.unauthorized())
+    assert isinstance(failure, AuthorizationError) and failure.status == 401
+    assert await _error_text(sim, Fault.unauthorized()) == (
+        "Error: Perplexity authorization failed (401). Check API key or base URL."
+    )
+
+
+async def test_forbidden_and_challenge(sim: Simulator) -> None:
+    assert await _error_text(sim, Fault.challenge()) == (
+        "Error: Perplexity authorization failed (403). Check API key or base URL."
+    )
+
+
+async def test_payment_required(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.payment_required())
+    assert isinstance(failure, QuotaExhaustedError)
+    assert failure.message == "perplexity: 402 credits exhausted"
+
+
+async def test_rate_limited_is_retried_by_the_chain(sim: Simulator) -> None:
+    sim["perplexity"].enqueue(Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="perplexity")
+    assert len(sim["perplexity"].requests) == 2
+    assert response.answer is not None
+    failure = await _failure(sim, Fault.rate_limited(retry_after=30))
+    assert isinstance(failure, RateLimitedError)
+    assert (failure.retry_after, failure.message) == (
+        30.0,
+        "Perplexity API error (429): rate limited",
+    )
+
+
+async def test_server_error(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.server_error())
+    assert isinstance(failure, ProviderUnavailableError)
+    assert failure.message == "Perplexity API error (500): internal error"
+
+
+async def test_hang_past_the_timeout(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.hang(seconds=10), overrides={"timeout_seconds": 0.5})
+    assert isinstance(failure, ProviderTimeoutError)
+    assert failure.message == "Perplexity request timed out after 0.5s"
+
+
+async def test_connection_reset_is_not_resent_in_api_mode(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.reset())
+    assert isinstance(failure, ProviderConnectionError)
+    assert len(sim["perplexity"].requests) == 1
+
+
+async def test_malformed_body(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.malformed())
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Perplexity API returned invalid JSON"
+
+
+async def test_stream_cut_mid_event(sim: Simulator) -> None:
+    cut = Fault.http(200, 'data: {"id": "x", "choices": [{"delta": {"content": "Hal', EVENT_STREAM)
+    failure = await _failure(sim, cut)
+    assert isinstance(failure, ProviderConnectionError)
+    assert failure.message.startswith("Perplexity ")
+    assert failure.message.endswith("stream ended in the middle of an event")
+
+
+async def test_error_inside_the_stream(sim: Simulator) -> None:
+    body = 'data: {"error": {"message": "Service overloaded", "code": 503}}\n\n'
+    failure = await _failure(sim, Fault.http(200, body, EVENT_STREAM))
+    assert (failure.message, failure.status) == (
+        "Perplexity API error (503): Service overloaded",
+        503,
+    )

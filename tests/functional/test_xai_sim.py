@@ -1,0 +1,276 @@
+"""xAI end to end through ``WebSearch`` against the loopback simulator.
+
+Every call forces ``provider="xai"`` so only xAI runs.
+"""
+
+import json
+import uuid
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import aiohttp
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
+from websearch_core.providers.xai import parse_response_object, response_from_events
+from websearch_core.sse import parse_sse
+from websearch_core.testing import Fault, SimResult, Simulator
+from websearch_core.testing.protocols.xai import XaiProtocol
+
+QUERY = "python asyncio"
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["xai"]) as simulator:
+        yield simulator
+
+
+def protocol(sim: Simulator) -> XaiProtocol:
+    simulated = sim["xai"].protocol
+    assert isinstance(simulated, XaiProtocol)
+    return simulated
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+async def _failure(
+    sim: Simulator, fault: Fault, overrides: dict[str, Any] | None = None
+) -> SearchProviderError:
+    sim["xai"].enqueue(fault)
+    async with _client(sim, **(overrides or {})) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="xai")
+    (failure,) = caught.value.failures
+    assert failure.provider == "xai"
+    return failure
+
+
+# --- request shape and success ----------------------------------------------------------------
+
+
+async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="xai")
+
+    (request,) = sim["xai"].requests
+    assert (request.method, request.path, request.query) == ("POST", "/v1/responses", ())
+    assert request.header("Authorization") == "Bearer sim-key-xai"
+    assert (request.header("Content-Type") or "").startswith("application/json")
+    assert request.json() == {
+        "model": "grok-4.3",
+        "input": [
+            {"role": "system", "content": SEARCH_SYSTEM_PROMPT},
+            {"role": "user", "content": QUERY},
+        ],
+        "tools": [{"type": "web_search"}],
+    }
+
+    assert response.provider == "xai"
+    assert response.auth_mode == "api_key"
+    assert response.model == "grok-4.3"
+    assert (
+        response.request_id is not None
+        and str(uuid.UUID(response.request_id)) == response.request_id
+    )
+    assert response.answer == (
+        "Here is what I found about python asyncio:\n"
+        "- Snippet 1 about python asyncio.\n"
+        "- Snippet 2 about python asyncio.\n"
+        "- Snippet 3 about python asyncio."
+    )
+    urls = [f"https://site{i}.example.org/python-asyncio" for i in range(1, 11)]
+    assert [s.url for s in response.sources] == urls
+    assert all(s.title == s.url and s.snippet is None for s in response.sources)
+    assert [c.url for c in response.citations] == urls
+    assert response.usage is not None and response.usage.input_tokens == 1914
+
+
+async def test_tool_text(sim: Simulator) -> None:
+    sim["xai"].results = [
+        SimResult(
+            title="Tasks",
+            url="https://docs.python.org/3/library/asyncio-task.html",
+            snippet="Tasks run coroutines.",
+        )
+    ]
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="xai")
+    url = "https://docs.python.org/3/library/asyncio-task.html"
+    assert result.text == (
+        "Here is what I found about python asyncio:\n- Tasks run coroutines.\n"
+        f"\n## Sources\n1 source\n[1] {url}\n    {url}\n"
+        f"\n## Citations\n1 citation\n[1] {url}\n    {url}"
+    )
+
+
+async def test_count_recency_and_passthrough_on_the_wire(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(
+            QUERY, provider="xai", limit=3, recency="week", max_tokens=512, temperature=0.4
+        )
+    body = sim["xai"].requests[0].json()
+    today = datetime.now(UTC).date()
+    assert body["search_parameters"] == {
+        "max_search_results": 3,
+        "from_date": (today - timedelta(days=7)).isoformat(),
+        "to_date": today.isoformat(),
+    }
+    assert (body["max_output_tokens"], body["temperature"]) == (512, 0.4)
+    assert len(response.sources) == len(response.citations) == 3
+
+
+async def test_local_cap_defaults_to_10_and_stops_at_30(sim: Simulator) -> None:
+    sim["xai"].results = [
+        SimResult(title=f"r{i}", url=f"https://r{i}.example.com/", snippet=f"s{i}")
+        for i in range(40)
+    ]
+    async with _client(sim) as ws:
+        default = await ws.search(QUERY, provider="xai")
+        widest = await ws.search("another query", provider="xai", num_search_results=80)
+    assert len(default.sources) == len(default.citations) == 10
+    assert sim["xai"].requests[1].json()["search_parameters"] == {"max_search_results": 30}
+    assert len(widest.sources) == len(widest.citations) == 30
+
+
+async def test_retired_live_search_is_retried_without_search_parameters(sim: Simulator) -> None:
+    protocol(sim).live_search_gone = True
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="xai", num_search_results=4, recency="day")
+    first, second = (r.json() for r in sim["xai"].requests)
+    assert "search_parameters" in first and "search_parameters" not in second
+    assert second["tools"] == [{"type": "web_search"}]
+    # The server served everything; the local cap still applies.
+    assert len(response.sources) == 4
+
+
+async def test_search_model_variable(sim: Simulator, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XAI_SEARCH_MODEL", "grok-4-fast-reasoning")
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="xai")
+    assert sim["xai"].requests[0].json()["model"] == "grok-4-fast-reasoning"
+    assert response.model == "grok-4-fast-reasoning"
+
+
+# --- faults -----------------------------------------------------------------------------------
+
+
+async def test_unauthorized(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.unauthorized())
+    assert isinstance(failure, AuthorizationError) and failure.status == 401
+    sim["xai"].enqueue(Fault.unauthorized())
+    async with _client(sim) as ws:
+        result = await ws.run("another query", provider="xai")
+    assert result.text == "Error: xAI authorization failed (401). Check API key or base URL."
+
+
+async def test_wrong_key_400(sim: Simulator) -> None:
+    body = json.dumps(
+        {
+            "code": "Client specified an invalid argument",
+            "error": "Incorrect API key provided: si***ai.",
+        }
+    )
+    failure = await _failure(sim, Fault.http(400, body))
+    assert isinstance(failure, AuthorizationError) and failure.status == 400
+    assert failure.message == f"xAI Responses API error (400): {body}"
+
+
+async def test_payment_required(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.payment_required())
+    assert isinstance(failure, QuotaExhaustedError)
+    assert failure.message == "xai: 402 credits exhausted"
+
+
+async def test_rate_limited_briefly_is_waited_out_once(sim: Simulator) -> None:
+    sim["xai"].enqueue(Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="xai")
+    assert len(sim["xai"].requests) == 2
+    assert response.answer is not None
+
+
+async def test_rate_limited_every_time(sim: Simulator) -> None:
+    sim["xai"].always(Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="xai")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, RateLimitedError) and failure.retry_after == 1.0
+    assert failure.message == "xAI Responses API error (429): rate limited"
+
+
+async def test_server_error(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.server_error())
+    assert isinstance(failure, ProviderUnavailableError) and failure.status == 500
+    assert failure.message == "xAI Responses API error (500): internal error"
+
+
+async def test_hang_past_the_timeout(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.hang(seconds=10), {"timeout_seconds": 0.5})
+    assert isinstance(failure, ProviderTimeoutError)
+    assert failure.message == "xAI request timed out after 0.5s"
+
+
+async def test_malformed(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.malformed())
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "xAI Responses API returned an unexpected shape"
+
+
+async def test_not_json(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.http(200, "<html>busy</html>"))
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "xAI Responses API returned invalid JSON: Expecting value"
+
+
+async def test_reset(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.reset())
+    assert isinstance(failure, ProviderConnectionError)
+    assert len(sim["xai"].requests) == 1
+
+
+async def test_challenge_is_a_403(sim: Simulator) -> None:
+    sim["xai"].enqueue(Fault.challenge())
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="xai")
+    assert result.text == "Error: xAI authorization failed (403). Check API key or base URL."
+
+
+# --- the protocol's stream --------------------------------------------------------------------
+
+
+async def test_protocol_stream_folds_into_the_json_answer(sim: Simulator) -> None:
+    body = {
+        "model": "grok-4.3",
+        "input": [{"role": "user", "content": QUERY}],
+        "tools": [{"type": "web_search"}],
+    }
+    headers = {"Authorization": "Bearer k"}
+    url = f"{sim['xai'].base_url}/v1/responses"
+    async with aiohttp.ClientSession() as session:
+        async with session.post(url, json={**body, "stream": True}, headers=headers) as reply:
+            assert reply.content_type == "text/event-stream"
+            raw = await reply.read()
+        async with session.post(url, json=body, headers=headers) as reply:
+            plain = await reply.json()
+    streamed = response_from_events(json.loads(event.data) for event in parse_sse(raw))
+    from_stream = parse_response_object(streamed)
+    from_json = parse_response_object(plain)
+    assert from_stream == from_json
+    assert from_stream.answer is not None and from_stream.answer.startswith("Here is what I found")

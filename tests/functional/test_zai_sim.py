@@ -1,0 +1,264 @@
+"""Z.AI end to end through ``WebSearch`` against the loopback MCP simulator.
+
+Every call forces ``provider="zai"`` so only Z.AI runs, whatever else is registered.
+"""
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.testing import Fault, SimResult, Simulator
+from websearch_core.testing.protocols.zai import ZaiProtocol
+from websearch_core.testing.simulator import RecordedRequest
+
+QUERY = "python asyncio"
+PATH = "/api/mcp/web_search_prime/mcp"
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["zai"]) as simulator:
+        yield simulator
+
+
+def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+async def _failure(
+    sim: Simulator, *faults: Fault | None, overrides: dict[str, Any] | None = None
+) -> SearchProviderError:
+    sim["zai"].enqueue(*faults)
+    async with _client(sim, **(overrides or {})) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="zai")
+    (failure,) = caught.value.failures
+    assert failure.provider == "zai"
+    return failure
+
+
+def _methods(sim: Simulator) -> list[str]:
+    return [request.json()["method"] for request in sim["zai"].requests]
+
+
+# --- the MCP sequence and success -------------------------------------------------------------
+
+
+async def test_session_sequence_and_argument_shapes(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="zai", limit=3)
+
+    requests = sim["zai"].requests
+    assert _methods(sim) == ["initialize", "notifications/initialized", "tools/call", "tools/call"]
+    for request in requests:
+        assert (request.method, request.path) == ("POST", PATH)
+        assert request.header("Authorization") == "Bearer sim-key-zai"
+        assert request.header("Accept") == "application/json, text/event-stream"
+        assert (request.header("Content-Type") or "").startswith("application/json")
+    initialize = requests[0].json()
+    assert initialize["params"] == {
+        "protocolVersion": "2025-03-26",
+        "capabilities": {},
+        "clientInfo": {"name": "websearch-tools", "version": "0.1.0"},
+    }
+    assert isinstance(initialize["id"], str) and initialize["id"]
+    assert requests[0].header("Mcp-Session-Id") is None
+    session = requests[1].header("Mcp-Session-Id")
+    assert session and all(r.header("Mcp-Session-Id") == session for r in requests[1:])
+    assert "id" not in requests[1].json()
+    # The live tool requires search_query, so the first shape is refused and the second used.
+    first, second = (r.json()["params"] for r in requests[2:])
+    assert first == {"name": "webSearchPrime", "arguments": {"query": QUERY, "count": 3}}
+    assert second == {"name": "webSearchPrime", "arguments": {"search_query": QUERY, "count": 3}}
+
+    assert response.provider == "zai"
+    assert response.auth_mode == "api_key"
+    assert [(s.title, s.url, s.snippet, s.author) for s in response.sources] == [
+        (
+            f"{QUERY} result {i}",
+            f"https://site{i}.example.org/python-asyncio",
+            f"Snippet {i} about {QUERY}.",
+            f"Sim Media {i}",
+        )
+        for i in (1, 2, 3)
+    ]
+    assert response.sources[0].published_date == "2026-01-01"
+    assert response.sources[0].age_seconds is not None
+
+
+async def test_default_count_and_num_search_results(sim: Simulator) -> None:
+    sim["zai"].results = [
+        SimResult(title=f"T{i}", url=f"https://e{i}.example.org/", snippet="s") for i in range(30)
+    ]
+    async with _client(sim) as ws:
+        default = await ws.search(QUERY, provider="zai")
+        wide = await ws.search(QUERY, provider="zai", limit=2, num_search_results=25)
+    calls = [r.json() for r in sim["zai"].requests]
+    counts = [c["params"]["arguments"]["count"] for c in calls if c["method"] == "tools/call"]
+    assert counts == [10, 10, 25, 25]
+    assert len(default.sources) == 10
+    assert len(wide.sources) == 25
+
+
+async def test_tool_text_for_the_model(sim: Simulator) -> None:
+    sim["zai"].results = [
+        SimResult(
+            title="Tasks",
+            url="https://docs.python.org/3/library/asyncio-task.html",
+            snippet="Coroutines and tasks.",
+        )
+    ]
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="zai")
+    assert not result.is_error
+    assert result.text == (
+        "[1] Tasks\n"
+        "    https://docs.python.org/3/library/asyncio-task.html\n"
+        "    Coroutines and tasks."
+    )
+
+
+async def test_all_three_shapes_then_the_refusal_surfaces(sim: Simulator) -> None:
+    refusal = {
+        "jsonrpc": "2.0",
+        "id": "x",
+        "result": {
+            "content": [{"type": "text", "text": "MCP error -32602: Invalid arguments"}],
+            "isError": True,
+        },
+    }
+    stream = Fault.http(
+        200, f"data: {json.dumps(refusal)}\n\n", {"Content-Type": "text/event-stream"}
+    )
+    failure = await _failure(sim, None, None, stream, stream, stream)
+    assert type(failure) is SearchProviderError
+    assert failure.message == "MCP error -32602: Invalid arguments"
+    shapes = [r.json()["params"]["arguments"] for r in sim["zai"].requests[2:]]
+    assert shapes == [
+        {"query": QUERY, "count": 10},
+        {"search_query": QUERY, "count": 10},
+        {"search_query": QUERY, "search_engine": "search-prime", "count": 10},
+    ]
+
+
+async def test_plain_json_reply_without_session_header(sim: Simulator) -> None:
+    """A server that answers tools/call with plain JSON and hands out no session id."""
+    listing = json.dumps([{"title": "A", "link": "https://a.example.org/", "content": "x"}])
+    initialize = json.dumps({"jsonrpc": "2.0", "id": "1", "result": {"capabilities": {}}})
+    call = json.dumps(
+        {"jsonrpc": "2.0", "id": "2", "result": {"content": [{"type": "text", "text": listing}]}}
+    )
+    json_type = {"Content-Type": "application/json"}
+    sim["zai"].enqueue(
+        Fault.http(200, initialize, json_type), Fault.http(202), Fault.http(200, call, json_type)
+    )
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="zai")
+    assert [s.url for s in response.sources] == ["https://a.example.org/"]
+    assert all(r.header("Mcp-Session-Id") is None for r in sim["zai"].requests)
+    assert len(sim["zai"].requests) == 3
+
+
+# --- faults -----------------------------------------------------------------------------------
+
+
+async def test_unauthorized_keeps_zais_message(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.unauthorized())
+    assert isinstance(failure, AuthorizationError)
+    assert failure.status == 401
+    assert failure.message == "Z.AI API error (401): invalid token"
+    sim["zai"].enqueue(
+        Fault.unauthorized(json.dumps({"success": False, "code": 401, "msg": "token expired"}))
+    )
+    async with _client(sim) as ws:
+        result = await ws.run(QUERY, provider="zai")
+    assert result.text == "Error: Z.AI API error (401): token expired"
+    assert len(sim["zai"].requests) == 2  # no shape retry after an authorization failure
+
+
+async def test_missing_key_is_refused_by_the_server_with_its_own_words(sim: Simulator) -> None:
+    response = ZaiProtocol().answer(
+        RecordedRequest(method="POST", path=PATH, query=(), headers={}, body=b"{}"), []
+    )
+    assert response.status == 401
+    assert response.text is not None
+    assert json.loads(response.text)["msg"] == "token expired or incorrect"
+
+
+async def test_forbidden_and_challenge(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.challenge())
+    assert isinstance(failure, AuthorizationError)
+    assert failure.message == "Z.AI API error (403): Forbidden"
+
+
+async def test_payment_required(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.payment_required())
+    assert isinstance(failure, QuotaExhaustedError)
+    assert failure.message == "zai: 402 credits exhausted"
+
+
+async def test_rate_limited_on_the_tool_call_is_retried_by_the_chain(sim: Simulator) -> None:
+    sim["zai"].enqueue(None, None, Fault.rate_limited(retry_after=1))
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="zai")
+    assert len(response.sources) == 10
+    methods = _methods(sim)
+    assert methods[:3] == ["initialize", "notifications/initialized", "tools/call"]
+    assert methods.count("initialize") == 2  # the chain's retry opens a new session
+
+
+async def test_rate_limited_past_the_wait_budget(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.rate_limited(retry_after=30))
+    assert isinstance(failure, RateLimitedError)
+    assert (failure.retry_after, failure.message) == (30.0, "Z.AI API error (429): rate limited")
+
+
+async def test_server_error(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.server_error())
+    assert isinstance(failure, ProviderUnavailableError)
+    assert failure.message == "Z.AI API error (500): internal error"
+
+
+async def test_hang_past_the_timeout(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.hang(seconds=10), overrides={"timeout_seconds": 0.5})
+    assert isinstance(failure, ProviderTimeoutError)
+    assert failure.message == "Z.AI request timed out after 0.5s"
+
+
+async def test_connection_reset(sim: Simulator) -> None:
+    failure = await _failure(sim, Fault.reset())
+    assert isinstance(failure, ProviderConnectionError)
+    assert failure.message.startswith("Z.AI connection failed (127.0.0.1:")
+
+
+@pytest.mark.parametrize("position", [0, 2])
+async def test_malformed_reply(sim: Simulator, position: int) -> None:
+    faults: list[Fault | None] = [None] * position + [Fault.malformed()]
+    failure = await _failure(sim, *faults)
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Failed to parse Z.AI MCP response"
+    assert len(sim["zai"].requests) == position + 1  # a parse error is not a shape error
+
+
+async def test_stream_cut_mid_event(sim: Simulator) -> None:
+    cut = Fault.http(
+        200, 'event: message\ndata: {"jsonrpc": "2.0", "id"', {"Content-Type": "text/event-stream"}
+    )
+    failure = await _failure(sim, None, None, cut)
+    assert isinstance(failure, ProviderConnectionError)
+    assert failure.message.startswith("Z.AI ")
+    assert failure.message.endswith("stream ended in the middle of an event")

@@ -1,0 +1,420 @@
+"""Gemini: request bodies, grounded-stream parsing, error handling and the captures, pure."""
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import read_capture
+from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
+from websearch_core.errors import (
+    AuthorizationError,
+    EmptyResponseError,
+    ProviderNotConfiguredError,
+    ProviderUnavailableError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from websearch_core.models import SearchParams
+from websearch_core.providers import get_provider
+from websearch_core.providers._gemini_parse import (
+    Retryable,
+    body_chunks,
+    check_response,
+    error_text,
+    events_chunks,
+    is_invalid_auth,
+    parse_chunks,
+    parse_interaction,
+    project_id,
+    retry_delay_hint,
+)
+from websearch_core.providers.base import ProviderContext
+from websearch_core.providers.gemini import (
+    CODE_ASSIST_ENDPOINTS,
+    INFO,
+    GeminiProvider,
+    code_assist_body,
+    model_name,
+    request_body,
+)
+from websearch_core.settings import Settings
+from websearch_core.sse import SseEvent, parse_sse
+from websearch_core.transport import HttpResponse, Transport
+
+STREAM = "gemini/stream_generate_content_google_search.sse"
+CALL = "gemini/generate_content_google_search_call1.json"
+INTERACTIONS = "gemini/interactions_api_google_search.json"
+REDIRECT = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/"
+
+
+def context(
+    tmp_path: Path | None = None,
+    *,
+    keys: dict[str, str] | None = None,
+    environ: dict[str, str] | None = None,
+    token: OAuthToken | None = None,
+) -> ProviderContext:
+    store = None
+    if tmp_path is not None:
+        store = CredentialStore(tmp_path / "credentials.json")
+        if token is not None:
+            store.set_oauth("gemini", token)
+    return ProviderContext(
+        transport=Transport(None, timeout_seconds=5, max_response_bytes=1 << 20),  # type: ignore[arg-type]
+        settings=Settings(),
+        credentials=Credentials(explicit=keys or {}, store=store, environ=environ or {}),
+        system_prompt="SYSTEM",
+    )
+
+
+def google_error(status: int, message: str, reason: str, **extra: Any) -> str:
+    return json.dumps({"error": {"code": status, "message": message, "status": reason, **extra}})
+
+
+# --- facts and availability -------------------------------------------------------------------
+
+
+def test_registry_returns_the_gemini_provider_with_its_facts() -> None:
+    provider = get_provider("gemini")
+    assert isinstance(provider, GeminiProvider)
+    assert (INFO.id, INFO.label, INFO.kind) == ("gemini", "Gemini", "answer")
+    assert INFO.env_vars == ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+    assert INFO.honours == {"query", "limit", "num_search_results", "max_tokens", "temperature"}
+    assert (INFO.default_results, INFO.max_results) == (None, None)
+    assert INFO.docs_url == "https://ai.google.dev/gemini-api/docs/google-search"
+    assert CODE_ASSIST_ENDPOINTS == (
+        "https://daily-cloudcode-pa.googleapis.com",
+        "https://daily-cloudcode-pa.sandbox.googleapis.com",
+    )
+
+
+def test_availability(tmp_path: Path) -> None:
+    provider = GeminiProvider()
+    assert not provider.is_available(context(tmp_path))
+    assert provider.is_available(context(environ={"GEMINI_API_KEY": "k"}))
+    assert provider.is_available(context(environ={"GOOGLE_API_KEY": "k"}))
+    assert provider.is_available(context(tmp_path, token=OAuthToken(access_token="t")))
+    both = context(environ={"GEMINI_API_KEY": "first", "GOOGLE_API_KEY": "second"})
+    assert provider.api_key(both) == "first"
+
+
+async def test_missing_credentials_message(tmp_path: Path) -> None:
+    with pytest.raises(ProviderNotConfiguredError) as caught:
+        await GeminiProvider().search(SearchParams(query="x"), context(tmp_path))
+    assert caught.value.message == (
+        "Gemini credentials not found. Set GEMINI_API_KEY or GOOGLE_API_KEY or configure an "
+        'API key for provider "gemini".'
+    )
+
+
+def test_model_from_the_environment() -> None:
+    assert model_name(context()) == "gemini-2.5-flash"
+    assert model_name(context(environ={"GEMINI_SEARCH_MODEL": " gemini-2.5-pro "})) == (
+        "gemini-2.5-pro"
+    )
+
+
+# --- request bodies ---------------------------------------------------------------------------
+
+
+def test_request_body_without_generation_config() -> None:
+    assert request_body(SearchParams(query="rust", limit=3, recency="day"), "SYS") == {
+        "contents": [{"role": "user", "parts": [{"text": "rust"}]}],
+        "tools": [{"google_search": {}}],
+        "systemInstruction": {"parts": [{"text": "SYS"}]},
+    }
+
+
+def test_request_body_generation_config() -> None:
+    body = request_body(SearchParams(query="q", max_tokens=256, temperature=0.0), "S")
+    assert body["generationConfig"] == {"maxOutputTokens": 256, "temperature": 0.0}
+    assert request_body(SearchParams(query="q", temperature=1.5), "S")["generationConfig"] == {
+        "temperature": 1.5
+    }
+
+
+def test_code_assist_body() -> None:
+    body = code_assist_body(
+        SearchParams(query="q", max_tokens=10), "S", model="m", project="p", request_id="agent-1"
+    )
+    assert body == {
+        "project": "p",
+        "model": "m",
+        "request": {
+            "contents": [{"role": "user", "parts": [{"text": "q"}]}],
+            "tools": [{"google_search": {}}],
+            "systemInstruction": {"role": "user", "parts": [{"text": "S"}]},
+            "generationConfig": {"maxOutputTokens": 10},
+        },
+        "requestType": "agent",
+        "userAgent": "antigravity",
+        "requestId": "agent-1",
+    }
+
+
+# --- the captures -----------------------------------------------------------------------------
+
+
+def test_capture_stream() -> None:
+    chunks, unreadable = events_chunks(parse_sse(read_capture(STREAM)))
+    assert (len(chunks), unreadable) == (10, 0)
+    response = parse_chunks(chunks, requested_model="gemini-2.5-flash", auth_mode="api_key")
+    assert response.answer is not None
+    assert response.answer.startswith(
+        "### Weather in San Francisco is Mild and Partly Cloudy Today\n\n**San Francisco, CA** - "
+        "Today's weather in San Francisco is partly cloudy with temperatures ranging from the "
+        "high 50s to the low 80s, according to various weather reports."
+    )
+    assert response.answer.endswith(
+        "gradually cooling down in the evening. The chance of rain remains low throughout the day."
+    )
+    assert [s.title for s in response.sources] == [
+        "Weather information for San Francisco, CA, US",
+        "timeanddate.com",
+        "weather.gov",
+        "wunderground.com",
+        "accuweather.com",
+    ]
+    assert (
+        response.sources[0].url
+        == "https://www.google.com/search?q=weather+in+San Francisco, CA,+US"
+    )
+    assert response.sources[1].url.startswith(REDIRECT + "AUZIYQE9XF-Y6nU0j1wObrFC2S")
+    assert len(response.citations) == 9  # 8 supports, one naming two chunks; not de-duplicated
+    first = response.citations[0]
+    assert (first.title, first.url) == (
+        "Weather information for San Francisco, CA, US",
+        response.sources[0].url,
+    )
+    assert first.cited_text == (
+        "As of Tuesday afternoon, the temperature is around 69°F (21°C), with a real feel of "
+        "about 76°F (24°C) and humidity at approximately 68%."
+    )
+    assert [c.title for c in response.citations[6:8]] == ["accuweather.com", "timeanddate.com"]
+    assert response.search_queries == ("weather in San Francisco today",)
+    assert response.usage is not None
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (17, 241)
+    assert response.usage.total_tokens == 772
+    assert (response.model, response.request_id) == ("gemini-2.5-pro", "ftnJaMmAMcm-qtsPwvCCoAo")
+    limited = parse_chunks(chunks, requested_model="m", auth_mode="oauth", limit=2)
+    assert len(limited.sources) == 2 and len(limited.citations) == 9
+    assert limited.auth_mode == "oauth"
+
+
+def test_capture_generate_content() -> None:
+    chunks = body_chunks(read_capture(CALL))
+    response = parse_chunks(chunks, requested_model="m", auth_mode="api_key")
+    assert response.answer is not None
+    assert response.answer.startswith("## Weather in San Francisco is Mild and Partly Cloudy")
+    assert [(s.title, s.url[:60]) for s in response.sources] == [
+        (
+            "Weather information for San Francisco, CA, US",
+            "https://www.google.com/search?q=weather+in+San Francisco, CA",
+        ),
+        ("weather.gov", REDIRECT[:60]),
+        ("wunderground.com", REDIRECT[:60]),
+    ]
+    assert [(c.title, c.cited_text) for c in response.citations[2:4]] == [
+        (
+            "weather.gov",
+            "According to the latest weather reports, the forecast for the remainder of the day "
+            "is expected to be sunny, with highs ranging from the mid-60s to the lower 80s.",
+        ),
+        ("wunderground.com", "Winds are predicted to come from the west at 10 to 15 mph."),
+    ]
+    assert response.search_queries == ("weather in San Francisco today",)
+    assert response.usage is not None and response.usage.total_tokens == 550
+    assert response.request_id == "btnJaOrqE4_6qtsP7bOboQs"
+
+
+def test_capture_wrapped_as_code_assist_chunks() -> None:
+    chunks, _ = events_chunks(parse_sse(read_capture(STREAM)))
+    wrapped = [{"response": chunk, "traceId": "t"} for chunk in chunks]
+    plain = parse_chunks(chunks, requested_model="m", auth_mode="oauth")
+    assert parse_chunks(wrapped, requested_model="m", auth_mode="oauth") == plain
+
+
+def test_capture_interactions_api() -> None:
+    data = json.loads(read_capture(INTERACTIONS))
+    response = parse_interaction(data)
+    assert response.answer is not None
+    assert response.answer.startswith(
+        "Here's a look at some notable AI developments from the past week:"
+    )
+    assert [s.title for s in response.sources] == [
+        "marketingprofs.com",
+        "sap.com",
+        "youtube.com",
+        "etcjournal.com",
+    ]
+    assert all(s.url.startswith(REDIRECT) for s in response.sources)
+    assert len(response.citations) == 18
+    assert response.citations[0].cited_text == (
+        "The platform supports various buying models and integrates with major advertising "
+        "and ad-tech firms."
+    )
+    assert response.search_queries == (
+        "notable AI developments May 8-15 2026",
+        "AI news this week May 2026",
+    )
+    assert response.usage is not None
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (22, 973)
+    assert response.model == "gemini-2.5-flash"
+    # It is not a generateContent body: the streaming parser finds nothing grounded in it.
+    with pytest.raises(EmptyResponseError):
+        parse_chunks([data], requested_model="m", auth_mode="api_key")
+    with pytest.raises(ResponseParseError):
+        parse_interaction({"candidates": []})
+
+
+# --- parsing details --------------------------------------------------------------------------
+
+
+def test_thought_parts_and_bad_indices_are_skipped() -> None:
+    chunk = {
+        "candidates": [
+            {
+                "content": {"parts": [{"text": "thinking", "thought": True}, {"text": "Answer"}]},
+                "groundingMetadata": {
+                    "groundingChunks": [{"web": {"uri": "https://a.example/", "title": ""}}],
+                    "groundingSupports": [
+                        {"segment": {"text": "Answer"}, "groundingChunkIndices": [0, 7, "x"]}
+                    ],
+                    "webSearchQueries": ["q", "q", " "],
+                },
+            }
+        ]
+    }
+    response = parse_chunks([chunk], requested_model="gemini-2.5-flash", auth_mode="api_key")
+    assert response.answer == "Answer"
+    assert [(s.title, s.url) for s in response.sources] == [
+        ("https://a.example/", "https://a.example/")
+    ]
+    assert [(c.url, c.cited_text) for c in response.citations] == [("https://a.example/", "Answer")]
+    assert response.search_queries == ("q",)
+    assert response.model == "gemini-2.5-flash"
+
+
+def test_empty_grounded_response() -> None:
+    with pytest.raises(EmptyResponseError) as caught:
+        parse_chunks(
+            [{"candidates": [{"finishReason": "SAFETY"}]}], requested_model="m", auth_mode="x"
+        )
+    assert (caught.value.message, caught.value.status) == (
+        "Gemini API returned an empty grounded response",
+        502,
+    )
+
+
+def test_unreadable_events_and_bodies() -> None:
+    chunks, unreadable = events_chunks([SseEvent(data="<html>"), SseEvent(data="[1]")])
+    assert (chunks, unreadable) == ([], 2)
+    with pytest.raises(ResponseParseError, match="invalid JSON"):
+        body_chunks(b"<html>")
+    with pytest.raises(ResponseParseError, match="unexpected body"):
+        body_chunks(b"[1, 2]")
+    assert project_id({"cloudaicompanionProject": {"id": " p-1 "}}) == "p-1"
+    assert project_id({"cloudaicompanionProject": "p-2"}) == "p-2"
+    assert project_id({"currentTier": {}}) is None
+
+
+# --- errors and retry hints -------------------------------------------------------------------
+
+
+def test_error_text_and_invalid_auth() -> None:
+    body = google_error(
+        400,
+        "API key not valid. Please pass a valid API key.",
+        "INVALID_ARGUMENT",
+        details=[{"reason": "API_KEY_INVALID"}],
+    )
+    assert error_text(body) == "API key not valid. Please pass a valid API key."
+    assert error_text("  plain text ") == "plain text"
+    assert is_invalid_auth(400, body)
+    assert not is_invalid_auth(401, body)
+    assert not is_invalid_auth(400, google_error(400, "Bad field", "INVALID_ARGUMENT"))
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "expected"),
+    [
+        ({"retry-after-ms": "1500"}, "", 1.5),
+        ({"Retry-After": "7"}, "", 7.0),
+        ({"x-ratelimit-reset-after": "3"}, "", 3.0),
+        (
+            {},
+            google_error(
+                429,
+                "You exceeded your current quota.",
+                "RESOURCE_EXHAUSTED",
+                details=[
+                    {"@type": "type.googleapis.com/google.rpc.QuotaFailure"},
+                    {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "34s"},
+                ],
+            ),
+            34.0,
+        ),
+        ({}, "Please retry in 12.5s.", 12.5),
+        ({}, "try again in 500ms", 0.5),
+        ({}, "Your quota will reset after 1h2m3s.", 3723.0),
+        ({}, "nothing to go on", None),
+    ],
+)
+def test_retry_delay_hints(headers: dict[str, str], body: str, expected: float | None) -> None:
+    assert retry_delay_hint(headers, body) == expected
+
+
+def _reply(status: int, body: str, headers: dict[str, str] | None = None) -> HttpResponse:
+    return HttpResponse(status=status, body=body.encode(), headers=headers or {})
+
+
+def test_check_response_classifies() -> None:
+    check_response(_reply(200, ""), "P")
+    with pytest.raises(AuthorizationError) as invalid:
+        check_response(
+            _reply(400, google_error(400, "API key not valid.", "INVALID_ARGUMENT")), "Gemini X"
+        )
+    assert (invalid.value.message, invalid.value.status) == (
+        "Gemini X (400): API key not valid.",
+        400,
+    )
+    with pytest.raises(AuthorizationError) as unauthorized:
+        check_response(_reply(401, "nope"), "Gemini X")
+    assert unauthorized.value.message == "gemini: 401 unauthorized"
+    with pytest.raises(SearchProviderError) as bad:
+        check_response(_reply(400, google_error(400, "Bad field", "INVALID_ARGUMENT")), "Gemini X")
+    assert type(bad.value) is SearchProviderError
+    assert bad.value.message == "Gemini X (400): Bad field"
+
+
+def test_transient_failures_are_retry_signals_with_hints() -> None:
+    with pytest.raises(Retryable) as limited:
+        check_response(_reply(429, "slow down", {"Retry-After": "2"}), "Gemini X")
+    assert limited.value.delay == 2.0
+    assert isinstance(limited.value.error, RateLimitedError)
+    assert limited.value.error.retry_after == 2.0
+    quota_body = google_error(
+        429,
+        "You exceeded your current quota.",
+        "RESOURCE_EXHAUSTED",
+        details=[{"retryDelay": "40s"}],
+    )
+    with pytest.raises(Retryable) as quota:
+        check_response(_reply(429, quota_body), "Gemini X")
+    error = quota.value.error
+    assert isinstance(error, QuotaExhaustedError) and error.reset_at is not None
+    assert 30 < (error.reset_at - datetime.now(UTC)).total_seconds() <= 40
+    with pytest.raises(Retryable) as server:
+        check_response(
+            _reply(503, google_error(503, "The model is overloaded.", "UNAVAILABLE")), "P"
+        )
+    assert isinstance(server.value.error, ProviderUnavailableError)
+    assert server.value.error.message == "P (503): The model is overloaded."
+    assert server.value.delay is None
+    with pytest.raises(Retryable):
+        check_response(_reply(408, "timeout"), "P")

@@ -1,0 +1,401 @@
+"""xAI: Grok answers through the Responses API with the server-side ``web_search`` tool.
+
+* **Endpoint:** ``POST https://api.x.ai/v1/responses`` (the Agent Tools API), JSON in and
+  out. **Auth:** ``Authorization: Bearer <XAI_API_KEY>`` (or a key given in code, the config
+  file or the credential store).
+* **Body:** ``model`` (``XAI_SEARCH_MODEL``, default ``grok-4.3``), ``input: [{"role":
+  "system", "content": <system prompt>}, {"role": "user", "content": <query>}]``, ``tools:
+  [{"type": "web_search"}]``, ``max_output_tokens`` and ``temperature`` when given, and
+  ``search_parameters`` as the spec lays it out: ``max_search_results`` =
+  ``num_search_results`` or ``limit`` (clamped to 1..30) and ``from_date`` / ``to_date``
+  (``YYYY-MM-DD``) from ``date_after`` / ``date_before``, else from ``recency`` (from
+  today minus a day, week, 30 or 365 days, to today).
+* **Live Search is gone:** xAI retired Live Search (``search_parameters``) in 2026 and
+  answers it with ``410 Gone``; the behaviour reference's later upstream drops the field for
+  that reason. When a request carrying ``search_parameters`` gets a 410, it is sent once
+  more without them, so the search still runs (the local cap below still applies).
+* **Results:** sources and citations are the ``url_citation`` annotations (top-level, on
+  each output item, on each content part), then the ``web_search_call`` items'
+  ``action.sources`` / ``sources`` / ``results``, then top-level ``citations`` URLs, in that
+  order and de-duplicated by URL; every source is also a citation. A title is the
+  annotation's, else the URL; the snippet is ``cited_text``, else ``text``, else the answer
+  around the annotation's indices (±100 characters, markdown links reduced to their text, at
+  most 300 characters). The answer is ``output_text``, else the message parts' text joined by
+  newlines. ``usage`` (``input_tokens`` / ``output_tokens`` / ``total_tokens``, or their camel
+  case forms), ``model``, ``request_id`` = ``id``, ``auth_mode: "api_key"``.
+* **Local cap:** sources and citations are cut to ``num_search_results`` or ``limit``:
+  default 10 when unset, invalid or zero, at most 30.
+* **Errors:** ``xAI Responses API error (<status>): <body>`` after the shared classifier (a
+  400 ``Incorrect API key provided``, xAI's answer to a wrong key, is an authorization
+  error);
+  ``xAI Responses API returned invalid JSON: <detail>``; neither an answer nor a source is
+  ``xAI web_search returned no answer or sources`` (502); no key is the spec's
+  ``xAI credentials not found. Set XAI_API_KEY or configure an API key for provider "xai".``
+* **Streaming:** the provider does not stream, but :func:`response_from_events` folds the
+  Responses stream events (``response.created``, ``response.output_item.done``,
+  ``response.output_text.delta``, ``response.completed``) into the same response object.
+
+Captures: ``fixtures/xai/responses_web_search_tool.json`` (grok-4-fast-reasoning, 2025-11)
+has a ``web_search_call`` item whose search is in ``arguments`` (a JSON string) rather than
+an ``action``, and ``url_citation`` annotations with only ``type`` and ``url`` (no title,
+no indices), so every source is titled by its URL and has no snippet.
+``responses_web_search_tool_stream.chunks.txt`` is the same call streamed (one event
+object per line). The reference's ``reasoning: {"effort": "low"}`` and ``grok-4.5`` come
+from a later upstream than the spec and are not sent; ``recency`` and the count are sent as
+the spec says rather than ignored as the reference says.
+
+Docs: https://docs.x.ai/docs/guides/tools/search-tools
+"""
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from typing import Any, Final
+
+from ..errors import AuthorizationError, ResponseParseError, SearchProviderError
+from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
+from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, raise_for_status
+from ._common import collapse_whitespace, is_http_url
+from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "INFO",
+    "XAI_ENDPOINT",
+    "XaiProvider",
+    "parse_response_object",
+    "request_body",
+    "response_cap",
+    "response_from_events",
+    "without_search_parameters",
+]
+
+XAI_ENDPOINT: Final = "https://api.x.ai/v1/responses"
+MODEL_ENV_VAR: Final = "XAI_SEARCH_MODEL"
+DEFAULT_MODEL: Final = "grok-4.3"
+DEFAULT_RESULTS: Final = 10
+MAX_RESULTS: Final = 30
+GONE: Final = 410
+SNIPPET_CONTEXT: Final = 100
+SNIPPET_LIMIT: Final = 300
+RECENCY_DAYS: Final = {"day": 1, "week": 7, "month": 30, "year": 365}
+
+NO_RESULTS: Final = "xAI web_search returned no answer or sources"
+BAD_KEY_PREFIX: Final = "Incorrect API key provided"
+
+INFO = ProviderInfo(
+    id="xai",
+    label="xAI",
+    kind="answer",
+    description="Grok web search via the xAI Responses API (uses XAI_API_KEY)",
+    docs_url="https://docs.x.ai/docs/guides/tools/search-tools",
+    env_vars=("XAI_API_KEY",),
+    honours=frozenset(
+        {
+            "query",
+            "recency",
+            "limit",
+            "num_search_results",
+            "max_tokens",
+            "temperature",
+            "date_after",
+            "date_before",
+        }
+    ),
+    default_results=DEFAULT_RESULTS,
+    max_results=MAX_RESULTS,
+    index="xai",
+)
+
+_MARKDOWN_LINK = re.compile(r"\[([^\[\]]*)\]\((\S*?)\)")
+
+
+def response_cap(params: SearchParams) -> int:
+    """The local cap on sources and citations: the collapsed count, default 10, at most 30."""
+    return clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
+
+
+def _search_parameters(params: SearchParams, today: date) -> dict[str, Any]:
+    parameters: dict[str, Any] = {}
+    if params.result_count:
+        parameters["max_search_results"] = response_cap(params)
+    start, end = params.date_after, params.date_before
+    if start is None and end is None and params.recency is not None:
+        start, end = today - timedelta(days=RECENCY_DAYS[params.recency]), today
+    if start is not None:
+        parameters["from_date"] = start.isoformat()
+    if end is not None:
+        parameters["to_date"] = end.isoformat()
+    return parameters
+
+
+def request_body(
+    params: SearchParams,
+    *,
+    model: str = DEFAULT_MODEL,
+    system_prompt: str = "",
+    today: date | None = None,
+) -> dict[str, Any]:
+    """The Responses API body for ``params`` (pure).
+
+    Args:
+        params: The search.
+        model: The Grok model.
+        system_prompt: Sent as the first input item, role ``system``, when not blank.
+        today: The UTC date ``recency`` counts back from (default: today).
+
+    Example:
+        >>> request_body(SearchParams(query="x", limit=50))["search_parameters"]
+        {'max_search_results': 30}
+    """
+    items: list[dict[str, str]] = []
+    if system_prompt.strip():
+        items.append({"role": "system", "content": system_prompt})
+    items.append({"role": "user", "content": params.query})
+    body: dict[str, Any] = {"model": model, "input": items, "tools": [{"type": "web_search"}]}
+    if params.max_tokens is not None:
+        body["max_output_tokens"] = params.max_tokens
+    if params.temperature is not None:
+        body["temperature"] = params.temperature
+    parameters = _search_parameters(params, today or datetime.now(UTC).date())
+    if parameters:
+        body["search_parameters"] = parameters
+    return body
+
+
+def without_search_parameters(body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``body`` minus ``search_parameters``, or ``None`` when it had none (nothing to retry)."""
+    if "search_parameters" not in body:
+        return None
+    return {key: value for key, value in body.items() if key != "search_parameters"}
+
+
+def _text(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    return value.strip() or None
+
+
+def _context(text: str, start: Any, end: Any) -> str | None:
+    if not text or not isinstance(start, int) or not isinstance(end, int):
+        return None
+    if not 0 <= start <= end:
+        return None
+    window = text[max(0, start - SNIPPET_CONTEXT) : min(len(text), end + SNIPPET_CONTEXT)]
+    snippet = collapse_whitespace(_MARKDOWN_LINK.sub(r"\1", window))
+    if len(snippet) > SNIPPET_LIMIT:
+        snippet = snippet[: SNIPPET_LIMIT - 3] + "..."
+    return snippet or None
+
+
+@dataclass
+class _Found:
+    """Sources in the reference's order, de-duplicated by trimmed URL."""
+
+    sources: dict[str, SearchSource] = field(default_factory=dict)
+
+    def add(self, url: Any, title: Any = None, snippet: str | None = None) -> None:
+        clean = _text(url)
+        if clean is None or not is_http_url(clean) or clean in self.sources:
+            return
+        name = collapse_whitespace(title) if isinstance(title, str) and title.strip() else clean
+        self.sources[clean] = SearchSource(title=name, url=clean, snippet=snippet)
+
+    def annotations(self, notes: Any, text: str = "") -> None:
+        for note in notes if isinstance(notes, list) else ():
+            if not isinstance(note, Mapping) or note.get("type") != "url_citation":
+                continue
+            snippet = (
+                _text(note.get("cited_text"))
+                or _text(note.get("text"))
+                or _context(text, note.get("start_index"), note.get("end_index"))
+            )
+            self.add(note.get("url"), note.get("title"), snippet)
+
+    def search_call(self, item: Mapping[str, Any]) -> None:
+        action = item.get("action")
+        holders = [action, item] if isinstance(action, Mapping) else [item]
+        for holder in holders:
+            for key in ("sources", "results"):
+                for entry in holder.get(key) or ():
+                    if isinstance(entry, Mapping):
+                        self.add(entry.get("url"), entry.get("title"))
+
+
+def _parts(item: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    content = item.get("content")
+    return (
+        [part for part in content if isinstance(part, Mapping)] if isinstance(content, list) else []
+    )
+
+
+def _answer(data: Mapping[str, Any], items: list[Mapping[str, Any]]) -> str | None:
+    top = _text(data.get("output_text"))
+    if top:
+        return top
+    texts = []
+    for item in items:
+        for part in _parts(item):
+            value = part.get("output_text") if "output_text" in part else part.get("text")
+            if _text(value):
+                texts.append(str(value).strip())
+    return "\n".join(texts) or None
+
+
+def _usage(value: Any) -> SearchUsage | None:
+    if not isinstance(value, Mapping):
+        return None
+
+    def number(*names: str) -> int | None:
+        for name in names:
+            found = value.get(name)
+            if isinstance(found, int) and not isinstance(found, bool):
+                return found
+        return None
+
+    usage = SearchUsage(
+        input_tokens=number("input_tokens", "inputTokens"),
+        output_tokens=number("output_tokens", "outputTokens"),
+        total_tokens=number("total_tokens", "totalTokens"),
+    )
+    return usage if usage != SearchUsage() else None
+
+
+def parse_response_object(data: Any, params: SearchParams | None = None) -> SearchResponse:
+    """A Responses API object as a response, sources capped locally (pure).
+
+    Raises:
+        ResponseParseError: ``data`` is not a Responses object.
+        SearchProviderError: Neither an answer nor a source came back (502).
+    """
+    if not isinstance(data, Mapping) or not isinstance(data.get("output", []), list):
+        raise ResponseParseError(INFO.id, "xAI Responses API returned an unexpected shape", 502)
+    items = [item for item in data.get("output", []) if isinstance(item, Mapping)]
+    found = _Found()
+    found.annotations(data.get("annotations"))
+    for item in items:
+        found.annotations(item.get("annotations"))
+        for part in _parts(item):
+            text = part.get("text") if isinstance(part.get("text"), str) else ""
+            found.annotations(part.get("annotations"), str(text))
+    for item in items:
+        if item.get("type") == "web_search_call":
+            found.search_call(item)
+    for url in data.get("citations") or ():
+        found.add(url)
+    answer = _answer(data, items)
+    cap = response_cap(params) if params is not None else DEFAULT_RESULTS
+    sources = tuple(found.sources.values())[:cap]
+    if not answer and not sources:
+        raise SearchProviderError(INFO.id, NO_RESULTS, 502)
+    citations = tuple(
+        SearchCitation(url=s.url, title=s.title, cited_text=s.snippet) for s in sources
+    )
+    return SearchResponse(
+        provider=INFO.id,
+        answer=answer,
+        sources=sources,
+        citations=citations,
+        usage=_usage(data.get("usage")),
+        model=_text(data.get("model")),
+        request_id=_text(data.get("id")),
+        auth_mode="api_key",
+    )
+
+
+def response_from_events(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Fold Responses stream events (decoded ``data`` objects) into a response object (pure).
+
+    ``response.completed`` carries the whole response; without it the object is rebuilt from
+    ``response.created`` and the ``response.output_item.done`` items, and the streamed
+    ``output_text`` deltas stand in for a missing message.
+
+    Raises:
+        SearchProviderError: An ``error`` or ``response.failed`` event.
+    """
+    response: dict[str, Any] = {}
+    items: list[Any] = []
+    deltas: list[str] = []
+    completed = False
+    for event in events:
+        kind = event.get("type")
+        if kind in ("error", "response.failed"):
+            error = event.get("error") or (event.get("response") or {}).get("error") or {}
+            detail = error.get("message") if isinstance(error, Mapping) else None
+            raise SearchProviderError(INFO.id, f"xAI stream error: {detail or kind}", 502)
+        snapshot = event.get("response")
+        if kind in ("response.created", "response.in_progress") and isinstance(snapshot, Mapping):
+            response.update(snapshot)
+        elif kind in ("response.completed", "response.incomplete") and isinstance(
+            snapshot, Mapping
+        ):
+            response.update(snapshot)
+            completed = isinstance(snapshot.get("output"), list) and bool(snapshot["output"])
+        elif kind == "response.output_item.done":
+            items.append(event.get("item"))
+        elif kind == "response.output_text.delta" and isinstance(event.get("delta"), str):
+            deltas.append(event["delta"])
+    if not completed:
+        response["output"] = [item for item in items if isinstance(item, Mapping)]
+        if deltas and not any(i.get("type") == "message" for i in response["output"]):
+            response["output_text"] = "".join(deltas)
+    return response
+
+
+def _is_bad_key(body: str) -> bool:
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return False
+    error = data.get("error") if isinstance(data, Mapping) else None
+    return isinstance(error, str) and error.startswith(BAD_KEY_PREFIX)
+
+
+class XaiProvider(SearchProvider):
+    """The xAI provider (see the module docstring for the wire details)."""
+
+    info = INFO
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        """Ask Grok with the web search tool; resend without Live Search fields on a 410."""
+        key = self.require_api_key(context)
+        model = context.credentials.env(MODEL_ENV_VAR) or DEFAULT_MODEL
+        body = request_body(params, model=model, system_prompt=context.system_prompt)
+        response = await self._send(body, key, context)
+        retry = without_search_parameters(body) if response.status == GONE else None
+        if retry is not None:
+            response = await self._send(retry, key, context)
+        self.check_response(response)
+        return parse_response_object(self._decode(response), params)
+
+    async def _send(self, body: dict[str, Any], key: str, context: ProviderContext) -> HttpResponse:
+        request = HttpRequest(
+            method="POST",
+            url=XAI_ENDPOINT,
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
+            json=body,
+        )
+        return await context.transport.send(self.info.id, self.info.label, request)
+
+    def _decode(self, response: HttpResponse) -> Any:
+        try:
+            return json.loads(response.body)
+        except ValueError as exc:
+            detail = str(exc).split(":")[0]
+            raise ResponseParseError(
+                self.info.id, f"xAI Responses API returned invalid JSON: {detail}", 502
+            ) from None
+
+    def check_response(self, response: HttpResponse) -> None:
+        """Raise ``xAI Responses API error (<status>): <body>`` via the shared classifier.
+
+        xAI answers a wrong key with 400 ``Incorrect API key provided`` rather than 401; that
+        case is an :class:`~websearch_core.errors.AuthorizationError` (status 400).
+        """
+        body = response.text()[:ERROR_BODY_LIMIT].strip()
+        message = f"xAI Responses API error ({response.status}): {body}".rstrip(": ")
+        if response.status == 400 and _is_bad_key(body):
+            raise AuthorizationError(self.info.id, message, 400)
+        raise_for_status(self.info.id, response, message)

@@ -1,0 +1,310 @@
+"""The Anthropic Messages API with the ``web_search`` server tool, as the simulator speaks it.
+
+Bodies follow the real captures in ``fixtures/anthropic/``: ``{"id", "type": "message",
+"role": "assistant", "model", "content": [...], "stop_reason", "stop_sequence", "usage"}``
+where the content is a ``server_tool_use`` block (``name: "web_search"``, ``input.query``),
+its ``web_search_tool_result`` (``web_search_result`` items with ``title``, ``url``,
+``encrypted_content`` and ``page_age`` written ``January 5, 2026``), then ``text`` blocks
+cut around each ``web_search_result_location`` citation, as the real API cuts them.
+``usage.server_tool_use.web_search_requests`` counts the searches and a ``request-id``
+header is sent. The tool's ``allowed_domains`` / ``blocked_domains`` filter the results.
+
+Set :attr:`AnthropicProtocol.pauses` to make the server pause the turn that many times
+(``stop_reason: "pause_turn"`` with a pending ``server_tool_use``), as the real API does
+after many searches; a request that sends the paused content back as the assistant turn is
+continued. A body with ``"stream": true`` is answered as a Messages event stream
+(``message_start``, ``content_block_start`` / ``_delta`` / ``_stop``, ``message_delta``,
+``message_stop``) carrying the same message.
+
+Errors use the API's envelope ``{"type": "error", "error": {"type", "message"}}``: 401
+``authentication_error`` without a key, 400 ``invalid_request_error`` without
+``anthropic-version`` or with a bad body, and 404 ``not_found_error`` for a path other than
+``/v1/messages`` or a model that is not a ``claude-`` model. There is no bot challenge, so
+:meth:`AnthropicProtocol.challenge` is a 403 ``permission_error``.
+"""
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+from ..simulator import RecordedRequest, SimResult
+
+__all__ = ["AnthropicProtocol", "message_events"]
+
+_CITED_RESULTS = 3
+_STREAM_CHUNK = 24
+
+
+def _error(status: int, kind: str, message: str) -> web.Response:
+    body = {"type": "error", "error": {"type": kind, "message": message}}
+    return web.json_response(body, status=status, headers={"request-id": "req_sim_error"})
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+def _page_age(published: str | None) -> str | None:
+    if not published:
+        return None
+    try:
+        when = datetime.fromisoformat(published)
+    except ValueError:
+        return published
+    return f"{when:%B} {when.day}, {when.year}"
+
+
+def _host(url: str) -> str:
+    return (urlsplit(url).hostname or "").removeprefix("www.")
+
+
+def _matches(url: str, domains: Sequence[str]) -> bool:
+    host = _host(url)
+    return any(host == domain or host.endswith(f".{domain}") for domain in domains)
+
+
+def _filtered(results: list[SimResult], tool: Mapping[str, Any]) -> list[SimResult]:
+    allowed = tool.get("allowed_domains")
+    blocked = tool.get("blocked_domains")
+    if isinstance(allowed, list) and allowed:
+        return [r for r in results if _matches(r.url, allowed)]
+    if isinstance(blocked, list) and blocked:
+        return [r for r in results if not _matches(r.url, blocked)]
+    return results
+
+
+def _search_result(result: SimResult) -> dict[str, Any]:
+    return {
+        "type": "web_search_result",
+        "title": result.title,
+        "url": result.url,
+        "encrypted_content": f"Es{_digest(result.url)}",
+        "page_age": _page_age(result.published),
+    }
+
+
+def _citation(result: SimResult) -> dict[str, Any]:
+    return {
+        "type": "web_search_result_location",
+        "cited_text": result.snippet,
+        "url": result.url,
+        "title": result.title,
+        "encrypted_index": f"Ep{_digest(result.snippet)}",
+    }
+
+
+def _answer_blocks(query: str, results: list[SimResult]) -> list[dict[str, Any]]:
+    if not results:
+        return [{"type": "text", "text": f"The search found nothing about {query}."}]
+    blocks: list[dict[str, Any]] = [
+        {"type": "text", "text": f"Here is what the search found about {query}:\n\n- "}
+    ]
+    cited = results[:_CITED_RESULTS]
+    for index, result in enumerate(cited):
+        if index:
+            blocks.append({"type": "text", "text": "\n- "})
+        blocks.append({"type": "text", "text": result.snippet, "citations": [_citation(result)]})
+    return blocks
+
+
+def _message(
+    query: str, model: str, content: list[dict[str, Any]], stop_reason: str, searches: int
+) -> dict[str, Any]:
+    return {
+        "id": f"msg_sim{_digest(query + str(len(content)))}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": 2000 + 100 * len(content),
+            "output_tokens": 40 * len(content),
+            "server_tool_use": {"web_search_requests": searches},
+            "service_tier": "standard",
+        },
+    }
+
+
+def _sse(events: list[dict[str, Any]]) -> bytes:
+    lines = [f"event: {event['type']}\ndata: {json.dumps(event)}\n\n" for event in events]
+    return "".join(lines).encode("utf-8")
+
+
+def _block_events(index: int, block: Mapping[str, Any]) -> list[dict[str, Any]]:
+    kind = block.get("type")
+    start: dict[str, Any] = dict(block)
+    deltas: list[dict[str, Any]] = []
+    if kind == "text":
+        start = {"type": "text", "text": ""}
+        deltas.extend(
+            {"type": "citations_delta", "citation": citation}
+            for citation in block.get("citations") or ()
+        )
+        text = str(block.get("text", ""))
+        deltas.extend(
+            {"type": "text_delta", "text": text[i : i + _STREAM_CHUNK]}
+            for i in range(0, len(text), _STREAM_CHUNK)
+        )
+    elif kind == "server_tool_use":
+        start = {**block, "input": {}}
+        raw = json.dumps(block.get("input", {}))
+        deltas.append({"type": "input_json_delta", "partial_json": ""})
+        deltas.extend(
+            {"type": "input_json_delta", "partial_json": raw[i : i + 7]}
+            for i in range(0, len(raw), 7)
+        )
+    events: list[dict[str, Any]] = [
+        {"type": "content_block_start", "index": index, "content_block": start}
+    ]
+    events.extend({"type": "content_block_delta", "index": index, "delta": d} for d in deltas)
+    events.append({"type": "content_block_stop", "index": index})
+    return events
+
+
+def message_events(message: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The Messages stream events that carry ``message`` (without its content first)."""
+    start = {**message, "content": [], "stop_reason": None, "stop_sequence": None}
+    usage = message.get("usage") or {}
+    start["usage"] = {"input_tokens": usage.get("input_tokens", 0), "output_tokens": 1}
+    events: list[dict[str, Any]] = [{"type": "message_start", "message": start}]
+    for index, block in enumerate(message.get("content", [])):
+        events.extend(_block_events(index, block))
+        if index == 0:
+            events.append({"type": "ping"})
+    events.append(
+        {
+            "type": "message_delta",
+            "delta": {
+                "stop_reason": message.get("stop_reason"),
+                "stop_sequence": message.get("stop_sequence"),
+            },
+            "usage": usage,
+        }
+    )
+    events.append({"type": "message_stop"})
+    return events
+
+
+class AnthropicProtocol:
+    """Claude with the web search tool: JSON or an event stream, pauses on request."""
+
+    pauses: int = 0
+    """How many times each turn is paused (``pause_turn``) before it completes."""
+
+    def query_of(self, request: RecordedRequest) -> str:
+        """The first user message's text."""
+        try:
+            body = request.json()
+            content = body["messages"][0]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            return ""
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):
+            return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+        return ""
+
+    def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
+        """A message (or its stream) answering the user's question from ``results``."""
+        refused = self._refusal(request)
+        if refused is not None:
+            return refused
+        body = request.json()
+        query = self.query_of(request)
+        model = str(body.get("model"))
+        tools = [t for t in body.get("tools") or [] if isinstance(t, dict)]
+        tool = next((t for t in tools if t.get("type") == "web_search_20250305"), None)
+        if tool is None:
+            content = [{"type": "text", "text": f"I cannot search, but {query} is a question."}]
+            message = _message(query, model, content, "end_turn", 0)
+        else:
+            message = self._turn(body, query, model, _filtered(results, tool))
+        headers = {"request-id": f"req_sim{_digest(query)}"}
+        if body.get("stream") is True:
+            return web.Response(
+                body=_sse(message_events(message)),
+                content_type="text/event-stream",
+                headers=headers,
+            )
+        return web.json_response(message, headers=headers)
+
+    def _turn(
+        self, body: Mapping[str, Any], query: str, model: str, results: list[SimResult]
+    ) -> dict[str, Any]:
+        messages = body["messages"]
+        prior = messages[-1]["content"] if messages[-1].get("role") == "assistant" else []
+        pending = [b for b in prior if isinstance(b, dict) and b.get("type") == "server_tool_use"]
+        content: list[dict[str, Any]] = []
+        if pending:
+            tool_id = str(pending[-1].get("id"))
+            result_block = [_search_result(r) for r in results]
+            content.append(
+                {"type": "web_search_tool_result", "tool_use_id": tool_id, "content": result_block}
+            )
+        if len(pending) < self.pauses:
+            note = "Searching again." if pending else "I will search for that."
+            content.append({"type": "text", "text": note})
+            content.append(self._tool_use(query, len(pending)))
+            return _message(query, model, content, "pause_turn", 1 if pending else 0)
+        if not pending:
+            use = self._tool_use(query, 0)
+            content.append(use)
+            result_block = [_search_result(r) for r in results]
+            content.append(
+                {
+                    "type": "web_search_tool_result",
+                    "tool_use_id": use["id"],
+                    "content": result_block,
+                }
+            )
+        content.extend(_answer_blocks(query, results))
+        return _message(query, model, content, "end_turn", 1)
+
+    def _tool_use(self, query: str, index: int) -> dict[str, Any]:
+        return {
+            "type": "server_tool_use",
+            "id": f"srvtoolu_sim{index}{_digest(query)[:16]}",
+            "name": "web_search",
+            "input": {"query": query if index == 0 else f"{query} ({index + 1})"},
+        }
+
+    def _refusal(self, request: RecordedRequest) -> web.Response | None:
+        if not request.path.endswith("/v1/messages"):
+            return _error(404, "not_found_error", "Not Found")
+        key = request.header("x-api-key") or ""
+        bearer = (request.header("Authorization") or "").removeprefix("Bearer ").strip()
+        if not key.strip() and not bearer:
+            return _error(401, "authentication_error", "x-api-key header is required")
+        if not request.header("anthropic-version"):
+            return _error(400, "invalid_request_error", "anthropic-version header is required")
+        try:
+            body = request.json()
+        except ValueError:
+            return _error(400, "invalid_request_error", "Request body is not valid JSON")
+        messages = body.get("messages") if isinstance(body, dict) else None
+        if not isinstance(messages, list) or not messages or not isinstance(messages[-1], dict):
+            return _error(400, "invalid_request_error", "messages: field required")
+        if not isinstance(body.get("max_tokens"), int):
+            return _error(400, "invalid_request_error", "max_tokens: field required")
+        model = body.get("model")
+        if not isinstance(model, str) or not model.startswith("claude-"):
+            return _error(404, "not_found_error", f"model: {model}")
+        return None
+
+    def challenge(self) -> web.Response:
+        """The API has no challenge page: a 403 ``permission_error``."""
+        return _error(403, "permission_error", "Your API key does not have permission")
+
+    def malformed(self) -> web.Response:
+        """A 200 message whose ``content`` is not a list."""
+        return web.Response(
+            text='{"id": "msg_bad", "type": "message", "content": "unavailable"}',
+            content_type="application/json",
+        )

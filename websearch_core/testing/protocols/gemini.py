@@ -1,0 +1,193 @@
+"""Gemini with Google Search grounding as the simulator speaks it.
+
+* ``POST /v1beta/models/<model>:streamGenerateContent`` (the Developer API) needs an
+  ``x-goog-api-key`` header; without one it answers Google's 403 ``PERMISSION_DENIED``
+  error body. With ``alt=sse`` it answers an event stream of ``GenerateContentResponse``
+  chunks in the shape of the real capture
+  ``fixtures/gemini/stream_generate_content_google_search.sse``: text arrives in three
+  chunks whose ``groundingMetadata`` is ``{}``, and the last chunk carries
+  ``finishReason: "STOP"`` with every ``groundingChunks[].web`` (``uri``, and the site's
+  host as ``title``, as the live service titles them), one ``groundingSupports`` entry per
+  cited sentence, ``webSearchQueries``, ``usageMetadata``, ``modelVersion`` and
+  ``responseId``. Without ``alt=sse`` it answers the same chunks as one JSON array. A
+  request without the ``google_search`` tool gets an answer with no grounding at all.
+* ``POST /v1internal:streamGenerateContent`` (Cloud Code Assist) needs a bearer token and a
+  ``project``; it streams the same chunks wrapped as ``{"response": ..., "traceId": ...}``.
+* ``POST /v1internal:loadCodeAssist`` answers ``{"currentTier": {"id": "free-tier"},
+  "cloudaicompanionProject": "sim-project-0001"}``.
+
+The API has no bot challenge, so :meth:`GeminiProtocol.challenge` is a plain 403 in
+Google's error envelope; :meth:`GeminiProtocol.malformed` is a 200 event stream whose only
+event is an HTML page, which holds no readable chunk.
+"""
+
+import hashlib
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+from ..simulator import RecordedRequest, SimResult
+
+__all__ = ["GeminiProtocol"]
+
+PROJECT = "sim-project-0001"
+
+
+def _google_error(status: int, message: str, reason: str) -> web.Response:
+    body = {"error": {"code": status, "message": message, "status": reason}}
+    return web.json_response(body, status=status)
+
+
+def _request_of(body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        return {}
+    inner = body.get("request")
+    return inner if isinstance(inner, dict) else body
+
+
+def _query_in(request: dict[str, Any]) -> str:
+    contents = request.get("contents")
+    if not isinstance(contents, list) or not contents or not isinstance(contents[-1], dict):
+        return ""
+    parts = contents[-1].get("parts")
+    texts = [p.get("text") for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
+    return " ".join(t for t in texts if isinstance(t, str))
+
+
+def _grounded(request: dict[str, Any]) -> bool:
+    tools = request.get("tools")
+    return isinstance(tools, list) and any(
+        isinstance(tool, dict) and ("google_search" in tool or "googleSearch" in tool)
+        for tool in tools
+    )
+
+
+def _chunks(query: str, results: list[SimResult], model: str, grounded: bool) -> list[Any]:
+    opening = f"Simulated grounded answer about {query}. "
+    sentences = [f"Result {i} says: {r.snippet}" for i, r in enumerate(results[:2], start=1)]
+    pieces = [opening, " ".join(sentences[:1]) + " ", " ".join(sentences[1:])]
+    response_id = hashlib.sha256(query.encode("utf-8")).hexdigest()[:22]
+    chunks: list[dict[str, Any]] = []
+    for index, piece in enumerate(pieces):
+        last = index == len(pieces) - 1
+        candidate: dict[str, Any] = {
+            "content": {"parts": [{"text": piece}], "role": "model"},
+            "index": 0,
+            "groundingMetadata": {},
+        }
+        if last:
+            candidate["finishReason"] = "STOP"
+            candidate["groundingMetadata"] = _metadata(query, results, opening) if grounded else {}
+        chunks.append(
+            {
+                "candidates": [candidate],
+                "usageMetadata": {
+                    "promptTokenCount": 17,
+                    "candidatesTokenCount": 10 * (index + 1),
+                    "totalTokenCount": 17 + 10 * (index + 1),
+                },
+                "modelVersion": model,
+                "responseId": response_id,
+            }
+        )
+    return chunks
+
+
+def _metadata(query: str, results: list[SimResult], opening: str) -> dict[str, Any]:
+    supports = []
+    offset = len(opening.encode("utf-8"))
+    for index, result in enumerate(results[:2]):
+        text = f"Result {index + 1} says: {result.snippet}"
+        size = len(text.encode("utf-8"))
+        supports.append(
+            {
+                "segment": {"startIndex": offset, "endIndex": offset + size, "text": text},
+                "groundingChunkIndices": [index],
+            }
+        )
+        offset += size + 1
+    return {
+        "groundingChunks": [
+            {"web": {"uri": r.url, "title": urlsplit(r.url).hostname or r.url}} for r in results
+        ],
+        "groundingSupports": supports,
+        "webSearchQueries": [query],
+    }
+
+
+def _sse(objects: list[Any]) -> web.Response:
+    text = "".join(f"data: {json.dumps(item, ensure_ascii=False)}\r\n\r\n" for item in objects)
+    return web.Response(text=text, content_type="text/event-stream")
+
+
+class GeminiProtocol:
+    """The Developer API, Cloud Code Assist and its project lookup, with Google's errors."""
+
+    def query_of(self, request: RecordedRequest) -> str:
+        """The text of the last ``contents`` entry (wrapped or not)."""
+        try:
+            return _query_in(_request_of(request.json()))
+        except ValueError:
+            return ""
+
+    def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
+        """Route by path: project lookup, Cloud Code Assist or the Developer API."""
+        path = request.path
+        if path.startswith("/v1internal"):
+            authorization = request.header("Authorization") or ""
+            if not authorization.startswith("Bearer ") or not authorization[7:].strip():
+                return _google_error(
+                    401, "Request had invalid authentication credentials.", "UNAUTHENTICATED"
+                )
+            if path == "/v1internal:loadCodeAssist":
+                return web.json_response(
+                    {"currentTier": {"id": "free-tier"}, "cloudaicompanionProject": PROJECT}
+                )
+            if path == "/v1internal:streamGenerateContent":
+                return self._code_assist(request, results)
+            return _google_error(404, f"Method not found: {path}", "NOT_FOUND")
+        if not (request.header("x-goog-api-key") or "").strip():
+            return _google_error(
+                403,
+                "Method doesn't allow unregistered callers (callers without established "
+                "identity). Please use API Key or other form of API consumer identity to call "
+                "this API.",
+                "PERMISSION_DENIED",
+            )
+        prefix, _, method = path.rpartition(":")
+        if not prefix.startswith("/v1beta/models/") or method != "streamGenerateContent":
+            return _google_error(404, f"Method not found: {path}", "NOT_FOUND")
+        try:
+            body = _request_of(request.json())
+        except ValueError:
+            return _google_error(400, "Invalid JSON payload received.", "INVALID_ARGUMENT")
+        model = prefix.removeprefix("/v1beta/models/")
+        chunks = _chunks(_query_in(body), results, model, _grounded(body))
+        if request.query_dict().get("alt") == "sse":
+            return _sse(chunks)
+        return web.json_response(chunks)
+
+    def _code_assist(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
+        try:
+            body = request.json()
+        except ValueError:
+            return _google_error(400, "Invalid JSON payload received.", "INVALID_ARGUMENT")
+        if not isinstance(body, dict) or not body.get("project"):
+            return _google_error(400, "Invalid project resource name", "INVALID_ARGUMENT")
+        inner = _request_of(body)
+        model = str(body.get("model") or "gemini-2.5-flash")
+        chunks = _chunks(_query_in(inner), results, model, _grounded(inner))
+        return _sse([{"response": chunk, "traceId": "0123456789abcdef"} for chunk in chunks])
+
+    def challenge(self) -> web.Response:
+        """The API has no challenge page: a 403 in Google's error envelope."""
+        return _google_error(403, "The caller does not have permission", "PERMISSION_DENIED")
+
+    def malformed(self) -> web.Response:
+        """A 200 event stream whose only event is an HTML page."""
+        return web.Response(
+            text="data: <html><body>Service Unavailable</body></html>\n\n",
+            content_type="text/event-stream",
+        )

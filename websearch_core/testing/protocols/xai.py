@@ -1,0 +1,214 @@
+"""The xAI Responses API with the ``web_search`` tool, as the simulator speaks it.
+
+Bodies follow the real capture ``fixtures/xai/responses_web_search_tool.json``:
+``{"created_at", "id" (a UUID), "model", "object": "response", "output": [...], "status":
+"completed", "tools", "usage": {..., "num_server_side_tools_used"}}`` whose output is a
+``web_search_call`` item (``name: "web_search"``, ``arguments`` a JSON string with the query
+and ``num_results``, ``call_id: ""``) and a ``message`` item with one ``output_text`` part
+whose ``url_citation`` annotations carry only ``type`` and ``url``, as the real ones do.
+``search_parameters.max_search_results`` limits the results served (all of them otherwise).
+A body with ``"stream": true`` gets the same response as ``data:`` events
+(``response.created`` ... ``response.completed``, the sequence of
+``responses_web_search_tool_stream.chunks.txt``).
+
+Set :attr:`XaiProtocol.live_search_gone` to answer any ``search_parameters`` with xAI's
+``410`` ``Live search is deprecated`` body, as the real API does since 2026. A request
+without a bearer token gets a 400 ``Incorrect API key provided`` body, as xAI answers; a
+path other than ``/v1/responses`` a 404. There is no bot challenge, so
+:meth:`XaiProtocol.challenge` is a 403.
+"""
+
+import hashlib
+import json
+import time
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from aiohttp import web
+
+from ..simulator import RecordedRequest, SimResult
+
+__all__ = ["GONE_MESSAGE", "XaiProtocol", "stream_events"]
+
+GONE_MESSAGE = (
+    "Live search is deprecated. Please switch to the Agent Tools API: "
+    "https://docs.x.ai/docs/guides/tools/overview"
+)
+_DELTA_CHUNK = 12
+
+
+def _response_id(query: str) -> str:
+    digest = hashlib.sha256(query.encode("utf-8")).digest()[:16]
+    return str(uuid.UUID(bytes=digest, version=4))
+
+
+def _served(body: Mapping[str, Any], results: list[SimResult]) -> list[SimResult]:
+    parameters = body.get("search_parameters")
+    limit = parameters.get("max_search_results") if isinstance(parameters, dict) else None
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
+        return results[:limit]
+    return results
+
+
+def _text(query: str, results: list[SimResult]) -> str:
+    if not results:
+        return f"I found nothing current about {query}."
+    lines = [f"Here is what I found about {query}:"]
+    lines.extend(f"- {result.snippet}" for result in results[:3])
+    return "\n".join(lines)
+
+
+def _response(body: Mapping[str, Any], query: str, results: list[SimResult]) -> dict[str, Any]:
+    response_id = _response_id(query)
+    model = str(body.get("model"))
+    arguments = json.dumps({"query": query, "num_results": len(results)}, separators=(",", ":"))
+    call = {
+        "arguments": arguments,
+        "call_id": "",
+        "name": "web_search",
+        "type": "web_search_call",
+        "id": f"fc_{response_id}_0",
+        "status": "completed",
+    }
+    text = _text(query, results)
+    message = {
+        "content": [
+            {
+                "type": "output_text",
+                "text": text,
+                "logprobs": [],
+                "annotations": [{"type": "url_citation", "url": r.url} for r in results],
+            }
+        ],
+        "id": f"msg_{response_id}",
+        "role": "assistant",
+        "type": "message",
+        "status": "completed",
+    }
+    return {
+        "created_at": int(time.time()),
+        "id": response_id,
+        "max_output_tokens": body.get("max_output_tokens"),
+        "model": model,
+        "object": "response",
+        "output": [call, message],
+        "parallel_tool_calls": True,
+        "previous_response_id": None,
+        "temperature": body.get("temperature"),
+        "tool_choice": "auto",
+        "tools": body.get("tools") or [],
+        "usage": {
+            "input_tokens": 1900 + len(query),
+            "input_tokens_details": {"cached_tokens": 900},
+            "output_tokens": 200 + len(text) // 4,
+            "output_tokens_details": {"reasoning_tokens": 150},
+            "total_tokens": 2100 + len(query) + len(text) // 4,
+            "num_sources_used": 0,
+            "num_server_side_tools_used": 1,
+        },
+        "status": "completed",
+        "store": True,
+        "metadata": {},
+    }
+
+
+def stream_events(response: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The stream events (with sequence numbers) that carry ``response``."""
+    start = {**response, "output": [], "status": "in_progress", "usage": None}
+    call, message = response["output"]
+    part = message["content"][0]
+    where = {"content_index": 0, "item_id": message["id"], "output_index": 1}
+    events: list[dict[str, Any]] = [
+        {"type": "response.created", "response": start},
+        {"type": "response.in_progress", "response": start},
+        {"type": "response.output_item.added", "item": call, "output_index": 0},
+        {"type": "response.output_item.done", "item": call, "output_index": 0},
+        {
+            "type": "response.output_item.added",
+            "item": {**message, "content": [], "status": "in_progress"},
+            "output_index": 1,
+        },
+        {
+            "type": "response.content_part.added",
+            **where,
+            "part": {"type": "output_text", "text": "", "logprobs": [], "annotations": []},
+        },
+    ]
+    text = part["text"]
+    events.extend(
+        {"type": "response.output_text.delta", **where, "delta": text[i : i + _DELTA_CHUNK]}
+        for i in range(0, len(text), _DELTA_CHUNK)
+    )
+    events.extend(
+        {
+            "type": "response.output_text.annotation.added",
+            **where,
+            "annotation": note,
+            "annotation_index": n,
+        }
+        for n, note in enumerate(part["annotations"])
+    )
+    events.append({"type": "response.output_text.done", **where, "text": text})
+    events.append({"type": "response.content_part.done", **where, "part": part})
+    events.append({"type": "response.output_item.done", "item": message, "output_index": 1})
+    events.append({"type": "response.completed", "response": dict(response)})
+    return [{"sequence_number": n, **event} for n, event in enumerate(events)]
+
+
+class XaiProtocol:
+    """xAI's Responses API: JSON (or a stream when asked), and the Live Search 410."""
+
+    live_search_gone: bool = False
+    """Answer any ``search_parameters`` with the 410 xAI returns since Live Search ended."""
+
+    def query_of(self, request: RecordedRequest) -> str:
+        """The content of the last ``user`` input item."""
+        try:
+            items = request.json()["input"]
+        except (ValueError, KeyError, TypeError):
+            return ""
+        if isinstance(items, str):
+            return items
+        users = [i for i in items if isinstance(i, dict) and i.get("role") == "user"]
+        content = users[-1].get("content") if users else ""
+        return content if isinstance(content, str) else ""
+
+    def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
+        """A response that searched and cites ``results``."""
+        if not request.path.endswith("/v1/responses"):
+            return web.json_response({"code": "Not found", "error": "Not found"}, status=404)
+        bearer = (request.header("Authorization") or "").removeprefix("Bearer ").strip()
+        if not bearer:
+            return web.json_response(
+                {
+                    "code": "Client specified an invalid argument",
+                    "error": "Incorrect API key provided",
+                },
+                status=400,
+            )
+        try:
+            body = request.json()
+        except ValueError:
+            return web.json_response({"code": "Bad request", "error": "Invalid JSON"}, status=400)
+        if self.live_search_gone and "search_parameters" in body:
+            return web.json_response({"code": "Gone", "error": GONE_MESSAGE}, status=410)
+        query = self.query_of(request)
+        response = _response(body, query, _served(body, results))
+        if body.get("stream") is True:
+            lines = [f"data: {json.dumps(event)}\n\n" for event in stream_events(response)]
+            return web.Response(body="".join(lines).encode(), content_type="text/event-stream")
+        return web.json_response(response)
+
+    def challenge(self) -> web.Response:
+        """The API has no challenge page: a 403."""
+        return web.json_response(
+            {"code": "The caller does not have permission", "error": "Forbidden"}, status=403
+        )
+
+    def malformed(self) -> web.Response:
+        """A 200 JSON body whose ``output`` is not a list."""
+        return web.Response(
+            text='{"id": "x", "object": "response", "output": "unavailable"}',
+            content_type="application/json",
+        )
