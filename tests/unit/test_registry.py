@@ -73,3 +73,12 @@ def test_importing_the_core_loads_no_provider_and_no_framework() -> None:
     )
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def test_only_the_spec_named_answer_engines_take_max_tokens_and_temperature() -> None:
+    takers = {
+        provider_id
+        for provider_id in providers.SEARCH_PROVIDER_ORDER
+        if {"max_tokens", "temperature"} & providers.get_provider(provider_id).info.honours
+    }
+    assert takers == {"perplexity", "gemini", "anthropic", "xai"}
