@@ -5,7 +5,6 @@ The model sees the formatted search text; the program gets the structured respon
 failure in the artifact, never as an exception the agent loop must catch.
 """
 
-import asyncio
 from collections.abc import Callable
 from typing import Any, Literal, Self
 
@@ -25,71 +24,19 @@ from websearch_core import (
     SEARCH_PROVIDER_ORDER,
     TOOL_DESCRIPTION,
     ConfigurationError,
-    SearchParams,
     Settings,
     WebSearch,
 )
-from websearch_core.models import MAX_QUERY_LENGTH, Recency
+from websearch_core.client import LoopBoundClient
+from websearch_core.models import Recency
 from websearch_core.providers import PROVIDER_REGISTRY
+from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 __all__ = ["WebSearchInput", "WebSearchTool"]
 
 
-class WebSearchInput(BaseModel):
+class WebSearchInput(ToolArguments):
     """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
-
-    query: str = Field(
-        min_length=1,
-        max_length=MAX_QUERY_LENGTH,
-        strict=True,
-        description=(
-            "What to search for: keywords or a natural-language question. Sent to the search "
-            "engine unchanged, so include the names, versions and dates that matter."
-        ),
-    )
-    recency: Recency | None = Field(
-        default=None,
-        description=(
-            "Only return results from the last day, week, month or year. Set it only when "
-            "the user asks for recent or time-bound results; otherwise leave it unset."
-        ),
-    )
-    limit: int | None = Field(
-        default=None,
-        ge=1,
-        le=100,
-        strict=True,
-        description="Maximum number of results to return (1-100). Leave unset for the default.",
-    )
-    max_tokens: int | None = Field(
-        default=None,
-        ge=1,
-        le=200_000,
-        strict=True,
-        description=(
-            "Token cap for a written answer, used only by providers that write one. "
-            "Usually leave unset."
-        ),
-    )
-    temperature: float | None = Field(
-        default=None,
-        ge=0.0,
-        le=2.0,
-        strict=True,
-        description=(
-            "Sampling temperature (0-2) for providers that write an answer. Usually leave unset."
-        ),
-    )
-    num_search_results: int | None = Field(
-        default=None,
-        ge=1,
-        le=100,
-        strict=True,
-        description=(
-            "How many results the provider should search through (1-100); most providers "
-            "treat it like limit. Usually leave unset."
-        ),
-    )
 
 
 def _validation_message(error: Exception) -> str:
@@ -181,8 +128,7 @@ class WebSearchTool(BaseTool):
     web_search: WebSearch | None = Field(default=None, exclude=True)
     """A ready client to use instead of building one from the fields above."""
 
-    _client: WebSearch | None = PrivateAttr(default=None)
-    _client_loop: asyncio.AbstractEventLoop | None = PrivateAttr(default=None)
+    _clients: LoopBoundClient = PrivateAttr(default_factory=LoopBoundClient)
 
     @field_validator("provider")
     @classmethod
@@ -216,8 +162,10 @@ class WebSearchTool(BaseTool):
         num_search_results: int | None = None,
     ) -> tuple[str, dict[str, Any]]:
         """Search from synchronous code (on its own loop and HTTP session)."""
-        params = _params(query, recency, limit, max_tokens, temperature, num_search_results)
-        client = self.web_search or self._configured_client()
+        params = tool_search_params(
+            query, recency, limit, max_tokens, temperature, num_search_results
+        )
+        client = self.web_search or self._clients.get(self._new_client)
         try:
             result = client.run_sync(params)
         except ConfigurationError as error:
@@ -234,8 +182,10 @@ class WebSearchTool(BaseTool):
         num_search_results: int | None = None,
     ) -> tuple[str, dict[str, Any]]:
         """Search natively on the running loop, reusing the tool's HTTP session."""
-        params = _params(query, recency, limit, max_tokens, temperature, num_search_results)
-        client = self.web_search or self._client_for_running_loop()
+        params = tool_search_params(
+            query, recency, limit, max_tokens, temperature, num_search_results
+        )
+        client = self.web_search or self._clients.for_running_loop(self._new_client)
         try:
             result = await client.run(params)
         except ConfigurationError as error:
@@ -244,43 +194,12 @@ class WebSearchTool(BaseTool):
 
     async def aclose(self) -> None:
         """Close the HTTP session the tool opened (a given ``web_search`` is left open)."""
-        client, self._client, self._client_loop = self._client, None, None
-        if client is not None:
-            await client.aclose()
+        await self._clients.aclose()
 
-    def _configured_client(self) -> WebSearch:
-        if self._client is None:
-            overrides: dict[str, Any] = {}
-            if self.provider is not None:
-                overrides["provider"] = self.provider
-            if self.timeout_seconds is not None:
-                overrides["timeout_seconds"] = self.timeout_seconds
-            self._client = WebSearch(self.settings, api_keys=self.api_keys, **overrides)
-        return self._client
-
-    def _client_for_running_loop(self) -> WebSearch:
-        # An aiohttp session belongs to the loop that opened it: a tool reused from a new
-        # loop (a second asyncio.run) gets a new client rather than a dead session.
-        loop = asyncio.get_running_loop()
-        if self._client_loop is not None and self._client_loop is not loop:
-            self._client = None
-        self._client_loop = loop
-        return self._configured_client()
-
-
-def _params(
-    query: str,
-    recency: Recency | None,
-    limit: int | None,
-    max_tokens: int | None,
-    temperature: float | None,
-    num_search_results: int | None,
-) -> SearchParams:
-    return SearchParams(
-        query=query,
-        recency=recency,
-        limit=limit,
-        max_tokens=max_tokens,
-        temperature=temperature,
-        num_search_results=num_search_results,
-    )
+    def _new_client(self) -> WebSearch:
+        overrides: dict[str, Any] = {}
+        if self.provider is not None:
+            overrides["provider"] = self.provider
+        if self.timeout_seconds is not None:
+            overrides["timeout_seconds"] = self.timeout_seconds
+        return WebSearch(self.settings, api_keys=self.api_keys, **overrides)

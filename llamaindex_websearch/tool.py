@@ -6,16 +6,16 @@ Provider failures come back as ``Error: ...`` content with ``is_error=True`` and
 in ``raw_output``, never as an exception the agent must catch.
 """
 
-import asyncio
 from typing import Any
 
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
-from pydantic import BaseModel, Field
 
-from websearch_core import TOOL_DESCRIPTION, SearchParams, SearchToolResult, WebSearch
-from websearch_core.models import MAX_QUERY_LENGTH, Recency
+from websearch_core import TOOL_DESCRIPTION, SearchToolResult, WebSearch
+from websearch_core.client import LoopBoundClient
+from websearch_core.models import Recency
+from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 __all__ = [
     "WebSearchArgs",
@@ -28,61 +28,8 @@ __all__ = [
 TOOL_NAME = "web_search"
 
 
-class WebSearchArgs(BaseModel):
+class WebSearchArgs(ToolArguments):
     """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
-
-    query: str = Field(
-        min_length=1,
-        max_length=MAX_QUERY_LENGTH,
-        strict=True,
-        description=(
-            "What to search for: keywords or a natural-language question. Sent to the search "
-            "engine unchanged, so include the names, versions and dates that matter."
-        ),
-    )
-    recency: Recency | None = Field(
-        default=None,
-        description=(
-            "Only return results from the last day, week, month or year. Set it only when "
-            "the user asks for recent or time-bound results; otherwise leave it unset."
-        ),
-    )
-    limit: int | None = Field(
-        default=None,
-        ge=1,
-        le=100,
-        strict=True,
-        description="Maximum number of results to return (1-100). Leave unset for the default.",
-    )
-    max_tokens: int | None = Field(
-        default=None,
-        ge=1,
-        le=200_000,
-        strict=True,
-        description=(
-            "Token cap for a written answer, used only by providers that write one. "
-            "Usually leave unset."
-        ),
-    )
-    temperature: float | None = Field(
-        default=None,
-        ge=0.0,
-        le=2.0,
-        strict=True,
-        description=(
-            "Sampling temperature (0-2) for providers that write an answer. Usually leave unset."
-        ),
-    )
-    num_search_results: int | None = Field(
-        default=None,
-        ge=1,
-        le=100,
-        strict=True,
-        description=(
-            "How many results the provider should search through (1-100); most providers "
-            "treat it like limit. Usually leave unset."
-        ),
-    )
 
 
 class WebSearchFunctionTool(FunctionTool):
@@ -141,8 +88,7 @@ class WebSearchToolSpec(BaseToolSpec):
             raise TypeError("pass either web_search or WebSearch arguments, not both")
         self._given = web_search
         self._kwargs = kwargs
-        self._client: WebSearch | None = None
-        self._client_loop: asyncio.AbstractEventLoop | None = None
+        self._clients = LoopBoundClient()
 
     def web_search(
         self,
@@ -170,8 +116,10 @@ class WebSearchToolSpec(BaseToolSpec):
         Raises:
             pydantic.ValidationError: An argument is out of range; the error names it.
         """
-        params = _params(query, recency, limit, max_tokens, temperature, num_search_results)
-        return (self._given or self._configured_client()).run_sync(params)
+        params = tool_search_params(
+            query, recency, limit, max_tokens, temperature, num_search_results
+        )
+        return (self._given or self._clients.get(self._new_client)).run_sync(params)
 
     async def aweb_search(
         self,
@@ -199,8 +147,11 @@ class WebSearchToolSpec(BaseToolSpec):
         Raises:
             pydantic.ValidationError: An argument is out of range; the error names it.
         """
-        params = _params(query, recency, limit, max_tokens, temperature, num_search_results)
-        return await (self._given or self._client_for_running_loop()).run(params)
+        params = tool_search_params(
+            query, recency, limit, max_tokens, temperature, num_search_results
+        )
+        client = self._given or self._clients.for_running_loop(self._new_client)
+        return await client.run(params)
 
     def to_tool_list(
         self,
@@ -222,23 +173,10 @@ class WebSearchToolSpec(BaseToolSpec):
 
     async def aclose(self) -> None:
         """Close the HTTP session the spec opened (a given ``web_search`` is left open)."""
-        client, self._client, self._client_loop = self._client, None, None
-        if client is not None:
-            await client.aclose()
+        await self._clients.aclose()
 
-    def _configured_client(self) -> WebSearch:
-        if self._client is None:
-            self._client = WebSearch(**self._kwargs)
-        return self._client
-
-    def _client_for_running_loop(self) -> WebSearch:
-        # An aiohttp session belongs to the loop that opened it; LlamaIndex runs sync
-        # calls on fresh loops, so a spec reused from another loop gets a new client.
-        loop = asyncio.get_running_loop()
-        if self._client_loop is not None and self._client_loop is not loop:
-            self._client = None
-        self._client_loop = loop
-        return self._configured_client()
+    def _new_client(self) -> WebSearch:
+        return WebSearch(**self._kwargs)
 
 
 def web_search_metadata(name: str = TOOL_NAME, *, return_direct: bool = False) -> ToolMetadata:
@@ -274,21 +212,3 @@ def create_web_search_tool(web_search: WebSearch | None = None, **kwargs: Any) -
         >>> output.raw_output["response"]["sources"][0]["url"]  # doctest: +SKIP
     """
     return WebSearchToolSpec(web_search, **kwargs).to_tool_list()[0]
-
-
-def _params(
-    query: str,
-    recency: Recency | None,
-    limit: int | None,
-    max_tokens: int | None,
-    temperature: float | None,
-    num_search_results: int | None,
-) -> SearchParams:
-    return SearchParams(
-        query=query,
-        recency=recency,
-        limit=limit,
-        max_tokens=max_tokens,
-        temperature=temperature,
-        num_search_results=num_search_results,
-    )

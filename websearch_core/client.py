@@ -17,7 +17,7 @@ import asyncio
 import concurrent.futures
 import logging
 import time
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -46,7 +46,7 @@ from .state import MemoryStore, StateStore, open_store
 from .status import ProviderStatus, collect_status
 from .transport import Transport
 
-__all__ = ["WebSearch"]
+__all__ = ["LoopBoundClient", "WebSearch"]
 
 logger = logging.getLogger("websearch_core")
 _T = TypeVar("_T")
@@ -333,3 +333,38 @@ def _run_blocking(coroutine: Coroutine[Any, Any, _T]) -> _T:
         return asyncio.run(coroutine)
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
+
+
+class LoopBoundClient:
+    """The lazily built :class:`WebSearch` of a tool adapter, rebuilt when the loop changes.
+
+    An aiohttp session belongs to the event loop that opened it. A tool reused from a new
+    loop (a second ``asyncio.run``, or LlamaIndex running sync calls on fresh loops) must
+    get a new client rather than a dead session; both framework adapters need exactly this,
+    so it lives here once. Synchronous calls run on their own loop and session
+    (:meth:`WebSearch.run_sync`), so :meth:`get` does not look at the loop.
+    """
+
+    def __init__(self) -> None:
+        self._client: WebSearch | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def get(self, build: Callable[[], WebSearch]) -> WebSearch:
+        """The current client, built with ``build`` on first use (or after :meth:`aclose`)."""
+        if self._client is None:
+            self._client = build()
+        return self._client
+
+    def for_running_loop(self, build: Callable[[], WebSearch]) -> WebSearch:
+        """The client for the running loop: a new one when the last call ran on another."""
+        loop = asyncio.get_running_loop()
+        if self._loop is not None and self._loop is not loop:
+            self._client = None
+        self._loop = loop
+        return self.get(build)
+
+    async def aclose(self) -> None:
+        """Close the client built here, if any; the next use builds a new one."""
+        client, self._client, self._loop = self._client, None, None
+        if client is not None:
+            await client.aclose()

@@ -6,16 +6,15 @@ simulated ``/search`` endpoint.
 """
 
 import re
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from tests.conftest import read_capture
+from tests.functional._sim_helpers import failure_after, only_failure, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ChallengeError,
     EmptyResponseError,
@@ -40,21 +39,17 @@ CHALLENGE_TEXT = (
 )
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["bing"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("bing")
 
 
 async def _failure(ws: WebSearch, **params: Any) -> SearchProviderError:
-    with pytest.raises(AllProvidersFailedError) as caught:
-        await ws.search(QUERY, provider="bing", **params)
-    (failure,) = caught.value.failures
-    return failure
+    return await only_failure(ws, "bing", QUERY, **params)
+
+
+async def _failure_after(
+    sim: Simulator, *faults: Fault | None, always: bool = False, **overrides: Any
+) -> SearchProviderError:
+    return await failure_after(sim, "bing", QUERY, *faults, always=always, **overrides)
 
 
 def _requests(sim: Simulator) -> list[RecordedRequest]:
@@ -65,7 +60,7 @@ def _requests(sim: Simulator) -> list[RecordedRequest]:
 
 
 async def test_success_and_request_shape(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="bing")
     assert result.error is None
     response = result.response
@@ -118,14 +113,14 @@ async def test_works_with_no_keys_at_all(sim: Simulator) -> None:
     [("day", 'ex1:"ez1"'), ("week", 'ex1:"ez2"'), ("month", 'ex1:"ez3"')],
 )
 async def test_recency_becomes_filters(sim: Simulator, recency: str, filters: str) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="bing", recency=recency)
     (request,) = _requests(sim)
     assert request.query[-1] == ("filters", filters)
 
 
 async def test_year_recency_is_a_day_range_ending_today(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="bing", recency="year")
     (request,) = _requests(sim)
     match = re.fullmatch(r'ex1:"ez5_(\d+)_(\d+)"', request.query_dict()["filters"])
@@ -138,7 +133,7 @@ async def test_year_recency_is_a_day_range_ending_today(sim: Simulator) -> None:
 
 async def test_limit_is_sent_as_count_and_applied(sim: Simulator) -> None:
     sim["bing"].results = default_results(QUERY, 30)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         small = await ws.search(QUERY, provider="bing", limit=3)
         capped = await ws.search(f"{QUERY} capped", provider="bing", limit=50)
         wins = await ws.search(f"{QUERY} wins", provider="bing", limit=2, num_search_results=12)
@@ -152,7 +147,7 @@ async def test_duplicate_urls_are_dropped(sim: Simulator) -> None:
     sim["bing"].results = [
         SimResult(title=f"t{i}", url=f"https://dup{i % 3}.example/", snippet="s") for i in range(8)
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="bing")
     assert [s.url for s in response.sources] == [
         "https://dup0.example/",
@@ -166,7 +161,7 @@ async def test_duplicate_urls_are_dropped(sim: Simulator) -> None:
 
 async def test_no_results_page_moves_the_chain_on_as_204(sim: Simulator) -> None:
     sim["bing"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="bing")
     assert isinstance(failure, EmptyResponseError)
@@ -176,7 +171,7 @@ async def test_no_results_page_moves_the_chain_on_as_204(sim: Simulator) -> None
 
 async def test_challenge_is_never_an_empty_success(sim: Simulator) -> None:
     sim["bing"].enqueue(Fault.challenge(), Fault.challenge())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="bing")
         failure = await _failure(ws)
     assert result.is_error
@@ -191,9 +186,9 @@ async def test_challenge_is_never_an_empty_success(sim: Simulator) -> None:
 
 async def test_real_turnstile_capture_served_with_200_is_a_challenge(sim: Simulator) -> None:
     body = read_capture("bing/challenge_one_last_step_turnstile_in_serp_2026.html").decode()
-    sim["bing"].enqueue(Fault.http(200, body, {"Content-Type": "text/html; charset=utf-8"}))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(
+        sim, Fault.http(200, body, {"Content-Type": "text/html; charset=utf-8"})
+    )
     assert isinstance(failure, ChallengeError)
     assert failure.message == CHALLENGE_MESSAGE
 
@@ -201,7 +196,7 @@ async def test_real_turnstile_capture_served_with_200_is_a_challenge(sim: Simula
 async def test_real_serp_capture_served_by_the_simulator(sim: Simulator) -> None:
     body = read_capture("bing/serp_javascript_tutorial_http_2026.html").decode()
     sim["bing"].enqueue(Fault.http(200, body, {"Content-Type": "text/html; charset=utf-8"}))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search("javascript tutorial", provider="bing")
     assert response.sources[0].title == "JavaScript Tutorial - W3Schools"
     assert response.sources[0].url == "https://www.w3schools.com/Js/"
@@ -209,24 +204,24 @@ async def test_real_serp_capture_served_by_the_simulator(sim: Simulator) -> None
 
 
 async def test_redirect_to_turing_captcha_is_a_challenge(sim: Simulator) -> None:
-    sim["bing"].enqueue(Fault.http(302, "", {"Location": "/turing/captcha/challenge?q=x"}))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(
+        sim, Fault.http(302, "", {"Location": "/turing/captcha/challenge?q=x"})
+    )
     assert isinstance(failure, ChallengeError)
     assert failure.message == CHALLENGE_MESSAGE
     assert [r.path for r in _requests(sim)] == ["/search", "/turing/captcha/challenge"]
 
 
 async def test_challenge_page_with_an_error_status_is_still_a_challenge(sim: Simulator) -> None:
-    sim["bing"].enqueue(Fault.http(403, CHALLENGE_PAGE, {"Content-Type": "text/html"}))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(
+        sim, Fault.http(403, CHALLENGE_PAGE, {"Content-Type": "text/html"})
+    )
     assert isinstance(failure, ChallengeError)
 
 
 async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
     sim["bing"].enqueue(Fault.malformed(), Fault.malformed())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="bing")
     assert isinstance(failure, ResponseParseError)
@@ -239,7 +234,7 @@ async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
 
 async def test_unauthorized(sim: Simulator) -> None:
     sim["bing"].enqueue(Fault.unauthorized(), Fault.unauthorized())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="bing")
     assert isinstance(failure, AuthorizationError)
@@ -249,24 +244,20 @@ async def test_unauthorized(sim: Simulator) -> None:
 
 async def test_forbidden(sim: Simulator) -> None:
     sim["bing"].enqueue(Fault.forbidden())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="bing")
     assert result.text == "Error: Bing authorization failed (403). Check API key or base URL."
 
 
 async def test_payment_required(sim: Simulator) -> None:
-    sim["bing"].enqueue(Fault.payment_required())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.payment_required())
     assert isinstance(failure, QuotaExhaustedError)
     assert failure.message == "bing: 402 credits exhausted"
 
 
 async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
     # Every request is limited: the chain may wait a short Retry-After and retry once.
-    sim["bing"].always(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.rate_limited(retry_after=1), always=True)
     assert isinstance(failure, RateLimitedError)
     assert failure.message == "Bing HTML error (429)"
     assert failure.retry_after == 1.0
@@ -274,41 +265,33 @@ async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
 
 @pytest.mark.parametrize("status", [500, 502, 503])
 async def test_server_errors(sim: Simulator, status: int) -> None:
-    sim["bing"].enqueue(Fault.server_error(status, "<html>upstream down</html>"))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.server_error(status, "<html>upstream down</html>"))
     assert isinstance(failure, ProviderUnavailableError)
     assert (failure.message, failure.status) == (f"Bing HTML error ({status})", status)
 
 
 async def test_other_client_error(sim: Simulator) -> None:
-    sim["bing"].enqueue(Fault.http(400, "bad request"))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.http(400, "bad request"))
     assert type(failure) is SearchProviderError
     assert (failure.message, failure.status) == ("Bing HTML error (400)", 400)
 
 
 async def test_hang_times_out(sim: Simulator) -> None:
-    sim["bing"].enqueue(Fault.hang(3))
-    async with _client(sim, timeout_seconds=0.5) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.hang(3), timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
     assert failure.message == "Bing request timed out after 0.5s"
 
 
 async def test_reset_is_a_connection_error(sim: Simulator) -> None:
     # aiohttp retries an idempotent GET once after a dropped connection: reset every time.
-    sim["bing"].always(Fault.reset())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.reset(), always=True)
     assert isinstance(failure, ProviderConnectionError)
     assert failure.message.startswith("Bing connection")
 
 
 async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
     sim["bing"].enqueue(Fault.challenge())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await _failure(ws)
         response = await ws.search(QUERY, provider="bing")
     assert len(response.sources) == 10

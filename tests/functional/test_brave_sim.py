@@ -5,12 +5,12 @@ Every call forces ``provider="brave"`` so only Brave runs, whatever else is regi
 
 import hashlib
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
 
+from tests.functional._sim_helpers import fault_failure, fault_result, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.errors import (
     AllProvidersFailedError,
@@ -32,40 +32,22 @@ from websearch_core.testing.protocols.brave import BraveProtocol
 QUERY = "python asyncio"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["brave"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("brave")
 
 
 async def _failure(sim: Simulator, fault: Fault, **overrides: Any) -> SearchProviderError:
-    sim["brave"].enqueue(fault)
-    async with _client(sim, **overrides) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="brave")
-    (failure,) = caught.value.failures
-    assert failure.provider == "brave"
-    return failure
+    return await fault_failure(sim, "brave", QUERY, fault, overrides)
 
 
 async def _error_text(sim: Simulator, fault: Fault) -> str:
-    sim["brave"].enqueue(fault)
-    async with _client(sim) as ws:
-        result = await ws.run(QUERY, provider="brave")
-    assert result.is_error
-    assert result.response.provider == "brave"
-    return result.text
+    return (await fault_result(sim, "brave", QUERY, fault)).text
 
 
 # --- request shape and success ----------------------------------------------------------------
 
 
 async def test_request_shape_and_parsed_results(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="brave", limit=3)
 
     (request,) = sim["brave"].requests
@@ -121,7 +103,7 @@ async def test_tool_text_lists_the_sources(sim: Simulator) -> None:
         ),
         SimResult(title="Undated", url="https://b.example.org", snippet="No date here."),
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="brave")
     assert not result.is_error
     age = format_age(age_seconds_from_date("January 5, 2026", now=datetime.now(UTC)))
@@ -139,7 +121,7 @@ async def test_count_defaults_to_10_and_caps_at_20(sim: Simulator) -> None:
     sim["brave"].results = [
         SimResult(title=f"r{i}", url=f"https://r{i}.example.org/", snippet="s") for i in range(30)
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         default = await ws.search(QUERY, provider="brave")
         capped = await ws.search(QUERY, provider="brave", num_search_results=50, limit=2)
     assert [r.query_dict()["count"] for r in sim["brave"].requests] == ["10", "20"]
@@ -148,7 +130,7 @@ async def test_count_defaults_to_10_and_caps_at_20(sim: Simulator) -> None:
 
 
 async def test_time_country_and_language_filters_on_the_wire(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="brave", recency="month")
         await ws.search(
             QUERY,
@@ -176,13 +158,13 @@ async def test_settings_base_url_override_reaches_the_simulator(sim: Simulator) 
 
 async def test_no_results_is_an_empty_response_error(sim: Simulator) -> None:
     sim["brave"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="brave")
     assert result.text == "Error: Brave returned no renderable search content."
 
 
 async def test_over_long_query_never_reaches_the_server(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search("q" * 501, provider="brave")
     (failure,) = caught.value.failures
@@ -195,7 +177,7 @@ async def test_over_long_query_never_reaches_the_server(sim: Simulator) -> None:
 
 async def test_a_fault_then_recovery(sim: Simulator) -> None:
     sim["brave"].enqueue(Fault.server_error())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError):
             await ws.search(QUERY, provider="brave")
         response = await ws.search(QUERY, provider="brave", limit=2)
@@ -288,7 +270,7 @@ async def test_hang_past_the_timeout(sim: Simulator) -> None:
 
 async def test_connection_reset(sim: Simulator) -> None:
     sim["brave"].always(Fault.reset())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="brave")
     (failure,) = caught.value.failures
@@ -300,7 +282,7 @@ async def test_connection_reset(sim: Simulator) -> None:
 
 async def test_a_single_reset_is_absorbed_by_aiohttps_idempotent_retry(sim: Simulator) -> None:
     sim["brave"].enqueue(Fault.reset())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="brave", limit=1)
     assert len(response.sources) == 1
     assert len(sim["brave"].requests) == 2

@@ -5,16 +5,15 @@ Every call forces ``provider="duckduckgo"`` so only DuckDuckGo runs; the real pr
 simulated ``/html/`` endpoint.
 """
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from aiohttp import web
 
 from tests.conftest import read_capture
+from tests.functional._sim_helpers import failure_after, only_failure, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ChallengeError,
     EmptyResponseError,
@@ -38,21 +37,17 @@ CHALLENGE_TEXT = (
 )
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["duckduckgo"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("duckduckgo")
 
 
 async def _failure(ws: WebSearch, **params: Any) -> SearchProviderError:
-    with pytest.raises(AllProvidersFailedError) as caught:
-        await ws.search(QUERY, provider="duckduckgo", **params)
-    (failure,) = caught.value.failures
-    return failure
+    return await only_failure(ws, "duckduckgo", QUERY, **params)
+
+
+async def _failure_after(
+    sim: Simulator, *faults: Fault | None, always: bool = False, **overrides: Any
+) -> SearchProviderError:
+    return await failure_after(sim, "duckduckgo", QUERY, *faults, always=always, **overrides)
 
 
 def _requests(sim: Simulator) -> list[RecordedRequest]:
@@ -63,7 +58,7 @@ def _requests(sim: Simulator) -> list[RecordedRequest]:
 
 
 async def test_success_and_request_shape(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="duckduckgo")
     assert result.error is None
     response = result.response
@@ -100,7 +95,7 @@ async def test_success_and_request_shape(sim: Simulator) -> None:
 
 
 async def test_form_carries_region_and_recency(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="duckduckgo", recency="week", language="pt-BR")
         await ws.search(QUERY, provider="duckduckgo", recency="day", country="GB")
         await ws.search(QUERY, provider="duckduckgo", language="de")
@@ -124,7 +119,7 @@ async def test_available_with_no_keys_at_all(sim: Simulator) -> None:
 
 async def test_limit_fifteen_posts_the_next_page_form(sim: Simulator) -> None:
     sim["duckduckgo"].results = default_results(QUERY, 25)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="duckduckgo", limit=15, recency="month")
     assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY, 25)[:15]]
     first, second = _requests(sim)
@@ -147,7 +142,7 @@ async def test_limit_fifteen_posts_the_next_page_form(sim: Simulator) -> None:
 
 async def test_count_is_capped_at_twenty(sim: Simulator) -> None:
     sim["duckduckgo"].results = default_results(QUERY, 45)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="duckduckgo", limit=50)
     assert len(response.sources) == 20
     assert len(_requests(sim)) == 2
@@ -155,7 +150,7 @@ async def test_count_is_capped_at_twenty(sim: Simulator) -> None:
 
 async def test_num_search_results_wins_over_limit(sim: Simulator) -> None:
     sim["duckduckgo"].results = default_results(QUERY, 30)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="duckduckgo", limit=3, num_search_results=12)
     assert len(response.sources) == 12
     assert len(_requests(sim)) == 2
@@ -163,14 +158,14 @@ async def test_num_search_results_wins_over_limit(sim: Simulator) -> None:
 
 async def test_small_limit_is_one_page(sim: Simulator) -> None:
     sim["duckduckgo"].results = default_results(QUERY, 30)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="duckduckgo", limit=4)
     assert len(response.sources) == 4
     assert len(_requests(sim)) == 1
 
 
 async def test_no_next_page_means_no_second_request(sim: Simulator) -> None:
-    async with _client(sim) as ws:  # the default ten results fit on one page
+    async with sim_client(sim) as ws:  # the default ten results fit on one page
         response = await ws.search(QUERY, provider="duckduckgo", limit=20)
     assert len(response.sources) == 10
     assert len(_requests(sim)) == 1
@@ -182,7 +177,7 @@ async def test_duplicate_urls_across_pages_are_dropped(sim: Simulator) -> None:
         for i in range(25)
     ]
     sim["duckduckgo"].results = page
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="duckduckgo", limit=20)
     urls = [s.url for s in response.sources]
     assert len(urls) == len(set(urls))
@@ -201,7 +196,7 @@ class _ChallengeOnSecondPage(DuckDuckGoProtocol):
 async def test_challenge_on_a_later_page_keeps_the_first_page(sim: Simulator) -> None:
     sim["duckduckgo"].results = default_results(QUERY, 25)
     sim["duckduckgo"].protocol = _ChallengeOnSecondPage()
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="duckduckgo", limit=20)
     assert len(response.sources) == 10
     assert len(_requests(sim)) == 2
@@ -212,7 +207,7 @@ async def test_challenge_on_a_later_page_keeps_the_first_page(sim: Simulator) ->
 
 async def test_no_results_page_moves_the_chain_on_as_204(sim: Simulator) -> None:
     sim["duckduckgo"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="duckduckgo")
     assert isinstance(failure, EmptyResponseError)
@@ -222,7 +217,7 @@ async def test_no_results_page_moves_the_chain_on_as_204(sim: Simulator) -> None
 
 async def test_challenge_is_never_an_empty_success(sim: Simulator) -> None:
     sim["duckduckgo"].enqueue(Fault.challenge(), Fault.challenge())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="duckduckgo")
         failure = await _failure(ws)
     assert result.is_error
@@ -244,16 +239,14 @@ async def test_challenge_is_never_an_empty_success(sim: Simulator) -> None:
 )
 async def test_real_block_pages_served_with_200(sim: Simulator, capture: str, message: str) -> None:
     body = read_capture(f"duckduckgo/{capture}").decode("utf-8")
-    sim["duckduckgo"].enqueue(Fault.http(200, body, {"Content-Type": "text/html"}))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.http(200, body, {"Content-Type": "text/html"}))
     assert isinstance(failure, ChallengeError)
     assert failure.message == message
 
 
 async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
     sim["duckduckgo"].enqueue(Fault.malformed(), Fault.malformed())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="duckduckgo")
     assert isinstance(failure, ResponseParseError)
@@ -267,7 +260,7 @@ async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
 async def test_403_capture_is_an_authorization_failure(sim: Simulator) -> None:
     body = read_capture("duckduckgo/lite_403_error_body_2026-09.html").decode("utf-8")
     sim["duckduckgo"].enqueue(Fault.http(403, body), Fault.http(403, body))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="duckduckgo")
     assert isinstance(failure, AuthorizationError)
@@ -278,50 +271,40 @@ async def test_403_capture_is_an_authorization_failure(sim: Simulator) -> None:
 
 @pytest.mark.parametrize("status", [500, 502, 503])
 async def test_server_errors(sim: Simulator, status: int) -> None:
-    sim["duckduckgo"].enqueue(Fault.server_error(status, "<html>upstream down</html>"))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.server_error(status, "<html>upstream down</html>"))
     assert isinstance(failure, ProviderUnavailableError)
     assert failure.message == f"DuckDuckGo HTML error ({status})"
     assert failure.status == status
 
 
 async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
-    sim["duckduckgo"].enqueue(Fault.rate_limited(retry_after=7))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.rate_limited(retry_after=7))
     assert isinstance(failure, RateLimitedError)
     assert failure.message == "DuckDuckGo HTML error (429)"
     assert failure.retry_after == 7.0
 
 
 async def test_other_client_error(sim: Simulator) -> None:
-    sim["duckduckgo"].enqueue(Fault.http(400, "bad request"))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.http(400, "bad request"))
     assert type(failure) is SearchProviderError
     assert (failure.message, failure.status) == ("DuckDuckGo HTML error (400)", 400)
 
 
 async def test_hang_times_out(sim: Simulator) -> None:
-    sim["duckduckgo"].enqueue(Fault.hang(3))
-    async with _client(sim, timeout_seconds=0.5) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.hang(3), timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
     assert failure.message == "DuckDuckGo request timed out after 0.5s"
 
 
 async def test_reset_is_a_connection_error(sim: Simulator) -> None:
-    sim["duckduckgo"].enqueue(Fault.reset())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.reset())
     assert isinstance(failure, ProviderConnectionError)
     assert failure.message.startswith("DuckDuckGo connection")
 
 
 async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
     sim["duckduckgo"].enqueue(Fault.challenge())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await _failure(ws)
         response = await ws.search(QUERY, provider="duckduckgo")
     assert len(response.sources) == 10

@@ -5,16 +5,21 @@ maps to one error; ``tests/functional/test_browser.py`` drives the real browser 
 simulated Cloudflare challenge.
 """
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from tests.conftest import read_capture
+from tests.functional._sim_helpers import (
+    MISSING_CHROMIUM,
+    failure_after,
+    only_failure,
+    sim_client,
+    simulator_fixture,
+)
 from websearch_core import WebSearch
 from websearch_core.browser import BrowserUnavailableError
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ChallengeError,
     EmptyResponseError,
@@ -31,35 +36,20 @@ from websearch_core.testing.protocols.ecosia import AD_URL, EcosiaProtocol
 from websearch_core.testing.simulator import RecordedRequest, default_results
 
 QUERY = "javascript tutorial"
-MISSING_CHROMIUM = "/nonexistent/chromium-for-tests"
+pytestmark = pytest.mark.usefixtures("no_browser_escalation")
 
 
-@pytest.fixture(autouse=True)
-def _no_escalation(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
-
-
-@pytest.fixture
-def browser_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("WEBSEARCH_BROWSER")
-    monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", MISSING_CHROMIUM)
-
-
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["ecosia"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("ecosia")
 
 
 async def _failure(ws: WebSearch, **params: Any) -> SearchProviderError:
-    with pytest.raises(AllProvidersFailedError) as caught:
-        await ws.search(QUERY, provider="ecosia", **params)
-    (failure,) = caught.value.failures
-    return failure
+    return await only_failure(ws, "ecosia", QUERY, **params)
+
+
+async def _failure_after(
+    sim: Simulator, *faults: Fault | None, always: bool = False, **overrides: Any
+) -> SearchProviderError:
+    return await failure_after(sim, "ecosia", QUERY, *faults, always=always, **overrides)
 
 
 def _requests(sim: Simulator) -> list[RecordedRequest]:
@@ -68,7 +58,7 @@ def _requests(sim: Simulator) -> list[RecordedRequest]:
 
 @pytest.mark.usefixtures("browser_missing")
 async def test_success_and_request_shape_without_touching_the_browser(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="ecosia", recency="week", limit=50)
     assert result.error is None
     sources = result.response.sources
@@ -90,7 +80,7 @@ async def test_success_and_request_shape_without_touching_the_browser(sim: Simul
 
 async def test_count_applies_to_the_parsed_page(sim: Simulator) -> None:
     sim["ecosia"].results = default_results(QUERY, 25)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         few = await ws.search(QUERY, provider="ecosia", num_search_results=4, limit=9)
         many = await ws.search(QUERY, provider="ecosia", limit=100)
     assert len(few.sources) == 4
@@ -105,7 +95,7 @@ async def test_available_with_no_keys_at_all(sim: Simulator) -> None:
 
 async def test_no_results_page_moves_the_chain_on_as_204(sim: Simulator) -> None:
     sim["ecosia"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
     assert isinstance(failure, EmptyResponseError)
     assert failure.message == "Ecosia returned no renderable search content."
@@ -113,7 +103,7 @@ async def test_no_results_page_moves_the_chain_on_as_204(sim: Simulator) -> None
 
 async def test_cloudflare_challenge_is_never_an_empty_success(sim: Simulator) -> None:
     sim["ecosia"].protocol = EcosiaProtocol(cloudflare=True)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="ecosia")
         failure = await _failure(ws)
     assert result.text == f"Error: {BLOCKED_MESSAGE}"
@@ -123,9 +113,7 @@ async def test_cloudflare_challenge_is_never_an_empty_success(sim: Simulator) ->
 
 async def test_challenge_served_with_200_is_still_a_block(sim: Simulator) -> None:
     body = EcosiaProtocol().challenge().text or ""
-    sim["ecosia"].enqueue(Fault.http(200, body, {"Content-Type": "text/html"}))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.http(200, body, {"Content-Type": "text/html"}))
     assert isinstance(failure, ChallengeError)
     assert failure.message == BLOCKED_MESSAGE
 
@@ -133,7 +121,7 @@ async def test_challenge_served_with_200_is_still_a_block(sim: Simulator) -> Non
 async def test_real_capture_served_end_to_end(sim: Simulator) -> None:
     body = read_capture("ecosia/serp_javascript_tutorial_2026.html").decode("utf-8")
     sim["ecosia"].enqueue(Fault.http(200, body, {"Content-Type": "text/html"}))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="ecosia", limit=3)
     assert [(s.title, s.url) for s in response.sources] == [
         ("JavaScript Tutorial - W3Schools", "https://www.w3schools.com/js/"),
@@ -143,16 +131,14 @@ async def test_real_capture_served_end_to_end(sim: Simulator) -> None:
 
 
 async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
-    sim["ecosia"].enqueue(Fault.malformed())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.malformed())
     assert isinstance(failure, ResponseParseError)
     assert failure.message == "Ecosia returned an unrecognised page"
 
 
 async def test_unauthorized(sim: Simulator) -> None:
     sim["ecosia"].always(Fault.unauthorized())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="ecosia")
         failure = await _failure(ws)
     assert result.text == "Error: Ecosia authorization failed (401). Check API key or base URL."
@@ -161,7 +147,7 @@ async def test_unauthorized(sim: Simulator) -> None:
 
 async def test_forbidden_and_rate_limited_are_the_cloudflare_block(sim: Simulator) -> None:
     sim["ecosia"].enqueue(Fault.forbidden(), Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         forbidden = await _failure(ws)
         limited = await _failure(ws)
     for failure in (forbidden, limited):
@@ -170,33 +156,26 @@ async def test_forbidden_and_rate_limited_are_the_cloudflare_block(sim: Simulato
 
 
 async def test_payment_required(sim: Simulator) -> None:
-    sim["ecosia"].enqueue(Fault.payment_required())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.payment_required())
     assert isinstance(failure, QuotaExhaustedError)
     assert failure.message == "ecosia: 402 credits exhausted"
 
 
 async def test_server_error(sim: Simulator) -> None:
-    sim["ecosia"].enqueue(Fault.server_error(502))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.server_error(502))
     assert isinstance(failure, ProviderUnavailableError)
     assert (failure.message, failure.status) == ("Ecosia HTML error (502)", 502)
 
 
 async def test_hang_times_out(sim: Simulator) -> None:
-    sim["ecosia"].enqueue(Fault.hang(3))
-    async with _client(sim, timeout_seconds=0.5) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.hang(3), timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
     assert (failure.message, failure.status) == ("Ecosia search timed out.", 504)
 
 
 async def test_reset_is_a_connection_failure(sim: Simulator) -> None:
-    sim["ecosia"].always(Fault.reset())  # aiohttp retries an idempotent GET once by itself
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    # aiohttp retries an idempotent GET once by itself
+    failure = await _failure_after(sim, Fault.reset(), always=True)
     assert isinstance(failure, ProviderConnectionError)
     assert failure.message.startswith("Ecosia search failed: Ecosia connection")
 
@@ -204,7 +183,7 @@ async def test_reset_is_a_connection_failure(sim: Simulator) -> None:
 @pytest.mark.usefixtures("browser_missing")
 async def test_challenge_without_chromium_names_what_to_install(sim: Simulator) -> None:
     sim["ecosia"].protocol = EcosiaProtocol(cloudflare=True)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
     assert isinstance(failure, BrowserUnavailableError)
     assert failure.message.startswith(

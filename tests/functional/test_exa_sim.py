@@ -4,17 +4,16 @@ Every call forces ``provider="exa"`` so only Exa runs. With a key the search API
 with no key the explicit selection falls back to the keyless MCP tool.
 """
 
-from collections.abc import AsyncIterator
 from typing import Any, cast
 
 import aiohttp
 import pytest
 
+from tests.functional._sim_helpers import only_failure, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.chain import resolve_candidates
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ProviderConnectionError,
     ProviderTimeoutError,
@@ -32,10 +31,7 @@ QUERY = "latest llm research"
 SLUG = "latest-llm-research"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["exa"]) as simulator:
-        yield simulator
+sim = simulator_fixture("exa")
 
 
 def _client(sim: Simulator, *, keyed: bool = True, **overrides: Any) -> WebSearch:
@@ -43,10 +39,7 @@ def _client(sim: Simulator, *, keyed: bool = True, **overrides: Any) -> WebSearc
 
 
 async def _failure(ws: WebSearch, **params: Any) -> BaseException:
-    with pytest.raises(AllProvidersFailedError) as caught:
-        await ws.search(QUERY, provider="exa", **params)
-    (failure,) = caught.value.failures
-    return failure
+    return await only_failure(ws, "exa", QUERY, **params)
 
 
 # --- API mode --------------------------------------------------------------------------------

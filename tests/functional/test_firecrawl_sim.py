@@ -5,12 +5,12 @@ Every call forces ``provider="firecrawl"`` so only Firecrawl runs, whatever else
 
 import hashlib
 import uuid
-from collections.abc import AsyncIterator
 from datetime import date
 from typing import Any
 
 import pytest
 
+from tests.functional._sim_helpers import fault_failure, fault_result, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.errors import (
     AllProvidersFailedError,
@@ -37,37 +37,19 @@ def _no_base_url(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("FIRECRAWL_API_URL", raising=False)
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["firecrawl"]) as simulator:
-        yield simulator
+sim = simulator_fixture("firecrawl")
 
 
 OTHERS = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid != "firecrawl")
 """Excluded where the auto chain runs, so no other provider can reach the network."""
 
 
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
-
-
 async def _failure(sim: Simulator, fault: Fault, **overrides: Any) -> SearchProviderError:
-    sim["firecrawl"].enqueue(fault)
-    async with _client(sim, **overrides) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="firecrawl")
-    (failure,) = caught.value.failures
-    assert failure.provider == "firecrawl"
-    return failure
+    return await fault_failure(sim, "firecrawl", QUERY, fault, overrides)
 
 
 async def _error_text(sim: Simulator, fault: Fault) -> str:
-    sim["firecrawl"].enqueue(fault)
-    async with _client(sim) as ws:
-        result = await ws.run(QUERY, provider="firecrawl")
-    assert result.is_error
-    assert result.response.provider == "firecrawl"
-    return result.text
+    return (await fault_result(sim, "firecrawl", QUERY, fault)).text
 
 
 def _request_id(query: str) -> str:
@@ -78,7 +60,7 @@ def _request_id(query: str) -> str:
 
 
 async def test_request_shape_and_parsed_results(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="firecrawl", limit=3)
 
     (request,) = sim["firecrawl"].requests
@@ -117,7 +99,7 @@ async def test_tool_text_lists_the_sources(sim: Simulator) -> None:
     sim["firecrawl"].results = [
         SimResult(title="Docs", url="https://docs.firecrawl.dev/", snippet="Search the web."),
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="firecrawl")
     assert result.text == "[1] Docs\n    https://docs.firecrawl.dev/\n    Search the web."
 
@@ -126,7 +108,7 @@ async def test_limit_defaults_to_10_and_caps_at_100(sim: Simulator) -> None:
     sim["firecrawl"].results = [
         SimResult(title=f"r{i}", url=f"https://r{i}.example.org/", snippet="s") for i in range(120)
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         default = await ws.search(QUERY, provider="firecrawl")
         capped = await ws.search(QUERY, provider="firecrawl", num_search_results=100, limit=2)
         small = await ws.search(QUERY, provider="firecrawl", limit=1)
@@ -135,7 +117,7 @@ async def test_limit_defaults_to_10_and_caps_at_100(sim: Simulator) -> None:
 
 
 async def test_time_filters_on_the_wire(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="firecrawl", recency="year")
         await ws.search(
             QUERY,
@@ -201,7 +183,7 @@ async def test_an_invalid_base_url_fails_before_any_request(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("FIRECRAWL_BASE_URL", "http://user:secret@127.0.0.1:1/")
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="firecrawl")
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="firecrawl")
@@ -212,7 +194,7 @@ async def test_an_invalid_base_url_fails_before_any_request(
 
 async def test_no_results_is_an_empty_response_error(sim: Simulator) -> None:
     sim["firecrawl"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="firecrawl")
     assert result.text == "Error: Firecrawl returned no renderable search content."
 
@@ -250,7 +232,7 @@ async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
     # Served for every request, so the outcome is the same whether or not the chain
     # retries a short rate limit once before giving up.
     sim["firecrawl"].always(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="firecrawl")
     (failure,) = caught.value.failures
@@ -285,7 +267,7 @@ async def test_malformed_body(sim: Simulator) -> None:
 
 async def test_a_fault_then_recovery(sim: Simulator) -> None:
     sim["firecrawl"].enqueue(Fault.server_error())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         first = await ws.run(QUERY, provider="firecrawl")
         second = await ws.run(QUERY, provider="firecrawl", limit=2)
     assert first.is_error and not second.is_error

@@ -8,16 +8,21 @@ which proves the browser is not touched when the plain fetch suffices, and gives
 "what to install" failure when it is needed.
 """
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from tests.conftest import read_capture
+from tests.functional._sim_helpers import (
+    MISSING_CHROMIUM,
+    failure_after,
+    only_failure,
+    sim_client,
+    simulator_fixture,
+)
 from websearch_core import WebSearch
 from websearch_core.browser import BrowserUnavailableError
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ChallengeError,
     EmptyResponseError,
@@ -34,35 +39,20 @@ from websearch_core.testing.protocols.google import AD_URL, GoogleProtocol
 from websearch_core.testing.simulator import RecordedRequest, default_results
 
 QUERY = "rust async runtime"
-MISSING_CHROMIUM = "/nonexistent/chromium-for-tests"
+pytestmark = pytest.mark.usefixtures("no_browser_escalation")
 
 
-@pytest.fixture(autouse=True)
-def _no_escalation(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
-
-
-@pytest.fixture
-def browser_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("WEBSEARCH_BROWSER")
-    monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", MISSING_CHROMIUM)
-
-
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["google"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("google")
 
 
 async def _failure(ws: WebSearch, **params: Any) -> SearchProviderError:
-    with pytest.raises(AllProvidersFailedError) as caught:
-        await ws.search(QUERY, provider="google", **params)
-    (failure,) = caught.value.failures
-    return failure
+    return await only_failure(ws, "google", QUERY, **params)
+
+
+async def _failure_after(
+    sim: Simulator, *faults: Fault | None, always: bool = False, **overrides: Any
+) -> SearchProviderError:
+    return await failure_after(sim, "google", QUERY, *faults, always=always, **overrides)
 
 
 def _requests(sim: Simulator) -> list[RecordedRequest]:
@@ -74,7 +64,7 @@ def _requests(sim: Simulator) -> list[RecordedRequest]:
 
 @pytest.mark.usefixtures("browser_missing")
 async def test_success_and_request_shape_without_touching_the_browser(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="google")
     assert result.error is None
     response = result.response
@@ -110,7 +100,7 @@ async def test_success_and_request_shape_without_touching_the_browser(sim: Simul
 
 
 async def test_recency_count_language_and_domains_reach_the_url(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="google", recency="month", limit=50)
         await ws.search(
             QUERY,
@@ -129,7 +119,7 @@ async def test_recency_count_language_and_domains_reach_the_url(sim: Simulator) 
 
 async def test_result_count_is_applied_to_the_page(sim: Simulator) -> None:
     sim["google"].results = default_results(QUERY, 25)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         few = await ws.search(QUERY, provider="google", limit=3)
         many = await ws.search(QUERY, provider="google", limit=100)
     assert len(few.sources) == 3
@@ -148,7 +138,7 @@ async def test_available_with_no_keys_at_all(sim: Simulator) -> None:
 
 async def test_no_results_page_moves_the_chain_on_as_204(sim: Simulator) -> None:
     sim["google"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="google")
     assert isinstance(failure, EmptyResponseError)
@@ -157,7 +147,7 @@ async def test_no_results_page_moves_the_chain_on_as_204(sim: Simulator) -> None
 
 async def test_traffic_challenge_is_never_an_empty_success(sim: Simulator) -> None:
     sim["google"].always(Fault.challenge())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="google")
         failure = await _failure(ws)
     assert result.text == f"Error: {TRAFFIC_MESSAGE}"
@@ -176,9 +166,7 @@ async def test_traffic_challenge_is_never_an_empty_success(sim: Simulator) -> No
 )
 async def test_real_block_pages(sim: Simulator, capture: str, status: int, message: str) -> None:
     body = read_capture(capture).decode("utf-8")
-    sim["google"].enqueue(Fault.http(status, body, {"Content-Type": "text/html"}))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.http(status, body, {"Content-Type": "text/html"}))
     assert isinstance(failure, ChallengeError)
     assert (failure.message, failure.status) == (message, 429)
 
@@ -187,15 +175,13 @@ async def test_javascript_only_page_without_a_browser_is_the_javascript_challeng
     sim: Simulator,
 ) -> None:
     sim["google"].protocol = GoogleProtocol(rendering="javascript")
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="google")
     assert result.text == f"Error: {JAVASCRIPT_MESSAGE}"
 
 
 async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
-    sim["google"].enqueue(Fault.malformed())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.malformed())
     assert isinstance(failure, ResponseParseError)
     assert failure.message == "Google returned an unrecognised page"
 
@@ -205,7 +191,7 @@ async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
 
 async def test_unauthorized(sim: Simulator) -> None:
     sim["google"].always(Fault.unauthorized())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="google")
         failure = await _failure(ws)
     assert result.text == "Error: Google authorization failed (401). Check API key or base URL."
@@ -215,7 +201,7 @@ async def test_unauthorized(sim: Simulator) -> None:
 
 async def test_forbidden_and_rate_limited_are_the_traffic_block(sim: Simulator) -> None:
     sim["google"].enqueue(Fault.forbidden(), Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         forbidden = await _failure(ws)
         limited = await _failure(ws)
     for failure in (forbidden, limited):
@@ -224,34 +210,27 @@ async def test_forbidden_and_rate_limited_are_the_traffic_block(sim: Simulator) 
 
 
 async def test_payment_required(sim: Simulator) -> None:
-    sim["google"].enqueue(Fault.payment_required())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.payment_required())
     assert isinstance(failure, QuotaExhaustedError)
     assert (failure.message, failure.status) == ("google: 402 credits exhausted", 402)
 
 
 @pytest.mark.parametrize("status", [500, 503])
 async def test_server_errors(sim: Simulator, status: int) -> None:
-    sim["google"].enqueue(Fault.server_error(status))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.server_error(status))
     assert isinstance(failure, ProviderUnavailableError)
     assert (failure.message, failure.status) == (f"Google HTML error ({status})", status)
 
 
 async def test_hang_times_out(sim: Simulator) -> None:
-    sim["google"].enqueue(Fault.hang(3))
-    async with _client(sim, timeout_seconds=0.5) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.hang(3), timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
     assert (failure.message, failure.status) == ("Google browser search timed out.", 504)
 
 
 async def test_reset_is_a_connection_failure(sim: Simulator) -> None:
-    sim["google"].always(Fault.reset())  # aiohttp retries an idempotent GET once by itself
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    # aiohttp retries an idempotent GET once by itself
+    failure = await _failure_after(sim, Fault.reset(), always=True)
     assert isinstance(failure, ProviderConnectionError)
     assert failure.status == 503
     assert failure.message.startswith("Google browser search failed: Google connection")
@@ -263,7 +242,7 @@ async def test_reset_is_a_connection_failure(sim: Simulator) -> None:
 @pytest.mark.usefixtures("browser_missing")
 async def test_challenge_without_chromium_names_what_to_install(sim: Simulator) -> None:
     sim["google"].always(Fault.challenge())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="google")
         failure = await _failure(ws)
     assert isinstance(failure, BrowserUnavailableError)
@@ -280,16 +259,14 @@ async def test_challenge_without_chromium_names_what_to_install(sim: Simulator) 
 
 @pytest.mark.usefixtures("browser_missing")
 async def test_transport_failure_without_chromium_names_what_to_install(sim: Simulator) -> None:
-    sim["google"].always(Fault.reset())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.reset(), always=True)
     assert isinstance(failure, BrowserUnavailableError)
     assert "the plain fetch got Google connection" in failure.message
     assert 'pip install "websearch-tools[browser]"' in failure.message
 
 
 async def test_special_characters_in_the_query_are_encoded(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search("a&b=c #hash", provider="google")
     (request,) = _requests(sim)
     assert request.query_dict()["q"] == "a&b=c #hash"

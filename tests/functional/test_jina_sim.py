@@ -3,17 +3,16 @@
 Every call forces ``provider="jina"`` so only Jina runs, whatever else is registered.
 """
 
-from collections.abc import AsyncIterator
 from typing import Any, cast
 
 import aiohttp
 import pytest
 
+from tests.functional._sim_helpers import only_failure, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.chain import resolve_candidates
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ProviderConnectionError,
     ProviderTimeoutError,
@@ -31,28 +30,18 @@ QUERY = "jina reader api"
 SLUG = "jina-reader-api"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["jina"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("jina")
 
 
 async def _failure(ws: WebSearch, **params: Any) -> BaseException:
-    with pytest.raises(AllProvidersFailedError) as caught:
-        await ws.search(QUERY, provider="jina", **params)
-    (failure,) = caught.value.failures
-    return failure
+    return await only_failure(ws, "jina", QUERY, **params)
 
 
 # --- request shape and success ---------------------------------------------------------------
 
 
 async def test_success_and_request_shape(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="jina")
     assert result.error is None
     response = result.response
@@ -82,7 +71,7 @@ async def test_success_and_request_shape(sim: Simulator) -> None:
 
 async def test_query_with_reserved_characters_survives_the_path(sim: Simulator) -> None:
     query = "C++ / Rust? #1 100%"
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(query, provider="jina")
     assert sim["jina"].requests[0].path == f"/{query}"
     assert response.sources[0].title == f"{query} result 1"
@@ -95,7 +84,7 @@ async def test_query_with_reserved_characters_survives_the_path(sim: Simulator) 
 async def test_count_and_slicing(
     sim: Simulator, params: dict[str, int], count: str, served: int
 ) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="jina", **params)
     assert sim["jina"].requests[0].query_dict() == {"count": count}
     assert len(response.sources) == served
@@ -107,7 +96,7 @@ async def test_one_include_domain_is_the_x_site_header(sim: Simulator) -> None:
         SimResult("Other", "https://example.com/b", "other"),
         SimResult("Home", "https://jina.ai/", "home"),
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="jina", include_domains=["jina.ai"])
         await ws.search(QUERY, provider="jina", include_domains=["jina.ai", "example.com"])
     first, second = sim["jina"].requests
@@ -137,7 +126,7 @@ def test_auto_chain_needs_a_key(sim: Simulator) -> None:
 
 async def test_unauthorized(sim: Simulator) -> None:
     sim["jina"].always(Fault.unauthorized())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="jina")
         failure = await _failure(ws)
     assert result.error == "Jina authorization failed (401). Check API key or base URL."
@@ -147,7 +136,7 @@ async def test_unauthorized(sim: Simulator) -> None:
 
 async def test_payment_required(sim: Simulator) -> None:
     sim["jina"].always(Fault.payment_required())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="jina")
         failure = await _failure(ws)
     assert result.error == "jina: 402 credits exhausted"
@@ -156,7 +145,7 @@ async def test_payment_required(sim: Simulator) -> None:
 
 async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
     sim["jina"].always(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="jina")
         failure = await _failure(ws)
     assert result.error == "Jina API error (429): rate limited"
@@ -165,7 +154,7 @@ async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
 
 async def test_server_error(sim: Simulator) -> None:
     sim["jina"].always(Fault.server_error(502))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="jina")
         failure = await _failure(ws)
     assert result.error == "Jina API error (502): internal error"
@@ -174,7 +163,7 @@ async def test_server_error(sim: Simulator) -> None:
 
 async def test_hang_times_out(sim: Simulator) -> None:
     sim["jina"].enqueue(Fault.hang(30), Fault.hang(30))
-    async with _client(sim, timeout_seconds=0.5) as ws:
+    async with sim_client(sim, timeout_seconds=0.5) as ws:
         result = await ws.run(QUERY, provider="jina")
         failure = await _failure(ws)
     assert result.error == "Jina request timed out after 0.5s"
@@ -183,7 +172,7 @@ async def test_hang_times_out(sim: Simulator) -> None:
 
 async def test_malformed_body(sim: Simulator) -> None:
     sim["jina"].always(Fault.malformed())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="jina")
         failure = await _failure(ws)
     assert result.error == "Jina API returned invalid response: expected data array"
@@ -192,7 +181,7 @@ async def test_malformed_body(sim: Simulator) -> None:
 
 async def test_connection_reset(sim: Simulator) -> None:
     sim["jina"].always(Fault.reset())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
     assert isinstance(failure, ProviderConnectionError)
     assert failure.message.startswith("Jina connection")
@@ -200,7 +189,7 @@ async def test_connection_reset(sim: Simulator) -> None:
 
 async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
     sim["jina"].enqueue(Fault.server_error())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         first = await ws.run(QUERY, provider="jina")
         second = await ws.run(QUERY, provider="jina")
     assert first.is_error

@@ -3,15 +3,13 @@
 Every call forces ``provider="kagi"`` so only Kagi runs, whatever else is registered.
 """
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
-from websearch_core import WebSearch
+from tests.functional._sim_helpers import fault_failure, fault_result, sim_client, simulator_fixture
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ProviderConnectionError,
     ProviderTimeoutError,
@@ -27,34 +25,18 @@ from websearch_core.testing.protocols.kagi import KagiProtocol
 QUERY = "steve jobs biography"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["kagi"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("kagi")
 
 
 async def _failure(
     sim: Simulator, fault: Fault, overrides: dict[str, Any] | None = None
 ) -> SearchProviderError:
-    sim["kagi"].enqueue(fault)
-    async with _client(sim, **(overrides or {})) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="kagi")
-    (failure,) = caught.value.failures
-    assert failure.provider == "kagi"
-    return failure
+    return await fault_failure(sim, "kagi", QUERY, fault, overrides)
 
 
 async def _error_text(sim: Simulator, fault: Fault, **overrides: Any) -> str | None:
-    sim["kagi"].enqueue(fault)
-    async with _client(sim, **overrides) as ws:
-        result = await ws.run(QUERY, provider="kagi")
-    assert result.is_error and result.text == f"Error: {result.error}"
-    assert result.response.provider == "kagi"
+    result = await fault_result(sim, "kagi", QUERY, fault, **overrides)
+    assert result.text == f"Error: {result.error}"
     return result.error
 
 
@@ -62,7 +44,7 @@ async def _error_text(sim: Simulator, fault: Fault, **overrides: Any) -> str | N
 
 
 async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="kagi")
     assert result.error is None
     response = result.response
@@ -91,7 +73,7 @@ async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
 
 
 async def test_limit_and_recency_are_sent(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="kagi", limit=3, recency="week")
     assert len(response.sources) == 3
     expected = (datetime.now(UTC).date() - timedelta(days=7)).isoformat()
@@ -108,7 +90,7 @@ async def test_num_search_results_wins_and_is_clamped_to_forty(sim: Simulator) -
         SimResult(title=f"R{i}", url=f"https://r{i}.example.org/", snippet=f"s{i}")
         for i in range(50)
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="kagi", num_search_results=60, limit=2)
     assert sim["kagi"].requests[0].json()["limit"] == 40
     assert [s.title for s in response.sources] == [f"R{i}" for i in range(40)]
@@ -182,7 +164,7 @@ async def test_connection_reset_is_not_resent_for_a_post(sim: Simulator) -> None
 
 async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
     sim["kagi"].enqueue(Fault.server_error())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         first = await ws.run(QUERY, provider="kagi")
         second = await ws.run(QUERY, provider="kagi")
     assert first.is_error

@@ -5,12 +5,12 @@ Every call forces ``provider="kimi"`` so only Kimi runs, whatever else is regist
 
 import hashlib
 import json
-from collections.abc import AsyncIterator
 from datetime import date
 from typing import Any
 
 import pytest
 
+from tests.functional._sim_helpers import fault_failure, fault_result, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.errors import (
     AllProvidersFailedError,
@@ -38,40 +38,22 @@ def _no_url_override(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KIMI_SEARCH_BASE_URL", raising=False)
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["kimi"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("kimi")
 
 
 async def _failure(sim: Simulator, fault: Fault, **overrides: Any) -> SearchProviderError:
-    sim["kimi"].enqueue(fault)
-    async with _client(sim, **overrides) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="kimi")
-    (failure,) = caught.value.failures
-    assert failure.provider == "kimi"
-    return failure
+    return await fault_failure(sim, "kimi", QUERY, fault, overrides)
 
 
 async def _error_text(sim: Simulator, fault: Fault) -> str:
-    sim["kimi"].enqueue(fault)
-    async with _client(sim) as ws:
-        result = await ws.run(QUERY, provider="kimi")
-    assert result.is_error
-    assert result.response.provider == "kimi"
-    return result.text
+    return (await fault_result(sim, "kimi", QUERY, fault)).text
 
 
 # --- request shape and success ----------------------------------------------------------------
 
 
 async def test_request_shape_and_parsed_results(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="kimi", limit=3, recency="week")
 
     (request,) = sim["kimi"].requests
@@ -112,7 +94,7 @@ async def test_limit_defaults_to_10_and_caps_at_20(sim: Simulator) -> None:
     sim["kimi"].results = [
         SimResult(title=f"r{i}", url=f"https://r{i}.example.org/", snippet="s") for i in range(30)
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         default = await ws.search(QUERY, provider="kimi")
         capped = await ws.search(QUERY, provider="kimi", num_search_results=50)
     assert [r.json()["limit"] for r in sim["kimi"].requests] == [10, 20]
@@ -123,7 +105,7 @@ async def test_tool_text(sim: Simulator) -> None:
     sim["kimi"].results = [
         SimResult(title="Kimi K2", url="https://moonshot.example/k2", snippet="Released."),
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="kimi", date_after=date(2020, 1, 1))
     assert result.text == "[1] Kimi K2\n    https://moonshot.example/k2\n    Released."
     assert "date" not in json.dumps(sim["kimi"].requests[0].json())
@@ -164,7 +146,7 @@ async def test_moonshot_api_key_alone_does_not_enable_kimi(
 
 async def test_no_results_is_an_empty_response_error(sim: Simulator) -> None:
     sim["kimi"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="kimi")
     assert result.text == "Error: Kimi returned no renderable search content."
 
@@ -199,7 +181,7 @@ async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
     # Served for every request, so the outcome is the same whether or not the chain
     # retries a short rate limit once before giving up.
     sim["kimi"].always(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="kimi")
     (failure,) = caught.value.failures
@@ -236,7 +218,7 @@ async def test_malformed_chat_completions_body_is_a_parse_error(sim: Simulator) 
 
 async def test_a_fault_then_recovery(sim: Simulator) -> None:
     sim["kimi"].enqueue(Fault.server_error())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         first = await ws.run(QUERY, provider="kimi")
         second = await ws.run(QUERY, provider="kimi", limit=2)
     assert first.is_error and not second.is_error

@@ -5,16 +5,20 @@ maps to one error; ``tests/functional/test_browser.py`` solves the simulated ALT
 the real browser.
 """
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from tests.conftest import read_capture
+from tests.functional._sim_helpers import (
+    failure_after,
+    only_failure,
+    sim_client,
+    simulator_fixture,
+)
 from websearch_core import WebSearch
 from websearch_core.browser import BrowserUnavailableError
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ChallengeError,
     EmptyResponseError,
@@ -32,35 +36,20 @@ from websearch_core.testing.protocols.mojeek import MojeekProtocol
 from websearch_core.testing.simulator import RecordedRequest, default_results
 
 QUERY = "javascript tutorial"
-MISSING_CHROMIUM = "/nonexistent/chromium-for-tests"
+pytestmark = pytest.mark.usefixtures("no_browser_escalation")
 
 
-@pytest.fixture(autouse=True)
-def _no_escalation(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
-
-
-@pytest.fixture
-def browser_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("WEBSEARCH_BROWSER")
-    monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", MISSING_CHROMIUM)
-
-
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["mojeek"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("mojeek")
 
 
 async def _failure(ws: WebSearch, **params: Any) -> SearchProviderError:
-    with pytest.raises(AllProvidersFailedError) as caught:
-        await ws.search(QUERY, provider="mojeek", **params)
-    (failure,) = caught.value.failures
-    return failure
+    return await only_failure(ws, "mojeek", QUERY, **params)
+
+
+async def _failure_after(
+    sim: Simulator, *faults: Fault | None, always: bool = False, **overrides: Any
+) -> SearchProviderError:
+    return await failure_after(sim, "mojeek", QUERY, *faults, always=always, **overrides)
 
 
 def _requests(sim: Simulator) -> list[RecordedRequest]:
@@ -69,7 +58,7 @@ def _requests(sim: Simulator) -> list[RecordedRequest]:
 
 @pytest.mark.usefixtures("browser_missing")
 async def test_success_and_request_shape_without_touching_the_browser(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="mojeek", recency="month", limit=5)
     assert result.error is None
     sources = result.response.sources
@@ -96,7 +85,7 @@ async def test_success_and_request_shape_without_touching_the_browser(sim: Simul
 
 async def test_count_is_clamped(sim: Simulator) -> None:
     sim["mojeek"].results = default_results(QUERY, 30)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="mojeek", num_search_results=40)
     assert len(response.sources) == 20
     assert _requests(sim)[0].query_dict()["t"] == "20"
@@ -110,7 +99,7 @@ async def test_available_with_no_keys_at_all(sim: Simulator) -> None:
 
 async def test_no_pages_found_moves_the_chain_on_as_204(sim: Simulator) -> None:
     sim["mojeek"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
     assert isinstance(failure, EmptyResponseError)
     assert failure.message == "Mojeek returned no renderable search content."
@@ -118,7 +107,7 @@ async def test_no_pages_found_moves_the_chain_on_as_204(sim: Simulator) -> None:
 
 async def test_altcha_wall_without_a_browser_is_the_robot_error(sim: Simulator) -> None:
     sim["mojeek"].protocol = MojeekProtocol(altcha=True)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="mojeek")
         failure = await _failure(ws)
     assert result.text == f"Error: {ROBOT_MESSAGE}"
@@ -136,7 +125,7 @@ async def test_altcha_wall_without_a_browser_is_the_robot_error(sim: Simulator) 
 async def test_real_walls(sim: Simulator, capture: str, status: int) -> None:
     body = read_capture(capture).decode("utf-8")
     sim["mojeek"].enqueue(Fault.http(status, body, {"Content-Type": "text/html"}))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="mojeek")
     assert result.text == f"Error: {ROBOT_MESSAGE}"
     assert result.response.attempts[0].status == 429
@@ -145,7 +134,7 @@ async def test_real_walls(sim: Simulator, capture: str, status: int) -> None:
 async def test_real_results_capture_served_end_to_end(sim: Simulator) -> None:
     body = read_capture("mojeek/serp_javascript_tutorial_2026.html").decode("utf-8")
     sim["mojeek"].enqueue(Fault.http(200, body, {"Content-Type": "text/html"}))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="mojeek")
     assert len(response.sources) == 10
     assert (response.sources[0].title, response.sources[0].url) == (
@@ -155,64 +144,52 @@ async def test_real_results_capture_served_end_to_end(sim: Simulator) -> None:
 
 
 async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
-    sim["mojeek"].enqueue(Fault.malformed())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.malformed())
     assert isinstance(failure, ResponseParseError)
     assert failure.message == "Mojeek returned an unrecognised page"
 
 
 async def test_unauthorized(sim: Simulator) -> None:
     sim["mojeek"].always(Fault.unauthorized())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="mojeek")
     assert result.text == "Error: Mojeek authorization failed (401). Check API key or base URL."
 
 
 async def test_plain_403_is_forbidden(sim: Simulator) -> None:
-    sim["mojeek"].enqueue(Fault.forbidden())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.forbidden())
     assert isinstance(failure, AuthorizationError)
     assert failure.message == "mojeek: 403 forbidden"
 
 
 async def test_payment_required(sim: Simulator) -> None:
-    sim["mojeek"].enqueue(Fault.payment_required())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.payment_required())
     assert isinstance(failure, QuotaExhaustedError)
     assert failure.message == "mojeek: 402 credits exhausted"
 
 
 async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
-    sim["mojeek"].always(Fault.rate_limited(retry_after=1))  # the chain may wait and retry once
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    # the chain may wait and retry once
+    failure = await _failure_after(sim, Fault.rate_limited(retry_after=1), always=True)
     assert isinstance(failure, RateLimitedError)
     assert (failure.message, failure.retry_after) == ("Mojeek HTML error (429)", 1.0)
 
 
 async def test_server_error(sim: Simulator) -> None:
-    sim["mojeek"].enqueue(Fault.server_error())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.server_error())
     assert isinstance(failure, ProviderUnavailableError)
     assert failure.message == "Mojeek HTML error (500)"
 
 
 async def test_hang_times_out(sim: Simulator) -> None:
-    sim["mojeek"].enqueue(Fault.hang(3))
-    async with _client(sim, timeout_seconds=0.5) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.hang(3), timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
     assert (failure.message, failure.status) == ("Mojeek search timed out.", 504)
 
 
 async def test_reset_is_a_connection_failure(sim: Simulator) -> None:
-    sim["mojeek"].always(Fault.reset())  # aiohttp retries an idempotent GET once by itself
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    # aiohttp retries an idempotent GET once by itself
+    failure = await _failure_after(sim, Fault.reset(), always=True)
     assert isinstance(failure, ProviderConnectionError)
     assert failure.message.startswith("Mojeek search failed: Mojeek connection")
 
@@ -220,7 +197,7 @@ async def test_reset_is_a_connection_failure(sim: Simulator) -> None:
 @pytest.mark.usefixtures("browser_missing")
 async def test_altcha_without_chromium_names_what_to_install(sim: Simulator) -> None:
     sim["mojeek"].protocol = MojeekProtocol(altcha=True)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="mojeek")
         failure = await _failure(ws)
     assert isinstance(failure, BrowserUnavailableError)

@@ -3,15 +3,13 @@
 Every call forces ``provider="parallel"`` so only Parallel runs, whatever else is registered.
 """
 
-from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
 
-from websearch_core import WebSearch
+from tests.functional._sim_helpers import fault_failure, fault_result, sim_client, simulator_fixture
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ProviderConnectionError,
     ProviderTimeoutError,
@@ -33,34 +31,18 @@ BASE_BODY = {
 }
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["parallel"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("parallel")
 
 
 async def _failure(
     sim: Simulator, fault: Fault, overrides: dict[str, Any] | None = None
 ) -> SearchProviderError:
-    sim["parallel"].enqueue(fault)
-    async with _client(sim, **(overrides or {})) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="parallel")
-    (failure,) = caught.value.failures
-    assert failure.provider == "parallel"
-    return failure
+    return await fault_failure(sim, "parallel", QUERY, fault, overrides)
 
 
 async def _error_text(sim: Simulator, fault: Fault, **overrides: Any) -> str | None:
-    sim["parallel"].enqueue(fault)
-    async with _client(sim, **overrides) as ws:
-        result = await ws.run(QUERY, provider="parallel")
-    assert result.is_error and result.text == f"Error: {result.error}"
-    assert result.response.provider == "parallel"
+    result = await fault_result(sim, "parallel", QUERY, fault, **overrides)
+    assert result.text == f"Error: {result.error}"
     return result.error
 
 
@@ -68,7 +50,7 @@ async def _error_text(sim: Simulator, fault: Fault, **overrides: Any) -> str | N
 
 
 async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="parallel")
     assert result.error is None
     response = result.response
@@ -98,14 +80,14 @@ async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
 
 
 async def test_limit_slices_locally_and_is_not_sent(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="parallel", limit=3)
     assert [s.title for s in response.sources] == [f"{QUERY} result {i}" for i in (1, 2, 3)]
     assert sim["parallel"].requests[0].json() == BASE_BODY
 
 
 async def test_recency_and_domains_become_a_source_policy(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(
             QUERY,
             provider="parallel",
@@ -121,7 +103,7 @@ async def test_recency_and_domains_become_a_source_policy(sim: Simulator) -> Non
 
 
 async def test_date_after_and_exclude_domains(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(
             QUERY, provider="parallel", date_after=date(2025, 1, 2), exclude_domains=("a.com",)
         )
@@ -135,7 +117,7 @@ async def test_explicit_results_are_served_as_set(sim: Simulator) -> None:
     sim["parallel"].results = [
         SimResult(title="Only", url="https://only.example.org/", snippet="one", published=None)
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="parallel")
     (source,) = response.sources
     assert (source.title, source.url) == ("Only", "https://only.example.org/")
@@ -211,7 +193,7 @@ async def test_connection_reset_is_not_resent_for_a_post(sim: Simulator) -> None
 
 async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
     sim["parallel"].enqueue(Fault.server_error())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         first = await ws.run(QUERY, provider="parallel")
         second = await ws.run(QUERY, provider="parallel")
     assert first.is_error

@@ -4,16 +4,15 @@ Every call forces ``provider="searxng"`` so only SearXNG runs, whatever else is 
 """
 
 import base64
-from collections.abc import AsyncIterator
 from typing import Any, cast
 
 import pytest
 
+from tests.functional._sim_helpers import only_failure, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.chain import resolve_candidates
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ChallengeError,
     ConfigurationError,
@@ -32,32 +31,22 @@ from websearch_core.transport import Transport
 QUERY = "espresso grind size"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["searxng"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("searxng")
 
 
 def _with(sim: Simulator, **searxng: Any) -> WebSearch:
-    return _client(sim, searxng={"endpoint": sim["searxng"].base_url, **searxng})
+    return sim_client(sim, searxng={"endpoint": sim["searxng"].base_url, **searxng})
 
 
 async def _failure(ws: WebSearch, **params: Any) -> BaseException:
-    with pytest.raises(AllProvidersFailedError) as caught:
-        await ws.search(QUERY, provider="searxng", **params)
-    (failure,) = caught.value.failures
-    return failure
+    return await only_failure(ws, "searxng", QUERY, **params)
 
 
 # --- request shape and success ---------------------------------------------------------------
 
 
 async def test_success_and_request_shape(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="searxng")
     assert result.error is None
     response = result.response
@@ -83,7 +72,7 @@ async def test_success_and_request_shape(sim: Simulator) -> None:
 
 
 async def test_count_recency_and_language(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(
             QUERY, provider="searxng", limit=3, recency="week", language="pt-BR"
         )
@@ -103,7 +92,7 @@ async def test_more_results_than_the_maximum_are_cut_to_twenty(sim: Simulator) -
         SimResult(title=f"R{i}", url=f"https://r{i}.example.org/", snippet=f"s{i}")
         for i in range(30)
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="searxng", num_search_results=50)
     assert [s.title for s in response.sources] == [f"R{i}" for i in range(20)]
     assert response.sources[0].published_date is None
@@ -208,7 +197,7 @@ async def test_authorization_failures(sim: Simulator, status: int) -> None:
 @pytest.mark.parametrize("status", [500, 502, 503])
 async def test_server_errors(sim: Simulator, status: int) -> None:
     sim["searxng"].always(Fault.server_error(status))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="searxng")
         failure = await _failure(ws)
     assert result.error == f"SearXNG API error ({status}): internal error"
@@ -217,7 +206,7 @@ async def test_server_errors(sim: Simulator, status: int) -> None:
 
 async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
     sim["searxng"].always(Fault.rate_limited(retry_after=7, body="Too Many Requests"))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
     assert isinstance(failure, RateLimitedError)
     assert failure.retry_after == 7
@@ -226,7 +215,7 @@ async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
 
 async def test_hang_times_out(sim: Simulator) -> None:
     sim["searxng"].enqueue(Fault.hang(30))
-    async with _client(sim, timeout_seconds=0.5) as ws:
+    async with sim_client(sim, timeout_seconds=0.5) as ws:
         result = await ws.run(QUERY, provider="searxng")
     assert result.error == "SearXNG request timed out after 0.5s"
     assert result.response.attempts[-1].outcome == "failed"
@@ -234,14 +223,14 @@ async def test_hang_times_out(sim: Simulator) -> None:
 
 async def test_hang_raises_timeout_error(sim: Simulator) -> None:
     sim["searxng"].enqueue(Fault.hang(30))
-    async with _client(sim, timeout_seconds=0.5) as ws:
+    async with sim_client(sim, timeout_seconds=0.5) as ws:
         failure = await _failure(ws)
     assert isinstance(failure, ProviderTimeoutError)
 
 
 async def test_malformed_body(sim: Simulator) -> None:
     sim["searxng"].always(Fault.malformed())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="searxng")
         failure = await _failure(ws)
     assert result.error == "SearXNG API returned invalid JSON"
@@ -251,7 +240,7 @@ async def test_malformed_body(sim: Simulator) -> None:
 
 async def test_challenge_page_is_never_an_empty_success(sim: Simulator) -> None:
     sim["searxng"].always(Fault.challenge())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="searxng")
         failure = await _failure(ws)
     assert result.error is not None
@@ -263,7 +252,7 @@ async def test_challenge_page_is_never_an_empty_success(sim: Simulator) -> None:
 
 async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
     sim["searxng"].enqueue(Fault.server_error())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         first = await ws.run(QUERY, provider="searxng")
         second = await ws.run(QUERY, provider="searxng")
     assert first.is_error

@@ -4,11 +4,11 @@ Every call forces ``provider="serper"`` so only Serper runs, whatever else is re
 """
 
 import hashlib
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
+from tests.functional._sim_helpers import fault_failure, fault_result, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.errors import (
     AllProvidersFailedError,
@@ -27,40 +27,22 @@ from websearch_core.testing.protocols.serper import SerperProtocol
 QUERY = "eiffel tower height"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["serper"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("serper")
 
 
 async def _failure(sim: Simulator, fault: Fault, **overrides: Any) -> SearchProviderError:
-    sim["serper"].enqueue(fault)
-    async with _client(sim, **overrides) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="serper")
-    (failure,) = caught.value.failures
-    assert failure.provider == "serper"
-    return failure
+    return await fault_failure(sim, "serper", QUERY, fault, overrides)
 
 
 async def _error_text(sim: Simulator, fault: Fault) -> str:
-    sim["serper"].enqueue(fault)
-    async with _client(sim) as ws:
-        result = await ws.run(QUERY, provider="serper")
-    assert result.is_error
-    assert result.response.provider == "serper"
-    return result.text
+    return (await fault_result(sim, "serper", QUERY, fault)).text
 
 
 # --- request shape and success ----------------------------------------------------------------
 
 
 async def test_request_shape_and_parsed_results(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(
             QUERY, provider="serper", limit=3, recency="month", country="FR", language="fr"
         )
@@ -104,7 +86,7 @@ async def test_tool_text_has_answer_sources_and_related(sim: Simulator) -> None:
     sim["serper"].results = [
         SimResult(title="Tour Eiffel", url="https://www.toureiffel.paris/en", snippet="330 m."),
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="serper")
     assert result.text == (
         f"Tour Eiffel\nSimulated answer about {QUERY}.\n"
@@ -119,7 +101,7 @@ async def test_num_defaults_to_10_and_caps_at_100(sim: Simulator) -> None:
     sim["serper"].results = [
         SimResult(title=f"r{i}", url=f"https://r{i}.example.org/", snippet="s") for i in range(120)
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         default = await ws.search(QUERY, provider="serper")
         capped = await ws.search(QUERY, provider="serper", num_search_results=100, limit=5)
     assert [r.json()["num"] for r in sim["serper"].requests] == [10, 100]
@@ -128,7 +110,7 @@ async def test_num_defaults_to_10_and_caps_at_100(sim: Simulator) -> None:
 
 async def test_no_results_still_renders_related_searches(sim: Simulator) -> None:
     sim["serper"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="serper")
     assert not result.is_error
     assert result.response.sources == ()
@@ -180,7 +162,7 @@ async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
     # Served for every request, so the outcome is the same whether or not the chain
     # retries a short rate limit once before giving up.
     sim["serper"].always(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="serper")
     (failure,) = caught.value.failures
@@ -214,7 +196,7 @@ async def test_malformed_body(sim: Simulator) -> None:
 
 async def test_a_fault_then_recovery(sim: Simulator) -> None:
     sim["serper"].enqueue(Fault.server_error())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         first = await ws.run(QUERY, provider="serper")
         second = await ws.run(QUERY, provider="serper", limit=2)
     assert first.is_error and not second.is_error

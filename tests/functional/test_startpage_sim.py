@@ -5,15 +5,14 @@ Every call forces ``provider="startpage"`` so only Startpage runs; the real prov
 talks to the simulated homepage and ``/sp/search``.
 """
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from tests.conftest import read_capture
+from tests.functional._sim_helpers import failure_after, only_failure, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ChallengeError,
     EmptyResponseError,
@@ -47,21 +46,17 @@ HIDDEN = [
 ]
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["startpage"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("startpage")
 
 
 async def _failure(ws: WebSearch, **params: Any) -> SearchProviderError:
-    with pytest.raises(AllProvidersFailedError) as caught:
-        await ws.search(QUERY, provider="startpage", **params)
-    (failure,) = caught.value.failures
-    return failure
+    return await only_failure(ws, "startpage", QUERY, **params)
+
+
+async def _failure_after(
+    sim: Simulator, *faults: Fault | None, always: bool = False, **overrides: Any
+) -> SearchProviderError:
+    return await failure_after(sim, "startpage", QUERY, *faults, always=always, **overrides)
 
 
 def _requests(sim: Simulator) -> list[RecordedRequest]:
@@ -76,7 +71,7 @@ def _shape(sim: Simulator) -> list[tuple[str, str]]:
 
 
 async def test_success_gets_the_homepage_then_posts_the_token(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="startpage")
     assert result.error is None
     response = result.response
@@ -114,7 +109,7 @@ async def test_success_gets_the_homepage_then_posts_the_token(sim: Simulator) ->
     ("recency", "with_date"), [("day", "d"), ("week", "w"), ("month", "m"), ("year", "y")]
 )
 async def test_recency_is_posted_as_with_date(sim: Simulator, recency: str, with_date: str) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="startpage", recency=recency)
     search = _requests(sim)[1]
     assert search.form() == [*HIDDEN, ("query", QUERY), ("with_date", with_date)]
@@ -129,7 +124,7 @@ async def test_works_with_no_keys_at_all(sim: Simulator) -> None:
 
 async def test_count_is_a_local_cut(sim: Simulator) -> None:
     sim["startpage"].results = default_results(QUERY, 25)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         small = await ws.search(QUERY, provider="startpage", limit=3)
         page = await ws.search(f"{QUERY} 2", provider="startpage", num_search_results=20)
     assert [s.url for s in small.sources] == [r.url for r in default_results(QUERY, 3)]
@@ -142,7 +137,7 @@ async def test_duplicate_urls_are_dropped(sim: Simulator) -> None:
     sim["startpage"].results = [
         SimResult(title=f"t{i}", url=f"https://dup{i % 3}.example/", snippet="s") for i in range(9)
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="startpage")
     assert len(response.sources) == 3
 
@@ -165,7 +160,7 @@ async def test_homepage_failure_falls_back_to_the_tokenless_get(
     sim: Simulator, home_fault: Fault
 ) -> None:
     sim["startpage"].enqueue(home_fault)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="startpage", recency="week")
     assert len(response.sources) == 10
     fallback = _requests(sim)[-1]
@@ -179,7 +174,7 @@ async def test_homepage_failure_falls_back_to_the_tokenless_get(
 
 async def test_hanging_homepage_leaves_time_for_the_fallback(sim: Simulator) -> None:
     sim["startpage"].enqueue(Fault.hang(3))
-    async with _client(sim, timeout_seconds=1.0) as ws:
+    async with sim_client(sim, timeout_seconds=1.0) as ws:
         response = await ws.search(QUERY, provider="startpage")
     assert len(response.sources) == 10
     assert _shape(sim) == [("GET", "/"), ("GET", "/sp/search")]
@@ -200,9 +195,9 @@ def test_the_simulator_enforces_the_token() -> None:
 
 
 async def test_captcha_page_on_the_post_is_a_challenge(sim: Simulator) -> None:
-    sim["startpage"].enqueue(None, Fault.http(200, CAPTCHA_PAGE, {"Content-Type": "text/html"}))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(
+        sim, None, Fault.http(200, CAPTCHA_PAGE, {"Content-Type": "text/html"})
+    )
     assert isinstance(failure, ChallengeError)
     assert _shape(sim) == [("GET", "/"), ("POST", "/sp/search")]
 
@@ -212,7 +207,7 @@ async def test_captcha_page_on_the_post_is_a_challenge(sim: Simulator) -> None:
 
 async def test_no_results_page_moves_the_chain_on_as_204(sim: Simulator) -> None:
     sim["startpage"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="startpage")
     assert isinstance(failure, EmptyResponseError)
@@ -222,7 +217,7 @@ async def test_no_results_page_moves_the_chain_on_as_204(sim: Simulator) -> None
 
 async def test_captcha_everywhere_is_a_challenge_never_an_empty_success(sim: Simulator) -> None:
     sim["startpage"].always(Fault.challenge())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="startpage")
     assert result.is_error
     assert result.text == CHALLENGE_TEXT
@@ -233,9 +228,7 @@ async def test_captcha_everywhere_is_a_challenge_never_an_empty_success(sim: Sim
 
 
 async def test_captcha_on_the_search_after_a_good_homepage(sim: Simulator) -> None:
-    sim["startpage"].enqueue(None, Fault.challenge())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, None, Fault.challenge())
     assert isinstance(failure, ChallengeError)
     assert failure.message == CHALLENGE_MESSAGE
     assert failure.status == 429
@@ -246,7 +239,7 @@ async def test_redirect_of_the_search_to_the_captcha(sim: Simulator) -> None:
     sim["startpage"].enqueue(
         None, Fault.http(302, "", {"Location": "/sp/captcha-block?bc=XX"}), None
     )
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
     assert isinstance(failure, ChallengeError)
     assert [request.path for request in _requests(sim)] == ["/", "/sp/search", "/sp/captcha-block"]
@@ -255,7 +248,7 @@ async def test_redirect_of_the_search_to_the_captcha(sim: Simulator) -> None:
 async def test_real_results_capture_served_by_the_simulator(sim: Simulator) -> None:
     body = read_capture("startpage/serp_javascript_tutorial_http_2026.html").decode()
     sim["startpage"].enqueue(None, Fault.http(200, body, {"Content-Type": "text/html"}))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search("javascript tutorial", provider="startpage")
     assert response.sources[0].url == "https://www.w3schools.com/js/"
     assert len(response.sources) == 10
@@ -263,7 +256,7 @@ async def test_real_results_capture_served_by_the_simulator(sim: Simulator) -> N
 
 async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
     sim["startpage"].always(Fault.malformed())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="startpage")
     assert isinstance(failure, ResponseParseError)
@@ -276,7 +269,7 @@ async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
 
 async def test_unauthorized(sim: Simulator) -> None:
     sim["startpage"].always(Fault.unauthorized())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="startpage")
     assert isinstance(failure, AuthorizationError)
@@ -287,18 +280,14 @@ async def test_unauthorized(sim: Simulator) -> None:
 
 
 async def test_payment_required(sim: Simulator) -> None:
-    sim["startpage"].enqueue(None, Fault.payment_required())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, None, Fault.payment_required())
     assert isinstance(failure, QuotaExhaustedError)
     assert failure.message == "startpage: 402 credits exhausted"
 
 
 async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
     # Every request is limited: the chain may wait a short Retry-After and retry once.
-    sim["startpage"].always(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.rate_limited(retry_after=1), always=True)
     assert isinstance(failure, RateLimitedError)
     assert failure.message == "Startpage HTML error (429)"
     assert failure.retry_after == 1.0
@@ -306,59 +295,47 @@ async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
 
 @pytest.mark.parametrize("status", [500, 503])
 async def test_server_errors(sim: Simulator, status: int) -> None:
-    sim["startpage"].always(Fault.server_error(status))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.server_error(status), always=True)
     assert isinstance(failure, ProviderUnavailableError)
     assert (failure.message, failure.status) == (f"Startpage HTML error ({status})", status)
     assert _shape(sim) == [("GET", "/"), ("GET", "/sp/search")]
 
 
 async def test_other_client_error(sim: Simulator) -> None:
-    sim["startpage"].enqueue(None, Fault.http(400, "bad request"))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, None, Fault.http(400, "bad request"))
     assert type(failure) is SearchProviderError
     assert (failure.message, failure.status) == ("Startpage HTML error (400)", 400)
 
 
 async def test_hang_times_out(sim: Simulator) -> None:
-    sim["startpage"].always(Fault.hang(3))
-    async with _client(sim, timeout_seconds=0.5) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.hang(3), always=True, timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
     assert failure.message == "Startpage request timed out after 0.5s"
     assert _shape(sim) == [("GET", "/"), ("GET", "/sp/search")]
 
 
 async def test_hang_of_the_post_times_out(sim: Simulator) -> None:
-    sim["startpage"].enqueue(None, Fault.hang(3))
-    async with _client(sim, timeout_seconds=0.5) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, None, Fault.hang(3), timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
     assert failure.message == "Startpage request timed out after 0.5s"
 
 
 async def test_reset_is_a_connection_error(sim: Simulator) -> None:
     # aiohttp retries an idempotent GET once after a dropped connection: reset every time.
-    sim["startpage"].always(Fault.reset())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.reset(), always=True)
     assert isinstance(failure, ProviderConnectionError)
     assert failure.message.startswith("Startpage connection")
 
 
 async def test_reset_of_the_post_is_a_connection_error(sim: Simulator) -> None:
-    sim["startpage"].enqueue(None, Fault.reset())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, None, Fault.reset())
     assert isinstance(failure, ProviderConnectionError)
     assert _shape(sim) == [("GET", "/"), ("POST", "/sp/search")]
 
 
 async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
     sim["startpage"].enqueue(Fault.challenge(), Fault.challenge())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await _failure(ws)
         response = await ws.search(QUERY, provider="startpage")
     assert len(response.sources) == 10

@@ -3,16 +3,13 @@
 Every call forces ``provider="synthetic"`` so only Synthetic runs.
 """
 
-from collections.abc import AsyncIterator
 from typing import Any, cast
 
-import pytest
-
+from tests.functional._sim_helpers import only_failure, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.chain import resolve_candidates
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ProviderConnectionError,
     ProviderTimeoutError,
@@ -29,28 +26,18 @@ QUERY = "python requests library"
 SLUG = "python-requests-library"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["synthetic"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("synthetic")
 
 
 async def _failure(ws: WebSearch, **params: Any) -> BaseException:
-    with pytest.raises(AllProvidersFailedError) as caught:
-        await ws.search(QUERY, provider="synthetic", **params)
-    (failure,) = caught.value.failures
-    return failure
+    return await only_failure(ws, "synthetic", QUERY, **params)
 
 
 # --- request shape and success ---------------------------------------------------------------
 
 
 async def test_success_and_request_shape(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="synthetic")
     assert result.error is None
     response = result.response
@@ -76,7 +63,7 @@ async def test_success_and_request_shape(sim: Simulator) -> None:
 
 
 async def test_count_is_applied_locally_and_never_sent(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="synthetic", limit=3, recency="week")
     assert [s.title for s in response.sources] == [f"{QUERY} result {i}" for i in (1, 2, 3)]
     assert sim["synthetic"].requests[0].json() == {"query": QUERY}
@@ -101,7 +88,7 @@ def test_auto_chain_needs_a_key(sim: Simulator) -> None:
 
 async def test_unauthorized(sim: Simulator) -> None:
     sim["synthetic"].always(Fault.unauthorized())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="synthetic")
         failure = await _failure(ws)
     assert result.error == "Synthetic authorization failed (401). Check API key or base URL."
@@ -110,7 +97,7 @@ async def test_unauthorized(sim: Simulator) -> None:
 
 async def test_payment_required(sim: Simulator) -> None:
     sim["synthetic"].always(Fault.payment_required())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="synthetic")
         failure = await _failure(ws)
     assert result.error == "synthetic: 402 credits exhausted"
@@ -119,7 +106,7 @@ async def test_payment_required(sim: Simulator) -> None:
 
 async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
     sim["synthetic"].always(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="synthetic")
         failure = await _failure(ws)
     assert result.error == "Synthetic API error (429): rate limited"
@@ -128,7 +115,7 @@ async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
 
 async def test_server_error(sim: Simulator) -> None:
     sim["synthetic"].always(Fault.server_error())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="synthetic")
         failure = await _failure(ws)
     assert result.error == "Synthetic API error (500): internal error"
@@ -137,7 +124,7 @@ async def test_server_error(sim: Simulator) -> None:
 
 async def test_hang_times_out(sim: Simulator) -> None:
     sim["synthetic"].enqueue(Fault.hang(30), Fault.hang(30))
-    async with _client(sim, timeout_seconds=0.5) as ws:
+    async with sim_client(sim, timeout_seconds=0.5) as ws:
         result = await ws.run(QUERY, provider="synthetic")
         failure = await _failure(ws)
     assert result.error == "Synthetic request timed out after 0.5s"
@@ -146,7 +133,7 @@ async def test_hang_times_out(sim: Simulator) -> None:
 
 async def test_malformed_body(sim: Simulator) -> None:
     sim["synthetic"].always(Fault.malformed())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="synthetic")
         failure = await _failure(ws)
     assert result.error == "Synthetic API returned an unexpected response shape"
@@ -155,13 +142,13 @@ async def test_malformed_body(sim: Simulator) -> None:
 
 async def test_connection_reset(sim: Simulator) -> None:
     sim["synthetic"].always(Fault.reset())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
     assert isinstance(failure, ProviderConnectionError)
 
 
 async def test_empty_results_are_not_a_success(sim: Simulator) -> None:
     sim["synthetic"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="synthetic")
     assert result.error == "Synthetic returned no renderable search content."

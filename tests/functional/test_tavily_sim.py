@@ -6,13 +6,12 @@ Every call forces ``provider="tavily"`` so only Tavily runs, whatever else is re
 import hashlib
 import json
 import uuid
-from collections.abc import AsyncIterator
 from datetime import date
 from typing import Any
 
 import pytest
 
-from websearch_core import WebSearch
+from tests.functional._sim_helpers import fault_failure, fault_result, sim_client, simulator_fixture
 from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
@@ -40,42 +39,24 @@ BASE_BODY = {
 EMPTY = json.dumps({"answer": None, "query": QUERY, "request_id": "empty-1", "results": []})
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["tavily"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("tavily")
 
 
 async def _failure(
     sim: Simulator, fault: Fault, overrides: dict[str, Any] | None = None, **params: Any
 ) -> SearchProviderError:
-    sim["tavily"].enqueue(fault)
-    async with _client(sim, **(overrides or {})) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="tavily", **params)
-    (failure,) = caught.value.failures
-    assert failure.provider == "tavily"
-    return failure
+    return await fault_failure(sim, "tavily", QUERY, fault, overrides, **params)
 
 
 async def _error_text(sim: Simulator, fault: Fault) -> str:
-    sim["tavily"].enqueue(fault)
-    async with _client(sim) as ws:
-        result = await ws.run(QUERY, provider="tavily")
-    assert result.is_error
-    assert result.response.provider == "tavily"
-    return result.text
+    return (await fault_result(sim, "tavily", QUERY, fault)).text
 
 
 # --- request shape and success ----------------------------------------------------------------
 
 
 async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="tavily")
 
     (request,) = sim["tavily"].requests
@@ -117,7 +98,7 @@ async def test_tool_text_has_the_answer_then_the_sources(sim: Simulator) -> None
         ),
         SimResult(title="", url="https://b.example.org/x", snippet="Untitled page."),
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="tavily")
     assert not result.is_error
     assert result.text == (
@@ -134,7 +115,7 @@ async def test_tool_text_has_the_answer_then_the_sources(sim: Simulator) -> None
 
 
 async def test_filters_and_counts_on_the_wire(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="tavily", recency="week", limit=12)
         await ws.search(
             QUERY,
@@ -160,7 +141,7 @@ async def test_filters_and_counts_on_the_wire(sim: Simulator) -> None:
 
 async def test_empty_time_filtered_answer_is_retried_without_the_filter(sim: Simulator) -> None:
     sim["tavily"].enqueue(Fault.http(200, EMPTY, {"Content-Type": "application/json"}))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="tavily", recency="day")
     first, second = (r.json() for r in sim["tavily"].requests)
     assert first == {**BASE_BODY, "time_range": "day"}
@@ -172,7 +153,7 @@ async def test_empty_time_filtered_answer_is_retried_without_the_filter(sim: Sim
 
 async def test_retry_that_is_still_empty_fails_as_empty(sim: Simulator) -> None:
     sim["tavily"].always(Fault.http(200, EMPTY))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="tavily", date_after=date(2031, 1, 1))
         result = await ws.run(QUERY, provider="tavily", date_after=date(2031, 1, 1))
@@ -196,7 +177,7 @@ async def test_empty_answer_without_a_time_filter_is_not_retried(sim: Simulator)
 
 
 async def test_max_results_below_the_spec_minimum_still_asks_for_5(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="tavily", limit=2)
     assert sim["tavily"].requests[0].json()["max_results"] == 5
     assert len(response.sources) == 5

@@ -3,12 +3,11 @@
 Every call forces ``provider="tinyfish"`` so only TinyFish runs, whatever else is registered.
 """
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from websearch_core import WebSearch
+from tests.functional._sim_helpers import fault_failure, fault_result, sim_client, simulator_fixture
 from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
@@ -33,14 +32,7 @@ def _results(count: int) -> list[SimResult]:
     ]
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["tinyfish"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("tinyfish")
 
 
 def _pages(sim: Simulator) -> list[tuple[str | None, str | None]]:
@@ -53,21 +45,12 @@ def _pages(sim: Simulator) -> list[tuple[str | None, str | None]]:
 async def _failure(
     sim: Simulator, fault: Fault, overrides: dict[str, Any] | None = None
 ) -> SearchProviderError:
-    sim["tinyfish"].enqueue(fault)
-    async with _client(sim, **(overrides or {})) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="tinyfish")
-    (failure,) = caught.value.failures
-    assert failure.provider == "tinyfish"
-    return failure
+    return await fault_failure(sim, "tinyfish", QUERY, fault, overrides)
 
 
 async def _error_text(sim: Simulator, fault: Fault, **overrides: Any) -> str | None:
-    sim["tinyfish"].enqueue(fault)
-    async with _client(sim, **overrides) as ws:
-        result = await ws.run(QUERY, provider="tinyfish")
-    assert result.is_error and result.text == f"Error: {result.error}"
-    assert result.response.provider == "tinyfish"
+    result = await fault_result(sim, "tinyfish", QUERY, fault, **overrides)
+    assert result.text == f"Error: {result.error}"
     return result.error
 
 
@@ -75,7 +58,7 @@ async def _error_text(sim: Simulator, fault: Fault, **overrides: Any) -> str | N
 
 
 async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="tinyfish")
     assert result.error is None
     response = result.response
@@ -102,7 +85,7 @@ async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
 
 async def test_limit_15_fetches_page_0_then_page_1(sim: Simulator) -> None:
     sim["tinyfish"].results = _results(25)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="tinyfish", limit=15)
     assert _pages(sim) == [("0", "10"), ("1", "10")]
     assert [s.title for s in response.sources] == [f"R{i}" for i in range(15)]
@@ -110,7 +93,7 @@ async def test_limit_15_fetches_page_0_then_page_1(sim: Simulator) -> None:
 
 async def test_limit_5_fetches_only_page_0(sim: Simulator) -> None:
     sim["tinyfish"].results = _results(25)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="tinyfish", limit=5)
     assert _pages(sim) == [("0", "5")]
     assert [s.title for s in response.sources] == [f"R{i}" for i in range(5)]
@@ -118,7 +101,7 @@ async def test_limit_5_fetches_only_page_0(sim: Simulator) -> None:
 
 async def test_a_short_first_page_ends_pagination(sim: Simulator) -> None:
     sim["tinyfish"].results = _results(7)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="tinyfish", num_search_results=20)
     assert _pages(sim) == [("0", "10")]
     assert len(response.sources) == 7
@@ -126,7 +109,7 @@ async def test_a_short_first_page_ends_pagination(sim: Simulator) -> None:
 
 async def test_twenty_is_the_most_and_takes_two_pages(sim: Simulator) -> None:
     sim["tinyfish"].results = _results(40)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="tinyfish", num_search_results=100)
     assert _pages(sim) == [("0", "10"), ("1", "10")]
     assert [s.title for s in response.sources] == [f"R{i}" for i in range(20)]
@@ -136,7 +119,7 @@ async def test_duplicates_across_pages_are_dropped(sim: Simulator) -> None:
     results = _results(20)
     results[12] = results[3]  # page 1 repeats a URL of page 0
     sim["tinyfish"].results = results
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="tinyfish", limit=20)
     urls = [s.url for s in response.sources]
     assert len(urls) == len(set(urls)) == 19
@@ -145,7 +128,7 @@ async def test_duplicates_across_pages_are_dropped(sim: Simulator) -> None:
 
 async def test_filters_are_sent_on_every_page(sim: Simulator) -> None:
     sim["tinyfish"].results = _results(25)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(
             QUERY,
             provider="tinyfish",
@@ -222,7 +205,7 @@ async def test_non_json_body(sim: Simulator) -> None:
 
 async def test_connection_reset(sim: Simulator) -> None:
     sim["tinyfish"].always(Fault.reset())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="tinyfish")
     (failure,) = caught.value.failures
@@ -238,7 +221,7 @@ async def test_fault_on_the_second_page_fails_the_search(
     sim["tinyfish"].results = _results(25)
     faults = iter([None, Fault.server_error()])  # page 0 answers, page 1 fails
     monkeypatch.setattr(sim["tinyfish"], "next_fault", lambda: next(faults, None))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="tinyfish", limit=15)
     (failure,) = caught.value.failures
@@ -249,7 +232,7 @@ async def test_fault_on_the_second_page_fails_the_search(
 
 async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
     sim["tinyfish"].enqueue(Fault.server_error())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         first = await ws.run(QUERY, provider="tinyfish")
         second = await ws.run(QUERY, provider="tinyfish")
     assert first.is_error

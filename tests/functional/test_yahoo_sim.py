@@ -5,15 +5,14 @@ string, headers, status classification, RU= unwrapping, consent detection) talks
 simulated ``/search`` endpoint.
 """
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from tests.conftest import read_capture
+from tests.functional._sim_helpers import failure_after, only_failure, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ChallengeError,
     EmptyResponseError,
@@ -38,21 +37,17 @@ CONSENT_TEXT = (
 )
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["yahoo"]) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+sim = simulator_fixture("yahoo")
 
 
 async def _failure(ws: WebSearch, **params: Any) -> SearchProviderError:
-    with pytest.raises(AllProvidersFailedError) as caught:
-        await ws.search(QUERY, provider="yahoo", **params)
-    (failure,) = caught.value.failures
-    return failure
+    return await only_failure(ws, "yahoo", QUERY, **params)
+
+
+async def _failure_after(
+    sim: Simulator, *faults: Fault | None, always: bool = False, **overrides: Any
+) -> SearchProviderError:
+    return await failure_after(sim, "yahoo", QUERY, *faults, always=always, **overrides)
 
 
 def _requests(sim: Simulator) -> list[RecordedRequest]:
@@ -63,7 +58,7 @@ def _requests(sim: Simulator) -> list[RecordedRequest]:
 
 
 async def test_success_and_request_shape(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="yahoo")
     assert result.error is None
     response = result.response
@@ -107,7 +102,7 @@ async def test_works_with_no_keys_at_all(sim: Simulator) -> None:
 
 async def test_recency_and_count(sim: Simulator) -> None:
     sim["yahoo"].results = default_results(QUERY, 30)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         day = await ws.search(QUERY, provider="yahoo", recency="day", limit=4)
         await ws.search(f"{QUERY} w", provider="yahoo", recency="week")
         await ws.search(f"{QUERY} m", provider="yahoo", recency="month", num_search_results=12)
@@ -126,7 +121,7 @@ async def test_duplicate_urls_are_dropped(sim: Simulator) -> None:
     sim["yahoo"].results = [
         SimResult(title=f"t{i}", url=f"https://dup{i % 2}.example/", snippet="s") for i in range(6)
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="yahoo")
     assert [s.url for s in response.sources] == ["https://dup0.example/", "https://dup1.example/"]
 
@@ -136,7 +131,7 @@ async def test_duplicate_urls_are_dropped(sim: Simulator) -> None:
 
 async def test_zero_results_page_moves_the_chain_on_as_204(sim: Simulator) -> None:
     sim["yahoo"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="yahoo")
     assert isinstance(failure, EmptyResponseError)
@@ -146,16 +141,16 @@ async def test_zero_results_page_moves_the_chain_on_as_204(sim: Simulator) -> No
 
 async def test_real_zero_results_capture_is_a_204(sim: Simulator) -> None:
     body = read_capture("yahoo/zero_results_zrp_2026-09.html").decode()
-    sim["yahoo"].enqueue(Fault.http(200, body, {"Content-Type": "text/html; charset=utf-8"}))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(
+        sim, Fault.http(200, body, {"Content-Type": "text/html; charset=utf-8"})
+    )
     assert isinstance(failure, EmptyResponseError)
 
 
 async def test_real_result_capture_served_by_the_simulator(sim: Simulator) -> None:
     body = read_capture("yahoo/serp_javascript_tutorial_2026.html").decode()
     sim["yahoo"].enqueue(Fault.http(200, body, {"Content-Type": "text/html; charset=utf-8"}))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search("javascript tutorial", provider="yahoo")
     assert [s.url for s in response.sources][:2] == [
         "https://www.w3schools.com/Js/",
@@ -166,7 +161,7 @@ async def test_real_result_capture_served_by_the_simulator(sim: Simulator) -> No
 
 async def test_consent_wall_is_never_an_empty_success(sim: Simulator) -> None:
     sim["yahoo"].enqueue(Fault.challenge(), Fault.challenge())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="yahoo")
         failure = await _failure(ws)
     assert result.is_error
@@ -184,7 +179,7 @@ async def test_redirect_to_the_consent_path_is_consent(sim: Simulator) -> None:
         Fault.http(302, "", {"Location": "/v2/collectConsent?sessionId=3_cc"}),
         Fault.http(200, CONSENT_PAGE, {"Content-Type": "text/html"}),
     )
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
     assert isinstance(failure, ChallengeError)
     assert [r.path for r in _requests(sim)] == ["/search", "/v2/collectConsent"]
@@ -192,7 +187,7 @@ async def test_redirect_to_the_consent_path_is_consent(sim: Simulator) -> None:
 
 async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
     sim["yahoo"].enqueue(Fault.malformed(), Fault.malformed())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="yahoo")
     assert isinstance(failure, ResponseParseError)
@@ -205,7 +200,7 @@ async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
 
 async def test_unauthorized(sim: Simulator) -> None:
     sim["yahoo"].enqueue(Fault.unauthorized(), Fault.unauthorized())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         failure = await _failure(ws)
         result = await ws.run(QUERY, provider="yahoo")
     assert isinstance(failure, AuthorizationError)
@@ -214,18 +209,14 @@ async def test_unauthorized(sim: Simulator) -> None:
 
 
 async def test_payment_required(sim: Simulator) -> None:
-    sim["yahoo"].enqueue(Fault.payment_required())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.payment_required())
     assert isinstance(failure, QuotaExhaustedError)
     assert failure.message == "yahoo: 402 credits exhausted"
 
 
 async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
     # Every request is limited: the chain may wait a short Retry-After and retry once.
-    sim["yahoo"].always(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.rate_limited(retry_after=1), always=True)
     assert isinstance(failure, RateLimitedError)
     assert failure.message == "Yahoo HTML error (429)"
     assert failure.retry_after == 1.0
@@ -233,41 +224,33 @@ async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
 
 @pytest.mark.parametrize("status", [500, 503])
 async def test_server_errors(sim: Simulator, status: int) -> None:
-    sim["yahoo"].enqueue(Fault.server_error(status))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.server_error(status))
     assert isinstance(failure, ProviderUnavailableError)
     assert (failure.message, failure.status) == (f"Yahoo HTML error ({status})", status)
 
 
 async def test_other_client_error(sim: Simulator) -> None:
-    sim["yahoo"].enqueue(Fault.http(404, "not found"))
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.http(404, "not found"))
     assert type(failure) is SearchProviderError
     assert (failure.message, failure.status) == ("Yahoo HTML error (404)", 404)
 
 
 async def test_hang_times_out(sim: Simulator) -> None:
-    sim["yahoo"].enqueue(Fault.hang(3))
-    async with _client(sim, timeout_seconds=0.5) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.hang(3), timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
     assert failure.message == "Yahoo request timed out after 0.5s"
 
 
 async def test_reset_is_a_connection_error(sim: Simulator) -> None:
     # aiohttp retries an idempotent GET once after a dropped connection: reset every time.
-    sim["yahoo"].always(Fault.reset())
-    async with _client(sim) as ws:
-        failure = await _failure(ws)
+    failure = await _failure_after(sim, Fault.reset(), always=True)
     assert isinstance(failure, ProviderConnectionError)
     assert failure.message.startswith("Yahoo connection")
 
 
 async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
     sim["yahoo"].enqueue(Fault.challenge())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await _failure(ws)
         response = await ws.search(QUERY, provider="yahoo")
     assert len(response.sources) == 10

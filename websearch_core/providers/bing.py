@@ -54,18 +54,19 @@ from urllib.parse import parse_qsl, urlsplit
 
 import lxml.html
 
-from ..errors import ChallengeError, ResponseParseError
-from ..html import navigation_headers, parse_document, resolve_href, text_of
-from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import HttpRequest, HttpResponse, raise_for_status
-from ._common import age_seconds_from_date, is_http_url
-from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+from ..html import navigation_headers, resolve_href, text_of
+from ..models import SearchParams, SearchSource
+from ..transport import HttpRequest
+from ._common import is_http_url
+from ._scraper import ResultPage, ScraperProvider, scraped_source
+from .base import ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "BING_BASE_URL",
     "BING_SEARCH_URL",
     "CHALLENGE_MESSAGE",
     "INFO",
+    "PAGE",
     "UNRECOGNISED_MESSAGE",
     "BingProvider",
     "build_params",
@@ -280,77 +281,38 @@ def _parse_block(block: lxml.html.HtmlElement) -> SearchSource | None:
     if url is None:
         return None
     snippet, date = _snippet_and_date(block)
-    return SearchSource(
-        title=text_of(anchors[0]) or url,
-        url=url,
-        snippet=snippet or None,
-        published_date=date,
-        age_seconds=age_seconds_from_date(date),
-    )
+    return scraped_source(title=text_of(anchors[0]), url=url, snippet=snippet, date=date)
+
+
+PAGE = ResultPage(
+    info=INFO,
+    block_selector="li.b_algo",
+    parse_block=_parse_block,
+    is_challenge_url=is_challenge_url,
+    is_challenge_page=is_challenge_page,
+    is_no_results_page=_is_no_results_page,
+    challenge_message=CHALLENGE_MESSAGE,
+    unrecognised_message=UNRECOGNISED_MESSAGE,
+)
+"""Bing's results page for the shared scraper flow; a challenge counts before the status."""
 
 
 def parse_page(page: str, final_url: str = "") -> list[SearchSource]:
-    """Parse one Bing results page (pure).
+    """Parse one Bing results page (pure), by the shared flow of :meth:`ResultPage.parse`.
 
-    Args:
-        page: The decoded body of a 2xx response.
-        final_url: The URL the response came from after redirects.
-
-    Returns:
-        The organic results in page order, ads and unusable links dropped, URLs
-        de-duplicated; empty for Bing's genuine "no results" page.
-
-    Raises:
-        ChallengeError: A CAPTCHA or Turnstile page instead of results.
-        ResponseParseError: Neither results, nor a "no results" page, nor a challenge.
+    Ads and unusable links are dropped; Bing's genuine "no results" page gives ``[]``, a
+    CAPTCHA or Turnstile page a ``ChallengeError``, anything else without results a
+    ``ResponseParseError``.
     """
-    if is_challenge_url(final_url):
-        raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
-    document = parse_document(page)
-    blocks = document.cssselect("li.b_algo")
-    if not blocks:
-        if is_challenge_page(document, page):
-            raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
-        if _is_no_results_page(document):
-            return []
-        raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
-    sources: list[SearchSource] = []
-    seen: set[str] = set()
-    for block in blocks:
-        source = _parse_block(block)
-        if source is not None and source.url not in seen:
-            seen.add(source.url)
-            sources.append(source)
-    return sources
+    return PAGE.parse(page, final_url)
 
 
-class BingProvider(RequestResponseProvider):
+class BingProvider(ScraperProvider):
     """Bing's HTML results page: always available, one GET per search."""
 
     info = INFO
-
-    def is_available(self, context: ProviderContext) -> bool:
-        """Always: Bing needs no key."""
-        return True
+    page = PAGE
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
         """The results-page GET for ``params``."""
         return build_request(params)
-
-    def check_response(self, response: HttpResponse) -> None:
-        """Challenges first (whatever the status), then the shared status classifier."""
-        if is_challenge_url(response.url):
-            raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
-        if 200 <= response.status < 300:
-            return
-        page = response.text()
-        document = parse_document(page)
-        if not document.cssselect("li.b_algo") and is_challenge_page(document, page):
-            raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
-        raise_for_status(INFO.id, response, f"{INFO.label} HTML error ({response.status})")
-
-    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
-        """The page's results, cut to the requested count."""
-        wanted = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
-        sources = parse_page(response.text(), response.url)
-        return SearchResponse(provider=INFO.id, sources=tuple(sources[:wanted]))

@@ -65,9 +65,10 @@ from urllib.parse import unquote, urlsplit
 from ..errors import ChallengeError, ResponseParseError, SearchProviderError
 from ..html import HtmlForm, find_forms, fragment_text, navigation_headers, parse_attributes
 from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import HttpRequest, HttpResponse, raise_for_status
-from ._common import age_seconds_from_date, is_http_url
-from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
+from ..transport import HttpRequest
+from ._common import is_http_url
+from ._scraper import KeylessProvider, check_html_status, scraped_source
+from .base import ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "CHALLENGE_MESSAGE",
@@ -399,15 +400,8 @@ def _source(
     url = unwrap_url(href)
     if url is None:
         return None
-    title = fragment_text(title_html) or url
     snippet = fragment_text(snippet_html) if snippet_html is not None else ""
-    return SearchSource(
-        title=title,
-        url=url,
-        snippet=snippet or None,
-        published_date=date,
-        age_seconds=age_seconds_from_date(date),
-    )
+    return scraped_source(title=fragment_text(title_html), url=url, snippet=snippet, date=date)
 
 
 def _parse_html_results(blocks: Sequence[tuple[str, str]]) -> list[SearchSource]:
@@ -486,18 +480,10 @@ def parse_page(page: str) -> ParsedPage:
     raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
 
 
-def _check_status(response: HttpResponse) -> None:
-    raise_for_status(INFO.id, response, f"{INFO.label} HTML error ({response.status})")
-
-
-class DuckDuckGoProvider(SearchProvider):
+class DuckDuckGoProvider(KeylessProvider):
     """DuckDuckGo's HTML frontend: always available, paginates up to the requested count."""
 
     info = INFO
-
-    def is_available(self, context: ProviderContext) -> bool:
-        """Always: DuckDuckGo needs no key."""
-        return True
 
     async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
         """Fetch result pages until ``N`` distinct URLs are collected or pages run out.
@@ -549,5 +535,5 @@ class DuckDuckGoProvider(SearchProvider):
         response = await context.transport.send(
             INFO.id, INFO.label, build_request(form), timeout_seconds=timeout
         )
-        _check_status(response)
+        check_html_status(INFO, response)
         return parse_page(response.text())

@@ -49,13 +49,19 @@ from urllib.parse import urlencode, urlsplit
 
 import lxml.html
 
-from ..browser import FailureTexts, HeadlessOptions, browser_fetch
+from ..browser import FailureTexts, HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
 from ..html import navigation_headers, parse_document, resolve_href, text_of
-from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import HttpRequest, HttpResponse, raise_for_status
-from ._common import age_seconds_from_date
-from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
+from ..models import SearchParams, SearchSource
+from ..transport import HttpRequest, HttpResponse
+from ._scraper import (
+    BrowserEngine,
+    BrowserScraperProvider,
+    check_html_status,
+    collect_unique,
+    scraped_source,
+)
+from .base import ProviderInfo
 from .google import query_text
 
 __all__ = [
@@ -134,7 +140,7 @@ def check_page(response: HttpResponse) -> None:
     """Raise for a block page, then for any other non-2xx status."""
     if is_blocked(response.text(), response.status):
         raise ChallengeError(INFO.id, BLOCKED_MESSAGE)
-    raise_for_status(INFO.id, response, f"{INFO.label} HTML error ({response.status})")
+    check_html_status(INFO, response)
 
 
 def _url(title: lxml.html.HtmlElement) -> str | None:
@@ -171,13 +177,7 @@ def _source(article: lxml.html.HtmlElement) -> SearchSource | None:
     snippet = _snippet(article)
     match = _LEADING_DATE.match(snippet)
     published = match.group(1) if match else None
-    return SearchSource(
-        title=text_of(titles[0]) or url,
-        url=url,
-        snippet=snippet or None,
-        published_date=published,
-        age_seconds=age_seconds_from_date(published),
-    )
+    return scraped_source(title=text_of(titles[0]), url=url, snippet=snippet, date=published)
 
 
 def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
@@ -187,16 +187,7 @@ def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
         ResponseParseError: No result and nothing that looks like a results page.
     """
     root = parse_document(page)
-    sources: list[SearchSource] = []
-    seen: set[str] = set()
-    for article in root.cssselect(RESULT_SELECTOR):
-        source = _source(article)
-        if source is None or source.url in seen:
-            continue
-        seen.add(source.url)
-        sources.append(source)
-        if len(sources) >= limit:
-            break
+    sources = collect_unique(root.cssselect(RESULT_SELECTOR), _source, limit)
     if not sources and _SERP_MARKER not in page:
         raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
     return sources
@@ -206,28 +197,17 @@ def _should_fallback(response: HttpResponse) -> bool:
     return is_blocked(response.text(), response.status)
 
 
-class EcosiaProvider(SearchProvider):
+class EcosiaProvider(BrowserScraperProvider):
     """Ecosia's results page: always available, escalates to headless Chromium."""
 
     info = INFO
-
-    def is_available(self, context: ProviderContext) -> bool:
-        """Always: Ecosia needs no key."""
-        return True
-
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Fetch (escalating when blocked), check for block pages, parse."""
-        limit = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
-        fetched = await browser_fetch(
-            context,
-            provider=INFO.id,
-            label=INFO.label,
-            request=build_request(params),
-            should_fallback=_should_fallback,
-            headless=HeadlessOptions(
-                home_url=ECOSIA_HOME_URL, ready_selector=RESULT_SELECTOR, ready_timeout_seconds=10.0
-            ),
-            failure=FAILURE,
-        )
-        check_page(fetched.response)
-        return SearchResponse(provider=INFO.id, sources=tuple(parse_page(fetched.html, limit)))
+    engine = BrowserEngine(
+        build_request=build_request,
+        should_fallback=_should_fallback,
+        check_page=check_page,
+        parse_page=parse_page,
+        headless=HeadlessOptions(
+            home_url=ECOSIA_HOME_URL, ready_selector=RESULT_SELECTOR, ready_timeout_seconds=10.0
+        ),
+        failure=FAILURE,
+    )

@@ -61,13 +61,20 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import lxml.html
 
-from ..browser import FailureTexts, HeadlessOptions, browser_fetch
+from ..browser import FailureTexts, HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
 from ..html import navigation_headers, parse_document, resolve_href, text_of
-from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import HttpRequest, HttpResponse, raise_for_status
-from ._common import age_seconds_from_date, is_http_url
-from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
+from ..models import SearchParams, SearchSource
+from ..transport import HttpRequest, HttpResponse
+from ._common import is_http_url
+from ._scraper import (
+    BrowserEngine,
+    BrowserScraperProvider,
+    check_html_status,
+    collect_unique,
+    scraped_source,
+)
+from .base import ProviderInfo, clamp_count
 
 __all__ = [
     "GOOGLE_HOME_URL",
@@ -249,7 +256,7 @@ def check_page(response: HttpResponse) -> None:
     reason = block_reason(page, response.status, response.url)
     if reason == "traffic":
         raise ChallengeError(INFO.id, TRAFFIC_MESSAGE)
-    raise_for_status(INFO.id, response, f"{INFO.label} HTML error ({response.status})")
+    check_html_status(INFO, response)
     if reason == "javascript":
         raise ChallengeError(INFO.id, JAVASCRIPT_MESSAGE)
 
@@ -334,13 +341,7 @@ def _source(h3: lxml.html.HtmlElement) -> SearchSource | None:
         return None
     container = _container(h3)
     published = _published(container)
-    return SearchSource(
-        title=text_of(h3) or url,
-        url=url,
-        snippet=_snippet(container) or None,
-        published_date=published,
-        age_seconds=age_seconds_from_date(published),
-    )
+    return scraped_source(title=text_of(h3), url=url, snippet=_snippet(container), date=published)
 
 
 def _is_results_page(page: str, root: lxml.html.HtmlElement) -> bool:
@@ -360,16 +361,7 @@ def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
         ResponseParseError: No result and nothing that looks like a results page.
     """
     root = parse_document(page)
-    sources: list[SearchSource] = []
-    seen: set[str] = set()
-    for h3 in root.iter("h3"):
-        source = _source(h3)
-        if source is None or source.url in seen:
-            continue
-        seen.add(source.url)
-        sources.append(source)
-        if len(sources) >= limit:
-            break
+    sources = collect_unique(root.iter("h3"), _source, limit)
     if not sources and not _is_results_page(page, root):
         raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
     return sources
@@ -379,31 +371,20 @@ def _should_fallback(response: HttpResponse) -> bool:
     return block_reason(response.text(), response.status, response.url) is not None
 
 
-class GoogleProvider(SearchProvider):
+class GoogleProvider(BrowserScraperProvider):
     """Google's results page: always available, escalates to headless Chromium."""
 
     info = INFO
-
-    def is_available(self, context: ProviderContext) -> bool:
-        """Always: Google needs no key."""
-        return True
-
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Fetch (escalating when blocked), check for block pages, parse."""
-        limit = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
-        fetched = await browser_fetch(
-            context,
-            provider=INFO.id,
-            label=INFO.label,
-            request=build_request(params),
-            should_fallback=_should_fallback,
-            headless=HeadlessOptions(
-                home_url=GOOGLE_HOME_URL,
-                ready_selector=READY_SELECTOR,
-                ready_timeout_seconds=10.0,
-                ready_after_error_status=False,
-            ),
-            failure=FAILURE,
-        )
-        check_page(fetched.response)
-        return SearchResponse(provider=INFO.id, sources=tuple(parse_page(fetched.html, limit)))
+    engine = BrowserEngine(
+        build_request=build_request,
+        should_fallback=_should_fallback,
+        check_page=check_page,
+        parse_page=parse_page,
+        headless=HeadlessOptions(
+            home_url=GOOGLE_HOME_URL,
+            ready_selector=READY_SELECTOR,
+            ready_timeout_seconds=10.0,
+            ready_after_error_status=False,
+        ),
+        failure=FAILURE,
+    )

@@ -57,12 +57,19 @@ from urllib.parse import urlencode, urlsplit
 
 import lxml.html
 
-from ..browser import FailureTexts, HeadlessOptions, browser_fetch
+from ..browser import FailureTexts, HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
 from ..html import navigation_headers, parse_document, resolve_href, text_of
-from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import HttpRequest, HttpResponse, raise_for_status
-from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
+from ..models import SearchParams, SearchSource
+from ..transport import HttpRequest, HttpResponse
+from ._scraper import (
+    BrowserEngine,
+    BrowserScraperProvider,
+    check_html_status,
+    collect_unique,
+    scraped_source,
+)
+from .base import ProviderInfo, clamp_count
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -167,7 +174,7 @@ def check_page(response: HttpResponse) -> None:
     """Raise for a robot page, then for any other non-2xx status."""
     if is_robot_page(response.text()):
         raise ChallengeError(INFO.id, ROBOT_MESSAGE)
-    raise_for_status(INFO.id, response, f"{INFO.label} HTML error ({response.status})")
+    check_html_status(INFO, response)
 
 
 def _is_mojeek(url: str) -> bool:
@@ -184,7 +191,7 @@ def _source(row: lxml.html.HtmlElement) -> SearchSource | None:
         return None
     snippets = row.cssselect("p.s")
     snippet = text_of(snippets[0]) if snippets else ""
-    return SearchSource(title=text_of(anchors[0]) or url, url=url, snippet=snippet or None)
+    return scraped_source(title=text_of(anchors[0]), url=url, snippet=snippet)
 
 
 def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
@@ -194,16 +201,7 @@ def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
         ResponseParseError: No result and nothing that looks like a results page.
     """
     root = parse_document(page)
-    sources: list[SearchSource] = []
-    seen: set[str] = set()
-    for row in root.cssselect("ul.results-standard > li"):
-        source = _source(row)
-        if source is None or source.url in seen:
-            continue
-        seen.add(source.url)
-        sources.append(source)
-        if len(sources) >= limit:
-            break
+    sources = collect_unique(root.cssselect("ul.results-standard > li"), _source, limit)
     is_serp = "results-standard" in page or any(marker in page for marker in _SERP_MARKERS)
     if not sources and not is_serp:
         raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
@@ -261,31 +259,20 @@ def _should_fallback(response: HttpResponse) -> bool:
     return is_robot_page(response.text())
 
 
-class MojeekProvider(SearchProvider):
+class MojeekProvider(BrowserScraperProvider):
     """Mojeek's results page: always available, solves ALTCHA in headless Chromium."""
 
     info = INFO
-
-    def is_available(self, context: ProviderContext) -> bool:
-        """Always: Mojeek needs no key."""
-        return True
-
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Fetch (escalating past the robot wall), check for block pages, parse."""
-        limit = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
-        fetched = await browser_fetch(
-            context,
-            provider=INFO.id,
-            label=INFO.label,
-            request=build_request(params),
-            should_fallback=_should_fallback,
-            headless=HeadlessOptions(
-                home_url=MOJEEK_HOME_URL,
-                attempts=2,
-                retry_delay_seconds=1.0,
-                after_navigation=solve_altcha,
-            ),
-            failure=FAILURE,
-        )
-        check_page(fetched.response)
-        return SearchResponse(provider=INFO.id, sources=tuple(parse_page(fetched.html, limit)))
+    engine = BrowserEngine(
+        build_request=build_request,
+        should_fallback=_should_fallback,
+        check_page=check_page,
+        parse_page=parse_page,
+        headless=HeadlessOptions(
+            home_url=MOJEEK_HOME_URL,
+            attempts=2,
+            retry_delay_seconds=1.0,
+            after_navigation=solve_altcha,
+        ),
+        failure=FAILURE,
+    )

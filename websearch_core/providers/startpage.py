@@ -57,16 +57,17 @@ from urllib.parse import urlsplit
 
 import lxml.html
 
-from ..errors import ChallengeError, ProviderTimeoutError, ResponseParseError, SearchProviderError
+from ..errors import ProviderTimeoutError, SearchProviderError
 from ..html import navigation_headers, parse_document, resolve_href, text_of
 from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import HttpRequest, HttpResponse, raise_for_status
-from ._common import age_seconds_from_date
-from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
+from ..transport import HttpRequest
+from ._scraper import KeylessProvider, ResultPage, scraped_source
+from .base import ProviderContext, ProviderInfo
 
 __all__ = [
     "CHALLENGE_MESSAGE",
     "INFO",
+    "PAGE",
     "STARTPAGE_HOME_URL",
     "STARTPAGE_SEARCH_URL",
     "UNRECOGNISED_MESSAGE",
@@ -271,78 +272,42 @@ def _parse_block(block: lxml.html.HtmlElement) -> SearchSource | None:
     title = text_of(headings[0]) if headings else ""
     descriptions = block.cssselect("p.description")
     snippet, date = _split_date(text_of(descriptions[0]) if descriptions else "")
-    return SearchSource(
-        title=title or text_of(anchors[0]) or url,
-        url=url,
-        snippet=snippet or None,
-        published_date=date,
-        age_seconds=age_seconds_from_date(date),
-    )
+    return scraped_source(title=title or text_of(anchors[0]), url=url, snippet=snippet, date=date)
+
+
+PAGE = ResultPage(
+    info=INFO,
+    block_selector="div.result",
+    parse_block=_parse_block,
+    is_challenge_url=is_challenge_url,
+    is_challenge_page=is_challenge_page,
+    is_no_results_page=_is_no_results_page,
+    challenge_message=CHALLENGE_MESSAGE,
+    unrecognised_message=UNRECOGNISED_MESSAGE,
+)
+"""Startpage's results page for the shared scraper flow; a CAPTCHA counts before the status."""
 
 
 def parse_page(page: str, final_url: str = "") -> list[SearchSource]:
-    """Parse one Startpage results page (pure).
+    """Parse one Startpage results page (pure), by the shared flow of :meth:`ResultPage.parse`.
 
-    Args:
-        page: The decoded body of a 2xx response.
-        final_url: The URL the response came from after redirects.
-
-    Returns:
-        The results in page order, ads and Startpage links dropped, URLs de-duplicated;
-        empty for a "no results" page.
-
-    Raises:
-        ChallengeError: The CAPTCHA instead of results.
-        ResponseParseError: Neither results, nor a "no results" page, nor a CAPTCHA.
+    Ads and Startpage links are dropped; a "no results" page gives ``[]``, the CAPTCHA a
+    ``ChallengeError``, anything else without results a ``ResponseParseError``.
     """
-    if is_challenge_url(final_url):
-        raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
-    document = parse_document(page)
-    blocks = document.cssselect("div.result")
-    if not blocks:
-        if is_challenge_page(document, page):
-            raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
-        if _is_no_results_page(document):
-            return []
-        raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
-    sources: list[SearchSource] = []
-    seen: set[str] = set()
-    for block in blocks:
-        source = _parse_block(block)
-        if source is not None and source.url not in seen:
-            seen.add(source.url)
-            sources.append(source)
-    return sources
-
-
-def _check_search_response(response: HttpResponse) -> None:
-    if is_challenge_url(response.url):
-        raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
-    if 200 <= response.status < 300:
-        return
-    page = response.text()
-    document = parse_document(page)
-    if not document.cssselect("div.result") and is_challenge_page(document, page):
-        raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
-    raise_for_status(INFO.id, response, f"{INFO.label} HTML error ({response.status})")
+    return PAGE.parse(page, final_url)
 
 
 def _timed_out(budget: float) -> ProviderTimeoutError:
     return ProviderTimeoutError(INFO.id, f"{INFO.label} request timed out after {budget:g}s", None)
 
 
-class StartpageProvider(SearchProvider):
+class StartpageProvider(KeylessProvider):
     """Startpage: homepage token, then the form POST (or the tokenless GET)."""
 
     info = INFO
 
-    def is_available(self, context: ProviderContext) -> bool:
-        """Always: Startpage needs no key."""
-        return True
-
     async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
         """Fetch the token, post the search (or fall back to the GET), parse the page."""
-        wanted = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
         transport = context.transport
         budget = transport.timeout_seconds
         loop = asyncio.get_running_loop()
@@ -359,9 +324,8 @@ class StartpageProvider(SearchProvider):
             response = await transport.send(INFO.id, INFO.label, request, timeout_seconds=remaining)
         except ProviderTimeoutError:
             raise _timed_out(budget) from None
-        _check_search_response(response)
-        sources = parse_page(response.text(), response.url)
-        return SearchResponse(provider=INFO.id, sources=tuple(sources[:wanted]))
+        PAGE.check(response)
+        return PAGE.respond(response, params)
 
     async def _hidden_fields(
         self, context: ProviderContext, timeout: float

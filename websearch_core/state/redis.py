@@ -27,24 +27,21 @@ Redis Cluster is not supported: the ``MULTI`` blocks span several keys without h
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import struct
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final, TypeVar, cast
 
 import redis
 import redis.exceptions
 
+from ._threaded import ThreadedStore
 from .base import (
     DEFAULT_REDIS_PREFIX,
     CachedEntry,
     MarkKind,
     ProviderMark,
-    StateStore,
     StateStoreError,
     cache_times,
     check_cache_key,
@@ -106,7 +103,7 @@ def _decode_mark(raw: bytes) -> ProviderMark:
     )
 
 
-class RedisStore(StateStore):
+class RedisStore(ThreadedStore[redis.Redis]):
     """State in Redis, shared by every process that uses the same server and prefix.
 
     Construct with :meth:`from_url` (what :func:`~websearch_core.state.open_store` does) or
@@ -128,13 +125,9 @@ class RedisStore(StateStore):
     ) -> None:
         if not prefix:
             raise ValueError("the Redis key prefix must not be empty")
+        super().__init__(max_workers=max_workers, thread_name_prefix="websearch-redis")
         self._client = client
         self._prefix = prefix
-        self._executor = ThreadPoolExecutor(
-            max_workers=max_workers, thread_name_prefix="websearch-redis"
-        )
-        self._closed = False
-        self._close_lock = threading.Lock()
 
     @classmethod
     def from_url(
@@ -166,17 +159,6 @@ class RedisStore(StateStore):
 
     def _key(self, *parts: str) -> str:
         return self._prefix + ":".join(parts)
-
-    async def _run(self, func: Callable[[redis.Redis], _T]) -> _T:
-        if self._closed:
-            raise StateStoreError("the state store is closed")
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._executor, self._call, func)
-        except RuntimeError as exc:  # executor shut down by a concurrent aclose()
-            if self._closed:
-                raise StateStoreError("the state store is closed") from exc
-            raise
 
     def _call(self, func: Callable[[redis.Redis], _T]) -> _T:
         if self._closed:  # queued before aclose(): the pool would silently reconnect
@@ -332,14 +314,5 @@ class RedisStore(StateStore):
 
         await self._run(write)
 
-    async def aclose(self) -> None:
-        """See :meth:`StateStore.aclose`."""
-        with self._close_lock:
-            if self._closed:
-                return
-            self._closed = True
-        loop = asyncio.get_running_loop()
-        try:
-            await loop.run_in_executor(self._executor, self._client.close)
-        finally:
-            self._executor.shutdown(wait=False)
+    def _release(self) -> None:
+        self._client.close()

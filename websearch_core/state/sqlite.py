@@ -20,22 +20,19 @@ Why it is built this way:
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import sqlite3
-import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Final, TypeVar, cast
 
+from ._threaded import ThreadedStore
 from .base import (
     CachedEntry,
     MarkKind,
     ProviderMark,
-    StateStore,
     StateStoreError,
     cache_times,
     check_cache_key,
@@ -114,7 +111,7 @@ def _make_private_dirs(directory: Path) -> None:
             path.mkdir(mode=0o700)
 
 
-class SQLiteStore(StateStore):
+class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     """State in one SQLite file, safe for several processes on one machine.
 
     Nothing touches the disk until the first operation, which creates the directory
@@ -127,13 +124,11 @@ class SQLiteStore(StateStore):
     """
 
     def __init__(self, path: Path, *, busy_timeout: float = 10.0) -> None:
+        # One worker: every call runs on the thread that owns the connection.
+        super().__init__(max_workers=1, thread_name_prefix="websearch-state")
         self._path = Path(path)
         self._busy_timeout = busy_timeout
-        # One worker: every call runs on the thread that owns the connection.
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="websearch-state")
         self._conn: sqlite3.Connection | None = None  # used only on the executor thread
-        self._closed = False
-        self._close_lock = threading.Lock()
         self._writes_since_purge = 0
 
     def __repr__(self) -> str:
@@ -145,17 +140,6 @@ class SQLiteStore(StateStore):
         return self._path
 
     # -- plumbing -------------------------------------------------------------------------
-
-    async def _run(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
-        if self._closed:
-            raise StateStoreError("the state store is closed")
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._executor, self._call, func)
-        except RuntimeError as exc:  # executor shut down by a concurrent aclose()
-            if self._closed:
-                raise StateStoreError("the state store is closed") from exc
-            raise
 
     def _call(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
         try:
@@ -363,19 +347,7 @@ class SQLiteStore(StateStore):
 
         await self._run(write)
 
-    async def aclose(self) -> None:
-        """See :meth:`StateStore.aclose`."""
-        with self._close_lock:
-            if self._closed:
-                return
-            self._closed = True
-        loop = asyncio.get_running_loop()
-        try:
-            await loop.run_in_executor(self._executor, self._close_connection)
-        finally:
-            self._executor.shutdown(wait=False)
-
-    def _close_connection(self) -> None:
+    def _release(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
             conn.close()

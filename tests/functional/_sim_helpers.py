@@ -1,0 +1,134 @@
+"""Helpers the per-provider simulator tests share: a simulator fixture, a client, failures.
+
+Each ``test_<provider>_sim.py`` drives one provider end to end through ``WebSearch``
+against the loopback simulator; how a client is built and how the one failure of a
+forced-provider search is taken out of ``AllProvidersFailedError`` is the same for all of
+them, so it lives here once and every module binds it to its provider id and query.
+"""
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from websearch_core import SearchToolResult, WebSearch
+from websearch_core.errors import AllProvidersFailedError, SearchProviderError
+from websearch_core.testing import Fault, Simulator
+
+__all__ = [
+    "MISSING_CHROMIUM",
+    "failure_after",
+    "fault_failure",
+    "fault_result",
+    "only_failure",
+    "sim_client",
+    "simulator_fixture",
+]
+
+MISSING_CHROMIUM = "/nonexistent/chromium-for-tests"
+"""A Chromium path that does not exist, for the "browser needed but missing" errors."""
+
+
+def simulator_fixture(*provider_ids: str) -> Callable[[], AsyncIterator[Simulator]]:
+    """A ``sim`` fixture serving ``provider_ids``; assign it to ``sim`` in the test module.
+
+    Example:
+        ``sim = simulator_fixture("bing")`` at module level gives the tests a ``sim``
+        argument, as a hand-written ``@pytest.fixture`` would.
+    """
+
+    @pytest.fixture
+    async def sim() -> AsyncIterator[Simulator]:
+        async with Simulator(list(provider_ids)) as simulator:
+            yield simulator
+
+    return sim
+
+
+def sim_client(sim: Simulator, **overrides: Any) -> WebSearch:
+    """A client on the simulator's settings (``overrides`` applied) and its keys."""
+    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+
+
+async def only_failure(
+    ws: WebSearch, provider: str, query: str, **params: Any
+) -> SearchProviderError:
+    """The single failure of a search forced to ``provider`` (the search must fail)."""
+    with pytest.raises(AllProvidersFailedError) as caught:
+        await ws.search(query, provider=provider, **params)
+    (failure,) = caught.value.failures
+    return failure
+
+
+async def fault_failure(
+    sim: Simulator,
+    provider: str,
+    query: str,
+    fault: Fault,
+    overrides: dict[str, Any] | None = None,
+    **params: Any,
+) -> SearchProviderError:
+    """Queue ``fault``, search once on a fresh client, return the failure it caused.
+
+    Args:
+        sim: The running simulator.
+        provider: The provider to force (and whose endpoint gets the fault).
+        query: The query.
+        fault: What the endpoint does on the next request.
+        overrides: Settings overrides for the client (``timeout_seconds=...``).
+        **params: Search parameters.
+    """
+    sim[provider].enqueue(fault)
+    return await _fresh_failure(sim, provider, query, overrides or {}, params)
+
+
+async def failure_after(
+    sim: Simulator,
+    provider: str,
+    query: str,
+    *faults: Fault | None,
+    always: bool = False,
+    **overrides: Any,
+) -> SearchProviderError:
+    """Queue ``faults`` (``None``: a normal answer), search once, return the failure.
+
+    Args:
+        sim: The running simulator.
+        provider: The provider to force (and whose endpoint gets the faults).
+        query: The query.
+        *faults: What the endpoint does on the next requests, in order.
+        always: Serve the one fault on every request instead (for retried requests).
+        **overrides: Settings overrides for the client (``timeout_seconds=...``).
+    """
+    if always:
+        (fault,) = faults
+        assert fault is not None
+        sim[provider].always(fault)
+    else:
+        sim[provider].enqueue(*faults)
+    return await _fresh_failure(sim, provider, query, overrides, {})
+
+
+async def _fresh_failure(
+    sim: Simulator,
+    provider: str,
+    query: str,
+    overrides: dict[str, Any],
+    params: dict[str, Any],
+) -> SearchProviderError:
+    async with sim_client(sim, **overrides) as ws:
+        failure = await only_failure(ws, provider, query, **params)
+    assert failure.provider == provider
+    return failure
+
+
+async def fault_result(
+    sim: Simulator, provider: str, query: str, fault: Fault, **overrides: Any
+) -> SearchToolResult:
+    """Queue ``fault``, run once on a fresh client, return the error result the model sees."""
+    sim[provider].enqueue(fault)
+    async with sim_client(sim, **overrides) as ws:
+        result = await ws.run(query, provider=provider)
+    assert result.is_error
+    assert result.response.provider == provider
+    return result

@@ -1,0 +1,274 @@
+"""The flow every key-free HTML scraper shares, so each engine module keeps only its knowledge.
+
+An engine module (Bing, Yahoo, Startpage, Google, Ecosia, Mojeek, DuckDuckGo) knows its
+selectors, its URL unwrapping and its challenge markers; how those facts are put together
+is the same everywhere and lives here once:
+
+* :func:`collect_unique`: parse each result block, drop the unusable ones, de-duplicate by
+  URL in page order, optionally stopping at a count.
+* :func:`scraped_source`: a result with the scrapers' conventions (the URL stands in for a
+  missing title, a written date also gives the age).
+* :func:`check_html_status`: the shared status classifier with the scrapers' fallback text
+  ``<Label> HTML error (<status>)``.
+* :class:`ResultPage`: the CSS-selected results page (challenge URL, result blocks, then
+  for a page without blocks: challenge, genuine "no results", or an unrecognised page).
+* :class:`ScraperProvider`, :class:`BrowserScraperProvider` and :class:`KeylessProvider`:
+  the provider classes, with the engine facts given as class-level data.
+
+The module is private (leading underscore), so the registry's contract test does not read
+it as a provider.
+"""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import ClassVar, TypeVar
+
+import lxml.html
+
+from ..browser import FailureTexts, HeadlessOptions, browser_fetch
+from ..errors import ChallengeError, ResponseParseError
+from ..html import parse_document
+from ..models import SearchParams, SearchResponse, SearchSource
+from ..transport import HttpRequest, HttpResponse, raise_for_status
+from ._common import age_seconds_from_date
+from .base import (
+    ProviderContext,
+    ProviderInfo,
+    RequestResponseProvider,
+    SearchProvider,
+    clamp_count,
+)
+
+__all__ = [
+    "BrowserEngine",
+    "BrowserScraperProvider",
+    "KeylessProvider",
+    "ResultPage",
+    "ScraperProvider",
+    "check_html_status",
+    "collect_unique",
+    "result_count",
+    "scraped_source",
+]
+
+Block = TypeVar("Block")
+
+
+def collect_unique(
+    blocks: Iterable[Block],
+    parse_block: Callable[[Block], SearchSource | None],
+    limit: int | None = None,
+) -> list[SearchSource]:
+    """The sources of ``blocks`` in order, unusable blocks dropped, URLs de-duplicated exactly.
+
+    Args:
+        blocks: The page's result blocks, in page order.
+        parse_block: Turns one block into a source, or ``None`` to drop it (an ad, a link
+            off the web, a block without a title).
+        limit: Stop once this many sources are collected; ``None`` reads every block.
+
+    Example:
+        >>> collect_unique(
+        ...     ["https://a.example/", "x", "https://a.example/", "https://b.example/"],
+        ...     lambda url: SearchSource(title=url, url=url) if url.startswith("http") else None,
+        ... ) == [
+        ...     SearchSource(title="https://a.example/", url="https://a.example/"),
+        ...     SearchSource(title="https://b.example/", url="https://b.example/"),
+        ... ]
+        True
+    """
+    sources: list[SearchSource] = []
+    seen: set[str] = set()
+    for block in blocks:
+        source = parse_block(block)
+        if source is None or source.url in seen:
+            continue
+        seen.add(source.url)
+        sources.append(source)
+        if limit is not None and len(sources) >= limit:
+            break
+    return sources
+
+
+def scraped_source(
+    *, title: str, url: str, snippet: str = "", date: str | None = None
+) -> SearchSource:
+    """One scraped result, with the conventions every scraper follows.
+
+    A result without a readable title shows its URL instead, an empty snippet is no
+    snippet, and a date as the page wrote it also gives the result's age (``None`` for a
+    relative date such as ``2 days ago``, which stays as text).
+
+    Example:
+        >>> scraped_source(title="", url="https://a.example/").title
+        'https://a.example/'
+    """
+    return SearchSource(
+        title=title or url,
+        url=url,
+        snippet=snippet or None,
+        published_date=date,
+        age_seconds=age_seconds_from_date(date),
+    )
+
+
+def check_html_status(info: ProviderInfo, response: HttpResponse) -> None:
+    """Raise for a non-2xx status: the shared classifier, else ``<Label> HTML error (<status>)``.
+
+    A scraper's error body is an HTML page, not a message worth quoting, so unlike the API
+    providers' text the body is left out.
+    """
+    raise_for_status(info.id, response, f"{info.label} HTML error ({response.status})")
+
+
+def result_count(info: ProviderInfo, params: SearchParams) -> int:
+    """How many sources a scraper keeps: ``num_search_results or limit`` within its range.
+
+    Raises:
+        TypeError: ``info`` gives no ``default_results``/``max_results`` (a programming error
+            in the provider module, caught by its first test).
+    """
+    if info.default_results is None or info.max_results is None:
+        raise TypeError(f"{info.id}: a scraper's ProviderInfo needs default and max results")
+    return clamp_count(params.result_count, info.default_results, info.max_results)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResultPage:
+    """How one engine's CSS-selected results page reads, as data plus small pure functions.
+
+    The flow (:meth:`parse`) is the same for every such engine; only these facts differ.
+    """
+
+    info: ProviderInfo
+    block_selector: str
+    """Selects the result blocks (``li.b_algo`` on Bing)."""
+    parse_block: Callable[[lxml.html.HtmlElement], SearchSource | None]
+    """One block to a source, or ``None`` to drop it."""
+    is_challenge_url: Callable[[str], bool]
+    """Whether the final URL alone shows a challenge (a CAPTCHA or consent redirect)."""
+    is_challenge_page: Callable[[lxml.html.HtmlElement, str], bool]
+    """Whether a page without result blocks is a challenge: ``(document, page)``."""
+    is_no_results_page: Callable[[lxml.html.HtmlElement], bool]
+    """Whether a page without result blocks is the engine's genuine "no results" page."""
+    challenge_message: str
+    unrecognised_message: str
+    challenge_before_status: bool = True
+    """Whether :meth:`check` looks for a challenge before the status (a CAPTCHA served with
+    an error status must still read as a challenge); Yahoo checks only the status."""
+
+    def parse(self, page: str, final_url: str = "") -> list[SearchSource]:
+        """Parse one results page (pure): its sources in page order, URLs de-duplicated.
+
+        Args:
+            page: The decoded body of a 2xx response.
+            final_url: The URL the response came from after redirects.
+
+        Raises:
+            ChallengeError: A challenge instead of results.
+            ResponseParseError: Neither results, nor a "no results" page, nor a challenge.
+        """
+        if self.is_challenge_url(final_url):
+            raise ChallengeError(self.info.id, self.challenge_message)
+        document = parse_document(page)
+        blocks = document.cssselect(self.block_selector)
+        if not blocks:
+            if self.is_challenge_page(document, page):
+                raise ChallengeError(self.info.id, self.challenge_message)
+            if self.is_no_results_page(document):
+                return []
+            raise ResponseParseError(self.info.id, self.unrecognised_message, 502)
+        return collect_unique(blocks, self.parse_block)
+
+    def check(self, response: HttpResponse) -> None:
+        """Raise for a challenge (when checked first), then for a non-2xx status."""
+        if self.challenge_before_status:
+            self._check_challenge(response)
+        check_html_status(self.info, response)
+
+    def _check_challenge(self, response: HttpResponse) -> None:
+        if self.is_challenge_url(response.url):
+            raise ChallengeError(self.info.id, self.challenge_message)
+        if 200 <= response.status < 300:
+            return  # a 2xx page is judged by parse, which sees whether it has results
+        page = response.text()
+        document = parse_document(page)
+        if not document.cssselect(self.block_selector) and self.is_challenge_page(document, page):
+            raise ChallengeError(self.info.id, self.challenge_message)
+
+    def respond(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
+        """The page's sources, cut to the requested count."""
+        sources = self.parse(response.text(), response.url)
+        wanted = result_count(self.info, params)
+        return SearchResponse(provider=self.info.id, sources=tuple(sources[:wanted]))
+
+
+class KeylessProvider(SearchProvider):
+    """A provider that needs no key, so the auto chain may always use it."""
+
+    def is_available(self, context: ProviderContext) -> bool:
+        """Always: a key-free scraper has nothing to configure."""
+        return True
+
+
+class ScraperProvider(KeylessProvider, RequestResponseProvider):
+    """A key-free scraper that is one GET of a CSS-selected results page (:class:`ResultPage`).
+
+    A subclass gives ``info``, ``page`` and ``build_request``.
+    """
+
+    page: ClassVar[ResultPage]
+
+    def check_response(self, response: HttpResponse) -> None:
+        """The page's challenge check (where it comes first), then the status classifier."""
+        self.page.check(response)
+
+    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
+        """The page's results, cut to the requested count."""
+        return self.page.respond(response, params)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BrowserEngine:
+    """An engine fetched plainly first and in headless Chromium when blocked, as data.
+
+    The functions are the engine module's pure ones; :class:`BrowserScraperProvider` runs
+    them in the shared order (fetch, escalate, check for block pages, parse).
+    """
+
+    build_request: Callable[[SearchParams], HttpRequest]
+    """The plain GET; its URL holds the query string so the browser can load the same URL."""
+    should_fallback: Callable[[HttpResponse], bool]
+    """Whether a 2xx plain page is a block page the browser should retry."""
+    check_page: Callable[[HttpResponse], None]
+    """Raise for a block page or an error status, in the engine's order."""
+    parse_page: Callable[[str, int], list[SearchSource]]
+    """The page's sources, at most the given count."""
+    headless: HeadlessOptions
+    failure: FailureTexts
+
+
+class BrowserScraperProvider(KeylessProvider):
+    """A key-free scraper that escalates to headless Chromium (:class:`BrowserEngine`).
+
+    A subclass gives ``info`` and ``engine``.
+    """
+
+    engine: ClassVar[BrowserEngine]
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        """Fetch (escalating when blocked), check for block pages, parse."""
+        engine = self.engine
+        limit = result_count(self.info, params)
+        fetched = await browser_fetch(
+            context,
+            provider=self.info.id,
+            label=self.info.label,
+            request=engine.build_request(params),
+            should_fallback=engine.should_fallback,
+            headless=engine.headless,
+            failure=engine.failure,
+        )
+        engine.check_page(fetched.response)
+        sources = engine.parse_page(fetched.html, limit)
+        return SearchResponse(provider=self.info.id, sources=tuple(sources))
