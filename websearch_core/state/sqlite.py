@@ -149,6 +149,26 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 f"SQLite state store {str(self._path)!r} failed: {type(exc).__name__}: {exc}"
             ) from exc
 
+    async def _run_write(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``func`` in a ``BEGIN IMMEDIATE`` transaction.
+
+        Under WAL a deferred write that read a snapshot another process has since
+        overtaken fails at once with "database is locked" (SQLITE_BUSY_SNAPSHOT), without
+        waiting; taking the write lock first makes every writer wait its turn instead.
+        """
+
+        def transaction(conn: sqlite3.Connection) -> _T:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = func(conn)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            return result
+
+        return await self._run(transaction)
+
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
             if self._closed:  # queued before aclose(): never reopen a closed store
@@ -165,10 +185,12 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             self._path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=True
         )
         try:
-            conn.execute("PRAGMA journal_mode = WAL")
+            _set_wal(conn, self._busy_timeout)
             conn.execute("PRAGMA synchronous = NORMAL")
             self._migrate(conn)
+            conn.execute("BEGIN IMMEDIATE")
             self._purge(conn, time.time())
+            conn.execute("COMMIT")
         except BaseException:
             conn.close()
             raise
@@ -222,7 +244,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """See :meth:`StateStore.set_mark`."""
         check_provider(provider)
         params = (provider, mark.kind, mark.until, mark.reason, mark.failures, mark.set_at)
-        await self._run(
+        await self._run_write(
             lambda conn: conn.execute(
                 "INSERT OR REPLACE INTO marks (provider, kind, until, reason, failures, set_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
@@ -233,7 +255,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     async def clear_mark(self, provider: str) -> None:
         """See :meth:`StateStore.clear_mark`."""
         check_provider(provider)
-        await self._run(
+        await self._run_write(
             lambda conn: conn.execute("DELETE FROM marks WHERE provider = ?", (provider,))
         )
 
@@ -255,12 +277,14 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     async def record_failure(self, provider: str) -> int:
         """See :meth:`StateStore.record_failure`."""
         check_provider(provider)
-        return await self._run(lambda conn: _returning_int(conn, _RECORD_FAILURE, (provider,)))
+        return await self._run_write(
+            lambda conn: _returning_int(conn, _RECORD_FAILURE, (provider,))
+        )
 
     async def reset_failures(self, provider: str) -> None:
         """See :meth:`StateStore.reset_failures`."""
         check_provider(provider)
-        await self._run(
+        await self._run_write(
             lambda conn: conn.execute("DELETE FROM failures WHERE provider = ?", (provider,))
         )
 
@@ -268,7 +292,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """See :meth:`StateStore.increment_usage`."""
         check_provider(provider)
         check_period(period)
-        return await self._run(
+        return await self._run_write(
             lambda conn: _returning_int(
                 conn, _INCREMENT_USAGE, (provider, period, expires_at, time.time())
             )
@@ -327,7 +351,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 self._writes_since_purge = 0
                 conn.execute("DELETE FROM cache WHERE expires_at <= ?", (time.time(),))
 
-        await self._run(write)
+        await self._run_write(write)
 
     # -- housekeeping ---------------------------------------------------------------------
 
@@ -336,16 +360,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
 
         def write(conn: sqlite3.Connection) -> None:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                for table in ("marks", "failures", "usage"):
-                    conn.execute(f"DELETE FROM {table} WHERE provider = ?", (provider,))
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+            for table in ("marks", "failures", "usage"):
+                conn.execute(f"DELETE FROM {table} WHERE provider = ?", (provider,))
 
-        await self._run(write)
+        await self._run_write(write)
 
     def _release(self) -> None:
         if self._conn is not None:
@@ -368,3 +386,21 @@ def _mark_from_row(row: tuple[object, ...] | sqlite3.Row) -> ProviderMark:
         failures=int(cast(int, failures)),
         set_at=float(cast(float, set_at)),
     )
+
+
+def _set_wal(conn: sqlite3.Connection, patience: float) -> None:
+    """Switch to WAL, retrying while another process holds the lock the switch needs.
+
+    Two processes opening a new file at once both try the switch; the loser can get
+    "database is locked" without the busy handler ever running.
+    """
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            busy = exc.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+            if not busy or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.05)
