@@ -43,6 +43,7 @@ from .providers import ProviderContext, get_provider
 from .quota import Budget, FailurePolicy
 from .settings import APP_NAME, Settings
 from .state import MemoryStore, StateStore, open_store
+from .state.failsafe import FailSafeStore
 from .status import ProviderStatus, collect_status
 from .transport import Transport
 
@@ -179,7 +180,8 @@ class WebSearch:
             listed=self.settings.providers,
             fallback=self.settings.fallback,
         )
-        store = await self.state()
+        # A broken ledger must not cost an answer: the chain sees a store that degrades.
+        store = FailSafeStore(await self.state())
         key: str | None = None
         if self.settings.cache and use_cache:
             key = cache_key(params, ",".join(p.info.id for p in plan.providers))

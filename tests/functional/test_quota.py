@@ -333,3 +333,30 @@ async def test_logs_say_who_served_skipped_and_failed_without_secrets(
     )
     assert messages.count("web search served by tavily") == 2
     assert all(key not in m for m in messages)
+
+
+async def test_a_broken_state_store_costs_no_answer(
+    sim: Simulator, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    state_dir = tmp_path / "state"
+    state_dir.mkdir()
+    (state_dir / "state.sqlite3").write_bytes(b"this is not a database" * 100)
+    settings = sim.settings(providers=CHAIN, state_backend="sqlite", state_dir=state_dir)
+    async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+        first = await ws.run("python asyncio")
+        second = await ws.run("python asyncio")
+    assert first.error is None and first.response.provider == "brave"
+    assert not second.response.cached  # no cache without a store, but still an answer
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any("state store unavailable; searching without it" in m for m in warnings)
+
+
+async def test_an_unreachable_redis_costs_no_answer(sim: Simulator) -> None:
+    pytest.importorskip("redis")
+    from tests.redis_server import free_loopback_port
+
+    url = f"redis://127.0.0.1:{free_loopback_port()}/0"  # nothing listens there
+    settings = sim.settings(providers=CHAIN, state_backend="redis", redis_url=url)
+    async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+        result = await ws.run("python asyncio")
+    assert result.error is None and result.response.provider == "brave"
