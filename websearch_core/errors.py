@@ -17,9 +17,14 @@ message text::
         ├── EmptyResponseError               204: nothing renderable came back
         ├── ResponseParseError               the body could not be understood
         ├── ResponseTooLargeError            the body passed the size cap
-        └── ProviderUnavailableError         transient: 5xx or a transport failure
-            ├── ProviderTimeoutError         the per-provider timeout passed
-            └── ProviderConnectionError      refused, reset, closed mid-body
+        ├── ProviderUnavailableError         transient: 5xx or a transport failure
+        │   ├── ProviderTimeoutError         the per-provider timeout passed
+        │   └── ProviderConnectionError      refused, reset, closed mid-body
+        └── (defined beside their owners)
+            chain.ProviderSkippedError       out of quota / cooling down / over budget: not asked
+            browser.BrowserUnavailableError  headless Chromium needed but not installed
+            providers.public.PublicEnginesFailedError   every public engine failed (503)
+    state.StateStoreError (a WebSearchError)  the ledger failed; the chain searches without it
 
 aiohttp and asyncio errors are translated into this tree in one place,
 :mod:`websearch_core.transport`. Cancellation is never translated: ``asyncio.CancelledError``
