@@ -11,6 +11,12 @@ from tests.redis_server import session_redis_url
 SHARED_FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
 _ENV_PREFIXES = ("WEBSEARCH_", "SEARXNG_")
 _KEY_VARS = (
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
     "FIRECRAWL_BASE_URL",
     "FIRECRAWL_API_URL",
     "MOONSHOT_SEARCH_BASE_URL",

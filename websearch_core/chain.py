@@ -351,7 +351,7 @@ def _failed(provider: SearchProvider, error: BaseException, ms: float, detail: s
 def context_secrets(context: ProviderContext) -> tuple[str, ...]:
     """Every credential value this call could have used: keys, tokens, passwords."""
     searxng = context.settings.searxng
-    extra = (searxng.token, searxng.basic_password)
+    extra = (searxng.token, searxng.basic_password, context.settings.proxy)
     revealed = tuple(secret.get_secret_value() for secret in extra if secret is not None)
     return (*context.credentials.secrets(), *revealed)
 

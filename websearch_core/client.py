@@ -133,9 +133,12 @@ class WebSearch:
             # old one is unusable (and cannot be closed once its loop is closed).
             self._session = None
         if self._session is None or self._session.closed:
+            proxy = self.settings.proxy
             self._session = aiohttp.ClientSession(
                 timeout=aiohttp.ClientTimeout(total=None),
                 connector=aiohttp.TCPConnector(limit=32),
+                proxy=proxy.get_secret_value() if proxy is not None else None,
+                trust_env=True,  # HTTPS_PROXY / NO_PROXY, as users of requests expect
             )
             self._session_loop = loop
             self._owns_session = True

@@ -171,6 +171,10 @@ class Settings(BaseSettings):
     """``WEBSEARCH_REDIS_URL``: share state among processes and machines through Redis."""
     timeout_seconds: float = Field(default=DEFAULT_TIMEOUT_SECONDS, gt=0, le=MAX_TIMEOUT_SECONDS)
     """Per-provider request timeout (a ceiling for one provider, not the whole chain)."""
+    proxy: SecretStr | None = None
+    """``WEBSEARCH_PROXY``: an HTTP(S) proxy for every provider request (it may carry
+    credentials, so it is kept secret). Without it the standard ``HTTPS_PROXY`` /
+    ``HTTP_PROXY`` / ``NO_PROXY`` variables apply."""
     max_response_bytes: int = Field(default=DEFAULT_MAX_RESPONSE_BYTES, ge=1024)
     """Response bodies larger than this are refused, not read."""
     api_keys: dict[str, SecretStr] = Field(default_factory=dict)
@@ -204,6 +208,13 @@ class Settings(BaseSettings):
             return None
         value = value.strip().lower()
         return None if value in ("", "auto") else value
+
+    @field_validator("proxy")
+    @classmethod
+    def _check_proxy(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(("http://", "https://")):
+            raise ValueError("proxy must be an http(s) URL")
+        return value
 
     @field_validator("base_urls")
     @classmethod
