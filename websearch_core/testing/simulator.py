@@ -150,6 +150,7 @@ class SimulatedProvider:
     """Results to serve; ``None`` derives ten from each query."""
     sticky_fault: Fault | None = None
     _faults: deque[Fault | None] = field(default_factory=deque)
+    _hanging: set[asyncio.Task[Any]] = field(default_factory=set)
 
     def enqueue(self, *faults: Fault | None) -> None:
         """Serve these faults, one per request (``None``: a normal answer), then answer normally."""
@@ -214,7 +215,11 @@ class Simulator:
             self._runners.append(runner)
 
     async def close(self) -> None:
-        """Stop every server."""
+        """Stop every server, first ending requests a ``hang`` fault is still holding."""
+        hanging = [task for sim in self.providers.values() for task in sim._hanging]
+        for task in hanging:
+            task.cancel()
+        await asyncio.gather(*hanging, return_exceptions=True)
         for runner in self._runners:
             await runner.cleanup()
         self._runners.clear()
@@ -327,14 +332,25 @@ def _query_of(request: RecordedRequest) -> str:
     return ""
 
 
+async def _hang(simulated: SimulatedProvider, seconds: float) -> web.Response:
+    """Hold the request open; :meth:`Simulator.close` ends it instead of leaving it pending."""
+    task = asyncio.current_task()
+    assert task is not None
+    simulated._hanging.add(task)
+    try:
+        await asyncio.sleep(seconds)
+    finally:
+        simulated._hanging.discard(task)
+    return web.Response(status=504, text="hung")
+
+
 async def _serve_fault(
     request: web.Request, simulated: SimulatedProvider, fault: Fault
 ) -> web.StreamResponse:
     if fault.kind == "status":
         return web.Response(status=fault.status, text=fault.body, headers=fault.headers)
     if fault.kind == "hang":
-        await asyncio.sleep(fault.seconds)
-        return web.Response(status=504, text="hung")
+        return await _hang(simulated, fault.seconds)
     if fault.kind == "reset":
         if request.transport is not None:
             request.transport.abort()
