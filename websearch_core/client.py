@@ -17,6 +17,7 @@ import asyncio
 import concurrent.futures
 import logging
 import time
+import urllib.request
 from collections.abc import Callable, Coroutine, Mapping
 from datetime import UTC, datetime
 from types import TracebackType
@@ -138,7 +139,9 @@ class WebSearch:
                 timeout=aiohttp.ClientTimeout(total=None),
                 connector=aiohttp.TCPConnector(limit=32),
                 proxy=proxy.get_secret_value() if proxy is not None else None,
-                trust_env=True,  # HTTPS_PROXY / NO_PROXY, as users of requests expect
+                # HTTPS_PROXY / NO_PROXY, as users of requests expect; aiohttp re-reads the
+                # environment and ~/.netrc on every request, so only when a proxy is set.
+                trust_env=proxy is None and bool(urllib.request.getproxies()),
             )
             self._session_loop = loop
             self._owns_session = True
