@@ -49,7 +49,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlencode
+from urllib.parse import unquote, urlencode, urlsplit
 
 from .errors import (
     ProviderNotConfiguredError,
@@ -62,7 +62,15 @@ from .errors import (
 from .transport import HttpRequest, HttpResponse
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, Page, Playwright, Response, Route
+    from playwright.async_api import (
+        Browser,
+        BrowserContext,
+        Page,
+        Playwright,
+        ProxySettings,
+        Response,
+        Route,
+    )
 
     from .providers.base import ProviderContext
 
@@ -205,6 +213,7 @@ class HeadlessBrowser:
         executable_path: The Chromium binary (default: :func:`chromium_path` at launch).
         args: Command-line flags for Chromium.
         launch_timeout: Seconds Chromium may take to start.
+        proxy: An HTTP(S) proxy URL for the browser's traffic (credentials allowed).
 
     The browser belongs to the event loop that started it. :meth:`aclose` stops it; a later
     call starts a new one, so an instance can outlive several open/close cycles of a client.
@@ -222,8 +231,10 @@ class HeadlessBrowser:
         *,
         args: Sequence[str] = CHROMIUM_ARGS,
         launch_timeout: float = LAUNCH_TIMEOUT_SECONDS,
+        proxy: str | None = None,
     ) -> None:
         self._executable_path = executable_path
+        self._proxy = proxy
         self.args = tuple(args)
         self.launch_timeout = launch_timeout
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -303,6 +314,7 @@ class HeadlessBrowser:
             browser = await playwright.chromium.launch(
                 executable_path=path,
                 args=list(self.args),
+                proxy=_playwright_proxy(self._proxy) if self._proxy else None,
                 headless=True,
                 ignore_default_args=["--enable-automation"],
                 timeout=self.launch_timeout * 1000,
@@ -739,3 +751,15 @@ async def _capture(page: "Page", response: "Response | None") -> HttpResponse:
         with contextlib.suppress(Exception):
             headers = await response.all_headers()
     return HttpResponse(status=status, body=html.encode("utf-8"), headers=headers, url=page.url)
+
+
+def _playwright_proxy(url: str) -> "ProxySettings":
+    """Playwright's proxy settings: credentials go in their own fields, not the URL."""
+    parts = urlsplit(url)
+    server = f"{parts.scheme}://{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    settings: ProxySettings = {"server": server}
+    if parts.username:
+        settings["username"] = unquote(parts.username)
+    if parts.password:
+        settings["password"] = unquote(parts.password)
+    return settings

@@ -99,7 +99,8 @@ class WebSearch:
         self._owns_session = session is None
         self._session_loop: asyncio.AbstractEventLoop | None = None
         self._store: StateStore | None = None
-        self._browser = browser if browser is not None else HeadlessBrowser()
+        proxy = self.settings.proxy.get_secret_value() if self.settings.proxy else None
+        self._browser = browser if browser is not None else HeadlessBrowser(proxy=proxy)
         self._owns_browser = browser is None
 
     def __repr__(self) -> str:
