@@ -1,8 +1,9 @@
-"""LangChain integration of websearch-tools: the ``web_search`` tool.
+"""LangChain integration of websearch-tools: the ``web_search`` tool and a retriever.
 
 Example:
-    >>> from langchain_websearch import WebSearchTool  # doctest: +SKIP
+    >>> from langchain_websearch import WebSearchRetriever, WebSearchTool  # doctest: +SKIP
     >>> WebSearchTool().invoke({"query": "python 3.13 release notes"})  # doctest: +SKIP
+    >>> WebSearchRetriever(k=3).invoke("python 3.13 release notes")  # doctest: +SKIP
 """
 
 try:
@@ -15,6 +16,7 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 
 from websearch_core import __version__
 
+from .retriever import WebSearchRetriever
 from .tool import WebSearchInput, WebSearchTool
 
-__all__ = ["WebSearchInput", "WebSearchTool", "__version__"]
+__all__ = ["WebSearchInput", "WebSearchRetriever", "WebSearchTool", "__version__"]

@@ -1,9 +1,11 @@
-"""LlamaIndex integration of websearch-tools: the ``web_search`` tool and tool spec.
+"""LlamaIndex integration of websearch-tools: the ``web_search`` tool, tool spec and retriever.
 
 Example:
     >>> from llamaindex_websearch import create_web_search_tool  # doctest: +SKIP
     >>> tool = create_web_search_tool()  # doctest: +SKIP
     >>> print(tool.call(query="python 3.13 release notes").content)  # doctest: +SKIP
+    >>> from llamaindex_websearch import WebSearchRetriever  # doctest: +SKIP
+    >>> nodes = WebSearchRetriever(k=3).retrieve("python 3.13")  # doctest: +SKIP
 """
 
 try:
@@ -16,6 +18,7 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 
 from websearch_core import __version__
 
+from .retriever import WebSearchRetriever
 from .tool import (
     WebSearchArgs,
     WebSearchFunctionTool,
@@ -27,6 +30,7 @@ from .tool import (
 __all__ = [
     "WebSearchArgs",
     "WebSearchFunctionTool",
+    "WebSearchRetriever",
     "WebSearchToolSpec",
     "__version__",
     "create_web_search_tool",

@@ -1,0 +1,267 @@
+"""Web search as a LangChain retriever: one ``Document`` per search result.
+
+Unlike the tool, the retriever raises when the search fails: a retriever feeds a chain,
+not a model that could read an ``Error: ...`` message, and a chain that silently answered
+from no context would hide the outage. Every error is a
+:class:`~websearch_core.errors.WebSearchError`: :class:`~websearch_core.AllProvidersFailedError`
+(every provider failed; ``failures`` holds each error),
+:class:`~websearch_core.NoProviderConfiguredError` (nothing could run) or
+:class:`~websearch_core.ConfigurationError` (bad settings). An invalid query (blank, too
+long) raises :class:`pydantic.ValidationError`. When the result cache holds a stale answer
+for the query, that answer is returned instead of an error, as in
+:meth:`~websearch_core.WebSearch.search`.
+"""
+
+from typing import Any, Self
+
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForRetrieverRun,
+    CallbackManagerForRetrieverRun,
+)
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from pydantic import Field, PrivateAttr, SecretStr, field_validator, model_validator
+
+from websearch_core import (
+    SEARCH_PROVIDER_ORDER,
+    SearchParams,
+    SearchResponse,
+    SearchSource,
+    Settings,
+    WebSearch,
+)
+from websearch_core.client import LoopBoundClient
+from websearch_core.models import Recency
+from websearch_core.providers import PROVIDER_REGISTRY
+
+__all__ = ["WebSearchRetriever"]
+
+MAX_K = 100
+"""The largest ``k``: the bound of ``SearchParams.limit``."""
+
+
+class WebSearchRetriever(BaseRetriever):
+    r"""Retrieve web search results as documents, through the first provider that answers.
+
+    Each result becomes one ``Document``: ``page_content`` is the result's snippet (its
+    title when the provider gave no snippet) and ``metadata`` holds ``title``, ``url``,
+    ``published_date``, ``age_seconds``, ``provider``, ``rank`` (1-based, in the
+    provider's order) and ``engines`` (for the Public Web aggregate: each engine that
+    returned the URL, as ``{"engine": ..., "rank": ...}``; otherwise empty). All values
+    are JSON-compatible.
+
+    With ``include_answer=True`` and a provider that writes an answer (Perplexity,
+    Gemini, Tavily, ...), the first document holds that answer: its metadata is
+    ``{"kind": "answer", "provider": ..., "rank": 0, "citations": [{"url", "title",
+    "cited_text"}, ...]}``. It comes on top of the ``k`` results.
+
+    A failed search raises (see the module docstring): catch
+    :class:`~websearch_core.WebSearchError` around the chain to degrade gracefully.
+
+    Setup:
+        Install the package with the LangChain extra and configure at least one provider
+        (DuckDuckGo needs no key):
+
+        .. code-block:: bash
+
+            pip install "websearch-tools[langchain]"
+            export BRAVE_API_KEY="..."   # optional; or: websearch auth set brave
+
+    Key init args:
+        k: int
+            Number of results to return (1-100; default 5).
+        include_answer: bool
+            Put the provider's written answer, if any, first.
+        recency: "day" | "week" | "month" | "year" | None
+            Only results from this period, where the provider can.
+        provider: str | None
+            Preferred provider id, tried first (then the auto chain).
+
+    Instantiate:
+        .. code-block:: python
+
+            from langchain_websearch import WebSearchRetriever
+
+            retriever = WebSearchRetriever(k=3)
+            # or with explicit configuration:
+            retriever = WebSearchRetriever(
+                api_keys={"brave": "..."}, provider="brave", k=5, recency="month"
+            )
+
+    Invoke:
+        .. code-block:: python
+
+            docs = retriever.invoke("what changed in Python 3.13")
+            docs[0].page_content        # the first result's snippet
+            docs[0].metadata["url"]     # https://docs.python.org/3/whatsnew/3.13.html
+            retriever.invoke("python 3.13", k=2)  # k for one call
+
+    Async:
+        .. code-block:: python
+
+            docs = await retriever.ainvoke("aiohttp latest release")
+            await retriever.aclose()  # closes the HTTP session the retriever opened
+
+    Use within a chain:
+        .. code-block:: python
+
+            from langchain_core.output_parsers import StrOutputParser
+            from langchain_core.prompts import ChatPromptTemplate
+            from langchain_core.runnables import RunnablePassthrough
+
+            prompt = ChatPromptTemplate.from_template(
+                "Answer from these sources:\n{context}\n\nQuestion: {question}"
+            )
+
+            def format_docs(docs):
+                return "\n\n".join(f"{d.metadata.get('url', '')}\n{d.page_content}" for d in docs)
+
+            chain = (
+                {"context": retriever | format_docs, "question": RunnablePassthrough()}
+                | prompt
+                | llm
+                | StrOutputParser()
+            )
+            chain.invoke("what changed in Python 3.13")
+    """
+
+    settings: Settings | None = None
+    """Resolved settings; by default read from the environment and the config file."""
+    api_keys: dict[str, SecretStr] = Field(default_factory=dict)
+    """Keys given in code (``{"brave": "..."}``), ranked above the environment."""
+    provider: str | None = None
+    """Preferred provider id, tried first; then the auto chain. ``None``/``"auto"``: chain."""
+    timeout_seconds: float | None = Field(default=None, gt=0)
+    """Per-provider request timeout in seconds (default from the settings)."""
+    k: int = Field(default=5, ge=1, le=MAX_K, strict=True)
+    """Number of results to return (sent as the search ``limit``; extras are cut)."""
+    include_answer: bool = Field(default=False, strict=True)
+    """Put the provider's written answer, when it gives one, first (on top of ``k``)."""
+    recency: Recency | None = None
+    """Only results from the last day, week, month or year, where the provider can."""
+    web_search: WebSearch | None = Field(default=None, exclude=True)
+    """A ready client to use instead of building one from the fields above."""
+
+    _clients: LoopBoundClient = PrivateAttr(default_factory=LoopBoundClient)
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip().lower()
+        if value in ("", "auto"):
+            return None
+        if value not in PROVIDER_REGISTRY:
+            known = ", ".join(SEARCH_PROVIDER_ORDER)
+            raise ValueError(f"Unknown search provider: {value} (known: {known})")
+        return value
+
+    @model_validator(mode="after")
+    def _one_source_of_configuration(self) -> Self:
+        configured = self.settings is not None or self.api_keys or self.provider is not None
+        if self.web_search is not None and (configured or self.timeout_seconds is not None):
+            raise ValueError(
+                "pass either web_search or settings/api_keys/provider/timeout_seconds, not both"
+            )
+        return self
+
+    def _get_relevant_documents(
+        self,
+        query: str,
+        *,
+        run_manager: CallbackManagerForRetrieverRun,
+        k: int | None = None,
+    ) -> list[Document]:
+        """Search from synchronous code (on its own loop and HTTP session).
+
+        Args:
+            query: What to search for.
+            run_manager: The callback manager of this run.
+            k: Number of results for this call only (default: the ``k`` field).
+
+        Returns:
+            The answer document (when asked for and given), then one document per result.
+
+        Raises:
+            AllProvidersFailedError: Every provider failed.
+            NoProviderConfiguredError: No provider could run.
+            pydantic.ValidationError: The query or ``k`` is invalid.
+        """
+        params = self._params(query, k)
+        client = self.web_search or self._clients.get(self._new_client)
+        return self._documents(client.search_sync(params), params)
+
+    async def _aget_relevant_documents(
+        self,
+        query: str,
+        *,
+        run_manager: AsyncCallbackManagerForRetrieverRun,
+        k: int | None = None,
+    ) -> list[Document]:
+        """Search natively on the running loop, reusing the retriever's HTTP session.
+
+        Args:
+            query: What to search for.
+            run_manager: The callback manager of this run.
+            k: Number of results for this call only (default: the ``k`` field).
+
+        Returns:
+            The answer document (when asked for and given), then one document per result.
+
+        Raises:
+            AllProvidersFailedError: Every provider failed.
+            NoProviderConfiguredError: No provider could run.
+            pydantic.ValidationError: The query or ``k`` is invalid.
+        """
+        params = self._params(query, k)
+        client = self.web_search or self._clients.for_running_loop(self._new_client)
+        return self._documents(await client.search(params), params)
+
+    async def aclose(self) -> None:
+        """Close the HTTP session the retriever opened (a given ``web_search`` is left open)."""
+        await self._clients.aclose()
+
+    def _params(self, query: str, k: int | None) -> SearchParams:
+        return SearchParams(query=query, limit=self.k if k is None else k, recency=self.recency)
+
+    def _documents(self, response: SearchResponse, params: SearchParams) -> list[Document]:
+        documents: list[Document] = []
+        if self.include_answer and response.answer and response.answer.strip():
+            documents.append(Document(page_content=response.answer, metadata=_answer(response)))
+        for rank, source in enumerate(response.sources[: params.limit], start=1):
+            content = source.snippet or source.title or source.url
+            metadata = _source(source, response.provider, rank)
+            documents.append(Document(page_content=content, metadata=metadata))
+        return documents
+
+    def _new_client(self) -> WebSearch:
+        overrides: dict[str, Any] = {}
+        if self.provider is not None:
+            overrides["provider"] = self.provider
+        if self.timeout_seconds is not None:
+            overrides["timeout_seconds"] = self.timeout_seconds
+        return WebSearch(self.settings, api_keys=self.api_keys, **overrides)
+
+
+def _source(source: SearchSource, provider: str, rank: int) -> dict[str, Any]:
+    """The metadata of one result at its 1-based ``rank`` (JSON-compatible)."""
+    return {
+        "title": source.title,
+        "url": source.url,
+        "published_date": source.published_date,
+        "age_seconds": source.age_seconds,
+        "provider": provider,
+        "rank": rank,
+        "engines": [engine.model_dump(mode="json") for engine in source.engines],
+    }
+
+
+def _answer(response: SearchResponse) -> dict[str, Any]:
+    """The metadata of the answer document (JSON-compatible)."""
+    return {
+        "kind": "answer",
+        "provider": response.provider,
+        "rank": 0,
+        "citations": [citation.model_dump(mode="json") for citation in response.citations],
+    }

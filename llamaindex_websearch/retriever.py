@@ -1,0 +1,278 @@
+"""Web search as a LlamaIndex retriever: one scored ``TextNode`` per search result.
+
+The retriever raises when the search fails, like any retriever in a query engine: a query
+that silently went on without context would hide the outage. Every error is a
+:class:`~websearch_core.errors.WebSearchError`: :class:`~websearch_core.AllProvidersFailedError`
+(every provider failed; ``failures`` holds each error),
+:class:`~websearch_core.NoProviderConfiguredError` (nothing could run) or
+:class:`~websearch_core.ConfigurationError` (bad settings). An invalid query (blank, too
+long) raises :class:`pydantic.ValidationError`. When the result cache holds a stale answer
+for the query, that answer is returned instead of an error, as in
+:meth:`~websearch_core.WebSearch.search`.
+
+**Scores.** A web search ranks its results but gives no comparable relevance value, so
+the score is the reciprocal rank: ``1 / rank`` (1.0, 0.5, 0.333..., in the provider's
+order). The answer node, when asked for, scores 1.0 and comes first. Scores from two
+searches are not comparable beyond their order.
+"""
+
+from collections.abc import Mapping
+from typing import Any, Self
+
+from llama_index.core.base.base_retriever import BaseRetriever
+from llama_index.core.callbacks import CallbackManager
+from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+
+from websearch_core import (
+    SEARCH_PROVIDER_ORDER,
+    SearchParams,
+    SearchResponse,
+    SearchSource,
+    Settings,
+    WebSearch,
+)
+from websearch_core.client import LoopBoundClient
+from websearch_core.models import Recency
+from websearch_core.providers import PROVIDER_REGISTRY
+
+__all__ = ["WebSearchRetriever"]
+
+MAX_K = 100
+"""The largest ``k``: the bound of ``SearchParams.limit``."""
+
+
+class _RetrieverConfig(BaseModel):
+    """The constructor arguments, validated as the LangChain retriever validates its fields."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    settings: Settings | None = None
+    api_keys: dict[str, SecretStr] = Field(default_factory=dict)
+    provider: str | None = None
+    timeout_seconds: float | None = Field(default=None, gt=0)
+    k: int = Field(default=5, ge=1, le=MAX_K, strict=True)
+    include_answer: bool = Field(default=False, strict=True)
+    recency: Recency | None = None
+    web_search: WebSearch | None = None
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip().lower()
+        if value in ("", "auto"):
+            return None
+        if value not in PROVIDER_REGISTRY:
+            known = ", ".join(SEARCH_PROVIDER_ORDER)
+            raise ValueError(f"Unknown search provider: {value} (known: {known})")
+        return value
+
+    @model_validator(mode="after")
+    def _one_source_of_configuration(self) -> Self:
+        configured = self.settings is not None or self.api_keys or self.provider is not None
+        if self.web_search is not None and (configured or self.timeout_seconds is not None):
+            raise ValueError(
+                "pass either web_search or settings/api_keys/provider/timeout_seconds, not both"
+            )
+        return self
+
+
+class WebSearchRetriever(BaseRetriever):
+    """Retrieve web search results as scored nodes, through the first provider that answers.
+
+    Each result becomes a ``TextNode`` whose text is the title, the URL and the snippet,
+    one per line: the text is all an LLM (or an embedding model) sees, because every
+    metadata key is listed in ``excluded_llm_metadata_keys`` and
+    ``excluded_embed_metadata_keys``. The metadata holds ``title``, ``url``,
+    ``published_date``, ``age_seconds``, ``provider``, ``rank`` (1-based, in the
+    provider's order) and ``engines`` (for the Public Web aggregate: each engine that
+    returned the URL, as ``{"engine": ..., "rank": ...}``; otherwise empty). Values are
+    JSON-compatible, but ``engines`` is a list: drop it before inserting the nodes into
+    a vector store that only accepts flat metadata.
+
+    The score is ``1 / rank`` (see the module docstring). With ``include_answer=True`` and
+    a provider that writes an answer, the first node (score 1.0) holds the answer followed
+    by its numbered citations, with metadata ``{"kind": "answer", "provider": ...,
+    "rank": 0, "citations": [{"url", "title", "cited_text"}, ...]}``; it comes on top of
+    the ``k`` results.
+
+    Args:
+        web_search: A ready client; by default one is built from the arguments below.
+        settings: Resolved settings; by default read from the environment and config file.
+        api_keys: Keys given in code (``{"brave": "..."}``), ranked above the environment.
+        provider: Preferred provider id, tried first; then the auto chain.
+        timeout_seconds: Per-provider request timeout in seconds.
+        k: Number of results to return (1-100; sent as the search ``limit``, extras cut).
+        include_answer: Put the provider's written answer, when it gives one, first.
+        recency: Only results from the last day, week, month or year, where possible.
+        callback_manager: LlamaIndex callback manager (default: a new one).
+        verbose: Print progress as LlamaIndex retrievers do.
+
+    Raises:
+        pydantic.ValidationError: An argument is invalid (an unknown provider, ``k`` out
+            of range, ``web_search`` together with other client arguments).
+
+    Example:
+        >>> from llama_index.core.query_engine import RetrieverQueryEngine  # doctest: +SKIP
+        >>> retriever = WebSearchRetriever(k=3, api_keys={"brave": "..."})  # doctest: +SKIP
+        >>> nodes = retriever.retrieve("what changed in Python 3.13")  # doctest: +SKIP
+        >>> nodes[0].node.metadata["url"], nodes[0].score  # doctest: +SKIP
+        >>> engine = RetrieverQueryEngine.from_args(retriever, llm=llm)  # doctest: +SKIP
+        >>> await retriever.aclose()  # after async use  # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        web_search: WebSearch | None = None,
+        *,
+        settings: Settings | None = None,
+        api_keys: Mapping[str, str | SecretStr] | None = None,
+        provider: str | None = None,
+        timeout_seconds: float | None = None,
+        k: int = 5,
+        include_answer: bool = False,
+        recency: Recency | None = None,
+        callback_manager: CallbackManager | None = None,
+        verbose: bool = False,
+    ) -> None:
+        config = _RetrieverConfig.model_validate(
+            {
+                "settings": settings,
+                "api_keys": dict(api_keys or {}),
+                "provider": provider,
+                "timeout_seconds": timeout_seconds,
+                "k": k,
+                "include_answer": include_answer,
+                "recency": recency,
+                "web_search": web_search,
+            }
+        )
+        super().__init__(callback_manager=callback_manager, verbose=verbose)
+        self._config = config
+        self._clients = LoopBoundClient()
+
+    @property
+    def k(self) -> int:
+        """Number of results each retrieval returns (the answer node aside)."""
+        return self._config.k
+
+    @property
+    def include_answer(self) -> bool:
+        """Whether the provider's written answer, when given, comes first."""
+        return self._config.include_answer
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        """Search from synchronous code (on its own loop and HTTP session).
+
+        Args:
+            query_bundle: The query; ``query_str`` is what is searched for.
+
+        Returns:
+            The answer node (when asked for and given), then one node per result.
+
+        Raises:
+            AllProvidersFailedError: Every provider failed.
+            NoProviderConfiguredError: No provider could run.
+            pydantic.ValidationError: The query is invalid (blank, too long).
+        """
+        params = self._params(query_bundle)
+        client = self._config.web_search or self._clients.get(self._new_client)
+        return self._nodes(client.search_sync(params))
+
+    async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        """Search natively on the running loop, reusing the retriever's HTTP session.
+
+        Args:
+            query_bundle: The query; ``query_str`` is what is searched for.
+
+        Returns:
+            The answer node (when asked for and given), then one node per result.
+
+        Raises:
+            AllProvidersFailedError: Every provider failed.
+            NoProviderConfiguredError: No provider could run.
+            pydantic.ValidationError: The query is invalid (blank, too long).
+        """
+        params = self._params(query_bundle)
+        client = self._config.web_search or self._clients.for_running_loop(self._new_client)
+        return self._nodes(await client.search(params))
+
+    async def aclose(self) -> None:
+        """Close the HTTP session the retriever opened (a given ``web_search`` is left open)."""
+        await self._clients.aclose()
+
+    def _params(self, query_bundle: QueryBundle) -> SearchParams:
+        return SearchParams(
+            query=query_bundle.query_str, limit=self._config.k, recency=self._config.recency
+        )
+
+    def _nodes(self, response: SearchResponse) -> list[NodeWithScore]:
+        nodes: list[NodeWithScore] = []
+        if self._config.include_answer and response.answer and response.answer.strip():
+            nodes.append(NodeWithScore(node=_answer_node(response), score=1.0))
+        for rank, source in enumerate(response.sources[: self._config.k], start=1):
+            node = _text_node(_source_text(source), _source(source, response.provider, rank))
+            nodes.append(NodeWithScore(node=node, score=1.0 / rank))
+        return nodes
+
+    def _new_client(self) -> WebSearch:
+        config = self._config
+        overrides: dict[str, Any] = {}
+        if config.provider is not None:
+            overrides["provider"] = config.provider
+        if config.timeout_seconds is not None:
+            overrides["timeout_seconds"] = config.timeout_seconds
+        return WebSearch(config.settings, api_keys=config.api_keys, **overrides)
+
+
+def _text_node(text: str, metadata: dict[str, Any]) -> TextNode:
+    """A node whose text is all an LLM or embedding model sees."""
+    hidden = list(metadata)
+    return TextNode(
+        text=text,
+        metadata=metadata,
+        excluded_llm_metadata_keys=hidden,
+        excluded_embed_metadata_keys=hidden,
+    )
+
+
+def _source_text(source: SearchSource) -> str:
+    """Title, URL and snippet, one per line (empty parts left out)."""
+    return "\n".join(part for part in (source.title, source.url, source.snippet) if part)
+
+
+def _answer_node(response: SearchResponse) -> TextNode:
+    """The written answer, then its citations numbered from 1 as answer engines cite them."""
+    text = (response.answer or "").strip()
+    if response.citations:
+        lines = [
+            f"[{number}] " + " ".join(part for part in (citation.title, citation.url) if part)
+            for number, citation in enumerate(response.citations, start=1)
+        ]
+        text = "\n".join([text, "", "Citations:", *lines])
+    return _text_node(text, _answer(response))
+
+
+def _source(source: SearchSource, provider: str, rank: int) -> dict[str, Any]:
+    """The metadata of one result at its 1-based ``rank`` (JSON-compatible)."""
+    return {
+        "title": source.title,
+        "url": source.url,
+        "published_date": source.published_date,
+        "age_seconds": source.age_seconds,
+        "provider": provider,
+        "rank": rank,
+        "engines": [engine.model_dump(mode="json") for engine in source.engines],
+    }
+
+
+def _answer(response: SearchResponse) -> dict[str, Any]:
+    """The metadata of the answer node (JSON-compatible)."""
+    return {
+        "kind": "answer",
+        "provider": response.provider,
+        "rank": 0,
+        "citations": [citation.model_dump(mode="json") for citation in response.citations],
+    }
