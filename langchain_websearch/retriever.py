@@ -12,7 +12,7 @@ for the query, that answer is returned instead of an error, as in
 :meth:`~websearch_core.WebSearch.search`.
 """
 
-from typing import Any, Self
+from typing import Any
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -20,19 +20,16 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from pydantic import Field, PrivateAttr, SecretStr, field_validator, model_validator
+from pydantic import Field, PrivateAttr
 
 from websearch_core import (
-    SEARCH_PROVIDER_ORDER,
     SearchParams,
     SearchResponse,
     SearchSource,
-    Settings,
-    WebSearch,
 )
 from websearch_core.client import LoopBoundClient
+from websearch_core.client_options import ClientOptions
 from websearch_core.models import Recency
-from websearch_core.providers import PROVIDER_REGISTRY
 
 __all__ = ["WebSearchRetriever"]
 
@@ -40,7 +37,7 @@ MAX_K = 100
 """The largest ``k``: the bound of ``SearchParams.limit``."""
 
 
-class WebSearchRetriever(BaseRetriever):
+class WebSearchRetriever(BaseRetriever, ClientOptions):
     r"""Retrieve web search results as documents, through the first provider that answers.
 
     Each result becomes one ``Document``: ``page_content`` is the result's snippet (its
@@ -125,46 +122,14 @@ class WebSearchRetriever(BaseRetriever):
             chain.invoke("what changed in Python 3.13")
     """
 
-    settings: Settings | None = None
-    """Resolved settings; by default read from the environment and the config file."""
-    api_keys: dict[str, SecretStr] = Field(default_factory=dict)
-    """Keys given in code (``{"brave": "..."}``), ranked above the environment."""
-    provider: str | None = None
-    """Preferred provider id, tried first; then the auto chain. ``None``/``"auto"``: chain."""
-    timeout_seconds: float | None = Field(default=None, gt=0)
-    """Per-provider request timeout in seconds (default from the settings)."""
     k: int = Field(default=5, ge=1, le=MAX_K, strict=True)
     """Number of results to return (sent as the search ``limit``; extras are cut)."""
     include_answer: bool = Field(default=False, strict=True)
     """Put the provider's written answer, when it gives one, first (on top of ``k``)."""
     recency: Recency | None = None
     """Only results from the last day, week, month or year, where the provider can."""
-    web_search: WebSearch | None = Field(default=None, exclude=True)
-    """A ready client to use instead of building one from the fields above."""
 
     _clients: LoopBoundClient = PrivateAttr(default_factory=LoopBoundClient)
-
-    @field_validator("provider")
-    @classmethod
-    def _known_provider(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        value = value.strip().lower()
-        if value in ("", "auto"):
-            return None
-        if value not in PROVIDER_REGISTRY:
-            known = ", ".join(SEARCH_PROVIDER_ORDER)
-            raise ValueError(f"Unknown search provider: {value} (known: {known})")
-        return value
-
-    @model_validator(mode="after")
-    def _one_source_of_configuration(self) -> Self:
-        configured = self.settings is not None or self.api_keys or self.provider is not None
-        if self.web_search is not None and (configured or self.timeout_seconds is not None):
-            raise ValueError(
-                "pass either web_search or settings/api_keys/provider/timeout_seconds, not both"
-            )
-        return self
 
     def _get_relevant_documents(
         self,
@@ -189,7 +154,7 @@ class WebSearchRetriever(BaseRetriever):
             pydantic.ValidationError: The query or ``k`` is invalid.
         """
         params = self._params(query, k)
-        client = self.web_search or self._clients.get(self._new_client)
+        client = self.web_search or self._clients.get(self.new_client)
         return self._documents(client.search_sync(params), params)
 
     async def _aget_relevant_documents(
@@ -215,7 +180,7 @@ class WebSearchRetriever(BaseRetriever):
             pydantic.ValidationError: The query or ``k`` is invalid.
         """
         params = self._params(query, k)
-        client = self.web_search or self._clients.for_running_loop(self._new_client)
+        client = self.web_search or self._clients.for_running_loop(self.new_client)
         return self._documents(await client.search(params), params)
 
     async def aclose(self) -> None:
@@ -234,14 +199,6 @@ class WebSearchRetriever(BaseRetriever):
             metadata = _source(source, response.provider, rank)
             documents.append(Document(page_content=content, metadata=metadata))
         return documents
-
-    def _new_client(self) -> WebSearch:
-        overrides: dict[str, Any] = {}
-        if self.provider is not None:
-            overrides["provider"] = self.provider
-        if self.timeout_seconds is not None:
-            overrides["timeout_seconds"] = self.timeout_seconds
-        return WebSearch(self.settings, api_keys=self.api_keys, **overrides)
 
 
 def _source(source: SearchSource, provider: str, rank: int) -> dict[str, Any]:

@@ -6,30 +6,23 @@ failure in the artifact, never as an exception the agent loop must catch.
 """
 
 from collections.abc import Callable
-from typing import Any, Literal, Self
+from typing import Any, Literal
 
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import (
     BaseModel,
-    Field,
     PrivateAttr,
-    SecretStr,
     ValidationError,
-    field_validator,
-    model_validator,
 )
 from pydantic.v1 import ValidationError as ValidationErrorV1
 
 from websearch_core import (
-    SEARCH_PROVIDER_ORDER,
     TOOL_DESCRIPTION,
     ConfigurationError,
-    Settings,
-    WebSearch,
 )
 from websearch_core.client import LoopBoundClient
+from websearch_core.client_options import ClientOptions
 from websearch_core.models import Recency
-from websearch_core.providers import PROVIDER_REGISTRY
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 __all__ = ["WebSearchInput", "WebSearchTool"]
@@ -49,7 +42,7 @@ def _validation_message(error: Exception) -> str:
     return f"Error: invalid web_search arguments: {error}"
 
 
-class WebSearchTool(BaseTool):
+class WebSearchTool(BaseTool, ClientOptions):
     """Search the web through the first configured provider that answers.
 
     Tries each available provider in order (keyed APIs, a self-hosted SearXNG, then
@@ -117,40 +110,7 @@ class WebSearchTool(BaseTool):
     ) = _validation_message
     """Invalid arguments reach the model as error text naming each bad field."""
 
-    settings: Settings | None = None
-    """Resolved settings; by default read from the environment and the config file."""
-    api_keys: dict[str, SecretStr] = Field(default_factory=dict)
-    """Keys given in code (``{"brave": "..."}``), ranked above the environment."""
-    provider: str | None = None
-    """Preferred provider id, tried first; then the auto chain. ``None``/``"auto"``: chain."""
-    timeout_seconds: float | None = Field(default=None, gt=0)
-    """Per-provider request timeout in seconds (default from the settings)."""
-    web_search: WebSearch | None = Field(default=None, exclude=True)
-    """A ready client to use instead of building one from the fields above."""
-
     _clients: LoopBoundClient = PrivateAttr(default_factory=LoopBoundClient)
-
-    @field_validator("provider")
-    @classmethod
-    def _known_provider(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        value = value.strip().lower()
-        if value in ("", "auto"):
-            return None
-        if value not in PROVIDER_REGISTRY:
-            known = ", ".join(SEARCH_PROVIDER_ORDER)
-            raise ValueError(f"Unknown search provider: {value} (known: {known})")
-        return value
-
-    @model_validator(mode="after")
-    def _one_source_of_configuration(self) -> Self:
-        configured = self.settings is not None or self.api_keys or self.provider is not None
-        if self.web_search is not None and (configured or self.timeout_seconds is not None):
-            raise ValueError(
-                "pass either web_search or settings/api_keys/provider/timeout_seconds, not both"
-            )
-        return self
 
     def _run(
         self,
@@ -165,7 +125,7 @@ class WebSearchTool(BaseTool):
         params = tool_search_params(
             query, recency, limit, max_tokens, temperature, num_search_results
         )
-        client = self.web_search or self._clients.get(self._new_client)
+        client = self.web_search or self._clients.get(self.new_client)
         try:
             result = client.run_sync(params)
         except ConfigurationError as error:
@@ -185,7 +145,7 @@ class WebSearchTool(BaseTool):
         params = tool_search_params(
             query, recency, limit, max_tokens, temperature, num_search_results
         )
-        client = self.web_search or self._clients.for_running_loop(self._new_client)
+        client = self.web_search or self._clients.for_running_loop(self.new_client)
         try:
             result = await client.run(params)
         except ConfigurationError as error:
@@ -195,11 +155,3 @@ class WebSearchTool(BaseTool):
     async def aclose(self) -> None:
         """Close the HTTP session the tool opened (a given ``web_search`` is left open)."""
         await self._clients.aclose()
-
-    def _new_client(self) -> WebSearch:
-        overrides: dict[str, Any] = {}
-        if self.provider is not None:
-            overrides["provider"] = self.provider
-        if self.timeout_seconds is not None:
-            overrides["timeout_seconds"] = self.timeout_seconds
-        return WebSearch(self.settings, api_keys=self.api_keys, **overrides)

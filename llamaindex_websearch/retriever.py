@@ -17,15 +17,14 @@ searches are not comparable beyond their order.
 """
 
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any
 
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+from pydantic import ConfigDict, Field, SecretStr
 
 from websearch_core import (
-    SEARCH_PROVIDER_ORDER,
     SearchParams,
     SearchResponse,
     SearchSource,
@@ -33,8 +32,8 @@ from websearch_core import (
     WebSearch,
 )
 from websearch_core.client import LoopBoundClient
+from websearch_core.client_options import ClientOptions
 from websearch_core.models import Recency
-from websearch_core.providers import PROVIDER_REGISTRY
 
 __all__ = ["WebSearchRetriever"]
 
@@ -42,41 +41,14 @@ MAX_K = 100
 """The largest ``k``: the bound of ``SearchParams.limit``."""
 
 
-class _RetrieverConfig(BaseModel):
+class _RetrieverConfig(ClientOptions):
     """The constructor arguments, validated as the LangChain retriever validates its fields."""
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True)
 
-    settings: Settings | None = None
-    api_keys: dict[str, SecretStr] = Field(default_factory=dict)
-    provider: str | None = None
-    timeout_seconds: float | None = Field(default=None, gt=0)
     k: int = Field(default=5, ge=1, le=MAX_K, strict=True)
     include_answer: bool = Field(default=False, strict=True)
     recency: Recency | None = None
-    web_search: WebSearch | None = None
-
-    @field_validator("provider")
-    @classmethod
-    def _known_provider(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        value = value.strip().lower()
-        if value in ("", "auto"):
-            return None
-        if value not in PROVIDER_REGISTRY:
-            known = ", ".join(SEARCH_PROVIDER_ORDER)
-            raise ValueError(f"Unknown search provider: {value} (known: {known})")
-        return value
-
-    @model_validator(mode="after")
-    def _one_source_of_configuration(self) -> Self:
-        configured = self.settings is not None or self.api_keys or self.provider is not None
-        if self.web_search is not None and (configured or self.timeout_seconds is not None):
-            raise ValueError(
-                "pass either web_search or settings/api_keys/provider/timeout_seconds, not both"
-            )
-        return self
 
 
 class WebSearchRetriever(BaseRetriever):
@@ -178,7 +150,7 @@ class WebSearchRetriever(BaseRetriever):
             pydantic.ValidationError: The query is invalid (blank, too long).
         """
         params = self._params(query_bundle)
-        client = self._config.web_search or self._clients.get(self._new_client)
+        client = self._config.web_search or self._clients.get(self._config.new_client)
         return self._nodes(client.search_sync(params))
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
@@ -196,7 +168,7 @@ class WebSearchRetriever(BaseRetriever):
             pydantic.ValidationError: The query is invalid (blank, too long).
         """
         params = self._params(query_bundle)
-        client = self._config.web_search or self._clients.for_running_loop(self._new_client)
+        client = self._config.web_search or self._clients.for_running_loop(self._config.new_client)
         return self._nodes(await client.search(params))
 
     async def aclose(self) -> None:
@@ -216,15 +188,6 @@ class WebSearchRetriever(BaseRetriever):
             node = _text_node(_source_text(source), _source(source, response.provider, rank))
             nodes.append(NodeWithScore(node=node, score=1.0 / rank))
         return nodes
-
-    def _new_client(self) -> WebSearch:
-        config = self._config
-        overrides: dict[str, Any] = {}
-        if config.provider is not None:
-            overrides["provider"] = config.provider
-        if config.timeout_seconds is not None:
-            overrides["timeout_seconds"] = config.timeout_seconds
-        return WebSearch(config.settings, api_keys=config.api_keys, **overrides)
 
 
 def _text_node(text: str, metadata: dict[str, Any]) -> TextNode:

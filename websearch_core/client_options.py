@@ -1,0 +1,65 @@
+"""How framework adapters are configured, defined once: a pydantic mixin.
+
+The LangChain tool and retriever and the LlamaIndex retriever all accept the same
+construction-time options (settings, keys, a preferred provider, a timeout, or a ready
+client) with the same checks; they inherit them from :class:`ClientOptions`. Pydantic
+only: the core still imports no framework.
+"""
+
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+
+from .client import WebSearch
+from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER
+from .settings import Settings
+
+__all__ = ["ClientOptions"]
+
+
+class ClientOptions(BaseModel):
+    """Construction-time options shared by every adapter that owns a :class:`WebSearch`."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    settings: Settings | None = None
+    """Resolved settings; by default read from the environment and the config file."""
+    api_keys: dict[str, SecretStr] = Field(default_factory=dict)
+    """Keys given in code (``{"brave": "..."}``), ranked above the environment."""
+    provider: str | None = None
+    """Preferred provider id, tried first; then the auto chain. ``None``/``"auto"``: chain."""
+    timeout_seconds: float | None = Field(default=None, gt=0)
+    """Per-provider request timeout in seconds (default from the settings)."""
+    web_search: WebSearch | None = Field(default=None, exclude=True)
+    """A ready client to use instead of building one from the fields above."""
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip().lower()
+        if value in ("", "auto"):
+            return None
+        if value not in PROVIDER_REGISTRY:
+            known = ", ".join(SEARCH_PROVIDER_ORDER)
+            raise ValueError(f"Unknown search provider: {value} (known: {known})")
+        return value
+
+    @model_validator(mode="after")
+    def _one_source_of_configuration(self) -> Self:
+        configured = self.settings is not None or self.api_keys or self.provider is not None
+        if self.web_search is not None and (configured or self.timeout_seconds is not None):
+            raise ValueError(
+                "pass either web_search or settings/api_keys/provider/timeout_seconds, not both"
+            )
+        return self
+
+    def new_client(self) -> WebSearch:
+        """A new :class:`WebSearch` built from these options (not from ``web_search``)."""
+        overrides: dict[str, Any] = {}
+        if self.provider is not None:
+            overrides["provider"] = self.provider
+        if self.timeout_seconds is not None:
+            overrides["timeout_seconds"] = self.timeout_seconds
+        return WebSearch(self.settings, api_keys=self.api_keys, **overrides)
