@@ -125,6 +125,9 @@ def _search_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--timeout", type=float, metavar="SECONDS", help="per-provider request timeout"
     )
+    parser.add_argument(
+        "--no-cache", action="store_true", help="ask the providers even if a cached answer exists"
+    )
     parser.add_argument("--json", action="store_true", help="print the structured response as JSON")
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="log each provider attempt to stderr"
@@ -144,7 +147,7 @@ def _search(args: argparse.Namespace) -> int:
         limit=args.limit,
         provider=args.provider.strip().lower() if args.provider else None,
     )
-    result = asyncio.run(_run_search(settings, params))
+    result = asyncio.run(_run_search(settings, params, use_cache=not args.no_cache))
     if args.json:
         print(json.dumps(result.to_metadata(), indent=2, ensure_ascii=False))
     if result.is_error:
@@ -155,9 +158,11 @@ def _search(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _run_search(settings: Settings, params: SearchParams) -> SearchToolResult:
+async def _run_search(
+    settings: Settings, params: SearchParams, *, use_cache: bool
+) -> SearchToolResult:
     async with WebSearch(settings) as web_search:
-        return await web_search.run(params)
+        return await web_search.run(params, use_cache=use_cache)
 
 
 # --- auth ---------------------------------------------------------------------------------

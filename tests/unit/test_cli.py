@@ -75,6 +75,18 @@ def test_search_prints_the_formatted_text(
     assert (sent["q"], sent["count"], sent["freshness"]) == ("python asyncio", "2", "pw")
 
 
+def test_repeated_search_is_cached_across_processes_unless_no_cache(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate("brave")
+    assert main(["python", "asyncio"]) == EXIT_OK
+    assert main(["python", "asyncio", "--json"]) == EXIT_OK  # served from the SQLite cache
+    assert len(sim["brave"].requests) == 1
+    assert '"cached": true' in capsys.readouterr().out
+    assert main(["python", "asyncio", "--no-cache"]) == EXIT_OK
+    assert len(sim["brave"].requests) == 2
+
+
 def test_json_prints_the_structured_response(
     simulate: Simulate, capsys: pytest.CaptureFixture[str]
 ) -> None:
