@@ -12,8 +12,6 @@ for the query, that answer is returned instead of an error, as in
 :meth:`~websearch_core.WebSearch.search`.
 """
 
-from typing import Any
-
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
     CallbackManagerForRetrieverRun,
@@ -25,11 +23,11 @@ from pydantic import Field, PrivateAttr
 from websearch_core import (
     SearchParams,
     SearchResponse,
-    SearchSource,
 )
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
 from websearch_core.models import Recency
+from websearch_core.retrieval import answer_metadata, source_metadata
 
 __all__ = ["WebSearchRetriever"]
 
@@ -193,32 +191,11 @@ class WebSearchRetriever(BaseRetriever, ClientOptions):
     def _documents(self, response: SearchResponse, params: SearchParams) -> list[Document]:
         documents: list[Document] = []
         if self.include_answer and response.answer and response.answer.strip():
-            documents.append(Document(page_content=response.answer, metadata=_answer(response)))
+            documents.append(
+                Document(page_content=response.answer, metadata=answer_metadata(response))
+            )
         for rank, source in enumerate(response.sources[: params.limit], start=1):
             content = source.snippet or source.title or source.url
-            metadata = _source(source, response.provider, rank)
+            metadata = source_metadata(source, response.provider, rank)
             documents.append(Document(page_content=content, metadata=metadata))
         return documents
-
-
-def _source(source: SearchSource, provider: str, rank: int) -> dict[str, Any]:
-    """The metadata of one result at its 1-based ``rank`` (JSON-compatible)."""
-    return {
-        "title": source.title,
-        "url": source.url,
-        "published_date": source.published_date,
-        "age_seconds": source.age_seconds,
-        "provider": provider,
-        "rank": rank,
-        "engines": [engine.model_dump(mode="json") for engine in source.engines],
-    }
-
-
-def _answer(response: SearchResponse) -> dict[str, Any]:
-    """The metadata of the answer document (JSON-compatible)."""
-    return {
-        "kind": "answer",
-        "provider": response.provider,
-        "rank": 0,
-        "citations": [citation.model_dump(mode="json") for citation in response.citations],
-    }

@@ -34,6 +34,7 @@ from websearch_core import (
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
 from websearch_core.models import Recency
+from websearch_core.retrieval import answer_metadata, source_metadata
 
 __all__ = ["WebSearchRetriever"]
 
@@ -185,7 +186,9 @@ class WebSearchRetriever(BaseRetriever):
         if self._config.include_answer and response.answer and response.answer.strip():
             nodes.append(NodeWithScore(node=_answer_node(response), score=1.0))
         for rank, source in enumerate(response.sources[: self._config.k], start=1):
-            node = _text_node(_source_text(source), _source(source, response.provider, rank))
+            node = _text_node(
+                _source_text(source), source_metadata(source, response.provider, rank)
+            )
             nodes.append(NodeWithScore(node=node, score=1.0 / rank))
         return nodes
 
@@ -215,27 +218,4 @@ def _answer_node(response: SearchResponse) -> TextNode:
             for number, citation in enumerate(response.citations, start=1)
         ]
         text = "\n".join([text, "", "Citations:", *lines])
-    return _text_node(text, _answer(response))
-
-
-def _source(source: SearchSource, provider: str, rank: int) -> dict[str, Any]:
-    """The metadata of one result at its 1-based ``rank`` (JSON-compatible)."""
-    return {
-        "title": source.title,
-        "url": source.url,
-        "published_date": source.published_date,
-        "age_seconds": source.age_seconds,
-        "provider": provider,
-        "rank": rank,
-        "engines": [engine.model_dump(mode="json") for engine in source.engines],
-    }
-
-
-def _answer(response: SearchResponse) -> dict[str, Any]:
-    """The metadata of the answer node (JSON-compatible)."""
-    return {
-        "kind": "answer",
-        "provider": response.provider,
-        "rank": 0,
-        "citations": [citation.model_dump(mode="json") for citation in response.citations],
-    }
+    return _text_node(text, answer_metadata(response))
