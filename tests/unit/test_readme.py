@@ -29,3 +29,17 @@ def test_table_names_each_key_variable() -> None:
         info = get_provider(row[0].strip("`")).info
         for name in info.env_vars:
             assert name in row[3], f"{info.id}: {name} missing from the README credentials"
+
+
+def test_the_config_example_is_valid(tmp_path: Path) -> None:
+    from websearch_core.settings import Settings
+
+    text = README.read_text(encoding="utf-8")
+    example = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "config.toml"
+    path.write_text(example, encoding="utf-8")
+    settings = Settings(config_file=path)
+    assert settings.provider == "brave"
+    assert settings.budget == {"brave": "2000/month"}
+    assert settings.base_urls["brave"] == "http://127.0.0.1:8080"
+    assert settings.searxng.endpoint == "https://searx.example.org"
