@@ -23,21 +23,13 @@ from .errors import (
     ConfigurationError,
     EmptyResponseError,
     ProviderNotConfiguredError,
-    RateLimitedError,
     SearchProviderError,
 )
 from .format import format_failures, format_provider_failure
+from .ledger import Ledger, ProviderSkippedError
 from .models import Attempt, SearchParams, SearchResponse
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, SearchProvider, get_provider
-from .quota import (
-    Budget,
-    FailurePolicy,
-    Period,
-    describe_mark,
-    is_transient,
-    mark_for_failure,
-    period_window,
-)
+from .quota import Budget, FailurePolicy
 from .state.base import StateStore
 from .transport import redact
 
@@ -51,12 +43,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger("websearch_core")
-USAGE_PERIOD: Period = "month"
-"""Every request is also counted per calendar month, for ``websearch providers``."""
-
-
-class ProviderSkippedError(SearchProviderError):
-    """The provider was not asked: it is marked out, or its budget is spent."""
 
 
 @dataclass(slots=True)
@@ -212,10 +198,7 @@ class ChainRunner:
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
-        self.store = store
-        self.policy = policy or FailurePolicy()
-        self.budgets = dict(budgets or {})
-        self.clock = clock
+        self.ledger = Ledger(store, policy=policy, budgets=budgets, clock=clock)
         self.sleep = sleep
 
     async def run(
@@ -228,7 +211,7 @@ class ChainRunner:
         secrets = context_secrets(context)
         for provider in plan.providers:
             if not plan.forced:
-                skip = await self._skip_reason(provider)
+                skip = await self.ledger.skip_reason(provider.info)
                 if skip is not None:
                     outcome.failures.append((provider, skip))
                     outcome.attempts.append(
@@ -244,33 +227,6 @@ class ChainRunner:
                 return outcome
         return outcome
 
-    async def _skip_reason(self, provider: SearchProvider) -> ProviderSkippedError | None:
-        provider_id = provider.info.id
-        now = self.clock()
-        mark = await self.store.get_mark(provider_id, now)
-        if mark is not None:
-            return ProviderSkippedError(provider_id, describe_mark(provider.info.label, mark))
-        budget = self.budgets.get(provider_id)
-        if budget is not None:
-            window, _ = budget.window(now)
-            used = await self.store.get_usage(provider_id, f"budget:{window}")
-            if used >= budget.limit:
-                return ProviderSkippedError(
-                    provider_id,
-                    f"{provider.info.label} budget of {budget} is spent ({used} used); "
-                    "skipped without a request.",
-                )
-        return None
-
-    async def _count_request(self, provider_id: str) -> None:
-        now = self.clock()
-        window, ends = period_window(USAGE_PERIOD, now)
-        await self.store.increment_usage(provider_id, window, ends)
-        budget = self.budgets.get(provider_id)
-        if budget is not None:
-            budget_window, budget_ends = budget.window(now)
-            await self.store.increment_usage(provider_id, f"budget:{budget_window}", budget_ends)
-
     async def _try(
         self,
         provider: SearchProvider,
@@ -284,7 +240,7 @@ class ChainRunner:
         while True:
             started = time.perf_counter()
             try:
-                await self._count_request(provider_id)
+                await self.ledger.count_request(provider_id)
                 response = await provider.search(params, context)
                 if not response.has_renderable_content():
                     raise EmptyResponseError(
@@ -293,7 +249,7 @@ class ChainRunner:
             except Exception as error:  # every provider failure moves the chain on
                 _scrub(error, secrets)
                 elapsed = _ms(started)
-                wait = self._short_wait(error)
+                wait = self.ledger.short_wait(error)
                 if wait is not None and not retried:
                     retried = True
                     outcome.attempts.append(
@@ -304,7 +260,7 @@ class ChainRunner:
                     )
                     await self.sleep(wait)
                     continue
-                await self._record_failure(provider, error)
+                await self.ledger.record_failure(provider_id, error)
                 outcome.failures.append((provider, error))
                 detail = format_provider_failure(error, provider.info.label)
                 outcome.attempts.append(_failed(provider, error, elapsed, detail))
@@ -316,31 +272,12 @@ class ChainRunner:
                     exc_info=not isinstance(error, SearchProviderError | ConfigurationError),
                 )
                 return None
-            await self.store.reset_failures(provider_id)
+            await self.ledger.record_success(provider_id)
             outcome.attempts.append(
                 Attempt(provider=provider_id, outcome="success", ms=_ms(started))
             )
             logger.info("web search served by %s", provider_id)
             return response
-
-    def _short_wait(self, error: BaseException) -> float | None:
-        if (
-            isinstance(error, RateLimitedError)
-            and error.retry_after is not None
-            and error.retry_after <= self.policy.rate_limit_wait_budget
-        ):
-            return error.retry_after
-        return None
-
-    async def _record_failure(self, provider: SearchProvider, error: BaseException) -> None:
-        provider_id = provider.info.id
-        failures = 0
-        if is_transient(error):
-            failures = await self.store.record_failure(provider_id)
-        mark = mark_for_failure(error, now=self.clock(), failures=failures, policy=self.policy)
-        if mark is not None:
-            await self.store.set_mark(provider_id, mark)
-            logger.info("web search provider %s marked %s: %s", provider_id, mark.kind, mark.reason)
 
 
 def _failed(provider: SearchProvider, error: BaseException, ms: float, detail: str) -> Attempt:

@@ -15,6 +15,7 @@ credentials, and exposes:
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import logging
 import time
 import urllib.request
@@ -198,7 +199,9 @@ class WebSearch:
                 attempt = Attempt(provider=hit[0].provider, outcome="cached")
                 response = hit[0].model_copy(update={"cached": True, "attempts": (attempt,)})
                 return ChainOutcome(response=response, attempts=[attempt]), []
-        outcome = await self._runner(store).run(plan, params, context)
+        runner = self._runner(store)
+        context = dataclasses.replace(context, ledger=runner.ledger)
+        outcome = await runner.run(plan, params, context)
         if outcome.response is not None:
             if key is not None and not outcome.response.partial:
                 now = time.time()

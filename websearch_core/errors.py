@@ -21,7 +21,7 @@ message text::
         │   ├── ProviderTimeoutError         the per-provider timeout passed
         │   └── ProviderConnectionError      refused, reset, closed mid-body
         └── (defined beside their owners)
-            chain.ProviderSkippedError       out of quota / cooling down / over budget: not asked
+            ledger.ProviderSkippedError      out of quota / cooling down / over budget: not asked
             browser.BrowserUnavailableError  headless Chromium needed but not installed
             providers.public.PublicEnginesFailedError   every public engine failed (503)
     state.StateStoreError (a WebSearchError)  the ledger failed; the chain searches without it

@@ -360,3 +360,18 @@ async def test_an_unreachable_redis_costs_no_answer(sim: Simulator) -> None:
     async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
         result = await ws.run("python asyncio")
     assert result.error is None and result.response.provider == "brave"
+
+
+async def test_public_fan_out_skips_engines_that_are_marked_out() -> None:
+    async with Simulator(["duckduckgo", "bing"]) as sim:
+        sim["bing"].always(Fault.forbidden())
+        settings = sim.settings(provider="public", fallback=False, cache=False)
+        async with WebSearch(settings) as ws:
+            first = await ws.run("python asyncio")
+            second = await ws.run("python asyncio")
+            rows = {row.id: row for row in await ws.provider_status()}
+    assert first.response.provider == second.response.provider == "public"
+    assert len(sim["bing"].requests) == 1  # marked after the 403, not asked again
+    assert len(sim["duckduckgo"].requests) == 2
+    assert rows["bing"].mark is not None and rows["bing"].mark.kind == "unauthorized"
+    assert rows["duckduckgo"].used_this_month == 2 and rows["bing"].used_this_month == 1

@@ -12,7 +12,7 @@ Provider instances hold no per-request state; everything a call needs arrives in
 
 import abc
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ..browser import HeadlessBrowser
 from ..credentials import Credentials
@@ -20,6 +20,9 @@ from ..errors import ProviderNotConfiguredError
 from ..models import SearchParams, SearchResponse
 from ..settings import Settings
 from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, Transport, raise_for_status
+
+if TYPE_CHECKING:
+    from ..ledger import Ledger
 
 __all__ = [
     "ProviderContext",
@@ -67,6 +70,9 @@ class ProviderContext:
     browser: HeadlessBrowser | None = None
     """The client's headless Chromium, started on first escalation and closed with the
     client; ``None`` makes an escalating scraper start one for the call alone."""
+    ledger: "Ledger | None" = None
+    """Cooldowns, quota marks and budgets, for providers that ask other providers (the
+    Public Web fan-out); ``None`` asks every engine unconditionally."""
 
 
 def clamp_count(value: int | None, default: int, maximum: int, minimum: int = 1) -> int:

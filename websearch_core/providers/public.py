@@ -216,7 +216,7 @@ async def fan_out(
     started = loop.time()
     tasks = [
         asyncio.create_task(
-            engine.search(engine_params(engine, params), context), name=f"public:{engine.info.id}"
+            _ask(engine, engine_params(engine, params), context), name=f"public:{engine.info.id}"
         )
         for engine in engines
     ]
@@ -251,6 +251,31 @@ async def fan_out(
     return [
         _outcome(engine, task, task in cut_off) for engine, task in zip(engines, tasks, strict=True)
     ]
+
+
+async def _ask(
+    engine: SearchProvider, params: SearchParams, context: ProviderContext
+) -> SearchResponse:
+    """One engine's search, through the ledger when there is one.
+
+    An engine that is cooling down or out of budget is not asked (its skip counts as its
+    failure); what is asked is counted, and a failure leaves the same mark it would in the
+    sequential chain, so the fan-out does not keep knocking on a closed door either.
+    """
+    ledger = context.ledger
+    if ledger is None:
+        return await engine.search(params, context)
+    skip = await ledger.skip_reason(engine.info)
+    if skip is not None:
+        raise skip
+    await ledger.count_request(engine.info.id)
+    try:
+        response = await engine.search(params, context)
+    except Exception as error:
+        await ledger.record_failure(engine.info.id, error)
+        raise
+    await ledger.record_success(engine.info.id)
+    return response
 
 
 def _outcome(
