@@ -175,6 +175,9 @@ class Settings(BaseSettings):
     """``WEBSEARCH_PROXY``: an HTTP(S) proxy for every provider request (it may carry
     credentials, so it is kept secret). Without it the standard ``HTTPS_PROXY`` /
     ``HTTP_PROXY`` / ``NO_PROXY`` variables apply."""
+    gemini_model: str | None = None
+    """Gemini grounding model (``WEBSEARCH_GEMINI_MODEL``; ``GEMINI_SEARCH_MODEL`` overrides it,
+    as the spec says); default ``gemini-2.5-flash``."""
     max_response_bytes: int = Field(default=DEFAULT_MAX_RESPONSE_BYTES, ge=1024)
     """Response bodies larger than this are refused, not read."""
     api_keys: dict[str, SecretStr] = Field(default_factory=dict)

@@ -1,5 +1,6 @@
 """Gemini: request bodies, grounded-stream parsing, error handling and the captures, pure."""
 
+import dataclasses
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -117,6 +118,16 @@ def test_model_from_the_environment() -> None:
     assert model_name(context(environ={"GEMINI_SEARCH_MODEL": " gemini-2.5-pro "})) == (
         "gemini-2.5-pro"
     )
+
+
+def test_model_setting_ranks_below_the_spec_variable() -> None:
+    configured = dataclasses.replace(context(), settings=Settings(gemini_model="gemini-2.0-flash"))
+    assert model_name(configured) == "gemini-2.0-flash"
+    both = dataclasses.replace(
+        context(environ={"GEMINI_SEARCH_MODEL": "gemini-2.5-pro"}),
+        settings=Settings(gemini_model="gemini-2.0-flash"),
+    )
+    assert model_name(both) == "gemini-2.5-pro"
 
 
 # --- request bodies ---------------------------------------------------------------------------

@@ -135,8 +135,8 @@ Sleep = Callable[[float], Awaitable[None]]
 
 
 def model_name(context: ProviderContext) -> str:
-    """``GEMINI_SEARCH_MODEL``, else ``gemini-2.5-flash``."""
-    return context.credentials.env(MODEL_ENV) or DEFAULT_MODEL
+    """``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else ``gemini-2.5-flash``."""
+    return context.credentials.env(MODEL_ENV) or context.settings.gemini_model or DEFAULT_MODEL
 
 
 def request_body(
