@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
+from tests.providers._helpers import key_context, ok
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
     AuthorizationError,
@@ -32,24 +33,14 @@ from websearch_core.providers.brave import (
     query_params,
 )
 from websearch_core.settings import Settings
-from websearch_core.transport import HttpResponse, Transport
+from websearch_core.transport import HttpResponse
 
 NOW = datetime(2024, 3, 30, 12, 0, tzinfo=UTC)
 TODAY = date(2026, 11, 30)
 
 
 def context(key: str | None = "brave-test-key") -> ProviderContext:
-    transport = Transport(None, timeout_seconds=5, max_response_bytes=1 << 20)  # type: ignore[arg-type]
-    explicit = {"brave": key} if key else {}
-    return ProviderContext(
-        transport=transport,
-        settings=Settings(),
-        credentials=Credentials(explicit=explicit, environ={}),
-    )
-
-
-def ok(body: Any, headers: dict[str, str] | None = None) -> HttpResponse:
-    return HttpResponse(status=200, body=json.dumps(body).encode(), headers=headers or {})
+    return key_context("brave", key)
 
 
 # --- facts ------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
+from tests.providers._helpers import OFFLINE, key_context, ok, status
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
     AuthorizationError,
@@ -34,7 +35,7 @@ from websearch_core.providers.exa import (
     parse_results,
 )
 from websearch_core.settings import Settings
-from websearch_core.transport import HttpRequest, HttpResponse, Transport
+from websearch_core.transport import HttpRequest, HttpResponse
 
 NOW = datetime(2024, 11, 16, 1, 36, 32, 547000, tzinfo=UTC)
 BASE_BODY = {
@@ -46,21 +47,7 @@ BASE_BODY = {
 
 
 def context(key: str | None = "exa-test-key", transport: Any = None) -> ProviderContext:
-    if transport is None:
-        transport = Transport(None, timeout_seconds=5, max_response_bytes=1 << 20)  # type: ignore[arg-type]
-    return ProviderContext(
-        transport=transport,
-        settings=Settings(),
-        credentials=Credentials(explicit={"exa": key} if key else {}, environ={}),
-    )
-
-
-def ok(body: Any) -> HttpResponse:
-    return HttpResponse(status=200, body=json.dumps(body).encode())
-
-
-def status(code: int, body: str = "", headers: dict[str, str] | None = None) -> HttpResponse:
-    return HttpResponse(status=code, body=body.encode(), headers=headers or {})
+    return key_context("exa", key, transport=OFFLINE if transport is None else transport)
 
 
 def sse(message: Any) -> str:

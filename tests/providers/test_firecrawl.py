@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from websearch_core.credentials import Credentials
+from tests.providers._helpers import key_context, ok
 from websearch_core.errors import (
     AuthorizationError,
     ConfigurationError,
@@ -30,8 +30,7 @@ from websearch_core.providers.firecrawl import (
     search_endpoint,
     time_filter,
 )
-from websearch_core.settings import Settings
-from websearch_core.transport import HttpResponse, Transport
+from websearch_core.transport import HttpResponse
 
 CAPTURE = "firecrawl/v2_search_firecrawl_with_markdown.json"
 
@@ -45,17 +44,7 @@ def _no_base_url(monkeypatch: pytest.MonkeyPatch) -> None:
 def context(
     key: str | None = "fc-test-key", environ: dict[str, str] | None = None
 ) -> ProviderContext:
-    transport = Transport(None, timeout_seconds=5, max_response_bytes=1 << 20)  # type: ignore[arg-type]
-    explicit = {"firecrawl": key} if key else {}
-    return ProviderContext(
-        transport=transport,
-        settings=Settings(),
-        credentials=Credentials(explicit=explicit, environ=environ or {}),
-    )
-
-
-def ok(body: Any, headers: dict[str, str] | None = None) -> HttpResponse:
-    return HttpResponse(status=200, body=json.dumps(body).encode(), headers=headers or {})
+    return key_context("firecrawl", key, environ=environ)
 
 
 # --- facts ------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
+from tests.providers._helpers import stored_context
+from websearch_core.credentials import OAuthToken
 from websearch_core.errors import (
     AuthorizationError,
     EmptyResponseError,
@@ -45,7 +46,7 @@ from websearch_core.providers.gemini import (
 )
 from websearch_core.settings import Settings
 from websearch_core.sse import SseEvent, parse_sse
-from websearch_core.transport import HttpResponse, Transport
+from websearch_core.transport import HttpResponse
 
 STREAM = "gemini/stream_generate_content_google_search.sse"
 CALL = "gemini/generate_content_google_search_call1.json"
@@ -60,16 +61,8 @@ def context(
     environ: dict[str, str] | None = None,
     token: OAuthToken | None = None,
 ) -> ProviderContext:
-    store = None
-    if tmp_path is not None:
-        store = CredentialStore(tmp_path / "credentials.json")
-        if token is not None:
-            store.set_oauth("gemini", token)
-    return ProviderContext(
-        transport=Transport(None, timeout_seconds=5, max_response_bytes=1 << 20),  # type: ignore[arg-type]
-        settings=Settings(),
-        credentials=Credentials(explicit=keys or {}, store=store, environ=environ or {}),
-        system_prompt="SYSTEM",
+    return stored_context(
+        "gemini", tmp_path, keys=keys, environ=environ, token=token, system_prompt="SYSTEM"
     )
 
 

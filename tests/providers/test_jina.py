@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from websearch_core.credentials import Credentials
+from tests.providers._helpers import key_context, ok, status
 from websearch_core.errors import (
     AuthorizationError,
     ProviderNotConfiguredError,
@@ -29,7 +29,6 @@ from websearch_core.providers.jina import (
     request_url,
     result_count,
 )
-from websearch_core.settings import Settings
 from websearch_core.transport import HttpResponse
 
 BASE_HEADERS = {
@@ -41,19 +40,7 @@ BASE_HEADERS = {
 
 
 def context(key: str | None = "jina-test-key") -> ProviderContext:
-    return ProviderContext(
-        transport=None,  # type: ignore[arg-type]
-        settings=Settings(),
-        credentials=Credentials(explicit={"jina": key} if key else {}, environ={}),
-    )
-
-
-def ok(body: Any) -> HttpResponse:
-    return HttpResponse(status=200, body=json.dumps(body).encode())
-
-
-def status(code: int, body: str = "", headers: dict[str, str] | None = None) -> HttpResponse:
-    return HttpResponse(status=code, body=body.encode(), headers=headers or {})
+    return key_context("jina", key, transport=None)
 
 
 def parse(body: Any, **fields: Any) -> Any:

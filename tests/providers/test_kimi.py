@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from websearch_core.credentials import Credentials
+from tests.providers._helpers import key_context, ok
 from websearch_core.errors import (
     AuthorizationError,
     ConfigurationError,
@@ -30,8 +30,7 @@ from websearch_core.providers.kimi import (
     request_body,
     search_url,
 )
-from websearch_core.settings import Settings
-from websearch_core.transport import HttpResponse, Transport
+from websearch_core.transport import HttpResponse
 
 NOW = datetime(2026, 4, 18, 12, 0, tzinfo=UTC)
 CAPTURES = (
@@ -49,17 +48,7 @@ def _no_url_override(monkeypatch: pytest.MonkeyPatch) -> None:
 def context(
     key: str | None = "kimi-test-key", environ: dict[str, str] | None = None
 ) -> ProviderContext:
-    transport = Transport(None, timeout_seconds=5, max_response_bytes=1 << 20)  # type: ignore[arg-type]
-    explicit = {"kimi": key} if key else {}
-    return ProviderContext(
-        transport=transport,
-        settings=Settings(),
-        credentials=Credentials(explicit=explicit, environ=environ or {}),
-    )
-
-
-def ok(body: Any, headers: dict[str, str] | None = None) -> HttpResponse:
-    return HttpResponse(status=200, body=json.dumps(body).encode(), headers=headers or {})
+    return key_context("kimi", key, environ=environ)
 
 
 RESULT = {

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
+from tests.providers._helpers import key_context, ok, status
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
     AuthorizationError,
@@ -31,7 +32,7 @@ from websearch_core.providers.parallel import (
     source_policy,
 )
 from websearch_core.settings import Settings
-from websearch_core.transport import HttpResponse, Transport
+from websearch_core.transport import HttpResponse
 
 TODAY = date(2026, 3, 1)
 BASE_BODY = {
@@ -43,20 +44,7 @@ BASE_BODY = {
 
 
 def context(key: str | None = "par-test-key") -> ProviderContext:
-    transport = Transport(None, timeout_seconds=5, max_response_bytes=1 << 20)  # type: ignore[arg-type]
-    return ProviderContext(
-        transport=transport,
-        settings=Settings(),
-        credentials=Credentials(explicit={"parallel": key} if key else {}, environ={}),
-    )
-
-
-def ok(body: Any) -> HttpResponse:
-    return HttpResponse(status=200, body=json.dumps(body).encode())
-
-
-def status(code: int, body: str = "", headers: dict[str, str] | None = None) -> HttpResponse:
-    return HttpResponse(status=code, body=body.encode(), headers=headers or {})
+    return key_context("parallel", key)
 
 
 # --- facts ------------------------------------------------------------------------------------

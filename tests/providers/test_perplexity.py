@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
+from tests.providers._helpers import stored_context
+from websearch_core.credentials import OAuthToken
 from websearch_core.errors import ResponseParseError, SearchProviderError
 from websearch_core.models import SearchParams
 from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
@@ -33,9 +34,7 @@ from websearch_core.providers.perplexity import (
     ask_headers,
     auth_methods,
 )
-from websearch_core.settings import Settings
 from websearch_core.sse import SseEvent
-from websearch_core.transport import Transport
 
 NOW = datetime(2026, 1, 11, tzinfo=UTC)
 STREAM = "perplexity/chat_completions_sonar_citations_stream.chunks.txt"
@@ -56,15 +55,12 @@ def context(
     environ: dict[str, str] | None = None,
     token: OAuthToken | None = None,
 ) -> ProviderContext:
-    store = None
-    if tmp_path is not None:
-        store = CredentialStore(tmp_path / "credentials.json")
-        if token is not None:
-            store.set_oauth("perplexity", token)
-    return ProviderContext(
-        transport=Transport(None, timeout_seconds=5, max_response_bytes=1 << 20),  # type: ignore[arg-type]
-        settings=Settings(),
-        credentials=Credentials(explicit=keys or {}, store=store, environ=environ or {}),
+    return stored_context(
+        "perplexity",
+        tmp_path,
+        keys=keys,
+        environ=environ,
+        token=token,
         system_prompt=SEARCH_SYSTEM_PROMPT,
     )
 

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
+from tests.providers._helpers import key_context, ok
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
     AuthorizationError,
@@ -31,24 +32,14 @@ from websearch_core.providers.serper import (
     request_body,
 )
 from websearch_core.settings import Settings
-from websearch_core.transport import HttpResponse, Transport
+from websearch_core.transport import HttpResponse
 
 CAPTURE = "serper/search_amazon_knowledge_graph_2023.json"
 NOW = datetime(2023, 3, 12, tzinfo=UTC)
 
 
 def context(key: str | None = "serper-test-key") -> ProviderContext:
-    transport = Transport(None, timeout_seconds=5, max_response_bytes=1 << 20)  # type: ignore[arg-type]
-    explicit = {"serper": key} if key else {}
-    return ProviderContext(
-        transport=transport,
-        settings=Settings(),
-        credentials=Credentials(explicit=explicit, environ={}),
-    )
-
-
-def ok(body: Any, headers: dict[str, str] | None = None) -> HttpResponse:
-    return HttpResponse(status=200, body=json.dumps(body).encode(), headers=headers or {})
+    return key_context("serper", key)
 
 
 # --- facts ------------------------------------------------------------------------------------

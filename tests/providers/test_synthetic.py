@@ -4,12 +4,12 @@ There is no real capture of a Synthetic response; the fixtures below follow the 
 shape ``{"results": [{"url", "title", "text", "published"}]}``.
 """
 
-import json
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
+from tests.providers._helpers import key_context, ok, status
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
     AuthorizationError,
@@ -30,7 +30,6 @@ from websearch_core.providers.synthetic import (
     parse_results,
 )
 from websearch_core.settings import Settings
-from websearch_core.transport import HttpResponse
 
 DOCUMENTED_BODY = {
     "results": [
@@ -59,19 +58,7 @@ NOW = datetime(2025, 11, 6, tzinfo=UTC)
 
 
 def context(key: str | None = "syn-test-key") -> ProviderContext:
-    return ProviderContext(
-        transport=None,  # type: ignore[arg-type]
-        settings=Settings(),
-        credentials=Credentials(explicit={"synthetic": key} if key else {}, environ={}),
-    )
-
-
-def ok(body: Any) -> HttpResponse:
-    return HttpResponse(status=200, body=json.dumps(body).encode())
-
-
-def status(code: int, body: str = "", headers: dict[str, str] | None = None) -> HttpResponse:
-    return HttpResponse(status=code, body=body.encode(), headers=headers or {})
+    return key_context("synthetic", key, transport=None)
 
 
 # --- facts ------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from websearch_core.credentials import Credentials
+from tests.providers._helpers import OFFLINE, key_context, ok, status
 from websearch_core.errors import (
     AuthorizationError,
     ProviderNotConfiguredError,
@@ -31,8 +31,7 @@ from websearch_core.providers.tavily import (
     request_body,
     without_time_filter,
 )
-from websearch_core.settings import Settings
-from websearch_core.transport import HttpRequest, HttpResponse, Transport
+from websearch_core.transport import HttpRequest, HttpResponse
 
 BASE_BODY = {
     "query": "x",
@@ -44,21 +43,7 @@ BASE_BODY = {
 
 
 def context(key: str | None = "tvly-test-key", transport: Any = None) -> ProviderContext:
-    if transport is None:
-        transport = Transport(None, timeout_seconds=5, max_response_bytes=1 << 20)  # type: ignore[arg-type]
-    return ProviderContext(
-        transport=transport,
-        settings=Settings(),
-        credentials=Credentials(explicit={"tavily": key} if key else {}, environ={}),
-    )
-
-
-def ok(body: Any) -> HttpResponse:
-    return HttpResponse(status=200, body=json.dumps(body).encode())
-
-
-def status(code: int, body: str = "") -> HttpResponse:
-    return HttpResponse(status=code, body=body.encode())
+    return key_context("tavily", key, transport=OFFLINE if transport is None else transport)
 
 
 # --- facts ------------------------------------------------------------------------------------

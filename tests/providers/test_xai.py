@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from websearch_core.credentials import Credentials
+from tests.providers._helpers import key_context
 from websearch_core.errors import (
     AuthorizationError,
     ProviderNotConfiguredError,
@@ -29,7 +29,6 @@ from websearch_core.providers.xai import (
     response_from_events,
     without_search_parameters,
 )
-from websearch_core.settings import Settings
 from websearch_core.transport import HttpRequest, HttpResponse
 
 TODAY = date(2026, 3, 10)
@@ -49,11 +48,8 @@ def capture_events() -> list[dict[str, Any]]:
 def context(
     key: str | None = "xai-key", transport: Any = None, environ: dict[str, str] | None = None
 ) -> ProviderContext:
-    return ProviderContext(
-        transport=transport,
-        settings=Settings(),
-        credentials=Credentials(explicit={"xai": key} if key else {}, environ=environ or {}),
-        system_prompt="Cite everything.",
+    return key_context(
+        "xai", key, transport=transport, environ=environ, system_prompt="Cite everything."
     )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
+from tests.providers._helpers import key_context
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
     AuthorizationError,
@@ -43,7 +44,7 @@ from websearch_core.providers.zai import (
 )
 from websearch_core.settings import Settings
 from websearch_core.sse import SseEvent, parse_sse
-from websearch_core.transport import SseResponse, Transport
+from websearch_core.transport import SseResponse
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
 JSON_SHAPE = "zai/web_search_prime_tool_result_content_json_shape_2026-10.txt"
@@ -53,11 +54,7 @@ MESSAGES_STREAM = "zai/anthropic_compat_messages_stream_web_search_prime_2026-10
 
 
 def context(key: str | None = "zai-key") -> ProviderContext:
-    return ProviderContext(
-        transport=Transport(None, timeout_seconds=5, max_response_bytes=1 << 20),  # type: ignore[arg-type]
-        settings=Settings(),
-        credentials=Credentials(explicit={"zai": key} if key else {}, environ={}),
-    )
+    return key_context("zai", key)
 
 
 def reply(result: Any, request_id: str = "1") -> dict[str, Any]:

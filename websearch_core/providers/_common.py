@@ -1,4 +1,4 @@
-"""Small pure helpers shared by provider modules: dates, text clean-up, URL checks.
+"""Small pure helpers shared by provider modules: dates, text clean-up, URL checks, headers.
 
 Nothing here does I/O or knows about a particular provider, so every function can be
 tested with plain values.
@@ -7,18 +7,28 @@ tested with plain values.
 import html
 import math
 import re
-from datetime import UTC, datetime
+from collections.abc import Mapping
+from datetime import UTC, date, datetime, timedelta
+from typing import Final
 from urllib.parse import urlsplit
 
 from dateutil import parser as date_parser
 
+from ..models import Recency
+
 __all__ = [
+    "RECENCY_DAYS",
     "age_seconds_from_date",
+    "bearer_json_headers",
     "collapse_whitespace",
     "is_http_url",
     "normalise_text",
+    "recency_start",
     "strip_tags",
 ]
+
+RECENCY_DAYS: Final[Mapping[Recency, int]] = {"day": 1, "week": 7, "month": 30, "year": 365}
+"""How many days each ``recency`` reaches back, for providers that take a start date."""
 
 _WHITESPACE = re.compile(r"\s+")
 _TAG = re.compile(r"<[^>]*>")
@@ -86,3 +96,38 @@ def is_http_url(url: str) -> bool:
     except ValueError:
         return False
     return parts.scheme.lower() in ("http", "https") and bool(host)
+
+
+def recency_start(today: date, recency: Recency) -> date:
+    """The first day of a ``recency`` window: ``today`` less :data:`RECENCY_DAYS` days.
+
+    Args:
+        today: Today's date (in UTC, as the providers compute it).
+        recency: The requested period.
+
+    Returns:
+        The date that many days before ``today`` (call ``.isoformat()`` for ``YYYY-MM-DD``).
+
+    Example:
+        >>> recency_start(date(2026, 1, 8), "week").isoformat()
+        '2026-01-01'
+        >>> recency_start(date(2024, 3, 1), "month").isoformat()
+        '2024-01-31'
+    """
+    return today - timedelta(days=RECENCY_DAYS[recency])
+
+
+def bearer_json_headers(key: str) -> dict[str, str]:
+    """Headers for a JSON ``POST`` authorised by ``Authorization: Bearer <key>``.
+
+    Args:
+        key: The API key or token.
+
+    Returns:
+        A fresh ``dict`` with ``Content-Type`` then ``Authorization``.
+
+    Example:
+        >>> bearer_json_headers("sk-1")
+        {'Content-Type': 'application/json', 'Authorization': 'Bearer sk-1'}
+    """
+    return {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}

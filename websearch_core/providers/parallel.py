@@ -34,13 +34,13 @@ Docs: https://docs.parallel.ai/api-reference/legacy/search-beta/search
 
 import json
 from collections.abc import Mapping
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from typing import Any, Final
 
 from ..errors import ResponseParseError
-from ..models import Recency, SearchParams, SearchResponse, SearchSource
+from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, raise_for_status
-from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._common import age_seconds_from_date, collapse_whitespace, is_http_url, recency_start
 from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
 
 __all__ = [
@@ -60,7 +60,6 @@ DEFAULT_RESULTS: Final = 10
 MAX_RESULTS: Final = 40
 MAX_CHARS_PER_RESULT: Final = 10_000
 
-_RECENCY_DAYS: Final[Mapping[Recency, int]] = {"day": 1, "week": 7, "month": 30, "year": 365}
 _INVALID_PAYLOAD: Final = "Parallel search returned an invalid response payload."
 
 INFO = ProviderInfo(
@@ -102,8 +101,7 @@ def source_policy(params: SearchParams, today: date) -> dict[str, Any] | None:
     if params.date_after is not None:
         policy["after_date"] = params.date_after.isoformat()
     elif params.recency is not None:
-        after = today - timedelta(days=_RECENCY_DAYS[params.recency])
-        policy["after_date"] = after.isoformat()
+        policy["after_date"] = recency_start(today, params.recency).isoformat()
     return policy or None
 
 

@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import ResponseParseError
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
-from ._common import age_seconds_from_date, is_http_url
+from ._common import age_seconds_from_date, bearer_json_headers, is_http_url
 from .base import ProviderContext, ProviderInfo, RequestResponseProvider
 
 __all__ = ["INFO", "SYNTHETIC_ENDPOINT", "SyntheticProvider", "parse_results"]
@@ -110,7 +110,7 @@ class SyntheticProvider(RequestResponseProvider):
         return HttpRequest(
             method="POST",
             url=SYNTHETIC_ENDPOINT,
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
+            headers=bearer_json_headers(key),
             json={"query": params.query},
         )
 

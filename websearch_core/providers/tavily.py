@@ -42,7 +42,7 @@ from typing import Any
 from ..errors import QuotaExhaustedError, ResponseParseError
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, raise_for_status
-from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._common import age_seconds_from_date, bearer_json_headers, collapse_whitespace, is_http_url
 from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
 
 __all__ = [
@@ -244,7 +244,7 @@ class TavilyProvider(RequestResponseProvider):
         return HttpRequest(
             method="POST",
             url=TAVILY_ENDPOINT,
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
+            headers=bearer_json_headers(key),
             json=request_body(params),
         )
 

@@ -51,13 +51,13 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from typing import Any, Final
 
 from ..errors import AuthorizationError, ResponseParseError, SearchProviderError
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, raise_for_status
-from ._common import collapse_whitespace, is_http_url
+from ._common import bearer_json_headers, collapse_whitespace, is_http_url, recency_start
 from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
 
 __all__ = [
@@ -80,7 +80,6 @@ MAX_RESULTS: Final = 30
 GONE: Final = 410
 SNIPPET_CONTEXT: Final = 100
 SNIPPET_LIMIT: Final = 300
-RECENCY_DAYS: Final = {"day": 1, "week": 7, "month": 30, "year": 365}
 
 NO_RESULTS: Final = "xAI web_search returned no answer or sources"
 BAD_KEY_PREFIX: Final = "Incorrect API key provided"
@@ -123,7 +122,7 @@ def _search_parameters(params: SearchParams, today: date) -> dict[str, Any]:
         parameters["max_search_results"] = response_cap(params)
     start, end = params.date_after, params.date_before
     if start is None and end is None and params.recency is not None:
-        start, end = today - timedelta(days=RECENCY_DAYS[params.recency]), today
+        start, end = recency_start(today, params.recency), today
     if start is not None:
         parameters["from_date"] = start.isoformat()
     if end is not None:
@@ -374,7 +373,7 @@ class XaiProvider(SearchProvider):
         request = HttpRequest(
             method="POST",
             url=XAI_ENDPOINT,
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
+            headers=bearer_json_headers(key),
             json=body,
         )
         return await context.transport.send(self.info.id, self.info.label, request)

@@ -20,11 +20,11 @@ whose result list holds neither results, nor a "no results" block, nor a challen
 import base64
 import hashlib
 import html
-from datetime import datetime
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._common import clamped_count, parse_timestamp
 
 __all__ = ["CHALLENGE_PAGE", "MALFORMED_PAGE", "BingProtocol", "results_page", "tracker_href"]
 
@@ -79,9 +79,8 @@ def tracker_href(url: str) -> str:
 
 
 def _display_date(published: str) -> str:
-    try:
-        when = datetime.fromisoformat(published.replace("Z", "+00:00"))
-    except ValueError:
+    when = parse_timestamp(published)
+    if when is None:
         return published
     return f"{when:%b} {when.day}, {when.year}"
 
@@ -106,11 +105,7 @@ def _result_block(result: SimResult, index: int) -> str:
 
 
 def _count(value: str | None) -> int:
-    try:
-        count = int(value or _DEFAULT_COUNT)
-    except ValueError:
-        return _DEFAULT_COUNT
-    return min(_MAX_COUNT, max(1, count))
+    return clamped_count(value, _DEFAULT_COUNT, _MAX_COUNT)
 
 
 def results_page(query: str, results: list[SimResult], count: int = _DEFAULT_COUNT) -> str:

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._common import clamped_count
 
 __all__ = ["BraveProtocol"]
 
@@ -89,11 +90,7 @@ def _result(result: SimResult) -> dict[str, Any]:
 
 
 def _count(raw: str | None) -> int:
-    try:
-        value = int(raw) if raw is not None else _MAX_COUNT
-    except ValueError:
-        return _MAX_COUNT
-    return max(1, min(_MAX_COUNT, value))
+    return clamped_count(raw, _MAX_COUNT, _MAX_COUNT)
 
 
 class BraveProtocol:

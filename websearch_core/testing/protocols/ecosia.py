@@ -16,11 +16,11 @@ is a 200 page that is neither results nor a block.
 """
 
 import html
-from datetime import datetime
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._common import parse_timestamp
 
 __all__ = [
     "AD_URL",
@@ -70,9 +70,8 @@ def challenge_page() -> str:
 def _display_date(published: str | None) -> str | None:
     if not published:
         return None
-    try:
-        when = datetime.fromisoformat(published.replace("Z", "+00:00"))
-    except ValueError:
+    when = parse_timestamp(published)
+    if when is None:
         return None
     return f"{when.day} {when:%b} {when.year}"
 

@@ -17,13 +17,13 @@ Any other path answers 404.
 
 import html
 import json
-from datetime import datetime
 from typing import Literal
 from urllib.parse import quote
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._common import parse_timestamp
 
 __all__ = [
     "AD_URL",
@@ -67,9 +67,8 @@ def display_date(published: str | None) -> str | None:
     """``2026-01-05T00:00:00Z`` as Google shows it (``Jan 5, 2026``); ``None`` if unreadable."""
     if not published:
         return None
-    try:
-        when = datetime.fromisoformat(published.replace("Z", "+00:00"))
-    except ValueError:
+    when = parse_timestamp(published)
+    if when is None:
         return None
     return f"{when:%b} {when.day}, {when.year}"
 

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult, default_results
+from ._common import clamped_count
 
 __all__ = ["JinaProtocol"]
 
@@ -47,11 +48,7 @@ def _error(status: int, name: str, code: int, message: str) -> web.Response:
 
 
 def _count(value: str | None) -> int:
-    try:
-        count = int(value) if value is not None else _DEFAULT_COUNT
-    except ValueError:
-        return _DEFAULT_COUNT
-    return max(1, min(_MAX_COUNT, count))
+    return clamped_count(value, _DEFAULT_COUNT, _MAX_COUNT)
 
 
 def _on_site(url: str, site: str) -> bool:

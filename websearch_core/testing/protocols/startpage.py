@@ -31,11 +31,11 @@ posting to ``/sp/captcha``), served with HTTP 200; :meth:`StartpageProtocol.malf
 
 import hashlib
 import html
-from datetime import datetime
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult, default_results
+from ._common import parse_timestamp
 
 __all__ = [
     "CAPTCHA_PAGE",
@@ -139,9 +139,8 @@ def homepage() -> str:
 
 
 def _display_date(published: str) -> str:
-    try:
-        when = datetime.fromisoformat(published.replace("Z", "+00:00"))
-    except ValueError:
+    when = parse_timestamp(published)
+    if when is None:
         return published
     return f"{when.day} {when:%b} {when.year}"
 

@@ -25,12 +25,12 @@ results, nor a zero-results block, nor the consent form.
 import hashlib
 import html
 import re
-from datetime import datetime
 from urllib.parse import quote
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult, default_results
+from ._common import clamped_count, parse_timestamp
 
 __all__ = ["CONSENT_PAGE", "MALFORMED_PAGE", "YahooProtocol", "results_page", "tracker_href"]
 
@@ -123,9 +123,8 @@ data-a70="sim-ad"><div class="compTitle"><a href="{href}"><h3 class="title">\
 
 
 def _display_date(published: str) -> str:
-    try:
-        when = datetime.fromisoformat(published.replace("Z", "+00:00"))
-    except ValueError:
+    when = parse_timestamp(published)
+    if when is None:
         return published
     return f"{when:%b} {when.day}, {when.year}"
 
@@ -148,11 +147,7 @@ def _result_block(result: SimResult) -> str:
 
 
 def _count(value: str | None) -> int:
-    try:
-        count = int(value or _DEFAULT_COUNT)
-    except ValueError:
-        return _DEFAULT_COUNT
-    return min(_MAX_COUNT, max(1, count))
+    return clamped_count(value, _DEFAULT_COUNT, _MAX_COUNT)
 
 
 def results_page(query: str, results: list[SimResult], count: int = _DEFAULT_COUNT) -> str:
