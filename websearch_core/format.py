@@ -18,6 +18,7 @@ __all__ = [
     "format_for_llm",
     "format_provider_failure",
     "truncate_text",
+    "utf16_len",
 ]
 
 NO_PROVIDER_MESSAGE = "No web search provider configured."
@@ -27,7 +28,8 @@ MAX_SEARCH_QUERIES = 3
 _ELLIPSIS = "…"
 
 
-def _utf16_len(text: str) -> int:
+def utf16_len(text: str) -> int:
+    """Length in UTF-16 code units, as the spec's reference implementation counts."""
     return len(text.encode("utf-16-le")) // 2
 
 
@@ -41,7 +43,7 @@ def truncate_text(text: str, limit: int) -> str:
     Returns:
         ``text`` unchanged when it fits, else its head plus ``…`` with total length ``limit``.
     """
-    if _utf16_len(text) <= limit:
+    if utf16_len(text) <= limit:
         return text
     units = text.encode("utf-16-le")[: (limit - 1) * 2]
     # A cut through a surrogate pair leaves half a character; drop it rather than garble.

@@ -10,15 +10,14 @@
 """
 
 import asyncio
-import contextlib
 import email.utils
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
@@ -41,20 +40,23 @@ __all__ = [
     "HttpResponse",
     "SseResponse",
     "Transport",
+    "api_error_text",
     "apply_base_url",
     "classify_http_error",
     "parse_retry_after",
+    "raise_for_api_status",
     "raise_for_status",
     "redact",
 ]
 
 logger = logging.getLogger("websearch_core.transport")
+_T = TypeVar("_T")
 
 _QUOTA_BODY = re.compile(r"credits?\s*(?:exhausted|exceeded)|quota|insufficient", re.IGNORECASE)
 _PER_SECOND_BODY = re.compile(r"per[\s-]second|requests?\s*/\s*s(?:ec(?:ond)?)?\b", re.IGNORECASE)
 _EPOCH_THRESHOLD = 1_000_000_000.0
 _QUOTA_WINDOW = 86_400.0
-_READ_CHUNK = 64 * 1024
+_WINDOW_LENGTH = re.compile(r"w=(\d+)")
 ERROR_BODY_LIMIT = 8 * 1024
 
 
@@ -184,6 +186,32 @@ def classify_http_error(provider: str, status: int, body: str) -> SearchProvider
     return None
 
 
+def api_error_text(prefix: str, response: HttpResponse) -> str:
+    """``<prefix> (<status>): <body>``, the provider's fallback error text.
+
+    The body is cut to the error-body limit (``<prefix> (<status>)`` when it is empty), and
+    only that head of it is decoded.
+
+    Example:
+        >>> api_error_text("Exa API error", HttpResponse(status=500, body=b" boom "))
+        'Exa API error (500): boom'
+    """
+    head = response.body[: ERROR_BODY_LIMIT * 4].decode("utf-8", errors="replace")
+    body = head[:ERROR_BODY_LIMIT].strip()
+    return f"{prefix} ({response.status}): {body}".rstrip(": ")
+
+
+def raise_for_api_status(provider: str, response: HttpResponse, prefix: str) -> None:
+    """:func:`raise_for_status` with the ``<prefix> (<status>): <body>`` fallback text.
+
+    A 2xx returns before any text is built, so the success path never decodes the body
+    for an error message it will not need.
+    """
+    if 200 <= response.status < 300:
+        return
+    raise_for_status(provider, response, api_error_text(prefix, response))
+
+
 def raise_for_status(provider: str, response: HttpResponse, fallback_message: str) -> None:
     """Raise the right error for a non-2xx response; return for a 2xx one.
 
@@ -228,7 +256,7 @@ def _window_lengths(policy: str | None, count: int) -> list[float | None]:
     if not policy:
         return lengths
     for index, part in enumerate(policy.split(",")[:count]):
-        match = re.search(r"w=(\d+)", part)
+        match = _WINDOW_LENGTH.search(part)
         lengths[index] = float(match.group(1)) if match else None
     return lengths
 
@@ -328,16 +356,18 @@ class Transport:
         """
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
-        guard = self._guard(provider, label, url, timeout_seconds)
-        async with guard, self._open(request, url) as response:
-            body = await self._read_capped(provider, label, response, cap)
-            return HttpResponse(
-                status=response.status,
-                body=body,
-                headers=dict(response.headers.items()),
-                url=str(response.url),
-            )
-        raise AssertionError("unreachable")  # pragma: no cover  (the guard always re-raises)
+
+        async def read() -> HttpResponse:
+            async with self._open(request, url) as response:
+                chunks = [c async for c in self._chunks(provider, label, response, cap)]
+                return HttpResponse(
+                    status=response.status,
+                    body=b"".join(chunks),
+                    headers=dict(response.headers.items()),
+                    url=str(response.url),
+                )
+
+        return await self._guarded(provider, label, url, timeout_seconds, read())
 
     async def send_sse(
         self,
@@ -363,32 +393,29 @@ class Transport:
         """
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
-        guard = self._guard(provider, label, url, timeout_seconds)
-        async with guard, self._open(request, url) as response:
-            content_type = response.content_type or ""
-            streaming = 200 <= response.status < 300 and "event-stream" in content_type
-            parser = SseParser(max_event_bytes) if streaming else None
-            events: list[SseEvent] = []
-            chunks: list[bytes] = []
-            total = 0
-            async for chunk in response.content.iter_any():
-                total += len(chunk)
-                if total > cap:
-                    message = f"{label} response exceeded {_size(cap)}"
-                    raise ResponseTooLargeError(provider, message, 500)
-                chunks.append(chunk)
+
+        async def read() -> SseResponse:
+            async with self._open(request, url) as response:
+                content_type = response.content_type or ""
+                streaming = 200 <= response.status < 300 and "event-stream" in content_type
+                parser = SseParser(max_event_bytes) if streaming else None
+                events: list[SseEvent] = []
+                chunks: list[bytes] = []
+                async for chunk in self._chunks(provider, label, response, cap):
+                    chunks.append(chunk)
+                    if parser is not None:
+                        events.extend(parser.feed(chunk))
                 if parser is not None:
-                    events.extend(parser.feed(chunk))
-            if parser is not None:
-                events.extend(parser.finish())
-            return SseResponse(
-                status=response.status,
-                body=b"".join(chunks),
-                events=tuple(events),
-                headers=dict(response.headers.items()),
-                url=str(response.url),
-            )
-        raise AssertionError("unreachable")  # pragma: no cover  (the guard always re-raises)
+                    events.extend(parser.finish())
+                return SseResponse(
+                    status=response.status,
+                    body=b"".join(chunks),
+                    events=tuple(events),
+                    headers=dict(response.headers.items()),
+                    url=str(response.url),
+                )
+
+        return await self._guarded(provider, label, url, timeout_seconds, read())
 
     def _open(self, request: HttpRequest, url: str) -> Any:
         return self.session.request(
@@ -401,16 +428,23 @@ class Transport:
             allow_redirects=True,
         )
 
-    @contextlib.asynccontextmanager
-    async def _guard(
-        self, provider: str, label: str, url: str, timeout_seconds: float | None
-    ) -> AsyncIterator[None]:
-        """The one place where aiohttp, asyncio and stream errors become provider errors."""
+    async def _guarded(
+        self,
+        provider: str,
+        label: str,
+        url: str,
+        timeout_seconds: float | None,
+        work: Coroutine[Any, Any, _T],
+    ) -> _T:
+        """Await ``work`` within the timeout.
+
+        The one place where aiohttp, asyncio and stream errors become provider errors.
+        """
         timeout = timeout_seconds or self.timeout_seconds
         host = urlsplit(url).netloc
         try:
             async with asyncio.timeout(timeout):
-                yield
+                return await work
         except TimeoutError:
             message = f"{label} request timed out after {timeout:g}s"
             raise ProviderTimeoutError(provider, message, None) from None
@@ -429,22 +463,21 @@ class Transport:
             message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
             raise ProviderUnavailableError(provider, message) from None
 
-    async def _read_capped(
-        self, provider: str, label: str, response: aiohttp.ClientResponse, cap: int
-    ) -> bytes:
+    @staticmethod
+    async def _chunks(
+        provider: str, label: str, response: aiohttp.ClientResponse, cap: int
+    ) -> AsyncIterator[bytes]:
+        """The body as it arrives, failing as soon as it passes ``cap`` bytes."""
+        too_large = ResponseTooLargeError(provider, f"{label} response exceeded {_size(cap)}", 500)
         declared = response.content_length
         if declared is not None and declared > cap:
-            raise ResponseTooLargeError(provider, f"{label} response exceeded {_size(cap)}", 500)
-        chunks: list[bytes] = []
+            raise too_large
         total = 0
-        async for chunk in response.content.iter_chunked(_READ_CHUNK):
+        async for chunk in response.content.iter_any():
             total += len(chunk)
             if total > cap:
-                raise ResponseTooLargeError(
-                    provider, f"{label} response exceeded {_size(cap)}", 500
-                )
-            chunks.append(chunk)
-        return b"".join(chunks)
+                raise too_large
+            yield chunk
 
 
 def _size(limit: int) -> str:

@@ -69,7 +69,7 @@ from urllib.parse import urlsplit
 from ..errors import AuthorizationError, ProviderNotConfiguredError, ResponseParseError
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, raise_for_status
+from ..transport import HttpRequest, HttpResponse, raise_for_api_status, raise_for_status
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
 from .base import ProviderContext, ProviderInfo, SearchProvider
 
@@ -634,6 +634,4 @@ class AnthropicProvider(SearchProvider):
 
     def check_response(self, response: HttpResponse) -> None:
         """Raise ``Anthropic API error (<status>): <body>`` typed by the shared classifier."""
-        body = response.text()[:ERROR_BODY_LIMIT].strip()
-        message = f"Anthropic API error ({response.status}): {body}".rstrip(": ")
-        raise_for_status(self.info.id, response, message)
+        raise_for_api_status(self.info.id, response, "Anthropic API error")

@@ -19,7 +19,7 @@ from ..credentials import Credentials
 from ..errors import ProviderNotConfiguredError
 from ..models import SearchParams, SearchResponse
 from ..settings import Settings
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, Transport, raise_for_status
+from ..transport import HttpRequest, HttpResponse, Transport, raise_for_api_status
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
@@ -135,12 +135,7 @@ class RequestResponseProvider(SearchProvider):
 
     def check_response(self, response: HttpResponse) -> None:
         """Raise for a non-2xx status through the shared classifier."""
-        body = response.text()[:ERROR_BODY_LIMIT].strip()
-        raise_for_status(
-            self.info.id,
-            response,
-            f"{self.info.label} API error ({response.status}): {body}".rstrip(": "),
-        )
+        raise_for_api_status(self.info.id, response, f"{self.info.label} API error")
 
     @abc.abstractmethod
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:

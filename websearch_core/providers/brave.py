@@ -44,7 +44,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import AuthorizationError, ResponseParseError, SearchProviderError
-from ..format import truncate_text
+from ..format import truncate_text, utf16_len
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse
 from ._common import age_seconds_from_date, is_http_url, normalise_text
@@ -113,10 +113,6 @@ INFO = ProviderInfo(
 )
 
 
-def _utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
-
-
 def freshness(params: SearchParams, today: date) -> str | None:
     """Brave's ``freshness`` value for ``params``, or ``None`` for no time filter.
 
@@ -163,7 +159,7 @@ def query_params(params: SearchParams, today: date) -> list[tuple[str, str]]:
     Raises:
         SearchProviderError: The query is longer than Brave accepts (status 400).
     """
-    if _utf16_len(params.query) > MAX_QUERY_LENGTH:
+    if utf16_len(params.query) > MAX_QUERY_LENGTH:
         raise SearchProviderError(
             INFO.id, f"Brave search queries cannot exceed {MAX_QUERY_LENGTH} characters", 400
         )

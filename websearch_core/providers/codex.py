@@ -73,7 +73,13 @@ from ..errors import (
 )
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, SseResponse, raise_for_status
+from ..transport import (
+    HttpRequest,
+    HttpResponse,
+    SseResponse,
+    raise_for_api_status,
+    raise_for_status,
+)
 from ._common import collapse_whitespace, is_http_url
 from .base import ProviderContext, ProviderInfo, SearchProvider
 
@@ -638,6 +644,4 @@ class CodexProvider(SearchProvider):
 
     def check_response(self, response: SseResponse) -> None:
         """Raise ``Codex API error (<status>): <body>`` typed by the shared classifier."""
-        body = response.body.decode("utf-8", errors="replace")[:ERROR_BODY_LIMIT].strip()
-        message = f"Codex API error ({response.status}): {body}".rstrip(": ")
-        raise_for_status(self.info.id, response.as_http(), message)
+        raise_for_api_status(self.info.id, response.as_http(), "Codex API error")

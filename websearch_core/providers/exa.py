@@ -68,7 +68,7 @@ from typing import Any
 from ..errors import ResponseParseError, SearchProviderError
 from ..format import truncate_text
 from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, raise_for_status
+from ..transport import HttpRequest, HttpResponse, raise_for_api_status, raise_for_status
 from ._common import age_seconds_from_date, is_http_url
 from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
 
@@ -416,11 +416,6 @@ def parse_mcp_body(
     )
 
 
-def _status_message(prefix: str, response: HttpResponse) -> str:
-    body = response.text()[:ERROR_BODY_LIMIT].strip()
-    return f"{prefix} ({response.status}): {body}".rstrip(": ")
-
-
 class ExaProvider(SearchProvider):
     """The Exa provider: the search API with a key, the keyless MCP tool without one."""
 
@@ -469,15 +464,13 @@ class ExaProvider(SearchProvider):
 
     def check_api_response(self, response: HttpResponse) -> None:
         """Raise ``Exa API error (<status>): <body>`` typed by the shared classifier."""
-        raise_for_status(self.info.id, response, _status_message("Exa API error", response))
+        raise_for_api_status(self.info.id, response, "Exa API error")
 
     def check_mcp_response(self, response: HttpResponse) -> None:
         """Raise for a non-2xx MCP status; a 429 names the keyless rate limit."""
         if response.status == 429:
-            message = MCP_RATE_LIMIT_MESSAGE
-        else:
-            message = _status_message("Exa MCP request failed", response)
-        raise_for_status(self.info.id, response, message)
+            raise_for_status(self.info.id, response, MCP_RATE_LIMIT_MESSAGE)
+        raise_for_api_status(self.info.id, response, "Exa MCP request failed")
 
     def parse_api_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The answer, sources and request id of a 2xx API body."""

@@ -43,7 +43,7 @@ from urllib.parse import urlsplit
 
 from ..errors import ConfigurationError, ProviderNotConfiguredError, ResponseParseError
 from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, raise_for_status
+from ..transport import HttpRequest, HttpResponse, raise_for_api_status
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
 from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
 
@@ -205,9 +205,7 @@ class KimiProvider(RequestResponseProvider):
 
     def check_response(self, response: HttpResponse) -> None:
         """Raise ``Kimi search API error (<status>): <body>`` typed by the shared classifier."""
-        body = response.text()[:ERROR_BODY_LIMIT].strip()
-        message = f"Kimi search API error ({response.status})"
-        raise_for_status(self.info.id, response, f"{message}: {body}" if body else message)
+        raise_for_api_status(self.info.id, response, "Kimi search API error")
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The sources of a 2xx body, with the request id header."""

@@ -95,7 +95,7 @@ from ..errors import (
 )
 from ..html import CHROME_USER_AGENT
 from ..models import SearchParams, SearchResponse
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, SseResponse, raise_for_status
+from ..transport import HttpRequest, SseResponse, raise_for_api_status
 from ._perplexity_parse import (
     AskResult,
     events_json,
@@ -314,11 +314,6 @@ def ask_headers(kind: MethodKind, secret: str | None, request_id: str) -> dict[s
     return headers
 
 
-def _message(prefix: str, response: SseResponse) -> str:
-    body = response.as_http().text()[:ERROR_BODY_LIMIT].strip()
-    return f"{prefix} ({response.status}): {body}".rstrip(": ")
-
-
 class PerplexityProvider(SearchProvider):
     """The Perplexity provider (see the module docstring for the wire details)."""
 
@@ -374,14 +369,13 @@ class PerplexityProvider(SearchProvider):
             json=api_body(params, context.system_prompt, model),
         )
         response = await context.transport.send_sse(self.info.id, self.info.label, request)
-        raise_for_status(
-            self.info.id, response.as_http(), _message("Perplexity API error", response)
-        )
+        http = response.as_http()
+        raise_for_api_status(self.info.id, http, "Perplexity API error")
         if response.events:
             return parse_chat_chunks(
                 events_json(response.events), requested_model=model, limit=params.limit
             )
-        data = response.as_http().json(self.info.id, "Perplexity")
+        data = http.json(self.info.id, "Perplexity")
         return parse_chat_completion(data, requested_model=model, limit=params.limit)
 
     # --- ask mode --------------------------------------------------------------------------------
@@ -419,9 +413,7 @@ class PerplexityProvider(SearchProvider):
         response = await _once_more_on_connection_error(
             lambda: context.transport.send_sse(self.info.id, self.info.label, request)
         )
-        raise_for_status(
-            self.info.id, response.as_http(), _message("Perplexity ask API error", response)
-        )
+        raise_for_api_status(self.info.id, response.as_http(), "Perplexity ask API error")
         if not response.body.strip():
             raise ProviderUnavailableError(
                 self.info.id, "Perplexity ask API returned no response body", 500
