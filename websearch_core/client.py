@@ -200,33 +200,34 @@ class WebSearch:
                 response = hit[0].model_copy(update={"cached": True, "attempts": (attempt,)})
                 return ChainOutcome(response=response, attempts=[attempt]), []
         runner = self._runner(store)
-        context = dataclasses.replace(context, ledger=runner.ledger)
-        outcome = await runner.run(plan, params, context)
-        if outcome.response is not None:
-            if key is not None and not outcome.response.partial:
-                now = time.time()
-                await store.cache_set(
-                    key,
-                    dump_response(outcome.response),
-                    now=now,
-                    ttl=self.settings.cache_ttl_seconds,
-                    keep_stale_for=self.settings.cache_stale_seconds,
-                )
+        outcome = await runner.run(plan, params, dataclasses.replace(context, ledger=runner.ledger))
+        if key is None:
             return outcome, []
-        if key is not None:
-            stale = await self._from_cache(store, key, allow_stale=True)
-            if stale is not None:
-                cached, stored_at = stale
-                logger.warning("every web search provider failed; serving a stale cached answer")
-                outcome.attempts.append(
-                    Attempt(provider=cached.provider, outcome="cached", detail="stale")
-                )
-                outcome.response = cached.model_copy(
-                    update={"cached": True, "stale": True, "attempts": tuple(outcome.attempts)}
-                )
-                when = datetime.fromtimestamp(stored_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
-                return outcome, [f"every provider failed; this cached answer is from {when}"]
+        if outcome.response is None:
+            return outcome, await self._serve_stale(store, key, outcome)
+        if not outcome.response.partial:
+            await store.cache_set(
+                key,
+                dump_response(outcome.response),
+                now=time.time(),
+                ttl=self.settings.cache_ttl_seconds,
+                keep_stale_for=self.settings.cache_stale_seconds,
+            )
         return outcome, []
+
+    async def _serve_stale(self, store: StateStore, key: str, outcome: ChainOutcome) -> list[str]:
+        """Answer a failed chain from an expired cache entry; the notes for the model."""
+        stale = await self._from_cache(store, key, allow_stale=True)
+        if stale is None:
+            return []
+        cached, stored_at = stale
+        logger.warning("every web search provider failed; serving a stale cached answer")
+        outcome.attempts.append(Attempt(provider=cached.provider, outcome="cached", detail="stale"))
+        outcome.response = cached.model_copy(
+            update={"cached": True, "stale": True, "attempts": tuple(outcome.attempts)}
+        )
+        when = datetime.fromtimestamp(stored_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        return [f"every provider failed; this cached answer is from {when}"]
 
     async def _from_cache(
         self, store: StateStore, key: str, *, allow_stale: bool

@@ -174,7 +174,8 @@ class Credentials:
         self._configured = {k.lower(): v.get_secret_value() for k, v in (configured or {}).items()}
         self._store = store
         self._environ = environ if environ is not None else os.environ
-        self._resolved: set[str] = set()
+        # Every value that could reach a request, for redaction; grows as keys resolve.
+        self._known = {v for v in (*self._explicit.values(), *self._configured.values()) if v}
         self._refreshers = dict(refreshers or {})
 
     def __repr__(self) -> str:
@@ -249,13 +250,13 @@ class Credentials:
         return fresh
 
     def _remember(self, value: str) -> str:
-        self._resolved.add(value)
+        if value:
+            self._known.add(value)
         return value
 
     def secrets(self) -> tuple[str, ...]:
         """Every key given in code or config or handed out so far, for redaction."""
-        known = {*self._explicit.values(), *self._configured.values(), *self._resolved}
-        return tuple(value for value in known if value)
+        return tuple(self._known)
 
 
 def _reveal(value: str | SecretStr) -> str:
