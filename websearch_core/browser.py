@@ -84,7 +84,6 @@ __all__ = [
     "BrowserNotAvailableError",
     "BrowserUnavailableError",
     "FailureTexts",
-    "FetchedPage",
     "HeadlessBrowser",
     "HeadlessOptions",
     "browser_enabled",
@@ -126,7 +125,6 @@ INSTALL_HINT = (
 PAGE_CLOSE_SECONDS = 5.0
 """A page's teardown has its own deadline, as in the reference."""
 LAUNCH_TIMEOUT_SECONDS = 30.0
-_VIEWPORT = {"width": 1366, "height": 768}
 _BLOCKED_RESOURCES = frozenset({"image", "media", "font"})
 _CONTENT_RETRIES = 3
 _CAPTURE_RESERVE_SECONDS = 1.0
@@ -347,7 +345,7 @@ class HeadlessBrowser:
         context = await running.browser.new_context(
             user_agent=running.user_agent,
             locale="en-US",
-            viewport={"width": _VIEWPORT["width"], "height": _VIEWPORT["height"]},
+            viewport={"width": 1366, "height": 768},
         )
         try:
             await context.route("**/*", _route)
@@ -466,23 +464,6 @@ class FailureTexts:
     timed_out: str
 
 
-@dataclass(frozen=True, slots=True)
-class FetchedPage:
-    """The page a provider parses, and how it was obtained."""
-
-    response: HttpResponse
-    """Status, final URL, headers and the HTML (for the browser: the rendered DOM)."""
-    via_browser: bool
-    """Whether the headless browser produced it."""
-    escalation: str | None = None
-    """Why the plain fetch was not enough, when it was not."""
-
-    @property
-    def html(self) -> str:
-        """The page's HTML."""
-        return self.response.text()
-
-
 def _needs_browser(response: HttpResponse, should_fallback: Callable[[HttpResponse], bool]) -> bool:
     return not 200 <= response.status < 300 or should_fallback(response)
 
@@ -514,8 +495,7 @@ async def browser_fetch(
     should_fallback: Callable[[HttpResponse], bool],
     headless: HeadlessOptions,
     failure: FailureTexts,
-    timeout_seconds: float | None = None,
-) -> FetchedPage:
+) -> HttpResponse:
     """Fetch ``request`` plainly; load it in headless Chromium when that is not enough.
 
     The decision (reference §7.2): a transport failure, a non-2xx status, or a 2xx page for
@@ -532,10 +512,10 @@ async def browser_fetch(
         should_fallback: Whether a 2xx page is a challenge the browser should retry.
         headless: How the browser loads the page.
         failure: The provider's wording for fetch failures and timeouts.
-        timeout_seconds: The whole call's budget (default: the transport's timeout).
 
     Returns:
-        The plain or the rendered page.
+        The plain page, or the browser's (the rendered DOM with the status and headers of
+        its last main-frame navigation). The whole call shares the transport's timeout.
 
     Raises:
         ProviderTimeoutError: The budget ran out (``failure.timed_out``, status 504).
@@ -545,7 +525,7 @@ async def browser_fetch(
         ResponseTooLargeError: The plain body or the rendered page passed the size cap.
     """
     loop = asyncio.get_running_loop()
-    budget = timeout_seconds or context.transport.timeout_seconds
+    budget = context.transport.timeout_seconds
     deadline = loop.time() + budget
     response: HttpResponse | None = None
     try:
@@ -558,11 +538,11 @@ async def browser_fetch(
         reason = error.message
     else:
         if not browser_enabled(context.settings) or not _needs_browser(response, should_fallback):
-            return FetchedPage(response, via_browser=False)
+            return response
         reason = _why(response)
     if request.method.upper() != "GET":
         if response is not None:
-            return FetchedPage(response, via_browser=False)
+            return response
         raise ProviderUnavailableError(provider, failure.failed.format(reason), 503)
     logger.info("%s: escalating to headless Chromium (%s)", provider, reason)
     page = await _browse_with_deadline(
@@ -578,7 +558,7 @@ async def browser_fetch(
     cap = context.transport.max_response_bytes
     if len(page.body) > cap:
         raise ResponseTooLargeError(provider, f"{label} rendered page exceeded {cap} bytes", 500)
-    return FetchedPage(page, via_browser=True, escalation=reason)
+    return page
 
 
 def _full_url(url: str, params: Sequence[tuple[str, str]]) -> str:

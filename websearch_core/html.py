@@ -29,7 +29,7 @@ from urllib.parse import urljoin
 import lxml.etree
 import lxml.html
 
-from .providers._common import is_http_url
+from .providers._common import collapse_whitespace, is_http_url
 
 __all__ = [
     "BROWSER_HEADERS",
@@ -88,7 +88,6 @@ _INLINE_TAGS = frozenset(
         "u", "var", "wbr",
     }
 )  # fmt: skip
-_WHITESPACE = re.compile(r"\s+")
 _ATTRIBUTE = re.compile(
     r"""([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""",
 )
@@ -168,7 +167,7 @@ def fragment_text(fragment: str) -> str:
         >>> fragment_text("<b>Eino</b> is&nbsp; a   framework &amp; more")
         'Eino is a framework & more'
     """
-    return _WHITESPACE.sub(" ", decode_entities(replace_tags(fragment))).strip()
+    return collapse_whitespace(decode_entities(replace_tags(fragment)))
 
 
 def parse_attributes(tag: str) -> dict[str, str]:
@@ -299,7 +298,7 @@ def text_of(element: lxml.html.HtmlElement) -> str:
         'Hi there'
     """
     parts = cast(list[str], _VISIBLE_TEXT(element))
-    return _WHITESPACE.sub(" ", "".join(parts)).strip()
+    return collapse_whitespace("".join(parts))
 
 
 def resolve_href(href: str, base: str) -> str | None:

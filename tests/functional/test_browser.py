@@ -351,7 +351,7 @@ async def test_browser_fetch_returns_a_good_plain_page_untouched(
     monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", "/nonexistent/chromium")
     ws = _client(sim)
     try:
-        fetched = await browser_fetch(
+        response = await browser_fetch(
             ws._context(),
             provider="google",
             label="Google",
@@ -362,9 +362,8 @@ async def test_browser_fetch_returns_a_good_plain_page_untouched(
         )
     finally:
         await ws.aclose()
-    assert not fetched.via_browser and fetched.escalation is None
-    assert isinstance(fetched.response, HttpResponse) and fetched.response.status == 200
-    assert "rso" in fetched.html
+    assert isinstance(response, HttpResponse) and response.status == 200
+    assert "rso" in response.text()
 
 
 @pytest.fixture(autouse=True)

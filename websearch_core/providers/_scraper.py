@@ -8,6 +8,8 @@ is the same everywhere and lives here once:
   URL in page order, optionally stopping at a count.
 * :func:`scraped_source`: a result with the scrapers' conventions (the URL stands in for a
   missing title, a written date also gives the age).
+* :func:`decode_uri_component`: a redirect parameter percent-decoded strictly, as the
+  reference's ``decodeURIComponent`` does.
 * :func:`check_html_status`: the shared status classifier with the scrapers' fallback text
   ``<Label> HTML error (<status>)``.
 * :class:`ResultPage`: the CSS-selected results page (challenge URL, result blocks, then
@@ -19,9 +21,11 @@ The module is private (leading underscore), so the registry's contract test does
 it as a provider.
 """
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
+from urllib.parse import unquote
 
 import lxml.html
 
@@ -47,11 +51,32 @@ __all__ = [
     "ScraperProvider",
     "check_html_status",
     "collect_unique",
+    "decode_uri_component",
     "result_count",
     "scraped_source",
 ]
 
 Block = TypeVar("Block")
+
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def decode_uri_component(value: str) -> str | None:
+    """``value`` percent-decoded strictly, like JavaScript's ``decodeURIComponent``.
+
+    A ``%`` not followed by two hex digits, or escapes that are not UTF-8, give ``None``
+    (where JavaScript throws), so the scraper drops the result.
+
+    Example:
+        >>> decode_uri_component("https%3A%2F%2Fexample.org%2F"), decode_uri_component("100%")
+        ('https://example.org/', None)
+    """
+    if _BAD_PERCENT.search(value):
+        return None
+    try:
+        return unquote(value, errors="strict")
+    except UnicodeDecodeError:
+        return None
 
 
 def collect_unique(
@@ -260,7 +285,7 @@ class BrowserScraperProvider(KeylessProvider):
         """Fetch (escalating when blocked), check for block pages, parse."""
         engine = self.engine
         limit = result_count(self.info, params)
-        fetched = await browser_fetch(
+        response = await browser_fetch(
             context,
             provider=self.info.id,
             label=self.info.label,
@@ -269,6 +294,6 @@ class BrowserScraperProvider(KeylessProvider):
             headless=engine.headless,
             failure=engine.failure,
         )
-        engine.check_page(fetched.response)
-        sources = engine.parse_page(fetched.html, limit)
+        engine.check_page(response)
+        sources = engine.parse_page(response.text(), limit)
         return SearchResponse(provider=self.info.id, sources=tuple(sources))

@@ -60,15 +60,22 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from ..errors import ChallengeError, ResponseParseError, SearchProviderError
 from ..html import HtmlForm, find_forms, fragment_text, navigation_headers, parse_attributes
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest
 from ._common import is_http_url
-from ._scraper import KeylessProvider, check_html_status, scraped_source
-from .base import ProviderContext, ProviderInfo, clamp_count
+from ._scraper import (
+    KeylessProvider,
+    check_html_status,
+    collect_unique,
+    decode_uri_component,
+    result_count,
+    scraped_source,
+)
+from .base import ProviderContext, ProviderInfo
 
 __all__ = [
     "CHALLENGE_MESSAGE",
@@ -162,6 +169,8 @@ _DIV_START = re.compile(r"<div\b[^>]*>", re.IGNORECASE)
 _ANCHOR_START = re.compile(r"<(a)\b[^>]*>", re.IGNORECASE)
 _SNIPPET_START = re.compile(r"<(a|div|span|td)\b[^>]*>", re.IGNORECASE)
 _SPAN_START = re.compile(r"<(span)\b[^>]*>", re.IGNORECASE)
+_CLOSE = {name: re.compile(rf"</{name}\s*>", re.IGNORECASE) for name in ("a", "div", "span", "td")}
+"""The closing tag of each element name the ``*_START`` patterns capture."""
 _EXTRAS_URL = re.compile(
     r"<div\b[^>]*\bclass\s*=\s*(?:\"[^\"]*\bresult__extras__url\b[^\"]*\"|"
     r"'[^']*\bresult__extras__url\b[^']*')[^>]*>(.*?)</div\s*>",
@@ -180,7 +189,6 @@ _LITE_SNIPPET_CLASS = re.compile(r"\bresult-snippet\b")
 _LITE_DATE_CLASS = re.compile(r"\btimestamp\b")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}|$)")
 _UDDG = re.compile(r"[?&]uddg=([^&]+)")
-_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 _CHALLENGE = re.compile(
     r"""\b(?:class|data-testid|id)\s*=\s*["'][^"']*anomaly-modal"""
@@ -303,7 +311,7 @@ def unwrap_url(href: str) -> str | None:
     href = href.strip().replace("&amp;", "&")
     match = _UDDG.search(href)
     if match is not None:
-        decoded = _decode_uri_component(match.group(1))
+        decoded = decode_uri_component(match.group(1))
         if decoded is None:
             return None
         url = decoded.strip()
@@ -316,15 +324,6 @@ def unwrap_url(href: str) -> str | None:
     if not is_http_url(url) or _is_ad_redirect(url):
         return None
     return url
-
-
-def _decode_uri_component(value: str) -> str | None:
-    if _BAD_PERCENT.search(value):
-        return None
-    try:
-        return unquote(value, errors="strict")
-    except UnicodeDecodeError:
-        return None
 
 
 def _is_ad_redirect(url: str) -> bool:
@@ -371,7 +370,7 @@ def _elements(block: str, start: re.Pattern[str], wanted: re.Pattern[str]) -> It
     for match in start.finditer(block):
         if not _has_class(match.group(0), wanted):
             continue
-        close = re.compile(rf"</{match.group(1)}\s*>", re.IGNORECASE).search(block, match.end())
+        close = _CLOSE[match.group(1).lower()].search(block, match.end())
         if close is None:
             continue
         yield _Element(
@@ -404,20 +403,16 @@ def _source(
     return scraped_source(title=fragment_text(title_html), url=url, snippet=snippet, date=date)
 
 
-def _parse_html_results(blocks: Sequence[tuple[str, str]]) -> list[SearchSource]:
-    sources: list[SearchSource] = []
-    for start_tag, block in blocks:
-        if _has_class(start_tag, _AD_CLASS):
-            continue
-        title = _first(block, _ANCHOR_START, _TITLE_CLASS)
-        if title is None:
-            continue
-        href = parse_attributes(title.start_tag).get("href", "")
-        snippet = _first(block, _SNIPPET_START, _SNIPPET_CLASS)
-        source = _source(title.inner, href, snippet.inner if snippet else None, _block_date(block))
-        if source is not None:
-            sources.append(source)
-    return sources
+def _parse_html_block(start_and_block: tuple[str, str]) -> SearchSource | None:
+    start_tag, block = start_and_block
+    if _has_class(start_tag, _AD_CLASS):
+        return None
+    title = _first(block, _ANCHOR_START, _TITLE_CLASS)
+    if title is None:
+        return None
+    href = parse_attributes(title.start_tag).get("href", "")
+    snippet = _first(block, _SNIPPET_START, _SNIPPET_CLASS)
+    return _source(title.inner, href, snippet.inner if snippet else None, _block_date(block))
 
 
 def _parse_lite_results(page: str) -> list[SearchSource] | None:
@@ -425,23 +420,22 @@ def _parse_lite_results(page: str) -> list[SearchSource] | None:
     links = list(_elements(page, _ANCHOR_START, _LITE_LINK_CLASS))
     if not links:
         return None
-    sources: list[SearchSource] = []
-    for index, link in enumerate(links):
+
+    def parse_row(index: int) -> SearchSource | None:
+        link = links[index]
         end = links[index + 1].start if index + 1 < len(links) else len(page)
         row = page[link.end : end]
         snippet = _first(row, _SNIPPET_START, _LITE_SNIPPET_CLASS)
         stamp = _first(row, _SPAN_START, _LITE_DATE_CLASS)
         date = fragment_text(stamp.inner) if stamp else None
-        href = parse_attributes(link.start_tag).get("href", "")
-        source = _source(
+        return _source(
             link.inner,
-            href,
+            parse_attributes(link.start_tag).get("href", ""),
             snippet.inner if snippet else None,
             date if date and _DATE.match(date) else None,
         )
-        if source is not None:
-            sources.append(source)
-    return sources
+
+    return collect_unique(range(len(links)), parse_row)
 
 
 def _next_form(page: str) -> HtmlForm | None:
@@ -458,8 +452,8 @@ def parse_page(page: str) -> ParsedPage:
         page: The decoded body of a 2xx response.
 
     Returns:
-        The page's sources (ads and non-``http(s)`` links dropped, not yet de-duplicated)
-        and the next-page form, if the page has one.
+        The page's sources (ads and non-``http(s)`` links dropped, URLs de-duplicated
+        within the page) and the next-page form, if the page has one.
 
     Raises:
         ChallengeError: The anomaly challenge, or the bare homepage instead of results.
@@ -469,7 +463,7 @@ def parse_page(page: str) -> ParsedPage:
         raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
     blocks = list(_result_blocks(page))
     if blocks:
-        return ParsedPage(_parse_html_results(blocks), _next_form(page))
+        return ParsedPage(collect_unique(blocks, _parse_html_block), _next_form(page))
     lite = _parse_lite_results(page)
     if lite is not None:
         return ParsedPage(lite, _next_form(page))
@@ -491,13 +485,12 @@ class DuckDuckGoProvider(KeylessProvider):
         The first page's failures raise; a later page's failure (challenge, error status,
         timeout) ends the loop and keeps what the earlier pages gave.
         """
-        wanted = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
+        wanted = result_count(INFO, params)
         transport = context.transport
         loop = asyncio.get_running_loop()
         budget = transport.timeout_seconds
         deadline = loop.time() + budget
         sources: list[SearchSource] = []
-        seen: set[str] = set()
         form: Sequence[tuple[str, str]] = build_form(params)
         page_number = 1
         while True:
@@ -517,13 +510,9 @@ class DuckDuckGoProvider(KeylessProvider):
                         error.message,
                     )
                     break
-            added = 0
-            for source in page.sources:
-                if source.url not in seen:
-                    seen.add(source.url)
-                    sources.append(source)
-                    added += 1
-            if added == 0 or len(sources) >= wanted or page.next_form is None:
+            before = len(sources)
+            sources = collect_unique([*sources, *page.sources], lambda source: source)
+            if len(sources) == before or len(sources) >= wanted or page.next_form is None:
                 break
             form = page.next_form.fields
             page_number += 1

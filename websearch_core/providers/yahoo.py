@@ -44,7 +44,7 @@ Docs: https://help.yahoo.com/kb/search-for-desktop
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 import lxml.html
 
@@ -52,7 +52,7 @@ from ..html import navigation_headers, resolve_href, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest
 from ._common import is_http_url
-from ._scraper import ResultPage, ScraperProvider, scraped_source
+from ._scraper import ResultPage, ScraperProvider, decode_uri_component, scraped_source
 from .base import ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
@@ -102,7 +102,6 @@ INFO = ProviderInfo(
 
 _RECENCY: Mapping[str, str] = MappingProxyType({"day": "d", "week": "w", "month": "m"})
 _TRACKER_TARGET = re.compile(r"/RU=([^/]+)")
-_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _CONSENT_URL = re.compile(r"^https?://(?:[^/]*\.)?(?:consent|guce)\.yahoo\.com/", re.IGNORECASE)
 _CONSENT_HOSTS = frozenset({"consent.yahoo.com"})
 _CONSENT_TEXT = re.compile(r"consent\.yahoo\.com|collectConsent")
@@ -163,15 +162,12 @@ def unwrap_url(href: str) -> str | None:
     parts = urlsplit(url)
     match = _TRACKER_TARGET.search(parts.path)
     if match is not None:
-        if _BAD_PERCENT.search(match.group(1)):
+        target = decode_uri_component(match.group(1))
+        if target is None:
             return None
-        try:
-            target = unquote(match.group(1), errors="strict").strip()
-        except UnicodeDecodeError:
+        url = target.strip()
+        if not url.lower().startswith(("http://", "https://")):
             return None
-        if not target.lower().startswith(("http://", "https://")):
-            return None
-        url = target
     elif (parts.hostname or "").lower() in ("r.search.yahoo.com", "search.yahoo.com"):
         return None
     if not is_http_url(url) or _is_ad_redirect(url):
