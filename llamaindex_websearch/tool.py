@@ -130,23 +130,7 @@ class WebSearchToolSpec(BaseToolSpec):
         temperature: float | None = None,
         num_search_results: int | None = None,
     ) -> SearchToolResult:
-        """Search the web on the running loop, reusing the spec's HTTP session.
-
-        Args:
-            query: What to search for.
-            recency: Only results from the last day, week, month or year.
-            limit: Maximum number of results to return.
-            max_tokens: Token cap for providers that write an answer.
-            temperature: Sampling temperature for providers that write an answer.
-            num_search_results: How many results the provider should search through.
-
-        Returns:
-            The text for the model and the structured response; ``Error: ...`` text when
-            every provider failed.
-
-        Raises:
-            pydantic.ValidationError: An argument is out of range; the error names it.
-        """
+        """:meth:`web_search` on the running loop, reusing the spec's HTTP session."""
         params = tool_search_params(
             query, recency, limit, max_tokens, temperature, num_search_results
         )

@@ -284,10 +284,11 @@ def _providers(args: argparse.Namespace) -> int:
         rows.append(
             (status.id, status.label, status.kind, str(status.used_this_month), budget, reason)
         )
-    widths = [max(len(row[column]) for row in rows) for column in range(5)]
-    for row in rows:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
-        print("  ".join([*cells, row[5]]))
+    # Every column but the last (free text) is padded to its widest cell.
+    widths = [max(map(len, column)) for column in zip(*rows, strict=True)][:-1]
+    for *padded, last in rows:
+        cells = [cell.ljust(width) for cell, width in zip(padded, widths, strict=True)]
+        print("  ".join([*cells, last]))
     print(f"\nUSED counts requests this month. Store a key with: {PROG} auth set PROVIDER")
     return EXIT_OK
 

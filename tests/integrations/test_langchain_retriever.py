@@ -17,55 +17,22 @@ from pydantic import ValidationError
 
 import langchain_websearch
 from langchain_websearch import WebSearchRetriever
+from tests.integrations._helpers import SOURCE_KEYS, sim_settings
 from websearch_core import (
     SEARCH_PROVIDER_ORDER,
     AllProvidersFailedError,
     NoProviderConfiguredError,
-    Settings,
     WebSearch,
     WebSearchError,
 )
 from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.simulator import SimResult
 
-SOURCE_KEYS = ["title", "url", "published_date", "age_seconds", "provider", "rank", "engines"]
-
-
-def _settings(sim: Simulator, *exclude: str, **overrides: Any) -> Settings:
-    """Only the simulated providers may run (a keyless one must never reach the real site)."""
-    others = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers)
-    return sim.settings(exclude=(*others, *exclude), **overrides)
-
 
 def _retriever(sim: Simulator, *exclude: str, **fields: Any) -> WebSearchRetriever:
-    return WebSearchRetriever(settings=_settings(sim, *exclude), api_keys=sim.api_keys(), **fields)
-
-
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["brave", "duckduckgo"]) as simulator:
-        yield simulator
-
-
-@pytest.fixture
-def threaded_sim() -> Iterator[Simulator]:
-    with Simulator(["brave", "duckduckgo"]).running_in_thread() as simulator:
-        yield simulator
-
-
-@pytest.fixture
-def sessions(monkeypatch: pytest.MonkeyPatch) -> list[aiohttp.ClientSession]:
-    """Every aiohttp session the client opens during the test, to check that each closed."""
-    opened: list[aiohttp.ClientSession] = []
-    real = aiohttp.ClientSession
-
-    def recording(*args: Any, **kwargs: Any) -> aiohttp.ClientSession:
-        session = real(*args, **kwargs)
-        opened.append(session)
-        return session
-
-    monkeypatch.setattr(aiohttp, "ClientSession", recording)
-    return opened
+    return WebSearchRetriever(
+        settings=sim_settings(sim, *exclude), api_keys=sim.api_keys(), **fields
+    )
 
 
 # --- construction ---------------------------------------------------------------------------
@@ -158,7 +125,7 @@ async def test_k_limits_the_count_even_when_the_provider_sends_more() -> None:
     # Tavily never asks for fewer than five results; the retriever still returns k.
     async with Simulator(["tavily"]) as simulator:
         retriever = WebSearchRetriever(
-            settings=_settings(simulator), api_keys=simulator.api_keys(), k=2
+            settings=sim_settings(simulator), api_keys=simulator.api_keys(), k=2
         )
         docs = await retriever.ainvoke("python asyncio")
         one = await retriever.ainvoke("python asyncio", k=1)
@@ -189,7 +156,7 @@ async def test_recency_is_sent(sim: Simulator) -> None:
 async def test_include_answer_puts_the_answer_first() -> None:
     async with Simulator(["perplexity"]) as simulator:
         retriever = WebSearchRetriever(
-            settings=_settings(simulator),
+            settings=sim_settings(simulator),
             api_keys=simulator.api_keys(),
             k=2,
             include_answer=True,
@@ -214,7 +181,7 @@ async def test_include_answer_puts_the_answer_first() -> None:
 async def test_the_answer_is_left_out_unless_asked_for() -> None:
     async with Simulator(["perplexity"]) as simulator:
         retriever = WebSearchRetriever(
-            settings=_settings(simulator), api_keys=simulator.api_keys(), k=2
+            settings=sim_settings(simulator), api_keys=simulator.api_keys(), k=2
         )
         docs = await retriever.ainvoke("python asyncio")
         await retriever.aclose()
@@ -273,7 +240,7 @@ def test_a_failing_sync_chain_raises_too(threaded_sim: Simulator) -> None:
 
 
 async def test_no_provider_configured_raises(sim: Simulator) -> None:
-    retriever = WebSearchRetriever(settings=_settings(sim, "duckduckgo"))  # and no Brave key
+    retriever = WebSearchRetriever(settings=sim_settings(sim, "duckduckgo"))  # and no Brave key
     with pytest.raises(NoProviderConfiguredError):
         await retriever.ainvoke("python")
     await retriever.aclose()
@@ -339,7 +306,7 @@ async def test_batch_runs_every_query(sim: Simulator) -> None:
 
 
 async def test_a_given_web_search_is_used_and_left_open(sim: Simulator) -> None:
-    async with WebSearch(_settings(sim), api_keys=sim.api_keys()) as web_search:
+    async with WebSearch(sim_settings(sim), api_keys=sim.api_keys()) as web_search:
         retriever = WebSearchRetriever(web_search=web_search, k=2)
         docs = await retriever.ainvoke("one")
         await retriever.aclose()

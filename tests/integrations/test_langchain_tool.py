@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 import warnings
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,42 +18,22 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ValidationError
 
 from langchain_websearch import WebSearchInput, WebSearchTool
+from tests.integrations._helpers import MODEL_FIELDS, sim_settings
 from websearch_core import (
     SEARCH_PROVIDER_ORDER,
     TOOL_DESCRIPTION,
     SearchParams,
-    Settings,
     WebSearch,
 )
 from websearch_core.testing import Fault, Simulator
 
-MODEL_FIELDS = ["query", "recency", "limit", "max_tokens", "temperature", "num_search_results"]
-
-
-def _settings(sim: Simulator, *exclude: str) -> Settings:
-    """Only the simulated providers may run (a keyless one must never reach the real site)."""
-    others = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers)
-    return sim.settings(exclude=(*others, *exclude))
-
 
 def _tool(sim: Simulator, *exclude: str, **fields: Any) -> WebSearchTool:
-    return WebSearchTool(settings=_settings(sim, *exclude), api_keys=sim.api_keys(), **fields)
+    return WebSearchTool(settings=sim_settings(sim, *exclude), api_keys=sim.api_keys(), **fields)
 
 
 def _call(args: dict[str, Any], call_id: str = "call_1") -> ToolCall:
     return ToolCall(name="web_search", args=args, id=call_id, type="tool_call")
-
-
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["brave", "duckduckgo"]) as simulator:
-        yield simulator
-
-
-@pytest.fixture
-def threaded_sim() -> Iterator[Simulator]:
-    with Simulator(["brave", "duckduckgo"]).running_in_thread() as simulator:
-        yield simulator
 
 
 # --- schema and metadata ------------------------------------------------------------------
@@ -281,7 +261,7 @@ async def test_configuration_errors_become_error_messages(sim: Simulator) -> Non
 
 
 async def test_a_given_web_search_is_used_and_left_open(sim: Simulator) -> None:
-    async with WebSearch(_settings(sim), api_keys=sim.api_keys()) as web_search:
+    async with WebSearch(sim_settings(sim), api_keys=sim.api_keys()) as web_search:
         tool = WebSearchTool(web_search=web_search)
         await tool.ainvoke({"query": "one"})
         await tool.aclose()

@@ -4,7 +4,6 @@ import asyncio
 import gc
 import json
 import warnings
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import aiohttp
@@ -17,60 +16,26 @@ from pydantic import ValidationError
 
 import llamaindex_websearch
 from llamaindex_websearch import WebSearchRetriever
+from tests.integrations._helpers import SOURCE_KEYS, sim_settings
 from websearch_core import (
-    SEARCH_PROVIDER_ORDER,
     AllProvidersFailedError,
     NoProviderConfiguredError,
-    Settings,
     WebSearch,
     WebSearchError,
 )
 from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.simulator import SimResult
 
-SOURCE_KEYS = ["title", "url", "published_date", "age_seconds", "provider", "rank", "engines"]
-
-
-def _settings(sim: Simulator, *exclude: str) -> Settings:
-    """Only the simulated providers may run (a keyless one must never reach the real site)."""
-    others = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers)
-    return sim.settings(exclude=(*others, *exclude))
-
 
 def _retriever(sim: Simulator, *exclude: str, **kwargs: Any) -> WebSearchRetriever:
-    return WebSearchRetriever(settings=_settings(sim, *exclude), api_keys=sim.api_keys(), **kwargs)
+    return WebSearchRetriever(
+        settings=sim_settings(sim, *exclude), api_keys=sim.api_keys(), **kwargs
+    )
 
 
 def _text_node(result: NodeWithScore) -> TextNode:
     assert isinstance(result.node, TextNode)
     return result.node
-
-
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["brave", "duckduckgo"]) as simulator:
-        yield simulator
-
-
-@pytest.fixture
-def threaded_sim() -> Iterator[Simulator]:
-    with Simulator(["brave", "duckduckgo"]).running_in_thread() as simulator:
-        yield simulator
-
-
-@pytest.fixture
-def sessions(monkeypatch: pytest.MonkeyPatch) -> list[aiohttp.ClientSession]:
-    """Every aiohttp session the client opens during the test, to check that each closed."""
-    opened: list[aiohttp.ClientSession] = []
-    real = aiohttp.ClientSession
-
-    def recording(*args: Any, **kwargs: Any) -> aiohttp.ClientSession:
-        session = real(*args, **kwargs)
-        opened.append(session)
-        return session
-
-    monkeypatch.setattr(aiohttp, "ClientSession", recording)
-    return opened
 
 
 # --- construction ---------------------------------------------------------------------------
@@ -174,7 +139,7 @@ async def test_k_limits_the_count_even_when_the_provider_sends_more() -> None:
     # Tavily never asks for fewer than five results; the retriever still returns k.
     async with Simulator(["tavily"]) as simulator:
         retriever = WebSearchRetriever(
-            settings=_settings(simulator), api_keys=simulator.api_keys(), k=2
+            settings=sim_settings(simulator), api_keys=simulator.api_keys(), k=2
         )
         results = await retriever.aretrieve("python asyncio")
         await retriever.aclose()
@@ -195,7 +160,7 @@ async def test_recency_is_sent(sim: Simulator) -> None:
 async def test_include_answer_puts_the_answer_and_its_citations_first() -> None:
     async with Simulator(["perplexity"]) as simulator:
         retriever = WebSearchRetriever(
-            settings=_settings(simulator),
+            settings=sim_settings(simulator),
             api_keys=simulator.api_keys(),
             k=2,
             include_answer=True,
@@ -226,7 +191,7 @@ async def test_include_answer_puts_the_answer_and_its_citations_first() -> None:
 async def test_the_answer_is_left_out_unless_asked_for() -> None:
     async with Simulator(["perplexity"]) as simulator:
         retriever = WebSearchRetriever(
-            settings=_settings(simulator), api_keys=simulator.api_keys(), k=2
+            settings=sim_settings(simulator), api_keys=simulator.api_keys(), k=2
         )
         results = await retriever.aretrieve("python asyncio")
         await retriever.aclose()
@@ -283,7 +248,7 @@ def test_a_failing_sync_query_engine_raises_too(threaded_sim: Simulator) -> None
 
 
 async def test_no_provider_configured_raises(sim: Simulator) -> None:
-    retriever = WebSearchRetriever(settings=_settings(sim, "duckduckgo"))  # and no Brave key
+    retriever = WebSearchRetriever(settings=sim_settings(sim, "duckduckgo"))  # and no Brave key
     with pytest.raises(NoProviderConfiguredError):
         await retriever.aretrieve("python")
     await retriever.aclose()
@@ -335,7 +300,7 @@ async def test_async_reuses_one_session_until_aclose(
 
 
 async def test_a_given_web_search_is_used_and_left_open(sim: Simulator) -> None:
-    async with WebSearch(_settings(sim), api_keys=sim.api_keys()) as web_search:
+    async with WebSearch(sim_settings(sim), api_keys=sim.api_keys()) as web_search:
         retriever = WebSearchRetriever(web_search, k=2)
         results = await retriever.aretrieve("one")
         await retriever.aclose()

@@ -3,7 +3,7 @@
 import json
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -20,43 +20,22 @@ from llamaindex_websearch import (
     WebSearchToolSpec,
     create_web_search_tool,
 )
+from tests.integrations._helpers import MODEL_FIELDS, sim_settings
 from websearch_core import (
-    SEARCH_PROVIDER_ORDER,
     TOOL_DESCRIPTION,
     SearchParams,
     SearchToolResult,
-    Settings,
     WebSearch,
 )
 from websearch_core.testing import Fault, Simulator
 
-MODEL_FIELDS = ["query", "recency", "limit", "max_tokens", "temperature", "num_search_results"]
-
-
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["brave", "duckduckgo"]) as simulator:
-        yield simulator
-
-
-@pytest.fixture
-def threaded_sim() -> Iterator[Simulator]:
-    with Simulator(["brave", "duckduckgo"]).running_in_thread() as simulator:
-        yield simulator
-
-
-def _settings(sim: Simulator, *exclude: str) -> Settings:
-    """Only the simulated providers may run (a keyless one must never reach the real site)."""
-    others = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers)
-    return sim.settings(exclude=(*others, *exclude))
-
 
 def _tool(sim: Simulator, *exclude: str) -> FunctionTool:
-    return create_web_search_tool(settings=_settings(sim, *exclude), api_keys=sim.api_keys())
+    return create_web_search_tool(settings=sim_settings(sim, *exclude), api_keys=sim.api_keys())
 
 
 def _spec(sim: Simulator, *exclude: str) -> WebSearchToolSpec:
-    return WebSearchToolSpec(settings=_settings(sim, *exclude), api_keys=sim.api_keys())
+    return WebSearchToolSpec(settings=sim_settings(sim, *exclude), api_keys=sim.api_keys())
 
 
 # --- metadata -------------------------------------------------------------------------------
@@ -219,7 +198,7 @@ def test_spec_functions_return_the_tool_result(threaded_sim: Simulator) -> None:
 
 
 async def test_a_given_web_search_is_used_and_left_open(sim: Simulator) -> None:
-    async with WebSearch(_settings(sim), api_keys=sim.api_keys()) as web_search:
+    async with WebSearch(sim_settings(sim), api_keys=sim.api_keys()) as web_search:
         spec = WebSearchToolSpec(web_search)
         await spec.to_tool_list()[0].acall(query="one")
         await spec.aclose()

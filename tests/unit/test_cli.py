@@ -344,9 +344,11 @@ def test_providers_lists_each_provider_with_its_status(
     assert header == ["ID", "LABEL", "KIND", "USED", "BUDGET", "STATUS"]
     assert list(rows) == list(SEARCH_PROVIDER_ORDER)
     expected = asyncio.run(_core_status())
+    status_at = out.splitlines()[0].index("STATUS")  # the columns line up under the header
     for provider_id, row in rows.items():
         status = expected[provider_id]
         assert row.startswith(provider_id)
+        assert row[status_at:].startswith(status.reason)
         assert status.label in row
         assert status.kind in row
         assert status.reason in row

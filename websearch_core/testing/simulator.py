@@ -267,7 +267,6 @@ class Simulator:
         values: dict[str, Any] = {
             "base_urls": self.base_urls(),
             "timeout_seconds": 5.0,
-            "exclude": unsimulated,
             "state_backend": "memory",
         }
         if "searxng" in self.providers:

@@ -5,7 +5,15 @@ Nothing here serves a request or knows about a particular provider.
 
 from datetime import datetime
 
-__all__ = ["clamped_count", "parse_timestamp"]
+from ..simulator import RecordedRequest
+
+__all__ = ["bearer_token", "clamped_count", "parse_timestamp"]
+
+
+def bearer_token(request: RecordedRequest) -> str:
+    """The token of a ``Bearer`` ``Authorization`` header; empty when there is none."""
+    authorization = request.header("Authorization") or ""
+    return authorization[7:].strip() if authorization.startswith("Bearer ") else ""
 
 
 def parse_timestamp(published: str) -> datetime | None:

@@ -13,7 +13,6 @@ plain 403.
 """
 
 import hashlib
-import json
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -137,9 +136,8 @@ class BraveProtocol:
             },
         }
         request_id = hashlib.sha256(q.encode("utf-8")).hexdigest()[:32]
-        return web.Response(
-            text=json.dumps(body),
-            content_type="application/json",
+        return web.json_response(
+            body,
             headers={"x-request-id": request_id},
         )
 

@@ -16,7 +16,6 @@ Without an ``Authorization`` header the request is served as keyless; a header t
 """
 
 import hashlib
-import json
 import uuid
 from typing import Any
 
@@ -74,7 +73,7 @@ class FirecrawlProtocol:
                 "creditsUsed": max(1, len(served) // 10),
                 "id": str(uuid.UUID(bytes=digest, version=4)),
             }
-        return web.Response(text=json.dumps(payload), content_type="application/json")
+        return web.json_response(payload)
 
     def challenge(self) -> web.Response:
         """The API has no challenge page: a bare 403."""

@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._common import bearer_token
 
 __all__ = ["GeminiProtocol"]
 
@@ -136,8 +137,7 @@ class GeminiProtocol:
         """Route by path: project lookup, Cloud Code Assist or the Developer API."""
         path = request.path
         if path.startswith("/v1internal"):
-            authorization = request.header("Authorization") or ""
-            if not authorization.startswith("Bearer ") or not authorization[7:].strip():
+            if not bearer_token(request):
                 return _google_error(
                     401, "Request had invalid authentication credentials.", "UNAUTHENTICATED"
                 )

@@ -15,14 +15,13 @@ simulator's query-derived defaults they are derived again from that query. The A
 bot challenge, so :meth:`JinaProtocol.challenge` is a plain 403.
 """
 
-import json
 from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult, default_results
-from ._common import clamped_count
+from ._common import bearer_token, clamped_count
 
 __all__ = ["JinaProtocol"]
 
@@ -76,8 +75,7 @@ class JinaProtocol:
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """Results for the query in the path, in JSON when JSON was asked for."""
-        authorization = request.header("Authorization") or ""
-        if not authorization.startswith("Bearer ") or not authorization[7:].strip():
+        if not bearer_token(request):
             return _error(401, "AuthenticationRequiredError", 40103, "Authentication is required")
         if request.method != "GET":
             return _error(405, "MethodNotAllowedError", 40501, "Use GET")
@@ -103,7 +101,7 @@ class JinaProtocol:
             "data": data,
             "meta": {"usage": {"tokens": sum(item["usage"]["tokens"] for item in data)}},
         }
-        return web.Response(text=json.dumps(payload), content_type="application/json")
+        return web.json_response(payload)
 
     def challenge(self) -> web.Response:
         """The API has no challenge page: a bare 403."""

@@ -18,6 +18,7 @@ from typing import Any
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._common import bearer_token
 
 __all__ = ["KagiProtocol"]
 
@@ -53,8 +54,7 @@ class KagiProtocol:
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """The v1 envelope for the JSON request body, honouring ``limit``."""
-        authorization = request.header("Authorization") or ""
-        if not authorization.startswith("Bearer ") or not authorization[7:].strip():
+        if not bearer_token(request):
             return _error(401, "Unauthorized: missing or invalid API key")
         try:
             body = request.json()

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._common import bearer_token
 
 __all__ = ["KimiProtocol"]
 
@@ -85,8 +86,7 @@ class KimiProtocol:
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """``search_results`` for the JSON request body."""
-        authorization = request.header("Authorization") or ""
-        if not authorization.startswith("Bearer ") or not authorization[7:].strip():
+        if not bearer_token(request):
             return _error(401, "Invalid Authentication", "invalid_authentication_error")
         try:
             body = request.json()
@@ -111,4 +111,4 @@ class KimiProtocol:
 
     def malformed(self) -> web.Response:
         """A 200 chat-completions body (no ``search_results``): the wrong API's answer."""
-        return web.Response(text=json.dumps(_CHAT_COMPLETION), content_type="application/json")
+        return web.json_response(_CHAT_COMPLETION)

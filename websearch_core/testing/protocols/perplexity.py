@@ -31,6 +31,7 @@ from typing import Any
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._common import bearer_token
 
 __all__ = ["PerplexityProtocol"]
 
@@ -107,8 +108,7 @@ class PerplexityProtocol:
         """Route by path: the ask stream, OpenRouter or the Sonar API."""
         if request.path.rstrip("/") == "/rest/sse/perplexity_ask":
             return self._ask(request, results)
-        authorization = request.header("Authorization") or ""
-        if not authorization.startswith("Bearer ") or not authorization[7:].strip():
+        if not bearer_token(request):
             return _error(401, "Invalid API key provided.", "invalid_api_key")
         try:
             body = request.json()

@@ -14,7 +14,6 @@ so :meth:`SerperProtocol.challenge` is a plain 403.
 """
 
 import hashlib
-import json
 from datetime import datetime
 from typing import Any
 
@@ -99,9 +98,8 @@ class SerperProtocol:
         payload["relatedSearches"] = [{"query": f"{query} tutorial"}, {"query": f"{query} news"}]
         payload["credits"] = 1 if num <= 10 else 2
         request_id = hashlib.sha256(query.encode("utf-8")).hexdigest()[:32]
-        return web.Response(
-            text=json.dumps(payload),
-            content_type="application/json",
+        return web.json_response(
+            payload,
             headers={"x-request-id": request_id},
         )
 

@@ -8,13 +8,13 @@ token gets a 401, a body without a query a 400 and any other path a 404, each as
 :meth:`SyntheticProtocol.challenge` is a plain 403.
 """
 
-import json
 from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._common import bearer_token
 
 __all__ = ["SyntheticProtocol"]
 
@@ -49,8 +49,7 @@ class SyntheticProtocol:
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """Every result for the query in the JSON body."""
-        authorization = request.header("Authorization") or ""
-        if not authorization.startswith("Bearer ") or not authorization[7:].strip():
+        if not bearer_token(request):
             return _error(401, "Invalid API key")
         if request.method != "POST" or request.path.rstrip("/") != "/v2/search":
             return _error(404, "Not found")
@@ -62,7 +61,7 @@ class SyntheticProtocol:
         if not isinstance(query, str) or not query.strip():
             return _error(400, "query is required")
         payload = {"results": [_result(result) for result in results]}
-        return web.Response(text=json.dumps(payload), content_type="application/json")
+        return web.json_response(payload)
 
     def challenge(self) -> web.Response:
         """The API has no challenge page: a bare 403."""

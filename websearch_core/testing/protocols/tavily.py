@@ -13,13 +13,13 @@ query gets a 400 in the same envelope. The API has no bot challenge, so
 """
 
 import hashlib
-import json
 import uuid
 from typing import Any
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._common import bearer_token
 
 __all__ = ["TavilyProtocol"]
 
@@ -55,8 +55,7 @@ class TavilyProtocol:
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """``results`` and an answer for the JSON request body."""
-        authorization = request.header("Authorization") or ""
-        if not authorization.startswith("Bearer ") or not authorization[7:].strip():
+        if not bearer_token(request):
             return _error(401, "Unauthorized: missing or invalid API key.")
         try:
             body = request.json()
@@ -80,7 +79,7 @@ class TavilyProtocol:
             "response_time": 0.42,
             "results": [_result(result, rank, news) for rank, result in enumerate(served)],
         }
-        return web.Response(text=json.dumps(payload), content_type="application/json")
+        return web.json_response(payload)
 
     def challenge(self) -> web.Response:
         """The API has no challenge page: a bare 403."""

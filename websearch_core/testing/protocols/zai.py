@@ -31,6 +31,7 @@ from typing import Any
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._common import bearer_token
 
 __all__ = ["ZaiProtocol"]
 
@@ -96,8 +97,7 @@ class ZaiProtocol:
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """Answer one JSON-RPC message."""
-        authorization = request.header("Authorization") or ""
-        token = authorization[7:].strip() if authorization.startswith("Bearer ") else ""
+        token = bearer_token(request)
         if not token:
             body = {"success": False, "code": 401, "msg": "token expired or incorrect"}
             return web.json_response(body, status=401)
