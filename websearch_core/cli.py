@@ -9,6 +9,7 @@ Usage::
     websearch auth remove PROVIDER
     websearch providers               # each provider: can it run now (or why not), usage, budget
     websearch providers reset brave   # clear a provider's cooldown, quota mark and counters
+    websearch providers reset --all   # every provider; moves a damaged state file aside
 
 A first argument of ``auth`` or ``providers`` selects that command; anything else is a
 query (``websearch -- auth`` searches for the word "auth").
@@ -36,7 +37,7 @@ from .errors import ConfigurationError
 from .models import SearchParams, SearchToolResult
 from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER
 from .settings import Settings
-from .status import ProviderStatus
+from .status import ProviderStatus, ResetOutcome, reset_state, state_problem
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]
 
@@ -254,28 +255,31 @@ def _providers_parser() -> argparse.ArgumentParser:
         description=(
             "List every registered provider in auto-chain order: whether it can run now "
             "(or why not), its requests this month and its budget. "
-            f"'{PROG} providers reset ID' clears a provider's cooldown, quota mark and counters."
+            f"'{PROG} providers reset ID' clears a provider's cooldown, quota mark and counters; "
+            f"'{PROG} providers reset --all' clears every provider's, and moves a damaged "
+            "state file aside (it is never deleted)."
         ),
     )
     parser.add_argument("action", nargs="?", choices=["reset"], help="reset one provider's marks")
     parser.add_argument("provider", nargs="?", help="the provider id to reset")
+    parser.add_argument(
+        "--all", action="store_true", dest="all_providers", help="reset every provider"
+    )
     parser.set_defaults(handler=_providers)
     return parser
 
 
 def _providers(args: argparse.Namespace) -> int:
-    if args.action == "reset":
-        if not args.provider:
-            return _fail("providers reset needs a provider id")
-        if args.provider not in PROVIDER_REGISTRY:
-            return _fail(
-                f"unknown provider: {args.provider} (known: {', '.join(SEARCH_PROVIDER_ORDER)})"
-            )
-        asyncio.run(_reset_provider(WebSearch(), args.provider))
-        print(f"{args.provider}: cooldowns, quota marks and usage counters cleared")
-        return EXIT_OK
+    if args.action == "reset" or args.all_providers:
+        return _reset(args)
     web_search = WebSearch()
-    statuses = asyncio.run(_provider_statuses(web_search))
+    statuses, problem = asyncio.run(_provider_statuses(web_search))
+    if problem is not None:
+        print(
+            f"{PROG}: warning: the state store is unavailable, so cooldowns, usage and budgets "
+            f"are not shown ({problem})",
+            file=sys.stderr,
+        )
     preferred = web_search.settings.provider
     rows = [("ID", "LABEL", "KIND", "USED", "BUDGET", "STATUS")]
     for status in statuses:
@@ -293,14 +297,37 @@ def _providers(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _reset_provider(web_search: WebSearch, provider_id: str) -> None:
-    async with web_search:
-        await web_search.reset_provider(provider_id)
+def _reset(args: argparse.Namespace) -> int:
+    if args.action != "reset":
+        return _fail("--all goes with reset: websearch providers reset --all")
+    if args.all_providers == bool(args.provider):
+        return _fail("providers reset needs a provider id or --all")
+    provider_id = args.provider.strip().lower() if args.provider else None
+    if provider_id is not None and provider_id not in PROVIDER_REGISTRY:
+        return _fail(f"unknown provider: {provider_id} (known: {', '.join(SEARCH_PROVIDER_ORDER)})")
+    outcome = asyncio.run(_reset_provider(WebSearch(), provider_id))
+    if outcome.error is not None:
+        return _fail(f"could not reset the state: {outcome.error}", EXIT_FAILED)
+    if outcome.moved_to is not None:
+        print(f"The state file was damaged; moved it aside to {outcome.moved_to}")
+        print("Every provider starts again with no cooldowns, quota marks or usage counters.")
+    elif provider_id is None:
+        print("All providers: cooldowns, quota marks and usage counters cleared")
+    else:
+        print(f"{provider_id}: cooldowns, quota marks and usage counters cleared")
+    return EXIT_OK
 
 
-async def _provider_statuses(web_search: WebSearch) -> list[ProviderStatus]:
+async def _reset_provider(web_search: WebSearch, provider_id: str | None) -> ResetOutcome:
     async with web_search:
-        return await web_search.provider_status()
+        return await reset_state(await web_search.state(), provider_id)
+
+
+async def _provider_statuses(web_search: WebSearch) -> tuple[list[ProviderStatus], str | None]:
+    async with web_search:
+        store = await web_search.state()
+        statuses = await web_search.provider_status()
+        return statuses, await state_problem(store)
 
 
 # --- shared -------------------------------------------------------------------------------

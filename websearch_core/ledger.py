@@ -1,14 +1,37 @@
-"""The bookkeeping around each provider request: skip, count, mark, forgive.
+"""The bookkeeping around each provider request: skip, reserve, mark, forgive.
 
 Both the sequential chain and the Public Web fan-out ask providers; both must skip a
 provider that is out of quota or cooling down *without sending a request*, count what they
 send against budgets, and leave the right mark when a request fails. :class:`Ledger` is that
 one piece of policy over the state store, so the two cannot drift apart.
+
+Reserve before send. :meth:`Ledger.reserve` is the step right before a request goes out:
+
+1. The budget windows are checked and counted in one atomic store step, so any number of
+   tasks and processes together never send more than a budget allows.
+2. Under a rate limit (``[rate]`` in the config file), the next send time is booked in the
+   store (shared by every process) and waited for; a slot further away than ``max_wait``
+   refuses the provider instead. An in-process limiter (aiolimiter) keeps this process's
+   own requests apart even when the store is unavailable.
+3. A refusal raises :class:`ProviderSkippedError`; a reservation whose request is never
+   sent (refused rate slot, cancellation while waiting, or :meth:`Ledger.release`) gives its
+   budget count back, so counted requests equal the requests providers saw.
+
+Marks carry the scope they were earned with (a fingerprint of the credential and endpoint,
+:func:`mark_scope`): after a new key or another endpoint the provider is tried again.
 """
 
+import asyncio
+import hashlib
 import logging
+import sys
 import time
-from collections.abc import Callable, Mapping
+import weakref
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Final, TypeAlias
+
+from aiolimiter import AsyncLimiter
 
 from .errors import RateLimitedError, SearchProviderError
 from .providers.base import ProviderInfo
@@ -16,33 +39,73 @@ from .quota import (
     Budget,
     FailurePolicy,
     Period,
+    Rate,
     describe_mark,
     is_transient,
     mark_for_failure,
     period_window,
 )
-from .state.base import StateStore
+from .state.base import ProviderMark, StateStore, UsageWindow
 
-__all__ = ["USAGE_PERIOD", "Ledger", "ProviderSkippedError"]
+if TYPE_CHECKING:
+    from .providers.base import ProviderContext
+
+__all__ = [
+    "DEFAULT_MAX_WAIT",
+    "USAGE_PERIOD",
+    "Ledger",
+    "ProviderSkippedError",
+    "Reservation",
+    "mark_scope",
+]
 
 logger = logging.getLogger("websearch_core")
 
 USAGE_PERIOD: Period = "month"
 """Every request is also counted per calendar month, for ``websearch providers``."""
 
+DEFAULT_MAX_WAIT: Final = 10.0
+"""Longest wait for a rate-limit slot when the caller gives no ``max_wait``."""
+
+ScopeOf = Callable[[str], "str | None"]
+"""Maps a provider id to its current mark scope (``None``: unknown)."""
+
 
 class ProviderSkippedError(SearchProviderError):
-    """The provider was not asked: it is marked out, or its budget is spent."""
+    """The provider was not asked: marked out, over budget, or no rate slot in time."""
+
+
+@dataclass(slots=True)
+class Reservation:
+    """A granted request slot: what was counted, so it can be given back if never used.
+
+    Attributes:
+        provider: The provider id.
+        windows: The usage windows counted for this request.
+        waited: Seconds spent waiting for the rate-limit slot.
+        failures: The provider's consecutive-failure counter at reservation time.
+    """
+
+    provider: str
+    windows: tuple[UsageWindow, ...]
+    waited: float = 0.0
+    failures: int = 0
+    released: bool = field(default=False, repr=False)
 
 
 class Ledger:
-    """Skips, counts and marks providers in a state store.
+    """Skips, reserves, counts and marks providers in a state store.
 
     Args:
         store: Where marks and counters live.
         policy: Cooldown numbers.
         budgets: Per-provider request budgets.
+        rates: Per-provider request rates, enforced before sending.
         clock: Epoch seconds (injectable for tests).
+        sleep: Awaitable sleep (injectable for tests).
+        scope_of: The current mark scope of a provider (see :func:`mark_scope`); without
+            it marks are not scoped.
+        max_wait: Longest wait for a rate slot in :meth:`count_request`, which takes none.
     """
 
     def __init__(
@@ -51,50 +114,161 @@ class Ledger:
         *,
         policy: FailurePolicy | None = None,
         budgets: Mapping[str, Budget] | None = None,
+        rates: Mapping[str, Rate] | None = None,
         clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        scope_of: ScopeOf | None = None,
+        max_wait: float = DEFAULT_MAX_WAIT,
     ) -> None:
         self.store = store
         self.policy = policy or FailurePolicy()
         self.budgets = dict(budgets or {})
+        self.rates = dict(rates or {})
         self.clock = clock
+        self.sleep = sleep
+        self.scope_of = scope_of
+        self.max_wait = max_wait
+        self._failures_seen: dict[str, int] = {}
 
-    async def skip_reason(self, info: ProviderInfo) -> ProviderSkippedError | None:
-        """Why ``info``'s provider must not be asked now, or ``None`` when it may be."""
+    def _scope(self, provider_id: str, scope: str | None) -> str | None:
+        if scope is not None:
+            return scope
+        return self.scope_of(provider_id) if self.scope_of is not None else None
+
+    async def skip_reason(
+        self, info: ProviderInfo, *, scope: str | None = None
+    ) -> ProviderSkippedError | None:
+        """Why ``info``'s provider must not be asked now, or ``None`` when it may be.
+
+        A cheap read-only look for skipping early; :meth:`reserve` is what actually holds
+        the budget, so two callers that both pass here cannot both overspend.
+
+        Args:
+            info: The provider.
+            scope: Its current credential/endpoint scope (default: ``scope_of``).
+        """
         now = self.clock()
         mark = await self.store.get_mark(info.id, now)
-        if mark is not None:
+        if mark is not None and mark.applies_to(self._scope(info.id, scope)):
             return ProviderSkippedError(info.id, describe_mark(info.label, mark))
         budget = self.budgets.get(info.id)
         if budget is not None:
             window, _ = budget.window(now)
             used = await self.store.get_usage(info.id, f"budget:{window}")
             if used >= budget.limit:
-                return ProviderSkippedError(
-                    info.id,
-                    f"{info.label} budget of {budget} is spent ({used} used); "
-                    "skipped without a request.",
-                )
+                return _over_budget(info.id, info.label, budget, used)
         return None
 
-    async def count_request(self, provider_id: str) -> None:
-        """Count one request this month and against the provider's budget, if any."""
-        now = self.clock()
-        window, ends = period_window(USAGE_PERIOD, now)
-        await self.store.increment_usage(provider_id, window, ends)
+    def _windows(self, provider_id: str, now: float) -> tuple[UsageWindow, ...]:
+        month, month_ends = period_window(USAGE_PERIOD, now)
+        windows = [UsageWindow(month, month_ends)]
         budget = self.budgets.get(provider_id)
         if budget is not None:
-            budget_window, budget_ends = budget.window(now)
-            await self.store.increment_usage(provider_id, f"budget:{budget_window}", budget_ends)
+            window, ends = budget.window(now)
+            windows.append(UsageWindow(f"budget:{window}", ends, limit=budget.limit))
+        return tuple(windows)
+
+    async def reserve(
+        self, info: ProviderInfo | str, *, max_wait: float | None = None
+    ) -> Reservation:
+        """Reserve one request to ``info``'s provider, waiting for its rate slot if any.
+
+        Call it right before sending; give the slot back with :meth:`release` if the
+        request is then not sent after all.
+
+        Args:
+            info: The provider (or its id).
+            max_wait: Longest acceptable wait for a rate-limit slot, in seconds: pass what
+                remains of the call's deadline. ``None`` means :attr:`max_wait`.
+
+        Raises:
+            ProviderSkippedError: The budget is spent, or no rate slot is free in time;
+                nothing was counted.
+        """
+        provider_id, label = _id_and_label(info)
+        limit = self.max_wait if max_wait is None else max(0.0, max_wait)
+        windows = self._windows(provider_id, self.clock())
+        grant = await self.store.reserve_usage(provider_id, windows)
+        if not grant.granted:
+            budget = self.budgets[provider_id]
+            raise _over_budget(provider_id, label, budget, grant.counts[-1])
+        reservation = Reservation(provider_id, windows, failures=grant.failures)
+        self._failures_seen[provider_id] = grant.failures
+        rate = self.rates.get(provider_id)
+        if rate is None:
+            return reservation
+        try:
+            reservation.waited = await self._wait_for_slot(provider_id, label, rate, limit)
+        except BaseException:  # refused, cancelled, or the store broke: nothing was sent
+            await asyncio.shield(self.release(reservation))
+            raise
+        return reservation
+
+    async def _wait_for_slot(self, provider_id: str, label: str, rate: Rate, limit: float) -> float:
+        started = time.monotonic()
+        wait = await self.store.take_rate_slot(provider_id, rate.interval, limit)
+        if wait is None:
+            raise _rate_refusal(provider_id, label, rate, limit)
+        if wait > 0:
+            await self.sleep(wait)
+        # The in-process pacing: normally free at once after the booked wait; the only
+        # pacing left when the store is unavailable and booked nothing.
+        limiter = _local_limiter(self.store, provider_id, rate)
+        remaining = limit - (time.monotonic() - started)
+        if not limiter.has_capacity():
+            try:
+                async with asyncio.timeout(max(remaining, 0.0)):
+                    await limiter.acquire()
+            except TimeoutError:
+                raise _rate_refusal(provider_id, label, rate, limit) from None
+        else:
+            await limiter.acquire()
+        return time.monotonic() - started
+
+    async def release(self, reservation: Reservation) -> None:
+        """Give back a reservation whose request was never sent (idempotent)."""
+        if reservation.released:
+            return
+        reservation.released = True
+        await self.store.release_usage(reservation.provider, reservation.windows)
+
+    async def count_request(self, provider_id: str) -> None:
+        """Reserve one request now (see :meth:`reserve`), waiting up to :attr:`max_wait`.
+
+        Kept for callers written before :meth:`reserve`: the check and the count are one
+        atomic step, so concurrent callers cannot overspend a budget either.
+
+        Raises:
+            ProviderSkippedError: The budget is spent or no rate slot is free in time.
+        """
+        await self.reserve(provider_id)
 
     async def record_success(self, provider_id: str) -> None:
-        """A success closes the circuit breaker."""
-        await self.store.reset_failures(provider_id)
+        """A success closes the circuit breaker.
 
-    async def record_failure(self, provider_id: str, error: BaseException) -> None:
-        """Leave the mark ``error`` calls for (cooldown, exhaustion, open breaker), if any."""
+        The failure counter read at reservation time says whether there is anything to
+        forgive; the usual success therefore writes nothing.
+        """
+        if self._failures_seen.pop(provider_id, 1) > 0:
+            await self.store.reset_failures(provider_id)
+
+    async def record_failure(
+        self, provider_id: str, error: BaseException, *, scope: str | None = None
+    ) -> None:
+        """Leave the mark ``error`` calls for (cooldown, exhaustion, open breaker), if any.
+
+        Args:
+            provider_id: The provider that failed.
+            error: What it raised.
+            scope: The credential/endpoint scope it was used with (default: ``scope_of``).
+        """
+        self._failures_seen.pop(provider_id, None)
         failures = await self.store.record_failure(provider_id) if is_transient(error) else 0
         mark = mark_for_failure(error, now=self.clock(), failures=failures, policy=self.policy)
         if mark is not None:
+            current = self._scope(provider_id, scope)
+            if current:
+                mark = _with_scope(mark, current)
             await self.store.set_mark(provider_id, mark)
             logger.info("web search provider %s marked %s: %s", provider_id, mark.kind, mark.reason)
 
@@ -107,3 +281,78 @@ class Ledger:
         ):
             return error.retry_after
         return None
+
+
+def mark_scope(context: "ProviderContext", provider_id: str) -> str:
+    """A secret-free fingerprint of how ``provider_id`` is reached in ``context``.
+
+    It covers the key, a base URL override, the module's own endpoint variables
+    (``FIRECRAWL_BASE_URL`` ...) and, for SearXNG, the endpoint and its credentials. Only a
+    truncated SHA-256 digest is kept, so the state never holds a key.
+    """
+    from .providers import get_provider
+
+    provider = get_provider(provider_id)
+    parts = [provider_id, provider.api_key(context) or ""]
+    parts.append(context.settings.base_urls.get(provider_id, ""))
+    module = sys.modules.get(type(provider).__module__)
+    for attr in ("BASE_URL_ENV_VARS", "URL_ENV_VARS"):
+        for name in getattr(module, attr, ()):
+            parts.append(f"{name}={context.credentials.env(name) or ''}")
+    if provider_id == "searxng" and context.settings.searxng is not None:
+        searxng = context.settings.searxng
+        secrets = (searxng.token, searxng.basic_password)
+        parts.append(str(searxng.endpoint or ""))
+        parts.append(str(searxng.basic_username or ""))
+        parts.extend(s.get_secret_value() if s is not None else "" for s in secrets)
+    digest = hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:16]
+
+
+def _with_scope(mark: ProviderMark, scope: str) -> ProviderMark:
+    return replace(mark, scope=scope)
+
+
+def _id_and_label(info: ProviderInfo | str) -> tuple[str, str]:
+    if isinstance(info, ProviderInfo):
+        return info.id, info.label
+    from .providers import PROVIDER_REGISTRY, get_provider
+
+    label = get_provider(info).info.label if info in PROVIDER_REGISTRY else info
+    return info, label
+
+
+def _over_budget(provider_id: str, label: str, budget: Budget, used: int) -> ProviderSkippedError:
+    return ProviderSkippedError(
+        provider_id,
+        f"{label} budget of {budget} is spent ({used} used); skipped without a request.",
+    )
+
+
+def _rate_refusal(provider_id: str, label: str, rate: Rate, limit: float) -> ProviderSkippedError:
+    return ProviderSkippedError(
+        provider_id,
+        f"{label} rate limit of {rate} has no free slot within {limit:g}s; "
+        "skipped without a request.",
+    )
+
+
+# In-process limiters, one per (store, event loop, provider, rate): the client wraps its
+# store anew for each search, so they hang off the store underneath, and an aiolimiter
+# waits on futures of the loop that created them.
+_LoopLimiters: TypeAlias = (
+    "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, Rate], AsyncLimiter]]"
+)
+_limiters: "weakref.WeakKeyDictionary[object, _LoopLimiters]" = weakref.WeakKeyDictionary()
+
+
+def _local_limiter(store: StateStore, provider_id: str, rate: Rate) -> AsyncLimiter:
+    root: object = getattr(store, "inner", store)
+    per_loop = _limiters.setdefault(root, weakref.WeakKeyDictionary())
+    limiters = per_loop.setdefault(asyncio.get_running_loop(), {})
+    key = (provider_id, rate)
+    limiter = limiters.get(key)
+    if limiter is None:
+        # Capacity one, refilled every interval: the same even spacing as the store's booking.
+        limiter = limiters[key] = AsyncLimiter(1, rate.interval)
+    return limiter

@@ -2,7 +2,8 @@
 
 Pure policy, no I/O: given an error and the time, :func:`mark_for_failure` says how long a
 provider stays out and why; :class:`Budget` parses ``"2000/month"`` and names the counting
-window. The chain stores the marks and counters in the state store.
+window; :class:`Rate` parses ``"1/s"`` and says how far apart requests must be. The ledger
+stores the marks and counters in the state store.
 
 * Rate limited (429 with a short wait): wait and retry once when the wait fits the budget;
   otherwise cool down until the limit resets.
@@ -33,6 +34,7 @@ __all__ = [
     "Budget",
     "FailurePolicy",
     "Period",
+    "Rate",
     "describe_mark",
     "is_transient",
     "mark_for_failure",
@@ -41,6 +43,9 @@ __all__ = [
 
 Period = Literal["minute", "hour", "day", "month"]
 _BUDGET = re.compile(r"^\s*(\d+)\s*/\s*(minute|hour|day|month)\s*$", re.IGNORECASE)
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(s|sec|second|min|minute|h|hour)\s*$", re.IGNORECASE)
+_RATE_SECONDS = {"s": 1.0, "sec": 1.0, "second": 1.0, "min": 60.0, "minute": 60.0}
+_RATE_SECONDS.update({"h": 3600.0, "hour": 3600.0})
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +77,44 @@ class Budget:
     def window(self, now: float) -> tuple[str, float]:
         """The counting window containing ``now``: its key and when it ends (epoch seconds)."""
         return period_window(self.period, now)
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A request rate such as ``1/s`` or ``30/min``: at most ``limit`` requests per ``seconds``.
+
+    Requests are spaced evenly, :attr:`interval` apart, rather than let through in bursts:
+    spacing keeps every window of the provider's own (fixed or sliding) limit under the
+    rate, where a burst at a window's end followed by one at the next window's start can
+    draw a 429.
+    """
+
+    limit: int
+    seconds: float
+
+    @classmethod
+    def parse(cls, provider: str, text: str) -> "Rate":
+        """Parse ``"<N>/<s|sec|second|min|minute|h|hour>"``.
+
+        Raises:
+            ConfigurationError: The text is not a rate; the message names the provider.
+        """
+        match = _RATE.match(text) if isinstance(text, str) else None
+        if match is None or int(match.group(1)) < 1:
+            raise ConfigurationError(
+                f"rate.{provider} must look like '1/s' or '30/min' (a positive count per "
+                f"second, minute or hour), got {text!r}"
+            )
+        return cls(limit=int(match.group(1)), seconds=_RATE_SECONDS[match.group(2).lower()])
+
+    def __str__(self) -> str:
+        unit = {1.0: "s", 60.0: "min", 3600.0: "h"}.get(self.seconds, f"{self.seconds:g}s")
+        return f"{self.limit}/{unit}"
+
+    @property
+    def interval(self) -> float:
+        """Seconds between two requests."""
+        return self.seconds / self.limit
 
 
 def period_window(period: Period, now: float) -> tuple[str, float]:

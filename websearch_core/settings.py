@@ -152,6 +152,9 @@ class Settings(BaseSettings):
     """Providers never used, not even as a fallback."""
     budget: dict[str, str] = Field(default_factory=dict)
     """Request budgets per provider, e.g. ``{"brave": "2000/month"}``."""
+    rate: dict[str, str] = Field(default_factory=dict)
+    """Request rates per provider (``[rate]`` in the config file), e.g. ``{"brave": "1/s"}``
+    or ``"30/min"``: requests are spaced out before sending, across processes too."""
     rate_limit_wait_seconds: float = Field(default=2.0, ge=0, le=60)
     """Wait out a ``Retry-After`` up to this long and retry the same provider once."""
     auth_cooldown_seconds: float = Field(default=300.0, ge=0)
@@ -202,6 +205,15 @@ class Settings(BaseSettings):
 
         for provider, text in value.items():
             Budget.parse(provider, text)
+        return {provider.lower(): text for provider, text in value.items()}
+
+    @field_validator("rate")
+    @classmethod
+    def _check_rates(cls, value: dict[str, str]) -> dict[str, str]:
+        from .quota import Rate
+
+        for provider, text in value.items():
+            Rate.parse(provider, text)
         return {provider.lower(): text for provider, text in value.items()}
 
     @field_validator("provider")

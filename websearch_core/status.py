@@ -1,14 +1,24 @@
-"""What each provider looks like right now: for ``websearch providers`` and dashboards."""
+"""What each provider looks like right now, and resetting it: for ``websearch providers``.
+
+Both read or write the state store, and both must work when the store does not: a damaged
+or unreachable store shows every provider without marks or usage (and says so once), and
+``reset --all`` moves a damaged SQLite file aside rather than leaving the user stuck.
+"""
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
 
+from .ledger import mark_scope
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, get_provider
 from .quota import Budget, describe_mark, period_window
 from .settings import Settings
-from .state.base import ProviderMark, StateStore
+from .state.base import CorruptStateError, ProviderMark, StateStore, StateStoreError
+from .state.failsafe import FailSafeStore
+from .state.sqlite import SQLiteStore
 
-__all__ = ["ProviderStatus", "collect_status"]
+__all__ = ["ProviderStatus", "ResetOutcome", "collect_status", "reset_state", "state_problem"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,10 +38,20 @@ class ProviderStatus:
     budget_used: int | None
 
 
+def _utc(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
 async def collect_status(
     context: ProviderContext, store: StateStore, settings: Settings
 ) -> list[ProviderStatus]:
-    """Availability, marks, usage and budgets of every registered provider."""
+    """Availability, marks, usage and budgets of every registered provider.
+
+    A failing store reads as empty (see :func:`state_problem` for what went wrong). A mark
+    earned with another key or endpoint than the current one is not shown: the chain
+    would try the provider again.
+    """
+    safe = store if isinstance(store, FailSafeStore) else FailSafeStore(store)
     now = time.time()
     month, _ = period_window("month", now)
     statuses: list[ProviderStatus] = []
@@ -40,16 +60,24 @@ async def collect_status(
         info = provider.info
         available = provider.is_available(context)
         explicit = provider.is_explicitly_available(context)
-        mark = await store.get_mark(provider_id, now)
+        mark = await safe.get_mark(provider_id, now)
+        if mark is not None and not mark.applies_to(mark_scope(context, provider_id)):
+            mark = None
         budget_text = settings.budget.get(provider_id)
         budget_used: int | None = None
+        over_budget_until: float | None = None
         if budget_text is not None:
-            window, _ = Budget.parse(provider_id, budget_text).window(now)
-            budget_used = await store.get_usage(provider_id, f"budget:{window}")
+            budget = Budget.parse(provider_id, budget_text)
+            window, ends = budget.window(now)
+            budget_used = await safe.get_usage(provider_id, f"budget:{window}")
+            if budget_used >= budget.limit:
+                over_budget_until = ends
         if provider_id in settings.exclude:
             reason = "excluded by settings"
         elif mark is not None:
             reason = describe_mark(info.label, mark).removesuffix(" skipped without a request.")
+        elif over_budget_until is not None:
+            reason = f"over budget until {_utc(over_budget_until)}"
         elif available:
             reason = "ready"
         elif explicit:
@@ -58,17 +86,73 @@ async def collect_status(
             names = " or ".join(info.env_vars)
             hint = info.setup_hint or (f"set {names}" if names else None)
             reason = f"not configured ({hint})" if hint else "not configured"
+        usable = mark is None and over_budget_until is None
         statuses.append(
             ProviderStatus(
                 id=provider_id,
                 label=info.label,
                 kind=info.kind,
-                available=available and mark is None and provider_id not in settings.exclude,
+                available=available and usable and provider_id not in settings.exclude,
                 reason=reason,
                 mark=mark,
-                used_this_month=await store.get_usage(provider_id, month),
+                used_this_month=await safe.get_usage(provider_id, month),
                 budget=budget_text,
                 budget_used=budget_used,
             )
         )
     return statuses
+
+
+async def state_problem(store: StateStore) -> str | None:
+    """Why the store cannot be used right now, in one line, or ``None`` when it can."""
+    inner = store.inner if isinstance(store, FailSafeStore) else store
+    try:
+        await inner.all_marks(time.time())
+    except StateStoreError as exc:
+        return str(exc)
+    return None
+
+
+@dataclass(slots=True)
+class ResetOutcome:
+    """What :func:`reset_state` did.
+
+    Attributes:
+        cleared: The state was cleared in place.
+        moved_to: Where a damaged state file was moved (``reset --all`` only).
+        error: Why nothing could be done, in one line.
+    """
+
+    cleared: bool = False
+    moved_to: Path | None = None
+    error: str | None = field(default=None)
+
+
+async def reset_state(store: StateStore, provider_id: str | None) -> ResetOutcome:
+    """Clear one provider's marks and counters, or every provider's (``None``).
+
+    Resetting every provider also repairs a damaged SQLite file: it is renamed beside
+    itself (``state.sqlite3.broken-<UTC time>``), never deleted, and the next use starts a
+    fresh one. A damaged store cannot be cleared for one provider alone; the error says to
+    reset all.
+    """
+    inner = store.inner if isinstance(store, FailSafeStore) else store
+    try:
+        if provider_id is None:
+            await inner.clear_all()
+        else:
+            await inner.clear(provider_id)
+    except CorruptStateError as exc:
+        if provider_id is not None or not isinstance(inner, SQLiteStore):
+            hint = "; 'websearch providers reset --all' moves a damaged state file aside"
+            return ResetOutcome(error=f"{exc}{hint if isinstance(inner, SQLiteStore) else ''}")
+        try:
+            moved = await inner.move_aside()
+        except StateStoreError as move_error:
+            return ResetOutcome(error=str(move_error))
+        if moved is None:
+            return ResetOutcome(error=f"{exc}; there is no state file to move aside")
+        return ResetOutcome(cleared=True, moved_to=moved)
+    except StateStoreError as exc:
+        return ResetOutcome(error=str(exc))
+    return ResetOutcome(cleared=True)

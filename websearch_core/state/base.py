@@ -32,7 +32,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -47,11 +47,14 @@ __all__ = [
     "DEFAULT_REDIS_PREFIX",
     "MARK_KINDS",
     "CachedEntry",
+    "CorruptStateError",
     "MarkKind",
     "MemoryStore",
     "ProviderMark",
     "StateStore",
     "StateStoreError",
+    "UsageGrant",
+    "UsageWindow",
     "default_state_path",
     "open_store",
 ]
@@ -77,6 +80,14 @@ class StateStoreError(WebSearchError):
     """
 
 
+class CorruptStateError(StateStoreError):
+    """The state is damaged or not ours (a truncated or foreign file, a directory in its place).
+
+    Distinct from a passing failure (a lock held too long, a server restarting) because
+    the only cure is to move the state aside: ``websearch providers reset --all`` does that.
+    """
+
+
 @dataclass(frozen=True, slots=True)
 class ProviderMark:
     """Why a provider is being skipped, and until when.
@@ -88,6 +99,9 @@ class ProviderMark:
         reason: Secret-free text shown by ``websearch providers``.
         failures: Consecutive transient failures when the mark was set (backoff input).
         set_at: Unix epoch seconds when the mark was set.
+        scope: A secret-free fingerprint of the credential and endpoint the mark was earned
+            with (``""``: any). A mark only holds while the provider is still used that way:
+            a new key or another endpoint is a different door and is tried again at once.
     """
 
     kind: MarkKind
@@ -95,6 +109,7 @@ class ProviderMark:
     reason: str
     failures: int = 0
     set_at: float = 0.0
+    scope: str = ""
 
     def __post_init__(self) -> None:
         # Marks cross process and machine boundaries; reject garbage before it is shared.
@@ -110,6 +125,53 @@ class ProviderMark:
     def is_active(self, now: float) -> bool:
         """Whether the mark still applies at ``now`` (it expires at ``until``)."""
         return now < self.until
+
+    def applies_to(self, scope: str | None) -> bool:
+        """Whether the mark holds for a provider used with ``scope`` (``None``: unknown).
+
+        An unscoped mark, or an unknown current scope, always applies: without knowing
+        what changed, keeping the provider out is the cautious choice.
+        """
+        return not self.scope or scope is None or scope == self.scope
+
+
+@dataclass(frozen=True, slots=True)
+class UsageWindow:
+    """One usage counter a reservation checks and counts in.
+
+    Attributes:
+        period: The counter's period key (``"month:2025-06"``, ``"budget:day:2025-06-01"``).
+        expires_at: Unix epoch seconds when the counter is gone (as for ``increment_usage``).
+        limit: Refuse the reservation when the counter already reached this; ``None``
+            counts without a cap (the monthly usage shown by ``websearch providers``).
+    """
+
+    period: str
+    expires_at: float
+    limit: int | None = None
+
+    def __post_init__(self) -> None:
+        check_period(self.period)
+        if not math.isfinite(self.expires_at):
+            raise ValueError("usage window expiry must be a finite unix timestamp")
+        if self.limit is not None and self.limit < 0:
+            raise ValueError("usage window limit must not be negative")
+
+
+@dataclass(frozen=True, slots=True)
+class UsageGrant:
+    """The answer to :meth:`StateStore.reserve_usage`.
+
+    Attributes:
+        granted: Whether every window had room and was counted.
+        counts: Each window's count: after the increment when granted, as found when not.
+        failures: The provider's consecutive-failure counter as read in the same step, so a
+            success need not write anything when there is nothing to forgive.
+    """
+
+    granted: bool
+    counts: tuple[int, ...]
+    failures: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +245,31 @@ class StateStore(abc.ABC):
         """The current count of a usage counter; 0 when absent or expired."""
 
     @abc.abstractmethod
+    async def reserve_usage(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
+        """Atomically check every capped window and, only if all have room, count in each.
+
+        This is the reserve-before-send step: concurrent callers in any process can never
+        together pass a limit, because the check and the increments are one indivisible
+        step (SQLite: one ``BEGIN IMMEDIATE`` transaction; Redis: one Lua script).
+        """
+
+    @abc.abstractmethod
+    async def release_usage(self, provider: str, windows: Sequence[UsageWindow]) -> None:
+        """Give back one count in each window (a reserved request that was never sent).
+
+        A counter never goes below zero, and an expired one is left alone.
+        """
+
+    @abc.abstractmethod
+    async def take_rate_slot(self, provider: str, interval: float, max_wait: float) -> float | None:
+        """Book the provider's next send time under a rate limit, shared by every process.
+
+        Sends are spaced at least ``interval`` seconds apart: the slot is the later of now
+        and the previous booking plus ``interval``. Returns the seconds to wait before
+        sending, or ``None`` (booking nothing) when that would be more than ``max_wait``.
+        """
+
+    @abc.abstractmethod
     async def cache_get(
         self, key: str, now: float, *, allow_stale: bool = False
     ) -> CachedEntry | None:
@@ -217,6 +304,13 @@ class StateStore(abc.ABC):
         """Forget everything about a provider: its mark, failure counter and usage counters.
 
         Cache entries are not per provider and are left alone.
+        """
+
+    @abc.abstractmethod
+    async def clear_all(self) -> None:
+        """Forget every provider's marks, failure counters, usage and rate bookings.
+
+        The cache is left alone, as in :meth:`clear`.
         """
 
     @abc.abstractmethod
@@ -266,6 +360,19 @@ def check_cache_key(key: str) -> str:
     if not isinstance(key, str) or not key or not key.isprintable():
         raise ValueError(f"invalid cache key {key!r}")
     return key
+
+
+def check_rate_args(interval: float, max_wait: float) -> None:
+    """Validate :meth:`StateStore.take_rate_slot` arguments the same way in every backend.
+
+    Raises:
+        ValueError: ``interval`` is not a positive finite number or ``max_wait`` is negative
+            or not a number.
+    """
+    if not math.isfinite(interval) or interval <= 0:
+        raise ValueError(f"rate interval must be a positive number of seconds, got {interval!r}")
+    if math.isnan(max_wait) or max_wait < 0:
+        raise ValueError(f"max_wait must be zero or more seconds, got {max_wait!r}")
 
 
 def cache_times(now: float, ttl: float, keep_stale_for: float) -> tuple[float, float]:
@@ -320,6 +427,7 @@ class MemoryStore(StateStore):
         self._failures: dict[str, int] = {}
         self._usage: dict[tuple[str, str], tuple[int, float]] = {}
         self._cache: dict[str, tuple[CachedEntry, float]] = {}
+        self._next_slot: dict[str, float] = {}
 
     def __repr__(self) -> str:
         return f"MemoryStore(max_cache_entries={self._max_cache_entries})"
@@ -394,6 +502,52 @@ class MemoryStore(StateStore):
             count, expires_at = self._usage.get((provider, period), (0, math.inf))
         return count if expires_at > self._clock() else 0
 
+    def _live_usage(self, provider: str, period: str, wall_now: float) -> int:
+        count, expires_at = self._usage.get((provider, period), (0, math.inf))
+        return count if expires_at > wall_now else 0
+
+    async def reserve_usage(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
+        """See :meth:`StateStore.reserve_usage`."""
+        check_provider(provider)
+        with self._lock:
+            self._check_open()
+            wall_now = self._clock()
+            found = tuple(self._live_usage(provider, w.period, wall_now) for w in windows)
+            failures = self._failures.get(provider, 0)
+            if any(
+                w.limit is not None and n >= w.limit for w, n in zip(windows, found, strict=True)
+            ):
+                return UsageGrant(granted=False, counts=found, failures=failures)
+            counts = tuple(n + 1 for n in found)
+            for window, count in zip(windows, counts, strict=True):
+                self._usage[(provider, window.period)] = (count, window.expires_at)
+            return UsageGrant(granted=True, counts=counts, failures=failures)
+
+    async def release_usage(self, provider: str, windows: Sequence[UsageWindow]) -> None:
+        """See :meth:`StateStore.release_usage`."""
+        check_provider(provider)
+        with self._lock:
+            self._check_open()
+            wall_now = self._clock()
+            for window in windows:
+                key = (provider, window.period)
+                count, expires_at = self._usage.get(key, (0, math.inf))
+                if count > 0 and expires_at > wall_now:
+                    self._usage[key] = (count - 1, expires_at)
+
+    async def take_rate_slot(self, provider: str, interval: float, max_wait: float) -> float | None:
+        """See :meth:`StateStore.take_rate_slot`."""
+        check_provider(provider)
+        check_rate_args(interval, max_wait)
+        with self._lock:
+            self._check_open()
+            now = self._clock()
+            slot = max(now, self._next_slot.get(provider, now))
+            if slot - now > max_wait:
+                return None
+            self._next_slot[provider] = slot + interval
+            return slot - now
+
     async def cache_get(
         self, key: str, now: float, *, allow_stale: bool = False
     ) -> CachedEntry | None:
@@ -431,8 +585,18 @@ class MemoryStore(StateStore):
             self._check_open()
             self._marks.pop(provider, None)
             self._failures.pop(provider, None)
+            self._next_slot.pop(provider, None)
             for usage_key in [k for k in self._usage if k[0] == provider]:
                 del self._usage[usage_key]
+
+    async def clear_all(self) -> None:
+        """See :meth:`StateStore.clear_all`."""
+        with self._lock:
+            self._check_open()
+            self._marks.clear()
+            self._failures.clear()
+            self._usage.clear()
+            self._next_slot.clear()
 
     async def aclose(self) -> None:
         """See :meth:`StateStore.aclose`."""

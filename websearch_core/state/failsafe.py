@@ -1,96 +1,153 @@
 """A store wrapper that never lets a broken ledger cost an answer.
 
-Searching matters more than bookkeeping: when the SQLite file is unreadable or Redis is
-down, the chain should still search (without skips, budgets or cache) rather than fail.
-:class:`FailSafeStore` turns each :class:`StateStoreError` into a logged warning and a
-neutral result: no mark, a zero count, a cache miss.
+Searching matters more than bookkeeping: when the SQLite file is damaged or unreadable or
+Redis is down, the chain should still search (without skips, budgets or cache) rather than
+fail. :class:`FailSafeStore` turns each :class:`StateStoreError` into a neutral result: no
+mark, a zero count, a granted reservation, a cache miss.
+
+Two details keep a broken store cheap and quiet:
+
+* One warning per broken store, however many wrappers and calls see it fail (the client
+  wraps its store anew for every search).
+* After a failure the store is left alone for :data:`RETRY_AFTER` seconds: an unreachable
+  Redis would otherwise cost a connection timeout on every one of a search's calls.
 """
 
 import logging
-from collections.abc import Awaitable
-from typing import TypeVar
+import time
+import weakref
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Final, TypeVar
 
-from .base import CachedEntry, ProviderMark, StateStore, StateStoreError
+from .base import CachedEntry, ProviderMark, StateStore, StateStoreError, UsageGrant, UsageWindow
 
-__all__ = ["FailSafeStore"]
+__all__ = ["RETRY_AFTER", "FailSafeStore"]
 
 logger = logging.getLogger("websearch_core")
 _T = TypeVar("_T")
 
+RETRY_AFTER: Final = 30.0
+"""Seconds a failed store is bypassed before it is tried again."""
+
+# Per broken store (not per wrapper): when to try it again, and whether it was reported.
+_down_until: "weakref.WeakKeyDictionary[StateStore, float]" = weakref.WeakKeyDictionary()
+_warned: "weakref.WeakSet[StateStore]" = weakref.WeakSet()
+
 
 class FailSafeStore(StateStore):
-    """Delegates to ``inner``; a failing call is logged and answered neutrally.
+    """Delegates to ``inner``; a failing call is answered neutrally (and logged once).
 
     Args:
         inner: The real store (closed by :meth:`aclose`).
+        clock: Monotonic seconds, for the retry pause (injectable for tests).
     """
 
-    def __init__(self, inner: StateStore) -> None:
+    def __init__(self, inner: StateStore, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.inner = inner
-        self._warned = False
+        self._clock = clock
 
     def __repr__(self) -> str:
         return f"FailSafeStore({self.inner!r})"
 
-    async def _safe(self, call: Awaitable[_T], fallback: _T) -> _T:
+    @property
+    def degraded(self) -> bool:
+        """Whether the inner store failed recently and is being bypassed."""
+        return _down_until.get(self.inner, 0.0) > self._clock()
+
+    async def _safe(self, call: Callable[[], Awaitable[_T]], fallback: _T) -> _T:
+        if self.degraded:
+            return fallback
         try:
-            return await call
+            return await call()
         except StateStoreError as exc:
-            # One warning per client is enough to say state is off; more would flood logs.
-            if not self._warned:
+            _down_until[self.inner] = self._clock() + RETRY_AFTER
+            if self.inner not in _warned:
+                _warned.add(self.inner)
                 logger.warning("web search state store unavailable; searching without it: %s", exc)
-                self._warned = True
+            else:
+                logger.debug("web search state store still unavailable: %s", exc)
             return fallback
 
     async def get_mark(self, provider: str, now: float) -> ProviderMark | None:
         """See :meth:`StateStore.get_mark`; no mark when the store fails."""
-        return await self._safe(self.inner.get_mark(provider, now), None)
+        return await self._safe(lambda: self.inner.get_mark(provider, now), None)
 
     async def set_mark(self, provider: str, mark: ProviderMark) -> None:
         """See :meth:`StateStore.set_mark`."""
-        await self._safe(self.inner.set_mark(provider, mark), None)
+        await self._safe(lambda: self.inner.set_mark(provider, mark), None)
 
     async def clear_mark(self, provider: str) -> None:
         """See :meth:`StateStore.clear_mark`."""
-        await self._safe(self.inner.clear_mark(provider), None)
+        await self._safe(lambda: self.inner.clear_mark(provider), None)
 
     async def all_marks(self, now: float) -> dict[str, ProviderMark]:
         """See :meth:`StateStore.all_marks`."""
-        return await self._safe(self.inner.all_marks(now), {})
+        return await self._safe(lambda: self.inner.all_marks(now), {})
 
     async def record_failure(self, provider: str) -> int:
         """See :meth:`StateStore.record_failure`; counts one when the store fails."""
-        return await self._safe(self.inner.record_failure(provider), 1)
+        return await self._safe(lambda: self.inner.record_failure(provider), 1)
 
     async def reset_failures(self, provider: str) -> None:
         """See :meth:`StateStore.reset_failures`."""
-        await self._safe(self.inner.reset_failures(provider), None)
+        await self._safe(lambda: self.inner.reset_failures(provider), None)
 
     async def increment_usage(self, provider: str, period: str, expires_at: float) -> int:
         """See :meth:`StateStore.increment_usage`."""
-        return await self._safe(self.inner.increment_usage(provider, period, expires_at), 0)
+        return await self._safe(lambda: self.inner.increment_usage(provider, period, expires_at), 0)
 
     async def get_usage(self, provider: str, period: str) -> int:
         """See :meth:`StateStore.get_usage`."""
-        return await self._safe(self.inner.get_usage(provider, period), 0)
+        return await self._safe(lambda: self.inner.get_usage(provider, period), 0)
+
+    async def reserve_usage(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
+        """See :meth:`StateStore.reserve_usage`; granted when the store fails (no budgets)."""
+        granted = UsageGrant(granted=True, counts=tuple(0 for _ in windows))
+        return await self._safe(lambda: self.inner.reserve_usage(provider, windows), granted)
+
+    async def release_usage(self, provider: str, windows: Sequence[UsageWindow]) -> None:
+        """See :meth:`StateStore.release_usage`."""
+        await self._safe(lambda: self.inner.release_usage(provider, windows), None)
+
+    async def take_rate_slot(self, provider: str, interval: float, max_wait: float) -> float | None:
+        """See :meth:`StateStore.take_rate_slot`; no wait when the store fails.
+
+        The in-process limiter of the ledger still spaces this process's requests.
+        """
+        return await self._safe(
+            lambda: self.inner.take_rate_slot(provider, interval, max_wait), 0.0
+        )
 
     async def cache_get(
         self, key: str, now: float, *, allow_stale: bool = False
     ) -> CachedEntry | None:
         """See :meth:`StateStore.cache_get`; a miss when the store fails."""
-        return await self._safe(self.inner.cache_get(key, now, allow_stale=allow_stale), None)
+        return await self._safe(
+            lambda: self.inner.cache_get(key, now, allow_stale=allow_stale), None
+        )
 
     async def cache_set(
         self, key: str, value: bytes, *, now: float, ttl: float, keep_stale_for: float
     ) -> None:
         """See :meth:`StateStore.cache_set`."""
-        call = self.inner.cache_set(key, value, now=now, ttl=ttl, keep_stale_for=keep_stale_for)
-        await self._safe(call, None)
+        await self._safe(
+            lambda: self.inner.cache_set(
+                key, value, now=now, ttl=ttl, keep_stale_for=keep_stale_for
+            ),
+            None,
+        )
 
     async def clear(self, provider: str) -> None:
         """See :meth:`StateStore.clear`."""
-        await self._safe(self.inner.clear(provider), None)
+        await self._safe(lambda: self.inner.clear(provider), None)
+
+    async def clear_all(self) -> None:
+        """See :meth:`StateStore.clear_all`."""
+        await self._safe(self.inner.clear_all, None)
 
     async def aclose(self) -> None:
         """Close the real store (errors while closing are logged, not raised)."""
-        await self._safe(self.inner.aclose(), None)
+        try:
+            await self.inner.aclose()
+        except StateStoreError as exc:
+            logger.debug("web search state store failed to close: %s", exc)

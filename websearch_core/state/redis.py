@@ -6,13 +6,17 @@ Selected when ``WEBSEARCH_REDIS_URL`` is set. Key layout, all under one prefix
     {prefix}mark:{provider}            JSON mark, expires at the mark's ``until`` (PXAT)
     {prefix}marks                      set of providers that have had a mark (index)
     {prefix}failures:{provider}        consecutive-failure counter (INCR)
-    {prefix}usage:{provider}:{period}  usage counter (INCR + PEXPIREAT in one MULTI)
+    {prefix}usage:{provider}:{period}  usage counter (checked and counted by one Lua script)
+    {prefix}rate:{provider}            next free send time, microseconds of the server clock
     {prefix}cache:{key}                header + cached bytes, removed at expiry (PXAT)
 
 Why it is built this way:
 
-* Every write is one command or one ``MULTI``/``EXEC`` transaction, so counters and
-  mark/index pairs stay consistent when many processes write at once.
+* Every write is one command, one ``MULTI``/``EXEC`` transaction or one Lua script, so
+  counters and mark/index pairs stay consistent when many processes write at once. A
+  reservation (check every budget, then count) must decide on what it read, which only a
+  script can do atomically; rate bookings use the server's ``TIME`` so machines whose
+  clocks differ still space their requests correctly.
 * The mark index avoids ``SCAN`` over a shared keyspace on the hot path; it only ever holds
   provider ids, so it stays tiny and is never pruned (expired marks are filtered on read).
 * The synchronous ``redis`` client runs on a small thread pool instead of ``redis.asyncio``:
@@ -30,7 +34,7 @@ from __future__ import annotations
 import json
 import math
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar, cast
 
 import redis
@@ -43,10 +47,13 @@ from .base import (
     MarkKind,
     ProviderMark,
     StateStoreError,
+    UsageGrant,
+    UsageWindow,
     cache_times,
     check_cache_key,
     check_period,
     check_provider,
+    check_rate_args,
     select_cached,
 )
 
@@ -60,6 +67,54 @@ _CACHE_VERSION: Final = 1
 _CACHE_HEADER: Final = struct.Struct("!Bddd")
 _DEFAULT_TIMEOUT: Final = 5.0
 _GLOB_SPECIALS: Final = frozenset("*?[]\\")
+
+
+# KEYS: the failure counter, then one usage counter per window.
+# ARGV: per window, its limit (-1: none) and its expiry in epoch milliseconds.
+# Returns {granted (1/0), failures, count per window}.
+_RESERVE_LUA: Final = """
+local failures = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+local found = {}
+local refused = false
+for i = 2, #KEYS do
+  local count = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if count == nil then return redis.error_reply('not a usage counter: ' .. KEYS[i]) end
+  found[i - 1] = count
+  local limit = tonumber(ARGV[2 * i - 3])
+  if limit >= 0 and count >= limit then refused = true end
+end
+if refused then return {0, failures, unpack(found)} end
+local counts = {}
+for i = 2, #KEYS do
+  counts[i - 1] = redis.call('INCR', KEYS[i])
+  redis.call('PEXPIREAT', KEYS[i], ARGV[2 * i - 2])
+end
+return {1, failures, unpack(counts)}
+"""
+
+# KEYS: usage counters. Gives one back to each that is above zero (the TTL is kept).
+_RELEASE_LUA: Final = """
+for i = 1, #KEYS do
+  local count = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if count ~= nil and count > 0 then redis.call('DECR', KEYS[i]) end
+end
+return 0
+"""
+
+# KEYS: the rate booking. ARGV: interval and max wait in microseconds.
+# Returns the wait in microseconds, or -1 when it would exceed the max wait.
+_RATE_LUA: Final = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local booked = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+local slot = math.max(now, booked)
+local wait = slot - now
+if wait > tonumber(ARGV[2]) then return -1 end
+local next_at = slot + tonumber(ARGV[1])
+local ttl_ms = math.ceil((next_at - now) / 1000) + 1000
+redis.call('SET', KEYS[1], string.format('%.0f', next_at), 'PX', ttl_ms)
+return wait
+"""
 
 
 def _epoch_ms(seconds: float) -> int:
@@ -88,6 +143,7 @@ def _encode_mark(mark: ProviderMark) -> bytes:
         "reason": mark.reason,
         "failures": mark.failures,
         "set_at": mark.set_at,
+        "scope": mark.scope,
     }
     return json.dumps(data, separators=(",", ":")).encode()
 
@@ -100,6 +156,7 @@ def _decode_mark(raw: bytes) -> ProviderMark:
         reason=str(data["reason"]),
         failures=int(data.get("failures", 0)),
         set_at=float(data.get("set_at", 0.0)),
+        scope=str(data.get("scope", "")),
     )
 
 
@@ -128,6 +185,9 @@ class RedisStore(ThreadedStore[redis.Redis]):
         super().__init__(max_workers=max_workers, thread_name_prefix="websearch-redis")
         self._client = client
         self._prefix = prefix
+        self._reserve_script = client.register_script(_RESERVE_LUA)
+        self._release_script = client.register_script(_RELEASE_LUA)
+        self._rate_script = client.register_script(_RATE_LUA)
 
     @classmethod
     def from_url(
@@ -265,6 +325,40 @@ class RedisStore(ThreadedStore[redis.Redis]):
 
         return await self._run(query)
 
+    async def reserve_usage(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
+        """See :meth:`StateStore.reserve_usage`: one Lua script, atomic on the server."""
+        check_provider(provider)
+        keys = [self._key("failures", provider)]
+        keys += [self._key("usage", provider, w.period) for w in windows]
+        args: list[int] = []
+        for window in windows:
+            args += [-1 if window.limit is None else window.limit, _epoch_ms(window.expires_at)]
+
+        def reserve(client: redis.Redis) -> UsageGrant:
+            reply = cast(list[int], self._reserve_script(keys=keys, args=args, client=client))
+            granted, failures, *counts = (int(value) for value in reply)
+            return UsageGrant(granted=bool(granted), counts=tuple(counts), failures=failures)
+
+        return await self._run(reserve)
+
+    async def release_usage(self, provider: str, windows: Sequence[UsageWindow]) -> None:
+        """See :meth:`StateStore.release_usage`."""
+        check_provider(provider)
+        keys = [self._key("usage", provider, w.period) for w in windows]
+        await self._run(lambda client: self._release_script(keys=keys, args=[], client=client))
+
+    async def take_rate_slot(self, provider: str, interval: float, max_wait: float) -> float | None:
+        """See :meth:`StateStore.take_rate_slot`: one Lua script on the server's clock."""
+        key = self._key("rate", check_provider(provider))
+        check_rate_args(interval, max_wait)
+        args = [math.ceil(interval * 1e6), math.floor(min(max_wait, 1e9) * 1e6)]
+
+        def book(client: redis.Redis) -> float | None:
+            wait = int(cast(int, self._rate_script(keys=[key], args=args, client=client)))
+            return None if wait < 0 else wait / 1e6
+
+        return await self._run(book)
+
     # -- cache ----------------------------------------------------------------------------
 
     async def cache_get(
@@ -306,11 +400,29 @@ class RedisStore(ThreadedStore[redis.Redis]):
         def write(client: redis.Redis) -> None:
             usage_keys = list(client.scan_iter(match=pattern, count=500))
             with client.pipeline(transaction=True) as pipe:
-                pipe.delete(self._key("mark", provider), self._key("failures", provider))
+                pipe.delete(
+                    self._key("mark", provider),
+                    self._key("failures", provider),
+                    self._key("rate", provider),
+                )
                 pipe.srem(self._key("marks"), provider)
                 if usage_keys:
                     pipe.delete(*usage_keys)
                 pipe.execute()
+
+        await self._run(write)
+
+    async def clear_all(self) -> None:
+        """See :meth:`StateStore.clear_all`: every non-cache key under the prefix."""
+        prefix = _glob_escape(self._prefix)
+        patterns = [prefix + kind + ":*" for kind in ("mark", "failures", "usage", "rate")]
+
+        def write(client: redis.Redis) -> None:
+            doomed = [self._key("marks")]
+            for pattern in patterns:
+                doomed += list(client.scan_iter(match=pattern, count=500))
+            for start in range(0, len(doomed), 500):
+                client.delete(*doomed[start : start + 500])
 
         await self._run(write)
 

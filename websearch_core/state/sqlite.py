@@ -16,6 +16,12 @@ Why it is built this way:
   to any event loop.
 * The file and its directory are private (``0o600`` / ``0o700``): cached responses reveal
   what the user searched for.
+* The file is stamped with an ``application_id``; a database that is not ours (another
+  program's tables, a newer release's schema) is refused rather than written into, and a
+  damaged one raises :class:`~websearch_core.state.base.CorruptStateError` so that
+  ``websearch providers reset --all`` can move it aside.
+* Reservations (budget check + count) are one ``BEGIN IMMEDIATE`` transaction; that same
+  step reads the failure counter, so a success usually writes nothing more.
 """
 
 from __future__ import annotations
@@ -24,20 +30,25 @@ import contextlib
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, TypeVar, cast
 
 from ._threaded import ThreadedStore
 from .base import (
     CachedEntry,
+    CorruptStateError,
     MarkKind,
     ProviderMark,
     StateStoreError,
+    UsageGrant,
+    UsageWindow,
     cache_times,
     check_cache_key,
     check_period,
     check_provider,
+    check_rate_args,
     select_cached,
 )
 
@@ -45,7 +56,8 @@ __all__ = ["SCHEMA_VERSION", "SQLiteStore"]
 
 _T = TypeVar("_T")
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
+APPLICATION_ID: Final = 0x57534854  # "WSHT": marks the file as a websearch-tools state file
 _PURGE_EVERY: Final = 256  # cache writes between sweeps of expired rows
 
 _SCHEMA: Final = """
@@ -55,7 +67,8 @@ CREATE TABLE IF NOT EXISTS marks (
     until REAL NOT NULL,
     reason TEXT NOT NULL,
     failures INTEGER NOT NULL,
-    set_at REAL NOT NULL
+    set_at REAL NOT NULL,
+    scope TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS failures (
     provider TEXT PRIMARY KEY,
@@ -76,7 +89,13 @@ CREATE TABLE IF NOT EXISTS cache (
     expires_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS cache_expires_at ON cache (expires_at);
+CREATE TABLE IF NOT EXISTS rates (
+    provider TEXT PRIMARY KEY,
+    next_at REAL NOT NULL
+) WITHOUT ROWID;
 """
+_OUR_TABLES: Final = frozenset({"marks", "failures", "usage", "cache", "rates"})
+_CORRUPT_CODES: Final = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
 _INCREMENT_USAGE: Final = """
 INSERT INTO usage (provider, period, count, expires_at) VALUES (?, ?, 1, ?)
@@ -144,10 +163,18 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     def _call(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
         try:
             return func(self._connection())
-        except (sqlite3.Error, OSError, ValueError) as exc:  # ValueError: a corrupt row
-            raise StateStoreError(
-                f"SQLite state store {str(self._path)!r} failed: {type(exc).__name__}: {exc}"
-            ) from exc
+        except (sqlite3.Error, OSError, ValueError, TypeError) as exc:  # Value/Type: bad row
+            message = f"SQLite state store {str(self._path)!r} failed: {type(exc).__name__}: {exc}"
+            if _is_corruption(exc):
+                self._drop_connection()  # a damaged file is not retried on a stale handle
+                raise CorruptStateError(message) from exc
+            raise StateStoreError(message) from exc
+
+    def _drop_connection(self) -> None:
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
 
     async def _run_write(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``func`` in a ``BEGIN IMMEDIATE`` transaction.
@@ -162,7 +189,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             try:
                 result = func(conn)
             except BaseException:
-                conn.execute("ROLLBACK")
+                _rollback(conn)
                 raise
             conn.execute("COMMIT")
             return result
@@ -185,6 +212,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             self._path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=True
         )
         try:
+            _check_ours(conn)  # before switching to WAL, which would write into the file
             _set_wal(conn, self._busy_timeout)
             conn.execute("PRAGMA synchronous = NORMAL")
             self._migrate(conn)
@@ -198,23 +226,21 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection) -> None:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version == SCHEMA_VERSION:
-            return
-        if version > SCHEMA_VERSION:
-            raise sqlite3.DatabaseError(
-                f"state schema version {version} is newer than this release supports "
-                f"({SCHEMA_VERSION}); upgrade websearch-tools or use another state file"
-            )
-        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("BEGIN IMMEDIATE")  # two processes opening a new file: one migrates
         try:
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            _check_ours(conn)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version < SCHEMA_VERSION:
+                if version == 1:  # version 1 had no mark scopes
+                    conn.execute("ALTER TABLE marks ADD COLUMN scope TEXT NOT NULL DEFAULT ''")
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            _rollback(conn)
             raise
 
     @staticmethod
@@ -232,7 +258,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         def query(conn: sqlite3.Connection) -> ProviderMark | None:
             row = conn.execute(
-                "SELECT kind, until, reason, failures, set_at FROM marks "
+                "SELECT kind, until, reason, failures, set_at, scope FROM marks "
                 "WHERE provider = ? AND until > ?",
                 (provider, now),
             ).fetchone()
@@ -243,11 +269,20 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     async def set_mark(self, provider: str, mark: ProviderMark) -> None:
         """See :meth:`StateStore.set_mark`."""
         check_provider(provider)
-        params = (provider, mark.kind, mark.until, mark.reason, mark.failures, mark.set_at)
+        params = (
+            provider,
+            mark.kind,
+            mark.until,
+            mark.reason,
+            mark.failures,
+            mark.set_at,
+            mark.scope,
+        )
         await self._run_write(
             lambda conn: conn.execute(
-                "INSERT OR REPLACE INTO marks (provider, kind, until, reason, failures, set_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO marks "
+                "(provider, kind, until, reason, failures, set_at, scope) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 params,
             )
         )
@@ -264,7 +299,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         def query(conn: sqlite3.Connection) -> dict[str, ProviderMark]:
             rows = conn.execute(
-                "SELECT provider, kind, until, reason, failures, set_at FROM marks "
+                "SELECT provider, kind, until, reason, failures, set_at, scope FROM marks "
                 "WHERE until > ? ORDER BY provider",
                 (now,),
             ).fetchall()
@@ -282,11 +317,26 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         )
 
     async def reset_failures(self, provider: str) -> None:
-        """See :meth:`StateStore.reset_failures`."""
+        """See :meth:`StateStore.reset_failures`.
+
+        Reads first: the write lock (and a WAL frame) is only taken when there is
+        something to forget, which after a success there almost never is.
+        """
         check_provider(provider)
-        await self._run_write(
-            lambda conn: conn.execute("DELETE FROM failures WHERE provider = ?", (provider,))
-        )
+
+        def reset(conn: sqlite3.Connection) -> None:
+            row = conn.execute("SELECT 1 FROM failures WHERE provider = ?", (provider,)).fetchone()
+            if row is None:
+                return
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("DELETE FROM failures WHERE provider = ?", (provider,))
+            except BaseException:
+                _rollback(conn)
+                raise
+            conn.execute("COMMIT")
+
+        await self._run(reset)
 
     async def increment_usage(self, provider: str, period: str, expires_at: float) -> int:
         """See :meth:`StateStore.increment_usage`."""
@@ -311,6 +361,64 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             return 0 if row is None else int(row[0])
 
         return await self._run(query)
+
+    async def reserve_usage(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
+        """See :meth:`StateStore.reserve_usage`: one ``BEGIN IMMEDIATE`` transaction."""
+        check_provider(provider)
+
+        def reserve(conn: sqlite3.Connection) -> UsageGrant:
+            wall_now = time.time()
+            found = tuple(_live_count(conn, provider, w.period, wall_now) for w in windows)
+            row = conn.execute("SELECT count FROM failures WHERE provider = ?", (provider,))
+            failures = _int_or_zero(row.fetchone())
+            refused = any(
+                w.limit is not None and n >= w.limit for w, n in zip(windows, found, strict=True)
+            )
+            if refused:
+                return UsageGrant(granted=False, counts=found, failures=failures)
+            counts = tuple(
+                _returning_int(conn, _INCREMENT_USAGE, (provider, w.period, w.expires_at, wall_now))
+                for w in windows
+            )
+            return UsageGrant(granted=True, counts=counts, failures=failures)
+
+        return await self._run_write(reserve)
+
+    async def release_usage(self, provider: str, windows: Sequence[UsageWindow]) -> None:
+        """See :meth:`StateStore.release_usage`."""
+        check_provider(provider)
+        periods = [w.period for w in windows]
+
+        def release(conn: sqlite3.Connection) -> None:
+            wall_now = time.time()
+            for period in periods:
+                conn.execute(
+                    "UPDATE usage SET count = count - 1 "
+                    "WHERE provider = ? AND period = ? AND count > 0 AND expires_at > ?",
+                    (provider, period, wall_now),
+                )
+
+        await self._run_write(release)
+
+    async def take_rate_slot(self, provider: str, interval: float, max_wait: float) -> float | None:
+        """See :meth:`StateStore.take_rate_slot`: one transaction, the file's host clock."""
+        check_provider(provider)
+        check_rate_args(interval, max_wait)
+
+        def book(conn: sqlite3.Connection) -> float | None:
+            now = time.time()
+            row = conn.execute("SELECT next_at FROM rates WHERE provider = ?", (provider,))
+            booked = row.fetchone()
+            slot = max(now, float(booked[0])) if booked is not None else now
+            if slot - now > max_wait:
+                return None
+            conn.execute(
+                "INSERT OR REPLACE INTO rates (provider, next_at) VALUES (?, ?)",
+                (provider, slot + interval),
+            )
+            return slot - now
+
+        return await self._run_write(book)
 
     # -- cache ----------------------------------------------------------------------------
 
@@ -360,15 +468,64 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
 
         def write(conn: sqlite3.Connection) -> None:
-            for table in ("marks", "failures", "usage"):
+            for table in ("marks", "failures", "usage", "rates"):
                 conn.execute(f"DELETE FROM {table} WHERE provider = ?", (provider,))
 
         await self._run_write(write)
+
+    async def clear_all(self) -> None:
+        """See :meth:`StateStore.clear_all`."""
+
+        def write(conn: sqlite3.Connection) -> None:
+            for table in ("marks", "failures", "usage", "rates"):
+                conn.execute(f"DELETE FROM {table}")
+
+        await self._run_write(write)
+
+    async def move_aside(self) -> Path | None:
+        """Close the store and rename its file (and WAL files) out of the way; never delete.
+
+        What ``websearch providers reset --all`` does with a damaged file: the next store
+        opened on :attr:`path` starts empty, and the old file stays for inspection.
+
+        Returns:
+            Where the file went, or ``None`` when there was nothing at :attr:`path`.
+
+        Raises:
+            StateStoreError: The rename failed (for instance an unwritable directory).
+        """
+        await self.aclose()
+        if not os.path.lexists(self._path):
+            return None
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        target = self._path.with_name(f"{self._path.name}.broken-{stamp}")
+        counter = 1
+        while os.path.lexists(target):
+            counter += 1
+            target = self._path.with_name(f"{self._path.name}.broken-{stamp}-{counter}")
+        try:
+            os.rename(self._path, target)
+            for suffix in ("-wal", "-shm"):
+                side = self._path.with_name(self._path.name + suffix)
+                if os.path.lexists(side):
+                    os.rename(side, target.with_name(target.name + suffix))
+        except OSError as exc:
+            raise StateStoreError(
+                f"could not move the state file {str(self._path)!r} aside: {exc.strerror or exc}"
+            ) from exc
+        return target
 
     def _release(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
             conn.close()
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    # A failed statement may already have ended the transaction (or the file may be too
+    # damaged to roll back); the original error is the one worth reporting.
+    with contextlib.suppress(sqlite3.Error):
+        conn.execute("ROLLBACK")
 
 
 def _returning_int(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> int:
@@ -378,14 +535,77 @@ def _returning_int(conn: sqlite3.Connection, sql: str, params: tuple[object, ...
 
 
 def _mark_from_row(row: tuple[object, ...] | sqlite3.Row) -> ProviderMark:
-    kind, until, reason, failures, set_at = tuple(row)
+    kind, until, reason, failures, set_at, scope = tuple(row)
     return ProviderMark(
         kind=cast(MarkKind, kind),
         until=float(cast(float, until)),
         reason=str(reason),
         failures=int(cast(int, failures)),
         set_at=float(cast(float, set_at)),
+        scope=str(scope),
     )
+
+
+def _live_count(conn: sqlite3.Connection, provider: str, period: str, wall_now: float) -> int:
+    row = conn.execute(
+        "SELECT count FROM usage WHERE provider = ? AND period = ? AND expires_at > ?",
+        (provider, period, wall_now),
+    ).fetchone()
+    return _int_or_zero(row)
+
+
+def _int_or_zero(row: tuple[object, ...] | None) -> int:
+    return 0 if row is None else int(cast(int, row[0]))
+
+
+def _check_ours(conn: sqlite3.Connection) -> None:
+    """Refuse a database that belongs to someone else or to a newer release.
+
+    Writing our tables into another program's database would damage it; a newer schema
+    may mean something else by the same columns.
+    """
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if app_id not in (0, APPLICATION_ID):
+        raise _ForeignDatabaseError(f"not a websearch-tools state file (application_id {app_id})")
+    if version > SCHEMA_VERSION:
+        raise _NewerSchemaError(
+            f"state schema version {version} is newer than this release supports "
+            f"({SCHEMA_VERSION}); upgrade websearch-tools or use another state file"
+        )
+    tables = {
+        str(row[0])
+        for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        if not str(row[0]).startswith("sqlite_")
+    }
+    if (version == 0 and tables) or not tables <= _OUR_TABLES:
+        raise _ForeignDatabaseError(
+            "not a websearch-tools state file (it holds other tables: "
+            f"{', '.join(sorted(tables - _OUR_TABLES) or sorted(tables))})"
+        )
+
+
+class _NewerSchemaError(sqlite3.DatabaseError):
+    """Written by a newer release: left alone, never moved aside."""
+
+
+class _ForeignDatabaseError(sqlite3.DatabaseError):
+    """A well-formed database that is not ours: as bad as a corrupt one for our purposes."""
+
+
+def _is_corruption(exc: BaseException) -> bool:
+    """Whether ``exc`` means the file itself is unusable (only moving it aside helps)."""
+    if isinstance(exc, _NewerSchemaError):
+        return False
+    if isinstance(exc, _ForeignDatabaseError | IsADirectoryError | NotADirectoryError):
+        return True
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+        code = getattr(exc, "sqlite_errorcode", None)
+        return code is None or code & 0xFF in _CORRUPT_CODES
+    if isinstance(exc, sqlite3.OperationalError):
+        code = getattr(exc, "sqlite_errorcode", 0) or 0
+        return code & 0xFF in _CORRUPT_CODES
+    return isinstance(exc, ValueError | TypeError)  # a row that cannot be ours
 
 
 def _set_wal(conn: sqlite3.Connection, patience: float) -> None:
