@@ -1,33 +1,34 @@
-"""Small, dependency-free HTML helpers shared by the scraping providers.
+"""HTML helpers shared by the scraping providers, all on lxml.
 
 * :data:`BROWSER_HEADERS` and :func:`navigation_headers`: a desktop-Chrome navigation
   profile as data, with the per-request overlay (``Referer`` makes the fetch same-origin).
-* :func:`replace_tags`, :func:`decode_entities` and :func:`fragment_text`: turn a markup
-  fragment into the plain text a model reads (inline highlighting such as ``<b>`` does
-  not split words; block boundaries do).
-* :func:`parse_attributes` and :func:`find_forms`: read tag attributes and ``<form>``
-  inputs in any attribute order, for engines that paginate or hand out tokens through
-  hidden form fields.
-* :func:`parse_document`, :func:`text_of`, :func:`resolve_href` and :func:`is_http_url`:
-  the lxml side, for scrapers that select with CSS (Bing, Yahoo, Startpage and the
-  browser-backed engines): a lenient whole-page parse, an element's readable text, and
-  result links resolved against the page they came from.
+* :func:`parse_document`: a lenient whole-page parse of the decoded text, without
+  re-encoding it (lxml reads the ``str`` directly).
+* :func:`css`, :func:`select` and :func:`select_first`: selectors compiled once, at import
+  or first use, never per call (translating a CSS selector costs more than running it).
+* :func:`text_of` (the DOM's ``textContent``, scripts left out) and :func:`layout_text`
+  (inline highlighting such as ``<b>`` does not split words; block boundaries do): an
+  element's readable text.
+* :func:`find_forms`: ``<form>`` elements with the fields a browser would submit, for
+  engines that paginate or hand out tokens through hidden inputs.
+* :func:`resolve_href` and :func:`is_http_url`: result links resolved against the page
+  they came from.
 
-Everything here is pure and works on strings, so scrapers that parse with regular
-expressions (as the DuckDuckGo one does, on purpose) and scrapers that use lxml can share
-it.
+Everything here is pure, so each helper can be tested with plain strings.
 """
 
-import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import cast
 from urllib.parse import urljoin
 
 import lxml.etree
 import lxml.html
+from lxml.cssselect import CSSSelector
+from lxml.html import HtmlElement
 
 from .providers._common import collapse_whitespace, is_http_url
 
@@ -35,15 +36,15 @@ __all__ = [
     "BROWSER_HEADERS",
     "CHROME_USER_AGENT",
     "HtmlForm",
-    "decode_entities",
+    "css",
     "find_forms",
-    "fragment_text",
     "is_http_url",
+    "layout_text",
     "navigation_headers",
-    "parse_attributes",
     "parse_document",
-    "replace_tags",
     "resolve_href",
+    "select",
+    "select_first",
     "text_of",
 ]
 
@@ -80,7 +81,6 @@ can decode, whereas advertising ``br``/``zstd`` without their decoders installed
 make servers send bodies we cannot read.
 """
 
-_TAG = re.compile(r"<\s*/?\s*([A-Za-z][A-Za-z0-9:-]*)?[^>]*>")
 _INLINE_TAGS = frozenset(
     {
         "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i",
@@ -88,12 +88,7 @@ _INLINE_TAGS = frozenset(
         "u", "var", "wbr",
     }
 )  # fmt: skip
-_ATTRIBUTE = re.compile(
-    r"""([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""",
-)
-_TAG_NAME = re.compile(r"^<\s*[A-Za-z][A-Za-z0-9:-]*")
-_FORM = re.compile(r"<form\b([^>]*)>(.*?)</form\s*>", re.IGNORECASE | re.DOTALL)
-_INPUT = re.compile(r"<input\b[^>]*>", re.IGNORECASE)
+"""Tags that do not separate words: highlighting (``<b>Eino</b>-ext``) reads as one word."""
 
 
 def navigation_headers(
@@ -124,76 +119,141 @@ def navigation_headers(
     return headers
 
 
-def replace_tags(fragment: str) -> str:
-    """``fragment`` without markup, keeping words apart only where the layout did.
+# --- parsing and selecting -------------------------------------------------------------------
 
-    Inline formatting tags (``b``, ``em``, ``a``, ``span``, ...) vanish, so highlighting
-    does not split words (``<b>Eino</b>-ext`` gives ``Eino-ext``); every other tag and
-    comment becomes a space (``a<br>b`` gives ``a b``). Entities are left for
-    :func:`decode_entities`.
-
-    Example:
-        >>> replace_tags("<b>Eino</b>-ext<br/>is <em>fast</em></p><p>really")
-        'Eino-ext is fast  really'
-    """
-    return _TAG.sub(_tag_replacement, fragment)
+_PARSER = lxml.html.HTMLParser(remove_comments=False)
+"""For decoded text: lxml reads the ``str`` as it is, so nothing is encoded again."""
+_BYTES_PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=False)
+"""For UTF-8 bytes: a page with an XML encoding declaration, which lxml refuses as ``str``."""
+_EMPTY_DOCUMENT = b"<html><head></head><body></body></html>"
 
 
-def _tag_replacement(match: re.Match[str]) -> str:
-    name = match.group(1)
-    return "" if name is not None and name.lower() in _INLINE_TAGS else " "
+def parse_document(html: str) -> lxml.html.HtmlElement:
+    """Parse a whole HTML page leniently into its ``<html>`` root element.
 
-
-def decode_entities(text: str) -> str:
-    """Decode every character reference: named (``&amp;``), decimal and hexadecimal.
-
-    Decoding happens once, so text that literally shows an entity stays literal:
-    ``&amp;lt;`` gives ``&lt;``, not ``<``.
-
-    Example:
-        >>> decode_entities("&quot;fast&quot; &amp; free &#x41;&#66;")
-        '"fast" & free AB'
-    """
-    return html.unescape(text)
-
-
-def fragment_text(fragment: str) -> str:
-    """The readable text of a markup fragment.
-
-    Tags go as :func:`replace_tags` says, entities are decoded, and whitespace (no-break
-    spaces included) is collapsed and trimmed.
-
-    Example:
-        >>> fragment_text("<b>Eino</b> is&nbsp; a   framework &amp; more")
-        'Eino is a framework & more'
-    """
-    return collapse_whitespace(decode_entities(replace_tags(fragment)))
-
-
-def parse_attributes(tag: str) -> dict[str, str]:
-    """The attributes of one start tag, whatever their order or quoting.
-
-    Names are lower-cased; values are entity-decoded; a bare attribute (``disabled``) has
-    the empty string as its value. The first occurrence of a repeated name wins, as in
-    browsers.
+    Never raises for bad input: broken markup is repaired the way lxml's HTML parser does,
+    an XML encoding declaration is tolerated (the text is already decoded), and an empty or
+    whitespace-only page gives an empty ``<html><head/><body/></html>`` document. The text
+    is handed to lxml as it is: encoding it to bytes first would cost a tenth of the parse.
 
     Args:
-        tag: The start tag, from ``<`` to ``>`` (for example ``<input name="q" value=x>``).
+        html: The decoded page.
+
+    Returns:
+        The root element; select inside it with :func:`css` or a compiled XPath.
 
     Example:
-        >>> parse_attributes('<input value=10 type="hidden" name=s disabled />')
-        {'value': '10', 'type': 'hidden', 'name': 's', 'disabled': ''}
+        >>> root = parse_document("<p class=x>Hello <b>world</b>")
+        >>> root.tag, [p.text_content() for p in css("p.x")(root)]
+        ('html', ['Hello world'])
     """
-    body = _TAG_NAME.sub("", tag.strip(), count=1)
-    body = body.removesuffix(">").rstrip().removesuffix("/")
-    attributes: dict[str, str] = {}
-    for match in _ATTRIBUTE.finditer(body):
-        name = match.group(1).lower()
-        if name in attributes:
-            continue
-        raw = next((g for g in match.group(2, 3, 4) if g is not None), "")
-        attributes[name] = decode_entities(raw)
-    return attributes
+    if html and not html.isspace():
+        try:
+            return lxml.html.document_fromstring(html, parser=_PARSER)
+        except lxml.etree.ParserError:
+            pass
+        except ValueError:  # an encoding declaration (or NUL) that lxml refuses in a str
+            try:
+                data = html.encode("utf-8", errors="replace")
+                return lxml.html.document_fromstring(data, parser=_BYTES_PARSER)
+            except (lxml.etree.ParserError, ValueError):
+                pass
+    return lxml.html.document_fromstring(_EMPTY_DOCUMENT, parser=_BYTES_PARSER)
+
+
+@lru_cache(maxsize=256)
+def css(selector: str) -> CSSSelector:
+    """``selector`` compiled once to XPath, as ``HtmlElement.cssselect`` would translate it.
+
+    ``element.cssselect(selector)`` translates the selector on every call, which costs more
+    than running it; keep the result of this function (a module constant) and call it on
+    the element instead. The cache makes a repeated call cheap too.
+
+    Raises:
+        cssselect.SelectorError: ``selector`` is not valid CSS.
+
+    Example:
+        >>> [a.get("href") for a in css("h2 a[href]")(parse_document("<h2><a href=/x>x</a></h2>"))]
+        ['/x']
+    """
+    return CSSSelector(selector, translator="html")
+
+
+def select(selector: lxml.etree.XPath, element: HtmlElement) -> list[HtmlElement]:
+    """The elements a compiled selector (:func:`css` or an element-selecting XPath) finds."""
+    return cast(list[HtmlElement], selector(element))
+
+
+def select_first(selector: lxml.etree.XPath, element: HtmlElement) -> HtmlElement | None:
+    """The first element a compiled selector finds under ``element``, or ``None``."""
+    matches = select(selector, element)
+    return matches[0] if matches else None
+
+
+# --- text ----------------------------------------------------------------------------------------
+
+_INVISIBLE_TEXT = "[not(ancestor::script) and not(ancestor::style) and not(ancestor::template)]"
+_VISIBLE_TEXT = lxml.etree.XPath(f"descendant-or-self::text(){_INVISIBLE_TEXT}")
+
+
+def text_of(element: lxml.html.HtmlElement) -> str:
+    """The text a reader sees in ``element``, whitespace collapsed and trimmed.
+
+    Like the DOM's ``textContent`` (descendant text concatenated, entities decoded, no
+    separator added between elements, so ``<b>Ja</b>va`` reads ``Java``), except that the
+    contents of ``<script>``, ``<style>`` and ``<template>`` and comments are left out.
+    Whitespace, no-break spaces included, is collapsed to single spaces.
+
+    Example:
+        >>> text_of(parse_document("<p> Hi&nbsp; <b>the</b>re<script>x()</script><!-- c --></p>"))
+        'Hi there'
+    """
+    parts = cast(list[str], _VISIBLE_TEXT(element))
+    return collapse_whitespace("".join(parts))
+
+
+def layout_text(element: lxml.html.HtmlElement) -> str:
+    """The text inside ``element``, with words kept apart only where the layout did.
+
+    Inline formatting elements (``b``, ``em``, ``a``, ``span``, ...) join their text to
+    their neighbours, so highlighting does not split words (``<b>Eino</b>-ext`` reads
+    ``Eino-ext``); every other element and every comment separates words (``a<br>b`` reads
+    ``a b``), as the page shows them. Entities are decoded once by the parser (a literal
+    ``&amp;lt;`` stays ``&lt;``); whitespace, no-break spaces included, is collapsed and
+    trimmed. The element's own tail is not part of it.
+
+    Example:
+        >>> page = parse_document("<p><b>Eino</b>-ext<br>is <em>fast</em><!--c-->&amp; more")
+        >>> layout_text(css("p")(page)[0])
+        'Eino-ext is fast & more'
+    """
+    if all(_is_inline(child) for child in element.iterdescendants()):
+        return collapse_whitespace("".join(element.itertext()))
+    parts: list[str] = []
+    _collect_layout_text(element, parts)
+    return collapse_whitespace("".join(parts))
+
+
+def _is_inline(element: lxml.etree._Element) -> bool:
+    tag = element.tag
+    return isinstance(tag, str) and tag in _INLINE_TAGS
+
+
+def _collect_layout_text(element: lxml.etree._Element, parts: list[str]) -> None:
+    parts.append(element.text or "")
+    for child in element:
+        if not isinstance(child.tag, str):  # a comment or processing instruction
+            parts.append(" ")
+        elif child.tag in _INLINE_TAGS:
+            _collect_layout_text(child, parts)
+        else:
+            parts.append(" ")
+            _collect_layout_text(child, parts)
+            parts.append(" ")
+        parts.append(child.tail or "")
+
+
+# --- forms ---------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,22 +279,23 @@ class HtmlForm:
         return next((value for key, value in self.fields if key == name), None)
 
 
-def find_forms(page: str) -> list[HtmlForm]:
-    """Every ``<form>…</form>`` in ``page`` with its submittable inputs, in document order.
+def find_forms(document: lxml.html.HtmlElement) -> list[HtmlForm]:
+    """Every ``<form>`` under ``document`` with its submittable inputs, in document order.
+
+    Attribute names are lower-case and values entity-decoded, as the parser gives them.
 
     Example:
-        >>> form = find_forms('<form action="/x"><input name="s" value="10"></form>')[0]
-        >>> form.action, form.fields
-        ('/x', (('s', '10'),))
+        >>> (form,) = find_forms(parse_document('<FORM ACTION="/x"><input name="s" value="10">'))
+        >>> form.action, form.method, form.fields
+        ('/x', 'get', (('s', '10'),))
     """
     forms: list[HtmlForm] = []
-    for match in _FORM.finditer(page):
-        attributes = parse_attributes(f"<form {match.group(1)}>")
+    for form in document.iter("form"):
+        attributes = {str(name): str(value) for name, value in form.attrib.items()}
         fields: list[tuple[str, str]] = []
-        for tag in _INPUT.findall(match.group(2)):
-            input_attributes = parse_attributes(tag)
-            name = input_attributes.get("name")
-            value = input_attributes.get("value")
+        for element in form.iter("input"):
+            name = element.get("name")
+            value = element.get("value")
             if name and value is not None:
                 fields.append((name, value))
         forms.append(
@@ -248,57 +309,10 @@ def find_forms(page: str) -> list[HtmlForm]:
     return forms
 
 
-# --- lxml helpers ------------------------------------------------------------------------------
+# --- links ---------------------------------------------------------------------------------------
 
-_EMPTY_DOCUMENT = b"<html><head></head><body></body></html>"
-_INVISIBLE_TEXT = "[not(ancestor::script) and not(ancestor::style) and not(ancestor::template)]"
-_VISIBLE_TEXT = lxml.etree.XPath(f"descendant-or-self::text(){_INVISIBLE_TEXT}")
 _URL_NOISE = re.compile(r"[\t\n\r]")
 _EMPTY_AUTHORITY = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*:)?//(?:[/?#]|$)")
-
-
-def parse_document(html: str) -> lxml.html.HtmlElement:
-    """Parse a whole HTML page leniently into its ``<html>`` root element.
-
-    Never raises for bad input: broken markup is repaired the way lxml's HTML parser does,
-    an XML encoding declaration is tolerated (the text is already decoded), and an empty or
-    whitespace-only page gives an empty ``<html><head/><body/></html>`` document.
-
-    Args:
-        html: The decoded page.
-
-    Returns:
-        The root element; select inside it with ``cssselect`` or XPath.
-
-    Example:
-        >>> root = parse_document("<p class=x>Hello <b>world</b>")
-        >>> root.tag, [p.text_content() for p in root.cssselect("p.x")]
-        ('html', ['Hello world'])
-    """
-    parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=False)
-    data = html.encode("utf-8", errors="replace")
-    if data.strip():
-        try:
-            return lxml.html.document_fromstring(data, parser=parser)
-        except (lxml.etree.ParserError, ValueError):
-            pass
-    return lxml.html.document_fromstring(_EMPTY_DOCUMENT, parser=parser)
-
-
-def text_of(element: lxml.html.HtmlElement) -> str:
-    """The text a reader sees in ``element``, whitespace collapsed and trimmed.
-
-    Like the DOM's ``textContent`` (descendant text concatenated, entities decoded, no
-    separator added between elements, so ``<b>Ja</b>va`` reads ``Java``), except that the
-    contents of ``<script>``, ``<style>`` and ``<template>`` and comments are left out.
-    Whitespace, no-break spaces included, is collapsed to single spaces.
-
-    Example:
-        >>> text_of(parse_document("<p> Hi&nbsp; <b>the</b>re<script>x()</script><!-- c --></p>"))
-        'Hi there'
-    """
-    parts = cast(list[str], _VISIBLE_TEXT(element))
-    return collapse_whitespace("".join(parts))
 
 
 def resolve_href(href: str, base: str) -> str | None:

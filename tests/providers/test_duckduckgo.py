@@ -17,7 +17,7 @@ from websearch_core.errors import (
     ProviderUnavailableError,
     ResponseParseError,
 )
-from websearch_core.html import BROWSER_HEADERS, find_forms, fragment_text, parse_attributes
+from websearch_core.html import BROWSER_HEADERS, css, find_forms, layout_text, parse_document
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
 from websearch_core.providers.base import ProviderContext
@@ -505,18 +505,61 @@ def test_bare_no_results_marker_is_empty() -> None:
     assert parse_page('<div class="no-results">No results.</div>').sources == []
 
 
+def _past_the_end(pseudo: str) -> str:
+    """The captured "No more results." block (html_no_results_2025.html), plus ``pseudo``."""
+    page = _capture("html_no_results_2025.html")
+    marker = '<div class="no-results">No more results.</div>'
+    assert marker in page
+    return page.replace(marker, marker + pseudo)
+
+
+GOOGLE_LINK = (
+    '<a rel="nofollow" class="result__a" href="http://www.google.com/search?q=eino">eino</a>'
+)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        # the link inside DDG's "no results" block
+        pytest.param(lambda: _past_the_end(GOOGLE_LINK), id="inside-the-no-results-block"),
+        # the link in a block of its own next to it
+        pytest.param(
+            lambda: _past_the_end(f'</div></div><div class="result"><h2>{GOOGLE_LINK}</h2>'),
+            id="next-to-the-no-results-block",
+        ),
+    ],
+)
+def test_search_on_another_engine_past_the_end_is_no_source(page: Any) -> None:
+    parsed = parse_page(page())
+    assert parsed.sources == []
+    assert parsed.next_form is None
+
+
+def test_a_result_next_to_a_no_results_note_in_another_block_is_kept() -> None:
+    page = _page(
+        '<div class="result result--no-result"><div class="no-results">No more.</div></div>',
+        _block("https://kept.example/", "Kept"),
+    )
+    assert [s.url for s in parse_page(page).sources] == ["https://kept.example/"]
+
+
 # --- html helpers used above -------------------------------------------------------------------
 
 
 def test_html_helpers() -> None:
-    assert parse_attributes("<a  HREF=x class=\"a b\" data-x='1 2' hidden>") == {
+    root = parse_document("<div><p>a</p><p>b</p> <!-- c --> <strong>d</strong>e</div>")
+    assert layout_text(css("div")(root)[0]) == "a b de"
+    root = parse_document("<a  HREF=x class=\"a b\" data-x='1 2' hidden>t</a>")
+    assert dict(css("a")(root)[0].attrib) == {
         "href": "x",
         "class": "a b",
         "data-x": "1 2",
         "hidden": "",
     }
-    assert fragment_text("<p>a</p><p>b</p> <!-- c --> <strong>d</strong>e") == "a b de"
-    (form,) = find_forms('<FORM ACTION="/p" METHOD="POST"><input name=a value=1></FORM>')
+    (form,) = find_forms(
+        parse_document('<FORM ACTION="/p" METHOD="POST"><input name=a value=1></FORM>')
+    )
     assert (form.action, form.method, form.fields) == ("/p", "post", (("a", "1"),))
 
 

@@ -57,13 +57,23 @@ Docs: https://duckduckgo.com/duckduckgo-help-pages/
 import asyncio
 import logging
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+import lxml.etree
+import lxml.html
+
 from ..errors import ChallengeError, ResponseParseError, SearchProviderError
-from ..html import HtmlForm, find_forms, fragment_text, navigation_headers, parse_attributes
+from ..html import (
+    HtmlForm,
+    find_forms,
+    layout_text,
+    navigation_headers,
+    parse_document,
+    select,
+)
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest
 from ._common import is_http_url
@@ -164,44 +174,43 @@ INFO = ProviderInfo(
     index="bing",
 )
 
-# Markup patterns. Tags are matched by regex; their attributes are read in any order.
-_DIV_START = re.compile(r"<div\b[^>]*>", re.IGNORECASE)
-_ANCHOR_START = re.compile(r"<(a)\b[^>]*>", re.IGNORECASE)
-_SNIPPET_START = re.compile(r"<(a|div|span|td)\b[^>]*>", re.IGNORECASE)
-_SPAN_START = re.compile(r"<(span)\b[^>]*>", re.IGNORECASE)
-_CLOSE = {name: re.compile(rf"</{name}\s*>", re.IGNORECASE) for name in ("a", "div", "span", "td")}
-"""The closing tag of each element name the ``*_START`` patterns capture."""
-_EXTRAS_URL = re.compile(
-    r"<div\b[^>]*\bclass\s*=\s*(?:\"[^\"]*\bresult__extras__url\b[^\"]*\"|"
-    r"'[^']*\bresult__extras__url\b[^']*')[^>]*>(.*?)</div\s*>",
-    re.IGNORECASE | re.DOTALL,
-)
-_SPAN = re.compile(r"(<span\b[^>]*>)(.*?)</span\s*>", re.IGNORECASE | re.DOTALL)
-# Class tests, applied to a class attribute's value. ``\bresult\b`` matches ``result`` and
+# Markup, read from the lxml document with selectors compiled once. Class tests use the
+# word rule below on the class attribute's value: ``\bresult\b`` matches ``result`` and
 # ``web-result`` but not ``results_links`` or ``result__body``.
+_RESULT_DIVS = lxml.etree.XPath(
+    "descendant::div[contains(@class, 'result') or contains(@class, 'nav-link')]"
+)
+"""Result blocks and the nav-link div that ends the last one, in document order."""
+_LITE_MARKS = lxml.etree.XPath(
+    "descendant::*[self::a or self::div or self::span or self::td]"
+    "[contains(@class, 'result-link') or contains(@class, 'result-snippet')"
+    " or contains(@class, 'timestamp')]"
+)
+"""The lite layout's links, snippets and dates, in document order."""
+_CHALLENGE = lxml.etree.XPath(
+    "descendant::*[contains(@class, 'anomaly-modal') or contains(@data-testid, 'anomaly-modal')"
+    " or contains(@id, 'anomaly-modal') or contains(@action, 'anomaly.js')"
+    " or contains(@src, 'anomaly.js')]"
+)
+_CHALLENGE_HINT = "anomaly"
+"""Every challenge marker holds this word, so a page without it skips the element search."""
 _RESULT_CLASS = re.compile(r"\bresult\b")
 _NAV_LINK_CLASS = re.compile(r"\bnav-link\b")
 _AD_CLASS = re.compile(r"\bresult--ad\b")
+_NO_RESULT_CLASS = re.compile(r"\bresult--no-result\b|\bno-results\b", re.IGNORECASE)
 _TITLE_CLASS = re.compile(r"\bresult__a\b")
 _SNIPPET_CLASS = re.compile(r"\bresult__snippet\b")
+_EXTRAS_URL_CLASS = re.compile(r"\bresult__extras__url\b")
+_SNIPPET_TAGS = frozenset({"a", "div", "span", "td"})
 _LITE_LINK_CLASS = re.compile(r"\bresult-link\b")
 _LITE_SNIPPET_CLASS = re.compile(r"\bresult-snippet\b")
 _LITE_DATE_CLASS = re.compile(r"\btimestamp\b")
+_HOMEPAGE_CLASS = re.compile(r"\bbody--home\b", re.IGNORECASE)
+_HOMEPAGE_ID = "search_form_homepage"
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}|$)")
 _UDDG = re.compile(r"[?&]uddg=([^&]+)")
-
-_CHALLENGE = re.compile(
-    r"""\b(?:class|data-testid|id)\s*=\s*["'][^"']*anomaly-modal"""
-    r"""|\b(?:action|src)\s*=\s*["'][^"']*anomaly\.js""",
-    re.IGNORECASE,
-)
-_NO_RESULTS = re.compile(
-    r"""\bclass\s*=\s*["'][^"']*(?:\bresult--no-result\b|\bno-results\b)""", re.IGNORECASE
-)
-_HOMEPAGE = re.compile(
-    r"""\bclass\s*=\s*["'][^"']*\bbody--home\b|\bid\s*=\s*["']search_form_homepage["']""",
-    re.IGNORECASE,
-)
+_ENGINE_SEARCH_HOSTS = frozenset({"google.com", "bing.com", "search.yahoo.com"})
+"""Other engines whose ``/search`` page DDG links to when it has nothing (``www.`` dropped)."""
 
 
 class ParsedPage(NamedTuple):
@@ -334,115 +343,140 @@ def _is_ad_redirect(url: str) -> bool:
     )
 
 
-def _has_class(tag: str, pattern: re.Pattern[str]) -> bool:
-    return bool(pattern.search(parse_attributes(tag).get("class", "")))
+def _is_engine_search(url: str) -> bool:
+    """Whether ``url`` is another engine's results page (a pseudo-result, never organic)."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower().removeprefix("www.")
+    return host in _ENGINE_SEARCH_HOSTS and parts.path.rstrip("/") == "/search"
 
 
-def _result_blocks(page: str) -> Iterator[tuple[str, str]]:
-    """``(start tag, block)`` for each result ``<div>``, up to the next one or a nav-link."""
-    starts: list[tuple[int, str | None]] = []
-    for match in _DIV_START.finditer(page):
-        tag = match.group(0)
-        if _has_class(tag, _RESULT_CLASS):
-            starts.append((match.start(), tag))
-        elif _has_class(tag, _NAV_LINK_CLASS):
-            starts.append((match.start(), None))
-    for index, (position, start_tag) in enumerate(starts):
-        if start_tag is None:
+def _class(element: lxml.html.HtmlElement) -> str:
+    return element.get("class") or ""
+
+
+class _Block(NamedTuple):
+    """One result block: its ``<div>`` and whether it is an ad or DDG's "no results" note."""
+
+    div: lxml.html.HtmlElement
+    skip: bool
+
+
+def _result_blocks(root: lxml.html.HtmlElement) -> list[_Block]:
+    """Each result ``<div>``; a nav-link ``<div>`` is no block (it ends the last one)."""
+    blocks: list[_Block] = []
+    for div in select(_RESULT_DIVS, root):
+        classes = _class(div)
+        if _RESULT_CLASS.search(classes):
+            skip = bool(_AD_CLASS.search(classes) or _NO_RESULT_CLASS.search(classes))
+            blocks.append(_Block(div, skip))
+    return blocks
+
+
+def _block_parts(
+    div: lxml.html.HtmlElement,
+) -> tuple[lxml.html.HtmlElement | None, lxml.html.HtmlElement | None, str | None, bool]:
+    """The block's title link, snippet, date and whether it holds a "no results" note."""
+    title = snippet = extras = None
+    no_results = False
+    for element in div.iter("a", "div", "span", "td"):
+        classes = element.get("class")
+        if not classes:
             continue
-        end = starts[index + 1][0] if index + 1 < len(starts) else len(page)
-        yield start_tag, page[position:end]
+        tag = element.tag
+        if title is None and tag == "a" and _TITLE_CLASS.search(classes):
+            title = element
+        if snippet is None and tag in _SNIPPET_TAGS and _SNIPPET_CLASS.search(classes):
+            snippet = element
+        if tag == "div":
+            if extras is None and _EXTRAS_URL_CLASS.search(classes):
+                extras = element
+            elif _NO_RESULT_CLASS.search(classes):
+                no_results = True
+    return title, snippet, _extras_date(extras), no_results
 
 
-class _Element(NamedTuple):
-    start_tag: str
-    inner: str
-    start: int
-    end: int
-
-
-def _elements(block: str, start: re.Pattern[str], wanted: re.Pattern[str]) -> Iterator[_Element]:
-    """Elements whose start tag ``start`` matches and whose class matches ``wanted``.
-
-    The content runs to the first closing tag of the same name (as a lazy regex would);
-    an element that is never closed is skipped.
-    """
-    for match in start.finditer(block):
-        if not _has_class(match.group(0), wanted):
-            continue
-        close = _CLOSE[match.group(1).lower()].search(block, match.end())
-        if close is None:
-            continue
-        yield _Element(
-            match.group(0), block[match.end() : close.start()], match.start(), close.end()
-        )
-
-
-def _first(block: str, start: re.Pattern[str], wanted: re.Pattern[str]) -> _Element | None:
-    return next(_elements(block, start, wanted), None)
-
-
-def _block_date(block: str) -> str | None:
-    extras = _EXTRAS_URL.search(block)
+def _extras_date(extras: lxml.html.HtmlElement | None) -> str | None:
+    """The first ``<span>`` of the URL line whose text starts with ``YYYY-MM-DD``."""
     if extras is None:
         return None
-    for match in _SPAN.finditer(extras.group(1)):
-        text = fragment_text(match.group(2))
+    for span in extras.iter("span"):
+        text = layout_text(span)
         if _DATE.match(text):
             return text
     return None
 
 
 def _source(
-    title_html: str, href: str, snippet_html: str | None, date: str | None
+    title: lxml.html.HtmlElement, snippet: lxml.html.HtmlElement | None, date: str | None
 ) -> SearchSource | None:
-    url = unwrap_url(href)
-    if url is None:
+    url = unwrap_url(title.get("href") or "")
+    if url is None or _is_engine_search(url):
         return None
-    snippet = fragment_text(snippet_html) if snippet_html is not None else ""
-    return scraped_source(title=fragment_text(title_html), url=url, snippet=snippet, date=date)
+    text = layout_text(snippet) if snippet is not None else ""
+    return scraped_source(title=layout_text(title), url=url, snippet=text, date=date)
 
 
-def _parse_html_block(start_and_block: tuple[str, str]) -> SearchSource | None:
-    start_tag, block = start_and_block
-    if _has_class(start_tag, _AD_CLASS):
+def _parse_html_block(block: _Block) -> SearchSource | None:
+    if block.skip:
         return None
-    title = _first(block, _ANCHOR_START, _TITLE_CLASS)
-    if title is None:
+    title, snippet, date, no_results = _block_parts(block.div)
+    if title is None or no_results:
         return None
-    href = parse_attributes(title.start_tag).get("href", "")
-    snippet = _first(block, _SNIPPET_START, _SNIPPET_CLASS)
-    return _source(title.inner, href, snippet.inner if snippet else None, _block_date(block))
+    return _source(title, snippet, date)
 
 
-def _parse_lite_results(page: str) -> list[SearchSource] | None:
-    """Results of a ``lite.duckduckgo.com`` page, or ``None`` when it is not one."""
-    links = list(_elements(page, _ANCHOR_START, _LITE_LINK_CLASS))
-    if not links:
+def _parse_lite_results(root: lxml.html.HtmlElement) -> list[SearchSource] | None:
+    """Results of a ``lite.duckduckgo.com`` page, or ``None`` when it is not one.
+
+    Each link's row runs to the next link: its first snippet cell and first date span.
+    """
+    rows: list[list[lxml.html.HtmlElement | None]] = []
+    for element in select(_LITE_MARKS, root):
+        classes = _class(element)
+        tag = element.tag
+        if tag == "a" and _LITE_LINK_CLASS.search(classes):
+            rows.append([element, None, None])
+            continue
+        if not rows:
+            continue
+        row = rows[-1]
+        if row[1] is None and _LITE_SNIPPET_CLASS.search(classes):
+            row[1] = element
+        if row[2] is None and tag == "span" and _LITE_DATE_CLASS.search(classes):
+            row[2] = element
+    if not rows:
         return None
 
-    def parse_row(index: int) -> SearchSource | None:
-        link = links[index]
-        end = links[index + 1].start if index + 1 < len(links) else len(page)
-        row = page[link.end : end]
-        snippet = _first(row, _SNIPPET_START, _LITE_SNIPPET_CLASS)
-        stamp = _first(row, _SPAN_START, _LITE_DATE_CLASS)
-        date = fragment_text(stamp.inner) if stamp else None
-        return _source(
-            link.inner,
-            parse_attributes(link.start_tag).get("href", ""),
-            snippet.inner if snippet else None,
-            date if date and _DATE.match(date) else None,
-        )
+    def parse_row(row: list[lxml.html.HtmlElement | None]) -> SearchSource | None:
+        link, snippet, stamp = row
+        assert link is not None  # every row starts with its link
+        date = layout_text(stamp) if stamp is not None else None
+        return _source(link, snippet, date if date and _DATE.match(date) else None)
 
-    return collect_unique(range(len(links)), parse_row)
+    return collect_unique(rows, parse_row)
 
 
-def _next_form(page: str) -> HtmlForm | None:
-    for form in find_forms(page):
+def _next_form(root: lxml.html.HtmlElement) -> HtmlForm | None:
+    for form in find_forms(root):
         if {"s", "vqd"} <= form.field_names():
             return form
     return None
+
+
+def _is_challenge(page: str, root: lxml.html.HtmlElement) -> bool:
+    return _CHALLENGE_HINT in page and bool(_CHALLENGE(root))
+
+
+def _has_marker(root: lxml.html.HtmlElement, homepage: bool) -> bool:
+    """Whether an element carries the "no results" (or, ``homepage``, the homepage) marker."""
+    for element in root.iter(tag=lxml.etree.Element):
+        classes = _class(element)
+        if homepage:
+            if _HOMEPAGE_CLASS.search(classes) or element.get("id") == _HOMEPAGE_ID:
+                return True
+        elif _NO_RESULT_CLASS.search(classes):
+            return True
+    return False
 
 
 def parse_page(page: str) -> ParsedPage:
@@ -452,24 +486,26 @@ def parse_page(page: str) -> ParsedPage:
         page: The decoded body of a 2xx response.
 
     Returns:
-        The page's sources (ads and non-``http(s)`` links dropped, URLs de-duplicated
-        within the page) and the next-page form, if the page has one.
+        The page's sources (ads, DDG's "no results" note, links to other engines' searches
+        and non-``http(s)`` links dropped, URLs de-duplicated within the page) and the
+        next-page form, if the page has one.
 
     Raises:
         ChallengeError: The anomaly challenge, or the bare homepage instead of results.
         ResponseParseError: Neither results, nor a "no results" marker, nor a challenge.
     """
-    if _CHALLENGE.search(page):
+    root = parse_document(page)
+    if _is_challenge(page, root):
         raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
-    blocks = list(_result_blocks(page))
+    blocks = _result_blocks(root)
     if blocks:
-        return ParsedPage(collect_unique(blocks, _parse_html_block), _next_form(page))
-    lite = _parse_lite_results(page)
+        return ParsedPage(collect_unique(blocks, _parse_html_block), _next_form(root))
+    lite = _parse_lite_results(root)
     if lite is not None:
-        return ParsedPage(lite, _next_form(page))
-    if _NO_RESULTS.search(page):
+        return ParsedPage(lite, _next_form(root))
+    if _has_marker(root, homepage=False):
         return ParsedPage([], None)
-    if _HOMEPAGE.search(page):
+    if _has_marker(root, homepage=True):
         raise ChallengeError(INFO.id, HOMEPAGE_MESSAGE)
     raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
 
