@@ -5,7 +5,7 @@ Every call forces ``provider="brave"`` so only Brave runs, whatever else is regi
 
 import hashlib
 import json
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -84,10 +84,11 @@ async def test_request_shape_and_parsed_results(sim: Simulator) -> None:
             "Snippet 3 about python asyncio.",
         ),
     ]
+    # The wire has age "January 1, 2026" and page_age "2026-01-01T00:00:00": ISO wins.
     assert [s.published_date for s in response.sources] == [
-        "January 1, 2026",
-        "January 2, 2026",
-        "January 3, 2026",
+        "2026-01-01T00:00:00",
+        "2026-01-02T00:00:00",
+        "2026-01-03T00:00:00",
     ]
     assert response.sources[0].age_seconds is not None
     assert [(a.provider, a.outcome) for a in response.attempts] == [("brave", "success")]
@@ -106,7 +107,7 @@ async def test_tool_text_lists_the_sources(sim: Simulator) -> None:
     async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="brave")
     assert not result.is_error
-    age = format_age(age_seconds_from_date("January 5, 2026", now=datetime.now(UTC)))
+    age = format_age(age_seconds_from_date("2026-01-05T00:00:00Z", now=datetime.now(UTC)))
     assert result.text == (
         f"[1] Event loop docs ({age})\n"
         "    https://docs.python.org/3/library/asyncio-eventloop.html\n"
@@ -115,6 +116,54 @@ async def test_tool_text_lists_the_sources(sim: Simulator) -> None:
         "    https://b.example.org/\n"
         "    No date here."
     )
+
+
+async def test_a_recent_page_with_a_relative_age_gets_its_iso_date(sim: Simulator) -> None:
+    published = (datetime.now(UTC) - timedelta(days=2, hours=3)).replace(microsecond=0)
+    sim["brave"].results = [
+        SimResult(title="Undated", url="https://a.example.org/", snippet="s"),
+        SimResult(
+            title="Recent",
+            url="https://b.example.org/",
+            snippet="s",
+            published=published.isoformat(),
+        ),
+    ]
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="brave")
+    undated, recent = result.response.sources
+    assert (undated.published_date, undated.age_seconds) == (None, None)
+    # Brave wrote age "2 days ago"; the result carries page_age's ISO timestamp instead.
+    assert recent.published_date == published.replace(tzinfo=None).isoformat()
+    assert recent.age_seconds is not None
+    assert abs(recent.age_seconds - (2 * 86400 + 3 * 3600)) < 60
+    assert "\n[2] Recent (2d ago)\n" in result.text
+
+
+def test_the_protocol_writes_braves_relative_and_absolute_ages() -> None:
+    request = RecordedRequest(
+        method="GET",
+        path="/res/v1/web/search",
+        query=(("q", "x"),),
+        headers={"X-Subscription-Token": "k"},
+        body=b"",
+    )
+    recent = (datetime.now(UTC) - timedelta(days=1, hours=1)).replace(microsecond=0)
+    old = "2023-05-01T20:10:05"
+    response = BraveProtocol().answer(
+        request,
+        [
+            SimResult(
+                title="a", url="https://a.example/", snippet="", published=recent.isoformat()
+            ),
+            SimResult(title="b", url="https://b.example/", snippet="", published=old),
+        ],
+    )
+    assert response.text is not None
+    first, second = json.loads(response.text)["web"]["results"]
+    assert first["age"] == "1 day ago"
+    assert first["page_age"] == recent.replace(tzinfo=None).isoformat()
+    assert (second["age"], second["page_age"]) == ("May 1, 2023", old)
 
 
 async def test_count_defaults_to_10_and_caps_at_20(sim: Simulator) -> None:

@@ -18,7 +18,8 @@ from websearch_core.errors import (
     ResponseParseError,
     SearchProviderError,
 )
-from websearch_core.models import SearchParams
+from websearch_core.format import format_for_llm
+from websearch_core.models import SearchParams, SearchResponse
 from websearch_core.providers import get_provider
 from websearch_core.providers._common import age_seconds_from_date, is_http_url, normalise_text
 from websearch_core.providers.base import ProviderContext
@@ -28,6 +29,7 @@ from websearch_core.providers.brave import (
     BraveProvider,
     brave_search_lang,
     freshness,
+    iso_published_date,
     parse_results,
     parse_source,
     query_params,
@@ -243,7 +245,8 @@ def test_parse_real_capture_laravel() -> None:
         "We’ve already laid the foundation — freeing you to create without sweating the "
         "small things."
     )
-    assert first.published_date == "May 1, 2023"
+    # page_age (ISO, no time zone) rather than age "May 1, 2023": one date format for all.
+    assert first.published_date == "2023-05-01T20:10:05"
 
     wikipedia = sources[1]
     assert wikipedia.title == "Laravel - Wikipedia"
@@ -253,14 +256,15 @@ def test_parse_real_capture_laravel() -> None:
         "Laravel is a free and open-source PHP- based web framework"
     )
     assert "<strong>" not in wikipedia.snippet
-    assert wikipedia.published_date == "2 days ago"
-    assert wikipedia.age_seconds is None  # relative ages do not parse
+    # age is "2 days ago"; page_age gives the absolute date, so the age keeps counting.
+    assert wikipedia.published_date == "2024-03-27T15:31:02"
+    assert wikipedia.age_seconds is not None
 
     # A bare host gains its trailing slash, as a WHATWG URL's href does.
     laracasts = next(s for s in sources if s.title == "Laracasts: Learn Laravel")
     assert laracasts.url == "https://laracasts.com/"
     assert laracasts.snippet == "We cannot provide a description for this page right now"
-    assert laracasts.published_date == "June 8, 2022"
+    assert laracasts.published_date == "2022-06-08T10:30:02"
 
     # Entities are decoded as well as tags stripped.
     twitter = next(s for s in sources if s.url == "https://twitter.com/search?q=laravel")
@@ -271,7 +275,7 @@ def test_parse_real_capture_laravel() -> None:
     last = sources[-1]
     assert last.title == "What Is Laravel? (Definition, Uses, Features) | Built In"
     assert last.url == "https://builtin.com/software-engineering-perspectives/laravel"
-    assert last.published_date == "December 21, 2022"
+    assert last.published_date == "2022-12-21T00:00:00"
 
     assert all("<" not in (s.snippet or "") for s in sources)
     assert [s.url for s in sources[:5]] == [
@@ -301,13 +305,54 @@ def test_the_html_serp_is_not_an_api_answer() -> None:
 
 
 @pytest.mark.conformance
-def test_capture_ages_are_measured_from_the_written_date() -> None:
+def test_capture_ages_are_measured_from_the_iso_date_shown() -> None:
     data = json.loads(read_capture("brave/web_search_laravel_2024.json"))
     sources = parse_results(data, now=NOW)
-    # "May 1, 2023" at 00:00 UTC to 2024-03-30 12:00 UTC.
-    assert sources[0].age_seconds == (334 * 86400) + 12 * 3600
-    assert sources[3].published_date == "1 day ago"
-    assert sources[3].age_seconds is None
+    # 2023-05-01T20:10:05 (UTC) to 2024-03-30T12:00:00 UTC.
+    assert sources[0].age_seconds == (333 * 86400) + 15 * 3600 + 49 * 60 + 55
+    # age says "1 day ago"; page_age 2024-03-28T19:35:02 says how long exactly.
+    assert sources[3].published_date == "2024-03-28T19:35:02"
+    assert sources[3].age_seconds == 86400 + 16 * 3600 + 24 * 60 + 58
+
+
+@pytest.mark.conformance
+def test_every_capture_result_with_a_date_has_an_iso_published_date() -> None:
+    data = json.loads(read_capture("brave/web_search_laravel_2024.json"))
+    raw = data["web"]["results"]
+    sources = parse_results(data, now=NOW)
+    assert len(raw) == len(sources) == 17
+    dated = 0
+    for item, source in zip(raw, sources, strict=True):
+        if item.get("page_age") or item.get("age"):
+            dated += 1
+            assert source.published_date is not None
+            assert datetime.fromisoformat(source.published_date).isoformat() == (
+                source.published_date
+            )
+            assert source.age_seconds == age_seconds_from_date(source.published_date, now=NOW)
+        else:
+            assert source.published_date is None and source.age_seconds is None
+    assert dated == 13
+
+
+@pytest.mark.conformance
+def test_capture_reads_to_the_model_with_ages_counted_from_the_iso_dates() -> None:
+    data = json.loads(read_capture("brave/web_search_laravel_2024.json"))
+    text = format_for_llm(SearchResponse(provider="brave", sources=parse_results(data, now=NOW)))
+    lines = text.splitlines()
+    # [n] <title> (<formatted age or published date>), the spec's layout.
+    assert lines[0] == "[1] Laravel - The PHP Framework For Web Artisans (11mo ago)"
+    assert lines[3] == "[2] Laravel - Wikipedia (2d ago)"
+    assert "[4] Generate Code Coverage in Laravel With PCOV - Laravel News (1d ago)" in lines
+    assert "[10] laravel on X" in lines  # no date at all: no parentheses
+
+
+def test_a_date_with_no_measurable_age_shows_the_iso_date_itself() -> None:
+    item = {"title": "T", "url": "https://a.example/", "page_age": "2024-03-30T12:00:00"}
+    source = parse_source(item, now=NOW)
+    assert source is not None and source.age_seconds == 0
+    text = format_for_llm(SearchResponse(provider="brave", sources=(source,)))
+    assert text.startswith("[1] T (2024-03-30T12:00:00)\n")
 
 
 # --- parsing rules ----------------------------------------------------------------------------
@@ -335,6 +380,74 @@ def test_snippet_joins_unique_description_and_extra_snippets() -> None:
     )
     assert source.published_date == "2024-02-01T10:00:00Z"
     assert source.age_seconds == 86400
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("2023-05-01T20:10:05", "2023-05-01T20:10:05"),
+        ("2024-02-01T10:00:00Z", "2024-02-01T10:00:00Z"),
+        ("2024-02-01T10:00:00.250+02:00", "2024-02-01T10:00:00.250+02:00"),
+        ("2024-02-01", "2024-02-01"),
+        ("2024-13-45", None),
+        ("2024-02-30T10:00:00", None),
+        ("May 1, 2023", "2023-05-01"),
+        ("December 21, 2022", "2022-12-21"),
+        ("1 Jun 2021", "2021-06-01"),
+        ("Mar 2020", "2020-03-01"),
+        ("2023-05-01 20:10:05", "2023-05-01T20:10:05"),
+        ("Fri, 29 Mar 2024 12:00:00 GMT", "2024-03-29T12:00:00+00:00"),
+        ("2 days ago", None),
+        ("1 day ago", None),
+        ("5 hours ago", None),
+        ("yesterday", None),
+        ("last week", None),
+        ("June 8", None),
+        ("not a date 2023 at all", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_iso_published_date(text: str | None, iso: str | None) -> None:
+    assert iso_published_date(text) == iso
+
+
+def test_page_age_wins_over_a_relative_age() -> None:
+    item = {
+        "title": "t",
+        "url": "https://a.example/",
+        "age": "2 days ago",
+        "page_age": "2024-03-28T12:00:00",
+    }
+    source = parse_source(item, now=NOW)
+    assert source is not None
+    assert source.published_date == "2024-03-28T12:00:00"
+    assert source.age_seconds == 2 * 86400
+
+
+def test_an_absolute_age_is_used_when_page_age_is_missing_or_unreadable() -> None:
+    for page_age in (None, "", "recently"):
+        item = {"title": "t", "url": "https://a.example/", "age": "March 29, 2024"}
+        if page_age is not None:
+            item["page_age"] = page_age
+        source = parse_source(item, now=NOW)
+        assert source is not None
+        assert source.published_date == "2024-03-29"
+        assert source.age_seconds == 86400 + 12 * 3600
+
+
+def test_only_a_relative_age_stays_as_text_without_an_age() -> None:
+    source = parse_source({"title": "t", "url": "https://a.example/", "age": " 3 days ago "})
+    assert source is not None
+    assert source.published_date == "3 days ago"
+    assert source.age_seconds is None
+
+
+def test_an_overlong_relative_age_is_cut_to_100() -> None:
+    source = parse_source({"title": "t", "url": "https://a.example/", "age": "ago " * 40})
+    assert source is not None and source.published_date is not None
+    assert len(source.published_date) == 100
+    assert source.published_date.endswith("…")
 
 
 def test_page_age_is_used_when_age_is_missing() -> None:

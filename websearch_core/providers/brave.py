@@ -15,9 +15,15 @@
   kept. Titles and snippets are plain text: tags stripped, entities decoded, whitespace
   collapsed; the title is cut to 300 characters and falls back to the URL; the snippet is
   the distinct values of ``description`` and ``extra_snippets`` joined by newlines, cut to
-  8000 characters. ``published_date`` is ``age`` (else ``page_age``); relative ages such as
-  ``2 days ago`` give no ``age_seconds``. ``request_id`` is the ``x-request-id`` (or
-  ``request-id``) response header.
+  8000 characters. ``request_id`` is the ``x-request-id`` (or ``request-id``) response
+  header.
+* **Dates:** ``published_date`` is ISO 8601 whenever the result carries an absolute date:
+  ``page_age`` (ISO already, kept as written) first, else an absolute ``age`` such as
+  ``May 1, 2023`` (given as ``2023-05-01``). Only a result whose sole date is relative
+  (``2 days ago``) keeps that text, and it alone has no ``age_seconds``; every other
+  ``age_seconds`` is measured from the ISO date shown, a date without a time zone taken
+  as UTC. The reference takes ``age`` first, which gave the model ``2 days ago`` frozen
+  into the cache and ``May 1, 2023`` in another format than every other provider's.
 * **Errors:** ``Brave API error (<status>): <body>`` after the shared classifier (so a 401
   reads ``Brave authorization failed (401) ...``).
 
@@ -38,10 +44,13 @@ Docs: https://api-dashboard.search.brave.com/app/documentation/web-search/get-st
 """
 
 import json
+import re
 from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+from dateutil import parser as date_parser
 
 from ..errors import AuthorizationError, ResponseParseError, SearchProviderError
 from ..format import truncate_text, utf16_len
@@ -56,6 +65,7 @@ __all__ = [
     "BraveProvider",
     "brave_search_lang",
     "freshness",
+    "iso_published_date",
     "parse_results",
     "parse_source",
     "query_params",
@@ -75,6 +85,11 @@ MAX_RESPONSE_BYTES = 2 * 1024 * 1024
 _RECENCY = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 _EPOCH = date(1970, 1, 1)
 _TOKEN_ERRORS = frozenset({"SUBSCRIPTION_TOKEN_INVALID", "SUBSCRIPTION_TOKEN_MISSING"})
+_ISO_8601 = re.compile(
+    r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$"
+)
+_YEAR = re.compile(r"\b\d{4}\b")
+_RELATIVE = re.compile(r"\b(?:ago|yesterday|today|now|last|next)\b", re.IGNORECASE)
 
 _SEARCH_LANGS = frozenset(
     {
@@ -211,6 +226,51 @@ def _snippet(item: Mapping[str, Any]) -> str | None:
     return truncate_text("\n".join(unique), SNIPPET_LIMIT)
 
 
+def iso_published_date(text: str | None) -> str | None:
+    """``text`` as an ISO 8601 date, or ``None`` when it holds no absolute date.
+
+    Text already in ISO 8601 is returned as written; a written-out date (``May 1, 2023``,
+    with a four-digit year) becomes ``YYYY-MM-DD``, or a full timestamp when it carries a
+    time. Relative text (``2 days ago``) is not an absolute date.
+
+    Example:
+        >>> iso_published_date("May 1, 2023"), iso_published_date("2023-05-01T20:10:05")
+        ('2023-05-01', '2023-05-01T20:10:05')
+        >>> iso_published_date("2 days ago") is None
+        True
+    """
+    if not text:
+        return None
+    if _ISO_8601.match(text):
+        try:
+            datetime.fromisoformat(text)
+        except ValueError:
+            return None  # shaped like ISO but no real date (month 13): nothing to trust
+        return text
+    if not _YEAR.search(text) or _RELATIVE.search(text):
+        return None
+    try:
+        # A missing month or day is January / the 1st, as age_seconds_from_date takes it.
+        when = date_parser.parse(text, default=datetime(1970, 1, 1))
+    except (ValueError, OverflowError):
+        return None
+    if when.tzinfo is None and when.time() == datetime.min.time():
+        return when.date().isoformat()
+    return when.isoformat()
+
+
+def _published(item: Mapping[str, Any]) -> str | None:
+    """ISO 8601 from ``page_age`` or ``age`` when either is absolute, else ``age`` as text."""
+    page_age = _text(item.get("page_age"))
+    age = _text(item.get("age"))
+    for candidate in (page_age, age):
+        iso = iso_published_date(candidate)
+        if iso is not None:
+            return iso
+    text = age or page_age
+    return truncate_text(text, PUBLISHED_LIMIT) if text else None
+
+
 def parse_source(item: Any, *, now: datetime | None = None) -> SearchSource | None:
     """One ``web.results[]`` entry as a source, or ``None`` when it has no usable URL.
 
@@ -225,9 +285,7 @@ def parse_source(item: Any, *, now: datetime | None = None) -> SearchSource | No
     if url is None:
         return None
     title = _text(item.get("title")) or url
-    published = _text(item.get("age")) or _text(item.get("page_age")) or None
-    if published is not None:
-        published = truncate_text(published, PUBLISHED_LIMIT)
+    published = _published(item)
     return SearchSource(
         title=truncate_text(title, TITLE_LIMIT),
         url=url,

@@ -3,8 +3,9 @@
 Success bodies follow the shape of the real capture ``fixtures/brave/web_search_laravel_2024.json``:
 ``{"query": {...}, "mixed": {...}, "type": "search", "web": {"type": "search", "results": [...],
 "family_friendly": true}}``, each result with ``title``, ``url``, ``description``,
-``page_age`` (ISO, no time zone), ``age`` (``January 5, 2026``), ``meta_url`` and
-``profile``. ``count`` is honoured, and an ``x-request-id`` header is sent.
+``page_age`` (ISO, no time zone), ``age``, ``meta_url`` and ``profile``. As in the capture,
+``age`` is written out (``January 5, 2026``) for older pages and relative (``2 days ago``)
+for pages from the last week. ``count`` is honoured, and an ``x-request-id`` header is sent.
 
 A request without ``X-Subscription-Token`` gets Brave's 422 ``SUBSCRIPTION_TOKEN_INVALID``
 error body (Brave answers a bad key with 422, not 401); a request without ``q`` gets a 422
@@ -13,7 +14,7 @@ plain 403.
 """
 
 import hashlib
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -25,6 +26,7 @@ from ._common import clamped_count
 __all__ = ["BraveProtocol"]
 
 _MAX_COUNT = 20
+_RELATIVE_WINDOW = timedelta(days=7)
 
 
 def _error(status: int, code: str, detail: str) -> web.Response:
@@ -51,6 +53,13 @@ def _dates(published: str | None) -> tuple[str | None, str | None]:
     except ValueError:
         return None, published
     page_age = when.replace(tzinfo=None).isoformat(timespec="seconds")
+    elapsed = datetime.now(UTC) - (when if when.tzinfo else when.replace(tzinfo=UTC))
+    if timedelta(0) <= elapsed < _RELATIVE_WINDOW:
+        days = elapsed.days
+        if days == 0:
+            hours = int(elapsed.total_seconds() // 3600)
+            return page_age, f"{hours} hour{'' if hours == 1 else 's'} ago"
+        return page_age, f"{days} day{'' if days == 1 else 's'} ago"
     return page_age, f"{when:%B} {when.day}, {when.year}"
 
 
