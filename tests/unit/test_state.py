@@ -27,12 +27,14 @@ from tests.redis_server import free_loopback_port, unavailable
 from websearch_core.errors import ConfigurationError, WebSearchError
 from websearch_core.state import (
     CachedEntry,
+    CorruptStateError,
     MarkKind,
     MemoryStore,
     ProviderMark,
     SQLiteStore,
     StateStore,
     StateStoreError,
+    UsageWindow,
     default_state_path,
     open_store,
 )
@@ -566,3 +568,141 @@ async def test_redis_keys_are_namespaced_and_expire(redis_url: str) -> None:
         assert raw.pttl(f"{prefix}failures:brave") == -1
     finally:
         raw.close()
+
+
+# -- reservations, rate slots, scopes ---------------------------------------------------
+
+
+def _windows(limit: int | None, expires_in: float = 600) -> tuple[UsageWindow, ...]:
+    until = time.time() + expires_in
+    return (UsageWindow("month:test", until), UsageWindow("budget:test", until, limit=limit))
+
+
+async def test_reserve_counts_every_window_until_a_cap_refuses(store: StateStore) -> None:
+    windows = _windows(limit=2)
+    first = await store.reserve_usage("brave", windows)
+    second = await store.reserve_usage("brave", windows)
+    third = await store.reserve_usage("brave", windows)
+    assert (first.granted, first.counts) == (True, (1, 1))
+    assert (second.granted, second.counts) == (True, (2, 2))
+    assert (third.granted, third.counts) == (False, (2, 2))  # refused: nothing counted
+    assert await store.get_usage("brave", "month:test") == 2
+    assert await store.get_usage("tavily", "month:test") == 0
+
+
+async def test_reserve_reports_the_failure_counter(store: StateStore) -> None:
+    assert (await store.reserve_usage("brave", _windows(None))).failures == 0
+    await store.record_failure("brave")
+    await store.record_failure("brave")
+    assert (await store.reserve_usage("brave", _windows(None))).failures == 2
+
+
+async def test_release_gives_back_one_and_never_goes_below_zero(store: StateStore) -> None:
+    windows = _windows(limit=1)
+    assert (await store.reserve_usage("brave", windows)).granted
+    assert not (await store.reserve_usage("brave", windows)).granted
+    await store.release_usage("brave", windows)
+    assert await store.get_usage("brave", "budget:test") == 0
+    await store.release_usage("brave", windows)  # nothing left to give back
+    assert await store.get_usage("brave", "budget:test") == 0
+    assert (await store.reserve_usage("brave", windows)).granted
+
+
+async def test_concurrent_reservations_never_pass_the_cap(store: StateStore) -> None:
+    windows = _windows(limit=30)
+    grants = await asyncio.gather(*(store.reserve_usage("brave", windows) for _ in range(120)))
+    assert sum(grant.granted for grant in grants) == 30
+    assert sorted(g.counts[1] for g in grants if g.granted) == list(range(1, 31))
+    assert await store.get_usage("brave", "budget:test") == 30
+
+
+async def test_rate_slots_are_spaced_and_refused_beyond_max_wait(store: StateStore) -> None:
+    waits = [await store.take_rate_slot("brave", 0.5, 1.2) for _ in range(4)]
+    assert waits[0] is not None and waits[0] == pytest.approx(0.0, abs=0.05)
+    assert waits[1] is not None and waits[1] == pytest.approx(0.5, abs=0.05)
+    assert waits[2] is not None and waits[2] == pytest.approx(1.0, abs=0.05)
+    assert waits[3] is None  # 1.5 s away: more than max_wait, and nothing booked
+    again = await store.take_rate_slot("brave", 0.5, 2.0)
+    assert again is not None and again == pytest.approx(1.5, abs=0.05)
+    other = await store.take_rate_slot("tavily", 0.5, 0.0)
+    assert other is not None and other == pytest.approx(0.0, abs=0.05)
+
+
+async def test_rate_slot_arguments_are_checked(store: StateStore) -> None:
+    with pytest.raises(ValueError, match="rate interval"):
+        await store.take_rate_slot("brave", 0.0, 1.0)
+    with pytest.raises(ValueError, match="max_wait"):
+        await store.take_rate_slot("brave", 1.0, -1.0)
+
+
+async def test_mark_scope_round_trips(store: StateStore) -> None:
+    now = time.time()
+    scoped = ProviderMark("unauthorized", until=now + 60, reason="401", set_at=now, scope="abc")
+    await store.set_mark("searxng", scoped)
+    assert await store.get_mark("searxng", now) == scoped
+    assert (await store.all_marks(now))["searxng"].scope == "abc"
+    assert scoped.applies_to("abc") and not scoped.applies_to("xyz")
+    assert scoped.applies_to(None)  # unknown current scope: the cautious answer
+
+
+async def test_clear_all_forgets_every_provider_but_keeps_the_cache(store: StateStore) -> None:
+    now = time.time()
+    for provider in ("brave", "tavily"):
+        await store.set_mark(provider, mark(until=now + 60))
+        await store.reserve_usage(provider, _windows(limit=5))
+        await store.record_failure(provider)
+    await store.take_rate_slot("brave", 60.0, 0.0)
+    await store.cache_set("k", b"v", now=now, ttl=60, keep_stale_for=0)
+    await store.clear_all()
+    assert await store.all_marks(now) == {}
+    assert await store.get_usage("brave", "budget:test") == 0
+    assert await store.record_failure("tavily") == 1
+    assert await store.take_rate_slot("brave", 60.0, 0.0) == pytest.approx(0.0, abs=0.05)
+    assert await store.cache_get("k", now) is not None
+
+
+async def test_sqlite_migrates_a_version_one_file(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.executescript(
+        "CREATE TABLE marks (provider TEXT PRIMARY KEY, kind TEXT NOT NULL, until REAL NOT NULL,"
+        " reason TEXT NOT NULL, failures INTEGER NOT NULL, set_at REAL NOT NULL) WITHOUT ROWID;"
+        "PRAGMA user_version = 1;"
+    )
+    now = time.time()
+    conn.execute("INSERT INTO marks VALUES ('brave', 'exhausted', ?, 'old', 0, ?)", (now + 60, now))
+    conn.commit()
+    conn.close()
+    async with SQLiteStore(path) as migrated:
+        old = await migrated.get_mark("brave", now)
+        assert old is not None and old.scope == "" and old.reason == "old"
+        assert (await migrated.reserve_usage("brave", _windows(limit=1))).granted
+
+
+async def test_sqlite_refuses_a_foreign_database_without_touching_it(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    async with SQLiteStore(path) as foreign:
+        with pytest.raises(CorruptStateError, match="not a websearch-tools state file"):
+            await foreign.get_mark("brave", time.time())
+    assert path.read_bytes() == before
+    assert not path.with_name("state.sqlite3-wal").exists()
+
+
+async def test_sqlite_success_path_writes_once(tmp_path: Path) -> None:
+    """A reservation is the one write; resetting failures that are zero writes nothing."""
+    path = tmp_path / "state.sqlite3"
+    async with SQLiteStore(path) as opened:
+        await opened.reserve_usage("brave", _windows(None))
+        observer = sqlite3.connect(path)
+        before = observer.execute("PRAGMA data_version").fetchone()[0]
+        await opened.reset_failures("brave")
+        await opened.get_usage("brave", "month:test")
+        assert observer.execute("PRAGMA data_version").fetchone()[0] == before
+        await opened.reserve_usage("brave", _windows(None))
+        assert observer.execute("PRAGMA data_version").fetchone()[0] == before + 1
+        observer.close()

@@ -1,0 +1,285 @@
+"""Reserve before send: budgets and rate limits that hold under concurrency, scoped marks.
+
+The loopback simulator counts what each provider really received; the assertions compare
+that count with the budget, across tasks of one client and across processes sharing a
+SQLite file or a real redis-server.
+"""
+
+import asyncio
+import itertools
+import json
+import os
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.errors import AuthorizationError
+from websearch_core.ledger import Ledger, ProviderSkippedError, mark_scope
+from websearch_core.providers import get_provider
+from websearch_core.quota import Budget, Rate
+from websearch_core.state import MemoryStore, StateStore, open_store
+from websearch_core.status import collect_status
+from websearch_core.testing import Simulator
+
+CHAIN = ("brave", "tavily")
+BRAVE = get_provider("brave").info
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["brave", "tavily", "searxng"]) as simulator:
+        yield simulator
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def shared_state(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
+    """Settings for a persistent ledger: SQLite in a temp dir, or a real (flushed) Redis."""
+    if request.param == "sqlite":
+        return {"state_backend": "sqlite", "state_dir": tmp_path / "state"}
+    url: str = request.getfixturevalue("redis_url")
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
+    return {"state_backend": "redis", "redis_url": url}
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+def any_state(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
+    if request.param == "memory":
+        return {"state_backend": "memory"}
+    if request.param == "sqlite":
+        return {"state_backend": "sqlite", "state_dir": tmp_path / "state"}
+    url: str = request.getfixturevalue("redis_url")
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
+    return {"state_backend": "redis", "redis_url": url}
+
+
+def _store(state: dict[str, Any]) -> StateStore:
+    if state["state_backend"] == "memory":
+        return MemoryStore()
+    if state["state_backend"] == "redis":
+        return open_store(redis_url=state["redis_url"], sqlite_path=None)
+    return open_store(redis_url=None, sqlite_path=Path(state["state_dir"]) / "state.sqlite3")
+
+
+def _env(sim: Simulator, state: dict[str, Any]) -> dict[str, str]:
+    env = {**os.environ, "WEBSEARCH_STATE_BACKEND": state["state_backend"]}
+    if state["state_backend"] == "redis":
+        env["WEBSEARCH_REDIS_URL"] = state["redis_url"]
+    else:
+        env["WEBSEARCH_STATE_DIR"] = str(state["state_dir"])
+    for pid, url in sim.base_urls().items():
+        env[f"WEBSEARCH_{pid.upper()}_BASE_URL"] = url
+    return env
+
+
+async def test_concurrent_calls_in_one_client_send_exactly_the_budget(
+    sim: Simulator, any_state: dict[str, Any]
+) -> None:
+    settings = sim.settings(providers=CHAIN, cache=False, budget={"brave": "30/month"}, **any_state)
+    async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+        results = await asyncio.gather(*(ws.run(f"query {n}") for n in range(120)))
+        rows = {row.id: row for row in await ws.provider_status()}
+    assert len(sim["brave"].requests) == 30
+    assert all(result.error is None for result in results)  # the rest went to Tavily
+    assert sum(r.response.provider == "brave" for r in results) == 30
+    assert rows["brave"].budget_used == 30 and rows["brave"].used_this_month == 30
+    assert rows["brave"].reason.startswith("over budget until ")
+    assert rows["brave"].reason.endswith(" UTC") and not rows["brave"].available
+
+
+CHILD = r"""
+import asyncio, json
+from websearch_core import WebSearch
+
+async def main():
+    keys = {"brave": "k1", "tavily": "k2"}
+    async with WebSearch(api_keys=keys, providers=("brave", "tavily"), cache=False,
+                         budget={"brave": "40/month"}) as ws:
+        results = await asyncio.gather(*(ws.run(f"q{n}") for n in range(25)))
+    print(json.dumps([r.response.provider for r in results]))
+
+asyncio.run(main())
+"""
+
+
+async def test_six_processes_send_exactly_the_budget(
+    sim: Simulator, shared_state: dict[str, Any]
+) -> None:
+    env = _env(sim, shared_state)
+    processes = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            CHILD,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for _ in range(6)
+    ]
+    outputs = await asyncio.wait_for(asyncio.gather(*(p.communicate() for p in processes)), 120)
+    providers: list[str] = []
+    for process, (out, err) in zip(processes, outputs, strict=True):
+        assert process.returncode == 0, err.decode()
+        providers += json.loads(out)
+    assert len(providers) == 150
+    assert len(sim["brave"].requests) == 40
+    assert providers.count("brave") == 40 and providers.count("tavily") == 110
+    async with _store(shared_state) as store:
+        ledger = Ledger(store, budgets={"brave": Budget(40, "month")})
+        skip = await ledger.skip_reason(BRAVE)
+    assert skip is not None and "budget of 40/month is spent (40 used)" in skip.message
+
+
+async def test_count_request_is_an_atomic_check_and_count(any_state: dict[str, Any]) -> None:
+    async with _store(any_state) as store:
+        ledger = Ledger(store, budgets={"brave": Budget(1, "month")})
+        outcomes = await asyncio.gather(
+            *(ledger.count_request("brave") for _ in range(10)), return_exceptions=True
+        )
+    assert outcomes.count(None) == 1
+    refused = [o for o in outcomes if isinstance(o, ProviderSkippedError)]
+    assert len(refused) == 9
+    assert refused[0].message == (
+        "Brave budget of 1/month is spent (1 used); skipped without a request."
+    )
+
+
+async def test_a_burst_is_spread_by_the_rate_and_what_cannot_wait_is_skipped(
+    any_state: dict[str, Any],
+) -> None:
+    async with _store(any_state) as store:
+        ledger = Ledger(store, rates={"brave": Rate(5, 1.0)})  # one request per 0.2 s
+        started = time.monotonic()
+
+        async def reserve() -> float:
+            await ledger.reserve(BRAVE, max_wait=0.5)
+            return time.monotonic() - started
+
+        outcomes = await asyncio.gather(*(reserve() for _ in range(5)), return_exceptions=True)
+        used = await store.get_usage("brave", ledger._windows("brave", time.time())[0].period)
+    granted = sorted(o for o in outcomes if isinstance(o, float))
+    refused = [o for o in outcomes if isinstance(o, ProviderSkippedError)]
+    assert len(granted) == 3 and len(refused) == 2  # slots at 0, 0.2 and 0.4 s fit in 0.5 s
+    assert [round(t, 1) for t in granted] == [0.0, 0.2, 0.4]
+    assert "rate limit of 5/s has no free slot within 0.5s" in refused[0].message
+    assert used == 3  # the refused reservations gave their count back
+
+
+async def test_a_cancelled_wait_gives_the_slot_back(any_state: dict[str, Any]) -> None:
+    async with _store(any_state) as store:
+        ledger = Ledger(
+            store, budgets={"brave": Budget(5, "month")}, rates={"brave": Rate(1, 60.0)}
+        )
+        await ledger.reserve(BRAVE, max_wait=120)  # takes the free slot at once
+        waiting = asyncio.create_task(ledger.reserve(BRAVE, max_wait=120))  # next: in 60 s
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+        budget_period = ledger._windows("brave", time.time())[1].period
+        assert await store.get_usage("brave", budget_period) == 2
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert await store.get_usage("brave", budget_period) == 1
+
+
+RATE_CHILD = r"""
+import asyncio, json, sys, time
+from pathlib import Path
+from websearch_core.ledger import Ledger
+from websearch_core.providers import get_provider
+from websearch_core.quota import Rate
+from websearch_core.state import open_store
+
+cfg = json.loads(sys.argv[1])
+
+async def main():
+    path = Path(cfg["sqlite_path"]) if cfg["sqlite_path"] else None
+    async with open_store(redis_url=cfg["redis_url"], sqlite_path=path) as store:
+        ledger = Ledger(store, rates={"brave": Rate(4, 1.0)})
+        print("ready", flush=True)
+        sys.stdin.readline()
+        sent = []
+        for _ in range(3):
+            await ledger.reserve(get_provider("brave").info, max_wait=30)
+            sent.append(time.time())
+    print(json.dumps(sent), flush=True)
+
+asyncio.run(main())
+"""
+
+
+async def test_processes_share_one_rate_schedule(shared_state: dict[str, Any]) -> None:
+    sqlite_path = None
+    if shared_state["state_backend"] == "sqlite":
+        sqlite_path = str(Path(shared_state["state_dir"]) / "state.sqlite3")
+    config = json.dumps({"redis_url": shared_state.get("redis_url"), "sqlite_path": sqlite_path})
+    children = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            RATE_CHILD,
+            config,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        for _ in range(3)
+    ]
+    for child in children:
+        assert child.stdout is not None
+        assert (await asyncio.wait_for(child.stdout.readline(), 60)).strip() == b"ready"
+    outputs = await asyncio.wait_for(
+        asyncio.gather(*(child.communicate(b"go\n") for child in children)), 60
+    )
+    sent = sorted(t for out, _ in outputs for t in json.loads(out))
+    gaps = [b - a for a, b in itertools.pairwise(sent)]
+    assert len(sent) == 9
+    assert min(gaps) >= 0.25 - 0.02  # 4/s: never two sends closer than 0.25 s, any process
+
+
+async def test_marks_hold_only_for_the_scope_that_earned_them() -> None:
+    scope = {"brave": "key-a"}
+    ledger = Ledger(MemoryStore(), scope_of=lambda pid: scope.get(pid))
+    await ledger.record_failure("brave", AuthorizationError("brave", "Brave refused", 401))
+    skip = await ledger.skip_reason(BRAVE)
+    assert skip is not None and "Brave refused its credentials until" in skip.message
+    scope["brave"] = "key-b"  # a new key: a different door
+    assert await ledger.skip_reason(BRAVE) is None
+    assert await ledger.skip_reason(BRAVE, scope="key-a") is not None
+
+
+async def test_mark_scope_follows_the_key_and_the_endpoint(sim: Simulator) -> None:
+    def scope(provider_id: str, key: str = "k1", **overrides: Any) -> str:
+        settings = sim.settings(**overrides)
+        ws = WebSearch(settings, api_keys={**sim.api_keys(), "brave": key})
+        return mark_scope(ws._context(), provider_id)
+
+    base = scope("searxng")
+    assert scope("searxng") == base
+    assert scope("searxng", searxng={"endpoint": "http://127.0.0.1:9/other"}) != base
+    assert scope("brave", key="k1") != scope("brave", key="k2")
+    assert scope("brave", base_urls={"brave": "http://127.0.0.1:9"}) != scope("brave")
+    assert "k1" not in scope("brave", key="k1")
+
+
+async def test_status_ignores_a_mark_earned_at_another_endpoint(sim: Simulator) -> None:
+    async with WebSearch(sim.settings(providers=("searxng",), cache=False)) as first:
+        context = first._context()
+        store = await first.state()
+        ledger = Ledger(store, scope_of=lambda pid: mark_scope(context, pid))
+        await ledger.record_failure("searxng", AuthorizationError("searxng", "forbidden", 403))
+        rows = {row.id: row for row in await first.provider_status()}
+        assert rows["searxng"].mark is not None and not rows["searxng"].available
+        other = sim.settings(providers=("searxng",), searxng={"endpoint": "http://127.0.0.1:9/b"})
+        async with WebSearch(other) as moved:
+            rows = {row.id: row for row in await collect_status(moved._context(), store, other)}
+    assert rows["searxng"].mark is None  # the same state seen from another endpoint
+    assert rows["searxng"].available and rows["searxng"].reason == "ready"
