@@ -18,7 +18,7 @@ Everything here is pure, so each helper can be tested with plain strings.
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
@@ -26,15 +26,14 @@ from typing import cast
 from urllib.parse import urljoin
 
 import lxml.etree
-import lxml.html
 from lxml.cssselect import CSSSelector
-from lxml.html import HtmlElement
 
 from .providers._common import collapse_whitespace, is_http_url
 
 __all__ = [
     "BROWSER_HEADERS",
     "CHROME_USER_AGENT",
+    "Element",
     "HtmlForm",
     "css",
     "find_forms",
@@ -121,14 +120,22 @@ def navigation_headers(
 
 # --- parsing and selecting -------------------------------------------------------------------
 
-_PARSER = lxml.html.HTMLParser(remove_comments=False)
+Element = lxml.etree._Element
+"""A parsed element: lxml's plain element class.
+
+``lxml.html`` parsers look up a Python element class in Python for every element the code
+touches (about a third of a microsecond each, hundreds per page); the plain class is
+looked up in C. Select with :func:`css` or a compiled XPath, never ``element.cssselect``.
+"""
+
+_PARSER = lxml.etree.HTMLParser(remove_comments=False)
 """For decoded text: lxml reads the ``str`` as it is, so nothing is encoded again."""
-_BYTES_PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=False)
+_BYTES_PARSER = lxml.etree.HTMLParser(encoding="utf-8", remove_comments=False)
 """For UTF-8 bytes: a page with an XML encoding declaration, which lxml refuses as ``str``."""
 _EMPTY_DOCUMENT = b"<html><head></head><body></body></html>"
 
 
-def parse_document(html: str) -> lxml.html.HtmlElement:
+def parse_document(html: str) -> Element:
     """Parse a whole HTML page leniently into its ``<html>`` root element.
 
     Never raises for bad input: broken markup is repaired the way lxml's HTML parser does,
@@ -144,26 +151,27 @@ def parse_document(html: str) -> lxml.html.HtmlElement:
 
     Example:
         >>> root = parse_document("<p class=x>Hello <b>world</b>")
-        >>> root.tag, [p.text_content() for p in css("p.x")(root)]
+        >>> root.tag, [text_of(p) for p in css("p.x")(root)]
         ('html', ['Hello world'])
     """
+    root: Element | None = None
     if html and not html.isspace():
         try:
-            return lxml.html.document_fromstring(html, parser=_PARSER)
-        except lxml.etree.ParserError:
-            pass
+            root = lxml.etree.fromstring(html, parser=_PARSER)
         except ValueError:  # an encoding declaration (or NUL) that lxml refuses in a str
             try:
                 data = html.encode("utf-8", errors="replace")
-                return lxml.html.document_fromstring(data, parser=_BYTES_PARSER)
-            except (lxml.etree.ParserError, ValueError):
-                pass
-    return lxml.html.document_fromstring(_EMPTY_DOCUMENT, parser=_BYTES_PARSER)
+                root = lxml.etree.fromstring(data, parser=_BYTES_PARSER)
+            except ValueError:
+                root = None
+    if root is None:  # nothing but whitespace or comments
+        root = lxml.etree.fromstring(_EMPTY_DOCUMENT, parser=_BYTES_PARSER)
+    return root
 
 
 @lru_cache(maxsize=256)
 def css(selector: str) -> CSSSelector:
-    """``selector`` compiled once to XPath, as ``HtmlElement.cssselect`` would translate it.
+    """``selector`` compiled once to XPath, as lxml.html's ``cssselect`` would translate it.
 
     ``element.cssselect(selector)`` translates the selector on every call, which costs more
     than running it; keep the result of this function (a module constant) and call it on
@@ -179,12 +187,12 @@ def css(selector: str) -> CSSSelector:
     return CSSSelector(selector, translator="html")
 
 
-def select(selector: lxml.etree.XPath, element: HtmlElement) -> list[HtmlElement]:
+def select(selector: lxml.etree.XPath, element: Element) -> list[Element]:
     """The elements a compiled selector (:func:`css` or an element-selecting XPath) finds."""
-    return cast(list[HtmlElement], selector(element))
+    return cast(list[Element], selector(element))
 
 
-def select_first(selector: lxml.etree.XPath, element: HtmlElement) -> HtmlElement | None:
+def select_first(selector: lxml.etree.XPath, element: Element) -> Element | None:
     """The first element a compiled selector finds under ``element``, or ``None``."""
     matches = select(selector, element)
     return matches[0] if matches else None
@@ -196,7 +204,7 @@ _INVISIBLE_TEXT = "[not(ancestor::script) and not(ancestor::style) and not(ances
 _VISIBLE_TEXT = lxml.etree.XPath(f"descendant-or-self::text(){_INVISIBLE_TEXT}")
 
 
-def text_of(element: lxml.html.HtmlElement) -> str:
+def text_of(element: Element) -> str:
     """The text a reader sees in ``element``, whitespace collapsed and trimmed.
 
     Like the DOM's ``textContent`` (descendant text concatenated, entities decoded, no
@@ -212,7 +220,7 @@ def text_of(element: lxml.html.HtmlElement) -> str:
     return collapse_whitespace("".join(parts))
 
 
-def layout_text(element: lxml.html.HtmlElement) -> str:
+def layout_text(element: Element) -> str:
     """The text inside ``element``, with words kept apart only where the layout did.
 
     Inline formatting elements (``b``, ``em``, ``a``, ``span``, ...) join their text to
@@ -228,18 +236,18 @@ def layout_text(element: lxml.html.HtmlElement) -> str:
         'Eino-ext is fast & more'
     """
     if all(_is_inline(child) for child in element.iterdescendants()):
-        return collapse_whitespace("".join(element.itertext()))
+        return collapse_whitespace("".join(cast(Iterator[str], element.itertext())))
     parts: list[str] = []
     _collect_layout_text(element, parts)
     return collapse_whitespace("".join(parts))
 
 
-def _is_inline(element: lxml.etree._Element) -> bool:
+def _is_inline(element: Element) -> bool:
     tag = element.tag
     return isinstance(tag, str) and tag in _INLINE_TAGS
 
 
-def _collect_layout_text(element: lxml.etree._Element, parts: list[str]) -> None:
+def _collect_layout_text(element: Element, parts: list[str]) -> None:
     parts.append(element.text or "")
     for child in element:
         if not isinstance(child.tag, str):  # a comment or processing instruction
@@ -279,7 +287,7 @@ class HtmlForm:
         return next((value for key, value in self.fields if key == name), None)
 
 
-def find_forms(document: lxml.html.HtmlElement) -> list[HtmlForm]:
+def find_forms(document: Element) -> list[HtmlForm]:
     """Every ``<form>`` under ``document`` with its submittable inputs, in document order.
 
     Attribute names are lower-case and values entity-decoded, as the parser gives them.

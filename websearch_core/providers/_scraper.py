@@ -27,11 +27,9 @@ from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 from urllib.parse import unquote
 
-import lxml.html
-
 from ..browser import FailureTexts, HeadlessOptions, browser_fetch
 from ..errors import ChallengeError, ResponseParseError
-from ..html import parse_document
+from ..html import Element, css, parse_document, select
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse, raise_for_status
 from ._common import age_seconds_from_date
@@ -167,14 +165,14 @@ class ResultPage:
 
     info: ProviderInfo
     block_selector: str
-    """Selects the result blocks (``li.b_algo`` on Bing)."""
-    parse_block: Callable[[lxml.html.HtmlElement], SearchSource | None]
+    """Selects the result blocks (``li.b_algo`` on Bing); compiled once, by :func:`css`."""
+    parse_block: Callable[[Element], SearchSource | None]
     """One block to a source, or ``None`` to drop it."""
     is_challenge_url: Callable[[str], bool]
     """Whether the final URL alone shows a challenge (a CAPTCHA or consent redirect)."""
-    is_challenge_page: Callable[[lxml.html.HtmlElement, str], bool]
+    is_challenge_page: Callable[[Element, str], bool]
     """Whether a page without result blocks is a challenge: ``(document, page)``."""
-    is_no_results_page: Callable[[lxml.html.HtmlElement], bool]
+    is_no_results_page: Callable[[Element], bool]
     """Whether a page without result blocks is the engine's genuine "no results" page."""
     challenge_message: str
     unrecognised_message: str
@@ -196,7 +194,7 @@ class ResultPage:
         if self.is_challenge_url(final_url):
             raise ChallengeError(self.info.id, self.challenge_message)
         document = parse_document(page)
-        blocks = document.cssselect(self.block_selector)
+        blocks = select(css(self.block_selector), document)
         if not blocks:
             if self.is_challenge_page(document, page):
                 raise ChallengeError(self.info.id, self.challenge_message)
@@ -218,7 +216,8 @@ class ResultPage:
             return  # a 2xx page is judged by parse, which sees whether it has results
         page = response.text()
         document = parse_document(page)
-        if not document.cssselect(self.block_selector) and self.is_challenge_page(document, page):
+        blocks = select(css(self.block_selector), document)
+        if not blocks and self.is_challenge_page(document, page):
             raise ChallengeError(self.info.id, self.challenge_message)
 
     def respond(self, response: HttpResponse, params: SearchParams) -> SearchResponse:

@@ -52,9 +52,7 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from urllib.parse import parse_qsl, urlsplit
 
-import lxml.html
-
-from ..html import navigation_headers, resolve_href, text_of
+from ..html import Element, css, navigation_headers, resolve_href, select, select_first, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest
 from ._common import is_http_url
@@ -112,9 +110,14 @@ INFO = ProviderInfo(
 _RECENCY_CODES: Mapping[str, str] = MappingProxyType({"day": "ez1", "week": "ez2", "month": "ez3"})
 _SECONDS_PER_DAY = 86_400
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]+$")
-_SNIPPET_SELECTORS = (".b_caption p", "p[class*='b_lineclamp']", ".b_algoSlug")
+_SNIPPET_SELECTORS = tuple(
+    css(s) for s in (".b_caption p", "p[class*='b_lineclamp']", ".b_algoSlug")
+)
+_TITLE_LINK = css("h2 a[href]")
+_NEWS_DATE = css("span.news_dt")
+_NO_RESULTS = css("li.b_no")
 _DATE_SEPARATOR = re.compile(r"^[\s·\-–—|]+")
-_CHALLENGE_ELEMENTS = (
+_CHALLENGE_ELEMENTS = css(
     "#turnstile-widget, .cf-turnstile, div.captcha, .captcha_header, #b_captcha, .b_captcha, "
     "#px-captcha"
 )
@@ -237,14 +240,14 @@ def is_challenge_url(url: str) -> bool:
     return "/turing/captcha" in url.lower()
 
 
-def is_challenge_page(document: lxml.html.HtmlElement, page: str) -> bool:
+def is_challenge_page(document: Element, page: str) -> bool:
     """Whether a page without results is a bot challenge (see the module notes).
 
     Call it only for a page that has no ``li.b_algo`` result: Bing's result pages carry
     the challenge's CSS and scripts too. Structural markers decide first; the reference's
     text markers decide only when the page is not Bing's genuine "no results" page.
     """
-    if document.cssselect(_CHALLENGE_ELEMENTS):
+    if _CHALLENGE_ELEMENTS(document):
         return True
     for element in document.iter("form", "iframe", "script"):
         target = element.get("action") or element.get("src") or ""
@@ -255,33 +258,33 @@ def is_challenge_page(document: lxml.html.HtmlElement, page: str) -> bool:
     return bool(_CHALLENGE_TEXT.search(page))
 
 
-def _is_no_results_page(document: lxml.html.HtmlElement) -> bool:
-    return bool(document.cssselect("li.b_no"))
+def _is_no_results_page(document: Element) -> bool:
+    return bool(_NO_RESULTS(document))
 
 
-def _snippet_and_date(block: lxml.html.HtmlElement) -> tuple[str, str | None]:
+def _snippet_and_date(block: Element) -> tuple[str, str | None]:
     for selector in _SNIPPET_SELECTORS:
-        for element in block.cssselect(selector):
+        for element in select(selector, block):
             text = text_of(element)
             if not text:
                 continue
-            stamp = element.cssselect("span.news_dt")
-            date = text_of(stamp[0]) if stamp else ""
+            stamp = select_first(_NEWS_DATE, element)
+            date = text_of(stamp) if stamp is not None else ""
             if date and text.startswith(date):
                 return _DATE_SEPARATOR.sub("", text[len(date) :]), date
             return text, None
     return "", None
 
 
-def _parse_block(block: lxml.html.HtmlElement) -> SearchSource | None:
-    anchors = block.cssselect("h2 a[href]")
-    if not anchors:
+def _parse_block(block: Element) -> SearchSource | None:
+    anchor = select_first(_TITLE_LINK, block)
+    if anchor is None:
         return None
-    url = unwrap_url(anchors[0].get("href", ""))
+    url = unwrap_url(anchor.get("href", ""))
     if url is None:
         return None
     snippet, date = _snippet_and_date(block)
-    return scraped_source(title=text_of(anchors[0]), url=url, snippet=snippet, date=date)
+    return scraped_source(title=text_of(anchor), url=url, snippet=snippet, date=date)
 
 
 PAGE = ResultPage(

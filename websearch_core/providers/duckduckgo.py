@@ -63,10 +63,10 @@ from typing import NamedTuple
 from urllib.parse import urlsplit
 
 import lxml.etree
-import lxml.html
 
 from ..errors import ChallengeError, ResponseParseError, SearchProviderError
 from ..html import (
+    Element,
     HtmlForm,
     find_forms,
     layout_text,
@@ -350,18 +350,18 @@ def _is_engine_search(url: str) -> bool:
     return host in _ENGINE_SEARCH_HOSTS and parts.path.rstrip("/") == "/search"
 
 
-def _class(element: lxml.html.HtmlElement) -> str:
+def _class(element: Element) -> str:
     return element.get("class") or ""
 
 
 class _Block(NamedTuple):
     """One result block: its ``<div>`` and whether it is an ad or DDG's "no results" note."""
 
-    div: lxml.html.HtmlElement
+    div: Element
     skip: bool
 
 
-def _result_blocks(root: lxml.html.HtmlElement) -> list[_Block]:
+def _result_blocks(root: Element) -> list[_Block]:
     """Each result ``<div>``; a nav-link ``<div>`` is no block (it ends the last one)."""
     blocks: list[_Block] = []
     for div in select(_RESULT_DIVS, root):
@@ -373,8 +373,8 @@ def _result_blocks(root: lxml.html.HtmlElement) -> list[_Block]:
 
 
 def _block_parts(
-    div: lxml.html.HtmlElement,
-) -> tuple[lxml.html.HtmlElement | None, lxml.html.HtmlElement | None, str | None, bool]:
+    div: Element,
+) -> tuple[Element | None, Element | None, str | None, bool]:
     """The block's title link, snippet, date and whether it holds a "no results" note."""
     title = snippet = extras = None
     no_results = False
@@ -395,7 +395,7 @@ def _block_parts(
     return title, snippet, _extras_date(extras), no_results
 
 
-def _extras_date(extras: lxml.html.HtmlElement | None) -> str | None:
+def _extras_date(extras: Element | None) -> str | None:
     """The first ``<span>`` of the URL line whose text starts with ``YYYY-MM-DD``."""
     if extras is None:
         return None
@@ -406,9 +406,7 @@ def _extras_date(extras: lxml.html.HtmlElement | None) -> str | None:
     return None
 
 
-def _source(
-    title: lxml.html.HtmlElement, snippet: lxml.html.HtmlElement | None, date: str | None
-) -> SearchSource | None:
+def _source(title: Element, snippet: Element | None, date: str | None) -> SearchSource | None:
     url = unwrap_url(title.get("href") or "")
     if url is None or _is_engine_search(url):
         return None
@@ -425,12 +423,12 @@ def _parse_html_block(block: _Block) -> SearchSource | None:
     return _source(title, snippet, date)
 
 
-def _parse_lite_results(root: lxml.html.HtmlElement) -> list[SearchSource] | None:
+def _parse_lite_results(root: Element) -> list[SearchSource] | None:
     """Results of a ``lite.duckduckgo.com`` page, or ``None`` when it is not one.
 
     Each link's row runs to the next link: its first snippet cell and first date span.
     """
-    rows: list[list[lxml.html.HtmlElement | None]] = []
+    rows: list[list[Element | None]] = []
     for element in select(_LITE_MARKS, root):
         classes = _class(element)
         tag = element.tag
@@ -447,7 +445,7 @@ def _parse_lite_results(root: lxml.html.HtmlElement) -> list[SearchSource] | Non
     if not rows:
         return None
 
-    def parse_row(row: list[lxml.html.HtmlElement | None]) -> SearchSource | None:
+    def parse_row(row: list[Element | None]) -> SearchSource | None:
         link, snippet, stamp = row
         assert link is not None  # every row starts with its link
         date = layout_text(stamp) if stamp is not None else None
@@ -456,18 +454,18 @@ def _parse_lite_results(root: lxml.html.HtmlElement) -> list[SearchSource] | Non
     return collect_unique(rows, parse_row)
 
 
-def _next_form(root: lxml.html.HtmlElement) -> HtmlForm | None:
+def _next_form(root: Element) -> HtmlForm | None:
     for form in find_forms(root):
         if {"s", "vqd"} <= form.field_names():
             return form
     return None
 
 
-def _is_challenge(page: str, root: lxml.html.HtmlElement) -> bool:
+def _is_challenge(page: str, root: Element) -> bool:
     return _CHALLENGE_HINT in page and bool(_CHALLENGE(root))
 
 
-def _has_marker(root: lxml.html.HtmlElement, homepage: bool) -> bool:
+def _has_marker(root: Element, homepage: bool) -> bool:
     """Whether an element carries the "no results" (or, ``homepage``, the homepage) marker."""
     for element in root.iter(tag=lxml.etree.Element):
         classes = _class(element)

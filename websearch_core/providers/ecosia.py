@@ -47,11 +47,18 @@ Docs: https://support.ecosia.org/
 import re
 from urllib.parse import urlencode, urlsplit
 
-import lxml.html
-
 from ..browser import FailureTexts, HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
-from ..html import navigation_headers, parse_document, resolve_href, text_of
+from ..html import (
+    Element,
+    css,
+    navigation_headers,
+    parse_document,
+    resolve_href,
+    select,
+    select_first,
+    text_of,
+)
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._scraper import (
@@ -114,6 +121,12 @@ _RESULT_MARKER = 'data-test-id="organic-result"'
 _SERP_MARKER = 'data-test-id="mainline"'
 _ECOSIA_HOSTS = frozenset({"ecosia.org", "www.ecosia.org"})
 _LEADING_DATE = re.compile(r"^(\d{1,2} [A-Z][a-z]{2,8}\.? \d{4})\s*(?:\.\.\.|…)")
+_RESULTS = css(RESULT_SELECTOR)
+_TITLE = css('[data-test-id="result-title"]')
+_SNIPPETS = (
+    css('[data-test-id="web-result-description"]'),
+    css('[data-test-id="result-description"]'),
+)
 
 
 def build_request(params: SearchParams) -> HttpRequest:
@@ -143,7 +156,7 @@ def check_page(response: HttpResponse) -> None:
     check_html_status(INFO, response)
 
 
-def _url(title: lxml.html.HtmlElement) -> str | None:
+def _url(title: Element) -> str | None:
     anchor = title if title.tag == "a" else next(title.iterancestors("a"), None)
     if anchor is None:
         return None
@@ -155,29 +168,26 @@ def _url(title: lxml.html.HtmlElement) -> str | None:
     return url
 
 
-def _snippet(article: lxml.html.HtmlElement) -> str:
-    for selector in (
-        '[data-test-id="web-result-description"]',
-        '[data-test-id="result-description"]',
-    ):
-        for element in article.cssselect(selector):
+def _snippet(article: Element) -> str:
+    for selector in _SNIPPETS:
+        for element in select(selector, article):
             text = text_of(element)
             if text:
                 return text
     return ""
 
 
-def _source(article: lxml.html.HtmlElement) -> SearchSource | None:
-    titles = article.cssselect('[data-test-id="result-title"]')
-    if not titles:
+def _source(article: Element) -> SearchSource | None:
+    title = select_first(_TITLE, article)
+    if title is None:
         return None
-    url = _url(titles[0])
+    url = _url(title)
     if url is None:
         return None
     snippet = _snippet(article)
     match = _LEADING_DATE.match(snippet)
     published = match.group(1) if match else None
-    return scraped_source(title=text_of(titles[0]), url=url, snippet=snippet, date=published)
+    return scraped_source(title=text_of(title), url=url, snippet=snippet, date=published)
 
 
 def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
@@ -187,7 +197,7 @@ def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
         ResponseParseError: No result and nothing that looks like a results page.
     """
     root = parse_document(page)
-    sources = collect_unique(root.cssselect(RESULT_SELECTOR), _source, limit)
+    sources = collect_unique(select(_RESULTS, root), _source, limit)
     if not sources and _SERP_MARKER not in page:
         raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
     return sources

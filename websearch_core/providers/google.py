@@ -59,11 +59,11 @@ from types import MappingProxyType
 from typing import Literal
 from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
-import lxml.html
+import lxml.etree
 
 from ..browser import FailureTexts, HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
-from ..html import navigation_headers, parse_document, resolve_href, text_of
+from ..html import Element, css, navigation_headers, parse_document, resolve_href, select, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import is_http_url
@@ -147,18 +147,21 @@ _RECENCY: Mapping[str, str] = MappingProxyType(
 )
 _GOOGLE_HOSTS = frozenset({"google.com", "www.google.com"})
 _CONTAINER_CLASSES = frozenset({"tF2Cxc", "MjjYud", "Gx5Zad"})
-_AD_ANCESTOR = "ancestor::*[@id='tads' or @id='bottomads' or @data-text-ad]"
-_SNIPPET_SELECTORS = (
-    "[data-sncf='1'] .VwiC3b",
-    ".VwiC3b",
-    ".IsZvec",
-    ".BNeawe.s3v9rd",
-    "[data-sncf='1']",
+_AD_ANCESTOR = lxml.etree.XPath("ancestor::*[@id='tads' or @id='bottomads' or @data-text-ad]")
+_SNIPPET_SELECTORS = tuple(
+    css(selector)
+    for selector in (
+        "[data-sncf='1'] .VwiC3b",
+        ".VwiC3b",
+        ".IsZvec",
+        ".BNeawe.s3v9rd",
+        "[data-sncf='1']",
+    )
 )
-_DATE_SELECTOR = ".LEwnzc span, .YrbPuc span"
+_DATE_SELECTOR = css(".LEwnzc span, .YrbPuc span")
+_SERP_ELEMENT = lxml.etree.XPath("//*[@id='search' or @id='rso']")
 _READ_MORE = "Read more"
 _TRAFFIC_TEXT = ("unusual traffic", "g-recaptcha")
-_SERP_IDS = ("search", "rso")
 _NO_RESULTS_TEXT = "did not match any documents"
 
 
@@ -297,11 +300,11 @@ def unwrap_url(href: str, base: str = GOOGLE_HOME_URL) -> str | None:
     return _without_text_fragment(resolved)
 
 
-def _has_container_class(element: lxml.html.HtmlElement) -> bool:
+def _has_container_class(element: Element) -> bool:
     return bool(_CONTAINER_CLASSES.intersection((element.get("class") or "").split()))
 
 
-def _container(h3: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
+def _container(h3: Element) -> Element | None:
     for ancestor in h3.iterancestors():
         if _has_container_class(ancestor):
             return ancestor
@@ -309,29 +312,29 @@ def _container(h3: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
     return parent.getparent() if parent is not None else None
 
 
-def _snippet(container: lxml.html.HtmlElement | None) -> str:
+def _snippet(container: Element | None) -> str:
     if container is None:
         return ""
     for selector in _SNIPPET_SELECTORS:
-        for element in container.cssselect(selector):
+        for element in select(selector, container):
             text = text_of(element)
             if text:
                 return text.removesuffix(_READ_MORE).rstrip()
     return ""
 
 
-def _published(container: lxml.html.HtmlElement | None) -> str | None:
+def _published(container: Element | None) -> str | None:
     if container is None:
         return None
-    for element in container.cssselect(_DATE_SELECTOR):
+    for element in select(_DATE_SELECTOR, container):
         text = text_of(element).rstrip(" —-").strip()
         if text and any(character.isdigit() for character in text):
             return text
     return None
 
 
-def _source(h3: lxml.html.HtmlElement) -> SearchSource | None:
-    if h3.xpath(_AD_ANCESTOR):
+def _source(h3: Element) -> SearchSource | None:
+    if _AD_ANCESTOR(h3):
         return None
     anchor = next(h3.iterancestors("a"), None)
     if anchor is None:
@@ -344,8 +347,8 @@ def _source(h3: lxml.html.HtmlElement) -> SearchSource | None:
     return scraped_source(title=text_of(h3), url=url, snippet=_snippet(container), date=published)
 
 
-def _is_results_page(page: str, root: lxml.html.HtmlElement) -> bool:
-    if any(root.get_element_by_id(element_id, None) is not None for element_id in _SERP_IDS):
+def _is_results_page(page: str, root: Element) -> bool:
+    if _SERP_ELEMENT(root):
         return True
     return _NO_RESULTS_TEXT in page
 

@@ -55,11 +55,18 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode, urlsplit
 
-import lxml.html
-
 from ..browser import FailureTexts, HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
-from ..html import navigation_headers, parse_document, resolve_href, text_of
+from ..html import (
+    Element,
+    css,
+    navigation_headers,
+    parse_document,
+    resolve_href,
+    select,
+    select_first,
+    text_of,
+)
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._scraper import (
@@ -128,6 +135,9 @@ _AUTOMATED = re.compile(r"sending automated queries", re.IGNORECASE)
 _MOJEEK_DOMAINS = ("mojeek.com", "mojeek.co.uk", "mojeek.fr", "mojeek.de")
 _SERP_MARKERS = ("serp-results", "No pages found")
 _ALTCHA = re.compile(r"altcha|captcha-wrap", re.IGNORECASE)
+_ROWS = css("ul.results-standard > li")
+_TITLE_LINKS = (css("h2 a.title"), css("a.title"))
+_SNIPPET = css("p.s")
 
 
 def search_params(params: SearchParams) -> list[tuple[str, str]]:
@@ -182,16 +192,18 @@ def _is_mojeek(url: str) -> bool:
     return any(host == domain or host.endswith(f".{domain}") for domain in _MOJEEK_DOMAINS)
 
 
-def _source(row: lxml.html.HtmlElement) -> SearchSource | None:
-    anchors = row.cssselect("h2 a.title") or row.cssselect("a.title")
-    if not anchors:
+def _source(row: Element) -> SearchSource | None:
+    anchor = select_first(_TITLE_LINKS[0], row)
+    if anchor is None:
+        anchor = select_first(_TITLE_LINKS[1], row)
+    if anchor is None:
         return None
-    url = resolve_href(anchors[0].get("href") or "", MOJEEK_HOME_URL)
+    url = resolve_href(anchor.get("href") or "", MOJEEK_HOME_URL)
     if url is None or _is_mojeek(url):
         return None
-    snippets = row.cssselect("p.s")
-    snippet = text_of(snippets[0]) if snippets else ""
-    return scraped_source(title=text_of(anchors[0]), url=url, snippet=snippet)
+    paragraph = select_first(_SNIPPET, row)
+    snippet = text_of(paragraph) if paragraph is not None else ""
+    return scraped_source(title=text_of(anchor), url=url, snippet=snippet)
 
 
 def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
@@ -201,7 +213,7 @@ def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
         ResponseParseError: No result and nothing that looks like a results page.
     """
     root = parse_document(page)
-    sources = collect_unique(root.cssselect("ul.results-standard > li"), _source, limit)
+    sources = collect_unique(select(_ROWS, root), _source, limit)
     is_serp = "results-standard" in page or any(marker in page for marker in _SERP_MARKERS)
     if not sources and not is_serp:
         raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)

@@ -55,10 +55,16 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from urllib.parse import urlsplit
 
-import lxml.html
-
 from ..errors import ProviderTimeoutError, SearchProviderError
-from ..html import navigation_headers, parse_document, resolve_href, text_of
+from ..html import (
+    Element,
+    css,
+    navigation_headers,
+    parse_document,
+    resolve_href,
+    select_first,
+    text_of,
+)
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest
 from ._scraper import KeylessProvider, ResultPage, scraped_source
@@ -123,6 +129,10 @@ _CHALLENGE_URL = re.compile(r"/(?:errors|captcha)/|/sp/captcha", re.IGNORECASE)
 _CHALLENGE_MARKER = re.compile(r"component---src-pages-captcha|/sp/captcha", re.IGNORECASE)
 _NO_RESULTS_CLASS = re.compile(r"(?:^|\s)no-?results?", re.IGNORECASE)
 _NO_RESULTS_TEXT = re.compile(r"did not match any documents|no results found for", re.IGNORECASE)
+_RESULT_LINK = css("a.result-link[href]")
+_LINK_HEADING = css("h2, h3")
+_DESCRIPTION = css("p.description")
+_BODY = css("body")
 _LEADING_DATE = re.compile(
     r"^(?P<date>\d{1,2} [A-Z][a-z]{2,8}\.? \d{4}|[A-Z][a-z]{2,8}\.? \d{1,2}, \d{4}"
     r"|\d+ (?:minute|hour|day|week|month|year)s? ago) (?:\.\.\.|…|·|-) ?"
@@ -220,7 +230,7 @@ def is_challenge_url(url: str) -> bool:
     return bool(_CHALLENGE_URL.search(urlsplit(url).path)) if url else False
 
 
-def is_challenge_page(document: lxml.html.HtmlElement, page: str) -> bool:
+def is_challenge_page(document: Element, page: str) -> bool:
     """Whether a page without results is the CAPTCHA (see the module notes)."""
     for element in document.iter("a", "form", "iframe", "script", "link"):
         target = element.get("href") or element.get("action") or element.get("src") or ""
@@ -231,12 +241,12 @@ def is_challenge_page(document: lxml.html.HtmlElement, page: str) -> bool:
     return bool(_CHALLENGE_MARKER.search(page))
 
 
-def _is_no_results_page(document: lxml.html.HtmlElement) -> bool:
+def _is_no_results_page(document: Element) -> bool:
     for element in document.iter():
         if isinstance(element.tag, str) and _NO_RESULTS_CLASS.search(element.get("class") or ""):
             return True
-    bodies = document.cssselect("body")
-    return bool(bodies) and bool(_NO_RESULTS_TEXT.search(text_of(bodies[0])))
+    body = select_first(_BODY, document)
+    return body is not None and bool(_NO_RESULTS_TEXT.search(text_of(body)))
 
 
 def result_url(href: str) -> str | None:
@@ -261,18 +271,18 @@ def _split_date(snippet: str) -> tuple[str, str | None]:
     return snippet[match.end() :].strip(), match.group("date")
 
 
-def _parse_block(block: lxml.html.HtmlElement) -> SearchSource | None:
-    anchors = block.cssselect("a.result-link[href]")
-    if not anchors:
+def _parse_block(block: Element) -> SearchSource | None:
+    anchor = select_first(_RESULT_LINK, block)
+    if anchor is None:
         return None
-    url = result_url(anchors[0].get("href", ""))
+    url = result_url(anchor.get("href", ""))
     if url is None:
         return None
-    headings = anchors[0].cssselect("h2, h3")
-    title = text_of(headings[0]) if headings else ""
-    descriptions = block.cssselect("p.description")
-    snippet, date = _split_date(text_of(descriptions[0]) if descriptions else "")
-    return scraped_source(title=title or text_of(anchors[0]), url=url, snippet=snippet, date=date)
+    heading = select_first(_LINK_HEADING, anchor)
+    title = text_of(heading) if heading is not None else ""
+    description = select_first(_DESCRIPTION, block)
+    snippet, date = _split_date(text_of(description) if description is not None else "")
+    return scraped_source(title=title or text_of(anchor), url=url, snippet=snippet, date=date)
 
 
 PAGE = ResultPage(

@@ -46,9 +46,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from urllib.parse import urlsplit
 
-import lxml.html
-
-from ..html import navigation_headers, resolve_href, text_of
+from ..html import Element, css, navigation_headers, resolve_href, select_first, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest
 from ._common import is_http_url
@@ -107,6 +105,11 @@ _CONSENT_HOSTS = frozenset({"consent.yahoo.com"})
 _CONSENT_TEXT = re.compile(r"consent\.yahoo\.com|collectConsent")
 _DATE_SUFFIX = re.compile(r"\s*·\s*$")
 _AD_CLASS = re.compile(r"(?:^|\s)(?:\S*Ads|ads?)(?:\s|$)")
+_ZERO_RESULTS = css("div.zrp")
+_HEADING = css("h3")
+_HEADING_LINK = css("a[href]")
+_SNIPPET = css(".compText")
+_SPAN = css("span")
 
 
 def build_params(params: SearchParams) -> list[tuple[str, str]]:
@@ -188,7 +191,7 @@ def is_consent_url(url: str) -> bool:
     return bool(_CONSENT_URL.match(url))
 
 
-def is_consent_page(document: lxml.html.HtmlElement, page: str) -> bool:
+def is_consent_page(document: Element, page: str) -> bool:
     """Whether a page without results is the consent interstitial (see the module notes).
 
     Forms, links, frames and scripts pointing at ``consent.yahoo.com`` or a
@@ -214,12 +217,12 @@ def _points_at_consent(target: str) -> bool:
     return (parts.hostname or "").lower() in _CONSENT_HOSTS or "collectConsent" in parts.path
 
 
-def _is_zero_results_page(document: lxml.html.HtmlElement) -> bool:
-    return bool(document.cssselect("div.zrp"))
+def _is_zero_results_page(document: Element) -> bool:
+    return bool(_ZERO_RESULTS(document))
 
 
-def _in_ad_list(block: lxml.html.HtmlElement) -> bool:
-    element: lxml.html.HtmlElement | None = block
+def _in_ad_list(block: Element) -> bool:
+    element: Element | None = block
     while element is not None:
         if _AD_CLASS.search(element.get("class") or ""):
             return True
@@ -227,9 +230,9 @@ def _in_ad_list(block: lxml.html.HtmlElement) -> bool:
     return False
 
 
-def _link_of(block: lxml.html.HtmlElement, heading: lxml.html.HtmlElement) -> str | None:
-    anchors = heading.cssselect("a[href]")
-    href: str | None = anchors[0].get("href") if anchors else None
+def _link_of(block: Element, heading: Element) -> str | None:
+    anchor = select_first(_HEADING_LINK, heading)
+    href: str | None = anchor.get("href") if anchor is not None else None
     element = heading.getparent()
     stop = block.getparent()
     while href is None and element is not None and element is not stop:
@@ -239,29 +242,29 @@ def _link_of(block: lxml.html.HtmlElement, heading: lxml.html.HtmlElement) -> st
     return href
 
 
-def _snippet_and_date(block: lxml.html.HtmlElement) -> tuple[str, str | None]:
-    texts = block.cssselect(".compText")
-    if not texts:
+def _snippet_and_date(block: Element) -> tuple[str, str | None]:
+    compact = select_first(_SNIPPET, block)
+    if compact is None:
         return "", None
-    text = text_of(texts[0])
-    spans = texts[0].cssselect("span")
-    prefix = text_of(spans[0]) if spans else ""
+    text = text_of(compact)
+    span = select_first(_SPAN, compact)
+    prefix = text_of(span) if span is not None else ""
     if prefix and text.startswith(prefix) and _DATE_SUFFIX.search(prefix):
         date = _DATE_SUFFIX.sub("", prefix)
         return text[len(prefix) :].strip(), date or None
     return text, None
 
 
-def _parse_block(block: lxml.html.HtmlElement) -> SearchSource | None:
-    headings = block.cssselect("h3")
-    if not headings or _in_ad_list(block):
+def _parse_block(block: Element) -> SearchSource | None:
+    heading = select_first(_HEADING, block)
+    if heading is None or _in_ad_list(block):
         return None
-    href = _link_of(block, headings[0])
+    href = _link_of(block, heading)
     url = unwrap_url(href) if href is not None else None
     if url is None:
         return None
     snippet, date = _snippet_and_date(block)
-    return scraped_source(title=text_of(headings[0]), url=url, snippet=snippet, date=date)
+    return scraped_source(title=text_of(heading), url=url, snippet=snippet, date=date)
 
 
 PAGE = ResultPage(
