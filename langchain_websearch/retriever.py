@@ -12,6 +12,9 @@ for the query, that answer is returned instead of an error, as in
 :meth:`~websearch_core.WebSearch.search`.
 """
 
+from types import TracebackType
+from typing import Self
+
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
     CallbackManagerForRetrieverRun,
@@ -94,8 +97,11 @@ class WebSearchRetriever(BaseRetriever, ClientOptions):
     Async:
         .. code-block:: python
 
-            docs = await retriever.ainvoke("aiohttp latest release")
-            await retriever.aclose()  # closes the HTTP session the retriever opened
+            async with WebSearchRetriever(k=3) as retriever:  # closes its session on exit
+                docs = await retriever.ainvoke("aiohttp latest release")
+
+        Without ``async with`` (or ``await retriever.aclose()``) the session is closed
+        when the event loop that opened it shuts down (the end of ``asyncio.run``).
 
     Use within a chain:
         .. code-block:: python
@@ -178,12 +184,26 @@ class WebSearchRetriever(BaseRetriever, ClientOptions):
             pydantic.ValidationError: The query or ``k`` is invalid.
         """
         params = self._params(query, k)
-        client = self.web_search or self._clients.for_running_loop(self.new_client)
+        client = self.web_search or await self._clients.for_running_loop(self.new_client)
         return self._documents(await client.search(params), params)
 
     async def aclose(self) -> None:
-        """Close the HTTP session the retriever opened (a given ``web_search`` is left open)."""
+        """Close the HTTP session the retriever opened (a given ``web_search`` is left open).
+
+        Optional: the session of a loop is also closed when that loop shuts down.
+        """
         await self._clients.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
 
     def _params(self, query: str, k: int | None) -> SearchParams:
         return SearchParams(query=query, limit=self.k if k is None else k, recency=self.recency)

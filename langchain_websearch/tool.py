@@ -2,44 +2,36 @@
 
 The model sees the formatted search text; the program gets the structured response as the
 ``ToolMessage`` artifact. Provider failures come back as ``Error: ...`` content with the
-failure in the artifact, never as an exception the agent loop must catch.
+failure in the artifact and ``status="error"``, never as an exception the agent loop must
+catch. Invalid arguments and bad configuration come back the same way, as the one-line
+texts of :mod:`websearch_core.tool_errors` (without an artifact: no search ran).
 """
 
 from collections.abc import Callable
-from typing import Any, Literal
+from contextvars import ContextVar
+from types import TracebackType
+from typing import Any, Literal, Self
 
+from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, ToolException
-from pydantic import (
-    BaseModel,
-    PrivateAttr,
-    ValidationError,
-)
+from pydantic import BaseModel, PrivateAttr, ValidationError
 from pydantic.v1 import ValidationError as ValidationErrorV1
 
-from websearch_core import (
-    TOOL_DESCRIPTION,
-    ConfigurationError,
-)
+from websearch_core import TOOL_DESCRIPTION, ConfigurationError, SearchToolResult
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
 from websearch_core.models import Recency
+from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 __all__ = ["WebSearchInput", "WebSearchTool"]
 
+_TOOL_CALL_ID: ContextVar[str | None] = ContextVar("web_search_tool_call_id", default=None)
+"""The id of the tool call being run, so a failed search can answer with an error message."""
+
 
 class WebSearchInput(ToolArguments):
     """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
-
-
-def _validation_message(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        fields = "; ".join(
-            f"{'.'.join(str(part) for part in detail['loc']) or 'input'}: {detail['msg']}"
-            for detail in error.errors()
-        )
-        return f"Error: invalid web_search arguments: {fields}"
-    return f"Error: invalid web_search arguments: {error}"
 
 
 class WebSearchTool(BaseTool, ClientOptions):
@@ -95,8 +87,16 @@ class WebSearchTool(BaseTool, ClientOptions):
     Async:
         .. code-block:: python
 
-            message = await tool.ainvoke({"query": "aiohttp latest release"})
-            await tool.aclose()  # closes the HTTP session the tool opened
+            async with WebSearchTool() as tool:  # closes its HTTP session on exit
+                message = await tool.ainvoke({"query": "aiohttp latest release"})
+
+        Without ``async with`` (or ``await tool.aclose()``) the session is closed when
+        the event loop that opened it shuts down (the end of ``asyncio.run``).
+
+    Errors:
+        A search that failed after every fallback, invalid arguments and bad configuration
+        all come back as ``Error: ...`` content; called with a ``ToolCall`` the message has
+        ``status="error"`` (a failed search keeps its details in the artifact).
     """
 
     name: str = "web_search"
@@ -104,13 +104,38 @@ class WebSearchTool(BaseTool, ClientOptions):
     args_schema: type[BaseModel] = WebSearchInput
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
     handle_tool_error: bool | str | Callable[[ToolException], Any] | None = True
-    """Configuration errors reach the model as error text instead of ending the run."""
+    """Configuration errors reach the model as ``Error: configuration: ...`` text."""
     handle_validation_error: (
         bool | str | Callable[[ValidationError | ValidationErrorV1], str] | None
-    ) = _validation_message
+    ) = invalid_arguments_text
     """Invalid arguments reach the model as error text naming each bad field."""
 
     _clients: LoopBoundClient = PrivateAttr(default_factory=LoopBoundClient)
+
+    def run(
+        self, tool_input: Any, *args: Any, tool_call_id: str | None = None, **kwargs: Any
+    ) -> Any:
+        """Run as :meth:`BaseTool.run` does; a failed search gives ``status="error"``.
+
+        LangChain tells a tool's ``_run`` nothing about the call it answers, so the id is
+        handed over in a context variable: with it, a search that failed after every
+        fallback can return its own ``ToolMessage`` (error status, failure in the artifact).
+        """
+        token = _TOOL_CALL_ID.set(tool_call_id)
+        try:
+            return super().run(tool_input, *args, tool_call_id=tool_call_id, **kwargs)
+        finally:
+            _TOOL_CALL_ID.reset(token)
+
+    async def arun(
+        self, tool_input: Any, *args: Any, tool_call_id: str | None = None, **kwargs: Any
+    ) -> Any:
+        """Run as :meth:`BaseTool.arun` does; a failed search gives ``status="error"``."""
+        token = _TOOL_CALL_ID.set(tool_call_id)
+        try:
+            return await super().arun(tool_input, *args, tool_call_id=tool_call_id, **kwargs)
+        finally:
+            _TOOL_CALL_ID.reset(token)
 
     def _run(
         self,
@@ -120,17 +145,17 @@ class WebSearchTool(BaseTool, ClientOptions):
         max_tokens: int | None = None,
         temperature: float | None = None,
         num_search_results: int | None = None,
-    ) -> tuple[str, dict[str, Any]]:
+    ) -> tuple[str | ToolMessage, dict[str, Any]]:
         """Search from synchronous code (on its own loop and HTTP session)."""
         params = tool_search_params(
             query, recency, limit, max_tokens, temperature, num_search_results
         )
-        client = self.web_search or self._clients.get(self.new_client)
         try:
+            client = self.web_search or self._clients.get(self.new_client)
             result = client.run_sync(params)
         except ConfigurationError as error:
-            raise ToolException(f"Error: {error}") from error
-        return result.text, result.to_metadata()
+            raise ToolException(configuration_error_text(error)) from error
+        return self._output(result)
 
     async def _arun(
         self,
@@ -140,18 +165,47 @@ class WebSearchTool(BaseTool, ClientOptions):
         max_tokens: int | None = None,
         temperature: float | None = None,
         num_search_results: int | None = None,
-    ) -> tuple[str, dict[str, Any]]:
+    ) -> tuple[str | ToolMessage, dict[str, Any]]:
         """Search natively on the running loop, reusing the tool's HTTP session."""
         params = tool_search_params(
             query, recency, limit, max_tokens, temperature, num_search_results
         )
-        client = self.web_search or self._clients.for_running_loop(self.new_client)
         try:
+            client = self.web_search or await self._clients.for_running_loop(self.new_client)
             result = await client.run(params)
         except ConfigurationError as error:
-            raise ToolException(f"Error: {error}") from error
-        return result.text, result.to_metadata()
+            raise ToolException(configuration_error_text(error)) from error
+        return self._output(result)
+
+    def _output(self, result: SearchToolResult) -> tuple[str | ToolMessage, dict[str, Any]]:
+        """The ``(content, artifact)`` pair; a failure inside a tool call is its own message."""
+        artifact = result.to_metadata()
+        tool_call_id = _TOOL_CALL_ID.get()
+        if not result.is_error or tool_call_id is None:
+            return result.text, artifact
+        message = ToolMessage(
+            result.text,
+            artifact=artifact,
+            tool_call_id=tool_call_id,
+            name=self.name,
+            status="error",
+        )
+        return message, artifact
 
     async def aclose(self) -> None:
-        """Close the HTTP session the tool opened (a given ``web_search`` is left open)."""
+        """Close the HTTP session the tool opened (a given ``web_search`` is left open).
+
+        Optional: the session of a loop is also closed when that loop shuts down.
+        """
         await self._clients.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()

@@ -17,7 +17,8 @@ searches are not comparable beyond their order.
 """
 
 from collections.abc import Mapping
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
@@ -93,7 +94,8 @@ class WebSearchRetriever(BaseRetriever):
         >>> nodes = retriever.retrieve("what changed in Python 3.13")  # doctest: +SKIP
         >>> nodes[0].node.metadata["url"], nodes[0].score  # doctest: +SKIP
         >>> engine = RetrieverQueryEngine.from_args(retriever, llm=llm)  # doctest: +SKIP
-        >>> await retriever.aclose()  # after async use  # doctest: +SKIP
+        >>> async with WebSearchRetriever(k=3) as retriever:  # doctest: +SKIP
+        ...     nodes = await retriever.aretrieve("python 3.13")  # session closed on exit
     """
 
     def __init__(
@@ -169,12 +171,28 @@ class WebSearchRetriever(BaseRetriever):
             pydantic.ValidationError: The query is invalid (blank, too long).
         """
         params = self._params(query_bundle)
-        client = self._config.web_search or self._clients.for_running_loop(self._config.new_client)
+        client = self._config.web_search or await self._clients.for_running_loop(
+            self._config.new_client
+        )
         return self._nodes(await client.search(params))
 
     async def aclose(self) -> None:
-        """Close the HTTP session the retriever opened (a given ``web_search`` is left open)."""
+        """Close the HTTP session the retriever opened (a given ``web_search`` is left open).
+
+        Optional: the session of a loop is also closed when that loop shuts down.
+        """
         await self._clients.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
 
     def _params(self, query_bundle: QueryBundle) -> SearchParams:
         return SearchParams(

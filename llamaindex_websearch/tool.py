@@ -3,18 +3,24 @@
 The tool's output content is the formatted search text the model reads; ``raw_output`` is
 the structured response as plain JSON-compatible data (``SearchToolResult.to_metadata()``).
 Provider failures come back as ``Error: ...`` content with ``is_error=True`` and the failure
-in ``raw_output``, never as an exception the agent must catch.
+in ``raw_output``, never as an exception the agent must catch. Invalid arguments and bad
+configuration come back the same way, with the one-line texts of
+:mod:`websearch_core.tool_errors` that the LangChain tool gives too.
 """
 
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
+from pydantic import ConfigDict, ValidationError
 
-from websearch_core import TOOL_DESCRIPTION, SearchToolResult, WebSearch
+from websearch_core import TOOL_DESCRIPTION, ConfigurationError, SearchToolResult, WebSearch
 from websearch_core.client import LoopBoundClient
 from websearch_core.models import Recency
+from websearch_core.settings_errors import configuration_errors
+from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 __all__ = [
@@ -32,13 +38,26 @@ class WebSearchArgs(ToolArguments):
     """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
 
 
+class _CheckedArgs(WebSearchArgs):
+    """The same arguments, with unknown ones refused (``provider`` is not the model's)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class WebSearchFunctionTool(FunctionTool):
     """A ``FunctionTool`` that unpacks a :class:`SearchToolResult` into its ``ToolOutput``.
 
     ``content`` becomes the formatted text, ``raw_output`` the structured details as a
     dict, and ``is_error`` is set when every provider failed (so ``return_direct`` does
-    not end an agent run on a failure).
+    not end an agent run on a failure). Arguments a model got wrong and configuration
+    errors also give ``is_error=True`` with an ``Error: ...`` text instead of raising.
+
+    It can be closed (``await tool.aclose()`` or ``async with tool:``), which closes the
+    HTTP session of the spec that made it; otherwise that session is closed when the
+    event loop that opened it shuts down.
     """
+
+    _spec: "WebSearchToolSpec | None" = None
 
     def _parse_tool_output(self, raw_output: Any) -> list[ContentBlock]:
         if isinstance(raw_output, SearchToolResult):
@@ -47,11 +66,68 @@ class WebSearchFunctionTool(FunctionTool):
 
     def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Search synchronously (safe inside a running event loop)."""
-        return _unpack(super().call(*args, **kwargs))
+        try:
+            arguments = _checked_arguments(args, kwargs)
+            output = super().call(**arguments)
+        except (ValidationError, ConfigurationError) as error:
+            return self._error_output(error, args, kwargs)
+        return _unpack(output)
 
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Search on the running loop."""
-        return _unpack(await super().acall(*args, **kwargs))
+        try:
+            arguments = _checked_arguments(args, kwargs)
+            output = await super().acall(**arguments)
+        except (ValidationError, ConfigurationError) as error:
+            return self._error_output(error, args, kwargs)
+        return _unpack(output)
+
+    async def aclose(self) -> None:
+        """Close the HTTP session of the spec that made this tool, if it opened one."""
+        if self._spec is not None:
+            await self._spec.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def _error_output(
+        self, error: Exception, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> ToolOutput:
+        if isinstance(error, ConfigurationError):
+            text = configuration_error_text(error)
+        else:
+            text = invalid_arguments_text(error)
+        return ToolOutput(
+            tool_name=self.metadata.get_name(),
+            content=text,
+            raw_input={"args": args, "kwargs": kwargs},
+            raw_output={"error": text.removeprefix("Error: ")},
+            is_error=True,
+            exception=error,
+        )
+
+
+def _checked_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The call's arguments as keywords, validated as the LangChain tool validates them.
+
+    Raises:
+        pydantic.ValidationError: An argument is unknown, missing or out of range.
+    """
+    names = list(WebSearchArgs.model_fields)
+    positional = dict(zip(names, args, strict=False))
+    extra = {f"positional argument {index}": value for index, value in enumerate(args)}
+    extra = dict(list(extra.items())[len(names) :])
+    arguments = {**positional, **extra, **kwargs}
+    _CheckedArgs.model_validate(arguments)
+    return arguments
 
 
 def _unpack(output: ToolOutput) -> ToolOutput:
@@ -134,7 +210,7 @@ class WebSearchToolSpec(BaseToolSpec):
         params = tool_search_params(
             query, recency, limit, max_tokens, temperature, num_search_results
         )
-        client = self._given or self._clients.for_running_loop(self._new_client)
+        client = self._given or await self._clients.for_running_loop(self._new_client)
         return await client.run(params)
 
     def to_tool_list(
@@ -144,23 +220,51 @@ class WebSearchToolSpec(BaseToolSpec):
     ) -> list[FunctionTool]:
         """The spec's tools, with the model-facing description and argument schema.
 
+        Each is a :class:`WebSearchFunctionTool` that can close this spec's session.
+
         Args:
             spec_functions: Which functions to expose (default: ``spec_functions``).
             func_to_metadata_mapping: Metadata overrides by function name.
         """
+        return list(self._function_tools(spec_functions, func_to_metadata_mapping))
+
+    def _function_tools(
+        self,
+        spec_functions: list[SPEC_FUNCTION_TYPE] | None = None,
+        func_to_metadata_mapping: dict[str, ToolMetadata] | None = None,
+    ) -> list[WebSearchFunctionTool]:
         mapping = {"web_search": web_search_metadata(), **(func_to_metadata_mapping or {})}
-        tools = super().to_tool_list(spec_functions, mapping)
-        return [
-            WebSearchFunctionTool(fn=tool.fn, async_fn=tool.async_fn, metadata=tool.metadata)
-            for tool in tools
-        ]
+        wrapped = []
+        for tool in super().to_tool_list(spec_functions, mapping):
+            function_tool = WebSearchFunctionTool(
+                fn=tool.fn, async_fn=tool.async_fn, metadata=tool.metadata
+            )
+            function_tool._spec = self  # so the tool alone can close the spec's session
+            wrapped.append(function_tool)
+        return wrapped
 
     async def aclose(self) -> None:
-        """Close the HTTP session the spec opened (a given ``web_search`` is left open)."""
+        """Close the HTTP session the spec opened (a given ``web_search`` is left open).
+
+        Optional: the session of a loop is also closed when that loop shuts down.
+        """
         await self._clients.aclose()
 
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
     def _new_client(self) -> WebSearch:
-        return WebSearch(**self._kwargs)
+        given = {name: name for name in self._kwargs}  # ranked above the environment
+        with configuration_errors(given):
+            return WebSearch(**self._kwargs)
 
 
 def web_search_metadata(name: str = TOOL_NAME, *, return_direct: bool = False) -> ToolMetadata:
@@ -178,7 +282,9 @@ def web_search_metadata(name: str = TOOL_NAME, *, return_direct: bool = False) -
     )
 
 
-def create_web_search_tool(web_search: WebSearch | None = None, **kwargs: Any) -> FunctionTool:
+def create_web_search_tool(
+    web_search: WebSearch | None = None, **kwargs: Any
+) -> WebSearchFunctionTool:
     """Build the ``web_search`` ``FunctionTool`` (native sync and async functions).
 
     Args:
@@ -188,11 +294,14 @@ def create_web_search_tool(web_search: WebSearch | None = None, **kwargs: Any) -
 
     Returns:
         A tool whose output ``content`` is the formatted search text and whose
-        ``raw_output`` is the structured response as a dict.
+        ``raw_output`` is the structured response as a dict. ``async with`` it (or
+        ``await tool.aclose()``) to close its HTTP session early; otherwise the session
+        is closed when the event loop that opened it shuts down.
 
     Example:
-        >>> tool = create_web_search_tool(api_keys={"brave": "..."})  # doctest: +SKIP
-        >>> output = await tool.acall(query="python 3.13 release notes")  # doctest: +SKIP
+        >>> async with create_web_search_tool(api_keys={"brave": "..."}) as tool:  # doctest: +SKIP
+        ...     output = await tool.acall(query="python 3.13 release notes")
         >>> output.raw_output["response"]["sources"][0]["url"]  # doctest: +SKIP
     """
-    return WebSearchToolSpec(web_search, **kwargs).to_tool_list()[0]
+    (tool,) = WebSearchToolSpec(web_search, **kwargs)._function_tools()
+    return tool

@@ -19,7 +19,7 @@ import dataclasses
 import logging
 import time
 import urllib.request
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -293,24 +293,41 @@ class WebSearch:
         response = SearchResponse(provider=outcome.last_provider, attempts=tuple(outcome.attempts))
         return SearchToolResult(text=f"Error: {message}", response=response, error=message)
 
-    def search_sync(self, query: str | SearchParams, **params: Any) -> SearchResponse:
-        """:meth:`search` for synchronous code (safe inside a running event loop)."""
-        return _run_blocking(self._fresh()._search_and_close(_params(query, params)))
+    def search_sync(
+        self, query: str | SearchParams, *, use_cache: bool = True, **params: Any
+    ) -> SearchResponse:
+        """:meth:`search` for synchronous code (safe inside a running event loop).
 
-    def run_sync(self, query: str | SearchParams, **params: Any) -> SearchToolResult:
-        """:meth:`run` for synchronous code (safe inside a running event loop)."""
-        return _run_blocking(self._fresh()._run_and_close(_params(query, params)))
+        Args:
+            query: The query text, or a complete :class:`SearchParams`.
+            use_cache: ``False`` bypasses the result cache for this call, as in :meth:`search`.
+            **params: Other :class:`SearchParams` fields when ``query`` is text.
+        """
+        fresh = self._fresh()
+        return _run_blocking(fresh._search_and_close(_params(query, params), use_cache))
+
+    def run_sync(
+        self, query: str | SearchParams, *, use_cache: bool = True, **params: Any
+    ) -> SearchToolResult:
+        """:meth:`run` for synchronous code (safe inside a running event loop).
+
+        Args:
+            query: The query text, or a complete :class:`SearchParams`.
+            use_cache: ``False`` bypasses the result cache for this call, as in :meth:`run`.
+            **params: Other :class:`SearchParams` fields when ``query`` is text.
+        """
+        return _run_blocking(self._fresh()._run_and_close(_params(query, params), use_cache))
 
     def _fresh(self) -> "WebSearch":
         return WebSearch(self.settings, api_keys=self._api_keys, oauth_refreshers=self._refreshers)
 
-    async def _search_and_close(self, params: SearchParams) -> SearchResponse:
+    async def _search_and_close(self, params: SearchParams, use_cache: bool) -> SearchResponse:
         async with self:
-            return await self.search(params)
+            return await self.search(params, use_cache=use_cache)
 
-    async def _run_and_close(self, params: SearchParams) -> SearchToolResult:
+    async def _run_and_close(self, params: SearchParams, use_cache: bool) -> SearchToolResult:
         async with self:
-            return await self.run(params)
+            return await self.run(params, use_cache=use_cache)
 
 
 def open_state_store(settings: Settings) -> StateStore:
@@ -356,11 +373,19 @@ class LoopBoundClient:
     get a new client rather than a dead session; both framework adapters need exactly this,
     so it lives here once. Synchronous calls run on their own loop and session
     (:meth:`WebSearch.run_sync`), so :meth:`get` does not look at the loop.
+
+    A tool is often used without ever being closed (one ``ainvoke`` in an ``asyncio.run``,
+    a framework's test suite), and its session would then be reported as unclosed when it
+    is collected. So the client built for a loop is closed when that loop shuts down: an
+    async generator parked at its first ``yield`` is finalised by the loop's
+    ``shutdown_asyncgens()``, which ``asyncio.run`` (and every ``asyncio.Runner``) awaits
+    before closing the loop.
     """
 
     def __init__(self) -> None:
         self._client: WebSearch | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._guard: AsyncGenerator[None, None] | None = None
 
     def get(self, build: Callable[[], WebSearch]) -> WebSearch:
         """The current client, built with ``build`` on first use (or after :meth:`aclose`)."""
@@ -368,16 +393,38 @@ class LoopBoundClient:
             self._client = build()
         return self._client
 
-    def for_running_loop(self, build: Callable[[], WebSearch]) -> WebSearch:
-        """The client for the running loop: a new one when the last call ran on another."""
+    async def for_running_loop(self, build: Callable[[], WebSearch]) -> WebSearch:
+        """The client for the running loop: a new one when the last call ran on another.
+
+        The client is closed when the running loop shuts down, or by :meth:`aclose`.
+        """
         loop = asyncio.get_running_loop()
-        if self._loop is not None and self._loop is not loop:
-            self._client = None
-        self._loop = loop
-        return self.get(build)
+        if self._client is None or self._loop is not loop or self._guard is None:
+            # A client of a finished loop was closed by its guard (or died with the loop).
+            client = build()
+            guard = self._close_at_loop_end(client)
+            await anext(guard)  # the loop now tracks it and finalises it on shutdown
+            self._client, self._loop, self._guard = client, loop, guard
+        return self._client
+
+    async def _close_at_loop_end(self, client: WebSearch) -> AsyncGenerator[None, None]:
+        try:
+            yield
+        finally:
+            if self._client is client:
+                self._client, self._loop, self._guard = None, None, None
+            await client.aclose()
 
     async def aclose(self) -> None:
-        """Close the client built here, if any; the next use builds a new one."""
-        client, self._client, self._loop = self._client, None, None
-        if client is not None:
+        """Close the client built here, if any; the next use builds a new one.
+
+        A client opened on another loop (already finished) cannot be closed from this one
+        and is only forgotten; its own loop closed it on shutdown.
+        """
+        client, loop, guard = self._client, self._loop, self._guard
+        self._client, self._loop, self._guard = None, None, None
+        if guard is not None:
+            if loop is asyncio.get_running_loop():
+                await guard.aclose()
+        elif client is not None:
             await client.aclose()

@@ -12,7 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 
 from .client import WebSearch
 from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER
-from .settings import Settings
+from .settings import MAX_TIMEOUT_SECONDS, Settings
+from .settings_errors import configuration_errors
 
 __all__ = ["ClientOptions"]
 
@@ -27,8 +28,9 @@ class ClientOptions(BaseModel):
     api_keys: dict[str, SecretStr] = Field(default_factory=dict)
     """Keys given in code (``{"brave": "..."}``), ranked above the environment."""
     provider: str | None = None
-    """Preferred provider id, tried first; then the auto chain. ``None``/``"auto"``: chain."""
-    timeout_seconds: float | None = Field(default=None, gt=0)
+    """Preferred provider id, tried first, then the auto chain (as the ``provider`` setting;
+    it never forces: a model cannot pick a provider). ``None``/``"auto"``: the auto chain."""
+    timeout_seconds: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
     """Per-provider request timeout in seconds (default from the settings)."""
     web_search: WebSearch | None = Field(default=None, exclude=True)
     """A ready client to use instead of building one from the fields above."""
@@ -56,10 +58,19 @@ class ClientOptions(BaseModel):
         return self
 
     def new_client(self) -> WebSearch:
-        """A new :class:`WebSearch` built from these options (not from ``web_search``)."""
+        """A new :class:`WebSearch` built from these options (not from ``web_search``).
+
+        Settings are read here, at first use, not at construction: a tool built at import
+        time must not fail the import over a config file the user is still editing.
+
+        Raises:
+            ConfigurationError: The environment or config file holds an invalid setting;
+                the message names the variable or file.
+        """
         overrides: dict[str, Any] = {}
         if self.provider is not None:
             overrides["provider"] = self.provider
         if self.timeout_seconds is not None:
             overrides["timeout_seconds"] = self.timeout_seconds
-        return WebSearch(self.settings, api_keys=self.api_keys, **overrides)
+        with configuration_errors({name: name for name in overrides}):
+            return WebSearch(self.settings, api_keys=self.api_keys, **overrides)

@@ -30,6 +30,7 @@ The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same
 """
 
 import os
+import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -43,6 +44,8 @@ from pydantic_settings import (
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+
+from .errors import ConfigurationError
 
 __all__ = [
     "DEFAULT_MAX_RESPONSE_BYTES",
@@ -64,6 +67,7 @@ _SEARXNG_ENV = {
     "SEARXNG_BASIC_USERNAME": "basic_username",
     "SEARXNG_BASIC_PASSWORD": "basic_password",
 }
+_REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 _BASE_URL_PREFIX = "WEBSEARCH_"
 _BASE_URL_SUFFIX = "_BASE_URL"
 
@@ -74,6 +78,27 @@ def default_config_file() -> Path:
     if configured:
         return Path(configured).expanduser()
     return platformdirs.user_config_path(APP_NAME) / "config.toml"
+
+
+def _config_file_source(
+    settings_cls: type[BaseSettings], path: Path
+) -> TomlConfigSettingsSource:
+    """The TOML file as a settings source; a file that cannot be used names itself.
+
+    Raises:
+        ConfigurationError: The file is not valid TOML, not UTF-8, or cannot be read.
+    """
+    try:
+        return TomlConfigSettingsSource(settings_cls, toml_file=path if path.is_file() else None)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigurationError(f"config file {path} is not valid TOML: {error}") from error
+    except UnicodeDecodeError as error:
+        raise ConfigurationError(
+            f"config file {path} is not UTF-8 text (byte {error.start} cannot be decoded)"
+        ) from error
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise ConfigurationError(f"config file {path} cannot be read: {reason}") from error
 
 
 def _split_ids(value: Any) -> Any:
@@ -231,6 +256,14 @@ class Settings(BaseSettings):
             raise ValueError("proxy must be an http(s) URL")
         return value
 
+    @field_validator("redis_url")
+    @classmethod
+    def _check_redis_url(cls, value: str | None) -> str | None:
+        if value and not value.startswith(_REDIS_SCHEMES):
+            schemes = ", ".join(_REDIS_SCHEMES)
+            raise ValueError(f"redis_url must start with one of {schemes}")
+        return value or None
+
     @field_validator("base_urls")
     @classmethod
     def _check_base_urls(cls, value: dict[str, str]) -> dict[str, str]:
@@ -254,9 +287,7 @@ class Settings(BaseSettings):
             explicit = init_settings.init_kwargs.get("config_file")
             config_file = Path(explicit) if explicit else None
         toml_path = config_file or default_config_file()
-        toml = TomlConfigSettingsSource(
-            settings_cls, toml_file=toml_path if toml_path.is_file() else None
-        )
+        toml = _config_file_source(settings_cls, toml_path)
         return (init_settings, env_settings, _SpecEnvSource(settings_cls), toml)
 
     def resolved_config_file(self) -> Path:

@@ -1,14 +1,13 @@
 """``WebSearchTool`` through LangChain's own invocation paths, against the simulator."""
 
 import asyncio
-import gc
 import json
 import subprocess
 import sys
-import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import aiohttp
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -191,6 +190,9 @@ async def test_provider_failure_is_error_text_with_the_artifact(sim: Simulator) 
     message = await tool.ainvoke(_call({"query": "python"}))
     await tool.aclose()
     assert isinstance(message, ToolMessage)
+    assert message.status == "error"
+    assert message.tool_call_id == "call_1"
+    assert message.name == "web_search"
     assert message.content.startswith("Error: ")
     assert message.artifact is not None
     assert message.artifact["error"] == message.content.removeprefix("Error: ")
@@ -202,8 +204,15 @@ async def test_provider_failure_is_error_text_with_the_artifact(sim: Simulator) 
 def test_sync_failure_is_error_text_too(threaded_sim: Simulator) -> None:
     threaded_sim["brave"].always(Fault.unauthorized())
     message = _tool(threaded_sim, "duckduckgo").invoke(_call({"query": "python"}))
+    assert message.status == "error"
     assert message.content.startswith("Error: ")
     assert message.artifact["error"]
+
+
+def test_failure_without_a_tool_call_is_the_error_text(threaded_sim: Simulator) -> None:
+    threaded_sim["brave"].always(Fault.unauthorized())
+    content = _tool(threaded_sim, "duckduckgo").invoke({"query": "python"})
+    assert content == "Error: Brave authorization failed (401). Check API key or base URL."
 
 
 @pytest.mark.parametrize(
@@ -257,7 +266,7 @@ async def test_configuration_errors_become_error_messages(sim: Simulator) -> Non
     message = await tool.ainvoke(_call({"query": "python"}))
     await tool.aclose()
     assert message.status == "error"
-    assert "Unknown search provider: altavista" in message.content
+    assert message.content.startswith("Error: configuration: Unknown search provider: altavista")
 
 
 async def test_a_given_web_search_is_used_and_left_open(sim: Simulator) -> None:
@@ -276,8 +285,11 @@ async def test_sync_invoke_inside_a_running_loop(threaded_sim: Simulator) -> Non
     assert message.artifact["response"]["provider"] == "brave"
 
 
-def test_one_tool_across_event_loops(threaded_sim: Simulator) -> None:
-    # An aiohttp session dies with its loop; a second asyncio.run gets a fresh client.
+def test_one_tool_across_event_loops(
+    threaded_sim: Simulator, sessions: list[aiohttp.ClientSession]
+) -> None:
+    # An aiohttp session dies with its loop; a second asyncio.run gets a fresh client, and
+    # the first loop closed its own session when it shut down (no aclose was called).
     tool = _tool(threaded_sim)
 
     async def search(query: str, *, close: bool) -> str:
@@ -288,11 +300,11 @@ def test_one_tool_across_event_loops(threaded_sim: Simulator) -> None:
         return content
 
     assert asyncio.run(search("first", close=False)).startswith("[1] first")
-    with warnings.catch_warnings():
-        # The first loop's session cannot be closed once that loop is gone.
-        warnings.simplefilter("ignore", ResourceWarning)
-        assert asyncio.run(search("second", close=True)).startswith("[1] second")
-        gc.collect()
+    assert len(sessions) == 1
+    assert sessions[0].closed
+    assert asyncio.run(search("second", close=True)).startswith("[1] second")
+    assert len(sessions) == 2
+    assert sessions[1].closed
     assert len(threaded_sim["brave"].requests) == 2
 
 
@@ -386,13 +398,17 @@ else:
 
     class TestWebSearchToolIntegration(ToolsIntegrationTests):
         @pytest.fixture(autouse=True)
-        def _simulated(self, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+        def _simulated(
+            self, monkeypatch: pytest.MonkeyPatch, sessions: list[aiohttp.ClientSession]
+        ) -> Iterator[None]:
             with Simulator(["brave"]).running_in_thread() as simulator:
                 monkeypatch.setenv("WEBSEARCH_BRAVE_BASE_URL", simulator["brave"].base_url)
                 monkeypatch.setenv("BRAVE_API_KEY", "sim-key-brave")
                 others = [pid for pid in SEARCH_PROVIDER_ORDER if pid != "brave"]
                 monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
                 yield
+            # The standard tests never close the tool: its loop must have closed the session.
+            assert all(session.closed for session in sessions)
 
         @property
         def tool_constructor(self) -> type[WebSearchTool]:

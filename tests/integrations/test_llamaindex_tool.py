@@ -12,7 +12,6 @@ from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallB
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool, ToolOutput
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
-from pydantic import ValidationError
 
 from llamaindex_websearch import (
     WebSearchArgs,
@@ -169,20 +168,40 @@ def test_sync_failure_is_error_output(threaded_sim: Simulator) -> None:
         ({"query": "python", "limit": 0}, "limit"),
         ({"query": "python", "temperature": True}, "temperature"),
         ({"query": " "}, "query"),
+        ({"limit": 3}, "query"),
+        ({"query": "python", "provider": "duckduckgo"}, "provider"),
     ],
 )
-async def test_invalid_arguments_raise_naming_the_field(
+async def test_invalid_arguments_go_back_to_the_model(
     sim: Simulator, kwargs: dict[str, Any], field: str
 ) -> None:
     tool = _tool(sim)
-    with pytest.raises(ValidationError, match=field):
-        await tool.acall(**kwargs)
+    output = await tool.acall(**kwargs)
+    assert isinstance(output, ToolOutput)
+    assert output.is_error
+    assert output.content.startswith(f"Error: invalid web_search arguments: {field}: ")
+    assert "\n" not in output.content
+    assert output.raw_output == {"error": output.content.removeprefix("Error: ")}
+    assert output.raw_input == {"args": (), "kwargs": kwargs}
     assert sim["brave"].requests == []
+    assert sim["duckduckgo"].requests == []
 
 
-async def test_the_model_cannot_force_a_provider(sim: Simulator) -> None:
-    with pytest.raises(TypeError, match="provider"):
-        await _tool(sim).acall(query="python", provider="duckduckgo")
+def test_sync_invalid_arguments_go_back_to_the_model(threaded_sim: Simulator) -> None:
+    output = _tool(threaded_sim).call(query="python", limit="5")
+    assert output.is_error
+    assert output.content.startswith("Error: invalid web_search arguments: limit: ")
+    assert threaded_sim["brave"].requests == []
+
+
+async def test_positional_arguments_are_read_in_schema_order(sim: Simulator) -> None:
+    async with _tool(sim) as tool:
+        output = await tool.acall("python", "week")
+        too_many = await tool.acall("python", None, 2, None, None, None, "extra")
+    assert not output.is_error
+    assert sim["brave"].requests[0].query_dict()["freshness"] == "pw"
+    assert too_many.is_error
+    assert "positional argument 6: Extra inputs are not permitted" in too_many.content
 
 
 async def test_sync_call_inside_a_running_loop(threaded_sim: Simulator) -> None:

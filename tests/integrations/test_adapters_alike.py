@@ -1,0 +1,157 @@
+"""The LangChain and LlamaIndex tools answer the same call with the same text and status."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import ToolMessage
+from langchain_core.messages.tool import ToolCall
+
+from langchain_websearch import WebSearchTool
+from llamaindex_websearch import create_web_search_tool
+from tests.integrations._helpers import sim_settings
+from websearch_core import SEARCH_PROVIDER_ORDER
+from websearch_core.testing import Fault, Simulator
+
+
+def _call(args: dict[str, Any]) -> ToolCall:
+    return ToolCall(name="web_search", args=args, id="call_1", type="tool_call")
+
+
+async def _both(args: dict[str, Any], **options: Any) -> tuple[ToolMessage, Any]:
+    """One call through each adapter; both built from the same options."""
+    async with WebSearchTool(**options) as langchain_tool:
+        message = await langchain_tool.ainvoke(_call(args))
+    async with create_web_search_tool(**options) as llamaindex_tool:
+        output = await llamaindex_tool.acall(**args)
+    assert isinstance(message, ToolMessage)
+    return message, output
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"query": "python", "limit": 0}, "limit: Input should be greater than or equal to 1"),
+        ({"query": "python", "limit": "5"}, "limit: Input should be a valid integer"),
+        ({"query": "python", "temperature": 3.5}, "temperature: Input should be less than"),
+        ({"query": "python", "recency": "decade"}, "recency: Input should be 'day', 'week'"),
+        ({"query": ""}, "query: String should have at least 1 character"),
+        ({"query": "   "}, "query: "),
+        ({"limit": 3}, "query: Field required"),
+    ],
+)
+async def test_invalid_arguments_give_the_same_error(
+    sim: Simulator, args: dict[str, Any], expected: str
+) -> None:
+    options = {"settings": sim_settings(sim), "api_keys": sim.api_keys()}
+    message, output = await _both(args, **options)
+    assert message.status == "error"
+    assert output.is_error
+    assert message.content == output.content
+    assert isinstance(message.content, str)
+    assert message.content.startswith(f"Error: invalid web_search arguments: {expected}")
+    assert sim["brave"].requests == []
+
+
+async def test_a_failed_search_is_an_error_in_both(sim: Simulator) -> None:
+    sim["brave"].always(Fault.server_error(503, "upstream down"))
+    sim["duckduckgo"].always(Fault.challenge())
+    options = {"settings": sim_settings(sim), "api_keys": sim.api_keys()}
+    message, output = await _both({"query": "python"}, **options)
+    assert message.status == "error"
+    assert output.is_error
+    assert message.content == output.content
+    assert isinstance(message.content, str)
+    assert message.content.startswith("Error: All web search providers failed: brave: ")
+    assert message.artifact["error"] == output.raw_output["error"]
+    assert message.artifact["error"] == message.content.removeprefix("Error: ")
+    for details in (message.artifact, output.raw_output):
+        attempts = details["response"]["attempts"]
+        assert [(a["provider"], a["outcome"], a["status"]) for a in attempts] == [
+            ("brave", "failed", 503),
+            ("duckduckgo", "failed", 429),
+        ]
+
+
+async def test_a_good_search_is_a_success_in_both(sim: Simulator) -> None:
+    options = {"settings": sim_settings(sim), "api_keys": sim.api_keys()}
+    message, output = await _both({"query": "python", "limit": 2}, **options)
+    assert message.status == "success"
+    assert not output.is_error
+    assert message.content == output.content
+    assert message.artifact["response"]["sources"] == output.raw_output["response"]["sources"]
+
+
+def _broken_toml(path: Path) -> str:
+    path.write_text("provider = [unclosed\n")
+    return f"config file {path} is not valid TOML: "
+
+
+def _not_utf8(path: Path) -> str:
+    path.write_bytes(b'provider = "\xff\xfe"\n')
+    return f"config file {path} is not UTF-8 text (byte 12 cannot be decoded)"
+
+
+def _bad_setting_in_file(path: Path) -> str:
+    path.write_text("cache_ttl_seconds = -5\n")
+    return f"config file {path} (cache_ttl_seconds): Input should be greater than 0"
+
+
+@pytest.mark.parametrize("write", [_broken_toml, _not_utf8, _bad_setting_in_file])
+async def test_a_bad_config_file_is_named_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write: Any
+) -> None:
+    config = tmp_path / "config.toml"
+    expected = write(config)
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    message, output = await _both({"query": "python"})
+    _assert_configuration_error(message, output, expected)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        (
+            "WEBSEARCH_TIMEOUT_SECONDS",
+            "soon",
+            "WEBSEARCH_TIMEOUT_SECONDS: Input should be a valid number",
+        ),
+        (
+            "WEBSEARCH_TIMEOUT_SECONDS",
+            "9999",
+            "WEBSEARCH_TIMEOUT_SECONDS: Input should be less than or equal to 300",
+        ),
+        (
+            "WEBSEARCH_REDIS_URL",
+            "http://user:hunter2@cache.internal:6379",
+            "WEBSEARCH_REDIS_URL: redis_url must start with one of redis://, rediss://, unix://",
+        ),
+        (
+            "WEBSEARCH_EXCLUDE",
+            "altavista",
+            "Unknown search provider: altavista (known: perplexity",
+        ),
+    ],
+)
+async def test_a_bad_variable_is_named_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, expected: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    others = ",".join(pid for pid in SEARCH_PROVIDER_ORDER if pid != "duckduckgo")
+    if name != "WEBSEARCH_EXCLUDE":  # nothing may reach a real site if the error is missed
+        monkeypatch.setenv("WEBSEARCH_EXCLUDE", others)
+        monkeypatch.setenv("WEBSEARCH_DUCKDUCKGO_BASE_URL", "http://127.0.0.1:9")
+    message, output = await _both({"query": "python"})
+    _assert_configuration_error(message, output, expected)
+    assert "hunter2" not in message.content
+
+
+def _assert_configuration_error(message: ToolMessage, output: Any, expected: str) -> None:
+    assert message.status == "error"
+    assert output.is_error
+    assert message.content == output.content
+    assert isinstance(message.content, str)
+    assert message.content.startswith(f"Error: configuration: {expected}")
+    assert "\n" not in message.content
+    assert message.artifact is None
+    assert output.raw_output == {"error": message.content.removeprefix("Error: ")}

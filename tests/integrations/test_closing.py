@@ -1,0 +1,123 @@
+"""Ordinary use leaves no unclosed HTTP session behind, with or without ``aclose()``.
+
+Each case runs a plain script in a fresh interpreter with warnings as errors: one async
+call inside ``asyncio.run`` and nothing else, as a new user writes it. An aiohttp session
+left open is reported on stderr when it is collected ("Unclosed client session", or an
+ignored ``ResourceWarning``), so a clean run has an empty stderr.
+"""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+_PRELUDE = """
+import asyncio, gc
+from websearch_core import SEARCH_PROVIDER_ORDER
+from websearch_core.testing import Simulator
+
+def settings(sim):
+    others = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers)
+    return sim.settings(exclude=others)
+"""
+
+_EPILOGUE = """
+asyncio.run(main())
+gc.collect()
+print("ok")
+"""
+
+CASES = {
+    "langchain tool": """
+        from langchain_websearch import WebSearchTool
+
+        async def main():
+            async with Simulator(["brave"]) as sim:
+                tool = WebSearchTool(settings=settings(sim), api_keys=sim.api_keys())
+                content = await tool.ainvoke({"query": "python"})
+                assert content.startswith("[1] python result 1"), content
+    """,
+    "langchain retriever": """
+        from langchain_websearch import WebSearchRetriever
+
+        async def main():
+            async with Simulator(["brave"]) as sim:
+                retriever = WebSearchRetriever(settings=settings(sim), api_keys=sim.api_keys())
+                docs = await retriever.ainvoke("python")
+                assert len(docs) == 5, docs
+    """,
+    "llamaindex tool": """
+        from llamaindex_websearch import create_web_search_tool
+
+        async def main():
+            async with Simulator(["brave"]) as sim:
+                tool = create_web_search_tool(settings=settings(sim), api_keys=sim.api_keys())
+                output = await tool.acall(query="python")
+                assert not output.is_error, output.content
+    """,
+    "llamaindex spec": """
+        from llamaindex_websearch import WebSearchToolSpec
+
+        async def main():
+            async with Simulator(["brave"]) as sim:
+                spec = WebSearchToolSpec(settings=settings(sim), api_keys=sim.api_keys())
+                (tool,) = spec.to_tool_list()
+                output = await tool.acall(query="python")
+                assert not output.is_error, output.content
+    """,
+    "llamaindex retriever": """
+        from llamaindex_websearch import WebSearchRetriever
+
+        async def main():
+            async with Simulator(["brave"]) as sim:
+                retriever = WebSearchRetriever(settings=settings(sim), api_keys=sim.api_keys())
+                nodes = await retriever.aretrieve("python")
+                assert len(nodes) == 5, nodes
+    """,
+    "two loops, one tool": """
+        from langchain_websearch import WebSearchTool
+
+        async def search(tool):
+            return await tool.ainvoke({"query": "python"})
+
+        async def main():
+            with Simulator(["brave"]).running_in_thread() as sim:
+                tool = WebSearchTool(settings=settings(sim), api_keys=sim.api_keys())
+                await search(tool)
+                # a second loop (as a notebook or a sync wrapper makes) gets its own session
+                await asyncio.to_thread(asyncio.run, search(tool))
+    """,
+    "async with": """
+        from langchain_websearch import WebSearchRetriever, WebSearchTool
+        from llamaindex_websearch import WebSearchRetriever as Nodes
+        from llamaindex_websearch import create_web_search_tool
+
+        async def main():
+            async with Simulator(["brave"]) as sim:
+                options = {"settings": settings(sim), "api_keys": sim.api_keys()}
+                async with WebSearchTool(**options) as tool:
+                    await tool.ainvoke({"query": "python"})
+                async with WebSearchRetriever(**options) as retriever:
+                    await retriever.ainvoke("python")
+                async with create_web_search_tool(**options) as function_tool:
+                    await function_tool.acall(query="python")
+                async with Nodes(**options) as nodes:
+                    await nodes.aretrieve("python")
+                    assert len(sim["brave"].requests) == 4
+    """,
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_no_unclosed_session_after_ordinary_use(case: str, tmp_path: object) -> None:
+    script = _PRELUDE + textwrap.dedent(CASES[case]) + _EPILOGUE
+    completed = subprocess.run(
+        [sys.executable, "-W", "error", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == "ok\n"
+    assert completed.stderr == ""

@@ -1,0 +1,108 @@
+"""Invalid settings as one line that names where the bad value came from.
+
+``Settings(...)`` raises pydantic's ``ValidationError`` for a bad value, as any pydantic
+model does, and that is what Python callers catch. A model reading a tool result or a
+user reading a shell error needs something else: one line naming the environment
+variable, config file or option to fix. A tool adapter also must not let a *settings*
+``ValidationError`` out of its tool function, where the framework would mistake it for
+invalid tool arguments. :func:`configuration_errors` turns it into a
+:class:`~websearch_core.errors.ConfigurationError` with that line.
+"""
+
+import contextlib
+import os
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from .errors import ConfigurationError
+from .settings import Settings, default_config_file
+
+__all__ = ["configuration_errors", "describe_settings_error"]
+
+_SPEC_SEARXNG_PREFIX = "SEARXNG_"
+"""The spec's own names for the ``searxng`` settings (``SEARXNG_ENDPOINT``, ...)."""
+
+
+@contextlib.contextmanager
+def configuration_errors(given: Mapping[str, str] | None = None) -> Iterator[None]:
+    """Raise a settings ``ValidationError`` in the block as a one-line ``ConfigurationError``.
+
+    Args:
+        given: How each explicitly passed setting was given, by field name (the CLI maps
+            ``timeout_seconds`` to ``--timeout``); such a field is named that way.
+
+    Raises:
+        ConfigurationError: Settings failed to validate; other errors pass unchanged.
+
+    Example:
+        >>> with configuration_errors({"timeout_seconds": "--timeout"}):
+        ...     Settings(timeout_seconds=0)
+        Traceback (most recent call last):
+        websearch_core.errors.ConfigurationError: --timeout: Input should be greater than 0
+    """
+    try:
+        yield
+    except ValidationError as error:
+        if error.title != Settings.__name__:
+            raise
+        raise ConfigurationError(describe_settings_error(error, given)) from error
+
+
+def describe_settings_error(error: ValidationError, given: Mapping[str, str] | None = None) -> str:
+    """Each invalid setting as ``<where>: <problem>``, joined into one line.
+
+    ``<where>`` follows the precedence of :class:`~websearch_core.Settings`: an explicitly
+    given value (named as in ``given``, else by its field), then the environment variable
+    that is set, then the config file. Values are never repeated: they may be secrets.
+    """
+    given = given or {}
+    config_file = default_config_file()
+    parts = []
+    for detail in error.errors():
+        location = tuple(str(part) for part in detail["loc"])
+        parts.append(f"{_source(location, given, config_file)}: {_problem(detail['msg'])}")
+    return "; ".join(parts) or str(error)
+
+
+def _source(location: Sequence[str], given: Mapping[str, str], config_file: Path) -> str:
+    dotted = ".".join(location) or "settings"
+    field = location[0] if location else ""
+    if field in given:
+        return given[field]
+    for name in _environment_names(location):
+        if name in os.environ:
+            return name
+    if _in_config_file(config_file, field):
+        return f"config file {config_file} ({dotted})"
+    return dotted
+
+
+def _in_config_file(path: Path, field: str) -> bool:
+    try:
+        with path.open("rb") as file:
+            return field in tomllib.load(file)
+    except (OSError, ValueError):  # absent or unreadable: the value came from elsewhere
+        return False
+
+
+def _environment_names(location: Sequence[str]) -> list[str]:
+    """The variables that can set this setting, highest precedence first."""
+    if not location:
+        return []
+    field, rest = location[0], location[1:]
+    names = [f"WEBSEARCH_{field}".upper()]
+    if rest:
+        names.append(f"WEBSEARCH_{field}__{rest[0]}".upper())
+        if field == "searxng":
+            names.append(f"{_SPEC_SEARXNG_PREFIX}{rest[0]}".upper())
+        if field == "base_urls":
+            names.append(f"WEBSEARCH_{rest[0]}_BASE_URL".upper())
+    return names
+
+
+def _problem(message: str) -> str:
+    """Pydantic's message without the ``Value error, `` it puts before a validator's own."""
+    return message.removeprefix("Value error, ")

@@ -1,0 +1,55 @@
+"""The texts a ``web_search`` tool gives a model when a call cannot even start.
+
+Both framework adapters report the same two problems with the same words, so a prompt or
+an agent that reacts to one framework's text reacts to the other's:
+
+* invalid arguments: ``Error: invalid web_search arguments: <field>: <problem>; ...``
+  (the model can fix them and call again);
+* bad configuration: ``Error: configuration: <what, naming the file or variable>`` (the
+  model cannot fix it, but can tell the user what to fix).
+
+Provider failures are not here: they are the spec's ``Error: ...`` texts built by
+:mod:`websearch_core.format`.
+"""
+
+from pydantic import ValidationError
+
+from .errors import ConfigurationError
+
+__all__ = ["INVALID_ARGUMENTS_PREFIX", "configuration_error_text", "invalid_arguments_text"]
+
+INVALID_ARGUMENTS_PREFIX = "Error: invalid web_search arguments: "
+
+
+def invalid_arguments_text(error: Exception) -> str:
+    """One line naming each invalid argument and what is wrong with it.
+
+    Args:
+        error: A pydantic ``ValidationError`` (v2, or v1 from older LangChain paths) or any
+            other error raised while reading the arguments.
+
+    Example:
+        >>> from websearch_core.tool_schema import ToolArguments
+        >>> try:
+        ...     ToolArguments.model_validate({"query": "q", "limit": 0})
+        ... except ValidationError as error:
+        ...     print(invalid_arguments_text(error))
+        Error: invalid web_search arguments: limit: Input should be greater than or equal to 1
+    """
+    if isinstance(error, ValidationError):
+        fields = "; ".join(
+            f"{'.'.join(str(part) for part in detail['loc']) or 'input'}: {detail['msg']}"
+            for detail in error.errors()
+        )
+        return INVALID_ARGUMENTS_PREFIX + fields
+    return f"{INVALID_ARGUMENTS_PREFIX}{error}"
+
+
+def configuration_error_text(error: ConfigurationError) -> str:
+    """``Error: configuration: ...`` on one line (a multi-line message is joined).
+
+    Example:
+        >>> configuration_error_text(ConfigurationError("WEBSEARCH_TIMEOUT_SECONDS: too big"))
+        'Error: configuration: WEBSEARCH_TIMEOUT_SECONDS: too big'
+    """
+    return "Error: configuration: " + " ".join(str(error).split())
