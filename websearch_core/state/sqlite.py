@@ -27,6 +27,7 @@ Why it is built this way:
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 import time
@@ -598,6 +599,8 @@ def _is_corruption(exc: BaseException) -> bool:
     if isinstance(exc, _NewerSchemaError):
         return False
     if isinstance(exc, _ForeignDatabaseError | IsADirectoryError | NotADirectoryError):
+        return True
+    if isinstance(exc, OSError) and exc.errno == errno.ELOOP:  # a symlink pointing at itself
         return True
     if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
         code = getattr(exc, "sqlite_errorcode", None)
