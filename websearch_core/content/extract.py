@@ -1,0 +1,274 @@
+"""Main-content extraction from an HTML page: pure, no I/O.
+
+Two well-kept extractors, each doing what it is best at, measured on real annotated pages
+(``benchmarks/bench_extract.py``):
+
+1. readability-lxml picks the article's container. It scores text density per node, which
+   drops the newsletter boxes, "related" rails, repeated headlines and comment threads that
+   trafilatura's whole-page pass keeps, and it finds paragraphs split across ad-break
+   ``<div>`` blocks that trafilatura misses.
+2. trafilatura then cleans that container (captions, share bars, leftovers) and serialises it
+   to plain text and Markdown, and reads the page's metadata (title, author, date, site).
+
+Readability sometimes settles on a small wrong node (a teaser, a caption). When its result is
+much shorter than what trafilatura finds on the whole page, trafilatura's whole-page result is
+the second opinion that wins.
+"""
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import lxml.etree
+import lxml.html
+
+from .models import PageContent
+
+__all__ = ["extract_content", "html_to_markdown"]
+
+_log = logging.getLogger(__name__)
+
+_SHORT_WORDS = 150
+"""Below this many words the container readability chose is double-checked."""
+_WORDS_SHARE = 0.3
+"""...and replaced when the whole-page extraction has more than 1/0.3 times its words."""
+_WORD = re.compile(r"\w+")
+_LANG_TAG = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
+_BLANK_RUNS = re.compile(r"\n{3,}")
+_INERT = ("script", "style", "svg", "noscript", "template", "iframe", lxml.etree.Comment)
+
+
+@dataclass(frozen=True)
+class _Body:
+    """One extractor's result: the plain text and the Markdown of the same content."""
+
+    text: str
+    markdown: str
+
+    @property
+    def words(self) -> int:
+        return len(_WORD.findall(self.text))
+
+
+def extract_content(html: str, url: str | None = None) -> PageContent:
+    """Extract the main text, Markdown and metadata of an HTML page.
+
+    Pure: no network, no files. ``url`` only makes relative links absolute and fills
+    ``PageContent.url``.
+
+    Args:
+        html: The page's markup, already decoded to ``str``.
+        url: The page's address, if known.
+
+    Returns:
+        The page content; ``text`` and ``markdown`` are empty when the page has no main
+        text (an empty or script-only page), never ``None``.
+
+    Raises:
+        TypeError: ``html`` is not a ``str`` (decode bytes first: the charset is the
+            fetcher's job, see :func:`websearch_core.content.decode_html`).
+
+    Example:
+        >>> page = extract_content(
+        ...     "<html lang='en'><head><title>Hi</title></head><body><article>"
+        ...     "<h1>Hi</h1><p>" + "Some words of the article body. " * 20 + "</p>"
+        ...     "</article></body></html>"
+        ... )
+        >>> page.title, page.language, page.text.count("article body")
+        ('Hi', 'en', 20)
+    """
+    if not isinstance(html, str):
+        raise TypeError(f"extract_content needs the page as str, got {type(html).__name__}")
+    tree = _parse(html)
+    if tree is None:
+        return PageContent(url=url)
+    language = _language(tree)
+    meta = _metadata(tree, url)  # reads JSON-LD <script>s, so before _inert_stripped
+    body = _main_body(_inert_stripped(tree), html, url)
+    return PageContent(
+        url=url,
+        title=meta.get("title"),
+        text=body.text,
+        markdown=body.markdown,
+        published_date=meta.get("date"),
+        author=meta.get("author"),
+        site_name=meta.get("sitename"),
+        language=language,
+        content_type="text/html",
+    )
+
+
+def html_to_markdown(html: str, url: str | None = None) -> str:
+    """Convert an HTML fragment to Markdown with no boilerplate removal beyond trafilatura's.
+
+    Used for pages that are already content (a readability summary, a rendered snippet).
+
+    Args:
+        html: Markup to convert.
+        url: Base address for relative links.
+
+    Returns:
+        The Markdown, or ``""`` when the markup holds no text.
+    """
+    return _trafilatura_body(html, url, whole_page=False).markdown
+
+
+def _parse(html: str) -> lxml.html.HtmlElement | None:
+    if not html.strip():
+        return None
+    try:
+        return lxml.html.document_fromstring(html)
+    except (lxml.etree.ParserError, ValueError):
+        # lxml refuses documents that are only comments/whitespace, or str with an XML
+        # encoding declaration: both hold no article anyway.
+        return None
+
+
+def _inert_stripped(tree: lxml.html.HtmlElement) -> str:
+    """Serialise the page without elements that never hold article text.
+
+    Scripts, styles and inline SVG are most of a modern page's bytes and elements, and
+    readability's cleaner walks every element and link: dropping them first makes it about
+    a third faster with the same result.
+    """
+    lxml.etree.strip_elements(tree, *_INERT, with_tail=False)
+    return str(lxml.html.tostring(tree, encoding="unicode"))
+
+
+def _main_body(stripped: str, html: str, url: str | None) -> _Body:
+    primary = _readability_body(stripped, url)
+    if primary is not None and primary.words >= _SHORT_WORDS:
+        return primary
+    whole = _trafilatura_body(html, url, whole_page=True)
+    if primary is None or primary.words < _WORDS_SHARE * whole.words:
+        return whole
+    return primary
+
+
+def _readability_body(html: str, url: str | None) -> _Body | None:
+    from readability import Document  # type: ignore[import-untyped]
+    from readability.readability import Unparseable  # type: ignore[import-untyped]
+
+    try:
+        # No url here: readability would rewrite every link of the whole page (a third of
+        # its time); the links of the small summary are made absolute afterwards.
+        summary = Document(html).summary()
+    except (Unparseable, ValueError, lxml.etree.LxmlError) as exc:
+        _log.debug("readability could not parse the page: %s", type(exc).__name__)
+        return None
+    if url:
+        summary = _absolute_links(summary, url)
+    body = _trafilatura_body(summary, url, whole_page=False)
+    return body if body.text else None
+
+
+def _absolute_links(html: str, url: str) -> str:
+    try:
+        tree = lxml.html.document_fromstring(html)
+    except (lxml.etree.ParserError, ValueError):
+        return html
+    if isinstance(tree, lxml.html.HtmlElement):
+        tree.make_links_absolute(url, resolve_base_href=False, handle_failures="discard")
+    return str(lxml.html.tostring(tree, encoding="unicode"))
+
+
+def _trafilatura_body(html: str, url: str | None, *, whole_page: bool) -> _Body:
+    from trafilatura import bare_extraction
+
+    doc = bare_extraction(
+        html,
+        url=url,
+        # On readability's container every remaining block is a candidate: recall.
+        # On the whole page trafilatura's own balance (and its fallbacks) apply.
+        favor_recall=not whole_page,
+        # On the container, trafilatura's own fallbacks (readability again, jusText) would
+        # only repeat work: fast mode. On the whole page (the rare short-article case) they
+        # are the point.
+        fast=not whole_page,
+        include_comments=False,
+        include_tables=True,
+        include_links=True,
+        include_formatting=True,
+        with_metadata=False,
+    )
+    body = getattr(doc, "body", None)
+    if body is None:
+        return _Body("", "")
+    return _Body(_plain_text(body), _markdown(body))
+
+
+def _markdown(body: Any) -> str:
+    from trafilatura.xml import xmltotxt
+
+    return _close_fences(_BLANK_RUNS.sub("\n\n", xmltotxt(body, include_formatting=True)))
+
+
+def _close_fences(markdown: str) -> str:
+    """Put a blank line after each closing code fence (trafilatura runs the next block on)."""
+    lines: list[str] = []
+    in_code = just_closed = False
+    for line in markdown.strip().splitlines():
+        if just_closed and line.strip():
+            lines.append("")
+        just_closed = False
+        if line.startswith("```"):
+            in_code = not in_code
+            just_closed = not in_code
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _plain_text(body: Any) -> str:
+    """Render plain text: one paragraph per block, blank lines between.
+
+    List items and table rows stay on consecutive lines of their block and code keeps its
+    line breaks, so a list or a table still reads as one unit.
+    """
+    blocks = (_block_text(child) for child in body)
+    return "\n\n".join(block for block in blocks if block)
+
+
+def _block_text(element: Any) -> str:
+    tag = element.tag
+    if tag == "list":
+        items = (_inline(item) for item in element.iter("item"))
+        return "\n".join(f"- {item}" for item in items if item)
+    if tag == "table":
+        rows = (" | ".join(_inline(c) for c in row.iter("cell")) for row in element.iter("row"))
+        return "\n".join(row for row in rows if row.strip(" |"))
+    if tag == "code":
+        return "".join(element.itertext()).strip("\n")
+    return _inline(element)
+
+
+def _inline(element: Any) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def _metadata(tree: lxml.html.HtmlElement, url: str | None) -> dict[str, str]:
+    from trafilatura import extract_metadata
+
+    # extensive=False: dates from markup (meta tags, JSON-LD, <time>) only, not a scan of
+    # every string on the page, which costs more than the rest of the extraction.
+    meta = extract_metadata(tree, default_url=url, extensive=False)
+    found: dict[str, str] = {}
+    for field in ("title", "author", "date", "sitename"):
+        value = getattr(meta, field, None)
+        if isinstance(value, str) and value.strip():
+            found[field] = value.strip()
+    return found
+
+
+def _language(tree: lxml.html.HtmlElement) -> str | None:
+    candidates = [tree.get("lang"), tree.get("{http://www.w3.org/XML/1998/namespace}lang")]
+    for xpath in (
+        '//meta[@http-equiv="content-language" or @http-equiv="Content-Language"]/@content',
+        '//meta[@property="og:locale"]/@content',
+    ):
+        candidates.extend(str(v) for v in tree.xpath(xpath))
+    for candidate in candidates:
+        tag = (candidate or "").split(",")[0].strip()
+        if _LANG_TAG.match(tag):
+            return tag.replace("_", "-")
+    return None

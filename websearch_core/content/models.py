@@ -1,0 +1,50 @@
+"""The value a page fetch or an extraction returns.
+
+Kept apart from :mod:`websearch_core.models` (the search request/response values) because
+page content has its own life cycle: it is produced by :func:`extract_content` with no I/O,
+and filled in further by the fetcher (where the bytes came from, how they were fetched).
+"""
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["FetchMethod", "PageContent"]
+
+FetchMethod = Literal["http", "browser"]
+"""How the bytes were obtained: a plain HTTP request, or the headless browser."""
+
+
+class PageContent(BaseModel):
+    """The main content of one web page (or PDF / plain-text document).
+
+    Every field but ``text`` and ``markdown`` may be ``None``: pages often lack an author or a
+    date, and a caller can tell "unknown" from "empty" that way.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    url: str | None = None
+    """The address the content came from (after redirects, when fetched)."""
+    title: str | None = None
+    """The page's title: its headline where one is marked up, else ``<title>``."""
+    text: str = ""
+    """Main text as plain text, paragraphs separated by blank lines."""
+    markdown: str = ""
+    """Main text as Markdown: headings, lists, tables, code blocks and links kept."""
+    published_date: str | None = None
+    """Publication date, ISO 8601 (``YYYY-MM-DD``), when the page states one."""
+    author: str | None = None
+    """Author(s) as the page names them."""
+    site_name: str | None = None
+    """The publishing site's name (``og:site_name`` and the like)."""
+    language: str | None = None
+    """Language tag the page declares (``en``, ``pt-BR``), when it declares one."""
+    content_type: str | None = None
+    """Media type of the fetched document (``text/html``, ``application/pdf``)."""
+    status: int | None = None
+    """HTTP status of the final response, when fetched."""
+    fetched_with: FetchMethod | None = None
+    """``http`` or ``browser`` when fetched; ``None`` for a bare extraction."""
+    cached: bool = False
+    """True when a fetch was answered from the page cache."""
