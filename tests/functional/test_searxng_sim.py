@@ -16,15 +16,18 @@ from websearch_core.errors import (
     AuthorizationError,
     ChallengeError,
     ConfigurationError,
+    ProviderNotConfiguredError,
     ProviderTimeoutError,
     ProviderUnavailableError,
     RateLimitedError,
     ResponseParseError,
     SearchProviderError,
 )
+from websearch_core.models import SearchCitation, SourceRank
 from websearch_core.providers.base import ProviderContext
 from websearch_core.settings import Settings
 from websearch_core.testing import Fault, Simulator
+from websearch_core.testing.protocols.searxng import NOT_FOUND_PAGE, SearxngProtocol
 from websearch_core.testing.simulator import SimResult
 from websearch_core.transport import Transport
 
@@ -32,6 +35,10 @@ QUERY = "espresso grind size"
 
 
 sim = simulator_fixture("searxng")
+
+
+def _protocol(sim: Simulator) -> SearxngProtocol:
+    return cast(SearxngProtocol, sim["searxng"].protocol)
 
 
 def _with(sim: Simulator, **searxng: Any) -> WebSearch:
@@ -82,7 +89,7 @@ async def test_count_recency_and_language(sim: Simulator) -> None:
         "q": QUERY,
         "format": "json",
         "pageno": "1",
-        "time_range": "month",
+        "time_range": "week",  # accepted as is by SearXNG (and by the simulator's check)
         "language": "pt-BR",
     }
 
@@ -116,6 +123,14 @@ async def test_endpoint_alone_routes_requests(sim: Simulator) -> None:
         response = await ws.search(QUERY, provider="searxng")
     assert response.provider == "searxng"
     assert sim["searxng"].requests[0].path == "/search"
+
+
+@pytest.mark.parametrize("suffix", ["/search", "/search/", "/searxng/search//"])
+async def test_endpoint_given_as_the_search_url_is_not_doubled(sim: Simulator, suffix: str) -> None:
+    async with _with(sim, endpoint=sim["searxng"].base_url + suffix) as ws:
+        result = await ws.run(QUERY, provider="searxng")
+    assert result.error is None and len(result.response.sources) == 10
+    assert sim["searxng"].requests[0].path == suffix.rstrip("/")
 
 
 async def test_endpoint_path_prefix_is_kept(sim: Simulator) -> None:
@@ -178,6 +193,109 @@ async def test_basic_credentials_from_environment(
         await ws.search(QUERY, provider="searxng")
     expected = "Basic " + base64.b64encode(b"bob:hunter22").decode()
     assert sim["searxng"].requests[0].header("Authorization") == expected
+
+
+# --- what SearXNG sends besides results ----------------------------------------------------
+
+
+async def test_engines_infobox_and_corrections_reach_the_model(sim: Simulator) -> None:
+    protocol = _protocol(sim)
+    protocol.corrections = ["espresso grind sizes"]
+    protocol.infoboxes = [
+        {
+            "infobox": "Espresso",
+            "id": "https://en.wikipedia.org/wiki/Espresso",
+            "content": "Coffee brewed by forcing hot water through finely ground beans.",
+            "attributes": [{"label": "Country of origin", "value": "Italy"}],
+            "engine": "wikipedia",
+            "engines": ["wikipedia"],
+        }
+    ]
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="searxng", limit=3)
+    response = result.response
+    assert [source.engines for source in response.sources] == [
+        (SourceRank(engine="brave", rank=1), SourceRank(engine="google", rank=1)),
+        (SourceRank(engine="brave", rank=2),),
+        (SourceRank(engine="google", rank=3),),
+    ]
+    assert response.answer == (
+        "Espresso\nCoffee brewed by forcing hot water through finely ground beans.\n"
+        "Country of origin: Italy"
+    )
+    assert response.citations == (
+        SearchCitation(url="https://en.wikipedia.org/wiki/Espresso", title="Espresso"),
+    )
+    assert response.related_questions == (
+        "espresso grind sizes",
+        f"{QUERY} tutorial",
+        f"{QUERY} examples",
+    )
+    assert not response.partial
+    assert result.text.startswith("Espresso\nCoffee brewed by forcing hot water")
+    assert "\n## Sources\n3 sources\n[1] espresso grind size result 1" in result.text
+    assert "\n## Citations\n1 citation\n[1] Espresso\n" in result.text
+    assert "\n## Related\n3 questions\n- espresso grind sizes\n" in result.text
+
+
+async def test_unresponsive_engines_make_a_partial_uncached_response(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    _protocol(sim).unresponsive_engines = [["duckduckgo", "CAPTCHA"], ["qwant", "timeout"]]
+    async with sim_client(sim) as ws:
+        first = await ws.run(QUERY, provider="searxng")
+        second = await ws.run(QUERY, provider="searxng")
+    assert first.error is None and len(first.response.sources) == 10
+    assert first.response.partial
+    assert "SearXNG answered without these engines: duckduckgo: CAPTCHA; qwant: timeout" in (
+        caplog.messages
+    )
+    # A partial answer is never cached: the second call asks the instance again.
+    assert not second.response.cached
+    assert len(sim["searxng"].requests) == 2
+
+
+async def test_unresponsive_engines_and_no_results_is_an_error_naming_them(
+    sim: Simulator,
+) -> None:
+    sim["searxng"].results = []
+    _protocol(sim).unresponsive_engines = [["duckduckgo", "CAPTCHA"], ["qwant", "timeout"]]
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="searxng")
+        failure = await _failure(ws)
+    assert result.error == (
+        "SearXNG returned no usable results; upstream engines failed: "
+        "duckduckgo: CAPTCHA; qwant: timeout"
+    )
+    assert isinstance(failure, ProviderUnavailableError) and failure.status == 503
+
+
+async def test_automatic_language_is_sent_and_accepted(sim: Simulator) -> None:
+    async with _with(sim, language="auto") as ws:
+        result = await ws.run(QUERY, provider="searxng")
+    assert result.error is None
+    assert sim["searxng"].requests[0].query_dict()["language"] == "auto"
+
+
+# --- refused before sending ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["!!g espresso", "espresso !!ddg grind", "!! espresso"])
+async def test_external_bang_is_refused_and_never_sent(sim: Simulator, query: str) -> None:
+    async with sim_client(sim) as ws:
+        result = await ws.run(query, provider="searxng")
+        failure = await only_failure(ws, "searxng", query)
+    assert sim["searxng"].requests == []
+    assert result.error is not None
+    assert result.error.startswith("SearXNG redirects a query with an external bang (")
+    assert type(failure) is SearchProviderError and failure.status == 400
+
+
+async def test_a_single_bang_selects_an_engine_and_is_sent(sim: Simulator) -> None:
+    async with sim_client(sim) as ws:
+        result = await ws.run(f"!wp {QUERY}", provider="searxng")
+    assert result.error is None
+    assert sim["searxng"].requests[0].query_dict()["q"] == f"!wp {QUERY}"
 
 
 # --- faults ----------------------------------------------------------------------------------
@@ -257,6 +375,59 @@ async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
         second = await ws.run(QUERY, provider="searxng")
     assert first.is_error
     assert not second.is_error and len(second.response.sources) == 10
+
+
+@pytest.mark.parametrize(
+    "searxng", [{}, {"token": "t"}, {"basic_username": "u", "basic_password": "p"}]
+)
+async def test_json_format_disabled_is_reported_as_what_it_is(
+    sim: Simulator, searxng: dict[str, str]
+) -> None:
+    _protocol(sim).formats = ("html",)
+    async with _with(sim, **searxng) as ws:
+        result = await ws.run(QUERY, provider="searxng")
+        failure = await _failure(ws)
+    host = sim["searxng"].base_url.removeprefix("http://")
+    expected = (
+        f"SearXNG instance at {host} does not serve the JSON format (403): "
+        'enable "json" in search.formats of its settings.yml.'
+    )
+    assert result.error == expected
+    assert result.text == f"Error: {expected}"
+    assert "API key" not in result.text and "authorization" not in result.text
+    assert type(failure) is ProviderNotConfiguredError
+    (attempt,) = result.response.attempts
+    assert (attempt.outcome, attempt.status, attempt.detail) == ("failed", None, expected)
+
+
+async def test_html_error_page_is_reported_by_status_and_title(sim: Simulator) -> None:
+    page = NOT_FOUND_PAGE.replace("404 Not Found", "502 Bad Gateway")
+    sim["searxng"].always(Fault.http(502, page, {"Content-Type": "text/html"}))
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="searxng")
+        failure = await _failure(ws)
+    assert result.error == "SearXNG API error (502): 502 Bad Gateway"
+    assert isinstance(failure, ProviderUnavailableError) and failure.status == 502
+
+
+async def test_simulator_refuses_what_a_real_instance_refuses(sim: Simulator) -> None:
+    import aiohttp
+
+    base = sim["searxng"].base_url
+    async with aiohttp.ClientSession() as session:
+        async with session.get(base + "/search/search", params={"q": "x", "format": "json"}) as r:
+            assert r.status == 404 and "404 Not Found" in await r.text()
+        params = {"q": "x", "format": "json", "time_range": "fortnight"}
+        async with session.get(base + "/search", params=params) as r:
+            assert r.status == 400
+            assert await r.json() == {"error": 'Invalid value "fortnight" for parameter time_range'}
+        params = {"q": "!!g x", "format": "json"}
+        async with session.get(base + "/search", params=params, allow_redirects=False) as r:
+            assert r.status == 302
+            assert r.headers["Location"] == "https://external.example/search?q=x"
+        _protocol(sim).formats = ("html",)
+        async with session.get(base + "/search", params={"q": "x", "format": "json"}) as r:
+            assert r.status == 403 and "403 Forbidden" in await r.text()
 
 
 async def test_simulator_answers_html_without_format_json(sim: Simulator) -> None:

@@ -2,6 +2,7 @@
 
 import base64
 import json
+import logging
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -19,9 +20,10 @@ from websearch_core.errors import (
     ResponseParseError,
     SearchProviderError,
 )
-from websearch_core.format import format_for_llm
-from websearch_core.models import SearchParams
+from websearch_core.format import format_for_llm, format_provider_failure
+from websearch_core.models import SearchCitation, SearchParams, SourceRank
 from websearch_core.providers import get_provider
+from websearch_core.providers._searxng_parse import format_infobox, unresponsive_engines
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.searxng import (
     BASIC_COLON,
@@ -30,13 +32,33 @@ from websearch_core.providers.searxng import (
     ENDPOINT_MISSING,
     SearxngProvider,
     detect_challenge,
+    external_bangs,
     format_answer,
     parse_search_body,
+    search_url,
 )
 from websearch_core.settings import Settings
 from websearch_core.transport import HttpResponse, Transport
 
 CAPTURE = "searxng/search_format_json_espresso_2026.json"
+WIKIPEDIA_INFOBOX = {
+    "infobox": "Espresso",
+    "id": "https://en.wikipedia.org/wiki/Espresso",
+    "content": "Espresso is a concentrated form of coffee produced by forcing hot water "
+    "under high pressure through finely ground coffee beans.",
+    "img_src": "https://upload.wikimedia.org/wikipedia/commons/a/a5/Tazzina_di_caff.jpg",
+    "urls": [
+        {"title": "Wikipedia", "url": "https://en.wikipedia.org/wiki/Espresso"},
+        {"title": "Wikidata", "url": "http://www.wikidata.org/entity/Q180289"},
+    ],
+    "attributes": [
+        {"label": "Country of origin", "value": "Italy"},
+        {"label": "Introduced", "value": "1884"},
+    ],
+    "engine": "wikipedia",
+    "engines": ["wikipedia", "wikidata"],
+}
+"""An infobox in the shape SearXNG's wikipedia/wikidata engines merge into."""
 CHALLENGE = "searxng/searx_be_verifying_request_challenge_2026.html"
 ENDPOINT = "https://searx.example.org"
 
@@ -117,9 +139,10 @@ async def test_search_without_endpoint_is_not_configured() -> None:
     assert caught.value.provider == "searxng"
 
 
-def test_endpoint_must_be_http() -> None:
+@pytest.mark.parametrize("endpoint", ["searx.example.org", "ftp://searx.example.org", "https://"])
+def test_endpoint_must_be_http(endpoint: str) -> None:
     with pytest.raises(ConfigurationError, match=r"searxng\.endpoint must be an http\(s\) URL"):
-        provider.build_request(_params(), _context(endpoint="searx.example.org"))
+        provider.build_request(_params(), _context(endpoint=endpoint))
 
 
 # --- request -------------------------------------------------------------------------------
@@ -132,6 +155,13 @@ def test_endpoint_must_be_http() -> None:
         ("https://searx.example.org/", "https://searx.example.org/search"),
         ("https://example.org/searxng//", "https://example.org/searxng/search"),
         ("  http://127.0.0.1:8888  ", "http://127.0.0.1:8888/search"),
+        # The URL of the search page itself, as copied from a browser: no /search/search.
+        ("https://searx.example.org/search", "https://searx.example.org/search"),
+        ("https://searx.example.org/search/", "https://searx.example.org/search"),
+        ("https://searx.example.org/search//", "https://searx.example.org/search"),
+        ("https://example.org/searxng/search", "https://example.org/searxng/search"),
+        ("https://example.org/researcher", "https://example.org/researcher/search"),
+        ("https://example.org/search-engine", "https://example.org/search-engine/search"),
     ],
 )
 def test_url_is_endpoint_plus_search(endpoint: str, url: str) -> None:
@@ -156,7 +186,8 @@ def test_pageno_only_when_a_count_is_given(field: str) -> None:
 
 @pytest.mark.parametrize(
     ("recency", "time_range"),
-    [("day", "day"), ("week", "month"), ("month", "month"), ("year", "year")],
+    # SearXNG accepts a week range (issue 12); the reference's week -> month is not kept.
+    [("day", "day"), ("week", "week"), ("month", "month"), ("year", "year")],
 )
 def test_recency_maps_to_time_range(recency: str, time_range: str) -> None:
     assert _query(recency=recency)["time_range"] == time_range
@@ -183,23 +214,47 @@ def test_params_language_overrides_settings_language() -> None:
     assert "language" not in _query()
 
 
+def test_automatic_language_from_settings_is_sent() -> None:
+    assert _query(searxng={"language": "auto"})["language"] == "auto"
+
+
 def test_unhonoured_params_are_not_sent() -> None:
     query = _query(country="DE", max_tokens=100, temperature=0.5)
     assert set(query) == {"q", "format"}
 
 
 @pytest.mark.parametrize(
-    ("text", "sent"),
+    "text", ["espresso  grind\tsize", "!wp espresso", "!images !ddg latte art", "wow! espresso!!"]
+)
+def test_queries_without_external_bangs_are_sent_unchanged(text: str) -> None:
+    assert _query(query=text)["q"] == text
+    assert external_bangs(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
     [
-        ("espresso  grind\tsize", "espresso  grind\tsize"),
-        ("!wp espresso", "!wp espresso"),
-        ("!!g espresso grind", "espresso grind"),
-        ("espresso !!ddg grind", "espresso grind"),
-        ("!!g", "!!g"),
+        ("!!g foo", '"!!g"'),
+        ("!!g", '"!!g"'),
+        ("espresso !!ddg grind", '"!!ddg"'),
+        ("!! espresso", '"!!"'),
+        ("!!w a !!g b !!w c", '"!!w", "!!g"'),
     ],
 )
-def test_external_bangs_are_removed(text: str, sent: str) -> None:
-    assert _query(query=text)["q"] == sent
+def test_external_bangs_are_refused_before_sending(text: str, tokens: str) -> None:
+    with pytest.raises(SearchProviderError) as caught:
+        provider.build_request(_params(query=text), _context(endpoint=ENDPOINT))
+    error = caught.value
+    assert type(error) is SearchProviderError
+    assert (error.provider, error.status) == ("searxng", 400)
+    assert error.message == (
+        f"SearXNG redirects a query with an external bang ({tokens}) to another site instead "
+        'of returning results; remove the "!!" token to search the SearXNG instance itself.'
+    )
+
+
+def test_search_url_is_pure() -> None:
+    assert search_url("http://[::1]:8888/sx/") == "http://[::1]:8888/sx/search"
 
 
 # --- auth ----------------------------------------------------------------------------------
@@ -328,6 +383,8 @@ def test_real_capture_parses() -> None:
     assert dated.age_seconds is not None and abs(dated.age_seconds - expected_age) < 60
     assert response.answer is None
     assert response.citations == ()
+    # duckduckgo and startpage hit a CAPTCHA: what came back is only part of the answer.
+    assert response.partial
     assert len(response.related_questions) == 15
     assert response.related_questions[:3] == (
         "coffee grind size chart",
@@ -370,6 +427,70 @@ def test_real_capture_later_results_and_dates() -> None:
         "2026-03-05T00:00:00",
         "2026-03-07T00:00:00",
     ]
+
+
+@pytest.mark.conformance
+def test_real_capture_keeps_each_results_engines() -> None:
+    response = _parse(read_capture(CAPTURE), limit=20)
+    engines = [tuple((rank.engine, rank.rank) for rank in s.engines) for s in response.sources]
+    # engines ["brave", "google"], positions [3, 10, 3]: both engines, best position 3.
+    assert engines[0] == (("brave", 3), ("google", 3))
+    assert engines[1] == (("brave", 1),)
+    assert engines[2] == (("brave", 4),)  # positions [4, 12]
+    assert engines[3] == (("google", 4),)
+    assert engines[10] == (("brave", 6), ("google", 6))  # positions [19, 6]
+    assert all(source.engines for source in response.sources)
+    assert {rank.engine for s in response.sources for rank in s.engines} == {"brave", "google"}
+
+
+@pytest.mark.conformance
+def test_real_capture_names_the_engines_that_did_not_answer(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="websearch_core.providers.searxng"):
+        response = _parse(read_capture(CAPTURE))
+    assert response.partial and len(response.sources) == 10
+    assert caplog.messages == [
+        "SearXNG answered without these engines: duckduckgo: CAPTCHA; startpage: Suspended: CAPTCHA"
+    ]
+    data = json.loads(read_capture(CAPTURE))
+    assert unresponsive_engines(data["unresponsive_engines"]) == [
+        "duckduckgo: CAPTCHA",
+        "startpage: Suspended: CAPTCHA",
+    ]
+    data["unresponsive_engines"] = []
+    assert not _parse(data).partial
+
+
+@pytest.mark.conformance
+def test_real_capture_with_an_infobox_and_a_correction() -> None:
+    data = json.loads(read_capture(CAPTURE))
+    data["corrections"] = ["espresso grind size extraction time"]
+    data["infoboxes"] = [WIKIPEDIA_INFOBOX]
+    response = _parse(data, limit=1)
+    assert response.answer == (
+        "Espresso\n"
+        "Espresso is a concentrated form of coffee produced by forcing hot water under "
+        "high pressure through finely ground coffee beans.\n"
+        "Country of origin: Italy\n"
+        "Introduced: 1884"
+    )
+    assert response.citations == (
+        SearchCitation(url="https://en.wikipedia.org/wiki/Espresso", title="Espresso"),
+    )
+    assert response.related_questions[:2] == (
+        "espresso grind size extraction time",
+        "coffee grind size chart",
+    )
+    assert len(response.related_questions) == 16
+    text = format_for_llm(response)
+    assert text.startswith("Espresso\nEspresso is a concentrated form of coffee")
+    assert "\n## Sources\n1 source\n[1] ground coffee - How does grind size" in text
+    assert (
+        "\n## Citations\n1 citation\n[1] Espresso\n    https://en.wikipedia.org/wiki/Espresso"
+        in text
+    )
+    assert "\n## Related\n16 questions\n- espresso grind size extraction time\n" in text
 
 
 @pytest.mark.conformance
@@ -492,12 +613,108 @@ def test_no_results_no_failed_engines_is_empty_not_an_error() -> None:
     assert not response.has_renderable_content()
 
 
-def test_failed_engines_are_ignored_when_results_exist() -> None:
+def test_failed_engines_with_results_make_a_partial_response() -> None:
     body = {
         "results": [{"url": "https://a.example/", "title": "A"}],
         "unresponsive_engines": [["google", "timeout"]],
     }
-    assert len(_parse(body).sources) == 1
+    response = _parse(body)
+    assert len(response.sources) == 1
+    assert response.partial
+
+
+def test_failed_engines_with_only_an_answer_still_answer() -> None:
+    body = {
+        "results": [],
+        "answers": [{"answer": "1 EUR = 1.08 USD"}],
+        "unresponsive_engines": [["google", "timeout"]],
+    }
+    response = _parse(body)
+    assert response.answer == "1 EUR = 1.08 USD"
+    assert response.partial and response.sources == ()
+
+
+def test_failed_engines_with_only_suggestions_are_an_error() -> None:
+    body = {"results": [], "suggestions": ["x"], "unresponsive_engines": [["google", "timeout"]]}
+    with pytest.raises(
+        ProviderUnavailableError, match=r"upstream engines failed: google: timeout$"
+    ):
+        _parse(body)
+
+
+def test_result_engines_fall_back_to_engine_and_list_position() -> None:
+    body = {
+        "results": [
+            {"url": "https://a.example/", "engine": "bing"},
+            {"url": "https://b.example/", "engines": ["qwant", "qwant", "", 3], "positions": []},
+            {"url": "https://c.example/", "engines": ["mojeek"], "positions": [0, True, "2", 5]},
+            {"url": "https://d.example/"},
+        ]
+    }
+    sources = _parse(body).sources
+    assert sources[0].engines == (SourceRank(engine="bing", rank=1),)
+    assert sources[1].engines == (SourceRank(engine="qwant", rank=2),)
+    assert sources[2].engines == (SourceRank(engine="mojeek", rank=5),)
+    assert sources[3].engines == ()
+
+
+def test_corrections_lead_the_related_questions_without_repeats() -> None:
+    body = {
+        "results": [{"url": "https://a.example/"}],
+        "corrections": [" espresso  ", "", None, "latte"],
+        "suggestions": ["latte", "cortado"],
+    }
+    assert _parse(body).related_questions == ("espresso", "latte", "cortado")
+
+
+def test_answers_come_before_infoboxes_and_each_is_capped() -> None:
+    second_box = {"infobox": "Coffee", "content": "A brewed drink.", "id": "urn:x"}
+    third_box = {"infobox": "Tea", "content": "Another drink.", "id": "https://t.example/"}
+    body = {
+        "results": [{"url": "https://a.example/"}],
+        "answers": ["one", "two", "three", "four"],
+        "infoboxes": [WIKIPEDIA_INFOBOX, {"engine": "wikidata"}, second_box, third_box],
+    }
+    response = _parse(body)
+    assert response.answer is not None
+    assert response.answer.split("\n\n")[:3] == ["one", "two", "three"]
+    assert response.answer.endswith("\n\nCoffee\nA brewed drink.")
+    assert "Tea" not in response.answer
+    # "urn:x" is no page to cite and the infobox has no other link.
+    assert [c.url for c in response.citations] == ["https://en.wikipedia.org/wiki/Espresso"]
+
+
+@pytest.mark.parametrize(
+    ("item", "expected"),
+    [
+        ({"infobox": "  Espresso  "}, ("Espresso", None)),
+        ({"content": "Only text"}, ("Only text", None)),
+        (
+            {
+                "infobox": "Espresso",
+                "id": "not a url",
+                "urls": [{"title": "Site", "url": "javascript:x"}, {"url": "https://e.example/"}],
+            },
+            ("Espresso", SearchCitation(url="https://e.example/", title="Espresso")),
+        ),
+        (
+            {"id": "https://e.example/", "attributes": [{"label": "A", "value": " 1 "}]},
+            ("A: 1", SearchCitation(url="https://e.example/", title="https://e.example/")),
+        ),
+        ({"attributes": [{"label": "A"}, {"value": "1"}, "x"]}, None),
+        ({}, None),
+        ("Espresso", None),
+    ],
+)
+def test_infobox_shapes(item: Any, expected: Any) -> None:
+    assert format_infobox(item) == expected
+
+
+def test_infobox_facts_are_capped_at_eight() -> None:
+    facts = [{"label": f"L{i}", "value": f"v{i}"} for i in range(12)]
+    result = format_infobox({"infobox": "X", "attributes": facts})
+    assert result is not None
+    assert result[0].splitlines() == ["X"] + [f"L{i}: v{i}" for i in range(8)]
 
 
 def test_failed_engines_without_reason() -> None:
@@ -574,6 +791,111 @@ def test_http_errors(status: int, body: str, kind: type[Exception], message: str
     assert error.message == message
     assert error.status == status
     assert type(error) is kind
+
+
+FLASK_403 = (
+    "<!doctype html>\n<html lang=en>\n<title>403 Forbidden</title>\n<h1>Forbidden</h1>\n"
+    "<p>You don't have the permission to access the requested resource. It is either "
+    "read-protected or not readable by the server.</p>\n"
+)
+NGINX_502 = (
+    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+    "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n"
+    "</body>\r\n</html>\r\n"
+)
+JSON_FORMAT_OFF = (
+    "SearXNG instance at searx.example.org does not serve the JSON format (403): "
+    'enable "json" in search.formats of its settings.yml.'
+)
+
+
+def _failure_of(status: int, body: str, **headers: str) -> SearchProviderError:
+    url = "https://searx.example.org/search?q=espresso&format=json"
+    response = HttpResponse(status=status, body=body.encode(), headers=headers, url=url)
+    with pytest.raises(SearchProviderError) as caught:
+        provider.check_response(response)
+    return caught.value
+
+
+def test_403_html_page_is_the_json_format_being_disabled_not_a_key_problem() -> None:
+    error = _failure_of(403, FLASK_403, **{"Content-Type": "text/html; charset=utf-8"})
+    assert type(error) is ProviderNotConfiguredError
+    assert error.message == JSON_FORMAT_OFF
+    assert error.status is None
+    # What the model reads: the cause and the fix, no "Check API key".
+    assert format_provider_failure(error, "SearXNG") == JSON_FORMAT_OFF
+    assert "<" not in error.message
+
+
+def test_json_format_message_names_host_and_port_but_never_user_info() -> None:
+    response = HttpResponse(
+        status=403, body=FLASK_403.encode(), url="http://alice:pw@10.0.0.5:8888/search"
+    )
+    with pytest.raises(ProviderNotConfiguredError) as caught:
+        provider.check_response(response)
+    assert caught.value.message.startswith("SearXNG instance at 10.0.0.5:8888 does not serve")
+    assert "alice" not in caught.value.message and "pw" not in caught.value.message
+    with pytest.raises(ProviderNotConfiguredError) as caught:
+        provider.check_response(HttpResponse(status=403, body=FLASK_403.encode()))
+    assert caught.value.message.startswith("SearXNG instance does not serve the JSON format")
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "headers"),
+    [
+        (401, FLASK_403.replace("403 Forbidden", "401 Unauthorized"), {}),
+        (401, '{"error": "invalid token"}', {}),
+        (401, "", {"WWW-Authenticate": 'Basic realm="searxng"'}),
+        (403, '{"error": "forbidden"}', {}),
+        (403, "Forbidden", {}),
+        (403, "", {}),
+        # A proxy that asks for credentials is about credentials, HTML page or not.
+        (403, FLASK_403, {"WWW-Authenticate": "Bearer"}),
+    ],
+)
+def test_credential_refusals_stay_authorization_failures(
+    status: int, body: str, headers: dict[str, str]
+) -> None:
+    error = _failure_of(status, body, **headers)
+    assert type(error) is AuthorizationError
+    assert error.status == status
+    assert format_provider_failure(error, "SearXNG") == (
+        f"SearXNG authorization failed ({status}). Check API key or base URL."
+    )
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "kind", "message"),
+    [
+        (502, NGINX_502, ProviderUnavailableError, "SearXNG API error (502): 502 Bad Gateway"),
+        (
+            404,
+            FLASK_403.replace("403 Forbidden", "404 Not Found"),
+            SearchProviderError,
+            "SearXNG API error (404): 404 Not Found",
+        ),
+        (500, "<!DOCTYPE html><html><body>boom</body></html>", ProviderUnavailableError, None),
+        (400, "<html><title>\n  Bad\n request </title></html>", SearchProviderError, None),
+    ],
+)
+def test_html_error_pages_give_status_and_title_only(
+    status: int, body: str, kind: type[Exception], message: str | None
+) -> None:
+    error = _failure_of(status, body)
+    assert type(error) is kind
+    assert error.status == status
+    expected = {500: "SearXNG API error (500)", 400: "SearXNG API error (400): Bad request"}
+    assert error.message == (message or expected[status])
+    assert "<" not in error.message
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("status", [403, 503])
+def test_real_challenge_page_with_an_error_status_is_a_challenge(status: int) -> None:
+    error = _failure_of(status, read_capture(CHALLENGE).decode())
+    assert type(error) is ChallengeError
+    assert "searx.be | Verifying your request" in error.message
+    assert "<" not in error.message
 
 
 def test_success_status_passes_the_check() -> None:

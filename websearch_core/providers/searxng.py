@@ -3,11 +3,37 @@
 Available when an endpoint is configured (``searxng.endpoint`` in settings or
 ``SEARXNG_ENDPOINT``); no API key is involved. One ``GET <endpoint>/search?format=json``
 per call, authenticated with HTTP Basic (preferred) or a bearer token when configured.
+The body is read by :mod:`websearch_core.providers._searxng_parse` (engines, answers,
+infoboxes, corrections, unresponsive engines: see there).
 
-Public instances often sit behind a bot check that answers ``200`` with an HTML
-"Verifying your request" page even though JSON was asked for; that is reported as a
-:class:`~websearch_core.errors.ChallengeError`, any other non-JSON body as a
-:class:`~websearch_core.errors.ResponseParseError`, never as an empty success.
+Where this departs from the reference (measured against a real SearXNG, issue 12):
+
+* **Endpoint:** both ``https://host`` and ``https://host/search`` (with or without
+  trailing slashes) are accepted; an endpoint already ending in ``/search`` is used as
+  is, so ``/search/search`` is never requested.
+* **Recency:** ``week`` is sent as ``time_range=week``. The reference downgrades it to
+  ``month`` on the belief that SearXNG has no week range; SearXNG accepts ``day``,
+  ``week``, ``month`` and ``year``, and a real instance filters by week.
+* **External bangs:** a query with a ``!!`` token (``!!g foo`` jumps to Google, ``!!``
+  alone to the first result) is refused before sending (status 400). SearXNG answers it
+  with a redirect off the instance, never with results; the reference's silent removal of
+  the token would search something other than what was asked. Single-``!`` bangs
+  (``!wp paris``) select SearXNG's own engines and are sent unchanged.
+* **Language:** ``language="auto"`` (SearXNG's automatic detection) is sent as given.
+
+Errors say what went wrong without echoing an HTML page:
+
+* ``200`` with an HTML bot check ("Verifying your request") is a
+  :class:`~websearch_core.errors.ChallengeError`; any other non-JSON body a
+  :class:`~websearch_core.errors.ResponseParseError`, never an empty success. A bot check
+  served with an error status is a challenge too.
+* ``403`` with an HTML page (and no ``WWW-Authenticate`` challenge) is the instance
+  refusing the ``json`` format: ``search.formats`` in its ``settings.yml`` lacks it. It is
+  a :class:`~websearch_core.errors.ProviderNotConfiguredError` without an HTTP status, so
+  it never reads as a key problem. ``401``, and ``403`` with a JSON or plain body, stay
+  authorization failures: with a token or Basic auth in front of the instance that is
+  what they mean.
+* Any other HTML error page is reported by its status and ``<title>`` only.
 
 API reference: https://docs.searxng.org/dev/search_api.html
 """
@@ -15,8 +41,8 @@ API reference: https://docs.searxng.org/dev/search_api.html
 import base64
 import json
 import re
-from collections.abc import Mapping, Sequence
 from typing import Any, Final
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import SecretStr
 
@@ -24,29 +50,34 @@ from ..errors import (
     ChallengeError,
     ConfigurationError,
     ProviderNotConfiguredError,
-    ProviderUnavailableError,
     ResponseParseError,
+    SearchProviderError,
 )
-from ..models import Recency, SearchParams, SearchResponse, SearchSource
+from ..models import SearchParams, SearchResponse
 from ..settings import SearxngSettings
-from ..transport import HttpRequest, HttpResponse
-from ._common import age_seconds_from_date, collapse_whitespace
-from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+from ..transport import (
+    ERROR_BODY_LIMIT,
+    HttpRequest,
+    HttpResponse,
+    api_error_text,
+    raise_for_status,
+)
+from ._common import collapse_whitespace, is_http_url
+from ._searxng_parse import DEFAULT_RESULTS, MAX_RESULTS, format_answer, parse_search_body
+from .base import ProviderContext, ProviderInfo, RequestResponseProvider
 
 __all__ = [
     "SearxngProvider",
     "build_authorization",
     "detect_challenge",
+    "external_bangs",
     "format_answer",
     "parse_search_body",
+    "search_url",
 ]
 
 PROVIDER_ID: Final = "searxng"
 LABEL: Final = "SearXNG"
-DEFAULT_RESULTS: Final = 10
-MAX_RESULTS: Final = 20
-MAX_ANSWERS: Final = 3
-MAX_TRANSLATIONS: Final = 3
 
 ENDPOINT_MISSING: Final = (
     "SearXNG endpoint not configured. Set searxng.endpoint in settings or SEARXNG_ENDPOINT "
@@ -63,12 +94,14 @@ BASIC_CONTROL: Final = (
     "SearXNG Basic auth credentials must not contain RFC 7617 control characters."
 )
 
-_TIME_RANGE: Final[Mapping[Recency, str]] = {
-    "day": "day",
-    "week": "month",  # SearXNG has no week range; a month is the closest that still covers it
-    "month": "month",
-    "year": "year",
-}
+JSON_FORMAT_DISABLED: Final = (
+    'SearXNG instance{where} does not serve the JSON format (403): enable "json" in '
+    "search.formats of its settings.yml."
+)
+EXTERNAL_BANG: Final = (
+    "SearXNG redirects a query with an external bang ({tokens}) to another site instead of "
+    'returning results; remove the "!!" token to search the SearXNG instance itself.'
+)
 # C0 controls, DEL and C1 controls: RFC 7617 forbids every one of them in user-id and password.
 _CONTROL_CHARS: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _TITLE: Final = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
@@ -135,25 +168,44 @@ def _endpoint(settings: SearxngSettings) -> str | None:
     return endpoint or None
 
 
-def _search_url(endpoint: str) -> str:
-    if not endpoint.lower().startswith(("http://", "https://")):
+def search_url(endpoint: str) -> str:
+    """The search URL of an instance given as ``https://host[/prefix]`` or ``.../search``.
+
+    Trailing slashes are ignored and ``/search`` is added only when the path does not
+    already end in it, so both forms people copy from a browser work.
+
+    Raises:
+        ConfigurationError: ``endpoint`` is not an absolute http(s) URL with a host.
+
+    Example:
+        >>> search_url("https://searx.example.org/search/")
+        'https://searx.example.org/search'
+        >>> search_url("https://example.org/searxng")
+        'https://example.org/searxng/search'
+    """
+    if not is_http_url(endpoint):
         raise ConfigurationError(
-            f"searxng.endpoint must be an http(s) URL such as https://searx.example.org, "
+            "searxng.endpoint must be an http(s) URL such as https://searx.example.org, "
             f"got {endpoint!r}"
         )
-    return f"{endpoint.rstrip('/')}/search"
+    parts = urlsplit(endpoint)
+    path = parts.path.rstrip("/")
+    if not path.endswith("/search"):
+        path += "/search"
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
 
 
-def _query_text(query: str) -> str:
-    """The query without ``!!`` external bangs, which make SearXNG redirect off-site.
+def external_bangs(query: str) -> list[str]:
+    """The tokens of ``query`` that make SearXNG redirect instead of search.
 
-    A query with no such token is returned unchanged, byte for byte.
+    SearXNG reads every whitespace-separated token starting with ``!!`` as an external
+    bang (``!!g``, ``!!wde``) or, for a bare ``!!``, as "go to the first result".
+
+    Example:
+        >>> external_bangs("!!g espresso !wp grind")
+        ['!!g']
     """
-    tokens = query.split()
-    kept = [token for token in tokens if not token.startswith("!!")]
-    if len(kept) == len(tokens) or not kept:
-        return query
-    return " ".join(kept)
+    return [token for token in query.split() if token.startswith("!!")]
 
 
 def _comma_list(value: str | None) -> str | None:
@@ -179,9 +231,38 @@ def detect_challenge(body: str) -> str | None:
     lowered = body.lower()
     if not any(marker in lowered for marker in _CHALLENGE_MARKERS):
         return None
-    match = _TITLE.search(body)
+    return _page_title(body) or "bot check"
+
+
+def _challenge_error(challenge: str) -> ChallengeError:
+    return ChallengeError(
+        PROVIDER_ID,
+        f'SearXNG instance served a bot-check page ("{challenge}") instead of JSON '
+        "results; use an instance that allows API access.",
+    )
+
+
+def _looks_like_html(text: str) -> bool:
+    head = text.lstrip()[:512].lower()
+    return head.startswith("<") and ("<html" in head or "<!doctype" in head or "<title" in head)
+
+
+def _page_title(text: str) -> str | None:
+    match = _TITLE.search(text)
     title = collapse_whitespace(match.group(1)) if match else ""
-    return title[:120] or "bot check"
+    return title[:120] or None
+
+
+def _host(url: str) -> str | None:
+    """``host[:port]`` of ``url``, never its user-info (which may hold a password)."""
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if not host:
+        return None
+    return f"{host}:{port}" if port is not None else host
 
 
 def _decode_json(response: HttpResponse) -> Any:
@@ -192,11 +273,7 @@ def _decode_json(response: HttpResponse) -> Any:
     text = response.text()
     challenge = detect_challenge(text)
     if challenge is not None:
-        raise ChallengeError(
-            PROVIDER_ID,
-            f'SearXNG instance served a bot-check page ("{challenge}") instead of JSON '
-            "results; use an instance that allows API access.",
-        )
+        raise _challenge_error(challenge)
     if text.lstrip().startswith("<"):
         raise ResponseParseError(
             PROVIDER_ID,
@@ -205,152 +282,6 @@ def _decode_json(response: HttpResponse) -> Any:
             502,
         )
     raise ResponseParseError(PROVIDER_ID, "SearXNG API returned invalid JSON", 502)
-
-
-def _text(value: Any) -> str | None:
-    if isinstance(value, str):
-        stripped = value.strip()
-        return stripped or None
-    return None
-
-
-def _weather_text(current: Mapping[str, Any]) -> str | None:
-    summary = _text(current.get("summary"))
-    if summary is not None:
-        return summary
-    location = current.get("location")
-    temperature = current.get("temperature")
-    condition = _text(current.get("condition"))
-    name = _text(location.get("name")) if isinstance(location, Mapping) else None
-    if name is None or not isinstance(temperature, Mapping) or condition is None:
-        return None
-    value = temperature.get("val")
-    unit = temperature.get("unit") if isinstance(temperature.get("unit"), str) else ""
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return None
-    return f"{name}: {value:g}{unit}: {condition}"
-
-
-def format_answer(item: Any) -> str | None:
-    """One entry of SearXNG's ``answers`` list as text, or ``None`` when it has none.
-
-    Handles the legacy plain string, ``{"answer": ...}``, ``{"translations": [{"text"}]}``
-    (up to three texts, one per line) and weather answers (``{"current": {"summary"}}``).
-
-    Example:
-        >>> print(format_answer({"translations": [{"text": "Hallo"}, {"text": "Servus"}]}))
-        Hallo
-        Servus
-    """
-    if isinstance(item, str):
-        return _text(item)
-    if not isinstance(item, Mapping):
-        return None
-    answer = _text(item.get("answer"))
-    if answer is not None:
-        return answer
-    translations = item.get("translations")
-    if isinstance(translations, list):
-        texts = [
-            text
-            for entry in translations
-            if isinstance(entry, Mapping) and (text := _text(entry.get("text"))) is not None
-        ]
-        if texts:
-            return "\n".join(texts[:MAX_TRANSLATIONS])
-    current = item.get("current")
-    if isinstance(current, Mapping):
-        return _weather_text(current)
-    return None
-
-
-def _source(item: Any) -> SearchSource | None:
-    if not isinstance(item, Mapping):
-        return None
-    url = _text(item.get("url"))
-    if url is None:
-        return None
-    title = item.get("title")
-    content = item.get("content")
-    if content is None:
-        content = item.get("snippet")
-    published = item.get("publishedDate")
-    if published is None:
-        published = item.get("published_date")
-    published_text = _text(published)
-    return SearchSource(
-        title=collapse_whitespace(title) if isinstance(title, str) and title.strip() else url,
-        url=url,
-        snippet=_text(content),
-        published_date=published_text,
-        age_seconds=age_seconds_from_date(published_text),
-    )
-
-
-def _unresponsive(value: Any) -> list[str]:
-    if not isinstance(value, list):
-        return []
-    failures: list[str] = []
-    for entry in value:
-        if isinstance(entry, Sequence) and not isinstance(entry, str) and entry:
-            engine = str(entry[0])
-            reason = str(entry[1]) if len(entry) > 1 and entry[1] is not None else ""
-            failures.append(f"{engine}: {reason}" if reason else engine)
-        elif isinstance(entry, str) and entry.strip():
-            failures.append(entry.strip())
-    return failures
-
-
-def parse_search_body(data: Any, count: int | None) -> SearchResponse:
-    """Turn a decoded ``/search?format=json`` body into a response (pure).
-
-    Args:
-        data: The decoded JSON body.
-        count: The requested result count (``num_search_results`` before ``limit``).
-
-    Returns:
-        Sources (at most ``count`` clamped to 1..20, default 10), suggestions as related
-        questions, and up to three answers joined by a blank line.
-
-    Raises:
-        ResponseParseError: The body is not a JSON object or ``results`` is not a list.
-        ProviderUnavailableError: No usable result came back and SearXNG reported failing
-            upstream engines (status 503).
-    """
-    if not isinstance(data, Mapping):
-        raise ResponseParseError(PROVIDER_ID, "SearXNG API returned an unexpected body", 502)
-    results = data.get("results", [])
-    if not isinstance(results, list):
-        raise ResponseParseError(PROVIDER_ID, "SearXNG API returned non-list results", 502)
-    limit = clamp_count(count, DEFAULT_RESULTS, MAX_RESULTS)
-    sources = [source for item in results if (source := _source(item)) is not None][:limit]
-    if not sources:
-        failures = _unresponsive(data.get("unresponsive_engines"))
-        if failures:
-            raise ProviderUnavailableError(
-                PROVIDER_ID,
-                "SearXNG returned no usable results; upstream engines failed: "
-                + "; ".join(failures),
-                503,
-            )
-    suggestions = data.get("suggestions")
-    related = (
-        tuple(text for item in suggestions if (text := _text(item)) is not None)
-        if isinstance(suggestions, list)
-        else ()
-    )
-    raw_answers = data.get("answers")
-    answers = (
-        [text for item in raw_answers if (text := format_answer(item)) is not None]
-        if isinstance(raw_answers, list)
-        else []
-    )
-    return SearchResponse(
-        provider=PROVIDER_ID,
-        answer="\n\n".join(answers[:MAX_ANSWERS]) or None,
-        sources=tuple(sources),
-        related_questions=related,
-    )
 
 
 class SearxngProvider(RequestResponseProvider):
@@ -379,21 +310,27 @@ class SearxngProvider(RequestResponseProvider):
         Raises:
             ProviderNotConfiguredError: No endpoint is configured.
             ConfigurationError: The endpoint is not an http(s) URL or Basic auth is invalid.
+            SearchProviderError: The query holds an external bang (status 400).
         """
         settings = context.settings.searxng
         endpoint = _endpoint(settings)
         if endpoint is None:
             raise ProviderNotConfiguredError(PROVIDER_ID, ENDPOINT_MISSING)
-        url = _search_url(endpoint)
+        url = search_url(endpoint)
+        bangs = external_bangs(params.query)
+        if bangs:
+            tokens = ", ".join(f'"{token}"' for token in dict.fromkeys(bangs))
+            raise SearchProviderError(PROVIDER_ID, EXTERNAL_BANG.format(tokens=tokens), 400)
         headers = {"Accept": "application/json"}
         authorization = build_authorization(settings)
         if authorization is not None:
             headers["Authorization"] = authorization
-        query: list[tuple[str, str]] = [("q", _query_text(params.query)), ("format", "json")]
+        query: list[tuple[str, str]] = [("q", params.query), ("format", "json")]
         if params.result_count is not None:
             query.append(("pageno", "1"))
         if params.recency is not None:
-            query.append(("time_range", _TIME_RANGE[params.recency]))
+            # SearXNG's time_range takes the same four words as ``recency``.
+            query.append(("time_range", params.recency))
         categories = _comma_list(settings.categories)
         if categories:
             query.append(("categories", categories))
@@ -406,6 +343,33 @@ class SearxngProvider(RequestResponseProvider):
         if language:
             query.append(("language", language))
         return HttpRequest(method="GET", url=url, params=tuple(query), headers=headers)
+
+    def check_response(self, response: HttpResponse) -> None:
+        """Classify a non-2xx answer; an HTML page is never quoted, only its title.
+
+        Raises:
+            ChallengeError: A bot-check page, whatever the status.
+            ProviderNotConfiguredError: 403 with an HTML page: the instance does not serve
+                the ``json`` format (no HTTP status, so it is not read as a key problem).
+            SearchProviderError: Anything else, through the shared status classifier.
+        """
+        status = response.status
+        if 200 <= status < 300:
+            return
+        text = response.body[: ERROR_BODY_LIMIT * 4].decode("utf-8", errors="replace")
+        if not _looks_like_html(text):
+            raise_for_status(PROVIDER_ID, response, api_error_text(f"{LABEL} API error", response))
+            return
+        challenge = detect_challenge(text)
+        if challenge is not None:
+            raise _challenge_error(challenge)
+        if status == 403 and response.header("WWW-Authenticate") is None:
+            host = _host(response.url)
+            where = f" at {host}" if host else ""
+            raise ProviderNotConfiguredError(PROVIDER_ID, JSON_FORMAT_DISABLED.format(where=where))
+        title = _page_title(text)
+        reason = f": {title}" if title else ""
+        raise_for_status(PROVIDER_ID, response, f"{LABEL} API error ({status}){reason}")
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """Parse a 2xx body; an HTML bot check or other non-JSON body is an error."""

@@ -1,14 +1,31 @@
 """SearXNG's wire protocol for the simulator: ``GET /search?format=json``.
 
 The success body has the shape of a real instance's JSON answer (``query``, ``results``
-with ``title``/``url``/``content``/``publishedDate``/``engine``, ``suggestions``,
-``answers``, ``unresponsive_engines``). Like a real instance, a request without
-``format=json`` gets an HTML page, so a provider that forgets the parameter fails loudly.
+with ``title``/``url``/``content``/``publishedDate``/``engine``/``engines``/``positions``/
+``category``, ``answers``, ``corrections``, ``infoboxes``, ``suggestions``,
+``unresponsive_engines``). It behaves like a real instance where a provider can get it
+wrong:
+
+* a request without ``format=json`` gets the HTML results page;
+* a format missing from :attr:`SearxngProtocol.formats` (``search.formats`` of the
+  instance's ``settings.yml``) gets Flask's HTML ``403 Forbidden`` page;
+* a path other than ``[/prefix]/search`` (``/search/search`` among them) gets Flask's HTML
+  ``404 Not Found`` page;
+* a ``time_range`` or ``language`` SearXNG does not know gets ``400`` with
+  ``{"error": ...}``, as its parameter check answers;
+* a query with a ``!!`` token is redirected (``302``) off the instance, as external bangs
+  and the bare ``!!`` are.
+
+The extra sections (:attr:`SearxngProtocol.answers` and the rest) are served as set, so
+tests can drive the partial-result, infobox and correction paths.
 """
 
 import html
 import json
+import re
+from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from aiohttp import web
 
@@ -16,7 +33,8 @@ from ..simulator import RecordedRequest, SimResult
 
 __all__ = ["CHALLENGE_PAGE", "SearxngProtocol"]
 
-SIM_ENGINE = "simulated"
+TIME_RANGES = frozenset({"", "None", "day", "week", "month", "year"})
+_LANGUAGE = re.compile(r"^(?:all|auto|[a-z]{2,3}(?:-[A-Za-z]{2,4})?)$")
 
 CHALLENGE_PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -36,6 +54,20 @@ CHALLENGE_PAGE = """<!DOCTYPE html>
 """
 """A bot-check page in the style public instances put in front of ``/search``."""
 
+FORBIDDEN_PAGE = (
+    "<!doctype html>\n<html lang=en>\n<title>403 Forbidden</title>\n<h1>Forbidden</h1>\n"
+    "<p>You don't have the permission to access the requested resource. It is either "
+    "read-protected or not readable by the server.</p>\n"
+)
+"""What Flask (``flask.abort(403)``) serves when the format is not enabled."""
+
+NOT_FOUND_PAGE = (
+    "<!doctype html>\n<html lang=en>\n<title>404 Not Found</title>\n<h1>Not Found</h1>\n"
+    "<p>The requested URL was not found on the server. If you entered the URL manually "
+    "please check your spelling and try again.</p>\n"
+)
+"""Flask's page for a route the instance does not have."""
+
 
 def _html_results_page(query: str) -> str:
     escaped = html.escape(query)
@@ -46,39 +78,77 @@ def _html_results_page(query: str) -> str:
     )
 
 
-def _result(position: int, result: SimResult) -> dict[str, Any]:
-    return {
-        "template": "default.html",
-        "url": result.url,
-        "title": result.title,
-        "content": result.snippet,
-        "publishedDate": result.published,
-        "thumbnail": "",
-        "engine": SIM_ENGINE,
-        "engines": [SIM_ENGINE],
-        "positions": [position],
-        "score": round(1.0 / position, 4),
-        "category": "general",
-    }
+def _is_search_path(path: str) -> bool:
+    return path.endswith("/search") and not path.endswith("/search/search")
 
 
+def _parameter_error(name: str, value: str) -> web.Response:
+    message = f'Invalid value "{value}" for parameter {name}'
+    return web.json_response({"error": message}, status=400)
+
+
+@dataclass
 class SearxngProtocol:
-    """Answers like a SearXNG instance with the ``json`` output format enabled."""
+    """Answers like a SearXNG instance; the fields are its settings and extra sections."""
+
+    formats: tuple[str, ...] = ("html", "json")
+    """``search.formats`` of the instance: a format outside it is refused with 403."""
+    engines: tuple[str, ...] = ("brave", "google")
+    """Engines the results come from: the first result from all, the rest one each in turn."""
+    answers: list[Any] = field(default_factory=list)
+    corrections: list[str] = field(default_factory=list)
+    infoboxes: list[dict[str, Any]] = field(default_factory=list)
+    unresponsive_engines: list[list[str]] = field(default_factory=list)
+
+    def _result(self, position: int, result: SimResult) -> dict[str, Any]:
+        engines = (
+            list(self.engines)
+            if position == 1
+            else [self.engines[(position - 2) % len(self.engines)]]
+        )
+        return {
+            "template": "default.html",
+            "url": result.url,
+            "title": result.title,
+            "content": result.snippet,
+            "publishedDate": result.published,
+            "thumbnail": "",
+            "engine": engines[0],
+            "engines": engines,
+            "positions": [position] * len(engines),
+            "score": round(len(engines) / position, 4),
+            "category": "general",
+        }
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
-        """The JSON search answer carrying ``results`` (HTML when JSON was not asked for)."""
-        query = request.query_dict().get("q", "")
-        if request.query_dict().get("format") != "json":
+        """The JSON search answer carrying ``results``, or the instance's refusal."""
+        params = request.query_dict()
+        query = params.get("q", "")
+        output = params.get("format", "html")
+        if not _is_search_path(request.path):
+            return web.Response(status=404, text=NOT_FOUND_PAGE, content_type="text/html")
+        if output not in self.formats:
+            return web.Response(status=403, text=FORBIDDEN_PAGE, content_type="text/html")
+        if any(token.startswith("!!") for token in query.split()):
+            rest = " ".join(token for token in query.split() if not token.startswith("!!"))
+            raise web.HTTPFound(f"https://external.example/search?q={quote(rest)}")
+        if output != "json":
             return web.Response(text=_html_results_page(query), content_type="text/html")
+        time_range = params.get("time_range", "")
+        if time_range not in TIME_RANGES:
+            return _parameter_error("time_range", time_range)
+        language = params.get("language")
+        if language is not None and not _LANGUAGE.match(language):
+            return _parameter_error("language", language)
         payload: dict[str, Any] = {
             "query": query,
             "number_of_results": 0,
-            "results": [_result(i, result) for i, result in enumerate(results, start=1)],
-            "answers": [],
-            "corrections": [],
-            "infoboxes": [],
+            "results": [self._result(i, result) for i, result in enumerate(results, start=1)],
+            "answers": self.answers,
+            "corrections": self.corrections,
+            "infoboxes": self.infoboxes,
             "suggestions": [f"{query} tutorial", f"{query} examples"] if query else [],
-            "unresponsive_engines": [],
+            "unresponsive_engines": self.unresponsive_engines,
         }
         return web.json_response(payload)
 

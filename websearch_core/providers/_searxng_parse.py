@@ -1,0 +1,298 @@
+"""Reading a SearXNG ``/search?format=json`` body: pure functions, no I/O.
+
+Split out of :mod:`websearch_core.providers.searxng` so that module keeps the request, the
+credentials and the status handling, and this one the body. What comes through, and why:
+
+* **Results** keep the engines SearXNG merged them from (``engines``) as
+  :attr:`~websearch_core.models.SearchSource.engines`, so a caller can tell a result three
+  engines agree on from one engine's outlier. SearXNG lists a result's engines and the
+  positions it held, but not which position came from which engine; each engine is
+  recorded with the best of those positions (exact for the usual single-engine result).
+  The result's ``category`` has no field on :class:`~websearch_core.models.SearchSource`
+  and is not kept.
+* **Answers** (``answers``: plain text, translations, weather) come first in ``answer``.
+* **Infoboxes** (a Wikipedia or Wikidata summary card) follow as answer paragraphs: the
+  name, the summary and up to eight ``label: value`` facts, because that is text a model
+  can quote; the infobox's own page becomes a citation, so the answer stays attributable.
+* **Corrections** (the spelling SearXNG believes was meant) lead ``related_questions``,
+  before the ``suggestions``, as the queries most worth running next.
+* **Unresponsive engines** with results left: the response is ``partial`` and the engines
+  are logged by name. With nothing usable left, it is an error naming each engine.
+"""
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from ..errors import ProviderUnavailableError, ResponseParseError
+from ..models import SearchCitation, SearchResponse, SearchSource, SourceRank
+from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from .base import clamp_count
+
+__all__ = [
+    "DEFAULT_RESULTS",
+    "MAX_RESULTS",
+    "format_answer",
+    "format_infobox",
+    "parse_search_body",
+    "unresponsive_engines",
+]
+
+logger = logging.getLogger("websearch_core.providers.searxng")
+
+PROVIDER_ID: Final = "searxng"
+DEFAULT_RESULTS: Final = 10
+MAX_RESULTS: Final = 20
+MAX_ANSWERS: Final = 3
+MAX_TRANSLATIONS: Final = 3
+MAX_INFOBOXES: Final = 2
+MAX_INFOBOX_FACTS: Final = 8
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, str):
+        stripped = value.strip()
+        return stripped or None
+    return None
+
+
+def _weather_text(current: Mapping[str, Any]) -> str | None:
+    summary = _text(current.get("summary"))
+    if summary is not None:
+        return summary
+    location = current.get("location")
+    temperature = current.get("temperature")
+    condition = _text(current.get("condition"))
+    name = _text(location.get("name")) if isinstance(location, Mapping) else None
+    if name is None or not isinstance(temperature, Mapping) or condition is None:
+        return None
+    value = temperature.get("val")
+    unit = temperature.get("unit") if isinstance(temperature.get("unit"), str) else ""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    return f"{name}: {value:g}{unit}: {condition}"
+
+
+def format_answer(item: Any) -> str | None:
+    """One entry of SearXNG's ``answers`` list as text, or ``None`` when it has none.
+
+    Handles the legacy plain string, ``{"answer": ...}``, ``{"translations": [{"text"}]}``
+    (up to three texts, one per line) and weather answers (``{"current": {"summary"}}``).
+
+    Example:
+        >>> print(format_answer({"translations": [{"text": "Hallo"}, {"text": "Servus"}]}))
+        Hallo
+        Servus
+    """
+    if isinstance(item, str):
+        return _text(item)
+    if not isinstance(item, Mapping):
+        return None
+    answer = _text(item.get("answer"))
+    if answer is not None:
+        return answer
+    translations = item.get("translations")
+    if isinstance(translations, list):
+        texts = [
+            text
+            for entry in translations
+            if isinstance(entry, Mapping) and (text := _text(entry.get("text"))) is not None
+        ]
+        if texts:
+            return "\n".join(texts[:MAX_TRANSLATIONS])
+    current = item.get("current")
+    if isinstance(current, Mapping):
+        return _weather_text(current)
+    return None
+
+
+def _infobox_facts(attributes: Any) -> list[str]:
+    if not isinstance(attributes, list):
+        return []
+    facts: list[str] = []
+    for attribute in attributes:
+        if not isinstance(attribute, Mapping):
+            continue
+        label = _text(attribute.get("label"))
+        value = _text(attribute.get("value"))
+        if label is not None and value is not None:
+            facts.append(f"{collapse_whitespace(label)}: {collapse_whitespace(value)}")
+    return facts[:MAX_INFOBOX_FACTS]
+
+
+def _infobox_url(item: Mapping[str, Any]) -> str | None:
+    """The infobox's own page: its ``id`` when that is a URL, else its first link."""
+    candidates: list[Any] = [item.get("id")]
+    urls = item.get("urls")
+    if isinstance(urls, list):
+        candidates.extend(entry.get("url") for entry in urls if isinstance(entry, Mapping))
+    for candidate in candidates:
+        url = _text(candidate)
+        if url is not None and is_http_url(url):
+            return url
+    return None
+
+
+def format_infobox(item: Any) -> tuple[str, SearchCitation | None] | None:
+    """One ``infoboxes`` entry as an answer paragraph and the citation of its page.
+
+    Returns:
+        ``(text, citation)``: the name, the summary and the facts one per line, with the
+        infobox's page as a citation (``None`` without a URL); ``None`` for an infobox
+        with no text at all.
+
+    Example:
+        >>> text, citation = format_infobox({
+        ...     "infobox": "Espresso", "content": "Coffee brewed under pressure.",
+        ...     "id": "https://en.wikipedia.org/wiki/Espresso",
+        ...     "attributes": [{"label": "Origin", "value": "Italy"}],
+        ... })
+        >>> print(text)
+        Espresso
+        Coffee brewed under pressure.
+        Origin: Italy
+        >>> citation.url
+        'https://en.wikipedia.org/wiki/Espresso'
+    """
+    if not isinstance(item, Mapping):
+        return None
+    name = _text(item.get("infobox"))
+    content = _text(item.get("content"))
+    lines = [
+        collapse_whitespace(text) for text in (name, content) if text is not None
+    ] + _infobox_facts(item.get("attributes"))
+    if not lines:
+        return None
+    url = _infobox_url(item)
+    citation = SearchCitation(url=url, title=collapse_whitespace(name or url)) if url else None
+    return "\n".join(lines), citation
+
+
+def _ranks(item: Mapping[str, Any], fallback: int) -> tuple[SourceRank, ...]:
+    engines = item.get("engines")
+    names = [text for name in engines if (text := _text(name))] if isinstance(engines, list) else []
+    if not names and (single := _text(item.get("engine"))) is not None:
+        names = [single]
+    positions = item.get("positions")
+    numbers = [
+        number
+        for number in (positions if isinstance(positions, list) else ())
+        if isinstance(number, int) and not isinstance(number, bool) and number > 0
+    ]
+    rank = min(numbers) if numbers else fallback
+    return tuple(SourceRank(engine=name, rank=rank) for name in dict.fromkeys(names))
+
+
+def _source(item: Any, position: int) -> SearchSource | None:
+    if not isinstance(item, Mapping):
+        return None
+    url = _text(item.get("url"))
+    if url is None:
+        return None
+    title = item.get("title")
+    content = item.get("content")
+    if content is None:
+        content = item.get("snippet")
+    published = item.get("publishedDate")
+    if published is None:
+        published = item.get("published_date")
+    published_text = _text(published)
+    return SearchSource(
+        title=collapse_whitespace(title) if isinstance(title, str) and title.strip() else url,
+        url=url,
+        snippet=_text(content),
+        published_date=published_text,
+        age_seconds=age_seconds_from_date(published_text),
+        engines=_ranks(item, position),
+    )
+
+
+def unresponsive_engines(value: Any) -> list[str]:
+    """SearXNG's ``unresponsive_engines`` as ``engine: reason`` texts.
+
+    An engine reported without a reason is named alone.
+
+    Example:
+        >>> unresponsive_engines([["duckduckgo", "CAPTCHA"], ["qwant", None]])
+        ['duckduckgo: CAPTCHA', 'qwant']
+    """
+    if not isinstance(value, list):
+        return []
+    failures: list[str] = []
+    for entry in value:
+        if isinstance(entry, Sequence) and not isinstance(entry, str) and entry:
+            engine = str(entry[0])
+            reason = str(entry[1]) if len(entry) > 1 and entry[1] is not None else ""
+            failures.append(f"{engine}: {reason}" if reason else engine)
+        elif isinstance(entry, str) and entry.strip():
+            failures.append(entry.strip())
+    return failures
+
+
+def _strings(value: Any) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [text for item in value if (text := _text(item)) is not None]
+
+
+def parse_search_body(data: Any, count: int | None) -> SearchResponse:
+    """Turn a decoded ``/search?format=json`` body into a response (pure).
+
+    Args:
+        data: The decoded JSON body.
+        count: The requested result count (``num_search_results`` before ``limit``).
+
+    Returns:
+        Sources (at most ``count`` clamped to 1..20, default 10) with their engines; up to
+        three answers then up to two infoboxes joined by blank lines as ``answer``; the
+        infoboxes' pages as citations; corrections then suggestions as related questions;
+        ``partial`` when some engines did not answer.
+
+    Raises:
+        ResponseParseError: The body is not a JSON object or ``results`` is not a list.
+        ProviderUnavailableError: No result and no answer came back and SearXNG reported
+            failing upstream engines (status 503).
+    """
+    if not isinstance(data, Mapping):
+        raise ResponseParseError(PROVIDER_ID, "SearXNG API returned an unexpected body", 502)
+    results = data.get("results", [])
+    if not isinstance(results, list):
+        raise ResponseParseError(PROVIDER_ID, "SearXNG API returned non-list results", 502)
+    limit = clamp_count(count, DEFAULT_RESULTS, MAX_RESULTS)
+    sources = [
+        source
+        for position, item in enumerate(results, start=1)
+        if (source := _source(item, position)) is not None
+    ][:limit]
+    raw_answers = data.get("answers")
+    answers = (
+        [text for item in raw_answers if (text := format_answer(item)) is not None]
+        if isinstance(raw_answers, list)
+        else []
+    )[:MAX_ANSWERS]
+    raw_infoboxes = data.get("infoboxes")
+    infoboxes = (
+        [box for item in raw_infoboxes if (box := format_infobox(item)) is not None]
+        if isinstance(raw_infoboxes, list)
+        else []
+    )[:MAX_INFOBOXES]
+    paragraphs = answers + [text for text, _ in infoboxes]
+    failures = unresponsive_engines(data.get("unresponsive_engines"))
+    if failures and not sources and not paragraphs:
+        raise ProviderUnavailableError(
+            PROVIDER_ID,
+            "SearXNG returned no usable results; upstream engines failed: " + "; ".join(failures),
+            503,
+        )
+    if failures:
+        logger.warning("SearXNG answered without these engines: %s", "; ".join(failures))
+    related = dict.fromkeys(_strings(data.get("corrections")) + _strings(data.get("suggestions")))
+    citations = dict.fromkeys(citation for _, citation in infoboxes if citation is not None)
+    return SearchResponse(
+        provider=PROVIDER_ID,
+        answer="\n\n".join(paragraphs) or None,
+        sources=tuple(sources),
+        citations=tuple(citations),
+        related_questions=tuple(related),
+        partial=bool(failures),
+    )
