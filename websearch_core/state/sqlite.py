@@ -30,6 +30,7 @@ import contextlib
 import errno
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -59,6 +60,7 @@ _T = TypeVar("_T")
 
 SCHEMA_VERSION: Final = 2
 APPLICATION_ID: Final = 0x57534854  # "WSHT": marks the file as a websearch-tools state file
+_READER_BUSY_TIMEOUT: Final = 0.05  # an inline read must never hold the event loop for long
 _PURGE_EVERY: Final = 256  # cache writes between sweeps of expired rows
 
 _SCHEMA: Final = """
@@ -150,6 +152,12 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._busy_timeout = busy_timeout
         self._conn: sqlite3.Connection | None = None  # used only on the executor thread
         self._writes_since_purge = 0
+        # Reads run inline on the caller's thread through their own connection, saving the
+        # executor hop (a cache hit is then one indexed lookup). Opened once the executor's
+        # connection has created and migrated the file; guarded by a lock, and skipped
+        # (back to the executor) whenever another thread holds it.
+        self._reader: sqlite3.Connection | None = None
+        self._reader_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"SQLiteStore({str(self._path)!r})"
@@ -165,17 +173,54 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         try:
             return func(self._connection())
         except (sqlite3.Error, OSError, ValueError, TypeError) as exc:  # Value/Type: bad row
-            message = f"SQLite state store {str(self._path)!r} failed: {type(exc).__name__}: {exc}"
             if _is_corruption(exc):
                 self._drop_connection()  # a damaged file is not retried on a stale handle
-                raise CorruptStateError(message) from exc
-            raise StateStoreError(message) from exc
+            raise self._store_error(exc) from exc
+
+    def _store_error(self, exc: BaseException) -> StateStoreError:
+        message = f"SQLite state store {str(self._path)!r} failed: {type(exc).__name__}: {exc}"
+        return CorruptStateError(message) if _is_corruption(exc) else StateStoreError(message)
 
     def _drop_connection(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
             with contextlib.suppress(sqlite3.Error):
                 conn.close()
+
+    async def _read(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run a read-only ``func`` inline when the reader is free, else on the executor.
+
+        WAL readers never wait for writers, so an inline read only blocks the event loop for
+        the lookup itself (tens of microseconds from the page cache); a lock held by another
+        thread, or a store not yet opened, takes the executor path instead.
+        """
+        if self._closed or self._conn is None or not self._reader_lock.acquire(blocking=False):
+            return await self._run(func)
+        try:
+            if self._closed:
+                raise StateStoreError("the state store is closed")
+            try:
+                if self._reader is None:
+                    self._reader = self._open_reader()
+                return func(self._reader)
+            except (sqlite3.Error, OSError, ValueError, TypeError) as exc:
+                self._close_reader()
+                raise self._store_error(exc) from exc
+        finally:
+            self._reader_lock.release()
+
+    def _open_reader(self) -> sqlite3.Connection:
+        reader = sqlite3.connect(
+            self._path, timeout=_READER_BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+        )
+        reader.execute("PRAGMA query_only = ON")
+        return reader
+
+    def _close_reader(self) -> None:
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            with contextlib.suppress(sqlite3.Error):
+                reader.close()
 
     async def _run_write(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``func`` in a ``BEGIN IMMEDIATE`` transaction.
@@ -265,7 +310,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             ).fetchone()
             return None if row is None else _mark_from_row(row)
 
-        return await self._run(query)
+        return await self._read(query)
 
     async def set_mark(self, provider: str, mark: ProviderMark) -> None:
         """See :meth:`StateStore.set_mark`."""
@@ -306,7 +351,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             ).fetchall()
             return {row[0]: _mark_from_row(row[1:]) for row in rows}
 
-        return await self._run(query)
+        return await self._read(query)
 
     # -- counters -------------------------------------------------------------------------
 
@@ -361,7 +406,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             ).fetchone()
             return 0 if row is None else int(row[0])
 
-        return await self._run(query)
+        return await self._read(query)
 
     async def reserve_usage(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
         """See :meth:`StateStore.reserve_usage`: one ``BEGIN IMMEDIATE`` transaction."""
@@ -439,7 +484,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             entry = CachedEntry(value=bytes(row[0]), stored_at=row[1], fresh_until=row[2])
             return select_cached(entry, float(row[3]), now, allow_stale)
 
-        return await self._run(query)
+        return await self._read(query)
 
     async def cache_set(
         self, key: str, value: bytes, *, now: float, ttl: float, keep_stale_for: float
@@ -520,6 +565,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if self._conn is not None:
             conn, self._conn = self._conn, None
             conn.close()
+        with self._reader_lock:
+            self._close_reader()
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
