@@ -2,8 +2,9 @@
 
 Usage::
 
-    websearch QUERY... [--recency day|week|month|year] [--limit N] [--provider ID]
-                       [--timeout SECONDS] [--json] [--verbose]
+    websearch QUERY... [--recency day|week|month|year] [--limit N]
+                       [--provider ID | --prefer ID] [--language TAG] [--country CC]
+                       [--timeout SECONDS] [--no-cache] [--json] [--verbose]
     websearch auth set PROVIDER       # reads the key from stdin, or prompts without echo
     websearch auth list               # provider ids with a stored key (never the keys)
     websearch auth remove PROVIDER
@@ -15,7 +16,14 @@ A first argument of ``auth`` or ``providers`` selects that command; anything els
 query (``websearch -- auth`` searches for the word "auth").
 
 Exit status: ``0`` on success; ``1`` when every provider failed (the error text goes to
-stderr) or there was nothing to remove; ``2`` for invalid input or configuration.
+stderr) or there was nothing to remove; ``2`` for invalid input or configuration (one line
+naming the option, variable or file). A reader that stops early (``websearch ... | head``)
+is not an error.
+
+``--provider ID`` *forces* a provider: it alone is asked, and its failure is the answer (no
+fallback); only when it cannot run at all (no key or endpoint) does the auto chain answer,
+after a line saying why. ``--prefer ID`` means what the ``provider`` setting and
+``WEBSEARCH_PROVIDER`` mean: try it first, then fall back to the auto chain.
 """
 
 import argparse
@@ -24,8 +32,8 @@ import contextlib
 import getpass
 import json
 import logging
+import os
 import sys
-import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
@@ -34,9 +42,10 @@ from pydantic import ValidationError
 from .client import WebSearch
 from .credentials import CredentialStore
 from .errors import ConfigurationError
-from .models import SearchParams, SearchToolResult
-from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER
+from .models import Attempt, SearchParams, SearchToolResult
+from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider
 from .settings import Settings
+from .settings_errors import configuration_errors
 from .status import ProviderStatus, ResetOutcome, reset_state, state_problem
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]
@@ -57,8 +66,15 @@ _SEARCH_FLAGS: Mapping[str, str] = {
     "limit": "--limit",
     "provider": "--provider",
     "timeout_seconds": "--timeout",
+    "language": "--language",
+    "country": "--country",
 }
 """Field names to the option that sets them, so a validation error names both."""
+_SETTINGS_FLAGS: Mapping[str, str] = {
+    "timeout_seconds": "timeout_seconds (--timeout)",
+    "provider": "provider (--prefer)",
+}
+"""Settings the search command sets from an option, named by that option in errors."""
 
 
 class _UsageError(Exception):
@@ -84,15 +100,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = namespace.handler
     try:
         with _quiet_library_logging(verbose=getattr(namespace, "verbose", False)):
-            return handler(namespace)
+            with configuration_errors():  # a bad variable or file: one line naming it
+                status = handler(namespace)
+            sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+            return status
     except ValidationError as error:
         return _fail(_describe_validation_error(error))
     except (ConfigurationError, _UsageError) as error:
-        return _fail(str(error))
-    except tomllib.TOMLDecodeError as error:
-        return _fail(f"invalid config file: {error}")
+        return _fail(" ".join(str(error).split()))
+    except BrokenPipeError:
+        return _reader_went_away()
     except KeyboardInterrupt:
         return _fail("interrupted", EXIT_INTERRUPTED)
+
+
+def _reader_went_away() -> int:
+    """The reader closed the pipe (``| head -1``): what it read is what it wanted.
+
+    Later writes, including the interpreter's final flush, go to ``/dev/null`` so Python
+    does not report the broken pipe on exit.
+    """
+    with contextlib.suppress(OSError, ValueError):  # no real descriptor (captured output)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return EXIT_OK
 
 
 # --- search -------------------------------------------------------------------------------
@@ -106,6 +137,10 @@ def _search_parser() -> argparse.ArgumentParser:
             "other commands:\n"
             "  websearch auth set|list|remove [PROVIDER]   manage stored API keys\n"
             "  websearch providers                         list providers and their status\n\n"
+            "--provider forces: only that provider is asked, and its failure is the answer;\n"
+            "if it cannot run at all, the auto chain answers after a line saying why.\n"
+            "--prefer (like the provider setting and WEBSEARCH_PROVIDER) tries it first,\n"
+            "then falls back to the auto chain.\n\n"
             "exit status: 0 success, 1 every provider failed, 2 invalid input.\n"
             'To search for the word "auth" or "providers", write: websearch -- auth'
         ),
@@ -118,10 +153,29 @@ def _search_parser() -> argparse.ArgumentParser:
         help="only results from the last day, week, month or year (where the provider can)",
     )
     parser.add_argument("--limit", type=int, metavar="N", help="maximum number of results")
-    parser.add_argument(
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument(
         "--provider",
         metavar="ID",
-        help="use this provider (falls back to the auto chain if it cannot run)",
+        help=(
+            "force this provider: only it is asked, with no fallback when it fails "
+            "(if it cannot run at all, the auto chain is used and the reason printed)"
+        ),
+    )
+    choice.add_argument(
+        "--prefer",
+        metavar="ID",
+        help="try this provider first, then fall back to the auto chain",
+    )
+    parser.add_argument(
+        "--language",
+        metavar="TAG",
+        help="results in this language, a BCP 47 tag such as en or pt-BR (where honoured)",
+    )
+    parser.add_argument(
+        "--country",
+        metavar="CC",
+        help="results for this country, a two-letter code such as us or de (where honoured)",
     )
     parser.add_argument(
         "--timeout", type=float, metavar="SECONDS", help="per-provider request timeout"
@@ -141,22 +195,55 @@ def _search(args: argparse.Namespace) -> int:
     overrides: dict[str, Any] = {}
     if args.timeout is not None:
         overrides["timeout_seconds"] = args.timeout
-    settings = Settings(**overrides)
+    if args.prefer is not None:
+        overrides["provider"] = args.prefer
+    with configuration_errors({field: _SETTINGS_FLAGS[field] for field in overrides}):
+        settings = Settings(**overrides)
     params = SearchParams(
         query=" ".join(args.query),
         recency=args.recency,
         limit=args.limit,
         provider=args.provider.strip().lower() if args.provider else None,
+        language=args.language,
+        country=args.country,
     )
     result = asyncio.run(_run_search(settings, params, use_cache=not args.no_cache))
+    unavailable = _forced_but_unavailable(params.provider, result.response.attempts)
     if args.json:
         print(json.dumps(result.to_metadata(), indent=2, ensure_ascii=False))
     if result.is_error:
-        print(result.text, file=sys.stderr)
+        text = result.text
+        if unavailable:  # why the forced provider did not run, then what the fallback did
+            text = f"Error: {unavailable}; the auto chain then failed: {result.error}"
+        print(text, file=sys.stderr)
         return EXIT_FAILED
+    if unavailable:
+        print(f"{PROG}: {unavailable}; the auto chain answered instead", file=sys.stderr)
     if not args.json:
         print(result.text)
     return EXIT_OK
+
+
+def _forced_but_unavailable(forced: str | None, attempts: Sequence[Attempt]) -> str | None:
+    """Why ``--provider`` could not run (the chain then fell back), or ``None``.
+
+    The chain records a forced provider that cannot run as a skipped attempt; what is
+    missing comes from the provider's own facts: its key variables or setup hint.
+    """
+    skipped = next((a for a in attempts if a.provider == forced and a.outcome == "skipped"), None)
+    if forced is None or skipped is None:
+        return None
+    info = get_provider(forced).info
+    if "excluded" in (skipped.detail or ""):
+        why = "it is excluded (the exclude setting or WEBSEARCH_EXCLUDE)"
+    elif info.setup_hint:
+        why = f"it is not configured: {info.setup_hint}"
+    elif info.env_vars:
+        names = " or ".join(info.env_vars)
+        why = f"it has no API key: set {names}, or store one with: {PROG} auth set {forced}"
+    else:
+        why = f"it is not configured (see: {PROG} providers)"
+    return f"--provider {forced}: {info.label} cannot run, because {why}"
 
 
 async def _run_search(
@@ -206,6 +293,7 @@ def _auth_set(args: argparse.Namespace) -> int:
     if provider_id not in PROVIDER_REGISTRY:
         known = ", ".join(SEARCH_PROVIDER_ORDER)
         raise _UsageError(f"Unknown search provider: {provider_id} (known: {known})")
+    _check_takes_a_key(provider_id)
     key = _read_secret(f"API key for {provider_id} (input hidden): ")
     if not key:
         raise _UsageError(f"no API key given for {provider_id}; nothing stored")
@@ -215,6 +303,24 @@ def _auth_set(args: argparse.Namespace) -> int:
     store.set(provider_id, key)
     print(f"Stored an API key for {provider_id} in {store.path}")
     return EXIT_OK
+
+
+def _check_takes_a_key(provider_id: str) -> None:
+    """Refuse to store a key no provider code would ever read (a keyless engine's).
+
+    Raises:
+        _UsageError: The provider reads no API key; the message says what it needs instead.
+    """
+    info = get_provider(provider_id).info
+    if info.env_vars:
+        return
+    if info.setup_hint:
+        needs = f"configure it instead: {info.setup_hint}"
+    elif info.kind in ("scraper", "aggregate"):
+        needs = "it needs no key"
+    else:
+        needs = "it signs in with a stored OAuth token, not a key"
+    raise _UsageError(f"{provider_id} takes no API key ({needs}); nothing stored")
 
 
 def _read_secret(prompt: str) -> str:

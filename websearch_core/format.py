@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 
 from .errors import SearchProviderError
 from .models import SearchResponse
+from .providers import PROVIDER_REGISTRY, get_provider
 
 __all__ = [
     "NO_PROVIDER_MESSAGE",
@@ -128,16 +129,30 @@ def format_provider_failure(error: BaseException, label: str) -> str:
 
     Returns:
         The Anthropic 404 text, the ``<Label> authorization failed`` text for 401/403
-        (Z.AI keeps its own message), or the error's own message.
+        (Z.AI keeps its own message; a keyless engine has no key to check, so its 401/403
+        says it blocked the request), or the error's own message.
     """
     if isinstance(error, SearchProviderError):
         if error.provider == "anthropic" and error.status == 404:
             return "Anthropic web search returned 404 (model or endpoint not found)."
+        if error.status in (401, 403) and _is_keyless(error.provider):
+            return (
+                f"{label} blocked the request ({error.status}); it needs no API key, so the "
+                "engine is refusing automated searches from this address. Try another "
+                "provider or retry later."
+            )
         if error.status in (401, 403) and error.provider != "zai":
             return f"{label} authorization failed ({error.status}). Check API key or base URL."
         return error.message
     message = str(error)
     return message if message else f"Unknown error from {label}"
+
+
+def _is_keyless(provider_id: str) -> bool:
+    """A credential-free scraper or the Public Web aggregate of them."""
+    if provider_id not in PROVIDER_REGISTRY:
+        return False
+    return get_provider(provider_id).info.kind in ("scraper", "aggregate")
 
 
 def format_failures(failures: Iterable[tuple[str, str]]) -> str:

@@ -4,6 +4,8 @@ import asyncio
 import contextlib
 import json
 import stat
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,6 +14,7 @@ import pytest
 
 from websearch_core import SEARCH_PROVIDER_ORDER, Settings, WebSearch
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
+from websearch_core.providers import get_provider
 from websearch_core.status import ProviderStatus
 from websearch_core.testing import Fault, Simulator
 
@@ -154,6 +157,168 @@ def test_forced_provider(simulate: Simulate, capsys: pytest.CaptureFixture[str])
     assert len(sim["tavily"].requests) == 0
 
 
+def test_forced_provider_failure_is_the_answer(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate("tavily", "brave")
+    sim["brave"].always(Fault.server_error(503, "upstream down"))
+    assert main(["python", "--provider", "brave"]) == EXIT_FAILED
+    assert capsys.readouterr().err.strip() == "Error: Brave API error (503): upstream down"
+    assert len(sim["tavily"].requests) == 0  # forced: no fallback
+
+
+def _allow(monkeypatch: pytest.MonkeyPatch, *provider_ids: str) -> None:
+    """Exclude every provider but these (an unconfigured one still cannot run)."""
+    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in provider_ids]
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
+
+
+def test_forced_provider_that_cannot_run_says_why_then_falls_back(
+    simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate("brave", "duckduckgo")
+    _allow(monkeypatch, "brave", "duckduckgo", "tavily")  # tavily has no key
+    assert main(["python", "--provider", "tavily"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert err == (
+        "websearch: --provider tavily: Tavily cannot run, because it has no API key: set "
+        "TAVILY_API_KEY, or store one with: websearch auth set tavily; the auto chain "
+        "answered instead\n"
+    )
+    assert out.startswith("[1] python result 1")
+    assert len(sim["brave"].requests) == 1
+
+
+def test_forced_provider_that_cannot_run_says_why_before_the_fallback_failure(
+    simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate("brave", "duckduckgo")
+    sim["brave"].always(Fault.server_error(503, "upstream down"))
+    sim["duckduckgo"].always(Fault.challenge())
+    _allow(monkeypatch, "brave", "duckduckgo", "searxng")  # no SearXNG endpoint
+    assert main(["python", "--provider", "searxng"]) == EXIT_FAILED
+    err = capsys.readouterr().err
+    why, _, fallback = err.partition("; the auto chain then failed: ")
+    assert why == (
+        "Error: --provider searxng: SearXNG cannot run, because it is not configured: "
+        "set SEARXNG_ENDPOINT or searxng.endpoint"
+    )
+    assert fallback.startswith("All web search providers failed: brave: Brave API error (503)")
+    assert "duckduckgo: DuckDuckGo blocked the request" in fallback
+    assert err.count("\n") == 1
+
+
+def test_forced_provider_that_is_excluded_says_so(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    simulate("brave")  # excludes every other provider
+    assert main(["python", "--provider", "tavily"]) == EXIT_OK
+    assert "because it is excluded (the exclude setting or WEBSEARCH_EXCLUDE)" in (
+        capsys.readouterr().err
+    )
+
+
+def test_prefer_tries_a_provider_first_then_falls_back(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate("tavily", "brave")
+    assert main(["python", "--prefer", "Brave", "--json"]) == EXIT_OK
+    assert json.loads(capsys.readouterr().out)["response"]["provider"] == "brave"
+    assert len(sim["tavily"].requests) == 0
+    sim["brave"].always(Fault.server_error(503))
+    assert main(["rust", "--prefer", "brave", "--json"]) == EXIT_OK
+    attempts = json.loads(capsys.readouterr().out)["response"]["attempts"]
+    assert [(a["provider"], a["outcome"]) for a in attempts] == [
+        ("brave", "failed"),
+        ("tavily", "success"),
+    ]
+
+
+def test_provider_and_prefer_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["python", "--provider", "brave", "--prefer", "tavily"]) == EXIT_USAGE
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_help_says_which_option_forces_and_which_prefers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--help"]) == EXIT_OK
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--provider ID force this provider: only it is asked, with no fallback" in out
+    assert "--prefer ID try this provider first, then fall back to the auto chain" in out
+    assert "falls back to the auto chain if it cannot run" not in out
+
+
+def test_language_and_country_reach_the_provider(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate("brave")
+    assert main(["wahl", "--language", "de", "--country", "at"]) == EXIT_OK
+    sent = sim["brave"].requests[0].query_dict()
+    assert (sent["search_lang"], sent["country"]) == ("de", "AT")
+
+
+@pytest.mark.parametrize(
+    ("argv", "names"),
+    [
+        (["python", "--country", "austria"], ("country", "--country")),
+        (["python", "--language", "not a tag"], ("language", "--language")),
+    ],
+)
+def test_invalid_language_or_country_exits_2(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str], argv: list[str], names: tuple[str, ...]
+) -> None:
+    sim = simulate("brave")
+    assert main(argv) == EXIT_USAGE
+    err = capsys.readouterr().err
+    for name in names:
+        assert name in err
+    assert sim["brave"].requests == []
+
+
+def test_readme_lists_the_providers_that_honour_language_and_country() -> None:
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text().split())
+    for field in ("language", "country"):
+        ids = [p for p in SEARCH_PROVIDER_ORDER if field in get_provider(p).info.honours]
+        listed = ", ".join(ids[:-1]) + f" and {ids[-1]}"
+        assert f"`--{field}`" in readme
+        assert f"reaches {listed}" in readme, field
+
+
+def test_a_keyless_engine_refusing_is_reported_as_blocked(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sim = simulate("brave", "duckduckgo")
+    sim["brave"].always(Fault.forbidden())
+    sim["duckduckgo"].always(Fault.forbidden())
+    assert main(["python"]) == EXIT_FAILED
+    err = capsys.readouterr().err
+    assert "brave: Brave authorization failed (403). Check API key or base URL." in err
+    assert "duckduckgo: DuckDuckGo blocked the request (403); it needs no API key" in err
+    assert "DuckDuckGo authorization failed" not in err
+
+
+def test_a_closed_pipe_ends_quietly(simulate: Simulate) -> None:
+    simulate("brave")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from websearch_core.cli import main; sys.exit(main())",
+            "python",
+            "--limit",
+            "20",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # as `| head -0` does: the reader is gone before the output
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=60) == EXIT_OK
+    assert stderr == ""
+
+
 def test_timeout_is_honoured(simulate: Simulate, capsys: pytest.CaptureFixture[str]) -> None:
     simulate("brave")["brave"].always(Fault.hang(5))
     started = time.monotonic()
@@ -284,6 +449,18 @@ def test_auth_set_prompts_without_echo_on_a_terminal(
     ("argv", "stdin", "message"),
     [
         (["auth", "set", "altavista"], SECRET, "Unknown search provider: altavista"),
+        (
+            ["auth", "set", "duckduckgo"],
+            SECRET,
+            "websearch: duckduckgo takes no API key (it needs no key); nothing stored\n",
+        ),
+        (
+            ["auth", "set", "searxng"],
+            SECRET,
+            "searxng takes no API key (configure it instead: set SEARXNG_ENDPOINT or "
+            "searxng.endpoint); nothing stored",
+        ),
+        (["auth", "set", "codex"], SECRET, "it signs in with a stored OAuth token, not a key"),
         (["auth", "set", "brave"], "\n", "no API key given"),
         (["auth", "set", "brave"], "two words", "one line without spaces"),
         (["auth"], "", "ACTION"),
@@ -394,14 +571,79 @@ def test_providers_reset_clears_a_mark(
     assert "unknown provider: bravo" in capsys.readouterr().err
 
 
-def test_a_broken_config_file_exits_2(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"provider = [unclosed\n", "is not valid TOML: Invalid value (at line 1, column 13)"),
+        (b'provider = "\xff\xfe"\n', "is not UTF-8 text (byte 12 cannot be decoded)"),
+    ],
+)
+@pytest.mark.parametrize("command", [["python"], ["providers"], ["auth", "list"]])
+def test_a_broken_config_file_exits_2_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    content: bytes,
+    problem: str,
+    command: list[str],
 ) -> None:
     config = tmp_path / "broken.toml"
-    config.write_text("provider = [unclosed\n")
+    config.write_bytes(content)
     monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
-    assert main(["python"]) == EXIT_USAGE
-    assert "invalid config file" in capsys.readouterr().err
+    assert main(command) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"websearch: config file {config} {problem}\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        (
+            "WEBSEARCH_TIMEOUT_SECONDS",
+            "soon",
+            "WEBSEARCH_TIMEOUT_SECONDS: Input should be a valid number, unable to parse string "
+            "as a number",
+        ),
+        (
+            "WEBSEARCH_REDIS_URL",
+            "http://user:hunter2@cache.internal:6379",
+            "WEBSEARCH_REDIS_URL: redis_url must start with one of redis://, rediss://, unix://",
+        ),
+        (
+            "WEBSEARCH_SEARXNG__SAFESEARCH",
+            "7",
+            "WEBSEARCH_SEARXNG__SAFESEARCH: searxng.safesearch must be 0 (off), 1 (moderate), "
+            "or 2 (strict).",
+        ),
+    ],
+)
+@pytest.mark.parametrize("command", [["python"], ["providers"]])
+def test_a_bad_variable_exits_2_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    value: str,
+    expected: str,
+    command: list[str],
+) -> None:
+    monkeypatch.setenv(name, value)
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
+    assert main(command) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"websearch: {expected}\n"
+    assert "hunter2" not in err
+
+
+def test_an_option_beats_the_variable_in_the_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_TIMEOUT_SECONDS", "30")
+    assert main(["python", "--timeout", "9999"]) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        "websearch: timeout_seconds (--timeout): Input should be less than or equal to 300\n"
+    )
 
 
 def test_an_invalid_setting_in_the_config_file_names_it(
