@@ -131,9 +131,13 @@ class Ledger:
         self._failures_seen: dict[str, int] = {}
 
     def _scope(self, provider_id: str, scope: str | None) -> str | None:
-        if scope is not None:
+        if scope is not None or self.scope_of is None:
             return scope
-        return self.scope_of(provider_id) if self.scope_of is not None else None
+        try:
+            return self.scope_of(provider_id)
+        except Exception:  # a fingerprint must never cost a search: the mark stays unscoped
+            logger.debug("no mark scope for %s", provider_id, exc_info=True)
+            return None
 
     async def skip_reason(
         self, info: ProviderInfo, *, scope: str | None = None

@@ -283,3 +283,15 @@ async def test_status_ignores_a_mark_earned_at_another_endpoint(sim: Simulator) 
             rows = {row.id: row for row in await collect_status(moved._context(), store, other)}
     assert rows["searxng"].mark is None  # the same state seen from another endpoint
     assert rows["searxng"].available and rows["searxng"].reason == "ready"
+
+
+async def test_a_scope_that_cannot_be_computed_leaves_the_mark_unscoped() -> None:
+    def broken(provider_id: str) -> str:
+        raise RuntimeError(f"no scope for {provider_id}")
+
+    store = MemoryStore()
+    ledger = Ledger(store, scope_of=broken)
+    await ledger.record_failure("brave", AuthorizationError("brave", "Brave refused", 401))
+    mark = await store.get_mark("brave", time.time())
+    assert mark is not None and mark.scope == ""
+    assert await ledger.skip_reason(BRAVE) is not None
