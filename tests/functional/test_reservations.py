@@ -295,3 +295,18 @@ async def test_a_scope_that_cannot_be_computed_leaves_the_mark_unscoped() -> Non
     mark = await store.get_mark("brave", time.time())
     assert mark is not None and mark.scope == ""
     assert await ledger.skip_reason(BRAVE) is not None
+
+
+async def test_release_gives_an_unsent_reservation_back_once(any_state: dict[str, Any]) -> None:
+    async with _store(any_state) as store:
+        ledger = Ledger(store, budgets={"brave": Budget(1, "month")})
+        reservation = await ledger.reserve(BRAVE)
+        with pytest.raises(ProviderSkippedError, match="budget of 1/month is spent"):
+            await ledger.reserve(BRAVE)
+        await ledger.release(reservation)  # the request was never sent
+        await ledger.release(reservation)  # idempotent: one count back, not two
+        month, budget = (w.period for w in reservation.windows)
+        assert await store.get_usage("brave", budget) == 0
+        assert await store.get_usage("brave", month) == 0
+        again = await ledger.reserve(BRAVE)
+        assert again.windows == reservation.windows and not again.released

@@ -1,8 +1,10 @@
 """The state interface the quota-aware fallback chain talks to, and the in-memory backend.
 
-The chain needs four kinds of shared, short-lived facts: provider marks (rate limited,
+The chain needs five kinds of shared, short-lived facts: provider marks (rate limited,
 exhausted, unauthorized, circuit open), a consecutive-failure counter per provider (circuit
-breaker backoff), usage counters per provider and period (budgets), and a result cache.
+breaker backoff), usage counters per provider and period (budgets, reserved atomically
+before a request is sent), the next free send time per rate-limited provider, and a result
+cache.
 They live behind :class:`StateStore` so the same chain code runs on an in-memory store (tests,
 no persistence), SQLite (one machine, several processes) or Redis (many machines sharing
 quotas).
