@@ -31,7 +31,6 @@ __all__ = [
 RECENCY_DAYS: Final[Mapping[Recency, int]] = {"day": 1, "week": 7, "month": 30, "year": 365}
 """How many days each ``recency`` reaches back, for providers that take a start date."""
 
-_WHITESPACE = re.compile(r"\s+")
 _TAG = re.compile(r"<[^>]*>")
 
 
@@ -177,8 +176,16 @@ def age_seconds_from_date(text: str | None, *, now: datetime | None = None) -> i
 
 
 def collapse_whitespace(text: str) -> str:
-    """Every run of whitespace (newlines, tabs, NBSP) as one space, ends trimmed."""
-    return _WHITESPACE.sub(" ", text).strip()
+    r"""Every run of whitespace (newlines, tabs, NBSP) as one space, ends trimmed.
+
+    ``str.split()`` splits on exactly the characters ``\s`` matches (both use Python's
+    Unicode whitespace test) and is several times faster than a regex substitution.
+
+    Example:
+        >>> collapse_whitespace("  a\n\t b\xa0\u3000c ")
+        'a b c'
+    """
+    return " ".join(text.split())
 
 
 def strip_tags(text: str) -> str:

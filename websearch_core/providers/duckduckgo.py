@@ -58,6 +58,8 @@ import asyncio
 import logging
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
 from urllib.parse import urlsplit
@@ -72,7 +74,7 @@ from ..html import (
     layout_text,
     navigation_headers,
     parse_document,
-    select,
+    raw_text,
 )
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest
@@ -174,19 +176,9 @@ INFO = ProviderInfo(
     index="bing",
 )
 
-# Markup, read from the lxml document with selectors compiled once. Class tests use the
-# word rule below on the class attribute's value: ``\bresult\b`` matches ``result`` and
-# ``web-result`` but not ``results_links`` or ``result__body``.
-_RESULT_DIVS = lxml.etree.XPath(
-    "descendant::div[contains(@class, 'result') or contains(@class, 'nav-link')]"
-)
-"""Result blocks and the nav-link div that ends the last one, in document order."""
-_LITE_MARKS = lxml.etree.XPath(
-    "descendant::*[self::a or self::div or self::span or self::td]"
-    "[contains(@class, 'result-link') or contains(@class, 'result-snippet')"
-    " or contains(@class, 'timestamp')]"
-)
-"""The lite layout's links, snippets and dates, in document order."""
+# Markup, read from the lxml document. Class tests use the word rule below on the class
+# attribute's value: ``\bresult\b`` matches ``result`` and ``web-result`` but not
+# ``results_links`` or ``result__body``.
 _CHALLENGE = lxml.etree.XPath(
     "descendant::*[contains(@class, 'anomaly-modal') or contains(@data-testid, 'anomaly-modal')"
     " or contains(@id, 'anomaly-modal') or contains(@action, 'anomaly.js')"
@@ -201,7 +193,6 @@ _NO_RESULT_CLASS = re.compile(r"\bresult--no-result\b|\bno-results\b", re.IGNORE
 _TITLE_CLASS = re.compile(r"\bresult__a\b")
 _SNIPPET_CLASS = re.compile(r"\bresult__snippet\b")
 _EXTRAS_URL_CLASS = re.compile(r"\bresult__extras__url\b")
-_SNIPPET_TAGS = frozenset({"a", "div", "span", "td"})
 _LITE_LINK_CLASS = re.compile(r"\bresult-link\b")
 _LITE_SNIPPET_CLASS = re.compile(r"\bresult-snippet\b")
 _LITE_DATE_CLASS = re.compile(r"\btimestamp\b")
@@ -354,45 +345,117 @@ def _class(element: Element) -> str:
     return element.get("class") or ""
 
 
-class _Block(NamedTuple):
-    """One result block: its ``<div>`` and whether it is an ad or DDG's "no results" note."""
+# What an element is, as bits of one number (an element may be several things at once).
+_BLOCK, _SKIPPED, _NAV_LINK, _TITLE, _SNIPPET, _EXTRAS_URL, _NO_RESULT_NOTE = (
+    1 << n for n in range(7)
+)
+_LITE_LINK, _LITE_SNIPPET, _LITE_DATE = (1 << n for n in range(7, 10))
+_SCANNED_TAGS = ("div", "a", "span", "td")
+
+
+@lru_cache(maxsize=1024)
+def _kind(tag: str, classes: str) -> int:
+    """What an element with this tag and class attribute is, as the ``_BLOCK``... bits.
+
+    A page repeats a handful of class attributes once per result, so the class tests run
+    once per distinct attribute rather than once per element.
+    """
+    kind = _div_kind(classes) if tag == "div" else 0
+    if tag == "a":
+        kind |= _TITLE if _TITLE_CLASS.search(classes) else 0
+        kind |= _LITE_LINK if _LITE_LINK_CLASS.search(classes) else 0
+    if tag == "span" and _LITE_DATE_CLASS.search(classes):
+        kind |= _LITE_DATE
+    kind |= _SNIPPET if _SNIPPET_CLASS.search(classes) else 0
+    kind |= _LITE_SNIPPET if _LITE_SNIPPET_CLASS.search(classes) else 0
+    return kind
+
+
+def _div_kind(classes: str) -> int:
+    kind = 0
+    if _RESULT_CLASS.search(classes):
+        kind |= _BLOCK
+        if _AD_CLASS.search(classes) or _NO_RESULT_CLASS.search(classes):
+            kind |= _SKIPPED
+    elif _NAV_LINK_CLASS.search(classes):
+        kind |= _NAV_LINK
+    if _EXTRAS_URL_CLASS.search(classes):
+        kind |= _EXTRAS_URL
+    elif _NO_RESULT_CLASS.search(classes):
+        kind |= _NO_RESULT_NOTE
+    return kind
+
+
+@dataclass(slots=True)
+class _Block:
+    """One result block, from its ``<div>`` to the next block (or nav-link ``<div>``)."""
 
     div: Element
     skip: bool
+    """An ad, or DDG's "no results" note dressed as a result."""
+    title: Element | None = None
+    snippet: Element | None = None
+    extras: Element | None = None
+    no_results: bool = False
 
 
-def _result_blocks(root: Element) -> list[_Block]:
-    """Each result ``<div>``; a nav-link ``<div>`` is no block (it ends the last one)."""
+@dataclass(slots=True)
+class _LiteRow:
+    """One lite result: its link, then the first snippet cell and date up to the next link."""
+
+    link: Element
+    snippet: Element | None = None
+    stamp: Element | None = None
+
+
+def _scan(root: Element) -> tuple[list[_Block], list[_LiteRow]]:
+    """The page's result blocks and lite rows, in one pass over its elements in order.
+
+    A block runs from its ``<div>`` to the next block (or nav-link) ``<div>``, as the
+    markup reads; its parts are the first title link, snippet and URL line in that range.
+    """
     blocks: list[_Block] = []
-    for div in select(_RESULT_DIVS, root):
-        classes = _class(div)
-        if _RESULT_CLASS.search(classes):
-            skip = bool(_AD_CLASS.search(classes) or _NO_RESULT_CLASS.search(classes))
-            blocks.append(_Block(div, skip))
-    return blocks
-
-
-def _block_parts(
-    div: Element,
-) -> tuple[Element | None, Element | None, str | None, bool]:
-    """The block's title link, snippet, date and whether it holds a "no results" note."""
-    title = snippet = extras = None
-    no_results = False
-    for element in div.iter("a", "div", "span", "td"):
+    rows: list[_LiteRow] = []
+    block: _Block | None = None
+    for element in root.iter(*_SCANNED_TAGS):
         classes = element.get("class")
-        if not classes:
+        kind = _kind(element.tag, classes) if classes else 0
+        if not kind:
             continue
-        tag = element.tag
-        if title is None and tag == "a" and _TITLE_CLASS.search(classes):
-            title = element
-        if snippet is None and tag in _SNIPPET_TAGS and _SNIPPET_CLASS.search(classes):
-            snippet = element
-        if tag == "div":
-            if extras is None and _EXTRAS_URL_CLASS.search(classes):
-                extras = element
-            elif _NO_RESULT_CLASS.search(classes):
-                no_results = True
-    return title, snippet, _extras_date(extras), no_results
+        if kind & _BLOCK:
+            block = _Block(element, bool(kind & _SKIPPED))
+            blocks.append(block)
+        elif kind & _NAV_LINK:
+            block = None
+        if block is not None:
+            _add_to_block(block, element, kind)
+        if kind & _LITE_LINK:
+            rows.append(_LiteRow(element))
+        elif rows:
+            _add_to_row(rows[-1], element, kind)
+    return blocks, rows
+
+
+def _add_to_block(block: _Block, element: Element, kind: int) -> None:
+    if block.title is None and kind & _TITLE:
+        block.title = element
+    if block.snippet is None and kind & _SNIPPET:
+        block.snippet = element
+    if block.extras is None and kind & _EXTRAS_URL:
+        block.extras = element
+    if kind & _NO_RESULT_NOTE and _is_inside(element, block.div):
+        block.no_results = True
+
+
+def _add_to_row(row: _LiteRow, element: Element, kind: int) -> None:
+    if row.snippet is None and kind & _LITE_SNIPPET:
+        row.snippet = element
+    if row.stamp is None and kind & _LITE_DATE:
+        row.stamp = element
+
+
+def _is_inside(element: Element, ancestor: Element) -> bool:
+    return any(parent is ancestor for parent in element.iterancestors())
 
 
 def _extras_date(extras: Element | None) -> str | None:
@@ -400,6 +463,10 @@ def _extras_date(extras: Element | None) -> str | None:
     if extras is None:
         return None
     for span in extras.iter("span"):
+        # The readable text starts with the first non-blank character of the raw text, so
+        # a span that does not start with a digit (the icon, the URL) is skipped unread.
+        if not raw_text(span).lstrip()[:1].isdigit():
+            continue
         text = layout_text(span)
         if _DATE.match(text):
             return text
@@ -415,43 +482,14 @@ def _source(title: Element, snippet: Element | None, date: str | None) -> Search
 
 
 def _parse_html_block(block: _Block) -> SearchSource | None:
-    if block.skip:
+    if block.skip or block.no_results or block.title is None:
         return None
-    title, snippet, date, no_results = _block_parts(block.div)
-    if title is None or no_results:
-        return None
-    return _source(title, snippet, date)
+    return _source(block.title, block.snippet, _extras_date(block.extras))
 
 
-def _parse_lite_results(root: Element) -> list[SearchSource] | None:
-    """Results of a ``lite.duckduckgo.com`` page, or ``None`` when it is not one.
-
-    Each link's row runs to the next link: its first snippet cell and first date span.
-    """
-    rows: list[list[Element | None]] = []
-    for element in select(_LITE_MARKS, root):
-        classes = _class(element)
-        tag = element.tag
-        if tag == "a" and _LITE_LINK_CLASS.search(classes):
-            rows.append([element, None, None])
-            continue
-        if not rows:
-            continue
-        row = rows[-1]
-        if row[1] is None and _LITE_SNIPPET_CLASS.search(classes):
-            row[1] = element
-        if row[2] is None and tag == "span" and _LITE_DATE_CLASS.search(classes):
-            row[2] = element
-    if not rows:
-        return None
-
-    def parse_row(row: list[Element | None]) -> SearchSource | None:
-        link, snippet, stamp = row
-        assert link is not None  # every row starts with its link
-        date = layout_text(stamp) if stamp is not None else None
-        return _source(link, snippet, date if date and _DATE.match(date) else None)
-
-    return collect_unique(rows, parse_row)
+def _parse_lite_row(row: _LiteRow) -> SearchSource | None:
+    date = layout_text(row.stamp) if row.stamp is not None else None
+    return _source(row.link, row.snippet, date if date and _DATE.match(date) else None)
 
 
 def _next_form(root: Element) -> HtmlForm | None:
@@ -495,12 +533,11 @@ def parse_page(page: str) -> ParsedPage:
     root = parse_document(page)
     if _is_challenge(page, root):
         raise ChallengeError(INFO.id, CHALLENGE_MESSAGE)
-    blocks = _result_blocks(root)
+    blocks, rows = _scan(root)
     if blocks:
         return ParsedPage(collect_unique(blocks, _parse_html_block), _next_form(root))
-    lite = _parse_lite_results(root)
-    if lite is not None:
-        return ParsedPage(lite, _next_form(root))
+    if rows:
+        return ParsedPage(collect_unique(rows, _parse_lite_row), _next_form(root))
     if _has_marker(root, homepage=False):
         return ParsedPage([], None)
     if _has_marker(root, homepage=True):
