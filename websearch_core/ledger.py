@@ -203,6 +203,10 @@ class Ledger:
             return reservation
         try:
             reservation.waited = await self._wait_for_slot(provider_id, label, rate, limit)
+            if reservation.waited > 0:  # while it waited, an earlier request may have hit a 429
+                mark = await self.store.get_mark(provider_id, self.clock())
+                if mark is not None and mark.applies_to(self._scope(provider_id, None)):
+                    raise ProviderSkippedError(provider_id, describe_mark(label, mark))
         except BaseException:  # refused, cancelled, or the store broke: nothing was sent
             await asyncio.shield(self.release(reservation))
             raise

@@ -310,3 +310,16 @@ async def test_release_gives_an_unsent_reservation_back_once(any_state: dict[str
         assert await store.get_usage("brave", month) == 0
         again = await ledger.reserve(BRAVE)
         assert again.windows == reservation.windows and not again.released
+
+
+async def test_a_mark_set_while_waiting_for_a_slot_skips_the_provider() -> None:
+    store = MemoryStore()
+    ledger = Ledger(store, budgets={"brave": Budget(9, "month")}, rates={"brave": Rate(4, 1.0)})
+    await ledger.reserve(BRAVE)
+    waiting = asyncio.create_task(ledger.reserve(BRAVE, max_wait=5))  # its slot: in 0.25 s
+    await asyncio.sleep(0.05)
+    await ledger.record_failure("brave", AuthorizationError("brave", "Brave refused", 401))
+    with pytest.raises(ProviderSkippedError, match="Brave refused its credentials until"):
+        await waiting
+    budget_period = ledger._windows("brave", time.time())[1].period
+    assert await store.get_usage("brave", budget_period) == 1  # the waiter gave its count back
