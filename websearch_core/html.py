@@ -35,8 +35,10 @@ __all__ = [
     "CHROME_USER_AGENT",
     "Element",
     "HtmlForm",
+    "class_tokens",
     "css",
     "find_forms",
+    "has_class",
     "is_http_url",
     "layout_text",
     "navigation_headers",
@@ -201,6 +203,30 @@ def select_first(selector: lxml.etree.XPath, element: Element) -> Element | None
     """The first element a compiled selector finds under ``element``, or ``None``."""
     matches = select(selector, element)
     return matches[0] if matches else None
+
+
+_XML_SPACE = str.maketrans("\t\n\r", "   ")
+
+
+@lru_cache(maxsize=1024)
+def class_tokens(classes: str) -> frozenset[str]:
+    r"""The class names in a ``class`` attribute, split as CSS selectors split them.
+
+    Only space, tab, CR and LF separate names (XPath's ``normalize-space``, which the
+    compiled selectors use); a page repeats a few class attributes many times, hence the
+    cache.
+
+    Example:
+        >>> sorted(class_tokens(" b_caption\tb_rich "))
+        ['b_caption', 'b_rich']
+    """
+    return frozenset(classes.translate(_XML_SPACE).split(" ")) - {""}
+
+
+def has_class(element: Element, name: str) -> bool:
+    """Whether ``element``'s class attribute holds ``name``, as the CSS ``.name`` tests."""
+    classes = element.get("class")
+    return classes is not None and name in class_tokens(classes)
 
 
 # --- text ----------------------------------------------------------------------------------------

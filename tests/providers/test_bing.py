@@ -9,6 +9,7 @@ import base64
 import re
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import parse_qsl
 
 import pytest
 
@@ -38,6 +39,7 @@ from websearch_core.providers.bing import (
     INFO,
     UNRECOGNISED_MESSAGE,
     BingProvider,
+    _query_value,
     build_params,
     build_request,
     is_challenge_page,
@@ -202,6 +204,28 @@ def test_request_is_a_browser_like_get() -> None:
 )
 def test_unwrap_url(href: str, url: str | None) -> None:
     assert unwrap_url(href) == url
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "!&&p=abc&u=a1aHR0cHM6Ly9leGFtcGxlLm9yZy8&ntb=1",
+        "u",
+        "u&u=2",
+        "%75=3",
+        "u+=4&u=5",
+        "x=1&u=a%2Bb+c",
+        "&&",
+        "",
+        "u=%ZZ",
+        "u=%FF",
+        "a=1;u=2",
+        "=u&u=6",
+    ],
+)
+def test_tracker_field_is_read_as_parse_qsl_reads_it(query: str) -> None:
+    expected = next((v for k, v in parse_qsl(query, keep_blank_values=True) if k == "u"), "")
+    assert _query_value(query, "u") == expected
 
 
 def test_unwrap_url_inverts_the_simulator_tracker() -> None:
