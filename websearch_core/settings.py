@@ -80,9 +80,7 @@ def default_config_file() -> Path:
     return platformdirs.user_config_path(APP_NAME) / "config.toml"
 
 
-def _config_file_source(
-    settings_cls: type[BaseSettings], path: Path
-) -> TomlConfigSettingsSource:
+def _config_file_source(settings_cls: type[BaseSettings], path: Path) -> TomlConfigSettingsSource:
     """The TOML file as a settings source; a file that cannot be used names itself.
 
     Raises:
