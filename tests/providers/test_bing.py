@@ -547,6 +547,12 @@ def test_text_of_reads_like_text_content_without_scripts() -> None:
     (element,) = document.cssselect("#a")
     assert text_of(element) == "Java & Script end"
     assert text_of(parse_document("<p></p>").cssselect("p")[0]) == ""
+    # inside a template, a script or a style, nothing shows; around one, the rest does
+    inside = parse_document("<template><p id=t>hidden <b>too</b></p></template><p id=v>v</p>")
+    assert text_of(inside.cssselect("#t")[0]) == ""
+    assert text_of(inside.cssselect("#v")[0]) == "v"
+    assert text_of(document.cssselect("script")[0]) == ""
+    assert text_of(parse_document("<p>a<!-- c -->b <b>c</b></p>").cssselect("p")[0]) == "ab c"
 
 
 @pytest.mark.parametrize(
