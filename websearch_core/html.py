@@ -283,6 +283,8 @@ def layout_text(element: Element) -> str:
         >>> layout_text(css("p")(page)[0])
         'Eino-ext is fast & more'
     """
+    if not len(element):  # no children: its own text is all of it
+        return collapse_whitespace(element.text or "")
     if all(_is_inline(child) for child in element.iterdescendants()):
         return collapse_whitespace(raw_text(element))
     parts: list[str] = []

@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 import lxml.etree
 
@@ -78,7 +78,6 @@ from ..html import (
 )
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest
-from ._common import is_http_url
 from ._scraper import (
     KeylessProvider,
     check_html_status,
@@ -308,6 +307,12 @@ def unwrap_url(href: str) -> str | None:
         >>> unwrap_url("//duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.org%2Fa%3Fb%3D1&amp;rut=f")
         'https://example.org/a?b=1'
     """
+    found = _destination(href)
+    return None if found is None else found[0]
+
+
+def _destination(href: str) -> tuple[str, SplitResult] | None:
+    """:func:`unwrap_url` with the URL's parts, split once for every later test."""
     href = href.strip().replace("&amp;", "&")
     match = _UDDG.search(href)
     if match is not None:
@@ -321,22 +326,26 @@ def unwrap_url(href: str) -> str | None:
         url = href
     if url.startswith("//"):
         url = f"https:{url}"
-    if not is_http_url(url) or _is_ad_redirect(url):
+    try:
+        parts = urlsplit(url)
+    except ValueError:
         return None
-    return url
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None  # what is_http_url tests, on the parts already split
+    if _is_ad_redirect(parts):
+        return None
+    return url, parts
 
 
-def _is_ad_redirect(url: str) -> bool:
-    parts = urlsplit(url)
+def _is_ad_redirect(parts: SplitResult) -> bool:
     host = (parts.hostname or "").lower()
     return (host == "duckduckgo.com" or host.endswith(".duckduckgo.com")) and (
         parts.path in ("/y.js", "/y")
     )
 
 
-def _is_engine_search(url: str) -> bool:
-    """Whether ``url`` is another engine's results page (a pseudo-result, never organic)."""
-    parts = urlsplit(url)
+def _is_engine_search(parts: SplitResult) -> bool:
+    """Whether a URL is another engine's results page (a pseudo-result, never organic)."""
     host = (parts.hostname or "").lower().removeprefix("www.")
     return host in _ENGINE_SEARCH_HOSTS and parts.path.rstrip("/") == "/search"
 
@@ -474,9 +483,10 @@ def _extras_date(extras: Element | None) -> str | None:
 
 
 def _source(title: Element, snippet: Element | None, date: str | None) -> SearchSource | None:
-    url = unwrap_url(title.get("href") or "")
-    if url is None or _is_engine_search(url):
+    found = _destination(title.get("href") or "")
+    if found is None or _is_engine_search(found[1]):
         return None
+    url = found[0]
     text = layout_text(snippet) if snippet is not None else ""
     return scraped_source(title=layout_text(title), url=url, snippet=text, date=date)
 
