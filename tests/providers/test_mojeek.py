@@ -192,6 +192,22 @@ def test_mojeek_links_relative_links_and_duplicates_are_dropped() -> None:
     assert (source.title, source.url, source.snippet) == ("No h2", "https://kept.example/a", "S")
 
 
+def test_the_link_in_the_heading_wins_and_the_snippet_is_p_s() -> None:
+    page = (
+        '<ul class="results-standard"><li>'
+        '<a class="url title" href="https://site.example/">site.example</a>'
+        '<h2><span><a class="title" href="https://site.example/page">Page</a></span></h2>'
+        '<p class="sx">not it</p><p class="s x">Snippet <b>bold</b></p><p class="s">later</p>'
+        "</li></ul>"
+    )
+    (source,) = parse_page(page)
+    assert (source.title, source.url, source.snippet) == (
+        "Page",
+        "https://site.example/page",
+        "Snippet bold",
+    )
+
+
 def test_simulated_pages() -> None:
     sources = parse_page(results_page("q", default_results("q", 4)))
     assert [s.url for s in sources] == [r.url for r in default_results("q", 4)]

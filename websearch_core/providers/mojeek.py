@@ -60,11 +60,11 @@ from ..errors import ChallengeError, ResponseParseError
 from ..html import (
     Element,
     css,
+    has_class,
     navigation_headers,
     parse_document,
     resolve_href,
     select,
-    select_first,
     text_of,
 )
 from ..models import SearchParams, SearchSource
@@ -136,8 +136,6 @@ _MOJEEK_DOMAINS = ("mojeek.com", "mojeek.co.uk", "mojeek.fr", "mojeek.de")
 _SERP_MARKERS = ("serp-results", "No pages found")
 _ALTCHA = re.compile(r"altcha|captcha-wrap", re.IGNORECASE)
 _ROWS = css("ul.results-standard > li")
-_TITLE_LINKS = (css("h2 a.title"), css("a.title"))
-_SNIPPET = css("p.s")
 
 
 def search_params(params: SearchParams) -> list[tuple[str, str]]:
@@ -192,16 +190,40 @@ def _is_mojeek(url: str) -> bool:
     return any(host == domain or host.endswith(f".{domain}") for domain in _MOJEEK_DOMAINS)
 
 
+def _row_parts(row: Element) -> tuple[Element | None, Element | None]:
+    """The row's link (``h2 a.title``, else ``a.title``) and snippet (``p.s``).
+
+    One walk over the row's few links and paragraphs costs less than three compiled
+    selectors; the order of preference is the same.
+    """
+    title = heading_title = snippet = None
+    for element in row.iter("a", "p"):
+        if element.tag == "p":
+            if snippet is None and has_class(element, "s"):
+                snippet = element
+        elif has_class(element, "title"):
+            title = element if title is None else title
+            if heading_title is None and _under_heading(element, row):
+                heading_title = element
+    return (heading_title if heading_title is not None else title), snippet
+
+
+def _under_heading(element: Element, row: Element) -> bool:
+    for ancestor in element.iterancestors():
+        if ancestor.tag == "h2":
+            return True
+        if ancestor is row:
+            return False
+    return False
+
+
 def _source(row: Element) -> SearchSource | None:
-    anchor = select_first(_TITLE_LINKS[0], row)
-    if anchor is None:
-        anchor = select_first(_TITLE_LINKS[1], row)
+    anchor, paragraph = _row_parts(row)
     if anchor is None:
         return None
     url = resolve_href(anchor.get("href") or "", MOJEEK_HOME_URL)
     if url is None or _is_mojeek(url):
         return None
-    paragraph = select_first(_SNIPPET, row)
     snippet = text_of(paragraph) if paragraph is not None else ""
     return scraped_source(title=text_of(anchor), url=url, snippet=snippet)
 
