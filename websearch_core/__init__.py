@@ -15,6 +15,14 @@ tree, and :mod:`websearch_core.testing` for the offline simulator.
 import logging
 
 from .client import WebSearch
+from .content import (
+    FetchError,
+    FetchFailedError,
+    FetchRefusedError,
+    FetchTimeoutError,
+    PageContent,
+    extract_content,
+)
 from .credentials import Credentials, CredentialStore
 from .errors import (
     AllProvidersFailedError,
@@ -66,7 +74,12 @@ __all__ = [
     "CredentialStore",
     "Credentials",
     "EmptyResponseError",
+    "FetchError",
+    "FetchFailedError",
+    "FetchRefusedError",
+    "FetchTimeoutError",
     "NoProviderConfiguredError",
+    "PageContent",
     "ProviderConnectionError",
     "ProviderNotConfiguredError",
     "ProviderTimeoutError",
@@ -86,6 +99,7 @@ __all__ = [
     "WebSearch",
     "WebSearchError",
     "__version__",
+    "extract_content",
     "format_for_llm",
     "get_provider",
 ]

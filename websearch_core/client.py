@@ -19,7 +19,7 @@ import dataclasses
 import logging
 import time
 import urllib.request
-from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping
+from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -31,6 +31,9 @@ from pydantic import SecretStr
 from .browser import HeadlessBrowser
 from .cache import cache_key, dump_response, load_response
 from .chain import ChainOutcome, ChainRunner, resolve_candidates
+from .content.errors import FetchError
+from .content.models import PageContent
+from .content.service import call_seconds, fetch_pages, options_for
 from .credentials import Credentials, CredentialStore, TokenRefresher
 from .errors import (
     AllProvidersFailedError,
@@ -317,6 +320,108 @@ class WebSearch:
             **params: Other :class:`SearchParams` fields when ``query`` is text.
         """
         return _run_blocking(self._fresh()._run_and_close(_params(query, params), use_cache))
+
+    # --- page content (websearch_core.content) ----------------------------------------------
+
+    async def fetch(
+        self,
+        url: str,
+        *,
+        timeout_seconds: float | None = None,
+        use_cache: bool = True,
+        use_browser: bool = True,
+        allow_private_addresses: bool | None = None,
+        allowed_networks: Sequence[str] = (),
+        max_bytes: int | None = None,
+    ) -> PageContent:
+        """Fetch one page and extract its main text, Markdown and metadata.
+
+        Only public http(s) addresses are fetched unless ``allow_private_addresses`` (or
+        ``WEBSEARCH_FETCH_ALLOW_PRIVATE=1``) says otherwise; see
+        :mod:`websearch_core.content.fetch` for the whole policy.
+
+        Args:
+            url: The page's absolute http(s) URL.
+            timeout_seconds: Deadline for the whole call (default: the settings' deadline).
+            use_cache: ``False`` neither reads nor writes the page cache.
+            use_browser: ``False`` never escalates to headless Chromium.
+            allow_private_addresses: Also fetch loopback and private addresses.
+            allowed_networks: Non-public networks to allow (``"10.1.2.0/24"``).
+            max_bytes: Body size cap (default 10 MiB).
+
+        Raises:
+            FetchRefusedError: The policy refused the URL (the message says which rule).
+            FetchTimeoutError: The deadline passed.
+            FetchFailedError: An error status, a network failure or an unreadable document.
+        """
+        pages = await self.fetch_many(
+            [url],
+            concurrency=1,
+            timeout_seconds=timeout_seconds,
+            use_cache=use_cache,
+            use_browser=use_browser,
+            allow_private_addresses=allow_private_addresses,
+            allowed_networks=allowed_networks,
+            max_bytes=max_bytes,
+        )
+        if isinstance(pages[0], FetchError):
+            raise pages[0]
+        return pages[0]
+
+    async def fetch_many(
+        self,
+        urls: Sequence[str],
+        *,
+        concurrency: int = 4,
+        timeout_seconds: float | None = None,
+        use_cache: bool = True,
+        use_browser: bool = True,
+        allow_private_addresses: bool | None = None,
+        allowed_networks: Sequence[str] = (),
+        max_bytes: int | None = None,
+    ) -> list[PageContent | FetchError]:
+        """Fetch several pages, ``concurrency`` at a time, all within one deadline.
+
+        Takes the same options as :meth:`fetch`. Returns one entry per URL, in order: the
+        page, or the :class:`FetchError` saying why there is none.
+        """
+        options = options_for(
+            self.settings,
+            allow_private_addresses=allow_private_addresses,
+            allowed_networks=allowed_networks,
+            max_bytes=max_bytes,
+            use_cache=use_cache,
+            use_browser=use_browser,
+        )
+        store = FailSafeStore(await self.state()) if options.use_cache else None
+        return await fetch_pages(
+            list(urls),
+            options=options,
+            store=store,
+            browser=self._browser,
+            seconds=call_seconds(self.settings, timeout_seconds),
+            concurrency=concurrency,
+        )
+
+    def fetch_sync(self, url: str, **options: Any) -> PageContent:
+        """:meth:`fetch` for synchronous code (safe inside a running event loop)."""
+        return _run_blocking(self._fresh()._fetch_and_close(url, options))
+
+    def fetch_many_sync(
+        self, urls: Sequence[str], **options: Any
+    ) -> list[PageContent | FetchError]:
+        """:meth:`fetch_many` for synchronous code (safe inside a running event loop)."""
+        return _run_blocking(self._fresh()._fetch_many_and_close(urls, options))
+
+    async def _fetch_and_close(self, url: str, options: dict[str, Any]) -> PageContent:
+        async with self:
+            return await self.fetch(url, **options)
+
+    async def _fetch_many_and_close(
+        self, urls: Sequence[str], options: dict[str, Any]
+    ) -> list[PageContent | FetchError]:
+        async with self:
+            return await self.fetch_many(urls, **options)
 
     def _fresh(self) -> "WebSearch":
         return WebSearch(self.settings, api_keys=self._api_keys, oauth_refreshers=self._refreshers)

@@ -205,7 +205,10 @@ def _markdown(body: Any) -> str:
 
 
 def _close_fences(markdown: str) -> str:
-    """Put a blank line after each closing code fence (trafilatura runs the next block on)."""
+    """Put a blank line after each closing code fence (trafilatura runs the next block on).
+
+    Also drops trailing spaces outside code blocks.
+    """
     lines: list[str] = []
     in_code = just_closed = False
     for line in markdown.strip().splitlines():
@@ -215,7 +218,8 @@ def _close_fences(markdown: str) -> str:
         if line.startswith("```"):
             in_code = not in_code
             just_closed = not in_code
-        lines.append(line)
+        # Trailing spaces outside code are noise (trafilatura ends table rows with "| ").
+        lines.append(line if in_code else line.rstrip())
     return "\n".join(lines)
 
 

@@ -1,0 +1,71 @@
+"""A loopback web server for page-fetch tests: routes registered per test, hits counted."""
+
+import asyncio
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from aiohttp import web
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class PageServer:
+    """Serves what a test registers; counts requests per path and peak concurrency."""
+
+    def __init__(self) -> None:
+        self.hits: Counter[str] = Counter()
+        self.in_flight = 0
+        self.peak = 0
+        self._routes: dict[str, Handler] = {}
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    def route(self, path: str, handler: Handler) -> None:
+        self._routes[path] = handler
+
+    def page(self, path: str, body: bytes | str, content_type: str = "text/html") -> None:
+        data = body.encode("utf-8") if isinstance(body, str) else body
+
+        async def handler(_request: web.Request) -> web.StreamResponse:
+            return web.Response(body=data, headers={"Content-Type": content_type})
+
+        self.route(path, handler)
+
+    def url(self, path: str, host: str = "127.0.0.1") -> str:
+        return f"http://{host}:{self.port}{path}"
+
+    async def _dispatch(self, request: web.Request) -> web.StreamResponse:
+        self.hits[request.path] += 1
+        handler = self._routes.get(request.path)
+        if handler is None:
+            return web.Response(status=404, text="not found")
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+        try:
+            return await handler(request)
+        finally:
+            self.in_flight -= 1
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self._dispatch)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert isinstance(server, asyncio.base_events.Server)
+        self.port = server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+
+async def serve() -> AsyncIterator[PageServer]:
+    server = PageServer()
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()

@@ -1,0 +1,138 @@
+"""extract_content on the real annotated pages and on pages written to show one feature each."""
+
+import re
+
+import pytest
+
+from tests.content._pages import f1, load_page, load_pages, precision_recall
+from websearch_core import extract_content as exported
+from websearch_core.content import PageContent, extract_content
+
+_PARA = "<p>" + "This paragraph carries the argument forward with words, commas, and detail. " * 4
+_PARA += "</p>"
+
+
+def test_main_text_quality_on_the_annotated_pages() -> None:
+    # trafilatura's defaults score 0.940 and readability-lxml 0.961 on these pages
+    # (benchmarks/bench_extract.py); this pins our pipeline above both.
+    pages = load_pages()
+    pairs = [precision_recall(p.body, extract_content(p.html, url=p.url).text) for p in pages]
+    score, precision, recall = f1(pairs)
+    assert len(pages) == 63
+    assert score >= 0.965, (score, precision, recall)
+    assert min(precision, recall) >= 0.95
+
+
+def test_every_annotated_page_gives_text_and_a_title() -> None:
+    for page in load_pages():
+        content = extract_content(page.html, url=page.url)
+        assert content.title, page.url
+        assert len(content.text.split()) >= 30, page.url
+        assert "](" not in content.text, "plain text must not carry Markdown links"
+        assert content.markdown
+
+
+def test_metadata_of_a_real_article() -> None:
+    page = load_page("08f79376")  # cbssports.com, November 2019
+    content = extract_content(page.html, url=page.url)
+    assert content.title == (
+        "Browns player on Mason Rudolph's role in fight with Myles Garrett: He asked for it"
+    )
+    assert content.author == "Bryan DeArdo"
+    assert content.published_date == "2019-11-19"
+    assert content.site_name == "CBSSports.com"
+    assert content.language == "en"
+    assert content.url == page.url
+    # the headline is metadata, not repeated as the first paragraph of the text
+    assert not content.text.startswith(content.title)
+    # links in the article body survive in the Markdown, absolute
+    assert "[Myles Garrett](https://www.cbssports.com/nfl/players/" in content.markdown
+
+
+def test_non_english_pages_keep_their_script_and_language() -> None:
+    page = load_page("ff0f958a")  # a Russian diet article
+    content = extract_content(page.html, url=page.url)
+    assert content.language == "ru"
+    assert content.title == "Диета Аткинса (14 дней)"
+    assert "Аткинс" in content.text
+
+
+def _article_page() -> str:
+    return f"""<html lang="de"><head><title>Release notes | Example</title>
+<meta property="og:site_name" content="Example News">
+<meta name="author" content="Jane Roe">
+<meta property="article:published_time" content="2024-03-05T10:00:00Z"></head>
+<body><nav><ul><li><a href="/">Home</a></li><li><a href="/about">About us</a></li></ul></nav>
+<main><article><h1>Release notes</h1>{_PARA}<h2>Benchmarks</h2>{_PARA}
+<table><thead><tr><th>Library</th><th>Version</th><th>Requests per second</th></tr></thead>
+<tbody><tr><td>aiohttp</td><td>3.10</td><td>12000</td></tr>
+<tr><td>httpx</td><td>0.27</td><td>9000</td></tr></tbody></table>
+{_PARA}<h2>Usage</h2><ol><li>Install the package from PyPI.</li>
+<li>Import the client, then call search.</li></ol>
+<pre><code>from example import Client
+client = Client()</code></pre>{_PARA}<p>See <a href="/docs/start">the guide</a> first.</p>
+</article></main><footer>Copyright Example Corp, all rights reserved</footer></body></html>"""
+
+
+def test_markdown_keeps_headings_lists_tables_code_and_links() -> None:
+    md = extract_content(_article_page(), url="https://example.org/news/1").markdown
+    assert "## Benchmarks" in md
+    assert "| Library | Version | Requests per second |" in md
+    assert "| aiohttp | 3.10 | 12000 |" in md
+    assert "1. Install the package from PyPI.\n2. Import the client, then call search." in md
+    assert "```\nfrom example import Client\nclient = Client()\n```\n\n" in md
+    assert "See [the guide](https://example.org/docs/start) first." in md
+    assert "About us" not in md and "Copyright Example" not in md
+    assert not any(line != line.rstrip() for line in md.splitlines())
+
+
+def test_plain_text_is_paragraphs_separated_by_blank_lines() -> None:
+    content = extract_content(_article_page(), url="https://example.org/news/1")
+    blocks = content.text.split("\n\n")
+    assert "See the guide first." in blocks
+    assert "- Install the package from PyPI.\n- Import the client, then call search." in blocks
+    assert "aiohttp | 3.10 | 12000" in content.text
+    assert "from example import Client\nclient = Client()" in blocks
+    assert not re.search(r"[*#`\[]", content.text)
+
+
+def test_metadata_from_markup() -> None:
+    content = extract_content(_article_page(), url="https://example.org/news/1")
+    assert content == content.model_copy()  # frozen value
+    assert (content.title, content.author, content.site_name) == (
+        "Release notes",
+        "Jane Roe",
+        "Example News",
+    )
+    assert content.published_date == "2024-03-05"
+    assert content.language == "de"
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        ('<html lang="pt_BR">', "pt-BR"),
+        ('<html><meta http-equiv="Content-Language" content="fr, en">', "fr"),
+        ('<html><meta property="og:locale" content="es_ES">', "es-ES"),
+        ('<html lang="not a tag">', None),
+    ],
+)
+def test_language_from_the_page_declaration(head: str, expected: str | None) -> None:
+    html = f"{head}<body><article>{_PARA}{_PARA}</article></body></html>"
+    assert extract_content(html).language == expected
+
+
+@pytest.mark.parametrize("html", ["", "   \n", "<!-- only a comment -->"])
+def test_empty_pages_give_empty_content(html: str) -> None:
+    content = extract_content(html, url="https://example.org/")
+    assert (content.text, content.markdown, content.url) == ("", "", "https://example.org/")
+
+
+def test_bytes_are_refused_with_the_reason() -> None:
+    with pytest.raises(TypeError, match="needs the page as str, got bytes"):
+        extract_content(b"<p>hi</p>")  # type: ignore[arg-type]
+
+
+def test_exported_from_the_package_root() -> None:
+    assert exported is extract_content
+    assert isinstance(exported("<p>x</p>"), PageContent)

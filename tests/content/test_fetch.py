@@ -1,0 +1,407 @@
+"""WebSearch.fetch / fetch_many against a loopback server (private addresses allowed only here)."""
+
+import asyncio
+import gzip
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+
+import brotli
+import pytest
+import pytest_asyncio
+from aiohttp import web
+
+from tests.content._pdf import text_pdf
+from tests.content._server import PageServer, serve
+from websearch_core import WebSearch
+from websearch_core.content import (
+    FetchError,
+    FetchFailedError,
+    FetchRefusedError,
+    FetchTimeoutError,
+    PageContent,
+)
+
+_PARA = "<p>" + "Loopback pages carry enough words to count as an article body here. " * 5
+_PARA += "</p>"
+ARTICLE = (
+    "<html lang='en'><head><title>Loopback article</title></head><body><nav>Menu</nav>"
+    f"<article><h1>Loopback article</h1>{_PARA}{_PARA}<p>The end of the story.</p>"
+    "</article></body></html>"
+)
+
+
+@pytest_asyncio.fixture
+async def server() -> AsyncIterator[PageServer]:
+    async for running in serve():
+        yield running
+
+
+@pytest_asyncio.fixture
+async def ws() -> AsyncIterator[WebSearch]:
+    async with WebSearch(state_backend="memory") as client:
+        yield client
+
+
+async def fetch(ws: WebSearch, url: str, **options: object) -> PageContent:
+    options.setdefault("allow_private_addresses", True)
+    options.setdefault("use_browser", False)
+    return await ws.fetch(url, **options)  # type: ignore[arg-type]
+
+
+async def test_html_page_is_fetched_and_extracted(ws: WebSearch, server: PageServer) -> None:
+    server.page("/a", ARTICLE, "text/html; charset=utf-8")
+    page = await fetch(ws, server.url("/a"))
+    assert page.title == "Loopback article"
+    assert page.text.endswith("The end of the story.")
+    assert "Menu" not in page.text
+    assert (page.status, page.fetched_with, page.content_type, page.cached) == (
+        200,
+        "http",
+        "text/html",
+        False,
+    )
+    assert page.url == server.url("/a")
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        (ARTICLE.replace("story", "story ж").encode("cp1251"), "text/html; charset=windows-1251"),
+        (
+            ARTICLE.replace("<head>", "<head><meta charset='koi8-r'>")
+            .replace("story", "story ж")
+            .encode("koi8-r"),
+            "text/html",
+        ),
+    ],
+    ids=["header-charset", "meta-charset"],
+)
+async def test_declared_charsets(
+    ws: WebSearch, server: PageServer, body: bytes, content_type: str
+) -> None:
+    server.page("/c", body, content_type)
+    page = await fetch(ws, server.url("/c"))
+    assert "ж" in page.text
+
+
+@pytest.mark.parametrize(
+    ("encoding", "compress"),
+    [("gzip", gzip.compress), ("br", brotli.compress)],
+)
+async def test_compressed_bodies(
+    ws: WebSearch, server: PageServer, encoding: str, compress: object
+) -> None:
+    async def handler(request: web.Request) -> web.Response:
+        assert encoding in request.headers["Accept-Encoding"]
+        data = compress(ARTICLE.encode())  # type: ignore[operator]
+        return web.Response(
+            body=data, headers={"Content-Type": "text/html", "Content-Encoding": encoding}
+        )
+
+    server.route("/z", handler)
+    page = await fetch(ws, server.url("/z"))
+    assert page.text.endswith("The end of the story.")
+
+
+async def test_plain_text_and_markdown(ws: WebSearch, server: PageServer) -> None:
+    server.page("/t.txt", "Line one\r\n\r\n\r\nLine two\r\n", "text/plain; charset=utf-8")
+    server.page("/r.md", "# Title\n\n- item", "text/markdown")
+    text = await fetch(ws, server.url("/t.txt"))
+    assert (text.text, text.markdown, text.content_type) == (
+        "Line one\n\nLine two",
+        "Line one\n\nLine two",
+        "text/plain",
+    )
+    assert (await fetch(ws, server.url("/r.md"))).markdown == "# Title\n\n- item"
+
+
+async def test_pdf(ws: WebSearch, server: PageServer) -> None:
+    pdf = text_pdf(["Quarterly report.", "Revenue grew."], title="Report", author="Ann Lee")
+    server.page("/r.pdf", pdf, "application/pdf")
+    server.page("/untyped", pdf, "")
+    for path in ("/r.pdf", "/untyped"):
+        page = await fetch(ws, server.url(path))
+        assert "Quarterly report." in page.text and "Revenue grew." in page.text
+        assert (page.title, page.author, page.published_date, page.content_type) == (
+            "Report",
+            "Ann Lee",
+            "2024-03-05",
+            "application/pdf",
+        )
+
+
+async def test_broken_pdf_is_a_clear_failure(ws: WebSearch, server: PageServer) -> None:
+    server.page("/bad.pdf", b"%PDF-1.7 not really", "application/pdf")
+    with pytest.raises(FetchFailedError, match="the PDF could not be read"):
+        await fetch(ws, server.url("/bad.pdf"))
+
+
+# --- the safety policy -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "kind", "reason"),
+    [
+        ("http://127.0.0.1:9/", "address", "127.0.0.1 is a loopback address"),
+        ("http://[::1]:9/", "address", "::1 is a loopback address"),
+        ("http://10.0.0.8/", "address", "10.0.0.8 is a private address"),
+        ("http://169.254.169.254/latest/meta-data/", "address", "a cloud metadata address"),
+        ("http://[::ffff:192.168.1.1]/", "address", "a private address"),
+        ("http://0.0.0.0:9/", "address", "an unspecified address"),
+        ("http://224.0.0.1/", "address", "a multicast address"),
+        ("http://metadata.google.internal/", "address", "a cloud metadata host"),
+        ("file:///etc/passwd", "scheme", "only http and https URLs are fetched, not file:"),
+        ("ftp://example.org/x", "scheme", "not ftp:"),
+        ("example.org/page", "scheme", "not no scheme"),
+        ("http://:80/", "invalid_url", "the URL has no host"),
+        ("http://example.org:99999/", "invalid_url", "the URL is malformed"),
+    ],
+)
+async def test_refused_by_default(ws: WebSearch, url: str, kind: str, reason: str) -> None:
+    with pytest.raises(FetchRefusedError) as caught:
+        await ws.fetch(url)
+    assert caught.value.kind == kind
+    assert reason in str(caught.value)
+    if kind == "address":
+        assert "allow_private_addresses=True or WEBSEARCH_FETCH_ALLOW_PRIVATE=1" in str(
+            caught.value
+        )
+
+
+async def test_names_are_checked_after_resolution(ws: WebSearch, server: PageServer) -> None:
+    server.page("/a", ARTICLE)
+    with pytest.raises(FetchRefusedError, match=r"localhost resolves to (127\.0\.0\.1|::1), a lo"):
+        await ws.fetch(server.url("/a", host="localhost"), use_browser=False)
+    assert server.hits["/a"] == 0  # refused before connecting
+
+
+async def test_environment_allows_private_addresses(
+    ws: WebSearch, server: PageServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server.page("/a", ARTICLE)
+    monkeypatch.setenv("WEBSEARCH_FETCH_ALLOW_PRIVATE", "1")
+    assert (await ws.fetch(server.url("/a"), use_browser=False)).title == "Loopback article"
+    with pytest.raises(FetchRefusedError):  # the explicit argument wins over the variable
+        await ws.fetch(server.url("/a"), allow_private_addresses=False)
+
+
+def _redirect(to: str, status: int = 302) -> object:
+    async def handler(_request: web.Request) -> web.Response:
+        return web.Response(status=status, headers={"Location": to})
+
+    return handler
+
+
+async def test_every_redirect_hop_is_checked(ws: WebSearch, server: PageServer) -> None:
+    # Only 127.0.0.1 is opened: a redirect to another loopback address is refused.
+    server.route("/to-other", _redirect(f"http://127.0.0.2:{server.port}/a"))  # type: ignore[arg-type]
+    server.route("/to-meta", _redirect("http://169.254.169.254/"))  # type: ignore[arg-type]
+    server.route("/to-file", _redirect("file:///etc/passwd"))  # type: ignore[arg-type]
+    server.page("/a", ARTICLE)
+    opened = {"allowed_networks": ["127.0.0.1/32"], "use_browser": False}
+    assert (await ws.fetch(server.url("/a"), **opened)).title == "Loopback article"  # type: ignore[arg-type]
+    for path, reason in (
+        ("/to-other", "127.0.0.2 is a loopback address"),
+        ("/to-meta", "a cloud metadata address"),
+        ("/to-file", "not file:"),
+    ):
+        with pytest.raises(FetchRefusedError, match=reason):
+            await ws.fetch(server.url(path), **opened)  # type: ignore[arg-type]
+    assert server.hits["/a"] == 1
+
+
+async def test_at_most_five_redirects(ws: WebSearch, server: PageServer) -> None:
+    for hop in range(6):
+        server.route(f"/r{hop}", _redirect(f"/r{hop + 1}", 301 if hop % 2 else 307))  # type: ignore[arg-type]
+    server.page("/r6", ARTICLE)
+    server.page("/r5", ARTICLE)  # five hops from /r0
+    assert (await fetch(ws, server.url("/r0"))).url == server.url("/r5")
+    server.route("/r5", _redirect("/r6"))  # type: ignore[arg-type]
+    with pytest.raises(FetchRefusedError, match="more than 5 redirects") as caught:
+        await fetch(ws, server.url("/r0"), use_cache=False)
+    assert caught.value.kind == "redirects"
+    assert server.hits["/r6"] == 0
+
+
+async def test_size_cap(ws: WebSearch, server: PageServer) -> None:
+    big = ARTICLE + "<!--" + "x" * 5000 + "-->"
+    server.page("/big", big)
+
+    async def chunked(request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/html"})
+        response.enable_chunked_encoding()
+        await response.prepare(request)
+        for _ in range(10):
+            await response.write(b"<p>" + b"y" * 1000 + b"</p>")
+        await response.write_eof()
+        return response
+
+    async def bomb(_request: web.Request) -> web.Response:
+        data = gzip.compress(b"<p>" + b"z" * 200_000 + b"</p>")
+        return web.Response(
+            body=data, headers={"Content-Type": "text/html", "Content-Encoding": "gzip"}
+        )
+
+    server.route("/chunked", chunked)
+    server.route("/bomb", bomb)
+    for path in ("/big", "/chunked", "/bomb"):
+        with pytest.raises(FetchRefusedError, match="4096-byte cap") as caught:
+            await fetch(ws, server.url(path), max_bytes=4096)
+        assert caught.value.kind == "too_large"
+
+
+@pytest.mark.parametrize("content_type", ["image/png", "application/octet-stream", "video/mp4"])
+async def test_content_type_check(ws: WebSearch, server: PageServer, content_type: str) -> None:
+    server.page("/f", b"\x89PNG....", content_type)
+    with pytest.raises(FetchRefusedError, match=f"unsupported content type {content_type}"):
+        await fetch(ws, server.url("/f"))
+
+
+async def test_error_status(ws: WebSearch, server: PageServer) -> None:
+    with pytest.raises(FetchFailedError, match="the server answered HTTP 404") as caught:
+        await fetch(ws, server.url("/missing"))
+    assert caught.value.status == 404
+
+
+async def test_connection_refused(ws: WebSearch, server: PageServer) -> None:
+    port = server.port
+    await server.stop()
+    with pytest.raises(FetchFailedError, match="could not connect"):
+        await fetch(ws, f"http://127.0.0.1:{port}/")
+
+
+async def test_deadline(ws: WebSearch, server: PageServer) -> None:
+    async def slow(_request: web.Request) -> web.Response:
+        await asyncio.sleep(5)
+        return web.Response(text="late")
+
+    server.route("/slow", slow)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    with pytest.raises(FetchTimeoutError, match=r"within the 0\.3 s deadline"):
+        await fetch(ws, server.url("/slow"), timeout_seconds=0.3)
+    assert loop.time() - start < 2
+
+
+async def test_timeout_must_be_positive(ws: WebSearch) -> None:
+    with pytest.raises(ValueError, match="timeout_seconds must be positive"):
+        await ws.fetch("https://example.org/", timeout_seconds=0)
+
+
+# --- cache and many pages -------------------------------------------------------------------
+
+
+async def test_pages_are_cached_on_success_only(ws: WebSearch, server: PageServer) -> None:
+    calls = {"n": 0}
+
+    async def flaky(_request: web.Request) -> web.Response:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            return web.Response(status=500, text="oops")
+        return web.Response(text=ARTICLE, content_type="text/html")
+
+    server.route("/p", flaky)
+    with pytest.raises(FetchFailedError):
+        await fetch(ws, server.url("/p"))
+    first = await fetch(ws, server.url("/p"))
+    second = await fetch(ws, server.url("/p#section"))
+    assert (first.cached, second.cached) == (False, True)
+    assert second.model_copy(update={"cached": False}) == first
+    assert server.hits["/p"] == 2
+    third = await fetch(ws, server.url("/p"), use_cache=False)
+    assert not third.cached and server.hits["/p"] == 3
+
+
+async def test_cache_survives_a_new_client(server: PageServer) -> None:
+    server.page("/a", ARTICLE)
+    async with WebSearch() as first:  # the default SQLite store, in the test's state dir
+        await fetch(first, server.url("/a"))
+    async with WebSearch() as second:
+        assert (await fetch(second, server.url("/a"))).cached
+    assert server.hits["/a"] == 1
+
+
+async def test_fetch_many_keeps_order_and_errors_in_place(
+    ws: WebSearch, server: PageServer
+) -> None:
+    server.page("/a", ARTICLE)
+    server.page("/b", "just text", "text/plain")
+    results = await ws.fetch_many(
+        [server.url("/a"), "ftp://x.example/", server.url("/missing"), server.url("/b")],
+        allow_private_addresses=True,
+        use_browser=False,
+    )
+    assert isinstance(results[0], PageContent) and results[0].title == "Loopback article"
+    assert isinstance(results[1], FetchRefusedError) and results[1].kind == "scheme"
+    assert isinstance(results[2], FetchFailedError) and results[2].status == 404
+    assert isinstance(results[3], PageContent) and results[3].text == "just text"
+
+
+async def test_fetch_many_bounds_concurrency_and_shares_one_deadline(
+    ws: WebSearch, server: PageServer
+) -> None:
+    async def slowish(_request: web.Request) -> web.Response:
+        await asyncio.sleep(0.3)
+        return web.Response(text="ok", content_type="text/plain")
+
+    for i in range(6):
+        server.route(f"/s{i}", slowish)
+    urls = [server.url(f"/s{i}") for i in range(6)]
+    results = await ws.fetch_many(
+        urls, concurrency=2, allow_private_addresses=True, use_cache=False, use_browser=False
+    )
+    assert all(isinstance(r, PageContent) for r in results)
+    assert server.peak == 2
+    # one deadline for the call: 6 pages of 0.3 s, two at a time, cannot fit in 0.5 s
+    late = await ws.fetch_many(
+        urls,
+        concurrency=2,
+        timeout_seconds=0.5,
+        allow_private_addresses=True,
+        use_cache=False,
+        use_browser=False,
+    )
+    assert [isinstance(r, PageContent) for r in late] == [True, True, False, False, False, False]
+    assert all(isinstance(r, FetchTimeoutError) for r in late[2:])
+    assert isinstance(late[5], FetchError)
+
+
+def test_sync_twins(server_thread: tuple[str, Counter[str]]) -> None:
+    base, hits = server_thread
+    ws = WebSearch(state_backend="memory")
+    page = ws.fetch_sync(f"{base}/a", allow_private_addresses=True, use_browser=False)
+    assert page.title == "Loopback article"
+    many = ws.fetch_many_sync([f"{base}/a", "gopher://x/"], allow_private_addresses=True)
+    assert isinstance(many[0], PageContent) and isinstance(many[1], FetchRefusedError)
+    assert hits["/a"] == 2  # each sync call has its own client and in-memory store
+
+
+@pytest.fixture
+def server_thread() -> Iterator[tuple[str, Counter[str]]]:
+    """A loopback server on its own thread and loop, for the synchronous API."""
+    import threading
+
+    ready = threading.Event()
+    state: dict[str, object] = {}
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        server = PageServer()
+        server.page("/a", ARTICLE)
+        loop.run_until_complete(server.start())
+        state.update(loop=loop, server=server)
+        ready.set()
+        loop.run_forever()
+        loop.run_until_complete(server.stop())
+        loop.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    ready.wait(5)
+    server = state["server"]
+    assert isinstance(server, PageServer)
+    yield f"http://127.0.0.1:{server.port}", server.hits
+    loop = state["loop"]
+    assert isinstance(loop, asyncio.AbstractEventLoop)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(5)

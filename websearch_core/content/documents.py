@@ -1,0 +1,91 @@
+"""Page content from documents that are not HTML: PDF and plain text.
+
+Pure (bytes in, :class:`PageContent` out), like :func:`extract_content`; the fetcher picks
+one by the response's media type.
+"""
+
+import io
+import logging
+import re
+from datetime import datetime
+
+from .decode import decode_html
+from .models import PageContent
+
+__all__ = ["pdf_content", "text_content"]
+
+_log = logging.getLogger(__name__)
+_BLANK_LINES = re.compile(r"\n\s*\n+")
+
+
+def pdf_content(data: bytes, url: str | None = None) -> PageContent:
+    """The text and metadata of a PDF, read with pypdf.
+
+    Pages are joined with blank lines; the document-info title, author and creation date
+    fill the metadata. Scanned PDFs (images only) give empty text: there is no OCR here.
+
+    Args:
+        data: The PDF file.
+        url: Where it came from.
+
+    Returns:
+        The content; ``markdown`` is the same text (a PDF has no reliable structure).
+
+    Raises:
+        ValueError: The bytes are not a readable PDF, or it is encrypted with a password.
+    """
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError, PyPdfError
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise ValueError("the PDF is encrypted with a password")
+        pages = [page.extract_text() or "" for page in reader.pages]
+        info = reader.metadata
+    except (PdfReadError, PyPdfError, KeyError, TypeError) as error:
+        raise ValueError(f"the PDF could not be read ({type(error).__name__})") from error
+    text = _paragraphs("\n\n".join(pages))
+    title = _clean(info.title) if info is not None else None
+    author = _clean(info.author) if info is not None else None
+    created = _creation_date(info)
+    return PageContent(
+        url=url,
+        title=title,
+        text=text,
+        markdown=text,
+        published_date=created,
+        author=author,
+        content_type="application/pdf",
+    )
+
+
+def text_content(data: bytes, content_type: str, url: str | None = None) -> PageContent:
+    """Plain text or Markdown as it is: decoded, line endings normalised, blank lines tidied.
+
+    Args:
+        data: The body.
+        content_type: The response's ``Content-Type`` (for its charset).
+        url: Where it came from.
+    """
+    text = _paragraphs(decode_html(data, content_type).replace("\r\n", "\n").replace("\r", "\n"))
+    media = content_type.split(";", 1)[0].strip().lower() or "text/plain"
+    return PageContent(url=url, text=text, markdown=text, content_type=media)
+
+
+def _paragraphs(text: str) -> str:
+    lines = "\n".join(line.rstrip() for line in text.splitlines())
+    return _BLANK_LINES.sub("\n\n", lines).strip()
+
+
+def _clean(value: object) -> str | None:
+    return value.strip() or None if isinstance(value, str) else None
+
+
+def _creation_date(info: object) -> str | None:
+    try:
+        created = getattr(info, "creation_date", None)
+    except (ValueError, TypeError):  # a malformed date string in the document info
+        _log.debug("unreadable PDF creation date")
+        return None
+    return created.date().isoformat() if isinstance(created, datetime) else None

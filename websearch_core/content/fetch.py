@@ -1,0 +1,491 @@
+"""Fetching pages safely: one URL or many, within one deadline, cached, escalating to Chromium.
+
+:class:`PageFetcher` owns an aiohttp session of its own whose connector resolves names
+through :class:`~websearch_core.content.safety.SafeResolver` (the search session is shared
+with providers and has no such rule). Per URL:
+
+1. :func:`~websearch_core.content.safety.check_url`, then the page cache (success only).
+2. A GET with browser navigation headers; redirects are followed by hand, at most
+   ``max_redirects``, each target checked again before it is requested.
+3. The media type is checked before the body is read (HTML, XHTML, plain text, Markdown,
+   PDF; a missing type is sniffed), and the body is read up to ``max_bytes`` after
+   decompression (gzip and deflate by aiohttp, brotli with the ``brotli`` package).
+4. HTML is decoded (declared or sniffed charset) and extracted in a worker thread; PDF and
+   text are read as documents.
+5. A page that shows almost no text but runs scripts, or a 403/429/503 answer, is loaded in
+   headless Chromium (when enabled and installed), where every request the page makes passes
+   the same address rules. The richer of the two results is kept.
+"""
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import re
+import socket
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import TYPE_CHECKING, Literal, Self
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+import aiohttp
+
+from ..html import navigation_headers
+from .decode import decode_html
+from .documents import pdf_content, text_content
+from .errors import (
+    FetchError,
+    FetchFailedError,
+    FetchRefusedError,
+    FetchTimeoutError,
+    safe_url,
+)
+from .extract import extract_content
+from .models import PageContent
+from .safety import Networks, SafeResolver, check_url, parse_networks, resolved_problem
+
+if TYPE_CHECKING:
+    from playwright.async_api import Route
+
+    from ..browser import HeadlessBrowser
+    from ..state.base import StateStore
+
+__all__ = [
+    "DEFAULT_CONCURRENCY",
+    "DEFAULT_MAX_PAGE_BYTES",
+    "MAX_REDIRECTS",
+    "FetchOptions",
+    "PageFetcher",
+    "page_cache_key",
+]
+
+_log = logging.getLogger(__name__)
+
+DEFAULT_MAX_PAGE_BYTES = 10 * 1024 * 1024
+"""Largest body read (after decompression): big enough for long PDFs, small enough for RAM."""
+MAX_REDIRECTS = 5
+DEFAULT_CONCURRENCY = 4
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_ESCALATE_STATUSES = frozenset({403, 429, 503})
+_FEW_WORDS = 40
+"""Below this many words a page that runs scripts is rendered in the browser."""
+_SETTLE_SECONDS = 3.0
+"""Longest wait for a rendered page's network to go quiet after DOMContentLoaded."""
+_WORD = re.compile(r"\w+")
+_KEY_VERSION = "page-v1"
+
+Kind = Literal["html", "text", "pdf"]
+_KINDS: dict[str, Kind] = {
+    "text/html": "html",
+    "application/xhtml+xml": "html",
+    "text/plain": "text",
+    "text/markdown": "text",
+    "text/x-markdown": "text",
+    "application/pdf": "pdf",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class FetchOptions:
+    """How pages are fetched; the defaults are the safe ones.
+
+    Attributes:
+        allow_private_addresses: Also fetch loopback, private, link-local and metadata
+            addresses (for intranets and tests only).
+        allowed_networks: Networks fetched although not public (``"10.1.2.0/24"``): a
+            narrower opening than ``allow_private_addresses``.
+        max_bytes: Body size cap after decompression.
+        max_redirects: Redirect hops followed before refusing.
+        use_browser: Escalate script-only pages and 403/429/503 answers to Chromium.
+        use_cache: Read and write the page cache.
+        cache_ttl_seconds: How long a fetched page is served from the cache.
+        proxy: An HTTP(S) proxy for the requests. Note: through a proxy the proxy resolves
+            names, so host names are checked by a local lookup before the request instead
+            of at connection time.
+    """
+
+    allow_private_addresses: bool = False
+    allowed_networks: tuple[str, ...] = ()
+    max_bytes: int = DEFAULT_MAX_PAGE_BYTES
+    max_redirects: int = MAX_REDIRECTS
+    use_browser: bool = True
+    use_cache: bool = True
+    cache_ttl_seconds: float = 900.0
+    proxy: str | None = None
+
+    def __post_init__(self) -> None:
+        parse_networks(self.allowed_networks)  # fail early, naming the bad entry
+        if self.max_bytes < 1:
+            raise ValueError(f"max_bytes must be at least 1, got {self.max_bytes}")
+        if not 0 <= self.max_redirects <= 20:
+            raise ValueError(f"max_redirects must be 0..20, got {self.max_redirects}")
+        if self.cache_ttl_seconds <= 0:
+            raise ValueError("cache_ttl_seconds must be positive")
+
+
+def page_cache_key(url: str) -> str:
+    """The page cache key of ``url`` (its fragment ignored: the server never sees it).
+
+    Example:
+        >>> page_cache_key("https://a.example/x#top") == page_cache_key("https://a.example/x")
+        True
+    """
+    parts = urlsplit(url.strip())
+    scheme, netloc = parts.scheme.lower(), parts.netloc.lower()
+    normalised = urlunsplit((scheme, netloc, parts.path, parts.query, ""))
+    return hashlib.sha256(f"{_KEY_VERSION}\n{normalised}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class _Body:
+    status: int
+    url: str
+    content_type: str
+    data: bytes
+
+
+class PageFetcher:
+    """Fetches pages under :class:`FetchOptions`; use as an async context manager.
+
+    Args:
+        options: The policy.
+        store: The state store for the page cache (``None``: no cache).
+        browser: The headless browser for escalation (``None``: never escalate).
+
+    Example:
+        >>> async def main() -> None:  # doctest: +SKIP
+        ...     async with PageFetcher(FetchOptions()) as fetcher:
+        ...         page = await fetcher.fetch("https://example.org/", timeout_seconds=20)
+    """
+
+    def __init__(
+        self,
+        options: FetchOptions,
+        *,
+        store: "StateStore | None" = None,
+        browser: "HeadlessBrowser | None" = None,
+    ) -> None:
+        self.options = options
+        self._allowed: Networks = parse_networks(options.allowed_networks)
+        self._store = store
+        self._browser = browser
+        self._session: aiohttp.ClientSession | None = None
+
+    async def __aenter__(self) -> Self:
+        resolver = SafeResolver(
+            allow_private=self.options.allow_private_addresses, allowed=self._allowed
+        )
+        self._session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(resolver=resolver, limit=16),
+            timeout=aiohttp.ClientTimeout(total=None),
+            trust_env=False,
+        )
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def fetch(self, url: str, *, timeout_seconds: float) -> PageContent:
+        """Fetch one page and extract its content, all within ``timeout_seconds``.
+
+        Raises:
+            FetchRefusedError: The policy refused the URL, a redirect, the size or the type.
+            FetchTimeoutError: The time ran out.
+            FetchFailedError: An error status, a network failure, or an unreadable document.
+        """
+        return await self._fetch_within(url, timeout_seconds, timeout_seconds)
+
+    async def _fetch_within(self, url: str, remaining: float, deadline: float) -> PageContent:
+        """Fetch in the ``remaining`` part of a call whose whole deadline is ``deadline``."""
+        self._check(url)
+        try:
+            async with asyncio.timeout(remaining):
+                return await self._fetch(url)
+        except TimeoutError:
+            raise FetchTimeoutError(url, f"no content within the {deadline:g} s deadline") from None
+
+    async def fetch_many(
+        self,
+        urls: Sequence[str],
+        *,
+        timeout_seconds: float,
+        concurrency: int = DEFAULT_CONCURRENCY,
+    ) -> list[PageContent | FetchError]:
+        """Fetch several pages, at most ``concurrency`` at a time, all within one deadline.
+
+        Returns:
+            One entry per URL, in order: its content, or the :class:`FetchError` that
+            explains why there is none. A failure never hides the other pages.
+        """
+        if concurrency < 1:
+            raise ValueError(f"concurrency must be at least 1, got {concurrency}")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_seconds
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one(url: str) -> PageContent | FetchError:
+            async with gate:
+                remaining = deadline - loop.time()
+                try:
+                    if remaining <= 0:
+                        raise FetchTimeoutError(
+                            url, f"the {timeout_seconds:g} s deadline passed before its turn"
+                        )
+                    return await self._fetch_within(url, remaining, timeout_seconds)
+                except FetchError as error:
+                    return error
+
+        return list(await asyncio.gather(*(one(url) for url in urls)))
+
+    def _check(self, url: str) -> None:
+        check_url(url, allow_private=self.options.allow_private_addresses, allowed=self._allowed)
+
+    # --- one page -------------------------------------------------------------------------
+
+    async def _fetch(self, url: str) -> PageContent:
+        key = page_cache_key(url)
+        cached = await self._cache_get(key)
+        if cached is not None:
+            return cached
+        try:
+            body = await self._download(url)
+        except FetchFailedError as error:
+            if error.status not in _ESCALATE_STATUSES:
+                raise
+            page = await self._rendered(url, reason=f"HTTP {error.status}")
+            if page is None:
+                raise
+        else:
+            page = await self._content(body)
+            if _looks_script_only(body, page):
+                rendered = await self._rendered(url, reason="script-only page")
+                if rendered is not None and _words(rendered) > _words(page):
+                    page = rendered
+        await self._cache_set(key, page)
+        return page
+
+    async def _content(self, body: _Body) -> PageContent:
+        kind = _kind(body)
+        try:
+            if kind == "pdf":
+                page = await asyncio.to_thread(pdf_content, body.data, body.url)
+            elif kind == "text":
+                page = text_content(body.data, body.content_type, body.url)
+            else:
+                html = decode_html(body.data, body.content_type)
+                page = await asyncio.to_thread(extract_content, html, body.url)
+        except ValueError as error:
+            raise FetchFailedError(body.url, str(error), body.status) from None
+        return page.model_copy(update={"status": body.status, "fetched_with": "http"})
+
+    async def _download(self, url: str) -> _Body:
+        session = self._session
+        if session is None:
+            raise RuntimeError("PageFetcher is used outside its async with block")
+        current = url
+        for _hop in range(self.options.max_redirects + 1):
+            await self._precheck_for_proxy(current)
+            try:
+                async with session.get(
+                    current,
+                    headers=navigation_headers(),
+                    allow_redirects=False,
+                    proxy=self.options.proxy,
+                ) as response:
+                    if response.status in _REDIRECTS and "Location" in response.headers:
+                        target = urljoin(current, response.headers["Location"])
+                        self._check(target)
+                        current = target
+                        continue
+                    return await self._read(url, current, response)
+            except FetchRefusedError as refusal:
+                if refusal.url != safe_url(current):  # raised by the resolver: name the URL
+                    raise FetchRefusedError(current, refusal.reason, refusal.kind) from None
+                raise
+            except (aiohttp.ClientError, OSError) as error:
+                raise FetchFailedError(current, _network_reason(error)) from None
+        raise FetchRefusedError(
+            url, f"more than {self.options.max_redirects} redirects", "redirects"
+        )
+
+    async def _read(self, url: str, current: str, response: aiohttp.ClientResponse) -> _Body:
+        if response.status >= 400:
+            raise FetchFailedError(
+                current, f"the server answered HTTP {response.status}", response.status
+            )
+        content_type = response.headers.get("Content-Type", "")
+        media = content_type.split(";", 1)[0].strip().lower()
+        if media and media not in _KINDS:
+            raise FetchRefusedError(
+                current,
+                f"unsupported content type {media} (HTML, text and PDF only)",
+                "content_type",
+            )
+        cap = self.options.max_bytes
+        if response.content_length is not None and response.content_length > cap:
+            raise FetchRefusedError(
+                current,
+                f"the body is {response.content_length} bytes, over the {cap}-byte cap",
+                "too_large",
+            )
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.content.iter_chunked(65536):
+            size += len(chunk)
+            if size > cap:
+                raise FetchRefusedError(current, f"the body passed the {cap}-byte cap", "too_large")
+            chunks.append(chunk)
+        return _Body(response.status, str(response.url), content_type, b"".join(chunks))
+
+    async def _precheck_for_proxy(self, url: str) -> None:
+        """Through a proxy the connector resolves only the proxy: check the name here."""
+        if self.options.proxy is None or self.options.allow_private_addresses:
+            return
+        host = urlsplit(url).hostname or ""
+        await _check_host(url, host, self._allowed)
+
+    # --- the browser ----------------------------------------------------------------------
+
+    async def _rendered(self, url: str, *, reason: str) -> PageContent | None:
+        """The page as headless Chromium renders it, or ``None`` when that is not possible."""
+        from ..browser import BrowserNotAvailableError, browser_enabled
+
+        browser = self._browser
+        if browser is None or not self.options.use_browser or not browser_enabled():
+            return None
+        if not browser.is_usable_here():
+            return None
+        _log.info("rendering %s in headless Chromium (%s)", safe_url(url), reason)
+        try:
+            html, final_url, status = await self._render(browser, url)
+        except BrowserNotAvailableError as error:
+            _log.info("headless Chromium unavailable, keeping the plain fetch: %s", error.reason)
+            return None
+        except FetchError:
+            raise
+        except Exception as error:  # Playwright's errors (imported lazily)
+            if type(error).__name__ == "TimeoutError":
+                raise FetchTimeoutError(url, "the headless browser ran out of time") from None
+            reason = f"the headless browser failed ({_first_line(error)})"
+            raise FetchFailedError(url, reason) from error
+        if status >= 400:
+            return None
+        page = await asyncio.to_thread(extract_content, html, final_url)
+        return page.model_copy(update={"status": status, "fetched_with": "browser"})
+
+    async def _render(self, browser: "HeadlessBrowser", url: str) -> tuple[str, str, int]:
+        allow_private = self.options.allow_private_addresses
+        allowed = self._allowed
+        blocked: list[FetchRefusedError] = []
+
+        async def guard(route: "Route") -> None:
+            target = route.request.url
+            scheme = urlsplit(target).scheme.lower()
+            try:
+                if scheme in {"data", "blob", "about"}:
+                    await route.fallback()
+                    return
+                check_url(target, allow_private=allow_private, allowed=allowed)
+                if not allow_private:
+                    await _check_host(target, urlsplit(target).hostname or "", allowed)
+            except FetchRefusedError as refusal:
+                blocked.append(refusal)
+                await route.abort("blockedbyclient")
+                return
+            await route.fallback()
+
+        async with browser.page() as page:
+            await page.route("**/*", guard)
+            response = await page.goto(url, wait_until="domcontentloaded")
+            if blocked and blocked[0].url == safe_url(url):
+                raise blocked[0]
+            with contextlib.suppress(Exception):  # a page that never goes quiet is fine
+                await page.wait_for_load_state("networkidle", timeout=_SETTLE_SECONDS * 1000)
+            final_url = page.url
+            check_url(final_url, allow_private=allow_private, allowed=allowed)
+            html = await page.content()
+        if len(html.encode("utf-8")) > self.options.max_bytes:
+            raise FetchRefusedError(
+                url, f"the rendered page passed the {self.options.max_bytes}-byte cap", "too_large"
+            )
+        return html, final_url, response.status if response is not None else 200
+
+    # --- the cache ------------------------------------------------------------------------
+
+    async def _cache_get(self, key: str) -> PageContent | None:
+        if self._store is None or not self.options.use_cache:
+            return None
+        entry = await self._store.cache_get(key, time.time())
+        if entry is None:
+            return None
+        try:
+            page = PageContent.model_validate_json(entry.value)
+        except ValueError:
+            return None  # an unreadable entry is ignored, and overwritten on success
+        return page.model_copy(update={"cached": True})
+
+    async def _cache_set(self, key: str, page: PageContent) -> None:
+        if self._store is None or not self.options.use_cache:
+            return
+        await self._store.cache_set(
+            key,
+            page.model_dump_json(exclude={"cached"}).encode("utf-8"),
+            now=time.time(),
+            ttl=self.options.cache_ttl_seconds,
+            keep_stale_for=0.0,
+        )
+
+
+async def _check_host(url: str, host: str, allowed: Networks) -> None:
+    """Resolve ``host`` and refuse it when an address is not public (outside aiohttp)."""
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except OSError as error:
+        raise FetchFailedError(url, f"{host} could not be resolved ({error})") from None
+    problem = resolved_problem(infos, allowed)
+    if problem:
+        raise FetchRefusedError(url, f"{host} resolves to {problem}", "address")
+
+
+def _kind(body: _Body) -> Kind:
+    media = body.content_type.split(";", 1)[0].strip().lower()
+    if media in _KINDS:
+        return _KINDS[media]
+    head = body.data[:1024].lstrip()
+    if head.startswith(b"%PDF-"):
+        return "pdf"
+    if head[:1] == b"<":
+        return "html"
+    return "text"
+
+
+def _looks_script_only(body: _Body, page: PageContent) -> bool:
+    return _kind(body) == "html" and _words(page) < _FEW_WORDS and b"<script" in body.data.lower()
+
+
+def _words(page: PageContent) -> int:
+    return len(_WORD.findall(page.text))
+
+
+def _network_reason(error: BaseException) -> str:
+    if isinstance(error, aiohttp.ClientPayloadError):
+        return "the body could not be read or decompressed"
+    if isinstance(error, aiohttp.ClientConnectorError):
+        return f"could not connect ({_first_line(error.os_error)})"
+    if isinstance(error, aiohttp.ServerDisconnectedError):
+        return "the server closed the connection"
+    return f"the request failed ({_first_line(error)})"
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

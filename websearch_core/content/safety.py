@@ -1,0 +1,235 @@
+"""What a page fetch may connect to: http(s) only, and public addresses only by default.
+
+A tool that fetches any URL a model (or a page the model read) names is a server-side
+request forgery risk: ``http://169.254.169.254/`` hands out cloud credentials,
+``http://localhost:6379/`` reaches internal services. So, unless the caller allows private
+addresses (``allow_private_addresses=True`` or ``WEBSEARCH_FETCH_ALLOW_PRIVATE=1``):
+
+* :func:`check_url` refuses other schemes, cloud-metadata host names, and IP literals that
+  are not public; it runs on the first URL and again on every redirect hop.
+* :class:`SafeResolver` is the connector's resolver: host names are resolved, and refused
+  when any address they resolve to is not public. aiohttp connects only to the addresses
+  the resolver returned, so the address checked is the address connected to (a DNS answer
+  that changes between a check and the connection cannot slip through).
+"""
+
+import ipaddress
+import os
+import socket
+from typing import Any
+from urllib.parse import SplitResult, urlsplit
+
+from aiohttp.abc import AbstractResolver, ResolveResult
+from aiohttp.resolver import DefaultResolver
+
+from .errors import FetchRefusedError
+
+__all__ = [
+    "ALLOWED_SCHEMES",
+    "ALLOW_PRIVATE_ENV",
+    "METADATA_HOSTS",
+    "Networks",
+    "SafeResolver",
+    "address_problem",
+    "check_url",
+    "parse_networks",
+    "private_allowed",
+    "resolved_problem",
+]
+
+ALLOW_PRIVATE_ENV = "WEBSEARCH_FETCH_ALLOW_PRIVATE"
+ALLOWED_SCHEMES = frozenset({"http", "https"})
+METADATA_HOSTS = frozenset(
+    {
+        "metadata",
+        "metadata.google.internal",
+        "metadata.goog",
+        "metadata.azure.internal",
+        "instance-data",
+        "instance-data.ec2.internal",
+    }
+)
+"""Cloud instance-metadata services by name (their addresses are refused as non-public)."""
+_METADATA_ADDRESSES = frozenset(
+    ipaddress.ip_address(a)
+    for a in ("169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200")
+)
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_HINT = f"set allow_private_addresses=True or {ALLOW_PRIVATE_ENV}=1 to allow it"
+
+
+def private_allowed(explicit: bool | None = None) -> bool:
+    """Whether private addresses are allowed: the explicit choice, else the environment.
+
+    Example:
+        >>> private_allowed(True)
+        True
+    """
+    if explicit is not None:
+        return explicit
+    return os.environ.get(ALLOW_PRIVATE_ENV, "").strip().lower() in _TRUE
+
+
+Networks = tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+
+
+def parse_networks(networks: "tuple[str, ...] | list[str]") -> Networks:
+    """Parse an allow-list of networks (``"10.1.2.0/24"``, ``"127.0.0.1"``).
+
+    Raises:
+        ValueError: An entry is not an IP network; the message names it.
+
+    Example:
+        >>> parse_networks(["10.1.2.0/24"])
+        (IPv4Network('10.1.2.0/24'),)
+    """
+    parsed = []
+    for entry in networks:
+        try:
+            parsed.append(ipaddress.ip_network(entry.strip(), strict=False))
+        except ValueError:
+            raise ValueError(f"allowed network {entry!r} is not an IP network") from None
+    return tuple(parsed)
+
+
+def address_problem(address: str, allowed: Networks = ()) -> str | None:
+    """Why an IP address may not be fetched from, or ``None`` when it is public.
+
+    IPv4-mapped and NAT64-style IPv6 forms are judged by the IPv4 address inside. An
+    address inside one of the ``allowed`` networks (an intranet allow-list) passes.
+
+    Example:
+        >>> address_problem("10.1.2.3")
+        'a private address'
+        >>> address_problem("::ffff:127.0.0.1")
+        'a loopback address'
+        >>> address_problem("93.184.215.14") is None
+        True
+    """
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(
+        address.split("%", 1)[0]
+    )
+    if any(ip.version == net.version and ip in net for net in allowed):
+        return None
+    if isinstance(ip, ipaddress.IPv6Address):
+        inner = ip.ipv4_mapped or ip.sixtofour
+        if inner is None and ip in ipaddress.IPv6Network("64:ff9b::/96"):
+            inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        if inner is not None:
+            return address_problem(str(inner), allowed)
+    if ip in _METADATA_ADDRESSES:
+        return "a cloud metadata address"
+    for label, test in (
+        ("an unspecified", ip.is_unspecified),
+        ("a loopback", ip.is_loopback),
+        ("a link-local", ip.is_link_local),
+        ("a multicast", ip.is_multicast),
+        ("a private", ip.is_private),
+        ("a reserved", ip.is_reserved),
+    ):
+        if test:
+            return f"{label} address"
+    if not ip.is_global:
+        return "a non-public address"
+    return None
+
+
+def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> SplitResult:
+    """Validate a URL to fetch (the first one, and each redirect target).
+
+    Args:
+        url: The absolute URL.
+        allow_private: Skip the address rules (the scheme rule always applies).
+        allowed: Networks allowed although not public.
+
+    Returns:
+        The parsed URL.
+
+    Raises:
+        FetchRefusedError: Not an absolute http(s) URL, or (unless allowed) a metadata host
+            name or a non-public IP literal; the message names the reason.
+    """
+    if not isinstance(url, str) or not url.strip():
+        raise FetchRefusedError(str(url), "the URL is empty", "invalid_url")
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port  # raises on a non-numeric or out-of-range port
+    except ValueError as error:
+        raise FetchRefusedError(url, f"the URL is malformed ({error})", "invalid_url") from None
+    scheme = parts.scheme.lower()
+    if scheme not in ALLOWED_SCHEMES:
+        shown = f"{scheme}:" if scheme else "no scheme"
+        raise FetchRefusedError(url, f"only http and https URLs are fetched, not {shown}", "scheme")
+    host = (parts.hostname or "").rstrip(".")
+    if not host:
+        raise FetchRefusedError(url, "the URL has no host", "invalid_url")
+    del port
+    if allow_private:
+        return parts
+    if host.lower() in METADATA_HOSTS:
+        raise FetchRefusedError(url, f"{host} is a cloud metadata host; {_HINT}", "address")
+    try:
+        problem = address_problem(host, allowed)
+    except ValueError:
+        return parts  # a name: checked by SafeResolver when connecting
+    if problem:
+        raise FetchRefusedError(url, f"{host} is {problem}; {_HINT}", "address")
+    return parts
+
+
+class SafeResolver(AbstractResolver):
+    """A resolver that refuses host names resolving to a non-public address.
+
+    Args:
+        allow_private: Resolve without the address rules.
+        allowed: Networks allowed although not public.
+        resolver: The resolver doing the lookups (aiohttp's default when omitted).
+    """
+
+    def __init__(
+        self,
+        *,
+        allow_private: bool,
+        allowed: Networks = (),
+        resolver: AbstractResolver | None = None,
+    ) -> None:
+        self._allow_private = allow_private
+        self._allowed = allowed
+        self._resolver = resolver if resolver is not None else DefaultResolver()
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        """Resolve ``host``; refuse it when any of its addresses is not public.
+
+        Every address is checked, not only the first: a name with one public and one
+        private address would otherwise reach the private one on a connection retry.
+
+        Raises:
+            FetchRefusedError: The name resolves to a non-public address.
+        """
+        results = await self._resolver.resolve(host, port, family)
+        if self._allow_private:
+            return results
+        for result in results:
+            problem = address_problem(result["host"], self._allowed)
+            if problem:
+                raise FetchRefusedError(
+                    f"http://{host}/",
+                    f"{host} resolves to {result['host']}, {problem}; {_HINT}",
+                    "address",
+                )
+        return results
+
+    async def close(self) -> None:
+        """Close the wrapped resolver."""
+        await self._resolver.close()
+
+
+def resolved_problem(infos: list[tuple[Any, ...]], allowed: Networks = ()) -> str | None:
+    """The first problem among ``getaddrinfo`` results, for callers outside aiohttp."""
+    for info in infos:
+        problem = address_problem(str(info[4][0]), allowed)
+        if problem:
+            return f"{info[4][0]}, {problem}"
+    return None

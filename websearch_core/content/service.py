@@ -1,0 +1,82 @@
+"""The glue between :class:`~websearch_core.WebSearch` and the page fetcher.
+
+Kept here so the client holds only thin ``fetch`` / ``fetch_many`` methods: which options
+a call gets from the settings, the environment and its own arguments, and which store and
+browser it uses.
+"""
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..browser import get_default_browser
+from .errors import FetchError
+from .fetch import DEFAULT_CONCURRENCY, DEFAULT_MAX_PAGE_BYTES, FetchOptions, PageFetcher
+from .models import PageContent
+from .safety import private_allowed
+
+if TYPE_CHECKING:
+    from ..browser import HeadlessBrowser
+    from ..settings import Settings
+    from ..state.base import StateStore
+
+__all__ = ["DEFAULT_FETCH_SECONDS", "call_seconds", "fetch_pages", "options_for"]
+
+DEFAULT_FETCH_SECONDS = 30.0
+"""A fetch call's deadline when neither the call nor the settings give one."""
+
+
+def call_seconds(settings: "Settings", timeout_seconds: float | None) -> float:
+    """The call's deadline: the argument, else the settings' deadline or timeout.
+
+    Raises:
+        ValueError: ``timeout_seconds`` is not a positive number.
+    """
+    if timeout_seconds is not None:
+        if not timeout_seconds > 0:
+            raise ValueError(f"timeout_seconds must be positive, got {timeout_seconds!r}")
+        return float(timeout_seconds)
+    configured = getattr(settings, "deadline_seconds", None) or settings.timeout_seconds
+    return float(configured) if configured else DEFAULT_FETCH_SECONDS
+
+
+def options_for(
+    settings: "Settings",
+    *,
+    allow_private_addresses: bool | None,
+    allowed_networks: Sequence[str],
+    max_bytes: int | None,
+    use_cache: bool,
+    use_browser: bool,
+) -> FetchOptions:
+    """The fetch policy of one call: its arguments over the environment over defaults."""
+    proxy = settings.proxy.get_secret_value() if settings.proxy is not None else None
+    return FetchOptions(
+        allow_private_addresses=private_allowed(allow_private_addresses),
+        allowed_networks=tuple(allowed_networks),
+        max_bytes=max_bytes if max_bytes is not None else DEFAULT_MAX_PAGE_BYTES,
+        use_cache=use_cache and settings.cache,
+        use_browser=use_browser,
+        cache_ttl_seconds=settings.cache_ttl_seconds,
+        proxy=proxy,
+    )
+
+
+async def fetch_pages(
+    urls: Sequence[str],
+    *,
+    options: FetchOptions,
+    store: "StateStore | None",
+    browser: "HeadlessBrowser | None",
+    seconds: float,
+    concurrency: int = DEFAULT_CONCURRENCY,
+) -> list[PageContent | FetchError]:
+    """Fetch ``urls`` with one fetcher (one connection pool) for the call.
+
+    A process-wide browser set with :func:`~websearch_core.browser.set_default_browser`
+    is preferred over the client's own, as for searches.
+    """
+    shared = get_default_browser()
+    if shared is not None and shared.is_usable_here():
+        browser = shared
+    async with PageFetcher(options, store=store, browser=browser) as fetcher:
+        return await fetcher.fetch_many(urls, timeout_seconds=seconds, concurrency=concurrency)
