@@ -24,12 +24,13 @@ it as a provider.
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar, TypeVar
 from urllib.parse import unquote
 
 from ..browser import FailureTexts, HeadlessOptions, browser_fetch
 from ..errors import ChallengeError, ResponseParseError
-from ..html import Element, css, parse_document, select
+from ..html import Element, css, has_class, parse_document, select
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse, raise_for_status
 from ._common import age_seconds_from_date
@@ -50,6 +51,7 @@ __all__ = [
     "check_html_status",
     "collect_unique",
     "decode_uri_component",
+    "find_blocks",
     "result_count",
     "scraped_source",
 ]
@@ -75,6 +77,36 @@ def decode_uri_component(value: str) -> str | None:
         return unquote(value, errors="strict")
     except UnicodeDecodeError:
         return None
+
+
+_TAG_DOT_CLASS = re.compile(r"([a-z][a-z0-9]*)\.([A-Za-z_][A-Za-z0-9_-]*)")
+
+
+@lru_cache(maxsize=64)
+def _block_finder(selector: str) -> Callable[[Element], list[Element]]:
+    simple = _TAG_DOT_CLASS.fullmatch(selector)
+    if simple is None:
+        compiled = css(selector)
+        return lambda document: select(compiled, document)
+    tag, name = simple.groups()
+    return lambda document: [e for e in document.iter(tag) if has_class(e, name)]
+
+
+def find_blocks(selector: str, document: Element) -> list[Element]:
+    """The elements ``selector`` matches in ``document``, in document order.
+
+    A ``tag.class`` selector (every engine's block selector) is run as a walk over that
+    tag's elements with the class test memoised per attribute: on a large page that costs
+    about half of the compiled selector, which normalises every candidate's class
+    attribute in XPath. Anything else runs as the compiled CSS selector.
+
+    Example:
+        >>> from ..html import parse_document
+        >>> page = parse_document('<li class="b_algo x">a</li><li class="b_algox">b</li>')
+        >>> [li.text for li in find_blocks("li.b_algo", page)]
+        ['a']
+    """
+    return _block_finder(selector)(document)
 
 
 def collect_unique(
@@ -165,7 +197,7 @@ class ResultPage:
 
     info: ProviderInfo
     block_selector: str
-    """Selects the result blocks (``li.b_algo`` on Bing); compiled once, by :func:`css`."""
+    """Selects the result blocks (``li.b_algo`` on Bing); see :func:`find_blocks`."""
     parse_block: Callable[[Element], SearchSource | None]
     """One block to a source, or ``None`` to drop it."""
     is_challenge_url: Callable[[str], bool]
@@ -194,7 +226,7 @@ class ResultPage:
         if self.is_challenge_url(final_url):
             raise ChallengeError(self.info.id, self.challenge_message)
         document = parse_document(page)
-        blocks = select(css(self.block_selector), document)
+        blocks = find_blocks(self.block_selector, document)
         if not blocks:
             if self.is_challenge_page(document, page):
                 raise ChallengeError(self.info.id, self.challenge_message)
@@ -216,7 +248,7 @@ class ResultPage:
             return  # a 2xx page is judged by parse, which sees whether it has results
         page = response.text()
         document = parse_document(page)
-        blocks = select(css(self.block_selector), document)
+        blocks = find_blocks(self.block_selector, document)
         if not blocks and self.is_challenge_page(document, page):
             raise ChallengeError(self.info.id, self.challenge_message)
 

@@ -43,6 +43,7 @@ Docs: https://help.yahoo.com/kb/search-for-desktop
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from types import MappingProxyType
 from urllib.parse import urlsplit
 
@@ -106,10 +107,7 @@ _CONSENT_TEXT = re.compile(r"consent\.yahoo\.com|collectConsent")
 _DATE_SUFFIX = re.compile(r"\s*·\s*$")
 _AD_CLASS = re.compile(r"(?:^|\s)(?:\S*Ads|ads?)(?:\s|$)")
 _ZERO_RESULTS = css("div.zrp")
-_HEADING = css("h3")
-_HEADING_LINK = css("a[href]")
 _SNIPPET = css(".compText")
-_SPAN = css("span")
 
 
 def build_params(params: SearchParams) -> list[tuple[str, str]]:
@@ -224,15 +222,20 @@ def _is_zero_results_page(document: Element) -> bool:
 def _in_ad_list(block: Element) -> bool:
     element: Element | None = block
     while element is not None:
-        if _AD_CLASS.search(element.get("class") or ""):
+        if _is_ad_class(element.get("class") or ""):
             return True
         element = element.getparent()
     return False
 
 
+@lru_cache(maxsize=512)
+def _is_ad_class(classes: str) -> bool:
+    """The ad-list class test, once per distinct class attribute (every ancestor is tested)."""
+    return bool(_AD_CLASS.search(classes))
+
+
 def _link_of(block: Element, heading: Element) -> str | None:
-    anchor = select_first(_HEADING_LINK, heading)
-    href: str | None = anchor.get("href") if anchor is not None else None
+    href = next((a.get("href") for a in heading.iter("a") if a.get("href") is not None), None)
     element = heading.getparent()
     stop = block.getparent()
     while href is None and element is not None and element is not stop:
@@ -247,7 +250,7 @@ def _snippet_and_date(block: Element) -> tuple[str, str | None]:
     if compact is None:
         return "", None
     text = text_of(compact)
-    span = select_first(_SPAN, compact)
+    span = next(compact.iter("span"), None)
     prefix = text_of(span) if span is not None else ""
     if prefix and text.startswith(prefix) and _DATE_SUFFIX.search(prefix):
         date = _DATE_SUFFIX.sub("", prefix)
@@ -256,7 +259,7 @@ def _snippet_and_date(block: Element) -> tuple[str, str | None]:
 
 
 def _parse_block(block: Element) -> SearchSource | None:
-    heading = select_first(_HEADING, block)
+    heading = next(block.iter("h3"), None)  # walks are cheaper than selectors on a block
     if heading is None or _in_ad_list(block):
         return None
     href = _link_of(block, heading)
