@@ -12,7 +12,8 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 class PageServer:
     """Serves what a test registers; counts requests per path and peak concurrency."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self.host = host
         self.hits: Counter[str] = Counter()
         self.in_flight = 0
         self.peak = 0
@@ -31,8 +32,8 @@ class PageServer:
 
         self.route(path, handler)
 
-    def url(self, path: str, host: str = "127.0.0.1") -> str:
-        return f"http://{host}:{self.port}{path}"
+    def url(self, path: str, host: str | None = None) -> str:
+        return f"http://{host or self.host}:{self.port}{path}"
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
         self.hits[request.path] += 1
@@ -51,7 +52,7 @@ class PageServer:
         app.router.add_route("*", "/{tail:.*}", self._dispatch)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, self.host, 0)
         await site.start()
         server = site._server
         assert isinstance(server, asyncio.base_events.Server)
@@ -62,8 +63,8 @@ class PageServer:
             await self._runner.cleanup()
 
 
-async def serve() -> AsyncIterator[PageServer]:
-    server = PageServer()
+async def serve(host: str = "127.0.0.1") -> AsyncIterator[PageServer]:
+    server = PageServer(host)
     await server.start()
     try:
         yield server
