@@ -1,6 +1,7 @@
 """What the library adds on top of the work it cannot avoid, as ratios measured in one run.
 
-* parse: DuckDuckGo's parser on a real capture vs. lxml merely building the same document.
+* parse: DuckDuckGo's parser on a real capture vs. lxml merely building the same document,
+  interleaved call by call (every HTML engine, with spreads and ddgs: bench_parsers.py).
 * chain: ``WebSearch.run`` (chain, state, formatting) against the loopback simulator vs. a
   bare aiohttp request to the same simulator endpoint, cache off.
 * cache: a cached ``WebSearch.run`` vs. the uncached one.
@@ -16,28 +17,14 @@ import statistics
 import time
 import tracemalloc
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 import aiohttp
-import lxml.html
+import bench_parsers  # the sibling script: run as `python benchmarks/bench_overhead.py`
 
 from websearch_core import WebSearch
-from websearch_core.providers.duckduckgo import parse_page
 from websearch_core.testing import Simulator
 
-CAPTURE = (
-    Path(__file__).resolve().parents[2] / "shared/fixtures/duckduckgo/html_results_eino_2025.html"
-)
 ROUNDS = 200
-
-
-def _time_sync(fn: Callable[[], object], rounds: int = ROUNDS) -> float:
-    samples = []
-    for _ in range(rounds):
-        started = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - started)
-    return statistics.median(samples)
 
 
 async def _time_async(fn: Callable[[], Awaitable[object]], rounds: int = ROUNDS) -> float:
@@ -55,13 +42,9 @@ def _report(name: str, baseline: float, ours: float) -> None:
 
 
 def bench_parse() -> None:
-    if not CAPTURE.is_file():
-        print("parse    skipped: ../shared/fixtures not available")
-        return
-    page = CAPTURE.read_text(encoding="utf-8")
-    baseline = _time_sync(lambda: lxml.html.document_fromstring(page))
-    ours = _time_sync(lambda: parse_page(page))
-    _report("parse", baseline, ours)
+    # The parse benchmark lives in bench_parsers.py (baseline and ours interleaved, medians
+    # and IQRs); here only its DuckDuckGo line, next to the chain numbers.
+    bench_parsers.bench(bench_parsers.CASES[0], ROUNDS, with_ddgs=False)
 
 
 async def bench_chain() -> None:
