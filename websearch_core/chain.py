@@ -19,19 +19,21 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .deadline import Deadline
 from .errors import (
     ConfigurationError,
-    EmptyResponseError,
+    DeadlineExceededError,
     ProviderNotConfiguredError,
     SearchProviderError,
 )
 from .format import format_failures, format_provider_failure
 from .ledger import Ledger, ProviderSkippedError
 from .models import Attempt, SearchParams, SearchResponse
+from .orchestration.attempt import attempt_timeout, call_redactor, context_secrets, run_attempt
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, SearchProvider, get_provider
 from .quota import Budget, FailurePolicy
+from .redaction import Redactor
 from .state.base import StateStore
-from .transport import redact
 
 __all__ = [
     "ChainOutcome",
@@ -43,6 +45,9 @@ __all__ = [
 ]
 
 logger = logging.getLogger("websearch_core")
+
+MIN_ATTEMPT_SECONDS = 0.05
+"""Less time than this left in the deadline is no time for another provider."""
 
 
 @dataclass(slots=True)
@@ -202,14 +207,31 @@ class ChainRunner:
         self.sleep = sleep
 
     async def run(
-        self, plan: ChainPlan, params: SearchParams, context: ProviderContext
+        self,
+        plan: ChainPlan,
+        params: SearchParams,
+        context: ProviderContext,
+        deadline: Deadline | None = None,
     ) -> ChainOutcome:
-        """Try each provider in turn until one returns renderable content."""
+        """Try each provider in turn until one returns renderable content.
+
+        Args:
+            plan: The providers to try.
+            params: The search.
+            context: Passed to each provider.
+            deadline: The whole call's deadline (default: ``settings.deadline_seconds``
+                from now); providers left when it passes are reported as not tried.
+        """
         outcome = ChainOutcome(
             response=None, failures=list(plan.failures), attempts=list(plan.skipped)
         )
-        secrets = context_secrets(context)
-        for provider in plan.providers:
+        if deadline is None:
+            deadline = Deadline(context.settings.deadline_seconds)
+        redactor = call_redactor(context)
+        for index, provider in enumerate(plan.providers):
+            if deadline.remaining() < MIN_ATTEMPT_SECONDS:
+                _out_of_time(outcome, plan.providers[index:], deadline)
+                return outcome
             if not plan.forced:
                 skip = await self.ledger.skip_reason(provider.info)
                 if skip is not None:
@@ -221,7 +243,7 @@ class ChainRunner:
                         "web search provider %s skipped: %s", provider.info.id, skip.message
                     )
                     continue
-            response = await self._try(provider, params, context, outcome, secrets)
+            response = await self._try(provider, params, context, outcome, redactor, deadline)
             if response is not None:
                 outcome.response = response.model_copy(update={"attempts": tuple(outcome.attempts)})
                 return outcome
@@ -233,7 +255,8 @@ class ChainRunner:
         params: SearchParams,
         context: ProviderContext,
         outcome: ChainOutcome,
-        secrets: Sequence[str],
+        redactor: Redactor,
+        deadline: Deadline,
     ) -> SearchResponse | None:
         provider_id = provider.info.id
         retried = False
@@ -241,16 +264,22 @@ class ChainRunner:
             started = time.perf_counter()
             try:
                 await self.ledger.count_request(provider_id)
-                response = await provider.search(params, context)
-                if not response.has_renderable_content():
-                    raise EmptyResponseError(
-                        provider_id, f"{provider.info.label} returned no renderable search content."
-                    )
+                response = await run_attempt(
+                    provider,
+                    params,
+                    context,
+                    timeout=attempt_timeout(provider, context, deadline),
+                    redactor=redactor,
+                )
             except Exception as error:  # every provider failure moves the chain on
-                _scrub(error, secrets)
+                _scrub(error, redactor)
                 elapsed = _ms(started)
                 wait = self.ledger.short_wait(error)
-                if wait is not None and not retried:
+                if (
+                    wait is not None
+                    and not retried
+                    and wait + MIN_ATTEMPT_SECONDS < deadline.remaining()
+                ):
                     retried = True
                     outcome.attempts.append(
                         _failed(provider, error, elapsed, f"rate limited; retrying after {wait:g}s")
@@ -258,6 +287,7 @@ class ChainRunner:
                     logger.info(
                         "web search provider %s rate limited; retrying in %gs", provider_id, wait
                     )
+                    _detach(error)
                     await self.sleep(wait)
                     continue
                 await self.ledger.record_failure(provider_id, error)
@@ -271,6 +301,7 @@ class ChainRunner:
                     detail,
                     exc_info=not isinstance(error, SearchProviderError | ConfigurationError),
                 )
+                _detach(error)
                 return None
             await self.ledger.record_success(provider_id)
             outcome.attempts.append(
@@ -280,26 +311,42 @@ class ChainRunner:
             return response
 
 
+def _out_of_time(outcome: ChainOutcome, left: Sequence[SearchProvider], deadline: Deadline) -> None:
+    """Record the providers the deadline left untried, as one failure and one skip each."""
+    names = ", ".join(provider.info.id for provider in left)
+    message = f"the {deadline.seconds:g}s deadline for the whole search ran out; not tried: {names}"
+    outcome.failures.append((left[0], DeadlineExceededError(left[0].info.id, message)))
+    outcome.attempts.extend(
+        Attempt(provider=provider.info.id, outcome="skipped", detail="deadline reached")
+        for provider in left
+    )
+    logger.warning("web search %s", message)
+
+
 def _failed(provider: SearchProvider, error: BaseException, ms: float, detail: str) -> Attempt:
     status = error.status if isinstance(error, SearchProviderError) else None
     return Attempt(provider=provider.info.id, outcome="failed", status=status, ms=ms, detail=detail)
 
 
-def context_secrets(context: ProviderContext) -> tuple[str, ...]:
-    """Every credential value this call could have used: keys, tokens, passwords."""
-    searxng = context.settings.searxng
-    extra = (searxng.token, searxng.basic_password, context.settings.proxy)
-    revealed = tuple(secret.get_secret_value() for secret in extra if secret is not None)
-    return (*context.credentials.secrets(), *revealed)
-
-
-def _scrub(error: Exception, secrets: Sequence[str]) -> None:
+def _scrub(error: Exception, redactor: Redactor) -> None:
     """Remove credentials from an error's message in place, whatever raised it."""
     if isinstance(error, SearchProviderError):
-        error.message = redact(error.message, secrets)
+        error.message = redactor(error.message)
         error.args = (error.message,)
     else:
-        error.args = tuple(redact(str(arg), secrets) for arg in error.args)
+        error.args = tuple(redactor(str(arg)) for arg in error.args)
+
+
+def _detach(error: BaseException) -> None:
+    """Drop what an error we keep could leak: chained exceptions and frames with locals.
+
+    A failure is kept in the outcome (and raised inside ``AllProvidersFailedError``); its
+    chained aiohttp exceptions hold request headers in their ``repr``, and its traceback's
+    frames hold the request itself.
+    """
+    error.__context__ = None
+    error.__cause__ = None
+    error.__traceback__ = None
 
 
 def _ms(started: float) -> float:

@@ -46,7 +46,7 @@ from .models import Attempt, SearchParams, SearchResponse, SearchToolResult
 from .prompts import SEARCH_SYSTEM_PROMPT
 from .providers import ProviderContext, get_provider
 from .quota import Budget, FailurePolicy
-from .settings import APP_NAME, Settings
+from .settings import APP_NAME, DEFAULT_TIMEOUT_SECONDS, Settings
 from .state import MemoryStore, StateStore, open_store
 from .state.failsafe import FailSafeStore
 from .status import ProviderStatus, collect_status
@@ -148,14 +148,18 @@ class WebSearch:
                 # environment and ~/.netrc on every request, so only when a proxy is set.
                 trust_env=proxy is None and bool(urllib.request.getproxies()),
             )
+            # aiohttp silently re-sends an idempotent request once when a reused connection
+            # drops; the provider then sees two requests where the ledger counted one.
+            self._session._retry_connection = False
             self._session_loop = loop
             self._owns_session = True
         transport = Transport(
             self._session,
-            timeout_seconds=self.settings.timeout_seconds,
+            timeout_seconds=self.settings.timeout_seconds or DEFAULT_TIMEOUT_SECONDS,
             max_response_bytes=self.settings.max_response_bytes,
             base_urls=self.settings.base_urls,
             secrets=self.credentials.secrets(),
+            connect_timeout_seconds=self.settings.connect_timeout_seconds,
         )
         return ProviderContext(
             transport=transport,

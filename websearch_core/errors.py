@@ -15,6 +15,7 @@ message text::
         ├── QuotaExhaustedError              402 or a spent-credit body; .reset_at when known
         ├── ChallengeError                   a bot-challenge or consent page instead of results
         ├── EmptyResponseError               204: nothing renderable came back
+        ├── DeadlineExceededError            the whole call's deadline ran out first
         ├── ResponseParseError               the body could not be understood
         ├── ResponseTooLargeError            the body passed the size cap
         ├── ProviderUnavailableError         transient: 5xx or a transport failure
@@ -40,6 +41,7 @@ __all__ = [
     "AuthorizationError",
     "ChallengeError",
     "ConfigurationError",
+    "DeadlineExceededError",
     "EmptyResponseError",
     "NoProviderConfiguredError",
     "ProviderConnectionError",
@@ -151,6 +153,13 @@ class EmptyResponseError(SearchProviderError):
     """The provider answered, but with nothing a model could read (status 204)."""
 
     def __init__(self, provider: str, message: str, status: int | None = 204) -> None:
+        super().__init__(provider, message, status)
+
+
+class DeadlineExceededError(SearchProviderError):
+    """The whole call's deadline ran out before this provider could be tried (status 504)."""
+
+    def __init__(self, provider: str, message: str, status: int | None = 504) -> None:
         super().__init__(provider, message, status)
 
 

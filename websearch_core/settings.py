@@ -5,7 +5,8 @@ Built on pydantic-settings so each source and its precedence is declared, not ha
 Environment variables:
 
 * ``WEBSEARCH_PROVIDER`` (preferred provider), ``WEBSEARCH_EXCLUDE`` (comma-separated ids),
-  ``WEBSEARCH_TIMEOUT_SECONDS``, ``WEBSEARCH_MAX_RESPONSE_BYTES``,
+  ``WEBSEARCH_TIMEOUT_SECONDS`` (per provider), ``WEBSEARCH_DEADLINE_SECONDS`` (the whole
+  call), ``WEBSEARCH_CONNECT_TIMEOUT_SECONDS``, ``WEBSEARCH_MAX_RESPONSE_BYTES``,
   ``WEBSEARCH_CONFIG_FILE`` (path of the TOML file), ``WEBSEARCH_CREDENTIALS_FILE``.
 * ``WEBSEARCH_<ID>_BASE_URL`` for any provider id (``WEBSEARCH_BRAVE_BASE_URL``): replaces the
   scheme, host and port of every request that provider makes.
@@ -31,7 +32,9 @@ The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same
 
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 import platformdirs
@@ -48,8 +51,12 @@ from pydantic_settings import (
 from .errors import ConfigurationError
 
 __all__ = [
+    "DEFAULT_CONNECT_TIMEOUT_SECONDS",
+    "DEFAULT_DEADLINE_SECONDS",
     "DEFAULT_MAX_RESPONSE_BYTES",
+    "DEFAULT_TIMEOUTS_BY_KIND",
     "DEFAULT_TIMEOUT_SECONDS",
+    "MAX_DEADLINE_SECONDS",
     "MAX_TIMEOUT_SECONDS",
     "SearxngSettings",
     "Settings",
@@ -57,7 +64,17 @@ __all__ = [
 ]
 
 DEFAULT_TIMEOUT_SECONDS = 60.0
+"""The per-provider timeout of answer engines, and of any request outside the chain."""
 MAX_TIMEOUT_SECONDS = 300.0
+DEFAULT_TIMEOUTS_BY_KIND: Mapping[str, float] = MappingProxyType(
+    {"answer": DEFAULT_TIMEOUT_SECONDS, "api": 20.0, "scraper": 15.0, "aggregate": 30.0}
+)
+"""Per-provider timeouts when ``timeout_seconds`` is unset: answer engines write a whole
+answer and may take a minute; APIs and scrapers that have not answered in seconds will not."""
+DEFAULT_DEADLINE_SECONDS = 55.0
+"""The whole call: seven keyless engines that accept and never answer end it within a minute."""
+MAX_DEADLINE_SECONDS = 900.0
+DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
 DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 APP_NAME = "websearch-tools"
 
@@ -195,8 +212,15 @@ class Settings(BaseSettings):
     """Directory of the SQLite state file (default: the user's state directory)."""
     redis_url: str | None = None
     """``WEBSEARCH_REDIS_URL``: share state among processes and machines through Redis."""
-    timeout_seconds: float = Field(default=DEFAULT_TIMEOUT_SECONDS, gt=0, le=MAX_TIMEOUT_SECONDS)
-    """Per-provider request timeout (a ceiling for one provider, not the whole chain)."""
+    timeout_seconds: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
+    """Per-provider timeout: one provider's whole attempt, retries included. Unset, it
+    depends on the provider's kind (:data:`DEFAULT_TIMEOUTS_BY_KIND`)."""
+    deadline_seconds: float = Field(default=DEFAULT_DEADLINE_SECONDS, gt=0, le=MAX_DEADLINE_SECONDS)
+    """``WEBSEARCH_DEADLINE_SECONDS``: the whole call (every provider, retry and back-off)."""
+    connect_timeout_seconds: float = Field(
+        default=DEFAULT_CONNECT_TIMEOUT_SECONDS, gt=0, le=MAX_TIMEOUT_SECONDS
+    )
+    """How long opening one connection may take."""
     proxy: SecretStr | None = None
     """``WEBSEARCH_PROXY``: an HTTP(S) proxy for every provider request (it may carry
     credentials, so it is kept secret). Without it the standard ``HTTPS_PROXY`` /
@@ -287,6 +311,12 @@ class Settings(BaseSettings):
         toml_path = config_file or default_config_file()
         toml = _config_file_source(settings_cls, toml_path)
         return (init_settings, env_settings, _SpecEnvSource(settings_cls), toml)
+
+    def provider_timeout(self, kind: str) -> float:
+        """The time one provider of ``kind`` gets: ``timeout_seconds``, else its kind's default."""
+        if self.timeout_seconds is not None:
+            return self.timeout_seconds
+        return DEFAULT_TIMEOUTS_BY_KIND.get(kind, DEFAULT_TIMEOUT_SECONDS)
 
     def resolved_config_file(self) -> Path:
         """The TOML path this instance reads (whether or not it exists)."""

@@ -10,9 +10,11 @@
 """
 
 import asyncio
+import contextlib
 import email.utils
 import json
 import logging
+import math
 import re
 from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +23,9 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
+from yarl import URL
 
+from .deadline import remaining_budget
 from .errors import (
     AuthorizationError,
     ProviderConnectionError,
@@ -33,6 +37,7 @@ from .errors import (
     ResponseTooLargeError,
     SearchProviderError,
 )
+from .redaction import redact, redactor_for
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
 
 __all__ = [
@@ -58,6 +63,22 @@ _EPOCH_THRESHOLD = 1_000_000_000.0
 _QUOTA_WINDOW = 86_400.0
 _WINDOW_LENGTH = re.compile(r"w=(\d+)")
 ERROR_BODY_LIMIT = 8 * 1024
+MAX_HINT_SECONDS = 31 * 86_400.0
+"""The longest wait a rate-limit or quota hint can impose: a month, the longest quota window."""
+MAX_REDIRECTS = 5
+_REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+CREDENTIAL_HEADERS = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "cookie",
+        "x-api-key",
+        "api-key",
+        "x-goog-api-key",
+        "x-subscription-token",
+    }
+)
+"""Headers that carry credentials: never sent to an origin other than the configured one."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -141,46 +162,55 @@ def apply_base_url(url: str, base_url: str | None) -> str:
     return urlunsplit((base.scheme, base.netloc, path, target.query, target.fragment))
 
 
-def redact(text: str, secrets: Sequence[str]) -> str:
-    """Replace every secret (of 4+ characters) in ``text`` with ``***``."""
-    for secret in sorted(secrets, key=len, reverse=True):
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, "***")
-    return text
-
-
 def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:
-    """Seconds from a ``Retry-After`` header (delta-seconds or an HTTP date), or ``None``."""
+    """Seconds from a ``Retry-After`` header (delta-seconds or an HTTP date), or ``None``.
+
+    Whatever the upstream sends, the result is ``None`` or a number in
+    ``[0, MAX_HINT_SECONDS]``: a huge or infinite value is clamped, NaN and garbage are
+    ignored, a date in the past is 0.
+
+    Example:
+        >>> parse_retry_after("1e300"), parse_retry_after("inf"), parse_retry_after("nan")
+        (2678400.0, 2678400.0, None)
+    """
     if not value:
         return None
     value = value.strip()
     try:
-        return max(0.0, float(value))
+        return clamp_hint(float(value))
     except ValueError:
         pass
     try:
         when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+    return clamp_hint((when - (now or datetime.now(UTC))).total_seconds())
+
+
+def clamp_hint(seconds: float) -> float | None:
+    """A wait or reset hint bounded to ``[0, MAX_HINT_SECONDS]``; ``None`` for NaN."""
+    if math.isnan(seconds):
+        return None
+    return min(MAX_HINT_SECONDS, max(0.0, seconds))
 
 
 def classify_http_error(provider: str, status: int, body: str) -> SearchProviderError | None:
-    """The spec's shared classifier: spent credits, 402, 401, 403; else ``None``.
+    """The spec's shared classifier: 402, 401, spent credits, 403; else ``None``.
 
     Args:
         provider: The provider id; the messages use the id (``brave: 401 unauthorized``).
         status: The HTTP status.
         body: The (already truncated) response body.
     """
-    if _QUOTA_BODY.search(body):
-        return QuotaExhaustedError(provider, f"{provider}: credits exhausted", status)
+    # The status speaks first where it says it all; the body is read only where it does not.
     if status == 402:
         return QuotaExhaustedError(provider, f"{provider}: 402 credits exhausted", status)
     if status == 401:
         return AuthorizationError(provider, f"{provider}: 401 unauthorized", status)
+    if _QUOTA_BODY.search(body):
+        return QuotaExhaustedError(provider, f"{provider}: credits exhausted", status)
     if status == 403:
         return AuthorizationError(provider, f"{provider}: 403 forbidden", status)
     return None
@@ -239,14 +269,18 @@ def raise_for_status(provider: str, response: HttpResponse, fallback_message: st
 
 
 def _numbers(value: str | None) -> list[float]:
+    """Comma-separated finite numbers (``1, 15000``); empty when any part is not one."""
     if not value:
         return []
     numbers: list[float] = []
     for part in value.split(","):
         try:
-            numbers.append(float(part.split(";")[0].strip()))
+            number = float(part.split(";")[0].strip())
         except ValueError:
             return []
+        if not math.isfinite(number):
+            return []
+        numbers.append(number)
     return numbers
 
 
@@ -275,7 +309,9 @@ def _raise_for_rate_limit_headers(provider: str, response: HttpResponse, message
     if not remaining or len(resets) != len(remaining):
         return
     now = datetime.now(UTC).timestamp()
-    waits = [reset - now if reset > _EPOCH_THRESHOLD else reset for reset in resets]
+    waits = [
+        clamp_hint(reset - now if reset > _EPOCH_THRESHOLD else reset) or 0.0 for reset in resets
+    ]
     lengths = _window_lengths(response.header("X-RateLimit-Policy"), len(remaining))
     spent = [index for index, left in enumerate(remaining) if left <= 0]
     if not spent:
@@ -286,16 +322,21 @@ def _raise_for_rate_limit_headers(provider: str, response: HttpResponse, message
             window >= _QUOTA_WINDOW if window is not None else waits[index] >= _QUOTA_WINDOW / 24
         )
         if is_quota:
-            reset_at = datetime.fromtimestamp(now + max(waits[index], 0.0), UTC)
+            reset_at = datetime.fromtimestamp(now + waits[index], UTC)
             raise QuotaExhaustedError(provider, message, response.status, reset_at=reset_at)
     wait = max(waits[index] for index in spent)
     header_wait = parse_retry_after(response.header("Retry-After"))
-    retry_after = header_wait if header_wait is not None else max(wait, 0.0)
+    retry_after = header_wait if header_wait is not None else wait
     raise RateLimitedError(provider, message, response.status, retry_after=retry_after)
 
 
 class Transport:
     """Sends provider requests over one shared :class:`aiohttp.ClientSession`.
+
+    Every request is bounded by the lesser of its timeout and what remains of the current
+    provider attempt (:mod:`websearch_core.deadline`), capped in size, and follows redirects
+    itself: at most :data:`MAX_REDIRECTS` hops, http(s) only, and a request that carries
+    credentials is never sent on to another origin.
 
     Args:
         session: The session to use; owned by the caller.
@@ -303,6 +344,7 @@ class Transport:
         max_response_bytes: Default body size cap.
         base_urls: Provider id to origin override.
         secrets: Values to scrub from any error text built from transport errors.
+        connect_timeout_seconds: How long opening one connection may take.
     """
 
     def __init__(
@@ -313,15 +355,22 @@ class Transport:
         max_response_bytes: int,
         base_urls: Mapping[str, str] | None = None,
         secrets: Sequence[str] = (),
+        connect_timeout_seconds: float | None = None,
     ) -> None:
         self.session = session
-        self.timeout_seconds = timeout_seconds
+        self.default_timeout_seconds = timeout_seconds
+        self.connect_timeout_seconds = connect_timeout_seconds
         self.max_response_bytes = max_response_bytes
         self.base_urls = dict(base_urls or {})
         self._secrets = tuple(secrets)
 
     def __repr__(self) -> str:
         return f"Transport(timeout_seconds={self.timeout_seconds}, base_urls={self.base_urls})"
+
+    @property
+    def timeout_seconds(self) -> float:
+        """The time a request may take now: the default, bounded by the attempt's budget."""
+        return remaining_budget(self.default_timeout_seconds)
 
     def resolve_url(self, provider: str, url: str) -> str:
         """``url`` with the provider's base-URL override applied."""
@@ -353,12 +402,13 @@ class Transport:
             ProviderConnectionError: The connection failed or closed mid-body.
             ResponseTooLargeError: The body passed the size cap.
             ProviderUnavailableError: Any other aiohttp failure.
+            SearchProviderError: A redirect that may not be followed.
         """
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
 
         async def read() -> HttpResponse:
-            async with self._open(request, url) as response:
+            async with self._exchange(provider, label, request, url) as response:
                 chunks = [c async for c in self._chunks(provider, label, response, cap)]
                 return HttpResponse(
                     status=response.status,
@@ -390,12 +440,13 @@ class Transport:
             ProviderConnectionError: The connection failed, or the stream ended mid-event.
             ResponseTooLargeError: The stream or one event passed its cap.
             ProviderUnavailableError: Any other aiohttp failure.
+            SearchProviderError: A redirect that may not be followed.
         """
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
 
         async def read() -> SseResponse:
-            async with self._open(request, url) as response:
+            async with self._exchange(provider, label, request, url) as response:
                 content_type = response.content_type or ""
                 streaming = 200 <= response.status < 300 and "event-stream" in content_type
                 parser = SseParser(max_event_bytes) if streaming else None
@@ -417,16 +468,70 @@ class Transport:
 
         return await self._guarded(provider, label, url, timeout_seconds, read())
 
-    def _open(self, request: HttpRequest, url: str) -> Any:
-        return self.session.request(
-            request.method,
-            url,
-            params=list(request.params) or None,
-            headers=dict(request.headers),
-            data=list(request.form) if request.form is not None else None,
-            json=request.json,
-            allow_redirects=True,
-        )
+    @contextlib.asynccontextmanager
+    async def _exchange(
+        self, provider: str, label: str, request: HttpRequest, url: str
+    ) -> AsyncIterator[aiohttp.ClientResponse]:
+        """Open ``request`` and follow its redirects by our rules; yield the final response.
+
+        aiohttp's own redirect handling strips only ``Authorization`` when the host changes,
+        so every other credential header (``X-Subscription-Token``, ``x-api-key``, ...) and a
+        307's body would travel on; here nothing credentialed leaves its origin.
+        """
+        method = request.method
+        headers = dict(request.headers)
+        params: list[tuple[str, str]] | None = list(request.params) or None
+        form = list(request.form) if request.form is not None else None
+        body_json = request.json
+        origin = _origin(URL(url))
+        current = URL(url)
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.connect_timeout_seconds)
+        for hop in range(MAX_REDIRECTS + 1):
+            response = await self.session.request(
+                method,
+                current,
+                params=params,
+                headers=headers,
+                data=form,
+                json=body_json,
+                allow_redirects=False,
+                timeout=timeout,
+            )
+            location = response.headers.get("Location")
+            if response.status not in _REDIRECT_STATUSES or not location:
+                try:
+                    yield response
+                finally:
+                    response.release()
+                return
+            response.release()
+            if hop == MAX_REDIRECTS:
+                raise SearchProviderError(
+                    provider, f"{label} redirected more than {MAX_REDIRECTS} times", response.status
+                )
+            target = _redirect_target(provider, label, current, location, response.status)
+            if _origin(target) != origin:
+                has_body = form is not None or body_json is not None
+                if has_body or self._carries_credentials(headers):
+                    raise SearchProviderError(
+                        provider,
+                        f"{label} redirected to another origin ({_host_of(target)}); not "
+                        f"followed, so credentials and the request body stay with "
+                        f"{_host_of(URL(url))}",
+                        response.status,
+                    )
+                headers = {k: v for k, v in headers.items() if k.lower() not in CREDENTIAL_HEADERS}
+            if response.status == 303 or (response.status in (301, 302) and method == "POST"):
+                method, form, body_json = "GET", None, None
+                headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
+            current, params = target, None
+
+    def _carries_credentials(self, headers: Mapping[str, str]) -> bool:
+        """Whether a request with ``headers`` holds a credential (by name or by value)."""
+        if any(name.lower() in CREDENTIAL_HEADERS for name in headers):
+            return True
+        redactor = redactor_for(tuple(sorted(set(self._secrets))))
+        return any(redactor(value) != value for value in headers.values())
 
     async def _guarded(
         self,
@@ -438,30 +543,36 @@ class Transport:
     ) -> _T:
         """Await ``work`` within the timeout.
 
-        The one place where aiohttp, asyncio and stream errors become provider errors.
+        The one place where aiohttp, asyncio and stream errors become provider errors. The
+        error raised keeps no link to aiohttp's exception (whose ``repr`` can hold request
+        headers): it is raised after the ``except`` block, with no ``__context__``.
         """
-        timeout = timeout_seconds or self.timeout_seconds
+        timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
         host = urlsplit(url).netloc
+        failure: SearchProviderError
         try:
             async with asyncio.timeout(timeout):
                 return await work
         except TimeoutError:
-            message = f"{label} request timed out after {timeout:g}s"
-            raise ProviderTimeoutError(provider, message, None) from None
+            failure = ProviderTimeoutError(
+                provider, f"{label} request timed out after {timeout:.3g}s", None
+            )
         except SseError as exc:
             if exc.too_large:
-                raise ResponseTooLargeError(provider, f"{label} stream event {exc}", 500) from None
-            raise ProviderConnectionError(provider, f"{label} {exc}") from None
+                failure = ResponseTooLargeError(provider, f"{label} stream event {exc}", 500)
+            else:
+                failure = ProviderConnectionError(provider, f"{label} {exc}")
         except aiohttp.ClientPayloadError:
             message = f"{label} connection closed before the response was complete ({host})"
-            raise ProviderConnectionError(provider, message) from None
+            failure = ProviderConnectionError(provider, message)
         except aiohttp.ClientConnectionError as exc:
             message = f"{label} connection failed ({host}): {type(exc).__name__}"
-            raise ProviderConnectionError(provider, message) from None
+            failure = ProviderConnectionError(provider, message)
         except aiohttp.ClientError as exc:
             detail = redact(str(exc), self._secrets)
             message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
-            raise ProviderUnavailableError(provider, message) from None
+            failure = ProviderUnavailableError(provider, message)
+        raise failure
 
     @staticmethod
     async def _chunks(
@@ -478,6 +589,30 @@ class Transport:
             if total > cap:
                 raise too_large
             yield chunk
+
+
+def _origin(url: URL) -> tuple[str, str, int | None]:
+    return (url.scheme.lower(), (url.host or "").lower(), url.port)
+
+
+def _host_of(url: URL) -> str:
+    return url.raw_authority.rpartition("@")[2] or "?"
+
+
+def _redirect_target(provider: str, label: str, current: URL, location: str, status: int) -> URL:
+    """Where a ``Location`` header points, or an error for a scheme we never follow."""
+    try:
+        target = current.join(URL(location))
+    except ValueError:
+        raise SearchProviderError(
+            provider, f"{label} redirected to an invalid location", status
+        ) from None
+    if target.scheme.lower() not in ("http", "https") or not target.host:
+        scheme = target.scheme or "relative"
+        raise SearchProviderError(
+            provider, f"{label} redirected to a {scheme}: location; not followed", status
+        )
+    return target
 
 
 def _size(limit: int) -> str:

@@ -166,7 +166,7 @@ def test_the_protocol_writes_braves_relative_and_absolute_ages() -> None:
     assert (second["age"], second["page_age"]) == ("May 1, 2023", old)
 
 
-async def test_count_defaults_to_10_and_caps_at_20(sim: Simulator) -> None:
+async def test_count_defaults_to_10_caps_at_20_and_limit_cuts_locally(sim: Simulator) -> None:
     sim["brave"].results = [
         SimResult(title=f"r{i}", url=f"https://r{i}.example.org/", snippet="s") for i in range(30)
     ]
@@ -175,7 +175,8 @@ async def test_count_defaults_to_10_and_caps_at_20(sim: Simulator) -> None:
         capped = await ws.search(QUERY, provider="brave", num_search_results=50, limit=2)
     assert [r.query_dict()["count"] for r in sim["brave"].requests] == ["10", "20"]
     assert len(default.sources) == 10
-    assert len(capped.sources) == 20
+    # num_search_results asks upstream for 20; the caller's limit of 2 still holds.
+    assert len(capped.sources) == 2
 
 
 async def test_time_country_and_language_filters_on_the_wire(sim: Simulator) -> None:
@@ -325,15 +326,17 @@ async def test_connection_reset(sim: Simulator) -> None:
     (failure,) = caught.value.failures
     assert isinstance(failure, ProviderConnectionError)
     assert failure.message.startswith("Brave connection failed (127.0.0.1:")
-    # aiohttp resends an idempotent GET once when the server drops the connection.
-    assert len(sim["brave"].requests) == 2
+    # No hidden re-send: the one request the ledger counted is the one Brave saw.
+    assert len(sim["brave"].requests) == 1
 
 
-async def test_a_single_reset_is_absorbed_by_aiohttps_idempotent_retry(sim: Simulator) -> None:
-    sim["brave"].enqueue(Fault.reset())
+async def test_a_reset_on_a_reused_connection_is_not_silently_resent(sim: Simulator) -> None:
     async with sim_client(sim) as ws:
-        response = await ws.search(QUERY, provider="brave", limit=1)
-    assert len(response.sources) == 1
+        await ws.search(QUERY, provider="brave", limit=1, use_cache=False)
+        sim["brave"].enqueue(Fault.reset())
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="brave", limit=1, use_cache=False)
+    assert isinstance(caught.value.failures[0], ProviderConnectionError)
     assert len(sim["brave"].requests) == 2
 
 

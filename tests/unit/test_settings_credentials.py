@@ -19,7 +19,13 @@ def _write_config(tmp_path: Path, text: str) -> Path:
 def test_defaults() -> None:
     settings = Settings()
     assert settings.provider is None
-    assert settings.timeout_seconds == 60.0
+    assert settings.timeout_seconds is None
+    assert settings.deadline_seconds == 55.0
+    assert settings.connect_timeout_seconds == 10.0
+    # Unset, each kind of provider gets its own time; set, every provider gets it.
+    timeouts = {kind: settings.provider_timeout(kind) for kind in ("answer", "api", "scraper")}
+    assert timeouts == {"answer": 60.0, "api": 20.0, "scraper": 15.0}
+    assert Settings(timeout_seconds=7).provider_timeout("answer") == 7.0
     assert settings.exclude == ()
 
 

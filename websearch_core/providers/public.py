@@ -14,7 +14,8 @@
   requested count up to that engine's maximum (20 for the scrapers).
 * **Deadlines:** it returns at the earliest of: every engine settled; the soft deadline
   (5 s) once at least one engine has returned sources; the hard cap (30 s, and never past
-  ``settings.timeout_seconds``, this provider's own time budget). Engines still running are
+  this provider's own time: ``settings.timeout_seconds`` or the aggregate default, bounded
+  by what remains of the whole call's deadline). Engines still running are
   cancelled and awaited before it returns; cancelling the caller cancels every engine and
   the cancellation propagates. Both deadlines are constructor arguments (and class
   attributes) so tests can shorten them.
@@ -39,7 +40,7 @@ Differences from the reference (§8.23) and deliberate choices:
   Yahoo serve Bing's; Startpage, Ecosia and Google serve Google's) count as one vote.
 * The soft deadline ends the wait only when some engine returned at least one source; an
   engine's genuine empty page does not stop the others from being waited for.
-* The hard cap is also bounded by ``settings.timeout_seconds``.
+* The hard cap is also bounded by the provider's time and the call's deadline.
 
 Docs: https://url.spec.whatwg.org/ (the URL parsing the canonical key follows); the
 engines' own docs are on their :class:`~websearch_core.providers.base.ProviderInfo`.
@@ -47,10 +48,11 @@ engines' own docs are on their :class:`~websearch_core.providers.base.ProviderIn
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 
 from ..aggregate import EngineResult, merge_results
+from ..deadline import remaining_budget
 from ..errors import ProviderUnavailableError, SearchProviderError
 from ..format import format_provider_failure
 from ..models import SearchParams, SearchResponse
@@ -72,6 +74,7 @@ __all__ = [
     "registered_engines",
 ]
 
+_CUT_OFF_GRACE_SECONDS = 1.0
 logger = logging.getLogger("websearch_core.providers.public")
 
 ENGINE_ORDER: tuple[str, ...] = (
@@ -216,7 +219,8 @@ async def fan_out(
     started = loop.time()
     tasks = [
         asyncio.create_task(
-            _ask(engine, engine_params(engine, params), context), name=f"public:{engine.info.id}"
+            _ask(engine, engine_params(engine, params), context, hard_deadline),
+            name=f"public:{engine.info.id}",
         )
         for engine in engines
     ]
@@ -254,7 +258,7 @@ async def fan_out(
 
 
 async def _ask(
-    engine: SearchProvider, params: SearchParams, context: ProviderContext
+    engine: SearchProvider, params: SearchParams, context: ProviderContext, hard_deadline: float
 ) -> SearchResponse:
     """One engine's search, through the ledger when there is one.
 
@@ -262,15 +266,30 @@ async def _ask(
     failure); what is asked is counted, and a failure leaves the same mark it would in the
     sequential chain, so the fan-out does not keep knocking on a closed door either.
     """
+    from ..orchestration.attempt import call_redactor, run_attempt
+
+    def attempt() -> Awaitable[SearchResponse]:
+        # The chain's attempt step: the engine's results capped, cleaned and masked before
+        # they are merged. The fan-out's hard cap cuts engines off (as not finished, not as
+        # failed), so the attempt's own bound sits just past it.
+        return run_attempt(
+            engine,
+            params,
+            context,
+            timeout=hard_deadline + _CUT_OFF_GRACE_SECONDS,
+            redactor=call_redactor(context),
+            require_content=False,
+        )
+
     ledger = context.ledger
     if ledger is None:
-        return await engine.search(params, context)
+        return await attempt()
     skip = await ledger.skip_reason(engine.info)
     if skip is not None:
         raise skip
     await ledger.count_request(engine.info.id)
     try:
-        response = await engine.search(params, context)
+        response = await attempt()
     except Exception as error:
         await ledger.record_failure(engine.info.id, error)
         raise
@@ -341,7 +360,8 @@ class PublicProvider(SearchProvider):
 
     def deadlines(self, context: ProviderContext) -> tuple[float, float]:
         """``(soft, hard)`` seconds for this call; the hard cap never passes the timeout."""
-        hard = min(self.hard_deadline_seconds, context.settings.timeout_seconds)
+        own_time = remaining_budget(context.settings.provider_timeout(INFO.kind))
+        hard = min(self.hard_deadline_seconds, own_time)
         return min(self.soft_deadline_seconds, hard), hard
 
     async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:

@@ -1,0 +1,96 @@
+"""One attempt at one provider: bounded in time, its response capped, cleaned and masked.
+
+Both the chain and the Public Web fan-out call :func:`run_attempt`, the one step between
+"this provider may be asked" and "this is what it answered". The provider's own code runs
+inside an attempt scope (:mod:`websearch_core.deadline`), so its requests, retries, waits and
+any headless escalation see the same budget, and a hard ``asyncio.timeout`` ends whatever
+is still running when the budget is spent.
+"""
+
+import asyncio
+
+from ..deadline import Deadline, attempt_scope
+from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
+from ..models import SearchParams, SearchResponse
+from ..providers.base import ProviderContext, SearchProvider
+from ..redaction import Redactor, proxy_secrets, redactor_for
+from ..sanitize import clean_response, source_cap
+
+__all__ = ["attempt_timeout", "call_redactor", "context_secrets", "run_attempt"]
+
+HARD_STOP_GRACE_SECONDS = 0.1
+
+
+def context_secrets(context: ProviderContext) -> tuple[str, ...]:
+    """Every credential value this call could have used: keys, tokens, passwords, proxy."""
+    searxng = context.settings.searxng
+    revealed: list[str] = [
+        secret.get_secret_value()
+        for secret in (searxng.token, searxng.basic_password)
+        if secret is not None
+    ]
+    if searxng.basic_username is not None and searxng.basic_password is not None:
+        user = searxng.basic_username.get_secret_value()
+        revealed.append(f"{user}:{searxng.basic_password.get_secret_value()}")
+    if context.settings.proxy is not None:
+        revealed.extend(proxy_secrets(context.settings.proxy.get_secret_value()))
+    return (*context.credentials.secrets(), *revealed)
+
+
+def call_redactor(context: ProviderContext) -> Redactor:
+    """The (cached) redactor for every secret of this call."""
+    return redactor_for(tuple(sorted(set(context_secrets(context)))))
+
+
+def attempt_timeout(
+    provider: SearchProvider, context: ProviderContext, deadline: Deadline
+) -> float:
+    """The lesser of the provider's own timeout and what remains of the call's deadline."""
+    return min(context.settings.provider_timeout(provider.info.kind), deadline.remaining())
+
+
+async def run_attempt(
+    provider: SearchProvider,
+    params: SearchParams,
+    context: ProviderContext,
+    *,
+    timeout: float,
+    redactor: Redactor | None = None,
+    require_content: bool = True,
+) -> SearchResponse:
+    """Ask ``provider`` within ``timeout`` seconds; its response capped, clean and masked.
+
+    Args:
+        provider: Who to ask.
+        params: The search.
+        context: Passed to the provider.
+        timeout: Seconds the attempt may take (see :func:`attempt_timeout`).
+        redactor: Masks the call's secrets in what comes back.
+        require_content: Raise for a response with nothing renderable (the chain moves on);
+            the fan-out takes empty answers as they are.
+
+    Raises:
+        ProviderTimeoutError: The provider had not finished when its time ran out.
+        EmptyResponseError: It answered with nothing a model can read.
+        SearchProviderError: Whatever the provider raised (other exceptions pass through).
+    """
+    failure: SearchProviderError | None = None
+    with attempt_scope(timeout) as granted:
+        try:
+            # The transport's own timeout (same expiry) names the request; this hard bound,
+            # a moment later, ends whatever else is still running (waits, a browser).
+            async with asyncio.timeout(granted + HARD_STOP_GRACE_SECONDS):
+                response = await provider.search(params, context)
+        except TimeoutError:
+            message = f"{provider.info.label} request timed out after {granted:.3g}s"
+            failure = ProviderTimeoutError(provider.info.id, message, None)
+    if failure is not None:
+        raise failure  # outside the except block: no chained exception to carry along
+    response = clean_response(
+        response, cap=source_cap(params, provider.info.max_results), redactor=redactor
+    )
+    if require_content and not response.has_renderable_content():
+        raise EmptyResponseError(
+            provider.info.id, f"{provider.info.label} returned no renderable search content."
+        )
+    return response

@@ -1,0 +1,104 @@
+"""Keep credentials out of everything a model, a log or a store can see.
+
+Upstreams echo keys back in more shapes than the one we sent: lower-cased, URL-encoded,
+inside a ``Basic`` header (base64 of ``user:password``), or cut short (``sk-abcdef12...``).
+A :class:`Redactor` is built once per set of secrets and replaces every such shape with
+``***``, matching case-insensitively.
+
+Example:
+    >>> redactor = Redactor(["Sekret-Key-0123456789"])
+    >>> redactor("bad key sekret-key-0123456789 (Sekret-Key-0123...)")
+    'bad key *** (***...)'
+"""
+
+import base64
+import functools
+import re
+from collections.abc import Iterable
+from urllib.parse import quote, quote_plus, unquote, urlsplit
+
+__all__ = ["MASK", "Redactor", "proxy_secrets", "redact", "redactor_for"]
+
+MASK = "***"
+MIN_SECRET_LENGTH = 4
+"""Shorter values are not treated as secrets: masking them would mangle ordinary text."""
+PREFIX_LENGTH = 8
+"""A run of at least this many leading characters of a token counts as a leak."""
+MIN_TOKEN_LENGTH = 16
+"""Only token-like secrets this long are matched by prefix (a short or URL-shaped value's
+first characters are ordinary text)."""
+MAX_PREFIX_TAIL = 64
+
+
+def _variants(secret: str) -> set[str]:
+    """The shapes an upstream may echo ``secret`` in."""
+    raw = secret.encode("utf-8")
+    shapes = {secret, quote(secret, safe=""), quote_plus(secret)}
+    for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
+        text = encoded.decode("ascii")
+        shapes.update({text, text.rstrip("=")})
+    return {shape for shape in shapes if len(shape) >= MIN_SECRET_LENGTH}
+
+
+def proxy_secrets(proxy_url: str) -> tuple[str, ...]:
+    """The secrets in a proxy URL: the URL, its password and ``user:password`` (Basic)."""
+    parts = urlsplit(proxy_url)
+    secrets = [proxy_url]
+    if parts.password:
+        user, password = unquote(parts.username or ""), unquote(parts.password)
+        secrets += [password, f"{user}:{password}"]
+    return tuple(secrets)
+
+
+class Redactor:
+    """Replaces every known shape of the given secrets with ``***``.
+
+    Args:
+        secrets: Credential values (keys, tokens, passwords, ``user:password`` pairs).
+    """
+
+    __slots__ = ("_pattern",)
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        values = {secret for secret in secrets if secret and len(secret) >= MIN_SECRET_LENGTH}
+        shapes: set[str] = set()
+        for value in values:
+            shapes |= _variants(value)
+        alternatives = [re.escape(shape) for shape in sorted(shapes, key=len, reverse=True)]
+        # A truncated echo: at least PREFIX_LENGTH leading characters of a long secret.
+        for value in sorted(values, key=len, reverse=True):
+            if _is_token(value):
+                alternatives.append(_prefix_pattern(value))
+        self._pattern = re.compile("|".join(alternatives), re.IGNORECASE) if alternatives else None
+
+    def __bool__(self) -> bool:
+        return self._pattern is not None
+
+    def __call__(self, text: str) -> str:
+        """``text`` with every secret shape masked."""
+        if self._pattern is None or not text:
+            return text
+        return self._pattern.sub(MASK, text)
+
+
+def _is_token(value: str) -> bool:
+    return len(value) >= MIN_TOKEN_LENGTH and not any(c in value for c in "/: \t\n")
+
+
+def _prefix_pattern(secret: str) -> str:
+    """A pattern for the first ``PREFIX_LENGTH`` or more characters of ``secret``."""
+    head = re.escape(secret[:PREFIX_LENGTH])
+    tail = secret[PREFIX_LENGTH : PREFIX_LENGTH + MAX_PREFIX_TAIL]
+    optional = "".join(f"(?:{re.escape(char)}" for char in tail) + ")?" * len(tail)
+    return head + optional
+
+
+@functools.lru_cache(maxsize=64)
+def redactor_for(secrets: tuple[str, ...]) -> Redactor:
+    """A cached :class:`Redactor` (building the pattern costs more than using it)."""
+    return Redactor(secrets)
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """Replace every shape of every secret (of 4+ characters) in ``text`` with ``***``."""
+    return redactor_for(tuple(sorted(set(secrets))))(text)

@@ -1,0 +1,165 @@
+r"""What upstream text must pass before a model, a terminal or the cache sees it.
+
+Applied by the core to every provider's response, whatever the provider, so no adapter has
+to remember it:
+
+* **Counts:** at most ``min(limit, provider max)`` sources, and bounded citations, related
+  questions and search queries, however many results an upstream sends.
+* **Text:** C0/C1 control characters (ESC and BEL among them, with the terminal sequences
+  they start) and bidirectional overrides are removed from titles, snippets and answers;
+  line breaks and tabs are kept where text may have them.
+* **URLs:** a source or citation URL must be absolute ``http(s)`` with a host, no userinfo
+  and nothing around it; otherwise the entry is dropped.
+* **Secrets:** every shape of every credential (:mod:`websearch_core.redaction`) is masked,
+  so a key echoed in a 200 body never reaches the model or the cache.
+
+Example:
+    >>> clean_text("\x1b]0;pwned\x07Title\u202e here\x1b[2J")
+    'Title here'
+    >>> is_clean_url("https://user:pw@example.com/"), is_clean_url("https://example.com/a")
+    (False, True)
+"""
+
+import re
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel
+
+from .models import SearchCitation, SearchParams, SearchResponse, SearchSource
+from .redaction import Redactor
+
+__all__ = [
+    "MAX_CITATIONS",
+    "MAX_SOURCES",
+    "clean_response",
+    "clean_text",
+    "is_clean_url",
+    "source_cap",
+]
+
+MAX_SOURCES = 100
+"""The most sources any response keeps when neither the caller nor the provider says less."""
+MAX_CITATIONS = 100
+MAX_LIST_ITEMS = 20
+"""Related questions and search queries kept."""
+
+# Terminal escape sequences first (CSI ``ESC [ ... final``, OSC ``ESC ] ... BEL|ST``, and
+# two-character escapes), so their parameters do not survive as text once ESC is gone.
+_ESCAPE_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, to BEL or ST
+    r"|\x1b[@-Z\\-_]"  # two-character escapes
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+)
+_BIDI = "\u202a-\u202e\u2066-\u2069"
+_CONTROL_IN_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_BIDI}]")
+_CONTROL_IN_TEXT = re.compile(f"[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f{_BIDI}]")
+_URL_FORBIDDEN = re.compile(f"[\\x00-\\x20\\x7f-\\x9f{_BIDI}\\u200b-\\u200f\\ufeff]")
+
+
+def clean_text(text: str, *, multiline: bool = False) -> str:
+    """``text`` without terminal escapes, control characters or bidi overrides.
+
+    Args:
+        text: Upstream text.
+        multiline: Keep line feeds, carriage returns and tabs (snippets and answers).
+    """
+    if not text:
+        return text
+    if "\x1b" in text or "\x9b" in text:
+        text = _ESCAPE_SEQUENCE.sub("", text)
+    pattern = _CONTROL_IN_TEXT if multiline else _CONTROL_IN_LINE
+    return pattern.sub("", text)
+
+
+def is_clean_url(url: str) -> bool:
+    """Whether ``url`` is absolute http(s) with a host, no userinfo and nothing around it."""
+    if not url or _URL_FORBIDDEN.search(url):
+        return False
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # raises for a malformed port
+    except ValueError:
+        return False
+    del port
+    return (
+        parts.scheme.lower() in ("http", "https")
+        and bool(parts.hostname)
+        and "@" not in parts.netloc
+    )
+
+
+def source_cap(params: SearchParams, provider_max: int | None) -> int:
+    """The most sources a response to ``params`` may carry from a provider.
+
+    The caller's ``limit`` and ``num_search_results`` (whichever is smaller) and the
+    provider's documented maximum, never more than :data:`MAX_SOURCES`.
+    """
+    bounds = [MAX_SOURCES]
+    for bound in (params.limit, params.num_search_results, provider_max):
+        if bound:
+            bounds.append(bound)
+    return min(bounds)
+
+
+def clean_response(
+    response: SearchResponse, *, cap: int, redactor: Redactor | None = None
+) -> SearchResponse:
+    """``response`` capped, with clean text and URLs, and every secret masked.
+
+    Args:
+        response: What the provider parsed.
+        cap: The most sources to keep (see :func:`source_cap`).
+        redactor: Masks credentials; ``None`` when the call used none.
+    """
+    mask: Callable[[str], str] = redactor if redactor else _same
+
+    def line(text: str) -> str:
+        return mask(clean_text(text))
+
+    def block(text: str | None) -> str | None:
+        return mask(clean_text(text, multiline=True)) if text else text
+
+    sources: list[SearchSource] = []
+    for source in response.sources:
+        if len(sources) >= cap:
+            break
+        if not is_clean_url(source.url) or mask(source.url) != source.url:
+            continue
+        update = _changed(
+            source,
+            title=line(source.title),
+            snippet=block(source.snippet),
+            published_date=line(source.published_date) if source.published_date else None,
+            author=line(source.author) if source.author else None,
+        )
+        sources.append(source.model_copy(update=update) if update else source)
+    citations: list[SearchCitation] = []
+    for citation in response.citations:
+        if len(citations) >= MAX_CITATIONS:
+            break
+        if not is_clean_url(citation.url) or mask(citation.url) != citation.url:
+            continue
+        update = _changed(
+            citation, title=line(citation.title), cited_text=block(citation.cited_text)
+        )
+        citations.append(citation.model_copy(update=update) if update else citation)
+    update = _changed(
+        response,
+        answer=block(response.answer),
+        sources=tuple(sources),
+        citations=tuple(citations),
+        related_questions=tuple(line(q) for q in response.related_questions[:MAX_LIST_ITEMS]),
+        search_queries=tuple(line(q) for q in response.search_queries[:MAX_LIST_ITEMS]),
+    )
+    return response.model_copy(update=update) if update else response
+
+
+def _changed(model: BaseModel, **values: object) -> dict[str, object]:
+    """The subset of ``values`` that differ from ``model``'s (copying only when needed)."""
+    return {name: value for name, value in values.items() if getattr(model, name) != value}
+
+
+def _same(text: str) -> str:
+    return text
