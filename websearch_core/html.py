@@ -40,6 +40,7 @@ __all__ = [
     "find_forms",
     "has_class",
     "is_http_url",
+    "iter_forms",
     "layout_text",
     "navigation_headers",
     "parse_document",
@@ -347,7 +348,11 @@ def find_forms(document: Element) -> list[HtmlForm]:
         >>> form.action, form.method, form.fields
         ('/x', 'get', (('s', '10'),))
     """
-    forms: list[HtmlForm] = []
+    return list(iter_forms(document))
+
+
+def iter_forms(document: Element) -> Iterator[HtmlForm]:
+    """:func:`find_forms` one form at a time, for a caller that stops at the one it wants."""
     for form in document.iter("form"):
         attributes = {str(name): str(value) for name, value in form.attrib.items()}
         fields: list[tuple[str, str]] = []
@@ -356,15 +361,12 @@ def find_forms(document: Element) -> list[HtmlForm]:
             value = element.get("value")
             if name and value is not None:
                 fields.append((name, value))
-        forms.append(
-            HtmlForm(
-                action=attributes.get("action", ""),
-                method=attributes.get("method", "get").lower(),
-                attributes=MappingProxyType(attributes),
-                fields=tuple(fields),
-            )
+        yield HtmlForm(
+            action=attributes.get("action", ""),
+            method=attributes.get("method", "get").lower(),
+            attributes=MappingProxyType(attributes),
+            fields=tuple(fields),
         )
-    return forms
 
 
 # --- links ---------------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ from ..errors import ChallengeError, ResponseParseError, SearchProviderError
 from ..html import (
     Element,
     HtmlForm,
-    find_forms,
+    iter_forms,
     layout_text,
     navigation_headers,
     parse_document,
@@ -405,6 +405,8 @@ class _Block:
     title: Element | None = None
     snippet: Element | None = None
     extras: Element | None = None
+    date: str | None = None
+    """The first ``<span>`` text in the URL line (``extras``) that starts with a date."""
     no_results: bool = False
 
 
@@ -429,7 +431,7 @@ def _scan(root: Element) -> tuple[list[_Block], list[_LiteRow]]:
     for element in root.iter(*_SCANNED_TAGS):
         classes = element.get("class")
         kind = _kind(element.tag, classes) if classes else 0
-        if not kind:
+        if not kind and (block is None or block.extras is None or element.tag != "span"):
             continue
         if kind & _BLOCK:
             block = _Block(element, bool(kind & _SKIPPED))
@@ -438,6 +440,8 @@ def _scan(root: Element) -> tuple[list[_Block], list[_LiteRow]]:
             block = None
         if block is not None:
             _add_to_block(block, element, kind)
+            if block.extras is not None and block.date is None and element.tag == "span":
+                block.date = _span_date(element, block.extras)
         if kind & _LITE_LINK:
             rows.append(_LiteRow(element))
         elif rows:
@@ -467,19 +471,14 @@ def _is_inside(element: Element, ancestor: Element) -> bool:
     return any(parent is ancestor for parent in element.iterancestors())
 
 
-def _extras_date(extras: Element | None) -> str | None:
-    """The first ``<span>`` of the URL line whose text starts with ``YYYY-MM-DD``."""
-    if extras is None:
+def _span_date(span: Element, extras: Element) -> str | None:
+    """The span's text when the span is in the URL line and its text starts with a date."""
+    # The readable text starts with the first non-blank character of the raw text, so a
+    # span that does not start with a digit (the icon, the URL) is skipped unread.
+    if not raw_text(span).lstrip()[:1].isdigit() or not _is_inside(span, extras):
         return None
-    for span in extras.iter("span"):
-        # The readable text starts with the first non-blank character of the raw text, so
-        # a span that does not start with a digit (the icon, the URL) is skipped unread.
-        if not raw_text(span).lstrip()[:1].isdigit():
-            continue
-        text = layout_text(span)
-        if _DATE.match(text):
-            return text
-    return None
+    text = layout_text(span)
+    return text if _DATE.match(text) else None
 
 
 def _source(title: Element, snippet: Element | None, date: str | None) -> SearchSource | None:
@@ -494,7 +493,7 @@ def _source(title: Element, snippet: Element | None, date: str | None) -> Search
 def _parse_html_block(block: _Block) -> SearchSource | None:
     if block.skip or block.no_results or block.title is None:
         return None
-    return _source(block.title, block.snippet, _extras_date(block.extras))
+    return _source(block.title, block.snippet, block.date)
 
 
 def _parse_lite_row(row: _LiteRow) -> SearchSource | None:
@@ -503,10 +502,7 @@ def _parse_lite_row(row: _LiteRow) -> SearchSource | None:
 
 
 def _next_form(root: Element) -> HtmlForm | None:
-    for form in find_forms(root):
-        if {"s", "vqd"} <= form.field_names():
-            return form
-    return None
+    return next((form for form in iter_forms(root) if {"s", "vqd"} <= form.field_names()), None)
 
 
 def _is_challenge(page: str, root: Element) -> bool:
