@@ -239,14 +239,20 @@ async def test_unauthorized(sim: Simulator) -> None:
         result = await ws.run(QUERY, provider="bing")
     assert isinstance(failure, AuthorizationError)
     assert (failure.message, failure.status) == ("bing: 401 unauthorized", 401)
-    assert result.text == "Error: Bing authorization failed (401). Check API key or base URL."
+    assert result.text == (
+        "Error: Bing blocked the request (401); it needs no API key, so the engine is "
+        "refusing automated searches from this address. Try another provider or retry later."
+    )
 
 
 async def test_forbidden(sim: Simulator) -> None:
     sim["bing"].enqueue(Fault.forbidden())
     async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="bing")
-    assert result.text == "Error: Bing authorization failed (403). Check API key or base URL."
+    assert result.text == (
+        "Error: Bing blocked the request (403); it needs no API key, so the engine is "
+        "refusing automated searches from this address. Try another provider or retry later."
+    )
 
 
 async def test_payment_required(sim: Simulator) -> None:

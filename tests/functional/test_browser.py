@@ -194,7 +194,10 @@ async def test_a_401_seen_by_the_browser_keeps_the_spec_text(
     sim["google"].always(Fault.unauthorized())
     async with _client(sim) as ws:
         result = await ws.run(QUERY, provider="google")
-    assert result.text == "Error: Google authorization failed (401). Check API key or base URL."
+    assert result.text == (
+        "Error: Google blocked the request (401); it needs no API key, so the engine is "
+        "refusing automated searches from this address. Try another provider or retry later."
+    )
     assert len(_paths(sim["google"].requests)) == 3
 
 

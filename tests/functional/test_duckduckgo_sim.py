@@ -266,7 +266,10 @@ async def test_403_capture_is_an_authorization_failure(sim: Simulator) -> None:
     assert isinstance(failure, AuthorizationError)
     assert failure.message == "duckduckgo: 403 forbidden"
     assert failure.status == 403
-    assert result.text == "Error: DuckDuckGo authorization failed (403). Check API key or base URL."
+    assert result.text == (
+        "Error: DuckDuckGo blocked the request (403); it needs no API key, so the engine is "
+        "refusing automated searches from this address. Try another provider or retry later."
+    )
 
 
 @pytest.mark.parametrize("status", [500, 502, 503])

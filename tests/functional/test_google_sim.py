@@ -194,7 +194,10 @@ async def test_unauthorized(sim: Simulator) -> None:
     async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="google")
         failure = await _failure(ws)
-    assert result.text == "Error: Google authorization failed (401). Check API key or base URL."
+    assert result.text == (
+        "Error: Google blocked the request (401); it needs no API key, so the engine is "
+        "refusing automated searches from this address. Try another provider or retry later."
+    )
     assert isinstance(failure, AuthorizationError)
     assert failure.message == "google: 401 unauthorized"
 

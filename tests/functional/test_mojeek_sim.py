@@ -153,7 +153,10 @@ async def test_unauthorized(sim: Simulator) -> None:
     sim["mojeek"].always(Fault.unauthorized())
     async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="mojeek")
-    assert result.text == "Error: Mojeek authorization failed (401). Check API key or base URL."
+    assert result.text == (
+        "Error: Mojeek blocked the request (401); it needs no API key, so the engine is "
+        "refusing automated searches from this address. Try another provider or retry later."
+    )
 
 
 async def test_plain_403_is_forbidden(sim: Simulator) -> None:

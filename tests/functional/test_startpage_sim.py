@@ -275,7 +275,8 @@ async def test_unauthorized(sim: Simulator) -> None:
     assert isinstance(failure, AuthorizationError)
     assert (failure.message, failure.status) == ("startpage: 401 unauthorized", 401)
     assert result.text == (
-        "Error: Startpage authorization failed (401). Check API key or base URL."
+        "Error: Startpage blocked the request (401); it needs no API key, so the engine is "
+        "refusing automated searches from this address. Try another provider or retry later."
     )
 
 

@@ -205,7 +205,10 @@ async def test_unauthorized(sim: Simulator) -> None:
         result = await ws.run(QUERY, provider="yahoo")
     assert isinstance(failure, AuthorizationError)
     assert (failure.message, failure.status) == ("yahoo: 401 unauthorized", 401)
-    assert result.text == "Error: Yahoo authorization failed (401). Check API key or base URL."
+    assert result.text == (
+        "Error: Yahoo blocked the request (401); it needs no API key, so the engine is "
+        "refusing automated searches from this address. Try another provider or retry later."
+    )
 
 
 async def test_payment_required(sim: Simulator) -> None:
