@@ -16,7 +16,15 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 
 from websearch_core import __version__
 
+from .fetch_tool import WebFetchInput, WebFetchTool
 from .retriever import WebSearchRetriever
 from .tool import WebSearchInput, WebSearchTool
 
-__all__ = ["WebSearchInput", "WebSearchRetriever", "WebSearchTool", "__version__"]
+__all__ = [
+    "WebFetchInput",
+    "WebFetchTool",
+    "WebSearchInput",
+    "WebSearchRetriever",
+    "WebSearchTool",
+    "__version__",
+]

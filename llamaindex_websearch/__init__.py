@@ -18,6 +18,12 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
 
 from websearch_core import __version__
 
+from .fetch_tool import (
+    WebFetchArgs,
+    WebFetchFunctionTool,
+    create_web_fetch_tool,
+    web_fetch_metadata,
+)
 from .retriever import WebSearchRetriever
 from .tool import (
     WebSearchArgs,
@@ -28,11 +34,15 @@ from .tool import (
 )
 
 __all__ = [
+    "WebFetchArgs",
+    "WebFetchFunctionTool",
     "WebSearchArgs",
     "WebSearchFunctionTool",
     "WebSearchRetriever",
     "WebSearchToolSpec",
     "__version__",
+    "create_web_fetch_tool",
     "create_web_search_tool",
+    "web_fetch_metadata",
     "web_search_metadata",
 ]

@@ -2,7 +2,7 @@
 
 import asyncio
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
 from aiohttp import web
 
@@ -70,3 +70,34 @@ async def serve(host: str = "127.0.0.1") -> AsyncIterator[PageServer]:
         yield server
     finally:
         await server.stop()
+
+
+def serve_in_thread(pages: dict[str, str]) -> Iterator[str]:
+    """A server on its own thread and loop (for synchronous APIs); yields its base URL."""
+    import threading
+
+    ready = threading.Event()
+    state: dict[str, object] = {}
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        server = PageServer()
+        for path, body in pages.items():
+            server.page(path, body)
+        loop.run_until_complete(server.start())
+        state.update(loop=loop, server=server)
+        ready.set()
+        loop.run_forever()
+        loop.run_until_complete(server.stop())
+        loop.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    ready.wait(5)
+    server = state["server"]
+    assert isinstance(server, PageServer)
+    yield f"http://127.0.0.1:{server.port}"
+    loop = state["loop"]
+    assert isinstance(loop, asyncio.AbstractEventLoop)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(5)

@@ -1,0 +1,113 @@
+"""``web_fetch`` as a LangChain tool: a page's main content as Markdown, fenced as data.
+
+The model reads the page between per-call random boundary markers (see
+:mod:`websearch_core.content.tool_text`); the program gets the page's metadata as the
+``ToolMessage`` artifact. A page that cannot be fetched (refused by the safety policy,
+an error status, a timeout) comes back as ``Error: cannot fetch <url>: <reason>`` text,
+never as an exception the agent loop must catch.
+"""
+
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, Literal, Self
+
+from langchain_core.tools import BaseTool, ToolException
+from pydantic import BaseModel, PrivateAttr, ValidationError
+from pydantic.v1 import ValidationError as ValidationErrorV1
+
+from websearch_core import ConfigurationError, FetchError
+from websearch_core.client import LoopBoundClient
+from websearch_core.client_options import ClientOptions
+from websearch_core.content.tool_text import (
+    FETCH_TOOL_DESCRIPTION,
+    FETCH_TOOL_NAME,
+    FetchArguments,
+    FetchToolResult,
+    invalid_fetch_arguments_text,
+)
+from websearch_core.tool_errors import configuration_error_text
+
+__all__ = ["WebFetchInput", "WebFetchTool"]
+
+
+class WebFetchInput(FetchArguments):
+    """The arguments a model may give ``web_fetch``: ``url`` and optional ``max_chars``."""
+
+
+class WebFetchTool(BaseTool, ClientOptions):
+    """Fetch a web page and return its main content as Markdown, fenced as untrusted data.
+
+    Only public http(s) addresses are fetched unless ``allow_private_addresses=True`` (or
+    ``WEBSEARCH_FETCH_ALLOW_PRIVATE=1``); the model cannot change that.
+
+    Instantiate:
+        .. code-block:: python
+
+            from langchain_websearch import WebFetchTool
+
+            tool = WebFetchTool()
+
+    Invoke:
+        .. code-block:: python
+
+            tool.invoke({"url": "https://docs.python.org/3/whatsnew/3.13.html"})
+            message = tool.invoke(
+                {"args": {"url": "https://example.org/"}, "id": "1", "name": "web_fetch",
+                 "type": "tool_call"}
+            )
+            message.artifact["page"]["title"]
+    """
+
+    name: str = FETCH_TOOL_NAME
+    description: str = FETCH_TOOL_DESCRIPTION
+    args_schema: type[BaseModel] = WebFetchInput
+    response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+    handle_tool_error: bool | str | Callable[[ToolException], Any] | None = True
+    handle_validation_error: (
+        bool | str | Callable[[ValidationError | ValidationErrorV1], str] | None
+    ) = invalid_fetch_arguments_text
+    allow_private_addresses: bool | None = None
+    """Also fetch loopback/private addresses (``None``: ``WEBSEARCH_FETCH_ALLOW_PRIVATE``)."""
+
+    _clients: LoopBoundClient = PrivateAttr(default_factory=LoopBoundClient)
+
+    def _run(self, url: str, max_chars: int | None = None) -> tuple[str, dict[str, Any]]:
+        """Fetch from synchronous code (on its own loop and HTTP session)."""
+        try:
+            client = self.web_search or self._clients.get(self.new_client)
+            page = client.fetch_sync(url, allow_private_addresses=self.allow_private_addresses)
+        except ConfigurationError as error:
+            raise ToolException(configuration_error_text(error)) from error
+        except FetchError as error:
+            return _output(FetchToolResult.failed(error))
+        return _output(FetchToolResult.of(page, max_chars))
+
+    async def _arun(self, url: str, max_chars: int | None = None) -> tuple[str, dict[str, Any]]:
+        """Fetch on the running loop."""
+        try:
+            client = self.web_search or await self._clients.for_running_loop(self.new_client)
+            page = await client.fetch(url, allow_private_addresses=self.allow_private_addresses)
+        except ConfigurationError as error:
+            raise ToolException(configuration_error_text(error)) from error
+        except FetchError as error:
+            return _output(FetchToolResult.failed(error))
+        return _output(FetchToolResult.of(page, max_chars))
+
+    async def aclose(self) -> None:
+        """Close the client the tool opened (a given ``web_search`` is left open)."""
+        await self._clients.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+def _output(result: FetchToolResult) -> tuple[str, dict[str, Any]]:
+    return result.text, result.to_metadata()

@@ -1,0 +1,185 @@
+"""``web_fetch`` as a LlamaIndex tool: a page's main content as Markdown, fenced as data.
+
+The output ``content`` is the page between per-call random boundary markers (see
+:mod:`websearch_core.content.tool_text`), ``raw_output`` the page's metadata as plain
+JSON-compatible data. A page that cannot be fetched, invalid arguments and bad
+configuration come back as ``Error: ...`` content with ``is_error=True``, never as an
+exception the agent must catch.
+"""
+
+from types import TracebackType
+from typing import Any, Self
+
+from llama_index.core.base.llms.types import ContentBlock, TextBlock
+from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
+from pydantic import ValidationError
+
+from websearch_core import ConfigurationError, FetchError, WebSearch
+from websearch_core.client import LoopBoundClient
+from websearch_core.content.tool_text import (
+    FETCH_TOOL_DESCRIPTION,
+    FETCH_TOOL_NAME,
+    FetchArguments,
+    FetchToolResult,
+    invalid_fetch_arguments_text,
+)
+from websearch_core.settings_errors import configuration_errors
+from websearch_core.tool_errors import configuration_error_text
+
+__all__ = ["WebFetchArgs", "WebFetchFunctionTool", "create_web_fetch_tool", "web_fetch_metadata"]
+
+
+class WebFetchArgs(FetchArguments):
+    """The arguments a model may give ``web_fetch``: ``url`` and optional ``max_chars``."""
+
+
+class _Fetcher:
+    """The tool's client (one per event loop) and its fixed policy."""
+
+    def __init__(
+        self,
+        web_search: WebSearch | None,
+        allow_private_addresses: bool | None,
+        kwargs: dict[str, Any],
+    ) -> None:
+        if web_search is not None and kwargs:
+            raise TypeError("pass either web_search or WebSearch arguments, not both")
+        self._given = web_search
+        self._kwargs = kwargs
+        self._allow_private = allow_private_addresses
+        self.clients = LoopBoundClient()
+
+    def fetch(self, url: str, max_chars: int | None = None) -> FetchToolResult:
+        """Fetch synchronously (its own loop and HTTP session)."""
+        arguments = WebFetchArgs(url=url, max_chars=max_chars)
+        client = self._given or self.clients.get(self._new_client)
+        try:
+            page = client.fetch_sync(arguments.url, allow_private_addresses=self._allow_private)
+        except FetchError as error:
+            return FetchToolResult.failed(error)
+        return FetchToolResult.of(page, arguments.max_chars)
+
+    async def afetch(self, url: str, max_chars: int | None = None) -> FetchToolResult:
+        """Fetch on the running loop, reusing the tool's HTTP session."""
+        arguments = WebFetchArgs(url=url, max_chars=max_chars)
+        client = self._given or await self.clients.for_running_loop(self._new_client)
+        try:
+            page = await client.fetch(arguments.url, allow_private_addresses=self._allow_private)
+        except FetchError as error:
+            return FetchToolResult.failed(error)
+        return FetchToolResult.of(page, arguments.max_chars)
+
+    def _new_client(self) -> WebSearch:
+        with configuration_errors({name: name for name in self._kwargs}):
+            return WebSearch(**self._kwargs)
+
+
+class WebFetchFunctionTool(FunctionTool):
+    """A ``FunctionTool`` that unpacks a :class:`FetchToolResult` into its ``ToolOutput``.
+
+    ``content`` is the fenced page text, ``raw_output`` the page metadata (or the error),
+    ``is_error`` is set when the fetch failed or the arguments were wrong.
+    """
+
+    _fetcher: _Fetcher | None = None
+
+    def _parse_tool_output(self, raw_output: Any) -> list[ContentBlock]:
+        if isinstance(raw_output, FetchToolResult):
+            return [TextBlock(text=raw_output.text)]
+        return super()._parse_tool_output(raw_output)
+
+    def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        """Fetch synchronously (safe inside a running event loop)."""
+        try:
+            output = super().call(*args, **kwargs)
+        except (ValidationError, ConfigurationError, TypeError) as error:
+            return self._error_output(error, args, kwargs)
+        return _unpack(output)
+
+    async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        """Fetch on the running loop."""
+        try:
+            output = await super().acall(*args, **kwargs)
+        except (ValidationError, ConfigurationError, TypeError) as error:
+            return self._error_output(error, args, kwargs)
+        return _unpack(output)
+
+    async def aclose(self) -> None:
+        """Close the HTTP session this tool opened, if any."""
+        if self._fetcher is not None:
+            await self._fetcher.clients.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def _error_output(
+        self, error: Exception, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> ToolOutput:
+        if isinstance(error, ConfigurationError):
+            text = configuration_error_text(error)
+        elif isinstance(error, ValidationError):
+            text = invalid_fetch_arguments_text(error)
+        else:  # a missing or unknown argument
+            text = invalid_fetch_arguments_text(error)
+        return ToolOutput(
+            tool_name=self.metadata.get_name(),
+            content=text,
+            raw_input={"args": args, "kwargs": kwargs},
+            raw_output={"error": text.removeprefix("Error: ")},
+            is_error=True,
+            exception=error,
+        )
+
+
+def _unpack(output: ToolOutput) -> ToolOutput:
+    result = output.raw_output
+    if not isinstance(result, FetchToolResult):
+        return output
+    return ToolOutput(
+        tool_name=output.tool_name,
+        blocks=output.blocks,
+        raw_input=output.raw_input,
+        raw_output=result.to_metadata(),
+        is_error=result.is_error,
+    )
+
+
+def web_fetch_metadata(name: str = FETCH_TOOL_NAME) -> ToolMetadata:
+    """The model-facing metadata: the description and the :class:`WebFetchArgs` schema."""
+    return ToolMetadata(name=name, description=FETCH_TOOL_DESCRIPTION, fn_schema=WebFetchArgs)
+
+
+def create_web_fetch_tool(
+    web_search: WebSearch | None = None,
+    *,
+    allow_private_addresses: bool | None = None,
+    **kwargs: Any,
+) -> WebFetchFunctionTool:
+    """Build the ``web_fetch`` ``FunctionTool`` (native sync and async functions).
+
+    Args:
+        web_search: A ready client; by default one is built from ``**kwargs``.
+        allow_private_addresses: Also fetch loopback/private addresses (``None``: the
+            ``WEBSEARCH_FETCH_ALLOW_PRIVATE`` variable decides). The model cannot change it.
+        **kwargs: :class:`~websearch_core.WebSearch` arguments when ``web_search`` is not
+            given.
+
+    Example:
+        >>> async with create_web_fetch_tool() as tool:  # doctest: +SKIP
+        ...     output = await tool.acall(url="https://example.org/")
+        >>> output.raw_output["page"]["title"]  # doctest: +SKIP
+    """
+    fetcher = _Fetcher(web_search, allow_private_addresses, kwargs)
+    tool = WebFetchFunctionTool(
+        fn=fetcher.fetch, async_fn=fetcher.afetch, metadata=web_fetch_metadata()
+    )
+    tool._fetcher = fetcher
+    return tool
