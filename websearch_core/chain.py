@@ -14,6 +14,7 @@ never recorded as a failure: it propagates.
 """
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -27,11 +28,11 @@ from .errors import (
     SearchProviderError,
 )
 from .format import format_failures, format_provider_failure
-from .ledger import Ledger, ProviderSkippedError
+from .ledger import Ledger, ProviderSkippedError, mark_scope
 from .models import Attempt, SearchParams, SearchResponse
 from .orchestration.attempt import attempt_timeout, call_redactor, context_secrets, run_attempt
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, SearchProvider, get_provider
-from .quota import Budget, FailurePolicy
+from .quota import Budget, FailurePolicy, Rate
 from .redaction import Redactor
 from .state.base import StateStore
 
@@ -190,6 +191,7 @@ class ChainRunner:
         store: Where marks and counters live.
         policy: Cooldown numbers.
         budgets: Per-provider request budgets.
+        rates: Per-provider request rates (``[rate]``), enforced before each request.
         clock: Epoch seconds (injectable for tests).
         sleep: Awaitable sleep (injectable for tests).
     """
@@ -200,10 +202,11 @@ class ChainRunner:
         *,
         policy: FailurePolicy | None = None,
         budgets: Mapping[str, Budget] | None = None,
+        rates: Mapping[str, Rate] | None = None,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
-        self.ledger = Ledger(store, policy=policy, budgets=budgets, clock=clock)
+        self.ledger = Ledger(store, policy=policy, budgets=budgets, rates=rates, clock=clock)
         self.sleep = sleep
 
     async def run(
@@ -228,6 +231,8 @@ class ChainRunner:
         if deadline is None:
             deadline = Deadline(context.settings.deadline_seconds)
         redactor = call_redactor(context)
+        # Marks are tied to the key and endpoint they were earned with (a new one is tried).
+        self.ledger.scope_of = functools.partial(mark_scope, context)
         for index, provider in enumerate(plan.providers):
             if deadline.remaining() < MIN_ATTEMPT_SECONDS:
                 _out_of_time(outcome, plan.providers[index:], deadline)
@@ -235,13 +240,7 @@ class ChainRunner:
             if not plan.forced:
                 skip = await self.ledger.skip_reason(provider.info)
                 if skip is not None:
-                    outcome.failures.append((provider, skip))
-                    outcome.attempts.append(
-                        Attempt(provider=provider.info.id, outcome="skipped", detail=skip.message)
-                    )
-                    logger.info(
-                        "web search provider %s skipped: %s", provider.info.id, skip.message
-                    )
+                    _skipped(outcome, provider, skip)
                     continue
             response = await self._try(provider, params, context, outcome, redactor, deadline)
             if response is not None:
@@ -263,7 +262,14 @@ class ChainRunner:
         while True:
             started = time.perf_counter()
             try:
-                await self.ledger.count_request(provider_id)
+                # Reserve before send: budget and rate slot in one step, or a skip.
+                await self.ledger.reserve(
+                    provider.info, max_wait=deadline.remaining() - MIN_ATTEMPT_SECONDS
+                )
+            except ProviderSkippedError as skip:
+                _skipped(outcome, provider, skip)
+                return None
+            try:
                 response = await run_attempt(
                     provider,
                     params,
@@ -309,6 +315,14 @@ class ChainRunner:
             )
             logger.info("web search served by %s", provider_id)
             return response
+
+
+def _skipped(outcome: ChainOutcome, provider: SearchProvider, skip: ProviderSkippedError) -> None:
+    outcome.failures.append((provider, skip))
+    outcome.attempts.append(
+        Attempt(provider=provider.info.id, outcome="skipped", detail=skip.message)
+    )
+    logger.info("web search provider %s skipped: %s", provider.info.id, skip.message)
 
 
 def _out_of_time(outcome: ChainOutcome, left: Sequence[SearchProvider], deadline: Deadline) -> None:

@@ -45,7 +45,7 @@ from .format import NO_PROVIDER_MESSAGE, format_for_llm
 from .models import Attempt, SearchParams, SearchResponse, SearchToolResult
 from .prompts import SEARCH_SYSTEM_PROMPT
 from .providers import ProviderContext, get_provider
-from .quota import Budget, FailurePolicy
+from .quota import Budget, FailurePolicy, Rate
 from .settings import APP_NAME, DEFAULT_TIMEOUT_SECONDS, Settings
 from .state import MemoryStore, StateStore, open_store
 from .state.failsafe import FailSafeStore
@@ -181,7 +181,8 @@ class WebSearch:
             auth_cooldown=self.settings.auth_cooldown_seconds,
         )
         budgets = {pid: Budget.parse(pid, text) for pid, text in self.settings.budget.items()}
-        return ChainRunner(store, policy=policy, budgets=budgets)
+        rates = {pid: Rate.parse(pid, text) for pid, text in self.settings.rate.items()}
+        return ChainRunner(store, policy=policy, budgets=budgets, rates=rates)
 
     async def _execute(
         self, params: SearchParams, use_cache: bool

@@ -67,6 +67,9 @@ USAGE_PERIOD: Period = "month"
 DEFAULT_MAX_WAIT: Final = 10.0
 """Longest wait for a rate-limit slot when the caller gives no ``max_wait``."""
 
+SCOPED_MARKS: Final = frozenset({"unauthorized"})
+"""Mark kinds tied to the credential and endpoint they were earned with."""
+
 ScopeOf = Callable[[str], "str | None"]
 """Maps a provider id to its current mark scope (``None``: unknown)."""
 
@@ -274,7 +277,9 @@ class Ledger:
         failures = await self.store.record_failure(provider_id) if is_transient(error) else 0
         mark = mark_for_failure(error, now=self.clock(), failures=failures, policy=self.policy)
         if mark is not None:
-            current = self._scope(provider_id, scope)
+            # An authorization cooldown belongs to the key and endpoint that earned it; a
+            # rate limit, a spent quota or an open breaker is the provider's, whoever asks.
+            current = self._scope(provider_id, scope) if mark.kind in SCOPED_MARKS else None
             if current:
                 mark = _with_scope(mark, current)
             await self.store.set_mark(provider_id, mark)

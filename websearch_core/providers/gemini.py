@@ -62,6 +62,7 @@ Docs: https://ai.google.dev/gemini-api/docs/google-search
 """
 
 import asyncio
+import math
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -70,6 +71,7 @@ from urllib.parse import quote
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
 
+from ..deadline import remaining_budget
 from ..errors import (
     AuthorizationError,
     ProviderConnectionError,
@@ -252,7 +254,11 @@ class GeminiProvider(SearchProvider):
         def stop(state: RetryCallState) -> bool:
             if state.attempt_number >= attempts:
                 return True
-            return state.idle_for + self._wait(state) > self.retry_budget_seconds
+            wait = self._wait(state)
+            if state.idle_for + wait > self.retry_budget_seconds:
+                return True
+            # Never sleep past the provider's time: hand the last error to the chain instead.
+            return wait >= remaining_budget(math.inf)
 
         return AsyncRetrying(
             stop=stop,

@@ -287,7 +287,7 @@ async def _ask(
     skip = await ledger.skip_reason(engine.info)
     if skip is not None:
         raise skip
-    await ledger.count_request(engine.info.id)
+    await ledger.reserve(engine.info, max_wait=remaining_budget(hard_deadline))
     try:
         response = await attempt()
     except Exception as error:
