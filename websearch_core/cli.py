@@ -11,8 +11,9 @@ Usage::
     websearch providers               # each provider: can it run now (or why not), usage, budget
     websearch providers reset brave   # clear a provider's cooldown, quota mark and counters
     websearch providers reset --all   # every provider; moves a damaged state file aside
+    websearch fetch URL [--markdown | --json]   # a page's main content (content/cli_fetch.py)
 
-A first argument of ``auth`` or ``providers`` selects that command; anything else is a
+A first argument of ``auth``, ``fetch`` or ``providers`` selects that command; anything else is a
 query (``websearch -- auth`` searches for the word "auth").
 
 Exit status: ``0`` on success; ``1`` when every provider failed (the error text goes to
@@ -40,6 +41,7 @@ from typing import Any, TextIO
 from pydantic import ValidationError
 
 from .client import WebSearch
+from .content.cli_fetch import fetch_parser
 from .credentials import CredentialStore
 from .errors import ConfigurationError
 from .models import Attempt, SearchParams, SearchToolResult
@@ -59,7 +61,7 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 PROG = "websearch"
-_COMMANDS = frozenset({"auth", "providers"})
+_COMMANDS = frozenset({"auth", "fetch", "providers"})
 _SEARCH_FLAGS: Mapping[str, str] = {
     "query": "QUERY",
     "recency": "--recency",
@@ -441,6 +443,7 @@ async def _provider_statuses(web_search: WebSearch) -> tuple[list[ProviderStatus
 _PARSERS: Mapping[str, Callable[[], argparse.ArgumentParser]] = {
     "search": _search_parser,
     "auth": _auth_parser,
+    "fetch": fetch_parser,
     "providers": _providers_parser,
 }
 

@@ -1,0 +1,76 @@
+"""``websearch fetch URL`` against a loopback server on its own thread."""
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from tests.content._server import serve_in_thread
+from websearch_core.cli import main
+
+_BODY = "The command line prints the main text of pages with plenty of words in them. " * 6
+ARTICLE = (
+    "<html lang='en'><head><title>CLI page</title></head><body><nav>Menu Home About</nav>"
+    f"<article><h1>CLI page</h1><p>{_BODY}</p><p>See <a href='/next'>the next page</a>.</p>"
+    "</article></body></html>"
+)
+
+
+@pytest.fixture
+def base() -> Iterator[str]:
+    yield from serve_in_thread({"/a": ARTICLE})
+
+
+def test_prints_the_text(base: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fetch", f"{base}/a", "--allow-private", "--no-browser"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("CLI page\n\nThe command line prints")
+    assert out.endswith("See the next page.\n")
+    assert "Menu" not in out
+
+
+def test_markdown(base: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fetch", f"{base}/a", "--markdown", "--allow-private", "--no-browser"]) == 0
+    assert f"See [the next page]({base}/next)." in capsys.readouterr().out
+
+
+def test_json(base: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fetch", f"{base}/a", "--json", "--allow-private", "--no-browser"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["title"], data["language"], data["status"], data["fetched_with"]) == (
+        "CLI page",
+        "en",
+        200,
+        "http",
+    )
+
+
+def test_refusal_is_one_line_and_status_1(base: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fetch", f"{base}/a"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"websearch: cannot fetch {base}/a: 127.0.0.1 is a loopback address; set "
+        "allow_private_addresses=True or WEBSEARCH_FETCH_ALLOW_PRIVATE=1 to allow it\n"
+    )
+
+
+def test_environment_allows_private(
+    base: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_FETCH_ALLOW_PRIVATE", "1")
+    assert main(["fetch", f"{base}/a", "--no-browser"]) == 0
+    assert "CLI page" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["fetch"], "the following arguments are required: URL"),
+        (["fetch", "https://a.example/", "--timeout", "0"], "must be more than 0"),
+        (["fetch", "https://a.example/", "--json", "--markdown"], "not allowed with argument"),
+    ],
+)
+def test_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,87 @@
+"""``websearch fetch URL``: a page's main content from the shell.
+
+Usage::
+
+    websearch fetch URL [--markdown | --json] [--timeout SECONDS] [--no-cache]
+                        [--no-browser] [--allow-private] [--verbose]
+
+Prints the page's plain text (``--markdown``: its Markdown; ``--json``: every field of
+:class:`~websearch_core.content.PageContent`). Exit status ``0`` on success, ``1`` when the
+page could not be fetched or was refused (one line on stderr saying why), ``2`` for
+invalid options.
+"""
+
+import argparse
+import asyncio
+import json
+import sys
+
+from ..client import WebSearch
+from ..settings import Settings
+from .errors import FetchError
+from .models import PageContent
+
+__all__ = ["fetch_parser"]
+
+_PROG = "websearch"
+
+
+def fetch_parser() -> argparse.ArgumentParser:
+    """The ``fetch`` command's parser; the handler is set as ``handler``."""
+    parser = argparse.ArgumentParser(
+        prog=f"{_PROG} fetch",
+        description="Fetch a web page, PDF or text file and print its main content.",
+    )
+    parser.add_argument("url", metavar="URL", help="the page's http(s) URL")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--markdown", action="store_true", help="print Markdown, not text")
+    output.add_argument("--json", action="store_true", help="print all fields as JSON")
+    parser.add_argument(
+        "--timeout", type=_positive, metavar="SECONDS", help="deadline for the whole fetch"
+    )
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    parser.add_argument(
+        "--no-browser", action="store_true", help="never render the page in headless Chromium"
+    )
+    parser.add_argument(
+        "--allow-private",
+        action="store_true",
+        help="also fetch loopback and private addresses (like WEBSEARCH_FETCH_ALLOW_PRIVATE=1)",
+    )
+    parser.add_argument("--verbose", action="store_true", help="log what happens to stderr")
+    parser.set_defaults(handler=_fetch)
+    return parser
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
+def _fetch(args: argparse.Namespace) -> int:
+    try:
+        page = asyncio.run(_run(args))
+    except FetchError as error:
+        print(f"{_PROG}: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(page.model_dump(mode="json"), indent=2, ensure_ascii=False))
+    else:
+        print(page.markdown if args.markdown else page.text)
+    return 0
+
+
+async def _run(args: argparse.Namespace) -> PageContent:
+    async with WebSearch(Settings()) as web_search:
+        return await web_search.fetch(
+            args.url,
+            timeout_seconds=args.timeout,
+            use_cache=not args.no_cache,
+            use_browser=not args.no_browser,
+            allow_private_addresses=True if args.allow_private else None,
+        )
