@@ -63,7 +63,7 @@ class SearchParams(_Frozen):
     country: str | None = Field(default=None, pattern=r"^[A-Za-z]{2}$")
     """ISO 3166-1 alpha-2 country code."""
     language: str | None = None
-    """BCP 47 language tag such as ``en`` or ``pt-BR``."""
+    """BCP 47 language tag such as ``en`` or ``pt-BR``; ``auto`` (no preference) is ``None``."""
     date_after: date | None = None
     """Only results published on or after this date."""
     date_before: date | None = None
@@ -85,6 +85,8 @@ class SearchParams(_Frozen):
     @field_validator("language")
     @classmethod
     def _language_tag(cls, value: str | None) -> str | None:
+        if value is not None and value.strip().lower() == "auto":
+            return None  # "let the provider decide", as SearXNG and the config file say it
         if value is not None and not _LANGUAGE.match(value):
             raise ValueError(
                 f"language must be a BCP 47 tag such as 'en' or 'pt-BR', got {value!r}"
@@ -132,6 +134,8 @@ class SearchSource(_Frozen):
     author: str | None = None
     engines: tuple[SourceRank, ...] = ()
     """For aggregate results: each engine that returned the URL and at what rank."""
+    category: str | None = None
+    """The upstream's category for the result (SearXNG's ``general``, ``news``, ...)."""
 
 
 class SearchCitation(_Frozen):
@@ -181,7 +185,10 @@ class SearchResponse(_Frozen):
     stale: bool = False
     """A cached answer past its TTL, served because every provider failed."""
     partial: bool = False
-    """An aggregate that is missing some engines' results (never cached)."""
+    """Some upstream engines did not answer; ``notes`` names them (never cached)."""
+    notes: tuple[str, ...] = ()
+    """What the caller should know about this answer (which upstream engines failed).
+    Structured data only: the model text keeps the spec's layout."""
 
     def has_renderable_content(self) -> bool:
         """Whether a model would see anything: the spec's renderability test."""

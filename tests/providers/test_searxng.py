@@ -621,6 +621,17 @@ def test_failed_engines_with_results_make_a_partial_response() -> None:
     response = _parse(body)
     assert len(response.sources) == 1
     assert response.partial
+    assert response.notes == ("SearXNG engine did not answer: google: timeout",)
+
+
+def test_the_real_capture_names_its_captcha_engines_and_keeps_categories() -> None:
+    response = _parse(read_capture(CAPTURE), limit=20)
+    assert response.partial
+    assert response.notes == (
+        "SearXNG engine did not answer: duckduckgo: CAPTCHA",
+        "SearXNG engine did not answer: startpage: Suspended: CAPTCHA",
+    )
+    assert {source.category for source in response.sources} == {"general"}
 
 
 def test_failed_engines_with_only_an_answer_still_answer() -> None:

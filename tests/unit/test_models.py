@@ -88,3 +88,8 @@ def test_params_are_frozen() -> None:
 )
 def test_renderable_content(response: SearchResponse, renderable: bool) -> None:
     assert response.has_renderable_content() is renderable
+
+
+@pytest.mark.parametrize("value", ["auto", "AUTO", " auto "])
+def test_language_auto_means_no_preference(value: str) -> None:
+    assert SearchParams(query="q", language=value).language is None

@@ -204,6 +204,7 @@ def _source(item: Any, position: int) -> SearchSource | None:
         published_date=published_text,
         age_seconds=age_seconds_from_date(published_text),
         engines=_ranks(item, position),
+        category=_text(item.get("category")),
     )
 
 
@@ -295,4 +296,5 @@ def parse_search_body(data: Any, count: int | None) -> SearchResponse:
         citations=tuple(citations),
         related_questions=tuple(related),
         partial=bool(failures),
+        notes=tuple(f"SearXNG engine did not answer: {failure}" for failure in failures),
     )
