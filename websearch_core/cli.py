@@ -143,7 +143,8 @@ def _search_parser() -> argparse.ArgumentParser:
             "if it cannot run at all, the auto chain answers after a line saying why.\n"
             "--prefer (like the provider setting and WEBSEARCH_PROVIDER) tries it first,\n"
             "then falls back to the auto chain.\n\n"
-            "exit status: 0 success, 1 every provider failed, 2 invalid input.\n"
+            "exit status: 0 success, 1 every provider failed, 2 invalid input or\n"
+            "configuration (one line naming the option, variable or config file).\n"
             'To search for the word "auth" or "providers", write: websearch -- auth'
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
