@@ -279,6 +279,33 @@ def test_read_more_is_stripped_and_basic_html_snippets_are_read() -> None:
     )
 
 
+def test_snippet_and_date_follow_the_selector_order() -> None:
+    # .VwiC3b inside [data-sncf='1'] beats an earlier bare .VwiC3b, which beats .IsZvec;
+    # the date is the first span with a digit under .LEwnzc or .YrbPuc, not elsewhere.
+    page = (
+        '<div id="search"><div class="MjjYud"><a href="https://a.example/"><h3>T</h3></a>'
+        '<span>2020 outside</span><div class="IsZvec">is zvec</div>'
+        '<div class="VwiC3b">bare</div>'
+        '<div data-sncf="1"><div class="x VwiC3b">in sncf</div></div>'
+        '<div class="YrbPuc"><span>no digit</span><span>3 Mar 2025 —</span></div>'
+        "</div></div>"
+    )
+    (source,) = parse_page(page)
+    assert (source.snippet, source.published_date) == ("in sncf", "3 Mar 2025")
+    page = page.replace('data-sncf="1"', 'data-sncf="2"').replace("YrbPuc", "other")
+    (source,) = parse_page(page)
+    assert (source.snippet, source.published_date) == ("bare", None)
+
+
+def test_a_heading_inside_an_ad_block_is_dropped() -> None:
+    page = (
+        '<div id="search"><div id="tads"><div><a href="https://ad.example/"><h3>Ad</h3></a>'
+        '</div></div><div data-text-ad="1"><a href="https://ad2.example/"><h3>Ad2</h3></a></div>'
+        '<div class="MjjYud"><a href="https://kept.example/"><h3>Kept</h3></a></div></div>'
+    )
+    assert [s.url for s in parse_page(page)] == ["https://kept.example/"]
+
+
 @pytest.mark.parametrize(
     ("href", "expected"),
     [

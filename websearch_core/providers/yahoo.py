@@ -45,9 +45,11 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
-from ..html import Element, css, navigation_headers, resolve_href, select_first, text_of
+import lxml.etree
+
+from ..html import Element, css, has_class, navigation_headers, resolve_href, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest
 from ._common import is_http_url
@@ -107,7 +109,6 @@ _CONSENT_TEXT = re.compile(r"consent\.yahoo\.com|collectConsent")
 _DATE_SUFFIX = re.compile(r"\s*·\s*$")
 _AD_CLASS = re.compile(r"(?:^|\s)(?:\S*Ads|ads?)(?:\s|$)")
 _ZERO_RESULTS = css("div.zrp")
-_SNIPPET = css(".compText")
 
 
 def build_params(params: SearchParams) -> list[tuple[str, str]]:
@@ -167,17 +168,16 @@ def unwrap_url(href: str) -> str | None:
         if target is None:
             return None
         url = target.strip()
-        if not url.lower().startswith(("http://", "https://")):
+        if not url.lower().startswith(("http://", "https://")) or not is_http_url(url):
             return None
+        parts = urlsplit(url)
     elif (parts.hostname or "").lower() in ("r.search.yahoo.com", "search.yahoo.com"):
         return None
-    if not is_http_url(url) or _is_ad_redirect(url):
-        return None
-    return url
+    # resolve_href checked the link itself is http(s); the parts are split once
+    return None if _is_ad_redirect(parts) else url
 
 
-def _is_ad_redirect(url: str) -> bool:
-    parts = urlsplit(url)
+def _is_ad_redirect(parts: SplitResult) -> bool:
     host = (parts.hostname or "").lower()
     if (host == "bing.com" or host.endswith(".bing.com")) and parts.path.startswith("/aclick"):
         return True
@@ -246,7 +246,7 @@ def _link_of(block: Element, heading: Element) -> str | None:
 
 
 def _snippet_and_date(block: Element) -> tuple[str, str | None]:
-    compact = select_first(_SNIPPET, block)
+    compact = next((e for e in block.iter(lxml.etree.Element) if has_class(e, "compText")), None)
     if compact is None:
         return "", None
     text = text_of(compact)
