@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -594,6 +595,27 @@ def test_a_broken_config_file_exits_2_naming_it(
     out, err = capsys.readouterr()
     assert out == ""
     assert err == f"websearch: config file {config} {problem}\n"
+
+
+def test_an_unreadable_config_file_exits_2_naming_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('provider = "brave"\n')
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    real_open = Path.open
+
+    def refusing_open(self: Path, *args: Any, **kwargs: Any) -> Any:
+        # chmod 000 does not stop root (tests may run as root): refuse this one file here.
+        if self == config:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refusing_open)
+    assert main(["python"]) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        f"websearch: config file {config} cannot be read: Permission denied\n"
+    )
 
 
 @pytest.mark.parametrize(
