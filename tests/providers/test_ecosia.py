@@ -208,6 +208,22 @@ def test_internal_and_non_web_links_are_dropped() -> None:
     assert source.snippet == "Only the outer description"
 
 
+def test_snippet_prefers_the_web_description_and_skips_empty_ones() -> None:
+    page = (
+        '<div data-test-id="mainline"><article data-test-id="organic-result">'
+        '<p data-test-id="result-description">fallback</p>'
+        '<a href="https://a.example/"><h2 data-test-id="result-title">A</h2></a>'
+        '<p data-test-id="web-result-description"> </p>'
+        '<p data-test-id="web-result-description">13 Mar 2026 ... preferred</p>'
+        "</article></div>"
+    )
+    (source,) = parse_page(page)
+    assert (source.title, source.url) == ("A", "https://a.example/")
+    assert (source.snippet, source.published_date) == ("13 Mar 2026 ... preferred", "13 Mar 2026")
+    (source,) = parse_page(page.replace("web-result-description", "other"))
+    assert (source.snippet, source.published_date) == ("fallback", None)
+
+
 def test_genuine_no_results_page_is_empty_and_unknown_page_is_an_error() -> None:
     assert parse_page(results_page("zzqx", [])) == []
     with pytest.raises(ResponseParseError) as caught:
