@@ -136,3 +136,17 @@ def test_bytes_are_refused_with_the_reason() -> None:
 def test_exported_from_the_package_root() -> None:
     assert exported is extract_content
     assert isinstance(exported("<p>x</p>"), PageContent)
+
+
+def test_a_tiny_readability_container_yields_to_the_whole_page() -> None:
+    # readability treats class names like "share" as boilerplate and would keep 39 words of
+    # this page; the whole-page extraction finds the six paragraphs.
+    sentence = "Sentence with several words that forms part of the story, told at length. "
+    html = (
+        "<html><body><div class='share'>"
+        + "".join(f"<p>{sentence * 3}</p>" for _ in range(6))
+        + "</div></body></html>"
+    )
+    content = extract_content(html)
+    assert content.text.count("told at length") == 18
+    assert len(content.text.split("\n\n")) == 6

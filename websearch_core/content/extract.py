@@ -17,6 +17,7 @@ the second opinion that wins.
 
 import logging
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,10 @@ _WORDS_SHARE = 0.3
 _WORD = re.compile(r"\w+")
 _LANG_TAG = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_CONTAINERS = frozenset(
+    {"div", "section", "article", "main", "body", "header", "footer", "aside", "figure", "span"}
+)
+"""HTML containers trafilatura's fallbacks may return around the blocks."""
 _INERT = ("script", "style", "svg", "noscript", "template", "iframe", lxml.etree.Comment)
 
 
@@ -227,21 +232,39 @@ def _plain_text(body: Any) -> str:
     """Render plain text: one paragraph per block, blank lines between.
 
     List items and table rows stay on consecutive lines of their block and code keeps its
-    line breaks, so a list or a table still reads as one unit.
+    line breaks, so a list or a table still reads as one unit. trafilatura's own format is
+    flat, but its fallbacks hand back HTML containers (``div``, ``section``) holding the
+    blocks: those are walked into.
     """
-    blocks = (_block_text(child) for child in body)
-    return "\n\n".join(block for block in blocks if block)
+    return "\n\n".join(block for block in _blocks(body) if block)
+
+
+def _blocks(element: Any) -> Iterator[str]:
+    if (element.text or "").strip():
+        yield " ".join(element.text.split())
+    for child in element:
+        if not isinstance(child.tag, str):
+            continue
+        if child.tag in _CONTAINERS:
+            yield from _blocks(child)
+        else:
+            yield _block_text(child)
+        if (child.tail or "").strip():
+            yield " ".join(child.tail.split())
 
 
 def _block_text(element: Any) -> str:
     tag = element.tag
-    if tag == "list":
-        items = (_inline(item) for item in element.iter("item"))
+    if tag in {"list", "ul", "ol"}:
+        items = (_inline(item) for item in element if item.tag in {"item", "li"})
         return "\n".join(f"- {item}" for item in items if item)
     if tag == "table":
-        rows = (" | ".join(_inline(c) for c in row.iter("cell")) for row in element.iter("row"))
+        rows = (
+            " | ".join(_inline(c) for c in row if c.tag in {"cell", "td", "th"})
+            for row in element.iter("row", "tr")
+        )
         return "\n".join(row for row in rows if row.strip(" |"))
-    if tag == "code":
+    if tag in {"code", "pre"}:
         return "".join(element.itertext()).strip("\n")
     return _inline(element)
 
