@@ -63,7 +63,7 @@ import lxml.etree
 
 from ..browser import FailureTexts, HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
-from ..html import Element, has_class, navigation_headers, parse_document, resolve_href, text_of
+from ..html import Element, class_tokens, navigation_headers, parse_document, resolve_href, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import is_http_url
@@ -306,12 +306,11 @@ def _container(h3: Element) -> Element | None:
 # element's class attribute in XPath, ~20 us per selector per container.
 
 
+_NO_CLASSES: frozenset[str] = frozenset()
+
+
 def _is_sncf(element: Element) -> bool:
     return element.get("data-sncf") == "1"
-
-
-def _is_date_box(element: Element) -> bool:
-    return has_class(element, "LEwnzc") or has_class(element, "YrbPuc")
 
 
 def _under(element: Element, container: Element, test: Callable[[Element], bool]) -> bool:
@@ -326,37 +325,49 @@ def _under(element: Element, container: Element, test: Callable[[Element], bool]
     return False
 
 
-def _snippet_candidates(container: Element) -> Iterator[Element]:
+def _classed(container: Element) -> list[tuple[Element, frozenset[str]]]:
+    """The container's elements in document order (itself first), with their class names."""
+    return [
+        (element, class_tokens(classes) if (classes := element.get("class")) else _NO_CLASSES)
+        for element in container.iter(lxml.etree.Element)
+    ]
+
+
+def _snippet_candidates(
+    container: Element, elements: list[tuple[Element, frozenset[str]]]
+) -> Iterator[Element]:
     """The snippet selectors' matches: each group in document order, groups in order.
 
     The groups: ``[data-sncf='1'] .VwiC3b``, ``.VwiC3b``, ``.IsZvec``, ``.BNeawe.s3v9rd``,
     ``[data-sncf='1']``.
     """
-    elements = list(container.iter(lxml.etree.Element))
-    yield from (e for e in elements if has_class(e, "VwiC3b") and _under(e, container, _is_sncf))
-    yield from (e for e in elements if has_class(e, "VwiC3b"))
-    yield from (e for e in elements if has_class(e, "IsZvec"))
-    yield from (e for e in elements if has_class(e, "BNeawe") and has_class(e, "s3v9rd"))
-    yield from (e for e in elements if _is_sncf(e))
+    yield from (e for e, names in elements if "VwiC3b" in names and _under(e, container, _is_sncf))
+    yield from (e for e, names in elements if "VwiC3b" in names)
+    yield from (e for e, names in elements if "IsZvec" in names)
+    yield from (e for e, names in elements if {"BNeawe", "s3v9rd"} <= names)
+    yield from (e for e, _ in elements if _is_sncf(e))
 
 
-def _snippet(container: Element | None) -> str:
-    if container is None:
-        return ""
-    for element in _snippet_candidates(container):
+def _snippet(container: Element, elements: list[tuple[Element, frozenset[str]]]) -> str:
+    for element in _snippet_candidates(container, elements):
         text = text_of(element)
         if text:
             return text.removesuffix(_READ_MORE).rstrip()
     return ""
 
 
-def _published(container: Element | None) -> str | None:
-    """The first ``.LEwnzc span`` / ``.YrbPuc span`` text with a digit in it."""
-    if container is None:
-        return None
-    for element in container.iter("span"):
-        if not _under(element, container, _is_date_box):
-            continue
+def _date_spans(elements: list[tuple[Element, frozenset[str]]]) -> list[Element]:
+    """``.LEwnzc span, .YrbPuc span``: spans inside a date box, in document order."""
+    boxes = [e for e, names in elements if "LEwnzc" in names or "YrbPuc" in names]
+    if not boxes:
+        return []
+    inside = {span for box in boxes for span in box.iter("span") if span is not box}
+    return [e for e, _ in elements if e in inside]
+
+
+def _published(elements: list[tuple[Element, frozenset[str]]]) -> str | None:
+    """The first date-box span whose text has a digit in it."""
+    for element in _date_spans(elements):
         text = text_of(element).rstrip(" —-").strip()
         if text and any(character.isdigit() for character in text):
             return text
@@ -381,8 +392,12 @@ def _source(h3: Element) -> SearchSource | None:
     if url is None:
         return None
     container = _container(h3)
-    published = _published(container)
-    return scraped_source(title=text_of(h3), url=url, snippet=_snippet(container), date=published)
+    if container is None:
+        return scraped_source(title=text_of(h3), url=url)
+    elements = _classed(container)
+    published = _published(elements)
+    snippet = _snippet(container, elements)
+    return scraped_source(title=text_of(h3), url=url, snippet=snippet, date=published)
 
 
 def _is_results_page(page: str, root: Element) -> bool:
