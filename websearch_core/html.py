@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import cast
-from urllib.parse import urljoin
+from urllib.parse import SplitResult, urljoin, urlsplit
 
 import lxml.etree
 from lxml.cssselect import CSSSelector
@@ -46,6 +46,7 @@ __all__ = [
     "parse_document",
     "raw_text",
     "resolve_href",
+    "resolve_link",
     "select",
     "select_first",
     "text_of",
@@ -394,11 +395,29 @@ def resolve_href(href: str, base: str) -> str | None:
         >>> resolve_href("javascript:void(0)", "https://example.org/") is None
         True
     """
-    cleaned = _URL_NOISE.sub("", href.strip())
+    found = resolve_link(href, base)
+    return None if found is None else found[0]
+
+
+def resolve_link(href: str, base: str) -> tuple[str, SplitResult] | None:
+    """:func:`resolve_href` with the URL's parts, so the caller need not split it again.
+
+    Example:
+        >>> url, parts = resolve_link("//Example.org/a?b=1", "https://x.example/")
+        >>> url, parts.hostname, parts.query
+        ('https://Example.org/a?b=1', 'example.org', 'b=1')
+    """
+    cleaned = href.strip()
+    if "\t" in cleaned or "\n" in cleaned or "\r" in cleaned:
+        cleaned = _URL_NOISE.sub("", cleaned)
     if not cleaned or _EMPTY_AUTHORITY.match(cleaned):
         return None
     try:
         url = urljoin(base, cleaned)
+        parts = urlsplit(url)
+        host = parts.hostname
     except ValueError:
         return None
-    return url if is_http_url(url) else None
+    if parts.scheme.lower() not in ("http", "https") or not host:
+        return None  # is_http_url's test, on the parts already split
+    return url, parts

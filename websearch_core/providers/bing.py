@@ -54,10 +54,9 @@ from urllib.parse import unquote, urlsplit
 
 import lxml.etree
 
-from ..html import Element, css, has_class, navigation_headers, resolve_href, select_first, text_of
+from ..html import Element, css, has_class, navigation_headers, resolve_link, select_first, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest
-from ._common import is_http_url
 from ._scraper import ResultPage, ScraperProvider, scraped_source
 from .base import ProviderContext, ProviderInfo, clamp_count
 
@@ -197,17 +196,26 @@ def unwrap_url(href: str) -> str | None:
         >>> unwrap_url("/images/search?q=x") is None
         True
     """
-    url = resolve_href(href, BING_BASE_URL)
-    if url is None:
+    found = resolve_link(href, BING_BASE_URL)
+    if found is None:
         return None
-    parts = urlsplit(url)
+    url, parts = found
     if not _is_bing_host(parts.hostname):
-        return url  # resolve_href checked it is http(s); only Bing hosts redirect to ads
+        return url  # resolve_link checked it is http(s); only Bing hosts redirect to ads
     if parts.path != "/ck/a":
         return None
     target = _decode_tracker(parts.query)
-    if target is None or not is_http_url(target) or _is_ad_redirect(target):
+    if target is None:
         return None
+    try:
+        target_parts = urlsplit(target)
+        target_host = target_parts.hostname
+    except ValueError:
+        return None
+    if target_parts.scheme.lower() not in ("http", "https") or not target_host:
+        return None  # is_http_url's test, on the parts split once
+    if _is_bing_host(target_host) and target_parts.path.startswith("/aclick"):
+        return None  # an ad redirect
     return target
 
 
@@ -247,11 +255,6 @@ def _query_value(query: str, name: str) -> str:
 
 def _decode_query_part(part: str) -> str:
     return unquote(part.replace("+", " ")) if "%" in part or "+" in part else part
-
-
-def _is_ad_redirect(url: str) -> bool:
-    parts = urlsplit(url)
-    return _is_bing_host(parts.hostname) and parts.path.startswith("/aclick")
 
 
 def is_challenge_url(url: str) -> bool:

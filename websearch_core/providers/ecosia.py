@@ -47,7 +47,7 @@ Docs: https://support.ecosia.org/
 import itertools
 import re
 from collections.abc import Iterable
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 import lxml.etree
 
@@ -58,7 +58,7 @@ from ..html import (
     css,
     navigation_headers,
     parse_document,
-    resolve_href,
+    resolve_link,
     select,
     text_of,
 )
@@ -158,10 +158,11 @@ def _url(title: Element) -> str | None:
     anchor = title if title.tag == "a" else next(title.iterancestors("a"), None)
     if anchor is None:
         return None
-    url = resolve_href(anchor.get("href") or "", ECOSIA_HOME_URL)
-    if url is None:
+    found = resolve_link(anchor.get("href") or "", ECOSIA_HOME_URL)
+    if found is None:
         return None
-    if (urlsplit(url).hostname or "").lower() in _ECOSIA_HOSTS:
+    url, parts = found
+    if (parts.hostname or "").lower() in _ECOSIA_HOSTS:
         return None
     return url
 

@@ -63,7 +63,7 @@ import lxml.etree
 
 from ..browser import FailureTexts, HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
-from ..html import Element, class_tokens, navigation_headers, parse_document, resolve_href, text_of
+from ..html import Element, class_tokens, navigation_headers, parse_document, resolve_link, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import is_http_url
@@ -272,10 +272,10 @@ def unwrap_url(href: str, base: str = GOOGLE_HOME_URL) -> str | None:
         >>> unwrap_url("/search?q=more") is None
         True
     """
-    resolved = resolve_href(href, base)
-    if resolved is None:
+    found = resolve_link(href, base)
+    if found is None:
         return None
-    parts = urlsplit(resolved)
+    resolved, parts = found
     host = (parts.hostname or "").lower()
     if host in _GOOGLE_HOSTS and parts.path == "/url":
         query = parse_qs(parts.query)

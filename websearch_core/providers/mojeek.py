@@ -53,7 +53,7 @@ import asyncio
 import logging
 import re
 from typing import TYPE_CHECKING
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 from ..browser import FailureTexts, HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
@@ -63,7 +63,7 @@ from ..html import (
     has_class,
     navigation_headers,
     parse_document,
-    resolve_href,
+    resolve_link,
     select,
     text_of,
 )
@@ -185,8 +185,8 @@ def check_page(response: HttpResponse) -> None:
     check_html_status(INFO, response)
 
 
-def _is_mojeek(url: str) -> bool:
-    host = (urlsplit(url).hostname or "").lower()
+def _is_mojeek(host: str | None) -> bool:
+    host = (host or "").lower()
     return any(host == domain or host.endswith(f".{domain}") for domain in _MOJEEK_DOMAINS)
 
 
@@ -221,9 +221,10 @@ def _source(row: Element) -> SearchSource | None:
     anchor, paragraph = _row_parts(row)
     if anchor is None:
         return None
-    url = resolve_href(anchor.get("href") or "", MOJEEK_HOME_URL)
-    if url is None or _is_mojeek(url):
+    found = resolve_link(anchor.get("href") or "", MOJEEK_HOME_URL)
+    if found is None or _is_mojeek(found[1].hostname):
         return None
+    url = found[0]
     snippet = text_of(paragraph) if paragraph is not None else ""
     return scraped_source(title=text_of(anchor), url=url, snippet=snippet)
 

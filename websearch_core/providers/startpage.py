@@ -63,6 +63,7 @@ from ..html import (
     navigation_headers,
     parse_document,
     resolve_href,
+    resolve_link,
     select_first,
     text_of,
 )
@@ -256,9 +257,10 @@ def result_url(href: str) -> str | None:
         >>> result_url("https://us2-browse.startpage.com/av/proxy?ep=1") is None
         True
     """
-    url = resolve_href(href, STARTPAGE_HOME_URL)
-    if url is None or _is_startpage_host(urlsplit(url).hostname):
+    found = resolve_link(href, STARTPAGE_HOME_URL)
+    if found is None or _is_startpage_host(found[1].hostname):
         return None
+    url = found[0]
     return url
 
 

@@ -49,7 +49,7 @@ from urllib.parse import SplitResult, urlsplit
 
 import lxml.etree
 
-from ..html import Element, css, has_class, navigation_headers, resolve_href, text_of
+from ..html import Element, css, has_class, navigation_headers, resolve_href, resolve_link, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest
 from ._common import is_http_url
@@ -158,10 +158,10 @@ def unwrap_url(href: str) -> str | None:
         >>> unwrap_url("/search?p=more") is None
         True
     """
-    url = resolve_href(href, YAHOO_BASE_URL)
-    if url is None:
+    found = resolve_link(href, YAHOO_BASE_URL)
+    if found is None:
         return None
-    parts = urlsplit(url)
+    url, parts = found
     match = _TRACKER_TARGET.search(parts.path)
     if match is not None:
         target = decode_uri_component(match.group(1))
@@ -173,7 +173,7 @@ def unwrap_url(href: str) -> str | None:
         parts = urlsplit(url)
     elif (parts.hostname or "").lower() in ("r.search.yahoo.com", "search.yahoo.com"):
         return None
-    # resolve_href checked the link itself is http(s); the parts are split once
+    # resolve_link checked the link itself is http(s); the parts are split once
     return None if _is_ad_redirect(parts) else url
 
 
