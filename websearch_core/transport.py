@@ -94,6 +94,8 @@ class HttpRequest:
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
     form: Sequence[tuple[str, str]] | None = field(default=None, repr=False)
     json: Any = field(default=None, repr=False)
+    stream: bool = False
+    """Read the answer as a server-sent event stream (:meth:`Transport.send_sse`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -197,20 +199,21 @@ def clamp_hint(seconds: float) -> float | None:
 
 
 def classify_http_error(provider: str, status: int, body: str) -> SearchProviderError | None:
-    """The spec's shared classifier: 402, 401, spent credits, 403; else ``None``.
+    """The spec's shared classifier: 401, spent credits, 402, 403; else ``None``.
 
     Args:
         provider: The provider id; the messages use the id (``brave: 401 unauthorized``).
         status: The HTTP status.
         body: The (already truncated) response body.
     """
-    # The status speaks first where it says it all; the body is read only where it does not.
-    if status == 402:
-        return QuotaExhaustedError(provider, f"{provider}: 402 credits exhausted", status)
+    # A 401 says it all, whatever its body mentions ("insufficient scope" is no spent quota);
+    # otherwise the reference's order: a spent-credit body, then 402, then 403.
     if status == 401:
         return AuthorizationError(provider, f"{provider}: 401 unauthorized", status)
     if _QUOTA_BODY.search(body):
         return QuotaExhaustedError(provider, f"{provider}: credits exhausted", status)
+    if status == 402:
+        return QuotaExhaustedError(provider, f"{provider}: 402 credits exhausted", status)
     if status == 403:
         return AuthorizationError(provider, f"{provider}: 403 forbidden", status)
     return None

@@ -176,11 +176,13 @@ async def test_empty_answer_without_a_time_filter_is_not_retried(sim: Simulator)
     assert len(sim["tavily"].requests) == 1
 
 
-async def test_max_results_below_the_spec_minimum_still_asks_for_5(sim: Simulator) -> None:
+async def test_max_results_below_the_spec_minimum_asks_for_5_and_returns_the_limit(
+    sim: Simulator,
+) -> None:
     async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="tavily", limit=2)
     assert sim["tavily"].requests[0].json()["max_results"] == 5
-    assert len(response.sources) == 5
+    assert len(response.sources) == 2
 
 
 # --- faults -----------------------------------------------------------------------------------

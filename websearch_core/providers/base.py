@@ -1,36 +1,53 @@
-"""The provider contract: facts as data, parsing as pure functions, I/O in one method.
+"""The provider contract: facts as data, protocol steps as pure hooks, no I/O of its own.
 
-A provider module declares a :class:`ProviderInfo` and a :class:`SearchProvider` subclass.
-Most providers are one request and one response: they subclass
-:class:`RequestResponseProvider` and write only ``build_request`` and ``parse_response``,
-both pure. Multi-step providers (a token first, pagination, SSE) override ``search`` and
-still parse with pure functions.
+A provider module declares a :class:`ProviderInfo` and a :class:`ProtocolProvider` subclass:
+how errors read (:class:`ErrorMap`), whether to retry (:class:`RetryPolicy`), which statuses
+refresh an OAuth token, and pure hooks: ``build_request`` / ``first_request``,
+``follow_up`` for multi-step flows, ``parse_response`` / ``parse``. The one request loop
+(:mod:`websearch_core.request_loop`) sends every request; no provider overrides it.
 
 Provider instances hold no per-request state; everything a call needs arrives in its
-:class:`ProviderContext`, so one instance serves concurrent calls.
+:class:`ProviderContext` and, during the loop, its :class:`Flow`, so one instance serves
+concurrent calls.
 """
 
 import abc
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Literal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, final
 
 from ..browser import HeadlessBrowser
-from ..credentials import Credentials
-from ..errors import ProviderNotConfiguredError
+from ..credentials import Credentials, OAuthToken
+from ..errors import ProviderNotConfiguredError, SearchProviderError
 from ..models import SearchParams, SearchResponse
+from ..request_loop import run_protocol
 from ..settings import Settings
-from ..transport import HttpRequest, HttpResponse, Transport, raise_for_api_status
+from ..transport import (
+    ERROR_BODY_LIMIT,
+    HttpRequest,
+    HttpResponse,
+    SseResponse,
+    Transport,
+    parse_retry_after,
+    raise_for_status,
+)
 
 if TYPE_CHECKING:
     from ..ledger import Ledger
 
 __all__ = [
+    "ErrorMap",
+    "Exchange",
+    "Flow",
+    "ProtocolProvider",
     "ProviderContext",
     "ProviderInfo",
     "ProviderKind",
     "RequestResponseProvider",
+    "RetryPolicy",
     "SearchProvider",
     "clamp_count",
+    "raise_for_error_map",
 ]
 
 ProviderKind = Literal["api", "answer", "scraper", "aggregate"]
@@ -119,24 +136,169 @@ class SearchProvider(abc.ABC):
         """Run one search and return what the provider found."""
 
 
-class RequestResponseProvider(SearchProvider):
-    """A provider that is one request and one response."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ErrorMap:
+    """How a provider's error responses are read, as data.
 
+    The shared classifier (402, 401, spent credits, 403, 429 with its hints, 5xx) runs for
+    every provider; this map only adds what a provider's API says differently.
+
+    Example:
+        ``ErrorMap(statuses={432: QuotaExhaustedError})`` (Tavily's plan limit), or
+        ``ErrorMap(code=brave_error_code, codes={"SUBSCRIPTION_TOKEN_INVALID":
+        AuthorizationError})`` (Brave's 422 for a bad key).
+    """
+
+    prefix: str | None = None
+    """Start of the error text (``<prefix> (<status>): <detail>``); default
+    ``<Label> API error``."""
+    detail: Callable[[int, str], str | None] | None = None
+    """Extracts the human message from a status and error body (default: the body's head)."""
+    statuses: Mapping[int, type[SearchProviderError]] = field(default_factory=dict)
+    """Statuses whose meaning differs from the shared classifier's."""
+    code: Callable[[str], str | None] | None = None
+    """Extracts the API's machine-readable error code from an error body."""
+    codes: Mapping[str, type[SearchProviderError]] = field(default_factory=dict)
+    """Error codes (from :attr:`code`) that say what the status does not."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RetryPolicy:
+    """When the loop sends the same request again (within the attempt's time, always)."""
+
+    statuses: frozenset[int] = frozenset({429})
+    server_errors: bool = True
+    """Also retry on any 5xx."""
+    max_retries: int = 3
+    base_delay: float = 1.0
+    """Seconds before the first retry when the server gave no hint; doubled each time."""
+    max_delay: float = 300.0
+    """A hint longer than this is not waited out: the provider fails and the chain moves on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One request and the response it got."""
+
+    request: HttpRequest
+    response: HttpResponse | SseResponse
+
+
+@dataclass(slots=True)
+class Flow:
+    """One search's protocol state, handed to a provider's hooks by the request loop."""
+
+    params: SearchParams
+    context: ProviderContext
+    exchanges: list[Exchange] = field(default_factory=list)
+    token: OAuthToken | None = None
+    """The OAuth token :meth:`ProtocolProvider.prepare` resolved, refreshed by the loop."""
+    state: dict[str, Any] = field(default_factory=dict)
+    """What a multi-step provider keeps between its hooks (a session id, the next page)."""
+
+    @property
+    def last(self) -> Exchange:
+        """The latest exchange."""
+        return self.exchanges[-1]
+
+    @property
+    def responses(self) -> list[HttpResponse | SseResponse]:
+        """Every response so far, in order."""
+        return [exchange.response for exchange in self.exchanges]
+
+
+class ProtocolProvider(SearchProvider):
+    """A provider described by data and pure hooks; the core's loop does the sending.
+
+    The defaults fit one request and one response: write ``build_request`` and
+    ``parse_response``. Multi-step protocols add :meth:`follow_up` (and :meth:`parse` to
+    read every exchange); OAuth providers set :attr:`oauth_refresh_statuses` and resolve
+    the token in :meth:`prepare`.
+    """
+
+    errors: ClassVar[ErrorMap] = ErrorMap()
+    """How error responses are read."""
+    retry: ClassVar[RetryPolicy | None] = None
+    """Retries of the same request (``None``: the chain's own single wait is enough)."""
+    oauth_refresh_statuses: ClassVar[frozenset[int]] = frozenset()
+    """Statuses that make the loop refresh a stored OAuth token once and resend the step."""
+    max_response_bytes: ClassVar[int | None] = None
+    """A tighter body cap than the configured one (Brave documents 2 MiB)."""
+
+    @final
     async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Build the request, send it, check the status, parse the body."""
-        request = self.build_request(params, context)
-        response = await context.transport.send(self.info.id, self.info.label, request)
-        self.check_response(response)
-        return self.parse_response(response, params)
+        """Run this provider's protocol through the core's request loop."""
+        return await run_protocol(self, params, context)
 
-    @abc.abstractmethod
+    async def prepare(self, flow: Flow) -> None:
+        """Resolve what requests need before the first is built (e.g. ``flow.token``)."""
+
+    def first_request(self, flow: Flow) -> HttpRequest | None:
+        """The first request (default: :meth:`build_request`)."""
+        return self.build_request(flow.params, flow.context)
+
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
         """The request for ``params`` (pure: reads settings and credentials, sends nothing)."""
+        raise NotImplementedError(f"{type(self).__name__} builds no request")
+
+    def follow_up(self, flow: Flow) -> HttpRequest | None:
+        """The next request after ``flow.last``, or ``None`` when the exchange is complete.
+
+        Called after every response, whatever its status, so a provider can page, switch
+        endpoint or model, continue a paused turn, or resend without a rejected field.
+        """
+        return None
+
+    def needs_refresh(self, response: HttpResponse | SseResponse) -> bool:
+        """Whether this refresh-status response really means a stale token (default: yes)."""
+        return True
+
+    def retry_delay(self, response: HttpResponse | SseResponse) -> float | None:
+        """The server's own wait hint (default: a clamped ``Retry-After``)."""
+        return parse_retry_after(response.headers.get("Retry-After"))
+
+    def check(self, response: HttpResponse | SseResponse) -> None:
+        """Raise the typed error for a non-2xx ``response`` (through :attr:`errors`)."""
+        raise_for_error_map(self.info, self.errors, response)
 
     def check_response(self, response: HttpResponse) -> None:
-        """Raise for a non-2xx status through the shared classifier."""
-        raise_for_api_status(self.info.id, response, f"{self.info.label} API error")
+        """:meth:`check` under its older name."""
+        self.check(response)
 
-    @abc.abstractmethod
+    def parse(self, flow: Flow) -> SearchResponse:
+        """The response for the whole exchange (default: :meth:`parse_response` of the last)."""
+        last = flow.last.response
+        http = last.as_http() if isinstance(last, SseResponse) else last
+        return self.parse_response(http, flow.params)
+
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """Turn a 2xx body into a response (pure)."""
+        raise NotImplementedError(f"{type(self).__name__} parses no single response")
+
+
+RequestResponseProvider = ProtocolProvider
+"""The earlier name of :class:`ProtocolProvider` (one request, one response)."""
+
+
+def raise_for_error_map(
+    info: ProviderInfo, errors: ErrorMap, response: HttpResponse | SseResponse
+) -> None:
+    """Raise the right error for a non-2xx response, reading the provider's error map.
+
+    A 2xx returns before any text is built.
+    """
+    status = response.status
+    if 200 <= status < 300:
+        return
+    http = response.as_http() if isinstance(response, SseResponse) else response
+    head = http.body[: ERROR_BODY_LIMIT * 4].decode("utf-8", errors="replace")[:ERROR_BODY_LIMIT]
+    detail = (errors.detail(status, head) if errors.detail is not None else None) or head.strip()
+    prefix = errors.prefix or f"{info.label} API error"
+    message = f"{prefix} ({status}): {detail}".rstrip(": ")
+    error_class = errors.statuses.get(status)
+    if error_class is None and errors.code is not None:
+        code = errors.code(head)
+        error_class = errors.codes.get(code) if code is not None else None
+    if error_class is not None:
+        raise error_class(info.id, message, status)
+    raise_for_status(info.id, http, message)

@@ -55,9 +55,9 @@ from dateutil import parser as date_parser
 from ..errors import AuthorizationError, ResponseParseError, SearchProviderError
 from ..format import truncate_text, utf16_len
 from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse
+from ..transport import HttpRequest, HttpResponse
 from ._common import age_seconds_from_date, is_http_url, normalise_text
-from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "BRAVE_ENDPOINT",
@@ -330,20 +330,12 @@ def _error_code(body: str) -> str | None:
     return code if isinstance(code, str) else None
 
 
-class BraveProvider(RequestResponseProvider):
+class BraveProvider(ProtocolProvider):
     """The Brave Search API provider (see the module docstring for the wire details)."""
 
     info = INFO
-
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Build, send (with Brave's 2 MiB body cap), check and parse one request."""
-        request = self.build_request(params, context)
-        cap = min(MAX_RESPONSE_BYTES, context.transport.max_response_bytes)
-        response = await context.transport.send(
-            self.info.id, self.info.label, request, max_response_bytes=cap
-        )
-        self.check_response(response)
-        return self.parse_response(response, params)
+    errors = ErrorMap(code=_error_code, codes=dict.fromkeys(_TOKEN_ERRORS, AuthorizationError))
+    max_response_bytes = MAX_RESPONSE_BYTES
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
         """The GET request for ``params`` (raises before sending for an over-long query)."""
@@ -354,16 +346,6 @@ class BraveProvider(RequestResponseProvider):
             params=query_params(params, datetime.now(UTC).date()),
             headers={"Accept": "application/json", "X-Subscription-Token": key},
         )
-
-    def check_response(self, response: HttpResponse) -> None:
-        """The shared classification, plus Brave's 422 for a rejected subscription token."""
-        if response.status == 422:
-            body = response.text()[:ERROR_BODY_LIMIT].strip()
-            if _error_code(body) in _TOKEN_ERRORS:
-                raise AuthorizationError(
-                    self.info.id, f"Brave API error (422): {body}", response.status
-                )
-        super().check_response(response)
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The sources of a 2xx body, with the request id header."""

@@ -41,9 +41,9 @@ from typing import Any
 
 from ..errors import QuotaExhaustedError, ResponseParseError
 from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, raise_for_status
+from ..transport import HttpRequest, HttpResponse
 from ._common import age_seconds_from_date, bearer_json_headers, collapse_whitespace, is_http_url
-from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "INFO",
@@ -212,31 +212,15 @@ def error_message(status: int, body: str) -> str:
         return "Unknown error"
 
 
-class TavilyProvider(RequestResponseProvider):
+class TavilyProvider(ProtocolProvider):
     """The Tavily search provider (see the module docstring for the wire details)."""
 
     info = INFO
-
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Search; repeat once without the time filter when it emptied the answer."""
-        request = self.build_request(params, context)
-        result = await self._send(request, params, context)
-        if result.answer or result.sources or not isinstance(request.json, Mapping):
-            return result
-        retry_body = without_time_filter(request.json)
-        if retry_body is None:
-            return result
-        retry = HttpRequest(
-            method=request.method, url=request.url, headers=request.headers, json=retry_body
-        )
-        return await self._send(retry, params, context)
-
-    async def _send(
-        self, request: HttpRequest, params: SearchParams, context: ProviderContext
-    ) -> SearchResponse:
-        response = await context.transport.send(self.info.id, self.info.label, request)
-        self.check_response(response)
-        return self.parse_response(response, params)
+    errors = ErrorMap(
+        prefix="Tavily API error",
+        detail=error_message,
+        statuses=dict.fromkeys(QUOTA_STATUSES, QuotaExhaustedError),
+    )
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
         """The POST request for ``params``."""
@@ -248,16 +232,22 @@ class TavilyProvider(RequestResponseProvider):
             json=request_body(params),
         )
 
-    def check_response(self, response: HttpResponse) -> None:
-        """Raise ``Tavily API error (<status>): <msg>`` typed by the shared classifier."""
-        status = response.status
-        if 200 <= status < 300:
-            return
-        body = response.text()[:ERROR_BODY_LIMIT]
-        message = f"Tavily API error ({status}): {error_message(status, body)}"
-        if status in QUOTA_STATUSES:
-            raise QuotaExhaustedError(self.info.id, message, status)
-        raise_for_status(self.info.id, response, message)
+    def follow_up(self, flow: Flow) -> HttpRequest | None:
+        """Once, the same search without its time filter when that filter emptied the answer."""
+        if len(flow.exchanges) > 1 or flow.last.response.status != 200:
+            return None
+        request = flow.last.request
+        response = flow.last.response
+        if not isinstance(request.json, Mapping) or not isinstance(response, HttpResponse):
+            return None
+        if self.parse_response(response, flow.params).has_renderable_content():
+            return None
+        retry_body = without_time_filter(request.json)
+        if retry_body is None:
+            return None
+        return HttpRequest(
+            method=request.method, url=request.url, headers=request.headers, json=retry_body
+        )
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The answer and sources of a 2xx body."""

@@ -56,9 +56,9 @@ from typing import Any, Final
 
 from ..errors import AuthorizationError, ResponseParseError, SearchProviderError
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, raise_for_status
+from ..transport import HttpRequest, HttpResponse
 from ._common import bearer_json_headers, collapse_whitespace, is_http_url, recency_start
-from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -343,58 +343,52 @@ def response_from_events(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     return response
 
 
-def _is_bad_key(body: str) -> bool:
+def error_code(body: str) -> str | None:
+    """``bad_key`` for xAI's answer to a wrong key (HTTP 400, not 401), else ``None``."""
     try:
         data = json.loads(body)
     except ValueError:
-        return False
+        return None
     error = data.get("error") if isinstance(data, Mapping) else None
-    return isinstance(error, str) and error.startswith(BAD_KEY_PREFIX)
+    return "bad_key" if isinstance(error, str) and error.startswith(BAD_KEY_PREFIX) else None
 
 
-class XaiProvider(SearchProvider):
+class XaiProvider(ProtocolProvider):
     """The xAI provider (see the module docstring for the wire details)."""
 
     info = INFO
+    errors = ErrorMap(
+        prefix="xAI Responses API error", code=error_code, codes={"bad_key": AuthorizationError}
+    )
 
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Ask Grok with the web search tool; resend without Live Search fields on a 410."""
+    def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
+        """Ask Grok with the web search tool."""
         key = self.require_api_key(context)
         model = context.credentials.env(MODEL_ENV_VAR) or DEFAULT_MODEL
         body = request_body(params, model=model, system_prompt=context.system_prompt)
-        response = await self._send(body, key, context)
-        retry = without_search_parameters(body) if response.status == GONE else None
-        if retry is not None:
-            response = await self._send(retry, key, context)
-        self.check_response(response)
-        return parse_response_object(self._decode(response), params)
-
-    async def _send(self, body: dict[str, Any], key: str, context: ProviderContext) -> HttpResponse:
-        request = HttpRequest(
-            method="POST",
-            url=XAI_ENDPOINT,
-            headers=bearer_json_headers(key),
-            json=body,
+        return HttpRequest(
+            method="POST", url=XAI_ENDPOINT, headers=bearer_json_headers(key), json=body
         )
-        return await context.transport.send(self.info.id, self.info.label, request)
 
-    def _decode(self, response: HttpResponse) -> Any:
+    def follow_up(self, flow: Flow) -> HttpRequest | None:
+        """Once, the same request without the retired Live Search fields after a 410."""
+        request = flow.last.request
+        if flow.last.response.status != GONE or len(flow.exchanges) > 1:
+            return None
+        retry = without_search_parameters(request.json)
+        if retry is None:
+            return None
+        return HttpRequest(
+            method=request.method, url=request.url, headers=request.headers, json=retry
+        )
+
+    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
+        """The answer, sources and citations of a 2xx Responses object."""
         try:
-            return json.loads(response.body)
+            data = json.loads(response.body)
         except ValueError as exc:
             detail = str(exc).split(":")[0]
             raise ResponseParseError(
                 self.info.id, f"xAI Responses API returned invalid JSON: {detail}", 502
             ) from None
-
-    def check_response(self, response: HttpResponse) -> None:
-        """Raise ``xAI Responses API error (<status>): <body>`` via the shared classifier.
-
-        xAI answers a wrong key with 400 ``Incorrect API key provided`` rather than 401; that
-        case is an :class:`~websearch_core.errors.AuthorizationError` (status 400).
-        """
-        body = response.text()[:ERROR_BODY_LIMIT].strip()
-        message = f"xAI Responses API error ({response.status}): {body}".rstrip(": ")
-        if response.status == 400 and _is_bad_key(body):
-            raise AuthorizationError(self.info.id, message, 400)
-        raise_for_status(self.info.id, response, message)
+        return parse_response_object(data, params)
