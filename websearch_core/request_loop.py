@@ -11,7 +11,8 @@ this loop is the only code that sends a provider's requests. For each call it:
 4. retries by the provider's :class:`RetryPolicy` (statuses, back-off, server hints), never
    waiting past the attempt's remaining time;
 5. asks :meth:`follow_up` for the next request after every response (paging, a second
-   endpoint, a continuation, an MCP session's next call) until it says done;
+   endpoint, a continuation, an MCP session's next call) until it says done, and
+   :meth:`after_failure` whether a transport failure leaves another way to try;
 6. classifies the last response's status through the provider's :class:`ErrorMap` and
    hands the whole exchange to :meth:`parse`.
 
@@ -25,6 +26,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .deadline import remaining_budget
+from .errors import SearchProviderError
 from .transport import HttpRequest, HttpResponse, SseResponse
 
 if TYPE_CHECKING:
@@ -66,7 +68,15 @@ async def run_protocol(
     refreshed = False
     retries = 0
     while request is not None:
-        response = await send_step(provider, request, context)
+        try:
+            response = await send_step(provider, request, context)
+        except SearchProviderError as error:
+            # A transport failure (timeout, reset, cap): the provider may try another way.
+            request = provider.after_failure(flow, request, error)
+            if request is None:
+                raise
+            produce, retries = provider.follow_up, 0
+            continue
         status = response.status
         if (
             status in provider.oauth_refresh_statuses

@@ -249,6 +249,16 @@ class ProtocolProvider(SearchProvider):
         """
         return None
 
+    def after_failure(
+        self, flow: Flow, request: HttpRequest, error: SearchProviderError
+    ) -> HttpRequest | None:
+        """Another request to try after ``request`` failed in transport (default: none).
+
+        For a second endpoint after a connection failure; ``error`` is raised when this
+        returns ``None``. ``flow.exchanges`` holds only the exchanges that got a response.
+        """
+        return None
+
     def needs_refresh(self, response: HttpResponse | SseResponse) -> bool:
         """Whether this refresh-status response really means a stale token (default: yes)."""
         return True
