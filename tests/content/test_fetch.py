@@ -405,3 +405,16 @@ def server_thread() -> Iterator[tuple[str, Counter[str]]]:
     assert isinstance(loop, asyncio.AbstractEventLoop)
     loop.call_soon_threadsafe(loop.stop)
     thread.join(5)
+
+
+@pytest.mark.parametrize(
+    "host", ["2130706433", "0x7f.0.0.1", "127.1", "017700000001", "0x7f000001"]
+)
+async def test_numeric_spellings_of_loopback_are_refused(
+    ws: WebSearch, server: PageServer, host: str
+) -> None:
+    server.page("/a", ARTICLE)
+    with pytest.raises(FetchRefusedError, match=r"127\.0\.0\.1, a loopback address") as caught:
+        await ws.fetch(server.url("/a", host=host), use_browser=False)
+    assert caught.value.kind == "address"
+    assert server.hits["/a"] == 0

@@ -15,6 +15,7 @@ addresses (``allow_private_addresses=True`` or ``WEBSEARCH_FETCH_ALLOW_PRIVATE=1
 
 import ipaddress
 import os
+import re
 import socket
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
@@ -54,6 +55,8 @@ _METADATA_ADDRESSES = frozenset(
     ipaddress.ip_address(a)
     for a in ("169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200")
 )
+_NUMERIC_HOST = re.compile(r"^(?:0x[0-9a-f]*|\d+)(?:\.(?:0x[0-9a-f]*|\d+)){0,3}$", re.IGNORECASE)
+"""Hosts that C resolvers read as IPv4 (``2130706433``, ``0x7f.1``, ``127.1``)."""
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _HINT = f"set allow_private_addresses=True or {ALLOW_PRIVATE_ENV}=1 to allow it"
 
@@ -164,6 +167,7 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
     if not host:
         raise FetchRefusedError(url, "the URL has no host", "invalid_url")
     del port
+    _check_numeric_spelling(url, host, allow_private=allow_private, allowed=allowed)
     if allow_private:
         return parts
     if host.lower() in METADATA_HOSTS:
@@ -175,6 +179,31 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
     if problem:
         raise FetchRefusedError(url, f"{host} is {problem}; {_HINT}", "address")
     return parts
+
+
+def _check_numeric_spelling(url: str, host: str, *, allow_private: bool, allowed: Networks) -> None:
+    """Refuse IPv4 addresses spelled other than as four decimal numbers.
+
+    ``http://2130706433/`` and ``http://0x7f.1/`` are 127.0.0.1 to the system resolver;
+    they are refused outright, naming the address they stand for.
+    """
+    if not _NUMERIC_HOST.match(host):
+        return
+    try:
+        ipaddress.IPv4Address(host)
+        return  # the standard spelling: judged like any IP literal
+    except ValueError:
+        pass
+    try:
+        address = socket.inet_ntoa(socket.inet_aton(host))
+    except OSError:
+        raise FetchRefusedError(url, f"{host} is not a valid host", "invalid_url") from None
+    problem = None if allow_private else address_problem(address, allowed)
+    if problem:
+        raise FetchRefusedError(url, f"{host} means {address}, {problem}; {_HINT}", "address")
+    raise FetchRefusedError(
+        url, f"{host} is a non-standard spelling of {address}: write {address}", "invalid_url"
+    )
 
 
 class SafeResolver(AbstractResolver):
