@@ -35,12 +35,6 @@ from websearch_core.transport import HttpResponse
 CAPTURE = "firecrawl/v2_search_firecrawl_with_markdown.json"
 
 
-@pytest.fixture(autouse=True)
-def _no_base_url(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("FIRECRAWL_BASE_URL", raising=False)
-    monkeypatch.delenv("FIRECRAWL_API_URL", raising=False)
-
-
 def context(
     key: str | None = "fc-test-key", environ: dict[str, str] | None = None
 ) -> ProviderContext:
@@ -96,17 +90,22 @@ def test_key_from_the_environment_variable() -> None:
 
 
 @pytest.mark.parametrize("name", ["FIRECRAWL_BASE_URL", "FIRECRAWL_API_URL"])
-def test_a_self_hosted_base_makes_it_available_without_key(
-    monkeypatch: pytest.MonkeyPatch, name: str
+def test_a_self_hosted_base_makes_it_available_without_key(name: str) -> None:
+    environ = {name: "http://127.0.0.1:3002"}
+    assert FirecrawlProvider().is_available(context(key=None, environ=environ))
+
+
+def test_a_blank_base_variable_counts_as_unset() -> None:
+    environ = {"FIRECRAWL_BASE_URL": "   "}
+    assert not FirecrawlProvider().is_available(context(key=None, environ=environ))
+    assert configured_base_url(environ) is None
+
+
+def test_the_base_is_read_through_the_credentials_not_the_process_environment(
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv(name, "http://127.0.0.1:3002")
-    assert FirecrawlProvider().is_available(context(key=None))
-
-
-def test_a_blank_base_variable_counts_as_unset(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FIRECRAWL_BASE_URL", "   ")
-    assert not FirecrawlProvider().is_available(context(key=None))
-    assert configured_base_url() is None
+    monkeypatch.setenv("FIRECRAWL_BASE_URL", "http://127.0.0.1:3002")
+    assert not FirecrawlProvider().is_available(context(key=None, environ={}))
 
 
 def test_base_url_wins_over_api_url() -> None:
@@ -224,15 +223,15 @@ def test_a_base_with_credentials_is_a_configuration_error(base: str) -> None:
     assert str(caught.value) == "Invalid Firecrawl base URL: URL credentials are not allowed"
 
 
-def test_build_request_reads_the_base_from_the_environment(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("FIRECRAWL_API_URL", "http://10.0.0.5:3002/v1/")
-    request = FirecrawlProvider().build_request(SearchParams(query="x"), context(key=None))
+def test_build_request_reads_the_base_from_the_environment() -> None:
+    environ = {"FIRECRAWL_API_URL": "http://10.0.0.5:3002/v1/"}
+    request = FirecrawlProvider().build_request(
+        SearchParams(query="x"), context(key=None, environ=environ)
+    )
     assert request.url == "http://10.0.0.5:3002/v1/search"
-    monkeypatch.setenv("FIRECRAWL_BASE_URL", "ftp://nope")
+    environ["FIRECRAWL_BASE_URL"] = "ftp://nope"
     with pytest.raises(ConfigurationError):
-        FirecrawlProvider().build_request(SearchParams(query="x"), context())
+        FirecrawlProvider().build_request(SearchParams(query="x"), context(environ=environ))
 
 
 # --- the real capture -------------------------------------------------------------------------

@@ -43,7 +43,6 @@ falls through to the next field rather than giving an empty snippet.
 Docs: https://docs.firecrawl.dev/api-reference/endpoint/search
 """
 
-import os
 from collections.abc import Mapping
 from datetime import date
 from typing import Any, Final
@@ -53,7 +52,7 @@ from ..errors import ConfigurationError, ResponseParseError, SearchProviderError
 from ..models import Recency, SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import collapse_whitespace, is_http_url
-from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "BASE_URL_ENV_VARS",
@@ -103,19 +102,27 @@ INFO = ProviderInfo(
 )
 
 
-def configured_base_url(environ: Mapping[str, str] | None = None) -> str | None:
+def configured_base_url(environ: Mapping[str, str | None]) -> str | None:
     """The self-hosted base URL from ``FIRECRAWL_BASE_URL`` / ``FIRECRAWL_API_URL``, if set.
 
     Args:
-        environ: The environment to read (default: ``os.environ``). Blank values count as
-            unset.
+        environ: The variables to read (the provider passes what its credentials resolver
+            sees, never ``os.environ`` directly, so code-supplied environments are honoured).
+            Blank values count as unset.
+
+    Example:
+        >>> configured_base_url({"FIRECRAWL_BASE_URL": " ", "FIRECRAWL_API_URL": "http://h"})
+        'http://h'
     """
-    env = os.environ if environ is None else environ
     for name in BASE_URL_ENV_VARS:
-        value = env.get(name, "").strip()
+        value = (environ.get(name) or "").strip()
         if value:
             return value
     return None
+
+
+def _base_url(context: ProviderContext) -> str | None:
+    return configured_base_url({name: context.credentials.env(name) for name in BASE_URL_ENV_VARS})
 
 
 def search_endpoint(base_url: str | None) -> str:
@@ -245,27 +252,19 @@ def parse_results(data: Any) -> tuple[SearchSource, ...]:
     return tuple(source for source in sources if source is not None)
 
 
-class FirecrawlProvider(RequestResponseProvider):
+class FirecrawlProvider(ProtocolProvider):
     """The Firecrawl search provider (see the module docstring for the wire details)."""
 
     info = INFO
+    errors = ErrorMap(prefix="Firecrawl API error")
 
     def is_available(self, context: ProviderContext) -> bool:
         """A key, or a self-hosted base URL in the environment."""
-        return self.api_key(context) is not None or configured_base_url() is not None
+        return self.api_key(context) is not None or _base_url(context) is not None
 
     def is_explicitly_available(self, context: ProviderContext) -> bool:
         """Always: without a key an explicit selection runs keyless."""
         return True
-
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Build, send, check and parse one request; ``auth_mode`` says whether a key went."""
-        request = self.build_request(params, context)
-        response = await context.transport.send(self.info.id, self.info.label, request)
-        self.check_response(response)
-        parsed = self.parse_response(response, params)
-        mode = "api_key" if "Authorization" in request.headers else "keyless"
-        return parsed.model_copy(update={"auth_mode": mode})
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
         """The POST request for ``params``, with a bearer key when one resolves.
@@ -273,15 +272,21 @@ class FirecrawlProvider(RequestResponseProvider):
         Raises:
             ConfigurationError: The configured base URL is invalid.
         """
-        url = search_endpoint(configured_base_url())
+        url = search_endpoint(_base_url(context))
         headers = {"Content-Type": "application/json"}
         key = self.api_key(context)
         if key is not None:
             headers["Authorization"] = f"Bearer {key}"
         return HttpRequest(method="POST", url=url, headers=headers, json=request_body(params))
 
+    def parse(self, flow: Flow) -> SearchResponse:
+        """The parsed body, with ``auth_mode`` saying whether the request carried a key."""
+        parsed = super().parse(flow)
+        mode = "api_key" if "Authorization" in flow.last.request.headers else "keyless"
+        return parsed.model_copy(update={"auth_mode": mode})
+
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
-        """The sources and request id of a 2xx body (``auth_mode`` is set by :meth:`search`)."""
+        """The sources and request id of a 2xx body (``auth_mode`` is set by :meth:`parse`)."""
         data = response.json(self.info.id, self.info.label)
         sources = parse_results(data)
         request_id = data.get("id")  # parse_results checked that data is a mapping
