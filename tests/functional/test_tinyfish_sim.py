@@ -211,8 +211,10 @@ async def test_connection_reset(sim: Simulator) -> None:
     (failure,) = caught.value.failures
     assert isinstance(failure, ProviderConnectionError)
     assert failure.message.startswith("TinyFish connection failed (127.0.0.1:")
-    # aiohttp resends an idempotent GET once when the server drops the connection.
-    assert len(sim["tinyfish"].requests) == 2
+    # No retry of its own: page 0 only, sent once (some aiohttp releases resend an
+    # idempotent GET once when the server drops the connection, which is theirs, not ours).
+    pages = [dict(request.query)["page"] for request in sim["tinyfish"].requests]
+    assert pages in (["0"], ["0", "0"])
 
 
 async def test_fault_on_the_second_page_fails_the_search(

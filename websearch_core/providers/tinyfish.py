@@ -45,7 +45,7 @@ from ..errors import ResponseParseError
 from ..models import Recency, SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import collapse_whitespace, is_http_url
-from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "INFO",
@@ -226,24 +226,24 @@ def _needs_more(pages: list[TinyFishPage], params: SearchParams) -> bool:
     return len(merge_pages(pages, MAX_RESULTS)) < wanted_count(params)
 
 
-class TinyFishProvider(RequestResponseProvider):
-    """The TinyFish Search API provider (see the module docstring for the wire details)."""
+def _pages(flow: Flow) -> list[TinyFishPage]:
+    """Every page the flow fetched, parsed in order (each page is one exchange)."""
+    return [
+        parse_page(response.json(INFO.id, INFO.label))
+        for response in flow.responses
+        if isinstance(response, HttpResponse)
+    ]
+
+
+class TinyFishProvider(ProtocolProvider):
+    """The TinyFish Search API provider (see the module docstring for the wire details).
+
+    The core's loop sends page 0 (:meth:`build_request`); :meth:`follow_up` asks for page 1
+    only when more results are needed, and :meth:`parse` merges the pages.
+    """
 
     info = INFO
-
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Fetch page 0, then page 1 only when more results are needed; merge and cut."""
-        pages: list[TinyFishPage] = []
-        while not pages or _needs_more(pages, params):
-            request = self.request_for_page(params, context, len(pages))
-            response = await context.transport.send(self.info.id, self.info.label, request)
-            self.check_response(response)
-            pages.append(parse_page(response.json(self.info.id, self.info.label)))
-        return SearchResponse(
-            provider=self.info.id,
-            sources=merge_pages(pages, wanted_count(params)),
-            auth_mode="api_key",
-        )
+    errors = ErrorMap(prefix="TinyFish API error")
 
     def request_for_page(
         self, params: SearchParams, context: ProviderContext, page: int
@@ -260,6 +260,30 @@ class TinyFishProvider(RequestResponseProvider):
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
         """The request for the first page (page 0)."""
         return self.request_for_page(params, context, 0)
+
+    def follow_up(self, flow: Flow) -> HttpRequest | None:
+        """The next page while a full page left fewer than ``N`` distinct URLs, else done.
+
+        An error status or an unreadable page ends the flow here; the loop's status check
+        and :meth:`parse` then raise for it.
+        """
+        if not 200 <= flow.last.response.status < 300:
+            return None
+        try:
+            pages = _pages(flow)
+        except ResponseParseError:
+            return None
+        if not _needs_more(pages, flow.params):
+            return None
+        return self.request_for_page(flow.params, flow.context, len(pages))
+
+    def parse(self, flow: Flow) -> SearchResponse:
+        """The pages' sources, de-duplicated by URL across pages and cut to ``N``."""
+        return SearchResponse(
+            provider=self.info.id,
+            sources=merge_pages(_pages(flow), wanted_count(flow.params)),
+            auth_mode="api_key",
+        )
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """One page's sources, de-duplicated and cut to ``N``."""
