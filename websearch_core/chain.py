@@ -141,10 +141,27 @@ def _force(
         plan.providers.append(provider)
         plan.forced = True
         return True
-    reason = "excluded" if provider_id in excluded else "not available"
-    detail = f"forced provider {reason}"
-    plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail=detail))
+    error = ProviderNotConfiguredError(
+        provider_id,
+        f"{provider.info.label} was forced but cannot run ({_why_unavailable(provider, excluded)});"
+        " fell back to the auto chain",
+    )
+    # Listed first in a failure, so the caller reads why before what the fallback did.
+    plan.failures.append((provider, error))
+    plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail=error.message))
     return False
+
+
+def _why_unavailable(provider: SearchProvider, excluded: set[str]) -> str:
+    """What keeps ``provider`` from running: exclusion, or the setup it is missing."""
+    info = provider.info
+    if info.id in excluded:
+        return "it is excluded by the exclude setting or WEBSEARCH_EXCLUDE"
+    if info.setup_hint:
+        return f"not configured: {info.setup_hint}"
+    if info.env_vars:
+        return f"no API key: set {' or '.join(info.env_vars)}"
+    return "not configured"
 
 
 def _check_known(ids: Iterable[str | None]) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["Deadline", "attempt_scope", "remaining_budget"]
+__all__ = ["Deadline", "attempt_scope", "format_seconds", "remaining_budget"]
 
 _attempt_expiry: ContextVar[float | None] = ContextVar("websearch_attempt_expiry", default=None)
 """``time.monotonic()`` value at which the current provider attempt runs out of time."""
@@ -86,3 +86,16 @@ def remaining_budget(default: float) -> float:
         return default
     left = max(0.0, expiry - time.monotonic())
     return left if math.isnan(default) else min(default, left)
+
+
+def format_seconds(seconds: float) -> str:
+    """A time limit as people write it: to a tenth of a second, without trailing zeros.
+
+    A budget read off the clock is a hair under what was granted (0.999 s of 1 s); messages
+    should say the limit, not the clock's noise.
+
+    Example:
+        >>> format_seconds(0.99983), format_seconds(0.5), format_seconds(55.0)
+        ('1', '0.5', '55')
+    """
+    return f"{round(seconds, 1):g}"

@@ -245,6 +245,17 @@ class Settings(BaseSettings):
     def _parse_ids(cls, value: Any) -> Any:
         return _split_ids(value)
 
+    @field_validator("exclude", "providers")
+    @classmethod
+    def _known_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER
+
+        unknown = [pid for pid in value if pid not in PROVIDER_REGISTRY]
+        if unknown:
+            known = ", ".join(SEARCH_PROVIDER_ORDER)
+            raise ValueError(f"unknown provider id {', '.join(unknown)} (known: {known})")
+        return value
+
     @field_validator("budget")
     @classmethod
     def _check_budgets(cls, value: dict[str, str]) -> dict[str, str]:

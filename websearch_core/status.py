@@ -75,7 +75,7 @@ async def collect_status(
         if provider_id in settings.exclude:
             reason = "excluded by settings"
         elif mark is not None:
-            reason = describe_mark(info.label, mark).removesuffix(" skipped without a request.")
+            reason = describe_mark(info.label, mark).removesuffix("; skipped without a request.")
         elif over_budget_until is not None:
             reason = f"over budget until {_utc(over_budget_until)}"
         elif available:

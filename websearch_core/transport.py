@@ -25,7 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 import aiohttp
 from yarl import URL
 
-from .deadline import remaining_budget
+from .deadline import format_seconds, remaining_budget
 from .errors import (
     AuthorizationError,
     ProviderConnectionError,
@@ -558,7 +558,7 @@ class Transport:
                 return await work
         except TimeoutError:
             failure = ProviderTimeoutError(
-                provider, f"{label} request timed out after {timeout:.3g}s", None
+                provider, f"{label} request timed out after {format_seconds(timeout)}s", None
             )
         except SseError as exc:
             if exc.too_large:

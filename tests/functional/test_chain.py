@@ -216,3 +216,19 @@ async def test_sync_bridge_inside_a_running_loop() -> None:
         assert ws.run_sync("inside a loop").response.provider == "tavily"
         result = await asyncio.to_thread(ws.run_sync, "worker thread")
         assert result.response.provider == "tavily"
+
+
+async def test_a_forced_provider_that_cannot_run_says_why_before_the_fallbacks(
+    sim: Simulator,
+) -> None:
+    sim["brave"].always(Fault.server_error(503, "down"))
+    sim["duckduckgo"].always(Fault.server_error(503, "down"))
+    keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
+    async with _client(sim, api_keys=keys, exclude=("searxng",)) as ws:
+        result = await ws.run("python asyncio", provider="tavily")
+    assert result.is_error
+    assert result.text.startswith(
+        "Error: All web search providers failed: tavily: Tavily was forced but cannot run "
+        "(no API key: set TAVILY_API_KEY); fell back to the auto chain; brave: "
+    )
+    assert _hits(sim)["tavily"] == 0

@@ -182,9 +182,8 @@ def test_forced_provider_that_cannot_run_says_why_then_falls_back(
     assert main(["python", "--provider", "tavily"]) == EXIT_OK
     out, err = capsys.readouterr()
     assert err == (
-        "websearch: --provider tavily: Tavily cannot run, because it has no API key: set "
-        "TAVILY_API_KEY, or store one with: websearch auth set tavily; the auto chain "
-        "answered instead\n"
+        "websearch: --provider tavily: Tavily was forced but cannot run (no API key: set "
+        "TAVILY_API_KEY); the auto chain answered instead\n"
     )
     assert out.startswith("[1] python result 1")
     assert len(sim["brave"].requests) == 1
@@ -199,12 +198,12 @@ def test_forced_provider_that_cannot_run_says_why_before_the_fallback_failure(
     _allow(monkeypatch, "brave", "duckduckgo", "searxng")  # no SearXNG endpoint
     assert main(["python", "--provider", "searxng"]) == EXIT_FAILED
     err = capsys.readouterr().err
-    why, _, fallback = err.partition("; the auto chain then failed: ")
+    why, _, fallback = err.partition("; fell back to the auto chain; ")
     assert why == (
-        "Error: --provider searxng: SearXNG cannot run, because it is not configured: "
-        "set SEARXNG_ENDPOINT or searxng.endpoint"
+        "Error: All web search providers failed: searxng: SearXNG was forced but cannot run "
+        "(not configured: set SEARXNG_ENDPOINT or searxng.endpoint)"
     )
-    assert fallback.startswith("All web search providers failed: brave: Brave API error (503)")
+    assert fallback.startswith("brave: Brave API error (503)")
     assert "duckduckgo: DuckDuckGo blocked the request" in fallback
     assert err.count("\n") == 1
 
@@ -214,7 +213,7 @@ def test_forced_provider_that_is_excluded_says_so(
 ) -> None:
     simulate("brave")  # excludes every other provider
     assert main(["python", "--provider", "tavily"]) == EXIT_OK
-    assert "because it is excluded (the exclude setting or WEBSEARCH_EXCLUDE)" in (
+    assert "cannot run (it is excluded by the exclude setting or WEBSEARCH_EXCLUDE)" in (
         capsys.readouterr().err
     )
 

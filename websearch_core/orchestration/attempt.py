@@ -9,7 +9,7 @@ is still running when the budget is spent.
 
 import asyncio
 
-from ..deadline import Deadline, attempt_scope
+from ..deadline import Deadline, attempt_scope, format_seconds
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
 from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
@@ -82,7 +82,7 @@ async def run_attempt(
             async with asyncio.timeout(granted + HARD_STOP_GRACE_SECONDS):
                 response = await provider.search(params, context)
         except TimeoutError:
-            message = f"{provider.info.label} request timed out after {granted:.3g}s"
+            message = f"{provider.info.label} request timed out after {format_seconds(granted)}s"
             failure = ProviderTimeoutError(provider.info.id, message, None)
     if failure is not None:
         raise failure  # outside the except block: no chained exception to carry along

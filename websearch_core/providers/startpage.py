@@ -55,6 +55,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from urllib.parse import urlsplit
 
+from ..deadline import format_seconds
 from ..errors import ProviderTimeoutError, SearchProviderError
 from ..html import (
     Element,
@@ -317,7 +318,8 @@ def parse_page(page: str, final_url: str = "") -> list[SearchSource]:
 
 
 def _timed_out(budget: float) -> ProviderTimeoutError:
-    return ProviderTimeoutError(INFO.id, f"{INFO.label} request timed out after {budget:g}s", None)
+    message = f"{INFO.label} request timed out after {format_seconds(budget)}s"
+    return ProviderTimeoutError(INFO.id, message, None)
 
 
 class StartpageProvider(KeylessProvider):
