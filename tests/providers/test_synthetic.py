@@ -203,20 +203,20 @@ def test_invalid_json_is_a_parse_error() -> None:
 def test_http_errors_go_through_the_shared_classifier() -> None:
     provider = SyntheticProvider()
     with pytest.raises(AuthorizationError) as auth:
-        provider.check_response(status(401, '{"error": "Invalid API key"}'))
+        provider.check(status(401, '{"error": "Invalid API key"}'))
     assert (auth.value.status, auth.value.message) == (401, "synthetic: 401 unauthorized")
     with pytest.raises(QuotaExhaustedError) as quota:
-        provider.check_response(status(429, '{"error": "Search quota exceeded"}'))
+        provider.check(status(429, '{"error": "Search quota exceeded"}'))
     assert quota.value.message == "synthetic: credits exhausted"
     with pytest.raises(RateLimitedError) as limited:
-        provider.check_response(status(429, "Too many requests", {"Retry-After": "9"}))
+        provider.check(status(429, "Too many requests", {"Retry-After": "9"}))
     assert limited.value.retry_after == 9.0
     assert limited.value.message == "Synthetic API error (429): Too many requests"
     with pytest.raises(ProviderUnavailableError) as unavailable:
-        provider.check_response(status(502, ""))
+        provider.check(status(502, ""))
     assert unavailable.value.message == "Synthetic API error (502)"
     with pytest.raises(SearchProviderError) as bad:
-        provider.check_response(status(400, '{"error": "query is required"}'))
+        provider.check(status(400, '{"error": "query is required"}'))
     assert type(bad.value) is SearchProviderError
     assert bad.value.message == 'Synthetic API error (400): {"error": "query is required"}'
-    provider.check_response(status(200, "{}"))
+    provider.check(status(200, "{}"))

@@ -32,7 +32,7 @@ from ..errors import ResponseParseError
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import age_seconds_from_date, bearer_json_headers, is_http_url
-from .base import ProviderContext, ProviderInfo, RequestResponseProvider
+from .base import ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = ["INFO", "SYNTHETIC_ENDPOINT", "SyntheticProvider", "parse_results"]
 
@@ -99,7 +99,7 @@ def parse_results(
     return tuple(sources[:limit] if limit is not None else sources)
 
 
-class SyntheticProvider(RequestResponseProvider):
+class SyntheticProvider(ProtocolProvider):
     """The Synthetic search provider (see the module docstring for the wire details)."""
 
     info = INFO
