@@ -43,7 +43,7 @@ from ..errors import ResponseParseError
 from ..models import Recency, SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
-from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+from .base import ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "INFO",
@@ -267,7 +267,7 @@ def parse_related(data: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(found)
 
 
-class SerperProvider(RequestResponseProvider):
+class SerperProvider(ProtocolProvider):
     """The Serper provider (see the module docstring for the wire details)."""
 
     info = INFO
