@@ -47,7 +47,7 @@ from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse, raise_for_status
 from ._common import age_seconds_from_date, is_http_url
-from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+from .base import ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "INFO",
@@ -171,7 +171,7 @@ def parse_sources(
     return tuple(sources[:limit] if limit is not None else sources)
 
 
-class JinaProvider(RequestResponseProvider):
+class JinaProvider(ProtocolProvider):
     """The Jina ``s.jina.ai`` search provider (see the module docstring for the wire details)."""
 
     info = INFO
