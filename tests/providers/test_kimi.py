@@ -1,6 +1,7 @@
 """Kimi Code search: request building and response parsing, pure (no server)."""
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -8,6 +9,7 @@ import pytest
 
 from tests.conftest import read_capture
 from tests.providers._helpers import key_context, ok
+from websearch_core.credentials import Credentials
 from websearch_core.errors import (
     AuthorizationError,
     ConfigurationError,
@@ -168,24 +170,27 @@ def test_filters_it_cannot_honour_are_not_sent() -> None:
     assert set(body) == {"text_query", "limit", "enable_page_crawling", "timeout_seconds"}
 
 
+def _env(values: dict[str, str]) -> Callable[[str], str | None]:
+    """The environment reader a provider gets from its context, over ``values``."""
+    return Credentials(environ=values).env
+
+
 def test_full_url_overrides_in_precedence_order() -> None:
-    assert search_url({}) == KIMI_ENDPOINT
-    assert search_url({"KIMI_SEARCH_BASE_URL": "https://b.example/s"}) == "https://b.example/s"
-    assert (
-        search_url(
-            {
-                "MOONSHOT_SEARCH_BASE_URL": " https://a.example/api/search ",
-                "KIMI_SEARCH_BASE_URL": "https://b.example/s",
-            }
-        )
-        == "https://a.example/api/search"
+    assert search_url(_env({})) == KIMI_ENDPOINT
+    assert search_url(_env({"KIMI_SEARCH_BASE_URL": "https://b.example/s"})) == (
+        "https://b.example/s"
     )
-    assert search_url({"MOONSHOT_SEARCH_BASE_URL": "  "}) == KIMI_ENDPOINT
+    both = {
+        "MOONSHOT_SEARCH_BASE_URL": " https://a.example/api/search ",
+        "KIMI_SEARCH_BASE_URL": "https://b.example/s",
+    }
+    assert search_url(_env(both)) == "https://a.example/api/search"
+    assert search_url(_env({"MOONSHOT_SEARCH_BASE_URL": "  "})) == KIMI_ENDPOINT
 
 
-def test_build_request_reads_the_url_override(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("KIMI_SEARCH_BASE_URL", "http://127.0.0.1:9/v1/search")
-    request = KimiProvider().build_request(SearchParams(query="x"), context())
+def test_build_request_reads_the_url_override_from_the_context() -> None:
+    ctx = context(environ={"KIMI_SEARCH_BASE_URL": "http://127.0.0.1:9/v1/search"})
+    request = KimiProvider().build_request(SearchParams(query="x"), ctx)
     assert request.url == "http://127.0.0.1:9/v1/search"
 
 
@@ -199,7 +204,7 @@ def test_build_request_reads_the_url_override(monkeypatch: pytest.MonkeyPatch) -
 )
 def test_an_invalid_override_is_a_configuration_error(url: str, message: str) -> None:
     with pytest.raises(ConfigurationError) as caught:
-        search_url({"MOONSHOT_SEARCH_BASE_URL": url})
+        search_url(_env({"MOONSHOT_SEARCH_BASE_URL": url}))
     assert str(caught.value) == message
 
 
@@ -321,31 +326,31 @@ def _status(status: int, body: str, headers: dict[str, str] | None = None) -> Ht
 def test_401_is_an_authorization_error() -> None:
     body = '{"error":{"message":"Invalid Authentication","type":"invalid_authentication_error"}}'
     with pytest.raises(AuthorizationError) as caught:
-        KimiProvider().check_response(_status(401, body))
+        KimiProvider().check(_status(401, body))
     assert (caught.value.status, caught.value.message) == (401, "kimi: 401 unauthorized")
 
 
 def test_quota_text_in_a_429_body_is_quota() -> None:
     body = '{"error":{"message":"Your account quota is exceeded","type":"quota_error"}}'
     with pytest.raises(QuotaExhaustedError):
-        KimiProvider().check_response(_status(429, body))
+        KimiProvider().check(_status(429, body))
 
 
 def test_429_keeps_retry_after_and_uses_the_kimi_message() -> None:
     with pytest.raises(RateLimitedError) as caught:
-        KimiProvider().check_response(_status(429, "slow down", {"Retry-After": "3"}))
+        KimiProvider().check(_status(429, "slow down", {"Retry-After": "3"}))
     assert caught.value.retry_after == 3
     assert caught.value.message == "Kimi search API error (429): slow down"
 
 
 def test_5xx_is_unavailable_and_an_empty_body_keeps_the_status() -> None:
     with pytest.raises(ProviderUnavailableError) as caught:
-        KimiProvider().check_response(_status(500, "  "))
+        KimiProvider().check(_status(500, "  "))
     assert caught.value.message == "Kimi search API error (500)"
 
 
 def test_other_4xx_is_a_plain_provider_error() -> None:
     with pytest.raises(SearchProviderError) as caught:
-        KimiProvider().check_response(_status(400, '{"error":{"message":"bad"}}'))
+        KimiProvider().check(_status(400, '{"error":{"message":"bad"}}'))
     assert type(caught.value) is SearchProviderError
     assert caught.value.message == 'Kimi search API error (400): {"error":{"message":"bad"}}'

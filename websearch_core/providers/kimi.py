@@ -35,17 +35,16 @@ used by Moonshot's own open-source ``kimi-cli`` (which requires ``search_results
 Docs: https://www.kimi.com/code/docs/
 """
 
-import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 from ..errors import ConfigurationError, ProviderNotConfiguredError, ResponseParseError
 from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import HttpRequest, HttpResponse, raise_for_api_status
+from ..transport import HttpRequest, HttpResponse
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
-from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "INFO",
@@ -92,18 +91,18 @@ INFO = ProviderInfo(
 )
 
 
-def search_url(environ: Mapping[str, str] | None = None) -> str:
+def search_url(env: Callable[[str], str | None]) -> str:
     """The search URL: the first non-blank override variable, else the Kimi Code endpoint.
 
     Args:
-        environ: The environment to read (default: ``os.environ``).
+        env: Reads one environment variable (``context.credentials.env``), so the
+            provider sees the same environment as its key lookup and tests pass their own.
 
     Raises:
         ConfigurationError: The override is not an ``http(s)`` URL or carries user info.
     """
-    env = os.environ if environ is None else environ
     for name in URL_ENV_VARS:
-        value = env.get(name, "").strip()
+        value = (env(name) or "").strip()
         if not value:
             continue
         if not is_http_url(value):
@@ -172,10 +171,11 @@ def parse_results(data: Any, *, now: datetime | None = None) -> tuple[SearchSour
     return tuple(source for source in sources if source is not None)
 
 
-class KimiProvider(RequestResponseProvider):
+class KimiProvider(ProtocolProvider):
     """The Kimi Code search provider (see the module docstring for the wire details)."""
 
     info = INFO
+    errors = ErrorMap(prefix="Kimi search API error")
 
     def require_api_key(self, context: ProviderContext) -> str:
         """The key, or the Kimi-specific ``credentials not found`` error."""
@@ -194,7 +194,7 @@ class KimiProvider(RequestResponseProvider):
         key = self.require_api_key(context)
         return HttpRequest(
             method="POST",
-            url=search_url(),
+            url=search_url(context.credentials.env),
             headers={
                 "Accept": "application/json",
                 "Content-Type": "application/json",
@@ -202,10 +202,6 @@ class KimiProvider(RequestResponseProvider):
             },
             json=request_body(params),
         )
-
-    def check_response(self, response: HttpResponse) -> None:
-        """Raise ``Kimi search API error (<status>): <body>`` typed by the shared classifier."""
-        raise_for_api_status(self.info.id, response, "Kimi search API error")
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The sources of a 2xx body, with the request id header."""
