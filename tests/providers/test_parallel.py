@@ -201,14 +201,14 @@ def test_capture_age_is_measured_from_publish_date() -> None:
 @pytest.mark.conformance
 def test_error_capture_message() -> None:
     body = read_capture("parallel/v1_search_error_doc_example.json").decode()
-    assert error_detail(body) == "Request validation error"
+    assert error_detail(400, body) == "Request validation error"
     with pytest.raises(SearchProviderError) as caught:
-        ParallelProvider().check_response(status(422, body))
+        ParallelProvider().check(status(422, body))
     assert type(caught.value) is SearchProviderError
     assert caught.value.status == 422
     assert caught.value.message == "Parallel API error (422): Request validation error"
     with pytest.raises(AuthorizationError) as auth:
-        ParallelProvider().check_response(status(401, body))
+        ParallelProvider().check(status(401, body))
     assert auth.value.message == "parallel: 401 unauthorized"
 
 
@@ -282,27 +282,25 @@ def test_invalid_payload(body: Any) -> None:
     ],
 )
 def test_error_detail(body: str, detail: str) -> None:
-    assert error_detail(body) == detail
+    assert error_detail(400, body) == detail
 
 
 def test_error_statuses() -> None:
     with pytest.raises(SearchProviderError) as empty:
-        ParallelProvider().check_response(status(404))
+        ParallelProvider().check(status(404))
     assert empty.value.message == "Parallel API error (404)"
     with pytest.raises(QuotaExhaustedError):
-        ParallelProvider().check_response(status(402, '{"error": {"message": "pay"}}'))
+        ParallelProvider().check(status(402, '{"error": {"message": "pay"}}'))
     with pytest.raises(QuotaExhaustedError) as quota:
-        ParallelProvider().check_response(status(429, '{"error": {"message": "Quota reached"}}'))
+        ParallelProvider().check(status(429, '{"error": {"message": "Quota reached"}}'))
     assert quota.value.message == "parallel: credits exhausted"
     with pytest.raises(RateLimitedError) as limited:
-        ParallelProvider().check_response(status(429, "slow down", {"Retry-After": "4"}))
+        ParallelProvider().check(status(429, "slow down", {"Retry-After": "4"}))
     assert limited.value.retry_after == 4.0
     assert limited.value.message == "Parallel API error (429): slow down"
     with pytest.raises(ProviderUnavailableError) as down:
-        ParallelProvider().check_response(
-            status(500, '{"type": "error", "error": {"message": "boom"}}')
-        )
+        ParallelProvider().check(status(500, '{"type": "error", "error": {"message": "boom"}}'))
     assert down.value.message == "Parallel API error (500): boom"
     with pytest.raises(AuthorizationError):
-        ParallelProvider().check_response(status(403, "forbidden"))
-    ParallelProvider().check_response(status(200, "{}"))
+        ParallelProvider().check(status(403, "forbidden"))
+    ParallelProvider().check(status(200, "{}"))

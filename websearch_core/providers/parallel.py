@@ -39,9 +39,9 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError
 from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, raise_for_status
+from ..transport import HttpRequest, HttpResponse
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url, recency_start
-from .base import ProviderContext, ProviderInfo, RequestResponseProvider, clamp_count
+from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "BETA_HEADER",
@@ -174,11 +174,15 @@ def _string(value: Any) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
-def error_detail(body: str) -> str:
+def error_detail(status: int, body: str) -> str:
     """The ``<detail>`` of ``Parallel API error (<status>): <detail>`` ("" for an empty body).
 
+    Args:
+        status: The HTTP status (unused: Parallel's detail lives in the body alone).
+        body: The head of the error body.
+
     Example:
-        >>> error_detail('{"type": "error", "error": {"ref_id": "r", "message": "Bad"}}')
+        >>> error_detail(422, '{"type": "error", "error": {"ref_id": "r", "message": "Bad"}}')
         'Bad'
     """
     text = body.strip()
@@ -200,10 +204,11 @@ def error_detail(body: str) -> str:
     return next((found for found in map(_string, candidates) if found), text)
 
 
-class ParallelProvider(RequestResponseProvider):
+class ParallelProvider(ProtocolProvider):
     """The Parallel Search API provider (see the module docstring for the wire details)."""
 
     info = INFO
+    errors = ErrorMap(prefix="Parallel API error", detail=error_detail)
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
         """The POST request for ``params``."""
@@ -219,19 +224,6 @@ class ParallelProvider(RequestResponseProvider):
             },
             json=request_body(params, datetime.now(UTC).date()),
         )
-
-    def check_response(self, response: HttpResponse) -> None:
-        """Raise ``Parallel API error (<status>): <detail>`` typed by the shared classifier."""
-        status = response.status
-        if 200 <= status < 300:
-            return
-        detail = error_detail(response.text()[:ERROR_BODY_LIMIT])
-        message = (
-            f"Parallel API error ({status}): {detail}"
-            if detail
-            else f"Parallel API error ({status})"
-        )
-        raise_for_status(self.info.id, response, message)
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The sources and search id of a 2xx body."""
