@@ -533,3 +533,24 @@ async def test_search_without_a_key_uses_the_mcp_tool() -> None:
     )
     assert response.auth_mode == "keyless"
     assert [s.title for s in response.sources] == ["First result"]
+
+
+async def test_search_raises_an_mcp_error_status_with_the_keyless_texts() -> None:
+    limited = HttpResponse(status=429, body=b"Too Many Requests", headers={"Retry-After": "2"})
+    with pytest.raises(RateLimitedError) as caught:
+        await ExaProvider().search(
+            SearchParams(query="x"), context(key=None, transport=ScriptedTransport(limited))
+        )
+    assert (caught.value.message, caught.value.retry_after) == (MCP_RATE_LIMIT_MESSAGE, 2.0)
+    down = ScriptedTransport(status(502, "bad gateway"))
+    with pytest.raises(ProviderUnavailableError) as failed:
+        await ExaProvider().search(SearchParams(query="x"), context(key=None, transport=down))
+    assert failed.value.message == "Exa MCP request failed (502): bad gateway"
+
+
+async def test_search_raises_an_api_error_status_with_the_api_texts() -> None:
+    transport = ScriptedTransport(status(502, "bad gateway"))
+    with pytest.raises(ProviderUnavailableError) as caught:
+        await ExaProvider().search(SearchParams(query="x"), context(transport=transport))
+    assert caught.value.message == "Exa API error (502): bad gateway"
+    assert len(transport.sent) == 1

@@ -1,0 +1,279 @@
+"""Pure parsing for the Exa provider: search bodies, MCP replies, the plain-text listing.
+
+Kept apart from :mod:`websearch_core.providers.exa` so the provider module stays small;
+nothing here does I/O.
+
+* **Results:** ``results[]`` with an ``http(s)`` ``url``; title is ``title`` (else the URL);
+  the snippet is ``summary``, else ``text``, else the ``highlights`` joined by spaces, cut
+  to 500 characters; ``publishedDate`` and ``author`` are kept. The answer is built from the
+  first three results that have a summary, each ``**<title>**: <summary>``, separated by a
+  blank line. ``request_id`` is ``requestId``.
+* **MCP payloads:** the result's ``structuredContent``, ``data`` or ``result``, the result
+  itself, or a ``content[].text`` that parses as JSON is used when it has ``results``,
+  ``statuses``, ``costDollars`` or ``searchTime``; otherwise the text content is read as
+  Exa's plain-text listing (sections starting ``Title:``, with ``URL:``, ``Author:``,
+  ``Published Date:`` and a ``Text:`` body running to the end of the section).
+
+Capture vs reference:
+
+* The only capture (``fixtures/exa/search_doc_example_latest_llm_research.json``) is the
+  documentation example: one result with ``summary``, ``text``, ``highlights``,
+  ``highlightScores``, ``subpages``, ``extras``, ``image``, ``favicon`` and an ``id``, plus
+  top-level ``resolvedSearchType``, ``searchType``, ``context`` (a ``"<string>"``
+  placeholder) and ``costDollars``; none of those extras are used. Its author has a double
+  space (``Humza  Naveed``), kept as given. The capture and the reference agree on every
+  field used here.
+"""
+
+import json
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from ..errors import ResponseParseError, SearchProviderError
+from ..format import truncate_text
+from ..models import SearchResponse, SearchSource
+from ._common import age_seconds_from_date, is_http_url
+
+__all__ = [
+    "build_answer",
+    "parse_mcp_body",
+    "parse_plain_text",
+    "parse_results",
+    "request_id_of",
+]
+
+PROVIDER_ID = "exa"
+UNEXPECTED_MCP_SHAPE = "Exa MCP search returned unexpected response shape."
+SNIPPET_LIMIT = 500
+ANSWER_SUMMARIES = 3
+_PAYLOAD_KEYS = ("results", "statuses", "costDollars", "searchTime")
+_SECTION_BREAK = re.compile(r"\n[ \t]*\n(?=[ \t]*Title:)")
+_FIELD = re.compile(r"^[ \t]*(Title|URL|Author|Published Date|Published|Text):[ \t]?(.*)$")
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _snippet(item: Mapping[str, Any]) -> str | None:
+    text = _text(item.get("summary")) or _text(item.get("text"))
+    if not text:
+        highlights = item.get("highlights")
+        if isinstance(highlights, list):
+            text = " ".join(part for part in map(_text, highlights) if part)
+    return truncate_text(text, SNIPPET_LIMIT) if text else None
+
+
+def _source(item: Any, now: datetime | None, *, snippet: str | None = None) -> SearchSource | None:
+    if not isinstance(item, Mapping):
+        return None
+    url = _text(item.get("url"))
+    if not is_http_url(url):
+        return None
+    published = _text(item.get("publishedDate")) or None
+    return SearchSource(
+        title=_text(item.get("title")) or url,
+        url=url,
+        snippet=snippet if snippet is not None else _snippet(item),
+        published_date=published,
+        age_seconds=age_seconds_from_date(published, now=now),
+        author=_text(item.get("author")) or None,
+    )
+
+
+def _results_list(data: Any, what: str) -> list[Any]:
+    if not isinstance(data, Mapping):
+        raise ResponseParseError(PROVIDER_ID, f"{what} returned an unexpected response shape", 502)
+    results = data.get("results", [])
+    if results is None:
+        return []
+    if not isinstance(results, list):
+        raise ResponseParseError(PROVIDER_ID, f"{what} returned an unexpected response shape", 502)
+    return results
+
+
+def parse_results(
+    data: Any, *, limit: int | None = None, now: datetime | None = None, what: str = "Exa API"
+) -> tuple[SearchSource, ...]:
+    """The ``results[]`` of a decoded Exa search body as sources, in Exa's order.
+
+    Args:
+        data: The decoded body (or MCP payload).
+        limit: Keep at most this many sources.
+        now: Reference time for ``age_seconds`` (default: now).
+        what: Names the source in the error message.
+
+    Raises:
+        ResponseParseError: The body is not an Exa search response.
+    """
+    sources = [
+        source
+        for source in (_source(item, now) for item in _results_list(data, what))
+        if source is not None
+    ]
+    return tuple(sources[:limit] if limit is not None else sources)
+
+
+def build_answer(data: Any) -> str | None:
+    """Up to three result summaries as ``**<title>**: <summary>``, or ``None``.
+
+    Example:
+        >>> build_answer({"results": [{"title": " T ", "summary": "S"}, {"summary": ""}]})
+        '**T**: S'
+    """
+    if not isinstance(data, Mapping) or not isinstance(data.get("results"), list):
+        return None
+    parts: list[str] = []
+    for item in data["results"]:
+        if not isinstance(item, Mapping):
+            continue
+        summary = _text(item.get("summary"))
+        if not summary:
+            continue
+        name = _text(item.get("title")) or _text(item.get("url")) or "Untitled"
+        parts.append(f"**{name}**: {summary}")
+        if len(parts) == ANSWER_SUMMARIES:
+            break
+    return "\n\n".join(parts) or None
+
+
+def request_id_of(data: Any) -> str | None:
+    """The body's ``requestId``, when it is a non-empty string."""
+    value = data.get("requestId") if isinstance(data, Mapping) else None
+    return value if isinstance(value, str) and value else None
+
+
+# --- MCP --------------------------------------------------------------------------------------
+
+
+def _rpc_message(body: str) -> Any:
+    for line in body.splitlines():
+        if not line.startswith("data:"):
+            continue
+        try:
+            return json.loads(line[5:].strip())
+        except ValueError:
+            continue
+    try:
+        return json.loads(body)
+    except ValueError:
+        raise ResponseParseError(PROVIDER_ID, "Failed to parse MCP response", 502) from None
+
+
+def _content_texts(result: Mapping[str, Any]) -> list[str]:
+    content = result.get("content")
+    if not isinstance(content, list):
+        return []
+    return [
+        item["text"]
+        for item in content
+        if isinstance(item, Mapping) and isinstance(item.get("text"), str)
+    ]
+
+
+def _is_payload(value: Any) -> bool:
+    return isinstance(value, Mapping) and any(key in value for key in _PAYLOAD_KEYS)
+
+
+def _find_payload(message: Mapping[str, Any], result: Mapping[str, Any]) -> Any:
+    candidates: list[Any] = [
+        result.get("structuredContent"),
+        result.get("data"),
+        result.get("result"),
+        result,
+        message,
+    ]
+    for text in _content_texts(result):
+        try:
+            candidates.append(json.loads(text))
+        except ValueError:
+            continue
+    return next((candidate for candidate in candidates if _is_payload(candidate)), None)
+
+
+def _section_source(section: str, now: datetime | None) -> SearchSource | None:
+    fields: dict[str, str] = {}
+    body: list[str] | None = None
+    for line in section.splitlines():
+        if body is not None:
+            body.append(line)
+            continue
+        match = _FIELD.match(line)
+        if match is None:
+            continue
+        key, value = match.group(1), match.group(2).strip()
+        if key == "Text":
+            body = [value]
+        else:
+            fields.setdefault("Published Date" if key == "Published" else key, value)
+    text = "\n".join(body).strip() if body is not None else ""
+    item = {
+        "title": fields.get("Title"),
+        "url": fields.get("URL"),
+        "author": fields.get("Author"),
+        "publishedDate": fields.get("Published Date"),
+    }
+    return _source(item, now, snippet=truncate_text(text, SNIPPET_LIMIT) if text else None)
+
+
+def parse_plain_text(text: str, *, now: datetime | None = None) -> tuple[SearchSource, ...]:
+    """Sources from the MCP tool's plain-text listing (``Title:`` / ``URL:`` / ``Text:``).
+
+    Sections begin at a ``Title:`` line after a blank line; a section without an ``http(s)``
+    ``URL:`` is skipped; ``Text:`` runs to the end of its section and is cut to 500
+    characters. ``Author:`` and ``Published Date:`` (or ``Published:``) are kept.
+    """
+    sections = _SECTION_BREAK.split(text.replace("\r\n", "\n"))
+    found = (_section_source(section, now) for section in sections)
+    return tuple(source for source in found if source is not None)
+
+
+def parse_mcp_body(
+    body: str, *, limit: int | None = None, now: datetime | None = None
+) -> SearchResponse:
+    """The response for a 2xx MCP body (SSE or JSON), in keyless mode.
+
+    Raises:
+        SearchProviderError: A JSON-RPC error or a tool error.
+        ResponseParseError: The body is not JSON-RPC, or holds neither a payload nor text.
+    """
+    message = _rpc_message(body)
+    if not isinstance(message, Mapping):
+        raise ResponseParseError(PROVIDER_ID, "Failed to parse MCP response", 502)
+    error = message.get("error")
+    if error is not None:
+        detail = error.get("message") if isinstance(error, Mapping) else error
+        text = detail if isinstance(detail, str) and detail.strip() else json.dumps(error)
+        raise SearchProviderError(PROVIDER_ID, f"MCP error: {text}")
+    result = message.get("result")
+    if not isinstance(result, Mapping):
+        raise ResponseParseError(
+            PROVIDER_ID, "Exa MCP search returned unexpected response shape.", 502
+        )
+    texts = _content_texts(result)
+    if result.get("isError"):
+        first = next((text.strip() for text in texts if text.strip()), "")
+        raise SearchProviderError(PROVIDER_ID, first or "Exa MCP returned an error")
+    payload = _find_payload(message, result)
+    if payload is not None:
+        sources = parse_results(payload, limit=limit, now=now, what="Exa MCP search")
+        answer = build_answer(payload)
+        request_id = request_id_of(payload)
+    elif texts:
+        parsed = tuple(source for text in texts for source in parse_plain_text(text, now=now))
+        sources = parsed[:limit] if limit is not None else parsed
+        answer = None
+        request_id = None
+    else:
+        raise ResponseParseError(
+            PROVIDER_ID, "Exa MCP search returned unexpected response shape.", 502
+        )
+    return SearchResponse(
+        provider=PROVIDER_ID,
+        answer=answer,
+        sources=sources,
+        request_id=request_id,
+        auth_mode="keyless",
+    )
