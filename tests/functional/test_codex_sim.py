@@ -287,7 +287,12 @@ async def test_without_a_token_codex_is_not_available(sim: Simulator) -> None:
     CredentialStore(sim.settings().resolved_credentials_file()).remove("codex")
     async with _client(sim) as ws:
         result = await ws.run(QUERY, provider="codex")
-    assert result.text == "Error: No web search provider configured."
+    why = (
+        "OpenAI was forced but cannot run (not configured: store a ChatGPT OAuth token for "
+        'provider "codex"); fell back to the auto chain'
+    )
+    assert result.text == f"Error: {why}"
+    assert sim["codex"].requests == []
 
 
 # --- faults -----------------------------------------------------------------------------------

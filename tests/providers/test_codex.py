@@ -667,11 +667,14 @@ async def test_401_refreshes_the_token_once(tmp_path: Path) -> None:
     ]
 
 
-async def test_401_without_a_hook_is_the_401(tmp_path: Path) -> None:
+async def test_401_without_a_hook_is_an_authorization_failure(tmp_path: Path) -> None:
+    """The core's loop tries its one refresh; without a hook that refresh is the error."""
     transport = ScriptedTransport(refused(401, "expired"))
     with pytest.raises(AuthorizationError) as caught:
         await CodexProvider().search(SearchParams(query="q"), make_context(tmp_path, transport))
-    assert caught.value.message == "codex: 401 unauthorized"
+    assert caught.value.status == 401
+    assert caught.value.message.startswith("codex: OAuth token expired and no refresh hook")
+    assert len(transport.sent) == 1
 
 
 async def test_an_expired_token_is_refreshed_before_sending(tmp_path: Path) -> None:

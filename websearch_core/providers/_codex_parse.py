@@ -1,0 +1,288 @@
+"""Reading Codex (Responses API) answers: the event stream or a plain Responses object.
+
+Pure functions, kept apart from :mod:`websearch_core.providers.codex` so the provider module
+holds only the protocol (headers, body, model fallback). What is read, and why, is listed in
+that module's docstring.
+"""
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..errors import ResponseParseError, SearchProviderError
+from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
+from ..sse import SseEvent
+from ..transport import HttpResponse, SseResponse, raise_for_status
+from ._codex_text import is_image_placeholder, links_in_text, snippet_around, strip_openai_utm
+from ._common import collapse_whitespace, is_http_url
+
+__all__ = ["NoWebSearchError", "parse_body", "parse_response_object", "parse_stream"]
+
+PROVIDER_ID: Final = "codex"
+NO_WEB_SEARCH: Final = (
+    "Codex returned a completion without running web search (no web_search_call event); "
+    "refusing to treat a non-search answer as a search result"
+)
+IMAGE_ONLY: Final = "Codex returned image-only response"
+EMPTY_BODY: Final = "Codex API returned an empty response"
+UNEXPECTED_SHAPE: Final = "Codex API returned an unexpected response shape"
+INVALID_JSON: Final = "Codex stream carried invalid JSON"
+
+_STATUS_FROM_TEXT: Final = (
+    (re.compile(r"rate[- ]?limit|too many requests|quota|\b429\b", re.IGNORECASE), 429),
+    (re.compile(r"unauthori[sz]ed|\b401\b", re.IGNORECASE), 401),
+    (re.compile(r"forbidden|\b403\b", re.IGNORECASE), 403),
+    (re.compile(r"timeout|timed out", re.IGNORECASE), 504),
+)
+
+
+class NoWebSearchError(SearchProviderError):
+    """The model answered without searching; the next model may search."""
+
+    def __init__(self, provider: str = PROVIDER_ID, message: str = NO_WEB_SEARCH) -> None:
+        super().__init__(provider, message, 502)
+
+
+def _text(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    return value.strip() or None
+
+
+@dataclass
+class _Sources:
+    """Sources by URL (first position wins; a real title replaces a URL-only one)."""
+
+    by_url: dict[str, SearchSource] = field(default_factory=dict)
+
+    def add(self, url: Any, title: Any = None, snippet: str | None = None) -> str | None:
+        clean = _text(url)
+        if clean is None or not is_http_url(clean):
+            return None
+        clean = strip_openai_utm(clean)
+        name = collapse_whitespace(title) if isinstance(title, str) and title.strip() else clean
+        known = self.by_url.get(clean)
+        if known is None:
+            self.by_url[clean] = SearchSource(title=name, url=clean, snippet=snippet)
+            return clean
+        update: dict[str, Any] = {}
+        if known.title == clean and name != clean:
+            update["title"] = name
+        if known.snippet is None and snippet:
+            update["snippet"] = snippet
+        if update:
+            self.by_url[clean] = known.model_copy(update=update)
+        return clean
+
+
+@dataclass
+class _Reading:
+    """What the output items of one response say."""
+
+    sources: _Sources = field(default_factory=_Sources)
+    citations: list[SearchCitation] = field(default_factory=list)
+    parts: list[str] = field(default_factory=list)
+    summaries: list[str] = field(default_factory=list)
+    searched: bool = False
+
+    def item(self, item: Any) -> None:
+        if not isinstance(item, Mapping):
+            return
+        kind = item.get("type")
+        if kind == "web_search_call":
+            self.searched = True
+            self.search_call(item)
+        elif kind == "message":
+            for part in item.get("content") or ():
+                if isinstance(part, Mapping) and part.get("type") == "output_text":
+                    self.output_text(part)
+        elif kind == "reasoning":
+            for summary in item.get("summary") or ():
+                if isinstance(summary, Mapping) and _text(summary.get("text")):
+                    self.summaries.append(str(summary["text"]).strip())
+
+    def search_call(self, item: Mapping[str, Any]) -> None:
+        action = item.get("action")
+        action = action if isinstance(action, Mapping) else {}
+        for key in ("sources", "results"):
+            for holder in (action, item):
+                for entry in holder.get(key) or ():
+                    if isinstance(entry, Mapping):
+                        url = entry.get("url") or entry.get("source_website_url")
+                        self.sources.add(url, entry.get("title") or entry.get("caption"))
+        if action.get("type") == "open_page":
+            self.sources.add(action.get("url"))
+
+    def output_text(self, part: Mapping[str, Any]) -> None:
+        raw = part.get("text")
+        text = raw if isinstance(raw, str) else ""
+        if text.strip():
+            self.parts.append(text.strip())
+        for note in part.get("annotations") or ():
+            if not isinstance(note, Mapping) or note.get("type") != "url_citation":
+                continue
+            snippet = snippet_around(text, note.get("start_index"), note.get("end_index"))
+            url = self.sources.add(note.get("url"), note.get("title"), snippet)
+            if url is not None:
+                title = _text(note.get("title")) or ""
+                self.citations.append(SearchCitation(url=url, title=title, cited_text=snippet))
+
+
+def _usage(value: Any) -> SearchUsage | None:
+    if not isinstance(value, Mapping):
+        return None
+
+    def number(name: str) -> int | None:
+        found = value.get(name)
+        return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+    details = value.get("input_tokens_details")
+    cached = details.get("cached_tokens") if isinstance(details, Mapping) else None
+    input_tokens = number("input_tokens")
+    if input_tokens is not None and isinstance(cached, int):
+        input_tokens = max(0, input_tokens - cached)
+    usage = SearchUsage(
+        input_tokens=input_tokens,
+        output_tokens=number("output_tokens"),
+        total_tokens=number("total_tokens"),
+    )
+    return usage if usage != SearchUsage() else None
+
+
+def _summarise(
+    items: Iterable[Any],
+    *,
+    response: Mapping[str, Any],
+    params: SearchParams | None,
+    deltas: str = "",
+    searched: bool = False,
+) -> SearchResponse:
+    reading = _Reading(searched=searched)
+    for item in items:
+        reading.item(item)
+    if not reading.searched:
+        raise NoWebSearchError()
+    answer = "\n\n".join(reading.parts) or "\n\n".join(reading.summaries) or deltas.strip()
+    if answer and is_image_placeholder(answer):
+        answer = ""
+    if not reading.citations and answer:
+        for title, url in links_in_text(answer):
+            reading.sources.add(url, title or None)
+    sources = tuple(reading.sources.by_url.values())
+    if not answer and not sources:
+        raise SearchProviderError(PROVIDER_ID, IMAGE_ONLY, 502)
+    count = params.result_count if params is not None else None
+    return SearchResponse(
+        provider=PROVIDER_ID,
+        answer=answer or None,
+        sources=sources[:count] if count else sources,
+        citations=tuple(reading.citations),
+        usage=_usage(response.get("usage")),
+        model=_text(response.get("model")),
+        request_id=_text(response.get("id")),
+        auth_mode="oauth",
+    )
+
+
+def parse_response_object(data: Any, params: SearchParams | None = None) -> SearchResponse:
+    """A complete Responses API object (``{"object": "response", "output": [...]}``), pure.
+
+    Raises:
+        ResponseParseError: ``data`` is not a Responses object (a Chat Completions body, say).
+        NoWebSearchError: The model answered without a ``web_search_call``.
+        SearchProviderError: Only an image placeholder came back (502).
+    """
+    if not isinstance(data, Mapping) or not isinstance(data.get("output"), list):
+        raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+    return _summarise(data["output"], response=data, params=params)
+
+
+def _raise_event_error(kind: str, payload: Mapping[str, Any]) -> None:
+    holders: list[Mapping[str, Any]] = [payload]
+    if isinstance(payload.get("error"), Mapping):
+        holders.append(payload["error"])
+    response = payload.get("response")
+    if isinstance(response, Mapping) and isinstance(response.get("error"), Mapping):
+        holders.append(response["error"])
+    code = next((h.get("code") for h in holders if h.get("code")), None)
+    detail = next((h.get("message") for h in holders if _text(h.get("message"))), None)
+    if kind == "error":
+        message = f"Codex error ({code}): {detail or 'Unknown error'}"
+    elif code:
+        message = f"Codex request failed ({code}): {detail or 'Request failed'}"
+    else:
+        message = f"Codex request failed: {detail or 'Request failed'}"
+    status = next((s for pattern, s in _STATUS_FROM_TEXT if pattern.search(message)), 500)
+    raise_for_status(PROVIDER_ID, HttpResponse(status=status, body=message.encode()), message)
+    raise SearchProviderError(PROVIDER_ID, message, status)  # pragma: no cover  (always raised)
+
+
+@dataclass
+class _StreamState:
+    response: dict[str, Any] = field(default_factory=dict)
+    items: list[Any] = field(default_factory=list)
+    deltas: list[str] = field(default_factory=list)
+    searched: bool = False
+
+    def feed(self, kind: str, payload: Mapping[str, Any]) -> None:
+        if kind.startswith("response.web_search_call"):
+            self.searched = True
+        if kind in ("error", "response.failed"):
+            _raise_event_error(kind, payload)
+        if kind in (
+            "response.created",
+            "response.completed",
+            "response.done",
+            "response.incomplete",
+        ):
+            response = payload.get("response")
+            if isinstance(response, Mapping):
+                self.response.update({k: v for k, v in response.items() if v is not None})
+        elif kind == "response.output_text.delta" and isinstance(payload.get("delta"), str):
+            self.deltas.append(payload["delta"])
+        elif kind == "response.output_item.done":
+            self.items.append(payload.get("item"))
+
+
+def parse_stream(events: Iterable[SseEvent], params: SearchParams | None = None) -> SearchResponse:
+    """Fold a Responses event stream (Codex or the public API) into a response (pure).
+
+    Raises:
+        ResponseParseError: An event's data is not a JSON object.
+        SearchProviderError: An ``error`` / ``response.failed`` event (typed by the shared
+            classifier), no web search, or an image-only answer.
+    """
+    state = _StreamState()
+    for event in events:
+        if event.data.strip() == "[DONE]":
+            continue
+        try:
+            payload = json.loads(event.data)
+        except ValueError:
+            raise ResponseParseError(
+                PROVIDER_ID, "Codex stream carried invalid JSON", 502
+            ) from None
+        if not isinstance(payload, Mapping):
+            raise ResponseParseError(PROVIDER_ID, "Codex stream carried invalid JSON", 502)
+        state.feed(str(payload.get("type") or event.event), payload)
+    items: Sequence[Any] = state.items
+    if not items and isinstance(state.response.get("output"), list):
+        items = state.response["output"]
+    return _summarise(
+        items,
+        response=state.response,
+        params=params,
+        deltas="".join(state.deltas),
+        searched=state.searched,
+    )
+
+
+def parse_body(response: SseResponse, params: SearchParams | None = None) -> SearchResponse:
+    """A 2xx answer: its events, or a plain JSON Responses object when it sent no stream."""
+    if response.events:
+        return parse_stream(response.events, params)
+    if not response.body.strip():
+        raise ResponseParseError(PROVIDER_ID, EMPTY_BODY, 502)
+    return parse_response_object(response.as_http().json(PROVIDER_ID, "Codex"), params)

@@ -1,0 +1,129 @@
+"""Links and snippets in a Codex answer's text: cited URLs, markdown links, bare URLs.
+
+Pure string work, kept apart from the event and item reading in
+:mod:`websearch_core.providers._codex_parse`.
+"""
+
+import re
+from typing import Any, Final
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from ._common import collapse_whitespace, is_http_url
+
+__all__ = ["is_image_placeholder", "links_in_text", "snippet_around", "strip_openai_utm"]
+
+SNIPPET_CONTEXT: Final = 100
+SNIPPET_LIMIT: Final = 300
+_IMAGE_PLACEHOLDERS: Final = frozenset(
+    {
+        "see attached image",
+        "attached image",
+        "see the attached image",
+        "see image",
+        "see image above",
+        "image above",
+        "see image below",
+        "image below",
+    }
+)
+_MARKDOWN_LINK_START = re.compile(r"\[([^\[\]]*)\]\(")
+_BARE_URL = re.compile(r"https?://[^\s<>\"'`]+")
+_TRAILING = ".,!?;:'\""
+_PAIRS: Final = {")": "(", "]": "[", "}": "{"}
+
+
+def strip_openai_utm(url: str) -> str:
+    """``url`` without the ``utm_source=openai`` marker OpenAI adds to cited links.
+
+    Example:
+        >>> strip_openai_utm("https://a.example/p?x=1&utm_source=openai")
+        'https://a.example/p?x=1'
+    """
+    parts = urlsplit(url)
+    if "utm_source=openai" not in parts.query:
+        return url
+    pairs = [
+        (k, v)
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        if (k, v) != ("utm_source", "openai")
+    ]
+    return urlunsplit(parts._replace(query=urlencode(pairs)))
+
+
+def _trim_url(url: str) -> str:
+    while url:
+        last = url[-1]
+        unbalanced = last in _PAIRS and url.count(_PAIRS[last]) < url.count(last)
+        if last not in _TRAILING and not unbalanced:
+            break
+        url = url[:-1]
+    return url
+
+
+def _link_end(text: str, start: int) -> int:
+    """Index of the ``)`` that closes a markdown link target opened just before ``start``."""
+    depth = 1
+    for index in range(start, len(text)):
+        char = text[index]
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+        elif char.isspace():
+            return -1
+    return -1
+
+
+def _markdown_links(text: str) -> list[tuple[str, str]]:
+    links: list[tuple[str, str]] = []
+    for match in _MARKDOWN_LINK_START.finditer(text):
+        end = _link_end(text, match.end())
+        if end > 0:
+            links.append((match.group(1).strip(), text[match.end() : end].strip()))
+    return links
+
+
+def links_in_text(text: str) -> list[tuple[str, str]]:
+    """``(title, url)`` for every markdown link, then every bare ``http(s)`` URL, in order.
+
+    Example:
+        >>> links_in_text("See [docs](https://a.example/x_(y)) and https://b.example/z.")
+        [('docs', 'https://a.example/x_(y)'), ('', 'https://b.example/z')]
+    """
+    found = [(title, url) for title, url in _markdown_links(text) if is_http_url(url)]
+    seen = {url for _, url in found}
+    for match in _BARE_URL.finditer(text):
+        url = _trim_url(match.group(0))
+        if url not in seen and is_http_url(url):
+            seen.add(url)
+            found.append(("", url))
+    return found
+
+
+def _reduce_links(text: str) -> str:
+    for title, url in _markdown_links(text):
+        text = text.replace(f"[{title}]({url})", title)
+    return text
+
+
+def snippet_around(text: str, start: Any, end: Any) -> str | None:
+    """The answer around a citation's indices (a citation carries no quoted text of its own).
+
+    ±100 characters, markdown links reduced to their text, at most 300 characters;
+    ``None`` when the indices are missing or out of order.
+    """
+    if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start <= end:
+        return None
+    window = text[max(0, start - SNIPPET_CONTEXT) : min(len(text), end + SNIPPET_CONTEXT)]
+    snippet = collapse_whitespace(_reduce_links(window))
+    if len(snippet) > SNIPPET_LIMIT:
+        snippet = snippet[: SNIPPET_LIMIT - 3] + "..."
+    return snippet or None
+
+
+def is_image_placeholder(answer: str) -> bool:
+    """Whether ``answer`` only points at an image it cannot show (``see attached image``)."""
+    cleaned = re.sub(r"[\[\]()\"'`*_#>~]", "", answer).strip().rstrip(".!?:;,").strip()
+    return cleaned.lower() in _IMAGE_PLACEHOLDERS
