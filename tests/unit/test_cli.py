@@ -681,3 +681,20 @@ def test_providers_says_how_to_configure_searxng(capsys: pytest.CaptureFixture[s
     assert main(["providers"]) == EXIT_OK
     _, rows = _table(capsys.readouterr().out)
     assert rows["searxng"].endswith("not configured (set SEARXNG_ENDPOINT or searxng.endpoint)")
+
+
+def test_an_unknown_id_in_exclude_exits_2_naming_the_variable(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", "brave,nope")
+    assert main(["python"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.startswith("websearch: WEBSEARCH_EXCLUDE: unknown provider id nope (known: ")
+    assert err.count("\n") == 1
+
+
+def test_a_bad_deadline_option_exits_2_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["python", "--deadline", "0"]) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        "websearch: deadline_seconds (--deadline): Input should be greater than 0\n"
+    )
