@@ -266,8 +266,12 @@ async def test_stored_oauth_token_is_a_bearer_and_refreshed_after_a_401(sim: Sim
 async def test_without_credentials_a_forced_anthropic_is_unavailable(sim: Simulator) -> None:
     async with _client(sim, keys={}) as ws:
         result = await ws.run(QUERY, provider="anthropic")
-    assert result.text == "Error: No web search provider configured."
-    assert result.response.attempts[0].detail == "forced provider not available"
+    why = (
+        "Anthropic was forced but cannot run (no API key: set ANTHROPIC_SEARCH_API_KEY or "
+        "ANTHROPIC_API_KEY); fell back to the auto chain"
+    )
+    assert result.text == f"Error: {why}"
+    assert result.response.attempts[0].detail == why
     assert sim["anthropic"].requests == []
 
 

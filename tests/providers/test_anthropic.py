@@ -744,7 +744,7 @@ async def test_stored_oauth_token_is_refreshed_once_after_a_401(tmp_path: Path) 
     assert store.get_oauth("anthropic") is not None
 
 
-async def test_a_401_without_a_refresh_hook_is_the_401(tmp_path: Path) -> None:
+async def test_a_401_without_a_refresh_hook_ends_the_search(tmp_path: Path) -> None:
     store = CredentialStore(tmp_path / "c.json")
     store.set_oauth("anthropic", OAuthToken(access_token="old", expires_at=time.time() + 3600))
     transport = ScriptedTransport(HttpResponse(status=401, body=b"{}"))
@@ -752,7 +752,9 @@ async def test_a_401_without_a_refresh_hook_is_the_401(tmp_path: Path) -> None:
         await AnthropicProvider().search(
             SearchParams(query="q"), context(store=store, transport=transport)
         )
-    assert caught.value.message == "anthropic: 401 unauthorized"
+    # The loop tries the refresh the 401 calls for; with no hook that is the failure named.
+    assert caught.value.status == 401
+    assert "no refresh hook is configured" in caught.value.message
     assert len(transport.sent) == 1
 
 
@@ -763,3 +765,50 @@ async def test_an_api_key_401_is_not_retried() -> None:
             SearchParams(query="q"), context(keys={"anthropic": "k"}, transport=transport)
         )
     assert len(transport.sent) == 1
+
+
+async def test_a_refreshed_token_carries_into_the_continuation_and_is_refreshed_once(
+    tmp_path: Path,
+) -> None:
+    store = CredentialStore(tmp_path / "c.json")
+    store.set_oauth("anthropic", OAuthToken(access_token="old", expires_at=time.time() + 3600))
+    calls: list[str] = []
+
+    async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
+        calls.append(token.access_token)
+        return OAuthToken(access_token=f"new{len(calls)}", expires_at=time.time() + 3600)
+
+    final = {"id": "m", "content": [{"type": "text", "text": "A."}]}
+    unauthorized = HttpResponse(status=401, body=b"{}")
+    transport = ScriptedTransport(unauthorized, ok(paused(1)), ok(final))
+    ctx = context(store=store, transport=transport, refreshers={"anthropic": refresh})
+    response = await AnthropicProvider().search(SearchParams(query="q"), ctx)
+    assert response.answer == "Part 1.\n\nA."
+    assert [r.headers["Authorization"] for r in transport.sent] == [
+        "Bearer old",
+        "Bearer new1",
+        "Bearer new1",
+    ]
+
+    # A second 401 after the refresh is final: one refresh per search.
+    store.set_oauth("anthropic", OAuthToken(access_token="old", expires_at=time.time() + 3600))
+    calls.clear()
+    transport = ScriptedTransport(unauthorized, unauthorized)
+    ctx = context(store=store, transport=transport, refreshers={"anthropic": refresh})
+    with pytest.raises(AuthorizationError) as caught:
+        await AnthropicProvider().search(SearchParams(query="q"), ctx)
+    assert caught.value.message == "anthropic: 401 unauthorized"
+    assert calls == ["old"] and len(transport.sent) == 2
+
+
+async def test_a_404_through_search_keeps_its_status() -> None:
+    body = b'{"type":"error","error":{"type":"not_found_error","message":"model: claude-x"}}'
+    transport = ScriptedTransport(HttpResponse(status=404, body=body))
+    with pytest.raises(SearchProviderError) as caught:
+        await AnthropicProvider().search(
+            SearchParams(query="q"), context(keys={"anthropic": "k"}, transport=transport)
+        )
+    assert caught.value.status == 404
+    assert format_provider_failure(caught.value, "Anthropic") == (
+        "Anthropic web search returned 404 (model or endpoint not found)."
+    )

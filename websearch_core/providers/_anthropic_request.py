@@ -1,0 +1,150 @@
+"""Pure request building for the Anthropic provider: base URL, Messages body and headers.
+
+Kept apart from :mod:`websearch_core.providers.anthropic` so the provider module holds its
+facts and protocol hooks; nothing here does I/O or reads the environment.
+"""
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+from urllib.parse import urlsplit
+
+from ..models import SearchParams
+
+__all__ = [
+    "ANTHROPIC_BASE_URL",
+    "BASE_URL_ENV_VARS",
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_MODEL",
+    "AnthropicAuth",
+    "base_url",
+    "messages_url",
+    "request_body",
+    "request_headers",
+    "temperature_allowed",
+]
+
+ANTHROPIC_BASE_URL: Final = "https://api.anthropic.com"
+ANTHROPIC_HOST: Final = "api.anthropic.com"
+BASE_URL_ENV_VARS: Final = ("ANTHROPIC_SEARCH_BASE_URL", "ANTHROPIC_BASE_URL")
+DEFAULT_MODEL: Final = "claude-haiku-4-5"
+DEFAULT_MAX_TOKENS: Final = 4096
+API_VERSION: Final = "2023-06-01"
+WEB_SEARCH_BETA: Final = "web-search-2025-03-05"
+OAUTH_BETA: Final = "oauth-2025-04-20"
+TOOL_TYPE: Final = "web_search_20250305"
+
+_OPUS = re.compile(r"opus-(\d+)-(\d+)")
+_SONNET = re.compile(r"sonnet-(\d+)")
+_NO_TEMPERATURE_FAMILIES = re.compile(r"(?:fable|mythos)-(\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class AnthropicAuth:
+    """The credential for one search and how it is sent."""
+
+    token: str = field(repr=False)
+    kind: Literal["api_key", "oauth"]
+    stored_oauth: bool = False
+    """Came from the credential store, so a 401 may be answered by refreshing it."""
+
+
+def base_url(environ: Mapping[str, str]) -> str:
+    """The API origin: the search-only override, the general one, or Anthropic's.
+
+    Example:
+        >>> base_url({"ANTHROPIC_BASE_URL": "https://gw.example/anthropic/v1/"})
+        'https://gw.example/anthropic'
+    """
+    for name in BASE_URL_ENV_VARS:
+        value = (environ.get(name) or "").strip()
+        if value:
+            value = value.rstrip("/")
+            return value.removesuffix("/v1").rstrip("/") or ANTHROPIC_BASE_URL
+    return ANTHROPIC_BASE_URL
+
+
+def messages_url(base: str) -> str:
+    """``<base>/v1/messages``."""
+    return f"{base}/v1/messages"
+
+
+def temperature_allowed(model: str) -> bool:
+    """False for the models that reject ``temperature`` (Opus 4.7+, Sonnet 5+, Fable/Mythos 5+).
+
+    Example:
+        >>> temperature_allowed("claude-haiku-4-5"), temperature_allowed("claude-opus-4-7")
+        (True, False)
+    """
+    lowered = model.lower()
+    opus = _OPUS.search(lowered)
+    if opus and (int(opus.group(1)), int(opus.group(2))) >= (4, 7):
+        return False
+    sonnet = _SONNET.search(lowered)
+    if sonnet and int(sonnet.group(1)) >= 5:
+        return False
+    family = _NO_TEMPERATURE_FAMILIES.search(lowered)
+    return not (family and int(family.group(1)) >= 5)
+
+
+def _tool(params: SearchParams) -> dict[str, Any]:
+    tool: dict[str, Any] = {"type": TOOL_TYPE, "name": "web_search"}
+    if params.include_domains:
+        tool["allowed_domains"] = list(params.include_domains)
+    elif params.exclude_domains:
+        tool["blocked_domains"] = list(params.exclude_domains)
+    return tool
+
+
+def request_body(
+    params: SearchParams,
+    *,
+    model: str = DEFAULT_MODEL,
+    system_prompt: str = "",
+    assistant_content: Sequence[Any] = (),
+) -> dict[str, Any]:
+    """The Messages API body for ``params`` (pure).
+
+    Args:
+        params: The search.
+        model: The Claude model.
+        system_prompt: Sent as one ``system`` text block when not blank.
+        assistant_content: The content of a paused turn, sent back so the model continues.
+
+    Example:
+        >>> request_body(SearchParams(query="x"))["tools"]
+        [{'type': 'web_search_20250305', 'name': 'web_search'}]
+    """
+    messages: list[dict[str, Any]] = [{"role": "user", "content": params.query}]
+    if assistant_content:
+        messages.append({"role": "assistant", "content": list(assistant_content)})
+    body: dict[str, Any] = {
+        "model": model,
+        "max_tokens": params.max_tokens or DEFAULT_MAX_TOKENS,
+        "messages": messages,
+        "tools": [_tool(params)],
+    }
+    if system_prompt.strip():
+        body["system"] = [{"type": "text", "text": system_prompt}]
+    if params.temperature is not None and temperature_allowed(model):
+        body["temperature"] = params.temperature
+    return body
+
+
+def request_headers(auth: AnthropicAuth, base: str) -> dict[str, str]:
+    """Headers for ``auth`` against ``base``: ``x-api-key`` on Anthropic's host, else Bearer."""
+    headers = {
+        "Accept": "application/json",
+        "Content-Type": "application/json",
+        "anthropic-version": API_VERSION,
+        "anthropic-beta": WEB_SEARCH_BETA,
+    }
+    if auth.kind == "oauth":
+        headers["Authorization"] = f"Bearer {auth.token}"
+        headers["anthropic-beta"] = f"{OAUTH_BETA},{WEB_SEARCH_BETA}"
+    elif urlsplit(base).hostname == ANTHROPIC_HOST:
+        headers["x-api-key"] = auth.token
+    else:
+        headers["Authorization"] = f"Bearer {auth.token}"
+    return headers

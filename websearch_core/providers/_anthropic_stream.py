@@ -1,0 +1,135 @@
+"""Fold an Anthropic Messages event stream into the message a JSON call returns (pure).
+
+The provider itself asks for JSON; this exists so a streamed answer (the capture
+``fixtures/anthropic/messages_web_search_tool_stream.sse``, or a gateway that streams)
+parses exactly like a JSON body through
+:func:`~websearch_core.providers._anthropic_parse.parse_messages`.
+"""
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+from ..errors import ResponseParseError
+from ..sse import SseEvent
+from ..transport import HttpResponse, raise_for_status
+
+__all__ = ["message_from_stream"]
+
+PROVIDER_ID: Final = "anthropic"
+INVALID_STREAM_JSON: Final = "Anthropic stream carried invalid JSON"
+_STREAM_ERROR_STATUS: Final = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "billing_error": 402,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "timeout_error": 504,
+    "overloaded_error": 529,
+}
+
+
+def _decode(data: str) -> dict[str, Any]:
+    try:
+        value = json.loads(data)
+    except ValueError:
+        raise ResponseParseError(PROVIDER_ID, INVALID_STREAM_JSON, 502) from None
+    if not isinstance(value, dict):
+        raise ResponseParseError(PROVIDER_ID, INVALID_STREAM_JSON, 502)
+    return value
+
+
+def _stream_error(payload: Mapping[str, Any]) -> None:
+    error = payload.get("error")
+    error = error if isinstance(error, Mapping) else {}
+    kind = str(error.get("type") or "api_error")
+    detail = str(error.get("message") or kind)
+    status = _STREAM_ERROR_STATUS.get(kind, 500)
+    response = HttpResponse(status=status, body=json.dumps(payload).encode())
+    raise_for_status(PROVIDER_ID, response, f"Anthropic API error ({status}): {kind}: {detail}")
+
+
+def _apply_delta(block: dict[str, Any], delta: Mapping[str, Any], partial: list[str]) -> None:
+    kind = delta.get("type")
+    if kind == "text_delta":
+        block["text"] = block.get("text", "") + str(delta.get("text", ""))
+    elif kind == "citations_delta":
+        block.setdefault("citations", []).append(delta.get("citation"))
+    elif kind == "input_json_delta":
+        partial.append(str(delta.get("partial_json", "")))
+    elif kind == "thinking_delta":
+        block["thinking"] = block.get("thinking", "") + str(delta.get("thinking", ""))
+    elif kind == "signature_delta":
+        block["signature"] = str(delta.get("signature", ""))
+
+
+def _finish_input(block: dict[str, Any], partial: list[str]) -> None:
+    if not partial:
+        return
+    text = "".join(partial).strip()
+    try:
+        block["input"] = json.loads(text) if text else {}
+    except ValueError:
+        raise ResponseParseError(
+            PROVIDER_ID, "Anthropic stream carried invalid tool input", 502
+        ) from None
+
+
+class _StreamFold:
+    """The state of one Messages stream being folded into a message."""
+
+    def __init__(self) -> None:
+        self.message: dict[str, Any] | None = None
+        self.blocks: dict[int, dict[str, Any]] = {}
+        self.partial: dict[int, list[str]] = {}
+
+    def feed(self, payload: Mapping[str, Any], kind: str) -> None:
+        index = payload.get("index")
+        position = index if isinstance(index, int) else len(self.blocks)
+        if kind == "error":
+            _stream_error(payload)
+        elif kind == "message_start" and isinstance(payload.get("message"), Mapping):
+            self.message = dict(payload["message"])
+        elif kind == "content_block_start" and isinstance(payload.get("content_block"), Mapping):
+            self.blocks[position] = dict(payload["content_block"])
+            self.partial[position] = []
+        elif kind == "content_block_delta" and isinstance(payload.get("delta"), Mapping):
+            block = self.blocks.setdefault(position, {})
+            _apply_delta(block, payload["delta"], self.partial.setdefault(position, []))
+        elif kind == "content_block_stop":
+            _finish_input(self.blocks.setdefault(position, {}), self.partial.pop(position, []))
+        elif kind == "message_delta":
+            self.message_delta(payload)
+
+    def message_delta(self, payload: Mapping[str, Any]) -> None:
+        if self.message is None:
+            return
+        delta = payload.get("delta")
+        if isinstance(delta, Mapping):
+            self.message.update({k: v for k, v in delta.items() if v is not None})
+        usage = payload.get("usage")
+        if isinstance(usage, Mapping):
+            self.message["usage"] = {**(self.message.get("usage") or {}), **usage}
+
+
+def message_from_stream(events: Iterable[SseEvent]) -> dict[str, Any]:
+    """Fold a Messages API event stream into the message a JSON call returns (pure).
+
+    Handles ``message_start``, ``content_block_start`` / ``_delta`` (text, citations, tool
+    input JSON, thinking, signature) / ``_stop``, ``message_delta`` and ``ping``.
+
+    Raises:
+        SearchProviderError: An ``error`` event, classified by its error type.
+        ResponseParseError: An event is not JSON, or the stream has no ``message_start``.
+    """
+    fold = _StreamFold()
+    for event in events:
+        payload = _decode(event.data)
+        fold.feed(payload, str(payload.get("type") or event.event))
+    if fold.message is None:
+        raise ResponseParseError(PROVIDER_ID, "Anthropic stream had no message_start event", 502)
+    fold.message["content"] = [fold.blocks[index] for index in sorted(fold.blocks)]
+    return fold.message
