@@ -432,29 +432,29 @@ def test_2xx_with_null_error_parses() -> None:
     ],
 )
 def test_error_detail(body: str, detail: str) -> None:
-    assert error_detail(body) == detail
+    assert error_detail(400, body) == detail
 
 
 def test_non_2xx_message_and_empty_body() -> None:
     with pytest.raises(SearchProviderError) as caught:
-        KagiProvider().check_response(status(400, '{"error": [{"code": 400, "msg": "No q"}]}'))
+        KagiProvider().check(status(400, '{"error": [{"code": 400, "msg": "No q"}]}'))
     assert caught.value.message == "Kagi API error (400): No q"
     with pytest.raises(SearchProviderError) as caught:
-        KagiProvider().check_response(status(404))
+        KagiProvider().check(status(404))
     assert caught.value.message == "Kagi API error (404)"
 
 
 def test_classified_statuses() -> None:
     with pytest.raises(AuthorizationError) as auth:
-        KagiProvider().check_response(status(401, "nope"))
+        KagiProvider().check(status(401, "nope"))
     assert auth.value.message == "kagi: 401 unauthorized"
     with pytest.raises(QuotaExhaustedError):
-        KagiProvider().check_response(status(402))
+        KagiProvider().check(status(402))
     with pytest.raises(RateLimitedError) as limited:
-        KagiProvider().check_response(status(429, "slow", {"Retry-After": "3"}))
+        KagiProvider().check(status(429, "slow", {"Retry-After": "3"}))
     assert limited.value.retry_after == 3.0
     assert limited.value.message == "Kagi API error (429): slow"
     with pytest.raises(ProviderUnavailableError) as down:
-        KagiProvider().check_response(status(503, '{"message": "maintenance"}'))
+        KagiProvider().check(status(503, '{"message": "maintenance"}'))
     assert down.value.message == "Kagi API error (503): maintenance"
-    KagiProvider().check_response(status(200, "{}"))
+    KagiProvider().check(status(200, "{}"))

@@ -1,0 +1,230 @@
+"""Reading a Kagi search body, as pure functions: results, answers, errors in a body.
+
+Split out of :mod:`websearch_core.providers.kagi`, which keeps the request and the
+provider. Both body shapes are read (see that module's docstring for why):
+
+* **v1 envelope** ``{"meta": {"trace", "id", "ms"}, "data": {...}}``: sources from
+  ``data.search``, then ``data.video`` (``[Video] ``), ``data.news`` (``[News] ``) and
+  ``data.infobox`` (``[Info] ``); related questions from ``data.adjacent_question`` then
+  ``data.related_search``; the answer from ``data.direct_answer[0]``.
+* **v0 captures** whose ``data`` is a list: ``t: 0`` items are results, ``t: 1`` items
+  hold related searches in ``list``.
+
+Titles and snippets are reduced to plain text (the v0 bodies carry ``<b>`` and entities).
+"""
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, Final
+
+from ..errors import ResponseParseError
+from ..models import SearchResponse, SearchSource
+from ._common import age_seconds_from_date, is_http_url, normalise_text
+
+__all__ = ["DEFAULT_RESULTS", "body_error", "error_detail", "http_status", "parse_body"]
+
+PROVIDER_ID: Final = "kagi"
+DEFAULT_RESULTS: Final = 10
+INVALID: Final = "Kagi API returned an invalid response"
+
+_SECTIONS: Final = (
+    ("search", ""),
+    ("video", "[Video] "),
+    ("news", "[News] "),
+    ("infobox", "[Info] "),
+)
+_RELATED_SECTIONS: Final = ("adjacent_question", "related_search")
+
+
+def _first_text(item: Mapping[str, Any], keys: Sequence[str]) -> str:
+    for key in keys:
+        value = item.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+def _source(item: Any, tag: str, now: datetime | None) -> SearchSource | None:
+    if not isinstance(item, Mapping):
+        return None
+    url = _first_text(item, ("url", "href", "link"))
+    if not is_http_url(url):
+        return None
+    title = normalise_text(_first_text(item, ("title", "name")))
+    snippet = normalise_text(_first_text(item, ("snippet", "description", "summary")))
+    published = _first_text(item, ("time", "published")) or None
+    return SearchSource(
+        title=f"{tag}{title or url}",
+        url=url,
+        snippet=snippet or None,
+        published_date=published,
+        age_seconds=age_seconds_from_date(published, now=now),
+    )
+
+
+def _related(item: Any) -> str | None:
+    if not isinstance(item, Mapping):
+        return None
+    props = item.get("props")
+    text = _first_text(props, ("question", "query")) if isinstance(props, Mapping) else ""
+    return text or _first_text(item, ("title",)) or None
+
+
+def _answer(data: Mapping[str, Any]) -> str | None:
+    answers = data.get("direct_answer")
+    first = answers[0] if isinstance(answers, list) and answers else None
+    if not isinstance(first, Mapping):
+        return None
+    return _first_text(first, ("snippet", "title")) or None
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    return value if isinstance(value, list) else []
+
+
+def _parse_v1(
+    data: Mapping[str, Any], now: datetime | None
+) -> tuple[list[SearchSource], list[str], str | None]:
+    sources = [
+        source
+        for section, tag in _SECTIONS
+        for source in (_source(item, tag, now) for item in _list(data, section))
+        if source is not None
+    ]
+    related = [
+        question
+        for section in _RELATED_SECTIONS
+        for question in map(_related, _list(data, section))
+        if question
+    ]
+    return sources, related, _answer(data)
+
+
+def _parse_v0(items: list[Any], now: datetime | None) -> tuple[list[SearchSource], list[str]]:
+    sources: list[SearchSource] = []
+    related: list[str] = []
+    for item in items:
+        if not isinstance(item, Mapping):
+            continue
+        if item.get("t") == 0:
+            source = _source(item, "", now)
+            if source is not None:
+                sources.append(source)
+        elif item.get("t") == 1:
+            related.extend(
+                text.strip()
+                for text in _list(item, "list")
+                if isinstance(text, str) and text.strip()
+            )
+    return sources, related
+
+
+def _request_id(envelope: Mapping[str, Any]) -> str | None:
+    meta = envelope.get("meta")
+    if not isinstance(meta, Mapping):
+        return None
+    for key in ("trace", "id"):
+        value = meta.get(key)
+        if isinstance(value, str | int) and not isinstance(value, bool) and str(value):
+            return str(value)
+    return None
+
+
+def parse_body(
+    envelope: Any, limit: int = DEFAULT_RESULTS, *, now: datetime | None = None
+) -> SearchResponse:
+    """A decoded 2xx Kagi body (v1 envelope or v0 list) as a response (pure).
+
+    Args:
+        envelope: The decoded JSON.
+        limit: How many sources to keep.
+        now: Reference time for ``age_seconds`` (default: now).
+
+    Raises:
+        ResponseParseError: The body is not an object, or its ``data`` is neither an object
+            (v1) nor a list (v0).
+    """
+    if not isinstance(envelope, Mapping):
+        raise ResponseParseError(PROVIDER_ID, f"{INVALID}: expected an object envelope", 502)
+    data = envelope.get("data")
+    answer: str | None = None
+    if isinstance(data, Mapping):
+        sources, related, answer = _parse_v1(data, now)
+    elif isinstance(data, list):
+        sources, related = _parse_v0(data, now)
+    else:
+        raise ResponseParseError(PROVIDER_ID, f"{INVALID}: expected data to be an object", 502)
+    return SearchResponse(
+        provider=PROVIDER_ID,
+        answer=answer,
+        sources=tuple(sources[:limit]),
+        related_questions=tuple(related),
+        request_id=_request_id(envelope),
+        auth_mode="api_key",
+    )
+
+
+def _error_entry(value: Any) -> tuple[str | None, Any]:
+    """``(message, code)`` of an ``error`` / ``errors`` value: a string or a list of objects."""
+    if isinstance(value, str) and value.strip():
+        return value.strip(), None
+    if isinstance(value, Mapping):
+        value = [value]
+    if not isinstance(value, list) or not value or not isinstance(value[0], Mapping):
+        return None, None
+    first = value[0]
+    code = first.get("code")
+    message = _first_text(first, ("message", "msg"))
+    if not message and isinstance(code, str | int) and not isinstance(code, bool):
+        message = str(code)
+    return message or None, code
+
+
+def body_error(data: Any) -> tuple[str | None, Any]:
+    """``(message, code)`` of the ``error`` / ``errors`` a decoded body carries, if any."""
+    if not isinstance(data, Mapping):
+        return None, None
+    for key in ("error", "errors"):
+        message, code = _error_entry(data.get(key))
+        if message:
+            return message, code
+    return None, None
+
+
+def error_detail(status: int, body: str) -> str:
+    """The ``<detail>`` of ``Kagi API error (<status>): <detail>`` ("" for an empty body).
+
+    Args:
+        status: The HTTP status (unused: Kagi's detail lives in the body alone).
+        body: The head of the error body.
+
+    Example:
+        >>> error_detail(401, '{"data": null, "error": [{"code": 1, "msg": "Bad key"}]}')
+        'Bad key'
+    """
+    text = body.strip()
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return text
+    if isinstance(data, Mapping):
+        direct = _first_text(data, ("message", "detail"))
+        if direct:
+            return direct
+    message, _ = body_error(data)
+    return message or text
+
+
+def http_status(code: Any) -> int | None:
+    """``code`` as an HTTP error status (400..599), or ``None`` when it is not one."""
+    if isinstance(code, bool):
+        return None
+    if isinstance(code, int):
+        number = code
+    elif isinstance(code, str) and code.strip().isdigit():
+        number = int(code)
+    else:
+        return None
+    return number if 400 <= number < 600 else None
