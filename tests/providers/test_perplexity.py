@@ -10,8 +10,13 @@ import pytest
 
 from tests.conftest import read_capture
 from tests.providers._helpers import stored_context
-from websearch_core.credentials import OAuthToken
-from websearch_core.errors import ResponseParseError, SearchProviderError
+from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
+from websearch_core.errors import (
+    AuthorizationError,
+    ProviderConnectionError,
+    ResponseParseError,
+    SearchProviderError,
+)
 from websearch_core.models import SearchParams
 from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
 from websearch_core.providers import get_provider
@@ -27,6 +32,8 @@ from websearch_core.providers._perplexity_parse import (
 )
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.perplexity import (
+    ASK_ENDPOINT,
+    CHAT_ENDPOINT,
     INFO,
     PerplexityProvider,
     api_body,
@@ -34,7 +41,9 @@ from websearch_core.providers.perplexity import (
     ask_headers,
     auth_methods,
 )
+from websearch_core.settings import Settings
 from websearch_core.sse import SseEvent
+from websearch_core.transport import HttpRequest, SseResponse
 
 NOW = datetime(2026, 1, 11, tzinfo=UTC)
 STREAM = "perplexity/chat_completions_sonar_citations_stream.chunks.txt"
@@ -523,3 +532,148 @@ async def test_expired_oauth_token_without_hook_falls_back_to_the_api_key(tmp_pa
     with pytest.raises(SearchProviderError) as caught:
         await PerplexityProvider().search(SearchParams(query="x"), ctx)
     assert caught.value.message == "network unreachable"
+
+
+# --- the auth methods as steps of the core's request loop --------------------------------------
+
+
+class Scripted:
+    """A transport that answers each streamed request with the next step, or raises it."""
+
+    def __init__(self, *steps: SseResponse | SearchProviderError) -> None:
+        self.steps = list(steps)
+        self.sent: list[HttpRequest] = []
+
+    async def send_sse(self, provider: str, label: str, request: HttpRequest) -> SseResponse:
+        assert (provider, label, request.stream) == ("perplexity", "Perplexity", True)
+        self.sent.append(request)
+        step = self.steps.pop(0)
+        if isinstance(step, SearchProviderError):
+            raise step
+        return step
+
+
+def ask_ok() -> SseResponse:
+    events = tuple(SseEvent(data=json.dumps(event)) for event in ASK_EVENTS)
+    return SseResponse(status=200, body=b"data: ...", events=events)
+
+
+def api_ok() -> SseResponse:
+    events = tuple(SseEvent(data=json.dumps(chunk)) for chunk in capture_chunks())
+    return SseResponse(status=200, body=b"data: ...", events=events)
+
+
+def refused(status: int, body: str = "no") -> SseResponse:
+    return SseResponse(status=status, body=body.encode())
+
+
+def scripted_context(
+    tmp_path: Path,
+    transport: Scripted,
+    *,
+    cookies: bool = False,
+    token: OAuthToken | None = None,
+    key: str | None = None,
+    refreshed: list[str] | None = None,
+) -> ProviderContext:
+    async def refresh(provider: str, old: OAuthToken) -> OAuthToken:
+        assert refreshed is not None
+        refreshed.append(old.access_token)
+        return OAuthToken(access_token=f"new-{len(refreshed)}", expires_at=time.time() + 3600)
+
+    store = CredentialStore(tmp_path / "credentials.json")
+    if token is not None:
+        store.set_oauth("perplexity", token)
+    return ProviderContext(
+        transport=transport,  # type: ignore[arg-type]
+        settings=Settings(),
+        credentials=Credentials(
+            explicit={"perplexity": key} if key else {},
+            environ={"PERPLEXITY_COOKIES": "c=1"} if cookies else {},
+            store=store,
+            refreshers={"perplexity": refresh} if refreshed is not None else None,
+        ),
+        system_prompt=SEARCH_SYSTEM_PROMPT,
+    )
+
+
+def session_cookies(transport: Scripted) -> list[str | None]:
+    return [request.headers.get("Cookie") for request in transport.sent]
+
+
+async def test_oauth_refresh_after_a_failed_cookie_step_resends_the_oauth_step(
+    tmp_path: Path,
+) -> None:
+    transport = Scripted(refused(500), refused(403), ask_ok())
+    refreshed: list[str] = []
+    ctx = scripted_context(
+        tmp_path, transport, cookies=True, token=OAuthToken(access_token="old"), refreshed=refreshed
+    )
+    response = await PerplexityProvider().search(SearchParams(query="q"), ctx)
+    assert session_cookies(transport) == [
+        "c=1",
+        "__Secure-next-auth.session-token=old",
+        "__Secure-next-auth.session-token=new-1",
+    ]
+    assert refreshed == ["old"]
+    assert response.auth_mode == "oauth"
+
+
+async def test_a_refused_cookie_step_never_refreshes_the_oauth_token(tmp_path: Path) -> None:
+    transport = Scripted(refused(401), ask_ok())
+    refreshed: list[str] = []
+    ctx = scripted_context(
+        tmp_path, transport, cookies=True, token=OAuthToken(access_token="tok"), refreshed=refreshed
+    )
+    await PerplexityProvider().search(SearchParams(query="q"), ctx)
+    assert session_cookies(transport) == ["c=1", "__Secure-next-auth.session-token=tok"]
+    assert refreshed == []
+
+
+async def test_a_resent_ask_step_refreshed_after_401_is_rebuilt_with_the_new_token(
+    tmp_path: Path,
+) -> None:
+    reset = ProviderConnectionError("perplexity", "Perplexity connection reset", 503)
+    transport = Scripted(reset, refused(401), ask_ok())
+    refreshed: list[str] = []
+    ctx = scripted_context(
+        tmp_path, transport, token=OAuthToken(access_token="tok"), refreshed=refreshed
+    )
+    await PerplexityProvider().search(SearchParams(query="q"), ctx)
+    assert transport.sent[0] is transport.sent[1]  # the same request, sent once more
+    assert session_cookies(transport)[2] == "__Secure-next-auth.session-token=new-1"
+
+
+async def test_a_refused_answer_that_cannot_be_read_falls_through(tmp_path: Path) -> None:
+    no_stream = SseResponse(status=200, body=b"<html>login</html>")
+    transport = Scripted(no_stream, api_ok())
+    ctx = scripted_context(tmp_path, transport, cookies=True, key="pplx-key")
+    response = await PerplexityProvider().search(SearchParams(query="q"), ctx)
+    assert [request.url for request in transport.sent] == [ASK_ENDPOINT, CHAT_ENDPOINT]
+    assert response.auth_mode == "api_key"
+
+
+async def test_an_unusable_oauth_token_is_the_error_when_its_method_is_last(
+    tmp_path: Path,
+) -> None:
+    expired = OAuthToken(access_token="old", expires_at=time.time() - 5)
+    transport = Scripted(refused(500, "cookie side down"))
+    ctx = scripted_context(tmp_path, transport, cookies=True, token=expired)
+    with pytest.raises(AuthorizationError, match="no refresh hook is configured"):
+        await PerplexityProvider().search(SearchParams(query="q"), ctx)
+    assert len(transport.sent) == 1
+
+
+async def test_each_mode_names_its_endpoint_in_errors(tmp_path: Path) -> None:
+    ask = Scripted(refused(502, "bad gateway"))
+    with pytest.raises(SearchProviderError) as caught:
+        await PerplexityProvider().search(
+            SearchParams(query="q"), scripted_context(tmp_path, ask, cookies=True)
+        )
+    assert caught.value.message == "Perplexity ask API error (502): bad gateway"
+    api = Scripted(refused(418, "teapot"))
+    with pytest.raises(SearchProviderError) as caught:
+        await PerplexityProvider().search(
+            SearchParams(query="q"), scripted_context(tmp_path, api, key="pplx-key")
+        )
+    assert caught.value.message == "Perplexity API error (418): teapot"

@@ -80,14 +80,12 @@ Docs: https://docs.perplexity.ai/api-reference/chat-completions-post
 
 import time
 import uuid
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Final, Literal
 
 from ..credentials import OAuthToken
 from ..errors import (
-    AuthorizationError,
     ProviderConnectionError,
     ProviderUnavailableError,
     ResponseParseError,
@@ -95,7 +93,7 @@ from ..errors import (
 )
 from ..html import CHROME_USER_AGENT
 from ..models import SearchParams, SearchResponse
-from ..transport import HttpRequest, SseResponse, raise_for_api_status
+from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._perplexity_parse import (
     AskResult,
     events_json,
@@ -103,7 +101,14 @@ from ._perplexity_parse import (
     parse_chat_chunks,
     parse_chat_completion,
 )
-from .base import ProviderContext, ProviderInfo, SearchProvider
+from .base import (
+    ErrorMap,
+    Flow,
+    ProtocolProvider,
+    ProviderContext,
+    ProviderInfo,
+    raise_for_error_map,
+)
 
 __all__ = [
     "ASK_ENDPOINT",
@@ -161,6 +166,9 @@ INFO = ProviderInfo(
 )
 
 MethodKind = Literal["cookies", "oauth", "api_key", "openrouter", "anonymous"]
+ASK_KINDS: Final = frozenset({"cookies", "oauth", "anonymous"})
+API_ERRORS: Final = ErrorMap(prefix="Perplexity API error")
+ASK_ERRORS: Final = ErrorMap(prefix="Perplexity ask API error")
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,10 +322,20 @@ def ask_headers(kind: MethodKind, secret: str | None, request_id: str) -> dict[s
     return headers
 
 
-class PerplexityProvider(SearchProvider):
-    """The Perplexity provider (see the module docstring for the wire details)."""
+class PerplexityProvider(ProtocolProvider):
+    """The Perplexity provider (see the module docstring for the wire details).
+
+    Each auth method is one step of the core's request loop: :meth:`prepare` lists the
+    methods (and resolves the OAuth token), :meth:`follow_up` moves to the next method after
+    a failed answer and :meth:`after_failure` after a transport failure. ``flow.state``
+    keeps the methods, which request used which method (``built``), the last method given
+    up after a transport failure (``failed``), the ask requests already sent twice
+    (``resent``) and the parsed answer (``outcome``).
+    """
 
     info = INFO
+    errors = API_ERRORS
+    oauth_refresh_statuses = frozenset({401, 403})
 
     def is_available(self, context: ProviderContext) -> bool:
         """Cookies, a stored OAuth token or a Perplexity key (OpenRouter alone is not enough)."""
@@ -331,110 +349,181 @@ class PerplexityProvider(SearchProvider):
         """Always: without credentials an explicit selection searches anonymously."""
         return True
 
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Try each auth method in order; raise the last failure if none answers."""
-        last: Exception | None = None
-        for method in auth_methods(context, self.api_key(context)):
+    async def prepare(self, flow: Flow) -> None:
+        """Choose the auth methods; resolve the OAuth token now, the only async step.
+
+        A token that cannot be made valid is remembered as that method's failure, so the
+        other methods still run and it is raised only if it is the last one.
+        """
+        methods = auth_methods(flow.context, self.api_key(flow.context))
+        flow.state.update(methods=methods, built=[], failed=-1, resent=[])
+        if any(method.kind == "oauth" for method in methods):
             try:
-                return await self._search_with(method, params, context)
+                flow.state["oauth"] = await _fresh_token(flow.context)
             except SearchProviderError as error:
-                last = error
-        assert last is not None  # auth_methods never returns an empty list
-        raise last
+                flow.state["oauth_error"] = error
 
-    async def _search_with(
-        self, method: AuthMethod, params: SearchParams, context: ProviderContext
-    ) -> SearchResponse:
-        if method.kind in ("api_key", "openrouter"):
-            return await self._api(method, params, context)
+    def first_request(self, flow: Flow) -> HttpRequest:
+        """The request of the first usable method."""
+        return self._from(flow, 0, None)
+
+    def follow_up(self, flow: Flow) -> HttpRequest | None:
+        """``None`` once a method answered; else the next method's request.
+
+        Also asked again after the loop refreshed the OAuth token: the history is the same
+        then, so the same (OAuth) step is built again with ``flow.token``.
+
+        Raises:
+            SearchProviderError: The last method failed too (its error, typed by its mode's
+                error map, or the OAuth token's failure when that method was last).
+        """
+        index, error = -1, None
+        if flow.exchanges:
+            index = self._index(flow, flow.last.request)
+            error = self._failure(flow, index)
+            if error is None:
+                return None
+        return self._from(flow, max(index, flow.state["failed"]) + 1, error)
+
+    def after_failure(
+        self, flow: Flow, request: HttpRequest, error: SearchProviderError
+    ) -> HttpRequest:
+        """An ask request once more after a broken connection; else the next method.
+
+        Raises:
+            SearchProviderError: No method is left (``error``, or the OAuth token's failure).
+        """
+        index = self._index(flow, request)
+        resent: list[HttpRequest] = flow.state["resent"]
+        ask = flow.state["methods"][index].kind in ASK_KINDS
+        if ask and isinstance(error, ProviderConnectionError) and request not in resent:
+            resent.append(request)
+            return request
+        flow.state["failed"] = index
+        return self._from(flow, index + 1, error)
+
+    def parse(self, flow: Flow) -> SearchResponse:
+        """The answer :meth:`follow_up` read from the last exchange."""
+        outcome = self._outcome(flow)
+        if isinstance(outcome, SearchProviderError):
+            raise outcome
+        return outcome
+
+    # --- steps ---------------------------------------------------------------------------------
+
+    def _from(self, flow: Flow, start: int, error: SearchProviderError | None) -> HttpRequest:
+        """The request of the first usable method from ``start``; else raise the last error."""
+        methods: list[AuthMethod] = flow.state["methods"]
+        for index in range(start, len(methods)):
+            if methods[index].kind == "oauth" and "oauth_error" in flow.state:
+                error = flow.state["oauth_error"]
+                continue
+            request = self._build(flow, index)
+            flow.state["built"].append((request, index))
+            return request
+        if error is None:
+            raise AssertionError("a step was asked for past the last method")
+        raise error
+
+    def _build(self, flow: Flow, index: int) -> HttpRequest:
+        method: AuthMethod = flow.state["methods"][index]
+        context = flow.context
         if method.kind == "oauth":
-            return await self._oauth(params, context)
-        return await self._ask(method.kind, method.secret, params, context)
-
-    # --- API-key mode --------------------------------------------------------------------------
-
-    async def _api(
-        self, method: AuthMethod, params: SearchParams, context: ProviderContext
-    ) -> SearchResponse:
+            # The token prepare() resolved, or the one the loop refreshed after a 401/403.
+            flow.token = flow.token or flow.state["oauth"]
+            secret = flow.token.access_token if flow.token is not None else None
+        else:
+            flow.token = None  # only the OAuth step may make the loop refresh
+            secret = method.secret
+        if method.kind in ASK_KINDS:
+            body = ask_body(
+                flow.params, anonymous=method.kind == "anonymous", timezone=_host_timezone(context)
+            )
+            headers = ask_headers(method.kind, secret, str(uuid.uuid4()))
+            return HttpRequest(
+                method="POST", url=ASK_ENDPOINT, headers=headers, json=body, stream=True
+            )
         openrouter = method.kind == "openrouter"
         model = f"perplexity/{API_MODEL}" if openrouter else API_MODEL
-        request = HttpRequest(
+        return HttpRequest(
             method="POST",
             url=OPENROUTER_ENDPOINT if openrouter else CHAT_ENDPOINT,
             headers={
-                "Authorization": f"Bearer {method.secret}",
+                "Authorization": f"Bearer {secret}",
                 "Content-Type": "application/json",
                 "Accept": "text/event-stream",
             },
-            json=api_body(params, context.system_prompt, model),
+            json=api_body(flow.params, context.system_prompt, model),
+            stream=True,
         )
-        response = await context.transport.send_sse(self.info.id, self.info.label, request)
-        http = response.as_http()
-        raise_for_api_status(self.info.id, http, "Perplexity API error")
-        if response.events:
-            return parse_chat_chunks(
-                events_json(response.events), requested_model=model, limit=params.limit
-            )
-        data = http.json(self.info.id, "Perplexity")
-        return parse_chat_completion(data, requested_model=model, limit=params.limit)
 
-    # --- ask mode --------------------------------------------------------------------------------
+    @staticmethod
+    def _index(flow: Flow, request: HttpRequest) -> int:
+        """The method ``request`` was built for (requests are matched by identity)."""
+        built: list[tuple[HttpRequest, int]] = flow.state["built"]
+        return next(index for sent, index in built if sent is request)
 
-    async def _oauth(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        token = await self._fresh_token(context)
+    def _failure(self, flow: Flow, index: int) -> SearchProviderError | None:
+        """What went wrong with the last exchange (method ``index``), or ``None``."""
+        response = flow.last.response
+        if 200 <= response.status < 300:
+            outcome = self._outcome(flow)
+            return outcome if isinstance(outcome, SearchProviderError) else None
+        ask = flow.state["methods"][index].kind in ASK_KINDS
         try:
-            return await self._ask("oauth", token.access_token, params, context)
-        except AuthorizationError:
-            renewed = await context.credentials.valid_oauth_token(self.info.id, force_refresh=True)
-            return await self._ask("oauth", renewed.access_token, params, context)
+            raise_for_error_map(self.info, ASK_ERRORS if ask else API_ERRORS, response)
+        except SearchProviderError as error:
+            return error
+        return None  # pragma: no cover  (a non-2xx always raises)
 
-    async def _fresh_token(self, context: ProviderContext) -> OAuthToken:
-        token = await context.credentials.valid_oauth_token(self.info.id)
-        expires = token.expires_at
-        if expires is not None and expires - time.time() < OAUTH_MIN_LIFETIME:
-            token = await context.credentials.valid_oauth_token(self.info.id, force_refresh=True)
-        return token
-
-    async def _ask(
-        self,
-        kind: MethodKind,
-        secret: str | None,
-        params: SearchParams,
-        context: ProviderContext,
-    ) -> SearchResponse:
-        anonymous = kind == "anonymous"
-        request_id = str(uuid.uuid4())
-        request = HttpRequest(
-            method="POST",
-            url=ASK_ENDPOINT,
-            headers=ask_headers(kind, secret, request_id),
-            json=ask_body(params, anonymous=anonymous, timezone=_host_timezone(context)),
-        )
-        response = await _once_more_on_connection_error(
-            lambda: context.transport.send_sse(self.info.id, self.info.label, request)
-        )
-        raise_for_api_status(self.info.id, response.as_http(), "Perplexity ask API error")
-        if not response.body.strip():
-            raise ProviderUnavailableError(
-                self.info.id, "Perplexity ask API returned no response body", 500
-            )
-        if not response.events:
-            raise ResponseParseError(
-                self.info.id, "Perplexity ask API returned no event stream", 502
-            )
-        requested = AskResult(
-            auth_mode="anonymous" if anonymous else "oauth",
-            requested_model=ASK_MODEL,
-            request_id=request_id,
-        )
-        return parse_ask(events_json(response.events), requested, limit=params.limit)
+    def _outcome(self, flow: Flow) -> SearchResponse | SearchProviderError:
+        """The last 2xx answer parsed (once; kept in ``flow.state``)."""
+        exchange = flow.last
+        cached = flow.state.get("outcome")
+        outcome: SearchResponse | SearchProviderError
+        if cached is not None and cached[0] is exchange:
+            outcome = cached[1]
+            return outcome
+        kind = flow.state["methods"][self._index(flow, exchange.request)].kind
+        try:
+            outcome = _read_answer(kind, exchange.request, exchange.response, flow.params)
+        except SearchProviderError as error:
+            outcome = error
+        flow.state["outcome"] = (exchange, outcome)
+        return outcome
 
 
-async def _once_more_on_connection_error(
-    send: Callable[[], Awaitable[SseResponse]],
-) -> SseResponse:
-    """Send; if the connection failed before any response, send exactly once more."""
-    try:
-        return await send()
-    except ProviderConnectionError:
-        return await send()
+async def _fresh_token(context: ProviderContext) -> OAuthToken:
+    """The stored token, refreshed first when it expires within :data:`OAUTH_MIN_LIFETIME`."""
+    token = await context.credentials.valid_oauth_token(INFO.id)
+    expires = token.expires_at
+    if expires is not None and expires - time.time() < OAUTH_MIN_LIFETIME:
+        token = await context.credentials.valid_oauth_token(INFO.id, force_refresh=True)
+    return token
+
+
+def _read_answer(
+    kind: MethodKind,
+    request: HttpRequest,
+    response: HttpResponse | SseResponse,
+    params: SearchParams,
+) -> SearchResponse:
+    """A 2xx answer of method ``kind`` to ``request`` as a response (pure)."""
+    assert isinstance(response, SseResponse)  # every request streams
+    if kind not in ASK_KINDS:
+        model = str(request.json["model"])
+        if response.events:
+            chunks = events_json(response.events)
+            return parse_chat_chunks(chunks, requested_model=model, limit=params.limit)
+        data = response.as_http().json(INFO.id, "Perplexity")
+        return parse_chat_completion(data, requested_model=model, limit=params.limit)
+    if not response.body.strip():
+        raise ProviderUnavailableError(INFO.id, "Perplexity ask API returned no response body", 500)
+    if not response.events:
+        raise ResponseParseError(INFO.id, "Perplexity ask API returned no event stream", 502)
+    requested = AskResult(
+        auth_mode="anonymous" if kind == "anonymous" else "oauth",
+        requested_model=ASK_MODEL,
+        request_id=request.headers["X-Request-ID"],
+    )
+    return parse_ask(events_json(response.events), requested, limit=params.limit)
