@@ -38,7 +38,7 @@ from websearch_core.providers.searxng import (
     search_url,
 )
 from websearch_core.settings import Settings
-from websearch_core.transport import HttpResponse, Transport
+from websearch_core.transport import HttpRequest, HttpResponse, Transport
 
 CAPTURE = "searxng/search_format_json_espresso_2026.json"
 WIKIPEDIA_INFOBOX = {
@@ -779,6 +779,33 @@ def test_answer_only_response_is_renderable() -> None:
     assert response.has_renderable_content()
 
 
+class _Answering:
+    """A transport that answers every request with one canned response, as the loop sends."""
+
+    def __init__(self, response: HttpResponse) -> None:
+        self.response = response
+        self.sent: list[HttpRequest] = []
+
+    async def send(self, provider: str, label: str, request: HttpRequest) -> HttpResponse:
+        assert (provider, label) == ("searxng", "SearXNG")
+        self.sent.append(request)
+        return self.response
+
+
+async def _search_failure(response: HttpResponse) -> SearchProviderError:
+    """What a search through the request loop raises when the instance answers ``response``."""
+    transport = _Answering(response)
+    context = ProviderContext(
+        transport=cast(Transport, transport),
+        settings=Settings(searxng={"endpoint": ENDPOINT}),
+        credentials=Credentials(environ={}),
+    )
+    with pytest.raises(SearchProviderError) as caught:
+        await provider.search(_params(), context)
+    assert len(transport.sent) == 1  # classified, never resent
+    return caught.value
+
+
 # --- HTTP errors -----------------------------------------------------------------------------
 
 
@@ -793,12 +820,8 @@ def test_answer_only_response_is_renderable() -> None:
         (403, "Forbidden", AuthorizationError, "searxng: 403 forbidden"),
     ],
 )
-def test_http_errors(status: int, body: str, kind: type[Exception], message: str) -> None:
-    response = HttpResponse(status=status, body=body.encode())
-    with pytest.raises(kind) as caught:
-        provider.check_response(response)
-    error = caught.value
-    assert isinstance(error, SearchProviderError)
+async def test_http_errors(status: int, body: str, kind: type[Exception], message: str) -> None:
+    error = await _search_failure(HttpResponse(status=status, body=body.encode()))
     assert error.message == message
     assert error.status == status
     assert type(error) is kind
@@ -820,16 +843,14 @@ JSON_FORMAT_OFF = (
 )
 
 
-def _failure_of(status: int, body: str, **headers: str) -> SearchProviderError:
+async def _failure_of(status: int, body: str, **headers: str) -> SearchProviderError:
     url = "https://searx.example.org/search?q=espresso&format=json"
     response = HttpResponse(status=status, body=body.encode(), headers=headers, url=url)
-    with pytest.raises(SearchProviderError) as caught:
-        provider.check_response(response)
-    return caught.value
+    return await _search_failure(response)
 
 
-def test_403_html_page_is_the_json_format_being_disabled_not_a_key_problem() -> None:
-    error = _failure_of(403, FLASK_403, **{"Content-Type": "text/html; charset=utf-8"})
+async def test_403_html_page_is_the_json_format_being_disabled_not_a_key_problem() -> None:
+    error = await _failure_of(403, FLASK_403, **{"Content-Type": "text/html; charset=utf-8"})
     assert type(error) is ProviderNotConfiguredError
     assert error.message == JSON_FORMAT_OFF
     assert error.status is None
@@ -838,17 +859,17 @@ def test_403_html_page_is_the_json_format_being_disabled_not_a_key_problem() -> 
     assert "<" not in error.message
 
 
-def test_json_format_message_names_host_and_port_but_never_user_info() -> None:
+async def test_json_format_message_names_host_and_port_but_never_user_info() -> None:
     response = HttpResponse(
         status=403, body=FLASK_403.encode(), url="http://alice:pw@10.0.0.5:8888/search"
     )
-    with pytest.raises(ProviderNotConfiguredError) as caught:
-        provider.check_response(response)
-    assert caught.value.message.startswith("SearXNG instance at 10.0.0.5:8888 does not serve")
-    assert "alice" not in caught.value.message and "pw" not in caught.value.message
-    with pytest.raises(ProviderNotConfiguredError) as caught:
-        provider.check_response(HttpResponse(status=403, body=FLASK_403.encode()))
-    assert caught.value.message.startswith("SearXNG instance does not serve the JSON format")
+    error = await _search_failure(response)
+    assert type(error) is ProviderNotConfiguredError
+    assert error.message.startswith("SearXNG instance at 10.0.0.5:8888 does not serve")
+    assert "alice" not in error.message and "pw" not in error.message
+    error = await _search_failure(HttpResponse(status=403, body=FLASK_403.encode()))
+    assert type(error) is ProviderNotConfiguredError
+    assert error.message.startswith("SearXNG instance does not serve the JSON format")
 
 
 @pytest.mark.parametrize(
@@ -864,10 +885,10 @@ def test_json_format_message_names_host_and_port_but_never_user_info() -> None:
         (403, FLASK_403, {"WWW-Authenticate": "Bearer"}),
     ],
 )
-def test_credential_refusals_stay_authorization_failures(
+async def test_credential_refusals_stay_authorization_failures(
     status: int, body: str, headers: dict[str, str]
 ) -> None:
-    error = _failure_of(status, body, **headers)
+    error = await _failure_of(status, body, **headers)
     assert type(error) is AuthorizationError
     assert error.status == status
     assert format_provider_failure(error, "SearXNG") == (
@@ -889,10 +910,10 @@ def test_credential_refusals_stay_authorization_failures(
         (400, "<html><title>\n  Bad\n request </title></html>", SearchProviderError, None),
     ],
 )
-def test_html_error_pages_give_status_and_title_only(
+async def test_html_error_pages_give_status_and_title_only(
     status: int, body: str, kind: type[Exception], message: str | None
 ) -> None:
-    error = _failure_of(status, body)
+    error = await _failure_of(status, body)
     assert type(error) is kind
     assert error.status == status
     expected = {500: "SearXNG API error (500)", 400: "SearXNG API error (400): Bad request"}
@@ -902,15 +923,15 @@ def test_html_error_pages_give_status_and_title_only(
 
 @pytest.mark.conformance
 @pytest.mark.parametrize("status", [403, 503])
-def test_real_challenge_page_with_an_error_status_is_a_challenge(status: int) -> None:
-    error = _failure_of(status, read_capture(CHALLENGE).decode())
+async def test_real_challenge_page_with_an_error_status_is_a_challenge(status: int) -> None:
+    error = await _failure_of(status, read_capture(CHALLENGE).decode())
     assert type(error) is ChallengeError
     assert "searx.be | Verifying your request" in error.message
     assert "<" not in error.message
 
 
 def test_success_status_passes_the_check() -> None:
-    provider.check_response(_ok({"results": []}))
+    provider.check(_ok({"results": []}))
 
 
 def test_parse_search_body_is_pure_and_reusable() -> None:

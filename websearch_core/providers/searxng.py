@@ -21,50 +21,29 @@ Where this departs from the reference (measured against a real SearXNG, issue 12
   (``!wp paris``) select SearXNG's own engines and are sent unchanged.
 * **Language:** ``language="auto"`` (SearXNG's automatic detection) is sent as given.
 
-Errors say what went wrong without echoing an HTML page:
-
-* ``200`` with an HTML bot check ("Verifying your request") is a
-  :class:`~websearch_core.errors.ChallengeError`; any other non-JSON body a
-  :class:`~websearch_core.errors.ResponseParseError`, never an empty success. A bot check
-  served with an error status is a challenge too.
-* ``403`` with an HTML page (and no ``WWW-Authenticate`` challenge) is the instance
-  refusing the ``json`` format: ``search.formats`` in its ``settings.yml`` lacks it. It is
-  a :class:`~websearch_core.errors.ProviderNotConfiguredError` without an HTTP status, so
-  it never reads as a key problem. ``401``, and ``403`` with a JSON or plain body, stay
-  authorization failures: with a token or Basic auth in front of the instance that is
-  what they mean.
-* Any other HTML error page is reported by its status and ``<title>`` only.
+Errors say what went wrong without echoing an HTML page. Non-HTML error bodies go through
+the shared classifier (``SearXNG API error (<status>): <body>``); HTML pages (a bot check,
+the instance refusing the ``json`` format, any other error page) are read by
+:mod:`websearch_core.providers._searxng_pages`, see there.
 
 API reference: https://docs.searxng.org/dev/search_api.html
 """
 
 import base64
-import json
 import re
-from typing import Any, Final
+from typing import Final
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import SecretStr
 
-from ..errors import (
-    ChallengeError,
-    ConfigurationError,
-    ProviderNotConfiguredError,
-    ResponseParseError,
-    SearchProviderError,
-)
+from ..errors import ConfigurationError, ProviderNotConfiguredError, SearchProviderError
 from ..models import SearchParams, SearchResponse
 from ..settings import SearxngSettings
-from ..transport import (
-    ERROR_BODY_LIMIT,
-    HttpRequest,
-    HttpResponse,
-    api_error_text,
-    raise_for_status,
-)
-from ._common import collapse_whitespace, is_http_url
+from ..transport import HttpRequest, HttpResponse
+from ._common import is_http_url
+from ._searxng_pages import decode_json, detect_challenge, html_page_error
 from ._searxng_parse import DEFAULT_RESULTS, MAX_RESULTS, format_answer, parse_search_body
-from .base import ProviderContext, ProviderInfo, RequestResponseProvider
+from .base import Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "SearxngProvider",
@@ -94,32 +73,12 @@ BASIC_CONTROL: Final = (
     "SearXNG Basic auth credentials must not contain RFC 7617 control characters."
 )
 
-JSON_FORMAT_DISABLED: Final = (
-    'SearXNG instance{where} does not serve the JSON format (403): enable "json" in '
-    "search.formats of its settings.yml."
-)
 EXTERNAL_BANG: Final = (
     "SearXNG redirects a query with an external bang ({tokens}) to another site instead of "
     'returning results; remove the "!!" token to search the SearXNG instance itself.'
 )
 # C0 controls, DEL and C1 controls: RFC 7617 forbids every one of them in user-id and password.
 _CONTROL_CHARS: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_TITLE: Final = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
-_CHALLENGE_MARKERS: Final = (
-    "verifying your request",  # searx.be and other instances behind the same anti-bot
-    "verify you are human",
-    "checking your browser",
-    "making sure you're not a bot",  # Anubis
-    "making sure you&#39;re not a bot",
-    "just a moment...",  # Cloudflare
-    "cf-chl-",
-    "challenge-platform",
-    "g-recaptcha",
-    "h-captcha",
-    "cf-turnstile",
-)
-"""Phrases and markup of bot checks. A bare "captcha" is not one: SearXNG's own HTML
-results page names engines that hit a CAPTCHA, and that page is not a challenge."""
 
 
 def _reveal(value: SecretStr | None) -> str | None:
@@ -215,76 +174,7 @@ def _comma_list(value: str | None) -> str | None:
     return ",".join(entries) or None
 
 
-def detect_challenge(body: str) -> str | None:
-    """A short description of the bot-check page in ``body``, or ``None`` if it is not one.
-
-    Args:
-        body: A decoded non-JSON response body.
-
-    Returns:
-        The page title (or ``"bot check"``) when a challenge marker is present.
-
-    Example:
-        >>> detect_challenge("<title>x | Verifying your request</title>")
-        'x | Verifying your request'
-    """
-    lowered = body.lower()
-    if not any(marker in lowered for marker in _CHALLENGE_MARKERS):
-        return None
-    return _page_title(body) or "bot check"
-
-
-def _challenge_error(challenge: str) -> ChallengeError:
-    return ChallengeError(
-        PROVIDER_ID,
-        f'SearXNG instance served a bot-check page ("{challenge}") instead of JSON '
-        "results; use an instance that allows API access.",
-    )
-
-
-def _looks_like_html(text: str) -> bool:
-    head = text.lstrip()[:512].lower()
-    return head.startswith("<") and ("<html" in head or "<!doctype" in head or "<title" in head)
-
-
-def _page_title(text: str) -> str | None:
-    match = _TITLE.search(text)
-    title = collapse_whitespace(match.group(1)) if match else ""
-    return title[:120] or None
-
-
-def _host(url: str) -> str | None:
-    """``host[:port]`` of ``url``, never its user-info (which may hold a password)."""
-    try:
-        parts = urlsplit(url)
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        return None
-    if not host:
-        return None
-    return f"{host}:{port}" if port is not None else host
-
-
-def _decode_json(response: HttpResponse) -> Any:
-    try:
-        return json.loads(response.body)
-    except ValueError:
-        pass
-    text = response.text()
-    challenge = detect_challenge(text)
-    if challenge is not None:
-        raise _challenge_error(challenge)
-    if text.lstrip().startswith("<"):
-        raise ResponseParseError(
-            PROVIDER_ID,
-            "SearXNG returned HTML instead of JSON; check that searxng.endpoint points at a "
-            "SearXNG instance with the json format enabled.",
-            502,
-        )
-    raise ResponseParseError(PROVIDER_ID, "SearXNG API returned invalid JSON", 502)
-
-
-class SearxngProvider(RequestResponseProvider):
+class SearxngProvider(ProtocolProvider):
     """SearXNG's JSON search API on a configured instance."""
 
     info = ProviderInfo(
@@ -344,33 +234,25 @@ class SearxngProvider(RequestResponseProvider):
             query.append(("language", language))
         return HttpRequest(method="GET", url=url, params=tuple(query), headers=headers)
 
-    def check_response(self, response: HttpResponse) -> None:
-        """Classify a non-2xx answer; an HTML page is never quoted, only its title.
+    def follow_up(self, flow: Flow) -> HttpRequest | None:
+        """No second request; an HTML error page ends the search with the error it means.
+
+        Read here rather than through the error map because telling a disabled ``json``
+        format from a credential refusal takes the ``WWW-Authenticate`` header, and its
+        text names the instance's host from the response URL (see ``_searxng_pages``).
 
         Raises:
             ChallengeError: A bot-check page, whatever the status.
             ProviderNotConfiguredError: 403 with an HTML page: the instance does not serve
                 the ``json`` format (no HTTP status, so it is not read as a key problem).
-            SearchProviderError: Anything else, through the shared status classifier.
+            SearchProviderError: Any other HTML error page, by its status and title only.
         """
-        status = response.status
-        if 200 <= status < 300:
-            return
-        text = response.body[: ERROR_BODY_LIMIT * 4].decode("utf-8", errors="replace")
-        if not _looks_like_html(text):
-            raise_for_status(PROVIDER_ID, response, api_error_text(f"{LABEL} API error", response))
-            return
-        challenge = detect_challenge(text)
-        if challenge is not None:
-            raise _challenge_error(challenge)
-        if status == 403 and response.header("WWW-Authenticate") is None:
-            host = _host(response.url)
-            where = f" at {host}" if host else ""
-            raise ProviderNotConfiguredError(PROVIDER_ID, JSON_FORMAT_DISABLED.format(where=where))
-        title = _page_title(text)
-        reason = f": {title}" if title else ""
-        raise_for_status(PROVIDER_ID, response, f"{LABEL} API error ({status}){reason}")
+        last = flow.last.response
+        error = html_page_error(last) if isinstance(last, HttpResponse) else None
+        if error is not None:
+            raise error
+        return None
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """Parse a 2xx body; an HTML bot check or other non-JSON body is an error."""
-        return parse_search_body(_decode_json(response), params.result_count)
+        return parse_search_body(decode_json(response), params.result_count)
