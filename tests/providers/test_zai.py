@@ -22,11 +22,10 @@ from websearch_core.providers import get_provider
 from websearch_core.providers._zai_parse import (
     parse_messages_stream,
     parse_tool_result,
-    raise_for_rpc_error,
     result_items,
-    rpc_message,
     tool_payload,
 )
+from websearch_core.providers._zai_rpc import raise_for_rpc_error, rpc_message
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.zai import (
     INFO,
@@ -44,7 +43,7 @@ from websearch_core.providers.zai import (
 )
 from websearch_core.settings import Settings
 from websearch_core.sse import SseEvent, parse_sse
-from websearch_core.transport import SseResponse
+from websearch_core.transport import HttpRequest, SseResponse
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
 JSON_SHAPE = "zai/web_search_prime_tool_result_content_json_shape_2026-10.txt"
@@ -400,3 +399,74 @@ def test_parse_payload_without_results_is_a_parse_error() -> None:
     with pytest.raises(ResponseParseError):
         parse_payload({"created": 1})
     assert parse_messages_stream([SseEvent(data="not json")]).answer is None
+
+
+# --- the session through the core's loop ------------------------------------------------------
+
+
+class ScriptedSse:
+    """Answers each ``send_sse`` with the next scripted reply and records the requests."""
+
+    def __init__(self, *replies: SseResponse) -> None:
+        self.replies = list(replies)
+        self.sent: list[HttpRequest] = []
+
+    async def send_sse(self, provider: str, label: str, request: HttpRequest) -> SseResponse:
+        assert (provider, label, request.stream) == ("zai", "Z.AI", True)
+        self.sent.append(request)
+        return self.replies.pop(0)
+
+
+def _sse_reply(message: Any, headers: dict[str, str] | None = None) -> SseResponse:
+    body = f"event: message\ndata: {json.dumps(message)}\n\n".encode()
+    return SseResponse(status=200, body=body, events=parse_sse(body), headers=headers or {})
+
+
+def _scripted_context(transport: ScriptedSse) -> ProviderContext:
+    return key_context("zai", "zai-key", transport=transport)
+
+
+async def test_session_then_the_next_shape_after_a_refused_shape() -> None:
+    items = [{"title": "A", "link": "https://a.example/", "content": "a"}]
+    transport = ScriptedSse(
+        _sse_reply(reply({"protocolVersion": "2025-03-26"}), {"mcp-session-id": " s-1 "}),
+        SseResponse(status=202, body=b""),
+        _sse_reply({"jsonrpc": "2.0", "id": "2", "error": {"code": -32602, "message": "bad"}}),
+        _sse_reply(reply(text_result(json.dumps(items)))),
+    )
+    response = await ZaiProvider().search(
+        SearchParams(query="q", limit=3), _scripted_context(transport)
+    )
+    methods = [request.json["method"] for request in transport.sent]
+    assert methods == ["initialize", "notifications/initialized", "tools/call", "tools/call"]
+    assert "Mcp-Session-Id" not in transport.sent[0].headers
+    assert all(r.headers["Mcp-Session-Id"] == "s-1" for r in transport.sent[1:])
+    assert [r.json["params"]["arguments"] for r in transport.sent[2:]] == list(
+        argument_shapes("q", 3)[:2]
+    )
+    assert [s.url for s in response.sources] == ["https://a.example/"]
+
+
+async def test_a_quota_reply_is_raised_without_trying_another_shape() -> None:
+    transport = ScriptedSse(
+        _sse_reply(reply({})),
+        SseResponse(status=202, body=b""),
+        _sse_reply({"success": False, "code": 429, "msg": "Insufficient balance"}),
+    )
+    with pytest.raises(QuotaExhaustedError) as caught:
+        await ZaiProvider().search(SearchParams(query="q"), _scripted_context(transport))
+    assert caught.value.message == "Z.AI API error (429): Insufficient balance"
+    assert len(transport.sent) == 3 and "Mcp-Session-Id" not in transport.sent[2].headers
+
+
+async def test_an_initialize_error_ends_the_session_before_the_notification() -> None:
+    refused = SseResponse(status=401, body=b'{"success": false, "msg": "token expired"}')
+    transport = ScriptedSse(refused)
+    with pytest.raises(AuthorizationError) as caught:
+        await ZaiProvider().search(SearchParams(query="q"), _scripted_context(transport))
+    assert caught.value.message == "Z.AI API error (401): token expired"
+    rpc_refused = ScriptedSse(_sse_reply({"jsonrpc": "2.0", "id": "1", "error": {"code": -1}}))
+    with pytest.raises(SearchProviderError) as rpc:
+        await ZaiProvider().search(SearchParams(query="q"), _scripted_context(rpc_refused))
+    assert rpc.value.message == "Z.AI MCP error (-1): Unknown error"
+    assert (len(transport.sent), len(rpc_refused.sent)) == (1, 1)

@@ -1,168 +1,47 @@
-"""Pure parsing for the Z.AI provider: JSON-RPC replies, tool results, result lists.
+"""Pure parsing for the Z.AI provider: tool results, result lists, the capture formats.
 
-Kept apart from :mod:`websearch_core.providers.zai` so the provider module stays small;
-nothing here does I/O. Every function takes decoded values or raw bodies and either returns
-plain data or raises a :mod:`websearch_core.errors` error tagged ``zai``.
+Kept apart from :mod:`websearch_core.providers.zai` so the provider module stays small (the
+JSON-RPC envelope is :mod:`websearch_core.providers._zai_rpc`); nothing here does I/O.
+Every function takes decoded values or raw bodies and either returns plain data or raises
+a :mod:`websearch_core.errors` error tagged ``zai``.
+
+* **Results:** the candidates are the tool result, its ``structuredContent``, ``data`` and
+  ``result``, then each ``content[].text`` decoded as JSON, as JSON inside a JSON string
+  (Z.AI double-encodes), or as a Python literal; the first that is a list (nested lists are
+  flattened) or has ``search_result[]`` / ``results[]`` supplies the sources. Text parts
+  that hold no results become the answer, joined by blank lines. Sources: url = ``link`` or
+  ``url``, title = ``title`` or the URL, snippet = ``content``, published date =
+  ``publish_date`` or ``publishedDate``, author = ``media``. ``request_id`` is
+  ``request_id``, ``requestId`` or ``id``.
 """
 
 import ast
 import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..errors import (
-    ProviderUnavailableError,
-    RateLimitedError,
-    ResponseParseError,
-    SearchProviderError,
-)
 from ..models import SearchResponse, SearchSource
-from ..sse import SseError, SseEvent, parse_sse
-from ..transport import classify_http_error
+from ..sse import SseEvent
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._zai_rpc import content_texts, json_messages, parse_failure
 
 __all__ = [
-    "PARSE_FAILURE",
     "ToolPayload",
     "decode_text",
     "parse_messages_stream",
     "parse_payload",
     "parse_tool_result",
-    "raise_for_rpc_error",
     "result_items",
-    "rpc_message",
     "source_from_item",
     "tool_payload",
 ]
 
 PROVIDER_ID = "zai"
-PARSE_FAILURE = "Failed to parse Z.AI MCP response"
-_MCP_ERROR_CODE = re.compile(r"MCP error\s*(-?\d+)")
 _LITERAL_LIMIT = 1024 * 1024
 """Longest text handed to :func:`ast.literal_eval` (the Python-repr carrier)."""
 _RESULT_LIST_KEYS = ("search_result", "results")
-
-
-def _parse_failure() -> ResponseParseError:
-    return ResponseParseError(PROVIDER_ID, PARSE_FAILURE, 502)
-
-
-# --- the JSON-RPC envelope --------------------------------------------------------------------
-
-
-def _json_messages(events: Iterable[SseEvent]) -> list[Any]:
-    messages: list[Any] = []
-    for event in events:
-        try:
-            messages.append(json.loads(event.data))
-        except ValueError:
-            continue
-    return messages
-
-
-def _looks_like_sse(text: str) -> bool:
-    return any(line.startswith(("data:", "event:")) for line in text.lstrip().splitlines()[:3])
-
-
-def _pick(messages: Sequence[Any]) -> Mapping[str, Any]:
-    """The reply among the messages: the last one with a ``result``, ``error`` or ``success``.
-
-    Anything else (a progress notification, another API's stream) is not a reply.
-    """
-    objects = [message for message in messages if isinstance(message, Mapping)]
-    replies = [m for m in objects if "result" in m or "error" in m or "success" in m]
-    if not replies:
-        raise _parse_failure()
-    return replies[-1]
-
-
-def rpc_message(body: bytes, events: Sequence[SseEvent] = ()) -> Mapping[str, Any]:
-    """The JSON-RPC reply in a 2xx body, whether it came as SSE or as plain JSON.
-
-    Args:
-        body: The raw body (kept by the transport even when it was a stream).
-        events: The events the transport parsed, when the body was ``text/event-stream``.
-
-    Raises:
-        ResponseParseError: No JSON message could be read (``Failed to parse Z.AI MCP
-            response``).
-    """
-    if events:
-        return _pick(_json_messages(events))
-    text = body.decode("utf-8", errors="replace")
-    if _looks_like_sse(text):
-        try:
-            parsed = parse_sse(body)
-        except SseError:
-            raise _parse_failure() from None
-        return _pick(_json_messages(parsed))
-    try:
-        return _pick([json.loads(text)])
-    except ValueError:
-        raise _parse_failure() from None
-
-
-def _http_like(code: Any) -> int | None:
-    if isinstance(code, int) and not isinstance(code, bool) and 100 <= code <= 599:
-        return code
-    if isinstance(code, str) and code.isdigit() and 100 <= int(code) <= 599:
-        return int(code)
-    return None
-
-
-def _classified(status: int | None, message: str) -> SearchProviderError:
-    """A JSON-level failure typed like an HTTP one (quota text, 401/403, 402); else plain."""
-    effective = status if status is not None else 400
-    found = classify_http_error(PROVIDER_ID, effective, message)
-    if found is not None:
-        # Keep Z.AI's own words: the chain passes a Z.AI 401/403 message through verbatim.
-        return type(found)(PROVIDER_ID, message, effective)
-    if effective == 429:
-        return RateLimitedError(PROVIDER_ID, message, effective)
-    if effective >= 500:
-        return ProviderUnavailableError(PROVIDER_ID, message, effective)
-    return SearchProviderError(PROVIDER_ID, message, effective)
-
-
-def _first_text(value: Mapping[str, Any], keys: Iterable[str]) -> str | None:
-    for key in keys:
-        text = value.get(key)
-        if isinstance(text, str) and text.strip():
-            return text.strip()
-    return None
-
-
-def _content_texts(result: Mapping[str, Any]) -> list[str]:
-    content = result.get("content")
-    if not isinstance(content, list):
-        return []
-    texts = (part.get("text") for part in content if isinstance(part, Mapping))
-    return [text for text in texts if isinstance(text, str)]
-
-
-def raise_for_rpc_error(message: Mapping[str, Any]) -> None:
-    """Raise the error a JSON-RPC reply carries, if it carries one.
-
-    Three shapes: Z.AI's own ``{"success": false, "msg", "code"}`` envelope, a JSON-RPC
-    ``error`` object and a tool result with ``isError: true``.
-    """
-    if message.get("success") is False:
-        text = _first_text(message, ("msg", "message", "error_message")) or "Unknown error"
-        code = message.get("code")
-        raise _classified(_http_like(code), f"Z.AI API error ({code}): {text}")
-    error = message.get("error")
-    if isinstance(error, Mapping):
-        code = error.get("code")
-        text = _first_text(error, ("message",)) or "Unknown error"
-        raise _classified(_http_like(code), f"Z.AI MCP error ({code}): {text}")
-    result = message.get("result")
-    if isinstance(result, Mapping) and result.get("isError") is True:
-        text = "\n".join(_content_texts(result)).strip() or "Z.AI MCP tool call failed"
-        found = _MCP_ERROR_CODE.search(text)
-        raise _classified(_http_like(abs(int(found.group(1)))) if found else None, text)
 
 
 # --- the tool result --------------------------------------------------------------------------
@@ -254,10 +133,10 @@ def tool_payload(result: Any) -> ToolPayload:
         ResponseParseError: The result is not an object.
     """
     if not isinstance(result, Mapping):
-        raise _parse_failure()
+        raise parse_failure()
     candidates: list[Any] = [result]
     candidates.extend(result.get(key) for key in ("structuredContent", "data", "result"))
-    texts = _content_texts(result)
+    texts = content_texts(result)
     decoded = [decode_text(text) for text in texts]
     for candidate in [*candidates, *decoded]:
         items = result_items(candidate)
@@ -321,7 +200,7 @@ def parse_payload(
     """
     items = result_items(data)
     if items is None:
-        raise _parse_failure()
+        raise parse_failure()
     return _response(items, data, (), limit=limit, now=now)
 
 
@@ -368,7 +247,7 @@ def parse_tool_result(
 
 
 def _events_json(events: Iterable[SseEvent]) -> Iterable[Mapping[str, Any]]:
-    for value in _json_messages(events):
+    for value in json_messages(events):
         if isinstance(value, Mapping):
             yield value
 

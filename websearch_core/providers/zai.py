@@ -26,14 +26,7 @@
   text is :class:`~websearch_core.errors.QuotaExhaustedError`). A body with no JSON-RPC
   reply is ``Failed to parse Z.AI MCP response``
   (:class:`~websearch_core.errors.ResponseParseError`).
-* **Results:** the candidates are the tool result, its ``structuredContent``, ``data`` and
-  ``result``, then each ``content[].text`` decoded as JSON, as JSON inside a JSON string
-  (Z.AI double-encodes), or as a Python literal; the first that is a list (nested lists are
-  flattened) or has ``search_result[]`` / ``results[]`` supplies the sources. Text parts
-  that hold no results become the answer, joined by blank lines. Sources: url = ``link`` or
-  ``url``, title = ``title`` or the URL, snippet = ``content``, published date =
-  ``publish_date`` or ``publishedDate``, author = ``media``. ``request_id`` is
-  ``request_id``, ``requestId`` or ``id``.
+* **Results:** read by :mod:`websearch_core.providers._zai_parse`.
 * **HTTP errors:** ``Z.AI API error (<status>): <message>`` after the shared classifier;
   for 401 and 403 the text stays Z.AI's own (the chain passes Z.AI's authorization messages
   through verbatim), e.g. ``Z.AI API error (401): token expired or incorrect``.
@@ -62,18 +55,12 @@ import uuid
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ..errors import AuthorizationError, SearchProviderError
+from ..errors import AuthorizationError, ResponseParseError, SearchProviderError
 from ..models import SearchParams, SearchResponse
-from ..transport import (
-    ERROR_BODY_LIMIT,
-    HttpRequest,
-    SseResponse,
-    classify_http_error,
-    raise_for_status,
-)
-from ._zai_parse import decode_text, parse_payload, parse_tool_result, raise_for_rpc_error
-from ._zai_parse import rpc_message as _rpc_message
-from .base import ProviderContext, ProviderInfo, SearchProvider
+from ..transport import HttpRequest, HttpResponse, SseResponse
+from ._zai_parse import decode_text, parse_payload, parse_tool_result
+from ._zai_rpc import PARSE_FAILURE, raise_for_rpc_error, rpc_message
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderInfo, raise_for_error_map
 
 __all__ = [
     "INFO",
@@ -83,7 +70,10 @@ __all__ = [
     "ZaiProvider",
     "argument_shapes",
     "call_body",
+    "carried_error",
+    "check_status",
     "decode_text",
+    "error_text",
     "initialize_body",
     "initialized_body",
     "is_argument_shape_error",
@@ -178,8 +168,13 @@ def is_argument_shape_error(error: BaseException) -> bool:
     return error.status == 400 or any(word in text for word in _SHAPE_WORDS)
 
 
-def _error_text(body: str) -> str:
-    """Z.AI's own message from an error body (JSON ``msg`` / ``message`` / ``error``)."""
+def error_text(status: int, body: str) -> str | None:
+    """Z.AI's own message from an error body (JSON ``msg`` / ``message`` / ``error``).
+
+    Example:
+        >>> error_text(401, '{"success": false, "msg": "token expired or incorrect"}')
+        'token expired or incorrect'
+    """
     data = decode_text(body)
     for candidate in (data, data.get("error") if isinstance(data, Mapping) else None):
         if isinstance(candidate, Mapping):
@@ -187,74 +182,113 @@ def _error_text(body: str) -> str:
                 value = candidate.get(key)
                 if isinstance(value, str) and value.strip():
                     return value.strip()
-    return body.strip()
+    return None
 
 
-def check_status(response: SseResponse) -> None:
-    """Raise for a non-2xx reply; a 401/403 keeps Z.AI's own message."""
-    status = response.status
-    if 200 <= status < 300:
-        return
-    http = response.as_http()
-    body = http.text()[:ERROR_BODY_LIMIT]
-    message = f"Z.AI API error ({status}): {_error_text(body)}".rstrip(": ")
-    classified = classify_http_error(INFO.id, status, body)
-    if isinstance(classified, AuthorizationError):
-        raise AuthorizationError(INFO.id, message, status)
-    raise_for_status(INFO.id, http, message)
+ERRORS = ErrorMap(
+    prefix="Z.AI API error",
+    detail=error_text,
+    # The chain passes a Z.AI 401/403 through verbatim, so they keep Z.AI's own words.
+    statuses={401: AuthorizationError, 403: AuthorizationError},
+)
+"""How Z.AI's HTTP error statuses read: ``Z.AI API error (<status>): <message>``."""
 
 
-class ZaiProvider(SearchProvider):
-    """The Z.AI provider (see the module docstring for the wire details)."""
+def check_status(response: SseResponse | HttpResponse) -> None:
+    """Raise for a non-2xx reply through :data:`ERRORS`; a 401/403 keeps Z.AI's message."""
+    raise_for_error_map(INFO, ERRORS, response)
+
+
+def _reply(response: SseResponse | HttpResponse) -> Mapping[str, Any]:
+    """The JSON-RPC reply a 2xx response carries (SSE, or JSON on a streamed request)."""
+    if isinstance(response, SseResponse):
+        return rpc_message(response.body, response.events)
+    return rpc_message(response.body)
+
+
+def carried_error(response: SseResponse | HttpResponse) -> SearchProviderError | None:
+    """The error a reply carries (HTTP status, unreadable body, JSON-RPC or tool error)."""
+    try:
+        check_status(response)
+        raise_for_rpc_error(_reply(response))
+    except SearchProviderError as error:
+        return error
+    return None
+
+
+# The steps of one MCP session, kept in Flow.state under _STEP.
+_STEP, _SHAPE, _HEADERS = "step", "shape", "headers"
+_INITIALIZE, _INITIALIZED, _CALL = "initialize", "initialized", "tools/call"
+
+
+class ZaiProvider(ProtocolProvider):
+    """The Z.AI provider (see the module docstring for the wire details).
+
+    The core's loop sends every step: :meth:`first_request` is ``initialize``;
+    :meth:`follow_up` reads the session id and sends ``notifications/initialized``, then
+    ``tools/call`` with each argument shape while the server refuses the shape; the loop's
+    status check (:data:`ERRORS`) and :meth:`parse` raise whatever the last reply carries.
+    """
 
     info = INFO
+    errors = ERRORS
 
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Open an MCP session, then call the tool with each argument shape in turn."""
-        key = self.require_api_key(context)
-        headers = {
+    def first_request(self, flow: Flow) -> HttpRequest:
+        """``initialize``, with the key as a bearer token."""
+        key = self.require_api_key(flow.context)
+        flow.state[_HEADERS] = {
             "Authorization": f"Bearer {key}",
             "Content-Type": "application/json",
             "Accept": "application/json, text/event-stream",
         }
-        session = await self._initialize(context, headers)
-        if session:
-            headers[SESSION_HEADER] = session
-        await self._post(context, headers, initialized_body())
-        count = result_count(params)
-        shapes = argument_shapes(params.query, count)
-        for index, arguments in enumerate(shapes):
-            try:
-                return await self._call(context, headers, arguments, count)
-            except SearchProviderError as error:
-                if index == len(shapes) - 1 or not is_argument_shape_error(error):
-                    raise
-        raise AssertionError("unreachable")  # pragma: no cover  (the last shape re-raises)
+        flow.state[_STEP] = _INITIALIZE
+        return self._post(flow, initialize_body(_rpc_id()))
 
-    async def _post(
-        self, context: ProviderContext, headers: Mapping[str, str], body: Mapping[str, Any]
-    ) -> SseResponse:
-        request = HttpRequest(
-            method="POST", url=ZAI_MCP_ENDPOINT, headers=dict(headers), json=dict(body)
-        )
-        return await context.transport.send_sse(self.info.id, self.info.label, request)
+    def follow_up(self, flow: Flow) -> HttpRequest | None:
+        """The session's next step, a call with the next argument shape, or done."""
+        response = flow.last.response
+        step = flow.state[_STEP]
+        if step == _INITIALIZE:
+            if carried_error(response) is not None:
+                return None  # raised by the loop's check or by parse
+            session = (_header(response, SESSION_HEADER) or "").strip()
+            if session:
+                flow.state[_HEADERS][SESSION_HEADER] = session
+            flow.state[_STEP] = _INITIALIZED
+            return self._post(flow, initialized_body())
+        if step == _INITIALIZED:  # the notification's answer is ignored
+            flow.state[_STEP], flow.state[_SHAPE] = _CALL, 0
+            return self._call(flow)
+        shape = flow.state[_SHAPE]
+        error = carried_error(response)
+        if error is None or shape == len(_shapes(flow)) - 1 or not is_argument_shape_error(error):
+            return None
+        flow.state[_SHAPE] = shape + 1
+        return self._call(flow)
 
-    async def _initialize(self, context: ProviderContext, headers: Mapping[str, str]) -> str | None:
-        response = await self._post(context, headers, initialize_body(_rpc_id()))
-        check_status(response)
-        raise_for_rpc_error(_rpc_message(response.body, response.events))
-        session = response.as_http().header(SESSION_HEADER)
-        return session.strip() if session and session.strip() else None
-
-    async def _call(
-        self,
-        context: ProviderContext,
-        headers: Mapping[str, str],
-        arguments: Mapping[str, Any],
-        count: int,
-    ) -> SearchResponse:
-        response = await self._post(context, headers, call_body(arguments, _rpc_id()))
-        check_status(response)
-        message = _rpc_message(response.body, response.events)
+    def parse(self, flow: Flow) -> SearchResponse:
+        """The last tool result as a response, or the error the last reply carried."""
+        message = _reply(flow.last.response)
         raise_for_rpc_error(message)
-        return parse_tool_result(message, limit=count)
+        if flow.state[_STEP] != _CALL:  # pragma: no cover  (an initialize error raised above)
+            raise ResponseParseError(self.info.id, PARSE_FAILURE, 502)
+        return parse_tool_result(message, limit=result_count(flow.params))
+
+    def _call(self, flow: Flow) -> HttpRequest:
+        arguments = _shapes(flow)[flow.state[_SHAPE]]
+        return self._post(flow, call_body(arguments, _rpc_id()))
+
+    def _post(self, flow: Flow, body: Mapping[str, Any]) -> HttpRequest:
+        headers = dict(flow.state[_HEADERS])
+        return HttpRequest(
+            method="POST", url=ZAI_MCP_ENDPOINT, headers=headers, json=dict(body), stream=True
+        )
+
+
+def _shapes(flow: Flow) -> tuple[dict[str, Any], ...]:
+    return argument_shapes(flow.params.query, result_count(flow.params))
+
+
+def _header(response: SseResponse | HttpResponse, name: str) -> str | None:
+    http = response.as_http() if isinstance(response, SseResponse) else response
+    return http.header(name)

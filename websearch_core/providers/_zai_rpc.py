@@ -1,0 +1,154 @@
+"""The JSON-RPC envelope of Z.AI's MCP replies: find the reply, raise the error it carries.
+
+Kept apart from :mod:`websearch_core.providers._zai_parse` (the tool results) so each
+module has one job; nothing here does I/O. A reply arrives as SSE (``data:`` lines) or as
+plain JSON; Z.AI's own ``{"success": false}`` envelope, a JSON-RPC ``error`` and a tool
+result with ``isError`` are raised as :mod:`websearch_core.errors` errors tagged ``zai``,
+typed like HTTP failures when their code is an HTTP status.
+"""
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..errors import (
+    ProviderUnavailableError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from ..sse import SseError, SseEvent, parse_sse
+from ..transport import classify_http_error
+
+__all__ = [
+    "PARSE_FAILURE",
+    "content_texts",
+    "json_messages",
+    "parse_failure",
+    "raise_for_rpc_error",
+    "rpc_message",
+]
+
+PROVIDER_ID = "zai"
+PARSE_FAILURE = "Failed to parse Z.AI MCP response"
+_MCP_ERROR_CODE = re.compile(r"MCP error\s*(-?\d+)")
+
+
+def parse_failure() -> ResponseParseError:
+    """The error for a body that holds no readable JSON-RPC reply."""
+    return ResponseParseError(PROVIDER_ID, PARSE_FAILURE, 502)
+
+
+def json_messages(events: Iterable[SseEvent]) -> list[Any]:
+    """The events' data that parses as JSON, in order."""
+    messages: list[Any] = []
+    for event in events:
+        try:
+            messages.append(json.loads(event.data))
+        except ValueError:
+            continue
+    return messages
+
+
+def _looks_like_sse(text: str) -> bool:
+    return any(line.startswith(("data:", "event:")) for line in text.lstrip().splitlines()[:3])
+
+
+def _pick(messages: Sequence[Any]) -> Mapping[str, Any]:
+    """The reply among the messages: the last one with a ``result``, ``error`` or ``success``.
+
+    Anything else (a progress notification, another API's stream) is not a reply.
+    """
+    objects = [message for message in messages if isinstance(message, Mapping)]
+    replies = [m for m in objects if "result" in m or "error" in m or "success" in m]
+    if not replies:
+        raise parse_failure()
+    return replies[-1]
+
+
+def rpc_message(body: bytes, events: Sequence[SseEvent] = ()) -> Mapping[str, Any]:
+    """The JSON-RPC reply in a 2xx body, whether it came as SSE or as plain JSON.
+
+    Args:
+        body: The raw body (kept by the transport even when it was a stream).
+        events: The events the transport parsed, when the body was ``text/event-stream``.
+
+    Raises:
+        ResponseParseError: No JSON message could be read (``Failed to parse Z.AI MCP
+            response``).
+    """
+    if events:
+        return _pick(json_messages(events))
+    text = body.decode("utf-8", errors="replace")
+    if _looks_like_sse(text):
+        try:
+            parsed = parse_sse(body)
+        except SseError:
+            raise parse_failure() from None
+        return _pick(json_messages(parsed))
+    try:
+        return _pick([json.loads(text)])
+    except ValueError:
+        raise parse_failure() from None
+
+
+def _http_like(code: Any) -> int | None:
+    if isinstance(code, int) and not isinstance(code, bool) and 100 <= code <= 599:
+        return code
+    if isinstance(code, str) and code.isdigit() and 100 <= int(code) <= 599:
+        return int(code)
+    return None
+
+
+def _classified(status: int | None, message: str) -> SearchProviderError:
+    """A JSON-level failure typed like an HTTP one (quota text, 401/403, 402); else plain."""
+    effective = status if status is not None else 400
+    found = classify_http_error(PROVIDER_ID, effective, message)
+    if found is not None:
+        # Keep Z.AI's own words: the chain passes a Z.AI 401/403 message through verbatim.
+        return type(found)(PROVIDER_ID, message, effective)
+    if effective == 429:
+        return RateLimitedError(PROVIDER_ID, message, effective)
+    if effective >= 500:
+        return ProviderUnavailableError(PROVIDER_ID, message, effective)
+    return SearchProviderError(PROVIDER_ID, message, effective)
+
+
+def _first_text(value: Mapping[str, Any], keys: Iterable[str]) -> str | None:
+    for key in keys:
+        text = value.get(key)
+        if isinstance(text, str) and text.strip():
+            return text.strip()
+    return None
+
+
+def content_texts(result: Mapping[str, Any]) -> list[str]:
+    """The ``text`` of each ``content[]`` part of a tool result."""
+    content = result.get("content")
+    if not isinstance(content, list):
+        return []
+    texts = (part.get("text") for part in content if isinstance(part, Mapping))
+    return [text for text in texts if isinstance(text, str)]
+
+
+def raise_for_rpc_error(message: Mapping[str, Any]) -> None:
+    """Raise the error a JSON-RPC reply carries, if it carries one.
+
+    Three shapes: Z.AI's own ``{"success": false, "msg", "code"}`` envelope, a JSON-RPC
+    ``error`` object and a tool result with ``isError: true``.
+    """
+    if message.get("success") is False:
+        text = _first_text(message, ("msg", "message", "error_message")) or "Unknown error"
+        code = message.get("code")
+        raise _classified(_http_like(code), f"Z.AI API error ({code}): {text}")
+    error = message.get("error")
+    if isinstance(error, Mapping):
+        code = error.get("code")
+        text = _first_text(error, ("message",)) or "Unknown error"
+        raise _classified(_http_like(code), f"Z.AI MCP error ({code}): {text}")
+    result = message.get("result")
+    if isinstance(result, Mapping) and result.get("isError") is True:
+        text = "\n".join(content_texts(result)).strip() or "Z.AI MCP tool call failed"
+        found = _MCP_ERROR_CODE.search(text)
+        raise _classified(_http_like(abs(int(found.group(1)))) if found else None, text)
