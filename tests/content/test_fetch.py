@@ -418,3 +418,17 @@ async def test_numeric_spellings_of_loopback_are_refused(
         await ws.fetch(server.url("/a", host=host), use_browser=False)
     assert caught.value.kind == "address"
     assert server.hits["/a"] == 0
+
+
+async def test_through_a_proxy_names_are_checked_before_the_request(server: PageServer) -> None:
+    # The loopback server plays the proxy: it answers every request it is sent.
+    server.page("/a", ARTICLE)
+    async with WebSearch(state_backend="memory", proxy=server.url("")) as ws:
+        opened = {"allowed_networks": ["127.0.0.1/32"], "use_browser": False}
+        page = await ws.fetch("http://127.0.0.1:1/a", **opened)  # type: ignore[arg-type]
+        assert page.title == "Loopback article"  # port 1 has no server: the proxy answered
+        with pytest.raises(FetchRefusedError, match=r"localhost resolves to .*; set allow_priv"):
+            await ws.fetch("http://localhost:1/a", use_browser=False)
+        with pytest.raises(FetchRefusedError, match=r"10\.0\.0\.8 is a private address"):
+            await ws.fetch("http://10.0.0.8/a", use_browser=False)
+    assert server.hits["/a"] == 1

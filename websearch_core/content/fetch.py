@@ -44,7 +44,7 @@ from .errors import (
 )
 from .extract import extract_content
 from .models import PageContent
-from .safety import Networks, SafeResolver, check_url, parse_networks, resolved_problem
+from .safety import ALLOW_HINT, Networks, SafeResolver, check_url, parse_networks, resolved_problem
 
 if TYPE_CHECKING:
     from playwright.async_api import Route
@@ -453,7 +453,7 @@ async def _check_host(url: str, host: str, allowed: Networks) -> None:
         raise FetchFailedError(url, f"{host} could not be resolved ({error})") from None
     problem = resolved_problem(infos, allowed)
     if problem:
-        raise FetchRefusedError(url, f"{host} resolves to {problem}", "address")
+        raise FetchRefusedError(url, f"{host} resolves to {problem}; {ALLOW_HINT}", "address")
 
 
 def _kind(body: _Body) -> Kind:

@@ -27,6 +27,7 @@ from .errors import FetchRefusedError
 
 __all__ = [
     "ALLOWED_SCHEMES",
+    "ALLOW_HINT",
     "ALLOW_PRIVATE_ENV",
     "METADATA_HOSTS",
     "Networks",
@@ -58,7 +59,9 @@ _METADATA_ADDRESSES = frozenset(
 _NUMERIC_HOST = re.compile(r"^(?:0x[0-9a-f]*|\d+)(?:\.(?:0x[0-9a-f]*|\d+)){0,3}$", re.IGNORECASE)
 """Hosts that C resolvers read as IPv4 (``2130706433``, ``0x7f.1``, ``127.1``)."""
 _TRUE = frozenset({"1", "true", "yes", "on"})
-_HINT = f"set allow_private_addresses=True or {ALLOW_PRIVATE_ENV}=1 to allow it"
+ALLOW_HINT = f"set allow_private_addresses=True or {ALLOW_PRIVATE_ENV}=1 to allow it"
+"""How to lift the address rules: the end of every address refusal."""
+_HINT = ALLOW_HINT
 
 
 def private_allowed(explicit: bool | None = None) -> bool:
