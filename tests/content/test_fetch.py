@@ -432,3 +432,39 @@ async def test_through_a_proxy_names_are_checked_before_the_request(server: Page
         with pytest.raises(FetchRefusedError, match=r"10\.0\.0\.8 is a private address"):
             await ws.fetch("http://10.0.0.8/a", use_browser=False)
     assert server.hits["/a"] == 1
+
+
+SCRIPT_ONLY = (
+    "<html><head><title>App</title></head><body><div id='app'></div>"
+    "<script>document.getElementById('app').textContent = 'rendered';</script></body></html>"
+)
+
+
+async def test_script_only_page_without_a_browser_keeps_the_plain_fetch(
+    server: PageServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from websearch_core.browser import HeadlessBrowser
+
+    server.page("/app", SCRIPT_ONLY)
+    missing = HeadlessBrowser(executable_path="/nonexistent/chromium")
+    async with WebSearch(state_backend="memory", browser=missing) as ws:
+        page = await ws.fetch(server.url("/app"), allow_private_addresses=True)
+        assert (page.fetched_with, page.title, page.text) == ("http", "App", "")
+        monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
+        off = await ws.fetch(server.url("/app"), allow_private_addresses=True, use_cache=False)
+        assert off.fetched_with == "http"
+    assert not missing.is_running
+
+
+async def test_blocked_answer_without_a_browser_is_the_error(server: PageServer) -> None:
+    from websearch_core.browser import HeadlessBrowser
+
+    async def refused(_request: web.Request) -> web.Response:
+        return web.Response(status=403, text="blocked")
+
+    server.route("/guarded", refused)
+    missing = HeadlessBrowser(executable_path="/nonexistent/chromium")
+    async with WebSearch(state_backend="memory", browser=missing) as ws:
+        with pytest.raises(FetchFailedError, match="the server answered HTTP 403") as caught:
+            await ws.fetch(server.url("/guarded"), allow_private_addresses=True)
+    assert caught.value.status == 403
