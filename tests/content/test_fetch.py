@@ -468,3 +468,15 @@ async def test_blocked_answer_without_a_browser_is_the_error(server: PageServer)
         with pytest.raises(FetchFailedError, match="the server answered HTTP 403") as caught:
             await ws.fetch(server.url("/guarded"), allow_private_addresses=True)
     assert caught.value.status == 403
+
+
+async def test_a_page_cached_under_the_allowance_is_not_served_without_it(
+    ws: WebSearch, server: PageServer
+) -> None:
+    server.page("/a", ARTICLE)
+    url = server.url("/a", host="localhost")  # a name: checked when connecting
+    assert (await fetch(ws, url)).title == "Loopback article"
+    assert (await fetch(ws, url)).cached
+    with pytest.raises(FetchRefusedError, match="localhost resolves to"):
+        await ws.fetch(url, use_browser=False)
+    assert server.hits["/a"] == 1

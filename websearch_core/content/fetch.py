@@ -125,17 +125,23 @@ class FetchOptions:
             raise ValueError("cache_ttl_seconds must be positive")
 
 
-def page_cache_key(url: str) -> str:
-    """The page cache key of ``url`` (its fragment ignored: the server never sees it).
+def page_cache_key(url: str, scope: str = "public") -> str:
+    """The page cache key of ``url`` under an address policy ``scope``.
+
+    The fragment is ignored (the server never sees it). The scope keeps a page fetched with
+    private addresses allowed from being served to a call whose policy would refuse it: the
+    cache is read before any connection, so it must not bypass the address rules.
 
     Example:
         >>> page_cache_key("https://a.example/x#top") == page_cache_key("https://a.example/x")
         True
+        >>> page_cache_key("https://a.example/") == page_cache_key("https://a.example/", "private")
+        False
     """
     parts = urlsplit(url.strip())
     scheme, netloc = parts.scheme.lower(), parts.netloc.lower()
     normalised = urlunsplit((scheme, netloc, parts.path, parts.query, ""))
-    return hashlib.sha256(f"{_KEY_VERSION}\n{normalised}".encode()).hexdigest()
+    return hashlib.sha256(f"{_KEY_VERSION}\n{scope}\n{normalised}".encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -169,6 +175,11 @@ class PageFetcher:
     ) -> None:
         self.options = options
         self._allowed: Networks = parse_networks(options.allowed_networks)
+        self._scope = (
+            "private"
+            if options.allow_private_addresses
+            else ",".join(sorted(str(net) for net in self._allowed)) or "public"
+        )
         self._store = store
         self._browser = browser
         self._session: aiohttp.ClientSession | None = None
@@ -252,7 +263,7 @@ class PageFetcher:
     # --- one page -------------------------------------------------------------------------
 
     async def _fetch(self, url: str) -> PageContent:
-        key = page_cache_key(url)
+        key = page_cache_key(url, self._scope)
         cached = await self._cache_get(key)
         if cached is not None:
             return cached
