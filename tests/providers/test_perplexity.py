@@ -20,13 +20,15 @@ from websearch_core.errors import (
 from websearch_core.models import SearchParams
 from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
 from websearch_core.providers import get_provider
-from websearch_core.providers._perplexity_parse import (
+from websearch_core.providers._perplexity_ask import (
     AskResult,
     ask_answer,
     ask_sources,
-    events_json,
     merge_ask_events,
     parse_ask,
+)
+from websearch_core.providers._perplexity_parse import (
+    events_json,
     parse_chat_chunks,
     parse_chat_completion,
 )

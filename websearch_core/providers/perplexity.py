@@ -15,30 +15,21 @@
   5. ``anonymous``: the ask endpoint without credentials, only when no other method exists.
 
   The auto chain uses Perplexity only with cookies, an OAuth token or a Perplexity key
-  (OpenRouter alone does not admit it); an explicit selection always may.
+  (OpenRouter alone does not admit it); an explicit selection always may. Each method is
+  one step of the core's request loop (:meth:`PerplexityProvider.follow_up`).
 * **API-key mode:** ``POST https://api.perplexity.ai/chat/completions`` (OpenRouter:
   ``https://openrouter.ai/api/v1/chat/completions``) with ``Authorization: Bearer <key>``
-  and ``Accept: text/event-stream``. Body: ``model: "sonar-pro"``, a ``system`` message
-  (:data:`~websearch_core.prompts.SEARCH_SYSTEM_PROMPT`) and a ``user`` message (the query),
-  ``stream: true`` with ``stream_options.include_usage``, ``max_tokens`` (default 8192),
-  ``temperature`` (default 0.2), ``search_mode: "web"``, ``num_search_results`` (default 20),
-  ``web_search_options: {search_type: "pro", search_context_size: "high"}``,
-  ``enable_search_classifier: true``, ``reasoning_effort: "medium"``,
-  ``language_preference: "en"``, ``return_related_questions: true``, and when asked
-  ``search_domain_filter`` (included domains, excluded ones prefixed with ``-``),
-  ``search_after_date_filter`` / ``search_before_date_filter`` (``M/D/YYYY``),
-  ``search_language_filter`` (the language's ISO 639-1 code) and ``search_recency_filter``
-  (``recency``, only without explicit dates). The stream's text deltas are the answer; the
-  last ``id``, ``model``, ``citations``, ``search_results`` and ``related_questions`` win;
-  usage comes from the last chunk. A server that answers with one JSON completion instead
-  of a stream is read the same way. ``auth_mode`` is ``"api_key"``.
+  and ``Accept: text/event-stream``; the body is in :mod:`._perplexity_request`. The
+  stream's text deltas are the answer; the last ``id``, ``model``, ``citations``,
+  ``search_results`` and ``related_questions`` win; usage comes from the last chunk. A
+  server that answers with one JSON completion instead of a stream is read the same way.
+  ``auth_mode`` is ``"api_key"``.
 * **Ask mode** (cookies, OAuth, anonymous): ``POST
-  https://www.perplexity.ai/rest/sse/perplexity_ask`` with the web client's headers and a
-  ``{query_str, params}`` body (no system prompt; ``max_tokens``, ``temperature`` and
-  ``num_search_results`` are not sent). The SSE events are JSON snapshots merged into one
-  (see :func:`~websearch_core.providers._perplexity_parse.merge_ask_events`); a transport
-  failure before any response is retried exactly once. ``auth_mode`` is ``"oauth"`` (also
-  for cookies) or ``"anonymous"``.
+  https://www.perplexity.ai/rest/sse/perplexity_ask`` with the web client's headers and
+  body. The SSE events are JSON snapshots merged into one (see
+  :func:`~websearch_core.providers._perplexity_ask.merge_ask_events`); a transport failure
+  before any response is retried exactly once. ``auth_mode`` is ``"oauth"`` (also for
+  cookies) or ``"anonymous"``.
 * **Limits:** ``num_search_results`` sets the API's search breadth (API-key mode only);
   ``limit`` cuts the returned sources in both modes.
 * **Results:** sources are one per ``citations`` URL, enriched from the ``search_results``
@@ -46,12 +37,12 @@
   without citations the ``search_results`` are the sources; through OpenRouter the
   ``url_citation`` annotations are (snippet = the annotation's ``content``).
 * **Errors:** ``Perplexity API error (<status>): <body>`` and ``Perplexity ask API error
-  (<status>): <body>`` after the shared classifier; an error inside the stream is
-  ``Perplexity API error (<status>): <details>`` (default 500, ``Perplexity API stream
-  failed``); an ask event with ``error_code`` is ``Perplexity ask stream error: <message>``
-  (400); an ask reply with no body is ``Perplexity ask API returned no response body``
-  (:class:`~websearch_core.errors.ProviderUnavailableError`) and one that is not an event
-  stream ``Perplexity ask API returned no event stream``
+  (<status>): <body>`` after the shared classifier (one :class:`ErrorMap` per mode); an
+  error inside the stream is ``Perplexity API error (<status>): <details>`` (default 500,
+  ``Perplexity API stream failed``); an ask event with ``error_code`` is ``Perplexity ask
+  stream error: <message>`` (400); an ask reply with no body is ``Perplexity ask API
+  returned no response body`` (:class:`~websearch_core.errors.ProviderUnavailableError`)
+  and one that is not an event stream ``Perplexity ask API returned no event stream``
   (:class:`~websearch_core.errors.ResponseParseError`).
 
 Captures (``fixtures/perplexity/``, real ``sonar`` responses from 2026): the completion and
@@ -80,9 +71,7 @@ Docs: https://docs.perplexity.ai/api-reference/chat-completions-post
 
 import time
 import uuid
-from dataclasses import dataclass
-from datetime import date
-from typing import Any, Final, Literal
+from typing import Final
 
 from ..credentials import OAuthToken
 from ..errors import (
@@ -91,15 +80,20 @@ from ..errors import (
     ResponseParseError,
     SearchProviderError,
 )
-from ..html import CHROME_USER_AGENT
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse, SseResponse
-from ._perplexity_parse import (
-    AskResult,
-    events_json,
-    parse_ask,
-    parse_chat_chunks,
-    parse_chat_completion,
+from ._perplexity_ask import AskResult, parse_ask
+from ._perplexity_parse import events_json, parse_chat_chunks, parse_chat_completion
+from ._perplexity_request import (
+    API_MODEL,
+    ASK_MODEL,
+    COOKIES_ENV,
+    AuthMethod,
+    MethodKind,
+    api_body,
+    ask_body,
+    ask_headers,
+    auth_methods,
 )
 from .base import (
     ErrorMap,
@@ -119,24 +113,18 @@ __all__ = [
     "PerplexityProvider",
     "api_body",
     "ask_body",
+    "ask_headers",
     "auth_methods",
 ]
 
 CHAT_ENDPOINT: Final = "https://api.perplexity.ai/chat/completions"
 OPENROUTER_ENDPOINT: Final = "https://openrouter.ai/api/v1/chat/completions"
 ASK_ENDPOINT: Final = "https://www.perplexity.ai/rest/sse/perplexity_ask"
-API_MODEL: Final = "sonar-pro"
-ASK_MODEL: Final = "experimental"
-ASK_VERSION: Final = "2.18"
-DEFAULT_MAX_TOKENS: Final = 8192
-DEFAULT_TEMPERATURE: Final = 0.2
-DEFAULT_SEARCH_RESULTS: Final = 20
-COOKIES_ENV: Final = "PERPLEXITY_COOKIES"
-OPENROUTER_ENV: Final = ("OPENROUTER_API_KEY",)
 OAUTH_MIN_LIFETIME: Final = 300.0
 """A stored token that expires sooner than this is refreshed before use."""
-APP_USER_AGENT: Final = "Perplexity/641 CFNetwork/1568 Darwin/25.2.0"
-SESSION_COOKIE: Final = "__Secure-next-auth.session-token"
+ASK_KINDS: Final = frozenset({"cookies", "oauth", "anonymous"})
+API_ERRORS: Final = ErrorMap(prefix="Perplexity API error")
+ASK_ERRORS: Final = ErrorMap(prefix="Perplexity ask API error")
 
 INFO = ProviderInfo(
     id="perplexity",
@@ -160,177 +148,17 @@ INFO = ProviderInfo(
             "language",
         }
     ),
-    default_results=DEFAULT_SEARCH_RESULTS,
+    default_results=20,
     max_results=None,
     index="perplexity",
 )
-
-MethodKind = Literal["cookies", "oauth", "api_key", "openrouter", "anonymous"]
-ASK_KINDS: Final = frozenset({"cookies", "oauth", "anonymous"})
-API_ERRORS: Final = ErrorMap(prefix="Perplexity API error")
-ASK_ERRORS: Final = ErrorMap(prefix="Perplexity ask API error")
-
-
-@dataclass(frozen=True, slots=True)
-class AuthMethod:
-    """One way to reach Perplexity; ``secret`` is the cookie header or key (if any)."""
-
-    kind: MethodKind
-    secret: str | None = None
-
-    def __repr__(self) -> str:
-        return f"AuthMethod(kind={self.kind!r})"
-
-
-def auth_methods(context: ProviderContext, api_key: str | None) -> list[AuthMethod]:
-    """The methods to try, in order; ``anonymous`` only when there is no other."""
-    methods: list[AuthMethod] = []
-    cookies = context.credentials.env(COOKIES_ENV)
-    if cookies:
-        methods.append(AuthMethod("cookies", cookies))
-    if context.credentials.oauth_token(INFO.id) is not None:
-        methods.append(AuthMethod("oauth"))
-    if api_key:
-        methods.append(AuthMethod("api_key", api_key))
-    openrouter = context.credentials.api_key("openrouter", OPENROUTER_ENV)
-    if openrouter:
-        methods.append(AuthMethod("openrouter", openrouter))
-    return methods or [AuthMethod("anonymous")]
-
-
-def _us_date(day: date) -> str:
-    return f"{day.month}/{day.day}/{day.year}"
-
-
-def _filters(params: SearchParams) -> dict[str, Any]:
-    """The optional search filters both modes send."""
-    filters: dict[str, Any] = {}
-    domains = [*params.include_domains, *(f"-{d}" for d in params.exclude_domains)]
-    if domains:
-        filters["search_domain_filter"] = domains
-    if params.date_after is not None:
-        filters["search_after_date_filter"] = _us_date(params.date_after)
-    if params.date_before is not None:
-        filters["search_before_date_filter"] = _us_date(params.date_before)
-    if params.language:
-        filters["search_language_filter"] = [params.language.split("-")[0].lower()]
-    return filters
-
-
-def _recency(params: SearchParams) -> str | None:
-    if params.date_after is not None or params.date_before is not None:
-        return None
-    return params.recency
-
-
-def api_body(params: SearchParams, system_prompt: str, model: str = API_MODEL) -> dict[str, Any]:
-    """The chat-completions body for ``params`` (pure).
-
-    Example:
-        >>> api_body(SearchParams(query="x"), "sys")["num_search_results"]
-        20
-    """
-    body: dict[str, Any] = {
-        "model": model,
-        "messages": [
-            {"role": "system", "content": system_prompt},
-            {"role": "user", "content": params.query},
-        ],
-        "stream": True,
-        "stream_options": {"include_usage": True},
-        "max_tokens": params.max_tokens or DEFAULT_MAX_TOKENS,
-        "temperature": DEFAULT_TEMPERATURE if params.temperature is None else params.temperature,
-        "search_mode": "web",
-        "num_search_results": params.num_search_results or DEFAULT_SEARCH_RESULTS,
-        "web_search_options": {"search_type": "pro", "search_context_size": "high"},
-        "enable_search_classifier": True,
-        "reasoning_effort": "medium",
-        "language_preference": "en",
-        "return_related_questions": True,
-        **_filters(params),
-    }
-    recency = _recency(params)
-    if recency is not None:
-        body["search_recency_filter"] = recency
-    return body
-
-
-def _host_timezone(context: ProviderContext) -> str:
-    """The IANA zone in ``TZ`` (``Europe/Lisbon``), else ``UTC``."""
-    zone = (context.credentials.env("TZ") or "").lstrip(":")
-    return zone if "/" in zone else "UTC"
-
-
-def ask_body(
-    params: SearchParams, *, anonymous: bool, timezone: str = "UTC", model: str = ASK_MODEL
-) -> dict[str, Any]:
-    """The ask endpoint's ``{query_str, params}`` body (pure apart from the fresh uuids)."""
-    fields: dict[str, Any] = {
-        "query_str": params.query,
-        "search_focus": "internet",
-        "mode": "copilot",
-        "model_preference": model,
-        "sources": ["web"],
-        "attachments": [],
-        "frontend_uuid": str(uuid.uuid4()),
-        "frontend_context_uuid": str(uuid.uuid4()),
-        "version": ASK_VERSION,
-        "language": "en-US",
-        "timezone": timezone,
-        "search_recency_filter": _recency(params),
-        "is_incognito": True,
-        "use_schematized_api": True,
-        "skip_search_enabled": False,
-        "always_search_override": True,
-        "prompt_source": "user",
-        "source": "default",
-        "local_search_enabled": False,
-        "should_ask_for_mcp_tool_confirmation": False,
-        "supports_tool_approval_modal": False,
-        "force_enable_browser_agent": False,
-        "is_local_browser_available": False,
-        "is_local_browser_allowed": False,
-        **_filters(params),
-    }
-    if anonymous:
-        fields["send_back_text_in_streaming_api"] = True
-    return {"query_str": params.query, "params": fields}
-
-
-def ask_headers(kind: MethodKind, secret: str | None, request_id: str) -> dict[str, str]:
-    """The ask endpoint's headers for ``kind`` (``secret``: cookie header or OAuth token)."""
-    headers = {
-        "Content-Type": "application/json",
-        "Accept": "text/event-stream",
-        "Origin": "https://www.perplexity.ai",
-        "Referer": "https://www.perplexity.ai/",
-        "User-Agent": CHROME_USER_AGENT if kind == "anonymous" else APP_USER_AGENT,
-        "X-Request-ID": request_id,
-    }
-    if kind == "oauth" and secret:
-        headers["Cookie"] = f"{SESSION_COOKIE}={secret}"
-    elif kind == "cookies" and secret:
-        headers["Cookie"] = secret
-    if kind != "anonymous":
-        headers.update(
-            {
-                "X-App-ApiClient": "default",
-                "X-App-ApiVersion": ASK_VERSION,
-                "X-Perplexity-Request-Reason": "submit",
-            }
-        )
-    return headers
 
 
 class PerplexityProvider(ProtocolProvider):
     """The Perplexity provider (see the module docstring for the wire details).
 
-    Each auth method is one step of the core's request loop: :meth:`prepare` lists the
-    methods (and resolves the OAuth token), :meth:`follow_up` moves to the next method after
-    a failed answer and :meth:`after_failure` after a transport failure. ``flow.state``
-    keeps the methods, which request used which method (``built``), the last method given
-    up after a transport failure (``failed``), the ask requests already sent twice
-    (``resent``) and the parsed answer (``outcome``).
+    ``flow.state`` holds the ``methods``, the ``step`` in flight (its index and ``request``),
+    the ask request already sent twice (``resent``) and the parsed answer (``outcome``).
     """
 
     info = INFO
@@ -350,13 +178,13 @@ class PerplexityProvider(ProtocolProvider):
         return True
 
     async def prepare(self, flow: Flow) -> None:
-        """Choose the auth methods; resolve the OAuth token now, the only async step.
+        """Choose the auth methods; resolve the OAuth token now (hooks after this are sync).
 
-        A token that cannot be made valid is remembered as that method's failure, so the
-        other methods still run and it is raised only if it is the last one.
+        A token that cannot be made valid is kept as that method's failure, so the other
+        methods still run and it is raised only when no later method answers.
         """
         methods = auth_methods(flow.context, self.api_key(flow.context))
-        flow.state.update(methods=methods, built=[], failed=-1, resent=[])
+        flow.state.update(methods=methods, step=-1, request=None, resent=None)
         if any(method.kind == "oauth" for method in methods):
             try:
                 flow.state["oauth"] = await _fresh_token(flow.context)
@@ -365,25 +193,23 @@ class PerplexityProvider(ProtocolProvider):
 
     def first_request(self, flow: Flow) -> HttpRequest:
         """The request of the first usable method."""
-        return self._from(flow, 0, None)
+        return self._step_from(flow, 0, None)
 
     def follow_up(self, flow: Flow) -> HttpRequest | None:
-        """``None`` once a method answered; else the next method's request.
+        """``None`` once the step in flight answered; else the next method's request.
 
-        Also asked again after the loop refreshed the OAuth token: the history is the same
-        then, so the same (OAuth) step is built again with ``flow.token``.
+        The loop also asks again after refreshing the OAuth token; the last exchange is then
+        not the step in flight, and that step is built again with the new ``flow.token``.
 
         Raises:
-            SearchProviderError: The last method failed too (its error, typed by its mode's
-                error map, or the OAuth token's failure when that method was last).
+            SearchProviderError: No method is left: the last failure (typed by its mode's
+                error map), or the OAuth token's when that method came last.
         """
-        index, error = -1, None
-        if flow.exchanges:
-            index = self._index(flow, flow.last.request)
-            error = self._failure(flow, index)
-            if error is None:
-                return None
-        return self._from(flow, max(index, flow.state["failed"]) + 1, error)
+        step: int = flow.state["step"]
+        if not flow.exchanges or flow.last.request is not flow.state["request"]:
+            return self._step_from(flow, step, None)
+        error = self._failure(flow)
+        return None if error is None else self._step_from(flow, step + 1, error)
 
     def after_failure(
         self, flow: Flow, request: HttpRequest, error: SearchProviderError
@@ -391,16 +217,13 @@ class PerplexityProvider(ProtocolProvider):
         """An ask request once more after a broken connection; else the next method.
 
         Raises:
-            SearchProviderError: No method is left (``error``, or the OAuth token's failure).
+            SearchProviderError: No method is left (``error``, or the OAuth token's).
         """
-        index = self._index(flow, request)
-        resent: list[HttpRequest] = flow.state["resent"]
-        ask = flow.state["methods"][index].kind in ASK_KINDS
-        if ask and isinstance(error, ProviderConnectionError) and request not in resent:
-            resent.append(request)
+        ask = flow.state["methods"][flow.state["step"]].kind in ASK_KINDS
+        if ask and isinstance(error, ProviderConnectionError) and flow.state["resent"] is None:
+            flow.state["resent"] = request
             return request
-        flow.state["failed"] = index
-        return self._from(flow, index + 1, error)
+        return self._step_from(flow, flow.state["step"] + 1, error)
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The answer :meth:`follow_up` read from the last exchange."""
@@ -409,35 +232,37 @@ class PerplexityProvider(ProtocolProvider):
             raise outcome
         return outcome
 
-    # --- steps ---------------------------------------------------------------------------------
-
-    def _from(self, flow: Flow, start: int, error: SearchProviderError | None) -> HttpRequest:
+    def _step_from(self, flow: Flow, start: int, error: SearchProviderError | None) -> HttpRequest:
         """The request of the first usable method from ``start``; else raise the last error."""
         methods: list[AuthMethod] = flow.state["methods"]
         for index in range(start, len(methods)):
             if methods[index].kind == "oauth" and "oauth_error" in flow.state:
                 error = flow.state["oauth_error"]
                 continue
-            request = self._build(flow, index)
-            flow.state["built"].append((request, index))
+            request = self._build(flow, methods[index])
+            if index != flow.state["step"]:
+                flow.state["resent"] = None  # each method may resend once
+            flow.state.update(step=index, request=request)
             return request
         if error is None:
             raise AssertionError("a step was asked for past the last method")
         raise error
 
-    def _build(self, flow: Flow, index: int) -> HttpRequest:
-        method: AuthMethod = flow.state["methods"][index]
-        context = flow.context
+    def _build(self, flow: Flow, method: AuthMethod) -> HttpRequest:
+        """``method``'s request; only the OAuth step leaves a token the loop may refresh."""
+        secret = method.secret
         if method.kind == "oauth":
             # The token prepare() resolved, or the one the loop refreshed after a 401/403.
-            flow.token = flow.token or flow.state["oauth"]
-            secret = flow.token.access_token if flow.token is not None else None
+            token: OAuthToken = flow.token or flow.state["oauth"]
+            flow.token, secret = token, token.access_token
         else:
-            flow.token = None  # only the OAuth step may make the loop refresh
-            secret = method.secret
+            flow.token = None
         if method.kind in ASK_KINDS:
+            zone = (flow.context.credentials.env("TZ") or "").lstrip(":")
             body = ask_body(
-                flow.params, anonymous=method.kind == "anonymous", timezone=_host_timezone(context)
+                flow.params,
+                anonymous=method.kind == "anonymous",
+                timezone=zone if "/" in zone else "UTC",  # an IANA zone, not "UTC+1"
             )
             headers = ask_headers(method.kind, secret, str(uuid.uuid4()))
             return HttpRequest(
@@ -453,38 +278,32 @@ class PerplexityProvider(ProtocolProvider):
                 "Content-Type": "application/json",
                 "Accept": "text/event-stream",
             },
-            json=api_body(flow.params, context.system_prompt, model),
+            json=api_body(flow.params, flow.context.system_prompt, model),
             stream=True,
         )
 
-    @staticmethod
-    def _index(flow: Flow, request: HttpRequest) -> int:
-        """The method ``request`` was built for (requests are matched by identity)."""
-        built: list[tuple[HttpRequest, int]] = flow.state["built"]
-        return next(index for sent, index in built if sent is request)
-
-    def _failure(self, flow: Flow, index: int) -> SearchProviderError | None:
-        """What went wrong with the last exchange (method ``index``), or ``None``."""
+    def _failure(self, flow: Flow) -> SearchProviderError | None:
+        """Why the step in flight failed (its status or its unreadable answer), or ``None``."""
         response = flow.last.response
         if 200 <= response.status < 300:
             outcome = self._outcome(flow)
             return outcome if isinstance(outcome, SearchProviderError) else None
-        ask = flow.state["methods"][index].kind in ASK_KINDS
+        ask = flow.state["methods"][flow.state["step"]].kind in ASK_KINDS
         try:
             raise_for_error_map(self.info, ASK_ERRORS if ask else API_ERRORS, response)
         except SearchProviderError as error:
             return error
-        return None  # pragma: no cover  (a non-2xx always raises)
+        raise AssertionError("a non-2xx status always raises")  # pragma: no cover
 
     def _outcome(self, flow: Flow) -> SearchResponse | SearchProviderError:
-        """The last 2xx answer parsed (once; kept in ``flow.state``)."""
+        """The last 2xx answer parsed, once (kept in ``flow.state`` for :meth:`parse`)."""
         exchange = flow.last
         cached = flow.state.get("outcome")
         outcome: SearchResponse | SearchProviderError
         if cached is not None and cached[0] is exchange:
             outcome = cached[1]
             return outcome
-        kind = flow.state["methods"][self._index(flow, exchange.request)].kind
+        kind = flow.state["methods"][flow.state["step"]].kind
         try:
             outcome = _read_answer(kind, exchange.request, exchange.response, flow.params)
         except SearchProviderError as error:

@@ -1,0 +1,260 @@
+"""Pure parsing of the Perplexity ask endpoint's stream (cookies, OAuth, anonymous).
+
+The endpoint streams JSON snapshots: :func:`merge_ask_events` folds them into one (blocks
+merged by ``intended_usage``, markdown chunks placed at their offsets) and :func:`parse_ask`
+turns the result into a response. Kept apart from the chat-completions parsing in
+:mod:`websearch_core.providers._perplexity_parse`; nothing here does I/O.
+"""
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from ..errors import SearchProviderError
+from ..models import SearchResponse, SearchSource
+from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._perplexity_parse import PROVIDER_ID, as_mapping, clean_text
+
+__all__ = ["AskResult", "ask_answer", "ask_sources", "merge_ask_events", "parse_ask"]
+
+
+def _merge_block(existing: Mapping[str, Any] | None, incoming: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(existing or {})
+    for key, value in incoming.items():
+        if key == "markdown_block" and isinstance(value, Mapping):
+            merged[key] = _merge_markdown(as_mapping(merged.get(key)), value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _merge_markdown(existing: Mapping[str, Any], incoming: Mapping[str, Any]) -> dict[str, Any]:
+    merged = {**existing, **incoming}
+    chunks = incoming.get("chunks")
+    if isinstance(chunks, list):
+        offset = incoming.get("chunk_starting_offset")
+        previous = existing.get("chunks")
+        previous_list = previous if isinstance(previous, list) else []
+        if isinstance(offset, int) and offset > 0:
+            merged["chunks"] = previous_list[:offset] + chunks
+        else:
+            merged["chunks"] = list(chunks)
+    return merged
+
+
+def _ask_error(event: Mapping[str, Any]) -> SearchProviderError | None:
+    code = event.get("error_code")
+    if code is None:
+        return None
+    detail = clean_text(event.get("error_message")) or str(code)
+    return SearchProviderError(PROVIDER_ID, f"Perplexity ask stream error: {detail}", 400)
+
+
+def merge_ask_events(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Fold the ask stream's snapshots into one.
+
+    Top-level fields are shallow-merged; ``blocks`` are merged per ``intended_usage`` (a
+    ``markdown_block``'s ``chunks`` from ``chunk_starting_offset`` on: 0 replaces them); an
+    earlier ``sources_list`` survives an event without one. Events after one marked
+    ``final: true`` or ``status: "COMPLETED"`` are ignored.
+
+    Raises:
+        SearchProviderError: An event carried an ``error_code`` (status 400).
+    """
+    merged: dict[str, Any] = {}
+    blocks: dict[str, dict[str, Any]] = {}
+    for event in events:
+        failure = _ask_error(event)
+        if failure is not None:
+            raise failure
+        for key, value in event.items():
+            if key != "blocks":
+                merged[key] = value
+        incoming = event.get("blocks")
+        for block in incoming if isinstance(incoming, list) else []:
+            if isinstance(block, Mapping):
+                usage = str(block.get("intended_usage") or "")
+                blocks[usage] = _merge_block(blocks.get(usage), block)
+        if event.get("final") is True or event.get("status") == "COMPLETED":
+            break
+    merged["blocks"] = list(blocks.values())
+    return merged
+
+
+def _markdown_text(block: Mapping[str, Any]) -> str | None:
+    markdown = as_mapping(block.get("markdown_block"))
+    chunks = markdown.get("chunks")
+    if isinstance(chunks, list) and chunks:
+        return "".join(str(chunk) for chunk in chunks if isinstance(chunk, str)) or None
+    return clean_text(markdown.get("answer"))
+
+
+def _structured_text(value: Any) -> str | None:
+    """The answer in the ask stream's JSON ``text``: an object or a list of steps."""
+    if isinstance(value, list):
+        for step in reversed(value):
+            content = as_mapping(as_mapping(step).get("content"))
+            inner = content.get("answer")
+            if isinstance(inner, str):
+                found = _structured_text(_loads(inner)) or clean_text(inner)
+                if found:
+                    return found
+        return None
+    data = as_mapping(value)
+    structured = data.get("structured_answer")
+    if isinstance(structured, list):
+        joined = "".join(_raw_text(as_mapping(item)) for item in structured)
+        if joined.strip():
+            return joined
+    chunks = data.get("chunks")
+    if isinstance(chunks, list) and chunks:
+        return "".join(str(chunk) for chunk in chunks if isinstance(chunk, str)) or None
+    return clean_text(data.get("answer")) or clean_text(data.get("text"))
+
+
+def _raw_text(item: Mapping[str, Any]) -> str:
+    """An answer piece as written: its ``text``, else its ``chunks`` joined."""
+    text = item.get("text")
+    if isinstance(text, str):
+        return text
+    chunks = item.get("chunks")
+    if isinstance(chunks, list):
+        return "".join(chunk for chunk in chunks if isinstance(chunk, str))
+    return ""
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def ask_answer(merged: Mapping[str, Any]) -> str | None:
+    """The answer: a ``*markdown*`` block, else the ``ask_text`` block, else ``text``."""
+    blocks = [b for b in merged.get("blocks", []) if isinstance(b, Mapping)]
+    for block in blocks:
+        if "markdown" in str(block.get("intended_usage") or "") and "markdown_block" in block:
+            found = _markdown_text(block)
+            if found:
+                return found.strip()
+    for block in blocks:
+        if block.get("intended_usage") == "ask_text":
+            found = _markdown_text(block)
+            if found:
+                return found.strip()
+    text = merged.get("text")
+    if not isinstance(text, str) or not text.strip():
+        return None
+    parsed = _loads(text)
+    if parsed is None:
+        return text.strip()
+    found = _structured_text(parsed)
+    return found.strip() if found else None
+
+
+def _url_key(url: str) -> str:
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        return url.rstrip("/").lower()
+    path = parts.path.rstrip("/")
+    return urlunsplit((parts.scheme.lower(), host + port, path, parts.query, ""))
+
+
+def _ask_source(item: Any, now: datetime | None) -> SearchSource | None:
+    data = as_mapping(item)
+    url = clean_text(data.get("url"))
+    if url is None or not is_http_url(url):
+        return None
+    title = clean_text(data.get("name")) or clean_text(data.get("title"))
+    published = clean_text(data.get("timestamp")) or clean_text(data.get("date"))
+    return SearchSource(
+        title=collapse_whitespace(title) if title else url,
+        url=url,
+        snippet=clean_text(data.get("snippet")),
+        published_date=published,
+        age_seconds=age_seconds_from_date(published, now=now),
+    )
+
+
+def _text_web_results(text: Any) -> list[Any]:
+    parsed = _loads(text) if isinstance(text, str) else None
+    steps = parsed if isinstance(parsed, list) else [parsed]
+    found: list[Any] = []
+    for step in steps:
+        data = as_mapping(step)
+        for holder in (data, as_mapping(data.get("content"))):
+            listed = holder.get("web_results")
+            if isinstance(listed, list):
+                found.extend(listed)
+    return found
+
+
+def ask_sources(merged: Mapping[str, Any], now: datetime | None = None) -> list[SearchSource]:
+    """The ask stream's sources.
+
+    The ``web_results`` block, else ``sources_list``, else the web results in the JSON
+    ``text``; de-duplicated by normalised URL (first position, latest fields).
+    """
+    items: list[Any] = []
+    for block in merged.get("blocks", []):
+        if isinstance(block, Mapping) and block.get("intended_usage") == "web_results":
+            listed = as_mapping(block.get("web_result_block")).get("web_results")
+            items = listed if isinstance(listed, list) else []
+    if not items and isinstance(merged.get("sources_list"), list):
+        items = merged["sources_list"]
+    if not items:
+        items = _text_web_results(merged.get("text"))
+    unique: dict[str, SearchSource] = {}
+    for item in items:
+        source = _ask_source(item, now)
+        if source is not None:
+            unique[_url_key(source.url)] = source
+    return list(unique.values())
+
+
+@dataclass(frozen=True, slots=True)
+class AskResult:
+    """How an ask request was made, for the response's model and request id."""
+
+    auth_mode: str
+    """``"oauth"`` (also for cookies) or ``"anonymous"``."""
+    requested_model: str
+    request_id: str
+
+
+def _ask_model(merged: Mapping[str, Any], request: AskResult) -> str:
+    for key in ("user_selected_model", "display_model"):
+        value = clean_text(merged.get(key))
+        if value and value != "turbo":
+            return value
+    display = clean_text(merged.get("display_model"))
+    if request.auth_mode == "anonymous" and display:
+        return display
+    return request.requested_model
+
+
+def parse_ask(
+    events: Iterable[Mapping[str, Any]],
+    request: AskResult,
+    *,
+    limit: int | None = None,
+    now: datetime | None = None,
+) -> SearchResponse:
+    """The response for an ask stream's JSON events."""
+    merged = merge_ask_events(events)
+    sources = ask_sources(merged, now)
+    return SearchResponse(
+        provider=PROVIDER_ID,
+        answer=ask_answer(merged),
+        sources=tuple(sources[:limit] if limit else sources),
+        model=_ask_model(merged, request),
+        request_id=clean_text(merged.get("uuid")) or request.request_id,
+        auth_mode=request.auth_mode,
+    )

@@ -1,0 +1,202 @@
+"""The Perplexity requests, built without I/O: which auth methods, bodies and headers.
+
+* **Methods** (:func:`auth_methods`): cookies, OAuth, API key, OpenRouter, in that order;
+  anonymous only when none is configured.
+
+* **Chat completions** (API key, OpenRouter): ``model`` (``sonar-pro``), a ``system``
+  message (the system prompt) and a ``user`` message (the query), ``stream: true`` with
+  ``stream_options.include_usage``, ``max_tokens`` (default 8192), ``temperature`` (default
+  0.2), ``search_mode: "web"``, ``num_search_results`` (default 20), ``web_search_options:
+  {search_type: "pro", search_context_size: "high"}``, ``enable_search_classifier: true``,
+  ``reasoning_effort: "medium"``, ``language_preference: "en"``,
+  ``return_related_questions: true``.
+* **Filters**, in both modes when asked: ``search_domain_filter`` (included domains,
+  excluded ones prefixed with ``-``), ``search_after_date_filter`` /
+  ``search_before_date_filter`` (``M/D/YYYY``), ``search_language_filter`` (the language's
+  ISO 639-1 code) and ``search_recency_filter`` (``recency``, only without explicit dates).
+* **Ask endpoint** (cookies, OAuth, anonymous): the web client's ``{query_str, params}``
+  body (no system prompt; ``max_tokens``, ``temperature`` and ``num_search_results`` are not
+  sent) and headers: the app's user agent, API client and version headers when signed in,
+  a Chrome user agent when anonymous; cookies as given, an OAuth token as the
+  ``__Secure-next-auth.session-token`` cookie.
+"""
+
+import uuid
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+from ..html import CHROME_USER_AGENT
+from ..models import SearchParams
+
+if TYPE_CHECKING:
+    from .base import ProviderContext
+
+__all__ = [
+    "API_MODEL",
+    "ASK_MODEL",
+    "AuthMethod",
+    "MethodKind",
+    "api_body",
+    "ask_body",
+    "ask_headers",
+    "auth_methods",
+]
+
+MethodKind = Literal["cookies", "oauth", "api_key", "openrouter", "anonymous"]
+API_MODEL: Final = "sonar-pro"
+ASK_MODEL: Final = "experimental"
+ASK_VERSION: Final = "2.18"
+DEFAULT_MAX_TOKENS: Final = 8192
+DEFAULT_TEMPERATURE: Final = 0.2
+DEFAULT_SEARCH_RESULTS: Final = 20
+APP_USER_AGENT: Final = "Perplexity/641 CFNetwork/1568 Darwin/25.2.0"
+SESSION_COOKIE: Final = "__Secure-next-auth.session-token"
+PROVIDER_ID: Final = "perplexity"
+COOKIES_ENV: Final = "PERPLEXITY_COOKIES"
+OPENROUTER_ENV: Final = ("OPENROUTER_API_KEY",)
+
+
+@dataclass(frozen=True, slots=True)
+class AuthMethod:
+    """One way to reach Perplexity; ``secret`` is the cookie header or key (if any)."""
+
+    kind: MethodKind
+    secret: str | None = None
+
+    def __repr__(self) -> str:
+        return f"AuthMethod(kind={self.kind!r})"
+
+
+def auth_methods(context: "ProviderContext", api_key: str | None) -> list[AuthMethod]:
+    """The methods to try, in order; ``anonymous`` only when there is no other."""
+    methods: list[AuthMethod] = []
+    cookies = context.credentials.env(COOKIES_ENV)
+    if cookies:
+        methods.append(AuthMethod("cookies", cookies))
+    if context.credentials.oauth_token(PROVIDER_ID) is not None:
+        methods.append(AuthMethod("oauth"))
+    if api_key:
+        methods.append(AuthMethod("api_key", api_key))
+    openrouter = context.credentials.api_key("openrouter", OPENROUTER_ENV)
+    if openrouter:
+        methods.append(AuthMethod("openrouter", openrouter))
+    return methods or [AuthMethod("anonymous")]
+
+
+def _us_date(day: date) -> str:
+    return f"{day.month}/{day.day}/{day.year}"
+
+
+def _filters(params: SearchParams) -> dict[str, Any]:
+    """The optional search filters both modes send."""
+    filters: dict[str, Any] = {}
+    domains = [*params.include_domains, *(f"-{d}" for d in params.exclude_domains)]
+    if domains:
+        filters["search_domain_filter"] = domains
+    if params.date_after is not None:
+        filters["search_after_date_filter"] = _us_date(params.date_after)
+    if params.date_before is not None:
+        filters["search_before_date_filter"] = _us_date(params.date_before)
+    if params.language:
+        filters["search_language_filter"] = [params.language.split("-")[0].lower()]
+    return filters
+
+
+def _recency(params: SearchParams) -> str | None:
+    if params.date_after is not None or params.date_before is not None:
+        return None
+    return params.recency
+
+
+def api_body(params: SearchParams, system_prompt: str, model: str = API_MODEL) -> dict[str, Any]:
+    """The chat-completions body for ``params`` (pure).
+
+    Example:
+        >>> api_body(SearchParams(query="x"), "sys")["num_search_results"]
+        20
+    """
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": [
+            {"role": "system", "content": system_prompt},
+            {"role": "user", "content": params.query},
+        ],
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "max_tokens": params.max_tokens or DEFAULT_MAX_TOKENS,
+        "temperature": DEFAULT_TEMPERATURE if params.temperature is None else params.temperature,
+        "search_mode": "web",
+        "num_search_results": params.num_search_results or DEFAULT_SEARCH_RESULTS,
+        "web_search_options": {"search_type": "pro", "search_context_size": "high"},
+        "enable_search_classifier": True,
+        "reasoning_effort": "medium",
+        "language_preference": "en",
+        "return_related_questions": True,
+        **_filters(params),
+    }
+    recency = _recency(params)
+    if recency is not None:
+        body["search_recency_filter"] = recency
+    return body
+
+
+def ask_body(
+    params: SearchParams, *, anonymous: bool, timezone: str = "UTC", model: str = ASK_MODEL
+) -> dict[str, Any]:
+    """The ask endpoint's ``{query_str, params}`` body (pure apart from the fresh uuids)."""
+    fields: dict[str, Any] = {
+        "query_str": params.query,
+        "search_focus": "internet",
+        "mode": "copilot",
+        "model_preference": model,
+        "sources": ["web"],
+        "attachments": [],
+        "frontend_uuid": str(uuid.uuid4()),
+        "frontend_context_uuid": str(uuid.uuid4()),
+        "version": ASK_VERSION,
+        "language": "en-US",
+        "timezone": timezone,
+        "search_recency_filter": _recency(params),
+        "is_incognito": True,
+        "use_schematized_api": True,
+        "skip_search_enabled": False,
+        "always_search_override": True,
+        "prompt_source": "user",
+        "source": "default",
+        "local_search_enabled": False,
+        "should_ask_for_mcp_tool_confirmation": False,
+        "supports_tool_approval_modal": False,
+        "force_enable_browser_agent": False,
+        "is_local_browser_available": False,
+        "is_local_browser_allowed": False,
+        **_filters(params),
+    }
+    if anonymous:
+        fields["send_back_text_in_streaming_api"] = True
+    return {"query_str": params.query, "params": fields}
+
+
+def ask_headers(kind: MethodKind, secret: str | None, request_id: str) -> dict[str, str]:
+    """The ask endpoint's headers for ``kind`` (``secret``: cookie header or OAuth token)."""
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "text/event-stream",
+        "Origin": "https://www.perplexity.ai",
+        "Referer": "https://www.perplexity.ai/",
+        "User-Agent": CHROME_USER_AGENT if kind == "anonymous" else APP_USER_AGENT,
+        "X-Request-ID": request_id,
+    }
+    if kind == "oauth" and secret:
+        headers["Cookie"] = f"{SESSION_COOKIE}={secret}"
+    elif kind == "cookies" and secret:
+        headers["Cookie"] = secret
+    if kind != "anonymous":
+        headers.update(
+            {
+                "X-App-ApiClient": "default",
+                "X-App-ApiVersion": ASK_VERSION,
+                "X-Perplexity-Request-Reason": "submit",
+            }
+        )
+    return headers
