@@ -7,10 +7,13 @@
   public http(s) addresses only by default, checked at connection time and on every
   redirect, with a size cap, a content-type check, a page cache and browser escalation.
   :meth:`websearch_core.WebSearch.fetch` is the usual entry point.
+- :func:`fetch_source_pages` and :func:`content_text` add the pages behind search results
+  to a search (the pieces ``include_content`` is built from).
 """
 
 from .decode import declared_charset, decode_html
 from .documents import pdf_content, text_content
+from .enrich import SourcePage, content_text, fetch_source_pages
 from .errors import (
     FetchError,
     FetchFailedError,
@@ -37,10 +40,13 @@ __all__ = [
     "PageFetcher",
     "RefusalReason",
     "SafeResolver",
+    "SourcePage",
     "check_url",
+    "content_text",
     "declared_charset",
     "decode_html",
     "extract_content",
+    "fetch_source_pages",
     "html_to_markdown",
     "pdf_content",
     "private_allowed",
