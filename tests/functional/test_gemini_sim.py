@@ -1,17 +1,21 @@
 """Gemini end to end through ``WebSearch`` against the loopback simulator.
 
-Every call forces ``provider="gemini"``. Retry waits go through a recording sleep that does
-not actually sleep, so the back-off schedule is asserted without slowing the suite.
+Every call forces ``provider="gemini"`` unless it tests the hand-over to the next provider.
+The request loop's retry waits go through a recording sleep that does not actually sleep,
+so the back-off schedule is asserted without slowing the suite; the tests of the attempt's
+time limit sleep for real and bound the measured elapsed time instead.
 """
 
+import dataclasses
 import json
 import time
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from websearch_core import WebSearch
+from websearch_core import WebSearch, request_loop
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import (
     AllProvidersFailedError,
@@ -26,7 +30,7 @@ from websearch_core.errors import (
     SearchProviderError,
 )
 from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
-from websearch_core.providers import get_provider
+from websearch_core.providers.gemini import GeminiProvider
 from websearch_core.testing import Fault, SimResult, Simulator
 
 QUERY = "python asyncio"
@@ -43,13 +47,13 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """The provider's retry waits, recorded instead of slept."""
+    """The request loop's retry waits, recorded instead of slept."""
     recorded: list[float] = []
 
     async def fake_sleep(seconds: float) -> None:
         recorded.append(seconds)
 
-    monkeypatch.setattr(get_provider("gemini"), "_sleep", fake_sleep)
+    monkeypatch.setattr(request_loop, "asyncio", SimpleNamespace(sleep=fake_sleep))
     return recorded
 
 
@@ -297,12 +301,13 @@ async def test_oauth_moves_to_the_second_endpoint(
 ) -> None:
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
     _store(sim).set_oauth("gemini", OAuthToken(access_token="tok"))
-    sim["gemini"].enqueue(Fault.server_error(503), Fault.server_error(503))
+    sim["gemini"].enqueue(*[Fault.server_error(503)] * 5)
     async with _client(sim, {}) as ws:
         response = await ws.search(QUERY, provider="gemini")
-    # One attempt at the first endpoint, then the second with its own retries.
-    assert len(sim["gemini"].requests) == 3
-    assert sleeps == [1.0]
+    # Four attempts at the first endpoint, then the second with its own retries (the
+    # simulator serves both; tests/providers/test_gemini.py shows which URL each went to).
+    assert len(sim["gemini"].requests) == 6
+    assert sleeps == [1.0, 2.0, 4.0, 1.0]
     assert response.auth_mode == "oauth"
 
 
@@ -332,7 +337,8 @@ async def test_retries_end_after_four_attempts(sim: Simulator, sleeps: list[floa
 async def test_a_shorter_base_delay(
     sim: Simulator, sleeps: list[float], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(get_provider("gemini"), "retry_base_delay", 0.01)
+    shorter = dataclasses.replace(GeminiProvider.retry, base_delay=0.01)
+    monkeypatch.setattr(GeminiProvider, "retry", shorter)
     sim["gemini"].enqueue(Fault.server_error(), Fault.server_error())
     async with _client(sim) as ws:
         await ws.search(QUERY, provider="gemini")
@@ -356,7 +362,7 @@ async def test_retry_info_in_the_body(sim: Simulator, sleeps: list[float]) -> No
         details=[{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "7s"}],
     )
     sim["gemini"].enqueue(Fault.http(429, body))
-    async with _client(sim) as ws:
+    async with _client(sim, timeout_seconds=30) as ws:
         await ws.search(QUERY, provider="gemini")
     assert sleeps == [7.0]
 
@@ -374,13 +380,44 @@ async def test_a_hint_past_the_budget_ends_the_retries(sim: Simulator, sleeps: l
     assert sleeps == [] and len(sim["gemini"].requests) == 1
 
 
-async def test_the_five_minute_budget_is_shared(sim: Simulator, sleeps: list[float]) -> None:
-    sim["gemini"].always(Fault.rate_limited(retry_after=200))
-    failure = await _failure(sim)
+async def test_a_hint_past_the_attempts_time_is_not_waited(
+    sim: Simulator, sleeps: list[float]
+) -> None:
+    sim["gemini"].always(Fault.rate_limited(retry_after=20))
+    failure = await _failure(sim, overrides={"timeout_seconds": 10})
     assert isinstance(failure, RateLimitedError)
-    assert failure.retry_after == 200.0
-    assert sleeps == [200.0]  # a second 200 s wait would pass 300 s
+    assert failure.retry_after == 20.0
+    assert sleeps == [] and len(sim["gemini"].requests) == 1
+
+
+async def test_waits_never_outlast_the_attempt() -> None:
+    """Real sleeps: a 2.5 s hint fits a 4 s attempt once, a second one no longer does.
+
+    The hint is over the chain's own 2 s rate-limit wait, so the chain does not retry and
+    every request counted here belongs to the one attempt.
+    """
+    async with Simulator(["gemini"]) as sim:
+        sim["gemini"].always(Fault.rate_limited(retry_after=2.5))
+        started = time.monotonic()
+        failure = await _failure(sim, overrides={"timeout_seconds": 4})
+        elapsed = time.monotonic() - started
+    assert isinstance(failure, RateLimitedError) and failure.retry_after == 2.5
     assert len(sim["gemini"].requests) == 2
+    assert 2.5 <= elapsed < 4.0 + 1.0  # one real wait; the attempt's 4 s bound the rest
+
+
+async def test_rate_limited_forever_hands_over_within_the_attempts_time() -> None:
+    """429 ``Retry-After: 20`` forever with a 10 s attempt: the next provider answers."""
+    async with Simulator(["gemini", "anthropic"]) as sim:
+        sim["gemini"].always(Fault.rate_limited(retry_after=20))
+        started = time.monotonic()
+        async with _client(sim, timeout_seconds=10) as ws:
+            response = await ws.search(QUERY)
+        elapsed = time.monotonic() - started
+    assert response.provider == "anthropic"
+    assert [a.provider for a in response.attempts][:2] == ["gemini", "anthropic"]
+    assert len(sim["gemini"].requests) == 1 and len(sim["anthropic"].requests) == 1
+    assert elapsed < 10.0  # never near the 20 s the server asked for, nor past the attempt
 
 
 # --- faults -----------------------------------------------------------------------------------
@@ -432,11 +469,12 @@ async def test_connection_reset_is_retried(sim: Simulator, sleeps: list[float]) 
     sim["gemini"].enqueue(Fault.reset())
     async with _client(sim) as ws:
         response = await ws.search(QUERY, provider="gemini")
-    assert len(sim["gemini"].requests) == 2 and sleeps == [1.0]
+    assert len(sim["gemini"].requests) == 2 and sleeps == []  # resent at once
     assert response.answer is not None
     sim["gemini"].always(Fault.reset())
     failure = await _failure(sim)
     assert isinstance(failure, ProviderConnectionError)
+    assert len(sim["gemini"].requests) == 2 + 4
 
 
 async def test_malformed_stream(sim: Simulator) -> None:

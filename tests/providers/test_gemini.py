@@ -2,19 +2,24 @@
 
 import dataclasses
 import json
+import time
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from tests.conftest import read_capture
 from tests.providers._helpers import stored_context
-from websearch_core.credentials import OAuthToken
+from websearch_core import request_loop
+from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
 from websearch_core.errors import (
     AuthorizationError,
     EmptyResponseError,
+    ProviderConnectionError,
     ProviderNotConfiguredError,
+    ProviderTimeoutError,
     ProviderUnavailableError,
     QuotaExhaustedError,
     RateLimitedError,
@@ -23,21 +28,23 @@ from websearch_core.errors import (
 )
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
+from websearch_core.providers._gemini_interactions import parse_interaction
 from websearch_core.providers._gemini_parse import (
-    Retryable,
+    auth_error_code,
     body_chunks,
-    check_response,
     error_text,
     events_chunks,
     is_invalid_auth,
     parse_chunks,
-    parse_interaction,
     project_id,
     retry_delay_hint,
+    with_hint,
 )
-from websearch_core.providers.base import ProviderContext
+from websearch_core.providers.base import ProviderContext, raise_for_error_map
 from websearch_core.providers.gemini import (
+    CLOUD_CODE_ERRORS,
     CODE_ASSIST_ENDPOINTS,
+    DEVELOPER_ERRORS,
     INFO,
     GeminiProvider,
     code_assist_body,
@@ -46,7 +53,7 @@ from websearch_core.providers.gemini import (
 )
 from websearch_core.settings import Settings
 from websearch_core.sse import SseEvent, parse_sse
-from websearch_core.transport import HttpResponse
+from websearch_core.transport import HttpRequest, HttpResponse, SseResponse
 
 STREAM = "gemini/stream_generate_content_google_search.sse"
 CALL = "gemini/generate_content_google_search_call1.json"
@@ -377,48 +384,212 @@ def _reply(status: int, body: str, headers: dict[str, str] | None = None) -> Htt
     return HttpResponse(status=status, body=body.encode(), headers=headers or {})
 
 
-def test_check_response_classifies() -> None:
-    check_response(_reply(200, ""), "P")
-    with pytest.raises(AuthorizationError) as invalid:
-        check_response(
-            _reply(400, google_error(400, "API key not valid.", "INVALID_ARGUMENT")), "Gemini X"
-        )
-    assert (invalid.value.message, invalid.value.status) == (
-        "Gemini X (400): API key not valid.",
+def test_error_maps_classify() -> None:
+    raise_for_error_map(INFO, DEVELOPER_ERRORS, _reply(200, ""))
+    invalid = _reply(400, google_error(400, "API key not valid.", "INVALID_ARGUMENT"))
+    with pytest.raises(AuthorizationError) as developer:
+        raise_for_error_map(INFO, DEVELOPER_ERRORS, invalid)
+    assert (developer.value.message, developer.value.status) == (
+        "Gemini Developer API error (400): API key not valid.",
         400,
     )
+    with pytest.raises(AuthorizationError) as cloud:
+        raise_for_error_map(INFO, CLOUD_CODE_ERRORS, invalid)
+    assert cloud.value.message == "Gemini Cloud Code API error (400): API key not valid."
     with pytest.raises(AuthorizationError) as unauthorized:
-        check_response(_reply(401, "nope"), "Gemini X")
+        raise_for_error_map(INFO, DEVELOPER_ERRORS, _reply(401, "nope"))
     assert unauthorized.value.message == "gemini: 401 unauthorized"
+    bad_field = _reply(400, google_error(400, "Bad field", "INVALID_ARGUMENT"))
     with pytest.raises(SearchProviderError) as bad:
-        check_response(_reply(400, google_error(400, "Bad field", "INVALID_ARGUMENT")), "Gemini X")
+        raise_for_error_map(INFO, DEVELOPER_ERRORS, bad_field)
     assert type(bad.value) is SearchProviderError
-    assert bad.value.message == "Gemini X (400): Bad field"
+    assert bad.value.message == "Gemini Developer API error (400): Bad field"
+    overloaded = _reply(503, google_error(503, "The model is overloaded.", "UNAVAILABLE"))
+    with pytest.raises(ProviderUnavailableError) as server:
+        raise_for_error_map(INFO, CLOUD_CODE_ERRORS, overloaded)
+    assert server.value.message == "Gemini Cloud Code API error (503): The model is overloaded."
 
 
-def test_transient_failures_are_retry_signals_with_hints() -> None:
-    with pytest.raises(Retryable) as limited:
-        check_response(_reply(429, "slow down", {"Retry-After": "2"}), "Gemini X")
-    assert limited.value.delay == 2.0
-    assert isinstance(limited.value.error, RateLimitedError)
-    assert limited.value.error.retry_after == 2.0
-    quota_body = google_error(
+def test_auth_error_code_reads_only_a_400_as_bad_credentials() -> None:
+    assert auth_error_code(google_error(400, "API key not valid.", "INVALID_ARGUMENT")) == (
+        "INVALID_AUTH"
+    )
+    assert auth_error_code("API_KEY_INVALID") == "INVALID_AUTH"  # no JSON: the text decides
+    unauthenticated = google_error(401, "Invalid authentication credentials", "UNAUTHENTICATED")
+    assert auth_error_code(unauthenticated) is None  # the status already says so
+    assert auth_error_code(google_error(400, "Bad field", "INVALID_ARGUMENT")) is None
+
+
+def test_with_hint_fills_a_missing_wait_only() -> None:
+    limited = RateLimitedError("gemini", "m", 429)
+    hinted = with_hint(limited, 2.0)
+    assert isinstance(hinted, RateLimitedError) and hinted.retry_after == 2.0
+    kept = with_hint(RateLimitedError("gemini", "m", 429, retry_after=9.0), 2.0)
+    assert isinstance(kept, RateLimitedError) and kept.retry_after == 9.0
+    quota = with_hint(QuotaExhaustedError("gemini", "m", 429), 40.0)
+    assert isinstance(quota, QuotaExhaustedError) and quota.reset_at is not None
+    assert 30 < (quota.reset_at - datetime.now(UTC)).total_seconds() <= 40
+    assert with_hint(limited, None) is limited
+
+
+# --- the protocol through search(), over a scripted transport --------------------------------
+
+SSE_OK = (
+    b'data: {"candidates": [{"content": {"parts": [{"text": "Answer."}]}, "groundingMetadata":'
+    b' {"groundingChunks": [{"web": {"uri": "https://a.example/", "title": "a"}}]}}]}\n\n'
+)
+LOAD_OK = b'{"cloudaicompanionProject": "proj-1"}'
+
+
+class ScriptedTransport:
+    """Answers each request with the next scripted reply (or raises it) and records it."""
+
+    def __init__(self, *replies: tuple[int, bytes] | SearchProviderError) -> None:
+        self.replies = list(replies)
+        self.sent: list[HttpRequest] = []
+
+    def _next(self, request: HttpRequest) -> tuple[int, bytes]:
+        self.sent.append(request)
+        reply = self.replies.pop(0)
+        if isinstance(reply, SearchProviderError):
+            raise reply
+        return reply
+
+    async def send(self, provider: str, label: str, request: HttpRequest) -> HttpResponse:
+        assert (provider, label, request.stream) == ("gemini", "Gemini", False)
+        status, body = self._next(request)
+        return HttpResponse(status=status, body=body, url=request.url)
+
+    async def send_sse(self, provider: str, label: str, request: HttpRequest) -> SseResponse:
+        assert (provider, label, request.stream) == ("gemini", "Gemini", True)
+        status, body = self._next(request)
+        events = tuple(parse_sse(body)) if 200 <= status < 300 else ()
+        return SseResponse(status=status, body=body, events=events, url=request.url)
+
+
+@pytest.fixture
+def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The request loop's back-off waits, recorded instead of slept."""
+    recorded: list[float] = []
+
+    async def fake_sleep(seconds: float) -> None:
+        recorded.append(seconds)
+
+    monkeypatch.setattr(request_loop, "asyncio", SimpleNamespace(sleep=fake_sleep))
+    return recorded
+
+
+def scripted(
+    tmp_path: Path,
+    transport: ScriptedTransport,
+    *,
+    environ: dict[str, str] | None = None,
+    refresh: Any = None,
+) -> ProviderContext:
+    store = CredentialStore(tmp_path / "credentials.json")
+    store.set_oauth("gemini", OAuthToken(access_token="old", expires_at=time.time() + 3600))
+    return ProviderContext(
+        transport=transport,  # type: ignore[arg-type]
+        settings=Settings(),
+        credentials=Credentials(
+            store=store,
+            environ=environ if environ is not None else {"GOOGLE_CLOUD_PROJECT": "p"},
+            refreshers={"gemini": refresh} if refresh else None,
+        ),
+        system_prompt="SYSTEM",
+    )
+
+
+async def test_oauth_retries_at_the_first_endpoint_then_moves_to_the_second(
+    tmp_path: Path, sleeps: list[float]
+) -> None:
+    busy = (503, google_error(503, "Overloaded", "UNAVAILABLE").encode())
+    transport = ScriptedTransport(busy, busy, busy, busy, (200, SSE_OK))
+    response = await GeminiProvider().search(SearchParams(query="q"), scripted(tmp_path, transport))
+    first, second = (
+        f"{endpoint}/v1internal:streamGenerateContent" for endpoint in CODE_ASSIST_ENDPOINTS
+    )
+    assert [request.url for request in transport.sent] == [first] * 4 + [second]
+    assert sleeps == [1.0, 2.0, 4.0]  # the second endpoint starts without a wait
+    assert (response.answer, response.auth_mode) == ("Answer.", "oauth")
+
+
+async def test_oauth_last_endpoint_failure_is_the_cloud_code_error(
+    tmp_path: Path, sleeps: list[float]
+) -> None:
+    busy = (503, google_error(503, "Overloaded", "UNAVAILABLE").encode())
+    transport = ScriptedTransport(*[busy] * 8)
+    with pytest.raises(ProviderUnavailableError) as caught:
+        await GeminiProvider().search(SearchParams(query="q"), scripted(tmp_path, transport))
+    assert caught.value.message == "Gemini Cloud Code API error (503): Overloaded"
+    assert len(transport.sent) == 8 and sleeps == [1.0, 2.0, 4.0] * 2
+
+
+async def test_connection_failures_move_on_then_resend_three_times(tmp_path: Path) -> None:
+    reset = ProviderConnectionError("gemini", "Gemini connection failed", 502)
+    transport = ScriptedTransport(reset, reset, reset, reset, (200, SSE_OK))
+    response = await GeminiProvider().search(SearchParams(query="q"), scripted(tmp_path, transport))
+    assert [r.url.split("/v1")[0] for r in transport.sent] == [CODE_ASSIST_ENDPOINTS[0]] + [
+        CODE_ASSIST_ENDPOINTS[1]
+    ] * 4
+    assert response.answer == "Answer."
+    transport = ScriptedTransport(*[reset] * 5)
+    with pytest.raises(ProviderConnectionError):
+        await GeminiProvider().search(SearchParams(query="q"), scripted(tmp_path, transport))
+    assert len(transport.sent) == 5
+    timeout = ProviderTimeoutError("gemini", "Gemini request timed out after 1s", 504)
+    transport = ScriptedTransport(timeout)
+    with pytest.raises(ProviderTimeoutError):
+        await GeminiProvider().search(SearchParams(query="q"), scripted(tmp_path, transport))
+    assert len(transport.sent) == 1  # a timeout has used the time: no other endpoint
+
+
+async def test_a_refresh_during_the_stream_step_resends_that_step(tmp_path: Path) -> None:
+    async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
+        return OAuthToken(access_token="new")
+
+    unauthenticated = google_error(401, "Invalid authentication credentials", "UNAUTHENTICATED")
+    transport = ScriptedTransport((200, LOAD_OK), (401, unauthenticated.encode()), (200, SSE_OK))
+    ctx = scripted(tmp_path, transport, environ={}, refresh=refresh)
+    await GeminiProvider().search(SearchParams(query="q"), ctx)
+    load, refused, resent = transport.sent
+    assert load.url.endswith("/v1internal:loadCodeAssist")
+    assert (
+        refused.url == resent.url == f"{CODE_ASSIST_ENDPOINTS[0]}/v1internal:streamGenerateContent"
+    )
+    assert [r.headers["Authorization"] for r in transport.sent] == [
+        "Bearer old",
+        "Bearer old",
+        "Bearer new",
+    ]
+    assert resent.json["project"] == "proj-1"
+
+
+async def test_a_load_without_a_project_names_the_fix(tmp_path: Path) -> None:
+    transport = ScriptedTransport((200, b'{"currentTier": {}}'))
+    with pytest.raises(ProviderNotConfiguredError) as caught:
+        await GeminiProvider().search(
+            SearchParams(query="q"), scripted(tmp_path, transport, environ={})
+        )
+    assert caught.value.message.startswith("Gemini OAuth: no Cloud Code Assist project")
+
+
+async def test_the_final_error_carries_the_bodys_wait_hint(
+    tmp_path: Path, sleeps: list[float]
+) -> None:
+    quota = google_error(
         429,
         "You exceeded your current quota.",
         "RESOURCE_EXHAUSTED",
-        details=[{"retryDelay": "40s"}],
+        details=[{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "400s"}],
     )
-    with pytest.raises(Retryable) as quota:
-        check_response(_reply(429, quota_body), "Gemini X")
-    error = quota.value.error
-    assert isinstance(error, QuotaExhaustedError) and error.reset_at is not None
-    assert 30 < (error.reset_at - datetime.now(UTC)).total_seconds() <= 40
-    with pytest.raises(Retryable) as server:
-        check_response(
-            _reply(503, google_error(503, "The model is overloaded.", "UNAVAILABLE")), "P"
-        )
-    assert isinstance(server.value.error, ProviderUnavailableError)
-    assert server.value.error.message == "P (503): The model is overloaded."
-    assert server.value.delay is None
-    with pytest.raises(Retryable):
-        check_response(_reply(408, "timeout"), "P")
+    transport = ScriptedTransport((429, quota.encode()))
+    ctx = dataclasses.replace(
+        scripted(tmp_path, transport), credentials=Credentials(explicit={"gemini": "k"})
+    )
+    with pytest.raises(QuotaExhaustedError) as caught:
+        await GeminiProvider().search(SearchParams(query="q"), ctx)
+    assert caught.value.message == "gemini: credits exhausted"  # the shared classifier's
+    assert caught.value.reset_at is not None
+    assert 390 < (caught.value.reset_at - datetime.now(UTC)).total_seconds() <= 400
+    assert sleeps == [] and len(transport.sent) == 1  # over five minutes: not waited out

@@ -6,12 +6,12 @@ nothing here does I/O.
 * :func:`parse_chunks` merges ``GenerateContentResponse`` chunks (the SSE events of
   ``streamGenerateContent?alt=sse``, a non-streamed body, or Cloud Code Assist's
   ``{"response": {...}}`` wrappers) into one response.
-* :func:`error_text`, :func:`is_invalid_auth` and :func:`retry_delay_hint` read Google's
-  error bodies (``{"error": {"code", "message", "status", "details"}}``);
-  :func:`check_response` turns a non-2xx reply into the right error, transient ones
-  wrapped in :class:`Retryable` with the server's wait hint.
-* :func:`parse_interaction` reads the newer Interactions API (``steps[]``), which the
-  provider does not call; it exists so that capture is understood rather than ignored.
+* :func:`error_text`, :func:`is_invalid_auth`, :func:`auth_error_code` and
+  :func:`retry_delay_hint` read Google's error bodies (``{"error": {"code", "message",
+  "status", "details"}}``) for the provider's error map, refresh and retry hooks;
+  :func:`with_hint` puts the body's wait hint on the final error.
+* The newer Interactions API (``steps[]``) is read by
+  :mod:`websearch_core.providers._gemini_interactions`.
 """
 
 import json
@@ -22,7 +22,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..errors import (
-    AuthorizationError,
     EmptyResponseError,
     QuotaExhaustedError,
     RateLimitedError,
@@ -31,22 +30,21 @@ from ..errors import (
 )
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
-from ..transport import ERROR_BODY_LIMIT, HttpResponse, parse_retry_after, raise_for_status
+from ..transport import parse_retry_after
 from ._common import collapse_whitespace, is_http_url
 
 __all__ = [
     "EMPTY_GROUNDED",
     "GroundedStream",
-    "Retryable",
+    "auth_error_code",
     "body_chunks",
-    "check_response",
     "error_text",
     "events_chunks",
     "is_invalid_auth",
     "parse_chunks",
-    "parse_interaction",
     "project_id",
     "retry_delay_hint",
+    "with_hint",
 ]
 
 PROVIDER_ID = "gemini"
@@ -289,22 +287,33 @@ def _text_hint(body: str) -> float | None:
     return None
 
 
-# --- HTTP status handling ---------------------------------------------------------------------
-
-RETRYABLE_STATUSES = frozenset({408, 429})
+# --- typed errors ------------------------------------------------------------------------------
 
 
-class Retryable(Exception):
-    """A transient HTTP failure (408, 429, 5xx) with the server's wait hint."""
+def auth_error_code(body: str) -> str | None:
+    """``INVALID_AUTH`` when an error body says the credentials are bad, else ``None``.
 
-    def __init__(self, error: SearchProviderError, delay: float | None) -> None:
-        super().__init__(error.message)
-        self.error = error
-        self.delay = delay
+    Google answers a bad key with a 400 (``API_KEY_INVALID``, ``UNAUTHENTICATED``); a body
+    whose ``error.code`` is another status is left to the status (a 401 is already an
+    authorization failure, and says so in the shared classifier's words).
+
+    Example:
+        >>> auth_error_code('{"error": {"code": 400, "message": "API key not valid."}}')
+        'INVALID_AUTH'
+    """
+    code = _int(_error(body).get("code"))
+    if code is not None and code != 400:
+        return None
+    return "INVALID_AUTH" if _INVALID_AUTH.search(body) else None
 
 
-def _with_hint(error: SearchProviderError, hint: float | None) -> SearchProviderError:
-    """Carry the server's wait hint on a rate-limit or quota error that lacks one."""
+def with_hint(error: SearchProviderError, hint: float | None) -> SearchProviderError:
+    """``error`` carrying the server's wait hint when it is a rate limit or quota without one.
+
+    Google puts its hint in the body (``RetryInfo.retryDelay``), where the shared
+    classifier does not look; without it a spent quota would count as spent until next
+    month rather than for the seconds the server named.
+    """
     if hint is None:
         return error
     if isinstance(error, RateLimitedError) and error.retry_after is None:
@@ -315,100 +324,9 @@ def _with_hint(error: SearchProviderError, hint: float | None) -> SearchProvider
     return error
 
 
-def check_response(response: HttpResponse, prefix: str) -> None:
-    """Raise for a non-2xx reply; transient ones as a retry signal carrying the wait hint."""
-    status = response.status
-    if 200 <= status < 300:
-        return
-    body = response.text()[:ERROR_BODY_LIMIT]
-    message = f"{prefix} ({status}): {error_text(body)}".rstrip(": ")
-    if is_invalid_auth(status, body):
-        raise AuthorizationError(PROVIDER_ID, message, status)
-    hint = retry_delay_hint(response.headers, body)
-    try:
-        raise_for_status(PROVIDER_ID, response, message)
-    except SearchProviderError as error:
-        typed = _with_hint(error, hint)
-        if status in RETRYABLE_STATUSES or status >= 500:
-            raise Retryable(typed, hint) from None
-        raise typed from None
-
-
 def project_id(data: Any) -> str | None:
     """The Cloud Code Assist project in a ``loadCodeAssist`` reply (a string or ``{id}``)."""
     value = data.get("cloudaicompanionProject") if isinstance(data, Mapping) else None
     if isinstance(value, Mapping):
         value = value.get("id")
     return value.strip() if isinstance(value, str) and value.strip() else None
-
-
-# --- the Interactions API (capture support only) ----------------------------------------------
-
-
-def _interaction_text(
-    content: Mapping[str, Any], sources: dict[str, SearchSource], citations: list[SearchCitation]
-) -> str:
-    text = content.get("text")
-    if not isinstance(text, str):
-        return ""
-    encoded = text.encode("utf-8")
-    annotations = content.get("annotations")
-    for annotation in annotations if isinstance(annotations, list) else []:
-        note = _mapping(annotation)
-        url = _text(note.get("url"))
-        if note.get("type") != "url_citation" or url is None or not is_http_url(url):
-            continue
-        title = _text(note.get("title")) or ""
-        sources.setdefault(url, SearchSource(title=title or url, url=url))
-        start, end = _int(note.get("start_index")), _int(note.get("end_index"))
-        cited = None
-        if start is not None and end is not None and 0 <= start < end <= len(encoded):
-            cited = encoded[start:end].decode("utf-8", errors="replace").strip() or None
-        citations.append(SearchCitation(url=url, title=title, cited_text=cited))
-    return text
-
-
-def parse_interaction(data: Any) -> SearchResponse:
-    """Read an Interactions API result (``steps[]``) that used ``google_search``.
-
-    ``model_output`` text parts are the answer, their ``url_citation`` annotations the
-    sources (de-duplicated) and citations (the annotated span as cited text, offsets read
-    as UTF-8 bytes), ``google_search_call`` queries the search queries, and ``usage`` the
-    token counts.
-
-    Raises:
-        ResponseParseError: ``data`` has no ``steps`` list.
-    """
-    steps = _mapping(data).get("steps")
-    if not isinstance(steps, list):
-        raise ResponseParseError(PROVIDER_ID, "Gemini Interactions API body has no steps", 502)
-    answer: list[str] = []
-    sources: dict[str, SearchSource] = {}
-    citations: list[SearchCitation] = []
-    queries: list[str] = []
-    for step in (_mapping(item) for item in steps):
-        if step.get("type") == "model_output":
-            contents = step.get("content")
-            for content in contents if isinstance(contents, list) else []:
-                answer.append(_interaction_text(_mapping(content), sources, citations))
-        if step.get("type") == "google_search_call":
-            found = _mapping(step.get("arguments")).get("queries")
-            if isinstance(found, list):
-                queries.extend(query for query in found if isinstance(query, str))
-    usage = _mapping(_mapping(data).get("usage"))
-    return SearchResponse(
-        provider=PROVIDER_ID,
-        answer="".join(answer).strip() or None,
-        sources=tuple(sources.values()),
-        citations=tuple(citations),
-        search_queries=tuple(dict.fromkeys(queries)),
-        usage=SearchUsage(
-            input_tokens=_int(usage.get("total_input_tokens")),
-            output_tokens=_int(usage.get("total_output_tokens")),
-            total_tokens=_int(usage.get("total_tokens")),
-        )
-        if usage
-        else None,
-        model=_text(_mapping(data).get("model")),
-        request_id=_text(_mapping(data).get("id")),
-    )

@@ -16,17 +16,19 @@
   is ``GOOGLE_CLOUD_PROJECT`` (or ``GOOGLE_CLOUD_PROJECT_ID``), else the
   ``cloudaicompanionProject`` that ``v1internal:loadCodeAssist`` reports for the account.
   An expired token is refreshed through ``WebSearch(oauth_refreshers={"gemini": ...})``;
-  a 401, 403 or a 400 that names invalid credentials refreshes it once more and retries
-  once. Stream chunks arrive wrapped as ``{"response": {...}}``.
+  a 401, 403 or a 400 that names invalid credentials makes the core's loop refresh it once
+  more and send the step again (:attr:`GeminiProvider.oauth_refresh_statuses`). Stream
+  chunks arrive wrapped as ``{"response": {...}}``.
 * **Model:** ``GEMINI_SEARCH_MODEL``, else ``gemini-2.5-flash``.
-* **Retries** (tenacity): on 408, 429, 5xx and connection failures (not timeouts), up to
-  four attempts at the last (or only) endpoint, one at an earlier endpoint before moving to
-  the next. The wait is the server's hint when it gives one (``retry-after-ms``,
-  ``Retry-After``, ``x-ratelimit-reset-after``, a ``RetryInfo.retryDelay`` in the error
-  body, ``retry in 12s`` in its text), else ``retry_base_delay * 2**n`` seconds; all waits
-  together stay within a five-minute budget, and a hint that would break it ends the
-  retries at once. ``GeminiProvider(retry_base_delay=..., sleep=...)`` shortens them for
-  tests.
+* **Retries** (:attr:`GeminiProvider.retry`, run by the core's request loop): on 408, 429
+  and 5xx, up to three retries of a step, waiting the server's hint when it gives one
+  (``retry-after-ms``, ``Retry-After``, ``x-ratelimit-reset-after``, a
+  ``RetryInfo.retryDelay`` in the error body, ``retry in 12s`` in its text), else ``1 *
+  2**n`` seconds. A hint over five minutes is not waited out, and no wait ever runs past
+  the attempt's remaining time; as an attempt lasts at most ``timeout_seconds`` (capped at
+  300 s), all waits together stay within the five-minute budget. A connection failure
+  (not a timeout) is sent again up to three times, at once. In OAuth mode a step that
+  still fails transiently (or cannot connect) at the first endpoint moves to the second.
 * **Results:** the text parts are the answer; ``groundingChunks[].web`` are the sources
   (de-duplicated by URI; title or URI); each ``groundingSupports[]`` entry is a citation per
   grounding chunk it names, with the segment text as ``cited_text``; ``webSearchQueries``
@@ -38,9 +40,10 @@
   body) after the shared classifier; a 400 naming invalid credentials is an
   :class:`~websearch_core.errors.AuthorizationError`; a 429 whose body reads as a spent
   quota is :class:`~websearch_core.errors.QuotaExhaustedError` until the server's retry
-  hint. A stream with no answer and no source is ``Gemini API returned an empty grounded
-  response`` (:class:`~websearch_core.errors.EmptyResponseError`, 502); one with no readable
-  chunk at all is a :class:`~websearch_core.errors.ResponseParseError`.
+  hint (the hint also fills a rate limit's ``retry_after``). A stream with no answer and
+  no source is ``Gemini API returned an empty grounded response``
+  (:class:`~websearch_core.errors.EmptyResponseError`, 502); one with no readable chunk at
+  all is a :class:`~websearch_core.errors.ResponseParseError`.
 
 Captures (``fixtures/gemini/``, real ``gemini-2.5-pro`` responses): the ``.sse`` stream has
 ten chunks whose ``groundingMetadata`` is ``{}`` until the last, which carries every
@@ -56,44 +59,54 @@ reference resolves each with a ``HEAD`` request, one extra round trip per source
 ``GOOGLE_GEMINI_BASE_URL`` and the Cloudflare AI Gateway are not read (use
 ``WEBSEARCH_GEMINI_BASE_URL``); the ``providers.webSearchGeminiModel`` setting does not
 exist here; ``GOOGLE_API_KEY`` is read as Google's own SDKs read it; ``auth_mode`` and
-``request_id`` are set, which the reference leaves out.
+``request_id`` are set, which the reference leaves out. The reference tries a step once at
+the first OAuth endpoint and backs off before resending after a network error; here the
+core's loop retries every step alike and resends after a connection failure at once.
 
 Docs: https://ai.google.dev/gemini-api/docs/google-search
 """
 
-import asyncio
-import math
 import uuid
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 from urllib.parse import quote
 
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
-
-from ..deadline import remaining_budget
 from ..errors import (
     AuthorizationError,
     ProviderConnectionError,
     ProviderNotConfiguredError,
+    ProviderTimeoutError,
     ProviderUnavailableError,
     ResponseParseError,
+    SearchProviderError,
 )
 from ..models import SearchParams, SearchResponse
-from ..transport import HttpRequest, SseResponse
+from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._gemini_parse import (
-    Retryable,
+    auth_error_code,
     body_chunks,
-    check_response,
+    error_text,
     events_chunks,
+    is_invalid_auth,
     parse_chunks,
     project_id,
+    retry_delay_hint,
+    with_hint,
 )
-from .base import ProviderContext, ProviderInfo, SearchProvider
+from .base import (
+    ErrorMap,
+    Flow,
+    ProtocolProvider,
+    ProviderContext,
+    ProviderInfo,
+    RetryPolicy,
+    raise_for_error_map,
+)
 
 __all__ = [
+    "CLOUD_CODE_ERRORS",
     "CODE_ASSIST_ENDPOINTS",
     "DEVELOPER_API_ORIGIN",
+    "DEVELOPER_ERRORS",
     "INFO",
     "GeminiProvider",
     "code_assist_body",
@@ -116,6 +129,29 @@ NO_PROJECT: Final = (
     "Gemini OAuth: no Cloud Code Assist project for this account. Set GOOGLE_CLOUD_PROJECT, "
     "or sign in once with the Gemini CLI so the account is onboarded."
 )
+CONNECTION_RESENDS: Final = 3
+"""Resends of a step after a connection failure (four attempts in all, as for statuses)."""
+TRANSIENT: Final = frozenset({408, 429})
+"""With any 5xx: statuses that are retried, and that move OAuth on to the next endpoint."""
+
+
+def _detail(status: int, body: str) -> str:
+    return error_text(body)
+
+
+def _errors(prefix: str) -> ErrorMap:
+    return ErrorMap(
+        prefix=prefix,
+        detail=_detail,
+        code=auth_error_code,
+        codes={"INVALID_AUTH": AuthorizationError},
+    )
+
+
+DEVELOPER_ERRORS: Final = _errors("Gemini Developer API error")
+"""How the Developer API's error bodies read (Google's ``error.message``)."""
+CLOUD_CODE_ERRORS: Final = _errors("Gemini Cloud Code API error")
+"""The same for Cloud Code Assist, under its own prefix."""
 
 INFO = ProviderInfo(
     id="gemini",
@@ -132,8 +168,6 @@ INFO = ProviderInfo(
     max_results=None,
     index="google",
 )
-
-Sleep = Callable[[float], Awaitable[None]]
 
 
 def model_name(context: ProviderContext) -> str:
@@ -182,209 +216,102 @@ def code_assist_body(
     }
 
 
-@dataclass
-class _OAuthState:
-    token: str
-    project: str | None
-    refreshed: bool = False
+def _transient(status: int) -> bool:
+    return status in TRANSIENT or status >= 500
 
 
-class GeminiProvider(SearchProvider):
+class GeminiProvider(ProtocolProvider):
     """The Gemini provider (see the module docstring for the wire details).
 
-    Args:
-        retry_base_delay: First back-off wait in seconds (doubled per retry).
-        sleep: The awaitable sleep used between retries.
+    Statuses, retries and the OAuth refresh are data the core's loop reads; the hooks
+    build each step. ``flow.state`` holds the mode, the Cloud Code endpoint in use, the
+    project, the step being sent (``load`` for ``loadCodeAssist``, else ``stream``) and how
+    many exchanges there were when it was built, so a step rebuilt after a token refresh
+    is told apart from the step after a new response.
     """
 
     info = INFO
-    retry_base_delay: float = 1.0
-    """Seconds before the first retry when the server gave no hint."""
-    retry_budget_seconds: ClassVar[float] = 300.0
-    """All retry waits of one search together stay within this."""
-    max_attempts: ClassVar[int] = 4
-    """Attempts at the last (or only) endpoint."""
-
-    def __init__(self, *, retry_base_delay: float | None = None, sleep: Sleep | None = None):
-        if retry_base_delay is not None:
-            self.retry_base_delay = retry_base_delay
-        self._sleep: Sleep = sleep or asyncio.sleep
+    errors = DEVELOPER_ERRORS
+    retry = RetryPolicy(statuses=TRANSIENT, server_errors=True, max_retries=3, max_delay=300.0)
+    oauth_refresh_statuses = frozenset({400, 401, 403})
 
     def is_available(self, context: ProviderContext) -> bool:
         """A stored Gemini OAuth token or an API key."""
-        return context.credentials.oauth_token(self.info.id) is not None or bool(
-            self.api_key(context)
-        )
+        has_token = context.credentials.oauth_token(self.info.id) is not None
+        return has_token or bool(self.api_key(context))
 
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Ground one answer through OAuth (when a token is stored) or the API key."""
+    async def prepare(self, flow: Flow) -> None:
+        """OAuth (a stored token wins, refreshed if expired) or the API key; the model."""
+        context, state = flow.context, flow.state
+        state["model"] = model_name(context)
+        state["failures"] = 0
         if context.credentials.oauth_token(self.info.id) is not None:
-            return await self._oauth_search(params, context)
-        key = self.require_api_key(context)
-        model = model_name(context)
-        request = HttpRequest(
-            method="POST",
-            url=f"{DEVELOPER_API_ORIGIN}/v1beta/models/{quote(model, safe='-._')}"
-            ":streamGenerateContent",
-            params=(("alt", "sse"),),
-            headers={
-                "x-goog-api-key": key,
-                "Content-Type": "application/json",
-                "Accept": "text/event-stream",
-            },
-            json=request_body(params, context.system_prompt),
-        )
+            flow.token = await context.credentials.valid_oauth_token(self.info.id)
+            state["project"] = next(filter(None, map(context.credentials.env, PROJECT_ENV)), None)
+            state["endpoint"] = 0
+        else:
+            state["key"] = self.require_api_key(context)
 
-        async def attempt() -> SearchResponse:
-            response = await context.transport.send_sse(self.info.id, self.info.label, request)
-            check_response(response.as_http(), "Gemini Developer API error")
-            return self._parse(response, params, model, "api_key")
+    def first_request(self, flow: Flow) -> HttpRequest:
+        """The Developer API stream, or the first Cloud Code step at the first endpoint."""
+        if flow.token is None:
+            return self._step(flow, "stream")
+        return self._step(flow, "stream" if flow.state["project"] else "load")
 
-        return await self._run(self.max_attempts, attempt)
+    def follow_up(self, flow: Flow) -> HttpRequest | None:
+        """The next step: the stream after ``loadCodeAssist``, or the next endpoint.
 
-    # --- retries ---------------------------------------------------------------------------------
-
-    def _wait(self, state: RetryCallState) -> float:
-        error = state.outcome.exception() if state.outcome is not None else None
-        if isinstance(error, Retryable) and error.delay is not None:
-            return error.delay
-        return float(self.retry_base_delay * 2 ** (state.attempt_number - 1))
-
-    def _retrying(self, attempts: int) -> AsyncRetrying:
-        def stop(state: RetryCallState) -> bool:
-            if state.attempt_number >= attempts:
-                return True
-            wait = self._wait(state)
-            if state.idle_for + wait > self.retry_budget_seconds:
-                return True
-            # Never sleep past the provider's time: hand the last error to the chain instead.
-            return wait >= remaining_budget(math.inf)
-
-        return AsyncRetrying(
-            stop=stop,
-            wait=self._wait,
-            retry=retry_if_exception_type((Retryable, ProviderConnectionError)),
-            sleep=self._sleep,
-            reraise=True,
-        )
-
-    async def _run(
-        self, attempts: int, attempt: Callable[[], Awaitable[SearchResponse]]
-    ) -> SearchResponse:
+        A step that ends the search with an error status raises here, typed through the
+        mode's error map and carrying the server's wait hint.
+        """
+        state = flow.state
+        if len(flow.exchanges) == state["seen"]:  # nothing new: a refreshed token, same step
+            return self._step(flow, state["step"])
+        response = flow.last.response
+        if 200 <= response.status < 300:
+            if state["step"] != "load":
+                return None
+            found = project_id(_http(response).json(self.info.id, self.info.label))
+            if found is None:
+                raise ProviderNotConfiguredError(self.info.id, NO_PROJECT)
+            state["project"] = found
+            return self._step(flow, "stream")
+        if _transient(response.status) and self._next_endpoint(flow):
+            return self.first_request(flow)
+        errors = DEVELOPER_ERRORS if flow.token is None else CLOUD_CODE_ERRORS
         try:
-            result: SearchResponse = await self._retrying(attempts)(attempt)
-        except Retryable as failure:
-            raise failure.error from None
-        return result
+            raise_for_error_map(self.info, errors, response)
+        except SearchProviderError as error:
+            raise with_hint(error, self.retry_delay(response)) from None
+        return None  # pragma: no cover  (a non-2xx status always raises above)
 
-    # --- OAuth (Cloud Code Assist) ---------------------------------------------------------------
+    def after_failure(
+        self, flow: Flow, request: HttpRequest, error: SearchProviderError
+    ) -> HttpRequest | None:
+        """After a connection failure (not a timeout): the next endpoint, or a resend."""
+        if not isinstance(error, ProviderConnectionError) or isinstance(
+            error, ProviderTimeoutError
+        ):
+            return None
+        if self._next_endpoint(flow):
+            return self.first_request(flow)
+        flow.state["failures"] += 1
+        if flow.state["failures"] > CONNECTION_RESENDS:
+            return None
+        return self._step(flow, flow.state["step"])
 
-    async def _oauth_search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        token = await context.credentials.valid_oauth_token(self.info.id)
-        project = next(filter(None, map(context.credentials.env, PROJECT_ENV)), None)
-        state = _OAuthState(token=token.access_token, project=project)
-        model = model_name(context)
-        for index, endpoint in enumerate(CODE_ASSIST_ENDPOINTS):
-            last = index == len(CODE_ASSIST_ENDPOINTS) - 1
+    def needs_refresh(self, response: HttpResponse | SseResponse) -> bool:
+        """A 401 or 403 always; a 400 only when its body names invalid credentials."""
+        return response.status != 400 or is_invalid_auth(400, _http(response).text())
 
-            async def attempt(endpoint: str = endpoint) -> SearchResponse:
-                return await self._with_refresh(state, context, endpoint, params, model)
+    def retry_delay(self, response: HttpResponse | SseResponse) -> float | None:
+        """Google's wait hint, from the headers or the error body."""
+        return retry_delay_hint(response.headers, _http(response).text())
 
-            try:
-                result: SearchResponse = await self._retrying(self.max_attempts if last else 1)(
-                    attempt
-                )
-            except Retryable as failure:
-                if last:
-                    raise failure.error from None
-            except ProviderConnectionError:
-                if last:
-                    raise
-            else:
-                return result
-        raise AssertionError("unreachable")  # pragma: no cover  (the last endpoint re-raises)
-
-    async def _with_refresh(
-        self,
-        state: _OAuthState,
-        context: ProviderContext,
-        endpoint: str,
-        params: SearchParams,
-        model: str,
-    ) -> SearchResponse:
-        try:
-            return await self._code_assist(state, context, endpoint, params, model)
-        except AuthorizationError:
-            if state.refreshed:
-                raise
-            state.refreshed = True
-            fresh = await context.credentials.valid_oauth_token(self.info.id, force_refresh=True)
-            state.token = fresh.access_token
-            return await self._code_assist(state, context, endpoint, params, model)
-
-    def _headers(self, token: str) -> dict[str, str]:
-        return {
-            "Authorization": f"Bearer {token}",
-            "Content-Type": "application/json",
-            "Accept": "text/event-stream",
-            "User-Agent": CODE_ASSIST_USER_AGENT,
-        }
-
-    async def _code_assist(
-        self,
-        state: _OAuthState,
-        context: ProviderContext,
-        endpoint: str,
-        params: SearchParams,
-        model: str,
-    ) -> SearchResponse:
-        if state.project is None:
-            state.project = await self._discover_project(state, context, endpoint)
-        request = HttpRequest(
-            method="POST",
-            url=f"{endpoint}/v1internal:streamGenerateContent",
-            params=(("alt", "sse"),),
-            headers=self._headers(state.token),
-            json=code_assist_body(
-                params,
-                context.system_prompt,
-                model=model,
-                project=state.project,
-                request_id=f"agent-{uuid.uuid4()}",
-            ),
-        )
-        response = await context.transport.send_sse(self.info.id, self.info.label, request)
-        check_response(response.as_http(), "Gemini Cloud Code API error")
-        return self._parse(response, params, model, "oauth")
-
-    async def _discover_project(
-        self, state: _OAuthState, context: ProviderContext, endpoint: str
-    ) -> str:
-        request = HttpRequest(
-            method="POST",
-            url=f"{endpoint}/v1internal:loadCodeAssist",
-            headers={**self._headers(state.token), "Accept": "application/json"},
-            json={
-                "metadata": {
-                    "ideType": "IDE_UNSPECIFIED",
-                    "platform": "PLATFORM_UNSPECIFIED",
-                    "pluginType": "GEMINI",
-                }
-            },
-        )
-        response = await context.transport.send(self.info.id, self.info.label, request)
-        check_response(response, "Gemini Cloud Code API error")
-        project = project_id(response.json(self.info.id, self.info.label))
-        if project is None:
-            raise ProviderNotConfiguredError(self.info.id, NO_PROJECT)
-        return project
-
-    # --- parsing ---------------------------------------------------------------------------------
-
-    def _parse(
-        self, response: SseResponse, params: SearchParams, model: str, auth_mode: str
-    ) -> SearchResponse:
-        if response.events:
+    def parse(self, flow: Flow) -> SearchResponse:
+        """The grounded answer of the last stream (events, or a plain JSON body)."""
+        response = flow.last.response
+        if isinstance(response, SseResponse) and response.events:
             chunks, unreadable = events_chunks(response.events)
             if not chunks and unreadable:
                 raise ResponseParseError(
@@ -397,5 +324,74 @@ class GeminiProvider(SearchProvider):
         else:
             chunks = body_chunks(response.body)
         return parse_chunks(
-            chunks, requested_model=model, auth_mode=auth_mode, limit=params.result_count
+            chunks,
+            requested_model=flow.state["model"],
+            auth_mode="api_key" if flow.token is None else "oauth",
+            limit=flow.params.result_count,
         )
+
+    # --- the steps --------------------------------------------------------------------------
+
+    def _next_endpoint(self, flow: Flow) -> bool:
+        """Move OAuth on to the next Cloud Code endpoint; False when none is left."""
+        index = flow.state.get("endpoint")
+        if index is None or index + 1 >= len(CODE_ASSIST_ENDPOINTS):
+            return False
+        flow.state["endpoint"], flow.state["failures"] = index + 1, 0
+        return True
+
+    def _step(self, flow: Flow, step: str) -> HttpRequest:
+        state = flow.state
+        state["step"], state["seen"] = step, len(flow.exchanges)
+        if flow.token is None:
+            model = quote(state["model"], safe="-._")
+            return HttpRequest(
+                method="POST",
+                url=f"{DEVELOPER_API_ORIGIN}/v1beta/models/{model}:streamGenerateContent",
+                params=(("alt", "sse"),),
+                headers={
+                    "x-goog-api-key": state["key"],
+                    "Content-Type": "application/json",
+                    "Accept": "text/event-stream",
+                },
+                json=request_body(flow.params, flow.context.system_prompt),
+                stream=True,
+            )
+        endpoint = CODE_ASSIST_ENDPOINTS[state["endpoint"]]
+        headers = {
+            "Authorization": f"Bearer {flow.token.access_token}",
+            "Content-Type": "application/json",
+            "Accept": "text/event-stream",
+            "User-Agent": CODE_ASSIST_USER_AGENT,
+        }
+        if step == "load":
+            return HttpRequest(
+                method="POST",
+                url=f"{endpoint}/v1internal:loadCodeAssist",
+                headers={**headers, "Accept": "application/json"},
+                json={
+                    "metadata": {
+                        "ideType": "IDE_UNSPECIFIED",
+                        "platform": "PLATFORM_UNSPECIFIED",
+                        "pluginType": "GEMINI",
+                    }
+                },
+            )
+        return HttpRequest(
+            method="POST",
+            url=f"{endpoint}/v1internal:streamGenerateContent",
+            params=(("alt", "sse"),),
+            headers=headers,
+            json=code_assist_body(
+                flow.params,
+                flow.context.system_prompt,
+                model=state["model"],
+                project=state["project"],
+                request_id=f"agent-{uuid.uuid4()}",
+            ),
+            stream=True,
+        )
+
+
+def _http(response: HttpResponse | SseResponse) -> HttpResponse:
+    return response.as_http() if isinstance(response, SseResponse) else response
