@@ -13,12 +13,20 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from ..errors import SearchProviderError
+from ..errors import ProviderUnavailableError, ResponseParseError, SearchProviderError
 from ..models import SearchResponse, SearchSource
+from ..transport import SseResponse
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
-from ._perplexity_parse import PROVIDER_ID, as_mapping, clean_text
+from ._perplexity_parse import PROVIDER_ID, as_mapping, clean_text, events_json
 
-__all__ = ["AskResult", "ask_answer", "ask_sources", "merge_ask_events", "parse_ask"]
+__all__ = [
+    "AskResult",
+    "ask_answer",
+    "ask_sources",
+    "merge_ask_events",
+    "parse_ask",
+    "parse_ask_answer",
+]
 
 
 def _merge_block(existing: Mapping[str, Any] | None, incoming: Mapping[str, Any]) -> dict[str, Any]:
@@ -258,3 +266,21 @@ def parse_ask(
         request_id=clean_text(merged.get("uuid")) or request.request_id,
         auth_mode=request.auth_mode,
     )
+
+
+def parse_ask_answer(
+    response: SseResponse, request: AskResult, *, limit: int | None = None
+) -> SearchResponse:
+    """A 2xx ask reply; an empty one or one without events is refused.
+
+    Raises:
+        ProviderUnavailableError: The reply had no body.
+        ResponseParseError: The reply was not an event stream (a login page, say).
+    """
+    if not response.body.strip():
+        raise ProviderUnavailableError(
+            PROVIDER_ID, "Perplexity ask API returned no response body", 500
+        )
+    if not response.events:
+        raise ResponseParseError(PROVIDER_ID, "Perplexity ask API returned no event stream", 502)
+    return parse_ask(events_json(response.events), request, limit=limit)

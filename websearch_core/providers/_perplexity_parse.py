@@ -8,7 +8,21 @@ small; nothing here does I/O.
   non-streamed ``chat.completion``; both end in :func:`chat_response`. OpenRouter's
   OpenAI-style ``annotations[].url_citation`` are read as well as Perplexity's own
   ``citations`` and ``search_results``.
+* The stream's text deltas are the answer; the last ``id``, ``model``, ``citations``,
+  ``search_results`` and ``related_questions`` win; usage comes from the last chunk.
+* **Results:** sources are one per ``citations`` URL, enriched from the ``search_results``
+  entry with the same URL (title, snippet, ``date``), and the same URLs are the citations;
+  without citations the ``search_results`` are the sources; through OpenRouter the
+  ``url_citation`` annotations are (snippet = the annotation's ``content``).
 * The ask endpoint's stream is read by :mod:`websearch_core.providers._perplexity_ask`.
+
+Captures (``fixtures/perplexity/``, real ``sonar`` responses from 2026): the completion and
+the recorded stream (one JSON chunk per line, ``data:`` stripped by the recorder) carry
+top-level ``citations`` but **no** ``search_results``, so their sources are titled by URL.
+The stream's last object is ``chat.completion.done`` (not ``chunk``); its usage repeats.
+The usage capture adds ``usage.cost`` and ``search_context_size``, which are not used.
+``fixtures/openrouter/chat_completions_web_search_url_citation.json`` is an OpenRouter
+completion with ``message.annotations[].url_citation``, read by the OpenRouter fallback.
 """
 
 import json
@@ -20,6 +34,7 @@ from typing import Any
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
+from ..transport import SseResponse
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
 
 __all__ = [
@@ -28,6 +43,7 @@ __all__ = [
     "chat_response",
     "clean_text",
     "events_json",
+    "parse_api_answer",
     "parse_chat_chunks",
     "parse_chat_completion",
 ]
@@ -262,3 +278,14 @@ def chat_response(
         request_id=stream.request_id,
         auth_mode="api_key",
     )
+
+
+def parse_api_answer(
+    response: SseResponse, *, requested_model: str, limit: int | None = None
+) -> SearchResponse:
+    """A 2xx chat-completions answer: its stream, or one JSON completion when it sent none."""
+    if response.events:
+        chunks = events_json(response.events)
+        return parse_chat_chunks(chunks, requested_model=requested_model, limit=limit)
+    data = response.as_http().json(PROVIDER_ID, "Perplexity")
+    return parse_chat_completion(data, requested_model=requested_model, limit=limit)

@@ -28,22 +28,33 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from ..html import CHROME_USER_AGENT
 from ..models import SearchParams
+from ..transport import HttpRequest
 
 if TYPE_CHECKING:
     from .base import ProviderContext
 
 __all__ = [
     "API_MODEL",
+    "ASK_ENDPOINT",
+    "ASK_KINDS",
     "ASK_MODEL",
+    "CHAT_ENDPOINT",
+    "OPENROUTER_ENDPOINT",
     "AuthMethod",
     "MethodKind",
     "api_body",
     "ask_body",
     "ask_headers",
     "auth_methods",
+    "method_request",
 ]
 
 MethodKind = Literal["cookies", "oauth", "api_key", "openrouter", "anonymous"]
+ASK_KINDS: Final = frozenset({"cookies", "oauth", "anonymous"})
+"""The methods that use the web client's ask endpoint."""
+CHAT_ENDPOINT: Final = "https://api.perplexity.ai/chat/completions"
+OPENROUTER_ENDPOINT: Final = "https://openrouter.ai/api/v1/chat/completions"
+ASK_ENDPOINT: Final = "https://www.perplexity.ai/rest/sse/perplexity_ask"
 API_MODEL: Final = "sonar-pro"
 ASK_MODEL: Final = "experimental"
 ASK_VERSION: Final = "2.18"
@@ -200,3 +211,31 @@ def ask_headers(kind: MethodKind, secret: str | None, request_id: str) -> dict[s
             }
         )
     return headers
+
+
+def method_request(
+    method: AuthMethod,
+    params: SearchParams,
+    *,
+    secret: str | None,
+    system_prompt: str,
+    timezone: str = "UTC",
+) -> HttpRequest:
+    """``method``'s streamed request for ``params`` (``secret``: its cookie, token or key)."""
+    if method.kind in ASK_KINDS:
+        body = ask_body(params, anonymous=method.kind == "anonymous", timezone=timezone)
+        headers = ask_headers(method.kind, secret, str(uuid.uuid4()))
+        return HttpRequest(method="POST", url=ASK_ENDPOINT, headers=headers, json=body, stream=True)
+    openrouter = method.kind == "openrouter"
+    model = f"perplexity/{API_MODEL}" if openrouter else API_MODEL
+    return HttpRequest(
+        method="POST",
+        url=OPENROUTER_ENDPOINT if openrouter else CHAT_ENDPOINT,
+        headers={
+            "Authorization": f"Bearer {secret}",
+            "Content-Type": "application/json",
+            "Accept": "text/event-stream",
+        },
+        json=api_body(params, system_prompt, model),
+        stream=True,
+    )

@@ -19,11 +19,9 @@
   one step of the core's request loop (:meth:`PerplexityProvider.follow_up`).
 * **API-key mode:** ``POST https://api.perplexity.ai/chat/completions`` (OpenRouter:
   ``https://openrouter.ai/api/v1/chat/completions``) with ``Authorization: Bearer <key>``
-  and ``Accept: text/event-stream``; the body is in :mod:`._perplexity_request`. The
-  stream's text deltas are the answer; the last ``id``, ``model``, ``citations``,
-  ``search_results`` and ``related_questions`` win; usage comes from the last chunk. A
-  server that answers with one JSON completion instead of a stream is read the same way.
-  ``auth_mode`` is ``"api_key"``.
+  and ``Accept: text/event-stream`` (body: :mod:`._perplexity_request`). A server that
+  answers with one JSON completion instead of a stream is read too. ``auth_mode`` is
+  ``"api_key"``.
 * **Ask mode** (cookies, OAuth, anonymous): ``POST
   https://www.perplexity.ai/rest/sse/perplexity_ask`` with the web client's headers and
   body. The SSE events are JSON snapshots merged into one (see
@@ -32,10 +30,8 @@
   cookies) or ``"anonymous"``.
 * **Limits:** ``num_search_results`` sets the API's search breadth (API-key mode only);
   ``limit`` cuts the returned sources in both modes.
-* **Results:** sources are one per ``citations`` URL, enriched from the ``search_results``
-  entry with the same URL (title, snippet, ``date``), and the same URLs are the citations;
-  without citations the ``search_results`` are the sources; through OpenRouter the
-  ``url_citation`` annotations are (snippet = the annotation's ``content``).
+* **Results** and the captures they are tested on: see :mod:`._perplexity_parse` (chat
+  completions) and :mod:`._perplexity_ask` (the ask stream).
 * **Errors:** ``Perplexity API error (<status>): <body>`` and ``Perplexity ask API error
   (<status>): <body>`` after the shared classifier (one :class:`ErrorMap` per mode); an
   error inside the stream is ``Perplexity API error (<status>): <details>`` (default 500,
@@ -44,14 +40,6 @@
   returned no response body`` (:class:`~websearch_core.errors.ProviderUnavailableError`)
   and one that is not an event stream ``Perplexity ask API returned no event stream``
   (:class:`~websearch_core.errors.ResponseParseError`).
-
-Captures (``fixtures/perplexity/``, real ``sonar`` responses from 2026): the completion and
-the recorded stream (one JSON chunk per line, ``data:`` stripped by the recorder) carry
-top-level ``citations`` but **no** ``search_results``, so their sources are titled by URL.
-The stream's last object is ``chat.completion.done`` (not ``chunk``); its usage repeats.
-The usage capture adds ``usage.cost`` and ``search_context_size``, which are not used.
-``fixtures/openrouter/chat_completions_web_search_url_citation.json`` is an OpenRouter
-completion with ``message.annotations[].url_citation``, read by the OpenRouter fallback.
 
 Differences from the reference:
 
@@ -70,30 +58,27 @@ Docs: https://docs.perplexity.ai/api-reference/chat-completions-post
 """
 
 import time
-import uuid
 from typing import Final
 
 from ..credentials import OAuthToken
-from ..errors import (
-    ProviderConnectionError,
-    ProviderUnavailableError,
-    ResponseParseError,
-    SearchProviderError,
-)
-from ..models import SearchParams, SearchResponse
-from ..transport import HttpRequest, HttpResponse, SseResponse
-from ._perplexity_ask import AskResult, parse_ask
-from ._perplexity_parse import events_json, parse_chat_chunks, parse_chat_completion
+from ..errors import ProviderConnectionError, SearchProviderError
+from ..models import SearchResponse
+from ..transport import HttpRequest, SseResponse
+from ._perplexity_ask import AskResult, parse_ask_answer
+from ._perplexity_parse import parse_api_answer
 from ._perplexity_request import (
-    API_MODEL,
+    ASK_ENDPOINT,
+    ASK_KINDS,
     ASK_MODEL,
+    CHAT_ENDPOINT,
     COOKIES_ENV,
+    OPENROUTER_ENDPOINT,
     AuthMethod,
-    MethodKind,
     api_body,
     ask_body,
     ask_headers,
     auth_methods,
+    method_request,
 )
 from .base import (
     ErrorMap,
@@ -117,12 +102,8 @@ __all__ = [
     "auth_methods",
 ]
 
-CHAT_ENDPOINT: Final = "https://api.perplexity.ai/chat/completions"
-OPENROUTER_ENDPOINT: Final = "https://openrouter.ai/api/v1/chat/completions"
-ASK_ENDPOINT: Final = "https://www.perplexity.ai/rest/sse/perplexity_ask"
 OAUTH_MIN_LIFETIME: Final = 300.0
 """A stored token that expires sooner than this is refreshed before use."""
-ASK_KINDS: Final = frozenset({"cookies", "oauth", "anonymous"})
 API_ERRORS: Final = ErrorMap(prefix="Perplexity API error")
 ASK_ERRORS: Final = ErrorMap(prefix="Perplexity ask API error")
 
@@ -257,29 +238,13 @@ class PerplexityProvider(ProtocolProvider):
             flow.token, secret = token, token.access_token
         else:
             flow.token = None
-        if method.kind in ASK_KINDS:
-            zone = (flow.context.credentials.env("TZ") or "").lstrip(":")
-            body = ask_body(
-                flow.params,
-                anonymous=method.kind == "anonymous",
-                timezone=zone if "/" in zone else "UTC",  # an IANA zone, not "UTC+1"
-            )
-            headers = ask_headers(method.kind, secret, str(uuid.uuid4()))
-            return HttpRequest(
-                method="POST", url=ASK_ENDPOINT, headers=headers, json=body, stream=True
-            )
-        openrouter = method.kind == "openrouter"
-        model = f"perplexity/{API_MODEL}" if openrouter else API_MODEL
-        return HttpRequest(
-            method="POST",
-            url=OPENROUTER_ENDPOINT if openrouter else CHAT_ENDPOINT,
-            headers={
-                "Authorization": f"Bearer {secret}",
-                "Content-Type": "application/json",
-                "Accept": "text/event-stream",
-            },
-            json=api_body(flow.params, flow.context.system_prompt, model),
-            stream=True,
+        zone = (flow.context.credentials.env("TZ") or "").lstrip(":")
+        return method_request(
+            method,
+            flow.params,
+            secret=secret,
+            system_prompt=flow.context.system_prompt,
+            timezone=zone if "/" in zone else "UTC",  # an IANA zone, not "UTC+1"
         )
 
     def _failure(self, flow: Flow) -> SearchProviderError | None:
@@ -304,8 +269,17 @@ class PerplexityProvider(ProtocolProvider):
             outcome = cached[1]
             return outcome
         kind = flow.state["methods"][flow.state["step"]].kind
+        response, limit = exchange.response, flow.params.limit
+        assert isinstance(response, SseResponse)  # every request streams
         try:
-            outcome = _read_answer(kind, exchange.request, exchange.response, flow.params)
+            if kind in ASK_KINDS:
+                auth = "anonymous" if kind == "anonymous" else "oauth"
+                request_id = exchange.request.headers["X-Request-ID"]
+                asked = AskResult(auth_mode=auth, requested_model=ASK_MODEL, request_id=request_id)
+                outcome = parse_ask_answer(response, asked, limit=limit)
+            else:
+                model = str(exchange.request.json["model"])
+                outcome = parse_api_answer(response, requested_model=model, limit=limit)
         except SearchProviderError as error:
             outcome = error
         flow.state["outcome"] = (exchange, outcome)
@@ -319,30 +293,3 @@ async def _fresh_token(context: ProviderContext) -> OAuthToken:
     if expires is not None and expires - time.time() < OAUTH_MIN_LIFETIME:
         token = await context.credentials.valid_oauth_token(INFO.id, force_refresh=True)
     return token
-
-
-def _read_answer(
-    kind: MethodKind,
-    request: HttpRequest,
-    response: HttpResponse | SseResponse,
-    params: SearchParams,
-) -> SearchResponse:
-    """A 2xx answer of method ``kind`` to ``request`` as a response (pure)."""
-    assert isinstance(response, SseResponse)  # every request streams
-    if kind not in ASK_KINDS:
-        model = str(request.json["model"])
-        if response.events:
-            chunks = events_json(response.events)
-            return parse_chat_chunks(chunks, requested_model=model, limit=params.limit)
-        data = response.as_http().json(INFO.id, "Perplexity")
-        return parse_chat_completion(data, requested_model=model, limit=params.limit)
-    if not response.body.strip():
-        raise ProviderUnavailableError(INFO.id, "Perplexity ask API returned no response body", 500)
-    if not response.events:
-        raise ResponseParseError(INFO.id, "Perplexity ask API returned no event stream", 502)
-    requested = AskResult(
-        auth_mode="anonymous" if kind == "anonymous" else "oauth",
-        requested_model=ASK_MODEL,
-        request_id=request.headers["X-Request-ID"],
-    )
-    return parse_ask(events_json(response.events), requested, limit=params.limit)
