@@ -4,6 +4,8 @@ An engine module (Bing, Yahoo, Startpage, Google, Ecosia, Mojeek, DuckDuckGo) kn
 selectors, its URL unwrapping and its challenge markers; how those facts are put together
 is the same everywhere and lives here once:
 
+* :func:`find_blocks`: the result blocks of a page (a ``tag.class`` selector runs as a
+  cheap prefilter plus the exact class test).
 * :func:`collect_unique`: parse each result block, drop the unusable ones, de-duplicate by
   URL in page order, optionally stopping at a count.
 * :func:`scraped_source`: a result with the scrapers' conventions (the URL stands in for a

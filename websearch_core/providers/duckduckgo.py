@@ -24,7 +24,11 @@
   of ``.result__extras__url`` whose text starts with ``YYYY-MM-DD``. Redirect hrefs
   (``//duckduckgo.com/l/?uddg=<encoded>&rut=...``) are unwrapped; anything that is not
   ``http(s)`` is dropped, and so are ads (``result--ad`` blocks, ``duckduckgo.com/y.js``
-  links).
+  links). Past the last page DDG shows a "No more results." block dressed as a result
+  (``result--no-result``, or a ``no-results`` note inside the block), sometimes with a link
+  to the same search on another engine: the block is never a source, and neither is a
+  link to another engine's results page (``google.com``/``bing.com``/``search.yahoo.com``
+  ``/search``).
 * **Errors:** non-2xx goes through the shared classifier, else
   ``DuckDuckGo HTML error (<status>)``. A 2xx body carrying the anomaly challenge
   (``anomaly-modal`` / ``anomaly.js``) or DDG's bare homepage instead of results is a
@@ -36,17 +40,20 @@
 Quirks and deliberate choices:
 
 * The reference parses with regular expressions and needs ``class`` before ``href`` in the
-  title link; here tags are found by regex but their attributes are read in any order, so
-  the same markup gives the same results and reordered attributes do not lose any.
-* Text is decoded once with the full HTML entity table; the reference decodes ``&amp;``
-  before ``&lt;``, which turns a literal ``&amp;lt;`` into ``<``. Here it stays ``&lt;``.
-  The reference also turns every tag into a space, which splits highlighted words
-  (``<b>Eino</b>-ext`` reads ``Eino -ext``); here inline tags vanish and only the others
-  become spaces (:func:`websearch_core.html.fragment_text`).
-* The challenge markers are looked for where the challenge page puts them (a ``class`` or
-  ``data-testid`` holding ``anomaly-modal``, an ``action``/``src`` pointing at
+  title link; here the page is parsed with lxml and read in one pass over its elements in
+  document order, so attribute order and quoting do not matter. A block runs from its
+  ``<div>`` to the next block (or nav-link) ``<div>``, as the markup reads, and its parts
+  are the first title link, snippet and URL line in that range.
+* Text is decoded once by the parser; the reference decodes ``&amp;`` before ``&lt;``,
+  which turns a literal ``&amp;lt;`` into ``<``. Here it stays ``&lt;``. The reference
+  also turns every tag into a space, which splits highlighted words (``<b>Eino</b>-ext``
+  reads ``Eino -ext``); here inline elements join their neighbours and only the others
+  separate words (:func:`websearch_core.html.layout_text`).
+* The challenge markers are looked for where the challenge page puts them (a ``class``,
+  ``id`` or ``data-testid`` holding ``anomaly-modal``, an ``action``/``src`` pointing at
   ``anomaly.js``), not anywhere in the body: a results page for the query ``anomaly.js``
-  echoes the query in its title and search box and must not read as a block.
+  echoes the query in its title and search box and must not read as a block. Class and
+  URL values are compared case-sensitively, as HTML compares them.
 * ``lite.duckduckgo.com`` markup (``a.result-link``, ``td.result-snippet``,
   ``span.timestamp``) is parsed too, in case the HTML frontend ever hands it out; we never
   request it. Its next-page form is posted back to the HTML endpoint.
