@@ -28,17 +28,19 @@ from websearch_core.errors import (
 )
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
-from websearch_core.providers._gemini_interactions import parse_interaction
-from websearch_core.providers._gemini_parse import (
+from websearch_core.providers._gemini_errors import (
     auth_error_code,
-    body_chunks,
     error_text,
-    events_chunks,
     is_invalid_auth,
-    parse_chunks,
-    project_id,
     retry_delay_hint,
     with_hint,
+)
+from websearch_core.providers._gemini_interactions import parse_interaction
+from websearch_core.providers._gemini_parse import (
+    body_chunks,
+    events_chunks,
+    parse_chunks,
+    project_id,
 )
 from websearch_core.providers.base import ProviderContext, raise_for_error_map
 from websearch_core.providers.gemini import (

@@ -1,4 +1,4 @@
-"""Pure parsing for the Gemini provider: grounded streams, errors and retry hints.
+"""Pure parsing for the Gemini provider: grounded streams and ``loadCodeAssist`` replies.
 
 Kept apart from :mod:`websearch_core.providers.gemini` so the provider module stays small;
 nothing here does I/O.
@@ -6,58 +6,50 @@ nothing here does I/O.
 * :func:`parse_chunks` merges ``GenerateContentResponse`` chunks (the SSE events of
   ``streamGenerateContent?alt=sse``, a non-streamed body, or Cloud Code Assist's
   ``{"response": {...}}`` wrappers) into one response.
-* :func:`error_text`, :func:`is_invalid_auth`, :func:`auth_error_code` and
-  :func:`retry_delay_hint` read Google's error bodies (``{"error": {"code", "message",
-  "status", "details"}}``) for the provider's error map, refresh and retry hooks;
-  :func:`with_hint` puts the body's wait hint on the final error.
+* Google's error bodies and wait hints are read by
+  :mod:`websearch_core.providers._gemini_errors`.
 * The newer Interactions API (``steps[]``) is read by
   :mod:`websearch_core.providers._gemini_interactions`.
+
+* **Results:** the text parts are the answer; ``groundingChunks[].web`` are the sources
+  (de-duplicated by URI; title or URI); each ``groundingSupports[]`` entry is a citation per
+  grounding chunk it names, with the segment text as ``cited_text``; ``webSearchQueries``
+  are the search queries; ``usageMetadata`` the usage; ``modelVersion`` the model;
+  ``responseId`` the request id.
+
+Captures (``fixtures/gemini/``, real ``gemini-2.5-pro`` responses): the ``.sse`` stream has
+ten chunks whose ``groundingMetadata`` is ``{}`` until the last, which carries every
+grounding chunk, support and query at once; ``generate_content_google_search_call1.json``
+is the same shape unstreamed. Both have grounding URIs on
+``vertexaisearch.cloud.google.com/grounding-api-redirect/...`` and one Google search URL with
+spaces in it (kept as given). ``interactions_api_google_search.json`` is the newer
+Interactions API (``steps[]``); the provider does not call it, but
+:func:`~websearch_core.providers._gemini_interactions.parse_interaction` reads it.
 """
 
 import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ..errors import (
-    EmptyResponseError,
-    QuotaExhaustedError,
-    RateLimitedError,
-    ResponseParseError,
-    SearchProviderError,
-)
+from ..errors import EmptyResponseError, ProviderUnavailableError, ResponseParseError
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
-from ..transport import parse_retry_after
 from ._common import collapse_whitespace, is_http_url
 
 __all__ = [
     "EMPTY_GROUNDED",
     "GroundedStream",
-    "auth_error_code",
     "body_chunks",
-    "error_text",
     "events_chunks",
-    "is_invalid_auth",
     "parse_chunks",
     "project_id",
-    "retry_delay_hint",
-    "with_hint",
+    "response_chunks",
 ]
 
 PROVIDER_ID = "gemini"
 EMPTY_GROUNDED = "Gemini API returned an empty grounded response"
 UNREADABLE = "Gemini API returned a stream with no readable chunk"
-_INVALID_AUTH = re.compile(
-    r"API_KEY_INVALID|API key not valid|UNAUTHENTICATED|invalid authentication credentials"
-    r"|invalid[_ ]auth",
-    re.IGNORECASE,
-)
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$")
-_RETRY_IN = re.compile(r"(?:retry|try again) in\s+(\d+(?:\.\d+)?)\s*(ms|s|seconds?)\b", re.I)
-_RESET_AFTER = re.compile(r"reset after\s+(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+(?:\.\d+)?)s)?", re.I)
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -216,117 +208,27 @@ def body_chunks(body: bytes) -> list[Mapping[str, Any]]:
     return chunks
 
 
-# --- errors and retry hints -------------------------------------------------------------------
-
-
-def _error(body: str) -> Mapping[str, Any]:
-    try:
-        data = json.loads(body)
-    except ValueError:
-        return {}
-    if isinstance(data, list) and data:
-        data = data[0]
-    return _mapping(_mapping(data).get("error"))
-
-
-def error_text(body: str) -> str:
-    """Google's ``error.message`` from an error body, else the body itself."""
-    return _text(_error(body).get("message")) or body.strip()
-
-
-def is_invalid_auth(status: int, body: str) -> bool:
-    """A 400 that really means bad credentials (``API_KEY_INVALID``, ``UNAUTHENTICATED``)."""
-    return status == 400 and bool(_INVALID_AUTH.search(body))
-
-
-def _duration(value: Any) -> float | None:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    match = _DURATION.match(value) if isinstance(value, str) else None
-    if match is None:
-        return None
-    number = float(match.group(1))
-    return number / 1000 if match.group(2) == "ms" else number
-
-
-def retry_delay_hint(headers: Mapping[str, str], body: str) -> float | None:
-    """Seconds the server asked us to wait, from headers or the error body; else ``None``.
-
-    Honoured, first match wins: ``retry-after-ms``, ``Retry-After``,
-    ``x-ratelimit-reset-after`` headers; a ``RetryInfo`` ``retryDelay`` (``"34s"``) in
-    ``error.details``; ``retry in 12s`` / ``try again in 500ms`` or ``reset after 1h2m3s``
-    in the text.
-    """
-    lowered = {key.lower(): value for key, value in headers.items()}
-    milliseconds = _duration(lowered.get("retry-after-ms"))
-    if milliseconds is not None:
-        return milliseconds / 1000
-    header = parse_retry_after(lowered.get("retry-after"))
-    if header is not None:
-        return header
-    reset = _duration(lowered.get("x-ratelimit-reset-after"))
-    if reset is not None:
-        return reset
-    details = _error(body).get("details")
-    for detail in details if isinstance(details, list) else []:
-        delay = _duration(_mapping(detail).get("retryDelay"))
-        if delay is not None:
-            return delay
-    return _text_hint(body)
-
-
-def _text_hint(body: str) -> float | None:
-    match = _RETRY_IN.search(body)
-    if match:
-        number = float(match.group(1))
-        return number / 1000 if match.group(2).lower() == "ms" else number
-    reset = _RESET_AFTER.search(body)
-    if reset and any(reset.groups()):
-        hours, minutes, seconds = (float(group) if group else 0.0 for group in reset.groups())
-        return hours * 3600 + minutes * 60 + seconds
-    return None
-
-
-# --- typed errors ------------------------------------------------------------------------------
-
-
-def auth_error_code(body: str) -> str | None:
-    """``INVALID_AUTH`` when an error body says the credentials are bad, else ``None``.
-
-    Google answers a bad key with a 400 (``API_KEY_INVALID``, ``UNAUTHENTICATED``); a body
-    whose ``error.code`` is another status is left to the status (a 401 is already an
-    authorization failure, and says so in the shared classifier's words).
-
-    Example:
-        >>> auth_error_code('{"error": {"code": 400, "message": "API key not valid."}}')
-        'INVALID_AUTH'
-    """
-    code = _int(_error(body).get("code"))
-    if code is not None and code != 400:
-        return None
-    return "INVALID_AUTH" if _INVALID_AUTH.search(body) else None
-
-
-def with_hint(error: SearchProviderError, hint: float | None) -> SearchProviderError:
-    """``error`` carrying the server's wait hint when it is a rate limit or quota without one.
-
-    Google puts its hint in the body (``RetryInfo.retryDelay``), where the shared
-    classifier does not look; without it a spent quota would count as spent until next
-    month rather than for the seconds the server named.
-    """
-    if hint is None:
-        return error
-    if isinstance(error, RateLimitedError) and error.retry_after is None:
-        return RateLimitedError(error.provider, error.message, error.status, retry_after=hint)
-    if isinstance(error, QuotaExhaustedError) and error.reset_at is None:
-        reset_at = datetime.now(UTC) + timedelta(seconds=hint)
-        return QuotaExhaustedError(error.provider, error.message, error.status, reset_at=reset_at)
-    return error
-
-
 def project_id(data: Any) -> str | None:
     """The Cloud Code Assist project in a ``loadCodeAssist`` reply (a string or ``{id}``)."""
     value = data.get("cloudaicompanionProject") if isinstance(data, Mapping) else None
     if isinstance(value, Mapping):
         value = value.get("id")
     return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def response_chunks(events: Sequence[SseEvent], body: bytes) -> list[Mapping[str, Any]]:
+    """The chunks of a 2xx reply: its stream events, else a plain JSON body.
+
+    Raises:
+        ResponseParseError: No event could be read, or the body is not JSON chunks.
+        ProviderUnavailableError: The reply had no body at all (``Gemini API returned no
+            response body``, status 500, as the reference says).
+    """
+    if events:
+        chunks, unreadable = events_chunks(events)
+        if not chunks and unreadable:
+            raise ResponseParseError(PROVIDER_ID, UNREADABLE, 502)
+        return chunks
+    if not body.strip():
+        raise ProviderUnavailableError(PROVIDER_ID, "Gemini API returned no response body", 500)
+    return body_chunks(body)

@@ -29,12 +29,9 @@
   300 s), all waits together stay within the five-minute budget. A connection failure
   (not a timeout) is sent again up to three times, at once. In OAuth mode a step that
   still fails transiently (or cannot connect) at the first endpoint moves to the second.
-* **Results:** the text parts are the answer; ``groundingChunks[].web`` are the sources
-  (de-duplicated by URI; title or URI); each ``groundingSupports[]`` entry is a citation per
-  grounding chunk it names, with the segment text as ``cited_text``; ``webSearchQueries``
-  are the search queries; ``usageMetadata`` the usage; ``modelVersion`` the model;
-  ``responseId`` the request id. ``num_search_results`` (else ``limit``) cuts the sources;
-  ``recency`` is not sent (Google Search grounding has no time filter).
+* **Results:** read by :mod:`~websearch_core.providers._gemini_parse` (which also describes
+  the captures); ``num_search_results`` (else ``limit``) cuts the sources; ``recency`` is
+  not sent (Google Search grounding has no time filter).
 * **Errors:** ``Gemini Developer API error (<status>): <message>`` or ``Gemini Cloud Code API
   error (<status>): <message>`` (the ``error.message`` of Google's JSON error body, else the
   body) after the shared classifier; a 400 naming invalid credentials is an
@@ -44,15 +41,6 @@
   no source is ``Gemini API returned an empty grounded response``
   (:class:`~websearch_core.errors.EmptyResponseError`, 502); one with no readable chunk at
   all is a :class:`~websearch_core.errors.ResponseParseError`.
-
-Captures (``fixtures/gemini/``, real ``gemini-2.5-pro`` responses): the ``.sse`` stream has
-ten chunks whose ``groundingMetadata`` is ``{}`` until the last, which carries every
-grounding chunk, support and query at once; ``generate_content_google_search_call1.json``
-is the same shape unstreamed. Both have grounding URIs on
-``vertexaisearch.cloud.google.com/grounding-api-redirect/...`` and one Google search URL with
-spaces in it (kept as given). ``interactions_api_google_search.json`` is the newer
-Interactions API (``steps[]``); the provider does not call it, but
-:func:`~websearch_core.providers._gemini_parse.parse_interaction` reads it.
 
 Differences from the reference: grounding-redirect URLs are kept as they are (the
 reference resolves each with a ``HEAD`` request, one extra round trip per source);
@@ -67,30 +55,33 @@ Docs: https://ai.google.dev/gemini-api/docs/google-search
 """
 
 import uuid
-from typing import Any, Final
-from urllib.parse import quote
+from typing import Final
 
 from ..errors import (
     AuthorizationError,
     ProviderConnectionError,
     ProviderNotConfiguredError,
     ProviderTimeoutError,
-    ProviderUnavailableError,
-    ResponseParseError,
     SearchProviderError,
 )
-from ..models import SearchParams, SearchResponse
+from ..models import SearchResponse
 from ..transport import HttpRequest, HttpResponse, SseResponse
-from ._gemini_parse import (
+from ._gemini_errors import (
     auth_error_code,
-    body_chunks,
     error_text,
-    events_chunks,
     is_invalid_auth,
-    parse_chunks,
-    project_id,
     retry_delay_hint,
     with_hint,
+)
+from ._gemini_parse import parse_chunks, project_id, response_chunks
+from ._gemini_request import (
+    CODE_ASSIST_ENDPOINTS,
+    DEVELOPER_API_ORIGIN,
+    code_assist_body,
+    code_assist_request,
+    developer_request,
+    load_request,
+    request_body,
 )
 from .base import (
     ErrorMap,
@@ -114,17 +105,9 @@ __all__ = [
     "request_body",
 ]
 
-DEVELOPER_API_ORIGIN: Final = "https://generativelanguage.googleapis.com"
-CODE_ASSIST_ENDPOINTS: Final = (
-    "https://daily-cloudcode-pa.googleapis.com",
-    "https://daily-cloudcode-pa.sandbox.googleapis.com",
-)
 DEFAULT_MODEL: Final = "gemini-2.5-flash"
 MODEL_ENV: Final = "GEMINI_SEARCH_MODEL"
 PROJECT_ENV: Final = ("GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID")
-CODE_ASSIST_USER_AGENT: Final = (
-    "antigravity/hub/2.8.0 (aidev_client; os_type=darwin; arch=arm64; cl=963137146)"
-)
 NO_PROJECT: Final = (
     "Gemini OAuth: no Cloud Code Assist project for this account. Set GOOGLE_CLOUD_PROJECT, "
     "or sign in once with the Gemini CLI so the account is onboarded."
@@ -173,47 +156,6 @@ INFO = ProviderInfo(
 def model_name(context: ProviderContext) -> str:
     """``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else ``gemini-2.5-flash``."""
     return context.credentials.env(MODEL_ENV) or context.settings.gemini_model or DEFAULT_MODEL
-
-
-def request_body(
-    params: SearchParams, system_prompt: str, *, instruction_role: str | None = None
-) -> dict[str, Any]:
-    """The ``GenerateContentRequest`` for ``params`` (pure).
-
-    Example:
-        >>> request_body(SearchParams(query="x"), "s")["tools"]
-        [{'google_search': {}}]
-    """
-    instruction: dict[str, Any] = {"parts": [{"text": system_prompt}]}
-    if instruction_role is not None:
-        instruction = {"role": instruction_role, **instruction}
-    body: dict[str, Any] = {
-        "contents": [{"role": "user", "parts": [{"text": params.query}]}],
-        "tools": [{"google_search": {}}],
-        "systemInstruction": instruction,
-    }
-    config: dict[str, Any] = {}
-    if params.max_tokens is not None:
-        config["maxOutputTokens"] = params.max_tokens
-    if params.temperature is not None:
-        config["temperature"] = params.temperature
-    if config:
-        body["generationConfig"] = config
-    return body
-
-
-def code_assist_body(
-    params: SearchParams, system_prompt: str, *, model: str, project: str, request_id: str
-) -> dict[str, Any]:
-    """The Cloud Code Assist wrapper around :func:`request_body` (pure)."""
-    return {
-        "project": project,
-        "model": model,
-        "request": request_body(params, system_prompt, instruction_role="user"),
-        "requestType": "agent",
-        "userAgent": "antigravity",
-        "requestId": request_id,
-    }
 
 
 def _transient(status: int) -> bool:
@@ -289,8 +231,8 @@ class GeminiProvider(ProtocolProvider):
         self, flow: Flow, request: HttpRequest, error: SearchProviderError
     ) -> HttpRequest | None:
         """After a connection failure (not a timeout): the next endpoint, or a resend."""
-        if not isinstance(error, ProviderConnectionError) or isinstance(
-            error, ProviderTimeoutError
+        if isinstance(error, ProviderTimeoutError) or not isinstance(
+            error, ProviderConnectionError
         ):
             return None
         if self._next_endpoint(flow):
@@ -311,18 +253,8 @@ class GeminiProvider(ProtocolProvider):
     def parse(self, flow: Flow) -> SearchResponse:
         """The grounded answer of the last stream (events, or a plain JSON body)."""
         response = flow.last.response
-        if isinstance(response, SseResponse) and response.events:
-            chunks, unreadable = events_chunks(response.events)
-            if not chunks and unreadable:
-                raise ResponseParseError(
-                    self.info.id, "Gemini API returned a stream with no readable chunk", 502
-                )
-        elif not response.body.strip():
-            raise ProviderUnavailableError(
-                self.info.id, "Gemini API returned no response body", 500
-            )
-        else:
-            chunks = body_chunks(response.body)
+        events = response.events if isinstance(response, SseResponse) else ()
+        chunks = response_chunks(events, response.body)
         return parse_chunks(
             chunks,
             requested_model=flow.state["model"],
@@ -343,53 +275,22 @@ class GeminiProvider(ProtocolProvider):
     def _step(self, flow: Flow, step: str) -> HttpRequest:
         state = flow.state
         state["step"], state["seen"] = step, len(flow.exchanges)
+        prompt = flow.context.system_prompt
         if flow.token is None:
-            model = quote(state["model"], safe="-._")
-            return HttpRequest(
-                method="POST",
-                url=f"{DEVELOPER_API_ORIGIN}/v1beta/models/{model}:streamGenerateContent",
-                params=(("alt", "sse"),),
-                headers={
-                    "x-goog-api-key": state["key"],
-                    "Content-Type": "application/json",
-                    "Accept": "text/event-stream",
-                },
-                json=request_body(flow.params, flow.context.system_prompt),
-                stream=True,
-            )
+            return developer_request(flow.params, prompt, model=state["model"], key=state["key"])
         endpoint = CODE_ASSIST_ENDPOINTS[state["endpoint"]]
-        headers = {
-            "Authorization": f"Bearer {flow.token.access_token}",
-            "Content-Type": "application/json",
-            "Accept": "text/event-stream",
-            "User-Agent": CODE_ASSIST_USER_AGENT,
-        }
         if step == "load":
-            return HttpRequest(
-                method="POST",
-                url=f"{endpoint}/v1internal:loadCodeAssist",
-                headers={**headers, "Accept": "application/json"},
-                json={
-                    "metadata": {
-                        "ideType": "IDE_UNSPECIFIED",
-                        "platform": "PLATFORM_UNSPECIFIED",
-                        "pluginType": "GEMINI",
-                    }
-                },
-            )
-        return HttpRequest(
-            method="POST",
-            url=f"{endpoint}/v1internal:streamGenerateContent",
-            params=(("alt", "sse"),),
-            headers=headers,
-            json=code_assist_body(
+            return load_request(endpoint, flow.token.access_token)
+        return code_assist_request(
+            endpoint,
+            flow.token.access_token,
+            code_assist_body(
                 flow.params,
-                flow.context.system_prompt,
+                prompt,
                 model=state["model"],
                 project=state["project"],
                 request_id=f"agent-{uuid.uuid4()}",
             ),
-            stream=True,
         )
 
 

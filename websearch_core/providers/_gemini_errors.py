@@ -1,0 +1,141 @@
+"""Google's error bodies for the Gemini provider: messages, bad-credential codes, wait hints.
+
+Pure functions the provider's error maps and loop hooks read. Google's errors are
+``{"error": {"code", "message", "status", "details"}}``; a 400 can mean bad credentials
+(``API_KEY_INVALID``, ``UNAUTHENTICATED``), and the wait before a retry is often only in the
+body (``RetryInfo.retryDelay``) or its text (``Please retry in 12s``).
+"""
+
+import json
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ..errors import QuotaExhaustedError, RateLimitedError, SearchProviderError
+from ..transport import parse_retry_after
+
+__all__ = ["auth_error_code", "error_text", "is_invalid_auth", "retry_delay_hint", "with_hint"]
+
+_INVALID_AUTH = re.compile(
+    r"API_KEY_INVALID|API key not valid|UNAUTHENTICATED|invalid authentication credentials"
+    r"|invalid[_ ]auth",
+    re.IGNORECASE,
+)
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$")
+_RETRY_IN = re.compile(r"(?:retry|try again) in\s+(\d+(?:\.\d+)?)\s*(ms|s|seconds?)\b", re.I)
+_RESET_AFTER = re.compile(r"reset after\s+(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+(?:\.\d+)?)s)?", re.I)
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _text(value: Any) -> str | None:
+    return (value.strip() or None) if isinstance(value, str) else None
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _error(body: str) -> Mapping[str, Any]:
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return {}
+    if isinstance(data, list) and data:
+        data = data[0]
+    return _mapping(_mapping(data).get("error"))
+
+
+def error_text(body: str) -> str:
+    """Google's ``error.message`` from an error body, else the body itself."""
+    return _text(_error(body).get("message")) or body.strip()
+
+
+def is_invalid_auth(status: int, body: str) -> bool:
+    """A 400 that really means bad credentials (``API_KEY_INVALID``, ``UNAUTHENTICATED``)."""
+    return status == 400 and bool(_INVALID_AUTH.search(body))
+
+
+def _duration(value: Any) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    match = _DURATION.match(value) if isinstance(value, str) else None
+    if match is None:
+        return None
+    number = float(match.group(1))
+    return number / 1000 if match.group(2) == "ms" else number
+
+
+def retry_delay_hint(headers: Mapping[str, str], body: str) -> float | None:
+    """Seconds the server asked us to wait, from headers or the error body; else ``None``.
+
+    Honoured, first match wins: ``retry-after-ms``, ``Retry-After``,
+    ``x-ratelimit-reset-after`` headers; a ``RetryInfo`` ``retryDelay`` (``"34s"``) in
+    ``error.details``; ``retry in 12s`` / ``try again in 500ms`` or ``reset after 1h2m3s``
+    in the text.
+    """
+    lowered = {key.lower(): value for key, value in headers.items()}
+    milliseconds = _duration(lowered.get("retry-after-ms"))
+    if milliseconds is not None:
+        return milliseconds / 1000
+    header = parse_retry_after(lowered.get("retry-after"))
+    if header is not None:
+        return header
+    reset = _duration(lowered.get("x-ratelimit-reset-after"))
+    if reset is not None:
+        return reset
+    details = _error(body).get("details")
+    for detail in details if isinstance(details, list) else []:
+        delay = _duration(_mapping(detail).get("retryDelay"))
+        if delay is not None:
+            return delay
+    return _text_hint(body)
+
+
+def _text_hint(body: str) -> float | None:
+    match = _RETRY_IN.search(body)
+    if match:
+        number = float(match.group(1))
+        return number / 1000 if match.group(2).lower() == "ms" else number
+    reset = _RESET_AFTER.search(body)
+    if reset and any(reset.groups()):
+        hours, minutes, seconds = (float(group) if group else 0.0 for group in reset.groups())
+        return hours * 3600 + minutes * 60 + seconds
+    return None
+
+
+def auth_error_code(body: str) -> str | None:
+    """``INVALID_AUTH`` when an error body says the credentials are bad, else ``None``.
+
+    Google answers a bad key with a 400 (``API_KEY_INVALID``, ``UNAUTHENTICATED``); a body
+    whose ``error.code`` is another status is left to the status (a 401 is already an
+    authorization failure, and says so in the shared classifier's words).
+
+    Example:
+        >>> auth_error_code('{"error": {"code": 400, "message": "API key not valid."}}')
+        'INVALID_AUTH'
+    """
+    code = _int(_error(body).get("code"))
+    if code is not None and code != 400:
+        return None
+    return "INVALID_AUTH" if _INVALID_AUTH.search(body) else None
+
+
+def with_hint(error: SearchProviderError, hint: float | None) -> SearchProviderError:
+    """``error`` carrying the server's wait hint when it is a rate limit or quota without one.
+
+    Google puts its hint in the body (``RetryInfo.retryDelay``), where the shared
+    classifier does not look; without it a spent quota would count as spent until next
+    month rather than for the seconds the server named.
+    """
+    if hint is None:
+        return error
+    if isinstance(error, RateLimitedError) and error.retry_after is None:
+        return RateLimitedError(error.provider, error.message, error.status, retry_after=hint)
+    if isinstance(error, QuotaExhaustedError) and error.reset_at is None:
+        reset_at = datetime.now(UTC) + timedelta(seconds=hint)
+        return QuotaExhaustedError(error.provider, error.message, error.status, reset_at=reset_at)
+    return error
