@@ -27,7 +27,7 @@ from .errors import (
     ProviderNotConfiguredError,
     SearchProviderError,
 )
-from .format import format_failures, format_provider_failure
+from .format import NO_PROVIDER_MESSAGE, format_failures, format_provider_failure
 from .ledger import Ledger, ProviderSkippedError, mark_scope
 from .models import Attempt, SearchParams, SearchResponse
 from .orchestration.attempt import attempt_timeout, call_redactor, context_secrets, run_attempt
@@ -129,6 +129,12 @@ def resolve_candidates(
             _add_explicit(plan, provider, context, excluded_ids, report_unavailable=True)
         elif provider_id not in excluded_ids and provider.is_available(context):
             plan.providers.append(provider)
+    if forced and not plan.providers and len(plan.failures) == 1:
+        # The forced provider's why, then what the (empty) fallback chain had to say.
+        provider, error = plan.failures[0]
+        if isinstance(error, ProviderNotConfiguredError):
+            error.message = f"{error.message}: {NO_PROVIDER_MESSAGE}"
+            error.args = (error.message,)
     return plan
 
 

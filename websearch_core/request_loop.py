@@ -85,11 +85,17 @@ async def run_protocol(
             and provider.needs_refresh(response)
         ):
             refreshed = True
-            flow.token = await context.credentials.valid_oauth_token(
-                provider.info.id, force_refresh=True
-            )
-            request = produce(flow)
-            continue
+            try:
+                flow.token = await context.credentials.valid_oauth_token(
+                    provider.info.id, force_refresh=True
+                )
+            except SearchProviderError:
+                # No fresh token: the response stands as it came (a 401 reads as one, and a
+                # provider with another way in may still take it in its follow-up).
+                pass
+            else:
+                request = produce(flow)
+                continue
         wait = _retry_wait(provider, response, retries)
         if wait is not None:
             retries += 1

@@ -3,7 +3,8 @@ r"""What upstream text must pass before a model, a terminal or the cache sees it
 Applied by the core to every provider's response, whatever the provider, so no adapter has
 to remember it:
 
-* **Counts:** at most ``min(limit, provider max)`` sources, and bounded citations, related
+* **Counts:** at most ``min(count, provider max)`` sources (the count being
+  ``num_search_results``, else ``limit``), and bounded citations, related
   questions and search queries, however many results an upstream sends.
 * **Text:** C0/C1 control characters (ESC and BEL among them, with the terminal sequences
   they start) and bidirectional overrides are removed from titles, snippets and answers;
@@ -58,6 +59,9 @@ _CONTROL_IN_TEXT = re.compile(f"[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f{_BI
 _URL_FORBIDDEN = re.compile(f"[\\x00-\\x20\\x7f-\\x9f{_BIDI}\\u200b-\\u200f\\ufeff]")
 
 
+_USERINFO = re.compile(r"(?i)\b(https?://)[^\s/?#@\[\]]+@")
+
+
 def clean_text(text: str, *, multiline: bool = False) -> str:
     """``text`` without terminal escapes, control characters or bidi overrides.
 
@@ -70,7 +74,10 @@ def clean_text(text: str, *, multiline: bool = False) -> str:
     if "\x1b" in text or "\x9b" in text:
         text = _ESCAPE_SEQUENCE.sub("", text)
     pattern = _CONTROL_IN_TEXT if multiline else _CONTROL_IN_LINE
-    return pattern.sub("", text)
+    text = pattern.sub("", text)
+    if "@" in text:  # credentials in a link (``https://user:pw@host``) never reach a model
+        text = _USERINFO.sub(r"\1", text)
+    return text
 
 
 def is_clean_url(url: str) -> bool:
@@ -93,11 +100,12 @@ def is_clean_url(url: str) -> bool:
 def source_cap(params: SearchParams, provider_max: int | None) -> int:
     """The most sources a response to ``params`` may carry from a provider.
 
-    The caller's ``limit`` and ``num_search_results`` (whichever is smaller) and the
-    provider's documented maximum, never more than :data:`MAX_SOURCES`.
+    The caller's count as the spec collapses it (``num_search_results``, else ``limit``) and
+    the provider's documented maximum, never more than :data:`MAX_SOURCES`; whatever an
+    upstream sends.
     """
     bounds = [MAX_SOURCES]
-    for bound in (params.limit, params.num_search_results, provider_max):
+    for bound in (params.result_count, provider_max):
         if bound:
             bounds.append(bound)
     return min(bounds)

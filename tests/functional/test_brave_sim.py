@@ -166,7 +166,7 @@ def test_the_protocol_writes_braves_relative_and_absolute_ages() -> None:
     assert (second["age"], second["page_age"]) == ("May 1, 2023", old)
 
 
-async def test_count_defaults_to_10_caps_at_20_and_limit_cuts_locally(sim: Simulator) -> None:
+async def test_count_defaults_to_10_and_caps_at_20(sim: Simulator) -> None:
     sim["brave"].results = [
         SimResult(title=f"r{i}", url=f"https://r{i}.example.org/", snippet="s") for i in range(30)
     ]
@@ -175,8 +175,7 @@ async def test_count_defaults_to_10_caps_at_20_and_limit_cuts_locally(sim: Simul
         capped = await ws.search(QUERY, provider="brave", num_search_results=50, limit=2)
     assert [r.query_dict()["count"] for r in sim["brave"].requests] == ["10", "20"]
     assert len(default.sources) == 10
-    # num_search_results asks upstream for 20; the caller's limit of 2 still holds.
-    assert len(capped.sources) == 2
+    assert len(capped.sources) == 20  # num_search_results wins over limit, as the spec says
 
 
 async def test_time_country_and_language_filters_on_the_wire(sim: Simulator) -> None:

@@ -148,12 +148,12 @@ async def test_count_is_capped_at_twenty(sim: Simulator) -> None:
     assert len(_requests(sim)) == 2
 
 
-async def test_num_search_results_sets_the_breadth_and_limit_still_caps(sim: Simulator) -> None:
+async def test_num_search_results_wins_over_limit(sim: Simulator) -> None:
     sim["duckduckgo"].results = default_results(QUERY, 30)
     async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="duckduckgo", limit=3, num_search_results=12)
-    assert len(_requests(sim)) == 2  # twelve results take two pages
-    assert len(response.sources) == 3
+    assert len(response.sources) == 12
+    assert len(_requests(sim)) == 2
 
 
 async def test_small_limit_is_one_page(sim: Simulator) -> None:

@@ -752,9 +752,9 @@ async def test_a_401_without_a_refresh_hook_ends_the_search(tmp_path: Path) -> N
         await AnthropicProvider().search(
             SearchParams(query="q"), context(store=store, transport=transport)
         )
-    # The loop tries the refresh the 401 calls for; with no hook that is the failure named.
+    # The loop tries the refresh the 401 calls for; with no hook the server's 401 stands.
     assert caught.value.status == 401
-    assert "no refresh hook is configured" in caught.value.message
+    assert caught.value.message == "anthropic: 401 unauthorized"
     assert len(transport.sent) == 1
 
 

@@ -668,12 +668,12 @@ async def test_401_refreshes_the_token_once(tmp_path: Path) -> None:
 
 
 async def test_401_without_a_hook_is_an_authorization_failure(tmp_path: Path) -> None:
-    """The core's loop tries its one refresh; without a hook that refresh is the error."""
+    """The core's loop tries its one refresh; without a hook the server's 401 stands."""
     transport = ScriptedTransport(refused(401, "expired"))
     with pytest.raises(AuthorizationError) as caught:
         await CodexProvider().search(SearchParams(query="q"), make_context(tmp_path, transport))
     assert caught.value.status == 401
-    assert caught.value.message.startswith("codex: OAuth token expired and no refresh hook")
+    assert caught.value.message == "codex: 401 unauthorized"
     assert len(transport.sent) == 1
 
 

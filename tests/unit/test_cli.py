@@ -460,7 +460,7 @@ def test_auth_set_prompts_without_echo_on_a_terminal(
             "searxng takes no API key (configure it instead: set SEARXNG_ENDPOINT or "
             "searxng.endpoint); nothing stored",
         ),
-        (["auth", "set", "codex"], SECRET, "it signs in with a stored OAuth token, not a key"),
+        (["auth", "set", "codex"], SECRET, "codex takes no API key (configure it instead: store"),
         (["auth", "set", "brave"], "\n", "no API key given"),
         (["auth", "set", "brave"], "two words", "one line without spaces"),
         (["auth"], "", "ACTION"),

@@ -36,7 +36,7 @@ from ..browser import FailureTexts, HeadlessOptions, browser_fetch
 from ..errors import ChallengeError, ResponseParseError
 from ..html import Element, css, has_class, parse_document, select
 from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import HttpRequest, HttpResponse, raise_for_status
+from ..transport import HttpRequest, HttpResponse, SseResponse, raise_for_status
 from ._common import age_seconds_from_date
 from .base import (
     ProviderContext,
@@ -281,9 +281,9 @@ class ScraperProvider(KeylessProvider, RequestResponseProvider):
 
     page: ClassVar[ResultPage]
 
-    def check_response(self, response: HttpResponse) -> None:
+    def check(self, response: HttpResponse | SseResponse) -> None:
         """The page's challenge check (where it comes first), then the status classifier."""
-        self.page.check(response)
+        self.page.check(response.as_http() if isinstance(response, SseResponse) else response)
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The page's results, cut to the requested count."""

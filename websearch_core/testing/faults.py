@@ -85,6 +85,11 @@ class Fault:
         return cls(kind="challenge")
 
     @classmethod
+    def redirect(cls, location: str, status: int = 307) -> "Fault":
+        """Redirect to ``location`` (another origin, a ``file:`` URL ...)."""
+        return cls.http(status, "", {"Location": location})
+
+    @classmethod
     def oversized(cls, size: int = 16 * 1024 * 1024) -> "Fault":
         """HTTP 200 with a body of ``size`` bytes."""
         return cls(kind="oversized", size=size)

@@ -1,0 +1,65 @@
+"""How the contract suite reaches each provider: a simulator and a client with its credentials.
+
+Every registered provider that the simulator speaks is driven the same way: forced, so the
+fault it meets is its own, with the credentials it needs (an API key, or a stored OAuth token
+for the providers that only sign in).
+"""
+
+import base64
+import json
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.providers import SEARCH_PROVIDER_ORDER
+from websearch_core.testing import PROTOCOLS, Simulator
+
+PROVIDERS = [pid for pid in SEARCH_PROVIDER_ORDER if pid in PROTOCOLS]
+"""Every registered provider with a simulator protocol (all but the ``public`` aggregate)."""
+OAUTH_ONLY = frozenset({"codex"})
+KEY = "sk-contract-0123456789abcdef"
+"""A long, token-shaped key, so truncated echoes of it are recognisable."""
+_CLAIMS = {"https://api.openai.com/auth": {"chatgpt_account_id": "acct-contract"}}
+TOKEN = "eyJhbGciOiJSUzI1NiJ9.{}.c2ln".format(
+    base64.urlsafe_b64encode(json.dumps(_CLAIMS).encode()).decode().rstrip("=")
+)
+"""A JWT-shaped access token for the OAuth-only providers (Codex reads its account claim)."""
+
+
+@pytest.fixture(autouse=True)
+def _no_browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Browser escalation off: the contract is about the request loop, not Chromium."""
+    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
+    yield
+
+
+@pytest.fixture(params=PROVIDERS)
+def provider_id(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+async def sim(provider_id: str) -> AsyncIterator[Simulator]:
+    async with Simulator([provider_id]) as simulator:
+        yield simulator
+
+
+def contract_client(
+    sim: Simulator, provider_id: str, tmp_path: Path, **overrides: Any
+) -> WebSearch:
+    """A client forced-ready for ``provider_id``: its key, or its stored OAuth token."""
+    store_path = tmp_path / "credentials.json"
+    if provider_id in OAUTH_ONLY:
+        CredentialStore(store_path).set_oauth(
+            provider_id, OAuthToken(access_token=TOKEN, expires_at=time.time() + 3600)
+        )
+    settings = sim.settings(
+        credentials_file=store_path, rate_limit_wait_seconds=0, cache=False, **overrides
+    )
+    keys = {} if provider_id in OAUTH_ONLY else {provider_id: KEY}
+    return WebSearch(settings, api_keys=keys)

@@ -1,0 +1,251 @@
+"""The contract: every provider, every fault, the same guarantees.
+
+Each test runs once per registered provider (``provider_id`` is parametrised in conftest), a
+search forced to that provider against the loopback simulator answering with one fault.
+Whatever the provider, a fault ends in a typed :class:`SearchProviderError` inside
+``AllProvidersFailedError`` (never another exception, never a hang), within the provider's
+time; rate-limit hints of any shape leave state that reads back; redirects never carry
+credentials off their origin; and no secret reaches text, metadata, errors or logs.
+"""
+
+import logging
+import math
+import time
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import pytest
+from aiohttp import web
+
+from tests.contract.conftest import KEY, OAUTH_ONLY, TOKEN, contract_client
+from websearch_core import AllProvidersFailedError, SearchProviderError
+from websearch_core.errors import (
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    ResponseTooLargeError,
+)
+from websearch_core.sanitize import is_clean_url
+from websearch_core.testing import Fault, Simulator
+from websearch_core.transport import CREDENTIAL_HEADERS
+
+QUERY = "python asyncio"
+MONTH = 31 * 86_400
+DOCUMENTED_RETRIES = frozenset({"gemini"})
+"""Providers whose spec'd behaviour is to resend the same request after a failure."""
+
+
+async def _failure(
+    sim: Simulator, provider_id: str, tmp_path: Path, fault: Fault, **overrides: object
+) -> SearchProviderError:
+    sim[provider_id].always(fault)
+    async with contract_client(sim, provider_id, tmp_path, **overrides) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider=provider_id)
+    failure = caught.value.failures[-1]
+    assert isinstance(failure, SearchProviderError)
+    assert failure.provider == provider_id
+    return failure
+
+
+@pytest.mark.parametrize(
+    "retry_after",
+    [None, "7", "1e300", "inf", "-inf", "nan", "-5", "soon, maybe", "HTTP_DATE"],
+)
+async def test_any_retry_after_is_clamped_and_never_poisons_the_state(
+    sim: Simulator, provider_id: str, tmp_path: Path, retry_after: str | None
+) -> None:
+    if retry_after == "HTTP_DATE":
+        retry_after = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
+    headers = {} if retry_after is None else {"Retry-After": retry_after}
+    sim[provider_id].always(Fault.http(429, "slow down", headers))
+    state = {"state_backend": "sqlite", "state_dir": tmp_path / "state"}
+    async with contract_client(sim, provider_id, tmp_path, **state) as ws:
+        with pytest.raises(AllProvidersFailedError):
+            await ws.search(QUERY, provider=provider_id)
+        # A second search and the status table read the mark back without raising.
+        with pytest.raises(AllProvidersFailedError):
+            await ws.search(QUERY, provider=provider_id)
+        rows = {row.id: row for row in await ws.provider_status()}
+    mark = rows[provider_id].mark
+    if mark is not None:
+        assert math.isfinite(mark.until)
+        assert mark.until <= time.time() + MONTH + 60
+
+
+@pytest.mark.parametrize("status", [401, 402, 403, 404, 500, 503])
+async def test_an_error_status_is_a_typed_failure_with_that_status(
+    sim: Simulator, provider_id: str, tmp_path: Path, status: int
+) -> None:
+    failure = await _failure(sim, provider_id, tmp_path, Fault.http(status, "nope"))
+    assert failure.status in (status, None) or 400 <= (failure.status or 0) < 600
+
+
+async def test_a_hang_ends_within_the_providers_time(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    started = time.monotonic()
+    failure = await _failure(sim, provider_id, tmp_path, Fault.hang(), timeout_seconds=0.5)
+    assert isinstance(failure, ProviderTimeoutError)
+    assert time.monotonic() - started < 0.5 + 2.0
+
+
+async def test_a_reset_is_one_counted_request_and_a_connection_error(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    failure = await _failure(sim, provider_id, tmp_path, Fault.reset())
+    assert isinstance(failure, ProviderConnectionError)
+    # No hidden re-send: a multi-step provider may move on to its next step, never repeat one,
+    # unless its documented retry policy says so (the spec's Gemini back-off).
+    paths = [(r.method, r.path, r.body) for r in sim[provider_id].requests]
+    if provider_id not in DOCUMENTED_RETRIES:
+        assert len(paths) == len(set(paths))
+
+
+@pytest.mark.parametrize("fault", [Fault.truncate(), Fault.malformed(), Fault.challenge()])
+async def test_broken_bodies_are_typed_failures(
+    sim: Simulator, provider_id: str, tmp_path: Path, fault: Fault
+) -> None:
+    await _failure(sim, provider_id, tmp_path, fault)
+
+
+async def test_an_oversized_body_is_refused_at_the_cap(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    failure = await _failure(
+        sim, provider_id, tmp_path, Fault.oversized(size=300_000), max_response_bytes=64 * 1024
+    )
+    assert isinstance(failure, ResponseTooLargeError)
+
+
+async def test_an_empty_result_is_never_a_success_with_nothing(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    sim[provider_id].results = []
+    async with contract_client(sim, provider_id, tmp_path) as ws:
+        result = await ws.run(QUERY, provider=provider_id)
+    assert result.is_error or result.response.has_renderable_content()
+
+
+async def test_ten_thousand_results_are_capped_at_the_limit(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    from websearch_core.testing import SimResult
+
+    sim[provider_id].results = [
+        SimResult(title=f"r{i}", url=f"https://r{i}.example.org/", snippet="s")
+        for i in range(10_000)
+    ]
+    async with contract_client(sim, provider_id, tmp_path, max_response_bytes=8 << 20) as ws:
+        result = await ws.run(QUERY, provider=provider_id, limit=3)
+    assert len(result.response.sources) <= 3
+    assert len(result.response.citations) <= 100
+    assert len(result.text) < 64 * 1024
+
+
+async def test_hostile_text_and_urls_are_cleaned(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    from websearch_core.testing import SimResult
+
+    sim[provider_id].results = [
+        SimResult(
+            title="\x1b]0;pwned\x07Title\x1b[2J\u202eevil",
+            url="https://ok.example.org/",
+            snippet="line\x07 one\x1b[31m red",
+        ),
+        SimResult(title="userinfo", url="https://user:pw@bad.example.org/", snippet="s"),
+        SimResult(title="nul", url="\x00https://bad.example.org/nul", snippet="s"),
+        SimResult(title="rlo", url="https://bad.example.org/\u202egpj.exe", snippet="s"),
+    ]
+    async with contract_client(sim, provider_id, tmp_path) as ws:
+        result = await ws.run(QUERY, provider=provider_id)
+    text = result.text + result.response.model_dump_json()
+    for forbidden in ("\x1b", "\x07", "\u202e", "\x00", "user:pw@"):
+        assert forbidden not in text
+    urls = [s.url for s in result.response.sources] + [c.url for c in result.response.citations]
+    assert all(is_clean_url(url) for url in urls)
+    # The userinfo and bidi URLs are dropped; the NUL-prefixed one is dropped, or reduced to
+    # its clean form by a parser whose urlsplit strips leading control characters.
+    assert not any(urlsplit(url).path.startswith("/\u202e") for url in urls)
+    assert not any(urlsplit(url).username for url in urls)
+
+
+async def test_a_key_echoed_in_a_success_body_never_reaches_the_model_or_the_cache(
+    sim: Simulator, provider_id: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from websearch_core.testing import SimResult
+
+    caplog.set_level(logging.DEBUG)
+    secret = TOKEN if provider_id in OAUTH_ONLY else KEY
+    sim[provider_id].results = [
+        SimResult(
+            title=f"echo {secret.upper()} and {secret[:12]}...",
+            url="https://ok.example.org/",
+            snippet=f"your key is {secret} ({quote(secret, safe='')})",
+        )
+    ]
+    async with contract_client(sim, provider_id, tmp_path) as ws:
+        result = await ws.run(QUERY, provider=provider_id)
+    seen = "\n".join(
+        [result.text, result.response.model_dump_json(), *(r.getMessage() for r in caplog.records)]
+    )
+    assert secret.lower() not in seen.lower()
+    assert secret[:12] not in seen
+
+
+@pytest.fixture
+async def foreign() -> "tuple[str, list[web.Request]]":
+    """A server on another origin that records what reaches it."""
+    seen: list[web.Request] = []
+
+    async def record(request: web.Request) -> web.Response:
+        await request.read()
+        seen.append(request)
+        return web.Response(status=200, text="{}", content_type="application/json")
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", record)
+    runner = web.AppRunner(app, handle_signals=False)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.2", 0)
+    await site.start()
+    host, port = runner.addresses[-1][:2]
+    yield f"http://{host}:{port}", seen
+    await runner.cleanup()
+
+
+@pytest.mark.parametrize("status", [302, 307])
+async def test_a_redirect_to_another_origin_never_carries_credentials(
+    sim: Simulator,
+    provider_id: str,
+    tmp_path: Path,
+    foreign: "tuple[str, list[web.Request]]",
+    status: int,
+) -> None:
+    origin, seen = foreign
+    sim[provider_id].always(Fault.redirect(f"{origin}/steal", status))
+    async with contract_client(sim, provider_id, tmp_path) as ws:
+        result = await ws.run(QUERY, provider=provider_id)
+    for request in seen:
+        assert request.method == "GET"
+        carried = "\n".join(f"{k}: {v}" for k, v in request.headers.items())
+        assert KEY not in carried
+        assert "authorization" not in carried.lower()
+    credentialed = any(
+        name.lower() in CREDENTIAL_HEADERS or KEY in value or TOKEN in value
+        for r in sim[provider_id].requests
+        for name, value in r.headers.items()
+    )
+    if credentialed:
+        # A credentialed request is refused, with the other origin named.
+        assert result.is_error
+        assert "redirected to another origin (127.0.0.2:" in result.text
+
+
+async def test_a_redirect_to_a_non_http_scheme_is_refused(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    failure = await _failure(sim, provider_id, tmp_path, Fault.redirect("file:///etc/passwd"))
+    assert "redirected to a file: location; not followed" in failure.message
