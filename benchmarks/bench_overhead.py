@@ -1,94 +1,296 @@
-"""What the library adds on top of the work it cannot avoid, as ratios measured in one run.
+"""What the call path adds on top of the work it cannot avoid, as ratios measured in one run.
 
-* parse: DuckDuckGo's parser on a real capture vs. lxml merely building the same document,
-  interleaved call by call (every HTML engine, with spreads and ddgs: bench_parsers.py).
-* chain: ``WebSearch.run`` (chain, state, formatting) against the loopback simulator vs. a
-  bare aiohttp request to the same simulator endpoint, cache off.
-* cache: a cached ``WebSearch.run`` vs. the uncached one.
+Every baseline does the same unavoidable work as ours: the same aiohttp GET of the same
+body (a real Brave capture, ``../shared/fixtures/brave/*.json``, served from a loopback
+aiohttp server) and the same ``json.loads`` of it. Ours runs with the defaults a user gets
+(SQLite state in a fresh directory, the result cache off so every call reaches the server).
+Baseline and ours run interleaved call by call in alternating order, so load from other
+processes hits both alike; a ratio is the median of the per-pair ratios, with its IQR.
 
-Prints one line per benchmark: the baseline, ours, and the ratio. Loopback only, bounded
-loops; no pass/fail (targets are read off the ratios, not asserted in tests)::
+* ``call``: ``WebSearch.search`` vs. GET + ``json.loads``.
+* ``langchain``: ``WebSearchTool.ainvoke`` vs. the same GET in a trivial ``StructuredTool``.
+* ``llamaindex``: ``WebSearchFunctionTool.acall`` vs. the same GET in a trivial
+  ``FunctionTool``.
+* ``concurrent``: 200 searches at once through one client vs. 200 GETs at once through one
+  session (each with its default connection pool); throughput, ratio ours / raw.
+* ``memory``: traced allocation growth over N searches after a warm-up.
+* ``imports``: ``import langchain_websearch`` / ``llamaindex_websearch`` vs. importing the
+  framework's tool class, each in a fresh interpreter, alternating.
 
-    python benchmarks/bench_overhead.py
+No pass/fail: targets are read off the ratios, never asserted in tests::
+
+    python benchmarks/bench_overhead.py [call langchain llamaindex concurrent memory imports]
+        [--rounds N] [--memory-calls N] [--import-runs N]
 """
 
+import argparse
 import asyncio
+import gc
+import json
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
 
 import aiohttp
-import bench_parsers  # the sibling script: run as `python benchmarks/bench_overhead.py`
+from aiohttp import web
 
 from websearch_core import WebSearch
-from websearch_core.testing import Simulator
+from websearch_core.settings import Settings
 
-ROUNDS = 200
+FIXTURES = Path(__file__).resolve().parents[2] / "shared/fixtures/brave"
+SEARCH_PATH = "/res/v1/web/search"
+QUERY = "python asyncio tutorial"
+WARMUP = 30
+KEYS = {"brave": "bench"}
 
-
-async def _time_async(fn: Callable[[], Awaitable[object]], rounds: int = ROUNDS) -> float:
-    samples = []
-    for _ in range(rounds):
-        started = time.perf_counter()
-        await fn()
-        samples.append(time.perf_counter() - started)
-    return statistics.median(samples)
+Call = Callable[[], Awaitable[object]]
 
 
-def _report(name: str, baseline: float, ours: float) -> None:
-    times = f"baseline {baseline * 1e3:8.3f} ms   ours {ours * 1e3:8.3f} ms"
-    print(f"{name:<8} {times}   ratio {ours / baseline:6.2f}x")
+async def _serve(body: bytes) -> tuple[web.AppRunner, str]:
+    """A loopback server answering every search with the capture's bytes."""
+
+    async def search(_request: web.Request) -> web.Response:
+        return web.Response(body=body, content_type="application/json")
+
+    app = web.Application()
+    app.router.add_get(SEARCH_PATH, search)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    return runner, f"http://127.0.0.1:{port}"
 
 
-def bench_parse() -> None:
-    # The parse benchmark lives in bench_parsers.py (baseline and ours interleaved, medians
-    # and IQRs); here only its DuckDuckGo line, next to the chain numbers.
-    bench_parsers.bench(bench_parsers.CASES[0], ROUNDS, with_ddgs=False)
-
-
-async def bench_chain() -> None:
-    async with Simulator(["brave"]) as sim:
-        url = sim["brave"].base_url + "/res/v1/web/search?q=python+asyncio&count=10"
-        async with aiohttp.ClientSession() as session:
-
-            async def bare() -> None:
-                async with session.get(url, headers={"X-Subscription-Token": "k"}) as response:
-                    await response.read()
-
-            baseline = await _time_async(bare)
-        settings = sim.settings(cache=False)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            ours = await _time_async(lambda: ws.run("python asyncio", provider="brave"))
-            _report("chain", baseline, ours)
-        async with WebSearch(sim.settings(), api_keys=sim.api_keys()) as ws:
-            await ws.run("python asyncio")
-            cached = await _time_async(lambda: ws.run("python asyncio"))
-        _report("cache", ours, cached)
-
-
-async def bench_memory() -> None:
-    sim = Simulator(["brave"])
-    async with sim, WebSearch(sim.settings(cache=False), api_keys=sim.api_keys()) as ws:
-        await ws.run("warm up")
-        tracemalloc.start()
-        before = tracemalloc.take_snapshot()
-        for index in range(ROUNDS):
-            await ws.run(f"query {index}")
-            sim["brave"].requests.clear()  # the simulator's own log is not ours to count
-        after = tracemalloc.take_snapshot()
-        tracemalloc.stop()
-    growth = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
-    per_search = growth / ROUNDS
-    print(
-        f"memory   growth over {ROUNDS} searches: {growth / 1024:.1f} KiB ({per_search:.0f} B each)"
+def _settings(origin: str, state_dir: Path) -> Settings:
+    # Defaults a user gets (SQLite state), cache off so every call reaches the server.
+    return Settings(
+        providers=("brave",), base_urls={"brave": origin}, cache=False, state_dir=state_dir
     )
 
 
+def _raw_get(session: aiohttp.ClientSession, origin: str) -> Callable[[str], Awaitable[Any]]:
+    """The floor: what Brave's request needs, the same GET and ``json.loads`` of the body."""
+    url = origin + SEARCH_PATH
+
+    async def get(query: str) -> Any:
+        params = {"q": query, "count": "10"}
+        headers = {"X-Subscription-Token": "bench", "Accept": "application/json"}
+        async with session.get(url, params=params, headers=headers) as response:
+            response.raise_for_status()
+            return json.loads(await response.read())
+
+    return get
+
+
+def _quartiles(samples: list[float]) -> tuple[float, float, float]:
+    q1, median, q3 = statistics.quantiles(samples, n=4)
+    return q1, median, q3
+
+
+async def _pairs(name: str, baseline: Call, ours: Call, rounds: int) -> None:
+    """Time baseline and ours alternately, call by call; print medians, IQRs and the ratio."""
+    base_times: list[float] = []
+    our_times: list[float] = []
+    for index in range(WARMUP + rounds):
+        order = ((baseline, base_times), (ours, our_times))
+        if index % 2:
+            order = order[::-1]
+        for fn, times in order:
+            started = time.perf_counter()
+            await fn()
+            elapsed = time.perf_counter() - started
+            if index >= WARMUP:
+                times.append(elapsed)
+    ratios = [o / b for o, b in zip(our_times, base_times, strict=True)]
+    b1, bm, b3 = _quartiles(base_times)
+    o1, om, o3 = _quartiles(our_times)
+    r1, rm, r3 = _quartiles(ratios)
+    print(
+        f"{name:<11} floor {bm * 1e3:6.3f} ms [{b1 * 1e3:.3f}-{b3 * 1e3:.3f}]"
+        f"   ours {om * 1e3:6.3f} ms [{o1 * 1e3:.3f}-{o3 * 1e3:.3f}]"
+        f"   ratio {rm:5.2f}x [{r1:.2f}-{r3:.2f}]",
+        flush=True,
+    )
+
+
+async def bench_call(origin: str, state_dir: Path, rounds: int) -> None:
+    async with aiohttp.ClientSession() as session, WebSearch(_settings(origin, state_dir), api_keys=KEYS) as ws:
+        raw = _raw_get(session, origin)
+        await _pairs("call", lambda: raw(QUERY), lambda: ws.search(QUERY), rounds)
+
+
+async def bench_langchain(origin: str, state_dir: Path, rounds: int) -> None:
+    from langchain_core.tools import StructuredTool
+
+    from langchain_websearch import WebSearchTool
+
+    async with aiohttp.ClientSession() as session:
+        raw = _raw_get(session, origin)
+        trivial = StructuredTool.from_function(
+            coroutine=raw, name="web_search", description="Search the web."
+        )
+        tool = WebSearchTool(settings=_settings(origin, state_dir), api_keys=KEYS)
+        async with tool:
+            args = {"query": QUERY}
+            await _pairs(
+                "langchain", lambda: trivial.ainvoke(args), lambda: tool.ainvoke(args), rounds
+            )
+
+
+async def bench_llamaindex(origin: str, state_dir: Path, rounds: int) -> None:
+    from llama_index.core.tools import FunctionTool
+
+    from llamaindex_websearch import create_web_search_tool
+
+    async with aiohttp.ClientSession() as session:
+        raw = _raw_get(session, origin)
+        trivial = FunctionTool.from_defaults(
+            async_fn=raw, name="web_search", description="Search the web."
+        )
+        ws = WebSearch(_settings(origin, state_dir), api_keys=KEYS)
+        async with ws:
+            tool = create_web_search_tool(web_search=ws)
+            await _pairs(
+                "llamaindex",
+                lambda: trivial.acall(query=QUERY),
+                lambda: tool.acall(query=QUERY),
+                rounds,
+            )
+
+
+async def bench_concurrent(origin: str, state_dir: Path, rounds: int, width: int = 200) -> None:
+    """Throughput of ``width`` calls at once: ours through one client, raw through one session."""
+
+    async def burst(fn: Callable[[str], Awaitable[object]]) -> float:
+        started = time.perf_counter()
+        await asyncio.gather(*(fn(f"{QUERY} {i}") for i in range(width)))
+        return width / (time.perf_counter() - started)
+
+    async with aiohttp.ClientSession() as session, WebSearch(_settings(origin, state_dir), api_keys=KEYS) as ws:
+        raw = _raw_get(session, origin)
+        raw_rates: list[float] = []
+        our_rates: list[float] = []
+        for index in range(2 + rounds):
+            order = ((raw, raw_rates), (ws.search, our_rates))
+            for fn, rates in order if index % 2 else order[::-1]:
+                rate = await burst(fn)
+                if index >= 2:
+                    rates.append(rate)
+    ratios = [o / r for o, r in zip(our_rates, raw_rates, strict=True)]
+    print(
+        f"concurrent  {width} at once, {rounds} bursts: raw {statistics.median(raw_rates):6.0f}"
+        f" req/s [{min(raw_rates):.0f}-{max(raw_rates):.0f}]   ours"
+        f" {statistics.median(our_rates):6.0f} req/s [{min(our_rates):.0f}-{max(our_rates):.0f}]"
+        f"   ratio {statistics.median(ratios):4.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]",
+        flush=True,
+    )
+
+
+async def bench_memory(origin: str, state_dir: Path, calls: int) -> None:
+    """Traced memory after ``calls`` searches, sampled every tenth of the run: flat or not."""
+    async with WebSearch(_settings(origin, state_dir), api_keys=KEYS) as ws:
+        for index in range(200):
+            await ws.search(f"warm up {index}")
+        gc.collect()
+        tracemalloc.start()
+        start, _ = tracemalloc.get_traced_memory()
+        marks = []
+        step = max(1, calls // 10)
+        for index in range(calls):
+            await ws.search(f"{QUERY} {index}")
+            if (index + 1) % step == 0:
+                gc.collect()
+                marks.append(tracemalloc.get_traced_memory()[0] - start)
+        tracemalloc.stop()
+    growth = ", ".join(f"{mark / 1024:.0f}" for mark in marks)
+    print(f"memory      traced growth (KiB) every {step} of {calls} searches: {growth}")
+
+
+_IMPORTS = {
+    "langchain": (
+        "import langchain_websearch",
+        "from langchain_core.tools import BaseTool, StructuredTool",
+    ),
+    "llamaindex": (
+        "import llamaindex_websearch",
+        "from llama_index.core.tools import FunctionTool",
+    ),
+}
+
+
+def _import_seconds(statement: str) -> float:
+    code = f"import time; s = time.perf_counter(); {statement}; print(time.perf_counter() - s)"
+    output = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    return float(output.strip().splitlines()[-1])
+
+
+def bench_imports(runs: int) -> None:
+    """Each import in a fresh interpreter, ours and the floor alternating."""
+    for name, (ours, floor) in _IMPORTS.items():
+        floors: list[float] = []
+        ourselves: list[float] = []
+        for index in range(runs + 1):
+            order = ((floor, floors), (ours, ourselves))
+            for statement, times in order if index % 2 else order[::-1]:
+                seconds = _import_seconds(statement)
+                if index:  # the first pair warms the file cache
+                    times.append(seconds)
+        ratios = [o / f for o, f in zip(ourselves, floors, strict=True)]
+        r1, rm, r3 = _quartiles(ratios)
+        print(
+            f"import {name:<10} floor {statistics.median(floors) * 1e3:5.0f} ms"
+            f"   ours {statistics.median(ourselves) * 1e3:5.0f} ms"
+            f"   ratio {rm:4.2f}x [{r1:.2f}-{r3:.2f}]   ({runs} runs)",
+            flush=True,
+        )
+
+
+async def _bench_calls(names: list[str], rounds: int, memory_calls: int) -> None:
+    capture = sorted(FIXTURES.glob("*.json"))[0]
+    runner, origin = await _serve(capture.read_bytes())
+    print(f"capture {capture.name} ({capture.stat().st_size / 1024:.0f} KiB), {rounds} rounds")
+    try:
+        with tempfile.TemporaryDirectory() as directory:
+            for name in names:
+                state_dir = Path(directory) / name
+                if name == "call":
+                    await bench_call(origin, state_dir, rounds)
+                elif name == "langchain":
+                    await bench_langchain(origin, state_dir, rounds)
+                elif name == "llamaindex":
+                    await bench_llamaindex(origin, state_dir, rounds)
+                elif name == "concurrent":
+                    await bench_concurrent(origin, state_dir, max(5, rounds // 40))
+                elif name == "memory":
+                    await bench_memory(origin, state_dir, memory_calls)
+    finally:
+        await runner.cleanup()
+
+
 def main() -> None:
-    bench_parse()
-    asyncio.run(bench_chain())
-    asyncio.run(bench_memory())
+    benches = ["call", "langchain", "llamaindex", "concurrent", "memory", "imports"]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("bench", nargs="*", choices=benches, default=None)
+    parser.add_argument("--rounds", type=int, default=400)
+    parser.add_argument("--memory-calls", type=int, default=10_000)
+    parser.add_argument("--import-runs", type=int, default=15)
+    args = parser.parse_args()
+    names = args.bench or benches
+    if not sorted(FIXTURES.glob("*.json")):
+        print("skipped: ../shared/fixtures/brave/*.json not available")
+        return
+    asyncio.run(_bench_calls([n for n in names if n != "imports"], args.rounds, args.memory_calls))
+    if "imports" in names:
+        bench_imports(args.import_runs)
 
 
 if __name__ == "__main__":

@@ -513,6 +513,10 @@ class Transport:
                     provider, f"{label} redirected more than {MAX_REDIRECTS} times", response.status
                 )
             target = _redirect_target(provider, label, current, location, response.status)
+            if response.status == 303 or (response.status in (301, 302) and method == "POST"):
+                # As browsers do: the next request is a GET without the body.
+                method, form, body_json = "GET", None, None
+                headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
             if _origin(target) != origin:
                 has_body = form is not None or body_json is not None
                 if has_body or self._carries_credentials(headers):
@@ -524,9 +528,6 @@ class Transport:
                         response.status,
                     )
                 headers = {k: v for k, v in headers.items() if k.lower() not in CREDENTIAL_HEADERS}
-            if response.status == 303 or (response.status in (301, 302) and method == "POST"):
-                method, form, body_json = "GET", None, None
-                headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
             current, params = target, None
 
     def _carries_credentials(self, headers: Mapping[str, str]) -> bool:
