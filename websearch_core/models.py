@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .content.models import PageContent
+
 __all__ = [
     "MAX_QUERY_LENGTH",
     "Attempt",
@@ -136,6 +138,9 @@ class SearchSource(_Frozen):
     """For aggregate results: each engine that returned the URL and at what rank."""
     category: str | None = None
     """The upstream's category for the result (SearXNG's ``general``, ``news``, ...)."""
+    content: PageContent | None = None
+    """The page behind the result: the text the provider sent with it (Tavily, Exa,
+    Firecrawl, Jina), or the page fetched for ``include_content=True``; else ``None``."""
 
 
 class SearchCitation(_Frozen):

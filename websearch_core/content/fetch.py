@@ -32,7 +32,6 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import aiohttp
 
-from ..html import navigation_headers
 from .decode import decode_html
 from .documents import pdf_content, text_content
 from .errors import (
@@ -299,6 +298,10 @@ class PageFetcher:
         return page.model_copy(update={"status": body.status, "fetched_with": "http"})
 
     async def _download(self, url: str) -> _Body:
+        # Imported here, not at the top: websearch_core.models imports this package (for
+        # SearchSource.content), and html imports the provider package, which imports models.
+        from ..html import navigation_headers
+
         session = self._session
         if session is None:
             raise RuntimeError("PageFetcher is used outside its async with block")

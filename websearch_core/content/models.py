@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["FetchMethod", "PageContent"]
+__all__ = ["FetchMethod", "PageContent", "provided_page"]
 
 FetchMethod = Literal["http", "browser"]
 """How the bytes were obtained: a plain HTTP request, or the headless browser."""
@@ -48,3 +48,29 @@ class PageContent(BaseModel):
     """``http`` or ``browser`` when fetched; ``None`` for a bare extraction."""
     cached: bool = False
     """True when a fetch was answered from the page cache."""
+
+
+def provided_page(url: str, title: str | None, body: object) -> PageContent | None:
+    r"""The page text a search provider sent with a result, as :class:`PageContent`.
+
+    Tavily (``raw_content``), Exa (``text``), Firecrawl (``markdown``) and Jina
+    (``content``) can return the page itself; using it saves fetching the page again for
+    ``include_content``. Their text is Markdown or plain text (which reads as Markdown),
+    so it fills both ``text`` and ``markdown``; nothing else about the page is known.
+
+    Args:
+        url: The result's URL.
+        title: The result's title.
+        body: The provider's field as decoded from JSON (anything but a non-blank string
+            gives ``None``).
+
+    Example:
+        >>> provided_page("https://a.example/", "A", "# A\n\nBody.").markdown
+        '# A\n\nBody.'
+        >>> provided_page("https://a.example/", "A", None) is None
+        True
+    """
+    if not isinstance(body, str) or not body.strip():
+        return None
+    text = body.strip()
+    return PageContent(url=url, title=title or None, text=text, markdown=text)

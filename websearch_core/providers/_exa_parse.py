@@ -7,7 +7,8 @@ nothing here does I/O.
   the snippet is ``summary``, else ``text``, else the ``highlights`` joined by spaces, cut
   to 500 characters; ``publishedDate`` and ``author`` are kept. The answer is built from the
   first three results that have a summary, each ``**<title>**: <summary>``, separated by a
-  blank line. ``request_id`` is ``requestId``.
+  blank line. ``request_id`` is ``requestId``. A result's ``text`` (the page text Exa
+  returns when asked) is also the source's page ``content``, as is a listing's ``Text:``.
 * **MCP payloads:** the result's ``structuredContent``, ``data`` or ``result``, the result
   itself, or a ``content[].text`` that parses as JSON is used when it has ``results``,
   ``statuses``, ``costDollars`` or ``searchTime``; otherwise the text content is read as
@@ -31,6 +32,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
 from ..format import truncate_text
 from ..models import SearchResponse, SearchSource
@@ -73,13 +75,15 @@ def _source(item: Any, now: datetime | None, *, snippet: str | None = None) -> S
     if not is_http_url(url):
         return None
     published = _text(item.get("publishedDate")) or None
+    title = _text(item.get("title")) or url
     return SearchSource(
-        title=_text(item.get("title")) or url,
+        title=title,
         url=url,
         snippet=snippet if snippet is not None else _snippet(item),
         published_date=published,
         age_seconds=age_seconds_from_date(published, now=now),
         author=_text(item.get("author")) or None,
+        content=provided_page(url, title, item.get("text")),
     )
 
 
@@ -214,6 +218,7 @@ def _section_source(section: str, now: datetime | None) -> SearchSource | None:
         "url": fields.get("URL"),
         "author": fields.get("Author"),
         "publishedDate": fields.get("Published Date"),
+        "text": text,
     }
     return _source(item, now, snippet=truncate_text(text, SNIPPET_LIMIT) if text else None)
 

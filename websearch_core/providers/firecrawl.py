@@ -23,7 +23,8 @@
   missing bound is left out); otherwise ``recency`` gives ``tbs=qdr:d|w|m|y``.
 * **Results:** ``data.web[]`` (v2), a ``data`` array (v1, for a base ending in ``/v1``) or
   ``results[]``. Each needs an ``http(s)`` URL; the title falls back to the URL; the snippet
-  is the first non-blank of ``description``, ``snippet`` and ``markdown``. ``request_id`` is
+  is the first non-blank of ``description``, ``snippet`` and ``markdown``; ``markdown`` (a
+  scraped page) is also the source's page ``content``. ``request_id`` is
   the body's ``id``. ``success: false`` is raised as a provider error carrying the body's
   ``error`` (else ``Firecrawl request failed``).
 * **Errors:** ``Firecrawl API error (<status>): <body>`` after the shared classifier, so a
@@ -48,6 +49,7 @@ from datetime import date
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
+from ..content.models import provided_page
 from ..errors import ConfigurationError, ResponseParseError, SearchProviderError
 from ..models import Recency, SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
@@ -233,11 +235,13 @@ def _source(item: Any) -> SearchSource | None:
     url = raw_url.strip() if isinstance(raw_url, str) else ""
     if not is_http_url(url):
         return None
-    title = item.get("title")
+    raw_title = item.get("title")
+    title = (collapse_whitespace(raw_title) if isinstance(raw_title, str) else "") or url
     return SearchSource(
-        title=(collapse_whitespace(title) if isinstance(title, str) else "") or url,
+        title=title,
         url=url,
         snippet=_first_text(item),
+        content=provided_page(url, title, item.get("markdown")),
     )
 
 

@@ -18,7 +18,8 @@
   ``temperature`` are ignored.
 * **Results:** the body is either an array of items or ``{"code", "status", "data": [...]}``.
   Items need an ``http(s)`` ``url``; the title is ``title`` (else the URL); the snippet is
-  the trimmed ``description``, else the trimmed ``content``. A ``date`` or
+  the trimmed ``description``, else the trimmed ``content``; ``content`` (the page as
+  Markdown, when Jina sends it) is also the source's page ``content``. A ``date`` or
   ``publishedTime`` field, when an item has one, becomes ``published_date``.
 * **Errors:** ``Jina API error (<status>): <body>`` after the shared classifier. A 2xx body
   whose ``code`` is not 200 is ``Jina API response reported failure (<code>)``; when that
@@ -43,6 +44,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
+from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse, raise_for_status
@@ -119,12 +121,14 @@ def _source(item: Any, now: datetime | None) -> SearchSource | None:
     if not is_http_url(url):
         return None
     published = _text(item.get("date")) or _text(item.get("publishedTime")) or None
+    title = _text(item.get("title")) or url
     return SearchSource(
-        title=_text(item.get("title")) or url,
+        title=title,
         url=url,
         snippet=_text(item.get("description")) or _text(item.get("content")) or None,
         published_date=published,
         age_seconds=age_seconds_from_date(published, now=now),
+        content=provided_page(url, title, item.get("content")),
     )
 
 

@@ -15,7 +15,9 @@
   a source, the request is sent once more without ``time_range``, ``start_date`` and
   ``end_date``.
 * **Results:** ``answer`` (trimmed; ``null`` gives none) and ``results[]`` as sources: title
-  (else the URL), URL (``http(s)`` only), ``content`` as the snippet, ``published_date``.
+  (else the URL), URL (``http(s)`` only), ``content`` as the snippet, ``published_date``,
+  and ``raw_content``, when a body has it (this request asks for none, a gateway may add
+  it), as the source's page ``content``.
   ``request_id`` comes from the body.
 * **Errors:** ``Tavily API error (<status>): <msg>``, where ``msg`` is the first
   ``detail`` / ``error`` / ``message`` string found anywhere in a JSON body (Tavily nests it:
@@ -39,6 +41,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from ..content.models import provided_page
 from ..errors import QuotaExhaustedError, ResponseParseError
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
@@ -147,12 +150,14 @@ def _source(item: Any, now: datetime | None) -> SearchSource | None:
     content = item.get("content")
     published = item.get("published_date")
     published_date = (published.strip() or None) if isinstance(published, str) else None
+    title = (collapse_whitespace(title) if isinstance(title, str) else "") or url
     return SearchSource(
-        title=(collapse_whitespace(title) if isinstance(title, str) else "") or url,
+        title=title,
         url=url,
         snippet=(content.strip() or None) if isinstance(content, str) else None,
         published_date=published_date,
         age_seconds=age_seconds_from_date(published_date, now=now),
+        content=provided_page(url, title, item.get("raw_content")),
     )
 
 
