@@ -15,7 +15,6 @@ credentials, and exposes:
 
 import asyncio
 import concurrent.futures
-import dataclasses
 import logging
 import time
 import urllib.request
@@ -30,11 +29,18 @@ from pydantic import SecretStr
 
 from .browser import HeadlessBrowser
 from .cache import cache_key, dump_response, load_response
-from .chain import ChainOutcome, ChainRunner, resolve_candidates
+from .content.enrich import (
+    DEFAULT_CONTENT_SOURCES,
+    add_page_content,
+    check_content_limit,
+    content_text,
+)
 from .content.errors import FetchError
 from .content.models import PageContent
 from .content.service import call_seconds, fetch_pages, options_for
+from .content.tool_text import fence_results
 from .credentials import Credentials, CredentialStore, TokenRefresher
+from .deadline import Deadline
 from .errors import (
     AllProvidersFailedError,
     ConfigurationError,
@@ -43,9 +49,16 @@ from .errors import (
 )
 from .format import NO_PROVIDER_MESSAGE, format_for_llm
 from .models import Attempt, SearchParams, SearchResponse, SearchToolResult
+from .orchestration import (
+    Budget,
+    ChainOutcome,
+    ChainRunner,
+    FailurePolicy,
+    Rate,
+    resolve_candidates,
+)
 from .prompts import SEARCH_SYSTEM_PROMPT
 from .providers import ProviderContext, get_provider
-from .quota import Budget, FailurePolicy, Rate
 from .settings import APP_NAME, DEFAULT_TIMEOUT_SECONDS, Settings
 from .state import MemoryStore, StateStore, open_store
 from .state.failsafe import FailSafeStore
@@ -208,7 +221,7 @@ class WebSearch:
                 response = hit[0].model_copy(update={"cached": True, "attempts": (attempt,)})
                 return ChainOutcome(response=response, attempts=[attempt]), []
         runner = self._runner(store)
-        outcome = await runner.run(plan, params, dataclasses.replace(context, ledger=runner.ledger))
+        outcome = await runner.run(plan, params, context)
         if key is None:
             return outcome, []
         if outcome.response is None:
@@ -259,22 +272,42 @@ class WebSearch:
         await store.clear(provider_id)
 
     async def search(
-        self, query: str | SearchParams, *, use_cache: bool = True, **params: Any
+        self,
+        query: str | SearchParams,
+        *,
+        use_cache: bool = True,
+        include_content: bool = False,
+        content_limit: int = DEFAULT_CONTENT_SOURCES,
+        **params: Any,
     ) -> SearchResponse:
         """Search and return the first renderable response.
 
         Args:
             query: The query text, or a complete :class:`SearchParams`.
             use_cache: ``False`` bypasses the result cache for this call (fresh and stale).
+            include_content: Also fetch the pages of the first ``content_limit`` results,
+                concurrently and within the same deadline, into each source's ``content``
+                (a provider's own page text is used as is); a page that cannot be had
+                leaves ``content`` empty and adds a note.
+            content_limit: How many results' pages ``include_content`` gets (1-20).
             **params: Other :class:`SearchParams` fields when ``query`` is text.
 
         Raises:
             pydantic.ValidationError: A parameter is invalid; the error names it.
+            ValueError: ``content_limit`` is not 1-20.
             NoProviderConfiguredError: No provider could run.
             AllProvidersFailedError: Every provider failed; ``failures`` has each error.
         """
+        deadline = Deadline(self.settings.deadline_seconds)
+        if include_content:
+            check_content_limit(content_limit)
         outcome, _ = await self._execute(_params(query, params), use_cache)
         if outcome.response is not None:
+            if include_content:
+                paged = await add_page_content(
+                    self, outcome.response, seconds=deadline.remaining(), limit=content_limit
+                )
+                return paged.response
             return outcome.response
         if not outcome.failures:
             raise NoProviderConfiguredError(NO_PROVIDER_MESSAGE)
@@ -285,46 +318,87 @@ class WebSearch:
         raise AllProvidersFailedError(outcome.failure_message(), errors)
 
     async def run(
-        self, query: str | SearchParams, *, use_cache: bool = True, **params: Any
+        self,
+        query: str | SearchParams,
+        *,
+        use_cache: bool = True,
+        include_content: bool = False,
+        content_limit: int = DEFAULT_CONTENT_SOURCES,
+        **params: Any,
     ) -> SearchToolResult:
         """Search and return the tool result: text for the model plus the structured details.
 
         Provider failures come back as ``Error: ...`` text, never as an exception;
-        invalid parameters still raise, and cancellation propagates.
+        invalid parameters still raise, and cancellation propagates. With
+        ``include_content`` the pages of the first ``content_limit`` results follow the
+        search text, each fenced as untrusted data (see :meth:`search`); with the
+        ``fence_results`` setting the search text is fenced too.
         """
+        deadline = Deadline(self.settings.deadline_seconds)
+        if include_content:
+            check_content_limit(content_limit)
         outcome, notes = await self._execute(_params(query, params), use_cache)
         if outcome.response is not None:
-            return SearchToolResult(
-                text=format_for_llm(outcome.response, notes), response=outcome.response
-            )
+            response = outcome.response
+            text = format_for_llm(response, notes)
+            if self.settings.fence_results:
+                text = fence_results(text)
+            if include_content:
+                paged = await add_page_content(
+                    self, response, seconds=deadline.remaining(), limit=content_limit
+                )
+                response = paged.response
+                text = f"{text}\n\n{content_text(paged.pages)}"
+            return SearchToolResult(text=text, response=response)
         message = outcome.failure_message()
         response = SearchResponse(provider=outcome.last_provider, attempts=tuple(outcome.attempts))
         return SearchToolResult(text=f"Error: {message}", response=response, error=message)
 
     def search_sync(
-        self, query: str | SearchParams, *, use_cache: bool = True, **params: Any
+        self,
+        query: str | SearchParams,
+        *,
+        use_cache: bool = True,
+        include_content: bool = False,
+        content_limit: int = DEFAULT_CONTENT_SOURCES,
+        **params: Any,
     ) -> SearchResponse:
         """:meth:`search` for synchronous code (safe inside a running event loop).
 
         Args:
             query: The query text, or a complete :class:`SearchParams`.
             use_cache: ``False`` bypasses the result cache for this call, as in :meth:`search`.
+            include_content: Also fetch the top results' pages, as in :meth:`search`.
+            content_limit: How many results' pages ``include_content`` gets (1-20).
             **params: Other :class:`SearchParams` fields when ``query`` is text.
         """
-        fresh = self._fresh()
-        return _run_blocking(fresh._search_and_close(_params(query, params), use_cache))
+        content = {"include_content": include_content, "content_limit": content_limit}
+        return _run_blocking(
+            self._fresh()._search_and_close(_params(query, params), use_cache, content)
+        )
 
     def run_sync(
-        self, query: str | SearchParams, *, use_cache: bool = True, **params: Any
+        self,
+        query: str | SearchParams,
+        *,
+        use_cache: bool = True,
+        include_content: bool = False,
+        content_limit: int = DEFAULT_CONTENT_SOURCES,
+        **params: Any,
     ) -> SearchToolResult:
         """:meth:`run` for synchronous code (safe inside a running event loop).
 
         Args:
             query: The query text, or a complete :class:`SearchParams`.
             use_cache: ``False`` bypasses the result cache for this call, as in :meth:`run`.
+            include_content: Also fetch the top results' pages, as in :meth:`run`.
+            content_limit: How many results' pages ``include_content`` gets (1-20).
             **params: Other :class:`SearchParams` fields when ``query`` is text.
         """
-        return _run_blocking(self._fresh()._run_and_close(_params(query, params), use_cache))
+        content = {"include_content": include_content, "content_limit": content_limit}
+        return _run_blocking(
+            self._fresh()._run_and_close(_params(query, params), use_cache, content)
+        )
 
     # --- page content (websearch_core.content) ----------------------------------------------
 
@@ -431,13 +505,17 @@ class WebSearch:
     def _fresh(self) -> "WebSearch":
         return WebSearch(self.settings, api_keys=self._api_keys, oauth_refreshers=self._refreshers)
 
-    async def _search_and_close(self, params: SearchParams, use_cache: bool) -> SearchResponse:
+    async def _search_and_close(
+        self, params: SearchParams, use_cache: bool, content: Mapping[str, Any]
+    ) -> SearchResponse:
         async with self:
-            return await self.search(params, use_cache=use_cache)
+            return await self.search(params, use_cache=use_cache, **content)
 
-    async def _run_and_close(self, params: SearchParams, use_cache: bool) -> SearchToolResult:
+    async def _run_and_close(
+        self, params: SearchParams, use_cache: bool, content: Mapping[str, Any]
+    ) -> SearchToolResult:
         async with self:
-            return await self.run(params, use_cache=use_cache)
+            return await self.run(params, use_cache=use_cache, **content)
 
 
 def open_state_store(settings: Settings) -> StateStore:

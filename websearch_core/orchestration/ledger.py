@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Final, TypeAlias
 
 from aiolimiter import AsyncLimiter
 
-from .errors import RateLimitedError, SearchProviderError
-from .providers.base import ProviderInfo
+from ..errors import RateLimitedError, SearchProviderError
+from ..providers.base import ProviderInfo
+from ..state.base import ProviderMark, StateStore, UsageWindow
 from .quota import (
     Budget,
     FailurePolicy,
@@ -45,10 +46,9 @@ from .quota import (
     mark_for_failure,
     period_window,
 )
-from .state.base import ProviderMark, StateStore, UsageWindow
 
 if TYPE_CHECKING:
-    from .providers.base import ProviderContext
+    from ..providers.base import ProviderContext
 
 __all__ = [
     "DEFAULT_MAX_WAIT",
@@ -303,7 +303,7 @@ def mark_scope(context: "ProviderContext", provider_id: str) -> str:
     (``FIRECRAWL_BASE_URL`` ...) and, for SearXNG, the endpoint and its credentials. Only a
     truncated SHA-256 digest is kept, so the state never holds a key.
     """
-    from .providers import get_provider
+    from ..providers import get_provider
 
     provider = get_provider(provider_id)
     parts = [provider_id, provider.api_key(context) or ""]
@@ -329,7 +329,7 @@ def _with_scope(mark: ProviderMark, scope: str) -> ProviderMark:
 def _id_and_label(info: ProviderInfo | str) -> tuple[str, str]:
     if isinstance(info, ProviderInfo):
         return info.id, info.label
-    from .providers import PROVIDER_REGISTRY, get_provider
+    from ..providers import PROVIDER_REGISTRY, get_provider
 
     label = get_provider(info).info.label if info in PROVIDER_REGISTRY else info
     return info, label

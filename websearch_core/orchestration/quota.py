@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
-from .errors import (
+from ..errors import (
     AuthorizationError,
     ChallengeError,
     ConfigurationError,
@@ -28,7 +28,7 @@ from .errors import (
     RateLimitedError,
     SearchProviderError,
 )
-from .state.base import ProviderMark
+from ..state.base import ProviderMark
 
 __all__ = [
     "Budget",
@@ -38,6 +38,7 @@ __all__ = [
     "describe_mark",
     "is_transient",
     "mark_for_failure",
+    "period_window",
     "start_of_next_month",
 ]
 

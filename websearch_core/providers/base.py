@@ -14,11 +14,12 @@ concurrent calls.
 import abc
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, final
+from typing import Any, ClassVar, Literal, final
 
 from ..browser import HeadlessBrowser
 from ..credentials import Credentials, OAuthToken
 from ..errors import ProviderNotConfiguredError, SearchProviderError
+from ..filters.support import FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..request_loop import run_protocol
 from ..settings import Settings
@@ -31,9 +32,6 @@ from ..transport import (
     parse_retry_after,
     raise_for_status,
 )
-
-if TYPE_CHECKING:
-    from ..ledger import Ledger
 
 __all__ = [
     "ErrorMap",
@@ -74,6 +72,9 @@ class ProviderInfo:
     """The upstream index it serves (``bing`` for DuckDuckGo), for aggregate voting."""
     setup_hint: str | None = None
     """How to configure it when that is not an API key variable (SearXNG's endpoint)."""
+    filters: FilterSupport = FilterSupport()
+    """How it applies each search filter (API parameter or query syntax); what it
+    declares neither way is checked on its results or reported as ignored."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +88,6 @@ class ProviderContext:
     browser: HeadlessBrowser | None = None
     """The client's headless Chromium, started on first escalation and closed with the
     client; ``None`` makes an escalating scraper start one for the call alone."""
-    ledger: "Ledger | None" = None
-    """Cooldowns, quota marks and budgets, for providers that ask other providers (the
-    Public Web fan-out); ``None`` asks every engine unconditionally."""
 
 
 def clamp_count(value: int | None, default: int, maximum: int, minimum: int = 1) -> int:

@@ -1,5 +1,9 @@
 """Public Web: one query fanned out to every credential-free engine, merged by consensus.
 
+This module holds Public Web's facts (its :class:`ProviderInfo`, engine order, deadlines,
+counts); running the engines is orchestration and lives in
+:mod:`websearch_core.orchestration.fanout`, which shares the chain's attempt step and ledger.
+
 * **Service:** no upstream of its own. It runs the credential-free scrapers that are
   registered (in priority order ``duckduckgo``, ``bing``, ``yahoo``, ``startpage``,
   ``google``, ``ecosia``, ``mojeek``; any whose :attr:`ProviderInfo.kind` is not
@@ -46,21 +50,29 @@ Docs: https://url.spec.whatwg.org/ (the URL parsing the canonical key follows); 
 engines' own docs are on their :class:`~websearch_core.providers.base.ProviderInfo`.
 """
 
-import asyncio
-import logging
-from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
-from ..aggregate import EngineResult, merge_results
 from ..deadline import remaining_budget
-from ..errors import ProviderUnavailableError, SearchProviderError
-from ..format import format_provider_failure
 from ..models import SearchParams, SearchResponse
-from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
+from ..orchestration.fanout import (
+    ALL_EXCLUDED_MESSAGE,
+    ALL_FAILED_PREFIX,
+    ENGINE_DEFAULT_RESULTS,
+    EngineOutcome,
+    FanOutProvider,
+    PublicEnginesFailedError,
+    engine_params,
+    fan_out,
+    merged_search,
+)
+from ..orchestration.fanout import registered_engines as _registered_in
+from .base import ProviderContext, ProviderInfo, SearchProvider
 
 __all__ = [
     "ALL_EXCLUDED_MESSAGE",
+    "ALL_FAILED_PREFIX",
     "DEFAULT_RESULTS",
+    "ENGINE_DEFAULT_RESULTS",
     "ENGINE_ORDER",
     "HARD_DEADLINE_SECONDS",
     "INFO",
@@ -73,9 +85,6 @@ __all__ = [
     "fan_out",
     "registered_engines",
 ]
-
-_CUT_OFF_GRACE_SECONDS = 1.0
-logger = logging.getLogger("websearch_core.providers.public")
 
 ENGINE_ORDER: tuple[str, ...] = (
     "duckduckgo",
@@ -92,11 +101,6 @@ DEFAULT_RESULTS = 15
 MAX_RESULTS = 30
 SOFT_DEADLINE_SECONDS = 5.0
 HARD_DEADLINE_SECONDS = 30.0
-ENGINE_DEFAULT_RESULTS = 10
-"""An engine's count when its :class:`ProviderInfo` does not say."""
-
-ALL_EXCLUDED_MESSAGE = "Every credential-free engine is excluded by settings."
-ALL_FAILED_PREFIX = "All public engines failed: "
 
 INFO = ProviderInfo(
     id="public",
@@ -113,207 +117,12 @@ INFO = ProviderInfo(
 )
 
 
-class PublicEnginesFailedError(ProviderUnavailableError):
-    """Every public engine failed; ``failures`` holds each engine's error, in engine order.
-
-    Args:
-        failures: ``(engine id, error)`` pairs.
-        message: The aggregated text.
-    """
-
-    def __init__(self, failures: Sequence[tuple[str, BaseException]], message: str) -> None:
-        super().__init__(INFO.id, message, 503)
-        self.failures = tuple(failures)
-
-
-@dataclass(frozen=True, slots=True)
-class EngineOutcome:
-    """How one engine's run ended: a response, an error, or cut off at a deadline."""
-
-    engine: SearchProvider
-    response: SearchResponse | None = None
-    error: BaseException | None = None
-
-    @property
-    def cancelled(self) -> bool:
-        """Still running at the deadline, so cancelled (neither succeeded nor failed)."""
-        return self.response is None and self.error is None
-
-
 def registered_engines() -> list[SearchProvider]:
-    """The credential-free engines registered now, in :data:`ENGINE_ORDER`.
-
-    Engines are looked up at call time, so one registered later joins without a change
-    here. An engine whose module fails to import is logged and left out.
-    """
-    from . import PROVIDER_REGISTRY, get_provider  # the registry imports this module lazily
-
-    engines: list[SearchProvider] = []
-    for engine_id in ENGINE_ORDER:
-        if engine_id not in PROVIDER_REGISTRY:
-            continue
-        try:
-            engine = get_provider(engine_id)
-        except Exception:
-            logger.exception("public: engine %s could not be loaded; leaving it out", engine_id)
-            continue
-        if engine.info.kind == "scraper":
-            engines.append(engine)
-    return engines
+    """The credential-free engines registered now, in :data:`ENGINE_ORDER`."""
+    return _registered_in(ENGINE_ORDER)
 
 
-def engine_params(engine: SearchProvider, params: SearchParams) -> SearchParams:
-    """``params`` as one engine gets them: its own default count unless more was asked for.
-
-    Example:
-        >>> from websearch_core.providers.duckduckgo import DuckDuckGoProvider
-        >>> engine_params(DuckDuckGoProvider(), SearchParams(query="q", limit=25)).result_count
-        20
-    """
-    requested = params.result_count
-    default = engine.info.default_results or ENGINE_DEFAULT_RESULTS
-    maximum = max(default, engine.info.max_results or default)
-    count = None if requested is None or requested <= default else min(requested, maximum)
-    if count == params.num_search_results and params.limit is None:
-        return params
-    return params.model_copy(update={"limit": None, "num_search_results": count})
-
-
-def _found_sources(task: "asyncio.Task[SearchResponse]") -> bool:
-    return (
-        task.done()
-        and not task.cancelled()
-        and task.exception() is None
-        and bool(task.result().sources)
-    )
-
-
-async def fan_out(
-    engines: Sequence[SearchProvider],
-    params: SearchParams,
-    context: ProviderContext,
-    *,
-    soft_deadline: float,
-    hard_deadline: float,
-) -> list[EngineOutcome]:
-    """Run every engine concurrently and stop at the first deadline that applies.
-
-    Returns when every engine has settled, or at ``soft_deadline`` seconds (or the first
-    moment after it) once some engine has returned sources, or at ``hard_deadline``.
-    Engines still running then are cancelled and awaited before returning.
-
-    Args:
-        engines: The engines, in priority order.
-        params: The caller's parameters (each engine gets :func:`engine_params`).
-        context: Passed to every engine.
-        soft_deadline: Seconds after which one engine with sources is enough.
-        hard_deadline: Seconds after which nothing more is waited for.
-
-    Returns:
-        One outcome per engine, in the order of ``engines``.
-
-    Raises:
-        asyncio.CancelledError: The caller was cancelled (every engine is cancelled too).
-    """
-    loop = asyncio.get_running_loop()
-    started = loop.time()
-    tasks = [
-        asyncio.create_task(
-            _ask(engine, engine_params(engine, params), context, hard_deadline),
-            name=f"public:{engine.info.id}",
-        )
-        for engine in engines
-    ]
-    pending: set[asyncio.Task[SearchResponse]] = set(tasks)
-    try:
-        while pending:
-            elapsed = loop.time() - started
-            if elapsed >= hard_deadline:
-                break
-            if elapsed >= soft_deadline and any(_found_sources(task) for task in tasks):
-                break
-            until = soft_deadline if elapsed < soft_deadline else hard_deadline
-            _, pending = await asyncio.wait(
-                pending, timeout=until - elapsed, return_when=asyncio.FIRST_COMPLETED
-            )
-        cut_off = {task for task in tasks if not task.done()}
-    finally:
-        stragglers = [task for task in tasks if not task.done()]
-        for task in stragglers:
-            task.cancel()
-        if stragglers:
-            await asyncio.wait(stragglers)
-        for task in tasks:  # retrieve every exception so none is reported as unhandled
-            if task.done() and not task.cancelled():
-                task.exception()
-    if cut_off:
-        logger.info(
-            "public: cancelled %s after %.3fs",
-            ", ".join(task.get_name().removeprefix("public:") for task in tasks if task in cut_off),
-            loop.time() - started,
-        )
-    return [
-        _outcome(engine, task, task in cut_off) for engine, task in zip(engines, tasks, strict=True)
-    ]
-
-
-async def _ask(
-    engine: SearchProvider, params: SearchParams, context: ProviderContext, hard_deadline: float
-) -> SearchResponse:
-    """One engine's search, through the ledger when there is one.
-
-    An engine that is cooling down or out of budget is not asked (its skip counts as its
-    failure); what is asked is counted, and a failure leaves the same mark it would in the
-    sequential chain, so the fan-out does not keep knocking on a closed door either.
-    """
-    from ..orchestration.attempt import call_redactor, run_attempt
-
-    def attempt() -> Awaitable[SearchResponse]:
-        # The chain's attempt step: the engine's results capped, cleaned and masked before
-        # they are merged. The fan-out's hard cap cuts engines off (as not finished, not as
-        # failed), so the attempt's own bound sits just past it.
-        return run_attempt(
-            engine,
-            params,
-            context,
-            timeout=hard_deadline + _CUT_OFF_GRACE_SECONDS,
-            redactor=call_redactor(context),
-            require_content=False,
-        )
-
-    ledger = context.ledger
-    if ledger is None:
-        return await attempt()
-    skip = await ledger.skip_reason(engine.info)
-    if skip is not None:
-        raise skip
-    await ledger.reserve(engine.info, max_wait=remaining_budget(hard_deadline))
-    try:
-        response = await attempt()
-    except Exception as error:
-        await ledger.record_failure(engine.info.id, error)
-        raise
-    await ledger.record_success(engine.info.id)
-    return response
-
-
-def _outcome(
-    engine: SearchProvider, task: "asyncio.Task[SearchResponse]", cut_off: bool
-) -> EngineOutcome:
-    if cut_off or task.cancelled():
-        return EngineOutcome(engine)
-    error = task.exception()
-    if error is not None:
-        return EngineOutcome(engine, error=error)
-    return EngineOutcome(engine, response=task.result())
-
-
-def _failure_text(outcome: EngineOutcome) -> str:
-    assert outcome.error is not None
-    return format_provider_failure(outcome.error, outcome.engine.info.label)
-
-
-class PublicProvider(SearchProvider):
+class PublicProvider(FanOutProvider):
     """The Public Web aggregate: every credential-free engine at once, merged by consensus.
 
     Args:
@@ -365,32 +174,14 @@ class PublicProvider(SearchProvider):
         return min(self.soft_deadline_seconds, hard), hard
 
     async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Fan out, wait for the deadlines, merge; fail only when every engine failed."""
-        engines = self.engines(context)
-        if not engines:
-            raise SearchProviderError(INFO.id, ALL_EXCLUDED_MESSAGE, 400)
-        count = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
+        """Fan out to this call's engines (see :func:`merged_search`)."""
         soft, hard = self.deadlines(context)
-        outcomes = await fan_out(engines, params, context, soft_deadline=soft, hard_deadline=hard)
-        failed = [outcome for outcome in outcomes if outcome.error is not None]
-        for outcome in failed:
-            logger.info("public: %s failed: %s", outcome.engine.info.id, _failure_text(outcome))
-        if len(failed) == len(outcomes):
-            text = "; ".join(f"{o.engine.info.id}: {_failure_text(o)}" for o in failed)
-            raise PublicEnginesFailedError(
-                [(o.engine.info.id, o.error) for o in failed if o.error is not None],
-                f"{ALL_FAILED_PREFIX}{text}",
-            )
-        results = [
-            EngineResult(
-                engine=outcome.engine.info.id,
-                sources=outcome.response.sources,
-                index=outcome.engine.info.index,
-            )
-            for outcome in outcomes
-            if outcome.response is not None
-        ]
-        partial = any(outcome.response is None for outcome in outcomes)
-        return SearchResponse(
-            provider=INFO.id, sources=tuple(merge_results(results, count)), partial=partial
+        return await merged_search(
+            INFO,
+            self.engines(context),
+            params,
+            context,
+            soft_deadline=soft,
+            hard_deadline=hard,
+            ledger=self.ledger,
         )

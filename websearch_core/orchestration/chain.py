@@ -1,0 +1,247 @@
+"""The sequential fallback loop: each planned provider in turn, through the ledger.
+
+The loop stops at the first response with something a model can read. Before each
+provider it consults the ledger: a provider that is out of quota, rate limited, refusing
+its key, cooling down after repeated failures, or over its request budget is skipped
+**without a request**, and the skip is reported like a failure. Cancellation is never
+recorded as a failure: it propagates. A provider that asks other providers (a
+:class:`~websearch_core.orchestration.fanout.FanOutProvider`, the Public Web) is handed
+this loop's ledger for the call, so its engines obey the same marks and budgets.
+"""
+
+import asyncio
+import functools
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..deadline import Deadline
+from ..errors import ConfigurationError, DeadlineExceededError, SearchProviderError
+from ..format import format_failures, format_provider_failure
+from ..models import Attempt, SearchParams, SearchResponse
+from ..providers.base import ProviderContext, SearchProvider
+from ..redaction import Redactor
+from ..state.base import StateStore
+from .attempt import attempt_timeout, call_redactor, run_attempt
+from .fanout import FanOutProvider
+from .ledger import Ledger, ProviderSkippedError, mark_scope
+from .plan import ChainPlan
+from .quota import Budget, FailurePolicy, Rate
+
+__all__ = ["MIN_ATTEMPT_SECONDS", "ChainOutcome", "ChainRunner"]
+
+logger = logging.getLogger("websearch_core")
+
+MIN_ATTEMPT_SECONDS = 0.05
+"""Less time than this left in the deadline is no time for another provider."""
+
+
+@dataclass(slots=True)
+class ChainOutcome:
+    """What the loop produced: a response, or the failures in attempt order."""
+
+    response: SearchResponse | None
+    failures: list[tuple[SearchProvider, BaseException]] = field(default_factory=list)
+    attempts: list[Attempt] = field(default_factory=list)
+
+    @property
+    def last_provider(self) -> str:
+        """The id of the last provider tried, or ``"none"``."""
+        return self.failures[-1][0].info.id if self.failures else "none"
+
+    def failure_message(self) -> str:
+        """The spec's final error text for this outcome."""
+        return format_failures(
+            (provider.info.id, format_provider_failure(error, provider.info.label))
+            for provider, error in self.failures
+        )
+
+
+class ChainRunner:
+    """Runs a plan against the state store: skips, budgets, waits, marks.
+
+    Args:
+        store: Where marks and counters live.
+        policy: Cooldown numbers.
+        budgets: Per-provider request budgets.
+        rates: Per-provider request rates (``[rate]``), enforced before each request.
+        clock: Epoch seconds (injectable for tests).
+        sleep: Awaitable sleep (injectable for tests).
+    """
+
+    def __init__(
+        self,
+        store: StateStore,
+        *,
+        policy: FailurePolicy | None = None,
+        budgets: Mapping[str, Budget] | None = None,
+        rates: Mapping[str, Rate] | None = None,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.ledger = Ledger(store, policy=policy, budgets=budgets, rates=rates, clock=clock)
+        self.sleep = sleep
+
+    async def run(
+        self,
+        plan: ChainPlan,
+        params: SearchParams,
+        context: ProviderContext,
+        deadline: Deadline | None = None,
+    ) -> ChainOutcome:
+        """Try each provider in turn until one returns renderable content.
+
+        Args:
+            plan: The providers to try.
+            params: The search.
+            context: Passed to each provider.
+            deadline: The whole call's deadline (default: ``settings.deadline_seconds``
+                from now); providers left when it passes are reported as not tried.
+        """
+        outcome = ChainOutcome(
+            response=None, failures=list(plan.failures), attempts=list(plan.skipped)
+        )
+        if deadline is None:
+            deadline = Deadline(context.settings.deadline_seconds)
+        redactor = call_redactor(context)
+        # Marks are tied to the key and endpoint they were earned with (a new one is tried).
+        self.ledger.scope_of = functools.partial(mark_scope, context)
+        for index, provider in enumerate(plan.providers):
+            if deadline.remaining() < MIN_ATTEMPT_SECONDS:
+                _out_of_time(outcome, plan.providers[index:], deadline)
+                return outcome
+            if not plan.forced:
+                skip = await self.ledger.skip_reason(provider.info)
+                if skip is not None:
+                    _skipped(outcome, provider, skip)
+                    continue
+            response = await self._try(provider, params, context, outcome, redactor, deadline)
+            if response is not None:
+                outcome.response = response.model_copy(update={"attempts": tuple(outcome.attempts)})
+                return outcome
+        return outcome
+
+    def _bound(self, provider: SearchProvider) -> SearchProvider:
+        """``provider`` as this call runs it: one that asks others gets the ledger."""
+        if isinstance(provider, FanOutProvider):
+            return provider.with_ledger(self.ledger)
+        return provider
+
+    async def _try(
+        self,
+        provider: SearchProvider,
+        params: SearchParams,
+        context: ProviderContext,
+        outcome: ChainOutcome,
+        redactor: Redactor,
+        deadline: Deadline,
+    ) -> SearchResponse | None:
+        provider_id = provider.info.id
+        retried = False
+        while True:
+            started = time.perf_counter()
+            try:
+                # Reserve before send: budget and rate slot in one step, or a skip.
+                await self.ledger.reserve(
+                    provider.info, max_wait=deadline.remaining() - MIN_ATTEMPT_SECONDS
+                )
+            except ProviderSkippedError as skip:
+                _skipped(outcome, provider, skip)
+                return None
+            try:
+                response = await run_attempt(
+                    self._bound(provider),
+                    params,
+                    context,
+                    timeout=attempt_timeout(provider, context, deadline),
+                    redactor=redactor,
+                )
+            except Exception as error:  # every provider failure moves the chain on
+                _scrub(error, redactor)
+                elapsed = _ms(started)
+                wait = self.ledger.short_wait(error)
+                if (
+                    wait is not None
+                    and not retried
+                    and wait + MIN_ATTEMPT_SECONDS < deadline.remaining()
+                ):
+                    retried = True
+                    outcome.attempts.append(
+                        _failed(provider, error, elapsed, f"rate limited; retrying after {wait:g}s")
+                    )
+                    logger.info(
+                        "web search provider %s rate limited; retrying in %gs", provider_id, wait
+                    )
+                    _detach(error)
+                    await self.sleep(wait)
+                    continue
+                await self.ledger.record_failure(provider_id, error)
+                outcome.failures.append((provider, error))
+                detail = format_provider_failure(error, provider.info.label)
+                outcome.attempts.append(_failed(provider, error, elapsed, detail))
+                logger.warning(
+                    "web search provider %s failed (%s): %s",
+                    provider_id,
+                    getattr(error, "status", None),
+                    detail,
+                    exc_info=not isinstance(error, SearchProviderError | ConfigurationError),
+                )
+                _detach(error)
+                return None
+            await self.ledger.record_success(provider_id)
+            outcome.attempts.append(
+                Attempt(provider=provider_id, outcome="success", ms=_ms(started))
+            )
+            logger.info("web search served by %s", provider_id)
+            return response
+
+
+def _skipped(outcome: ChainOutcome, provider: SearchProvider, skip: ProviderSkippedError) -> None:
+    outcome.failures.append((provider, skip))
+    outcome.attempts.append(
+        Attempt(provider=provider.info.id, outcome="skipped", detail=skip.message)
+    )
+    logger.info("web search provider %s skipped: %s", provider.info.id, skip.message)
+
+
+def _out_of_time(outcome: ChainOutcome, left: Sequence[SearchProvider], deadline: Deadline) -> None:
+    """Record the providers the deadline left untried, as one failure and one skip each."""
+    names = ", ".join(provider.info.id for provider in left)
+    message = f"the {deadline.seconds:g}s deadline for the whole search ran out; not tried: {names}"
+    outcome.failures.append((left[0], DeadlineExceededError(left[0].info.id, message)))
+    outcome.attempts.extend(
+        Attempt(provider=provider.info.id, outcome="skipped", detail="deadline reached")
+        for provider in left
+    )
+    logger.warning("web search %s", message)
+
+
+def _failed(provider: SearchProvider, error: BaseException, ms: float, detail: str) -> Attempt:
+    status = error.status if isinstance(error, SearchProviderError) else None
+    return Attempt(provider=provider.info.id, outcome="failed", status=status, ms=ms, detail=detail)
+
+
+def _scrub(error: Exception, redactor: Redactor) -> None:
+    """Remove credentials from an error's message in place, whatever raised it."""
+    if isinstance(error, SearchProviderError):
+        error.message = redactor(error.message)
+        error.args = (error.message,)
+    else:
+        error.args = tuple(redactor(str(arg)) for arg in error.args)
+
+
+def _detach(error: BaseException) -> None:
+    """Drop what an error we keep could leak: chained exceptions and frames with locals.
+
+    A failure is kept in the outcome (and raised inside ``AllProvidersFailedError``); its
+    chained aiohttp exceptions hold request headers in their ``repr``, and its traceback's
+    frames hold the request itself.
+    """
+    error.__context__ = None
+    error.__cause__ = None
+    error.__traceback__ = None
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)

@@ -1,0 +1,353 @@
+"""The fan-out: one query to several providers at once, bounded by two deadlines, merged.
+
+The Public Web aggregate (:mod:`websearch_core.providers.public`) is a registered provider
+whose module holds only its facts (the :class:`~websearch_core.providers.base.ProviderInfo`,
+engine order, deadlines); asking other providers is orchestration, so the running lives
+here, next to the sequential chain, and shares its attempt step
+(:func:`~websearch_core.orchestration.attempt.run_attempt`) and its ledger.
+
+* :func:`fan_out` runs every engine concurrently and returns at the earliest of: every
+  engine settled; the soft deadline once at least one engine has returned sources; the
+  hard deadline. Engines still running are cancelled and awaited; cancelling the caller
+  cancels every engine and the cancellation propagates.
+* :func:`merged_search` is a whole fan-out search: no engines left after exclusion is a
+  400 (:data:`ALL_EXCLUDED_MESSAGE`), every engine failing is a 503
+  (:class:`PublicEnginesFailedError`, ``All public engines failed: <id>: <error>; ...``),
+  otherwise the consensus merge of :func:`websearch_core.aggregate.merge_results` in engine
+  priority order, marked ``partial`` when any engine failed or was cut off.
+* The ledger is passed in explicitly: the chain hands a :class:`FanOutProvider` its own
+  ledger for the call (:meth:`FanOutProvider.with_ledger`), so an engine that is cooling
+  down or over budget is not asked, what is asked is counted, and a failure leaves the
+  same mark it would in the chain. Without a ledger every engine is asked.
+"""
+
+import asyncio
+import copy
+import logging
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
+from typing import Self
+
+from ..aggregate import EngineResult, merge_results
+from ..deadline import remaining_budget
+from ..errors import ProviderUnavailableError, SearchProviderError
+from ..format import format_provider_failure
+from ..models import SearchParams, SearchResponse
+from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
+from .attempt import call_redactor, run_attempt
+from .ledger import Ledger
+
+__all__ = [
+    "ALL_EXCLUDED_MESSAGE",
+    "ALL_FAILED_PREFIX",
+    "ENGINE_DEFAULT_RESULTS",
+    "EngineOutcome",
+    "FanOutProvider",
+    "PublicEnginesFailedError",
+    "engine_params",
+    "fan_out",
+    "merged_search",
+    "registered_engines",
+]
+
+logger = logging.getLogger("websearch_core.providers.public")
+
+CUT_OFF_GRACE_SECONDS = 1.0
+"""How far past the hard deadline an engine's own attempt bound sits (cut off, not failed)."""
+
+ENGINE_DEFAULT_RESULTS = 10
+"""An engine's count when its :class:`ProviderInfo` does not say."""
+
+ALL_EXCLUDED_MESSAGE = "Every credential-free engine is excluded by settings."
+ALL_FAILED_PREFIX = "All public engines failed: "
+
+
+class PublicEnginesFailedError(ProviderUnavailableError):
+    """Every engine failed; ``failures`` holds each engine's error, in engine order.
+
+    Args:
+        failures: ``(engine id, error)`` pairs.
+        message: The aggregated text.
+        provider: The aggregate's id (``public``).
+    """
+
+    def __init__(
+        self,
+        failures: Sequence[tuple[str, BaseException]],
+        message: str,
+        provider: str = "public",
+    ) -> None:
+        super().__init__(provider, message, 503)
+        self.failures = tuple(failures)
+
+
+@dataclass(frozen=True, slots=True)
+class EngineOutcome:
+    """How one engine's run ended: a response, an error, or cut off at a deadline."""
+
+    engine: SearchProvider
+    response: SearchResponse | None = None
+    error: BaseException | None = None
+
+    @property
+    def cancelled(self) -> bool:
+        """Still running at the deadline, so cancelled (neither succeeded nor failed)."""
+        return self.response is None and self.error is None
+
+
+class FanOutProvider(SearchProvider):
+    """A provider that asks other providers; the orchestration layer lends it the ledger.
+
+    Registered instances are shared by concurrent calls, so the ledger is never stored on
+    them: :meth:`with_ledger` returns a copy for one call.
+    """
+
+    ledger: Ledger | None = None
+    """The calling chain's ledger; ``None`` asks every engine unconditionally."""
+
+    def with_ledger(self, ledger: Ledger | None) -> Self:
+        """A copy of this provider that runs its engines through ``ledger``."""
+        bound = copy.copy(self)
+        bound.ledger = ledger
+        return bound
+
+
+def registered_engines(order: Sequence[str]) -> list[SearchProvider]:
+    """The credential-free engines registered now, in ``order``.
+
+    Engines are looked up at call time, so one registered later joins without a change
+    here. An engine whose module fails to import is logged and left out; one whose kind is
+    not ``scraper`` is ignored.
+    """
+    from ..providers import PROVIDER_REGISTRY, get_provider  # the registry is built lazily
+
+    engines: list[SearchProvider] = []
+    for engine_id in order:
+        if engine_id not in PROVIDER_REGISTRY:
+            continue
+        try:
+            engine = get_provider(engine_id)
+        except Exception:
+            logger.exception("public: engine %s could not be loaded; leaving it out", engine_id)
+            continue
+        if engine.info.kind == "scraper":
+            engines.append(engine)
+    return engines
+
+
+def engine_params(engine: SearchProvider, params: SearchParams) -> SearchParams:
+    """``params`` as one engine gets them: its own default count unless more was asked for.
+
+    Example:
+        >>> from websearch_core.providers.duckduckgo import DuckDuckGoProvider
+        >>> engine_params(DuckDuckGoProvider(), SearchParams(query="q", limit=25)).result_count
+        20
+    """
+    requested = params.result_count
+    default = engine.info.default_results or ENGINE_DEFAULT_RESULTS
+    maximum = max(default, engine.info.max_results or default)
+    count = None if requested is None or requested <= default else min(requested, maximum)
+    if count == params.num_search_results and params.limit is None:
+        return params
+    return params.model_copy(update={"limit": None, "num_search_results": count})
+
+
+def _found_sources(task: "asyncio.Task[SearchResponse]") -> bool:
+    return (
+        task.done()
+        and not task.cancelled()
+        and task.exception() is None
+        and bool(task.result().sources)
+    )
+
+
+async def fan_out(
+    engines: Sequence[SearchProvider],
+    params: SearchParams,
+    context: ProviderContext,
+    *,
+    soft_deadline: float,
+    hard_deadline: float,
+    ledger: Ledger | None = None,
+) -> list[EngineOutcome]:
+    """Run every engine concurrently and stop at the first deadline that applies.
+
+    Returns when every engine has settled, or at ``soft_deadline`` seconds (or the first
+    moment after it) once some engine has returned sources, or at ``hard_deadline``.
+    Engines still running then are cancelled and awaited before returning.
+
+    Args:
+        engines: The engines, in priority order.
+        params: The caller's parameters (each engine gets :func:`engine_params`).
+        context: Passed to every engine.
+        soft_deadline: Seconds after which one engine with sources is enough.
+        hard_deadline: Seconds after which nothing more is waited for.
+        ledger: Skips, counts and marks engines as the chain does; ``None`` asks them all.
+
+    Returns:
+        One outcome per engine, in the order of ``engines``.
+
+    Raises:
+        asyncio.CancelledError: The caller was cancelled (every engine is cancelled too).
+    """
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    tasks = [
+        asyncio.create_task(
+            _ask(engine, engine_params(engine, params), context, hard_deadline, ledger),
+            name=f"public:{engine.info.id}",
+        )
+        for engine in engines
+    ]
+    pending: set[asyncio.Task[SearchResponse]] = set(tasks)
+    try:
+        while pending:
+            elapsed = loop.time() - started
+            if elapsed >= hard_deadline:
+                break
+            if elapsed >= soft_deadline and any(_found_sources(task) for task in tasks):
+                break
+            until = soft_deadline if elapsed < soft_deadline else hard_deadline
+            _, pending = await asyncio.wait(
+                pending, timeout=until - elapsed, return_when=asyncio.FIRST_COMPLETED
+            )
+        cut_off = {task for task in tasks if not task.done()}
+    finally:
+        stragglers = [task for task in tasks if not task.done()]
+        for task in stragglers:
+            task.cancel()
+        if stragglers:
+            await asyncio.wait(stragglers)
+        for task in tasks:  # retrieve every exception so none is reported as unhandled
+            if task.done() and not task.cancelled():
+                task.exception()
+    if cut_off:
+        logger.info(
+            "public: cancelled %s after %.3fs",
+            ", ".join(task.get_name().removeprefix("public:") for task in tasks if task in cut_off),
+            loop.time() - started,
+        )
+    return [
+        _outcome(engine, task, task in cut_off) for engine, task in zip(engines, tasks, strict=True)
+    ]
+
+
+async def _ask(
+    engine: SearchProvider,
+    params: SearchParams,
+    context: ProviderContext,
+    hard_deadline: float,
+    ledger: Ledger | None,
+) -> SearchResponse:
+    """One engine's search, through the ledger when there is one.
+
+    An engine that is cooling down or out of budget is not asked (its skip counts as its
+    failure); what is asked is counted, and a failure leaves the same mark it would in the
+    sequential chain, so the fan-out does not keep knocking on a closed door either.
+    """
+
+    def attempt() -> Awaitable[SearchResponse]:
+        # The chain's attempt step: the engine's results capped, cleaned and masked before
+        # they are merged. The fan-out's hard cap cuts engines off (as not finished, not as
+        # failed), so the attempt's own bound sits just past it.
+        return run_attempt(
+            engine,
+            params,
+            context,
+            timeout=hard_deadline + CUT_OFF_GRACE_SECONDS,
+            redactor=call_redactor(context),
+            require_content=False,
+        )
+
+    if ledger is None:
+        return await attempt()
+    skip = await ledger.skip_reason(engine.info)
+    if skip is not None:
+        raise skip
+    await ledger.reserve(engine.info, max_wait=remaining_budget(hard_deadline))
+    try:
+        response = await attempt()
+    except Exception as error:
+        await ledger.record_failure(engine.info.id, error)
+        raise
+    await ledger.record_success(engine.info.id)
+    return response
+
+
+def _outcome(
+    engine: SearchProvider, task: "asyncio.Task[SearchResponse]", cut_off: bool
+) -> EngineOutcome:
+    if cut_off or task.cancelled():
+        return EngineOutcome(engine)
+    error = task.exception()
+    if error is not None:
+        return EngineOutcome(engine, error=error)
+    return EngineOutcome(engine, response=task.result())
+
+
+def _failure_text(outcome: EngineOutcome) -> str:
+    assert outcome.error is not None
+    return format_provider_failure(outcome.error, outcome.engine.info.label)
+
+
+async def merged_search(
+    info: ProviderInfo,
+    engines: Sequence[SearchProvider],
+    params: SearchParams,
+    context: ProviderContext,
+    *,
+    soft_deadline: float,
+    hard_deadline: float,
+    ledger: Ledger | None = None,
+) -> SearchResponse:
+    """Fan out, wait for the deadlines, merge; fail only when every engine failed.
+
+    Args:
+        info: The aggregate's facts: its id tags the response and errors, its default and
+            maximum result counts bound the merge.
+        engines: The engines to ask, in priority order (exclusions already applied).
+        params: The caller's search.
+        context: Passed to every engine.
+        soft_deadline: See :func:`fan_out`.
+        hard_deadline: See :func:`fan_out`.
+        ledger: See :func:`fan_out`.
+
+    Raises:
+        SearchProviderError: No engine is left to ask (400).
+        PublicEnginesFailedError: Every engine failed (503).
+    """
+    if not engines:
+        raise SearchProviderError(info.id, ALL_EXCLUDED_MESSAGE, 400)
+    default = info.default_results or ENGINE_DEFAULT_RESULTS
+    count = clamp_count(params.result_count, default, info.max_results or default)
+    outcomes = await fan_out(
+        engines,
+        params,
+        context,
+        soft_deadline=soft_deadline,
+        hard_deadline=hard_deadline,
+        ledger=ledger,
+    )
+    failed = [outcome for outcome in outcomes if outcome.error is not None]
+    for outcome in failed:
+        logger.info("public: %s failed: %s", outcome.engine.info.id, _failure_text(outcome))
+    if len(failed) == len(outcomes):
+        text = "; ".join(f"{o.engine.info.id}: {_failure_text(o)}" for o in failed)
+        raise PublicEnginesFailedError(
+            [(o.engine.info.id, o.error) for o in failed if o.error is not None],
+            f"{ALL_FAILED_PREFIX}{text}",
+            info.id,
+        )
+    results = [
+        EngineResult(
+            engine=outcome.engine.info.id,
+            sources=outcome.response.sources,
+            index=outcome.engine.info.index,
+        )
+        for outcome in outcomes
+        if outcome.response is not None
+    ]
+    partial = any(outcome.response is None for outcome in outcomes)
+    return SearchResponse(
+        provider=info.id, sources=tuple(merge_results(results, count)), partial=partial
+    )

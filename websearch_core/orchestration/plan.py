@@ -1,0 +1,160 @@
+"""Which providers a call tries, in what order, and what resolution left out.
+
+Resolution follows the spec: a forced provider runs alone when it is explicitly available
+and otherwise falls back to the auto chain; a preferred provider goes first (gated by its
+explicit availability), then the auto order minus it, each gated by ``is_available``;
+excluded providers never run. An ordered ``providers`` list replaces the auto order with
+exactly those providers, and ``fallback = false`` pins the preferred provider alone.
+
+Pure with respect to I/O: it reads settings and credentials, never the state store, so a
+plan can be built and inspected before anything is sent.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..errors import ConfigurationError, ProviderNotConfiguredError
+from ..format import NO_PROVIDER_MESSAGE
+from ..models import Attempt
+from ..providers import (
+    PROVIDER_REGISTRY,
+    SEARCH_PROVIDER_ORDER,
+    ProviderContext,
+    SearchProvider,
+    get_provider,
+)
+
+__all__ = ["ChainPlan", "resolve_candidates"]
+
+
+@dataclass(slots=True)
+class ChainPlan:
+    """The providers to try in order, and what resolution left out."""
+
+    providers: list[SearchProvider]
+    skipped: list[Attempt] = field(default_factory=list)
+    forced: bool = False
+    failures: list[tuple[SearchProvider, BaseException]] = field(default_factory=list)
+
+
+def resolve_candidates(
+    context: ProviderContext,
+    *,
+    forced: str | None = None,
+    preferred: str | None = None,
+    excluded: Iterable[str] = (),
+    listed: Sequence[str] = (),
+    fallback: bool = True,
+    order: Sequence[str] = SEARCH_PROVIDER_ORDER,
+) -> ChainPlan:
+    """The providers to try, in order, plus a ``skipped`` attempt for each one left out.
+
+    Args:
+        context: Used for availability checks.
+        forced: A provider id an internal caller insists on (``"auto"`` means none).
+        preferred: The configured preferred provider, tried first.
+        excluded: Ids never returned, not even as fallbacks.
+        listed: An explicit ordered chain; replaces ``order`` and makes each entry explicit.
+        fallback: ``False`` pins ``preferred`` alone, with no silent switching.
+        order: The auto-chain order.
+
+    Raises:
+        ConfigurationError: Some id is unknown; the message names every unknown id.
+    """
+    excluded_ids = set(excluded)
+    _check_known([forced, preferred, *excluded_ids, *listed])
+    plan = ChainPlan(providers=[])
+    if forced and forced != "auto":
+        if _force(plan, get_provider(forced), context, excluded_ids):
+            return plan
+        preferred = None
+    if preferred:
+        # Pinned (no fallback): an unavailable preferred provider is reported, not skipped.
+        pinned = not fallback
+        _add_explicit(
+            plan, get_provider(preferred), context, excluded_ids, report_unavailable=pinned
+        )
+        if pinned:
+            return plan
+    # An explicit list replaces the auto order, and each entry is explicit.
+    rest = [pid for pid in (dict.fromkeys(listed) if listed else order) if pid != preferred]
+    for provider_id in rest:
+        provider = get_provider(provider_id)
+        if listed:
+            _add_explicit(plan, provider, context, excluded_ids, report_unavailable=True)
+        elif provider_id not in excluded_ids and provider.is_available(context):
+            plan.providers.append(provider)
+    if forced and not plan.providers and len(plan.failures) == 1:
+        # The forced provider's why, then what the (empty) fallback chain had to say.
+        provider, error = plan.failures[0]
+        if isinstance(error, ProviderNotConfiguredError):
+            error.message = f"{error.message}: {NO_PROVIDER_MESSAGE}"
+            error.args = (error.message,)
+    return plan
+
+
+def _force(
+    plan: ChainPlan, provider: SearchProvider, context: ProviderContext, excluded: set[str]
+) -> bool:
+    """Put a forced provider alone in the plan; False (and a skip) when it cannot run."""
+    provider_id = provider.info.id
+    if provider_id not in excluded and provider.is_explicitly_available(context):
+        plan.providers.append(provider)
+        plan.forced = True
+        return True
+    error = ProviderNotConfiguredError(
+        provider_id,
+        f"{provider.info.label} was forced but cannot run ({_why_unavailable(provider, excluded)});"
+        " fell back to the auto chain",
+    )
+    # Listed first in a failure, so the caller reads why before what the fallback did.
+    plan.failures.append((provider, error))
+    plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail=error.message))
+    return False
+
+
+def _why_unavailable(provider: SearchProvider, excluded: set[str]) -> str:
+    """What keeps ``provider`` from running: exclusion, or the setup it is missing."""
+    info = provider.info
+    if info.id in excluded:
+        return "it is excluded by the exclude setting or WEBSEARCH_EXCLUDE"
+    if info.setup_hint:
+        return f"not configured: {info.setup_hint}"
+    if info.env_vars:
+        return f"no API key: set {' or '.join(info.env_vars)}"
+    return "not configured"
+
+
+def _check_known(ids: Iterable[str | None]) -> None:
+    unknown = sorted({i for i in ids if i and i != "auto" and i not in PROVIDER_REGISTRY})
+    if unknown:
+        known = ", ".join(SEARCH_PROVIDER_ORDER)
+        raise ConfigurationError(f"Unknown search provider: {', '.join(unknown)} (known: {known})")
+
+
+def _add_explicit(
+    plan: ChainPlan,
+    provider: SearchProvider,
+    context: ProviderContext,
+    excluded: set[str],
+    *,
+    report_unavailable: bool,
+) -> None:
+    provider_id = provider.info.id
+    if provider_id in excluded:
+        plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail="excluded"))
+    elif provider.is_explicitly_available(context):
+        plan.providers.append(provider)
+    elif report_unavailable:
+        # The spec's text for an explicitly chosen provider that cannot run.
+        error = ProviderNotConfiguredError(
+            provider_id,
+            f"{provider.info.label} web search is unavailable. Configure its credentials or "
+            "select the automatic provider chain.",
+        )
+        plan.failures.append((provider, error))
+        plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail=error.message))
+    else:
+        plan.skipped.append(
+            Attempt(provider=provider_id, outcome="skipped", detail="not configured")
+        )
