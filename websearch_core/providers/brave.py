@@ -44,19 +44,14 @@ Docs: https://api-dashboard.search.brave.com/app/documentation/web-search/get-st
 """
 
 import json
-import re
 from collections.abc import Mapping
 from datetime import UTC, date, datetime
-from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-from dateutil import parser as date_parser
-
-from ..errors import AuthorizationError, ResponseParseError, SearchProviderError
-from ..format import truncate_text, utf16_len
-from ..models import SearchParams, SearchResponse, SearchSource
+from ..errors import AuthorizationError, SearchProviderError
+from ..format import utf16_len
+from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
-from ._common import age_seconds_from_date, is_http_url, normalise_text
+from ._brave_parse import iso_published_date, parse_results, parse_source
 from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
@@ -76,20 +71,12 @@ DEFAULT_RESULTS = 10
 MAX_RESULTS = 20
 MAX_QUERY_LENGTH = 500
 """In UTF-16 code units, as Brave (and the spec's JavaScript) counts them."""
-MAX_URL_LENGTH = 2048
-TITLE_LIMIT = 300
-SNIPPET_LIMIT = 8000
-PUBLISHED_LIMIT = 100
 MAX_RESPONSE_BYTES = 2 * 1024 * 1024
 
 _RECENCY = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 _EPOCH = date(1970, 1, 1)
 _TOKEN_ERRORS = frozenset({"SUBSCRIPTION_TOKEN_INVALID", "SUBSCRIPTION_TOKEN_MISSING"})
-_ISO_8601 = re.compile(
-    r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$"
-)
-_YEAR = re.compile(r"\b\d{4}\b")
-_RELATIVE = re.compile(r"\b(?:ago|yesterday|today|now|last|next)\b", re.IGNORECASE)
+
 
 _SEARCH_LANGS = frozenset(
     {
@@ -196,123 +183,6 @@ def query_params(params: SearchParams, today: date) -> list[tuple[str, str]]:
         if search_lang is not None:
             query.append(("search_lang", search_lang))
     return query
-
-
-def _normalise_url(raw: str) -> str | None:
-    url = raw.strip()
-    if not is_http_url(url):
-        return None
-    parts = urlsplit(url)
-    netloc = parts.netloc if "@" in parts.netloc else parts.netloc.lower()
-    path = parts.path or "/"
-    normalised = urlunsplit((parts.scheme.lower(), netloc, path, parts.query, parts.fragment))
-    return normalised if len(normalised) <= MAX_URL_LENGTH else None
-
-
-def _text(value: Any) -> str:
-    return normalise_text(value) if isinstance(value, str) else ""
-
-
-def _snippet(item: Mapping[str, Any]) -> str | None:
-    extras = item.get("extra_snippets")
-    values = [item.get("description"), *(extras if isinstance(extras, list) else ())]
-    unique: list[str] = []
-    for value in values:
-        text = _text(value)
-        if text and text not in unique:
-            unique.append(text)
-    if not unique:
-        return None
-    return truncate_text("\n".join(unique), SNIPPET_LIMIT)
-
-
-def iso_published_date(text: str | None) -> str | None:
-    """``text`` as an ISO 8601 date, or ``None`` when it holds no absolute date.
-
-    Text already in ISO 8601 is returned as written; a written-out date (``May 1, 2023``,
-    with a four-digit year) becomes ``YYYY-MM-DD``, or a full timestamp when it carries a
-    time. Relative text (``2 days ago``) is not an absolute date.
-
-    Example:
-        >>> iso_published_date("May 1, 2023"), iso_published_date("2023-05-01T20:10:05")
-        ('2023-05-01', '2023-05-01T20:10:05')
-        >>> iso_published_date("2 days ago") is None
-        True
-    """
-    if not text:
-        return None
-    if _ISO_8601.match(text):
-        try:
-            datetime.fromisoformat(text)
-        except ValueError:
-            return None  # shaped like ISO but no real date (month 13): nothing to trust
-        return text
-    if not _YEAR.search(text) or _RELATIVE.search(text):
-        return None
-    try:
-        # A missing month or day is January / the 1st, as age_seconds_from_date takes it.
-        when = date_parser.parse(text, default=datetime(1970, 1, 1))
-    except (ValueError, OverflowError):
-        return None
-    if when.tzinfo is None and when.time() == datetime.min.time():
-        return when.date().isoformat()
-    return when.isoformat()
-
-
-def _published(item: Mapping[str, Any]) -> str | None:
-    """ISO 8601 from ``page_age`` or ``age`` when either is absolute, else ``age`` as text."""
-    page_age = _text(item.get("page_age"))
-    age = _text(item.get("age"))
-    for candidate in (page_age, age):
-        iso = iso_published_date(candidate)
-        if iso is not None:
-            return iso
-    text = age or page_age
-    return truncate_text(text, PUBLISHED_LIMIT) if text else None
-
-
-def parse_source(item: Any, *, now: datetime | None = None) -> SearchSource | None:
-    """One ``web.results[]`` entry as a source, or ``None`` when it has no usable URL.
-
-    Args:
-        item: The decoded JSON object.
-        now: Reference time for ``age_seconds`` (default: now).
-    """
-    if not isinstance(item, Mapping):
-        return None
-    raw_url = item.get("url")
-    url = _normalise_url(raw_url) if isinstance(raw_url, str) else None
-    if url is None:
-        return None
-    title = _text(item.get("title")) or url
-    published = _published(item)
-    return SearchSource(
-        title=truncate_text(title, TITLE_LIMIT),
-        url=url,
-        snippet=_snippet(item),
-        published_date=published,
-        age_seconds=age_seconds_from_date(published, now=now),
-    )
-
-
-def parse_results(data: Any, *, now: datetime | None = None) -> tuple[SearchSource, ...]:
-    """Every usable web result of a decoded Brave body, in Brave's order.
-
-    A body without a ``web`` section (Brave's answer when nothing matched) gives ``()``.
-
-    Raises:
-        ResponseParseError: The body is not a Brave search response.
-    """
-    if not isinstance(data, Mapping):
-        raise ResponseParseError(INFO.id, "Brave API returned an unexpected response shape", 502)
-    web = data.get("web")
-    if web is None:
-        return ()
-    results = web.get("results") if isinstance(web, Mapping) else None
-    if not isinstance(results, list):
-        raise ResponseParseError(INFO.id, "Brave API returned an unexpected response shape", 502)
-    sources = (parse_source(item, now=now) for item in results)
-    return tuple(source for source in sources if source is not None)
 
 
 def _error_code(body: str) -> str | None:
