@@ -15,8 +15,11 @@ from .content.models import PageContent
 
 __all__ = [
     "MAX_QUERY_LENGTH",
+    "AppliedFilter",
     "Attempt",
     "AttemptOutcome",
+    "FilterName",
+    "FilterWay",
     "Recency",
     "SearchCitation",
     "SearchParams",
@@ -32,6 +35,19 @@ MAX_QUERY_LENGTH = 2000
 
 Recency = Literal["day", "week", "month", "year"]
 AttemptOutcome = Literal["success", "failed", "skipped", "cached"]
+FilterName = Literal[
+    "include_domains",
+    "exclude_domains",
+    "date_after",
+    "date_before",
+    "recency",
+    "language",
+    "country",
+    "phrase",
+    "exclude_terms",
+    "filetype",
+]
+FilterWay = Literal["native", "query", "post", "ignored"]
 
 _StrictCount = Annotated[int, Field(strict=True, ge=1, le=100)]
 _DOMAIN = re.compile(r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$")
@@ -171,6 +187,22 @@ class Attempt(_Frozen):
     """Why it failed or was skipped (already free of secrets)."""
 
 
+class AppliedFilter(_Frozen):
+    """One filter the caller asked for and how the provider's answer honoured it.
+
+    A caller cannot tell from the results alone whether ``site:github.com`` was enforced
+    upstream, re-checked here, or could not be applied at all; this record says which.
+    """
+
+    name: FilterName
+    value: str
+    """The filter's value as sent: a domain, an ISO date, a recency, a tag, a phrase."""
+    applied: tuple[FilterWay, ...]
+    """Every way it was applied, in order: an API parameter (``native``), the provider's
+    query syntax (``query``), our local check of the results (``post``); ``ignored`` when
+    none could, or, after ``post``, when some results carried no date to check."""
+
+
 class SearchResponse(_Frozen):
     """What one provider returned, plus our provenance (``attempts``, ``cached``)."""
 
@@ -194,6 +226,9 @@ class SearchResponse(_Frozen):
     notes: tuple[str, ...] = ()
     """What the caller should know about this answer (which upstream engines failed).
     Structured data only: the model text keeps the spec's layout."""
+    filters: tuple[AppliedFilter, ...] = ()
+    """Each filter asked for (query directives and parameters merged) and how it was
+    applied; empty when the search had none."""
 
     def has_renderable_content(self) -> bool:
         """Whether a model would see anything: the spec's renderability test."""

@@ -1,0 +1,101 @@
+"""One set of filters from the query's directives and the caller's parameters.
+
+A program may pass ``include_domains`` while the model writes ``site:`` in the same query;
+both are the caller's wish, so both count: domains, phrases and terms are joined, and
+of two date bounds the narrower wins.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from ..models import FilterName, Recency, SearchParams
+from .query import Token, TokenKind, tokenize
+
+__all__ = ["RequestedFilters", "requested_filters"]
+
+
+def _unique(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(values))
+
+
+@dataclass(frozen=True, slots=True)
+class RequestedFilters:
+    """Every filter one search asked for, wherever it was written."""
+
+    tokens: tuple[Token, ...]
+    include_domains: tuple[str, ...] = ()
+    exclude_domains: tuple[str, ...] = ()
+    date_after: date | None = None
+    date_before: date | None = None
+    recency: Recency | None = None
+    language: str | None = None
+    country: str | None = None
+    phrase: tuple[str, ...] = ()
+    exclude_terms: tuple[str, ...] = ()
+    filetype: tuple[str, ...] = ()
+
+    def entries(self) -> tuple[tuple[FilterName, str], ...]:
+        """``(name, value)`` for each filter asked for, one entry per domain, phrase, term."""
+        found: list[tuple[FilterName, str]] = []
+        found.extend(("include_domains", domain) for domain in self.include_domains)
+        found.extend(("exclude_domains", domain) for domain in self.exclude_domains)
+        if self.date_after is not None:
+            found.append(("date_after", self.date_after.isoformat()))
+        if self.date_before is not None:
+            found.append(("date_before", self.date_before.isoformat()))
+        if self.recency is not None:
+            found.append(("recency", self.recency))
+        if self.language is not None:
+            found.append(("language", self.language))
+        if self.country is not None:
+            found.append(("country", self.country))
+        found.extend(("phrase", phrase) for phrase in self.phrase)
+        found.extend(("exclude_terms", term) for term in self.exclude_terms)
+        found.extend(("filetype", extension) for extension in self.filetype)
+        return tuple(found)
+
+    def __bool__(self) -> bool:
+        return bool(self.entries())
+
+
+def _narrower(first: date | None, second: date, *, later: bool) -> date:
+    if first is None:
+        return second
+    return max(first, second) if later else min(first, second)
+
+
+def requested_filters(params: SearchParams) -> RequestedFilters:
+    """Merge the directives in ``params.query`` with ``params``' filter fields.
+
+    Examples:
+        >>> merged = requested_filters(
+        ...     SearchParams(query="site:github.com laravel", include_domains=("php.net",))
+        ... )
+        >>> merged.include_domains
+        ('php.net', 'github.com')
+    """
+    tokens = tokenize(params.query)
+
+    def typed(kind: TokenKind) -> list[str]:
+        return [token.value for token in tokens if token.kind == kind]
+
+    date_after = params.date_after
+    for value in typed("after"):
+        date_after = _narrower(date_after, date.fromisoformat(value), later=True)
+    date_before = params.date_before
+    for value in typed("before"):
+        date_before = _narrower(date_before, date.fromisoformat(value), later=False)
+    return RequestedFilters(
+        tokens=tokens,
+        include_domains=_unique((*params.include_domains, *typed("site"))),
+        exclude_domains=_unique((*params.exclude_domains, *typed("exclude_site"))),
+        date_after=date_after,
+        date_before=date_before,
+        recency=params.recency,
+        language=params.language,
+        country=params.country,
+        phrase=_unique(typed("phrase")),
+        exclude_terms=_unique(typed("exclude_term")),
+        filetype=_unique(typed("filetype")),
+    )

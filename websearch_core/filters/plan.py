@@ -1,0 +1,178 @@
+"""Per provider: what it is sent, what is checked here, and the record of both.
+
+For each filter the best way available wins: an API parameter (``native``), the
+provider's query syntax (``query``), a local check of the results (``post``), else
+``ignored``. A directive the provider does not understand leaves the query text it is
+sent, so ``after:2025-01-01`` never becomes two keywords.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Final
+
+from ..models import AppliedFilter, FilterName, FilterWay, SearchParams, SearchResponse
+from .merge import RequestedFilters, requested_filters
+from .post import post_filter
+from .query import Token
+from .support import FilterSupport
+
+if TYPE_CHECKING:
+    from ..providers.base import ProviderInfo
+
+__all__ = ["OVERFETCH_FACTOR", "FilterPlan", "apply_plan", "plan_filters"]
+
+OVERFETCH_FACTOR: Final = 3
+"""How many times the caller's count to ask for when only a local check applies a filter,
+so the limit is still met after results are dropped (never past the provider's maximum)."""
+ALWAYS_CHECKED: Final[frozenset[FilterName]] = frozenset({"include_domains", "exclude_domains"})
+"""Checked locally even when applied upstream: a URL is exact, and engines do leak."""
+UNCHECKABLE: Final[frozenset[FilterName]] = frozenset({"language", "country"})
+"""Nothing in a result tells its language or audience reliably."""
+_TOKEN_FILTER: Final[Mapping[str, FilterName]] = {
+    "site": "include_domains",
+    "exclude_site": "exclude_domains",
+    "after": "date_after",
+    "before": "date_before",
+    "phrase": "phrase",
+    "exclude_term": "exclude_terms",
+    "filetype": "filetype",
+}
+_WRITTEN_FIELDS: Final[tuple[FilterName, ...]] = (
+    "include_domains",
+    "exclude_domains",
+    "date_after",
+    "date_before",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FilterPlan:
+    """How one provider applies one search's filters."""
+
+    wanted: RequestedFilters
+    params: SearchParams
+    """What the provider is sent: the rewritten query, merged fields, a larger count."""
+    ways: Mapping[FilterName, tuple[FilterWay, ...]]
+    checks: frozenset[FilterName]
+    """The filters checked locally on the results."""
+    result_cap: int | None
+    """The caller's count when more was asked upstream; ``None`` leaves the cap alone."""
+
+
+def _ways(
+    wanted: RequestedFilters, support: FilterSupport
+) -> dict[FilterName, tuple[FilterWay, ...]]:
+    ways: dict[FilterName, tuple[FilterWay, ...]] = {}
+    for name, _ in wanted.entries():
+        way = support.way(name)
+        if name == "recency" and wanted.recency not in support.recency:
+            way = None  # the provider's parameter lacks this value (Yahoo has no year)
+        if way is not None:
+            ways[name] = (way, "post") if name in ALWAYS_CHECKED else (way,)
+        else:
+            ways[name] = ("ignored",) if name in UNCHECKABLE else ("post",)
+    return ways
+
+
+def _written(wanted: RequestedFilters, name: FilterName) -> list[str]:
+    """``name`` in common search syntax, for a provider that reads it only in the text."""
+    if name == "include_domains" and wanted.include_domains:
+        return [" OR ".join(f"site:{domain}" for domain in wanted.include_domains)]
+    if name == "exclude_domains":
+        return [f"-site:{domain}" for domain in wanted.exclude_domains]
+    if name == "date_after" and wanted.date_after is not None:
+        return [f"after:{wanted.date_after.isoformat()}"]
+    if name == "date_before" and wanted.date_before is not None:
+        return [f"before:{wanted.date_before.isoformat()}"]
+    return []
+
+
+def _in_text(name: FilterName, ways: Mapping[FilterName, tuple[FilterWay, ...]]) -> bool:
+    return "query" in ways.get(name, ())
+
+
+def _rewrite(
+    tokens: tuple[Token, ...],
+    ways: Mapping[FilterName, tuple[FilterWay, ...]],
+    wanted: RequestedFilters,
+    honours: frozenset[str],
+) -> str:
+    """The query text the provider is sent.
+
+    A directive stays where it was typed when the provider reads it; a field it reads
+    only in the text (not as a parameter) is written at the end; anything else leaves,
+    except a phrase's words, which still say what is wanted.
+    """
+    words: list[str] = []
+    dropped: list[str] = []
+    operators = _in_text("phrase", ways) or _in_text("exclude_terms", ways)
+    for token in tokens:
+        name = _TOKEN_FILTER.get(token.kind)
+        if name is None:
+            if token.kind == "text" or operators:
+                words.append(token.raw)
+        elif name in ("phrase", "exclude_terms", "filetype") and _in_text(name, ways):
+            words.append(token.raw)
+        elif token.kind == "phrase":
+            words.append(token.value)
+        else:
+            dropped.append(token.value)
+    for name in _WRITTEN_FIELDS:
+        if _in_text(name, ways) and name not in honours:
+            words.extend(_written(wanted, name))
+    text = " ".join(words)
+    # A query of directives alone keeps their values as words rather than becoming blank.
+    return text if text.strip() else " ".join(dropped)
+
+
+def plan_filters(params: SearchParams, info: "ProviderInfo") -> FilterPlan:
+    """Decide how ``info``'s provider applies the filters ``params`` asks for.
+
+    Args:
+        params: The caller's search; its query may hold directives.
+        info: The provider's facts: ``filters`` (its declared support) and ``honours``.
+
+    Returns:
+        The plan; with no filters asked, its ``params`` is ``params`` itself.
+    """
+    wanted = requested_filters(params)
+    if not wanted:
+        return FilterPlan(wanted, params, {}, frozenset(), None)
+    ways = _ways(wanted, info.filters)
+    checks = frozenset(name for name, applied in ways.items() if "post" in applied)
+    update: dict[str, object] = {
+        "query": _rewrite(wanted.tokens, ways, wanted, info.honours) or params.query,
+        "include_domains": wanted.include_domains,
+        "exclude_domains": wanted.exclude_domains,
+        "date_after": wanted.date_after,
+        "date_before": wanted.date_before,
+    }
+    result_cap: int | None = None
+    post_only = any(applied == ("post",) for applied in ways.values())
+    wanted_count = params.result_count or info.default_results
+    if post_only and wanted_count and info.max_results:
+        asked = min(info.max_results, wanted_count * OVERFETCH_FACTOR)
+        if asked > wanted_count:
+            update["num_search_results"] = asked
+            result_cap = wanted_count
+    # model_copy does not validate: every value came from a validated field or the parser.
+    return FilterPlan(wanted, params.model_copy(update=update), ways, checks, result_cap)
+
+
+def apply_plan(
+    plan: FilterPlan, response: SearchResponse, *, now: datetime | None = None
+) -> SearchResponse:
+    """``response`` with its sources checked locally and the filters' record attached."""
+    if not plan.ways:
+        return response
+    checked = post_filter(response.sources, plan.wanted, plan.checks, now=now)
+    record = tuple(
+        AppliedFilter(
+            name=name,
+            value=value,
+            applied=(*plan.ways[name], "ignored") if name in checked.undated else plan.ways[name],
+        )
+        for name, value in plan.wanted.entries()
+    )
+    return response.model_copy(update={"sources": checked.sources, "filters": record})

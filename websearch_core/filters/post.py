@@ -1,0 +1,146 @@
+"""Checking results against the filters locally, for what the provider could not enforce.
+
+Domains are read from each result's URL, so they can always be checked (and always are:
+Brave answered ``site:github.com`` with builtin.com and wikipedia.org among github.com).
+Dates are checked when a result carries one; a result without a date is kept, and the
+filter reported as partly ignored. Phrases and excluded terms can only be looked for in
+the title and snippet, the text we have.
+"""
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Final
+from urllib.parse import urlsplit
+
+from ..models import FilterName, Recency, SearchSource
+from .merge import RequestedFilters
+
+__all__ = ["DATE_FILTERS", "PostResult", "post_filter", "published_at"]
+
+DATE_FILTERS: Final[frozenset[FilterName]] = frozenset({"date_after", "date_before", "recency"})
+_RECENCY_SPAN: Final[dict[Recency, timedelta]] = {
+    "day": timedelta(days=1),
+    "week": timedelta(days=7),
+    "month": timedelta(days=31),
+    "year": timedelta(days=366),
+}
+"""Generous spans (a month of 31 days): a provider's own rounding should not lose results."""
+_ISO_DAY: Final = re.compile(r"^\s*(\d{4}-\d{2}-\d{2})")
+
+
+@dataclass(frozen=True, slots=True)
+class PostResult:
+    """The results that passed, and which date filters met results without a date."""
+
+    sources: tuple[SearchSource, ...]
+    undated: frozenset[FilterName]
+
+
+def published_at(source: SearchSource, now: datetime) -> datetime | None:
+    """When ``source`` was published, from its age or an ISO date; ``None`` when unknown."""
+    if source.age_seconds is not None:
+        return now - timedelta(seconds=source.age_seconds)
+    if source.published_date:
+        match = _ISO_DAY.match(source.published_date)
+        if match is not None:
+            try:
+                return datetime.combine(date.fromisoformat(match[1]), datetime.min.time(), UTC)
+            except ValueError:
+                return None
+    return None
+
+
+def _host_in(host: str, domains: Iterable[str]) -> bool:
+    return any(host == domain or host.endswith(f".{domain}") for domain in domains)
+
+
+def _text(source: SearchSource) -> str:
+    return " ".join(f"{source.title} {source.snippet or ''}".casefold().split())
+
+
+def _contains_term(text: str, term: str) -> bool:
+    pattern = rf"(?<!\w){re.escape(' '.join(term.casefold().split()))}(?!\w)"
+    return re.search(pattern, text) is not None
+
+
+def _passes_dates(
+    published: datetime, wanted: RequestedFilters, checks: frozenset[FilterName], now: datetime
+) -> bool:
+    day = published.date()
+    if "date_after" in checks and wanted.date_after and day < wanted.date_after:
+        return False
+    if "date_before" in checks and wanted.date_before and day > wanted.date_before:
+        return False
+    return not (
+        "recency" in checks
+        and wanted.recency is not None
+        and published < now - _RECENCY_SPAN[wanted.recency]
+    )
+
+
+def _passes(source: SearchSource, wanted: RequestedFilters, checks: frozenset[FilterName]) -> bool:
+    parts = urlsplit(source.url)
+    host = (parts.hostname or "").removeprefix("www.")
+    if (
+        "include_domains" in checks
+        and wanted.include_domains
+        and not _host_in(host, wanted.include_domains)
+    ):
+        return False
+    if "exclude_domains" in checks and _host_in(host, wanted.exclude_domains):
+        return False
+    if "filetype" in checks and wanted.filetype:
+        path = parts.path.casefold()
+        if not any(path.endswith(f".{extension}") for extension in wanted.filetype):
+            return False
+    if "phrase" in checks or "exclude_terms" in checks:
+        text = _text(source)
+        if "phrase" in checks and not all(_contains_term(text, p) for p in wanted.phrase):
+            return False
+        if "exclude_terms" in checks and any(
+            _contains_term(text, term) for term in wanted.exclude_terms
+        ):
+            return False
+    return True
+
+
+def post_filter(
+    sources: Sequence[SearchSource],
+    wanted: RequestedFilters,
+    checks: frozenset[FilterName],
+    *,
+    now: datetime | None = None,
+) -> PostResult:
+    """Keep the sources that pass every filter named in ``checks``.
+
+    Args:
+        sources: The provider's results, in its order (kept).
+        wanted: The merged filters.
+        checks: Which filters to check here.
+        now: The reference time for ages and ``recency`` (default: the current UTC time).
+
+    Returns:
+        The passing sources and the date filters some kept source could not be checked for.
+    """
+    moment = now or datetime.now(UTC)
+    asked = {
+        "recency": wanted.recency is not None,
+        "date_after": wanted.date_after is not None,
+        "date_before": wanted.date_before is not None,
+    }
+    date_checks = frozenset(name for name in checks & DATE_FILTERS if asked[name])
+    kept: list[SearchSource] = []
+    undated = False
+    for source in sources:
+        if not _passes(source, wanted, checks):
+            continue
+        if date_checks:
+            published = published_at(source, moment)
+            if published is None:
+                undated = True
+            elif not _passes_dates(published, wanted, date_checks, moment):
+                continue
+        kept.append(source)
+    return PostResult(tuple(kept), date_checks if undated else frozenset())

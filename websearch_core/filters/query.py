@@ -1,0 +1,138 @@
+"""Search directives as people type them, read out of the query text.
+
+``site:example.com``, ``-site:example.com``, ``after:2025-01-01``, ``before:2025-06-30``,
+``"exact phrase"``, ``-term``, ``OR`` and ``filetype:pdf``: a model writes constraints the
+way it has seen people write them, so the query is where they arrive. A token that only
+looks like a directive (``after:lunch``, ``site:`` with no domain) stays plain text, so a
+query is never refused for what might just be words.
+"""
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Final, Literal
+from urllib.parse import urlsplit
+
+__all__ = ["Token", "TokenKind", "parse_date_value", "parse_domain", "tokenize"]
+
+TokenKind = Literal[
+    "text", "or", "phrase", "exclude_term", "site", "exclude_site", "after", "before", "filetype"
+]
+
+_TOKEN: Final = re.compile(r'(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"|(?P<word>\S+)')
+_DIRECTIVE: Final = re.compile(
+    r"^(?P<neg>-?)(?P<key>site|after|before|filetype|ext):(?P<value>\S+)$", re.IGNORECASE
+)
+_DOMAIN: Final = re.compile(
+    r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$"
+)
+_DATE: Final = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
+_EXTENSION: Final = re.compile(r"^\.?([a-z0-9]{1,10})$", re.IGNORECASE)
+_EXCLUDED_TERM: Final = re.compile(r"^-(\w[\w.'+#-]*)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One piece of the query: plain text or a directive with its value."""
+
+    kind: TokenKind
+    value: str
+    """The normalised value: a domain, an ISO date, a phrase, a term, an extension."""
+    raw: str
+    """The text as typed, sent unchanged to a provider that understands it."""
+
+
+def parse_domain(text: str) -> str | None:
+    """The host name in ``text`` (``https://www.github.com/x`` -> ``github.com``), or ``None``.
+
+    Examples:
+        >>> parse_domain("WWW.GitHub.com/laravel")
+        'github.com'
+        >>> parse_domain("not a domain") is None
+        True
+    """
+    candidate = text.strip().lower()
+    if "://" not in candidate:
+        candidate = f"//{candidate}"
+    try:
+        host = urlsplit(candidate).hostname or ""
+    except ValueError:
+        return None
+    host = host.removeprefix("www.")
+    return host if _DOMAIN.match(host) else None
+
+
+def parse_date_value(text: str, *, end: bool) -> date | None:
+    """A directive's date; ``2025`` or ``2025-03`` mean the period's first (or last) day.
+
+    Args:
+        text: ``YYYY-MM-DD``, ``YYYY-MM`` or ``YYYY``.
+        end: Whether the value closes a range (``before:``), so a partial date means its
+            last day.
+
+    Examples:
+        >>> parse_date_value("2025-02", end=True)
+        datetime.date(2025, 2, 28)
+        >>> parse_date_value("yesterday", end=False) is None
+        True
+    """
+    match = _DATE.match(text)
+    if match is None:
+        return None
+    year = int(match[1])
+    try:
+        if match[2] is None:
+            return date(year, 12, 31) if end else date(year, 1, 1)
+        month = int(match[2])
+        if match[3] is None:
+            if not end:
+                return date(year, month, 1)
+            following = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
+            return date.fromordinal(following.toordinal() - 1)
+        return date(year, month, int(match[3]))
+    except ValueError:
+        return None
+
+
+def _word(word: str) -> Token:
+    directive = _DIRECTIVE.match(word)
+    if directive is not None:
+        negated = directive["neg"] == "-"
+        key = directive["key"].lower()
+        value = directive["value"]
+        if key == "site":
+            domain = parse_domain(value)
+            if domain is not None:
+                return Token("exclude_site" if negated else "site", domain, word)
+        elif key in ("after", "before") and not negated:
+            day = parse_date_value(value, end=key == "before")
+            if day is not None:
+                return Token("after" if key == "after" else "before", day.isoformat(), word)
+        elif not negated:
+            extension = _EXTENSION.match(value)
+            if extension is not None:
+                return Token("filetype", extension[1].lower(), word)
+    if word == "OR":
+        return Token("or", word, word)
+    excluded = _EXCLUDED_TERM.match(word)
+    if excluded is not None and not excluded[1][0].isdigit():
+        return Token("exclude_term", excluded[1], word)
+    return Token("text", word, word)
+
+
+def tokenize(query: str) -> tuple[Token, ...]:
+    """Split a query into text and directives, in the order typed.
+
+    Examples:
+        >>> [(t.kind, t.value) for t in tokenize('site:github.com "web search" -java')]
+        [('site', 'github.com'), ('phrase', 'web search'), ('exclude_term', 'java')]
+    """
+    tokens: list[Token] = []
+    for match in _TOKEN.finditer(query):
+        if match["phrase"] is not None:
+            phrase = " ".join(match["phrase"].split())
+            kind: TokenKind = "exclude_term" if match["neg"] else "phrase"
+            tokens.append(Token(kind, phrase, match.group(0)))
+        else:
+            tokens.append(_word(match["word"]))
+    return tuple(tokens)
