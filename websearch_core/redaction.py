@@ -57,7 +57,7 @@ class Redactor:
         secrets: Credential values (keys, tokens, passwords, ``user:password`` pairs).
     """
 
-    __slots__ = ("_pattern",)
+    __slots__ = ("_pattern", "_probes")
 
     def __init__(self, secrets: Iterable[str]) -> None:
         values = {secret for secret in secrets if secret and len(secret) >= MIN_SECRET_LENGTH}
@@ -70,6 +70,10 @@ class Redactor:
             if _is_token(value):
                 alternatives.append(_prefix_pattern(value))
         self._pattern = re.compile("|".join(alternatives), re.IGNORECASE) if alternatives else None
+        heads = {value[:PREFIX_LENGTH] for value in values if _is_token(value)}
+        probes = {probe.casefold() for probe in shapes | heads}
+        # A shape that contains another probe adds nothing: the shorter one finds it too.
+        self._probes = tuple(p for p in probes if not any(q != p and q in p for q in probes))
 
     def __bool__(self) -> bool:
         return self._pattern is not None
@@ -79,6 +83,19 @@ class Redactor:
         if self._pattern is None or not text:
             return text
         return self._pattern.sub(MASK, text)
+
+    def may_hold(self, text: str) -> bool:
+        """``False`` only when ``text`` holds no secret shape (``True`` may be a false alarm).
+
+        A substring test per shape on the case-folded text, no regular expression: several
+        times cheaper than a case-insensitive search, so a whole response can be probed
+        once and, as almost always, left alone. Every shape, and the head of every
+        prefix-matched token, is a probe, so whatever :meth:`__call__` would mask is found.
+        """
+        if not self._probes:
+            return False
+        folded = text.casefold()
+        return any(probe in folded for probe in self._probes)
 
 
 def _is_token(value: str) -> bool:

@@ -23,6 +23,7 @@ Example:
 
 import re
 from collections.abc import Callable
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel
@@ -38,6 +39,8 @@ __all__ = [
     "is_clean_url",
     "source_cap",
 ]
+
+_Linked = TypeVar("_Linked", SearchSource, SearchCitation)
 
 MAX_SOURCES = 100
 """The most sources any response keeps when neither the caller nor the provider says less."""
@@ -60,6 +63,13 @@ _URL_FORBIDDEN = re.compile(f"[\\x00-\\x20\\x7f-\\x9f{_BIDI}\\u200b-\\u200f\\ufe
 
 
 _USERINFO = re.compile(r"(?i)\b(https?://)[^\s/?#@\[\]]+@")
+_ANY_USERINFO = re.compile(r"://[^\s/?#@\[\]]+@")
+"""Matches wherever :data:`_USERINFO` does (and a little more); starting with a literal, it
+scans text several times faster than the case-insensitive pattern."""
+_PLAIN_URL = re.compile(r"(?i)https?://[a-z0-9.-]+(?::[0-9]{1,4})?(?:[/?#]|\Z)")
+"""An http(s) URL whose host is a plain name or IPv4 address with an optional short port
+(always valid): :func:`is_clean_url` accepts it without ``urlsplit``. Anything else (IPv6,
+non-ASCII hosts, userinfo, long ports) takes the full check."""
 
 
 def clean_text(text: str, *, multiline: bool = False) -> str:
@@ -84,6 +94,8 @@ def is_clean_url(url: str) -> bool:
     """Whether ``url`` is absolute http(s) with a host, no userinfo and nothing around it."""
     if not url or _URL_FORBIDDEN.search(url):
         return False
+    if _PLAIN_URL.match(url):
+        return True  # what urlsplit would accept, read in one match (most URLs)
     try:
         parts = urlsplit(url)
         port = parts.port  # raises for a malformed port
@@ -121,6 +133,8 @@ def clean_response(
         cap: The most sources to keep (see :func:`source_cap`).
         redactor: Masks credentials; ``None`` when the call used none.
     """
+    if not _needs_cleaning(response, redactor):
+        return _capped(response, cap)
     mask: Callable[[str], str] = redactor if redactor else _same
 
     def line(text: str) -> str:
@@ -162,6 +176,69 @@ def clean_response(
         search_queries=tuple(line(q) for q in response.search_queries[:MAX_LIST_ITEMS]),
     )
     return response.model_copy(update=update) if update else response
+
+
+def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool:
+    """Whether any text or URL of ``response`` would change in the full pass.
+
+    Control characters, terminal escapes, credentials in a link, or a secret would.
+    One search per pattern over the joined text instead of a substitution per field: almost
+    every response is clean, and then nothing needs copying. The fields are joined with a
+    space, which none of the patterns can match across (a secret with a space in it may, and
+    only sends the response through the full pass, which is always correct).
+    """
+    lines: list[str] = [*response.related_questions, *response.search_queries]
+    blocks: list[str] = [response.answer] if response.answer else []
+    urls: list[str] = []
+    for source in response.sources:
+        lines.append(source.title)
+        urls.append(source.url)
+        if source.published_date:
+            lines.append(source.published_date)
+        if source.author:
+            lines.append(source.author)
+        if source.snippet:
+            blocks.append(source.snippet)
+    for citation in response.citations:
+        lines.append(citation.title)
+        urls.append(citation.url)
+        if citation.cited_text:
+            blocks.append(citation.cited_text)
+    line_text = " ".join(lines)
+    block_text = " ".join(blocks)
+    if _CONTROL_IN_LINE.search(line_text) or _CONTROL_IN_TEXT.search(block_text):
+        return True
+    text = f"{line_text} {block_text}"
+    if "@" in text and _ANY_USERINFO.search(text):
+        return True
+    return redactor is not None and redactor.may_hold(f"{text} {' '.join(urls)}")
+
+
+def _capped(response: SearchResponse, cap: int) -> SearchResponse:
+    """A clean ``response`` with bad URLs dropped and the counts capped (texts unchanged)."""
+    sources = _kept(response.sources, cap)
+    citations = _kept(response.citations, MAX_CITATIONS)
+    update: dict[str, object] = {}
+    if sources is not None:
+        update["sources"] = sources
+    if citations is not None:
+        update["citations"] = citations
+    if len(response.related_questions) > MAX_LIST_ITEMS:
+        update["related_questions"] = response.related_questions[:MAX_LIST_ITEMS]
+    if len(response.search_queries) > MAX_LIST_ITEMS:
+        update["search_queries"] = response.search_queries[:MAX_LIST_ITEMS]
+    return response.model_copy(update=update) if update else response
+
+
+def _kept(entries: tuple[_Linked, ...], cap: int) -> tuple[_Linked, ...] | None:
+    """The first ``cap`` entries with a clean URL, or ``None`` when that is all of them."""
+    kept: list[_Linked] = []
+    for entry in entries:
+        if len(kept) >= cap:
+            break
+        if is_clean_url(entry.url):
+            kept.append(entry)
+    return None if len(kept) == len(entries) else tuple(kept)
 
 
 def _changed(model: BaseModel, **values: object) -> dict[str, object]:

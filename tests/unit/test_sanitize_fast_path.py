@@ -1,0 +1,158 @@
+"""The shortcuts that let a clean response skip the per-field pass must never skip a dirty one.
+
+``clean_response`` probes the whole response once and copies nothing when nothing would
+change; ``is_clean_url`` accepts plain URLs with one match; ``Redactor.may_hold`` answers
+with substring tests. Each is checked here against what the full pass does.
+"""
+
+import base64
+from urllib.parse import quote, urlsplit
+
+import pytest
+
+from websearch_core.models import SearchCitation, SearchResponse, SearchSource
+from websearch_core.redaction import Redactor
+from websearch_core.sanitize import clean_response, is_clean_url
+
+KEY = "BSA-0123456789abcdefXYZ"
+
+
+def _reference_is_clean_url(url: str) -> bool:
+    """The rule spelled out with urlsplit alone (the fast path must agree with it)."""
+    if not url or any(ord(c) <= 0x20 or 0x7F <= ord(c) <= 0x9F for c in url):
+        return False
+    if any(c in url for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"):
+        return False
+    if any(c in url for c in "\u200b\u200c\u200d\u200e\u200f\ufeff"):
+        return False
+    try:
+        parts = urlsplit(url)
+        _ = parts.port
+    except ValueError:
+        return False
+    return (
+        parts.scheme.lower() in ("http", "https")
+        and bool(parts.hostname)
+        and ("@" not in parts.netloc)
+    )
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.org",
+        "HTTPS://Example.ORG/Path",
+        "http://a.b-c.example:8080/x?y#z",
+        "http://host:0/",
+        "http://host:9999?q",
+        "http://host:65535/",
+        "http://host:65536/",
+        "http://host:/",
+        "http://host:12a/",
+        "http://[::1]:80/",
+        "http://[::1/",
+        "https://bücher.example/",
+        "https://user@example.org/",
+        "https://example.org@evil.example/",
+        "https://example.org/a@b",
+        "https://example.org#@evil",
+        "ftp://example.org/",
+        "https:example.org",
+        "https://",
+        "https://./",
+        "https://example.org\\@evil.example/",
+        "https://example.org/\u200bx",
+    ],
+)
+def test_the_quick_url_check_agrees_with_urlsplit(url: str) -> None:
+    assert is_clean_url(url) is _reference_is_clean_url(url)
+
+
+def _response(**source_fields: str) -> SearchResponse:
+    fields = {"title": "A title", "url": "https://example.org/a", "snippet": "Snippet."}
+    return SearchResponse(
+        provider="brave",
+        sources=(
+            SearchSource(**{**fields, **source_fields}),
+            SearchSource(title="Second", url="https://example.org/b", snippet="More."),
+        ),
+        citations=(SearchCitation(url="https://example.org/c", title="Cited"),),
+        related_questions=("What else?",),
+    )
+
+
+def test_a_clean_response_is_not_copied() -> None:
+    response = _response()
+    assert clean_response(response, cap=10, redactor=Redactor([KEY])) is response
+
+
+def test_a_clean_response_is_still_capped_and_loses_bad_urls() -> None:
+    response = _response(url="https://user:pw@example.org/")
+    cleaned = clean_response(response, cap=1, redactor=Redactor([KEY]))
+    assert [source.url for source in cleaned.sources] == ["https://example.org/b"]
+    assert cleaned.citations == response.citations
+    many = response.model_copy(update={"related_questions": tuple(f"q{i}" for i in range(30))})
+    assert len(clean_response(many, cap=10).related_questions) == 20
+
+
+@pytest.mark.parametrize(
+    ("field", "raw", "clean"),
+    [
+        ("title", "Ti\x1b[31mtle", "Title"),
+        ("title", "Line\nbreak", "Linebreak"),
+        ("snippet", "Keeps\nlines but not \x07bells", "Keeps\nlines but not bells"),
+        ("snippet", "see https://user:pw@example.org/x", "see https://example.org/x"),
+        ("snippet", "echoed " + KEY.lower(), "echoed ***"),
+        ("snippet", "cut short " + KEY[:10] + "...", "cut short ***..."),
+        ("snippet", "encoded " + base64.b64encode(KEY.encode()).decode(), "encoded ***"),
+        ("title", "quoted " + quote(KEY, safe=""), "quoted ***"),
+        ("author", "by \u202eevil", "by evil"),
+        ("published_date", "2024\x00-01-01", "2024-01-01"),
+    ],
+)
+def test_one_dirty_field_anywhere_gets_the_full_pass(field: str, raw: str, clean: str) -> None:
+    cleaned = clean_response(_response(**{field: raw}), cap=10, redactor=Redactor([KEY]))
+    assert getattr(cleaned.sources[0], field) == clean
+    assert cleaned.sources[1].title == "Second"
+
+
+def test_a_secret_in_a_citation_or_a_url_is_found() -> None:
+    response = _response()
+    leaked = response.model_copy(
+        update={
+            "citations": (SearchCitation(url="https://example.org/c", title=f"key {KEY}"),),
+            "sources": (
+                *response.sources,
+                SearchSource(title="Leak", url=f"https://example.org/?key={KEY}"),
+            ),
+        }
+    )
+    cleaned = clean_response(leaked, cap=10, redactor=Redactor([KEY]))
+    assert cleaned.citations[0].title == "key ***"
+    assert [source.title for source in cleaned.sources] == ["A title", "Second"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        KEY,
+        KEY.upper(),
+        KEY.swapcase(),
+        f"prefix{KEY}suffix",
+        KEY[:8],
+        quote(KEY, safe=""),
+        base64.urlsafe_b64encode(KEY.encode()).decode().rstrip("="),
+        "user:pass-word-1",
+        "USER:PASS-WORD-1",
+    ],
+)
+def test_the_probe_finds_whatever_the_redactor_masks(text: str) -> None:
+    redactor = Redactor([KEY, "user:pass-word-1"])
+    assert redactor(text) != text
+    assert redactor.may_hold(f"around {text} it")
+
+
+def test_the_probe_is_quiet_on_text_without_secrets() -> None:
+    redactor = Redactor([KEY])
+    assert not redactor.may_hold("Brave Search returns web results " * 20)
+    assert not Redactor([]).may_hold(KEY)
