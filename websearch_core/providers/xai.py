@@ -48,16 +48,15 @@ Docs: https://docs.x.ai/docs/guides/tools/search-tools
 """
 
 import json
-import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any, Final
 
-from ..errors import AuthorizationError, ResponseParseError, SearchProviderError
-from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
+from ..errors import AuthorizationError, ResponseParseError
+from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
-from ._common import bearer_json_headers, collapse_whitespace, is_http_url, recency_start
+from ._common import bearer_json_headers, recency_start
+from ._xai_parse import parse_response_object, response_from_events
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
@@ -78,10 +77,7 @@ DEFAULT_MODEL: Final = "grok-4.3"
 DEFAULT_RESULTS: Final = 10
 MAX_RESULTS: Final = 30
 GONE: Final = 410
-SNIPPET_CONTEXT: Final = 100
-SNIPPET_LIMIT: Final = 300
 
-NO_RESULTS: Final = "xAI web_search returned no answer or sources"
 BAD_KEY_PREFIX: Final = "Incorrect API key provided"
 
 INFO = ProviderInfo(
@@ -107,8 +103,6 @@ INFO = ProviderInfo(
     max_results=MAX_RESULTS,
     index="xai",
 )
-
-_MARKDOWN_LINK = re.compile(r"\[([^\[\]]*)\]\((\S*?)\)")
 
 
 def response_cap(params: SearchParams) -> int:
@@ -169,178 +163,6 @@ def without_search_parameters(body: Mapping[str, Any]) -> dict[str, Any] | None:
     if "search_parameters" not in body:
         return None
     return {key: value for key, value in body.items() if key != "search_parameters"}
-
-
-def _text(value: Any) -> str | None:
-    if not isinstance(value, str):
-        return None
-    return value.strip() or None
-
-
-def _context(text: str, start: Any, end: Any) -> str | None:
-    if not text or not isinstance(start, int) or not isinstance(end, int):
-        return None
-    if not 0 <= start <= end:
-        return None
-    window = text[max(0, start - SNIPPET_CONTEXT) : min(len(text), end + SNIPPET_CONTEXT)]
-    snippet = collapse_whitespace(_MARKDOWN_LINK.sub(r"\1", window))
-    if len(snippet) > SNIPPET_LIMIT:
-        snippet = snippet[: SNIPPET_LIMIT - 3] + "..."
-    return snippet or None
-
-
-@dataclass
-class _Found:
-    """Sources in the reference's order, de-duplicated by trimmed URL."""
-
-    sources: dict[str, SearchSource] = field(default_factory=dict)
-
-    def add(self, url: Any, title: Any = None, snippet: str | None = None) -> None:
-        clean = _text(url)
-        if clean is None or not is_http_url(clean) or clean in self.sources:
-            return
-        name = collapse_whitespace(title) if isinstance(title, str) and title.strip() else clean
-        self.sources[clean] = SearchSource(title=name, url=clean, snippet=snippet)
-
-    def annotations(self, notes: Any, text: str = "") -> None:
-        for note in notes if isinstance(notes, list) else ():
-            if not isinstance(note, Mapping) or note.get("type") != "url_citation":
-                continue
-            snippet = (
-                _text(note.get("cited_text"))
-                or _text(note.get("text"))
-                or _context(text, note.get("start_index"), note.get("end_index"))
-            )
-            self.add(note.get("url"), note.get("title"), snippet)
-
-    def search_call(self, item: Mapping[str, Any]) -> None:
-        action = item.get("action")
-        holders = [action, item] if isinstance(action, Mapping) else [item]
-        for holder in holders:
-            for key in ("sources", "results"):
-                for entry in holder.get(key) or ():
-                    if isinstance(entry, Mapping):
-                        self.add(entry.get("url"), entry.get("title"))
-
-
-def _parts(item: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    content = item.get("content")
-    return (
-        [part for part in content if isinstance(part, Mapping)] if isinstance(content, list) else []
-    )
-
-
-def _answer(data: Mapping[str, Any], items: list[Mapping[str, Any]]) -> str | None:
-    top = _text(data.get("output_text"))
-    if top:
-        return top
-    texts = []
-    for item in items:
-        for part in _parts(item):
-            value = part.get("output_text") if "output_text" in part else part.get("text")
-            if _text(value):
-                texts.append(str(value).strip())
-    return "\n".join(texts) or None
-
-
-def _usage(value: Any) -> SearchUsage | None:
-    if not isinstance(value, Mapping):
-        return None
-
-    def number(*names: str) -> int | None:
-        for name in names:
-            found = value.get(name)
-            if isinstance(found, int) and not isinstance(found, bool):
-                return found
-        return None
-
-    usage = SearchUsage(
-        input_tokens=number("input_tokens", "inputTokens"),
-        output_tokens=number("output_tokens", "outputTokens"),
-        total_tokens=number("total_tokens", "totalTokens"),
-    )
-    return usage if usage != SearchUsage() else None
-
-
-def parse_response_object(data: Any, params: SearchParams | None = None) -> SearchResponse:
-    """A Responses API object as a response, sources capped locally (pure).
-
-    Raises:
-        ResponseParseError: ``data`` is not a Responses object.
-        SearchProviderError: Neither an answer nor a source came back (502).
-    """
-    if not isinstance(data, Mapping) or not isinstance(data.get("output", []), list):
-        raise ResponseParseError(INFO.id, "xAI Responses API returned an unexpected shape", 502)
-    items = [item for item in data.get("output", []) if isinstance(item, Mapping)]
-    found = _Found()
-    found.annotations(data.get("annotations"))
-    for item in items:
-        found.annotations(item.get("annotations"))
-        for part in _parts(item):
-            text = part.get("text") if isinstance(part.get("text"), str) else ""
-            found.annotations(part.get("annotations"), str(text))
-    for item in items:
-        if item.get("type") == "web_search_call":
-            found.search_call(item)
-    for url in data.get("citations") or ():
-        found.add(url)
-    answer = _answer(data, items)
-    cap = response_cap(params) if params is not None else DEFAULT_RESULTS
-    sources = tuple(found.sources.values())[:cap]
-    if not answer and not sources:
-        raise SearchProviderError(INFO.id, NO_RESULTS, 502)
-    citations = tuple(
-        SearchCitation(url=s.url, title=s.title, cited_text=s.snippet) for s in sources
-    )
-    return SearchResponse(
-        provider=INFO.id,
-        answer=answer,
-        sources=sources,
-        citations=citations,
-        usage=_usage(data.get("usage")),
-        model=_text(data.get("model")),
-        request_id=_text(data.get("id")),
-        auth_mode="api_key",
-    )
-
-
-def response_from_events(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """Fold Responses stream events (decoded ``data`` objects) into a response object (pure).
-
-    ``response.completed`` carries the whole response; without it the object is rebuilt from
-    ``response.created`` and the ``response.output_item.done`` items, and the streamed
-    ``output_text`` deltas stand in for a missing message.
-
-    Raises:
-        SearchProviderError: An ``error`` or ``response.failed`` event.
-    """
-    response: dict[str, Any] = {}
-    items: list[Any] = []
-    deltas: list[str] = []
-    completed = False
-    for event in events:
-        kind = event.get("type")
-        if kind in ("error", "response.failed"):
-            error = event.get("error") or (event.get("response") or {}).get("error") or {}
-            detail = error.get("message") if isinstance(error, Mapping) else None
-            raise SearchProviderError(INFO.id, f"xAI stream error: {detail or kind}", 502)
-        snapshot = event.get("response")
-        if kind in ("response.created", "response.in_progress") and isinstance(snapshot, Mapping):
-            response.update(snapshot)
-        elif kind in ("response.completed", "response.incomplete") and isinstance(
-            snapshot, Mapping
-        ):
-            response.update(snapshot)
-            completed = isinstance(snapshot.get("output"), list) and bool(snapshot["output"])
-        elif kind == "response.output_item.done":
-            items.append(event.get("item"))
-        elif kind == "response.output_text.delta" and isinstance(event.get("delta"), str):
-            deltas.append(event["delta"])
-    if not completed:
-        response["output"] = [item for item in items if isinstance(item, Mapping)]
-        if deltas and not any(i.get("type") == "message" for i in response["output"]):
-            response["output_text"] = "".join(deltas)
-    return response
 
 
 def error_code(body: str) -> str | None:
