@@ -28,8 +28,8 @@ from .base import (
     UsageGrant,
     UsageWindow,
     default_state_path,
-    open_store,
 )
+from .open import open_store
 from .sqlite import SQLiteStore
 
 if TYPE_CHECKING:

@@ -30,11 +30,10 @@ from __future__ import annotations
 
 import abc
 import math
-import os
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -42,7 +41,7 @@ from typing import Final, Literal, Self, get_args
 
 import platformdirs
 
-from ..errors import ConfigurationError, WebSearchError
+from ..errors import WebSearchError
 
 __all__ = [
     "APP_NAME",
@@ -58,7 +57,6 @@ __all__ = [
     "UsageGrant",
     "UsageWindow",
     "default_state_path",
-    "open_store",
 ]
 
 APP_NAME: Final = "websearch-tools"
@@ -613,42 +611,3 @@ def default_state_path() -> Path:
     (``~/.local/state/websearch-tools`` on Linux, honouring ``XDG_STATE_HOME``).
     """
     return platformdirs.user_state_path(APP_NAME) / STATE_FILE_NAME
-
-
-def open_store(
-    *,
-    redis_url: str | None,
-    sqlite_path: Path | None,
-    redis_prefix: str = DEFAULT_REDIS_PREFIX,
-    redis_options: Mapping[str, object] | None = None,
-) -> StateStore:
-    """Open the configured backend: Redis when a URL is given, else SQLite.
-
-    Nothing connects or touches the disk here; the first operation does, so this is safe
-    to call from a constructor or inside a running event loop.
-
-    Args:
-        redis_url: A ``redis://`` / ``rediss://`` / ``unix://`` URL (``WEBSEARCH_REDIS_URL``);
-            when set, quotas are shared by every process that uses the same server and prefix.
-        sqlite_path: The SQLite file; defaults to :func:`default_state_path`.
-        redis_prefix: Namespace for every Redis key, so one server can host several setups.
-        redis_options: Extra keyword arguments for ``redis.Redis.from_url`` (timeouts, TLS).
-
-    Raises:
-        ConfigurationError: Redis was asked for but the ``redis`` package is not installed.
-    """
-    if redis_url:
-        try:
-            from .redis import RedisStore
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and exc.name.split(".")[0] == "redis":
-                raise ConfigurationError(
-                    "WEBSEARCH_REDIS_URL is set but the redis package is not installed; "
-                    f"install it with: {REDIS_INSTALL_HINT}"
-                ) from exc
-            raise
-        return RedisStore.from_url(redis_url, prefix=redis_prefix, **dict(redis_options or {}))
-    from .sqlite import SQLiteStore
-
-    path = Path(os.path.expanduser(sqlite_path)) if sqlite_path else default_state_path()
-    return SQLiteStore(path)
