@@ -20,7 +20,6 @@ from ..browser import HeadlessBrowser
 from ..credentials import Credentials, OAuthToken
 from ..errors import ProviderNotConfiguredError, SearchProviderError
 from ..filters.support import FilterSupport
-from ..filters.support import FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..request_loop import run_protocol
 from ..settings import Settings
@@ -73,9 +72,6 @@ class ProviderInfo:
     """The upstream index it serves (``bing`` for DuckDuckGo), for aggregate voting."""
     setup_hint: str | None = None
     """How to configure it when that is not an API key variable (SearXNG's endpoint)."""
-    filters: FilterSupport = FilterSupport()
-    """How it applies each search filter (API parameter or query syntax); what it
-    declares neither way is checked on its results or reported as ignored."""
     filters: FilterSupport = FilterSupport()
     """How it applies each search filter (API parameter or query syntax); what it
     declares neither way is checked on its results or reported as ignored."""
