@@ -230,6 +230,10 @@ class Settings(BaseSettings):
     as the spec says); default ``gemini-2.5-flash``."""
     max_response_bytes: int = Field(default=DEFAULT_MAX_RESPONSE_BYTES, ge=1024)
     """Response bodies larger than this are refused, not read."""
+    fence_results: bool = False
+    """``WEBSEARCH_FENCE_RESULTS``: wrap the search text a model reads between random
+    boundary markers as untrusted data, as fetched pages always are. Off by default: the
+    spec fixes the plain layout, and short snippets are a small injection surface."""
     api_keys: dict[str, SecretStr] = Field(default_factory=dict)
     """Keys from the config file (environment variables and explicit arguments rank higher)."""
     base_urls: dict[str, str] = Field(default_factory=dict)
