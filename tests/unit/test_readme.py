@@ -1,8 +1,11 @@
-"""The README's provider table is the registry, in auto-chain order."""
+"""The README's provider table is the registry, in auto-chain order, generated from it."""
 
 import re
 from pathlib import Path
 
+import pytest
+
+from websearch_core.docs import END_MARKER, START_MARKER, main, provider_table, with_table
 from websearch_core.providers import SEARCH_PROVIDER_ORDER, get_provider
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -29,6 +32,31 @@ def test_table_names_each_key_variable() -> None:
         info = get_provider(row[0].strip("`")).info
         for name in info.env_vars:
             assert name in row[3], f"{info.id}: {name} missing from the README credentials"
+
+
+def test_the_table_is_what_the_generator_writes_now() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert with_table(text, provider_table()) == text, (
+        "README provider table is stale: run python -m websearch_core.docs"
+    )
+
+
+def test_the_generator_rewrites_only_between_the_markers(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n{START_MARKER}\nold rows\n{END_MARKER}\noutro\n", encoding="utf-8")
+    assert main([str(readme), "--check"]) == 1
+    assert main([str(readme)]) == 0
+    written = readme.read_text(encoding="utf-8")
+    assert written.startswith(f"intro\n{START_MARKER}\n| id | label |")
+    assert written.endswith(f"{END_MARKER}\noutro\n")
+    assert "old rows" not in written
+    assert written.count("\n| `") == len(SEARCH_PROVIDER_ORDER)
+    assert main([str(readme), "--check"]) == 0
+
+
+def test_a_readme_without_markers_is_refused() -> None:
+    with pytest.raises(ValueError, match="no provider table markers"):
+        with_table("no table here", provider_table())
 
 
 def test_the_config_example_is_valid(tmp_path: Path) -> None:

@@ -1,13 +1,16 @@
-"""The explicit provider registry and the auto-chain order.
+"""The provider registry: one ordered list of ids, and a convention for finding each one.
 
-Each entry maps a provider id to ``"module:Class"``; the module is imported the first time
-the provider is used, so importing the package stays cheap and a broken optional provider
-cannot break the others. A provider that is not implemented is simply not listed.
+:data:`SEARCH_PROVIDER_ORDER` is the only place a provider is listed. Provider ``<id>``
+lives in ``websearch_core/providers/<id>.py``, which names its class as a module-level
+``PROVIDER`` or defines exactly one concrete :class:`SearchProvider` subclass whose
+``info.id`` is ``<id>``. The module is imported the first time the provider is used, so
+importing the package stays cheap and a broken optional provider cannot break the others.
 """
 
 import importlib
+import inspect
 from collections.abc import Mapping
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 
 from ..errors import ConfigurationError
 from .base import ProviderContext, ProviderInfo, SearchProvider
@@ -19,40 +22,9 @@ __all__ = [
     "ProviderInfo",
     "SearchProvider",
     "get_provider",
+    "provider_class_in",
     "provider_ids",
 ]
-
-PROVIDER_REGISTRY: Mapping[str, str] = MappingProxyType(
-    {
-        "perplexity": "websearch_core.providers.perplexity:PerplexityProvider",
-        "gemini": "websearch_core.providers.gemini:GeminiProvider",
-        "anthropic": "websearch_core.providers.anthropic:AnthropicProvider",
-        "codex": "websearch_core.providers.codex:CodexProvider",
-        "xai": "websearch_core.providers.xai:XaiProvider",
-        "zai": "websearch_core.providers.zai:ZaiProvider",
-        "exa": "websearch_core.providers.exa:ExaProvider",
-        "jina": "websearch_core.providers.jina:JinaProvider",
-        "synthetic": "websearch_core.providers.synthetic:SyntheticProvider",
-        "tavily": "websearch_core.providers.tavily:TavilyProvider",
-        "brave": "websearch_core.providers.brave:BraveProvider",
-        "firecrawl": "websearch_core.providers.firecrawl:FirecrawlProvider",
-        "serper": "websearch_core.providers.serper:SerperProvider",
-        "kimi": "websearch_core.providers.kimi:KimiProvider",
-        "tinyfish": "websearch_core.providers.tinyfish:TinyFishProvider",
-        "kagi": "websearch_core.providers.kagi:KagiProvider",
-        "parallel": "websearch_core.providers.parallel:ParallelProvider",
-        "searxng": "websearch_core.providers.searxng:SearxngProvider",
-        "duckduckgo": "websearch_core.providers.duckduckgo:DuckDuckGoProvider",
-        "bing": "websearch_core.providers.bing:BingProvider",
-        "yahoo": "websearch_core.providers.yahoo:YahooProvider",
-        "startpage": "websearch_core.providers.startpage:StartpageProvider",
-        "google": "websearch_core.providers.google:GoogleProvider",
-        "ecosia": "websearch_core.providers.ecosia:EcosiaProvider",
-        "mojeek": "websearch_core.providers.mojeek:MojeekProvider",
-        "public": "websearch_core.providers.public:PublicProvider",
-    }
-)
-"""Provider id to ``module:Class``, in no particular order."""
 
 SEARCH_PROVIDER_ORDER: tuple[str, ...] = (
     "perplexity",
@@ -82,7 +54,14 @@ SEARCH_PROVIDER_ORDER: tuple[str, ...] = (
     "mojeek",
     "public",
 )
-"""The auto chain, in the spec's order: keyed APIs first, self-hosted, then scrapers."""
+"""Every provider id, in the spec's auto-chain order: keyed APIs first, self-hosted, then
+scrapers. The one list: the registry, the simulator's protocols, the README provider table
+and the tests all derive from it."""
+
+PROVIDER_REGISTRY: Mapping[str, str] = MappingProxyType(
+    {provider_id: f"{__name__}.{provider_id}" for provider_id in SEARCH_PROVIDER_ORDER}
+)
+"""Provider id to the module that defines it (``providers/<id>.py``), by convention."""
 
 _instances: dict[str, SearchProvider] = {}
 
@@ -90,6 +69,36 @@ _instances: dict[str, SearchProvider] = {}
 def provider_ids() -> tuple[str, ...]:
     """Every registered id, in auto-chain order."""
     return SEARCH_PROVIDER_ORDER
+
+
+def provider_class_in(module: ModuleType, provider_id: str) -> type[SearchProvider]:
+    """The provider class of ``module``: its ``PROVIDER``, else its one subclass for the id.
+
+    Raises:
+        TypeError: ``PROVIDER`` is not a :class:`SearchProvider` subclass, or the module
+            defines none or several candidates (name one with ``PROVIDER = ...``).
+    """
+    named = getattr(module, "PROVIDER", None)
+    if named is not None:
+        if not (isinstance(named, type) and issubclass(named, SearchProvider)):
+            raise TypeError(f"{module.__name__}.PROVIDER is not a SearchProvider subclass")
+        return named
+    candidates = [
+        value
+        for value in vars(module).values()
+        if isinstance(value, type)
+        and issubclass(value, SearchProvider)
+        and value.__module__ == module.__name__
+        and not inspect.isabstract(value)
+        and getattr(getattr(value, "info", None), "id", None) == provider_id
+    ]
+    if len(candidates) != 1:
+        found = ", ".join(sorted(c.__name__ for c in candidates)) or "none"
+        raise TypeError(
+            f"{module.__name__} must define one SearchProvider subclass with info.id "
+            f"{provider_id!r} (found: {found}); name it with PROVIDER = <class>"
+        )
+    return candidates[0]
 
 
 def get_provider(provider_id: str) -> SearchProvider:
@@ -105,10 +114,7 @@ def get_provider(provider_id: str) -> SearchProvider:
     if target is None:
         known = ", ".join(SEARCH_PROVIDER_ORDER)
         raise ConfigurationError(f"Unknown search provider: {provider_id} (known: {known})")
-    module_name, _, class_name = target.partition(":")
-    provider_class = getattr(importlib.import_module(module_name), class_name)
+    provider_class = provider_class_in(importlib.import_module(target), provider_id)
     instance = provider_class()
-    if not isinstance(instance, SearchProvider):
-        raise TypeError(f"{target} is not a SearchProvider")
     _instances[provider_id] = instance
     return instance

@@ -17,58 +17,48 @@ import asyncio
 import contextlib
 import importlib
 import json
+import pkgutil
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType, TracebackType
+from types import MappingProxyType, ModuleType, TracebackType
 from typing import Any, Protocol, Self
 from urllib.parse import parse_qsl
 
 from aiohttp import web
 
+from ..providers import SEARCH_PROVIDER_ORDER
 from ..settings import Settings
+from . import protocols as protocols_package
 from .faults import Fault
 
 __all__ = [
     "PROTOCOLS",
+    "PROTOCOL_PACKAGE",
     "ProviderProtocol",
     "RecordedRequest",
     "SimResult",
     "SimulatedProvider",
     "Simulator",
+    "protocol_class_in",
 ]
 
-PROTOCOLS: Mapping[str, str] = MappingProxyType(
-    {
-        "perplexity": "websearch_core.testing.protocols.perplexity:PerplexityProtocol",
-        "gemini": "websearch_core.testing.protocols.gemini:GeminiProtocol",
-        "anthropic": "websearch_core.testing.protocols.anthropic:AnthropicProtocol",
-        "codex": "websearch_core.testing.protocols.codex:CodexProtocol",
-        "xai": "websearch_core.testing.protocols.xai:XaiProtocol",
-        "zai": "websearch_core.testing.protocols.zai:ZaiProtocol",
-        "exa": "websearch_core.testing.protocols.exa:ExaProtocol",
-        "jina": "websearch_core.testing.protocols.jina:JinaProtocol",
-        "synthetic": "websearch_core.testing.protocols.synthetic:SyntheticProtocol",
-        "brave": "websearch_core.testing.protocols.brave:BraveProtocol",
-        "tavily": "websearch_core.testing.protocols.tavily:TavilyProtocol",
-        "firecrawl": "websearch_core.testing.protocols.firecrawl:FirecrawlProtocol",
-        "serper": "websearch_core.testing.protocols.serper:SerperProtocol",
-        "kimi": "websearch_core.testing.protocols.kimi:KimiProtocol",
-        "tinyfish": "websearch_core.testing.protocols.tinyfish:TinyFishProtocol",
-        "kagi": "websearch_core.testing.protocols.kagi:KagiProtocol",
-        "parallel": "websearch_core.testing.protocols.parallel:ParallelProtocol",
-        "searxng": "websearch_core.testing.protocols.searxng:SearxngProtocol",
-        "duckduckgo": "websearch_core.testing.protocols.duckduckgo:DuckDuckGoProtocol",
-        "bing": "websearch_core.testing.protocols.bing:BingProtocol",
-        "yahoo": "websearch_core.testing.protocols.yahoo:YahooProtocol",
-        "startpage": "websearch_core.testing.protocols.startpage:StartpageProtocol",
-        "google": "websearch_core.testing.protocols.google:GoogleProtocol",
-        "ecosia": "websearch_core.testing.protocols.ecosia:EcosiaProtocol",
-        "mojeek": "websearch_core.testing.protocols.mojeek:MojeekProtocol",
-    }
-)
-"""Provider id to the ``module:Class`` that speaks its protocol."""
+PROTOCOL_PACKAGE = "websearch_core.testing.protocols"
+
+
+def _protocol_modules() -> Mapping[str, str]:
+    """Every registered id with a ``testing/protocols/<id>.py``, in registry order."""
+    present = {module.name for module in pkgutil.iter_modules(protocols_package.__path__)}
+    return MappingProxyType(
+        {pid: f"{PROTOCOL_PACKAGE}.{pid}" for pid in SEARCH_PROVIDER_ORDER if pid in present}
+    )
+
+
+PROTOCOLS: Mapping[str, str] = _protocol_modules()
+"""Provider id to the module that speaks its protocol, found by convention: the registry's
+ids (:data:`~websearch_core.providers.SEARCH_PROVIDER_ORDER`) that have a module under
+``testing/protocols/`` (the ``public`` aggregate has none: it is its engines)."""
 
 FAKE_KEY_PREFIX = "sim-key-"
 
@@ -281,9 +271,34 @@ def _load_protocol(provider_id: str) -> ProviderProtocol:
     target = PROTOCOLS.get(provider_id)
     if target is None:
         raise KeyError(f"no simulator protocol for provider {provider_id!r}")
-    module_name, _, class_name = target.partition(":")
-    protocol: ProviderProtocol = getattr(importlib.import_module(module_name), class_name)()
+    protocol: ProviderProtocol = protocol_class_in(importlib.import_module(target))()
     return protocol
+
+
+def protocol_class_in(module: ModuleType) -> type[Any]:
+    """The protocol class of ``module``: its ``PROTOCOL``, else its one ``*Protocol`` class.
+
+    Raises:
+        TypeError: The module defines none or several (name one with ``PROTOCOL = ...``).
+    """
+    named = getattr(module, "PROTOCOL", None)
+    if isinstance(named, type):
+        return named
+    candidates = [
+        value
+        for name, value in vars(module).items()
+        if isinstance(value, type)
+        and value.__module__ == module.__name__
+        and name.endswith("Protocol")
+        and callable(getattr(value, "answer", None))
+    ]
+    if len(candidates) != 1:
+        found = ", ".join(sorted(c.__name__ for c in candidates)) or "none"
+        raise TypeError(
+            f"{module.__name__} must define one *Protocol class with answer() "
+            f"(found: {found}); name it with PROTOCOL = <class>"
+        )
+    return candidates[0]
 
 
 def _handler(simulated: SimulatedProvider) -> Any:
