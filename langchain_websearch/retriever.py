@@ -30,12 +30,14 @@ from websearch_core import (
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
 from websearch_core.models import Recency
-from websearch_core.retrieval import answer_metadata, source_metadata
+from websearch_core.retrieval import answer_metadata, page_text, source_metadata
 
 __all__ = ["WebSearchRetriever"]
 
 MAX_K = 100
 """The largest ``k``: the bound of ``SearchParams.limit``."""
+MAX_PAGES = 20
+"""The most pages ``include_content`` fetches in one call; results past it keep snippets."""
 
 
 class WebSearchRetriever(BaseRetriever, ClientOptions):
@@ -43,15 +45,21 @@ class WebSearchRetriever(BaseRetriever, ClientOptions):
 
     Each result becomes one ``Document``: ``page_content`` is the result's snippet (its
     title when the provider gave no snippet) and ``metadata`` holds ``title``, ``url``,
-    ``published_date``, ``age_seconds``, ``provider``, ``rank`` (1-based, in the
-    provider's order) and ``engines`` (for the Public Web aggregate: each engine that
-    returned the URL, as ``{"engine": ..., "rank": ...}``; otherwise empty). All values
-    are JSON-compatible.
+    ``published_date`` (ISO 8601), ``age_seconds``, ``provider``, ``rank`` (1-based, in
+    the provider's order) and, for the Public Web aggregate, ``engines``
+    (``duckduckgo:1,mojeek:2``). The metadata is flat, so any vector store accepts the
+    documents: strings, ints and bools only, and a key whose value is unknown is left out
+    (see :func:`websearch_core.retrieval.source_metadata`).
+
+    With ``include_content=True`` each document holds the text of the result's page
+    instead (fetched within the search's deadline, or as the provider sent it), for up to
+    20 results; ``metadata["content"]`` is ``page``, or ``snippet`` for a result whose
+    page could not be had.
 
     With ``include_answer=True`` and a provider that writes an answer (Perplexity,
     Gemini, Tavily, ...), the first document holds that answer: its metadata is
-    ``{"kind": "answer", "provider": ..., "rank": 0, "citations": [{"url", "title",
-    "cited_text"}, ...]}``. It comes on top of the ``k`` results.
+    ``{"kind": "answer", "provider": ..., "rank": 0, "citations": <count>,
+    "citation_urls": "<url>\n<url>..."}``. It comes on top of the ``k`` results.
 
     A failed search raises (see the module docstring): catch
     :class:`~websearch_core.WebSearchError` around the chain to degrade gracefully.
@@ -70,6 +78,8 @@ class WebSearchRetriever(BaseRetriever, ClientOptions):
             Number of results to return (1-100; default 5).
         include_answer: bool
             Put the provider's written answer, if any, first.
+        include_content: bool
+            Documents hold the results' page text rather than their snippets.
         recency: "day" | "week" | "month" | "year" | None
             Only results from this period, where the provider can.
         provider: str | None
@@ -130,6 +140,8 @@ class WebSearchRetriever(BaseRetriever, ClientOptions):
     """Number of results to return (sent as the search ``limit``; extras are cut)."""
     include_answer: bool = Field(default=False, strict=True)
     """Put the provider's written answer, when it gives one, first (on top of ``k``)."""
+    include_content: bool = Field(default=False, strict=True)
+    """Documents hold the text of each result's page (up to 20), not its snippet."""
     recency: Recency | None = None
     """Only results from the last day, week, month or year, where the provider can."""
 
@@ -159,7 +171,10 @@ class WebSearchRetriever(BaseRetriever, ClientOptions):
         """
         params = self._params(query, k)
         client = self.web_search or self._clients.get(self.new_client)
-        return self._documents(client.search_sync(params), params)
+        response = client.search_sync(
+            params, include_content=self.include_content, content_limit=_pages(params)
+        )
+        return self._documents(response, params)
 
     async def _aget_relevant_documents(
         self,
@@ -185,7 +200,10 @@ class WebSearchRetriever(BaseRetriever, ClientOptions):
         """
         params = self._params(query, k)
         client = self.web_search or await self._clients.for_running_loop(self.new_client)
-        return self._documents(await client.search(params), params)
+        response = await client.search(
+            params, include_content=self.include_content, content_limit=_pages(params)
+        )
+        return self._documents(response, params)
 
     async def aclose(self) -> None:
         """Close the HTTP session the retriever opened (a given ``web_search`` is left open).
@@ -215,7 +233,19 @@ class WebSearchRetriever(BaseRetriever, ClientOptions):
                 Document(page_content=response.answer, metadata=answer_metadata(response))
             )
         for rank, source in enumerate(response.sources[: params.limit], start=1):
-            content = source.snippet or source.title or source.url
-            metadata = source_metadata(source, response.provider, rank)
+            content = (
+                (self.include_content and page_text(source))
+                or source.snippet
+                or source.title
+                or source.url
+            )
+            metadata = source_metadata(
+                source, response.provider, rank, with_content=self.include_content
+            )
             documents.append(Document(page_content=content, metadata=metadata))
         return documents
+
+
+def _pages(params: SearchParams) -> int:
+    """How many pages ``include_content`` fetches: one per result asked for, up to 20."""
+    return min(params.limit or 1, MAX_PAGES)

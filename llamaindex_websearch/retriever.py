@@ -18,7 +18,7 @@ searches are not comparable beyond their order.
 
 from collections.abc import Mapping
 from types import TracebackType
-from typing import Any, Self
+from typing import Self
 
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
@@ -35,12 +35,14 @@ from websearch_core import (
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
 from websearch_core.models import Recency
-from websearch_core.retrieval import answer_metadata, source_metadata
+from websearch_core.retrieval import MetadataValue, answer_metadata, page_text, source_metadata
 
 __all__ = ["WebSearchRetriever"]
 
 MAX_K = 100
 """The largest ``k``: the bound of ``SearchParams.limit``."""
+MAX_PAGES = 20
+"""The most pages ``include_content`` fetches in one call; results past it keep snippets."""
 
 
 class _RetrieverConfig(ClientOptions):
@@ -50,6 +52,7 @@ class _RetrieverConfig(ClientOptions):
 
     k: int = Field(default=5, ge=1, le=MAX_K, strict=True)
     include_answer: bool = Field(default=False, strict=True)
+    include_content: bool = Field(default=False, strict=True)
     recency: Recency | None = None
 
 
@@ -60,17 +63,22 @@ class WebSearchRetriever(BaseRetriever):
     one per line: the text is all an LLM (or an embedding model) sees, because every
     metadata key is listed in ``excluded_llm_metadata_keys`` and
     ``excluded_embed_metadata_keys``. The metadata holds ``title``, ``url``,
-    ``published_date``, ``age_seconds``, ``provider``, ``rank`` (1-based, in the
-    provider's order) and ``engines`` (for the Public Web aggregate: each engine that
-    returned the URL, as ``{"engine": ..., "rank": ...}``; otherwise empty). Values are
-    JSON-compatible, but ``engines`` is a list: drop it before inserting the nodes into
-    a vector store that only accepts flat metadata.
+    ``published_date`` (ISO 8601), ``age_seconds``, ``provider``, ``rank`` (1-based, in
+    the provider's order) and, for the Public Web aggregate, ``engines``
+    (``duckduckgo:1,mojeek:2``). The metadata is flat, so any vector store accepts the
+    nodes: strings, ints and bools only, and a key whose value is unknown is left out
+    (see :func:`websearch_core.retrieval.source_metadata`).
+
+    With ``include_content=True`` the text is the title, the URL, a blank line and the
+    text of the result's page (fetched within the search's deadline, or as the provider
+    sent it), for up to 20 results; ``metadata["content"]`` is ``page``, or ``snippet``
+    for a result whose page could not be had.
 
     The score is ``1 / rank`` (see the module docstring). With ``include_answer=True`` and
     a provider that writes an answer, the first node (score 1.0) holds the answer followed
     by its numbered citations, with metadata ``{"kind": "answer", "provider": ...,
-    "rank": 0, "citations": [{"url", "title", "cited_text"}, ...]}``; it comes on top of
-    the ``k`` results.
+    "rank": 0, "citations": <count>, "citation_urls": <one URL per line>}``; it comes on
+    top of the ``k`` results.
 
     Args:
         web_search: A ready client; by default one is built from the arguments below.
@@ -80,6 +88,7 @@ class WebSearchRetriever(BaseRetriever):
         timeout_seconds: Per-provider request timeout in seconds.
         k: Number of results to return (1-100; sent as the search ``limit``, extras cut).
         include_answer: Put the provider's written answer, when it gives one, first.
+        include_content: Nodes hold the text of each result's page (up to 20).
         recency: Only results from the last day, week, month or year, where possible.
         callback_manager: LlamaIndex callback manager (default: a new one).
         verbose: Print progress as LlamaIndex retrievers do.
@@ -108,6 +117,7 @@ class WebSearchRetriever(BaseRetriever):
         timeout_seconds: float | None = None,
         k: int = 5,
         include_answer: bool = False,
+        include_content: bool = False,
         recency: Recency | None = None,
         callback_manager: CallbackManager | None = None,
         verbose: bool = False,
@@ -120,6 +130,7 @@ class WebSearchRetriever(BaseRetriever):
                 "timeout_seconds": timeout_seconds,
                 "k": k,
                 "include_answer": include_answer,
+                "include_content": include_content,
                 "recency": recency,
                 "web_search": web_search,
             }
@@ -138,6 +149,11 @@ class WebSearchRetriever(BaseRetriever):
         """Whether the provider's written answer, when given, comes first."""
         return self._config.include_answer
 
+    @property
+    def include_content(self) -> bool:
+        """Whether nodes hold the results' page text rather than their snippets."""
+        return self._config.include_content
+
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         """Search from synchronous code (on its own loop and HTTP session).
 
@@ -154,7 +170,10 @@ class WebSearchRetriever(BaseRetriever):
         """
         params = self._params(query_bundle)
         client = self._config.web_search or self._clients.get(self._config.new_client)
-        return self._nodes(client.search_sync(params))
+        response = client.search_sync(
+            params, include_content=self.include_content, content_limit=self._pages()
+        )
+        return self._nodes(response)
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         """Search natively on the running loop, reusing the retriever's HTTP session.
@@ -174,7 +193,10 @@ class WebSearchRetriever(BaseRetriever):
         client = self._config.web_search or await self._clients.for_running_loop(
             self._config.new_client
         )
-        return self._nodes(await client.search(params))
+        response = await client.search(
+            params, include_content=self.include_content, content_limit=self._pages()
+        )
+        return self._nodes(response)
 
     async def aclose(self) -> None:
         """Close the HTTP session the retriever opened (a given ``web_search`` is left open).
@@ -199,19 +221,23 @@ class WebSearchRetriever(BaseRetriever):
             query=query_bundle.query_str, limit=self._config.k, recency=self._config.recency
         )
 
+    def _pages(self) -> int:
+        """How many pages ``include_content`` fetches: one per result, up to 20."""
+        return min(self._config.k, MAX_PAGES)
+
     def _nodes(self, response: SearchResponse) -> list[NodeWithScore]:
         nodes: list[NodeWithScore] = []
         if self._config.include_answer and response.answer and response.answer.strip():
             nodes.append(NodeWithScore(node=_answer_node(response), score=1.0))
         for rank, source in enumerate(response.sources[: self._config.k], start=1):
-            node = _text_node(
-                _source_text(source), source_metadata(source, response.provider, rank)
-            )
+            with_content = self._config.include_content
+            metadata = source_metadata(source, response.provider, rank, with_content=with_content)
+            node = _text_node(_source_text(source, with_content), metadata)
             nodes.append(NodeWithScore(node=node, score=1.0 / rank))
         return nodes
 
 
-def _text_node(text: str, metadata: dict[str, Any]) -> TextNode:
+def _text_node(text: str, metadata: dict[str, MetadataValue]) -> TextNode:
     """A node whose text is all an LLM or embedding model sees."""
     hidden = list(metadata)
     return TextNode(
@@ -222,8 +248,15 @@ def _text_node(text: str, metadata: dict[str, Any]) -> TextNode:
     )
 
 
-def _source_text(source: SearchSource) -> str:
-    """Title, URL and snippet, one per line (empty parts left out)."""
+def _source_text(source: SearchSource, with_content: bool) -> str:
+    """Title, URL and snippet, one per line (empty parts left out); or the page's text.
+
+    With ``with_content`` and a page, the page's text follows the title and URL after a
+    blank line, in place of the snippet.
+    """
+    page = page_text(source) if with_content else None
+    if page is not None:
+        return "\n".join([source.title, source.url, "", page])
     return "\n".join(part for part in (source.title, source.url, source.snippet) if part)
 
 

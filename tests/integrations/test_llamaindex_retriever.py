@@ -2,7 +2,6 @@
 
 import asyncio
 import gc
-import json
 import warnings
 from typing import Any
 
@@ -16,7 +15,8 @@ from pydantic import ValidationError
 
 import llamaindex_websearch
 from llamaindex_websearch import WebSearchRetriever
-from tests.integrations._helpers import SOURCE_KEYS, sim_settings
+from tests.content._server import serve
+from tests.integrations._helpers import SOURCE_KEYS, assert_flat, sim_settings
 from websearch_core import (
     AllProvidersFailedError,
     NoProviderConfiguredError,
@@ -96,8 +96,7 @@ async def test_nodes_carry_title_url_snippet_metadata_and_reciprocal_rank(sim: S
         assert isinstance(node.metadata["age_seconds"], int)
         assert node.metadata["provider"] == "brave"
         assert node.metadata["rank"] == rank
-        assert node.metadata["engines"] == []
-        json.dumps(node.metadata)
+        assert_flat(node.metadata)  # any vector store takes it
     assert len({_text_node(result).node_id for result in results}) == 3
     assert sim["brave"].requests[0].query_dict()["count"] == "3"
 
@@ -129,10 +128,8 @@ async def test_aggregate_results_name_their_engines() -> None:
         await retriever.aclose()
     metadata = _text_node(results[0]).metadata
     assert metadata["provider"] == "public"
-    assert metadata["engines"] == [
-        {"engine": "duckduckgo", "rank": 1},
-        {"engine": "mojeek", "rank": 1},
-    ]
+    assert metadata["engines"] == "duckduckgo:1,mojeek:1"
+    assert_flat(metadata)
 
 
 async def test_k_limits_the_count_even_when_the_provider_sends_more() -> None:
@@ -152,6 +149,43 @@ async def test_recency_is_sent(sim: Simulator) -> None:
     await retriever.aretrieve("python")
     await retriever.aclose()
     assert sim["brave"].requests[0].query_dict()["freshness"] == "pm"
+
+
+# --- page content ---------------------------------------------------------------------------
+
+
+async def test_include_content_nodes_hold_the_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBSEARCH_FETCH_ALLOW_PRIVATE", "1")  # the pages are on loopback
+    body = "The page explains asyncio in full sentences that a snippet leaves out. " * 6
+    async for pages in serve():
+        pages.page(
+            "/a",
+            "<html><head><title>Page A</title></head><body><article><h1>Page A</h1>"
+            f"<p>{body}</p></article></body></html>",
+        )
+        async with Simulator(["brave"]) as simulator:
+            simulator["brave"].results = [
+                SimResult(title="A", url=pages.url("/a"), snippet="Snippet A."),
+                SimResult(title="Gone", url=pages.url("/gone"), snippet="Snippet gone."),
+            ]
+            retriever = WebSearchRetriever(
+                settings=sim_settings(simulator),
+                api_keys=simulator.api_keys(),
+                k=2,
+                include_content=True,
+            )
+            assert retriever.include_content is True
+            page, gone = await retriever.aretrieve("asyncio")
+            await retriever.aclose()
+    page_node, gone_node = _text_node(page), _text_node(gone)
+    title, url, blank, text = page_node.text.split("\n", 3)
+    assert (title, url, blank) == ("A", pages.url("/a"), "")
+    assert text.startswith("Page A") and body.strip()[:40] in text
+    assert page_node.get_content(metadata_mode=MetadataMode.EMBED) == page_node.text
+    assert page_node.metadata["content"] == "page"
+    assert gone_node.text == f"Gone\n{pages.url('/gone')}\nSnippet gone."
+    assert gone_node.metadata["content"] == "snippet"
+    assert_flat(page_node.metadata)
 
 
 # --- the provider's answer -----------------------------------------------------------------
@@ -178,13 +212,10 @@ async def test_include_answer_puts_the_answer_and_its_citations_first() -> None:
     assert node.metadata["kind"] == "answer"
     assert node.metadata["provider"] == "perplexity"
     assert node.metadata["rank"] == 0
-    assert node.metadata["citations"][0] == {
-        "url": "https://site1.example.org/python-asyncio",
-        "title": "python asyncio result 1",
-        "cited_text": None,
-    }
-    assert len(node.metadata["citations"]) == len(citations_text.splitlines())
-    json.dumps(node.metadata)
+    urls = node.metadata["citation_urls"].split("\n")
+    assert urls[0] == "https://site1.example.org/python-asyncio"
+    assert node.metadata["citations"] == len(urls) == len(citations_text.splitlines())
+    assert_flat(node.metadata)
     assert [result.score for result in sources] == [1.0, 0.5]  # k counts results only
 
 
