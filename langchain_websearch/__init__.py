@@ -14,11 +14,39 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
         'Install it with: pip install "websearch-tools[langchain]"'
     ) from error
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from websearch_core import __version__
 
-from .fetch_tool import WebFetchInput, WebFetchTool
-from .retriever import WebSearchRetriever
 from .tool import WebSearchInput, WebSearchTool
+
+if TYPE_CHECKING:
+    from .fetch_tool import WebFetchInput, WebFetchTool
+    from .retriever import WebSearchRetriever
+
+# The tool is what most programs import this package for; the retriever (LangChain's
+# retriever and document modules) and the fetch tool load on first use (PEP 562).
+_LAZY: dict[str, str] = {
+    "WebFetchInput": "fetch_tool",
+    "WebFetchTool": "fetch_tool",
+    "WebSearchRetriever": "retriever",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a lazily exported name's module on first use and keep the name here."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "WebFetchInput",

@@ -16,15 +16,11 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
         'Install it with: pip install "websearch-tools[llamaindex]"'
     ) from error
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from websearch_core import __version__
 
-from .fetch_tool import (
-    WebFetchArgs,
-    WebFetchFunctionTool,
-    create_web_fetch_tool,
-    web_fetch_metadata,
-)
-from .retriever import WebSearchRetriever
 from .tool import (
     WebSearchArgs,
     WebSearchFunctionTool,
@@ -32,6 +28,40 @@ from .tool import (
     create_web_search_tool,
     web_search_metadata,
 )
+
+if TYPE_CHECKING:
+    from .fetch_tool import (
+        WebFetchArgs,
+        WebFetchFunctionTool,
+        create_web_fetch_tool,
+        web_fetch_metadata,
+    )
+    from .retriever import WebSearchRetriever
+
+# The search tool is what most programs import this package for; the retriever (LlamaIndex's
+# retriever and node modules) and the fetch tool load on first use (PEP 562).
+_LAZY: dict[str, str] = {
+    "WebFetchArgs": "fetch_tool",
+    "WebFetchFunctionTool": "fetch_tool",
+    "create_web_fetch_tool": "fetch_tool",
+    "web_fetch_metadata": "fetch_tool",
+    "WebSearchRetriever": "retriever",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a lazily exported name's module on first use and keep the name here."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "WebFetchArgs",

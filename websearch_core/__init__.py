@@ -12,55 +12,137 @@ See :class:`WebSearch` for the entry point, :mod:`websearch_core.errors` for the
 tree, and :mod:`websearch_core.testing` for the offline simulator.
 """
 
+import importlib
+import importlib.util
 import logging
+from typing import TYPE_CHECKING, Any
 
-from .client import WebSearch
-from .content import (
-    FetchError,
-    FetchFailedError,
-    FetchRefusedError,
-    FetchTimeoutError,
-    PageContent,
-    extract_content,
-)
-from .credentials import Credentials, CredentialStore
-from .errors import (
-    AllProvidersFailedError,
-    AuthorizationError,
-    ChallengeError,
-    ConfigurationError,
-    EmptyResponseError,
-    NoProviderConfiguredError,
-    ProviderConnectionError,
-    ProviderNotConfiguredError,
-    ProviderTimeoutError,
-    ProviderUnavailableError,
-    QuotaExhaustedError,
-    RateLimitedError,
-    ResponseParseError,
-    ResponseTooLargeError,
-    SearchProviderError,
-    WebSearchError,
-)
-from .format import format_for_llm
-from .models import (
-    Attempt,
-    SearchCitation,
-    SearchParams,
-    SearchResponse,
-    SearchSource,
-    SearchToolResult,
-    SearchUsage,
-)
-from .prompts import SEARCH_SYSTEM_PROMPT, TOOL_DESCRIPTION
-from .providers import SEARCH_PROVIDER_ORDER, get_provider
-from .settings import Settings
+if TYPE_CHECKING:
+    from .client import WebSearch
+    from .content import (
+        FetchError,
+        FetchFailedError,
+        FetchRefusedError,
+        FetchTimeoutError,
+        PageContent,
+        extract_content,
+    )
+    from .credentials import Credentials, CredentialStore
+    from .errors import (
+        AllProvidersFailedError,
+        AuthorizationError,
+        ChallengeError,
+        ConfigurationError,
+        EmptyResponseError,
+        NoProviderConfiguredError,
+        ProviderConnectionError,
+        ProviderNotConfiguredError,
+        ProviderTimeoutError,
+        ProviderUnavailableError,
+        QuotaExhaustedError,
+        RateLimitedError,
+        ResponseParseError,
+        ResponseTooLargeError,
+        SearchProviderError,
+        WebSearchError,
+    )
+    from .format import format_for_llm
+    from .models import (
+        Attempt,
+        SearchCitation,
+        SearchParams,
+        SearchResponse,
+        SearchSource,
+        SearchToolResult,
+        SearchUsage,
+    )
+    from .prompts import SEARCH_SYSTEM_PROMPT, TOOL_DESCRIPTION
+    from .providers import SEARCH_PROVIDER_ORDER, get_provider
+    from .settings import Settings
 
 __version__ = "0.1.0"
 
 # A library logs; the application decides where logs go (and no warning reaches stderr
 # through logging's last-resort handler unless the application configured logging).
 logging.getLogger("websearch_core").addHandler(logging.NullHandler())
+
+# Each public name and the submodule that defines it. They are imported on first use
+# (PEP 562), so importing one submodule (an adapter needs the client, the CLI its settings)
+# does not load the content extractor, the state stores and aiohttp along with the package.
+_EXPORTS: dict[str, str] = {
+    "WebSearch": "client",
+    **dict.fromkeys(
+        (
+            "FetchError",
+            "FetchFailedError",
+            "FetchRefusedError",
+            "FetchTimeoutError",
+            "PageContent",
+            "extract_content",
+        ),
+        "content",
+    ),
+    "Credentials": "credentials",
+    "CredentialStore": "credentials",
+    **dict.fromkeys(
+        (
+            "AllProvidersFailedError",
+            "AuthorizationError",
+            "ChallengeError",
+            "ConfigurationError",
+            "EmptyResponseError",
+            "NoProviderConfiguredError",
+            "ProviderConnectionError",
+            "ProviderNotConfiguredError",
+            "ProviderTimeoutError",
+            "ProviderUnavailableError",
+            "QuotaExhaustedError",
+            "RateLimitedError",
+            "ResponseParseError",
+            "ResponseTooLargeError",
+            "SearchProviderError",
+            "WebSearchError",
+        ),
+        "errors",
+    ),
+    "format_for_llm": "format",
+    **dict.fromkeys(
+        (
+            "Attempt",
+            "SearchCitation",
+            "SearchParams",
+            "SearchResponse",
+            "SearchSource",
+            "SearchToolResult",
+            "SearchUsage",
+        ),
+        "models",
+    ),
+    "SEARCH_SYSTEM_PROMPT": "prompts",
+    "TOOL_DESCRIPTION": "prompts",
+    "SEARCH_PROVIDER_ORDER": "providers",
+    "get_provider": "providers",
+    "Settings": "settings",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's submodule on first use and keep the name here."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        # A submodule reached as an attribute (``websearch_core.transport``), as when the
+        # package imported them all.
+        if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}"):
+            return importlib.import_module(f".{name}", __name__)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 __all__ = [
     "SEARCH_PROVIDER_ORDER",

@@ -57,8 +57,9 @@ import lxml.etree
 from ..html import Element, css, has_class, navigation_headers, resolve_link, select_first, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest
-from ._scraper import ResultPage, ScraperProvider, scraped_source
-from .base import ProviderContext, ProviderInfo, clamp_count
+from ._html_engine import HtmlEngine, HtmlEngineProvider
+from ._scraper import ResultPage, scraped_source
+from .base import ProviderInfo, clamp_count
 
 __all__ = [
     "BING_BASE_URL",
@@ -357,12 +358,8 @@ def parse_page(page: str, final_url: str = "") -> list[SearchSource]:
     return PAGE.parse(page, final_url)
 
 
-class BingProvider(ScraperProvider):
+class BingProvider(HtmlEngineProvider):
     """Bing's HTML results page: always available, one GET per search."""
 
     info = INFO
-    page = PAGE
-
-    def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
-        """The results-page GET for ``params``."""
-        return build_request(params)
+    engine = HtmlEngine(request=build_request, check=PAGE.check, read=PAGE.read)

@@ -61,8 +61,6 @@ Quirks and deliberate choices:
 Docs: https://duckduckgo.com/duckduckgo-help-pages/
 """
 
-import asyncio
-import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -73,7 +71,7 @@ from urllib.parse import SplitResult, urlsplit
 
 import lxml.etree
 
-from ..errors import ChallengeError, ResponseParseError, SearchProviderError
+from ..errors import ChallengeError, ResponseParseError
 from ..html import (
     Element,
     HtmlForm,
@@ -83,17 +81,17 @@ from ..html import (
     parse_document,
     raw_text,
 )
-from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import HttpRequest
+from ..models import SearchParams, SearchSource
+from ..transport import HttpRequest, HttpResponse
+from ._html_engine import HtmlEngine, HtmlEngineProvider
 from ._scraper import (
-    KeylessProvider,
+    PageResults,
     check_html_status,
     collect_unique,
     decode_uri_component,
-    result_count,
     scraped_source,
 )
-from .base import ProviderContext, ProviderInfo
+from .base import ProviderInfo
 
 __all__ = [
     "CHALLENGE_MESSAGE",
@@ -113,8 +111,6 @@ __all__ = [
     "region_for",
     "unwrap_url",
 ]
-
-logger = logging.getLogger("websearch_core.providers.duckduckgo")
 
 DDG_HTML_URL = "https://html.duckduckgo.com/html/"
 REFERER = "https://html.duckduckgo.com/"
@@ -558,55 +554,21 @@ def parse_page(page: str) -> ParsedPage:
     raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
 
 
-class DuckDuckGoProvider(KeylessProvider):
+def _check(response: HttpResponse) -> None:
+    check_html_status(INFO, response)
+
+
+def _read(response: HttpResponse) -> PageResults:
+    """A page's sources and, when it has a next-page form, the POST of that form."""
+    page = parse_page(response.text())
+    form = page.next_form
+    return PageResults(page.sources, build_request(form.fields) if form is not None else None)
+
+
+class DuckDuckGoProvider(HtmlEngineProvider):
     """DuckDuckGo's HTML frontend: always available, paginates up to the requested count."""
 
     info = INFO
-
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Fetch result pages until ``N`` distinct URLs are collected or pages run out.
-
-        The first page's failures raise; a later page's failure (challenge, error status,
-        timeout) ends the loop and keeps what the earlier pages gave.
-        """
-        wanted = result_count(INFO, params)
-        transport = context.transport
-        loop = asyncio.get_running_loop()
-        budget = transport.timeout_seconds
-        deadline = loop.time() + budget
-        sources: list[SearchSource] = []
-        form: Sequence[tuple[str, str]] = build_form(params)
-        page_number = 1
-        while True:
-            if page_number == 1:
-                page = await self._fetch(context, form, budget)
-            else:
-                remaining = deadline - loop.time()
-                if remaining <= 0:
-                    break
-                try:
-                    page = await self._fetch(context, form, remaining)
-                except SearchProviderError as error:
-                    logger.info(
-                        "duckduckgo page %d failed, keeping %d results: %s",
-                        page_number,
-                        len(sources),
-                        error.message,
-                    )
-                    break
-            before = len(sources)
-            sources = collect_unique([*sources, *page.sources], lambda source: source)
-            if len(sources) == before or len(sources) >= wanted or page.next_form is None:
-                break
-            form = page.next_form.fields
-            page_number += 1
-        return SearchResponse(provider=INFO.id, sources=tuple(sources[:wanted]))
-
-    async def _fetch(
-        self, context: ProviderContext, form: Sequence[tuple[str, str]], timeout: float
-    ) -> ParsedPage:
-        response = await context.transport.send(
-            INFO.id, INFO.label, build_request(form), timeout_seconds=timeout
-        )
-        check_html_status(INFO, response)
-        return parse_page(response.text())
+    engine = HtmlEngine(
+        request=lambda params: build_request(build_form(params)), check=_check, read=_read
+    )

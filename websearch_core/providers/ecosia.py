@@ -51,7 +51,7 @@ from urllib.parse import urlencode
 
 import lxml.etree
 
-from ..browser import FailureTexts, HeadlessOptions
+from ..browser import HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
 from ..html import (
     Element,
@@ -64,13 +64,9 @@ from ..html import (
 )
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
-from ._scraper import (
-    BrowserEngine,
-    BrowserScraperProvider,
-    check_html_status,
-    collect_unique,
-    scraped_source,
-)
+from ._escalation import Escalation, FailureTexts
+from ._html_engine import HtmlEngine, HtmlEngineProvider, single_page
+from ._scraper import check_html_status, collect_unique, scraped_source
 from .base import ProviderInfo
 from .google import query_text
 
@@ -228,21 +224,23 @@ def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
     return sources
 
 
-def _should_fallback(response: HttpResponse) -> bool:
+def _is_block_page(response: HttpResponse) -> bool:
     return is_blocked(response.text(), response.status)
 
 
-class EcosiaProvider(BrowserScraperProvider):
+class EcosiaProvider(HtmlEngineProvider):
     """Ecosia's results page: always available, escalates to headless Chromium."""
 
     info = INFO
-    engine = BrowserEngine(
-        build_request=build_request,
-        should_fallback=_should_fallback,
-        check_page=check_page,
-        parse_page=parse_page,
-        headless=HeadlessOptions(
-            home_url=ECOSIA_HOME_URL, ready_selector=RESULT_SELECTOR, ready_timeout_seconds=10.0
+    engine = HtmlEngine(
+        request=build_request,
+        check=check_page,
+        read=single_page(parse_page),
+        escalation=Escalation(
+            is_block_page=_is_block_page,
+            headless=HeadlessOptions(
+                home_url=ECOSIA_HOME_URL, ready_selector=RESULT_SELECTOR, ready_timeout_seconds=10.0
+            ),
+            failure=FAILURE,
         ),
-        failure=FAILURE,
     )

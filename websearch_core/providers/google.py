@@ -61,19 +61,15 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import lxml.etree
 
-from ..browser import FailureTexts, HeadlessOptions
+from ..browser import HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
 from ..html import Element, class_tokens, navigation_headers, parse_document, resolve_link, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import is_http_url
-from ._scraper import (
-    BrowserEngine,
-    BrowserScraperProvider,
-    check_html_status,
-    collect_unique,
-    scraped_source,
-)
+from ._escalation import Escalation, FailureTexts
+from ._html_engine import HtmlEngine, HtmlEngineProvider, single_page
+from ._scraper import check_html_status, collect_unique, scraped_source
 from .base import ProviderInfo, clamp_count
 
 __all__ = [
@@ -423,24 +419,26 @@ def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
     return sources
 
 
-def _should_fallback(response: HttpResponse) -> bool:
+def _is_block_page(response: HttpResponse) -> bool:
     return block_reason(response.text(), response.status, response.url) is not None
 
 
-class GoogleProvider(BrowserScraperProvider):
+class GoogleProvider(HtmlEngineProvider):
     """Google's results page: always available, escalates to headless Chromium."""
 
     info = INFO
-    engine = BrowserEngine(
-        build_request=build_request,
-        should_fallback=_should_fallback,
-        check_page=check_page,
-        parse_page=parse_page,
-        headless=HeadlessOptions(
-            home_url=GOOGLE_HOME_URL,
-            ready_selector=READY_SELECTOR,
-            ready_timeout_seconds=10.0,
-            ready_after_error_status=False,
+    engine = HtmlEngine(
+        request=build_request,
+        check=check_page,
+        read=single_page(parse_page),
+        escalation=Escalation(
+            is_block_page=_is_block_page,
+            headless=HeadlessOptions(
+                home_url=GOOGLE_HOME_URL,
+                ready_selector=READY_SELECTOR,
+                ready_timeout_seconds=10.0,
+                ready_after_error_status=False,
+            ),
+            failure=FAILURE,
         ),
-        failure=FAILURE,
     )

@@ -55,7 +55,7 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
-from ..browser import FailureTexts, HeadlessOptions
+from ..browser import HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
 from ..html import (
     Element,
@@ -69,13 +69,9 @@ from ..html import (
 )
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
-from ._scraper import (
-    BrowserEngine,
-    BrowserScraperProvider,
-    check_html_status,
-    collect_unique,
-    scraped_source,
-)
+from ._escalation import Escalation, FailureTexts
+from ._html_engine import HtmlEngine, HtmlEngineProvider, single_page
+from ._scraper import check_html_status, collect_unique, scraped_source
 from .base import ProviderInfo, clamp_count
 
 if TYPE_CHECKING:
@@ -290,24 +286,26 @@ async def solve_altcha(page: "Page", deadline: float) -> None:
         logger.info("mojeek: the ALTCHA wall did not let us through in time")
 
 
-def _should_fallback(response: HttpResponse) -> bool:
+def _is_block_page(response: HttpResponse) -> bool:
     return is_robot_page(response.text())
 
 
-class MojeekProvider(BrowserScraperProvider):
+class MojeekProvider(HtmlEngineProvider):
     """Mojeek's results page: always available, solves ALTCHA in headless Chromium."""
 
     info = INFO
-    engine = BrowserEngine(
-        build_request=build_request,
-        should_fallback=_should_fallback,
-        check_page=check_page,
-        parse_page=parse_page,
-        headless=HeadlessOptions(
-            home_url=MOJEEK_HOME_URL,
-            attempts=2,
-            retry_delay_seconds=1.0,
-            after_navigation=solve_altcha,
+    engine = HtmlEngine(
+        request=build_request,
+        check=check_page,
+        read=single_page(parse_page),
+        escalation=Escalation(
+            is_block_page=_is_block_page,
+            headless=HeadlessOptions(
+                home_url=MOJEEK_HOME_URL,
+                attempts=2,
+                retry_delay_seconds=1.0,
+                after_navigation=solve_altcha,
+            ),
+            failure=FAILURE,
         ),
-        failure=FAILURE,
     )

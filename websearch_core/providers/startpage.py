@@ -48,15 +48,12 @@ Capture vs reference and assumptions:
 Docs: https://support.startpage.com/
 """
 
-import asyncio
 import logging
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from urllib.parse import urlsplit
 
-from ..deadline import format_seconds
-from ..errors import ProviderTimeoutError, SearchProviderError
 from ..html import (
     Element,
     css,
@@ -68,10 +65,11 @@ from ..html import (
     select_first,
     text_of,
 )
-from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import HttpRequest
-from ._scraper import KeylessProvider, ResultPage, scraped_source
-from .base import ProviderContext, ProviderInfo
+from ..models import SearchParams, SearchSource
+from ..transport import HttpRequest, HttpResponse
+from ._html_engine import HtmlEngine, HtmlEngineProvider
+from ._scraper import ResultPage, scraped_source
+from .base import ProviderInfo
 
 __all__ = [
     "CHALLENGE_MESSAGE",
@@ -90,6 +88,7 @@ __all__ = [
     "is_challenge_url",
     "parse_page",
     "result_url",
+    "search_request",
 ]
 
 logger = logging.getLogger("websearch_core.providers.startpage")
@@ -317,52 +316,31 @@ def parse_page(page: str, final_url: str = "") -> list[SearchSource]:
     return PAGE.parse(page, final_url)
 
 
-def _timed_out(budget: float) -> ProviderTimeoutError:
-    message = f"{INFO.label} request timed out after {format_seconds(budget)}s"
-    return ProviderTimeoutError(INFO.id, message, None)
+def search_request(params: SearchParams, home: HttpResponse) -> HttpRequest:
+    """The search after the homepage step: the form POST with its token, else the GET.
+
+    A homepage that is not a 2xx page, is the CAPTCHA, or carries no ``sc`` token leads to
+    the tokenless GET (no I/O; the reason is logged).
+    """
+    if not 200 <= home.status < 300 or is_challenge_url(home.url):
+        logger.info("startpage homepage unusable (%d %s)", home.status, home.url)
+        return build_fallback_request(params)
+    hidden = hidden_search_fields(home.text())
+    if hidden is None:
+        logger.info("startpage homepage carried no sc token")
+        return build_fallback_request(params)
+    return build_post_request(build_form(params, hidden))
 
 
-class StartpageProvider(KeylessProvider):
+class StartpageProvider(HtmlEngineProvider):
     """Startpage: homepage token, then the form POST (or the tokenless GET)."""
 
     info = INFO
-
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Fetch the token, post the search (or fall back to the GET), parse the page."""
-        transport = context.transport
-        budget = transport.timeout_seconds
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + budget
-        hidden = await self._hidden_fields(context, budget * HOME_BUDGET_SHARE)
-        if hidden is not None:
-            request = build_post_request(build_form(params, hidden))
-        else:
-            request = build_fallback_request(params)
-        remaining = deadline - loop.time()
-        if remaining <= 0:
-            raise _timed_out(budget)
-        try:
-            response = await transport.send(INFO.id, INFO.label, request, timeout_seconds=remaining)
-        except ProviderTimeoutError:
-            raise _timed_out(budget) from None
-        PAGE.check(response)
-        return PAGE.respond(response, params)
-
-    async def _hidden_fields(
-        self, context: ProviderContext, timeout: float
-    ) -> list[tuple[str, str]] | None:
-        """The homepage form's hidden inputs, or ``None`` when the step fails in any way."""
-        try:
-            response = await context.transport.send(
-                INFO.id, INFO.label, build_home_request(), timeout_seconds=timeout
-            )
-        except SearchProviderError as error:
-            logger.info("startpage homepage failed, searching without a token: %s", error.message)
-            return None
-        if not 200 <= response.status < 300 or is_challenge_url(response.url):
-            logger.info("startpage homepage unusable (%d %s)", response.status, response.url)
-            return None
-        hidden = hidden_search_fields(response.text())
-        if hidden is None:
-            logger.info("startpage homepage carried no sc token")
-        return hidden
+    engine = HtmlEngine(
+        setup=lambda params: build_home_request(),
+        setup_share=HOME_BUDGET_SHARE,
+        after_setup=search_request,
+        request=build_fallback_request,
+        check=PAGE.check,
+        read=PAGE.read,
+    )

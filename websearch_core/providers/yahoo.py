@@ -53,8 +53,9 @@ from ..html import Element, css, has_class, navigation_headers, resolve_href, re
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest
 from ._common import is_http_url
-from ._scraper import ResultPage, ScraperProvider, decode_uri_component, scraped_source
-from .base import ProviderContext, ProviderInfo, clamp_count
+from ._html_engine import HtmlEngine, HtmlEngineProvider
+from ._scraper import ResultPage, decode_uri_component, scraped_source
+from .base import ProviderInfo, clamp_count
 
 __all__ = [
     "CONSENT_MESSAGE",
@@ -294,12 +295,8 @@ def parse_page(page: str, final_url: str = "") -> list[SearchSource]:
     return PAGE.parse(page, final_url)
 
 
-class YahooProvider(ScraperProvider):
+class YahooProvider(HtmlEngineProvider):
     """Yahoo's HTML results page: always available, one GET per search."""
 
     info = INFO
-    page = PAGE
-
-    def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
-        """The results-page GET for ``params``."""
-        return build_request(params)
+    engine = HtmlEngine(request=build_request, check=PAGE.check, read=PAGE.read)
