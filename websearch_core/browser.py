@@ -1,18 +1,20 @@
-"""Plain fetch with escalation to a shared headless Chromium (Playwright), for the scrapers.
+"""A shared headless Chromium (Playwright) that fetches pages: it knows nothing of providers.
 
-Google, Ecosia and Mojeek first make a plain HTTP request with a desktop browser's
-navigation headers. Only when that fails (a transport failure, a non-2xx status, or a 2xx
-body the engine recognises as a challenge) is the same URL loaded in headless Chromium,
-which runs the page's JavaScript, keeps cookies and can solve proof-of-work walls.
+The HTML engines first fetch plainly through the core's request loop; when an engine says
+so, its provider asks this browser for the same URL (the escalation decision, the wording
+of failures and the time budget belong to the provider layer,
+:mod:`websearch_core.providers._escalation`). Page fetching of
+:mod:`websearch_core.content` uses the same browser.
 
 * :class:`HeadlessBrowser`: one Chromium, started lazily on first use by a single shared
   launch task (concurrent callers await the same launch, and one caller's cancellation does
   not abort it), shared by every call, closed by :meth:`HeadlessBrowser.aclose`. Each call
   gets a fresh browser context and page, so cookies never leak from one call to the next.
-* :func:`browser_fetch`: the escalation decision and the headless flow (home page first to
-  seed cookies, navigation, an optional hook such as a captcha solver, an optional wait for
-  a result selector, retries), every step bounded by one deadline, the provider's timeout.
-  The provider's base-URL override applies to the browser's navigations too.
+* :meth:`HeadlessBrowser.fetch`: ``(status, html, final_url)`` of a URL, loaded by plain
+  :class:`HeadlessOptions` (home page first to seed cookies, an optional hook such as a
+  captcha solver, an optional wait for a ready selector, retries), all within one timeout.
+  It raises its own errors (:class:`BrowserNotAvailableError`, :class:`BrowserFetchError`,
+  :class:`BrowserTimeoutError`); callers map them to their own.
 * The ``browser`` extra: Playwright is imported only when a browser is actually started, so
   the core never needs it. It drives the system Chromium (Debian's ``chromium`` package,
   ``/usr/bin/chromium``); Playwright's own browser downloads are never used.
@@ -22,22 +24,16 @@ Configuration (environment, read per call):
 * ``WEBSEARCH_CHROMIUM_PATH``: the Chromium executable. Unset: ``/usr/bin/chromium``, else
   the first of ``chromium``, ``chromium-browser``, ``google-chrome`` on ``PATH``.
 * ``WEBSEARCH_BROWSER``: ``off`` (or ``0``/``false``/``no``) never escalates; the plain
-  fetch's page is final, as with the reference's injected ``fetch`` in tests.
+  fetch's page is final, as with the reference's injected ``fetch`` in tests
+  (:func:`browser_enabled`).
 * Should :class:`~websearch_core.settings.Settings` grow ``browser: bool`` and
   ``chromium_path: str | None`` fields (same environment names), they are honoured too.
 
-Which browser a call uses, first match wins:
+A process-wide browser can be set with :func:`set_default_browser` (tests, or applications
+that manage one browser themselves); callers prefer it to their own.
 
-1. the process-wide override set with :func:`set_default_browser` (tests, or applications
-   that manage one browser themselves);
-2. ``context.browser`` when the :class:`~websearch_core.providers.base.ProviderContext`
-   carries one (the client's own browser, created lazily and closed with the client);
-3. otherwise a browser started for this one call and closed when the call ends, so nothing
-   is left running.
-
-Without Playwright or Chromium, an escalation fails with a
-:class:`BrowserUnavailableError` whose message names what to install; searches that the
-plain fetch answers are unaffected.
+Without Playwright or Chromium, a fetch fails with :class:`BrowserNotAvailableError`, whose
+message names what to install; a provider reports it as :class:`BrowserUnavailableError`.
 """
 
 import asyncio
@@ -48,18 +44,10 @@ import shutil
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlencode, urlsplit
+from typing import TYPE_CHECKING, Any, NamedTuple
+from urllib.parse import unquote, urlsplit
 
-from .errors import (
-    ProviderNotConfiguredError,
-    ProviderTimeoutError,
-    ProviderUnavailableError,
-    ResponseTooLargeError,
-    SearchProviderError,
-    WebSearchError,
-)
-from .transport import HttpRequest, HttpResponse
+from .errors import ProviderNotConfiguredError, WebSearchError
 
 if TYPE_CHECKING:
     from playwright.async_api import (
@@ -72,8 +60,6 @@ if TYPE_CHECKING:
         Route,
     )
 
-    from .providers.base import ProviderContext
-
 __all__ = [
     "BROWSER_ENV",
     "CHROMIUM_ARGS",
@@ -81,13 +67,14 @@ __all__ = [
     "DEFAULT_CHROMIUM_PATH",
     "INSTALL_HINT",
     "AfterNavigation",
+    "BrowsedPage",
+    "BrowserFetchError",
     "BrowserNotAvailableError",
+    "BrowserTimeoutError",
     "BrowserUnavailableError",
-    "FailureTexts",
     "HeadlessBrowser",
     "HeadlessOptions",
     "browser_enabled",
-    "browser_fetch",
     "chromium_path",
     "get_default_browser",
     "set_default_browser",
@@ -354,6 +341,21 @@ class HeadlessBrowser:
         finally:
             await _close_context(context)
 
+    async def fetch(
+        self, url: str, *, timeout: float, options: "HeadlessOptions | None" = None
+    ) -> "BrowsedPage":
+        """Load ``url`` in a fresh page and return ``(status, html, final_url)``.
+
+        The whole load (home page, navigations, hooks, waits, capture) ends within
+        ``timeout`` seconds; the page is closed whatever happens.
+
+        Raises:
+            BrowserNotAvailableError: Playwright or Chromium is missing or does not start.
+            BrowserTimeoutError: The load did not finish in ``timeout`` seconds.
+            BrowserFetchError: The load failed (the first line of why is its ``reason``).
+        """
+        return await _fetch_page(self, url, options or HeadlessOptions(), timeout)
+
     async def aclose(self) -> None:
         """Stop Chromium and the Playwright driver (idempotent; a later call starts anew)."""
         task, running, loop = self._launch, self._running, self._loop
@@ -434,12 +436,27 @@ AfterNavigation = Callable[["Page", float], Awaitable[None]]
 """A hook run after each navigation: ``(page, deadline)``, the deadline in loop time."""
 
 
+class BrowsedPage(NamedTuple):
+    """What a headless load gave: the page's status, its rendered DOM, where it ended.
+
+    ``status`` is the last main-frame navigation's (200 when none was seen).
+    """
+
+    status: int
+    html: str
+    final_url: str
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HeadlessOptions:
-    """How the headless browser loads a page (the reference's ``browseHtmlPage`` options)."""
+    """How :meth:`HeadlessBrowser.fetch` loads a page (the reference's ``browseHtmlPage``).
+
+    Plain options only: the browser knows nothing of the caller, so whoever needs a page
+    says here how it becomes ready.
+    """
 
     home_url: str | None = None
-    """Visited first to seed cookies (the base-URL override applies)."""
+    """Visited first to seed cookies; a failure to load it is not fatal."""
     ready_selector: str | None = None
     """Waited for after navigation; a timeout is ignored."""
     ready_timeout_seconds: float = 10.0
@@ -447,178 +464,48 @@ class HeadlessOptions:
     """Also wait for ``ready_selector`` after a non-2xx navigation (a Cloudflare challenge
     answers 403 and then reloads into the page); ``False`` captures such a page at once."""
     attempts: int = 1
-    """Loads in total; another is made while the page still needs the browser."""
+    """Loads in total; another is made while :attr:`retry_while` says the page is not there."""
     retry_delay_seconds: float = 1.0
+    retry_while: Callable[[BrowsedPage], bool] | None = None
+    """Whether a captured page still needs another load (a wall that is still up)."""
     after_navigation: AfterNavigation | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FailureTexts:
-    """A provider's wording for failures of the fetch itself.
-
-    ``failed`` has one ``{}`` for the detail (``Google browser search failed: {}``);
-    ``timed_out`` is used as is.
-    """
-
-    failed: str
-    timed_out: str
-
-
-def _needs_browser(response: HttpResponse, should_fallback: Callable[[HttpResponse], bool]) -> bool:
-    return not 200 <= response.status < 300 or should_fallback(response)
-
-
-def _why(response: HttpResponse) -> str:
-    if not 200 <= response.status < 300:
-        return f"HTTP {response.status}"
-    return "a challenge page"
-
-
-def _resolve_browser(context: "ProviderContext") -> tuple[HeadlessBrowser, bool]:
-    """The browser for this call and whether the call owns (and must close) it."""
-    override = get_default_browser()
-    if override is not None and override.is_usable_here():
-        return override, False
-    attached = getattr(context, "browser", None)
-    if isinstance(attached, HeadlessBrowser) and attached.is_usable_here():
-        return attached, False
-    configured = getattr(context.settings, "chromium_path", None)
-    return HeadlessBrowser(str(configured) if configured else None), True
-
-
-async def browser_fetch(
-    context: "ProviderContext",
-    *,
-    provider: str,
-    label: str,
-    request: HttpRequest,
-    should_fallback: Callable[[HttpResponse], bool],
-    headless: HeadlessOptions,
-    failure: FailureTexts,
-) -> HttpResponse:
-    """Fetch ``request`` plainly; load it in headless Chromium when that is not enough.
-
-    The decision (reference §7.2): a transport failure, a non-2xx status, or a 2xx page for
-    which ``should_fallback`` is true escalates to the browser, unless escalation is off
-    (:func:`browser_enabled`), in which case the plain page is returned as it is and a
-    transport failure is raised. The browser's page is returned whatever it shows; the
-    provider's own checks decide whether it is a challenge.
+class BrowserFetchError(WebSearchError):
+    """The headless load itself failed (a navigation error, a crashed page).
 
     Args:
-        context: The call's context (transport, base-URL overrides, maybe a browser).
-        provider: The provider id (errors, base-URL override).
-        label: The provider's label (transport messages).
-        request: The plain request; only GET requests can be replayed by the browser.
-        should_fallback: Whether a 2xx page is a challenge the browser should retry.
-        headless: How the browser loads the page.
-        failure: The provider's wording for fetch failures and timeouts.
-
-    Returns:
-        The plain page, or the browser's (the rendered DOM with the status and headers of
-        its last main-frame navigation). The whole call shares the transport's timeout.
-
-    Raises:
-        ProviderTimeoutError: The budget ran out (``failure.timed_out``, status 504).
-        ProviderUnavailableError: The fetch or the browser failed (``failure.failed``, 503).
-        BrowserUnavailableError: The browser was needed but cannot start; names what to
-            install.
-        ResponseTooLargeError: The plain body or the rendered page passed the size cap.
+        reason: The first line of what went wrong.
     """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class BrowserTimeoutError(BrowserFetchError):
+    """The headless load did not finish within the time it was given."""
+
+
+async def _fetch_page(
+    browser: HeadlessBrowser, url: str, options: HeadlessOptions, timeout: float
+) -> BrowsedPage:
+    """:meth:`HeadlessBrowser.fetch`, with Playwright's errors read as the browser's own."""
     loop = asyncio.get_running_loop()
-    budget = context.transport.timeout_seconds
-    deadline = loop.time() + budget
-    response: HttpResponse | None = None
+    if timeout <= 0:
+        raise BrowserTimeoutError("no time left to load the page")
+    deadline = loop.time() + timeout
     try:
-        response = await context.transport.send(provider, label, request, timeout_seconds=budget)
-    except ProviderTimeoutError:
-        raise ProviderTimeoutError(provider, failure.timed_out, 504) from None
-    except ProviderUnavailableError as error:
-        if not browser_enabled(context.settings):
-            raise type(error)(provider, failure.failed.format(error.message), 503) from None
-        reason = error.message
-    else:
-        if not browser_enabled(context.settings) or not _needs_browser(response, should_fallback):
-            return response
-        reason = _why(response)
-    if request.method.upper() != "GET":
-        if response is not None:
-            return response
-        raise ProviderUnavailableError(provider, failure.failed.format(reason), 503)
-    logger.info("%s: escalating to headless Chromium (%s)", provider, reason)
-    page = await _browse_with_deadline(
-        context,
-        provider=provider,
-        url=_full_url(context.transport.resolve_url(provider, request.url), request.params),
-        headless=headless,
-        should_fallback=should_fallback,
-        failure=failure,
-        deadline=deadline,
-        reason=reason,
-    )
-    cap = context.transport.max_response_bytes
-    if len(page.body) > cap:
-        raise ResponseTooLargeError(provider, f"{label} rendered page exceeded {cap} bytes", 500)
-    return page
-
-
-def _full_url(url: str, params: Sequence[tuple[str, str]]) -> str:
-    if not params:
-        return url
-    separator = "&" if "?" in url else "?"
-    return f"{url}{separator}{urlencode(list(params))}"
-
-
-async def _browse_with_deadline(
-    context: "ProviderContext",
-    *,
-    provider: str,
-    url: str,
-    headless: HeadlessOptions,
-    should_fallback: Callable[[HttpResponse], bool],
-    failure: FailureTexts,
-    deadline: float,
-    reason: str,
-) -> HttpResponse:
-    loop = asyncio.get_running_loop()
-    remaining = deadline - loop.time()
-    if remaining <= 0:
-        raise ProviderTimeoutError(provider, failure.timed_out, 504)
-    browser, owned = _resolve_browser(context)
-    try:
-        async with asyncio.timeout(remaining):
-            return await _browse(
-                browser,
-                url=url,
-                home_url=(
-                    context.transport.resolve_url(provider, headless.home_url)
-                    if headless.home_url
-                    else None
-                ),
-                headless=headless,
-                should_fallback=should_fallback,
-                deadline=deadline,
-            )
-    except BrowserNotAvailableError as error:
-        raise BrowserUnavailableError(
-            provider,
-            failure.failed.format(
-                f"the plain fetch got {reason} and headless Chromium is not available "
-                f"({error.reason}). {INSTALL_HINT}"
-            ),
-        ) from None
+        async with asyncio.timeout(timeout):
+            return await _browse(browser, url=url, options=options, deadline=deadline)
     except TimeoutError:
-        raise ProviderTimeoutError(provider, failure.timed_out, 504) from None
-    except SearchProviderError:
+        raise BrowserTimeoutError(f"the page did not load within {timeout:.1f}s") from None
+    except WebSearchError:
         raise
     except Exception as error:  # Playwright's errors; it is imported lazily
         if _is_playwright_timeout(error) and loop.time() >= deadline - 0.05:
-            raise ProviderTimeoutError(provider, failure.timed_out, 504) from None
-        raise ProviderUnavailableError(
-            provider, failure.failed.format(_first_line(error)), 503
-        ) from error
-    finally:
-        if owned:
-            await browser.aclose()
+            raise BrowserTimeoutError(_first_line(error)) from None
+        raise BrowserFetchError(_first_line(error)) from error
 
 
 def _is_playwright_timeout(error: BaseException) -> bool:
@@ -663,59 +550,53 @@ async def _visit_home(page: "Page", home_url: str, deadline: float) -> None:
 
 
 async def _wait_ready(
-    page: "Page", headless: HeadlessOptions, deadline: float, status: int | None
+    page: "Page", options: HeadlessOptions, deadline: float, status: int | None
 ) -> None:
     """Wait for the ready selector, leaving part of the budget to capture the page."""
-    if not headless.ready_selector:
+    if not options.ready_selector:
         return
-    if status is not None and not 200 <= status < 300 and not headless.ready_after_error_status:
+    if status is not None and not 200 <= status < 300 and not options.ready_after_error_status:
         return
     remaining = deadline - asyncio.get_running_loop().time()
     reserve = min(_CAPTURE_RESERVE_SECONDS, remaining / 4)
-    wait = min(headless.ready_timeout_seconds, remaining - reserve)
+    wait = min(options.ready_timeout_seconds, remaining - reserve)
     if wait <= 0:
         return
     try:
-        await page.wait_for_selector(headless.ready_selector, timeout=wait * 1000)
+        await page.wait_for_selector(options.ready_selector, timeout=wait * 1000)
     except Exception as error:
         if not _is_playwright_timeout(error):
             raise
 
 
 async def _browse(
-    browser: HeadlessBrowser,
-    *,
-    url: str,
-    home_url: str | None,
-    headless: HeadlessOptions,
-    should_fallback: Callable[[HttpResponse], bool],
-    deadline: float,
-) -> HttpResponse:
+    browser: HeadlessBrowser, *, url: str, options: HeadlessOptions, deadline: float
+) -> BrowsedPage:
     """The reference's headless flow (§7.3), inside the caller's deadline."""
     async with browser.page() as page:
         log = _NavigationLog(page)
-        if home_url:
-            await _visit_home(page, home_url, deadline)
-        loaded: HttpResponse | None = None
-        for attempt in range(max(1, headless.attempts)):
+        if options.home_url:
+            await _visit_home(page, options.home_url, deadline)
+        loaded: BrowsedPage | None = None
+        for attempt in range(max(1, options.attempts)):
             if attempt:
                 remaining = deadline - asyncio.get_running_loop().time()
-                await asyncio.sleep(max(0.0, min(headless.retry_delay_seconds, remaining)))
+                await asyncio.sleep(max(0.0, min(options.retry_delay_seconds, remaining)))
             log.responses.clear()
             navigation = await page.goto(url, wait_until="domcontentloaded", timeout=_ms(deadline))
-            if headless.after_navigation is not None:
-                await headless.after_navigation(page, deadline)
+            if options.after_navigation is not None:
+                await options.after_navigation(page, deadline)
             last = log.last(navigation)
-            await _wait_ready(page, headless, deadline, last.status if last else None)
+            await _wait_ready(page, options, deadline, last.status if last else None)
             loaded = await _capture(page, log.last(navigation))
-            if not should_fallback(loaded):
+            if options.retry_while is None or not options.retry_while(loaded):
                 break
         assert loaded is not None
         return loaded
 
 
-async def _capture(page: "Page", response: "Response | None") -> HttpResponse:
-    """The rendered DOM with the status and headers of the last main-frame navigation."""
+async def _capture(page: "Page", response: "Response | None") -> BrowsedPage:
+    """The rendered DOM with the status of the last main-frame navigation."""
     html = ""
     for attempt in range(_CONTENT_RETRIES):
         try:
@@ -726,11 +607,7 @@ async def _capture(page: "Page", response: "Response | None") -> HttpResponse:
                 raise
             await page.wait_for_load_state("domcontentloaded")
     status = response.status if response is not None else 200
-    headers: dict[str, str] = {}
-    if response is not None:
-        with contextlib.suppress(Exception):
-            headers = await response.all_headers()
-    return HttpResponse(status=status, body=html.encode("utf-8"), headers=headers, url=page.url)
+    return BrowsedPage(status=status, html=html, final_url=page.url)
 
 
 def _playwright_proxy(url: str) -> "ProxySettings":

@@ -19,9 +19,11 @@ What is proven here:
 
 import asyncio
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 import pytest_asyncio
@@ -29,12 +31,12 @@ import pytest_asyncio
 from tests.conftest import read_capture
 from websearch_core import WebSearch
 from websearch_core.browser import (
+    BrowsedPage,
     BrowserNotAvailableError,
-    FailureTexts,
+    BrowserTimeoutError,
     HeadlessBrowser,
     HeadlessOptions,
     browser_enabled,
-    browser_fetch,
     chromium_path,
     get_default_browser,
     set_default_browser,
@@ -53,7 +55,6 @@ from websearch_core.testing.protocols.ecosia import CHALLENGE_SCRIPT_PATH, Ecosi
 from websearch_core.testing.protocols.google import GoogleProtocol
 from websearch_core.testing.protocols.mojeek import PASS_COOKIE, MojeekProtocol
 from websearch_core.testing.simulator import RecordedRequest, default_results
-from websearch_core.transport import HttpResponse
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -348,25 +349,70 @@ async def test_missing_playwright_names_the_extra(monkeypatch: pytest.MonkeyPatc
     assert not browser.is_running
 
 
-async def test_browser_fetch_returns_a_good_plain_page_untouched(
+async def test_a_good_plain_page_never_touches_the_browser(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", "/nonexistent/chromium")
-    ws = _client(sim)
-    try:
-        response = await browser_fetch(
-            ws._context(),
-            provider="google",
-            label="Google",
-            request=google_request(SearchParams(query=QUERY)),
-            should_fallback=lambda response: False,
-            headless=HeadlessOptions(),
-            failure=FailureTexts(failed="failed: {}", timed_out="timed out"),
-        )
-    finally:
-        await ws.aclose()
-    assert isinstance(response, HttpResponse) and response.status == 200
-    assert "rso" in response.text()
+    monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", "/nonexistent/chromium")  # would fail
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="google", limit=3)
+    assert len(response.sources) == 3
+    assert [_is_browser(r) for r in sim["google"].requests] == [False]
+
+
+# --- the fetcher, on its own -------------------------------------------------------------------
+
+
+async def test_fetch_gives_status_rendered_html_and_final_url(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    sim["google"].protocol = GoogleProtocol(rendering="javascript")
+    url = f"{sim['google'].base_url}{urlsplit(google_request(SearchParams(query=QUERY)).url).path}"
+    url += f"?{urlencode({'q': QUERY})}"
+    status, html, final_url = await chromium.fetch(
+        url, timeout=20, options=HeadlessOptions(ready_selector="a h3", ready_timeout_seconds=10)
+    )
+    assert status == 200 and final_url == url
+    assert "<h3" in html  # only the page's script writes the results
+
+
+async def test_fetch_retries_while_the_caller_says_the_page_is_not_there(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    sim["google"].enqueue(Fault.http(503, "<p>busy</p>", {"Content-Type": "text/html"}))
+    seen: list[int] = []
+
+    def still_busy(page: BrowsedPage) -> bool:
+        seen.append(page.status)
+        return page.status != 200
+
+    page = await chromium.fetch(
+        f"{sim['google'].base_url}/search?q=x",
+        timeout=20,
+        options=HeadlessOptions(attempts=3, retry_delay_seconds=0.05, retry_while=still_busy),
+    )
+    assert seen == [503, 200] and page.status == 200
+
+
+async def test_fetch_raises_its_own_timeout_and_closes_the_page(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    sim["google"].enqueue(Fault.hang(30))
+    with pytest.raises(BrowserTimeoutError):
+        await chromium.fetch(f"{sim['google'].base_url}/search?q=x", timeout=0.5)
+    async with chromium.page() as page:
+        browser = page.context.browser
+        assert browser is not None and len(browser.contexts) == 1  # only this one
+
+
+async def test_the_browser_module_knows_nothing_of_providers() -> None:
+    code = (
+        "import sys, websearch_core.browser; "
+        "print(sorted(m for m in sys.modules if m.startswith('websearch_core.providers')))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert found.strip() == "[]"
 
 
 @pytest.fixture(autouse=True)

@@ -494,25 +494,25 @@ def _response(
 
 def test_check_response_classifies_statuses() -> None:
     provider = BingProvider()
-    provider.check_response(_response(200, "anything"))
+    provider.engine.check(_response(200, "anything"))
     with pytest.raises(AuthorizationError, match=r"^bing: 403 forbidden$"):
-        provider.check_response(_response(403, "Forbidden"))
+        provider.engine.check(_response(403, "Forbidden"))
     with pytest.raises(QuotaExhaustedError):
-        provider.check_response(_response(402, "payment"))
+        provider.engine.check(_response(402, "payment"))
     with pytest.raises(RateLimitedError, match=r"^Bing HTML error \(429\)$"):
-        provider.check_response(_response(429, "slow down"))
+        provider.engine.check(_response(429, "slow down"))
     with pytest.raises(ProviderUnavailableError, match=r"^Bing HTML error \(503\)$"):
-        provider.check_response(_response(503, "down"))
+        provider.engine.check(_response(503, "down"))
 
 
 def test_check_response_sees_challenges_before_the_status() -> None:
     provider = BingProvider()
     with pytest.raises(ChallengeError):
-        provider.check_response(_response(403, CHALLENGE_PAGE))
+        provider.engine.check(_response(403, CHALLENGE_PAGE))
     with pytest.raises(ChallengeError):
-        provider.check_response(_response(404, "", "https://www.bing.com/turing/captcha/x"))
+        provider.engine.check(_response(404, "", "https://www.bing.com/turing/captcha/x"))
     with pytest.raises(ChallengeError):
-        provider.check_response(_response(200, "ok", "https://www.bing.com/turing/captcha/x"))
+        provider.engine.check(_response(200, "ok", "https://www.bing.com/turing/captcha/x"))
 
 
 def test_parse_response_slices_to_the_requested_count() -> None:

@@ -349,13 +349,13 @@ def _response(status: int, body: str = "") -> HttpResponse:
 
 def test_status_is_checked_first() -> None:
     provider = YahooProvider()
-    provider.check_response(_response(200))
+    provider.engine.check(_response(200))
     with pytest.raises(AuthorizationError, match=r"^yahoo: 401 unauthorized$"):
-        provider.check_response(_response(401, CONSENT_PAGE))
+        provider.engine.check(_response(401, CONSENT_PAGE))
     with pytest.raises(RateLimitedError, match=r"^Yahoo HTML error \(429\)$"):
-        provider.check_response(_response(429))
+        provider.engine.check(_response(429))
     with pytest.raises(ProviderUnavailableError, match=r"^Yahoo HTML error \(500\)$"):
-        provider.check_response(_response(500))
+        provider.engine.check(_response(500))
 
 
 def test_parse_response_slices_to_the_requested_count() -> None:

@@ -1,9 +1,12 @@
-"""The flow every key-free HTML scraper shares, so each engine module keeps only its knowledge.
+"""How the key-free HTML engines read pages: shared helpers and the CSS results-page reader.
 
-An engine module (Bing, Yahoo, Startpage, Google, Ecosia, Mojeek, DuckDuckGo) knows its
-selectors, its URL unwrapping and its challenge markers; how those facts are put together
-is the same everywhere and lives here once:
+The engines themselves are descriptions run by one provider
+(:mod:`websearch_core.providers._html_engine`); what they share to read a page lives here:
 
+* :class:`ResultPage`: how a CSS-selected results page reads, as data (challenge URL,
+  result blocks, then for a page without blocks: challenge, genuine "no results", or an
+  unrecognised page), giving an engine its ``check`` and ``read``.
+* :class:`PageResults`: what one page gave (sources, the next page's request).
 * :func:`find_blocks`: the result blocks of a page (a ``tag.class`` selector runs as a
   cheap prefilter plus the exact class test).
 * :func:`collect_unique`: parse each result block, drop the unusable ones, de-duplicate by
@@ -14,10 +17,7 @@ is the same everywhere and lives here once:
   reference's ``decodeURIComponent`` does.
 * :func:`check_html_status`: the shared status classifier with the scrapers' fallback text
   ``<Label> HTML error (<status>)``.
-* :class:`ResultPage`: the CSS-selected results page (challenge URL, result blocks, then
-  for a page without blocks: challenge, genuine "no results", or an unrecognised page).
-* :class:`ScraperProvider`, :class:`BrowserScraperProvider` and :class:`KeylessProvider`:
-  the provider classes, with the engine facts given as class-level data.
+* :class:`KeylessProvider`: always available (nothing to configure).
 
 The module is private (leading underscore), so the registry's contract test does not read
 it as a provider.
@@ -27,31 +27,22 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar, TypeVar
+from typing import NamedTuple, TypeVar
 from urllib.parse import unquote
 
 import lxml.etree
 
-from ..browser import FailureTexts, HeadlessOptions, browser_fetch
 from ..errors import ChallengeError, ResponseParseError
 from ..html import Element, css, has_class, parse_document, select
-from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import HttpRequest, HttpResponse, SseResponse, raise_for_status
+from ..models import SearchParams, SearchSource
+from ..transport import HttpRequest, HttpResponse, raise_for_status
 from ._common import age_seconds_from_date
-from .base import (
-    ProviderContext,
-    ProviderInfo,
-    RequestResponseProvider,
-    SearchProvider,
-    clamp_count,
-)
+from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
 
 __all__ = [
-    "BrowserEngine",
-    "BrowserScraperProvider",
     "KeylessProvider",
+    "PageResults",
     "ResultPage",
-    "ScraperProvider",
     "check_html_status",
     "collect_unique",
     "decode_uri_component",
@@ -194,6 +185,13 @@ def result_count(info: ProviderInfo, params: SearchParams) -> int:
     return clamp_count(params.result_count, info.default_results, info.max_results)
 
 
+class PageResults(NamedTuple):
+    """What one results page gave: its sources in page order, and the next page's request."""
+
+    sources: list[SearchSource]
+    next_request: HttpRequest | None = None
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ResultPage:
     """How one engine's CSS-selected results page reads, as data plus small pure functions.
@@ -247,6 +245,10 @@ class ResultPage:
             self._check_challenge(response)
         check_html_status(self.info, response)
 
+    def read(self, response: HttpResponse) -> PageResults:
+        """:meth:`parse` of a response, as :attr:`HtmlEngine.read` (one page, no next)."""
+        return PageResults(self.parse(response.text(), response.url))
+
     def _check_challenge(self, response: HttpResponse) -> None:
         if self.is_challenge_url(response.url):
             raise ChallengeError(self.info.id, self.challenge_message)
@@ -258,12 +260,6 @@ class ResultPage:
         if not blocks and self.is_challenge_page(document, page):
             raise ChallengeError(self.info.id, self.challenge_message)
 
-    def respond(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
-        """The page's sources, cut to the requested count."""
-        sources = self.parse(response.text(), response.url)
-        wanted = result_count(self.info, params)
-        return SearchResponse(provider=self.info.id, sources=tuple(sources[:wanted]))
-
 
 class KeylessProvider(SearchProvider):
     """A provider that needs no key, so the auto chain may always use it."""
@@ -271,66 +267,3 @@ class KeylessProvider(SearchProvider):
     def is_available(self, context: ProviderContext) -> bool:
         """Always: a key-free scraper has nothing to configure."""
         return True
-
-
-class ScraperProvider(KeylessProvider, RequestResponseProvider):
-    """A key-free scraper that is one GET of a CSS-selected results page (:class:`ResultPage`).
-
-    A subclass gives ``info``, ``page`` and ``build_request``.
-    """
-
-    page: ClassVar[ResultPage]
-
-    def check(self, response: HttpResponse | SseResponse) -> None:
-        """The page's challenge check (where it comes first), then the status classifier."""
-        self.page.check(response.as_http() if isinstance(response, SseResponse) else response)
-
-    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
-        """The page's results, cut to the requested count."""
-        return self.page.respond(response, params)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BrowserEngine:
-    """An engine fetched plainly first and in headless Chromium when blocked, as data.
-
-    The functions are the engine module's pure ones; :class:`BrowserScraperProvider` runs
-    them in the shared order (fetch, escalate, check for block pages, parse).
-    """
-
-    build_request: Callable[[SearchParams], HttpRequest]
-    """The plain GET; its URL holds the query string so the browser can load the same URL."""
-    should_fallback: Callable[[HttpResponse], bool]
-    """Whether a 2xx plain page is a block page the browser should retry."""
-    check_page: Callable[[HttpResponse], None]
-    """Raise for a block page or an error status, in the engine's order."""
-    parse_page: Callable[[str, int], list[SearchSource]]
-    """The page's sources, at most the given count."""
-    headless: HeadlessOptions
-    failure: FailureTexts
-
-
-class BrowserScraperProvider(KeylessProvider):
-    """A key-free scraper that escalates to headless Chromium (:class:`BrowserEngine`).
-
-    A subclass gives ``info`` and ``engine``.
-    """
-
-    engine: ClassVar[BrowserEngine]
-
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Fetch (escalating when blocked), check for block pages, parse."""
-        engine = self.engine
-        limit = result_count(self.info, params)
-        response = await browser_fetch(
-            context,
-            provider=self.info.id,
-            label=self.info.label,
-            request=engine.build_request(params),
-            should_fallback=engine.should_fallback,
-            headless=engine.headless,
-            failure=engine.failure,
-        )
-        engine.check_page(response)
-        sources = engine.parse_page(response.text(), limit)
-        return SearchResponse(provider=self.info.id, sources=tuple(sources))

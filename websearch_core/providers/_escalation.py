@@ -1,0 +1,226 @@
+"""When an HTML engine's plain fetch is not enough, and how its URL is then fetched headless.
+
+The request loop makes the plain fetch; the headless browser
+(:class:`~websearch_core.browser.HeadlessBrowser`) is a fetcher that knows nothing of
+providers. What lies between them is provider policy and lives here:
+
+* the decision (reference §7.2): a transport failure, a non-2xx status, or a 2xx page the
+  engine recognises as a block page escalates, unless escalation is off
+  (:func:`~websearch_core.browser.browser_enabled`) or the request is not a GET (a browser
+  can only load a URL); a plain timeout does not (the budget is spent);
+* which browser a call uses: the process-wide one
+  (:func:`~websearch_core.browser.set_default_browser`), else the client's
+  (``context.browser``), else one started for this call and closed with it;
+* the time: what is left of the provider's timeout since the plain fetch began, never more
+  than the attempt's budget (:func:`~websearch_core.deadline.remaining_budget`);
+* the wording: the browser's own errors become the engine's
+  ``<Label> ... failed: <detail>`` (503), ``... timed out.`` (504), or
+  :class:`~websearch_core.browser.BrowserUnavailableError` naming what to install.
+
+The module is private (leading underscore), so the registry's contract test does not read
+it as a provider.
+"""
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from urllib.parse import urlencode
+
+from ..browser import (
+    INSTALL_HINT,
+    BrowsedPage,
+    BrowserFetchError,
+    BrowserNotAvailableError,
+    BrowserTimeoutError,
+    BrowserUnavailableError,
+    HeadlessBrowser,
+    HeadlessOptions,
+    browser_enabled,
+    get_default_browser,
+)
+from ..deadline import remaining_budget
+from ..errors import (
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    ResponseTooLargeError,
+    SearchProviderError,
+)
+from ..transport import HttpRequest, HttpResponse
+from .base import ProviderContext, ProviderInfo
+
+__all__ = [
+    "Escalation",
+    "FailureTexts",
+    "NeedsBrowser",
+    "escalate_after_failure",
+    "escalate_after_response",
+    "fetch_in_browser",
+]
+
+logger = logging.getLogger("websearch_core.providers.escalation")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FailureTexts:
+    """An engine's wording for failures of the fetch itself.
+
+    ``failed`` has one ``{}`` for the detail (``Google browser search failed: {}``);
+    ``timed_out`` is used as is.
+    """
+
+    failed: str
+    timed_out: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Escalation:
+    """That an engine escalates to headless Chromium, and how, as data."""
+
+    is_block_page: Callable[[HttpResponse], bool]
+    """Whether a page (plain or rendered) is a block page the browser should (re)try."""
+    headless: HeadlessOptions
+    """How the browser loads the page (home page, ready selector, attempts, a hook)."""
+    failure: FailureTexts
+
+
+class NeedsBrowser(Exception):
+    """Raised by an engine's hooks: the plain exchange ends, the same URL goes headless.
+
+    Args:
+        request: The plain request whose URL the browser loads.
+        reason: Why (``HTTP 403``, ``a challenge page``, the transport failure's text).
+        started: ``time.monotonic()`` when the plain fetch began; the browser gets the rest
+            of the provider's timeout.
+    """
+
+    def __init__(self, request: HttpRequest, reason: str, started: float) -> None:
+        super().__init__(reason)
+        self.request = request
+        self.reason = reason
+        self.started = started
+
+
+def escalate_after_failure(
+    info: ProviderInfo,
+    escalation: Escalation,
+    context: ProviderContext,
+    request: HttpRequest,
+    error: SearchProviderError,
+    started: float,
+) -> None:
+    """Decide after the plain fetch failed in transport; returns only for other errors.
+
+    Raises:
+        ProviderTimeoutError: The plain fetch timed out (``failure.timed_out``, 504).
+        ProviderUnavailableError: It failed and the browser may not be used
+            (``failure.failed``, 503).
+        NeedsBrowser: It failed and the browser may load the URL.
+    """
+    failure = escalation.failure
+    if isinstance(error, ProviderTimeoutError):
+        raise ProviderTimeoutError(info.id, failure.timed_out, 504) from None
+    if not isinstance(error, ProviderUnavailableError):
+        return
+    if not browser_enabled(context.settings) or request.method.upper() != "GET":
+        raise type(error)(info.id, failure.failed.format(error.message), 503) from None
+    raise NeedsBrowser(request, error.message, started)
+
+
+def escalate_after_response(
+    escalation: Escalation,
+    context: ProviderContext,
+    request: HttpRequest,
+    response: HttpResponse,
+    started: float,
+) -> None:
+    """Decide after the plain fetch got a response: raise :class:`NeedsBrowser` or return.
+
+    An error status or a block page escalates; a good page, a non-GET request, or a
+    disabled browser keeps the plain page for the engine's own checks.
+    """
+    ok = 200 <= response.status < 300
+    if ok and not escalation.is_block_page(response):
+        return
+    if not browser_enabled(context.settings) or request.method.upper() != "GET":
+        return
+    raise NeedsBrowser(request, "a challenge page" if ok else f"HTTP {response.status}", started)
+
+
+async def fetch_in_browser(
+    info: ProviderInfo, escalation: Escalation, context: ProviderContext, needed: NeedsBrowser
+) -> HttpResponse:
+    """Load the plain request's URL headless and return the page as a response.
+
+    Returns:
+        The rendered DOM with the status of its last main-frame navigation and its final
+        URL, for the engine's checks and parser.
+
+    Raises:
+        ProviderTimeoutError: No time left, or the load ran out of it (504).
+        ProviderUnavailableError: The browser failed to load the page (503).
+        BrowserUnavailableError: Chromium or Playwright is missing; names what to install.
+        ResponseTooLargeError: The rendered page passed the size cap.
+    """
+    failure = escalation.failure
+    transport = context.transport
+    elapsed = time.monotonic() - needed.started
+    timeout = remaining_budget(transport.default_timeout_seconds - elapsed)
+    if timeout <= 0:
+        raise ProviderTimeoutError(info.id, failure.timed_out, 504)
+    request = needed.request
+    url = _full_url(transport.resolve_url(info.id, request.url), request.params)
+    headless = escalation.headless
+    home_url = headless.home_url
+    options = replace(
+        headless,
+        home_url=transport.resolve_url(info.id, home_url) if home_url else None,
+        retry_while=lambda page: escalation.is_block_page(_as_response(page)),
+    )
+    logger.info("%s: escalating to headless Chromium (%s)", info.id, needed.reason)
+    browser, owned = _browser_for(context)
+    try:
+        page = await browser.fetch(url, timeout=timeout, options=options)
+    except BrowserNotAvailableError as error:
+        detail = (
+            f"the plain fetch got {needed.reason} and headless Chromium is not available "
+            f"({error.reason}). {INSTALL_HINT}"
+        )
+        raise BrowserUnavailableError(info.id, failure.failed.format(detail)) from None
+    except BrowserTimeoutError:
+        raise ProviderTimeoutError(info.id, failure.timed_out, 504) from None
+    except BrowserFetchError as error:
+        raise ProviderUnavailableError(info.id, failure.failed.format(error.reason), 503) from None
+    finally:
+        if owned:
+            await browser.aclose()
+    response = _as_response(page)
+    cap = transport.max_response_bytes
+    if len(response.body) > cap:
+        raise ResponseTooLargeError(
+            info.id, f"{info.label} rendered page exceeded {cap} bytes", 500
+        )
+    return response
+
+
+def _as_response(page: BrowsedPage) -> HttpResponse:
+    return HttpResponse(status=page.status, body=page.html.encode("utf-8"), url=page.final_url)
+
+
+def _full_url(url: str, params: Sequence[tuple[str, str]]) -> str:
+    if not params:
+        return url
+    separator = "&" if "?" in url else "?"
+    return f"{url}{separator}{urlencode(list(params))}"
+
+
+def _browser_for(context: ProviderContext) -> tuple[HeadlessBrowser, bool]:
+    """The browser for this call and whether the call owns (and must close) it."""
+    shared = get_default_browser()
+    if shared is not None and shared.is_usable_here():
+        return shared, False
+    attached = context.browser
+    if attached is not None and attached.is_usable_here():
+        return attached, False
+    configured = getattr(context.settings, "chromium_path", None)
+    return HeadlessBrowser(str(configured) if configured else None), True

@@ -1,0 +1,232 @@
+"""The key-free HTML engines: one description as data (:class:`HtmlEngine`), one provider.
+
+An engine module (Bing, Yahoo, Startpage, Google, Ecosia, Mojeek, DuckDuckGo) states its
+request, its page check and reader (usually a :class:`~._scraper.ResultPage`), an optional
+setup step and whether it escalates to headless Chromium, and subclasses
+:class:`HtmlEngineProvider` with nothing but ``info`` and ``engine``. No engine module
+sends anything: the core's request loop does, through these hooks:
+
+* ``prepare``: the setup step (Startpage's home page, for its form token), within its own
+  share of the time, so a hanging setup still leaves time for the search; its failure is
+  never fatal.
+* ``first_request``: the search, built from the setup's answer when there is one.
+* ``follow_up``: checks and reads each results page as it arrives and asks for the next
+  page while fewer results than wanted were found (DuckDuckGo's next-page form); a later
+  page's failure ends the paging and keeps what earlier pages gave.
+* ``after_failure``: a transport failure of the first page escalates when the engine
+  says so (:mod:`._escalation`), a later page's ends the paging; a timeout reports the
+  provider's whole budget.
+
+The module is private (leading underscore), so the registry's contract test does not read
+it as a provider.
+"""
+
+import logging
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..deadline import attempt_scope, format_seconds, remaining_budget
+from ..errors import ProviderTimeoutError, SearchProviderError
+from ..models import SearchParams, SearchResponse, SearchSource
+from ..request_loop import run_protocol, send_step
+from ..transport import HttpRequest, HttpResponse, SseResponse
+from ._escalation import (
+    Escalation,
+    NeedsBrowser,
+    escalate_after_failure,
+    escalate_after_response,
+    fetch_in_browser,
+)
+from ._scraper import KeylessProvider, PageResults, collect_unique, result_count
+from .base import Flow, ProtocolProvider, ProviderContext
+
+__all__ = ["HtmlEngine", "HtmlEngineProvider", "single_page"]
+
+logger = logging.getLogger("websearch_core.providers.html_engine")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HtmlEngine:
+    """One HTML engine, as data and pure functions; :class:`HtmlEngineProvider` runs it.
+
+    The steps are the same for every engine: an optional setup request whose answer shapes
+    the search (a form token), the search request, then each results page is checked and
+    read and, while fewer results than wanted were found and the page links a next one,
+    the next page is fetched. A blocked plain fetch goes to the headless browser when
+    :attr:`escalation` is set.
+    """
+
+    request: Callable[[SearchParams], HttpRequest]
+    """The search request (with a setup step: the one made when the setup failed)."""
+    check: Callable[[HttpResponse], None]
+    """Raise for a challenge or an error status, in the engine's order."""
+    read: Callable[[HttpResponse], PageResults]
+    """A checked page's sources and next-page request (raises for an unrecognised page)."""
+    setup: Callable[[SearchParams], HttpRequest] | None = None
+    """A request made before the search (Startpage's home page, for its ``sc`` token)."""
+    after_setup: Callable[[SearchParams, HttpResponse], HttpRequest] | None = None
+    """The search request built from the setup's answer, whatever its status (a setup
+    that fails in transport leads to :attr:`request`)."""
+    setup_share: float = 0.5
+    """At most this share of the provider's time goes to the setup step."""
+    escalation: Escalation | None = None
+    """Headless escalation of a blocked plain fetch (a GET); ``None`` never escalates."""
+
+
+def single_page(
+    parse: Callable[[str], list[SearchSource]],
+) -> Callable[[HttpResponse], PageResults]:
+    """:attr:`HtmlEngine.read` for an engine with one page and a parser of its text."""
+
+    def read(response: HttpResponse) -> PageResults:
+        return PageResults(parse(response.text()))
+
+    return read
+
+
+# Keys of Flow.state.
+_BUDGET = "budget"
+"""The provider's time when the search began (seconds)."""
+_STARTED = "started"
+"""``time.monotonic()`` when the search began: the browser gets what is left."""
+_SETUP = "setup"
+"""The setup step's response (absent without one, or when it failed in transport)."""
+_SOURCES = "sources"
+"""Sources of the pages read so far (``None`` before the first results page)."""
+
+
+class _Finished(Exception):
+    """A later page failed in transport: the exchange ends with the pages already read."""
+
+    def __init__(self, flow: Flow) -> None:
+        super().__init__("a later page failed")
+        self.flow = flow
+
+
+class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
+    """Every key-free HTML engine: the core's request loop runs its :class:`HtmlEngine`.
+
+    A subclass gives ``info`` and ``engine`` and nothing else.
+    """
+
+    engine: ClassVar[HtmlEngine]
+
+    async def search(  # type: ignore[misc]
+        self, params: SearchParams, context: ProviderContext
+    ) -> SearchResponse:
+        """Run the engine through the request loop, then headless when a hook asks for it.
+
+        The request loop awaits no hook after a response yet, so the two signals the hooks
+        raise (go headless; stop after a later page failed in transport) are answered here.
+        Once the loop awaits such a hook, this override goes and :meth:`escalate` is it.
+        """
+        try:
+            return await run_protocol(self, params, context)
+        except NeedsBrowser as needed:
+            return await self.escalate(params, context, needed)
+        except _Finished as finished:
+            return self.parse(finished.flow)
+
+    async def escalate(
+        self, params: SearchParams, context: ProviderContext, needed: NeedsBrowser
+    ) -> SearchResponse:
+        """Load the blocked plain request's URL headless and read that page instead."""
+        escalation = self.engine.escalation
+        assert escalation is not None  # only an escalating engine's hooks ask for it
+        response = await fetch_in_browser(self.info, escalation, context, needed)
+        return self.parse_response(response, params)
+
+    async def prepare(self, flow: Flow) -> None:
+        """Note the time, and make the setup step within its share of it."""
+        budget = flow.context.transport.timeout_seconds
+        flow.state.update({_BUDGET: budget, _STARTED: time.monotonic(), _SOURCES: None})
+        setup = self.engine.setup
+        if setup is None:
+            return
+        # The loop gives every step the whole remaining time; the setup gets its share
+        # only, so a hanging home page still leaves time for the search.
+        with attempt_scope(budget * self.engine.setup_share):
+            try:
+                response = await send_step(self, setup(flow.params), flow.context)
+            except SearchProviderError as error:
+                logger.info("%s: setup failed, searching without it: %s", self.info.id, error)
+                return
+        flow.state[_SETUP] = response.as_http() if isinstance(response, SseResponse) else response
+
+    def first_request(self, flow: Flow) -> HttpRequest | None:
+        """The search request (from the setup's answer when there was one)."""
+        after_setup = self.engine.after_setup
+        setup = flow.state.get(_SETUP)
+        if after_setup is not None and setup is not None:
+            return after_setup(flow.params, setup)
+        return self.engine.request(flow.params)
+
+    def follow_up(self, flow: Flow) -> HttpRequest | None:
+        """Check and read the page that came; the next page's request while more are wanted."""
+        exchange = flow.last
+        response = exchange.response
+        http = response.as_http() if isinstance(response, SseResponse) else response
+        first = flow.state[_SOURCES] is None
+        escalation = self.engine.escalation
+        if first and escalation is not None:
+            started = flow.state[_STARTED]
+            escalate_after_response(escalation, flow.context, exchange.request, http, started)
+        try:
+            self.engine.check(http)
+            page = self.engine.read(http)
+        except SearchProviderError as error:
+            if first:
+                raise
+            self._log_later_failure(flow, error)
+            return None
+        before: list[SearchSource] = flow.state[_SOURCES] or []
+        sources = collect_unique([*before, *page.sources], lambda source: source)
+        flow.state[_SOURCES] = sources
+        enough = len(sources) >= result_count(self.info, flow.params)
+        if enough or len(sources) == len(before) or remaining_budget(math.inf) <= 0:
+            return None
+        return page.next_request
+
+    def after_failure(
+        self, flow: Flow, request: HttpRequest, error: SearchProviderError
+    ) -> HttpRequest | None:
+        """Keep earlier pages, escalate when the engine says so, or name the whole budget."""
+        if flow.state[_SOURCES] is not None:
+            self._log_later_failure(flow, error)
+            raise _Finished(flow)
+        escalation = self.engine.escalation
+        if escalation is not None:
+            started = flow.state[_STARTED]
+            escalate_after_failure(self.info, escalation, flow.context, request, error, started)
+        if isinstance(error, ProviderTimeoutError):
+            budget = format_seconds(flow.state[_BUDGET])
+            message = f"{self.info.label} request timed out after {budget}s"
+            raise ProviderTimeoutError(self.info.id, message, error.status) from None
+        return None
+
+    def check(self, response: HttpResponse | SseResponse) -> None:
+        """Nothing: each page was checked as it arrived (:meth:`follow_up`).
+
+        A failed later page ends the paging instead of the search, so the last response
+        alone does not decide.
+        """
+
+    def parse(self, flow: Flow) -> SearchResponse:
+        """The sources of every page read, de-duplicated, cut to the requested count."""
+        sources: list[SearchSource] = flow.state.get(_SOURCES) or []
+        wanted = result_count(self.info, flow.params)
+        return SearchResponse(provider=self.info.id, sources=tuple(sources[:wanted]))
+
+    def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
+        """One results page alone: checked, read, cut to the requested count."""
+        self.engine.check(response)
+        sources = self.engine.read(response).sources
+        wanted = result_count(self.info, params)
+        return SearchResponse(provider=self.info.id, sources=tuple(sources[:wanted]))
+
+    def _log_later_failure(self, flow: Flow, error: SearchProviderError) -> None:
+        kept = len(flow.state[_SOURCES] or [])
+        logger.info("%s: a later page failed, keeping %d results: %s", self.info.id, kept, error)
