@@ -4,7 +4,7 @@ Usage::
 
     websearch QUERY... [--recency day|week|month|year] [--limit N]
                        [--provider ID | --prefer ID] [--language TAG] [--country CC]
-                       [--timeout SECONDS] [--no-cache] [--json] [--verbose]
+                       [--timeout SECONDS] [--no-cache] [--content] [--json] [--verbose]
     websearch auth set PROVIDER       # reads the key from stdin, or prompts without echo
     websearch auth list               # provider ids with a stored key (never the keys)
     websearch auth remove PROVIDER
@@ -197,6 +197,11 @@ def _search_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-cache", action="store_true", help="ask the providers even if a cached answer exists"
     )
+    parser.add_argument(
+        "--content",
+        action="store_true",
+        help="also fetch the top 3 results' pages and print their main text, within the deadline",
+    )
     parser.add_argument("--json", action="store_true", help="print the structured response as JSON")
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="log each provider attempt to stderr"
@@ -223,7 +228,9 @@ def _search(args: argparse.Namespace) -> int:
         language=args.language,
         country=args.country,
     )
-    result = asyncio.run(_run_search(settings, params, use_cache=not args.no_cache))
+    result = asyncio.run(
+        _run_search(settings, params, use_cache=not args.no_cache, include_content=args.content)
+    )
     unavailable = _forced_but_unavailable(params.provider, result.response.attempts)
     if args.json:
         print(json.dumps(result.to_metadata(), indent=2, ensure_ascii=False))
@@ -247,10 +254,10 @@ def _forced_but_unavailable(forced: str | None, attempts: Sequence[Attempt]) -> 
 
 
 async def _run_search(
-    settings: Settings, params: SearchParams, *, use_cache: bool
+    settings: Settings, params: SearchParams, *, use_cache: bool, include_content: bool
 ) -> SearchToolResult:
     async with WebSearch(settings) as web_search:
-        return await web_search.run(params, use_cache=use_cache)
+        return await web_search.run(params, use_cache=use_cache, include_content=include_content)
 
 
 # --- auth ---------------------------------------------------------------------------------
