@@ -185,8 +185,13 @@ async def test_passthrough_fields_and_limit_on_the_wire(sim: Simulator) -> None:
         }
     ]
     assert "recency" not in str(body)
-    # The simulated tool honoured the allow list, and the local limit cut the rest.
-    assert [s.url for s in response.sources] == [RESULTS[0].url, RESULTS[1].url]
+    # The simulated tool honoured the allow list; Anthropic has no recency parameter, so it
+    # is checked locally: the page dated 2025 goes, the undated one stays (and is reported).
+    assert [s.url for s in response.sources] == [RESULTS[1].url]
+    assert [(f.name, f.applied) for f in response.filters] == [
+        ("include_domains", ("native", "post")),
+        ("recency", ("post", "ignored")),
+    ]
 
 
 async def test_search_model_variable_and_a_404_model(

@@ -59,7 +59,7 @@ def _requests(sim: Simulator) -> list[RecordedRequest]:
 @pytest.mark.usefixtures("browser_missing")
 async def test_success_and_request_shape_without_touching_the_browser(sim: Simulator) -> None:
     async with sim_client(sim) as ws:
-        result = await ws.run(QUERY, provider="ecosia", recency="week", limit=50)
+        result = await ws.run(QUERY, provider="ecosia", limit=50)
     assert result.error is None
     sources = result.response.sources
     assert [s.url for s in sources] == [r.url for r in default_results(QUERY)]

@@ -54,7 +54,7 @@ async def _error_text(sim: Simulator, fault: Fault) -> str:
 
 async def test_request_shape_and_parsed_results(sim: Simulator) -> None:
     async with sim_client(sim) as ws:
-        response = await ws.search(QUERY, provider="kimi", limit=3, recency="week")
+        response = await ws.search(QUERY, provider="kimi", limit=3)
 
     (request,) = sim["kimi"].requests
     assert request.method == "POST"

@@ -88,7 +88,7 @@ async def test_limit_slices_locally_and_is_not_sent(sim: Simulator) -> None:
 
 async def test_recency_and_domains_become_a_source_policy(sim: Simulator) -> None:
     async with sim_client(sim) as ws:
-        await ws.search(
+        await ws.run(  # only the request matters: no simulated result is on nature.com
             QUERY,
             provider="parallel",
             recency="month",

@@ -64,7 +64,7 @@ async def test_success_and_request_shape(sim: Simulator) -> None:
 
 async def test_count_is_applied_locally_and_never_sent(sim: Simulator) -> None:
     async with sim_client(sim) as ws:
-        response = await ws.search(QUERY, provider="synthetic", limit=3, recency="week")
+        response = await ws.search(QUERY, provider="synthetic", limit=3)
     assert [s.title for s in response.sources] == [f"{QUERY} result {i}" for i in (1, 2, 3)]
     assert sim["synthetic"].requests[0].json() == {"query": QUERY}
 

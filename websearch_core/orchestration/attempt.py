@@ -11,6 +11,7 @@ import asyncio
 
 from ..deadline import Deadline, attempt_scope, format_seconds
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
+from ..filters import apply_plan, plan_filters
 from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor, proxy_secrets, redactor_for
@@ -60,6 +61,11 @@ async def run_attempt(
 ) -> SearchResponse:
     """Ask ``provider`` within ``timeout`` seconds; its response capped, clean and masked.
 
+    The filters the search asks for (query directives and parameters) are planned for
+    this provider first: it is sent a query without the directives it cannot read and, when
+    only a local check can apply a filter, a larger count; its results are then checked
+    and the response records how each filter was applied (``filters``).
+
     Args:
         provider: Who to ask.
         params: The search.
@@ -74,21 +80,23 @@ async def run_attempt(
         EmptyResponseError: It answered with nothing a model can read.
         SearchProviderError: Whatever the provider raised (other exceptions pass through).
     """
+    plan = plan_filters(params, provider.info)
     failure: SearchProviderError | None = None
     with attempt_scope(timeout) as granted:
         try:
             # The transport's own timeout (same expiry) names the request; this hard bound,
             # a moment later, ends whatever else is still running (waits, a browser).
             async with asyncio.timeout(granted + HARD_STOP_GRACE_SECONDS):
-                response = await provider.search(params, context)
+                response = await provider.search(plan.params, context)
         except TimeoutError:
             message = f"{provider.info.label} request timed out after {format_seconds(granted)}s"
             failure = ProviderTimeoutError(provider.info.id, message, None)
     if failure is not None:
         raise failure  # outside the except block: no chained exception to carry along
-    response = clean_response(
-        response, cap=source_cap(params, provider.info.max_results), redactor=redactor
-    )
+    cap = source_cap(params, provider.info.max_results)
+    if plan.result_cap is not None:  # more was asked upstream than the caller wants
+        cap = min(cap, plan.result_cap)
+    response = clean_response(apply_plan(plan, response), cap=cap, redactor=redactor)
     if require_content and not response.has_renderable_content():
         raise EmptyResponseError(
             provider.info.id, f"{provider.info.label} returned no renderable search content."

@@ -49,6 +49,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
 from ..errors import ProviderNotConfiguredError
+from ..filters import FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._anthropic_parse import message_content, page_age_seconds, parse_messages
@@ -117,6 +118,7 @@ INFO = ProviderInfo(
     default_results=None,
     max_results=None,
     index="anthropic",
+    filters=FilterSupport(native=frozenset({"include_domains", "exclude_domains"})),
 )
 
 

@@ -54,6 +54,7 @@ from urllib.parse import unquote, urlsplit
 
 import lxml.etree
 
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import Element, css, has_class, navigation_headers, resolve_link, select_first, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest
@@ -107,6 +108,7 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="bing",
+    filters=FilterSupport(native=frozenset({"recency"}), query=QUERY_OPERATORS),
 )
 
 _RECENCY_CODES: Mapping[str, str] = MappingProxyType({"day": "ez1", "week": "ez2", "month": "ez3"})

@@ -48,6 +48,7 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime
 
 from ..errors import AuthorizationError, SearchProviderError
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..format import utf16_len
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
@@ -112,6 +113,10 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="brave",
+    filters=FilterSupport(
+        native=frozenset({"date_after", "date_before", "recency", "language", "country"}),
+        query=QUERY_OPERATORS,
+    ),
 )
 
 

@@ -72,6 +72,7 @@ from urllib.parse import SplitResult, urlsplit
 import lxml.etree
 
 from ..errors import ChallengeError, ResponseParseError
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import (
     Element,
     HtmlForm,
@@ -176,6 +177,9 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="bing",
+    filters=FilterSupport(
+        native=frozenset({"recency", "language", "country"}), query=QUERY_OPERATORS
+    ),
 )
 
 # Markup, read from the lxml document. Class tests use the word rule below on the class

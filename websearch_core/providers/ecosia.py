@@ -53,6 +53,7 @@ import lxml.etree
 
 from ..browser import HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import (
     Element,
     css,
@@ -112,6 +113,7 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="google",
+    filters=FilterSupport(query=QUERY_OPERATORS),
 )
 
 _MARKERS = ("Ecosia Firewall", "_cf_chl_opt", "/cdn-cgi/challenge-platform/")

@@ -45,6 +45,7 @@ Docs: https://docs.exa.ai/reference/search
 import secrets
 from typing import Any
 
+from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse, raise_for_status
 from ._exa_parse import (
@@ -113,6 +114,9 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="exa",
+    filters=FilterSupport(
+        native=frozenset({"include_domains", "exclude_domains", "date_after", "date_before"})
+    ),
 )
 
 

@@ -51,6 +51,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..content.models import provided_page
 from ..errors import ConfigurationError, ResponseParseError, SearchProviderError
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..models import Recency, SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import collapse_whitespace, is_http_url
@@ -101,6 +102,9 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="firecrawl",
+    filters=FilterSupport(
+        native=frozenset({"date_after", "date_before", "recency"}), query=QUERY_OPERATORS
+    ),
 )
 
 

@@ -63,6 +63,7 @@ import lxml.etree
 
 from ..browser import HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import Element, class_tokens, navigation_headers, parse_document, resolve_link, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
@@ -134,6 +135,10 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="google",
+    filters=FilterSupport(
+        native=frozenset({"date_after", "date_before", "recency", "language", "country"}),
+        query=QUERY_OPERATORS,
+    ),
 )
 
 BlockReason = Literal["traffic", "javascript"]

@@ -46,6 +46,7 @@ from urllib.parse import quote
 
 from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
+from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse, raise_for_status
 from ._common import age_seconds_from_date, is_http_url
@@ -79,6 +80,7 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="jina",
+    filters=FilterSupport(native=frozenset({"include_domains"})),
 )
 
 

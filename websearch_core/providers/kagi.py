@@ -52,6 +52,7 @@ from typing import Any, Final
 from dateutil.relativedelta import relativedelta
 
 from ..errors import ResponseParseError, SearchProviderError
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..models import Recency, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse, classify_http_error, raise_for_status
 from ._kagi_parse import DEFAULT_RESULTS, INVALID, body_error, error_detail, http_status, parse_body
@@ -88,6 +89,7 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="kagi",
+    filters=FilterSupport(native=frozenset({"date_after", "recency"}), query=QUERY_OPERATORS),
 )
 
 

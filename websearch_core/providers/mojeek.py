@@ -57,6 +57,7 @@ from urllib.parse import urlencode
 
 from ..browser import HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
+from ..filters import FilterSupport
 from ..html import (
     Element,
     css,
@@ -125,6 +126,10 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="mojeek",
+    filters=FilterSupport(
+        native=frozenset({"recency"}),
+        query=frozenset({"include_domains", "exclude_domains", "phrase", "exclude_terms"}),
+    ),
 )
 
 _AUTOMATED = re.compile(r"sending automated queries", re.IGNORECASE)

@@ -39,6 +39,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Final
 
 from ..errors import ResponseParseError
+from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._common import recency_start
@@ -83,6 +84,9 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="parallel",
+    filters=FilterSupport(
+        native=frozenset({"include_domains", "exclude_domains", "date_after", "recency"})
+    ),
 )
 
 

@@ -62,6 +62,7 @@ from typing import Final
 
 from ..credentials import OAuthToken
 from ..errors import ProviderConnectionError, SearchProviderError
+from ..filters import FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest, SseResponse
 from ._perplexity_ask import AskResult, parse_ask_answer
@@ -132,6 +133,18 @@ INFO = ProviderInfo(
     default_results=20,
     max_results=None,
     index="perplexity",
+    filters=FilterSupport(
+        native=frozenset(
+            {
+                "include_domains",
+                "exclude_domains",
+                "date_after",
+                "date_before",
+                "recency",
+                "language",
+            }
+        )
+    ),
 )
 
 

@@ -53,6 +53,7 @@ engines' own docs are on their :class:`~websearch_core.providers.base.ProviderIn
 from collections.abc import Sequence
 
 from ..deadline import remaining_budget
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..orchestration.fanout import (
     ALL_EXCLUDED_MESSAGE,
@@ -114,6 +115,10 @@ INFO = ProviderInfo(
     honours=frozenset({"query", "recency", "limit", "num_search_results", "language", "country"}),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
+    filters=FilterSupport(
+        native=frozenset({"recency", "language", "country"}),
+        query=QUERY_OPERATORS | {"date_after", "date_before"},
+    ),
 )
 
 

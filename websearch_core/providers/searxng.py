@@ -37,6 +37,7 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import SecretStr
 
 from ..errors import ConfigurationError, ProviderNotConfiguredError, SearchProviderError
+from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..settings import SearxngSettings
 from ..transport import HttpRequest, HttpResponse
@@ -188,6 +189,10 @@ class SearxngProvider(ProtocolProvider):
         honours=frozenset({"query", "recency", "limit", "num_search_results", "language"}),
         default_results=DEFAULT_RESULTS,
         max_results=MAX_RESULTS,
+        filters=FilterSupport(
+            native=frozenset({"recency", "language"}),
+            query=frozenset({"include_domains", "exclude_domains", "phrase", "exclude_terms"}),
+        ),
     )
 
     def is_available(self, context: ProviderContext) -> bool:

@@ -39,6 +39,7 @@ Docs: https://serper.dev/playground
 from collections.abc import Mapping
 from typing import Any, Final
 
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..models import Recency, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._serper_parse import dedupe_key, parse_answer, parse_related, parse_sources
@@ -77,6 +78,10 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="google",
+    filters=FilterSupport(
+        native=frozenset({"recency", "language", "country"}),
+        query=QUERY_OPERATORS | {"date_after", "date_before"},
+    ),
 )
 
 

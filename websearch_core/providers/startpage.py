@@ -54,6 +54,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from urllib.parse import urlsplit
 
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import (
     Element,
     css,
@@ -123,6 +124,7 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="google",
+    filters=FilterSupport(native=frozenset({"recency"}), query=QUERY_OPERATORS),
 )
 
 _RECENCY: Mapping[str, str] = MappingProxyType({"day": "d", "week": "w", "month": "m", "year": "y"})

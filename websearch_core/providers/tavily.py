@@ -43,6 +43,7 @@ from typing import Any
 
 from ..content.models import provided_page
 from ..errors import QuotaExhaustedError, ResponseParseError
+from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import age_seconds_from_date, bearer_json_headers, collapse_whitespace, is_http_url
@@ -92,6 +93,11 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="tavily",
+    filters=FilterSupport(
+        native=frozenset(
+            {"include_domains", "exclude_domains", "date_after", "date_before", "recency"}
+        )
+    ),
 )
 
 

@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ..errors import ResponseParseError
+from ..filters import FilterSupport
 from ..models import Recency, SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import collapse_whitespace, is_http_url
@@ -100,6 +101,19 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="tinyfish",
+    filters=FilterSupport(
+        native=frozenset(
+            {
+                "include_domains",
+                "exclude_domains",
+                "date_after",
+                "date_before",
+                "recency",
+                "language",
+                "country",
+            }
+        )
+    ),
 )
 
 

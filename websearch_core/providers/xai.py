@@ -53,6 +53,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Final
 
 from ..errors import AuthorizationError, ResponseParseError
+from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._common import bearer_json_headers, recency_start
@@ -102,6 +103,7 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="xai",
+    filters=FilterSupport(native=frozenset({"date_after", "date_before", "recency"})),
 )
 
 

@@ -49,6 +49,7 @@ from urllib.parse import SplitResult, urlsplit
 
 import lxml.etree
 
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import Element, css, has_class, navigation_headers, resolve_href, resolve_link, text_of
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest
@@ -100,6 +101,11 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="bing",
+    filters=FilterSupport(
+        native=frozenset({"recency"}),
+        query=QUERY_OPERATORS,
+        recency=frozenset({"day", "week", "month"}),
+    ),
 )
 
 _RECENCY: Mapping[str, str] = MappingProxyType({"day": "d", "week": "w", "month": "m"})

@@ -1,0 +1,336 @@
+"""Filters: directives read from the query, merged with parameters, planned per provider,
+checked on results, and recorded; all with plain values."""
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pytest
+
+from websearch_core.filters import (
+    FilterSupport,
+    apply_plan,
+    ignored_note,
+    plan_filters,
+    post_filter,
+    requested_filters,
+    tokenize,
+)
+from websearch_core.filters.support import QUERY_OPERATORS
+from websearch_core.models import AppliedFilter, SearchParams, SearchResponse, SearchSource
+from websearch_core.providers.base import ProviderInfo
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+NOTHING = FilterSupport()
+
+
+def info(
+    support: FilterSupport = NOTHING,
+    honours: frozenset[str] = frozenset({"query", "limit", "num_search_results"}),
+    *,
+    default_results: int | None = 10,
+    max_results: int | None = 20,
+    kind: Any = "api",
+) -> ProviderInfo:
+    return ProviderInfo(
+        id="example",
+        label="Example",
+        kind=kind,
+        description="a test provider",
+        docs_url="https://example.com/docs",
+        honours=honours,
+        default_results=default_results,
+        max_results=max_results,
+        filters=support,
+    )
+
+
+def source(url: str, title: str = "t", snippet: str | None = None, **extra: Any) -> SearchSource:
+    return SearchSource(title=title, url=url, snippet=snippet, **extra)
+
+
+# --- reading directives ------------------------------------------------------------------------
+
+
+def test_every_directive_kind_is_read_with_its_normalised_value() -> None:
+    query = (
+        "laravel site:WWW.GitHub.com -site:builtin.com after:2025-01-01 before:2025-06 "
+        '"exact  phrase" -java a OR b filetype:PDF'
+    )
+    assert [(t.kind, t.value) for t in tokenize(query)] == [
+        ("text", "laravel"),
+        ("site", "github.com"),
+        ("exclude_site", "builtin.com"),
+        ("after", "2025-01-01"),
+        ("before", "2025-06-30"),
+        ("phrase", "exact phrase"),
+        ("exclude_term", "java"),
+        ("text", "a"),
+        ("or", "OR"),
+        ("text", "b"),
+        ("filetype", "pdf"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["after:lunch", "site:", "site:not_a_domain", "before:2025-13-01", "-5", "-m", "or", "e-mail"],
+)
+def test_what_only_looks_like_a_directive_stays_text(word: str) -> None:
+    assert [(t.kind, t.raw) for t in tokenize(word)] == [("text", word)]
+
+
+def test_a_year_alone_opens_on_its_first_day_and_closes_on_its_last() -> None:
+    merged = requested_filters(SearchParams(query="x after:2024 before:2024"))
+    assert (merged.date_after, merged.date_before) == (date(2024, 1, 1), date(2024, 12, 31))
+
+
+def test_an_excluded_phrase_is_one_excluded_term() -> None:
+    assert [(t.kind, t.value) for t in tokenize('-"bad phrase" x')] == [
+        ("exclude_term", "bad phrase"),
+        ("text", "x"),
+    ]
+
+
+# --- merging -----------------------------------------------------------------------------------
+
+
+def test_directives_and_parameters_merge_and_the_narrower_date_wins() -> None:
+    params = SearchParams(
+        query="site:github.com -site:x.com after:2025-03-01 before:2025-12-31 q",
+        include_domains=("php.net", "github.com"),
+        exclude_domains=("y.com",),
+        date_after=date(2025, 1, 1),
+        date_before=date(2025, 6, 30),
+    )
+    merged = requested_filters(params)
+    assert merged.include_domains == ("php.net", "github.com")
+    assert merged.exclude_domains == ("y.com", "x.com")
+    assert (merged.date_after, merged.date_before) == (date(2025, 3, 1), date(2025, 6, 30))
+
+
+def test_a_query_without_filters_asks_for_none_and_is_sent_unchanged() -> None:
+    params = SearchParams(query="python asyncio tutorial")
+    plan = plan_filters(params, info())
+    assert not plan.wanted
+    assert plan.params is params
+    response = SearchResponse(provider="example", sources=(source("https://a.org/"),))
+    assert apply_plan(plan, response) is response
+
+
+# --- planning ----------------------------------------------------------------------------------
+
+
+def test_directives_a_provider_cannot_read_leave_the_query_it_is_sent() -> None:
+    params = SearchParams(query='site:github.com after:2025-01-01 "web search" -java a OR b')
+    plan = plan_filters(params, info())
+    assert plan.params.query == "web search a b"
+    assert dict(plan.ways) == {
+        "include_domains": ("post",),
+        "date_after": ("post",),
+        "phrase": ("post",),
+        "exclude_terms": ("post",),
+    }
+
+
+def test_a_query_engine_keeps_its_operators_where_typed_and_gets_parameters_written() -> None:
+    params = SearchParams(
+        query='laravel "web search" -java OR x filetype:pdf',
+        include_domains=("github.com", "php.net"),
+        exclude_domains=("x.com",),
+    )
+    plan = plan_filters(params, info(FilterSupport(query=QUERY_OPERATORS)))
+    assert plan.params.query == (
+        'laravel "web search" -java OR x filetype:pdf site:github.com OR site:php.net -site:x.com'
+    )
+    assert plan.ways["include_domains"] == ("query", "post")
+    assert plan.ways["phrase"] == ("query",)
+
+
+def test_a_native_filter_travels_as_the_field_and_leaves_the_text() -> None:
+    params = SearchParams(query="rust site:docs.rs after:2025-02-01")
+    support = FilterSupport(native=frozenset({"include_domains", "date_after"}))
+    honours = frozenset({"query", "include_domains", "date_after"})
+    plan = plan_filters(params, info(support, honours))
+    assert plan.params.query == "rust"
+    assert plan.params.include_domains == ("docs.rs",)
+    assert plan.params.date_after == date(2025, 2, 1)
+    assert plan.ways["include_domains"] == ("native", "post")
+    assert plan.ways["date_after"] == ("native",)
+
+
+def test_a_field_the_provider_writes_itself_is_not_written_twice() -> None:
+    # Google: include_domains is honoured and written by the provider as site: operators.
+    support = FilterSupport(query=frozenset({"include_domains"}))
+    honours = frozenset({"query", "include_domains"})
+    plan = plan_filters(SearchParams(query="tokio site:docs.rs"), info(support, honours))
+    assert plan.params.query == "tokio"
+    assert plan.params.include_domains == ("docs.rs",)
+
+
+def test_a_query_of_directives_alone_keeps_their_values_as_words() -> None:
+    plan = plan_filters(SearchParams(query="site:github.com"), info())
+    assert plan.params.query == "github.com"
+
+
+def test_a_recency_value_the_parameter_lacks_is_checked_locally() -> None:
+    support = FilterSupport(
+        native=frozenset({"recency"}), recency=frozenset({"day", "week", "month"})
+    )
+    honours = frozenset({"query", "recency"})
+    assert plan_filters(SearchParams(query="x", recency="week"), info(support, honours)).ways == {
+        "recency": ("native",)
+    }
+    year = plan_filters(SearchParams(query="x", recency="year"), info(support, honours))
+    assert year.ways == {"recency": ("post",)}
+
+
+def test_language_and_country_without_a_parameter_are_ignored_not_checked() -> None:
+    plan = plan_filters(SearchParams(query="x", language="de", country="AT"), info())
+    assert dict(plan.ways) == {"language": ("ignored",), "country": ("ignored",)}
+    assert plan.checks == frozenset()
+    assert plan.result_cap is None  # nothing will be dropped, so nothing more is asked for
+
+
+@pytest.mark.parametrize(
+    ("limit", "default", "maximum", "asked", "cap"),
+    [
+        (None, 10, 20, 20, 10),
+        (5, 10, 20, 15, 5),
+        (20, 10, 20, None, None),
+        (5, 10, None, None, None),
+    ],
+)
+def test_more_is_asked_upstream_when_a_local_check_will_drop_results(
+    limit: int | None, default: int, maximum: int | None, asked: int | None, cap: int | None
+) -> None:
+    params = SearchParams(query="site:github.com x", limit=limit)
+    plan = plan_filters(params, info(default_results=default, max_results=maximum))
+    assert plan.params.num_search_results == asked
+    assert plan.result_cap == cap
+
+
+def test_a_filter_applied_upstream_asks_for_no_more() -> None:
+    support = FilterSupport(native=frozenset({"include_domains"}))
+    honours = frozenset({"query", "include_domains"})
+    plan = plan_filters(SearchParams(query="site:github.com x"), info(support, honours))
+    assert plan.params.num_search_results is None
+
+
+def test_a_declaration_is_either_native_or_query() -> None:
+    with pytest.raises(ValueError, match="either native or query"):
+        FilterSupport(native=frozenset({"recency"}), query=frozenset({"recency"}))
+
+
+# --- checking results --------------------------------------------------------------------------
+
+
+def test_domains_match_the_host_and_its_subdomains_only() -> None:
+    wanted = requested_filters(SearchParams(query="site:github.com -site:gist.github.com"))
+    sources = [
+        source("https://github.com/laravel/laravel"),
+        source("https://www.github.com/a"),
+        source("https://docs.github.com/b"),
+        source("https://gist.github.com/c"),
+        source("https://notgithub.com/d"),
+        source("https://builtin.com/github.com"),
+    ]
+    kept = post_filter(sources, wanted, frozenset({"include_domains", "exclude_domains"}))
+    assert [s.url for s in kept.sources] == [
+        "https://github.com/laravel/laravel",
+        "https://www.github.com/a",
+        "https://docs.github.com/b",
+    ]
+
+
+def test_dates_are_checked_from_age_or_iso_date_and_undated_results_are_kept() -> None:
+    wanted = requested_filters(SearchParams(query="x after:2026-05-01 before:2026-05-30"))
+    sources = [
+        source("https://a.org/", age_seconds=10 * 86400),  # 2026-05-22
+        source("https://b.org/", age_seconds=40 * 86400),  # 2026-04-22
+        source("https://c.org/", published_date="2026-05-31T08:00:00Z"),
+        source("https://d.org/", published_date="2026-05-02"),
+        source("https://e.org/", published_date="3 days ago"),
+    ]
+    kept = post_filter(sources, wanted, frozenset({"date_after", "date_before"}), now=NOW)
+    assert [s.url for s in kept.sources] == ["https://a.org/", "https://d.org/", "https://e.org/"]
+    assert kept.undated == frozenset({"date_after", "date_before"})
+
+
+def test_recency_keeps_what_is_inside_the_span() -> None:
+    wanted = requested_filters(SearchParams(query="x", recency="week"))
+    sources = [
+        source("https://a.org/", age_seconds=6 * 86400),
+        source("https://b.org/", age_seconds=9 * 86400),
+    ]
+    kept = post_filter(sources, wanted, frozenset({"recency"}), now=NOW)
+    assert [s.url for s in kept.sources] == ["https://a.org/"]
+    assert kept.undated == frozenset()
+
+
+def test_phrases_and_excluded_terms_are_looked_for_in_title_and_snippet() -> None:
+    wanted = requested_filters(SearchParams(query='"async runtime" -java'))
+    sources = [
+        source("https://a.org/", "Tokio", "An ASYNC  runtime for Rust"),
+        source("https://b.org/", "Async runtimes", "for Java and Kotlin"),
+        source("https://c.org/", "An async runtime", "javascript too"),
+        source("https://d.org/", "Nothing", None),
+    ]
+    kept = post_filter(sources, wanted, frozenset({"phrase", "exclude_terms"}))
+    assert [s.url for s in kept.sources] == ["https://a.org/", "https://c.org/"]
+
+
+def test_filetype_is_read_from_the_url_path() -> None:
+    wanted = requested_filters(SearchParams(query="report filetype:pdf"))
+    sources = [
+        source("https://a.org/x.PDF"),
+        source("https://b.org/pdf"),
+        source("https://c.org/y.pdf?dl=1"),
+    ]
+    kept = post_filter(sources, wanted, frozenset({"filetype"}))
+    assert [s.url for s in kept.sources] == ["https://a.org/x.PDF", "https://c.org/y.pdf?dl=1"]
+
+
+def test_filters_not_named_in_checks_are_not_applied() -> None:
+    wanted = requested_filters(SearchParams(query='site:github.com "exact phrase"'))
+    sources = [source("https://a.org/")]
+    assert post_filter(sources, wanted, frozenset()).sources == tuple(sources)
+
+
+# --- the record --------------------------------------------------------------------------------
+
+
+def test_the_record_lists_each_value_and_how_it_was_applied() -> None:
+    params = SearchParams(query="x site:a.org site:b.org after:2026-05-01", language="de")
+    plan = plan_filters(params, info())
+    response = SearchResponse(
+        provider="example",
+        sources=(
+            source("https://a.org/1", published_date="2026-05-10"),
+            source("https://b.org/2"),
+            source("https://c.org/3"),
+        ),
+    )
+    filtered = apply_plan(plan, response, now=NOW)
+    assert [s.url for s in filtered.sources] == ["https://a.org/1", "https://b.org/2"]
+    assert [f.model_dump() for f in filtered.filters] == [
+        {"name": "include_domains", "value": "a.org", "applied": ("post",)},
+        {"name": "include_domains", "value": "b.org", "applied": ("post",)},
+        {"name": "date_after", "value": "2026-05-01", "applied": ("post", "ignored")},
+        {"name": "language", "value": "de", "applied": ("ignored",)},
+    ]
+    assert ignored_note(filtered) == (
+        "Filters not applied: date_after=2026-05-01 (undated results kept), language=de."
+    )
+    assert filtered.model_dump(mode="json")["filters"][0] == {
+        "name": "include_domains",
+        "value": "a.org",
+        "applied": ["post"],
+    }
+
+
+def test_no_note_when_every_filter_was_applied() -> None:
+    response = SearchResponse(
+        provider="example",
+        filters=(AppliedFilter(name="recency", value="day", applied=("native",)),),
+    )
+    assert ignored_note(response) is None
