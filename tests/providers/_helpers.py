@@ -7,7 +7,8 @@ from typing import Any, Final
 from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
 from websearch_core.providers.base import ProviderContext
 from websearch_core.settings import Settings
-from websearch_core.transport import HttpResponse, Transport
+from websearch_core.testing import MockTransport, scripted
+from websearch_core.transport import HttpRequest, HttpResponse, SseResponse, Transport
 
 OFFLINE: Final = object()
 """``transport=OFFLINE`` gives a real ``Transport`` with no HTTP session (nothing is sent)."""
@@ -66,3 +67,38 @@ def stored_context(
         credentials=Credentials(explicit=keys or {}, store=store, environ=environ or {}),
         system_prompt=system_prompt,
     )
+
+
+class ScriptedTransport(MockTransport):
+    """Answers each request with the next scripted response (an exception is raised).
+
+    A thin wrapper over :class:`websearch_core.testing.MockTransport`, so the transport's
+    own paths (base URL, time bound, size cap, SSE parsing, error mapping) still run.
+
+    Args:
+        responses: The answers, in order; a request past the end fails the test.
+        provider: ``(id, label)`` every request must be sent for.
+    """
+
+    def __init__(
+        self, *responses: HttpResponse | BaseException, provider: tuple[str, str] | None = None
+    ) -> None:
+        super().__init__(scripted(*responses))
+        self.expected = provider
+
+    @property
+    def sent(self) -> list[HttpRequest]:
+        """The requests sent so far."""
+        return self.requests
+
+    async def send(
+        self, provider: str, label: str, request: HttpRequest, **kw: Any
+    ) -> HttpResponse:
+        assert self.expected in (None, (provider, label)), (provider, label)
+        return await super().send(provider, label, request, **kw)
+
+    async def send_sse(
+        self, provider: str, label: str, request: HttpRequest, **kw: Any
+    ) -> SseResponse:
+        assert self.expected in (None, (provider, label)), (provider, label)
+        return await super().send_sse(provider, label, request, **kw)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from tests.providers._helpers import OFFLINE, key_context, ok, status
+from tests.providers._helpers import OFFLINE, ScriptedTransport, key_context, ok, status
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
     AuthorizationError,
@@ -35,7 +35,7 @@ from websearch_core.providers.exa import (
     parse_results,
 )
 from websearch_core.settings import Settings
-from websearch_core.transport import HttpRequest, HttpResponse
+from websearch_core.transport import HttpResponse
 
 NOW = datetime(2024, 11, 16, 1, 36, 32, 547000, tzinfo=UTC)
 BASE_BODY = {
@@ -495,19 +495,13 @@ def test_mcp_unexpected_shape(message: Any) -> None:
 # --- search(): which path runs ----------------------------------------------------------------
 
 
-class ScriptedTransport:
-    def __init__(self, *responses: HttpResponse) -> None:
-        self.responses = list(responses)
-        self.sent: list[HttpRequest] = []
-
-    async def send(self, provider: str, label: str, request: HttpRequest) -> HttpResponse:
-        assert (provider, label) == ("exa", "Exa")
-        self.sent.append(request)
-        return self.responses.pop(0)
+def scripted_transport(*responses: HttpResponse) -> ScriptedTransport:
+    """The shared scripted transport, checking every request is sent as Exa's."""
+    return ScriptedTransport(*responses, provider=("exa", "Exa"))
 
 
 async def test_search_with_a_key_uses_the_api() -> None:
-    transport = ScriptedTransport(ok({"requestId": "r", "results": []}))
+    transport = scripted_transport(ok({"requestId": "r", "results": []}))
     response = await ExaProvider().search(SearchParams(query="x"), context(transport=transport))
     (request,) = transport.sent
     assert request.url == EXA_API_ENDPOINT
@@ -517,7 +511,7 @@ async def test_search_with_a_key_uses_the_api() -> None:
 
 async def test_search_without_a_key_uses_the_mcp_tool() -> None:
     body = sse(rpc_result({"content": [{"type": "text", "text": PLAIN_LISTING}]}))
-    transport = ScriptedTransport(HttpResponse(status=200, body=body.encode()))
+    transport = scripted_transport(HttpResponse(status=200, body=body.encode()))
     response = await ExaProvider().search(
         SearchParams(query="x", limit=1), context(key=None, transport=transport)
     )
@@ -539,17 +533,17 @@ async def test_search_raises_an_mcp_error_status_with_the_keyless_texts() -> Non
     limited = HttpResponse(status=429, body=b"Too Many Requests", headers={"Retry-After": "2"})
     with pytest.raises(RateLimitedError) as caught:
         await ExaProvider().search(
-            SearchParams(query="x"), context(key=None, transport=ScriptedTransport(limited))
+            SearchParams(query="x"), context(key=None, transport=scripted_transport(limited))
         )
     assert (caught.value.message, caught.value.retry_after) == (MCP_RATE_LIMIT_MESSAGE, 2.0)
-    down = ScriptedTransport(status(502, "bad gateway"))
+    down = scripted_transport(status(502, "bad gateway"))
     with pytest.raises(ProviderUnavailableError) as failed:
         await ExaProvider().search(SearchParams(query="x"), context(key=None, transport=down))
     assert failed.value.message == "Exa MCP request failed (502): bad gateway"
 
 
 async def test_search_raises_an_api_error_status_with_the_api_texts() -> None:
-    transport = ScriptedTransport(status(502, "bad gateway"))
+    transport = scripted_transport(status(502, "bad gateway"))
     with pytest.raises(ProviderUnavailableError) as caught:
         await ExaProvider().search(SearchParams(query="x"), context(transport=transport))
     assert caught.value.message == "Exa API error (502): bad gateway"

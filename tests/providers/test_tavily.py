@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from tests.providers._helpers import OFFLINE, key_context, ok, status
+from tests.providers._helpers import OFFLINE, ScriptedTransport, key_context, ok, status
 from websearch_core.errors import (
     AuthorizationError,
     ProviderNotConfiguredError,
@@ -31,7 +31,7 @@ from websearch_core.providers.tavily import (
     request_body,
     without_time_filter,
 )
-from websearch_core.transport import HttpRequest, HttpResponse
+from websearch_core.transport import HttpResponse
 
 BASE_BODY = {
     "query": "x",
@@ -366,17 +366,9 @@ def test_5xx_is_unavailable_and_400_a_plain_error() -> None:
 # --- the retry rule, with a scripted transport -------------------------------------------------
 
 
-class ScriptedTransport:
-    """Answers each ``send`` with the next scripted response and records the request."""
-
-    def __init__(self, *responses: HttpResponse) -> None:
-        self.responses = list(responses)
-        self.sent: list[HttpRequest] = []
-
-    async def send(self, provider: str, label: str, request: HttpRequest) -> HttpResponse:
-        assert (provider, label) == ("tavily", "Tavily")
-        self.sent.append(request)
-        return self.responses.pop(0)
+def scripted_transport(*responses: HttpResponse) -> ScriptedTransport:
+    """The shared scripted transport, checking every request is sent as Tavily's."""
+    return ScriptedTransport(*responses, provider=("tavily", "Tavily"))
 
 
 EMPTY = {"answer": None, "results": [], "request_id": "empty"}
@@ -392,7 +384,7 @@ def _bodies(transport: ScriptedTransport) -> list[Mapping[str, Any]]:
 
 
 async def test_empty_filtered_answer_is_retried_once_without_the_filter() -> None:
-    transport = ScriptedTransport(ok(EMPTY), ok(FOUND))
+    transport = scripted_transport(ok(EMPTY), ok(FOUND))
     response = await TavilyProvider().search(
         SearchParams(query="x", recency="day"), context(transport=transport)
     )
@@ -403,7 +395,7 @@ async def test_empty_filtered_answer_is_retried_once_without_the_filter() -> Non
 
 
 async def test_retry_drops_explicit_dates_too() -> None:
-    transport = ScriptedTransport(ok(EMPTY), ok(EMPTY))
+    transport = scripted_transport(ok(EMPTY), ok(EMPTY))
     response = await TavilyProvider().search(
         SearchParams(query="x", date_after=date(2030, 1, 1)), context(transport=transport)
     )
@@ -412,14 +404,14 @@ async def test_retry_drops_explicit_dates_too() -> None:
 
 
 async def test_no_retry_without_a_time_filter() -> None:
-    transport = ScriptedTransport(ok(EMPTY))
+    transport = scripted_transport(ok(EMPTY))
     response = await TavilyProvider().search(SearchParams(query="x"), context(transport=transport))
     assert response.request_id == "empty"
     assert len(transport.sent) == 1
 
 
 async def test_no_retry_when_the_filtered_search_found_something() -> None:
-    transport = ScriptedTransport(ok(FOUND))
+    transport = scripted_transport(ok(FOUND))
     await TavilyProvider().search(
         SearchParams(query="x", recency="week"), context(transport=transport)
     )
@@ -427,7 +419,7 @@ async def test_no_retry_when_the_filtered_search_found_something() -> None:
 
 
 async def test_an_answer_alone_is_enough_not_to_retry() -> None:
-    transport = ScriptedTransport(ok({"answer": "Yes.", "results": []}))
+    transport = scripted_transport(ok({"answer": "Yes.", "results": []}))
     response = await TavilyProvider().search(
         SearchParams(query="x", recency="week"), context(transport=transport)
     )
@@ -436,7 +428,7 @@ async def test_an_answer_alone_is_enough_not_to_retry() -> None:
 
 
 async def test_an_error_on_the_first_call_is_not_retried() -> None:
-    transport = ScriptedTransport(status(500, "boom"))
+    transport = scripted_transport(status(500, "boom"))
     with pytest.raises(ProviderUnavailableError):
         await TavilyProvider().search(
             SearchParams(query="x", recency="week"), context(transport=transport)

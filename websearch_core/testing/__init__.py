@@ -4,17 +4,22 @@ Shipped in the package, like ``aiohttp.test_utils``: :class:`Simulator` starts l
 servers that speak each provider's real wire protocol and can inject faults (429 with
 ``Retry-After``, 402, 401, 403, 5xx, hangs, resets, malformed bodies, challenge pages,
 oversized bodies), so an agent can be tested end to end with no network and no keys.
+:class:`MockTransport` is the in-process counterpart for unit tests: a function answers
+each request and no socket is opened.
 """
 
 from .faults import Fault, FaultKind
+from .mock_transport import MockTransport, scripted
 from .simulator import PROTOCOLS, RecordedRequest, SimResult, SimulatedProvider, Simulator
 
 __all__ = [
     "PROTOCOLS",
     "Fault",
     "FaultKind",
+    "MockTransport",
     "RecordedRequest",
     "SimResult",
     "SimulatedProvider",
     "Simulator",
+    "scripted",
 ]

@@ -1,0 +1,163 @@
+"""An in-process transport for tests: a function answers each request, no socket is opened.
+
+In the manner of ``httpx.MockTransport``: :class:`MockTransport` is a
+:class:`~websearch_core.transport.Transport` whose ``send`` / ``send_sse`` hand the request
+to ``handler(request) -> HttpResponse`` instead of aiohttp. Everything around the wire stays
+the real code path: the base-URL override, the attempt's time bound and the timeout text,
+the size cap, SSE parsing (event streams only on a 2xx ``text/event-stream`` answer), and
+the mapping of aiohttp errors (a handler may raise ``aiohttp.ClientConnectionError`` to
+simulate a dropped connection). Status codes are untouched, so the provider's and the
+request loop's status handling runs as it would on the network.
+
+Redirects are returned as they are, not followed (the loopback
+:class:`~websearch_core.testing.Simulator` covers redirects, proxies and real sockets).
+
+Example:
+    >>> import asyncio
+    >>> from websearch_core.transport import HttpRequest, HttpResponse
+    >>> transport = MockTransport(lambda request: HttpResponse(status=200, body=b"{}"))
+    >>> request = HttpRequest(method="GET", url="https://api.example/search")
+    >>> asyncio.run(transport.send("brave", "Brave", request)).status
+    200
+    >>> transport.requests[0].url
+    'https://api.example/search'
+"""
+
+import dataclasses
+import inspect
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import cast
+
+import aiohttp
+
+from ..errors import ResponseTooLargeError
+from ..sse import DEFAULT_MAX_EVENT_BYTES, SseEvent, SseParser
+from ..transport import HttpRequest, HttpResponse, SseResponse, Transport
+from ..transport import _size as size_text  # the real size-cap wording
+
+__all__ = ["Handler", "MockTransport", "scripted"]
+
+Handler = Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]]
+"""Answers one request (sync or async); may raise an aiohttp error to simulate a failure."""
+
+
+class MockTransport(Transport):
+    """A :class:`Transport` that answers from ``handler`` in-process.
+
+    Args:
+        handler: Called with each request (its URL after the base-URL override).
+        timeout_seconds: Default per-request timeout, as for :class:`Transport`.
+        max_response_bytes: Default body size cap, as for :class:`Transport`.
+        base_urls: Provider id to origin override, as for :class:`Transport`.
+        secrets: Values scrubbed from transport error texts, as for :class:`Transport`.
+
+    Attributes:
+        requests: Every request sent, in order (URLs resolved).
+        calls: ``(provider id, label, request)`` for each request, for tests that check
+            which provider a request was sent for.
+    """
+
+    def __init__(
+        self,
+        handler: Handler,
+        *,
+        timeout_seconds: float = 5.0,
+        max_response_bytes: int = 1 << 20,
+        base_urls: Mapping[str, str] | None = None,
+        secrets: Sequence[str] = (),
+    ) -> None:
+        # No session: nothing here may reach aiohttp's client.
+        super().__init__(
+            cast(aiohttp.ClientSession, None),
+            timeout_seconds=timeout_seconds,
+            max_response_bytes=max_response_bytes,
+            base_urls=base_urls,
+            secrets=secrets,
+        )
+        self.handler = handler
+        self.requests: list[HttpRequest] = []
+        self.calls: list[tuple[str, str, HttpRequest]] = []
+
+    def __repr__(self) -> str:
+        return f"MockTransport(handler={self.handler!r}, base_urls={self.base_urls})"
+
+    async def _answer(
+        self, provider: str, label: str, request: HttpRequest, cap: int
+    ) -> HttpResponse:
+        resolved = dataclasses.replace(request, url=self.resolve_url(provider, request.url))
+        self.requests.append(resolved)
+        self.calls.append((provider, label, resolved))
+        answer = self.handler(resolved)
+        response = await answer if inspect.isawaitable(answer) else answer
+        if len(response.body) > cap:
+            message = f"{label} response exceeded {size_text(cap)}"
+            raise ResponseTooLargeError(provider, message, 500)
+        if not response.url:
+            response = dataclasses.replace(response, url=resolved.url)
+        return response
+
+    async def send(
+        self,
+        provider: str,
+        label: str,
+        request: HttpRequest,
+        *,
+        timeout_seconds: float | None = None,
+        max_response_bytes: int | None = None,
+    ) -> HttpResponse:
+        """See :meth:`Transport.send`; the answer comes from the handler."""
+        cap = max_response_bytes or self.max_response_bytes
+        url = self.resolve_url(provider, request.url)
+        work = self._answer(provider, label, request, cap)
+        return await self._guarded(provider, label, url, timeout_seconds, work)
+
+    async def send_sse(
+        self,
+        provider: str,
+        label: str,
+        request: HttpRequest,
+        *,
+        timeout_seconds: float | None = None,
+        max_response_bytes: int | None = None,
+        max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES,
+    ) -> SseResponse:
+        """See :meth:`Transport.send_sse`; the handler's body is parsed as the stream."""
+        cap = max_response_bytes or self.max_response_bytes
+        url = self.resolve_url(provider, request.url)
+
+        async def read() -> SseResponse:
+            response = await self._answer(provider, label, request, cap)
+            content_type = (response.header("Content-Type") or "").split(";")[0].strip()
+            events: list[SseEvent] = []
+            if 200 <= response.status < 300 and "event-stream" in content_type:
+                parser = SseParser(max_event_bytes)
+                events.extend(parser.feed(response.body))
+                events.extend(parser.finish())
+            return SseResponse(
+                status=response.status,
+                body=response.body,
+                events=tuple(events),
+                headers=response.headers,
+                url=response.url,
+            )
+
+        return await self._guarded(provider, label, url, timeout_seconds, read())
+
+
+def scripted(*responses: HttpResponse | BaseException) -> Handler:
+    """A handler that answers with ``responses`` in order (an exception is raised).
+
+    Raises:
+        AssertionError: A request arrived after the script ran out (names the request).
+    """
+    queue = list(responses)
+
+    def handler(request: HttpRequest) -> HttpResponse:
+        if not queue:
+            raise AssertionError(f"unexpected request: {request.method} {request.url}")
+        answer = queue.pop(0)
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    return handler
