@@ -25,7 +25,12 @@ message text::
             ledger.ProviderSkippedError      out of quota / cooling down / over budget: not asked
             browser.BrowserUnavailableError  headless Chromium needed but not installed
             providers.public.PublicEnginesFailedError   every public engine failed (503)
-    state.StateStoreError (a WebSearchError)  the ledger failed; the chain searches without it
+    (also defined beside their owners, directly under WebSearchError)
+    state.StateStoreError                    the ledger failed; the chain searches without it
+    content.errors.FetchError                one page fetch gave no content (.url, .reason)
+    ├── FetchRefusedError                    refused by policy: scheme, address, size, type
+    └── FetchFailedError                     an error status or a network failure (.status)
+        └── FetchTimeoutError                the call's deadline passed
 
 aiohttp and asyncio errors are translated into this tree in one place,
 :mod:`websearch_core.transport`. Cancellation is never translated: ``asyncio.CancelledError``
