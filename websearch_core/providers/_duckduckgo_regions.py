@@ -1,0 +1,110 @@
+"""DuckDuckGo's ``kl`` region codes from a request's language and country (pure).
+
+* **Region:** ``language`` (plus ``country`` when the language has no region) becomes a
+  locale, then DDG's ``kl`` code: lower-cased, ``_`` to ``-``, a few aliases
+  (``en-gb`` → ``uk-en``), otherwise ``ll-rr`` swapped to ``rr-ll`` and kept only if DDG
+  lists it; anything else is ``us-en``. A ``country`` whose pairing with the language (or,
+  alone, with English) DDG does not list picks that country's first listed region
+  (``de`` → ``de-de``).
+
+The module is private; :mod:`websearch_core.providers.duckduckgo` re-exports its public names.
+"""
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+
+__all__ = ["DEFAULT_REGION", "REGIONS", "REGION_ALIASES", "locale_to_kl", "region_for"]
+
+DEFAULT_REGION = "us-en"
+
+REGIONS: tuple[str, ...] = (
+    "xa-ar", "xa-en", "ar-es", "au-en", "at-de", "be-fr", "be-nl", "br-pt", "bg-bg", "ca-en",
+    "ca-fr", "ct-ca", "cl-es", "cn-zh", "co-es", "hr-hr", "cz-cs", "dk-da", "ee-et", "fi-fi",
+    "fr-fr", "de-de", "gr-el", "hk-tzh", "hu-hu", "in-en", "id-id", "id-en", "ie-en", "il-he",
+    "it-it", "jp-jp", "kr-kr", "lv-lv", "lt-lt", "xl-es", "my-ms", "my-en", "mx-es", "nl-nl",
+    "nz-en", "no-no", "pe-es", "ph-en", "ph-tl", "pl-pl", "pt-pt", "ro-ro", "ru-ru", "sg-en",
+    "sk-sk", "sl-sl", "za-en", "es-es", "se-sv", "ch-de", "ch-fr", "ch-it", "tw-tzh", "th-th",
+    "tr-tr", "ua-uk", "uk-en", "us-en", "ue-es", "ve-es", "vn-vi", "wt-wt",
+)  # fmt: skip
+"""DDG's documented ``kl`` values (region-language), in DDG's order."""
+
+REGION_ALIASES: Mapping[str, str] = MappingProxyType(
+    {
+        "ca-es": "ct-ca",
+        "en-gb": "uk-en",
+        "es-419": "xl-es",
+        "es-us": "ue-es",
+        "ja-jp": "jp-jp",
+        "ko-kr": "kr-kr",
+        "zh-hk": "hk-tzh",
+        "zh-tw": "tw-tzh",
+    }
+)
+"""Locales whose ``kl`` is not the plain ``rr-ll`` swap."""
+
+_REGION_SET = frozenset(REGIONS)
+_REGION_SUBTAG = re.compile(r"^(?:[a-z]{2}|\d{3})$")
+
+
+def locale_to_kl(locale: str | None) -> str:
+    """DuckDuckGo's ``kl`` region code for a locale such as ``pt-BR`` or ``en_GB``.
+
+    Lower-cases and turns ``_`` into ``-``, applies :data:`REGION_ALIASES`, otherwise swaps
+    ``ll-rr`` to ``rr-ll`` and accepts it only when DDG lists it. A script subtag is
+    skipped (``zh-Hant-TW`` is read as ``zh-tw``). Anything else, including a bare
+    language, gives :data:`DEFAULT_REGION`.
+
+    Example:
+        >>> locale_to_kl("pt-BR"), locale_to_kl("en_GB"), locale_to_kl("de")
+        ('br-pt', 'uk-en', 'us-en')
+    """
+    kl = _lookup_kl(locale)
+    return kl if kl is not None else DEFAULT_REGION
+
+
+def _lookup_kl(locale: str | None) -> str | None:
+    if not locale:
+        return None
+    value = locale.strip().lower().replace("_", "-")
+    if value in REGION_ALIASES:
+        return REGION_ALIASES[value]
+    parts = value.split("-")
+    if len(parts) < 2:
+        return None
+    regions = [part for part in parts[1:] if _REGION_SUBTAG.match(part)]
+    if not regions:
+        return None
+    pair = f"{parts[0]}-{regions[0]}"
+    if pair in REGION_ALIASES:
+        return REGION_ALIASES[pair]
+    swapped = f"{regions[0]}-{parts[0]}"
+    return swapped if swapped in _REGION_SET else None
+
+
+def _has_region(language: str) -> bool:
+    parts = language.lower().replace("_", "-").split("-")
+    return any(_REGION_SUBTAG.match(part) for part in parts[1:])
+
+
+def region_for(language: str | None, country: str | None) -> str:
+    """The ``kl`` value for a request's ``language`` and ``country``.
+
+    A language with a region (``pt-BR``) decides alone. Otherwise the language is paired
+    with ``country`` (English when only a country is given); when DDG does not list that
+    pairing, the country's first listed region is used. With neither, or nothing that
+    maps, the result is :data:`DEFAULT_REGION`.
+
+    Example:
+        >>> region_for("fr", "CH"), region_for(None, "de"), region_for("de", None)
+        ('ch-fr', 'de-de', 'us-en')
+    """
+    if language and (_has_region(language) or not country):
+        return locale_to_kl(language)
+    if not country:
+        return DEFAULT_REGION
+    region = country.lower()
+    kl = _lookup_kl(f"{language or 'en'}-{region}")
+    if kl is None:
+        kl = next((code for code in REGIONS if code.split("-")[0] == region), None)
+    return kl if kl is not None else DEFAULT_REGION
