@@ -1,0 +1,267 @@
+"""How a Google results page reads (pure): results, block pages, unrecognised pages.
+
+* **Parsing:** each ``<h3>`` inside a link is a result; ``/url?q=`` (or ``url=``) redirects on
+  google.com are unwrapped; links to google.com itself and ads (``#tads``, ``#bottomads``,
+  ``[data-text-ad]``) are dropped. The snippet is the first non-empty of
+  ``[data-sncf='1'] .VwiC3b``, ``.VwiC3b``, ``.IsZvec``, ``.BNeawe.s3v9rd``,
+  ``[data-sncf='1']`` inside the result container (``.tF2Cxc``, ``.MjjYud``, ``.Gx5Zad``, else
+  the h3's grandparent), without a trailing ``Read more``. URLs are de-duplicated. A results
+  page (``#search``/``#rso``, or "did not match any documents") with no result is a genuine
+  empty answer; any other page is a :class:`~websearch_core.errors.ResponseParseError`.
+
+Differences from the reference (§8.21) and deliberate choices:
+
+* The capture (a rendered pt-BR page, 2025-03) shows the date before the snippet in
+  ``span.LEwnzc``; its text becomes ``published_date`` (``há 7 dias`` stays a date text with
+  no age, ``Mar 3, 2025`` gets an age). The snippet keeps it, as the reference does.
+* The reference matches ``unusual traffic|g-recaptcha`` anywhere in the page; a results page
+  for the query "unusual traffic" echoes it, so here the text markers only count on a page
+  with no ``<h3>`` (the status and ``/sorry/`` rules are unchanged).
+* Only ``google.com``/``www.google.com`` links are dropped, so results on Google's product
+  hosts (``cloud.google.com`` in the capture) are kept. Text-fragment directives
+  (``#:~:text=...``) that Google appends to featured links are removed from URLs.
+
+The module is private; :mod:`websearch_core.providers.google` re-exports its public names.
+"""
+
+from collections.abc import Callable, Iterator
+from typing import Literal
+from urllib.parse import parse_qs, urlsplit, urlunsplit
+
+import lxml.etree
+
+from ..errors import ResponseParseError
+from ..html import Element, class_tokens, parse_document, resolve_link, text_of
+from ..models import SearchSource
+from ._common import is_http_url
+from ._scraper import collect_unique, scraped_source
+
+__all__ = [
+    "GOOGLE_HOME_URL",
+    "MAX_RESULTS",
+    "PROVIDER_ID",
+    "UNRECOGNISED_MESSAGE",
+    "BlockReason",
+    "block_reason",
+    "parse_page",
+    "unwrap_url",
+]
+
+PROVIDER_ID = "google"
+
+
+GOOGLE_HOME_URL = "https://www.google.com/"
+
+
+MAX_RESULTS = 20
+
+
+UNRECOGNISED_MESSAGE = "Google returned an unrecognised page"
+
+
+BlockReason = Literal["traffic", "javascript"]
+
+
+_GOOGLE_HOSTS = frozenset({"google.com", "www.google.com"})
+
+
+_CONTAINER_CLASSES = frozenset({"tF2Cxc", "MjjYud", "Gx5Zad"})
+
+
+_AD_IDS = frozenset({"tads", "bottomads"})
+
+
+_SERP_ELEMENT = lxml.etree.XPath("//*[@id='search' or @id='rso']")
+
+
+_READ_MORE = "Read more"
+
+
+_TRAFFIC_TEXT = ("unusual traffic", "g-recaptcha")
+
+
+_NO_RESULTS_TEXT = "did not match any documents"
+
+
+def block_reason(page: str, status: int, url: str = "") -> BlockReason | None:
+    """Why a page is a block instead of results, or ``None`` (the reference's ``blockReason``).
+
+    Example:
+        >>> block_reason("<html>...</html>", 200, "https://www.google.com/sorry/index?x=1")
+        'traffic'
+    """
+    has_results = "<h3" in page.lower()
+    if status in (403, 429) or "/sorry/" in urlsplit(url).path:
+        return "traffic"
+    if not has_results:
+        lowered = page.lower()
+        if any(marker in lowered for marker in _TRAFFIC_TEXT):
+            return "traffic"
+        if "/httpservice/retry/enablejs" in lowered:
+            return "javascript"
+    return None
+
+
+def _without_text_fragment(url: str) -> str:
+    parts = urlsplit(url)
+    if not parts.fragment.startswith(":~:"):
+        return url
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, parts.query, ""))
+
+
+def unwrap_url(href: str, base: str = GOOGLE_HOME_URL) -> str | None:
+    """The destination of a result link, or ``None`` when it is not a web result.
+
+    ``/url?q=<target>`` (or ``url=``) on google.com is unwrapped; the target must be an
+    ``http(s)`` URL not on ``google.com``/``www.google.com``.
+
+    Example:
+        >>> unwrap_url("/url?q=https://example.org/a&sa=U&ved=x")
+        'https://example.org/a'
+        >>> unwrap_url("/search?q=more") is None
+        True
+    """
+    found = resolve_link(href, base)
+    if found is None:
+        return None
+    resolved, parts = found
+    host = (parts.hostname or "").lower()
+    if host in _GOOGLE_HOSTS and parts.path == "/url":
+        query = parse_qs(parts.query)
+        target = (query.get("q") or query.get("url") or [""])[0].strip()
+        if not is_http_url(target):
+            return None
+        resolved = target
+        host = (urlsplit(target).hostname or "").lower()
+    if host in _GOOGLE_HOSTS:
+        return None
+    return _without_text_fragment(resolved)
+
+
+def _has_container_class(element: Element) -> bool:
+    return bool(_CONTAINER_CLASSES.intersection((element.get("class") or "").split()))
+
+
+def _container(h3: Element) -> Element | None:
+    for ancestor in h3.iterancestors():
+        if _has_container_class(ancestor):
+            return ancestor
+    parent = h3.getparent()
+    return parent.getparent() if parent is not None else None
+
+
+_NO_CLASSES: frozenset[str] = frozenset()
+
+
+def _is_sncf(element: Element) -> bool:
+    return element.get("data-sncf") == "1"
+
+
+def _under(element: Element, container: Element, test: Callable[[Element], bool]) -> bool:
+    """Whether an ancestor of ``element``, up to ``container`` itself, passes ``test``."""
+    if element is container:
+        return False
+    for ancestor in element.iterancestors():
+        if test(ancestor):
+            return True
+        if ancestor is container:
+            return False
+    return False
+
+
+def _classed(container: Element) -> list[tuple[Element, frozenset[str]]]:
+    """The container's elements in document order (itself first), with their class names."""
+    return [
+        (element, class_tokens(classes) if (classes := element.get("class")) else _NO_CLASSES)
+        for element in container.iter(lxml.etree.Element)
+    ]
+
+
+def _snippet_candidates(
+    container: Element, elements: list[tuple[Element, frozenset[str]]]
+) -> Iterator[Element]:
+    """The snippet selectors' matches: each group in document order, groups in order.
+
+    The groups: ``[data-sncf='1'] .VwiC3b``, ``.VwiC3b``, ``.IsZvec``, ``.BNeawe.s3v9rd``,
+    ``[data-sncf='1']``.
+    """
+    yield from (e for e, names in elements if "VwiC3b" in names and _under(e, container, _is_sncf))
+    yield from (e for e, names in elements if "VwiC3b" in names)
+    yield from (e for e, names in elements if "IsZvec" in names)
+    yield from (e for e, names in elements if {"BNeawe", "s3v9rd"} <= names)
+    yield from (e for e, _ in elements if _is_sncf(e))
+
+
+def _snippet(container: Element, elements: list[tuple[Element, frozenset[str]]]) -> str:
+    for element in _snippet_candidates(container, elements):
+        text = text_of(element)
+        if text:
+            return text.removesuffix(_READ_MORE).rstrip()
+    return ""
+
+
+def _date_spans(elements: list[tuple[Element, frozenset[str]]]) -> list[Element]:
+    """``.LEwnzc span, .YrbPuc span``: spans inside a date box, in document order."""
+    boxes = [e for e, names in elements if "LEwnzc" in names or "YrbPuc" in names]
+    if not boxes:
+        return []
+    inside = {span for box in boxes for span in box.iter("span") if span is not box}
+    return [e for e, _ in elements if e in inside]
+
+
+def _published(elements: list[tuple[Element, frozenset[str]]]) -> str | None:
+    """The first date-box span whose text has a digit in it."""
+    for element in _date_spans(elements):
+        text = text_of(element).rstrip(" —-").strip()
+        if text and any(character.isdigit() for character in text):
+            return text
+    return None
+
+
+def _in_ad(h3: Element) -> bool:
+    """Whether the heading sits in an ad block (``#tads``, ``#bottomads``, ``[data-text-ad]``)."""
+    return any(
+        ancestor.get("id") in _AD_IDS or ancestor.get("data-text-ad") is not None
+        for ancestor in h3.iterancestors()
+    )
+
+
+def _source(h3: Element) -> SearchSource | None:
+    if _in_ad(h3):
+        return None
+    anchor = next(h3.iterancestors("a"), None)
+    if anchor is None:
+        return None
+    url = unwrap_url(anchor.get("href") or "")
+    if url is None:
+        return None
+    container = _container(h3)
+    if container is None:
+        return scraped_source(title=text_of(h3), url=url)
+    elements = _classed(container)
+    published = _published(elements)
+    snippet = _snippet(container, elements)
+    return scraped_source(title=text_of(h3), url=url, snippet=snippet, date=published)
+
+
+def _is_results_page(page: str, root: Element) -> bool:
+    if _SERP_ELEMENT(root):
+        return True
+    return _NO_RESULTS_TEXT in page
+
+
+def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
+    """The organic results of a Google results page, de-duplicated, at most ``limit``.
+
+    Args:
+        page: The HTML (plain or rendered).
+        limit: How many to keep.
+
+    Raises:
+        ResponseParseError: No result and nothing that looks like a results page.
+    """
+    root = parse_document(page)
+    sources = collect_unique(root.iter("h3"), _source, limit)
+    if not sources and not _is_results_page(page, root):
+        raise ResponseParseError(PROVIDER_ID, UNRECOGNISED_MESSAGE, 502)
+    return sources
