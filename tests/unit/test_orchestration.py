@@ -1,0 +1,64 @@
+"""The orchestration package: the chain lends its ledger to a fan-out, old paths still work."""
+
+import websearch_core.chain
+import websearch_core.ledger
+import websearch_core.quota
+from tests.providers._helpers import key_context
+from websearch_core import orchestration
+from websearch_core.models import SearchParams, SearchResponse, SearchSource
+from websearch_core.orchestration import ChainPlan, ChainRunner, FanOutProvider, Ledger
+from websearch_core.providers.base import ProviderContext, ProviderInfo
+from websearch_core.providers.public import PublicProvider
+from websearch_core.state import MemoryStore
+
+INFO = ProviderInfo(
+    id="public", label="Fan", kind="aggregate", description="d", docs_url="https://x"
+)
+
+
+class _RecordingFanOut(FanOutProvider):
+    """Answers at once and remembers which ledger each call ran with."""
+
+    info = INFO
+
+    def __init__(self) -> None:
+        self.seen: list[Ledger | None] = []
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        self.seen.append(self.ledger)
+        source = SearchSource(title="T", url="https://a.example/", snippet="S")
+        return SearchResponse(provider=INFO.id, sources=(source,))
+
+
+def test_with_ledger_binds_a_copy_and_leaves_the_shared_instance_alone() -> None:
+    shared = PublicProvider(soft_deadline_seconds=1.0, hard_deadline_seconds=2.0)
+    ledger = Ledger(MemoryStore())
+    bound = shared.with_ledger(ledger)
+    assert bound is not shared and type(bound) is PublicProvider
+    assert (bound.ledger, shared.ledger) == (ledger, None)
+    assert bound.deadlines(key_context("public", None)) == (1.0, 2.0)
+
+
+async def test_the_chain_hands_a_fan_out_its_own_ledger_for_the_call() -> None:
+    provider = _RecordingFanOut()
+    runner = ChainRunner(MemoryStore())
+    outcome = await runner.run(
+        ChainPlan(providers=[provider]), SearchParams(query="q"), key_context("public", None)
+    )
+    assert outcome.response is not None and outcome.response.provider == "public"
+    assert provider.seen == [runner.ledger]
+    assert provider.ledger is None  # the registered instance never holds a call's ledger
+
+
+def test_the_old_module_paths_re_export_the_same_objects() -> None:
+    assert websearch_core.chain.ChainRunner is orchestration.ChainRunner
+    assert websearch_core.chain.resolve_candidates is orchestration.resolve_candidates
+    assert websearch_core.ledger.Ledger is orchestration.Ledger
+    assert websearch_core.ledger.mark_scope is orchestration.mark_scope
+    assert websearch_core.quota.Budget is orchestration.Budget
+    for module in (websearch_core.chain, websearch_core.ledger, websearch_core.quota):
+        assert all(hasattr(module, name) for name in module.__all__)
+
+
+def test_provider_context_carries_no_ledger() -> None:
+    assert "ledger" not in ProviderContext.__dataclass_fields__
