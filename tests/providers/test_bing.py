@@ -32,6 +32,7 @@ from websearch_core.html import (
 )
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
+from websearch_core.providers._bing_parse import _query_value
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.bing import (
     BING_SEARCH_URL,
@@ -39,7 +40,6 @@ from websearch_core.providers.bing import (
     INFO,
     UNRECOGNISED_MESSAGE,
     BingProvider,
-    _query_value,
     build_params,
     build_request,
     is_challenge_page,
