@@ -8,12 +8,15 @@
   redirect, with a size cap, a content-type check, a page cache and browser escalation.
   :meth:`websearch_core.WebSearch.fetch` is the usual entry point.
 - :func:`fetch_source_pages` and :func:`content_text` add the pages behind search results
-  to a search (the pieces ``include_content`` is built from).
+  to a search; :func:`add_page_content` is the whole ``include_content`` step of
+  :meth:`websearch_core.WebSearch.search`. :func:`provided_page` maps the page text a
+  provider sends with a result; :func:`fence_results` fences search text
+  (``fence_results`` setting).
 """
 
 from .decode import declared_charset, decode_html
 from .documents import pdf_content, text_content
-from .enrich import SourcePage, content_text, fetch_source_pages
+from .enrich import PagedResponse, SourcePage, add_page_content, content_text, fetch_source_pages
 from .errors import (
     FetchError,
     FetchFailedError,
@@ -23,8 +26,9 @@ from .errors import (
 )
 from .extract import extract_content, html_to_markdown
 from .fetch import DEFAULT_MAX_PAGE_BYTES, MAX_REDIRECTS, FetchOptions, PageFetcher
-from .models import FetchMethod, PageContent
+from .models import FetchMethod, PageContent, provided_page
 from .safety import ALLOW_PRIVATE_ENV, SafeResolver, check_url, private_allowed
+from .tool_text import fence_results
 
 __all__ = [
     "ALLOW_PRIVATE_ENV",
@@ -38,17 +42,21 @@ __all__ = [
     "FetchTimeoutError",
     "PageContent",
     "PageFetcher",
+    "PagedResponse",
     "RefusalReason",
     "SafeResolver",
     "SourcePage",
+    "add_page_content",
     "check_url",
     "content_text",
     "declared_charset",
     "decode_html",
     "extract_content",
+    "fence_results",
     "fetch_source_pages",
     "html_to_markdown",
     "pdf_content",
     "private_allowed",
+    "provided_page",
     "text_content",
 ]
