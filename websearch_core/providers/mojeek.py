@@ -25,13 +25,8 @@
   Tavily, Exa, or Kagi.`` (429). Other non-2xx: the shared classifier, else
   ``Mojeek HTML error (<status>)``. Fetch and browser failures: ``Mojeek search failed:
   <detail>`` (503) or ``Mojeek search timed out.`` (504).
-* **Parsing:** each ``ul.results-standard > li`` (clustered ``li.clu-result`` rows
-  included): the link is ``h2 a.title``, else ``a.title``, resolved against the home URL;
-  it must be ``http(s)`` and not on ``mojeek.com``, ``mojeek.co.uk``, ``mojeek.fr`` or
-  ``mojeek.de`` (or their subdomains); the title is the link text, the snippet ``p.s``. URLs
-  are de-duplicated. A results page with no result (the ``serp-results`` column, or "No pages
-  found") is a genuine empty answer; any other page is a
-  :class:`~websearch_core.errors.ResponseParseError`.
+* **Parsing:** :mod:`._mojeek_parse` (result rows, Mojeek links dropped, the results column
+  or "No pages found" as a genuine empty answer).
 
 Differences from the reference (§8.22) and deliberate choices:
 
@@ -56,27 +51,27 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from ..browser import HeadlessOptions
-from ..errors import ChallengeError, ResponseParseError
-from ..filters import FilterSupport
+from ..errors import ChallengeError
 from ..html import (
-    Element,
-    css,
-    has_class,
     navigation_headers,
-    parse_document,
-    resolve_link,
-    select,
-    text_of,
 )
-from ..models import SearchParams, SearchSource
+from ..models import SearchParams
 from ..transport import HttpRequest, HttpResponse
 from ._escalation import Escalation, FailureTexts
 from ._html_engine import HtmlEngine, HtmlEngineProvider, single_page
-from ._scraper import check_html_status, collect_unique, scraped_source
+from ._scraper import check_html_status
 from .base import ProviderInfo, clamp_count
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
+from ._mojeek_parse import (
+    MAX_RESULTS,
+    MOJEEK_HOME_URL,
+    PROVIDER_ID,
+    UNRECOGNISED_MESSAGE,
+    is_robot_page,
+    parse_page,
+)
 
 __all__ = [
     "INFO",
@@ -96,9 +91,7 @@ __all__ = [
 logger = logging.getLogger("websearch_core.providers.mojeek")
 
 MOJEEK_SEARCH_URL = "https://www.mojeek.de/search"
-MOJEEK_HOME_URL = "https://www.mojeek.de/?arc=none&lang=en&lb=en&theme=dark"
 DEFAULT_RESULTS = 10
-MAX_RESULTS = 20
 RESULTS_SELECTOR = "ul.results-standard li"
 CHECKBOX_SELECTOR = "altcha-widget input[type=checkbox]"
 WIDGET_WAIT_SECONDS = 10.0
@@ -110,11 +103,10 @@ ROBOT_MESSAGE = (
     "searches from datacenter/shared-egress IPs; retry later or configure another provider "
     "such as Brave, Tavily, Exa, or Kagi."
 )
-UNRECOGNISED_MESSAGE = "Mojeek returned an unrecognised page"
 FAILURE = FailureTexts(failed="Mojeek search failed: {}", timed_out="Mojeek search timed out.")
 
 INFO = ProviderInfo(
-    id="mojeek",
+    id=PROVIDER_ID,
     label="Mojeek",
     kind="scraper",
     description=(
@@ -126,17 +118,9 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="mojeek",
-    filters=FilterSupport(
-        native=frozenset({"recency"}),
-        query=frozenset({"include_domains", "exclude_domains", "phrase", "exclude_terms"}),
-    ),
 )
 
-_AUTOMATED = re.compile(r"sending automated queries", re.IGNORECASE)
-_MOJEEK_DOMAINS = ("mojeek.com", "mojeek.co.uk", "mojeek.fr", "mojeek.de")
-_SERP_MARKERS = ("serp-results", "No pages found")
 _ALTCHA = re.compile(r"altcha|captcha-wrap", re.IGNORECASE)
-_ROWS = css("ul.results-standard > li")
 
 
 def search_params(params: SearchParams) -> list[tuple[str, str]]:
@@ -167,81 +151,11 @@ def build_request(params: SearchParams) -> HttpRequest:
     return HttpRequest(method="GET", url=url, headers=navigation_headers(referer=MOJEEK_HOME_URL))
 
 
-def is_robot_page(page: str) -> bool:
-    """Whether the page is the ALTCHA wall or the "automated queries" wall.
-
-    Example:
-        >>> is_robot_page('<div class="captcha-wrap"></div>'), is_robot_page("<p>hi</p>")
-        (True, False)
-    """
-    if "results-standard" in page:
-        return False
-    return "altcha-widget" in page or "captcha-wrap" in page or bool(_AUTOMATED.search(page))
-
-
 def check_page(response: HttpResponse) -> None:
     """Raise for a robot page, then for any other non-2xx status."""
     if is_robot_page(response.text()):
         raise ChallengeError(INFO.id, ROBOT_MESSAGE)
     check_html_status(INFO, response)
-
-
-def _is_mojeek(host: str | None) -> bool:
-    host = (host or "").lower()
-    return any(host == domain or host.endswith(f".{domain}") for domain in _MOJEEK_DOMAINS)
-
-
-def _row_parts(row: Element) -> tuple[Element | None, Element | None]:
-    """The row's link (``h2 a.title``, else ``a.title``) and snippet (``p.s``).
-
-    One walk over the row's few links and paragraphs costs less than three compiled
-    selectors; the order of preference is the same.
-    """
-    title = heading_title = snippet = None
-    for element in row.iter("a", "p"):
-        if element.tag == "p":
-            if snippet is None and has_class(element, "s"):
-                snippet = element
-        elif has_class(element, "title"):
-            title = element if title is None else title
-            if heading_title is None and _under_heading(element, row):
-                heading_title = element
-    return (heading_title if heading_title is not None else title), snippet
-
-
-def _under_heading(element: Element, row: Element) -> bool:
-    for ancestor in element.iterancestors():
-        if ancestor.tag == "h2":
-            return True
-        if ancestor is row:
-            return False
-    return False
-
-
-def _source(row: Element) -> SearchSource | None:
-    anchor, paragraph = _row_parts(row)
-    if anchor is None:
-        return None
-    found = resolve_link(anchor.get("href") or "", MOJEEK_HOME_URL)
-    if found is None or _is_mojeek(found[1].hostname):
-        return None
-    url = found[0]
-    snippet = text_of(paragraph) if paragraph is not None else ""
-    return scraped_source(title=text_of(anchor), url=url, snippet=snippet)
-
-
-def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
-    """The results of a Mojeek results page, de-duplicated, at most ``limit``.
-
-    Raises:
-        ResponseParseError: No result and nothing that looks like a results page.
-    """
-    root = parse_document(page)
-    sources = collect_unique(select(_ROWS, root), _source, limit)
-    is_serp = "results-standard" in page or any(marker in page for marker in _SERP_MARKERS)
-    if not sources and not is_serp:
-        raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
-    return sources
 
 
 def _remaining(deadline: float, cap: float) -> float:

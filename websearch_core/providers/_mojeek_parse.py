@@ -1,0 +1,129 @@
+"""How a Mojeek results page reads (pure): result rows and the robot walls.
+
+* **Parsing:** each ``ul.results-standard > li`` (clustered ``li.clu-result`` rows
+  included): the link is ``h2 a.title``, else ``a.title``, resolved against the home URL;
+  it must be ``http(s)`` and not on ``mojeek.com``, ``mojeek.co.uk``, ``mojeek.fr`` or
+  ``mojeek.de`` (or their subdomains); the title is the link text, the snippet ``p.s``. URLs
+  are de-duplicated. A results page with no result (the ``serp-results`` column, or "No pages
+  found") is a genuine empty answer; any other page is a
+  :class:`~websearch_core.errors.ResponseParseError`.
+
+The module is private; :mod:`websearch_core.providers.mojeek` re-exports its public names.
+"""
+
+import re
+
+from ..errors import ResponseParseError
+from ..html import (
+    Element,
+    css,
+    has_class,
+    parse_document,
+    resolve_link,
+    select,
+    text_of,
+)
+from ..models import SearchSource
+from ._scraper import collect_unique, scraped_source
+
+__all__ = [
+    "MAX_RESULTS",
+    "MOJEEK_HOME_URL",
+    "PROVIDER_ID",
+    "UNRECOGNISED_MESSAGE",
+    "is_robot_page",
+    "parse_page",
+]
+
+PROVIDER_ID = "mojeek"
+
+
+MOJEEK_HOME_URL = "https://www.mojeek.de/?arc=none&lang=en&lb=en&theme=dark"
+
+
+MAX_RESULTS = 20
+
+
+UNRECOGNISED_MESSAGE = "Mojeek returned an unrecognised page"
+
+
+_AUTOMATED = re.compile(r"sending automated queries", re.IGNORECASE)
+
+
+_MOJEEK_DOMAINS = ("mojeek.com", "mojeek.co.uk", "mojeek.fr", "mojeek.de")
+
+
+_SERP_MARKERS = ("serp-results", "No pages found")
+
+
+_ROWS = css("ul.results-standard > li")
+
+
+def is_robot_page(page: str) -> bool:
+    """Whether the page is the ALTCHA wall or the "automated queries" wall.
+
+    Example:
+        >>> is_robot_page('<div class="captcha-wrap"></div>'), is_robot_page("<p>hi</p>")
+        (True, False)
+    """
+    if "results-standard" in page:
+        return False
+    return "altcha-widget" in page or "captcha-wrap" in page or bool(_AUTOMATED.search(page))
+
+
+def _is_mojeek(host: str | None) -> bool:
+    host = (host or "").lower()
+    return any(host == domain or host.endswith(f".{domain}") for domain in _MOJEEK_DOMAINS)
+
+
+def _row_parts(row: Element) -> tuple[Element | None, Element | None]:
+    """The row's link (``h2 a.title``, else ``a.title``) and snippet (``p.s``).
+
+    One walk over the row's few links and paragraphs costs less than three compiled
+    selectors; the order of preference is the same.
+    """
+    title = heading_title = snippet = None
+    for element in row.iter("a", "p"):
+        if element.tag == "p":
+            if snippet is None and has_class(element, "s"):
+                snippet = element
+        elif has_class(element, "title"):
+            title = element if title is None else title
+            if heading_title is None and _under_heading(element, row):
+                heading_title = element
+    return (heading_title if heading_title is not None else title), snippet
+
+
+def _under_heading(element: Element, row: Element) -> bool:
+    for ancestor in element.iterancestors():
+        if ancestor.tag == "h2":
+            return True
+        if ancestor is row:
+            return False
+    return False
+
+
+def _source(row: Element) -> SearchSource | None:
+    anchor, paragraph = _row_parts(row)
+    if anchor is None:
+        return None
+    found = resolve_link(anchor.get("href") or "", MOJEEK_HOME_URL)
+    if found is None or _is_mojeek(found[1].hostname):
+        return None
+    url = found[0]
+    snippet = text_of(paragraph) if paragraph is not None else ""
+    return scraped_source(title=text_of(anchor), url=url, snippet=snippet)
+
+
+def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
+    """The results of a Mojeek results page, de-duplicated, at most ``limit``.
+
+    Raises:
+        ResponseParseError: No result and nothing that looks like a results page.
+    """
+    root = parse_document(page)
+    sources = collect_unique(select(_ROWS, root), _source, limit)
+    is_serp = "results-standard" in page or any(marker in page for marker in _SERP_MARKERS)
+    if not sources and not is_serp:
+        raise ResponseParseError(PROVIDER_ID, UNRECOGNISED_MESSAGE, 502)
+    return sources
