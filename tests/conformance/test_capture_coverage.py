@@ -33,4 +33,5 @@ def test_every_capture_of_a_registered_provider_is_used(provider_id: str) -> Non
 def test_socket_policy_allows_loopback_only(pytestconfig: pytest.Config) -> None:
     allowed = pytestconfig.getoption("allow_hosts")
     assert allowed is not None
-    assert set(str(allowed).split(",")) <= {"127.0.0.1", "::1", "localhost"}
+    # Loopback only; 127.0.0.2 is a second loopback origin for the redirect tests.
+    assert set(str(allowed).split(",")) <= {"127.0.0.1", "127.0.0.2", "::1", "localhost"}

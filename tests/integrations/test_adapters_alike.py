@@ -129,7 +129,7 @@ async def test_a_bad_config_file_is_named_in_one_line(
         (
             "WEBSEARCH_EXCLUDE",
             "altavista",
-            "Unknown search provider: altavista (known: perplexity",
+            "WEBSEARCH_EXCLUDE: unknown provider id altavista (known: perplexity",
         ),
     ],
 )

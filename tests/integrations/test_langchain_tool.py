@@ -261,12 +261,17 @@ async def test_preferred_provider_is_construction_time_config(sim: Simulator) ->
     assert sim["brave"].requests == []
 
 
-async def test_configuration_errors_become_error_messages(sim: Simulator) -> None:
-    tool = _tool(sim, "altavista")
+async def test_configuration_errors_become_error_messages(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", "altavista")  # read when the tool first searches
+    tool = WebSearchTool(api_keys=sim.api_keys())
     message = await tool.ainvoke(_call({"query": "python"}))
     await tool.aclose()
     assert message.status == "error"
-    assert message.content.startswith("Error: configuration: Unknown search provider: altavista")
+    assert message.content.startswith(
+        "Error: configuration: WEBSEARCH_EXCLUDE: unknown provider id altavista"
+    )
 
 
 async def test_a_given_web_search_is_used_and_left_open(sim: Simulator) -> None:
