@@ -200,7 +200,8 @@ class AppliedFilter(_Frozen):
     applied: tuple[FilterWay, ...]
     """Every way it was applied, in order: an API parameter (``native``), the provider's
     query syntax (``query``), our local check of the results (``post``); ``ignored`` when
-    none could, or, after ``post``, when some results carried no date to check."""
+    none could, or, after ``post``, when some results could not be checked (no date, no
+    snippet) and were kept."""
 
 
 class SearchResponse(_Frozen):

@@ -253,7 +253,7 @@ def test_dates_are_checked_from_age_or_iso_date_and_undated_results_are_kept() -
     ]
     kept = post_filter(sources, wanted, frozenset({"date_after", "date_before"}), now=NOW)
     assert [s.url for s in kept.sources] == ["https://a.org/", "https://d.org/", "https://e.org/"]
-    assert kept.undated == frozenset({"date_after", "date_before"})
+    assert kept.unchecked == frozenset({"date_after", "date_before"})
 
 
 def test_recency_keeps_what_is_inside_the_span() -> None:
@@ -264,7 +264,7 @@ def test_recency_keeps_what_is_inside_the_span() -> None:
     ]
     kept = post_filter(sources, wanted, frozenset({"recency"}), now=NOW)
     assert [s.url for s in kept.sources] == ["https://a.org/"]
-    assert kept.undated == frozenset()
+    assert kept.unchecked == frozenset()
 
 
 def test_phrases_and_excluded_terms_are_looked_for_in_title_and_snippet() -> None:
@@ -276,7 +276,17 @@ def test_phrases_and_excluded_terms_are_looked_for_in_title_and_snippet() -> Non
         source("https://d.org/", "Nothing", None),
     ]
     kept = post_filter(sources, wanted, frozenset({"phrase", "exclude_terms"}))
-    assert [s.url for s in kept.sources] == ["https://a.org/", "https://c.org/"]
+    # d.org has no snippet: its title cannot prove the phrase absent, so it stays, flagged.
+    assert [s.url for s in kept.sources] == ["https://a.org/", "https://c.org/", "https://d.org/"]
+    assert kept.unchecked == frozenset({"phrase", "exclude_terms"})
+
+
+def test_a_title_alone_still_proves_an_excluded_term_present() -> None:
+    wanted = requested_filters(SearchParams(query="runtimes -java"))
+    sources = [source("https://a.org/", "Java runtimes"), source("https://b.org/", "Go", "go")]
+    kept = post_filter(sources, wanted, frozenset({"exclude_terms"}))
+    assert [s.url for s in kept.sources] == ["https://b.org/"]
+    assert kept.unchecked == frozenset()
 
 
 def test_filetype_is_read_from_the_url_path() -> None:
@@ -319,7 +329,7 @@ def test_the_record_lists_each_value_and_how_it_was_applied() -> None:
         {"name": "language", "value": "de", "applied": ("ignored",)},
     ]
     assert ignored_note(filtered) == (
-        "Filters not applied: date_after=2026-05-01 (undated results kept), language=de."
+        "Filters not applied: date_after=2026-05-01 (some results unchecked), language=de."
     )
     assert filtered.model_dump(mode="json")["filters"][0] == {
         "name": "include_domains",

@@ -8,9 +8,9 @@ __all__ = ["ignored_note"]
 def ignored_note(response: SearchResponse) -> str | None:
     """``Filters not applied: language=de.``, or ``None`` when every filter was applied.
 
-    A date filter checked locally but met by results without a date reads as
-    ``date_after=2025-01-01 (undated results kept)``: the model should not take those
-    results' dates on trust.
+    A filter checked locally but met by results it could not check (no date, no snippet)
+    reads as ``date_after=2025-01-01 (some results unchecked)``: the model should not take
+    those results on trust.
 
     Examples:
         >>> from websearch_core.models import AppliedFilter
@@ -23,6 +23,6 @@ def ignored_note(response: SearchResponse) -> str | None:
     for item in response.filters:
         if "ignored" not in item.applied:
             continue
-        partly = " (undated results kept)" if len(item.applied) > 1 else ""
+        partly = " (some results unchecked)" if len(item.applied) > 1 else ""
         parts.append(f"{item.name}={item.value}{partly}")
     return f"Filters not applied: {', '.join(parts)}." if parts else None

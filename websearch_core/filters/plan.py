@@ -171,7 +171,7 @@ def apply_plan(
         AppliedFilter(
             name=name,
             value=value,
-            applied=(*plan.ways[name], "ignored") if name in checked.undated else plan.ways[name],
+            applied=(*plan.ways[name], "ignored") if name in checked.unchecked else plan.ways[name],
         )
         for name, value in plan.wanted.entries()
     )

@@ -2,9 +2,10 @@
 
 Domains are read from each result's URL, so they can always be checked (and always are:
 Brave answered ``site:github.com`` with builtin.com and wikipedia.org among github.com).
-Dates are checked when a result carries one; a result without a date is kept, and the
-filter reported as partly ignored. Phrases and excluded terms can only be looked for in
-the title and snippet, the text we have.
+Dates are checked when a result carries one. Phrases and excluded terms can only be looked
+for in the title and snippet, the text we have; a result without a snippet is checked on
+its title alone. A result that cannot be checked (no date, no snippet) is kept rather than
+dropped on a guess, and the filter is reported as partly ignored.
 """
 
 import re
@@ -32,10 +33,10 @@ _ISO_DAY: Final = re.compile(r"^\s*(\d{4}-\d{2}-\d{2})")
 
 @dataclass(frozen=True, slots=True)
 class PostResult:
-    """The results that passed, and which date filters met results without a date."""
+    """The results that passed, and which filters met results they could not check."""
 
     sources: tuple[SearchSource, ...]
-    undated: frozenset[FilterName]
+    unchecked: frozenset[FilterName]
 
 
 def published_at(source: SearchSource, now: datetime) -> datetime | None:
@@ -80,7 +81,12 @@ def _passes_dates(
     )
 
 
-def _passes(source: SearchSource, wanted: RequestedFilters, checks: frozenset[FilterName]) -> bool:
+def _passes(
+    source: SearchSource,
+    wanted: RequestedFilters,
+    checks: frozenset[FilterName],
+    unchecked: set[FilterName],
+) -> bool:
     parts = urlsplit(source.url)
     host = (parts.hostname or "").removeprefix("www.")
     if (
@@ -97,11 +103,13 @@ def _passes(source: SearchSource, wanted: RequestedFilters, checks: frozenset[Fi
             return False
     if "phrase" in checks or "exclude_terms" in checks:
         text = _text(source)
-        if "phrase" in checks and not all(_contains_term(text, p) for p in wanted.phrase):
-            return False
         if "exclude_terms" in checks and any(
             _contains_term(text, term) for term in wanted.exclude_terms
         ):
+            return False
+        if not source.snippet:  # the title alone proves a term present, never absent
+            unchecked.update(checks & {"phrase", "exclude_terms"})
+        elif "phrase" in checks and not all(_contains_term(text, p) for p in wanted.phrase):
             return False
     return True
 
@@ -122,7 +130,7 @@ def post_filter(
         now: The reference time for ages and ``recency`` (default: the current UTC time).
 
     Returns:
-        The passing sources and the date filters some kept source could not be checked for.
+        The passing sources, and the filters some kept source could not be checked for.
     """
     moment = now or datetime.now(UTC)
     asked = {
@@ -132,15 +140,17 @@ def post_filter(
     }
     date_checks = frozenset(name for name in checks & DATE_FILTERS if asked[name])
     kept: list[SearchSource] = []
-    undated = False
+    unchecked: set[FilterName] = set()
     for source in sources:
-        if not _passes(source, wanted, checks):
+        maybe: set[FilterName] = set()
+        if not _passes(source, wanted, checks, maybe):
             continue
         if date_checks:
             published = published_at(source, moment)
             if published is None:
-                undated = True
+                maybe.update(date_checks)
             elif not _passes_dates(published, wanted, date_checks, moment):
                 continue
+        unchecked.update(maybe)
         kept.append(source)
-    return PostResult(tuple(kept), date_checks if undated else frozenset())
+    return PostResult(tuple(kept), frozenset(unchecked))

@@ -28,7 +28,7 @@ _DOMAIN: Final = re.compile(
 )
 _DATE: Final = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
 _EXTENSION: Final = re.compile(r"^\.?([a-z0-9]{1,10})$", re.IGNORECASE)
-_EXCLUDED_TERM: Final = re.compile(r"^-(\w[\w.'+#-]*)$")
+_EXCLUDED_TERM: Final = re.compile(r"^-([^\W\d_][\w.'+#-]+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +115,7 @@ def _word(word: str) -> Token:
     if word == "OR":
         return Token("or", word, word)
     excluded = _EXCLUDED_TERM.match(word)
-    if excluded is not None and not excluded[1][0].isdigit():
+    if excluded is not None:
         return Token("exclude_term", excluded[1], word)
     return Token("text", word, word)
 

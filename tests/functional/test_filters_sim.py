@@ -1,0 +1,297 @@
+"""Every provider against every filter, end to end through the simulator.
+
+For each provider and each filter the test checks the request it sent (the filter as an
+API parameter when declared ``native``, the directive in the query when declared
+``query``, and no trace of the directive otherwise) and the results it returned (checked
+locally when declared neither way), and that ``SearchResponse.filters`` says which.
+The simulator ignores filters, as a leaky upstream would, so every local check shows.
+"""
+
+import base64
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import unquote_plus
+
+import pytest
+
+from tests.functional._sim_helpers import sim_client
+from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.models import FilterName, SearchResponse, SearchSource
+from websearch_core.providers import PROVIDER_REGISTRY, get_provider
+from websearch_core.testing import RecordedRequest, SimResult, Simulator
+
+TODAY = datetime.now(UTC)
+QUERY = "laravel"
+ENGINES = tuple(pid for pid in PROVIDER_REGISTRY if pid != "public")
+_CLAIMS = {"https://api.openai.com/auth": {"chatgpt_account_id": "acct-filters"}}
+CODEX_TOKEN = (
+    "eyJhbGciOiJSUzI1NiJ9."
+    + base64.urlsafe_b64encode(json.dumps(_CLAIMS).encode()).decode().rstrip("=")
+    + ".sig"
+)
+"""Codex signs in with a ChatGPT token whose claims name the account."""
+_VOLATILE_HEADERS = frozenset({"content-length", "date", "host", "cookie"})
+
+
+def _iso(days_ago: int) -> str:
+    return (TODAY - timedelta(days=days_ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True)
+class Page:
+    """One simulated result and when it was published (``None``: undated)."""
+
+    url: str
+    title: str
+    snippet: str
+    days_ago: int | None
+
+
+PAGES = (
+    Page("https://github.com/laravel/laravel", "Laravel framework", "The PHP framework.", 2),
+    Page("https://builtin.com/laravel-guide.pdf", "Laravel guide", "A java view of PHP.", 40),
+    Page("https://en.wikipedia.org/wiki/Laravel", "Laravel", "A free web framework.", 400),
+    Page(
+        "https://docs.github.com/laravel", "Laravel on Actions", "Deploy the web framework.", None
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One filter: how it is asked, what its directive looks like, which pages pass."""
+
+    name: FilterName
+    query: str = QUERY
+    params: dict[str, Any] = field(default_factory=dict)
+    directive: str | None = None
+    passes: Callable[[Page], bool] = lambda page: True
+    dated: bool = False
+    """Whether passing depends on the date (an undated page then always passes)."""
+
+
+def _after(days: int) -> Callable[[Page], bool]:
+    return lambda page: page.days_ago is not None and page.days_ago <= days
+
+
+CASES = (
+    Case(
+        "include_domains",
+        f"{QUERY} site:github.com",
+        directive="site:github.com",
+        passes=lambda page: "github.com/" in page.url,
+    ),
+    Case(
+        "exclude_domains",
+        f"{QUERY} -site:github.com",
+        directive="-site:github.com",
+        passes=lambda page: "github.com/" not in page.url,
+    ),
+    Case(
+        "date_after",
+        f"{QUERY} after:{(TODAY - timedelta(days=10)).date().isoformat()}",
+        directive="after:",
+        passes=_after(10),
+        dated=True,
+    ),
+    Case(
+        "date_before",
+        f"{QUERY} before:{(TODAY - timedelta(days=30)).date().isoformat()}",
+        directive="before:",
+        passes=lambda page: page.days_ago is not None and page.days_ago >= 30,
+        dated=True,
+    ),
+    Case("recency", params={"recency": "week"}, passes=_after(7), dated=True),
+    Case("language", params={"language": "pt-BR"}),
+    Case("country", params={"country": "AT"}),
+    Case(
+        "phrase",
+        f'{QUERY} "web framework"',
+        directive='"web framework"',
+        passes=lambda page: "web framework" in page.snippet,
+    ),
+    Case(
+        "exclude_terms",
+        f"{QUERY} -java",
+        directive="-java",
+        passes=lambda page: "java" not in page.snippet,
+    ),
+    Case(
+        "filetype",
+        f"{QUERY} filetype:pdf",
+        directive="filetype:",
+        passes=lambda page: page.url.endswith(".pdf"),
+    ),
+)
+
+
+def _wire(requests: list[RecordedRequest]) -> str:
+    """Everything the provider sent, decoded: query strings and bodies, JSON unescaped."""
+    parts: list[str] = []
+    for request in requests:
+        parts.append(unquote_plus(request.path))
+        parts.extend(
+            f"{name}: {value}"
+            for name, value in sorted(request.headers.items())
+            if name.lower() not in _VOLATILE_HEADERS
+        )
+        parts.extend(f"{key}={value}" for key, value in request.query)
+        body = request.body.decode("utf-8", "replace")
+        try:
+            parts.append(json.dumps(json.loads(body), ensure_ascii=False).replace('\\"', '"'))
+        except ValueError:
+            parts.append(unquote_plus(body))
+    return "\n".join(parts)
+
+
+def _expected_ways(provider_id: str, case: Case) -> tuple[str, ...]:
+    """What the provider's declaration promises for ``case``, read from its INFO."""
+    support = get_provider(provider_id).info.filters
+    recency = case.params.get("recency")
+    way = None if recency is not None and recency not in support.recency else support.way(case.name)
+    if way is not None:
+        return (way, "post") if case.name.endswith("_domains") else (way,)
+    return ("ignored",) if case.name in ("language", "country") else ("post",)
+
+
+@pytest.fixture
+async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
+    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")  # scrapers keep the plain fetch
+    async with Simulator(list(ENGINES)) as simulator:
+        CredentialStore(simulator.settings().resolved_credentials_file()).set_oauth(
+            "codex",
+            OAuthToken(access_token=CODEX_TOKEN, refresh_token="r", expires_at=time.time() + 3600),
+        )
+        for provider_id in ENGINES:
+            simulator[provider_id].results = [
+                SimResult(
+                    title=page.title,
+                    url=page.url,
+                    snippet=page.snippet,
+                    published=None if page.days_ago is None else _iso(page.days_ago),
+                )
+                for page in PAGES
+            ]
+        yield simulator
+
+
+async def _search(
+    sim: Simulator, provider_id: str, case: Case | None
+) -> tuple[SearchResponse, str]:
+    sim[provider_id].requests.clear()
+    query = case.query if case else QUERY
+    params = case.params if case else {}
+    async with sim_client(sim) as ws:
+        result = await ws.run(query, provider=provider_id, use_cache=False, **params)
+    return result.response, _wire(sim[provider_id].requests)
+
+
+def _url(source: SearchSource) -> str:
+    return source.url.rstrip("/")
+
+
+@dataclass(frozen=True)
+class Served:
+    """What the provider made of the pages without any filter: order, dates, snippets."""
+
+    urls: list[str]
+    dated: set[str]
+    described: set[str]
+    """Pages it returns with a snippet, which a local phrase or term check reads."""
+    verbatim: set[str]
+    """Pages whose snippet is the page's own (an answer engine may quote its answer)."""
+
+    @classmethod
+    def of(cls, response: SearchResponse) -> "Served":
+        sources = response.sources
+        return cls(
+            urls=[_url(s) for s in sources],
+            dated={_url(s) for s in sources if s.published_date or s.age_seconds is not None},
+            described={_url(s) for s in sources if s.snippet},
+            verbatim={
+                _url(s)
+                for s in sources
+                for p in PAGES
+                if _url(s) == p.url and s.snippet == p.snippet
+            },
+        )
+
+    def checkable(self, case: Case, page: Page) -> bool:
+        """Whether a local check can tell: a date for date filters, a snippet for terms."""
+        if case.dated:
+            return page.url in self.dated
+        if case.name in ("phrase", "exclude_terms"):
+            return page.url in self.described
+        return True
+
+    def judged(self, case: Case, url: str) -> bool:
+        """Whether this test can judge the page: for terms, only on the page's own snippet
+        (an answer engine's snippet is its answer's text, judged by the unit tests)."""
+        return case.name not in ("phrase", "exclude_terms") or url in self.verbatim
+
+    def passes(self, case: Case, page: Page) -> bool:
+        """Whether the page may be returned, judged on what this test knows of it."""
+        if not self.judged(case, page.url):
+            return True
+        return case.passes(page) or not self.checkable(case, page)
+
+    def pages(self) -> list[Page]:
+        return [page for url in self.urls for page in PAGES if page.url == url]
+
+
+def _assert_request(case: Case, ways: tuple[str, ...], wire: str, baseline_wire: str) -> None:
+    """Native travels as a parameter, query as the directive, anything else leaves no trace."""
+    if ways[0] == "native":
+        assert wire != baseline_wire
+        if case.directive is not None:
+            assert case.directive not in wire
+    elif ways[0] == "query" and case.directive is not None:
+        assert case.directive in wire
+    elif case.directive is not None:
+        assert case.directive not in wire
+        assert QUERY in wire
+
+
+def _assert_results(
+    case: Case, ways: tuple[str, ...], served: Served, response: SearchResponse
+) -> None:
+    returned = [_url(source) for source in response.sources]
+    assert set(returned) <= set(served.urls)
+    if "post" in ways:
+        assert all(served.passes(case, page) for page in PAGES if page.url in returned)
+    if ways == ("post",):  # the upstream was told nothing: only the local check dropped
+        judged = [url for url in returned if served.judged(case, url)]
+        assert judged == [
+            page.url
+            for page in served.pages()
+            if served.judged(case, page.url) and served.passes(case, page)
+        ]
+    elif "post" not in ways:  # the simulator ignores most filters; some honour their own
+        assert returned == [url for url in served.urls if url in returned]
+    if not response.sources:
+        assert "post" in ways and not any(served.passes(case, p) for p in served.pages())
+        return
+    (record,) = [f for f in response.filters if f.name == case.name]
+    partly = "post" in ways and any(
+        page.url in returned and not served.checkable(case, page) for page in PAGES
+    )
+    assert record.applied == ((*ways, "ignored") if partly else ways)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+@pytest.mark.parametrize("provider_id", ENGINES)
+async def test_each_filter_is_sent_checked_and_recorded_as_declared(
+    sim: Simulator, provider_id: str, case: Case
+) -> None:
+    baseline, baseline_wire = await _search(sim, provider_id, None)
+    assert baseline.provider == provider_id
+    assert baseline.sources, f"{provider_id} serves the simulated pages"
+    response, wire = await _search(sim, provider_id, case)
+    assert response.provider == provider_id
+    ways = _expected_ways(provider_id, case)
+    _assert_request(case, ways, wire, baseline_wire)
+    _assert_results(case, ways, Served.of(baseline), response)
