@@ -47,6 +47,9 @@ from websearch_core.errors import (
     ResponseTooLargeError,
 )
 from websearch_core.models import SearchParams
+from websearch_core.providers import get_provider
+from websearch_core.providers._escalation import NeedsBrowser, fetch_in_browser
+from websearch_core.providers._html_engine import HtmlEngineProvider
 from websearch_core.providers.google import TRAFFIC_MESSAGE
 from websearch_core.providers.google import build_request as google_request
 from websearch_core.providers.mojeek import ROBOT_MESSAGE
@@ -229,6 +232,42 @@ async def test_browser_deadline_gives_the_timeout_text_and_the_browser_survives(
         assert elapsed < 5
         assert len((await ws.search(QUERY, provider="google")).sources) == 10
     assert chromium.is_running
+
+
+async def test_escalation_gets_what_is_left_of_the_call_deadline_not_a_fresh_timeout(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    sim["google"].enqueue(Fault.challenge(), None, Fault.hang(10))
+    async with _client(sim, timeout_seconds=30, deadline_seconds=2) as ws:
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="google")
+        elapsed = asyncio.get_running_loop().time() - started
+    (failure,) = caught.value.failures
+    assert isinstance(failure, ProviderTimeoutError)
+    # The browser itself stopped at the call's deadline (the attempt's hard stop would say
+    # "Google request timed out after ...").
+    assert failure.message == "Google browser search timed out."
+    assert elapsed < 4
+
+
+async def test_no_time_left_means_no_browser_at_all(sim: Simulator) -> None:
+    provider = get_provider("google")
+    assert isinstance(provider, HtmlEngineProvider)
+    escalation = provider.engine.escalation
+    assert escalation is not None
+    spent = NeedsBrowser(google_request(SearchParams(query=QUERY)), "HTTP 403", 0.0)
+    fresh = HeadlessBrowser(executable_path="/nonexistent/chromium")
+    before = get_default_browser()
+    set_default_browser(fresh)
+    try:
+        async with _client(sim, timeout_seconds=5) as ws:
+            with pytest.raises(ProviderTimeoutError) as caught:
+                await fetch_in_browser(provider.info, escalation, ws._context(), spent)
+    finally:
+        set_default_browser(before)
+    assert caught.value.message == "Google browser search timed out."
+    assert not fresh.is_running
 
 
 # --- Mojeek: the proof-of-work wall ------------------------------------------------------------
