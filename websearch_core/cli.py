@@ -4,6 +4,7 @@ Usage::
 
     websearch QUERY... [--recency day|week|month|year] [--limit N]
                        [--provider ID | --prefer ID] [--language TAG] [--country CC]
+                       [--site DOMAIN]... [--exclude-site DOMAIN]... [--after DATE] [--before DATE]
                        [--timeout SECONDS] [--no-cache] [--content] [--json] [--verbose]
     websearch auth set PROVIDER       # reads the key from stdin, or prompts without echo
     websearch auth list               # provider ids with a stored key (never the keys)
@@ -71,6 +72,10 @@ _SEARCH_FLAGS: Mapping[str, str] = {
     "deadline_seconds": "--deadline",
     "language": "--language",
     "country": "--country",
+    "include_domains": "--site",
+    "exclude_domains": "--exclude-site",
+    "date_after": "--after",
+    "date_before": "--before",
 }
 """Field names to the option that sets them, so a validation error names both."""
 _SETTINGS_FLAGS: Mapping[str, str] = {
@@ -183,6 +188,26 @@ def _search_parser() -> argparse.ArgumentParser:
         help="results for this country, a two-letter code such as us or de (where honoured)",
     )
     parser.add_argument(
+        "--site",
+        action="append",
+        default=[],
+        metavar="DOMAIN",
+        help="only results from this site (repeatable; same as site:DOMAIN in the query)",
+    )
+    parser.add_argument(
+        "--exclude-site",
+        action="append",
+        default=[],
+        metavar="DOMAIN",
+        help="no results from this site (repeatable; same as -site:DOMAIN in the query)",
+    )
+    parser.add_argument(
+        "--after", metavar="DATE", help="only results published on or after DATE (YYYY-MM-DD)"
+    )
+    parser.add_argument(
+        "--before", metavar="DATE", help="only results published on or before DATE (YYYY-MM-DD)"
+    )
+    parser.add_argument(
         "--timeout",
         type=float,
         metavar="SECONDS",
@@ -227,6 +252,10 @@ def _search(args: argparse.Namespace) -> int:
         provider=args.provider.strip().lower() if args.provider else None,
         language=args.language,
         country=args.country,
+        include_domains=tuple(args.site),
+        exclude_domains=tuple(args.exclude_site),
+        date_after=args.after,
+        date_before=args.before,
     )
     result = asyncio.run(
         _run_search(settings, params, use_cache=not args.no_cache, include_content=args.content)
