@@ -11,7 +11,13 @@ credentials, and exposes:
   to the loop that made it, so the sync bridge runs on its own loop with its own session
   and closes both, even when called from inside a running loop (LangChain's executor,
   LlamaIndex's worker threads).
+
+Importing this module stays light: the chain, the state stores, the status report, the
+browser and the page fetcher are imported where first used, so an adapter that only
+defines its tool (``langchain_websearch``) does not pay for them at import time.
 """
+
+from __future__ import annotations
 
 import asyncio
 import concurrent.futures
@@ -21,13 +27,11 @@ import urllib.request
 from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import aiohttp
-import platformdirs
 from pydantic import SecretStr
 
-from .browser import HeadlessBrowser
 from .cache import cache_key, dump_response, load_response
 from .content.enrich import (
     DEFAULT_CONTENT_SOURCES,
@@ -37,7 +41,6 @@ from .content.enrich import (
 )
 from .content.errors import FetchError
 from .content.models import PageContent
-from .content.service import call_seconds, fetch_pages, options_for
 from .content.tool_text import fence_results
 from .credentials import Credentials, CredentialStore, TokenRefresher
 from .deadline import Deadline
@@ -49,21 +52,16 @@ from .errors import (
 )
 from .format import NO_PROVIDER_MESSAGE, format_for_llm
 from .models import Attempt, SearchParams, SearchResponse, SearchToolResult
-from .orchestration import (
-    Budget,
-    ChainOutcome,
-    ChainRunner,
-    FailurePolicy,
-    Rate,
-    resolve_candidates,
-)
 from .prompts import SEARCH_SYSTEM_PROMPT
 from .providers import ProviderContext, get_provider
 from .settings import APP_NAME, DEFAULT_TIMEOUT_SECONDS, Settings
-from .state import MemoryStore, StateStore, open_store
-from .state.failsafe import FailSafeStore
-from .status import ProviderStatus, collect_status
 from .transport import Transport
+
+if TYPE_CHECKING:
+    from .browser import HeadlessBrowser
+    from .orchestration import ChainOutcome, ChainRunner
+    from .state import StateStore
+    from .status import ProviderStatus
 
 __all__ = ["LoopBoundClient", "WebSearch"]
 
@@ -117,8 +115,12 @@ class WebSearch:
         self._session_loop: asyncio.AbstractEventLoop | None = None
         self._store: StateStore | None = None
         proxy = self.settings.proxy.get_secret_value() if self.settings.proxy else None
-        self._browser = browser if browser is not None else HeadlessBrowser(proxy=proxy)
         self._owns_browser = browser is None
+        if browser is None:
+            from .browser import HeadlessBrowser
+
+            browser = HeadlessBrowser(proxy=proxy)
+        self._browser = browser
 
     def __repr__(self) -> str:
         return f"WebSearch(provider={self.settings.provider!r}, exclude={self.settings.exclude!r})"
@@ -189,6 +191,8 @@ class WebSearch:
         return self._store
 
     def _runner(self, store: StateStore) -> ChainRunner:
+        from .orchestration import Budget, ChainRunner, FailurePolicy, Rate
+
         policy = FailurePolicy(
             rate_limit_wait_budget=self.settings.rate_limit_wait_seconds,
             auth_cooldown=self.settings.auth_cooldown_seconds,
@@ -200,6 +204,9 @@ class WebSearch:
     async def _execute(
         self, params: SearchParams, use_cache: bool
     ) -> tuple[ChainOutcome, list[str]]:
+        from .orchestration import ChainOutcome, resolve_candidates
+        from .state.failsafe import FailSafeStore
+
         context = self._context()
         plan = resolve_candidates(
             context,
@@ -261,6 +268,8 @@ class WebSearch:
 
     async def provider_status(self) -> list[ProviderStatus]:
         """Each registered provider: available or why not, marks, usage and budget."""
+        from .status import collect_status
+
         context = self._context()
         store = await self.state()
         return await collect_status(context, store, self.settings)
@@ -464,6 +473,9 @@ class WebSearch:
         Takes the same options as :meth:`fetch`. Returns one entry per URL, in order: the
         page, or the :class:`FetchError` saying why there is none.
         """
+        from .content.service import call_seconds, fetch_pages, options_for
+        from .state.failsafe import FailSafeStore
+
         options = options_for(
             self.settings,
             allow_private_addresses=allow_private_addresses,
@@ -502,7 +514,7 @@ class WebSearch:
         async with self:
             return await self.fetch_many(urls, **options)
 
-    def _fresh(self) -> "WebSearch":
+    def _fresh(self) -> WebSearch:
         return WebSearch(self.settings, api_keys=self._api_keys, oauth_refreshers=self._refreshers)
 
     async def _search_and_close(
@@ -520,6 +532,10 @@ class WebSearch:
 
 def open_state_store(settings: Settings) -> StateStore:
     """The store the settings ask for: memory, Redis (``redis_url``) or SQLite (default)."""
+    import platformdirs
+
+    from .state import MemoryStore, open_store
+
     backend = settings.state_backend
     if backend == "memory":
         return MemoryStore()
