@@ -10,7 +10,9 @@ TOOL_DESCRIPTION = (
     "Returns an answer when the provider writes one, then numbered sources with URLs and "
     "snippets. Prefer primary sources and check important claims against more than one "
     "result; cite the URLs you rely on. Do not search for a URL you already know: read it "
-    "directly. Set `recency` only when the user asks for recent results."
+    "directly. Set `recency` only when the user asks for recent results. To narrow a "
+    "search, write site:example.com, -site:example.com, after:2025-01-01, before:2025-06-30, "
+    '"exact phrase", -term, OR or filetype:pdf in the query, as you would in a search box.'
 )
 
 SEARCH_SYSTEM_PROMPT = (

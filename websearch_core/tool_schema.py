@@ -21,8 +21,10 @@ class ToolArguments(BaseModel):
         max_length=MAX_QUERY_LENGTH,
         strict=True,
         description=(
-            "What to search for: keywords or a natural-language question. Sent to the search "
-            "engine unchanged, so include the names, versions and dates that matter."
+            "What to search for: keywords or a natural-language question; include the names, "
+            "versions and dates that matter. Constraints go in the query as people type them "
+            '(site:, -site:, after:YYYY-MM-DD, before:YYYY-MM-DD, "exact phrase", -term, OR, '
+            "filetype:); each provider applies them as well as it can."
         ),
     )
     recency: Recency | None = Field(

@@ -1,9 +1,12 @@
-"""Each provider's filter declaration agrees with what it sends upstream."""
+"""Each provider's filter declaration agrees with what it sends upstream, and the model is
+told how to write filters."""
 
 import pytest
 
-from websearch_core.filters import ALL_FILTERS, FIELD_FILTERS
+from websearch_core.filters import ALL_FILTERS, FIELD_FILTERS, tokenize
+from websearch_core.prompts import TOOL_DESCRIPTION
 from websearch_core.providers import PROVIDER_REGISTRY, get_provider
+from websearch_core.tool_schema import ToolArguments
 
 
 @pytest.mark.parametrize("provider_id", list(PROVIDER_REGISTRY))
@@ -30,3 +33,31 @@ def test_yahoo_has_no_year_so_year_is_checked_locally() -> None:
     support = get_provider("yahoo").info.filters
     assert support.way("recency") == "native"
     assert "year" not in support.recency
+
+
+def test_the_tool_description_teaches_every_directive_the_parser_reads() -> None:
+    examples = (
+        "site:example.com",
+        "-site:example.com",
+        "after:2025-01-01",
+        "before:2025-06-30",
+        '"exact phrase"',
+        "-term",
+        "OR",
+        "filetype:pdf",
+    )
+    for example in examples:
+        assert example in TOOL_DESCRIPTION
+    kinds = {token.kind for token in tokenize(" ".join(examples))}
+    assert kinds == {
+        "site",
+        "exclude_site",
+        "after",
+        "before",
+        "phrase",
+        "exclude_term",
+        "or",
+        "filetype",
+    }
+    query_help = ToolArguments.model_json_schema()["properties"]["query"]["description"]
+    assert "site:" in query_help and "after:YYYY-MM-DD" in query_help
