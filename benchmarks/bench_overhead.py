@@ -11,6 +11,9 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
 * ``langchain``: ``WebSearchTool.ainvoke`` vs. the same GET in a trivial ``StructuredTool``.
 * ``llamaindex``: ``WebSearchFunctionTool.acall`` vs. the same GET in a trivial
   ``FunctionTool``.
+* ``breakdown``: raw, ours and ours with in-memory state interleaved (what the SQLite
+  store costs), then the pure steps on the same body: ``json.loads``, Brave's parser,
+  ``clean_response``, ``format_for_llm``.
 * ``concurrent``: 200 searches at once through one client vs. 200 GETs at once through one
   session (each with its default connection pool); throughput, ratio ours / raw.
 * ``memory``: traced allocation growth over N searches after a warm-up.
@@ -32,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import timeit
 import tracemalloc
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -40,8 +44,11 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from websearch_core import WebSearch
+from websearch_core import SearchParams, WebSearch, format_for_llm, get_provider
+from websearch_core.orchestration import call_redactor
+from websearch_core.sanitize import clean_response
 from websearch_core.settings import Settings
+from websearch_core.transport import HttpResponse
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared/fixtures/brave"
 SEARCH_PATH = "/res/v1/web/search"
@@ -121,7 +128,10 @@ async def _pairs(name: str, baseline: Call, ours: Call, rounds: int) -> None:
 
 
 async def bench_call(origin: str, state_dir: Path, rounds: int) -> None:
-    async with aiohttp.ClientSession() as session, WebSearch(_settings(origin, state_dir), api_keys=KEYS) as ws:
+    async with (
+        aiohttp.ClientSession() as session,
+        WebSearch(_settings(origin, state_dir), api_keys=KEYS) as ws,
+    ):
         raw = _raw_get(session, origin)
         await _pairs("call", lambda: raw(QUERY), lambda: ws.search(QUERY), rounds)
 
@@ -165,6 +175,46 @@ async def bench_llamaindex(origin: str, state_dir: Path, rounds: int) -> None:
             )
 
 
+async def bench_breakdown(origin: str, state_dir: Path, rounds: int, body: bytes) -> None:
+    """Where ours spends its time: the state store, then the pure steps on the same body."""
+    memory = _settings(origin, state_dir).model_copy(update={"state_backend": "memory"})
+    async with (
+        aiohttp.ClientSession() as session,
+        WebSearch(_settings(origin, state_dir), api_keys=KEYS) as ws,
+        WebSearch(memory, api_keys=KEYS) as in_memory,
+    ):
+        raw = _raw_get(session, origin)
+        variants: dict[str, Call] = {
+            "raw GET + json.loads": lambda: raw(QUERY),
+            "ours, SQLite state": lambda: ws.search(QUERY),
+            "ours, in-memory state": lambda: in_memory.search(QUERY),
+        }
+        times: dict[str, list[float]] = {name: [] for name in variants}
+        for index in range(WARMUP + rounds):
+            for name, fn in variants.items():
+                started = time.perf_counter()
+                await fn()
+                if index >= WARMUP:
+                    times[name].append(time.perf_counter() - started)
+        for name, samples in times.items():
+            q1, median, q3 = _quartiles(samples)
+            print(f"breakdown   {name:<24} {median * 1e6:6.0f} us [{q1 * 1e6:.0f}-{q3 * 1e6:.0f}]")
+        provider = get_provider("brave")
+        response = HttpResponse(status=200, body=body, headers={}, url=origin)
+        params = SearchParams(query=QUERY)
+        parsed = provider.parse_response(response, params)
+        redactor = call_redactor(ws._context())
+        steps: dict[str, Callable[[], object]] = {
+            "json.loads": lambda: json.loads(body),
+            "Brave parse_response": lambda: provider.parse_response(response, params),
+            "clean_response": lambda: clean_response(parsed, cap=20, redactor=redactor),
+            "format_for_llm": lambda: format_for_llm(parsed, []),
+        }
+        for name, step in steps.items():
+            best = min(timeit.repeat(step, number=200, repeat=7)) / 200
+            print(f"breakdown   {name:<24} {best * 1e6:6.0f} us (best of 7 x 200)")
+
+
 async def bench_concurrent(origin: str, state_dir: Path, rounds: int, width: int = 200) -> None:
     """Throughput of ``width`` calls at once: ours through one client, raw through one session."""
 
@@ -173,7 +223,10 @@ async def bench_concurrent(origin: str, state_dir: Path, rounds: int, width: int
         await asyncio.gather(*(fn(f"{QUERY} {i}") for i in range(width)))
         return width / (time.perf_counter() - started)
 
-    async with aiohttp.ClientSession() as session, WebSearch(_settings(origin, state_dir), api_keys=KEYS) as ws:
+    async with (
+        aiohttp.ClientSession() as session,
+        WebSearch(_settings(origin, state_dir), api_keys=KEYS) as ws,
+    ):
         raw = _raw_get(session, origin)
         raw_rates: list[float] = []
         our_rates: list[float] = []
@@ -268,6 +321,8 @@ async def _bench_calls(names: list[str], rounds: int, memory_calls: int) -> None
                     await bench_langchain(origin, state_dir, rounds)
                 elif name == "llamaindex":
                     await bench_llamaindex(origin, state_dir, rounds)
+                elif name == "breakdown":
+                    await bench_breakdown(origin, state_dir, rounds, capture.read_bytes())
                 elif name == "concurrent":
                     await bench_concurrent(origin, state_dir, max(5, rounds // 40))
                 elif name == "memory":
@@ -277,7 +332,7 @@ async def _bench_calls(names: list[str], rounds: int, memory_calls: int) -> None
 
 
 def main() -> None:
-    benches = ["call", "langchain", "llamaindex", "concurrent", "memory", "imports"]
+    benches = ["call", "langchain", "llamaindex", "breakdown", "concurrent", "memory", "imports"]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bench", nargs="*", choices=benches, default=None)
     parser.add_argument("--rounds", type=int, default=400)
