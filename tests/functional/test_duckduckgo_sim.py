@@ -202,6 +202,20 @@ async def test_challenge_on_a_later_page_keeps_the_first_page(sim: Simulator) ->
     assert len(_requests(sim)) == 2
 
 
+@pytest.mark.parametrize(
+    "fault",
+    [Fault.reset(), Fault.http(503, "<p>busy</p>", {"Content-Type": "text/html"})],
+    ids=["reset", "503"],
+)
+async def test_a_failed_later_page_keeps_the_first_page(sim: Simulator, fault: Fault) -> None:
+    sim["duckduckgo"].results = default_results(QUERY, 25)
+    sim["duckduckgo"].enqueue(None, fault)
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="duckduckgo", limit=20)
+    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY, 10)]
+    assert len(_requests(sim)) == 2
+
+
 # --- no results, challenges, unreadable pages --------------------------------------------------
 
 
