@@ -1,9 +1,12 @@
 """Each provider's filter declaration agrees with what it sends upstream, and the model is
 told how to write filters."""
 
+from pathlib import Path
+
 import pytest
 
 from websearch_core.filters import ALL_FILTERS, FIELD_FILTERS, tokenize
+from websearch_core.filters.table import README_TABLE_END, README_TABLE_START, registry_table
 from websearch_core.prompts import TOOL_DESCRIPTION
 from websearch_core.providers import PROVIDER_REGISTRY, get_provider
 from websearch_core.tool_schema import ToolArguments
@@ -61,3 +64,10 @@ def test_the_tool_description_teaches_every_directive_the_parser_reads() -> None
     }
     query_help = ToolArguments.model_json_schema()["properties"]["query"]["description"]
     assert "site:" in query_help and "after:YYYY-MM-DD" in query_help
+
+
+def test_the_readme_table_is_the_registry_s() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    start = readme.index(README_TABLE_START) + len(README_TABLE_START)
+    end = readme.index(README_TABLE_END)
+    assert readme[start:end].strip() == registry_table()

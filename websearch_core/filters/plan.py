@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
 
-from ..models import AppliedFilter, FilterName, FilterWay, SearchParams, SearchResponse
+from ..models import AppliedFilter, FilterName, FilterWay, Recency, SearchParams, SearchResponse
 from .merge import RequestedFilters, requested_filters
 from .post import post_filter
 from .query import Token
@@ -20,7 +20,7 @@ from .support import FilterSupport
 if TYPE_CHECKING:
     from ..providers.base import ProviderInfo
 
-__all__ = ["OVERFETCH_FACTOR", "FilterPlan", "apply_plan", "plan_filters"]
+__all__ = ["OVERFETCH_FACTOR", "FilterPlan", "apply_plan", "plan_filters", "ways_for"]
 
 OVERFETCH_FACTOR: Final = 3
 """How many times the caller's count to ask for when only a local check applies a filter,
@@ -60,19 +60,29 @@ class FilterPlan:
     """The caller's count when more was asked upstream; ``None`` leaves the cap alone."""
 
 
+def ways_for(
+    name: FilterName, support: FilterSupport, recency: Recency | None = None
+) -> tuple[FilterWay, ...]:
+    """How a provider with ``support`` applies filter ``name`` (before any result is seen).
+
+    Examples:
+        >>> ways_for("include_domains", FilterSupport(query=frozenset({"include_domains"})))
+        ('query', 'post')
+        >>> ways_for("language", FilterSupport())
+        ('ignored',)
+    """
+    way = support.way(name)
+    if name == "recency" and recency is not None and recency not in support.recency:
+        way = None  # the provider's parameter lacks this value (Yahoo has no year)
+    if way is not None:
+        return (way, "post") if name in ALWAYS_CHECKED else (way,)
+    return ("ignored",) if name in UNCHECKABLE else ("post",)
+
+
 def _ways(
     wanted: RequestedFilters, support: FilterSupport
 ) -> dict[FilterName, tuple[FilterWay, ...]]:
-    ways: dict[FilterName, tuple[FilterWay, ...]] = {}
-    for name, _ in wanted.entries():
-        way = support.way(name)
-        if name == "recency" and wanted.recency not in support.recency:
-            way = None  # the provider's parameter lacks this value (Yahoo has no year)
-        if way is not None:
-            ways[name] = (way, "post") if name in ALWAYS_CHECKED else (way,)
-        else:
-            ways[name] = ("ignored",) if name in UNCHECKABLE else ("post",)
-    return ways
+    return {name: ways_for(name, support, wanted.recency) for name, _ in wanted.entries()}
 
 
 def _written(wanted: RequestedFilters, name: FilterName) -> list[str]:

@@ -1,0 +1,69 @@
+"""The README's provider x filter table, generated from the providers' declarations.
+
+A hand-kept table drifts from the code; this one is rebuilt from each ``ProviderInfo`` and
+a test compares it with the README, so the table users read is the one the code obeys.
+"""
+
+from collections.abc import Iterable
+
+from ..models import FilterName, FilterWay
+from .plan import ways_for
+from .support import ALL_FILTERS, ALL_RECENCIES, FilterSupport
+
+__all__ = [
+    "README_TABLE_END",
+    "README_TABLE_START",
+    "filter_cell",
+    "filter_table",
+    "registry_table",
+]
+
+README_TABLE_START = (
+    "<!-- filter-table:start (generated: python -m websearch_core.filters.table) -->"
+)
+README_TABLE_END = "<!-- filter-table:end -->"
+
+
+def _words(ways: tuple[FilterWay, ...]) -> str:
+    return " + ".join(ways)
+
+
+def filter_cell(name: FilterName, support: FilterSupport) -> str:
+    """One cell: ``native``, ``query + post``, ``post``, ``ignored``, or per recency value.
+
+    Examples:
+        >>> filter_cell("recency", FilterSupport(native=frozenset({"recency"}),
+        ...     recency=frozenset({"day", "week", "month"})))
+        'native (year: post)'
+    """
+    cell = _words(ways_for(name, support))
+    missing = sorted(ALL_RECENCIES - support.recency)
+    if name == "recency" and support.way(name) and missing:
+        cell = f"{cell} ({', '.join(missing)}: {_words(ways_for(name, FilterSupport()))})"
+    return cell
+
+
+def filter_table(providers: Iterable[tuple[str, FilterSupport]]) -> str:
+    """A Markdown table: one row per ``(provider id, support)``, one column per filter."""
+    header = ["provider", *ALL_FILTERS]
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "| " + " | ".join("---" for _ in header) + " |",
+    ]
+    for provider_id, support in providers:
+        cells = [provider_id, *(filter_cell(name, support) for name in ALL_FILTERS)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def registry_table() -> str:
+    """The table for every registered provider, in registry order."""
+    from ..providers import PROVIDER_REGISTRY, get_provider
+
+    return filter_table((pid, get_provider(pid).info.filters) for pid in PROVIDER_REGISTRY)
+
+
+if __name__ == "__main__":
+    print(README_TABLE_START)
+    print(registry_table())
+    print(README_TABLE_END)
