@@ -54,6 +54,24 @@ _DOMAIN = re.compile(r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+
 _LANGUAGE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")
 
 
+def _canonical_tag(value: str) -> str:
+    """``en_US``, ``EN``, ``en-us`` -> ``en-US``, ``en``: the casing BCP 47 recommends.
+
+    Models and shells write locales every way; providers map the canonical form to their own
+    codes (a region where they want one, the language where they want that).
+    """
+    parts = value.strip().replace("_", "-").split("-")
+    canonical = [parts[0].lower()]
+    for part in parts[1:]:
+        if len(part) == 2 and part.isalpha():
+            canonical.append(part.upper())
+        elif len(part) == 4 and part.isalpha():
+            canonical.append(part.title())
+        else:
+            canonical.append(part.lower())
+    return "-".join(canonical)
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -105,6 +123,8 @@ class SearchParams(_Frozen):
     def _language_tag(cls, value: str | None) -> str | None:
         if value is not None and value.strip().lower() == "auto":
             return None  # "let the provider decide", as SearXNG and the config file say it
+        if value is not None:
+            value = _canonical_tag(value)
         if value is not None and not _LANGUAGE.match(value):
             raise ValueError(
                 f"language must be a BCP 47 tag such as 'en' or 'pt-BR', got {value!r}"

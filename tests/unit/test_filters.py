@@ -344,3 +344,22 @@ def test_no_note_when_every_filter_was_applied() -> None:
         filters=(AppliedFilter(name="recency", value="day", applied=("native",)),),
     )
     assert ignored_note(response) is None
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("en_US", "en-US"),
+        ("EN", "en"),
+        ("en-us", "en-US"),
+        ("zh_hant_tw", "zh-Hant-TW"),
+        ("pt-BR", "pt-BR"),
+    ],
+)
+def test_a_language_written_any_way_is_read_as_its_bcp47_tag(written: str, canonical: str) -> None:
+    assert SearchParams(query="q", language=written).language == canonical
+
+
+def test_a_language_that_is_no_tag_is_still_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="language must be a BCP 47 tag"):
+        SearchParams(query="q", language="english please")
