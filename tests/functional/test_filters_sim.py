@@ -295,3 +295,12 @@ async def test_each_filter_is_sent_checked_and_recorded_as_declared(
     ways = _expected_ways(provider_id, case)
     _assert_request(case, ways, wire, baseline_wire)
     _assert_results(case, ways, Served.of(baseline), response)
+
+
+async def test_when_every_result_fails_a_local_check_the_error_names_the_filters(
+    sim: Simulator,
+) -> None:
+    async with sim_client(sim) as ws:
+        result = await ws.run(f"{QUERY} site:example.net", provider="bing", recency="week")
+    assert result.error == "Bing returned no results matching the filters (include_domains)."
+    assert len(sim["bing"].requests) == 1

@@ -96,8 +96,16 @@ async def run_attempt(
     cap = source_cap(params, provider.info.max_results)
     if plan.result_cap is not None:  # more was asked upstream than the caller wants
         cap = min(cap, plan.result_cap)
+    answered = bool(response.sources)
     response = clean_response(apply_plan(plan, response), cap=cap, redactor=redactor)
     if require_content and not response.has_renderable_content():
+        if answered and plan.checks and not response.sources:  # all failed a local check
+            checked = dict.fromkeys(f.name for f in response.filters if f.name in plan.checks)
+            raise EmptyResponseError(
+                provider.info.id,
+                f"{provider.info.label} returned no results matching the filters "
+                f"({', '.join(checked)}).",
+            )
         raise EmptyResponseError(
             provider.info.id, f"{provider.info.label} returned no renderable search content."
         )
