@@ -31,7 +31,7 @@ from .transport import HttpRequest, HttpResponse, SseResponse
 
 if TYPE_CHECKING:
     from .models import SearchParams, SearchResponse
-    from .providers.base import ProtocolProvider, ProviderContext
+    from .providers.base import Flow, ProtocolProvider, ProviderContext
 
 __all__ = ["run_protocol", "send_step"]
 
@@ -40,6 +40,8 @@ async def send_step(
     provider: "ProtocolProvider", request: HttpRequest, context: "ProviderContext"
 ) -> HttpResponse | SseResponse:
     """Send one request of ``provider``'s protocol (streamed when the request says so)."""
+    if request.fetch_with is not None:  # a step another fetcher makes (headless Chromium)
+        return await request.fetch_with(context)
     info = provider.info
     options: dict[str, int] = {}
     if provider.max_response_bytes is not None:
@@ -74,26 +76,14 @@ async def run_protocol(
             # A transport failure (timeout, reset, cap): the provider may try another way.
             request = provider.after_failure(flow, request, error)
             if request is None:
+                if flow.done:  # the provider keeps what earlier steps brought
+                    break
                 raise
             produce, retries = provider.follow_up, 0
             continue
-        status = response.status
-        if (
-            status in provider.oauth_refresh_statuses
-            and flow.token is not None
-            and not refreshed
-            and provider.needs_refresh(response)
-        ):
+        if not refreshed and _wants_refresh(provider, flow, response):
             refreshed = True
-            try:
-                flow.token = await context.credentials.valid_oauth_token(
-                    provider.info.id, force_refresh=True
-                )
-            except SearchProviderError:
-                # No fresh token: the response stands as it came (a 401 reads as one, and a
-                # provider with another way in may still take it in its follow-up).
-                pass
-            else:
+            if await _refresh(provider, flow):
                 request = produce(flow)
                 continue
         wait = _retry_wait(provider, response, retries)
@@ -108,8 +98,34 @@ async def run_protocol(
         # A follow-up that meets a refresh status is built again from the same history.
         produce = provider.follow_up
         request, retries = next_request, 0
-    provider.check(flow.last.response)
+    if flow.exchanges:
+        provider.check(flow.last.response)
     return provider.parse(flow)
+
+
+def _wants_refresh(
+    provider: "ProtocolProvider", flow: "Flow", response: HttpResponse | SseResponse
+) -> bool:
+    return (
+        response.status in provider.oauth_refresh_statuses
+        and flow.token is not None
+        and provider.needs_refresh(response)
+    )
+
+
+async def _refresh(provider: "ProtocolProvider", flow: "Flow") -> bool:
+    """Refresh the stored OAuth token once; ``False`` when no fresh token can be had.
+
+    Then the response stands as it came: a 401 reads as one, and a provider with another
+    way in may still take it in its follow-up.
+    """
+    try:
+        flow.token = await flow.context.credentials.valid_oauth_token(
+            provider.info.id, force_refresh=True
+        )
+    except SearchProviderError:
+        return False
+    return True
 
 
 def _retry_wait(

@@ -16,7 +16,7 @@ import json
 import logging
 import math
 import re
-from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -96,6 +96,11 @@ class HttpRequest:
     json: Any = field(default=None, repr=False)
     stream: bool = False
     """Read the answer as a server-sent event stream (:meth:`Transport.send_sse`)."""
+    fetch_with: "Callable[[Any], Awaitable[HttpResponse]] | None" = field(
+        default=None, repr=False, compare=False
+    )
+    """Another fetcher for this step (headless Chromium), called with the provider context
+    instead of the transport; ``None`` for a plain HTTP request."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -24,14 +24,14 @@ it as a provider.
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ..deadline import attempt_scope, format_seconds, remaining_budget
 from ..errors import ProviderTimeoutError, SearchProviderError
 from ..models import SearchParams, SearchResponse, SearchSource
-from ..request_loop import run_protocol, send_step
+from ..request_loop import send_step
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._escalation import (
     Escalation,
@@ -98,14 +98,6 @@ _SOURCES = "sources"
 """Sources of the pages read so far (``None`` before the first results page)."""
 
 
-class _Finished(Exception):
-    """A later page failed in transport: the exchange ends with the pages already read."""
-
-    def __init__(self, flow: Flow) -> None:
-        super().__init__("a later page failed")
-        self.flow = flow
-
-
 class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
     """Every key-free HTML engine: the core's request loop runs its :class:`HtmlEngine`.
 
@@ -113,31 +105,6 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
     """
 
     engine: ClassVar[HtmlEngine]
-
-    async def search(  # type: ignore[misc]
-        self, params: SearchParams, context: ProviderContext
-    ) -> SearchResponse:
-        """Run the engine through the request loop, then headless when a hook asks for it.
-
-        The request loop awaits no hook after a response yet, so the two signals the hooks
-        raise (go headless; stop after a later page failed in transport) are answered here.
-        Once the loop awaits such a hook, this override goes and :meth:`escalate` is it.
-        """
-        try:
-            return await run_protocol(self, params, context)
-        except NeedsBrowser as needed:
-            return await self.escalate(params, context, needed)
-        except _Finished as finished:
-            return self.parse(finished.flow)
-
-    async def escalate(
-        self, params: SearchParams, context: ProviderContext, needed: NeedsBrowser
-    ) -> SearchResponse:
-        """Load the blocked plain request's URL headless and read that page instead."""
-        escalation = self.engine.escalation
-        assert escalation is not None  # only an escalating engine's hooks ask for it
-        response = await fetch_in_browser(self.info, escalation, context, needed)
-        return self.parse_response(response, params)
 
     async def prepare(self, flow: Flow) -> None:
         """Note the time, and make the setup step within its share of it."""
@@ -170,10 +137,14 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
         response = exchange.response
         http = response.as_http() if isinstance(response, SseResponse) else response
         first = flow.state[_SOURCES] is None
+        headless = exchange.request.fetch_with is not None
         escalation = self.engine.escalation
-        if first and escalation is not None:
+        if first and escalation is not None and not headless:
             started = flow.state[_STARTED]
-            escalate_after_response(escalation, flow.context, exchange.request, http, started)
+            try:
+                escalate_after_response(escalation, flow.context, exchange.request, http, started)
+            except NeedsBrowser as needed:
+                return self._headless(escalation, needed)
         try:
             self.engine.check(http)
             page = self.engine.read(http)
@@ -186,21 +157,27 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
         sources = collect_unique([*before, *page.sources], lambda source: source)
         flow.state[_SOURCES] = sources
         enough = len(sources) >= result_count(self.info, flow.params)
-        if enough or len(sources) == len(before) or remaining_budget(math.inf) <= 0:
-            return None
+        if headless or enough or len(sources) == len(before) or remaining_budget(math.inf) <= 0:
+            return None  # a rendered page is read alone, as the browser left it
         return page.next_request
 
     def after_failure(
         self, flow: Flow, request: HttpRequest, error: SearchProviderError
     ) -> HttpRequest | None:
         """Keep earlier pages, escalate when the engine says so, or name the whole budget."""
+        if request.fetch_with is not None:
+            return None  # the browser's own failure text stands
         if flow.state[_SOURCES] is not None:
             self._log_later_failure(flow, error)
-            raise _Finished(flow)
+            flow.done = True
+            return None
         escalation = self.engine.escalation
         if escalation is not None:
             started = flow.state[_STARTED]
-            escalate_after_failure(self.info, escalation, flow.context, request, error, started)
+            try:
+                escalate_after_failure(self.info, escalation, flow.context, request, error, started)
+            except NeedsBrowser as needed:
+                return self._headless(escalation, needed)
         if isinstance(error, ProviderTimeoutError):
             budget = format_seconds(flow.state[_BUDGET])
             message = f"{self.info.label} request timed out after {budget}s"
@@ -226,6 +203,16 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
         sources = self.engine.read(response).sources
         wanted = result_count(self.info, params)
         return SearchResponse(provider=self.info.id, sources=tuple(sources[:wanted]))
+
+    def _headless(self, escalation: Escalation, needed: NeedsBrowser) -> HttpRequest:
+        """The same URL again, as a step the browser fetcher makes (see ``fetch_with``)."""
+        blocked = needed.request
+        info = self.info
+
+        def fetch(context: ProviderContext) -> Awaitable[HttpResponse]:
+            return fetch_in_browser(info, escalation, context, needed)
+
+        return HttpRequest(method="GET", url=blocked.url, params=blocked.params, fetch_with=fetch)
 
     def _log_later_failure(self, flow: Flow, error: SearchProviderError) -> None:
         kept = len(flow.state[_SOURCES] or [])

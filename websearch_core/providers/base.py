@@ -193,6 +193,9 @@ class Flow:
     """The OAuth token :meth:`ProtocolProvider.prepare` resolved, refreshed by the loop."""
     state: dict[str, Any] = field(default_factory=dict)
     """What a multi-step provider keeps between its hooks (a session id, the next page)."""
+    done: bool = False
+    """Set by :meth:`ProtocolProvider.after_failure` to end the exchange with what earlier
+    steps brought instead of raising the failure (a later page that failed)."""
 
     @property
     def last(self) -> Exchange:
