@@ -324,7 +324,7 @@ async def _bench_calls(names: list[str], rounds: int, memory_calls: int) -> None
                 elif name == "breakdown":
                     await bench_breakdown(origin, state_dir, rounds, capture.read_bytes())
                 elif name == "concurrent":
-                    await bench_concurrent(origin, state_dir, max(5, rounds // 40))
+                    await bench_concurrent(origin, state_dir, max(5, rounds // 20))
                 elif name == "memory":
                     await bench_memory(origin, state_dir, memory_calls)
     finally:
@@ -343,7 +343,9 @@ def main() -> None:
     if not sorted(FIXTURES.glob("*.json")):
         print("skipped: ../shared/fixtures/brave/*.json not available")
         return
-    asyncio.run(_bench_calls([n for n in names if n != "imports"], args.rounds, args.memory_calls))
+    calls = [name for name in names if name != "imports"]
+    if calls:
+        asyncio.run(_bench_calls(calls, args.rounds, args.memory_calls))
     if "imports" in names:
         bench_imports(args.import_runs)
 
