@@ -2,8 +2,9 @@
 
 For each provider with a captured one-request answer naming several sites (the Exa,
 Parallel and TinyFish captures name one, Perplexity's none; Z.AI's search is an MCP
-session), the capture is served twice: once unfiltered, then under a filter. Whatever the upstream sent, what reaches the caller must
-satisfy the filter, and a domain that was in the answer must survive its own ``site:``.
+session), the capture is served twice: once unfiltered, then under a filter. Whatever the
+upstream sent, what reaches the caller must satisfy the filter, and a domain that was in
+the answer must survive its own ``site:``.
 """
 
 from collections.abc import AsyncIterator
