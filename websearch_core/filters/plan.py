@@ -6,6 +6,7 @@ provider's query syntax (``query``), a local check of the results (``post``), el
 sent, so ``after:2025-01-01`` never becomes two keywords.
 """
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -136,6 +137,22 @@ def _rewrite(
     return text if text.strip() else " ".join(dropped)
 
 
+_MAY_HOLD_DIRECTIVE: Final = re.compile(r'[:"]|(?:^|\s)-|\bOR\b')
+"""What every directive contains; a query without any skips the tokenizer (most queries)."""
+
+
+def _has_filter_fields(params: SearchParams) -> bool:
+    return bool(
+        params.include_domains
+        or params.exclude_domains
+        or params.date_after
+        or params.date_before
+        or params.recency
+        or params.language
+        or params.country
+    )
+
+
 def plan_filters(params: SearchParams, info: "ProviderInfo") -> FilterPlan:
     """Decide how ``info``'s provider applies the filters ``params`` asks for.
 
@@ -146,6 +163,8 @@ def plan_filters(params: SearchParams, info: "ProviderInfo") -> FilterPlan:
     Returns:
         The plan; with no filters asked, its ``params`` is ``params`` itself.
     """
+    if not _MAY_HOLD_DIRECTIVE.search(params.query) and not _has_filter_fields(params):
+        return FilterPlan(RequestedFilters(tokens=()), params, {}, frozenset(), None)
     wanted = requested_filters(params)
     if not wanted:
         return FilterPlan(wanted, params, {}, frozenset(), None)
