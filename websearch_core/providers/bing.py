@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from types import MappingProxyType
 
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import navigation_headers
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest
@@ -81,6 +82,7 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="bing",
+    filters=FilterSupport(native=frozenset({"recency"}), query=QUERY_OPERATORS),
 )
 
 _RECENCY_CODES: Mapping[str, str] = MappingProxyType({"day": "ez1", "week": "ez2", "month": "ez3"})

@@ -24,6 +24,7 @@ Docs: https://duckduckgo.com/duckduckgo-help-pages/
 from collections.abc import Sequence
 from types import MappingProxyType
 
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import navigation_headers
 from ..models import SearchParams
 from ..transport import HttpRequest, HttpResponse
@@ -86,6 +87,9 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="bing",
+    filters=FilterSupport(
+        native=frozenset({"recency", "language", "country"}), query=QUERY_OPERATORS
+    ),
 )
 
 

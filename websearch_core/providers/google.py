@@ -45,6 +45,7 @@ from urllib.parse import urlencode
 
 from ..browser import HeadlessOptions
 from ..errors import ChallengeError
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import navigation_headers
 from ..models import SearchParams
 from ..transport import HttpRequest, HttpResponse
@@ -122,6 +123,10 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="google",
+    filters=FilterSupport(
+        native=frozenset({"date_after", "date_before", "recency", "language", "country"}),
+        query=QUERY_OPERATORS,
+    ),
 )
 
 

@@ -52,6 +52,7 @@ from urllib.parse import urlencode
 
 from ..browser import HeadlessOptions
 from ..errors import ChallengeError
+from ..filters import FilterSupport
 from ..html import (
     navigation_headers,
 )
@@ -118,6 +119,10 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="mojeek",
+    filters=FilterSupport(
+        native=frozenset({"recency"}),
+        query=frozenset({"include_domains", "exclude_domains", "phrase", "exclude_terms"}),
+    ),
 )
 
 _ALTCHA = re.compile(r"altcha|captcha-wrap", re.IGNORECASE)

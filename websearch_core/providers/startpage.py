@@ -28,6 +28,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import navigation_headers
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
@@ -95,6 +96,7 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="google",
+    filters=FilterSupport(native=frozenset({"recency"}), query=QUERY_OPERATORS),
 )
 
 _RECENCY: Mapping[str, str] = MappingProxyType({"day": "d", "week": "w", "month": "m", "year": "y"})

@@ -17,6 +17,7 @@ Docs: https://help.yahoo.com/kb/search-for-desktop
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import navigation_headers
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest
@@ -74,6 +75,11 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="bing",
+    filters=FilterSupport(
+        native=frozenset({"recency"}),
+        query=QUERY_OPERATORS,
+        recency=frozenset({"day", "week", "month"}),
+    ),
 )
 
 _RECENCY: Mapping[str, str] = MappingProxyType({"day": "d", "week": "w", "month": "m"})
