@@ -190,7 +190,7 @@ def collapse_whitespace(text: str) -> str:
 
 def strip_tags(text: str) -> str:
     """``text`` without HTML tags (``<strong>x</strong>`` gives ``x``); entities kept."""
-    return _TAG.sub("", text)
+    return _TAG.sub("", text) if "<" in text else text
 
 
 def normalise_text(text: str) -> str:
