@@ -314,7 +314,8 @@ def test_a_closed_pipe_ends_quietly(simulate: Simulate) -> None:
     )
     assert process.stdout is not None and process.stderr is not None
     process.stdout.close()  # as `| head -0` does: the reader is gone before the output
-    stderr = process.stderr.read().decode()
+    with process.stderr:
+        stderr = process.stderr.read().decode()
     assert process.wait(timeout=60) == EXIT_OK
     assert stderr == ""
 
