@@ -8,7 +8,8 @@ length there and here even with emoji.
 from collections.abc import Iterable, Sequence
 
 from .errors import SearchProviderError
-from .models import SearchResponse
+from .filters.note import ignored_note
+from .models import SearchCitation, SearchResponse, SearchSource
 from .providers import PROVIDER_REGISTRY, get_provider
 
 __all__ = [
@@ -94,19 +95,14 @@ def format_for_llm(response: SearchResponse, notes: Sequence[str] = ()) -> str:
         if sources:
             parts.append("\n## Sources")
             parts.append(format_count("source", len(sources)))
-    for index, source in enumerate(sources, start=1):
-        age = format_age(source.age_seconds) or source.published_date
-        age_part = f" ({age})" if age else ""
-        parts.append(f"[{index}] {source.title}{age_part}\n    {source.url}")
-        if source.snippet:
-            parts.append(f"    {truncate_text(source.snippet, SNIPPET_LIMIT)}")
+    parts.extend(_source_lines(sources))
+    ignored = ignored_note(response) if response.filters else None
+    if ignored:  # only then does the text leave the spec's layout, by this one line
+        parts.append(ignored)
     if response.citations:
         parts.append("\n## Citations")
         parts.append(format_count("citation", len(response.citations)))
-        for index, citation in enumerate(response.citations, start=1):
-            parts.append(f"[{index}] {citation.title or citation.url}\n    {citation.url}")
-            if citation.cited_text:
-                parts.append(f"    {truncate_text(citation.cited_text, SNIPPET_LIMIT)}")
+        parts.extend(_citation_lines(response.citations))
     if response.related_questions:
         parts.append("\n## Related")
         parts.append(format_count("question", len(response.related_questions)))
@@ -118,6 +114,26 @@ def format_for_llm(response: SearchResponse, notes: Sequence[str] = ()) -> str:
             for query in response.search_queries[:MAX_SEARCH_QUERIES]
         )
     return "\n".join(parts)
+
+
+def _source_lines(sources: Sequence[SearchSource]) -> list[str]:
+    lines: list[str] = []
+    for index, source in enumerate(sources, start=1):
+        age = format_age(source.age_seconds) or source.published_date
+        age_part = f" ({age})" if age else ""
+        lines.append(f"[{index}] {source.title}{age_part}\n    {source.url}")
+        if source.snippet:
+            lines.append(f"    {truncate_text(source.snippet, SNIPPET_LIMIT)}")
+    return lines
+
+
+def _citation_lines(citations: Sequence[SearchCitation]) -> list[str]:
+    lines: list[str] = []
+    for index, citation in enumerate(citations, start=1):
+        lines.append(f"[{index}] {citation.title or citation.url}\n    {citation.url}")
+        if citation.cited_text:
+            lines.append(f"    {truncate_text(citation.cited_text, SNIPPET_LIMIT)}")
+    return lines
 
 
 def format_provider_failure(error: BaseException, label: str) -> str:

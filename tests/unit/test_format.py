@@ -168,3 +168,17 @@ def test_failure_summary() -> None:
     assert format_failures([("brave", "a"), ("tavily", "b")]) == (
         "All web search providers failed: brave: a; tavily: b"
     )
+
+
+def test_an_ignored_filter_is_one_line_after_the_sources_and_nothing_else_changes() -> None:
+    from websearch_core.models import AppliedFilter
+
+    source = SearchSource(title="T", url="https://e.org/", snippet="s")
+    applied = AppliedFilter(name="include_domains", value="e.org", applied=("post",))
+    ignored = AppliedFilter(name="language", value="de", applied=("ignored",))
+    plain = SearchResponse(provider="bing", sources=(source,), filters=(applied,))
+    noted = plain.model_copy(update={"filters": (applied, ignored)})
+    assert format_for_llm(plain) == "[1] T\n    https://e.org/\n    s"
+    assert format_for_llm(noted) == (
+        "[1] T\n    https://e.org/\n    s\nFilters not applied: language=de."
+    )
