@@ -107,7 +107,11 @@ async def test_tool_text(sim: Simulator) -> None:
     ]
     async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="kimi", date_after=date(2020, 1, 1))
-    assert result.text == "[1] Kimi K2\n    https://moonshot.example/k2\n    Released."
+    # Kimi has no date filter and the result no date: kept, and the model is told.
+    assert result.text == (
+        "[1] Kimi K2\n    https://moonshot.example/k2\n    Released.\n"
+        "Filters not applied: date_after=2020-01-01 (some results unchecked)."
+    )
     assert "date" not in json.dumps(sim["kimi"].requests[0].json())
 
 

@@ -257,17 +257,17 @@ async def test_marks_hold_only_for_the_scope_that_earned_them() -> None:
 
 
 async def test_mark_scope_follows_the_key_and_the_endpoint(sim: Simulator) -> None:
-    def scope(provider_id: str, key: str = "k1", **overrides: Any) -> str:
+    async def scope(provider_id: str, key: str = "k1", **overrides: Any) -> str:
         settings = sim.settings(**overrides)
-        ws = WebSearch(settings, api_keys={**sim.api_keys(), "brave": key})
-        return mark_scope(ws._context(), provider_id)
+        async with WebSearch(settings, api_keys={**sim.api_keys(), "brave": key}) as ws:
+            return mark_scope(ws._context(), provider_id)
 
-    base = scope("searxng")
-    assert scope("searxng") == base
-    assert scope("searxng", searxng={"endpoint": "http://127.0.0.1:9/other"}) != base
-    assert scope("brave", key="k1") != scope("brave", key="k2")
-    assert scope("brave", base_urls={"brave": "http://127.0.0.1:9"}) != scope("brave")
-    assert "k1" not in scope("brave", key="k1")
+    base = await scope("searxng")
+    assert await scope("searxng") == base
+    assert await scope("searxng", searxng={"endpoint": "http://127.0.0.1:9/other"}) != base
+    assert await scope("brave", key="k1") != await scope("brave", key="k2")
+    assert await scope("brave", base_urls={"brave": "http://127.0.0.1:9"}) != await scope("brave")
+    assert "k1" not in await scope("brave", key="k1")
 
 
 async def test_status_ignores_a_mark_earned_at_another_endpoint(sim: Simulator) -> None:
