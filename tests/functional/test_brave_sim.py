@@ -360,3 +360,28 @@ async def test_oversized_body_past_braves_own_2_mib_cap(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.oversized(size=3 * 1024 * 1024))
     assert isinstance(failure, ResponseTooLargeError)
     assert failure.message == "Brave response exceeded 2 MiB"
+
+
+async def test_a_422_on_an_optional_filter_is_retried_once_without_it(sim: Simulator) -> None:
+    rejected = (
+        '{"type":"ErrorResponse","error":{"code":"VALIDATION","status":422,'
+        '"detail":"Unable to validate request parameter(s)"}}'
+    )
+    sim["brave"].enqueue(Fault.http(422, rejected))
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="brave", language="fr", country="ca")
+    first, second = sim["brave"].requests
+    assert (first.query_dict()["search_lang"], first.query_dict()["country"]) == ("fr", "CA")
+    assert "search_lang" not in second.query_dict() and "country" not in second.query_dict()
+    ignored = {f.name: f.applied for f in result.response.filters}
+    assert ignored == {"language": ("ignored",), "country": ("ignored",)}
+    assert result.text.endswith("Filters not applied: language=fr, country=ca.")
+
+
+async def test_a_422_for_the_key_is_not_retried(sim: Simulator) -> None:
+    sim["brave"].always(
+        Fault.http(422, '{"error":{"code":"SUBSCRIPTION_TOKEN_INVALID","status":422}}')
+    )
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="brave", language="fr")
+    assert result.is_error and len(sim["brave"].requests) == 1

@@ -196,12 +196,19 @@ def apply_plan(
     if not plan.ways:
         return response
     checked = post_filter(response.sources, plan.wanted, plan.checks, now=now)
+    # A filter the provider had to drop (Brave's 422 on a language it does not take) is
+    # ignored, whatever the plan meant to do with it upstream.
+    dropped = {f.name for f in response.filters if "ignored" in f.applied}
+
+    def ways(name: FilterName) -> tuple[FilterWay, ...]:
+        if name in dropped:
+            return ("ignored",)
+        if name in checked.unchecked:
+            return (*plan.ways[name], "ignored")
+        return plan.ways[name]
+
     record = tuple(
-        AppliedFilter(
-            name=name,
-            value=value,
-            applied=(*plan.ways[name], "ignored") if name in checked.unchecked else plan.ways[name],
-        )
+        AppliedFilter(name=name, value=value, applied=ways(name))
         for name, value in plan.wanted.entries()
     )
     return response.model_copy(update={"sources": checked.sources, "filters": record})

@@ -50,10 +50,10 @@ from datetime import UTC, date, datetime
 from ..errors import AuthorizationError, SearchProviderError
 from ..filters import QUERY_OPERATORS, FilterSupport
 from ..format import utf16_len
-from ..models import SearchParams, SearchResponse
-from ..transport import HttpRequest, HttpResponse
+from ..models import AppliedFilter, FilterName, SearchParams, SearchResponse
+from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, SseResponse
 from ._brave_parse import iso_published_date, parse_results, parse_source
-from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "BRAVE_ENDPOINT",
@@ -77,6 +77,8 @@ MAX_RESPONSE_BYTES = 2 * 1024 * 1024
 _RECENCY = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 _EPOCH = date(1970, 1, 1)
 _TOKEN_ERRORS = frozenset({"SUBSCRIPTION_TOKEN_INVALID", "SUBSCRIPTION_TOKEN_MISSING"})
+_OPTIONAL_FILTERS: dict[str, FilterName] = {"search_lang": "language", "country": "country"}
+"""Query parameters Brave may reject with 422, and the filter each one carries."""
 
 
 _SEARCH_LANGS = frozenset(
@@ -221,6 +223,43 @@ class BraveProvider(ProtocolProvider):
             params=query_params(params, datetime.now(UTC).date()),
             headers={"Accept": "application/json", "X-Subscription-Token": key},
         )
+
+    def follow_up(self, flow: Flow) -> HttpRequest | None:
+        """Once, the same search without its optional filters after a 422 that rejected them.
+
+        Brave answers a language or country it does not take with 422; the search is still
+        worth having, so it is sent again without them and they are reported as ignored.
+        """
+        last = flow.last
+        if last.response.status != 422 or len(flow.exchanges) > 1:
+            return None
+        body = last.response.body[:ERROR_BODY_LIMIT].decode("utf-8", errors="replace")
+        if _error_code(body) in _TOKEN_ERRORS:
+            return None
+        kept = [(k, v) for k, v in last.request.params if k not in _OPTIONAL_FILTERS]
+        if len(kept) == len(last.request.params):
+            return None
+        return HttpRequest(
+            method=last.request.method,
+            url=last.request.url,
+            params=kept,
+            headers=last.request.headers,
+        )
+
+    def parse(self, flow: Flow) -> SearchResponse:
+        """The last page, with the filters a 422 made us drop recorded as ignored."""
+        last = flow.last.response
+        http = last.as_http() if isinstance(last, SseResponse) else last
+        response = self.parse_response(http, flow.params)
+        if len(flow.exchanges) == 1:
+            return response
+        sent = dict(flow.exchanges[0].request.params)
+        dropped = tuple(
+            AppliedFilter(name=name, value=sent[param], applied=("ignored",))
+            for param, name in _OPTIONAL_FILTERS.items()
+            if param in sent
+        )
+        return response.model_copy(update={"filters": dropped})
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The sources of a 2xx body, with the request id header."""
