@@ -72,7 +72,7 @@ class ProviderInfo:
     """The upstream index it serves (``bing`` for DuckDuckGo), for aggregate voting."""
     setup_hint: str | None = None
     """How to configure it when that is not an API key variable (SearXNG's endpoint)."""
-    filters: FilterSupport = FilterSupport()
+    filters: FilterSupport = field(default_factory=FilterSupport)
     """How it applies each search filter (API parameter or query syntax); what it
     declares neither way is checked on its results or reported as ignored."""
 
