@@ -103,7 +103,7 @@ async def test_form_carries_region_and_recency(sim: Simulator) -> None:
     assert forms == [
         [("q", QUERY), ("kl", "br-pt"), ("df", "w"), ("b", "")],
         [("q", QUERY), ("kl", "uk-en"), ("df", "d"), ("b", "")],
-        [("q", QUERY), ("kl", "us-en"), ("b", "")],
+        [("q", QUERY), ("kl", "de-de"), ("b", "")],  # a bare language: its home region
     ]
 
 

@@ -126,7 +126,10 @@ def test_locale_to_kl(locale: str | None, kl: str) -> None:
         ("pt-BR", "US", "br-pt"),  # a language with a region decides alone
         ("fr", "CH", "ch-fr"),
         ("fr", "ca", "ca-fr"),
-        ("de", None, "us-en"),  # the reference: a bare language falls back
+        ("de", None, "de-de"),  # a bare language goes to its home region
+        ("en", None, "us-en"),
+        ("pt", None, "pt-pt"),
+        ("xx", None, "us-en"),
         ("en", "de", "de-de"),  # unlisted pairing: the country's first region
         (None, "de", "de-de"),
         (None, "GB", "uk-en"),

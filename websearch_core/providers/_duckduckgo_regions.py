@@ -63,6 +63,15 @@ def locale_to_kl(locale: str | None) -> str:
     return kl if kl is not None else DEFAULT_REGION
 
 
+def _home_region(language: str) -> str:
+    """The region a bare language is most at home in, as DDG lists them."""
+    lang = language.strip().lower()
+    speaking = [code for code in REGIONS if code.split("-")[1] == lang]
+    if DEFAULT_REGION in speaking or not speaking:
+        return DEFAULT_REGION
+    return next((code for code in speaking if code.split("-")[0] == lang), speaking[0])
+
+
 def _lookup_kl(locale: str | None) -> str | None:
     if not locale:
         return None
@@ -90,15 +99,20 @@ def _has_region(language: str) -> bool:
 def region_for(language: str | None, country: str | None) -> str:
     """The ``kl`` value for a request's ``language`` and ``country``.
 
-    A language with a region (``pt-BR``) decides alone. Otherwise the language is paired
-    with ``country`` (English when only a country is given); when DDG does not list that
-    pairing, the country's first listed region is used. With neither, or nothing that
-    maps, the result is :data:`DEFAULT_REGION`.
+    A language with a region (``pt-BR``) decides alone. A bare language goes to its home
+    region (``de`` to ``de-de``, ``en`` to the default ``us-en``; the reference falls back
+    to ``us-en`` for every bare language, which would leave a language filter we declare
+    native unapplied). Otherwise the language is paired with ``country`` (English when only
+    a country is given); when DDG does not list that pairing, the country's first listed
+    region is used. With neither, or nothing that maps, the result is
+    :data:`DEFAULT_REGION`.
 
     Example:
         >>> region_for("fr", "CH"), region_for(None, "de"), region_for("de", None)
-        ('ch-fr', 'de-de', 'us-en')
+        ('ch-fr', 'de-de', 'de-de')
     """
+    if language and not country and not _has_region(language):
+        return _home_region(language)
     if language and (_has_region(language) or not country):
         return locale_to_kl(language)
     if not country:
