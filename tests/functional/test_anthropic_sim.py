@@ -128,10 +128,10 @@ async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
         (
             "Coroutines and Tasks",
             "https://docs.python.org/3/library/asyncio-task.html",
-            "November 2, 2025",
+            "2025-11-02",  # the upstream's "November 2, 2025", in ISO 8601
         ),
         ("asyncio — Asynchronous I/O", "https://docs.python.org/3/library/asyncio.html", None),
-        ("Real Python: Async IO", "https://realpython.com/async-io-python/", "March 5, 2024"),
+        ("Real Python: Async IO", "https://realpython.com/async-io-python/", "2024-03-05"),
         ("PEP 492", "https://peps.python.org/pep-0492/", None),
     ]
     assert response.sources[0].age_seconds is not None and response.sources[0].age_seconds > 0

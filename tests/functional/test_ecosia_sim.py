@@ -67,7 +67,7 @@ async def test_success_and_request_shape_without_touching_the_browser(sim: Simul
     first = sources[0]
     assert first.title == f"{QUERY} result 1"
     assert first.snippet == f"1 Jan 2026 ... Snippet 1 about {QUERY}."
-    assert first.published_date == "1 Jan 2026"
+    assert first.published_date == "2026-01-01"  # the page's "1 Jan 2026", in ISO 8601
     assert first.age_seconds is not None
 
     (request,) = _requests(sim)

@@ -76,7 +76,7 @@ async def test_success_and_request_shape_without_touching_the_browser(sim: Simul
     assert first.title == f"{QUERY} result 1"
     assert first.url == "https://site1.example.org/rust-async-runtime"
     assert first.snippet == f"Jan 1, 2026 — Snippet 1 about {QUERY}."
-    assert first.published_date == "Jan 1, 2026"
+    assert first.published_date == "2026-01-01"  # the page's "Jan 1, 2026", in ISO 8601
     assert first.age_seconds is not None
     assert result.text.splitlines()[1] == "    https://site1.example.org/rust-async-runtime"
 

@@ -69,10 +69,11 @@ async def test_request_shape_and_parsed_results(sim: Simulator) -> None:
         )
         for i in (1, 2, 3)
     ]
+    # Serper's "Jan 1, 2026", in ISO 8601
     assert [s.published_date for s in response.sources] == [
-        "Jan 1, 2026",
-        "Jan 2, 2026",
-        "Jan 3, 2026",
+        "2026-01-01",
+        "2026-01-02",
+        "2026-01-03",
     ]
     assert all(s.age_seconds is not None for s in response.sources)
     assert response.related_questions == (

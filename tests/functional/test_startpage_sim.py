@@ -81,7 +81,7 @@ async def test_success_gets_the_homepage_then_posts_the_token(sim: Simulator) ->
     assert first.title == f"{QUERY} result 1"
     assert first.url == "https://site1.example.org/rust-async-runtime"
     assert first.snippet == f"Snippet 1 about {QUERY}."
-    assert first.published_date == "1 Jan 2026"
+    assert first.published_date == "2026-01-01"  # the page's "1 Jan 2026", in ISO 8601
     assert first.age_seconds is not None
     assert result.text.splitlines()[1:3] == [
         "    https://site1.example.org/rust-async-runtime",

@@ -69,7 +69,7 @@ async def test_success_and_request_shape(sim: Simulator) -> None:
     assert first.title == f"{QUERY} result 1"
     assert first.url == "https://site1.example.org/rust-async-runtime"  # RU= unwrapped
     assert first.snippet == f"Snippet 1 about {QUERY}."
-    assert first.published_date == "Jan 1, 2026"
+    assert first.published_date == "2026-01-01"  # the page's "Jan 1, 2026", in ISO 8601
     assert first.age_seconds is not None
     lines = result.text.splitlines()
     assert lines[0].startswith(f"[1] {QUERY} result 1 (")

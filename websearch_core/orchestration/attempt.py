@@ -9,6 +9,7 @@ is still running when the budget is spent.
 
 import asyncio
 
+from ..dates import with_iso_dates
 from ..deadline import Deadline, attempt_scope, format_seconds
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
 from ..filters import apply_plan, plan_filters
@@ -98,6 +99,7 @@ async def run_attempt(
         cap = min(cap, plan.result_cap)
     answered = bool(response.sources)
     response = clean_response(apply_plan(plan, response), cap=cap, redactor=redactor)
+    response = with_iso_dates(response)
     if require_content and not response.has_renderable_content():
         if answered and plan.checks and not response.sources:  # all failed a local check
             checked = dict.fromkeys(f.name for f in response.filters if f.name in plan.checks)

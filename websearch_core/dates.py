@@ -1,0 +1,62 @@
+"""One form for every published date a response carries: ISO 8601 when the date is absolute.
+
+Providers write dates as their upstream does (``May 1, 2023``, ``Mon, 02 Jun 2025 10:00:00
+GMT``, ``2024-01-05T10:00:00Z``); a string like that goes stale and unsortable once it is
+stored in a vector store. The core rewrites each absolute date to ISO 8601 (a day as
+``YYYY-MM-DD``, an instant with its time and zone) for every provider alike. Relative text
+(``3 days ago``) and a bare year or month (no day to name) are left as written.
+
+Example:
+    >>> iso_date("May 1, 2023"), iso_date("Mon, 02 Jun 2025 10:00:00 GMT")
+    ('2023-05-01', '2025-06-02T10:00:00+00:00')
+    >>> iso_date("2026-01-01T00:00:00Z"), iso_date("3 days ago"), iso_date("Dec 2025")
+    ('2026-01-01T00:00:00Z', None, None)
+"""
+
+import re
+from datetime import datetime, time
+
+from .models import SearchResponse
+from .providers._common import parse_date
+
+__all__ = ["iso_date", "with_iso_dates"]
+
+_ISO_8601 = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+)
+_NO_DAY = re.compile(r"(?:[A-Za-z]+\.?,?\s+)?\d{4}")
+"""A year, or a month and a year: no day to put in an ISO date."""
+_DEFAULT = datetime(2000, 1, 1)
+
+
+def iso_date(text: str | None) -> str | None:
+    """``text`` as ISO 8601 when it names an absolute day or instant, else ``None``."""
+    if not text:
+        return None
+    text = text.strip()
+    if _ISO_8601.fullmatch(text):
+        return text  # already in the one form, as the provider wrote it
+    if _NO_DAY.fullmatch(text):
+        return None
+    try:
+        when = parse_date(text, default=_DEFAULT)
+    except (ValueError, OverflowError):
+        return None
+    if when is None:
+        return None
+    if when.tzinfo is None and when.time() == time(0):
+        return when.date().isoformat()
+    return when.isoformat()
+
+
+def with_iso_dates(response: SearchResponse) -> SearchResponse:
+    """``response`` with each source's absolute ``published_date`` in ISO 8601."""
+    changed = False
+    sources = []
+    for source in response.sources:
+        iso = iso_date(source.published_date)
+        if iso is not None and iso != source.published_date:
+            source = source.model_copy(update={"published_date": iso})
+            changed = True
+        sources.append(source)
+    return response.model_copy(update={"sources": tuple(sources)}) if changed else response
