@@ -8,8 +8,7 @@ never as an exception the agent loop must catch.
 """
 
 from collections.abc import Callable
-from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Literal
 
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import BaseModel, PrivateAttr, ValidationError
@@ -18,6 +17,7 @@ from pydantic.v1 import ValidationError as ValidationErrorV1
 from websearch_core import ConfigurationError, FetchError
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
+from websearch_core.closing import AsyncClosing
 from websearch_core.content.tool_text import (
     FETCH_TOOL_DESCRIPTION,
     FETCH_TOOL_NAME,
@@ -34,7 +34,7 @@ class WebFetchInput(FetchArguments):
     """The arguments a model may give ``web_fetch``: ``url`` and optional ``max_chars``."""
 
 
-class WebFetchTool(BaseTool, ClientOptions):
+class WebFetchTool(BaseTool, ClientOptions, AsyncClosing):
     """Fetch a web page and return its main content as Markdown, fenced as untrusted data.
 
     Only public http(s) addresses are fetched unless ``allow_private_addresses=True`` (or
@@ -96,17 +96,6 @@ class WebFetchTool(BaseTool, ClientOptions):
     async def aclose(self) -> None:
         """Close the client the tool opened (a given ``web_search`` is left open)."""
         await self._clients.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
 
 def _output(result: FetchToolResult) -> tuple[str, dict[str, Any]]:

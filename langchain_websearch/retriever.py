@@ -12,9 +12,6 @@ for the query, that answer is returned instead of an error, as in
 :meth:`~websearch_core.WebSearch.search`.
 """
 
-from types import TracebackType
-from typing import Self
-
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
     CallbackManagerForRetrieverRun,
@@ -29,6 +26,7 @@ from websearch_core import (
 )
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
+from websearch_core.closing import AsyncClosing
 from websearch_core.models import Recency
 from websearch_core.retrieval import answer_metadata, page_text, source_metadata
 
@@ -40,7 +38,7 @@ MAX_PAGES = 20
 """The most pages ``include_content`` fetches in one call; results past it keep snippets."""
 
 
-class WebSearchRetriever(BaseRetriever, ClientOptions):
+class WebSearchRetriever(BaseRetriever, ClientOptions, AsyncClosing):
     r"""Retrieve web search results as documents, through the first provider that answers.
 
     Each result becomes one ``Document``: ``page_content`` is the result's snippet (its
@@ -211,17 +209,6 @@ class WebSearchRetriever(BaseRetriever, ClientOptions):
         Optional: the session of a loop is also closed when that loop shuts down.
         """
         await self._clients.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     def _params(self, query: str, k: int | None) -> SearchParams:
         return SearchParams(query=query, limit=self.k if k is None else k, recency=self.recency)

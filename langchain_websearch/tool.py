@@ -9,8 +9,7 @@ texts of :mod:`websearch_core.tool_errors` (without an artifact: no search ran).
 
 from collections.abc import Callable
 from contextvars import ContextVar
-from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Literal
 
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, ToolException
@@ -20,6 +19,7 @@ from pydantic.v1 import ValidationError as ValidationErrorV1
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError, SearchToolResult
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
+from websearch_core.closing import AsyncClosing
 from websearch_core.models import Recency
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_schema import ToolArguments, tool_search_params
@@ -34,7 +34,7 @@ class WebSearchInput(ToolArguments):
     """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
 
 
-class WebSearchTool(BaseTool, ClientOptions):
+class WebSearchTool(BaseTool, ClientOptions, AsyncClosing):
     """Search the web through the first configured provider that answers.
 
     Tries each available provider in order (keyed APIs, a self-hosted SearXNG, then
@@ -198,14 +198,3 @@ class WebSearchTool(BaseTool, ClientOptions):
         Optional: the session of a loop is also closed when that loop shuts down.
         """
         await self._clients.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()

@@ -7,8 +7,7 @@ configuration come back as ``Error: ...`` content with ``is_error=True``, never 
 exception the agent must catch.
 """
 
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
@@ -16,6 +15,7 @@ from pydantic import ValidationError
 
 from websearch_core import ConfigurationError, FetchError, WebSearch
 from websearch_core.client import LoopBoundClient
+from websearch_core.closing import AsyncClosing
 from websearch_core.content.tool_text import (
     FETCH_TOOL_DESCRIPTION,
     FETCH_TOOL_NAME,
@@ -74,7 +74,7 @@ class _Fetcher:
             return WebSearch(**self._kwargs)
 
 
-class WebFetchFunctionTool(FunctionTool):
+class WebFetchFunctionTool(FunctionTool, AsyncClosing):
     """A ``FunctionTool`` that unpacks a :class:`FetchToolResult` into its ``ToolOutput``.
 
     ``content`` is the fenced page text, ``raw_output`` the page metadata (or the error),
@@ -108,17 +108,6 @@ class WebFetchFunctionTool(FunctionTool):
         """Close the HTTP session this tool opened, if any."""
         if self._fetcher is not None:
             await self._fetcher.clients.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     def _error_output(
         self, error: Exception, args: tuple[Any, ...], kwargs: dict[str, Any]

@@ -17,8 +17,6 @@ searches are not comparable beyond their order.
 """
 
 from collections.abc import Mapping
-from types import TracebackType
-from typing import Self
 
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
@@ -34,6 +32,7 @@ from websearch_core import (
 )
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
+from websearch_core.closing import AsyncClosing
 from websearch_core.models import Recency
 from websearch_core.retrieval import MetadataValue, answer_metadata, page_text, source_metadata
 
@@ -56,7 +55,7 @@ class _RetrieverConfig(ClientOptions):
     recency: Recency | None = None
 
 
-class WebSearchRetriever(BaseRetriever):
+class WebSearchRetriever(BaseRetriever, AsyncClosing):
     """Retrieve web search results as scored nodes, through the first provider that answers.
 
     Each result becomes a ``TextNode`` whose text is the title, the URL and the snippet,
@@ -204,17 +203,6 @@ class WebSearchRetriever(BaseRetriever):
         Optional: the session of a loop is also closed when that loop shuts down.
         """
         await self._clients.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     def _params(self, query_bundle: QueryBundle) -> SearchParams:
         return SearchParams(

@@ -8,8 +8,7 @@ configuration come back the same way, with the one-line texts of
 :mod:`websearch_core.tool_errors` that the LangChain tool gives too.
 """
 
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
@@ -18,6 +17,7 @@ from pydantic import ConfigDict, ValidationError
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError, SearchToolResult, WebSearch
 from websearch_core.client import LoopBoundClient
+from websearch_core.closing import AsyncClosing
 from websearch_core.models import Recency
 from websearch_core.settings_errors import configuration_errors
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
@@ -44,7 +44,7 @@ class _CheckedArgs(WebSearchArgs):
     model_config = ConfigDict(extra="forbid")
 
 
-class WebSearchFunctionTool(FunctionTool):
+class WebSearchFunctionTool(FunctionTool, AsyncClosing):
     """A ``FunctionTool`` that unpacks a :class:`SearchToolResult` into its ``ToolOutput``.
 
     ``content`` becomes the formatted text, ``raw_output`` the structured details as a
@@ -86,17 +86,6 @@ class WebSearchFunctionTool(FunctionTool):
         """Close the HTTP session of the spec that made this tool, if it opened one."""
         if self._spec is not None:
             await self._spec.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     def _error_output(
         self, error: Exception, args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -143,7 +132,7 @@ def _unpack(output: ToolOutput) -> ToolOutput:
     )
 
 
-class WebSearchToolSpec(BaseToolSpec):
+class WebSearchToolSpec(BaseToolSpec, AsyncClosing):
     """The ``web_search`` tool as a LlamaIndex tool spec.
 
     Args:
@@ -249,17 +238,6 @@ class WebSearchToolSpec(BaseToolSpec):
         Optional: the session of a loop is also closed when that loop shuts down.
         """
         await self._clients.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     def _new_client(self) -> WebSearch:
         given = {name: name for name in self._kwargs}  # ranked above the environment

@@ -26,13 +26,13 @@ import time
 import urllib.request
 from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
 from datetime import UTC, datetime
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
 from pydantic import SecretStr
 
 from .cache import cache_key, dump_response, load_response
+from .closing import AsyncClosing
 from .content.enrich import (
     DEFAULT_CONTENT_SOURCES,
     add_page_content,
@@ -69,7 +69,7 @@ logger = logging.getLogger("websearch_core")
 _T = TypeVar("_T")
 
 
-class WebSearch:
+class WebSearch(AsyncClosing):
     """Search the web through the first provider that answers.
 
     Args:
@@ -124,17 +124,6 @@ class WebSearch:
 
     def __repr__(self) -> str:
         return f"WebSearch(provider={self.settings.provider!r}, exclude={self.settings.exclude!r})"
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     async def aclose(self) -> None:
         """Close the HTTP session and browser this instance opened (injected ones stay open)."""

@@ -36,11 +36,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import Final, Literal, Self, get_args
+from typing import Final, Literal, get_args
 
 import platformdirs
 
+from ..closing import AsyncClosing
 from ..errors import WebSearchError
 
 __all__ = [
@@ -194,7 +194,7 @@ class CachedEntry:
         return now < self.fresh_until
 
 
-class StateStore(abc.ABC):
+class StateStore(AsyncClosing, abc.ABC):
     """The persistent state of the fallback chain: marks, failure counters, usage, cache.
 
     Implementations are safe to share between tasks, threads and event loops, and the
@@ -316,17 +316,6 @@ class StateStore(abc.ABC):
     @abc.abstractmethod
     async def aclose(self) -> None:
         """Release connections and threads. Idempotent."""
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
 
 def check_provider(provider: str) -> str:
