@@ -45,11 +45,10 @@ __all__ = [
     "HttpResponse",
     "SseResponse",
     "Transport",
-    "api_error_text",
     "apply_base_url",
     "classify_http_error",
+    "error_head",
     "parse_retry_after",
-    "raise_for_api_status",
     "raise_for_status",
     "redact",
 ]
@@ -111,6 +110,10 @@ class HttpResponse:
     body: bytes
     headers: Mapping[str, str] = field(default_factory=dict)
     url: str = ""
+
+    def as_http(self) -> "HttpResponse":
+        """Itself (an :class:`SseResponse` gives its plain form), so either reads the same."""
+        return self
 
     def text(self) -> str:
         """The body decoded as UTF-8, replacing undecodable bytes."""
@@ -224,30 +227,15 @@ def classify_http_error(provider: str, status: int, body: str) -> SearchProvider
     return None
 
 
-def api_error_text(prefix: str, response: HttpResponse) -> str:
-    """``<prefix> (<status>): <body>``, the provider's fallback error text.
-
-    The body is cut to the error-body limit (``<prefix> (<status>)`` when it is empty), and
-    only that head of it is decoded.
+def error_head(response: HttpResponse) -> str:
+    """The start of an error body as text: only that head is decoded, never the whole body.
 
     Example:
-        >>> api_error_text("Exa API error", HttpResponse(status=500, body=b" boom "))
-        'Exa API error (500): boom'
+        >>> error_head(HttpResponse(status=500, body=b"boom" * 10_000))[-4:], ERROR_BODY_LIMIT
+        ('boom', 8192)
     """
     head = response.body[: ERROR_BODY_LIMIT * 4].decode("utf-8", errors="replace")
-    body = head[:ERROR_BODY_LIMIT].strip()
-    return f"{prefix} ({response.status}): {body}".rstrip(": ")
-
-
-def raise_for_api_status(provider: str, response: HttpResponse, prefix: str) -> None:
-    """:func:`raise_for_status` with the ``<prefix> (<status>): <body>`` fallback text.
-
-    A 2xx returns before any text is built, so the success path never decodes the body
-    for an error message it will not need.
-    """
-    if 200 <= response.status < 300:
-        return
-    raise_for_status(provider, response, api_error_text(prefix, response))
+    return head[:ERROR_BODY_LIMIT]
 
 
 def raise_for_status(provider: str, response: HttpResponse, fallback_message: str) -> None:
@@ -260,7 +248,7 @@ def raise_for_status(provider: str, response: HttpResponse, fallback_message: st
     status = response.status
     if 200 <= status < 300:
         return
-    body = response.text()[:ERROR_BODY_LIMIT]
+    body = error_head(response)
     if status == 429:
         _raise_for_rate_limit_headers(provider, response, fallback_message)
     classified = classify_http_error(provider, status, body)

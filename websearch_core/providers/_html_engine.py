@@ -121,7 +121,7 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
             except SearchProviderError as error:
                 logger.info("%s: setup failed, searching without it: %s", self.info.id, error)
                 return
-        flow.state[_SETUP] = response.as_http() if isinstance(response, SseResponse) else response
+        flow.state[_SETUP] = response.as_http()
 
     def first_request(self, flow: Flow) -> HttpRequest | None:
         """The search request (from the setup's answer when there was one)."""
@@ -135,7 +135,7 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
         """Check and read the page that came; the next page's request while more are wanted."""
         exchange = flow.last
         response = exchange.response
-        http = response.as_http() if isinstance(response, SseResponse) else response
+        http = response.as_http()
         first = flow.state[_SOURCES] is None
         headless = exchange.request.fetch_with is not None
         escalation = self.engine.escalation

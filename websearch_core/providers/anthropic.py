@@ -51,7 +51,7 @@ from typing import Any, Final, Literal
 from ..errors import ProviderNotConfiguredError
 from ..filters import FilterSupport
 from ..models import SearchResponse
-from ..transport import HttpRequest, HttpResponse, SseResponse
+from ..transport import HttpRequest
 from ._anthropic_parse import message_content, page_age_seconds, parse_messages
 from ._anthropic_request import (
     ANTHROPIC_BASE_URL,
@@ -181,7 +181,7 @@ class AnthropicProvider(ProtocolProvider):
 
     def parse(self, flow: Flow) -> SearchResponse:
         """Every message of the turn as one answer; the latest ``request-id`` header wins."""
-        replies = [_http(exchange.response) for exchange in flow.exchanges]
+        replies = [exchange.response.as_http() for exchange in flow.exchanges]
         data = [reply.json(self.info.id, self.info.label) for reply in replies]
         request_id = next(filter(None, (r.header("request-id") for r in reversed(replies))), None)
         auth: AnthropicAuth = flow.state["auth"]
@@ -203,10 +203,6 @@ class AnthropicProvider(ProtocolProvider):
         return HttpRequest(
             method="POST", url=messages_url(base), headers=request_headers(auth, base), json=body
         )
-
-
-def _http(response: HttpResponse | SseResponse) -> HttpResponse:
-    return response.as_http() if isinstance(response, SseResponse) else response
 
 
 def _messages(flow: Flow) -> list[Mapping[str, Any]]:

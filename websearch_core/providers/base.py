@@ -24,11 +24,11 @@ from ..models import SearchParams, SearchResponse
 from ..request_loop import run_protocol
 from ..settings import Settings
 from ..transport import (
-    ERROR_BODY_LIMIT,
     HttpRequest,
     HttpResponse,
     SseResponse,
     Transport,
+    error_head,
     parse_retry_after,
     raise_for_status,
 )
@@ -279,7 +279,7 @@ class ProtocolProvider(SearchProvider):
     def parse(self, flow: Flow) -> SearchResponse:
         """The response for the whole exchange (default: :meth:`parse_response` of the last)."""
         last = flow.last.response
-        http = last.as_http() if isinstance(last, SseResponse) else last
+        http = last.as_http()
         return self.parse_response(http, flow.params)
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
@@ -301,8 +301,8 @@ def raise_for_error_map(
     status = response.status
     if 200 <= status < 300:
         return
-    http = response.as_http() if isinstance(response, SseResponse) else response
-    head = http.body[: ERROR_BODY_LIMIT * 4].decode("utf-8", errors="replace")[:ERROR_BODY_LIMIT]
+    http = response.as_http()
+    head = error_head(http)
     detail = (errors.detail(status, head) if errors.detail is not None else None) or head.strip()
     prefix = errors.prefix or f"{info.label} API error"
     message = f"{prefix} ({status}): {detail}".rstrip(": ")

@@ -51,7 +51,7 @@ from ..errors import AuthorizationError, SearchProviderError
 from ..filters import QUERY_OPERATORS, FilterSupport
 from ..format import utf16_len
 from ..models import AppliedFilter, FilterName, SearchParams, SearchResponse
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, SseResponse
+from ..transport import HttpRequest, HttpResponse, error_head
 from ._brave_parse import iso_published_date, parse_results, parse_source
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
@@ -233,8 +233,7 @@ class BraveProvider(ProtocolProvider):
         last = flow.last
         if last.response.status != 422 or len(flow.exchanges) > 1:
             return None
-        body = last.response.body[:ERROR_BODY_LIMIT].decode("utf-8", errors="replace")
-        if _error_code(body) in _TOKEN_ERRORS:
+        if _error_code(error_head(last.response.as_http())) in _TOKEN_ERRORS:
             return None
         kept = [(k, v) for k, v in last.request.params if k not in _OPTIONAL_FILTERS]
         if len(kept) == len(last.request.params):
@@ -249,7 +248,7 @@ class BraveProvider(ProtocolProvider):
     def parse(self, flow: Flow) -> SearchResponse:
         """The last page, with the filters a 422 made us drop recorded as ignored."""
         last = flow.last.response
-        http = last.as_http() if isinstance(last, SseResponse) else last
+        http = last.as_http()
         response = self.parse_response(http, flow.params)
         if len(flow.exchanges) == 1:
             return response

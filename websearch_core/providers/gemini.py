@@ -213,7 +213,7 @@ class GeminiProvider(ProtocolProvider):
         if 200 <= response.status < 300:
             if state["step"] != "load":
                 return None
-            found = project_id(_http(response).json(self.info.id, self.info.label))
+            found = project_id(response.as_http().json(self.info.id, self.info.label))
             if found is None:
                 raise ProviderNotConfiguredError(self.info.id, NO_PROJECT)
             state["project"] = found
@@ -244,11 +244,11 @@ class GeminiProvider(ProtocolProvider):
 
     def needs_refresh(self, response: HttpResponse | SseResponse) -> bool:
         """A 401 or 403 always; a 400 only when its body names invalid credentials."""
-        return response.status != 400 or is_invalid_auth(400, _http(response).text())
+        return response.status != 400 or is_invalid_auth(400, response.as_http().text())
 
     def retry_delay(self, response: HttpResponse | SseResponse) -> float | None:
         """Google's wait hint, from the headers or the error body."""
-        return retry_delay_hint(response.headers, _http(response).text())
+        return retry_delay_hint(response.headers, response.as_http().text())
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The grounded answer of the last stream (events, or a plain JSON body)."""
@@ -292,7 +292,3 @@ class GeminiProvider(ProtocolProvider):
                 request_id=f"agent-{uuid.uuid4()}",
             ),
         )
-
-
-def _http(response: HttpResponse | SseResponse) -> HttpResponse:
-    return response.as_http() if isinstance(response, SseResponse) else response

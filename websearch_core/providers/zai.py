@@ -290,5 +290,5 @@ def _shapes(flow: Flow) -> tuple[dict[str, Any], ...]:
 
 
 def _header(response: SseResponse | HttpResponse, name: str) -> str | None:
-    http = response.as_http() if isinstance(response, SseResponse) else response
+    http = response.as_http()
     return http.header(name)
