@@ -14,10 +14,10 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess tes
         'Install it with: pip install "websearch-tools[langchain]"'
     ) from error
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from websearch_core import __version__
+from websearch_core.lazy import lazy_exports
 
 from .tool import WebSearchInput, WebSearchTool
 
@@ -34,18 +34,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Import a lazily exported name's module on first use and keep the name here."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
 
 
 __all__ = [

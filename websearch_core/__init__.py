@@ -12,10 +12,10 @@ See :class:`WebSearch` for the entry point, :mod:`websearch_core.errors` for the
 tree, and :mod:`websearch_core.testing` for the offline simulator.
 """
 
-import importlib
-import importlib.util
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .client import WebSearch
@@ -126,22 +126,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name's submodule on first use and keep the name here."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        # A submodule reached as an attribute (``websearch_core.transport``), as when the
-        # package imported them all.
-        if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}"):
-            return importlib.import_module(f".{name}", __name__)
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), submodules=True)
 
 
 __all__ = [
