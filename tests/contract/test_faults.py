@@ -182,10 +182,11 @@ async def test_hostile_text_and_urls_are_cleaned(
         assert forbidden not in text
     urls = [s.url for s in result.response.sources] + [c.url for c in result.response.citations]
     assert all(is_clean_url(url) for url in urls)
-    # The userinfo and bidi URLs are dropped; the NUL-prefixed one is dropped, or reduced to
-    # its clean form by a parser whose urlsplit strips leading control characters.
+    # The userinfo, bidi and NUL-prefixed URLs are dropped, never repaired into a clean form
+    # (urlsplit strips leading control characters, so a parser could rebuild one).
     assert not any(urlsplit(url).path.startswith("/\u202e") for url in urls)
     assert not any(urlsplit(url).username for url in urls)
+    assert not any(url.endswith("/nul") for url in urls)
 
 
 async def test_a_key_echoed_in_a_success_body_never_reaches_the_model_or_the_cache(

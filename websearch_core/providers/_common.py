@@ -32,6 +32,8 @@ RECENCY_DAYS: Final[Mapping[Recency, int]] = {"day": 1, "week": 7, "month": 30, 
 """How many days each ``recency`` reaches back, for providers that take a start date."""
 
 _TAG = re.compile(r"<[^>]*>")
+_URL_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+"""C0 controls and DEL, which no URL may carry (``urlsplit`` would silently drop some)."""
 
 
 _ISO_DATE = re.compile(
@@ -204,7 +206,14 @@ def normalise_text(text: str) -> str:
 
 
 def is_http_url(url: str) -> bool:
-    """Whether ``url`` is an absolute ``http``/``https`` URL with a host."""
+    """Whether ``url`` is an absolute ``http``/``https`` URL with a host and no control bytes.
+
+    ``urlsplit`` strips leading C0 controls and drops tabs and line breaks, so a link
+    written with a leading NUL would otherwise pass and be rebuilt clean by a parser:
+    a link an upstream mangled is dropped, not repaired.
+    """
+    if _URL_CONTROL.search(url):
+        return False
     try:
         parts = urlsplit(url)
         host = parts.hostname
