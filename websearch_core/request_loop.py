@@ -8,13 +8,16 @@ this loop is the only code that sends a provider's requests. For each call it:
    attempt's time budget, the size cap and the redirect policy;
 3. refreshes a stored OAuth token once when the provider's refresh statuses come back, and
    sends the same step again;
-4. retries by the provider's :class:`RetryPolicy` (statuses, back-off, server hints), never
-   waiting past the attempt's remaining time;
+4. sends the same step again while :meth:`retry_delay` names a wait (by default the
+   provider's :class:`RetryPolicy` and the server's hint), never waiting past the
+   attempt's remaining time;
 5. asks :meth:`follow_up` for the next request after every response (paging, a second
    endpoint, a continuation, an MCP session's next call) until it says done, and
-   :meth:`after_failure` whether a transport failure leaves another way to try;
-6. classifies the last response's status through the provider's :class:`ErrorMap` and
-   hands the whole exchange to :meth:`parse`.
+   :meth:`after_failure` whether a transport failure leaves another way to try (at once
+   or after a :class:`DelayedRequest`'s wait);
+6. classifies the last response's status through the :class:`ErrorMap` that
+   :meth:`error_map` chooses for the flow (no hook raises for a status) and hands the
+   whole exchange to :meth:`parse`.
 
 Sanitising, result caps and redaction of the parsed response happen one step up, in
 :func:`websearch_core.orchestration.attempt.run_attempt`, for every provider alike.
@@ -68,28 +71,26 @@ async def run_protocol(
     produce: Callable[[Flow], HttpRequest | None] = provider.first_request
     request = produce(flow)
     refreshed = False
-    retries = 0
     while request is not None:
         try:
             response = await send_step(provider, request, context)
         except SearchProviderError as error:
             # A transport failure (timeout, reset, cap): the provider may try another way.
-            request = provider.after_failure(flow, request, error)
-            if request is None:
+            step = await _after_failure(provider, flow, request, error)
+            if step is None:
                 if flow.done:  # the provider keeps what earlier steps brought
                     break
                 raise
-            produce, retries = provider.follow_up, 0
+            produce, request, flow.resends = provider.follow_up, step, 0
             continue
         if not refreshed and _wants_refresh(provider, flow, response):
             refreshed = True
             if await _refresh(provider, flow):
                 request = produce(flow)
                 continue
-        wait = _retry_wait(provider, response, retries)
-        if wait is not None:
-            retries += 1
-            await asyncio.sleep(wait)
+        wait = provider.retry_delay(flow, response)
+        if wait is not None and await _wait(wait):
+            flow.resends += 1
             continue
         flow.exchanges.append(Exchange(request=request, response=response))
         next_request = provider.follow_up(flow)
@@ -97,10 +98,26 @@ async def run_protocol(
             break
         # A follow-up that meets a refresh status is built again from the same history.
         produce = provider.follow_up
-        request, retries = next_request, 0
+        request, flow.resends = next_request, 0
     if flow.exchanges:
-        provider.check(flow.last.response)
+        provider.check(flow.last.response, provider.error_map(flow))
     return provider.parse(flow)
+
+
+async def _after_failure(
+    provider: "ProtocolProvider", flow: "Flow", request: HttpRequest, error: SearchProviderError
+) -> HttpRequest | None:
+    """The provider's next request after a transport failure, once its wait is over.
+
+    ``None`` when the failure stands: no other way to try, or a wait that would outlive
+    the attempt.
+    """
+    from .providers.base import DelayedRequest
+
+    step = provider.after_failure(flow, request, error)
+    if isinstance(step, DelayedRequest):
+        return step.request if await _wait(step.delay) else None
+    return step
 
 
 def _wants_refresh(
@@ -128,19 +145,9 @@ async def _refresh(provider: "ProtocolProvider", flow: "Flow") -> bool:
     return True
 
 
-def _retry_wait(
-    provider: "ProtocolProvider", response: HttpResponse | SseResponse, retries: int
-) -> float | None:
-    """Seconds to wait before sending the same request again, or ``None`` to go on."""
-    policy = provider.retry
-    if policy is None or retries >= policy.max_retries:
-        return None
-    if response.status not in policy.statuses and not (
-        policy.server_errors and response.status >= 500
-    ):
-        return None
-    hinted = provider.retry_delay(response)
-    wait = hinted if hinted is not None else policy.base_delay * 2**retries
-    if wait > policy.max_delay or wait >= remaining_budget(math.inf):
-        return None  # the wait would outlive the provider's time: the chain moves on
-    return wait
+async def _wait(seconds: float) -> bool:
+    """Wait ``seconds`` when that ends within the attempt's time; ``False`` (at once) if not."""
+    if not seconds < remaining_budget(math.inf):  # also refuses NaN
+        return False
+    await asyncio.sleep(seconds)
+    return True

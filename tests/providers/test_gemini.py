@@ -33,7 +33,6 @@ from websearch_core.providers._gemini_errors import (
     error_text,
     is_invalid_auth,
     retry_delay_hint,
-    with_hint,
 )
 from websearch_core.providers._gemini_interactions import parse_interaction
 from websearch_core.providers._gemini_parse import (
@@ -42,7 +41,7 @@ from websearch_core.providers._gemini_parse import (
     parse_chunks,
     project_id,
 )
-from websearch_core.providers.base import ProviderContext, raise_for_error_map
+from websearch_core.providers.base import ProviderContext, error_for, raise_for_error_map
 from websearch_core.providers.gemini import (
     CLOUD_CODE_ERRORS,
     CODE_ASSIST_ENDPOINTS,
@@ -422,16 +421,23 @@ def test_auth_error_code_reads_only_a_400_as_bad_credentials() -> None:
     assert auth_error_code(google_error(400, "Bad field", "INVALID_ARGUMENT")) is None
 
 
-def test_with_hint_fills_a_missing_wait_only() -> None:
-    limited = RateLimitedError("gemini", "m", 429)
-    hinted = with_hint(limited, 2.0)
-    assert isinstance(hinted, RateLimitedError) and hinted.retry_after == 2.0
-    kept = with_hint(RateLimitedError("gemini", "m", 429, retry_after=9.0), 2.0)
-    assert isinstance(kept, RateLimitedError) and kept.retry_after == 9.0
-    quota = with_hint(QuotaExhaustedError("gemini", "m", 429), 40.0)
+def test_the_error_maps_carry_googles_wait_hint() -> None:
+    retry_info = [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "7s"}]
+    busy = _reply(429, google_error(429, "Slow down.", "RESOURCE_EXHAUSTED", details=retry_info))
+    limited = error_for(INFO, CLOUD_CODE_ERRORS, busy)
+    assert isinstance(limited, RateLimitedError)
+    assert (limited.message, limited.retry_after) == (
+        "Gemini Cloud Code API error (429): Slow down.",
+        7.0,
+    )
+    spent = _reply(
+        429, google_error(429, "Quota exceeded. Please retry in 40s.", "RESOURCE_EXHAUSTED")
+    )
+    quota = error_for(INFO, DEVELOPER_ERRORS, spent)
     assert isinstance(quota, QuotaExhaustedError) and quota.reset_at is not None
     assert 30 < (quota.reset_at - datetime.now(UTC)).total_seconds() <= 40
-    assert with_hint(limited, None) is limited
+    plain = error_for(INFO, DEVELOPER_ERRORS, _reply(429, google_error(429, "Slow down.", "X")))
+    assert isinstance(plain, RateLimitedError) and plain.retry_after is None
 
 
 # --- the protocol through search(), over a scripted transport --------------------------------
@@ -502,32 +508,47 @@ def scripted(
     )
 
 
-async def test_oauth_retries_at_the_first_endpoint_then_moves_to_the_second(
-    tmp_path: Path, sleeps: list[float]
+@pytest.mark.parametrize("status", [429, 500, 503])
+async def test_oauth_tries_the_first_endpoint_once_then_moves_to_the_second(
+    tmp_path: Path, sleeps: list[float], status: int
 ) -> None:
-    busy = (503, google_error(503, "Overloaded", "UNAVAILABLE").encode())
-    transport = ScriptedTransport(busy, busy, busy, busy, (200, SSE_OK))
+    busy = (status, google_error(status, "Overloaded", "UNAVAILABLE").encode())
+    transport = ScriptedTransport(busy, (200, SSE_OK))
     response = await GeminiProvider().search(SearchParams(query="q"), scripted(tmp_path, transport))
     first, second = (
         f"{endpoint}/v1internal:streamGenerateContent" for endpoint in CODE_ASSIST_ENDPOINTS
     )
-    assert [request.url for request in transport.sent] == [first] * 4 + [second]
-    assert sleeps == [1.0, 2.0, 4.0]  # the second endpoint starts without a wait
+    # The reference's fetchWithRetry: one attempt at an endpoint that is not the last.
+    assert [request.url for request in transport.sent] == [first, second]
+    assert sleeps == []
     assert (response.answer, response.auth_mode) == ("Answer.", "oauth")
+
+
+async def test_oauth_a_408_at_the_first_endpoint_is_neither_retried_nor_moved_on(
+    tmp_path: Path, sleeps: list[float]
+) -> None:
+    transport = ScriptedTransport((408, b"Request Timeout"))
+    with pytest.raises(SearchProviderError) as caught:
+        await GeminiProvider().search(SearchParams(query="q"), scripted(tmp_path, transport))
+    assert caught.value.message == "Gemini Cloud Code API error (408): Request Timeout"
+    assert len(transport.sent) == 1 and sleeps == []
 
 
 async def test_oauth_last_endpoint_failure_is_the_cloud_code_error(
     tmp_path: Path, sleeps: list[float]
 ) -> None:
     busy = (503, google_error(503, "Overloaded", "UNAVAILABLE").encode())
-    transport = ScriptedTransport(*[busy] * 8)
+    transport = ScriptedTransport(*[busy] * 5)
     with pytest.raises(ProviderUnavailableError) as caught:
         await GeminiProvider().search(SearchParams(query="q"), scripted(tmp_path, transport))
     assert caught.value.message == "Gemini Cloud Code API error (503): Overloaded"
-    assert len(transport.sent) == 8 and sleeps == [1.0, 2.0, 4.0] * 2
+    # One attempt at the first endpoint, four at the last.
+    assert len(transport.sent) == 5 and sleeps == [1.0, 2.0, 4.0]
 
 
-async def test_connection_failures_move_on_then_resend_three_times(tmp_path: Path) -> None:
+async def test_connection_failures_move_on_then_resend_three_times(
+    tmp_path: Path, sleeps: list[float]
+) -> None:
     reset = ProviderConnectionError("gemini", "Gemini connection failed", 502)
     transport = ScriptedTransport(reset, reset, reset, reset, (200, SSE_OK))
     response = await GeminiProvider().search(SearchParams(query="q"), scripted(tmp_path, transport))
@@ -535,6 +556,7 @@ async def test_connection_failures_move_on_then_resend_three_times(tmp_path: Pat
         CODE_ASSIST_ENDPOINTS[1]
     ] * 4
     assert response.answer == "Answer."
+    assert sleeps == [1.0, 2.0, 4.0]  # the move is at once; resends back off
     transport = ScriptedTransport(*[reset] * 5)
     with pytest.raises(ProviderConnectionError):
         await GeminiProvider().search(SearchParams(query="q"), scripted(tmp_path, transport))

@@ -1,6 +1,7 @@
 """Google's error bodies for the Gemini provider: messages, bad-credential codes, wait hints.
 
-Pure functions the provider's error maps and loop hooks read. Google's errors are
+Pure functions the provider's error maps read (:attr:`ErrorMap.hint` is
+:func:`retry_delay_hint`). Google's errors are
 ``{"error": {"code", "message", "status", "details"}}``; a 400 can mean bad credentials
 (``API_KEY_INVALID``, ``UNAUTHENTICATED``), and the wait before a retry is often only in the
 body (``RetryInfo.retryDelay``) or its text (``Please retry in 12s``).
@@ -9,13 +10,11 @@ body (``RetryInfo.retryDelay``) or its text (``Please retry in 12s``).
 import json
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ..errors import QuotaExhaustedError, RateLimitedError, SearchProviderError
 from ..transport import parse_retry_after
 
-__all__ = ["auth_error_code", "error_text", "is_invalid_auth", "retry_delay_hint", "with_hint"]
+__all__ = ["auth_error_code", "error_text", "is_invalid_auth", "retry_delay_hint"]
 
 _INVALID_AUTH = re.compile(
     r"API_KEY_INVALID|API key not valid|UNAUTHENTICATED|invalid authentication credentials"
@@ -122,20 +121,3 @@ def auth_error_code(body: str) -> str | None:
     if code is not None and code != 400:
         return None
     return "INVALID_AUTH" if _INVALID_AUTH.search(body) else None
-
-
-def with_hint(error: SearchProviderError, hint: float | None) -> SearchProviderError:
-    """``error`` carrying the server's wait hint when it is a rate limit or quota without one.
-
-    Google puts its hint in the body (``RetryInfo.retryDelay``), where the shared
-    classifier does not look; without it a spent quota would count as spent until next
-    month rather than for the seconds the server named.
-    """
-    if hint is None:
-        return error
-    if isinstance(error, RateLimitedError) and error.retry_after is None:
-        return RateLimitedError(error.provider, error.message, error.status, retry_after=hint)
-    if isinstance(error, QuotaExhaustedError) and error.reset_at is None:
-        reset_at = datetime.now(UTC) + timedelta(seconds=hint)
-        return QuotaExhaustedError(error.provider, error.message, error.status, reset_at=reset_at)
-    return error

@@ -41,7 +41,7 @@ from ._escalation import (
     fetch_in_browser,
 )
 from ._scraper import KeylessProvider, PageResults, collect_unique, result_count
-from .base import Flow, ProtocolProvider, ProviderContext
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext
 
 __all__ = ["HtmlEngine", "HtmlEngineProvider", "single_page"]
 
@@ -184,7 +184,7 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
             raise ProviderTimeoutError(self.info.id, message, error.status) from None
         return None
 
-    def check(self, response: HttpResponse | SseResponse) -> None:
+    def check(self, response: HttpResponse | SseResponse, errors: ErrorMap | None = None) -> None:
         """Nothing: each page was checked as it arrived (:meth:`follow_up`).
 
         A failed later page ends the paging instead of the search, so the last response

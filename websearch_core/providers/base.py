@@ -14,11 +14,17 @@ concurrent calls.
 import abc
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, Literal, final
 
 from ..browser import HeadlessBrowser
 from ..credentials import Credentials, OAuthToken
-from ..errors import ProviderNotConfiguredError, SearchProviderError
+from ..errors import (
+    ProviderNotConfiguredError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    SearchProviderError,
+)
 from ..filters.support import FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..request_loop import run_protocol
@@ -34,6 +40,7 @@ from ..transport import (
 )
 
 __all__ = [
+    "DelayedRequest",
     "ErrorMap",
     "Exchange",
     "Flow",
@@ -45,7 +52,9 @@ __all__ = [
     "RetryPolicy",
     "SearchProvider",
     "clamp_count",
+    "error_for",
     "raise_for_error_map",
+    "wait_hint",
 ]
 
 ProviderKind = Literal["api", "answer", "scraper", "aggregate"]
@@ -158,6 +167,15 @@ class ErrorMap:
     """Extracts the API's machine-readable error code from an error body."""
     codes: Mapping[str, type[SearchProviderError]] = field(default_factory=dict)
     """Error codes (from :attr:`code`) that say what the status does not."""
+    messages: Mapping[int, str] = field(default_factory=dict)
+    """Statuses whose whole error text is fixed (Exa's keyless 429 names its remedy); the
+    shared classifier still chooses the class and reads ``Retry-After``."""
+    hint: Callable[[Mapping[str, str], str], float | None] | None = None
+    """The server's wait hint from the headers and error body, for an API that puts it
+    where ``Retry-After`` is not (Google's ``RetryInfo.retryDelay``). The loop waits it
+    before a retry, and a raised rate limit or spent quota that has no wait of its own
+    carries it (``retry_after``; ``reset_at``), so the ledger marks the provider for the
+    seconds the server named. Default: the clamped ``Retry-After`` alone."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -172,6 +190,26 @@ class RetryPolicy:
     """Seconds before the first retry when the server gave no hint; doubled each time."""
     max_delay: float = 300.0
     """A hint longer than this is not waited out: the provider fails and the chain moves on."""
+
+    def retries(self, status: int) -> bool:
+        """Whether ``status`` is one this policy sends the same request again for."""
+        return status in self.statuses or (self.server_errors and status >= 500)
+
+    def backoff(self, resends: int) -> float:
+        """The wait before resend number ``resends + 1`` when the server gave no hint."""
+        return self.base_delay * 2.0**resends
+
+
+@dataclass(frozen=True, slots=True)
+class DelayedRequest:
+    """A request :meth:`ProtocolProvider.after_failure` wants sent only after a wait.
+
+    The loop waits ``delay`` seconds when that fits the attempt's remaining time, else the
+    failure stands (the chain moves on instead of waiting in vain).
+    """
+
+    request: HttpRequest
+    delay: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +234,9 @@ class Flow:
     done: bool = False
     """Set by :meth:`ProtocolProvider.after_failure` to end the exchange with what earlier
     steps brought instead of raising the failure (a later page that failed)."""
+    resends: int = 0
+    """How often the loop has sent the step in flight again after a retryable status
+    (0 for every new step); :meth:`ProtocolProvider.retry_delay` backs off by it."""
 
     @property
     def last(self) -> Exchange:
@@ -214,11 +255,18 @@ class ProtocolProvider(SearchProvider):
     The defaults fit one request and one response: write ``build_request`` and
     ``parse_response``. Multi-step protocols add :meth:`follow_up` (and :meth:`parse` to
     read every exchange); OAuth providers set :attr:`oauth_refresh_statuses` and resolve
-    the token in :meth:`prepare`.
+    the token in :meth:`prepare`; a provider whose error texts or retries depend on the
+    flow (an MCP endpoint beside an API, a second endpoint) chooses them in
+    :meth:`error_map` and :meth:`retry_delay`.
+
+    No hook raises for an error status: :meth:`follow_up` returns ``None`` and the loop
+    reads the last status through :meth:`error_map`, so every status is classified by
+    data in one place. A hook may raise a failure no status carries (a missing project,
+    a token that could not be refreshed, an unreadable answer).
     """
 
     errors: ClassVar[ErrorMap] = ErrorMap()
-    """How error responses are read."""
+    """How error responses are read (see :meth:`error_map` for a per-flow choice)."""
     retry: ClassVar[RetryPolicy | None] = None
     """Retries of the same request (``None``: the chain's own single wait is enough)."""
     oauth_refresh_statuses: ClassVar[frozenset[int]] = frozenset()
@@ -247,16 +295,20 @@ class ProtocolProvider(SearchProvider):
 
         Called after every response, whatever its status, so a provider can page, switch
         endpoint or model, continue a paused turn, or resend without a rejected field.
+        An error status that ends the search is not raised here: return ``None`` and the
+        loop classifies it through :meth:`error_map`.
         """
         return None
 
     def after_failure(
         self, flow: Flow, request: HttpRequest, error: SearchProviderError
-    ) -> HttpRequest | None:
+    ) -> HttpRequest | DelayedRequest | None:
         """Another request to try after ``request`` failed in transport (default: none).
 
-        For a second endpoint after a connection failure; ``error`` is raised when this
-        returns ``None``. ``flow.exchanges`` holds only the exchanges that got a response.
+        For a second endpoint after a connection failure, or a resend; a
+        :class:`DelayedRequest` is sent after its wait. ``error`` is raised when this
+        returns ``None`` (or the wait would not fit the attempt's time).
+        ``flow.exchanges`` holds only the exchanges that got a response.
         """
         return None
 
@@ -264,13 +316,37 @@ class ProtocolProvider(SearchProvider):
         """Whether this refresh-status response really means a stale token (default: yes)."""
         return True
 
-    def retry_delay(self, response: HttpResponse | SseResponse) -> float | None:
-        """The server's own wait hint (default: a clamped ``Retry-After``)."""
-        return parse_retry_after(response.headers.get("Retry-After"))
+    def error_map(self, flow: Flow) -> ErrorMap:
+        """How this flow's error responses read (default: :attr:`errors`).
 
-    def check(self, response: HttpResponse | SseResponse) -> None:
-        """Raise the typed error for a non-2xx ``response`` (through :attr:`errors`)."""
-        raise_for_error_map(self.info, self.errors, response)
+        Override when one provider speaks to endpoints whose errors read differently (an
+        MCP endpoint beside the API, an OAuth API beside the key API).
+        """
+        return self.errors
+
+    def retry_delay(self, flow: Flow, response: HttpResponse | SseResponse) -> float | None:
+        """Seconds to wait before sending ``flow``'s step again, or ``None`` to go on.
+
+        Default: by :attr:`retry`, for a status it retries while resends are left, the
+        server's hint (:attr:`ErrorMap.hint` of :meth:`error_map`, else ``Retry-After``)
+        or the policy's back-off; a hint over the policy's ``max_delay`` is not waited.
+        The loop never waits past the attempt's remaining time, whatever this returns.
+        """
+        policy = self.retry
+        if policy is None or flow.resends >= policy.max_retries:
+            return None
+        if not policy.retries(response.status):
+            return None
+        hinted = wait_hint(self.error_map(flow), response)
+        wait = hinted if hinted is not None else policy.backoff(flow.resends)
+        return None if wait > policy.max_delay else wait
+
+    def check(self, response: HttpResponse | SseResponse, errors: ErrorMap | None = None) -> None:
+        """Raise the typed error for a non-2xx ``response``, read through ``errors``.
+
+        The loop passes :meth:`error_map`'s choice; called alone, :attr:`errors` reads it.
+        """
+        raise_for_error_map(self.info, errors or self.errors, response)
 
     def check_response(self, response: HttpResponse) -> None:
         """:meth:`check` under its older name."""
@@ -291,6 +367,13 @@ RequestResponseProvider = ProtocolProvider
 """The earlier name of :class:`ProtocolProvider` (one request, one response)."""
 
 
+def wait_hint(errors: ErrorMap, response: HttpResponse | SseResponse) -> float | None:
+    """The server's wait hint as ``errors`` reads it (default: the clamped ``Retry-After``)."""
+    if errors.hint is None:
+        return parse_retry_after(response.headers.get("Retry-After"))
+    return errors.hint(response.headers, error_head(response.as_http()))
+
+
 def raise_for_error_map(
     info: ProviderInfo, errors: ErrorMap, response: HttpResponse | SseResponse
 ) -> None:
@@ -298,18 +381,61 @@ def raise_for_error_map(
 
     A 2xx returns before any text is built.
     """
+    error = error_for(info, errors, response)
+    if error is not None:
+        raise error
+
+
+def error_for(
+    info: ProviderInfo, errors: ErrorMap, response: HttpResponse | SseResponse
+) -> SearchProviderError | None:
+    """The typed error a non-2xx response reads as through ``errors``; ``None`` for a 2xx.
+
+    Order: a status or error code the map names, else the shared classifier (401, spent
+    credits, 402, 403, 429 with its hints, 5xx); then the map's :attr:`ErrorMap.hint`
+    fills a wait the classifier could not see.
+    """
     status = response.status
     if 200 <= status < 300:
-        return
+        return None
     http = response.as_http()
     head = error_head(http)
-    detail = (errors.detail(status, head) if errors.detail is not None else None) or head.strip()
-    prefix = errors.prefix or f"{info.label} API error"
-    message = f"{prefix} ({status}): {detail}".rstrip(": ")
+    message = errors.messages.get(status)
+    if message is None:
+        detail = errors.detail(status, head) if errors.detail is not None else None
+        prefix = errors.prefix or f"{info.label} API error"
+        message = f"{prefix} ({status}): {detail or head.strip()}".rstrip(": ")
     error_class = errors.statuses.get(status)
     if error_class is None and errors.code is not None:
         code = errors.code(head)
         error_class = errors.codes.get(code) if code is not None else None
     if error_class is not None:
-        raise error_class(info.id, message, status)
-    raise_for_status(info.id, http, message)
+        error = error_class(info.id, message, status)
+    else:
+        error = _classified(info.id, http, message)
+    return error if errors.hint is None else _with_wait(error, errors.hint(http.headers, head))
+
+
+def _classified(provider: str, response: HttpResponse, message: str) -> SearchProviderError:
+    """What the shared classifier raises for a non-2xx ``response``, as a value."""
+    try:
+        raise_for_status(provider, response, message)
+    except SearchProviderError as error:
+        return error
+    raise AssertionError(f"status {response.status} was not classified")  # pragma: no cover
+
+
+def _with_wait(error: SearchProviderError, hint: float | None) -> SearchProviderError:
+    """``error`` carrying the server's wait when it is a rate limit or quota without one.
+
+    Without it a spent quota whose reset only the body named would count as spent until
+    next month rather than for the seconds the server said.
+    """
+    if hint is None:
+        return error
+    if isinstance(error, RateLimitedError) and error.retry_after is None:
+        return RateLimitedError(error.provider, error.message, error.status, retry_after=hint)
+    if isinstance(error, QuotaExhaustedError) and error.reset_at is None:
+        reset_at = datetime.now(UTC) + timedelta(seconds=hint)
+        return QuotaExhaustedError(error.provider, error.message, error.status, reset_at=reset_at)
+    return error

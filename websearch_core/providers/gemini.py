@@ -27,8 +27,9 @@
   2**n`` seconds. A hint over five minutes is not waited out, and no wait ever runs past
   the attempt's remaining time; as an attempt lasts at most ``timeout_seconds`` (capped at
   300 s), all waits together stay within the five-minute budget. A connection failure
-  (not a timeout) is sent again up to three times, at once. In OAuth mode a step that
-  still fails transiently (or cannot connect) at the first endpoint moves to the second.
+  (not a timeout) is sent again up to three times, after the same back-off. In OAuth
+  mode, as in the reference, only the last endpoint retries: the first gets one attempt,
+  and a 429, a 5xx or a connection failure there moves to the second at once.
 * **Results:** read by :mod:`~websearch_core.providers._gemini_parse` (which also describes
   the captures); ``num_search_results`` (else ``limit``) cuts the sources; ``recency`` is
   not sent (Google Search grounding has no time filter).
@@ -55,7 +56,7 @@ Docs: https://ai.google.dev/gemini-api/docs/google-search
 """
 
 import uuid
-from typing import Final
+from typing import ClassVar, Final
 
 from ..errors import (
     AuthorizationError,
@@ -66,13 +67,7 @@ from ..errors import (
 )
 from ..models import SearchResponse
 from ..transport import HttpRequest, HttpResponse, SseResponse
-from ._gemini_errors import (
-    auth_error_code,
-    error_text,
-    is_invalid_auth,
-    retry_delay_hint,
-    with_hint,
-)
+from ._gemini_errors import auth_error_code, error_text, is_invalid_auth, retry_delay_hint
 from ._gemini_parse import parse_chunks, project_id, response_chunks
 from ._gemini_request import (
     CODE_ASSIST_ENDPOINTS,
@@ -84,13 +79,13 @@ from ._gemini_request import (
     request_body,
 )
 from .base import (
+    DelayedRequest,
     ErrorMap,
     Flow,
     ProtocolProvider,
     ProviderContext,
     ProviderInfo,
     RetryPolicy,
-    raise_for_error_map,
 )
 
 __all__ = [
@@ -115,7 +110,10 @@ NO_PROJECT: Final = (
 CONNECTION_RESENDS: Final = 3
 """Resends of a step after a connection failure (four attempts in all, as for statuses)."""
 TRANSIENT: Final = frozenset({408, 429})
-"""With any 5xx: statuses that are retried, and that move OAuth on to the next endpoint."""
+"""With any 5xx: statuses the last endpoint retries."""
+MOVE_ON: Final = frozenset({429})
+"""With any 5xx: statuses that move OAuth from an endpoint that is not the last to the next
+(where they are not retried: one attempt each but the last's, as in the reference)."""
 
 
 def _detail(status: int, body: str) -> str:
@@ -128,6 +126,7 @@ def _errors(prefix: str) -> ErrorMap:
         detail=_detail,
         code=auth_error_code,
         codes={"INVALID_AUTH": AuthorizationError},
+        hint=retry_delay_hint,
     )
 
 
@@ -158,8 +157,8 @@ def model_name(context: ProviderContext) -> str:
     return context.credentials.env(MODEL_ENV) or context.settings.gemini_model or DEFAULT_MODEL
 
 
-def _transient(status: int) -> bool:
-    return status in TRANSIENT or status >= 500
+def _moves_on(status: int) -> bool:
+    return status in MOVE_ON or status >= 500
 
 
 class GeminiProvider(ProtocolProvider):
@@ -174,7 +173,9 @@ class GeminiProvider(ProtocolProvider):
 
     info = INFO
     errors = DEVELOPER_ERRORS
-    retry = RetryPolicy(statuses=TRANSIENT, server_errors=True, max_retries=3, max_delay=300.0)
+    retry: ClassVar[RetryPolicy] = RetryPolicy(
+        statuses=TRANSIENT, server_errors=True, max_retries=3, max_delay=300.0
+    )
     oauth_refresh_statuses = frozenset({400, 401, 403})
 
     def is_available(self, context: ProviderContext) -> bool:
@@ -203,8 +204,8 @@ class GeminiProvider(ProtocolProvider):
     def follow_up(self, flow: Flow) -> HttpRequest | None:
         """The next step: the stream after ``loadCodeAssist``, or the next endpoint.
 
-        A step that ends the search with an error status raises here, typed through the
-        mode's error map and carrying the server's wait hint.
+        An error status that leaves no endpoint to move to ends the exchange; the loop
+        reads it through :meth:`error_map`.
         """
         state = flow.state
         if len(flow.exchanges) == state["seen"]:  # nothing new: a refreshed token, same step
@@ -218,37 +219,46 @@ class GeminiProvider(ProtocolProvider):
                 raise ProviderNotConfiguredError(self.info.id, NO_PROJECT)
             state["project"] = found
             return self._step(flow, "stream")
-        if _transient(response.status) and self._next_endpoint(flow):
+        if _moves_on(response.status) and self._next_endpoint(flow):
             return self.first_request(flow)
-        errors = DEVELOPER_ERRORS if flow.token is None else CLOUD_CODE_ERRORS
-        try:
-            raise_for_error_map(self.info, errors, response)
-        except SearchProviderError as error:
-            raise with_hint(error, self.retry_delay(response)) from None
-        return None  # pragma: no cover  (a non-2xx status always raises above)
+        return None
 
     def after_failure(
         self, flow: Flow, request: HttpRequest, error: SearchProviderError
-    ) -> HttpRequest | None:
-        """After a connection failure (not a timeout): the next endpoint, or a resend."""
+    ) -> HttpRequest | DelayedRequest | None:
+        """After a connection failure (not a timeout): the next endpoint, or a resend.
+
+        The last endpoint resends up to :data:`CONNECTION_RESENDS` times, backing off as
+        :attr:`retry` does for a status.
+        """
         if isinstance(error, ProviderTimeoutError) or not isinstance(
             error, ProviderConnectionError
         ):
             return None
         if self._next_endpoint(flow):
             return self.first_request(flow)
-        flow.state["failures"] += 1
-        if flow.state["failures"] > CONNECTION_RESENDS:
+        failures = flow.state["failures"]
+        if failures >= CONNECTION_RESENDS:
             return None
-        return self._step(flow, flow.state["step"])
+        flow.state["failures"] = failures + 1
+        return DelayedRequest(self._step(flow, flow.state["step"]), self.retry.backoff(failures))
 
     def needs_refresh(self, response: HttpResponse | SseResponse) -> bool:
         """A 401 or 403 always; a 400 only when its body names invalid credentials."""
         return response.status != 400 or is_invalid_auth(400, response.as_http().text())
 
-    def retry_delay(self, response: HttpResponse | SseResponse) -> float | None:
-        """Google's wait hint, from the headers or the error body."""
-        return retry_delay_hint(response.headers, response.as_http().text())
+    def error_map(self, flow: Flow) -> ErrorMap:
+        """The Developer API's texts with a key, Cloud Code's with OAuth."""
+        return DEVELOPER_ERRORS if flow.token is None else CLOUD_CODE_ERRORS
+
+    def retry_delay(self, flow: Flow, response: HttpResponse | SseResponse) -> float | None:
+        """The policy's wait (Google's hint, else back-off), only at the last endpoint.
+
+        An OAuth endpoint with another after it gets one attempt: :meth:`follow_up` moves on.
+        """
+        if self._has_next_endpoint(flow):
+            return None
+        return super().retry_delay(flow, response)
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The grounded answer of the last stream (events, or a plain JSON body)."""
@@ -264,12 +274,17 @@ class GeminiProvider(ProtocolProvider):
 
     # --- the steps --------------------------------------------------------------------------
 
+    def _has_next_endpoint(self, flow: Flow) -> bool:
+        """Whether OAuth is at a Cloud Code endpoint with another after it."""
+        index = flow.state.get("endpoint")
+        return index is not None and index + 1 < len(CODE_ASSIST_ENDPOINTS)
+
     def _next_endpoint(self, flow: Flow) -> bool:
         """Move OAuth on to the next Cloud Code endpoint; False when none is left."""
-        index = flow.state.get("endpoint")
-        if index is None or index + 1 >= len(CODE_ASSIST_ENDPOINTS):
+        if not self._has_next_endpoint(flow):
             return False
-        flow.state["endpoint"], flow.state["failures"] = index + 1, 0
+        flow.state["endpoint"] += 1
+        flow.state["failures"] = 0
         return True
 
     def _step(self, flow: Flow, step: str) -> HttpRequest:
