@@ -47,7 +47,7 @@ from typing import Any
 
 from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse
-from ..transport import HttpRequest, HttpResponse, raise_for_status
+from ..transport import HttpRequest, HttpResponse
 from ._exa_parse import (
     build_answer,
     parse_mcp_body,
@@ -62,7 +62,6 @@ from .base import (
     ProviderContext,
     ProviderInfo,
     clamp_count,
-    raise_for_error_map,
 )
 
 __all__ = [
@@ -78,7 +77,6 @@ __all__ = [
     "parse_mcp_body",
     "parse_plain_text",
     "parse_results",
-    "raise_for_mcp_status",
 ]
 
 EXA_API_ENDPOINT = "https://api.exa.ai/search"
@@ -189,26 +187,18 @@ def _rpc_id() -> str:
 
 API_ERRORS = ErrorMap(prefix="Exa API error")
 """How the search API's error statuses read (``Exa API error (<status>): <body>``)."""
-MCP_ERRORS = ErrorMap(prefix="Exa MCP request failed")
-"""How the MCP endpoint's error statuses read, but for its 429 (see below)."""
+MCP_ERRORS = ErrorMap(prefix="Exa MCP request failed", messages={429: MCP_RATE_LIMIT_MESSAGE})
+"""How the MCP endpoint's error statuses read; its 429 names the keyless limit (still a
+rate limit with the ``Retry-After`` wait)."""
 _MODE = "mode"
 """The :attr:`Flow.state` key that says which endpoint this call chose."""
-
-
-def raise_for_mcp_status(response: HttpResponse) -> None:
-    """Raise for a non-2xx MCP status; a 429 names the keyless rate limit (with ``Retry-After``)."""
-    if response.status == 429:
-        raise_for_status(INFO.id, response, MCP_RATE_LIMIT_MESSAGE)
-    raise_for_error_map(INFO, MCP_ERRORS, response)
 
 
 class ExaProvider(ProtocolProvider):
     """The Exa provider: the search API with a key, the keyless MCP tool without one.
 
-    The core's loop sends the one request :meth:`first_request` chooses. API errors are
-    :attr:`errors`; the MCP endpoint's differ (their own prefix, a 429 that names the keyless
-    limit), and the loop checks every response against the class's one map, so
-    :meth:`follow_up` raises for an MCP error status before that check runs.
+    The core's loop sends the one request :meth:`first_request` chooses and reads an error
+    status through the map :meth:`error_map` picks for that endpoint.
     """
 
     info = INFO
@@ -226,12 +216,9 @@ class ExaProvider(ProtocolProvider):
             return self.build_api_request(flow.params, key)
         return self.build_mcp_request(flow.params, _rpc_id())
 
-    def follow_up(self, flow: Flow) -> HttpRequest | None:
-        """Nothing more to send; an MCP error status is raised here with the MCP texts."""
-        response = flow.last.response
-        if flow.state[_MODE] == "keyless" and isinstance(response, HttpResponse):
-            raise_for_mcp_status(response)
-        return None
+    def error_map(self, flow: Flow) -> ErrorMap:
+        """The MCP endpoint's texts in keyless mode, the API's otherwise."""
+        return MCP_ERRORS if flow.state[_MODE] == "keyless" else API_ERRORS
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The API body, or the MCP reply (SSE or JSON), as a response."""
@@ -270,7 +257,7 @@ class ExaProvider(ProtocolProvider):
 
     def check_mcp_response(self, response: HttpResponse) -> None:
         """Raise for a non-2xx MCP status; a 429 names the keyless rate limit."""
-        raise_for_mcp_status(response)
+        self.check(response, MCP_ERRORS)
 
     def parse_api_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The answer, sources and request id of a 2xx API body."""
