@@ -57,20 +57,16 @@ Differences from the reference:
 Docs: https://docs.perplexity.ai/api-reference/chat-completions-post
 """
 
-import time
 from typing import Final
 
 from ..credentials import OAuthToken
 from ..errors import ProviderConnectionError, SearchProviderError
 from ..filters import FilterSupport
 from ..models import SearchResponse
-from ..transport import HttpRequest, SseResponse
-from ._perplexity_ask import AskResult, parse_ask_answer
-from ._perplexity_parse import parse_api_answer
+from ..transport import HttpRequest
 from ._perplexity_request import (
     ASK_ENDPOINT,
     ASK_KINDS,
-    ASK_MODEL,
     CHAT_ENDPOINT,
     COOKIES_ENV,
     OPENROUTER_ENDPOINT,
@@ -81,14 +77,8 @@ from ._perplexity_request import (
     auth_methods,
     method_request,
 )
-from .base import (
-    ErrorMap,
-    Flow,
-    ProtocolProvider,
-    ProviderContext,
-    ProviderInfo,
-    raise_for_error_map,
-)
+from ._perplexity_steps import fresh_token, read_answer
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "ASK_ENDPOINT",
@@ -103,8 +93,6 @@ __all__ = [
     "auth_methods",
 ]
 
-OAUTH_MIN_LIFETIME: Final = 300.0
-"""A stored token that expires sooner than this is refreshed before use."""
 API_ERRORS: Final = ErrorMap(prefix="Perplexity API error")
 ASK_ERRORS: Final = ErrorMap(prefix="Perplexity ask API error")
 
@@ -181,43 +169,40 @@ class PerplexityProvider(ProtocolProvider):
         flow.state.update(methods=methods, step=-1, request=None, resent=None)
         if any(method.kind == "oauth" for method in methods):
             try:
-                flow.state["oauth"] = await _fresh_token(flow.context)
+                flow.state["oauth"] = await fresh_token(flow.context, INFO.id)
             except SearchProviderError as error:
                 flow.state["oauth_error"] = error
 
-    def first_request(self, flow: Flow) -> HttpRequest:
+    def first_request(self, flow: Flow) -> HttpRequest | None:
         """The request of the first usable method."""
-        return self._step_from(flow, 0, None)
+        return self._step_from(flow, 0)
 
     def follow_up(self, flow: Flow) -> HttpRequest | None:
-        """``None`` once the step in flight answered; else the next method's request.
+        """``None`` once the step in flight answered or no method is left; else the next one.
 
         The loop also asks again after refreshing the OAuth token; the last exchange is then
         not the step in flight, and that step is built again with the new ``flow.token``.
-
-        Raises:
-            SearchProviderError: No method is left: the last failure (typed by its mode's
-                error map), or the OAuth token's when that method came last.
+        When the last method failed with a status, the loop reads it through
+        :meth:`error_map`; an unreadable answer is raised by :meth:`parse`.
         """
         step: int = flow.state["step"]
         if not flow.exchanges or flow.last.request is not flow.state["request"]:
-            return self._step_from(flow, step, None)
-        error = self._failure(flow)
-        return None if error is None else self._step_from(flow, step + 1, error)
+            return self._step_from(flow, step)
+        return self._step_from(flow, step + 1) if self._failed(flow) else None
 
     def after_failure(
         self, flow: Flow, request: HttpRequest, error: SearchProviderError
-    ) -> HttpRequest:
-        """An ask request once more after a broken connection; else the next method.
-
-        Raises:
-            SearchProviderError: No method is left (``error``, or the OAuth token's).
-        """
-        ask = flow.state["methods"][flow.state["step"]].kind in ASK_KINDS
-        if ask and isinstance(error, ProviderConnectionError) and flow.state["resent"] is None:
+    ) -> HttpRequest | None:
+        """An ask request once more after a broken connection; else the next method."""
+        broken = isinstance(error, ProviderConnectionError)
+        if broken and self._asks(flow) and flow.state["resent"] is None:
             flow.state["resent"] = request
             return request
-        return self._step_from(flow, flow.state["step"] + 1, error)
+        return self._step_from(flow, flow.state["step"] + 1)
+
+    def error_map(self, flow: Flow) -> ErrorMap:
+        """The ask endpoint's texts for an ask method, the API's for a key."""
+        return ASK_ERRORS if self._asks(flow) else API_ERRORS
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The answer :meth:`follow_up` read from the last exchange."""
@@ -226,21 +211,31 @@ class PerplexityProvider(ProtocolProvider):
             raise outcome
         return outcome
 
-    def _step_from(self, flow: Flow, start: int, error: SearchProviderError | None) -> HttpRequest:
-        """The request of the first usable method from ``start``; else raise the last error."""
+    def _asks(self, flow: Flow) -> bool:
+        """Whether the step in flight uses the ask endpoint (cookies, OAuth, anonymous)."""
+        return flow.state["methods"][flow.state["step"]].kind in ASK_KINDS
+
+    def _step_from(self, flow: Flow, start: int) -> HttpRequest | None:
+        """The request of the first usable method from ``start``; ``None`` when none is left.
+
+        Raises:
+            SearchProviderError: The OAuth token's own failure, when that method was the
+                last one left (no status says it, so the loop could not).
+        """
         methods: list[AuthMethod] = flow.state["methods"]
+        skipped: SearchProviderError | None = None
         for index in range(start, len(methods)):
             if methods[index].kind == "oauth" and "oauth_error" in flow.state:
-                error = flow.state["oauth_error"]
+                skipped = flow.state["oauth_error"]
                 continue
             request = self._build(flow, methods[index])
             if index != flow.state["step"]:
                 flow.state["resent"] = None  # each method may resend once
             flow.state.update(step=index, request=request)
             return request
-        if error is None:
-            raise AssertionError("a step was asked for past the last method")
-        raise error
+        if skipped is not None:
+            raise skipped
+        return None
 
     def _build(self, flow: Flow, method: AuthMethod) -> HttpRequest:
         """``method``'s request; only the OAuth step leaves a token the loop may refresh."""
@@ -260,49 +255,19 @@ class PerplexityProvider(ProtocolProvider):
             timezone=zone if "/" in zone else "UTC",  # an IANA zone, not "UTC+1"
         )
 
-    def _failure(self, flow: Flow) -> SearchProviderError | None:
-        """Why the step in flight failed (its status or its unreadable answer), or ``None``."""
-        response = flow.last.response
-        if 200 <= response.status < 300:
-            outcome = self._outcome(flow)
-            return outcome if isinstance(outcome, SearchProviderError) else None
-        ask = flow.state["methods"][flow.state["step"]].kind in ASK_KINDS
-        try:
-            raise_for_error_map(self.info, ASK_ERRORS if ask else API_ERRORS, response)
-        except SearchProviderError as error:
-            return error
-        raise AssertionError("a non-2xx status always raises")  # pragma: no cover
+    def _failed(self, flow: Flow) -> bool:
+        """Whether the step in flight failed: an error status or an unreadable answer."""
+        if not 200 <= flow.last.response.status < 300:
+            return True
+        return isinstance(self._outcome(flow), SearchProviderError)
 
     def _outcome(self, flow: Flow) -> SearchResponse | SearchProviderError:
         """The last 2xx answer parsed, once (kept in ``flow.state`` for :meth:`parse`)."""
         exchange = flow.last
         cached = flow.state.get("outcome")
-        outcome: SearchResponse | SearchProviderError
-        if cached is not None and cached[0] is exchange:
-            outcome = cached[1]
-            return outcome
-        kind = flow.state["methods"][flow.state["step"]].kind
-        response, limit = exchange.response, flow.params.limit
-        assert isinstance(response, SseResponse)  # every request streams
-        try:
-            if kind in ASK_KINDS:
-                auth = "anonymous" if kind == "anonymous" else "oauth"
-                request_id = exchange.request.headers["X-Request-ID"]
-                asked = AskResult(auth_mode=auth, requested_model=ASK_MODEL, request_id=request_id)
-                outcome = parse_ask_answer(response, asked, limit=limit)
-            else:
-                model = str(exchange.request.json["model"])
-                outcome = parse_api_answer(response, requested_model=model, limit=limit)
-        except SearchProviderError as error:
-            outcome = error
-        flow.state["outcome"] = (exchange, outcome)
+        if cached is None or cached[0] is not exchange:
+            kind = flow.state["methods"][flow.state["step"]].kind
+            cached = (exchange, read_answer(kind, exchange, limit=flow.params.limit))
+            flow.state["outcome"] = cached
+        outcome: SearchResponse | SearchProviderError = cached[1]
         return outcome
-
-
-async def _fresh_token(context: ProviderContext) -> OAuthToken:
-    """The stored token, refreshed first when it expires within :data:`OAUTH_MIN_LIFETIME`."""
-    token = await context.credentials.valid_oauth_token(INFO.id)
-    expires = token.expires_at
-    if expires is not None and expires - time.time() < OAUTH_MIN_LIFETIME:
-        token = await context.credentials.valid_oauth_token(INFO.id, force_refresh=True)
-    return token
