@@ -1,20 +1,30 @@
 """Google's error bodies for the Gemini provider: messages, bad-credential codes, wait hints.
 
-Pure functions the provider's error maps read (:attr:`ErrorMap.hint` is
-:func:`retry_delay_hint`). Google's errors are
-``{"error": {"code", "message", "status", "details"}}``; a 400 can mean bad credentials
-(``API_KEY_INVALID``, ``UNAUTHENTICATED``), and the wait before a retry is often only in the
-body (``RetryInfo.retryDelay``) or its text (``Please retry in 12s``).
+The provider's two error maps and the pure functions they read (their
+:attr:`~websearch_core.providers.base.ErrorMap.hint` is :func:`retry_delay_hint`).
+Google's errors are ``{"error": {"code", "message", "status", "details"}}``; a 400 can
+mean bad credentials (``API_KEY_INVALID``, ``UNAUTHENTICATED``), and the wait before a
+retry is often only in the body (``RetryInfo.retryDelay``) or its text (``Please retry in
+12s``).
 """
 
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
+from ..errors import AuthorizationError
 from ..transport import parse_retry_after
+from .base import ErrorMap
 
-__all__ = ["auth_error_code", "error_text", "is_invalid_auth", "retry_delay_hint"]
+__all__ = [
+    "CLOUD_CODE_ERRORS",
+    "DEVELOPER_ERRORS",
+    "auth_error_code",
+    "error_text",
+    "is_invalid_auth",
+    "retry_delay_hint",
+]
 
 _INVALID_AUTH = re.compile(
     r"API_KEY_INVALID|API key not valid|UNAUTHENTICATED|invalid authentication credentials"
@@ -121,3 +131,23 @@ def auth_error_code(body: str) -> str | None:
     if code is not None and code != 400:
         return None
     return "INVALID_AUTH" if _INVALID_AUTH.search(body) else None
+
+
+def _detail(status: int, body: str) -> str:
+    return error_text(body)
+
+
+def _errors(prefix: str) -> ErrorMap:
+    return ErrorMap(
+        prefix=prefix,
+        detail=_detail,
+        code=auth_error_code,
+        codes={"INVALID_AUTH": AuthorizationError},
+        hint=retry_delay_hint,
+    )
+
+
+DEVELOPER_ERRORS: Final = _errors("Gemini Developer API error")
+"""How the Developer API's error bodies read (Google's ``error.message``, its wait hint)."""
+CLOUD_CODE_ERRORS: Final = _errors("Gemini Cloud Code API error")
+"""The same for Cloud Code Assist, under its own prefix."""

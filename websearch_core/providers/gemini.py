@@ -59,7 +59,6 @@ import uuid
 from typing import ClassVar, Final
 
 from ..errors import (
-    AuthorizationError,
     ProviderConnectionError,
     ProviderNotConfiguredError,
     ProviderTimeoutError,
@@ -67,7 +66,7 @@ from ..errors import (
 )
 from ..models import SearchResponse
 from ..transport import HttpRequest, HttpResponse, SseResponse
-from ._gemini_errors import auth_error_code, error_text, is_invalid_auth, retry_delay_hint
+from ._gemini_errors import CLOUD_CODE_ERRORS, DEVELOPER_ERRORS, is_invalid_auth
 from ._gemini_parse import parse_chunks, project_id, response_chunks
 from ._gemini_request import (
     CODE_ASSIST_ENDPOINTS,
@@ -115,25 +114,6 @@ MOVE_ON: Final = frozenset({429})
 """With any 5xx: statuses that move OAuth from an endpoint that is not the last to the next
 (where they are not retried: one attempt each but the last's, as in the reference)."""
 
-
-def _detail(status: int, body: str) -> str:
-    return error_text(body)
-
-
-def _errors(prefix: str) -> ErrorMap:
-    return ErrorMap(
-        prefix=prefix,
-        detail=_detail,
-        code=auth_error_code,
-        codes={"INVALID_AUTH": AuthorizationError},
-        hint=retry_delay_hint,
-    )
-
-
-DEVELOPER_ERRORS: Final = _errors("Gemini Developer API error")
-"""How the Developer API's error bodies read (Google's ``error.message``)."""
-CLOUD_CODE_ERRORS: Final = _errors("Gemini Cloud Code API error")
-"""The same for Cloud Code Assist, under its own prefix."""
 
 INFO = ProviderInfo(
     id="gemini",
