@@ -1,7 +1,9 @@
 """The one request loop every provider runs through.
 
 A provider describes its protocol as data and pure hooks (:mod:`websearch_core.providers.base`);
-this loop is the only code that sends a provider's requests. For each call it:
+this loop is the only code that sends a provider's requests. It sees a provider only as a
+:class:`~websearch_core.provider_types.LoopProvider`, so it imports nothing from the
+providers package (which imports it). For each call it:
 
 1. lets the provider resolve what it needs first (:meth:`prepare`, e.g. a valid OAuth token);
 2. sends the first request (:meth:`first_request`) through the transport, which applies the
@@ -26,21 +28,18 @@ Sanitising, result caps and redaction of the parsed response happen one step up,
 import asyncio
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from .deadline import remaining_budget
 from .errors import SearchProviderError
+from .models import SearchParams, SearchResponse
+from .provider_types import DelayedRequest, Exchange, Flow, LoopProvider, ProviderContext
 from .transport import HttpRequest, HttpResponse, SseResponse
-
-if TYPE_CHECKING:
-    from .models import SearchParams, SearchResponse
-    from .providers.base import Flow, ProtocolProvider, ProviderContext
 
 __all__ = ["run_protocol", "send_step"]
 
 
 async def send_step(
-    provider: "ProtocolProvider", request: HttpRequest, context: "ProviderContext"
+    provider: LoopProvider, request: HttpRequest, context: ProviderContext
 ) -> HttpResponse | SseResponse:
     """Send one request of ``provider``'s protocol (streamed when the request says so)."""
     if request.fetch_with is not None:  # a step another fetcher makes (headless Chromium)
@@ -56,16 +55,14 @@ async def send_step(
 
 
 async def run_protocol(
-    provider: "ProtocolProvider", params: "SearchParams", context: "ProviderContext"
-) -> "SearchResponse":
+    provider: LoopProvider, params: SearchParams, context: ProviderContext
+) -> SearchResponse:
     """Run ``provider``'s protocol for one search and return what it parsed.
 
     Raises:
         SearchProviderError: A transport failure, an error status (typed by the provider's
             error map), or a body the provider could not parse.
     """
-    from .providers.base import Exchange, Flow
-
     flow = Flow(params=params, context=context)
     await provider.prepare(flow)
     produce: Callable[[Flow], HttpRequest | None] = provider.first_request
@@ -105,15 +102,13 @@ async def run_protocol(
 
 
 async def _after_failure(
-    provider: "ProtocolProvider", flow: "Flow", request: HttpRequest, error: SearchProviderError
+    provider: LoopProvider, flow: Flow, request: HttpRequest, error: SearchProviderError
 ) -> HttpRequest | None:
     """The provider's next request after a transport failure, once its wait is over.
 
     ``None`` when the failure stands: no other way to try, or a wait that would outlive
     the attempt.
     """
-    from .providers.base import DelayedRequest
-
     step = provider.after_failure(flow, request, error)
     if isinstance(step, DelayedRequest):
         return step.request if await _wait(step.delay) else None
@@ -121,7 +116,7 @@ async def _after_failure(
 
 
 def _wants_refresh(
-    provider: "ProtocolProvider", flow: "Flow", response: HttpResponse | SseResponse
+    provider: LoopProvider, flow: Flow, response: HttpResponse | SseResponse
 ) -> bool:
     return (
         response.status in provider.oauth_refresh_statuses
@@ -130,7 +125,7 @@ def _wants_refresh(
     )
 
 
-async def _refresh(provider: "ProtocolProvider", flow: "Flow") -> bool:
+async def _refresh(provider: LoopProvider, flow: Flow) -> bool:
     """Refresh the stored OAuth token once; ``False`` when no fresh token can be had.
 
     Then the response stands as it came: a 401 reads as one, and a provider with another

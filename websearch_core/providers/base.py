@@ -1,5 +1,10 @@
 """The provider contract: facts as data, protocol steps as pure hooks, no I/O of its own.
 
+The data (:class:`ProviderInfo`, :class:`ProviderContext`, :class:`ErrorMap`,
+:class:`RetryPolicy`, :class:`Flow`, ...) is defined in :mod:`websearch_core.provider_types`,
+a leaf the request loop imports too, and re-exported here: provider modules import all of
+it from this module.
+
 A provider module declares a :class:`ProviderInfo` and a :class:`ProtocolProvider` subclass:
 how errors read (:class:`ErrorMap`), whether to retry (:class:`RetryPolicy`), which statuses
 refresh an OAuth token, and pure hooks: ``build_request`` / ``first_request``,
@@ -12,28 +17,31 @@ concurrent calls.
 """
 
 import abc
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, ClassVar, Literal, final
+from typing import ClassVar, final
 
-from ..browser import HeadlessBrowser
-from ..credentials import Credentials, OAuthToken
 from ..errors import (
     ProviderNotConfiguredError,
     QuotaExhaustedError,
     RateLimitedError,
     SearchProviderError,
 )
-from ..filters.support import FilterSupport
 from ..models import SearchParams, SearchResponse
+from ..provider_types import (
+    DelayedRequest,
+    ErrorMap,
+    Exchange,
+    Flow,
+    ProviderContext,
+    ProviderInfo,
+    ProviderKind,
+    RetryPolicy,
+)
 from ..request_loop import run_protocol
-from ..settings import Settings
 from ..transport import (
     HttpRequest,
     HttpResponse,
     SseResponse,
-    Transport,
     error_head,
     parse_retry_after,
     raise_for_status,
@@ -56,47 +64,6 @@ __all__ = [
     "raise_for_error_map",
     "wait_hint",
 ]
-
-ProviderKind = Literal["api", "answer", "scraper", "aggregate"]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ProviderInfo:
-    """What a provider is, as data: read by the registry, the CLI, docs and tests."""
-
-    id: str
-    """Registry key, equal to the module name."""
-    label: str
-    """Display name used in failure texts (``Brave authorization failed ...``)."""
-    kind: ProviderKind
-    description: str
-    docs_url: str
-    env_vars: tuple[str, ...] = ()
-    """Environment variables that hold its key, in precedence order."""
-    honours: frozenset[str] = frozenset()
-    """Which :class:`~websearch_core.models.SearchParams` fields it sends upstream."""
-    default_results: int | None = None
-    max_results: int | None = None
-    index: str | None = None
-    """The upstream index it serves (``bing`` for DuckDuckGo), for aggregate voting."""
-    setup_hint: str | None = None
-    """How to configure it when that is not an API key variable (SearXNG's endpoint)."""
-    filters: FilterSupport = field(default_factory=FilterSupport)
-    """How it applies each search filter (API parameter or query syntax); what it
-    declares neither way is checked on its results or reported as ignored."""
-
-
-@dataclass(frozen=True, slots=True)
-class ProviderContext:
-    """Everything a provider may use during one call."""
-
-    transport: Transport
-    settings: Settings
-    credentials: Credentials
-    system_prompt: str = ""
-    browser: HeadlessBrowser | None = None
-    """The client's headless Chromium, started on first escalation and closed with the
-    client; ``None`` makes an escalating scraper start one for the call alone."""
 
 
 def clamp_count(value: int | None, default: int, maximum: int, minimum: int = 1) -> int:
@@ -141,112 +108,6 @@ class SearchProvider(abc.ABC):
     @abc.abstractmethod
     async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
         """Run one search and return what the provider found."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ErrorMap:
-    """How a provider's error responses are read, as data.
-
-    The shared classifier (402, 401, spent credits, 403, 429 with its hints, 5xx) runs for
-    every provider; this map only adds what a provider's API says differently.
-
-    Example:
-        ``ErrorMap(statuses={432: QuotaExhaustedError})`` (Tavily's plan limit), or
-        ``ErrorMap(code=brave_error_code, codes={"SUBSCRIPTION_TOKEN_INVALID":
-        AuthorizationError})`` (Brave's 422 for a bad key).
-    """
-
-    prefix: str | None = None
-    """Start of the error text (``<prefix> (<status>): <detail>``); default
-    ``<Label> API error``."""
-    detail: Callable[[int, str], str | None] | None = None
-    """Extracts the human message from a status and error body (default: the body's head)."""
-    statuses: Mapping[int, type[SearchProviderError]] = field(default_factory=dict)
-    """Statuses whose meaning differs from the shared classifier's."""
-    code: Callable[[str], str | None] | None = None
-    """Extracts the API's machine-readable error code from an error body."""
-    codes: Mapping[str, type[SearchProviderError]] = field(default_factory=dict)
-    """Error codes (from :attr:`code`) that say what the status does not."""
-    messages: Mapping[int, str] = field(default_factory=dict)
-    """Statuses whose whole error text is fixed (Exa's keyless 429 names its remedy); the
-    shared classifier still chooses the class and reads ``Retry-After``."""
-    hint: Callable[[Mapping[str, str], str], float | None] | None = None
-    """The server's wait hint from the headers and error body, for an API that puts it
-    where ``Retry-After`` is not (Google's ``RetryInfo.retryDelay``). The loop waits it
-    before a retry, and a raised rate limit or spent quota that has no wait of its own
-    carries it (``retry_after``; ``reset_at``), so the ledger marks the provider for the
-    seconds the server named. Default: the clamped ``Retry-After`` alone."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RetryPolicy:
-    """When the loop sends the same request again (within the attempt's time, always)."""
-
-    statuses: frozenset[int] = frozenset({429})
-    server_errors: bool = True
-    """Also retry on any 5xx."""
-    max_retries: int = 3
-    base_delay: float = 1.0
-    """Seconds before the first retry when the server gave no hint; doubled each time."""
-    max_delay: float = 300.0
-    """A hint longer than this is not waited out: the provider fails and the chain moves on."""
-
-    def retries(self, status: int) -> bool:
-        """Whether ``status`` is one this policy sends the same request again for."""
-        return status in self.statuses or (self.server_errors and status >= 500)
-
-    def backoff(self, resends: int) -> float:
-        """The wait before resend number ``resends + 1`` when the server gave no hint."""
-        return self.base_delay * 2.0**resends
-
-
-@dataclass(frozen=True, slots=True)
-class DelayedRequest:
-    """A request :meth:`ProtocolProvider.after_failure` wants sent only after a wait.
-
-    The loop waits ``delay`` seconds when that fits the attempt's remaining time, else the
-    failure stands (the chain moves on instead of waiting in vain).
-    """
-
-    request: HttpRequest
-    delay: float
-
-
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """One request and the response it got."""
-
-    request: HttpRequest
-    response: HttpResponse | SseResponse
-
-
-@dataclass(slots=True)
-class Flow:
-    """One search's protocol state, handed to a provider's hooks by the request loop."""
-
-    params: SearchParams
-    context: ProviderContext
-    exchanges: list[Exchange] = field(default_factory=list)
-    token: OAuthToken | None = None
-    """The OAuth token :meth:`ProtocolProvider.prepare` resolved, refreshed by the loop."""
-    state: dict[str, Any] = field(default_factory=dict)
-    """What a multi-step provider keeps between its hooks (a session id, the next page)."""
-    done: bool = False
-    """Set by :meth:`ProtocolProvider.after_failure` to end the exchange with what earlier
-    steps brought instead of raising the failure (a later page that failed)."""
-    resends: int = 0
-    """How often the loop has sent the step in flight again after a retryable status
-    (0 for every new step); :meth:`ProtocolProvider.retry_delay` backs off by it."""
-
-    @property
-    def last(self) -> Exchange:
-        """The latest exchange."""
-        return self.exchanges[-1]
-
-    @property
-    def responses(self) -> list[HttpResponse | SseResponse]:
-        """Every response so far, in order."""
-        return [exchange.response for exchange in self.exchanges]
 
 
 class ProtocolProvider(SearchProvider):

@@ -1,0 +1,241 @@
+"""The provider contract's data, and the hooks the request loop calls, as types.
+
+A leaf both sides of the contract import: :mod:`websearch_core.request_loop` (which runs
+a provider) and :mod:`websearch_core.providers.base` (where :class:`ProtocolProvider`
+implements the hooks with defaults and re-exports everything here). The loop sees a
+provider only as :class:`LoopProvider`, so it needs nothing from the providers package
+and no import cycle joins the two.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from .browser import HeadlessBrowser
+from .credentials import Credentials, OAuthToken
+from .errors import SearchProviderError
+from .filters.support import FilterSupport
+from .models import SearchParams, SearchResponse
+from .settings import Settings
+from .transport import HttpRequest, HttpResponse, SseResponse, Transport
+
+__all__ = [
+    "DelayedRequest",
+    "ErrorMap",
+    "Exchange",
+    "Flow",
+    "LoopProvider",
+    "ProviderContext",
+    "ProviderInfo",
+    "ProviderKind",
+    "RetryPolicy",
+]
+
+ProviderKind = Literal["api", "answer", "scraper", "aggregate"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProviderInfo:
+    """What a provider is, as data: read by the registry, the CLI, docs and tests."""
+
+    id: str
+    """Registry key, equal to the module name."""
+    label: str
+    """Display name used in failure texts (``Brave authorization failed ...``)."""
+    kind: ProviderKind
+    description: str
+    docs_url: str
+    env_vars: tuple[str, ...] = ()
+    """Environment variables that hold its key, in precedence order."""
+    honours: frozenset[str] = frozenset()
+    """Which :class:`~websearch_core.models.SearchParams` fields it sends upstream."""
+    default_results: int | None = None
+    max_results: int | None = None
+    index: str | None = None
+    """The upstream index it serves (``bing`` for DuckDuckGo), for aggregate voting."""
+    setup_hint: str | None = None
+    """How to configure it when that is not an API key variable (SearXNG's endpoint)."""
+    filters: FilterSupport = field(default_factory=FilterSupport)
+    """How it applies each search filter (API parameter or query syntax); what it
+    declares neither way is checked on its results or reported as ignored."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderContext:
+    """Everything a provider may use during one call."""
+
+    transport: Transport
+    settings: Settings
+    credentials: Credentials
+    system_prompt: str = ""
+    browser: HeadlessBrowser | None = None
+    """The client's headless Chromium, started on first escalation and closed with the
+    client; ``None`` makes an escalating scraper start one for the call alone."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ErrorMap:
+    """How a provider's error responses are read, as data.
+
+    The shared classifier (402, 401, spent credits, 403, 429 with its hints, 5xx) runs for
+    every provider; this map only adds what a provider's API says differently.
+
+    Example:
+        ``ErrorMap(statuses={432: QuotaExhaustedError})`` (Tavily's plan limit), or
+        ``ErrorMap(code=brave_error_code, codes={"SUBSCRIPTION_TOKEN_INVALID":
+        AuthorizationError})`` (Brave's 422 for a bad key).
+    """
+
+    prefix: str | None = None
+    """Start of the error text (``<prefix> (<status>): <detail>``); default
+    ``<Label> API error``."""
+    detail: Callable[[int, str], str | None] | None = None
+    """Extracts the human message from a status and error body (default: the body's head)."""
+    statuses: Mapping[int, type[SearchProviderError]] = field(default_factory=dict)
+    """Statuses whose meaning differs from the shared classifier's."""
+    code: Callable[[str], str | None] | None = None
+    """Extracts the API's machine-readable error code from an error body."""
+    codes: Mapping[str, type[SearchProviderError]] = field(default_factory=dict)
+    """Error codes (from :attr:`code`) that say what the status does not."""
+    messages: Mapping[int, str] = field(default_factory=dict)
+    """Statuses whose whole error text is fixed (Exa's keyless 429 names its remedy); the
+    shared classifier still chooses the class and reads ``Retry-After``."""
+    hint: Callable[[Mapping[str, str], str], float | None] | None = None
+    """The server's wait hint from the headers and error body, for an API that puts it
+    where ``Retry-After`` is not (Google's ``RetryInfo.retryDelay``). The loop waits it
+    before a retry, and a raised rate limit or spent quota that has no wait of its own
+    carries it (``retry_after``; ``reset_at``), so the ledger marks the provider for the
+    seconds the server named. Default: the clamped ``Retry-After`` alone."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RetryPolicy:
+    """When the loop sends the same request again (within the attempt's time, always)."""
+
+    statuses: frozenset[int] = frozenset({429})
+    server_errors: bool = True
+    """Also retry on any 5xx."""
+    max_retries: int = 3
+    base_delay: float = 1.0
+    """Seconds before the first retry when the server gave no hint; doubled each time."""
+    max_delay: float = 300.0
+    """A hint longer than this is not waited out: the provider fails and the chain moves on."""
+
+    def retries(self, status: int) -> bool:
+        """Whether ``status`` is one this policy sends the same request again for."""
+        return status in self.statuses or (self.server_errors and status >= 500)
+
+    def backoff(self, resends: int) -> float:
+        """The wait before resend number ``resends + 1`` when the server gave no hint."""
+        return self.base_delay * 2.0**resends
+
+
+@dataclass(frozen=True, slots=True)
+class DelayedRequest:
+    """A request :meth:`ProtocolProvider.after_failure` wants sent only after a wait.
+
+    The loop waits ``delay`` seconds when that fits the attempt's remaining time, else the
+    failure stands (the chain moves on instead of waiting in vain).
+    """
+
+    request: HttpRequest
+    delay: float
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One request and the response it got."""
+
+    request: HttpRequest
+    response: HttpResponse | SseResponse
+
+
+@dataclass(slots=True)
+class Flow:
+    """One search's protocol state, handed to a provider's hooks by the request loop."""
+
+    params: SearchParams
+    context: ProviderContext
+    exchanges: list[Exchange] = field(default_factory=list)
+    token: OAuthToken | None = None
+    """The OAuth token :meth:`ProtocolProvider.prepare` resolved, refreshed by the loop."""
+    state: dict[str, Any] = field(default_factory=dict)
+    """What a multi-step provider keeps between its hooks (a session id, the next page)."""
+    done: bool = False
+    """Set by :meth:`ProtocolProvider.after_failure` to end the exchange with what earlier
+    steps brought instead of raising the failure (a later page that failed)."""
+    resends: int = 0
+    """How often the loop has sent the step in flight again after a retryable status
+    (0 for every new step); :meth:`ProtocolProvider.retry_delay` backs off by it."""
+
+    @property
+    def last(self) -> Exchange:
+        """The latest exchange."""
+        return self.exchanges[-1]
+
+    @property
+    def responses(self) -> list[HttpResponse | SseResponse]:
+        """Every response so far, in order."""
+        return [exchange.response for exchange in self.exchanges]
+
+
+class LoopProvider(Protocol):
+    """What :func:`~websearch_core.request_loop.run_protocol` reads and calls on a provider.
+
+    :class:`~websearch_core.providers.base.ProtocolProvider` implements it with defaults
+    (its docstrings say more); mypy checks that it still does where it hands itself to the
+    loop, so the two cannot drift apart.
+    """
+
+    @property
+    def info(self) -> ProviderInfo:
+        """The provider's facts (its id and label name its requests and errors)."""
+        ...
+
+    @property
+    def oauth_refresh_statuses(self) -> frozenset[int]:
+        """Statuses that make the loop refresh a stored OAuth token once."""
+        ...
+
+    @property
+    def max_response_bytes(self) -> int | None:
+        """A tighter body cap than the configured one, if any."""
+        ...
+
+    async def prepare(self, flow: Flow) -> None:
+        """Resolve what requests need before the first is built."""
+        ...
+
+    def first_request(self, flow: Flow) -> HttpRequest | None:
+        """The first request."""
+        ...
+
+    def follow_up(self, flow: Flow) -> HttpRequest | None:
+        """The next request after ``flow.last``, or ``None`` when the exchange is complete."""
+        ...
+
+    def after_failure(
+        self, flow: Flow, request: HttpRequest, error: SearchProviderError
+    ) -> HttpRequest | DelayedRequest | None:
+        """Another request to try after a transport failure, or ``None``."""
+        ...
+
+    def needs_refresh(self, response: HttpResponse | SseResponse) -> bool:
+        """Whether a refresh-status response really means a stale token."""
+        ...
+
+    def error_map(self, flow: Flow) -> ErrorMap:
+        """How this flow's error responses read."""
+        ...
+
+    def retry_delay(self, flow: Flow, response: HttpResponse | SseResponse) -> float | None:
+        """Seconds to wait before sending the step again, or ``None`` to go on."""
+        ...
+
+    def check(self, response: HttpResponse | SseResponse, errors: ErrorMap | None = None) -> None:
+        """Raise the typed error for a non-2xx ``response``, read through ``errors``."""
+        ...
+
+    def parse(self, flow: Flow) -> SearchResponse:
+        """The response for the whole exchange."""
+        ...
