@@ -49,6 +49,7 @@ from pydantic_settings import (
 )
 
 from .errors import ConfigurationError
+from .provider_ids import SEARCH_PROVIDER_ORDER
 
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT_SECONDS",
@@ -252,9 +253,7 @@ class Settings(BaseSettings):
     @field_validator("exclude", "providers")
     @classmethod
     def _known_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER
-
-        unknown = [pid for pid in value if pid not in PROVIDER_REGISTRY]
+        unknown = [pid for pid in value if pid not in SEARCH_PROVIDER_ORDER]
         if unknown:
             known = ", ".join(SEARCH_PROVIDER_ORDER)
             raise ValueError(f"unknown provider id {', '.join(unknown)} (known: {known})")

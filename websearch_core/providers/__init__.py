@@ -1,6 +1,7 @@
 """The provider registry: one ordered list of ids, and a convention for finding each one.
 
-:data:`SEARCH_PROVIDER_ORDER` is the only place a provider is listed. Provider ``<id>``
+:data:`SEARCH_PROVIDER_ORDER` (defined in :mod:`websearch_core.provider_ids`, re-exported
+here) is the only place a provider is listed. Provider ``<id>``
 lives in ``websearch_core/providers/<id>.py``, which names its class as a module-level
 ``PROVIDER`` or defines exactly one concrete :class:`SearchProvider` subclass whose
 ``info.id`` is ``<id>``. The module is imported the first time the provider is used, so
@@ -13,6 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType, ModuleType
 
 from ..errors import ConfigurationError
+from ..provider_ids import SEARCH_PROVIDER_ORDER
 from .base import ProviderContext, ProviderInfo, SearchProvider
 
 __all__ = [
@@ -25,38 +27,6 @@ __all__ = [
     "provider_class_in",
     "provider_ids",
 ]
-
-SEARCH_PROVIDER_ORDER: tuple[str, ...] = (
-    "perplexity",
-    "gemini",
-    "anthropic",
-    "codex",
-    "xai",
-    "zai",
-    "exa",
-    "tinyfish",
-    "jina",
-    "kagi",
-    "tavily",
-    "firecrawl",
-    "brave",
-    "serper",
-    "kimi",
-    "parallel",
-    "synthetic",
-    "searxng",
-    "duckduckgo",
-    "bing",
-    "yahoo",
-    "startpage",
-    "google",
-    "ecosia",
-    "mojeek",
-    "public",
-)
-"""Every provider id, in the spec's auto-chain order: keyed APIs first, self-hosted, then
-scrapers. The one list: the registry, the simulator's protocols, the README provider table
-and the tests all derive from it."""
 
 PROVIDER_REGISTRY: Mapping[str, str] = MappingProxyType(
     {provider_id: f"{__name__}.{provider_id}" for provider_id in SEARCH_PROVIDER_ORDER}

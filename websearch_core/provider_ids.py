@@ -1,0 +1,40 @@
+"""The one list of provider ids, in the spec's auto-chain order.
+
+A leaf with no imports, so :mod:`websearch_core.settings` can check configured ids
+against it without importing the providers package (which imports the settings);
+:mod:`websearch_core.providers` builds its registry from it and re-exports it.
+"""
+
+__all__ = ["SEARCH_PROVIDER_ORDER"]
+
+SEARCH_PROVIDER_ORDER: tuple[str, ...] = (
+    "perplexity",
+    "gemini",
+    "anthropic",
+    "codex",
+    "xai",
+    "zai",
+    "exa",
+    "tinyfish",
+    "jina",
+    "kagi",
+    "tavily",
+    "firecrawl",
+    "brave",
+    "serper",
+    "kimi",
+    "parallel",
+    "synthetic",
+    "searxng",
+    "duckduckgo",
+    "bing",
+    "yahoo",
+    "startpage",
+    "google",
+    "ecosia",
+    "mojeek",
+    "public",
+)
+"""Every provider id, in the spec's auto-chain order: keyed APIs first, self-hosted, then
+scrapers. The one list: the registry, the simulator's protocols, the README provider table
+and the tests all derive from it."""
