@@ -14,14 +14,13 @@ A result whose provider already sent its page (Tavily, Exa, Firecrawl, Jina: see
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .errors import FetchError, FetchTimeoutError
 from .models import PageContent
 from .tool_text import fence_page
 
 if TYPE_CHECKING:
-    from ..client import WebSearch
     from ..models import SearchResponse, SearchSource
 
 __all__ = [
@@ -30,6 +29,7 @@ __all__ = [
     "MIN_FETCH_SECONDS",
     "PagedResponse",
     "SourcePage",
+    "SupportsFetchMany",
     "add_page_content",
     "check_content_limit",
     "content_text",
@@ -44,6 +44,25 @@ MIN_FETCH_SECONDS = 0.5
 """Less time than this left in the search's deadline is no time to fetch pages in."""
 
 
+class SupportsFetchMany(Protocol):
+    """What fetching a search's pages needs of the client: its :meth:`WebSearch.fetch_many`.
+
+    Typed by what is used rather than by the client class, so this module, which the
+    client imports, imports nothing of the client back.
+    """
+
+    async def fetch_many(
+        self,
+        urls: Sequence[str],
+        *,
+        concurrency: int = ...,
+        timeout_seconds: float | None = ...,
+        use_cache: bool = ...,
+    ) -> list[PageContent | FetchError]:
+        """One page (or why there is none) per URL, in order, within one deadline."""
+        ...
+
+
 @dataclass(frozen=True)
 class SourcePage:
     """One search result and what fetching its page gave: the page or the error."""
@@ -54,7 +73,7 @@ class SourcePage:
 
 
 async def fetch_source_pages(
-    web_search: "WebSearch",
+    web_search: SupportsFetchMany,
     sources: Sequence["SearchSource"],
     *,
     limit: int = DEFAULT_CONTENT_SOURCES,
@@ -105,7 +124,7 @@ class PagedResponse:
 
 
 async def add_page_content(
-    web_search: "WebSearch",
+    web_search: SupportsFetchMany,
     response: "SearchResponse",
     *,
     seconds: float,
