@@ -4,7 +4,15 @@ A cycle makes a module's behaviour depend on which of its partners happened to b
 imported first (a half-initialised module, a name not defined yet), which shows up only in
 some entry points. The graph is read from the source: every module-level import of a
 ``websearch_core`` module is an edge; imports under ``if TYPE_CHECKING:`` (never run) and
-inside functions (run after every module has loaded) are not.
+inside functions (run after every module has loaded) are not. Importing ``a.b.c`` also
+runs the ``__init__`` of its package ``a.b``, so that is an edge too (the root package is
+left out: it is loaded before anything and exports lazily).
+
+Counting lazy and type-only imports as well, there is no cycle either: a cycle closed only
+by a function-level or ``TYPE_CHECKING`` import still means two modules that cannot be
+understood, typed or moved apart (the request loop sees a provider through
+:mod:`websearch_core.provider_types`, the settings check ids against
+:mod:`websearch_core.provider_ids`, page fetching types the client by the method it uses).
 """
 
 import ast
@@ -77,8 +85,26 @@ def _every_import(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
             yield node
 
 
-def import_graph(*, load_time_only: bool = True) -> dict[str, set[str]]:
-    """Module name to the package modules it imports (at load time, or anywhere)."""
+def _with_packages(name: str, targets: set[str], modules: dict[str, Path]) -> set[str]:
+    """``targets`` plus the subpackages whose ``__init__`` importing them runs first."""
+    found = set(targets)
+    for target in targets:
+        parts = target.split(".")
+        for end in range(2, len(parts)):
+            package = ".".join(parts[:end])
+            if package in modules and not name.startswith(package + "."):
+                found.add(package)
+    return found
+
+
+def import_graph(
+    *, load_time_only: bool = True, with_packages: bool = False
+) -> dict[str, set[str]]:
+    """Module name to the package modules it imports (at load time, or anywhere).
+
+    With ``with_packages``, importing a submodule also counts as importing each package
+    above it (below the root), whose ``__init__`` Python runs first.
+    """
     modules = _modules()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
@@ -87,6 +113,8 @@ def import_graph(*, load_time_only: bool = True) -> dict[str, set[str]]:
         edges: set[str] = set()
         for node in imports:
             edges |= _targets(name, node, modules)
+        if with_packages:
+            edges = _with_packages(name, edges, modules)
         edges.discard(name)
         graph[name] = edges
     return graph
@@ -138,9 +166,23 @@ def test_the_walk_skips_type_checking_and_function_level_imports() -> None:
     assert found == {"p.a", "p.d"}
 
 
+def test_importing_a_submodule_counts_its_package() -> None:
+    modules = {name: Path(f"{name}.py") for name in ("p", "p.q.r", "p.s")}
+    modules["p.q"] = Path("__init__.py")
+    assert _with_packages("p.s", {"p.q.r"}, modules) == {"p.q.r", "p.q"}
+    assert _with_packages("p.q.t", {"p.q.r"}, modules) == {"p.q.r"}  # already inside p.q
+    graph = import_graph(with_packages=True)
+    assert "websearch_core.providers" in graph["websearch_core.orchestration.ledger"]
+
+
 def test_websearch_core_has_no_import_cycles() -> None:
-    cycle = find_cycle(import_graph())
+    cycle = find_cycle(import_graph(with_packages=True))
     assert cycle == [], "import cycle: " + " -> ".join(cycle)
+
+
+def test_no_cycle_even_counting_lazy_and_type_only_imports() -> None:
+    cycle = find_cycle(import_graph(load_time_only=False))
+    assert cycle == [], "import cycle (lazy or type-only): " + " -> ".join(cycle)
 
 
 DECOUPLED = ("websearch_core.browser", "websearch_core.orchestration", "websearch_core.state")
