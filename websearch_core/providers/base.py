@@ -1,10 +1,5 @@
 """The provider contract: facts as data, protocol steps as pure hooks, no I/O of its own.
 
-The data (:class:`ProviderInfo`, :class:`ProviderContext`, :class:`ErrorMap`,
-:class:`RetryPolicy`, :class:`Flow`, ...) is defined in :mod:`websearch_core.provider_types`,
-a leaf the request loop imports too, and re-exported here: provider modules import all of
-it from this module.
-
 A provider module declares a :class:`ProviderInfo` and a :class:`ProtocolProvider` subclass:
 how errors read (:class:`ErrorMap`), whether to retry (:class:`RetryPolicy`), which statuses
 refresh an OAuth token, and pure hooks: ``build_request`` / ``first_request``,
@@ -13,7 +8,8 @@ refresh an OAuth token, and pure hooks: ``build_request`` / ``first_request``,
 
 Provider instances hold no per-request state; everything a call needs arrives in its
 :class:`ProviderContext` and, during the loop, its :class:`Flow`, so one instance serves
-concurrent calls.
+concurrent calls. The data types live in the leaf :mod:`websearch_core.provider_types`
+(the loop imports it too) and are re-exported here for provider modules.
 """
 
 import abc
