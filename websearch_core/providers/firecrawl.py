@@ -49,12 +49,12 @@ from datetime import date
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
-from ..content.models import provided_page
-from ..errors import ConfigurationError, ResponseParseError, SearchProviderError
+from ..errors import ConfigurationError
 from ..filters import QUERY_OPERATORS, FilterSupport
-from ..models import Recency, SearchParams, SearchResponse, SearchSource
+from ..models import Recency, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
-from ._common import collapse_whitespace, is_http_url
+from ._common import is_http_url
+from ._firecrawl_parse import parse_results
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
@@ -77,8 +77,6 @@ MAX_RESULTS: Final = 100
 
 INVALID_BASE_URL: Final = "Invalid Firecrawl base URL: expected an HTTP or HTTPS URL"
 BASE_URL_CREDENTIALS: Final = "Invalid Firecrawl base URL: URL credentials are not allowed"
-REQUEST_FAILED: Final = "Firecrawl request failed"
-UNEXPECTED_SHAPE: Final = "Firecrawl API returned an unexpected response shape"
 
 _RECENCY: Final[Mapping[Recency, str]] = {
     "day": "qdr:d",
@@ -86,7 +84,6 @@ _RECENCY: Final[Mapping[Recency, str]] = {
     "month": "qdr:m",
     "year": "qdr:y",
 }
-_SNIPPET_KEYS: Final = ("description", "snippet", "markdown")
 _VERSION_SUFFIXES: Final = ("/v1", "/v2")
 
 INFO = ProviderInfo(
@@ -199,65 +196,6 @@ def request_body(params: SearchParams) -> dict[str, Any]:
     if tbs is not None:
         body["tbs"] = tbs
     return body
-
-
-def _items(data: Any) -> list[Any]:
-    if not isinstance(data, Mapping):
-        raise ResponseParseError(INFO.id, UNEXPECTED_SHAPE, 502)
-    if data.get("success") is False:
-        error = data.get("error")
-        message = error.strip() if isinstance(error, str) and error.strip() else REQUEST_FAILED
-        raise SearchProviderError(INFO.id, message)
-    payload = data.get("data")
-    if isinstance(payload, list):  # v1
-        return payload
-    if isinstance(payload, Mapping):  # v2: one list per requested source type
-        web = payload.get("web")
-        if web is None:
-            return []
-        if isinstance(web, list):
-            return web
-        raise ResponseParseError(INFO.id, UNEXPECTED_SHAPE, 502)
-    results = data.get("results")
-    if payload is None and isinstance(results, list):
-        return results
-    raise ResponseParseError(INFO.id, UNEXPECTED_SHAPE, 502)
-
-
-def _first_text(item: Mapping[str, Any]) -> str | None:
-    for key in _SNIPPET_KEYS:
-        value = item.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-    return None
-
-
-def _source(item: Any) -> SearchSource | None:
-    if not isinstance(item, Mapping):
-        return None
-    raw_url = item.get("url")
-    url = raw_url.strip() if isinstance(raw_url, str) else ""
-    if not is_http_url(url):
-        return None
-    raw_title = item.get("title")
-    title = (collapse_whitespace(raw_title) if isinstance(raw_title, str) else "") or url
-    return SearchSource(
-        title=title,
-        url=url,
-        snippet=_first_text(item),
-        content=provided_page(url, title, item.get("markdown")),
-    )
-
-
-def parse_results(data: Any) -> tuple[SearchSource, ...]:
-    """The web results of a decoded Firecrawl body (v2, v1 or ``results``), in order.
-
-    Raises:
-        SearchProviderError: The body says ``success: false``.
-        ResponseParseError: The body is not a Firecrawl search response.
-    """
-    sources = (_source(item) for item in _items(data))
-    return tuple(source for source in sources if source is not None)
 
 
 class FirecrawlProvider(ProtocolProvider):

@@ -39,13 +39,13 @@ Docs: https://docs.tinyfish.ai/search-api/reference
 
 import re
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from ..errors import ResponseParseError
 from ..filters import FilterSupport
-from ..models import Recency, SearchParams, SearchResponse, SearchSource
+from ..models import Recency, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
-from ._common import collapse_whitespace, is_http_url
+from ._tinyfish_parse import TinyFishPage, merge_pages, parse_page
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
@@ -75,7 +75,6 @@ _RECENCY_MINUTES: Final[Mapping[Recency, int]] = {
     "year": 525600,
 }
 _LANGUAGE_TAG: Final = re.compile(r"^([a-z]{2})(?:[-_]([a-z]{2}))?(?:[-_]|$)")
-_SHAPE_ERROR: Final = "TinyFish Search API returned an unexpected response shape"
 
 INFO = ProviderInfo(
     id="tinyfish",
@@ -174,64 +173,6 @@ def query_params(params: SearchParams, page: int) -> list[tuple[str, str]]:
     query.append(("num_results", str(page_size(params))))
     query.append(("page", str(page)))
     return query
-
-
-class TinyFishPage:
-    """One parsed page: its usable sources and how many raw results it held."""
-
-    __slots__ = ("raw_count", "sources")
-
-    def __init__(self, sources: tuple[SearchSource, ...], raw_count: int) -> None:
-        self.sources = sources
-        self.raw_count = raw_count
-
-    def __repr__(self) -> str:
-        return f"TinyFishPage(sources={len(self.sources)}, raw_count={self.raw_count})"
-
-
-def _text(value: Any) -> str:
-    return collapse_whitespace(value) if isinstance(value, str) else ""
-
-
-def _source(item: Any) -> SearchSource | None:
-    if not isinstance(item, Mapping):
-        return None
-    url = item.get("url")
-    url = url.strip() if isinstance(url, str) else ""
-    if not is_http_url(url):
-        return None
-    site_name = _text(item.get("site_name"))
-    return SearchSource(
-        title=_text(item.get("title")) or site_name or url,
-        url=url,
-        snippet=_text(item.get("snippet")) or None,
-        author=site_name or None,
-    )
-
-
-def parse_page(data: Any) -> TinyFishPage:
-    """A decoded TinyFish body as a page (pure).
-
-    Raises:
-        ResponseParseError: The body is not an object with a ``results`` list.
-    """
-    results = data.get("results") if isinstance(data, Mapping) else None
-    if not isinstance(results, list):
-        raise ResponseParseError(INFO.id, _SHAPE_ERROR, 502)
-    sources = (_source(item) for item in results)
-    return TinyFishPage(tuple(s for s in sources if s is not None), len(results))
-
-
-def merge_pages(pages: list[TinyFishPage], count: int) -> tuple[SearchSource, ...]:
-    """The sources of ``pages`` in order, first occurrence of each URL only, cut to ``count``."""
-    seen: set[str] = set()
-    merged: list[SearchSource] = []
-    for page in pages:
-        for source in page.sources:
-            if source.url not in seen:
-                seen.add(source.url)
-                merged.append(source)
-    return tuple(merged[:count])
 
 
 def _needs_more(pages: list[TinyFishPage], params: SearchParams) -> bool:

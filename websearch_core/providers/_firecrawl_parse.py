@@ -1,0 +1,80 @@
+"""Reading a Firecrawl search body (v2, v1 or ``results``), as pure functions.
+
+Kept apart from :mod:`websearch_core.providers.firecrawl`, which holds the protocol facts,
+the request and the hooks; the fields read are described there.
+"""
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from ..content.models import provided_page
+from ..errors import ResponseParseError, SearchProviderError
+from ..models import SearchSource
+from ._common import collapse_whitespace, is_http_url
+
+__all__ = ["REQUEST_FAILED", "UNEXPECTED_SHAPE", "parse_results"]
+
+PROVIDER_ID: Final = "firecrawl"
+REQUEST_FAILED: Final = "Firecrawl request failed"
+UNEXPECTED_SHAPE: Final = "Firecrawl API returned an unexpected response shape"
+
+_SNIPPET_KEYS: Final = ("description", "snippet", "markdown")
+
+
+def _items(data: Any) -> list[Any]:
+    if not isinstance(data, Mapping):
+        raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+    if data.get("success") is False:
+        error = data.get("error")
+        message = error.strip() if isinstance(error, str) and error.strip() else REQUEST_FAILED
+        raise SearchProviderError(PROVIDER_ID, message)
+    payload = data.get("data")
+    if isinstance(payload, list):  # v1
+        return payload
+    if isinstance(payload, Mapping):  # v2: one list per requested source type
+        web = payload.get("web")
+        if web is None:
+            return []
+        if isinstance(web, list):
+            return web
+        raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+    results = data.get("results")
+    if payload is None and isinstance(results, list):
+        return results
+    raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+
+
+def _first_text(item: Mapping[str, Any]) -> str | None:
+    for key in _SNIPPET_KEYS:
+        value = item.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def _source(item: Any) -> SearchSource | None:
+    if not isinstance(item, Mapping):
+        return None
+    raw_url = item.get("url")
+    url = raw_url.strip() if isinstance(raw_url, str) else ""
+    if not is_http_url(url):
+        return None
+    raw_title = item.get("title")
+    title = (collapse_whitespace(raw_title) if isinstance(raw_title, str) else "") or url
+    return SearchSource(
+        title=title,
+        url=url,
+        snippet=_first_text(item),
+        content=provided_page(url, title, item.get("markdown")),
+    )
+
+
+def parse_results(data: Any) -> tuple[SearchSource, ...]:
+    """The web results of a decoded Firecrawl body (v2, v1 or ``results``), in order.
+
+    Raises:
+        SearchProviderError: The body says ``success: false``.
+        ResponseParseError: The body is not a Firecrawl search response.
+    """
+    sources = (_source(item) for item in _items(data))
+    return tuple(source for source in sources if source is not None)

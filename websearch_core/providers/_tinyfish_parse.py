@@ -1,0 +1,78 @@
+"""Reading TinyFish result pages, as pure functions: one page, then the pages merged.
+
+Kept apart from :mod:`websearch_core.providers.tinyfish`, which holds the protocol facts,
+the request and the paging hook; the fields read are described there.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..errors import ResponseParseError
+from ..models import SearchSource
+from ._common import collapse_whitespace, is_http_url
+
+__all__ = ["TinyFishPage", "merge_pages", "parse_page"]
+
+PROVIDER_ID: Final = "tinyfish"
+SHAPE_ERROR: Final = "TinyFish Search API returned an unexpected response shape"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class TinyFishPage:
+    """One parsed page: its usable sources and how many raw results it held.
+
+    The raw count, not the usable one, says whether the page was full (so whether a next
+    page can exist).
+    """
+
+    sources: tuple[SearchSource, ...]
+    raw_count: int
+
+    def __repr__(self) -> str:
+        return f"TinyFishPage(sources={len(self.sources)}, raw_count={self.raw_count})"
+
+
+def _text(value: Any) -> str:
+    return collapse_whitespace(value) if isinstance(value, str) else ""
+
+
+def _source(item: Any) -> SearchSource | None:
+    if not isinstance(item, Mapping):
+        return None
+    url = item.get("url")
+    url = url.strip() if isinstance(url, str) else ""
+    if not is_http_url(url):
+        return None
+    site_name = _text(item.get("site_name"))
+    return SearchSource(
+        title=_text(item.get("title")) or site_name or url,
+        url=url,
+        snippet=_text(item.get("snippet")) or None,
+        author=site_name or None,
+    )
+
+
+def parse_page(data: Any) -> TinyFishPage:
+    """A decoded TinyFish body as a page (pure).
+
+    Raises:
+        ResponseParseError: The body is not an object with a ``results`` list.
+    """
+    results = data.get("results") if isinstance(data, Mapping) else None
+    if not isinstance(results, list):
+        raise ResponseParseError(PROVIDER_ID, SHAPE_ERROR, 502)
+    sources = (_source(item) for item in results)
+    return TinyFishPage(tuple(s for s in sources if s is not None), len(results))
+
+
+def merge_pages(pages: list[TinyFishPage], count: int) -> tuple[SearchSource, ...]:
+    """The sources of ``pages`` in order, first occurrence of each URL only, cut to ``count``."""
+    seen: set[str] = set()
+    merged: list[SearchSource] = []
+    for page in pages:
+        for source in page.sources:
+            if source.url not in seen:
+                seen.add(source.url)
+                merged.append(source)
+    return tuple(merged[:count])
