@@ -2,9 +2,9 @@
 
 * **Endpoint:** ``POST https://api.firecrawl.dev/v2/search`` with a JSON body ``query``,
   ``limit``, ``sources: [{"type": "web"}]`` and, when asked, ``tbs``.
-* **Auth:** ``Authorization: Bearer <key>`` when a key resolves (``FIRECRAWL_API_KEY``, or
-  code, the config file, the credential store); ``auth_mode`` is then ``"api_key"``. Without
-  a key no ``Authorization`` header is sent at all and ``auth_mode`` is ``"keyless"``.
+* **Auth:** ``Authorization: Bearer <key>`` when a key resolves (``FIRECRAWL_API_KEY``);
+  ``auth_mode`` is then ``"api_key"``. Without a key no ``Authorization`` header is sent
+  at all and ``auth_mode`` is ``"keyless"``.
 * **Availability:** the auto chain uses Firecrawl when a key resolves or a self-hosted base
   is configured (``FIRECRAWL_BASE_URL`` or ``FIRECRAWL_API_URL``); an explicit selection
   (``provider="firecrawl"`` or the preferred provider) always may, keyless if need be.
@@ -24,12 +24,13 @@
 * **Results:** ``data.web[]`` (v2), a ``data`` array (v1, for a base ending in ``/v1``) or
   ``results[]``. Each needs an ``http(s)`` URL; the title falls back to the URL; the snippet
   is the first non-blank of ``description``, ``snippet`` and ``markdown``; ``markdown`` (a
-  scraped page) is also the source's page ``content``. ``request_id`` is
-  the body's ``id``. ``success: false`` is raised as a provider error carrying the body's
+  scraped page) is also the source's page ``content``. ``request_id`` is the body's
+  ``id``. ``success: false`` is raised as a provider error carrying the body's
   ``error`` (else ``Firecrawl request failed``).
-* **Errors:** ``Firecrawl API error (<status>): <body>`` after the shared classifier, so a
-  401 reads ``Firecrawl authorization failed (401) ...`` and a body saying ``Insufficient
-  credits`` is a quota error.
+* **Errors:** ``Firecrawl API error (<status>): <body>`` after the shared classifier (a body
+  saying ``Insufficient credits`` is a quota error).
+* **Modules:** the request is built in ``_firecrawl_request``, the body read in
+  ``_firecrawl_parse``; this module holds the facts and hooks.
 
 Capture vs reference: the real capture
 (``fixtures/firecrawl/v2_search_firecrawl_with_markdown.json``, made with ``scrapeOptions``
@@ -44,18 +45,24 @@ falls through to the next field rather than giving an empty snippet.
 Docs: https://docs.firecrawl.dev/api-reference/endpoint/search
 """
 
-from collections.abc import Mapping
-from datetime import date
-from typing import Any, Final
-from urllib.parse import urlsplit, urlunsplit
+from typing import Final
 
-from ..errors import ConfigurationError
 from ..filters import QUERY_OPERATORS, FilterSupport
-from ..models import Recency, SearchParams, SearchResponse
+from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
-from ._common import is_http_url
 from ._firecrawl_parse import parse_results
-from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
+from ._firecrawl_request import (
+    BASE_URL_ENV_VARS,
+    DEFAULT_RESULTS,
+    FIRECRAWL_ENDPOINT,
+    MAX_RESULTS,
+    configured_base_url,
+    request_body,
+    search_endpoint,
+    time_filter,
+)
+from ._json_api import first_env, honours
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "BASE_URL_ENV_VARS",
@@ -69,23 +76,9 @@ __all__ = [
     "time_filter",
 ]
 
-FIRECRAWL_ENDPOINT: Final = "https://api.firecrawl.dev/v2/search"
-BASE_URL_ENV_VARS: Final = ("FIRECRAWL_BASE_URL", "FIRECRAWL_API_URL")
-"""Self-hosted base URL variables, in precedence order."""
-DEFAULT_RESULTS: Final = 10
-MAX_RESULTS: Final = 100
-
-INVALID_BASE_URL: Final = "Invalid Firecrawl base URL: expected an HTTP or HTTPS URL"
-BASE_URL_CREDENTIALS: Final = "Invalid Firecrawl base URL: URL credentials are not allowed"
-
-_RECENCY: Final[Mapping[Recency, str]] = {
-    "day": "qdr:d",
-    "week": "qdr:w",
-    "month": "qdr:m",
-    "year": "qdr:y",
-}
-_VERSION_SUFFIXES: Final = ("/v1", "/v2")
-
+_FILTERS: Final = FilterSupport(
+    native=frozenset({"date_after", "date_before", "recency"}), query=QUERY_OPERATORS
+)
 INFO = ProviderInfo(
     id="firecrawl",
     label="Firecrawl",
@@ -93,109 +86,16 @@ INFO = ProviderInfo(
     description="Uses Firecrawl API when FIRECRAWL_API_KEY is set; falls back to keyless mode",
     docs_url="https://docs.firecrawl.dev/api-reference/endpoint/search",
     env_vars=("FIRECRAWL_API_KEY",),
-    honours=frozenset(
-        {"query", "recency", "limit", "num_search_results", "date_after", "date_before"}
-    ),
+    honours=honours(_FILTERS),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="firecrawl",
-    filters=FilterSupport(
-        native=frozenset({"date_after", "date_before", "recency"}), query=QUERY_OPERATORS
-    ),
+    filters=_FILTERS,
 )
 
 
-def configured_base_url(environ: Mapping[str, str | None]) -> str | None:
-    """The self-hosted base URL from ``FIRECRAWL_BASE_URL`` / ``FIRECRAWL_API_URL``, if set.
-
-    Args:
-        environ: The variables to read (the provider passes what its credentials resolver
-            sees, never ``os.environ`` directly, so code-supplied environments are honoured).
-            Blank values count as unset.
-
-    Example:
-        >>> configured_base_url({"FIRECRAWL_BASE_URL": " ", "FIRECRAWL_API_URL": "http://h"})
-        'http://h'
-    """
-    for name in BASE_URL_ENV_VARS:
-        value = (environ.get(name) or "").strip()
-        if value:
-            return value
-    return None
-
-
 def _base_url(context: ProviderContext) -> str | None:
-    return configured_base_url({name: context.credentials.env(name) for name in BASE_URL_ENV_VARS})
-
-
-def search_endpoint(base_url: str | None) -> str:
-    """The search URL for a custom base URL, or the hosted endpoint when there is none.
-
-    Raises:
-        ConfigurationError: The base is not an ``http(s)`` URL with a host, or carries
-            user info.
-
-    Example:
-        >>> search_endpoint("https://fc.internal.example/api/")
-        'https://fc.internal.example/api/v2/search'
-        >>> search_endpoint("http://127.0.0.1:3002/v1?x=1#top")
-        'http://127.0.0.1:3002/v1/search'
-    """
-    if base_url is None:
-        return FIRECRAWL_ENDPOINT
-    candidate = base_url.strip()
-    if not is_http_url(candidate):
-        raise ConfigurationError(INVALID_BASE_URL)
-    parts = urlsplit(candidate)
-    if "@" in parts.netloc:
-        raise ConfigurationError(BASE_URL_CREDENTIALS)
-    path = parts.path.rstrip("/")
-    if not path.endswith(_VERSION_SUFFIXES):
-        path += "/v2"
-    return urlunsplit((parts.scheme.lower(), parts.netloc, f"{path}/search", "", ""))
-
-
-def _us_date(day: date) -> str:
-    return f"{day.month:02d}/{day.day:02d}/{day.year:04d}"
-
-
-def time_filter(params: SearchParams) -> str | None:
-    """The ``tbs`` value for ``params``, or ``None`` for no time filter.
-
-    Example:
-        >>> time_filter(SearchParams(query="x", date_after=date(2025, 3, 1)))
-        'cdr:1,cd_min:03/01/2025'
-        >>> time_filter(SearchParams(query="x", recency="week"))
-        'qdr:w'
-    """
-    if params.date_after is not None or params.date_before is not None:
-        parts = ["cdr:1"]
-        if params.date_after is not None:
-            parts.append(f"cd_min:{_us_date(params.date_after)}")
-        if params.date_before is not None:
-            parts.append(f"cd_max:{_us_date(params.date_before)}")
-        return ",".join(parts)
-    if params.recency is not None:
-        return _RECENCY[params.recency]
-    return None
-
-
-def request_body(params: SearchParams) -> dict[str, Any]:
-    """The JSON body Firecrawl receives for ``params`` (pure).
-
-    Example:
-        >>> request_body(SearchParams(query="x", limit=3))
-        {'query': 'x', 'limit': 3, 'sources': [{'type': 'web'}]}
-    """
-    body: dict[str, Any] = {
-        "query": params.query,
-        "limit": clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS),
-        "sources": [{"type": "web"}],
-    }
-    tbs = time_filter(params)
-    if tbs is not None:
-        body["tbs"] = tbs
-    return body
+    return first_env(context.credentials.env, BASE_URL_ENV_VARS)
 
 
 class FirecrawlProvider(ProtocolProvider):

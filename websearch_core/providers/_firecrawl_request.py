@@ -1,0 +1,113 @@
+"""The Firecrawl search request, as pure functions: endpoint (hosted or self-hosted), body.
+
+Kept apart from :mod:`websearch_core.providers.firecrawl`, which states the wire facts
+these functions follow and holds the hooks.
+"""
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any, Final
+from urllib.parse import urlsplit, urlunsplit
+
+from ..models import SearchParams
+from ._json_api import GOOGLE_TBS_RECENCY, first_env, url_override
+from .base import clamp_count
+
+__all__ = [
+    "BASE_URL_ENV_VARS",
+    "DEFAULT_RESULTS",
+    "FIRECRAWL_ENDPOINT",
+    "MAX_RESULTS",
+    "configured_base_url",
+    "request_body",
+    "search_endpoint",
+    "time_filter",
+]
+
+FIRECRAWL_ENDPOINT: Final = "https://api.firecrawl.dev/v2/search"
+BASE_URL_ENV_VARS: Final = ("FIRECRAWL_BASE_URL", "FIRECRAWL_API_URL")
+"""Self-hosted base URL variables, in precedence order."""
+DEFAULT_RESULTS: Final = 10
+MAX_RESULTS: Final = 100
+
+_VERSION_SUFFIXES: Final = ("/v1", "/v2")
+
+
+def configured_base_url(environ: Mapping[str, str | None]) -> str | None:
+    """The self-hosted base URL from ``FIRECRAWL_BASE_URL`` / ``FIRECRAWL_API_URL``, if set.
+
+    Args:
+        environ: The variables to read (the provider passes what its credentials resolver
+            sees, never ``os.environ`` directly, so code-supplied environments are honoured).
+            Blank values count as unset.
+
+    Example:
+        >>> configured_base_url({"FIRECRAWL_BASE_URL": " ", "FIRECRAWL_API_URL": "http://h"})
+        'http://h'
+    """
+    return first_env(environ.get, BASE_URL_ENV_VARS)
+
+
+def search_endpoint(base_url: str | None) -> str:
+    """The search URL for a custom base URL, or the hosted endpoint when there is none.
+
+    Raises:
+        ConfigurationError: The base is not an ``http(s)`` URL with a host, or carries
+            user info.
+
+    Example:
+        >>> search_endpoint("https://fc.internal.example/api/")
+        'https://fc.internal.example/api/v2/search'
+        >>> search_endpoint("http://127.0.0.1:3002/v1?x=1#top")
+        'http://127.0.0.1:3002/v1/search'
+    """
+    if base_url is None:
+        return FIRECRAWL_ENDPOINT
+    parts = urlsplit(url_override(base_url.strip(), "Firecrawl base URL"))
+    path = parts.path.rstrip("/")
+    if not path.endswith(_VERSION_SUFFIXES):
+        path += "/v2"
+    return urlunsplit((parts.scheme.lower(), parts.netloc, f"{path}/search", "", ""))
+
+
+def _us_date(day: date) -> str:
+    return f"{day.month:02d}/{day.day:02d}/{day.year:04d}"
+
+
+def time_filter(params: SearchParams) -> str | None:
+    """The ``tbs`` value for ``params``, or ``None`` for no time filter.
+
+    Example:
+        >>> time_filter(SearchParams(query="x", date_after=date(2025, 3, 1)))
+        'cdr:1,cd_min:03/01/2025'
+        >>> time_filter(SearchParams(query="x", recency="week"))
+        'qdr:w'
+    """
+    if params.date_after is not None or params.date_before is not None:
+        parts = ["cdr:1"]
+        if params.date_after is not None:
+            parts.append(f"cd_min:{_us_date(params.date_after)}")
+        if params.date_before is not None:
+            parts.append(f"cd_max:{_us_date(params.date_before)}")
+        return ",".join(parts)
+    if params.recency is not None:
+        return GOOGLE_TBS_RECENCY[params.recency]
+    return None
+
+
+def request_body(params: SearchParams) -> dict[str, Any]:
+    """The JSON body Firecrawl receives for ``params`` (pure).
+
+    Example:
+        >>> request_body(SearchParams(query="x", limit=3))
+        {'query': 'x', 'limit': 3, 'sources': [{'type': 'web'}]}
+    """
+    body: dict[str, Any] = {
+        "query": params.query,
+        "limit": clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS),
+        "sources": [{"type": "web"}],
+    }
+    tbs = time_filter(params)
+    if tbs is not None:
+        body["tbs"] = tbs
+    return body
