@@ -1,12 +1,13 @@
 """What the JSON API provider modules have in common, written once.
 
 Each helper here stood, with the same logic, in two or more provider modules: deriving
-``honours`` from the filters a provider sends, reading an optional string or an ``http(s)``
-URL out of a decoded item, Google's ``tbs`` recency codes, a self-hosted URL override, and
-turning a failure that a 2xx body reports (with an HTTP-like code) into the error that
+``honours`` from the filters a provider sends; reading an optional string, an ``http(s)``
+URL or a JSON error envelope; Google's ``tbs`` recency codes; a self-hosted URL override;
+and turning a failure that a 2xx body reports (with an HTTP-like code) into the error that
 status would raise. All of it is pure.
 """
 
+import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -24,6 +25,7 @@ __all__ = [
     "first_env",
     "honours",
     "http_url",
+    "json_object",
     "text_or_none",
     "url_override",
 ]
@@ -67,6 +69,23 @@ def text_or_none(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
     return value.strip() or None
+
+
+def json_object(text: str) -> Mapping[str, Any] | None:
+    """``text`` decoded when it is a JSON object, else ``None``.
+
+    Error bodies vary (an envelope, a bare string, an HTML page), so every reader of one
+    starts here.
+
+    Example:
+        >>> json_object('{"error": "x"}'), json_object("[1]"), json_object("<html>")
+        ({'error': 'x'}, None, None)
+    """
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data if isinstance(data, Mapping) else None
 
 
 def http_url(value: Any) -> str | None:

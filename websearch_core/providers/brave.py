@@ -3,8 +3,8 @@
 * **Endpoint:** ``GET https://api.search.brave.com/res/v1/web/search`` with ``q``,
   ``count``, ``extra_snippets=true``, ``text_decorations=false``, ``safesearch=moderate``
   and, when asked, ``freshness``, ``country`` and ``search_lang``.
-* **Auth:** header ``X-Subscription-Token: <key>`` (plus ``Accept: application/json``).
-  The key comes from ``BRAVE_API_KEY`` (or code, the config file, the credential store).
+* **Auth:** header ``X-Subscription-Token: <key>`` (``BRAVE_API_KEY``), plus ``Accept:
+  application/json``.
 * **Limits:** ``count`` is ``num_search_results`` or ``limit``, default 10, at most 20.
   A query longer than 500 characters (UTF-16 code units) is refused before any request,
   as Brave would refuse it. Success bodies are capped at 2 MiB (or the configured cap, if
@@ -24,8 +24,9 @@
   ``age_seconds`` is measured from the ISO date shown, a date without a time zone taken
   as UTC. The reference takes ``age`` first, which gave the model ``2 days ago`` frozen
   into the cache and ``May 1, 2023`` in another format than every other provider's.
-* **Errors:** ``Brave API error (<status>): <body>`` after the shared classifier (so a 401
-  reads ``Brave authorization failed (401) ...``).
+* **Errors:** ``Brave API error (<status>): <body>`` after the shared classifier.
+* **Modules:** the query string is built in ``_brave_request``, results are read in
+  ``_brave_parse``; this module holds the facts, the error map and the 422 hook.
 
 Quirks:
 
@@ -43,17 +44,25 @@ Quirks:
 Docs: https://api-dashboard.search.brave.com/app/documentation/web-search/get-started
 """
 
-import json
 from collections.abc import Mapping
-from datetime import UTC, date, datetime
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Final
 
-from ..errors import AuthorizationError, SearchProviderError
+from ..errors import AuthorizationError
 from ..filters import QUERY_OPERATORS, FilterSupport
-from ..format import utf16_len
 from ..models import AppliedFilter, FilterName, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse, error_head
 from ._brave_parse import iso_published_date, parse_results, parse_source
-from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
+from ._brave_request import (
+    DEFAULT_RESULTS,
+    MAX_RESULTS,
+    brave_search_lang,
+    freshness,
+    query_params,
+)
+from ._json_api import honours, json_object
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "BRAVE_ENDPOINT",
@@ -67,32 +76,17 @@ __all__ = [
     "query_params",
 ]
 
-BRAVE_ENDPOINT = "https://api.search.brave.com/res/v1/web/search"
-DEFAULT_RESULTS = 10
-MAX_RESULTS = 20
-MAX_QUERY_LENGTH = 500
-"""In UTF-16 code units, as Brave (and the spec's JavaScript) counts them."""
-MAX_RESPONSE_BYTES = 2 * 1024 * 1024
+BRAVE_ENDPOINT: Final = "https://api.search.brave.com/res/v1/web/search"
+MAX_RESPONSE_BYTES: Final = 2 * 1024 * 1024
 
-_RECENCY = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
-_EPOCH = date(1970, 1, 1)
-_TOKEN_ERRORS = frozenset({"SUBSCRIPTION_TOKEN_INVALID", "SUBSCRIPTION_TOKEN_MISSING"})
-_OPTIONAL_FILTERS: dict[str, FilterName] = {"search_lang": "language", "country": "country"}
+_TOKEN_ERRORS: Final = frozenset({"SUBSCRIPTION_TOKEN_INVALID", "SUBSCRIPTION_TOKEN_MISSING"})
+_OPTIONAL_FILTERS: Final[dict[str, FilterName]] = {"search_lang": "language", "country": "country"}
 """Query parameters Brave may reject with 422, and the filter each one carries."""
 
-
-_SEARCH_LANGS = frozenset(
-    {
-        "ar", "eu", "bn", "bg", "ca", "zh-hans", "zh-hant", "hr", "cs", "da", "nl", "en",
-        "en-gb", "et", "fi", "fr", "gl", "de", "el", "gu", "he", "hi", "hu", "is", "it",
-        "jp", "kn", "ko", "lv", "lt", "ms", "ml", "mr", "nb", "pl", "pt-br", "pt-pt", "pa",
-        "ro", "ru", "sr", "sk", "sl", "es", "sv", "ta", "te", "th", "tr", "uk", "vi",
-    }
-)  # fmt: skip
-"""Brave's documented ``search_lang`` codes."""
-_LANG_ALIASES = {"ja": "jp", "no": "nb", "nn": "nb", "iw": "he"}
-_TRADITIONAL_CHINESE = frozenset({"hant", "tw", "hk", "mo"})
-
+_FILTERS: Final = FilterSupport(
+    native=frozenset({"date_after", "date_before", "recency", "language", "country"}),
+    query=QUERY_OPERATORS,
+)
 INFO = ProviderInfo(
     id="brave",
     label="Brave",
@@ -100,104 +94,17 @@ INFO = ProviderInfo(
     description="Requires BRAVE_API_KEY",
     docs_url="https://api-dashboard.search.brave.com/app/documentation/web-search/get-started",
     env_vars=("BRAVE_API_KEY",),
-    honours=frozenset(
-        {
-            "query",
-            "recency",
-            "limit",
-            "num_search_results",
-            "country",
-            "language",
-            "date_after",
-            "date_before",
-        }
-    ),
+    honours=honours(_FILTERS),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="brave",
-    filters=FilterSupport(
-        native=frozenset({"date_after", "date_before", "recency", "language", "country"}),
-        query=QUERY_OPERATORS,
-    ),
+    filters=_FILTERS,
 )
 
 
-def freshness(params: SearchParams, today: date) -> str | None:
-    """Brave's ``freshness`` value for ``params``, or ``None`` for no time filter.
-
-    Args:
-        params: The request; ``date_after`` / ``date_before`` win over ``recency``.
-        today: Today's date in UTC, the open end of a ``date_after``-only range.
-
-    Example:
-        >>> freshness(SearchParams(query="x", recency="week"), date(2026, 1, 1))
-        'pw'
-        >>> freshness(SearchParams(query="x", date_after=date(2025, 3, 1)), date(2026, 1, 1))
-        '2025-03-01to2026-01-01'
-    """
-    if params.date_after is not None or params.date_before is not None:
-        start = params.date_after or _EPOCH
-        end = params.date_before or today
-        return f"{start.isoformat()}to{end.isoformat()}"
-    if params.recency is not None:
-        return _RECENCY[params.recency]
-    return None
-
-
-def brave_search_lang(language: str) -> str | None:
-    """Brave's ``search_lang`` code for a BCP 47 tag, or ``None`` when Brave has none.
-
-    Example:
-        >>> brave_search_lang("pt-BR"), brave_search_lang("ja"), brave_search_lang("en-US")
-        ('pt-br', 'jp', 'en')
-    """
-    primary, *subtags = language.lower().split("-")
-    if primary == "zh":
-        return "zh-hant" if _TRADITIONAL_CHINESE.intersection(subtags) else "zh-hans"
-    if primary == "pt":
-        return "pt-br" if "br" in subtags else "pt-pt"
-    if primary == "en" and "gb" in subtags:
-        return "en-gb"
-    code = _LANG_ALIASES.get(primary, primary)
-    return code if code in _SEARCH_LANGS else None
-
-
-def query_params(params: SearchParams, today: date) -> list[tuple[str, str]]:
-    """The query string Brave receives for ``params`` (pure).
-
-    Raises:
-        SearchProviderError: The query is longer than Brave accepts (status 400).
-    """
-    if utf16_len(params.query) > MAX_QUERY_LENGTH:
-        raise SearchProviderError(
-            INFO.id, f"Brave search queries cannot exceed {MAX_QUERY_LENGTH} characters", 400
-        )
-    count = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
-    query: list[tuple[str, str]] = [
-        ("q", params.query),
-        ("count", str(count)),
-        ("extra_snippets", "true"),
-        ("text_decorations", "false"),
-        ("safesearch", "moderate"),
-    ]
-    window = freshness(params, today)
-    if window is not None:
-        query.append(("freshness", window))
-    if params.country is not None:
-        query.append(("country", params.country.upper()))
-    if params.language is not None:
-        search_lang = brave_search_lang(params.language)
-        if search_lang is not None:
-            query.append(("search_lang", search_lang))
-    return query
-
-
 def _error_code(body: str) -> str | None:
-    try:
-        data = json.loads(body)
-    except ValueError:
-        return None
-    if not isinstance(data, Mapping):
+    data = json_object(body)
+    if data is None:
         return None
     error = data.get("error")
     errors = data.get("errors")
@@ -238,18 +145,11 @@ class BraveProvider(ProtocolProvider):
         kept = [(k, v) for k, v in last.request.params if k not in _OPTIONAL_FILTERS]
         if len(kept) == len(last.request.params):
             return None
-        return HttpRequest(
-            method=last.request.method,
-            url=last.request.url,
-            params=kept,
-            headers=last.request.headers,
-        )
+        return replace(last.request, params=kept)
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The last page, with the filters a 422 made us drop recorded as ignored."""
-        last = flow.last.response
-        http = last.as_http()
-        response = self.parse_response(http, flow.params)
+        response = super().parse(flow)
         if len(flow.exchanges) == 1:
             return response
         sent = dict(flow.exchanges[0].request.params)

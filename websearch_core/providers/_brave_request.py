@@ -1,0 +1,112 @@
+"""The Brave query string, as pure functions: count, freshness window, locale codes.
+
+Kept apart from :mod:`websearch_core.providers.brave`, which states the wire facts these
+functions follow and holds the hooks.
+"""
+
+from datetime import date
+from typing import Final
+
+from ..errors import SearchProviderError
+from ..format import utf16_len
+from ..models import SearchParams
+from .base import clamp_count
+
+__all__ = [
+    "DEFAULT_RESULTS",
+    "MAX_QUERY_LENGTH",
+    "MAX_RESULTS",
+    "brave_search_lang",
+    "freshness",
+    "query_params",
+]
+
+PROVIDER_ID: Final = "brave"
+DEFAULT_RESULTS: Final = 10
+MAX_RESULTS: Final = 20
+MAX_QUERY_LENGTH: Final = 500
+"""In UTF-16 code units, as Brave (and the spec's JavaScript) counts them."""
+
+_RECENCY: Final = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
+_EPOCH: Final = date(1970, 1, 1)
+_SEARCH_LANGS: Final = frozenset(
+    {
+        "ar", "eu", "bn", "bg", "ca", "zh-hans", "zh-hant", "hr", "cs", "da", "nl", "en",
+        "en-gb", "et", "fi", "fr", "gl", "de", "el", "gu", "he", "hi", "hu", "is", "it",
+        "jp", "kn", "ko", "lv", "lt", "ms", "ml", "mr", "nb", "pl", "pt-br", "pt-pt", "pa",
+        "ro", "ru", "sr", "sk", "sl", "es", "sv", "ta", "te", "th", "tr", "uk", "vi",
+    }
+)  # fmt: skip
+"""Brave's documented ``search_lang`` codes."""
+_LANG_ALIASES: Final = {"ja": "jp", "no": "nb", "nn": "nb", "iw": "he"}
+_TRADITIONAL_CHINESE: Final = frozenset({"hant", "tw", "hk", "mo"})
+
+
+def freshness(params: SearchParams, today: date) -> str | None:
+    """Brave's ``freshness`` value for ``params``, or ``None`` for no time filter.
+
+    Args:
+        params: The request; ``date_after`` / ``date_before`` win over ``recency``.
+        today: Today's date in UTC, the open end of a ``date_after``-only range.
+
+    Example:
+        >>> freshness(SearchParams(query="x", recency="week"), date(2026, 1, 1))
+        'pw'
+        >>> freshness(SearchParams(query="x", date_after=date(2025, 3, 1)), date(2026, 1, 1))
+        '2025-03-01to2026-01-01'
+    """
+    if params.date_after is not None or params.date_before is not None:
+        start = params.date_after or _EPOCH
+        end = params.date_before or today
+        return f"{start.isoformat()}to{end.isoformat()}"
+    if params.recency is not None:
+        return _RECENCY[params.recency]
+    return None
+
+
+def brave_search_lang(language: str) -> str | None:
+    """Brave's ``search_lang`` code for a BCP 47 tag, or ``None`` when Brave has none.
+
+    Example:
+        >>> brave_search_lang("pt-BR"), brave_search_lang("ja"), brave_search_lang("en-US")
+        ('pt-br', 'jp', 'en')
+    """
+    primary, *subtags = language.lower().split("-")
+    if primary == "zh":
+        return "zh-hant" if _TRADITIONAL_CHINESE.intersection(subtags) else "zh-hans"
+    if primary == "pt":
+        return "pt-br" if "br" in subtags else "pt-pt"
+    if primary == "en" and "gb" in subtags:
+        return "en-gb"
+    code = _LANG_ALIASES.get(primary, primary)
+    return code if code in _SEARCH_LANGS else None
+
+
+def query_params(params: SearchParams, today: date) -> list[tuple[str, str]]:
+    """The query string Brave receives for ``params`` (pure).
+
+    Raises:
+        SearchProviderError: The query is longer than Brave accepts (status 400).
+    """
+    if utf16_len(params.query) > MAX_QUERY_LENGTH:
+        raise SearchProviderError(
+            PROVIDER_ID, f"Brave search queries cannot exceed {MAX_QUERY_LENGTH} characters", 400
+        )
+    count = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
+    query: list[tuple[str, str]] = [
+        ("q", params.query),
+        ("count", str(count)),
+        ("extra_snippets", "true"),
+        ("text_decorations", "false"),
+        ("safesearch", "moderate"),
+    ]
+    window = freshness(params, today)
+    if window is not None:
+        query.append(("freshness", window))
+    if params.country is not None:
+        query.append(("country", params.country.upper()))
+    if params.language is not None:
+        search_lang = brave_search_lang(params.language)
+        if search_lang is not None:
+            query.append(("search_lang", search_lang))
+    return query
