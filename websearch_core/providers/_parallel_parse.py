@@ -4,14 +4,14 @@ Split out of :mod:`websearch_core.providers.parallel`, which keeps the request a
 provider; the fields read are described in that module's docstring.
 """
 
-import json
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Final
 
 from ..errors import ResponseParseError
 from ..models import SearchResponse, SearchSource
-from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._common import age_seconds_from_date, collapse_whitespace
+from ._json_api import http_url, json_object, text_or_none
 
 __all__ = ["DEFAULT_RESULTS", "error_detail", "parse_body"]
 
@@ -23,9 +23,8 @@ INVALID_PAYLOAD: Final = "Parallel search returned an invalid response payload."
 def _source(item: Any, now: datetime | None) -> SearchSource | None:
     if not isinstance(item, Mapping):
         return None
-    url = item.get("url")
-    url = url.strip() if isinstance(url, str) else ""
-    if not is_http_url(url):
+    url = http_url(item.get("url"))
+    if url is None:
         return None
     title = item.get("title")
     excerpts = item.get("excerpts")
@@ -34,8 +33,7 @@ def _source(item: Any, now: datetime | None) -> SearchSource | None:
         for text in (excerpts if isinstance(excerpts, list) else ())
         if isinstance(text, str) and text.strip()
     ]
-    published = item.get("publish_date")
-    published_date = (published.strip() or None) if isinstance(published, str) else None
+    published_date = text_or_none(item.get("publish_date"))
     return SearchSource(
         title=(collapse_whitespace(title) if isinstance(title, str) else "") or url,
         url=url,
@@ -66,13 +64,9 @@ def parse_body(
     return SearchResponse(
         provider=PROVIDER_ID,
         sources=tuple(sources[:limit]),
-        request_id=(search_id.strip() or None) if isinstance(search_id, str) else None,
+        request_id=text_or_none(search_id),
         auth_mode="api_key",
     )
-
-
-def _string(value: Any) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
 
 
 def error_detail(status: int, body: str) -> str:
@@ -87,11 +81,8 @@ def error_detail(status: int, body: str) -> str:
         'Bad'
     """
     text = body.strip()
-    try:
-        data = json.loads(text) if text else None
-    except ValueError:
-        return text
-    if not isinstance(data, Mapping):
+    data = json_object(text)
+    if data is None:
         return text
     error = data.get("error")
     nested = error if isinstance(error, Mapping) else {}
@@ -102,4 +93,4 @@ def error_detail(status: int, body: str) -> str:
         nested.get("message"),
         nested.get("detail"),
     )
-    return next((found for found in map(_string, candidates) if found), text)
+    return next((found for found in map(text_or_none, candidates) if found), text)

@@ -3,9 +3,8 @@
 * **Endpoint:** ``POST https://api.parallel.ai/v1beta/search`` with a JSON body
   ``{"objective": <query>, "search_queries": [<query>], "mode": "fast", "excerpts":
   {"max_chars_per_result": 10000}}`` plus, when asked, ``source_policy``.
-* **Auth:** header ``x-api-key: <key>`` and the beta header ``parallel-beta:
-  search-extract-2025-10-10`` (plus JSON ``Accept`` / ``Content-Type``). The key comes from
-  ``PARALLEL_API_KEY`` (or code, the config file, the credential store).
+* **Auth:** header ``x-api-key: <key>`` (``PARALLEL_API_KEY``) and the beta header
+  ``parallel-beta: search-extract-2025-10-10`` (plus JSON ``Accept`` / ``Content-Type``).
 * **Source policy:** ``include_domains`` when any are given, else ``exclude_domains``
   (Parallel takes one list or the other); ``after_date`` is ``date_after``, else today (UTC)
   minus 1 / 7 / 30 / 365 days for ``recency``, as ``YYYY-MM-DD``.
@@ -43,6 +42,7 @@ from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._common import recency_start
+from ._json_api import honours
 from ._parallel_parse import DEFAULT_RESULTS, error_detail, parse_body
 from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
@@ -63,6 +63,9 @@ MAX_RESULTS: Final = 40
 MAX_CHARS_PER_RESULT: Final = 10_000
 
 
+_FILTERS: Final = FilterSupport(
+    native=frozenset({"include_domains", "exclude_domains", "date_after", "recency"})
+)
 INFO = ProviderInfo(
     id="parallel",
     label="Parallel",
@@ -70,23 +73,11 @@ INFO = ProviderInfo(
     description="Requires PARALLEL_API_KEY",
     docs_url="https://docs.parallel.ai/api-reference/legacy/search-beta/search",
     env_vars=("PARALLEL_API_KEY",),
-    honours=frozenset(
-        {
-            "query",
-            "recency",
-            "limit",
-            "num_search_results",
-            "date_after",
-            "include_domains",
-            "exclude_domains",
-        }
-    ),
+    honours=honours(_FILTERS),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="parallel",
-    filters=FilterSupport(
-        native=frozenset({"include_domains", "exclude_domains", "date_after", "recency"})
-    ),
+    filters=_FILTERS,
 )
 
 
