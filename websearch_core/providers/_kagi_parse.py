@@ -13,16 +13,24 @@ provider. Both body shapes are read (see that module's docstring for why):
 Titles and snippets are reduced to plain text (the v0 bodies carry ``<b>`` and entities).
 """
 
-import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from ..errors import ResponseParseError
+from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchResponse, SearchSource
+from ..transport import HttpResponse, classify_http_error
 from ._common import age_seconds_from_date, is_http_url, normalise_text
+from ._json_api import error_for_status, json_object
 
-__all__ = ["DEFAULT_RESULTS", "body_error", "error_detail", "http_status", "parse_body"]
+__all__ = [
+    "DEFAULT_RESULTS",
+    "body_error",
+    "body_failure",
+    "error_detail",
+    "http_status",
+    "parse_body",
+]
 
 PROVIDER_ID: Final = "kagi"
 DEFAULT_RESULTS: Final = 10
@@ -205,14 +213,12 @@ def error_detail(status: int, body: str) -> str:
         'Bad key'
     """
     text = body.strip()
-    try:
-        data = json.loads(text) if text else None
-    except ValueError:
+    data = json_object(text)
+    if data is None:
         return text
-    if isinstance(data, Mapping):
-        direct = _first_text(data, ("message", "detail"))
-        if direct:
-            return direct
+    direct = _first_text(data, ("message", "detail"))
+    if direct:
+        return direct
     message, _ = body_error(data)
     return message or text
 
@@ -228,3 +234,18 @@ def http_status(code: Any) -> int | None:
     else:
         return None
     return number if 400 <= number < 600 else None
+
+
+def body_failure(response: HttpResponse, message: str, code: Any) -> SearchProviderError:
+    """The error a 2xx body's ``error`` / ``errors`` stands for (no status says it).
+
+    Its text is ``Kagi API error (<code or status>): <message>``; a code that is an HTTP
+    error status types it as that status would, else the shared classifier reads the text.
+    """
+    label = code if isinstance(code, str | int) and not isinstance(code, bool) else None
+    text = f"Kagi API error ({label if label is not None else response.status}): {message}"
+    status = http_status(code)
+    if status is not None:
+        return error_for_status(PROVIDER_ID, status, response, text)
+    classified = classify_http_error(PROVIDER_ID, response.status, message)
+    return classified or SearchProviderError(PROVIDER_ID, text, response.status)

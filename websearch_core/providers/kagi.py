@@ -3,15 +3,16 @@
 * **Endpoint:** ``POST https://kagi.com/api/v1/search`` with a JSON body
   ``{"query", "workflow": "search", "limit", "filters": {"after": "YYYY-MM-DD"}}``;
   ``filters`` is sent only with a time filter.
-* **Auth:** ``Authorization: Bearer <key>`` (plus ``Content-Type`` and ``Accept:
-  application/json``). The key comes from ``KAGI_API_KEY`` (or code, the config file, the
-  credential store). Kagi's Search API is a closed beta: a key needs Kagi's approval.
+* **Auth:** ``Authorization: Bearer <key>`` (``KAGI_API_KEY``), plus ``Content-Type`` and
+  ``Accept: application/json``. Kagi's Search API is a closed beta: a key needs Kagi's
+  approval.
 * **Limits:** ``limit`` is ``num_search_results`` or ``limit``, default 10, clamped to
   1..40; the parsed sources are cut to the same number.
-* **Time filters:** ``filters.after`` is ``date_after`` when given, else today (UTC) minus
-  one day / seven days / one calendar month / one calendar year for ``recency``. A calendar
-  step that lands past the end of a month is clamped to its last day (March 31 minus a month
-  is February 28 or 29), where JavaScript's ``setUTCMonth`` would roll into March.
+* **Time filters** (built in ``_kagi_request``): ``filters.after`` is ``date_after`` when
+  given, else today (UTC) minus one day / seven days / one calendar month / one calendar
+  year for ``recency``. A calendar step that lands past the end of a month is clamped to its
+  last day (March 31 minus a month is February 28 or 29), where JavaScript's
+  ``setUTCMonth`` would roll into March.
 * **Results** (read in ``_kagi_parse``), v1 envelope: ``{"meta": {"trace", "id", "ms"},
   "data": {...}}``. Sources are ``data.search``, then ``data.video`` (title prefixed
   ``[Video] ``), ``data.news`` (``[News] ``) and ``data.infobox`` (``[Info] ``); each item's
@@ -45,17 +46,23 @@ Docs: https://help.kagi.com/kagi/api/search.html
 """
 
 import json
-from collections.abc import Mapping
-from datetime import UTC, date, datetime, timedelta
-from typing import Any, Final
+from datetime import UTC, datetime
+from typing import Final
 
-from dateutil.relativedelta import relativedelta
-
-from ..errors import ResponseParseError, SearchProviderError
+from ..errors import ResponseParseError
 from ..filters import QUERY_OPERATORS, FilterSupport
-from ..models import Recency, SearchParams, SearchResponse
-from ..transport import HttpRequest, HttpResponse, classify_http_error, raise_for_status
-from ._kagi_parse import DEFAULT_RESULTS, INVALID, body_error, error_detail, http_status, parse_body
+from ..models import SearchParams, SearchResponse
+from ..transport import HttpRequest, HttpResponse
+from ._json_api import honours
+from ._kagi_parse import (
+    DEFAULT_RESULTS,
+    INVALID,
+    body_error,
+    body_failure,
+    error_detail,
+    parse_body,
+)
+from ._kagi_request import MAX_RESULTS, after_date, request_body
 from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
@@ -69,15 +76,8 @@ __all__ = [
 ]
 
 KAGI_ENDPOINT: Final = "https://kagi.com/api/v1/search"
-MAX_RESULTS: Final = 40
 
-_RECENCY_STEP: Final[Mapping[Recency, timedelta | relativedelta]] = {
-    "day": timedelta(days=1),
-    "week": timedelta(days=7),
-    "month": relativedelta(months=1),
-    "year": relativedelta(years=1),
-}
-
+_FILTERS: Final = FilterSupport(native=frozenset({"date_after", "recency"}), query=QUERY_OPERATORS)
 INFO = ProviderInfo(
     id="kagi",
     label="Kagi",
@@ -85,68 +85,12 @@ INFO = ProviderInfo(
     description="Requires KAGI_API_KEY and Kagi Search API beta access",
     docs_url="https://help.kagi.com/kagi/api/search.html",
     env_vars=("KAGI_API_KEY",),
-    honours=frozenset({"query", "recency", "limit", "num_search_results", "date_after"}),
+    honours=honours(_FILTERS),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="kagi",
-    filters=FilterSupport(native=frozenset({"date_after", "recency"}), query=QUERY_OPERATORS),
+    filters=_FILTERS,
 )
-
-
-def after_date(params: SearchParams, today: date) -> date | None:
-    """The ``filters.after`` date for ``params``, or ``None`` for no time filter.
-
-    Args:
-        params: The request; ``date_after`` wins over ``recency``.
-        today: Today's date in UTC.
-
-    Example:
-        >>> after_date(SearchParams(query="x", recency="month"), date(2024, 3, 31))
-        datetime.date(2024, 2, 29)
-    """
-    if params.date_after is not None:
-        return params.date_after
-    if params.recency is None:
-        return None
-    result: date = today - _RECENCY_STEP[params.recency]
-    return result
-
-
-def request_body(params: SearchParams, today: date) -> dict[str, Any]:
-    """The JSON body Kagi receives for ``params`` (pure).
-
-    Example:
-        >>> request_body(SearchParams(query="x", limit=50), date(2026, 1, 1))
-        {'query': 'x', 'workflow': 'search', 'limit': 40}
-    """
-    body: dict[str, Any] = {
-        "query": params.query,
-        "workflow": "search",
-        "limit": clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS),
-    }
-    after = after_date(params, today)
-    if after is not None:
-        body["filters"] = {"after": after.isoformat()}
-    return body
-
-
-def _body_failure(response: HttpResponse, message: str, code: Any) -> SearchProviderError:
-    """The error a 2xx body's ``error`` / ``errors`` stands for (no status says it)."""
-    label = code if isinstance(code, str | int) and not isinstance(code, bool) else None
-    text = f"Kagi API error ({label if label is not None else response.status}): {message}"
-    status = http_status(code)
-    if status is not None:
-        # The body names an HTTP failure: classify it exactly as that status would be.
-        try:
-            raise_for_status(
-                INFO.id,
-                HttpResponse(status=status, body=response.body, headers=response.headers),
-                text,
-            )
-        except SearchProviderError as error:
-            return error
-    classified = classify_http_error(INFO.id, response.status, message)
-    return classified or SearchProviderError(INFO.id, text, response.status)
 
 
 class KagiProvider(ProtocolProvider):
@@ -182,6 +126,6 @@ class KagiProvider(ProtocolProvider):
             raise ResponseParseError(self.info.id, f"{INVALID}: invalid JSON", 502) from None
         message, code = body_error(envelope)
         if message:
-            raise _body_failure(response, message, code)
+            raise body_failure(response, message, code)
         limit = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
         return parse_body(envelope, limit)
