@@ -8,8 +8,7 @@
   cheaper than fetching every page), ``X-Retain-Images: none`` and, when
   ``include_domains`` names exactly one domain, ``X-Site: <domain>``. More than one domain
   cannot be expressed in that header and is not sent; ``exclude_domains`` is not supported.
-* **Auth:** the key comes from ``JINA_API_KEY`` (or code, the config file, the credential
-  store); it is required.
+* **Auth:** the key (``JINA_API_KEY``) is required.
 * **Limits:** ``N`` is ``num_search_results`` or ``limit``, default 5, at most 20 (the
   reference's ``clampNumResults(value, 5, 20)``, so a request for 3 sends ``count=3``).
   The spec says sources are cut to ``num_search_results`` or ``limit`` when one is given and
@@ -36,20 +35,20 @@ documentation example of a full-content search: ``{"code": 200, "status": 20000,
 ``publishedTime`` support is an addition the reference does not describe. ``status`` and
 ``usage`` are not used.
 
+Bodies are read in ``_jina_parse``.
+
 Docs: https://jina.ai/reader/
 """
 
 from collections.abc import Mapping
-from datetime import datetime
-from typing import Any
+from typing import Final
 from urllib.parse import quote
 
-from ..content.models import provided_page
-from ..errors import ResponseParseError, SearchProviderError
 from ..filters import FilterSupport
-from ..models import SearchParams, SearchResponse, SearchSource
-from ..transport import HttpRequest, HttpResponse, raise_for_status
-from ._common import age_seconds_from_date, is_http_url
+from ..models import SearchParams, SearchResponse
+from ..transport import HttpRequest, HttpResponse
+from ._jina_parse import parse_items, parse_sources, reported_failure
+from ._json_api import honours
 from .base import ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
@@ -63,12 +62,13 @@ __all__ = [
     "result_count",
 ]
 
-JINA_ENDPOINT = "https://s.jina.ai/"
-DEFAULT_RESULTS = 5
-MAX_RESULTS = 20
-_URI_COMPONENT_SAFE = "!*'()"
+JINA_ENDPOINT: Final = "https://s.jina.ai/"
+DEFAULT_RESULTS: Final = 5
+MAX_RESULTS: Final = 20
+_URI_COMPONENT_SAFE: Final = "!*'()"
 """What ``encodeURIComponent`` leaves alone besides letters, digits and ``-_.~``."""
 
+_FILTERS: Final = FilterSupport(native=frozenset({"include_domains"}))
 INFO = ProviderInfo(
     id="jina",
     label="Jina",
@@ -76,11 +76,11 @@ INFO = ProviderInfo(
     description="Requires JINA_API_KEY",
     docs_url="https://jina.ai/reader/",
     env_vars=("JINA_API_KEY",),
-    honours=frozenset({"query", "limit", "num_search_results", "include_domains"}),
+    honours=honours(_FILTERS),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="jina",
-    filters=FilterSupport(native=frozenset({"include_domains"})),
+    filters=_FILTERS,
 )
 
 
@@ -112,71 +112,6 @@ def request_headers(params: SearchParams, key: str) -> dict[str, str]:
     return headers
 
 
-def _text(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
-
-
-def _source(item: Any, now: datetime | None) -> SearchSource | None:
-    if not isinstance(item, Mapping):
-        return None
-    url = _text(item.get("url"))
-    if not is_http_url(url):
-        return None
-    published = _text(item.get("date")) or _text(item.get("publishedTime")) or None
-    title = _text(item.get("title")) or url
-    return SearchSource(
-        title=title,
-        url=url,
-        snippet=_text(item.get("description")) or _text(item.get("content")) or None,
-        published_date=published,
-        age_seconds=age_seconds_from_date(published, now=now),
-        content=provided_page(url, title, item.get("content")),
-    )
-
-
-def _failure(code: Any, response: HttpResponse) -> SearchProviderError:
-    message = f"Jina API response reported failure ({code})"
-    if isinstance(code, int) and not isinstance(code, bool) and 400 <= code < 600:
-        try:
-            raise_for_status(
-                INFO.id,
-                HttpResponse(status=code, body=response.body, headers=response.headers),
-                message,
-            )
-        except SearchProviderError as error:
-            return error
-    return SearchProviderError(INFO.id, message, 502)
-
-
-def parse_items(data: Any) -> list[Any]:
-    """The result items of a decoded body (an array, or ``data`` of an object).
-
-    Raises:
-        ResponseParseError: Neither an object nor an array, or ``data`` is not an array.
-    """
-    if isinstance(data, list):
-        return data
-    if not isinstance(data, Mapping):
-        raise ResponseParseError(
-            INFO.id, "Jina API returned invalid response: expected an object or array", 502
-        )
-    items = data.get("data")
-    if not isinstance(items, list):
-        raise ResponseParseError(
-            INFO.id, "Jina API returned invalid response: expected data array", 502
-        )
-    return items
-
-
-def parse_sources(
-    data: Any, *, limit: int | None = None, now: datetime | None = None
-) -> tuple[SearchSource, ...]:
-    """The usable items of a decoded body as sources, in Jina's order, cut to ``limit``."""
-    found = (_source(item, now) for item in parse_items(data))
-    sources = [source for source in found if source is not None]
-    return tuple(sources[:limit] if limit is not None else sources)
-
-
 class JinaProvider(ProtocolProvider):
     """The Jina ``s.jina.ai`` search provider (see the module docstring for the wire details)."""
 
@@ -198,7 +133,7 @@ class JinaProvider(ProtocolProvider):
         if isinstance(data, Mapping):
             code = data.get("code")
             if code is not None and code != 200:
-                raise _failure(code, response)
+                raise reported_failure(code, response)
         limit = result_count(params) if params.result_count is not None else None
         return SearchResponse(
             provider=self.info.id,

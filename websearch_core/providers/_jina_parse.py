@@ -1,0 +1,82 @@
+"""Reading a Jina search body, as pure functions: its items, their sources, a failure code.
+
+Kept apart from :mod:`websearch_core.providers.jina`, which states the fields read here
+and holds the request and hooks.
+"""
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Final
+
+from ..content.models import provided_page
+from ..errors import ResponseParseError, SearchProviderError
+from ..models import SearchSource
+from ..transport import HttpResponse
+from ._common import age_seconds_from_date, is_http_url
+from ._json_api import error_for_status
+
+__all__ = ["parse_items", "parse_sources", "reported_failure"]
+
+PROVIDER_ID: Final = "jina"
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _source(item: Any, now: datetime | None) -> SearchSource | None:
+    if not isinstance(item, Mapping):
+        return None
+    url = _text(item.get("url"))
+    if not is_http_url(url):
+        return None
+    published = _text(item.get("date")) or _text(item.get("publishedTime")) or None
+    title = _text(item.get("title")) or url
+    return SearchSource(
+        title=title,
+        url=url,
+        snippet=_text(item.get("description")) or _text(item.get("content")) or None,
+        published_date=published,
+        age_seconds=age_seconds_from_date(published, now=now),
+        content=provided_page(url, title, item.get("content")),
+    )
+
+
+def reported_failure(code: Any, response: HttpResponse) -> SearchProviderError:
+    """The error for a 2xx body whose ``code`` is not 200.
+
+    A code that is an HTTP error status types it as that status would; any other is a 502.
+    """
+    message = f"Jina API response reported failure ({code})"
+    if isinstance(code, int) and not isinstance(code, bool) and 400 <= code < 600:
+        return error_for_status(PROVIDER_ID, code, response, message)
+    return SearchProviderError(PROVIDER_ID, message, 502)
+
+
+def parse_items(data: Any) -> list[Any]:
+    """The result items of a decoded body (an array, or ``data`` of an object).
+
+    Raises:
+        ResponseParseError: Neither an object nor an array, or ``data`` is not an array.
+    """
+    if isinstance(data, list):
+        return data
+    if not isinstance(data, Mapping):
+        raise ResponseParseError(
+            PROVIDER_ID, "Jina API returned invalid response: expected an object or array", 502
+        )
+    items = data.get("data")
+    if not isinstance(items, list):
+        raise ResponseParseError(
+            PROVIDER_ID, "Jina API returned invalid response: expected data array", 502
+        )
+    return items
+
+
+def parse_sources(
+    data: Any, *, limit: int | None = None, now: datetime | None = None
+) -> tuple[SearchSource, ...]:
+    """The usable items of a decoded body as sources, in Jina's order, cut to ``limit``."""
+    found = (_source(item, now) for item in parse_items(data))
+    sources = [source for source in found if source is not None]
+    return tuple(sources[:limit] if limit is not None else sources)
