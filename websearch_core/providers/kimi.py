@@ -6,7 +6,7 @@
   then ``KIMI_SEARCH_BASE_URL``; it must be an ``http(s)`` URL without user info.
 * **Auth:** ``Authorization: Bearer <key>`` plus ``Accept`` / ``Content-Type:
   application/json``. The key is a Kimi Code Console key from ``MOONSHOT_SEARCH_API_KEY``
-  or ``KIMI_SEARCH_API_KEY`` (or code, the config file, ``websearch auth set kimi``).
+  or ``KIMI_SEARCH_API_KEY`` (or ``websearch auth set kimi``).
 * **Why not ``MOONSHOT_API_KEY``:** the spec's provider list names ``MOONSHOT_API_KEY`` too,
   but the behaviour reference records that the upstream code deliberately refuses it: that
   variable holds a Moonshot Open Platform key (``api.moonshot.ai`` / ``.cn``), which the
@@ -32,18 +32,19 @@ used by Moonshot's own open-source ``kimi-cli`` (which requires ``search_results
 ``site_name``, ``title``, ``url``, ``snippet`` and optional ``content``, ``date``, ``icon``,
 ``mime``).
 
+The body is read in ``_kimi_parse``.
+
 Docs: https://www.kimi.com/code/docs/
 """
 
-from collections.abc import Callable, Mapping
-from datetime import datetime
+from collections.abc import Callable
 from typing import Any, Final
-from urllib.parse import urlsplit
 
-from ..errors import ConfigurationError, ProviderNotConfiguredError, ResponseParseError
-from ..models import SearchParams, SearchResponse, SearchSource
+from ..errors import ProviderNotConfiguredError
+from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
-from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._json_api import COUNT_FIELDS, first_env, url_override
+from ._kimi_parse import parse_results
 from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
@@ -70,9 +71,6 @@ MISSING_KEY_MESSAGE: Final = (
     "Console key, or run `websearch auth set kimi`. A Moonshot Open Platform key "
     "(MOONSHOT_API_KEY) is not accepted here."
 )
-INVALID_URL: Final = "Invalid Kimi search URL: expected an HTTP or HTTPS URL"
-URL_CREDENTIALS: Final = "Invalid Kimi search URL: URL credentials are not allowed"
-UNEXPECTED_SHAPE: Final = "Kimi search API returned an unexpected response shape"
 
 INFO = ProviderInfo(
     id="kimi",
@@ -84,7 +82,7 @@ INFO = ProviderInfo(
     ),
     docs_url="https://www.kimi.com/code/docs/",
     env_vars=("MOONSHOT_SEARCH_API_KEY", "KIMI_SEARCH_API_KEY"),
-    honours=frozenset({"query", "limit", "num_search_results"}),
+    honours=COUNT_FIELDS,
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="kimi",
@@ -95,22 +93,13 @@ def search_url(env: Callable[[str], str | None]) -> str:
     """The search URL: the first non-blank override variable, else the Kimi Code endpoint.
 
     Args:
-        env: Reads one environment variable (``context.credentials.env``), so the
-            provider sees the same environment as its key lookup and tests pass their own.
+        env: Reads one variable (``context.credentials.env``).
 
     Raises:
         ConfigurationError: The override is not an ``http(s)`` URL or carries user info.
     """
-    for name in URL_ENV_VARS:
-        value = (env(name) or "").strip()
-        if not value:
-            continue
-        if not is_http_url(value):
-            raise ConfigurationError(INVALID_URL)
-        if "@" in urlsplit(value).netloc:
-            raise ConfigurationError(URL_CREDENTIALS)
-        return value
-    return KIMI_ENDPOINT
+    value = first_env(env, URL_ENV_VARS)
+    return KIMI_ENDPOINT if value is None else url_override(value, "Kimi search URL")
 
 
 def request_body(params: SearchParams) -> dict[str, Any]:
@@ -126,49 +115,6 @@ def request_body(params: SearchParams) -> dict[str, Any]:
         "enable_page_crawling": False,
         "timeout_seconds": TIMEOUT_FIELD_SECONDS,
     }
-
-
-def _text(value: Any) -> str | None:
-    if not isinstance(value, str):
-        return None
-    return value.strip() or None
-
-
-def _source(item: Any, now: datetime | None) -> SearchSource | None:
-    if not isinstance(item, Mapping):
-        return None
-    url = _text(item.get("url"))
-    if url is None or not is_http_url(url):
-        return None
-    title = _text(item.get("title"))
-    published = _text(item.get("date"))
-    site_name = _text(item.get("site_name"))
-    return SearchSource(
-        title=collapse_whitespace(title) if title else url,
-        url=url,
-        snippet=_text(item.get("snippet")) or _text(item.get("content")),
-        published_date=published,
-        age_seconds=age_seconds_from_date(published, now=now),
-        author=collapse_whitespace(site_name) if site_name else None,
-    )
-
-
-def parse_results(data: Any, *, now: datetime | None = None) -> tuple[SearchSource, ...]:
-    """The ``search_results[]`` of a decoded body as sources, in the service's order.
-
-    Args:
-        data: The decoded JSON body.
-        now: Reference time for ``age_seconds`` (default: now).
-
-    Raises:
-        ResponseParseError: The body has no ``search_results`` list (a chat-completions
-            body, an error envelope, anything else).
-    """
-    results = data.get("search_results") if isinstance(data, Mapping) else None
-    if not isinstance(results, list):
-        raise ResponseParseError(INFO.id, UNEXPECTED_SHAPE, 502)
-    sources = (_source(item, now) for item in results)
-    return tuple(source for source in sources if source is not None)
 
 
 class KimiProvider(ProtocolProvider):
