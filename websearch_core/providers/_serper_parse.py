@@ -13,6 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 from ..errors import ResponseParseError
 from ..models import SearchSource
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._json_api import text_or_none
 
 __all__ = ["UNEXPECTED_SHAPE", "dedupe_key", "parse_answer", "parse_related", "parse_sources"]
 
@@ -20,12 +21,6 @@ PROVIDER_ID: Final = "serper"
 UNEXPECTED_SHAPE: Final = "Serper API returned an unexpected response shape"
 
 _MOBILE_WIKIPEDIA: Final = ".m.wikipedia.org"
-
-
-def _text(value: Any) -> str | None:
-    if not isinstance(value, str):
-        return None
-    return value.strip() or None
 
 
 def _mapping(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
@@ -72,12 +67,12 @@ def dedupe_key(url: str) -> str:
     return f"{host}{port}{parts.path.rstrip('/')}{query}"
 
 
-def _answer_box_text(box: Mapping[str, Any]) -> str | None:
-    text = _text(box.get("answer")) or _text(box.get("snippet"))
+def _answer_boxtext_or_none(box: Mapping[str, Any]) -> str | None:
+    text = text_or_none(box.get("answer")) or text_or_none(box.get("snippet"))
     if text is None:
         highlighted = box.get("snippetHighlighted")
         if isinstance(highlighted, list):
-            lines = [line for line in map(_text, highlighted) if line]
+            lines = [line for line in map(text_or_none, highlighted) if line]
             text = "\n".join(lines) or None
     return text
 
@@ -91,19 +86,19 @@ def parse_answer(data: Mapping[str, Any]) -> str | None:
         330 m
     """
     box = _mapping(data, "answerBox")
-    text = _answer_box_text(box)
+    text = _answer_boxtext_or_none(box)
     if text is not None:
-        title = _text(box.get("title"))
+        title = text_or_none(box.get("title"))
         return f"{title}\n{text}" if title and title != text else text
     graph = _mapping(data, "knowledgeGraph")
-    description = _text(graph.get("description"))
+    description = text_or_none(graph.get("description"))
     if description is None:
         return None
     attributes = graph.get("attributes")
     lines = [description]
     if isinstance(attributes, Mapping):
         for name, value in attributes.items():
-            shown = _text(value)
+            shown = text_or_none(value)
             if isinstance(name, str) and name.strip() and shown:
                 lines.append(f"{name.strip()}: {shown}")
     return "\n".join(lines)
@@ -112,16 +107,16 @@ def parse_answer(data: Mapping[str, Any]) -> str | None:
 def _source(
     url: Any, title: Any, snippet: Any, published: Any, now: datetime | None
 ) -> SearchSource | None:
-    link = _text(url)
+    link = text_or_none(url)
     if link is None or not is_http_url(link):
         return None
     link = _desktop_url(link)
-    name = _text(title)
-    date_text = _text(published)
+    name = text_or_none(title)
+    date_text = text_or_none(published)
     return SearchSource(
         title=collapse_whitespace(name) if name else link,
         url=link,
-        snippet=_text(snippet),
+        snippet=text_or_none(snippet),
         published_date=date_text,
         age_seconds=age_seconds_from_date(date_text, now=now),
     )
@@ -135,10 +130,10 @@ def _candidates(data: Mapping[str, Any], now: datetime | None) -> Iterator[Searc
             )
     box = _mapping(data, "answerBox")
     if box:
-        yield _source(box.get("link"), box.get("title"), _answer_box_text(box), None, now)
+        yield _source(box.get("link"), box.get("title"), _answer_boxtext_or_none(box), None, now)
     graph = _mapping(data, "knowledgeGraph")
     if graph:
-        link = _text(graph.get("descriptionLink")) or _text(graph.get("website"))
+        link = text_or_none(graph.get("descriptionLink")) or text_or_none(graph.get("website"))
         yield _source(link, graph.get("title"), graph.get("description"), None, now)
 
 
@@ -180,7 +175,7 @@ def parse_related(data: Mapping[str, Any]) -> tuple[str, ...]:
     found: list[str] = []
     for key, field in (("peopleAlsoAsk", "question"), ("relatedSearches", "query")):
         for item in _list(data, key):
-            text = _text(item.get(field)) if isinstance(item, Mapping) else None
+            text = text_or_none(item.get(field)) if isinstance(item, Mapping) else None
             if text and text not in found:
                 found.append(text)
     return tuple(found)

@@ -4,8 +4,7 @@
   and, when asked, ``tbs`` (``recency`` as ``qdr:d|w|m|y``), ``gl`` (``country``, lower
   case) and ``hl`` (``language``, lower case, as Google's ``hl`` codes are written:
   ``pt-br``).
-* **Auth:** header ``X-API-KEY: <key>``; the key comes from ``SERPER_API_KEY`` (or code, the
-  config file, the credential store).
+* **Auth:** header ``X-API-KEY: <key>`` (``SERPER_API_KEY``).
 * **Limits:** ``num`` is ``num_search_results`` or ``limit``, default 10, clamped to 1..100.
 * **Answer:** the answer box first: its ``title`` on one line, then its ``answer`` (else
   ``snippet``, else the ``snippetHighlighted`` lines). Without one, the knowledge graph's
@@ -36,12 +35,12 @@ The body is read by ``_serper_parse``.
 Docs: https://serper.dev/playground
 """
 
-from collections.abc import Mapping
 from typing import Any, Final
 
 from ..filters import QUERY_OPERATORS, FilterSupport
-from ..models import Recency, SearchParams, SearchResponse
+from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
+from ._json_api import GOOGLE_TBS_RECENCY, honours
 from ._serper_parse import dedupe_key, parse_answer, parse_related, parse_sources
 from .base import ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
@@ -60,13 +59,10 @@ SERPER_ENDPOINT: Final = "https://google.serper.dev/search"
 DEFAULT_RESULTS: Final = 10
 MAX_RESULTS: Final = 100
 
-_RECENCY: Final[Mapping[Recency, str]] = {
-    "day": "qdr:d",
-    "week": "qdr:w",
-    "month": "qdr:m",
-    "year": "qdr:y",
-}
-
+_FILTERS: Final = FilterSupport(
+    native=frozenset({"recency", "language", "country"}),
+    query=QUERY_OPERATORS | {"date_after", "date_before"},
+)
 INFO = ProviderInfo(
     id="serper",
     label="Serper",
@@ -74,14 +70,11 @@ INFO = ProviderInfo(
     description="Requires SERPER_API_KEY",
     docs_url="https://serper.dev/playground",
     env_vars=("SERPER_API_KEY",),
-    honours=frozenset({"query", "recency", "limit", "num_search_results", "country", "language"}),
+    honours=honours(_FILTERS),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="google",
-    filters=FilterSupport(
-        native=frozenset({"recency", "language", "country"}),
-        query=QUERY_OPERATORS | {"date_after", "date_before"},
-    ),
+    filters=_FILTERS,
 )
 
 
@@ -97,7 +90,7 @@ def request_body(params: SearchParams) -> dict[str, Any]:
         "num": clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS),
     }
     if params.recency is not None:
-        body["tbs"] = _RECENCY[params.recency]
+        body["tbs"] = GOOGLE_TBS_RECENCY[params.recency]
     if params.country is not None:
         body["gl"] = params.country.lower()
     if params.language is not None:
