@@ -13,13 +13,11 @@ from typing import Any, Final
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ._common import collapse_whitespace, is_http_url
-from .base import clamp_count
+from ._xai_request import DEFAULT_RESULTS, response_cap
 
 __all__ = ["parse_response_object", "response_from_events"]
 
 PROVIDER_ID: Final = "xai"
-DEFAULT_RESULTS: Final = 10
-MAX_RESULTS: Final = 30
 SNIPPET_CONTEXT: Final = 100
 SNIPPET_LIMIT: Final = 300
 NO_RESULTS: Final = "xAI web_search returned no answer or sources"
@@ -140,11 +138,7 @@ def parse_response_object(data: Any, params: SearchParams | None = None) -> Sear
     for url in data.get("citations") or ():
         found.add(url)
     answer = _answer(data, items)
-    cap = (
-        clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
-        if params is not None
-        else DEFAULT_RESULTS
-    )
+    cap = response_cap(params) if params is not None else DEFAULT_RESULTS
     sources = tuple(found.sources.values())[:cap]
     if not answer and not sources:
         raise SearchProviderError(PROVIDER_ID, NO_RESULTS, 502)

@@ -1,8 +1,8 @@
 """xAI: Grok answers through the Responses API with the server-side ``web_search`` tool.
 
 * **Endpoint:** ``POST https://api.x.ai/v1/responses`` (the Agent Tools API), JSON in and
-  out. **Auth:** ``Authorization: Bearer <XAI_API_KEY>`` (or a key given in code, the config
-  file or the credential store).
+  out. **Auth:** ``Authorization: Bearer <XAI_API_KEY>``. The body is built in
+  ``_xai_request``, the answer read in ``_xai_parse``.
 * **Body:** ``model`` (``XAI_SEARCH_MODEL``, default ``grok-4.3``), ``input: [{"role":
   "system", "content": <system prompt>}, {"role": "user", "content": <query>}]``, ``tools:
   [{"type": "web_search"}]``, ``max_output_tokens`` and ``temperature`` when given, and
@@ -48,17 +48,25 @@ Docs: https://docs.x.ai/docs/guides/tools/search-tools
 """
 
 import json
-from collections.abc import Mapping
-from datetime import UTC, date, datetime
-from typing import Any, Final
+from dataclasses import replace
+from typing import Final
 
 from ..errors import AuthorizationError, ResponseParseError
 from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
-from ._common import bearer_json_headers, recency_start
+from ._common import bearer_json_headers
+from ._json_api import honours, json_object
 from ._xai_parse import parse_response_object, response_from_events
-from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
+from ._xai_request import (
+    DEFAULT_MODEL,
+    DEFAULT_RESULTS,
+    MAX_RESULTS,
+    request_body,
+    response_cap,
+    without_search_parameters,
+)
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -74,13 +82,10 @@ __all__ = [
 
 XAI_ENDPOINT: Final = "https://api.x.ai/v1/responses"
 MODEL_ENV_VAR: Final = "XAI_SEARCH_MODEL"
-DEFAULT_MODEL: Final = "grok-4.3"
-DEFAULT_RESULTS: Final = 10
-MAX_RESULTS: Final = 30
 GONE: Final = 410
-
 BAD_KEY_PREFIX: Final = "Incorrect API key provided"
 
+_FILTERS: Final = FilterSupport(native=frozenset({"date_after", "date_before", "recency"}))
 INFO = ProviderInfo(
     id="xai",
     label="xAI",
@@ -88,92 +93,18 @@ INFO = ProviderInfo(
     description="Grok web search via the xAI Responses API (uses XAI_API_KEY)",
     docs_url="https://docs.x.ai/docs/guides/tools/search-tools",
     env_vars=("XAI_API_KEY",),
-    honours=frozenset(
-        {
-            "query",
-            "recency",
-            "limit",
-            "num_search_results",
-            "max_tokens",
-            "temperature",
-            "date_after",
-            "date_before",
-        }
-    ),
+    honours=honours(_FILTERS, "max_tokens", "temperature"),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="xai",
-    filters=FilterSupport(native=frozenset({"date_after", "date_before", "recency"})),
+    filters=_FILTERS,
 )
-
-
-def response_cap(params: SearchParams) -> int:
-    """The local cap on sources and citations: the collapsed count, default 10, at most 30."""
-    return clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
-
-
-def _search_parameters(params: SearchParams, today: date) -> dict[str, Any]:
-    parameters: dict[str, Any] = {}
-    if params.result_count:
-        parameters["max_search_results"] = response_cap(params)
-    start, end = params.date_after, params.date_before
-    if start is None and end is None and params.recency is not None:
-        start, end = recency_start(today, params.recency), today
-    if start is not None:
-        parameters["from_date"] = start.isoformat()
-    if end is not None:
-        parameters["to_date"] = end.isoformat()
-    return parameters
-
-
-def request_body(
-    params: SearchParams,
-    *,
-    model: str = DEFAULT_MODEL,
-    system_prompt: str = "",
-    today: date | None = None,
-) -> dict[str, Any]:
-    """The Responses API body for ``params`` (pure).
-
-    Args:
-        params: The search.
-        model: The Grok model.
-        system_prompt: Sent as the first input item, role ``system``, when not blank.
-        today: The UTC date ``recency`` counts back from (default: today).
-
-    Example:
-        >>> request_body(SearchParams(query="x", limit=50))["search_parameters"]
-        {'max_search_results': 30}
-    """
-    items: list[dict[str, str]] = []
-    if system_prompt.strip():
-        items.append({"role": "system", "content": system_prompt})
-    items.append({"role": "user", "content": params.query})
-    body: dict[str, Any] = {"model": model, "input": items, "tools": [{"type": "web_search"}]}
-    if params.max_tokens is not None:
-        body["max_output_tokens"] = params.max_tokens
-    if params.temperature is not None:
-        body["temperature"] = params.temperature
-    parameters = _search_parameters(params, today or datetime.now(UTC).date())
-    if parameters:
-        body["search_parameters"] = parameters
-    return body
-
-
-def without_search_parameters(body: Mapping[str, Any]) -> dict[str, Any] | None:
-    """``body`` minus ``search_parameters``, or ``None`` when it had none (nothing to retry)."""
-    if "search_parameters" not in body:
-        return None
-    return {key: value for key, value in body.items() if key != "search_parameters"}
 
 
 def error_code(body: str) -> str | None:
     """``bad_key`` for xAI's answer to a wrong key (HTTP 400, not 401), else ``None``."""
-    try:
-        data = json.loads(body)
-    except ValueError:
-        return None
-    error = data.get("error") if isinstance(data, Mapping) else None
+    data = json_object(body)
+    error = data.get("error") if data is not None else None
     return "bad_key" if isinstance(error, str) and error.startswith(BAD_KEY_PREFIX) else None
 
 
@@ -200,11 +131,7 @@ class XaiProvider(ProtocolProvider):
         if flow.last.response.status != GONE or len(flow.exchanges) > 1:
             return None
         retry = without_search_parameters(request.json)
-        if retry is None:
-            return None
-        return HttpRequest(
-            method=request.method, url=request.url, headers=request.headers, json=retry
-        )
+        return None if retry is None else replace(request, json=retry)
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The answer, sources and citations of a 2xx Responses object."""
