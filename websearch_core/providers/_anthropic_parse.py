@@ -31,6 +31,7 @@ Quirks of the captures:
   ``page_age: null`` for many results.
 """
 
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
+from ..transport import HttpResponse, SseResponse
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
     "message_content",
     "page_age_seconds",
     "parse_messages",
+    "turn_so_far",
 ]
 
 PROVIDER_ID: Final = "anthropic"
@@ -207,6 +210,26 @@ def message_content(message: Any) -> list[Any]:
         raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
     content: list[Any] = message["content"]
     return content
+
+
+def turn_so_far(responses: Iterable[HttpResponse | SseResponse]) -> list[Mapping[str, Any]]:
+    """The decoded 2xx messages of a turn, stopping at the first response that is not one.
+
+    A paused turn is continued only while every reply so far is a readable message; an
+    error status or an unreadable body ends it, for the loop's check or the parser to raise.
+    """
+    found: list[Mapping[str, Any]] = []
+    for response in responses:
+        if not 200 <= response.status < 300:
+            break
+        try:
+            data = json.loads(response.body)
+        except ValueError:
+            break
+        if not isinstance(data, Mapping) or not isinstance(data.get("content"), list):
+            break
+        found.append(data)
+    return found
 
 
 def parse_messages(

@@ -11,14 +11,13 @@ r"""Anthropic: Claude answers from live results of its server-side ``web_search`
   (``include_domains``) or else ``blocked_domains`` (``exclude_domains``; the API refuses
   both at once), and ``temperature`` when given, unless the model refuses it (Opus 4.7 and
   later, Sonnet 5 and later, Fable / Mythos 5).
-* **Auth:** ``ANTHROPIC_SEARCH_API_KEY`` first, then ``ANTHROPIC_API_KEY`` (or a key given in
-  code, the config file or the credential store), then an OAuth token stored for provider
-  ``"anthropic"``. An API key goes in ``x-api-key`` on Anthropic's own host and as
-  ``Authorization: Bearer`` on any other host (gateways). An OAuth token (a stored one, or a
-  key containing ``sk-ant-oat``) is always a bearer token with the ``oauth-2025-04-20``
-  beta; a stored token that gets a 401 is refreshed once through the
-  ``WebSearch(oauth_refreshers=...)`` hook and the request sent again (the core's request
-  loop does it: ``oauth_refresh_statuses``). Headers also carry
+* **Auth:** ``ANTHROPIC_SEARCH_API_KEY`` first, then ``ANTHROPIC_API_KEY``, then an OAuth
+  token stored for provider ``"anthropic"``. An API key goes in ``x-api-key`` on
+  Anthropic's own host and as ``Authorization: Bearer`` on any other host (gateways). An
+  OAuth token (a stored one, or a key containing ``sk-ant-oat``) is always a bearer token
+  with the ``oauth-2025-04-20`` beta; a stored token that gets a 401 is refreshed once
+  through the ``WebSearch(oauth_refreshers=...)`` hook and the request sent again (the
+  core's request loop does it: ``oauth_refresh_statuses``). Headers also carry
   ``anthropic-version: 2023-06-01`` and ``anthropic-beta: web-search-2025-03-05``.
 * **pause_turn:** when the server pauses a long turn (``stop_reason: "pause_turn"``, after
   many searches) the request is sent again with the paused content as the assistant turn,
@@ -44,15 +43,14 @@ Differences from the reference (the captures' quirks are in the parse module):
 Docs: https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool
 """
 
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Final, Literal
 
 from ..errors import ProviderNotConfiguredError
 from ..filters import FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest
-from ._anthropic_parse import message_content, page_age_seconds, parse_messages
+from ._anthropic_parse import message_content, page_age_seconds, parse_messages, turn_so_far
 from ._anthropic_request import (
     ANTHROPIC_BASE_URL,
     BASE_URL_ENV_VARS,
@@ -66,6 +64,7 @@ from ._anthropic_request import (
     temperature_allowed,
 )
 from ._anthropic_stream import message_from_stream
+from ._json_api import honours
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
@@ -97,6 +96,7 @@ MISSING_CREDENTIALS_MESSAGE: Final = (
     "or configure Anthropic OAuth."
 )
 
+_FILTERS: Final = FilterSupport(native=frozenset({"include_domains", "exclude_domains"}))
 INFO = ProviderInfo(
     id="anthropic",
     label="Anthropic",
@@ -104,32 +104,16 @@ INFO = ProviderInfo(
     description="Claude's native web_search tool (uses Anthropic OAuth or ANTHROPIC_API_KEY)",
     docs_url="https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool",
     env_vars=("ANTHROPIC_SEARCH_API_KEY", "ANTHROPIC_API_KEY"),
-    honours=frozenset(
-        {
-            "query",
-            "limit",
-            "num_search_results",
-            "max_tokens",
-            "temperature",
-            "include_domains",
-            "exclude_domains",
-        }
-    ),
+    honours=honours(_FILTERS, "max_tokens", "temperature"),
     default_results=None,
     max_results=None,
     index="anthropic",
-    filters=FilterSupport(native=frozenset({"include_domains", "exclude_domains"})),
+    filters=_FILTERS,
 )
 
 
 class AnthropicProvider(ProtocolProvider):
-    """The Anthropic provider (see the module docstring for the wire details).
-
-    Status handling is data (:attr:`errors`); a stored OAuth token's 401 is refreshed by
-    the core's loop (:attr:`oauth_refresh_statuses`); a paused turn is continued by
-    :meth:`follow_up`. Per-search state (the credential, base URL and model) lives in the
-    loop's :class:`~websearch_core.providers.base.Flow`.
-    """
+    """Per-search state (the credential, base URL and model) lives in the loop's ``Flow``."""
 
     info = INFO
     errors = ErrorMap(prefix="Anthropic API error")
@@ -172,7 +156,7 @@ class AnthropicProvider(ProtocolProvider):
 
     def follow_up(self, flow: Flow) -> HttpRequest | None:
         """The same call with the paused content as the assistant turn, while it pauses."""
-        messages = _messages(flow)
+        messages = turn_so_far(flow.responses)
         if len(messages) != len(flow.exchanges) or len(messages) > MAX_CONTINUATIONS:
             return None  # an error or an unreadable body ends the turn; check/parse report it
         if messages[-1].get("stop_reason") != "pause_turn":
@@ -203,19 +187,3 @@ class AnthropicProvider(ProtocolProvider):
         return HttpRequest(
             method="POST", url=messages_url(base), headers=request_headers(auth, base), json=body
         )
-
-
-def _messages(flow: Flow) -> list[Mapping[str, Any]]:
-    """The decoded 2xx messages of the turn so far, stopping at the first that is not one."""
-    found: list[Mapping[str, Any]] = []
-    for exchange in flow.exchanges:
-        if not 200 <= exchange.response.status < 300:
-            break
-        try:
-            data = json.loads(exchange.response.body)
-        except ValueError:
-            break
-        if not isinstance(data, Mapping) or not isinstance(data.get("content"), list):
-            break
-        found.append(data)
-    return found
