@@ -11,6 +11,7 @@
   ``WebSearch(oauth_refreshers=...)`` hook; a 401 makes the core's request loop refresh
   the token once and send the same step again (a failed refresh is the error). Also
   sent: ``OpenAI-Beta: responses=experimental``, ``originator`` and ``User-Agent``.
+  Headers and body are built in ``_codex_request``.
 * **Body:** ``model``, ``stream: true``, ``store: false``, ``instructions`` (the system
   prompt), ``input: [{"type": "message", "role": "user", "content": [{"type":
   "input_text", "text": <query>}]}]``, ``tools: [{"type": "web_search",
@@ -59,17 +60,16 @@ Captures and differences from the reference:
 Docs: https://platform.openai.com/docs/guides/tools-web-search
 """
 
-import base64
-import json
 import re
-from typing import Any, Final
+from typing import Final
 
-from .. import __version__
 from ..errors import ProviderNotConfiguredError, SearchProviderError
-from ..models import SearchParams, SearchResponse
+from ..models import SearchResponse
 from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, SseResponse
 from ._codex_parse import NoWebSearchError, parse_body, parse_response_object, parse_stream
+from ._codex_request import DEFAULT_INSTRUCTIONS, account_claims, request_body, request_headers
 from ._codex_text import links_in_text, strip_openai_utm
+from ._json_api import COUNT_FIELDS
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
@@ -93,11 +93,6 @@ CODEX_ENDPOINT: Final = "https://chatgpt.com/backend-api/codex/responses"
 MODEL_ENV_VAR: Final = "CODEX_SEARCH_MODEL"
 DEFAULT_MODELS: Final = ("gpt-5.5", "gpt-5.4", "gpt-5-codex", "gpt-5")
 """Tried in order until one is accepted for the account."""
-DEFAULT_INSTRUCTIONS: Final = (
-    "You are a helpful assistant with web search capabilities. Search the web to answer the "
-    "user's question accurately and cite your sources."
-)
-AUTH_CLAIM: Final = "https://api.openai.com/auth"
 MISSING_TOKEN: Final = (
     'No Codex OAuth credentials found. Store a ChatGPT OAuth token for provider "codex" '
     "to enable Codex web search."
@@ -110,7 +105,7 @@ INFO = ProviderInfo(
     description='OpenAI\'s native web_search (uses a ChatGPT OAuth token stored for "codex")',
     docs_url="https://platform.openai.com/docs/guides/tools-web-search",
     env_vars=(),
-    honours=frozenset({"query", "limit", "num_search_results"}),
+    honours=COUNT_FIELDS,
     default_results=None,
     max_results=None,
     index="openai",
@@ -122,82 +117,6 @@ _UNSUPPORTED_MODEL = re.compile(
     r"not supported when using codex with a chatgpt account",
     re.IGNORECASE,
 )
-
-
-def account_claims(token: str) -> dict[str, str]:
-    """The ChatGPT account id and residency claims of an OAuth access token (a JWT).
-
-    The token is only decoded, never verified: the server does that.
-
-    Example:
-        >>> account_claims("not-a-jwt")
-        {}
-    """
-    parts = token.split(".")
-    if len(parts) != 3:
-        return {}
-    try:
-        payload = base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4))
-        claims = json.loads(payload)
-    except ValueError:
-        return {}
-    auth = claims.get(AUTH_CLAIM) if isinstance(claims, dict) else None
-    if not isinstance(auth, dict):
-        return {}
-    found: dict[str, str] = {}
-    account = auth.get("chatgpt_account_id")
-    if isinstance(account, str) and account.strip():
-        found["account_id"] = account.strip()
-    for name in ("chatgpt_data_residency", "chatgpt_compute_residency"):
-        value = auth.get(name)
-        if isinstance(value, str) and value.strip():
-            found["residency"] = value.strip()
-            break
-    return found
-
-
-def request_headers(token: str) -> dict[str, str]:
-    """The Codex backend headers for ``token`` (account id and residency from its claims)."""
-    headers = {
-        "Authorization": f"Bearer {token}",
-        "OpenAI-Beta": "responses=experimental",
-        "originator": "websearch-tools",
-        "User-Agent": f"websearch-tools/{__version__}",
-        "Accept": "text/event-stream",
-        "Content-Type": "application/json",
-    }
-    claims = account_claims(token)
-    if "account_id" in claims:
-        headers["chatgpt-account-id"] = claims["account_id"]
-    if "residency" in claims:
-        headers["x-openai-internal-codex-residency"] = claims["residency"]
-    return headers
-
-
-def request_body(params: SearchParams, *, model: str, instructions: str = "") -> dict[str, Any]:
-    """The streamed Responses request for ``params`` (pure).
-
-    Example:
-        >>> request_body(SearchParams(query="x"), model="gpt-5")["tool_choice"]
-        {'type': 'web_search'}
-    """
-    return {
-        "model": model,
-        "stream": True,
-        "store": False,
-        "instructions": instructions.strip() or DEFAULT_INSTRUCTIONS,
-        "input": [
-            {
-                "type": "message",
-                "role": "user",
-                "content": [{"type": "input_text", "text": params.query}],
-            }
-        ],
-        "tools": [{"type": "web_search", "search_context_size": "high"}],
-        "tool_choice": {"type": "web_search"},
-        "include": ["web_search_call.action.sources"],
-        "parallel_tool_calls": True,
-    }
 
 
 class CodexProvider(ProtocolProvider):
