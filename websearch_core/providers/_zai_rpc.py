@@ -19,7 +19,7 @@ from ..errors import (
     SearchProviderError,
 )
 from ..sse import SseError, SseEvent, parse_sse
-from ..transport import classify_http_error
+from ..transport import HttpResponse, SseResponse, classify_http_error
 
 __all__ = [
     "PARSE_FAILURE",
@@ -27,6 +27,7 @@ __all__ = [
     "json_messages",
     "parse_failure",
     "raise_for_rpc_error",
+    "reply_message",
     "rpc_message",
 ]
 
@@ -91,6 +92,17 @@ def rpc_message(body: bytes, events: Sequence[SseEvent] = ()) -> Mapping[str, An
         return _pick([json.loads(text)])
     except ValueError:
         raise parse_failure() from None
+
+
+def reply_message(response: SseResponse | HttpResponse) -> Mapping[str, Any]:
+    """The JSON-RPC reply a 2xx response carries (SSE, or JSON on a streamed request).
+
+    Raises:
+        ResponseParseError: The body holds no JSON-RPC reply.
+    """
+    if isinstance(response, SseResponse):
+        return rpc_message(response.body, response.events)
+    return rpc_message(response.body)
 
 
 def _http_like(code: Any) -> int | None:

@@ -13,20 +13,18 @@
   authorization, quota, rate-limit, transport or parse failure):
   ``{query, count}``, ``{search_query, count}``,
   ``{search_query, search_engine: "search-prime", count}``.
-* **Auth:** the key comes from ``ZAI_API_KEY`` (or code, the config file, the credential
-  store). Z.AI's GLM Coding Plan keys are the ones the MCP server accepts.
+* **Auth:** ``ZAI_API_KEY``; Z.AI's GLM Coding Plan keys are the ones the MCP server
+  accepts.
 * **Limits:** ``count`` is ``num_search_results``, else ``limit``, else 10; it is not
   clamped (the server documents at most 50) and the sources are cut to it. ``recency`` and
   the other filters are not sent, as in the reference.
-* **Replies** may be JSON or SSE (``data:`` lines); the last JSON-RPC reply in a stream is
-  used. Errors inside a 2xx reply: Z.AI's ``{"success": false, "msg", "code"}`` envelope is
-  ``Z.AI API error (<code>): <msg>``; a JSON-RPC ``error`` is ``Z.AI MCP error (<code>):
-  <message>``; a tool result with ``isError`` is its text. Their status is the code when it
-  is an HTTP status (else 400), and they are typed by the shared classifier (so a quota
-  text is :class:`~websearch_core.errors.QuotaExhaustedError`). A body with no JSON-RPC
-  reply is ``Failed to parse Z.AI MCP response``
-  (:class:`~websearch_core.errors.ResponseParseError`).
-* **Results:** read by :mod:`websearch_core.providers._zai_parse`.
+* **Replies** (read in ``_zai_rpc``) may be JSON or SSE; the last JSON-RPC reply in a
+  stream is used. Errors inside a 2xx reply: Z.AI's ``{"success": false, "msg", "code"}``
+  envelope is ``Z.AI API error (<code>): <msg>``; a JSON-RPC ``error`` is ``Z.AI MCP error
+  (<code>): <message>``; a tool result with ``isError`` is its text; each typed as its code
+  would be as an HTTP status (else 400). No JSON-RPC reply: ``Failed to parse Z.AI MCP
+  response`` (:class:`~websearch_core.errors.ResponseParseError`).
+* **Modules:** bodies are built in ``_zai_request``, results read in ``_zai_parse``.
 * **HTTP errors:** ``Z.AI API error (<status>): <message>`` after the shared classifier;
   for 401 and 403 the text stays Z.AI's own (the chain passes Z.AI's authorization messages
   through verbatim), e.g. ``Z.AI API error (401): token expired or incorrect``.
@@ -51,15 +49,26 @@ Differences from the reference:
 Docs: https://docs.z.ai/devpack/mcp/search-mcp-server
 """
 
-import uuid
 from collections.abc import Mapping
 from typing import Any, Final
 
 from ..errors import AuthorizationError, ResponseParseError, SearchProviderError
-from ..models import SearchParams, SearchResponse
+from ..models import SearchResponse
 from ..transport import HttpRequest, HttpResponse, SseResponse
+from ._json_api import COUNT_FIELDS
 from ._zai_parse import decode_text, parse_payload, parse_tool_result
-from ._zai_rpc import PARSE_FAILURE, raise_for_rpc_error, rpc_message
+from ._zai_request import (
+    DEFAULT_COUNT,
+    PROTOCOL_VERSION,
+    TOOL_NAME,
+    argument_shapes,
+    call_body,
+    initialize_body,
+    initialized_body,
+    result_count,
+    rpc_id,
+)
+from ._zai_rpc import PARSE_FAILURE, raise_for_rpc_error, reply_message
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderInfo, raise_for_error_map
 
 __all__ = [
@@ -82,10 +91,6 @@ __all__ = [
 ]
 
 ZAI_MCP_ENDPOINT: Final = "https://api.z.ai/api/mcp/web_search_prime/mcp"
-TOOL_NAME: Final = "webSearchPrime"
-PROTOCOL_VERSION: Final = "2025-03-26"
-CLIENT_INFO: Final = {"name": "websearch-tools", "version": "0.1.0"}
-DEFAULT_COUNT: Final = 10
 SESSION_HEADER: Final = "Mcp-Session-Id"
 _SHAPE_WORDS: Final = ("invalid", "argument", "search_query", "query")
 
@@ -96,63 +101,11 @@ INFO = ProviderInfo(
     description="Calls Z.AI webSearchPrime MCP (requires ZAI_API_KEY)",
     docs_url="https://docs.z.ai/devpack/mcp/search-mcp-server",
     env_vars=("ZAI_API_KEY",),
-    honours=frozenset({"query", "limit", "num_search_results"}),
+    honours=COUNT_FIELDS,
     default_results=DEFAULT_COUNT,
     max_results=None,
     index="zai",
 )
-
-
-def result_count(params: SearchParams) -> int:
-    """``num_search_results``, else ``limit``, else 10 (not clamped)."""
-    return params.result_count or DEFAULT_COUNT
-
-
-def argument_shapes(query: str, count: int) -> tuple[dict[str, Any], ...]:
-    """The tool arguments, in the order they are tried.
-
-    Example:
-        >>> [sorted(shape) for shape in argument_shapes("q", 3)][1]
-        ['count', 'search_query']
-    """
-    return (
-        {"query": query, "count": count},
-        {"search_query": query, "count": count},
-        {"search_query": query, "search_engine": "search-prime", "count": count},
-    )
-
-
-def _rpc_id() -> str:
-    return str(uuid.uuid4())
-
-
-def initialize_body(request_id: str) -> dict[str, Any]:
-    """The ``initialize`` request."""
-    return {
-        "jsonrpc": "2.0",
-        "method": "initialize",
-        "params": {
-            "protocolVersion": PROTOCOL_VERSION,
-            "capabilities": {},
-            "clientInfo": dict(CLIENT_INFO),
-        },
-        "id": request_id,
-    }
-
-
-def initialized_body() -> dict[str, Any]:
-    """The ``notifications/initialized`` notification (no id: nothing answers it)."""
-    return {"jsonrpc": "2.0", "method": "notifications/initialized", "params": {}}
-
-
-def call_body(arguments: Mapping[str, Any], request_id: str) -> dict[str, Any]:
-    """The ``tools/call`` request for ``arguments``."""
-    return {
-        "jsonrpc": "2.0",
-        "method": "tools/call",
-        "params": {"name": TOOL_NAME, "arguments": dict(arguments)},
-        "id": request_id,
-    }
 
 
 def is_argument_shape_error(error: BaseException) -> bool:
@@ -199,18 +152,11 @@ def check_status(response: SseResponse | HttpResponse) -> None:
     raise_for_error_map(INFO, ERRORS, response)
 
 
-def _reply(response: SseResponse | HttpResponse) -> Mapping[str, Any]:
-    """The JSON-RPC reply a 2xx response carries (SSE, or JSON on a streamed request)."""
-    if isinstance(response, SseResponse):
-        return rpc_message(response.body, response.events)
-    return rpc_message(response.body)
-
-
 def carried_error(response: SseResponse | HttpResponse) -> SearchProviderError | None:
     """The error a reply carries (HTTP status, unreadable body, JSON-RPC or tool error)."""
     try:
         check_status(response)
-        raise_for_rpc_error(_reply(response))
+        raise_for_rpc_error(reply_message(response))
     except SearchProviderError as error:
         return error
     return None
@@ -222,13 +168,7 @@ _INITIALIZE, _INITIALIZED, _CALL = "initialize", "initialized", "tools/call"
 
 
 class ZaiProvider(ProtocolProvider):
-    """The Z.AI provider (see the module docstring for the wire details).
-
-    The core's loop sends every step: :meth:`first_request` is ``initialize``;
-    :meth:`follow_up` reads the session id and sends ``notifications/initialized``, then
-    ``tools/call`` with each argument shape while the server refuses the shape; the loop's
-    status check (:data:`ERRORS`) and :meth:`parse` raise whatever the last reply carries.
-    """
+    """Each MCP step (module docstring, **Sequence**) is one request the core's loop sends."""
 
     info = INFO
     errors = ERRORS
@@ -242,7 +182,7 @@ class ZaiProvider(ProtocolProvider):
             "Accept": "application/json, text/event-stream",
         }
         flow.state[_STEP] = _INITIALIZE
-        return self._post(flow, initialize_body(_rpc_id()))
+        return self._post(flow, initialize_body(rpc_id()))
 
     def follow_up(self, flow: Flow) -> HttpRequest | None:
         """The session's next step, a call with the next argument shape, or done."""
@@ -251,7 +191,7 @@ class ZaiProvider(ProtocolProvider):
         if step == _INITIALIZE:
             if carried_error(response) is not None:
                 return None  # raised by the loop's check or by parse
-            session = (_header(response, SESSION_HEADER) or "").strip()
+            session = (response.as_http().header(SESSION_HEADER) or "").strip()
             if session:
                 flow.state[_HEADERS][SESSION_HEADER] = session
             flow.state[_STEP] = _INITIALIZED
@@ -268,7 +208,7 @@ class ZaiProvider(ProtocolProvider):
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The last tool result as a response, or the error the last reply carried."""
-        message = _reply(flow.last.response)
+        message = reply_message(flow.last.response)
         raise_for_rpc_error(message)
         if flow.state[_STEP] != _CALL:  # pragma: no cover  (an initialize error raised above)
             raise ResponseParseError(self.info.id, PARSE_FAILURE, 502)
@@ -276,7 +216,7 @@ class ZaiProvider(ProtocolProvider):
 
     def _call(self, flow: Flow) -> HttpRequest:
         arguments = _shapes(flow)[flow.state[_SHAPE]]
-        return self._post(flow, call_body(arguments, _rpc_id()))
+        return self._post(flow, call_body(arguments, rpc_id()))
 
     def _post(self, flow: Flow, body: Mapping[str, Any]) -> HttpRequest:
         headers = dict(flow.state[_HEADERS])
@@ -287,8 +227,3 @@ class ZaiProvider(ProtocolProvider):
 
 def _shapes(flow: Flow) -> tuple[dict[str, Any], ...]:
     return argument_shapes(flow.params.query, result_count(flow.params))
-
-
-def _header(response: SseResponse | HttpResponse, name: str) -> str | None:
-    http = response.as_http()
-    return http.header(name)
