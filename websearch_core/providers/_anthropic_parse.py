@@ -42,6 +42,7 @@ from ..errors import ResponseParseError
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..transport import HttpResponse, SseResponse
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._json_api import text_or_none
 
 __all__ = [
     "UNEXPECTED_SHAPE",
@@ -93,12 +94,6 @@ def page_age_seconds(text: str | None, *, now: datetime | None = None) -> int | 
     return age_seconds_from_date(text, now=now)
 
 
-def _text(value: Any) -> str | None:
-    if not isinstance(value, str):
-        return None
-    return value.strip() or None
-
-
 def _tool_name(name: Any) -> str:
     """``web_search`` from ``web_search`` or a prefixed ``mcp__x__web_search``."""
     if not isinstance(name, str):
@@ -123,11 +118,11 @@ class _Collected:
     def citation(self, item: Any) -> None:
         if not isinstance(item, Mapping) or item.get("type") != "web_search_result_location":
             return
-        url = _text(item.get("url"))
+        url = text_or_none(item.get("url"))
         if url is None or not is_http_url(url):
             return
         title = collapse_whitespace(item["title"]) if isinstance(item.get("title"), str) else ""
-        cited = _text(item.get("cited_text"))
+        cited = text_or_none(item.get("cited_text"))
         key = (url, title, cited)
         self.citations.setdefault(key, SearchCitation(url=url, title=title, cited_text=cited))
 
@@ -138,11 +133,11 @@ class _Collected:
         for item in content:
             if not isinstance(item, Mapping) or item.get("type") != "web_search_result":
                 continue
-            url = _text(item.get("url"))
+            url = text_or_none(item.get("url"))
             if url is None or not is_http_url(url) or url in self.sources:
                 continue
-            title = _text(item.get("title"))
-            age = _text(item.get("page_age"))
+            title = text_or_none(item.get("title"))
+            age = text_or_none(item.get("page_age"))
             self.sources[url] = SearchSource(
                 title=collapse_whitespace(title) if title else url,
                 url=url,
@@ -155,7 +150,7 @@ class _Collected:
         if _tool_name(block.get("name")) != "web_search":
             return
         tool_input = block.get("input")
-        query = _text(tool_input.get("query")) if isinstance(tool_input, Mapping) else None
+        query = text_or_none(tool_input.get("query")) if isinstance(tool_input, Mapping) else None
         if query:
             self.queries.append(query)
 
@@ -258,7 +253,7 @@ def parse_messages(
     count = params.result_count if params is not None else None
     if count:
         sources = sources[:count]
-    model = _text(last.get("model"))
+    model = text_or_none(last.get("model"))
     return SearchResponse(
         provider=PROVIDER_ID,
         answer=collected.answer(),
@@ -267,5 +262,5 @@ def parse_messages(
         search_queries=tuple(collected.queries),
         usage=_usage(messages),
         model=model,
-        request_id=request_id or _text(last.get("id")),
+        request_id=request_id or text_or_none(last.get("id")),
     )

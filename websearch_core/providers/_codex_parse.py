@@ -17,6 +17,7 @@ from ..sse import SseEvent
 from ..transport import HttpResponse, SseResponse, raise_for_status
 from ._codex_text import is_image_placeholder, links_in_text, snippet_around, strip_openai_utm
 from ._common import collapse_whitespace, is_http_url
+from ._json_api import text_or_none
 
 __all__ = ["NoWebSearchError", "parse_body", "parse_response_object", "parse_stream"]
 
@@ -45,12 +46,6 @@ class NoWebSearchError(SearchProviderError):
         super().__init__(provider, message, 502)
 
 
-def _text(value: Any) -> str | None:
-    if not isinstance(value, str):
-        return None
-    return value.strip() or None
-
-
 @dataclass
 class _Sources:
     """Sources by URL (first position wins; a real title replaces a URL-only one)."""
@@ -58,7 +53,7 @@ class _Sources:
     by_url: dict[str, SearchSource] = field(default_factory=dict)
 
     def add(self, url: Any, title: Any = None, snippet: str | None = None) -> str | None:
-        clean = _text(url)
+        clean = text_or_none(url)
         if clean is None or not is_http_url(clean):
             return None
         clean = strip_openai_utm(clean)
@@ -100,7 +95,7 @@ class _Reading:
                     self.output_text(part)
         elif kind == "reasoning":
             for summary in item.get("summary") or ():
-                if isinstance(summary, Mapping) and _text(summary.get("text")):
+                if isinstance(summary, Mapping) and text_or_none(summary.get("text")):
                     self.summaries.append(str(summary["text"]).strip())
 
     def search_call(self, item: Mapping[str, Any]) -> None:
@@ -126,7 +121,7 @@ class _Reading:
             snippet = snippet_around(text, note.get("start_index"), note.get("end_index"))
             url = self.sources.add(note.get("url"), note.get("title"), snippet)
             if url is not None:
-                title = _text(note.get("title")) or ""
+                title = text_or_none(note.get("title")) or ""
                 self.citations.append(SearchCitation(url=url, title=title, cited_text=snippet))
 
 
@@ -180,8 +175,8 @@ def _summarise(
         sources=sources[:count] if count else sources,
         citations=tuple(reading.citations),
         usage=_usage(response.get("usage")),
-        model=_text(response.get("model")),
-        request_id=_text(response.get("id")),
+        model=text_or_none(response.get("model")),
+        request_id=text_or_none(response.get("id")),
         auth_mode="oauth",
     )
 
@@ -207,7 +202,7 @@ def _raise_event_error(kind: str, payload: Mapping[str, Any]) -> None:
     if isinstance(response, Mapping) and isinstance(response.get("error"), Mapping):
         holders.append(response["error"])
     code = next((h.get("code") for h in holders if h.get("code")), None)
-    detail = next((h.get("message") for h in holders if _text(h.get("message"))), None)
+    detail = next((h.get("message") for h in holders if text_or_none(h.get("message"))), None)
     if kind == "error":
         message = f"Codex error ({code}): {detail or 'Unknown error'}"
     elif code:

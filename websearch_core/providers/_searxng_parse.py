@@ -27,6 +27,7 @@ from typing import Any, Final
 from ..errors import ProviderUnavailableError, ResponseParseError
 from ..models import SearchCitation, SearchResponse, SearchSource, SourceRank
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._json_api import text_or_none
 from .base import clamp_count
 
 __all__ = [
@@ -49,21 +50,14 @@ MAX_INFOBOXES: Final = 2
 MAX_INFOBOX_FACTS: Final = 8
 
 
-def _text(value: Any) -> str | None:
-    if isinstance(value, str):
-        stripped = value.strip()
-        return stripped or None
-    return None
-
-
 def _weather_text(current: Mapping[str, Any]) -> str | None:
-    summary = _text(current.get("summary"))
+    summary = text_or_none(current.get("summary"))
     if summary is not None:
         return summary
     location = current.get("location")
     temperature = current.get("temperature")
-    condition = _text(current.get("condition"))
-    name = _text(location.get("name")) if isinstance(location, Mapping) else None
+    condition = text_or_none(current.get("condition"))
+    name = text_or_none(location.get("name")) if isinstance(location, Mapping) else None
     if name is None or not isinstance(temperature, Mapping) or condition is None:
         return None
     value = temperature.get("val")
@@ -85,10 +79,10 @@ def format_answer(item: Any) -> str | None:
         Servus
     """
     if isinstance(item, str):
-        return _text(item)
+        return text_or_none(item)
     if not isinstance(item, Mapping):
         return None
-    answer = _text(item.get("answer"))
+    answer = text_or_none(item.get("answer"))
     if answer is not None:
         return answer
     translations = item.get("translations")
@@ -96,7 +90,7 @@ def format_answer(item: Any) -> str | None:
         texts = [
             text
             for entry in translations
-            if isinstance(entry, Mapping) and (text := _text(entry.get("text"))) is not None
+            if isinstance(entry, Mapping) and (text := text_or_none(entry.get("text"))) is not None
         ]
         if texts:
             return "\n".join(texts[:MAX_TRANSLATIONS])
@@ -113,8 +107,8 @@ def _infobox_facts(attributes: Any) -> list[str]:
     for attribute in attributes:
         if not isinstance(attribute, Mapping):
             continue
-        label = _text(attribute.get("label"))
-        value = _text(attribute.get("value"))
+        label = text_or_none(attribute.get("label"))
+        value = text_or_none(attribute.get("value"))
         if label is not None and value is not None:
             facts.append(f"{collapse_whitespace(label)}: {collapse_whitespace(value)}")
     return facts[:MAX_INFOBOX_FACTS]
@@ -127,7 +121,7 @@ def _infobox_url(item: Mapping[str, Any]) -> str | None:
     if isinstance(urls, list):
         candidates.extend(entry.get("url") for entry in urls if isinstance(entry, Mapping))
     for candidate in candidates:
-        url = _text(candidate)
+        url = text_or_none(candidate)
         if url is not None and is_http_url(url):
             return url
     return None
@@ -156,8 +150,8 @@ def format_infobox(item: Any) -> tuple[str, SearchCitation | None] | None:
     """
     if not isinstance(item, Mapping):
         return None
-    name = _text(item.get("infobox"))
-    content = _text(item.get("content"))
+    name = text_or_none(item.get("infobox"))
+    content = text_or_none(item.get("content"))
     lines = [
         collapse_whitespace(text) for text in (name, content) if text is not None
     ] + _infobox_facts(item.get("attributes"))
@@ -170,8 +164,12 @@ def format_infobox(item: Any) -> tuple[str, SearchCitation | None] | None:
 
 def _ranks(item: Mapping[str, Any], fallback: int) -> tuple[SourceRank, ...]:
     engines = item.get("engines")
-    names = [text for name in engines if (text := _text(name))] if isinstance(engines, list) else []
-    if not names and (single := _text(item.get("engine"))) is not None:
+    names = (
+        [text for name in engines if (text := text_or_none(name))]
+        if isinstance(engines, list)
+        else []
+    )
+    if not names and (single := text_or_none(item.get("engine"))) is not None:
         names = [single]
     positions = item.get("positions")
     numbers = [
@@ -186,7 +184,7 @@ def _ranks(item: Mapping[str, Any], fallback: int) -> tuple[SourceRank, ...]:
 def _source(item: Any, position: int) -> SearchSource | None:
     if not isinstance(item, Mapping):
         return None
-    url = _text(item.get("url"))
+    url = text_or_none(item.get("url"))
     if url is None:
         return None
     title = item.get("title")
@@ -196,15 +194,15 @@ def _source(item: Any, position: int) -> SearchSource | None:
     published = item.get("publishedDate")
     if published is None:
         published = item.get("published_date")
-    published_text = _text(published)
+    published_text = text_or_none(published)
     return SearchSource(
         title=collapse_whitespace(title) if isinstance(title, str) and title.strip() else url,
         url=url,
-        snippet=_text(content),
+        snippet=text_or_none(content),
         published_date=published_text,
         age_seconds=age_seconds_from_date(published_text),
         engines=_ranks(item, position),
-        category=_text(item.get("category")),
+        category=text_or_none(item.get("category")),
     )
 
 
@@ -233,7 +231,7 @@ def unresponsive_engines(value: Any) -> list[str]:
 def _strings(value: Any) -> list[str]:
     if not isinstance(value, list):
         return []
-    return [text for item in value if (text := _text(item)) is not None]
+    return [text for item in value if (text := text_or_none(item)) is not None]
 
 
 def parse_search_body(data: Any, count: int | None) -> SearchResponse:

@@ -13,6 +13,7 @@ from typing import Any, Final
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ._common import collapse_whitespace, is_http_url
+from ._json_api import text_or_none
 from ._xai_request import DEFAULT_RESULTS, response_cap
 
 __all__ = ["parse_response_object", "response_from_events"]
@@ -22,12 +23,6 @@ SNIPPET_CONTEXT: Final = 100
 SNIPPET_LIMIT: Final = 300
 NO_RESULTS: Final = "xAI web_search returned no answer or sources"
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]]*)\]\((\S*?)\)")
-
-
-def _text(value: Any) -> str | None:
-    if not isinstance(value, str):
-        return None
-    return value.strip() or None
 
 
 def _context(text: str, start: Any, end: Any) -> str | None:
@@ -49,7 +44,7 @@ class _Found:
     sources: dict[str, SearchSource] = field(default_factory=dict)
 
     def add(self, url: Any, title: Any = None, snippet: str | None = None) -> None:
-        clean = _text(url)
+        clean = text_or_none(url)
         if clean is None or not is_http_url(clean) or clean in self.sources:
             return
         name = collapse_whitespace(title) if isinstance(title, str) and title.strip() else clean
@@ -60,8 +55,8 @@ class _Found:
             if not isinstance(note, Mapping) or note.get("type") != "url_citation":
                 continue
             snippet = (
-                _text(note.get("cited_text"))
-                or _text(note.get("text"))
+                text_or_none(note.get("cited_text"))
+                or text_or_none(note.get("text"))
                 or _context(text, note.get("start_index"), note.get("end_index"))
             )
             self.add(note.get("url"), note.get("title"), snippet)
@@ -84,14 +79,14 @@ def _parts(item: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 def _answer(data: Mapping[str, Any], items: list[Mapping[str, Any]]) -> str | None:
-    top = _text(data.get("output_text"))
+    top = text_or_none(data.get("output_text"))
     if top:
         return top
     texts = []
     for item in items:
         for part in _parts(item):
             value = part.get("output_text") if "output_text" in part else part.get("text")
-            if _text(value):
+            if text_or_none(value):
                 texts.append(str(value).strip())
     return "\n".join(texts) or None
 
@@ -151,8 +146,8 @@ def parse_response_object(data: Any, params: SearchParams | None = None) -> Sear
         sources=sources,
         citations=citations,
         usage=_usage(data.get("usage")),
-        model=_text(data.get("model")),
-        request_id=_text(data.get("id")),
+        model=text_or_none(data.get("model")),
+        request_id=text_or_none(data.get("id")),
         auth_mode="api_key",
     )
 

@@ -25,6 +25,7 @@ from typing import Any
 from ..models import SearchResponse, SearchSource
 from ..sse import SseEvent
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._json_api import text_or_none
 from ._zai_rpc import content_texts, json_messages, parse_failure
 
 __all__ = [
@@ -152,28 +153,24 @@ def tool_payload(result: Any) -> ToolPayload:
     )
 
 
-def _text(value: Any) -> str | None:
-    return (value.strip() or None) if isinstance(value, str) else None
-
-
 def source_from_item(item: Mapping[str, Any], now: datetime | None = None) -> SearchSource | None:
     """One result object as a source (``None`` without an ``http(s)`` link).
 
     url = ``link`` or ``url``; title = ``title`` or the URL; snippet = ``content``;
     published date = ``publish_date`` or ``publishedDate``; author = ``media``.
     """
-    url = _text(item.get("link")) or _text(item.get("url"))
+    url = text_or_none(item.get("link")) or text_or_none(item.get("url"))
     if url is None or not is_http_url(url):
         return None
-    title = _text(item.get("title"))
-    published = _text(item.get("publish_date")) or _text(item.get("publishedDate"))
+    title = text_or_none(item.get("title"))
+    published = text_or_none(item.get("publish_date")) or text_or_none(item.get("publishedDate"))
     return SearchSource(
         title=collapse_whitespace(title) if title else url,
         url=url,
-        snippet=_text(item.get("content")),
+        snippet=text_or_none(item.get("content")),
         published_date=published,
         age_seconds=age_seconds_from_date(published, now=now),
-        author=_text(item.get("media")),
+        author=text_or_none(item.get("media")),
     )
 
 
@@ -269,7 +266,7 @@ def parse_messages_stream(
     for data in _events_json(events):
         started = data.get("message")
         if data.get("type") == "message_start" and isinstance(started, Mapping):
-            message_id = _text(started.get("id"))
+            message_id = text_or_none(started.get("id"))
         block = data.get("content_block")
         delta = data.get("delta")
         if isinstance(delta, Mapping) and delta.get("type") == "text_delta":
@@ -278,7 +275,9 @@ def parse_messages_stream(
             continue
         tool_input = block.get("input")
         if block.get("type") == "server_tool_use" and isinstance(tool_input, Mapping):
-            query = _text(tool_input.get("search_query")) or _text(tool_input.get("query"))
+            query = text_or_none(tool_input.get("search_query")) or text_or_none(
+                tool_input.get("query")
+            )
             if query and query not in queries:
                 queries.append(query)
         content = block.get("content")
