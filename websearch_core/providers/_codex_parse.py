@@ -256,11 +256,9 @@ def parse_stream(events: Iterable[SseEvent], params: SearchParams | None = None)
         try:
             payload = json.loads(event.data)
         except ValueError:
-            raise ResponseParseError(
-                PROVIDER_ID, "Codex stream carried invalid JSON", 502
-            ) from None
+            raise ResponseParseError(PROVIDER_ID, INVALID_JSON, 502) from None
         if not isinstance(payload, Mapping):
-            raise ResponseParseError(PROVIDER_ID, "Codex stream carried invalid JSON", 502)
+            raise ResponseParseError(PROVIDER_ID, INVALID_JSON, 502)
         state.feed(str(payload.get("type") or event.event), payload)
     items: Sequence[Any] = state.items
     if not items and isinstance(state.response.get("output"), list):
