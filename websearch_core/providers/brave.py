@@ -37,7 +37,9 @@ Quirks:
   either ``May 1, 2023`` or ``2 days ago``; ``page_age`` is ISO without a time zone.
 * Brave answers a wrong or malformed key with HTTP 422 and error code
   ``SUBSCRIPTION_TOKEN_INVALID`` rather than 401, so that case is raised as an
-  :class:`~websearch_core.errors.AuthorizationError` (status 422) here.
+  :class:`~websearch_core.errors.AuthorizationError` (status 422) here. Any other 422 to a
+  search that sent ``search_lang`` or ``country`` is answered by sending it once more
+  without them; they are then reported as ignored filters.
 * ``search_lang`` takes Brave's own codes, which are not all BCP 47 (Japanese is ``jp``,
   Chinese is ``zh-hans`` / ``zh-hant``); a language Brave does not list is not sent.
 
