@@ -10,7 +10,8 @@ from typing import Any, Final
 from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchSource
-from ._common import collapse_whitespace, is_http_url
+from ._common import collapse_whitespace
+from ._json_api import item_url
 
 __all__ = ["REQUEST_FAILED", "UNEXPECTED_SHAPE", "parse_results"]
 
@@ -53,11 +54,8 @@ def _first_text(item: Mapping[str, Any]) -> str | None:
 
 
 def _source(item: Any) -> SearchSource | None:
-    if not isinstance(item, Mapping):
-        return None
-    raw_url = item.get("url")
-    url = raw_url.strip() if isinstance(raw_url, str) else ""
-    if not is_http_url(url):
+    url = item_url(item)
+    if url is None:
         return None
     raw_title = item.get("title")
     title = (collapse_whitespace(raw_title) if isinstance(raw_title, str) else "") or url

@@ -12,8 +12,8 @@ from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchSource
 from ..transport import HttpResponse
-from ._common import age_seconds_from_date, is_http_url
-from ._json_api import error_for_status
+from ._common import age_seconds_from_date
+from ._json_api import error_for_status, item_url
 
 __all__ = ["parse_items", "parse_sources", "reported_failure"]
 
@@ -25,10 +25,8 @@ def _text(value: Any) -> str:
 
 
 def _source(item: Any, now: datetime | None) -> SearchSource | None:
-    if not isinstance(item, Mapping):
-        return None
-    url = _text(item.get("url"))
-    if not is_http_url(url):
+    url = item_url(item)
+    if url is None:
         return None
     published = _text(item.get("date")) or _text(item.get("publishedTime")) or None
     title = _text(item.get("title")) or url

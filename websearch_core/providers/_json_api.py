@@ -25,6 +25,7 @@ __all__ = [
     "first_env",
     "honours",
     "http_url",
+    "item_url",
     "json_object",
     "text_or_none",
     "url_override",
@@ -97,6 +98,18 @@ def http_url(value: Any) -> str | None:
     """
     url = value.strip() if isinstance(value, str) else ""
     return url if is_http_url(url) else None
+
+
+def item_url(item: Any) -> str | None:
+    """A result item's ``url``, trimmed, when the item is an object and the URL ``http(s)``.
+
+    Every JSON API parser skips an item without one, so this is how they all start.
+
+    Example:
+        >>> item_url({"url": " https://a.example "}), item_url({"url": "/x"}), item_url([1])
+        ('https://a.example', None, None)
+    """
+    return http_url(item.get("url")) if isinstance(item, Mapping) else None
 
 
 def first_env(env: Callable[[str], str | None], names: Iterable[str]) -> str | None:

@@ -10,8 +10,8 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError
 from ..models import SearchSource
-from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
-from ._json_api import text_or_none
+from ._common import age_seconds_from_date, collapse_whitespace
+from ._json_api import item_url, text_or_none
 
 __all__ = ["UNEXPECTED_SHAPE", "parse_results"]
 
@@ -20,10 +20,8 @@ UNEXPECTED_SHAPE: Final = "Kimi search API returned an unexpected response shape
 
 
 def _source(item: Any, now: datetime | None) -> SearchSource | None:
-    if not isinstance(item, Mapping):
-        return None
-    url = text_or_none(item.get("url"))
-    if url is None or not is_http_url(url):
+    url = item_url(item)
+    if url is None:
         return None
     title = text_or_none(item.get("title"))
     published = text_or_none(item.get("date"))

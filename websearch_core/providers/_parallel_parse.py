@@ -11,7 +11,7 @@ from typing import Any, Final
 from ..errors import ResponseParseError
 from ..models import SearchResponse, SearchSource
 from ._common import age_seconds_from_date, collapse_whitespace
-from ._json_api import http_url, json_object, text_or_none
+from ._json_api import item_url, json_object, text_or_none
 
 __all__ = ["DEFAULT_RESULTS", "error_detail", "parse_body"]
 
@@ -21,9 +21,7 @@ INVALID_PAYLOAD: Final = "Parallel search returned an invalid response payload."
 
 
 def _source(item: Any, now: datetime | None) -> SearchSource | None:
-    if not isinstance(item, Mapping):
-        return None
-    url = http_url(item.get("url"))
+    url = item_url(item)
     if url is None:
         return None
     title = item.get("title")

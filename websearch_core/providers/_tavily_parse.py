@@ -14,7 +14,7 @@ from ..content.models import provided_page
 from ..errors import ResponseParseError
 from ..models import SearchSource
 from ._common import age_seconds_from_date, collapse_whitespace
-from ._json_api import http_url, text_or_none
+from ._json_api import item_url, text_or_none
 
 __all__ = ["error_message", "parse_answer", "parse_results"]
 
@@ -30,9 +30,7 @@ def parse_answer(data: Mapping[str, Any]) -> str | None:
 
 
 def _source(item: Any, now: datetime | None) -> SearchSource | None:
-    if not isinstance(item, Mapping):
-        return None
-    url = http_url(item.get("url"))
+    url = item_url(item)
     if url is None:
         return None
     title = item.get("title")

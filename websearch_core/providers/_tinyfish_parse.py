@@ -10,7 +10,8 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError
 from ..models import SearchSource
-from ._common import collapse_whitespace, is_http_url
+from ._common import collapse_whitespace
+from ._json_api import item_url
 
 __all__ = ["TinyFishPage", "merge_pages", "parse_page"]
 
@@ -38,11 +39,8 @@ def _text(value: Any) -> str:
 
 
 def _source(item: Any) -> SearchSource | None:
-    if not isinstance(item, Mapping):
-        return None
-    url = item.get("url")
-    url = url.strip() if isinstance(url, str) else ""
-    if not is_http_url(url):
+    url = item_url(item)
+    if url is None:
         return None
     site_name = _text(item.get("site_name"))
     return SearchSource(
