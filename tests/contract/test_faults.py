@@ -20,6 +20,7 @@ import pytest
 from aiohttp import web
 
 from tests.contract.conftest import KEY, OAUTH_ONLY, TOKEN, contract_client
+from tests.contract.spec_texts import BOT_WALL_STATUSES, status_error_text, timeout_text
 from websearch_core import AllProvidersFailedError, SearchProviderError
 from websearch_core.errors import (
     AuthorizationError,
@@ -28,6 +29,7 @@ from websearch_core.errors import (
     ProviderTimeoutError,
     ProviderUnavailableError,
     QuotaExhaustedError,
+    RateLimitedError,
     ResponseTooLargeError,
 )
 from websearch_core.sanitize import is_clean_url
@@ -62,6 +64,18 @@ async def _failure(
     return failure
 
 
+async def _outcome(
+    sim: Simulator, provider_id: str, tmp_path: Path, fault: Fault, **overrides: object
+) -> tuple[str, SearchProviderError]:
+    """The text the model reads for ``fault``, then the typed failure behind it."""
+    sim[provider_id].always(fault)
+    async with contract_client(sim, provider_id, tmp_path, **overrides) as ws:
+        result = await ws.run(QUERY, provider=provider_id)
+    assert result.error is not None
+    assert result.response.provider == provider_id
+    return result.error, await _failure(sim, provider_id, tmp_path, fault, **overrides)
+
+
 @pytest.mark.parametrize(
     "retry_after",
     [None, "7", "1e300", "inf", "-inf", "nan", "-5", "soon, maybe", "HTTP_DATE"],
@@ -91,20 +105,57 @@ async def test_any_retry_after_is_clamped_and_never_poisons_the_state(
 async def test_an_error_status_is_a_typed_failure_with_that_status(
     sim: Simulator, provider_id: str, tmp_path: Path, status: int
 ) -> None:
-    failure = await _failure(sim, provider_id, tmp_path, Fault.http(status, "nope"))
-    if status == 403 and isinstance(failure, ChallengeError):
-        return  # an engine that reads a 403 as its bot wall (Google, Ecosia): blocked, 429
+    text, failure = await _outcome(sim, provider_id, tmp_path, Fault.http(status, "nope"))
+    if status in BOT_WALL_STATUSES.get(provider_id, ()):
+        # An engine that reads a 403 as its bot wall (Google, Ecosia): blocked, 429.
+        assert isinstance(failure, ChallengeError) and failure.status == 429
+        return
     assert failure.status == status
     assert isinstance(failure, EXPECTED_CLASS[status])
+    # The spec's sentence: authorization for 401/403 (a keyless engine's block; Z.AI's own
+    # words), credits for 402, the Anthropic 404 text, else the provider's status error.
+    assert text == status_error_text(provider_id, status, "nope")
+
+
+@pytest.mark.parametrize("retry_after", [None, 7])
+async def test_a_429_is_a_rate_limit_carrying_its_hint(
+    sim: Simulator, provider_id: str, tmp_path: Path, retry_after: int | None
+) -> None:
+    fault = Fault.rate_limited(retry_after=retry_after, body="slow down")
+    text, failure = await _outcome(sim, provider_id, tmp_path, fault)
+    assert failure.status == 429
+    if 429 in BOT_WALL_STATUSES.get(provider_id, ()):
+        assert isinstance(failure, ChallengeError)
+        return
+    assert isinstance(failure, RateLimitedError)
+    assert failure.retry_after == retry_after
+    assert text == status_error_text(provider_id, 429, "slow down")
+
+
+async def test_a_failure_is_not_remembered_by_the_next_search(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    sim[provider_id].always(Fault.server_error())
+    async with contract_client(sim, provider_id, tmp_path) as ws:
+        first = await ws.run(QUERY, provider=provider_id)
+        sim[provider_id].always(None)
+        second = await ws.search(QUERY, provider=provider_id, limit=2)
+    assert first.is_error
+    assert len(second.sources) == 2
 
 
 async def test_a_hang_ends_within_the_providers_time(
     sim: Simulator, provider_id: str, tmp_path: Path
 ) -> None:
-    started = time.monotonic()
+    sim[provider_id].always(Fault.hang())
+    async with contract_client(sim, provider_id, tmp_path, timeout_seconds=0.5) as ws:
+        started = time.monotonic()
+        result = await ws.run(QUERY, provider=provider_id)
+        elapsed = time.monotonic() - started
+    assert elapsed < 0.5 + 2.0
+    assert result.error == timeout_text(provider_id, "0.5")
     failure = await _failure(sim, provider_id, tmp_path, Fault.hang(), timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
-    assert time.monotonic() - started < 0.5 + 2.0
 
 
 async def test_a_reset_is_one_counted_request_and_a_connection_error(

@@ -1,0 +1,91 @@
+"""The failure texts the spec gives every provider for a generic fault, written out.
+
+The contract suite checks these exact sentences for every provider, so the per-provider
+simulator tests need not repeat them. They are spelt out here rather than read from the
+provider modules: a renamed label or a changed prefix must fail a test, not move with it.
+"""
+
+LABEL: dict[str, str] = {
+    "perplexity": "Perplexity",
+    "gemini": "Gemini",
+    "anthropic": "Anthropic",
+    "codex": "OpenAI",
+    "xai": "xAI",
+    "zai": "Z.AI",
+    "exa": "Exa",
+    "tinyfish": "TinyFish",
+    "jina": "Jina",
+    "kagi": "Kagi",
+    "tavily": "Tavily",
+    "firecrawl": "Firecrawl",
+    "brave": "Brave",
+    "serper": "Serper",
+    "kimi": "Kimi",
+    "parallel": "Parallel",
+    "synthetic": "Synthetic",
+    "searxng": "SearXNG",
+    "duckduckgo": "DuckDuckGo",
+    "bing": "Bing",
+    "yahoo": "Yahoo",
+    "startpage": "Startpage",
+    "google": "Google",
+    "ecosia": "Ecosia",
+    "mojeek": "Mojeek",
+}
+"""The display label each provider's failure texts start with (Codex speaks as OpenAI)."""
+
+SCRAPERS = frozenset({"duckduckgo", "bing", "yahoo", "startpage", "google", "ecosia", "mojeek"})
+"""Keyless HTML engines: no key to blame for a 401/403, and no body quoted in a status error."""
+
+BOT_WALL_STATUSES = {"google": (403, 429), "ecosia": (403, 429)}
+"""Engines that read these statuses as their bot wall (a challenge), not as the plain status."""
+
+BROWSER_TIMEOUT = {
+    "google": "Google browser search timed out.",
+    "ecosia": "Ecosia search timed out.",
+    "mojeek": "Mojeek search timed out.",
+}
+"""The engines that may escalate to the browser report a timeout of the whole search."""
+
+_API_ERROR_PREFIX = {
+    "codex": "Codex API error",
+    "gemini": "Gemini Developer API error",
+    "xai": "xAI Responses API error",
+    "kimi": "Kimi search API error",
+}
+"""Providers whose status error does not read ``<Label> API error`` (behaviour reference)."""
+
+ANTHROPIC_404 = "Anthropic web search returned 404 (model or endpoint not found)."
+
+
+def status_error_text(provider_id: str, status: int, body: str) -> str:
+    """What the model reads for an HTTP ``status`` answered with ``body``.
+
+    Args:
+        provider_id: The provider that failed (the only one tried).
+        status: The upstream status; not one a bot wall reads differently.
+        body: The upstream body, quoted by API providers and left out by HTML engines.
+    """
+    label = LABEL[provider_id]
+    if status in (401, 403) and provider_id in SCRAPERS:
+        return (
+            f"{label} blocked the request ({status}); it needs no API key, so the engine is "
+            "refusing automated searches from this address. Try another provider or retry later."
+        )
+    if status in (401, 403) and provider_id != "zai":
+        return f"{label} authorization failed ({status}). Check API key or base URL."
+    if status == 402:
+        return f"{provider_id}: 402 credits exhausted"
+    if status == 404 and provider_id == "anthropic":
+        return ANTHROPIC_404
+    if provider_id in SCRAPERS:
+        return f"{label} HTML error ({status})"
+    prefix = _API_ERROR_PREFIX.get(provider_id, f"{label} API error")
+    return f"{prefix} ({status}): {body}"
+
+
+def timeout_text(provider_id: str, seconds: str) -> str:
+    """What the model reads when the provider's request outlived its ``seconds``."""
+    if provider_id in BROWSER_TIMEOUT:
+        return BROWSER_TIMEOUT[provider_id]
+    return f"{LABEL[provider_id]} request timed out after {seconds}s"
