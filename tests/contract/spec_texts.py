@@ -37,6 +37,9 @@ LABEL: dict[str, str] = {
 SCRAPERS = frozenset({"duckduckgo", "bing", "yahoo", "startpage", "google", "ecosia", "mojeek"})
 """Keyless HTML engines: no key to blame for a 401/403, and no body quoted in a status error."""
 
+CHALLENGE_PAGES = SCRAPERS | {"searxng"}
+"""Providers with a bot-check page of their own (a SearXNG instance may sit behind one)."""
+
 BOT_WALL_STATUSES = {"google": (403, 429), "ecosia": (403, 429)}
 """Engines that read these statuses as their bot wall (a challenge), not as the plain status."""
 

@@ -20,7 +20,13 @@ import pytest
 from aiohttp import web
 
 from tests.contract.conftest import KEY, OAUTH_ONLY, TOKEN, contract_client
-from tests.contract.spec_texts import BOT_WALL_STATUSES, status_error_text, timeout_text
+from tests.contract.spec_texts import (
+    BOT_WALL_STATUSES,
+    CHALLENGE_PAGES,
+    LABEL,
+    status_error_text,
+    timeout_text,
+)
 from websearch_core import AllProvidersFailedError, SearchProviderError
 from websearch_core.errors import (
     AuthorizationError,
@@ -30,6 +36,7 @@ from websearch_core.errors import (
     ProviderUnavailableError,
     QuotaExhaustedError,
     RateLimitedError,
+    ResponseParseError,
     ResponseTooLargeError,
 )
 from websearch_core.sanitize import is_clean_url
@@ -44,6 +51,7 @@ EXPECTED_CLASS: dict[int, type[SearchProviderError]] = {
     403: AuthorizationError,
     404: SearchProviderError,
     500: ProviderUnavailableError,
+    502: ProviderUnavailableError,
     503: ProviderUnavailableError,
 }
 """What the shared classifier makes of each status, for every provider alike."""
@@ -101,7 +109,7 @@ async def test_any_retry_after_is_clamped_and_never_poisons_the_state(
         assert mark.until <= time.time() + MONTH + 60
 
 
-@pytest.mark.parametrize("status", [401, 402, 403, 404, 500, 503])
+@pytest.mark.parametrize("status", [401, 402, 403, 404, 500, 502, 503])
 async def test_an_error_status_is_a_typed_failure_with_that_status(
     sim: Simulator, provider_id: str, tmp_path: Path, status: int
 ) -> None:
@@ -170,20 +178,42 @@ async def test_a_reset_is_one_counted_request_and_a_connection_error(
         assert len(paths) == len(set(paths))
 
 
-@pytest.mark.parametrize("fault", [Fault.truncate(), Fault.malformed(), Fault.challenge()])
-async def test_broken_bodies_are_typed_failures(
-    sim: Simulator, provider_id: str, tmp_path: Path, fault: Fault
+async def test_a_truncated_body_is_a_connection_error(
+    sim: Simulator, provider_id: str, tmp_path: Path
 ) -> None:
-    await _failure(sim, provider_id, tmp_path, fault)
+    failure = await _failure(sim, provider_id, tmp_path, Fault.truncate())
+    assert isinstance(failure, ProviderConnectionError)
+
+
+async def test_a_malformed_body_is_a_parse_error(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    failure = await _failure(sim, provider_id, tmp_path, Fault.malformed())
+    assert isinstance(failure, ResponseParseError)
+    assert failure.status == 502
+
+
+async def test_a_challenge_is_a_block_or_a_plain_403(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    text, failure = await _outcome(sim, provider_id, tmp_path, Fault.challenge())
+    if provider_id in CHALLENGE_PAGES:
+        # An engine with a bot wall: a challenge (429) so the chain moves on, never a success.
+        assert isinstance(failure, ChallengeError) and failure.status == 429
+    else:
+        # An API has no challenge page; its simulator answers 403, read as any 403.
+        assert isinstance(failure, AuthorizationError) and failure.status == 403
+        assert text == status_error_text(provider_id, 403, "Forbidden")
 
 
 async def test_an_oversized_body_is_refused_at_the_cap(
     sim: Simulator, provider_id: str, tmp_path: Path
 ) -> None:
-    failure = await _failure(
+    text, failure = await _outcome(
         sim, provider_id, tmp_path, Fault.oversized(size=300_000), max_response_bytes=64 * 1024
     )
     assert isinstance(failure, ResponseTooLargeError)
+    assert text == f"{LABEL[provider_id]} response exceeded 64 KiB"
 
 
 async def test_an_empty_result_is_never_a_success_with_nothing(
