@@ -80,6 +80,7 @@ async def _outcome(
     async with contract_client(sim, provider_id, tmp_path, **overrides) as ws:
         result = await ws.run(QUERY, provider=provider_id)
     assert result.error is not None
+    assert result.text == f"Error: {result.error}"
     assert result.response.provider == provider_id
     return result.error, await _failure(sim, provider_id, tmp_path, fault, **overrides)
 
@@ -119,7 +120,7 @@ async def test_an_error_status_is_a_typed_failure_with_that_status(
         assert isinstance(failure, ChallengeError) and failure.status == 429
         return
     assert failure.status == status
-    assert isinstance(failure, EXPECTED_CLASS[status])
+    assert type(failure) is EXPECTED_CLASS[status]
     # The spec's sentence: authorization for 401/403 (a keyless engine's block; Z.AI's own
     # words), credits for 402, the Anthropic 404 text, else the provider's status error.
     assert text == status_error_text(provider_id, status, "nope")
@@ -171,6 +172,7 @@ async def test_a_reset_is_one_counted_request_and_a_connection_error(
 ) -> None:
     failure = await _failure(sim, provider_id, tmp_path, Fault.reset())
     assert isinstance(failure, ProviderConnectionError)
+    assert f"{LABEL[provider_id]} connection failed (127.0.0.1:" in failure.message
     # No hidden re-send: a multi-step provider may move on to its next step, never repeat one,
     # unless its documented retry policy says so (the spec's Gemini back-off).
     paths = [(r.method, r.path, r.body) for r in sim[provider_id].requests]
@@ -183,6 +185,8 @@ async def test_a_truncated_body_is_a_connection_error(
 ) -> None:
     failure = await _failure(sim, provider_id, tmp_path, Fault.truncate())
     assert isinstance(failure, ProviderConnectionError)
+    label = LABEL[provider_id]
+    assert f"{label} connection closed before the response was complete" in failure.message
 
 
 async def test_a_malformed_body_is_a_parse_error(

@@ -8,14 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.functional._sim_helpers import fault_failure, fault_result, sim_client, simulator_fixture
+from tests.functional._sim_helpers import fault_failure, sim_client, simulator_fixture
 from websearch_core.errors import (
-    AuthorizationError,
-    ProviderConnectionError,
-    ProviderTimeoutError,
-    ProviderUnavailableError,
-    QuotaExhaustedError,
-    RateLimitedError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -38,12 +32,6 @@ async def _failure(
     sim: Simulator, fault: Fault, overrides: dict[str, Any] | None = None
 ) -> SearchProviderError:
     return await fault_failure(sim, "parallel", QUERY, fault, overrides)
-
-
-async def _error_text(sim: Simulator, fault: Fault, **overrides: Any) -> str | None:
-    result = await fault_result(sim, "parallel", QUERY, fault, **overrides)
-    assert result.text == f"Error: {result.error}"
-    return result.error
 
 
 # --- request shape and success ----------------------------------------------------------------
@@ -128,48 +116,11 @@ async def test_explicit_results_are_served_as_set(sim: Simulator) -> None:
 # --- faults ----------------------------------------------------------------------------------
 
 
-async def test_unauthorized(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.unauthorized())
-    assert isinstance(failure, AuthorizationError) and failure.status == 401
-    assert await _error_text(sim, Fault.unauthorized()) == (
-        "Parallel authorization failed (401). Check API key or base URL."
-    )
-
-
-async def test_payment_required_is_quota_exhausted(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.payment_required())
-    assert isinstance(failure, QuotaExhaustedError) and failure.status == 402
-    assert await _error_text(sim, Fault.payment_required()) == "parallel: 402 credits exhausted"
-
-
-async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
-    # The chain may wait out a short Retry-After once, so every request is refused here.
-    sim["parallel"].always(Fault.rate_limited(retry_after=1))
-    failure = await _failure(sim, Fault.rate_limited(retry_after=1))
-    assert isinstance(failure, RateLimitedError)
-    assert failure.retry_after == 1
-    assert failure.message == "Parallel API error (429): rate limited"
-
-
-async def test_server_error(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.server_error())
-    assert isinstance(failure, ProviderUnavailableError) and failure.status == 500
-    assert failure.message == "Parallel API error (500): internal error"
-
-
 async def test_error_envelope_message_is_quoted(sim: Simulator) -> None:
     body = '{"type": "error", "error": {"ref_id": "r1", "message": "Request validation error"}}'
     failure = await _failure(sim, Fault.http(422, body))
     assert type(failure) is SearchProviderError and failure.status == 422
     assert failure.message == "Parallel API error (422): Request validation error"
-
-
-async def test_hang_past_the_timeout(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.hang(seconds=10), {"timeout_seconds": 0.5})
-    assert isinstance(failure, ProviderTimeoutError)
-    assert await _error_text(sim, Fault.hang(seconds=10), timeout_seconds=0.5) == (
-        "Parallel request timed out after 0.5s"
-    )
 
 
 async def test_malformed_body(sim: Simulator) -> None:
@@ -182,22 +133,6 @@ async def test_wrong_shape_body(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.http(200, '{"search_id": "s", "results": null}'))
     assert isinstance(failure, ResponseParseError)
     assert failure.message == "Parallel search returned an invalid response payload."
-
-
-async def test_connection_reset_is_not_resent_for_a_post(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.reset())
-    assert isinstance(failure, ProviderConnectionError)
-    assert failure.message.startswith("Parallel connection failed (127.0.0.1:")
-    assert len(sim["parallel"].requests) == 1
-
-
-async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
-    sim["parallel"].enqueue(Fault.server_error())
-    async with sim_client(sim) as ws:
-        first = await ws.run(QUERY, provider="parallel")
-        second = await ws.run(QUERY, provider="parallel")
-    assert first.is_error
-    assert not second.is_error and len(second.response.sources) == 10
 
 
 # --- the protocol on its own ------------------------------------------------------------------
