@@ -147,10 +147,14 @@ async def test_a_failure_is_not_remembered_by_the_next_search(
     sim[provider_id].always(Fault.server_error())
     async with contract_client(sim, provider_id, tmp_path) as ws:
         first = await ws.run(QUERY, provider=provider_id)
+        failed = [(r.method, r.path, r.body) for r in sim[provider_id].requests]
         sim[provider_id].always(None)
         second = await ws.search(QUERY, provider=provider_id, limit=2)
     assert first.is_error
     assert len(second.sources) == 2
+    # A 500 is final for the call: no step is sent twice, but for a documented retry policy.
+    if provider_id not in DOCUMENTED_RETRIES:
+        assert len(failed) == len(set(failed))
 
 
 async def test_a_hang_ends_within_the_providers_time(

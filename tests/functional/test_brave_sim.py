@@ -10,16 +10,12 @@ from typing import Any
 
 import pytest
 
-from tests.functional._sim_helpers import fault_failure, fault_result, sim_client, simulator_fixture
+from tests.functional._sim_helpers import fault_failure, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
     ProviderConnectionError,
-    ProviderTimeoutError,
-    ProviderUnavailableError,
-    QuotaExhaustedError,
-    RateLimitedError,
     ResponseParseError,
     ResponseTooLargeError,
     SearchProviderError,
@@ -37,10 +33,6 @@ sim = simulator_fixture("brave")
 
 async def _failure(sim: Simulator, fault: Fault, **overrides: Any) -> SearchProviderError:
     return await fault_failure(sim, "brave", QUERY, fault, overrides)
-
-
-async def _error_text(sim: Simulator, fault: Fault) -> str:
-    return (await fault_result(sim, "brave", QUERY, fault)).text
 
 
 # --- request shape and success ----------------------------------------------------------------
@@ -224,57 +216,7 @@ async def test_over_long_query_never_reaches_the_server(sim: Simulator) -> None:
     assert sim["brave"].requests == []
 
 
-async def test_a_fault_then_recovery(sim: Simulator) -> None:
-    sim["brave"].enqueue(Fault.server_error())
-    async with sim_client(sim) as ws:
-        with pytest.raises(AllProvidersFailedError):
-            await ws.search(QUERY, provider="brave")
-        response = await ws.search(QUERY, provider="brave", limit=2)
-    assert len(response.sources) == 2
-    assert len(sim["brave"].requests) == 2
-
-
 # --- faults -----------------------------------------------------------------------------------
-
-
-async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
-    # Longer than the chain's wait budget: reported at once instead of waited out.
-    failure = await _failure(sim, Fault.rate_limited(retry_after=30))
-    assert isinstance(failure, RateLimitedError)
-    assert failure.retry_after == 30.0
-    assert failure.status == 429
-    assert failure.message == "Brave API error (429): rate limited"
-
-
-async def test_payment_required_is_quota_exhausted(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.payment_required())
-    assert isinstance(failure, QuotaExhaustedError)
-    assert failure.status == 402
-    assert await _error_text(sim, Fault.payment_required()) == "Error: brave: 402 credits exhausted"
-
-
-async def test_unauthorized(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.unauthorized())
-    assert isinstance(failure, AuthorizationError)
-    assert failure.status == 401
-    assert await _error_text(sim, Fault.unauthorized()) == (
-        "Error: Brave authorization failed (401). Check API key or base URL."
-    )
-
-
-async def test_forbidden(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.forbidden())
-    assert isinstance(failure, AuthorizationError)
-    assert failure.status == 403
-    assert await _error_text(sim, Fault.forbidden()) == (
-        "Error: Brave authorization failed (403). Check API key or base URL."
-    )
-
-
-async def test_challenge_is_a_plain_403_for_an_api(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.challenge())
-    assert isinstance(failure, AuthorizationError)
-    assert failure.status == 403
 
 
 async def test_invalid_subscription_token_422_is_an_authorization_error(sim: Simulator) -> None:
@@ -304,31 +246,6 @@ def test_the_protocol_refuses_a_request_without_a_token_like_brave() -> None:
     assert json.loads(response.text)["error"]["code"] == "SUBSCRIPTION_TOKEN_INVALID"
 
 
-async def test_server_error_is_unavailable(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.server_error())
-    assert type(failure) is ProviderUnavailableError
-    assert failure.status == 500
-    assert failure.message == "Brave API error (500): internal error"
-
-
-async def test_hang_past_the_timeout(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.hang(seconds=10), timeout_seconds=0.5)
-    assert isinstance(failure, ProviderTimeoutError)
-    assert failure.message == "Brave request timed out after 0.5s"
-
-
-async def test_connection_reset(sim: Simulator) -> None:
-    sim["brave"].always(Fault.reset())
-    async with sim_client(sim) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="brave")
-    (failure,) = caught.value.failures
-    assert isinstance(failure, ProviderConnectionError)
-    assert failure.message.startswith("Brave connection failed (127.0.0.1:")
-    # No hidden re-send: the one request the ledger counted is the one Brave saw.
-    assert len(sim["brave"].requests) == 1
-
-
 async def test_a_reset_on_a_reused_connection_is_not_silently_resent(sim: Simulator) -> None:
     async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="brave", limit=1, use_cache=False)
@@ -339,21 +256,10 @@ async def test_a_reset_on_a_reused_connection_is_not_silently_resent(sim: Simula
     assert len(sim["brave"].requests) == 2
 
 
-async def test_truncated_body(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.truncate())
-    assert isinstance(failure, ProviderConnectionError)
-
-
 async def test_malformed_body(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.malformed())
     assert isinstance(failure, ResponseParseError)
     assert failure.message == "Brave API returned invalid JSON"
-
-
-async def test_oversized_body_past_the_configured_cap(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.oversized(size=200_000), max_response_bytes=64 * 1024)
-    assert isinstance(failure, ResponseTooLargeError)
-    assert failure.message == "Brave response exceeded 64 KiB"
 
 
 async def test_oversized_body_past_braves_own_2_mib_cap(sim: Simulator) -> None:

@@ -10,17 +10,11 @@ from typing import Any
 
 import pytest
 
-from tests.functional._sim_helpers import fault_failure, fault_result, sim_client, simulator_fixture
+from tests.functional._sim_helpers import fault_failure, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.errors import (
     AllProvidersFailedError,
-    AuthorizationError,
     ConfigurationError,
-    ProviderConnectionError,
-    ProviderTimeoutError,
-    ProviderUnavailableError,
-    QuotaExhaustedError,
-    RateLimitedError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -46,10 +40,6 @@ OTHERS = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid != "firecrawl")
 
 async def _failure(sim: Simulator, fault: Fault, **overrides: Any) -> SearchProviderError:
     return await fault_failure(sim, "firecrawl", QUERY, fault, overrides)
-
-
-async def _error_text(sim: Simulator, fault: Fault) -> str:
-    return (await fault_result(sim, "firecrawl", QUERY, fault)).text
 
 
 def _request_id(query: str) -> str:
@@ -202,76 +192,10 @@ async def test_no_results_is_an_empty_response_error(sim: Simulator) -> None:
 # --- faults -----------------------------------------------------------------------------------
 
 
-async def test_unauthorized(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.unauthorized())
-    assert isinstance(failure, AuthorizationError)
-    assert failure.status == 401
-    assert await _error_text(sim, Fault.unauthorized()) == (
-        "Error: Firecrawl authorization failed (401). Check API key or base URL."
-    )
-
-
-async def test_challenge_is_a_plain_403(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.challenge())
-    assert isinstance(failure, AuthorizationError)
-    assert await _error_text(sim, Fault.challenge()) == (
-        "Error: Firecrawl authorization failed (403). Check API key or base URL."
-    )
-
-
-async def test_payment_required_is_quota_exhausted(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.payment_required())
-    assert isinstance(failure, QuotaExhaustedError)
-    assert failure.status == 402
-    assert await _error_text(sim, Fault.payment_required()) == (
-        "Error: firecrawl: 402 credits exhausted"
-    )
-
-
-async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
-    # Served for every request, so the outcome is the same whether or not the chain
-    # retries a short rate limit once before giving up.
-    sim["firecrawl"].always(Fault.rate_limited(retry_after=1))
-    async with sim_client(sim) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="firecrawl")
-    (failure,) = caught.value.failures
-    assert isinstance(failure, RateLimitedError)
-    assert failure.retry_after == 1.0
-    assert failure.message == "Firecrawl API error (429): rate limited"
-
-
-async def test_server_error_is_unavailable(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.server_error(503))
-    assert type(failure) is ProviderUnavailableError
-    assert failure.status == 503
-    assert failure.message == "Firecrawl API error (503): internal error"
-
-
-async def test_hang_past_the_timeout(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.hang(seconds=10), timeout_seconds=0.5)
-    assert isinstance(failure, ProviderTimeoutError)
-    assert failure.message == "Firecrawl request timed out after 0.5s"
-
-
-async def test_connection_reset(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.reset())
-    assert isinstance(failure, ProviderConnectionError)
-
-
 async def test_malformed_body(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.malformed())
     assert isinstance(failure, ResponseParseError)
     assert failure.message == "Firecrawl API returned an unexpected response shape"
-
-
-async def test_a_fault_then_recovery(sim: Simulator) -> None:
-    sim["firecrawl"].enqueue(Fault.server_error())
-    async with sim_client(sim) as ws:
-        first = await ws.run(QUERY, provider="firecrawl")
-        second = await ws.run(QUERY, provider="firecrawl", limit=2)
-    assert first.is_error and not second.is_error
-    assert len(second.response.sources) == 2
 
 
 # --- the protocol itself ----------------------------------------------------------------------

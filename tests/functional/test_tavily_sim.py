@@ -14,15 +14,10 @@ import pytest
 from tests.functional._sim_helpers import fault_failure, fault_result, sim_client, simulator_fixture
 from websearch_core.errors import (
     AllProvidersFailedError,
-    AuthorizationError,
     EmptyResponseError,
-    ProviderConnectionError,
-    ProviderTimeoutError,
     ProviderUnavailableError,
     QuotaExhaustedError,
-    RateLimitedError,
     ResponseParseError,
-    ResponseTooLargeError,
     SearchProviderError,
 )
 from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
@@ -188,22 +183,6 @@ async def test_max_results_below_the_spec_minimum_asks_for_5_and_returns_the_lim
 # --- faults -----------------------------------------------------------------------------------
 
 
-async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
-    # Longer than the chain's wait budget: reported at once instead of waited out.
-    failure = await _failure(sim, Fault.rate_limited(retry_after=30))
-    assert isinstance(failure, RateLimitedError)
-    assert failure.retry_after == 30.0
-    assert failure.message == "Tavily API error (429): rate limited"
-
-
-async def test_payment_required_is_quota_exhausted(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.payment_required())
-    assert isinstance(failure, QuotaExhaustedError)
-    assert await _error_text(sim, Fault.payment_required()) == (
-        "Error: tavily: 402 credits exhausted"
-    )
-
-
 @pytest.mark.parametrize("status", [432, 433])
 async def test_tavily_plan_limit_statuses_are_quota_exhausted(sim: Simulator, status: int) -> None:
     body = json.dumps({"detail": {"error": "This request exceeds your plan's set usage limit."}})
@@ -215,49 +194,12 @@ async def test_tavily_plan_limit_statuses_are_quota_exhausted(sim: Simulator, st
     )
 
 
-async def test_unauthorized(sim: Simulator) -> None:
-    body = json.dumps({"detail": {"error": "Unauthorized: missing or invalid API key."}})
-    failure = await _failure(sim, Fault.unauthorized(body))
-    assert isinstance(failure, AuthorizationError)
-    assert failure.status == 401
-    assert await _error_text(sim, Fault.unauthorized()) == (
-        "Error: Tavily authorization failed (401). Check API key or base URL."
-    )
-
-
-async def test_forbidden_and_challenge(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.forbidden())
-    assert isinstance(failure, AuthorizationError) and failure.status == 403
-    assert await _error_text(sim, Fault.challenge()) == (
-        "Error: Tavily authorization failed (403). Check API key or base URL."
-    )
-
-
 async def test_server_error_message_comes_from_the_json_detail(sim: Simulator) -> None:
     body = json.dumps({"detail": {"error": "Upstream search unavailable"}})
     failure = await _failure(sim, Fault.server_error(502, body))
     assert type(failure) is ProviderUnavailableError
     assert failure.status == 502
     assert failure.message == "Tavily API error (502): Upstream search unavailable"
-
-
-async def test_server_error_with_a_plain_body(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.server_error())
-    assert isinstance(failure, ProviderUnavailableError)
-    assert failure.message == "Tavily API error (500): internal error"
-
-
-async def test_hang_past_the_timeout(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.hang(seconds=10), {"timeout_seconds": 0.5})
-    assert isinstance(failure, ProviderTimeoutError)
-    assert failure.message == "Tavily request timed out after 0.5s"
-
-
-async def test_connection_reset_is_not_resent_for_a_post(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.reset())
-    assert isinstance(failure, ProviderConnectionError)
-    assert failure.message.startswith("Tavily connection failed (127.0.0.1:")
-    assert len(sim["tavily"].requests) == 1
 
 
 async def test_malformed_body(sim: Simulator) -> None:
@@ -270,12 +212,6 @@ async def test_non_json_body(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.http(200, "<html>maintenance</html>"))
     assert isinstance(failure, ResponseParseError)
     assert failure.message == "Tavily API returned invalid JSON"
-
-
-async def test_oversized_body(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.oversized(size=200_000), {"max_response_bytes": 64 * 1024})
-    assert isinstance(failure, ResponseTooLargeError)
-    assert failure.message == "Tavily response exceeded 64 KiB"
 
 
 # --- the protocol on its own ------------------------------------------------------------------
