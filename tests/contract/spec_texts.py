@@ -50,6 +50,13 @@ BROWSER_TIMEOUT = {
 }
 """The engines that may escalate to the browser report a timeout of the whole search."""
 
+BROWSER_SEARCH_FAILED = {
+    "google": "Google browser search failed: ",
+    "ecosia": "Ecosia search failed: ",
+    "mojeek": "Mojeek search failed: ",
+}
+"""How those engines prefix a transport failure of the plain fetch (status 503)."""
+
 _API_ERROR_PREFIX = {
     "codex": "Codex API error",
     "gemini": "Gemini Developer API error",
@@ -92,3 +99,18 @@ def timeout_text(provider_id: str, seconds: str) -> str:
     if provider_id in BROWSER_TIMEOUT:
         return BROWSER_TIMEOUT[provider_id]
     return f"{LABEL[provider_id]} request timed out after {seconds}s"
+
+
+def raw_status_message(provider_id: str, status: int, body: str, text: str) -> str:
+    """The failure's own message behind the ``text`` the model read for ``status``.
+
+    A 401/403 keeps the short ``<id>: 401 unauthorized`` (Z.AI its own words) under the
+    spec's sentence; the Anthropic 404 sentence replaces a status error; any other
+    status's message is the text itself.
+    """
+    if status in (401, 403) and provider_id != "zai":
+        reason = "unauthorized" if status == 401 else "forbidden"
+        return f"{provider_id}: {status} {reason}"
+    if status == 404 and provider_id == "anthropic":
+        return f"Anthropic API error (404): {body}"
+    return text

@@ -22,8 +22,10 @@ from aiohttp import web
 from tests.contract.conftest import KEY, OAUTH_ONLY, TOKEN, contract_client
 from tests.contract.spec_texts import (
     BOT_WALL_STATUSES,
+    BROWSER_SEARCH_FAILED,
     CHALLENGE_PAGES,
     LABEL,
+    raw_status_message,
     status_error_text,
     timeout_text,
 )
@@ -124,6 +126,8 @@ async def test_an_error_status_is_a_typed_failure_with_that_status(
     # The spec's sentence: authorization for 401/403 (a keyless engine's block; Z.AI's own
     # words), credits for 402, the Anthropic 404 text, else the provider's status error.
     assert text == status_error_text(provider_id, status, "nope")
+    # Behind the 401/403 sentence the failure keeps its own words; elsewhere it is the text.
+    assert failure.message == raw_status_message(provider_id, status, "nope", text)
 
 
 @pytest.mark.parametrize("retry_after", [None, 7])
@@ -167,8 +171,11 @@ async def test_a_hang_ends_within_the_providers_time(
         elapsed = time.monotonic() - started
     assert elapsed < 0.5 + 2.0
     assert result.error == timeout_text(provider_id, "0.5")
+    assert result.response.attempts[-1].outcome == "failed"
     failure = await _failure(sim, provider_id, tmp_path, Fault.hang(), timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
+    # The engines that may escalate to the browser time out the whole search: a gateway 504.
+    assert failure.status == (504 if provider_id in BROWSER_SEARCH_FAILED else None)
 
 
 async def test_a_reset_is_one_counted_request_and_a_connection_error(
@@ -176,7 +183,9 @@ async def test_a_reset_is_one_counted_request_and_a_connection_error(
 ) -> None:
     failure = await _failure(sim, provider_id, tmp_path, Fault.reset())
     assert isinstance(failure, ProviderConnectionError)
-    assert f"{LABEL[provider_id]} connection failed (127.0.0.1:" in failure.message
+    prefix = BROWSER_SEARCH_FAILED.get(provider_id, "")
+    assert failure.message.startswith(f"{prefix}{LABEL[provider_id]} connection failed (127.0.0.1:")
+    assert failure.status == (503 if provider_id in BROWSER_SEARCH_FAILED else None)
     # No hidden re-send: a multi-step provider may move on to its next step, never repeat one,
     # unless its documented retry policy says so (the spec's Gemini back-off).
     paths = [(r.method, r.path, r.body) for r in sim[provider_id].requests]

@@ -20,13 +20,8 @@ from tests.functional._sim_helpers import (
 from websearch_core import WebSearch
 from websearch_core.browser import BrowserUnavailableError
 from websearch_core.errors import (
-    AuthorizationError,
     ChallengeError,
     EmptyResponseError,
-    ProviderConnectionError,
-    ProviderTimeoutError,
-    ProviderUnavailableError,
-    QuotaExhaustedError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -136,18 +131,6 @@ async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
     assert failure.message == "Ecosia returned an unrecognised page"
 
 
-async def test_unauthorized(sim: Simulator) -> None:
-    sim["ecosia"].always(Fault.unauthorized())
-    async with sim_client(sim) as ws:
-        result = await ws.run(QUERY, provider="ecosia")
-        failure = await _failure(ws)
-    assert result.text == (
-        "Error: Ecosia blocked the request (401); it needs no API key, so the engine is "
-        "refusing automated searches from this address. Try another provider or retry later."
-    )
-    assert isinstance(failure, AuthorizationError)
-
-
 async def test_forbidden_and_rate_limited_are_the_cloudflare_block(sim: Simulator) -> None:
     sim["ecosia"].enqueue(Fault.forbidden(), Fault.rate_limited(retry_after=1))
     async with sim_client(sim) as ws:
@@ -156,31 +139,6 @@ async def test_forbidden_and_rate_limited_are_the_cloudflare_block(sim: Simulato
     for failure in (forbidden, limited):
         assert isinstance(failure, ChallengeError)
         assert (failure.message, failure.status) == (BLOCKED_MESSAGE, 429)
-
-
-async def test_payment_required(sim: Simulator) -> None:
-    failure = await _failure_after(sim, Fault.payment_required())
-    assert isinstance(failure, QuotaExhaustedError)
-    assert failure.message == "ecosia: 402 credits exhausted"
-
-
-async def test_server_error(sim: Simulator) -> None:
-    failure = await _failure_after(sim, Fault.server_error(502))
-    assert isinstance(failure, ProviderUnavailableError)
-    assert (failure.message, failure.status) == ("Ecosia HTML error (502)", 502)
-
-
-async def test_hang_times_out(sim: Simulator) -> None:
-    failure = await _failure_after(sim, Fault.hang(3), timeout_seconds=0.5)
-    assert isinstance(failure, ProviderTimeoutError)
-    assert (failure.message, failure.status) == ("Ecosia search timed out.", 504)
-
-
-async def test_reset_is_a_connection_failure(sim: Simulator) -> None:
-    # aiohttp retries an idempotent GET once by itself
-    failure = await _failure_after(sim, Fault.reset(), always=True)
-    assert isinstance(failure, ProviderConnectionError)
-    assert failure.message.startswith("Ecosia search failed: Ecosia connection")
 
 
 @pytest.mark.usefixtures("browser_missing")

@@ -19,14 +19,8 @@ from tests.functional._sim_helpers import (
 from websearch_core import WebSearch
 from websearch_core.browser import BrowserUnavailableError
 from websearch_core.errors import (
-    AuthorizationError,
     ChallengeError,
     EmptyResponseError,
-    ProviderConnectionError,
-    ProviderTimeoutError,
-    ProviderUnavailableError,
-    QuotaExhaustedError,
-    RateLimitedError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -147,54 +141,6 @@ async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
     failure = await _failure_after(sim, Fault.malformed())
     assert isinstance(failure, ResponseParseError)
     assert failure.message == "Mojeek returned an unrecognised page"
-
-
-async def test_unauthorized(sim: Simulator) -> None:
-    sim["mojeek"].always(Fault.unauthorized())
-    async with sim_client(sim) as ws:
-        result = await ws.run(QUERY, provider="mojeek")
-    assert result.text == (
-        "Error: Mojeek blocked the request (401); it needs no API key, so the engine is "
-        "refusing automated searches from this address. Try another provider or retry later."
-    )
-
-
-async def test_plain_403_is_forbidden(sim: Simulator) -> None:
-    failure = await _failure_after(sim, Fault.forbidden())
-    assert isinstance(failure, AuthorizationError)
-    assert failure.message == "mojeek: 403 forbidden"
-
-
-async def test_payment_required(sim: Simulator) -> None:
-    failure = await _failure_after(sim, Fault.payment_required())
-    assert isinstance(failure, QuotaExhaustedError)
-    assert failure.message == "mojeek: 402 credits exhausted"
-
-
-async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
-    # the chain may wait and retry once
-    failure = await _failure_after(sim, Fault.rate_limited(retry_after=1), always=True)
-    assert isinstance(failure, RateLimitedError)
-    assert (failure.message, failure.retry_after) == ("Mojeek HTML error (429)", 1.0)
-
-
-async def test_server_error(sim: Simulator) -> None:
-    failure = await _failure_after(sim, Fault.server_error())
-    assert isinstance(failure, ProviderUnavailableError)
-    assert failure.message == "Mojeek HTML error (500)"
-
-
-async def test_hang_times_out(sim: Simulator) -> None:
-    failure = await _failure_after(sim, Fault.hang(3), timeout_seconds=0.5)
-    assert isinstance(failure, ProviderTimeoutError)
-    assert (failure.message, failure.status) == ("Mojeek search timed out.", 504)
-
-
-async def test_reset_is_a_connection_failure(sim: Simulator) -> None:
-    # aiohttp retries an idempotent GET once by itself
-    failure = await _failure_after(sim, Fault.reset(), always=True)
-    assert isinstance(failure, ProviderConnectionError)
-    assert failure.message.startswith("Mojeek search failed: Mojeek connection")
 
 
 @pytest.mark.usefixtures("browser_missing")

@@ -17,9 +17,7 @@ from websearch_core.errors import (
     ChallengeError,
     ConfigurationError,
     ProviderNotConfiguredError,
-    ProviderTimeoutError,
     ProviderUnavailableError,
-    RateLimitedError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -312,40 +310,6 @@ async def test_authorization_failures(sim: Simulator, status: int) -> None:
     assert isinstance(failure, AuthorizationError) and failure.status == status
 
 
-@pytest.mark.parametrize("status", [500, 502, 503])
-async def test_server_errors(sim: Simulator, status: int) -> None:
-    sim["searxng"].always(Fault.server_error(status))
-    async with sim_client(sim) as ws:
-        result = await ws.run(QUERY, provider="searxng")
-        failure = await _failure(ws)
-    assert result.error == f"SearXNG API error ({status}): internal error"
-    assert isinstance(failure, ProviderUnavailableError) and failure.status == status
-
-
-async def test_rate_limited_with_retry_after(sim: Simulator) -> None:
-    sim["searxng"].always(Fault.rate_limited(retry_after=7, body="Too Many Requests"))
-    async with sim_client(sim) as ws:
-        failure = await _failure(ws)
-    assert isinstance(failure, RateLimitedError)
-    assert failure.retry_after == 7
-    assert failure.message == "SearXNG API error (429): Too Many Requests"
-
-
-async def test_hang_times_out(sim: Simulator) -> None:
-    sim["searxng"].enqueue(Fault.hang(30))
-    async with sim_client(sim, timeout_seconds=0.5) as ws:
-        result = await ws.run(QUERY, provider="searxng")
-    assert result.error == "SearXNG request timed out after 0.5s"
-    assert result.response.attempts[-1].outcome == "failed"
-
-
-async def test_hang_raises_timeout_error(sim: Simulator) -> None:
-    sim["searxng"].enqueue(Fault.hang(30))
-    async with sim_client(sim, timeout_seconds=0.5) as ws:
-        failure = await _failure(ws)
-    assert isinstance(failure, ProviderTimeoutError)
-
-
 async def test_malformed_body(sim: Simulator) -> None:
     sim["searxng"].always(Fault.malformed())
     async with sim_client(sim) as ws:
@@ -366,15 +330,6 @@ async def test_challenge_page_is_never_an_empty_success(sim: Simulator) -> None:
     assert "Verifying your request" in result.error
     assert result.response.sources == ()
     assert isinstance(failure, ChallengeError) and failure.provider == "searxng"
-
-
-async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
-    sim["searxng"].enqueue(Fault.server_error())
-    async with sim_client(sim) as ws:
-        first = await ws.run(QUERY, provider="searxng")
-        second = await ws.run(QUERY, provider="searxng")
-    assert first.is_error
-    assert not second.is_error and len(second.response.sources) == 10
 
 
 @pytest.mark.parametrize(
