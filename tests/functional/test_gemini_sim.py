@@ -447,17 +447,6 @@ async def test_invalid_api_key(sim: Simulator) -> None:
     assert len(sim["gemini"].requests) == 1  # a static key is not refreshed
 
 
-async def test_forbidden_and_challenge(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.challenge())
-    assert isinstance(failure, AuthorizationError) and failure.status == 403
-
-
-async def test_payment_required(sim: Simulator) -> None:
-    failure = await _failure(sim, Fault.payment_required())
-    assert isinstance(failure, QuotaExhaustedError)
-    assert failure.message == "gemini: 402 credits exhausted"
-
-
 async def test_hang_is_not_retried(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.hang(seconds=10), overrides={"timeout_seconds": 0.5})
     assert isinstance(failure, ProviderTimeoutError)
