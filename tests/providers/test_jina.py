@@ -280,21 +280,6 @@ def test_a_failure_code_with_a_balance_message_is_quota() -> None:
 # --- HTTP errors ------------------------------------------------------------------------------
 
 
-def test_http_errors_go_through_the_shared_classifier() -> None:
-    body = '{"code":401,"name":"AuthenticationRequiredError","status":40103}'
-    with pytest.raises(AuthorizationError) as auth:
-        JinaProvider().check(status(401, body))
-    assert (auth.value.status, auth.value.message) == (401, "jina: 401 unauthorized")
-    with pytest.raises(RateLimitedError) as limited:
-        JinaProvider().check(status(429, "slow", {"Retry-After": "4"}))
-    assert limited.value.retry_after == 4.0
-    assert limited.value.message == "Jina API error (429): slow"
-    with pytest.raises(ProviderUnavailableError) as unavailable:
-        JinaProvider().check(status(500, "internal"))
-    assert unavailable.value.message == "Jina API error (500): internal"
-    JinaProvider().check(status(200, "[]"))
-
-
 def test_parse_items_returns_the_raw_items() -> None:
     items = [{"url": "https://a.example/"}, "junk"]
     assert parse_items(items) is items

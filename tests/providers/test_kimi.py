@@ -16,7 +16,6 @@ from websearch_core.errors import (
     ProviderNotConfiguredError,
     ProviderUnavailableError,
     QuotaExhaustedError,
-    RateLimitedError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -334,13 +333,6 @@ def test_quota_text_in_a_429_body_is_quota() -> None:
     body = '{"error":{"message":"Your account quota is exceeded","type":"quota_error"}}'
     with pytest.raises(QuotaExhaustedError):
         KimiProvider().check(_status(429, body))
-
-
-def test_429_keeps_retry_after_and_uses_the_kimi_message() -> None:
-    with pytest.raises(RateLimitedError) as caught:
-        KimiProvider().check(_status(429, "slow down", {"Retry-After": "3"}))
-    assert caught.value.retry_after == 3
-    assert caught.value.message == "Kimi search API error (429): slow down"
 
 
 def test_5xx_is_unavailable_and_an_empty_body_keeps_the_status() -> None:

@@ -9,10 +9,7 @@ import pytest
 
 from tests.conftest import read_capture
 from websearch_core.errors import (
-    AuthorizationError,
     ChallengeError,
-    ProviderUnavailableError,
-    RateLimitedError,
     ResponseParseError,
 )
 from websearch_core.models import SearchParams
@@ -117,18 +114,6 @@ def test_403_automated_queries_capture_is_the_robot_wall_not_an_auth_error() -> 
     with pytest.raises(ChallengeError) as caught:
         check_page(_page(page, 403))
     assert caught.value.message == ROBOT_MESSAGE
-
-
-def test_other_statuses_use_the_shared_classifier() -> None:
-    with pytest.raises(AuthorizationError, match="mojeek: 403 forbidden"):
-        check_page(_page("<h1>403 - Forbidden</h1>", 403))
-    with pytest.raises(RateLimitedError) as limited:
-        check_page(
-            HttpResponse(status=429, body=b"slow down", headers={"Retry-After": "1"}, url="")
-        )
-    assert (limited.value.message, limited.value.retry_after) == ("Mojeek HTML error (429)", 1.0)
-    with pytest.raises(ProviderUnavailableError, match=r"Mojeek HTML error \(500\)"):
-        check_page(_page("oops", 500))
 
 
 def test_a_results_page_mentioning_captchas_is_not_a_wall() -> None:

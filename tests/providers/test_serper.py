@@ -12,9 +12,6 @@ from websearch_core.credentials import Credentials
 from websearch_core.errors import (
     AuthorizationError,
     ProviderNotConfiguredError,
-    ProviderUnavailableError,
-    QuotaExhaustedError,
-    RateLimitedError,
     ResponseParseError,
 )
 from websearch_core.format import format_for_llm
@@ -344,21 +341,3 @@ def test_403_unauthorized_is_an_authorization_error() -> None:
     with pytest.raises(AuthorizationError) as caught:
         SerperProvider().check(_status(403, '{"message":"Unauthorized.","statusCode":403}'))
     assert (caught.value.status, caught.value.message) == (403, "serper: 403 forbidden")
-
-
-def test_402_is_quota() -> None:
-    with pytest.raises(QuotaExhaustedError):
-        SerperProvider().check(_status(402, "Payment Required"))
-
-
-def test_429_keeps_retry_after() -> None:
-    with pytest.raises(RateLimitedError) as caught:
-        SerperProvider().check(_status(429, "Too many requests", {"Retry-After": "2"}))
-    assert caught.value.retry_after == 2
-    assert caught.value.message == "Serper API error (429): Too many requests"
-
-
-def test_5xx_is_unavailable() -> None:
-    with pytest.raises(ProviderUnavailableError) as caught:
-        SerperProvider().check(_status(500, "oops"))
-    assert caught.value.message == "Serper API error (500): oops"

@@ -12,7 +12,6 @@ from websearch_core.credentials import Credentials
 from websearch_core.errors import (
     AuthorizationError,
     ProviderNotConfiguredError,
-    ProviderUnavailableError,
     QuotaExhaustedError,
     RateLimitedError,
     ResponseParseError,
@@ -296,13 +295,3 @@ def test_parse_response_cuts_one_page_to_n() -> None:
     body = {"results": [{"url": f"https://a.example/{i}"} for i in range(10)]}
     response = TinyFishProvider().parse_response(ok(body), SearchParams(query="x", limit=3))
     assert len(response.sources) == 3
-
-
-def test_error_statuses() -> None:
-    with pytest.raises(AuthorizationError) as auth:
-        TinyFishProvider().check_response(status(401, "bad key"))
-    assert auth.value.message == "tinyfish: 401 unauthorized"
-    with pytest.raises(ProviderUnavailableError) as down:
-        TinyFishProvider().check_response(status(503, "unavailable"))
-    assert down.value.message == "TinyFish API error (503): unavailable"
-    TinyFishProvider().check_response(status(200, "{}"))

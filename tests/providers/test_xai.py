@@ -11,7 +11,6 @@ from tests.providers._helpers import key_context
 from websearch_core.errors import (
     AuthorizationError,
     ProviderNotConfiguredError,
-    RateLimitedError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -388,18 +387,6 @@ def test_a_wrong_key_400_is_an_authorization_error() -> None:
     with pytest.raises(SearchProviderError) as not_json:
         XaiProvider().check_response(HttpResponse(status=400, body=b"Incorrect API key provided"))
     assert type(not_json.value) is SearchProviderError
-
-
-def test_statuses_go_through_the_shared_classifier() -> None:
-    with pytest.raises(AuthorizationError) as unauthorized:
-        XaiProvider().check_response(HttpResponse(status=401, body=b""))
-    assert unauthorized.value.message == "xai: 401 unauthorized"
-    with pytest.raises(RateLimitedError) as limited:
-        XaiProvider().check_response(
-            HttpResponse(status=429, body=b"slow", headers={"Retry-After": "4"})
-        )
-    assert limited.value.retry_after == 4.0
-    assert limited.value.message == "xAI Responses API error (429): slow"
 
 
 class ScriptedTransport:
