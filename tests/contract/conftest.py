@@ -58,8 +58,8 @@ def contract_client(
         CredentialStore(store_path).set_oauth(
             provider_id, OAuthToken(access_token=TOKEN, expires_at=time.time() + 3600)
         )
-    settings = sim.settings(
-        credentials_file=store_path, rate_limit_wait_seconds=0, cache=False, **overrides
-    )
+    # No waiting out rate limits and no cache unless a test asks for them.
+    defaults: dict[str, Any] = {"rate_limit_wait_seconds": 0, "cache": False}
+    settings = sim.settings(credentials_file=store_path, **{**defaults, **overrides})
     keys = {} if provider_id in OAUTH_ONLY else {provider_id: KEY}
     return WebSearch(settings, api_keys=keys)

@@ -48,6 +48,7 @@ from websearch_core.transport import CREDENTIAL_HEADERS
 QUERY = "python asyncio"
 MONTH = 31 * 86_400
 EXPECTED_CLASS: dict[int, type[SearchProviderError]] = {
+    400: SearchProviderError,
     401: AuthorizationError,
     402: QuotaExhaustedError,
     403: AuthorizationError,
@@ -112,7 +113,7 @@ async def test_any_retry_after_is_clamped_and_never_poisons_the_state(
         assert mark.until <= time.time() + MONTH + 60
 
 
-@pytest.mark.parametrize("status", [401, 402, 403, 404, 500, 502, 503])
+@pytest.mark.parametrize("status", [400, 401, 402, 403, 404, 500, 502, 503])
 async def test_an_error_status_is_a_typed_failure_with_that_status(
     sim: Simulator, provider_id: str, tmp_path: Path, status: int
 ) -> None:
@@ -146,10 +147,13 @@ async def test_a_429_is_a_rate_limit_carrying_its_hint(
     assert text == status_error_text(provider_id, 429, "slow down")
 
 
+@pytest.mark.parametrize(
+    "fault", [Fault.server_error(), Fault.challenge()], ids=["500", "challenge"]
+)
 async def test_a_failure_is_not_remembered_by_the_next_search(
-    sim: Simulator, provider_id: str, tmp_path: Path
+    sim: Simulator, provider_id: str, tmp_path: Path, fault: Fault
 ) -> None:
-    sim[provider_id].always(Fault.server_error())
+    sim[provider_id].always(fault)
     async with contract_client(sim, provider_id, tmp_path) as ws:
         first = await ws.run(QUERY, provider=provider_id)
         failed = [(r.method, r.path, r.body) for r in sim[provider_id].requests]
@@ -157,9 +161,27 @@ async def test_a_failure_is_not_remembered_by_the_next_search(
         second = await ws.search(QUERY, provider=provider_id, limit=2)
     assert first.is_error
     assert len(second.sources) == 2
-    # A 500 is final for the call: no step is sent twice, but for a documented retry policy.
+    # The failure is final for the call: no step is sent twice, but for a documented retry
+    # policy.
     if provider_id not in DOCUMENTED_RETRIES:
         assert len(failed) == len(set(failed))
+
+
+async def test_a_short_rate_limit_is_waited_out_once(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    if 429 in BOT_WALL_STATUSES.get(provider_id, ()):
+        pytest.skip("this engine's 429 is its bot wall, not a rate limit to wait out")
+    async with contract_client(sim, provider_id, tmp_path, rate_limit_wait_seconds=2) as ws:
+        await ws.search(QUERY, provider=provider_id, limit=2)
+        clean = len(sim[provider_id].requests)
+        sim[provider_id].enqueue(Fault.rate_limited(retry_after=0.05))
+        response = await ws.search(QUERY, provider=provider_id, limit=2)
+    assert response.has_renderable_content()
+    # One request more than a clean search: the limited one, sent again once after the wait
+    # (Startpage's tokenless fallback takes the limited homepage's place instead).
+    extra = len(sim[provider_id].requests) - 2 * clean
+    assert extra == (0 if provider_id == "startpage" else 1)
 
 
 async def test_a_hang_ends_within_the_providers_time(
