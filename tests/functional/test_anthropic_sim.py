@@ -270,14 +270,6 @@ async def test_without_credentials_a_forced_anthropic_is_unavailable(sim: Simula
 # --- faults -----------------------------------------------------------------------------------
 
 
-async def test_rate_limited_briefly_is_waited_out_once(sim: Simulator) -> None:
-    sim["anthropic"].enqueue(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
-        response = await ws.search(QUERY, provider="anthropic")
-    assert len(sim["anthropic"].requests) == 2
-    assert response.answer is not None
-
-
 async def test_server_error(sim: Simulator) -> None:
     failure = await _failure(
         sim, Fault.server_error(529, '{"type":"error","error":{"type":"overloaded_error"}}')

@@ -221,20 +221,3 @@ async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
     assert isinstance(failure, ResponseParseError)
     assert failure.message == "Bing returned an unrecognised page"
     assert result.text == "Error: Bing returned an unrecognised page"
-
-
-# --- HTTP and transport failures ---------------------------------------------------------------
-
-
-async def test_other_client_error(sim: Simulator) -> None:
-    failure = await _failure_after(sim, Fault.http(400, "bad request"))
-    assert type(failure) is SearchProviderError
-    assert (failure.message, failure.status) == ("Bing HTML error (400)", 400)
-
-
-async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
-    sim["bing"].enqueue(Fault.challenge())
-    async with sim_client(sim) as ws:
-        await _failure(ws)
-        response = await ws.search(QUERY, provider="bing")
-    assert len(response.sources) == 10

@@ -292,14 +292,6 @@ async def test_without_a_token_codex_is_not_available(sim: Simulator) -> None:
 # --- faults -----------------------------------------------------------------------------------
 
 
-async def test_rate_limited_briefly_is_waited_out_once(sim: Simulator) -> None:
-    sim["codex"].enqueue(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
-        response = await ws.search(QUERY, provider="codex")
-    assert len(sim["codex"].requests) == 2
-    assert response.answer is not None
-
-
 async def test_malformed_stream(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.malformed())
     assert isinstance(failure, ResponseParseError)

@@ -280,17 +280,3 @@ async def test_403_capture_is_an_authorization_failure(sim: Simulator) -> None:
         "Error: DuckDuckGo blocked the request (403); it needs no API key, so the engine is "
         "refusing automated searches from this address. Try another provider or retry later."
     )
-
-
-async def test_other_client_error(sim: Simulator) -> None:
-    failure = await _failure_after(sim, Fault.http(400, "bad request"))
-    assert type(failure) is SearchProviderError
-    assert (failure.message, failure.status) == ("DuckDuckGo HTML error (400)", 400)
-
-
-async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
-    sim["duckduckgo"].enqueue(Fault.challenge())
-    async with sim_client(sim) as ws:
-        await _failure(ws)
-        response = await ws.search(QUERY, provider="duckduckgo")
-    assert len(response.sources) == 10

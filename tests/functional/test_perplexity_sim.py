@@ -17,7 +17,6 @@ from websearch_core.errors import (
     ProviderConnectionError,
     ProviderUnavailableError,
     QuotaExhaustedError,
-    RateLimitedError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -336,20 +335,6 @@ async def test_ask_without_a_stream(sim: Simulator) -> None:
 
 
 # --- faults in API-key mode -------------------------------------------------------------------
-
-
-async def test_rate_limited_is_retried_by_the_chain(sim: Simulator) -> None:
-    sim["perplexity"].enqueue(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
-        response = await ws.search(QUERY, provider="perplexity")
-    assert len(sim["perplexity"].requests) == 2
-    assert response.answer is not None
-    failure = await _failure(sim, Fault.rate_limited(retry_after=30))
-    assert isinstance(failure, RateLimitedError)
-    assert (failure.retry_after, failure.message) == (
-        30.0,
-        "Perplexity API error (429): rate limited",
-    )
 
 
 async def test_malformed_body(sim: Simulator) -> None:

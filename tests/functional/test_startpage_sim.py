@@ -302,11 +302,3 @@ async def test_reset_of_the_post_is_a_connection_error(sim: Simulator) -> None:
     failure = await _failure_after(sim, None, Fault.reset())
     assert isinstance(failure, ProviderConnectionError)
     assert _shape(sim) == [("GET", "/"), ("POST", "/sp/search")]
-
-
-async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
-    sim["startpage"].enqueue(Fault.challenge(), Fault.challenge())
-    async with sim_client(sim) as ws:
-        await _failure(ws)
-        response = await ws.search(QUERY, provider="startpage")
-    assert len(response.sources) == 10

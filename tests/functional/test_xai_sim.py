@@ -177,14 +177,6 @@ async def test_wrong_key_400(sim: Simulator) -> None:
     assert failure.message == f"xAI Responses API error (400): {body}"
 
 
-async def test_rate_limited_briefly_is_waited_out_once(sim: Simulator) -> None:
-    sim["xai"].enqueue(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
-        response = await ws.search(QUERY, provider="xai")
-    assert len(sim["xai"].requests) == 2
-    assert response.answer is not None
-
-
 async def test_malformed(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.malformed())
     assert isinstance(failure, ResponseParseError)

@@ -185,14 +185,3 @@ async def test_malformed_page_is_a_parse_error(sim: Simulator) -> None:
     assert isinstance(failure, ResponseParseError)
     assert failure.message == "Yahoo returned an unrecognised page"
     assert result.text == "Error: Yahoo returned an unrecognised page"
-
-
-# --- HTTP and transport failures ---------------------------------------------------------------
-
-
-async def test_recovers_after_a_queued_fault(sim: Simulator) -> None:
-    sim["yahoo"].enqueue(Fault.challenge())
-    async with sim_client(sim) as ws:
-        await _failure(ws)
-        response = await ws.search(QUERY, provider="yahoo")
-    assert len(response.sources) == 10
