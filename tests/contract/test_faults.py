@@ -11,6 +11,7 @@ credentials off their origin; and no secret reaches text, metadata, errors or lo
 import logging
 import math
 import time
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
@@ -334,7 +335,7 @@ async def test_a_key_echoed_in_a_success_body_never_reaches_the_model_or_the_cac
 
 
 @pytest.fixture
-async def foreign() -> "tuple[str, list[web.Request]]":
+async def foreign() -> AsyncIterator[tuple[str, list[web.Request]]]:
     """A server on another origin that records what reaches it."""
     seen: list[web.Request] = []
 

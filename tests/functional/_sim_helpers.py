@@ -4,6 +4,11 @@ Each ``test_<provider>_sim.py`` drives one provider end to end through ``WebSear
 against the loopback simulator; how a client is built and how the one failure of a
 forced-provider search is taken out of ``AllProvidersFailedError`` is the same for all of
 them, so it lives here once and every module binds it to its provider id and query.
+
+A generic fault (an error status, a 429 and its ``Retry-After``, a hang, a reset, a
+truncated, malformed or oversized body, a redirect) is proven once for every provider by
+``tests/contract/test_faults.py``, texts included; a provider's module tests only its
+captures, its request shape and its real quirks.
 """
 
 from collections.abc import AsyncIterator, Callable

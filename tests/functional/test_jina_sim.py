@@ -76,7 +76,7 @@ async def test_query_with_reserved_characters_survives_the_path(sim: Simulator) 
     [({"limit": 3}, "3", 3), ({"num_search_results": 50, "limit": 2}, "20", 10)],
 )
 async def test_count_and_slicing(
-    sim: Simulator, params: dict[str, int], count: str, served: int
+    sim: Simulator, params: dict[str, Any], count: str, served: int
 ) -> None:
     async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="jina", **params)

@@ -117,7 +117,7 @@ def test_count_is_num_search_results_before_limit_clamped_to_20(
     ("recency", "value"), [("day", "pd"), ("week", "pw"), ("month", "pm"), ("year", "py")]
 )
 def test_recency_maps_to_freshness(recency: str, value: str) -> None:
-    params = SearchParams(query="x", recency=recency)  # type: ignore[arg-type]
+    params = SearchParams(query="x", recency=recency)
     assert dict(query_params(params, TODAY))["freshness"] == value
 
 

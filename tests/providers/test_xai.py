@@ -117,7 +117,7 @@ def test_count_is_max_search_results(fields: dict[str, int], expected: int) -> N
     ],
 )
 def test_recency_is_a_date_range_ending_today(recency: str, start: str) -> None:
-    body = request_body(SearchParams(query="q", recency=recency), today=TODAY)  # type: ignore[arg-type]
+    body = request_body(SearchParams(query="q", recency=recency), today=TODAY)
     assert body["search_parameters"] == {"from_date": start, "to_date": "2026-03-10"}
 
 
