@@ -171,12 +171,18 @@ async def test_a_failure_is_not_remembered_by_the_next_search(
 async def test_a_short_rate_limit_is_waited_out_once(
     sim: Simulator, provider_id: str, tmp_path: Path
 ) -> None:
-    if 429 in BOT_WALL_STATUSES.get(provider_id, ()):
-        pytest.skip("this engine's 429 is its bot wall, not a rate limit to wait out")
+    bot_wall = 429 in BOT_WALL_STATUSES.get(provider_id, ())
     async with contract_client(sim, provider_id, tmp_path, rate_limit_wait_seconds=2) as ws:
         await ws.search(QUERY, provider=provider_id, limit=2)
         clean = len(sim[provider_id].requests)
         sim[provider_id].enqueue(Fault.rate_limited(retry_after=0.05))
+        if bot_wall:
+            # Google's and Ecosia's 429 is their bot wall: a block, not waited out or resent.
+            with pytest.raises(AllProvidersFailedError) as caught:
+                await ws.search(QUERY, provider=provider_id, limit=2)
+            assert isinstance(caught.value.failures[-1], ChallengeError)
+            assert len(sim[provider_id].requests) == 2 * clean
+            return
         response = await ws.search(QUERY, provider=provider_id, limit=2)
     assert response.has_renderable_content()
     # One request more than a clean search: the limited one, sent again once after the wait
