@@ -42,7 +42,7 @@ from urllib.parse import unquote, urlsplit
 
 import lxml.etree
 
-from ..html import Element, css, has_class, resolve_link, select_first, text_of
+from ..html import Element, css, has_class, resolve_link, text_of
 from ..models import SearchSource
 from ._scraper import scraped_source
 
@@ -64,9 +64,6 @@ _BASE64URL = re.compile(r"^[A-Za-z0-9_-]+$")
 _SNIPPET_SELECTORS = tuple(
     css(s) for s in (".b_caption p", "p[class*='b_lineclamp']", ".b_algoSlug")
 )
-
-
-_TITLE_LINK = css("h2 a[href]")
 
 
 _NO_RESULTS = css("li.b_no")
@@ -151,13 +148,12 @@ def _query_value(query: str, name: str) -> str:
     """The first value of ``name`` in a query string, decoded as ``parse_qsl`` decodes it.
 
     Only the wanted field is decoded: Bing's tracker carries long ``p`` and ``fclid`` fields
-    that ``parse_qsl`` would decode for nothing (most of the cost of unwrapping a link).
+    that ``parse_qsl`` would decode for nothing (most of the cost of unwrapping a link). A
+    key is decoded only when it holds an escape (``%``) or a ``+``.
     """
     for field in query.split("&"):
-        if not field:
-            continue
         key, _, value = field.partition("=")
-        if _decode_query_part(key) == name:
+        if key == name or (("%" in key or "+" in key) and _decode_query_part(key) == name):
             return _decode_query_part(value)
     return ""
 
@@ -193,24 +189,49 @@ def is_no_results_page(document: Element) -> bool:
     return bool(_NO_RESULTS(document))
 
 
+def _title_link(block: Element) -> Element | None:
+    """The first ``h2 a[href]`` in ``block``: a link with an ``href`` under a heading.
+
+    Headings are visited in document order and each one's links in order, which is the
+    document order of the matches: a later heading that is not inside an earlier one
+    starts after the earlier one ends. A selector call costs more than this walk over a
+    block's one or two headings.
+    """
+    for heading in block.iter("h2"):
+        for anchor in heading.iter("a"):
+            if anchor.get("href") is not None:
+                return anchor
+    return None
+
+
 def _snippet_candidates(block: Element) -> Iterator[Element]:
     """``.b_caption p``, ``p[class*='b_lineclamp']`` and ``.b_algoSlug``, in that order.
 
     Each group is in document order, as the CSS selectors would give it; walking the few
     elements of a block in Python costs less than running three compiled selectors on it.
+    The groups are read lazily: the first non-empty candidate ends the search, and it is
+    nearly always the first caption paragraph, so the later groups are rarely walked.
     """
     paragraphs = list(block.iter("p"))
-    yield from (p for p in paragraphs if _in_caption(p, block))
-    yield from (p for p in paragraphs if "b_lineclamp" in (p.get("class") or ""))
-    yield from (e for e in block.iter(lxml.etree.Element) if has_class(e, "b_algoSlug"))
+    for paragraph in paragraphs:
+        if _in_caption(paragraph, block):
+            yield paragraph
+    for paragraph in paragraphs:
+        if "b_lineclamp" in (paragraph.get("class") or ""):
+            yield paragraph
+    for element in block.iter(lxml.etree.Element):
+        if has_class(element, "b_algoSlug"):
+            yield element
 
 
 def _in_caption(paragraph: Element, block: Element) -> bool:
-    for ancestor in paragraph.iterancestors():
+    ancestor = paragraph.getparent()
+    while ancestor is not None:
         if has_class(ancestor, "b_caption"):
             return True
         if ancestor is block:
             return False
+        ancestor = ancestor.getparent()
     return False
 
 
@@ -233,7 +254,8 @@ def _snippet_and_date(block: Element) -> tuple[str, str | None]:
 
 
 def parse_block(block: Element) -> SearchSource | None:
-    anchor = select_first(_TITLE_LINK, block)
+    """One ``li.b_algo`` block as a source, or ``None`` without a usable title link."""
+    anchor = _title_link(block)
     if anchor is None:
         return None
     url = unwrap_url(anchor.get("href", ""))

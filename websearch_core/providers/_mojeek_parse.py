@@ -71,9 +71,12 @@ def is_robot_page(page: str) -> bool:
     return "altcha-widget" in page or "captcha-wrap" in page or bool(_AUTOMATED.search(page))
 
 
+_MOJEEK_SUBDOMAINS = tuple(f".{domain}" for domain in _MOJEEK_DOMAINS)
+
+
 def _is_mojeek(host: str | None) -> bool:
     host = (host or "").lower()
-    return any(host == domain or host.endswith(f".{domain}") for domain in _MOJEEK_DOMAINS)
+    return host in _MOJEEK_DOMAINS or host.endswith(_MOJEEK_SUBDOMAINS)
 
 
 def _row_parts(row: Element) -> tuple[Element | None, Element | None]:
