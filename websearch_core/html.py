@@ -250,11 +250,15 @@ def text_of(element: Element) -> str:
         >>> text_of(parse_document("<p> Hi&nbsp; <b>the</b>re<script>x()</script><!-- c --></p>"))
         'Hi there'
     """
-    hidden = next(element.iter(*_HIDDEN_TAGS), None)
-    if hidden is None and next(element.iterancestors(*_HIDDEN_TAGS), None) is None:
+    childless = not len(element)  # then its own text is all its text
+    if childless:
+        hidden = element.tag in _HIDDEN_TAGS
+    else:
+        hidden = next(element.iter(*_HIDDEN_TAGS), None) is not None
+    if not hidden and next(element.iterancestors(*_HIDDEN_TAGS), None) is None:
         # Nothing to leave out: the string value (all descendant text) is the same text,
         # and far cheaper than testing every text node's ancestors.
-        return collapse_whitespace(_string_value(element))
+        return collapse_whitespace((element.text or "") if childless else _string_value(element))
     parts = cast(list[str], _VISIBLE_TEXT(element))
     return collapse_whitespace("".join(parts))
 
@@ -367,11 +371,11 @@ def find_forms(document: Element) -> list[HtmlForm]:
 def iter_forms(document: Element) -> Iterator[HtmlForm]:
     """:func:`find_forms` one form at a time, for a caller that stops at the one it wants."""
     for form in document.iter("form"):
-        attributes = {str(name): str(value) for name, value in form.attrib.items()}
+        attributes = cast(dict[str, str], dict(form.items()))  # the HTML parser gives str
         fields: list[tuple[str, str]] = []
         for element in form.iter("input"):
             name = element.get("name")
-            value = element.get("value")
+            value = element.get("value") if name else None
             if name and value is not None:
                 fields.append((name, value))
         yield HtmlForm(

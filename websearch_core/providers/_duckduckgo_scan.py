@@ -130,12 +130,12 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
     rows: list[LiteRow] = []
     block: Block | None = None
     row: LiteRow | None = None
-    dating: Block | None = None  # the current block while its date is not known
+    dating: Block | None = None  # the current block while its URL line is known, its date not
     for element in root.iter(*_SCANNED_TAGS):
         classes = element.get("class")
-        kind = _class_kind(classes) if classes else 0
-        if kind:
-            kind &= _TAG_BITS[element.tag]
+        kind = (
+            (_KINDS.get(classes) or _class_kind(classes)) & _TAG_BITS[element.tag] if classes else 0
+        )
         if kind:
             if kind & _BLOCK:
                 block = Block(element, bool(kind & _SKIPPED))
@@ -144,13 +144,11 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
                 block = None
             if block is not None and kind & _BLOCK_PARTS:
                 _add_to_block(block, element, kind)
-            dating = block if block is not None and block.date is None else None
+            dating = block if block is not None and block.extras is not None else None
             if kind & _LITE_BITS:
                 row = _add_to_rows(rows, row, element, kind)
-        if dating is not None and dating.extras is not None and element.tag == "span":
-            dating.date = _span_date(element, dating.extras)
-            if dating.date is not None:
-                dating = None
+        if dating is not None and dating.date is None and element.tag == "span":
+            dating.date = _span_date(element, dating)
     return blocks, rows
 
 
@@ -189,15 +187,15 @@ def _is_inside(element: Element, ancestor: Element) -> bool:
     return False
 
 
-def _span_date(span: Element, extras: Element) -> str | None:
-    """The span's text when the span is in the URL line and its text starts with a date."""
+def _span_date(span: Element, block: Block) -> str | None:
+    """The span's text when the span is in the block's URL line and starts with a date."""
     # The readable text starts with the first non-blank character of the raw text, so a
     # span that does not start with a digit (the icon, the URL) is skipped unread; the
     # span's own text, when not blank, starts the raw text.
     head = (span.text or "").lstrip()
     if not head and len(span):
         head = raw_text(span).lstrip()
-    if not head[:1].isdigit() or not _is_inside(span, extras):
+    if not head[:1].isdigit() or block.extras is None or not _is_inside(span, block.extras):
         return None
     text = layout_text(span)
     return text if DATE.match(text) else None

@@ -83,7 +83,8 @@ def _row_parts(row: Element) -> tuple[Element | None, Element | None]:
     """The row's link (``h2 a.title``, else ``a.title``) and snippet (``p.s``).
 
     One walk over the row's few links and paragraphs costs less than three compiled
-    selectors; the order of preference is the same.
+    selectors; the order of preference is the same. The walk ends once the heading link
+    and the snippet are both found: nothing later can change the answer.
     """
     title = heading_title = snippet = None
     for element in row.iter("a", "p"):
@@ -94,15 +95,19 @@ def _row_parts(row: Element) -> tuple[Element | None, Element | None]:
             title = element if title is None else title
             if heading_title is None and _under_heading(element, row):
                 heading_title = element
+        if heading_title is not None and snippet is not None:
+            break
     return (heading_title if heading_title is not None else title), snippet
 
 
 def _under_heading(element: Element, row: Element) -> bool:
-    for ancestor in element.iterancestors():
+    ancestor = element.getparent()
+    while ancestor is not None:
         if ancestor.tag == "h2":
             return True
         if ancestor is row:
             return False
+        ancestor = ancestor.getparent()
     return False
 
 
