@@ -16,9 +16,11 @@ same decoded page (the ``str`` a provider gets from ``HttpResponse.text()``):
 The three run interleaved call by call, in a rotating order, so drift in the machine's
 speed hits them alike. Each line gives the medians, the interquartile range of each, and
 the ratio of ours to lxml and to ddgs (median of the per-round ratios, with its IQR).
-Loopback-free, bounded loops, no pass/fail: targets are read off the ratios::
+Loopback-free, bounded loops, no pass/fail: targets are read off the ratios. The machine
+is shared and noisy, so ``--repeat N`` runs every case N times in a row (one line each);
+read a row off the median of its repeats and quote the spread::
 
-    python benchmarks/bench_parsers.py [--rounds 400] [--engine duckduckgo]
+    python benchmarks/bench_parsers.py [--rounds 400] [--repeat 3] [--engine duckduckgo]
 """
 
 import argparse
@@ -154,6 +156,7 @@ def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     options.add_argument("--rounds", type=int, default=400, help="timed rounds per case")
     options.add_argument("--engine", action="append", help="only this case (repeatable)")
+    options.add_argument("--repeat", type=int, default=1, help="runs of each case, in a row")
     options.add_argument("--no-ddgs", action="store_true", help="skip the ddgs column")
     args = options.parse_args()
     print(
@@ -168,7 +171,8 @@ def main() -> None:
     for case in CASES:
         if args.engine and case.name not in args.engine:
             continue
-        bench(case, args.rounds, with_ddgs=not args.no_ddgs)
+        for _ in range(max(1, args.repeat)):
+            bench(case, args.rounds, with_ddgs=not args.no_ddgs)
 
 
 if __name__ == "__main__":

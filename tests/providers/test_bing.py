@@ -372,6 +372,22 @@ def test_sitelinks_outside_the_heading_are_ignored() -> None:
     assert (source.title, source.url) == ("Main page", "https://site.example/main")
 
 
+def test_title_link_is_the_first_linked_anchor_under_any_heading() -> None:
+    # h2 a[href]: an anchor without href does not count, nor does one outside a heading;
+    # the first match in document order wins, across headings and nested inside them.
+    page = _serp(
+        '<li class="b_algo"><a href="'
+        + _ck("https://outside.example/")
+        + '">Outside</a><h2><a name="top">Anchor</a></h2><div><h2><span><a href="'
+        + _ck("https://second-heading.example/")
+        + '">Second heading</a></span><a href="'
+        + _ck("https://later.example/")
+        + '">Later</a></h2></div><div class="b_caption"><p>S</p></div></li>'
+    )
+    (source,) = parse_page(page)
+    assert (source.title, source.url) == ("Second heading", "https://second-heading.example/")
+
+
 def test_snippet_fallbacks_and_missing_title() -> None:
     page = _serp(
         _algo(_ck("https://a.example/"), caption="<p>  </p><p class='b_lineclamp3'>Second</p>")
