@@ -132,11 +132,12 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
     row: LiteRow | None = None
     dating: Block | None = None  # the current block while its URL line is known, its date not
     for element in root.iter(*_SCANNED_TAGS):
-        classes = element.get("class")
-        kind = (
-            (_KINDS.get(classes) or _class_kind(classes)) & _TAG_BITS[element.tag] if classes else 0
-        )
+        classes = element.get("class") or ""
+        kind = _KINDS.get(classes, -1)  # inline: this runs for every element of the page
+        if kind < 0:
+            kind = _class_kind(classes)
         if kind:
+            kind &= _TAG_BITS[element.tag]
             if kind & _BLOCK:
                 block = Block(element, bool(kind & _SKIPPED))
                 blocks.append(block)
