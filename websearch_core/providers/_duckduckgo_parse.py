@@ -23,9 +23,10 @@ Quirks and deliberate choices:
 
 * The reference parses with regular expressions and needs ``class`` before ``href`` in the
   title link; here the page is parsed with lxml and read in one pass over its elements in
-  document order, so attribute order and quoting do not matter. A block runs from its
-  ``<div>`` to the next block (or nav-link) ``<div>``, as the markup reads, and its parts
-  are the first title link, snippet and URL line in that range.
+  document order (:mod:`._duckduckgo_scan`), so attribute order and quoting do not
+  matter. A block runs from its ``<div>`` to the next block (or nav-link) ``<div>``, as
+  the markup reads, and its parts are the first title link, snippet and URL line in that
+  range.
 * Text is decoded once by the parser; the reference decodes ``&amp;`` before ``&lt;``,
   which turns a literal ``&amp;lt;`` into ``<``. Here it stays ``&lt;``. The reference
   also turns every tag into a space, which splits highlighted words (``<b>Eino</b>-ext``
