@@ -131,7 +131,15 @@ def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
     """
     root = parse_document(page)
     sources = collect_unique(select(_ROWS, root), _source, limit)
-    is_serp = "results-standard" in page or any(marker in page for marker in _SERP_MARKERS)
-    if not sources and not is_serp:
+    if not sources and not _is_results_page(page):
         raise ResponseParseError(PROVIDER_ID, UNRECOGNISED_MESSAGE, 502)
     return sources
+
+
+def _is_results_page(page: str) -> bool:
+    """Whether a page without results is still Mojeek's results page (a genuine "none").
+
+    Asked only when no result was read: the markers are searched in the raw text, which
+    costs a pass over the page that a page with results does not need.
+    """
+    return "results-standard" in page or any(marker in page for marker in _SERP_MARKERS)
