@@ -61,11 +61,6 @@ BING_BASE_URL = "https://www.bing.com/"
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
-_SNIPPET_SELECTORS = tuple(
-    css(s) for s in (".b_caption p", "p[class*='b_lineclamp']", ".b_algoSlug")
-)
-
-
 _NO_RESULTS = css("li.b_no")
 
 
