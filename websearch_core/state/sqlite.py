@@ -11,9 +11,12 @@ Why it is built this way:
   processes without a read-modify-write window; multi-statement writes use
   ``BEGIN IMMEDIATE`` so they take the write lock up front (a deferred transaction that
   upgrades can fail immediately under WAL, bypassing the busy handler).
-* A dedicated single-thread executor runs every blocking call: the event loop never waits
-  on disk, the connection stays on the one thread that made it, and the store is not tied
-  to any event loop.
+* Short reads and writes run inline, on the caller's thread, through a connection that
+  never waits (busy timeout zero, no automatic checkpoint): one small WAL transaction
+  costs tens of microseconds, a hop to a worker thread and back several times that. What
+  could wait runs on a dedicated single-thread executor instead: a write while another
+  process (or this store's own thread) holds the lock, opening and migrating the file,
+  checkpoints (which fsync) and cache sweeps. Neither ties the store to an event loop.
 * The file and its directory are private (``0o600`` / ``0o700``): cached responses reveal
   what the user searched for.
 * The file is stamped with an ``application_id``; a database that is not ours (another
@@ -28,11 +31,14 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
+import logging
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, TypeVar, cast
@@ -56,12 +62,15 @@ from .base import (
 
 __all__ = ["SCHEMA_VERSION", "SQLiteStore"]
 
+logger = logging.getLogger("websearch_core")
+
 _T = TypeVar("_T")
 
 SCHEMA_VERSION: Final = 2
 APPLICATION_ID: Final = 0x57534854  # "WSHT": marks the file as a websearch-tools state file
-_READER_BUSY_TIMEOUT: Final = 0.05  # an inline read must never hold the event loop for long
 _PURGE_EVERY: Final = 256  # cache writes between sweeps of expired rows
+_CHECKPOINT_EVERY: Final = 256  # inline writes (one to a few WAL pages each) between checkpoints
+_BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS marks (
@@ -151,13 +160,14 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._path = Path(path)
         self._busy_timeout = busy_timeout
         self._conn: sqlite3.Connection | None = None  # used only on the executor thread
-        self._writes_since_purge = 0
-        # Reads run inline on the caller's thread through their own connection, saving the
-        # executor hop (a cache hit is then one indexed lookup). Opened once the executor's
-        # connection has created and migrated the file; guarded by a lock, and skipped
-        # (back to the executor) whenever another thread holds it.
-        self._reader: sqlite3.Connection | None = None
-        self._reader_lock = threading.Lock()
+        self._cache_writes = 0
+        # Short reads and writes run on the caller's thread through their own connection
+        # (see _inline_first). Opened once the executor's connection has created and
+        # migrated the file; guarded by a lock, and skipped (back to the executor) whenever
+        # another thread holds it.
+        self._inline: sqlite3.Connection | None = None
+        self._inline_lock = threading.Lock()
+        self._inline_writes = 0  # since the last checkpoint
 
     def __repr__(self) -> str:
         return f"SQLiteStore({str(self._path)!r})"
@@ -188,59 +198,98 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 conn.close()
 
     async def _read(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run a read-only ``func`` inline when the reader is free, else on the executor.
-
-        WAL readers never wait for writers, so an inline read only blocks the event loop for
-        the lookup itself (tens of microseconds from the page cache); a lock held by another
-        thread, or a store not yet opened, takes the executor path instead.
-        """
-        if self._closed or self._conn is None or not self._reader_lock.acquire(blocking=False):
-            return await self._run(func)
-        try:
-            if self._closed:
-                raise StateStoreError("the state store is closed")
-            try:
-                if self._reader is None:
-                    self._reader = self._open_reader()
-                return func(self._reader)
-            except (sqlite3.Error, OSError, ValueError, TypeError) as exc:
-                self._close_reader()
-                raise self._store_error(exc) from exc
-        finally:
-            self._reader_lock.release()
-
-    def _open_reader(self) -> sqlite3.Connection:
-        reader = sqlite3.connect(
-            self._path, timeout=_READER_BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
-        )
-        reader.execute("PRAGMA query_only = ON")
-        return reader
-
-    def _close_reader(self) -> None:
-        reader, self._reader = self._reader, None
-        if reader is not None:
-            with contextlib.suppress(sqlite3.Error):
-                reader.close()
+        """Run a read-only ``func``: inline when the inline connection is free, else queued."""
+        return await self._inline_first(func, transaction=False)
 
     async def _run_write(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``func`` in a ``BEGIN IMMEDIATE`` transaction.
+        """Run ``func`` in a ``BEGIN IMMEDIATE`` transaction, inline when the lock is free.
 
         Under WAL a deferred write that read a snapshot another process has since
         overtaken fails at once with "database is locked" (SQLITE_BUSY_SNAPSHOT), without
         waiting; taking the write lock first makes every writer wait its turn instead.
         """
+        return await self._inline_first(func, transaction=True)
 
-        def transaction(conn: sqlite3.Connection) -> _T:
-            conn.execute("BEGIN IMMEDIATE")
+    async def _inline_first(
+        self, func: Callable[[sqlite3.Connection], _T], *, transaction: bool
+    ) -> _T:
+        """Run ``func`` on the caller's thread unless that would mean waiting; else queue it.
+
+        A small WAL transaction costs tens of microseconds, the hop to the store's thread
+        and back several times that (and far more under load). So the inline connection
+        never waits: its busy timeout is zero, and a write lock held by another process
+        (or by this store's own thread), another thread using the inline connection, or a
+        store not yet opened sends the call to the store's thread, whose connection waits
+        its turn. Either way a write is one ``BEGIN IMMEDIATE`` transaction, so counts stay
+        exact across processes.
+        """
+        if not self._closed and self._conn is not None and self._inline_lock.acquire(False):
             try:
-                result = func(conn)
-            except BaseException:
-                _rollback(conn)
-                raise
-            conn.execute("COMMIT")
-            return result
+                return self._inline_call(func, transaction)
+            except _InlineBusyError:
+                pass
+            finally:
+                self._inline_lock.release()
+        if transaction:
+            return await self._run(functools.partial(_in_transaction, func=func))
+        return await self._run(func)
 
-        return await self._run(transaction)
+    def _inline_call(self, func: Callable[[sqlite3.Connection], _T], transaction: bool) -> _T:
+        """``func`` on the inline connection (its lock held); :class:`_InlineBusyError` if busy."""
+        if self._closed:
+            raise StateStoreError("the state store is closed")
+        try:
+            if self._inline is None:
+                self._inline = self._open_inline()
+            if not transaction:
+                return func(self._inline)
+            result = _in_transaction(self._inline, func)
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise _InlineBusyError from None
+            self._close_inline()
+            raise self._store_error(exc) from exc
+        except (sqlite3.Error, OSError, ValueError, TypeError) as exc:
+            self._close_inline()
+            raise self._store_error(exc) from exc
+        self._inline_writes += 1
+        if self._inline_writes >= _CHECKPOINT_EVERY:
+            self._inline_writes = 0
+            self._checkpoint_soon()
+        return result
+
+    def _open_inline(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self._path, timeout=0.0, isolation_level=None, check_same_thread=False
+        )
+        try:
+            # Per connection, not per file: without NORMAL every commit would fsync, and an
+            # automatic checkpoint (which does) would run on the event loop.
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA wal_autocheckpoint = 0")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _close_inline(self) -> None:
+        conn, self._inline = self._inline, None
+        if conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+
+    def _checkpoint_soon(self) -> None:
+        """Queue a passive checkpoint on the store's thread, which may wait on the disk.
+
+        The inline connection never checkpoints (an automatic checkpoint fsyncs, which
+        would hold the event loop for milliseconds), so the WAL would otherwise only
+        shrink when another process's connection checkpointed it.
+        """
+        try:
+            future = self._executor.submit(self._call, _checkpoint)
+        except RuntimeError:  # the executor was shut down by aclose()
+            return
+        future.add_done_callback(_log_checkpoint_failure)
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -370,19 +419,15 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """
         check_provider(provider)
 
+        def forget(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM failures WHERE provider = ?", (provider,))
+
         def reset(conn: sqlite3.Connection) -> None:
             row = conn.execute("SELECT 1 FROM failures WHERE provider = ?", (provider,)).fetchone()
-            if row is None:
-                return
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.execute("DELETE FROM failures WHERE provider = ?", (provider,))
-            except BaseException:
-                _rollback(conn)
-                raise
-            conn.execute("COMMIT")
+            if row is not None:
+                _in_transaction(conn, forget)
 
-        await self._run(reset)
+        await self._read(reset)  # a read that writes only when it found something
 
     async def increment_usage(self, provider: str, period: str, expires_at: float) -> int:
         """See :meth:`StateStore.increment_usage`."""
@@ -500,12 +545,19 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 "VALUES (?, ?, ?, ?, ?)",
                 params,
             )
-            self._writes_since_purge += 1  # executor thread only: no race
-            if self._writes_since_purge >= _PURGE_EVERY:
-                self._writes_since_purge = 0
-                conn.execute("DELETE FROM cache WHERE expires_at <= ?", (time.time(),))
 
-        await self._run_write(write)
+        def write_and_purge(conn: sqlite3.Connection) -> None:
+            write(conn)
+            conn.execute("DELETE FROM cache WHERE expires_at <= ?", (time.time(),))
+
+        # Approximate under threads (a lost increment only delays a sweep by one write).
+        self._cache_writes += 1
+        if self._cache_writes < _PURGE_EVERY:
+            await self._run_write(write)
+            return
+        self._cache_writes = 0
+        # A sweep may delete many rows: it waits on the store's thread, not the event loop.
+        await self._run(functools.partial(_in_transaction, func=write_and_purge))
 
     # -- housekeeping ---------------------------------------------------------------------
 
@@ -565,8 +617,40 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if self._conn is not None:
             conn, self._conn = self._conn, None
             conn.close()
-        with self._reader_lock:
-            self._close_reader()
+        with self._inline_lock:
+            self._close_inline()
+
+
+def _in_transaction(conn: sqlite3.Connection, func: Callable[[sqlite3.Connection], _T]) -> _T:
+    """``func`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back if it raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = func(conn)
+    except BaseException:
+        _rollback(conn)
+        raise
+    conn.execute("COMMIT")
+    return result
+
+
+class _InlineBusyError(Exception):
+    """The inline connection would have had to wait: run the call on the store's thread."""
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF in _BUSY_CODES
+
+
+def _checkpoint(conn: sqlite3.Connection) -> None:
+    # PASSIVE never waits for (or blocks) readers and writers; what it cannot copy now
+    # is copied by the next one.
+    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+
+def _log_checkpoint_failure(future: Future[None]) -> None:
+    exc = future.exception()
+    if exc is not None:  # the next checkpoint (or another process's) catches up
+        logger.debug("web search state checkpoint failed: %s", exc)
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
@@ -670,7 +754,6 @@ def _set_wal(conn: sqlite3.Connection, patience: float) -> None:
             conn.execute("PRAGMA journal_mode = WAL")
             return
         except sqlite3.OperationalError as exc:
-            busy = exc.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-            if not busy or time.monotonic() >= deadline:
+            if not _is_busy(exc) or time.monotonic() >= deadline:
                 raise
             time.sleep(0.05)
