@@ -706,3 +706,47 @@ async def test_sqlite_success_path_writes_once(tmp_path: Path) -> None:
         await opened.reserve_usage("brave", _windows(None))
         assert observer.execute("PRAGMA data_version").fetchone()[0] == before + 1
         observer.close()
+
+
+async def test_sqlite_write_waits_off_the_loop_while_another_process_holds_the_lock(
+    tmp_path: Path,
+) -> None:
+    """The inline connection never waits: a held lock sends the write to the store's thread."""
+    path = tmp_path / "state.sqlite3"
+    async with SQLiteStore(path) as opened:
+        await opened.reserve_usage("brave", _windows(None))  # opens and creates the file
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # as another process would, mid-reservation
+        try:
+            pending = asyncio.create_task(opened.reserve_usage("brave", _windows(None)))
+            ticks = 0
+            for _ in range(20):  # the loop keeps running while the write waits its turn
+                await asyncio.sleep(0.005)
+                ticks += 1
+            assert ticks == 20 and not pending.done()
+            holder.execute("COMMIT")
+            grant = await asyncio.wait_for(pending, 5)
+        finally:
+            holder.close()
+        assert (grant.granted, grant.counts) == (True, (2, 2))
+        assert await opened.get_usage("brave", "month:test") == 2
+
+
+async def test_sqlite_inline_writes_keep_the_wal_checkpointed(tmp_path: Path) -> None:
+    """Inline writes never checkpoint on the loop, yet the WAL does not grow without bound."""
+    path = tmp_path / "state.sqlite3"
+    wal = path.with_name("state.sqlite3-wal")
+    async with SQLiteStore(path) as opened:
+        windows = _windows(None)
+        sizes = []
+        for round_ in range(6):
+            for _ in range(400):
+                await opened.reserve_usage("brave", windows)
+            await opened.get_usage("brave", "month:test")  # a queued checkpoint has run by now
+            await asyncio.sleep(0.05)
+            sizes.append(wal.stat().st_size)
+            assert await opened.get_usage("brave", "month:test") == 400 * (round_ + 1)
+    # One reservation appends a few pages; 2,400 of them without a checkpoint pass
+    # 9 MiB. Checkpointed, the WAL is reused from its start and stops growing.
+    assert sizes[-1] == max(sizes[2:])
+    assert max(sizes) < 4 * 1024 * 1024

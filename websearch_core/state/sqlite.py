@@ -279,7 +279,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 conn.close()
 
     def _checkpoint_soon(self) -> None:
-        """Queue a passive checkpoint on the store's thread, which may wait on the disk.
+        """Queue a checkpoint on the store's thread, which may wait on the disk.
 
         The inline connection never checkpoints (an automatic checkpoint fsyncs, which
         would hold the event loop for milliseconds), so the WAL would otherwise only
@@ -642,9 +642,11 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
 
 
 def _checkpoint(conn: sqlite3.Connection) -> None:
-    # PASSIVE never waits for (or blocks) readers and writers; what it cannot copy now
-    # is copied by the next one.
-    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    # RESTART, not PASSIVE: a passive checkpoint overlapping inline writes never catches
+    # up with the last frame, so the WAL would never be reused and would grow without
+    # bound under steady load. RESTART holds off writers while it copies and fsyncs (the
+    # inline ones queue on this thread meanwhile), and the next write starts the WAL over.
+    conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
 
 
 def _log_checkpoint_failure(future: Future[None]) -> None:
