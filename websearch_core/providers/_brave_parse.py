@@ -9,7 +9,7 @@ whenever the result carries an absolute date (``page_age``, or ``age`` written a
 
 import re
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -31,12 +31,26 @@ PUBLISHED_LIMIT = 100
 _ISO_8601 = re.compile(
     r"^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$"
 )
+_PLAIN_URL = re.compile(
+    r"https?://[a-z0-9.\-_~!$&'()*+,;=%]+(?::[0-9]*)?/[\x21\x22\x24-\x3e\x40-\x7e]*"
+    r"(?:\?[\x21\x22\x24-\x7e]+)?(?:#[\x21-\x7e]+)?"
+)
+"""A URL that ``urlsplit`` and ``urlunsplit`` give back unchanged: lower-case ``http(s)``, a
+lower-case ASCII host without userinfo or brackets, a path, printable ASCII only, and no
+empty ``?`` or ``#`` (which ``urlunsplit`` would drop)."""
 _YEAR = re.compile(r"\b\d{4}\b")
 _RELATIVE = re.compile(r"\b(?:ago|yesterday|today|now|last|next)\b", re.IGNORECASE)
 
 
 def _normalise_url(raw: str) -> str | None:
     url = raw.strip()
+    if _PLAIN_URL.fullmatch(url):  # already in the form the general path gives
+        return url if len(url) <= MAX_URL_LENGTH else None
+    return _split_and_join(url)
+
+
+def _split_and_join(url: str) -> str | None:
+    """The general path: scheme and host lower-cased, an empty path as ``/``."""
     if not is_http_url(url):
         return None
     parts = urlsplit(url)
@@ -44,6 +58,14 @@ def _normalise_url(raw: str) -> str | None:
     path = parts.path or "/"
     normalised = urlunsplit((parts.scheme.lower(), netloc, path, parts.query, parts.fragment))
     return normalised if len(normalised) <= MAX_URL_LENGTH else None
+
+
+def _fit(text: str, limit: int) -> str:
+    """``truncate_text`` without its UTF-16 encoding when ``text`` fits whatever it holds.
+
+    A character is at most two UTF-16 units, so ``limit // 2`` characters always fit.
+    """
+    return text if len(text) * 2 <= limit else truncate_text(text, limit)
 
 
 def _text(value: Any) -> str:
@@ -60,7 +82,7 @@ def _snippet(item: Mapping[str, Any]) -> str | None:
             unique.append(text)
     if not unique:
         return None
-    return truncate_text("\n".join(unique), SNIPPET_LIMIT)
+    return _fit("\n".join(unique), SNIPPET_LIMIT)
 
 
 def iso_published_date(text: str | None) -> str | None:
@@ -105,7 +127,7 @@ def _published(item: Mapping[str, Any]) -> str | None:
         if iso is not None:
             return iso
     text = age or page_age
-    return truncate_text(text, PUBLISHED_LIMIT) if text else None
+    return _fit(text, PUBLISHED_LIMIT) if text else None
 
 
 def parse_source(item: Any, *, now: datetime | None = None) -> SearchSource | None:
@@ -124,7 +146,7 @@ def parse_source(item: Any, *, now: datetime | None = None) -> SearchSource | No
     title = _text(item.get("title")) or url
     published = _published(item)
     return SearchSource(
-        title=truncate_text(title, TITLE_LIMIT),
+        title=_fit(title, TITLE_LIMIT),
         url=url,
         snippet=_snippet(item),
         published_date=published,
@@ -152,5 +174,6 @@ def parse_results(data: Any, *, now: datetime | None = None) -> tuple[SearchSour
         raise ResponseParseError(
             PROVIDER_ID, "Brave API returned an unexpected response shape", 502
         )
-    sources = (parse_source(item, now=now) for item in results)
+    reference = now or datetime.now(UTC)  # one instant for the whole page
+    sources = (parse_source(item, now=reference) for item in results)
     return tuple(source for source in sources if source is not None)

@@ -1,0 +1,139 @@
+"""The parsers' shortcuts for already-clean text must give exactly what the general path gives.
+
+``collapse_whitespace`` returns printable text with single inner spaces as it is, and
+Brave's URL check accepts a plain lower-case URL with one match instead of splitting and
+re-joining it. Each is compared here with its general path: over every code point, over
+every string and URL in the real captures, and over seeded random strings built from the
+characters that matter (every kind of whitespace, controls, URL delimiters, non-ASCII).
+"""
+
+import json
+import random
+import re
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.conftest import SHARED_FIXTURES
+from websearch_core.providers._brave_parse import _PLAIN_URL, _normalise_url, _split_and_join
+from websearch_core.providers._common import collapse_whitespace, normalise_text
+
+SEED = 20261202
+WHITESPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+AWKWARD = [*WHITESPACE, "\x00", "\x1b", "\x7f", "\u200b", "\ufeff", "é", "😀", "<", ">", "&"]
+
+
+def _general_collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _capture_strings() -> Iterator[str]:
+    """Every JSON string value and every line of every HTML/text capture."""
+    if not SHARED_FIXTURES.is_dir():
+        pytest.skip("captures not available")
+    for path in sorted(SHARED_FIXTURES.rglob("*")):
+        if not path.is_file():
+            continue
+        text = path.read_text("utf-8", errors="replace")
+        if path.suffix == ".json":
+            yield from _json_strings(json.loads(text))
+        else:
+            yield text
+            yield from text.splitlines()
+            yield from re.split(r"<[^>]*>", text)
+
+
+def _json_strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _json_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _json_strings(item)
+
+
+def _random_texts(count: int) -> Iterator[str]:
+    rng = random.Random(SEED)
+    alphabet = ["a", "Z", "0", " ", " ", ".", *AWKWARD]
+    for _ in range(count):
+        yield "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+
+
+def test_collapse_agrees_for_every_code_point_alone_and_between_words() -> None:
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        for text in (char, f"a{char}b", f" {char}", f"{char} ", f"a {char} b"):
+            assert collapse_whitespace(text) == _general_collapse(text), repr(text)
+
+
+def test_collapse_and_normalise_agree_on_every_capture_string() -> None:
+    seen = 0
+    for text in _capture_strings():
+        assert collapse_whitespace(text) == _general_collapse(text)
+        seen += 1
+    assert seen > 10_000
+
+
+def test_collapse_agrees_on_random_strings() -> None:
+    for text in _random_texts(50_000):
+        assert collapse_whitespace(text) == _general_collapse(text), repr(text)
+
+
+def test_normalise_text_still_collapses_after_decoding() -> None:
+    # An entity can decode to whitespace the fast path must then see.
+    assert normalise_text("a&nbsp;&nbsp;b&#10;c <b> d</b>") == "a b c d"
+    assert normalise_text("clean text, one space") == "clean text, one space"
+
+
+def _near_plain_url(rng: random.Random) -> str:
+    """``http(s)://host/`` and printable ASCII: mostly the shortcut's form, sometimes not."""
+    host = "".join(rng.choice("abcXYZ019.-_~%@:[]") for _ in range(rng.randint(0, 8)))
+    rest = "".join(chr(rng.randint(0x20, 0x7E)) for _ in range(rng.randint(0, 10)))
+    return f"{rng.choice(['http', 'https', 'Https'])}://{host}/{rest}"
+
+
+def _url_pieces(rng: random.Random) -> str:
+    if rng.random() < 0.5:
+        return _near_plain_url(rng)
+    schemes = ["http", "https", "HTTP", "hTtps", "ftp", "", "http:", "https:/"]
+    hosts = ["example.org", "Example.ORG", "a", "", "x.com:8080", "x.com:", ":80", "u@x.com"]
+    hosts += ["[::1]", "[::1", "x.com]", "bücher.de", "%41.com", "x.com:8a", "x_y.com"]
+    tails = ["", "/", "/a/b", "//a", "?", "?q=1", "#", "#f", "/p?", "/p#", "/p?#", "/p?q#f"]
+    tails += ["/a b", "/a\tb", "/\x00", "/é", "/a@b", "/[x]", "/%20", "/?a?b", "/#a#b"]
+    parts = [rng.choice(schemes), rng.choice(["://", ":", ":///", "//"]), rng.choice(hosts)]
+    parts += [rng.choice(tails) for _ in range(rng.randint(0, 3))]
+    text = "".join(parts)
+    if rng.random() < 0.2:  # a stray awkward character anywhere
+        at = rng.randint(0, len(text))
+        text = text[:at] + rng.choice(AWKWARD) + text[at:]
+    return text
+
+
+def test_plain_url_shortcut_agrees_with_split_and_join_on_random_urls() -> None:
+    rng = random.Random(SEED)
+    shortcut = 0
+    for _ in range(50_000):
+        url = _url_pieces(rng)
+        shortcut += bool(_PLAIN_URL.fullmatch(url.strip()))
+        assert _normalise_url(url) == _split_and_join(url.strip()), repr(url)
+    assert shortcut > 1_000  # the comparison covered the shortcut, not only the general path
+
+
+def test_plain_url_shortcut_agrees_on_every_capture_url() -> None:
+    urls = {text for text in _capture_strings() if text.strip().lower().startswith("http")}
+    urls |= set(re.findall(r"https?://[^\s\"'<>]+", "\n".join(_capture_strings())))
+    assert len(urls) > 500
+    for url in urls:
+        assert _normalise_url(url) == _split_and_join(url.strip()), repr(url)
+
+
+def test_plain_url_shortcut_keeps_the_length_limit() -> None:
+    url = "https://example.org/" + "a" * 2100
+    assert _PLAIN_URL.fullmatch(url)
+    assert _normalise_url(url) is None
+    assert _normalise_url(url[:2048]) == url[:2048]
