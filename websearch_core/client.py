@@ -59,7 +59,7 @@ from .transport import Transport
 
 if TYPE_CHECKING:
     from .browser import HeadlessBrowser
-    from .orchestration import ChainOutcome, ChainRunner
+    from .orchestration import Budget, ChainOutcome, ChainRunner, FailurePolicy, Rate
     from .state import StateStore
     from .status import ProviderStatus
 
@@ -67,6 +67,7 @@ __all__ = ["LoopBoundClient", "WebSearch"]
 
 logger = logging.getLogger("websearch_core")
 _T = TypeVar("_T")
+_LedgerConfig = tuple["FailurePolicy", dict[str, "Budget"], dict[str, "Rate"]]
 
 
 class WebSearch(AsyncClosing):
@@ -114,6 +115,7 @@ class WebSearch(AsyncClosing):
         self._owns_session = session is None
         self._session_loop: asyncio.AbstractEventLoop | None = None
         self._store: StateStore | None = None
+        self._ledger_parsed: tuple[Settings, _LedgerConfig] | None = None
         proxy = self.settings.proxy.get_secret_value() if self.settings.proxy else None
         self._owns_browser = browser is None
         if browser is None:
@@ -180,15 +182,28 @@ class WebSearch(AsyncClosing):
         return self._store
 
     def _runner(self, store: StateStore) -> ChainRunner:
-        from .orchestration import Budget, ChainRunner, FailurePolicy, Rate
+        from .orchestration import ChainRunner
 
-        policy = FailurePolicy(
-            rate_limit_wait_budget=self.settings.rate_limit_wait_seconds,
-            auth_cooldown=self.settings.auth_cooldown_seconds,
-        )
-        budgets = {pid: Budget.parse(pid, text) for pid, text in self.settings.budget.items()}
-        rates = {pid: Rate.parse(pid, text) for pid, text in self.settings.rate.items()}
+        policy, budgets, rates = self._ledger_config()
         return ChainRunner(store, policy=policy, budgets=budgets, rates=rates)
+
+    def _ledger_config(self) -> _LedgerConfig:
+        """The policy, budgets and rates the settings give, parsed once per settings object.
+
+        ``Settings`` is frozen, so the parse holds until :attr:`settings` is replaced.
+        """
+        from .orchestration import Budget, FailurePolicy, Rate
+
+        settings = self.settings
+        if self._ledger_parsed is None or self._ledger_parsed[0] is not settings:
+            policy = FailurePolicy(
+                rate_limit_wait_budget=settings.rate_limit_wait_seconds,
+                auth_cooldown=settings.auth_cooldown_seconds,
+            )
+            budgets = {pid: Budget.parse(pid, text) for pid, text in settings.budget.items()}
+            rates = {pid: Rate.parse(pid, text) for pid, text in settings.rate.items()}
+            self._ledger_parsed = (settings, (policy, budgets, rates))
+        return self._ledger_parsed[1]
 
     async def _execute(
         self, params: SearchParams, use_cache: bool

@@ -62,3 +62,27 @@ def test_the_old_module_paths_re_export_the_same_objects() -> None:
 
 def test_provider_context_carries_no_ledger() -> None:
     assert "ledger" not in ProviderContext.__dataclass_fields__
+
+
+def test_period_windows_follow_the_instant_asked_for_in_any_order() -> None:
+    """The last window of each period is reused only while the instant is inside it."""
+    from datetime import UTC, datetime
+
+    from websearch_core.orchestration.quota import period_window
+
+    def at(*parts: int) -> float:
+        return datetime(*parts, tzinfo=UTC).timestamp()
+
+    jan_end, feb_start = at(2025, 1, 31, 23, 59, 59), at(2025, 2, 1)
+    expected = {
+        ("month", jan_end): ("month:2025-01", feb_start),
+        ("month", feb_start): ("month:2025-02", at(2025, 3, 1)),
+        ("month", at(2024, 12, 31, 23)): ("month:2024-12", at(2025, 1, 1)),
+        ("day", jan_end): ("day:2025-01-31", feb_start),
+        ("day", feb_start): ("day:2025-02-01", at(2025, 2, 2)),
+        ("hour", feb_start - 0.5): ("hour:2025-01-31T23", feb_start),
+        ("minute", feb_start + 61): ("minute:2025-02-01T00:01", feb_start + 120),
+    }
+    for _ in range(2):  # the second round starts with windows cached from the first
+        for (period, now), window in [*expected.items(), *reversed(expected.items())]:
+            assert period_window(period, now) == window, (period, now)

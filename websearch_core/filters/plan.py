@@ -141,6 +141,10 @@ _MAY_HOLD_DIRECTIVE: Final = re.compile(r'[:"]|(?:^|\s)-|\bOR\b')
 """What every directive contains; a query without any skips the tokenizer (most queries)."""
 
 
+_NOTHING_WANTED: Final = RequestedFilters(tokens=())
+"""What a search without directives or filter fields asks for (frozen, so shared)."""
+
+
 def _has_filter_fields(params: SearchParams) -> bool:
     return bool(
         params.include_domains
@@ -164,7 +168,7 @@ def plan_filters(params: SearchParams, info: "ProviderInfo") -> FilterPlan:
         The plan; with no filters asked, its ``params`` is ``params`` itself.
     """
     if not _MAY_HOLD_DIRECTIVE.search(params.query) and not _has_filter_fields(params):
-        return FilterPlan(RequestedFilters(tokens=()), params, {}, frozenset(), None)
+        return FilterPlan(_NOTHING_WANTED, params, {}, frozenset(), None)
     wanted = requested_filters(params)
     if not wanted:
         return FilterPlan(wanted, params, {}, frozenset(), None)

@@ -119,18 +119,38 @@ class Rate:
 
 
 def period_window(period: Period, now: float) -> tuple[str, float]:
-    """Key and end of the calendar window (UTC) of ``period`` that contains ``now``."""
+    """Key and end of the calendar window (UTC) of ``period`` that contains ``now``.
+
+    Every request asks for its month's window (and its budget's): the last window of
+    each period is kept, and reused while ``now`` falls inside it.
+    """
+    last = _last_window.get(period)
+    if last is not None and last[0] <= now < last[1]:
+        return last[2], last[1]
+    start, end, key = _window(period, now)
+    _last_window[period] = (start, end, key)
+    return key, end
+
+
+_last_window: dict[str, tuple[float, float, str]] = {}
+"""Per period, the last window computed: its start, its end and its key."""
+
+
+def _window(period: Period, now: float) -> tuple[float, float, str]:
     moment = datetime.fromtimestamp(now, UTC)
     if period == "month":
-        return moment.strftime("month:%Y-%m"), start_of_next_month(now)
+        start = moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+        return start.timestamp(), start_of_next_month(now), moment.strftime("month:%Y-%m")
     if period == "day":
         start = moment.replace(hour=0, minute=0, second=0, microsecond=0)
-        return start.strftime("day:%Y-%m-%d"), (start + timedelta(days=1)).timestamp()
-    if period == "hour":
+        key, step = start.strftime("day:%Y-%m-%d"), timedelta(days=1)
+    elif period == "hour":
         start = moment.replace(minute=0, second=0, microsecond=0)
-        return start.strftime("hour:%Y-%m-%dT%H"), (start + timedelta(hours=1)).timestamp()
-    start = moment.replace(second=0, microsecond=0)
-    return start.strftime("minute:%Y-%m-%dT%H:%M"), (start + timedelta(minutes=1)).timestamp()
+        key, step = start.strftime("hour:%Y-%m-%dT%H"), timedelta(hours=1)
+    else:
+        start = moment.replace(second=0, microsecond=0)
+        key, step = start.strftime("minute:%Y-%m-%dT%H:%M"), timedelta(minutes=1)
+    return start.timestamp(), (start + step).timestamp(), key
 
 
 def start_of_next_month(now: float) -> float:
