@@ -2,23 +2,31 @@
 
 ``collapse_whitespace`` returns printable text with single inner spaces as it is, and
 Brave's URL check accepts a plain lower-case URL with one match instead of splitting and
-re-joining it. Each is compared here with its general path: over every code point, over
+re-joining it, and ``age_seconds_from_date`` reads ISO 8601 before building dateutil's
+default. Each is compared here with its general path: over every code point, over
 every string and URL in the real captures, and over seeded random strings built from the
 characters that matter (every kind of whitespace, controls, URL delimiters, non-ASCII).
 """
 
 import json
+import math
 import random
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from tests.conftest import SHARED_FIXTURES
 from websearch_core.providers._brave_parse import _PLAIN_URL, _normalise_url, _split_and_join
-from websearch_core.providers._common import collapse_whitespace, normalise_text
+from websearch_core.providers._common import (
+    age_seconds_from_date,
+    collapse_whitespace,
+    normalise_text,
+    parse_date,
+)
 
 SEED = 20261202
 WHITESPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
@@ -137,3 +145,56 @@ def test_plain_url_shortcut_keeps_the_length_limit() -> None:
     assert _PLAIN_URL.fullmatch(url)
     assert _normalise_url(url) is None
     assert _normalise_url(url[:2048]) == url[:2048]
+
+
+NOW = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)
+
+
+def _general_age(text: str) -> int | None:
+    """``age_seconds_from_date`` spelled out through ``parse_date`` alone."""
+    stripped = text.strip()
+    if not stripped:
+        return None
+    when = parse_date(stripped, default=datetime(NOW.year, 1, 1))
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return math.floor((NOW - when).total_seconds())
+
+
+def _iso_like(rng: random.Random) -> str:
+    """ISO 8601 shapes, valid or not: year 0, month 13, ten fraction digits, odd zones."""
+    text = f"{rng.randint(0, 9999):04d}-{rng.randint(0, 13):02d}-{rng.randint(0, 32):02d}"
+    if rng.random() < 0.7:
+        text += rng.choice("T T") + f"{rng.randint(0, 25):02d}:{rng.randint(0, 61):02d}"
+        if rng.random() < 0.7:
+            text += f":{rng.randint(0, 61):02d}"
+            if rng.random() < 0.5:
+                text += "." + "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 11)))
+        text += rng.choice(["", "Z", "+02:00", "-0530", "+24:00", "+1", " UTC"])
+    return text
+
+
+def _outcome(read: Callable[[str], int | None], text: str) -> object:
+    try:
+        return read(text)
+    except ValueError as exc:  # "+24:00" reads as a zone no arithmetic accepts
+        return f"ValueError: {exc}"
+
+
+def test_age_reads_iso_dates_as_the_general_path_does() -> None:
+    rng = random.Random(SEED)
+    texts = [_iso_like(rng) for _ in range(20_000)]
+    texts += ["", " ", "2024", "Mar 3, 2025", "3 days ago", " 2024-01-01 ", "0999-01-01"]
+    for text in texts:
+        ours = _outcome(lambda t: age_seconds_from_date(t, now=NOW), text)
+        assert ours == _outcome(_general_age, text), repr(text)
+
+
+def test_age_agrees_on_every_capture_date() -> None:
+    dated = re.compile(r"\d{4}-\d{2}-\d{2}|\b(?:19|20)\d{2}\b")
+    texts = [text for text in _capture_strings() if len(text) < 60 and dated.search(text)]
+    assert len(texts) > 100
+    for text in texts:
+        assert age_seconds_from_date(text, now=NOW) == _general_age(text), repr(text)

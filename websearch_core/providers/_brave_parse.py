@@ -121,11 +121,13 @@ def iso_published_date(text: str | None) -> str | None:
 def _published(item: Mapping[str, Any]) -> str | None:
     """ISO 8601 from ``page_age`` or ``age`` when either is absolute, else ``age`` as text."""
     page_age = _text(item.get("page_age"))
+    iso = iso_published_date(page_age)
+    if iso is not None:  # the usual case: ``age`` is not needed
+        return iso
     age = _text(item.get("age"))
-    for candidate in (page_age, age):
-        iso = iso_published_date(candidate)
-        if iso is not None:
-            return iso
+    iso = iso_published_date(age)
+    if iso is not None:
+        return iso
     text = age or page_age
     return _fit(text, PUBLISHED_LIMIT) if text else None
 
@@ -137,7 +139,7 @@ def parse_source(item: Any, *, now: datetime | None = None) -> SearchSource | No
         item: The decoded JSON object.
         now: Reference time for ``age_seconds`` (default: now).
     """
-    if not isinstance(item, Mapping):
+    if not isinstance(item, dict) and not isinstance(item, Mapping):  # dict: no ABC check
         return None
     raw_url = item.get("url")
     url = _normalise_url(raw_url) if isinstance(raw_url, str) else None

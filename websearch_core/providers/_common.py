@@ -119,6 +119,16 @@ def _parse_fixed_form(text: str) -> datetime | None:
     return None
 
 
+def _iso_instant(text: str) -> datetime | None:
+    """``text`` read as :func:`_parse_fixed_form` reads ISO 8601, or ``None``."""
+    if not _ISO_DATE.fullmatch(text):
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:  # out of range: parse_date decides
+        return None
+
+
 def _calendar_day(year: str, month: str, day: str) -> datetime | None:
     number = _MONTHS.get(month.lower())
     return None if number is None else datetime(int(year), number, int(day))
@@ -169,9 +179,12 @@ def age_seconds_from_date(text: str | None, *, now: datetime | None = None) -> i
     if not stripped:
         return None
     reference = now or datetime.now(UTC)
-    when = parse_date(stripped, default=datetime(reference.year, 1, 1))
+    # ISO 8601 first, as parse_date reads it, without building dateutil's default.
+    when = _iso_instant(stripped)
     if when is None:
-        return None
+        when = parse_date(stripped, default=datetime(reference.year, 1, 1))
+        if when is None:
+            return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return math.floor((reference - when).total_seconds())
