@@ -457,16 +457,20 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """See :meth:`StateStore.reserve_usage`: one ``BEGIN IMMEDIATE`` transaction."""
         check_provider(provider)
 
+        capped = any(w.limit is not None for w in windows)
+
         def reserve(conn: sqlite3.Connection) -> UsageGrant:
             wall_now = time.time()
-            found = tuple(_live_count(conn, provider, w.period, wall_now) for w in windows)
             row = conn.execute("SELECT count FROM failures WHERE provider = ?", (provider,))
             failures = _int_or_zero(row.fetchone())
-            refused = any(
-                w.limit is not None and n >= w.limit for w, n in zip(windows, found, strict=True)
-            )
-            if refused:
-                return UsageGrant(granted=False, counts=found, failures=failures)
+            if capped:  # without a cap nothing can refuse: the increments say the counts
+                found = tuple(_live_count(conn, provider, w.period, wall_now) for w in windows)
+                refused = any(
+                    w.limit is not None and n >= w.limit
+                    for w, n in zip(windows, found, strict=True)
+                )
+                if refused:
+                    return UsageGrant(granted=False, counts=found, failures=failures)
             counts = tuple(
                 _returning_int(conn, _INCREMENT_USAGE, (provider, w.period, w.expires_at, wall_now))
                 for w in windows
