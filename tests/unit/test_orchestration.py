@@ -68,13 +68,13 @@ def test_period_windows_follow_the_instant_asked_for_in_any_order() -> None:
     """The last window of each period is reused only while the instant is inside it."""
     from datetime import UTC, datetime
 
-    from websearch_core.orchestration.quota import period_window
+    from websearch_core.orchestration.quota import Period, period_window
 
-    def at(*parts: int) -> float:
-        return datetime(*parts, tzinfo=UTC).timestamp()
+    def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0, sec: int = 0) -> float:
+        return datetime(year, month, day, hour, minute, sec, tzinfo=UTC).timestamp()
 
     jan_end, feb_start = at(2025, 1, 31, 23, 59, 59), at(2025, 2, 1)
-    expected = {
+    expected: dict[tuple[Period, float], tuple[str, float]] = {
         ("month", jan_end): ("month:2025-01", feb_start),
         ("month", feb_start): ("month:2025-02", at(2025, 3, 1)),
         ("month", at(2024, 12, 31, 23)): ("month:2024-12", at(2025, 1, 1)),
