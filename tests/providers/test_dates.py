@@ -191,3 +191,18 @@ def test_other_forms_still_reach_dateutil() -> None:
 def test_age_seconds(text: str | None, seconds: int | None) -> None:
     now = datetime(2024, 3, 30, 12, 0, tzinfo=UTC)
     assert age_seconds_from_date(text, now=now) == seconds
+
+
+def test_a_zone_of_a_whole_day_gives_no_age() -> None:
+    """dateutil reads ``+24:00`` as a zone no instant can have; JavaScript's Date refuses it.
+
+    The age is then unknown (the spec's ``dateToAgeSeconds`` gives ``undefined``) instead
+    of an exception that cost the provider its whole answer.
+    """
+    now = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)
+    for text in ("2024-07-09T12:12:11+24:00", "4298-07-09T12:12:11 -2400"):
+        assert age_seconds_from_date(text, now=now) is None, text
+    same_instant = datetime(2024, 7, 8, 13, 12, 11, tzinfo=UTC)  # what +23:00 writes
+    expected = now - same_instant
+    got = age_seconds_from_date("2024-07-09T12:12:11+23:00", now=now)
+    assert got == expected.days * 86400 + expected.seconds

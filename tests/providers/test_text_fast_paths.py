@@ -160,7 +160,10 @@ def _general_age(text: str) -> int | None:
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return math.floor((NOW - when).total_seconds())
+    try:
+        return math.floor((NOW - when).total_seconds())
+    except ValueError:
+        return None
 
 
 def _iso_like(rng: random.Random) -> str:

@@ -187,7 +187,10 @@ def age_seconds_from_date(text: str | None, *, now: datetime | None = None) -> i
             return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return math.floor((reference - when).total_seconds())
+    try:
+        return math.floor((reference - when).total_seconds())
+    except ValueError:  # a zone dateutil reads but no instant has (``+24:00``): no date
+        return None
 
 
 def collapse_whitespace(text: str) -> str:
