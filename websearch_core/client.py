@@ -28,7 +28,6 @@ from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequen
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import aiohttp
 from pydantic import SecretStr
 
 from .cache import cache_key, dump_response, load_response
@@ -58,6 +57,8 @@ from .settings import APP_NAME, DEFAULT_TIMEOUT_SECONDS, Settings
 from .transport import Transport
 
 if TYPE_CHECKING:
+    import aiohttp
+
     from .browser import HeadlessBrowser
     from .orchestration import Budget, ChainOutcome, ChainRunner, FailurePolicy, Rate
     from .state import StateStore
@@ -145,6 +146,8 @@ class WebSearch(AsyncClosing):
             # old one is unusable (and cannot be closed once its loop is closed).
             self._session = None
         if self._session is None or self._session.closed:
+            import aiohttp  # on first use: importing the client must not cost aiohttp's ~80 ms
+
             proxy = self.settings.proxy
             self._session = aiohttp.ClientSession(
                 timeout=aiohttp.ClientTimeout(total=None),

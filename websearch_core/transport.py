@@ -19,11 +19,8 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
-
-import aiohttp
-from yarl import URL
 
 from .deadline import format_seconds, remaining_budget
 from .errors import (
@@ -39,6 +36,12 @@ from .errors import (
 )
 from .redaction import redact, redactor_for
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
+
+if TYPE_CHECKING:
+    # aiohttp (with yarl) is ~80 ms to import: it loads when a session first sends, not
+    # when a provider, a tool or the CLI imports this module for its values and classifiers.
+    import aiohttp
+    from yarl import URL
 
 __all__ = [
     "HttpRequest",
@@ -345,7 +348,7 @@ class Transport:
 
     def __init__(
         self,
-        session: aiohttp.ClientSession,
+        session: "aiohttp.ClientSession",
         *,
         timeout_seconds: float,
         max_response_bytes: int,
@@ -467,13 +470,16 @@ class Transport:
     @contextlib.asynccontextmanager
     async def _exchange(
         self, provider: str, label: str, request: HttpRequest, url: str
-    ) -> AsyncIterator[aiohttp.ClientResponse]:
+    ) -> AsyncIterator["aiohttp.ClientResponse"]:
         """Open ``request`` and follow its redirects by our rules; yield the final response.
 
         aiohttp's own redirect handling strips only ``Authorization`` when the host changes,
         so every other credential header (``X-Subscription-Token``, ``x-api-key``, ...) and a
         307's body would travel on; here nothing credentialed leaves its origin.
         """
+        import aiohttp
+        from yarl import URL
+
         method = request.method
         headers = dict(request.headers)
         params: list[tuple[str, str]] | None = list(request.params) or None
@@ -544,6 +550,8 @@ class Transport:
         error raised keeps no link to aiohttp's exception (whose ``repr`` can hold request
         headers): it is raised after the ``except`` block, with no ``__context__``.
         """
+        import aiohttp
+
         timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
         host = urlsplit(url).netloc
         failure: SearchProviderError
@@ -573,7 +581,7 @@ class Transport:
 
     @staticmethod
     async def _chunks(
-        provider: str, label: str, response: aiohttp.ClientResponse, cap: int
+        provider: str, label: str, response: "aiohttp.ClientResponse", cap: int
     ) -> AsyncIterator[bytes]:
         """The body as it arrives, failing as soon as it passes ``cap`` bytes."""
         too_large = ResponseTooLargeError(provider, f"{label} response exceeded {_size(cap)}", 500)
@@ -588,16 +596,20 @@ class Transport:
             yield chunk
 
 
-def _origin(url: URL) -> tuple[str, str, int | None]:
+def _origin(url: "URL") -> tuple[str, str, int | None]:
     return (url.scheme.lower(), (url.host or "").lower(), url.port)
 
 
-def _host_of(url: URL) -> str:
+def _host_of(url: "URL") -> str:
     return url.raw_authority.rpartition("@")[2] or "?"
 
 
-def _redirect_target(provider: str, label: str, current: URL, location: str, status: int) -> URL:
+def _redirect_target(
+    provider: str, label: str, current: "URL", location: str, status: int
+) -> "URL":
     """Where a ``Location`` header points, or an error for a scheme we never follow."""
+    from yarl import URL
+
     try:
         target = current.join(URL(location))
     except ValueError:

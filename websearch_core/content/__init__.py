@@ -14,21 +14,68 @@
   (``fence_results`` setting).
 """
 
-from .decode import declared_charset, decode_html
-from .documents import pdf_content, text_content
-from .enrich import PagedResponse, SourcePage, add_page_content, content_text, fetch_source_pages
-from .errors import (
-    FetchError,
-    FetchFailedError,
-    FetchRefusedError,
-    FetchTimeoutError,
-    RefusalReason,
-)
-from .extract import extract_content, html_to_markdown
-from .fetch import DEFAULT_MAX_PAGE_BYTES, MAX_REDIRECTS, FetchOptions, PageFetcher
-from .models import FetchMethod, PageContent, provided_page
-from .safety import ALLOW_PRIVATE_ENV, SafeResolver, check_url, private_allowed
-from .tool_text import fence_results
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from .decode import declared_charset, decode_html
+    from .documents import pdf_content, text_content
+    from .enrich import (
+        PagedResponse,
+        SourcePage,
+        add_page_content,
+        content_text,
+        fetch_source_pages,
+    )
+    from .errors import (
+        FetchError,
+        FetchFailedError,
+        FetchRefusedError,
+        FetchTimeoutError,
+        RefusalReason,
+    )
+    from .extract import extract_content, html_to_markdown
+    from .fetch import DEFAULT_MAX_PAGE_BYTES, MAX_REDIRECTS, FetchOptions, PageFetcher
+    from .models import FetchMethod, PageContent, provided_page
+    from .resolver import SafeResolver
+    from .safety import ALLOW_PRIVATE_ENV, check_url, private_allowed
+    from .tool_text import fence_results
+
+# Each public name and the submodule that defines it, imported on first use (PEP 562). The
+# search models need only ``content.models``; loading the package must not bring in the
+# fetcher (aiohttp) and the extractor (lxml) with it, or every ``import`` of the core would.
+_EXPORTS: dict[str, str] = {
+    "declared_charset": "decode",
+    "decode_html": "decode",
+    "pdf_content": "documents",
+    "text_content": "documents",
+    **dict.fromkeys(
+        ("PagedResponse", "SourcePage", "add_page_content", "content_text", "fetch_source_pages"),
+        "enrich",
+    ),
+    **dict.fromkeys(
+        (
+            "FetchError",
+            "FetchFailedError",
+            "FetchRefusedError",
+            "FetchTimeoutError",
+            "RefusalReason",
+        ),
+        "errors",
+    ),
+    "extract_content": "extract",
+    "html_to_markdown": "extract",
+    **dict.fromkeys(
+        ("DEFAULT_MAX_PAGE_BYTES", "MAX_REDIRECTS", "FetchOptions", "PageFetcher"), "fetch"
+    ),
+    **dict.fromkeys(("FetchMethod", "PageContent", "provided_page"), "models"),
+    "SafeResolver": "resolver",
+    **dict.fromkeys(("ALLOW_PRIVATE_ENV", "check_url", "private_allowed"), "safety"),
+    "fence_results": "tool_text",
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), submodules=True)
 
 __all__ = [
     "ALLOW_PRIVATE_ENV",

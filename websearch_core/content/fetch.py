@@ -1,7 +1,7 @@
 """Fetching pages safely: one URL or many, within one deadline, cached, escalating to Chromium.
 
 :class:`PageFetcher` owns an aiohttp session of its own whose connector resolves names
-through :class:`~websearch_core.content.safety.SafeResolver` (the search session is shared
+through :class:`~websearch_core.content.resolver.SafeResolver` (the search session is shared
 with providers and has no such rule). Per URL:
 
 1. :func:`~websearch_core.content.safety.check_url`, then the page cache (success only).
@@ -43,7 +43,8 @@ from .errors import (
 )
 from .extract import extract_content
 from .models import PageContent
-from .safety import ALLOW_HINT, Networks, SafeResolver, check_url, parse_networks, resolved_problem
+from .resolver import SafeResolver
+from .safety import ALLOW_HINT, Networks, check_url, parse_networks, resolved_problem
 
 if TYPE_CHECKING:
     from playwright.async_api import Route

@@ -7,10 +7,11 @@ addresses (``allow_private_addresses=True`` or ``WEBSEARCH_FETCH_ALLOW_PRIVATE=1
 
 * :func:`check_url` refuses other schemes, cloud-metadata host names, and IP literals that
   are not public; it runs on the first URL and again on every redirect hop.
-* :class:`SafeResolver` is the connector's resolver: host names are resolved, and refused
-  when any address they resolve to is not public. aiohttp connects only to the addresses
-  the resolver returned, so the address checked is the address connected to (a DNS answer
-  that changes between a check and the connection cannot slip through).
+* :class:`~websearch_core.content.resolver.SafeResolver` is the connector's resolver: host
+  names are resolved, and refused when any address they resolve to is not public. aiohttp
+  connects only to the addresses the resolver returned, so the address checked is the
+  address connected to (a DNS answer that changes between a check and the connection
+  cannot slip through).
 """
 
 import ipaddress
@@ -20,9 +21,6 @@ import socket
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
-from aiohttp.abc import AbstractResolver, ResolveResult
-from aiohttp.resolver import DefaultResolver
-
 from .errors import FetchRefusedError
 
 __all__ = [
@@ -31,7 +29,6 @@ __all__ = [
     "ALLOW_PRIVATE_ENV",
     "METADATA_HOSTS",
     "Networks",
-    "SafeResolver",
     "address_problem",
     "check_url",
     "parse_networks",
@@ -207,55 +204,6 @@ def _check_numeric_spelling(url: str, host: str, *, allow_private: bool, allowed
     raise FetchRefusedError(
         url, f"{host} is a non-standard spelling of {address}: write {address}", "invalid_url"
     )
-
-
-class SafeResolver(AbstractResolver):
-    """A resolver that refuses host names resolving to a non-public address.
-
-    Args:
-        allow_private: Resolve without the address rules.
-        allowed: Networks allowed although not public.
-        resolver: The resolver doing the lookups (aiohttp's default when omitted).
-    """
-
-    def __init__(
-        self,
-        *,
-        allow_private: bool,
-        allowed: Networks = (),
-        resolver: AbstractResolver | None = None,
-    ) -> None:
-        self._allow_private = allow_private
-        self._allowed = allowed
-        self._resolver = resolver if resolver is not None else DefaultResolver()
-
-    async def resolve(
-        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
-    ) -> list[ResolveResult]:
-        """Resolve ``host``; refuse it when any of its addresses is not public.
-
-        Every address is checked, not only the first: a name with one public and one
-        private address would otherwise reach the private one on a connection retry.
-
-        Raises:
-            FetchRefusedError: The name resolves to a non-public address.
-        """
-        results = await self._resolver.resolve(host, port, family)
-        if self._allow_private:
-            return results
-        for result in results:
-            problem = address_problem(result["host"], self._allowed)
-            if problem:
-                raise FetchRefusedError(
-                    f"http://{host}/",
-                    f"{host} resolves to {result['host']}, {problem}; {_HINT}",
-                    "address",
-                )
-        return results
-
-    async def close(self) -> None:
-        """Close the wrapped resolver."""
-        await self._resolver.close()
 
 
 def resolved_problem(infos: list[tuple[Any, ...]], allowed: Networks = ()) -> str | None:
