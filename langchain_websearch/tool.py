@@ -9,20 +9,22 @@ texts of :mod:`websearch_core.tool_errors` (without an artifact: no search ran).
 
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import BaseModel, PrivateAttr, ValidationError
 from pydantic.v1 import ValidationError as ValidationErrorV1
 
-from websearch_core import TOOL_DESCRIPTION, ConfigurationError, SearchToolResult
-from websearch_core.client import LoopBoundClient
-from websearch_core.client_options import ClientOptions
+from websearch_core import TOOL_DESCRIPTION, ConfigurationError
+from websearch_core.client_options import ClientOptions, loop_bound_client
 from websearch_core.closing import AsyncClosing
-from websearch_core.models import Recency
+from websearch_core.models import Recency, SearchToolResult
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_schema import ToolArguments, tool_search_params
+
+if TYPE_CHECKING:
+    from websearch_core.client import LoopBoundClient
 
 __all__ = ["WebSearchInput", "WebSearchTool"]
 
@@ -110,7 +112,7 @@ class WebSearchTool(BaseTool, ClientOptions, AsyncClosing):
     ) = invalid_arguments_text
     """Invalid arguments reach the model as error text naming each bad field."""
 
-    _clients: LoopBoundClient = PrivateAttr(default_factory=LoopBoundClient)
+    _clients: "LoopBoundClient" = PrivateAttr(default_factory=loop_bound_client)
 
     def run(
         self, tool_input: Any, *args: Any, tool_call_id: str | None = None, **kwargs: Any

@@ -8,20 +8,23 @@ configuration come back the same way, with the one-line texts of
 :mod:`websearch_core.tool_errors` that the LangChain tool gives too.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
 from pydantic import ConfigDict, ValidationError
 
-from websearch_core import TOOL_DESCRIPTION, ConfigurationError, SearchToolResult, WebSearch
-from websearch_core.client import LoopBoundClient
+from websearch_core import TOOL_DESCRIPTION, ConfigurationError
 from websearch_core.closing import AsyncClosing
-from websearch_core.models import Recency
-from websearch_core.settings_errors import configuration_errors
+from websearch_core.models import Recency, SearchToolResult
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_schema import ToolArguments, tool_search_params
+
+if TYPE_CHECKING:
+    # The client (its providers, transport and filters) loads when a tool is built, not
+    # when this module is imported.
+    from websearch_core import WebSearch
 
 __all__ = [
     "WebSearchArgs",
@@ -148,11 +151,13 @@ class WebSearchToolSpec(BaseToolSpec, AsyncClosing):
 
     spec_functions: list[SPEC_FUNCTION_TYPE] = [("web_search", "aweb_search")]  # noqa: RUF012
 
-    def __init__(self, web_search: WebSearch | None = None, **kwargs: Any) -> None:
+    def __init__(self, web_search: "WebSearch | None" = None, **kwargs: Any) -> None:
         if web_search is not None and kwargs:
             raise TypeError("pass either web_search or WebSearch arguments, not both")
         self._given = web_search
         self._kwargs = kwargs
+        from websearch_core.client import LoopBoundClient  # the client loads with a tool
+
         self._clients = LoopBoundClient()
 
     def web_search(
@@ -239,7 +244,10 @@ class WebSearchToolSpec(BaseToolSpec, AsyncClosing):
         """
         await self._clients.aclose()
 
-    def _new_client(self) -> WebSearch:
+    def _new_client(self) -> "WebSearch":
+        from websearch_core import WebSearch
+        from websearch_core.settings_errors import configuration_errors
+
         given = {name: name for name in self._kwargs}  # ranked above the environment
         with configuration_errors(given):
             return WebSearch(**self._kwargs)
@@ -261,7 +269,7 @@ def web_search_metadata(name: str = TOOL_NAME, *, return_direct: bool = False) -
 
 
 def create_web_search_tool(
-    web_search: WebSearch | None = None, **kwargs: Any
+    web_search: "WebSearch | None" = None, **kwargs: Any
 ) -> WebSearchFunctionTool:
     """Build the ``web_search`` ``FunctionTool`` (native sync and async functions).
 

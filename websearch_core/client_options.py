@@ -4,18 +4,53 @@ The LangChain tool and retriever and the LlamaIndex retriever all accept the sam
 construction-time options (settings, keys, a preferred provider, a timeout, or a ready
 client) with the same checks; they inherit them from :class:`ClientOptions`. Pydantic
 only: the core still imports no framework.
+
+Defining an adapter's class must stay cheap (it happens on ``import langchain_websearch``),
+so this module does not import the client or the provider registry: the ``web_search``
+field checks its value's class when one is given, and the provider check and
+:meth:`ClientOptions.new_client` import what they need when they run.
 """
 
-from typing import Any, Self
+from typing import TYPE_CHECKING, Annotated, Any, Self, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    SecretStr,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticKnownError
 
-from .client import WebSearch
-from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER
 from .settings import MAX_TIMEOUT_SECONDS, Settings
 from .settings_errors import configuration_errors
 
-__all__ = ["ClientOptions"]
+__all__ = ["ClientOptions", "loop_bound_client"]
+
+
+def _web_search_instance(value: object) -> object:
+    """Accept a :class:`~websearch_core.WebSearch` (what ``WebSearch | None`` would check).
+
+    Raises:
+        PydanticKnownError: Anything else, with pydantic's own ``is_instance_of`` error.
+    """
+    from .client import WebSearch  # loaded already whenever a WebSearch exists
+
+    if not isinstance(value, WebSearch):
+        raise PydanticKnownError("is_instance_of", {"class": "WebSearch"})
+    return value
+
+
+if TYPE_CHECKING:
+    from .client import LoopBoundClient, WebSearch
+
+    _Client: TypeAlias = WebSearch
+else:
+    # The class itself would make defining ClientOptions import the client with its
+    # providers, transport and filters (~40 ms); the same check runs on the value instead.
+    _Client = Annotated[object, PlainValidator(_web_search_instance)]
 
 
 class ClientOptions(BaseModel):
@@ -32,7 +67,7 @@ class ClientOptions(BaseModel):
     it never forces: a model cannot pick a provider). ``None``/``"auto"``: the auto chain."""
     timeout_seconds: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
     """Per-provider request timeout in seconds (default from the settings)."""
-    web_search: WebSearch | None = Field(default=None, exclude=True)
+    web_search: _Client | None = Field(default=None, exclude=True)
     """A ready client to use instead of building one from the fields above."""
 
     @field_validator("provider")
@@ -43,6 +78,8 @@ class ClientOptions(BaseModel):
         value = value.strip().lower()
         if value in ("", "auto"):
             return None
+        from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER
+
         if value not in PROVIDER_REGISTRY:
             known = ", ".join(SEARCH_PROVIDER_ORDER)
             raise ValueError(f"Unknown search provider: {value} (known: {known})")
@@ -57,7 +94,7 @@ class ClientOptions(BaseModel):
             )
         return self
 
-    def new_client(self) -> WebSearch:
+    def new_client(self) -> "WebSearch":
         """A new :class:`WebSearch` built from these options (not from ``web_search``).
 
         Settings are read here, at first use, not at construction: a tool built at import
@@ -67,6 +104,8 @@ class ClientOptions(BaseModel):
             ConfigurationError: The environment or config file holds an invalid setting;
                 the message names the variable or file.
         """
+        from .client import WebSearch
+
         overrides: dict[str, Any] = {}
         if self.provider is not None:
             overrides["provider"] = self.provider
@@ -74,3 +113,14 @@ class ClientOptions(BaseModel):
             overrides["timeout_seconds"] = self.timeout_seconds
         with configuration_errors({name: name for name in overrides}):
             return WebSearch(self.settings, api_keys=self.api_keys, **overrides)
+
+
+def loop_bound_client() -> "LoopBoundClient":
+    """A new :class:`~websearch_core.client.LoopBoundClient`, for an adapter's private field.
+
+    The adapters' ``default_factory``: the client module loads when a tool is built, not
+    when its class is defined.
+    """
+    from .client import LoopBoundClient
+
+    return LoopBoundClient()

@@ -1,0 +1,95 @@
+"""Importing an adapter, and building its tool, loads no HTTP stack, parser or database.
+
+``import langchain_websearch`` runs at every agent's start-up; issue 11 holds it to 1.15x
+the import of LangChain's own ``BaseTool``. aiohttp alone (~80 ms) is more than that whole
+allowance, so the network stack, the HTML parser and the state database must load on
+first use. Each check runs in a fresh interpreter: this process has imported all of them.
+"""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from pydantic import ValidationError
+
+from langchain_websearch import WebSearchTool
+
+HEAVY = ("aiohttp", "yarl", "lxml", "sqlite3", "dateutil")
+"""Third-party stacks (and the state database) that only a search or a fetch needs."""
+
+
+def _loaded_after(code: str) -> set[str]:
+    """The module names loaded once ``code`` has run in a fresh interpreter."""
+    script = f"import json, sys\n{code}\nprint(json.dumps(sorted(sys.modules)))\n"
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stderr
+    return set(json.loads(completed.stdout.splitlines()[-1]))
+
+
+def _heavy(modules: set[str]) -> set[str]:
+    return {name for name in modules if name.split(".")[0] in HEAVY}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import langchain_websearch",
+        "import llamaindex_websearch",
+        "from websearch_core import SearchParams, SearchToolResult, Settings",
+        "import websearch_core.content",
+    ],
+)
+def test_importing_loads_no_network_stack_parser_or_database(code: str) -> None:
+    loaded = _loaded_after(code)
+    assert _heavy(loaded) == set()
+    # Nor the client, its providers or the content fetcher: defining a tool needs none.
+    ours = {name for name in loaded if name.startswith("websearch_core.")}
+    assert not ours & {
+        "websearch_core.client",
+        "websearch_core.providers",
+        "websearch_core.content.fetch",
+        "websearch_core.content.extract",
+    }
+
+
+def test_the_llamaindex_tool_module_does_not_load_the_settings_stack() -> None:
+    assert "pydantic_settings" not in _loaded_after("import llamaindex_websearch")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from langchain_websearch import WebSearchTool; WebSearchTool()",
+        "from llamaindex_websearch import create_web_search_tool; create_web_search_tool()",
+    ],
+)
+def test_building_a_tool_still_leaves_aiohttp_to_the_first_search(code: str) -> None:
+    loaded = _loaded_after(code)
+    assert "websearch_core.client" in loaded  # the tool is ready to search...
+    assert _heavy(loaded) == set()  # ...and the HTTP session opens with the first call
+
+
+def test_the_lazy_packages_still_export_every_public_name() -> None:
+    code = (
+        "import websearch_core, websearch_core.content as content\n"
+        "for package in (websearch_core, content):\n"
+        "    for name in package.__all__:\n"
+        "        getattr(package, name)\n"
+        "from websearch_core.content import SafeResolver, PageFetcher, extract_content\n"
+    )
+    loaded = _loaded_after(code)
+    assert {"aiohttp", "lxml"} <= loaded  # the fetcher and extractor did load, on demand
+
+
+def test_web_search_must_still_be_a_websearch_client() -> None:
+    # The field's class is checked on the value (the class is not imported to define the
+    # tool); the error is the one pydantic gives for an arbitrary class.
+    with pytest.raises(ValidationError) as caught:
+        WebSearchTool(web_search="not a client")
+    (error,) = caught.value.errors()
+    assert error["loc"] == ("web_search",)
+    assert error["type"] == "is_instance_of"
+    assert error["msg"] == "Input should be an instance of WebSearch"
