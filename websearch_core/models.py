@@ -73,7 +73,9 @@ def _canonical_tag(value: str) -> str:
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # defer_build: a model's validator is built when it is first used, not on import
+    # (importing a tool adapter loads this module but builds no response).
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class SearchParams(_Frozen):

@@ -31,13 +31,11 @@ The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same
 """
 
 import os
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
-import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import (
     BaseSettings,
@@ -95,6 +93,8 @@ def default_config_file() -> Path:
     configured = os.environ.get("WEBSEARCH_CONFIG_FILE")
     if configured:
         return Path(configured).expanduser()
+    import platformdirs  # here, not at import: a tool's import need not find config dirs
+
     return platformdirs.user_config_path(APP_NAME) / "config.toml"
 
 
@@ -104,6 +104,8 @@ def _config_file_source(settings_cls: type[BaseSettings], path: Path) -> TomlCon
     Raises:
         ConfigurationError: The file is not valid TOML, not UTF-8, or cannot be read.
     """
+    import tomllib  # as pydantic-settings does: only when a file is read
+
     try:
         return TomlConfigSettingsSource(settings_cls, toml_file=path if path.is_file() else None)
     except tomllib.TOMLDecodeError as error:

@@ -11,7 +11,6 @@ invalid tool arguments. :func:`configuration_errors` turns it into a
 
 import contextlib
 import os
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -81,6 +80,8 @@ def _source(location: Sequence[str], given: Mapping[str, str], config_file: Path
 
 
 def _in_config_file(path: Path, field: str) -> bool:
+    import tomllib  # only when an error is being explained
+
     try:
         with path.open("rb") as file:
             return field in tomllib.load(file)
