@@ -7,6 +7,7 @@ catch. Invalid arguments and bad configuration come back the same way, as the on
 texts of :mod:`websearch_core.tool_errors` (without an artifact: no search ran).
 """
 
+import inspect
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Literal
@@ -34,6 +35,28 @@ _TOOL_CALL_ID: ContextVar[str | None] = ContextVar("web_search_tool_call_id", de
 
 class WebSearchInput(ToolArguments):
     """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
+
+
+def _plain_signature(model: type[BaseModel]) -> inspect.Signature:
+    """``model``'s signature with each field's own type, its constraints left to the model.
+
+    LangChain reads the args schema's signature twice on every call (looking for injected
+    arguments) and rebuilds each annotation as it goes. Pydantic's signature wraps every
+    bounded field in ``Annotated[int | None, Strict(), Ge(), Le()]``, which makes those two
+    reads cost several times what the types alone do. The parameters, kinds and defaults
+    stay pydantic's; validation and the JSON schema the model sees are untouched.
+    """
+    signature = inspect.signature(model)
+    fields = model.model_fields
+    return signature.replace(
+        parameters=[
+            parameter.replace(annotation=fields[name].annotation)
+            for name, parameter in signature.parameters.items()
+        ]
+    )
+
+
+WebSearchInput.__signature__ = _plain_signature(WebSearchInput)
 
 
 class WebSearchTool(BaseTool, ClientOptions, AsyncClosing):
@@ -180,10 +203,17 @@ class WebSearchTool(BaseTool, ClientOptions, AsyncClosing):
         return self._output(result)
 
     def _output(self, result: SearchToolResult) -> tuple[str | ToolMessage, dict[str, Any]]:
-        """The ``(content, artifact)`` pair; a failure inside a tool call is its own message."""
-        artifact = result.to_metadata()
+        """The ``(content, artifact)`` pair; a failure inside a tool call is its own message.
+
+        LangChain keeps an artifact only in a tool call's ``ToolMessage``: invoked with
+        plain arguments it returns the content alone. So the artifact, a JSON dump of the
+        whole response, is built only when a tool call will carry it.
+        """
         tool_call_id = _TOOL_CALL_ID.get()
-        if not result.is_error or tool_call_id is None:
+        if tool_call_id is None:
+            return result.text, {}
+        artifact = result.to_metadata()
+        if not result.is_error:
             return result.text, artifact
         message = ToolMessage(
             result.text,

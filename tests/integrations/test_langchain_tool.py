@@ -1,11 +1,12 @@
 """``WebSearchTool`` through LangChain's own invocation paths, against the simulator."""
 
 import asyncio
+import inspect
 import json
 import subprocess
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import Annotated, Any, get_origin
 
 import aiohttp
 import pytest
@@ -25,6 +26,7 @@ from websearch_core import (
     WebSearch,
 )
 from websearch_core.testing import Fault, Simulator
+from websearch_core.tool_schema import ToolArguments
 
 
 def _tool(sim: Simulator, *exclude: str, **fields: Any) -> WebSearchTool:
@@ -87,6 +89,31 @@ def test_tool_metadata() -> None:
     assert openai["name"] == "web_search"
     assert openai["description"] == TOOL_DESCRIPTION
     assert openai["parameters"]["required"] == ["query"]
+
+
+def test_the_lighter_signature_shows_a_model_exactly_the_same_tool() -> None:
+    # WebSearchInput's signature drops pydantic's constraint wrappers (LangChain reads it
+    # on every call); a twin schema keeping pydantic's own signature must look the same
+    # to LangChain and to a model, constraints included.
+    class Twin(ToolArguments):
+        pass
+
+    Twin.__name__ = Twin.__qualname__ = "WebSearchInput"
+    ours = inspect.signature(WebSearchInput)
+    pydantics = inspect.signature(Twin)
+    assert any(get_origin(p.annotation) is Annotated for p in pydantics.parameters.values())
+    assert [(p.name, p.kind, p.default) for p in ours.parameters.values()] == [
+        (p.name, p.kind, p.default) for p in pydantics.parameters.values()
+    ]
+    for name, parameter in ours.parameters.items():
+        assert parameter.annotation == WebSearchInput.model_fields[name].annotation
+    twin_tool = WebSearchTool(args_schema=Twin)
+    assert convert_to_openai_tool(WebSearchTool()) == convert_to_openai_tool(twin_tool)
+    assert (
+        WebSearchTool().tool_call_schema.model_json_schema()
+        == twin_tool.tool_call_schema.model_json_schema()
+    )
+    assert WebSearchTool().args == twin_tool.args
 
 
 def test_configuration_is_validated_at_construction() -> None:
