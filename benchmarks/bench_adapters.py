@@ -1,0 +1,291 @@
+"""What the framework adapters cost: their import, and what a tool call adds to a search.
+
+Two questions, each answered with ratios measured in one run (no timed assertions anywhere):
+
+* ``imports``: each statement in a fresh interpreter, the variants alternating run by run
+  (rotated, so none always runs first): ``import langchain_websearch`` against the
+  framework import it cannot avoid (``from langchain_core.tools import BaseTool,
+  StructuredTool``), the same for LlamaIndex (``from llama_index.core.tools import
+  FunctionTool``), and importing and building the tool against importing and building a
+  trivial framework tool. ``--before DIR`` adds the same statements run against another
+  checkout (e.g. the main branch) as a third variant, for a before/after in the same run.
+* ``tools``: one round = five calls, in rotated order, against a loopback server answering
+  with a real Brave capture (``../shared/fixtures/brave``): ``raw`` (the GET +
+  ``json.loads``), ``trivial`` (a trivial framework tool doing that GET and returning a
+  short text, as a tool does), ``core`` (``WebSearch.run``, what our tool calls),
+  ``wrapped`` (a trivial framework tool returning ``WebSearch.run``'s text) and ``tool``
+  (ours). ``tool / trivial`` is the issue's ratio; ``tool / wrapped`` is what the adapter
+  alone adds (1.0: nothing beyond what the framework costs any tool doing that search);
+  ``core / raw`` is the core's own share (``bench_overhead`` measures it in detail).
+  LangChain runs twice: invoked with plain arguments, and with a ``ToolCall`` (what an
+  agent sends; our result is then a ``ToolMessage`` carrying the structured artifact).
+  ``--state memory`` puts the core and the tool on in-memory state: under load the SQLite
+  store's thread hop jitters by milliseconds, hiding differences of tens of microseconds.
+
+Defaults as a user gets them: SQLite state in a fresh directory, result cache off::
+
+    python benchmarks/bench_adapters.py [imports tools] [--rounds N] [--import-runs N]
+        [--before DIR] [--state sqlite|memory]
+"""
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from bench_overhead import (
+    FIXTURES,
+    KEYS,
+    QUERY,
+    WARMUP,
+    _import_seconds,
+    _quartiles,
+    _raw_get,
+    _serve,
+    _settings,
+)
+
+from websearch_core import SearchParams, SearchToolResult, Settings, WebSearch
+
+Call = Callable[[], Awaitable[object]]
+
+_TRIVIAL_LANGCHAIN = (
+    "from langchain_core.tools import StructuredTool; "
+    "StructuredTool.from_function(func=lambda query: query, name='web_search', "
+    "description='Search the web.')"
+)
+_TRIVIAL_LLAMAINDEX = (
+    "from llama_index.core.tools import FunctionTool; "
+    "FunctionTool.from_defaults(fn=lambda query: query, name='web_search', "
+    "description='Search the web.')"
+)
+IMPORTS: dict[str, tuple[str, str]] = {
+    "import langchain_websearch": (
+        "import langchain_websearch",
+        "from langchain_core.tools import BaseTool, StructuredTool",
+    ),
+    "import llamaindex_websearch": (
+        "import llamaindex_websearch",
+        "from llama_index.core.tools import FunctionTool",
+    ),
+    "import + WebSearchTool()": (
+        "from langchain_websearch import WebSearchTool; WebSearchTool()",
+        _TRIVIAL_LANGCHAIN,
+    ),
+    "import + create_web_search_tool()": (
+        "from llamaindex_websearch import create_web_search_tool; create_web_search_tool()",
+        _TRIVIAL_LLAMAINDEX,
+    ),
+}
+"""Label to (our statement, the floor statement)."""
+
+
+def _spread(samples: list[float], scale: float = 1.0) -> str:
+    q1, median, q3 = _quartiles(samples)
+    return f"{median * scale:7.2f} [{q1 * scale:.2f}-{q3 * scale:.2f}]"
+
+
+def bench_imports(runs: int, before: Path | None) -> None:
+    """Each statement in a fresh interpreter; floor, ours (and before) in rotated order."""
+    for label, (ours, floor) in IMPORTS.items():
+        variants = {"floor": floor, "ours": ours}
+        if before is not None:
+            # The other checkout first on sys.path: its packages shadow this one's.
+            variants["before"] = f"import sys; sys.path.insert(0, {str(before)!r}); {ours}"
+        times: dict[str, list[float]] = {name: [] for name in variants}
+        names = list(variants)
+        for index in range(runs + 1):
+            shift = index % len(names)
+            for name in names[shift:] + names[:shift]:
+                seconds = _import_seconds(variants[name])
+                if index:  # the first round warms the file cache
+                    times[name].append(seconds)
+        line = f"{label:<34} floor {statistics.median(times['floor']) * 1e3:5.0f} ms"
+        for name in names[1:]:
+            ratios = [o / f for o, f in zip(times[name], times["floor"], strict=True)]
+            line += (
+                f"   {name} {statistics.median(times[name]) * 1e3:5.0f} ms ratio {_spread(ratios)}x"
+            )
+        print(f"{line}   ({runs} runs)", flush=True)
+
+
+async def _rounds(variants: dict[str, Call], rounds: int) -> dict[str, list[float]]:
+    """Every variant once per round, the order rotated each round; warm-up rounds dropped."""
+    names = list(variants)
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for index in range(WARMUP + rounds):
+        shift = index % len(names)
+        for name in names[shift:] + names[:shift]:
+            started = time.perf_counter()
+            await variants[name]()
+            elapsed = time.perf_counter() - started
+            if index >= WARMUP:
+                times[name].append(elapsed)
+    return times
+
+
+def _user_settings(origin: str, state_dir: Path, state: str) -> Settings:
+    """bench_overhead's settings (SQLite state, cache off), or the same on in-memory state."""
+    settings = _settings(origin, state_dir)
+    if state == "memory":
+        settings = settings.model_copy(update={"state_backend": "memory"})
+    return settings
+
+
+def _report(label: str, times: dict[str, list[float]]) -> None:
+    """Medians with IQRs, and each ratio as the median (IQR) of its per-round ratios."""
+    print(f"{label}", flush=True)
+    for name, samples in times.items():
+        print(f"  {name:<8} {_spread(samples, 1e3)} ms")
+    for text, ours, base in (
+        ("tool / trivial (the issue's ratio)", "tool", "trivial"),
+        ("tool / wrapped (the adapter alone)", "tool", "wrapped"),
+        ("core / raw (WebSearch.run)", "core", "raw"),
+    ):
+        ratios = [o / b for o, b in zip(times[ours], times[base], strict=True)]
+        print(f"  {text:<36} {_spread(ratios)}x")
+    framework = statistics.median(times["trivial"]) - statistics.median(times["raw"])
+    print(f"  trivial - raw (the framework)        {framework * 1e6:7.0f} us", flush=True)
+
+
+def _returning_text(search: Callable[[str], Awaitable[Any]]) -> Callable[[str], Awaitable[str]]:
+    """``search`` as a tool does it: the model gets text, not the decoded JSON.
+
+    Returning the decoded JSON itself would make the framework stringify 44 KiB on every
+    call (LangChain into a tool call's ``ToolMessage``, LlamaIndex into every output's
+    text block), a cost no real tool has and one that would flatter our ratio.
+    """
+
+    async def text(query: str) -> str:
+        result = await search(query)
+        return result.text if isinstance(result, SearchToolResult) else str(len(result))
+
+    return text
+
+
+def _variants(
+    raw: Callable[[str], Awaitable[Any]],
+    core: WebSearch,
+    trivial: Callable[[], Awaitable[object]],
+    wrapped: Callable[[], Awaitable[object]],
+    tool: Callable[[], Awaitable[object]],
+) -> dict[str, Call]:
+    """The five calls of a round; ``trivial`` and ``wrapped`` are framework tools over
+    ``raw`` and over ``core.run``: the adapter alone is ``tool / wrapped``."""
+    params = SearchParams(query=QUERY)
+    return {
+        "raw": lambda: raw(QUERY),
+        "trivial": trivial,
+        "core": lambda: core.run(params),
+        "wrapped": wrapped,
+        "tool": tool,
+    }
+
+
+def _core_search(core: WebSearch) -> Callable[[str], Awaitable[SearchToolResult]]:
+    async def search(query: str) -> SearchToolResult:
+        return await core.run(SearchParams(query=query))
+
+    return search
+
+
+async def bench_langchain(origin: str, state_dir: Path, rounds: int, state: str) -> None:
+    from langchain_core.tools import StructuredTool
+
+    from langchain_websearch import WebSearchTool
+
+    def framework_tool(search: Callable[[str], Awaitable[Any]]) -> StructuredTool:
+        return StructuredTool.from_function(
+            coroutine=_returning_text(search), name="web_search", description="Search the web."
+        )
+
+    settings = _user_settings(origin, state_dir / "core", state)
+    async with aiohttp.ClientSession() as session, WebSearch(settings, api_keys=KEYS) as core:
+        raw = _raw_get(session, origin)
+        trivial, wrapped = framework_tool(raw), framework_tool(_core_search(core))
+        settings = _user_settings(origin, state_dir / "tool", state)
+        async with WebSearchTool(settings=settings, api_keys=KEYS) as tool:
+            for label, call in (
+                ("plain arguments", {"query": QUERY}),
+                ("ToolCall", _tool_call({"query": QUERY})),
+            ):
+                variants = _variants(
+                    raw,
+                    core,
+                    lambda call=call: trivial.ainvoke(call),  # type: ignore[misc]
+                    lambda call=call: wrapped.ainvoke(call),  # type: ignore[misc]
+                    lambda call=call: tool.ainvoke(call),  # type: ignore[misc]
+                )
+                _report(f"langchain ainvoke, {label}", await _rounds(variants, rounds))
+
+
+def _tool_call(args: dict[str, Any]) -> dict[str, Any]:
+    return {"args": args, "id": "call_1", "name": "web_search", "type": "tool_call"}
+
+
+async def bench_llamaindex(origin: str, state_dir: Path, rounds: int, state: str) -> None:
+    from llama_index.core.tools import FunctionTool
+
+    from llamaindex_websearch import create_web_search_tool
+
+    def framework_tool(search: Callable[[str], Awaitable[Any]]) -> FunctionTool:
+        return FunctionTool.from_defaults(
+            async_fn=_returning_text(search), name="web_search", description="Search the web."
+        )
+
+    settings = _user_settings(origin, state_dir / "core", state)
+    async with aiohttp.ClientSession() as session, WebSearch(settings, api_keys=KEYS) as core:
+        raw = _raw_get(session, origin)
+        trivial, wrapped = framework_tool(raw), framework_tool(_core_search(core))
+        settings = _user_settings(origin, state_dir / "tool", state)
+        async with create_web_search_tool(settings=settings, api_keys=KEYS) as tool:
+            variants = _variants(
+                raw,
+                core,
+                lambda: trivial.acall(query=QUERY),
+                lambda: wrapped.acall(query=QUERY),
+                lambda: tool.acall(query=QUERY),
+            )
+            _report("llamaindex acall", await _rounds(variants, rounds))
+
+
+async def bench_tools(rounds: int, state: str) -> None:
+    capture = sorted(FIXTURES.glob("*.json"))[0]
+    runner, origin = await _serve(capture.read_bytes())
+    size = capture.stat().st_size / 1024
+    print(f"capture {capture.name} ({size:.0f} KiB), {rounds} rounds, {state} state")
+    try:
+        with tempfile.TemporaryDirectory() as directory:
+            await bench_langchain(origin, Path(directory) / "langchain", rounds, state)
+            await bench_llamaindex(origin, Path(directory) / "llamaindex", rounds, state)
+    finally:
+        await runner.cleanup()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("bench", nargs="*", choices=["imports", "tools"], default=None)
+    parser.add_argument("--rounds", type=int, default=400)
+    parser.add_argument("--import-runs", type=int, default=15)
+    parser.add_argument("--before", type=Path, default=None, help="another checkout to compare")
+    parser.add_argument("--state", choices=["sqlite", "memory"], default="sqlite")
+    args = parser.parse_args()
+    names = args.bench or ["tools", "imports"]
+    if not sorted(FIXTURES.glob("*.json")):
+        print("skipped: ../shared/fixtures/brave/*.json not available")
+        return
+    print(f"python {sys.version.split()[0]}")
+    if "tools" in names:
+        asyncio.run(bench_tools(args.rounds, args.state))
+    if "imports" in names:
+        bench_imports(args.import_runs, args.before)
+
+
+if __name__ == "__main__":
+    main()
