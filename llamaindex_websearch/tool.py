@@ -152,12 +152,12 @@ class WebSearchToolSpec(BaseToolSpec, AsyncClosing):
     spec_functions: list[SPEC_FUNCTION_TYPE] = [("web_search", "aweb_search")]  # noqa: RUF012
 
     def __init__(self, web_search: "WebSearch | None" = None, **kwargs: Any) -> None:
+        from websearch_core.client import LoopBoundClient  # the client loads with a tool
+
         if web_search is not None and kwargs:
             raise TypeError("pass either web_search or WebSearch arguments, not both")
         self._given = web_search
         self._kwargs = kwargs
-        from websearch_core.client import LoopBoundClient  # the client loads with a tool
-
         self._clients = LoopBoundClient()
 
     def web_search(

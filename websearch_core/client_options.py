@@ -6,9 +6,10 @@ client) with the same checks; they inherit them from :class:`ClientOptions`. Pyd
 only: the core still imports no framework.
 
 Defining an adapter's class must stay cheap (it happens on ``import langchain_websearch``),
-so this module does not import the client or the provider registry: the ``web_search``
-field checks its value's class when one is given, and the provider check and
-:meth:`ClientOptions.new_client` import what they need when they run.
+so this module imports neither the client, the provider registry nor the settings model
+(pydantic-settings): the ``web_search`` and ``settings`` fields check a value when one is
+given, and the provider check and :meth:`ClientOptions.new_client` import what they need
+when they run.
 """
 
 from typing import TYPE_CHECKING, Annotated, Any, Self, TypeAlias
@@ -24,8 +25,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticKnownError
 
-from .settings import MAX_TIMEOUT_SECONDS, Settings
-from .settings_errors import configuration_errors
+from .settings_limits import MAX_TIMEOUT_SECONDS
 
 __all__ = ["ClientOptions", "loop_bound_client"]
 
@@ -43,14 +43,29 @@ def _web_search_instance(value: object) -> object:
     return value
 
 
+def _settings_value(value: object) -> object:
+    """Validate ``value`` as the nested :class:`~websearch_core.Settings` field would.
+
+    An instance passes as it is; a mapping is validated into one (no environment read, as
+    for any nested model), and errors keep their location under ``settings``.
+    """
+    from .settings import Settings
+
+    return Settings.model_validate(value)
+
+
 if TYPE_CHECKING:
     from .client import LoopBoundClient, WebSearch
+    from .settings import Settings
 
     _Client: TypeAlias = WebSearch
+    _Settings: TypeAlias = Settings
 else:
-    # The class itself would make defining ClientOptions import the client with its
-    # providers, transport and filters (~40 ms); the same check runs on the value instead.
+    # The classes themselves would make defining ClientOptions import the client with its
+    # providers, transport and filters (~40 ms) and pydantic-settings (~15 ms); the same
+    # checks run on a value instead.
     _Client = Annotated[object, PlainValidator(_web_search_instance)]
+    _Settings = Annotated[object, PlainValidator(_settings_value)]
 
 
 class ClientOptions(BaseModel):
@@ -58,7 +73,7 @@ class ClientOptions(BaseModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    settings: Settings | None = None
+    settings: _Settings | None = None
     """Resolved settings; by default read from the environment and the config file."""
     api_keys: dict[str, SecretStr] = Field(default_factory=dict)
     """Keys given in code (``{"brave": "..."}``), ranked above the environment."""
@@ -105,6 +120,7 @@ class ClientOptions(BaseModel):
                 the message names the variable or file.
         """
         from .client import WebSearch
+        from .settings_errors import configuration_errors
 
         overrides: dict[str, Any] = {}
         if self.provider is not None:

@@ -31,9 +31,7 @@ The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same
 """
 
 import os
-from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
@@ -48,6 +46,15 @@ from pydantic_settings import (
 
 from .errors import ConfigurationError
 from .provider_ids import SEARCH_PROVIDER_ORDER
+from .settings_limits import (
+    DEFAULT_CONNECT_TIMEOUT_SECONDS,
+    DEFAULT_DEADLINE_SECONDS,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_TIMEOUT_SECONDS,
+    DEFAULT_TIMEOUTS_BY_KIND,
+    MAX_DEADLINE_SECONDS,
+    MAX_TIMEOUT_SECONDS,
+)
 
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT_SECONDS",
@@ -62,19 +69,6 @@ __all__ = [
     "default_config_file",
 ]
 
-DEFAULT_TIMEOUT_SECONDS = 60.0
-"""The per-provider timeout of answer engines, and of any request outside the chain."""
-MAX_TIMEOUT_SECONDS = 300.0
-DEFAULT_TIMEOUTS_BY_KIND: Mapping[str, float] = MappingProxyType(
-    {"answer": DEFAULT_TIMEOUT_SECONDS, "api": 20.0, "scraper": 15.0, "aggregate": 30.0}
-)
-"""Per-provider timeouts when ``timeout_seconds`` is unset: answer engines write a whole
-answer and may take a minute; APIs and scrapers that have not answered in seconds will not."""
-DEFAULT_DEADLINE_SECONDS = 55.0
-"""The whole call: seven keyless engines that accept and never answer end it within a minute."""
-MAX_DEADLINE_SECONDS = 900.0
-DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
-DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 APP_NAME = "websearch-tools"
 
 _SEARXNG_ENV = {

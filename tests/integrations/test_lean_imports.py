@@ -14,6 +14,7 @@ import pytest
 from pydantic import ValidationError
 
 from langchain_websearch import WebSearchTool
+from websearch_core import Settings
 
 HEAVY = ("aiohttp", "yarl", "lxml", "sqlite3", "dateutil")
 """Third-party stacks (and the state database) that only a search or a fetch needs."""
@@ -55,8 +56,10 @@ def test_importing_loads_no_network_stack_parser_or_database(code: str) -> None:
     }
 
 
-def test_the_llamaindex_tool_module_does_not_load_the_settings_stack() -> None:
-    assert "pydantic_settings" not in _loaded_after("import llamaindex_websearch")
+@pytest.mark.parametrize("package", ["langchain_websearch", "llamaindex_websearch"])
+def test_defining_the_tools_does_not_load_the_settings_stack(package: str) -> None:
+    loaded = _loaded_after(f"import {package}")
+    assert not {"pydantic_settings", "dotenv", "websearch_core.settings"} & loaded
 
 
 @pytest.mark.parametrize(
@@ -82,6 +85,21 @@ def test_the_lazy_packages_still_export_every_public_name() -> None:
     )
     loaded = _loaded_after(code)
     assert {"aiohttp", "lxml"} <= loaded  # the fetcher and extractor did load, on demand
+
+
+def test_settings_are_still_validated_as_the_settings_model() -> None:
+    # Checked on the value now (the class is not imported to define the tool), with the
+    # errors a nested Settings field gives: located under ``settings``.
+    settings = Settings()
+    assert WebSearchTool(settings=settings).settings is settings
+    with pytest.raises(ValidationError) as caught:
+        WebSearchTool(settings={"timeout_seconds": "soon"})
+    (error,) = caught.value.errors()
+    assert (error["loc"], error["type"]) == (("settings", "timeout_seconds"), "float_parsing")
+    with pytest.raises(ValidationError) as caught:
+        WebSearchTool(settings=5)
+    (error,) = caught.value.errors()
+    assert (error["loc"], error["type"]) == (("settings",), "model_type")
 
 
 def test_web_search_must_still_be_a_websearch_client() -> None:
