@@ -106,6 +106,11 @@ class ErrorMap:
     before a retry, and a raised rate limit or spent quota that has no wait of its own
     carries it (``retry_after``; ``reset_at``), so the ledger marks the provider for the
     seconds the server named. Default: the clamped ``Retry-After`` alone."""
+    response_error: Callable[[HttpResponse], SearchProviderError | None] | None = None
+    """The error a non-2xx response means when more than its status and body head tell it
+    (a header, the response URL), read before everything above; ``None`` from it leaves
+    the status to the rest of the map. SearXNG's HTML pages need it: a ``403`` without
+    ``WWW-Authenticate`` is an instance refusing the ``json`` format, named by its host."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -17,7 +17,9 @@ from websearch_core import request_loop
 from websearch_core.credentials import Credentials
 from websearch_core.deadline import attempt_scope
 from websearch_core.errors import (
+    AuthorizationError,
     ProviderConnectionError,
+    ProviderNotConfiguredError,
     ProviderUnavailableError,
     QuotaExhaustedError,
     RateLimitedError,
@@ -144,6 +146,45 @@ def test_a_hint_reaches_an_error_class_the_map_names() -> None:
     named = ErrorMap(statuses={432: QuotaExhaustedError}, hint=_body_hint)
     spent = error_for(INFO, named, _reply(432, "plan limit wait=60"))
     assert isinstance(spent, QuotaExhaustedError) and spent.reset_at is not None
+
+
+# --- ErrorMap.response_error ------------------------------------------------------------------
+
+
+def _refusal(response: HttpResponse) -> SearchProviderError | None:
+    """A 403 that names no challenge header is a refusal by the host the URL names."""
+    if response.status != 403 or response.header("WWW-Authenticate") is not None:
+        return None
+    host = response.url.split("/")[2]
+    return ProviderNotConfiguredError(INFO.id, f"hooked: {host} refuses this format")
+
+
+class Reading(Hooked):
+    errors = ErrorMap(prefix="Hooked API error", response_error=_refusal)
+
+
+async def test_the_final_check_reads_the_whole_response_first() -> None:
+    context, _ = _context(_reply(403, "<html>no</html>"))
+    with pytest.raises(ProviderNotConfiguredError) as refused:
+        await Reading().search(SearchParams(query="main"), context)
+    assert refused.value.message == "hooked: api.hooked.example refuses this format"
+    context, _ = _context(_reply(403, "denied", {"WWW-Authenticate": "Basic"}))
+    with pytest.raises(AuthorizationError) as denied:  # None: the status decides
+        await Reading().search(SearchParams(query="main"), context)
+    assert denied.value.status == 403
+
+
+def test_the_whole_response_is_not_read_for_a_2xx_and_its_error_gets_the_hint() -> None:
+    def always(response: HttpResponse) -> SearchProviderError:
+        return RateLimitedError(INFO.id, "hooked: busy", response.status)
+
+    reading = ErrorMap(response_error=always, hint=_body_hint)
+    assert error_for(INFO, reading, _reply(200, "wait=3")) is None
+    busy = error_for(INFO, reading, _reply(503, "wait=3"))
+    assert isinstance(busy, RateLimitedError) and (busy.message, busy.retry_after) == (
+        "hooked: busy",
+        3.0,
+    )
 
 
 # --- retry_delay(flow, response) ---------------------------------------------------------------

@@ -9,19 +9,14 @@ refresh an OAuth token, and pure hooks: ``build_request`` / ``first_request``,
 Provider instances hold no per-request state; everything a call needs arrives in its
 :class:`ProviderContext` and, during the loop, its :class:`Flow`, so one instance serves
 concurrent calls. The data types live in the leaf :mod:`websearch_core.provider_types`
-(the loop imports it too) and are re-exported here for provider modules.
+(the loop imports it too) and reading an error status through an :class:`ErrorMap` in
+:mod:`._error_map`; both are re-exported here for provider modules.
 """
 
 import abc
-from datetime import UTC, datetime, timedelta
 from typing import ClassVar, final
 
-from ..errors import (
-    ProviderNotConfiguredError,
-    QuotaExhaustedError,
-    RateLimitedError,
-    SearchProviderError,
-)
+from ..errors import ProviderNotConfiguredError, SearchProviderError
 from ..models import SearchParams, SearchResponse
 from ..provider_types import (
     DelayedRequest,
@@ -34,14 +29,8 @@ from ..provider_types import (
     RetryPolicy,
 )
 from ..request_loop import run_protocol
-from ..transport import (
-    HttpRequest,
-    HttpResponse,
-    SseResponse,
-    error_head,
-    parse_retry_after,
-    raise_for_status,
-)
+from ..transport import HttpRequest, HttpResponse, SseResponse
+from ._error_map import error_for, raise_for_error_map, wait_hint
 
 __all__ = [
     "DelayedRequest",
@@ -222,77 +211,3 @@ class ProtocolProvider(SearchProvider):
 
 RequestResponseProvider = ProtocolProvider
 """The earlier name of :class:`ProtocolProvider` (one request, one response)."""
-
-
-def wait_hint(errors: ErrorMap, response: HttpResponse | SseResponse) -> float | None:
-    """The server's wait hint as ``errors`` reads it (default: the clamped ``Retry-After``)."""
-    if errors.hint is None:
-        return parse_retry_after(response.headers.get("Retry-After"))
-    return errors.hint(response.headers, error_head(response.as_http()))
-
-
-def raise_for_error_map(
-    info: ProviderInfo, errors: ErrorMap, response: HttpResponse | SseResponse
-) -> None:
-    """Raise the right error for a non-2xx response, reading the provider's error map.
-
-    A 2xx returns before any text is built.
-    """
-    error = error_for(info, errors, response)
-    if error is not None:
-        raise error
-
-
-def error_for(
-    info: ProviderInfo, errors: ErrorMap, response: HttpResponse | SseResponse
-) -> SearchProviderError | None:
-    """The typed error a non-2xx response reads as through ``errors``; ``None`` for a 2xx.
-
-    Order: a status or error code the map names, else the shared classifier (401, spent
-    credits, 402, 403, 429 with its hints, 5xx); then the map's :attr:`ErrorMap.hint`
-    fills a wait the classifier could not see.
-    """
-    status = response.status
-    if 200 <= status < 300:
-        return None
-    http = response.as_http()
-    head = error_head(http)
-    message = errors.messages.get(status)
-    if message is None:
-        detail = errors.detail(status, head) if errors.detail is not None else None
-        prefix = errors.prefix or f"{info.label} API error"
-        message = f"{prefix} ({status}): {detail or head.strip()}".rstrip(": ")
-    error_class = errors.statuses.get(status)
-    if error_class is None and errors.code is not None:
-        code = errors.code(head)
-        error_class = errors.codes.get(code) if code is not None else None
-    if error_class is not None:
-        error = error_class(info.id, message, status)
-    else:
-        error = _classified(info.id, http, message)
-    return error if errors.hint is None else _with_wait(error, errors.hint(http.headers, head))
-
-
-def _classified(provider: str, response: HttpResponse, message: str) -> SearchProviderError:
-    """What the shared classifier raises for a non-2xx ``response``, as a value."""
-    try:
-        raise_for_status(provider, response, message)
-    except SearchProviderError as error:
-        return error
-    raise AssertionError(f"status {response.status} was not classified")  # pragma: no cover
-
-
-def _with_wait(error: SearchProviderError, hint: float | None) -> SearchProviderError:
-    """``error`` carrying the server's wait when it is a rate limit or quota without one.
-
-    Without it a spent quota whose reset only the body named would count as spent until
-    next month rather than for the seconds the server said.
-    """
-    if hint is None:
-        return error
-    if isinstance(error, RateLimitedError) and error.retry_after is None:
-        return RateLimitedError(error.provider, error.message, error.status, retry_after=hint)
-    if isinstance(error, QuotaExhaustedError) and error.reset_at is None:
-        reset_at = datetime.now(UTC) + timedelta(seconds=hint)
-        return QuotaExhaustedError(error.provider, error.message, error.status, reset_at=reset_at)
-    return error

@@ -49,7 +49,7 @@ from ._searxng_request import (
     query_params,
     search_url,
 )
-from .base import Flow, ProtocolProvider, ProviderContext, ProviderInfo
+from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "BASIC_COLON",
@@ -99,6 +99,12 @@ class SearxngProvider(ProtocolProvider):
         filters=_FILTERS,
     )
 
+    errors = ErrorMap(response_error=html_page_error)
+    """Non-HTML error bodies read as ``SearXNG API error (<status>): <body>``; an HTML page
+    is read whole by ``html_page_error``: telling a disabled ``json`` format from a
+    credential refusal takes the ``WWW-Authenticate`` header, and its text names the
+    instance's host from the response URL (see ``_searxng_pages``)."""
+
     def is_available(self, context: ProviderContext) -> bool:
         """Whether an endpoint is configured (settings or ``SEARXNG_ENDPOINT``)."""
         return _endpoint(context.settings.searxng) is not None
@@ -122,25 +128,6 @@ class SearxngProvider(ProtocolProvider):
         if authorization is not None:
             headers["Authorization"] = authorization
         return HttpRequest(method="GET", url=url, params=query, headers=headers)
-
-    def follow_up(self, flow: Flow) -> HttpRequest | None:
-        """No second request; an HTML error page ends the search with the error it means.
-
-        Read here rather than through the error map because telling a disabled ``json``
-        format from a credential refusal takes the ``WWW-Authenticate`` header, and its
-        text names the instance's host from the response URL (see ``_searxng_pages``).
-
-        Raises:
-            ChallengeError: A bot-check page, whatever the status.
-            ProviderNotConfiguredError: 403 with an HTML page: the instance does not serve
-                the ``json`` format (no HTTP status, so it is not read as a key problem).
-            SearchProviderError: Any other HTML error page, by its status and title only.
-        """
-        last = flow.last.response
-        error = html_page_error(last) if isinstance(last, HttpResponse) else None
-        if error is not None:
-            raise error
-        return None
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """Parse a 2xx body; an HTML bot check or other non-JSON body is an error."""
