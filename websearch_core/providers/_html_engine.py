@@ -179,6 +179,9 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
             except NeedsBrowser as needed:
                 return self._headless(escalation, needed)
         if isinstance(error, ProviderTimeoutError):
+            # Raised here, not left to the loop: a timeout carries no status an error map
+            # could read, and the transport's text names only what was left of the time
+            # (after a setup step, a share of it), where the engine's names its whole budget.
             budget = format_seconds(flow.state[_BUDGET])
             message = f"{self.info.label} request timed out after {budget}s"
             raise ProviderTimeoutError(self.info.id, message, error.status) from None

@@ -195,7 +195,7 @@ class GeminiProvider(ProtocolProvider):
             if state["step"] != "load":
                 return None
             found = project_id(response.as_http().json(self.info.id, self.info.label))
-            if found is None:
+            if found is None:  # a 2xx without a project: no status for the loop to read
                 raise ProviderNotConfiguredError(self.info.id, NO_PROJECT)
             state["project"] = found
             return self._step(flow, "stream")
