@@ -21,7 +21,8 @@
   100 (the largest count :class:`~websearch_core.models.SearchParams` accepts, and Exa's
   own ceiling); sources are cut to the same number. ``recency``, ``max_tokens`` and
   ``temperature`` are ignored, as in the reference.
-* **Results and MCP payloads:** read by :mod:`websearch_core.providers._exa_parse`.
+* **Modules:** both requests are built in :mod:`._exa_request`; results and MCP payloads
+  are read by :mod:`._exa_parse`.
 * **Errors:** API: ``Exa API error (<status>): <body>`` after the shared classifier. MCP:
   a 429 is ``exa: MCP rate limit reached (429); configure an Exa API key for higher
   limits`` (a :class:`~websearch_core.errors.RateLimitedError` with ``Retry-After``), other
@@ -42,9 +43,6 @@ Quirks and differences from the reference:
 Docs: https://docs.exa.ai/reference/search
 """
 
-import secrets
-from typing import Any
-
 from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
@@ -55,14 +53,21 @@ from ._exa_parse import (
     parse_results,
     request_id_of,
 )
-from .base import (
-    ErrorMap,
-    Flow,
-    ProtocolProvider,
-    ProviderContext,
-    ProviderInfo,
-    clamp_count,
+from ._exa_request import (
+    DEFAULT_RESULTS,
+    EXA_API_ENDPOINT,
+    EXA_MCP_ENDPOINT,
+    MAX_RESULTS,
+    api_request,
+    api_request_body,
+    mcp_query,
+    mcp_request,
+    mcp_request_body,
+    result_count,
+    rpc_id,
 )
+from ._json_api import honours
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "EXA_API_ENDPOINT",
@@ -79,17 +84,13 @@ __all__ = [
     "parse_results",
 ]
 
-EXA_API_ENDPOINT = "https://api.exa.ai/search"
-EXA_MCP_ENDPOINT = "https://mcp.exa.ai/mcp"
-MCP_TOOL = "web_search_exa"
-SOURCE_HEADER = "websearch-tools"
-DEFAULT_RESULTS = 10
-MAX_RESULTS = 100
 MCP_RATE_LIMIT_MESSAGE = (
     "exa: MCP rate limit reached (429); configure an Exa API key for higher limits"
 )
 
-_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+_FILTERS = FilterSupport(
+    native=frozenset({"include_domains", "exclude_domains", "date_after", "date_before"})
+)
 
 INFO = ProviderInfo(
     id="exa",
@@ -98,91 +99,12 @@ INFO = ProviderInfo(
     description="Uses EXA_API_KEY; explicit selection falls back to Exa's keyless MCP search",
     docs_url="https://docs.exa.ai/reference/search",
     env_vars=("EXA_API_KEY",),
-    honours=frozenset(
-        {
-            "query",
-            "limit",
-            "num_search_results",
-            "include_domains",
-            "exclude_domains",
-            "date_after",
-            "date_before",
-        }
-    ),
+    honours=honours(_FILTERS),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="exa",
-    filters=FilterSupport(
-        native=frozenset({"include_domains", "exclude_domains", "date_after", "date_before"})
-    ),
+    filters=_FILTERS,
 )
-
-
-def _count(params: SearchParams) -> int:
-    return clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
-
-
-def api_request_body(params: SearchParams) -> dict[str, Any]:
-    """The JSON body ``POST /search`` receives for ``params`` (pure).
-
-    Example:
-        >>> api_request_body(SearchParams(query="x", limit=3))["numResults"]
-        3
-    """
-    body: dict[str, Any] = {
-        "query": params.query,
-        "numResults": _count(params),
-        "type": "auto",
-        "contents": {"summary": {"query": params.query}},
-    }
-    if params.include_domains:
-        body["includeDomains"] = list(params.include_domains)
-    if params.exclude_domains:
-        body["excludeDomains"] = list(params.exclude_domains)
-    if params.date_after is not None:
-        body["startPublishedDate"] = f"{params.date_after.isoformat()}T00:00:00.000Z"
-    if params.date_before is not None:
-        body["endPublishedDate"] = f"{params.date_before.isoformat()}T23:59:59.999Z"
-    return body
-
-
-def mcp_query(params: SearchParams) -> str:
-    """The query text for the MCP tool: the query plus search directives for the filters.
-
-    Example:
-        >>> mcp_query(SearchParams(query="llm", include_domains=("arxiv.org",)))
-        'llm site:arxiv.org'
-    """
-    parts = [params.query]
-    parts.extend(f"site:{domain}" for domain in params.include_domains)
-    parts.extend(f"-site:{domain}" for domain in params.exclude_domains)
-    if params.date_after is not None:
-        parts.append(f"after:{params.date_after.isoformat()}")
-    if params.date_before is not None:
-        parts.append(f"before:{params.date_before.isoformat()}")
-    return " ".join(parts)
-
-
-def mcp_request_body(params: SearchParams, request_id: str) -> dict[str, Any]:
-    """The JSON-RPC ``tools/call`` body for ``params`` (pure; ``request_id`` is given)."""
-    arguments: dict[str, Any] = {"query": mcp_query(params)}
-    if params.result_count is not None:
-        arguments["numResults"] = _count(params)
-    return {
-        "jsonrpc": "2.0",
-        "id": request_id,
-        "method": "tools/call",
-        "params": {"name": MCP_TOOL, "arguments": arguments},
-    }
-
-
-def _rpc_id() -> str:
-    value = secrets.randbits(48)
-    digits: list[str] = []
-    while value:
-        value, digit = divmod(value, 36)
-        digits.append(_BASE36[digit])
-    return "".join(reversed(digits)) or "0"
 
 
 API_ERRORS = ErrorMap(prefix="Exa API error")
@@ -214,7 +136,7 @@ class ExaProvider(ProtocolProvider):
         flow.state[_MODE] = "api_key" if key is not None else "keyless"
         if key is not None:
             return self.build_api_request(flow.params, key)
-        return self.build_mcp_request(flow.params, _rpc_id())
+        return self.build_mcp_request(flow.params, rpc_id())
 
     def error_map(self, flow: Flow) -> ErrorMap:
         """The MCP endpoint's texts in keyless mode, the API's otherwise."""
@@ -226,30 +148,15 @@ class ExaProvider(ProtocolProvider):
         http = response if isinstance(response, HttpResponse) else response.as_http()
         if flow.state[_MODE] == "api_key":
             return self.parse_api_response(http, flow.params)
-        return parse_mcp_body(http.text(), limit=_count(flow.params))
+        return parse_mcp_body(http.text(), limit=result_count(flow.params))
 
     def build_api_request(self, params: SearchParams, key: str) -> HttpRequest:
         """``POST /search`` for ``params`` with the key in ``x-api-key`` (pure)."""
-        return HttpRequest(
-            method="POST",
-            url=EXA_API_ENDPOINT,
-            headers={"Content-Type": "application/json", "x-api-key": key},
-            json=api_request_body(params),
-        )
+        return api_request(params, key)
 
     def build_mcp_request(self, params: SearchParams, request_id: str) -> HttpRequest:
         """The keyless JSON-RPC ``tools/call`` request for ``params`` (pure)."""
-        return HttpRequest(
-            method="POST",
-            url=EXA_MCP_ENDPOINT,
-            params=(("tools", MCP_TOOL),),
-            headers={
-                "Content-Type": "application/json",
-                "Accept": "application/json, text/event-stream",
-                "x-exa-source": SOURCE_HEADER,
-            },
-            json=mcp_request_body(params, request_id),
-        )
+        return mcp_request(params, request_id)
 
     def check_api_response(self, response: HttpResponse) -> None:
         """Raise ``Exa API error (<status>): <body>`` typed by the shared classifier."""
@@ -265,7 +172,7 @@ class ExaProvider(ProtocolProvider):
         return SearchResponse(
             provider=self.info.id,
             answer=build_answer(data),
-            sources=parse_results(data, limit=_count(params)),
+            sources=parse_results(data, limit=result_count(params)),
             request_id=request_id_of(data),
             auth_mode="api_key",
         )
