@@ -55,7 +55,6 @@ core's loop retries every step alike and resends after a connection failure at o
 Docs: https://ai.google.dev/gemini-api/docs/google-search
 """
 
-import uuid
 from typing import ClassVar, Final
 
 from ..errors import (
@@ -72,10 +71,15 @@ from ._gemini_request import (
     CODE_ASSIST_ENDPOINTS,
     DEVELOPER_API_ORIGIN,
     code_assist_body,
-    code_assist_request,
-    developer_request,
-    load_request,
     request_body,
+)
+from ._gemini_steps import (
+    PROJECT_ENV,
+    has_next_endpoint,
+    model_name,
+    moves_on,
+    next_endpoint,
+    step_request,
 )
 from .base import (
     DelayedRequest,
@@ -99,9 +103,6 @@ __all__ = [
     "request_body",
 ]
 
-DEFAULT_MODEL: Final = "gemini-2.5-flash"
-MODEL_ENV: Final = "GEMINI_SEARCH_MODEL"
-PROJECT_ENV: Final = ("GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID")
 NO_PROJECT: Final = (
     "Gemini OAuth: no Cloud Code Assist project for this account. Set GOOGLE_CLOUD_PROJECT, "
     "or sign in once with the Gemini CLI so the account is onboarded."
@@ -110,10 +111,6 @@ CONNECTION_RESENDS: Final = 3
 """Resends of a step after a connection failure (four attempts in all, as for statuses)."""
 TRANSIENT: Final = frozenset({408, 429})
 """With any 5xx: statuses the last endpoint retries."""
-MOVE_ON: Final = frozenset({429})
-"""With any 5xx: statuses that move OAuth from an endpoint that is not the last to the next
-(where they are not retried: one attempt each but the last's, as in the reference)."""
-
 
 INFO = ProviderInfo(
     id="gemini",
@@ -132,23 +129,11 @@ INFO = ProviderInfo(
 )
 
 
-def model_name(context: ProviderContext) -> str:
-    """``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else ``gemini-2.5-flash``."""
-    return context.credentials.env(MODEL_ENV) or context.settings.gemini_model or DEFAULT_MODEL
-
-
-def _moves_on(status: int) -> bool:
-    return status in MOVE_ON or status >= 500
-
-
 class GeminiProvider(ProtocolProvider):
     """The Gemini provider (see the module docstring for the wire details).
 
     Statuses, retries and the OAuth refresh are data the core's loop reads; the hooks
-    build each step. ``flow.state`` holds the mode, the Cloud Code endpoint in use, the
-    project, the step being sent (``load`` for ``loadCodeAssist``, else ``stream``) and how
-    many exchanges there were when it was built, so a step rebuilt after a token refresh
-    is told apart from the step after a new response.
+    choose each step, and :mod:`._gemini_steps` keeps the flow's state and builds it.
     """
 
     info = INFO
@@ -178,8 +163,8 @@ class GeminiProvider(ProtocolProvider):
     def first_request(self, flow: Flow) -> HttpRequest:
         """The Developer API stream, or the first Cloud Code step at the first endpoint."""
         if flow.token is None:
-            return self._step(flow, "stream")
-        return self._step(flow, "stream" if flow.state["project"] else "load")
+            return step_request(flow, "stream")
+        return step_request(flow, "stream" if flow.state["project"] else "load")
 
     def follow_up(self, flow: Flow) -> HttpRequest | None:
         """The next step: the stream after ``loadCodeAssist``, or the next endpoint.
@@ -189,7 +174,7 @@ class GeminiProvider(ProtocolProvider):
         """
         state = flow.state
         if len(flow.exchanges) == state["seen"]:  # nothing new: a refreshed token, same step
-            return self._step(flow, state["step"])
+            return step_request(flow, state["step"])
         response = flow.last.response
         if 200 <= response.status < 300:
             if state["step"] != "load":
@@ -198,8 +183,8 @@ class GeminiProvider(ProtocolProvider):
             if found is None:  # a 2xx without a project: no status for the loop to read
                 raise ProviderNotConfiguredError(self.info.id, NO_PROJECT)
             state["project"] = found
-            return self._step(flow, "stream")
-        if _moves_on(response.status) and self._next_endpoint(flow):
+            return step_request(flow, "stream")
+        if moves_on(response.status) and next_endpoint(flow):
             return self.first_request(flow)
         return None
 
@@ -215,13 +200,13 @@ class GeminiProvider(ProtocolProvider):
             error, ProviderConnectionError
         ):
             return None
-        if self._next_endpoint(flow):
+        if next_endpoint(flow):
             return self.first_request(flow)
         failures = flow.state["failures"]
         if failures >= CONNECTION_RESENDS:
             return None
         flow.state["failures"] = failures + 1
-        return DelayedRequest(self._step(flow, flow.state["step"]), self.retry.backoff(failures))
+        return DelayedRequest(step_request(flow, flow.state["step"]), self.retry.backoff(failures))
 
     def needs_refresh(self, response: HttpResponse | SseResponse) -> bool:
         """A 401 or 403 always; a 400 only when its body names invalid credentials."""
@@ -236,7 +221,7 @@ class GeminiProvider(ProtocolProvider):
 
         An OAuth endpoint with another after it gets one attempt: :meth:`follow_up` moves on.
         """
-        if self._has_next_endpoint(flow):
+        if has_next_endpoint(flow):
             return None
         return super().retry_delay(flow, response)
 
@@ -250,40 +235,4 @@ class GeminiProvider(ProtocolProvider):
             requested_model=flow.state["model"],
             auth_mode="api_key" if flow.token is None else "oauth",
             limit=flow.params.result_count,
-        )
-
-    # --- the steps --------------------------------------------------------------------------
-
-    def _has_next_endpoint(self, flow: Flow) -> bool:
-        """Whether OAuth is at a Cloud Code endpoint with another after it."""
-        index = flow.state.get("endpoint")
-        return index is not None and index + 1 < len(CODE_ASSIST_ENDPOINTS)
-
-    def _next_endpoint(self, flow: Flow) -> bool:
-        """Move OAuth on to the next Cloud Code endpoint; False when none is left."""
-        if not self._has_next_endpoint(flow):
-            return False
-        flow.state["endpoint"] += 1
-        flow.state["failures"] = 0
-        return True
-
-    def _step(self, flow: Flow, step: str) -> HttpRequest:
-        state = flow.state
-        state["step"], state["seen"] = step, len(flow.exchanges)
-        prompt = flow.context.system_prompt
-        if flow.token is None:
-            return developer_request(flow.params, prompt, model=state["model"], key=state["key"])
-        endpoint = CODE_ASSIST_ENDPOINTS[state["endpoint"]]
-        if step == "load":
-            return load_request(endpoint, flow.token.access_token)
-        return code_assist_request(
-            endpoint,
-            flow.token.access_token,
-            code_assist_body(
-                flow.params,
-                prompt,
-                model=state["model"],
-                project=state["project"],
-                request_id=f"agent-{uuid.uuid4()}",
-            ),
         )

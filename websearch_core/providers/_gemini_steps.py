@@ -1,0 +1,99 @@
+"""Gemini's protocol state between the request loop's calls: which step, which endpoint.
+
+Kept apart from :mod:`websearch_core.providers.gemini` (the facts, the error and retry
+data, the hooks) so the hooks read as the protocol and this module as its bookkeeping.
+Everything here reads or writes one search's :class:`~websearch_core.provider_types.Flow`
+state and builds requests from it; nothing is sent.
+
+``flow.state`` holds ``model``; ``key`` (API-key mode) or ``endpoint`` (the index of the
+Cloud Code endpoint in use) and ``project`` (OAuth); ``failures`` (connection resends at
+the current endpoint); ``step`` (``load`` for ``loadCodeAssist``, else ``stream``) and
+``seen`` (how many exchanges there were when that step was built, so a step rebuilt after
+a token refresh is told apart from the step after a new response).
+"""
+
+import uuid
+from typing import Final
+
+from ..provider_types import Flow, ProviderContext
+from ..transport import HttpRequest
+from ._gemini_request import (
+    CODE_ASSIST_ENDPOINTS,
+    code_assist_body,
+    code_assist_request,
+    developer_request,
+    load_request,
+)
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "MODEL_ENV",
+    "PROJECT_ENV",
+    "has_next_endpoint",
+    "model_name",
+    "moves_on",
+    "next_endpoint",
+    "step_request",
+]
+
+DEFAULT_MODEL: Final = "gemini-2.5-flash"
+MODEL_ENV: Final = "GEMINI_SEARCH_MODEL"
+PROJECT_ENV: Final = ("GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID")
+MOVE_ON: Final = frozenset({429})
+"""With any 5xx: statuses that move OAuth from an endpoint that is not the last to the next
+(where they are not retried: one attempt each but the last's, as in the reference)."""
+
+
+def model_name(context: ProviderContext) -> str:
+    """``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else ``gemini-2.5-flash``."""
+    return context.credentials.env(MODEL_ENV) or context.settings.gemini_model or DEFAULT_MODEL
+
+
+def moves_on(status: int) -> bool:
+    """Whether ``status`` moves OAuth on to the next Cloud Code endpoint (429 or any 5xx)."""
+    return status in MOVE_ON or status >= 500
+
+
+def has_next_endpoint(flow: Flow) -> bool:
+    """Whether OAuth is at a Cloud Code endpoint with another after it."""
+    index = flow.state.get("endpoint")
+    return index is not None and index + 1 < len(CODE_ASSIST_ENDPOINTS)
+
+
+def next_endpoint(flow: Flow) -> bool:
+    """Move OAuth on to the next Cloud Code endpoint; ``False`` when none is left.
+
+    The new endpoint starts with no connection resends spent.
+    """
+    if not has_next_endpoint(flow):
+        return False
+    flow.state["endpoint"] += 1
+    flow.state["failures"] = 0
+    return True
+
+
+def step_request(flow: Flow, step: str) -> HttpRequest:
+    """The request for ``step`` in the flow's mode, noted as the step in flight.
+
+    API-key mode has one step (the Developer API stream); OAuth has ``load`` and
+    ``stream`` at the current Cloud Code endpoint, each ``stream`` with a fresh request id.
+    """
+    state = flow.state
+    state["step"], state["seen"] = step, len(flow.exchanges)
+    prompt = flow.context.system_prompt
+    if flow.token is None:
+        return developer_request(flow.params, prompt, model=state["model"], key=state["key"])
+    endpoint = CODE_ASSIST_ENDPOINTS[state["endpoint"]]
+    if step == "load":
+        return load_request(endpoint, flow.token.access_token)
+    return code_assist_request(
+        endpoint,
+        flow.token.access_token,
+        code_assist_body(
+            flow.params,
+            prompt,
+            model=state["model"],
+            project=state["project"],
+            request_id=f"agent-{uuid.uuid4()}",
+        ),
+    )
