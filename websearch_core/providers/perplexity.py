@@ -59,14 +59,13 @@ Docs: https://docs.perplexity.ai/api-reference/chat-completions-post
 
 from typing import Final
 
-from ..credentials import OAuthToken
 from ..errors import ProviderConnectionError, SearchProviderError
 from ..filters import FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest
+from ._json_api import honours
 from ._perplexity_request import (
     ASK_ENDPOINT,
-    ASK_KINDS,
     CHAT_ENDPOINT,
     COOKIES_ENV,
     OPENROUTER_ENDPOINT,
@@ -75,9 +74,8 @@ from ._perplexity_request import (
     ask_body,
     ask_headers,
     auth_methods,
-    method_request,
 )
-from ._perplexity_steps import fresh_token, read_answer
+from ._perplexity_steps import asks, failed, fresh_token, outcome, step_from
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
@@ -96,6 +94,12 @@ __all__ = [
 API_ERRORS: Final = ErrorMap(prefix="Perplexity API error")
 ASK_ERRORS: Final = ErrorMap(prefix="Perplexity ask API error")
 
+_FILTERS: Final = FilterSupport(
+    native=frozenset(
+        {"include_domains", "exclude_domains", "date_after", "date_before", "recency", "language"}
+    )
+)
+
 INFO = ProviderInfo(
     id="perplexity",
     label="Perplexity",
@@ -103,44 +107,19 @@ INFO = ProviderInfo(
     description="Uses auth when configured; explicit selection falls back to anonymous search",
     docs_url="https://docs.perplexity.ai/api-reference/chat-completions-post",
     env_vars=("PERPLEXITY_API_KEY", "PPLX_API_KEY"),
-    honours=frozenset(
-        {
-            "query",
-            "recency",
-            "limit",
-            "num_search_results",
-            "max_tokens",
-            "temperature",
-            "date_after",
-            "date_before",
-            "include_domains",
-            "exclude_domains",
-            "language",
-        }
-    ),
+    honours=honours(_FILTERS, "max_tokens", "temperature"),
     default_results=20,
     max_results=None,
     index="perplexity",
-    filters=FilterSupport(
-        native=frozenset(
-            {
-                "include_domains",
-                "exclude_domains",
-                "date_after",
-                "date_before",
-                "recency",
-                "language",
-            }
-        )
-    ),
+    filters=_FILTERS,
 )
 
 
 class PerplexityProvider(ProtocolProvider):
     """The Perplexity provider (see the module docstring for the wire details).
 
-    ``flow.state`` holds the ``methods``, the ``step`` in flight (its index and ``request``),
-    the ask request already sent twice (``resent``) and the parsed answer (``outcome``).
+    The hooks choose the method in flight; :mod:`._perplexity_steps` keeps the flow's
+    state (which method, its request, its answer) and builds each method's request.
     """
 
     info = INFO
@@ -175,7 +154,7 @@ class PerplexityProvider(ProtocolProvider):
 
     def first_request(self, flow: Flow) -> HttpRequest | None:
         """The request of the first usable method."""
-        return self._step_from(flow, 0)
+        return step_from(flow, 0)
 
     def follow_up(self, flow: Flow) -> HttpRequest | None:
         """``None`` once the step in flight answered or no method is left; else the next one.
@@ -187,87 +166,26 @@ class PerplexityProvider(ProtocolProvider):
         """
         step: int = flow.state["step"]
         if not flow.exchanges or flow.last.request is not flow.state["request"]:
-            return self._step_from(flow, step)
-        return self._step_from(flow, step + 1) if self._failed(flow) else None
+            return step_from(flow, step)
+        return step_from(flow, step + 1) if failed(flow) else None
 
     def after_failure(
         self, flow: Flow, request: HttpRequest, error: SearchProviderError
     ) -> HttpRequest | None:
         """An ask request once more after a broken connection; else the next method."""
         broken = isinstance(error, ProviderConnectionError)
-        if broken and self._asks(flow) and flow.state["resent"] is None:
+        if broken and asks(flow) and flow.state["resent"] is None:
             flow.state["resent"] = request
             return request
-        return self._step_from(flow, flow.state["step"] + 1)
+        return step_from(flow, flow.state["step"] + 1)
 
     def error_map(self, flow: Flow) -> ErrorMap:
         """The ask endpoint's texts for an ask method, the API's for a key."""
-        return ASK_ERRORS if self._asks(flow) else API_ERRORS
+        return ASK_ERRORS if asks(flow) else API_ERRORS
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The answer :meth:`follow_up` read from the last exchange."""
-        outcome = self._outcome(flow)
-        if isinstance(outcome, SearchProviderError):
-            raise outcome
-        return outcome
-
-    def _asks(self, flow: Flow) -> bool:
-        """Whether the step in flight uses the ask endpoint (cookies, OAuth, anonymous)."""
-        return flow.state["methods"][flow.state["step"]].kind in ASK_KINDS
-
-    def _step_from(self, flow: Flow, start: int) -> HttpRequest | None:
-        """The request of the first usable method from ``start``; ``None`` when none is left.
-
-        Raises:
-            SearchProviderError: The OAuth token's own failure, when that method was the
-                last one left (no status says it, so the loop could not).
-        """
-        methods: list[AuthMethod] = flow.state["methods"]
-        skipped: SearchProviderError | None = None
-        for index in range(start, len(methods)):
-            if methods[index].kind == "oauth" and "oauth_error" in flow.state:
-                skipped = flow.state["oauth_error"]
-                continue
-            request = self._build(flow, methods[index])
-            if index != flow.state["step"]:
-                flow.state["resent"] = None  # each method may resend once
-            flow.state.update(step=index, request=request)
-            return request
-        if skipped is not None:
-            raise skipped
-        return None
-
-    def _build(self, flow: Flow, method: AuthMethod) -> HttpRequest:
-        """``method``'s request; only the OAuth step leaves a token the loop may refresh."""
-        secret = method.secret
-        if method.kind == "oauth":
-            # The token prepare() resolved, or the one the loop refreshed after a 401/403.
-            token: OAuthToken = flow.token or flow.state["oauth"]
-            flow.token, secret = token, token.access_token
-        else:
-            flow.token = None
-        zone = (flow.context.credentials.env("TZ") or "").lstrip(":")
-        return method_request(
-            method,
-            flow.params,
-            secret=secret,
-            system_prompt=flow.context.system_prompt,
-            timezone=zone if "/" in zone else "UTC",  # an IANA zone, not "UTC+1"
-        )
-
-    def _failed(self, flow: Flow) -> bool:
-        """Whether the step in flight failed: an error status or an unreadable answer."""
-        if not 200 <= flow.last.response.status < 300:
-            return True
-        return isinstance(self._outcome(flow), SearchProviderError)
-
-    def _outcome(self, flow: Flow) -> SearchResponse | SearchProviderError:
-        """The last 2xx answer parsed, once (kept in ``flow.state`` for :meth:`parse`)."""
-        exchange = flow.last
-        cached = flow.state.get("outcome")
-        if cached is None or cached[0] is not exchange:
-            kind = flow.state["methods"][flow.state["step"]].kind
-            cached = (exchange, read_answer(kind, exchange, limit=flow.params.limit))
-            flow.state["outcome"] = cached
-        outcome: SearchResponse | SearchProviderError = cached[1]
-        return outcome
+        answer = outcome(flow)
+        if isinstance(answer, SearchProviderError):
+            raise answer
+        return answer
