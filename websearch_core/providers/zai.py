@@ -24,7 +24,8 @@
   (<code>): <message>``; a tool result with ``isError`` is its text; each typed as its code
   would be as an HTTP status (else 400). No JSON-RPC reply: ``Failed to parse Z.AI MCP
   response`` (:class:`~websearch_core.errors.ResponseParseError`).
-* **Modules:** bodies are built in ``_zai_request``, results read in ``_zai_parse``.
+* **Modules:** bodies are built in ``_zai_request``, the session's state is kept in
+  ``_zai_session``, replies read in ``_zai_rpc`` and results in ``_zai_parse``.
 * **HTTP errors:** ``Z.AI API error (<status>): <message>`` after the shared classifier;
   for 401 and 403 the text stays Z.AI's own (the chain passes Z.AI's authorization messages
   through verbatim), e.g. ``Z.AI API error (401): token expired or incorrect``.
@@ -50,7 +51,6 @@ Docs: https://docs.z.ai/devpack/mcp/search-mcp-server
 """
 
 from collections.abc import Mapping
-from typing import Any, Final
 
 from ..errors import AuthorizationError, ResponseParseError, SearchProviderError
 from ..models import SearchResponse
@@ -69,6 +69,20 @@ from ._zai_request import (
     rpc_id,
 )
 from ._zai_rpc import PARSE_FAILURE, raise_for_rpc_error, reply_message
+from ._zai_session import (
+    CALL,
+    INITIALIZE,
+    INITIALIZED,
+    ZAI_MCP_ENDPOINT,
+    call_request,
+    is_argument_shape_error,
+    keep_session,
+    last_shape,
+    post,
+    start,
+    step,
+)
+from ._zai_session import carried_error as _carried_error
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderInfo, raise_for_error_map
 
 __all__ = [
@@ -90,10 +104,6 @@ __all__ = [
     "result_count",
 ]
 
-ZAI_MCP_ENDPOINT: Final = "https://api.z.ai/api/mcp/web_search_prime/mcp"
-SESSION_HEADER: Final = "Mcp-Session-Id"
-_SHAPE_WORDS: Final = ("invalid", "argument", "search_query", "query")
-
 INFO = ProviderInfo(
     id="zai",
     label="Z.AI",
@@ -106,19 +116,6 @@ INFO = ProviderInfo(
     max_results=None,
     index="zai",
 )
-
-
-def is_argument_shape_error(error: BaseException) -> bool:
-    """Whether ``error`` means the server refused the arguments' shape (try the next one).
-
-    Only an untyped provider error qualifies: with status 400, or naming ``invalid``,
-    ``argument``, ``search_query`` or ``query``. Authorization, quota, rate-limit,
-    transport and parse errors are subclasses and never do.
-    """
-    if type(error) is not SearchProviderError:
-        return False
-    text = error.message.lower()
-    return error.status == 400 or any(word in text for word in _SHAPE_WORDS)
 
 
 def error_text(status: int, body: str) -> str | None:
@@ -154,17 +151,7 @@ def check_status(response: SseResponse | HttpResponse) -> None:
 
 def carried_error(response: SseResponse | HttpResponse) -> SearchProviderError | None:
     """The error a reply carries (HTTP status, unreadable body, JSON-RPC or tool error)."""
-    try:
-        check_status(response)
-        raise_for_rpc_error(reply_message(response))
-    except SearchProviderError as error:
-        return error
-    return None
-
-
-# The steps of one MCP session, kept in Flow.state under _STEP.
-_STEP, _SHAPE, _HEADERS = "step", "shape", "headers"
-_INITIALIZE, _INITIALIZED, _CALL = "initialize", "initialized", "tools/call"
+    return _carried_error(INFO, ERRORS, response)
 
 
 class ZaiProvider(ProtocolProvider):
@@ -175,55 +162,34 @@ class ZaiProvider(ProtocolProvider):
 
     def first_request(self, flow: Flow) -> HttpRequest:
         """``initialize``, with the key as a bearer token."""
-        key = self.require_api_key(flow.context)
-        flow.state[_HEADERS] = {
-            "Authorization": f"Bearer {key}",
-            "Content-Type": "application/json",
-            "Accept": "application/json, text/event-stream",
-        }
-        flow.state[_STEP] = _INITIALIZE
-        return self._post(flow, initialize_body(rpc_id()))
+        start(flow, self.require_api_key(flow.context))
+        return post(flow, initialize_body(rpc_id()))
 
     def follow_up(self, flow: Flow) -> HttpRequest | None:
-        """The session's next step, a call with the next argument shape, or done."""
+        """The session's next step, a call with the next argument shape, or done.
+
+        A reply that carries an error ends the session (the loop reads its status,
+        :meth:`parse` its JSON-RPC error), unless it refused the call's argument shape and
+        another shape is left.
+        """
         response = flow.last.response
-        step = flow.state[_STEP]
-        if step == _INITIALIZE:
+        current = step(flow)
+        if current == INITIALIZE:
             if carried_error(response) is not None:
-                return None  # raised by the loop's check or by parse
-            session = (response.as_http().header(SESSION_HEADER) or "").strip()
-            if session:
-                flow.state[_HEADERS][SESSION_HEADER] = session
-            flow.state[_STEP] = _INITIALIZED
-            return self._post(flow, initialized_body())
-        if step == _INITIALIZED:  # the notification's answer is ignored
-            flow.state[_STEP], flow.state[_SHAPE] = _CALL, 0
-            return self._call(flow)
-        shape = flow.state[_SHAPE]
+                return None
+            keep_session(flow, response)
+            return post(flow, initialized_body())
+        if current == INITIALIZED:  # the notification's answer is ignored
+            return call_request(flow)
         error = carried_error(response)
-        if error is None or shape == len(_shapes(flow)) - 1 or not is_argument_shape_error(error):
+        if error is None or last_shape(flow) or not is_argument_shape_error(error):
             return None
-        flow.state[_SHAPE] = shape + 1
-        return self._call(flow)
+        return call_request(flow, next_shape=True)
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The last tool result as a response, or the error the last reply carried."""
         message = reply_message(flow.last.response)
         raise_for_rpc_error(message)
-        if flow.state[_STEP] != _CALL:  # pragma: no cover  (an initialize error raised above)
+        if step(flow) != CALL:  # pragma: no cover  (an initialize error raised above)
             raise ResponseParseError(self.info.id, PARSE_FAILURE, 502)
         return parse_tool_result(message, limit=result_count(flow.params))
-
-    def _call(self, flow: Flow) -> HttpRequest:
-        arguments = _shapes(flow)[flow.state[_SHAPE]]
-        return self._post(flow, call_body(arguments, rpc_id()))
-
-    def _post(self, flow: Flow, body: Mapping[str, Any]) -> HttpRequest:
-        headers = dict(flow.state[_HEADERS])
-        return HttpRequest(
-            method="POST", url=ZAI_MCP_ENDPOINT, headers=headers, json=dict(body), stream=True
-        )
-
-
-def _shapes(flow: Flow) -> tuple[dict[str, Any], ...]:
-    return argument_shapes(flow.params.query, result_count(flow.params))
