@@ -20,8 +20,8 @@
   ``recency``, ``max_tokens`` and ``temperature`` are not sent.
 * **Model:** ``CODEX_SEARCH_MODEL`` pins one model; otherwise :data:`DEFAULT_MODELS` are
   tried in order, moving on only after a 400 saying the model is not supported for the
-  account, or an answer given without searching (the :meth:`CodexProvider.follow_up` hook;
-  the request loop does the sending).
+  account, or an answer given without searching (the :meth:`CodexProvider.follow_up` hook,
+  its bookkeeping in ``_codex_steps``; the request loop does the sending).
 * **Stream:** ``response.created`` / ``response.completed`` give the id, model and usage
   (input tokens exclude cached ones); ``response.output_item.done`` items give the answer
   (``message`` ``output_text`` parts joined by a blank line; else reasoning summaries; else
@@ -60,14 +60,21 @@ Captures and differences from the reference:
 Docs: https://platform.openai.com/docs/guides/tools-web-search
 """
 
-import re
 from typing import Final
 
 from ..errors import ProviderNotConfiguredError, SearchProviderError
 from ..models import SearchResponse
-from ..transport import ERROR_BODY_LIMIT, HttpRequest, HttpResponse, SseResponse
+from ..transport import HttpRequest
 from ._codex_parse import NoWebSearchError, parse_body, parse_response_object, parse_stream
 from ._codex_request import DEFAULT_INSTRUCTIONS, account_claims, request_body, request_headers
+from ._codex_steps import (
+    CODEX_ENDPOINT,
+    DEFAULT_MODELS,
+    model_refused,
+    models_to_try,
+    outcome,
+    step_request,
+)
 from ._codex_text import links_in_text, strip_openai_utm
 from ._json_api import COUNT_FIELDS
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
@@ -89,10 +96,6 @@ __all__ = [
     "strip_openai_utm",
 ]
 
-CODEX_ENDPOINT: Final = "https://chatgpt.com/backend-api/codex/responses"
-MODEL_ENV_VAR: Final = "CODEX_SEARCH_MODEL"
-DEFAULT_MODELS: Final = ("gpt-5.5", "gpt-5.4", "gpt-5-codex", "gpt-5")
-"""Tried in order until one is accepted for the account."""
 MISSING_TOKEN: Final = (
     'No Codex OAuth credentials found. Store a ChatGPT OAuth token for provider "codex" '
     "to enable Codex web search."
@@ -112,12 +115,6 @@ INFO = ProviderInfo(
     setup_hint='store a ChatGPT OAuth token for provider "codex"',
 )
 
-_UNSUPPORTED_MODEL = re.compile(
-    r"model is not supported|requested model is not supported|"
-    r"not supported when using codex with a chatgpt account",
-    re.IGNORECASE,
-)
-
 
 class CodexProvider(ProtocolProvider):
     """The ``codex`` provider, labelled OpenAI (see the module docstring)."""
@@ -132,8 +129,7 @@ class CodexProvider(ProtocolProvider):
 
     def models(self, context: ProviderContext) -> tuple[str, ...]:
         """``CODEX_SEARCH_MODEL`` alone, or :data:`DEFAULT_MODELS`."""
-        pinned = context.credentials.env(MODEL_ENV_VAR)
-        return (pinned,) if pinned else DEFAULT_MODELS
+        return models_to_try(context)
 
     async def prepare(self, flow: Flow) -> None:
         """A usable token (refreshed first when expired) and the models to try.
@@ -150,7 +146,7 @@ class CodexProvider(ProtocolProvider):
 
     def first_request(self, flow: Flow) -> HttpRequest:
         """The search with the first model."""
-        return self._request(flow, 0)
+        return step_request(flow, 0)
 
     def follow_up(self, flow: Flow) -> HttpRequest | None:
         """The next model, after one the account lacks or one that answered without searching.
@@ -158,51 +154,14 @@ class CodexProvider(ProtocolProvider):
         Each model gets one exchange (a refresh resends without adding one), so the number
         of exchanges is the next model's index, also when the loop asks again after a refresh.
         """
-        models: tuple[str, ...] = flow.state["models"]
         index = len(flow.exchanges)
-        if index >= len(models):
+        if index >= len(flow.state["models"]):
             return None
-        response = flow.last.response
-        if 200 <= response.status < 300:
-            refused = isinstance(self._outcome(flow), NoWebSearchError)
-        else:
-            refused = response.status == 400 and _unsupported_model(response)
-        return self._request(flow, index) if refused else None
+        return step_request(flow, index) if model_refused(flow) else None
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The last answer, read once (:meth:`follow_up` may have read it already)."""
-        outcome = self._outcome(flow)
-        if isinstance(outcome, SearchProviderError):
-            raise outcome
-        return outcome
-
-    def _request(self, flow: Flow, index: int) -> HttpRequest:
-        assert flow.token is not None  # prepare() resolved it; the loop only replaces it
-        model = flow.state["models"][index]
-        body = request_body(flow.params, model=model, instructions=flow.context.system_prompt)
-        headers = request_headers(flow.token.access_token)
-        return HttpRequest(
-            method="POST", url=CODEX_ENDPOINT, headers=headers, json=body, stream=True
-        )
-
-    def _outcome(self, flow: Flow) -> SearchResponse | SearchProviderError:
-        """What the last 2xx answer parses to, kept in ``flow.state`` for :meth:`parse`."""
-        last = flow.last.response
-        cached = flow.state.get("outcome")
-        outcome: SearchResponse | SearchProviderError
-        if cached is not None and cached[0] is last:
-            outcome = cached[1]
-            return outcome
-        assert isinstance(last, SseResponse)  # every request streams
-        try:
-            outcome = parse_body(last, flow.params)
-        except SearchProviderError as error:
-            outcome = error
-        flow.state["outcome"] = (last, outcome)
-        return outcome
-
-
-def _unsupported_model(response: HttpResponse | SseResponse) -> bool:
-    """Whether a 400's body says the model is not available to this account."""
-    head = response.body[: ERROR_BODY_LIMIT * 4].decode("utf-8", errors="replace")
-    return bool(_UNSUPPORTED_MODEL.search(head))
+        answer = outcome(flow)
+        if isinstance(answer, SearchProviderError):
+            raise answer
+        return answer
