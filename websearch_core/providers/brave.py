@@ -46,15 +46,13 @@ Quirks:
 Docs: https://api-dashboard.search.brave.com/app/documentation/web-search/get-started
 """
 
-from collections.abc import Mapping
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Final
 
 from ..errors import AuthorizationError
 from ..filters import QUERY_OPERATORS, FilterSupport
-from ..models import AppliedFilter, FilterName, SearchParams, SearchResponse
-from ..transport import HttpRequest, HttpResponse, error_head
+from ..models import SearchParams, SearchResponse
+from ..transport import HttpRequest, HttpResponse
 from ._brave_parse import iso_published_date, parse_results, parse_source
 from ._brave_request import (
     DEFAULT_RESULTS,
@@ -63,7 +61,8 @@ from ._brave_request import (
     freshness,
     query_params,
 )
-from ._json_api import honours, json_object
+from ._brave_steps import TOKEN_ERRORS, dropped_filters, error_code, resend_without
+from ._json_api import honours
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
@@ -80,10 +79,6 @@ __all__ = [
 
 BRAVE_ENDPOINT: Final = "https://api.search.brave.com/res/v1/web/search"
 MAX_RESPONSE_BYTES: Final = 2 * 1024 * 1024
-
-_TOKEN_ERRORS: Final = frozenset({"SUBSCRIPTION_TOKEN_INVALID", "SUBSCRIPTION_TOKEN_MISSING"})
-_OPTIONAL_FILTERS: Final[dict[str, FilterName]] = {"search_lang": "language", "country": "country"}
-"""Query parameters Brave may reject with 422, and the filter each one carries."""
 
 _FILTERS: Final = FilterSupport(
     native=frozenset({"date_after", "date_before", "recency", "language", "country"}),
@@ -104,23 +99,11 @@ INFO = ProviderInfo(
 )
 
 
-def _error_code(body: str) -> str | None:
-    data = json_object(body)
-    if data is None:
-        return None
-    error = data.get("error")
-    errors = data.get("errors")
-    if not isinstance(error, Mapping) and isinstance(errors, list) and errors:
-        error = errors[0]
-    code = error.get("code") if isinstance(error, Mapping) else None
-    return code if isinstance(code, str) else None
-
-
 class BraveProvider(ProtocolProvider):
     """The Brave Search API provider (see the module docstring for the wire details)."""
 
     info = INFO
-    errors = ErrorMap(code=_error_code, codes=dict.fromkeys(_TOKEN_ERRORS, AuthorizationError))
+    errors = ErrorMap(code=error_code, codes=dict.fromkeys(TOKEN_ERRORS, AuthorizationError))
     max_response_bytes = MAX_RESPONSE_BYTES
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
@@ -139,27 +122,14 @@ class BraveProvider(ProtocolProvider):
         Brave answers a language or country it does not take with 422; the search is still
         worth having, so it is sent again without them and they are reported as ignored.
         """
-        last = flow.last
-        if last.response.status != 422 or len(flow.exchanges) > 1:
-            return None
-        if _error_code(error_head(last.response.as_http())) in _TOKEN_ERRORS:
-            return None
-        kept = [(k, v) for k, v in last.request.params if k not in _OPTIONAL_FILTERS]
-        if len(kept) == len(last.request.params):
-            return None
-        return replace(last.request, params=kept)
+        return resend_without(flow.last) if len(flow.exchanges) == 1 else None
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The last page, with the filters a 422 made us drop recorded as ignored."""
         response = super().parse(flow)
         if len(flow.exchanges) == 1:
             return response
-        sent = dict(flow.exchanges[0].request.params)
-        dropped = tuple(
-            AppliedFilter(name=name, value=sent[param], applied=("ignored",))
-            for param, name in _OPTIONAL_FILTERS.items()
-            if param in sent
-        )
+        dropped = dropped_filters(flow.exchanges[0].request.params)
         return response.model_copy(update={"filters": dropped})
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
