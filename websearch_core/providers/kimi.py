@@ -32,20 +32,28 @@ used by Moonshot's own open-source ``kimi-cli`` (which requires ``search_results
 ``site_name``, ``title``, ``url``, ``snippet`` and optional ``content``, ``date``, ``icon``,
 ``mime``).
 
-The body is read in ``_kimi_parse``.
+The request is built in ``_kimi_request``; the body is read in ``_kimi_parse``.
 
 Docs: https://www.kimi.com/code/docs/
 """
 
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from ..errors import ProviderNotConfiguredError
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
-from ._json_api import COUNT_FIELDS, first_env, url_override
+from ._json_api import COUNT_FIELDS
 from ._kimi_parse import parse_results
-from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
+from ._kimi_request import (
+    DEFAULT_RESULTS,
+    KIMI_ENDPOINT,
+    MAX_RESULTS,
+    URL_ENV_VARS,
+    request_body,
+    search_request,
+    search_url,
+)
+from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "INFO",
@@ -57,13 +65,6 @@ __all__ = [
     "request_body",
     "search_url",
 ]
-
-KIMI_ENDPOINT: Final = "https://api.kimi.com/coding/v1/search"
-URL_ENV_VARS: Final = ("MOONSHOT_SEARCH_BASE_URL", "KIMI_SEARCH_BASE_URL")
-"""Full search-URL overrides, in precedence order."""
-DEFAULT_RESULTS: Final = 10
-MAX_RESULTS: Final = 20
-TIMEOUT_FIELD_SECONDS: Final = 30
 
 MISSING_KEY_MESSAGE: Final = (
     "Kimi search credentials not found. Kimi web search uses the Kimi Code service "
@@ -89,34 +90,6 @@ INFO = ProviderInfo(
 )
 
 
-def search_url(env: Callable[[str], str | None]) -> str:
-    """The search URL: the first non-blank override variable, else the Kimi Code endpoint.
-
-    Args:
-        env: Reads one variable (``context.credentials.env``).
-
-    Raises:
-        ConfigurationError: The override is not an ``http(s)`` URL or carries user info.
-    """
-    value = first_env(env, URL_ENV_VARS)
-    return KIMI_ENDPOINT if value is None else url_override(value, "Kimi search URL")
-
-
-def request_body(params: SearchParams) -> dict[str, Any]:
-    """The JSON body the search service receives for ``params`` (pure).
-
-    Example:
-        >>> request_body(SearchParams(query="x", limit=50))["limit"]
-        20
-    """
-    return {
-        "text_query": params.query,
-        "limit": clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS),
-        "enable_page_crawling": False,
-        "timeout_seconds": TIMEOUT_FIELD_SECONDS,
-    }
-
-
 class KimiProvider(ProtocolProvider):
     """The Kimi Code search provider (see the module docstring for the wire details)."""
 
@@ -138,16 +111,7 @@ class KimiProvider(ProtocolProvider):
             ConfigurationError: The URL override is invalid.
         """
         key = self.require_api_key(context)
-        return HttpRequest(
-            method="POST",
-            url=search_url(context.credentials.env),
-            headers={
-                "Accept": "application/json",
-                "Content-Type": "application/json",
-                "Authorization": f"Bearer {key}",
-            },
-            json=request_body(params),
-        )
+        return search_request(params, key, context.credentials.env)
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The sources of a 2xx body, with the request id header."""
