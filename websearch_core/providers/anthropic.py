@@ -28,7 +28,8 @@ r"""Anthropic: Claude answers from live results of its server-side ``web_search`
   citations the citations; ``page_age`` gives the age; the request id is the ``request-id``
   header, else the message ``id``.
 * **Modules:** request building is :mod:`~websearch_core.providers._anthropic_request`,
-  parsing :mod:`~websearch_core.providers._anthropic_parse` and
+  the turn's state :mod:`~websearch_core.providers._anthropic_steps`, parsing
+  :mod:`~websearch_core.providers._anthropic_parse` and
   :mod:`~websearch_core.providers._anthropic_stream`; this module holds the facts and hooks.
 * **Errors:** ``Anthropic API error (<status>): <body>`` after the shared classifier; a 404
   keeps status 404 so the chain prints the spec's ``Anthropic web search returned 404
@@ -43,17 +44,15 @@ Differences from the reference (the captures' quirks are in the parse module):
 Docs: https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool
 """
 
-from collections.abc import Sequence
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from ..errors import ProviderNotConfiguredError
 from ..filters import FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest
-from ._anthropic_parse import message_content, page_age_seconds, parse_messages, turn_so_far
+from ._anthropic_parse import page_age_seconds, parse_messages
 from ._anthropic_request import (
     ANTHROPIC_BASE_URL,
-    BASE_URL_ENV_VARS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     AnthropicAuth,
@@ -63,6 +62,7 @@ from ._anthropic_request import (
     request_headers,
     temperature_allowed,
 )
+from ._anthropic_steps import MAX_CONTINUATIONS, begin_turn, paused_content, turn_request
 from ._anthropic_stream import message_from_stream
 from ._json_api import honours
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
@@ -86,10 +86,7 @@ __all__ = [
     "temperature_allowed",
 ]
 
-MODEL_ENV_VAR: Final = "ANTHROPIC_SEARCH_MODEL"
 OAUTH_KEY_MARKER: Final = "sk-ant-oat"
-MAX_CONTINUATIONS: Final = 3
-"""How many times a paused turn is resumed before the answer so far is returned."""
 
 MISSING_CREDENTIALS_MESSAGE: Final = (
     "No Anthropic credentials found. Set ANTHROPIC_SEARCH_API_KEY or ANTHROPIC_API_KEY, "
@@ -141,27 +138,20 @@ class AnthropicProvider(ProtocolProvider):
 
     async def prepare(self, flow: Flow) -> None:
         """Resolve the credential, base URL and model once for the whole turn."""
-        context = flow.context
-        auth = await self.resolve_auth(context)
-        if auth.stored_oauth:  # only a stored token is refreshed (by the loop, on a 401)
-            flow.token = context.credentials.oauth_token(self.info.id)
-        environ = {name: context.credentials.env(name) or "" for name in BASE_URL_ENV_VARS}
-        flow.state["auth"] = auth
-        flow.state["base"] = base_url(environ)
-        flow.state["model"] = context.credentials.env(MODEL_ENV_VAR) or DEFAULT_MODEL
+        begin_turn(flow, await self.resolve_auth(flow.context), self.info.id)
 
     def first_request(self, flow: Flow) -> HttpRequest:
         """The first Messages call (no assistant turn yet)."""
-        return self._request(flow, ())
+        return turn_request(flow, ())
 
     def follow_up(self, flow: Flow) -> HttpRequest | None:
-        """The same call with the paused content as the assistant turn, while it pauses."""
-        messages = turn_so_far(flow.responses)
-        if len(messages) != len(flow.exchanges) or len(messages) > MAX_CONTINUATIONS:
-            return None  # an error or an unreadable body ends the turn; check/parse report it
-        if messages[-1].get("stop_reason") != "pause_turn":
-            return None
-        return self._request(flow, [block for m in messages for block in message_content(m)])
+        """The same call with the paused content as the assistant turn, while it pauses.
+
+        An error or an unreadable reply ends the turn: the loop's check or :meth:`parse`
+        reports it.
+        """
+        content = paused_content(flow)
+        return None if content is None else turn_request(flow, content)
 
     def parse(self, flow: Flow) -> SearchResponse:
         """Every message of the turn as one answer; the latest ``request-id`` header wins."""
@@ -171,19 +161,4 @@ class AnthropicProvider(ProtocolProvider):
         auth: AnthropicAuth = flow.state["auth"]
         return parse_messages(data, flow.params, request_id=request_id).model_copy(
             update={"auth_mode": auth.kind}
-        )
-
-    def _request(self, flow: Flow, assistant_content: Sequence[Any]) -> HttpRequest:
-        auth: AnthropicAuth = flow.state["auth"]
-        if flow.token is not None:  # a stored token, possibly just refreshed by the loop
-            auth = AnthropicAuth(token=flow.token.access_token, kind="oauth", stored_oauth=True)
-        base: str = flow.state["base"]
-        body = request_body(
-            flow.params,
-            model=flow.state["model"],
-            system_prompt=flow.context.system_prompt,
-            assistant_content=assistant_content,
-        )
-        return HttpRequest(
-            method="POST", url=messages_url(base), headers=request_headers(auth, base), json=body
         )

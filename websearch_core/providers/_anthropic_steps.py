@@ -1,0 +1,74 @@
+"""One Anthropic turn's bookkeeping between the request loop's calls.
+
+Kept apart from :mod:`websearch_core.providers.anthropic` (the facts, the error map and
+the hooks) so the hooks read as the protocol and this module as its state: the
+credential, base URL and model resolved once per search (``flow.state``), each Messages
+call built from them, and what a paused turn continues with. Nothing here sends anything.
+"""
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from ..provider_types import Flow
+from ..transport import HttpRequest
+from ._anthropic_parse import message_content, turn_so_far
+from ._anthropic_request import (
+    BASE_URL_ENV_VARS,
+    DEFAULT_MODEL,
+    AnthropicAuth,
+    base_url,
+    messages_url,
+    request_body,
+    request_headers,
+)
+
+__all__ = ["MAX_CONTINUATIONS", "MODEL_ENV_VAR", "begin_turn", "paused_content", "turn_request"]
+
+MODEL_ENV_VAR: Final = "ANTHROPIC_SEARCH_MODEL"
+MAX_CONTINUATIONS: Final = 3
+"""How many times a paused turn is resumed before the answer so far is returned."""
+
+
+def begin_turn(flow: Flow, auth: AnthropicAuth, provider_id: str) -> None:
+    """Keep the credential, base URL and model for the whole turn in ``flow.state``.
+
+    Only a stored OAuth token becomes ``flow.token``, the one the loop refreshes on a 401.
+    """
+    credentials = flow.context.credentials
+    if auth.stored_oauth:
+        flow.token = credentials.oauth_token(provider_id)
+    environ = {name: credentials.env(name) or "" for name in BASE_URL_ENV_VARS}
+    flow.state["auth"] = auth
+    flow.state["base"] = base_url(environ)
+    flow.state["model"] = credentials.env(MODEL_ENV_VAR) or DEFAULT_MODEL
+
+
+def turn_request(flow: Flow, assistant_content: Sequence[Any]) -> HttpRequest:
+    """The Messages call with ``assistant_content`` as the turn so far (none at first)."""
+    auth: AnthropicAuth = flow.state["auth"]
+    if flow.token is not None:  # a stored token, possibly just refreshed by the loop
+        auth = AnthropicAuth(token=flow.token.access_token, kind="oauth", stored_oauth=True)
+    base: str = flow.state["base"]
+    body = request_body(
+        flow.params,
+        model=flow.state["model"],
+        system_prompt=flow.context.system_prompt,
+        assistant_content=assistant_content,
+    )
+    return HttpRequest(
+        method="POST", url=messages_url(base), headers=request_headers(auth, base), json=body
+    )
+
+
+def paused_content(flow: Flow) -> list[Any] | None:
+    """The turn's content so far when its last reply paused and may be continued, else None.
+
+    ``None`` also when a reply was an error or unreadable (the loop's check or the
+    provider's parse reports it) or :data:`MAX_CONTINUATIONS` is spent.
+    """
+    messages = turn_so_far(flow.responses)
+    if len(messages) != len(flow.exchanges) or len(messages) > MAX_CONTINUATIONS:
+        return None
+    if messages[-1].get("stop_reason") != "pause_turn":
+        return None
+    return [block for message in messages for block in message_content(message)]
