@@ -13,9 +13,11 @@ a token refresh is told apart from the step after a new response).
 """
 
 import uuid
+from collections.abc import Callable
 from typing import Final
 
-from ..provider_types import Flow, ProviderContext
+from ..credentials import OAuthToken
+from ..provider_types import DelayedRequest, Flow, ProviderContext
 from ..transport import HttpRequest
 from ._gemini_request import (
     CODE_ASSIST_ENDPOINTS,
@@ -26,19 +28,24 @@ from ._gemini_request import (
 )
 
 __all__ = [
+    "CONNECTION_RESENDS",
     "DEFAULT_MODEL",
     "MODEL_ENV",
     "PROJECT_ENV",
+    "begin",
     "has_next_endpoint",
     "model_name",
     "moves_on",
     "next_endpoint",
+    "resend",
     "step_request",
 ]
 
 DEFAULT_MODEL: Final = "gemini-2.5-flash"
 MODEL_ENV: Final = "GEMINI_SEARCH_MODEL"
 PROJECT_ENV: Final = ("GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID")
+CONNECTION_RESENDS: Final = 3
+"""Resends of a step after a connection failure (four attempts in all, as for statuses)."""
 MOVE_ON: Final = frozenset({429})
 """With any 5xx: statuses that move OAuth from an endpoint that is not the last to the next
 (where they are not retried: one attempt each but the last's, as in the reference)."""
@@ -47,6 +54,36 @@ MOVE_ON: Final = frozenset({429})
 def model_name(context: ProviderContext) -> str:
     """``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else ``gemini-2.5-flash``."""
     return context.credentials.env(MODEL_ENV) or context.settings.gemini_model or DEFAULT_MODEL
+
+
+def begin(flow: Flow, *, token: OAuthToken | None = None, key: str | None = None) -> None:
+    """Start the flow's state: OAuth at the first Cloud Code endpoint, or the API key.
+
+    With OAuth the project is ``GOOGLE_CLOUD_PROJECT`` (or ``GOOGLE_CLOUD_PROJECT_ID``);
+    without one, ``loadCodeAssist`` is asked first.
+    """
+    context, state = flow.context, flow.state
+    state["model"] = model_name(context)
+    state["failures"] = 0
+    if token is not None:
+        flow.token = token
+        state["project"] = next(filter(None, map(context.credentials.env, PROJECT_ENV)), None)
+        state["endpoint"] = 0
+    else:
+        state["key"] = key
+
+
+def resend(flow: Flow, backoff: Callable[[int], float]) -> DelayedRequest | None:
+    """The step in flight once more after a connection failure, after its back-off.
+
+    ``backoff(n)`` is the wait before the ``n``-th resend (from 0); ``None`` once
+    :data:`CONNECTION_RESENDS` are spent.
+    """
+    failures: int = flow.state["failures"]
+    if failures >= CONNECTION_RESENDS:
+        return None
+    flow.state["failures"] = failures + 1
+    return DelayedRequest(step_request(flow, flow.state["step"]), backoff(failures))
 
 
 def moves_on(status: int) -> bool:

@@ -74,11 +74,12 @@ from ._gemini_request import (
     request_body,
 )
 from ._gemini_steps import (
-    PROJECT_ENV,
+    begin,
     has_next_endpoint,
     model_name,
     moves_on,
     next_endpoint,
+    resend,
     step_request,
 )
 from .base import (
@@ -107,8 +108,6 @@ NO_PROJECT: Final = (
     "Gemini OAuth: no Cloud Code Assist project for this account. Set GOOGLE_CLOUD_PROJECT, "
     "or sign in once with the Gemini CLI so the account is onboarded."
 )
-CONNECTION_RESENDS: Final = 3
-"""Resends of a step after a connection failure (four attempts in all, as for statuses)."""
 TRANSIENT: Final = frozenset({408, 429})
 """With any 5xx: statuses the last endpoint retries."""
 
@@ -150,15 +149,11 @@ class GeminiProvider(ProtocolProvider):
 
     async def prepare(self, flow: Flow) -> None:
         """OAuth (a stored token wins, refreshed if expired) or the API key; the model."""
-        context, state = flow.context, flow.state
-        state["model"] = model_name(context)
-        state["failures"] = 0
-        if context.credentials.oauth_token(self.info.id) is not None:
-            flow.token = await context.credentials.valid_oauth_token(self.info.id)
-            state["project"] = next(filter(None, map(context.credentials.env, PROJECT_ENV)), None)
-            state["endpoint"] = 0
+        credentials = flow.context.credentials
+        if credentials.oauth_token(self.info.id) is not None:
+            begin(flow, token=await credentials.valid_oauth_token(self.info.id))
         else:
-            state["key"] = self.require_api_key(context)
+            begin(flow, key=self.require_api_key(flow.context))
 
     def first_request(self, flow: Flow) -> HttpRequest:
         """The Developer API stream, or the first Cloud Code step at the first endpoint."""
@@ -193,7 +188,7 @@ class GeminiProvider(ProtocolProvider):
     ) -> HttpRequest | DelayedRequest | None:
         """After a connection failure (not a timeout): the next endpoint, or a resend.
 
-        The last endpoint resends up to :data:`CONNECTION_RESENDS` times, backing off as
+        The last endpoint resends up to ``_gemini_steps.CONNECTION_RESENDS`` times, backing off as
         :attr:`retry` does for a status.
         """
         if isinstance(error, ProviderTimeoutError) or not isinstance(
@@ -202,11 +197,7 @@ class GeminiProvider(ProtocolProvider):
             return None
         if next_endpoint(flow):
             return self.first_request(flow)
-        failures = flow.state["failures"]
-        if failures >= CONNECTION_RESENDS:
-            return None
-        flow.state["failures"] = failures + 1
-        return DelayedRequest(step_request(flow, flow.state["step"]), self.retry.backoff(failures))
+        return resend(flow, self.retry.backoff)
 
     def needs_refresh(self, response: HttpResponse | SseResponse) -> bool:
         """A 401 or 403 always; a 400 only when its body names invalid credentials."""
