@@ -172,16 +172,16 @@ class ZaiProvider(ProtocolProvider):
         :meth:`parse` its JSON-RPC error), unless it refused the call's argument shape and
         another shape is left.
         """
-        response = flow.last.response
         current = step(flow)
+        if current == INITIALIZED:  # the notification's answer is ignored
+            return call_request(flow)
+        response = flow.last.response
+        error = _carried_error(self.info, self.error_map(flow), response)
         if current == INITIALIZE:
-            if carried_error(response) is not None:
+            if error is not None:
                 return None
             keep_session(flow, response)
             return post(flow, initialized_body())
-        if current == INITIALIZED:  # the notification's answer is ignored
-            return call_request(flow)
-        error = carried_error(response)
         if error is None or last_shape(flow) or not is_argument_shape_error(error):
             return None
         return call_request(flow, next_shape=True)
