@@ -149,10 +149,9 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
             self.engine.check(http)
             page = self.engine.read(http)
         except SearchProviderError as error:
-            if first:
-                raise
-            self._log_later_failure(flow, error)
-            return None
+            if not first:  # a later page ends the paging, not the search
+                self._log_later_failure(flow, error)
+            return None  # a first page's failure is raised by parse, the loop's last step
         before: list[SearchSource] = flow.state[_SOURCES] or []
         sources = collect_unique([*before, *page.sources], lambda source: source)
         flow.state[_SOURCES] = sources
@@ -188,15 +187,20 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
         return None
 
     def check(self, response: HttpResponse | SseResponse, errors: ErrorMap | None = None) -> None:
-        """Nothing: each page was checked as it arrived (:meth:`follow_up`).
+        """Nothing here: each page is checked as it arrives, in :meth:`follow_up`.
 
-        A failed later page ends the paging instead of the search, so the last response
-        alone does not decide.
+        The engine's own check (challenge markers before statuses, in its order) runs
+        there; for a failed first page :meth:`parse` runs it again and raises what it
+        found, so no hook raises for a status. A failed later page ends the paging
+        instead of the search, so the last response alone does not decide.
         """
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The sources of every page read, de-duplicated, cut to the requested count."""
-        sources: list[SearchSource] = flow.state.get(_SOURCES) or []
+        found: list[SearchSource] | None = flow.state.get(_SOURCES)
+        if found is None:  # the first page failed its check or could not be read
+            return self.parse_response(flow.last.response.as_http(), flow.params)
+        sources = found
         wanted = result_count(self.info, flow.params)
         return SearchResponse(provider=self.info.id, sources=tuple(sources[:wanted]))
 
