@@ -14,7 +14,7 @@ import random
 import re
 import sys
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -150,18 +150,18 @@ def test_plain_url_shortcut_keeps_the_length_limit() -> None:
 NOW = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)
 
 
-def _general_age(text: str) -> int | None:
+def _general_age(text: str, now: datetime = NOW) -> int | None:
     """``age_seconds_from_date`` spelled out through ``parse_date`` alone."""
     stripped = text.strip()
     if not stripped:
         return None
-    when = parse_date(stripped, default=datetime(NOW.year, 1, 1))
+    when = parse_date(stripped, default=datetime(now.year, 1, 1))
     if when is None:
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     try:
-        return math.floor((NOW - when).total_seconds())
+        return math.floor((now - when).total_seconds())
     except ValueError:
         return None
 
@@ -193,6 +193,30 @@ def test_age_reads_iso_dates_as_the_general_path_does() -> None:
     for text in texts:
         ours = _outcome(lambda t: age_seconds_from_date(t, now=NOW), text)
         assert ours == _outcome(_general_age, text), repr(text)
+
+
+@pytest.mark.parametrize(
+    "now",
+    [
+        datetime(2026, 12, 1, 12, 30, 59, 999_999, tzinfo=UTC),
+        datetime(2026, 12, 1, 12, 30, 0, 1, tzinfo=timezone(timedelta(hours=-5, minutes=-30))),
+        datetime(1, 1, 1, 0, 0, 0, 1, tzinfo=UTC),
+        datetime(9999, 12, 31, 23, 59, 59, 999_999, tzinfo=timezone(timedelta(hours=14))),
+    ],
+)
+def test_age_of_a_date_without_zone_is_exact_from_any_reference(now: datetime) -> None:
+    """A date without a zone is UTC, measured to the microsecond from ``now`` in any zone."""
+    rng = random.Random(SEED + now.year)
+    texts = [_iso_like(rng) for _ in range(3_000)]
+    texts += ["0001-01-01", "9999-12-31T23:59:59.999999", "1970-01-01", "2026-12-01T12:30:59"]
+    for text in texts:
+        ours = _outcome(lambda t: age_seconds_from_date(t, now=now), text)
+        assert ours == _outcome(lambda t: _general_age(t, now), text), repr(text)
+
+
+def test_age_still_refuses_a_reference_without_zone() -> None:
+    with pytest.raises(TypeError):
+        age_seconds_from_date("2024-01-01", now=datetime(2024, 1, 2))
 
 
 def test_age_agrees_on_every_capture_date() -> None:

@@ -150,6 +150,14 @@ def _rfc_2822(
     )
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_NAIVE_EPOCH = datetime(1970, 1, 1)
+"""A date without a zone is UTC: its age is measured between the two epochs, without
+building the aware copy (``replace(tzinfo=UTC)`` alone costs more than the rest of the
+ISO 8601 path). ``timedelta`` arithmetic is exact, so the age is the same to the
+microsecond."""
+
+
 def age_seconds_from_date(text: str | None, *, now: datetime | None = None) -> int | None:
     """Seconds between ``text`` (a date in almost any written form) and ``now``.
 
@@ -185,10 +193,12 @@ def age_seconds_from_date(text: str | None, *, now: datetime | None = None) -> i
         when = parse_date(stripped, default=datetime(reference.year, 1, 1))
         if when is None:
             return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
     try:
-        return math.floor((reference - when).total_seconds())
+        if when.tzinfo is None:  # taken as UTC: both measured from the epoch, exactly
+            age = (reference - _EPOCH) - (when - _NAIVE_EPOCH)
+        else:
+            age = reference - when
+        return math.floor(age.total_seconds())
     except ValueError:  # a zone dateutil reads but no instant has (``+24:00``): no date
         return None
 
