@@ -215,10 +215,32 @@ def test_request_is_a_browser_like_form_post() -> None:
         ("//duckduckgo.com/l/?uddg=https%3A%2F%2Fex.org%2F%FF&rut=1", None),  # not UTF-8
         ("https://duckduckgo.com/y.js?ad_domain=shop.example&u3=https%3A%2F%2Fbing.com", None),
         ("", None),
+        # the host as urlsplit reads it, with or without user, port, brackets or zone
+        ("HTTPS://Links.DuckDuckGo.COM/y.js?x=1", None),
+        ("https://user:pw@duckduckgo.com:443/y.js", None),
+        ("https://duckduckgo.com:8443/y", None),
+        ("https://user@example.org:8080/a", "https://user@example.org:8080/a"),
+        ("http://[::1]:80/", "http://[::1]:80/"),
+        ("https:///no-host", None),
+        ("https://:443/", None),
+        ("https://@/", None),
     ],
 )
 def test_unwrap_url(href: str, url: str | None) -> None:
     assert unwrap_url(href) == url
+
+
+@pytest.mark.parametrize(
+    "href",
+    [
+        "https://www.google.com/search?q=x",
+        "https://WWW.Bing.COM/search/?q=x",
+        "https://user@search.yahoo.com:443/search?p=x",
+    ],
+)
+def test_another_engines_search_is_no_source_whatever_its_host_spelling(href: str) -> None:
+    page = _page(_block(href, "Other engine"), _block("https://kept.example/", "Kept"))
+    assert [s.url for s in parse_page(page).sources] == ["https://kept.example/"]
 
 
 # --- real captures -----------------------------------------------------------------------------
