@@ -38,6 +38,7 @@ __all__ = [
     "class_tokens",
     "css",
     "find_forms",
+    "form_fields",
     "has_class",
     "is_http_url",
     "iter_forms",
@@ -45,6 +46,7 @@ __all__ = [
     "navigation_headers",
     "parse_document",
     "raw_text",
+    "read_form",
     "resolve_href",
     "resolve_link",
     "select",
@@ -371,19 +373,38 @@ def find_forms(document: Element) -> list[HtmlForm]:
 def iter_forms(document: Element) -> Iterator[HtmlForm]:
     """:func:`find_forms` one form at a time, for a caller that stops at the one it wants."""
     for form in document.iter("form"):
-        attributes = cast(dict[str, str], dict(form.items()))  # the HTML parser gives str
-        fields: list[tuple[str, str]] = []
-        for element in form.iter("input"):
-            name = element.get("name")
-            value = element.get("value") if name else None
-            if name and value is not None:
-                fields.append((name, value))
-        yield HtmlForm(
-            action=attributes.get("action", ""),
-            method=attributes.get("method", "get").lower(),
-            attributes=MappingProxyType(attributes),
-            fields=tuple(fields),
-        )
+        yield read_form(form)
+
+
+def form_fields(form: Element) -> tuple[tuple[str, str], ...]:
+    """What a browser submits from ``form``'s inputs: :attr:`HtmlForm.fields`.
+
+    For a caller that picks a form by its fields: it reads them once, and builds the
+    :class:`HtmlForm` (:func:`read_form` with these fields) only for the form it keeps.
+    """
+    fields: list[tuple[str, str]] = []
+    for element in form.iter("input"):
+        name = element.get("name")
+        value = element.get("value") if name else None
+        if name and value is not None:
+            fields.append((name, value))
+    return tuple(fields)
+
+
+def read_form(form: Element, fields: tuple[tuple[str, str], ...] | None = None) -> HtmlForm:
+    """The :class:`HtmlForm` of one ``<form>`` element.
+
+    Args:
+        form: The ``<form>`` element.
+        fields: Its :func:`form_fields`, when the caller has read them already.
+    """
+    attributes = cast(dict[str, str], dict(form.items()))  # the HTML parser gives str
+    return HtmlForm(
+        action=attributes.get("action", ""),
+        method=attributes.get("method", "get").lower(),
+        attributes=MappingProxyType(attributes),
+        fields=form_fields(form) if fields is None else fields,
+    )
 
 
 # --- links ---------------------------------------------------------------------------------------

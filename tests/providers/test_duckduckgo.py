@@ -17,7 +17,15 @@ from websearch_core.errors import (
     ProviderUnavailableError,
     ResponseParseError,
 )
-from websearch_core.html import BROWSER_HEADERS, css, find_forms, layout_text, parse_document
+from websearch_core.html import (
+    BROWSER_HEADERS,
+    css,
+    find_forms,
+    form_fields,
+    layout_text,
+    parse_document,
+    read_form,
+)
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
 from websearch_core.providers.base import ProviderContext
@@ -586,6 +594,20 @@ def test_html_helpers() -> None:
         parse_document('<FORM ACTION="/p" METHOD="POST"><input name=a value=1></FORM>')
     )
     assert (form.action, form.method, form.fields) == ("/p", "post", (("a", "1"),))
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["html_results_eino_2025.html", "lite_results_zeta_2026.html", "html_no_results_2025.html"],
+)
+def test_a_form_read_from_its_fields_is_the_form_found(name: str) -> None:
+    root = parse_document(_capture(name))
+    elements = list(root.iter("form"))
+    assert len(elements) >= 2
+    for element, found in zip(elements, find_forms(root), strict=True):
+        fields = form_fields(element)
+        assert fields == found.fields
+        assert read_form(element, fields) == read_form(element) == found
 
 
 # --- the pagination loop -----------------------------------------------------------------------

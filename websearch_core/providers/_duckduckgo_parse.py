@@ -51,7 +51,7 @@ from urllib.parse import SplitResult, urlsplit
 import lxml.etree
 
 from ..errors import ChallengeError, ResponseParseError
-from ..html import Element, HtmlForm, iter_forms, layout_text, parse_document
+from ..html import Element, HtmlForm, form_fields, layout_text, parse_document, read_form
 from ..models import SearchSource
 from ._duckduckgo_scan import DATE, NO_RESULT_CLASS, Block, LiteRow, scan
 from ._scraper import collect_unique, decode_uri_component, scraped_source
@@ -214,17 +214,14 @@ def _parse_lite_row(row: LiteRow) -> SearchSource | None:
 def _next_form(root: Element) -> HtmlForm | None:
     """The first form that submits both ``s`` and ``vqd`` (DDG's next-page form).
 
-    The two fields are looked for before the :class:`HtmlForm` is built, so the page's
-    other forms (the search box, the region and date filters) cost one read per input.
+    Each form's fields are read once; the :class:`HtmlForm` is built only for the form
+    kept, so the page's other forms (the search box, the region and date filters) cost
+    one read per input.
     """
     for form in root.iter("form"):
-        missing = set(_NEXT_PAGE_FIELDS)
-        for field in form.iter("input"):
-            name = field.get("name")
-            if name in missing and field.get("value") is not None:
-                missing.discard(name)
-        if not missing:
-            return next(iter_forms(form))
+        fields = form_fields(form)
+        if {name for name, _ in fields} >= _NEXT_PAGE_FIELDS:
+            return read_form(form, fields)
     return None
 
 
