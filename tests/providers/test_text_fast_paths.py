@@ -3,7 +3,8 @@
 ``collapse_whitespace`` returns printable text with single inner spaces as it is, and
 Brave's URL check accepts a plain lower-case URL with one match instead of splitting and
 re-joining it, and ``age_seconds_from_date`` reads ISO 8601 before building dateutil's
-default. Each is compared here with its general path: over every code point, over
+default, and ``html.resolve_link`` splits an absolute link once instead of calling
+``urljoin``. Each is compared here with its general path: over every code point, over
 every string and URL in the real captures, and over seeded random strings built from the
 characters that matter (every kind of whitespace, controls, URL delimiters, non-ASCII).
 """
@@ -16,10 +17,13 @@ import sys
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
+from urllib.parse import SplitResult, urljoin, urlsplit
 
 import pytest
 
 from tests.conftest import SHARED_FIXTURES
+from websearch_core.html import resolve_link
+from websearch_core.providers._bing_parse import BING_BASE_URL
 from websearch_core.providers._brave_parse import _PLAIN_URL, _normalise_url, _split_and_join
 from websearch_core.providers._common import (
     age_seconds_from_date,
@@ -27,6 +31,8 @@ from websearch_core.providers._common import (
     normalise_text,
     parse_date,
 )
+from websearch_core.providers._mojeek_parse import MOJEEK_HOME_URL
+from websearch_core.providers._yahoo_parse import YAHOO_BASE_URL
 
 SEED = 20261202
 WHITESPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
@@ -145,6 +151,64 @@ def test_plain_url_shortcut_keeps_the_length_limit() -> None:
     assert _PLAIN_URL.fullmatch(url)
     assert _normalise_url(url) is None
     assert _normalise_url(url[:2048]) == url[:2048]
+
+
+LINK_BASES = [
+    MOJEEK_HOME_URL,
+    BING_BASE_URL,
+    YAHOO_BASE_URL,
+    "http://x.example/a/b?c#d",
+    "HTTPS://Www.Example.ORG/search;p?q",
+    "ftp://files.example/dir/",
+    "",
+]
+"""Bases the engines resolve against, and a few that take the other branches of urljoin."""
+
+
+def _general_resolve(href: str, base: str) -> tuple[str, SplitResult] | None:
+    """``resolve_link`` spelled out with ``urljoin`` for every link."""
+    cleaned = re.sub(r"[\t\n\r]", "", href.strip())
+    if not cleaned or re.match(r"(?:[A-Za-z][A-Za-z0-9+.-]*:)?//(?:[/?#]|$)", cleaned):
+        return None
+    try:
+        url = urljoin(base, cleaned)
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not host:
+        return None
+    return url, parts
+
+
+def _link(rng: random.Random) -> str:
+    """A link as a page may write it: absolute, protocol-relative, relative, or broken."""
+    if rng.random() < 0.7:
+        link = _url_pieces(rng)
+    else:
+        link = rng.choice(["/rel", "rel/x", "?q=1", "#f", "//Host.example/p", "../x", ";p", "."])
+    if rng.random() < 0.2:  # path parameters, which urljoin splits off
+        link += rng.choice([";", ";p", "/a;b", ";?q", ";#f"])
+    return link
+
+
+def test_link_resolution_agrees_with_urljoin_on_random_links() -> None:
+    rng = random.Random(SEED)
+    kept = 0
+    for _ in range(40_000):
+        href, base = _link(rng), rng.choice(LINK_BASES)
+        ours = resolve_link(href, base)
+        assert ours == _general_resolve(href, base), (href, base)
+        kept += ours is not None
+    assert kept > 10_000  # both the kept and the refused links were compared
+
+
+def test_link_resolution_agrees_on_every_capture_link() -> None:
+    hrefs = set(re.findall(r"""href=["']([^"']*)["']""", "\n".join(_capture_strings())))
+    assert len(hrefs) > 500
+    for href in hrefs:
+        for base in LINK_BASES:
+            assert resolve_link(href, base) == _general_resolve(href, base), (href, base)
 
 
 NOW = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)
