@@ -40,6 +40,7 @@ __all__ = [
     "find_forms",
     "form_fields",
     "has_class",
+    "host_of",
     "is_http_url",
     "iter_forms",
     "layout_text",
@@ -453,7 +454,7 @@ def resolve_link(href: str, base: str) -> tuple[str, SplitResult] | None:
         url, parts = _join(base, cleaned)
     except ValueError:
         return None
-    if parts.scheme.lower() not in ("http", "https") or not _has_host(parts):
+    if parts.scheme.lower() not in ("http", "https") or host_of(parts) is None:
         return None  # is_http_url's test, on the parts already split
     return url, parts
 
@@ -484,9 +485,19 @@ def _join(base: str, href: str) -> tuple[str, SplitResult]:
     return url, urlsplit(url)
 
 
-def _has_host(parts: SplitResult) -> bool:
-    """Whether ``parts.hostname`` is not empty; a plain ASCII netloc is read as it is."""
+def host_of(parts: SplitResult) -> str | None:
+    """``parts.hostname`` lower-cased as a whole (a zone id too), or ``None`` when empty.
+
+    A plain ASCII netloc (no user, port, brackets or zone: nearly every result link) is
+    the host itself, read without ``hostname``'s general splitting (a few times the cost
+    of this test); anything else goes through ``hostname``.
+
+    Example:
+        >>> host_of(urlsplit("https://Ex.ORG/a")), host_of(urlsplit("https://u@[::1]:8/"))
+        ('ex.org', '::1')
+    """
     netloc = parts.netloc
-    if netloc.isascii() and not ("@" in netloc or ":" in netloc or "[" in netloc):
-        return bool(netloc)
-    return bool(parts.hostname)
+    if netloc.isascii() and not ("@" in netloc or ":" in netloc or "[" in netloc or "%" in netloc):
+        return netloc.lower() or None
+    host = parts.hostname
+    return host.lower() if host else None

@@ -4,9 +4,10 @@
 Brave's URL check accepts a plain lower-case URL with one match instead of splitting and
 re-joining it, and ``age_seconds_from_date`` reads ISO 8601 before building dateutil's
 default, and ``html.resolve_link`` splits an absolute link once instead of calling
-``urljoin``. Each is compared here with its general path: over every code point, over
-every string and URL in the real captures, and over seeded random strings built from the
-characters that matter (every kind of whitespace, controls, URL delimiters, non-ASCII).
+``urljoin`` (``html.host_of`` reads a plain netloc as the host). Each is compared here
+with its general path: over every code point, over every string and URL in the real
+captures, and over seeded random strings built from the characters that matter (every
+kind of whitespace, controls, URL delimiters, non-ASCII).
 """
 
 import json
@@ -22,7 +23,7 @@ from urllib.parse import SplitResult, urljoin, urlsplit
 import pytest
 
 from tests.conftest import SHARED_FIXTURES
-from websearch_core.html import resolve_link
+from websearch_core.html import host_of, resolve_link
 from websearch_core.providers._bing_parse import BING_BASE_URL
 from websearch_core.providers._brave_parse import _PLAIN_URL, _normalise_url, _split_and_join
 from websearch_core.providers._common import (
@@ -201,6 +202,22 @@ def test_link_resolution_agrees_with_urljoin_on_random_links() -> None:
         assert ours == _general_resolve(href, base), (href, base)
         kept += ours is not None
     assert kept > 10_000  # both the kept and the refused links were compared
+
+
+def test_host_shortcut_agrees_with_hostname() -> None:
+    rng = random.Random(SEED)
+    alphabet = [*"aZ09.-_@:[]%", "Σ", "İ", "\u212a", "é", "\uff21"]
+    compared = 0
+    for _ in range(40_000):
+        netloc = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10)))
+        try:
+            parts = urlsplit(f"https://{netloc}/p")
+            host = parts.hostname
+        except ValueError:  # brackets or a netloc urlsplit refuses: never reaches host_of
+            continue
+        assert host_of(parts) == (host.lower() if host else None), repr(netloc)
+        compared += 1
+    assert compared > 20_000
 
 
 def test_link_resolution_agrees_on_every_capture_link() -> None:

@@ -42,7 +42,7 @@ from urllib.parse import unquote, urlsplit
 
 import lxml.etree
 
-from ..html import Element, css, has_class, resolve_link, text_of
+from ..html import Element, css, has_class, host_of, resolve_link, text_of
 from ..models import SearchSource
 from ._scraper import scraped_source
 
@@ -101,7 +101,7 @@ def unwrap_url(href: str) -> str | None:
     if found is None:
         return None
     url, parts = found
-    if not _is_bing_host(parts.hostname):
+    if not _is_bing_host(host_of(parts)):
         return url  # resolve_link checked it is http(s); only Bing hosts redirect to ads
     if parts.path != "/ck/a":
         return None

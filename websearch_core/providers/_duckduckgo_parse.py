@@ -46,12 +46,20 @@ The module is private; :mod:`websearch_core.providers.duckduckgo` re-exports its
 
 import re
 from typing import NamedTuple
-from urllib.parse import SplitResult, urlsplit
+from urllib.parse import urlsplit
 
 import lxml.etree
 
 from ..errors import ChallengeError, ResponseParseError
-from ..html import Element, HtmlForm, form_fields, layout_text, parse_document, read_form
+from ..html import (
+    Element,
+    HtmlForm,
+    form_fields,
+    host_of,
+    layout_text,
+    parse_document,
+    read_form,
+)
 from ..models import SearchSource
 from ._duckduckgo_scan import DATE, NO_RESULT_CLASS, Block, LiteRow, scan
 from ._scraper import collect_unique, decode_uri_component, scraped_source
@@ -153,30 +161,11 @@ def _destination(href: str) -> _Destination | None:
         parts = urlsplit(url)
     except ValueError:
         return None
-    host = _host(parts) if parts.scheme.lower() in ("http", "https") else None
+    host = host_of(parts) if parts.scheme.lower() in ("http", "https") else None
     if not host:
         return None  # what is_http_url tests, on the parts already split
     found = _Destination(url, host, parts.path)
     return None if _is_ad_redirect(found) else found
-
-
-def _host(parts: SplitResult) -> str | None:
-    """``parts.hostname`` lower-cased as a whole (its zone id too), or ``None``.
-
-    A plain ASCII netloc (no user, port, brackets or zone: nearly every result link) is
-    the host itself, read without ``hostname``'s general splitting (a few times the cost).
-    """
-    netloc = parts.netloc
-    if (
-        netloc.isascii()
-        and "@" not in netloc
-        and ":" not in netloc
-        and "[" not in netloc
-        and "%" not in netloc
-    ):
-        return netloc.lower() or None
-    host = parts.hostname
-    return host.lower() if host else None
 
 
 def _is_ad_redirect(found: _Destination) -> bool:

@@ -18,6 +18,7 @@ from ..html import (
     Element,
     css,
     has_class,
+    host_of,
     parse_document,
     resolve_link,
     select,
@@ -116,7 +117,7 @@ def _source(row: Element) -> SearchSource | None:
     if anchor is None:
         return None
     found = resolve_link(anchor.get("href") or "", MOJEEK_HOME_URL)
-    if found is None or _is_mojeek(found[1].hostname):
+    if found is None or _is_mojeek(host_of(found[1])):
         return None
     url = found[0]
     snippet = text_of(paragraph) if paragraph is not None else ""
