@@ -256,6 +256,32 @@ async def test_marks_hold_only_for_the_scope_that_earned_them() -> None:
     assert await ledger.skip_reason(BRAVE, scope="key-a") is not None
 
 
+async def test_a_reservation_that_skips_marked_agrees_with_skip_reason(
+    any_state: dict[str, Any],
+) -> None:
+    scope = {"brave": "key-a"}
+    async with _store(any_state) as store:
+        ledger = Ledger(
+            store, budgets={"brave": Budget(2, "month")}, scope_of=lambda pid: scope.get(pid)
+        )
+        await ledger.record_failure("brave", AuthorizationError("brave", "Brave refused", 401))
+        skip = await ledger.skip_reason(BRAVE)
+        with pytest.raises(ProviderSkippedError) as refused:
+            await ledger.reserve(BRAVE, skip_marked=True)
+        assert skip is not None and refused.value.message == skip.message
+        assert await store.get_usage("brave", "month:" + time.strftime("%Y-%m", time.gmtime())) == 0
+        await ledger.reserve(BRAVE)  # without skip_marked a forced call still reserves
+        scope["brave"] = "key-b"  # the mark was earned with another key: reserved after all
+        assert await ledger.skip_reason(BRAVE) is None
+        reservation = await ledger.reserve(BRAVE, skip_marked=True)
+        assert reservation.provider == "brave"
+        over = await ledger.skip_reason(BRAVE)
+        with pytest.raises(ProviderSkippedError) as spent:
+            await ledger.reserve(BRAVE, skip_marked=True)
+    assert over is not None and spent.value.message == over.message
+    assert "budget of 2/month is spent (2 used)" in over.message
+
+
 async def test_mark_scope_follows_the_key_and_the_endpoint(sim: Simulator) -> None:
     async def scope(provider_id: str, key: str = "k1", **overrides: Any) -> str:
         settings = sim.settings(**overrides)

@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +34,7 @@ from websearch_core.state import (
     SQLiteStore,
     StateStore,
     StateStoreError,
+    UsageGrant,
     UsageWindow,
     default_state_path,
     open_store,
@@ -614,6 +615,58 @@ async def test_concurrent_reservations_never_pass_the_cap(store: StateStore) -> 
     assert sum(grant.granted for grant in grants) == 30
     assert sorted(g.counts[1] for g in grants if g.granted) == list(range(1, 31))
     assert await store.get_usage("brave", "budget:test") == 30
+
+
+@pytest.mark.parametrize("limit", [5, None], ids=["budget", "no-budget"])
+async def test_reserve_unless_marked_counts_nothing_for_an_active_mark(
+    store: StateStore, limit: int | None
+) -> None:
+    now = time.time()
+    windows = _windows(limit=limit)
+    await store.record_failure("brave")
+    unmarked = await store.reserve_unless_marked("brave", windows, now)
+    assert (unmarked.granted, unmarked.counts, unmarked.failures) == (True, (1, 1), 1)
+    assert unmarked.mark is None
+    stored = mark("circuit_open", until=now + 60, failures=2)
+    await store.set_mark("brave", stored)
+    marked = await store.reserve_unless_marked("brave", windows, now)
+    assert (marked.granted, marked.counts, marked.mark) == (False, (), stored)
+    assert await store.get_usage("brave", "budget:test") == 1  # the marked call counted none
+    # Judged at the caller's instant: at ``until`` the mark no longer holds.
+    later = await store.reserve_unless_marked("brave", windows, now + 60)
+    assert (later.granted, later.counts, later.mark) == (True, (2, 2), None)
+    other = await store.reserve_unless_marked("tavily", windows, now)
+    assert (other.granted, other.counts, other.mark, other.failures) == (True, (1, 1), None, 0)
+
+
+async def test_reserve_unless_marked_still_refuses_a_spent_budget(store: StateStore) -> None:
+    windows = _windows(limit=1)
+    now = time.time()
+    assert (await store.reserve_unless_marked("brave", windows, now)).granted
+    refused = await store.reserve_unless_marked("brave", windows, now)
+    assert (refused.granted, refused.counts, refused.mark) == (False, (1, 1), None)
+    assert await store.get_usage("brave", "month:test") == 1
+
+
+class _TwoStepStore(MemoryStore):
+    """A store that only has the two abstract steps: the base class's default combines them."""
+
+    async def reserve_unless_marked(
+        self, provider: str, windows: Sequence[UsageWindow], now: float
+    ) -> UsageGrant:
+        return await StateStore.reserve_unless_marked(self, provider, windows, now)
+
+
+async def test_the_default_reserve_unless_marked_reads_the_mark_then_reserves() -> None:
+    now = time.time()
+    store = _TwoStepStore()
+    windows = _windows(limit=None)
+    assert (await store.reserve_unless_marked("brave", windows, now)).counts == (1, 1)
+    stored = mark(until=now + 60)
+    await store.set_mark("brave", stored)
+    marked = await store.reserve_unless_marked("brave", windows, now)
+    assert (marked.granted, marked.counts, marked.mark) == (False, (), stored)
+    assert (await store.reserve_unless_marked("brave", windows, now + 61)).counts == (2, 2)
 
 
 async def test_rate_slots_are_spaced_and_refused_beyond_max_wait(store: StateStore) -> None:

@@ -111,12 +111,10 @@ class ChainRunner:
             if deadline.remaining() < MIN_ATTEMPT_SECONDS:
                 _out_of_time(outcome, plan.providers[index:], deadline)
                 return outcome
-            if not plan.forced:
-                skip = await self.ledger.skip_reason(provider.info)
-                if skip is not None:
-                    _skipped(outcome, provider, skip)
-                    continue
-            response = await self._try(provider, params, context, outcome, redactor, deadline)
+            # Unless forced, a marked provider is skipped by the first reservation's step.
+            response = await self._try(
+                provider, params, context, outcome, redactor, deadline, skip_marked=not plan.forced
+            )
             if response is not None:
                 outcome.response = response.model_copy(update={"attempts": tuple(outcome.attempts)})
                 return outcome
@@ -136,15 +134,20 @@ class ChainRunner:
         outcome: ChainOutcome,
         redactor: Redactor,
         deadline: Deadline,
+        *,
+        skip_marked: bool,
     ) -> SearchResponse | None:
         provider_id = provider.info.id
         retried = False
         while True:
             started = time.perf_counter()
             try:
-                # Reserve before send: budget and rate slot in one step, or a skip.
+                # Reserve before send: mark (first time only), budget and rate slot in one
+                # step, or a skip.
                 await self.ledger.reserve(
-                    provider.info, max_wait=deadline.remaining() - MIN_ATTEMPT_SECONDS
+                    provider.info,
+                    max_wait=deadline.remaining() - MIN_ATTEMPT_SECONDS,
+                    skip_marked=skip_marked and not retried,
                 )
             except ProviderSkippedError as skip:
                 _skipped(outcome, provider, skip)

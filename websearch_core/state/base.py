@@ -167,11 +167,15 @@ class UsageGrant:
         counts: Each window's count: after the increment when granted, as found when not.
         failures: The provider's consecutive-failure counter as read in the same step, so a
             success need not write anything when there is nothing to forgive.
+        mark: From :meth:`StateStore.reserve_unless_marked` only: the provider's active
+            mark, found in the same step; nothing was counted (``granted`` is false and
+            ``counts`` is empty).
     """
 
     granted: bool
     counts: tuple[int, ...]
     failures: int = 0
+    mark: ProviderMark | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +256,23 @@ class StateStore(AsyncClosing, abc.ABC):
         together pass a limit, because the check and the increments are one indivisible
         step (SQLite: one ``BEGIN IMMEDIATE`` transaction; Redis: one Lua script).
         """
+
+    async def reserve_unless_marked(
+        self, provider: str, windows: Sequence[UsageWindow], now: float
+    ) -> UsageGrant:
+        """:meth:`reserve_usage`, unless the provider carries a mark active at ``now``.
+
+        The chain's usual step before a request: the mark check and the reservation it
+        would otherwise make one after the other. With a mark, nothing is counted and the
+        grant carries it (``granted`` false, no counts); the caller decides whether the
+        mark applies to it (see :meth:`ProviderMark.applies_to`). The built-in backends do
+        both in one step (one lock, one transaction, one script), which saves a round trip
+        on every search; this default, for other stores, makes the two calls.
+        """
+        mark = await self.get_mark(provider, now)
+        if mark is not None:
+            return UsageGrant(granted=False, counts=(), mark=mark)
+        return await self.reserve_usage(provider, windows)
 
     @abc.abstractmethod
     async def release_usage(self, provider: str, windows: Sequence[UsageWindow]) -> None:
@@ -500,17 +521,31 @@ class MemoryStore(StateStore):
         check_provider(provider)
         with self._lock:
             self._check_open()
-            wall_now = self._clock()
-            found = tuple(self._live_usage(provider, w.period, wall_now) for w in windows)
-            failures = self._failures.get(provider, 0)
-            if any(
-                w.limit is not None and n >= w.limit for w, n in zip(windows, found, strict=True)
-            ):
-                return UsageGrant(granted=False, counts=found, failures=failures)
-            counts = tuple(n + 1 for n in found)
-            for window, count in zip(windows, counts, strict=True):
-                self._usage[(provider, window.period)] = (count, window.expires_at)
-            return UsageGrant(granted=True, counts=counts, failures=failures)
+            return self._reserve(provider, windows)
+
+    def _reserve(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
+        """The reservation itself; the caller holds the lock."""
+        wall_now = self._clock()
+        found = tuple(self._live_usage(provider, w.period, wall_now) for w in windows)
+        failures = self._failures.get(provider, 0)
+        if any(w.limit is not None and n >= w.limit for w, n in zip(windows, found, strict=True)):
+            return UsageGrant(granted=False, counts=found, failures=failures)
+        counts = tuple(n + 1 for n in found)
+        for window, count in zip(windows, counts, strict=True):
+            self._usage[(provider, window.period)] = (count, window.expires_at)
+        return UsageGrant(granted=True, counts=counts, failures=failures)
+
+    async def reserve_unless_marked(
+        self, provider: str, windows: Sequence[UsageWindow], now: float
+    ) -> UsageGrant:
+        """See :meth:`StateStore.reserve_unless_marked`: the mark read under the same lock."""
+        check_provider(provider)
+        with self._lock:
+            self._check_open()
+            mark = self._marks.get(provider)
+            if mark is not None and mark.is_active(now):
+                return UsageGrant(granted=False, counts=(), mark=mark)
+            return self._reserve(provider, windows)
 
     async def release_usage(self, provider: str, windows: Sequence[UsageWindow]) -> None:
         """See :meth:`StateStore.release_usage`."""

@@ -105,6 +105,15 @@ class FailSafeStore(StateStore):
         granted = UsageGrant(granted=True, counts=tuple(0 for _ in windows))
         return await self._safe(lambda: self.inner.reserve_usage(provider, windows), granted)
 
+    async def reserve_unless_marked(
+        self, provider: str, windows: Sequence[UsageWindow], now: float
+    ) -> UsageGrant:
+        """See :meth:`StateStore.reserve_unless_marked`; granted, unmarked, when the store fails."""
+        granted = UsageGrant(granted=True, counts=tuple(0 for _ in windows))
+        return await self._safe(
+            lambda: self.inner.reserve_unless_marked(provider, windows, now), granted
+        )
+
     async def release_usage(self, provider: str, windows: Sequence[UsageWindow]) -> None:
         """See :meth:`StateStore.release_usage`."""
         await self._safe(lambda: self.inner.release_usage(provider, windows), None)

@@ -69,28 +69,42 @@ _DEFAULT_TIMEOUT: Final = 5.0
 _GLOB_SPECIALS: Final = frozenset("*?[]\\")
 
 
-# KEYS: the failure counter, then one usage counter per window.
-# ARGV: per window, its limit (-1: none) and its expiry in epoch milliseconds.
-# Returns {granted (1/0), failures, count per window}.
-_RESERVE_LUA: Final = """
-local failures = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+def _reserve_lua(*, check_mark: bool) -> str:
+    """The reservation script; with ``check_mark`` it first returns an existing mark.
+
+    KEYS: with ``check_mark`` the provider's mark first; then the failure counter, then one
+    usage counter per window. ARGV: per window, its limit (-1: none) and its expiry in
+    epoch milliseconds. Returns ``{granted (1/0), failures, count per window}``, or
+    ``{2, mark}`` (the stored mark, nothing counted) when the mark key exists.
+    """
+    head = "local mark = redis.call('GET', KEYS[1])\nif mark then return {2, mark} end\n"
+    return (head if check_mark else "") + _RESERVE_BODY.replace("FIRST", "2" if check_mark else "1")
+
+
+_RESERVE_BODY: Final = """
+local first = FIRST
+local failures = tonumber(redis.call('GET', KEYS[first]) or '0') or 0
 local found = {}
 local refused = false
-for i = 2, #KEYS do
+for i = first + 1, #KEYS do
+  local j = i - first
   local count = tonumber(redis.call('GET', KEYS[i]) or '0')
   if count == nil then return redis.error_reply('not a usage counter: ' .. KEYS[i]) end
-  found[i - 1] = count
-  local limit = tonumber(ARGV[2 * i - 3])
+  found[j] = count
+  local limit = tonumber(ARGV[2 * j - 1])
   if limit >= 0 and count >= limit then refused = true end
 end
 if refused then return {0, failures, unpack(found)} end
 local counts = {}
-for i = 2, #KEYS do
-  counts[i - 1] = redis.call('INCR', KEYS[i])
-  redis.call('PEXPIREAT', KEYS[i], ARGV[2 * i - 2])
+for i = first + 1, #KEYS do
+  local j = i - first
+  counts[j] = redis.call('INCR', KEYS[i])
+  redis.call('PEXPIREAT', KEYS[i], ARGV[2 * j])
 end
 return {1, failures, unpack(counts)}
 """
+_MARKED: Final = 2
+"""The first value of the reservation script's reply when it found a mark instead."""
 
 # KEYS: usage counters. Gives one back to each that is above zero (the TTL is kept).
 _RELEASE_LUA: Final = """
@@ -120,6 +134,12 @@ return wait
 def _epoch_ms(seconds: float) -> int:
     """Unix seconds as the positive integer milliseconds PXAT / PEXPIREAT require."""
     return max(1, math.ceil(seconds * 1000))
+
+
+def _grant(reply: object) -> UsageGrant:
+    """A reservation script's reply (``{granted, failures, counts...}``) as a grant."""
+    granted, failures, *counts = (int(value) for value in cast(list[int], reply))
+    return UsageGrant(granted=bool(granted), counts=tuple(counts), failures=failures)
 
 
 def _glob_escape(text: str) -> str:
@@ -185,7 +205,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
         super().__init__(max_workers=max_workers, thread_name_prefix="websearch-redis")
         self._client = client
         self._prefix = prefix
-        self._reserve_script = client.register_script(_RESERVE_LUA)
+        self._reserve_script = client.register_script(_reserve_lua(check_mark=False))
+        self._marked_reserve_script = client.register_script(_reserve_lua(check_mark=True))
         self._release_script = client.register_script(_RELEASE_LUA)
         self._rate_script = client.register_script(_RATE_LUA)
 
@@ -327,19 +348,47 @@ class RedisStore(ThreadedStore[redis.Redis]):
 
     async def reserve_usage(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
         """See :meth:`StateStore.reserve_usage`: one Lua script, atomic on the server."""
-        check_provider(provider)
+        keys, args = self._reservation(check_provider(provider), windows)
+        return await self._run(
+            lambda client: _grant(self._reserve_script(keys=keys, args=args, client=client))
+        )
+
+    async def reserve_unless_marked(
+        self, provider: str, windows: Sequence[UsageWindow], now: float
+    ) -> UsageGrant:
+        """See :meth:`StateStore.reserve_unless_marked`: the mark read by the same script.
+
+        A mark key that exists but has expired by ``now`` (the server drops it at its
+        ``until`` by its own clock) is ignored and the reservation made with the plain
+        script, still in one trip to the store's thread.
+        """
+        keys, args = self._reservation(check_provider(provider), windows)
+        mark_key = self._key("mark", provider)
+
+        def reserve(client: redis.Redis) -> UsageGrant:
+            reply = cast(
+                list[object],
+                self._marked_reserve_script(keys=[mark_key, *keys], args=args, client=client),
+            )
+            if reply[0] == _MARKED:
+                mark = _decode_mark(_as_bytes(reply[1]) or b"")
+                if mark.is_active(now):
+                    return UsageGrant(granted=False, counts=(), mark=mark)
+                return _grant(self._reserve_script(keys=keys, args=args, client=client))
+            return _grant(reply)
+
+        return await self._run(reserve)
+
+    def _reservation(
+        self, provider: str, windows: Sequence[UsageWindow]
+    ) -> tuple[list[str], list[int]]:
+        """The reservation script's keys and arguments (see :func:`_reserve_lua`)."""
         keys = [self._key("failures", provider)]
         keys += [self._key("usage", provider, w.period) for w in windows]
         args: list[int] = []
         for window in windows:
             args += [-1 if window.limit is None else window.limit, _epoch_ms(window.expires_at)]
-
-        def reserve(client: redis.Redis) -> UsageGrant:
-            reply = cast(list[int], self._reserve_script(keys=keys, args=args, client=client))
-            granted, failures, *counts = (int(value) for value in reply)
-            return UsageGrant(granted=bool(granted), counts=tuple(counts), failures=failures)
-
-        return await self._run(reserve)
+        return keys, args
 
     async def release_usage(self, provider: str, windows: Sequence[UsageWindow]) -> None:
         """See :meth:`StateStore.release_usage`."""

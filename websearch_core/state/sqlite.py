@@ -117,6 +117,22 @@ ON CONFLICT (provider, period) DO UPDATE SET
 RETURNING count
 """
 
+_INCREMENT_UNLESS_MARKED: Final = """
+INSERT INTO usage (provider, period, count, expires_at)
+SELECT ?1, ?2, 1, ?3 WHERE NOT EXISTS (SELECT 1 FROM marks WHERE provider = ?1 AND until > ?5)
+ON CONFLICT (provider, period) DO UPDATE SET
+    count = CASE WHEN usage.expires_at <= ?4 THEN 1 ELSE usage.count + 1 END,
+    expires_at = excluded.expires_at
+RETURNING count, (SELECT count FROM failures WHERE provider = ?1)
+"""
+"""``_INCREMENT_USAGE`` unless the provider has a mark active at ``?5``, returning the
+failure counter too: the whole of the usual reservation in one statement (no row: marked)."""
+
+_ACTIVE_MARK: Final = (
+    "SELECT kind, until, reason, failures, set_at, scope FROM marks "
+    "WHERE provider = ? AND until > ?"
+)
+
 _RECORD_FAILURE: Final = """
 INSERT INTO failures (provider, count) VALUES (?, 1)
 ON CONFLICT (provider) DO UPDATE SET count = failures.count + 1
@@ -352,11 +368,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
 
         def query(conn: sqlite3.Connection) -> ProviderMark | None:
-            row = conn.execute(
-                "SELECT kind, until, reason, failures, set_at, scope FROM marks "
-                "WHERE provider = ? AND until > ?",
-                (provider, now),
-            ).fetchone()
+            row = conn.execute(_ACTIVE_MARK, (provider, now)).fetchone()
             return None if row is None else _mark_from_row(row)
 
         return await self._read(query)
@@ -456,26 +468,41 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     async def reserve_usage(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
         """See :meth:`StateStore.reserve_usage`: one ``BEGIN IMMEDIATE`` transaction."""
         check_provider(provider)
+        reserve = functools.partial(_reserve, provider=provider, windows=windows)
+        return await self._run_write(reserve)
 
-        capped = any(w.limit is not None for w in windows)
+    async def reserve_unless_marked(
+        self, provider: str, windows: Sequence[UsageWindow], now: float
+    ) -> UsageGrant:
+        """See :meth:`StateStore.reserve_unless_marked`: the mark read in the same transaction.
+
+        A marked provider still takes the write lock for that read (and commits nothing),
+        where :meth:`get_mark` alone would not; the unmarked one, the usual case, saves a
+        whole statement round and its snapshot.
+        """
+        check_provider(provider)
+        uncapped = bool(windows) and all(w.limit is None for w in windows)
 
         def reserve(conn: sqlite3.Connection) -> UsageGrant:
-            wall_now = time.time()
-            row = conn.execute("SELECT count FROM failures WHERE provider = ?", (provider,))
-            failures = _int_or_zero(row.fetchone())
-            if capped:  # without a cap nothing can refuse: the increments say the counts
-                found = tuple(_live_count(conn, provider, w.period, wall_now) for w in windows)
-                refused = any(
-                    w.limit is not None and n >= w.limit
-                    for w, n in zip(windows, found, strict=True)
-                )
-                if refused:
-                    return UsageGrant(granted=False, counts=found, failures=failures)
-            counts = tuple(
-                _returning_int(conn, _INCREMENT_USAGE, (provider, w.period, w.expires_at, wall_now))
-                for w in windows
-            )
-            return UsageGrant(granted=True, counts=counts, failures=failures)
+            if uncapped:  # the usual case (no budget): nothing to refuse but a mark
+                wall_now = time.time()
+                first = windows[0]
+                values = (provider, first.period, first.expires_at, wall_now, now)
+                rows = conn.execute(_INCREMENT_UNLESS_MARKED, values).fetchall()
+                if rows:
+                    count, failures = rows[0]
+                    rest = (
+                        _returning_int(
+                            conn, _INCREMENT_USAGE, (provider, w.period, w.expires_at, wall_now)
+                        )
+                        for w in windows[1:]
+                    )
+                    counts = (int(count), *rest)
+                    return UsageGrant(granted=True, counts=counts, failures=int(failures or 0))
+            row = conn.execute(_ACTIVE_MARK, (provider, now)).fetchone()
+            if row is not None:
+                return UsageGrant(granted=False, counts=(), mark=_mark_from_row(row))
+            return _reserve(conn, provider=provider, windows=windows)
 
         return await self._run_write(reserve)
 
@@ -670,6 +697,27 @@ def _returning_int(conn: sqlite3.Connection, sql: str, params: tuple[object, ...
     # fetchall() steps the statement to completion, which ends its autocommit transaction.
     rows = conn.execute(sql, params).fetchall()
     return int(rows[0][0])
+
+
+def _reserve(
+    conn: sqlite3.Connection, *, provider: str, windows: Sequence[UsageWindow]
+) -> UsageGrant:
+    """The reservation, inside the caller's ``BEGIN IMMEDIATE`` transaction."""
+    wall_now = time.time()
+    row = conn.execute("SELECT count FROM failures WHERE provider = ?", (provider,))
+    failures = _int_or_zero(row.fetchone())
+    if any(w.limit is not None for w in windows):  # else nothing can refuse: no reads
+        found = tuple(_live_count(conn, provider, w.period, wall_now) for w in windows)
+        refused = any(
+            w.limit is not None and n >= w.limit for w, n in zip(windows, found, strict=True)
+        )
+        if refused:
+            return UsageGrant(granted=False, counts=found, failures=failures)
+    counts = tuple(
+        _returning_int(conn, _INCREMENT_USAGE, (provider, w.period, w.expires_at, wall_now))
+        for w in windows
+    )
+    return UsageGrant(granted=True, counts=counts, failures=failures)
 
 
 def _mark_from_row(row: tuple[object, ...] | sqlite3.Row) -> ProviderMark:
