@@ -16,7 +16,7 @@ Example:
 import re
 from datetime import datetime, time
 
-from .models import SearchResponse
+from .models import SearchResponse, SearchSource
 from .providers._common import parse_date
 
 __all__ = ["iso_date", "with_iso_dates"]
@@ -50,13 +50,30 @@ def iso_date(text: str | None) -> str | None:
 
 
 def with_iso_dates(response: SearchResponse) -> SearchResponse:
-    """``response`` with each source's absolute ``published_date`` in ISO 8601."""
-    changed = False
-    sources = []
-    for source in response.sources:
+    """``response`` with each source's absolute ``published_date`` in ISO 8601.
+
+    Most sources have no date or one already in ISO 8601 (with nothing around it), which
+    :func:`iso_date` would give back as it is: the response is returned untouched, and
+    only a response with a date to rewrite is copied.
+    """
+    sources = response.sources
+    iso_form = _ISO_8601.fullmatch
+    for index, source in enumerate(sources):
+        date = source.published_date
+        if not date or iso_form(date):
+            continue
+        iso = iso_date(date)
+        if iso is not None and iso != date:
+            return response.model_copy(update={"sources": _rewritten(sources, index)})
+    return response
+
+
+def _rewritten(sources: tuple[SearchSource, ...], start: int) -> tuple[SearchSource, ...]:
+    """``sources`` with each date from ``start`` on in ISO 8601 (those before are already)."""
+    rewritten = list(sources[:start])
+    for source in sources[start:]:
         iso = iso_date(source.published_date)
         if iso is not None and iso != source.published_date:
             source = source.model_copy(update={"published_date": iso})
-            changed = True
-        sources.append(source)
-    return response.model_copy(update={"sources": tuple(sources)}) if changed else response
+        rewritten.append(source)
+    return tuple(rewritten)

@@ -1,0 +1,56 @@
+"""``with_iso_dates`` rewrites exactly the dates ``iso_date`` would, and copies nothing else.
+
+The quick path skips a source whose date is missing or already ISO 8601; the rule it must
+keep is the plain one written out below: every source's date becomes ``iso_date(date)``
+when that names a date, and a response with nothing to rewrite is returned as it is.
+"""
+
+import itertools
+
+import pytest
+
+from websearch_core.dates import iso_date, with_iso_dates
+from websearch_core.models import SearchResponse, SearchSource
+
+DATES: list[str | None] = [
+    None,
+    "",
+    "2024-03-29",
+    "2024-03-29T12:00:00Z",
+    "2024-03-30 12:00",
+    " 2024-03-29 ",
+    "2024-03-29\n",
+    "2024-13-45",
+    "May 1, 2023",
+    "Mon, 02 Jun 2025 10:00:00 GMT",
+    "3 days ago",
+    "Dec 2025",
+    "2024",
+]
+
+
+def _response(dates: tuple[str | None, ...]) -> SearchResponse:
+    sources = tuple(
+        SearchSource(title=f"t{n}", url=f"https://example.org/{n}", published_date=date)
+        for n, date in enumerate(dates)
+    )
+    return SearchResponse(provider="brave", sources=sources)
+
+
+def _reference(dates: tuple[str | None, ...]) -> list[str | None]:
+    return [iso_date(date) or date for date in dates]
+
+
+@pytest.mark.parametrize("dates", list(itertools.product(DATES, repeat=2)))
+def test_dates_are_rewritten_as_iso_date_says(dates: tuple[str | None, ...]) -> None:
+    response = _response(dates)
+    rewritten = with_iso_dates(response)
+    assert [s.published_date for s in rewritten.sources] == _reference(dates)
+    assert [s.url for s in rewritten.sources] == [s.url for s in response.sources]
+    if _reference(dates) == list(dates):
+        assert rewritten is response  # nothing to rewrite: no copy
+    else:
+        assert rewritten is not response
+        # A source whose date stays is the same object, not a copy.
+        for before, after in zip(response.sources, rewritten.sources, strict=True):
+            assert (after is before) is (after.published_date == before.published_date)
