@@ -6,13 +6,14 @@ with substring tests. Each is checked here against what the full pass does.
 """
 
 import base64
+import itertools
 from urllib.parse import quote, urlsplit
 
 import pytest
 
 from websearch_core.models import SearchCitation, SearchResponse, SearchSource
 from websearch_core.redaction import Redactor
-from websearch_core.sanitize import clean_response, is_clean_url
+from websearch_core.sanitize import _kept, clean_response, is_clean_url
 
 KEY = "BSA-0123456789abcdefXYZ"
 
@@ -37,35 +38,61 @@ def _reference_is_clean_url(url: str) -> bool:
     )
 
 
-@pytest.mark.parametrize(
-    "url",
-    [
-        "https://example.org",
-        "HTTPS://Example.ORG/Path",
-        "http://a.b-c.example:8080/x?y#z",
-        "http://host:0/",
-        "http://host:9999?q",
-        "http://host:65535/",
-        "http://host:65536/",
-        "http://host:/",
-        "http://host:12a/",
-        "http://[::1]:80/",
-        "http://[::1/",
-        "https://bücher.example/",
-        "https://user@example.org/",
-        "https://example.org@evil.example/",
-        "https://example.org/a@b",
-        "https://example.org#@evil",
-        "ftp://example.org/",
-        "https:example.org",
-        "https://",
-        "https://./",
-        "https://example.org\\@evil.example/",
-        "https://example.org/\u200bx",
-    ],
-)
+QUICK_URLS = [
+    "https://example.org",
+    "HTTPS://Example.ORG/Path",
+    "http://a.b-c.example:8080/x?y#z",
+    "http://host:0/",
+    "http://host:9999?q",
+    "http://host:65535/",
+    "http://host:65536/",
+    "http://host:/",
+    "http://host:12a/",
+    "http://[::1]:80/",
+    "http://[::1/",
+    "https://bücher.example/",
+    "https://user@example.org/",
+    "https://example.org@evil.example/",
+    "https://example.org/a@b",
+    "https://example.org#@evil",
+    "ftp://example.org/",
+    "https:example.org",
+    "https://",
+    "https://./",
+    "https://example.org\\@evil.example/",
+    "https://example.org/\u200bx",
+]
+
+
+@pytest.mark.parametrize("url", QUICK_URLS)
 def test_the_quick_url_check_agrees_with_urlsplit(url: str) -> None:
     assert is_clean_url(url) is _reference_is_clean_url(url)
+
+
+URLS = [
+    *QUICK_URLS,
+    "",
+    "http://ſite.example/",  # the case-insensitive [a-z] takes the long s
+    "http://\u212aelvin.example/",  # and the Kelvin sign
+    "HTTP://EXAMPLE.ORG:8080?Q",
+    "https://example.org/a b",
+    "https://example.org/\x1b[2J",
+    "https://example.org",
+    "https://example.org/path?q=1#frag",
+]
+
+
+def test_the_joined_url_check_keeps_what_the_per_url_check_keeps() -> None:
+    """Every pair of URLs (and with a third), capped: kept is what ``is_clean_url`` keeps."""
+    checked = 0
+    for pair, cap in itertools.product(itertools.product(URLS, repeat=2), (1, 2, 3)):
+        for urls in (pair, (*pair, "https://example.org/c")):
+            entries = tuple(SearchCitation(url=url) for url in urls)
+            expected = tuple(entry for entry in entries if is_clean_url(entry.url))[:cap]
+            kept = _kept(entries, cap)
+            assert (entries if kept is None else kept) == expected, urls
+            checked += kept is None
+    assert checked  # the quick answer (nothing dropped) was taken, not only the loop
 
 
 def _response(**source_fields: str) -> SearchResponse:
