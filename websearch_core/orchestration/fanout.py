@@ -261,10 +261,8 @@ async def _ask(
 
     if ledger is None:
         return await attempt()
-    skip = await ledger.skip_reason(engine.info)
-    if skip is not None:
-        raise skip
-    await ledger.reserve(engine.info, max_wait=remaining_budget(hard_deadline))
+    # A mark or a spent budget raises ProviderSkippedError: the engine is not asked.
+    await ledger.reserve(engine.info, max_wait=remaining_budget(hard_deadline), skip_marked=True)
     try:
         response = await attempt()
     except Exception as error:
