@@ -7,7 +7,8 @@ variant once, in a shuffled order) in one process, so drift in CPU speed or load
 variants alike. Reported: median per call, the interquartile range, and the difference and
 ratio against the in-memory store.
 
-* ``miss``: cache off, a budget configured: skip check, reservation, success.
+* ``miss``: cache off, a budget configured: the mark check and the reservation (one store
+  step), then the success.
 * ``hit``: a repeated query served from the result cache.
 
 Run::
