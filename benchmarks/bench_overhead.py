@@ -96,6 +96,22 @@ def _raw_get(session: aiohttp.ClientSession, origin: str) -> Callable[[str], Awa
     return get
 
 
+def _raw_tool_fn(session: aiohttp.ClientSession, origin: str) -> Callable[[str], Awaitable[str]]:
+    """The trivial tools' function: the floor's GET and ``json.loads``, then a short text.
+
+    A tool that handed the framework the decoded 44 KiB dict would make LlamaIndex (every
+    call) and LangChain (every tool call) stringify it, a cost our tool, which returns text
+    for the model, never pays: it would flatter our ratio.
+    """
+    get = _raw_get(session, origin)
+
+    async def search(query: str) -> str:
+        data = await get(query)
+        return f"{len(data.get('web', {}).get('results', ()))} results"
+
+    return search
+
+
 def _quartiles(samples: list[float]) -> tuple[float, float, float]:
     q1, median, q3 = statistics.quantiles(samples, n=4)
     return q1, median, q3
@@ -142,7 +158,7 @@ async def bench_langchain(origin: str, state_dir: Path, rounds: int) -> None:
     from langchain_websearch import WebSearchTool
 
     async with aiohttp.ClientSession() as session:
-        raw = _raw_get(session, origin)
+        raw = _raw_tool_fn(session, origin)
         trivial = StructuredTool.from_function(
             coroutine=raw, name="web_search", description="Search the web."
         )
@@ -160,7 +176,7 @@ async def bench_llamaindex(origin: str, state_dir: Path, rounds: int) -> None:
     from llamaindex_websearch import create_web_search_tool
 
     async with aiohttp.ClientSession() as session:
-        raw = _raw_get(session, origin)
+        raw = _raw_tool_fn(session, origin)
         trivial = FunctionTool.from_defaults(
             async_fn=raw, name="web_search", description="Search the web."
         )
