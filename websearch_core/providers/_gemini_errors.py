@@ -6,6 +6,11 @@ Google's errors are ``{"error": {"code", "message", "status", "details"}}``; a 4
 mean bad credentials (``API_KEY_INVALID``, ``UNAUTHENTICATED``), and the wait before a
 retry is often only in the body (``RetryInfo.retryDelay``) or its text (``Please retry in
 12s``).
+
+An error's text is the ``error.message`` of Google's JSON error body, else the body; a 400
+naming invalid credentials is an :class:`~websearch_core.errors.AuthorizationError`; a 429
+whose body reads as a spent quota is :class:`~websearch_core.errors.QuotaExhaustedError`
+until the server's retry hint (the hint also fills a rate limit's ``retry_after``).
 """
 
 import json

@@ -16,6 +16,9 @@ nothing here does I/O.
   grounding chunk it names, with the segment text as ``cited_text``; ``webSearchQueries``
   are the search queries; ``usageMetadata`` the usage; ``modelVersion`` the model;
   ``responseId`` the request id.
+* **Failures:** a stream with no answer and no source is ``Gemini API returned an empty
+  grounded response`` (:class:`~websearch_core.errors.EmptyResponseError`, 502); one with
+  no readable chunk at all is a :class:`~websearch_core.errors.ResponseParseError`.
 
 Captures (``fixtures/gemini/``, real ``gemini-2.5-pro`` responses): the ``.sse`` stream has
 ten chunks whose ``groundingMetadata`` is ``{}`` until the last, which carries every

@@ -1,8 +1,16 @@
 """Pure request building for the Gemini provider: the Developer API and Cloud Code Assist.
 
 Kept apart from :mod:`websearch_core.providers.gemini` so the provider module holds its
-facts and protocol hooks; nothing here does I/O or reads the environment. The wire details
-are in the provider module's docstring.
+facts and protocol hooks; nothing here does I/O or reads the environment. Endpoints,
+headers and auth are in the provider module's docstring; the bodies are:
+
+* **Developer API:** ``contents: [{role: "user", parts: [{text: <query>}]}]``, ``tools:
+  [{google_search: {}}]``, ``systemInstruction: {parts: [{text: <system prompt>}]}`` and,
+  only when ``max_tokens`` or ``temperature`` is given, ``generationConfig:
+  {maxOutputTokens, temperature}``.
+* **Cloud Code Assist:** the request above (the system instruction with ``role: "user"``)
+  wrapped as ``{project, model, request, requestType: "agent", userAgent: "antigravity",
+  requestId: "agent-<uuid>"}``.
 """
 
 from typing import Any, Final

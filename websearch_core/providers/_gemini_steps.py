@@ -3,7 +3,7 @@
 Kept apart from :mod:`websearch_core.providers.gemini` (the facts, the error and retry
 data, the hooks) so the hooks read as the protocol and this module as its bookkeeping.
 Everything here reads or writes one search's :class:`~websearch_core.provider_types.Flow`
-state and builds requests from it; nothing is sent.
+state, builds requests from it or reads the answer off it; nothing is sent.
 
 ``flow.state`` holds ``model``; ``key`` (API-key mode) or ``endpoint`` (the index of the
 Cloud Code endpoint in use) and ``project`` (OAuth); ``failures`` (connection resends at
@@ -17,8 +17,16 @@ from collections.abc import Callable
 from typing import Final
 
 from ..credentials import OAuthToken
+from ..errors import (
+    ProviderConnectionError,
+    ProviderNotConfiguredError,
+    ProviderTimeoutError,
+    SearchProviderError,
+)
+from ..models import SearchResponse
 from ..provider_types import DelayedRequest, Flow, ProviderContext
-from ..transport import HttpRequest
+from ..transport import HttpRequest, SseResponse
+from ._gemini_parse import parse_chunks, project_id, response_chunks
 from ._gemini_request import (
     CODE_ASSIST_ENDPOINTS,
     code_assist_body,
@@ -31,12 +39,17 @@ __all__ = [
     "CONNECTION_RESENDS",
     "DEFAULT_MODEL",
     "MODEL_ENV",
+    "NO_PROJECT",
     "PROJECT_ENV",
+    "after_connection_failure",
     "begin",
+    "first_step",
+    "grounded_answer",
     "has_next_endpoint",
     "model_name",
     "moves_on",
     "next_endpoint",
+    "next_step",
     "resend",
     "step_request",
 ]
@@ -46,6 +59,10 @@ MODEL_ENV: Final = "GEMINI_SEARCH_MODEL"
 PROJECT_ENV: Final = ("GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID")
 CONNECTION_RESENDS: Final = 3
 """Resends of a step after a connection failure (four attempts in all, as for statuses)."""
+NO_PROJECT: Final = (
+    "Gemini OAuth: no Cloud Code Assist project for this account. Set GOOGLE_CLOUD_PROJECT, "
+    "or sign in once with the Gemini CLI so the account is onboarded."
+)
 MOVE_ON: Final = frozenset({429})
 """With any 5xx: statuses that move OAuth from an endpoint that is not the last to the next
 (where they are not retried: one attempt each but the last's, as in the reference)."""
@@ -133,4 +150,68 @@ def step_request(flow: Flow, step: str) -> HttpRequest:
             project=state["project"],
             request_id=f"agent-{uuid.uuid4()}",
         ),
+    )
+
+
+def first_step(flow: Flow) -> HttpRequest:
+    """The Developer API stream, or the first Cloud Code step at the current endpoint.
+
+    OAuth asks ``loadCodeAssist`` first while no project is known.
+    """
+    if flow.token is None:
+        return step_request(flow, "stream")
+    return step_request(flow, "stream" if flow.state["project"] else "load")
+
+
+def next_step(flow: Flow, provider_id: str, label: str) -> HttpRequest | None:
+    """The step after the last exchange: the stream after ``loadCodeAssist``, the next endpoint.
+
+    With nothing new (the loop refreshed the token) the same step is built again. An error
+    status that leaves no endpoint to move to ends the exchange (``None``); the loop reads it.
+
+    Raises:
+        ProviderNotConfiguredError: ``loadCodeAssist`` answered 2xx without a project (no
+            status for the loop to read).
+    """
+    state = flow.state
+    if len(flow.exchanges) == state["seen"]:
+        return step_request(flow, state["step"])
+    response = flow.last.response
+    if 200 <= response.status < 300:
+        if state["step"] != "load":
+            return None
+        found = project_id(response.as_http().json(provider_id, label))
+        if found is None:
+            raise ProviderNotConfiguredError(provider_id, NO_PROJECT)
+        state["project"] = found
+        return step_request(flow, "stream")
+    if moves_on(response.status) and next_endpoint(flow):
+        return first_step(flow)
+    return None
+
+
+def after_connection_failure(
+    flow: Flow, error: SearchProviderError, backoff: Callable[[int], float]
+) -> HttpRequest | DelayedRequest | None:
+    """After a connection failure (not a timeout): the next endpoint, or a delayed resend.
+
+    The last endpoint resends up to :data:`CONNECTION_RESENDS` times, waiting ``backoff(n)``
+    as the retry policy does for a status; any other failure stands (``None``).
+    """
+    if isinstance(error, ProviderTimeoutError) or not isinstance(error, ProviderConnectionError):
+        return None
+    if next_endpoint(flow):
+        return first_step(flow)
+    return resend(flow, backoff)
+
+
+def grounded_answer(flow: Flow) -> SearchResponse:
+    """The grounded answer of the last stream (events, or a plain JSON body)."""
+    response = flow.last.response
+    events = response.events if isinstance(response, SseResponse) else ()
+    return parse_chunks(
+        response_chunks(events, response.body),
+        requested_model=flow.state["model"],
+        auth_mode="api_key" if flow.token is None else "oauth",
+        limit=flow.params.result_count,
     )
