@@ -5,6 +5,13 @@ module has one job; nothing here does I/O. A reply arrives as SSE (``data:`` lin
 plain JSON; Z.AI's own ``{"success": false}`` envelope, a JSON-RPC ``error`` and a tool
 result with ``isError`` are raised as :mod:`websearch_core.errors` errors tagged ``zai``,
 typed like HTTP failures when their code is an HTTP status.
+
+* **Reply:** the last JSON-RPC reply in a stream is used.
+* **Errors inside a 2xx reply:** the ``{"success": false, "msg", "code"}`` envelope is
+  ``Z.AI API error (<code>): <msg>``; a JSON-RPC ``error`` is ``Z.AI MCP error (<code>):
+  <message>``; a tool result with ``isError`` is its text; each typed as its code would
+  be as an HTTP status (else 400). No JSON-RPC reply: ``Failed to parse Z.AI MCP
+  response`` (:class:`~websearch_core.errors.ResponseParseError`).
 """
 
 import json

@@ -15,7 +15,7 @@ from ..errors import SearchProviderError
 from ..provider_types import ErrorMap, Flow, ProviderInfo
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for
-from ._zai_request import argument_shapes, call_body, result_count, rpc_id
+from ._zai_request import argument_shapes, call_body, initialized_body, result_count, rpc_id
 from ._zai_rpc import raise_for_rpc_error, reply_message
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "is_argument_shape_error",
     "keep_session",
     "last_shape",
+    "next_request",
     "post",
     "start",
     "step",
@@ -121,6 +122,28 @@ def post(flow: Flow, body: Mapping[str, Any]) -> HttpRequest:
     return HttpRequest(
         method="POST", url=ZAI_MCP_ENDPOINT, headers=headers, json=dict(body), stream=True
     )
+
+
+def next_request(flow: Flow, info: ProviderInfo, errors: ErrorMap) -> HttpRequest | None:
+    """The session's next step, a call with the next argument shape, or ``None`` (done).
+
+    The notification's answer is ignored. A reply that carries an error ends the session
+    (the loop reads its status, the provider's ``parse`` its JSON-RPC error), unless it
+    refused the call's argument shape and another shape is left.
+    """
+    current = step(flow)
+    if current == INITIALIZED:
+        return call_request(flow)
+    response = flow.last.response
+    error = carried_error(info, errors, response)
+    if current == INITIALIZE:
+        if error is not None:
+            return None
+        keep_session(flow, response)
+        return post(flow, initialized_body())
+    if error is None or last_shape(flow) or not is_argument_shape_error(error):
+        return None
+    return call_request(flow, next_shape=True)
 
 
 def _shapes(flow: Flow) -> tuple[dict[str, Any], ...]:
