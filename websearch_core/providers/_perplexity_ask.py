@@ -4,6 +4,12 @@ The endpoint streams JSON snapshots: :func:`merge_ask_events` folds them into on
 merged by ``intended_usage``, markdown chunks placed at their offsets) and :func:`parse_ask`
 turns the result into a response. Kept apart from the chat-completions parsing in
 :mod:`websearch_core.providers._perplexity_parse`; nothing here does I/O.
+
+Failures: an event with ``error_code`` is ``Perplexity ask stream error: <message>`` (400);
+a reply with no body is ``Perplexity ask API returned no response body``
+(:class:`~websearch_core.errors.ProviderUnavailableError`) and one that is not an event
+stream ``Perplexity ask API returned no event stream``
+(:class:`~websearch_core.errors.ResponseParseError`).
 """
 
 import json

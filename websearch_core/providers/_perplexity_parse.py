@@ -15,6 +15,8 @@ small; nothing here does I/O.
   without citations the ``search_results`` are the sources; through OpenRouter the
   ``url_citation`` annotations are (snippet = the annotation's ``content``).
 * The ask endpoint's stream is read by :mod:`websearch_core.providers._perplexity_ask`.
+* **Stream errors:** an error inside the stream is ``Perplexity API error (<status>):
+  <details>`` (default 500, ``Perplexity API stream failed``).
 
 Captures (``fixtures/perplexity/``, real ``sonar`` responses from 2026): the completion and
 the recorded stream (one JSON chunk per line, ``data:`` stripped by the recorder) carry

@@ -12,19 +12,30 @@ import time
 from typing import Final
 
 from ..credentials import OAuthToken
-from ..errors import SearchProviderError
+from ..errors import ProviderConnectionError, SearchProviderError
 from ..models import SearchResponse
 from ..provider_types import Exchange, Flow, ProviderContext
 from ..transport import HttpRequest, SseResponse
 from ._perplexity_ask import AskResult, parse_ask_answer
 from ._perplexity_parse import parse_api_answer
-from ._perplexity_request import ASK_KINDS, ASK_MODEL, AuthMethod, MethodKind, method_request
+from ._perplexity_request import (
+    ASK_KINDS,
+    ASK_MODEL,
+    AuthMethod,
+    MethodKind,
+    auth_methods,
+    method_request,
+)
 
 __all__ = [
     "OAUTH_MIN_LIFETIME",
+    "after_broken",
+    "answer",
     "asks",
+    "begin",
     "failed",
     "fresh_token",
+    "next_step",
     "outcome",
     "read_answer",
     "step_from",
@@ -41,6 +52,44 @@ async def fresh_token(context: ProviderContext, provider_id: str) -> OAuthToken:
     if expires is not None and expires - time.time() < OAUTH_MIN_LIFETIME:
         token = await context.credentials.valid_oauth_token(provider_id, force_refresh=True)
     return token
+
+
+async def begin(flow: Flow, provider_id: str, api_key: str | None) -> None:
+    """Choose the auth methods; resolve the OAuth token now (the hooks after this are sync).
+
+    A token that cannot be made valid is kept as that method's failure, so the other
+    methods still run and it is raised only when no later method answers.
+    """
+    methods = auth_methods(flow.context, api_key)
+    flow.state.update(methods=methods, step=-1, request=None, resent=None)
+    if any(method.kind == "oauth" for method in methods):
+        try:
+            flow.state["oauth"] = await fresh_token(flow.context, provider_id)
+        except SearchProviderError as error:
+            flow.state["oauth_error"] = error
+
+
+def next_step(flow: Flow) -> HttpRequest | None:
+    """``None`` once the step in flight answered or no method is left; else the next one.
+
+    The loop also asks again after refreshing the OAuth token; the last exchange is then
+    not the step in flight, and that step is built again with the new ``flow.token``.
+    """
+    step: int = flow.state["step"]
+    if not flow.exchanges or flow.last.request is not flow.state["request"]:
+        return step_from(flow, step)
+    return step_from(flow, step + 1) if failed(flow) else None
+
+
+def after_broken(
+    flow: Flow, request: HttpRequest, error: SearchProviderError
+) -> HttpRequest | None:
+    """An ask request once more after a broken connection; else the next method."""
+    broken = isinstance(error, ProviderConnectionError)
+    if broken and asks(flow) and flow.state["resent"] is None:
+        flow.state["resent"] = request
+        return request
+    return step_from(flow, flow.state["step"] + 1)
 
 
 def read_answer(
@@ -129,3 +178,15 @@ def outcome(flow: Flow) -> SearchResponse | SearchProviderError:
         flow.state["outcome"] = cached
     answer: SearchResponse | SearchProviderError = cached[1]
     return answer
+
+
+def answer(flow: Flow) -> SearchResponse:
+    """The last answer :func:`outcome` read.
+
+    Raises:
+        SearchProviderError: Why the last answer could not be read.
+    """
+    read = outcome(flow)
+    if isinstance(read, SearchProviderError):
+        raise read
+    return read

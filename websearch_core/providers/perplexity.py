@@ -16,30 +16,21 @@
 
   The auto chain uses Perplexity only with cookies, an OAuth token or a Perplexity key
   (OpenRouter alone does not admit it); an explicit selection always may. Each method is
-  one step of the core's request loop (:meth:`PerplexityProvider.follow_up`).
+  one step of the core's request loop, kept in :mod:`._perplexity_steps`.
 * **API-key mode:** ``POST https://api.perplexity.ai/chat/completions`` (OpenRouter:
   ``https://openrouter.ai/api/v1/chat/completions``) with ``Authorization: Bearer <key>``
-  and ``Accept: text/event-stream`` (body: :mod:`._perplexity_request`). A server that
-  answers with one JSON completion instead of a stream is read too. ``auth_mode`` is
-  ``"api_key"``.
+  and ``Accept: text/event-stream`` (body: :mod:`._perplexity_request`); a plain JSON
+  completion is read too. ``auth_mode`` is ``"api_key"``.
 * **Ask mode** (cookies, OAuth, anonymous): ``POST
   https://www.perplexity.ai/rest/sse/perplexity_ask`` with the web client's headers and
-  body. The SSE events are JSON snapshots merged into one (see
-  :func:`~websearch_core.providers._perplexity_ask.merge_ask_events`); a transport failure
-  before any response is retried exactly once. ``auth_mode`` is ``"oauth"`` (also for
-  cookies) or ``"anonymous"``.
+  body; a transport failure before any response is retried exactly once. ``auth_mode`` is
+  ``"oauth"`` (also for cookies) or ``"anonymous"``.
 * **Limits:** ``num_search_results`` sets the API's search breadth (API-key mode only);
   ``limit`` cuts the returned sources in both modes.
-* **Results** and the captures they are tested on: see :mod:`._perplexity_parse` (chat
-  completions) and :mod:`._perplexity_ask` (the ask stream).
+* **Results**, the captures they are tested on and the errors a 2xx stream can carry: see
+  :mod:`._perplexity_parse` (chat completions) and :mod:`._perplexity_ask` (the ask stream).
 * **Errors:** ``Perplexity API error (<status>): <body>`` and ``Perplexity ask API error
-  (<status>): <body>`` after the shared classifier (one :class:`ErrorMap` per mode); an
-  error inside the stream is ``Perplexity API error (<status>): <details>`` (default 500,
-  ``Perplexity API stream failed``); an ask event with ``error_code`` is ``Perplexity ask
-  stream error: <message>`` (400); an ask reply with no body is ``Perplexity ask API
-  returned no response body`` (:class:`~websearch_core.errors.ProviderUnavailableError`)
-  and one that is not an event stream ``Perplexity ask API returned no event stream``
-  (:class:`~websearch_core.errors.ResponseParseError`).
+  (<status>): <body>`` after the shared classifier (one :class:`ErrorMap` per mode).
 
 Differences from the reference:
 
@@ -59,7 +50,7 @@ Docs: https://docs.perplexity.ai/api-reference/chat-completions-post
 
 from typing import Final
 
-from ..errors import ProviderConnectionError, SearchProviderError
+from ..errors import SearchProviderError
 from ..filters import FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest
@@ -68,22 +59,18 @@ from ._perplexity_request import (
     ASK_ENDPOINT,
     CHAT_ENDPOINT,
     COOKIES_ENV,
-    OPENROUTER_ENDPOINT,
-    AuthMethod,
     api_body,
     ask_body,
     ask_headers,
     auth_methods,
 )
-from ._perplexity_steps import asks, failed, fresh_token, outcome, step_from
+from ._perplexity_steps import after_broken, answer, asks, begin, next_step, step_from
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "ASK_ENDPOINT",
     "CHAT_ENDPOINT",
     "INFO",
-    "OPENROUTER_ENDPOINT",
-    "AuthMethod",
     "PerplexityProvider",
     "api_body",
     "ask_body",
@@ -99,7 +86,6 @@ _FILTERS: Final = FilterSupport(
         {"include_domains", "exclude_domains", "date_after", "date_before", "recency", "language"}
     )
 )
-
 INFO = ProviderInfo(
     id="perplexity",
     label="Perplexity",
@@ -116,11 +102,7 @@ INFO = ProviderInfo(
 
 
 class PerplexityProvider(ProtocolProvider):
-    """The Perplexity provider (see the module docstring for the wire details).
-
-    The hooks choose the method in flight; :mod:`._perplexity_steps` keeps the flow's
-    state (which method, its request, its answer) and builds each method's request.
-    """
+    """The hooks choose the auth method in flight; :mod:`._perplexity_steps` keeps its state."""
 
     info = INFO
     errors = API_ERRORS
@@ -139,53 +121,30 @@ class PerplexityProvider(ProtocolProvider):
         return True
 
     async def prepare(self, flow: Flow) -> None:
-        """Choose the auth methods; resolve the OAuth token now (hooks after this are sync).
-
-        A token that cannot be made valid is kept as that method's failure, so the other
-        methods still run and it is raised only when no later method answers.
-        """
-        methods = auth_methods(flow.context, self.api_key(flow.context))
-        flow.state.update(methods=methods, step=-1, request=None, resent=None)
-        if any(method.kind == "oauth" for method in methods):
-            try:
-                flow.state["oauth"] = await fresh_token(flow.context, INFO.id)
-            except SearchProviderError as error:
-                flow.state["oauth_error"] = error
+        """Choose the auth methods; resolve the OAuth token now (hooks after this are sync)."""
+        await begin(flow, self.info.id, self.api_key(flow.context))
 
     def first_request(self, flow: Flow) -> HttpRequest | None:
         """The request of the first usable method."""
         return step_from(flow, 0)
 
     def follow_up(self, flow: Flow) -> HttpRequest | None:
-        """``None`` once the step in flight answered or no method is left; else the next one.
+        """The next method after a failed one (the same after a refresh); else done.
 
-        The loop also asks again after refreshing the OAuth token; the last exchange is then
-        not the step in flight, and that step is built again with the new ``flow.token``.
-        When the last method failed with a status, the loop reads it through
-        :meth:`error_map`; an unreadable answer is raised by :meth:`parse`.
+        A last failed status is read by the loop through :meth:`error_map`.
         """
-        step: int = flow.state["step"]
-        if not flow.exchanges or flow.last.request is not flow.state["request"]:
-            return step_from(flow, step)
-        return step_from(flow, step + 1) if failed(flow) else None
+        return next_step(flow)
 
     def after_failure(
         self, flow: Flow, request: HttpRequest, error: SearchProviderError
     ) -> HttpRequest | None:
         """An ask request once more after a broken connection; else the next method."""
-        broken = isinstance(error, ProviderConnectionError)
-        if broken and asks(flow) and flow.state["resent"] is None:
-            flow.state["resent"] = request
-            return request
-        return step_from(flow, flow.state["step"] + 1)
+        return after_broken(flow, request, error)
 
     def error_map(self, flow: Flow) -> ErrorMap:
         """The ask endpoint's texts for an ask method, the API's for a key."""
         return ASK_ERRORS if asks(flow) else API_ERRORS
 
     def parse(self, flow: Flow) -> SearchResponse:
-        """The answer :meth:`follow_up` read from the last exchange."""
-        answer = outcome(flow)
-        if isinstance(answer, SearchProviderError):
-            raise answer
-        return answer
+        """The answer :meth:`follow_up` read from the last exchange (or its failure, raised)."""
+        return answer(flow)
