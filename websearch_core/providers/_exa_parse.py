@@ -14,6 +14,10 @@ nothing here does I/O.
   ``statuses``, ``costDollars`` or ``searchTime``; otherwise the text content is read as
   Exa's plain-text listing (sections starting ``Title:``, with ``URL:``, ``Author:``,
   ``Published Date:`` and a ``Text:`` body running to the end of the section).
+* **MCP failures:** a JSON-RPC error is ``MCP error: <message>``; a tool error is its
+  first text (or ``Exa MCP returned an error``); an unreadable body is ``Failed to parse
+  MCP response`` and a body with neither a payload nor text is ``Exa MCP search returned
+  unexpected response shape.`` (both :class:`~websearch_core.errors.ResponseParseError`).
 
 Capture vs reference:
 
@@ -39,6 +43,7 @@ from ..models import SearchResponse, SearchSource
 from ._common import age_seconds_from_date, is_http_url
 
 __all__ = [
+    "api_response",
     "build_answer",
     "parse_mcp_body",
     "parse_plain_text",
@@ -281,4 +286,15 @@ def parse_mcp_body(
         sources=sources,
         request_id=request_id,
         auth_mode="keyless",
+    )
+
+
+def api_response(data: Any, *, limit: int) -> SearchResponse:
+    """The answer, sources (at most ``limit``) and request id of a decoded 2xx API body."""
+    return SearchResponse(
+        provider=PROVIDER_ID,
+        answer=build_answer(data),
+        sources=parse_results(data, limit=limit),
+        request_id=request_id_of(data),
+        auth_mode="api_key",
     )

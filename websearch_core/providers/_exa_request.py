@@ -1,8 +1,16 @@
 """Exa's two requests, built from the search alone: the search API call and the MCP tool call.
 
 Kept apart from :mod:`websearch_core.providers.exa` (the facts, error maps and hooks) so
-each module has one job; nothing here sends anything. The wire details are stated in the
-provider module's docstring.
+each module has one job; nothing here sends anything. Endpoints, headers and modes are
+stated in the provider module's docstring; the bodies are:
+
+* **API:** ``query``, ``numResults``, ``type: "auto"``, ``contents: {"summary": {"query":
+  <query>}}`` and, when asked, ``includeDomains``, ``excludeDomains``,
+  ``startPublishedDate`` (``date_after`` at ``00:00:00.000Z``) and ``endPublishedDate``
+  (``date_before`` at ``23:59:59.999Z``, so the day itself is included).
+* **MCP** (``tools/call`` of ``web_search_exa``): ``query`` (with ``site:``, ``-site:``,
+  ``after:`` and ``before:`` directives appended for the domain and date filters, which the
+  tool has no fields for) and ``numResults`` when a count was asked.
 """
 
 import secrets

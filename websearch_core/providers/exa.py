@@ -1,19 +1,13 @@
 """Exa: neural web search with per-result summaries, by API key or keyless remote MCP.
 
 * **API mode** (a key is configured): ``POST https://api.exa.ai/search`` with headers
-  ``Content-Type: application/json`` and ``x-api-key: <key>`` and a JSON body ``query``,
-  ``numResults``, ``type: "auto"``, ``contents: {"summary": {"query": <query>}}`` and, when
-  asked, ``includeDomains``, ``excludeDomains``, ``startPublishedDate`` (``date_after`` at
-  ``00:00:00.000Z``) and ``endPublishedDate`` (``date_before`` at ``23:59:59.999Z``, so the
-  day itself is included). ``auth_mode`` is ``"api_key"``.
+  ``Content-Type: application/json`` and ``x-api-key: <key>``. ``auth_mode`` is
+  ``"api_key"``.
 * **Keyless mode** (no key, Exa selected explicitly): a JSON-RPC ``tools/call`` of the remote
   MCP tool ``web_search_exa`` at ``POST https://mcp.exa.ai/mcp?tools=web_search_exa`` with
   headers ``Content-Type: application/json``, ``Accept: application/json, text/event-stream``
-  and ``x-exa-source: websearch-tools``. The arguments are ``query`` (with ``site:``,
-  ``-site:``, ``after:`` and ``before:`` directives appended for the domain and date
-  filters, which the tool has no fields for) and ``numResults`` when a count was asked.
-  The answer is either SSE (the first ``data:`` line that holds JSON) or plain JSON.
-  ``auth_mode`` is ``"keyless"``.
+  and ``x-exa-source: websearch-tools``. The answer is either SSE (the first ``data:`` line
+  that holds JSON) or plain JSON. ``auth_mode`` is ``"keyless"``.
 * **Auth and availability:** the key comes from ``EXA_API_KEY`` (or code, the config file,
   the credential store). The auto chain uses Exa only with a key; an explicit selection
   (``provider="exa"``) always may, falling back to the keyless MCP tool.
@@ -21,16 +15,13 @@
   100 (the largest count :class:`~websearch_core.models.SearchParams` accepts, and Exa's
   own ceiling); sources are cut to the same number. ``recency``, ``max_tokens`` and
   ``temperature`` are ignored, as in the reference.
-* **Modules:** both requests are built in :mod:`._exa_request`; results and MCP payloads
-  are read by :mod:`._exa_parse`.
+* **Modules:** both bodies (fields, filters as MCP query directives) are built in
+  :mod:`._exa_request`; results and MCP payloads are read by :mod:`._exa_parse`.
 * **Errors:** API: ``Exa API error (<status>): <body>`` after the shared classifier. MCP:
   a 429 is ``exa: MCP rate limit reached (429); configure an Exa API key for higher
   limits`` (a :class:`~websearch_core.errors.RateLimitedError` with ``Retry-After``), other
-  statuses ``Exa MCP request failed (<status>): <body>``; a JSON-RPC error is
-  ``MCP error: <message>``; a tool error is its first text (or ``Exa MCP returned an
-  error``); an unreadable body is ``Failed to parse MCP response`` and a body with neither
-  a payload nor text is ``Exa MCP search returned unexpected response shape.`` (both
-  :class:`~websearch_core.errors.ResponseParseError`).
+  statuses ``Exa MCP request failed (<status>): <body>``; the failures of a 2xx MCP reply
+  are told in :mod:`._exa_parse`.
 
 Quirks and differences from the reference:
 
@@ -46,13 +37,7 @@ Docs: https://docs.exa.ai/reference/search
 from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
-from ._exa_parse import (
-    build_answer,
-    parse_mcp_body,
-    parse_plain_text,
-    parse_results,
-    request_id_of,
-)
+from ._exa_parse import api_response, build_answer, parse_mcp_body, parse_plain_text, parse_results
 from ._exa_request import (
     DEFAULT_RESULTS,
     EXA_API_ENDPOINT,
@@ -91,7 +76,6 @@ MCP_RATE_LIMIT_MESSAGE = (
 _FILTERS = FilterSupport(
     native=frozenset({"include_domains", "exclude_domains", "date_after", "date_before"})
 )
-
 INFO = ProviderInfo(
     id="exa",
     label="Exa",
@@ -106,22 +90,15 @@ INFO = ProviderInfo(
     filters=_FILTERS,
 )
 
-
 API_ERRORS = ErrorMap(prefix="Exa API error")
-"""How the search API's error statuses read (``Exa API error (<status>): <body>``)."""
 MCP_ERRORS = ErrorMap(prefix="Exa MCP request failed", messages={429: MCP_RATE_LIMIT_MESSAGE})
-"""How the MCP endpoint's error statuses read; its 429 names the keyless limit (still a
-rate limit with the ``Retry-After`` wait)."""
+"""The MCP endpoint's 429 names the keyless limit (still a rate limit with its wait)."""
 _MODE = "mode"
 """The :attr:`Flow.state` key that says which endpoint this call chose."""
 
 
 class ExaProvider(ProtocolProvider):
-    """The Exa provider: the search API with a key, the keyless MCP tool without one.
-
-    The core's loop sends the one request :meth:`first_request` chooses and reads an error
-    status through the map :meth:`error_map` picks for that endpoint.
-    """
+    """The search API with a key, the keyless MCP tool without one; one request either way."""
 
     info = INFO
     errors = API_ERRORS
@@ -144,8 +121,7 @@ class ExaProvider(ProtocolProvider):
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The API body, or the MCP reply (SSE or JSON), as a response."""
-        response = flow.last.response
-        http = response if isinstance(response, HttpResponse) else response.as_http()
+        http = flow.last.response.as_http()
         if flow.state[_MODE] == "api_key":
             return self.parse_api_response(http, flow.params)
         return parse_mcp_body(http.text(), limit=result_count(flow.params))
@@ -169,10 +145,4 @@ class ExaProvider(ProtocolProvider):
     def parse_api_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The answer, sources and request id of a 2xx API body."""
         data = response.json(self.info.id, self.info.label)
-        return SearchResponse(
-            provider=self.info.id,
-            answer=build_answer(data),
-            sources=parse_results(data, limit=result_count(params)),
-            request_id=request_id_of(data),
-            auth_mode="api_key",
-        )
+        return api_response(data, limit=result_count(params))
