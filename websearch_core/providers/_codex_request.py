@@ -2,6 +2,12 @@
 
 Kept apart from :mod:`websearch_core.providers.codex`, which states the wire facts these
 functions follow and holds the model-fallback hook.
+
+Body: ``model``, ``stream: true``, ``store: false``, ``instructions`` (the system prompt),
+``input: [{"type": "message", "role": "user", "content": [{"type": "input_text", "text":
+<query>}]}]``, ``tools: [{"type": "web_search", "search_context_size": "high"}]``,
+``tool_choice: {"type": "web_search"}``, ``include: ["web_search_call.action.sources"]``,
+``parallel_tool_calls: true``. ``recency``, ``max_tokens`` and ``temperature`` are not sent.
 """
 
 import base64

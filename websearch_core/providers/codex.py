@@ -12,46 +12,23 @@
   the token once and send the same step again (a failed refresh is the error). Also
   sent: ``OpenAI-Beta: responses=experimental``, ``originator`` and ``User-Agent``.
   Headers and body are built in ``_codex_request``.
-* **Body:** ``model``, ``stream: true``, ``store: false``, ``instructions`` (the system
-  prompt), ``input: [{"type": "message", "role": "user", "content": [{"type":
-  "input_text", "text": <query>}]}]``, ``tools: [{"type": "web_search",
-  "search_context_size": "high"}]``, ``tool_choice: {"type": "web_search"}``,
-  ``include: ["web_search_call.action.sources"]``, ``parallel_tool_calls: true``.
-  ``recency``, ``max_tokens`` and ``temperature`` are not sent.
 * **Model:** ``CODEX_SEARCH_MODEL`` pins one model; otherwise :data:`DEFAULT_MODELS` are
   tried in order, moving on only after a 400 saying the model is not supported for the
   account, or an answer given without searching (the :meth:`CodexProvider.follow_up` hook,
   its bookkeeping in ``_codex_steps``; the request loop does the sending).
-* **Stream:** ``response.created`` / ``response.completed`` give the id, model and usage
-  (input tokens exclude cached ones); ``response.output_item.done`` items give the answer
-  (``message`` ``output_text`` parts joined by a blank line; else reasoning summaries; else
-  the streamed deltas) and the sources: ``web_search_call`` ``action.sources`` /
-  ``sources`` / ``results``, and every ``url_citation`` annotation, which is also a
-  citation whose text is the answer around it (±100 characters, markdown links reduced to
-  their text, at most 300 characters). When no ``url_citation`` came, markdown links and
-  bare URLs in the answer are sources too. ``utm_source=openai`` is removed from every URL;
-  sources are de-duplicated by URL and cut to ``num_search_results`` or ``limit``.
-* **Refusals:** no ``web_search_call`` at all gives ``Codex returned a completion without
-  running web search ...`` (502); an image placeholder (``see attached image``) with no
-  sources gives ``Codex returned image-only response`` (502).
+* **Body:** the query as the user message, the system prompt
+  as ``instructions``, the hosted ``web_search`` tool forced; ``recency``, ``max_tokens``
+  and ``temperature`` are not sent.
+* **Stream** (read in :mod:`._codex_parse`, links in :mod:`._codex_text`): the answer, its
+  sources and citations, usage; a completion that never searched or is image-only is
+  refused (502), and ``error`` / ``response.failed`` events are raised with the status
+  their text implies (they arrive in a 200 stream, so their text is the only place a
+  status can come from).
 * **Errors:** ``Codex API error (<status>): <body>`` after the shared classifier (so a 401
-  reads ``OpenAI authorization failed (401) ...``). ``error`` and ``response.failed``
-  events give ``Codex error (<code>): <message>`` / ``Codex request failed (<code>):
-  <message>``, typed by the shared classifier from the status their text implies
-  (rate limit 429, unauthorized 401, forbidden 403, timeout 504, else 500): such an event
-  arrives in a 200 stream, so its text is the only place a status can come from. Parsing
-  lives in :mod:`._codex_parse` (events and items) and :mod:`._codex_text` (links, snippets).
+  reads ``OpenAI authorization failed (401) ...``).
 
-Captures and differences from the reference:
+Differences from the reference (the captures are described in :mod:`._codex_parse`):
 
-* ``fixtures/openai/responses_web_search_*.json`` are public Responses API bodies (the same
-  item shapes the Codex stream carries) and ``responses_web_search_tool_stream.sse`` a
-  public Responses stream; :func:`parse_response_object` and :func:`parse_stream` read
-  them. Their ``web_search_call`` items carry ``action.sources`` only as
-  ``{"type": "api", "name": "oai-weather"}`` (no URL) or not at all, since the recorder did
-  not ask for sources; ``open_page`` actions carry a ``url``, which is used as a source.
-  ``chat_completions_search_preview.json`` is the Chat Completions API, which this provider
-  never calls; it is refused as an unexpected shape.
 * The reference also counts reasoning summaries as answer parts; here they are used only
   when no message text came. The spec's condition for scraping links from the answer (no
   ``url_citation``) is used rather than the reference's (no source at all).
