@@ -2,6 +2,14 @@
 
 Kept apart from :mod:`websearch_core.providers.anthropic` so the provider module holds its
 facts and protocol hooks; nothing here does I/O or reads the environment.
+
+Body: ``model``, ``max_tokens`` (``max_tokens``, default 4096), ``messages: [{"role":
+"user", "content": <query>}]`` (then the paused turn as the assistant's, when resumed),
+``system: [{"type": "text", "text": <system prompt>}]``, ``tools: [{"type":
+"web_search_20250305", "name": "web_search"}]`` with ``allowed_domains``
+(``include_domains``) or else ``blocked_domains`` (``exclude_domains``; the API refuses
+both at once), and ``temperature`` when given, unless the model refuses it (Opus 4.7 and
+later, Sonnet 5 and later, Fable / Mythos 5).
 """
 
 import re

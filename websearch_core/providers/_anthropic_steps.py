@@ -7,11 +7,13 @@ call built from them, and what a paused turn continues with. Nothing here sends 
 """
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, Literal
 
-from ..provider_types import Flow
+from ..errors import ProviderNotConfiguredError
+from ..models import SearchResponse
+from ..provider_types import Flow, ProviderContext
 from ..transport import HttpRequest
-from ._anthropic_parse import message_content, turn_so_far
+from ._anthropic_parse import message_content, parse_messages, turn_so_far
 from ._anthropic_request import (
     BASE_URL_ENV_VARS,
     DEFAULT_MODEL,
@@ -22,11 +24,44 @@ from ._anthropic_request import (
     request_headers,
 )
 
-__all__ = ["MAX_CONTINUATIONS", "MODEL_ENV_VAR", "begin_turn", "paused_content", "turn_request"]
+__all__ = [
+    "MAX_CONTINUATIONS",
+    "MISSING_CREDENTIALS_MESSAGE",
+    "MODEL_ENV_VAR",
+    "OAUTH_KEY_MARKER",
+    "begin_turn",
+    "paused_content",
+    "resolve_auth",
+    "turn_answer",
+    "turn_request",
+]
 
+OAUTH_KEY_MARKER: Final = "sk-ant-oat"
+"""A key containing this is an OAuth token: always a bearer token with the OAuth beta."""
+MISSING_CREDENTIALS_MESSAGE: Final = (
+    "No Anthropic credentials found. Set ANTHROPIC_SEARCH_API_KEY or ANTHROPIC_API_KEY, "
+    "or configure Anthropic OAuth."
+)
 MODEL_ENV_VAR: Final = "ANTHROPIC_SEARCH_MODEL"
 MAX_CONTINUATIONS: Final = 3
 """How many times a paused turn is resumed before the answer so far is returned."""
+
+
+async def resolve_auth(
+    context: ProviderContext, provider_id: str, key: str | None
+) -> AnthropicAuth:
+    """``key`` (``x-api-key`` or Bearer) or the stored OAuth token, refreshed if expired.
+
+    Raises:
+        ProviderNotConfiguredError: Nothing is configured (the reference's message).
+    """
+    if key is not None:
+        kind: Literal["api_key", "oauth"] = "oauth" if OAUTH_KEY_MARKER in key else "api_key"
+        return AnthropicAuth(token=key, kind=kind)
+    if context.credentials.oauth_token(provider_id) is None:
+        raise ProviderNotConfiguredError(provider_id, MISSING_CREDENTIALS_MESSAGE)
+    token = await context.credentials.valid_oauth_token(provider_id)
+    return AnthropicAuth(token=token.access_token, kind="oauth", stored_oauth=True)
 
 
 def begin_turn(flow: Flow, auth: AnthropicAuth, provider_id: str) -> None:
@@ -72,3 +107,14 @@ def paused_content(flow: Flow) -> list[Any] | None:
     if messages[-1].get("stop_reason") != "pause_turn":
         return None
     return [block for message in messages for block in message_content(message)]
+
+
+def turn_answer(flow: Flow, provider_id: str, label: str) -> SearchResponse:
+    """Every message of the turn as one answer; the latest ``request-id`` header wins."""
+    replies = [exchange.response.as_http() for exchange in flow.exchanges]
+    data = [reply.json(provider_id, label) for reply in replies]
+    request_id = next(filter(None, (r.header("request-id") for r in reversed(replies))), None)
+    auth: AnthropicAuth = flow.state["auth"]
+    return parse_messages(data, flow.params, request_id=request_id).model_copy(
+        update={"auth_mode": auth.kind}
+    )

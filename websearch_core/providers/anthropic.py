@@ -4,13 +4,10 @@ r"""Anthropic: Claude answers from live results of its server-side ``web_search`
   is ``ANTHROPIC_SEARCH_BASE_URL``, else ``ANTHROPIC_BASE_URL``, else
   ``https://api.anthropic.com``; trailing slashes and a trailing ``/v1`` are removed. The
   search-only variable never changes anything but this provider.
-* **Body:** ``model`` (``ANTHROPIC_SEARCH_MODEL``, default ``claude-haiku-4-5``),
-  ``max_tokens`` (``max_tokens``, default 4096), ``messages: [{"role": "user", "content":
-  <query>}]``, ``system: [{"type": "text", "text": <system prompt>}]``, ``tools:
-  [{"type": "web_search_20250305", "name": "web_search"}]`` with ``allowed_domains``
-  (``include_domains``) or else ``blocked_domains`` (``exclude_domains``; the API refuses
-  both at once), and ``temperature`` when given, unless the model refuses it (Opus 4.7 and
-  later, Sonnet 5 and later, Fable / Mythos 5).
+* **Body** (:mod:`._anthropic_request`): ``model`` is ``ANTHROPIC_SEARCH_MODEL``, default
+  ``claude-haiku-4-5``; ``max_tokens`` defaults to 4096; the query is the user message, the
+  system prompt ``system``, the tool ``web_search_20250305`` with ``allowed_domains`` or
+  ``blocked_domains``; ``temperature`` only for a model that takes it.
 * **Auth:** ``ANTHROPIC_SEARCH_API_KEY`` first, then ``ANTHROPIC_API_KEY``, then an OAuth
   token stored for provider ``"anthropic"``. An API key goes in ``x-api-key`` on
   Anthropic's own host and as ``Authorization: Bearer`` on any other host (gateways). An
@@ -23,14 +20,9 @@ r"""Anthropic: Claude answers from live results of its server-side ``web_search`
   many searches) the request is sent again with the paused content as the assistant turn,
   so the model continues where it stopped; at most :data:`MAX_CONTINUATIONS` times (the
   :meth:`AnthropicProvider.follow_up` hook). The turns are read as one assistant message.
-* **Results:** the ``text`` blocks
-  are the answer, ``web_search_tool_result`` blocks the sources, ``web_search_result_location``
-  citations the citations; ``page_age`` gives the age; the request id is the ``request-id``
-  header, else the message ``id``.
-* **Modules:** request building is :mod:`~websearch_core.providers._anthropic_request`,
-  the turn's state :mod:`~websearch_core.providers._anthropic_steps`, parsing
-  :mod:`~websearch_core.providers._anthropic_parse` and
-  :mod:`~websearch_core.providers._anthropic_stream`; this module holds the facts and hooks.
+* **Results:** the answer, sources, citations and age are read as
+  :mod:`._anthropic_parse` tells; the request id is the ``request-id`` header, else the
+  message ``id``. Turns are kept by :mod:`._anthropic_steps`.
 * **Errors:** ``Anthropic API error (<status>): <body>`` after the shared classifier; a 404
   keeps status 404 so the chain prints the spec's ``Anthropic web search returned 404
   (model or endpoint not found).``. No credentials: ``No Anthropic credentials found. Set
@@ -44,15 +36,11 @@ Differences from the reference (the captures' quirks are in the parse module):
 Docs: https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool
 """
 
-from typing import Final, Literal
-
-from ..errors import ProviderNotConfiguredError
 from ..filters import FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest
 from ._anthropic_parse import page_age_seconds, parse_messages
 from ._anthropic_request import (
-    ANTHROPIC_BASE_URL,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     AnthropicAuth,
@@ -62,13 +50,20 @@ from ._anthropic_request import (
     request_headers,
     temperature_allowed,
 )
-from ._anthropic_steps import MAX_CONTINUATIONS, begin_turn, paused_content, turn_request
+from ._anthropic_steps import (
+    MAX_CONTINUATIONS,
+    MISSING_CREDENTIALS_MESSAGE,
+    begin_turn,
+    paused_content,
+    resolve_auth,
+    turn_answer,
+    turn_request,
+)
 from ._anthropic_stream import message_from_stream
 from ._json_api import honours
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
-    "ANTHROPIC_BASE_URL",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
     "INFO",
@@ -86,14 +81,7 @@ __all__ = [
     "temperature_allowed",
 ]
 
-OAUTH_KEY_MARKER: Final = "sk-ant-oat"
-
-MISSING_CREDENTIALS_MESSAGE: Final = (
-    "No Anthropic credentials found. Set ANTHROPIC_SEARCH_API_KEY or ANTHROPIC_API_KEY, "
-    "or configure Anthropic OAuth."
-)
-
-_FILTERS: Final = FilterSupport(native=frozenset({"include_domains", "exclude_domains"}))
+_FILTERS = FilterSupport(native=frozenset({"include_domains", "exclude_domains"}))
 INFO = ProviderInfo(
     id="anthropic",
     label="Anthropic",
@@ -122,19 +110,8 @@ class AnthropicProvider(ProtocolProvider):
         return self.api_key(context) is not None or has_token
 
     async def resolve_auth(self, context: ProviderContext) -> AnthropicAuth:
-        """The key (``x-api-key`` or Bearer) or the stored OAuth token, refreshed if expired.
-
-        Raises:
-            ProviderNotConfiguredError: Nothing is configured (the reference's message).
-        """
-        key = self.api_key(context)
-        if key is not None:
-            kind: Literal["api_key", "oauth"] = "oauth" if OAUTH_KEY_MARKER in key else "api_key"
-            return AnthropicAuth(token=key, kind=kind)
-        if context.credentials.oauth_token(self.info.id) is None:
-            raise ProviderNotConfiguredError(self.info.id, MISSING_CREDENTIALS_MESSAGE)
-        token = await context.credentials.valid_oauth_token(self.info.id)
-        return AnthropicAuth(token=token.access_token, kind="oauth", stored_oauth=True)
+        """The key (``x-api-key`` or Bearer) or the stored OAuth token, refreshed if expired."""
+        return await resolve_auth(context, self.info.id, self.api_key(context))
 
     async def prepare(self, flow: Flow) -> None:
         """Resolve the credential, base URL and model once for the whole turn."""
@@ -155,10 +132,4 @@ class AnthropicProvider(ProtocolProvider):
 
     def parse(self, flow: Flow) -> SearchResponse:
         """Every message of the turn as one answer; the latest ``request-id`` header wins."""
-        replies = [exchange.response.as_http() for exchange in flow.exchanges]
-        data = [reply.json(self.info.id, self.info.label) for reply in replies]
-        request_id = next(filter(None, (r.header("request-id") for r in reversed(replies))), None)
-        auth: AnthropicAuth = flow.state["auth"]
-        return parse_messages(data, flow.params, request_id=request_id).model_copy(
-            update={"auth_mode": auth.kind}
-        )
+        return turn_answer(flow, self.info.id, self.info.label)
