@@ -1,7 +1,13 @@
 """Reading TinyFish result pages, as pure functions: one page, then the pages merged.
 
 Kept apart from :mod:`websearch_core.providers.tinyfish`, which holds the protocol facts,
-the request and the paging hook; the fields read are described there.
+the request and the paging hook.
+
+``results[]`` of ``{position, site_name, title, snippet, url}``. Title is ``title``, else
+``site_name``, else the URL; the snippet has its whitespace collapsed; ``author`` is
+``site_name``. Only ``http(s)`` URLs are kept. A body whose ``results`` is not a list
+raises ``TinyFish Search API returned an unexpected response shape``. URLs are trimmed and
+de-duplicated across pages, and the merged result is cut to ``N``.
 """
 
 from collections.abc import Mapping

@@ -9,8 +9,8 @@
 * **Limits and pagination:** the wanted count ``N`` is ``num_search_results`` or ``limit``,
   default 10, clamped to 1..20. A page holds at most 10 results, so the page size is
   ``min(N, 10)``: page 0 is fetched, then page 1 only while fewer than ``N`` distinct URLs
-  have been collected and page 0 was full (a short page means there is no more). URLs are
-  trimmed and de-duplicated across pages, and the result is cut to ``N``.
+  have been collected and page 0 was full (a short page means there is no more); URLs are
+  de-duplicated across pages and the result is cut to ``N``.
 * **Time filters:** ``recency`` maps to ``recency_minutes`` (day 1440, week 10080, month
   43200, year 525600). TinyFish documents ``after_date`` / ``before_date`` (``YYYY-MM-DD``)
   and forbids combining them with ``recency_minutes``, so explicit dates win over
@@ -18,13 +18,11 @@
 * **Locale:** ``location`` is ``country`` upper-cased, else the region subtag of
   ``language`` (``pt-BR`` gives ``BR``; a script subtag such as ``zh-Hans`` never does);
   ``language`` is the two-letter primary subtag.
-* **Results:** ``results[]`` of ``{position, site_name, title, snippet, url}``. Title is
-  ``title``, else ``site_name``, else the URL; the snippet has its whitespace collapsed;
-  ``author`` is ``site_name``. Only ``http(s)`` URLs are kept. A body whose ``results`` is
-  not a list raises ``TinyFish Search API returned an unexpected response shape``.
+* **Results:** ``results[]`` of ``{position, site_name, title, snippet, url}``, read as
+  :mod:`._tinyfish_parse` tells; only ``http(s)`` URLs are kept.
 * **Errors:** ``TinyFish API error (<status>): <body>`` after the shared classifier.
 * **Modules:** the query string is built in ``_tinyfish_request``, pages are read in
-  ``_tinyfish_parse``; this module holds the facts and the paging hook.
+  ``_tinyfish_parse`` and the paging decided in ``_tinyfish_steps``.
 
 Capture vs reference: the captures (``fixtures/tinyfish/*.json``) are examples from
 TinyFish's OpenAPI description. The success example has ``position`` and ``total_results``
@@ -39,7 +37,6 @@ Docs: https://docs.tinyfish.ai/search-api/reference
 
 from typing import Final
 
-from ..errors import ResponseParseError
 from ..filters import FIELD_FILTERS, FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
@@ -51,8 +48,8 @@ from ._tinyfish_request import (
     locale,
     page_size,
     query_params,
-    wanted_count,
 )
+from ._tinyfish_steps import flow_pages, next_page, pages_response
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
@@ -68,8 +65,6 @@ __all__ = [
 ]
 
 TINYFISH_ENDPOINT: Final = "https://api.search.tinyfish.ai"
-MAX_PAGE: Final = 1
-"""Pages 0 and 1 cover the maximum of 20 results."""
 
 _FILTERS: Final = FilterSupport(native=FIELD_FILTERS)
 INFO = ProviderInfo(
@@ -85,27 +80,6 @@ INFO = ProviderInfo(
     index="tinyfish",
     filters=_FILTERS,
 )
-
-
-def _needs_more(pages: list[TinyFishPage], params: SearchParams) -> bool:
-    if len(pages) > MAX_PAGE or pages[-1].raw_count < page_size(params):
-        return False
-    return len(merge_pages(pages, MAX_RESULTS)) < wanted_count(params)
-
-
-def _pages(flow: Flow) -> list[TinyFishPage]:
-    """Every page the flow fetched, parsed in order (each page is one exchange)."""
-    return [
-        parse_page(response.json(INFO.id, INFO.label))
-        for response in flow.responses
-        if isinstance(response, HttpResponse)
-    ]
-
-
-def _response(pages: list[TinyFishPage], params: SearchParams) -> SearchResponse:
-    return SearchResponse(
-        provider=INFO.id, sources=merge_pages(pages, wanted_count(params)), auth_mode="api_key"
-    )
 
 
 class TinyFishProvider(ProtocolProvider):
@@ -131,25 +105,15 @@ class TinyFishProvider(ProtocolProvider):
         return self.request_for_page(params, context, 0)
 
     def follow_up(self, flow: Flow) -> HttpRequest | None:
-        """The next page while a full page left fewer than ``N`` distinct URLs, else done.
-
-        An error status or an unreadable page ends the flow here; the loop's status check
-        and :meth:`parse` then raise for it.
-        """
-        if not 200 <= flow.last.response.status < 300:
-            return None
-        try:
-            pages = _pages(flow)
-        except ResponseParseError:
-            return None
-        if not _needs_more(pages, flow.params):
-            return None
-        return self.request_for_page(flow.params, flow.context, len(pages))
+        """The next page while a full page left fewer than ``N`` distinct URLs, else done."""
+        page = next_page(flow, self.info)
+        return None if page is None else self.request_for_page(flow.params, flow.context, page)
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The pages' sources, de-duplicated by URL across pages and cut to ``N``."""
-        return _response(_pages(flow), flow.params)
+        return pages_response(flow_pages(flow, self.info), flow.params)
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """One page's sources, de-duplicated and cut to ``N``."""
-        return _response([parse_page(response.json(self.info.id, self.info.label))], params)
+        page = parse_page(response.json(self.info.id, self.info.label))
+        return pages_response([page], params)
