@@ -1,34 +1,21 @@
 """Reading Codex (Responses API) answers: the event stream or a plain Responses object.
 
-Pure functions, kept apart from :mod:`websearch_core.providers.codex` so the provider module
-holds only the protocol (headers, body, model fallback).
+Pure functions, kept apart from :mod:`websearch_core.providers.codex` (the protocol).
 
 * **Stream:** ``response.created`` / ``response.completed`` give the id, model and usage
   (input tokens exclude cached ones); ``response.output_item.done`` items give the answer
   (``message`` ``output_text`` parts joined by a blank line; else reasoning summaries; else
   the streamed deltas) and the sources: ``web_search_call`` ``action.sources`` /
-  ``sources`` / ``results``, and every ``url_citation`` annotation, which is also a
-  citation whose text is the answer around it (±100 characters, markdown links reduced to
-  their text, at most 300 characters). When no ``url_citation`` came, markdown links and
-  bare URLs in the answer are sources too. ``utm_source=openai`` is removed from every URL;
-  sources are de-duplicated by URL and cut to ``num_search_results`` or ``limit``.
-* **Refusals:** no ``web_search_call`` at all gives ``Codex returned a completion without
-  running web search ...`` (502); an image placeholder (``see attached image``) with no
-  sources gives ``Codex returned image-only response`` (502).
-* **Error events:** ``error`` and ``response.failed`` events give ``Codex error (<code>):
-  <message>`` / ``Codex request failed (<code>): <message>``, typed by the shared
-  classifier from the status their text implies (rate limit 429, unauthorized 401,
-  forbidden 403, timeout 504, else 500): such an event arrives in a 200 stream, so its
-  text is the only place a status can come from.
-
-Captures: ``fixtures/openai/responses_web_search_*.json`` are public Responses API bodies
-(the same item shapes the Codex stream carries) and ``responses_web_search_tool_stream.sse``
-a public Responses stream; :func:`parse_response_object` and :func:`parse_stream` read
-them. Their ``web_search_call`` items carry ``action.sources`` only as ``{"type": "api",
-"name": "oai-weather"}`` (no URL) or not at all, since the recorder did not ask for
-sources; ``open_page`` actions carry a ``url``, which is used as a source.
-``chat_completions_search_preview.json`` is the Chat Completions API, which this provider
-never calls; it is refused as an unexpected shape.
+  ``sources`` / ``results``, every ``url_citation`` annotation (also a citation) and, when
+  no ``url_citation`` came, the links in the answer (see :mod:`._codex_text`); sources are
+  de-duplicated by URL and cut to ``num_search_results`` or ``limit``.
+* **Refusals** (502): no ``web_search_call`` at all gives ``Codex returned a completion
+  without running web search ...``; an image placeholder (``see attached image``) with no
+  sources gives ``Codex returned image-only response``.
+* **Error events:** ``error`` / ``response.failed`` give ``Codex error (<code>): <message>``
+  / ``Codex request failed (<code>): <message>``, typed by the shared classifier from the
+  status their text implies (rate limit 429, unauthorized 401, forbidden 403, timeout
+  504, else 500), as the text is all a 200 stream has.
 """
 
 import json

@@ -2,6 +2,11 @@
 
 Pure string work, kept apart from the event and item reading in
 :mod:`websearch_core.providers._codex_parse`.
+
+A ``url_citation``'s citation text is the answer around it (±100 characters, markdown
+links reduced to their text, at most 300 characters). When no ``url_citation`` came,
+markdown links and bare URLs in the answer are sources too. ``utm_source=openai`` is
+removed from every URL.
 """
 
 import re

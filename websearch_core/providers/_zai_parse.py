@@ -13,16 +13,6 @@ a :mod:`websearch_core.errors` error tagged ``zai``.
   ``url``, title = ``title`` or the URL, snippet = ``content``, published date =
   ``publish_date`` or ``publishedDate``, author = ``media``. ``request_id`` is
   ``request_id``, ``requestId`` or ``id``.
-
-Captures (``fixtures/zai/``): there is no capture of an MCP reply. The two ``.txt`` files
-are the ``content`` of a ``web_search_prime`` tool result from the Anthropic-compatible
-endpoint: a JSON ``[[{title, link, content, refer}]]`` (a nested list, flattened here) and
-a Python ``repr`` ``[{'text': [...]}]`` (read with :func:`ast.literal_eval`). The ``.sse``
-capture is a whole Anthropic-compatible Messages stream; the provider never calls that
-API, but :func:`parse_messages_stream` reads it, and the MCP parser refuses it as a parse
-error (it holds no JSON-RPC reply). The ``.json`` capture is the documented body of
-Z.AI's REST ``/api/paas/v4/web_search`` (``search_result[]`` with ``media`` and
-``publish_date``), which the result extraction reads as it is.
 """
 
 import ast

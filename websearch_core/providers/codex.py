@@ -16,19 +16,24 @@
   tried in order, moving on only after a 400 saying the model is not supported for the
   account, or an answer given without searching (the :meth:`CodexProvider.follow_up` hook,
   its bookkeeping in ``_codex_steps``; the request loop does the sending).
-* **Body:** the query as the user message, the system prompt
-  as ``instructions``, the hosted ``web_search`` tool forced; ``recency``, ``max_tokens``
-  and ``temperature`` are not sent.
-* **Stream** (read in :mod:`._codex_parse`, links in :mod:`._codex_text`): the answer, its
-  sources and citations, usage; a completion that never searched or is image-only is
-  refused (502), and ``error`` / ``response.failed`` events are raised with the status
-  their text implies (they arrive in a 200 stream, so their text is the only place a
-  status can come from).
+* **Body:** the query as the user message, the system prompt as ``instructions``, the hosted
+  ``web_search`` tool forced; ``recency``, ``max_tokens`` and ``temperature`` are not sent.
+* **Stream** (read in :mod:`._codex_parse`, links in :mod:`._codex_text`): the answer,
+  sources, citations and usage; a completion that never searched or is image-only is
+  refused (502); ``error`` / ``response.failed`` events are typed by their text's status.
 * **Errors:** ``Codex API error (<status>): <body>`` after the shared classifier (so a 401
   reads ``OpenAI authorization failed (401) ...``).
 
-Differences from the reference (the captures are described in :mod:`._codex_parse`):
+Captures and differences from the reference:
 
+* ``fixtures/openai/responses_web_search_*.json`` are public Responses API bodies (the item
+  shapes the Codex stream carries), ``responses_web_search_tool_stream.sse`` a public
+  Responses stream; :func:`parse_response_object` and :func:`parse_stream` read them.
+  Their ``web_search_call`` items carry ``action.sources`` only as ``{"type": "api",
+  "name": "oai-weather"}`` (no URL) or not at all (the recorder did not ask for sources);
+  ``open_page`` actions carry a ``url``, used as a source.
+  ``chat_completions_search_preview.json`` (the Chat Completions API, never called here)
+  is refused as an unexpected shape.
 * The reference also counts reasoning summaries as answer parts; here they are used only
   when no message text came. The spec's condition for scraping links from the answer (no
   ``url_citation``) is used rather than the reference's (no source at all).

@@ -19,8 +19,7 @@
   clamped (the server documents at most 50) and the sources are cut to it. ``recency`` and
   the other filters are not sent, as in the reference.
 * **Replies** may be JSON or SSE; how they are read, and the errors a 2xx reply can carry,
-  are in ``_zai_rpc``; results and the captures (``fixtures/zai/``, none of them an MCP
-  reply) in ``_zai_parse``.
+  are in ``_zai_rpc``; results in ``_zai_parse``.
 * **HTTP errors:** ``Z.AI API error (<status>): <message>`` after the shared classifier; a
   401 or 403 keeps Z.AI's own text (``_zai_errors``).
 * **Modules:** bodies are built in ``_zai_request`` and the session's state is kept in
@@ -30,6 +29,17 @@ Differences from the reference: the tool is called ``webSearchPrime``, the name 
 documentation lists; the reference writes ``web_search_prime``, which is the server's URL
 path and the name of the *server tool* on Z.AI's Anthropic-compatible endpoint (as the
 capture ``anthropic_compat_messages_stream_web_search_prime_2026-10.sse`` shows).
+
+Captures (``fixtures/zai/``): there is no capture of an MCP reply. The two ``.txt`` files
+are the ``content`` of a ``web_search_prime`` tool result from the Anthropic-compatible
+endpoint: a JSON ``[[{title, link, content, refer}]]`` (a nested list, flattened here) and
+a Python ``repr`` ``[{'text': [...]}]`` (read with :func:`ast.literal_eval`). The ``.sse``
+capture is a whole Anthropic-compatible Messages stream; the provider never calls that
+API, but :func:`~websearch_core.providers._zai_parse.parse_messages_stream` reads it, and
+the MCP parser refuses it as a parse error (it holds no JSON-RPC reply). The ``.json``
+capture is the documented body of Z.AI's REST ``/api/paas/v4/web_search``
+(``search_result[]`` with ``media`` and ``publish_date``), which the result extraction
+reads as it is.
 
 Docs: https://docs.z.ai/devpack/mcp/search-mcp-server
 """
