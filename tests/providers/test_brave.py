@@ -448,6 +448,16 @@ def test_an_overlong_relative_age_is_cut_to_100() -> None:
     assert source.published_date.endswith("…")
 
 
+def test_a_date_whose_zone_no_instant_has_is_kept_as_text_not_raised() -> None:
+    """dateutil reads ``+2400`` as a zone that ``isoformat`` refuses: no absolute date."""
+    assert iso_published_date("May 1, 2023 10:00 +2400") is None
+    source = parse_source(
+        {"title": "t", "url": "https://a.example/", "age": "May 1, 2023 10:00 +2400"}, now=NOW
+    )
+    assert source is not None
+    assert (source.published_date, source.age_seconds) == ("May 1, 2023 10:00 +2400", None)
+
+
 def test_page_age_is_used_when_age_is_missing() -> None:
     source = parse_source(
         {"title": "t", "url": "https://a.example/", "page_age": "2024-03-26T00:00:00"},

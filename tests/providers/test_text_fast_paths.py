@@ -2,12 +2,14 @@
 
 ``collapse_whitespace`` returns printable text with single inner spaces as it is, and
 Brave's URL check accepts a plain lower-case URL with one match instead of splitting and
-re-joining it, and ``age_seconds_from_date`` reads ISO 8601 before building dateutil's
-default, and ``html.resolve_link`` splits an absolute link once instead of calling
-``urljoin`` (``html.host_of`` reads a plain netloc as the host). Each is compared here
-with its general path: over every code point, over every string and URL in the real
-captures, and over seeded random strings built from the characters that matter (every
-kind of whitespace, controls, URL delimiters, non-ASCII).
+re-joining it (a plain URL without a path gets its ``/``), Brave's text check returns
+already-plain text without ``normalise_text``'s three calls, Brave reads an ISO 8601
+``page_age`` once for both the date and the age, and ``age_seconds_from_date`` reads ISO
+8601 before building dateutil's default, and ``html.resolve_link`` splits an absolute
+link once instead of calling ``urljoin`` (``html.host_of`` reads a plain netloc as the
+host). Each is compared here with its general path: over every code point, over every
+string and URL in the real captures, and over seeded random strings built from the
+characters that matter (every kind of whitespace, controls, URL delimiters, non-ASCII).
 """
 
 import json
@@ -25,7 +27,15 @@ import pytest
 from tests.conftest import SHARED_FIXTURES
 from websearch_core.html import host_of, resolve_link
 from websearch_core.providers._bing_parse import BING_BASE_URL
-from websearch_core.providers._brave_parse import _PLAIN_URL, _normalise_url, _split_and_join
+from websearch_core.providers._brave_parse import (
+    _PLAIN_HOST,
+    _PLAIN_URL,
+    _normalise_url,
+    _published,
+    _published_text,
+    _split_and_join,
+    _text,
+)
 from websearch_core.providers._common import (
     age_seconds_from_date,
     collapse_whitespace,
@@ -137,6 +147,25 @@ def test_plain_url_shortcut_agrees_with_split_and_join_on_random_urls() -> None:
         shortcut += bool(_PLAIN_URL.fullmatch(url.strip()))
         assert _normalise_url(url) == _split_and_join(url.strip()), repr(url)
     assert shortcut > 1_000  # the comparison covered the shortcut, not only the general path
+
+
+def test_plain_host_shortcut_agrees_with_split_and_join() -> None:
+    """A plain URL without a path, from the random URLs and around the length limit."""
+    rng = random.Random(SEED + 1)
+    urls = [_url_pieces(rng) for _ in range(20_000)]
+    for _ in range(20_000):  # hosts of every character the shortcut takes, and a few others
+        chars = "abyz09.-_~!$&'()*+,;=%AZ@[]:é "
+        host = "".join(rng.choice(chars) for _ in range(rng.randint(0, 8)))
+        urls.append(f"{rng.choice(['http', 'https', 'HTTP'])}://{host}")
+    urls += ["https://laracasts.com", "http://x.com:80", "http://x.com:", "https://%41.com"]
+    urls += [f"https://{'a' * n}" for n in range(2036, 2042)]  # 2047, 2048 and 2049 with "/"
+    hosts = 0
+    for url in urls:
+        assert _normalise_url(url) == _split_and_join(url.strip()), repr(url)
+        hosts += bool(_PLAIN_HOST.fullmatch(url.strip()))
+    assert hosts > 3_000  # the shortcut was taken, not only the general path
+    assert _normalise_url("https://" + "a" * 2039) == "https://" + "a" * 2039 + "/"
+    assert _normalise_url("https://" + "a" * 2040) is None
 
 
 def test_plain_url_shortcut_agrees_on_every_capture_url() -> None:
@@ -306,3 +335,50 @@ def test_age_agrees_on_every_capture_date() -> None:
     assert len(texts) > 100
     for text in texts:
         assert age_seconds_from_date(text, now=NOW) == _general_age(text), repr(text)
+
+
+def _text_pieces(rng: random.Random) -> str:
+    """Text as Brave writes it, and what would need normalising: tags, entities, spaces."""
+    pieces = ["Laravel", "PHP", " ", "  ", ".", "’", "<strong>", "</strong>", "<b", ">", "&"]
+    pieces += ["&amp;", "&#x27;", "&nbsp;", "&#10;", "&lt;b&gt;", "\n", "\t", "\xa0", "\u3000"]
+    pieces += ["\x00", "\u200b", "\u202e", "é", "😀"]
+    return "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+
+
+def test_brave_text_check_agrees_with_normalise_text_for_every_code_point() -> None:
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        for text in (char, f"a{char}b", f" {char}", f"{char} "):
+            assert _text(text) == normalise_text(text), repr(text)
+
+
+def test_brave_text_check_agrees_with_normalise_text_on_captures_and_random_text() -> None:
+    rng = random.Random(SEED)
+    texts = [*_capture_strings(), *(_text_pieces(rng) for _ in range(50_000))]
+    plain = 0
+    for text in texts:
+        assert _text(text) == normalise_text(text), repr(text)
+        plain += _text(text) is text
+    assert plain > 10_000  # the shortcut was taken, not only the general path
+    assert _text(None) == _text(3) == ""
+
+
+def _general_published(item: dict[str, Any]) -> tuple[str | None, int | None]:
+    """Brave's date and age read the general way: normalised, then each read on its own."""
+    published = _published_text(_text(item.get("page_age")), item)
+    return published, age_seconds_from_date(published, now=NOW)
+
+
+def test_brave_reads_page_age_once_as_the_two_general_readings_do() -> None:
+    rng = random.Random(SEED)
+    dates = [_iso_like(rng) for _ in range(20_000)]
+    dates += ["2023-05-01T20:10:05", "0999-05-01", "2023-05-01T20:10:05.1234567891", "2024"]
+    dates += ["2023-13-01", "2023-05-01T20:10:05+24:00", " 2023-05-01", "May 1, 2023", ""]
+    ages = [None, "2 days ago", "May 1, 2023", "2023-05-01T20:10:05Z", 7]
+    read_once = 0
+    for page_age in [*dates, None, 20230501]:
+        item: dict[str, Any] = {"page_age": page_age, "age": rng.choice(ages)}
+        published, age = _published(item, NOW)
+        assert (published, age) == _general_published(item), repr(item)
+        read_once += published is page_age and age is not None
+    assert read_once > 5_000

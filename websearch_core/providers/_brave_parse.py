@@ -18,7 +18,7 @@ from dateutil import parser as date_parser
 from ..errors import ResponseParseError
 from ..format import truncate_text
 from ..models import SearchSource
-from ._common import age_seconds_from_date, is_http_url, normalise_text
+from ._common import age_seconds_at, age_seconds_from_date, is_http_url, normalise_text
 
 __all__ = ["iso_published_date", "parse_results", "parse_source"]
 
@@ -38,6 +38,16 @@ _PLAIN_URL = re.compile(
 """A URL that ``urlsplit`` and ``urlunsplit`` give back unchanged: lower-case ``http(s)``, a
 lower-case ASCII host without userinfo or brackets, a path, printable ASCII only, and no
 empty ``?`` or ``#`` (which ``urlunsplit`` would drop)."""
+_PLAIN_HOST = re.compile(r"https?://[a-z0-9.\-_~!$&'()*+,;=%]+(?::[0-9]*)?")
+"""A URL of :data:`_PLAIN_URL`'s form without the path (``https://laracasts.com``): the
+general path gives it back with ``/`` appended."""
+_ISO_BOTH = re.compile(
+    r"[1-9]\d{3}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+)
+"""ISO 8601 that both readers take the same way: :func:`iso_published_date` keeps it as
+written and ``age_seconds_from_date`` reads it with ``datetime.fromisoformat``, so one
+reading serves both. It admits no space, tag, entity or control, so normalising it is a
+no-op."""
 _YEAR = re.compile(r"\b\d{4}\b")
 _RELATIVE = re.compile(r"\b(?:ago|yesterday|today|now|last|next)\b", re.IGNORECASE)
 
@@ -46,6 +56,8 @@ def _normalise_url(raw: str) -> str | None:
     url = raw.strip()
     if _PLAIN_URL.fullmatch(url):  # already in the form the general path gives
         return url if len(url) <= MAX_URL_LENGTH else None
+    if _PLAIN_HOST.fullmatch(url):  # that form but for the empty path
+        return url + "/" if len(url) < MAX_URL_LENGTH else None
     return _split_and_join(url)
 
 
@@ -69,17 +81,37 @@ def _fit(text: str, limit: int) -> str:
 
 
 def _text(value: Any) -> str:
-    return normalise_text(value) if isinstance(value, str) else ""
+    """``normalise_text(value)`` for a string, ``""`` for anything else.
+
+    Most of Brave's titles, dates and many snippets are already plain: no tag (``<``), no
+    entity (``&``), printable (so no whitespace but the ASCII space), no doubled or outer
+    space. Such text is what ``normalise_text`` returns unchanged (``strip_tags`` and
+    ``html.unescape`` only act on ``<`` and ``&``, ``collapse_whitespace`` only on what this
+    test rejects), so one scan returns it without the three calls.
+    """
+    if not isinstance(value, str):
+        return ""
+    if (
+        value.isprintable()
+        and "<" not in value
+        and "&" not in value
+        and "  " not in value
+        and value.strip(" ") == value
+    ):
+        return value
+    return normalise_text(value)
 
 
-def _snippet(item: Mapping[str, Any]) -> str | None:
-    extras = item.get("extra_snippets")
-    values = [item.get("description"), *(extras if isinstance(extras, list) else ())]
-    unique: list[str] = []
-    for value in values:
-        text = _text(value)
-        if text and text not in unique:
-            unique.append(text)
+def _snippet(description: Any, extras: Any) -> str | None:
+    """The distinct texts of ``description`` and ``extra_snippets``, one a line."""
+    text = _text(description)
+    if not isinstance(extras, list) or not extras:  # the usual case: the description alone
+        return _fit(text, SNIPPET_LIMIT) if text else None
+    unique = [text] if text else []
+    for value in extras:
+        extra = _text(value)
+        if extra and extra not in unique:
+            unique.append(extra)
     if not unique:
         return None
     return _fit("\n".join(unique), SNIPPET_LIMIT)
@@ -115,14 +147,36 @@ def iso_published_date(text: str | None) -> str | None:
         return None
     if when.tzinfo is None and when.time() == datetime.min.time():
         return when.date().isoformat()
-    return when.isoformat()
+    try:
+        return when.isoformat()
+    except ValueError:  # a zone dateutil reads but no instant has (``+24:00``): no date
+        return None
 
 
-def _published(item: Mapping[str, Any]) -> str | None:
+def _published(item: Mapping[str, Any], now: datetime | None) -> tuple[str | None, int | None]:
+    """``published_date`` and ``age_seconds`` of one result.
+
+    ``published_date`` is ISO 8601 from ``page_age`` or ``age`` when either is absolute,
+    else ``age`` as text (with no age). The usual ``page_age`` (ISO 8601 that
+    :data:`_ISO_BOTH` matches) is read once for both fields; anything else takes
+    :func:`iso_published_date` and ``age_seconds_from_date``.
+    """
+    page_age = item.get("page_age")
+    if isinstance(page_age, str) and _ISO_BOTH.fullmatch(page_age):
+        try:
+            when = datetime.fromisoformat(page_age)
+        except ValueError:
+            pass  # shaped like ISO but no real date (month 13): the general path decides
+        else:
+            return page_age, age_seconds_at(when, now or datetime.now(UTC))
+    published = _published_text(_text(page_age), item)
+    return published, age_seconds_from_date(published, now=now)
+
+
+def _published_text(page_age: str, item: Mapping[str, Any]) -> str | None:
     """ISO 8601 from ``page_age`` or ``age`` when either is absolute, else ``age`` as text."""
-    page_age = _text(item.get("page_age"))
     iso = iso_published_date(page_age)
-    if iso is not None:  # the usual case: ``age`` is not needed
+    if iso is not None:
         return iso
     age = _text(item.get("age"))
     iso = iso_published_date(age)
@@ -142,17 +196,23 @@ def parse_source(item: Any, *, now: datetime | None = None) -> SearchSource | No
     if not isinstance(item, dict) and not isinstance(item, Mapping):  # dict: no ABC check
         return None
     raw_url = item.get("url")
-    url = _normalise_url(raw_url) if isinstance(raw_url, str) else None
-    if url is None:
+    if not isinstance(raw_url, str):
         return None
+    if len(raw_url) <= MAX_URL_LENGTH and _PLAIN_URL.fullmatch(raw_url):
+        url = raw_url  # no space around it either: what _normalise_url gives
+    else:
+        normalised = _normalise_url(raw_url)
+        if normalised is None:
+            return None
+        url = normalised
     title = _text(item.get("title")) or url
-    published = _published(item)
+    published, age_seconds = _published(item, now)
     return SearchSource(
-        title=_fit(title, TITLE_LIMIT),
+        title=title if len(title) * 2 <= TITLE_LIMIT else truncate_text(title, TITLE_LIMIT),
         url=url,
-        snippet=_snippet(item),
+        snippet=_snippet(item.get("description"), item.get("extra_snippets")),
         published_date=published,
-        age_seconds=age_seconds_from_date(published, now=now),
+        age_seconds=age_seconds,
     )
 
 
@@ -177,5 +237,9 @@ def parse_results(data: Any, *, now: datetime | None = None) -> tuple[SearchSour
             PROVIDER_ID, "Brave API returned an unexpected response shape", 502
         )
     reference = now or datetime.now(UTC)  # one instant for the whole page
-    sources = (parse_source(item, now=reference) for item in results)
-    return tuple(source for source in sources if source is not None)
+    sources: list[SearchSource] = []
+    for item in results:
+        source = parse_source(item, now=reference)
+        if source is not None:
+            sources.append(source)
+    return tuple(sources)

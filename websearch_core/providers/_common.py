@@ -18,6 +18,7 @@ from ..models import Recency
 
 __all__ = [
     "RECENCY_DAYS",
+    "age_seconds_at",
     "age_seconds_from_date",
     "bearer_json_headers",
     "collapse_whitespace",
@@ -193,6 +194,27 @@ def age_seconds_from_date(text: str | None, *, now: datetime | None = None) -> i
         when = parse_date(stripped, default=datetime(reference.year, 1, 1))
         if when is None:
             return None
+    return age_seconds_at(when, reference)
+
+
+def age_seconds_at(when: datetime, reference: datetime) -> int | None:
+    """Whole seconds from ``when`` to ``reference``, as :func:`age_seconds_from_date` counts.
+
+    For a parser that has already read the date (to check it is one), so the text is not
+    read twice; a date without a zone is taken as UTC.
+
+    Args:
+        when: The instant, naive (UTC) or aware.
+        reference: The reference instant, time-zone aware.
+
+    Returns:
+        Whole seconds (floored), negative for a date after ``reference``, or ``None`` when
+        ``when`` names no instant.
+
+    Example:
+        >>> age_seconds_at(datetime(2024, 1, 1), datetime(2024, 1, 2, tzinfo=UTC))
+        86400
+    """
     try:
         if when.tzinfo is None:  # taken as UTC: both measured from the epoch, exactly
             age = (reference - _EPOCH) - (when - _NAIVE_EPOCH)
