@@ -188,10 +188,13 @@ def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool
     """Whether any text or URL of ``response`` would change in the full pass.
 
     Control characters, terminal escapes, credentials in a link, or a secret would.
-    One search per pattern over the joined text instead of a substitution per field: almost
-    every response is clean, and then nothing needs copying. The fields are joined with a
-    space, which none of the patterns can match across (a secret with a space in it may, and
-    only sends the response through the full pass, which is always correct).
+    One check per kind over the joined text instead of a substitution per field: almost
+    every response is clean, and then nothing needs copying. Printable text (one
+    ``str.isprintable`` scan) holds no control character, so the control patterns only
+    search text that scan rejects; secrets are probed by :meth:`Redactor.may_hold`. The
+    fields are joined with a space, which none of the patterns can match across (a secret
+    with a space in it may, and only sends the response through the full pass, which is
+    always correct).
     """
     lines: list[str] = [*response.related_questions, *response.search_queries]
     blocks: list[str] = [response.answer] if response.answer else []
@@ -212,12 +215,26 @@ def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool
             blocks.append(citation.cited_text)
     line_text = " ".join(lines)
     block_text = " ".join(blocks)
-    if _CONTROL_IN_LINE.search(line_text) or _CONTROL_IN_TEXT.search(block_text):
+    if not line_text.isprintable() and _CONTROL_IN_LINE.search(line_text):
+        return True
+    if not _printable_block(block_text) and _CONTROL_IN_TEXT.search(block_text):
         return True
     text = f"{line_text} {block_text}"
     if "@" in text and _ANY_USERINFO.search(text):
         return True
     return redactor is not None and redactor.may_hold(f"{text} {' '.join(urls)}")
+
+
+def _printable_block(text: str) -> bool:
+    """Whether ``text`` is printable but for line breaks and tabs (``False``: maybe not).
+
+    ``str.isprintable`` is one quick scan, and every character the control patterns match
+    (C0 and C1 controls, bidi overrides) is unprintable, so printable text holds none;
+    text it rejects (a line break, a no-break space, a zero-width joiner) is searched.
+    """
+    if text.isprintable():
+        return True
+    return text.replace("\n", " ").replace("\t", " ").replace("\r", " ").isprintable()
 
 
 def _capped(response: SearchResponse, cap: int) -> SearchResponse:

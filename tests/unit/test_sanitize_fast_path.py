@@ -7,13 +7,21 @@ with substring tests. Each is checked here against what the full pass does.
 
 import base64
 import itertools
+import sys
 from urllib.parse import quote, urlsplit
 
 import pytest
 
 from websearch_core.models import SearchCitation, SearchResponse, SearchSource
 from websearch_core.redaction import Redactor
-from websearch_core.sanitize import _kept, clean_response, is_clean_url
+from websearch_core.sanitize import (
+    _CONTROL_IN_LINE,
+    _CONTROL_IN_TEXT,
+    _kept,
+    _needs_cleaning,
+    clean_response,
+    is_clean_url,
+)
 
 KEY = "BSA-0123456789abcdefXYZ"
 
@@ -183,3 +191,45 @@ def test_the_probe_is_quiet_on_text_without_secrets() -> None:
     redactor = Redactor([KEY])
     assert not redactor.may_hold("Brave Search returns web results " * 20)
     assert not Redactor([]).may_hold(KEY)
+
+
+def test_every_character_the_control_patterns_remove_is_unprintable() -> None:
+    """So printable text (one ``isprintable`` scan) needs no search; line breaks and tabs
+    are the only unprintable characters a block may keep, and its quick test drops them."""
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        if _CONTROL_IN_LINE.match(char):
+            assert not char.isprintable(), hex(code)
+        if _CONTROL_IN_TEXT.match(char):
+            assert not char.isprintable() and char not in "\n\t\r", hex(code)
+
+
+@pytest.mark.parametrize(
+    ("field", "text"),
+    [
+        ("title", "no-break\xa0space"),
+        ("title", "zero\u200dwidth joiner"),
+        ("snippet", "two\nlines\tand a tab\r\n"),
+        ("snippet", "line\nbreak and\xa0no-break space"),
+        ("published_date", "2024\u20072024"),
+    ],
+)
+def test_unprintable_but_clean_text_is_searched_and_left_alone(field: str, text: str) -> None:
+    response = _response(**{field: text})
+    assert not _needs_cleaning(response, Redactor([KEY]))  # no full pass for nothing
+    assert clean_response(response, cap=10, redactor=Redactor([KEY])) is response
+
+
+@pytest.mark.parametrize(
+    ("field", "raw", "clean"),
+    [
+        ("snippet", "two\nlines, then a \x07bell", "two\nlines, then a bell"),
+        ("snippet", "tab\there, \u202eoverride", "tab\there, override"),
+        ("title", "no-break\xa0space, \x1b[2Jescape", "no-break\xa0space, escape"),
+    ],
+)
+def test_a_control_after_an_allowed_unprintable_is_still_found(
+    field: str, raw: str, clean: str
+) -> None:
+    cleaned = clean_response(_response(**{field: raw}), cap=10, redactor=Redactor([KEY]))
+    assert getattr(cleaned.sources[0], field) == clean
