@@ -87,6 +87,17 @@ def test_the_lazy_packages_still_export_every_public_name() -> None:
     assert {"aiohttp", "lxml"} <= loaded  # the fetcher and extractor did load, on demand
 
 
+def test_the_resolver_keeps_its_old_address_without_loading_aiohttp_early() -> None:
+    code = (
+        "import sys\n"
+        "import websearch_core.content.safety as safety\n"
+        "assert 'aiohttp' not in sys.modules\n"
+        "from websearch_core.content.resolver import SafeResolver\n"
+        "assert safety.SafeResolver is SafeResolver\n"
+    )
+    assert "aiohttp" in _loaded_after(code)
+
+
 def test_settings_are_still_validated_as_the_settings_model() -> None:
     # Checked on the value now (the class is not imported to define the tool), with the
     # errors a nested Settings field gives: located under ``settings``.

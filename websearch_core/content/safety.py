@@ -14,6 +14,7 @@ addresses (``allow_private_addresses=True`` or ``WEBSEARCH_FETCH_ALLOW_PRIVATE=1
   cannot slip through).
 """
 
+import importlib
 import ipaddress
 import os
 import re
@@ -213,3 +214,13 @@ def resolved_problem(infos: list[tuple[Any, ...]], allowed: Networks = ()) -> st
         if problem:
             return f"{info[4][0]}, {problem}"
     return None
+
+
+def __getattr__(name: str) -> Any:
+    """``SafeResolver`` at its old address: it moved to :mod:`.resolver` with aiohttp.
+
+    Loaded by name on first use, so importing this module still loads no aiohttp.
+    """
+    if name == "SafeResolver":
+        return importlib.import_module(".resolver", __package__).SafeResolver
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
