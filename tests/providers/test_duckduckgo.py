@@ -577,6 +577,58 @@ def test_a_result_next_to_a_no_results_note_in_another_block_is_kept() -> None:
     assert [s.url for s in parse_page(page).sources] == ["https://kept.example/"]
 
 
+def test_a_block_runs_in_document_order_to_the_next_block_not_to_its_subtree() -> None:
+    # What a shortcut reading each result div's children by position would get wrong: a
+    # part after the block's div (before the next block) is the block's, and a block div
+    # nested in another takes the parts that follow it, leaving the outer one untitled.
+    trailing_snippet = _page(
+        '<div class="result"><a class="result__a" href="https://a.example/">A</a></div>'
+        '<a class="result__snippet" href="https://a.example/">snippet of A</a>',
+        '<div class="result"><a class="result__a" href="https://b.example/">B</a></div>',
+    )
+    assert [(s.title, s.snippet) for s in parse_page(trailing_snippet).sources] == [
+        ("A", "snippet of A"),
+        ("B", None),
+    ]
+    nested = _page(
+        '<div class="result"><div class="result">'
+        '<a class="result__a" href="https://inner.example/">Inner</a></div>'
+        '<a class="result__a" href="https://outer.example/">Outer</a></div>'
+    )
+    assert [s.url for s in parse_page(nested).sources] == ["https://inner.example/"]
+
+
+def test_a_nav_link_inside_the_url_line_ends_the_block_before_a_later_date() -> None:
+    page = _page(
+        '<div class="result"><a class="result__a" href="https://d.example/">D</a>'
+        '<div class="result__extras__url"><div class="nav-link"></div>'
+        "<span>2026-07-30</span></div></div>",
+        '<div class="result"><a class="result__a" href="https://e.example/">E</a>'
+        '<div class="result__extras__url"><span>2026-07-30</span><div class="nav-link"></div>'
+        "<span>2025-01-01</span></div></div>",
+    )
+    cut, dated = parse_page(page).sources
+    assert (cut.title, cut.published_date) == ("D", None)
+    assert (dated.title, dated.published_date) == ("E", "2026-07-30")
+
+
+def test_lite_rows_take_the_first_snippet_and_a_written_date_after_their_link() -> None:
+    page = (
+        "<html><body><table>"
+        "<tr><td class='result-snippet'>orphan</td></tr>"
+        "<tr><td><a class='result-link' href='https://l.example/'>L</a></td></tr>"
+        "<tr><td class='result-snippet'>first</td></tr>"
+        "<tr><td class='result-snippet'>second</td></tr>"
+        "<tr><td><span class='timestamp'>2026-08-25T00:00:00.0000000</span></td></tr>"
+        "<tr><td><a class='result-link' href='https://m.example/'>M</a></td></tr>"
+        "<tr><td><span class='timestamp'>yesterday</span></td></tr>"
+        "</table></body></html>"
+    )
+    first, second = parse_page(page).sources
+    assert (first.snippet, first.published_date) == ("first", "2026-08-25T00:00:00.0000000")
+    assert (second.snippet, second.published_date) == (None, None)
+
+
 # --- html helpers used above -------------------------------------------------------------------
 
 
