@@ -25,6 +25,7 @@ from websearch_core.html import (
     layout_text,
     parse_document,
     read_form,
+    select,
 )
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
@@ -634,9 +635,9 @@ def test_lite_rows_take_the_first_snippet_and_a_written_date_after_their_link() 
 
 def test_html_helpers() -> None:
     root = parse_document("<div><p>a</p><p>b</p> <!-- c --> <strong>d</strong>e</div>")
-    assert layout_text(css("div")(root)[0]) == "a b de"
+    assert layout_text(select(css("div"), root)[0]) == "a b de"
     root = parse_document("<a  HREF=x class=\"a b\" data-x='1 2' hidden>t</a>")
-    assert dict(css("a")(root)[0].attrib) == {
+    assert dict(select(css("a"), root)[0].items()) == {
         "href": "x",
         "class": "a b",
         "data-x": "1 2",
