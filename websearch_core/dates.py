@@ -46,7 +46,10 @@ def iso_date(text: str | None) -> str | None:
         return None
     if when.tzinfo is None and when.time() == time(0):
         return when.date().isoformat()
-    return when.isoformat()
+    try:
+        return when.isoformat()
+    except ValueError:  # an offset of a day or more ("...\n2024-03-30" read as -2024:03)
+        return None
 
 
 def with_iso_dates(response: SearchResponse) -> SearchResponse:

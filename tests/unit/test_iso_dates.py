@@ -20,6 +20,7 @@ DATES: list[str | None] = [
     "2024-03-30 12:00",
     " 2024-03-29 ",
     "2024-03-29\n",
+    "2024-03-29\n2024-03-30",  # two ISO dates in one: no separator to join on
     "2024-13-45",
     "May 1, 2023",
     "Mon, 02 Jun 2025 10:00:00 GMT",
