@@ -12,6 +12,7 @@ import os
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,8 @@ class CredentialStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._cached: tuple[_FileSignature, dict[str, dict[str, Any]]] | None = None
+        self._holds = 0
+        self._held: dict[str, dict[str, Any]] | None = None
 
     def __repr__(self) -> str:
         return f"CredentialStore(path={str(self.path)!r})"
@@ -111,6 +114,14 @@ class CredentialStore:
         kept (a coarse file-system clock could give a later change the same stamp), so a
         kept version's stamp is older than any change that can follow it.
         """
+        if self._holds and self._held is not None:
+            return self._held
+        data = self._current()
+        if self._holds:
+            self._held = data
+        return data
+
+    def _current(self) -> dict[str, dict[str, Any]]:
         try:
             status = os.stat(self.path)
         except FileNotFoundError:
@@ -126,6 +137,15 @@ class CredentialStore:
         settled = time.time_ns() - changed > SETTLED_NS
         self._cached = (signature, data) if settled else None
         return data
+
+    def held(self) -> "_Hold":
+        """Inside ``with store.held():`` the file is looked at once (a write looks again).
+
+        Resolving a plan asks about each provider in one synchronous step; one look for
+        all of them reads what a single look at its start would, without a ``stat`` per
+        provider.
+        """
+        return _Hold(self)
 
     def _load(self) -> dict[str, dict[str, Any]]:
         """The file read and checked now, a new object the caller may change."""
@@ -146,6 +166,7 @@ class CredentialStore:
         return {str(k): v for k, v in data.items() if isinstance(v, dict)}
 
     def _write(self, data: Mapping[str, Mapping[str, Any]]) -> None:
+        self._held = None
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".credentials-")
         try:
@@ -192,6 +213,28 @@ class CredentialStore:
     def providers(self) -> list[str]:
         """Ids that have something stored (never the values)."""
         return sorted(self._read())
+
+
+class _Hold:
+    """``CredentialStore.held``'s context (a class: a generator costs a microsecond more)."""
+
+    __slots__ = ("_store",)
+
+    def __init__(self, store: CredentialStore) -> None:
+        self._store = store
+
+    def __enter__(self) -> None:
+        self._store._holds += 1
+
+    def __exit__(self, *_: object) -> None:
+        store = self._store
+        store._holds -= 1
+        if not store._holds:
+            store._held = None
+
+
+_NOT_HELD: AbstractContextManager[object] = nullcontext()
+"""What ``Credentials.store_held`` gives without a store (reusable: it does nothing)."""
 
 
 class Credentials:
@@ -246,6 +289,10 @@ class Credentials:
             return self._remember(value.strip())
         stored = self._store.get(provider) if self._store is not None else None
         return self._remember(stored) if stored else None
+
+    def store_held(self) -> AbstractContextManager[object]:
+        """Inside, the credential store's file is looked at once (see ``CredentialStore.held``)."""
+        return self._store.held() if self._store is not None else _NOT_HELD
 
     def env(self, name: str) -> str | None:
         """A non-blank (trimmed) value from the environment this resolver reads."""

@@ -8,13 +8,17 @@ time: whatever was written before a lookup is what that lookup sees.
 import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from websearch_core import credentials
 from websearch_core.credentials import Credentials, CredentialStore
 from websearch_core.errors import ConfigurationError
+from websearch_core.orchestration import resolve_candidates
+from websearch_core.providers.base import ProviderContext
+from websearch_core.settings import Settings
+from websearch_core.transport import Transport
 
 
 def _write_in_place(path: Path, data: Mapping[str, Any]) -> None:
@@ -121,3 +125,53 @@ def test_a_key_given_in_code_reads_no_environment_variable() -> None:
         == "from-env"
     )
     assert environ.read == ["BRAVE_API_KEY"]
+
+
+def _looks(store: CredentialStore, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the store's looks at its file (each a ``stat``, and a read when changed)."""
+    calls: list[int] = []
+    current = store._current
+
+    def counted() -> dict[str, dict[str, Any]]:
+        calls.append(1)
+        return current()
+
+    monkeypatch.setattr(store, "_current", counted)
+    return calls
+
+
+def test_inside_a_hold_the_file_is_looked_at_once_and_writes_look_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "creds.json"
+    store = CredentialStore(path)
+    store.set("brave", "one")
+    looks = _looks(store, monkeypatch)
+    with store.held():
+        assert [store.get("brave"), store.get("tavily"), store.get("exa")] == ["one", None, None]
+        assert len(looks) == 1
+        store.set("tavily", "two")  # a write inside the hold is seen inside it
+        assert store.get("tavily") == "two"
+        assert len(looks) == 2
+    _write_in_place(path, {"brave": {"api_key": "three"}})  # after the hold: seen at once
+    assert store.get("brave") == "three"
+
+
+def _plan(context: ProviderContext) -> list[str]:
+    return [provider.info.id for provider in resolve_candidates(context).providers]
+
+
+def test_the_auto_chain_looks_at_the_store_once_and_sees_keys_stored_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = CredentialStore(tmp_path / "creds.json")
+    context = ProviderContext(
+        transport=cast(Transport, None),
+        settings=Settings(credentials_file=store.path),
+        credentials=Credentials(store=store, environ={}),
+    )
+    looks = _looks(store, monkeypatch)
+    assert "tavily" not in _plan(context)
+    assert len(looks) == 1  # every provider without a key asked, one look at the file
+    CredentialStore(store.path).set("tavily", "stored-after-the-client-was-made")
+    assert "tavily" in _plan(context)

@@ -61,36 +61,39 @@ def resolve_candidates(
     Raises:
         ConfigurationError: Some id is unknown; the message names every unknown id.
     """
-    excluded_ids = set(excluded)
-    _check_known([forced, preferred, *excluded_ids, *listed])
-    plan = ChainPlan(providers=[])
-    if forced and forced != "auto":
-        if _force(plan, get_provider(forced), context, excluded_ids):
-            return plan
-        preferred = None
-    if preferred:
-        # Pinned (no fallback): an unavailable preferred provider is reported, not skipped.
-        pinned = not fallback
-        _add_explicit(
-            plan, get_provider(preferred), context, excluded_ids, report_unavailable=pinned
-        )
-        if pinned:
-            return plan
-    # An explicit list replaces the auto order, and each entry is explicit.
-    rest = [pid for pid in (dict.fromkeys(listed) if listed else order) if pid != preferred]
-    for provider_id in rest:
-        provider = get_provider(provider_id)
-        if listed:
-            _add_explicit(plan, provider, context, excluded_ids, report_unavailable=True)
-        elif provider_id not in excluded_ids and provider.is_available(context):
-            plan.providers.append(provider)
-    if forced and not plan.providers and len(plan.failures) == 1:
-        # The forced provider's why, then what the (empty) fallback chain had to say.
-        provider, error = plan.failures[0]
-        if isinstance(error, ProviderNotConfiguredError):
-            error.message = f"{error.message}: {NO_PROVIDER_MESSAGE}"
-            error.args = (error.message,)
-    return plan
+    # The auto chain asks the credential store about every provider without a key: one
+    # look at its file serves them all (this step never awaits).
+    with context.credentials.store_held():
+        excluded_ids = set(excluded)
+        _check_known([forced, preferred, *excluded_ids, *listed])
+        plan = ChainPlan(providers=[])
+        if forced and forced != "auto":
+            if _force(plan, get_provider(forced), context, excluded_ids):
+                return plan
+            preferred = None
+        if preferred:
+            # Pinned (no fallback): an unavailable preferred provider is reported, not skipped.
+            pinned = not fallback
+            _add_explicit(
+                plan, get_provider(preferred), context, excluded_ids, report_unavailable=pinned
+            )
+            if pinned:
+                return plan
+        # An explicit list replaces the auto order, and each entry is explicit.
+        rest = [pid for pid in (dict.fromkeys(listed) if listed else order) if pid != preferred]
+        for provider_id in rest:
+            provider = get_provider(provider_id)
+            if listed:
+                _add_explicit(plan, provider, context, excluded_ids, report_unavailable=True)
+            elif provider_id not in excluded_ids and provider.is_available(context):
+                plan.providers.append(provider)
+        if forced and not plan.providers and len(plan.failures) == 1:
+            # The forced provider's why, then what the (empty) fallback chain had to say.
+            provider, error = plan.failures[0]
+            if isinstance(error, ProviderNotConfiguredError):
+                error.message = f"{error.message}: {NO_PROVIDER_MESSAGE}"
+                error.args = (error.message,)
+        return plan
 
 
 def _force(
