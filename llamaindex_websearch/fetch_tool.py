@@ -26,6 +26,8 @@ from websearch_core.content.tool_text import (
 from websearch_core.settings_errors import configuration_errors
 from websearch_core.tool_errors import configuration_error_text
 
+from ._output import with_metadata_output
+
 __all__ = ["WebFetchArgs", "WebFetchFunctionTool", "create_web_fetch_tool", "web_fetch_metadata"]
 
 
@@ -94,7 +96,7 @@ class WebFetchFunctionTool(FunctionTool, AsyncClosing):
             output = super().call(*args, **kwargs)
         except (ValidationError, ConfigurationError, TypeError) as error:
             return self._error_output(error, args, kwargs)
-        return _unpack(output)
+        return with_metadata_output(output, FetchToolResult)
 
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Fetch on the running loop."""
@@ -102,7 +104,7 @@ class WebFetchFunctionTool(FunctionTool, AsyncClosing):
             output = await super().acall(*args, **kwargs)
         except (ValidationError, ConfigurationError, TypeError) as error:
             return self._error_output(error, args, kwargs)
-        return _unpack(output)
+        return with_metadata_output(output, FetchToolResult)
 
     async def aclose(self) -> None:
         """Close the HTTP session this tool opened, if any."""
@@ -126,19 +128,6 @@ class WebFetchFunctionTool(FunctionTool, AsyncClosing):
             is_error=True,
             exception=error,
         )
-
-
-def _unpack(output: ToolOutput) -> ToolOutput:
-    result = output.raw_output
-    if not isinstance(result, FetchToolResult):
-        return output
-    return ToolOutput(
-        tool_name=output.tool_name,
-        blocks=output.blocks,
-        raw_input=output.raw_input,
-        raw_output=result.to_metadata(),
-        is_error=result.is_error,
-    )
 
 
 def web_fetch_metadata(name: str = FETCH_TOOL_NAME) -> ToolMetadata:

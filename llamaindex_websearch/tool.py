@@ -21,6 +21,8 @@ from websearch_core.models import Recency, SearchToolResult
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
+from ._output import with_metadata_output
+
 if TYPE_CHECKING:
     # The client (its providers, transport and filters) loads when a tool is built, not
     # when this module is imported.
@@ -74,7 +76,7 @@ class WebSearchFunctionTool(FunctionTool, AsyncClosing):
             output = super().call(**arguments)
         except (ValidationError, ConfigurationError) as error:
             return self._error_output(error, args, kwargs)
-        return _unpack(output)
+        return with_metadata_output(output, SearchToolResult)
 
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Search on the running loop."""
@@ -83,7 +85,7 @@ class WebSearchFunctionTool(FunctionTool, AsyncClosing):
             output = await super().acall(**arguments)
         except (ValidationError, ConfigurationError) as error:
             return self._error_output(error, args, kwargs)
-        return _unpack(output)
+        return with_metadata_output(output, SearchToolResult)
 
     async def aclose(self) -> None:
         """Close the HTTP session of the spec that made this tool, if it opened one."""
@@ -120,19 +122,6 @@ def _checked_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[st
     arguments = {**positional, **extra, **kwargs}
     _CheckedArgs.model_validate(arguments)
     return arguments
-
-
-def _unpack(output: ToolOutput) -> ToolOutput:
-    result = output.raw_output
-    if not isinstance(result, SearchToolResult):
-        return output
-    return ToolOutput(
-        tool_name=output.tool_name,
-        blocks=output.blocks,
-        raw_input=output.raw_input,
-        raw_output=result.to_metadata(),
-        is_error=result.is_error,
-    )
 
 
 class WebSearchToolSpec(BaseToolSpec, AsyncClosing):
