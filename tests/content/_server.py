@@ -72,8 +72,8 @@ async def serve(host: str = "127.0.0.1") -> AsyncIterator[PageServer]:
         await server.stop()
 
 
-def serve_in_thread(pages: dict[str, str]) -> Iterator[str]:
-    """A server on its own thread and loop (for synchronous APIs); yields its base URL."""
+def server_in_thread(pages: dict[str, str]) -> Iterator[PageServer]:
+    """A server on its own thread and loop (for synchronous APIs), stopped when closed."""
     import threading
 
     ready = threading.Event()
@@ -96,8 +96,14 @@ def serve_in_thread(pages: dict[str, str]) -> Iterator[str]:
     ready.wait(5)
     server = state["server"]
     assert isinstance(server, PageServer)
-    yield f"http://127.0.0.1:{server.port}"
+    yield server
     loop = state["loop"]
     assert isinstance(loop, asyncio.AbstractEventLoop)
     loop.call_soon_threadsafe(loop.stop)
     thread.join(5)
+
+
+def serve_in_thread(pages: dict[str, str]) -> Iterator[str]:
+    """:func:`server_in_thread`, yielding only its base URL."""
+    for server in server_in_thread(pages):
+        yield f"http://127.0.0.1:{server.port}"

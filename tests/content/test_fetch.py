@@ -11,7 +11,7 @@ import pytest_asyncio
 from aiohttp import web
 
 from tests.content._pdf import text_pdf
-from tests.content._server import PageServer, serve
+from tests.content._server import PageServer, serve, server_in_thread
 from websearch_core import WebSearch
 from websearch_core.content import (
     FetchError,
@@ -379,32 +379,8 @@ def test_sync_twins(server_thread: tuple[str, Counter[str]]) -> None:
 @pytest.fixture
 def server_thread() -> Iterator[tuple[str, Counter[str]]]:
     """A loopback server on its own thread and loop, for the synchronous API."""
-    import threading
-
-    ready = threading.Event()
-    state: dict[str, object] = {}
-
-    def run() -> None:
-        loop = asyncio.new_event_loop()
-        server = PageServer()
-        server.page("/a", ARTICLE)
-        loop.run_until_complete(server.start())
-        state.update(loop=loop, server=server)
-        ready.set()
-        loop.run_forever()
-        loop.run_until_complete(server.stop())
-        loop.close()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    ready.wait(5)
-    server = state["server"]
-    assert isinstance(server, PageServer)
-    yield f"http://127.0.0.1:{server.port}", server.hits
-    loop = state["loop"]
-    assert isinstance(loop, asyncio.AbstractEventLoop)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(5)
+    for server in server_in_thread({"/a": ARTICLE}):
+        yield f"http://127.0.0.1:{server.port}", server.hits
 
 
 @pytest.mark.parametrize(
