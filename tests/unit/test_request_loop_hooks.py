@@ -215,6 +215,18 @@ async def test_the_maps_hint_is_waited_and_one_past_max_delay_is_not(
     assert len(transport.requests) == 1 and sleeps == [7.0]
 
 
+class PlainRetrying(Hooked):
+    retry = RetryPolicy(statuses=frozenset({429}), max_retries=1, base_delay=0.5, max_delay=30)
+
+
+@pytest.mark.parametrize("name", ["Retry-After", "retry-after", "RETRY-AFTER"])
+async def test_retry_after_is_read_in_any_letter_case(sleeps: list[float], name: str) -> None:
+    # HTTP/2 and many proxies send header names in lower case; the wait is the same header.
+    context, transport = _context(_reply(429, "busy", {name: "4"}), _reply(200, "ok"))
+    response = await PlainRetrying().search(SearchParams(query="main"), context)
+    assert (response.answer, sleeps, len(transport.requests)) == ("ok", [4.0], 2)
+
+
 async def test_a_status_the_policy_does_not_name_is_not_retried(sleeps: list[float]) -> None:
     context, transport = _context(_reply(404, "gone"))
     with pytest.raises(SearchProviderError):

@@ -17,8 +17,8 @@ __all__ = ["error_for", "raise_for_error_map", "wait_hint"]
 
 def wait_hint(errors: ErrorMap, response: HttpResponse | SseResponse) -> float | None:
     """The server's wait hint as ``errors`` reads it (default: the clamped ``Retry-After``)."""
-    if errors.hint is None:
-        return parse_retry_after(response.headers.get("Retry-After"))
+    if errors.hint is None:  # header names in any letter case (HTTP/2 sends lower case)
+        return parse_retry_after(response.as_http().header("Retry-After"))
     return errors.hint(response.headers, error_head(response.as_http()))
 
 
