@@ -10,13 +10,12 @@
 """
 
 import asyncio
-import contextlib
 import email.utils
 import json
 import logging
 import math
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -362,6 +361,7 @@ class Transport:
         self.max_response_bytes = max_response_bytes
         self.base_urls = dict(base_urls or {})
         self._secrets = tuple(secrets)
+        self._aiohttp_timeout: aiohttp.ClientTimeout | None = None
 
     def __repr__(self) -> str:
         return f"Transport(timeout_seconds={self.timeout_seconds}, base_urls={self.base_urls})"
@@ -403,20 +403,37 @@ class Transport:
             ProviderUnavailableError: Any other aiohttp failure.
             SearchProviderError: A redirect that may not be followed.
         """
+        # Every search runs this once, so the usual path is one frame over aiohttp: no
+        # context manager, generator or coroutine of our own, and no text built for errors
+        # that did not happen. Redirects and capped reads leave it only when they occur.
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
-
-        async def read() -> HttpResponse:
-            async with self._exchange(provider, label, request, url) as response:
-                chunks = [c async for c in self._chunks(provider, label, response, cap)]
+        timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
+        failure: SearchProviderError
+        try:
+            async with asyncio.timeout(timeout):
+                response = await self._first(request, url)
+                try:
+                    if response.status in _REDIRECT_STATUSES:
+                        response = await self._follow(provider, label, request, url, response)
+                    if _declared_within(response, cap):
+                        # aiohttp stops a body with a Content-Length at that length, so the
+                        # cap holds without counting chunks as they come.
+                        body = await response.read()
+                    else:
+                        body = await _read_capped(provider, label, response, cap)
+                finally:
+                    response.release()
                 return HttpResponse(
                     status=response.status,
-                    body=b"".join(chunks),
+                    body=body,
                     headers=dict(response.headers.items()),
                     url=str(response.url),
                 )
-
-        return await self._guarded(provider, label, url, timeout_seconds, read())
+        except _translated() as exc:
+            failure = self._failure(provider, label, url, timeout, exc)
+        # Raised outside the handler, so it carries no __context__ (see _failure).
+        raise failure
 
     async def send_sse(
         self,
@@ -443,20 +460,32 @@ class Transport:
         """
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
-
-        async def read() -> SseResponse:
-            async with self._exchange(provider, label, request, url) as response:
-                content_type = response.content_type or ""
-                streaming = 200 <= response.status < 300 and "event-stream" in content_type
-                parser = SseParser(max_event_bytes) if streaming else None
-                events: list[SseEvent] = []
-                chunks: list[bytes] = []
-                async for chunk in self._chunks(provider, label, response, cap):
-                    chunks.append(chunk)
+        timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
+        failure: SearchProviderError
+        try:
+            async with asyncio.timeout(timeout):
+                response = await self._first(request, url)
+                try:
+                    if response.status in _REDIRECT_STATUSES:
+                        response = await self._follow(provider, label, request, url, response)
+                    content_type = response.content_type or ""
+                    streaming = 200 <= response.status < 300 and "event-stream" in content_type
+                    parser = SseParser(max_event_bytes) if streaming else None
+                    events: list[SseEvent] = []
+                    chunks: list[bytes] = []
+                    _refuse_declared_over(provider, label, response, cap)
+                    total = 0
+                    while chunk := await response.content.readany():
+                        total += len(chunk)
+                        if total > cap:
+                            raise _too_large(provider, label, cap)
+                        chunks.append(chunk)
+                        if parser is not None:
+                            events.extend(parser.feed(chunk))
                     if parser is not None:
-                        events.extend(parser.feed(chunk))
-                if parser is not None:
-                    events.extend(parser.finish())
+                        events.extend(parser.finish())
+                finally:
+                    response.release()
                 return SseResponse(
                     status=response.status,
                     body=b"".join(chunks),
@@ -464,48 +493,67 @@ class Transport:
                     headers=dict(response.headers.items()),
                     url=str(response.url),
                 )
+        except _translated() as exc:
+            failure = self._failure(provider, label, url, timeout, exc)
+        raise failure
 
-        return await self._guarded(provider, label, url, timeout_seconds, read())
+    def _first(self, request: HttpRequest, url: str) -> "Awaitable[aiohttp.ClientResponse]":
+        """The request as its provider built it, not yet awaited (so no frame of our own).
 
-    @contextlib.asynccontextmanager
-    async def _exchange(
-        self, provider: str, label: str, request: HttpRequest, url: str
-    ) -> AsyncIterator["aiohttp.ClientResponse"]:
-        """Open ``request`` and follow its redirects by our rules; yield the final response.
+        aiohttp copies the headers and encodes the parameters itself, so both go as they are.
+        """
+        form = request.form
+        return self.session.request(
+            request.method,
+            url,
+            params=request.params or None,
+            headers=request.headers,
+            data=list(form) if form is not None else None,
+            json=request.json,
+            allow_redirects=False,
+            timeout=self._client_timeout(),
+        )
+
+    def _client_timeout(self) -> "aiohttp.ClientTimeout":
+        """The per-request ``aiohttp.ClientTimeout``: only the connect limit; ours bounds the rest.
+
+        Built once and rebuilt only if ``connect_timeout_seconds`` is changed afterwards.
+        """
+        timeout = self._aiohttp_timeout
+        if timeout is None or timeout.sock_connect != self.connect_timeout_seconds:
+            import aiohttp
+
+            timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.connect_timeout_seconds)
+            self._aiohttp_timeout = timeout
+        return timeout
+
+    async def _follow(
+        self,
+        provider: str,
+        label: str,
+        request: HttpRequest,
+        url: str,
+        response: "aiohttp.ClientResponse",
+    ) -> "aiohttp.ClientResponse":
+        """Follow ``response``'s redirects by our rules; the final response, still open.
 
         aiohttp's own redirect handling strips only ``Authorization`` when the host changes,
         so every other credential header (``X-Subscription-Token``, ``x-api-key``, ...) and a
-        307's body would travel on; here nothing credentialed leaves its origin.
+        307's body would travel on; here nothing credentialed leaves its origin. Every
+        response passed over is released before anything is raised.
         """
-        import aiohttp
         from yarl import URL
 
         method = request.method
         headers = dict(request.headers)
-        params: list[tuple[str, str]] | None = list(request.params) or None
         form = list(request.form) if request.form is not None else None
         body_json = request.json
-        origin = _origin(URL(url))
         current = URL(url)
-        timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.connect_timeout_seconds)
+        origin = _origin(current)
         for hop in range(MAX_REDIRECTS + 1):
-            response = await self.session.request(
-                method,
-                current,
-                params=params,
-                headers=headers,
-                data=form,
-                json=body_json,
-                allow_redirects=False,
-                timeout=timeout,
-            )
             location = response.headers.get("Location")
             if response.status not in _REDIRECT_STATUSES or not location:
-                try:
-                    yield response
-                finally:
-                    response.release()
-                return
+                return response
             response.release()
             if hop == MAX_REDIRECTS:
                 raise SearchProviderError(
@@ -527,7 +575,17 @@ class Transport:
                         response.status,
                     )
                 headers = {k: v for k, v in headers.items() if k.lower() not in CREDENTIAL_HEADERS}
-            current, params = target, None
+            current = target
+            response = await self.session.request(
+                method,
+                current,
+                headers=headers,
+                data=form,
+                json=body_json,
+                allow_redirects=False,
+                timeout=self._client_timeout(),
+            )
+        raise AssertionError("unreachable: the last hop returns or raises")  # pragma: no cover
 
     def _carries_credentials(self, headers: Mapping[str, str]) -> bool:
         """Whether a request with ``headers`` holds a credential (by name or by value)."""
@@ -535,6 +593,35 @@ class Transport:
             return True
         redactor = redactor_for(tuple(sorted(set(self._secrets))))
         return any(redactor(value) != value for value in headers.values())
+
+    def _failure(
+        self, provider: str, label: str, url: str, timeout: float, exc: BaseException
+    ) -> SearchProviderError:
+        """The provider error for an aiohttp, asyncio or stream failure.
+
+        The one place where those become provider errors. The error keeps no link to
+        aiohttp's exception (whose ``repr`` can hold request headers): callers raise it after
+        their ``except`` block, so it has no ``__context__``.
+        """
+        import aiohttp
+
+        if isinstance(exc, TimeoutError):
+            message = f"{label} request timed out after {format_seconds(timeout)}s"
+            return ProviderTimeoutError(provider, message, None)
+        if isinstance(exc, SseError):
+            if exc.too_large:
+                return ResponseTooLargeError(provider, f"{label} stream event {exc}", 500)
+            return ProviderConnectionError(provider, f"{label} {exc}")
+        host = urlsplit(url).netloc
+        if isinstance(exc, aiohttp.ClientPayloadError):
+            message = f"{label} connection closed before the response was complete ({host})"
+            return ProviderConnectionError(provider, message)
+        if isinstance(exc, aiohttp.ClientConnectionError):
+            message = f"{label} connection failed ({host}): {type(exc).__name__}"
+            return ProviderConnectionError(provider, message)
+        detail = redact(str(exc), self._secrets)
+        message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
+        return ProviderUnavailableError(provider, message)
 
     async def _guarded(
         self,
@@ -544,56 +631,72 @@ class Transport:
         timeout_seconds: float | None,
         work: Coroutine[Any, Any, _T],
     ) -> _T:
-        """Await ``work`` within the timeout.
+        """Await ``work`` within the timeout, its failures translated as :meth:`send` does.
 
-        The one place where aiohttp, asyncio and stream errors become provider errors. The
-        error raised keeps no link to aiohttp's exception (whose ``repr`` can hold request
-        headers): it is raised after the ``except`` block, with no ``__context__``.
+        For transports that answer some other way (:class:`~websearch_core.testing.
+        mock_transport.MockTransport`) and must fail exactly as this one does.
         """
-        import aiohttp
-
         timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
-        host = urlsplit(url).netloc
         failure: SearchProviderError
         try:
             async with asyncio.timeout(timeout):
                 return await work
-        except TimeoutError:
-            failure = ProviderTimeoutError(
-                provider, f"{label} request timed out after {format_seconds(timeout)}s", None
-            )
-        except SseError as exc:
-            if exc.too_large:
-                failure = ResponseTooLargeError(provider, f"{label} stream event {exc}", 500)
-            else:
-                failure = ProviderConnectionError(provider, f"{label} {exc}")
-        except aiohttp.ClientPayloadError:
-            message = f"{label} connection closed before the response was complete ({host})"
-            failure = ProviderConnectionError(provider, message)
-        except aiohttp.ClientConnectionError as exc:
-            message = f"{label} connection failed ({host}): {type(exc).__name__}"
-            failure = ProviderConnectionError(provider, message)
-        except aiohttp.ClientError as exc:
-            detail = redact(str(exc), self._secrets)
-            message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
-            failure = ProviderUnavailableError(provider, message)
+        except _translated() as exc:
+            failure = self._failure(provider, label, url, timeout, exc)
         raise failure
 
-    @staticmethod
-    async def _chunks(
-        provider: str, label: str, response: "aiohttp.ClientResponse", cap: int
-    ) -> AsyncIterator[bytes]:
-        """The body as it arrives, failing as soon as it passes ``cap`` bytes."""
-        too_large = ResponseTooLargeError(provider, f"{label} response exceeded {_size(cap)}", 500)
-        declared = response.content_length
-        if declared is not None and declared > cap:
-            raise too_large
-        total = 0
-        async for chunk in response.content.iter_any():
-            total += len(chunk)
-            if total > cap:
-                raise too_large
-            yield chunk
+
+def _translated() -> tuple[type[BaseException], ...]:
+    """What a send turns into provider errors; evaluated only when something was raised.
+
+    (An ``except`` clause's expression runs only for an exception in flight, so the usual
+    path neither imports aiohttp nor builds this tuple.)
+    """
+    import aiohttp
+
+    return (TimeoutError, SseError, aiohttp.ClientError)
+
+
+def _declared_within(response: "aiohttp.ClientResponse", cap: int) -> bool:
+    """Whether the body's declared length bounds what ``read()`` can return to ``cap``.
+
+    Not when the body is compressed (the declared length is before aiohttp inflates it) or
+    framed by chunks (then the length does not frame it).
+    """
+    declared = response.content_length
+    if declared is None or declared > cap:
+        return False
+    headers = response.headers
+    return "Content-Encoding" not in headers and "Transfer-Encoding" not in headers
+
+
+async def _read_capped(
+    provider: str, label: str, response: "aiohttp.ClientResponse", cap: int
+) -> bytes:
+    """The body as it arrives, failing as soon as it passes ``cap`` bytes."""
+    _refuse_declared_over(provider, label, response, cap)
+    content = response.content
+    chunks: list[bytes] = []
+    total = 0
+    while chunk := await content.readany():
+        total += len(chunk)
+        if total > cap:
+            raise _too_large(provider, label, cap)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _refuse_declared_over(
+    provider: str, label: str, response: "aiohttp.ClientResponse", cap: int
+) -> None:
+    """Fail before reading a body whose declared length is over ``cap``."""
+    declared = response.content_length
+    if declared is not None and declared > cap:
+        raise _too_large(provider, label, cap)
+
+
+def _too_large(provider: str, label: str, cap: int) -> ResponseTooLargeError:
+    return ResponseTooLargeError(provider, f"{label} response exceeded {_size(cap)}", 500)
 
 
 def _origin(url: "URL") -> tuple[str, str, int | None]:
