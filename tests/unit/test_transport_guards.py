@@ -210,3 +210,28 @@ async def test_a_transport_error_keeps_no_aiohttp_exception_around(transport: Tr
         await transport.send("p", "P", request)
     assert caught.value.__context__ is None and caught.value.__cause__ is None
     assert KEY not in repr(caught.value) and KEY not in str(caught.value)
+
+
+async def test_a_redirect_status_without_a_location_is_the_answer(
+    servers: Servers, transport: Transport
+) -> None:
+    servers.home_routes["/moved"] = lambda: web.Response(status=302, text="no forwarding address")
+    response = await transport.send(
+        "p", "P", HttpRequest(method="GET", url=f"{servers.home}/moved")
+    )
+    assert (response.status, response.body) == (302, b"no forwarding address")
+    assert len(servers.seen["home"]) == 1
+
+
+async def test_an_event_stream_is_read_after_a_redirect(
+    servers: Servers, transport: Transport
+) -> None:
+    servers.home_routes["/old"] = _redirect("/events", 308)
+    servers.home_routes["/events"] = lambda: web.Response(
+        body=b"data: one\n\ndata: two\n\n", content_type="text/event-stream"
+    )
+    request = HttpRequest(method="GET", url=f"{servers.home}/old", headers={"x-api-key": KEY})
+    response = await transport.send_sse("p", "P", request)
+    assert [event.data for event in response.events] == ["one", "two"]
+    assert response.url.endswith("/events")
+    assert [path for _, path, _, _ in servers.seen["home"]] == ["/old", "/events"]
