@@ -403,9 +403,10 @@ class Transport:
             ProviderUnavailableError: Any other aiohttp failure.
             SearchProviderError: A redirect that may not be followed.
         """
-        # Every search runs this once, so the usual path is one frame over aiohttp: no
-        # context manager, generator or coroutine of our own, and no text built for errors
-        # that did not happen. Redirects and capped reads leave it only when they occur.
+        # Every search runs this once, so it is one frame over aiohttp: no async context
+        # manager or generator of our own, and no text built for errors that did not
+        # happen. Only a redirect or a body that must be counted (compressed, chunked or
+        # undeclared) costs a coroutine more.
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
         timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
