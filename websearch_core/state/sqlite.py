@@ -25,6 +25,15 @@ Why it is built this way:
   ``websearch providers reset --all`` can move it aside.
 * Reservations (budget check + count) are one ``BEGIN IMMEDIATE`` transaction; that same
   step reads the failure counter, so a success usually writes nothing more.
+* Write-behind for counts nothing can refuse: when no window of a reservation has a cap
+  (no budget, the usual case), :meth:`SQLiteStore.reserve_unless_marked` only reads (the
+  cooldown mark, the failure counter, the counts) and counts in memory
+  (:mod:`._pending`); the store's thread writes what piled up in one transaction
+  :data:`FLUSH_AFTER` seconds after the first of them, and on close. This process reads
+  its own counts at once; other processes see them within that interval. A crash loses
+  at most those pending counts, of providers without a budget: a count, never a budget
+  overshoot (a capped reservation is one synchronous transaction, as above, and writes
+  its provider's pending counts first).
 """
 
 from __future__ import annotations
@@ -37,12 +46,14 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, TypeVar, cast
 
+from ._pending import Batch, PendingUsage
 from ._threaded import ThreadedStore
 from .base import (
     CachedEntry,
@@ -60,7 +71,7 @@ from .base import (
     select_cached,
 )
 
-__all__ = ["SCHEMA_VERSION", "SQLiteStore"]
+__all__ = ["FLUSH_AFTER", "SCHEMA_VERSION", "SQLiteStore"]
 
 logger = logging.getLogger("websearch_core")
 
@@ -70,6 +81,8 @@ SCHEMA_VERSION: Final = 2
 APPLICATION_ID: Final = 0x57534854  # "WSHT": marks the file as a websearch-tools state file
 _PURGE_EVERY: Final = 256  # cache writes between sweeps of expired rows
 _CHECKPOINT_EVERY: Final = 256  # inline writes (one to a few WAL pages each) between checkpoints
+FLUSH_AFTER: Final = 0.5
+"""Seconds a count without a cap waits in memory before the store writes it (with the rest)."""
 _BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 _SCHEMA: Final = """
@@ -117,16 +130,22 @@ ON CONFLICT (provider, period) DO UPDATE SET
 RETURNING count
 """
 
-_INCREMENT_UNLESS_MARKED: Final = """
-INSERT INTO usage (provider, period, count, expires_at)
-SELECT ?1, ?2, 1, ?3 WHERE NOT EXISTS (SELECT 1 FROM marks WHERE provider = ?1 AND until > ?5)
+_ADD_USAGE: Final = """
+INSERT INTO usage (provider, period, count, expires_at) VALUES (?1, ?2, ?3, ?4)
 ON CONFLICT (provider, period) DO UPDATE SET
-    count = CASE WHEN usage.expires_at <= ?4 THEN 1 ELSE usage.count + 1 END,
+    count = CASE WHEN usage.expires_at <= ?5 THEN ?3 ELSE usage.count + ?3 END,
     expires_at = excluded.expires_at
-RETURNING count, (SELECT count FROM failures WHERE provider = ?1)
 """
-"""``_INCREMENT_USAGE`` unless the provider has a mark active at ``?5``, returning the
-failure counter too: the whole of the usual reservation in one statement (no row: marked)."""
+"""``_INCREMENT_USAGE`` by ``?3`` at once: a flush of pending counts."""
+
+_MARK_FAILURES_USAGE: Final = """
+SELECT m.kind, m.until, m.reason, m.failures, m.set_at, m.scope,
+    (SELECT count FROM failures WHERE provider = ?1),
+    (SELECT count FROM usage WHERE provider = ?1 AND period = ?3 AND expires_at > ?4)
+FROM (SELECT 1) LEFT JOIN marks AS m ON m.provider = ?1 AND m.until > ?2
+"""
+"""Everything a reservation without a cap needs, in one row: the mark active at ``?2``
+(all ``NULL`` when none), the failure counter and the live count of period ``?3``."""
 
 _ACTIVE_MARK: Final = (
     "SELECT kind, until, reason, failures, set_at, scope FROM marks "
@@ -184,6 +203,15 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._inline: sqlite3.Connection | None = None
         self._inline_lock = threading.Lock()
         self._inline_writes = 0  # since the last checkpoint
+        # Counts of reservations without a cap, written behind (see the module docstring).
+        self._pending = PendingUsage()
+        self._flush_timer: threading.Timer | None = None
+        self._timer_lock = threading.Lock()
+        # A store dropped or left open at exit still writes what it owes, on a connection
+        # of its own (its thread may be gone by then).
+        self._orphan_flush = weakref.finalize(
+            self, _flush_orphaned, self._path, busy_timeout, self._pending
+        )
 
     def __repr__(self) -> str:
         return f"SQLiteStore({str(self._path)!r})"
@@ -217,6 +245,18 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """Run a read-only ``func``: inline when the inline connection is free, else queued."""
         return await self._inline_first(func, transaction=False)
 
+    async def _read_with_pending(self, func: Callable[[int | None, sqlite3.Connection], _T]) -> _T:
+        """Run ``func``, which adds pending counts to what it reads, where they agree.
+
+        Inline, ``func`` gets the pending counts' generation from before its read and
+        raises :class:`_InlineBusyError` when a flush started or ended since (the file
+        may or may not hold that batch); it then runs again on the store's thread, where
+        no flush is under way, with ``None``: nothing to check.
+        """
+        inline = functools.partial(func, self._pending.generation)
+        queued = functools.partial(func, None)
+        return await self._inline_first(inline, transaction=False, queued=queued)
+
     async def _run_write(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``func`` in a ``BEGIN IMMEDIATE`` transaction, inline when the lock is free.
 
@@ -227,7 +267,11 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         return await self._inline_first(func, transaction=True)
 
     async def _inline_first(
-        self, func: Callable[[sqlite3.Connection], _T], *, transaction: bool
+        self,
+        func: Callable[[sqlite3.Connection], _T],
+        *,
+        transaction: bool,
+        queued: Callable[[sqlite3.Connection], _T] | None = None,
     ) -> _T:
         """Run ``func`` on the caller's thread unless that would mean waiting; else queue it.
 
@@ -237,7 +281,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         (or by this store's own thread), another thread using the inline connection, or a
         store not yet opened sends the call to the store's thread, whose connection waits
         its turn. Either way a write is one ``BEGIN IMMEDIATE`` transaction, so counts stay
-        exact across processes.
+        exact across processes. ``queued``, when given, is what runs there instead.
         """
         if not self._closed and self._conn is not None and self._inline_lock.acquire(False):
             try:
@@ -246,6 +290,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 pass
             finally:
                 self._inline_lock.release()
+        func = func if queued is None else queued
         if transaction:
             return await self._run(functools.partial(_in_transaction, func=func))
         return await self._run(func)
@@ -456,60 +501,111 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
         check_period(period)
 
-        def query(conn: sqlite3.Connection) -> int:
-            row = conn.execute(
-                "SELECT count FROM usage WHERE provider = ? AND period = ? AND expires_at > ?",
-                (provider, period, time.time()),
-            ).fetchone()
-            return 0 if row is None else int(row[0])
+        def query(generation: int | None, conn: sqlite3.Connection) -> int:
+            wall_now = time.time()
+            stored = _live_count(conn, provider, period, wall_now)
+            pending = self._pending.count(provider, period, wall_now, generation)
+            if pending is None:  # a flush ran meanwhile: read again after it, on its thread
+                raise _InlineBusyError
+            return stored + pending
 
-        return await self._read(query)
+        return await self._read_with_pending(query)
 
     async def reserve_usage(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
-        """See :meth:`StateStore.reserve_usage`: one ``BEGIN IMMEDIATE`` transaction."""
+        """See :meth:`StateStore.reserve_usage`: one ``BEGIN IMMEDIATE`` transaction.
+
+        The provider's pending counts (see :meth:`reserve_unless_marked`) are written in
+        the same transaction first, so the counts it checks and returns are whole.
+        """
         check_provider(provider)
-        reserve = functools.partial(_reserve, provider=provider, windows=windows)
-        return await self._run_write(reserve)
+        return await self._run_write(self._reserve_now(provider, windows))
+
+    def _reserve_now(
+        self, provider: str, windows: Sequence[UsageWindow]
+    ) -> Callable[[sqlite3.Connection], UsageGrant]:
+        """The synchronous reservation, run inside the caller's ``BEGIN IMMEDIATE``."""
+
+        def reserve(conn: sqlite3.Connection) -> UsageGrant:
+            if not self._pending.holds(provider):  # the usual case: nothing owed
+                return _reserve(conn, provider=provider, windows=windows)
+            owed = self._pending.take(provider)
+            try:
+                _write_pending(conn, owed)
+                grant = _reserve(conn, provider=provider, windows=windows)
+            except BaseException:
+                if self._pending.restore(owed):
+                    self._arm_flush()
+                raise
+            # Settled before the COMMIT: a failed COMMIT loses these counts (never a
+            # budget's: a capped window's counts are never pending).
+            self._pending.settle()
+            return grant
+
+        return reserve
 
     async def reserve_unless_marked(
         self, provider: str, windows: Sequence[UsageWindow], now: float
     ) -> UsageGrant:
-        """See :meth:`StateStore.reserve_unless_marked`: the mark read in the same transaction.
+        """See :meth:`StateStore.reserve_unless_marked`: the mark read in the same step.
 
-        A marked provider still takes the write lock for that read (and commits nothing),
-        where :meth:`get_mark` alone would not; the unmarked one, the usual case, saves a
-        whole statement round and its snapshot.
+        With a capped window (a budget) this is one ``BEGIN IMMEDIATE`` transaction, exact
+        across processes as :meth:`reserve_usage` is. Without one, the usual case,
+        nothing can refuse the request but a mark, so the step is one read (the mark,
+        the failure counter, the counts) and the counts are written behind: held in
+        memory and flushed with every other pending count by the store's thread (see
+        the module docstring). The returned counts include them.
         """
         check_provider(provider)
-        uncapped = bool(windows) and all(w.limit is None for w in windows)
+        if not windows or any(w.limit is not None for w in windows):
+            return await self._run_write(self._reserve_unless_marked_now(provider, windows, now))
+        first = windows[0]
+        spans = tuple((w.period, w.expires_at) for w in windows)
 
-        def reserve(conn: sqlite3.Connection) -> UsageGrant:
-            if uncapped:  # the usual case (no budget): nothing to refuse but a mark
-                wall_now = time.time()
-                first = windows[0]
-                values = (provider, first.period, first.expires_at, wall_now, now)
-                rows = conn.execute(_INCREMENT_UNLESS_MARKED, values).fetchall()
-                if rows:
-                    count, failures = rows[0]
-                    rest = (
-                        _returning_int(
-                            conn, _INCREMENT_USAGE, (provider, w.period, w.expires_at, wall_now)
-                        )
-                        for w in windows[1:]
-                    )
-                    counts = (int(count), *rest)
-                    return UsageGrant(granted=True, counts=counts, failures=int(failures or 0))
+        def reserve_behind(generation: int | None, conn: sqlite3.Connection) -> UsageGrant:
+            wall_now = time.time()
+            rows = conn.execute(_MARK_FAILURES_USAGE, (provider, now, first.period, wall_now))
+            row = rows.fetchall()[0]
+            if row[0] is not None:
+                return UsageGrant(granted=False, counts=(), mark=_mark_from_row(row[:6]))
+            stored = [int(row[7] or 0)]
+            stored += (_live_count(conn, provider, w.period, wall_now) for w in windows[1:])
+            added = self._pending.add(provider, spans, generation)
+            if added is None:  # a flush ran meanwhile: read again after it, on its thread
+                raise _InlineBusyError
+            arm, pending = added
+            if arm:
+                self._arm_flush()
+            counts = tuple(s + p for s, p in zip(stored, pending, strict=True))
+            return UsageGrant(granted=True, counts=counts, failures=int(row[6] or 0))
+
+        return await self._read_with_pending(reserve_behind)
+
+    def _reserve_unless_marked_now(
+        self, provider: str, windows: Sequence[UsageWindow], now: float
+    ) -> Callable[[sqlite3.Connection], UsageGrant]:
+        """The mark read and the synchronous reservation, inside one ``BEGIN IMMEDIATE``."""
+        reserve = self._reserve_now(provider, windows)
+
+        def reserve_unless_marked(conn: sqlite3.Connection) -> UsageGrant:
             row = conn.execute(_ACTIVE_MARK, (provider, now)).fetchone()
             if row is not None:
                 return UsageGrant(granted=False, counts=(), mark=_mark_from_row(row))
-            return _reserve(conn, provider=provider, windows=windows)
+            return reserve(conn)
 
-        return await self._run_write(reserve)
+        return reserve_unless_marked
 
     async def release_usage(self, provider: str, windows: Sequence[UsageWindow]) -> None:
-        """See :meth:`StateStore.release_usage`."""
+        """See :meth:`StateStore.release_usage`.
+
+        A count still pending is given back in memory. Else the file's count is, on the
+        store's thread when no window has a cap: after any flush already under way, which
+        may be carrying the very count being given back.
+        """
         check_provider(provider)
         periods = [w.period for w in windows]
+        uncapped = all(w.limit is None for w in windows)
+        if uncapped and self._pending.give_back(provider, periods):
+            return
 
         def release(conn: sqlite3.Connection) -> None:
             wall_now = time.time()
@@ -520,7 +616,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                     (provider, period, wall_now),
                 )
 
-        await self._run_write(release)
+        if uncapped:
+            await self._run(functools.partial(_in_transaction, func=release))
+        else:
+            await self._run_write(release)
 
     async def take_rate_slot(self, provider: str, interval: float, max_wait: float) -> float | None:
         """See :meth:`StateStore.take_rate_slot`: one transaction, the file's host clock."""
@@ -597,19 +696,22 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
 
         def write(conn: sqlite3.Connection) -> None:
+            self._pending.drop(provider)
             for table in ("marks", "failures", "usage", "rates"):
                 conn.execute(f"DELETE FROM {table} WHERE provider = ?", (provider,))
 
-        await self._run_write(write)
+        # On the store's thread, where flushes run: none can write a count back afterwards.
+        await self._run(functools.partial(_in_transaction, func=write))
 
     async def clear_all(self) -> None:
         """See :meth:`StateStore.clear_all`."""
 
         def write(conn: sqlite3.Connection) -> None:
+            self._pending.drop()
             for table in ("marks", "failures", "usage", "rates"):
                 conn.execute(f"DELETE FROM {table}")
 
-        await self._run_write(write)
+        await self._run(functools.partial(_in_transaction, func=write))  # as in clear()
 
     async def move_aside(self) -> Path | None:
         """Close the store and rename its file (and WAL files) out of the way; never delete.
@@ -644,11 +746,66 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             ) from exc
         return target
 
+    # -- write-behind ---------------------------------------------------------------------
+
+    def _arm_flush(self) -> None:
+        """Schedule a flush :data:`FLUSH_AFTER` seconds from now (one is not scheduled).
+
+        A timer thread, not the event loop: the store serves any loop and thread (the
+        sync bridge runs a fresh loop per call), and a loop may end before the flush.
+        """
+        with self._timer_lock:
+            if self._closed:  # aclose() writes what is pending
+                return
+            timer = threading.Timer(FLUSH_AFTER, self._flush_due)
+            timer.name = "websearch-state-flush"
+            timer.daemon = True  # a process exiting with the store open: see _flush_orphaned
+            self._flush_timer = timer
+            timer.start()
+
+    def _flush_due(self) -> None:
+        """On the timer's thread: queue the flush on the store's thread."""
+        self._pending.disarm()
+        with contextlib.suppress(RuntimeError):  # shut down: aclose() wrote them
+            self._executor.submit(self._flush)
+
+    def _flush(self) -> None:
+        """On the store's thread: write every pending count in one transaction."""
+        batch = self._pending.take()
+        if not batch:
+            self._pending.settle()
+            return
+        try:
+            self._call(functools.partial(_in_transaction, func=_counts_writer(batch)))
+        except StateStoreError as exc:  # kept for the next try (or for close)
+            logger.debug("web search state: pending usage counts not written yet: %s", exc)
+            if self._pending.restore(batch):
+                self._arm_flush()
+            return
+        self._pending.settle()
+
     def _release(self) -> None:
-        if self._conn is not None:
-            conn, self._conn = self._conn, None
-            conn.close()
-        with self._inline_lock:
+        with self._timer_lock:
+            timer, self._flush_timer = self._flush_timer, None
+        if timer is not None:
+            timer.cancel()
+            timer.join()
+        with self._inline_lock:  # an inline reservation under way counts first
+            batch = self._pending.take()
+            if batch and self._conn is not None:
+                try:
+                    _in_transaction(self._conn, _counts_writer(batch))
+                except sqlite3.Error as exc:
+                    logger.warning(
+                        "web search state: %d pending usage counts were not written: %s",
+                        sum(entry.count for entry in batch.values()),
+                        exc,
+                    )
+            self._pending.settle()
+            self._orphan_flush.detach()
+            if self._conn is not None:
+                conn, self._conn = self._conn, None
+                conn.close()
             self._close_inline()
 
 
@@ -662,6 +819,37 @@ def _in_transaction(conn: sqlite3.Connection, func: Callable[[sqlite3.Connection
         raise
     conn.execute("COMMIT")
     return result
+
+
+def _write_pending(conn: sqlite3.Connection, batch: Batch) -> None:
+    """Add each pending count to its counter (inside the caller's transaction)."""
+    wall_now = time.time()
+    for (provider, period), entry in batch.items():
+        if entry.count > 0 and entry.expires_at > wall_now:  # an expired one reads as 0
+            conn.execute(_ADD_USAGE, (provider, period, entry.count, entry.expires_at, wall_now))
+
+
+def _counts_writer(batch: Batch) -> Callable[[sqlite3.Connection], None]:
+    return functools.partial(_write_pending, batch=batch)
+
+
+def _flush_orphaned(path: Path, busy_timeout: float, pending: PendingUsage) -> None:
+    """Write the pending counts of a store never closed (dropped, or open at exit).
+
+    Runs from the store's finalizer, on whatever thread drops it, or at interpreter exit,
+    when its thread may be gone: on a connection of its own, which waits its turn.
+    """
+    batch = pending.take()
+    if not batch:
+        return
+    try:
+        conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None)
+        try:
+            _in_transaction(conn, _counts_writer(batch))
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        logger.debug("web search state: pending usage counts not written: %s", exc)
 
 
 class _InlineBusyError(Exception):

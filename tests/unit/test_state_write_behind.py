@@ -1,0 +1,273 @@
+"""The SQLite store writes the counts of reservations without a cap behind, in batches.
+
+What must hold (issue 11): a reservation with a budget is still one synchronous, exact
+transaction; the cooldown mark, set by this process or another, is still read before every
+send; this process reads its own counts at once, another one within ``FLUSH_AFTER``; close,
+a dropped store and a process exiting with the store open all write what is pending; and
+clearing a provider is never undone by a later flush.
+"""
+
+import asyncio
+import gc
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from websearch_core.state import ProviderMark, SQLiteStore, UsageWindow
+from websearch_core.state._pending import PendingUsage
+from websearch_core.state.sqlite import FLUSH_AFTER
+
+MONTH = "month:test"
+BUDGET = "budget:test"
+
+
+def _uncapped() -> tuple[UsageWindow, ...]:
+    return (UsageWindow(MONTH, time.time() + 600),)
+
+
+def _capped(limit: int) -> tuple[UsageWindow, ...]:
+    until = time.time() + 600
+    return (UsageWindow(MONTH, until), UsageWindow(BUDGET, until, limit=limit))
+
+
+class Observer:
+    """Another connection to the file: what another process would read."""
+
+    def __init__(self, path: Path) -> None:
+        self.conn = sqlite3.connect(path, isolation_level=None)
+
+    def count(self, provider: str = "brave", period: str = MONTH) -> int:
+        row = self.conn.execute(
+            "SELECT count FROM usage WHERE provider = ? AND period = ?", (provider, period)
+        ).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def commits(self) -> int:
+        """Changes the file's data version: one per transaction another connection commits."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def wait_for(self, expected: int, provider: str = "brave") -> float:
+        """Seconds until the file holds ``expected``; fails after ten."""
+        started = time.monotonic()
+        while self.count(provider) != expected:
+            assert time.monotonic() - started < 10, f"{self.count(provider)} != {expected}"
+            time.sleep(0.01)
+        return time.monotonic() - started
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "state.sqlite3"
+
+
+@pytest.fixture
+def observer(path: Path) -> Iterator[Observer]:
+    seen = Observer(path)
+    yield seen
+    seen.conn.close()
+
+
+def _flush_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "websearch-state-flush"]
+
+
+async def test_concurrent_reservations_without_a_cap_are_one_write(
+    path: Path, observer: Observer
+) -> None:
+    async with SQLiteStore(path) as store:
+        await store.record_failure("tavily")  # opens the file: the writes below are counts
+        before = observer.commits()
+        grants = await asyncio.gather(
+            *(store.reserve_unless_marked("brave", _uncapped(), time.time()) for _ in range(200))
+        )
+        assert sorted(g.counts[0] for g in grants) == list(range(1, 201))
+        assert all(g.granted and g.mark is None for g in grants)
+        assert await store.get_usage("brave", MONTH) == 200  # this process reads its own
+        assert observer.count() == 0  # not written yet
+        waited = observer.wait_for(200)  # another connection sees them within the interval
+        assert waited < FLUSH_AFTER + 2
+        assert observer.commits() == before + 1  # all 200 in one transaction
+        assert await store.get_usage("brave", MONTH) == 200  # not counted twice
+        later = await store.reserve_unless_marked("brave", _uncapped(), time.time())
+        assert later.counts == (201,)
+
+
+async def test_a_reservation_with_a_budget_is_written_before_it_returns(
+    path: Path, observer: Observer
+) -> None:
+    async with SQLiteStore(path) as store:
+        await store.record_failure("tavily")  # opens the file
+        for expected in (1, 2):
+            before = observer.commits()
+            grant = await store.reserve_unless_marked("brave", _capped(2), time.time())
+            assert (grant.granted, grant.counts) == (True, (expected, expected))
+            assert observer.commits() == before + 1
+            assert observer.count(period=BUDGET) == expected
+        refused = await store.reserve_unless_marked("brave", _capped(2), time.time())
+        assert (refused.granted, refused.counts) == (False, (2, 2))
+
+
+async def test_a_synchronous_reservation_writes_the_pending_counts_with_it(
+    path: Path, observer: Observer
+) -> None:
+    async with SQLiteStore(path) as store:
+        for _ in range(3):
+            await store.reserve_unless_marked("brave", _uncapped(), time.time())
+        before = observer.commits()
+        grant = await store.reserve_usage("brave", _capped(10))
+        assert grant.counts == (4, 1)
+        assert observer.count() == 4  # the three pending ones went with it, at once
+        assert observer.commits() == before + 1
+        assert await store.get_usage("brave", MONTH) == 4
+
+
+async def test_a_mark_set_by_another_process_is_read_before_every_send(path: Path) -> None:
+    now = time.time()
+    async with SQLiteStore(path) as ours, SQLiteStore(path) as theirs:
+        assert (await ours.reserve_unless_marked("brave", _uncapped(), now)).granted
+        cooldown = ProviderMark("rate_limited", until=now + 60, reason="429 by test")
+        await theirs.set_mark("brave", cooldown)
+        marked = await ours.reserve_unless_marked("brave", _uncapped(), now)
+        assert (marked.granted, marked.counts, marked.mark) == (False, (), cooldown)
+        await theirs.clear_mark("brave")
+        assert (await ours.reserve_unless_marked("brave", _uncapped(), now)).counts == (2,)
+        assert await ours.get_usage("brave", MONTH) == 2  # the marked call counted nothing
+
+
+async def test_the_failure_counter_is_read_with_the_mark(path: Path) -> None:
+    async with SQLiteStore(path) as ours, SQLiteStore(path) as theirs:
+        await theirs.record_failure("brave")
+        await theirs.record_failure("brave")
+        grant = await ours.reserve_unless_marked("brave", _uncapped(), time.time())
+        assert (grant.granted, grant.failures) == (True, 2)
+
+
+async def test_close_writes_what_is_pending_and_leaves_no_thread(
+    path: Path, observer: Observer
+) -> None:
+    store = SQLiteStore(path)
+    for _ in range(5):
+        await store.reserve_unless_marked("brave", _uncapped(), time.time())
+    assert _flush_threads()  # the scheduled flush
+    await store.aclose()
+    assert observer.count() == 5  # written by close, not by the timer
+    assert _flush_threads() == []
+
+
+async def test_a_count_given_back_before_its_flush_is_never_written(
+    path: Path, observer: Observer
+) -> None:
+    async with SQLiteStore(path) as store:
+        for _ in range(2):
+            await store.reserve_unless_marked("brave", _uncapped(), time.time())
+        await store.release_usage("brave", _uncapped())
+        assert await store.get_usage("brave", MONTH) == 1
+    assert observer.count() == 1
+
+
+async def test_a_count_already_written_is_given_back_in_the_file(
+    path: Path, observer: Observer
+) -> None:
+    async with SQLiteStore(path) as store:
+        for _ in range(2):
+            await store.reserve_unless_marked("brave", _uncapped(), time.time())
+        observer.wait_for(2)
+        await store.release_usage("brave", _uncapped())
+        assert observer.count() == 1
+        await store.release_usage("brave", _uncapped())
+        await store.release_usage("brave", _uncapped())  # never below zero
+        assert await store.get_usage("brave", MONTH) == 0
+
+
+async def test_clearing_a_provider_drops_its_pending_counts(path: Path, observer: Observer) -> None:
+    async with SQLiteStore(path) as store:
+        for provider in ("brave", "tavily"):
+            await store.reserve_unless_marked(provider, _uncapped(), time.time())
+        await store.clear("brave")
+        assert await store.get_usage("brave", MONTH) == 0
+        assert await store.get_usage("tavily", MONTH) == 1
+        await store.reserve_unless_marked("exa", _uncapped(), time.time())
+        await store.clear_all()
+        assert await store.get_usage("exa", MONTH) == 0
+    assert (observer.count("brave"), observer.count("tavily"), observer.count("exa")) == (0, 0, 0)
+
+
+def test_the_flush_needs_no_running_event_loop(path: Path, observer: Observer) -> None:
+    """The sync bridge's loop ends with its call: the counts are written all the same."""
+    store = SQLiteStore(path)
+    for _ in range(3):
+        asyncio.run(store.reserve_unless_marked("brave", _uncapped(), time.time()))
+    observer.wait_for(3)  # no loop runs while this waits
+    asyncio.run(store.aclose())
+
+
+def test_a_dropped_store_writes_what_it_owes(path: Path, observer: Observer) -> None:
+    store = SQLiteStore(path)
+    asyncio.run(store.reserve_unless_marked("brave", _uncapped(), time.time()))
+    with store._timer_lock:  # as if the process ended before the timer fired
+        timer = store._flush_timer
+        assert timer is not None
+        timer.cancel()
+    timer.join()
+    store._executor.shutdown(wait=True)
+    del store, timer
+    gc.collect()  # the store and its last timer refer to each other
+    assert observer.count() == 1  # the finalizer wrote it
+
+
+_EXIT_OPEN = """
+import asyncio, sys, time
+from pathlib import Path
+from websearch_core.state import SQLiteStore, UsageWindow
+
+store = SQLiteStore(Path(sys.argv[1]))
+window = (UsageWindow("month:test", time.time() + 600),)
+for _ in range(7):
+    asyncio.run(store.reserve_unless_marked("brave", window, time.time()))
+"""
+
+
+def test_a_process_exiting_with_the_store_open_writes_what_it_owes(
+    path: Path, observer: Observer
+) -> None:
+    subprocess.run([sys.executable, "-c", _EXIT_OPEN, str(path)], check=True, timeout=60)
+    assert observer.count() == 7
+
+
+def test_pending_counts_refuse_a_reader_that_raced_a_flush() -> None:
+    """A read of the file from before a flush plus the pending counts would miss a batch."""
+    pending = PendingUsage()
+    window = ((MONTH, time.time() + 600),)
+    start = pending.generation
+    assert pending.add("brave", window, start) == (True, [1])
+    assert pending.add("brave", window, start) == (False, [2])
+    batch = pending.take()  # a flush begins: what readers read may or may not hold it
+    assert pending.add("brave", window, start) is None
+    assert pending.add("brave", window, pending.generation) is None  # still being written
+    assert pending.count("brave", MONTH, time.time(), pending.generation) is None
+    pending.settle()
+    assert pending.add("brave", window, start) is None  # read before the flush ended
+    assert pending.add("brave", window, pending.generation) == (False, [1])
+    assert pending.add("brave", window, None) == (False, [2])  # on the flushing thread
+    assert pending.count("brave", MONTH, time.time(), None) == 2
+    assert pending.count("brave", MONTH, time.time() + 601, None) == 0  # expired
+    assert batch[("brave", MONTH)].count == 2
+
+
+def test_pending_counts_put_back_after_a_failed_write_merge_with_new_ones() -> None:
+    pending = PendingUsage()
+    window = ((MONTH, time.time() + 600),)
+    pending.add("brave", window, None)
+    pending.disarm()  # the timer fired
+    batch = pending.take()
+    pending.add("brave", window, None)  # arms the next flush
+    assert pending.restore(batch) is False  # already armed
+    assert pending.count("brave", MONTH, time.time(), pending.generation) == 2
+    assert pending.give_back("brave", [MONTH]) and not pending.give_back("tavily", [MONTH])
+    assert pending.count("brave", MONTH, time.time(), None) == 1

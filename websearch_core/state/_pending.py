@@ -1,0 +1,170 @@
+"""Usage counts held in memory until the SQLite store writes them in one transaction.
+
+Why: a search with no budget on its provider needs nothing from its usage counter before
+the request goes out (nothing can refuse it but a cooldown mark, which is read), so its
+increment is a statistic. Writing it then and there costs a write transaction on the
+event loop's thread per search, and 200 concurrent searches queue 200 of them. Counted
+here instead, they reach the file as one transaction per flush interval.
+
+This module only keeps the numbers, thread-safe (the store calls it from the event loop's
+thread and from its own); when and how they are written is the store's business. Readers
+that add the pending counts to what they read from the file pass the :attr:`generation`
+they started at: a batch taken for writing since then may or may not be in what they
+read, so they must read again where no flush runs (the store's thread).
+"""
+
+import threading
+from dataclasses import dataclass
+
+__all__ = ["Pending", "PendingUsage"]
+
+_Key = tuple[str, str]  # (provider, period)
+Batch = dict[_Key, "Pending"]
+
+
+@dataclass(slots=True)
+class Pending:
+    """What one usage counter owes the file.
+
+    Attributes:
+        count: Increments not yet written (less those given back before they were).
+        expires_at: The counter's expiry as the latest increment gave it (the latest
+            call's value wins, as in ``increment_usage``).
+    """
+
+    count: int
+    expires_at: float
+
+
+class PendingUsage:
+    """Per (provider, period) counts waiting for the next flush, and whether one is due."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: Batch = {}
+        self._armed = False  # a flush is scheduled and will see everything added since
+        self._generation = 0  # batches taken so far
+        self._in_flight = 0  # batches taken and neither written nor put back yet
+
+    @property
+    def generation(self) -> int:
+        """How many batches were taken so far: what a reader starts from."""
+        return self._generation
+
+    def add(
+        self, provider: str, windows: tuple[tuple[str, float], ...], generation: int | None
+    ) -> tuple[bool, list[int]] | None:
+        """Count one in each ``(period, expires_at)`` window of ``provider``.
+
+        Args:
+            provider: The provider id.
+            windows: The windows' periods and expiries.
+            generation: :attr:`generation` before the caller read the file's counts;
+                ``None`` where no batch can be under way (the thread that writes them).
+
+        Returns:
+            ``None`` (nothing counted) when a batch was taken since ``generation`` or is
+            being written: the file's counts the caller read may or may not hold it.
+            Else whether the caller must schedule a flush (none is scheduled), and each
+            window's pending count after this increment, in ``windows`` order.
+        """
+        with self._lock:
+            if not self._agrees(generation):
+                return None
+            counts: list[int] = []
+            for period, expires_at in windows:
+                entry = self._counts.get((provider, period))
+                if entry is None:
+                    entry = self._counts[(provider, period)] = Pending(0, expires_at)
+                entry.count += 1
+                entry.expires_at = expires_at
+                counts.append(entry.count)
+            arm = not self._armed
+            self._armed = True
+        return arm, counts
+
+    def count(
+        self, provider: str, period: str, wall_now: float, generation: int | None
+    ) -> int | None:
+        """One counter's pending count (0 when none or expired); ``None`` as for :meth:`add`."""
+        with self._lock:
+            if not self._agrees(generation):
+                return None
+            entry = self._counts.get((provider, period))
+            return 0 if entry is None or entry.expires_at <= wall_now else entry.count
+
+    def _agrees(self, generation: int | None) -> bool:
+        # Under the lock: no batch was taken since ``generation`` and none is being written.
+        if generation is None:
+            return True
+        return generation == self._generation and not self._in_flight
+
+    def give_back(self, provider: str, periods: list[str]) -> bool:
+        """Take one back from each period's pending count, if every one has one.
+
+        Returns:
+            Whether it did (else nothing changed, and the count is the file's to release).
+        """
+        with self._lock:
+            entries = [self._counts.get((provider, period)) for period in periods]
+            found = [entry for entry in entries if entry is not None and entry.count > 0]
+            if len(found) != len(periods):
+                return False
+            for entry in found:
+                entry.count -= 1
+            return True
+
+    def disarm(self) -> None:
+        """The scheduled flush is starting: the next :meth:`add` must schedule another."""
+        with self._lock:
+            self._armed = False
+
+    def take(self, provider: str | None = None) -> Batch:
+        """Everything pending (or one provider's), to be written; call :meth:`settle` after."""
+        with self._lock:
+            if provider is None:
+                taken, self._counts = self._counts, {}
+            else:
+                taken = {k: v for k, v in self._counts.items() if k[0] == provider}
+                for key in taken:
+                    del self._counts[key]
+            self._generation += 1
+            self._in_flight += 1
+        return taken
+
+    def settle(self) -> None:
+        """The batch :meth:`take` returned is in the file (or was empty)."""
+        with self._lock:
+            self._in_flight -= 1
+
+    def restore(self, batch: Batch) -> bool:
+        """Put back a batch whose write failed, merged with what arrived meanwhile.
+
+        Returns:
+            Whether the caller must schedule a flush (something is pending, none scheduled).
+        """
+        with self._lock:
+            self._in_flight -= 1
+            for key, entry in batch.items():
+                current = self._counts.get(key)
+                if current is None:
+                    self._counts[key] = Pending(entry.count, entry.expires_at)
+                else:  # the newer increment's expiry stands
+                    current.count += entry.count
+            arm = bool(self._counts) and not self._armed
+            self._armed = self._armed or arm
+        return arm
+
+    def drop(self, provider: str | None = None) -> None:
+        """Forget one provider's pending counts, or everyone's (``clear``, ``clear_all``)."""
+        with self._lock:
+            if provider is None:
+                self._counts.clear()
+            else:
+                for key in [k for k in self._counts if k[0] == provider]:
+                    del self._counts[key]
+
+    def holds(self, provider: str) -> bool:
+        """Whether anything of ``provider`` is pending."""
+        with self._lock:
+            return any(key[0] == provider for key in self._counts)
