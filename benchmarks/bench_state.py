@@ -9,6 +9,8 @@ ratio against the in-memory store.
 
 * ``miss``: cache off, a budget configured: the mark check and the reservation (one store
   step), then the success.
+* ``plain``: cache off, no budget (what users start with): the mark read before the send;
+  the SQLite store writes the count behind, in batches.
 * ``hit``: a repeated query served from the result cache.
 
 Run::
@@ -88,11 +90,15 @@ async def main() -> None:
             backends["redis"] = {"state_backend": "redis", "redis_url": redis_url}
         clients: dict[str, WebSearch] = {}
         for name, state in backends.items():
-            for kind, cache in (("miss", False), ("hit", True)):
+            for kind, cache, budget in (
+                ("miss", False, {"brave": "100000000/month"}),
+                ("plain", False, {}),
+                ("hit", True, {"brave": "100000000/month"}),
+            ):
                 settings = Settings(
                     providers=("brave",),
                     base_urls={"brave": origin},
-                    budget={"brave": "100000000/month"},
+                    budget=budget,
                     cache=cache,
                     **state,
                 )
