@@ -267,7 +267,9 @@ class StateStore(AsyncClosing, abc.ABC):
         grant carries it (``granted`` false, no counts); the caller decides whether the
         mark applies to it (see :meth:`ProviderMark.applies_to`). The built-in backends do
         both in one step (one lock, one transaction, one script), which saves a round trip
-        on every search; this default, for other stores, makes the two calls.
+        on every search; this default, for other stores, makes the two calls. Where no
+        window has a cap, a backend may count behind (SQLite does: one read, the counts
+        written in batches), as long as its own reads include those counts.
         """
         mark = await self.get_mark(provider, now)
         if mark is not None:
