@@ -240,6 +240,29 @@ def test_a_process_exiting_with_the_store_open_writes_what_it_owes(
     assert observer.count() == 7
 
 
+_FORK = """
+import asyncio, os, sys, time
+from pathlib import Path
+from websearch_core.state import SQLiteStore, UsageWindow
+
+store = SQLiteStore(Path(sys.argv[1]))
+window = (UsageWindow("month:test", time.time() + 600),)
+asyncio.run(store.reserve_unless_marked("brave", window, time.time()))
+child = os.fork()
+if child == 0:
+    sys.exit(0)  # an ordinary exit: the finalizer runs here too
+os.waitpid(child, 0)
+asyncio.run(store.aclose())
+"""
+
+
+def test_a_forked_child_never_writes_its_parents_pending_counts(
+    path: Path, observer: Observer
+) -> None:
+    subprocess.run([sys.executable, "-c", _FORK, str(path)], check=True, timeout=60)
+    assert observer.count() == 1
+
+
 def test_pending_counts_refuse_a_reader_that_raced_a_flush() -> None:
     """A read of the file from before a flush plus the pending counts would miss a batch."""
     pending = PendingUsage()

@@ -210,7 +210,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         # A store dropped or left open at exit still writes what it owes, on a connection
         # of its own (its thread may be gone by then).
         self._orphan_flush = weakref.finalize(
-            self, _flush_orphaned, self._path, busy_timeout, self._pending
+            self, _flush_orphaned, self._path, busy_timeout, self._pending, os.getpid()
         )
 
     def __repr__(self) -> str:
@@ -833,12 +833,16 @@ def _counts_writer(batch: Batch) -> Callable[[sqlite3.Connection], None]:
     return functools.partial(_write_pending, batch=batch)
 
 
-def _flush_orphaned(path: Path, busy_timeout: float, pending: PendingUsage) -> None:
+def _flush_orphaned(path: Path, busy_timeout: float, pending: PendingUsage, owner: int) -> None:
     """Write the pending counts of a store never closed (dropped, or open at exit).
 
     Runs from the store's finalizer, on whatever thread drops it, or at interpreter exit,
-    when its thread may be gone: on a connection of its own, which waits its turn.
+    when its thread may be gone: on a connection of its own, which waits its turn. Never
+    in a forked child (``owner`` is the creating process): the counts it inherited are
+    its parent's, which writes them itself.
     """
+    if os.getpid() != owner:
+        return
     batch = pending.take()
     if not batch:
         return
