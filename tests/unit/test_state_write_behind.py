@@ -198,6 +198,30 @@ async def test_clearing_a_provider_drops_its_pending_counts(path: Path, observer
     assert (observer.count("brave"), observer.count("tavily"), observer.count("exa")) == (0, 0, 0)
 
 
+def test_counts_stay_exact_while_flushes_race_reservations_from_several_threads(
+    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Readers that overlap a flush read again on the store's thread: no count lost or doubled."""
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 0.0005)  # flush all the time
+    store = SQLiteStore(path)
+    counts: list[int] = []
+
+    async def reserve_many() -> None:
+        for _ in range(150):
+            grant = await store.reserve_unless_marked("brave", _uncapped(), time.time())
+            counts.append(grant.counts[0])
+
+    workers = [threading.Thread(target=asyncio.run, args=(reserve_many(),)) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    assert sorted(counts) == list(range(1, 601))  # each saw a distinct, whole count
+    assert asyncio.run(store.get_usage("brave", MONTH)) == 600
+    asyncio.run(store.aclose())
+    assert observer.count() == 600
+
+
 def test_the_flush_needs_no_running_event_loop(path: Path, observer: Observer) -> None:
     """The sync bridge's loop ends with its call: the counts are written all the same."""
     store = SQLiteStore(path)
