@@ -17,8 +17,8 @@ from websearch_core.errors import (
     SearchProviderError,
 )
 from websearch_core.format import format_for_llm
-from websearch_core.models import SearchParams, SearchResponse
-from websearch_core.providers import get_provider
+from websearch_core.models import SearchParams, SearchResponse, SearchSource
+from websearch_core.providers import _brave_parse, get_provider
 from websearch_core.providers._common import age_seconds_from_date, is_http_url, normalise_text
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.brave import (
@@ -283,6 +283,38 @@ def test_parse_real_capture_laravel() -> None:
         "https://laravel-news.com/generate-code-coverage-in-laravel-with-pcov",
         "https://github.com/laravel/framework",
     ]
+
+
+@pytest.mark.conformance
+def test_the_response_validated_in_one_step_holds_what_parse_results_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # parse_response validates the sources' fields with the response, parse_results one
+    # SearchSource at a time: the same sources either way, at the same instant.
+    class Frozen(datetime):
+        @classmethod
+        def now(cls, tz: Any = None) -> "Frozen":
+            return cls.fromtimestamp(NOW.timestamp(), tz)
+
+    monkeypatch.setattr(_brave_parse, "datetime", Frozen)
+    body = read_capture("brave/web_search_laravel_2024.json")
+    response = BraveProvider().parse_response(
+        HttpResponse(status=200, body=body, headers={}), SearchParams(query="Laravel")
+    )
+    expected = parse_results(json.loads(body), now=NOW)
+    assert response.sources == expected
+    assert all(type(source) is SearchSource for source in response.sources)
+    assert sum(s.age_seconds is not None for s in expected) == 13  # the instant mattered
+    assert (
+        SearchResponse.model_validate({"provider": "brave", "sources": []}).sources
+        == BraveProvider()
+        .parse_response(
+            HttpResponse(status=200, body=b'{"type": "search"}', headers={}),
+            SearchParams(query="zzzz"),
+        )
+        .sources
+        == ()
+    )
 
 
 @pytest.mark.conformance

@@ -24,7 +24,6 @@ from ._common import (
     age_seconds_from_date,
     collapse_whitespace,
     is_http_url,
-    strip_tags,
 )
 
 __all__ = ["iso_published_date", "parse_results", "parse_source"]
@@ -55,6 +54,8 @@ _ISO_BOTH = re.compile(
 written and ``age_seconds_from_date`` reads it with ``datetime.fromisoformat``, so one
 reading serves both. It admits no space, tag, entity or control, so normalising it is a
 no-op."""
+_TAG = re.compile(r"<[^>]*>")
+"""``strip_tags``'s pattern, applied here after the ``<`` check :func:`_text` makes anyway."""
 _YEAR = re.compile(r"\b\d{4}\b")
 _RELATIVE = re.compile(r"\b(?:ago|yesterday|today|now|last|next)\b", re.IGNORECASE)
 
@@ -91,7 +92,7 @@ def _text(value: Any) -> str:
     """``normalise_text(value)`` for a string, ``""`` for anything else.
 
     ``normalise_text``'s three steps spelled out, each taken only when it can act:
-    ``strip_tags`` and ``html.unescape`` only change text with ``<`` or ``&``, and
+    ``strip_tags`` (:data:`_TAG`) and ``html.unescape`` only change text with ``<`` or ``&``, and
     ``collapse_whitespace`` returns printable text with no doubled or outer space as it
     is (its own shortcut, tested here without the call). Most of Brave's titles and
     dates, and many snippets, are already plain and pass with one scan.
@@ -100,7 +101,7 @@ def _text(value: Any) -> str:
         return ""
     text: str = value
     if "<" in text:
-        text = strip_tags(text)
+        text = _TAG.sub("", text)
     if "&" in text:
         text = html.unescape(text)
     if text.isprintable() and "  " not in text and text.strip(" ") == text:
@@ -199,9 +200,20 @@ def parse_source(item: Any, *, now: datetime | None = None) -> SearchSource | No
         item: The decoded JSON object.
         now: Reference time for ``age_seconds`` (default: now).
     """
+    fields = source_fields(item, now or datetime.now(UTC))
+    return None if fields is None else SearchSource(**fields)
+
+
+def source_fields(item: Any, now: datetime) -> dict[str, Any] | None:
+    """:func:`parse_source`'s fields, not yet validated (``None``: no usable URL).
+
+    A page's fields are validated in one step with the response that holds them
+    (:func:`result_fields`), which costs less than a ``SearchSource`` per result.
+    """
     if not isinstance(item, dict) and not isinstance(item, Mapping):  # dict: no ABC check
         return None
-    raw_url = item.get("url")
+    get = item.get
+    raw_url = get("url")
     if not isinstance(raw_url, str):
         return None
     if len(raw_url) <= MAX_URL_LENGTH and _PLAIN_URL.fullmatch(raw_url):
@@ -211,15 +223,43 @@ def parse_source(item: Any, *, now: datetime | None = None) -> SearchSource | No
         if normalised is None:
             return None
         url = normalised
-    title = _text(item.get("title")) or url
+    title = _text(get("title")) or url
+    if len(title) * 2 > TITLE_LIMIT:
+        title = truncate_text(title, TITLE_LIMIT)
     published, age_seconds = _published(item, now)
-    return SearchSource(
-        title=title if len(title) * 2 <= TITLE_LIMIT else truncate_text(title, TITLE_LIMIT),
-        url=url,
-        snippet=_snippet(item.get("description"), item.get("extra_snippets")),
-        published_date=published,
-        age_seconds=age_seconds,
-    )
+    extras = get("extra_snippets")
+    if extras:  # only when asked for, and then seldom there
+        snippet = _snippet(get("description"), extras)
+    else:
+        snippet = _fit(_text(get("description")), SNIPPET_LIMIT) or None
+    return {
+        "title": title,
+        "url": url,
+        "snippet": snippet,
+        "published_date": published,
+        "age_seconds": age_seconds,
+    }
+
+
+def result_fields(data: Any, *, now: datetime | None = None) -> list[dict[str, Any]]:
+    """The fields of every usable web result of a decoded Brave body, in Brave's order.
+
+    A body without a ``web`` section (Brave's answer when nothing matched) gives ``[]``.
+
+    Raises:
+        ResponseParseError: The body is not a Brave search response.
+    """
+    if not isinstance(data, Mapping):
+        raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+    web = data.get("web")
+    if web is None:
+        return []
+    results = web.get("results") if isinstance(web, Mapping) else None
+    if not isinstance(results, list):
+        raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
+    reference = now or datetime.now(UTC)  # one instant for the whole page
+    fields = [source_fields(item, reference) for item in results]
+    return [entry for entry in fields if entry is not None]
 
 
 def parse_results(data: Any, *, now: datetime | None = None) -> tuple[SearchSource, ...]:
@@ -230,22 +270,4 @@ def parse_results(data: Any, *, now: datetime | None = None) -> tuple[SearchSour
     Raises:
         ResponseParseError: The body is not a Brave search response.
     """
-    if not isinstance(data, Mapping):
-        raise ResponseParseError(
-            PROVIDER_ID, "Brave API returned an unexpected response shape", 502
-        )
-    web = data.get("web")
-    if web is None:
-        return ()
-    results = web.get("results") if isinstance(web, Mapping) else None
-    if not isinstance(results, list):
-        raise ResponseParseError(
-            PROVIDER_ID, "Brave API returned an unexpected response shape", 502
-        )
-    reference = now or datetime.now(UTC)  # one instant for the whole page
-    sources: list[SearchSource] = []
-    for item in results:
-        source = parse_source(item, now=reference)
-        if source is not None:
-            sources.append(source)
-    return tuple(sources)
+    return tuple(SearchSource(**fields) for fields in result_fields(data, now=now))

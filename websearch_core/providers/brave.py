@@ -53,7 +53,7 @@ from ..errors import AuthorizationError
 from ..filters import QUERY_OPERATORS, FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
-from ._brave_parse import iso_published_date, parse_results, parse_source
+from ._brave_parse import iso_published_date, parse_results, parse_source, result_fields
 from ._brave_request import (
     DEFAULT_RESULTS,
     MAX_RESULTS,
@@ -133,11 +133,16 @@ class BraveProvider(ProtocolProvider):
         return response.model_copy(update={"filters": dropped})
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
-        """The sources of a 2xx body, with the request id header."""
+        """The sources of a 2xx body, with the request id header.
+
+        The sources' fields are validated with the response, in one step.
+        """
         data = response.json(self.info.id, self.info.label)
-        return SearchResponse(
-            provider=self.info.id,
-            sources=parse_results(data),
-            request_id=response.header("x-request-id") or response.header("request-id"),
-            auth_mode="api_key",
+        return SearchResponse.model_validate(
+            {
+                "provider": self.info.id,
+                "sources": result_fields(data),
+                "request_id": response.header("x-request-id") or response.header("request-id"),
+                "auth_mode": "api_key",
+            }
         )
