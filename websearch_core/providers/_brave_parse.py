@@ -176,6 +176,9 @@ def _published(item: Mapping[str, Any], now: datetime | None) -> tuple[str | Non
             pass  # shaped like ISO but no real date (month 13): the general path decides
         else:
             return page_age, age_seconds_at(when, now or datetime.now(UTC))
+    age = item.get("age")
+    if not isinstance(page_age, str) and not isinstance(age, str):
+        return None, None  # no date at all (what the general path gives, without its calls)
     published = _published_text(_text(page_age), item)
     return published, age_seconds_from_date(published, now=now)
 
