@@ -26,7 +26,7 @@ from ._common import (
     is_http_url,
 )
 
-__all__ = ["iso_published_date", "parse_results", "parse_source"]
+__all__ = ["iso_published_date", "parse_results", "parse_source", "result_fields", "source_fields"]
 
 PROVIDER_ID = "brave"
 UNEXPECTED_SHAPE = "Brave API returned an unexpected response shape"
