@@ -301,8 +301,20 @@ def layout_text(element: Element) -> str:
         >>> layout_text(css("p")(page)[0])
         'Eino-ext is fast & more'
     """
+    text = element.text
     if not len(element):  # no children: its own text is all of it
-        return collapse_whitespace(element.text or "")
+        return collapse_whitespace(text or "")
+    # The common shape: highlighting one level deep (``a <b>b</b> c``). Its text is the
+    # element's text and each child's text and tail, read on the way through the children
+    # that this test visits anyway (a comment's tag is not a string, so it is not inline).
+    pieces = [text or ""]
+    for child in element:
+        if child.tag not in _INLINE_TAGS or len(child):
+            break
+        pieces.append(child.text or "")
+        pieces.append(child.tail or "")
+    else:
+        return collapse_whitespace("".join(pieces))
     for descendant in element.iterdescendants():
         if not _is_inline(descendant):
             break
