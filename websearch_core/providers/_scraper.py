@@ -26,9 +26,9 @@ it as a provider.
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import NamedTuple, TypeVar
-from urllib.parse import unquote
+from functools import cache, lru_cache
+from typing import Any, NamedTuple, TypeVar
+from urllib.parse import unquote, unquote_to_bytes
 
 from ..errors import ChallengeError, ResponseParseError
 from ..html import Element, css, has_class, parse_document, select
@@ -47,6 +47,7 @@ __all__ = [
     "find_blocks",
     "result_count",
     "scraped_source",
+    "source_of",
 ]
 
 Block = TypeVar("Block")
@@ -64,9 +65,13 @@ def decode_uri_component(value: str) -> str | None:
         >>> decode_uri_component("https%3A%2F%2Fexample.org%2F"), decode_uri_component("100%")
         ('https://example.org/', None)
     """
+    if "%" not in value:
+        return value  # nothing escaped: unquote returns it as it is
     if _BAD_PERCENT.search(value):
         return None
     try:
+        if value.isascii():  # unquote's one ASCII run, without its run-splitting regex
+            return unquote_to_bytes(value).decode("utf-8")
         return unquote(value, errors="strict")
     except UnicodeDecodeError:
         return None
@@ -158,13 +163,96 @@ def scraped_source(
         >>> scraped_source(title="", url="https://a.example/").title
         'https://a.example/'
     """
-    return SearchSource(
-        title=title or url,
-        url=url,
-        snippet=snippet or None,
-        published_date=date,
-        age_seconds=age_seconds_from_date(date),
+    age = age_seconds_from_date(date) if date else None  # no date, no age: skip the call
+    return source_of(title or url, url, snippet or None, date, age)
+
+
+_SOURCE_FIELDS = {
+    "title": str,
+    "url": str,
+    "snippet": str | None,
+    "published_date": str | None,
+    "age_seconds": int | None,
+}
+"""The fields a scraper sets, with the plain types a trusted source must declare for them."""
+_SET_FIELDS = set(_SOURCE_FIELDS)
+"""What ``model_fields_set`` holds for a source built with all of them (copied per source)."""
+_PLAIN_CONFIG = frozenset({"frozen", "extra", "defer_build"})
+"""Model settings that change nothing validation does to a value (``str_strip_whitespace``,
+``strict`` and the like would)."""
+_set_attribute = object.__setattr__
+
+
+@cache
+def _source_defaults() -> dict[str, Any] | None:
+    """The values validation gives a source's other fields, or ``None`` if it must validate.
+
+    A source built from values of exactly these types is what validation would build
+    only while the model checks nothing beyond the types: no validator, no constraint,
+    no alias, no setting that rewrites values, no extra fields kept, no hook after
+    construction. Read once, from the model itself (so a field added later is filled
+    with its validated default); if the model ever gains such a check, every source is
+    validated again.
+    """
+    fields = SearchSource.model_fields
+    decorators = SearchSource.__pydantic_decorators__
+    checks = (
+        decorators.validators,
+        decorators.field_validators,
+        decorators.root_validators,
+        decorators.model_validators,
     )
+    plain = all(
+        name in fields
+        and fields[name].annotation == annotation
+        and not fields[name].metadata
+        and fields[name].alias is None
+        and fields[name].validation_alias is None
+        for name, annotation in _SOURCE_FIELDS.items()
+    )
+    config = SearchSource.model_config
+    plain_config = set(config) <= _PLAIN_CONFIG and config.get("extra") != "allow"
+    if not plain or not plain_config or any(checks) or SearchSource.__pydantic_post_init__:
+        return None
+    return dict(SearchSource(title="", url="").__dict__)
+
+
+def source_of(
+    title: str, url: str, snippet: str | None, date: str | None, age: int | None
+) -> SearchSource:
+    """``SearchSource(title=..., url=..., snippet=..., published_date=..., age_seconds=...)``.
+
+    Every scraped result is built here, and validation costs 1.3-2 us a source (about
+    an eighth of reading a DuckDuckGo result); values of exactly the declared types
+    pass it unchanged, so for them the source is assembled as pydantic's
+    ``model_construct`` does (the same ``__dict__``, fields set, no extras), without
+    its general Python loop (8 us). Anything else (a ``str`` subclass, a ``bool`` age,
+    a model that now checks more than types) goes through validation.
+    """
+    defaults = _source_defaults()
+    if (
+        defaults is None
+        or type(title) is not str
+        or type(url) is not str
+        or (snippet is not None and type(snippet) is not str)
+        or (date is not None and type(date) is not str)
+        or (age is not None and type(age) is not int)
+    ):
+        return SearchSource(
+            title=title, url=url, snippet=snippet, published_date=date, age_seconds=age
+        )
+    values = defaults.copy()
+    values["title"] = title
+    values["url"] = url
+    values["snippet"] = snippet
+    values["published_date"] = date
+    values["age_seconds"] = age
+    source = object.__new__(SearchSource)
+    _set_attribute(source, "__dict__", values)
+    _set_attribute(source, "__pydantic_fields_set__", _SET_FIELDS.copy())
+    _set_attribute(source, "__pydantic_extra__", None)
+    _set_attribute(source, "__pydantic_private__", None)
+    return source
 
 
 def check_html_status(info: ProviderInfo, response: HttpResponse) -> None:

@@ -1,0 +1,181 @@
+"""The HTML engines' shortcuts must give exactly what their general paths give.
+
+``html.layout_text`` reads an element whose children are childless inline elements (one
+level of highlighting) from those children's text and tails, instead of testing every
+descendant and serialising the subtree; ``_scraper.decode_uri_component`` decodes an
+ASCII value without ``unquote``'s run-splitting regex; ``_scraper.source_of`` assembles a
+``SearchSource`` from values of exactly the declared types without validating them. Each
+is compared here with its general path over seeded random inputs built from what matters
+(every inline and block tag, comments, entities, whitespace, escapes) and over every
+real capture.
+"""
+
+import random
+import re
+from collections.abc import Iterator
+from urllib.parse import unquote
+
+import pytest
+
+from tests.conftest import SHARED_FIXTURES
+from websearch_core.html import Element, _collect_layout_text, layout_text, parse_document
+from websearch_core.models import SearchSource
+from websearch_core.providers._common import collapse_whitespace
+from websearch_core.providers._scraper import (
+    _source_defaults,
+    decode_uri_component,
+    scraped_source,
+    source_of,
+)
+
+SEED = 20261202
+_TAGS = ["b", "em", "a", "span", "i", "wbr", "sup", "div", "p", "br", "td", "img", "x-y"]
+_TEXTS = ["a", " ", "  ", "\n", "\xa0", "&nbsp;", "&amp;lt;", "Eino", "-ext", "概述", "\t", ""]
+
+
+def _general_layout(element: Element) -> str:
+    """``layout_text`` through its general walk alone, never a shortcut."""
+    parts: list[str] = []
+    _collect_layout_text(element, parts)
+    return collapse_whitespace("".join(parts))
+
+
+def _fragment(rng: random.Random, depth: int) -> str:
+    pieces: list[str] = []
+    for _ in range(rng.randint(0, 4)):
+        roll = rng.random()
+        if roll < 0.4:
+            pieces.append(rng.choice(_TEXTS))
+        elif roll < 0.5:
+            pieces.append(f"<!--{rng.choice(_TEXTS)}-->")
+        elif roll < 0.53:
+            pieces.append("<?pi x?>")
+        elif depth < 3:
+            tag = rng.choice(_TAGS)
+            pieces.append(f"<{tag}>{_fragment(rng, depth + 1)}</{tag}>")
+    return "".join(pieces)
+
+
+def _html_captures() -> Iterator[str]:
+    if not SHARED_FIXTURES.is_dir():
+        pytest.skip("captures not available")
+    for path in sorted(SHARED_FIXTURES.rglob("*.htm*")):
+        yield path.read_text("utf-8", errors="replace")
+
+
+def _elements(root: Element) -> Iterator[Element]:
+    return (element for element in root.iter() if isinstance(element.tag, str))
+
+
+def _is_flat_highlighting(element: Element) -> bool:
+    return len(element) > 0 and all(
+        child.tag in {"b", "em", "a", "span", "i", "wbr", "sup"} and not len(child)
+        for child in element
+    )
+
+
+def test_layout_text_agrees_with_its_general_walk_on_random_fragments() -> None:
+    rng = random.Random(SEED)
+    flat = 0
+    for _ in range(8000):
+        root = parse_document(f"<div>{_fragment(rng, 0)}</div>{_fragment(rng, 0)}")
+        for element in _elements(root):
+            assert layout_text(element) == _general_layout(element)
+            flat += _is_flat_highlighting(element)
+    assert flat > 2000  # the shortcut's shape is well covered
+
+
+def test_layout_text_agrees_with_its_general_walk_on_every_capture_element() -> None:
+    checked = 0
+    for page in _html_captures():
+        for element in _elements(parse_document(page)):
+            assert layout_text(element) == _general_layout(element)
+            checked += 1
+    assert checked > 9000
+
+
+def _escaped(rng: random.Random) -> str:
+    pieces = ["a", "Z", "/", ":", "%", "%2F", "%3a", "%C3%A9", "%E2%82", "%FF", "%zz", "é"]
+    pieces += ["%", "%2", "&", "=", "?", "%F0%9F%98%80", "%00", " ", "%25"]
+    return "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+
+
+def _strict_unquote(value: str) -> str | None:
+    """``decode_uri_component``'s general path: a ``%`` needs two hex digits, then unquote."""
+    if re.search(r"%(?![0-9A-Fa-f]{2})", value):
+        return None
+    try:
+        return unquote(value, errors="strict")
+    except UnicodeDecodeError:
+        return None
+
+
+def test_decode_uri_component_agrees_with_strict_unquote() -> None:
+    rng = random.Random(SEED)
+    values = [_escaped(rng) for _ in range(40_000)]
+    for page in _html_captures():
+        values += re.findall(r'href="([^"]*)"', page)
+    decoded = 0
+    for value in values:
+        assert decode_uri_component(value) == _strict_unquote(value), repr(value)
+        decoded += decode_uri_component(value) not in (None, value)
+    assert decoded > 5000
+
+
+def _validated(
+    title: str, url: str, snippet: str | None, date: str | None, age: int | None
+) -> SearchSource:
+    return SearchSource(title=title, url=url, snippet=snippet, published_date=date, age_seconds=age)
+
+
+def _same_source(built: SearchSource, validated: SearchSource) -> None:
+    assert built == validated
+    assert built.model_fields_set == validated.model_fields_set
+    assert built.model_dump_json() == validated.model_dump_json()
+    assert repr(built) == repr(validated)
+    assert hash(built) == hash(validated)
+    assert built.__pydantic_extra__ == validated.__pydantic_extra__
+    assert built.__pydantic_private__ == validated.__pydantic_private__
+
+
+def test_source_of_builds_what_validation_builds() -> None:
+    assert _source_defaults() is not None  # the model checks types only: the shortcut runs
+    rng = random.Random(SEED)
+    texts = ["", "a", "Eino: 概述", " x ", "https://example.org/"]
+    for _ in range(2000):
+        values = (
+            rng.choice(texts),
+            rng.choice(texts),
+            rng.choice([None, *texts]),
+            rng.choice([None, "2025-06-23", "3 days ago"]),
+            rng.choice([None, 0, -5, 86_400, 10**20]),
+        )
+        _same_source(source_of(*values), _validated(*values))
+
+
+def test_source_of_keeps_each_source_its_own_fields_set() -> None:
+    first = source_of("a", "https://a.example/", None, None, None)
+    second = source_of("b", "https://b.example/", None, None, None)
+    assert first.model_fields_set is not second.model_fields_set
+
+
+class _Text(str):
+    """A ``str`` subclass, which validation turns into a plain ``str``."""
+
+
+def test_source_of_validates_values_of_other_types() -> None:
+    built = source_of(_Text("a"), "https://a.example/", _Text("s"), None, None)
+    assert type(built.title) is str and type(built.snippet) is str
+    _same_source(built, _validated("a", "https://a.example/", "s", None, None))
+    assert source_of("a", "https://a.example/", None, None, True).age_seconds == 1
+    with pytest.raises(ValueError):
+        source_of("a", "https://a.example/", None, None, "soon")  # type: ignore[arg-type]
+
+
+def test_scraped_source_conventions_are_unchanged() -> None:
+    _same_source(
+        scraped_source(title="", url="https://a.example/", snippet="", date=None),
+        _validated("https://a.example/", "https://a.example/", None, None, None),
+    )
+    dated = scraped_source(title="t", url="https://a.example/", date="not a date")
+    _same_source(dated, _validated("t", "https://a.example/", None, "not a date", None))
