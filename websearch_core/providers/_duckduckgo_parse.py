@@ -45,6 +45,7 @@ The module is private; :mod:`websearch_core.providers.duckduckgo` re-exports its
 """
 
 import re
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -62,7 +63,7 @@ from ..html import (
 )
 from ..models import SearchSource
 from ._duckduckgo_scan import DATE, NO_RESULT_CLASS, Block, LiteRow, scan
-from ._scraper import collect_unique, decode_uri_component, scraped_source
+from ._scraper import decode_uri_component, scraped_source
 
 __all__ = [
     "CHALLENGE_MESSAGE",
@@ -117,13 +118,12 @@ class ParsedPage(NamedTuple):
     next_form: HtmlForm | None
 
 
-class _Destination(NamedTuple):
-    """A result link's destination, with the two parts every later test reads."""
-
-    url: str
-    host: str
-    """``SplitResult.hostname`` lower-cased (its zone id too), computed once for every test."""
-    path: str
+_Destination = tuple[str, str, str]
+"""A result link's destination ``(url, host, path)``: the URL with the two parts every
+later test reads, the host lower-cased as ``SplitResult.hostname`` gives it (its zone id
+too), each read once."""
+_Result = tuple[Element, Element | None, str | None]
+"""One result as the page shows it: its title link, its snippet element, its date."""
 
 
 def unwrap_url(href: str) -> str | None:
@@ -139,7 +139,7 @@ def unwrap_url(href: str) -> str | None:
         'https://example.org/a?b=1'
     """
     found = _destination(href)
-    return None if found is None else found.url
+    return None if found is None else found[0]
 
 
 def _destination(href: str) -> _Destination | None:
@@ -164,40 +164,53 @@ def _destination(href: str) -> _Destination | None:
     host = host_of(parts) if parts.scheme.lower() in ("http", "https") else None
     if not host:
         return None  # what is_http_url tests, on the parts already split
-    found = _Destination(url, host, parts.path)
-    return None if _is_ad_redirect(found) else found
+    path = parts.path
+    if (host == "duckduckgo.com" or host.endswith(".duckduckgo.com")) and path in ("/y.js", "/y"):
+        return None  # a DDG ad redirect
+    return url, host, path
 
 
-def _is_ad_redirect(found: _Destination) -> bool:
-    host = found.host
-    return (host == "duckduckgo.com" or host.endswith(".duckduckgo.com")) and (
-        found.path in ("/y.js", "/y")
-    )
-
-
-def _is_engine_search(found: _Destination) -> bool:
+def _is_engine_search(host: str, path: str) -> bool:
     """Whether a URL is another engine's results page (a pseudo-result, never organic)."""
-    host = found.host.removeprefix("www.")
-    return host in _ENGINE_SEARCH_HOSTS and found.path.rstrip("/") == "/search"
+    return host.removeprefix("www.") in _ENGINE_SEARCH_HOSTS and path.rstrip("/") == "/search"
 
 
-def _source(title: Element, snippet: Element | None, date: str | None) -> SearchSource | None:
-    found = _destination(title.get("href") or "")
-    if found is None or _is_engine_search(found):
-        return None
-    text = layout_text(snippet) if snippet is not None else ""
-    return scraped_source(title=layout_text(title), url=found.url, snippet=text, date=date)
+def _collect(results: Iterable[_Result]) -> list[SearchSource]:
+    """The results' sources in page order, unusable links dropped, URLs de-duplicated.
+
+    What :func:`~._scraper.collect_unique` gives with a per-result parser, in one loop: a
+    link already kept is passed over before its texts are read.
+    """
+    sources: list[SearchSource] = []
+    seen: set[str] = set()
+    for title, snippet, date in results:
+        found = _destination(title.get("href") or "")
+        if found is None:
+            continue
+        url, host, path = found
+        if url in seen or _is_engine_search(host, path):
+            continue
+        seen.add(url)
+        text = layout_text(snippet) if snippet is not None else ""
+        sources.append(scraped_source(title=layout_text(title), url=url, snippet=text, date=date))
+    return sources
 
 
-def _parse_html_block(block: Block) -> SearchSource | None:
-    if block.skip or block.no_results or block.title is None:
-        return None
-    return _source(block.title, block.snippet, block.date)
+def _html_results(blocks: list[Block]) -> Iterator[_Result]:
+    """The title link, snippet and date of every block that is a result.
+
+    Ads and DDG's "no results" note dressed as a result are not.
+    """
+    for block in blocks:
+        if block.title is not None and not block.skip and not block.no_results:
+            yield block.title, block.snippet, block.date
 
 
-def _parse_lite_row(row: LiteRow) -> SearchSource | None:
-    date = layout_text(row.stamp) if row.stamp is not None else None
-    return _source(row.link, row.snippet, date if date and DATE.match(date) else None)
+def _lite_results(rows: list[LiteRow]) -> Iterator[_Result]:
+    """The link, snippet and date of every lite row; a stamp that is no date is no date."""
+    for row in rows:
+        date = layout_text(row.stamp) if row.stamp is not None else None
+        yield row.link, row.snippet, date if date and DATE.match(date) else None
 
 
 def _next_form(root: Element) -> HtmlForm | None:
@@ -250,9 +263,9 @@ def parse_page(page: str) -> ParsedPage:
         raise ChallengeError(PROVIDER_ID, CHALLENGE_MESSAGE)
     blocks, rows = scan(root)
     if blocks:
-        return ParsedPage(collect_unique(blocks, _parse_html_block), _next_form(root))
+        return ParsedPage(_collect(_html_results(blocks)), _next_form(root))
     if rows:
-        return ParsedPage(collect_unique(rows, _parse_lite_row), _next_form(root))
+        return ParsedPage(_collect(_lite_results(rows)), _next_form(root))
     if _has_marker(root, homepage=False):
         return ParsedPage([], None)
     if _has_marker(root, homepage=True):
