@@ -231,18 +231,21 @@ def collapse_whitespace(text: str) -> str:
     ``str.split()`` splits on exactly the characters ``\s`` matches (both use Python's
     Unicode whitespace test) and is several times faster than a regex substitution.
 
-    Most text arrives clean, and is returned as it is after one scan: every whitespace
-    character except the ASCII space is a control or separator, which
-    ``str.isprintable()`` rejects, so printable text with no doubled, leading or trailing
-    space has nothing to collapse.
+    Most text arrives clean, or clean between whitespace at its ends (a cell's text
+    between the markup's line breaks and indentation), and is returned trimmed after one
+    scan: ``str.strip()`` trims exactly the characters ``str.split()`` splits on (and
+    returns clean text itself), and every whitespace character except the ASCII space
+    is a control or separator, which ``str.isprintable()`` rejects, so trimmed
+    printable text with no doubled space has nothing to collapse.
 
     Example:
         >>> collapse_whitespace("  a\n\t b\xa0\u3000c ")
         'a b c'
     """
-    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
-        return text
-    return " ".join(text.split())
+    trimmed = text.strip()
+    if trimmed.isprintable() and "  " not in trimmed:
+        return trimmed
+    return " ".join(trimmed.split())
 
 
 def strip_tags(text: str) -> str:
