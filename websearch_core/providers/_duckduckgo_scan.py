@@ -52,6 +52,9 @@ _TAG_BITS = {
 """Which of the bits an element of each scanned tag may carry (``a.result__a`` is a title,
 ``div.result__a`` is nothing)."""
 _SCANNED_TAGS = tuple(_TAG_BITS)
+_TAGGED = ~_ANY_TAG
+"""The bits that hold only for some tags; a kind without them needs no tag read."""
+_CLASS = b"class"
 _KINDS: dict[str, int] = {}
 """Class attribute -> its bits for any tag; a page repeats a handful of class attributes once
 per result, so the class tests run once per distinct attribute, not once per element."""
@@ -132,12 +135,15 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
     row: LiteRow | None = None
     dating: Block | None = None  # the current block while its URL line is known, its date not
     for element in root.iter(*_SCANNED_TAGS):
-        classes = element.get("class") or ""
-        kind = _KINDS.get(classes, -1)  # inline: this runs for every element of the page
+        # Inline, with the attribute name as bytes (lxml encodes a str name on every
+        # call): this runs for every element of the page.
+        classes = element.get(_CLASS) or ""
+        kind = _KINDS.get(classes, -1)
         if kind < 0:
             kind = _class_kind(classes)
         if kind:
-            kind &= _TAG_BITS[element.tag]
+            if kind & _TAGGED:  # a snippet may be any scanned tag: no tag to read for it
+                kind &= _TAG_BITS[element.tag]
             if kind & _BLOCK:
                 block = Block(element, bool(kind & _SKIPPED))
                 blocks.append(block)
