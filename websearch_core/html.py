@@ -46,6 +46,7 @@ __all__ = [
     "layout_text",
     "navigation_headers",
     "parse_document",
+    "plain_http_parts",
     "raw_text",
     "read_form",
     "resolve_href",
@@ -495,6 +496,41 @@ def _join(base: str, href: str) -> tuple[str, SplitResult]:
             return url, (parts if url == href else urlsplit(url))
     url = urljoin(base, href)
     return url, urlsplit(url)
+
+
+_PLAIN_HTTP_URL = re.compile(
+    r"https?://([^/?#@:\[\]%\x00-\x20\x7f]+)(/[^?#\x00-\x20\x7f]*)?(?:[?#][^\x00-\x20\x7f]*)?"
+)
+"""``http(s)://host/path?query#fragment``: lower-case scheme, a host without user, port,
+brackets, percent sign, space or control character, no space or control character after."""
+
+
+def plain_http_parts(url: str) -> tuple[str, str] | None:
+    """``(host, path)`` of a plain absolute ``http(s)`` URL, read with one match.
+
+    Nearly every result link is ``http(s)://host/path?query``, ASCII, with nothing in it
+    that ``urlsplit`` removes (tabs, line breaks) or reads specially (a user, a port,
+    brackets). For such a URL the host (lower-cased, as :func:`host_of` gives it) and the
+    path are plain cuts at the first ``/?#`` and then at the first ``?#``. One
+    match costs less than ``urlsplit`` even when its cache answers, and a real page's new
+    links miss that cache (about 3.5 us a link).
+
+    Returns:
+        ``(host_of(urlsplit(url)), urlsplit(url).path)``, or ``None`` when the URL is not
+        of that plain form: the caller then splits it in general, which decides.
+
+    Example:
+        >>> plain_http_parts("https://Example.org/a/b?c=1#d")
+        ('example.org', '/a/b')
+        >>> plain_http_parts("https://user@example.org/") is None
+        True
+    """
+    if not url.isascii():
+        return None
+    found = _PLAIN_HTTP_URL.fullmatch(url)
+    if found is None:
+        return None
+    return found.group(1).lower(), found.group(2) or ""
 
 
 def host_of(parts: SplitResult) -> str | None:

@@ -2,23 +2,32 @@
 
 ``html.layout_text`` reads an element whose children are childless inline elements (one
 level of highlighting) from those children's text and tails, instead of testing every
-descendant and serialising the subtree; ``_scraper.decode_uri_component`` decodes an
-ASCII value without ``unquote``'s run-splitting regex; ``_scraper.source_of`` assembles a
-``SearchSource`` from values of exactly the declared types without validating them. Each
-is compared here with its general path over seeded random inputs built from what matters
-(every inline and block tag, comments, entities, whitespace, escapes) and over every
-real capture.
+descendant and serialising the subtree; ``html.plain_http_parts`` reads the host and path
+of a plain ``http(s)`` URL with one match instead of ``urlsplit`` and ``host_of``;
+``_scraper.decode_uri_component`` decodes an ASCII value without ``unquote``'s
+run-splitting regex; ``_scraper.source_of`` assembles a ``SearchSource`` from values of
+exactly the declared types without validating them. Each is compared here with its
+general path over seeded random inputs built from what matters (every inline and block
+tag, comments, entities, whitespace, escapes, URL delimiters) and over every real
+capture.
 """
 
 import random
 import re
 from collections.abc import Iterator
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
 from tests.conftest import SHARED_FIXTURES
-from websearch_core.html import Element, _collect_layout_text, layout_text, parse_document
+from websearch_core.html import (
+    Element,
+    _collect_layout_text,
+    host_of,
+    layout_text,
+    parse_document,
+    plain_http_parts,
+)
 from websearch_core.models import SearchSource
 from websearch_core.providers._common import collapse_whitespace
 from websearch_core.providers._scraper import (
@@ -92,6 +101,65 @@ def test_layout_text_agrees_with_its_general_walk_on_every_capture_element() -> 
             assert layout_text(element) == _general_layout(element)
             checked += 1
     assert checked > 9000
+
+
+_URL_PIECES = ["http://", "https://", "HTTP://", "Https://", "//", "/", "?", "#", "@", ":"]
+_URL_PIECES += ["[", "]", "%", "%2F", "a", "B", "é", "\t", "\n", "\r", " ", "\x00", "\x1f"]
+_URL_PIECES += ["\x7f", "example.org", "Duck.COM", "www.", "y.js", ";", "=", "&", "..", "80", "::1"]
+
+
+def _general_parts(url: str) -> tuple[str | None, str] | None:
+    """``(host_of(parts), parts.path)`` of an ``http(s)`` URL urlsplit accepts, else ``None``."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https"):
+        return None
+    return host_of(parts), parts.path
+
+
+def test_plain_http_parts_agrees_with_urlsplit_on_random_urls() -> None:
+    rng = random.Random(SEED)
+    plain = 0
+    for _ in range(200_000):
+        url = "".join(rng.choice(_URL_PIECES) for _ in range(rng.randint(1, 9)))
+        if rng.random() < 0.6:
+            url = rng.choice(["http://", "https://"]) + url
+        found = plain_http_parts(url)
+        if found is not None:
+            assert found == _general_parts(url), repr(url)
+            plain += 1
+    assert plain > 8000  # the shortcut's form is well covered
+
+
+def test_plain_http_parts_agrees_with_urlsplit_on_every_capture_link() -> None:
+    plain = 0
+    for page in _html_captures():
+        for url in re.findall(r'(?:href|src|action)="([^"]*)"', page):
+            found = plain_http_parts(url)
+            if found is not None:
+                assert found == _general_parts(url), repr(url)
+                plain += 1
+    assert plain > 1000
+
+
+def test_plain_http_parts_leaves_what_urlsplit_reads_specially_to_it() -> None:
+    for url in [
+        "https://user@example.org/",
+        "https://example.org:8080/",
+        "https://[::1]/",
+        "https://example.org]/",
+        "https://ex%41mple.org/",
+        "https://exa\tmple.org/",
+        "https://example.org/a\nb",
+        "HTTPS://example.org/",
+        "https:///path",
+        "https://bücher.de/",
+        "ftp://example.org/",
+        "//example.org/",
+    ]:
+        assert plain_http_parts(url) is None, url
 
 
 def _escaped(rng: random.Random) -> str:

@@ -59,6 +59,7 @@ from ..html import (
     host_of,
     layout_text,
     parse_document,
+    plain_http_parts,
     read_form,
 )
 from ..models import SearchSource
@@ -157,15 +158,19 @@ def _destination(href: str) -> _Destination | None:
         url = href
     if url.startswith("//"):
         url = f"https:{url}"
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return None
-    host = host_of(parts) if parts.scheme.lower() in ("http", "https") else None
-    if not host:
-        return None  # what is_http_url tests, on the parts already split
-    path = parts.path
-    if (host == "duckduckgo.com" or host.endswith(".duckduckgo.com")) and path in ("/y.js", "/y"):
+    plain = plain_http_parts(url)
+    if plain is not None:  # nearly every link: no general split needed
+        host, path = plain
+    else:
+        try:
+            parts = urlsplit(url)
+        except ValueError:
+            return None
+        found_host = host_of(parts) if parts.scheme.lower() in ("http", "https") else None
+        if not found_host:
+            return None  # what is_http_url tests, on the parts already split
+        host, path = found_host, parts.path
+    if path in ("/y.js", "/y") and (host == "duckduckgo.com" or host.endswith(".duckduckgo.com")):
         return None  # a DDG ad redirect
     return url, host, path
 
