@@ -175,9 +175,9 @@ def _destination(href: str) -> _Destination | None:
     return url, host, path
 
 
-def _is_engine_search(host: str, path: str) -> bool:
-    """Whether a URL is another engine's results page (a pseudo-result, never organic)."""
-    return host.removeprefix("www.") in _ENGINE_SEARCH_HOSTS and path.rstrip("/") == "/search"
+def _is_engine_search(host: str) -> bool:
+    """Whether a ``/search`` URL's host is another engine's (a pseudo-result, never organic)."""
+    return host.removeprefix("www.") in _ENGINE_SEARCH_HOSTS
 
 
 def _collect(results: Iterable[_Result]) -> list[SearchSource]:
@@ -193,7 +193,7 @@ def _collect(results: Iterable[_Result]) -> list[SearchSource]:
         if found is None:
             continue
         url, host, path = found
-        if url in seen or _is_engine_search(host, path):
+        if url in seen or (path.rstrip("/") == "/search" and _is_engine_search(host)):
             continue
         seen.add(url)
         text = layout_text(snippet) if snippet is not None else ""
