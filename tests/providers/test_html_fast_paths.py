@@ -5,8 +5,8 @@ level of highlighting) from those children's text and tails, instead of testing 
 descendant and serialising the subtree; ``html.plain_http_parts`` reads the host and path
 of a plain ``http(s)`` URL with one match instead of ``urlsplit`` and ``host_of``;
 ``_scraper.decode_uri_component`` decodes an ASCII value without ``unquote``'s
-run-splitting regex; ``_scraper.source_of`` assembles a ``SearchSource`` from values of
-exactly the declared types without validating them. Each is compared here with its
+run-splitting regex; ``_scraper.scraped_source`` assembles a ``SearchSource`` from values
+of exactly the declared types without validating them. Each is compared here with its
 general path over seeded random inputs built from what matters (every inline and block
 tag, comments, entities, whitespace, escapes, URL delimiters) and over every real
 capture.
@@ -29,13 +29,8 @@ from websearch_core.html import (
     plain_http_parts,
 )
 from websearch_core.models import SearchSource
-from websearch_core.providers._common import collapse_whitespace
-from websearch_core.providers._scraper import (
-    _source_defaults,
-    decode_uri_component,
-    scraped_source,
-    source_of,
-)
+from websearch_core.providers._common import age_seconds_from_date, collapse_whitespace
+from websearch_core.providers._scraper import _source_defaults, decode_uri_component, scraped_source
 
 SEED = 20261202
 _TAGS = ["b", "em", "a", "span", "i", "wbr", "sup", "div", "p", "br", "td", "img", "x-y"]
@@ -190,10 +185,11 @@ def test_decode_uri_component_agrees_with_strict_unquote() -> None:
     assert decoded > 5000
 
 
-def _validated(
-    title: str, url: str, snippet: str | None, date: str | None, age: int | None
-) -> SearchSource:
-    return SearchSource(title=title, url=url, snippet=snippet, published_date=date, age_seconds=age)
+def _validated(title: str, url: str, snippet: str, date: str | None) -> SearchSource:
+    """``scraped_source``'s conventions, then validation (dates here give no age)."""
+    return SearchSource(
+        title=title or url, url=url, snippet=snippet or None, published_date=date, age_seconds=None
+    )
 
 
 def _same_source(built: SearchSource, validated: SearchSource) -> None:
@@ -206,24 +202,36 @@ def _same_source(built: SearchSource, validated: SearchSource) -> None:
     assert built.__pydantic_private__ == validated.__pydantic_private__
 
 
-def test_source_of_builds_what_validation_builds() -> None:
+def test_scraped_source_builds_what_validation_builds() -> None:
     assert _source_defaults() is not None  # the model checks types only: the shortcut runs
     rng = random.Random(SEED)
     texts = ["", "a", "Eino: 概述", " x ", "https://example.org/"]
     for _ in range(2000):
-        values = (
-            rng.choice(texts),
-            rng.choice(texts),
-            rng.choice([None, *texts]),
-            rng.choice([None, "2025-06-23", "3 days ago"]),
-            rng.choice([None, 0, -5, 86_400, 10**20]),
-        )
-        _same_source(source_of(*values), _validated(*values))
+        title, url, snippet = rng.choice(texts), rng.choice(texts), rng.choice(texts)
+        date = rng.choice([None, "", "3 days ago", "not a date"])
+        built = scraped_source(title=title, url=url, snippet=snippet, date=date)
+        _same_source(built, _validated(title, url, snippet, date))
 
 
-def test_source_of_keeps_each_source_its_own_fields_set() -> None:
-    first = source_of("a", "https://a.example/", None, None, None)
-    second = source_of("b", "https://b.example/", None, None, None)
+def test_scraped_source_ages_a_date_as_validation_would() -> None:
+    before = age_seconds_from_date("2025-06-23T00:00:00.0000000")
+    built = scraped_source(title="t", url="https://a.example/", date="2025-06-23T00:00:00.0000000")
+    after = age_seconds_from_date("2025-06-23T00:00:00.0000000")
+    assert before is not None and after is not None and built.age_seconds is not None
+    assert before <= built.age_seconds <= after
+    validated = SearchSource(
+        title="t",
+        url="https://a.example/",
+        published_date="2025-06-23T00:00:00.0000000",
+        age_seconds=built.age_seconds,
+        snippet=None,
+    )
+    _same_source(built, validated)
+
+
+def test_scraped_source_keeps_each_source_its_own_fields_set() -> None:
+    first = scraped_source(title="a", url="https://a.example/")
+    second = scraped_source(title="b", url="https://b.example/")
     assert first.model_fields_set is not second.model_fields_set
 
 
@@ -231,19 +239,9 @@ class _Text(str):
     """A ``str`` subclass, which validation turns into a plain ``str``."""
 
 
-def test_source_of_validates_values_of_other_types() -> None:
-    built = source_of(_Text("a"), "https://a.example/", _Text("s"), None, None)
+def test_scraped_source_validates_values_of_other_types() -> None:
+    built = scraped_source(title=_Text("a"), url="https://a.example/", snippet=_Text("s"))
     assert type(built.title) is str and type(built.snippet) is str
-    _same_source(built, _validated("a", "https://a.example/", "s", None, None))
-    assert source_of("a", "https://a.example/", None, None, True).age_seconds == 1
+    _same_source(built, _validated("a", "https://a.example/", "s", None))
     with pytest.raises(ValueError):
-        source_of("a", "https://a.example/", None, None, "soon")  # type: ignore[arg-type]
-
-
-def test_scraped_source_conventions_are_unchanged() -> None:
-    _same_source(
-        scraped_source(title="", url="https://a.example/", snippet="", date=None),
-        _validated("https://a.example/", "https://a.example/", None, None, None),
-    )
-    dated = scraped_source(title="t", url="https://a.example/", date="not a date")
-    _same_source(dated, _validated("t", "https://a.example/", None, "not a date", None))
+        scraped_source(title="a", url=None)  # type: ignore[arg-type]

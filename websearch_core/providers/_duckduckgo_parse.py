@@ -45,7 +45,6 @@ The module is private; :mod:`websearch_core.providers.duckduckgo` re-exports its
 """
 
 import re
-from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -180,7 +179,7 @@ def _is_engine_search(host: str) -> bool:
     return host.removeprefix("www.") in _ENGINE_SEARCH_HOSTS
 
 
-def _collect(results: Iterable[_Result]) -> list[SearchSource]:
+def _collect(results: list[_Result]) -> list[SearchSource]:
     """The results' sources in page order, unusable links dropped, URLs de-duplicated.
 
     What :func:`~._scraper.collect_unique` gives with a per-result parser, in one loop: a
@@ -201,21 +200,26 @@ def _collect(results: Iterable[_Result]) -> list[SearchSource]:
     return sources
 
 
-def _html_results(blocks: list[Block]) -> Iterator[_Result]:
+def _html_results(blocks: list[Block]) -> list[_Result]:
     """The title link, snippet and date of every block that is a result.
 
     Ads and DDG's "no results" note dressed as a result are not.
     """
-    for block in blocks:
-        if block.title is not None and not block.skip and not block.no_results:
-            yield block.title, block.snippet, block.date
+    return [
+        (block.title, block.snippet, block.date)
+        for block in blocks
+        if block.title is not None and not block.skip and not block.no_results
+    ]
 
 
-def _lite_results(rows: list[LiteRow]) -> Iterator[_Result]:
+def _lite_results(rows: list[LiteRow]) -> list[_Result]:
     """The link, snippet and date of every lite row; a stamp that is no date is no date."""
-    for row in rows:
-        date = layout_text(row.stamp) if row.stamp is not None else None
-        yield row.link, row.snippet, date if date and DATE.match(date) else None
+    return [(row.link, row.snippet, _stamp_date(row.stamp)) for row in rows]
+
+
+def _stamp_date(stamp: Element | None) -> str | None:
+    date = layout_text(stamp) if stamp is not None else None
+    return date if date and DATE.match(date) else None
 
 
 def _next_form(root: Element) -> HtmlForm | None:

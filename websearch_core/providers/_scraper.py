@@ -47,7 +47,6 @@ __all__ = [
     "find_blocks",
     "result_count",
     "scraped_source",
-    "source_of",
 ]
 
 Block = TypeVar("Block")
@@ -150,23 +149,6 @@ def collect_unique(
     return sources
 
 
-def scraped_source(
-    *, title: str, url: str, snippet: str = "", date: str | None = None
-) -> SearchSource:
-    """One scraped result, with the conventions every scraper follows.
-
-    A result without a readable title shows its URL instead, an empty snippet is no
-    snippet, and a date as the page wrote it also gives the result's age (``None`` for a
-    relative date such as ``2 days ago``, which stays as text).
-
-    Example:
-        >>> scraped_source(title="", url="https://a.example/").title
-        'https://a.example/'
-    """
-    age = age_seconds_from_date(date) if date else None  # no date, no age: skip the call
-    return source_of(title or url, url, snippet or None, date, age)
-
-
 _SOURCE_FIELDS = {
     "title": str,
     "url": str,
@@ -217,34 +199,45 @@ def _source_defaults() -> dict[str, Any] | None:
     return dict(SearchSource(title="", url="").__dict__)
 
 
-def source_of(
-    title: str, url: str, snippet: str | None, date: str | None, age: int | None
+def scraped_source(
+    *, title: str, url: str, snippet: str = "", date: str | None = None
 ) -> SearchSource:
-    """``SearchSource(title=..., url=..., snippet=..., published_date=..., age_seconds=...)``.
+    """One scraped result, with the conventions every scraper follows.
 
-    Every scraped result is built here, and validation costs 1.3-2 us a source (about
-    an eighth of reading a DuckDuckGo result); values of exactly the declared types
-    pass it unchanged, so for them the source is assembled as pydantic's
-    ``model_construct`` does (the same ``__dict__``, fields set, no extras), without
-    its general Python loop (8 us). Anything else (a ``str`` subclass, a ``bool`` age,
-    a model that now checks more than types) goes through validation.
+    A result without a readable title shows its URL instead, an empty snippet is no
+    snippet, and a date as the page wrote it also gives the result's age (``None`` for a
+    relative date such as ``2 days ago``, which stays as text).
+
+    Every scraped result is built here, and validating a source costs 1.3-2 us (about
+    an eighth of reading a DuckDuckGo result). Values of exactly the declared types pass
+    validation unchanged, so for them the source is assembled as pydantic's
+    ``model_construct`` does (the same ``__dict__`` and fields set, no extras), without
+    its general Python loop (8 us). Anything else (a ``str`` subclass, a model that now
+    checks more than types) goes through validation.
+
+    Example:
+        >>> scraped_source(title="", url="https://a.example/").title
+        'https://a.example/'
     """
+    title = title or url
+    text = snippet or None
+    age = age_seconds_from_date(date) if date else None  # no date, no age: skip the call
     defaults = _source_defaults()
     if (
         defaults is None
         or type(title) is not str
         or type(url) is not str
-        or (snippet is not None and type(snippet) is not str)
+        or (text is not None and type(text) is not str)
         or (date is not None and type(date) is not str)
         or (age is not None and type(age) is not int)
     ):
         return SearchSource(
-            title=title, url=url, snippet=snippet, published_date=date, age_seconds=age
+            title=title, url=url, snippet=text, published_date=date, age_seconds=age
         )
     values = defaults.copy()
     values["title"] = title
     values["url"] = url
-    values["snippet"] = snippet
+    values["snippet"] = text
     values["published_date"] = date
     values["age_seconds"] = age
     source = object.__new__(SearchSource)
