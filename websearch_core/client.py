@@ -51,16 +51,15 @@ from .errors import (
 )
 from .format import NO_PROVIDER_MESSAGE, format_for_llm
 from .models import Attempt, SearchParams, SearchResponse, SearchToolResult
-from .prompts import SEARCH_SYSTEM_PROMPT
 from .providers import ProviderContext, get_provider
-from .settings import APP_NAME, DEFAULT_TIMEOUT_SECONDS, Settings
-from .transport import Transport
+from .settings import APP_NAME, Settings
 
 if TYPE_CHECKING:
     import aiohttp
 
     from .browser import HeadlessBrowser
-    from .orchestration import Budget, ChainOutcome, ChainRunner, FailurePolicy, Rate
+    from .call_setup import CallSetup
+    from .orchestration import ChainOutcome
     from .state import StateStore
     from .status import ProviderStatus
 
@@ -68,7 +67,6 @@ __all__ = ["LoopBoundClient", "WebSearch"]
 
 logger = logging.getLogger("websearch_core")
 _T = TypeVar("_T")
-_LedgerConfig = tuple["FailurePolicy", dict[str, "Budget"], dict[str, "Rate"]]
 
 
 class WebSearch(AsyncClosing):
@@ -116,7 +114,7 @@ class WebSearch(AsyncClosing):
         self._owns_session = session is None
         self._session_loop: asyncio.AbstractEventLoop | None = None
         self._store: StateStore | None = None
-        self._ledger_parsed: tuple[Settings, _LedgerConfig] | None = None
+        self._call_setup: CallSetup | None = None
         proxy = self.settings.proxy.get_secret_value() if self.settings.proxy else None
         self._owns_browser = browser is None
         if browser is None:
@@ -139,7 +137,8 @@ class WebSearch(AsyncClosing):
             await self._store.aclose()
             self._store = None
 
-    def _context(self) -> ProviderContext:
+    def _open_session(self) -> aiohttp.ClientSession:
+        """The session for the running loop, opened (or reopened) when there is none."""
         loop = asyncio.get_running_loop()
         if self._owns_session and self._session is not None and self._session_loop is not loop:
             # A session belongs to the loop that opened it; after another asyncio.run the
@@ -162,21 +161,26 @@ class WebSearch(AsyncClosing):
             self._session._retry_connection = False
             self._session_loop = loop
             self._owns_session = True
-        transport = Transport(
-            self._session,
-            timeout_seconds=self.settings.timeout_seconds or DEFAULT_TIMEOUT_SECONDS,
-            max_response_bytes=self.settings.max_response_bytes,
-            base_urls=self.settings.base_urls,
-            secrets=self.credentials.secrets(),
-            connect_timeout_seconds=self.settings.connect_timeout_seconds,
-        )
-        return ProviderContext(
-            transport=transport,
-            settings=self.settings,
-            credentials=self.credentials,
-            system_prompt=SEARCH_SYSTEM_PROMPT,
-            browser=self._browser,
-        )
+        return self._session
+
+    def _setup(self) -> CallSetup:
+        """What this search shares with the last: rebuilt for a new session, settings or secret.
+
+        A new event loop opens a new session (:meth:`_open_session`), so the transport is
+        never one of a finished loop; a secret resolved since the last build (a key exported
+        after the client was made) gives a new transport that scrubs it too.
+        """
+        session = self._open_session()
+        setup = self._call_setup
+        if setup is None or not setup.serves(session, self.settings, self.credentials):
+            from .call_setup import CallSetup  # with the chain: first search only
+
+            setup = CallSetup(session, self.settings, self.credentials, self._browser)
+            self._call_setup = setup
+        return setup
+
+    def _context(self) -> ProviderContext:
+        return self._setup().context
 
     async def state(self) -> StateStore:
         """The state store (opened on first use): cooldowns, budgets, usage, cache."""
@@ -184,47 +188,13 @@ class WebSearch(AsyncClosing):
             self._store = open_state_store(self.settings)
         return self._store
 
-    def _runner(self, store: StateStore) -> ChainRunner:
-        from .orchestration import ChainRunner
-
-        policy, budgets, rates = self._ledger_config()
-        return ChainRunner(store, policy=policy, budgets=budgets, rates=rates)
-
-    def _ledger_config(self) -> _LedgerConfig:
-        """The policy, budgets and rates the settings give, parsed once per settings object.
-
-        ``Settings`` is frozen, so the parse holds until :attr:`settings` is replaced.
-        """
-        from .orchestration import Budget, FailurePolicy, Rate
-
-        settings = self.settings
-        if self._ledger_parsed is None or self._ledger_parsed[0] is not settings:
-            policy = FailurePolicy(
-                rate_limit_wait_budget=settings.rate_limit_wait_seconds,
-                auth_cooldown=settings.auth_cooldown_seconds,
-            )
-            budgets = {pid: Budget.parse(pid, text) for pid, text in settings.budget.items()}
-            rates = {pid: Rate.parse(pid, text) for pid, text in settings.rate.items()}
-            self._ledger_parsed = (settings, (policy, budgets, rates))
-        return self._ledger_parsed[1]
-
     async def _execute(
         self, params: SearchParams, use_cache: bool
     ) -> tuple[ChainOutcome, list[str]]:
-        from .orchestration import ChainOutcome, resolve_candidates
-        from .state.failsafe import FailSafeStore
-
-        context = self._context()
-        plan = resolve_candidates(
-            context,
-            forced=params.provider,
-            preferred=self.settings.provider,
-            excluded=self.settings.exclude,
-            listed=self.settings.providers,
-            fallback=self.settings.fallback,
-        )
+        setup = self._setup()
+        plan = setup.plan(params.provider)
         # A broken ledger must not cost an answer: the chain sees a store that degrades.
-        store = FailSafeStore(await self.state())
+        store = setup.guarded(await self.state())
         key: str | None = None
         if self.settings.cache and use_cache:
             key = cache_key(params, ",".join(p.info.id for p in plan.providers))
@@ -233,9 +203,9 @@ class WebSearch(AsyncClosing):
                 logger.info("web search served from cache (%s)", hit[0].provider)
                 attempt = Attempt(provider=hit[0].provider, outcome="cached")
                 response = hit[0].model_copy(update={"cached": True, "attempts": (attempt,)})
-                return ChainOutcome(response=response, attempts=[attempt]), []
-        runner = self._runner(store)
-        outcome = await runner.run(plan, params, context)
+                return setup.outcome(response, attempt), []
+        runner = setup.runner(store)
+        outcome = await runner.run(plan, params, setup.context, redactor=setup.redactor())
         if key is None:
             return outcome, []
         if outcome.response is None:

@@ -261,6 +261,7 @@ class Credentials:
         self._environ = environ if environ is not None else os.environ
         # Every value that could reach a request, for redaction; grows as keys resolve.
         self._known = {v for v in (*self._explicit.values(), *self._configured.values()) if v}
+        self._secrets_version = 0
         self._refreshers = dict(refreshers or {})
 
     def __repr__(self) -> str:
@@ -345,9 +346,20 @@ class Credentials:
         return fresh
 
     def _remember(self, value: str) -> str:
-        if value:
+        if value and value not in self._known:
             self._known.add(value)
+            self._secrets_version += 1
         return value
+
+    @property
+    def secrets_version(self) -> int:
+        """A number that changes whenever :meth:`secrets` gains a value.
+
+        What a client builds from the secrets (a transport that scrubs them, a redactor)
+        can be kept while this stays the same, instead of being rebuilt for every search;
+        the set only grows, so an equal number means the same secrets.
+        """
+        return self._secrets_version
 
     def secrets(self) -> tuple[str, ...]:
         """Every key given in code or config or handed out so far, for redaction."""

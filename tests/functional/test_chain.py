@@ -194,6 +194,20 @@ async def test_secrets_never_reach_the_text_or_the_errors(sim: Simulator) -> Non
     assert key not in repr(ws) and key not in repr(ws.credentials)
 
 
+async def test_a_key_exported_after_a_search_is_masked_in_the_next(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = "tvly-exported-after-the-first-search-0123"
+    sim["tavily"].always(Fault.http(500, body=f"upstream echoed token={key}"))
+    keys = {pid: value for pid, value in sim.api_keys().items() if pid != "tavily"}
+    async with _client(sim, api_keys=keys) as ws:
+        await ws.run("first")  # the client's shared parts are built without the key
+        monkeypatch.setenv("TAVILY_API_KEY", key)
+        result = await ws.run("second", provider="tavily")
+    assert result.error is not None and "token=***" in result.error
+    assert key not in result.text + result.response.model_dump_json()
+
+
 async def test_one_session_is_reused_across_calls(sim: Simulator) -> None:
     async with _client(sim) as ws:
         await ws.run("first")

@@ -89,6 +89,8 @@ class ChainRunner:
         params: SearchParams,
         context: ProviderContext,
         deadline: Deadline | None = None,
+        *,
+        redactor: Redactor | None = None,
     ) -> ChainOutcome:
         """Try each provider in turn until one returns renderable content.
 
@@ -98,13 +100,16 @@ class ChainRunner:
             context: Passed to each provider.
             deadline: The whole call's deadline (default: ``settings.deadline_seconds``
                 from now); providers left when it passes are reported as not tried.
+            redactor: Masks every secret of ``context`` (default: :func:`call_redactor`
+                of it); a client that keeps one per set of secrets passes it in.
         """
         outcome = ChainOutcome(
             response=None, failures=list(plan.failures), attempts=list(plan.skipped)
         )
         if deadline is None:
             deadline = Deadline(context.settings.deadline_seconds)
-        redactor = call_redactor(context)
+        if redactor is None:
+            redactor = call_redactor(context)
         # Marks are tied to the key and endpoint they were earned with (a new one is tried).
         self.ledger.scope_of = functools.partial(mark_scope, context)
         for index, provider in enumerate(plan.providers):

@@ -1,0 +1,92 @@
+"""What a client keeps between searches, and what makes it build them again.
+
+The transport, provider context, redactor and ledger settings depend only on the client:
+its session (one per event loop), its frozen settings and the secrets it knows. Kept, they
+must still follow each of those: a new loop gets a new session, a key resolved after the
+client was made is scrubbed and masked from the next search on, and concurrent searches
+never share a ledger's per-call failure counts.
+"""
+
+import asyncio
+
+import pytest
+
+from websearch_core import Settings, WebSearch
+from websearch_core.providers import ProviderContext
+
+LATER_KEY = "tvly-exported-after-the-client-0123456789"
+
+
+def _client() -> WebSearch:
+    settings = Settings(providers=("brave",), state_backend="memory", cache=False)
+    return WebSearch(settings, api_keys={"brave": "brave-key-given-in-code-0123456789"})
+
+
+async def test_searches_on_one_loop_share_the_transport_and_context() -> None:
+    async with _client() as ws:
+        first = ws._context()
+        assert ws._context() is first
+        assert first.transport.session is ws._session
+
+
+async def test_a_key_resolved_later_gives_a_transport_and_redactor_that_know_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async with _client() as ws:
+        before = ws._context()
+        redactor = ws._setup().redactor()
+        header = {"X-Search-Key": LATER_KEY}
+        assert not before.transport._carries_credentials(header)
+        assert redactor(LATER_KEY) == LATER_KEY
+
+        monkeypatch.setenv("TAVILY_API_KEY", LATER_KEY)
+        assert ws.credentials.api_key("tavily", ("TAVILY_API_KEY",)) == LATER_KEY
+
+        after = ws._context()
+        assert after is not before
+        assert after.transport._carries_credentials(header)  # never redirected elsewhere
+        assert ws._setup().redactor()(f"echo {LATER_KEY}") == "echo ***"
+        assert after.transport.session is before.transport.session  # same session kept
+
+
+def test_a_new_event_loop_gets_a_new_session_and_transport() -> None:
+    ws = _client()
+
+    async def first_loop() -> ProviderContext:
+        return ws._context()
+
+    async def second_loop(first: ProviderContext) -> ProviderContext:
+        second = ws._context()
+        # The first session never sent a request: it closes from here without its loop.
+        await first.transport.session.close()
+        await ws.aclose()
+        return second
+
+    first = asyncio.run(first_loop())
+    second = asyncio.run(second_loop(first))
+    assert second is not first
+    assert second.transport.session is not first.transport.session
+
+
+async def test_replaced_settings_are_followed() -> None:
+    async with _client() as ws:
+        before = ws._context()
+        ws.settings = Settings(
+            providers=("brave",), state_backend="memory", cache=False, timeout_seconds=3.0
+        )
+        after = ws._context()
+        assert after.settings is ws.settings
+        assert after.transport.default_timeout_seconds == 3.0
+        assert before.transport.default_timeout_seconds != 3.0
+
+
+async def test_each_search_gets_its_own_ledger_over_shared_budgets() -> None:
+    settings = Settings(providers=("brave",), state_backend="memory", budget={"brave": "30/month"})
+    async with WebSearch(settings, api_keys={"brave": "brave-key-0123456789"}) as ws:
+        setup = ws._setup()
+        store = setup.guarded(await ws.state())
+        one, two = setup.runner(store), setup.runner(store)
+        assert one.ledger is not two.ledger
+        assert one.ledger._failures_seen is not two.ledger._failures_seen
+        assert one.ledger.budgets == two.ledger.budgets
+        assert str(one.ledger.budgets["brave"]) == str(two.ledger.budgets["brave"])

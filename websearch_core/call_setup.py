@@ -1,0 +1,149 @@
+"""What every search of one client shares: built once, rebuilt when what it rests on changes.
+
+A search used to build its transport, its provider context, its ledger's policy, budgets and
+rates, and its redactor anew, and to import the chain's names inside the functions that run
+per search; together a dozen microseconds of every call, for objects that depend only on
+the client. :class:`CallSetup` holds them for one HTTP session, one settings object, one
+credentials resolver and one set of known secrets; :meth:`WebSearch._setup
+<websearch_core.client.WebSearch>` builds a new one when any of those changes (a new event
+loop opens a new session; a key resolved for the first time adds a secret).
+
+Only immutable parts are shared. The :class:`~websearch_core.orchestration.ChainRunner`
+and its ledger (which counts failures per call) are still made per search, so concurrent
+searches never see each other's counts.
+
+This module imports the chain and the state wrapper at its top; the client imports it on
+its first search, so importing the client stays light.
+"""
+
+from typing import TYPE_CHECKING
+
+from .credentials import Credentials
+from .models import Attempt, SearchResponse
+from .orchestration import (
+    Budget,
+    ChainOutcome,
+    ChainPlan,
+    ChainRunner,
+    FailurePolicy,
+    Rate,
+    call_redactor,
+    resolve_candidates,
+)
+from .prompts import SEARCH_SYSTEM_PROMPT
+from .providers import ProviderContext
+from .redaction import Redactor
+from .settings import DEFAULT_TIMEOUT_SECONDS, Settings
+from .state.base import StateStore
+from .state.failsafe import FailSafeStore
+from .transport import Transport
+
+if TYPE_CHECKING:
+    import aiohttp
+
+    from .browser import HeadlessBrowser
+
+__all__ = ["CallSetup"]
+
+_LedgerConfig = tuple[FailurePolicy, dict[str, Budget], dict[str, Rate]]
+
+
+class CallSetup:
+    """The per-client parts of a search, valid while its session, settings and secrets hold.
+
+    Args:
+        session: The client's open HTTP session.
+        settings: The client's (frozen) settings.
+        credentials: The client's resolver; read live, so a key stored or exported after
+            the setup was built is still found by the next plan.
+        browser: The client's headless browser.
+    """
+
+    __slots__ = ("_key", "_ledger", "_redactor", "context")
+
+    def __init__(
+        self,
+        session: "aiohttp.ClientSession",
+        settings: Settings,
+        credentials: Credentials,
+        browser: "HeadlessBrowser | None",
+    ) -> None:
+        version = credentials.secrets_version
+        self._key = (session, settings, credentials, version)
+        transport = Transport(
+            session,
+            timeout_seconds=settings.timeout_seconds or DEFAULT_TIMEOUT_SECONDS,
+            max_response_bytes=settings.max_response_bytes,
+            base_urls=settings.base_urls,
+            secrets=credentials.secrets(),
+            connect_timeout_seconds=settings.connect_timeout_seconds,
+        )
+        self.context = ProviderContext(
+            transport=transport,
+            settings=settings,
+            credentials=credentials,
+            system_prompt=SEARCH_SYSTEM_PROMPT,
+            browser=browser,
+        )
+        self._ledger: _LedgerConfig | None = None
+        self._redactor: tuple[int, Redactor] | None = None
+
+    def serves(
+        self, session: "aiohttp.ClientSession", settings: Settings, credentials: Credentials
+    ) -> bool:
+        """Whether this setup still fits: same session, settings, resolver and secrets."""
+        key = self._key
+        return (
+            key[0] is session
+            and key[1] is settings
+            and key[2] is credentials
+            and key[3] == credentials.secrets_version
+        )
+
+    def plan(self, forced: str | None) -> ChainPlan:
+        """The providers this search tries (availability is asked again every time)."""
+        settings = self.context.settings
+        return resolve_candidates(
+            self.context,
+            forced=forced,
+            preferred=settings.provider,
+            excluded=settings.exclude,
+            listed=settings.providers,
+            fallback=settings.fallback,
+        )
+
+    @staticmethod
+    def guarded(store: StateStore) -> FailSafeStore:
+        """``store`` as the chain sees it: a broken ledger must not cost an answer."""
+        return FailSafeStore(store)
+
+    @staticmethod
+    def outcome(response: SearchResponse, attempt: Attempt) -> ChainOutcome:
+        """A search answered without the chain (from the cache): one attempt."""
+        return ChainOutcome(response=response, attempts=[attempt])
+
+    def runner(self, store: StateStore) -> ChainRunner:
+        """A new runner for one search (its ledger's failure counts are that search's own).
+
+        The policy, budgets and rates are parsed on the first search that runs the chain
+        (as before, a bad budget is reported then), and kept: the settings are frozen.
+        """
+        if self._ledger is None:
+            settings = self.context.settings
+            policy = FailurePolicy(
+                rate_limit_wait_budget=settings.rate_limit_wait_seconds,
+                auth_cooldown=settings.auth_cooldown_seconds,
+            )
+            budgets = {pid: Budget.parse(pid, text) for pid, text in settings.budget.items()}
+            rates = {pid: Rate.parse(pid, text) for pid, text in settings.rate.items()}
+            self._ledger = (policy, budgets, rates)
+        policy, budgets, rates = self._ledger
+        return ChainRunner(store, policy=policy, budgets=budgets, rates=rates)
+
+    def redactor(self) -> Redactor:
+        """The redactor of every secret known now (planning may have resolved new keys)."""
+        version = self.context.credentials.secrets_version
+        cached = self._redactor
+        if cached is None or cached[0] != version:
+            cached = self._redactor = (version, call_redactor(self.context))
+        return cached[1]
