@@ -128,6 +128,7 @@ class WebSearch(AsyncClosing):
 
     async def aclose(self) -> None:
         """Close the HTTP session and browser this instance opened (injected ones stay open)."""
+        self._call_setup = None  # it holds the session; the next search builds its own
         if self._owns_session and self._session is not None:
             await self._session.close()
             self._session = None
@@ -180,6 +181,7 @@ class WebSearch(AsyncClosing):
         return setup
 
     def _context(self) -> ProviderContext:
+        """What providers get for this search: the shared transport, settings and keys."""
         return self._setup().context
 
     async def state(self) -> StateStore:
