@@ -19,6 +19,7 @@ import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 import pytest
@@ -744,6 +745,42 @@ async def test_sqlite_refuses_a_foreign_database_without_touching_it(tmp_path: P
             await foreign.get_mark("brave", time.time())
     assert path.read_bytes() == before
     assert not path.with_name("state.sqlite3-wal").exists()
+
+
+async def test_sqlite_never_reads_a_schema_half_created_by_another_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes opening a new file at once: the check reads one snapshot.
+
+    Here the other process creates the schema just between the check's reads of the
+    version and of the table list. Read outside one transaction, the check saw our tables
+    without our version, took the file for someone else's and moved it aside.
+    """
+    path = tmp_path / "state.sqlite3"
+    other: list[str] = []
+    connect = sqlite3.connect
+
+    class Interleaved(sqlite3.Connection):
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+            if sql.startswith("SELECT name FROM sqlite_master") and not other:
+                racer = connect(path, timeout=0, isolation_level=None)
+                try:
+                    SQLiteStore._migrate(racer)  # what the other process's open does
+                    other.append("created")
+                except sqlite3.OperationalError as exc:
+                    other.append(str(exc))  # it waits for our snapshot to end
+                finally:
+                    racer.close()
+            return super().execute(sql, *args)
+
+    def interleaved_connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        return connect(*args, **kwargs, factory=Interleaved)
+
+    monkeypatch.setattr(sqlite3, "connect", interleaved_connect)
+    async with SQLiteStore(path) as store:
+        assert await store.get_usage("brave", "p") == 0
+    assert other == ["database is locked"]
+    assert sorted(entry.name for entry in tmp_path.iterdir()) == ["state.sqlite3"]
 
 
 async def test_sqlite_success_path_writes_once(tmp_path: Path) -> None:

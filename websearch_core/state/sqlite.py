@@ -368,7 +368,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             self._path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=True
         )
         try:
-            _check_ours(conn)  # before switching to WAL, which would write into the file
+            _check_ours_at_once(conn)  # before switching to WAL, which writes into the file
             _set_wal(conn, self._busy_timeout)
             conn.execute("PRAGMA synchronous = NORMAL")
             self._migrate(conn)
@@ -961,6 +961,21 @@ def _check_ours(conn: sqlite3.Connection) -> None:
             "not a websearch-tools state file (it holds other tables: "
             f"{', '.join(sorted(tables - _OUR_TABLES) or sorted(tables))})"
         )
+
+
+def _check_ours_at_once(conn: sqlite3.Connection) -> None:
+    """:func:`_check_ours` reading one snapshot of the file, outside any transaction.
+
+    Another process may be creating the schema meanwhile. Read statement by statement,
+    its tables could appear between the version and the table list: ours without our
+    version, which reads as someone else's database, and that file is moved aside. In one
+    read transaction the creation waits for the check, or the check sees all of it.
+    """
+    conn.execute("BEGIN")
+    try:
+        _check_ours(conn)
+    finally:
+        _rollback(conn)  # nothing was written: only the snapshot ends
 
 
 class _NewerSchemaError(sqlite3.DatabaseError):
