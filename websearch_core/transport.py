@@ -461,42 +461,40 @@ class Transport:
         """
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
-        timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
-        failure: SearchProviderError
-        try:
-            async with asyncio.timeout(timeout):
-                response = await self._first(request, url)
-                try:
-                    if response.status in _REDIRECT_STATUSES:
-                        response = await self._follow(provider, label, request, url, response)
-                    content_type = response.content_type or ""
-                    streaming = 200 <= response.status < 300 and "event-stream" in content_type
-                    parser = SseParser(max_event_bytes) if streaming else None
-                    events: list[SseEvent] = []
-                    chunks: list[bytes] = []
-                    _refuse_declared_over(provider, label, response, cap)
-                    total = 0
-                    while chunk := await response.content.readany():
-                        total += len(chunk)
-                        if total > cap:
-                            raise _too_large(provider, label, cap)
-                        chunks.append(chunk)
-                        if parser is not None:
-                            events.extend(parser.feed(chunk))
+
+        async def read() -> SseResponse:
+            response = await self._first(request, url)
+            try:
+                if response.status in _REDIRECT_STATUSES:
+                    response = await self._follow(provider, label, request, url, response)
+                content_type = response.content_type or ""
+                streaming = 200 <= response.status < 300 and "event-stream" in content_type
+                parser = SseParser(max_event_bytes) if streaming else None
+                events: list[SseEvent] = []
+                chunks: list[bytes] = []
+                _refuse_declared_over(provider, label, response, cap)
+                total = 0
+                while chunk := await response.content.readany():
+                    total += len(chunk)
+                    if total > cap:
+                        raise _too_large(provider, label, cap)
+                    chunks.append(chunk)
                     if parser is not None:
-                        events.extend(parser.finish())
-                finally:
-                    response.release()
-                return SseResponse(
-                    status=response.status,
-                    body=b"".join(chunks),
-                    events=tuple(events),
-                    headers=dict(response.headers.items()),
-                    url=str(response.url),
-                )
-        except _translated() as exc:
-            failure = self._failure(provider, label, url, timeout, exc)
-        raise failure
+                        events.extend(parser.feed(chunk))
+                if parser is not None:
+                    events.extend(parser.finish())
+            finally:
+                response.release()
+            return SseResponse(
+                status=response.status,
+                body=b"".join(chunks),
+                events=tuple(events),
+                headers=dict(response.headers.items()),
+                url=str(response.url),
+            )
+
+        # Streams are rare and long: a coroutine more than send costs nothing here.
+        return await self._guarded(provider, label, url, timeout_seconds, read())
 
     def _first(self, request: HttpRequest, url: str) -> "Awaitable[aiohttp.ClientResponse]":
         """The request as its provider built it, not yet awaited (so no frame of our own).
@@ -634,8 +632,9 @@ class Transport:
     ) -> _T:
         """Await ``work`` within the timeout, its failures translated as :meth:`send` does.
 
-        For transports that answer some other way (:class:`~websearch_core.testing.
-        mock_transport.MockTransport`) and must fail exactly as this one does.
+        For :meth:`send_sse`, and for transports that answer some other way
+        (:class:`~websearch_core.testing.mock_transport.MockTransport`) and must fail
+        exactly as this one does; :meth:`send` spells it out to save a coroutine a search.
         """
         timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
         failure: SearchProviderError
