@@ -295,11 +295,14 @@ def test_pending_counts_refuse_a_reader_that_raced_a_flush() -> None:
     assert pending.add("brave", window, start) == (True, [1])
     assert pending.add("brave", window, start) == (False, [2])
     batch = pending.take()  # a flush begins: what readers read may or may not hold it
+    during = pending.generation  # a reader starting now may read the file before the commit
     assert pending.add("brave", window, start) is None
     assert pending.add("brave", window, pending.generation) is None  # still being written
     assert pending.count("brave", MONTH, time.time(), pending.generation) is None
     pending.settle()
     assert pending.add("brave", window, start) is None  # read before the flush ended
+    assert pending.add("brave", window, during) is None  # read while it was written
+    assert pending.count("brave", MONTH, time.time(), during) is None
     assert pending.add("brave", window, pending.generation) == (False, [1])
     assert pending.add("brave", window, None) == (False, [2])  # on the flushing thread
     assert pending.count("brave", MONTH, time.time(), None) == 2

@@ -9,8 +9,8 @@ here instead, they reach the file as one transaction per flush interval.
 This module only keeps the numbers, thread-safe (the store calls it from the event loop's
 thread and from its own); when and how they are written is the store's business. Readers
 that add the pending counts to what they read from the file pass the :attr:`generation`
-they started at: a batch taken for writing since then may or may not be in what they
-read, so they must read again where no flush runs (the store's thread).
+they started at: a batch taken for writing, or written, since then may or may not be in
+what they read, so they must read again where no flush runs (the store's thread).
 """
 
 import threading
@@ -43,12 +43,12 @@ class PendingUsage:
         self._lock = threading.Lock()
         self._counts: Batch = {}
         self._armed = False  # a flush is scheduled and will see everything added since
-        self._generation = 0  # batches taken so far
+        self._generation = 0  # moves when a batch is taken and when it ends
         self._in_flight = 0  # batches taken and neither written nor put back yet
 
     @property
     def generation(self) -> int:
-        """How many batches were taken so far: what a reader starts from."""
+        """Moves when a batch is taken and when it ends: what a reader starts from."""
         return self._generation
 
     def add(
@@ -63,8 +63,8 @@ class PendingUsage:
                 ``None`` where no batch can be under way (the thread that writes them).
 
         Returns:
-            ``None`` (nothing counted) when a batch was taken since ``generation`` or is
-            being written: the file's counts the caller read may or may not hold it.
+            ``None`` (nothing counted) when a batch was taken or ended since ``generation``,
+            or is being written: the file's counts the caller read may or may not hold it.
             Else whether the caller must schedule a flush (none is scheduled), and each
             window's pending count after this increment, in ``windows`` order.
         """
@@ -94,7 +94,7 @@ class PendingUsage:
             return 0 if entry is None or entry.expires_at <= wall_now else entry.count
 
     def _agrees(self, generation: int | None) -> bool:
-        # Under the lock: no batch was taken since ``generation`` and none is being written.
+        # Under the lock: no batch was taken or ended since ``generation``, none is being written.
         if generation is None:
             return True
         return generation == self._generation and not self._in_flight
@@ -133,9 +133,14 @@ class PendingUsage:
         return taken
 
     def settle(self) -> None:
-        """The batch :meth:`take` returned is in the file (or was empty)."""
+        """The batch :meth:`take` returned is in the file (or was empty).
+
+        A new generation: a reader that started while the batch was being written may have
+        read the file before its commit, so what it read may or may not hold the batch.
+        """
         with self._lock:
             self._in_flight -= 1
+            self._generation += 1
 
     def restore(self, batch: Batch) -> bool:
         """Put back a batch whose write failed, merged with what arrived meanwhile.
@@ -145,6 +150,7 @@ class PendingUsage:
         """
         with self._lock:
             self._in_flight -= 1
+            self._generation += 1  # as in settle: readers of the meantime read again
             for key, entry in batch.items():
                 current = self._counts.get(key)
                 if current is None:
