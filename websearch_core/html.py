@@ -390,6 +390,10 @@ def iter_forms(document: Element) -> Iterator[HtmlForm]:
         yield read_form(form)
 
 
+_NAME = b"name"
+_VALUE = b"value"
+
+
 def form_fields(form: Element) -> tuple[tuple[str, str], ...]:
     """What a browser submits from ``form``'s inputs: :attr:`HtmlForm.fields`.
 
@@ -398,8 +402,9 @@ def form_fields(form: Element) -> tuple[tuple[str, str], ...]:
     """
     fields: list[tuple[str, str]] = []
     for element in form.iter("input"):
-        name = element.get("name")
-        value = element.get("value") if name else None
+        # Attribute names as bytes: lxml encodes a str name on every call.
+        name = element.get(_NAME)
+        value = element.get(_VALUE) if name else None
         if name and value is not None:
             fields.append((name, value))
     return tuple(fields)

@@ -137,10 +137,10 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
     for element in root.iter(*_SCANNED_TAGS):
         # Inline, with the attribute name as bytes (lxml encodes a str name on every
         # call): this runs for every element of the page.
-        classes = element.get(_CLASS) or ""
-        kind = _KINDS.get(classes, -1)
+        classes = element.get(_CLASS)
+        kind = 0 if classes is None else _KINDS.get(classes, -1)  # no class: nothing to test
         if kind < 0:
-            kind = _class_kind(classes)
+            kind = _class_kind(classes or "")
         if kind:
             if kind & _TAGGED:  # a snippet may be any scanned tag: no tag to read for it
                 kind &= _TAG_BITS[element.tag]
