@@ -5,6 +5,7 @@ no server; the pagination loop runs against a scripted transport.
 """
 
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 import pytest
@@ -28,7 +29,8 @@ from websearch_core.html import (
     select,
 )
 from websearch_core.models import SearchParams
-from websearch_core.providers import get_provider
+from websearch_core.providers import _duckduckgo_parse, get_provider
+from websearch_core.providers._common import age_seconds_from_date
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.duckduckgo import (
     CHALLENGE_MESSAGE,
@@ -477,6 +479,48 @@ def test_date_comes_from_the_extras_url_span() -> None:
     assert dated.age_seconds is not None
     assert undated.published_date is None
     assert date_only.published_date == "2026-07-30"
+
+
+def test_a_date_span_reads_the_same_with_an_empty_class_or_none() -> None:
+    # A class-less element skips the class memo; an empty class goes through it.
+    def dated(span: str) -> str | None:
+        page = _page(
+            '<div class="result"><a class="result__a" href="https://d.example/">D</a>'
+            '<div class="result__extras__url"><span class="result__icon"> <a><img/></a> </span>'
+            f"{span}</div></div>"
+        )
+        (source,) = parse_page(page).sources
+        return source.published_date
+
+    assert dated("<span> 2026-07-30</span>") == "2026-07-30"
+    assert dated('<span class=""> 2026-07-30</span>') == "2026-07-30"
+    assert dated('<span class="x"> 2026-07-30</span>') == "2026-07-30"
+    assert dated("<b> 2026-07-30</b>") is None  # only a span holds the date
+
+
+class _TickingClock(datetime):
+    """A clock that moves an hour on every reading, from 2026-01-01 UTC."""
+
+    readings = 0
+
+    @classmethod
+    def now(cls, tz: tzinfo | None = None) -> "_TickingClock":
+        cls.readings += 1
+        return cls(2026, 1, 1, tzinfo=UTC) + timedelta(hours=cls.readings - 1)
+
+
+def test_every_result_of_a_page_is_aged_from_one_reading_of_the_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_duckduckgo_parse, "datetime", _TickingClock)
+    _TickingClock.readings = 0
+    first = datetime(2026, 1, 1, tzinfo=UTC)
+    dated = [
+        s for s in parse_page(_capture("html_results_eino_2025.html")).sources if s.age_seconds
+    ]
+    assert len(dated) == 6
+    for source in dated:
+        assert source.age_seconds == age_seconds_from_date(source.published_date, now=first)
 
 
 def test_next_form_needs_s_and_vqd_and_skips_nameless_inputs() -> None:

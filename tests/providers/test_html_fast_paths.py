@@ -15,6 +15,7 @@ capture.
 import random
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -227,6 +228,28 @@ def test_scraped_source_ages_a_date_as_validation_would() -> None:
         snippet=None,
     )
     _same_source(built, validated)
+
+
+def test_scraped_source_ages_from_the_instant_it_is_given() -> None:
+    dates = [
+        "2025-06-23T00:00:00.0000000",
+        "2025-06-23T10:00:00+05:30",
+        "2025-06-23",
+        "Fri, 29 Mar 2024 12:00:00 GMT",
+        "Mar 3, 2025",
+        "March 2024",
+        "3 days ago",
+        "not a date",
+    ]
+    references = [
+        datetime(2000, 1, 1, tzinfo=UTC),
+        datetime(2026, 6, 1, 12, 0, 0, 999999, tzinfo=UTC),
+        datetime(2026, 6, 1, 23, 30, tzinfo=timezone(timedelta(hours=-7))),
+    ]
+    for date in dates:
+        for now in references:
+            built = scraped_source(title="t", url="https://a.example/", date=date, now=now)
+            assert built.age_seconds == age_seconds_from_date(date, now=now), (date, now)
 
 
 def test_scraped_source_keeps_each_source_its_own_fields_set() -> None:

@@ -45,6 +45,7 @@ The module is private; :mod:`websearch_core.providers.duckduckgo` re-exports its
 """
 
 import re
+from datetime import UTC, datetime
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -183,10 +184,12 @@ def _collect(results: list[_Result]) -> list[SearchSource]:
     """The results' sources in page order, unusable links dropped, URLs de-duplicated.
 
     What :func:`~._scraper.collect_unique` gives with a per-result parser, in one loop: a
-    link already kept is passed over before its texts are read.
+    link already kept is passed over before its texts are read. Every result's age is
+    measured from one reading of the clock.
     """
     sources: list[SearchSource] = []
     seen: set[str] = set()
+    now = datetime.now(UTC)
     for title, snippet, date in results:
         found = _destination(title.get("href") or "")
         if found is None:
@@ -196,7 +199,9 @@ def _collect(results: list[_Result]) -> list[SearchSource]:
             continue
         seen.add(url)
         text = layout_text(snippet) if snippet is not None else ""
-        sources.append(scraped_source(title=layout_text(title), url=url, snippet=text, date=date))
+        sources.append(
+            scraped_source(title=layout_text(title), url=url, snippet=text, date=date, now=now)
+        )
     return sources
 
 
