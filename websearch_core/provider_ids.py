@@ -5,7 +5,19 @@ against it without importing the providers package (which imports the settings);
 :mod:`websearch_core.providers` builds its registry from it and re-exports it.
 """
 
-__all__ = ["SEARCH_PROVIDER_ORDER"]
+__all__ = ["FREE_ENGINE_ORDER", "SEARCH_PROVIDER_ORDER"]
+
+FREE_ENGINE_ORDER: tuple[str, ...] = (
+    "duckduckgo",
+    "bing",
+    "yahoo",
+    "startpage",
+    "google",
+    "ecosia",
+    "mojeek",
+)
+"""The credential-free engines, in priority order: last in the auto chain before
+``public``, and the order in which the Public Web fan-out merges them."""
 
 SEARCH_PROVIDER_ORDER: tuple[str, ...] = (
     "perplexity",
@@ -26,13 +38,7 @@ SEARCH_PROVIDER_ORDER: tuple[str, ...] = (
     "parallel",
     "synthetic",
     "searxng",
-    "duckduckgo",
-    "bing",
-    "yahoo",
-    "startpage",
-    "google",
-    "ecosia",
-    "mojeek",
+    *FREE_ENGINE_ORDER,
     "public",
 )
 """Every provider id, in the spec's auto-chain order: keyed APIs first, self-hosted, then

@@ -67,6 +67,7 @@ from ..orchestration.fanout import (
     merged_search,
 )
 from ..orchestration.fanout import registered_engines as _registered_in
+from ..provider_ids import FREE_ENGINE_ORDER
 from .base import ProviderContext, ProviderInfo, SearchProvider
 
 __all__ = [
@@ -87,16 +88,9 @@ __all__ = [
     "registered_engines",
 ]
 
-ENGINE_ORDER: tuple[str, ...] = (
-    "duckduckgo",
-    "bing",
-    "yahoo",
-    "startpage",
-    "google",
-    "ecosia",
-    "mojeek",
-)
-"""The credential-free engines, in priority order (the merge visits them in this order)."""
+ENGINE_ORDER: tuple[str, ...] = FREE_ENGINE_ORDER
+"""The credential-free engines, in priority order (the merge visits them in this order);
+the same list the auto chain ends with (:mod:`websearch_core.provider_ids`)."""
 
 DEFAULT_RESULTS = 15
 MAX_RESULTS = 30
