@@ -24,6 +24,7 @@ from ._common import (
     age_seconds_from_date,
     collapse_whitespace,
     is_http_url,
+    strip_tags,
 )
 
 __all__ = ["iso_published_date", "parse_results", "parse_source", "result_fields", "source_fields"]
@@ -54,8 +55,6 @@ _ISO_BOTH = re.compile(
 written and ``age_seconds_from_date`` reads it with ``datetime.fromisoformat``, so one
 reading serves both. It admits no space, tag, entity or control, so normalising it is a
 no-op."""
-_TAG = re.compile(r"<[^>]*>")
-"""``strip_tags``'s pattern, applied here after the ``<`` check :func:`_text` makes anyway."""
 _YEAR = re.compile(r"\b\d{4}\b")
 _RELATIVE = re.compile(r"\b(?:ago|yesterday|today|now|last|next)\b", re.IGNORECASE)
 
@@ -92,7 +91,7 @@ def _text(value: Any) -> str:
     """``normalise_text(value)`` for a string, ``""`` for anything else.
 
     ``normalise_text``'s three steps spelled out, each taken only when it can act:
-    ``strip_tags`` (:data:`_TAG`) and ``html.unescape`` only change text with ``<`` or ``&``, and
+    ``strip_tags`` and ``html.unescape`` only change text with ``<`` or ``&``, and
     ``collapse_whitespace`` returns printable text with no doubled or outer space as it
     is (its own shortcut, tested here without the call). Most of Brave's titles and
     dates, and many snippets, are already plain and pass with one scan.
@@ -101,7 +100,7 @@ def _text(value: Any) -> str:
         return ""
     text: str = value
     if "<" in text:
-        text = _TAG.sub("", text)
+        text = strip_tags(text)
     if "&" in text:
         text = html.unescape(text)
     if text.isprintable() and "  " not in text and text.strip(" ") == text:
