@@ -11,7 +11,6 @@
 
 import asyncio
 import email.utils
-import json
 import logging
 import math
 import re
@@ -33,6 +32,7 @@ from .errors import (
     ResponseTooLargeError,
     SearchProviderError,
 )
+from .json_decode import json_loads
 from .redaction import redact, redactor_for
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
 
@@ -124,7 +124,7 @@ class HttpResponse:
     def json(self, provider: str, label: str) -> Any:
         """The body parsed as JSON, or :class:`ResponseParseError` naming the provider."""
         try:
-            return json.loads(self.body)
+            return json_loads(self.body)
         except ValueError:
             raise ResponseParseError(provider, f"{label} API returned invalid JSON", 502) from None
 

@@ -39,6 +39,7 @@ from typing import Any
 from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
 from ..format import truncate_text
+from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ._common import age_seconds_from_date, is_http_url
 
@@ -166,7 +167,7 @@ def _rpc_message(body: str) -> Any:
         except ValueError:
             continue
     try:
-        return json.loads(body)
+        return json_loads(body)
     except ValueError:
         raise ResponseParseError(PROVIDER_ID, "Failed to parse MCP response", 502) from None
 

@@ -17,7 +17,6 @@ A ``200`` that is not JSON is a bot check or a :class:`~websearch_core.errors.Re
 never an empty success.
 """
 
-import json
 import re
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -28,6 +27,7 @@ from ..errors import (
     ResponseParseError,
     SearchProviderError,
 )
+from ..json_decode import json_loads
 from ..transport import ERROR_BODY_LIMIT, HttpResponse, raise_for_status
 from ._common import collapse_whitespace
 
@@ -116,7 +116,7 @@ def decode_json(response: HttpResponse) -> Any:
         ResponseParseError: Any other body that is not JSON (HTML or otherwise).
     """
     try:
-        return json.loads(response.body)
+        return json_loads(response.body)
     except ValueError:
         pass
     text = response.text()

@@ -45,12 +45,12 @@ shape are reduced to plain text (tags stripped, entities decoded, whitespace col
 Docs: https://help.kagi.com/kagi/api/search.html
 """
 
-import json
 from datetime import UTC, datetime
 from typing import Final
 
 from ..errors import ResponseParseError
 from ..filters import QUERY_OPERATORS, FilterSupport
+from ..json_decode import json_loads
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import honours
@@ -121,7 +121,7 @@ class KagiProvider(ProtocolProvider):
             ResponseParseError: The body is not a Kagi response.
         """
         try:
-            envelope = json.loads(response.body)
+            envelope = json_loads(response.body)
         except ValueError:
             raise ResponseParseError(self.info.id, f"{INVALID}: invalid JSON", 502) from None
         message, code = body_error(envelope)

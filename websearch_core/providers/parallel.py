@@ -33,12 +33,12 @@ The body is read by ``_parallel_parse``.
 Docs: https://docs.parallel.ai/api-reference/legacy/search-beta/search
 """
 
-import json
 from datetime import UTC, date, datetime
 from typing import Any, Final
 
 from ..errors import ResponseParseError
 from ..filters import FilterSupport
+from ..json_decode import json_loads
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._common import recency_start
@@ -138,7 +138,7 @@ class ParallelProvider(ProtocolProvider):
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The sources and search id of a 2xx body."""
         try:
-            data = json.loads(response.body)
+            data = json_loads(response.body)
         except ValueError as exc:
             raise ResponseParseError(
                 self.info.id, f"Parallel search returned invalid JSON: {exc}", 502

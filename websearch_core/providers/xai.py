@@ -47,12 +47,12 @@ the spec says rather than ignored as the reference says.
 Docs: https://docs.x.ai/docs/guides/tools/search-tools
 """
 
-import json
 from dataclasses import replace
 from typing import Final
 
 from ..errors import AuthorizationError, ResponseParseError
 from ..filters import FilterSupport
+from ..json_decode import json_loads
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._common import bearer_json_headers
@@ -136,7 +136,7 @@ class XaiProvider(ProtocolProvider):
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The answer, sources and citations of a 2xx Responses object."""
         try:
-            data = json.loads(response.body)
+            data = json_loads(response.body)
         except ValueError as exc:
             detail = str(exc).split(":")[0]
             raise ResponseParseError(

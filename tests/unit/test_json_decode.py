@@ -1,0 +1,92 @@
+"""``json_loads`` decodes every body exactly as ``json.loads`` does, and fails where it fails.
+
+The comparison is by ``repr``, so key order, ``1`` against ``1.0`` against ``True`` and
+``NaN`` all count.
+"""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import SHARED_FIXTURES, read_capture
+from websearch_core.json_decode import json_loads
+
+
+def _json_captures() -> list[str]:
+    if not SHARED_FIXTURES.is_dir():
+        return ["brave/web_search_laravel_2024.json"]  # read_capture skips or fails (CI)
+    return sorted(
+        str(path.relative_to(SHARED_FIXTURES))
+        for path in SHARED_FIXTURES.rglob("*.json")
+        if path.is_file()
+    )
+
+
+@pytest.mark.parametrize("relative", _json_captures())
+def test_every_real_json_capture_decodes_as_json_loads_does(relative: str) -> None:
+    body = read_capture(relative)
+    try:
+        expected = repr(json.loads(body))
+    except ValueError as error:
+        with pytest.raises(type(error)):
+            json_loads(body)
+        return
+    assert repr(json_loads(body)) == expected
+    assert repr(json_loads(body.decode("utf-8"))) == expected
+
+
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**40), max_value=10**40)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text()
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_VALUES, ensure_ascii=st.booleans())
+def test_any_json_text_decodes_as_json_loads_does(value: object, ensure_ascii: bool) -> None:
+    text = json.dumps(value, ensure_ascii=ensure_ascii)
+    assert repr(json_loads(text)) == repr(json.loads(text))
+    if not ensure_ascii and any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        return  # lone surrogates cannot be UTF-8 encoded; the escaped form is covered
+    body = text.encode("utf-8")
+    assert repr(json_loads(body)) == repr(json.loads(body))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'"\\ud800"',  # a lone surrogate escape
+        b'["\\udc00\\ud800", 1]',
+        b'\xef\xbb\xbf{"a": 1}',  # a UTF-8 byte-order mark
+        '{"a": "\u00e9"}'.encode("utf-16"),
+        '{"a": "\u00e9"}'.encode("utf-32"),
+        '{"a": "\u00e9"}'.encode("utf-16-le"),
+    ],
+)
+def test_what_jiter_refuses_but_json_loads_accepts_still_decodes(body: bytes) -> None:
+    assert repr(json_loads(body)) == repr(json.loads(body))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"", b"{", b'{"a": 1} trailing', b"[1,]", b"{a: 1}", b'"\xff"', b"01", b'"a\nb"', b"nul"],
+)
+def test_invalid_json_raises_json_loads_own_error(body: bytes) -> None:
+    with pytest.raises(ValueError) as expected:
+        json.loads(body)
+    with pytest.raises(ValueError) as raised:
+        json_loads(body)
+    assert type(raised.value) is type(expected.value)
+    assert str(raised.value) == str(expected.value)
