@@ -10,7 +10,10 @@ jiter is stricter: a UTF-8 byte-order mark, UTF-16 or UTF-32 bytes, and lone sur
 escapes (``"\\ud800"``), which ``json.loads`` accepts. So whatever jiter refuses is handed to
 ``json.loads``, which either decodes it as before or raises the very ``JSONDecodeError`` (or
 ``UnicodeDecodeError``) with the message callers have always seen: a body decodes, or fails
-to, exactly as it did with ``json.loads`` alone, and only valid bodies take the fast path.
+to, exactly as it did with ``json.loads`` alone, and only valid bodies take the fast path. The
+one exception: a body nested too deeply for ``json.loads`` (which recurses per level) used to
+raise ``RecursionError``, past every caller's ``except ValueError``; it is now a ``ValueError``,
+so the provider reports invalid JSON and the chain moves on.
 """
 
 import json
@@ -18,7 +21,9 @@ from typing import Any
 
 from pydantic_core import from_json
 
-__all__ = ["json_loads"]
+__all__ = ["TOO_DEEP", "json_loads"]
+
+TOO_DEEP = "JSON nested too deeply to decode"
 
 
 def json_loads(data: bytes | str) -> Any:
@@ -29,7 +34,8 @@ def json_loads(data: bytes | str) -> Any:
 
     Raises:
         ValueError: ``data`` is not JSON; the error ``json.loads`` raises for it
-            (``json.JSONDecodeError`` or ``UnicodeDecodeError``).
+            (``json.JSONDecodeError`` or ``UnicodeDecodeError``), or :data:`TOO_DEEP` for
+            nesting deeper than Python's recursion limit lets ``json.loads`` follow.
 
     Example:
         >>> json_loads(b'{"a": [1, 2.5, null], "a": "last"}')
@@ -40,4 +46,10 @@ def json_loads(data: bytes | str) -> Any:
     try:
         return from_json(data)
     except ValueError:
+        pass
+    try:
         return json.loads(data)
+    except RecursionError:
+        # Python's decoder recurses once per level: a body nested some thousand levels deep
+        # would escape every ``except ValueError`` and end the search instead of failing over.
+        raise ValueError(TOO_DEEP) from None

@@ -262,6 +262,14 @@ async def test_malformed_body(sim: Simulator) -> None:
     assert failure.message == "Brave API returned invalid JSON"
 
 
+async def test_a_body_nested_past_the_recursion_limit_is_invalid_json(sim: Simulator) -> None:
+    # json.loads recurses per level: this used to escape as RecursionError and end the search.
+    deep = "[" * 100_000 + "]" * 100_000
+    failure = await _failure(sim, Fault.http(200, deep))
+    assert isinstance(failure, ResponseParseError)
+    assert failure.message == "Brave API returned invalid JSON"
+
+
 async def test_oversized_body_past_braves_own_2_mib_cap(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.oversized(size=3 * 1024 * 1024))
     assert isinstance(failure, ResponseTooLargeError)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import SHARED_FIXTURES, read_capture
-from websearch_core.json_decode import json_loads
+from websearch_core.json_decode import TOO_DEEP, json_loads
 
 
 def _json_captures() -> list[str]:
@@ -90,3 +90,16 @@ def test_invalid_json_raises_json_loads_own_error(body: bytes) -> None:
         json_loads(body)
     assert type(raised.value) is type(expected.value)
     assert str(raised.value) == str(expected.value)
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_nesting_past_the_recursion_limit_is_a_value_error_not_a_recursion_error(
+    depth: int,
+) -> None:
+    with pytest.raises(ValueError, match=TOO_DEEP):
+        json_loads(b"[" * depth + b"]" * depth)
+
+
+def test_nesting_jiter_refuses_but_json_loads_follows_still_decodes() -> None:
+    body = b"[" * 300 + b"1" + b"]" * 300
+    assert repr(json_loads(body)) == repr(json.loads(body))

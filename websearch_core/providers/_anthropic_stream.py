@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from ..errors import ResponseParseError
+from ..json_decode import json_loads
 from ..sse import SseEvent
 from ..transport import HttpResponse, raise_for_status
 
@@ -34,7 +35,7 @@ _STREAM_ERROR_STATUS: Final = {
 
 def _decode(data: str) -> dict[str, Any]:
     try:
-        value = json.loads(data)
+        value = json_loads(data)
     except ValueError:
         raise ResponseParseError(PROVIDER_ID, INVALID_STREAM_JSON, 502) from None
     if not isinstance(value, dict):
@@ -71,7 +72,7 @@ def _finish_input(block: dict[str, Any], partial: list[str]) -> None:
         return
     text = "".join(partial).strip()
     try:
-        block["input"] = json.loads(text) if text else {}
+        block["input"] = json_loads(text) if text else {}
     except ValueError:
         raise ResponseParseError(
             PROVIDER_ID, "Anthropic stream carried invalid tool input", 502

@@ -18,13 +18,13 @@ Pure functions, kept apart from :mod:`websearch_core.providers.codex` (the proto
   504, else 500), as the text is all a 200 stream has.
 """
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..errors import ResponseParseError, SearchProviderError
+from ..json_decode import json_loads
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
 from ..transport import HttpResponse, SseResponse, raise_for_status
@@ -267,7 +267,7 @@ def parse_stream(events: Iterable[SseEvent], params: SearchParams | None = None)
         if event.data.strip() == "[DONE]":
             continue
         try:
-            payload = json.loads(event.data)
+            payload = json_loads(event.data)
         except ValueError:
             raise ResponseParseError(PROVIDER_ID, INVALID_JSON, 502) from None
         if not isinstance(payload, Mapping):

@@ -11,10 +11,10 @@ Body: ``model``, ``stream: true``, ``store: false``, ``instructions`` (the syste
 """
 
 import base64
-import json
 from typing import Any, Final
 
 from .. import __version__
+from ..json_decode import json_loads
 from ..models import SearchParams
 
 __all__ = ["DEFAULT_INSTRUCTIONS", "account_claims", "request_body", "request_headers"]
@@ -40,7 +40,7 @@ def account_claims(token: str) -> dict[str, str]:
         return {}
     try:
         payload = base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4))
-        claims = json.loads(payload)
+        claims = json_loads(payload)
     except ValueError:
         return {}
     auth = claims.get(AUTH_CLAIM) if isinstance(claims, dict) else None

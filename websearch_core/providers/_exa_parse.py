@@ -163,7 +163,7 @@ def _rpc_message(body: str) -> Any:
         if not line.startswith("data:"):
             continue
         try:
-            return json.loads(line[5:].strip())
+            return json_loads(line[5:].strip())
         except ValueError:
             continue
     try:
@@ -197,7 +197,7 @@ def _find_payload(message: Mapping[str, Any], result: Mapping[str, Any]) -> Any:
     ]
     for text in _content_texts(result):
         try:
-            candidates.append(json.loads(text))
+            candidates.append(json_loads(text))
         except ValueError:
             continue
     return next((candidate for candidate in candidates if _is_payload(candidate)), None)

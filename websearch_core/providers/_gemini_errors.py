@@ -13,12 +13,12 @@ whose body reads as a spent quota is :class:`~websearch_core.errors.QuotaExhaust
 until the server's retry hint (the hint also fills a rate limit's ``retry_after``).
 """
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any, Final
 
 from ..errors import AuthorizationError
+from ..json_decode import json_loads
 from ..transport import parse_retry_after
 from .base import ErrorMap
 
@@ -55,7 +55,7 @@ def _int(value: Any) -> int | None:
 
 def _error(body: str) -> Mapping[str, Any]:
     try:
-        data = json.loads(body)
+        data = json_loads(body)
     except ValueError:
         return {}
     if isinstance(data, list) and data:

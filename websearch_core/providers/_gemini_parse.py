@@ -30,7 +30,6 @@ Interactions API (``steps[]``); the provider does not call it, but
 :func:`~websearch_core.providers._gemini_interactions.parse_interaction` reads it.
 """
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,7 +76,7 @@ def events_chunks(events: Iterable[SseEvent]) -> tuple[list[Mapping[str, Any]], 
     bad = 0
     for event in events:
         try:
-            value = json.loads(event.data)
+            value = json_loads(event.data)
         except ValueError:
             bad += 1
             continue

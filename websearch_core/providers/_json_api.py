@@ -7,13 +7,13 @@ and turning a failure that a 2xx body reports (with an HTTP-like code) into the 
 status would raise. All of it is pure.
 """
 
-import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 from ..errors import ConfigurationError, SearchProviderError
 from ..filters import FilterSupport
+from ..json_decode import json_loads
 from ..models import Recency
 from ..transport import HttpResponse, raise_for_status
 from ._common import is_http_url
@@ -83,7 +83,7 @@ def json_object(text: str) -> Mapping[str, Any] | None:
         ({'error': 'x'}, None, None)
     """
     try:
-        data = json.loads(text)
+        data = json_loads(text)
     except ValueError:
         return None
     return data if isinstance(data, Mapping) else None

@@ -12,7 +12,6 @@ stream ``Perplexity ask API returned no event stream``
 (:class:`~websearch_core.errors.ResponseParseError`).
 """
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ProviderUnavailableError, ResponseParseError, SearchProviderError
+from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..transport import SseResponse
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
@@ -142,7 +142,7 @@ def _raw_text(item: Mapping[str, Any]) -> str:
 
 def _loads(text: str) -> Any:
     try:
-        return json.loads(text)
+        return json_loads(text)
     except ValueError:
         return None
 

@@ -27,13 +27,13 @@ The usage capture adds ``usage.cost`` and ``search_context_size``, which are not
 completion with ``message.annotations[].url_citation``, read by the OpenRouter fallback.
 """
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from ..errors import ResponseParseError, SearchProviderError
+from ..json_decode import json_loads
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
 from ..transport import SseResponse
@@ -72,7 +72,7 @@ def events_json(events: Iterable[SseEvent]) -> list[Mapping[str, Any]]:
         if not data or data == "[DONE]":
             continue
         try:
-            value = json.loads(data)
+            value = json_loads(data)
         except ValueError:
             continue
         if isinstance(value, Mapping):

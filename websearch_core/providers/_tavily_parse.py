@@ -5,13 +5,13 @@ and holds the request and hooks.
 """
 
 import http
-import json
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Final
 
 from ..content.models import provided_page
 from ..errors import ResponseParseError
+from ..json_decode import json_loads
 from ..models import SearchSource
 from ._common import age_seconds_from_date, collapse_whitespace
 from ._json_api import item_url, text_or_none
@@ -89,7 +89,7 @@ def error_message(status: int, body: str) -> str:
     """
     text = body.strip()
     try:
-        found = _find_message(json.loads(text)) if text else None
+        found = _find_message(json_loads(text)) if text else None
     except ValueError:
         found = None
     if found:

@@ -16,12 +16,12 @@ a :mod:`websearch_core.errors` error tagged ``zai``.
 """
 
 import ast
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..sse import SseEvent
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
@@ -59,13 +59,13 @@ def decode_text(text: str) -> Any:
     if not stripped:
         return None
     try:
-        value: Any = json.loads(stripped)
+        value: Any = json_loads(stripped)
     except ValueError:
         return _literal(stripped)
     if isinstance(value, str):
         inner = value.strip()
         try:
-            return json.loads(inner)
+            return json_loads(inner)
         except ValueError:
             return _literal(inner)
     return value

@@ -14,7 +14,6 @@ typed like HTTP failures when their code is an HTTP status.
   response`` (:class:`~websearch_core.errors.ResponseParseError`).
 """
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -25,6 +24,7 @@ from ..errors import (
     ResponseParseError,
     SearchProviderError,
 )
+from ..json_decode import json_loads
 from ..sse import SseError, SseEvent, parse_sse
 from ..transport import HttpResponse, SseResponse, classify_http_error
 
@@ -53,7 +53,7 @@ def json_messages(events: Iterable[SseEvent]) -> list[Any]:
     messages: list[Any] = []
     for event in events:
         try:
-            messages.append(json.loads(event.data))
+            messages.append(json_loads(event.data))
         except ValueError:
             continue
     return messages
@@ -96,7 +96,7 @@ def rpc_message(body: bytes, events: Sequence[SseEvent] = ()) -> Mapping[str, An
             raise parse_failure() from None
         return _pick(json_messages(parsed))
     try:
-        return _pick([json.loads(text)])
+        return _pick([json_loads(text)])
     except ValueError:
         raise parse_failure() from None
 
