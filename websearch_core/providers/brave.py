@@ -25,8 +25,9 @@
   as UTC. The reference takes ``age`` first, which gave the model ``2 days ago`` frozen
   into the cache and ``May 1, 2023`` in another format than every other provider's.
 * **Errors:** ``Brave API error (<status>): <body>`` after the shared classifier.
-* **Modules:** the query string is built in ``_brave_request``, results are read in
-  ``_brave_parse``; this module holds the facts, the error map and the 422 hook.
+* **Modules:** the query string is built in ``_brave_request``, the body is decoded to the
+  fields read in ``_brave_body`` and results are read in ``_brave_parse``; this module holds
+  the facts, the error map and the 422 hook.
 
 Quirks:
 
@@ -53,6 +54,7 @@ from ..errors import AuthorizationError
 from ..filters import QUERY_OPERATORS, FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
+from ._brave_body import decode_projection
 from ._brave_parse import iso_published_date, parse_results, parse_source, result_fields
 from ._brave_request import (
     DEFAULT_RESULTS,
@@ -135,9 +137,13 @@ class BraveProvider(ProtocolProvider):
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The sources of a 2xx body, with the request id header.
 
-        The sources' fields are validated with the response, in one step.
+        Only the fields the parser reads are decoded (:mod:`._brave_body`); a body that
+        does not fit their shape is decoded whole, as before, so the sources are the same
+        either way. The sources' fields are validated with the response, in one step.
         """
-        data = response.json(self.info.id, self.info.label)
+        data = decode_projection(response.body)
+        if data is None:
+            data = response.json(self.info.id, self.info.label)
         return SearchResponse.model_validate(
             {
                 "provider": self.info.id,
