@@ -119,6 +119,14 @@ def test_the_real_capture_projects_to_what_the_parser_reads() -> None:
         (b'{"web": []}', False),
         (b'{"web": {"results": {"0": {"url": "https://a.example/"}}}}', False),
         (b'{"web": {"results": [{"url": "https://a.example/"}, "https://b.example/"]}}', False),
+        (b'{"x": "\xed\xa0\x80", "web": {"results": []}}', False),  # UTF-8 of a surrogate
+        (b'{"x": ' + b"[" * 300 + b"]" * 300 + b', "web": {"results": []}}', False),  # too deep
+        (b'{"x": "\x7f", "web": {"results": [{"url": "https://a.example/\x7f"}]}}', True),
+        (b'{"x": "a\tb", "web": {"results": []}}', False),  # a raw tab: no JSON at all
+        (b'{"x": -NaN, "web": {"results": []}}', False),
+        (b'{"x": 1., "web": {"results": []}}', False),
+        (b'{"web": {"results": []}}\x00', False),
+        (b' \n{"web": {}}\n ', True),
         (b"", False),
     ],
 )
