@@ -184,12 +184,13 @@ def test_a_language_brave_does_not_list_is_not_sent() -> None:
     assert "search_lang" not in dict(query_params(SearchParams(query="x", language="xx"), TODAY))
 
 
-def test_query_of_exactly_500_characters_is_sent() -> None:
-    params = dict(query_params(SearchParams(query="a" * 500), TODAY))
-    assert params["q"] == "a" * 500
+@pytest.mark.parametrize("query", ["a" * 500, "😀" * 250, "😀" * 200 + "a" * 100, "é" * 500])
+def test_query_of_exactly_500_utf16_units_is_sent(query: str) -> None:
+    params = dict(query_params(SearchParams(query=query), TODAY))
+    assert params["q"] == query
 
 
-@pytest.mark.parametrize("query", ["a" * 501, "😀" * 251])
+@pytest.mark.parametrize("query", ["a" * 501, "😀" * 251, "😀" * 200 + "a" * 101, "😀" * 500])
 def test_query_over_500_utf16_units_is_refused_before_sending(query: str) -> None:
     with pytest.raises(SearchProviderError) as caught:
         BraveProvider().build_request(SearchParams(query=query), context())

@@ -82,13 +82,27 @@ def brave_search_lang(language: str) -> str | None:
     return code if code in _SEARCH_LANGS else None
 
 
+def _too_long(query: str) -> bool:
+    """Whether ``query`` is over :data:`MAX_QUERY_LENGTH` UTF-16 code units.
+
+    A character is one or two units, so a query of at most half the limit in characters
+    always fits and one of more than the limit never does; only the queries between are
+    encoded to be counted (the encoding and its codec lookup were most of building the
+    query string).
+    """
+    length = len(query)
+    if length * 2 <= MAX_QUERY_LENGTH:
+        return False
+    return length > MAX_QUERY_LENGTH or utf16_len(query) > MAX_QUERY_LENGTH
+
+
 def query_params(params: SearchParams, today: date) -> list[tuple[str, str]]:
     """The query string Brave receives for ``params`` (pure).
 
     Raises:
         SearchProviderError: The query is longer than Brave accepts (status 400).
     """
-    if utf16_len(params.query) > MAX_QUERY_LENGTH:
+    if _too_long(params.query):
         raise SearchProviderError(
             PROVIDER_ID, f"Brave search queries cannot exceed {MAX_QUERY_LENGTH} characters", 400
         )
