@@ -5,6 +5,7 @@ units, as the spec's reference implementation counts them, so a truncated line i
 length there and here even with emoji.
 """
 
+import codecs
 from collections.abc import Iterable, Sequence
 
 from .errors import SearchProviderError
@@ -28,11 +29,26 @@ SNIPPET_LIMIT = 240
 QUERY_LIMIT = 120
 MAX_SEARCH_QUERIES = 3
 _ELLIPSIS = "…"
+_MINUTE = 60
+_HOUR = 60 * _MINUTE
+_DAY = 24 * _HOUR
+_WEEK = 7 * _DAY
+_MONTH = 30 * _DAY
+"""A month in :func:`format_age` is 30 days (the ages it prints are rough by design)."""
+_UTF16_ENCODE = codecs.getencoder("utf-16-le")
+"""The codec's encoder itself: ``str.encode("utf-16-le")`` looks the codec up by name on
+every call, which costs more than encoding a snippet."""
 
 
 def utf16_len(text: str) -> int:
-    """Length in UTF-16 code units, as the spec's reference implementation counts."""
-    return len(text.encode("utf-16-le")) // 2
+    """Length in UTF-16 code units, as the spec's reference implementation counts.
+
+    ASCII text (``str.isascii`` reads a flag, it does not scan) is one unit a character,
+    so only other text is encoded to be counted.
+    """
+    if text.isascii():
+        return len(text)
+    return len(_UTF16_ENCODE(text)[0]) // 2
 
 
 def truncate_text(text: str, limit: int) -> str:
@@ -45,9 +61,20 @@ def truncate_text(text: str, limit: int) -> str:
     Returns:
         ``text`` unchanged when it fits, else its head plus ``…`` with total length ``limit``.
     """
-    if utf16_len(text) <= limit:
+    length = len(text)
+    if length * 2 <= limit:
+        return text  # fits even if every character took two units
+    if text.isascii():  # one unit a character: slicing cuts where the encoding would
+        return text if length <= limit else text[: limit - 1] + _ELLIPSIS
+    return _truncate_units(text, limit)
+
+
+def _truncate_units(text: str, limit: int) -> str:
+    """:func:`truncate_text` by encoding to UTF-16, for any text (the general path)."""
+    units = _UTF16_ENCODE(text)[0]
+    if len(units) // 2 <= limit:
         return text
-    units = text.encode("utf-16-le")[: (limit - 1) * 2]
+    units = units[: (limit - 1) * 2]
     # A cut through a surrogate pair leaves half a character; drop it rather than garble.
     head = units.decode("utf-16-le", errors="ignore")
     return head + _ELLIPSIS
@@ -66,14 +93,19 @@ def format_age(seconds: int | None) -> str:
     """
     if not seconds:
         return ""
-    minutes = seconds // 60
-    hours = minutes // 60
-    days = hours // 24
-    for value, unit in ((days // 30, "mo"), (days // 7, "w"), (days, "d"), (hours, "h")):
-        if value > 0:
-            return f"{value}{unit} ago"
-    if minutes > 0:
-        return f"{minutes}m ago"
+    # Floor division by each unit's length in seconds gives what dividing by 60, 60, 24
+    # in turn would (floor division composes for positive divisors); the first unit with
+    # a whole one wins, largest first, without computing the smaller ones.
+    if seconds >= _MONTH:
+        return f"{seconds // _MONTH}mo ago"
+    if seconds >= _WEEK:
+        return f"{seconds // _WEEK}w ago"
+    if seconds >= _DAY:
+        return f"{seconds // _DAY}d ago"
+    if seconds >= _HOUR:
+        return f"{seconds // _HOUR}h ago"
+    if seconds >= _MINUTE:
+        return f"{seconds // _MINUTE}m ago"
     return "just now"
 
 
