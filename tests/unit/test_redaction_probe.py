@@ -16,7 +16,7 @@ from urllib.parse import quote, quote_plus
 import pytest
 
 from websearch_core.models import SearchResponse, SearchSource
-from websearch_core.redaction import _ASCII_LOOKALIKES, Redactor
+from websearch_core.redaction import _ASCII_LOOKALIKES, _KELVIN, Redactor
 from websearch_core.sanitize import clean_response
 
 SEED = 20261202
@@ -113,3 +113,24 @@ def test_a_non_ascii_secret_is_still_found_in_any_case() -> None:
         assert redactor(f"[{echo}]") != f"[{echo}]"
         assert redactor.may_hold(f"[{echo}]")
     assert not redactor.may_hold("Pässe und Wörter")
+
+
+def test_every_look_alike_is_seen_by_its_lead_byte_or_is_the_kelvin_sign() -> None:
+    """The probe replaces look-alikes only when it sees byte c4 or c5, or the Kelvin sign."""
+    for lookalike, _ in _ASCII_LOOKALIKES:
+        lead = lookalike.encode("utf-8")[:1]
+        assert lead in (b"\xc4", b"\xc5") or lookalike == _KELVIN, repr(lookalike)
+
+
+@pytest.mark.parametrize("neighbour", ["ł", "Ą", "ő", "\u2122", "’", ""])
+def test_an_echo_with_a_look_alike_is_found_beside_any_neighbour(neighbour: str) -> None:
+    """Latin Extended-A letters share the look-alikes' lead bytes, the trade mark sign and
+    curly quotes the Kelvin sign's: with or without them the echo is found, and text
+    holding only them stays quiet."""
+    redactor = Redactor([SHORT, KEY])
+    for echo in ("kıss-1234", "\u212aiss-1234", "ki\u017fs-1234", "BSAİk-0123"):
+        for before in ("", "Zażółć "):
+            text = f"{before}{neighbour} said {echo}{neighbour}."
+            assert redactor(text) != text, text
+            assert redactor.may_hold(text), text
+    assert not redactor.may_hold(f"Zażółć {neighbour} gęślą jaźń, \u212a and ı{neighbour}.")

@@ -65,6 +65,8 @@ def test_only_clean_absolute_http_urls_pass(url: str, ok: bool) -> None:
         ({"limit": 3}, 20, 3),
         ({"limit": 3, "num_search_results": 12}, 20, 12),
         ({"num_search_results": 50}, 20, 20),
+        ({}, 150, 100),
+        ({"limit": 7}, None, 7),
     ],
 )
 def test_the_source_cap_is_the_collapsed_count_within_the_provider_max(

@@ -7,6 +7,8 @@ with substring tests. Each is checked here against what the full pass does.
 
 import base64
 import itertools
+import random
+import re
 import sys
 from urllib.parse import quote, urlsplit
 
@@ -17,6 +19,9 @@ from websearch_core.redaction import Redactor
 from websearch_core.sanitize import (
     _CONTROL_IN_LINE,
     _CONTROL_IN_TEXT,
+    _PLAIN_URLS,
+    _URL_FORBIDDEN,
+    _all_plain,
     _kept,
     _needs_cleaning,
     clean_response,
@@ -84,6 +89,7 @@ URLS = [
     "http://\u212aelvin.example/",  # and the Kelvin sign
     "HTTP://EXAMPLE.ORG:8080?Q",
     "https://example.org/a b",
+    "https://a.example/x https://b.example/",  # a space hides inside two plain URLs
     "https://example.org/\x1b[2J",
     "https://example.org",
     "https://example.org/path?q=1#frag",
@@ -233,3 +239,44 @@ def test_a_control_after_an_allowed_unprintable_is_still_found(
 ) -> None:
     cleaned = clean_response(_response(**{field: raw}), cap=10, redactor=Redactor([KEY]))
     assert getattr(cleaned.sources[0], field) == clean
+
+
+def test_every_forbidden_url_character_is_a_space_or_unprintable() -> None:
+    """So URLs run together that are printable and hold no space need no class search."""
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        if _URL_FORBIDDEN.match(char):
+            assert char == " " or not char.isprintable(), hex(code)
+
+
+_BACKTRACKING_PLAIN_URLS = re.compile(
+    r"(?:[hH][tT][tT][pP][sS]?://[a-zA-Z0-9.-]+(?::[0-9]{1,4})?(?:[/?#][^ ]*)?(?: |\Z))+"
+)
+"""The joined-URL pattern as first written, without possessive quantifiers."""
+
+
+def _random_url(rng: random.Random) -> str:
+    scheme = rng.choice(["http://", "https://", "HTTPS://", "hTtP://", "ftp://", "https:/", ""])
+    host = "".join(rng.choice("aZ09.-:_@ſé[]") for _ in range(rng.randrange(0, 6)))
+    port = rng.choice(["", ":", ":8", ":80", ":8080", ":65535", ":1a"])
+    rest = rng.choice(
+        ["", "/", "?q", "#f", "/a:b@c", "/x y", "/p/https://q", "\\x", ":", "https://b"]
+    )
+    return scheme + host + port + rest
+
+
+def test_the_possessive_url_pattern_accepts_what_backtracking_accepts() -> None:
+    """Possessive quantifiers give nothing back; on URLs without spaces, each followed by
+    a space, that changes no answer (seeded random lists of near-miss URLs)."""
+    rng = random.Random(20261202)
+    accepted = 0
+    for _ in range(30_000):
+        urls = [_random_url(rng) for _ in range(rng.randrange(1, 4))]
+        if any(" " in url or not url for url in urls):
+            continue
+        backtracking = _BACKTRACKING_PLAIN_URLS.fullmatch(" ".join(urls)) is not None
+        possessive = _PLAIN_URLS.fullmatch(f"{' '.join(urls)} ") is not None
+        assert possessive is backtracking, urls
+        accepted += possessive
+        assert _all_plain(urls) is (backtracking and all(is_clean_url(url) for url in urls))
+    assert accepted > 200  # the accepting branch was exercised, not only refusals
