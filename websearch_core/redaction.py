@@ -111,8 +111,8 @@ class Redactor:
         characters a case-insensitive match also takes for an ASCII letter
         (:data:`_ASCII_LOOKALIKES`) are first replaced by that letter, so the probe finds
         every match of the mask's pattern. Whether there may be one to replace is asked
-        of their lead bytes and the Kelvin sign (:data:`_KELVIN`). Other
-        secrets are probed in the case-folded text.
+        of their lead bytes and the Kelvin sign (:data:`_KELVIN`). Other secrets are
+        probed in the case-folded text.
         """
         if not self._probes:
             return False
