@@ -7,8 +7,8 @@ to remember it:
   ``num_search_results``, else ``limit``), and bounded citations, related
   questions and search queries, however many results an upstream sends.
 * **Text:** C0/C1 control characters (ESC and BEL among them, with the terminal sequences
-  they start) and bidirectional overrides are removed from titles, snippets and answers;
-  line breaks and tabs are kept where text may have them.
+  they start), bidirectional overrides and lone surrogates are removed from titles,
+  snippets and answers; line breaks and tabs are kept where text may have them.
 * **URLs:** a source or citation URL must be absolute ``http(s)`` with a host, no userinfo
   and nothing around it; otherwise the entry is dropped.
 * **Secrets:** every shape of every credential (:mod:`websearch_core.redaction`) is masked,
@@ -57,9 +57,13 @@ _ESCAPE_SEQUENCE = re.compile(
     r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
 )
 _BIDI = "\u202a-\u202e\u2066-\u2069"
-_CONTROL_IN_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_BIDI}]")
-_CONTROL_IN_TEXT = re.compile(f"[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f{_BIDI}]")
-_URL_FORBIDDEN = re.compile(f"[\\x00-\\x20\\x7f-\\x9f{_BIDI}\\u200b-\\u200f\\ufeff]")
+_SURROGATES = "\ud800-\udfff"
+"""Lone surrogates: JSON may escape one (``"\\ud800"``) and ``json.loads`` decodes it, but
+no encoding can write it, so a terminal, the cache or a UTF-16 count would fail on it (a
+valid pair is decoded to one character and never appears here)."""
+_CONTROL_IN_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_BIDI}{_SURROGATES}]")
+_CONTROL_IN_TEXT = re.compile(f"[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f{_BIDI}{_SURROGATES}]")
+_URL_FORBIDDEN = re.compile(f"[\\x00-\\x20\\x7f-\\x9f{_BIDI}\\u200b-\\u200f\\ufeff{_SURROGATES}]")
 
 
 _USERINFO = re.compile(r"(?i)\b(https?://)[^\s/?#@\[\]]+@")

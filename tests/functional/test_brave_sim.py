@@ -270,6 +270,30 @@ async def test_a_body_nested_past_the_recursion_limit_is_invalid_json(sim: Simul
     assert failure.message == "Brave API returned invalid JSON"
 
 
+async def test_lone_surrogate_escapes_in_a_body_never_reach_the_model_text(
+    sim: Simulator,
+) -> None:
+    body = json.dumps(
+        {
+            "web": {
+                "results": [
+                    {"url": "https://a.example/", "title": "Ti\ud800tle", "description": "d\udc00"},
+                    {"url": "https://b.example/\udfff", "title": "gone"},
+                ]
+            }
+        }
+    )
+    sim["brave"].enqueue(Fault.http(200, body))
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="brave")
+    assert result.error is None
+    assert [(s.title, s.url, s.snippet) for s in result.response.sources] == [
+        ("Title", "https://a.example/", "d")
+    ]
+    assert "Title" in result.text
+    result.text.encode("utf-8")  # writable: what a terminal or the cache needs
+
+
 async def test_oversized_body_past_braves_own_2_mib_cap(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.oversized(size=3 * 1024 * 1024))
     assert isinstance(failure, ResponseTooLargeError)

@@ -5,6 +5,7 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 
+from websearch_core.format import format_for_llm
 from websearch_core.models import SearchCitation, SearchParams, SearchResponse, SearchSource
 from websearch_core.redaction import Redactor, proxy_secrets, redact
 from websearch_core.sanitize import clean_response, clean_text, is_clean_url, source_cap
@@ -95,6 +96,29 @@ def test_a_response_is_capped_cleaned_and_masked() -> None:
     assert cleaned.answer == "the key *** "
     assert cleaned.citations == ()  # a URL carrying the key is dropped, not rewritten
     assert len(cleaned.related_questions) == 20
+
+
+def test_lone_surrogates_from_json_escapes_are_removed_and_their_urls_dropped() -> None:
+    # json.loads decodes '"\\ud800"' to a lone surrogate, which no encoding can write: the
+    # model text (UTF-16 counts), a terminal and the cache would all fail on it.
+    response = SearchResponse(
+        provider="p",
+        answer="an\ud800swer",
+        sources=(
+            SearchSource(
+                title="ti\udc00tle \u00e9", url="https://a.org/", snippet="sn\ud83dip" * 200
+            ),
+            SearchSource(title="t", url="https://b.org/\ud800"),
+        ),
+        related_questions=("q\udfff",),
+    )
+    cleaned = clean_response(response, cap=10)
+    assert cleaned.answer == "answer"
+    assert [(s.title, s.url) for s in cleaned.sources] == [("title \u00e9", "https://a.org/")]
+    assert cleaned.sources[0].snippet == "snip" * 200
+    assert cleaned.related_questions == ("q",)
+    assert "snip" in format_for_llm(cleaned, [])
+    assert not is_clean_url("https://b.org/\ud800")
 
 
 def test_a_clean_response_is_returned_as_is() -> None:
