@@ -20,7 +20,7 @@ from pydantic.v1 import ValidationError as ValidationErrorV1
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
 from websearch_core.client_options import ClientOptions, loop_bound_client
 from websearch_core.closing import AsyncClosing
-from websearch_core.models import Recency, SearchToolResult
+from websearch_core.models import SearchToolResult
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
@@ -162,19 +162,16 @@ class WebSearchTool(BaseTool, ClientOptions, AsyncClosing):
         finally:
             _TOOL_CALL_ID.reset(token)
 
-    def _run(
-        self,
-        query: str,
-        recency: Recency | None = None,
-        limit: int | None = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-        num_search_results: int | None = None,
-    ) -> tuple[str | ToolMessage, dict[str, Any]]:
+    # ``_run`` and ``_arun`` take the arguments as ``*args, **kwargs`` (BaseTool's own
+    # signature) on purpose. LangChain reads the running method's signature and resolves
+    # its type hints on every call (looking for ``run_manager`` and a ``RunnableConfig``
+    # parameter); six typed parameters and a typed tuple return cost ~2-3x what ``Any``
+    # does there. The arguments are the args schema's, already validated by LangChain,
+    # and ``tool_search_params`` takes them in the same order and names.
+
+    def _run(self, *args: Any, **kwargs: Any) -> Any:
         """Search from synchronous code (on its own loop and HTTP session)."""
-        params = tool_search_params(
-            query, recency, limit, max_tokens, temperature, num_search_results
-        )
+        params = tool_search_params(*args, **kwargs)
         try:
             client = self.web_search or self._clients.get(self.new_client)
             result = client.run_sync(params)
@@ -182,19 +179,9 @@ class WebSearchTool(BaseTool, ClientOptions, AsyncClosing):
             raise ToolException(configuration_error_text(error)) from error
         return self._output(result)
 
-    async def _arun(
-        self,
-        query: str,
-        recency: Recency | None = None,
-        limit: int | None = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-        num_search_results: int | None = None,
-    ) -> tuple[str | ToolMessage, dict[str, Any]]:
+    async def _arun(self, *args: Any, **kwargs: Any) -> Any:
         """Search natively on the running loop, reusing the tool's HTTP session."""
-        params = tool_search_params(
-            query, recency, limit, max_tokens, temperature, num_search_results
-        )
+        params = tool_search_params(*args, **kwargs)
         try:
             client = self.web_search or await self._clients.for_running_loop(self.new_client)
             result = await client.run(params)
