@@ -24,15 +24,12 @@ class _ToolResult(Protocol):
 def with_metadata_output(output: ToolOutput, result_type: type[_ToolResult]) -> ToolOutput:
     """``output`` with a ``result_type`` raw output replaced by its metadata and error flag.
 
-    Any other raw output (an error text built before a search ran) is left as it is.
+    Any other raw output (an error text built before a search ran) is left as it is. The
+    output is updated in place: it is the one ``FunctionTool`` just built for this call
+    (every field already set), and building a second one cost more than the swap.
     """
     result = output.raw_output
-    if not isinstance(result, result_type):
-        return output
-    return ToolOutput(
-        tool_name=output.tool_name,
-        blocks=output.blocks,
-        raw_input=output.raw_input,
-        raw_output=result.to_metadata(),
-        is_error=result.is_error,
-    )
+    if isinstance(result, result_type):
+        output.raw_output = result.to_metadata()
+        output.is_error = result.is_error
+    return output

@@ -27,6 +27,7 @@ from websearch_core.settings_errors import configuration_errors
 from websearch_core.tool_errors import configuration_error_text
 
 from ._output import with_metadata_output
+from ._spans import function_tool_acall, function_tool_call
 
 __all__ = ["WebFetchArgs", "WebFetchFunctionTool", "create_web_fetch_tool", "web_fetch_metadata"]
 
@@ -93,7 +94,7 @@ class WebFetchFunctionTool(FunctionTool, AsyncClosing):
     def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Fetch synchronously (safe inside a running event loop)."""
         try:
-            output = super().call(*args, **kwargs)
+            output = function_tool_call(self, *args, **kwargs)
         except (ValidationError, ConfigurationError, TypeError) as error:
             return self._error_output(error, args, kwargs)
         return with_metadata_output(output, FetchToolResult)
@@ -101,7 +102,7 @@ class WebFetchFunctionTool(FunctionTool, AsyncClosing):
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Fetch on the running loop."""
         try:
-            output = await super().acall(*args, **kwargs)
+            output = await function_tool_acall(self, *args, **kwargs)
         except (ValidationError, ConfigurationError, TypeError) as error:
             return self._error_output(error, args, kwargs)
         return with_metadata_output(output, FetchToolResult)

@@ -22,6 +22,7 @@ from websearch_core.tool_errors import configuration_error_text, invalid_argumen
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 from ._output import with_metadata_output
+from ._spans import function_tool_acall, function_tool_call
 
 if TYPE_CHECKING:
     # The client (its providers, transport and filters) loads when a tool is built, not
@@ -73,7 +74,7 @@ class WebSearchFunctionTool(FunctionTool, AsyncClosing):
         """Search synchronously (safe inside a running event loop)."""
         try:
             arguments = _checked_arguments(args, kwargs)
-            output = super().call(**arguments)
+            output = function_tool_call(self, **arguments)
         except (ValidationError, ConfigurationError) as error:
             return self._error_output(error, args, kwargs)
         return with_metadata_output(output, SearchToolResult)
@@ -82,7 +83,7 @@ class WebSearchFunctionTool(FunctionTool, AsyncClosing):
         """Search on the running loop."""
         try:
             arguments = _checked_arguments(args, kwargs)
-            output = await super().acall(**arguments)
+            output = await function_tool_acall(self, **arguments)
         except (ValidationError, ConfigurationError) as error:
             return self._error_output(error, args, kwargs)
         return with_metadata_output(output, SearchToolResult)
@@ -109,19 +110,26 @@ class WebSearchFunctionTool(FunctionTool, AsyncClosing):
         )
 
 
+_ARGUMENT_NAMES = tuple(WebSearchArgs.model_fields)
+"""The arguments in order, for a call that passes some positionally."""
+
+
 def _checked_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
     """The call's arguments as keywords, validated as the LangChain tool validates them.
 
     Raises:
         pydantic.ValidationError: An argument is unknown, missing or out of range.
     """
-    names = list(WebSearchArgs.model_fields)
-    positional = dict(zip(names, args, strict=False))
-    extra = {f"positional argument {index}": value for index, value in enumerate(args)}
-    extra = dict(list(extra.items())[len(names) :])
-    arguments = {**positional, **extra, **kwargs}
-    _CheckedArgs.model_validate(arguments)
-    return arguments
+    if args:
+        positional = dict(zip(_ARGUMENT_NAMES, args, strict=False))
+        extra = {
+            f"positional argument {index}": value
+            for index, value in enumerate(args)
+            if index >= len(_ARGUMENT_NAMES)
+        }
+        kwargs = {**positional, **extra, **kwargs}
+    _CheckedArgs.model_validate(kwargs)
+    return kwargs
 
 
 class WebSearchToolSpec(BaseToolSpec, AsyncClosing):

@@ -8,6 +8,8 @@ import pytest_asyncio
 from langchain_core.messages import ToolMessage
 from langchain_core.messages.tool import ToolCall
 from langchain_core.utils.function_calling import convert_to_openai_tool
+from llama_index.core.instrumentation import get_dispatcher
+from llama_index.core.instrumentation.span_handlers import SimpleSpanHandler
 
 from langchain_websearch import WebFetchInput, WebFetchTool
 from llamaindex_websearch import WebFetchArgs, create_web_fetch_tool
@@ -144,6 +146,22 @@ async def test_llamaindex_failures_are_error_outputs(server: PageServer) -> None
     assert invalid.is_error and "max_chars" in invalid.content
     assert missing.is_error and missing.content.startswith("Error: invalid web_fetch arguments")
     assert server.hits["/a"] == 0
+
+
+async def test_llamaindex_acall_opens_one_span(server: PageServer) -> None:
+    # As for a plain FunctionTool: our override's span, not a second one nested in it.
+    dispatcher = get_dispatcher()
+    spans = SimpleSpanHandler()
+    dispatcher.add_span_handler(spans)
+    try:
+        async with create_web_fetch_tool(allow_private_addresses=True) as tool:
+            output = await tool.acall(url=server.url("/a"))
+    finally:
+        dispatcher.span_handlers.remove(spans)
+    assert not output.is_error
+    assert [span.id_.split("-")[0] for span in spans.completed_spans] == [
+        "WebFetchFunctionTool.acall"
+    ]
 
 
 def test_llamaindex_sync_call(server_in_thread: str) -> None:

@@ -3,12 +3,14 @@
 import json
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 from llama_index.core.agent.workflow import AgentOutput, FunctionAgent, ToolCallResult
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+from llama_index.core.instrumentation import get_dispatcher
+from llama_index.core.instrumentation.span_handlers import SimpleSpanHandler
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool, ToolOutput
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
@@ -128,6 +130,42 @@ async def test_acall(sim: Simulator) -> None:
     assert first.raw_output["response"]["provider"] == "brave"
     assert "https://site1.example.org/go" in second.content
     assert sim["brave"].requests[0].query_dict()["freshness"] == "pw"
+
+
+@pytest.fixture
+def spans() -> Iterator[SimpleSpanHandler]:
+    """Every instrumentation span LlamaIndex opens while the test runs."""
+    dispatcher = get_dispatcher()
+    handler = SimpleSpanHandler()
+    dispatcher.add_span_handler(handler)
+    yield handler
+    dispatcher.span_handlers.remove(handler)
+
+
+def _span_names(handler: SimpleSpanHandler) -> list[str]:
+    return [span.id_.split("-")[0] for span in handler.completed_spans]
+
+
+async def test_acall_opens_one_span_as_a_plain_function_tool_does(
+    sim: Simulator, spans: SimpleSpanHandler
+) -> None:
+    # LlamaIndex spans FunctionTool.acall and every override of it; running the base
+    # body inside our override must not open a second, nested span of the same name.
+    spec = _spec(sim)
+    (tool,) = spec.to_tool_list()
+    try:
+        output = await tool.acall(query="rust")
+    finally:
+        await spec.aclose()
+    assert not output.is_error
+    assert _span_names(spans) == ["WebSearchFunctionTool.acall"]
+    assert spans.completed_spans[0].parent_id is None
+
+
+def test_call_opens_one_span_too(threaded_sim: Simulator, spans: SimpleSpanHandler) -> None:
+    output = _tool(threaded_sim).call(query="rust")
+    assert not output.is_error
+    assert _span_names(spans) == ["WebSearchFunctionTool.call"]
 
 
 async def test_fallback_is_recorded_in_raw_output(sim: Simulator) -> None:
