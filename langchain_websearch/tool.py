@@ -38,19 +38,23 @@ class WebSearchInput(ToolArguments):
 
 
 def _plain_signature(model: type[BaseModel]) -> inspect.Signature:
-    """``model``'s signature with each field's own type, its constraints left to the model.
+    """``model``'s signature with each field's type written out, its constraints left out.
 
     LangChain reads the args schema's signature twice on every call (looking for injected
-    arguments) and rebuilds each annotation as it goes. Pydantic's signature wraps every
-    bounded field in ``Annotated[int | None, Strict(), Ge(), Le()]``, which makes those two
-    reads cost several times what the types alone do. The parameters, kinds and defaults
-    stay pydantic's; validation and the JSON schema the model sees are untouched.
+    arguments) and rebuilds every generic annotation it finds, argument by argument: each
+    ``int | None`` becomes a new ``Union``, ``Optional[Literal[...]]`` a new ``Union`` of a
+    new ``Literal``. Pydantic's signature also wraps every bounded field in
+    ``Annotated[int | None, Strict(), Ge(), Le()]``. Written as text (as under ``from
+    __future__ import annotations``) each type still reads the same to a person and costs
+    those reads nothing; no field is an injected argument, which is all LangChain looks
+    for there. The parameters, kinds and defaults stay pydantic's; validation and the JSON
+    schema the model sees are untouched.
     """
     signature = inspect.signature(model)
     fields = model.model_fields
     return signature.replace(
         parameters=[
-            parameter.replace(annotation=fields[name].annotation)
+            parameter.replace(annotation=inspect.formatannotation(fields[name].annotation))
             for name, parameter in signature.parameters.items()
         ]
     )

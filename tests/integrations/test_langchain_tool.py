@@ -93,9 +93,10 @@ def test_tool_metadata() -> None:
 
 
 def test_the_lighter_signature_shows_a_model_exactly_the_same_tool() -> None:
-    # WebSearchInput's signature drops pydantic's constraint wrappers (LangChain reads it
-    # on every call); a twin schema keeping pydantic's own signature must look the same
-    # to LangChain and to a model, constraints included.
+    # WebSearchInput's signature writes each field's type as text, without pydantic's
+    # constraint wrappers (LangChain reads it twice on every call); a twin schema keeping
+    # pydantic's own signature must look the same to LangChain and to a model,
+    # constraints included.
     class Twin(ToolArguments):
         pass
 
@@ -107,7 +108,9 @@ def test_the_lighter_signature_shows_a_model_exactly_the_same_tool() -> None:
         (p.name, p.kind, p.default) for p in pydantics.parameters.values()
     ]
     for name, parameter in ours.parameters.items():
-        assert parameter.annotation == WebSearchInput.model_fields[name].annotation
+        field_type = WebSearchInput.model_fields[name].annotation
+        assert parameter.annotation == inspect.formatannotation(field_type)
+        assert eval(parameter.annotation, vars(typing)) == field_type
     twin_tool = WebSearchTool(args_schema=Twin)
     assert convert_to_openai_tool(WebSearchTool()) == convert_to_openai_tool(twin_tool)
     shown = [WebSearchTool().tool_call_schema, twin_tool.tool_call_schema]
