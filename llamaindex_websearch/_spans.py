@@ -9,12 +9,13 @@ whole call, arguments and result, so the adapters run ``FunctionTool``'s body di
 span handlers see one span per call, as for a plain ``FunctionTool``.
 """
 
+import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 from llama_index.core.tools import FunctionTool, ToolOutput
 
-__all__ = ["function_tool_acall", "function_tool_call"]
+__all__ = ["function_tool_acall", "function_tool_call", "sign_spanned_methods"]
 
 
 def _without_span(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -29,3 +30,16 @@ function_tool_acall = cast(
     "Callable[..., Awaitable[ToolOutput]]", _without_span(FunctionTool.acall)
 )
 """``FunctionTool.acall(self, *args, **kwargs)`` with no span of its own."""
+
+
+def sign_spanned_methods(cls: type, *names: str) -> None:
+    """Store the signature of each named span-wrapped method of ``cls`` on its function.
+
+    The span around every call reads ``inspect.signature`` of the method (to bind the
+    call's arguments for span handlers). A function carrying ``__signature__`` is answered
+    from it instead of its code being read again: about half of that read (~6 us a call).
+    The signature is the function's own, so span handlers see exactly what they saw.
+    """
+    for name in names:
+        function = _without_span(cls.__dict__[name])
+        function.__signature__ = inspect.signature(function)  # type: ignore[attr-defined]

@@ -27,7 +27,7 @@ from websearch_core.settings_errors import configuration_errors
 from websearch_core.tool_errors import configuration_error_text
 
 from ._output import with_metadata_output
-from ._spans import function_tool_acall, function_tool_call
+from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 
 __all__ = ["WebFetchArgs", "WebFetchFunctionTool", "create_web_fetch_tool", "web_fetch_metadata"]
 
@@ -129,6 +129,9 @@ class WebFetchFunctionTool(FunctionTool, AsyncClosing):
             is_error=True,
             exception=error,
         )
+
+
+sign_spanned_methods(WebFetchFunctionTool, "call", "acall")
 
 
 def web_fetch_metadata(name: str = FETCH_TOOL_NAME) -> ToolMetadata:

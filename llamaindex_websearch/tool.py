@@ -22,7 +22,7 @@ from websearch_core.tool_errors import configuration_error_text, invalid_argumen
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 from ._output import with_metadata_output
-from ._spans import function_tool_acall, function_tool_call
+from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 
 if TYPE_CHECKING:
     # The client (its providers, transport and filters) loads when a tool is built, not
@@ -109,6 +109,8 @@ class WebSearchFunctionTool(FunctionTool, AsyncClosing):
             exception=error,
         )
 
+
+sign_spanned_methods(WebSearchFunctionTool, "call", "acall")
 
 _ARGUMENT_NAMES = tuple(WebSearchArgs.model_fields)
 """The arguments in order, for a call that passes some positionally."""

@@ -1,5 +1,6 @@
 """The LlamaIndex ``web_search`` tool and tool spec, against the simulator."""
 
+import inspect
 import json
 import subprocess
 import sys
@@ -10,10 +11,12 @@ import pytest
 from llama_index.core.agent.workflow import AgentOutput, FunctionAgent, ToolCallResult
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
 from llama_index.core.instrumentation import get_dispatcher
+from llama_index.core.instrumentation.span import SimpleSpan
 from llama_index.core.instrumentation.span_handlers import SimpleSpanHandler
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool, ToolOutput
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
+from pydantic import Field
 
 from llamaindex_websearch import (
     WebSearchArgs,
@@ -132,22 +135,40 @@ async def test_acall(sim: Simulator) -> None:
     assert sim["brave"].requests[0].query_dict()["freshness"] == "pw"
 
 
+class _SpanRecorder(SimpleSpanHandler):
+    """A span handler that also keeps the arguments each span was opened with."""
+
+    arguments: list[dict[str, Any]] = Field(default_factory=list)
+
+    def new_span(
+        self,
+        id_: str,
+        bound_args: inspect.BoundArguments,
+        instance: Any | None = None,
+        parent_span_id: str | None = None,
+        tags: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> SimpleSpan:
+        self.arguments.append(dict(bound_args.arguments))
+        return super().new_span(id_, bound_args, instance, parent_span_id, tags, **kwargs)
+
+
 @pytest.fixture
-def spans() -> Iterator[SimpleSpanHandler]:
+def spans() -> Iterator[_SpanRecorder]:
     """Every instrumentation span LlamaIndex opens while the test runs."""
     dispatcher = get_dispatcher()
-    handler = SimpleSpanHandler()
+    handler = _SpanRecorder()
     dispatcher.add_span_handler(handler)
     yield handler
     dispatcher.span_handlers.remove(handler)
 
 
-def _span_names(handler: SimpleSpanHandler) -> list[str]:
+def _span_names(handler: _SpanRecorder) -> list[str]:
     return [span.id_.split("-")[0] for span in handler.completed_spans]
 
 
 async def test_acall_opens_one_span_as_a_plain_function_tool_does(
-    sim: Simulator, spans: SimpleSpanHandler
+    sim: Simulator, spans: _SpanRecorder
 ) -> None:
     # LlamaIndex spans FunctionTool.acall and every override of it; running the base
     # body inside our override must not open a second, nested span of the same name.
@@ -160,12 +181,14 @@ async def test_acall_opens_one_span_as_a_plain_function_tool_does(
     assert not output.is_error
     assert _span_names(spans) == ["WebSearchFunctionTool.acall"]
     assert spans.completed_spans[0].parent_id is None
+    assert spans.arguments == [{"kwargs": {"query": "rust"}}]
 
 
-def test_call_opens_one_span_too(threaded_sim: Simulator, spans: SimpleSpanHandler) -> None:
+def test_call_opens_one_span_too(threaded_sim: Simulator, spans: _SpanRecorder) -> None:
     output = _tool(threaded_sim).call(query="rust")
     assert not output.is_error
     assert _span_names(spans) == ["WebSearchFunctionTool.call"]
+    assert spans.arguments == [{"kwargs": {"query": "rust"}}]
 
 
 async def test_fallback_is_recorded_in_raw_output(sim: Simulator) -> None:
