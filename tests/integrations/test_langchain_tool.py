@@ -214,8 +214,19 @@ def test_the_run_methods_give_langchain_nothing_to_resolve_per_call() -> None:
     # LangChain resolves the running method's type hints on every call; typed parameters
     # made that a large part of the tool's own cost. The arguments' types live in the
     # args schema, which validates them before the method runs.
+    # Their signatures are stored on them, so that per-call read is cheap too.
+    Parameter = inspect.Parameter
+    own = inspect.Signature(
+        [
+            Parameter("self", Parameter.POSITIONAL_OR_KEYWORD),
+            Parameter("args", Parameter.VAR_POSITIONAL, annotation=Any),
+            Parameter("kwargs", Parameter.VAR_KEYWORD, annotation=Any),
+        ],
+        return_annotation=Any,
+    )
     for method in (WebSearchTool._run, WebSearchTool._arun):
         assert set(typing.get_type_hints(method).values()) == {Any}
+        assert vars(method)["__signature__"] == own
 
 
 async def test_fallback_is_recorded_in_the_artifact(sim: Simulator) -> None:
