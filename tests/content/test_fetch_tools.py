@@ -8,8 +8,8 @@ import pytest_asyncio
 from langchain_core.messages import ToolMessage
 from langchain_core.messages.tool import ToolCall
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from llama_index.core.instrumentation import get_dispatcher
 from llama_index.core.instrumentation.span_handlers import SimpleSpanHandler
+from llama_index_instrumentation import get_dispatcher
 
 from langchain_websearch import WebFetchInput, WebFetchTool
 from llamaindex_websearch import WebFetchArgs, create_web_fetch_tool

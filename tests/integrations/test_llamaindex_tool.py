@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from llama_index.core.agent.workflow import AgentOutput, FunctionAgent, ToolCallResult
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
-from llama_index.core.instrumentation import get_dispatcher
 from llama_index.core.instrumentation.span import SimpleSpan
 from llama_index.core.instrumentation.span_handlers import SimpleSpanHandler
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool, ToolOutput
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
+from llama_index_instrumentation import get_dispatcher
 from pydantic import Field
 
 from llamaindex_websearch import (
