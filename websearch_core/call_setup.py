@@ -19,6 +19,7 @@ its first search, so importing the client stays light.
 from typing import TYPE_CHECKING
 
 from .credentials import Credentials
+from .errors import ConfigurationError
 from .models import Attempt, SearchResponse
 from .orchestration import (
     Budget,
@@ -30,6 +31,7 @@ from .orchestration import (
     call_redactor,
     resolve_candidates,
 )
+from .orchestration.plan import ChainOrder
 from .prompts import SEARCH_SYSTEM_PROMPT
 from .providers import ProviderContext
 from .redaction import Redactor
@@ -59,7 +61,7 @@ class CallSetup:
         browser: The client's headless browser.
     """
 
-    __slots__ = ("_key", "_ledger", "_redactor", "context")
+    __slots__ = ("_key", "_ledger", "_order", "_redactor", "context")
 
     def __init__(
         self,
@@ -86,6 +88,7 @@ class CallSetup:
             browser=browser,
         )
         self._ledger: _LedgerConfig | None = None
+        self._order: ChainOrder | None = None
         self._redactor: tuple[int, Redactor] | None = None
 
     def serves(
@@ -101,16 +104,33 @@ class CallSetup:
         )
 
     def plan(self, forced: str | None) -> ChainPlan:
-        """The providers this search tries (availability is asked again every time)."""
-        settings = self.context.settings
-        return resolve_candidates(
-            self.context,
-            forced=forced,
-            preferred=settings.provider,
-            excluded=settings.exclude,
-            listed=settings.providers,
-            fallback=settings.fallback,
-        )
+        """The providers this search tries (availability is asked again every time).
+
+        What the settings decide (ids checked, exclusions, the order) is worked out on the
+        first search and kept; settings naming an unknown id keep that error, raised by
+        every search as :func:`resolve_candidates` words it (naming ``forced`` too).
+        """
+        order = self._order
+        if order is None:
+            settings = self.context.settings
+            try:
+                order = ChainOrder.of(
+                    preferred=settings.provider,
+                    excluded=settings.exclude,
+                    listed=settings.providers,
+                    fallback=settings.fallback,
+                )
+            except ConfigurationError:
+                return resolve_candidates(
+                    self.context,
+                    forced=forced,
+                    preferred=settings.provider,
+                    excluded=settings.exclude,
+                    listed=settings.providers,
+                    fallback=settings.fallback,
+                )
+            self._order = order
+        return order.resolve(self.context, forced)
 
     @staticmethod
     def guarded(store: StateStore) -> FailSafeStore:

@@ -11,6 +11,7 @@ plan can be built and inspected before anything is sent.
 """
 
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from ..errors import ConfigurationError, ProviderNotConfiguredError
@@ -24,7 +25,7 @@ from ..providers import (
     get_provider,
 )
 
-__all__ = ["ChainPlan", "resolve_candidates"]
+__all__ = ["ChainOrder", "ChainPlan", "resolve_candidates"]
 
 
 @dataclass(slots=True)
@@ -61,43 +62,113 @@ def resolve_candidates(
     Raises:
         ConfigurationError: Some id is unknown; the message names every unknown id.
     """
-    # The auto chain asks the credential store about every provider without a key: one
-    # look at its file serves them all (this step never awaits).
-    with context.credentials.store_held():
-        excluded_ids = set(excluded)
-        _check_known([forced, preferred, *excluded_ids, *listed])
-        plan = ChainPlan(providers=[])
-        if forced and forced != "auto":
-            if _force(plan, get_provider(forced), context, excluded_ids):
-                return plan
-            preferred = None
-        if preferred:
-            # Pinned (no fallback): an unavailable preferred provider is reported, not skipped.
-            pinned = not fallback
-            _add_explicit(
-                plan, get_provider(preferred), context, excluded_ids, report_unavailable=pinned
-            )
-            if pinned:
-                return plan
-        # An explicit list replaces the auto order, and each entry is explicit.
-        rest = [pid for pid in (dict.fromkeys(listed) if listed else order) if pid != preferred]
-        for provider_id in rest:
-            provider = get_provider(provider_id)
-            if listed:
-                _add_explicit(plan, provider, context, excluded_ids, report_unavailable=True)
-            elif provider_id not in excluded_ids and provider.is_available(context):
-                plan.providers.append(provider)
-        if forced and not plan.providers and len(plan.failures) == 1:
-            # The forced provider's why, then what the (empty) fallback chain had to say.
-            provider, error = plan.failures[0]
-            if isinstance(error, ProviderNotConfiguredError):
-                error.message = f"{error.message}: {NO_PROVIDER_MESSAGE}"
-                error.args = (error.message,)
-        return plan
+    excluded = tuple(excluded)  # read once, whatever iterable it is
+    _check_known([forced, preferred, *excluded, *listed])
+    chain_order = ChainOrder.of(
+        preferred=preferred, excluded=excluded, listed=listed, fallback=fallback, order=order
+    )
+    return chain_order.resolve(context, forced)
+
+
+@dataclass(frozen=True, slots=True)
+class ChainOrder:
+    """What resolution takes from the settings alone, checked once for a client's searches.
+
+    The ids, the exclusions and the order do not change while a client's settings stay the
+    same (and the registry never does); which providers are available does, so
+    :meth:`resolve` asks that again every search. Build with :meth:`of`.
+    """
+
+    preferred: str | None
+    excluded: frozenset[str]
+    pinned: bool
+    """``fallback = false``: the preferred provider runs alone."""
+    listed: bool
+    """An explicit list: every entry is explicit, and reported when it cannot run."""
+    order: tuple[str, ...]
+    """The whole order (a list without repeats, else the auto order)."""
+    after_preferred: tuple[str, ...]
+    """:attr:`order` without the preferred provider, who is tried first."""
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        preferred: str | None,
+        excluded: Iterable[str],
+        listed: Sequence[str],
+        fallback: bool,
+        order: Sequence[str] = SEARCH_PROVIDER_ORDER,
+    ) -> "ChainOrder":
+        """The settings' part of a plan (arguments as :func:`resolve_candidates` takes them).
+
+        Raises:
+            ConfigurationError: Some id is unknown; the message names every unknown id.
+        """
+        excluded_ids = frozenset(excluded)
+        _check_known([preferred, *excluded_ids, *listed])
+        whole = tuple(dict.fromkeys(listed) if listed else order)
+        return cls(
+            preferred=preferred,
+            excluded=excluded_ids,
+            pinned=not fallback,
+            listed=bool(listed),
+            order=whole,
+            after_preferred=tuple(pid for pid in whole if pid != preferred),
+        )
+
+    def resolve(self, context: ProviderContext, forced: str | None = None) -> ChainPlan:
+        """This search's plan: ``forced`` (``"auto"`` or ``None``: none), then the order.
+
+        Raises:
+            ConfigurationError: ``forced`` is not a registered id.
+        """
+        forcing = forced if forced != "auto" else None
+        if forcing and forcing not in PROVIDER_REGISTRY:
+            _check_known((forcing,))
+        excluded = self.excluded
+        preferred = self.preferred
+        # The auto chain asks the credential store about every provider without a key: one
+        # look at its file serves them all (this step never awaits).
+        with context.credentials.store_held():
+            plan = ChainPlan(providers=[])
+            if forcing:
+                if _force(plan, get_provider(forcing), context, excluded):
+                    return plan
+                preferred = None
+            if preferred:
+                # Pinned (no fallback): an unavailable preferred provider is reported, not
+                # skipped.
+                _add_explicit(
+                    plan,
+                    get_provider(preferred),
+                    context,
+                    excluded,
+                    report_unavailable=self.pinned,
+                )
+                if self.pinned:
+                    return plan
+            # An explicit list replaces the auto order, and each entry is explicit.
+            for provider_id in self.after_preferred if preferred else self.order:
+                provider = get_provider(provider_id)
+                if self.listed:
+                    _add_explicit(plan, provider, context, excluded, report_unavailable=True)
+                elif provider_id not in excluded and provider.is_available(context):
+                    plan.providers.append(provider)
+            if forced and not plan.providers and len(plan.failures) == 1:
+                _add_empty_fallback(plan.failures[0][1])
+            return plan
+
+
+def _add_empty_fallback(error: BaseException) -> None:
+    """After a forced provider's why, what the (empty) fallback chain had to say."""
+    if isinstance(error, ProviderNotConfiguredError):
+        error.message = f"{error.message}: {NO_PROVIDER_MESSAGE}"
+        error.args = (error.message,)
 
 
 def _force(
-    plan: ChainPlan, provider: SearchProvider, context: ProviderContext, excluded: set[str]
+    plan: ChainPlan, provider: SearchProvider, context: ProviderContext, excluded: AbstractSet[str]
 ) -> bool:
     """Put a forced provider alone in the plan; False (and a skip) when it cannot run."""
     provider_id = provider.info.id
@@ -116,7 +187,7 @@ def _force(
     return False
 
 
-def _why_unavailable(provider: SearchProvider, excluded: set[str]) -> str:
+def _why_unavailable(provider: SearchProvider, excluded: AbstractSet[str]) -> str:
     """What keeps ``provider`` from running: exclusion, or the setup it is missing."""
     info = provider.info
     if info.id in excluded:
@@ -139,7 +210,7 @@ def _add_explicit(
     plan: ChainPlan,
     provider: SearchProvider,
     context: ProviderContext,
-    excluded: set[str],
+    excluded: AbstractSet[str],
     *,
     report_unavailable: bool,
 ) -> None:
