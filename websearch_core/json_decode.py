@@ -6,11 +6,12 @@ ships): on the call path that difference is most of what decoding costs us.
 
 The two agree on every JSON text both accept: same values, same types, the last of duplicate
 keys, ``NaN`` and ``Infinity``, big integers, ``1e400`` as infinity. They differ only where
-jiter is stricter: a UTF-8 byte-order mark, UTF-16 or UTF-32 bytes, and lone surrogate
-escapes (``"\\ud800"``), which ``json.loads`` accepts. So whatever jiter refuses is handed to
-``json.loads``, which either decodes it as before or raises the very ``JSONDecodeError`` (or
-``UnicodeDecodeError``) with the message callers have always seen: a body decodes, or fails
-to, exactly as it did with ``json.loads`` alone, and only valid bodies take the fast path. The
+jiter is stricter: a UTF-8 byte-order mark, UTF-16 or UTF-32 bytes, lone surrogate escapes
+(``"\\ud800"``) and text holding a lone surrogate character, which ``json.loads`` accepts.
+So whatever jiter refuses is handed to ``json.loads``, which either decodes it as before or
+raises the very ``JSONDecodeError`` (or ``UnicodeDecodeError``, or ``TypeError`` for a value
+that is not text) with the message callers have always seen: a body decodes, or fails to,
+exactly as it did with ``json.loads`` alone, and only valid bodies take the fast path. The
 one exception: a body nested too deeply for ``json.loads`` (which recurses per level) used to
 raise ``RecursionError``, past every caller's ``except ValueError``; it is now a ``ValueError``,
 so the provider reports invalid JSON and the chain moves on.
@@ -45,7 +46,10 @@ def json_loads(data: bytes | str) -> Any:
     """
     try:
         return from_json(data)
-    except ValueError:
+    except (ValueError, TypeError):
+        # TypeError: text holding a lone surrogate (a string taken out of a decoded body,
+        # where a "\\ud800" escape put one), which jiter cannot encode to read. json.loads
+        # reads it; and for a value of the wrong type it raises its own TypeError, as before.
         pass
     try:
         return json.loads(data)

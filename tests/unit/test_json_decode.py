@@ -42,7 +42,7 @@ _SCALARS = (
     | st.booleans()
     | st.integers(min_value=-(10**40), max_value=10**40)
     | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text()
+    | st.text(st.characters(exclude_categories=()))  # lone surrogates too
 )
 _VALUES = st.recursive(
     _SCALARS,
@@ -73,9 +73,11 @@ def test_any_json_text_decodes_as_json_loads_does(value: object, ensure_ascii: b
         '{"a": "\u00e9"}'.encode("utf-16"),
         '{"a": "\u00e9"}'.encode("utf-32"),
         '{"a": "\u00e9"}'.encode("utf-16-le"),
+        '["a\ud800", "\udfff"]',  # text holding lone surrogates (jiter: TypeError)
+        '{"k": "\ud83d"}',
     ],
 )
-def test_what_jiter_refuses_but_json_loads_accepts_still_decodes(body: bytes) -> None:
+def test_what_jiter_refuses_but_json_loads_accepts_still_decodes(body: bytes | str) -> None:
     assert repr(json_loads(body)) == repr(json.loads(body))
 
 
@@ -103,3 +105,12 @@ def test_nesting_past_the_recursion_limit_is_a_value_error_not_a_recursion_error
 def test_nesting_jiter_refuses_but_json_loads_follows_still_decodes() -> None:
     body = b"[" * 300 + b"1" + b"]" * 300
     assert repr(json_loads(body)) == repr(json.loads(body))
+
+
+@pytest.mark.parametrize("value", [None, 12, ["[1]"]])
+def test_a_value_that_is_not_text_raises_json_loads_own_type_error(value: object) -> None:
+    with pytest.raises(TypeError) as expected:
+        json.loads(value)  # type: ignore[arg-type]
+    with pytest.raises(TypeError) as raised:
+        json_loads(value)  # type: ignore[arg-type]
+    assert str(raised.value) == str(expected.value)
