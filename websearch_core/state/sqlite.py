@@ -28,7 +28,9 @@ Why it is built this way:
 * Write-behind for counts nothing can refuse: when no window of a reservation has a cap
   (no budget, the usual case), :meth:`SQLiteStore.reserve_unless_marked` only reads (the
   cooldown mark, the failure counter, the counts) and counts in memory
-  (:mod:`._pending`); the store's thread writes what piled up in one transaction
+  (:mod:`._pending`); that read is reused while ``PRAGMA data_version`` and the
+  connection's own change count say the file has not moved (:mod:`._seen`). The store's
+  thread writes what piled up in one transaction
   :data:`FLUSH_AFTER` seconds after the first of them, and on close. This process reads
   its own counts at once; other processes see them within that interval. A crash loses
   at most those pending counts, of providers without a budget: a count, never a budget
@@ -54,11 +56,11 @@ from pathlib import Path
 from typing import Final, TypeVar, cast
 
 from ._pending import Batch, PendingUsage
+from ._seen import ProviderRows, SeenRows, mark_from_row
 from ._threaded import ThreadedStore
 from .base import (
     CachedEntry,
     CorruptStateError,
-    MarkKind,
     ProviderMark,
     StateStoreError,
     UsageGrant,
@@ -138,14 +140,18 @@ ON CONFLICT (provider, period) DO UPDATE SET
 """
 """``_INCREMENT_USAGE`` by ``?3`` at once: a flush of pending counts."""
 
-_MARK_FAILURES_USAGE: Final = """
+_PROVIDER_ROWS: Final = """
 SELECT m.kind, m.until, m.reason, m.failures, m.set_at, m.scope,
-    (SELECT count FROM failures WHERE provider = ?1),
-    (SELECT count FROM usage WHERE provider = ?1 AND period = ?3 AND expires_at > ?4)
-FROM (SELECT 1) LEFT JOIN marks AS m ON m.provider = ?1 AND m.until > ?2
+    (SELECT count FROM failures WHERE provider = ?1), u.count, u.expires_at
+FROM (SELECT 1)
+LEFT JOIN marks AS m ON m.provider = ?1
+LEFT JOIN usage AS u ON u.provider = ?1 AND u.period = ?2
 """
-"""Everything a reservation without a cap needs, in one row: the mark active at ``?2``
-(all ``NULL`` when none), the failure counter and the live count of period ``?3``."""
+"""What a reservation without a cap reads, in one row and whatever its expiry (see
+:class:`._seen.ProviderRows`): the mark (all ``NULL`` when none), the failure counter and
+the ``usage`` row of period ``?2``."""
+
+_USAGE_ROW: Final = "SELECT count, expires_at FROM usage WHERE provider = ? AND period = ?"
 
 _ACTIVE_MARK: Final = (
     "SELECT kind, until, reason, failures, set_at, scope FROM marks "
@@ -203,6 +209,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._inline: sqlite3.Connection | None = None
         self._inline_lock = threading.Lock()
         self._inline_writes = 0  # since the last checkpoint
+        self._seen = SeenRows()  # the inline connection's last reads (see _provider_rows)
         # Counts of reservations without a cap, written behind (see the module docstring).
         self._pending = PendingUsage()
         self._flush_timer: threading.Timer | None = None
@@ -335,6 +342,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
     def _close_inline(self) -> None:
         conn, self._inline = self._inline, None
+        self._seen.forget()
         if conn is not None:
             with contextlib.suppress(sqlite3.Error):
                 conn.close()
@@ -414,7 +422,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         def query(conn: sqlite3.Connection) -> ProviderMark | None:
             row = conn.execute(_ACTIVE_MARK, (provider, now)).fetchone()
-            return None if row is None else _mark_from_row(row)
+            return None if row is None else mark_from_row(row)
 
         return await self._read(query)
 
@@ -455,7 +463,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 "WHERE until > ? ORDER BY provider",
                 (now,),
             ).fetchall()
-            return {row[0]: _mark_from_row(row[1:]) for row in rows}
+            return {row[0]: mark_from_row(row[1:]) for row in rows}
 
         return await self._read(query)
 
@@ -558,17 +566,16 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
         if not windows or any(w.limit is not None for w in windows):
             return await self._run_write(self._reserve_unless_marked_now(provider, windows, now))
-        first = windows[0]
+        periods = tuple(w.period for w in windows)
         spans = tuple((w.period, w.expires_at) for w in windows)
 
         def reserve_behind(generation: int | None, conn: sqlite3.Connection) -> UsageGrant:
             wall_now = time.time()
-            rows = conn.execute(_MARK_FAILURES_USAGE, (provider, now, first.period, wall_now))
-            row = rows.fetchall()[0]
-            if row[0] is not None:
-                return UsageGrant(granted=False, counts=(), mark=_mark_from_row(row[:6]))
-            stored = [int(row[7] or 0)]
-            stored += (_live_count(conn, provider, w.period, wall_now) for w in windows[1:])
+            rows = self._provider_rows(conn, generation, provider, periods)
+            mark = rows.mark_at(now)
+            if mark is not None:
+                return UsageGrant(granted=False, counts=(), mark=mark)
+            stored = rows.counts_at(wall_now)
             added = self._pending.add(provider, spans, generation)
             if added is None:  # a flush ran meanwhile: read again after it, on its thread
                 raise _InlineBusyError
@@ -576,9 +583,38 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             if arm:
                 self._arm_flush()
             counts = tuple(s + p for s, p in zip(stored, pending, strict=True))
-            return UsageGrant(granted=True, counts=counts, failures=int(row[6] or 0))
+            return UsageGrant(granted=True, counts=counts, failures=rows.failures)
 
         return await self._read_with_pending(reserve_behind)
+
+    def _provider_rows(
+        self,
+        conn: sqlite3.Connection,
+        generation: int | None,
+        provider: str,
+        periods: tuple[str, ...],
+    ) -> ProviderRows:
+        """``provider``'s rows: kept from the inline connection's last read while still true.
+
+        Reused only inline (``generation`` given, the inline lock held) and only while
+        nothing that could change them moved since they were read: ``PRAGMA
+        data_version`` (any other connection's commit: another process, another client
+        on the file, this store's thread writing pending counts or anything else), the
+        connection's own ``total_changes`` (its writes, which ``data_version`` does not
+        count) and the connection itself. The pending counts are not in the rows: they
+        are added after, under their own generation check. On the store's thread
+        (``generation`` is ``None``) the rows are always read.
+        """
+        if generation is None:
+            return _read_provider_rows(conn, provider, periods)
+        version = conn.execute("PRAGMA data_version").fetchall()[0][0]
+        seen = self._seen
+        seen.check((conn, version, conn.total_changes))
+        rows = seen.get(provider, periods)
+        if rows is None:
+            rows = _read_provider_rows(conn, provider, periods)
+            seen.put(provider, periods, rows)
+        return rows
 
     def _reserve_unless_marked_now(
         self, provider: str, windows: Sequence[UsageWindow], now: float
@@ -589,7 +625,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         def reserve_unless_marked(conn: sqlite3.Connection) -> UsageGrant:
             row = conn.execute(_ACTIVE_MARK, (provider, now)).fetchone()
             if row is not None:
-                return UsageGrant(granted=False, counts=(), mark=_mark_from_row(row))
+                return UsageGrant(granted=False, counts=(), mark=mark_from_row(row))
             return reserve(conn)
 
         return reserve_unless_marked
@@ -912,16 +948,17 @@ def _reserve(
     return UsageGrant(granted=True, counts=counts, failures=failures)
 
 
-def _mark_from_row(row: tuple[object, ...] | sqlite3.Row) -> ProviderMark:
-    kind, until, reason, failures, set_at, scope = tuple(row)
-    return ProviderMark(
-        kind=cast(MarkKind, kind),
-        until=float(cast(float, until)),
-        reason=str(reason),
-        failures=int(cast(int, failures)),
-        set_at=float(cast(float, set_at)),
-        scope=str(scope),
-    )
+def _read_provider_rows(
+    conn: sqlite3.Connection, provider: str, periods: tuple[str, ...]
+) -> ProviderRows:
+    """Read ``provider``'s mark, failure counter and ``periods``' usage rows, expired or not."""
+    row = conn.execute(_PROVIDER_ROWS, (provider, periods[0])).fetchall()[0]
+    usage: list[tuple[int, float] | None] = [None if row[7] is None else (row[7], row[8])]
+    for period in periods[1:]:
+        found = conn.execute(_USAGE_ROW, (provider, period)).fetchall()
+        usage.append(found[0] if found else None)
+    mark = None if row[0] is None else row[:6]
+    return ProviderRows(mark=mark, failures=int(row[6] or 0), usage=tuple(usage))
 
 
 def _live_count(conn: sqlite3.Connection, provider: str, period: str, wall_now: float) -> int:

@@ -1,0 +1,97 @@
+"""What the SQLite store's inline connection last read for a provider, kept while still true.
+
+Why: a reservation without a cap (no budget, the usual case) reads the provider's cooldown
+mark, failure counter and usage counts before every request, and that read is most of the
+store's cost per search. SQLite's ``PRAGMA data_version`` changes when any *other*
+connection (another process, another client on the same file, this store's own thread)
+committed since the connection last looked, at about half the price of the read. So the
+rows are kept raw, with their ``until`` and ``expires_at``, and reused while the version
+and the inline connection's own change count are what they were when read: the
+conditions that depend on the time are checked again on every use, exactly as the SQL
+checks them, so a mark that expired or a counter that ended is never served stale.
+
+This module only keeps and judges the rows; when they may be reused is the store's call
+(:meth:`SeenRows.check` with everything that must not have moved).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from .base import MarkKind, ProviderMark
+
+__all__ = ["ProviderRows", "SeenRows", "mark_from_row"]
+
+MarkRow = tuple[object, ...]
+"""A ``marks`` row: kind, until, reason, failures, set_at, scope."""
+UsageRow = tuple[int, float]
+"""A ``usage`` row: count, expires_at."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderRows:
+    """One provider's rows as the file held them, whatever their expiry.
+
+    Attributes:
+        mark: The provider's ``marks`` row, active or not; ``None`` when it has none.
+        failures: Its consecutive failure counter (0 when it has none).
+        usage: Per period asked for, in that order, its ``usage`` row or ``None``.
+    """
+
+    mark: MarkRow | None
+    failures: int
+    usage: tuple[UsageRow | None, ...]
+
+    def mark_at(self, now: float) -> ProviderMark | None:
+        """The mark still active at ``now`` (``until > now``, as the store's queries ask)."""
+        row = self.mark
+        if row is None or not cast(float, row[1]) > now:
+            return None
+        return mark_from_row(row)
+
+    def counts_at(self, wall_now: float) -> list[int]:
+        """Each period's count still live at ``wall_now`` (``expires_at > wall_now``), else 0."""
+        return [0 if row is None or not row[1] > wall_now else row[0] for row in self.usage]
+
+
+class SeenRows:
+    """Provider rows read under one state of the file; forgotten as soon as it may have moved.
+
+    Used only under the inline connection's lock, so it needs no lock of its own.
+    """
+
+    def __init__(self) -> None:
+        self._tag: tuple[object, ...] | None = None
+        self._rows: dict[tuple[str, tuple[str, ...]], ProviderRows] = {}
+
+    def check(self, tag: tuple[object, ...]) -> None:
+        """Forget everything unless ``tag`` (what must not have moved) is the last one's."""
+        if tag != self._tag:
+            self._rows.clear()
+            self._tag = tag
+
+    def get(self, provider: str, periods: tuple[str, ...]) -> ProviderRows | None:
+        """The rows kept for ``provider`` and ``periods`` under the current tag, if any."""
+        return self._rows.get((provider, periods))
+
+    def put(self, provider: str, periods: tuple[str, ...], rows: ProviderRows) -> None:
+        """Keep ``rows``, read under the current tag."""
+        self._rows[(provider, periods)] = rows
+
+    def forget(self) -> None:
+        """Forget everything (the connection they were read on is gone)."""
+        self._rows.clear()
+        self._tag = None
+
+
+def mark_from_row(row: Sequence[object]) -> ProviderMark:
+    """A :class:`ProviderMark` from a ``marks`` row's six columns."""
+    kind, until, reason, failures, set_at, scope = row
+    return ProviderMark(
+        kind=cast(MarkKind, kind),
+        until=float(cast(float, until)),
+        reason=str(reason),
+        failures=int(cast(int, failures)),
+        set_at=float(cast(float, set_at)),
+        scope=str(scope),
+    )
