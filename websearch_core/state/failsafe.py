@@ -52,7 +52,8 @@ class FailSafeStore(StateStore):
     @property
     def degraded(self) -> bool:
         """Whether the inner store failed recently and is being bypassed."""
-        return _down_until.get(self.inner, 0.0) > self._clock()
+        # An empty registry (no store failed) answers without a weak reference or a clock read.
+        return bool(_down_until) and _down_until.get(self.inner, 0.0) > self._clock()
 
     async def _safe(self, call: Callable[[], Awaitable[_T]], fallback: _T) -> _T:
         if self.degraded:
@@ -60,13 +61,17 @@ class FailSafeStore(StateStore):
         try:
             return await call()
         except StateStoreError as exc:
-            _down_until[self.inner] = self._clock() + RETRY_AFTER
-            if self.inner not in _warned:
-                _warned.add(self.inner)
-                logger.warning("web search state store unavailable; searching without it: %s", exc)
-            else:
-                logger.debug("web search state store still unavailable: %s", exc)
+            self._failed(exc)
             return fallback
+
+    def _failed(self, exc: StateStoreError) -> None:
+        """Leave the store alone for a while; warn once per store, then only debug."""
+        _down_until[self.inner] = self._clock() + RETRY_AFTER
+        if self.inner not in _warned:
+            _warned.add(self.inner)
+            logger.warning("web search state store unavailable; searching without it: %s", exc)
+        else:
+            logger.debug("web search state store still unavailable: %s", exc)
 
     async def get_mark(self, provider: str, now: float) -> ProviderMark | None:
         """See :meth:`StateStore.get_mark`; no mark when the store fails."""
@@ -108,11 +113,17 @@ class FailSafeStore(StateStore):
     async def reserve_unless_marked(
         self, provider: str, windows: Sequence[UsageWindow], now: float
     ) -> UsageGrant:
-        """See :meth:`StateStore.reserve_unless_marked`; granted, unmarked, when the store fails."""
-        granted = UsageGrant(granted=True, counts=tuple(0 for _ in windows))
-        return await self._safe(
-            lambda: self.inner.reserve_unless_marked(provider, windows, now), granted
-        )
+        """See :meth:`StateStore.reserve_unless_marked`; granted, unmarked, when the store fails.
+
+        Spelled out rather than through ``_safe``: it runs before every request, and the
+        neutral grant is only built when it is the answer.
+        """
+        if not self.degraded:
+            try:
+                return await self.inner.reserve_unless_marked(provider, windows, now)
+            except StateStoreError as exc:
+                self._failed(exc)
+        return UsageGrant(granted=True, counts=tuple(0 for _ in windows))
 
     async def release_usage(self, provider: str, windows: Sequence[UsageWindow]) -> None:
         """See :meth:`StateStore.release_usage`."""

@@ -1,0 +1,69 @@
+"""The fail-safe wrapper answers a failing reservation neutrally and then leaves the store alone.
+
+What must hold: a reservation through a store that raises ``StateStoreError`` is granted,
+unmarked, with a zero count per window (searching matters more than bookkeeping); the
+store is not asked again for ``RETRY_AFTER`` seconds, then it is; one warning per store.
+"""
+
+import time
+from collections.abc import Sequence
+
+import pytest
+
+from websearch_core.state import MemoryStore, ProviderMark, StateStoreError, UsageWindow
+from websearch_core.state.base import UsageGrant
+from websearch_core.state.failsafe import RETRY_AFTER, FailSafeStore
+
+
+class FlakyStore(MemoryStore):
+    """A memory store whose reservations fail while ``broken`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.broken = True
+        self.asked = 0
+
+    async def reserve_unless_marked(
+        self, provider: str, windows: Sequence[UsageWindow], now: float
+    ) -> UsageGrant:
+        self.asked += 1
+        if self.broken:
+            raise StateStoreError("the disk is gone")
+        return await super().reserve_unless_marked(provider, windows, now)
+
+
+def _windows() -> tuple[UsageWindow, ...]:
+    ends = time.time() + 600
+    return (UsageWindow("month:test", ends), UsageWindow("budget:test", ends, limit=5))
+
+
+async def test_a_failing_reservation_is_granted_and_the_store_rested(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    inner = FlakyStore()
+    clock = [100.0]
+    store = FailSafeStore(inner, clock=lambda: clock[0])
+    first = await store.reserve_unless_marked("brave", _windows(), time.time())
+    assert (first.granted, first.counts, first.mark, first.failures) == (True, (0, 0), None, 0)
+    assert store.degraded
+    inner.broken = False
+    await store.reserve_unless_marked("brave", _windows(), time.time())
+    assert inner.asked == 1  # bypassed while resting
+    clock[0] += RETRY_AFTER + 1
+    assert not store.degraded
+    again = await store.reserve_unless_marked("brave", _windows(), time.time())
+    assert (inner.asked, again.counts) == (2, (1, 1))  # asked again, and counted this time
+    warnings = [r for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "the disk is gone" in warnings[0].getMessage()
+
+
+async def test_a_working_store_answers_through_the_wrapper() -> None:
+    inner = FlakyStore()
+    inner.broken = False
+    store = FailSafeStore(inner)
+    now = time.time()
+    assert (await store.reserve_unless_marked("brave", _windows(), now)).counts == (1, 1)
+    cooldown = ProviderMark("rate_limited", until=now + 60, reason="429 by test")
+    await inner.set_mark("brave", cooldown)
+    marked = await store.reserve_unless_marked("brave", _windows(), now)
+    assert (marked.granted, marked.mark) == (False, cooldown)
