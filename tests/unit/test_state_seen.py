@@ -7,6 +7,7 @@ another process is seen by the very next reservation; a mark's ``until`` and a c
 ``expires_at`` are judged against each call's clock, never remembered as an answer.
 """
 
+import asyncio
 import subprocess
 import sys
 import time
@@ -61,10 +62,12 @@ def statements() -> Iterator[Statements]:
 
 
 async def _opened(store: SQLiteStore) -> None:
-    # Opens the file and the inline connection; the failure counter of another provider
+    # Opens the file and the inline connection, and makes the store's first reservation
+    # (after opening, as after a flush, a read is not kept): another provider's, which
     # leaves brave's rows untouched.
     await store.record_failure("tavily")
     await store.record_failure("tavily")
+    await store.reserve_unless_marked("tavily", _uncapped(), time.time())
 
 
 async def test_an_unchanged_file_is_not_read_again(path: Path, statements: Statements) -> None:
@@ -177,3 +180,27 @@ async def test_a_kept_count_is_judged_at_each_calls_time(
         ended = await ours.reserve_unless_marked("brave", _uncapped(), ends)
         assert (live.counts, ended.counts) == ((2,), (2,))  # 1 + 1 pending, then 0 + 2 pending
         assert statements.reads() == 1
+
+
+async def test_after_its_own_flush_the_store_reads_without_asking_first(
+    path: Path, statements: Statements, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Searches further apart than the flush interval pay the read only, not the pragma too."""
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 0.01)
+    async with SQLiteStore(path) as store:
+        await _opened(store)
+        await store.reserve_unless_marked("brave", _uncapped(), time.time())
+        started = time.monotonic()
+        pending = store._pending  # its generation moves once on taking a batch, once on settling
+        while pending.holds("brave") or pending.generation % 2 or not pending.generation:
+            assert time.monotonic() - started < 10, "the flush never ran"
+            await asyncio.sleep(0.01)
+        monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 600.0)  # no other now
+        statements.attach(store)
+        steps = []
+        for _ in range(3):
+            grant = await store.reserve_unless_marked("brave", _uncapped(), time.time())
+            asked = any("PRAGMA data_version" in sql for sql in statements.seen)
+            steps.append((grant.counts, asked, statements.reads()))
+        # 1 in the file plus the pending ones; read at once, then asked and kept, then reused.
+        assert steps == [((2,), False, 1), ((3,), True, 1), ((4,), True, 0)]

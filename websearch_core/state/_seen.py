@@ -63,6 +63,8 @@ class SeenRows:
     def __init__(self) -> None:
         self._tag: tuple[object, ...] | None = None
         self._rows: dict[tuple[str, tuple[str, ...]], ProviderRows] = {}
+        self.generation: int | None = None
+        """The pending counts' generation the store last looked at (its own to keep)."""
 
     def check(self, tag: tuple[object, ...]) -> None:
         """Forget everything unless ``tag`` (what must not have moved) is the last one's."""
@@ -79,9 +81,10 @@ class SeenRows:
         self._rows[(provider, periods)] = rows
 
     def forget(self) -> None:
-        """Forget everything (the connection they were read on is gone)."""
+        """Forget everything (the file moved, or the connection they were read on is gone)."""
         self._rows.clear()
         self._tag = None
+        self.generation = None
 
 
 def mark_from_row(row: Sequence[object]) -> ProviderMark:

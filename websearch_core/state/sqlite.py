@@ -601,14 +601,22 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         data_version`` (any other connection's commit: another process, another client
         on the file, this store's thread writing pending counts or anything else), the
         connection's own ``total_changes`` (its writes, which ``data_version`` does not
-        count) and the connection itself. The pending counts are not in the rows: they
-        are added after, under their own generation check. On the store's thread
-        (``generation`` is ``None``) the rows are always read.
+        count) and the connection itself. The pending counts are not in the rows (they
+        are added after, under their own generation check), but a move of their
+        generation says this store's thread flushed, so the file moved: the first read
+        after it is made without asking first and not kept (searches further apart than
+        :data:`FLUSH_AFTER` pay the one read they paid before, not the pragma too); the
+        next one asks and keeps. On the store's thread (``generation`` is ``None``) the
+        rows are always read.
         """
         if generation is None:
             return _read_provider_rows(conn, provider, periods)
-        version = conn.execute("PRAGMA data_version").fetchall()[0][0]
         seen = self._seen
+        if seen.generation != generation:  # this store's thread flushed: the file moved
+            seen.forget()
+            seen.generation = generation
+            return _read_provider_rows(conn, provider, periods)
+        version = conn.execute("PRAGMA data_version").fetchall()[0][0]
         seen.check((conn, version, conn.total_changes))
         rows = seen.get(provider, periods)
         if rows is None:
