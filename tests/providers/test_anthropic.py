@@ -503,6 +503,15 @@ def test_error_results_and_other_blocks_are_skipped() -> None:
     assert response.usage is None
 
 
+@pytest.mark.parametrize("citations", [7, True, 1.5, {"url": "https://a.example/"}, "cite"])
+def test_citations_that_are_not_a_list_are_ignored(citations: Any) -> None:
+    # A number here used to raise TypeError, which ended the search instead of failing over.
+    message = {"id": "m", "content": [{"type": "text", "text": "Hi.", "citations": citations}]}
+    response = parse_messages([message])
+    assert response.answer == "Hi."
+    assert response.citations == ()
+
+
 @pytest.mark.parametrize("bad", [[], "x", {"content": "text"}, {"content": None}])
 def test_wrong_shape_is_a_parse_error(bad: Any) -> None:
     with pytest.raises(ResponseParseError) as caught:

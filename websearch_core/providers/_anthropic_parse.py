@@ -42,7 +42,7 @@ from ..json_decode import json_loads
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..transport import HttpResponse, SseResponse
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
-from ._json_api import text_or_none
+from ._json_api import list_or_empty, text_or_none
 
 __all__ = [
     "UNEXPECTED_SHAPE",
@@ -112,7 +112,7 @@ class _Collected:
         value = block.get("text")
         if isinstance(value, str):
             self.groups[-1].append(value)
-        for citation in block.get("citations") or ():
+        for citation in list_or_empty(block.get("citations")):
             self.citation(citation)
 
     def citation(self, item: Any) -> None:

@@ -27,6 +27,7 @@ __all__ = [
     "http_url",
     "item_url",
     "json_object",
+    "list_or_empty",
     "text_or_none",
     "url_override",
 ]
@@ -70,6 +71,21 @@ def text_or_none(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
     return value.strip() or None
+
+
+def list_or_empty(value: Any) -> list[Any]:
+    """``value`` when it is a JSON array, else an empty list.
+
+    A field documented as an array can arrive as a number, ``true`` or an object; iterating
+    ``value or ()`` would raise ``TypeError`` on a number (past every parse-error handler,
+    ending the search instead of failing over), and walk an object's keys or a string's
+    characters as if they were items.
+
+    Example:
+        >>> list_or_empty([1, 2]), list_or_empty(7), list_or_empty({"a": 1}), list_or_empty(None)
+        ([1, 2], [], [], [])
+    """
+    return value if isinstance(value, list) else []
 
 
 def json_object(text: str) -> Mapping[str, Any] | None:
