@@ -183,6 +183,32 @@ def test_links_in_text() -> None:
     ]
 
 
+@pytest.mark.parametrize("bad", [7, True, 2.5])
+def test_list_fields_that_are_not_lists_are_ignored(bad: Any) -> None:
+    # A number in any of these fields used to raise TypeError, which ended the search
+    # instead of failing over to the next provider.
+    response = parse_response_object(
+        {
+            "output": [
+                {
+                    "type": "web_search_call",
+                    "action": {"sources": bad, "results": [{"url": "https://a.example/"}]},
+                    "results": bad,
+                },
+                {"type": "reasoning", "summary": bad},
+                {"type": "message", "content": bad},
+                {
+                    "type": "message",
+                    "content": [{"type": "output_text", "text": "Answer.", "annotations": bad}],
+                },
+            ]
+        }
+    )
+    assert response.answer == "Answer."
+    assert [source.url for source in response.sources] == ["https://a.example/"]
+    assert response.citations == ()
+
+
 # --- the real captures ------------------------------------------------------------------------
 
 

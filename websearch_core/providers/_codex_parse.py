@@ -30,7 +30,7 @@ from ..sse import SseEvent
 from ..transport import HttpResponse, SseResponse, raise_for_status
 from ._codex_text import is_image_placeholder, links_in_text, snippet_around, strip_openai_utm
 from ._common import collapse_whitespace, is_http_url
-from ._json_api import text_or_none
+from ._json_api import list_or_empty, text_or_none
 
 __all__ = ["NoWebSearchError", "parse_body", "parse_response_object", "parse_stream"]
 
@@ -103,11 +103,11 @@ class _Reading:
             self.searched = True
             self.search_call(item)
         elif kind == "message":
-            for part in item.get("content") or ():
+            for part in list_or_empty(item.get("content")):
                 if isinstance(part, Mapping) and part.get("type") == "output_text":
                     self.output_text(part)
         elif kind == "reasoning":
-            for summary in item.get("summary") or ():
+            for summary in list_or_empty(item.get("summary")):
                 if isinstance(summary, Mapping) and text_or_none(summary.get("text")):
                     self.summaries.append(str(summary["text"]).strip())
 
@@ -116,7 +116,7 @@ class _Reading:
         action = action if isinstance(action, Mapping) else {}
         for key in ("sources", "results"):
             for holder in (action, item):
-                for entry in holder.get(key) or ():
+                for entry in list_or_empty(holder.get(key)):
                     if isinstance(entry, Mapping):
                         url = entry.get("url") or entry.get("source_website_url")
                         self.sources.add(url, entry.get("title") or entry.get("caption"))
@@ -128,7 +128,7 @@ class _Reading:
         text = raw if isinstance(raw, str) else ""
         if text.strip():
             self.parts.append(text.strip())
-        for note in part.get("annotations") or ():
+        for note in list_or_empty(part.get("annotations")):
             if not isinstance(note, Mapping) or note.get("type") != "url_citation":
                 continue
             snippet = snippet_around(text, note.get("start_index"), note.get("end_index"))
