@@ -456,3 +456,13 @@ async def test_missing_key_is_the_spec_message() -> None:
     assert caught.value.message == (
         'xAI credentials not found. Set XAI_API_KEY or configure an API key for provider "xai".'
     )
+
+
+@pytest.mark.parametrize("bad", [7, True, 2.5])
+def test_list_fields_that_are_not_lists_are_ignored(bad: Any) -> None:
+    # A number here used to raise TypeError, which ended the search instead of failing over.
+    answer = {"type": "message", "content": [{"type": "output_text", "text": "A."}]}
+    call = {"type": "web_search_call", "action": {"sources": bad}, "results": bad}
+    response = parse_response_object({"output": [call, answer], "citations": bad})
+    assert response.answer == "A."
+    assert response.sources == ()

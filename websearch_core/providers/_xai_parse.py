@@ -13,7 +13,7 @@ from typing import Any, Final
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ._common import collapse_whitespace, is_http_url
-from ._json_api import text_or_none
+from ._json_api import list_or_empty, text_or_none
 from ._xai_request import DEFAULT_RESULTS, response_cap
 
 __all__ = ["parse_response_object", "response_from_events"]
@@ -66,7 +66,7 @@ class _Found:
         holders = [action, item] if isinstance(action, Mapping) else [item]
         for holder in holders:
             for key in ("sources", "results"):
-                for entry in holder.get(key) or ():
+                for entry in list_or_empty(holder.get(key)):
                     if isinstance(entry, Mapping):
                         self.add(entry.get("url"), entry.get("title"))
 
@@ -130,7 +130,7 @@ def parse_response_object(data: Any, params: SearchParams | None = None) -> Sear
     for item in items:
         if item.get("type") == "web_search_call":
             found.search_call(item)
-    for url in data.get("citations") or ():
+    for url in list_or_empty(data.get("citations")):
         found.add(url)
     answer = _answer(data, items)
     cap = response_cap(params) if params is not None else DEFAULT_RESULTS
