@@ -330,6 +330,14 @@ def test_result_without_result_object_is_a_parse_error() -> None:
         tool_payload(None)
 
 
+def test_a_lone_surrogate_in_the_tool_text_is_decoded_not_a_type_error() -> None:
+    # A "\\ud800" escape in the reply makes the tool text hold a lone surrogate; decoding
+    # that text raised TypeError, which ended the search instead of failing over.
+    text = json.dumps([{"title": "T\ud800", "link": "https://a.example/"}], ensure_ascii=False)
+    assert decode_text(text) == [{"title": "T\ud800", "link": "https://a.example/"}]
+    assert decode_text(json.dumps(text)) == [{"title": "T\ud800", "link": "https://a.example/"}]
+
+
 def test_decode_text_variants() -> None:
     assert decode_text('[{"a": 1}]') == [{"a": 1}]
     assert decode_text(json.dumps('[{"a": 1}]')) == [{"a": 1}]
