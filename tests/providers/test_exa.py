@@ -420,6 +420,16 @@ def test_plain_text_listing() -> None:
     assert second.author is None and second.published_date is None
 
 
+def test_mcp_payload_text_with_a_lone_surrogate_is_read_not_a_type_error() -> None:
+    # A "\\ud800" escape leaves a lone surrogate in the decoded tool text; decoding that
+    # text as JSON raised TypeError, which ended the search instead of failing over.
+    payload = {"results": [{"url": "https://a.example/", "title": "T\ud800"}]}
+    text = json.dumps(payload, ensure_ascii=False)
+    body = sse(rpc_result({"content": [{"type": "text", "text": text}]}))
+    response = parse_mcp_body(body, limit=10)
+    assert [s.url for s in response.sources] == ["https://a.example/"]
+
+
 def test_mcp_sse_with_a_plain_text_listing() -> None:
     body = sse(rpc_result({"content": [{"type": "text", "text": PLAIN_LISTING}]}))
     response = parse_mcp_body(body, limit=10)
