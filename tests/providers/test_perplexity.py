@@ -492,6 +492,13 @@ def test_ask_error_event() -> None:
         parse_ask([{"error_code": "QUOTA"}], request)
 
 
+def test_ask_text_with_a_lone_surrogate_is_read_not_a_type_error() -> None:
+    # A "\\ud800" escape leaves a lone surrogate in the decoded ask text; decoding that
+    # text as JSON raised TypeError, which ended the search instead of failing over.
+    text = json.dumps({"answer": "A\ud800 B"}, ensure_ascii=False)
+    assert ask_answer(merge_ask_events([{"text": text}])) == "A\ud800 B"
+
+
 def test_ask_text_fallbacks() -> None:
     structured = {"text": json.dumps({"structured_answer": [{"text": "A "}, {"text": "B"}]})}
     assert ask_answer(merge_ask_events([structured])) == "A B"
