@@ -581,6 +581,21 @@ def test_stream_error_events_are_classified(kind: str, error_type: type, status:
     assert caught.value.status == status
 
 
+def test_streamed_tool_input_with_a_lone_surrogate_is_read_not_a_type_error() -> None:
+    # A "\\ud800" escape leaves a lone surrogate in the joined partial_json; decoding it
+    # raised TypeError, which ended the search instead of failing over.
+    block = {"type": "server_tool_use", "name": "web_search", "input": {}}
+    delta = {"type": "input_json_delta", "partial_json": '{"query": "q\ud800"}'}
+    events = [
+        {"type": "message_start", "message": {"id": "m", "content": []}},
+        {"type": "content_block_start", "index": 0, "content_block": block},
+        {"type": "content_block_delta", "index": 0, "delta": delta},
+        {"type": "content_block_stop", "index": 0},
+    ]
+    message = message_from_stream([SseEvent(data=json.dumps(event)) for event in events])
+    assert message["content"][0]["input"] == {"query": "q\ud800"}
+
+
 def test_stream_without_message_start_or_with_bad_json_is_a_parse_error() -> None:
     with pytest.raises(ResponseParseError, match="no message_start"):
         message_from_stream([SseEvent(data='{"type": "ping"}')])
