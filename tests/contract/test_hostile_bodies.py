@@ -1,0 +1,332 @@
+"""The contract under hostile 200 bodies: a parser answers or fails typed, never otherwise.
+
+Every registered provider runs its whole protocol (``search`` through the request loop, over
+:class:`~websearch_core.testing.MockTransport`) against bodies derived from its real
+captures and broken on purpose (:mod:`tests.contract.hostile`). Whatever arrives, the
+search returns a :class:`SearchResponse` or raises a :class:`SearchProviderError`: any other
+exception would end the whole search instead of letting the chain try the next provider,
+which the spec forbids (a failing provider never loses the answer another could give). The
+end-to-end tests then check exactly that through the loopback simulator: the first
+provider gets the hostile body, the second answers, the search returns the second's answer.
+
+Hypothesis runs derandomised, so every run tries the same bodies.
+"""
+
+import asyncio
+import dataclasses
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.contract.conftest import PROVIDERS, TOKEN
+from tests.contract.hostile import (
+    STREAMED,
+    mutated_text,
+    mutator_for,
+    read_body,
+    serialise,
+    whole_body,
+)
+from websearch_core import SearchProviderError, WebSearch
+from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
+from websearch_core.models import SearchParams, SearchResponse
+from websearch_core.provider_types import ProviderContext
+from websearch_core.providers import get_provider
+from websearch_core.settings import Settings
+from websearch_core.testing import Fault, MockTransport, Simulator
+from websearch_core.transport import HttpRequest, HttpResponse
+
+KEY: Final = "sk-hostile-0123456789abcdef"
+SEARXNG: Final = "https://searx.example"
+EXAMPLES: Final = 100
+"""Bodies per provider: enough to reach every mutation kind, quick on a loaded machine."""
+
+SCRIPTS: Final[dict[str, tuple[tuple[str, ...], ...]]] = {
+    "perplexity": (
+        ("perplexity/chat_completions_sonar_citations.json",),
+        ("perplexity/chat_completions_sonar_usage_cost_sanitized_2026.json",),
+        ("openrouter/chat_completions_web_search_url_citation.json",),
+        ("streamed/perplexity/chat_completions_sonar_citations_stream.chunks.txt",),
+    ),
+    "gemini": (
+        ("gemini/generate_content_google_search_call1.json",),
+        ("gemini/stream_generate_content_google_search.sse",),
+    ),
+    "anthropic": (
+        ("anthropic/messages_web_search_tool_call1.json",),
+        ("anthropic/messages_web_search_pause_turn_call1.json",),
+        (
+            "anthropic/messages_web_search_pause_turn_call1.json",
+            "anthropic/messages_web_search_tool_call2.json",
+        ),
+    ),
+    "codex": (
+        ("openai/responses_web_search_tool_stream.sse",),
+        ("openai/responses_web_search_url_citation_gpt5_2.json",),
+        ("openai/responses_web_search_verbatim_gpt4o_mini.json",),
+        ("openai/responses_web_search_allowed_domains.json",),
+    ),
+    "xai": (("xai/responses_web_search_tool.json",),),
+    "zai": (
+        ("zai/web_search_prime_tool_result_content_json_shape_2026-10.txt",),
+        ("zai/web_search_prime_tool_result_content_repr_shape_placeholder.txt",),
+    ),
+    "exa": (("exa/search_doc_example_latest_llm_research.json",),),
+    "tinyfish": (("tinyfish/search_doc_example.json",),),
+    "jina": (("jina/s_jina_ai_search_doc_example.json",),),
+    "kagi": (
+        ("kagi/v0_search_doc_example_steve_jobs_2024.json",),
+        ("kagi/v0_search_doc_example_steve_jobs_2023_with_rank.json",),
+    ),
+    "tavily": (
+        ("tavily/search_basic_pydantic_ai.json",),
+        ("tavily/search_bound_params_attention.json",),
+    ),
+    "firecrawl": (("firecrawl/v2_search_firecrawl_with_markdown.json",),),
+    "brave": (("brave/web_search_laravel_2024.json",),),
+    "serper": (("serper/search_amazon_knowledge_graph_2023.json",),),
+    "kimi": (("documented/kimi_search.json",),),
+    "parallel": (
+        ("parallel/v1_search_doc_example.json",),
+        ("parallel/v1beta_search_doc_example.json",),
+    ),
+    # No capture of Synthetic exists; its documented shape is the closest real thing.
+    "synthetic": (("tavily/search_basic_pydantic_ai.json",),),
+    "searxng": (("searxng/search_format_json_espresso_2026.json",),),
+    "duckduckgo": (
+        ("duckduckgo/html_results_eino_2025.html",),
+        ("duckduckgo/lite_results_zeta_2026.html",),
+        ("duckduckgo/html_no_results_2025.html",),
+    ),
+    "bing": (
+        ("bing/serp_javascript_tutorial_http_2026.html",),
+        ("bing/fragment_b_algo_ck_redirect_links_pl_2026.html",),
+    ),
+    "yahoo": (
+        ("yahoo/serp_javascript_tutorial_2026.html",),
+        ("yahoo/zero_results_zrp_2026-09.html",),
+    ),
+    "startpage": (("startpage/serp_javascript_tutorial_http_2026.html",),),
+    "google": (("google/serp_ai_tools_pt-BR_rendered_2025-03.html",),),
+    "ecosia": (("ecosia/serp_javascript_tutorial_2026.html",),),
+    "mojeek": (("mojeek/serp_javascript_tutorial_2026.html",),),
+}
+"""Per provider, the captures its requests are answered with, in order (the last repeats).
+
+A multi-step protocol gets its real sequence (Anthropic's paused turn, then the
+continuation), so a mutation can land on any step.
+"""
+OAUTH_ONLY: Final = frozenset({"codex"})
+CONTENT_TYPES: Final = {
+    ".json": "application/json",
+    ".sse": "text/event-stream",
+    ".html": "text/html; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+}
+FOREIGN_HTML: Final = "duckduckgo/html_results_eino_2025.html"
+FOREIGN_JSON: Final = "brave/web_search_laravel_2024.json"
+
+
+def test_every_registered_provider_has_hostile_bodies() -> None:
+    assert sorted(SCRIPTS) == sorted(PROVIDERS)
+
+
+def _content_type(relative: str) -> str:
+    if relative.startswith(STREAMED):
+        return CONTENT_TYPES[".sse"]
+    return CONTENT_TYPES[Path(relative).suffix]
+
+
+def _foreign(relative: str) -> str:
+    """A capture of the other format: HTML where JSON belongs, JSON where HTML belongs."""
+    return FOREIGN_JSON if relative.endswith(".html") else FOREIGN_HTML
+
+
+@st.composite
+def hostile_exchange(draw: st.DrawFn, provider_id: str) -> tuple[tuple[str, ...], int, bytes]:
+    """A script, the step whose body is hostile, and that body."""
+    script = draw(st.sampled_from(SCRIPTS[provider_id]))
+    step = draw(st.integers(0, len(script) - 1))
+    relative = script[step]
+    body = draw(
+        st.one_of(
+            mutator_for(relative)(relative),
+            mutator_for(relative)(relative),
+            mutated_text(relative),
+            whole_body((relative,), _foreign(relative)),
+        )
+    )
+    return script, step, body
+
+
+def _zai_handler(capture_or_body: Callable[[], bytes], raw: bool) -> Callable[..., Any]:
+    """Z.AI's MCP session: the tool result carries the hostile text (or is the hostile body).
+
+    Its captures are the *content* of a tool result, so the reply wraps them as MCP does;
+    with ``raw`` the whole reply body is the hostile one.
+    """
+
+    def handler(request: HttpRequest) -> HttpResponse:
+        message = request.json if isinstance(request.json, dict) else {}
+        method = message.get("method")
+        headers = {"Content-Type": "application/json", "Mcp-Session-Id": "s-1"}
+        if method == "notifications/initialized":
+            return HttpResponse(status=202, body=b"", headers=headers)
+        if method == "initialize":
+            result: Any = {"protocolVersion": "2025-03-26"}
+        elif raw:
+            return HttpResponse(status=200, body=capture_or_body(), headers=headers)
+        else:
+            text = capture_or_body().decode("utf-8", "surrogateescape")
+            result = {"content": [{"type": "text", "text": text}], "isError": False}
+        reply = {"jsonrpc": "2.0", "id": message.get("id"), "result": result}
+        return HttpResponse(status=200, body=serialise(reply, ascii_only=True), headers=headers)
+
+    return handler
+
+
+def _scripted_handler(script: tuple[str, ...], step: int, body: bytes) -> Callable[..., Any]:
+    """Answers request ``i`` with ``script[i]`` (the last repeats), ``body`` at ``step``."""
+    sent = [0]
+
+    def handler(request: HttpRequest) -> HttpResponse:
+        index = min(sent[0], len(script) - 1)
+        sent[0] += 1
+        relative = script[index]
+        payload = body if index == step else read_body(relative)
+        return HttpResponse(
+            status=200, body=payload, headers={"Content-Type": _content_type(relative)}
+        )
+
+    return handler
+
+
+def _context(provider_id: str, transport: MockTransport, tmp_path: Path) -> ProviderContext:
+    store = CredentialStore(tmp_path / "credentials.json")
+    if provider_id in OAUTH_ONLY:
+        store.set_oauth(provider_id, OAuthToken(access_token=TOKEN, expires_at=time.time() + 3600))
+    keys = {} if provider_id in OAUTH_ONLY else {provider_id: KEY}
+    return ProviderContext(
+        transport=transport,
+        settings=Settings(searxng={"endpoint": SEARXNG}),
+        credentials=Credentials(explicit=keys, store=store, environ={}),
+        system_prompt="",
+    )
+
+
+async def _search(provider_id: str, handler: Callable[..., Any], tmp_path: Path) -> None:
+    """One search over ``handler``: a response, or a typed failure; anything else fails."""
+    transport = MockTransport(handler, timeout_seconds=30)
+    context = _context(provider_id, transport, tmp_path)
+    try:
+        response = await asyncio.wait_for(
+            get_provider(provider_id).search(SearchParams(query="hostile"), context), 60
+        )
+    except SearchProviderError as error:
+        assert error.provider == provider_id
+        return
+    assert isinstance(response, SearchResponse)
+
+
+EMPTY_BY_DESIGN: Final = frozenset(
+    {
+        "openai/responses_web_search_tool_stream.sse",  # an answer without sources
+        "perplexity/chat_completions_sonar_usage_cost_sanitized_2026.json",  # likewise
+        "duckduckgo/html_no_results_2025.html",
+        "yahoo/zero_results_zrp_2026-09.html",
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("provider_id", "script"),
+    [(pid, script) for pid, scripts in sorted(SCRIPTS.items()) for script in scripts],
+)
+async def test_every_unbroken_script_answers(
+    provider_id: str, script: tuple[str, ...], tmp_path: Path
+) -> None:
+    """The harness reaches each parser: untouched, every script is a real answer."""
+    if provider_id == "zai":
+        handler = _zai_handler(lambda: read_body(script[0]), raw=False)
+    else:
+        handler = _scripted_handler(script, -1, b"")
+    transport = MockTransport(handler)
+    context = _context(provider_id, transport, tmp_path)
+    response = await get_provider(provider_id).search(SearchParams(query="hostile"), context)
+    assert response.provider == provider_id
+    assert bool(response.sources) is (script[-1] not in EMPTY_BY_DESIGN)
+
+
+@pytest.mark.parametrize("provider_id", sorted(SCRIPTS))
+def test_a_hostile_200_body_is_an_answer_or_a_typed_failure(
+    provider_id: str, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tmp_path = tmp_path_factory.mktemp(provider_id)
+    provider_class = type(get_provider(provider_id))
+    policy = getattr(provider_class, "retry", None)
+    if policy is not None:
+        # Gemini resends after a broken stream, as documented; without the back-off the
+        # resend still happens, only sooner (the wait is the loop's, not the parser's).
+        monkeypatch.setattr(provider_class, "retry", dataclasses.replace(policy, base_delay=0.0))
+
+    @settings(
+        max_examples=EXAMPLES,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(exchange=hostile_exchange(provider_id), raw=st.booleans())
+    def check(exchange: tuple[tuple[str, ...], int, bytes], raw: bool) -> None:
+        script, step, body = exchange
+        if provider_id == "zai":
+            handler = _zai_handler(lambda: body, raw)
+        else:
+            handler = _scripted_handler(script, step, body)
+        asyncio.run(_search(provider_id, handler, tmp_path))
+
+    check()
+
+
+# --- end to end: the hostile provider fails, the next one answers ---------------------------
+
+DEEP_JSON: Final = b'{"results": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+E2E_BODIES: Final = {
+    "lone surrogate": (
+        '{"web": {"results": [{"url": "https://a.example/\\ud800", '
+        '"title": "\\udfff", "description": "\\ud800"}]}}'
+    ),
+    "deep nesting": DEEP_JSON.decode(),
+    "NaN and a huge int": '{"results": NaN, "web": {"results": [' + "9" * 5000 + "]}}",
+    "truncated": '{"web": {"results": [{"url": "https://a.exa',
+    "html where json belongs": "<html><body><div class='result'><a href='/x'>",
+    "empty": "",
+}
+
+
+@pytest.mark.parametrize("first", ["brave", "tavily", "duckduckgo", "anthropic"])
+@pytest.mark.parametrize("name", sorted(E2E_BODIES))
+async def test_the_next_provider_answers_after_a_hostile_body(
+    first: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    second = "exa"
+    async with Simulator([first, second]) as sim:
+        body = E2E_BODIES[name]
+        if first == "duckduckgo" and name == "html where json belongs":
+            body = json.dumps({"results": [{"url": "https://a.example/"}]})
+        sim[first].always(Fault.http(200, body, {"Content-Type": "application/json"}))
+        settings_ = sim.settings(provider=first, cache=False, rate_limit_wait_seconds=0)
+        async with WebSearch(settings_, api_keys=sim.api_keys()) as ws:
+            response = await ws.search("python asyncio")
+    assert response.provider == second
+    assert response.sources
+    assert [(a.provider, a.outcome) for a in response.attempts] == [
+        (first, "failed"),
+        (second, "success"),
+    ]
