@@ -397,7 +397,8 @@ def test_stream_error_chunk() -> None:
 
 
 def test_non_completion_bodies_are_parse_errors() -> None:
-    for body in ([], {"detail": "x"}):
+    bodies: tuple[Any, ...] = ([], {"detail": "x"})
+    for body in bodies:
         with pytest.raises(ResponseParseError):
             parse_chat_completion(body, requested_model="m")
 

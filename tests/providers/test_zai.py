@@ -427,7 +427,7 @@ class ScriptedSse:
 
 def _sse_reply(message: Any, headers: dict[str, str] | None = None) -> SseResponse:
     body = f"event: message\ndata: {json.dumps(message)}\n\n".encode()
-    return SseResponse(status=200, body=body, events=parse_sse(body), headers=headers or {})
+    return SseResponse(status=200, body=body, events=tuple(parse_sse(body)), headers=headers or {})
 
 
 def _scripted_context(transport: ScriptedSse) -> ProviderContext:
