@@ -203,6 +203,21 @@ HTML_SNIPPETS: Final = (
 """Markup that breaks the page's structure where it lands."""
 
 
+def _replace_attribute(text: str, start: int, value: str) -> str:
+    """``text`` with the first ``href``/``src``/``class`` value at or after ``start`` replaced.
+
+    Where a result's link, image or class is, a parser reads it: a hostile value there is
+    what an engine serving odd links would send.
+    """
+    found = [text.find(f'{name}="', start) for name in ("href", "src", "class")]
+    begins = [index for index in found if index >= 0]
+    if not begins:
+        return text
+    begin = text.index('"', min(begins)) + 1
+    end = text.find('"', begin)
+    return text if end < 0 else text[:begin] + value.replace('"', "&quot;") + text[end:]
+
+
 @st.composite
 def mutated_text(draw: st.DrawFn, relative: str) -> bytes:
     """The capture ``relative`` (HTML, an event stream) with slices cut, copied or broken."""
@@ -210,8 +225,10 @@ def mutated_text(draw: st.DrawFn, relative: str) -> bytes:
     for _ in range(draw(st.integers(1, 3))):
         start = draw(st.integers(0, len(text)))
         end = draw(st.integers(start, min(len(text), start + 4_000)))
-        operation = draw(st.sampled_from(["cut", "copy", "insert"]))
-        if operation == "cut":
+        operation = draw(st.sampled_from(["cut", "copy", "insert", "attribute"]))
+        if operation == "attribute":
+            text = _replace_attribute(text, start, draw(st.sampled_from(HOSTILE_STRINGS)))
+        elif operation == "cut":
             text = text[:start] + text[end:]
         elif operation == "copy":
             text = text[:end] + text[start:end] * draw(st.integers(1, 20)) + text[end:]
