@@ -596,6 +596,32 @@ def test_streamed_tool_input_with_a_lone_surrogate_is_read_not_a_type_error() ->
     assert message["content"][0]["input"] == {"query": "q\ud800"}
 
 
+@pytest.mark.parametrize("start", [7, True, None, {"a": 1}, "x"])
+def test_deltas_onto_a_start_block_of_the_wrong_types_fold_not_crash(start: Any) -> None:
+    # A start block whose text/citations/thinking held a number, null or an object made the
+    # fold raise TypeError or AttributeError instead of reading the stream.
+    block = {"type": "text", "text": start, "citations": start, "thinking": start}
+    deltas = [
+        {"type": "text_delta", "text": "Hi."},
+        {"type": "citations_delta", "citation": {"type": "x"}},
+        {"type": "thinking_delta", "thinking": "t"},
+    ]
+    events = [
+        {"type": "message_start", "message": {"id": "m", "content": []}},
+        {"type": "content_block_start", "index": 0, "content_block": block},
+        *({"type": "content_block_delta", "index": 0, "delta": delta} for delta in deltas),
+        {"type": "content_block_stop", "index": 0},
+    ]
+    message = message_from_stream([SseEvent(data=json.dumps(event)) for event in events])
+    folded = message["content"][0]
+    so_far = start if isinstance(start, str) else ""  # a string start is text to extend
+    assert (folded["text"], folded["citations"], folded["thinking"]) == (
+        f"{so_far}Hi.",
+        [{"type": "x"}],
+        f"{so_far}t",
+    )
+
+
 def test_stream_without_message_start_or_with_bad_json_is_a_parse_error() -> None:
     with pytest.raises(ResponseParseError, match="no message_start"):
         message_from_stream([SseEvent(data='{"type": "ping"}')])

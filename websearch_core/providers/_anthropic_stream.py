@@ -54,16 +54,25 @@ def _stream_error(payload: Mapping[str, Any]) -> None:
     raise_for_status(PROVIDER_ID, response, f"Anthropic API error ({status}): {kind}: {detail}")
 
 
+def _text_so_far(block: Mapping[str, Any], key: str) -> str:
+    """The block's ``key`` text so far; a start block may carry a non-string there."""
+    value = block.get(key)
+    return value if isinstance(value, str) else ""
+
+
 def _apply_delta(block: dict[str, Any], delta: Mapping[str, Any], partial: list[str]) -> None:
     kind = delta.get("type")
     if kind == "text_delta":
-        block["text"] = block.get("text", "") + str(delta.get("text", ""))
+        block["text"] = _text_so_far(block, "text") + str(delta.get("text", ""))
     elif kind == "citations_delta":
-        block.setdefault("citations", []).append(delta.get("citation"))
+        citations = block.get("citations")
+        if not isinstance(citations, list):
+            citations = block["citations"] = []
+        citations.append(delta.get("citation"))
     elif kind == "input_json_delta":
         partial.append(str(delta.get("partial_json", "")))
     elif kind == "thinking_delta":
-        block["thinking"] = block.get("thinking", "") + str(delta.get("thinking", ""))
+        block["thinking"] = _text_so_far(block, "thinking") + str(delta.get("thinking", ""))
     elif kind == "signature_delta":
         block["signature"] = str(delta.get("signature", ""))
 
