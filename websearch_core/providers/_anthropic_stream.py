@@ -14,7 +14,6 @@ from ..errors import ResponseParseError
 from ..json_decode import json_loads
 from ..sse import SseEvent
 from ..transport import HttpResponse, raise_for_status
-from ._json_api import json_text
 
 __all__ = ["message_from_stream"]
 
@@ -82,7 +81,7 @@ def _finish_input(block: dict[str, Any], partial: list[str]) -> None:
         return
     text = "".join(partial).strip()
     try:
-        block["input"] = json_text(text) if text else {}
+        block["input"] = json_loads(text) if text else {}
     except ValueError:
         raise ResponseParseError(
             PROVIDER_ID, "Anthropic stream carried invalid tool input", 502

@@ -42,7 +42,6 @@ from ..format import truncate_text
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ._common import age_seconds_from_date, is_http_url
-from ._json_api import json_text
 
 __all__ = [
     "api_response",
@@ -198,7 +197,7 @@ def _find_payload(message: Mapping[str, Any], result: Mapping[str, Any]) -> Any:
     ]
     for text in _content_texts(result):
         try:
-            candidates.append(json_text(text))
+            candidates.append(json_loads(text))
         except ValueError:
             continue
     return next((candidate for candidate in candidates if _is_payload(candidate)), None)

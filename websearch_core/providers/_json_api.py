@@ -27,7 +27,6 @@ __all__ = [
     "http_url",
     "item_url",
     "json_object",
-    "json_text",
     "list_or_empty",
     "text_or_none",
     "url_override",
@@ -72,25 +71,6 @@ def text_or_none(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
     return value.strip() or None
-
-
-def json_text(text: str) -> Any:
-    r"""The JSON value of ``text``, a string taken out of an already decoded JSON body.
-
-    Such a string (a tool result's ``text``, a streamed ``partial_json``) may hold a lone
-    surrogate, which a ``\ud800`` escape decodes to; :func:`json_loads` cannot encode that
-    for its fast decoder and raises ``TypeError``, past every caller's ``except ValueError``.
-    Escaping it back first gives what ``json.loads(text)`` gives: inside a JSON string the
-    escape decodes to the same character, anywhere else the text was not JSON anyway.
-
-    Raises:
-        ValueError: ``text`` is not JSON.
-
-    Example:
-        >>> json_text('["a\ud800"]') == ["a\ud800"]
-        True
-    """
-    return json_loads(text.encode("utf-8", "backslashreplace"))
 
 
 def list_or_empty(value: Any) -> list[Any]:

@@ -19,10 +19,10 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ProviderUnavailableError, ResponseParseError, SearchProviderError
+from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..transport import SseResponse
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
-from ._json_api import json_text
 from ._perplexity_parse import PROVIDER_ID, as_mapping, clean_text, events_json
 
 __all__ = [
@@ -142,7 +142,7 @@ def _raw_text(item: Mapping[str, Any]) -> str:
 
 def _loads(text: str) -> Any:
     try:
-        return json_text(text)
+        return json_loads(text)
     except ValueError:
         return None
 

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..sse import SseEvent
 from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
-from ._json_api import json_text, text_or_none
+from ._json_api import text_or_none
 from ._zai_rpc import content_texts, json_messages, parse_failure
 
 __all__ = [
@@ -58,13 +59,13 @@ def decode_text(text: str) -> Any:
     if not stripped:
         return None
     try:
-        value: Any = json_text(stripped)
+        value: Any = json_loads(stripped)
     except ValueError:
         return _literal(stripped)
     if isinstance(value, str):
         inner = value.strip()
         try:
-            return json_text(inner)
+            return json_loads(inner)
         except ValueError:
             return _literal(inner)
     return value
