@@ -19,7 +19,7 @@ from datetime import datetime, time
 from .models import SearchResponse, SearchSource
 from .providers._common import parse_date
 
-__all__ = ["iso_date", "with_iso_dates"]
+__all__ = ["iso_date", "iso_sources", "with_iso_dates"]
 
 _ISO_8601 = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
@@ -59,7 +59,17 @@ def with_iso_dates(response: SearchResponse) -> SearchResponse:
     :func:`iso_date` would give back as it is: the response is returned untouched, and
     only a response with a date to rewrite is copied.
     """
-    sources = response.sources
+    sources = iso_sources(response.sources)
+    return response if sources is None else response.model_copy(update={"sources": sources})
+
+
+def iso_sources(sources: tuple[SearchSource, ...]) -> tuple[SearchSource, ...] | None:
+    """``sources`` with each absolute date in ISO 8601, or ``None`` when none changes.
+
+    The chain's attempt uses this rather than :func:`with_iso_dates` so that the sources,
+    when some change, ride on the one copy of the response that also attaches the
+    attempts, instead of a copy of their own.
+    """
     iso_form = _ISO_8601.fullmatch
     for index, source in enumerate(sources):
         date = source.published_date
@@ -67,8 +77,8 @@ def with_iso_dates(response: SearchResponse) -> SearchResponse:
             continue
         iso = iso_date(date)
         if iso is not None and iso != date:
-            return response.model_copy(update={"sources": _rewritten(sources, index)})
-    return response
+            return _rewritten(sources, index)
+    return None
 
 
 def _rewritten(sources: tuple[SearchSource, ...], start: int) -> tuple[SearchSource, ...]:

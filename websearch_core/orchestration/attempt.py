@@ -8,8 +8,9 @@ is still running when the budget is spent.
 """
 
 import asyncio
+from dataclasses import dataclass
 
-from ..dates import with_iso_dates
+from ..dates import iso_sources
 from ..deadline import Deadline, attempt_scope, format_seconds
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
 from ..filters import apply_plan, plan_filters
@@ -18,7 +19,14 @@ from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor, proxy_secrets, redactor_for
 from ..sanitize import clean_response, source_cap
 
-__all__ = ["attempt_timeout", "call_redactor", "context_secrets", "run_attempt"]
+__all__ = [
+    "AttemptAnswer",
+    "answer_attempt",
+    "attempt_timeout",
+    "call_redactor",
+    "context_secrets",
+    "run_attempt",
+]
 
 HARD_STOP_GRACE_SECONDS = 0.1
 
@@ -51,6 +59,28 @@ def attempt_timeout(
     return min(context.settings.provider_timeout(provider.info.kind), deadline.remaining())
 
 
+@dataclass(frozen=True, slots=True)
+class AttemptAnswer:
+    """What an attempt produced, and what its one copy must still change.
+
+    Each step after the provider's parse (filters, clean-up, ISO dates) used to copy the
+    response; the ISO dates now wait here so that the chain attaches them together with
+    the attempts, in one ``model_copy``.
+
+    Attributes:
+        response: Capped, clean and masked; its dates as the provider wrote them.
+        update: Fields the final response replaces (``sources`` with ISO dates), or empty.
+    """
+
+    response: SearchResponse
+    update: dict[str, object]
+
+    def final(self, **more: object) -> SearchResponse:
+        """The finished response: ``update`` and ``more`` applied in one copy (none if empty)."""
+        update = {**self.update, **more} if more else self.update
+        return self.response.model_copy(update=update) if update else self.response
+
+
 async def run_attempt(
     provider: SearchProvider,
     params: SearchParams,
@@ -60,7 +90,31 @@ async def run_attempt(
     redactor: Redactor | None = None,
     require_content: bool = True,
 ) -> SearchResponse:
-    """Ask ``provider`` within ``timeout`` seconds; its response capped, clean and masked.
+    """Ask ``provider`` within ``timeout`` seconds; the finished response.
+
+    :func:`answer_attempt` with its update applied (the fan-out's engines take this).
+    """
+    answer = await answer_attempt(
+        provider,
+        params,
+        context,
+        timeout=timeout,
+        redactor=redactor,
+        require_content=require_content,
+    )
+    return answer.final()
+
+
+async def answer_attempt(
+    provider: SearchProvider,
+    params: SearchParams,
+    context: ProviderContext,
+    *,
+    timeout: float,
+    redactor: Redactor | None = None,
+    require_content: bool = True,
+) -> AttemptAnswer:
+    """Ask ``provider`` within ``timeout`` seconds; its answer capped, clean and masked.
 
     The filters the search asks for (query directives and parameters) are planned for
     this provider first: it is sent a query without the directives it cannot read and, when
@@ -99,7 +153,6 @@ async def run_attempt(
         cap = min(cap, plan.result_cap)
     answered = bool(response.sources)
     response = clean_response(apply_plan(plan, response), cap=cap, redactor=redactor)
-    response = with_iso_dates(response)
     if require_content and not response.has_renderable_content():
         if answered and plan.checks and not response.sources:  # all failed a local check
             checked = dict.fromkeys(f.name for f in response.filters if f.name in plan.checks)
@@ -111,4 +164,7 @@ async def run_attempt(
         raise EmptyResponseError(
             provider.info.id, f"{provider.info.label} returned no renderable search content."
         )
-    return response
+    # Dates in ISO 8601 are kept as an update, applied with whatever the caller attaches.
+    sources = iso_sources(response.sources)
+    update: dict[str, object] = {} if sources is None else {"sources": sources}
+    return AttemptAnswer(response, update)

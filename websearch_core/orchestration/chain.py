@@ -23,7 +23,7 @@ from ..models import Attempt, SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor
 from ..state.base import StateStore
-from .attempt import attempt_timeout, call_redactor, run_attempt
+from .attempt import AttemptAnswer, answer_attempt, attempt_timeout, call_redactor
 from .fanout import FanOutProvider
 from .ledger import Ledger, ProviderSkippedError, mark_scope
 from .plan import ChainPlan
@@ -117,11 +117,12 @@ class ChainRunner:
                 _out_of_time(outcome, plan.providers[index:], deadline)
                 return outcome
             # Unless forced, a marked provider is skipped by the first reservation's step.
-            response = await self._try(
+            answer = await self._try(
                 provider, params, context, outcome, redactor, deadline, skip_marked=not plan.forced
             )
-            if response is not None:
-                outcome.response = response.model_copy(update={"attempts": tuple(outcome.attempts)})
+            if answer is not None:
+                # One copy: the attempt's pending update (ISO dates) and the attempts.
+                outcome.response = answer.final(attempts=tuple(outcome.attempts))
                 return outcome
         return outcome
 
@@ -141,7 +142,7 @@ class ChainRunner:
         deadline: Deadline,
         *,
         skip_marked: bool,
-    ) -> SearchResponse | None:
+    ) -> AttemptAnswer | None:
         provider_id = provider.info.id
         retried = False
         while True:
@@ -158,7 +159,7 @@ class ChainRunner:
                 _skipped(outcome, provider, skip)
                 return None
             try:
-                response = await run_attempt(
+                answer = await answer_attempt(
                     self._bound(provider),
                     params,
                     context,
@@ -202,7 +203,7 @@ class ChainRunner:
                 Attempt(provider=provider_id, outcome="success", ms=_ms(started))
             )
             logger.info("web search served by %s", provider_id)
-            return response
+            return answer
 
 
 def _skipped(outcome: ChainOutcome, provider: SearchProvider, skip: ProviderSkippedError) -> None:
