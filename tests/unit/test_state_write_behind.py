@@ -198,6 +198,63 @@ async def test_clearing_a_provider_drops_its_pending_counts(path: Path, observer
     assert (observer.count("brave"), observer.count("tavily"), observer.count("exa")) == (0, 0, 0)
 
 
+async def test_a_flush_waiting_for_another_writer_leaves_reservations_inline(
+    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a flush waits for another process's write lock, searches reserve at once.
+
+    Only a batch being written leaves inline readers unsure of what the file holds; the
+    flush takes it once it holds the lock, so until then a reservation neither queues
+    behind the waiting flush nor is lost: the flush writes it too.
+    """
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
+    async with SQLiteStore(path, busy_timeout=30.0) as store:
+        await store.reserve_unless_marked("brave", _uncapped(), time.time())  # 1 pending
+        begun = threading.Event()
+
+        def trace(statement: str) -> None:
+            if statement == "BEGIN IMMEDIATE":
+                begun.set()
+
+        await store._run(lambda conn: conn.set_trace_callback(trace))
+        observer.conn.execute("BEGIN IMMEDIATE")  # another process is writing
+        try:
+            store._flush_due()
+            assert await asyncio.to_thread(begun.wait, 10)  # the flush waits for the lock
+            grants = [
+                await asyncio.wait_for(
+                    store.reserve_unless_marked("brave", _uncapped(), time.time()), 10
+                )
+                for _ in range(3)
+            ]
+        finally:
+            observer.conn.execute("ROLLBACK")
+        assert [grant.counts for grant in grants] == [(2,), (3,), (4,)]
+        await store._run(lambda conn: conn.set_trace_callback(None))  # after the flush
+        assert observer.count() == 4  # the flush took what came while it waited
+        assert await store.get_usage("brave", MONTH) == 4  # and nothing twice
+    assert observer.count() == 4
+
+
+async def test_a_flush_that_never_got_the_lock_keeps_the_counts_and_tries_again(
+    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
+    async with SQLiteStore(path, busy_timeout=0.05) as store:
+        await store.reserve_unless_marked("brave", _uncapped(), time.time())
+        timers = len(_flush_threads())
+        observer.conn.execute("BEGIN IMMEDIATE")  # holds the lock past the busy timeout
+        try:
+            store._flush_due()
+            await store._run(lambda conn: None)  # the flush has given up
+        finally:
+            observer.conn.execute("ROLLBACK")
+        assert len(_flush_threads()) == timers + 1  # another flush is scheduled
+        assert observer.count() == 0
+        assert await store.get_usage("brave", MONTH) == 1  # still pending, counted once
+    assert observer.count() == 1  # close wrote it
+
+
 def test_counts_stay_exact_while_flushes_race_reservations_from_several_threads(
     path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

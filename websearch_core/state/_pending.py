@@ -161,6 +161,22 @@ class PendingUsage:
             self._armed = self._armed or arm
         return arm
 
+    def rearm(self) -> bool:
+        """A flush failed before taking its batch: whether the caller must schedule another.
+
+        Returns:
+            Whether something is pending and no flush is scheduled (now one is).
+        """
+        with self._lock:
+            arm = bool(self._counts) and not self._armed
+            self._armed = self._armed or arm
+        return arm
+
+    def holds_any(self) -> bool:
+        """Whether anything at all is pending."""
+        with self._lock:
+            return bool(self._counts)
+
     def drop(self, provider: str | None = None) -> None:
         """Forget one provider's pending counts, or everyone's (``clear``, ``clear_all``)."""
         with self._lock:

@@ -814,16 +814,29 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             self._executor.submit(self._flush)
 
     def _flush(self) -> None:
-        """On the store's thread: write every pending count in one transaction."""
-        batch = self._pending.take()
-        if not batch:
-            self._pending.settle()
+        """On the store's thread: write every pending count in one transaction.
+
+        The batch is taken only once ``BEGIN IMMEDIATE`` holds the write lock. From the
+        take to the end of the write, readers on the inline connection cannot tell whether
+        the file holds the batch, so each one goes to this thread's queue, behind the
+        flush. Taken first, it kept every search of this process queued for the whole wait
+        for the lock too: another process's write, up to the busy timeout (10 s). Counts
+        added while the flush waits are simply part of the batch it takes.
+        """
+        if not self._pending.holds_any():
             return
+        taken: list[Batch] = []
+
+        def write(conn: sqlite3.Connection) -> None:
+            taken.append(self._pending.take())
+            _write_pending(conn, taken[0])
+
         try:
-            self._call(functools.partial(_in_transaction, func=_counts_writer(batch)))
+            self._call(functools.partial(_in_transaction, func=write))
         except StateStoreError as exc:  # kept for the next try (or for close)
             logger.debug("web search state: pending usage counts not written yet: %s", exc)
-            if self._pending.restore(batch):
+            rearm = self._pending.restore(taken[0]) if taken else self._pending.rearm()
+            if rearm:
                 self._arm_flush()
             return
         self._pending.settle()
