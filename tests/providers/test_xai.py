@@ -255,6 +255,21 @@ def test_stream_deltas_stand_in_for_a_missing_message() -> None:
     assert response.sources == ()
 
 
+@pytest.mark.conformance
+def test_stream_values_that_are_not_objects_are_skipped() -> None:
+    events = list(capture_events())
+    junk: list[object] = [None, 7, "[DONE]", ["response.completed"], {"type": 3}]
+    mixed = [value for pair in zip(junk * 40, events, strict=False) for value in pair]
+    mixed += events[len(junk) * 40 :]
+    assert response_from_events(mixed) == response_from_events(events)
+
+
+@pytest.mark.parametrize("snapshot", ["oops", 5, ["error"], None])
+def test_stream_error_event_with_a_response_that_is_not_an_object(snapshot: object) -> None:
+    with pytest.raises(SearchProviderError, match=r"xAI stream error: response\.failed$"):
+        response_from_events([{"type": "response.failed", "response": snapshot}])
+
+
 # --- parsing rules ----------------------------------------------------------------------------
 
 

@@ -152,12 +152,14 @@ def parse_response_object(data: Any, params: SearchParams | None = None) -> Sear
     )
 
 
-def response_from_events(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+def response_from_events(events: Iterable[object]) -> dict[str, Any]:
     """Fold Responses stream events (decoded ``data`` objects) into a response object (pure).
 
     ``response.completed`` carries the whole response; without it the object is rebuilt from
     ``response.created`` and the ``response.output_item.done`` items, and the streamed
-    ``output_text`` deltas stand in for a missing message.
+    ``output_text`` deltas stand in for a missing message. An event that is not a JSON
+    object (a stray ``[DONE]``-like value, a number) carries nothing and is skipped, as is
+    a ``response`` member that is not an object.
 
     Raises:
         SearchProviderError: An ``error`` or ``response.failed`` event.
@@ -167,12 +169,16 @@ def response_from_events(events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     deltas: list[str] = []
     completed = False
     for event in events:
+        if not isinstance(event, Mapping):
+            continue
         kind = event.get("type")
+        snapshot = event.get("response")
         if kind in ("error", "response.failed"):
-            error = event.get("error") or (event.get("response") or {}).get("error") or {}
+            error = event.get("error") or (
+                snapshot.get("error") if isinstance(snapshot, Mapping) else None
+            )
             detail = error.get("message") if isinstance(error, Mapping) else None
             raise SearchProviderError(PROVIDER_ID, f"xAI stream error: {detail or kind}", 502)
-        snapshot = event.get("response")
         if kind in ("response.created", "response.in_progress") and isinstance(snapshot, Mapping):
             response.update(snapshot)
         elif kind in ("response.completed", "response.incomplete") and isinstance(
