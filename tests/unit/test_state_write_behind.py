@@ -378,3 +378,60 @@ def test_pending_counts_put_back_after_a_failed_write_merge_with_new_ones() -> N
     assert pending.count("brave", MONTH, time.time(), pending.generation) == 2
     assert pending.give_back("brave", [MONTH]) and not pending.give_back("tavily", [MONTH])
     assert pending.count("brave", MONTH, time.time(), None) == 1
+
+
+class CommitRefusal:
+    """Makes the next ``COMMIT`` of the store's connections fail, as a full disk would.
+
+    SQLite's authorizer refuses a statement when it is prepared (setting one expires the
+    connection's cached statements, so ``COMMIT`` is prepared again): the transaction is
+    left open, as after a real failed commit, and the error is a plain ``sqlite3`` one.
+    """
+
+    def __init__(self) -> None:
+        self.refused = 0
+        self._armed = threading.Event()
+
+    def arm(self) -> None:
+        self._armed.set()
+
+    def _authorize(self, action: int, arg1: str | None, *_: object) -> int:
+        if action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT" and self._armed.is_set():
+            self._armed.clear()
+            self.refused += 1
+            return sqlite3.SQLITE_DENY
+        return sqlite3.SQLITE_OK
+
+    async def install(self, store: SQLiteStore) -> None:
+        """On both connections: the store's thread's and the inline one (opened by now)."""
+        assert store._inline is not None
+        store._inline.set_authorizer(self._authorize)
+        await store._run(lambda conn: conn.set_authorizer(self._authorize))
+
+
+async def _three_pending(store: SQLiteStore) -> None:
+    """Three counts held in memory; the second and third reservations ran inline."""
+    for _ in range(3):
+        await store.reserve_unless_marked("brave", _uncapped(), time.time())
+
+
+async def test_a_flush_whose_commit_fails_leaves_its_counts_to_the_next_one(
+    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed COMMIT is rolled back: the connection can write again, and nothing twice."""
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
+    async with SQLiteStore(path) as store:
+        await _three_pending(store)
+        refusal = CommitRefusal()
+        await refusal.install(store)
+        refusal.arm()
+        store._flush_due()
+        await store._run(lambda conn: None)  # the flush has run, and failed
+        assert refusal.refused == 1
+        assert observer.count() == 0
+        assert await store.get_usage("brave", MONTH) == 3
+        store._flush_due()
+        await store._run(lambda conn: None)
+        assert observer.count() == 3
+        assert await store.get_usage("brave", MONTH) == 3
+    assert observer.count() == 3

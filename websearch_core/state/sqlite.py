@@ -867,14 +867,19 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
 
 def _in_transaction(conn: sqlite3.Connection, func: Callable[[sqlite3.Connection], _T]) -> _T:
-    """``func`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back if it raises."""
+    """``func`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back if either raises.
+
+    A ``COMMIT`` that fails can leave the transaction open (and its write lock held): the
+    connection's next ``BEGIN`` would fail for good, and a caller putting back what it
+    wrote (pending counts) must know that the file does not hold it.
+    """
     conn.execute("BEGIN IMMEDIATE")
     try:
         result = func(conn)
+        conn.execute("COMMIT")
     except BaseException:
         _rollback(conn)
         raise
-    conn.execute("COMMIT")
     return result
 
 
