@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from websearch_core.state import ProviderMark, SQLiteStore, UsageWindow
+from websearch_core.state import ProviderMark, SQLiteStore, StateStoreError, UsageGrant, UsageWindow
 from websearch_core.state._pending import PendingUsage
 from websearch_core.state.sqlite import FLUSH_AFTER
 
@@ -413,6 +413,79 @@ async def _three_pending(store: SQLiteStore) -> None:
     """Three counts held in memory; the second and third reservations ran inline."""
     for _ in range(3):
         await store.reserve_unless_marked("brave", _uncapped(), time.time())
+
+
+async def test_a_reservation_whose_commit_fails_keeps_the_pending_counts(
+    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The counts it took to write with it are owed still: neither lost nor counted twice."""
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
+    async with SQLiteStore(path) as store:
+        await _three_pending(store)
+        refusal = CommitRefusal()
+        await refusal.install(store)
+        refusal.arm()
+        with pytest.raises(StateStoreError):
+            await store.reserve_usage("brave", _capped(10))
+        assert refusal.refused == 1
+        assert observer.count() == 0
+        assert await store.get_usage("brave", MONTH) == 3
+        grant = await store.reserve_usage("brave", _capped(10))
+        assert grant.counts == (4, 1)
+        assert observer.count() == 4
+    assert observer.count() == 4
+
+
+def test_a_reader_never_sees_counts_taken_for_a_commit_not_made_yet(
+    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between the take of the pending counts and the COMMIT, they are in neither place.
+
+    The reservation is held just before its ``COMMIT`` (wherever it runs), and a reader
+    starts on another thread meanwhile. A reader that may answer then must count the three;
+    one that waits for the COMMIT counts them in the file. It is given half a second to
+    answer while the COMMIT is held (the code this was written against answered at once,
+    from the store's thread, with 0); either way its answer is checked after.
+    """
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
+    store = SQLiteStore(path)
+    asyncio.run(_three_pending(store))
+    at_commit = threading.Event()
+    go_on = threading.Event()
+
+    def trace(statement: str) -> None:
+        if statement == "COMMIT" and not at_commit.is_set():
+            at_commit.set()
+            go_on.wait(10)
+
+    assert store._inline is not None
+    store._inline.set_trace_callback(trace)
+    asyncio.run(store._run(lambda conn: conn.set_trace_callback(trace)))
+    results: dict[str, object] = {}
+
+    def reserve() -> None:
+        results["grant"] = asyncio.run(store.reserve_usage("brave", _capped(10)))
+
+    def read() -> None:
+        results["read"] = asyncio.run(store.get_usage("brave", MONTH))
+
+    reserver = threading.Thread(target=reserve)
+    reader = threading.Thread(target=read)
+    reserver.start()
+    try:
+        assert at_commit.wait(10)
+        reader.start()
+        reader.join(0.5)
+    finally:
+        go_on.set()
+        reserver.join(10)
+        reader.join(10)
+    grant = results["grant"]
+    assert isinstance(grant, UsageGrant)
+    assert grant.counts == (4, 1)
+    assert results["read"] in (3, 4)  # before the reservation or after it, never without the 3
+    asyncio.run(store.aclose())
+    assert observer.count() == 4
 
 
 async def test_a_flush_whose_commit_fails_leaves_its_counts_to_the_next_one(

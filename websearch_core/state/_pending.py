@@ -10,7 +10,8 @@ This module only keeps the numbers, thread-safe (the store calls it from the eve
 thread and from its own); when and how they are written is the store's business. Readers
 that add the pending counts to what they read from the file pass the :attr:`generation`
 they started at: a batch taken for writing, or written, since then may or may not be in
-what they read, so they must read again where no flush runs (the store's thread).
+what they read, so they must read again where no batch can be under way: the store's
+thread, the only one that takes, writes and settles batches while the store is open.
 """
 
 import threading
@@ -171,6 +172,11 @@ class PendingUsage:
             arm = bool(self._counts) and not self._armed
             self._armed = self._armed or arm
         return arm
+
+    def total(self) -> int:
+        """Every count pending, for the one log line that says some were never written."""
+        with self._lock:
+            return sum(entry.count for entry in self._counts.values())
 
     def holds_any(self) -> bool:
         """Whether anything at all is pending."""

@@ -256,9 +256,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """Run ``func``, which adds pending counts to what it reads, where they agree.
 
         Inline, ``func`` gets the pending counts' generation from before its read and
-        raises :class:`_InlineBusyError` when a flush started or ended since (the file
-        may or may not hold that batch); it then runs again on the store's thread, where
-        no flush is under way, with ``None``: nothing to check.
+        raises :class:`_InlineBusyError` when a batch was taken or settled since (the
+        file may or may not hold it); it then runs again on the store's thread with
+        ``None``: nothing to check, because every batch is taken, committed and settled
+        (or put back) on that thread (:meth:`_write_pending_first`), never around it.
         """
         inline = functools.partial(func, self._pending.generation)
         queued = functools.partial(func, None)
@@ -288,7 +289,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         (or by this store's own thread), another thread using the inline connection, or a
         store not yet opened sends the call to the store's thread, whose connection waits
         its turn. Either way a write is one ``BEGIN IMMEDIATE`` transaction, so counts stay
-        exact across processes. ``queued``, when given, is what runs there instead.
+        exact across processes. ``queued``, when given, is what runs there instead, as it
+        is: it opens its own transaction, if any.
         """
         if not self._closed and self._conn is not None and self._inline_lock.acquire(False):
             try:
@@ -297,7 +299,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 pass
             finally:
                 self._inline_lock.release()
-        func = func if queued is None else queued
+        if queued is not None:
+            return await self._run(queued)
         if transaction:
             return await self._run(functools.partial(_in_transaction, func=func))
         return await self._run(func)
@@ -526,30 +529,31 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         the same transaction first, so the counts it checks and returns are whole.
         """
         check_provider(provider)
-        return await self._run_write(self._reserve_now(provider, windows))
+        return await self._run_write_owed(provider, self._reserve_now(provider, windows))
 
     def _reserve_now(
         self, provider: str, windows: Sequence[UsageWindow]
     ) -> Callable[[sqlite3.Connection], UsageGrant]:
         """The synchronous reservation, run inside the caller's ``BEGIN IMMEDIATE``."""
+        return functools.partial(_reserve, provider=provider, windows=windows)
 
-        def reserve(conn: sqlite3.Connection) -> UsageGrant:
-            if not self._pending.holds(provider):  # the usual case: nothing owed
-                return _reserve(conn, provider=provider, windows=windows)
-            owed = self._pending.take(provider)
-            try:
-                _write_pending(conn, owed)
-                grant = _reserve(conn, provider=provider, windows=windows)
-            except BaseException:
-                if self._pending.restore(owed):
-                    self._arm_flush()
-                raise
-            # Settled before the COMMIT: a failed COMMIT loses these counts (never a
-            # budget's: a capped window's counts are never pending).
-            self._pending.settle()
-            return grant
+    async def _run_write_owed(self, provider: str, func: Callable[[sqlite3.Connection], _T]) -> _T:
+        """:meth:`_run_write` with ``provider``'s pending counts written first, in the same step.
 
-        return reserve
+        Inline only when nothing of ``provider`` is pending (the usual case: a provider
+        with a budget has no pending counts). Else on the store's thread, where every
+        batch is taken and written (see :meth:`_write_pending_first`): a reader queued
+        there with no generation to check must never run while counts are taken from
+        memory and not yet committed to the file.
+        """
+
+        def inline(conn: sqlite3.Connection) -> _T:
+            if self._pending.holds(provider):  # rolled back; written on the store's thread
+                raise _InlineBusyError
+            return func(conn)
+
+        queued = functools.partial(self._write_pending_first, provider=provider, func=func)
+        return await self._inline_first(inline, transaction=True, queued=queued)
 
     async def reserve_unless_marked(
         self, provider: str, windows: Sequence[UsageWindow], now: float
@@ -565,7 +569,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """
         check_provider(provider)
         if not windows or any(w.limit is not None for w in windows):
-            return await self._run_write(self._reserve_unless_marked_now(provider, windows, now))
+            marked_or_reserve = self._reserve_unless_marked_now(provider, windows, now)
+            return await self._run_write_owed(provider, marked_or_reserve)
         periods = tuple(w.period for w in windows)
         spans = tuple((w.period, w.expires_at) for w in windows)
 
@@ -825,21 +830,46 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """
         if not self._pending.holds_any():
             return
-        taken: list[Batch] = []
-
-        def write(conn: sqlite3.Connection) -> None:
-            taken.append(self._pending.take())
-            _write_pending(conn, taken[0])
-
         try:
-            self._call(functools.partial(_in_transaction, func=write))
+            self._call(functools.partial(self._write_pending_first, provider=None, func=_nothing))
         except StateStoreError as exc:  # kept for the next try (or for close)
             logger.debug("web search state: pending usage counts not written yet: %s", exc)
-            rearm = self._pending.restore(taken[0]) if taken else self._pending.rearm()
-            if rearm:
+            if self._pending.rearm():  # a batch put back may have scheduled it already
                 self._arm_flush()
-            return
+
+    def _write_pending_first(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        provider: str | None,
+        func: Callable[[sqlite3.Connection], _T],
+    ) -> _T:
+        """On the store's thread: one transaction writing the pending counts, then ``func``.
+
+        ``provider``'s counts, or everyone's (``None``). From their take to the COMMIT the
+        counts are in neither memory nor (for any other connection) the file, so this runs
+        only here: inline readers see the batch under way (:class:`._pending.PendingUsage`
+        generation) and read again on this thread, after it, and readers queued here (which
+        check no generation) cannot overlap it. They are settled only once the COMMIT
+        succeeded; if anything failed, they are put back, still owed.
+        """
+        if provider is not None and not self._pending.holds(provider):
+            return _in_transaction(conn, func)  # nothing owed: no batch for readers to miss
+        taken: list[Batch] = []
+
+        def write(conn: sqlite3.Connection) -> _T:
+            taken.append(self._pending.take(provider))
+            _write_pending(conn, taken[0])
+            return func(conn)
+
+        try:
+            result = _in_transaction(conn, write)
+        except BaseException:
+            if taken and self._pending.restore(taken[0]):
+                self._arm_flush()
+            raise
         self._pending.settle()
+        return result
 
     def _release(self) -> None:
         with self._timer_lock:
@@ -848,17 +878,15 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             timer.cancel()
             timer.join()
         with self._inline_lock:  # an inline reservation under way counts first
-            batch = self._pending.take()
-            if batch and self._conn is not None:
+            if self._pending.holds_any() and self._conn is not None:
                 try:
-                    _in_transaction(self._conn, _counts_writer(batch))
-                except sqlite3.Error as exc:
+                    self._write_pending_first(self._conn, provider=None, func=_nothing)
+                except sqlite3.Error as exc:  # put back, but no reader or flush comes now
                     logger.warning(
                         "web search state: %d pending usage counts were not written: %s",
-                        sum(entry.count for entry in batch.values()),
+                        self._pending.total(),
                         exc,
                     )
-            self._pending.settle()
             self._orphan_flush.detach()
             if self._conn is not None:
                 conn, self._conn = self._conn, None
@@ -895,6 +923,10 @@ def _counts_writer(batch: Batch) -> Callable[[sqlite3.Connection], None]:
     return functools.partial(_write_pending, batch=batch)
 
 
+def _nothing(conn: sqlite3.Connection) -> None:
+    """A flush writes the pending counts and nothing else."""
+
+
 def _flush_orphaned(path: Path, busy_timeout: float, pending: PendingUsage, owner: int) -> None:
     """Write the pending counts of a store never closed (dropped, or open at exit).
 
@@ -914,8 +946,10 @@ def _flush_orphaned(path: Path, busy_timeout: float, pending: PendingUsage, owne
             _in_transaction(conn, _counts_writer(batch))
         finally:
             conn.close()
-    except sqlite3.Error as exc:
+    except sqlite3.Error as exc:  # nothing is left to try again: no use putting them back
         logger.debug("web search state: pending usage counts not written: %s", exc)
+        return
+    pending.settle()  # only once committed, as everywhere
 
 
 class _InlineBusyError(Exception):
