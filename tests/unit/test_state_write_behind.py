@@ -508,3 +508,74 @@ async def test_a_flush_whose_commit_fails_leaves_its_counts_to_the_next_one(
         assert observer.count() == 3
         assert await store.get_usage("brave", MONTH) == 3
     assert observer.count() == 3
+
+
+async def test_a_clear_whose_commit_fails_keeps_the_pending_counts(
+    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clear that did not happen forgets nothing: the file's counts and the pending ones."""
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
+    async with SQLiteStore(path) as store:
+        await _three_pending(store)
+        store._flush_due()
+        await store._run(lambda conn: None)
+        assert observer.count() == 3
+        await _three_pending(store)  # three in the file, three pending
+        refusal = CommitRefusal()
+        await refusal.install(store)
+        refusal.arm()
+        with pytest.raises(StateStoreError):
+            await store.clear("brave")
+        assert refusal.refused == 1
+        assert await store.get_usage("brave", MONTH) == 6
+        await store.clear("brave")
+        assert await store.get_usage("brave", MONTH) == 0
+    assert observer.count() == 0
+
+
+def test_a_reader_never_sees_a_clear_half_made(
+    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a clear is held before its COMMIT, a reader counts all six or none.
+
+    Three counts in the file, three pending: the clear forgets the pending ones and deletes
+    the row in one transaction. A reader may answer before it (6) or after it (0), never
+    with the file's old row and none of the pending counts (3). Timed as in
+    :func:`test_a_reader_never_sees_counts_taken_for_a_commit_not_made_yet`.
+    """
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
+    store = SQLiteStore(path)
+    asyncio.run(_three_pending(store))
+    store._flush_due()
+    asyncio.run(store._run(lambda conn: None))
+    asyncio.run(_three_pending(store))
+    assert observer.count() == 3
+    at_commit = threading.Event()
+    go_on = threading.Event()
+
+    def trace(statement: str) -> None:
+        if statement == "COMMIT" and not at_commit.is_set():
+            at_commit.set()
+            go_on.wait(10)
+
+    asyncio.run(store._run(lambda conn: conn.set_trace_callback(trace)))
+    results: dict[str, int] = {}
+
+    def read() -> None:
+        results["read"] = asyncio.run(store.get_usage("brave", MONTH))
+
+    clearer = threading.Thread(target=asyncio.run, args=(store.clear("brave"),))
+    reader = threading.Thread(target=read)
+    clearer.start()
+    try:
+        assert at_commit.wait(10)
+        reader.start()
+        reader.join(0.5)
+    finally:
+        go_on.set()
+        clearer.join(10)
+        reader.join(10)
+    assert results["read"] in (6, 0)
+    assert asyncio.run(store.get_usage("brave", MONTH)) == 0
+    asyncio.run(store.aclose())
+    assert observer.count() == 0

@@ -183,15 +183,6 @@ class PendingUsage:
         with self._lock:
             return bool(self._counts)
 
-    def drop(self, provider: str | None = None) -> None:
-        """Forget one provider's pending counts, or everyone's (``clear``, ``clear_all``)."""
-        with self._lock:
-            if provider is None:
-                self._counts.clear()
-            else:
-                for key in [k for k in self._counts if k[0] == provider]:
-                    del self._counts[key]
-
     def holds(self, provider: str) -> bool:
         """Whether anything of ``provider`` is pending."""
         with self._lock:

@@ -744,23 +744,29 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """See :meth:`StateStore.clear`."""
         check_provider(provider)
 
-        def write(conn: sqlite3.Connection) -> None:
-            self._pending.drop(provider)
+        def delete(conn: sqlite3.Connection) -> None:
             for table in ("marks", "failures", "usage", "rates"):
                 conn.execute(f"DELETE FROM {table} WHERE provider = ?", (provider,))
 
-        # On the store's thread, where flushes run: none can write a count back afterwards.
-        await self._run(functools.partial(_in_transaction, func=write))
+        # The pending counts go with the rows, in their transaction on the store's thread:
+        # a reader counts both or neither, a clear that fails forgets nothing, and no flush
+        # can write one back afterwards.
+        await self._run(
+            functools.partial(
+                self._write_pending_first, provider=provider, func=delete, forget=True
+            )
+        )
 
     async def clear_all(self) -> None:
         """See :meth:`StateStore.clear_all`."""
 
-        def write(conn: sqlite3.Connection) -> None:
-            self._pending.drop()
+        def delete(conn: sqlite3.Connection) -> None:
             for table in ("marks", "failures", "usage", "rates"):
                 conn.execute(f"DELETE FROM {table}")
 
-        await self._run(functools.partial(_in_transaction, func=write))  # as in clear()
+        await self._run(  # as in clear()
+            functools.partial(self._write_pending_first, provider=None, func=delete, forget=True)
+        )
 
     async def move_aside(self) -> Path | None:
         """Close the store and rename its file (and WAL files) out of the way; never delete.
@@ -843,15 +849,18 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         *,
         provider: str | None,
         func: Callable[[sqlite3.Connection], _T],
+        forget: bool = False,
     ) -> _T:
         """On the store's thread: one transaction writing the pending counts, then ``func``.
 
-        ``provider``'s counts, or everyone's (``None``). From their take to the COMMIT the
-        counts are in neither memory nor (for any other connection) the file, so this runs
-        only here: inline readers see the batch under way (:class:`._pending.PendingUsage`
-        generation) and read again on this thread, after it, and readers queued here (which
-        check no generation) cannot overlap it. They are settled only once the COMMIT
-        succeeded; if anything failed, they are put back, still owed.
+        ``provider``'s counts, or everyone's (``None``); with ``forget`` they are taken and
+        not written (a clear, whose ``func`` deletes the rows). From their take to the
+        COMMIT the counts are in neither memory nor (for any other connection) the file, so
+        this runs only here: inline readers see the batch under way (its
+        :class:`._pending.PendingUsage` generation) and read again on this thread, after
+        it, and readers queued here (which check no generation) cannot overlap it. They are
+        settled only once the COMMIT succeeded; if anything failed, they are put back,
+        still owed.
         """
         if provider is not None and not self._pending.holds(provider):
             return _in_transaction(conn, func)  # nothing owed: no batch for readers to miss
@@ -859,7 +868,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         def write(conn: sqlite3.Connection) -> _T:
             taken.append(self._pending.take(provider))
-            _write_pending(conn, taken[0])
+            if not forget:
+                _write_pending(conn, taken[0])
             return func(conn)
 
         try:
