@@ -20,9 +20,16 @@ import math
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 
-__all__ = ["Deadline", "attempt_scope", "format_seconds", "remaining_budget"]
+__all__ = [
+    "Deadline",
+    "attempt_scope",
+    "enter_attempt",
+    "format_seconds",
+    "leave_attempt",
+    "remaining_budget",
+]
 
 _attempt_expiry: ContextVar[float | None] = ContextVar("websearch_attempt_expiry", default=None)
 """``time.monotonic()`` value at which the current provider attempt runs out of time."""
@@ -63,16 +70,35 @@ def attempt_scope(seconds: float) -> Iterator[float]:
     Yields:
         The budget actually granted, in seconds.
     """
+    granted, token = enter_attempt(seconds)
+    try:
+        yield granted
+    finally:
+        leave_attempt(token)
+
+
+def enter_attempt(seconds: float) -> tuple[float, Token[float | None]]:
+    """Open an attempt scope without a context manager; close it with :func:`leave_attempt`.
+
+    :func:`attempt_scope` as two plain calls, for the one caller that runs on every search
+    (:func:`~websearch_core.orchestration.attempt.answer_attempt`): a generator-based
+    context manager builds a generator and its wrapper per use, and the caller already
+    holds a ``try``/``finally`` of its own.
+
+    Returns:
+        The budget actually granted, in seconds, and the token :func:`leave_attempt` takes.
+    """
     now = time.monotonic()
     expiry = now + max(0.0, seconds)
     outer = _attempt_expiry.get()
-    if outer is not None:
-        expiry = min(expiry, outer)
-    token = _attempt_expiry.set(expiry)
-    try:
-        yield expiry - now
-    finally:
-        _attempt_expiry.reset(token)
+    if outer is not None and outer < expiry:  # never more than the enclosing scope allows
+        expiry = outer
+    return expiry - now, _attempt_expiry.set(expiry)
+
+
+def leave_attempt(token: Token[float | None]) -> None:
+    """Close the scope :func:`enter_attempt` opened: the enclosing budget applies again."""
+    _attempt_expiry.reset(token)
 
 
 def remaining_budget(default: float) -> float:

@@ -11,7 +11,7 @@ import asyncio
 from dataclasses import dataclass
 
 from ..dates import iso_sources
-from ..deadline import Deadline, attempt_scope, format_seconds
+from ..deadline import Deadline, enter_attempt, format_seconds, leave_attempt
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
 from ..filters import apply_plan, plan_filters
 from ..models import SearchParams, SearchResponse
@@ -137,15 +137,19 @@ async def answer_attempt(
     """
     plan = plan_filters(params, provider.info)
     failure: SearchProviderError | None = None
-    with attempt_scope(timeout) as granted:
-        try:
-            # The transport's own timeout (same expiry) names the request; this hard bound,
-            # a moment later, ends whatever else is still running (waits, a browser).
-            async with asyncio.timeout(granted + HARD_STOP_GRACE_SECONDS):
-                response = await provider.search(plan.params, context)
-        except TimeoutError:
-            message = f"{provider.info.label} request timed out after {format_seconds(granted)}s"
-            failure = ProviderTimeoutError(provider.info.id, message, None)
+    # The attempt's scope (the budget every step below reads), opened and closed by hand:
+    # this runs on every search, and a ``with attempt_scope(...)`` costs a generator more.
+    granted, scope = enter_attempt(timeout)
+    try:
+        # The transport's own timeout (same expiry) names the request; this hard bound,
+        # a moment later, ends whatever else is still running (waits, a browser).
+        async with asyncio.timeout(granted + HARD_STOP_GRACE_SECONDS):
+            response = await provider.search(plan.params, context)
+    except TimeoutError:
+        message = f"{provider.info.label} request timed out after {format_seconds(granted)}s"
+        failure = ProviderTimeoutError(provider.info.id, message, None)
+    finally:
+        leave_attempt(scope)
     if failure is not None:
         raise failure  # outside the except block: no chained exception to carry along
     cap = source_cap(params, provider.info.max_results)

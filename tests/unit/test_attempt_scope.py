@@ -1,0 +1,102 @@
+"""The attempt's time budget, opened and closed without a context manager, bounds as before.
+
+``answer_attempt`` opens its scope with :func:`enter_attempt` and closes it with
+:func:`leave_attempt` on every way out (an answer, a failure, its hard time limit), so the
+code inside sees the attempt's budget and the code after it sees the enclosing one again.
+"""
+
+import asyncio
+import time
+from typing import ClassVar
+
+import pytest
+
+from tests.providers._helpers import key_context
+from websearch_core.deadline import (
+    attempt_scope,
+    enter_attempt,
+    leave_attempt,
+    remaining_budget,
+)
+from websearch_core.errors import ProviderTimeoutError, SearchProviderError
+from websearch_core.models import SearchParams, SearchResponse, SearchSource
+from websearch_core.orchestration.attempt import answer_attempt
+from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchProvider
+
+
+class _Probe(SearchProvider):
+    """Records the budget it sees, then answers, fails or outlives its time."""
+
+    info: ClassVar[ProviderInfo] = ProviderInfo(
+        id="probe", label="Probe", kind="api", description="p", docs_url="https://x"
+    )
+
+    def __init__(self, behaviour: str) -> None:
+        self.behaviour = behaviour
+        self.seen: list[float] = []
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        self.seen.append(remaining_budget(60.0))
+        if self.behaviour == "fail":
+            raise SearchProviderError(self.info.id, "Probe broke", 500)
+        if self.behaviour == "hang":
+            await asyncio.sleep(10)
+        source = SearchSource(title="t", url="https://a.example/")
+        return SearchResponse(provider=self.info.id, sources=(source,))
+
+
+def test_enter_attempt_grants_what_it_is_asked_outside_any_scope() -> None:
+    granted, token = enter_attempt(5.0)
+    try:
+        assert granted == pytest.approx(5.0)
+        assert 4.9 < remaining_budget(60.0) <= 5.0
+    finally:
+        leave_attempt(token)
+    assert remaining_budget(60.0) == 60.0
+
+
+def test_enter_attempt_never_grants_more_than_the_enclosing_scope() -> None:
+    with attempt_scope(1.0):
+        granted, token = enter_attempt(30.0)
+        try:
+            assert granted <= 1.0
+            assert remaining_budget(60.0) <= 1.0
+        finally:
+            leave_attempt(token)
+        assert remaining_budget(60.0) <= 1.0  # the outer scope holds again
+        inner, token = enter_attempt(0.2)
+        try:
+            assert inner == pytest.approx(0.2, abs=0.05)
+        finally:
+            leave_attempt(token)
+    assert remaining_budget(60.0) == 60.0
+
+
+def test_a_negative_request_is_granted_nothing() -> None:
+    granted, token = enter_attempt(-3.0)
+    try:
+        assert granted == 0.0
+        assert remaining_budget(60.0) == 0.0
+    finally:
+        leave_attempt(token)
+
+
+@pytest.mark.parametrize("behaviour", ["answer", "fail", "hang"])
+async def test_answer_attempt_bounds_the_provider_and_closes_its_scope(behaviour: str) -> None:
+    provider = _Probe(behaviour)
+    context = key_context("probe", None)
+    started = time.monotonic()
+    if behaviour == "answer":
+        answer = await answer_attempt(provider, SearchParams(query="q"), context, timeout=2.0)
+        assert answer.response.sources[0].url == "https://a.example/"
+    elif behaviour == "fail":
+        with pytest.raises(SearchProviderError, match="Probe broke"):
+            await answer_attempt(provider, SearchParams(query="q"), context, timeout=2.0)
+    else:
+        with pytest.raises(ProviderTimeoutError) as raised:
+            await answer_attempt(provider, SearchParams(query="q"), context, timeout=0.2)
+        assert raised.value.message == "Probe request timed out after 0.2s"
+        assert raised.value.__context__ is None
+        assert time.monotonic() - started < 2.0
+    assert len(provider.seen) == 1 and provider.seen[0] <= 2.0  # the attempt's budget inside
+    assert remaining_budget(60.0) == 60.0  # and the caller's again after it
