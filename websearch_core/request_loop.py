@@ -27,7 +27,7 @@ Sanitising, result caps and redaction of the parsed response happen one step up,
 
 import asyncio
 import math
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from .deadline import remaining_budget
 from .errors import SearchProviderError
@@ -38,20 +38,27 @@ from .transport import HttpRequest, HttpResponse, SseResponse
 __all__ = ["run_protocol", "send_step"]
 
 
-async def send_step(
+def send_step(
     provider: LoopProvider, request: HttpRequest, context: ProviderContext
-) -> HttpResponse | SseResponse:
-    """Send one request of ``provider``'s protocol (streamed when the request says so)."""
+) -> Awaitable[HttpResponse | SseResponse]:
+    """Send one request of ``provider``'s protocol (streamed when the request says so).
+
+    Returns the fetcher's own awaitable rather than awaiting it in a frame of this
+    function: every response a search waits for resumes each coroutine between the event
+    loop and the chain, and this one only chooses where the request goes.
+    """
     if request.fetch_with is not None:  # a step another fetcher makes (headless Chromium)
-        return await request.fetch_with(context)
+        return request.fetch_with(context)
     info = provider.info
-    options: dict[str, int] = {}
+    transport = context.transport
     if provider.max_response_bytes is not None:
-        cap = min(provider.max_response_bytes, context.transport.max_response_bytes)
-        options["max_response_bytes"] = cap
+        cap = min(provider.max_response_bytes, transport.max_response_bytes)
+        if request.stream:
+            return transport.send_sse(info.id, info.label, request, max_response_bytes=cap)
+        return transport.send(info.id, info.label, request, max_response_bytes=cap)
     if request.stream:
-        return await context.transport.send_sse(info.id, info.label, request, **options)
-    return await context.transport.send(info.id, info.label, request, **options)
+        return transport.send_sse(info.id, info.label, request)
+    return transport.send(info.id, info.label, request)
 
 
 async def run_protocol(

@@ -14,7 +14,8 @@ concurrent calls. The data types live in the leaf :mod:`websearch_core.provider_
 """
 
 import abc
-from typing import ClassVar, final
+from collections.abc import Coroutine
+from typing import Any, ClassVar, final
 
 from ..errors import ProviderNotConfiguredError, SearchProviderError
 from ..models import SearchParams, SearchResponse
@@ -121,9 +122,15 @@ class ProtocolProvider(SearchProvider):
     """A tighter body cap than the configured one (Brave documents 2 MiB)."""
 
     @final
-    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Run this provider's protocol through the core's request loop."""
-        return await run_protocol(self, params, context)
+    def search(
+        self, params: SearchParams, context: ProviderContext
+    ) -> Coroutine[Any, Any, SearchResponse]:
+        """Run this provider's protocol through the core's request loop.
+
+        The loop's coroutine itself, awaited by the caller as before: a frame of its own
+        here would be resumed once more for every response a search waits for.
+        """
+        return run_protocol(self, params, context)
 
     async def prepare(self, flow: Flow) -> None:
         """Resolve what requests need before the first is built (e.g. ``flow.token``)."""
