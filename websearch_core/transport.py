@@ -420,12 +420,15 @@ class Transport:
                         response = await self._follow(provider, label, request, url, response)
                     if _declared_within(response, cap):
                         # aiohttp stops a body with a Content-Length at that length, so the
-                        # cap holds without counting chunks as they come.
+                        # cap holds without counting chunks as they come. read() returns once
+                        # the connection is back in the pool: nothing is left to release.
                         body = await response.read()
                     else:
                         body = await _read_capped(provider, label, response, cap)
-                finally:
+                        response.release()
+                except BaseException:
                     response.release()
+                    raise
                 return HttpResponse(
                     status=response.status,
                     body=body,
