@@ -167,13 +167,12 @@ class Ledger:
         return None
 
     def _windows(self, provider_id: str, now: float) -> tuple[UsageWindow, ...]:
-        month, month_ends = period_window(USAGE_PERIOD, now)
-        windows = [UsageWindow(month, month_ends)]
+        month = _month_window(now)
         budget = self.budgets.get(provider_id)
-        if budget is not None:
-            window, ends = budget.window(now)
-            windows.append(UsageWindow(f"budget:{window}", ends, limit=budget.limit))
-        return tuple(windows)
+        if budget is None:
+            return (month,)
+        window, ends = budget.window(now)
+        return (month, UsageWindow(f"budget:{window}", ends, limit=budget.limit))
 
     async def reserve(
         self, info: ProviderInfo | str, *, max_wait: float | None = None, skip_marked: bool = False
@@ -306,6 +305,24 @@ class Ledger:
         ):
             return error.retry_after
         return None
+
+
+_last_month: UsageWindow | None = None
+"""The monthly window last built (see :func:`_month_window`)."""
+
+
+def _month_window(now: float) -> UsageWindow:
+    """The monthly usage counter every request counts in, for ``now``.
+
+    Every reservation needs it and it only changes once a month: the window (frozen, so
+    safe to share) is built again only when ``period_window`` names another month.
+    """
+    global _last_month
+    month, ends = period_window(USAGE_PERIOD, now)
+    last = _last_month
+    if last is None or last.period != month or last.expires_at != ends:
+        last = _last_month = UsageWindow(month, ends)
+    return last
 
 
 def mark_scope(context: "ProviderContext", provider_id: str) -> str:
