@@ -15,6 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from ..deadline import Deadline
 from ..errors import ConfigurationError, DeadlineExceededError, SearchProviderError
@@ -128,8 +129,10 @@ class ChainRunner:
 
     def _bound(self, provider: SearchProvider) -> SearchProvider:
         """``provider`` as this call runs it: one that asks others gets the ledger."""
-        if isinstance(provider, FanOutProvider):
-            return provider.with_ledger(self.ledger)
+        # The class's MRO rather than isinstance: every search asks this of a provider
+        # that is not a fan-out, and an ABC's isinstance goes through ABCMeta in Python.
+        if FanOutProvider in type(provider).__mro__:
+            return cast(FanOutProvider, provider).with_ledger(self.ledger)
         return provider
 
     async def _try(
