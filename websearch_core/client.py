@@ -196,7 +196,8 @@ class WebSearch(AsyncClosing):
         setup = self._setup()
         plan = setup.plan(params.provider)
         # A broken ledger must not cost an answer: the chain sees a store that degrades.
-        store = setup.guarded(await self.state())
+        # An open store is taken as it is (state() only opens one; no coroutine per search).
+        store = setup.guarded(self._store if self._store is not None else await self.state())
         key: str | None = None
         if self.settings.cache and use_cache:
             key = cache_key(params, ",".join(p.info.id for p in plan.providers))
