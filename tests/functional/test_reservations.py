@@ -169,7 +169,11 @@ async def test_a_burst_is_spread_by_the_rate_and_what_cannot_wait_is_skipped(
     granted = sorted(o for o in outcomes if isinstance(o, float))
     refused = [o for o in outcomes if isinstance(o, ProviderSkippedError)]
     assert len(granted) == 3 and len(refused) == 2  # slots at 0, 0.2 and 0.4 s fit in 0.5 s
-    assert [round(t, 1) for t in granted] == [0.0, 0.2, 0.4]
+    # Each one never before its slot (booked after ``started``, so these bounds are exact)
+    # and before the slot after it: a busy machine may wake a waiter late, not a slot late.
+    assert granted[0] < 0.195
+    assert 0.195 <= granted[1] < 0.395
+    assert 0.395 <= granted[2] < 0.595
     assert "rate limit of 5/s has no free slot within 0.5s" in refused[0].message
     assert used == 3  # the refused reservations gave their count back
 
