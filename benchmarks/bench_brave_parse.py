@@ -26,11 +26,11 @@ free, bounded loops, no pass/fail::
 
 import argparse
 import statistics
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bench_parsers import _interleaved, _quartiles
 from pydantic import TypeAdapter
 from typing_extensions import TypedDict
 
@@ -44,31 +44,10 @@ CAPTURE = (
     Path(__file__).resolve().parents[1].parent
     / "shared/fixtures/brave/web_search_laravel_2024.json"
 )
-WARMUP = 50
 
 
 class _Nothing(TypedDict, total=False):
     """A schema with no field: pydantic still parses every byte of the body."""
-
-
-def _quartiles(samples: list[float]) -> tuple[float, float, float]:
-    q1, median, q3 = statistics.quantiles(samples, n=4, method="inclusive")
-    return q1, median, q3
-
-
-def _interleaved(functions: list[Callable[[], object]], rounds: int) -> list[list[float]]:
-    """Per-function call times; each round calls every function once, order rotating."""
-    times: list[list[float]] = [[] for _ in functions]
-    count = len(functions)
-    for index in range(WARMUP + rounds):
-        for step in range(count):
-            which = (index + step) % count
-            started = time.perf_counter()
-            functions[which]()
-            elapsed = time.perf_counter() - started
-            if index >= WARMUP:
-                times[which].append(elapsed)
-    return times
 
 
 def pieces(body: bytes) -> dict[str, Callable[[], object]]:
