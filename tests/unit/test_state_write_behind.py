@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -71,6 +71,12 @@ def observer(path: Path) -> Iterator[Observer]:
     seen = Observer(path)
     yield seen
     seen.conn.close()
+
+
+@pytest.fixture
+def flushed_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No timed flush: the test flushes (``store._flush_due()``) when it means to."""
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)
 
 
 def _flush_threads() -> list[threading.Thread]:
@@ -408,6 +414,14 @@ class CommitRefusal:
         store._inline.set_authorizer(self._authorize)
         await store._run(lambda conn: conn.set_authorizer(self._authorize))
 
+    @classmethod
+    async def armed_on(cls, store: SQLiteStore) -> "CommitRefusal":
+        """Installed on ``store``'s connections and armed: its next ``COMMIT`` fails."""
+        refusal = cls()
+        await refusal.install(store)
+        refusal.arm()
+        return refusal
+
 
 async def _three_pending(store: SQLiteStore) -> None:
     """Three counts held in memory; the second and third reservations ran inline."""
@@ -416,15 +430,12 @@ async def _three_pending(store: SQLiteStore) -> None:
 
 
 async def test_a_reservation_whose_commit_fails_keeps_the_pending_counts(
-    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+    path: Path, observer: Observer, flushed_by_hand: None
 ) -> None:
     """The counts it took to write with it are owed still: neither lost nor counted twice."""
-    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
     async with SQLiteStore(path) as store:
         await _three_pending(store)
-        refusal = CommitRefusal()
-        await refusal.install(store)
-        refusal.arm()
+        refusal = await CommitRefusal.armed_on(store)
         with pytest.raises(StateStoreError):
             await store.reserve_usage("brave", _capped(10))
         assert refusal.refused == 1
@@ -436,20 +447,14 @@ async def test_a_reservation_whose_commit_fails_keeps_the_pending_counts(
     assert observer.count() == 4
 
 
-def test_a_reader_never_sees_counts_taken_for_a_commit_not_made_yet(
-    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Between the take of the pending counts and the COMMIT, they are in neither place.
+def _read_while_a_commit_is_held(store: SQLiteStore, write: Callable[[], object]) -> int:
+    """What ``get_usage`` answers on another thread while ``write``'s ``COMMIT`` is held.
 
-    The reservation is held just before its ``COMMIT`` (wherever it runs), and a reader
-    starts on another thread meanwhile. A reader that may answer then must count the three;
-    one that waits for the COMMIT counts them in the file. It is given half a second to
-    answer while the COMMIT is held (the code this was written against answered at once,
-    from the store's thread, with 0); either way its answer is checked after.
+    ``write`` runs on a thread of its own and is held just before its first ``COMMIT``
+    (on whichever connection it runs); a reader starts meanwhile and is given half a
+    second to answer before the ``COMMIT`` goes on. Code that lets a reader answer then
+    must give a whole count; code that makes it wait answers after the ``COMMIT``.
     """
-    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
-    store = SQLiteStore(path)
-    asyncio.run(_three_pending(store))
     at_commit = threading.Event()
     go_on = threading.Event()
 
@@ -461,43 +466,52 @@ def test_a_reader_never_sees_counts_taken_for_a_commit_not_made_yet(
     assert store._inline is not None
     store._inline.set_trace_callback(trace)
     asyncio.run(store._run(lambda conn: conn.set_trace_callback(trace)))
-    results: dict[str, object] = {}
-
-    def reserve() -> None:
-        results["grant"] = asyncio.run(store.reserve_usage("brave", _capped(10)))
-
-    def read() -> None:
-        results["read"] = asyncio.run(store.get_usage("brave", MONTH))
-
-    reserver = threading.Thread(target=reserve)
-    reader = threading.Thread(target=read)
-    reserver.start()
+    read: list[int] = []
+    writer = threading.Thread(target=write)
+    reader = threading.Thread(
+        target=lambda: read.append(asyncio.run(store.get_usage("brave", MONTH)))
+    )
+    writer.start()
     try:
         assert at_commit.wait(10)
         reader.start()
         reader.join(0.5)
     finally:
         go_on.set()
-        reserver.join(10)
+        writer.join(10)
         reader.join(10)
-    grant = results["grant"]
-    assert isinstance(grant, UsageGrant)
-    assert grant.counts == (4, 1)
-    assert results["read"] in (3, 4)  # before the reservation or after it, never without the 3
+    return read[0]
+
+
+def test_a_reader_never_sees_counts_taken_for_a_commit_not_made_yet(
+    path: Path, observer: Observer, flushed_by_hand: None
+) -> None:
+    """Between the take of the pending counts and the COMMIT, they are in neither place.
+
+    A reader while the reservation's COMMIT is held must count the three pending counts
+    (before the reservation: 3, after it: 4). The code this was written against answered
+    at once, from the store's thread, with 0.
+    """
+    store = SQLiteStore(path)
+    asyncio.run(_three_pending(store))
+    grants: list[UsageGrant] = []
+
+    def reserve() -> None:
+        grants.append(asyncio.run(store.reserve_usage("brave", _capped(10))))
+
+    assert _read_while_a_commit_is_held(store, reserve) in (3, 4)
+    assert [grant.counts for grant in grants] == [(4, 1)]
     asyncio.run(store.aclose())
     assert observer.count() == 4
 
 
 async def test_a_flush_whose_commit_fails_leaves_its_counts_to_the_next_one(
-    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+    path: Path, observer: Observer, flushed_by_hand: None
 ) -> None:
     """A failed COMMIT is rolled back: the connection can write again, and nothing twice."""
-    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
     async with SQLiteStore(path) as store:
         await _three_pending(store)
-        refusal = CommitRefusal()
-        await refusal.install(store)
-        refusal.arm()
+        refusal = await CommitRefusal.armed_on(store)
         store._flush_due()
         await store._run(lambda conn: None)  # the flush has run, and failed
         assert refusal.refused == 1
@@ -511,19 +525,16 @@ async def test_a_flush_whose_commit_fails_leaves_its_counts_to_the_next_one(
 
 
 async def test_a_clear_whose_commit_fails_keeps_the_pending_counts(
-    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+    path: Path, observer: Observer, flushed_by_hand: None
 ) -> None:
     """A clear that did not happen forgets nothing: the file's counts and the pending ones."""
-    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
     async with SQLiteStore(path) as store:
         await _three_pending(store)
         store._flush_due()
         await store._run(lambda conn: None)
         assert observer.count() == 3
         await _three_pending(store)  # three in the file, three pending
-        refusal = CommitRefusal()
-        await refusal.install(store)
-        refusal.arm()
+        refusal = await CommitRefusal.armed_on(store)
         with pytest.raises(StateStoreError):
             await store.clear("brave")
         assert refusal.refused == 1
@@ -534,48 +545,21 @@ async def test_a_clear_whose_commit_fails_keeps_the_pending_counts(
 
 
 def test_a_reader_never_sees_a_clear_half_made(
-    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+    path: Path, observer: Observer, flushed_by_hand: None
 ) -> None:
     """While a clear is held before its COMMIT, a reader counts all six or none.
 
     Three counts in the file, three pending: the clear forgets the pending ones and deletes
     the row in one transaction. A reader may answer before it (6) or after it (0), never
-    with the file's old row and none of the pending counts (3). Timed as in
-    :func:`test_a_reader_never_sees_counts_taken_for_a_commit_not_made_yet`.
+    with the file's old row and none of the pending counts (3).
     """
-    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
     store = SQLiteStore(path)
     asyncio.run(_three_pending(store))
     store._flush_due()
     asyncio.run(store._run(lambda conn: None))
     asyncio.run(_three_pending(store))
     assert observer.count() == 3
-    at_commit = threading.Event()
-    go_on = threading.Event()
-
-    def trace(statement: str) -> None:
-        if statement == "COMMIT" and not at_commit.is_set():
-            at_commit.set()
-            go_on.wait(10)
-
-    asyncio.run(store._run(lambda conn: conn.set_trace_callback(trace)))
-    results: dict[str, int] = {}
-
-    def read() -> None:
-        results["read"] = asyncio.run(store.get_usage("brave", MONTH))
-
-    clearer = threading.Thread(target=asyncio.run, args=(store.clear("brave"),))
-    reader = threading.Thread(target=read)
-    clearer.start()
-    try:
-        assert at_commit.wait(10)
-        reader.start()
-        reader.join(0.5)
-    finally:
-        go_on.set()
-        clearer.join(10)
-        reader.join(10)
-    assert results["read"] in (6, 0)
+    assert _read_while_a_commit_is_held(store, lambda: asyncio.run(store.clear("brave"))) in (6, 0)
     assert asyncio.run(store.get_usage("brave", MONTH)) == 0
     asyncio.run(store.aclose())
     assert observer.count() == 0
