@@ -22,6 +22,7 @@ Marks carry the scope they were earned with (a fingerprint of the credential and
 """
 
 import asyncio
+import functools
 import hashlib
 import logging
 import sys
@@ -167,7 +168,7 @@ class Ledger:
         return None
 
     def _windows(self, provider_id: str, now: float) -> tuple[UsageWindow, ...]:
-        month = _month_window(now)
+        month = _month_window(*period_window(USAGE_PERIOD, now))
         budget = self.budgets.get(provider_id)
         if budget is None:
             return (month,)
@@ -307,22 +308,14 @@ class Ledger:
         return None
 
 
-_last_month: UsageWindow | None = None
-"""The monthly window last built (see :func:`_month_window`)."""
-
-
-def _month_window(now: float) -> UsageWindow:
-    """The monthly usage counter every request counts in, for ``now``.
+@functools.lru_cache(maxsize=2)
+def _month_window(period: str, expires_at: float) -> UsageWindow:
+    """The monthly usage counter every request counts in.
 
     Every reservation needs it and it only changes once a month: the window (frozen, so
-    safe to share) is built again only when ``period_window`` names another month.
+    safe to share) is built once per month instead of once per request.
     """
-    global _last_month
-    month, ends = period_window(USAGE_PERIOD, now)
-    last = _last_month
-    if last is None or last.period != month or last.expires_at != ends:
-        last = _last_month = UsageWindow(month, ends)
-    return last
+    return UsageWindow(period, expires_at)
 
 
 def mark_scope(context: "ProviderContext", provider_id: str) -> str:
