@@ -408,8 +408,7 @@ class Transport:
         # happen. Only a redirect or a body that must be counted (compressed, chunked or
         # undeclared) costs a coroutine more.
         cap = max_response_bytes or self.max_response_bytes
-        base = self.base_urls.get(provider)  # resolve_url, without its calls when no override
-        url = request.url if base is None else apply_base_url(request.url, base)
+        url = self.resolve_url(provider, request.url)
         timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
         failure: SearchProviderError
         try:
