@@ -79,6 +79,12 @@ def flushed_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)
 
 
+async def _flushed(store: SQLiteStore) -> None:
+    """Flush now, as the timer would, and return once the store's thread has run it."""
+    store._flush_due()
+    await store._run(lambda conn: None)
+
+
 def _flush_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name == "websearch-state-flush"]
 
@@ -251,8 +257,7 @@ async def test_a_flush_that_never_got_the_lock_keeps_the_counts_and_tries_again(
         timers = len(_flush_threads())
         observer.conn.execute("BEGIN IMMEDIATE")  # holds the lock past the busy timeout
         try:
-            store._flush_due()
-            await store._run(lambda conn: None)  # the flush has given up
+            await _flushed(store)  # the flush has given up
         finally:
             observer.conn.execute("ROLLBACK")
         assert len(_flush_threads()) == timers + 1  # another flush is scheduled
@@ -512,13 +517,11 @@ async def test_a_flush_whose_commit_fails_leaves_its_counts_to_the_next_one(
     async with SQLiteStore(path) as store:
         await _three_pending(store)
         refusal = await CommitRefusal.armed_on(store)
-        store._flush_due()
-        await store._run(lambda conn: None)  # the flush has run, and failed
+        await _flushed(store)  # the flush has run, and failed
         assert refusal.refused == 1
         assert observer.count() == 0
         assert await store.get_usage("brave", MONTH) == 3
-        store._flush_due()
-        await store._run(lambda conn: None)
+        await _flushed(store)
         assert observer.count() == 3
         assert await store.get_usage("brave", MONTH) == 3
     assert observer.count() == 3
@@ -530,8 +533,7 @@ async def test_a_clear_whose_commit_fails_keeps_the_pending_counts(
     """A clear that did not happen forgets nothing: the file's counts and the pending ones."""
     async with SQLiteStore(path) as store:
         await _three_pending(store)
-        store._flush_due()
-        await store._run(lambda conn: None)
+        await _flushed(store)
         assert observer.count() == 3
         await _three_pending(store)  # three in the file, three pending
         refusal = await CommitRefusal.armed_on(store)
@@ -555,8 +557,7 @@ def test_a_reader_never_sees_a_clear_half_made(
     """
     store = SQLiteStore(path)
     asyncio.run(_three_pending(store))
-    store._flush_due()
-    asyncio.run(store._run(lambda conn: None))
+    asyncio.run(_flushed(store))
     asyncio.run(_three_pending(store))
     assert observer.count() == 3
     assert _read_while_a_commit_is_held(store, lambda: asyncio.run(store.clear("brave"))) in (6, 0)
