@@ -1,10 +1,12 @@
 """The SQLite store reuses its last read for a reservation without a cap only while it is true.
 
 What must hold (issue 11): the rows a reservation read (mark, failure counter, usage count)
-are reused only while ``PRAGMA data_version`` says no other connection committed and the
-store's own connection wrote nothing; a mark or a count written by another client or
-another process is seen by the very next reservation; a mark's ``until`` and a count's
-``expires_at`` are judged against each call's clock, never remembered as an answer.
+are reused only while the file's wal-index header (or ``PRAGMA data_version``, where the
+header cannot be read) says no other connection committed and the store's own connection
+wrote nothing; a mark or a count written by another client or another process is seen by
+the very next reservation; a mark's ``until`` and a count's ``expires_at`` are judged
+against each call's clock, never remembered as an answer. Every test runs with both ways
+of telling.
 """
 
 import asyncio
@@ -18,6 +20,7 @@ from types import SimpleNamespace
 import pytest
 
 from websearch_core.state import ProviderMark, SQLiteStore, UsageWindow
+from websearch_core.state._wal_index import WalIndex
 
 MONTH = "month:test"
 FAR = time.time() + 3600
@@ -31,6 +34,14 @@ def _uncapped() -> tuple[UsageWindow, ...]:
 def _no_flush_meanwhile(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keep the store's thread from flushing mid-test: its commit would force a read anyway."""
     monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 600.0)
+
+
+@pytest.fixture(autouse=True, params=["wal-index", "data_version"])
+def detector(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """How the store tells that the file moved: its header, or the pragma it falls back to."""
+    if request.param == "data_version":  # as where the header cannot be read (not WAL, ...)
+        monkeypatch.setattr(WalIndex, "open", classmethod(lambda cls, database, conn: None))
+    return str(request.param)
 
 
 @pytest.fixture
@@ -70,7 +81,9 @@ async def _opened(store: SQLiteStore) -> None:
     await store.reserve_unless_marked("tavily", _uncapped(), time.time())
 
 
-async def test_an_unchanged_file_is_not_read_again(path: Path, statements: Statements) -> None:
+async def test_an_unchanged_file_is_not_read_again(
+    path: Path, statements: Statements, detector: str
+) -> None:
     async with SQLiteStore(path) as store:
         await _opened(store)
         statements.attach(store)
@@ -79,7 +92,9 @@ async def test_an_unchanged_file_is_not_read_again(path: Path, statements: State
         for _ in range(3):
             grant = await store.reserve_unless_marked("brave", _uncapped(), time.time())
             counts.append(grant.counts)
-        assert statements.reads() == 0  # only the data_version pragma ran
+        asked = [sql for sql in statements.seen if "PRAGMA data_version" in sql]
+        assert statements.reads() == 0  # only the header (or the pragma) was looked at
+        assert len(asked) == (3 if detector == "data_version" else 0)
         assert counts == [(1,), (2,), (3,), (4,)]  # this process's pending counts added
 
 
@@ -185,7 +200,7 @@ async def test_a_kept_count_is_judged_at_each_calls_time(
 async def test_after_its_own_flush_the_store_reads_without_asking_first(
     path: Path, statements: Statements, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Searches further apart than the flush interval pay the read only, not the pragma too."""
+    """Searches further apart than the flush interval pay the read only, not the check too."""
     monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 0.01)
     async with SQLiteStore(path) as store:
         await _opened(store)
@@ -197,10 +212,37 @@ async def test_after_its_own_flush_the_store_reads_without_asking_first(
             await asyncio.sleep(0.01)
         monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 600.0)  # no other now
         statements.attach(store)
+        headers = _counted_header_reads(store)
         steps = []
         for _ in range(3):
             grant = await store.reserve_unless_marked("brave", _uncapped(), time.time())
-            asked = any("PRAGMA data_version" in sql for sql in statements.seen)
+            asked = any("PRAGMA data_version" in sql for sql in statements.seen) or headers.pop()
             steps.append((grant.counts, asked, statements.reads()))
         # 1 in the file plus the pending ones; read at once, then asked and kept, then reused.
         assert steps == [((2,), False, 1), ((3,), True, 1), ((4,), True, 0)]
+
+
+class _HeaderReads:
+    """Whether the store read its wal-index header since the last :meth:`pop`."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def pop(self) -> bool:
+        read, self.count = self.count > 0, 0
+        return read
+
+
+def _counted_header_reads(store: SQLiteStore) -> _HeaderReads:
+    """Count the store's header reads (the real reader runs; it is only counted)."""
+    reads = _HeaderReads()
+    wal_index = store._wal_index
+    if wal_index is not None:
+        real = wal_index.header
+
+        def counted() -> bytes | None:
+            reads.count += 1
+            return real()
+
+        wal_index.header = counted  # type: ignore[method-assign]
+    return reads

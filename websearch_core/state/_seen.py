@@ -2,11 +2,12 @@
 
 Why: a reservation without a cap (no budget, the usual case) reads the provider's cooldown
 mark, failure counter and usage counts before every request, and that read is most of the
-store's cost per search. SQLite's ``PRAGMA data_version`` changes when any *other*
-connection (another process, another client on the same file, this store's own thread)
-committed since the connection last looked, at about half the price of the read. So the
-rows are kept raw, with their ``until`` and ``expires_at``, and reused while the version
-and the inline connection's own change count are what they were when read: the
+store's cost per search. The file's wal-index header (:mod:`._wal_index`) changes on
+every commit by any connection (another process, another client on the same file, this
+store's own thread), as SQLite's ``PRAGMA data_version`` (the fallback) does for every
+*other* connection's, both for a fraction of the price of the read. So the rows are kept
+raw, with their ``until`` and ``expires_at``, and reused while that state of the file and
+the inline connection's own change count are what they were when read: the
 conditions that depend on the time are checked again on every use, exactly as the SQL
 checks them, so a mark that expired or a counter that ended is never served stale.
 

@@ -28,8 +28,9 @@ Why it is built this way:
 * Write-behind for counts nothing can refuse: when no window of a reservation has a cap
   (no budget, the usual case), :meth:`SQLiteStore.reserve_unless_marked` only reads (the
   cooldown mark, the failure counter, the counts) and counts in memory
-  (:mod:`._pending`); that read is reused while ``PRAGMA data_version`` and the
-  connection's own change count say the file has not moved (:mod:`._seen`). The store's
+  (:mod:`._pending`); that read is reused while the wal-index header (or, when it
+  cannot be read, ``PRAGMA data_version``) and the connection's own change count say the
+  file has not moved (:mod:`._seen`, :mod:`._wal_index`). The store's
   thread writes what piled up in one transaction
   :data:`FLUSH_AFTER` seconds after the first of them, and on close. This process reads
   its own counts at once; other processes see them within that interval. A crash loses
@@ -58,6 +59,7 @@ from typing import Final, TypeVar, cast
 from ._pending import Batch, PendingUsage
 from ._seen import ProviderRows, SeenRows, mark_from_row
 from ._threaded import ThreadedStore
+from ._wal_index import WalIndex
 from .base import (
     CachedEntry,
     CorruptStateError,
@@ -209,6 +211,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._inline: sqlite3.Connection | None = None
         self._inline_lock = threading.Lock()
         self._inline_writes = 0  # since the last checkpoint
+        # The file's wal-index header, opened and closed with the inline connection: what
+        # says the rows below may be reused (see _provider_rows).
+        self._wal_index: WalIndex | None = None
         self._seen = SeenRows()  # the inline connection's last reads (see _provider_rows)
         # Counts of reservations without a cap, written behind (see the module docstring).
         self._pending = PendingUsage()
@@ -341,11 +346,15 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         except BaseException:
             conn.close()
             raise
+        self._wal_index = WalIndex.open(self._path, conn)
         return conn
 
     def _close_inline(self) -> None:
         conn, self._inline = self._inline, None
         self._seen.forget()
+        wal_index, self._wal_index = self._wal_index, None
+        if wal_index is not None:  # before the connection: its -shm file may go with it
+            wal_index.close()
         if conn is not None:
             with contextlib.suppress(sqlite3.Error):
                 conn.close()
@@ -602,9 +611,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """``provider``'s rows: kept from the inline connection's last read while still true.
 
         Reused only inline (``generation`` given, the inline lock held) and only while
-        nothing that could change them moved since they were read: ``PRAGMA
-        data_version`` (any other connection's commit: another process, another client
-        on the file, this store's thread writing pending counts or anything else), the
+        nothing that could change them moved since they were read: the file's wal-index
+        header (:mod:`._wal_index`; any commit by any connection: another process,
+        another client on the file, this store's thread writing pending counts or
+        anything else), or ``PRAGMA data_version`` when the header cannot be read, the
         connection's own ``total_changes`` (its writes, which ``data_version`` does not
         count) and the connection itself. The pending counts are not in the rows (they
         are added after, under their own generation check), but a move of their
@@ -621,8 +631,13 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             seen.forget()
             seen.generation = generation
             return _read_provider_rows(conn, provider, periods)
-        version = conn.execute("PRAGMA data_version").fetchall()[0][0]
-        seen.check((conn, version, conn.total_changes))
+        # The wal-index header moves whenever data_version would (and on this connection's
+        # own commits), read without a statement; when it cannot be trusted (a commit
+        # writing it, not WAL), the pragma answers.
+        file_state: object = self._wal_index.header() if self._wal_index is not None else None
+        if file_state is None:
+            file_state = conn.execute("PRAGMA data_version").fetchall()[0][0]
+        seen.check((conn, file_state, conn.total_changes))
         rows = seen.get(provider, periods)
         if rows is None:
             rows = _read_provider_rows(conn, provider, periods)

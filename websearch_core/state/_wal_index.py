@@ -1,0 +1,98 @@
+"""Whether any connection committed to a WAL database, read off its wal-index header.
+
+Why: the SQLite store reuses a provider's rows while nothing has committed to the file
+since it read them (:mod:`._seen`). ``PRAGMA data_version`` answers that, but as a
+statement: a lock taken and dropped on the ``-shm`` file, and SQLite's code run on the event
+loop between two HTTP exchanges, measured at ~40 us a search there (2 us alone in a tight
+loop). SQLite itself answers it by comparing the wal-index header, which every commit
+rewrites (change counter, last frame, checksums) and nothing else does: ``data_version``
+moves exactly when a read transaction finds that header changed. The header is the first
+48 bytes of the ``-shm`` file, kept twice, both copies written on every commit (the second
+first), as https://www.sqlite.org/walformat.html describes; the file is memory that SQLite
+maps, so one ``pread`` of its first 96 bytes sees what every connection last committed.
+Unchanged bytes (both copies equal) mean no commit since they were last read.
+
+Whenever the header cannot be trusted (the file is not in WAL mode, there is no ``-shm``
+file, the two copies differ because a commit is being written, an unknown wal-index
+version, no ``os.pread`` on this platform) :meth:`WalIndex.header` gives ``None`` and the
+caller asks ``PRAGMA data_version`` as before: never a wrong answer, at worst the old cost.
+
+While any connection has the database open in WAL mode, SQLite neither removes nor
+re-initialises the ``-shm`` file and no other connection can leave WAL mode, so a reader
+opened alongside a live connection (and closed with it) reads the header SQLite uses.
+"""
+
+import os
+import sqlite3
+import struct
+from pathlib import Path
+
+__all__ = ["WalIndex"]
+
+_HEADER_BYTES = 48
+"""One copy of the wal-index header (``WalIndexHdr``)."""
+_WAL_INDEX_VERSION = 3007000
+"""``iVersion``, the wal-index format SQLite has written since 3.7.0."""
+_VERSION_AND_INIT = struct.Struct("=I8xB")
+"""``iVersion`` (native byte order, as the header is) and ``isInit`` (byte 12)."""
+
+
+class WalIndex:
+    """The wal-index header of one WAL database, read for change detection.
+
+    Args:
+        fd: The ``-shm`` file, open for reading; closed by :meth:`close`.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
+
+    @classmethod
+    def open(cls, database: Path, conn: sqlite3.Connection) -> "WalIndex | None":
+        """A reader for ``database``'s header, or ``None`` when it cannot be relied on.
+
+        Args:
+            database: The database file ``conn`` has open.
+            conn: A live connection to it, which must stay open while the reader is used
+                (it keeps SQLite from removing or re-initialising the ``-shm`` file).
+        """
+        if not hasattr(os, "pread"):  # Windows: data_version it is
+            return None
+        try:
+            mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+        except sqlite3.Error:
+            return None
+        if str(mode).lower() != "wal":  # a -shm file left from an earlier WAL run is stale
+            return None
+        # SQLite names the -shm file after the database's resolved path (symlinks followed).
+        try:
+            fd = os.open(f"{os.path.realpath(database)}-shm", os.O_RDONLY)
+        except OSError:
+            return None
+        return cls(fd)
+
+    def header(self) -> bytes | None:
+        """The current header, or ``None`` when it cannot be trusted right now.
+
+        Two calls that give equal bytes had no commit between them, by any connection
+        (this process's included).
+        """
+        if self._fd is None:
+            return None
+        try:
+            data = os.pread(self._fd, 2 * _HEADER_BYTES, 0)
+        except OSError:
+            return None
+        first = data[:_HEADER_BYTES]
+        if len(data) < 2 * _HEADER_BYTES or first != data[_HEADER_BYTES:]:
+            return None  # not initialised, or a commit writing it right now
+        version, initialised = _VERSION_AND_INIT.unpack_from(first)
+        if version != _WAL_INDEX_VERSION or initialised != 1:
+            return None
+        return first
+
+    def close(self) -> None:
+        """Close the file (idempotent); :meth:`header` gives ``None`` afterwards."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
