@@ -14,6 +14,7 @@ import email.utils
 import logging
 import math
 import re
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -406,34 +407,37 @@ class Transport:
         # Every search runs this once, so it is one frame over aiohttp: no async context
         # manager or generator of our own, and no text built for errors that did not
         # happen. Only a redirect or a body that must be counted (compressed, chunked or
-        # undeclared) costs a coroutine more.
+        # undeclared) costs a coroutine more. The time limit is aiohttp's own total
+        # timeout, which covers the exchange to the body's last byte: aiohttp keeps a timer
+        # context for every request anyway, and an asyncio.timeout of ours around it cost
+        # ~12 us a search in place. Each redirect hop gets what is left of it.
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
         timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
+        expires = time.monotonic() + timeout
         failure: SearchProviderError
         try:
-            async with asyncio.timeout(timeout):
-                response = await self._first(request, url)
-                try:
-                    if response.status in _REDIRECT_STATUSES:
-                        response = await self._follow(provider, label, request, url, response)
-                    if _declared_within(response, cap):
-                        # aiohttp stops a body with a Content-Length at that length, so the
-                        # cap holds without counting chunks as they come. read() returns once
-                        # the connection is back in the pool: nothing is left to release.
-                        body = await response.read()
-                    else:
-                        body = await _read_capped(provider, label, response, cap)
-                        response.release()
-                except BaseException:
+            response = await self._first(request, url, _left_until(expires))
+            try:
+                if response.status in _REDIRECT_STATUSES:
+                    response = await self._follow(provider, label, request, url, response, expires)
+                if _declared_within(response, cap):
+                    # aiohttp stops a body with a Content-Length at that length, so the cap
+                    # holds without counting chunks as they come. read() returns once the
+                    # connection is back in the pool: nothing is left to release.
+                    body = await response.read()
+                else:
+                    body = await _read_capped(provider, label, response, cap)
                     response.release()
-                    raise
-                return HttpResponse(
-                    status=response.status,
-                    body=body,
-                    headers=dict(response.headers.items()),
-                    url=str(response.url),
-                )
+            except BaseException:
+                response.release()
+                raise
+            return HttpResponse(
+                status=response.status,
+                body=body,
+                headers=dict(response.headers.items()),
+                url=str(response.url),
+            )
         except _translated() as exc:
             failure = self._failure(provider, label, url, timeout, exc)
         # Raised outside the handler, so it carries no __context__ (see _failure).
@@ -466,10 +470,10 @@ class Transport:
         url = self.resolve_url(provider, request.url)
 
         async def read() -> SseResponse:
-            response = await self._first(request, url)
+            response = await self._first(request, url, None)
             try:
                 if response.status in _REDIRECT_STATUSES:
-                    response = await self._follow(provider, label, request, url, response)
+                    response = await self._follow(provider, label, request, url, response, None)
                 content_type = response.content_type or ""
                 streaming = 200 <= response.status < 300 and "event-stream" in content_type
                 parser = SseParser(max_event_bytes) if streaming else None
@@ -499,10 +503,13 @@ class Transport:
         # Streams are rare and long: a coroutine more than send costs nothing here.
         return await self._guarded(provider, label, url, timeout_seconds, read())
 
-    def _first(self, request: HttpRequest, url: str) -> "Awaitable[aiohttp.ClientResponse]":
+    def _first(
+        self, request: HttpRequest, url: str, total: float | None
+    ) -> "Awaitable[aiohttp.ClientResponse]":
         """The request as its provider built it, not yet awaited (so no frame of our own).
 
         aiohttp copies the headers and encodes the parameters itself, so both go as they are.
+        ``total`` bounds the whole exchange (``None``: the caller bounds it).
         """
         form = request.form
         return self.session.request(
@@ -513,18 +520,24 @@ class Transport:
             data=list(form) if form is not None else None,
             json=request.json,
             allow_redirects=False,
-            timeout=self._client_timeout(),
+            timeout=self._client_timeout(total),
         )
 
-    def _client_timeout(self) -> "aiohttp.ClientTimeout":
-        """The per-request ``aiohttp.ClientTimeout``: only the connect limit; ours bounds the rest.
+    def _client_timeout(self, total: float | None) -> "aiohttp.ClientTimeout":
+        """The per-request ``aiohttp.ClientTimeout``: the connect limit, and ``total`` if given.
 
-        Built once and rebuilt only if ``connect_timeout_seconds`` is changed afterwards.
+        ``total`` is never rounded up (aiohttp rounds a long one to the next whole second
+        unless told otherwise). Without it the timeout is built once and rebuilt only if
+        ``connect_timeout_seconds`` is changed afterwards.
         """
+        import aiohttp
+
+        if total is not None:
+            return aiohttp.ClientTimeout(
+                total=total, sock_connect=self.connect_timeout_seconds, ceil_threshold=math.inf
+            )
         timeout = self._aiohttp_timeout
         if timeout is None or timeout.sock_connect != self.connect_timeout_seconds:
-            import aiohttp
-
             timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.connect_timeout_seconds)
             self._aiohttp_timeout = timeout
         return timeout
@@ -536,13 +549,15 @@ class Transport:
         request: HttpRequest,
         url: str,
         response: "aiohttp.ClientResponse",
+        expires: float | None,
     ) -> "aiohttp.ClientResponse":
         """Follow ``response``'s redirects by our rules; the final response, still open.
 
         aiohttp's own redirect handling strips only ``Authorization`` when the host changes,
         so every other credential header (``X-Subscription-Token``, ``x-api-key``, ...) and a
         307's body would travel on; here nothing credentialed leaves its origin. Every
-        response passed over is released before anything is raised.
+        response passed over is released before anything is raised. Each hop is bounded by
+        what is left until ``expires`` (``time.monotonic()``; ``None``: the caller bounds it).
         """
         from yarl import URL
 
@@ -585,7 +600,7 @@ class Transport:
                 data=form,
                 json=body_json,
                 allow_redirects=False,
-                timeout=self._client_timeout(),
+                timeout=self._client_timeout(None if expires is None else _left_until(expires)),
             )
         raise AssertionError("unreachable: the last hop returns or raises")  # pragma: no cover
 
@@ -637,7 +652,8 @@ class Transport:
 
         For :meth:`send_sse`, and for transports that answer some other way
         (:class:`~websearch_core.testing.mock_transport.MockTransport`) and must fail
-        exactly as this one does; :meth:`send` spells it out to save a coroutine a search.
+        exactly as this one does; :meth:`send` spells it out to save a coroutine a search,
+        and hands its time limit to aiohttp.
         """
         timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
         failure: SearchProviderError
@@ -647,6 +663,18 @@ class Transport:
         except _translated() as exc:
             failure = self._failure(provider, label, url, timeout, exc)
         raise failure
+
+
+def _left_until(expires: float) -> float:
+    """Seconds left until ``expires`` (``time.monotonic()``); ``TimeoutError`` if none are.
+
+    aiohttp takes a total timeout of zero as no timeout at all, so a spent budget fails
+    here, before anything is sent.
+    """
+    left = expires - time.monotonic()
+    if left <= 0:
+        raise TimeoutError
+    return left
 
 
 def _translated() -> tuple[type[BaseException], ...]:

@@ -6,7 +6,9 @@ from datetime import UTC, datetime
 import aiohttp
 import pytest
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
+from websearch_core.deadline import enter_attempt, leave_attempt
 from websearch_core.errors import (
     AuthorizationError,
     ProviderConnectionError,
@@ -141,9 +143,35 @@ async def server() -> AsyncIterator[str]:
         request.transport.abort()
         return web.Response()
 
+    async def stalled_body(request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Length": "4096"})
+        await response.prepare(request)
+        await response.write(b"x" * 1024)  # the headers and a quarter of the body, then nothing
+        await asyncio.sleep(5)
+        return response
+
+    async def late_redirect(request: web.Request) -> web.Response:
+        await asyncio.sleep(0.3)
+        raise web.HTTPFound("/late")
+
+    async def late(request: web.Request) -> web.Response:
+        await asyncio.sleep(0.35)
+        return web.Response(text="late")
+
     app = web.Application()
+    requests: list[str] = []
+
+    @web.middleware
+    async def record(request: web.Request, handler: Handler) -> web.StreamResponse:
+        requests.append(request.path)
+        return await handler(request)
+
+    app.middlewares.append(record)
     app.router.add_get("/ok", ok)
     app.router.add_get("/slow", slow)
+    app.router.add_get("/stalled-body", stalled_body)
+    app.router.add_get("/late-redirect", late_redirect)
+    app.router.add_get("/late", late)
     app.router.add_get("/big", big)
     app.router.add_get("/reset", reset)
     runner = web.AppRunner(app, shutdown_timeout=0.1)
@@ -151,8 +179,13 @@ async def server() -> AsyncIterator[str]:
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     host, port = runner.addresses[0][:2]
+    SEEN[f"http://{host}:{port}"] = requests
     yield f"http://{host}:{port}"
     await runner.cleanup()
+
+
+SEEN: dict[str, list[str]] = {}
+"""The paths each test server was asked for, by its origin."""
 
 
 async def _send(base: str, path: str, **kwargs: float) -> HttpResponse:
@@ -177,6 +210,29 @@ async def test_send_uses_base_url_override(server: str) -> None:
 async def test_timeout_is_mapped(server: str) -> None:
     with pytest.raises(ProviderTimeoutError, match=r"Brave request timed out after 0\.2s"):
         await _send(server, "/slow", timeout=0.2)
+
+
+async def test_the_time_limit_covers_the_body(server: str) -> None:
+    """Headers in time and a body that stops coming: the limit ends the read, not the server."""
+    with pytest.raises(ProviderTimeoutError, match=r"Brave request timed out after 0\.3s"):
+        await _send(server, "/stalled-body", timeout=0.3)
+
+
+async def test_redirect_hops_share_one_time_limit(server: str) -> None:
+    """0.3 s to the redirect and 0.35 s to the answer: each in time, together not."""
+    with pytest.raises(ProviderTimeoutError, match=r"Brave request timed out after 0\.5s"):
+        await _send(server, "/late-redirect", timeout=0.5)
+    assert SEEN[server] == ["/late-redirect", "/late"]
+
+
+async def test_a_spent_attempt_budget_sends_nothing(server: str) -> None:
+    _, scope = enter_attempt(0.0)
+    try:
+        with pytest.raises(ProviderTimeoutError, match=r"Brave request timed out after 0s"):
+            await _send(server, "/ok")
+    finally:
+        leave_attempt(scope)
+    assert SEEN[server] == []
 
 
 async def test_size_cap_is_enforced_while_streaming(server: str) -> None:
