@@ -24,6 +24,8 @@ __all__ = ["iso_date", "iso_sources", "with_iso_dates"]
 _ISO_8601 = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
 )
+_ALL_ISO_8601 = re.compile(f"(?:{_ISO_8601.pattern}\n)*")
+"""Dates each followed by a line break, every one already ISO 8601."""
 _NO_DAY = re.compile(r"(?:[A-Za-z]+\.?,?\s+)?\d{4}")
 """A year, or a month and a year: no day to put in an ISO date."""
 _DEFAULT = datetime(2000, 1, 1)
@@ -70,6 +72,15 @@ def iso_sources(sources: tuple[SearchSource, ...]) -> tuple[SearchSource, ...] |
     when some change, ride on the one copy of the response that also attaches the
     attempts, instead of a copy of their own.
     """
+    # The usual case first, in one match: every date already ISO 8601. Exact: the joined
+    # text holds one line break a date (none is inside one), so its ISO 8601 lines are
+    # the dates themselves.
+    dates = [source.published_date for source in sources if source.published_date]
+    if not dates:
+        return None
+    joined = "\n".join(dates)
+    if joined.count("\n") == len(dates) - 1 and _ALL_ISO_8601.fullmatch(f"{joined}\n"):
+        return None
     iso_form = _ISO_8601.fullmatch
     for index, source in enumerate(sources):
         date = source.published_date
