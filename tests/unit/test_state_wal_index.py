@@ -7,6 +7,7 @@ writing it, an unknown format) reads as ``None`` so the store asks ``PRAGMA data
 instead, and still sees every change.
 """
 
+import gc
 import os
 import sqlite3
 import struct
@@ -150,6 +151,19 @@ def test_a_header_that_cannot_be_trusted_reads_as_none(tmp_path: Path, content: 
     reader = _reader(tmp_path, content)
     assert reader.header() is None
     reader.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc/self/fd")
+def test_a_reader_dropped_unclosed_closes_its_file(tmp_path: Path) -> None:
+    reader = _reader(tmp_path, _header() * 2)
+    fd = reader._fd
+    assert fd is not None
+    link = Path(f"/proc/self/fd/{fd}")
+    assert link.readlink() == tmp_path / "made-up-shm"
+    del reader
+    gc.collect()
+    # Closed: the number is free, or already reused for some other file.
+    assert not link.exists() or link.readlink() != tmp_path / "made-up-shm"
 
 
 def test_a_well_formed_header_reads_as_its_first_copy(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ opened alongside a live connection (and closed with it) reads the header SQLite 
 import os
 import sqlite3
 import struct
+import weakref
 from pathlib import Path
 
 __all__ = ["WalIndex"]
@@ -46,6 +47,8 @@ class WalIndex:
 
     def __init__(self, fd: int) -> None:
         self._fd: int | None = fd
+        # A store dropped without aclose() must not leak the descriptor with it.
+        self._closer = weakref.finalize(self, os.close, fd)
 
     @classmethod
     def open(cls, database: Path, conn: sqlite3.Connection) -> "WalIndex | None":
@@ -93,6 +96,5 @@ class WalIndex:
 
     def close(self) -> None:
         """Close the file (idempotent); :meth:`header` gives ``None`` afterwards."""
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            os.close(fd)
+        self._fd = None
+        self._closer()  # closes the file the first time only
