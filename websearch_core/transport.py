@@ -410,7 +410,8 @@ class Transport:
         # undeclared) costs a coroutine more. The time limit is aiohttp's own total
         # timeout, which covers the exchange to the body's last byte: aiohttp keeps a timer
         # context for every request anyway, and an asyncio.timeout of ours around it cost
-        # ~12 us a search in place. Each redirect hop gets what is left of it.
+        # ~12 us a search (in place, benchmarks/RESULTS.md). Each redirect hop gets what is
+        # left of it.
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
         timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
