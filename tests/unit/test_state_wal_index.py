@@ -1,10 +1,10 @@
 """The wal-index header tells the SQLite store whether anything committed, or says it cannot.
 
 What must hold (issue 11): the header read off the ``-shm`` file changes on every commit, by
-this process or another, and on nothing that leaves the data as it was (reads, a rollback,
-a passive checkpoint); a header that cannot be trusted (not WAL, a stale file, a commit
-writing it, an unknown format) reads as ``None`` so the store asks ``PRAGMA data_version``
-instead, and still sees every change.
+this process or another, and not on reads, a rollback or a passive checkpoint (a checkpoint
+that restarts the WAL may move it: one read more, never a wrong answer); a header that
+cannot be trusted (not WAL, a stale file, a commit writing it, an unknown format) reads as
+``None`` so the store asks ``PRAGMA data_version`` instead, and still sees every change.
 """
 
 import gc
@@ -54,7 +54,7 @@ def _opened(database: tuple[Path, sqlite3.Connection]) -> WalIndex:
     return reader
 
 
-def test_the_header_moves_on_every_commit_and_only_then(
+def test_the_header_moves_on_every_commit_not_on_reads_or_rollbacks(
     database: tuple[Path, sqlite3.Connection],
 ) -> None:
     path, ours = database
