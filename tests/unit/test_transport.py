@@ -179,9 +179,11 @@ async def server() -> AsyncIterator[str]:
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     host, port = runner.addresses[0][:2]
-    SEEN[f"http://{host}:{port}"] = requests
-    yield f"http://{host}:{port}"
+    origin = f"http://{host}:{port}"
+    SEEN[origin] = requests
+    yield origin
     await runner.cleanup()
+    del SEEN[origin]  # a later server on the same port starts with its own list
 
 
 SEEN: dict[str, list[str]] = {}
