@@ -16,6 +16,7 @@ This module imports the chain and the state wrapper at its top; the client impor
 its first search, so importing the client stays light.
 """
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from .credentials import Credentials
@@ -33,7 +34,7 @@ from .orchestration import (
 )
 from .orchestration.plan import ChainOrder
 from .prompts import SEARCH_SYSTEM_PROMPT
-from .providers import ProviderContext
+from .providers import ProviderContext, SearchProvider
 from .redaction import Redactor
 from .settings import DEFAULT_TIMEOUT_SECONDS, Settings
 from .state.base import StateStore
@@ -48,6 +49,8 @@ if TYPE_CHECKING:
 __all__ = ["CallSetup"]
 
 _LedgerConfig = tuple[FailurePolicy, dict[str, Budget], dict[str, Rate]]
+_KeptPlan = tuple[tuple[str | None, Hashable], tuple[SearchProvider, ...], bool]
+"""The auto chain's last plan: ``(forced, credential sources)``, its providers, forced."""
 
 
 class CallSetup:
@@ -61,7 +64,7 @@ class CallSetup:
         browser: The client's headless browser.
     """
 
-    __slots__ = ("_key", "_ledger", "_order", "_redactor", "context")
+    __slots__ = ("_key", "_ledger", "_order", "_plan", "_redactor", "context")
 
     def __init__(
         self,
@@ -89,6 +92,7 @@ class CallSetup:
         )
         self._ledger: _LedgerConfig | None = None
         self._order: ChainOrder | None = None
+        self._plan: _KeptPlan | None = None
         self._redactor: tuple[int, Redactor] | None = None
 
     def serves(
@@ -104,11 +108,20 @@ class CallSetup:
         )
 
     def plan(self, forced: str | None) -> ChainPlan:
-        """The providers this search tries (availability is asked again every time).
+        """The providers this search tries.
 
         What the settings decide (ids checked, exclusions, the order) is worked out on the
         first search and kept; settings naming an unknown id keep that error, raised by
         every search as :func:`resolve_candidates` words it (naming ``forced`` too).
+
+        Which providers can run rests on the credentials alone (keys in code and config,
+        the environment, the credential store), so the auto chain's answer is kept while
+        :meth:`Credentials.sources_version
+        <websearch_core.credentials.Credentials.sources_version>` stays the same, and asked
+        again as soon as a variable or the store changes: asking each of some 25 providers
+        costs about 30 us a search, comparing the sources about 2. A plan that left
+        something out with a reason (an explicit list, a forced provider that cannot run)
+        is worked out every time, so each search reports its own.
         """
         order = self._order
         if order is None:
@@ -130,7 +143,16 @@ class CallSetup:
                     fallback=settings.fallback,
                 )
             self._order = order
-        return order.resolve(self.context, forced)
+        if order.listed:
+            return order.resolve(self.context, forced)
+        sources = self.context.credentials.sources_version()
+        kept = self._plan
+        if sources is not None and kept is not None and kept[0] == (forced, sources):
+            return ChainPlan(providers=list(kept[1]), forced=kept[2])
+        plan = order.resolve(self.context, forced)
+        if sources is not None and not plan.skipped and not plan.failures:
+            self._plan = ((forced, sources), tuple(plan.providers), plan.forced)
+        return plan
 
     @staticmethod
     def guarded(store: StateStore) -> FailSafeStore:
