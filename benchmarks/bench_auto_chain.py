@@ -1,12 +1,13 @@
 """``WebSearch.search`` with the automatic provider chain, the configuration a user starts with.
 
 ``bench_overhead.py call`` lists one provider (``providers=("brave",)``), so its plan asks
-about Brave alone. With no list the plan asks every provider of the auto order whether it
-can run: each one without a key reads the environment and the local credential store.
-This measures that call against the same floor as ``call`` (the raw GET and ``json.loads``
-of the same Brave capture), interleaved call by call: Brave's key given in code, and a
-credential store holding a key for a provider later in the order (``serper``), written
-long enough before the run to count as settled::
+about Brave alone. With no list the plan covers every provider of the auto order: worked
+out by asking each one without a key (the environment, the local credential store) and
+then kept while neither changes, so each search reads the variables it read and ``stat``s
+the store to know. This measures that call against the same floor as ``call`` (the raw GET
+and ``json.loads`` of the same Brave capture), interleaved call by call: Brave's key given
+in code, and a credential store holding a key for a provider later in the order
+(``serper``), written long enough before the run to count as settled::
 
     python benchmarks/bench_auto_chain.py [--rounds N]
 """
