@@ -20,6 +20,8 @@ from websearch_core.providers.base import ProviderContext
 from websearch_core.settings import Settings
 from websearch_core.transport import Transport
 
+from ._spies import count_calls
+
 
 def _write_in_place(path: Path, data: Mapping[str, Any]) -> None:
     """Rewrite the same inode, as an editor saving over the file does."""
@@ -27,19 +29,6 @@ def _write_in_place(path: Path, data: Mapping[str, Any]) -> None:
         handle.seek(0)
         handle.truncate()
         handle.write(json.dumps(data))
-
-
-def _loads(store: CredentialStore, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the store's real reads of its file."""
-    calls: list[int] = []
-    load = store._load
-
-    def counted() -> dict[str, dict[str, Any]]:
-        calls.append(1)
-        return load()
-
-    monkeypatch.setattr(store, "_load", counted)
-    return calls
 
 
 def test_a_fresh_same_size_edit_in_place_is_seen(tmp_path: Path) -> None:
@@ -60,7 +49,7 @@ def test_a_settled_file_is_parsed_once_and_changes_still_show(
     path = tmp_path / "creds.json"
     CredentialStore(path).set("brave", "first")
     store = CredentialStore(path)
-    loads = _loads(store, monkeypatch)
+    loads = count_calls(store, "_load", monkeypatch)
     assert [store.get("brave"), store.get("brave"), store.get("tavily")] == ["first", "first", None]
     assert len(loads) == 1
     CredentialStore(path).set("brave", "second")  # another process's write
@@ -127,26 +116,13 @@ def test_a_key_given_in_code_reads_no_environment_variable() -> None:
     assert environ.read == ["BRAVE_API_KEY"]
 
 
-def _looks(store: CredentialStore, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the store's looks at its file (each a ``stat``, and a read when changed)."""
-    calls: list[int] = []
-    current = store._current
-
-    def counted() -> dict[str, dict[str, Any]]:
-        calls.append(1)
-        return current()
-
-    monkeypatch.setattr(store, "_current", counted)
-    return calls
-
-
 def test_inside_a_hold_the_file_is_looked_at_once_and_writes_look_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "creds.json"
     store = CredentialStore(path)
     store.set("brave", "one")
-    looks = _looks(store, monkeypatch)
+    looks = count_calls(store, "_current", monkeypatch)  # each a stat, a read if changed
     with store.held():
         assert [store.get("brave"), store.get("tavily"), store.get("exa")] == ["one", None, None]
         assert len(looks) == 1
@@ -170,7 +146,7 @@ def test_the_auto_chain_looks_at_the_store_once_and_sees_keys_stored_later(
         settings=Settings(credentials_file=store.path),
         credentials=Credentials(store=store, environ={}),
     )
-    looks = _looks(store, monkeypatch)
+    looks = count_calls(store, "_current", monkeypatch)  # each a stat, a read if changed
     assert "tavily" not in _plan(context)
     assert len(looks) == 1  # every provider without a key asked, one look at the file
     CredentialStore(store.path).set("tavily", "stored-after-the-client-was-made")

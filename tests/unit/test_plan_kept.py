@@ -20,6 +20,8 @@ from websearch_core.credentials import Credentials, CredentialStore
 from websearch_core.models import Attempt
 from websearch_core.settings import Settings
 
+from ._spies import count_calls
+
 BRAVE_KEY = "brave-key-given-in-code-0123456789"
 TAVILY_KEY = "tvly-exported-between-searches-0123456789"
 SERPER_KEY = "serper-stored-between-searches-0123456789"
@@ -68,19 +70,6 @@ def _ids(setup: CallSetup, forced: str | None = None) -> list[str]:
     return [provider.info.id for provider in setup.plan(forced).providers]
 
 
-def _store_lookups(store: CredentialStore, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the store's lookups (each one a provider asked about its stored key)."""
-    calls: list[int] = []
-    read = store._read
-
-    def counted() -> dict[str, dict[str, Any]]:
-        calls.append(1)
-        return read()
-
-    monkeypatch.setattr(store, "_read", counted)
-    return calls
-
-
 @pytest.mark.usefixtures("settled")
 async def test_a_second_plan_with_nothing_changed_asks_no_provider_again(
     session: aiohttp.ClientSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -88,7 +77,7 @@ async def test_a_second_plan_with_nothing_changed_asks_no_provider_again(
     store = CredentialStore(tmp_path / "credentials.json")
     store.set("serper", SERPER_KEY)
     setup = _setup(session, store, _Environment())
-    lookups = _store_lookups(store, monkeypatch)
+    lookups = count_calls(store, "_read", monkeypatch)  # one a provider asked
 
     first = _ids(setup)
     asked = len(lookups)
@@ -157,7 +146,7 @@ async def test_a_store_changed_just_now_is_asked_again_every_plan(
     path.write_text(json.dumps({"serper": {"api_key": "aaaa-aaaa"}}), encoding="utf-8")
     store = CredentialStore(path)
     setup = _setup(session, store, _Environment())
-    lookups = _store_lookups(store, monkeypatch)
+    lookups = count_calls(store, "_read", monkeypatch)  # one a provider asked
     assert _ids(setup) == ["brave", "serper", *FREE_ENGINES]
     asked = len(lookups)
     assert _ids(setup) == ["brave", "serper", *FREE_ENGINES]
