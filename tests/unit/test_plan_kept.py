@@ -9,7 +9,6 @@ searches shows in the very next plan, exactly as when every plan was worked out 
 import json
 from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
@@ -60,10 +59,10 @@ def _setup(
     session: aiohttp.ClientSession,
     store: CredentialStore,
     environ: Mapping[str, str] | None = None,
-    **settings: Any,
 ) -> CallSetup:
+    """The auto chain's setup, with Brave's key given in code."""
     resolver = Credentials(explicit={"brave": BRAVE_KEY}, store=store, environ=environ)
-    return CallSetup(session, Settings(state_backend="memory", **settings), resolver, None)
+    return CallSetup(session, Settings(state_backend="memory"), resolver, None)
 
 
 def _ids(setup: CallSetup, forced: str | None = None) -> list[str]:
