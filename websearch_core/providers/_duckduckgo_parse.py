@@ -257,11 +257,13 @@ def _has_marker(root: Element, homepage: bool) -> bool:
     return False
 
 
-def parse_page(page: str) -> ParsedPage:
+def parse_page(page: str, *, source: bytes | None = None) -> ParsedPage:
     """Parse one DuckDuckGo HTML (or lite) response body.
 
     Args:
         page: The decoded body of a 2xx response.
+        source: The bytes ``page`` was decoded from, when it is exactly their decoding
+            (:func:`~websearch_core.html.decoded_page`): parsed instead, for the same tree.
 
     Returns:
         The page's sources (ads, DDG's "no results" note, links to other engines' searches
@@ -272,7 +274,7 @@ def parse_page(page: str) -> ParsedPage:
         ChallengeError: The anomaly challenge, or the bare homepage instead of results.
         ResponseParseError: Neither results, nor a "no results" marker, nor a challenge.
     """
-    root = parse_document(page)
+    root = parse_document(page, source=source)
     if _is_challenge(page, root):
         raise ChallengeError(PROVIDER_ID, CHALLENGE_MESSAGE)
     blocks, rows = scan(root)

@@ -250,17 +250,21 @@ def _is_results_page(page: str, root: Element) -> bool:
     return _NO_RESULTS_TEXT in page
 
 
-def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
+def parse_page(
+    page: str, limit: int = MAX_RESULTS, *, source: bytes | None = None
+) -> list[SearchSource]:
     """The organic results of a Google results page, de-duplicated, at most ``limit``.
 
     Args:
         page: The HTML (plain or rendered).
         limit: How many to keep.
+        source: The bytes ``page`` was decoded from, when it is exactly their decoding
+            (:func:`~websearch_core.html.decoded_page`): parsed instead, for the same tree.
 
     Raises:
         ResponseParseError: No result and nothing that looks like a results page.
     """
-    root = parse_document(page)
+    root = parse_document(page, source=source)
     sources = collect_unique(root.iter("h3"), _source, limit)
     if not sources and not _is_results_page(page, root):
         raise ResponseParseError(PROVIDER_ID, UNRECOGNISED_MESSAGE, 502)

@@ -26,10 +26,11 @@ import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from ..deadline import attempt_scope, format_seconds, remaining_budget
 from ..errors import ProviderTimeoutError, SearchProviderError
+from ..html import decoded_page
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..request_loop import send_step
 from ..transport import HttpRequest, HttpResponse, SseResponse
@@ -76,13 +77,22 @@ class HtmlEngine:
     """Headless escalation of a blocked plain fetch (a GET); ``None`` never escalates."""
 
 
-def single_page(
-    parse: Callable[[str], list[SearchSource]],
-) -> Callable[[HttpResponse], PageResults]:
+class PageParser(Protocol):
+    """An engine's parser of one page: its text, and the bytes it was decoded from.
+
+    ``source`` is given when the text is exactly the bytes' decoding
+    (:func:`~websearch_core.html.decoded_page`), for ``parse_document`` to read instead.
+    """
+
+    def __call__(self, page: str, *, source: bytes | None = None) -> list[SearchSource]: ...
+
+
+def single_page(parse: PageParser) -> Callable[[HttpResponse], PageResults]:
     """:attr:`HtmlEngine.read` for an engine with one page and a parser of its text."""
 
     def read(response: HttpResponse) -> PageResults:
-        return PageResults(parse(response.text()))
+        text, source = decoded_page(response.body)
+        return PageResults(parse(text, source=source))
 
     return read
 

@@ -124,13 +124,21 @@ def _source(row: Element) -> SearchSource | None:
     return scraped_source(title=text_of(anchor), url=url, snippet=snippet)
 
 
-def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
+def parse_page(
+    page: str, limit: int = MAX_RESULTS, *, source: bytes | None = None
+) -> list[SearchSource]:
     """The results of a Mojeek results page, de-duplicated, at most ``limit``.
+
+    Args:
+        page: The decoded body.
+        limit: How many to keep.
+        source: The bytes ``page`` was decoded from, when it is exactly their decoding
+            (:func:`~websearch_core.html.decoded_page`): parsed instead, for the same tree.
 
     Raises:
         ResponseParseError: No result and nothing that looks like a results page.
     """
-    root = parse_document(page)
+    root = parse_document(page, source=source)
     sources = collect_unique(select(_ROWS, root), _source, limit)
     if not sources and not _is_results_page(page):
         raise ResponseParseError(PROVIDER_ID, UNRECOGNISED_MESSAGE, 502)

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple, TypeVar
 from urllib.parse import unquote, unquote_to_bytes
 
 from ..errors import ChallengeError, ResponseParseError
-from ..html import Element, css, has_class, parse_document, select
+from ..html import Element, css, decoded_page, has_class, parse_document, select
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse, raise_for_status
 from ._common import age_seconds_from_date
@@ -309,12 +309,17 @@ class ResultPage:
     """Whether :meth:`check` looks for a challenge before the status (a CAPTCHA served with
     an error status must still read as a challenge); Yahoo checks only the status."""
 
-    def parse(self, page: str, final_url: str = "") -> list[SearchSource]:
+    def parse(
+        self, page: str, final_url: str = "", *, source: bytes | None = None
+    ) -> list[SearchSource]:
         """Parse one results page (pure): its sources in page order, URLs de-duplicated.
 
         Args:
             page: The decoded body of a 2xx response.
             final_url: The URL the response came from after redirects.
+            source: The bytes ``page`` was decoded from, when it is exactly their
+                decoding (:func:`~websearch_core.html.decoded_page`): parsed instead, for
+                the same tree.
 
         Raises:
             ChallengeError: A challenge instead of results.
@@ -322,7 +327,7 @@ class ResultPage:
         """
         if self.is_challenge_url(final_url):
             raise ChallengeError(self.info.id, self.challenge_message)
-        document = parse_document(page)
+        document = parse_document(page, source=source)
         blocks = find_blocks(self.block_selector, document)
         if not blocks:
             if self.is_challenge_page(document, page):
@@ -340,7 +345,8 @@ class ResultPage:
 
     def read(self, response: HttpResponse) -> PageResults:
         """:meth:`parse` of a response, as :attr:`HtmlEngine.read` (one page, no next)."""
-        return PageResults(self.parse(response.text(), response.url))
+        text, source = decoded_page(response.body)
+        return PageResults(self.parse(text, response.url, source=source))
 
     def _check_challenge(self, response: HttpResponse) -> None:
         if self.is_challenge_url(response.url):

@@ -155,14 +155,16 @@ PAGE = ResultPage(
 """Bing's results page for the shared scraper flow; a challenge counts before the status."""
 
 
-def parse_page(page: str, final_url: str = "") -> list[SearchSource]:
+def parse_page(
+    page: str, final_url: str = "", *, source: bytes | None = None
+) -> list[SearchSource]:
     """Parse one Bing results page (pure), by the shared flow of :meth:`ResultPage.parse`.
 
     Ads and unusable links are dropped; Bing's genuine "no results" page gives ``[]``, a
     CAPTCHA or Turnstile page a ``ChallengeError``, anything else without results a
     ``ResponseParseError``.
     """
-    return PAGE.parse(page, final_url)
+    return PAGE.parse(page, final_url, source=source)
 
 
 class BingProvider(HtmlEngineProvider):

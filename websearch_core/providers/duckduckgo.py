@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from types import MappingProxyType
 
 from ..filters import QUERY_OPERATORS, FilterSupport
-from ..html import navigation_headers
+from ..html import decoded_page, navigation_headers
 from ..models import SearchParams
 from ..transport import HttpRequest, HttpResponse
 from ._duckduckgo_parse import (
@@ -121,7 +121,8 @@ def _check(response: HttpResponse) -> None:
 
 def _read(response: HttpResponse) -> PageResults:
     """A page's sources and, when it has a next-page form, the POST of that form."""
-    page = parse_page(response.text())
+    text, source = decoded_page(response.body)
+    page = parse_page(text, source=source)
     form = page.next_form
     return PageResults(page.sources, build_request(form.fields) if form is not None else None)
 

@@ -213,13 +213,21 @@ def _source(article: Element) -> SearchSource | None:
     return scraped_source(title=text_of(title), url=url, snippet=snippet, date=published)
 
 
-def parse_page(page: str, limit: int = MAX_RESULTS) -> list[SearchSource]:
+def parse_page(
+    page: str, limit: int = MAX_RESULTS, *, source: bytes | None = None
+) -> list[SearchSource]:
     """The organic results of an Ecosia results page, de-duplicated, at most ``limit``.
+
+    Args:
+        page: The decoded body.
+        limit: How many to keep.
+        source: The bytes ``page`` was decoded from, when it is exactly their decoding
+            (:func:`~websearch_core.html.decoded_page`): parsed instead, for the same tree.
 
     Raises:
         ResponseParseError: No result and nothing that looks like a results page.
     """
-    root = parse_document(page)
+    root = parse_document(page, source=source)
     sources = collect_unique(select(_RESULTS, root), _source, limit)
     if not sources and _SERP_MARKER not in page:
         raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)

@@ -160,13 +160,15 @@ PAGE = ResultPage(
 """Startpage's results page for the shared scraper flow; a CAPTCHA counts before the status."""
 
 
-def parse_page(page: str, final_url: str = "") -> list[SearchSource]:
+def parse_page(
+    page: str, final_url: str = "", *, source: bytes | None = None
+) -> list[SearchSource]:
     """Parse one Startpage results page (pure), by the shared flow of :meth:`ResultPage.parse`.
 
     Ads and Startpage links are dropped; a "no results" page gives ``[]``, the CAPTCHA a
     ``ChallengeError``, anything else without results a ``ResponseParseError``.
     """
-    return PAGE.parse(page, final_url)
+    return PAGE.parse(page, final_url, source=source)
 
 
 def search_request(params: SearchParams, home: HttpResponse) -> HttpRequest:

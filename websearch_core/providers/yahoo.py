@@ -126,14 +126,16 @@ PAGE = ResultPage(
 """Yahoo's results page for the shared scraper flow; the status is checked before consent."""
 
 
-def parse_page(page: str, final_url: str = "") -> list[SearchSource]:
+def parse_page(
+    page: str, final_url: str = "", *, source: bytes | None = None
+) -> list[SearchSource]:
     """Parse one Yahoo results page (pure), by the shared flow of :meth:`ResultPage.parse`.
 
     Ads and unusable links are dropped; Yahoo's genuine zero-results page gives ``[]``, the
     consent interstitial a ``ChallengeError``, anything else without results a
     ``ResponseParseError``.
     """
-    return PAGE.parse(page, final_url)
+    return PAGE.parse(page, final_url, source=source)
 
 
 class YahooProvider(HtmlEngineProvider):

@@ -1,0 +1,180 @@
+"""An HTML engine parses the body's bytes when its text is exactly their decoding.
+
+``html.decoded_page`` gives a body's text (what ``HttpResponse.text()`` gives) and, when
+nothing was replaced and there is no byte-order mark, the body itself, which
+``parse_document`` then reads instead of the text (lxml parses UTF-8 bytes in about half
+the time of a ``str`` holding a character beyond U+FFFF). The tree must be the very one
+the text gives for every body that decodes as it is, on every real capture and on seeded
+random pages built from what could tell them apart (invalid and overlong bytes, byte-order
+marks, NUL and other controls, an XML encoding declaration, a ``<meta charset>`` naming
+another encoding, characters of one to four UTF-8 bytes); and every engine's read of a
+response must give what its parser gives for the response's text.
+"""
+
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import lxml.etree
+import pytest
+
+from tests.conftest import SHARED_FIXTURES, read_capture
+from websearch_core.html import decoded_page, parse_document
+from websearch_core.models import SearchSource
+from websearch_core.providers import (
+    bing,
+    duckduckgo,
+    ecosia,
+    get_provider,
+    google,
+    mojeek,
+    startpage,
+    yahoo,
+)
+from websearch_core.providers._html_engine import HtmlEngineProvider
+from websearch_core.transport import HttpResponse
+
+SEED = 20261202
+_PIECES = [
+    b"<p>",
+    b"</p>",
+    b"<div class=r>",
+    b"</div>",
+    b"<b>",
+    b"</b>",
+    b"<!-- c -->",
+    b"text ",
+    b"  \n\t",
+    b"&amp;lt;",
+    b"&#x1F600;",
+    b"&#0;",
+    "caf\u00e9 ".encode(),
+    "\u65e5\u672c ".encode(),
+    "\U0001f600".encode(),
+    "\ufffd".encode(),
+    "\ufeff".encode(),
+    b"\x00",
+    b"\x01\x1f",
+    b"\xe9",  # Latin-1, invalid as UTF-8
+    b"\xc0\xaf",  # overlong
+    b"\xed\xa0\x80",  # an encoded surrogate
+    b"\xf0\x9f\x98",  # a truncated four-byte sequence
+    b'<meta charset="windows-1252">',
+    b'<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">',
+]
+_HEADS = [b"", b"\xef\xbb\xbf", b'<?xml version="1.0" encoding="iso-8859-1"?>', b"<!DOCTYPE html>"]
+
+
+def _tree(root: lxml.etree._Element) -> bytes:
+    return lxml.etree.tostring(root, encoding="utf-8")
+
+
+def _random_bodies() -> Iterator[bytes]:
+    rng = random.Random(SEED)
+    for _ in range(600):
+        pieces = [rng.choice(_PIECES) for _ in range(rng.randrange(0, 14))]
+        yield rng.choice(_HEADS) + b"".join(pieces)
+
+
+def _html_capture_paths() -> list[Path]:
+    if not SHARED_FIXTURES.is_dir():
+        pytest.skip("captures not available")
+    return sorted(SHARED_FIXTURES.rglob("*.htm*"))
+
+
+def test_the_text_is_always_what_the_response_gives() -> None:
+    for body in _random_bodies():
+        text, _ = decoded_page(body)
+        assert text == HttpResponse(status=200, body=body).text()
+
+
+def _lossless(body: bytes) -> bytes | None:
+    """``body`` when its text is exactly its decoding and it has no byte-order mark."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return None if body.startswith(b"\xef\xbb\xbf") else body
+
+
+def test_bytes_are_handed_on_only_when_the_text_is_exactly_their_decoding() -> None:
+    handed_on = kept_back = 0
+    for body in _random_bodies():
+        text, source = decoded_page(body)
+        if source is None:
+            kept_back += 1
+        else:
+            handed_on += 1
+            assert source is body and _lossless(body) is body and source.decode("utf-8") == text
+    assert handed_on > 100 and kept_back > 100  # both ways were taken
+
+
+def test_the_bytes_give_the_tree_the_text_gives_on_random_pages() -> None:
+    compared = 0
+    for body in _random_bodies():
+        source = _lossless(body)
+        if source is not None:
+            text = body.decode("utf-8")
+            assert _tree(parse_document(text, source=source)) == _tree(parse_document(text))
+            compared += 1
+    assert compared > 100
+
+
+def test_the_bytes_give_the_tree_the_text_gives_on_every_capture() -> None:
+    paths = _html_capture_paths()
+    for path in paths:
+        body = path.read_bytes()
+        assert _lossless(body) is body, path.name  # every capture is UTF-8 without a mark
+        text = body.decode("utf-8")
+        assert _tree(parse_document(text, source=body)) == _tree(parse_document(text)), path.name
+    assert len(paths) > 15
+
+
+def _without_age(sources: list[SearchSource]) -> list[dict[str, object]]:
+    """The sources as data; ``age_seconds`` is measured from each parse's own clock."""
+    return [source.model_dump(exclude={"age_seconds"}) for source in sources]
+
+
+def _ddg_sources(page: str, *, source: bytes | None = None) -> list[SearchSource]:
+    return duckduckgo.parse_page(page, source=source).sources
+
+
+_ENGINES: list[tuple[str, Callable[..., list[SearchSource]]]] = [
+    ("duckduckgo/html_results_eino_2025.html", _ddg_sources),
+    ("duckduckgo/lite_results_zeta_2026.html", _ddg_sources),
+    ("bing/serp_javascript_tutorial_http_2026.html", bing.parse_page),
+    ("yahoo/serp_javascript_tutorial_2026.html", yahoo.parse_page),
+    ("startpage/serp_javascript_tutorial_http_2026.html", startpage.parse_page),
+    ("google/serp_ai_tools_pt-BR_rendered_2025-03.html", google.parse_page),
+    ("ecosia/serp_javascript_tutorial_2026.html", ecosia.parse_page),
+    ("mojeek/serp_javascript_tutorial_2026.html", mojeek.parse_page),
+]
+
+
+@pytest.mark.parametrize(("capture", "parse_page"), _ENGINES)
+def test_each_parser_reads_the_same_sources_from_the_bytes(
+    capture: str, parse_page: Callable[..., list[SearchSource]]
+) -> None:
+    body = read_capture(capture)
+    text = body.decode("utf-8")
+    from_text = parse_page(text)
+    assert from_text, "the capture has results"
+    assert _without_age(parse_page(text, source=body)) == _without_age(from_text)
+
+
+@pytest.mark.parametrize(("capture", "parse_page"), _ENGINES)
+def test_each_engine_reads_a_response_as_its_parser_reads_the_text(
+    capture: str, parse_page: Callable[..., list[SearchSource]]
+) -> None:
+    provider = get_provider(capture.split("/")[0])
+    assert isinstance(provider, HtmlEngineProvider)
+    response = HttpResponse(status=200, body=read_capture(capture), url="https://engine.example/")
+    read = provider.engine.read(response).sources
+    assert _without_age(read) == _without_age(parse_page(response.text()))
+
+
+def test_an_undecodable_body_is_read_from_its_text_as_before() -> None:
+    body = b"<div class=r><p>caf\xe9 \xf0\x9f\x98</p></div>"
+    text, source = decoded_page(body)
+    assert source is None and "\ufffd" in text
+    assert _tree(parse_document(text, source=source)) == _tree(parse_document(text))
