@@ -14,10 +14,10 @@ same decoded page (the ``str`` a provider gets from ``HttpResponse.text()``):
   the package). Without it that column is skipped with a note.
 
 With ``--read``, each engine's read of a response is timed instead, two ways on the same
-body, interleaved: as before (``HttpResponse.text()``, then ``parse_page`` of that text) and
-as the engines read it now (``html.decoded_page``, then ``parse_page`` given the body's
-bytes too, which lxml parses instead of the text when the text is exactly their decoding);
-the ratio is now / before.
+body, interleaved: from its text (``HttpResponse.text()``, then ``parse_page`` of that
+text, as engines read before) and as the engines read it (``html.decoded_page``, then
+``parse_page`` given the body's bytes too, which lxml parses instead of the text when the
+text is exactly their decoding); the ratio is bytes / text.
 
 The three run interleaved call by call, in a rotating order, so drift in the machine's
 speed hits them alike. Each line gives the medians, the interquartile range of each, and
@@ -161,7 +161,7 @@ def bench(case: Case, rounds: int, *, with_ddgs: bool) -> None:
 
 
 def bench_read(case: Case, rounds: int) -> None:
-    """Time one engine's read of a response, before and now, and print its line."""
+    """Time one engine's read of a response, from its text and from its bytes; print it."""
     path = FIXTURES / case.capture
     if not path.is_file():
         print(f"{case.name:<16} skipped: {path} not available")
@@ -181,8 +181,8 @@ def bench_read(case: Case, rounds: int) -> None:
     gc.collect()
     times = _interleaved([before, now], rounds)
     print(
-        f"{case.name:<16} text then parse {_ms(_quartiles(times[0]))}"
-        f"  bytes {_ms(_quartiles(times[1]))}  now/before {_ratio(times[1], times[0])}"
+        f"{case.name:<16} text {_ms(_quartiles(times[0]))}"
+        f"  bytes {_ms(_quartiles(times[1]))}  bytes/text {_ratio(times[1], times[0])}"
     )
 
 
