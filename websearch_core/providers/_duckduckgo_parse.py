@@ -262,8 +262,7 @@ def parse_page(page: str, *, source: bytes | None = None) -> ParsedPage:
 
     Args:
         page: The decoded body of a 2xx response.
-        source: The bytes ``page`` was decoded from, when it is exactly their decoding
-            (:func:`~websearch_core.html.decoded_page`): parsed instead, for the same tree.
+        source: The body ``page`` came from, as :func:`~websearch_core.html.decoded_page` gives it.
 
     Returns:
         The page's sources (ads, DDG's "no results" note, links to other engines' searches

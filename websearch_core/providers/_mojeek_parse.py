@@ -132,8 +132,7 @@ def parse_page(
     Args:
         page: The decoded body.
         limit: How many to keep.
-        source: The bytes ``page`` was decoded from, when it is exactly their decoding
-            (:func:`~websearch_core.html.decoded_page`): parsed instead, for the same tree.
+        source: The body ``page`` came from, as :func:`~websearch_core.html.decoded_page` gives it.
 
     Raises:
         ResponseParseError: No result and nothing that looks like a results page.

@@ -317,9 +317,8 @@ class ResultPage:
         Args:
             page: The decoded body of a 2xx response.
             final_url: The URL the response came from after redirects.
-            source: The bytes ``page`` was decoded from, when it is exactly their
-                decoding (:func:`~websearch_core.html.decoded_page`): parsed instead, for
-                the same tree.
+            source: The body ``page`` came from, as :func:`~websearch_core.html.decoded_page`
+                gives it (parsed instead of ``page``, for the same tree).
 
         Raises:
             ChallengeError: A challenge instead of results.
