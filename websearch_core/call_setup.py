@@ -17,7 +17,7 @@ its first search, so importing the client stays light.
 """
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .credentials import Credentials
 from .errors import ConfigurationError
@@ -49,8 +49,15 @@ if TYPE_CHECKING:
 __all__ = ["CallSetup"]
 
 _LedgerConfig = tuple[FailurePolicy, dict[str, Budget], dict[str, Rate]]
-_KeptPlan = tuple[tuple[str | None, Hashable], tuple[SearchProvider, ...], bool]
-"""The auto chain's last plan: ``(forced, credential sources)``, its providers, forced."""
+
+
+class _KeptPlan(NamedTuple):
+    """The automatic chain's last plan, and what it was worked out from."""
+
+    key: tuple[str | None, Hashable]
+    """``(forced, Credentials.sources_version())`` when it was worked out."""
+    providers: tuple[SearchProvider, ...]
+    forced: bool
 
 
 class CallSetup:
@@ -147,11 +154,11 @@ class CallSetup:
             return order.resolve(self.context, forced)
         sources = self.context.credentials.sources_version()
         kept = self._plan
-        if sources is not None and kept is not None and kept[0] == (forced, sources):
-            return ChainPlan(providers=list(kept[1]), forced=kept[2])
+        if sources is not None and kept is not None and kept.key == (forced, sources):
+            return ChainPlan(providers=list(kept.providers), forced=kept.forced)
         plan = order.resolve(self.context, forced)
         if sources is not None and not plan.skipped and not plan.failures:
-            self._plan = ((forced, sources), tuple(plan.providers), plan.forced)
+            self._plan = _KeptPlan((forced, sources), tuple(plan.providers), plan.forced)
         return plan
 
     @staticmethod
