@@ -51,11 +51,14 @@ def send_step(
         return request.fetch_with(context)
     info = provider.info
     transport = context.transport
-    cap = provider.max_response_bytes  # None: the transport's own cap
-    if cap is not None:
-        cap = min(cap, transport.max_response_bytes)
-    send = transport.send_sse if request.stream else transport.send
-    return send(info.id, info.label, request, max_response_bytes=cap)
+    if provider.max_response_bytes is not None:
+        cap = min(provider.max_response_bytes, transport.max_response_bytes)
+        if request.stream:
+            return transport.send_sse(info.id, info.label, request, max_response_bytes=cap)
+        return transport.send(info.id, info.label, request, max_response_bytes=cap)
+    if request.stream:
+        return transport.send_sse(info.id, info.label, request)
+    return transport.send(info.id, info.label, request)
 
 
 async def run_protocol(
