@@ -51,6 +51,8 @@ def send_step(
         return request.fetch_with(context)
     info = provider.info
     transport = context.transport
+    # The cap is passed only when the provider sets one: transport stand-ins (the tests'
+    # scripted ones, a caller's own) need not take the keyword, and 59 tests' do not.
     if provider.max_response_bytes is not None:
         cap = min(provider.max_response_bytes, transport.max_response_bytes)
         if request.stream:
