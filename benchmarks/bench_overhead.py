@@ -17,7 +17,7 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
 * ``accounting``: where ours stands against the floor, in place: the bare GET (no
   decoding), the floor, ours, and ours with Brave's ``parse_response`` stood in by the
   response it gave once (no decoding, no reading; everything after it runs as usual), in
-  a rotating order. Differences per round: the machinery (stood-in minus bare GET: the
+  every order in turn. Differences per round: the machinery (stood-in minus bare GET: the
   chain, the state store, the transport's own work, cleaning), the parse in place (ours
   minus stood-in) and ``json.loads`` in place (floor minus bare GET).
 * ``concurrent``: 200 searches at once through one client vs. 200 GETs at once through one
@@ -124,6 +124,25 @@ def _quartiles(samples: list[float]) -> tuple[float, float, float]:
     return q1, median, q3
 
 
+async def _every_order(variants: dict[str, Call], rounds: int) -> dict[str, list[float]]:
+    """Each variant's call times, the variants run in every order in turn, round by round.
+
+    Every order, not one rotated: a client run right after another one of the same code
+    finds it warm (~12 us), which read as ~40 us "saved by the in-memory store" when the
+    order was fixed, and still favoured whichever came second when it was rotated.
+    """
+    times: dict[str, list[float]] = {name: [] for name in variants}
+    orders = list(itertools.permutations(variants))
+    for index in range(WARMUP + rounds):
+        for name in orders[index % len(orders)]:
+            call = variants[name]
+            started = time.perf_counter()
+            await call()
+            if index >= WARMUP:
+                times[name].append(time.perf_counter() - started)
+    return times
+
+
 async def _pairs(name: str, baseline: Call, ours: Call, rounds: int) -> None:
     """Time baseline and ours alternately, call by call; print medians, IQRs and the ratio."""
     base_times: list[float] = []
@@ -212,18 +231,7 @@ async def bench_breakdown(origin: str, state_dir: Path, rounds: int, body: bytes
             "ours, SQLite state": lambda: ws.search(QUERY),
             "ours, in-memory state": lambda: in_memory.search(QUERY),
         }
-        times: dict[str, list[float]] = {name: [] for name in variants}
-        # Every order in turn: a client run right after another one of the same code finds
-        # it warm (~12 us), which read as ~40 us "saved by the in-memory store" when the
-        # order was fixed, and still favoured whichever came second when it was rotated.
-        orders = list(itertools.permutations(variants))
-        for index in range(WARMUP + rounds):
-            for name in orders[index % len(orders)]:
-                fn = variants[name]
-                started = time.perf_counter()
-                await fn()
-                if index >= WARMUP:
-                    times[name].append(time.perf_counter() - started)
+        times = await _every_order(variants, rounds)
         for name, samples in times.items():
             q1, median, q3 = _quartiles(samples)
             print(f"breakdown   {name:<24} {median * 1e6:6.0f} us [{q1 * 1e6:.0f}-{q3 * 1e6:.0f}]")
@@ -296,14 +304,7 @@ async def bench_accounting(origin: str, state_dir: Path, rounds: int, body: byte
             "ours": lambda: ws.search(QUERY),
             "ours, parse stood in": ours_stood_in,
         }
-        times: dict[str, list[float]] = {name: [] for name in variants}
-        orders = list(itertools.permutations(variants))
-        for index in range(WARMUP + rounds):
-            for name in orders[index % len(orders)]:
-                started = time.perf_counter()
-                await variants[name]()
-                if index >= WARMUP:
-                    times[name].append(time.perf_counter() - started)
+        times = await _every_order(variants, rounds)
     for name, samples in times.items():
         q1, median, q3 = _quartiles(samples)
         print(f"accounting  {name:<26} {median * 1e6:6.0f} us [{q1 * 1e6:.0f}-{q3 * 1e6:.0f}]")
