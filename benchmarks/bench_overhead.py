@@ -21,15 +21,18 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
   chain, the state store, the transport's own work, cleaning), the parse in place (ours
   minus stood-in) and ``json.loads`` in place (floor minus bare GET).
 * ``concurrent``: 200 searches at once through one client vs. 200 GETs at once through one
-  session (each with its default connection pool); throughput, ratio ours / raw.
+  session (each with its default connection pool); throughput, ratio ours / raw, the median
+  of ``--bursts`` per-burst ratios (default 200: one burst's ratio ranges over 0.4-1.5x, so
+  the median of 20 moved by ±0.05x from run to run).
 * ``memory``: traced allocation growth over N searches after a warm-up.
 * ``imports``: ``import langchain_websearch`` / ``llamaindex_websearch`` vs. importing the
   framework's tool class, each in a fresh interpreter, alternating.
 
 No pass/fail: targets are read off the ratios, never asserted in tests::
 
-    python benchmarks/bench_overhead.py [call langchain llamaindex concurrent memory imports]
-        [--rounds N] [--memory-calls N] [--import-runs N]
+    python benchmarks/bench_overhead.py [call langchain llamaindex breakdown accounting
+        concurrent memory imports] [--rounds N] [--bursts N] [--memory-calls N]
+        [--import-runs N]
 """
 
 import argparse
@@ -322,7 +325,7 @@ async def bench_accounting(origin: str, state_dir: Path, rounds: int, body: byte
         )
 
 
-async def bench_concurrent(origin: str, state_dir: Path, rounds: int, width: int = 200) -> None:
+async def bench_concurrent(origin: str, state_dir: Path, bursts: int, width: int = 200) -> None:
     """Throughput of ``width`` calls at once: ours through one client, raw through one session."""
 
     async def burst(fn: Callable[[str], Awaitable[object]]) -> float:
@@ -337,7 +340,7 @@ async def bench_concurrent(origin: str, state_dir: Path, rounds: int, width: int
         raw = _raw_get(session, origin)
         raw_rates: list[float] = []
         our_rates: list[float] = []
-        for index in range(2 + rounds):
+        for index in range(2 + bursts):
             order = ((raw, raw_rates), (ws.search, our_rates))
             for fn, rates in order if index % 2 else order[::-1]:
                 rate = await burst(fn)
@@ -345,7 +348,7 @@ async def bench_concurrent(origin: str, state_dir: Path, rounds: int, width: int
                     rates.append(rate)
     ratios = [o / r for o, r in zip(our_rates, raw_rates, strict=True)]
     print(
-        f"concurrent  {width} at once, {rounds} bursts: raw {statistics.median(raw_rates):6.0f}"
+        f"concurrent  {width} at once, {bursts} bursts: raw {statistics.median(raw_rates):6.0f}"
         f" req/s [{min(raw_rates):.0f}-{max(raw_rates):.0f}]   ours"
         f" {statistics.median(our_rates):6.0f} req/s [{min(our_rates):.0f}-{max(our_rates):.0f}]"
         f"   ratio {statistics.median(ratios):4.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]",
@@ -414,7 +417,7 @@ def bench_imports(runs: int) -> None:
         )
 
 
-async def _bench_calls(names: list[str], rounds: int, memory_calls: int) -> None:
+async def _bench_calls(names: list[str], rounds: int, bursts: int, memory_calls: int) -> None:
     capture = sorted(FIXTURES.glob("*.json"))[0]
     runner, origin = await _serve(capture.read_bytes())
     print(f"capture {capture.name} ({capture.stat().st_size / 1024:.0f} KiB), {rounds} rounds")
@@ -433,7 +436,7 @@ async def _bench_calls(names: list[str], rounds: int, memory_calls: int) -> None
                 elif name == "accounting":
                     await bench_accounting(origin, state_dir, rounds, capture.read_bytes())
                 elif name == "concurrent":
-                    await bench_concurrent(origin, state_dir, max(5, rounds // 20))
+                    await bench_concurrent(origin, state_dir, bursts)
                 elif name == "memory":
                     await bench_memory(origin, state_dir, memory_calls)
     finally:
@@ -454,6 +457,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bench", nargs="*", choices=benches, default=None)
     parser.add_argument("--rounds", type=int, default=400)
+    parser.add_argument("--bursts", type=int, default=200)
     parser.add_argument("--memory-calls", type=int, default=10_000)
     parser.add_argument("--import-runs", type=int, default=15)
     args = parser.parse_args()
@@ -463,7 +467,7 @@ def main() -> None:
         return
     calls = [name for name in names if name != "imports"]
     if calls:
-        asyncio.run(_bench_calls(calls, args.rounds, args.memory_calls))
+        asyncio.run(_bench_calls(calls, args.rounds, args.bursts, args.memory_calls))
     if "imports" in names:
         bench_imports(args.import_runs)
 
