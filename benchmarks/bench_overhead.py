@@ -56,6 +56,7 @@ from aiohttp import web
 
 from websearch_core import SearchParams, WebSearch, format_for_llm, get_provider
 from websearch_core.orchestration import call_redactor
+from websearch_core.providers.base import SearchProvider
 from websearch_core.sanitize import clean_response
 from websearch_core.settings import Settings
 from websearch_core.transport import HttpResponse
@@ -220,6 +221,12 @@ async def bench_llamaindex(origin: str, state_dir: Path, rounds: int) -> None:
             )
 
 
+def _parse_inputs(body: bytes, origin: str) -> tuple[SearchProvider, HttpResponse, SearchParams]:
+    """Brave's provider, the capture as the response it parses, and the search's parameters."""
+    response = HttpResponse(status=200, body=body, headers={}, url=origin)
+    return get_provider("brave"), response, SearchParams(query=QUERY)
+
+
 async def bench_breakdown(origin: str, state_dir: Path, rounds: int, body: bytes) -> None:
     """Where ours spends its time: the state store, then the pure steps on the same body."""
     memory = _settings(origin, state_dir).model_copy(update={"state_backend": "memory"})
@@ -249,9 +256,7 @@ async def bench_breakdown(origin: str, state_dir: Path, rounds: int, body: bytes
             f"breakdown   {'SQLite over in-memory':<24} {median * 1e6:6.0f} us"
             f" [{q1 * 1e6:.0f}-{q3 * 1e6:.0f}] (per round)"
         )
-        provider = get_provider("brave")
-        response = HttpResponse(status=200, body=body, headers={}, url=origin)
-        params = SearchParams(query=QUERY)
+        provider, response, params = _parse_inputs(body, origin)
         parsed = provider.parse_response(response, params)
         redactor = call_redactor(ws._context())
         steps: dict[str, Callable[[], object]] = {
@@ -286,8 +291,8 @@ async def bench_accounting(origin: str, state_dir: Path, rounds: int, body: byte
                 response.raise_for_status()
                 return await response.read()
 
-        response = HttpResponse(status=200, body=body, headers={}, url=origin)
-        parsed = get_provider("brave").parse_response(response, SearchParams(query=QUERY))
+        provider, response, params = _parse_inputs(body, origin)
+        parsed = provider.parse_response(response, params)
 
         def stood_in(_self: object, _response: object, _params: object) -> object:
             return parsed
@@ -419,7 +424,8 @@ def bench_imports(runs: int) -> None:
 
 async def _bench_calls(names: list[str], rounds: int, bursts: int, memory_calls: int) -> None:
     capture = sorted(FIXTURES.glob("*.json"))[0]
-    runner, origin = await _serve(capture.read_bytes())
+    body = capture.read_bytes()
+    runner, origin = await _serve(body)
     print(f"capture {capture.name} ({capture.stat().st_size / 1024:.0f} KiB), {rounds} rounds")
     try:
         with tempfile.TemporaryDirectory() as directory:
@@ -432,9 +438,9 @@ async def _bench_calls(names: list[str], rounds: int, bursts: int, memory_calls:
                 elif name == "llamaindex":
                     await bench_llamaindex(origin, state_dir, rounds)
                 elif name == "breakdown":
-                    await bench_breakdown(origin, state_dir, rounds, capture.read_bytes())
+                    await bench_breakdown(origin, state_dir, rounds, body)
                 elif name == "accounting":
-                    await bench_accounting(origin, state_dir, rounds, capture.read_bytes())
+                    await bench_accounting(origin, state_dir, rounds, body)
                 elif name == "concurrent":
                     await bench_concurrent(origin, state_dir, bursts)
                 elif name == "memory":
