@@ -56,7 +56,7 @@ from aiohttp import web
 
 from websearch_core import SearchParams, WebSearch, format_for_llm, get_provider
 from websearch_core.orchestration import call_redactor
-from websearch_core.providers.base import SearchProvider
+from websearch_core.providers.brave import BraveProvider
 from websearch_core.sanitize import clean_response
 from websearch_core.settings import Settings
 from websearch_core.transport import HttpResponse
@@ -221,10 +221,12 @@ async def bench_llamaindex(origin: str, state_dir: Path, rounds: int) -> None:
             )
 
 
-def _parse_inputs(body: bytes, origin: str) -> tuple[SearchProvider, HttpResponse, SearchParams]:
+def _parse_inputs(body: bytes, origin: str) -> tuple[BraveProvider, HttpResponse, SearchParams]:
     """Brave's provider, the capture as the response it parses, and the search's parameters."""
+    provider = get_provider("brave")
+    assert isinstance(provider, BraveProvider)
     response = HttpResponse(status=200, body=body, headers={}, url=origin)
-    return get_provider("brave"), response, SearchParams(query=QUERY)
+    return provider, response, SearchParams(query=QUERY)
 
 
 async def bench_breakdown(origin: str, state_dir: Path, rounds: int, body: bytes) -> None:
@@ -272,8 +274,6 @@ async def bench_breakdown(origin: str, state_dir: Path, rounds: int, body: bytes
 
 async def bench_accounting(origin: str, state_dir: Path, rounds: int, body: bytes) -> None:
     """Ours split into what the floor also pays, the machinery and the parse, in place."""
-    from websearch_core.providers.brave import BraveProvider
-
     url = origin + SEARCH_PATH
     real_parse = BraveProvider.parse_response
     async with (
