@@ -22,7 +22,7 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
   minus stood-in) and ``json.loads`` in place (floor minus bare GET).
 * ``concurrent``: 200 searches at once through one client vs. 200 GETs at once through one
   session (each with its default connection pool); throughput, ratio ours / raw, the median
-  of ``--bursts`` per-burst ratios (default 200: one burst's ratio ranges over 0.4-1.5x, so
+  of ``--bursts`` per-burst ratios (default 200: one burst's ratio ranges over 0.3-2.3x, so
   the median of 20 moved by ±0.05x from run to run).
 * ``memory``: traced allocation growth over N searches after a warm-up.
 * ``imports``: ``import langchain_websearch`` / ``llamaindex_websearch`` vs. importing the
@@ -66,6 +66,8 @@ SEARCH_PATH = "/res/v1/web/search"
 QUERY = "python asyncio tutorial"
 WARMUP = 30
 KEYS = {"brave": "bench"}
+FLOOR_HEADERS = {"X-Subscription-Token": KEYS["brave"], "Accept": "application/json"}
+"""The headers Brave's request needs, as the floor's GETs send them (aiohttp copies them)."""
 
 Call = Callable[[], Awaitable[object]]
 
@@ -99,8 +101,7 @@ def _raw_get(session: aiohttp.ClientSession, origin: str) -> Callable[[str], Awa
 
     async def get(query: str) -> Any:
         params = {"q": query, "count": "10"}
-        headers = {"X-Subscription-Token": "bench", "Accept": "application/json"}
-        async with session.get(url, params=params, headers=headers) as response:
+        async with session.get(url, params=params, headers=FLOOR_HEADERS) as response:
             response.raise_for_status()
             return json.loads(await response.read())
 
@@ -286,8 +287,7 @@ async def bench_accounting(origin: str, state_dir: Path, rounds: int, body: byte
             # The floor's GET without its json.loads, written out rather than shared: a
             # helper under the floor would add a coroutine to every baseline call.
             params = {"q": QUERY, "count": "10"}
-            headers = {"X-Subscription-Token": "bench", "Accept": "application/json"}
-            async with session.get(url, params=params, headers=headers) as response:
+            async with session.get(url, params=params, headers=FLOOR_HEADERS) as response:
                 response.raise_for_status()
                 return await response.read()
 
