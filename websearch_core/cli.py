@@ -62,7 +62,14 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 PROG = "websearch"
-_COMMANDS = frozenset({"auth", "fetch", "providers"})
+_COMMAND_HELP: tuple[tuple[str, str, str], ...] = (
+    ("auth", "auth set|list|remove [PROVIDER]", "manage stored API keys"),
+    ("providers", "providers [reset ID | reset --all]", "list providers and their status"),
+    ("fetch", "fetch URL [--markdown | --json]", "a page's main content"),
+)
+"""Each command besides search: its name, its usage after ``websearch``, what it does. The
+search help lists them from here, so a command cannot exist without being listed."""
+_COMMANDS = frozenset(name for name, _, _ in _COMMAND_HELP)
 _SEARCH_FLAGS: Mapping[str, str] = {
     "query": "QUERY",
     "recency": "--recency",
@@ -144,15 +151,14 @@ def _search_parser() -> argparse.ArgumentParser:
         description="Search the web through the first configured provider that answers.",
         epilog=(
             "other commands:\n"
-            "  websearch auth set|list|remove [PROVIDER]   manage stored API keys\n"
-            "  websearch providers                         list providers and their status\n\n"
-            "--provider forces: only that provider is asked, and its failure is the answer;\n"
+            + "".join(f"  websearch {usage:<38} {summary}\n" for _, usage, summary in _COMMAND_HELP)
+            + "\n--provider forces: only that provider is asked, and its failure is the answer;\n"
             "if it cannot run at all, the auto chain answers after a line saying why.\n"
             "--prefer (like the provider setting and WEBSEARCH_PROVIDER) tries it first,\n"
             "then falls back to the auto chain.\n\n"
             "exit status: 0 success, 1 every provider failed, 2 invalid input or\n"
             "configuration (one line naming the option, variable or config file).\n"
-            'To search for the word "auth" or "providers", write: websearch -- auth'
+            'To search for the word "auth", "fetch" or "providers", write: websearch -- auth'
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -364,8 +364,13 @@ def test_missing_query_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_help_exits_0_and_mentions_the_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--help"]) == EXIT_OK
     out = capsys.readouterr().out
-    assert "websearch auth" in out
-    assert "websearch providers" in out
+    for usage in (
+        "websearch auth set|list|remove [PROVIDER]",
+        "websearch providers [reset ID | reset --all]",
+        "websearch fetch URL [--markdown | --json]",
+    ):
+        assert usage in out
+    assert 'To search for the word "auth", "fetch" or "providers"' in out
 
 
 def test_double_dash_searches_for_a_command_name(
