@@ -279,7 +279,12 @@ class Settings(BaseSettings):
         if value is None:
             return None
         value = value.strip().lower()
-        return None if value in ("", "auto") else value
+        if value in ("", "auto"):
+            return None
+        if value not in SEARCH_PROVIDER_ORDER:  # fail where the setting is read, as the lists do
+            known = ", ".join(SEARCH_PROVIDER_ORDER)
+            raise ValueError(f"Unknown search provider: {value} (known: {known})")
+        return value
 
     @field_validator("proxy")
     @classmethod

@@ -100,10 +100,12 @@ async def test_unavailable_forced_provider_falls_back_to_auto_chain(sim: Simulat
 
 
 async def test_unknown_ids_are_configuration_errors(sim: Simulator) -> None:
-    async with _client(sim, provider="bravo") as ws:
+    async with _client(sim) as ws:
         with pytest.raises(ConfigurationError, match="Unknown search provider: bravo"):
-            await ws.run("q")
-    # An unknown id in a list setting fails when the settings are read, naming the setting.
+            await ws.run("q", provider="bravo")
+    # An unknown id in a setting fails when the settings are read, naming the setting.
+    with pytest.raises(ValidationError, match=r"provider\n.*Unknown search provider: bravo"):
+        _client(sim, provider="bravo")
     with pytest.raises(ValidationError, match=r"exclude\n.*unknown provider id nope"):
         _client(sim, exclude=("nope",))
 

@@ -699,6 +699,16 @@ def test_an_unknown_id_in_exclude_exits_2_naming_the_variable(
     assert err.count("\n") == 1
 
 
+def test_an_unknown_preferred_provider_exits_2_naming_the_variable(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_PROVIDER", "bravo")
+    assert main(["python"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.startswith("websearch: WEBSEARCH_PROVIDER: Unknown search provider: bravo (known: ")
+    assert err.count("\n") == 1
+
+
 def test_a_bad_deadline_option_exits_2_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["python", "--deadline", "0"]) == EXIT_USAGE
     assert capsys.readouterr().err == (
