@@ -152,7 +152,12 @@ async def test_broken_pdf_is_a_clear_failure(ws: WebSearch, server: PageServer) 
         ("http://metadata.google.internal/", "address", "a cloud metadata host"),
         ("file:///etc/passwd", "scheme", "only http and https URLs are fetched, not file:"),
         ("ftp://example.org/x", "scheme", "not ftp:"),
-        ("example.org/page", "scheme", "not no scheme"),
+        ("example.org/page", "scheme", "no scheme; write it in full, as https://example.org/page"),
+        (
+            "//example.org/page",
+            "scheme",
+            "no scheme; write it in full, as https://example.org/page",
+        ),
         ("http://:80/", "invalid_url", "the URL has no host"),
         ("http://example.org:99999/", "invalid_url", "the URL is malformed"),
     ],

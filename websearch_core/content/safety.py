@@ -161,9 +161,16 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
     except ValueError as error:
         raise FetchRefusedError(url, f"the URL is malformed ({error})", "invalid_url") from None
     scheme = parts.scheme.lower()
+    if not scheme:  # "example.org/page" or "//example.org/page": people and models write both
+        written = url.strip()
+        full = f"https:{written}" if written.startswith("//") else f"https://{written}"
+        raise FetchRefusedError(
+            url, f"the URL has no scheme; write it in full, as {full}", "scheme"
+        )
     if scheme not in ALLOWED_SCHEMES:
-        shown = f"{scheme}:" if scheme else "no scheme"
-        raise FetchRefusedError(url, f"only http and https URLs are fetched, not {shown}", "scheme")
+        raise FetchRefusedError(
+            url, f"only http and https URLs are fetched, not {scheme}:", "scheme"
+        )
     host = (parts.hostname or "").rstrip(".")
     if not host:
         raise FetchRefusedError(url, "the URL has no host", "invalid_url")
