@@ -635,7 +635,7 @@ class Transport:
             message = f"{label} connection closed before the response was complete ({host})"
             return ProviderConnectionError(provider, message)
         if isinstance(exc, aiohttp.ClientConnectionError):
-            message = f"{label} connection failed ({host}): {type(exc).__name__}"
+            message = f"{label} connection failed ({host}): {_connection_cause(exc)}"
             return ProviderConnectionError(provider, message)
         detail = redact(str(exc), self._secrets)
         message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
@@ -687,6 +687,31 @@ def _translated() -> tuple[type[BaseException], ...]:
     import aiohttp
 
     return (TimeoutError, SseError, aiohttp.ClientError)
+
+
+def _connection_cause(exc: BaseException) -> str:
+    """What went wrong with a connection, in words a user (or a model) reads, then the class.
+
+    The words are fixed per kind of failure, never the exception's text (which can name a
+    proxy); an unknown kind is named by its class alone.
+    """
+    import aiohttp
+
+    causes: tuple[tuple[type[BaseException], str], ...] = (  # the most specific kind first
+        (aiohttp.ClientConnectorDNSError, "the host name could not be resolved"),
+        (aiohttp.ClientConnectorCertificateError, "its TLS certificate was not accepted"),
+        (aiohttp.ClientSSLError, "the TLS handshake failed"),
+        (aiohttp.ClientProxyConnectionError, "the proxy could not be reached"),
+        (aiohttp.ClientConnectorError, "no connection could be opened"),
+        (aiohttp.ServerDisconnectedError, "the server closed the connection"),
+        (aiohttp.ServerFingerprintMismatch, "its certificate fingerprint did not match"),
+        (aiohttp.ClientConnectionResetError, "the connection was reset"),
+    )
+    name = type(exc).__name__
+    for kind, words in causes:
+        if isinstance(exc, kind):
+            return f"{words} ({name})"
+    return name
 
 
 def _declared_within(response: "aiohttp.ClientResponse", cap: int) -> bool:

@@ -243,16 +243,22 @@ async def test_size_cap_is_enforced_while_streaming(server: str) -> None:
 
 
 async def test_reset_is_a_connection_error(server: str) -> None:
-    with pytest.raises(ProviderConnectionError):
+    with pytest.raises(ProviderConnectionError) as caught:
         await _send(server, "/reset")
+    host = server.removeprefix("http://")
+    assert caught.value.message.startswith(f"Brave connection failed ({host}): the ")
 
 
-async def test_refused_connection_is_a_connection_error() -> None:
+async def test_refused_connection_is_a_connection_error_in_words() -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    with pytest.raises(ProviderConnectionError, match="Brave connection failed"):
+    with pytest.raises(ProviderConnectionError) as caught:
         await _send(f"http://127.0.0.1:{port}", "/ok")
+    assert caught.value.message == (
+        f"Brave connection failed (127.0.0.1:{port}): "
+        "no connection could be opened (ClientConnectorError)"
+    )
 
 
 async def test_cancellation_propagates(server: str) -> None:
