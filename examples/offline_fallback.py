@@ -20,9 +20,11 @@ async def main() -> None:
             first = await ws.run("python asyncio tutorial")
             second = await ws.run("python asyncio tutorial", use_cache=False)
         print(first.text.splitlines()[0])
-        print("served by:", first.response.provider)
-        for attempt in second.response.attempts:
-            print(f"  {attempt.provider}: {attempt.outcome} {attempt.detail or ''}".rstrip())
+        for label, result in (("first search", first), ("second search", second)):
+            print(f"{label}, served by {result.response.provider}:")
+            for attempt in result.response.attempts:
+                why = f" - {attempt.detail}" if attempt.detail else ""
+                print(f"  {attempt.provider}: {attempt.outcome}{why}")
         print("requests Brave received:", len(sim["brave"].requests))
 
 

@@ -41,8 +41,8 @@ def _run(name: str, *args: str) -> str:
 
 
 def _offline_fallback(out: str) -> None:
-    assert "served by: tavily" in out
-    assert "brave: skipped Brave is out of quota until" in out
+    assert "first search, served by tavily:\n  brave: failed - brave: 402" in out
+    assert "second search, served by tavily:\n  brave: skipped - Brave is out of quota until" in out
     assert "requests Brave received: 1" in out
 
 
