@@ -34,7 +34,7 @@ import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import (
     BaseSettings,
     InitSettingsSource,
@@ -80,6 +80,16 @@ _SEARXNG_ENV = {
 _REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 _BASE_URL_PREFIX = "WEBSEARCH_"
 _BASE_URL_SUFFIX = "_BASE_URL"
+
+
+def _http_base_url(url: str) -> str:
+    """One ``base_urls`` value, refused unless ``http(s)``.
+
+    The message does not repeat the value: a gateway URL may carry credentials.
+    """
+    if not url.startswith(("http://", "https://")):
+        raise ValueError("must be an http(s) URL such as http://127.0.0.1:8080")
+    return url
 
 
 def default_config_file() -> Path:
@@ -233,8 +243,12 @@ class Settings(BaseSettings):
     spec fixes the plain layout, and short snippets are a small injection surface."""
     api_keys: dict[str, SecretStr] = Field(default_factory=dict)
     """Keys from the config file (environment variables and explicit arguments rank higher)."""
-    base_urls: dict[str, str] = Field(default_factory=dict)
-    """Per-provider origin overrides for gateways, mirrors and tests."""
+    base_urls: dict[str, Annotated[str, AfterValidator(_http_base_url)]] = Field(
+        default_factory=dict
+    )
+    """Per-provider origin overrides for gateways, mirrors and tests. Each URL is checked
+    on its own, so an error is located at ``base_urls.<id>`` and names the variable or
+    config-file entry that set it."""
     searxng: SearxngSettings = Field(default_factory=SearxngSettings)
     credentials_file: Path | None = None
     """The local credential store; default beside the config file."""
@@ -303,10 +317,7 @@ class Settings(BaseSettings):
 
     @field_validator("base_urls")
     @classmethod
-    def _check_base_urls(cls, value: dict[str, str]) -> dict[str, str]:
-        for provider, url in value.items():
-            if not url.startswith(("http://", "https://")):
-                raise ValueError(f"base_urls.{provider} must be an http(s) URL, got {url!r}")
+    def _lower_case_ids(cls, value: dict[str, str]) -> dict[str, str]:
         return {provider.lower(): url for provider, url in value.items()}
 
     @classmethod

@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from websearch_core.credentials import Credentials, CredentialStore
 from websearch_core.errors import ConfigurationError
 from websearch_core.settings import Settings
+from websearch_core.settings_errors import configuration_errors
 
 
 def _write_config(tmp_path: Path, text: str) -> Path:
@@ -70,6 +71,24 @@ def test_base_url_env_and_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 def test_bad_base_url_is_named() -> None:
     with pytest.raises(ValidationError, match=r"base_urls\.brave"):
         Settings(base_urls={"brave": "ftp://x"})
+
+
+def test_a_bad_base_url_names_its_variable_or_file_entry_not_its_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret_url = "ftp://user:hunter2@gateway.local"
+    monkeypatch.setenv("WEBSEARCH_BRAVE_BASE_URL", secret_url)
+    with pytest.raises(ConfigurationError) as from_env, configuration_errors():
+        Settings()
+    assert str(from_env.value) == (
+        "WEBSEARCH_BRAVE_BASE_URL: must be an http(s) URL such as http://127.0.0.1:8080"
+    )
+    monkeypatch.delenv("WEBSEARCH_BRAVE_BASE_URL")
+    config = _write_config(tmp_path, f'[base_urls]\ntavily = "{secret_url}"\n')
+    with pytest.raises(ConfigurationError) as from_file, configuration_errors():
+        Settings()
+    assert str(from_file.value).startswith(f"config file {config} (base_urls.tavily): must be")
+    assert "hunter2" not in str(from_env.value) + str(from_file.value)
 
 
 def test_searxng_spec_env_names(monkeypatch: pytest.MonkeyPatch) -> None:
