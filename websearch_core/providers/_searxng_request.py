@@ -109,9 +109,8 @@ def search_url(endpoint: str) -> str:
         'https://example.org/searxng/search'
     """
     if not is_http_url(endpoint):
-        raise ConfigurationError(
-            "searxng.endpoint must be an http(s) URL such as https://searx.example.org, "
-            f"got {endpoint!r}"
+        raise ConfigurationError(  # the value is not repeated: it may carry credentials
+            "searxng.endpoint must be an http(s) URL such as https://searx.example.org"
         )
     parts = urlsplit(endpoint)
     path = parts.path.rstrip("/")
