@@ -689,23 +689,24 @@ def test_providers_says_how_to_configure_searxng(capsys: pytest.CaptureFixture[s
     assert rows["searxng"].endswith("not configured (set SEARXNG_ENDPOINT or searxng.endpoint)")
 
 
-def test_an_unknown_id_in_exclude_exits_2_naming_the_variable(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("variable", "value", "problem"),
+    [
+        ("WEBSEARCH_EXCLUDE", "brave,nope", "unknown provider id nope (known: "),
+        ("WEBSEARCH_PROVIDER", "bravo", "Unknown search provider: bravo (known: "),
+    ],
+)
+def test_an_unknown_provider_id_exits_2_naming_the_variable(
+    variable: str,
+    value: str,
+    problem: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setenv("WEBSEARCH_EXCLUDE", "brave,nope")
+    monkeypatch.setenv(variable, value)
     assert main(["python"]) == EXIT_USAGE
     err = capsys.readouterr().err
-    assert err.startswith("websearch: WEBSEARCH_EXCLUDE: unknown provider id nope (known: ")
-    assert err.count("\n") == 1
-
-
-def test_an_unknown_preferred_provider_exits_2_naming_the_variable(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setenv("WEBSEARCH_PROVIDER", "bravo")
-    assert main(["python"]) == EXIT_USAGE
-    err = capsys.readouterr().err
-    assert err.startswith("websearch: WEBSEARCH_PROVIDER: Unknown search provider: bravo (known: ")
+    assert err.startswith(f"websearch: {variable}: {problem}")
     assert err.count("\n") == 1
 
 
