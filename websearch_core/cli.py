@@ -46,7 +46,8 @@ from .content.cli_fetch import fetch_parser
 from .credentials import CredentialStore
 from .errors import ConfigurationError
 from .models import Attempt, SearchParams, SearchToolResult
-from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider
+from .provider_ids import unknown_provider_message
+from .providers import PROVIDER_REGISTRY, get_provider
 from .settings import Settings
 from .settings_errors import configuration_errors
 from .status import ProviderStatus, ResetOutcome, reset_state, state_problem
@@ -333,8 +334,7 @@ def _credential_store() -> CredentialStore:
 def _auth_set(args: argparse.Namespace) -> int:
     provider_id = args.provider.strip().lower()
     if provider_id not in PROVIDER_REGISTRY:
-        known = ", ".join(SEARCH_PROVIDER_ORDER)
-        raise _UsageError(f"Unknown search provider: {provider_id} (known: {known})")
+        raise _UsageError(unknown_provider_message(provider_id))
     _check_takes_a_key(provider_id)
     key = _read_secret(f"API key for {provider_id} (input hidden): ")
     if not key:
@@ -452,7 +452,7 @@ def _reset(args: argparse.Namespace) -> int:
         return _fail("providers reset needs a provider id or --all")
     provider_id = args.provider.strip().lower() if args.provider else None
     if provider_id is not None and provider_id not in PROVIDER_REGISTRY:
-        return _fail(f"unknown provider: {provider_id} (known: {', '.join(SEARCH_PROVIDER_ORDER)})")
+        return _fail(unknown_provider_message(provider_id))
     outcome = asyncio.run(_reset_provider(WebSearch(), provider_id))
     if outcome.error is not None:
         return _fail(f"could not reset the state: {outcome.error}", EXIT_FAILED)

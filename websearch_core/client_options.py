@@ -93,11 +93,10 @@ class ClientOptions(BaseModel):
         value = value.strip().lower()
         if value in ("", "auto"):
             return None
-        from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER
+        from .provider_ids import SEARCH_PROVIDER_ORDER, unknown_provider_message
 
-        if value not in PROVIDER_REGISTRY:
-            known = ", ".join(SEARCH_PROVIDER_ORDER)
-            raise ValueError(f"Unknown search provider: {value} (known: {known})")
+        if value not in SEARCH_PROVIDER_ORDER:
+            raise ValueError(unknown_provider_message(value))
         return value
 
     @model_validator(mode="after")

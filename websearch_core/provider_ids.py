@@ -5,7 +5,7 @@ against it without importing the providers package (which imports the settings);
 :mod:`websearch_core.providers` builds its registry from it and re-exports it.
 """
 
-__all__ = ["FREE_ENGINE_ORDER", "SEARCH_PROVIDER_ORDER"]
+__all__ = ["FREE_ENGINE_ORDER", "SEARCH_PROVIDER_ORDER", "unknown_provider_message"]
 
 FREE_ENGINE_ORDER: tuple[str, ...] = (
     "duckduckgo",
@@ -44,3 +44,15 @@ SEARCH_PROVIDER_ORDER: tuple[str, ...] = (
 """Every provider id, in the spec's auto-chain order: keyed APIs first, self-hosted, then
 scrapers. The one list: the registry, the simulator's protocols, the README provider table
 and the tests all derive from it."""
+
+
+def unknown_provider_message(*unknown: str) -> str:
+    """The reference's text for ids no provider has, with every id there is.
+
+    Example:
+        >>> unknown_provider_message("bravo").startswith("Unknown search provider: bravo (known: ")
+        True
+    """
+    return (
+        f"Unknown search provider: {', '.join(unknown)} (known: {', '.join(SEARCH_PROVIDER_ORDER)})"
+    )

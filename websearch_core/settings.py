@@ -45,7 +45,7 @@ from pydantic_settings import (
 )
 
 from .errors import ConfigurationError
-from .provider_ids import SEARCH_PROVIDER_ORDER
+from .provider_ids import SEARCH_PROVIDER_ORDER, unknown_provider_message
 from .settings_limits import (
     DEFAULT_CONNECT_TIMEOUT_SECONDS,
     DEFAULT_DEADLINE_SECONDS,
@@ -296,8 +296,7 @@ class Settings(BaseSettings):
         if value in ("", "auto"):
             return None
         if value not in SEARCH_PROVIDER_ORDER:  # fail where the setting is read, as the lists do
-            known = ", ".join(SEARCH_PROVIDER_ORDER)
-            raise ValueError(f"Unknown search provider: {value} (known: {known})")
+            raise ValueError(unknown_provider_message(value))
         return value
 
     @field_validator("proxy")

@@ -574,7 +574,7 @@ def test_providers_reset_clears_a_mark(
     assert "brave: cooldowns, quota marks and usage counters cleared" in capsys.readouterr().out
     assert asyncio.run(_core_status())["brave"].mark is None
     assert main(["providers", "reset", "bravo"]) == 2
-    assert "unknown provider: bravo" in capsys.readouterr().err
+    assert "Unknown search provider: bravo (known: " in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

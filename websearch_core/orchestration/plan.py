@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ..errors import ConfigurationError, ProviderNotConfiguredError
 from ..format import NO_PROVIDER_MESSAGE
 from ..models import Attempt
+from ..provider_ids import unknown_provider_message
 from ..providers import (
     PROVIDER_REGISTRY,
     SEARCH_PROVIDER_ORDER,
@@ -202,8 +203,7 @@ def _why_unavailable(provider: SearchProvider, excluded: AbstractSet[str]) -> st
 def _check_known(ids: Iterable[str | None]) -> None:
     unknown = sorted({i for i in ids if i and i != "auto" and i not in PROVIDER_REGISTRY})
     if unknown:
-        known = ", ".join(SEARCH_PROVIDER_ORDER)
-        raise ConfigurationError(f"Unknown search provider: {', '.join(unknown)} (known: {known})")
+        raise ConfigurationError(unknown_provider_message(*unknown))
 
 
 def _add_explicit(

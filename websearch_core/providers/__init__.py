@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType, ModuleType
 
 from ..errors import ConfigurationError
-from ..provider_ids import SEARCH_PROVIDER_ORDER
+from ..provider_ids import SEARCH_PROVIDER_ORDER, unknown_provider_message
 from .base import ProviderContext, ProviderInfo, SearchProvider
 
 __all__ = [
@@ -82,8 +82,7 @@ def get_provider(provider_id: str) -> SearchProvider:
         return instance
     target = PROVIDER_REGISTRY.get(provider_id)
     if target is None:
-        known = ", ".join(SEARCH_PROVIDER_ORDER)
-        raise ConfigurationError(f"Unknown search provider: {provider_id} (known: {known})")
+        raise ConfigurationError(unknown_provider_message(provider_id))
     provider_class = provider_class_in(importlib.import_module(target), provider_id)
     instance = provider_class()
     _instances[provider_id] = instance
