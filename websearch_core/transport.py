@@ -50,6 +50,7 @@ __all__ = [
     "Transport",
     "apply_base_url",
     "classify_http_error",
+    "connection_cause",
     "error_head",
     "parse_retry_after",
     "raise_for_status",
@@ -635,7 +636,7 @@ class Transport:
             message = f"{label} connection closed before the response was complete ({host})"
             return ProviderConnectionError(provider, message)
         if isinstance(exc, aiohttp.ClientConnectionError):
-            message = f"{label} connection failed ({host}): {_connection_cause(exc)}"
+            message = f"{label} connection failed ({host}): {connection_cause(exc)}"
             return ProviderConnectionError(provider, message)
         detail = redact(str(exc), self._secrets)
         message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
@@ -689,11 +690,17 @@ def _translated() -> tuple[type[BaseException], ...]:
     return (TimeoutError, SseError, aiohttp.ClientError)
 
 
-def _connection_cause(exc: BaseException) -> str:
+def connection_cause(exc: BaseException) -> str:
     """What went wrong with a connection, in words a user (or a model) reads, then the class.
 
-    The words are fixed per kind of failure, never the exception's text (which can name a
-    proxy); an unknown kind is named by its class alone.
+    The one wording of connection failures: provider errors and the page fetcher's both
+    use it. The words are fixed per kind of failure, never the exception's text (which can
+    name a proxy); an unknown kind is named by its class alone.
+
+    Example:
+        >>> import aiohttp
+        >>> connection_cause(aiohttp.ServerDisconnectedError())
+        'the server closed the connection (ServerDisconnectedError)'
     """
     import aiohttp
 
@@ -702,7 +709,7 @@ def _connection_cause(exc: BaseException) -> str:
         (aiohttp.ClientConnectorCertificateError, "its TLS certificate was not accepted"),
         (aiohttp.ClientSSLError, "the TLS handshake failed"),
         (aiohttp.ClientProxyConnectionError, "the proxy could not be reached"),
-        (aiohttp.ClientConnectorError, "no connection could be opened"),
+        (aiohttp.ClientConnectorError, "could not connect"),
         (aiohttp.ServerDisconnectedError, "the server closed the connection"),
         (aiohttp.ServerFingerprintMismatch, "its certificate fingerprint did not match"),
         (aiohttp.ClientConnectionResetError, "the connection was reset"),

@@ -256,8 +256,7 @@ async def test_refused_connection_is_a_connection_error_in_words() -> None:
     with pytest.raises(ProviderConnectionError) as caught:
         await _send(f"http://127.0.0.1:{port}", "/ok")
     assert caught.value.message == (
-        f"Brave connection failed (127.0.0.1:{port}): "
-        "no connection could be opened (ClientConnectorError)"
+        f"Brave connection failed (127.0.0.1:{port}): could not connect (ClientConnectorError)"
     )
 
 

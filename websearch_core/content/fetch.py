@@ -32,6 +32,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import aiohttp
 
+from ..transport import connection_cause
 from .decode import decode_html
 from .documents import pdf_content, text_content
 from .errors import (
@@ -494,10 +495,8 @@ def _words(page: PageContent) -> int:
 def _network_reason(error: BaseException) -> str:
     if isinstance(error, aiohttp.ClientPayloadError):
         return "the body could not be read or decompressed"
-    if isinstance(error, aiohttp.ClientConnectorError):
-        return f"could not connect ({_first_line(error.os_error)})"
-    if isinstance(error, aiohttp.ServerDisconnectedError):
-        return "the server closed the connection"
+    if isinstance(error, aiohttp.ClientConnectionError):
+        return connection_cause(error)
     return f"the request failed ({_first_line(error)})"
 
 
