@@ -147,12 +147,15 @@ def _reader_went_away() -> int:
 
 
 def _search_parser() -> argparse.ArgumentParser:
+    width = max(len(usage) for _, usage, _ in _COMMAND_HELP)  # the summaries in one column
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Search the web through the first configured provider that answers.",
         epilog=(
             "other commands:\n"
-            + "".join(f"  websearch {usage:<38} {summary}\n" for _, usage, summary in _COMMAND_HELP)
+            + "".join(
+                f"  websearch {usage:<{width}}   {summary}\n" for _, usage, summary in _COMMAND_HELP
+            )
             + "\n--provider forces: only that provider is asked, and its failure is the answer;\n"
             "if it cannot run at all, the auto chain answers after a line saying why.\n"
             "--prefer (like the provider setting and WEBSEARCH_PROVIDER) tries it first,\n"

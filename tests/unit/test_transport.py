@@ -245,8 +245,11 @@ async def test_size_cap_is_enforced_while_streaming(server: str) -> None:
 async def test_reset_is_a_connection_error(server: str) -> None:
     with pytest.raises(ProviderConnectionError) as caught:
         await _send(server, "/reset")
-    host = server.removeprefix("http://")
-    assert caught.value.message.startswith(f"Brave connection failed ({host}): the ")
+    prefix = f"Brave connection failed ({server.removeprefix('http://')}): "
+    assert caught.value.message in (  # an aborted socket reads as either, by timing
+        f"{prefix}the server closed the connection (ServerDisconnectedError)",
+        f"{prefix}the connection was reset (ClientConnectionResetError)",
+    )
 
 
 async def test_refused_connection_is_a_connection_error_in_words() -> None:
