@@ -6,6 +6,7 @@ Usage::
                        [--provider ID | --prefer ID] [--language TAG] [--country CC]
                        [--site DOMAIN]... [--exclude-site DOMAIN]... [--after DATE] [--before DATE]
                        [--timeout SECONDS] [--no-cache] [--content] [--json] [--verbose]
+    websearch --version
     websearch auth set PROVIDER       # reads the key from stdin, or prompts without echo
     websearch auth list               # provider ids with a stored key (never the keys)
     websearch auth remove PROVIDER
@@ -41,6 +42,8 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
+from . import __version__
+from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
 from .client import WebSearch
 from .content.cli_fetch import fetch_parser
 from .credentials import CredentialStore
@@ -54,15 +57,6 @@ from .status import ProviderStatus, ResetOutcome, reset_state, state_problem
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]
 
-EXIT_OK = 0
-"""The search succeeded, or the command did what it was asked."""
-EXIT_FAILED = 1
-"""Every provider failed, or there was nothing to remove."""
-EXIT_USAGE = 2
-"""Invalid arguments, settings or configuration."""
-EXIT_INTERRUPTED = 130
-
-PROG = "websearch"
 _COMMAND_HELP: tuple[tuple[str, str, str], ...] = (
     ("auth", "auth set|list|remove [PROVIDER]", "manage stored API keys"),
     ("providers", "providers [reset ID | reset --all]", "list providers and their status"),
@@ -122,13 +116,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
             return status
     except ValidationError as error:
-        return _fail(_describe_validation_error(error))
+        return fail(_describe_validation_error(error))
     except (ConfigurationError, _UsageError) as error:
-        return _fail(" ".join(str(error).split()))
+        return fail(" ".join(str(error).split()))
     except BrokenPipeError:
         return _reader_went_away()
     except KeyboardInterrupt:
-        return _fail("interrupted", EXIT_INTERRUPTED)
+        return fail("interrupted", EXIT_INTERRUPTED)
 
 
 def _reader_went_away() -> int:
@@ -240,6 +234,9 @@ def _search_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the structured response as JSON")
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="log each provider attempt to stderr"
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}", help="print the version"
     )
     parser.set_defaults(handler=_search)
     return parser
@@ -392,7 +389,7 @@ def _auth_remove(args: argparse.Namespace) -> int:
     provider_id = args.provider.strip().lower()
     store = _credential_store()
     if not store.remove(provider_id):
-        return _fail(f"no stored API key for {provider_id}", EXIT_FAILED)
+        return fail(f"no stored API key for {provider_id}", EXIT_FAILED)
     print(f"Removed the stored API key for {provider_id}")
     return EXIT_OK
 
@@ -450,15 +447,15 @@ def _providers(args: argparse.Namespace) -> int:
 
 def _reset(args: argparse.Namespace) -> int:
     if args.action != "reset":
-        return _fail("--all goes with reset: websearch providers reset --all")
+        return fail("--all goes with reset: websearch providers reset --all")
     if args.all_providers == bool(args.provider):
-        return _fail("providers reset needs a provider id or --all")
+        return fail("providers reset needs a provider id or --all")
     provider_id = args.provider.strip().lower() if args.provider else None
     if provider_id is not None and provider_id not in PROVIDER_REGISTRY:
-        return _fail(unknown_provider_message(provider_id))
+        return fail(unknown_provider_message(provider_id))
     outcome = asyncio.run(_reset_provider(WebSearch(), provider_id))
     if outcome.error is not None:
-        return _fail(f"could not reset the state: {outcome.error}", EXIT_FAILED)
+        return fail(f"could not reset the state: {outcome.error}", EXIT_FAILED)
     if outcome.moved_to is not None:
         print(f"The state file was damaged; moved it aside to {outcome.moved_to}")
         print("Every provider starts again with no cooldowns, quota marks or usage counters.")
@@ -489,11 +486,6 @@ _PARSERS: Mapping[str, Callable[[], argparse.ArgumentParser]] = {
     "fetch": fetch_parser,
     "providers": _providers_parser,
 }
-
-
-def _fail(message: str, status: int = EXIT_USAGE) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
-    return status
 
 
 def _describe_validation_error(error: ValidationError) -> str:
@@ -530,3 +522,7 @@ def _quiet_library_logging(*, verbose: bool) -> Iterator[None]:
     finally:
         logger.removeHandler(handler)
         logger.setLevel(previous_level)
+
+
+if __name__ == "__main__":  # python -m websearch_core.cli, as python -m websearch_core
+    sys.exit(main())

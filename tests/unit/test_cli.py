@@ -2,7 +2,10 @@
 
 import asyncio
 import contextlib
+import importlib.abc
+import importlib.metadata
 import json
+import signal
 import stat
 import subprocess
 import sys
@@ -13,8 +16,11 @@ from typing import Any
 
 import pytest
 
+import websearch_core
 from websearch_core import SEARCH_PROVIDER_ORDER, Settings, WebSearch
+from websearch_core.__main__ import main as entry_point
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
+from websearch_core.cli_status import EXIT_INTERRUPTED
 from websearch_core.providers import get_provider
 from websearch_core.status import ProviderStatus
 from websearch_core.testing import Fault, Simulator
@@ -318,6 +324,53 @@ def test_a_closed_pipe_ends_quietly(simulate: Simulate) -> None:
         stderr = process.stderr.read().decode()
     assert process.wait(timeout=60) == EXIT_OK
     assert stderr == ""
+
+
+def test_ctrl_c_during_a_search_ends_in_one_line_and_status_130(simulate: Simulate) -> None:
+    sim = simulate("brave")
+    sim["brave"].always(Fault.hang(60))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "websearch_core", "python"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not sim["brave"].requests and time.monotonic() < deadline:
+            time.sleep(0.02)  # until the search is waiting on the provider
+        assert sim["brave"].requests, "the search never reached the provider"
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == EXIT_INTERRUPTED
+    assert (out, err) == ("", "websearch: interrupted\n")
+
+
+def test_ctrl_c_while_the_command_is_imported_is_reported_the_same_way(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class InterruptedImport(importlib.abc.MetaPathFinder):
+        def find_spec(self, name: str, *_: object) -> None:
+            if name == "websearch_core.cli":
+                raise KeyboardInterrupt  # as a Ctrl-C arrives in the command's first 0.3 s
+            return None
+
+    monkeypatch.delitem(sys.modules, "websearch_core.cli")
+    monkeypatch.setattr(sys, "meta_path", [InterruptedImport(), *sys.meta_path])
+    assert entry_point() == EXIT_INTERRUPTED
+    assert capsys.readouterr().err == "websearch: interrupted\n"
+
+
+@pytest.mark.parametrize("module", ["websearch_core", "websearch_core.cli"])
+def test_version_is_printed_by_every_way_of_starting_the_command(module: str) -> None:
+    installed = importlib.metadata.version("websearch-tools")
+    assert installed == websearch_core.__version__  # one version: pyproject reads it from there
+    done = subprocess.run(
+        [sys.executable, "-m", module, "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (EXIT_OK, f"websearch {installed}\n", "")
 
 
 def test_timeout_is_honoured(simulate: Simulate, capsys: pytest.CaptureFixture[str]) -> None:

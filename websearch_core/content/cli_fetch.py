@@ -14,8 +14,8 @@ invalid options.
 import argparse
 import asyncio
 import json
-import sys
 
+from ..cli_status import EXIT_FAILED, EXIT_OK, PROG, fail
 from ..client import WebSearch
 from ..settings import Settings
 from .errors import FetchError
@@ -23,13 +23,11 @@ from .models import PageContent
 
 __all__ = ["fetch_parser"]
 
-_PROG = "websearch"
-
 
 def fetch_parser() -> argparse.ArgumentParser:
     """The ``fetch`` command's parser; the handler is set as ``handler``."""
     parser = argparse.ArgumentParser(
-        prog=f"{_PROG} fetch",
+        prog=f"{PROG} fetch",
         description="Fetch a web page, PDF or text file and print its main content.",
     )
     parser.add_argument("url", metavar="URL", help="the page's http(s) URL")
@@ -67,13 +65,12 @@ def _fetch(args: argparse.Namespace) -> int:
     try:
         page = asyncio.run(_run(args))
     except FetchError as error:
-        print(f"{_PROG}: {error}", file=sys.stderr)
-        return 1
+        return fail(str(error), EXIT_FAILED)
     if args.json:
         print(json.dumps(page.model_dump(mode="json"), indent=2, ensure_ascii=False))
     else:
         print(page.markdown if args.markdown else page.text)
-    return 0
+    return EXIT_OK
 
 
 async def _run(args: argparse.Namespace) -> PageContent:
