@@ -4,7 +4,8 @@ Built on pydantic-settings so each source and its precedence is declared, not ha
 
 Environment variables:
 
-* ``WEBSEARCH_PROVIDER`` (preferred provider), ``WEBSEARCH_EXCLUDE`` (comma-separated ids),
+* ``WEBSEARCH_PROVIDER`` (preferred provider), ``WEBSEARCH_PROVIDERS`` (an ordered chain) and
+  ``WEBSEARCH_EXCLUDE`` (ids never used), each list comma-separated or a JSON list,
   ``WEBSEARCH_TIMEOUT_SECONDS`` (per provider), ``WEBSEARCH_DEADLINE_SECONDS`` (the whole
   call), ``WEBSEARCH_CONNECT_TIMEOUT_SECONDS``, ``WEBSEARCH_MAX_RESPONSE_BYTES``,
   ``WEBSEARCH_CONFIG_FILE`` (path of the TOML file), ``WEBSEARCH_CREDENTIALS_FILE``.
@@ -30,6 +31,7 @@ The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same
     categories = "general"
 """
 
+import json
 import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -124,9 +126,26 @@ def _config_file_source(settings_cls: type[BaseSettings], path: Path) -> TomlCon
 
 
 def _split_ids(value: Any) -> Any:
-    if isinstance(value, str):
+    """Provider ids from a variable: ``brave, exa``, or the JSON list ``["brave", "exa"]``.
+
+    pydantic-settings reads every other list variable as JSON, so a user who knows it
+    writes this one so too; a value that starts with ``[`` is read as JSON and must be a
+    list of strings, anything else is split at commas.
+    """
+    if not isinstance(value, str):
+        return value
+    if not value.lstrip().startswith("["):
         return tuple(part.strip().lower() for part in value.split(",") if part.strip())
-    return value
+    try:
+        items = json.loads(value)
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"not a JSON list ({error.msg} at character {error.pos + 1}); "
+            'write the ids as ["brave", "exa"] or brave,exa'
+        ) from None
+    if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+        raise ValueError('a JSON list of provider ids must hold strings only, as ["brave", "exa"]')
+    return tuple(item.strip().lower() for item in items if item.strip())
 
 
 class SearxngSettings(BaseModel):

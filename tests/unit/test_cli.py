@@ -746,10 +746,22 @@ def test_providers_says_how_to_configure_searxng(capsys: pytest.CaptureFixture[s
     ("variable", "value", "problem"),
     [
         ("WEBSEARCH_EXCLUDE", "brave,nope", "unknown provider id nope (known: "),
+        ("WEBSEARCH_PROVIDERS", '["brave", "nope"]', "unknown provider id nope (known: "),
+        (
+            "WEBSEARCH_PROVIDERS",
+            '["brave" "exa"]',
+            "not a JSON list (Expecting ',' delimiter at character 10); "
+            'write the ids as ["brave", "exa"] or brave,exa\n',
+        ),
+        (
+            "WEBSEARCH_EXCLUDE",
+            '["brave", 1]',
+            'a JSON list of provider ids must hold strings only, as ["brave", "exa"]\n',
+        ),
         ("WEBSEARCH_PROVIDER", "bravo", "Unknown search provider: bravo (known: "),
     ],
 )
-def test_an_unknown_provider_id_exits_2_naming_the_variable(
+def test_a_bad_provider_id_or_list_exits_2_naming_the_variable(
     variable: str,
     value: str,
     problem: str,

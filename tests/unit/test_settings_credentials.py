@@ -45,6 +45,16 @@ def test_precedence_kwargs_over_env_over_toml(
     assert Settings(provider="searxng").provider == "searxng"
 
 
+@pytest.mark.parametrize("variable", ["WEBSEARCH_EXCLUDE", "WEBSEARCH_PROVIDERS"])
+@pytest.mark.parametrize("value", ["duckduckgo, SearXNG", '["duckduckgo", " SearXNG"]', " [ ]"])
+def test_id_lists_read_commas_or_a_json_list(
+    variable: str, value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(variable, value)
+    expected = () if value == " [ ]" else ("duckduckgo", "searxng")
+    assert getattr(Settings(), variable.removeprefix("WEBSEARCH_").lower()) == expected
+
+
 def test_auto_means_no_preference() -> None:
     assert Settings(provider="auto").provider is None
 
