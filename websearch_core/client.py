@@ -25,6 +25,7 @@ import logging
 import time
 import urllib.request
 from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -113,6 +114,7 @@ class WebSearch(AsyncClosing):
         self._session = session
         self._owns_session = session is None
         self._session_loop: asyncio.AbstractEventLoop | None = None
+        self._guard: _LoopGuard | None = None
         self._store: StateStore | None = None
         self._call_setup: CallSetup | None = None
         proxy = self.settings.proxy.get_secret_value() if self.settings.proxy else None
@@ -127,8 +129,13 @@ class WebSearch(AsyncClosing):
         return f"WebSearch(provider={self.settings.provider!r}, exclude={self.settings.exclude!r})"
 
     async def aclose(self) -> None:
-        """Close the HTTP session and browser this instance opened (injected ones stay open)."""
+        """Close the HTTP session and browser this instance opened (injected ones stay open).
+
+        Optional: without it (no ``async with``), what the instance opened is closed when
+        the event loop it was opened on shuts down (:meth:`_close_with_loop`).
+        """
         self._call_setup = None  # it holds the session; the next search builds its own
+        guard, self._guard = self._guard, None
         if self._owns_session and self._session is not None:
             await self._session.close()
             self._session = None
@@ -137,6 +144,40 @@ class WebSearch(AsyncClosing):
         if self._store is not None:
             await self._store.aclose()
             self._store = None
+        if guard is not None and guard.loop is asyncio.get_running_loop():
+            await guard.generator.aclose()  # what it guarded is closed: let it go now
+
+    async def _close_with_loop(self) -> None:
+        """Have the running loop close this instance when it shuts down, unless closed before.
+
+        ``ws = WebSearch(); await ws.run(...)`` in a script or notebook never reaches
+        :meth:`aclose`, and aiohttp then reports the session as unclosed when it is
+        collected (a Redis store's connections likewise). An async generator parked at its
+        first ``yield`` is finalised by the loop's ``shutdown_asyncgens()``, which
+        ``asyncio.run`` (and every ``asyncio.Runner``) awaits before closing the loop. Runs
+        when a session, a store or a page fetch is opened: once per loop and session.
+
+        A session left behind for another loop's (an instance used from two loops at once)
+        is closed by its own loop's guard, which is let go when the new one replaces it.
+        """
+        session = self._session if self._owns_session else None  # never close a caller's
+        loop = asyncio.get_running_loop()
+        if self._guard is not None and self._guard.loop is loop and self._guard.session is session:
+            return
+        guard = _LoopGuard(loop, session)
+        guard.generator = self._close_at_loop_end(guard)
+        await anext(guard.generator)  # the loop now tracks it and finalises it on shutdown
+        self._guard = guard
+
+    async def _close_at_loop_end(self, guard: _LoopGuard) -> AsyncGenerator[None, None]:
+        try:
+            yield
+        finally:
+            if self._guard is guard:  # the instance as it is: close all it opened
+                self._guard = None
+                await self.aclose()
+            elif guard.session is not None and guard.session is not self._session:
+                await guard.session.close()  # left for another loop's session
 
     def _open_session(self) -> aiohttp.ClientSession:
         """The session for the running loop, opened (or reopened) when there is none."""
@@ -184,16 +225,25 @@ class WebSearch(AsyncClosing):
         """What providers get for this search: the shared transport, settings and keys."""
         return self._setup().context
 
+    async def _open(self) -> CallSetup:
+        """:meth:`_setup` for this loop; a session opened on it is closed with it at the latest."""
+        setup = self._setup()
+        guard = self._guard
+        if (guard is None or guard.session is not self._session) and self._owns_session:
+            await self._close_with_loop()
+        return setup
+
     async def state(self) -> StateStore:
         """The state store (opened on first use): cooldowns, budgets, usage, cache."""
         if self._store is None:
             self._store = open_state_store(self.settings)
+            await self._close_with_loop()
         return self._store
 
     async def _execute(
         self, params: SearchParams, use_cache: bool
     ) -> tuple[ChainOutcome, list[str]]:
-        setup = self._setup()
+        setup = await self._open()
         plan = setup.plan(params.provider)
         # A broken ledger must not cost an answer: the chain sees a store that degrades.
         # An open store is taken as it is (state() only opens one; no coroutine per search).
@@ -250,7 +300,7 @@ class WebSearch(AsyncClosing):
         """Each registered provider: available or why not, marks, usage and budget."""
         from .status import collect_status
 
-        context = self._context()
+        context = (await self._open()).context
         store = await self.state()
         return await collect_status(context, store, self.settings)
 
@@ -454,6 +504,8 @@ class WebSearch(AsyncClosing):
         page, or the :class:`FetchError` saying why there is none.
         """
         from .content.service import call_seconds, fetch_pages, options_for
+
+        await self._close_with_loop()  # the browser it may start, and the store
         from .state.failsafe import FailSafeStore
 
         options = options_for(
@@ -540,6 +592,17 @@ def _wrapped(provider_id: str, error: BaseException) -> SearchProviderError:
     return wrapped
 
 
+@dataclass(slots=True)
+class _LoopGuard:
+    """What closes a :class:`WebSearch` when ``loop`` shuts down: see ``_close_with_loop``."""
+
+    loop: asyncio.AbstractEventLoop
+    session: aiohttp.ClientSession | None
+    """The instance's own session when the guard was set (``None`` before its first search,
+    or when the caller gave the session)."""
+    generator: AsyncGenerator[None, None] = field(init=False)
+
+
 def _run_blocking(coroutine: Coroutine[Any, Any, _T]) -> _T:
     try:
         asyncio.get_running_loop()
@@ -553,23 +616,19 @@ class LoopBoundClient:
     """The lazily built :class:`WebSearch` of a tool adapter, rebuilt when the loop changes.
 
     An aiohttp session belongs to the event loop that opened it. A tool reused from a new
-    loop (a second ``asyncio.run``, or LlamaIndex running sync calls on fresh loops) must
-    get a new client rather than a dead session; both framework adapters need exactly this,
-    so it lives here once. Synchronous calls run on their own loop and session
-    (:meth:`WebSearch.run_sync`), so :meth:`get` does not look at the loop.
+    loop (a second ``asyncio.run``, or LlamaIndex running sync calls on fresh loops) gets a
+    new client rather than one whose session died with the last loop; both framework
+    adapters need exactly this, so it lives here once. Synchronous calls run on their own
+    loop and session (:meth:`WebSearch.run_sync`), so :meth:`get` does not look at the loop.
 
     A tool is often used without ever being closed (one ``ainvoke`` in an ``asyncio.run``,
-    a framework's test suite), and its session would then be reported as unclosed when it
-    is collected. So the client built for a loop is closed when that loop shuts down: an
-    async generator parked at its first ``yield`` is finalised by the loop's
-    ``shutdown_asyncgens()``, which ``asyncio.run`` (and every ``asyncio.Runner``) awaits
-    before closing the loop.
+    a framework's test suite): the client closes what it opened when that loop shuts down,
+    as every :class:`WebSearch` does.
     """
 
     def __init__(self) -> None:
         self._client: WebSearch | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._guard: AsyncGenerator[None, None] | None = None
 
     def get(self, build: Callable[[], WebSearch]) -> WebSearch:
         """The current client, built with ``build`` on first use (or after :meth:`aclose`)."""
@@ -583,21 +642,10 @@ class LoopBoundClient:
         The client is closed when the running loop shuts down, or by :meth:`aclose`.
         """
         loop = asyncio.get_running_loop()
-        if self._client is None or self._loop is not loop or self._guard is None:
-            # A client of a finished loop was closed by its guard (or died with the loop).
-            client = build()
-            guard = self._close_at_loop_end(client)
-            await anext(guard)  # the loop now tracks it and finalises it on shutdown
-            self._client, self._loop, self._guard = client, loop, guard
+        if self._client is None or self._loop is not loop:
+            # A client of a finished loop was closed with it (or died with the loop).
+            self._client, self._loop = build(), loop
         return self._client
-
-    async def _close_at_loop_end(self, client: WebSearch) -> AsyncGenerator[None, None]:
-        try:
-            yield
-        finally:
-            if self._client is client:
-                self._client, self._loop, self._guard = None, None, None
-            await client.aclose()
 
     async def aclose(self) -> None:
         """Close the client built here, if any; the next use builds a new one.
@@ -605,10 +653,7 @@ class LoopBoundClient:
         A client opened on another loop (already finished) cannot be closed from this one
         and is only forgotten; its own loop closed it on shutdown.
         """
-        client, loop, guard = self._client, self._loop, self._guard
-        self._client, self._loop, self._guard = None, None, None
-        if guard is not None:
-            if loop is asyncio.get_running_loop():
-                await guard.aclose()
-        elif client is not None:
+        client, loop = self._client, self._loop
+        self._client = self._loop = None
+        if client is not None and loop in (None, asyncio.get_running_loop()):
             await client.aclose()

@@ -1,5 +1,8 @@
 """Ordinary use leaves no unclosed HTTP session behind, with or without ``aclose()``.
 
+The client and every tool and retriever close what they opened when the loop that opened
+it shuts down; ``async with`` (or ``aclose()``) closes it sooner.
+
 Each case runs a plain script in a fresh interpreter with warnings as errors: one async
 call inside ``asyncio.run`` and nothing else, as a new user writes it. An aiohttp session
 left open is reported on stderr when it is collected ("Unclosed client session", or an
@@ -87,6 +90,32 @@ CASES = {
                 await search(tool)
                 # a second loop (as a notebook or a sync wrapper makes) gets its own session
                 await asyncio.to_thread(asyncio.run, search(tool))
+    """,
+    "client without async with": """
+        from websearch_core import WebSearch
+
+        async def main():
+            async with Simulator(["brave"]) as sim:
+                web_search = WebSearch(settings(sim), api_keys=sim.api_keys())
+                result = await web_search.run("python")
+                assert result.error is None, result.text
+                statuses = await web_search.provider_status()
+                assert statuses, statuses
+    """,
+    "two loops, one client": """
+        from websearch_core import WebSearch
+
+        async def search(web_search, query):
+            return await web_search.search(query)
+
+        async def main():
+            with Simulator(["brave"]).running_in_thread() as sim:
+                web_search = WebSearch(settings(sim), api_keys=sim.api_keys())
+                await search(web_search, "python")
+                # a second loop while the first runs (a sync wrapper in a notebook)
+                await asyncio.to_thread(asyncio.run, search(web_search, "rust"))
+                await search(web_search, "go")  # and back: a new session for this loop
+                assert len(sim["brave"].requests) == 3
     """,
     "async with": """
         from langchain_websearch import WebSearchRetriever, WebSearchTool
