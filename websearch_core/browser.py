@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
+from .connection_causes import navigation_cause
 from .errors import ProviderNotConfiguredError, WebSearchError
 
 if TYPE_CHECKING:
@@ -505,7 +506,8 @@ async def _fetch_page(
     except Exception as error:  # Playwright's errors; it is imported lazily
         if _is_playwright_timeout(error) and loop.time() >= deadline - 0.05:
             raise BrowserTimeoutError(_first_line(error)) from None
-        raise BrowserFetchError(_first_line(error)) from error
+        reason = _first_line(error)
+        raise BrowserFetchError(navigation_cause(reason) or reason) from error
 
 
 def _is_playwright_timeout(error: BaseException) -> bool:

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+from .connection_causes import connection_cause
 from .deadline import format_seconds, remaining_budget
 from .errors import (
     AuthorizationError,
@@ -688,37 +689,6 @@ def _translated() -> tuple[type[BaseException], ...]:
     import aiohttp
 
     return (TimeoutError, SseError, aiohttp.ClientError)
-
-
-def connection_cause(exc: BaseException) -> str:
-    """What went wrong with a connection, in words a user (or a model) reads, then the class.
-
-    The one wording of connection failures: provider errors and the page fetcher's both
-    use it. The words are fixed per kind of failure, never the exception's text (which can
-    name a proxy); an unknown kind is named by its class alone.
-
-    Example:
-        >>> import aiohttp
-        >>> connection_cause(aiohttp.ServerDisconnectedError())
-        'the server closed the connection (ServerDisconnectedError)'
-    """
-    import aiohttp
-
-    causes: tuple[tuple[type[BaseException], str], ...] = (  # the most specific kind first
-        (aiohttp.ClientConnectorDNSError, "the host name could not be resolved"),
-        (aiohttp.ClientConnectorCertificateError, "its TLS certificate was not accepted"),
-        (aiohttp.ClientSSLError, "the TLS handshake failed"),
-        (aiohttp.ClientProxyConnectionError, "the proxy could not be reached"),
-        (aiohttp.ClientConnectorError, "could not connect"),
-        (aiohttp.ServerDisconnectedError, "the server closed the connection"),
-        (aiohttp.ServerFingerprintMismatch, "its certificate fingerprint did not match"),
-        (aiohttp.ClientConnectionResetError, "the connection was reset"),
-    )
-    name = type(exc).__name__
-    for kind, words in causes:
-        if isinstance(exc, kind):
-            return f"{words} ({name})"
-    return name
 
 
 def _declared_within(response: "aiohttp.ClientResponse", cap: int) -> bool:

@@ -19,6 +19,7 @@ What is proven here:
 
 import asyncio
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -215,6 +216,22 @@ async def test_the_browser_recovers_a_failed_plain_fetch(
     requests = sim["google"].requests
     assert _paths(requests) == ["/search", "/", "/search"]
     assert _is_browser(requests[-1]) and not _is_browser(requests[0])
+
+
+async def test_a_refused_connection_reads_as_the_plain_fetch_words_say_it(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    with socket.socket() as probe:  # a loopback port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    async with _client(sim, base_urls={"google": closed}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="google")
+    (failure,) = caught.value.failures
+    assert (failure.message, failure.status) == (
+        "Google browser search failed: could not connect (net::ERR_CONNECTION_REFUSED)",
+        503,
+    )
 
 
 async def test_browser_deadline_gives_the_timeout_text_and_the_browser_survives(

@@ -32,7 +32,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import aiohttp
 
-from ..transport import connection_cause
+from ..connection_causes import connection_cause, navigation_cause
 from .decode import decode_html
 from .documents import pdf_content, text_content
 from .errors import (
@@ -391,8 +391,10 @@ class PageFetcher:
         except Exception as error:  # Playwright's errors (imported lazily)
             if type(error).__name__ == "TimeoutError":
                 raise FetchTimeoutError(url, "the headless browser ran out of time") from None
-            reason = f"the headless browser failed ({_first_line(error)})"
-            raise FetchFailedError(url, reason) from error
+            line = _first_line(error)
+            cause = navigation_cause(line)  # a network failure: in the words providers use
+            detail = f": {cause}" if cause else f" ({line})"
+            raise FetchFailedError(url, f"the headless browser failed{detail}") from error
         if status >= 400:
             return None
         page = await asyncio.to_thread(extract_content, html, final_url)

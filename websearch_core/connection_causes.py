@@ -1,0 +1,104 @@
+"""What went wrong with a connection, in the words a user (or a model) reads.
+
+The one wording of connection failures, whoever met them: aiohttp (provider requests and
+the page fetcher) names them by exception class, headless Chromium by a ``net::ERR_...``
+code in Playwright's message. Both map to the same few phrases, then name what they came
+from, so a failed search reads alike whichever path each provider took::
+
+    DuckDuckGo connection failed (html.duckduckgo.com): the host name could not be
+        resolved (ClientConnectorDNSError)
+    Google browser search failed: the host name could not be resolved
+        (net::ERR_NAME_NOT_RESOLVED)
+
+The words are fixed per kind of failure, never the underlying text, which can name a
+proxy or carry the whole URL.
+"""
+
+import re
+
+__all__ = ["connection_cause", "navigation_cause"]
+
+NAME_NOT_RESOLVED = "the host name could not be resolved"
+CERTIFICATE_REFUSED = "its TLS certificate was not accepted"
+TLS_FAILED = "the TLS handshake failed"
+PROXY_UNREACHABLE = "the proxy could not be reached"
+NOT_CONNECTED = "could not connect"
+CLOSED_BY_SERVER = "the server closed the connection"
+FINGERPRINT_MISMATCH = "its certificate fingerprint did not match"
+RESET = "the connection was reset"
+TIMED_OUT = "the connection timed out"
+
+_CHROMIUM_NET_ERRORS: tuple[tuple[str, str], ...] = (
+    ("ERR_NAME_NOT_RESOLVED", NAME_NOT_RESOLVED),
+    ("ERR_NAME_RESOLUTION_FAILED", NAME_NOT_RESOLVED),
+    ("ERR_CERT_", CERTIFICATE_REFUSED),
+    ("ERR_SSL_", TLS_FAILED),
+    ("ERR_PROXY_", PROXY_UNREACHABLE),
+    ("ERR_TUNNEL_CONNECTION_FAILED", PROXY_UNREACHABLE),
+    ("ERR_CONNECTION_REFUSED", NOT_CONNECTED),
+    ("ERR_CONNECTION_FAILED", NOT_CONNECTED),
+    ("ERR_ADDRESS_UNREACHABLE", NOT_CONNECTED),
+    ("ERR_INTERNET_DISCONNECTED", NOT_CONNECTED),
+    ("ERR_CONNECTION_CLOSED", CLOSED_BY_SERVER),
+    ("ERR_EMPTY_RESPONSE", CLOSED_BY_SERVER),
+    ("ERR_CONNECTION_RESET", RESET),
+    ("ERR_CONNECTION_TIMED_OUT", TIMED_OUT),
+    ("ERR_TIMED_OUT", TIMED_OUT),
+)
+"""Chromium's network error codes (``net/base/net_error_list.h``) by name or name prefix."""
+_NET_ERROR = re.compile(r"\bnet::(ERR_[A-Z0-9_]+)")
+
+
+def connection_cause(exc: BaseException) -> str:
+    """An aiohttp connection failure in words, then the exception's class.
+
+    An unknown kind is named by its class alone.
+
+    Example:
+        >>> import aiohttp
+        >>> connection_cause(aiohttp.ServerDisconnectedError())
+        'the server closed the connection (ServerDisconnectedError)'
+    """
+    import aiohttp  # the caller met an aiohttp error, so it is loaded already
+
+    causes: tuple[tuple[type[BaseException], str], ...] = (  # the most specific kind first
+        (aiohttp.ClientConnectorDNSError, NAME_NOT_RESOLVED),
+        (aiohttp.ClientConnectorCertificateError, CERTIFICATE_REFUSED),
+        (aiohttp.ClientSSLError, TLS_FAILED),
+        (aiohttp.ClientProxyConnectionError, PROXY_UNREACHABLE),
+        (aiohttp.ClientConnectorError, NOT_CONNECTED),
+        (aiohttp.ServerDisconnectedError, CLOSED_BY_SERVER),
+        (aiohttp.ServerFingerprintMismatch, FINGERPRINT_MISMATCH),
+        (aiohttp.ClientConnectionResetError, RESET),
+    )
+    name = type(exc).__name__
+    for kind, words in causes:
+        if isinstance(exc, kind):
+            return f"{words} ({name})"
+    return name
+
+
+def navigation_cause(message: str) -> str | None:
+    """A headless load's network failure in words, then Chromium's code; ``None`` if none.
+
+    Playwright reports a failed navigation as ``Page.goto: net::ERR_NAME_NOT_RESOLVED at
+    https://...``; only the code is read. A network code outside the table is named alone
+    (still without the URL); a message without one (a crashed page, a closed browser) is
+    not a connection failure and gives ``None``.
+
+    Example:
+        >>> navigation_cause("Page.goto: net::ERR_CONNECTION_REFUSED at http://127.0.0.1:9/")
+        'could not connect (net::ERR_CONNECTION_REFUSED)'
+        >>> navigation_cause("Page.goto: net::ERR_ABORTED at https://example.org/")
+        'net::ERR_ABORTED'
+        >>> navigation_cause("Target page, context or browser has been closed") is None
+        True
+    """
+    found = _NET_ERROR.search(message)
+    if found is None:
+        return None
+    code = found.group(1)
+    for name, words in _CHROMIUM_NET_ERRORS:
+        if code.startswith(name):
+            return f"{words} (net::{code})"
+    return f"net::{code}"
