@@ -49,7 +49,7 @@ from .content.cli_fetch import fetch_parser
 from .credentials import CredentialStore
 from .errors import ConfigurationError
 from .models import Attempt, SearchParams, SearchToolResult
-from .provider_ids import unknown_provider_message
+from .provider_ids import KEY_ONLY_IDS, unknown_provider_message
 from .providers import PROVIDER_REGISTRY, get_provider
 from .settings import Settings
 from .settings_errors import configuration_errors
@@ -333,9 +333,10 @@ def _credential_store() -> CredentialStore:
 
 def _auth_set(args: argparse.Namespace) -> int:
     provider_id = args.provider.strip().lower()
-    if provider_id not in PROVIDER_REGISTRY:
+    if provider_id not in PROVIDER_REGISTRY and provider_id not in KEY_ONLY_IDS:
         raise _UsageError(unknown_provider_message(provider_id))
-    _check_takes_a_key(provider_id)
+    if provider_id in PROVIDER_REGISTRY:  # a key-only id (openrouter) is read by a provider
+        _check_takes_a_key(provider_id)
     key = _read_secret(f"API key for {provider_id} (input hidden): ")
     if not key:
         raise _UsageError(f"no API key given for {provider_id}; nothing stored")

@@ -5,7 +5,14 @@ against it without importing the providers package (which imports the settings);
 :mod:`websearch_core.providers` builds its registry from it and re-exports it.
 """
 
-__all__ = ["FREE_ENGINE_ORDER", "SEARCH_PROVIDER_ORDER", "unknown_provider_message"]
+__all__ = [
+    "FREE_ENGINE_ORDER",
+    "KEY_IDS",
+    "KEY_ONLY_IDS",
+    "SEARCH_PROVIDER_ORDER",
+    "unknown_ids_message",
+    "unknown_provider_message",
+]
 
 FREE_ENGINE_ORDER: tuple[str, ...] = (
     "duckduckgo",
@@ -56,3 +63,20 @@ def unknown_provider_message(*unknown: str) -> str:
     return (
         f"Unknown search provider: {', '.join(unknown)} (known: {', '.join(SEARCH_PROVIDER_ORDER)})"
     )
+
+
+KEY_ONLY_IDS: tuple[str, ...] = ("openrouter",)
+"""Ids that name an API key but no provider: Perplexity's OpenRouter fallback reads its key
+as ``openrouter``."""
+KEY_IDS: tuple[str, ...] = (*SEARCH_PROVIDER_ORDER, *KEY_ONLY_IDS)
+"""Every id an API key can be given under (``api_keys``, ``[api_keys]``)."""
+
+
+def unknown_ids_message(unknown: list[str], known: tuple[str, ...] = SEARCH_PROVIDER_ORDER) -> str:
+    """The settings' text for ids no provider has in a list or table, with every id there is.
+
+    Example:
+        >>> unknown_ids_message(["brav"]).startswith("unknown provider id brav (known: ")
+        True
+    """
+    return f"unknown provider id {', '.join(unknown)} (known: {', '.join(known)})"

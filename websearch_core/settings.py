@@ -47,7 +47,12 @@ from pydantic_settings import (
 )
 
 from .errors import ConfigurationError
-from .provider_ids import SEARCH_PROVIDER_ORDER, unknown_provider_message
+from .provider_ids import (
+    KEY_IDS,
+    SEARCH_PROVIDER_ORDER,
+    unknown_ids_message,
+    unknown_provider_message,
+)
 from .settings_limits import (
     DEFAULT_CONNECT_TIMEOUT_SECONDS,
     DEFAULT_DEADLINE_SECONDS,
@@ -92,6 +97,29 @@ def _http_base_url(url: str) -> str:
     if not url.startswith(("http://", "https://")):
         raise ValueError("must be an http(s) URL such as http://127.0.0.1:8080")
     return url
+
+
+def _provider_key(key: str, known: tuple[str, ...] = SEARCH_PROVIDER_ORDER) -> str:
+    """A per-provider table's key (``[budget]``, ``WEBSEARCH_<ID>_BASE_URL``...), lower-cased.
+
+    A mistyped id would otherwise configure nothing, silently: a budget not enforced, a
+    gateway not used, a key not found.
+    """
+    provider_id = key.strip().lower()
+    if provider_id not in known:
+        raise ValueError(unknown_ids_message([key], known))
+    return provider_id
+
+
+def _key_owner(key: str) -> str:
+    """An ``[api_keys]`` key: a provider's id, or the id of a key a provider reads too."""
+    return _provider_key(key, KEY_IDS)
+
+
+_ProviderKey = Annotated[str, AfterValidator(_provider_key)]
+"""The key type of the per-provider tables in the settings."""
+_KeyOwner = Annotated[str, AfterValidator(_key_owner)]
+"""The key type of ``api_keys``: a provider's id or one of ``KEY_ONLY_IDS``."""
 
 
 def default_config_file() -> Path:
@@ -216,9 +244,9 @@ class Settings(BaseSettings):
     """``False`` pins ``provider`` alone: no silent switching to another provider."""
     exclude: Annotated[tuple[str, ...], NoDecode] = ()
     """Providers never used, not even as a fallback."""
-    budget: dict[str, str] = Field(default_factory=dict)
+    budget: dict[_ProviderKey, str] = Field(default_factory=dict)
     """Request budgets per provider, e.g. ``{"brave": "2000/month"}``."""
-    rate: dict[str, str] = Field(default_factory=dict)
+    rate: dict[_ProviderKey, str] = Field(default_factory=dict)
     """Request rates per provider (``[rate]`` in the config file), e.g. ``{"brave": "1/s"}``
     or ``"30/min"``: requests are spaced out before sending, across processes too."""
     rate_limit_wait_seconds: float = Field(default=2.0, ge=0, le=60)
@@ -260,9 +288,9 @@ class Settings(BaseSettings):
     """``WEBSEARCH_FENCE_RESULTS``: wrap the search text a model reads between random
     boundary markers as untrusted data, as fetched pages always are. Off by default: the
     spec fixes the plain layout, and short snippets are a small injection surface."""
-    api_keys: dict[str, SecretStr] = Field(default_factory=dict)
+    api_keys: dict[_KeyOwner, SecretStr] = Field(default_factory=dict)
     """Keys from the config file (environment variables and explicit arguments rank higher)."""
-    base_urls: dict[str, Annotated[str, AfterValidator(_http_base_url)]] = Field(
+    base_urls: dict[_ProviderKey, Annotated[str, AfterValidator(_http_base_url)]] = Field(
         default_factory=dict
     )
     """Per-provider origin overrides for gateways, mirrors and tests. Each URL is checked
@@ -284,8 +312,7 @@ class Settings(BaseSettings):
     def _known_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         unknown = [pid for pid in value if pid not in SEARCH_PROVIDER_ORDER]
         if unknown:
-            known = ", ".join(SEARCH_PROVIDER_ORDER)
-            raise ValueError(f"unknown provider id {', '.join(unknown)} (known: {known})")
+            raise ValueError(unknown_ids_message(unknown))
         return value
 
     @field_validator("budget")
@@ -295,7 +322,7 @@ class Settings(BaseSettings):
 
         for provider, text in value.items():
             Budget.parse(provider, text)
-        return {provider.lower(): text for provider, text in value.items()}
+        return value
 
     @field_validator("rate")
     @classmethod
@@ -304,7 +331,7 @@ class Settings(BaseSettings):
 
         for provider, text in value.items():
             Rate.parse(provider, text)
-        return {provider.lower(): text for provider, text in value.items()}
+        return value
 
     @field_validator("provider")
     @classmethod

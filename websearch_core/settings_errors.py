@@ -61,7 +61,8 @@ def describe_settings_error(error: ValidationError, given: Mapping[str, str] | N
     config_file = default_config_file()
     parts = []
     for detail in error.errors():
-        location = tuple(str(part) for part in detail["loc"])
+        # A table's key is located as (table, key, "[key]"): the entry is what to name.
+        location = tuple(str(part) for part in detail["loc"] if part != "[key]")
         parts.append(f"{_source(location, given, config_file)}: {_problem(detail['msg'])}")
     return "; ".join(parts) or str(error)
 

@@ -20,6 +20,7 @@ import time
 from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, TypeVar, cast
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -396,12 +397,17 @@ TOLERANCE = 0.5
 STUBS = {"stub-bing": "bing", "stub-google": "google", "stub-mojeek": "mojeek"}
 
 
+STUB_ORIGINS: dict[str, str] = {}
+"""Each stub engine's simulated server, set by the ``sim`` fixture. A stub is no registered
+provider, so no ``base_urls`` entry may name it: it sends to its server itself."""
+
+
 class _LoopbackEngine(SearchProvider):
     """A stub engine speaking DuckDuckGo's real wire protocol under its own id and index.
 
     It builds DuckDuckGo's request and parses its page with DuckDuckGo's pure functions,
-    but sends through the transport under its own id, so it reaches its own simulated
-    server. ``latency`` delays the request (a slow success when the server answers).
+    but sends it to its own simulated server, through the transport under its own id.
+    ``latency`` delays the request (a slow success when the server answers).
     """
 
     info: ClassVar[ProviderInfo]
@@ -414,6 +420,8 @@ class _LoopbackEngine(SearchProvider):
         if self.latency:
             await asyncio.sleep(self.latency)
         request = ddg.build_request(ddg.build_form(params))
+        path = urlsplit(request.url).path
+        request = replace(request, url=f"{STUB_ORIGINS[self.info.id]}{path}")
         response = await context.transport.send(self.info.id, self.info.label, request)
         raise_for_status(
             self.info.id, response, f"{self.info.label} HTML error ({response.status})"
@@ -435,7 +443,9 @@ async def sim() -> AsyncIterator[Simulator]:
     for stub_id in STUBS:
         simulator.providers[stub_id] = SimulatedProvider(stub_id, DuckDuckGoProtocol())
     async with simulator:
+        STUB_ORIGINS.update({stub_id: simulator[stub_id].base_url for stub_id in STUBS})
         yield simulator
+    STUB_ORIGINS.clear()
 
 
 @pytest.fixture(autouse=True)
@@ -471,7 +481,8 @@ def _all_engines(*latencies: float) -> list[SearchProvider]:
 
 
 def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides))
+    registered = {pid: url for pid, url in sim.base_urls().items() if pid not in STUBS}
+    return WebSearch(sim.settings(base_urls=registered, **overrides))
 
 
 def _results(*urls: str) -> list[SimResult]:

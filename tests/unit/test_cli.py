@@ -21,6 +21,7 @@ from websearch_core import SEARCH_PROVIDER_ORDER, Settings, WebSearch
 from websearch_core.__main__ import main as entry_point
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
 from websearch_core.cli_status import EXIT_INTERRUPTED
+from websearch_core.credentials import Credentials, CredentialStore
 from websearch_core.providers import get_provider
 from websearch_core.status import ProviderStatus
 from websearch_core.testing import Fault, Simulator
@@ -486,6 +487,16 @@ def test_auth_set_list_remove(
     assert "No stored API keys" in err
 
 
+def test_auth_set_takes_the_key_perplexity_reads_for_openrouter(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, f"{SECRET}\n")
+    assert main(["auth", "set", "openrouter"]) == EXIT_OK
+    assert SECRET not in "".join(capsys.readouterr())
+    store = CredentialStore(_credentials_file())
+    assert Credentials(store=store).api_key("openrouter", ("OPENROUTER_API_KEY",)) == SECRET
+
+
 def test_auth_set_prompts_without_echo_on_a_terminal(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -655,6 +666,26 @@ def test_a_broken_config_file_exits_2_naming_it(
     assert err == f"websearch: config file {config} {problem}\n"
 
 
+@pytest.mark.parametrize("table", ["budget", "rate", "api_keys", "base_urls"])
+def test_a_mistyped_id_in_a_config_table_exits_2_naming_the_entry(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    table: str,
+) -> None:
+    value = {"budget": "10/day", "rate": "1/s", "api_keys": SECRET}.get(table, "http://h:9")
+    config = tmp_path / "config.toml"
+    config.write_text(f'[{table}]\nbrave = "{value}"\nbrav = "{value}"\n')
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    assert main(["providers"]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(
+        f"websearch: config file {config} ({table}.brav): unknown provider id brav (known: "
+    )
+    assert value not in err
+
+
 def test_an_unreadable_config_file_exits_2_naming_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -747,6 +778,8 @@ def test_providers_says_how_to_configure_searxng(capsys: pytest.CaptureFixture[s
     [
         ("WEBSEARCH_EXCLUDE", "brave,nope", "unknown provider id nope (known: "),
         ("WEBSEARCH_PROVIDERS", '["brave", "nope"]', "unknown provider id nope (known: "),
+        ("WEBSEARCH_BUDGET__BRAV", "10/day", "unknown provider id brav (known: "),
+        ("WEBSEARCH_BRAV_BASE_URL", "http://127.0.0.1:9", "unknown provider id brav (known: "),
         (
             "WEBSEARCH_PROVIDERS",
             '["brave" "exa"]',

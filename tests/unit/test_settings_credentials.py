@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from websearch_core import WebSearch
 from websearch_core.credentials import Credentials, CredentialStore
 from websearch_core.errors import ConfigurationError
 from websearch_core.settings import Settings
@@ -53,6 +54,18 @@ def test_id_lists_read_commas_or_a_json_list(
     monkeypatch.setenv(variable, value)
     expected = () if value == " [ ]" else ("duckduckgo", "searxng")
     assert getattr(Settings(), variable.removeprefix("WEBSEARCH_").lower()) == expected
+
+
+def test_per_provider_tables_take_known_ids_in_any_case() -> None:
+    settings = Settings(budget={"Brave": "10/day"}, rate={" TAVILY": "1/s"})
+    assert (settings.budget, settings.rate) == ({"brave": "10/day"}, {"tavily": "1/s"})
+    with pytest.raises(ValidationError, match=r"api_keys\.brav\.\[key\]\n.*unknown provider id"):
+        Settings(api_keys={"brav": "k"})
+
+
+def test_a_mistyped_id_among_the_keys_given_in_code_is_refused() -> None:
+    with pytest.raises(ConfigurationError, match=r"^api_keys: unknown provider id brav \(known: "):
+        WebSearch(api_keys={"brave": "k", "brav": "k"})
 
 
 def test_auto_means_no_preference() -> None:
