@@ -47,6 +47,7 @@ from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG
 from .client import WebSearch
 from .content.cli_fetch import fetch_parser
 from .credentials import CredentialStore
+from .env_names import report_unknown_variables
 from .errors import ConfigurationError
 from .models import Attempt, SearchParams, SearchToolResult
 from .provider_ids import KEY_ONLY_IDS, unknown_provider_message
@@ -109,6 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse reports usage errors (and --help) by exiting
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     handler: Callable[[argparse.Namespace], int] = namespace.handler
+    report_unknown_variables(_warn)  # before the library could log them where none sees
     try:
         with _quiet_library_logging(verbose=getattr(namespace, "verbose", False)):
             with configuration_errors():  # a bad variable or file: one line naming it
@@ -123,6 +125,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _reader_went_away()
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
+
+
+def _warn(sentence: str) -> None:
+    print(f"{PROG}: warning: {sentence}", file=sys.stderr)
 
 
 def _reader_went_away() -> int:

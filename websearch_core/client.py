@@ -44,6 +44,7 @@ from .content.models import PageContent
 from .content.tool_text import fence_results
 from .credentials import Credentials, CredentialStore, TokenRefresher
 from .deadline import Deadline
+from .env_names import report_unknown_variables
 from .errors import (
     AllProvidersFailedError,
     ConfigurationError,
@@ -99,6 +100,7 @@ class WebSearch(AsyncClosing):
         oauth_refreshers: Mapping[str, TokenRefresher] | None = None,
         **overrides: Any,
     ) -> None:
+        report_unknown_variables()  # a mistyped WEBSEARCH_ variable would set nothing
         if settings is None:
             settings = Settings(**overrides)
         elif overrides:

@@ -1,0 +1,98 @@
+"""``WEBSEARCH_*`` variables that set nothing, said once, with the name probably meant.
+
+Every setting can come from a ``WEBSEARCH_`` variable, and pydantic-settings ignores the
+ones it has no field for: ``WEBSEARCH_TIMEOUT=30`` (for ``WEBSEARCH_TIMEOUT_SECONDS``)
+silently changes nothing. :func:`report_unknown_variables` names each such variable once
+per process, as a warning of the ``websearch_core`` logger (the command prints it as a
+``websearch: warning:`` line), so a typo shows where the setting was meant to take effect.
+"""
+
+import difflib
+import functools
+import logging
+import os
+from collections.abc import Callable, Mapping
+
+from .provider_ids import SEARCH_PROVIDER_ORDER
+
+__all__ = ["report_unknown_variables", "unknown_variables"]
+
+logger = logging.getLogger("websearch_core")
+
+_PREFIX = "WEBSEARCH_"
+_BASE_URL_SUFFIX = "_BASE_URL"
+_reported: set[str] = set()
+
+
+@functools.cache
+def _known_names() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The variables that set something: exact names, and prefixes of nested ones."""
+    from .browser import BROWSER_ENV, CHROMIUM_PATH_ENV
+    from .content.safety import ALLOW_PRIVATE_ENV
+    from .settings import Settings
+
+    fields = [name.upper() for name in Settings.model_fields]
+    exact = {f"{_PREFIX}{field}" for field in fields}
+    exact |= {f"{_PREFIX}{pid.upper()}{_BASE_URL_SUFFIX}" for pid in SEARCH_PROVIDER_ORDER}
+    exact |= {BROWSER_ENV, CHROMIUM_PATH_ENV, ALLOW_PRIVATE_ENV}
+    nested = tuple(f"{_PREFIX}{field}__" for field in fields)  # WEBSEARCH_BUDGET__BRAVE
+    return frozenset(exact), nested
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """One sentence for each ``WEBSEARCH_*`` variable in ``environ`` that sets nothing.
+
+    Names are compared without regard to case, as the settings read them. A
+    ``WEBSEARCH_<ID>_BASE_URL`` with an unknown id is left to the settings, which refuse
+    it by name.
+
+    Example:
+        >>> unknown_variables({"WEBSEARCH_TIMEOUT": "30", "WEBSEARCH_PROVIDER": "brave"})
+        ['WEBSEARCH_TIMEOUT sets nothing and is ignored; did you mean WEBSEARCH_TIMEOUT_SECONDS?']
+    """
+    candidates = [name for name in environ if name.upper().startswith(_PREFIX)]
+    if not candidates:
+        return []
+    exact, nested = _known_names()
+    sentences = []
+    for name in sorted(candidates):
+        upper = name.upper()
+        if upper in exact or upper.startswith(nested) or upper.endswith(_BASE_URL_SUFFIX):
+            continue
+        meant = _key_variable(upper) or _closest(upper, exact)
+        hint = f"; did you mean {meant}?" if meant else ""
+        sentences.append(f"{name} sets nothing and is ignored{hint}")
+    return sentences
+
+
+def _closest(name: str, known: frozenset[str]) -> str | None:
+    """The known name nearest to ``name``, compared without the prefix they all share."""
+    suffixes = sorted(other[len(_PREFIX) :] for other in known if other.startswith(_PREFIX))
+    close = difflib.get_close_matches(name[len(_PREFIX) :], suffixes, n=1, cutoff=0.6)
+    return f"{_PREFIX}{close[0]}" if close else None
+
+
+def _key_variable(name: str) -> str | None:
+    """For ``WEBSEARCH_BRAVE_API_KEY`` and the like: the variable the provider reads."""
+    if "KEY" not in name:
+        return None
+    for provider_id in SEARCH_PROVIDER_ORDER:
+        if name.startswith(f"{_PREFIX}{provider_id.upper()}_"):
+            from .providers import get_provider
+
+            env_vars = get_provider(provider_id).info.env_vars
+            return env_vars[0] if env_vars else None
+    return None
+
+
+def report_unknown_variables(report: Callable[[str], None] | None = None) -> None:
+    """Say each unknown ``WEBSEARCH_*`` variable of the environment, once per process.
+
+    Args:
+        report: Where the sentence goes; a warning of the ``websearch_core`` logger by
+            default.
+    """
+    for sentence in unknown_variables(os.environ):
+        if sentence not in _reported:
+            _reported.add(sentence)
+            (report or logger.warning)(sentence)
