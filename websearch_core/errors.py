@@ -21,6 +21,7 @@ message text::
         ├── ProviderUnavailableError         transient: 5xx or a transport failure
         │   ├── ProviderTimeoutError         the per-provider timeout passed
         │   └── ProviderConnectionError      refused, reset, closed mid-body
+        │       └── HostNotFoundError        the host name did not resolve: nothing was sent
         └── (defined beside their owners)
             ledger.ProviderSkippedError      out of quota / cooling down / over budget: not asked
             browser.BrowserUnavailableError  headless Chromium needed but not installed
@@ -186,6 +187,14 @@ class ProviderTimeoutError(ProviderUnavailableError):
 
 class ProviderConnectionError(ProviderUnavailableError):
     """The connection was refused, reset, or closed before the body was complete."""
+
+
+class HostNotFoundError(ProviderConnectionError):
+    """The provider's host name did not resolve, so no request left this machine.
+
+    The network (or the name) is the problem: a headless browser on the same machine
+    would not resolve it either, so the browser-backed engines do not escalate after it.
+    """
 
 
 class NoProviderConfiguredError(WebSearchError):

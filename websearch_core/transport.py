@@ -25,6 +25,7 @@ from .connection_causes import connection_cause
 from .deadline import format_seconds, remaining_budget
 from .errors import (
     AuthorizationError,
+    HostNotFoundError,
     ProviderConnectionError,
     ProviderTimeoutError,
     ProviderUnavailableError,
@@ -638,6 +639,8 @@ class Transport:
             return ProviderConnectionError(provider, message)
         if isinstance(exc, aiohttp.ClientConnectionError):
             message = f"{label} connection failed ({host}): {connection_cause(exc)}"
+            if isinstance(exc, aiohttp.ClientConnectorDNSError):
+                return HostNotFoundError(provider, message)
             return ProviderConnectionError(provider, message)
         detail = redact(str(exc), self._secrets)
         message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()

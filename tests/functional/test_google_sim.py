@@ -8,8 +8,11 @@ which proves the browser is not touched when the plain fetch suffices, and gives
 "what to install" failure when it is needed.
 """
 
+import socket
 from typing import Any
 
+import aiohttp
+import aiohttp.abc
 import pytest
 
 from tests.conftest import read_capture
@@ -25,6 +28,7 @@ from websearch_core.browser import BrowserUnavailableError
 from websearch_core.errors import (
     ChallengeError,
     EmptyResponseError,
+    HostNotFoundError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -221,6 +225,33 @@ async def test_transport_failure_without_chromium_names_what_to_install(sim: Sim
     assert isinstance(failure, BrowserUnavailableError)
     assert "the plain fetch got Google connection" in failure.message
     assert 'pip install "websearch-tools[browser]"' in failure.message
+
+
+class _Unresolvable(aiohttp.abc.AbstractResolver):
+    """A resolver that knows no name, as on a machine with no network."""
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[aiohttp.abc.ResolveResult]:
+        raise OSError(socket.EAI_NONAME, "Name or service not known")
+
+    async def close(self) -> None:
+        return None
+
+
+@pytest.mark.usefixtures("browser_missing")
+async def test_a_host_that_does_not_resolve_is_not_taken_to_the_browser(sim: Simulator) -> None:
+    connector = aiohttp.TCPConnector(resolver=_Unresolvable())
+    async with aiohttp.ClientSession(connector=connector) as session:
+        settings = sim.settings(base_urls={"google": "http://search.invalid"})
+        async with WebSearch(settings, session=session) as ws:
+            failure = await _failure(ws)
+    assert isinstance(failure, HostNotFoundError)
+    assert (failure.message, failure.status) == (
+        "Google browser search failed: Google connection failed (search.invalid): the host "
+        "name could not be resolved (ClientConnectorDNSError)",
+        503,
+    )  # no "install Chromium": a browser on this machine would not resolve it either
 
 
 async def test_special_characters_in_the_query_are_encoded(sim: Simulator) -> None:

@@ -41,6 +41,7 @@ from ..browser import (
 )
 from ..deadline import remaining_budget
 from ..errors import (
+    HostNotFoundError,
     ProviderTimeoutError,
     ProviderUnavailableError,
     ResponseTooLargeError,
@@ -122,7 +123,8 @@ def escalate_after_failure(
         raise ProviderTimeoutError(info.id, failure.timed_out, 504) from None
     if not isinstance(error, ProviderUnavailableError):
         return
-    if not browser_enabled(context.settings) or request.method.upper() != "GET":
+    no_browser = not browser_enabled(context.settings) or request.method.upper() != "GET"
+    if no_browser or isinstance(error, HostNotFoundError):  # Chromium would not resolve it
         raise type(error)(info.id, failure.failed.format(error.message), 503) from None
     raise NeedsBrowser(request, error.message, started)
 
