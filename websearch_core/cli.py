@@ -20,8 +20,8 @@ query (``websearch -- auth`` searches for the word "auth").
 
 Exit status: ``0`` on success; ``1`` when every provider failed (the error text goes to
 stderr) or there was nothing to remove; ``2`` for invalid input or configuration (one line
-naming the option, variable or file). A reader that stops early (``websearch ... | head``)
-is not an error.
+naming the option, variable or file); ``130`` after Ctrl-C. A reader that stops early
+(``websearch ... | head``) is not an error.
 
 ``--provider ID`` *forces* a provider: it alone is asked, and its failure is the answer (no
 fallback); only when it cannot run at all (no key or endpoint) does the auto chain answer,

@@ -53,7 +53,7 @@ from .errors import (
 )
 from .format import NO_PROVIDER_MESSAGE, format_for_llm
 from .models import Attempt, SearchParams, SearchResponse, SearchToolResult
-from .provider_ids import KEY_IDS, unknown_ids_message
+from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
 from .providers import ProviderContext, get_provider
 from .settings import APP_NAME, Settings
 
@@ -107,7 +107,7 @@ class WebSearch(AsyncClosing):
             settings = Settings(**{**settings.model_dump(), **overrides})
         self.settings = settings
         self._api_keys = dict(api_keys or {})
-        unknown = [key for key in self._api_keys if key.strip().lower() not in KEY_IDS]
+        unknown = unknown_ids(list(self._api_keys), KEY_IDS)
         if unknown:  # a mistyped id would leave its key unused, silently
             raise ConfigurationError(f"api_keys: {unknown_ids_message(unknown, KEY_IDS)}")
         self._refreshers = dict(oauth_refreshers or {})

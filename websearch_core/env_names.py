@@ -14,13 +14,12 @@ import os
 from collections.abc import Callable, Mapping
 
 from .provider_ids import SEARCH_PROVIDER_ORDER
+from .settings import BASE_URL_SUFFIX, ENV_PREFIX, Settings
 
 __all__ = ["report_unknown_variables", "unknown_variables"]
 
 logger = logging.getLogger("websearch_core")
 
-_PREFIX = "WEBSEARCH_"
-_BASE_URL_SUFFIX = "_BASE_URL"
 _reported: set[str] = set()
 
 
@@ -29,13 +28,13 @@ def _known_names() -> tuple[frozenset[str], tuple[str, ...]]:
     """The variables that set something: exact names, and prefixes of nested ones."""
     from .browser import BROWSER_ENV, CHROMIUM_PATH_ENV
     from .content.safety import ALLOW_PRIVATE_ENV
-    from .settings import Settings
 
     fields = [name.upper() for name in Settings.model_fields]
-    exact = {f"{_PREFIX}{field}" for field in fields}
-    exact |= {f"{_PREFIX}{pid.upper()}{_BASE_URL_SUFFIX}" for pid in SEARCH_PROVIDER_ORDER}
+    exact = {f"{ENV_PREFIX}{field}" for field in fields}
+    # Any *_BASE_URL is left to the settings; these are here as names to suggest.
+    exact |= {f"{ENV_PREFIX}{pid.upper()}{BASE_URL_SUFFIX}" for pid in SEARCH_PROVIDER_ORDER}
     exact |= {BROWSER_ENV, CHROMIUM_PATH_ENV, ALLOW_PRIVATE_ENV}
-    nested = tuple(f"{_PREFIX}{field}__" for field in fields)  # WEBSEARCH_BUDGET__BRAVE
+    nested = tuple(f"{ENV_PREFIX}{field}__" for field in fields)  # WEBSEARCH_BUDGET__BRAVE
     return frozenset(exact), nested
 
 
@@ -50,14 +49,14 @@ def unknown_variables(environ: Mapping[str, str]) -> list[str]:
         >>> unknown_variables({"WEBSEARCH_TIMEOUT": "30", "WEBSEARCH_PROVIDER": "brave"})
         ['WEBSEARCH_TIMEOUT sets nothing and is ignored; did you mean WEBSEARCH_TIMEOUT_SECONDS?']
     """
-    candidates = [name for name in environ if name.upper().startswith(_PREFIX)]
+    candidates = [name for name in environ if name.upper().startswith(ENV_PREFIX)]
     if not candidates:
         return []
     exact, nested = _known_names()
     sentences = []
     for name in sorted(candidates):
         upper = name.upper()
-        if upper in exact or upper.startswith(nested) or upper.endswith(_BASE_URL_SUFFIX):
+        if upper in exact or upper.startswith(nested) or upper.endswith(BASE_URL_SUFFIX):
             continue
         meant = _key_variable(upper) or _closest(upper, exact)
         hint = f"; did you mean {meant}?" if meant else ""
@@ -67,9 +66,9 @@ def unknown_variables(environ: Mapping[str, str]) -> list[str]:
 
 def _closest(name: str, known: frozenset[str]) -> str | None:
     """The known name nearest to ``name``, compared without the prefix they all share."""
-    suffixes = sorted(other[len(_PREFIX) :] for other in known if other.startswith(_PREFIX))
-    close = difflib.get_close_matches(name[len(_PREFIX) :], suffixes, n=1, cutoff=0.6)
-    return f"{_PREFIX}{close[0]}" if close else None
+    suffixes = sorted(other[len(ENV_PREFIX) :] for other in known if other.startswith(ENV_PREFIX))
+    close = difflib.get_close_matches(name[len(ENV_PREFIX) :], suffixes, n=1, cutoff=0.6)
+    return f"{ENV_PREFIX}{close[0]}" if close else None
 
 
 def _key_variable(name: str) -> str | None:
@@ -77,7 +76,7 @@ def _key_variable(name: str) -> str | None:
     if "KEY" not in name:
         return None
     for provider_id in SEARCH_PROVIDER_ORDER:
-        if name.startswith(f"{_PREFIX}{provider_id.upper()}_"):
+        if name.startswith(f"{ENV_PREFIX}{provider_id.upper()}_"):
             from .providers import get_provider
 
             env_vars = get_provider(provider_id).info.env_vars

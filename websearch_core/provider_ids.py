@@ -10,6 +10,7 @@ __all__ = [
     "KEY_IDS",
     "KEY_ONLY_IDS",
     "SEARCH_PROVIDER_ORDER",
+    "unknown_ids",
     "unknown_ids_message",
     "unknown_provider_message",
 ]
@@ -70,6 +71,18 @@ KEY_ONLY_IDS: tuple[str, ...] = ("openrouter",)
 as ``openrouter``."""
 KEY_IDS: tuple[str, ...] = (*SEARCH_PROVIDER_ORDER, *KEY_ONLY_IDS)
 """Every id an API key can be given under (``api_keys``, ``[api_keys]``)."""
+
+
+def unknown_ids(
+    ids: list[str] | tuple[str, ...], known: tuple[str, ...] = SEARCH_PROVIDER_ORDER
+) -> list[str]:
+    """The ids among ``ids`` that ``known`` lacks, compared trimmed and lower-cased.
+
+    Example:
+        >>> unknown_ids([" Brave", "brav"])
+        ['brav']
+    """
+    return [pid for pid in ids if pid.strip().lower() not in known]
 
 
 def unknown_ids_message(unknown: list[str], known: tuple[str, ...] = SEARCH_PROVIDER_ORDER) -> str:

@@ -50,6 +50,7 @@ from .errors import ConfigurationError
 from .provider_ids import (
     KEY_IDS,
     SEARCH_PROVIDER_ORDER,
+    unknown_ids,
     unknown_ids_message,
     unknown_provider_message,
 )
@@ -85,8 +86,10 @@ _SEARXNG_ENV = {
     "SEARXNG_BASIC_PASSWORD": "basic_password",
 }
 _REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
-_BASE_URL_PREFIX = "WEBSEARCH_"
-_BASE_URL_SUFFIX = "_BASE_URL"
+ENV_PREFIX = "WEBSEARCH_"
+"""Every setting's variable starts so (``WEBSEARCH_TIMEOUT_SECONDS``)."""
+BASE_URL_SUFFIX = "_BASE_URL"
+"""``WEBSEARCH_<ID>_BASE_URL`` sets ``base_urls.<id>``."""
 
 
 def _http_base_url(url: str) -> str:
@@ -105,10 +108,9 @@ def _provider_key(key: str, known: tuple[str, ...] = SEARCH_PROVIDER_ORDER) -> s
     A mistyped id would otherwise configure nothing, silently: a budget not enforced, a
     gateway not used, a key not found.
     """
-    provider_id = key.strip().lower()
-    if provider_id not in known:
+    if unknown_ids([key], known):
         raise ValueError(unknown_ids_message([key], known))
-    return provider_id
+    return key.strip().lower()
 
 
 def _key_owner(key: str) -> str:
@@ -214,9 +216,9 @@ class _SpecEnvSource(PydanticBaseSettingsSource):
         if searxng:
             values["searxng"] = searxng
         base_urls = {
-            name[len(_BASE_URL_PREFIX) : -len(_BASE_URL_SUFFIX)].lower(): value
+            name[len(ENV_PREFIX) : -len(BASE_URL_SUFFIX)].lower(): value
             for name, value in os.environ.items()
-            if name.startswith(_BASE_URL_PREFIX) and name.endswith(_BASE_URL_SUFFIX) and value
+            if name.startswith(ENV_PREFIX) and name.endswith(BASE_URL_SUFFIX) and value
         }
         base_urls = {key: url for key, url in base_urls.items() if key}
         if base_urls:
@@ -233,7 +235,7 @@ class Settings(BaseSettings):
     """
 
     model_config = SettingsConfigDict(
-        env_prefix="WEBSEARCH_", extra="forbid", frozen=True, env_nested_delimiter="__"
+        env_prefix=ENV_PREFIX, extra="forbid", frozen=True, env_nested_delimiter="__"
     )
 
     provider: str | None = None
@@ -310,7 +312,7 @@ class Settings(BaseSettings):
     @field_validator("exclude", "providers")
     @classmethod
     def _known_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [pid for pid in value if pid not in SEARCH_PROVIDER_ORDER]
+        unknown = unknown_ids(value)
         if unknown:
             raise ValueError(unknown_ids_message(unknown))
         return value

@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .errors import ConfigurationError
-from .settings import Settings, default_config_file
+from .settings import BASE_URL_SUFFIX, ENV_PREFIX, Settings, default_config_file
 
 __all__ = ["configuration_errors", "describe_settings_error"]
 
@@ -95,13 +95,13 @@ def _environment_names(location: Sequence[str]) -> list[str]:
     if not location:
         return []
     field, rest = location[0], location[1:]
-    names = [f"WEBSEARCH_{field}".upper()]
+    names = [f"{ENV_PREFIX}{field}".upper()]
     if rest:
-        names.append(f"WEBSEARCH_{field}__{rest[0]}".upper())
+        names.append(f"{ENV_PREFIX}{field}__{rest[0]}".upper())
         if field == "searxng":
             names.append(f"{_SPEC_SEARXNG_PREFIX}{rest[0]}".upper())
         if field == "base_urls":
-            names.append(f"WEBSEARCH_{rest[0]}_BASE_URL".upper())
+            names.append(f"{ENV_PREFIX}{rest[0]}{BASE_URL_SUFFIX}".upper())
     return names
 
 
