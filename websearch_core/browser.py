@@ -38,6 +38,7 @@ message names what to install; a provider reports it as :class:`BrowserUnavailab
 
 import asyncio
 import contextlib
+import importlib.util
 import logging
 import os
 import shutil
@@ -67,6 +68,7 @@ __all__ = [
     "CHROMIUM_PATH_ENV",
     "DEFAULT_CHROMIUM_PATH",
     "INSTALL_HINT",
+    "PLAYWRIGHT_MISSING",
     "AfterNavigation",
     "BrowsedPage",
     "BrowserFetchError",
@@ -76,6 +78,7 @@ __all__ = [
     "HeadlessBrowser",
     "HeadlessOptions",
     "browser_enabled",
+    "browser_unavailable_reason",
     "chromium_path",
     "get_default_browser",
     "set_default_browser",
@@ -109,6 +112,7 @@ INSTALL_HINT = (
     f"(or set {CHROMIUM_PATH_ENV} to a Chromium executable)."
 )
 """What to do when the browser is missing, quoted in every such error."""
+PLAYWRIGHT_MISSING = "the Python package playwright is not installed"
 
 PAGE_CLOSE_SECONDS = 5.0
 """A page's teardown has its own deadline, as in the reference."""
@@ -152,6 +156,29 @@ def chromium_path() -> str:
         if found:
             return found
     return DEFAULT_CHROMIUM_PATH
+
+
+def browser_unavailable_reason(executable_path: str | None = None) -> str | None:
+    """Why headless Chromium cannot start here, or ``None`` when nothing is missing.
+
+    The two checks a launch makes before it starts anything (Playwright importable, an
+    executable Chromium), made without starting it: ``websearch providers`` says beside the
+    engines that escalate that their fallback is missing, rather than leaving the first
+    blocked page to tell. A browser that passes both can still fail to launch.
+
+    Args:
+        executable_path: The Chromium binary (default: :func:`chromium_path`).
+    """
+    try:
+        found = importlib.util.find_spec("playwright.async_api") is not None
+    except (ImportError, ValueError):  # a broken package, or one stubbed out in sys.modules
+        found = False
+    if not found:
+        return PLAYWRIGHT_MISSING
+    path = executable_path or chromium_path()
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        return f"no Chromium executable at {path}"
+    return None
 
 
 def browser_enabled(settings: object | None = None) -> bool:
@@ -284,12 +311,11 @@ class HeadlessBrowser:
         try:
             from playwright.async_api import async_playwright
         except ImportError:
-            raise BrowserNotAvailableError(
-                "the Python package playwright is not installed"
-            ) from None
+            raise BrowserNotAvailableError(PLAYWRIGHT_MISSING) from None
         path = self.executable_path
-        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-            raise BrowserNotAvailableError(f"no Chromium executable at {path}")
+        missing = browser_unavailable_reason(path)
+        if missing is not None:
+            raise BrowserNotAvailableError(missing)
         try:
             playwright = await async_playwright().start()
         except Exception as error:

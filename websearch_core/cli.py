@@ -43,6 +43,7 @@ from typing import Any, TextIO
 from pydantic import ValidationError
 
 from . import __version__
+from .browser import INSTALL_HINT
 from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
 from .client import WebSearch
 from .content.cli_fetch import fetch_parser
@@ -54,7 +55,7 @@ from .provider_ids import KEY_ONLY_IDS, unknown_provider_message
 from .providers import PROVIDER_REGISTRY, get_provider
 from .settings import Settings
 from .settings_errors import configuration_errors
-from .status import ProviderStatus, ResetOutcome, reset_state, state_problem
+from .status import PLAIN_ONLY, ProviderStatus, ResetOutcome, reset_state, state_problem
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]
 
@@ -449,6 +450,11 @@ def _providers(args: argparse.Namespace) -> int:
         cells = [cell.ljust(width) for cell, width in zip(padded, widths, strict=True)]
         print("  ".join([*cells, last]))
     print(f"\nUSED counts requests this month. Store a key with: {PROG} auth set PROVIDER")
+    if any(status.available and status.browser_missing for status in statuses):
+        print(
+            f"{PLAIN_ONLY.capitalize()}: a page an engine is blocked on is not fetched again in "
+            f"headless Chromium. {INSTALL_HINT}"
+        )
     return EXIT_OK
 
 

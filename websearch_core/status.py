@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .browser import browser_enabled, browser_unavailable_reason, get_default_browser
 from .ledger import mark_scope
+from .provider_types import ProviderInfo
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, get_provider
 from .quota import Budget, describe_mark, period_window
 from .settings import Settings
@@ -18,7 +20,18 @@ from .state.base import CorruptStateError, ProviderMark, StateStore, StateStoreE
 from .state.failsafe import FailSafeStore
 from .state.sqlite import SQLiteStore
 
-__all__ = ["ProviderStatus", "ResetOutcome", "collect_status", "reset_state", "state_problem"]
+__all__ = [
+    "PLAIN_ONLY",
+    "ProviderStatus",
+    "ResetOutcome",
+    "collect_status",
+    "reset_state",
+    "state_problem",
+]
+
+
+PLAIN_ONLY = "plain fetch only"
+"""How a ready engine reads when its headless-browser fallback cannot start."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +49,28 @@ class ProviderStatus:
     used_this_month: int
     budget: str | None
     budget_used: int | None
+    browser_missing: str | None = None
+    """Why headless Chromium cannot start, for an engine that escalates to it (a page it
+    is blocked on then fails instead of being fetched again); ``None`` when it can, when
+    escalation is off (``WEBSEARCH_BROWSER=off``), and for every other provider."""
+
+
+def _missing_browser(context: ProviderContext) -> str | None:
+    """Why the browser the escalating engines would use cannot start (``None``: it can).
+
+    ``None`` as well when escalation is off: those engines then fetch plainly by choice.
+    """
+    if not browser_enabled(context.settings):
+        return None
+    browser = get_default_browser() or context.browser
+    return browser_unavailable_reason(browser.executable_path if browser else None)
+
+
+def _not_configured(info: ProviderInfo) -> str:
+    """``not configured``, with what to set when the provider says."""
+    names = " or ".join(info.env_vars)
+    hint = info.setup_hint or (f"set {names}" if names else None)
+    return f"not configured ({hint})" if hint else "not configured"
 
 
 def _utc(epoch: float) -> str:
@@ -55,11 +90,13 @@ async def collect_status(
     now = time.time()
     month, _ = period_window("month", now)
     statuses: list[ProviderStatus] = []
+    missing_browser = _missing_browser(context)
     for provider_id in SEARCH_PROVIDER_ORDER:
         provider = get_provider(provider_id)
         info = provider.info
         available = provider.is_available(context)
         explicit = provider.is_explicitly_available(context)
+        browser_missing = missing_browser if provider.escalates_to_browser else None
         mark = await safe.get_mark(provider_id, now)
         if mark is not None and not mark.applies_to(mark_scope(context, provider_id)):
             mark = None
@@ -79,13 +116,13 @@ async def collect_status(
         elif over_budget_until is not None:
             reason = f"over budget until {_utc(over_budget_until)}"
         elif available:
-            reason = "ready"
+            reason = (
+                "ready" if browser_missing is None else f"ready ({PLAIN_ONLY}: {browser_missing})"
+            )
         elif explicit:
             reason = "explicit selection only"
         else:
-            names = " or ".join(info.env_vars)
-            hint = info.setup_hint or (f"set {names}" if names else None)
-            reason = f"not configured ({hint})" if hint else "not configured"
+            reason = _not_configured(info)
         usable = mark is None and over_budget_until is None
         statuses.append(
             ProviderStatus(
@@ -98,6 +135,7 @@ async def collect_status(
                 used_this_month=await safe.get_usage(provider_id, month),
                 budget=budget_text,
                 budget_used=budget_used,
+                browser_missing=browser_missing,
             )
         )
     return statuses

@@ -773,6 +773,75 @@ def test_providers_says_how_to_configure_searxng(capsys: pytest.CaptureFixture[s
     assert rows["searxng"].endswith("not configured (set SEARXNG_ENDPOINT or searxng.endpoint)")
 
 
+ESCALATING_ENGINES = ("google", "ecosia", "mojeek")
+"""The engines whose blocked pages go to headless Chromium (their ``HtmlEngine.escalation``)."""
+
+
+def test_the_engines_that_escalate_say_so() -> None:
+    escalating = [
+        provider_id
+        for provider_id in SEARCH_PROVIDER_ORDER
+        if get_provider(provider_id).escalates_to_browser
+    ]
+    assert escalating == list(ESCALATING_ENGINES)
+
+
+@pytest.mark.parametrize("missing", ["chromium", "playwright"])
+def test_providers_says_when_the_browser_fallback_is_missing(
+    missing: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if missing == "chromium":
+        absent = tmp_path / "chromium"
+        monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", str(absent))
+        problem = f"no Chromium executable at {absent}"
+    else:
+        monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", sys.executable)  # an executable file
+        monkeypatch.setitem(sys.modules, "playwright.async_api", None)
+        problem = "the Python package playwright is not installed"
+    assert main(["providers"]) == EXIT_OK
+    out = capsys.readouterr().out
+    _, rows = _table(out)
+    for provider_id in ESCALATING_ENGINES:
+        assert rows[provider_id].endswith(f"  ready (plain fetch only: {problem})")
+    for provider_id in ("duckduckgo", "bing", "yahoo", "startpage"):
+        assert rows[provider_id].endswith("  ready")
+    assert out.splitlines()[-1] == (
+        "Plain fetch only: a page an engine is blocked on is not fetched again in headless "
+        'Chromium. Install it with: pip install "websearch-tools[browser]" and apt-get install '
+        "chromium (or set WEBSEARCH_CHROMIUM_PATH to a Chromium executable)."
+    )
+    statuses = asyncio.run(_core_status())
+    assert statuses["google"].available
+    assert statuses["google"].browser_missing == problem
+    assert statuses["bing"].browser_missing is None
+
+
+@pytest.mark.parametrize(
+    "variables",
+    [
+        {"WEBSEARCH_CHROMIUM_PATH": sys.executable},  # Playwright and an executable: ready
+        {"WEBSEARCH_CHROMIUM_PATH": "/nonexistent/chromium", "WEBSEARCH_BROWSER": "off"},
+    ],
+)
+def test_providers_says_ready_when_the_browser_can_start_or_is_off(
+    variables: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    assert main(["providers"]) == EXIT_OK
+    out = capsys.readouterr().out
+    _, rows = _table(out)
+    for provider_id in ESCALATING_ENGINES:
+        assert rows[provider_id].endswith("  ready")
+    assert "Plain fetch only" not in out
+    assert out.rstrip().endswith("auth set PROVIDER")
+
+
 @pytest.mark.parametrize(
     ("variable", "value", "problem"),
     [

@@ -116,6 +116,11 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
 
     engine: ClassVar[HtmlEngine]
 
+    @property
+    def escalates_to_browser(self) -> bool:
+        """Whether the engine's blocked pages go to headless Chromium (``escalation``)."""
+        return self.engine.escalation is not None
+
     async def prepare(self, flow: Flow) -> None:
         """Note the time, and make the setup step within its share of it."""
         budget = flow.context.transport.timeout_seconds

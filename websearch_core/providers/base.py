@@ -79,6 +79,11 @@ class SearchProvider(abc.ABC):
         """Whether an explicit selection may use it (default: same as the auto chain)."""
         return self.is_available(context)
 
+    @property
+    def escalates_to_browser(self) -> bool:
+        """Whether a page it is blocked on is fetched again in headless Chromium."""
+        return False
+
     def require_api_key(self, context: ProviderContext) -> str:
         """The key, or the spec's ``credentials not found`` error naming the variables."""
         key = self.api_key(context)
