@@ -1,7 +1,8 @@
-"""Keep credentials out of everything a model, a log or a store can see.
+r"""Keep credentials out of everything a model, a log or a store can see.
 
 Upstreams echo keys back in more shapes than the one we sent: lower-cased, URL-encoded,
-inside a ``Basic`` header (base64 of ``user:password``), or cut short (``sk-abcdef12...``).
+inside a ``Basic`` header (base64 of ``user:password``), cut short (``sk-abcdef12...``), or
+escaped as in a JSON string of an error body (``sk-ab\/cd``).
 A :class:`Redactor` is built once per set of secrets and replaces every such shape with
 ``***``, matching case-insensitively.
 
@@ -13,6 +14,7 @@ Example:
 
 import base64
 import functools
+import json
 import re
 from collections.abc import Iterable
 from urllib.parse import quote, quote_plus, unquote, urlsplit
@@ -43,11 +45,32 @@ curly quote and dash, which start with e2)."""
 def _variants(secret: str) -> set[str]:
     """The shapes an upstream may echo ``secret`` in."""
     raw = secret.encode("utf-8")
-    shapes = {secret, quote(secret, safe=""), quote_plus(secret)}
+    shapes = {secret, quote(secret, safe=""), quote_plus(secret), *_json_shapes(secret)}
     for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
         text = encoded.decode("ascii")
         shapes.update({text, text.rstrip("=")})
     return {shape for shape in shapes if len(shape) >= MIN_SECRET_LENGTH}
+
+
+def _json_shapes(secret: str) -> set[str]:
+    r"""``secret`` as the inside of a JSON string, in the forms encoders write error bodies in.
+
+    Python's own (``"`` and ``\`` escaped, non-ASCII as ``\uXXXX``), the same with ``/``
+    written ``\/`` (PHP's ``json_encode``, and several Java and Ruby encoders), and every
+    character as ``\uXXXX`` (an encoder that escapes all it can). The mask matches hex
+    digits in either case, as it matches every shape.
+
+    Example:
+        >>> sorted(_json_shapes("a/b"))
+        ['\\u0061\\u002f\\u0062', 'a/b', 'a\\/b']
+    """
+    written = json.dumps(secret)[1:-1]
+    units = secret.encode("utf-16-be", "surrogatepass")
+    every = "".join(
+        f"\\u{int.from_bytes(units[index : index + 2], 'big'):04x}"
+        for index in range(0, len(units), 2)
+    )
+    return {written, written.replace("/", "\\/"), every}
 
 
 def proxy_secrets(proxy_url: str) -> tuple[str, ...]:

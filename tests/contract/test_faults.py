@@ -8,6 +8,7 @@ time; rate-limit hints of any shape leave state that reads back; redirects never
 credentials off their origin; and no secret reaches text, metadata, errors or logs.
 """
 
+import json
 import logging
 import math
 import time
@@ -338,6 +339,35 @@ async def test_a_key_echoed_in_a_success_body_never_reaches_the_model_or_the_cac
     )
     assert secret.lower() not in seen.lower()
     assert secret[:12] not in seen
+
+
+async def test_a_key_echoed_json_escaped_in_an_error_body_is_masked_everywhere(
+    sim: Simulator, provider_id: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    secret = TOKEN if provider_id in OAUTH_ONLY else KEY
+    escaped = "".join(f"\\u{ord(char):04X}" for char in secret)  # every character escaped
+    body = json.dumps({"error": {"message": "invalid key"}}).replace("invalid key", escaped)
+    sim[provider_id].always(Fault.http(500, body, {"Content-Type": "application/json"}))
+    state_dir = tmp_path / "state"
+    async with contract_client(
+        sim, provider_id, tmp_path, state_backend="sqlite", state_dir=state_dir
+    ) as ws:
+        results = [await ws.run(QUERY, provider=provider_id) for _ in range(3)]
+        rows = await ws.provider_status()
+    stored = b"".join(path.read_bytes() for path in state_dir.rglob("*") if path.is_file())
+    seen = "\n".join(
+        [
+            *(result.text for result in results),
+            *(result.response.model_dump_json() for result in results),
+            *(row.reason for row in rows),
+            *(record.getMessage() for record in caplog.records),
+            stored.decode("utf-8", "replace"),
+        ]
+    )
+    assert escaped.lower() not in seen.lower()
+    assert escaped[:48].lower() not in seen.lower()  # nor a long enough piece of it
+    assert secret.lower() not in seen.lower()
 
 
 @pytest.fixture

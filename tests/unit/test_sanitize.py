@@ -1,6 +1,7 @@
 """What the core does to every response: caps, clean text, clean URLs, masked secrets."""
 
 import base64
+import json
 from urllib.parse import quote, quote_plus
 
 import pytest
@@ -140,6 +141,9 @@ def test_a_clean_response_is_returned_as_is() -> None:
         base64.urlsafe_b64encode(KEY.encode()).decode().rstrip("="),
         KEY[:8],
         KEY[:15] + "...",
+        json.dumps(KEY + "/+")[1:-1].replace("/", "\\/"),  # PHP's json_encode
+        "".join(f"\\u{ord(char):04X}" for char in KEY),  # every character escaped
+        "".join(f"\\u{ord(char):04x}" for char in KEY + " x"),
     ],
 )
 def test_every_shape_of_a_key_is_masked(shape: str) -> None:
