@@ -42,6 +42,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from .control_chars import safe_message
+
 __all__ = [
     "AllProvidersFailedError",
     "AuthorizationError",
@@ -81,6 +83,7 @@ class SearchProviderError(WebSearchError):
     """
 
     def __init__(self, provider: str, message: str, status: int | None = None) -> None:
+        message = safe_message(message)  # it may quote an upstream's body: escapes and all
         super().__init__(message)
         self.provider = provider
         self.message = message

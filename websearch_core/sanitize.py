@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
+from .control_chars import BIDI, CONTROL_IN_LINE, CONTROL_IN_TEXT, ESCAPE_SEQUENCE, SURROGATES
 from .models import SearchCitation, SearchParams, SearchResponse, SearchSource
 from .redaction import Redactor
 
@@ -48,22 +49,7 @@ MAX_CITATIONS = 100
 MAX_LIST_ITEMS = 20
 """Related questions and search queries kept."""
 
-# Terminal escape sequences first (CSI ``ESC [ ... final``, OSC ``ESC ] ... BEL|ST``, and
-# two-character escapes), so their parameters do not survive as text once ESC is gone.
-_ESCAPE_SEQUENCE = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, to BEL or ST
-    r"|\x1b[@-Z\\-_]"  # two-character escapes
-    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
-)
-_BIDI = "\u202a-\u202e\u2066-\u2069"
-_SURROGATES = "\ud800-\udfff"
-"""Lone surrogates: JSON may escape one (``"\\ud800"``) and ``json.loads`` decodes it, but
-no encoding can write it, so a terminal, the cache or a UTF-16 count would fail on it (a
-valid pair is decoded to one character and never appears here)."""
-_CONTROL_IN_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_BIDI}{_SURROGATES}]")
-_CONTROL_IN_TEXT = re.compile(f"[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f{_BIDI}{_SURROGATES}]")
-_URL_FORBIDDEN = re.compile(f"[\\x00-\\x20\\x7f-\\x9f{_BIDI}\\u200b-\\u200f\\ufeff{_SURROGATES}]")
+_URL_FORBIDDEN = re.compile(f"[\\x00-\\x20\\x7f-\\x9f{BIDI}\\u200b-\\u200f\\ufeff{SURROGATES}]")
 
 
 _USERINFO = re.compile(r"(?i)\b(https?://)[^\s/?#@\[\]]+@")
@@ -97,8 +83,8 @@ def clean_text(text: str, *, multiline: bool = False) -> str:
     if not text:
         return text
     if "\x1b" in text or "\x9b" in text:
-        text = _ESCAPE_SEQUENCE.sub("", text)
-    pattern = _CONTROL_IN_TEXT if multiline else _CONTROL_IN_LINE
+        text = ESCAPE_SEQUENCE.sub("", text)
+    pattern = CONTROL_IN_TEXT if multiline else CONTROL_IN_LINE
     text = pattern.sub("", text)
     if "@" in text:  # credentials in a link (``https://user:pw@host``) never reach a model
         text = _USERINFO.sub(r"\1", text)
@@ -224,9 +210,9 @@ def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool
             blocks.append(citation.cited_text)
     line_text = " ".join(lines)
     block_text = " ".join(blocks)
-    if not line_text.isprintable() and _CONTROL_IN_LINE.search(line_text):
+    if not line_text.isprintable() and CONTROL_IN_LINE.search(line_text):
         return True
-    if not _printable_block(block_text) and _CONTROL_IN_TEXT.search(block_text):
+    if not _printable_block(block_text) and CONTROL_IN_TEXT.search(block_text):
         return True
     text = f"{line_text} {block_text}"
     if "@" in text and _ANY_USERINFO.search(text):

@@ -370,6 +370,38 @@ async def test_a_key_echoed_json_escaped_in_an_error_body_is_masked_everywhere(
     assert secret.lower() not in seen.lower()
 
 
+HOSTILE_ERROR_BODY = "\x1b]0;pwned\x07\x1b[2J\u202eevil\x00\x08\x08 error\r\n\tline two\x9b1m"
+"""An error body that would retitle and clear a terminal and reverse the text after it."""
+
+
+async def test_an_error_body_reaches_no_terminal_escape_or_control_anywhere(
+    sim: Simulator, provider_id: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    sim[provider_id].always(Fault.http(500, HOSTILE_ERROR_BODY))
+    state_dir = tmp_path / "state"
+    async with contract_client(
+        sim, provider_id, tmp_path, state_backend="sqlite", state_dir=state_dir
+    ) as ws:
+        results = [await ws.run(QUERY, provider=provider_id) for _ in range(3)]
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider=provider_id, use_cache=False)
+        rows = await ws.provider_status()
+    texts = [
+        *(result.text for result in results),
+        *(attempt.detail or "" for result in results for attempt in result.response.attempts),
+        str(caught.value),
+        *(failure.message for failure in caught.value.failures),
+        *(row.reason for row in rows),
+        *(record.getMessage() for record in caplog.records),
+    ]
+    for text in texts:  # line feeds and tabs may stay (a quoted body keeps its lines)
+        assert text.replace("\n", "").replace("\t", "").isprintable(), repr(text)
+        assert "\u202e" not in text and "pwned" not in text, repr(text)
+    if "evil" in results[0].text:  # an API quotes the body: its words, its lines
+        assert "evil error\n\tline two" in results[0].text
+
+
 @pytest.fixture
 async def foreign() -> AsyncIterator[tuple[str, list[web.Request]]]:
     """A server on another origin that records what reaches it."""

@@ -14,11 +14,10 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
+from websearch_core.control_chars import CONTROL_IN_LINE, CONTROL_IN_TEXT
 from websearch_core.models import SearchCitation, SearchResponse, SearchSource
 from websearch_core.redaction import Redactor
 from websearch_core.sanitize import (
-    _CONTROL_IN_LINE,
-    _CONTROL_IN_TEXT,
     _PLAIN_URLS,
     _URL_FORBIDDEN,
     _all_plain,
@@ -204,9 +203,9 @@ def test_every_character_the_control_patterns_remove_is_unprintable() -> None:
     are the only unprintable characters a block may keep, and its quick test drops them."""
     for code in range(sys.maxunicode + 1):
         char = chr(code)
-        if _CONTROL_IN_LINE.match(char):
+        if CONTROL_IN_LINE.match(char):
             assert not char.isprintable(), hex(code)
-        if _CONTROL_IN_TEXT.match(char):
+        if CONTROL_IN_TEXT.match(char):
             assert not char.isprintable() and char not in "\n\t\r", hex(code)
 
 

@@ -15,6 +15,7 @@ embedded in the URL (they are stripped before a URL is quoted).
 from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
+from ..control_chars import safe_message
 from ..errors import WebSearchError
 
 __all__ = [
@@ -61,7 +62,7 @@ class FetchError(WebSearchError):
 
     def __init__(self, url: str, reason: str) -> None:
         self.url = safe_url(url)
-        self.reason = reason
+        self.reason = safe_message(reason)  # it may quote a page or a browser: no escapes
         super().__init__(f"cannot fetch {self.url}: {reason}")
 
 

@@ -1,0 +1,62 @@
+r"""Characters upstream text may not carry to a terminal, a log, a model or the state store.
+
+One definition for two users: :mod:`websearch_core.sanitize` cleans what a provider
+answered, and :class:`~websearch_core.errors.SearchProviderError` cleans the words it is
+made with, which often quote an upstream's error body (``Brave API error (500): <body>``).
+A body that holds ``ESC ] 0 ; title BEL`` or ``ESC [ 2 J`` would otherwise retitle or clear
+the terminal of whoever reads the error, and a U+202E override would reverse what follows.
+
+Example:
+    >>> safe_message("API error (500): \x1b]0;pwned\x07{\r\n  \"error\": \"bad\u202e\"\r\n}\x1b[2J")
+    'API error (500): {\n  "error": "bad"\n}'
+"""
+
+import re
+
+__all__ = [
+    "BIDI",
+    "CONTROL_IN_LINE",
+    "CONTROL_IN_TEXT",
+    "ESCAPE_SEQUENCE",
+    "SURROGATES",
+    "safe_message",
+]
+
+ESCAPE_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, to BEL or ST
+    r"|\x1b[@-Z\\-_]"  # two-character escapes
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+)
+"""Terminal escape sequences (CSI ``ESC [ ... final``, OSC ``ESC ] ... BEL|ST``, and
+two-character escapes): removed whole before their ``ESC``, so their parameters do not
+survive as text."""
+BIDI = "\u202a-\u202e\u2066-\u2069"
+"""Bidirectional embeddings, overrides and isolates, as a character-class range."""
+SURROGATES = "\ud800-\udfff"
+"""Lone surrogates: JSON may escape one (``"\\ud800"``) and ``json.loads`` decodes it, but
+no encoding can write it, so a terminal, the cache or a UTF-16 count would fail on it (a
+valid pair is decoded to one character and never appears here)."""
+CONTROL_IN_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{BIDI}{SURROGATES}]")
+"""What a one-line text (a title) may not hold."""
+CONTROL_IN_TEXT = re.compile(f"[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f{BIDI}{SURROGATES}]")
+"""What a text of several lines (a snippet, an answer) may not hold: line feeds, carriage
+returns and tabs stay."""
+_UNSAFE_IN_MESSAGE = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{BIDI}{SURROGATES}]")
+"""What an error message may not hold: every control but the line feed and the tab."""
+_CARRIAGE_RETURN = re.compile("\r\n?")
+
+
+def safe_message(text: str) -> str:
+    """``text`` with no terminal escape, control character or bidi override left.
+
+    Line feeds and tabs stay (a quoted JSON body keeps its lines); a carriage return,
+    which would let the rest of a line overwrite its start on a terminal, becomes a line
+    feed. Text that needs none of it (every message this package writes itself) is
+    returned as it is.
+    """
+    if _UNSAFE_IN_MESSAGE.search(text) is None:
+        return text
+    if "\x1b" in text or "\x9b" in text:
+        text = ESCAPE_SEQUENCE.sub("", text)
+    return CONTROL_IN_TEXT.sub("", _CARRIAGE_RETURN.sub("\n", text))
