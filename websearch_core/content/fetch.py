@@ -33,6 +33,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import aiohttp
 
 from ..connection_causes import connection_cause, navigation_cause
+from ..deadline import format_seconds
 from .decode import decode_html
 from .documents import pdf_content, text_content
 from .errors import (
@@ -223,7 +224,8 @@ class PageFetcher:
             async with asyncio.timeout(remaining):
                 return await self._fetch(url)
         except TimeoutError:
-            raise FetchTimeoutError(url, f"no content within the {deadline:g} s deadline") from None
+            message = f"no content within the {format_seconds(deadline)} s deadline"
+            raise FetchTimeoutError(url, message) from None
 
     async def fetch_many(
         self,

@@ -192,10 +192,11 @@ class ChainRunner:
                 outcome.failures.append((provider, error))
                 detail = format_provider_failure(error, provider.info.label)
                 outcome.attempts.append(_failed(provider, error, elapsed, detail))
+                status = getattr(error, "status", None)
                 logger.warning(
-                    "web search provider %s failed (%s): %s",
+                    "web search provider %s failed%s: %s",
                     provider_id,
-                    getattr(error, "status", None),
+                    "" if status is None else f" ({status})",
                     detail,
                     exc_info=not isinstance(error, SearchProviderError | ConfigurationError),
                 )
