@@ -16,7 +16,7 @@ proxy or carry the whole URL.
 
 import re
 
-__all__ = ["connection_cause", "navigation_cause"]
+__all__ = ["connection_cause", "navigation_cause", "protocol_fault", "undecodable_encoding"]
 
 NAME_NOT_RESOLVED = "the host name could not be resolved"
 CERTIFICATE_REFUSED = "its TLS certificate was not accepted"
@@ -47,6 +47,10 @@ _CHROMIUM_NET_ERRORS: tuple[tuple[str, str], ...] = (
 )
 """Chromium's network error codes (``net/base/net_error_list.h``) by name or name prefix."""
 _NET_ERROR = re.compile(r"\bnet::(ERR_[A-Z0-9_]+)")
+_CONTENT_ENCODING = re.compile(r"content-encoding: ([A-Za-z0-9._-]+)", re.IGNORECASE)
+_QUOTED_BYTES = re.compile(r":?\s*b['\"].*")
+"""Where aiohttp's parser starts quoting the bytes it refused (``Bad status line: b'...'``)."""
+PROTOCOL_FAULT_LIMIT = 100
 
 
 def connection_cause(exc: BaseException) -> str:
@@ -102,3 +106,34 @@ def navigation_cause(message: str) -> str | None:
         if code.startswith(name):
             return f"{words} (net::{code})"
     return f"net::{code}"
+
+
+def undecodable_encoding(exc: BaseException) -> str | None:
+    """The ``Content-Encoding`` aiohttp could not decode, when that is what ``exc`` says.
+
+    aiohttp reports a body it cannot inflate as ``Can not decode content-encoding: gzip``
+    (a broken body), also for an encoding it has no decoder for (``zstandard``), which a
+    server sent unasked.
+
+    Example:
+        >>> undecodable_encoding(ValueError("Can not decode content-encoding: br"))
+        'br'
+    """
+    found = _CONTENT_ENCODING.search(str(exc))
+    return found.group(1) if found else None
+
+
+def protocol_fault(exc: BaseException) -> str:
+    r"""What aiohttp's HTTP parser refused in a response: the first line of its own words.
+
+    The bytes it quotes after them (which can be anything the server sent) and the URL
+    are left out.
+
+    Example:
+        >>> protocol_fault(ValueError("Bad status line:\n  Expected HTTP/:\n  b'HELLO'"))
+        'Bad status line'
+    """
+    message = str(getattr(exc, "message", "") or exc).strip()
+    first = message.splitlines()[0] if message else ""
+    first = _QUOTED_BYTES.sub("", first).rstrip(" :")
+    return first[:PROTOCOL_FAULT_LIMIT] or type(exc).__name__

@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from .connection_causes import connection_cause
+from .connection_causes import connection_cause, protocol_fault, undecodable_encoding
 from .deadline import format_seconds, remaining_budget
 from .errors import (
     AuthorizationError,
@@ -68,6 +68,9 @@ _EPOCH_THRESHOLD = 1_000_000_000.0
 _QUOTA_WINDOW = 86_400.0
 _WINDOW_LENGTH = re.compile(r"w=(\d+)")
 ERROR_BODY_LIMIT = 8 * 1024
+BAD_RESPONSE_STATUS = 502
+"""The status of a failure that is the upstream's reply itself (not HTTP, or a body that
+cannot be decoded), as a gateway would report it."""
 MAX_HINT_SECONDS = 31 * 86_400.0
 """The longest wait a rate-limit or quota hint can impose: a month, the longest quota window."""
 MAX_REDIRECTS = 5
@@ -589,11 +592,7 @@ class Transport:
                 has_body = form is not None or body_json is not None
                 if has_body or self._carries_credentials(headers):
                     raise SearchProviderError(
-                        provider,
-                        f"{label} redirected to another origin ({_host_of(target)}); not "
-                        f"followed, so credentials and the request body stay with "
-                        f"{_host_of(URL(url))}",
-                        response.status,
+                        provider, _cross_origin_message(label, URL(url), target), response.status
                     )
                 headers = {k: v for k, v in headers.items() if k.lower() not in CREDENTIAL_HEADERS}
             current = target
@@ -634,6 +633,14 @@ class Transport:
                 return ResponseTooLargeError(provider, f"{label} stream event {exc}", 500)
             return ProviderConnectionError(provider, f"{label} {exc}")
         host = urlsplit(url).netloc
+        if isinstance(exc, aiohttp.ClientPayloadError | aiohttp.ClientResponseError):
+            encoding = undecodable_encoding(exc)
+            if encoding is not None:
+                message = (
+                    f"{label} response could not be decoded ({host}): its Content-Encoding "
+                    f"{encoding} is broken or not supported"
+                )
+                return ProviderUnavailableError(provider, message, BAD_RESPONSE_STATUS)
         if isinstance(exc, aiohttp.ClientPayloadError):
             message = f"{label} connection closed before the response was complete ({host})"
             return ProviderConnectionError(provider, message)
@@ -642,6 +649,9 @@ class Transport:
             if isinstance(exc, aiohttp.ClientConnectorDNSError):
                 return HostNotFoundError(provider, message)
             return ProviderConnectionError(provider, message)
+        if isinstance(exc, aiohttp.ClientResponseError):  # aiohttp's parser refused the reply
+            message = f"{label} sent an invalid HTTP response ({host}): {protocol_fault(exc)}"
+            return ProviderUnavailableError(provider, message, BAD_RESPONSE_STATUS)
         detail = redact(str(exc), self._secrets)
         message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
         return ProviderUnavailableError(provider, message)
@@ -742,6 +752,25 @@ def _origin(url: "URL") -> tuple[str, str, int | None]:
 
 def _host_of(url: "URL") -> str:
     return url.raw_authority.rpartition("@")[2] or "?"
+
+
+def _cross_origin_message(label: str, asked: "URL", target: "URL") -> str:
+    """Why a redirect was not followed, naming both ends so that they read apart.
+
+    Hosts name them, unless the two share a host (a redirect from ``http`` to ``https``,
+    as gateways answer a base URL written with the wrong scheme): then the schemes are
+    spelled too, with the base URL that would work.
+    """
+    there, here = _host_of(target), _host_of(asked)
+    hint = ""
+    if there == here:
+        there, here = f"{target.scheme}://{there}", f"{asked.scheme}://{here}"
+        if (asked.scheme, target.scheme) == ("http", "https"):
+            hint = f"; if {there} is the service, configure the base URL with https"
+    return (
+        f"{label} redirected to another origin ({there}); not followed, so credentials "
+        f"and the request body stay with {here}{hint}"
+    )
 
 
 def _redirect_target(

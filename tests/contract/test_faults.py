@@ -233,6 +233,33 @@ async def test_a_truncated_body_is_a_connection_error(
     assert f"{label} connection closed before the response was complete" in failure.message
 
 
+async def test_a_reply_that_is_not_http_is_a_one_line_invalid_response(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    failure = await _failure(sim, provider_id, tmp_path, Fault.not_http(b"HELLO\x1b[2J\r\n\r\n"))
+    assert isinstance(failure, ProviderUnavailableError)
+    # A gateway's 502; the engines that may escalate wrap it in their 503 failure.
+    assert failure.status == (503 if provider_id in BROWSER_SEARCH_FAILED else 502)
+    host = urlsplit(sim[provider_id].base_url).netloc
+    prefix = BROWSER_SEARCH_FAILED.get(provider_id, "")
+    invalid = f"{prefix}{LABEL[provider_id]} sent an invalid HTTP response ({host}): Bad status"
+    assert failure.message == f"{invalid} line"
+    assert "\n" not in failure.message and "HELLO" not in failure.message
+
+
+async def test_a_body_that_does_not_decode_says_so(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    failure = await _failure(sim, provider_id, tmp_path, Fault.undecodable("gzip"))
+    assert isinstance(failure, ProviderUnavailableError)
+    assert failure.status == (503 if provider_id in BROWSER_SEARCH_FAILED else 502)
+    host = urlsplit(sim[provider_id].base_url).netloc
+    assert failure.message == (
+        f"{BROWSER_SEARCH_FAILED.get(provider_id, '')}{LABEL[provider_id]} response could not "
+        f"be decoded ({host}): its Content-Encoding gzip is broken or not supported"
+    )
+
+
 async def test_a_malformed_body_is_a_parse_error(
     sim: Simulator, provider_id: str, tmp_path: Path
 ) -> None:

@@ -139,6 +139,23 @@ async def test_credentials_never_follow_a_redirect_to_another_origin(
     assert servers.seen["other"] == []
 
 
+async def test_an_upgrade_to_https_on_the_same_host_names_both_schemes(
+    servers: Servers, transport: Transport
+) -> None:
+    # A gateway that answers a base URL written with http:// by sending it to https://.
+    secure = servers.home.replace("http://", "https://", 1)
+    servers.home_routes["/search"] = _redirect(f"{secure}/search", 301)
+    request = HttpRequest(method="GET", url=f"{servers.home}/search", headers={"x-api-key": KEY})
+    with pytest.raises(SearchProviderError) as caught:
+        await transport.send("p", "P", request)
+    assert caught.value.message == (
+        f"P redirected to another origin ({secure}); not followed, so credentials and the "
+        f"request body stay with {servers.home}; if {secure} is the service, configure the "
+        "base URL with https"
+    )
+    assert [path for _, path, _, _ in servers.seen["home"]] == ["/search"]
+
+
 async def test_a_key_hidden_in_an_ordinary_header_counts_as_a_credential(
     servers: Servers, transport: Transport
 ) -> None:

@@ -11,7 +11,9 @@ from typing import Literal
 
 __all__ = ["Fault", "FaultKind"]
 
-FaultKind = Literal["status", "hang", "reset", "truncate", "malformed", "challenge", "oversized"]
+FaultKind = Literal[
+    "status", "hang", "reset", "truncate", "malformed", "challenge", "oversized", "raw"
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -27,6 +29,7 @@ class Fault:
     headers: Mapping[str, str] = field(default_factory=dict)
     seconds: float = 0.0
     size: int = 0
+    raw: bytes = b""
 
     @classmethod
     def http(cls, status: int, body: str = "", headers: Mapping[str, str] | None = None) -> "Fault":
@@ -93,3 +96,14 @@ class Fault:
     def oversized(cls, size: int = 16 * 1024 * 1024) -> "Fault":
         """HTTP 200 with a body of ``size`` bytes."""
         return cls(kind="oversized", size=size)
+
+    @classmethod
+    def not_http(cls, data: bytes = b"HELLO WORLD\r\n\r\n") -> "Fault":
+        """Answer with ``data`` in place of an HTTP response (a bad status line), then close."""
+        return cls(kind="raw", raw=data)
+
+    @classmethod
+    def undecodable(cls, encoding: str = "gzip") -> "Fault":
+        """HTTP 200 whose body claims ``Content-Encoding: encoding`` but is not encoded so."""
+        headers = {"Content-Encoding": encoding, "Content-Type": "application/json"}
+        return cls(kind="status", status=200, body="{}" * 64, headers=headers)

@@ -358,6 +358,17 @@ async def _hang(simulated: SimulatedProvider, seconds: float) -> web.Response:
     return web.Response(status=504, text="hung")
 
 
+def _end_connection(request: web.Request, data: bytes | None) -> web.Response:
+    """Drop the connection (``None``), or write ``data`` as the whole reply and close it."""
+    if request.transport is not None:
+        if data is None:
+            request.transport.abort()
+        else:
+            request.transport.write(data)
+            request.transport.close()
+    return web.Response(status=500)  # never sent: the connection is gone
+
+
 async def _serve_fault(
     request: web.Request, simulated: SimulatedProvider, fault: Fault
 ) -> web.StreamResponse:
@@ -365,10 +376,8 @@ async def _serve_fault(
         return web.Response(status=fault.status, text=fault.body, headers=fault.headers)
     if fault.kind == "hang":
         return await _hang(simulated, fault.seconds)
-    if fault.kind == "reset":
-        if request.transport is not None:
-            request.transport.abort()
-        return web.Response(status=500)
+    if fault.kind == "reset" or fault.kind == "raw":
+        return _end_connection(request, fault.raw if fault.kind == "raw" else None)
     if fault.kind == "truncate":
         response = web.StreamResponse(status=200, headers={"Content-Length": "100000"})
         await response.prepare(request)
