@@ -24,6 +24,7 @@ from typing import Any
 import lxml.etree
 import lxml.html
 
+from .markup_guard import check_markup
 from .models import PageContent
 
 __all__ = ["extract_content", "html_to_markdown"]
@@ -73,6 +74,8 @@ def extract_content(html: str, url: str | None = None) -> PageContent:
     Raises:
         TypeError: ``html`` is not a ``str`` (decode bytes first: the charset is the
             fetcher's job, see :func:`websearch_core.content.decode_html`).
+        CrowdedMarkupError: An element has so many attributes that parsing the page
+            would take minutes (a ``ValueError``; see :mod:`.markup_guard`).
 
     Example:
         >>> page = extract_content(
@@ -85,6 +88,7 @@ def extract_content(html: str, url: str | None = None) -> PageContent:
     """
     if not isinstance(html, str):
         raise TypeError(f"extract_content needs the page as str, got {type(html).__name__}")
+    check_markup(html)  # before any parser: a crowded element would hold it for minutes
     tree = _parse(html)
     if tree is None:
         return PageContent(url=url)

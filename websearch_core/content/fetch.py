@@ -399,7 +399,10 @@ class PageFetcher:
             raise FetchFailedError(url, f"the headless browser failed{detail}") from error
         if status >= 400:
             return None
-        page = await asyncio.to_thread(extract_content, html, final_url)
+        try:
+            page = await asyncio.to_thread(extract_content, html, final_url)
+        except ValueError as error:  # the rendered page is no easier to read
+            raise FetchFailedError(final_url, str(error), status) from None
         return page.model_copy(update={"status": status, "fetched_with": "browser"})
 
     async def _render(self, browser: "HeadlessBrowser", url: str) -> tuple[str, str, int]:

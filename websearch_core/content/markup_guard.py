@@ -1,0 +1,83 @@
+"""Markup that would keep lxml busy for minutes, found before lxml sees it.
+
+libxml2's HTML parser checks each attribute of a start tag against every one before it,
+so an element with *n* distinct attributes costs n squared comparisons: 40,000
+attributes take about two seconds, 80,000 about eight, and the few megabytes a fetched page
+may hold fit hundreds of thousands (minutes, on a thread that cannot be stopped, while
+the call's deadline has long passed). No page of the annotated article set or of the
+engines' captures has an element with more than 49 attributes, so an element with
+:data:`MAX_ATTRIBUTES` or more is taken as hostile.
+
+The scan reads start tags as the HTML tokenizer does, so attributes cannot hide from it:
+a quoted value may hold ``>`` or ``<`` (``a0=">" a1=">" ...``), a quoted value may be
+followed by the next name without a space, ``/`` separates attributes like a space, and
+the text of ``<script>`` and ``<style>`` elements is skipped whole (it holds no tags, and
+code such as ``i<n ? a="x" : b="y"`` would otherwise read like attributes). It costs about
+as much as lxml's parse of the same page, so it guards the page fetcher, whose extraction
+costs some twenty times that, and not the engines' results pages, which come from the
+engines themselves.
+"""
+
+import re
+
+__all__ = ["MAX_ATTRIBUTES", "CrowdedMarkupError", "check_markup", "crowded_element"]
+
+MAX_ATTRIBUTES = 256
+"""Attributes on one element from which a page is refused (real pages stay under 50)."""
+
+_SEPARATORS = r"[\t\n\f\r /]*+"
+_NAME = r"[^\t\n\f\r />][^\t\n\f\r /=>]*+"
+_VALUE = r"(?>[\t\n\f\r ]*+=[\t\n\f\r ]*+(?>\"[^\"]*+\"?|'[^']*+'?|[^\t\n\f\r >]*+))?+"
+_ATTRIBUTE = f"(?>{_SEPARATORS}{_NAME}{_VALUE})"
+_SCAN = re.compile(
+    # A start tag with at least MAX_ATTRIBUTES attributes (each part possessive: no
+    # backtracking, so the scan stays linear whatever the markup).
+    rf"(?P<crowded><[A-Za-z][^\t\n\f\r />]*+{_ATTRIBUTE}{{{MAX_ATTRIBUTES}}})"
+    # Otherwise a script or style element, skipped to its end tag (or the end of the page).
+    rf"|<(?P<raw>script|style)(?![^\t\n\f\r />]){_ATTRIBUTE}*+{_SEPARATORS}>?"
+    rf".*?(?:</(?P=raw)(?=[\t\n\f\r />])|\Z)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def crowded_element(html: str) -> str | None:
+    """The start of the first element with :data:`MAX_ATTRIBUTES` or more attributes.
+
+    Args:
+        html: A decoded page.
+
+    Returns:
+        Its tag name (``<div``), or ``None`` when every element has fewer.
+
+    Example:
+        >>> crowded_element("<p class=x>" + "<script>i<n</script>")
+        >>> crowded_element("<div " + " ".join(f'a{i}=">"' for i in range(300)) + ">")
+        '<div'
+    """
+    for found in _SCAN.finditer(html):
+        crowded = found.group("crowded")
+        if crowded is not None:
+            return crowded.split(None, 1)[0][:40]
+    return None
+
+
+class CrowdedMarkupError(ValueError):
+    """A page holds an element with :data:`MAX_ATTRIBUTES` or more attributes; not parsed.
+
+    Args:
+        tag: The start of the element's tag (``<div``).
+    """
+
+    def __init__(self, tag: str) -> None:
+        super().__init__(
+            f"the page has an element ({tag}) with {MAX_ATTRIBUTES} or more attributes, which "
+            "would take minutes to parse; it was not read"
+        )
+        self.tag = tag
+
+
+def check_markup(html: str) -> None:
+    """Raise :class:`CrowdedMarkupError` for a page :func:`crowded_element` finds one in."""
+    tag = crowded_element(html)
+    if tag is not None:
+        raise CrowdedMarkupError(tag)
