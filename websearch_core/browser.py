@@ -253,6 +253,8 @@ class HeadlessBrowser:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._launch: asyncio.Task[_Running] | None = None
         self._running: _Running | None = None
+        self._late_contexts: set[asyncio.Task[None]] = set()
+        """Contexts a caller stopped waiting for while Chromium made them, being closed."""
 
     def __repr__(self) -> str:
         state = "running" if self._running is not None else "idle"
@@ -306,6 +308,7 @@ class HeadlessBrowser:
         self._loop = None
         self._launch = None
         self._running = None
+        self._late_contexts = set()  # they belonged to the old loop's browser
 
     async def _start(self) -> _Running:
         try:
@@ -356,17 +359,38 @@ class HeadlessBrowser:
             BrowserNotAvailableError: Playwright or Chromium is missing or does not start.
         """
         running = await self._ensure()
-        context = await running.browser.new_context(
-            user_agent=running.user_agent,
-            locale="en-US",
-            viewport={"width": 1366, "height": 768},
-        )
+        context = await self._new_context(running)
         try:
             await context.route("**/*", _route)
             page = await context.new_page()
             yield page
         finally:
             await _close_context(context)
+
+    async def _new_context(self, running: _Running) -> "BrowserContext":
+        """A fresh context; one still being made when its caller gives up is closed.
+
+        Playwright's driver makes the context whether or not anyone still waits for it, so
+        a timeout that lands while it is made would leave it open for the browser's life
+        (seen under load: a second context beside the next call's). Such contexts are
+        closed as they arrive, and the next context waits for that first.
+        """
+        if self._late_contexts:
+            await asyncio.wait(self._late_contexts, timeout=PAGE_CLOSE_SECONDS)
+        making = asyncio.ensure_future(
+            running.browser.new_context(
+                user_agent=running.user_agent,
+                locale="en-US",
+                viewport={"width": 1366, "height": 768},
+            )
+        )
+        try:
+            return await asyncio.shield(making)
+        except BaseException:
+            late = asyncio.ensure_future(_close_when_made(making))
+            self._late_contexts.add(late)
+            late.add_done_callback(self._late_contexts.discard)
+            raise
 
     async def fetch(
         self, url: str, *, timeout: float, options: "HeadlessOptions | None" = None
@@ -430,6 +454,16 @@ async def _route(route: "Route") -> None:
             await route.fallback()
     except Exception as error:  # the page may close while a request is in flight
         logger.debug("route handler: %s", _first_line(error))
+
+
+async def _close_when_made(making: "asyncio.Future[BrowserContext]") -> None:
+    """Close the context ``making`` gives, once it does (nothing if it fails)."""
+    try:
+        context = await making
+    except Exception as error:
+        logger.debug("a context nobody waited for was not made: %s", _first_line(error))
+        return
+    await _close_context(context)
 
 
 async def _close_context(context: "BrowserContext") -> None:

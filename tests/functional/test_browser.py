@@ -18,6 +18,7 @@ What is proven here:
 """
 
 import asyncio
+import contextlib
 import os
 import socket
 import subprocess
@@ -455,6 +456,22 @@ async def test_fetch_raises_its_own_timeout_and_closes_the_page(
     sim["google"].enqueue(Fault.hang(30))
     with pytest.raises(BrowserTimeoutError):
         await chromium.fetch(f"{sim['google'].base_url}/search?q=x", timeout=0.5)
+    async with chromium.page() as page:
+        browser = page.context.browser
+        assert browser is not None and len(browser.contexts) == 1  # only this one
+
+
+async def test_a_context_its_caller_stopped_waiting_for_is_closed(
+    chromium: HeadlessBrowser,
+) -> None:
+    async with chromium.page():
+        pass  # Chromium is running: the timeouts below land while a context is made
+    # Playwright's driver makes the context anyway, and nobody would close it.
+    for delay in (0.002 * 1.4**step for step in range(12)):  # 2 ms to 80 ms
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(delay), chromium.page():
+                await asyncio.sleep(1)
+    await asyncio.sleep(0.5)  # time for a context made after its caller left to arrive
     async with chromium.page() as page:
         browser = page.context.browser
         assert browser is not None and len(browser.contexts) == 1  # only this one
