@@ -136,6 +136,12 @@ async def test_broken_pdf_is_a_clear_failure(ws: WebSearch, server: PageServer) 
         await fetch(ws, server.url("/bad.pdf"))
 
 
+def test_a_fetch_error_quotes_no_terminal_escape() -> None:
+    error = FetchFailedError("https://a.example/p", "the browser said \x1b]0;pwned\x07no\x1b[2J\r")
+    assert error.reason == "the browser said no\n"
+    assert str(error) == "cannot fetch https://a.example/p: the browser said no\n"
+
+
 # --- the safety policy -----------------------------------------------------------------------
 
 

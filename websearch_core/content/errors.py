@@ -63,7 +63,7 @@ class FetchError(WebSearchError):
     def __init__(self, url: str, reason: str) -> None:
         self.url = safe_url(url)
         self.reason = safe_message(reason)  # it may quote a page or a browser: no escapes
-        super().__init__(f"cannot fetch {self.url}: {reason}")
+        super().__init__(f"cannot fetch {self.url}: {self.reason}")
 
 
 class FetchRefusedError(FetchError):
