@@ -641,6 +641,28 @@ def test_providers_reset_clears_a_mark(
     assert "Unknown search provider: bravo (known: " in capsys.readouterr().err
 
 
+def test_providers_shows_an_old_mark_without_its_terminal_escapes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from websearch_core.state.base import ProviderMark
+
+    async def mark_brave() -> None:  # as a version that stored the upstream's words raw did
+        async with WebSearch() as web_search:
+            store = await web_search.state()
+            reason = "Brave API error (500): \x1b]0;pwned\x07\x1b[2Jevil\u202e error"
+            mark = ProviderMark(kind="circuit_open", until=4102444800.0, reason=reason)
+            await store.set_mark("brave", mark)
+
+    monkeypatch.setenv("BRAVE_API_KEY", SECRET)
+    asyncio.run(mark_brave())
+    assert main(["providers"]) == EXIT_OK
+    row = _table(capsys.readouterr().out)[1]["brave"]
+    assert row.endswith("until 2100-01-01 00:00:00 UTC (Brave API error (500): evil error)")
+    assert asyncio.run(_core_status())["brave"].reason.endswith(
+        "(Brave API error (500): evil error)"
+    )
+
+
 @pytest.mark.parametrize(
     ("content", "problem"),
     [

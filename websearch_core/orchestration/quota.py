@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
+from ..control_chars import safe_message
 from ..errors import (
     AuthorizationError,
     ChallengeError,
@@ -234,4 +235,6 @@ def describe_mark(label: str, mark: ProviderMark) -> str:
         "unauthorized": "refused its credentials",
         "circuit_open": "is cooling down after repeated failures",
     }[mark.kind]
-    return f"{label} {what} until {until} ({mark.reason}); skipped without a request."
+    # A reason stored by an older version may still hold what an upstream wrote.
+    reason = safe_message(mark.reason)
+    return f"{label} {what} until {until} ({reason}); skipped without a request."
