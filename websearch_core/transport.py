@@ -68,7 +68,6 @@ _EPOCH_THRESHOLD = 1_000_000_000.0
 _QUOTA_WINDOW = 86_400.0
 _WINDOW_LENGTH = re.compile(r"w=(\d+)")
 ERROR_BODY_LIMIT = 8 * 1024
-HTML_INSTEAD_OF_JSON = "an HTML page: a captive portal, proxy or login page may be in the way"
 BAD_RESPONSE_STATUS = 502
 """The status of a failure that is the upstream's reply itself (not HTTP, or a body that
 cannot be decoded), as a gateway would report it."""
@@ -130,18 +129,11 @@ class HttpResponse:
         return self.body.decode("utf-8", errors="replace")
 
     def json(self, provider: str, label: str) -> Any:
-        """The body parsed as JSON, or :class:`ResponseParseError` naming the provider.
-
-        The error says when the body is an HTML page: what a captive portal, a proxy's
-        login or an error page in front of the API answers with a 200.
-        """
+        """The body parsed as JSON, or :class:`ResponseParseError` naming the provider."""
         try:
             return json_loads(self.body)
         except ValueError:
-            message = f"{label} API returned invalid JSON"
-            if self.body.lstrip()[:1] == b"<":
-                message += f" ({HTML_INSTEAD_OF_JSON})"
-            raise ResponseParseError(provider, message, 502) from None
+            raise ResponseParseError(provider, f"{label} API returned invalid JSON", 502) from None
 
     def header(self, name: str) -> str | None:
         """A header value by case-insensitive name."""

@@ -262,17 +262,6 @@ async def test_malformed_body(sim: Simulator) -> None:
     assert failure.message == "Brave API returned invalid JSON"
 
 
-async def test_an_html_page_in_place_of_json_is_named(sim: Simulator) -> None:
-    # What a captive portal or a proxy's login page answers, with a 200.
-    portal = "\n  <!DOCTYPE html><html><body><form action=/login>Sign in</form></body></html>"
-    failure = await _failure(sim, Fault.http(200, portal, {"Content-Type": "text/html"}))
-    assert isinstance(failure, ResponseParseError)
-    assert failure.message == (
-        "Brave API returned invalid JSON (an HTML page: a captive portal, proxy or login page "
-        "may be in the way)"
-    )
-
-
 async def test_a_body_nested_past_the_recursion_limit_is_invalid_json(sim: Simulator) -> None:
     # json.loads recurses per level: this used to escape as RecursionError and end the search.
     deep = "[" * 100_000 + "]" * 100_000
