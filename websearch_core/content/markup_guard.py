@@ -13,10 +13,10 @@ a quoted value may hold ``>`` or ``<`` (``a0=">" a1=">" ...``), a quoted value m
 followed by the next name without a space, ``/`` separates attributes like a space, and
 the text of ``<script>`` and ``<style>`` elements is skipped whole (it holds no tags, and
 code such as ``i<n ? a="x" : b="y"`` would otherwise read like attributes). It costs about
-as much as lxml's parse of the same page (1.1 ms for the annotated pages' 174 KB on
-average), so it guards the page fetcher, whose extraction costs some twenty-five times
-that, and not the engines' results pages, which come from the engines themselves and are
-parsed on the path ``benchmarks/bench_parsers.py`` holds to 1.5x lxml's parse.
+half as much as lxml's parse of the same page (0.5 ms a page on the annotated pages, 174 KB
+on average), so it guards the page fetcher, whose extraction costs some fifty times that,
+and not the engines' results pages: they come from the engines themselves, and are parsed
+on the path ``benchmarks/bench_parsers.py`` holds to 1.5x lxml's parse.
 """
 
 import re
@@ -30,15 +30,30 @@ _SEPARATORS = r"[\t\n\f\r /]*+"
 _NAME = r"[^\t\n\f\r />][^\t\n\f\r /=>]*+"
 _VALUE = r"(?>[\t\n\f\r ]*+=[\t\n\f\r ]*+(?>\"[^\"]*+\"?|'[^']*+'?|[^\t\n\f\r >]*+))?+"
 _ATTRIBUTE = f"(?>{_SEPARATORS}{_NAME}{_VALUE})"
-_SCAN = re.compile(
-    # A start tag with at least MAX_ATTRIBUTES attributes (each part possessive: no
-    # backtracking, so the scan stays linear whatever the markup).
-    rf"(?P<crowded><[A-Za-z][^\t\n\f\r />]*+{_ATTRIBUTE}{{{MAX_ATTRIBUTES}}})"
-    # Otherwise a script or style element, skipped to its end tag (or the end of the page)
-    # in runs of text without "<" (a lazy ".*?" tests the end tag at every character and
-    # made the scan twice as slow).
-    rf"|<(?P<raw>script|style)(?![^\t\n\f\r />]){_ATTRIBUTE}*+{_SEPARATORS}>?"
-    rf"[^<]*+(?:<(?!/(?P=raw)[\t\n\f\r />])[^<]*+)*+",
+_FEWER = f"{_ATTRIBUTE}{{0,{MAX_ATTRIBUTES - 1}}}+(?!{_ATTRIBUTE})"
+"""Fewer than MAX_ATTRIBUTES attributes, and all of them."""
+_TAG_NAME = r"[A-Za-z][^\t\n\f\r />]*+"
+
+
+def _raw_text(name: str) -> str:
+    """A ``name`` element with fewer attributes than the limit, and its text."""
+    return (
+        rf"<{name}(?![^\t\n\f\r />]){_FEWER}{_SEPARATORS}>?"
+        # Its text, in runs without "<", to the first "</name": where HTML5 ends it, or
+        # earlier (older libxml2 stops at the name alone), never later, so nothing lxml
+        # reads as markup is skipped. (No group and back-reference for the name: inside
+        # the possessive walk, CPython's re raises SystemError on one.)
+        rf"[^<]*+(?:<(?!/{name})[^<]*+)*+"
+    )
+
+
+_WALK = re.compile(
+    # One pass from the start, every part possessive: what it has read it never reads
+    # again (a search that restarts at each "<" reads "<a<a<a..." quadratically), and it
+    # stops at the first start tag with MAX_ATTRIBUTES or more attributes, if any.
+    rf"(?>[^<]++|<(?![A-Za-z])|{_raw_text('script')}|{_raw_text('style')}"
+    rf"|<{_TAG_NAME}{_FEWER})*+"
+    rf"(?P<crowded><{_TAG_NAME}){_ATTRIBUTE}{{{MAX_ATTRIBUTES}}}",
     re.IGNORECASE,
 )
 
@@ -57,11 +72,8 @@ def crowded_element(html: str) -> str | None:
         >>> crowded_element("<div " + " ".join(f'a{i}=">"' for i in range(300)) + ">")
         '<div'
     """
-    for found in _SCAN.finditer(html):
-        crowded = found.group("crowded")
-        if crowded is not None:
-            return crowded.split(None, 1)[0][:40]
-    return None
+    found = _WALK.match(html)  # anchored: one walk through the page, never a restart
+    return None if found is None else found.group("crowded")[:40]
 
 
 class CrowdedMarkupError(ValueError):
