@@ -136,6 +136,37 @@ async def test_broken_pdf_is_a_clear_failure(ws: WebSearch, server: PageServer) 
         await fetch(ws, server.url("/bad.pdf"))
 
 
+async def test_a_body_that_does_not_decode_says_so(ws: WebSearch, server: PageServer) -> None:
+    async def handler(_request: web.Request) -> web.Response:
+        headers = {"Content-Type": "text/html", "Content-Encoding": "gzip"}
+        return web.Response(body=b"<html>not gzip at all</html>", headers=headers)
+
+    server.route("/z", handler)
+    with pytest.raises(FetchFailedError) as caught:
+        await fetch(ws, server.url("/z"))
+    assert caught.value.reason == (
+        "the response could not be decoded: its Content-Encoding gzip is broken"
+    )
+
+
+async def test_a_reply_that_is_not_http_says_so_in_one_line(ws: WebSearch) -> None:
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HELLO\x1b[2J WORLD\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    listener = await asyncio.start_server(answer, "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
+    try:
+        with pytest.raises(FetchFailedError) as caught:
+            await fetch(ws, f"http://127.0.0.1:{port}/page")
+    finally:
+        listener.close()
+        await listener.wait_closed()
+    assert caught.value.reason == "the server sent an invalid HTTP response: Bad status line"
+
+
 def test_a_fetch_error_quotes_no_terminal_escape() -> None:
     error = FetchFailedError("https://a.example/p", "the browser said \x1b]0;pwned\x07no\x1b[2J\r")
     assert error.reason == "the browser said no\n"

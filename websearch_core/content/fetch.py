@@ -32,7 +32,12 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import aiohttp
 
-from ..connection_causes import connection_cause, navigation_cause
+from ..connection_causes import (
+    connection_cause,
+    navigation_cause,
+    protocol_fault,
+    undecodable_encoding,
+)
 from ..deadline import format_seconds
 from .decode import decode_html
 from .documents import pdf_content, text_content
@@ -500,10 +505,16 @@ def _words(page: PageContent) -> int:
 
 
 def _network_reason(error: BaseException) -> str:
+    """A failed download in words, as the provider transport words the same failures."""
+    encoding = undecodable_encoding(error)
+    if encoding is not None:
+        return f"the response could not be decoded: its Content-Encoding {encoding} is broken"
     if isinstance(error, aiohttp.ClientPayloadError):
         return "the body could not be read or decompressed"
     if isinstance(error, aiohttp.ClientConnectionError):
         return connection_cause(error)
+    if isinstance(error, aiohttp.ClientResponseError):  # aiohttp's parser refused the reply
+        return f"the server sent an invalid HTTP response: {protocol_fault(error)}"
     return f"the request failed ({_first_line(error)})"
 
 
