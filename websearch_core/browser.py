@@ -311,14 +311,14 @@ class HeadlessBrowser:
         self._late_contexts = set()  # they belonged to the old loop's browser
 
     async def _start(self) -> _Running:
-        try:
-            from playwright.async_api import async_playwright
-        except ImportError:
-            raise BrowserNotAvailableError(PLAYWRIGHT_MISSING) from None
         path = self.executable_path
-        missing = browser_unavailable_reason(path)
+        missing = browser_unavailable_reason(path)  # the checks the providers table makes
         if missing is not None:
             raise BrowserNotAvailableError(missing)
+        try:
+            from playwright.async_api import async_playwright
+        except ImportError:  # found, but it does not import
+            raise BrowserNotAvailableError(PLAYWRIGHT_MISSING) from None
         try:
             playwright = await async_playwright().start()
         except Exception as error:
