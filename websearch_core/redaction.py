@@ -19,7 +19,15 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
-__all__ = ["MASK", "Redactor", "proxy_secrets", "redact", "redactor_for"]
+__all__ = [
+    "MASK",
+    "Redactor",
+    "masked_password",
+    "proxy_secrets",
+    "redact",
+    "redactor_for",
+    "userinfo_secrets",
+]
 
 MASK = "***"
 MIN_SECRET_LENGTH = 4
@@ -75,12 +83,42 @@ def _json_shapes(secret: str) -> set[str]:
 
 def proxy_secrets(proxy_url: str) -> tuple[str, ...]:
     """The secrets in a proxy URL: the URL, its password and ``user:password`` (Basic)."""
-    parts = urlsplit(proxy_url)
-    secrets = [proxy_url]
-    if parts.password:
-        user, password = unquote(parts.username or ""), unquote(parts.password)
-        secrets += [password, f"{user}:{password}"]
-    return tuple(secrets)
+    return (proxy_url, *userinfo_secrets(proxy_url))
+
+
+def masked_password(url: str) -> str:
+    """``url`` with the password of its userinfo (``user:pw@``) shown as ``***``.
+
+    For a URL put on display (a ``repr``) rather than scanned for known secrets: the
+    password is found by position, so no list of secrets is needed.
+    """
+    scheme, separator, rest = url.partition("://")
+    authority_end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
+    userinfo, at, host = rest[:authority_end].rpartition("@")
+    if not (separator and at and ":" in userinfo):
+        return url
+    user = userinfo.partition(":")[0]
+    return f"{scheme}://{user}:{MASK}@{host}{rest[authority_end:]}"
+
+
+def userinfo_secrets(url: str) -> tuple[str, ...]:
+    """The password written in a URL and its ``user:password`` pair, both as sent and decoded.
+
+    A gateway's base URL or a SearXNG endpoint may carry Basic credentials
+    (``https://user:pw@host``); those must be masked like any key.
+    """
+    try:
+        parts = urlsplit(url)
+        raw_password = parts.password
+    except ValueError:
+        return ()
+    if not raw_password:
+        return ()
+    raw_user = parts.username or ""
+    user, password = unquote(raw_user), unquote(raw_password)
+    return tuple(
+        dict.fromkeys((password, f"{user}:{password}", raw_password, f"{raw_user}:{raw_password}"))
+    )
 
 
 class Redactor:

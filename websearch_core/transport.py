@@ -632,7 +632,7 @@ class Transport:
             if exc.too_large:
                 return ResponseTooLargeError(provider, f"{label} stream event {exc}", 500)
             return ProviderConnectionError(provider, f"{label} {exc}")
-        host = urlsplit(url).netloc
+        host = urlsplit(url).netloc.rpartition("@")[2] or "?"  # never the userinfo
         if isinstance(exc, aiohttp.ClientPayloadError | aiohttp.ClientResponseError):
             encoding = undecodable_encoding(exc)
             if encoding is not None:

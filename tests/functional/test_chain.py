@@ -1,6 +1,7 @@
 """The fallback chain end to end against the loopback simulator (spec §Flow, §Errors)."""
 
 import asyncio
+import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -194,6 +195,26 @@ async def test_secrets_never_reach_the_text_or_the_errors(sim: Simulator) -> Non
     dumped = result.response.model_dump_json() + result.text + repr(caught.value.failures)
     assert key not in dumped
     assert key not in repr(ws) and key not in repr(ws.credentials)
+
+
+async def test_a_password_written_in_a_base_url_is_never_shown(sim: Simulator) -> None:
+    password = "gateway-pass-0123456789"
+    sim["brave"].always(Fault.http(500, body=f"denied: admin:{password} ({password})"))
+    with socket.socket() as sock:  # a port nothing listens on: the connection error names it
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    echoing = sim.base_urls()["brave"].replace("http://", f"http://admin:{password}@")
+    refused = f"http://admin:{password}@127.0.0.1:{closed}"
+    texts = []
+    for base_url in (echoing, refused):
+        base_urls = {**sim.base_urls(), "brave": base_url}
+        async with _client(sim, base_urls=base_urls) as ws:
+            result = await ws.run("q", provider="brave")
+        assert result.error is not None
+        texts.append(result.text + result.response.model_dump_json())
+    assert "denied: *** (***)" in texts[0]
+    assert f"Brave connection failed (127.0.0.1:{closed}): could not connect" in texts[1]
+    assert not any(password in text or "admin:" in text for text in texts)
 
 
 async def test_a_key_exported_after_a_search_is_masked_in_the_next(

@@ -16,7 +16,7 @@ from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderErr
 from ..filters import apply_plan, plan_filters
 from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
-from ..redaction import Redactor, proxy_secrets, redactor_for
+from ..redaction import Redactor, proxy_secrets, redactor_for, userinfo_secrets
 from ..sanitize import clean_response, source_cap
 
 __all__ = [
@@ -32,7 +32,11 @@ HARD_STOP_GRACE_SECONDS = 0.1
 
 
 def context_secrets(context: ProviderContext) -> tuple[str, ...]:
-    """Every credential value this call could have used: keys, tokens, passwords, proxy."""
+    """Every credential value this call could have used.
+
+    Keys, tokens, SearXNG's passwords, the proxy's, and passwords written into a base URL
+    or the SearXNG endpoint (``https://user:pw@gateway``).
+    """
     searxng = context.settings.searxng
     revealed: list[str] = [
         secret.get_secret_value()
@@ -44,6 +48,9 @@ def context_secrets(context: ProviderContext) -> tuple[str, ...]:
         revealed.append(f"{user}:{searxng.basic_password.get_secret_value()}")
     if context.settings.proxy is not None:
         revealed.extend(proxy_secrets(context.settings.proxy.get_secret_value()))
+    for url in (searxng.endpoint, *context.settings.base_urls.values()):
+        if url is not None and "@" in url:
+            revealed.extend(userinfo_secrets(url))
     return (*context.credentials.secrets(), *revealed)
 
 
