@@ -33,8 +33,10 @@ The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import (
@@ -54,6 +56,7 @@ from .provider_ids import (
     unknown_ids_message,
     unknown_provider_message,
 )
+from .redaction import masked_password
 from .settings_limits import (
     DEFAULT_CONNECT_TIMEOUT_SECONDS,
     DEFAULT_DEADLINE_SECONDS,
@@ -181,7 +184,7 @@ def _split_ids(value: Any) -> Any:
 class SearxngSettings(BaseModel):
     """A self-hosted SearXNG instance and how to reach it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     endpoint: str | None = None
     token: SecretStr | None = None
@@ -198,6 +201,13 @@ class SearxngSettings(BaseModel):
         if value is not None and value not in (0, 1, 2):
             raise ValueError("searxng.safesearch must be 0 (off), 1 (moderate), or 2 (strict).")
         return value
+
+    def __repr_args__(self) -> Iterable[tuple[str | None, Any]]:
+        """The fields as pydantic shows them, a password written into the endpoint masked."""
+        for name, value in super().__repr_args__():
+            if name == "endpoint" and isinstance(value, str):
+                value = masked_password(value)
+            yield name, value
 
 
 class _SpecEnvSource(PydanticBaseSettingsSource):
@@ -235,7 +245,13 @@ class Settings(BaseSettings):
     """
 
     model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX, extra="forbid", frozen=True, env_nested_delimiter="__"
+        env_prefix=ENV_PREFIX,
+        extra="forbid",
+        frozen=True,
+        env_nested_delimiter="__",
+        # A refused value may be a URL with a password (redis_url, proxy, a base URL) or
+        # a key: pydantic's error would print it. Our messages name the setting instead.
+        hide_input_in_errors=True,
     )
 
     provider: str | None = None
@@ -360,7 +376,24 @@ class Settings(BaseSettings):
         if value and not value.startswith(_REDIS_SCHEMES):
             schemes = ", ".join(_REDIS_SCHEMES)
             raise ValueError(f"redis_url must start with one of {schemes}")
+        if value:
+            try:  # what the Redis client reads when it connects, checked where it is set
+                _ = urlsplit(value).port
+            except ValueError:
+                raise ValueError(
+                    "redis_url has an invalid host or port (a port is a number up to 65535; "
+                    "an IPv6 address goes in brackets)"
+                ) from None
         return value or None
+
+    def __repr_args__(self) -> Iterable[tuple[str | None, Any]]:
+        """The fields as pydantic shows them, passwords written into URLs masked."""
+        for name, value in super().__repr_args__():
+            if name == "redis_url" and isinstance(value, str):
+                value = masked_password(value)
+            elif name == "base_urls" and isinstance(value, dict):
+                value = {pid: masked_password(url) for pid, url in value.items()}
+            yield name, value
 
     @field_validator("base_urls")
     @classmethod

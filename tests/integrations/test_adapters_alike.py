@@ -127,6 +127,12 @@ async def test_a_bad_config_file_is_named_in_one_line(
             "WEBSEARCH_REDIS_URL: redis_url must start with one of redis://, rediss://, unix://",
         ),
         (
+            "WEBSEARCH_REDIS_URL",
+            "redis://:hunter2@cache.internal:63 79/0",
+            "WEBSEARCH_REDIS_URL: redis_url has an invalid host or port (a port is a number up "
+            "to 65535; an IPv6 address goes in brackets)",
+        ),
+        (
             "WEBSEARCH_EXCLUDE",
             "altavista",
             "WEBSEARCH_EXCLUDE: unknown provider id altavista (known: perplexity",

@@ -744,6 +744,12 @@ def test_an_unreadable_config_file_exits_2_naming_it(
             "WEBSEARCH_REDIS_URL: redis_url must start with one of redis://, rediss://, unix://",
         ),
         (
+            "WEBSEARCH_REDIS_URL",
+            "redis://:hunter2@cache.internal:63 79/0",
+            "WEBSEARCH_REDIS_URL: redis_url has an invalid host or port (a port is a number up "
+            "to 65535; an IPv6 address goes in brackets)",
+        ),
+        (
             "WEBSEARCH_SEARXNG__SAFESEARCH",
             "7",
             "WEBSEARCH_SEARXNG__SAFESEARCH: searxng.safesearch must be 0 (off), 1 (moderate), "

@@ -114,6 +114,31 @@ def test_a_bad_base_url_names_its_variable_or_file_entry_not_its_value(
     assert "hunter2" not in str(from_env.value) + str(from_file.value)
 
 
+def test_passwords_in_urls_stay_out_of_reprs_and_validation_errors() -> None:
+    settings = Settings(
+        redis_url="redis://cache:hunter2@redis.internal:6379/0",
+        base_urls={"brave": "https://gw:hunter2@gateway.internal/brave"},
+        searxng={"endpoint": "https://me:hunter2@searx.internal/"},
+    )
+    assert "hunter2" not in repr(settings)
+    assert "redis_url='redis://cache:***@redis.internal:6379/0'" in repr(settings)
+    assert "'brave': 'https://gw:***@gateway.internal/brave'" in repr(settings)
+    assert "endpoint='https://me:***@searx.internal/'" in repr(settings)
+    assert settings.redis_url == "redis://cache:hunter2@redis.internal:6379/0"  # the value itself
+    refused = [
+        {"redis_url": "http://:hunter2@redis.internal:6379/0"},
+        {"redis_url": "redis://:hunter2@redis.internal:notaport/0"},
+        {"redis_url": "redis://:hunter2@[::1/0"},
+        {"proxy": "socks5://user:hunter2@proxy.internal:1080"},
+        {"base_urls": {"brave": "ftp://user:hunter2@gateway.local"}},
+        {"searxng": {"endpoint": "https://me:hunter2@searx.internal/", "safesearch": 9}},
+    ]
+    for values in refused:
+        with pytest.raises(ValidationError) as caught:
+            Settings(**values)
+        assert "hunter2" not in str(caught.value), values
+
+
 def test_searxng_spec_env_names(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SEARXNG_ENDPOINT", "https://searx.example")
     monkeypatch.setenv("SEARXNG_TOKEN", "tok-123")
