@@ -17,7 +17,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -64,6 +64,11 @@ _T = TypeVar("_T")
 
 _QUOTA_BODY = re.compile(r"credits?\s*(?:exhausted|exceeded)|quota|insufficient", re.IGNORECASE)
 _PER_SECOND_BODY = re.compile(r"per[\s-]second|requests?\s*/\s*s(?:ec(?:ond)?)?\b", re.IGNORECASE)
+_PER_MINUTE_BODY = re.compile(r"per[\s-]minute|requests?\s*/\s*min(?:ute)?\b", re.IGNORECASE)
+_QUOTA_CURRENT = re.compile(r"quota_current\W{0,3}(\d+)", re.IGNORECASE)
+_QUOTA_LIMIT = re.compile(r"quota_limit\W{0,3}(\d+)", re.IGNORECASE)
+"""Brave's error ``meta`` (``"quota_current":15, "quota_limit":2000``): how much of the
+month's quota is used, which a per-second 429 carries too."""
 _EPOCH_THRESHOLD = 1_000_000_000.0
 _QUOTA_WINDOW = 86_400.0
 _WINDOW_LENGTH = re.compile(r"w=(\d+)")
@@ -228,7 +233,10 @@ def classify_http_error(provider: str, status: int, body: str) -> SearchProvider
     if status == 401:
         return AuthorizationError(provider, f"{provider}: 401 unauthorized", status)
     if _QUOTA_BODY.search(body):
-        return QuotaExhaustedError(provider, f"{provider}: credits exhausted", status)
+        message = f"{provider}: credits exhausted"
+        if status >= 500:  # "insufficient capacity": the server's trouble, not a spent quota
+            return ProviderUnavailableError(provider, message, status)
+        return QuotaExhaustedError(provider, message, status)
     if status == 402:
         return QuotaExhaustedError(provider, f"{provider}: 402 credits exhausted", status)
     if status == 403:
@@ -262,6 +270,14 @@ def raise_for_status(provider: str, response: HttpResponse, fallback_message: st
         _raise_for_rate_limit_headers(provider, response, fallback_message)
     classified = classify_http_error(provider, status, body)
     if classified is not None:
+        if status == 429 and isinstance(classified, QuotaExhaustedError):
+            wait = _short_limit_wait(response, body)
+            if wait is not None:  # the spec's text, but a wait of seconds, not a month
+                raise RateLimitedError(provider, classified.message, status, retry_after=wait)
+            header_wait = parse_retry_after(response.header("Retry-After"))
+            if header_wait is not None:  # a spent quota that says when it comes back
+                reset_at = datetime.now(UTC) + timedelta(seconds=header_wait)
+                raise QuotaExhaustedError(provider, classified.message, status, reset_at=reset_at)
         raise classified
     if status == 429:
         retry_after = parse_retry_after(response.header("Retry-After"))
@@ -271,6 +287,28 @@ def raise_for_status(provider: str, response: HttpResponse, fallback_message: st
     if status >= 500:
         raise ProviderUnavailableError(provider, fallback_message, status)
     raise SearchProviderError(provider, fallback_message, status)
+
+
+def _short_limit_wait(response: HttpResponse, body: str) -> float | None:
+    """The wait of a 429 whose body names a quota although only a short limit was hit.
+
+    The reference's classifier reads any 429 mentioning "quota" as spent credits, which
+    would skip the provider until next month. Brave's per-second 429 carries its monthly
+    ``quota_current``/``quota_limit`` in every error (a gateway may strip its rate-limit
+    headers), and other services write "per-second quota". A ``Retry-After`` under an hour,
+    a quota not used up, or a per-second or per-minute wording makes it a rate limit.
+    """
+    header_wait = parse_retry_after(response.header("Retry-After"))
+    if header_wait is not None and header_wait < _QUOTA_WINDOW / 24:
+        return header_wait
+    current, limit = _QUOTA_CURRENT.search(body), _QUOTA_LIMIT.search(body)
+    if current is not None and limit is not None and int(current[1]) < int(limit[1]):
+        return header_wait if header_wait is not None else 1.0
+    if header_wait is None and _PER_SECOND_BODY.search(body):
+        return 1.0
+    if header_wait is None and _PER_MINUTE_BODY.search(body):
+        return 60.0
+    return None
 
 
 def _numbers(value: str | None) -> list[float]:

@@ -217,6 +217,25 @@ async def test_a_password_written_in_a_base_url_is_never_shown(sim: Simulator) -
     assert not any(password in text or "admin:" in text for text in texts)
 
 
+async def test_brave_s_per_second_429_is_waited_out_not_taken_for_a_spent_month(
+    sim: Simulator,
+) -> None:
+    # Brave's rate-limit body carries the month's quota numbers; its headers may be stripped
+    # by a gateway. The word "quota" alone must not put Brave away until next month.
+    body = (
+        '{"type":"ErrorResponse","error":{"code":"RATE_LIMITED","status":429,"meta":'
+        '{"rate_limit":1,"rate_current":1,"quota_limit":2000,"quota_current":15}}}'
+    )
+    sim["brave"].enqueue(Fault.http(429, body=body))
+    async with _client(sim, providers=("brave", "duckduckgo")) as ws:
+        first = await ws.run("first")
+        second = await ws.run("second")
+    attempts = [(a.provider, a.outcome) for a in first.response.attempts]
+    assert attempts == [("brave", "failed"), ("brave", "success")]  # waited, asked again
+    assert (first.response.provider, second.response.provider) == ("brave", "brave")
+    assert len(sim["brave"].requests) == 3  # the 429, its retry, the second search
+
+
 async def test_a_key_exported_after_a_search_is_masked_in_the_next(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:

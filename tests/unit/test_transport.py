@@ -79,6 +79,55 @@ def test_shared_classifier(
     assert error.status == status
 
 
+BRAVE_PER_SECOND_BODY = (
+    '{"type":"ErrorResponse","error":{"code":"RATE_LIMITED","status":429,"detail":"Request '
+    'rate limit exceeded for plan.","meta":{"plan":"Free","rate_limit":1,"rate_current":1,'
+    '"quota_limit":2000,"quota_current":15}}}'
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "wait"),
+    [
+        (BRAVE_PER_SECOND_BODY, {}, 1.0),  # the month's quota is far from used up
+        ('{"error": "Quota exceeded for this month"}', {"Retry-After": "1"}, 1.0),
+        ('{"error": "per-second quota reached"}', {}, 1.0),
+        ('{"error": "per-IP quota of 10 requests/minute"}', {}, 60.0),
+    ],
+)
+def test_a_quota_worded_429_that_is_a_short_limit_waits_seconds(
+    body: str, headers: dict[str, str], wait: float
+) -> None:
+    response = HttpResponse(status=429, body=body.encode(), headers=headers)
+    with pytest.raises(RateLimitedError) as caught:
+        raise_for_status("brave", response, "Brave API error (429)")
+    assert caught.value.message == "brave: credits exhausted"  # the reference's text
+    assert (caught.value.status, caught.value.retry_after) == (429, wait)
+
+
+def test_a_spent_quota_429_keeps_its_reset_when_it_says_one() -> None:
+    spent = BRAVE_PER_SECOND_BODY.replace('"quota_current":15', '"quota_current":2000')
+    for body, headers in ((spent, {}), ('{"error": "Quota exceeded"}', {"Retry-After": "7200"})):
+        response = HttpResponse(status=429, body=body.encode(), headers=headers)
+        with pytest.raises(QuotaExhaustedError) as caught:
+            raise_for_status("brave", response, "Brave API error (429)")
+        assert caught.value.message == "brave: credits exhausted"
+        if headers:
+            assert caught.value.reset_at is not None
+            left = (caught.value.reset_at - datetime.now(UTC)).total_seconds()
+            assert 7100 < left <= 7200
+        else:
+            assert caught.value.reset_at is None  # the month's end, as before
+
+
+def test_a_quota_worded_5xx_is_the_server_s_trouble_not_a_spent_quota() -> None:
+    body = b'{"error":"insufficient capacity, try again shortly"}'
+    with pytest.raises(ProviderUnavailableError) as caught:
+        raise_for_status("brave", HttpResponse(status=503, body=body), "Brave API error (503)")
+    assert not isinstance(caught.value, QuotaExhaustedError)
+    assert (caught.value.message, caught.value.status) == ("brave: credits exhausted", 503)
+
+
 def test_classifier_leaves_other_statuses_to_the_provider() -> None:
     assert classify_http_error("brave", 429, "slow down") is None
     assert classify_http_error("brave", 500, "oops") is None
