@@ -6,7 +6,7 @@ import pytest
 
 from tests.content._pages import f1, load_page, load_pages, precision_recall
 from websearch_core import extract_content as exported
-from websearch_core.content import PageContent, extract_content
+from websearch_core.content import PageContent, extract_content, html_to_markdown
 
 _PARA = "<p>" + "This paragraph carries the argument forward with words, commas, and detail. " * 4
 _PARA += "</p>"
@@ -150,3 +150,43 @@ def test_a_tiny_readability_container_yields_to_the_whole_page() -> None:
     content = extract_content(html)
     assert content.text.count("told at length") == 18
     assert len(content.text.split("\n\n")) == 6
+
+
+_XHTML = (
+    '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN"'
+    ' "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\n'
+    '<html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en" lang="en">'
+    "<head><title>An XHTML article</title></head>"
+    '<body><div id="content"><h1>An XHTML article</h1>'
+    + "".join(
+        f"<p>Paragraph {n} of an ordinary article, with enough words in it.</p>" for n in range(20)
+    )
+    + "</div></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        '<?xml version="1.0" encoding="UTF-8"?>\n',
+        "\ufeff <?xml version='1.0' encoding='iso-8859-1' standalone='no' ?>",
+    ],
+)
+def test_a_leading_xml_declaration_is_ignored_like_browsers_do(prefix: str) -> None:
+    # lxml refuses a str with an encoding declaration; the page used to extract to nothing.
+    plain = extract_content(_XHTML, url="https://example.org/x")
+    declared = extract_content(prefix + _XHTML, url="https://example.org/x")
+    assert plain.title == "An XHTML article"
+    assert plain.text.count("of an ordinary article") == 20
+    assert (declared.title, declared.text, declared.markdown, declared.language) == (
+        plain.title,
+        plain.text,
+        plain.markdown,
+        plain.language,
+    )
+
+
+def test_html_to_markdown_ignores_a_leading_xml_declaration() -> None:
+    fragment = "<html><body><p>Hello <b>there</b> friend.</p></body></html>"
+    declared = '<?xml version="1.0" encoding="UTF-8"?>\n' + fragment
+    assert html_to_markdown(declared) == html_to_markdown(fragment) == "Hello **there** friend."

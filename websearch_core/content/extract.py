@@ -38,6 +38,8 @@ _WORDS_SHARE = 0.3
 _WORD = re.compile(r"\w+")
 _LANG_TAG = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_XML_DECLARATION = re.compile(r"\A\ufeff?\s*<\?xml(?=\s)[^>]*>", re.IGNORECASE)
+"""An XHTML page's leading ``<?xml version="1.0" encoding="..."?>`` (after a BOM/spaces)."""
 _CONTAINERS = frozenset(
     {"div", "section", "article", "main", "body", "header", "footer", "aside", "figure", "span"}
 )
@@ -88,6 +90,7 @@ def extract_content(html: str, url: str | None = None) -> PageContent:
     """
     if not isinstance(html, str):
         raise TypeError(f"extract_content needs the page as str, got {type(html).__name__}")
+    html = _without_xml_declaration(html)
     check_markup(html)  # before any parser: a crowded element would hold it for minutes
     tree = _parse(html)
     if tree is None:
@@ -120,7 +123,21 @@ def html_to_markdown(html: str, url: str | None = None) -> str:
     Returns:
         The Markdown, or ``""`` when the markup holds no text.
     """
-    return _trafilatura_body(html, url, whole_page=False).markdown
+    return _trafilatura_body(_without_xml_declaration(html), url, whole_page=False).markdown
+
+
+def _without_xml_declaration(html: str) -> str:
+    """Drop a leading XML declaration, as browsers and readability do.
+
+    XHTML pages (served as ``text/html`` or ``application/xhtml+xml``) often start with
+    ``<?xml ... encoding="UTF-8"?>``. The page is already decoded, so the declaration says
+    nothing more, and lxml refuses a ``str`` carrying one ("Unicode strings with encoding
+    declaration are not supported"): left in, the page would extract to nothing. Stripped
+    here, before any parser, so that lxml, readability and trafilatura all read the same
+    markup.
+    """
+    match = _XML_DECLARATION.match(html)
+    return html[match.end() :] if match else html
 
 
 def _parse(html: str) -> lxml.html.HtmlElement | None:
@@ -129,8 +146,8 @@ def _parse(html: str) -> lxml.html.HtmlElement | None:
     try:
         return lxml.html.document_fromstring(html)
     except (lxml.etree.ParserError, ValueError):
-        # lxml refuses documents that are only comments/whitespace, or str with an XML
-        # encoding declaration: both hold no article anyway.
+        # lxml refuses documents that are only comments/whitespace: no article there. (A
+        # str with an XML encoding declaration is refused too: extract_content strips it.)
         return None
 
 
