@@ -44,7 +44,9 @@ def test_unknown_declared_charset_is_ignored_not_trusted() -> None:
     ("header", "expected"),
     [
         ("text/html; charset=UTF-8", "utf-8"),
-        ('text/html; charset="Shift_JIS"', "shift_jis"),
+        ('text/html; charset="Shift_JIS"', "cp932"),
+        ("text/html; charset=euc_kr", "cp949"),
+        ("text/html; charset=x-sjis", "cp932"),
         ("text/html; charset=latin1", "cp1252"),
         ("text/html", None),
         (None, None),
@@ -56,3 +58,40 @@ def test_declared_charset(header: str | None, expected: str | None) -> None:
 
 def test_invalid_bytes_become_replacement_characters() -> None:
     assert decode_html(b"<p>ok \xff\xfe\xfd</p>", "text/html; charset=utf-8").startswith("<p>ok ")
+
+
+@pytest.mark.parametrize(
+    ("label", "text", "written_in"),
+    [
+        ("Shift_JIS", "髙橋さん①㈱", "cp932"),
+        ("windows-31j", "髙橋さん①㈱", "cp932"),
+        ("gb2312", "朱镕基、王喆", "gb18030"),
+        ("x-gbk", "朱镕基、王喆", "gb18030"),
+        ("euc-kr", "똠방각하 뷁", "cp949"),
+        ("ks_c_5601-1987", "똠방각하 뷁", "cp949"),
+        ("iso-8859-9", "İstanbul’da “güzel” — şehir", "cp1254"),
+        ("latin5", "İstanbul’da “güzel” — şehir", "cp1254"),
+        ("tis-620", "ภาษาไทย “quoted” — dash", "cp874"),
+        ("big5", "香港增補字符集 㗎", "big5hkscs"),
+        ("us-ascii", "“quoted” café", "cp1252"),
+    ],
+)
+def test_legacy_labels_are_read_as_the_supersets_browsers_use(
+    label: str, text: str, written_in: str
+) -> None:
+    # What pages so labelled hold in practice: the vendor superset's extra characters.
+    page = f"<p>{text}</p>"
+    meta = f'<meta charset="{label}">{page}'.encode(written_in)
+    assert decode_html(meta).endswith(page)
+    assert decode_html(page.encode(written_in), f"text/html; charset={label}") == page
+
+
+@pytest.mark.parametrize("label", ["utf-16", "UTF-16LE", "utf-16be", "unicode"])
+def test_a_meta_declared_utf16_means_utf8(label: str) -> None:
+    page = f'<html><head><meta charset="{label}"></head><body><p>Café crème</p></body></html>'
+    assert decode_html(page.encode("utf-8")) == page
+
+
+def test_a_utf16_header_still_decodes_as_utf16() -> None:
+    page = "<p>Café crème</p>"
+    assert decode_html(page.encode("utf-16-le"), "text/html; charset=utf-16") == page
