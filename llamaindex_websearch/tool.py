@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
-from pydantic import ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
 from websearch_core.closing import AsyncClosing
@@ -42,12 +42,6 @@ TOOL_NAME = "web_search"
 
 class WebSearchArgs(ToolArguments):
     """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
-
-
-class _CheckedArgs(WebSearchArgs):
-    """The same arguments, with unknown ones refused (``provider`` is not the model's)."""
-
-    model_config = ConfigDict(extra="forbid")
 
 
 class WebSearchFunctionTool(FunctionTool, AsyncClosing):
@@ -130,7 +124,7 @@ def _checked_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[st
             if index >= len(_ARGUMENT_NAMES)
         }
         kwargs = {**positional, **extra, **kwargs}
-    _CheckedArgs.model_validate(kwargs)
+    WebSearchArgs.model_validate(kwargs)
     return kwargs
 
 

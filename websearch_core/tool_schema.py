@@ -6,7 +6,7 @@ becomes the schema's title), so a description or bound changed here changes ever
 adapter at once. Plain pydantic: no framework is imported.
 """
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .models import MAX_QUERY_LENGTH, Recency, SearchParams
 
@@ -14,7 +14,14 @@ __all__ = ["ToolArguments", "tool_search_params"]
 
 
 class ToolArguments(BaseModel):
-    """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
+    """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``).
+
+    Unknown arguments are refused, not dropped: a model that invents ``site`` or
+    ``date_after`` must hear that they do not exist (the query's ``site:`` and ``after:``
+    do that job), rather than read unfiltered results as filtered ones.
+    """
+
+    model_config = ConfigDict(extra="forbid")
 
     query: str = Field(
         min_length=1,

@@ -38,6 +38,9 @@ async def _both(args: dict[str, Any], **options: Any) -> tuple[ToolMessage, Any]
         ({"query": ""}, "query: String should have at least 1 character"),
         ({"query": "   "}, "query: "),
         ({"limit": 3}, "query: Field required"),
+        # Invented filters are refused in both, never dropped into an unfiltered search.
+        ({"query": "rust", "site": "docs.rs"}, "site: Extra inputs are not permitted"),
+        ({"query": "rust", "provider": "brave"}, "provider: Extra inputs are not permitted"),
     ],
 )
 async def test_invalid_arguments_give_the_same_error(
