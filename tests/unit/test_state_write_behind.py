@@ -355,6 +355,35 @@ def test_a_forked_child_never_writes_its_parents_pending_counts(
     assert observer.count() == 1
 
 
+_FORK_AND_USE = """
+import asyncio, os, sys, time
+from pathlib import Path
+from websearch_core.state import SQLiteStore, UsageWindow
+
+store = SQLiteStore(Path(sys.argv[1]))
+window = (UsageWindow("month:test", time.time() + 600),)
+asyncio.run(store.reserve_unless_marked("brave", window, time.time()))
+child = os.fork()
+if child == 0:  # gunicorn --preload, Celery prefork: the worker goes on with the store
+    for _ in range(3):
+        asyncio.run(store.reserve_unless_marked("brave", window, time.time()))
+    sys.exit(0)  # left open: the child's own counts are written at its exit
+_, status = os.waitpid(child, 0)
+assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+asyncio.run(store.reserve_unless_marked("brave", window, time.time()))
+asyncio.run(store.aclose())
+"""
+
+
+def test_a_forked_child_uses_the_store_on_threads_of_its_own(
+    path: Path, observer: Observer
+) -> None:
+    # The child's copy of the store's pool has no threads: without new ones, its first
+    # queued call (opening the connection) waited forever.
+    subprocess.run([sys.executable, "-c", _FORK_AND_USE, str(path)], check=True, timeout=60)
+    assert observer.count() == 5
+
+
 def test_pending_counts_refuse_a_reader_that_raced_a_flush() -> None:
     """A read of the file from before a flush plus the pending counts would miss a batch."""
     pending = PendingUsage()

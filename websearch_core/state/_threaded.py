@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import os
 import threading
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .base import StateStore, StateStoreError
 
@@ -37,11 +39,34 @@ class ThreadedStore(StateStore, Generic[_Client]):
     """
 
     def __init__(self, *, max_workers: int, thread_name_prefix: str) -> None:
-        self._executor = ThreadPoolExecutor(
-            max_workers=max_workers, thread_name_prefix=thread_name_prefix
-        )
+        self._max_workers = max_workers
+        self._thread_name_prefix = thread_name_prefix
+        self._executor = self._new_executor()
         self._closed = False
         self._close_lock = threading.Lock()
+        _OPEN_STORES.add(self)
+
+    def _new_executor(self) -> ThreadPoolExecutor:
+        return ThreadPoolExecutor(
+            max_workers=self._max_workers, thread_name_prefix=self._thread_name_prefix
+        )
+
+    def _after_fork_in_child(self) -> None:
+        """Start over in a forked child, whose copy of the pool has no threads.
+
+        ``fork()`` copies the pool but none of its threads, and the copy believes its
+        workers are idle: every call queued there would wait forever (gunicorn
+        ``--preload``, Celery's prefork workers and ``multiprocessing``'s default start
+        method on Linux all fork a process that may hold an open store). The child gets a
+        pool, locks (another thread may have held one at the fork) and whatever else
+        :meth:`_forget_parent_state` says of its own.
+        """
+        self._executor = self._new_executor()
+        self._close_lock = threading.Lock()
+        self._forget_parent_state()
+
+    def _forget_parent_state(self) -> None:
+        """Drop what belonged to the parent process (its connections, counts, timers)."""
 
     async def _run(self, func: Callable[[_Client], _T]) -> _T:
         if self._closed:
@@ -73,3 +98,15 @@ class ThreadedStore(StateStore, Generic[_Client]):
             await loop.run_in_executor(self._executor, self._release)
         finally:
             self._executor.shutdown(wait=False)
+
+
+_OPEN_STORES: weakref.WeakSet[ThreadedStore[Any]] = weakref.WeakSet()
+"""Every threaded store alive in this process, for the fork hook below."""
+
+
+def _restart_stores_in_child() -> None:
+    for store in list(_OPEN_STORES):
+        store._after_fork_in_child()
+
+
+os.register_at_fork(after_in_child=_restart_stores_in_child)

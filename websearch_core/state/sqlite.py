@@ -228,6 +228,30 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     def __repr__(self) -> str:
         return f"SQLiteStore({str(self._path)!r})"
 
+    def _forget_parent_state(self) -> None:
+        """In a forked child: new connections, locks and pending counts of its own.
+
+        SQLite forbids using a connection across ``fork()``, and closing one there could
+        touch the parent's locks and WAL, so the inherited handles are kept, unused, for
+        the child's life. The parent writes the counts it had pending itself; the child's
+        own get a finalizer of their own.
+        """
+        _INHERITED_HANDLES.extend(
+            handle for handle in (self._conn, self._inline, self._wal_index) if handle is not None
+        )
+        self._conn = self._inline = None
+        self._wal_index = None
+        self._seen = SeenRows()
+        self._inline_lock = threading.Lock()
+        self._inline_writes = 0
+        self._flush_timer = None
+        self._timer_lock = threading.Lock()
+        self._pending = PendingUsage()
+        self._orphan_flush.detach()
+        self._orphan_flush = weakref.finalize(
+            self, _flush_orphaned, self._path, self._busy_timeout, self._pending, os.getpid()
+        )
+
     @property
     def path(self) -> Path:
         """The database file."""
@@ -950,6 +974,10 @@ def _counts_writer(batch: Batch) -> Callable[[sqlite3.Connection], None]:
 
 def _nothing(conn: sqlite3.Connection) -> None:
     """A flush writes the pending counts and nothing else."""
+
+
+_INHERITED_HANDLES: list[object] = []
+"""A forked child's copies of its parent's SQLite handles: never used, never closed."""
 
 
 def _flush_orphaned(path: Path, busy_timeout: float, pending: PendingUsage, owner: int) -> None:
