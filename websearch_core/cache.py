@@ -7,12 +7,16 @@ provider fails a stale answer can be served, marked ``stale``, instead of an err
 
 import hashlib
 import json
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from .models import SearchParams, SearchResponse
 
-__all__ = ["cache_key", "dump_response", "load_response"]
+if TYPE_CHECKING:
+    from .settings import Settings
+
+__all__ = ["cache_key", "dump_response", "load_response", "settings_scope"]
 
 _KEY_VERSION = "v1"
 
@@ -31,6 +35,28 @@ def cache_key(params: SearchParams, scope: str) -> str:
     data["query"] = _normalise_query(params.query)
     payload = json.dumps({"v": _KEY_VERSION, "scope": scope, "params": data}, sort_keys=True)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def settings_scope(settings: "Settings") -> str:
+    """A digest of the settings that change what the providers answer, for the cache scope.
+
+    Two configurations sharing one state store must not serve each other's answers:
+    SearXNG's safesearch, language, categories, engines and endpoint, the Gemini model,
+    the base URLs, and the exclusions (which pick the Public Web aggregate's engines, where
+    the chain's provider ids say nothing) all change the results. Credentials are left
+    out: they change who pays, not what is found.
+    """
+    searxng = settings.searxng
+    values = {
+        "exclude": sorted(settings.exclude),
+        "gemini_model": settings.gemini_model,
+        "base_urls": dict(settings.base_urls),
+        "searxng": None
+        if searxng is None
+        else searxng.model_dump(mode="json", exclude={"token", "basic_username", "basic_password"}),
+    }
+    payload = json.dumps(values, sort_keys=True).encode("utf-8", "surrogatepass")
+    return hashlib.sha256(payload).hexdigest()[:16]
 
 
 def dump_response(response: SearchResponse) -> bytes:

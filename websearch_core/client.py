@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import SecretStr
 
-from .cache import cache_key, dump_response, load_response
+from .cache import cache_key, dump_response, load_response, settings_scope
 from .closing import AsyncClosing
 from .content.enrich import (
     DEFAULT_CONTENT_SOURCES,
@@ -123,6 +123,7 @@ class WebSearch(AsyncClosing):
         self._guard: _LoopGuard | None = None
         self._store: StateStore | None = None
         self._call_setup: CallSetup | None = None
+        self._kept_settings_scope: tuple[Settings, str] | None = None
         proxy = self.settings.proxy.get_secret_value() if self.settings.proxy else None
         self._owns_browser = browser is None
         if browser is None:
@@ -256,7 +257,8 @@ class WebSearch(AsyncClosing):
         store = setup.guarded(self._store if self._store is not None else await self.state())
         key: str | None = None
         if self.settings.cache and use_cache:
-            key = cache_key(params, ",".join(p.info.id for p in plan.providers))
+            providers = ",".join(p.info.id for p in plan.providers)
+            key = cache_key(params, f"{providers}|{self._settings_scope()}")
             hit = await self._from_cache(store, key, allow_stale=False)
             if hit is not None:
                 logger.info("web search served from cache (%s)", hit[0].provider)
@@ -278,6 +280,13 @@ class WebSearch(AsyncClosing):
                 keep_stale_for=self.settings.cache_stale_seconds,
             )
         return outcome, []
+
+    def _settings_scope(self) -> str:
+        """:func:`~websearch_core.cache.settings_scope` of the current settings, kept."""
+        kept = self._kept_settings_scope
+        if kept is None or kept[0] is not self.settings:
+            kept = self._kept_settings_scope = (self.settings, settings_scope(self.settings))
+        return kept[1]
 
     async def _serve_stale(self, store: StateStore, key: str, outcome: ChainOutcome) -> list[str]:
         """Answer a failed chain from an expired cache entry; the notes for the model."""
