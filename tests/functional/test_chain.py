@@ -236,6 +236,21 @@ async def test_brave_s_per_second_429_is_waited_out_not_taken_for_a_spent_month(
     assert len(sim["brave"].requests) == 3  # the 429, its retry, the second search
 
 
+async def test_a_call_cancelled_while_waiting_out_a_rate_limit_leaves_the_mark(
+    sim: Simulator,
+) -> None:
+    sim["brave"].enqueue(Fault.rate_limited(retry_after=2))
+    async with _client(sim, providers=("brave", "duckduckgo")) as ws:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(ws.run("first"), 0.5)  # gives up during the 2 s wait
+        second = await ws.run("second")
+    assert len(sim["brave"].requests) == 1  # not asked again before its Retry-After
+    assert [(a.provider, a.outcome) for a in second.response.attempts] == [
+        ("brave", "skipped"),
+        ("duckduckgo", "success"),
+    ]
+
+
 async def test_a_key_exported_after_a_search_is_masked_in_the_next(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -186,7 +186,13 @@ class ChainRunner:
                         "web search provider %s rate limited; retrying in %gs", provider_id, wait
                     )
                     _detach(error)
-                    await self.sleep(wait)
+                    try:
+                        await self.sleep(wait)
+                    except asyncio.CancelledError:
+                        # The caller gave up during the wait: leave the mark the wait
+                        # stood for, or the next call would ask the provider at once.
+                        await asyncio.shield(self.ledger.record_failure(provider_id, error))
+                        raise
                     continue
                 await self.ledger.record_failure(provider_id, error)
                 outcome.failures.append((provider, error))
