@@ -56,6 +56,7 @@ from .providers import PROVIDER_REGISTRY, get_provider
 from .settings import Settings
 from .settings_errors import configuration_errors
 from .status import PLAIN_ONLY, ProviderStatus, ResetOutcome, reset_state, state_problem
+from .tool_errors import validator_message
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]
 
@@ -508,7 +509,7 @@ def _describe_validation_error(error: ValidationError) -> str:
         field = ".".join(str(part) for part in detail["loc"]) or "input"
         option = _SEARCH_FLAGS.get(field)
         where = f"{field} ({option})" if option and option != field else field
-        lines.append(f"invalid {where}: {detail['msg']}")
+        lines.append(f"invalid {where}: {validator_message(detail['msg'])}")
     return "\n".join(lines) or f"invalid input: {error}"
 
 

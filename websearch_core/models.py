@@ -146,6 +146,17 @@ class SearchParams(_Frozen):
     def _date_order(self) -> "SearchParams":
         if self.date_after and self.date_before and self.date_after > self.date_before:
             raise ValueError("date_after must not be later than date_before")
+        lowered = self.query.lower()
+        if "after:" in lowered or "before:" in lowered:  # the query's directives count too
+            from .filters.merge import requested_filters
+
+            merged = requested_filters(self)
+            after, before = merged.date_after, merged.date_before
+            if after is not None and before is not None and after > before:
+                raise ValueError(
+                    f"query: after:{after.isoformat()} is later than before:"
+                    f"{before.isoformat()}, so no date is in the range"
+                )
         return self
 
     @property

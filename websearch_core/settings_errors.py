@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from .errors import ConfigurationError
 from .settings import BASE_URL_SUFFIX, ENV_PREFIX, Settings, default_config_file
+from .tool_errors import validator_message
 
 __all__ = ["configuration_errors", "describe_settings_error"]
 
@@ -63,7 +64,7 @@ def describe_settings_error(error: ValidationError, given: Mapping[str, str] | N
     for detail in error.errors():
         # A table's key is located as (table, key, "[key]"): the entry is what to name.
         location = tuple(str(part) for part in detail["loc"] if part != "[key]")
-        parts.append(f"{_source(location, given, config_file)}: {_problem(detail['msg'])}")
+        parts.append(f"{_source(location, given, config_file)}: {validator_message(detail['msg'])}")
     return "; ".join(parts) or str(error)
 
 
@@ -103,8 +104,3 @@ def _environment_names(location: Sequence[str]) -> list[str]:
         if field == "base_urls":
             names.append(f"{ENV_PREFIX}{rest[0]}{BASE_URL_SUFFIX}".upper())
     return names
-
-
-def _problem(message: str) -> str:
-    """Pydantic's message without the ``Value error, `` it puts before a validator's own."""
-    return message.removeprefix("Value error, ")

@@ -16,7 +16,12 @@ from pydantic import ValidationError
 
 from .errors import ConfigurationError
 
-__all__ = ["INVALID_ARGUMENTS_PREFIX", "configuration_error_text", "invalid_arguments_text"]
+__all__ = [
+    "INVALID_ARGUMENTS_PREFIX",
+    "configuration_error_text",
+    "invalid_arguments_text",
+    "validator_message",
+]
 
 INVALID_ARGUMENTS_PREFIX = "Error: invalid web_search arguments: "
 
@@ -37,12 +42,23 @@ def invalid_arguments_text(error: Exception) -> str:
         Error: invalid web_search arguments: limit: Input should be greater than or equal to 1
     """
     if isinstance(error, ValidationError):
-        fields = "; ".join(
-            f"{'.'.join(str(part) for part in detail['loc']) or 'input'}: {detail['msg']}"
-            for detail in error.errors()
-        )
-        return INVALID_ARGUMENTS_PREFIX + fields
+        return INVALID_ARGUMENTS_PREFIX + "; ".join(_problems(error))
     return f"{INVALID_ARGUMENTS_PREFIX}{error}"
+
+
+def validator_message(message: str) -> str:
+    """Pydantic's message without the ``Value error, `` it puts before a validator's own."""
+    return message.removeprefix("Value error, ")
+
+
+def _problems(error: ValidationError) -> list[str]:
+    """``<argument>: <what is wrong>`` per error; a check across arguments names its own."""
+    problems = []
+    for detail in error.errors():
+        where = ".".join(str(part) for part in detail["loc"])
+        message = validator_message(detail["msg"])
+        problems.append(f"{where}: {message}" if where else message)
+    return problems
 
 
 def configuration_error_text(error: ConfigurationError) -> str:

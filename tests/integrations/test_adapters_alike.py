@@ -40,6 +40,10 @@ async def _both(args: dict[str, Any], **options: Any) -> tuple[ToolMessage, Any]
         ({"limit": 3}, "query: Field required"),
         # Invented filters are refused in both, never dropped into an unfiltered search.
         ({"query": "rust", "site": "docs.rs"}, "site: Extra inputs are not permitted"),
+        (
+            {"query": "rust after:2026-02-01 before:2026-01-01"},
+            "query: after:2026-02-01 is later than before:2026-01-01, so no date is in the range",
+        ),
         ({"query": "rust", "provider": "brave"}, "provider: Extra inputs are not permitted"),
     ],
 )

@@ -57,6 +57,22 @@ def test_date_order_is_checked() -> None:
         SearchParams(query="q", date_after=date(2026, 2, 1), date_before=date(2026, 1, 1))
 
 
+@pytest.mark.parametrize(
+    ("query", "bounds"),
+    [
+        ("python after:2026-02-01 before:2026-01-01", {}),
+        ("python before:2026-01-01", {"date_after": date(2026, 2, 1)}),
+        ("python AFTER:2026-02-01", {"date_before": date(2026, 1, 1)}),
+    ],
+)
+def test_date_order_counts_the_query_s_directives(query: str, bounds: dict[str, date]) -> None:
+    # Sent on, Brave would get freshness=2026-02-01to2026-01-01; the model must hear why.
+    expected = "query: after:2026-02-01 is later than before:2026-01-01, so no date is in"
+    with pytest.raises(ValidationError, match=expected):
+        SearchParams(query=query, **bounds)
+    assert SearchParams(query="python after:2026-01-01 before:2026-02-01").query
+
+
 def test_domains_are_normalised() -> None:
     params = SearchParams(query="q", include_domains=("WWW.Example.COM", " docs.python.org "))
     assert params.include_domains == ("example.com", "docs.python.org")
