@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import threading
 import time
 import urllib.request
 from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
@@ -122,6 +123,9 @@ class WebSearch(AsyncClosing):
         self._session_loop: asyncio.AbstractEventLoop | None = None
         self._guard: _LoopGuard | None = None
         self._store: StateStore | None = None
+        self._lent_store: StateStore | None = None
+        """The store of the instance whose synchronous call built this one: never closed here."""
+        self._store_lock = threading.Lock()
         self._call_setup: CallSetup | None = None
         self._kept_settings_scope: tuple[Settings, str] | None = None
         proxy = self.settings.proxy.get_secret_value() if self.settings.proxy else None
@@ -148,9 +152,9 @@ class WebSearch(AsyncClosing):
             self._session = None
         if self._owns_browser:
             await self._browser.aclose()
-        if self._store is not None:
-            await self._store.aclose()
-            self._store = None
+        store, self._store = self._store, None
+        if store is not None and store is not self._lent_store:
+            await store.aclose()
         if guard is not None and guard.loop is asyncio.get_running_loop():
             await guard.generator.aclose()  # what it guarded is closed: let it go now
 
@@ -243,8 +247,9 @@ class WebSearch(AsyncClosing):
     async def state(self) -> StateStore:
         """The state store (opened on first use): cooldowns, budgets, usage, cache."""
         if self._store is None:
-            self._store = open_state_store(self.settings)
+            store = self._shared_store()
             await self._close_with_loop()
+            return store
         return self._store
 
     async def _execute(
@@ -562,7 +567,23 @@ class WebSearch(AsyncClosing):
             return await self.fetch_many(urls, **options)
 
     def _fresh(self) -> WebSearch:
-        return WebSearch(self.settings, api_keys=self._api_keys, oauth_refreshers=self._refreshers)
+        """The instance one synchronous call runs on (its own loop and HTTP session).
+
+        It borrows this instance's state store, so that cooldowns, the cache, the
+        in-process rate limits and a broken store's "warned once" outlive the call: with
+        ``state_backend="memory"`` each call used to start with no state at all, and a
+        locked SQLite file or a silent Redis cost every call its wait.
+        """
+        fresh = WebSearch(self.settings, api_keys=self._api_keys, oauth_refreshers=self._refreshers)
+        fresh._store = fresh._lent_store = self._shared_store()
+        return fresh
+
+    def _shared_store(self) -> StateStore:
+        """This instance's store, opened on first use; safe from several threads at once."""
+        with self._store_lock:
+            if self._store is None:
+                self._store = open_state_store(self.settings)
+            return self._store
 
     async def _search_and_close(
         self, params: SearchParams, use_cache: bool, content: Mapping[str, Any]
