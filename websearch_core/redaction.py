@@ -90,31 +90,34 @@ def masked_password(url: str) -> str:
     """``url`` with the password of its userinfo (``user:pw@``) shown as ``***``.
 
     For a URL put on display (a ``repr``) rather than scanned for known secrets: the
-    password is found by position, so no list of secrets is needed.
+    password is found by position, so no list of secrets is needed. Userinfo without a
+    password (``https://<token>@gateway``) is often a token and is masked whole.
     """
     scheme, separator, rest = url.partition("://")
     authority_end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
     userinfo, at, host = rest[:authority_end].rpartition("@")
-    if not (separator and at and ":" in userinfo):
+    if not (separator and at):
         return url
-    user = userinfo.partition(":")[0]
-    return f"{scheme}://{user}:{MASK}@{host}{rest[authority_end:]}"
+    user, colon, _ = userinfo.partition(":")
+    shown = f"{user}:{MASK}" if colon else MASK
+    return f"{scheme}://{shown}@{host}{rest[authority_end:]}"
 
 
 def userinfo_secrets(url: str) -> tuple[str, ...]:
     """The password written in a URL and its ``user:password`` pair, both as sent and decoded.
 
     A gateway's base URL or a SearXNG endpoint may carry Basic credentials
-    (``https://user:pw@host``); those must be masked like any key.
+    (``https://user:pw@host``); those must be masked like any key. A user name without a
+    password (``https://<token>@host``) is taken for a token.
     """
     try:
         parts = urlsplit(url)
         raw_password = parts.password
     except ValueError:
         return ()
-    if not raw_password:
-        return ()
     raw_user = parts.username or ""
+    if not raw_password:
+        return tuple(dict.fromkeys((unquote(raw_user), raw_user))) if raw_user else ()
     user, password = unquote(raw_user), unquote(raw_password)
     return tuple(
         dict.fromkeys((password, f"{user}:{password}", raw_password, f"{raw_user}:{raw_password}"))

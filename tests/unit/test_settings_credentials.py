@@ -125,6 +125,8 @@ def test_passwords_in_urls_stay_out_of_reprs_and_validation_errors() -> None:
     assert "'brave': 'https://gw:***@gateway.internal/brave'" in repr(settings)
     assert "endpoint='https://me:***@searx.internal/'" in repr(settings)
     assert settings.redis_url == "redis://cache:hunter2@redis.internal:6379/0"  # the value itself
+    token_only = Settings(base_urls={"brave": "https://hunter2-token@gateway.internal/"})
+    assert "'brave': 'https://***@gateway.internal/'" in repr(token_only)
     refused = [
         {"redis_url": "http://:hunter2@redis.internal:6379/0"},
         {"redis_url": "redis://:hunter2@redis.internal:notaport/0"},
