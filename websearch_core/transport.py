@@ -65,10 +65,11 @@ _T = TypeVar("_T")
 _QUOTA_BODY = re.compile(r"credits?\s*(?:exhausted|exceeded)|quota|insufficient", re.IGNORECASE)
 _PER_SECOND_BODY = re.compile(r"per[\s-]second|requests?\s*/\s*s(?:ec(?:ond)?)?\b", re.IGNORECASE)
 _PER_MINUTE_BODY = re.compile(r"per[\s-]minute|requests?\s*/\s*min(?:ute)?\b", re.IGNORECASE)
-_QUOTA_CURRENT = re.compile(r"quota_current\W{0,3}(\d+)", re.IGNORECASE)
-_QUOTA_LIMIT = re.compile(r"quota_limit\W{0,3}(\d+)", re.IGNORECASE)
+_QUOTA_CURRENT = re.compile(r"quota_current\W{0,3}(\d{1,18})\b", re.IGNORECASE)
+_QUOTA_LIMIT = re.compile(r"quota_limit\W{0,3}(\d{1,18})\b", re.IGNORECASE)
 """Brave's error ``meta`` (``"quota_current":15, "quota_limit":2000``): how much of the
-month's quota is used, which a per-second 429 carries too."""
+month's quota is used, which a per-second 429 carries too. At most 18 digits: ``int`` refuses
+a string of thousands, and no count is that long."""
 _EPOCH_THRESHOLD = 1_000_000_000.0
 _QUOTA_WINDOW = 86_400.0
 _WINDOW_LENGTH = re.compile(r"w=(\d+)")

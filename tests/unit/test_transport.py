@@ -120,6 +120,12 @@ def test_a_spent_quota_429_keeps_its_reset_when_it_says_one() -> None:
             assert caught.value.reset_at is None  # the month's end, as before
 
 
+def test_a_quota_429_with_absurd_numbers_is_still_a_spent_quota() -> None:
+    body = f'{{"meta":{{"quota_current":1,"quota_limit":{"9" * 5000}}}}}'.encode()
+    with pytest.raises(QuotaExhaustedError):
+        raise_for_status("brave", HttpResponse(status=429, body=body), "Brave API error (429)")
+
+
 def test_a_quota_worded_5xx_is_the_server_s_trouble_not_a_spent_quota() -> None:
     body = b'{"error":"insufficient capacity, try again shortly"}'
     with pytest.raises(ProviderUnavailableError) as caught:
