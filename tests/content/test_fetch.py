@@ -476,6 +476,21 @@ async def test_script_only_page_without_a_browser_keeps_the_plain_fetch(
     assert not missing.is_running
 
 
+async def test_a_script_only_page_left_unrendered_is_not_cached(server: PageServer) -> None:
+    # Cached, it would be served to the next call even when that one asks for the browser.
+    server.page("/app", SCRIPT_ONLY)
+    async with WebSearch(state_backend="memory") as ws:
+        options = {"allow_private_addresses": True, "use_browser": False}
+        first = await ws.fetch(server.url("/app"), **options)  # type: ignore[arg-type]
+        second = await ws.fetch(server.url("/app"), **options)  # type: ignore[arg-type]
+        server.page("/doc", ARTICLE)
+        article = await ws.fetch(server.url("/doc"), allow_private_addresses=True)
+        again = await ws.fetch(server.url("/doc"), allow_private_addresses=True)
+    assert (first.cached, second.cached, second.text) == (False, False, "")
+    assert server.hits["/app"] == 2
+    assert (article.cached, again.cached, server.hits["/doc"]) == (False, True, 1)
+
+
 async def test_blocked_answer_without_a_browser_is_the_error(server: PageServer) -> None:
     from websearch_core.browser import HeadlessBrowser
 

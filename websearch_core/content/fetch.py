@@ -287,7 +287,11 @@ class PageFetcher:
             page = await self._content(body)
             if _looks_script_only(body, page):
                 rendered = await self._rendered(url, reason="script-only page")
-                if rendered is not None and _words(rendered) > _words(page):
+                if rendered is None:
+                    # Not rendered (use_browser=False, no Chromium): not cached, or a call
+                    # that asks for the browser next would be served this empty page.
+                    return page
+                if _words(rendered) > _words(page):
                     page = rendered
         await self._cache_set(key, page)
         return page
