@@ -67,3 +67,25 @@ async def test_a_working_store_answers_through_the_wrapper() -> None:
     await inner.set_mark("brave", cooldown)
     marked = await store.reserve_unless_marked("brave", _windows(), now)
     assert (marked.granted, marked.mark) == (False, cooldown)
+
+
+class FullCacheStore(MemoryStore):
+    """A memory store that refuses cache writes, as Redis at ``maxmemory`` (noeviction) does."""
+
+    async def cache_set(
+        self, key: str, value: bytes, *, now: float, ttl: float, keep_stale_for: float
+    ) -> None:
+        raise StateStoreError("OOM command not allowed when used memory > 'maxmemory'")
+
+
+async def test_a_refused_cache_write_keeps_the_budgets(caplog: pytest.LogCaptureFixture) -> None:
+    store = FailSafeStore(FullCacheStore())
+    window = (UsageWindow("budget:test", time.time() + 600, limit=2),)
+    grants = []
+    for _ in range(3):
+        grants.append((await store.reserve_unless_marked("brave", window, time.time())).granted)
+        await store.cache_set("k", b"v", now=time.time(), ttl=60, keep_stale_for=60)
+    assert not store.degraded
+    assert grants == [True, True, False]  # the budget of two still holds
+    warnings = [r for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "result cache not written" in warnings[0].getMessage()

@@ -32,6 +32,7 @@ RETRY_AFTER: Final = 30.0
 # Per broken store (not per wrapper): when to try it again, and whether it was reported.
 _down_until: "weakref.WeakKeyDictionary[StateStore, float]" = weakref.WeakKeyDictionary()
 _warned: "weakref.WeakSet[StateStore]" = weakref.WeakSet()
+_cache_write_warned: "weakref.WeakSet[StateStore]" = weakref.WeakSet()
 
 
 class FailSafeStore(StateStore):
@@ -149,13 +150,23 @@ class FailSafeStore(StateStore):
     async def cache_set(
         self, key: str, value: bytes, *, now: float, ttl: float, keep_stale_for: float
     ) -> None:
-        """See :meth:`StateStore.cache_set`."""
-        await self._safe(
-            lambda: self.inner.cache_set(
-                key, value, now=now, ttl=ttl, keep_stale_for=keep_stale_for
-            ),
-            None,
-        )
+        """See :meth:`StateStore.cache_set`; a refused write costs the cache, nothing else.
+
+        A store that refuses writes of cache entries may still count and mark (a Redis at
+        ``maxmemory`` with ``noeviction`` refuses every write that grows it, and the cache
+        is what grows): taking the whole store for down would switch the budgets off with
+        the cache. A store that is really down has failed its reservation before this.
+        """
+        if self.degraded:
+            return
+        try:
+            await self.inner.cache_set(key, value, now=now, ttl=ttl, keep_stale_for=keep_stale_for)
+        except StateStoreError as exc:
+            if self.inner not in _cache_write_warned:
+                _cache_write_warned.add(self.inner)
+                logger.warning("web search result cache not written; searching on: %s", exc)
+            else:
+                logger.debug("web search result cache still not written: %s", exc)
 
     async def clear(self, provider: str) -> None:
         """See :meth:`StateStore.clear`."""
