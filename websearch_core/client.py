@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import threading
 import time
@@ -644,8 +645,40 @@ def _run_blocking(coroutine: Coroutine[Any, Any, _T]) -> _T:
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(coroutine)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+    return _run_on_worker_thread(coroutine)
+
+
+def _run_on_worker_thread(coroutine: Coroutine[Any, Any, _T]) -> _T:
+    """Run ``coroutine`` on a loop of its own in a worker thread, and wait for it.
+
+    For a synchronous call made where a loop already runs (a notebook cell). An interrupt
+    while waiting (Ctrl-C, Jupyter's stop button) cancels the work and is raised at once;
+    waiting for the search to end by itself could take the whole deadline. The worker
+    finishes its clean-up (closing what the call opened) on its own.
+    """
+    running: concurrent.futures.Future[asyncio.Task[_T]] = concurrent.futures.Future()
+
+    async def main() -> _T:
+        task: asyncio.Task[_T] = asyncio.ensure_future(coroutine)
+        running.set_result(task)
+        return await task
+
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    entry = main()
+    future = pool.submit(asyncio.run, entry)
+    try:
+        return future.result()
+    except BaseException:
+        if future.cancel():  # interrupted before the worker started: nothing ran
+            entry.close()
+            coroutine.close()
+        elif running.done():
+            task = running.result()
+            with contextlib.suppress(RuntimeError):  # its loop already ended
+                task.get_loop().call_soon_threadsafe(task.cancel)
+        raise
+    finally:
+        pool.shutdown(wait=False)
 
 
 class LoopBoundClient:

@@ -1,6 +1,8 @@
 """``run_sync`` and ``search_sync`` take the same per-call options as ``run`` and ``search``."""
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 
 from websearch_core import WebSearch
@@ -58,3 +60,41 @@ def test_sync_calls_share_one_memory_state(threaded_sim: Simulator) -> None:
     assert len(threaded_sim["brave"].requests) == 1
     assert len(threaded_sim["duckduckgo"].requests) == 2
     asyncio.run(client.aclose())
+
+
+_INTERRUPTED_CELL = """
+import asyncio, os, signal, threading, time
+from websearch_core import WebSearch
+from websearch_core.testing import Fault, Simulator
+
+with Simulator(["brave"]).running_in_thread() as sim:
+    sim["brave"].always(Fault.hang(30))
+    ws = WebSearch(sim.settings(deadline_seconds=20, timeout_seconds=20), api_keys=sim.api_keys())
+
+    async def notebook_cell():
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        started = time.monotonic()
+        try:
+            ws.run_sync("python")
+        except KeyboardInterrupt:
+            print(f"interrupted after {time.monotonic() - started:.1f}s", flush=True)
+
+    loop = asyncio.new_event_loop()  # as a notebook kernel runs a cell: no SIGINT handler
+    loop.run_until_complete(notebook_cell())
+    loop.close()
+"""
+
+
+def test_an_interrupt_stops_a_sync_call_made_inside_a_running_loop() -> None:
+    # The call runs on a worker thread's loop; waiting for it to end by itself took the
+    # whole deadline (20 s here) after Ctrl-C or a notebook's stop button.
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", _INTERRUPTED_CELL],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.startswith("interrupted after ")
+    assert float(done.stdout.split()[2].removesuffix("s")) < 10
+    assert done.stderr == ""
