@@ -26,6 +26,7 @@ import logging
 import threading
 import time
 import urllib.request
+import weakref
 from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -696,33 +697,53 @@ class LoopBoundClient:
     """
 
     def __init__(self) -> None:
-        self._client: WebSearch | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._base: WebSearch | None = None
+        """Serves synchronous calls and owns the state store every client here shares."""
+        self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, WebSearch] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._lock = threading.Lock()  # a tool may be called from several threads at once
 
     def get(self, build: Callable[[], WebSearch]) -> WebSearch:
-        """The current client, built with ``build`` on first use (or after :meth:`aclose`)."""
-        if self._client is None:
-            self._client = build()
-        return self._client
+        """The client for synchronous calls, built with ``build`` on first use."""
+        with self._lock:
+            return self._base_client(build)
+
+    def _base_client(self, build: Callable[[], WebSearch]) -> WebSearch:
+        if self._base is None:
+            self._base = build()
+        return self._base
 
     async def for_running_loop(self, build: Callable[[], WebSearch]) -> WebSearch:
-        """The client for the running loop: a new one when the last call ran on another.
+        """The client of the running loop, built on the loop's first call.
 
-        The client is closed when the running loop shuts down, or by :meth:`aclose`.
+        One per loop (two long-lived loops in two threads alternate without rebuilding),
+        each borrowing the one state store, so that cooldowns, the cache and rate limits
+        hold across loops (a second ``asyncio.run``) as across calls. A client is closed
+        when its loop shuts down, or by :meth:`aclose` on that loop.
         """
         loop = asyncio.get_running_loop()
-        if self._client is None or self._loop is not loop:
-            # A client of a finished loop was closed with it (or died with the loop).
-            self._client, self._loop = build(), loop
-        return self._client
+        with self._lock:
+            client = self._by_loop.get(loop)
+            if client is None:
+                store = self._base_client(build)._shared_store()
+                client = self._by_loop[loop] = build()
+                client._store = client._lent_store = store
+            return client
 
     async def aclose(self) -> None:
-        """Close the client built here, if any; the next use builds a new one.
+        """Close the clients built here and their store; the next use builds new ones.
 
-        A client opened on another loop (already finished) cannot be closed from this one
-        and is only forgotten; its own loop closed it on shutdown.
+        A client of another loop cannot be closed from this one and is only forgotten;
+        its own loop closes it on shutdown.
         """
-        client, loop = self._client, self._loop
-        self._client = self._loop = None
-        if client is not None and loop in (None, asyncio.get_running_loop()):
-            await client.aclose()
+        with self._lock:
+            base, self._base = self._base, None
+            clients = list(self._by_loop.items())
+            self._by_loop = weakref.WeakKeyDictionary()
+        running = asyncio.get_running_loop()
+        for loop, client in clients:
+            if loop is running:
+                await client.aclose()
+        if base is not None:
+            await base.aclose()

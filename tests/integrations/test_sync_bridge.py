@@ -98,3 +98,16 @@ def test_an_interrupt_stops_a_sync_call_made_inside_a_running_loop() -> None:
     assert done.stdout.startswith("interrupted after ")
     assert float(done.stdout.split()[2].removesuffix("s")) < 10
     assert done.stderr == ""
+
+
+def test_a_tool_keeps_one_state_across_loops_and_sync_calls(threaded_sim: Simulator) -> None:
+    from langchain_websearch import WebSearchTool
+
+    threaded_sim["brave"].always(Fault.rate_limited(retry_after=600))
+    tool = WebSearchTool(settings=threaded_sim.settings(), api_keys=threaded_sim.api_keys())
+    asyncio.run(tool.ainvoke({"query": "first"}))  # brave cools down; DuckDuckGo answers
+    asyncio.run(tool.ainvoke({"query": "second"}))  # a new loop: brave still cooling down
+    tool.invoke({"query": "second"})  # a sync call: served from the same cache
+    asyncio.run(tool.aclose())
+    assert len(threaded_sim["brave"].requests) == 1
+    assert len(threaded_sim["duckduckgo"].requests) == 2
