@@ -683,13 +683,14 @@ def _run_on_worker_thread(coroutine: Coroutine[Any, Any, _T]) -> _T:
 
 
 class LoopBoundClient:
-    """The lazily built :class:`WebSearch` of a tool adapter, rebuilt when the loop changes.
+    """The lazily built :class:`WebSearch` clients of a tool adapter: one per event loop.
 
-    An aiohttp session belongs to the event loop that opened it. A tool reused from a new
+    An aiohttp session belongs to the event loop that opened it. A tool used from a new
     loop (a second ``asyncio.run``, or LlamaIndex running sync calls on fresh loops) gets a
-    new client rather than one whose session died with the last loop; both framework
-    adapters need exactly this, so it lives here once. Synchronous calls run on their own
-    loop and session (:meth:`WebSearch.run_sync`), so :meth:`get` does not look at the loop.
+    client of that loop rather than one whose session died with the last loop; both
+    framework adapters need exactly this, so it lives here once. Synchronous calls run on
+    their own loop and session (:meth:`WebSearch.run_sync`), so :meth:`get` does not look
+    at the loop. Every client shares one state store.
 
     A tool is often used without ever being closed (one ``ainvoke`` in an ``asyncio.run``,
     a framework's test suite): the client closes what it opened when that loop shuts down,
