@@ -148,10 +148,14 @@ class SearchParams(_Frozen):
             raise ValueError("date_after must not be later than date_before")
         lowered = self.query.lower()
         if "after:" in lowered or "before:" in lowered:  # the query's directives count too
-            from .filters.merge import requested_filters
+            from .filters.query import tokenize  # a leaf module: no cycle back to this one
 
-            merged = requested_filters(self)
-            after, before = merged.date_after, merged.date_before
+            tokens = tokenize(self.query)
+            afters = [date.fromisoformat(t.value) for t in tokens if t.kind == "after"]
+            befores = [date.fromisoformat(t.value) for t in tokens if t.kind == "before"]
+            # Of two bounds the narrower wins, as the filters merge them.
+            after = max(filter(None, (self.date_after, *afters)), default=None)
+            before = min(filter(None, (self.date_before, *befores)), default=None)
             if after is not None and before is not None and after > before:
                 raise ValueError(
                     f"query: after:{after.isoformat()} is later than before:"
