@@ -148,14 +148,10 @@ class SearchParams(_Frozen):
             raise ValueError("date_after must not be later than date_before")
         lowered = self.query.lower()
         if "after:" in lowered or "before:" in lowered:  # the query's directives count too
-            from .filters.query import tokenize  # a leaf module: no cycle back to this one
+            from .filters.query import date_bounds, tokenize  # a leaf: no cycle back here
 
             tokens = tokenize(self.query)
-            afters = [date.fromisoformat(t.value) for t in tokens if t.kind == "after"]
-            befores = [date.fromisoformat(t.value) for t in tokens if t.kind == "before"]
-            # Of two bounds the narrower wins, as the filters merge them.
-            after = max(filter(None, (self.date_after, *afters)), default=None)
-            before = min(filter(None, (self.date_before, *befores)), default=None)
+            after, before = date_bounds(tokens, self.date_after, self.date_before)
             if after is not None and before is not None and after > before:
                 raise ValueError(
                     f"query: after:{after.isoformat()} is later than before:"

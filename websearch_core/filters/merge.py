@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ..models import FilterName, Recency, SearchParams
-from .query import Token, TokenKind, tokenize
+from .query import Token, TokenKind, date_bounds, tokenize
 
 __all__ = ["RequestedFilters", "requested_filters"]
 
@@ -59,12 +59,6 @@ class RequestedFilters:
         return bool(self.entries())
 
 
-def _narrower(first: date | None, second: date, *, later: bool) -> date:
-    if first is None:
-        return second
-    return max(first, second) if later else min(first, second)
-
-
 def requested_filters(params: SearchParams) -> RequestedFilters:
     """Merge the directives in ``params.query`` with ``params``' filter fields.
 
@@ -80,12 +74,7 @@ def requested_filters(params: SearchParams) -> RequestedFilters:
     def typed(kind: TokenKind) -> list[str]:
         return [token.value for token in tokens if token.kind == kind]
 
-    date_after = params.date_after
-    for value in typed("after"):
-        date_after = _narrower(date_after, date.fromisoformat(value), later=True)
-    date_before = params.date_before
-    for value in typed("before"):
-        date_before = _narrower(date_before, date.fromisoformat(value), later=False)
+    date_after, date_before = date_bounds(tokens, params.date_after, params.date_before)
     return RequestedFilters(
         tokens=tokens,
         include_domains=_unique((*params.include_domains, *typed("site"))),

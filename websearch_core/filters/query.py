@@ -13,7 +13,7 @@ from datetime import date
 from typing import Final, Literal
 from urllib.parse import urlsplit
 
-__all__ = ["Token", "TokenKind", "parse_date_value", "parse_domain", "tokenize"]
+__all__ = ["Token", "TokenKind", "date_bounds", "parse_date_value", "parse_domain", "tokenize"]
 
 TokenKind = Literal[
     "text", "or", "phrase", "exclude_term", "site", "exclude_site", "after", "before", "filetype"
@@ -136,3 +136,19 @@ def tokenize(query: str) -> tuple[Token, ...]:
         else:
             tokens.append(_word(match["word"]))
     return tuple(tokens)
+
+
+def date_bounds(
+    tokens: tuple[Token, ...], after: date | None, before: date | None
+) -> tuple[date | None, date | None]:
+    """The ``after:``/``before:`` directives merged with the given bounds: the narrower wins.
+
+    Both the caller and the model ask for the range, so each bound is the stricter of all
+    given: the latest ``after``, the earliest ``before``.
+    """
+    afters = [date.fromisoformat(t.value) for t in tokens if t.kind == "after"]
+    befores = [date.fromisoformat(t.value) for t in tokens if t.kind == "before"]
+    return (
+        max((*afters, *([after] if after else [])), default=None),
+        min((*befores, *([before] if before else [])), default=None),
+    )
