@@ -577,8 +577,12 @@ class WebSearch(AsyncClosing):
         locked SQLite file or a silent Redis cost every call its wait.
         """
         fresh = WebSearch(self.settings, api_keys=self._api_keys, oauth_refreshers=self._refreshers)
-        fresh._store = fresh._lent_store = self._shared_store()
-        return fresh
+        return self._lend_store(fresh)
+
+    def _lend_store(self, borrower: WebSearch) -> WebSearch:
+        """``borrower``, using this instance's store, which it will never close."""
+        borrower._store = borrower._lent_store = self._shared_store()
+        return borrower
 
     def _shared_store(self) -> StateStore:
         """This instance's store, opened on first use; safe from several threads at once."""
@@ -727,9 +731,8 @@ class LoopBoundClient:
         with self._lock:
             client = self._by_loop.get(loop)
             if client is None:
-                store = self._base_client(build)._shared_store()
-                client = self._by_loop[loop] = build()
-                client._store = client._lent_store = store
+                client = self._base_client(build)._lend_store(build())
+                self._by_loop[loop] = client
             return client
 
     async def aclose(self) -> None:

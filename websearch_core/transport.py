@@ -272,10 +272,10 @@ def raise_for_status(provider: str, response: HttpResponse, fallback_message: st
     classified = classify_http_error(provider, status, body)
     if classified is not None:
         if status == 429 and isinstance(classified, QuotaExhaustedError):
-            wait = _short_limit_wait(response, body)
+            header_wait = parse_retry_after(response.header("Retry-After"))
+            wait = _short_limit_wait(header_wait, body)
             if wait is not None:  # the spec's text, but a wait of seconds, not a month
                 raise RateLimitedError(provider, classified.message, status, retry_after=wait)
-            header_wait = parse_retry_after(response.header("Retry-After"))
             if header_wait is not None:  # a spent quota that says when it comes back
                 reset_at = datetime.now(UTC) + timedelta(seconds=header_wait)
                 raise QuotaExhaustedError(provider, classified.message, status, reset_at=reset_at)
@@ -290,7 +290,7 @@ def raise_for_status(provider: str, response: HttpResponse, fallback_message: st
     raise SearchProviderError(provider, fallback_message, status)
 
 
-def _short_limit_wait(response: HttpResponse, body: str) -> float | None:
+def _short_limit_wait(header_wait: float | None, body: str) -> float | None:
     """The wait of a 429 whose body names a quota although only a short limit was hit.
 
     The reference's classifier reads any 429 mentioning "quota" as spent credits, which
@@ -298,8 +298,11 @@ def _short_limit_wait(response: HttpResponse, body: str) -> float | None:
     ``quota_current``/``quota_limit`` in every error (a gateway may strip its rate-limit
     headers), and other services write "per-second quota". A ``Retry-After`` under an hour,
     a quota not used up, or a per-second or per-minute wording makes it a rate limit.
+
+    Args:
+        header_wait: The response's ``Retry-After`` in seconds, if it gave a usable one.
+        body: The head of the error body.
     """
-    header_wait = parse_retry_after(response.header("Retry-After"))
     if header_wait is not None and header_wait < _QUOTA_WINDOW / 24:
         return header_wait
     current, limit = _QUOTA_CURRENT.search(body), _QUOTA_LIMIT.search(body)
