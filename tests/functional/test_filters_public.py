@@ -51,3 +51,49 @@ async def test_each_engine_gets_the_site_and_the_merge_keeps_only_that_site(
         "github.com",
         ("query", "post"),
     )
+
+
+async def test_a_filter_only_some_engines_apply_is_reported_as_partly_ignored(
+    sim: Simulator,
+) -> None:
+    # Bing, Yahoo, Startpage, Ecosia and Mojeek take no language; DuckDuckGo and Google do.
+    async with WebSearch(sim.settings(exclude=UNSIMULATED)) as ws:
+        result = await ws.run("laravel", provider="public", language="de", use_cache=False)
+    assert result.error is None, result.error
+    (record,) = result.response.filters
+    assert (record.name, record.applied) == ("language", ("native", "ignored"))
+    assert "Filters not applied: language=de (some results unchecked)." in result.text
+
+
+async def test_a_filter_every_answering_engine_applies_stays_native(sim: Simulator) -> None:
+    # Only the engines that send the language upstream are asked.
+    takes_language = ("duckduckgo", "google")
+    others = tuple(eid for eid in ENGINES if eid not in takes_language)
+    async with WebSearch(sim.settings(exclude=UNSIMULATED + others)) as ws:
+        result = await ws.run("laravel", provider="public", language="de", use_cache=False)
+    assert result.error is None, result.error
+    (record,) = result.response.filters
+    assert (record.name, record.applied) == ("language", ("native",))
+    assert "Filters not applied" not in result.text
+
+
+async def test_a_filter_every_engine_ignored_is_ignored(sim: Simulator) -> None:
+    ignoring = ("bing", "mojeek")
+    others = tuple(eid for eid in ENGINES if eid not in ignoring)
+    async with WebSearch(sim.settings(exclude=UNSIMULATED + others)) as ws:
+        result = await ws.run("laravel", provider="public", language="de", use_cache=False)
+    assert result.error is None, result.error
+    (record,) = result.response.filters
+    assert (record.name, record.applied) == ("language", ("ignored",))
+    assert "Filters not applied: language=de." in result.text
+
+
+async def test_an_engine_that_found_nothing_does_not_weaken_the_record(sim: Simulator) -> None:
+    for eid in ENGINES:
+        if eid not in ("duckduckgo", "google"):
+            sim[eid].results = []
+    async with WebSearch(sim.settings(exclude=UNSIMULATED)) as ws:
+        result = await ws.run("laravel", provider="public", language="de", use_cache=False)
+    assert result.error is None, result.error
+    (record,) = result.response.filters
+    assert record.applied == ("native",)

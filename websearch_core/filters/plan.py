@@ -7,7 +7,7 @@ sent, so ``after:2025-01-01`` never becomes two keywords.
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
@@ -21,7 +21,14 @@ from .support import FilterSupport
 if TYPE_CHECKING:
     from ..providers.base import ProviderInfo
 
-__all__ = ["OVERFETCH_FACTOR", "FilterPlan", "apply_plan", "plan_filters", "ways_for"]
+__all__ = [
+    "OVERFETCH_FACTOR",
+    "FilterPlan",
+    "apply_plan",
+    "engines_record",
+    "plan_filters",
+    "ways_for",
+]
 
 OVERFETCH_FACTOR: Final = 3
 """How many times the caller's count to ask for when only a local check applies a filter,
@@ -39,6 +46,7 @@ _TOKEN_FILTER: Final[Mapping[str, FilterName]] = {
     "exclude_term": "exclude_terms",
     "filetype": "filetype",
 }
+_APPLYING_WAYS: Final[tuple[FilterWay, ...]] = ("native", "query", "post")
 _WRITTEN_FIELDS: Final[tuple[FilterName, ...]] = (
     "include_domains",
     "exclude_domains",
@@ -200,19 +208,59 @@ def apply_plan(
     if not plan.ways:
         return response
     checked = post_filter(response.sources, plan.wanted, plan.checks, now=now)
-    # A filter the provider had to drop (Brave's 422 on a language it does not take) is
-    # ignored, whatever the plan meant to do with it upstream.
-    dropped = {f.name for f in response.filters if "ignored" in f.applied}
+    # What the provider itself recorded: a filter it had to drop (Brave's 422 on a language
+    # it does not take) is ignored, whatever the plan meant to do with it upstream; one
+    # that only part of its results met (an aggregate's engine that ignored it) is partly so.
+    upstream = {f.name: f.applied for f in response.filters}
 
     def ways(name: FilterName) -> tuple[FilterWay, ...]:
-        if name in dropped:
+        recorded = upstream.get(name, ())
+        if recorded == ("ignored",):
             return ("ignored",)
-        if name in checked.unchecked:
-            return (*plan.ways[name], "ignored")
-        return plan.ways[name]
+        planned = plan.ways[name]
+        if ("ignored" in recorded or name in checked.unchecked) and "ignored" not in planned:
+            return (*planned, "ignored")
+        return planned
 
     record = tuple(
         AppliedFilter(name=name, value=value, applied=ways(name))
         for name, value in plan.wanted.entries()
     )
     return response.model_copy(update={"sources": checked.sources, "filters": record})
+
+
+def engines_record(records: Sequence[Sequence[AppliedFilter]]) -> tuple[AppliedFilter, ...]:
+    """One record for results merged from several engines' answers (the Public Web fan-out).
+
+    A filter every engine ignored is ignored; one that some engine ignored, or applied
+    with results it could not check, holds only for part of the merge: its record is
+    every way the engines used, then ``ignored`` (:func:`apply_plan` reads it as partly
+    applied). A filter every engine applied needs no record: the aggregate's plan holds.
+    Without this the aggregate would claim its own plan (``language: native``) for
+    results from engines that never saw the filter.
+
+    Args:
+        records: Each contributing engine's ``SearchResponse.filters``.
+
+    Example:
+        >>> engines_record([
+        ...     (AppliedFilter(name="language", value="de", applied=("native",)),),
+        ...     (AppliedFilter(name="language", value="de", applied=("ignored",)),),
+        ... ])[0].applied
+        ('native', 'ignored')
+    """
+    merged: dict[FilterName, tuple[str, list[tuple[FilterWay, ...]]]] = {}
+    for record in records:
+        for item in record:
+            merged.setdefault(item.name, (item.value, []))[1].append(item.applied)
+    result = []
+    for name, (value, applied) in merged.items():
+        if not any("ignored" in ways for ways in applied):
+            continue
+        used = {way for ways in applied for way in ways}
+        if len(applied) == len(records) and used == {"ignored"}:
+            partly: tuple[FilterWay, ...] = ()
+        else:
+            partly = tuple(way for way in _APPLYING_WAYS if way in used)
+        result.append(AppliedFilter(name=name, value=value, applied=(*partly, "ignored")))
+    return tuple(result)

@@ -31,6 +31,7 @@ from typing import Self
 from ..aggregate import EngineResult, merge_results
 from ..deadline import remaining_budget
 from ..errors import ProviderUnavailableError, SearchProviderError
+from ..filters.plan import engines_record
 from ..format import format_provider_failure
 from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
@@ -336,6 +337,9 @@ async def merged_search(
             f"{ALL_FAILED_PREFIX}{text}",
             info.id,
         )
+    answered = [outcome.response for outcome in outcomes if outcome.response is not None]
+    # Only engines whose results are in the merge decide how far a filter held.
+    contributing = [response for response in answered if response.sources] or answered
     results = [
         EngineResult(
             engine=outcome.engine.info.id,
@@ -347,5 +351,8 @@ async def merged_search(
     ]
     partial = any(outcome.response is None for outcome in outcomes)
     return SearchResponse(
-        provider=info.id, sources=tuple(merge_results(results, count)), partial=partial
+        provider=info.id,
+        sources=tuple(merge_results(results, count)),
+        partial=partial,
+        filters=engines_record([response.filters for response in contributing]),
     )
