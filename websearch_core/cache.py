@@ -21,15 +21,21 @@ __all__ = ["cache_key", "dump_response", "load_response", "settings_scope"]
 _KEY_VERSION = "v1"
 
 
+_OPERATOR_WORDS = frozenset({"OR", "AND", "NOT", "NEAR"})
+"""Words engines read as operators only in capitals: ``a OR b`` is not ``a or b``."""
+
+
 def _normalise_query(query: str) -> str:
-    return " ".join(query.casefold().split())
+    return " ".join(word if word in _OPERATOR_WORDS else word.casefold() for word in query.split())
 
 
 def cache_key(params: SearchParams, scope: str) -> str:
     """A stable key for ``params`` under ``scope`` (the chain configuration).
 
-    Queries that differ only in case or spacing share a key; any other parameter, and the
-    set of providers the chain could use, makes a different key.
+    Queries that differ only in case or spacing share a key, except the capital operator
+    words (``python OR java`` searches for either word, ``python or java`` for both and
+    a stop word); any other parameter, and the set of providers the chain could use,
+    makes a different key.
     """
     data = params.model_dump(mode="json", exclude_defaults=True)
     data["query"] = _normalise_query(params.query)

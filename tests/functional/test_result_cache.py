@@ -43,3 +43,20 @@ def test_the_settings_scope_follows_what_changes_results_not_credentials() -> No
     ):
         assert settings_scope(changed) != base, changed
     assert settings_scope(Settings(api_keys={"brave": "k-1"})) == base
+
+
+async def test_case_and_spacing_share_an_answer_but_capital_operators_do_not() -> None:
+    async with Simulator(["brave"]) as sim:
+        async with WebSearch(sim.settings(api_keys={"brave": "k-1"})) as ws:
+            first = await ws.run("Python  Java", provider="brave")
+            folded = await ws.run("python java", provider="brave")
+            either = await ws.run("python OR java", provider="brave")
+            both = await ws.run("python or java", provider="brave")
+        asked = [request.query_dict()["q"] for request in sim["brave"].requests]
+    assert [r.response.cached for r in (first, folded, either, both)] == [
+        False,
+        True,
+        False,
+        False,
+    ]
+    assert asked == ["Python  Java", "python OR java", "python or java"]
