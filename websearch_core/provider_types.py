@@ -59,6 +59,11 @@ class ProviderInfo:
     """How it applies each search filter (API parameter or query syntax); what it
     declares neither way is checked on its results or reported as ignored."""
 
+    @property
+    def credential_free(self) -> bool:
+        """Needs no key or sign-in: a 401 or 403 from it is a block, not a refused key."""
+        return self.kind in ("scraper", "aggregate")
+
 
 @dataclass(frozen=True, slots=True)
 class ProviderContext:

@@ -66,6 +66,10 @@ async def test_exhausted_provider_is_skipped_without_a_request(sim: Simulator) -
     assert (skipped.provider, skipped.outcome) == ("brave", "skipped")
     assert skipped.detail is not None and "Brave is out of quota until" in skipped.detail
     assert "00:00:00 UTC" in skipped.detail  # no reset given: the start of next month
+    # A month is long: the skip says how to clear the mark once the credits are renewed.
+    assert skipped.detail.endswith(
+        "skipped without a request. `websearch providers reset brave` clears this mark."
+    )
 
 
 async def test_listed_chain_is_exactly_those_providers(sim: Simulator) -> None:
@@ -258,6 +262,9 @@ async def test_authorization_failure_keeps_the_provider_out_for_a_while(sim: Sim
         assert _hits(sim)["brave"] == 1
         assert rows["brave"].mark is not None and rows["brave"].mark.kind == "unauthorized"
         assert "Brave refused its credentials until" in rows["brave"].reason
+        skip = await ws.run("python asyncio")
+        assert skip.response.attempts[0].detail is not None
+        assert skip.response.attempts[0].detail.endswith("; skipped without a request.")
         await asyncio.sleep(0.4)
         await ws.run("python asyncio")
     assert _hits(sim)["brave"] == 2
@@ -373,4 +380,6 @@ async def test_public_fan_out_skips_engines_that_are_marked_out() -> None:
     assert len(sim["bing"].requests) == 1  # marked after the 403, not asked again
     assert len(sim["duckduckgo"].requests) == 2
     assert rows["bing"].mark is not None and rows["bing"].mark.kind == "unauthorized"
+    # Bing takes no key: its 403 is a block of automated requests, not refused credentials.
+    assert rows["bing"].reason.startswith("Bing is blocking automated requests until")
     assert rows["duckduckgo"].used_this_month == 2 and rows["bing"].used_this_month == 1

@@ -158,7 +158,7 @@ class Ledger:
         now = self.clock()
         mark = await self.store.get_mark(info.id, now)
         if mark is not None and mark.applies_to(self._scope(info.id, scope)):
-            return ProviderSkippedError(info.id, describe_mark(info.label, mark))
+            return _marked_out(info, mark)
         budget = self.budgets.get(info.id)
         if budget is not None:
             window, _ = budget.window(now)
@@ -203,7 +203,7 @@ class Ledger:
             grant = await self.store.reserve_unless_marked(provider_id, windows, now)
             if grant.mark is not None:
                 if grant.mark.applies_to(self._scope(provider_id, None)):
-                    raise ProviderSkippedError(provider_id, describe_mark(label, grant.mark))
+                    raise _marked_out(info, grant.mark)
                 # Earned with another key or endpoint: this provider may be asked after all.
                 grant = await self.store.reserve_usage(provider_id, windows)
         else:
@@ -221,7 +221,7 @@ class Ledger:
             if reservation.waited > 0:  # while it waited, an earlier request may have hit a 429
                 mark = await self.store.get_mark(provider_id, self.clock())
                 if mark is not None and mark.applies_to(self._scope(provider_id, None)):
-                    raise ProviderSkippedError(provider_id, describe_mark(label, mark))
+                    raise _marked_out(info, mark)
         except BaseException:  # refused, cancelled, or the store broke: nothing was sent
             await asyncio.shield(self.release(reservation))
             raise
@@ -355,6 +355,18 @@ def _id_and_label(info: ProviderInfo | str) -> tuple[str, str]:
 
     label = get_provider(info).info.label if info in PROVIDER_REGISTRY else info
     return info, label
+
+
+def _marked_out(info: ProviderInfo | str, mark: ProviderMark) -> ProviderSkippedError:
+    """The skip for a provider whose mark holds, worded for its kind (keyed or not)."""
+    if isinstance(info, str):
+        from ..providers import PROVIDER_REGISTRY, get_provider
+
+        if info not in PROVIDER_REGISTRY:
+            return ProviderSkippedError(info, describe_mark(info, mark, provider_id=info))
+        info = get_provider(info).info
+    text = describe_mark(info.label, mark, provider_id=info.id, keyless=info.credential_free)
+    return ProviderSkippedError(info.id, text)
 
 
 def _over_budget(provider_id: str, label: str, budget: Budget, used: int) -> ProviderSkippedError:

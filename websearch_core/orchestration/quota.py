@@ -17,7 +17,7 @@ stores the marks and counters in the state store.
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import Final, Literal
 
 from ..control_chars import safe_message
 from ..errors import (
@@ -32,6 +32,8 @@ from ..errors import (
 from ..state.base import ProviderMark
 
 __all__ = [
+    "LONG_MARK_SECONDS",
+    "SKIPPED_SUFFIX",
     "Budget",
     "FailurePolicy",
     "Period",
@@ -226,15 +228,45 @@ def _reason(error: BaseException) -> str:
     return text[:300]
 
 
-def describe_mark(label: str, mark: ProviderMark) -> str:
-    """One sentence for a skipped provider: what happened and until when."""
+SKIPPED_SUFFIX: Final = "skipped without a request."
+"""How every skip sentence ends (before a hint); the status table leaves it out."""
+LONG_MARK_SECONDS: Final = 3600.0
+"""A mark lasting longer than this says how to clear it (a renewed quota, say)."""
+
+
+def describe_mark(
+    label: str, mark: ProviderMark, *, provider_id: str | None = None, keyless: bool = False
+) -> str:
+    """One sentence for a skipped provider: what happened and until when.
+
+    Args:
+        label: The provider's display name.
+        mark: The mark that holds.
+        provider_id: Its id; with it, a long mark (a month for spent credits) ends with the
+            command that clears it, for whoever renewed the quota or fixed the cause.
+        keyless: The provider needs no credentials (a credential-free engine): its 401 or
+            403 is a block of automated requests, not a refused key.
+
+    Example:
+        >>> mark = ProviderMark(kind="exhausted", until=1767225600.0, reason="brave: credits"
+        ...     " exhausted", set_at=1764547200.0)
+        >>> describe_mark("Brave", mark, provider_id="brave")  # doctest: +NORMALIZE_WHITESPACE
+        'Brave is out of quota until 2026-01-01 00:00:00 UTC (brave: credits exhausted);
+        skipped without a request. `websearch providers reset brave` clears this mark.'
+    """
     until = datetime.fromtimestamp(mark.until, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     what = {
         "exhausted": "is out of quota",
         "rate_limited": "is rate limited",
-        "unauthorized": "refused its credentials",
+        "unauthorized": "is blocking automated requests" if keyless else "refused its credentials",
         "circuit_open": "is cooling down after repeated failures",
     }[mark.kind]
     # A reason stored by an older version may still hold what an upstream wrote.
     reason = safe_message(mark.reason)
-    return f"{label} {what} until {until} ({reason}); skipped without a request."
+    text = f"{label} {what} until {until} ({reason}); {SKIPPED_SUFFIX}"
+    lasts = mark.until - mark.set_at if mark.set_at else None
+    if provider_id is not None and (
+        mark.kind == "exhausted" or (lasts is not None and lasts > LONG_MARK_SECONDS)
+    ):
+        text += f" `websearch providers reset {provider_id}` clears this mark."
+    return text
