@@ -367,7 +367,7 @@ def _check_takes_a_key(provider_id: str) -> None:
         return
     if info.setup_hint:
         needs = f"configure it instead: {info.setup_hint}"
-    elif info.kind in ("scraper", "aggregate"):
+    elif info.credential_free:
         needs = "it needs no key"
     else:
         needs = "it signs in with a stored OAuth token, not a key"
@@ -438,19 +438,24 @@ def _providers(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     preferred = web_search.settings.provider
+    # Without the store the counts are unknown, not zero.
+    unknown = "?" if problem is not None else None
     rows = [("ID", "LABEL", "KIND", "USED", "BUDGET", "STATUS")]
     for status in statuses:
-        budget = f"{status.budget_used or 0} of {status.budget}" if status.budget else "-"
-        reason = status.reason + (" (preferred)" if status.id == preferred else "")
-        rows.append(
-            (status.id, status.label, status.kind, str(status.used_this_month), budget, reason)
+        used = unknown or str(status.used_this_month)
+        budget = (
+            f"{unknown or status.budget_used or 0} of {status.budget}" if status.budget else "-"
         )
+        reason = status.reason + (" (preferred)" if status.id == preferred else "")
+        rows.append((status.id, status.label, status.kind, used, budget, reason))
     # Every column but the last (free text) is padded to its widest cell.
     widths = [max(map(len, column)) for column in zip(*rows, strict=True)][:-1]
     for *padded, last in rows:
         cells = [cell.ljust(width) for cell, width in zip(padded, widths, strict=True)]
         print("  ".join([*cells, last]))
-    print(f"\nUSED counts requests this month. Store a key with: {PROG} auth set PROVIDER")
+    counted = "USED counts requests this month" if unknown is None else "USED is unknown (?)"
+    counted += "" if unknown is None else " while the state store is unavailable"
+    print(f"\n{counted}. Store a key with: {PROG} auth set PROVIDER")
     if any(status.available and status.browser_missing for status in statuses):
         print(
             f"{PLAIN_ONLY.capitalize()}: a page an engine is blocked on is not fetched again in "

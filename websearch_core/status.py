@@ -5,6 +5,7 @@ or unreachable store shows every provider without marks or usage (and says so on
 ``reset --all`` moves a damaged SQLite file aside rather than leaving the user stuck.
 """
 
+import os
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -12,15 +13,16 @@ from pathlib import Path
 
 from .browser import browser_enabled, browser_unavailable_reason, get_default_browser
 from .ledger import mark_scope
+from .orchestration.quota import SKIPPED_SUFFIX, Budget, describe_mark, period_window
 from .provider_types import ProviderInfo
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, get_provider
-from .quota import Budget, describe_mark, period_window
 from .settings import Settings
 from .state.base import CorruptStateError, ProviderMark, StateStore, StateStoreError
 from .state.failsafe import FailSafeStore
 from .state.sqlite import SQLiteStore
 
 __all__ = [
+    "MOVE_ASIDE_HINT",
     "PLAIN_ONLY",
     "ProviderStatus",
     "ResetOutcome",
@@ -112,7 +114,8 @@ async def collect_status(
         if provider_id in settings.exclude:
             reason = "excluded by settings"
         elif mark is not None:
-            reason = describe_mark(info.label, mark).removesuffix("; skipped without a request.")
+            described = describe_mark(info.label, mark, keyless=info.credential_free)
+            reason = described.removesuffix(f"; {SKIPPED_SUFFIX}")
         elif over_budget_until is not None:
             reason = f"over budget until {_utc(over_budget_until)}"
         elif available:
@@ -141,13 +144,31 @@ async def collect_status(
     return statuses
 
 
+MOVE_ASIDE_HINT = "'websearch providers reset --all' moves a damaged state file aside"
+"""What repairs a damaged SQLite file: said wherever the damage is reported."""
+
+
+def _with_repair_hint(error: StateStoreError, store: StateStore) -> str:
+    """The error's text, with the command that repairs it when ``reset --all`` can."""
+    repairable = (
+        isinstance(error, CorruptStateError)
+        and isinstance(store, SQLiteStore)
+        and os.path.lexists(store.path)  # what reset --all would move (not a missing dir)
+    )
+    return f"{error}; {MOVE_ASIDE_HINT}" if repairable else str(error)
+
+
 async def state_problem(store: StateStore) -> str | None:
-    """Why the store cannot be used right now, in one line, or ``None`` when it can."""
+    """Why the store cannot be used right now, in one line, or ``None`` when it can.
+
+    A damaged SQLite file's line ends with :data:`MOVE_ASIDE_HINT`: nothing else repairs
+    it, and the user meets the damage here first.
+    """
     inner = store.inner if isinstance(store, FailSafeStore) else store
     try:
         await inner.all_marks(time.time())
     except StateStoreError as exc:
-        return str(exc)
+        return _with_repair_hint(exc, inner)
     return None
 
 
@@ -182,8 +203,7 @@ async def reset_state(store: StateStore, provider_id: str | None) -> ResetOutcom
             await inner.clear(provider_id)
     except CorruptStateError as exc:
         if provider_id is not None or not isinstance(inner, SQLiteStore):
-            hint = "; 'websearch providers reset --all' moves a damaged state file aside"
-            return ResetOutcome(error=f"{exc}{hint if isinstance(inner, SQLiteStore) else ''}")
+            return ResetOutcome(error=_with_repair_hint(exc, inner))
         try:
             moved = await inner.move_aside()
         except StateStoreError as move_error:

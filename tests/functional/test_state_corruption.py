@@ -207,6 +207,12 @@ def test_providers_and_reset_never_end_in_a_traceback(
     warned = "warning: the state store is unavailable" in err
     assert warned == (mode not in HARMLESS), err
     assert err.count("warning") <= 1
+    # Unknown counts read as unknown, not as zero; a file reset --all repairs says so.
+    used = {line.split()[3] for line in out.splitlines()[1:] if line.startswith("brave ")}
+    assert used == ({"?"} if warned else {"0"}), out
+    assert ("'websearch providers reset --all' moves a damaged state file aside" in err) == (
+        mode in MOVABLE
+    ), err
 
     status = main(["providers", "reset", "brave"])
     out, err = capsys.readouterr()
