@@ -667,13 +667,9 @@ class Transport:
         """
         import aiohttp
 
-        if isinstance(exc, TimeoutError):
-            message = f"{label} request timed out after {format_seconds(timeout)}s"
-            return ProviderTimeoutError(provider, message, None)
-        if isinstance(exc, SseError):
-            if exc.too_large:
-                return ResponseTooLargeError(provider, f"{label} stream event {exc}", 500)
-            return ProviderConnectionError(provider, f"{label} {exc}")
+        hostless = _hostless_failure(provider, label, timeout, exc)
+        if hostless is not None:
+            return hostless
         host = urlsplit(url).netloc.rpartition("@")[2] or "?"  # never the userinfo
         if isinstance(exc, aiohttp.ClientPayloadError | aiohttp.ClientResponseError):
             encoding = undecodable_encoding(exc)
@@ -723,6 +719,31 @@ class Transport:
         raise failure
 
 
+def _hostless_failure(
+    provider: str, label: str, timeout: float, exc: BaseException
+) -> SearchProviderError | None:
+    """The error for a timeout, a broken stream or a request never sent; else ``None``."""
+    if isinstance(exc, TimeoutError):
+        message = f"{label} request timed out after {format_seconds(timeout)}s"
+        return ProviderTimeoutError(provider, message, None)
+    if isinstance(exc, SseError):
+        if exc.too_large:
+            return ResponseTooLargeError(provider, f"{label} stream event {exc}", 500)
+        return ProviderConnectionError(provider, f"{label} {exc}")
+    if isinstance(exc, ValueError) and _HEADER_CONTROL_CHARACTER in str(exc):
+        # Nothing was sent, and the same configuration fails the same way: no mark.
+        message = (
+            f"{label} request was not sent: a header value holds a line break or another "
+            "control character; check the provider's API key for a pasted newline"
+        )
+        return SearchProviderError(provider, message, None)
+    return None
+
+
+_HEADER_CONTROL_CHARACTER = "control character detected in headers"
+"""How aiohttp words its refusal of a header value with CR, LF, NUL or another control."""
+
+
 def _left_until(expires: float) -> float:
     """Seconds left until ``expires`` (``time.monotonic()``); ``TimeoutError`` if none are.
 
@@ -743,7 +764,8 @@ def _translated() -> tuple[type[BaseException], ...]:
     """
     import aiohttp
 
-    return (TimeoutError, SseError, aiohttp.ClientError)
+    # ValueError: aiohttp refuses a header holding a control character before sending.
+    return (TimeoutError, SseError, aiohttp.ClientError, ValueError)
 
 
 def _declared_within(response: "aiohttp.ClientResponse", cap: int) -> bool:

@@ -304,3 +304,24 @@ async def test_a_forced_provider_that_cannot_run_says_why_before_the_fallbacks(
         "(no API key: set TAVILY_API_KEY); fell back to the auto chain; brave: "
     )
     assert _hits(sim)["tavily"] == 0
+
+
+@pytest.mark.parametrize("pasted", ["k-1\r\nX-Injected: 1", "k-1\nsecond-line", "k-\x00-1"])
+async def test_a_key_with_a_line_break_is_named_and_the_chain_moves_on(
+    sim: Simulator, pasted: str
+) -> None:
+    keys = {**sim.api_keys(), "tavily": pasted}
+    async with _client(sim, providers=("tavily", "brave"), api_keys=keys) as ws:
+        chained = await ws.run("python asyncio")
+        forced = await ws.run("python asyncio", provider="tavily", use_cache=False)
+        again = await ws.run("python asyncio", provider="tavily", use_cache=False)
+    assert chained.response.provider == "brave"
+    failed = chained.response.attempts[0]
+    assert (failed.provider, failed.outcome) == ("tavily", "failed")
+    expected = (
+        "Tavily request was not sent: a header value holds a line break or another control "
+        "character; check the provider's API key for a pasted newline"
+    )
+    assert failed.detail == expected
+    assert forced.text == again.text == f"Error: {expected}"  # no mark: the same answer
+    assert _hits(sim)["tavily"] == 0
