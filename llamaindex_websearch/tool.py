@@ -14,6 +14,7 @@ from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
 from pydantic import ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
 from websearch_core.closing import AsyncClosing
@@ -108,16 +109,27 @@ sign_spanned_methods(WebSearchFunctionTool, "call", "acall")
 
 _ARGUMENT_NAMES = tuple(WebSearchArgs.model_fields)
 """The arguments in order, for a call that passes some positionally."""
+_GIVEN_TWICE = PydanticCustomError("given_twice", "given both by position and by name")
 
 
 def _checked_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
     """The call's arguments as keywords, validated as the LangChain tool validates them.
 
     Raises:
-        pydantic.ValidationError: An argument is unknown, missing or out of range.
+        pydantic.ValidationError: An argument is unknown, missing or out of range, or given
+            both by position and by name (the keyword would otherwise win silently).
     """
     if args:
         positional = dict(zip(_ARGUMENT_NAMES, args, strict=False))
+        twice = [name for name in positional if name in kwargs]
+        if twice:
+            raise ValidationError.from_exception_data(
+                WebSearchArgs.__name__,
+                [
+                    InitErrorDetails(type=_GIVEN_TWICE, loc=(name,), input=kwargs[name])
+                    for name in twice
+                ],
+            )
         extra = {
             f"positional argument {index}": value
             for index, value in enumerate(args)

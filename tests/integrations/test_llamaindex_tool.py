@@ -265,6 +265,16 @@ async def test_positional_arguments_are_read_in_schema_order(sim: Simulator) -> 
     assert "positional argument 6: Extra inputs are not permitted" in too_many.content
 
 
+async def test_an_argument_given_by_position_and_by_name_is_refused(sim: Simulator) -> None:
+    async with _tool(sim) as tool:
+        output = await tool.acall("python", query="asyncio")
+    assert output.is_error
+    assert output.content == (
+        "Error: invalid web_search arguments: query: given both by position and by name"
+    )
+    assert sim["brave"].requests == []
+
+
 async def test_sync_call_inside_a_running_loop(threaded_sim: Simulator) -> None:
     output = _tool(threaded_sim).call(query="python")
     assert output.raw_output["response"]["provider"] == "brave"
