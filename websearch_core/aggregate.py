@@ -28,7 +28,7 @@ and the spec counts every engine as a vote where here an upstream index counts o
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 from .models import SearchSource, SourceRank
 
@@ -57,6 +57,11 @@ TRACKING_PARAMS: frozenset[str] = frozenset(
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _SPACE = re.compile(r"\s")
+_ENCODED_SLASH = re.compile("%2F", re.IGNORECASE)
+_PATH_SAFE = "/:@!$&'()*+,;=~"
+"""What stays literal in a canonical path (RFC 3986's pchar and ``/``); the rest is encoded."""
+_LITERAL_PATH = re.compile(r"[A-Za-z0-9_.\-/:@!$&'()*+,;=~]*")
+"""A path already in its one spelling: no escapes, nothing to encode (the usual case)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +103,9 @@ def canonical_key(url: str) -> str:
         'example.org/docs?a=1&b=2'
         >>> canonical_key("http://example.org")
         'example.org/'
+        >>> canonical_key("https://café.example/Café") == canonical_key(
+        ...     "https://xn--caf-dma.example/Caf%c3%a9")
+        True
     """
     text = url.strip()
     if not _SCHEME.match(text):
@@ -110,13 +118,36 @@ def canonical_key(url: str) -> str:
         return url
     if not host or _SPACE.search(host):
         return url
+    if not host.isascii():
+        host = _ascii_host(host)
     host = host.removeprefix("www.")
     if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
         host = f"{host}:{port}"
-    path = parts.path or "/"
+    path = _canonical_path(parts.path) if parts.path else "/"
     if path != "/" and path.endswith("/"):
         path = path[:-1]
     return f"{host}{path}{_canonical_query(parts.query)}"
+
+
+def _ascii_host(host: str) -> str:
+    """``café.example`` as ``xn--caf-dma.example``: engines write either."""
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host
+
+
+def _canonical_path(path: str) -> str:
+    """One spelling of a path: ``/Caf%C3%A9``, ``/Café`` and ``/Caf%c3%a9`` are the same page.
+
+    Every escape is decoded and the result encoded again, except an encoded ``/``, which
+    is a different path than a literal one.
+    """
+    if _LITERAL_PATH.fullmatch(path):
+        return path
+    return "%2F".join(
+        quote(unquote(piece), safe=_PATH_SAFE) for piece in _ENCODED_SLASH.split(path)
+    )
 
 
 def _canonical_query(query: str) -> str:

@@ -69,6 +69,25 @@ def test_variants_of_one_page_share_a_key() -> None:
     assert {canonical_key(url) for url in variants} == {"example.org/guide?lang=en"}
 
 
+def test_spellings_of_one_address_share_a_key() -> None:
+    # Engines write the same page with and without escapes, in either case, and with the
+    # host in Unicode or in its ASCII (punycode) form.
+    variants = [
+        "https://café.example/wiki/Crème_brûlée",
+        "https://xn--caf-dma.example/wiki/Cr%C3%A8me_br%C3%BBl%C3%A9e",
+        "https://www.xn--caf-dma.example/wiki/Cr%c3%a8me_br%c3%bbl%c3%a9e/",
+    ]
+    assert {canonical_key(url) for url in variants} == {
+        "xn--caf-dma.example/wiki/Cr%C3%A8me_br%C3%BBl%C3%A9e"
+    }
+    assert canonical_key("https://example.org/a b") == canonical_key("https://example.org/a%20b")
+    assert canonical_key("https://example.org/%7Euser") == "example.org/~user"
+
+
+def test_an_encoded_slash_is_not_a_path_separator() -> None:
+    assert canonical_key("https://example.org/a%2Fb") != canonical_key("https://example.org/a/b")
+
+
 def test_different_queries_are_different_pages() -> None:
     assert canonical_key("https://example.org/p?id=1") != canonical_key(
         "https://example.org/p?id=2"
