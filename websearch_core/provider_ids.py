@@ -5,6 +5,8 @@ against it without importing the providers package (which imports the settings);
 :mod:`websearch_core.providers` builds its registry from it and re-exports it.
 """
 
+from collections.abc import Iterable
+
 __all__ = [
     "FREE_ENGINE_ORDER",
     "KEY_IDS",
@@ -61,9 +63,8 @@ def unknown_provider_message(*unknown: str) -> str:
         >>> unknown_provider_message("bravo").startswith("Unknown search provider: bravo (known: ")
         True
     """
-    return (
-        f"Unknown search provider: {', '.join(unknown)} (known: {', '.join(SEARCH_PROVIDER_ORDER)})"
-    )
+    known = ", ".join(SEARCH_PROVIDER_ORDER)
+    return f"Unknown search provider: {', '.join(unknown)} (known: {known}){_meant(unknown)}"
 
 
 KEY_ONLY_IDS: tuple[str, ...] = ("openrouter",)
@@ -92,4 +93,22 @@ def unknown_ids_message(unknown: list[str], known: tuple[str, ...] = SEARCH_PROV
         >>> unknown_ids_message(["brav"]).startswith("unknown provider id brav (known: ")
         True
     """
-    return f"unknown provider id {', '.join(unknown)} (known: {', '.join(known)})"
+    listed = ", ".join(known)
+    return f"unknown provider id {', '.join(unknown)} (known: {listed}){_meant(unknown, known)}"
+
+
+def _meant(unknown: Iterable[str], known: tuple[str, ...] = SEARCH_PROVIDER_ORDER) -> str:
+    """``; did you mean brave?`` for ids one typo away from a known one, else ``""``.
+
+    Example:
+        >>> _meant(["bravo", "tavlly", "altavista"])
+        '; did you mean brave, tavily?'
+    """
+    import difflib  # only when an id is wrong: the module is imported by every program
+
+    meant = [
+        close[0]
+        for pid in unknown
+        if (close := difflib.get_close_matches(pid.strip().lower(), known, n=1, cutoff=0.75))
+    ]
+    return f"; did you mean {', '.join(dict.fromkeys(meant))}?" if meant else ""

@@ -638,7 +638,9 @@ def test_providers_reset_clears_a_mark(
     assert "brave: cooldowns, quota marks and usage counters cleared" in capsys.readouterr().out
     assert asyncio.run(_core_status())["brave"].mark is None
     assert main(["providers", "reset", "bravo"]) == 2
-    assert "Unknown search provider: bravo (known: " in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "Unknown search provider: bravo (known: " in err
+    assert err.rstrip().endswith("); did you mean brave?")
 
 
 def test_providers_shows_an_old_mark_without_its_terminal_escapes(
