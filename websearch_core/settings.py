@@ -33,6 +33,7 @@ The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same
 
 import json
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -103,6 +104,39 @@ def _http_base_url(url: str) -> str:
     if not url.startswith(("http://", "https://")):
         raise ValueError("must be an http(s) URL such as http://127.0.0.1:8080")
     return url
+
+
+_VARIABLE = re.compile(r"\$(\w+|\{([^}]*)\})", re.ASCII)
+"""``$NAME`` or ``${NAME}``: what :func:`os.path.expandvars` replaces, matched the same way."""
+
+
+def _expanded_path(path: Path) -> Path:
+    """A directory setting with ``~`` and then ``$NAME`` / ``${NAME}`` expanded, as a shell would.
+
+    Values from the environment or the config file arrive as written: expanding ``~``
+    alone (as opening the store does) would turn ``WEBSEARCH_STATE_DIR=$XDG_STATE_HOME/ws``
+    into a directory literally named ``$XDG_STATE_HOME`` under the working directory. A
+    variable that is unset or empty is refused rather than left in the path: the first
+    would make that ``$NAME`` directory after all, the second move the state to ``/ws``.
+
+    Raises:
+        ValueError: The path uses a variable that is unset or empty (named in the message).
+    """
+    text = os.path.expanduser(path)
+    names = {
+        match.group(2) if match.group(2) is not None else match.group(1)
+        for match in _VARIABLE.finditer(text)
+    }
+    missing = sorted(name for name in names if not os.environ.get(name))
+    if missing:
+        listed = ", ".join(f"${name}" for name in missing)
+        which = (
+            "an environment variable that is"
+            if len(missing) == 1
+            else "environment variables that are"
+        )
+        raise ValueError(f"uses {which} unset or empty: {listed}")
+    return Path(os.path.expandvars(text))
 
 
 def _provider_key(key: str, known: tuple[str, ...] = SEARCH_PROVIDER_ORDER) -> str:
@@ -281,7 +315,8 @@ class Settings(BaseSettings):
     """Where cooldowns, budgets and the cache live: ``auto`` is Redis when ``redis_url`` is set,
     else SQLite under ``state_dir``."""
     state_dir: Path | None = None
-    """Directory of the SQLite state file (default: the user's state directory)."""
+    """Directory of the SQLite state file (default: the user's state directory). ``~`` and
+    ``$NAME`` / ``${NAME}`` are expanded; an unset or empty variable is an error."""
     redis_url: str | None = None
     """``WEBSEARCH_REDIS_URL``: share state among processes and machines through Redis."""
     timeout_seconds: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
@@ -332,6 +367,11 @@ class Settings(BaseSettings):
         if unknown:
             raise ValueError(unknown_ids_message(unknown))
         return value
+
+    @field_validator("state_dir")
+    @classmethod
+    def _expand_state_dir(cls, value: Path | None) -> Path | None:
+        return None if value is None else _expanded_path(value)
 
     @field_validator("budget")
     @classmethod
