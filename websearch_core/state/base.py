@@ -290,6 +290,8 @@ class StateStore(AsyncClosing, abc.ABC):
         Sends are spaced at least ``interval`` seconds apart: the slot is the later of now
         and the previous booking plus ``interval``. Returns the seconds to wait before
         sending, or ``None`` (booking nothing) when that would be more than ``max_wait``.
+        A step back of the backend's clock since the previous booking does not add to the
+        wait (see :func:`next_free_slot`).
         """
 
     @abc.abstractmethod
@@ -387,6 +389,21 @@ def check_rate_args(interval: float, max_wait: float) -> None:
         raise ValueError(f"max_wait must be zero or more seconds, got {max_wait!r}")
 
 
+def next_free_slot(next_at: float, booked_at: float, now: float) -> float:
+    """A rate booking's next free send time as it stands at ``now`` (wall-clock seconds).
+
+    A booking made at ``booked_at`` lies ahead of that moment by the queue of sends before
+    it. When the wall clock has since stepped back (an NTP correction, a resumed virtual
+    machine), ``now`` is before ``booked_at`` and ``next_at`` lies ahead of now by the
+    queue *and* the step: taken as it is, a step of an hour refused every request for an
+    hour. The booking moves back by the step instead, so it never lies further ahead of
+    now than it lay ahead of the moment it was made; the spacing of sends already booked
+    is kept. The rate backends keep ``booked_at`` with each booking for this (``0``: an
+    older booking without it, taken as it is).
+    """
+    return next_at - max(0.0, booked_at - now)
+
+
 def cache_times(now: float, ttl: float, keep_stale_for: float) -> tuple[float, float]:
     """``(fresh_until, expires_at)`` for a cache write, after validating the durations.
 
@@ -422,8 +439,9 @@ class MemoryStore(StateStore):
 
     Args:
         max_cache_entries: How many cache entries to keep at most.
-        clock: What usage-counter expiry is judged by (the persistent backends use the wall
-            clock); tests that drive the chain with a fake clock pass the same one here.
+        clock: What usage-counter expiry and rate bookings are judged by (the persistent
+            backends use the wall clock); tests that drive the chain with a fake clock pass
+            the same one here.
     """
 
     def __init__(
@@ -439,7 +457,7 @@ class MemoryStore(StateStore):
         self._failures: dict[str, int] = {}
         self._usage: dict[tuple[str, str], tuple[int, float]] = {}
         self._cache: dict[str, tuple[CachedEntry, float]] = {}
-        self._next_slot: dict[str, float] = {}
+        self._next_slot: dict[str, tuple[float, float]] = {}  # (next_at, booked_at)
 
     def __repr__(self) -> str:
         return f"MemoryStore(max_cache_entries={self._max_cache_entries})"
@@ -568,10 +586,11 @@ class MemoryStore(StateStore):
         with self._lock:
             self._check_open()
             now = self._clock()
-            slot = max(now, self._next_slot.get(provider, now))
+            booking = self._next_slot.get(provider)
+            slot = now if booking is None else max(now, next_free_slot(*booking, now))
             if slot - now > max_wait:
                 return None
-            self._next_slot[provider] = slot + interval
+            self._next_slot[provider] = (slot + interval, now)
             return slot - now
 
     async def cache_get(

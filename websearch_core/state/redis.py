@@ -8,6 +8,8 @@ Selected when ``WEBSEARCH_REDIS_URL`` is set. Key layout, all under one prefix
     {prefix}failures:{provider}        consecutive-failure counter (INCR)
     {prefix}usage:{provider}:{period}  usage counter (checked and counted by one Lua script)
     {prefix}rate:{provider}            next free send time, microseconds of the server clock
+    {prefix}rate:{provider}:booked_at  when that booking was made, same clock (a separate key:
+                                       an older release reading the first one still works)
     {prefix}cache:{key}                header + cached bytes, removed at expiry (PXAT)
 
 Why it is built this way:
@@ -115,18 +117,23 @@ end
 return 0
 """
 
-# KEYS: the rate booking. ARGV: interval and max wait in microseconds.
-# Returns the wait in microseconds, or -1 when it would exceed the max wait.
+# KEYS: the rate booking, the time it was made. ARGV: interval and max wait in
+# microseconds. Returns the wait in microseconds, or -1 when it would exceed the max wait.
+# A booking made after the server's "now" (its clock stepped back since) moves back by the
+# step, as base.next_free_slot says; a booking without its time is taken as it is.
 _RATE_LUA: Final = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local booked = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+local made = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
+if made > now then booked = booked - (made - now) end
 local slot = math.max(now, booked)
 local wait = slot - now
 if wait > tonumber(ARGV[2]) then return -1 end
 local next_at = slot + tonumber(ARGV[1])
 local ttl_ms = math.ceil((next_at - now) / 1000) + 1000
 redis.call('SET', KEYS[1], string.format('%.0f', next_at), 'PX', ttl_ms)
+redis.call('SET', KEYS[2], string.format('%.0f', now), 'PX', ttl_ms)
 return wait
 """
 
@@ -398,15 +405,20 @@ class RedisStore(ThreadedStore[redis.Redis]):
 
     async def take_rate_slot(self, provider: str, interval: float, max_wait: float) -> float | None:
         """See :meth:`StateStore.take_rate_slot`: one Lua script on the server's clock."""
-        key = self._key("rate", check_provider(provider))
+        keys = self._rate_keys(check_provider(provider))
         check_rate_args(interval, max_wait)
         args = [math.ceil(interval * 1e6), math.floor(min(max_wait, 1e9) * 1e6)]
 
         def book(client: redis.Redis) -> float | None:
-            wait = int(cast(int, self._rate_script(keys=[key], args=args, client=client)))
+            wait = int(cast(int, self._rate_script(keys=keys, args=args, client=client)))
             return None if wait < 0 else wait / 1e6
 
         return await self._run(book)
+
+    def _rate_keys(self, provider: str) -> list[str]:
+        """A provider's rate booking and the key holding when it was made."""
+        booking = self._key("rate", provider)
+        return [booking, booking + ":booked_at"]
 
     # -- cache ----------------------------------------------------------------------------
 
@@ -452,7 +464,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
                 pipe.delete(
                     self._key("mark", provider),
                     self._key("failures", provider),
-                    self._key("rate", provider),
+                    *self._rate_keys(provider),
                 )
                 pipe.srem(self._key("marks"), provider)
                 if usage_keys:

@@ -72,6 +72,7 @@ from .base import (
     check_period,
     check_provider,
     check_rate_args,
+    next_free_slot,
     select_cached,
 )
 
@@ -81,7 +82,7 @@ logger = logging.getLogger("websearch_core")
 
 _T = TypeVar("_T")
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 APPLICATION_ID: Final = 0x57534854  # "WSHT": marks the file as a websearch-tools state file
 _PURGE_EVERY: Final = 256  # cache writes between sweeps of expired rows
 _CHECKPOINT_EVERY: Final = 256  # inline writes (one to a few WAL pages each) between checkpoints
@@ -120,9 +121,18 @@ CREATE TABLE IF NOT EXISTS cache (
 CREATE INDEX IF NOT EXISTS cache_expires_at ON cache (expires_at);
 CREATE TABLE IF NOT EXISTS rates (
     provider TEXT PRIMARY KEY,
-    next_at REAL NOT NULL
+    next_at REAL NOT NULL,
+    booked_at REAL NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 """
+_ADDED_COLUMNS: Final = (
+    ("marks", "scope", "TEXT NOT NULL DEFAULT ''"),  # version 2
+    ("rates", "booked_at", "REAL NOT NULL DEFAULT 0"),  # version 3
+)
+"""Columns a later schema version added to a table an older one has: (table, column, type).
+
+``ALTER TABLE ... ADD COLUMN`` brings an older file's table up to date; a table the file
+lacks altogether is created whole by :data:`_SCHEMA`."""
 _OUR_TABLES: Final = frozenset({"marks", "failures", "usage", "cache", "rates"})
 _CORRUPT_CODES: Final = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
@@ -431,8 +441,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             _check_ours(conn)
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version < SCHEMA_VERSION:
-                if version == 1:  # version 1 had no mark scopes
-                    conn.execute("ALTER TABLE marks ADD COLUMN scope TEXT NOT NULL DEFAULT ''")
+                for table, column, declaration in _ADDED_COLUMNS:
+                    columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+                    if columns and column not in columns:
+                        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         conn.execute(statement)
@@ -716,14 +728,15 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         def book(conn: sqlite3.Connection) -> float | None:
             now = time.time()
-            row = conn.execute("SELECT next_at FROM rates WHERE provider = ?", (provider,))
-            booked = row.fetchone()
-            slot = max(now, float(booked[0])) if booked is not None else now
+            row = conn.execute(
+                "SELECT next_at, booked_at FROM rates WHERE provider = ?", (provider,)
+            ).fetchone()
+            slot = now if row is None else max(now, next_free_slot(row[0], row[1], now))
             if slot - now > max_wait:
                 return None
             conn.execute(
-                "INSERT OR REPLACE INTO rates (provider, next_at) VALUES (?, ?)",
-                (provider, slot + interval),
+                "INSERT OR REPLACE INTO rates (provider, next_at, booked_at) VALUES (?, ?, ?)",
+                (provider, slot + interval, now),
             )
             return slot - now
 
