@@ -34,7 +34,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, Literal, get_args
 
@@ -45,6 +45,7 @@ from ..errors import WebSearchError
 
 __all__ = [
     "APP_NAME",
+    "CLOCK_STEP_TOLERANCE",
     "DEFAULT_REDIS_PREFIX",
     "MARK_KINDS",
     "CachedEntry",
@@ -63,6 +64,12 @@ APP_NAME: Final = "websearch-tools"
 DEFAULT_REDIS_PREFIX: Final = "websearch:"
 STATE_FILE_NAME: Final = "state.sqlite3"
 REDIS_INSTALL_HINT: Final = 'pip install "websearch-tools[redis]"'
+
+CLOCK_STEP_TOLERANCE: Final = 60.0
+"""Seconds a mark's ``set_at`` may lie ahead of a reader's ``now`` before the reader takes
+it for a step back of the wall clock (see :meth:`ProviderMark.as_of`). Processes on
+several machines sharing one Redis judge marks by their own clocks, which may disagree by
+a little: no mark is moved for that."""
 
 MarkKind = Literal["rate_limited", "exhausted", "unauthorized", "circuit_open"]
 MARK_KINDS: Final[frozenset[str]] = frozenset(get_args(MarkKind))
@@ -125,6 +132,22 @@ class ProviderMark:
     def is_active(self, now: float) -> bool:
         """Whether the mark still applies at ``now`` (it expires at ``until``)."""
         return now < self.until
+
+    def as_of(self, now: float) -> ProviderMark:
+        """The mark as it stands at ``now``: itself, unless the wall clock stepped back.
+
+        A mark keeps its provider out for ``until - set_at`` seconds from when it was set.
+        When ``now`` lies before ``set_at`` (by more than :data:`CLOCK_STEP_TOLERANCE`),
+        the clock has stepped back since (an NTP correction, a resumed virtual machine) and
+        ``until`` lies that much further ahead: taken as it is, a one-minute cooldown set
+        just before a one-hour step kept its provider out for an hour and a minute. The
+        mark is moved to start at ``now`` instead, so it ends no later than its whole
+        duration from now. The stores save the moved mark, so that the clock's progress
+        from here on counts against it. A mark without ``set_at`` (``0``) is kept as it is.
+        """
+        if self.set_at <= 0 or self.set_at - now <= CLOCK_STEP_TOLERANCE:
+            return self
+        return replace(self, set_at=now, until=now + (self.until - self.set_at))
 
     def applies_to(self, scope: str | None) -> bool:
         """Whether the mark holds for a provider used with ``scope`` (``None``: unknown).
@@ -208,7 +231,11 @@ class StateStore(AsyncClosing, abc.ABC):
 
     @abc.abstractmethod
     async def get_mark(self, provider: str, now: float) -> ProviderMark | None:
-        """The provider's mark, or ``None`` when there is none or it expired at ``now``."""
+        """The provider's mark, or ``None`` when there is none or it expired at ``now``.
+
+        Every method that reads marks at ``now`` returns them as :meth:`ProviderMark.as_of`
+        says, and saves a mark it moved that way.
+        """
 
     @abc.abstractmethod
     async def set_mark(self, provider: str, mark: ProviderMark) -> None:
@@ -466,13 +493,22 @@ class MemoryStore(StateStore):
         if self._closed:
             raise StateStoreError("the state store is closed")
 
+    def _mark_at(self, provider: str, now: float) -> ProviderMark | None:
+        """The provider's mark active at ``now``, moved and kept as ``as_of`` says (lock held)."""
+        mark = self._marks.get(provider)
+        if mark is None or not mark.is_active(now):
+            return None
+        moved = mark.as_of(now)
+        if moved is not mark:
+            self._marks[provider] = moved
+        return moved if moved.is_active(now) else None
+
     async def get_mark(self, provider: str, now: float) -> ProviderMark | None:
         """See :meth:`StateStore.get_mark`."""
         check_provider(provider)
         with self._lock:
             self._check_open()
-            mark = self._marks.get(provider)
-        return mark if mark is not None and mark.is_active(now) else None
+            return self._mark_at(provider, now)
 
     async def set_mark(self, provider: str, mark: ProviderMark) -> None:
         """See :meth:`StateStore.set_mark`."""
@@ -492,7 +528,8 @@ class MemoryStore(StateStore):
         """See :meth:`StateStore.all_marks`."""
         with self._lock:
             self._check_open()
-            return {p: m for p, m in sorted(self._marks.items()) if m.is_active(now)}
+            marks = {p: self._mark_at(p, now) for p in sorted(self._marks)}
+        return {provider: mark for provider, mark in marks.items() if mark is not None}
 
     async def record_failure(self, provider: str) -> int:
         """See :meth:`StateStore.record_failure`."""
@@ -562,8 +599,8 @@ class MemoryStore(StateStore):
         check_provider(provider)
         with self._lock:
             self._check_open()
-            mark = self._marks.get(provider)
-            if mark is not None and mark.is_active(now):
+            mark = self._mark_at(provider, now)
+            if mark is not None:
                 return UsageGrant(granted=False, counts=(), mark=mark)
             return self._reserve(provider, windows)
 

@@ -117,6 +117,15 @@ end
 return 0
 """
 
+# KEYS: a mark. ARGV: the mark as read, the mark moved after a clock step, its life in ms.
+# Saves the moved mark unless another process replaced (or removed) the mark meanwhile.
+_MOVE_MARK_LUA: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
+return 0
+"""
+
 # KEYS: the rate booking, the time it was made. ARGV: interval and max wait in
 # microseconds. Returns the wait in microseconds, or -1 when it would exceed the max wait.
 # A booking made after the server's "now" (its clock stepped back since) moves back by the
@@ -216,6 +225,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
         self._marked_reserve_script = client.register_script(_reserve_lua(check_mark=True))
         self._release_script = client.register_script(_RELEASE_LUA)
         self._rate_script = client.register_script(_RATE_LUA)
+        self._move_mark_script = client.register_script(_MOVE_MARK_LUA)
 
     @classmethod
     def from_url(
@@ -259,16 +269,31 @@ class RedisStore(ThreadedStore[redis.Redis]):
 
     # -- marks ----------------------------------------------------------------------------
 
+    def _current_mark(
+        self, client: redis.Redis, key: str, raw: bytes, now: float
+    ) -> ProviderMark | None:
+        """The stored mark ``raw`` active at ``now``, as :meth:`ProviderMark.as_of` says.
+
+        A mark moved after a clock step is saved (unless it was replaced meanwhile) to
+        live out its duration from now by the server's clock, whatever the caller's.
+        """
+        mark = _decode_mark(raw)
+        if not mark.is_active(now):
+            return None
+        moved = mark.as_of(now)
+        if moved is not mark:
+            life_ms = max(1, math.ceil((moved.until - now) * 1000))
+            args: list[bytes | int] = [raw, _encode_mark(moved), life_ms]
+            self._move_mark_script(keys=[key], args=args, client=client)
+        return moved if moved.is_active(now) else None
+
     async def get_mark(self, provider: str, now: float) -> ProviderMark | None:
         """See :meth:`StateStore.get_mark`."""
         key = self._key("mark", check_provider(provider))
 
         def query(client: redis.Redis) -> ProviderMark | None:
             raw = _as_bytes(client.get(key))
-            if raw is None:
-                return None
-            mark = _decode_mark(raw)
-            return mark if mark.is_active(now) else None
+            return None if raw is None else self._current_mark(client, key, raw, now)
 
         return await self._run(query)
 
@@ -308,11 +333,13 @@ class RedisStore(ThreadedStore[redis.Redis]):
             providers = sorted(bytes(m).decode() for m in members)
             if not providers:
                 return {}
-            values = cast(list[object], client.mget([self._key("mark", p) for p in providers]))
+            keys = [self._key("mark", p) for p in providers]
+            values = cast(list[object], client.mget(keys))
             marks: dict[str, ProviderMark] = {}
-            for provider, value in zip(providers, values, strict=True):
+            for provider, key, value in zip(providers, keys, values, strict=True):
                 raw = _as_bytes(value)
-                if raw is not None and (mark := _decode_mark(raw)).is_active(now):
+                mark = None if raw is None else self._current_mark(client, key, raw, now)
+                if mark is not None:
                     marks[provider] = mark
             return marks
 
@@ -378,8 +405,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
                 self._marked_reserve_script(keys=[mark_key, *keys], args=args, client=client),
             )
             if reply[0] == _MARKED:
-                mark = _decode_mark(_as_bytes(reply[1]) or b"")
-                if mark.is_active(now):
+                mark = self._current_mark(client, mark_key, _as_bytes(reply[1]) or b"", now)
+                if mark is not None:
                     return UsageGrant(granted=False, counts=(), mark=mark)
                 return _grant(self._reserve_script(keys=keys, args=args, client=client))
             return _grant(reply)

@@ -170,6 +170,11 @@ _ACTIVE_MARK: Final = (
     "WHERE provider = ? AND until > ?"
 )
 
+_MOVE_MARK: Final = (
+    "UPDATE marks SET until = ?, set_at = ? WHERE provider = ? AND until = ? AND set_at = ?"
+)
+"""Save a mark moved after a clock step (:meth:`ProviderMark.as_of`), unless it was replaced."""
+
 _RECORD_FAILURE: Final = """
 INSERT INTO failures (provider, count) VALUES (?, 1)
 ON CONFLICT (provider) DO UPDATE SET count = failures.count + 1
@@ -469,8 +474,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
 
         def query(conn: sqlite3.Connection) -> ProviderMark | None:
-            row = conn.execute(_ACTIVE_MARK, (provider, now)).fetchone()
-            return None if row is None else mark_from_row(row)
+            rows = conn.execute(_ACTIVE_MARK, (provider, now)).fetchall()
+            return _current_mark(conn, provider, mark_from_row(rows[0]), now) if rows else None
 
         return await self._read(query)
 
@@ -511,7 +516,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 "WHERE until > ? ORDER BY provider",
                 (now,),
             ).fetchall()
-            return {row[0]: mark_from_row(row[1:]) for row in rows}
+            marks = {
+                row[0]: _current_mark(conn, row[0], mark_from_row(row[1:]), now) for row in rows
+            }
+            return {provider: mark for provider, mark in marks.items() if mark is not None}
 
         return await self._read(query)
 
@@ -624,6 +632,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             rows = self._provider_rows(conn, generation, provider, periods)
             mark = rows.mark_at(now)
             if mark is not None:
+                mark = _current_mark(conn, provider, mark, now)
+            if mark is not None:
                 return UsageGrant(granted=False, counts=(), mark=mark)
             stored = rows.counts_at(wall_now)
             added = self._pending.add(provider, spans, generation)
@@ -687,9 +697,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         reserve = self._reserve_now(provider, windows)
 
         def reserve_unless_marked(conn: sqlite3.Connection) -> UsageGrant:
-            row = conn.execute(_ACTIVE_MARK, (provider, now)).fetchone()
-            if row is not None:
-                return UsageGrant(granted=False, counts=(), mark=mark_from_row(row))
+            rows = conn.execute(_ACTIVE_MARK, (provider, now)).fetchall()
+            mark = _current_mark(conn, provider, mark_from_row(rows[0]), now) if rows else None
+            if mark is not None:
+                return UsageGrant(granted=False, counts=(), mark=mark)
             return reserve(conn)
 
         return reserve_unless_marked
@@ -1045,6 +1056,25 @@ def _rollback(conn: sqlite3.Connection) -> None:
     # damaged to roll back); the original error is the one worth reporting.
     with contextlib.suppress(sqlite3.Error):
         conn.execute("ROLLBACK")
+
+
+def _current_mark(
+    conn: sqlite3.Connection, provider: str, mark: ProviderMark, now: float
+) -> ProviderMark | None:
+    """``mark`` (active at ``now`` as stored) as :meth:`ProviderMark.as_of` says, saved if moved.
+
+    A mark is moved only after the wall clock stepped back, so the write is rare: it joins
+    the caller's transaction, or is one of its own (on the inline connection it never
+    waits; busy, the call runs again on the store's thread, which waits its turn).
+    """
+    moved = mark.as_of(now)
+    if moved is not mark:
+        params = (moved.until, moved.set_at, provider, mark.until, mark.set_at)
+        if conn.in_transaction:
+            conn.execute(_MOVE_MARK, params)
+        else:
+            _in_transaction(conn, lambda conn: conn.execute(_MOVE_MARK, params))
+    return moved if moved.is_active(now) else None
 
 
 def _returning_int(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> int:
