@@ -2,9 +2,14 @@
 
 A wall clock is not monotonic: an NTP correction or a resumed virtual machine can set it
 back by minutes or hours. Before, a rate booking made just before such a step lay "an
-hour ahead" of every later request, which the store refused for that hour. The rule now,
-the same in memory, SQLite and Redis: a booking never lies further ahead of now than it
-lay ahead of the moment it was made.
+hour ahead" of every later request, which the store refused for that hour, and a
+cooldown mark lasted the step longer. The rules now, the same in memory, SQLite and
+Redis: a booking never lies further ahead of now than it lay ahead of the moment it was
+made, and a mark never ends further from now than its whole duration.
+
+The consecutive-failure counter behind the circuit breaker now lasts
+:data:`FAILURE_WINDOW` after its last failure: a failure from last week no longer makes
+one today the second of a streak.
 
 The memory store takes its clock as an argument; the SQLite store reads ``time.time`` of
 its module, which the tests replace (as in ``test_state_seen``); Redis books on the
@@ -23,6 +28,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.redis_server import unavailable
+from websearch_core.errors import ProviderUnavailableError
+from websearch_core.orchestration import Ledger
+from websearch_core.orchestration.quota import FailurePolicy
 from websearch_core.state import (
     MemoryStore,
     ProviderMark,
@@ -31,6 +39,7 @@ from websearch_core.state import (
     UsageWindow,
     open_store,
 )
+from websearch_core.state.base import FAILURE_WINDOW
 from websearch_core.state.sqlite import APPLICATION_ID
 
 if TYPE_CHECKING:
@@ -211,6 +220,60 @@ async def test_every_mark_is_moved_when_listed(store: StateStore) -> None:
     assert list(await store.all_marks(back + 90)) == ["tavily"]
 
 
+# -- the failure counter's window --------------------------------------------------------
+
+
+def _month(now: float) -> tuple[UsageWindow, ...]:
+    return (UsageWindow("month:test", now + 40 * 86_400.0),)
+
+
+async def test_a_failure_long_ago_no_longer_counts(
+    stepping: StateStore, clock: SteppingClock
+) -> None:
+    assert await stepping.record_failure("brave") == 1
+    clock.now += FAILURE_WINDOW - 1
+    assert await stepping.record_failure("brave") == 2  # within the window of the last one
+    clock.now += FAILURE_WINDOW - 1
+    assert await stepping.record_failure("brave") == 3  # the window runs from the last one
+    assert (await stepping.reserve_usage("brave", _month(clock.now))).failures == 3
+    clock.now += FAILURE_WINDOW
+    assert (await stepping.reserve_usage("brave", _month(clock.now))).failures == 0
+    uncapped = await stepping.reserve_unless_marked("brave", _month(clock.now), clock.now)
+    assert uncapped.failures == 0
+    assert await stepping.record_failure("brave") == 1  # a new streak, not the fourth
+
+
+async def test_redis_failure_counter_lives_its_window_from_the_last_failure(
+    redis_store: "RedisStore", redis_client: Any
+) -> None:
+    key = f"{redis_store.prefix}failures:brave"
+    assert await redis_store.record_failure("brave") == 1
+    redis_client.pexpire(key, 1_000)  # as if its window had nearly passed
+    assert await redis_store.record_failure("brave") == 2
+    assert FAILURE_WINDOW * 1000 - 5_000 < redis_client.pttl(key) <= FAILURE_WINDOW * 1000
+    redis_client.delete(key)  # what the server does once the window has passed
+    assert (await redis_store.reserve_usage("brave", _month(time.time()))).failures == 0
+    assert await redis_store.record_failure("brave") == 1
+
+
+async def test_the_breaker_keeps_its_back_off_across_its_longest_cooldown() -> None:
+    """The window is longer than the longest cooldown, and a quiet spell ends the streak."""
+    clock = SteppingClock(1_750_000_000.0)
+    store = MemoryStore(clock=clock.time)
+    ledger = Ledger(store, clock=clock.time)
+    longest = FailurePolicy().circuit_max
+    cooldowns = []
+    for _ in range(10):
+        await ledger.record_failure("brave", ProviderUnavailableError("brave", "503"))
+        mark = await store.get_mark("brave", clock.now)
+        cooldowns.append(0.0 if mark is None else mark.until - clock.now)
+        clock.now += cooldowns[-1] + 60  # the next search, a minute after the cooldown
+    assert cooldowns[-2:] == [longest, longest]  # still backed off, not back at the start
+    clock.now += FAILURE_WINDOW
+    await ledger.record_failure("brave", ProviderUnavailableError("brave", "503"))
+    assert await store.get_mark("brave", clock.now) is None  # a blip again: forgiven
+
+
 # -- the SQLite file of the previous schema ---------------------------------------------
 
 _VERSION_2_SCHEMA = """
@@ -234,11 +297,13 @@ async def test_sqlite_migrates_a_version_two_file(tmp_path: Path) -> None:
     conn.executescript(_VERSION_2_SCHEMA)
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute("INSERT INTO rates VALUES ('brave', ?)", (time.time() + 5.0,))
+    conn.execute("INSERT INTO failures VALUES ('brave', 7)")  # from when no window existed
     conn.commit()
     conn.close()
     async with SQLiteStore(path) as migrated:
         wait = await migrated.take_rate_slot("brave", 1.0, 10.0)  # booked as before: kept
         assert wait is not None and 0.0 < wait <= 5.0
+        assert await migrated.record_failure("brave") == 1  # an old streak of unknown age
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
     conn.close()

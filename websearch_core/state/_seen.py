@@ -25,8 +25,8 @@ __all__ = ["ProviderRows", "SeenRows", "mark_from_row"]
 
 MarkRow = tuple[object, ...]
 """A ``marks`` row: kind, until, reason, failures, set_at, scope."""
-UsageRow = tuple[int, float]
-"""A ``usage`` row: count, expires_at."""
+CounterRow = tuple[int, float]
+"""A ``usage`` or ``failures`` row: count, expires_at."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,13 +35,14 @@ class ProviderRows:
 
     Attributes:
         mark: The provider's ``marks`` row, active or not; ``None`` when it has none.
-        failures: Its consecutive failure counter (0 when it has none).
+        failures: Its ``failures`` row (the consecutive failure counter), ended or not;
+            ``None`` when it has none.
         usage: Per period asked for, in that order, its ``usage`` row or ``None``.
     """
 
     mark: MarkRow | None
-    failures: int
-    usage: tuple[UsageRow | None, ...]
+    failures: CounterRow | None
+    usage: tuple[CounterRow | None, ...]
 
     def mark_at(self, now: float) -> ProviderMark | None:
         """The mark still active at ``now`` (``until > now``, as the store's queries ask)."""
@@ -52,7 +53,16 @@ class ProviderRows:
 
     def counts_at(self, wall_now: float) -> list[int]:
         """Each period's count still live at ``wall_now`` (``expires_at > wall_now``), else 0."""
-        return [0 if row is None or not row[1] > wall_now else row[0] for row in self.usage]
+        return [_live(row, wall_now) for row in self.usage]
+
+    def failures_at(self, wall_now: float) -> int:
+        """The failure counter still live at ``wall_now`` (``expires_at > wall_now``), else 0."""
+        return _live(self.failures, wall_now)
+
+
+def _live(row: CounterRow | None, wall_now: float) -> int:
+    """A counter row's count while it lives (``expires_at > wall_now``, as the SQL asks), else 0."""
+    return 0 if row is None or not row[1] > wall_now else row[0]
 
 
 class SeenRows:

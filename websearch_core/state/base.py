@@ -47,6 +47,7 @@ __all__ = [
     "APP_NAME",
     "CLOCK_STEP_TOLERANCE",
     "DEFAULT_REDIS_PREFIX",
+    "FAILURE_WINDOW",
     "MARK_KINDS",
     "CachedEntry",
     "CorruptStateError",
@@ -70,6 +71,15 @@ CLOCK_STEP_TOLERANCE: Final = 60.0
 it for a step back of the wall clock (see :meth:`ProviderMark.as_of`). Processes on
 several machines sharing one Redis judge marks by their own clocks, which may disagree by
 a little: no mark is moved for that."""
+
+FAILURE_WINDOW: Final = 2 * 3600.0
+"""Seconds a provider's consecutive-failure counter outlives its last failure.
+
+The counter feeds the circuit breaker, whose cooldown doubles with each consecutive
+transient failure up to ``FailurePolicy.circuit_max`` (an hour): a failure soon after
+the longest cooldown ends must still count as consecutive, or the breaker would forget
+its back-off just when it matters. Past that, failures are not a streak: one from last
+week and one today are two separate blips, and the count starts again at 1."""
 
 MarkKind = Literal["rate_limited", "exhausted", "unauthorized", "circuit_open"]
 MARK_KINDS: Final[frozenset[str]] = frozenset(get_args(MarkKind))
@@ -188,8 +198,9 @@ class UsageGrant:
     Attributes:
         granted: Whether every window had room and was counted.
         counts: Each window's count: after the increment when granted, as found when not.
-        failures: The provider's consecutive-failure counter as read in the same step, so a
-            success need not write anything when there is nothing to forgive.
+        failures: The provider's consecutive-failure counter as read in the same step (0
+            once its window has passed), so a success need not write anything when there
+            is nothing to forgive.
         mark: From :meth:`StateStore.reserve_unless_marked` only: the provider's active
             mark, found in the same step; nothing was counted (``granted`` is false and
             ``counts`` is empty).
@@ -254,7 +265,11 @@ class StateStore(AsyncClosing, abc.ABC):
 
     @abc.abstractmethod
     async def record_failure(self, provider: str) -> int:
-        """Atomically add one to the provider's consecutive-failure counter and return it."""
+        """Atomically add one to the provider's consecutive-failure counter and return it.
+
+        The counter is gone (read as 0, and counting again from 1) :data:`FAILURE_WINDOW`
+        seconds after its last failure, by the backend's wall clock.
+        """
 
     @abc.abstractmethod
     async def reset_failures(self, provider: str) -> None:
@@ -466,9 +481,9 @@ class MemoryStore(StateStore):
 
     Args:
         max_cache_entries: How many cache entries to keep at most.
-        clock: What usage-counter expiry and rate bookings are judged by (the persistent
-            backends use the wall clock); tests that drive the chain with a fake clock pass
-            the same one here.
+        clock: What usage-counter expiry, rate bookings and the failure window are judged
+            by (the persistent backends use the wall clock); tests that drive the chain
+            with a fake clock pass the same one here.
     """
 
     def __init__(
@@ -481,7 +496,7 @@ class MemoryStore(StateStore):
         self._closed = False
         self._max_cache_entries = max_cache_entries
         self._marks: dict[str, ProviderMark] = {}
-        self._failures: dict[str, int] = {}
+        self._failures: dict[str, tuple[int, float]] = {}  # (count, expires_at)
         self._usage: dict[tuple[str, str], tuple[int, float]] = {}
         self._cache: dict[str, tuple[CachedEntry, float]] = {}
         self._next_slot: dict[str, tuple[float, float]] = {}  # (next_at, booked_at)
@@ -536,9 +551,15 @@ class MemoryStore(StateStore):
         check_provider(provider)
         with self._lock:
             self._check_open()
-            count = self._failures.get(provider, 0) + 1
-            self._failures[provider] = count
+            wall_now = self._clock()
+            count = self._live_failures(provider, wall_now) + 1
+            self._failures[provider] = (count, wall_now + FAILURE_WINDOW)
             return count
+
+    def _live_failures(self, provider: str, wall_now: float) -> int:
+        """The provider's failure counter, 0 once its window passed (the caller holds the lock)."""
+        count, expires_at = self._failures.get(provider, (0, math.inf))
+        return count if expires_at > wall_now else 0
 
     async def reset_failures(self, provider: str) -> None:
         """See :meth:`StateStore.reset_failures`."""
@@ -584,7 +605,7 @@ class MemoryStore(StateStore):
         """The reservation itself; the caller holds the lock."""
         wall_now = self._clock()
         found = tuple(self._live_usage(provider, w.period, wall_now) for w in windows)
-        failures = self._failures.get(provider, 0)
+        failures = self._live_failures(provider, wall_now)
         if any(w.limit is not None and n >= w.limit for w, n in zip(windows, found, strict=True)):
             return UsageGrant(granted=False, counts=found, failures=failures)
         counts = tuple(n + 1 for n in found)

@@ -5,7 +5,8 @@ Selected when ``WEBSEARCH_REDIS_URL`` is set. Key layout, all under one prefix
 
     {prefix}mark:{provider}            JSON mark, expires at the mark's ``until`` (PXAT)
     {prefix}marks                      set of providers that have had a mark (index)
-    {prefix}failures:{provider}        consecutive-failure counter (INCR)
+    {prefix}failures:{provider}        consecutive-failure counter (INCR), gone FAILURE_WINDOW
+                                       after the last failure
     {prefix}usage:{provider}:{period}  usage counter (checked and counted by one Lua script)
     {prefix}rate:{provider}            next free send time, microseconds of the server clock
     {prefix}rate:{provider}:booked_at  when that booking was made, same clock (a separate key:
@@ -45,6 +46,7 @@ import redis.exceptions
 from ._threaded import ThreadedStore
 from .base import (
     DEFAULT_REDIS_PREFIX,
+    FAILURE_WINDOW,
     CachedEntry,
     MarkKind,
     ProviderMark,
@@ -350,7 +352,16 @@ class RedisStore(ThreadedStore[redis.Redis]):
     async def record_failure(self, provider: str) -> int:
         """See :meth:`StateStore.record_failure`."""
         key = self._key("failures", check_provider(provider))
-        return await self._run(lambda client: int(client.incr(key)))
+        window_ms = math.ceil(FAILURE_WINDOW * 1000)
+
+        def write(client: redis.Redis) -> int:
+            with client.pipeline(transaction=True) as pipe:
+                pipe.incr(key)
+                pipe.pexpire(key, window_ms)
+                count, _ = pipe.execute()
+            return int(count)
+
+        return await self._run(write)
 
     async def reset_failures(self, provider: str) -> None:
         """See :meth:`StateStore.reset_failures`."""

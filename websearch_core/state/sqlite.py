@@ -61,6 +61,7 @@ from ._seen import ProviderRows, SeenRows, mark_from_row
 from ._threaded import ThreadedStore
 from ._wal_index import WalIndex
 from .base import (
+    FAILURE_WINDOW,
     CachedEntry,
     CorruptStateError,
     ProviderMark,
@@ -102,7 +103,8 @@ CREATE TABLE IF NOT EXISTS marks (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS failures (
     provider TEXT PRIMARY KEY,
-    count INTEGER NOT NULL
+    count INTEGER NOT NULL,
+    expires_at REAL NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS usage (
     provider TEXT NOT NULL,
@@ -128,6 +130,7 @@ CREATE TABLE IF NOT EXISTS rates (
 _ADDED_COLUMNS: Final = (
     ("marks", "scope", "TEXT NOT NULL DEFAULT ''"),  # version 2
     ("rates", "booked_at", "REAL NOT NULL DEFAULT 0"),  # version 3
+    ("failures", "expires_at", "REAL NOT NULL DEFAULT 0"),  # version 3: older counts ended
 )
 """Columns a later schema version added to a table an older one has: (table, column, type).
 
@@ -154,13 +157,14 @@ ON CONFLICT (provider, period) DO UPDATE SET
 
 _PROVIDER_ROWS: Final = """
 SELECT m.kind, m.until, m.reason, m.failures, m.set_at, m.scope,
-    (SELECT count FROM failures WHERE provider = ?1), u.count, u.expires_at
+    f.count, f.expires_at, u.count, u.expires_at
 FROM (SELECT 1)
 LEFT JOIN marks AS m ON m.provider = ?1
+LEFT JOIN failures AS f ON f.provider = ?1
 LEFT JOIN usage AS u ON u.provider = ?1 AND u.period = ?2
 """
 """What a reservation without a cap reads, in one row and whatever its expiry (see
-:class:`._seen.ProviderRows`): the mark (all ``NULL`` when none), the failure counter and
+:class:`._seen.ProviderRows`): the mark (all ``NULL`` when none), the ``failures`` row and
 the ``usage`` row of period ``?2``."""
 
 _USAGE_ROW: Final = "SELECT count, expires_at FROM usage WHERE provider = ? AND period = ?"
@@ -176,10 +180,14 @@ _MOVE_MARK: Final = (
 """Save a mark moved after a clock step (:meth:`ProviderMark.as_of`), unless it was replaced."""
 
 _RECORD_FAILURE: Final = """
-INSERT INTO failures (provider, count) VALUES (?, 1)
-ON CONFLICT (provider) DO UPDATE SET count = failures.count + 1
+INSERT INTO failures (provider, count, expires_at) VALUES (?1, 1, ?2 + ?3)
+ON CONFLICT (provider) DO UPDATE SET
+    count = CASE WHEN failures.expires_at <= ?2 THEN 1 ELSE failures.count + 1 END,
+    expires_at = excluded.expires_at
 RETURNING count
 """
+"""One more failure (``?2``: the wall clock, ``?3``: :data:`FAILURE_WINDOW`): a counter
+whose window ended starts again at 1, as an expired usage counter does."""
 
 
 def _make_private_dirs(directory: Path) -> None:
@@ -465,6 +473,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         # Expired rows are invisible to readers already; this only keeps the file small.
         conn.execute("DELETE FROM marks WHERE until <= ?", (wall_now,))
         conn.execute("DELETE FROM usage WHERE expires_at <= ?", (wall_now,))
+        conn.execute("DELETE FROM failures WHERE expires_at <= ?", (wall_now,))
         conn.execute("DELETE FROM cache WHERE expires_at <= ?", (wall_now,))
 
     # -- marks ----------------------------------------------------------------------------
@@ -529,7 +538,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """See :meth:`StateStore.record_failure`."""
         check_provider(provider)
         return await self._run_write(
-            lambda conn: _returning_int(conn, _RECORD_FAILURE, (provider,))
+            lambda conn: _returning_int(
+                conn, _RECORD_FAILURE, (provider, time.time(), FAILURE_WINDOW)
+            )
         )
 
     async def reset_failures(self, provider: str) -> None:
@@ -643,7 +654,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             if arm:
                 self._arm_flush()
             counts = tuple(s + p for s, p in zip(stored, pending, strict=True))
-            return UsageGrant(granted=True, counts=counts, failures=rows.failures)
+            return UsageGrant(granted=True, counts=counts, failures=rows.failures_at(wall_now))
 
         return await self._read_with_pending(reserve_behind)
 
@@ -1088,7 +1099,9 @@ def _reserve(
 ) -> UsageGrant:
     """The reservation, inside the caller's ``BEGIN IMMEDIATE`` transaction."""
     wall_now = time.time()
-    row = conn.execute("SELECT count FROM failures WHERE provider = ?", (provider,))
+    row = conn.execute(
+        "SELECT count FROM failures WHERE provider = ? AND expires_at > ?", (provider, wall_now)
+    )
     failures = _int_or_zero(row.fetchone())
     if any(w.limit is not None for w in windows):  # else nothing can refuse: no reads
         found = tuple(_live_count(conn, provider, w.period, wall_now) for w in windows)
@@ -1109,12 +1122,13 @@ def _read_provider_rows(
 ) -> ProviderRows:
     """Read ``provider``'s mark, failure counter and ``periods``' usage rows, expired or not."""
     row = conn.execute(_PROVIDER_ROWS, (provider, periods[0])).fetchall()[0]
-    usage: list[tuple[int, float] | None] = [None if row[7] is None else (row[7], row[8])]
+    usage: list[tuple[int, float] | None] = [None if row[8] is None else (row[8], row[9])]
     for period in periods[1:]:
         found = conn.execute(_USAGE_ROW, (provider, period)).fetchall()
         usage.append(found[0] if found else None)
     mark = None if row[0] is None else row[:6]
-    return ProviderRows(mark=mark, failures=int(row[6] or 0), usage=tuple(usage))
+    failures = None if row[6] is None else (int(row[6]), float(row[7]))
+    return ProviderRows(mark=mark, failures=failures, usage=tuple(usage))
 
 
 def _live_count(conn: sqlite3.Connection, provider: str, period: str, wall_now: float) -> int:
