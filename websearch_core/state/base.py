@@ -46,6 +46,7 @@ from ..errors import WebSearchError
 __all__ = [
     "APP_NAME",
     "CLOCK_STEP_TOLERANCE",
+    "DEFAULT_MAX_CACHE_ENTRIES",
     "DEFAULT_REDIS_PREFIX",
     "FAILURE_WINDOW",
     "MARK_KINDS",
@@ -65,6 +66,11 @@ APP_NAME: Final = "websearch-tools"
 DEFAULT_REDIS_PREFIX: Final = "websearch:"
 STATE_FILE_NAME: Final = "state.sqlite3"
 REDIS_INSTALL_HINT: Final = 'pip install "websearch-tools[redis]"'
+DEFAULT_MAX_CACHE_ENTRIES: Final = 10_000
+"""How many result-cache entries the memory and SQLite stores keep at most (the latest
+written). A search's entry is a few KB and is kept a week past its freshness for
+serve-stale, so without a bound a busy agent's state grew without limit; 10,000 is a
+few tens of MB at most. Redis entries carry their expiry as a TTL instead."""
 
 CLOCK_STEP_TOLERANCE: Final = 60.0
 """Seconds a mark's ``set_at`` may lie ahead of a reader's ``now`` before the reader takes
@@ -487,7 +493,10 @@ class MemoryStore(StateStore):
     """
 
     def __init__(
-        self, *, max_cache_entries: int = 10_000, clock: Callable[[], float] = time.time
+        self,
+        *,
+        max_cache_entries: int = DEFAULT_MAX_CACHE_ENTRIES,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         if max_cache_entries < 1:
             raise ValueError("max_cache_entries must be at least 1")

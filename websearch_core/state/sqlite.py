@@ -61,6 +61,7 @@ from ._seen import ProviderRows, SeenRows, mark_from_row
 from ._threaded import ThreadedStore
 from ._wal_index import WalIndex
 from .base import (
+    DEFAULT_MAX_CACHE_ENTRIES,
     FAILURE_WINDOW,
     CachedEntry,
     CorruptStateError,
@@ -85,7 +86,7 @@ _T = TypeVar("_T")
 
 SCHEMA_VERSION: Final = 3
 APPLICATION_ID: Final = 0x57534854  # "WSHT": marks the file as a websearch-tools state file
-_PURGE_EVERY: Final = 256  # cache writes between sweeps of expired rows
+_PURGE_EVERY: Final = 256  # cache writes between sweeps of the cache (expiry and count)
 _CHECKPOINT_EVERY: Final = 256  # inline writes (one to a few WAL pages each) between checkpoints
 FLUSH_AFTER: Final = 0.5
 """Seconds a count without a cap waits in memory before the store writes it (with the rest)."""
@@ -174,6 +175,14 @@ _ACTIVE_MARK: Final = (
     "WHERE provider = ? AND until > ?"
 )
 
+_TRIM_CACHE: Final = (
+    "DELETE FROM cache WHERE rowid IN (SELECT rowid FROM cache ORDER BY rowid LIMIT ?)"
+)
+"""Delete the ``?`` entries written first. A write (``INSERT OR REPLACE``, which deletes
+the old row) takes a rowid above every other, so rowid order is write order, as in the
+memory store, whatever the clocks said. Walking from the oldest end reads only the rows
+it deletes (counting the rest from the end would read every entry's page)."""
+
 _MOVE_MARK: Final = (
     "UPDATE marks SET until = ?, set_at = ? WHERE provider = ? AND until = ? AND set_at = ?"
 )
@@ -214,17 +223,35 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     Nothing touches the disk until the first operation, which creates the directory
     (``0o700``), the file (``0o600``) and the schema.
 
+    The result cache is bounded: expired entries, and all but the ``max_cache_entries``
+    latest written, are deleted when the store opens the file and every
+    :data:`_PURGE_EVERY` cache writes after, on the store's thread (never on a read).
+
     Args:
         path: The database file.
         busy_timeout: Seconds a write waits for another process's write lock before
             :class:`~websearch_core.state.StateStoreError` is raised.
+        max_cache_entries: How many cache entries to keep at most (between sweeps, up
+            to :data:`_PURGE_EVERY` more).
+
+    Raises:
+        ValueError: ``max_cache_entries`` is less than 1.
     """
 
-    def __init__(self, path: Path, *, busy_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        busy_timeout: float = 10.0,
+        max_cache_entries: int = DEFAULT_MAX_CACHE_ENTRIES,
+    ) -> None:
+        if max_cache_entries < 1:
+            raise ValueError("max_cache_entries must be at least 1")
         # One worker: every call runs on the thread that owns the connection.
         super().__init__(max_workers=1, thread_name_prefix="websearch-state")
         self._path = Path(path)
         self._busy_timeout = busy_timeout
+        self._max_cache_entries = max_cache_entries
         self._conn: sqlite3.Connection | None = None  # used only on the executor thread
         self._cache_writes = 0
         # Short reads and writes run on the caller's thread through their own connection
@@ -468,13 +495,24 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             _rollback(conn)
             raise
 
-    @staticmethod
-    def _purge(conn: sqlite3.Connection, wall_now: float) -> None:
+    def _purge(self, conn: sqlite3.Connection, wall_now: float) -> None:
         # Expired rows are invisible to readers already; this only keeps the file small.
         conn.execute("DELETE FROM marks WHERE until <= ?", (wall_now,))
         conn.execute("DELETE FROM usage WHERE expires_at <= ?", (wall_now,))
         conn.execute("DELETE FROM failures WHERE expires_at <= ?", (wall_now,))
+        self._sweep_cache(conn, wall_now)
+
+    def _sweep_cache(self, conn: sqlite3.Connection, wall_now: float) -> None:
+        """Delete expired cache entries, then all but the ``max_cache_entries`` latest.
+
+        Expired ones are invisible already; the count bounds the file, which stale
+        entries (kept a week for serve-stale) would otherwise grow without limit.
+        """
         conn.execute("DELETE FROM cache WHERE expires_at <= ?", (wall_now,))
+        # Counted on an index, whose pages are small: the rows themselves are not read.
+        count = int(conn.execute("SELECT count(*) FROM cache").fetchall()[0][0])
+        if count > self._max_cache_entries:
+            conn.execute(_TRIM_CACHE, (count - self._max_cache_entries,))
 
     # -- marks ----------------------------------------------------------------------------
 
@@ -801,7 +839,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         def write_and_purge(conn: sqlite3.Connection) -> None:
             write(conn)
-            conn.execute("DELETE FROM cache WHERE expires_at <= ?", (time.time(),))
+            self._sweep_cache(conn, time.time())
 
         # Approximate under threads (a lost increment only delays a sweep by one write).
         self._cache_writes += 1
