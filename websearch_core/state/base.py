@@ -366,7 +366,8 @@ class StateStore(AsyncClosing, abc.ABC):
             now: Unix epoch seconds recorded as ``stored_at``.
             ttl: Seconds the entry is fresh (``fresh_until = now + ttl``).
             keep_stale_for: Seconds it is kept after that; it is removed at
-                ``now + ttl + keep_stale_for``.
+                ``now + ttl + keep_stale_for``, or sooner where the backend bounds the
+                cache's size (memory and SQLite keep the latest ``max_cache_entries``).
 
         Raises:
             ValueError: ``ttl`` or ``keep_stale_for`` is negative or not finite.
