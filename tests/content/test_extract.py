@@ -190,3 +190,42 @@ def test_html_to_markdown_ignores_a_leading_xml_declaration() -> None:
     fragment = "<html><body><p>Hello <b>there</b> friend.</p></body></html>"
     declared = '<?xml version="1.0" encoding="UTF-8"?>\n' + fragment
     assert html_to_markdown(declared) == html_to_markdown(fragment) == "Hello **there** friend."
+
+
+def _tour_page() -> str:
+    return (
+        "<html><head><title>Tour dates</title></head><body><article><h1>Tour dates</h1>"
+        f"{_PARA}<p>The band plays these dates:<br>June 9, West Palm Beach, FL<br>"
+        f"June 10, Tampa, FL<br/>June 14, Alpharetta, GA</p>{_PARA}"
+        "<ul><li>HL7<br>HL7 is a standards group.</li><li>IHE</li></ul>"
+        "<blockquote><p>First quoted paragraph ends here.</p><p>Second quoted one.</p>"
+        f"</blockquote>{_PARA}<table><tr><th>City</th><th>Venue</th></tr>"
+        f"<tr><td>Tampa<br>FL</td><td>Amphitheatre</td></tr></table>{_PARA}"
+        "</article></body></html>"
+    )
+
+
+def test_a_line_break_in_a_paragraph_is_a_new_line_of_the_plain_text() -> None:
+    blocks = extract_content(_tour_page()).text.split("\n\n")
+    assert (
+        "The band plays these dates:\nJune 9, West Palm Beach, FL\nJune 10, Tampa, FL\n"
+        "June 14, Alpharetta, GA"
+    ) in blocks
+
+
+def test_a_line_break_in_a_list_item_or_a_table_cell_is_a_space() -> None:
+    text = extract_content(_tour_page()).text
+    assert "- HL7 HL7 is a standards group.\n- IHE" in text
+    assert "City | Venue\nTampa FL | Amphitheatre" in text
+
+
+def test_paragraphs_inside_a_quote_do_not_run_together() -> None:
+    text = extract_content(_tour_page()).text
+    assert "First quoted paragraph ends here.\nSecond quoted one." in text
+
+
+def test_the_lines_of_a_real_tour_list_keep_apart() -> None:
+    page = load_page("9cb8224b")  # billboard.com: 30 tour dates, one <br> after each
+    text = extract_content(page.html, url=page.url).text
+    assert "West Palm Beach, FL\nJune 10 -- MIDFLORIDA Credit Union Amphitheatre" in text
+    assert not re.search(r"[A-Z]{2}(?:June|July|Aug|Sept|Oct)\b", text)

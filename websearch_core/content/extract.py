@@ -45,6 +45,17 @@ _CONTAINERS = frozenset(
 )
 """HTML containers trafilatura's fallbacks may return around the blocks."""
 _INERT = ("script", "style", "svg", "noscript", "template", "iframe", lxml.etree.Comment)
+_LINE_BREAKS = frozenset({"lb", "br"})
+"""trafilatura's ``<lb/>`` (an HTML ``<br>``) and ``<br>`` itself, in the fallbacks' HTML."""
+_BLOCK_EDGES = (_CONTAINERS - {"span"}) | frozenset(
+    {
+        "p", "head", "quote", "blockquote", "list", "ul", "ol", "item", "li", "dl", "dt",
+        "dd", "table", "row", "tr", "cell", "td", "th", "pre", "h1", "h2", "h3", "h4", "h5",
+        "h6", "figcaption", "address",
+    }
+)  # fmt: skip
+"""Blocks, in trafilatura's names and HTML's: inside another block (a ``<p>`` in a quote,
+a ``<div>`` in a cell) each starts and ends a line, so words either side stay apart."""
 
 
 @dataclass(frozen=True)
@@ -253,7 +264,8 @@ def _plain_text(body: Any) -> str:
     """Render plain text: one paragraph per block, blank lines between.
 
     List items and table rows stay on consecutive lines of their block and code keeps its
-    line breaks, so a list or a table still reads as one unit. trafilatura's own format is
+    line breaks, so a list or a table still reads as one unit; a ``<br>`` in a paragraph
+    starts a new line of it (see :func:`_inline`). trafilatura's own format is
     flat, but its fallbacks hand back HTML containers (``div``, ``section``) holding the
     blocks: those are walked into.
     """
@@ -277,21 +289,83 @@ def _blocks(element: Any) -> Iterator[str]:
 def _block_text(element: Any) -> str:
     tag = element.tag
     if tag in {"list", "ul", "ol"}:
-        items = (_inline(item) for item in element if item.tag in {"item", "li"})
+        items = (_inline(item, " ") for item in element if item.tag in {"item", "li"})
         return "\n".join(f"- {item}" for item in items if item)
     if tag == "table":
         rows = (
-            " | ".join(_inline(c) for c in row if c.tag in {"cell", "td", "th"})
+            " | ".join(_inline(c, " ") for c in row if c.tag in {"cell", "td", "th"})
             for row in element.iter("row", "tr")
         )
         return "\n".join(row for row in rows if row.strip(" |"))
     if tag in {"code", "pre"}:
-        return "".join(element.itertext()).strip("\n")
-    return _inline(element)
+        return "\n".join(_lines(element)).strip("\n")
+    return _inline(element, "\n")
 
 
-def _inline(element: Any) -> str:
-    return " ".join("".join(element.itertext()).split())
+def _inline(element: Any, line_break: str) -> str:
+    """The element's text with runs of white space made one space.
+
+    Args:
+        element: A block (a paragraph, a heading, a list item, a table cell).
+        line_break: What a ``<br>`` or an inner block's edge becomes: a new line in a
+            paragraph (an address, a list of dates), a space in a list item or a table
+            cell, whose lines must stay one line. Never nothing: the words on either side
+            of a ``<br>`` used to run together ("Beach, FLJune 10").
+    """
+    lines = (" ".join(line.split()) for line in _lines(element))
+    return line_break.join(line for line in lines if line)
+
+
+def _lines(element: Any) -> Iterator[str]:
+    """The element's text, cut where a ``<br>`` or an inner block starts or ends."""
+    line: list[str] = []
+    for piece in _pieces(element):
+        if piece is None:
+            yield "".join(line)
+            line = []
+        else:
+            line.append(piece)
+    yield "".join(line)
+
+
+def _pieces(element: Any) -> Iterator[str | None]:
+    """The text under ``element`` in reading order, ``None`` where a line ends.
+
+    Walked with a stack, not recursively, since markup may be nested deeper than Python's
+    recursion limit; and not with :func:`lxml.etree.iterwalk`, which skips comments and so
+    the text that follows them. A comment's own text is not page text.
+    """
+    if element.text:
+        yield element.text
+    stack: list[tuple[Any, Iterator[Any]]] = [(element, iter(element))]
+    while stack:
+        node, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if stack:  # not element itself: its tail is outside it
+                yield from _closing(node)
+        elif isinstance(child.tag, str):
+            yield from _opening(child)
+            stack.append((child, iter(child)))
+        elif child.tail:  # a comment or a processing instruction
+            yield child.tail
+
+
+def _opening(node: Any) -> Iterator[str | None]:
+    """What the start of ``node`` adds: a line end for a ``<br>`` or a block, then its text."""
+    if node.tag in _BLOCK_EDGES or node.tag in _LINE_BREAKS:
+        yield None
+    if node.text:
+        yield node.text
+
+
+def _closing(node: Any) -> Iterator[str | None]:
+    """What the end of ``node`` adds: a line end for a block, then the text after it."""
+    if node.tag in _BLOCK_EDGES:
+        yield None
+    if node.tail:
+        yield node.tail
 
 
 def _metadata(tree: lxml.html.HtmlElement, url: str | None) -> dict[str, str]:
