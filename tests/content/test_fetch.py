@@ -130,6 +130,18 @@ async def test_pdf(ws: WebSearch, server: PageServer) -> None:
         )
 
 
+@pytest.mark.parametrize("codec", ["utf-8-sig", "utf-16"], ids=["utf-8", "utf-16"])
+async def test_an_untyped_page_after_a_byte_order_mark_is_html(
+    ws: WebSearch, server: PageServer, codec: str
+) -> None:
+    # Both codecs write a byte-order mark first; the page used to be taken for plain text.
+    server.page("/bom", ARTICLE.encode(codec), "")
+    page = await fetch(ws, server.url("/bom"))
+    assert (page.content_type, page.title) == ("text/html", "Loopback article")
+    assert page.text.endswith("The end of the story.")
+    assert "<" not in page.text
+
+
 async def test_broken_pdf_is_a_clear_failure(ws: WebSearch, server: PageServer) -> None:
     server.page("/bad.pdf", b"%PDF-1.7 not really", "application/pdf")
     with pytest.raises(FetchFailedError, match="the PDF could not be read"):

@@ -12,7 +12,7 @@ import codecs
 import re
 from collections.abc import Mapping
 
-__all__ = ["declared_charset", "decode_html"]
+__all__ = ["byte_order_mark", "declared_charset", "decode_html"]
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
@@ -102,13 +102,32 @@ def decode_html(data: bytes, content_type: str | None = None) -> str:
         >>> decode_html(b"<meta charset='windows-1252'><p>caf\xe9</p>")
         "<meta charset='windows-1252'><p>café</p>"
     """
-    for bom, codec in _BOMS:
-        if data.startswith(bom):
-            return data[len(bom) :].decode(codec, errors="replace")
+    marked = byte_order_mark(data)
+    if marked is not None:
+        codec, length = marked
+        return data[length:].decode(codec, errors="replace")
     codec = (
         declared_charset(content_type) or _meta_charset(data[:_PRESCAN_BYTES]) or _detected(data)
     )
     return data.decode(codec, errors="replace")
+
+
+def byte_order_mark(data: bytes) -> tuple[str, int] | None:
+    r"""The codec a leading byte-order mark names, and the mark's length in bytes.
+
+    A mark wins over every declaration (as browsers read it), and hides what follows it
+    from a look at the first bytes: a page's ``<`` comes after it.
+
+    Example:
+        >>> byte_order_mark(b"\xef\xbb\xbf<html>")
+        ('utf-8', 3)
+        >>> byte_order_mark(b"<html>") is None
+        True
+    """
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return codec, len(bom)
+    return None
 
 
 def _meta_charset(head: bytes) -> str | None:

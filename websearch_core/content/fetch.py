@@ -39,7 +39,7 @@ from ..connection_causes import (
     undecodable_encoding,
 )
 from ..deadline import format_seconds
-from .decode import decode_html
+from .decode import byte_order_mark, decode_html
 from .documents import pdf_content, text_content
 from .errors import (
     FetchError,
@@ -492,12 +492,26 @@ def _kind(body: _Body) -> Kind:
     media = body.content_type.split(";", 1)[0].strip().lower()
     if media in _KINDS:
         return _KINDS[media]
-    head = body.data[:1024].lstrip()
-    if head.startswith(b"%PDF-"):
+    head = _head_text(body.data[:1024]).lstrip()
+    if head.startswith("%PDF-"):
         return "pdf"
-    if head[:1] == b"<":
+    if head.startswith("<"):
         return "html"
     return "text"
+
+
+def _head_text(head: bytes) -> str:
+    """The first bytes of an untyped body as text, to sniff what it is.
+
+    Read past a byte-order mark in the codec it names (a page saved by an editor that
+    writes one has the mark before its ``<``, and was taken for plain text), else byte
+    for byte: the signatures sniffed for are ASCII.
+    """
+    marked = byte_order_mark(head)
+    if marked is None:
+        return head.decode("latin-1")
+    codec, length = marked
+    return head[length:].decode(codec, errors="replace")
 
 
 def _looks_script_only(body: _Body, page: PageContent) -> bool:
