@@ -277,6 +277,24 @@ async def test_at_most_five_redirects(ws: WebSearch, server: PageServer) -> None
     assert server.hits["/r6"] == 0
 
 
+@pytest.mark.parametrize(("status", "location"), [(302, None), (301, " "), (308, "")])
+async def test_a_redirect_without_a_location_is_a_clear_failure(
+    ws: WebSearch, server: PageServer, status: int, location: str | None
+) -> None:
+    headers = {"Content-Type": "text/html"} | ({} if location is None else {"Location": location})
+
+    async def moved(_request: web.Request) -> web.Response:
+        return web.Response(status=status, body=b"<p>Moved</p>", headers=headers)
+
+    server.route("/moved", moved)
+    with pytest.raises(FetchFailedError) as caught:
+        await fetch(ws, server.url("/moved"))
+    assert caught.value.status == status
+    assert caught.value.reason == (
+        f"the server answered HTTP {status}, a redirect, without a Location header to follow"
+    )
+
+
 async def test_size_cap(ws: WebSearch, server: PageServer) -> None:
     big = ARTICLE + "<!--" + "x" * 5000 + "-->"
     server.page("/big", big)

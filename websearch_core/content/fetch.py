@@ -328,10 +328,8 @@ class PageFetcher:
                     allow_redirects=False,
                     proxy=self.options.proxy,
                 ) as response:
-                    if response.status in _REDIRECTS and "Location" in response.headers:
-                        target = urljoin(current, response.headers["Location"])
-                        self._check(target)
-                        current = target
+                    if response.status in _REDIRECTS:
+                        current = self._redirect_target(current, response)
                         continue
                     return await self._read(url, current, response)
             except FetchRefusedError as refusal:
@@ -343,6 +341,25 @@ class PageFetcher:
         raise FetchRefusedError(
             url, f"more than {self.options.max_redirects} redirects", "redirects"
         )
+
+    def _redirect_target(self, current: str, response: aiohttp.ClientResponse) -> str:
+        """Where a redirect from ``current`` leads, checked like the first URL.
+
+        Raises:
+            FetchFailedError: The redirect has no ``Location`` to follow; its body (a "moved"
+                stub, or nothing) is not the page, so it is not returned as one.
+        """
+        location = response.headers.get("Location", "").strip()
+        if not location:
+            raise FetchFailedError(
+                current,
+                f"the server answered HTTP {response.status}, a redirect, without a Location "
+                "header to follow",
+                response.status,
+            )
+        target = urljoin(current, location)
+        self._check(target)
+        return target
 
     async def _read(self, url: str, current: str, response: aiohttp.ClientResponse) -> _Body:
         if response.status >= 400:
