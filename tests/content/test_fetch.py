@@ -264,6 +264,41 @@ async def test_every_redirect_hop_is_checked(ws: WebSearch, server: PageServer) 
     assert server.hits["/a"] == 1
 
 
+@pytest.mark.parametrize(
+    ("location", "kind", "reason"),
+    [
+        (
+            "file:///etc/passwd?token=s3cret#frag",
+            "scheme",
+            "its redirect to file:///etc/passwd was refused: only http and https URLs are "
+            "fetched, not file:",
+        ),
+        (
+            "http://user:s3cret@169.254.169.254/latest?sig=s3cret",
+            "address",
+            "its redirect to http://169.254.169.254/latest was refused: 169.254.169.254 is a "
+            "cloud metadata address; set allow_private_addresses=True",
+        ),
+        (
+            "data:text/html," + "x" * 300,
+            "scheme",
+            f"its redirect to data:text/html,{'x' * 84}… was refused: only http and https",
+        ),
+    ],
+    ids=["file", "metadata", "data"],
+)
+async def test_a_refused_redirect_names_its_target_not_the_page_asked_for(
+    ws: WebSearch, server: PageServer, location: str, kind: str, reason: str
+) -> None:
+    server.route("/away", _redirect(location))  # type: ignore[arg-type]
+    with pytest.raises(FetchRefusedError) as caught:
+        await ws.fetch(server.url("/away"), allowed_networks=["127.0.0.1/32"], use_browser=False)
+    assert caught.value.kind == kind
+    assert caught.value.url == server.url("/away")
+    assert caught.value.reason.startswith(reason)
+    assert "s3cret" not in str(caught.value)
+
+
 async def test_at_most_five_redirects(ws: WebSearch, server: PageServer) -> None:
     for hop in range(6):
         server.route(f"/r{hop}", _redirect(f"/r{hop + 1}", 301 if hop % 2 else 307))  # type: ignore[arg-type]

@@ -82,6 +82,8 @@ _SETTLE_SECONDS = 3.0
 """Longest wait for a rendered page's network to go quiet after DOMContentLoaded."""
 _WORD = re.compile(r"\w+")
 _KEY_VERSION = "page-v1"
+_SHOWN_CHARS = 100
+"""Longest redirect target quoted in a refusal."""
 
 Kind = Literal["html", "text", "pdf"]
 _KINDS: dict[str, Kind] = {
@@ -348,6 +350,8 @@ class PageFetcher:
         Raises:
             FetchFailedError: The redirect has no ``Location`` to follow; its body (a "moved"
                 stub, or nothing) is not the page, so it is not returned as one.
+            FetchRefusedError: The policy refuses the target; the message names the target
+                as the reason, not ``current``, which passed the same checks.
         """
         location = response.headers.get("Location", "").strip()
         if not location:
@@ -358,7 +362,11 @@ class PageFetcher:
                 response.status,
             )
         target = urljoin(current, location)
-        self._check(target)
+        try:
+            self._check(target)
+        except FetchRefusedError as refusal:
+            reason = f"its redirect to {_shown_target(target)} was refused: {refusal.reason}"
+            raise FetchRefusedError(current, reason, refusal.kind) from None
         return target
 
     async def _read(self, url: str, current: str, response: aiohttp.ClientResponse) -> _Body:
@@ -529,6 +537,17 @@ def _head_text(head: bytes) -> str:
         return head.decode("latin-1")
     codec, length = marked
     return head[length:].decode(codec, errors="replace")
+
+
+def _shown_target(url: str) -> str:
+    """A redirect's target as a message names it: without credentials, query or fragment.
+
+    The server wrote it, not the caller, and its query may carry a token (a signed link,
+    an OAuth code); a ``data:`` URL may be a whole page, so it is cut short.
+    """
+    parts = urlsplit(url)
+    shown = safe_url(urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")))
+    return shown if len(shown) <= _SHOWN_CHARS else f"{shown[: _SHOWN_CHARS - 1]}…"
 
 
 def _looks_script_only(body: _Body, page: PageContent) -> bool:
