@@ -161,6 +161,47 @@ async def test_a_body_that_does_not_decode_says_so(ws: WebSearch, server: PageSe
     )
 
 
+def _gzipped(body: bytes, encoding: str = "gzip") -> object:
+    async def handler(_request: web.Request) -> web.Response:
+        headers = {"Content-Type": "text/html", "Content-Encoding": encoding}
+        return web.Response(body=gzip.compress(body), headers=headers)
+
+    return handler
+
+
+async def test_a_body_gzipped_twice_is_read(ws: WebSearch, server: PageServer) -> None:
+    # Some servers gzip a page that is stored gzipped: aiohttp takes one layer off.
+    twice = gzip.compress(ARTICLE.encode()) + gzip.compress(b"<p>A second member.</p>")
+    server.route("/z2", _gzipped(twice))  # type: ignore[arg-type]
+    page = await fetch(ws, server.url("/z2"))
+    assert page.title == "Loopback article"
+    assert page.text.endswith("The end of the story.")
+
+
+async def test_a_body_gzipped_twice_keeps_the_size_cap(ws: WebSearch, server: PageServer) -> None:
+    bomb = gzip.compress(b"<p>" + b"z" * 200_000 + b"</p>")
+    assert len(gzip.compress(bomb)) < 4096  # the outer layer alone passes the cap
+    server.route("/bomb2", _gzipped(bomb))  # type: ignore[arg-type]
+    with pytest.raises(FetchRefusedError, match="the body passed the 4096-byte cap") as caught:
+        await fetch(ws, server.url("/bomb2"), max_bytes=4096)
+    assert caught.value.kind == "too_large"
+
+
+@pytest.mark.parametrize(
+    "inner", [b"\x1f\x8b not gzip at all", gzip.compress(ARTICLE.encode())[:-40]]
+)
+async def test_a_broken_inner_gzip_layer_says_so(
+    ws: WebSearch, server: PageServer, inner: bytes
+) -> None:
+    server.route("/z2", _gzipped(inner))  # type: ignore[arg-type]
+    with pytest.raises(FetchFailedError) as caught:
+        await fetch(ws, server.url("/z2"))
+    assert caught.value.reason == (
+        "the response could not be decoded: it is gzip-compressed twice and the inner layer "
+        "is broken"
+    )
+
+
 async def test_a_reply_that_is_not_http_says_so_in_one_line(ws: WebSearch) -> None:
     async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.readuntil(b"\r\n\r\n")

@@ -9,7 +9,8 @@ with providers and has no such rule). Per URL:
    ``max_redirects``, each target checked again before it is requested.
 3. The media type is checked before the body is read (HTML, XHTML, plain text, Markdown,
    PDF; a missing type is sniffed), and the body is read up to ``max_bytes`` after
-   decompression (gzip and deflate by aiohttp, brotli with the ``brotli`` package).
+   decompression (gzip and deflate by aiohttp, brotli with the ``brotli`` package; a body
+   a misconfigured server gzipped twice is un-gzipped once more, under the same cap).
 4. HTML is decoded (declared or sniffed charset) and extracted in a worker thread; PDF and
    text are read as documents.
 5. A page that shows almost no text but runs scripts, or a 403/429/503 answer, is loaded in
@@ -24,6 +25,7 @@ import logging
 import re
 import socket
 import time
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import TracebackType
@@ -84,6 +86,10 @@ _WORD = re.compile(r"\w+")
 _KEY_VERSION = "page-v1"
 _SHOWN_CHARS = 100
 """Longest redirect target quoted in a refusal."""
+_GZIP_MAGIC = b"\x1f\x8b"
+_DOUBLE_GZIP_BROKEN = (
+    "the response could not be decoded: it is gzip-compressed twice and the inner layer is broken"
+)
 
 Kind = Literal["html", "text", "pdf"]
 _KINDS: dict[str, Kind] = {
@@ -396,7 +402,10 @@ class PageFetcher:
             if size > cap:
                 raise FetchRefusedError(current, f"the body passed the {cap}-byte cap", "too_large")
             chunks.append(chunk)
-        return _Body(response.status, str(response.url), content_type, b"".join(chunks))
+        data = b"".join(chunks)
+        if _gzipped_again(response.headers.get("Content-Encoding", ""), data):
+            data = _inner_gzip_layer(data, cap, current)
+        return _Body(response.status, str(response.url), content_type, data)
 
     async def _precheck_for_proxy(self, url: str) -> None:
         """Through a proxy the connector resolves only the proxy: check the name here."""
@@ -537,6 +546,40 @@ def _head_text(head: bytes) -> str:
         return head.decode("latin-1")
     codec, length = marked
     return head[length:].decode(codec, errors="replace")
+
+
+def _gzipped_again(content_encoding: str, data: bytes) -> bool:
+    """Whether a body aiohttp un-gzipped is gzip once more (a server that compressed twice).
+
+    Only after an outer gzip layer: a body that merely starts with the gzip magic bytes
+    under another encoding is left as it is.
+    """
+    outer = content_encoding.rsplit(",", 1)[-1].strip().lower()
+    return outer in {"gzip", "x-gzip"} and data.startswith(_GZIP_MAGIC)
+
+
+def _inner_gzip_layer(data: bytes, cap: int, url: str) -> bytes:
+    """Decompress the second gzip layer, every member of it, up to ``cap`` bytes.
+
+    Raises:
+        FetchRefusedError: The inner layer holds more than ``cap`` bytes (a bomb gzipped
+            twice passes the first cap, which counts the outer layer's output).
+        FetchFailedError: The inner layer is broken or cut short.
+    """
+    inner = bytearray()
+    rest = data
+    while rest:
+        inflater = zlib.decompressobj(wbits=zlib.MAX_WBITS | 16)  # 16: the gzip wrapper
+        try:
+            inner += inflater.decompress(rest, cap + 1 - len(inner))
+        except zlib.error:
+            raise FetchFailedError(url, _DOUBLE_GZIP_BROKEN) from None
+        if len(inner) > cap:
+            raise FetchRefusedError(url, f"the body passed the {cap}-byte cap", "too_large")
+        if not inflater.eof:  # cut short
+            raise FetchFailedError(url, _DOUBLE_GZIP_BROKEN)
+        rest = inflater.unused_data
+    return bytes(inner)
 
 
 def _shown_target(url: str) -> str:
