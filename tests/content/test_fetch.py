@@ -115,6 +115,50 @@ async def test_plain_text_and_markdown(ws: WebSearch, server: PageServer) -> Non
     assert (await fetch(ws, server.url("/r.md"))).markdown == "# Title\n\n- item"
 
 
+async def test_a_json_document_is_its_own_text(ws: WebSearch, server: PageServer) -> None:
+    document = '{"name": "demo", "note": "a ```fence``` inside", "items": [1, 2]}'
+    server.page("/api.json", document, "application/json; charset=utf-8")
+    page = await fetch(ws, server.url("/api.json"))
+    assert (page.text, page.content_type, page.title) == (document, "application/json", None)
+    assert page.markdown == f"````json\n{document}\n````"
+
+
+_FEED = (
+    '<?xml version="1.0" encoding="ISO-8859-1"?>\n<rss version="2.0"><channel>'
+    "<title><![CDATA[Caf\u00e9 &amp; news]]></title><link>https://a.example/</link>"
+    "<item><title>First item</title><link>https://a.example/1</link></item>"
+    "</channel></rss>"
+)
+
+
+@pytest.mark.parametrize("content_type", ["application/rss+xml", "text/xml"])
+async def test_a_feed_is_its_own_text_titled_as_the_feed(
+    ws: WebSearch, server: PageServer, content_type: str
+) -> None:
+    server.page("/feed", _FEED.encode("latin-1"), content_type)
+    page = await fetch(ws, server.url("/feed"))
+    assert (page.title, page.content_type) == ("Caf\u00e9 & news", content_type)
+    assert page.text == _FEED  # read in the charset its XML declaration names
+    assert page.markdown == f"```xml\n{_FEED}\n```"
+
+
+async def test_a_csv_file_is_its_own_text(ws: WebSearch, server: PageServer) -> None:
+    server.page("/t.csv", "city,venue\r\nTampa,Amphitheatre\r\n", "text/csv")
+    page = await fetch(ws, server.url("/t.csv"))
+    assert (page.text, page.content_type) == ("city,venue\nTampa,Amphitheatre", "text/csv")
+    assert page.markdown == "```csv\ncity,venue\nTampa,Amphitheatre\n```"
+
+
+async def test_an_xhtml_page_served_as_xml_is_extracted(ws: WebSearch, server: PageServer) -> None:
+    xhtml = '<?xml version="1.0"?>\n<!DOCTYPE html>\n' + ARTICLE.replace(
+        "<html lang='en'>", "<html xmlns='http://www.w3.org/1999/xhtml' lang='en'>"
+    )
+    server.page("/x", xhtml, "application/xml")
+    page = await fetch(ws, server.url("/x"))
+    assert (page.title, page.content_type) == ("Loopback article", "text/html")
+    assert page.text.endswith("The end of the story.")
+
+
 async def test_pdf(ws: WebSearch, server: PageServer) -> None:
     pdf = text_pdf(["Quarterly report.", "Revenue grew."], title="Report", author="Ann Lee")
     server.page("/r.pdf", pdf, "application/pdf")

@@ -1,7 +1,8 @@
 """Page content for RAG and agents: decode, extract, fetch safely.
 
 - :func:`extract_content` turns HTML into main text, Markdown and metadata (pure, no I/O);
-  :func:`pdf_content` and :func:`text_content` do the same for PDF and plain text.
+  :func:`pdf_content`, :func:`text_content` and :func:`data_content` do the same for PDF,
+  plain text and data files (JSON, XML feeds, CSV).
 - :func:`decode_html` turns bytes into text using the declared or sniffed charset.
 - :class:`PageFetcher` fetches pages under a safety policy (:class:`FetchOptions`):
   public http(s) addresses only by default, checked at connection time and on every
@@ -20,7 +21,7 @@ from ..lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .decode import declared_charset, decode_html
-    from .documents import pdf_content, text_content
+    from .documents import data_content, pdf_content, text_content
     from .enrich import (
         PagedResponse,
         SourcePage,
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, str] = {
     "declared_charset": "decode",
     "decode_html": "decode",
+    "data_content": "documents",
     "pdf_content": "documents",
     "text_content": "documents",
     **dict.fromkeys(
@@ -96,6 +98,7 @@ __all__ = [
     "add_page_content",
     "check_url",
     "content_text",
+    "data_content",
     "declared_charset",
     "decode_html",
     "extract_content",

@@ -28,7 +28,7 @@ def fetch_parser() -> argparse.ArgumentParser:
     """The ``fetch`` command's parser; the handler is set as ``handler``."""
     parser = argparse.ArgumentParser(
         prog=f"{PROG} fetch",
-        description="Fetch a web page, PDF or text file and print its main content.",
+        description="Fetch a web page, PDF, text file or JSON/XML/CSV file and print its content.",
     )
     parser.add_argument("url", metavar="URL", help="the page's http(s) URL")
     output = parser.add_mutually_exclusive_group()

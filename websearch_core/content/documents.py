@@ -1,9 +1,10 @@
-"""Page content from documents that are not HTML: PDF and plain text.
+"""Page content from documents that are not HTML: PDF, plain text, and data files.
 
 Pure (bytes in, :class:`PageContent` out), like :func:`extract_content`; the fetcher picks
 one by the response's media type.
 """
 
+import html
 import io
 import logging
 import re
@@ -12,10 +13,15 @@ from datetime import datetime
 from .decode import decode_html
 from .models import PageContent
 
-__all__ = ["pdf_content", "text_content"]
+__all__ = ["data_content", "pdf_content", "text_content"]
 
 _log = logging.getLogger(__name__)
 _BLANK_LINES = re.compile(r"\n\s*\n+")
+_FEED_TITLE = re.compile(r"<title(?:\s[^>]*)?>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
+_CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.DOTALL)
+_TITLE_SCAN_CHARS = 65536
+"""A feed's own title comes before its items; no need to look further."""
+_BACKTICKS = re.compile(r"`{3,}")
 
 
 def pdf_content(data: bytes, url: str | None = None) -> PageContent:
@@ -71,6 +77,47 @@ def text_content(data: bytes, content_type: str, url: str | None = None) -> Page
     text = _paragraphs(decode_html(data, content_type).replace("\r\n", "\n").replace("\r", "\n"))
     media = content_type.split(";", 1)[0].strip().lower() or "text/plain"
     return PageContent(url=url, text=text, markdown=text, content_type=media)
+
+
+def data_content(data: bytes, content_type: str, url: str | None = None) -> PageContent:
+    """A JSON, XML (RSS and Atom feeds too) or CSV document as it is, decoded.
+
+    A model that asks for a feed or an API's JSON wants the document itself, not a summary
+    of it: ``text`` is the document, ``markdown`` the same in a code block (so that nothing
+    in it is read as Markdown), and an XML document's title is its first ``<title>`` (a
+    feed's own). The charset is the header's, else sniffed (charset-normalizer honours an
+    XML declaration's ``encoding``).
+
+    Args:
+        data: The body.
+        content_type: The response's ``Content-Type`` (``application/rss+xml``, ...).
+        url: Where it came from.
+    """
+    media = content_type.split(";", 1)[0].strip().lower()
+    text = decode_html(data, content_type).replace("\r\n", "\n").replace("\r", "\n").strip()
+    syntax = next((name for name in ("json", "xml", "csv") if name in media), "")
+    return PageContent(
+        url=url,
+        title=_feed_title(text) if syntax == "xml" else None,
+        text=text,
+        markdown=_code_block(text, syntax) if text else "",
+        content_type=media,
+    )
+
+
+def _feed_title(text: str) -> str | None:
+    """The first ``<title>`` of an XML document: a feed's or a channel's own."""
+    match = _FEED_TITLE.search(text, 0, _TITLE_SCAN_CHARS)
+    if match is None:
+        return None
+    title = " ".join(html.unescape(_CDATA.sub(r"\1", match.group(1))).split())
+    return title or None
+
+
+def _code_block(text: str, syntax: str) -> str:
+    """``text`` as a fenced Markdown code block, fenced longer than any backtick run in it."""
+    fence = "`" * max([3, *(len(run) + 1 for run in _BACKTICKS.findall(text))])
+    return f"{fence}{syntax}\n{text}\n{fence}"
 
 
 def _paragraphs(text: str) -> str:

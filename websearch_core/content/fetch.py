@@ -8,11 +8,12 @@ with providers and has no such rule). Per URL:
 2. A GET with browser navigation headers; redirects are followed by hand, at most
    ``max_redirects``, each target checked again before it is requested.
 3. The media type is checked before the body is read (HTML, XHTML, plain text, Markdown,
-   PDF; a missing type is sniffed), and the body is read up to ``max_bytes`` after
-   decompression (gzip and deflate by aiohttp, brotli with the ``brotli`` package; a body
-   a misconfigured server gzipped twice is un-gzipped once more, under the same cap).
+   JSON, XML and its feeds, CSV, PDF; a missing type is sniffed), and the body is read up
+   to ``max_bytes`` after decompression (gzip and deflate by aiohttp, brotli with the
+   ``brotli`` package; a body a misconfigured server gzipped twice is un-gzipped once
+   more, under the same cap).
 4. HTML is decoded (declared or sniffed charset) and extracted in a worker thread; PDF and
-   text are read as documents.
+   text are read as documents, and data files (JSON, XML, CSV) are returned as they are.
 5. A page that shows almost no text but runs scripts, or a 403/429/503 answer, is loaded in
    headless Chromium (when enabled and installed), where every request the page makes passes
    the same address rules. The richer of the two results is kept.
@@ -42,7 +43,7 @@ from ..connection_causes import (
 )
 from ..deadline import format_seconds
 from .decode import byte_order_mark, decode_html
-from .documents import pdf_content, text_content
+from .documents import data_content, pdf_content, text_content
 from .errors import (
     FetchError,
     FetchFailedError,
@@ -91,15 +92,29 @@ _DOUBLE_GZIP_BROKEN = (
     "the response could not be decoded: it is gzip-compressed twice and the inner layer is broken"
 )
 
-Kind = Literal["html", "text", "pdf"]
+Kind = Literal["html", "text", "data", "pdf"]
 _KINDS: dict[str, Kind] = {
     "text/html": "html",
     "application/xhtml+xml": "html",
     "text/plain": "text",
     "text/markdown": "text",
     "text/x-markdown": "text",
+    "application/json": "data",
+    "text/json": "data",
+    "application/xml": "data",
+    "text/xml": "data",
+    "text/csv": "data",
+    "text/tab-separated-values": "data",
     "application/pdf": "pdf",
 }
+_DATA_SUFFIXES = ("+json", "+xml")
+"""``application/`` types in a textual syntax (RFC 6839): ``rss+xml``, ``atom+xml``,
+``ld+json``, ``geo+json``... Binary types (images, archives, media) stay refused."""
+_XHTML_ROOT = re.compile(
+    r"\A\s*(?:<\?xml\s[^>]*>\s*)?(?:(?:<!--.*?-->|<!DOCTYPE[^>]*>)\s*)*<html[\s>]",
+    re.IGNORECASE | re.DOTALL,
+)
+"""An XML document whose root is ``<html>``: an XHTML page served as ``application/xml``."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -311,6 +326,8 @@ class PageFetcher:
                 page = await asyncio.to_thread(pdf_content, body.data, body.url)
             elif kind == "text":
                 page = text_content(body.data, body.content_type, body.url)
+            elif kind == "data":
+                page = data_content(body.data, body.content_type, body.url)
             else:
                 html = decode_html(body.data, body.content_type)
                 page = await asyncio.to_thread(extract_content, html, body.url)
@@ -382,10 +399,10 @@ class PageFetcher:
             )
         content_type = response.headers.get("Content-Type", "")
         media = content_type.split(";", 1)[0].strip().lower()
-        if media and media not in _KINDS:
+        if media and _media_kind(media) is None:
             raise FetchRefusedError(
                 current,
-                f"unsupported content type {media} (HTML, text and PDF only)",
+                f"unsupported content type {media} (HTML, text, JSON, XML, CSV and PDF only)",
                 "content_type",
             )
         cap = self.options.max_bytes
@@ -523,15 +540,26 @@ async def _check_host(url: str, host: str, allowed: Networks) -> None:
 
 
 def _kind(body: _Body) -> Kind:
-    media = body.content_type.split(";", 1)[0].strip().lower()
-    if media in _KINDS:
-        return _KINDS[media]
+    kind = _media_kind(body.content_type.split(";", 1)[0].strip().lower())
+    if kind == "data" and _XHTML_ROOT.match(_head_text(body.data[:1024])):
+        return "html"
+    if kind is not None:
+        return kind
     head = _head_text(body.data[:1024]).lstrip()
     if head.startswith("%PDF-"):
         return "pdf"
     if head.startswith("<"):
         return "html"
     return "text"
+
+
+def _media_kind(media: str) -> Kind | None:
+    """How a media type is read, or ``None`` for a type that is not fetched."""
+    if media in _KINDS:
+        return _KINDS[media]
+    if media.startswith("application/") and media.endswith(_DATA_SUFFIXES):
+        return "data"
+    return None
 
 
 def _head_text(head: bytes) -> str:
