@@ -415,6 +415,53 @@ async def test_a_redirect_without_a_location_is_a_clear_failure(
     )
 
 
+def _moved(to: str, delay: str = "0", text: str = "Moved.") -> str:
+    return (
+        f"<html><head><title>Moved</title><meta content=\"{delay}; URL='{to}'\" "
+        f"http-equiv=Refresh></head><body><p>{text}</p></body></html>"
+    )
+
+
+async def test_a_moved_page_that_refreshes_at_once_is_followed(
+    ws: WebSearch, server: PageServer
+) -> None:
+    server.page("/old", _moved("/a"))
+    server.page("/later", _moved("/a", delay="30"))
+    server.page("/itself", _moved("/itself#top"))
+    server.page("/wordy", _moved("/a", text="A page worth reading on its own. " * 10))
+    server.page("/a", ARTICLE)
+    page = await fetch(ws, server.url("/old"))
+    assert (page.title, page.url, page.status) == ("Loopback article", server.url("/a"), 200)
+    # A later refresh, a page that reloads itself, a page with text: pages, not redirects.
+    for path in ("/later", "/itself", "/wordy"):
+        assert (await fetch(ws, server.url(path))).url == server.url(path)
+    assert server.hits["/a"] == 1
+
+
+async def test_a_refresh_counts_as_a_redirect_and_is_checked_like_one(
+    ws: WebSearch, server: PageServer
+) -> None:
+    for hop in range(6):  # three HTTP redirects and three refreshes: six hops
+        if hop % 2:
+            server.page(f"/m{hop}", _moved(f"/m{hop + 1}"))
+        else:
+            server.route(f"/m{hop}", _redirect(f"/m{hop + 1}"))  # type: ignore[arg-type]
+    server.page("/m6", ARTICLE)
+    with pytest.raises(FetchRefusedError, match="more than 5 redirects"):
+        await fetch(ws, server.url("/m0"))
+    assert (await fetch(ws, server.url("/m1"))).title == "Loopback article"
+    assert server.hits["/m6"] == 1
+    server.page("/to-file", _moved("file:///etc/passwd"))
+    server.page("/to-other", _moved(f"http://127.0.0.2:{server.port}/a"))
+    opened = {"allowed_networks": ["127.0.0.1/32"], "use_browser": False}
+    for path, reason in (
+        ("/to-file", "its redirect to file:///etc/passwd was refused: only http and https"),
+        ("/to-other", "was refused: 127.0.0.2 is a loopback address"),
+    ):
+        with pytest.raises(FetchRefusedError, match=reason):
+            await ws.fetch(server.url(path), **opened)  # type: ignore[arg-type]
+
+
 async def test_size_cap(ws: WebSearch, server: PageServer) -> None:
     big = ARTICLE + "<!--" + "x" * 5000 + "-->"
     server.page("/big", big)

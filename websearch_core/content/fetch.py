@@ -6,7 +6,9 @@ with providers and has no such rule). Per URL:
 
 1. :func:`~websearch_core.content.safety.check_url`, then the page cache (success only).
 2. A GET with browser navigation headers; redirects are followed by hand, at most
-   ``max_redirects``, each target checked again before it is requested.
+   ``max_redirects``, each target checked again before it is requested. A page with
+   little text whose ``<meta http-equiv="refresh">`` moves on within 5 s is a redirect
+   too (:mod:`.refresh`).
 3. The media type is checked before the body is read (HTML, XHTML, plain text, Markdown,
    JSON, XML and its feeds, CSV, PDF; a missing type is sniffed), and the body is read up
    to ``max_bytes`` after decompression (gzip and deflate by aiohttp, brotli with the
@@ -53,6 +55,7 @@ from .errors import (
 )
 from .extract import extract_content
 from .models import PageContent
+from .refresh import refresh_target
 from .resolver import SafeResolver
 from .safety import ALLOW_HINT, Networks, check_url, parse_networks, resolved_problem
 
@@ -84,6 +87,8 @@ _FEW_WORDS = 40
 _SETTLE_SECONDS = 3.0
 """Longest wait for a rendered page's network to go quiet after DOMContentLoaded."""
 _WORD = re.compile(r"\w+")
+_REFRESH = re.compile(rb"http-equiv\s*=\s*[\"']?\s*refresh", re.IGNORECASE)
+"""A meta refresh may be in the bytes: only then is a near-empty page parsed for one."""
 _KEY_VERSION = "page-v1"
 _SHOWN_CHARS = 100
 """Longest redirect target quoted in a refusal."""
@@ -299,15 +304,10 @@ class PageFetcher:
         if cached is not None:
             return cached
         try:
-            body = await self._download(url)
+            body, page = await self._followed(url)
         except FetchFailedError as error:
-            if error.status not in _ESCALATE_STATUSES:
-                raise
-            page = await self._rendered(url, reason=f"HTTP {error.status}")
-            if page is None:
-                raise
+            page = await self._rendered_instead(url, error)
         else:
-            page = await self._content(body)
             if _looks_script_only(body, page):
                 rendered = await self._rendered(url, reason="script-only page")
                 if rendered is None:
@@ -318,6 +318,14 @@ class PageFetcher:
                     page = rendered
         await self._cache_set(key, page)
         return page
+
+    async def _rendered_instead(self, url: str, error: FetchFailedError) -> PageContent:
+        """The page as the browser renders it after a blocking answer, else ``error``."""
+        if error.status in _ESCALATE_STATUSES:
+            page = await self._rendered(url, reason=f"HTTP {error.status}")
+            if page is not None:
+                return page
+        raise error
 
     async def _content(self, body: _Body) -> PageContent:
         kind = _kind(body)
@@ -335,7 +343,29 @@ class PageFetcher:
             raise FetchFailedError(body.url, str(error), body.status) from None
         return page.model_copy(update={"status": body.status, "fetched_with": "http"})
 
-    async def _download(self, url: str) -> _Body:
+    async def _followed(self, url: str) -> tuple[_Body, PageContent]:
+        """Download ``url`` and read it, following its redirects to the page they lead to.
+
+        HTTP redirects and a near-empty page's prompt ``<meta http-equiv="refresh">`` are
+        followed alike: at most ``max_redirects`` of them in all, each target checked.
+        """
+        current = url
+        for _hop in range(self.options.max_redirects + 1):
+            answer = await self._download(current)
+            if isinstance(answer, str):  # an HTTP redirect's target
+                current = answer
+                continue
+            page = await self._content(answer)
+            refresh = await self._refresh(answer, page)
+            if refresh is None:
+                return answer, page
+            current = self._redirect_target(answer.url, refresh)
+        raise FetchRefusedError(
+            url, f"more than {self.options.max_redirects} redirects", "redirects"
+        )
+
+    async def _download(self, url: str) -> _Body | str:
+        """One GET of ``url``: its body, or where the redirect it answered leads."""
         # Imported here, not at the top: websearch_core.models imports this package (for
         # SearchSource.content), and html imports the provider package, which imports models.
         from ..html import navigation_headers
@@ -343,47 +373,44 @@ class PageFetcher:
         session = self._session
         if session is None:
             raise RuntimeError("PageFetcher is used outside its async with block")
-        current = url
-        for _hop in range(self.options.max_redirects + 1):
-            await self._precheck_for_proxy(current)
-            try:
-                async with session.get(
-                    current,
-                    headers=navigation_headers(),
-                    allow_redirects=False,
-                    proxy=self.options.proxy,
-                ) as response:
-                    if response.status in _REDIRECTS:
-                        current = self._redirect_target(current, response)
-                        continue
-                    return await self._read(url, current, response)
-            except FetchRefusedError as refusal:
-                if refusal.url != safe_url(current):  # raised by the resolver: name the URL
-                    raise FetchRefusedError(current, refusal.reason, refusal.kind) from None
-                raise
-            except (aiohttp.ClientError, OSError) as error:
-                raise FetchFailedError(current, _network_reason(error)) from None
-        raise FetchRefusedError(
-            url, f"more than {self.options.max_redirects} redirects", "redirects"
-        )
+        await self._precheck_for_proxy(url)
+        try:
+            async with session.get(
+                url,
+                headers=navigation_headers(),
+                allow_redirects=False,
+                proxy=self.options.proxy,
+            ) as response:
+                if response.status in _REDIRECTS:
+                    return self._redirect_target(url, _location(url, response))
+                return await self._read(url, response)
+        except FetchRefusedError as refusal:
+            if refusal.url != safe_url(url):  # raised by the resolver: name the URL
+                raise FetchRefusedError(url, refusal.reason, refusal.kind) from None
+            raise
+        except (aiohttp.ClientError, OSError) as error:
+            raise FetchFailedError(url, _network_reason(error)) from None
 
-    def _redirect_target(self, current: str, response: aiohttp.ClientResponse) -> str:
-        """Where a redirect from ``current`` leads, checked like the first URL.
+    async def _refresh(self, body: _Body, page: PageContent) -> str | None:
+        """Where a page with little text of its own refreshes to soon, if it does.
+
+        Only such a page is a redirect written in HTML ("this page has moved"); a page
+        worth reading that also reloads or moves on after a while is kept as it is.
+        """
+        if _kind(body) != "html" or _words(page) >= _FEW_WORDS:
+            return None
+        if _REFRESH.search(body.data) is None:  # the common case: no parse needed
+            return None
+        html = decode_html(body.data, body.content_type)
+        return await asyncio.to_thread(refresh_target, html, body.url)
+
+    def _redirect_target(self, current: str, location: str) -> str:
+        """Where a redirect from ``current`` to ``location`` leads, checked like the first URL.
 
         Raises:
-            FetchFailedError: The redirect has no ``Location`` to follow; its body (a "moved"
-                stub, or nothing) is not the page, so it is not returned as one.
             FetchRefusedError: The policy refuses the target; the message names the target
                 as the reason, not ``current``, which passed the same checks.
         """
-        location = response.headers.get("Location", "").strip()
-        if not location:
-            raise FetchFailedError(
-                current,
-                f"the server answered HTTP {response.status}, a redirect, without a Location "
-                "header to follow",
-                response.status,
-            )
         target = urljoin(current, location)
         try:
             self._check(target)
@@ -392,7 +419,7 @@ class PageFetcher:
             raise FetchRefusedError(current, reason, refusal.kind) from None
         return target
 
-    async def _read(self, url: str, current: str, response: aiohttp.ClientResponse) -> _Body:
+    async def _read(self, current: str, response: aiohttp.ClientResponse) -> _Body:
         if response.status >= 400:
             raise FetchFailedError(
                 current, f"the server answered HTTP {response.status}", response.status
@@ -574,6 +601,24 @@ def _head_text(head: bytes) -> str:
         return head.decode("latin-1")
     codec, length = marked
     return head[length:].decode(codec, errors="replace")
+
+
+def _location(current: str, response: aiohttp.ClientResponse) -> str:
+    """The ``Location`` of a redirect answer.
+
+    Raises:
+        FetchFailedError: The redirect has none to follow; its body (a "moved" stub, or
+            nothing) is not the page, so it is not returned as one.
+    """
+    location = response.headers.get("Location", "").strip()
+    if not location:
+        raise FetchFailedError(
+            current,
+            f"the server answered HTTP {response.status}, a redirect, without a Location "
+            "header to follow",
+            response.status,
+        )
+    return location
 
 
 def _gzipped_again(content_encoding: str, data: bytes) -> bool:
