@@ -229,3 +229,30 @@ def test_the_lines_of_a_real_tour_list_keep_apart() -> None:
     text = extract_content(page.html, url=page.url).text
     assert "West Palm Beach, FL\nJune 10 -- MIDFLORIDA Credit Union Amphitheatre" in text
     assert not re.search(r"[A-Z]{2}(?:June|July|Aug|Sept|Oct)\b", text)
+
+
+def _nested(depth: int, tag: str = "div") -> str:
+    return (
+        "<html><head><title>Deep</title></head><body>"
+        + f"<{tag} class='wrap'>" * depth
+        + f"<h2>Deep heading</h2>{_PARA}<p>The last <a href='/end'>words</a> of it.</p>"
+        + f"</{tag}>" * depth
+        + "</body></html>"
+    )
+
+
+@pytest.mark.parametrize(("depth", "tag"), [(300, "div"), (1500, "div"), (400, "span")])
+def test_a_page_nested_past_the_parsers_limit_keeps_its_text(depth: int, tag: str) -> None:
+    # libxml2 stops building the tree 256 elements deep: this page used to give no text.
+    content = extract_content(_nested(depth, tag), url="https://example.org/deep")
+    shallow = extract_content(_nested(3, tag), url="https://example.org/deep")
+    assert content.text == shallow.text
+    assert content.text.endswith("The last words of it.")
+    assert "[words](https://example.org/end)" in content.markdown
+
+
+def test_text_in_hundreds_of_unclosed_tags_is_read() -> None:
+    # Every word opens a <b> it never closes: the text sits in the nesting itself.
+    html = "<html><body><article><p>" + "".join(f"<b>word{n} " for n in range(600))
+    text = extract_content(html + "</p></article></body></html>").text
+    assert text.split() == [f"word{n}" for n in range(600)]

@@ -45,6 +45,11 @@ _CONTAINERS = frozenset(
 )
 """HTML containers trafilatura's fallbacks may return around the blocks."""
 _INERT = ("script", "style", "svg", "noscript", "template", "iframe", lxml.etree.Comment)
+_FLAT_DEPTH = 128
+"""Depth below which a page nested past libxml2's limit of 256 is flattened (the extractors
+wrap a few levels of their own around what they keep)."""
+_KEPT_HEIGHT = 8
+"""Levels an element may hold and still be kept whole below :data:`_FLAT_DEPTH`."""
 _LINE_BREAKS = frozenset({"lb", "br"})
 """trafilatura's ``<lb/>`` (an HTML ``<br>``) and ``<br>`` itself, in the fallbacks' HTML."""
 _BLOCK_EDGES = (_CONTAINERS - {"span"}) | frozenset(
@@ -103,9 +108,10 @@ def extract_content(html: str, url: str | None = None) -> PageContent:
         raise TypeError(f"extract_content needs the page as str, got {type(html).__name__}")
     html = _without_xml_declaration(html)
     check_markup(html)  # before any parser: a crowded element would hold it for minutes
-    tree = _parse(html)
-    if tree is None:
+    parsed = _parse(html)
+    if parsed is None:
         return PageContent(url=url)
+    tree, html = parsed
     language = _language(tree)
     meta = _metadata(tree, url)  # reads JSON-LD <script>s, so before _inert_stripped
     body = _main_body(_inert_stripped(tree), html, url)
@@ -151,15 +157,120 @@ def _without_xml_declaration(html: str) -> str:
     return html[match.end() :] if match else html
 
 
-def _parse(html: str) -> lxml.html.HtmlElement | None:
+def _parse(html: str) -> tuple[lxml.html.HtmlElement, str] | None:
+    """The page's tree, and the markup the extractors parse again (``html``, or flatter).
+
+    libxml2 stops building the tree 256 elements deep: the rest of a page nested deeper
+    (wrapper in wrapper, or a run of unclosed tags) is dropped, and the page used to
+    extract to nothing. Such a page is parsed again without that limit (libxml2 still
+    stops at 2048) and flattened (:func:`_flatten`), and readability and trafilatura,
+    which parse with the limit, are given the flattened markup. Only such a page pays for
+    it: the first parse's error log says whether the limit was reached.
+
+    ``huge_tree`` stays bounded: the markup guard has already run, the fetcher caps the
+    body at ``max_bytes``, libxml2 keeps its deeper limit, and flattening is linear.
+    """
     if not html.strip():
         return None
+    parser = lxml.html.HTMLParser()  # one per call: its error log is this page's
     try:
-        return lxml.html.document_fromstring(html)
+        tree = lxml.html.document_fromstring(html, parser=parser)
+        if not _depth_limited(parser.error_log):
+            return tree, html
+        tree = lxml.html.document_fromstring(html, parser=lxml.html.HTMLParser(huge_tree=True))
     except (lxml.etree.ParserError, ValueError):
         # lxml refuses documents that are only comments/whitespace: no article there. (A
         # str with an XML encoding declaration is refused too: extract_content strips it.)
         return None
+    _flatten(tree)
+    return tree, str(lxml.html.tostring(tree, encoding="unicode"))
+
+
+def _depth_limited(errors: Any) -> bool:
+    """Whether libxml2 stopped at its nesting limit (``Excessive depth in document``).
+
+    libxml2 2.11 and later give it a type of its own; older ones say so only in words.
+    """
+    return any(
+        error.type_name == "ERR_RESOURCE_LIMIT" or "XML_PARSE_HUGE" in error.message
+        for error in errors
+    )
+
+
+def _flatten(tree: lxml.html.HtmlElement) -> None:
+    """Dissolve the deep wrappers of a page nested deeper than :data:`_FLAT_DEPTH`.
+
+    Below that depth, an element with more than :data:`_KEPT_HEIGHT` levels inside it is a
+    wrapper (a paragraph, a list or a table is shallower). Each outermost wrapper is made
+    to hold, side by side, the elements kept inside it and all the text in between, so the
+    page nests at most that many levels below that depth and parses whole within libxml2's
+    limit, blocks and their text intact. Each kept element moves once, so the work grows
+    with the page's size, not with its size times its depth.
+    """
+    wrappers, outermost = _wrappers(tree)
+    for wrapper in outermost:
+        texts, kept = _flat_contents(wrapper, wrappers)
+        _refill(wrapper, texts, kept, wrappers)
+
+
+def _wrappers(tree: lxml.html.HtmlElement) -> tuple[set[Any], list[Any]]:
+    """Every wrapper :func:`_flatten` dissolves, and the outermost ones, in one walk."""
+    wrappers: set[Any] = set()
+    outermost = []
+    heights = [0]  # per open element: the height of its tallest child so far, plus one
+    for event, element in lxml.etree.iterwalk(tree, events=("start", "end")):
+        if event == "start":
+            heights.append(0)
+            continue
+        height = heights.pop()
+        heights[-1] = max(heights[-1], height + 1)
+        depth = len(heights)
+        if depth > _FLAT_DEPTH and height > _KEPT_HEIGHT:
+            wrappers.add(element)
+            if depth == _FLAT_DEPTH + 1:
+                outermost.append(element)
+    return wrappers, outermost
+
+
+def _flat_contents(top: Any, wrappers: set[Any]) -> tuple[list[str], list[Any]]:
+    """The elements kept inside ``top``, in order, and the text before, between and after.
+
+    Walked with a stack: the wrappers may be nested deeper than Python's recursion limit.
+    A space stands where each wrapper's tags were, so the words either side stay apart.
+    """
+    texts: list[str] = []
+    kept: list[Any] = []
+    run = [top.text or ""]
+    stack: list[tuple[Any, Iterator[Any]]] = [(top, iter(top))]
+    while stack:
+        node, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if stack:  # the end of a wrapper inside top
+                run.append(f" {node.tail or ''}")
+        elif child in wrappers:
+            run.append(f" {child.text or ''}")
+            stack.append((child, iter(child)))
+        elif isinstance(child.tag, str):
+            texts.append("".join(run))
+            kept.append(child)
+            run = [child.tail or ""]
+        else:  # a comment or a processing instruction: only the text after it is kept
+            run.append(child.tail or "")
+    texts.append("".join(run))
+    return texts, kept
+
+
+def _refill(top: Any, texts: list[str], kept: list[Any], wrappers: set[Any]) -> None:
+    """Make ``top`` hold ``kept`` side by side, ``texts`` around them, and nothing else."""
+    dropped = [child for child in top if child in wrappers or not isinstance(child.tag, str)]
+    top.text = texts[0]
+    for element, tail in zip(kept, texts[1:], strict=True):
+        top.append(element)  # moved out of the wrappers, which are dropped whole below
+        element.tail = tail
+    for child in dropped:
+        top.remove(child)
 
 
 def _inert_stripped(tree: lxml.html.HtmlElement) -> str:
