@@ -102,3 +102,39 @@ async def test_requests_made_by_the_page_obey_the_address_rules(
         server.url("/app"), allowed_networks=["127.0.0.1/32", "127.0.0.2/32"], use_cache=False
     )
     assert other.hits["/beacon"] == 1
+
+
+def _socket_page(socket_url: str) -> str:
+    # The article appears once the socket opened or failed, so the fetch reads it either way.
+    return (
+        "<html><head><title>Live</title></head><body><div id='app'></div><script>"
+        "const show = () => { document.getElementById('app').innerHTML = "
+        f"'<article><h1>Live</h1><p>{_WORDS}</p></article>'; }};"
+        f"const socket = new WebSocket({socket_url!r});"
+        "socket.onopen = socket.onerror = socket.onclose = show;"
+        "</script></body></html>"
+    )
+
+
+async def test_websockets_opened_by_the_page_obey_the_address_rules(
+    ws: WebSearch, server: PageServer, other: PageServer
+) -> None:
+    async def socket(request: web.Request) -> web.WebSocketResponse:
+        answer = web.WebSocketResponse()
+        await answer.prepare(request)
+        await answer.send_str("hello")
+        await answer.close()
+        return answer
+
+    other.route("/socket", socket)
+    socket_url = other.url("/socket").replace("http://", "ws://", 1)
+    server.page("/live", _socket_page(socket_url))
+    # page.route() never sees a WebSocket: 127.0.0.2 must stay closed to it all the same.
+    page = await ws.fetch(server.url("/live"), allowed_networks=["127.0.0.1/32"])
+    assert page.fetched_with == "browser" and "Rendered by the page script" in page.text
+    assert other.hits["/socket"] == 0
+    # the control: with 127.0.0.2 opened too, the same page's socket does connect
+    await ws.fetch(
+        server.url("/live"), allowed_networks=["127.0.0.1/32", "127.0.0.2/32"], use_cache=False
+    )
+    assert other.hits["/socket"] == 1

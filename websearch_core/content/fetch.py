@@ -60,7 +60,7 @@ from .resolver import SafeResolver
 from .safety import ALLOW_HINT, Networks, check_url, parse_networks, resolved_problem
 
 if TYPE_CHECKING:
-    from playwright.async_api import Route
+    from playwright.async_api import Route, WebSocketRoute
 
     from ..browser import HeadlessBrowser
     from ..state.base import StateStore
@@ -84,6 +84,8 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _ESCALATE_STATUSES = frozenset({403, 429, 503})
 _FEW_WORDS = 40
 """Below this many words a page that runs scripts is rendered in the browser."""
+_POLICY_VIOLATION = 1008
+"""The WebSocket close code for a connection refused by policy (RFC 6455)."""
 _SETTLE_SECONDS = 3.0
 """Longest wait for a rendered page's network to go quiet after DOMContentLoaded."""
 _WORD = re.compile(r"\w+")
@@ -495,26 +497,14 @@ class PageFetcher:
     async def _render(self, browser: "HeadlessBrowser", url: str) -> tuple[str, str, int]:
         allow_private = self.options.allow_private_addresses
         allowed = self._allowed
-        blocked: list[FetchRefusedError] = []
-
-        async def guard(route: "Route") -> None:
-            target = route.request.url
-            scheme = urlsplit(target).scheme.lower()
-            try:
-                if scheme in {"data", "blob", "about"}:
-                    await route.fallback()
-                    return
-                check_url(target, allow_private=allow_private, allowed=allowed)
-                if not allow_private:
-                    await _check_host(target, urlsplit(target).hostname or "", allowed)
-            except FetchRefusedError as refusal:
-                blocked.append(refusal)
-                await route.abort("blockedbyclient")
-                return
-            await route.fallback()
+        guard = _PageGuard(allow_private, allowed)
+        blocked = guard.blocked
 
         async with browser.page() as page:
-            await page.route("**/*", guard)
+            await page.route("**/*", guard.request)
+            # page.route() never sees a WebSocket: without this a page could open one to any
+            # address (an internal admin socket) that its other requests may not reach.
+            await page.route_web_socket("**/*", guard.socket)
             response = await page.goto(url, wait_until="domcontentloaded")
             if blocked and blocked[0].url == safe_url(url):
                 raise blocked[0]
@@ -553,6 +543,63 @@ class PageFetcher:
             ttl=self.options.cache_ttl_seconds,
             keep_stale_for=0.0,
         )
+
+
+class _PageGuard:
+    """The address rules for every request and WebSocket a page makes in the browser.
+
+    Args:
+        allow_private: Skip the address rules (the scheme rule always applies).
+        allowed: Networks allowed although not public.
+    """
+
+    def __init__(self, allow_private: bool, allowed: Networks) -> None:
+        self._allow_private = allow_private
+        self._allowed = allowed
+        self.blocked: list[FetchRefusedError] = []
+        """The requests refused so far, in order (the page's own first, if it was)."""
+
+    async def _refusal(self, target: str) -> FetchRefusedError | None:
+        """Why the page may not reach ``target`` (an http(s) URL), or ``None``."""
+        try:
+            check_url(target, allow_private=self._allow_private, allowed=self._allowed)
+            if not self._allow_private:
+                await _check_host(target, urlsplit(target).hostname or "", self._allowed)
+        except FetchRefusedError as refusal:
+            return refusal
+        return None
+
+    async def request(self, route: "Route") -> None:
+        """Let a request through, or abort it (and keep why) when a rule refuses it."""
+        target = route.request.url
+        if urlsplit(target).scheme.lower() in {"data", "blob", "about"}:
+            await route.fallback()
+            return
+        refusal = await self._refusal(target)
+        if refusal is not None:
+            self.blocked.append(refusal)
+            await route.abort("blockedbyclient")
+            return
+        await route.fallback()
+
+    async def socket(self, route: "WebSocketRoute") -> None:
+        """Connect a WebSocket to its server, or close it at once when a rule refuses it."""
+        if await self._refusal(_as_http(route.url)) is not None:
+            await route.close(code=_POLICY_VIOLATION, reason="refused by the fetcher")
+            return
+        route.connect_to_server()
+
+
+def _as_http(url: str) -> str:
+    """A WebSocket URL as the http(s) URL of its handshake, for the address rules.
+
+    Example:
+        >>> _as_http("wss://example.org/live"), _as_http("ws://10.0.0.1:8080/")
+        ('https://example.org/live', 'http://10.0.0.1:8080/')
+    """
+    parts = urlsplit(url)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme.lower(), parts.scheme)
+    return urlunsplit(parts._replace(scheme=scheme))
 
 
 async def _check_host(url: str, host: str, allowed: Networks) -> None:
