@@ -153,9 +153,12 @@ def _expected_ways(provider_id: str, case: Case) -> tuple[str, ...]:
     support = get_provider(provider_id).info.filters
     recency = case.params.get("recency")
     way = None if recency is not None and recency not in support.recency else support.way(case.name)
+    # An answer engine's sources are checked here for domains only (its answer is written
+    # from them); what it can neither be sent nor checked on is ignored.
+    checkable = case.name not in ("language", "country") and support.checks(case.name)
     if way is not None:
-        return (way, "post") if case.name.endswith("_domains") else (way,)
-    return ("ignored",) if case.name in ("language", "country") else ("post",)
+        return (way, "post") if case.name.endswith("_domains") and checkable else (way,)
+    return ("post",) if checkable else ("ignored",)
 
 
 @pytest.fixture
@@ -304,3 +307,37 @@ async def test_when_every_result_fails_a_local_check_the_error_names_the_filters
         result = await ws.run(f"{QUERY} site:example.net", provider="bing", recency="week")
     assert result.error == "Bing returned no results matching the filters (include_domains)."
     assert len(sim["bing"].requests) == 1
+
+
+ANSWER_ENGINES = tuple(pid for pid in ENGINES if get_provider(pid).info.kind == "answer")
+
+
+@pytest.mark.parametrize("provider_id", ANSWER_ENGINES)
+async def test_an_answer_engine_is_asked_the_question_as_written(
+    sim: Simulator, provider_id: str
+) -> None:
+    asked = 'laravel "web framework" -java filetype:pdf'
+    async with sim_client(sim) as ws:
+        await ws.run(asked, provider=provider_id, use_cache=False)
+    # Nothing a language model reads was taken out: "-java" still says "not java".
+    assert asked in _wire(sim[provider_id].requests)
+
+
+@pytest.mark.parametrize("provider_id", ANSWER_ENGINES)
+async def test_an_answer_engine_keeps_the_sources_its_answer_was_written_from(
+    sim: Simulator, provider_id: str
+) -> None:
+    baseline, _ = await _search(sim, provider_id, None)
+    async with sim_client(sim) as ws:
+        dated = await ws.run(
+            'laravel "no page has this phrase"',
+            provider=provider_id,
+            use_cache=False,
+            date_after="2100-01-01",
+        )
+    assert dated.error is None, dated.error
+    assert [s.url for s in dated.response.sources] == [s.url for s in baseline.sources]
+    records = {f.name: f.applied for f in dated.response.filters}
+    support = get_provider(provider_id).info.filters
+    assert records["phrase"] == ("query",)
+    assert records["date_after"] == (support.way("date_after"),)

@@ -79,13 +79,16 @@ def ways_for(
         ('query', 'post')
         >>> ways_for("language", FilterSupport())
         ('ignored',)
+        >>> ways_for("recency", FilterSupport.language_model())  # an answer engine
+        ('ignored',)
     """
     way = support.way(name)
     if name == "recency" and recency is not None and recency not in support.recency:
         way = None  # the provider's parameter lacks this value (Yahoo has no year)
+    checkable = name not in UNCHECKABLE and support.checks(name)
     if way is not None:
-        return (way, "post") if name in ALWAYS_CHECKED else (way,)
-    return ("ignored",) if name in UNCHECKABLE else ("post",)
+        return (way, "post") if name in ALWAYS_CHECKED and checkable else (way,)
+    return ("post",) if checkable else ("ignored",)
 
 
 def _ways(

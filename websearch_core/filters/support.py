@@ -31,6 +31,7 @@ QUERY_OPERATORS: Final[frozenset[FilterName]] = frozenset(
 )
 """What a web search engine's query box understands (``site:``, ``-site:``, quotes,
 ``-term``, ``filetype:``; ``OR`` travels with the phrases)."""
+_DATE_DIRECTIVES: Final[frozenset[FilterName]] = frozenset({"date_after", "date_before"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,31 @@ class FilterSupport:
     query: frozenset[FilterName] = frozenset()
     recency: frozenset[Recency] = ALL_RECENCIES
     """The recency values the native parameter has (Yahoo has no ``year``)."""
+    checked: frozenset[FilterName] | None = None
+    """The filters its results may be checked on here (``None``: every filter). What is
+    neither sent nor checkable is ignored."""
+
+    @classmethod
+    def language_model(cls, native: frozenset[FilterName] = frozenset()) -> "FilterSupport":
+        """An answer engine's support: a language model reads the question as it is written.
+
+        Phrases, ``-term``, ``site:``, ``filetype:`` and the date directives stay in the
+        question (a date given as a field is written into it), since the model that
+        searches reads them; taking them out changed what was asked ("-langchain" was
+        lost). Only the domain filters are checked on the sources afterwards: the answer is
+        written from the sources, so dropping them on a date or a phrase would leave an
+        answer without the pages it came from. A recency the API cannot send is ignored.
+        """
+        written = QUERY_OPERATORS | _DATE_DIRECTIVES
+        return cls(
+            native=native,
+            query=written - native,
+            checked=frozenset({"include_domains", "exclude_domains"}),
+        )
+
+    def checks(self, name: FilterName) -> bool:
+        """Whether results may be checked here for filter ``name``."""
+        return self.checked is None or name in self.checked
 
     def __post_init__(self) -> None:
         both = self.native & self.query

@@ -81,7 +81,7 @@ __all__ = [
     "temperature_allowed",
 ]
 
-_FILTERS = FilterSupport(native=frozenset({"include_domains", "exclude_domains"}))
+_FILTERS = FilterSupport.language_model(native=frozenset({"include_domains", "exclude_domains"}))
 INFO = ProviderInfo(
     id="anthropic",
     label="Anthropic",

@@ -45,6 +45,7 @@ Docs: https://platform.openai.com/docs/guides/tools-web-search
 from typing import Final
 
 from ..errors import ProviderNotConfiguredError, SearchProviderError
+from ..filters.support import FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest
 from ._codex_parse import NoWebSearchError, parse_body, parse_response_object, parse_stream
@@ -95,6 +96,7 @@ INFO = ProviderInfo(
     max_results=None,
     index="openai",
     setup_hint='store a ChatGPT OAuth token for provider "codex"',
+    filters=FilterSupport.language_model(),
 )
 
 

@@ -44,6 +44,7 @@ Docs: https://ai.google.dev/gemini-api/docs/google-search
 from typing import ClassVar
 
 from ..errors import SearchProviderError
+from ..filters.support import FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._gemini_errors import CLOUD_CODE_ERRORS, DEVELOPER_ERRORS, is_invalid_auth
@@ -92,6 +93,7 @@ INFO = ProviderInfo(
     default_results=None,
     max_results=None,
     index="google",
+    filters=FilterSupport.language_model(),
 )
 
 

@@ -81,7 +81,7 @@ __all__ = [
 API_ERRORS: Final = ErrorMap(prefix="Perplexity API error")
 ASK_ERRORS: Final = ErrorMap(prefix="Perplexity ask API error")
 
-_FILTERS: Final = FilterSupport(
+_FILTERS: Final = FilterSupport.language_model(
     native=frozenset(
         {"include_domains", "exclude_domains", "date_after", "date_before", "recency", "language"}
     )

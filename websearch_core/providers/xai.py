@@ -85,7 +85,9 @@ MODEL_ENV_VAR: Final = "XAI_SEARCH_MODEL"
 GONE: Final = 410
 BAD_KEY_PREFIX: Final = "Incorrect API key provided"
 
-_FILTERS: Final = FilterSupport(native=frozenset({"date_after", "date_before", "recency"}))
+_FILTERS: Final = FilterSupport.language_model(
+    native=frozenset({"date_after", "date_before", "recency"})
+)
 INFO = ProviderInfo(
     id="xai",
     label="xAI",
