@@ -33,17 +33,17 @@ import argparse
 import asyncio
 import contextlib
 import getpass
-import json
 import logging
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from pydantic import ValidationError
 
 from . import __version__
 from .browser import INSTALL_HINT
+from .cli_output import json_text, tolerate_unencodable_output
 from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
 from .client import WebSearch
 from .content.cli_fetch import fetch_parser
@@ -104,16 +104,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns:
         The exit status: 0 success, 1 every provider failed, 2 invalid input.
     """
+    tolerate_unencodable_output()
     args = list(sys.argv[1:] if argv is None else argv)
     command = args[0] if args and args[0] in _COMMANDS else "search"
-    parser = _PARSERS[command]()
+    # Ctrl-C can come at any moment, the lazy imports of parsing included.
     try:
-        namespace = parser.parse_args(args[1:] if command != "search" else args)
-    except SystemExit as exit_:  # argparse reports usage errors (and --help) by exiting
-        return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
-    handler: Callable[[argparse.Namespace], int] = namespace.handler
-    report_unknown_variables(_warn)  # before the library could log them where none sees
-    try:
+        parser = _PARSERS[command]()
+        try:
+            namespace = parser.parse_args(args[1:] if command != "search" else args)
+        except SystemExit as exit_:  # argparse reports usage errors (and --help) by exiting
+            return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+        handler: Callable[[argparse.Namespace], int] = namespace.handler
+        report_unknown_variables(_warn)  # before the library could log them where none sees
         with _quiet_library_logging(verbose=getattr(namespace, "verbose", False)):
             with configuration_errors():  # a bad variable or file: one line naming it
                 status = handler(namespace)
@@ -148,9 +150,29 @@ def _reader_went_away() -> int:
 # --- search -------------------------------------------------------------------------------
 
 
+class _QueryParser(argparse.ArgumentParser):
+    """The search command's parser: a query word that looks like an option gets a hint.
+
+    ``websearch rust -site:pinterest.com`` (the exclusion syntax the README teaches) reads
+    to argparse as an unknown option; the error says how to write it instead.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Report a usage error, with the quoting hint for ``-word`` query terms."""
+        prefix = "unrecognized arguments: "
+        words = message.removeprefix(prefix).split() if message.startswith(prefix) else []
+        dashed = [word for word in words if word.startswith("-") and not word.startswith("--")]
+        if dashed:
+            message += (
+                "; to exclude a term or site, quote the whole query "
+                f"(websearch '... {' '.join(dashed)}') or put -- before it"
+            )
+        super().error(message)
+
+
 def _search_parser() -> argparse.ArgumentParser:
     width = max(len(usage) for _, usage, _ in _COMMAND_HELP)  # the summaries in one column
-    parser = argparse.ArgumentParser(
+    parser = _QueryParser(
         prog=PROG,
         description="Search the web through the first configured provider that answers.",
         epilog=(
@@ -277,7 +299,7 @@ def _search(args: argparse.Namespace) -> int:
     )
     unavailable = _forced_but_unavailable(params.provider, result.response.attempts)
     if args.json:
-        print(json.dumps(result.to_metadata(), indent=2, ensure_ascii=False))
+        print(json_text(result.to_metadata()))
     if result.is_error:
         # The chain lists why a forced provider did not run before what the fallback did.
         print(result.text, file=sys.stderr)

@@ -5,6 +5,7 @@ import contextlib
 import importlib.abc
 import importlib.metadata
 import json
+import os
 import signal
 import stat
 import subprocess
@@ -24,7 +25,7 @@ from websearch_core.cli_status import EXIT_INTERRUPTED
 from websearch_core.credentials import Credentials, CredentialStore
 from websearch_core.providers import get_provider
 from websearch_core.status import ProviderStatus
-from websearch_core.testing import Fault, Simulator
+from websearch_core.testing import Fault, SimResult, Simulator
 
 KEY_ENV = {"brave": "BRAVE_API_KEY", "tavily": "TAVILY_API_KEY"}
 SECRET = "sk-cli-test-5f1c2b"
@@ -362,6 +363,46 @@ def test_ctrl_c_while_the_command_is_imported_is_reported_the_same_way(
     monkeypatch.setattr(sys, "meta_path", [InterruptedImport(), *sys.meta_path])
     assert entry_point() == EXIT_INTERRUPTED
     assert capsys.readouterr().err == "websearch: interrupted\n"
+
+
+def test_ctrl_c_while_the_arguments_are_read_is_reported_the_same_way(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(_warn: object) -> None:
+        raise KeyboardInterrupt  # as a Ctrl-C arrives while the variables' names are imported
+
+    monkeypatch.setattr("websearch_core.cli.report_unknown_variables", interrupted)
+    assert main(["python"]) == EXIT_INTERRUPTED
+    assert capsys.readouterr().err == "websearch: interrupted\n"
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_results_print_on_a_terminal_that_cannot_encode_them(
+    simulate: Simulate, as_json: bool
+) -> None:
+    sim = simulate("brave")
+    sim["brave"].results = [SimResult("Café ünïcødé ✓", "https://example.org/cafe", "Crème brûlée")]
+    done = subprocess.run(
+        [sys.executable, "-m", "websearch_core", "cafe", *(["--json"] if as_json else [])],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (EXIT_OK, b"")
+    out = done.stdout.decode("ascii")  # nothing the terminal could not take
+    if as_json:
+        assert json.loads(out)["response"]["sources"][0]["title"] == "Café ünïcødé ✓"
+    else:
+        assert "Caf\\xe9 \\xfcn\\xefc\\xf8d\\xe9 \\u2713" in out
+
+
+def test_a_dashed_query_word_gets_the_quoting_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rust", "-site:pinterest.com"]) == EXIT_USAGE
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err == (
+        "websearch: error: unrecognized arguments: -site:pinterest.com; to exclude a term or "
+        "site, quote the whole query (websearch '... -site:pinterest.com') or put -- before it"
+    )
 
 
 @pytest.mark.parametrize("module", ["websearch_core", "websearch_core.cli"])

@@ -13,8 +13,8 @@ invalid options.
 
 import argparse
 import asyncio
-import json
 
+from ..cli_output import json_text
 from ..cli_status import EXIT_FAILED, EXIT_OK, PROG, fail
 from ..client import WebSearch
 from ..settings import Settings
@@ -67,7 +67,7 @@ def _fetch(args: argparse.Namespace) -> int:
     except FetchError as error:
         return fail(str(error), EXIT_FAILED)
     if args.json:
-        print(json.dumps(page.model_dump(mode="json"), indent=2, ensure_ascii=False))
+        print(json_text(page.model_dump(mode="json")))
     else:
         print(page.markdown if args.markdown else page.text)
     return EXIT_OK
