@@ -116,7 +116,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
         handler: Callable[[argparse.Namespace], int] = namespace.handler
         report_unknown_variables(_warn)  # before the library could log them where none sees
-        with _quiet_library_logging(verbose=getattr(namespace, "verbose", False)):
+        verbose = getattr(namespace, "verbose", False)
+        # `providers` reports an unusable store in its own words (with the repair hint).
+        with _quiet_library_logging(verbose=verbose, state_warnings=command != "providers"):
             with configuration_errors():  # a bad variable or file: one line naming it
                 status = handler(namespace)
             sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
@@ -541,19 +543,28 @@ def _describe_validation_error(error: ValidationError) -> str:
 
 
 @contextlib.contextmanager
-def _quiet_library_logging(*, verbose: bool) -> Iterator[None]:
-    """Route the core's log records to stderr with ``--verbose``, else drop them.
+def _quiet_library_logging(*, verbose: bool, state_warnings: bool = True) -> Iterator[None]:
+    """Route the core's log records to stderr with ``--verbose``, else all but the state's.
 
     Without a handler Python's last-resort handler would print every provider warning,
-    which duplicates the failure text the command prints itself.
+    which duplicates the failure text the command prints itself. The state store's
+    warnings (``state_warnings``) are another matter: a store that cannot be used means
+    budgets and cooldowns are not in force, which nothing else in a search's output says.
     """
     logger = logging.getLogger("websearch_core")
+    state_logger = logging.getLogger("websearch_core.state")
     handler: logging.Handler
+    state_handler: logging.Handler | None = None
     if verbose:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
     else:
         handler = logging.NullHandler()
+    if not verbose and state_warnings:
+        state_handler = logging.StreamHandler(sys.stderr)
+        state_handler.setLevel(logging.WARNING)
+        state_handler.setFormatter(logging.Formatter(f"{PROG}: warning: %(message)s"))
+        state_logger.addHandler(state_handler)
     previous_level = logger.level
     logger.addHandler(handler)
     if verbose:
@@ -563,6 +574,8 @@ def _quiet_library_logging(*, verbose: bool) -> Iterator[None]:
     finally:
         logger.removeHandler(handler)
         logger.setLevel(previous_level)
+        if state_handler is not None:
+            state_logger.removeHandler(state_handler)
 
 
 if __name__ == "__main__":  # python -m websearch_core.cli, as python -m websearch_core

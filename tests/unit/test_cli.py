@@ -396,6 +396,27 @@ def test_results_print_on_a_terminal_that_cannot_encode_them(
         assert "Caf\\xe9 \\xfcn\\xefc\\xf8d\\xe9 \\u2713" in out
 
 
+def test_a_search_without_its_state_store_says_so(
+    simulate: Simulate,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    simulate("brave")
+    blocked = tmp_path / "a-file-not-a-directory"
+    blocked.write_text("")
+    monkeypatch.setenv("WEBSEARCH_STATE_DIR", str(blocked))
+    monkeypatch.setenv("WEBSEARCH_STATE_BACKEND", "sqlite")
+    assert main(["python", "--no-cache"]) == EXIT_OK
+    captured = capsys.readouterr()
+    assert "[1] " in captured.out  # the answer still comes
+    # Budgets and cooldowns are off: the one line that says so is not hidden without -v.
+    (line,) = captured.err.splitlines()
+    assert line.startswith(
+        "websearch: warning: web search state store unavailable; searching without it: "
+    )
+
+
 def test_a_dashed_query_word_gets_the_quoting_hint(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rust", "-site:pinterest.com"]) == EXIT_USAGE
     err = capsys.readouterr().err.splitlines()[-1]

@@ -23,7 +23,7 @@ from .base import CachedEntry, ProviderMark, StateStore, StateStoreError, UsageG
 
 __all__ = ["RETRY_AFTER", "FailSafeStore"]
 
-logger = logging.getLogger("websearch_core")
+logger = logging.getLogger("websearch_core.state")
 _T = TypeVar("_T")
 
 RETRY_AFTER: Final = 30.0

@@ -80,7 +80,7 @@ from .base import (
 
 __all__ = ["FLUSH_AFTER", "SCHEMA_VERSION", "SQLiteStore"]
 
-logger = logging.getLogger("websearch_core")
+logger = logging.getLogger("websearch_core.state")
 
 _T = TypeVar("_T")
 
