@@ -652,6 +652,27 @@ async def test_through_a_proxy_names_are_checked_before_the_request(server: Page
     assert server.hits["/a"] == 1
 
 
+async def test_the_environment_proxy_is_used_and_names_are_still_checked(
+    server: PageServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As searches do without WEBSEARCH_PROXY: HTTP_PROXY / HTTPS_PROXY, and NO_PROXY.
+    for name in ("http_proxy", "https_proxy", "no_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.upper(), raising=False)
+    monkeypatch.setenv("HTTP_PROXY", server.url(""))
+    server.page("/a", ARTICLE)
+    async with WebSearch(state_backend="memory") as ws:
+        opened = {"allowed_networks": ["127.0.0.1/32"], "use_browser": False}
+        page = await ws.fetch("http://127.0.0.1:1/a", **opened)  # type: ignore[arg-type]
+        assert page.title == "Loopback article"  # port 1 has no server: the proxy answered
+        with pytest.raises(FetchRefusedError, match=r"10\.0\.0\.8 is a private address"):
+            await ws.fetch("http://10.0.0.8/a", use_browser=False)
+        monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+        with pytest.raises(FetchFailedError):  # not through the proxy: nothing on port 1
+            await ws.fetch("http://127.0.0.1:1/a", use_cache=False, **opened)  # type: ignore[arg-type]
+    assert server.hits["/a"] == 1
+
+
 SCRIPT_ONLY = (
     "<html><head><title>App</title></head><body><div id='app'></div>"
     "<script>document.getElementById('app').textContent = 'rendered';</script></body></html>"

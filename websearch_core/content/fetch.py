@@ -28,6 +28,7 @@ import logging
 import re
 import socket
 import time
+import urllib.request
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -375,13 +376,12 @@ class PageFetcher:
         session = self._session
         if session is None:
             raise RuntimeError("PageFetcher is used outside its async with block")
-        await self._precheck_for_proxy(url)
+        proxy = self._proxy_for(url)
+        if proxy is not None:
+            await self._precheck_for_proxy(url)
         try:
             async with session.get(
-                url,
-                headers=navigation_headers(),
-                allow_redirects=False,
-                proxy=self.options.proxy,
+                url, headers=navigation_headers(), allow_redirects=False, proxy=proxy
             ) as response:
                 if response.status in _REDIRECTS:
                     return self._redirect_target(url, _location(url, response))
@@ -453,9 +453,26 @@ class PageFetcher:
             data = _inner_gzip_layer(data, cap, current)
         return _Body(response.status, str(response.url), content_type, data)
 
+    def _proxy_for(self, url: str) -> str | None:
+        """The proxy ``url`` is fetched through: the configured one, else the environment's.
+
+        Without ``WEBSEARCH_PROXY`` the standard ``HTTP_PROXY`` / ``HTTPS_PROXY`` (and
+        ``NO_PROXY``) apply, as they do to searches: behind a proxy-only network a search
+        worked and every fetch failed to resolve its host.
+        """
+        if self.options.proxy is not None:
+            return self.options.proxy
+        proxies = urllib.request.getproxies()
+        if not proxies:
+            return None
+        parts = urlsplit(url)
+        if urllib.request.proxy_bypass(parts.hostname or ""):
+            return None
+        return proxies.get(parts.scheme.lower())
+
     async def _precheck_for_proxy(self, url: str) -> None:
         """Through a proxy the connector resolves only the proxy: check the name here."""
-        if self.options.proxy is None or self.options.allow_private_addresses:
+        if self.options.allow_private_addresses:
             return
         host = urlsplit(url).hostname or ""
         await _check_host(url, host, self._allowed)
