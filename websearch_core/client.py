@@ -20,6 +20,7 @@ defines its tool (``langchain_websearch``) does not pay for them at import time.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
 import contextlib
 import logging
@@ -180,17 +181,26 @@ class WebSearch(AsyncClosing):
         guard = _LoopGuard(loop, session)
         guard.generator = self._close_at_loop_end(guard)
         await anext(guard.generator)  # the loop now tracks it and finalises it on shutdown
+        _watch_at_exit(guard)
         self._guard = guard
 
     async def _close_at_loop_end(self, guard: _LoopGuard) -> AsyncGenerator[None, None]:
         try:
             yield
         finally:
-            if self._guard is guard:  # the instance as it is: close all it opened
-                self._guard = None
-                await self.aclose()
-            elif guard.session is not None and guard.session is not self._session:
-                await guard.session.close()  # left for another loop's session
+            # Collected without its loop running (a loop never shut down, as nest_asyncio's
+            # asyncio.run leaves it), nothing can be awaited here: awaiting anyway is
+            # Python's "async generator ignored GeneratorExit" (_close_left_open runs it).
+            if _running_loop() is guard.loop:
+                await self._release(guard)
+
+    async def _release(self, guard: _LoopGuard) -> None:
+        """Close what ``guard`` stands for, on its loop."""
+        if self._guard is guard:  # the instance as it is: close all it opened
+            self._guard = None
+            await self.aclose()
+        elif guard.session is not None and guard.session is not self._session:
+            await guard.session.close()  # left for another loop's session
 
     def _open_session(self) -> aiohttp.ClientSession:
         """The session for the running loop, opened (or reopened) when there is none."""
@@ -634,7 +644,7 @@ def _wrapped(provider_id: str, error: BaseException) -> SearchProviderError:
     return wrapped
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True, eq=False)
 class _LoopGuard:
     """What closes a :class:`WebSearch` when ``loop`` shuts down: see ``_close_with_loop``."""
 
@@ -643,6 +653,41 @@ class _LoopGuard:
     """The instance's own session when the guard was set (``None`` before its first search,
     or when the caller gave the session)."""
     generator: AsyncGenerator[None, None] = field(init=False)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+_GUARDS_AT_EXIT: weakref.WeakSet[_LoopGuard] = weakref.WeakSet()
+"""Every guard still set, for :func:`_close_left_open` (weak: a client collected goes)."""
+
+
+def _watch_at_exit(guard: _LoopGuard) -> None:
+    """Close ``guard``'s instance at interpreter exit if its loop never shuts down."""
+    if not _GUARDS_AT_EXIT:
+        atexit.unregister(_close_left_open)  # registered once, however often it empties
+        atexit.register(_close_left_open)
+    _GUARDS_AT_EXIT.add(guard)
+
+
+def _close_left_open() -> None:
+    """At exit, close what clients opened on loops that never shut down.
+
+    A loop that is run but never closed (``loop.run_until_complete`` alone, or
+    ``nest_asyncio``'s ``asyncio.run`` in a notebook) never finalises the guard, and aiohttp
+    then reports the session as unclosed as the interpreter exits. Such a loop is idle
+    now, so each guard's closing is run on it here.
+    """
+    for guard in list(_GUARDS_AT_EXIT):
+        loop = guard.loop
+        if loop.is_closed() or loop.is_running():
+            continue
+        with contextlib.suppress(Exception):
+            loop.run_until_complete(guard.generator.aclose())
 
 
 def _run_blocking(coroutine: Coroutine[Any, Any, _T]) -> _T:

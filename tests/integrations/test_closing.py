@@ -150,3 +150,32 @@ def test_no_unclosed_session_after_ordinary_use(case: str, tmp_path: object) -> 
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout == "ok\n"
     assert completed.stderr == ""
+
+
+NEVER_CLOSED = """
+import asyncio
+from langchain_websearch import WebSearchTool
+from llamaindex_websearch import create_web_search_tool
+
+with Simulator(["brave"]).running_in_thread() as sim:
+    options = {"settings": settings(sim), "api_keys": sim.api_keys()}
+    tools = (WebSearchTool(**options), create_web_search_tool(**options))
+    # As nest_asyncio's asyncio.run and many notebooks leave it: a loop that ran, idle,
+    # never shut down, so its async generators are never finalised.
+    loop = asyncio.new_event_loop()
+    print(loop.run_until_complete(tools[0].ainvoke({"query": "python"}))[:4])
+    print(loop.run_until_complete(tools[1].acall(query="python")).content[:4])
+"""
+
+
+def test_no_unclosed_session_when_the_loop_is_never_shut_down() -> None:
+    # Default warnings: the script's own unclosed loop is its business, not the client's.
+    completed = subprocess.run(
+        [sys.executable, "-c", _PRELUDE + NEVER_CLOSED],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == "[1] \n[1] \n"
+    assert completed.stderr == ""
