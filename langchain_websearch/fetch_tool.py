@@ -10,7 +10,7 @@ never as an exception the agent loop must catch.
 from collections.abc import Callable
 from typing import Any, Literal
 
-from langchain_core.tools import BaseTool, ToolException
+from langchain_core.tools import ToolException
 from pydantic import BaseModel, PrivateAttr, ValidationError
 from pydantic.v1 import ValidationError as ValidationErrorV1
 
@@ -27,6 +27,8 @@ from websearch_core.content.tool_text import (
 )
 from websearch_core.tool_errors import configuration_error_text
 
+from ._tool_calls import ToolCallAwareTool
+
 __all__ = ["WebFetchInput", "WebFetchTool"]
 
 
@@ -34,7 +36,7 @@ class WebFetchInput(FetchArguments):
     """The arguments a model may give ``web_fetch``: ``url`` and optional ``max_chars``."""
 
 
-class WebFetchTool(BaseTool, ClientOptions, AsyncClosing):
+class WebFetchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
     """Fetch a web page and return its main content as Markdown, fenced as untrusted data.
 
     Only public http(s) addresses are fetched unless ``allow_private_addresses=True`` (or
@@ -71,7 +73,7 @@ class WebFetchTool(BaseTool, ClientOptions, AsyncClosing):
 
     _clients: LoopBoundClient = PrivateAttr(default_factory=LoopBoundClient)
 
-    def _run(self, url: str, max_chars: int | None = None) -> tuple[str, dict[str, Any]]:
+    def _run(self, url: str, max_chars: int | None = None) -> tuple[Any, dict[str, Any]]:
         """Fetch from synchronous code (on its own loop and HTTP session)."""
         try:
             client = self.web_search or self._clients.get(self.new_client)
@@ -79,10 +81,10 @@ class WebFetchTool(BaseTool, ClientOptions, AsyncClosing):
         except ConfigurationError as error:
             raise ToolException(configuration_error_text(error)) from error
         except FetchError as error:
-            return _output(FetchToolResult.failed(error))
-        return _output(FetchToolResult.of(page, max_chars))
+            return self._output(FetchToolResult.failed(error))
+        return self._output(FetchToolResult.of(page, max_chars))
 
-    async def _arun(self, url: str, max_chars: int | None = None) -> tuple[str, dict[str, Any]]:
+    async def _arun(self, url: str, max_chars: int | None = None) -> tuple[Any, dict[str, Any]]:
         """Fetch on the running loop."""
         try:
             client = self.web_search or await self._clients.for_running_loop(self.new_client)
@@ -90,13 +92,13 @@ class WebFetchTool(BaseTool, ClientOptions, AsyncClosing):
         except ConfigurationError as error:
             raise ToolException(configuration_error_text(error)) from error
         except FetchError as error:
-            return _output(FetchToolResult.failed(error))
-        return _output(FetchToolResult.of(page, max_chars))
+            return self._output(FetchToolResult.failed(error))
+        return self._output(FetchToolResult.of(page, max_chars))
+
+    def _output(self, result: FetchToolResult) -> tuple[Any, dict[str, Any]]:
+        """The page (or the failure) as content and artifact; a failure has the error status."""
+        return self._answer(result.text, result.to_metadata(), is_error=result.is_error)
 
     async def aclose(self) -> None:
         """Close the client the tool opened (a given ``web_search`` is left open)."""
         await self._clients.aclose()
-
-
-def _output(result: FetchToolResult) -> tuple[str, dict[str, Any]]:
-    return result.text, result.to_metadata()

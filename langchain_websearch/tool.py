@@ -9,11 +9,10 @@ texts of :mod:`websearch_core.tool_errors` (without an artifact: no search ran).
 
 import inspect
 from collections.abc import Callable
-from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.messages import ToolMessage
-from langchain_core.tools import BaseTool, ToolException
+from langchain_core.tools import ToolException
 from pydantic import BaseModel, PrivateAttr, ValidationError
 from pydantic.v1 import ValidationError as ValidationErrorV1
 
@@ -24,13 +23,12 @@ from websearch_core.models import SearchToolResult
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
+from ._tool_calls import ToolCallAwareTool, in_tool_call
+
 if TYPE_CHECKING:
     from websearch_core.client import LoopBoundClient
 
 __all__ = ["WebSearchInput", "WebSearchTool"]
-
-_TOOL_CALL_ID: ContextVar[str | None] = ContextVar("web_search_tool_call_id", default=None)
-"""The id of the tool call being run, so a failed search can answer with an error message."""
 
 
 class WebSearchInput(ToolArguments):
@@ -63,7 +61,7 @@ def _plain_signature(model: type[BaseModel]) -> inspect.Signature:
 WebSearchInput.__signature__ = _plain_signature(WebSearchInput)
 
 
-class WebSearchTool(BaseTool, ClientOptions, AsyncClosing):
+class WebSearchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
     """Search the web through the first configured provider that answers.
 
     Tries each available provider in order (keyed APIs, a self-hosted SearXNG, then
@@ -141,31 +139,6 @@ class WebSearchTool(BaseTool, ClientOptions, AsyncClosing):
 
     _clients: "LoopBoundClient" = PrivateAttr(default_factory=loop_bound_client)
 
-    def run(
-        self, tool_input: Any, *args: Any, tool_call_id: str | None = None, **kwargs: Any
-    ) -> Any:
-        """Run as :meth:`BaseTool.run` does; a failed search gives ``status="error"``.
-
-        LangChain tells a tool's ``_run`` nothing about the call it answers, so the id is
-        handed over in a context variable: with it, a search that failed after every
-        fallback can return its own ``ToolMessage`` (error status, failure in the artifact).
-        """
-        token = _TOOL_CALL_ID.set(tool_call_id)
-        try:
-            return super().run(tool_input, *args, tool_call_id=tool_call_id, **kwargs)
-        finally:
-            _TOOL_CALL_ID.reset(token)
-
-    async def arun(
-        self, tool_input: Any, *args: Any, tool_call_id: str | None = None, **kwargs: Any
-    ) -> Any:
-        """Run as :meth:`BaseTool.arun` does; a failed search gives ``status="error"``."""
-        token = _TOOL_CALL_ID.set(tool_call_id)
-        try:
-            return await super().arun(tool_input, *args, tool_call_id=tool_call_id, **kwargs)
-        finally:
-            _TOOL_CALL_ID.reset(token)
-
     # ``_run`` and ``_arun`` take the arguments as ``*args, **kwargs`` (BaseTool's own
     # signature) on purpose. LangChain reads the running method's signature and resolves
     # its type hints on every call (looking for ``run_manager`` and a ``RunnableConfig``
@@ -200,20 +173,9 @@ class WebSearchTool(BaseTool, ClientOptions, AsyncClosing):
         plain arguments it returns the content alone. So the artifact, a JSON dump of the
         whole response, is built only when a tool call will carry it.
         """
-        tool_call_id = _TOOL_CALL_ID.get()
-        if tool_call_id is None:
+        if not in_tool_call():
             return result.text, {}
-        artifact = result.to_metadata()
-        if not result.is_error:
-            return result.text, artifact
-        message = ToolMessage(
-            result.text,
-            artifact=artifact,
-            tool_call_id=tool_call_id,
-            name=self.name,
-            status="error",
-        )
-        return message, artifact
+        return self._answer(result.text, result.to_metadata(), is_error=result.is_error)
 
     async def aclose(self) -> None:
         """Close the HTTP session the tool opened (a given ``web_search`` is left open).

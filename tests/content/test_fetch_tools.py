@@ -75,6 +75,7 @@ async def test_langchain_page_is_fenced_with_a_fresh_token(server: PageServer) -
     # the page's fake end marker and its instructions stay inside the real markers
     assert "Ignore all previous instructions" in inside and "END PAGE-0000" in inside
     assert message.artifact["page"]["title"] == "Tool article"
+    assert message.status == "success"
     assert message.artifact["page"]["fetched_with"] == "http"
     assert "text" not in message.artifact["page"]
     assert _fenced(str(again))[0] != token
@@ -97,7 +98,18 @@ async def test_langchain_refusal_is_error_text(server: PageServer) -> None:
         f"Error: cannot fetch {server.url('/a')}: 127.0.0.1 is a loopback address"
     )
     assert message.artifact == {"error": str(message.content).removeprefix("Error: ")}
+    assert message.status == "error"  # as the search tool's failures: an agent can tell
     assert server.hits["/a"] == 0
+
+
+def test_langchain_sync_failure_in_a_tool_call_has_the_error_status() -> None:
+    tool = WebFetchTool()
+    call = ToolCall(name="web_fetch", args={"url": "ftp://example.org/"}, id="c3", type="tool_call")
+    message = tool.invoke(call)
+    assert isinstance(message, ToolMessage)
+    assert (message.status, message.tool_call_id) == ("error", "c3")
+    assert str(message.content).startswith("Error: cannot fetch ftp://example.org/: ")
+    assert message.artifact == {"error": str(message.content).removeprefix("Error: ")}
 
 
 async def test_langchain_invalid_arguments_are_error_text() -> None:

@@ -1,0 +1,60 @@
+"""An error status for tool calls that failed without raising: one place for both tools.
+
+LangChain marks a ``ToolMessage`` ``status="error"`` only when the tool raises, and then
+drops the artifact. Our tools answer a failure (every provider failed, a page that could
+not be fetched) with readable ``Error: ...`` text and the failure's details as the artifact,
+so they build the error message themselves; LangChain tells ``_run`` nothing about the call
+it answers, so :class:`ToolCallAwareTool` hands the call's id over in a context variable.
+"""
+
+from contextvars import ContextVar
+from typing import Any
+
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import BaseTool
+
+__all__ = ["ToolCallAwareTool", "in_tool_call"]
+
+_TOOL_CALL_ID: ContextVar[str | None] = ContextVar("websearch_tool_call_id", default=None)
+"""The id of the tool call being run (``None``: invoked with plain arguments)."""
+
+
+def in_tool_call() -> bool:
+    """Whether the tool runs for a tool call (only then does LangChain keep an artifact)."""
+    return _TOOL_CALL_ID.get() is not None
+
+
+class ToolCallAwareTool(BaseTool):
+    """A tool whose failures answer a tool call with ``status="error"`` and an artifact."""
+
+    def run(
+        self, tool_input: Any, *args: Any, tool_call_id: str | None = None, **kwargs: Any
+    ) -> Any:
+        """Run as :meth:`BaseTool.run` does, knowing the tool call it answers."""
+        token = _TOOL_CALL_ID.set(tool_call_id)
+        try:
+            return super().run(tool_input, *args, tool_call_id=tool_call_id, **kwargs)
+        finally:
+            _TOOL_CALL_ID.reset(token)
+
+    async def arun(
+        self, tool_input: Any, *args: Any, tool_call_id: str | None = None, **kwargs: Any
+    ) -> Any:
+        """Run as :meth:`BaseTool.arun` does, knowing the tool call it answers."""
+        token = _TOOL_CALL_ID.set(tool_call_id)
+        try:
+            return await super().arun(tool_input, *args, tool_call_id=tool_call_id, **kwargs)
+        finally:
+            _TOOL_CALL_ID.reset(token)
+
+    def _answer(
+        self, text: str, artifact: dict[str, Any], *, is_error: bool
+    ) -> tuple[str | ToolMessage, dict[str, Any]]:
+        """The ``(content, artifact)`` pair; a failure inside a tool call is its own message."""
+        tool_call_id = _TOOL_CALL_ID.get()
+        if not is_error or tool_call_id is None:
+            return text, artifact
+        message = ToolMessage(
+            text, artifact=artifact, tool_call_id=tool_call_id, name=self.name, status="error"
+        )
+        return message, artifact
