@@ -1,10 +1,12 @@
 """The ``web_fetch`` tools of both frameworks, against a loopback server."""
 
+import asyncio
 import re
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
+from aiohttp import web
 from langchain_core.messages import ToolMessage
 from langchain_core.messages.tool import ToolCall
 from langchain_core.utils.function_calling import convert_to_openai_tool
@@ -125,6 +127,22 @@ def test_langchain_sync_invoke(server_in_thread: str) -> None:
     tool = WebFetchTool(allow_private_addresses=True)
     _, inside = _fenced(str(tool.invoke({"url": f"{server_in_thread}/a"})))
     assert "Title: Tool article" in inside
+
+
+async def test_the_tools_timeout_bounds_a_fetch(server: PageServer) -> None:
+    async def slow(_request: web.Request) -> web.Response:
+        await asyncio.sleep(5)
+        return web.Response(text="late")
+
+    server.route("/slow", slow)
+    options = {"allow_private_addresses": True, "timeout_seconds": 0.3}
+    async with WebFetchTool(**options) as tool:  # type: ignore[arg-type]
+        text = await tool.ainvoke({"url": server.url("/slow")})
+    async with create_web_fetch_tool(**options) as function_tool:  # type: ignore[arg-type]
+        output = await function_tool.acall(url=server.url("/slow"))
+    # The tool's 0.3 s, not the 55 s call deadline, as for its searches.
+    for answer in (str(text), output.content):
+        assert answer.endswith("no content within the 0.3 s deadline"), answer
 
 
 # --- LlamaIndex -----------------------------------------------------------------------------

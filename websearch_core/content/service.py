@@ -26,7 +26,11 @@ DEFAULT_FETCH_SECONDS = 30.0
 
 
 def call_seconds(settings: "Settings", timeout_seconds: float | None) -> float:
-    """The call's deadline: the argument, else the settings' deadline or timeout.
+    """The call's deadline: the argument, else the sooner of the settings' deadline and timeout.
+
+    A configured ``timeout_seconds`` (a tool's ``timeout_seconds=2``) bounds a fetch as it
+    bounds each provider's request: the 55 s call deadline alone let a page that never
+    answers hold an agent for 55 s.
 
     Raises:
         ValueError: ``timeout_seconds`` is not a positive number.
@@ -35,8 +39,12 @@ def call_seconds(settings: "Settings", timeout_seconds: float | None) -> float:
         if not timeout_seconds > 0:
             raise ValueError(f"timeout_seconds must be positive, got {timeout_seconds!r}")
         return float(timeout_seconds)
-    configured = getattr(settings, "deadline_seconds", None) or settings.timeout_seconds
-    return float(configured) if configured else DEFAULT_FETCH_SECONDS
+    limits = [
+        float(limit)
+        for limit in (getattr(settings, "deadline_seconds", None), settings.timeout_seconds)
+        if limit
+    ]
+    return min(limits) if limits else DEFAULT_FETCH_SECONDS
 
 
 def options_for(
