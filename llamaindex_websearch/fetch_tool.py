@@ -26,6 +26,7 @@ from websearch_core.content.tool_text import (
 from websearch_core.settings_errors import configuration_errors
 from websearch_core.tool_errors import configuration_error_text
 
+from ._arguments import checked_arguments
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 
@@ -94,16 +95,18 @@ class WebFetchFunctionTool(FunctionTool, AsyncClosing):
     def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Fetch synchronously (safe inside a running event loop)."""
         try:
-            output = function_tool_call(self, *args, **kwargs)
-        except (ValidationError, ConfigurationError, TypeError) as error:
+            arguments = checked_arguments(WebFetchArgs, args, kwargs)
+            output = function_tool_call(self, **arguments)
+        except (ValidationError, ConfigurationError) as error:
             return self._error_output(error, args, kwargs)
         return with_metadata_output(output, FetchToolResult)
 
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Fetch on the running loop."""
         try:
-            output = await function_tool_acall(self, *args, **kwargs)
-        except (ValidationError, ConfigurationError, TypeError) as error:
+            arguments = checked_arguments(WebFetchArgs, args, kwargs)
+            output = await function_tool_acall(self, **arguments)
+        except (ValidationError, ConfigurationError) as error:
             return self._error_output(error, args, kwargs)
         return with_metadata_output(output, FetchToolResult)
 
@@ -117,9 +120,7 @@ class WebFetchFunctionTool(FunctionTool, AsyncClosing):
     ) -> ToolOutput:
         if isinstance(error, ConfigurationError):
             text = configuration_error_text(error)
-        elif isinstance(error, ValidationError):
-            text = invalid_fetch_arguments_text(error)
-        else:  # a missing or unknown argument
+        else:
             text = invalid_fetch_arguments_text(error)
         return ToolOutput(
             tool_name=self.metadata.get_name(),

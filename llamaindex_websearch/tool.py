@@ -14,7 +14,6 @@ from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
 from pydantic import ValidationError
-from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
 from websearch_core.closing import AsyncClosing
@@ -22,6 +21,7 @@ from websearch_core.models import Recency, SearchToolResult
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
+from ._arguments import checked_arguments
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 
@@ -68,7 +68,7 @@ class WebSearchFunctionTool(FunctionTool, AsyncClosing):
     def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Search synchronously (safe inside a running event loop)."""
         try:
-            arguments = _checked_arguments(args, kwargs)
+            arguments = checked_arguments(WebSearchArgs, args, kwargs)
             output = function_tool_call(self, **arguments)
         except (ValidationError, ConfigurationError) as error:
             return self._error_output(error, args, kwargs)
@@ -77,7 +77,7 @@ class WebSearchFunctionTool(FunctionTool, AsyncClosing):
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
         """Search on the running loop."""
         try:
-            arguments = _checked_arguments(args, kwargs)
+            arguments = checked_arguments(WebSearchArgs, args, kwargs)
             output = await function_tool_acall(self, **arguments)
         except (ValidationError, ConfigurationError) as error:
             return self._error_output(error, args, kwargs)
@@ -106,38 +106,6 @@ class WebSearchFunctionTool(FunctionTool, AsyncClosing):
 
 
 sign_spanned_methods(WebSearchFunctionTool, "call", "acall")
-
-_ARGUMENT_NAMES = tuple(WebSearchArgs.model_fields)
-"""The arguments in order, for a call that passes some positionally."""
-_GIVEN_TWICE = PydanticCustomError("given_twice", "given both by position and by name")
-
-
-def _checked_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The call's arguments as keywords, validated as the LangChain tool validates them.
-
-    Raises:
-        pydantic.ValidationError: An argument is unknown, missing or out of range, or given
-            both by position and by name (the keyword would otherwise win silently).
-    """
-    if args:
-        positional = dict(zip(_ARGUMENT_NAMES, args, strict=False))
-        twice = [name for name in positional if name in kwargs]
-        if twice:
-            raise ValidationError.from_exception_data(
-                WebSearchArgs.__name__,
-                [
-                    InitErrorDetails(type=_GIVEN_TWICE, loc=(name,), input=kwargs[name])
-                    for name in twice
-                ],
-            )
-        extra = {
-            f"positional argument {index}": value
-            for index, value in enumerate(args)
-            if index >= len(_ARGUMENT_NAMES)
-        }
-        kwargs = {**positional, **extra, **kwargs}
-    WebSearchArgs.model_validate(kwargs)
-    return kwargs
 
 
 class WebSearchToolSpec(BaseToolSpec, AsyncClosing):

@@ -170,11 +170,18 @@ async def test_llamaindex_failures_are_error_outputs(server: PageServer) -> None
         refused = await tool.acall(url=server.url("/a"))
         invalid = await tool.acall(url=server.url("/a"), max_chars=5)
         missing = await tool.acall()
+        unknown = await tool.acall(url=server.url("/a"), junk=1)
     assert refused.is_error and refused.content.startswith("Error: cannot fetch ")
     assert "127.0.0.1 is a loopback address" in refused.content
     assert refused.raw_output == {"error": refused.content.removeprefix("Error: ")}
     assert invalid.is_error and "max_chars" in invalid.content
-    assert missing.is_error and missing.content.startswith("Error: invalid web_fetch arguments")
+    # In the words of the LangChain tool and of web_search, not Python's TypeError text.
+    assert missing.is_error and missing.content == (
+        "Error: invalid web_fetch arguments: url: Field required"
+    )
+    assert unknown.is_error and unknown.content == (
+        "Error: invalid web_fetch arguments: junk: Extra inputs are not permitted"
+    )
     assert server.hits["/a"] == 0
 
 
