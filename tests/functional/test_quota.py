@@ -72,6 +72,22 @@ async def test_exhausted_provider_is_skipped_without_a_request(sim: Simulator) -
     )
 
 
+async def test_a_failed_search_names_the_last_provider_asked_not_one_skipped(
+    sim: Simulator,
+) -> None:
+    sim["brave"].always(Fault.payment_required())
+    sim["tavily"].always(Fault.server_error())
+    async with _client(sim, cache=False, providers=("tavily", "brave")) as ws:
+        first = await ws.run("python asyncio")
+        second = await ws.run("python asyncio")  # Brave is out of quota: skipped
+    assert first.response.provider == "brave"
+    assert [(a.provider, a.outcome) for a in second.response.attempts] == [
+        ("tavily", "failed"),
+        ("brave", "skipped"),
+    ]
+    assert second.response.provider == "tavily"  # the spec's "last attempted provider"
+
+
 async def test_listed_chain_is_exactly_those_providers(sim: Simulator) -> None:
     for pid in CHAIN:
         sim[pid].always(Fault.server_error())

@@ -48,8 +48,18 @@ class ChainOutcome:
 
     @property
     def last_provider(self) -> str:
-        """The id of the last provider tried, or ``"none"``."""
-        return self.failures[-1][0].info.id if self.failures else "none"
+        """The id of the last provider asked, or ``"none"`` (the spec's ``provider``).
+
+        A provider skipped without a request (cooling down, over budget) was not asked:
+        a chain whose last entry was skipped names the one before it that failed. When
+        every provider was skipped, the last of them is named.
+        """
+        if not self.failures:
+            return "none"
+        for provider, error in reversed(self.failures):
+            if not isinstance(error, ProviderSkippedError):
+                return provider.info.id
+        return self.failures[-1][0].info.id
 
     def failure_message(self) -> str:
         """The spec's final error text for this outcome."""
