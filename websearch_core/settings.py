@@ -39,9 +39,19 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationInfo,
+    field_validator,
+)
+from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
+    EnvSettingsSource,
     InitSettingsSource,
     NoDecode,
     PydanticBaseSettingsSource,
@@ -215,6 +225,26 @@ def _split_ids(value: Any) -> Any:
     return tuple(item.strip().lower() for item in items if item.strip())
 
 
+def _json_table(value: Any, field: str) -> Any:
+    """A table given as text, refused with what is wrong with its JSON.
+
+    A ``WEBSEARCH_API_KEYS`` (``_BUDGET``, ``_RATE``, ``_BASE_URLS``, ``_SEARXNG``) that is
+    not valid JSON reaches validation as written (see :class:`_EnvSource`); the message
+    says where the JSON breaks, never the text, which may hold keys. Text that is valid
+    JSON is passed on: the table's type then says what it must be (a JSON object).
+    """
+    if not isinstance(value, str):
+        return value
+    try:
+        json.loads(value)
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"not valid JSON ({error.msg} at character {error.pos + 1}); write a JSON object, "
+            f"or set one entry per variable, as {ENV_PREFIX}{field.upper()}__<KEY>"
+        ) from None
+    return value
+
+
 class SearxngSettings(BaseModel):
     """A self-hosted SearXNG instance and how to reach it."""
 
@@ -242,6 +272,24 @@ class SearxngSettings(BaseModel):
             if name == "endpoint" and isinstance(value, str):
                 value = masked_password(value)
             yield name, value
+
+
+class _EnvSource(EnvSettingsSource):
+    """The ``WEBSEARCH_*`` variables, a table that is not valid JSON passed on as written.
+
+    pydantic-settings decodes a table variable (``WEBSEARCH_API_KEYS='{"brave": ...}'``)
+    inside the source, and a typo there raised its own ``SettingsError``: a traceback that
+    names the field, not the variable, and no ``ValidationError`` for the command or a tool
+    to put in one line. Passed on, the text is refused by the table's validator
+    (:func:`_json_table`) like any other bad value, so the error names the variable.
+    """
+
+    def decode_complex_value(self, field_name: str, field: FieldInfo, value: Any) -> Any:
+        """The variable's JSON decoded, or its text as written when it is not JSON."""
+        try:
+            return super().decode_complex_value(field_name, field, value)
+        except ValueError:
+            return value
 
 
 class _SpecEnvSource(PydanticBaseSettingsSource):
@@ -355,6 +403,11 @@ class Settings(BaseSettings):
     config_file: Path | None = None
     """The TOML file read for this instance (``WEBSEARCH_CONFIG_FILE`` or the default)."""
 
+    @field_validator("api_keys", "budget", "rate", "base_urls", "searxng", mode="before")
+    @classmethod
+    def _parse_table(cls, value: Any, info: ValidationInfo) -> Any:
+        return _json_table(value, info.field_name or "")
+
     @field_validator("exclude", "providers", mode="before")
     @classmethod
     def _parse_ids(cls, value: Any) -> Any:
@@ -449,14 +502,18 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """Rank the sources: kwargs, prefixed env, spec env names, then the TOML file."""
+        """Rank the sources: kwargs, prefixed env, spec env names, then the TOML file.
+
+        The prefixed variables are read by :class:`_EnvSource`, configured from
+        ``model_config`` as ``env_settings`` is (nothing here passes ``_env_*`` arguments).
+        """
         config_file: Path | None = None
         if isinstance(init_settings, InitSettingsSource):
             explicit = init_settings.init_kwargs.get("config_file")
             config_file = Path(explicit) if explicit else None
         toml_path = config_file or default_config_file()
         toml = _config_file_source(settings_cls, toml_path)
-        return (init_settings, env_settings, _SpecEnvSource(settings_cls), toml)
+        return (init_settings, _EnvSource(settings_cls), _SpecEnvSource(settings_cls), toml)
 
     def provider_timeout(self, kind: str) -> float:
         """The time one provider of ``kind`` gets: ``timeout_seconds``, else its kind's default."""

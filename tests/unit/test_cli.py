@@ -840,6 +840,37 @@ def test_a_bad_variable_exits_2_naming_it(
     assert "hunter2" not in err
 
 
+@pytest.mark.parametrize(
+    ("name", "value", "where"),
+    [
+        ("WEBSEARCH_API_KEYS", f'{{"brave": "{SECRET}"', "Expecting ',' delimiter at character 31"),
+        ("WEBSEARCH_BUDGET", "{bad", "Expecting property name enclosed in double quotes"),
+        ("WEBSEARCH_RATE", "{bad", "Expecting property name enclosed in double quotes"),
+        ("WEBSEARCH_BASE_URLS", "{bad", "Expecting property name enclosed in double quotes"),
+        ("WEBSEARCH_SEARXNG", "{bad", "Expecting property name enclosed in double quotes"),
+    ],
+)
+@pytest.mark.parametrize("command", [["python"], ["providers"], ["auth", "list"]])
+def test_a_table_variable_that_is_not_json_exits_2_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    value: str,
+    where: str,
+    command: list[str],
+) -> None:
+    # pydantic-settings used to raise its own SettingsError here: a traceback, exit 1.
+    monkeypatch.setenv(name, value)
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
+    assert main(command) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"websearch: {name}: not valid JSON ({where}")
+    assert err.endswith(f"write a JSON object, or set one entry per variable, as {name}__<KEY>\n")
+    assert err.count("\n") == 1
+    assert SECRET not in err
+
+
 def test_an_option_beats_the_variable_in_the_message(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
