@@ -46,7 +46,9 @@ def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
     for name in list(os.environ):
         if name.startswith(_ENV_PREFIXES) or name in _KEY_VARS or name.endswith("_API_KEY"):
             monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(tmp_path / "config.toml"))
+    config = tmp_path / "config.toml"
+    config.touch()  # a config file named by the variable must exist
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
     monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(tmp_path / "credentials.json"))
     monkeypatch.setenv("WEBSEARCH_STATE_DIR", str(tmp_path / "state"))
     yield

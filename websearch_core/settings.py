@@ -58,6 +58,7 @@ from pydantic_settings import (
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+from pydantic_settings.sources.types import Traversable
 
 from .errors import ConfigurationError
 from .provider_ids import (
@@ -104,6 +105,8 @@ ENV_PREFIX = "WEBSEARCH_"
 """Every setting's variable starts so (``WEBSEARCH_TIMEOUT_SECONDS``)."""
 BASE_URL_SUFFIX = "_BASE_URL"
 """``WEBSEARCH_<ID>_BASE_URL`` sets ``base_urls.<id>``."""
+CONFIG_FILE_ENV = f"{ENV_PREFIX}CONFIG_FILE"
+"""The variable that names the TOML file (read before the other settings)."""
 
 
 def _http_base_url(url: str) -> str:
@@ -171,26 +174,84 @@ _KeyOwner = Annotated[str, AfterValidator(_key_owner)]
 """The key type of ``api_keys``: a provider's id or one of ``KEY_ONLY_IDS``."""
 
 
+def _configured_config_file() -> Path | None:
+    """``WEBSEARCH_CONFIG_FILE`` with ``~`` and ``$NAME`` expanded; ``None`` when unset or empty.
+
+    Raises:
+        ConfigurationError: The path uses a variable that is unset or empty (both named).
+    """
+    configured = os.environ.get(CONFIG_FILE_ENV)
+    if not configured:
+        return None
+    try:
+        return _expanded_path(Path(configured))
+    except ValueError as error:
+        raise ConfigurationError(f"{CONFIG_FILE_ENV}: {error}") from None
+
+
 def default_config_file() -> Path:
-    """Where the TOML config lives unless ``WEBSEARCH_CONFIG_FILE`` says otherwise."""
-    configured = os.environ.get("WEBSEARCH_CONFIG_FILE")
-    if configured:
-        return Path(configured).expanduser()
+    """Where the TOML config lives unless ``WEBSEARCH_CONFIG_FILE`` says otherwise.
+
+    The variable is expanded as ``state_dir`` is: ``$HOME/...`` used to be looked up as a
+    directory literally named ``$HOME``, which does not exist, so the file was skipped.
+
+    Raises:
+        ConfigurationError: ``WEBSEARCH_CONFIG_FILE`` uses a variable that is unset or empty.
+    """
+    configured = _configured_config_file()
+    if configured is not None:
+        return configured
     import platformdirs  # here, not at import: a tool's import need not find config dirs
 
     return platformdirs.user_config_path(APP_NAME) / "config.toml"
 
 
-def _config_file_source(settings_cls: type[BaseSettings], path: Path) -> TomlConfigSettingsSource:
-    """The TOML file as a settings source; a file that cannot be used names itself.
+def _chosen_config_file(init_settings: PydanticBaseSettingsSource) -> tuple[Path, str | None]:
+    """The TOML file to read, and the argument or variable that chose it (``None``: default).
 
     Raises:
-        ConfigurationError: The file is not valid TOML, not UTF-8, or cannot be read.
+        ConfigurationError: The chosen path uses a variable that is unset or empty.
+    """
+    if isinstance(init_settings, InitSettingsSource):
+        explicit = init_settings.init_kwargs.get("config_file")
+        if explicit:
+            try:
+                return _expanded_path(Path(explicit)), "config_file"
+            except ValueError as error:
+                raise ConfigurationError(f"config_file: {error}") from None
+    configured = _configured_config_file()
+    if configured is not None:
+        return configured, CONFIG_FILE_ENV
+    return default_config_file(), None
+
+
+def _config_file_source(
+    settings_cls: type[BaseSettings], path: Path, chosen_by: str | None = None
+) -> TomlConfigSettingsSource:
+    """The TOML file as a settings source; a file that cannot be used names itself.
+
+    The default file may be absent (nothing is configured yet). A file someone named, by
+    ``WEBSEARCH_CONFIG_FILE`` or ``config_file=``, must be there: a typo in it used to run
+    every setting at its default, without a word.
+
+    Args:
+        settings_cls: The settings model.
+        path: The file (expanded).
+        chosen_by: The variable or argument that named the file; ``None`` for the default.
+
+    Raises:
+        ConfigurationError: A named file is missing or not a file; the file is not valid
+            TOML, not UTF-8, or cannot be read.
     """
     import tomllib  # as pydantic-settings does: only when a file is read
 
+    is_file = path.is_file()
+    if chosen_by is not None and not is_file:
+        problem = "is a directory, not a file" if path.is_dir() else "is not a file"
+        problem = problem if path.exists() else "does not exist"
+        raise ConfigurationError(f"{chosen_by}: config file {path} {problem}")
     try:
-        return TomlConfigSettingsSource(settings_cls, toml_file=path if path.is_file() else None)
+        return _ConfigFileSource(settings_cls, toml_file=path if is_file else None)
     except tomllib.TOMLDecodeError as error:
         raise ConfigurationError(f"config file {path} is not valid TOML: {error}") from error
     except UnicodeDecodeError as error:
@@ -200,6 +261,41 @@ def _config_file_source(settings_cls: type[BaseSettings], path: Path) -> TomlCon
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise ConfigurationError(f"config file {path} cannot be read: {reason}") from error
+
+
+_PATHS_FROM_THE_FILE = ("state_dir", "credentials_file")
+"""Config-file entries that are paths: a relative one is taken from the file's directory."""
+
+
+def _beside(config_file: Path, written: str) -> str:
+    """A path written in ``config_file``, a relative one joined to the file's directory.
+
+    ``credentials_file = "credentials.json"`` means the file beside the config, wherever
+    the command runs; taken as written, it was looked up in the working directory, so
+    each directory had its own store. A path that is absolute once ``~`` and ``$NAME``
+    are expanded, or that cannot be expanded, is returned as written: the setting's
+    validator expands it, or refuses it naming this entry.
+    """
+    try:
+        expanded = _expanded_path(Path(written))
+    except ValueError:
+        return written
+    if expanded.is_absolute():
+        return written
+    return str(config_file.parent.absolute() / expanded)
+
+
+class _ConfigFileSource(TomlConfigSettingsSource):
+    """The TOML file, with its relative paths (:data:`_PATHS_FROM_THE_FILE`) made its own."""
+
+    def _read_file(self, file_path: Path | Traversable) -> dict[str, Any]:
+        data = super()._read_file(file_path)
+        if isinstance(file_path, Path):
+            for key in _PATHS_FROM_THE_FILE:
+                value = data.get(key)
+                if isinstance(value, str) and value:
+                    data[key] = _beside(file_path, value)
+        return data
 
 
 def _split_ids(value: Any) -> Any:
@@ -364,7 +460,9 @@ class Settings(BaseSettings):
     else SQLite under ``state_dir``."""
     state_dir: Path | None = None
     """Directory of the SQLite state file (default: the user's state directory). ``~`` and
-    ``$NAME`` / ``${NAME}`` are expanded; an unset or empty variable is an error."""
+    ``$NAME`` / ``${NAME}`` are expanded; an unset or empty variable is an error. A relative
+    path in the config file is taken from the file's directory, elsewhere from the working
+    directory."""
     redis_url: str | None = None
     """``WEBSEARCH_REDIS_URL``: share state among processes and machines through Redis."""
     timeout_seconds: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
@@ -399,9 +497,11 @@ class Settings(BaseSettings):
     config-file entry that set it."""
     searxng: SearxngSettings = Field(default_factory=SearxngSettings)
     credentials_file: Path | None = None
-    """The local credential store; default beside the config file."""
+    """The local credential store; default beside the config file. Expanded and resolved
+    as ``state_dir`` is."""
     config_file: Path | None = None
-    """The TOML file read for this instance (``WEBSEARCH_CONFIG_FILE`` or the default)."""
+    """The TOML file read for this instance (``WEBSEARCH_CONFIG_FILE`` or the default),
+    expanded as ``state_dir`` is; one named here or in the variable must exist."""
 
     @field_validator("api_keys", "budget", "rate", "base_urls", "searxng", mode="before")
     @classmethod
@@ -421,9 +521,9 @@ class Settings(BaseSettings):
             raise ValueError(unknown_ids_message(unknown))
         return value
 
-    @field_validator("state_dir")
+    @field_validator("state_dir", "credentials_file", "config_file")
     @classmethod
-    def _expand_state_dir(cls, value: Path | None) -> Path | None:
+    def _expand_paths(cls, value: Path | None) -> Path | None:
         return None if value is None else _expanded_path(value)
 
     @field_validator("budget")
@@ -507,12 +607,7 @@ class Settings(BaseSettings):
         The prefixed variables are read by :class:`_EnvSource`, configured from
         ``model_config`` as ``env_settings`` is (nothing here passes ``_env_*`` arguments).
         """
-        config_file: Path | None = None
-        if isinstance(init_settings, InitSettingsSource):
-            explicit = init_settings.init_kwargs.get("config_file")
-            config_file = Path(explicit) if explicit else None
-        toml_path = config_file or default_config_file()
-        toml = _config_file_source(settings_cls, toml_path)
+        toml = _config_file_source(settings_cls, *_chosen_config_file(init_settings))
         return (init_settings, _EnvSource(settings_cls), _SpecEnvSource(settings_cls), toml)
 
     def provider_timeout(self, kind: str) -> float:

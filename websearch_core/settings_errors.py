@@ -59,7 +59,10 @@ def describe_settings_error(error: ValidationError, given: Mapping[str, str] | N
     that is set, then the config file. Values are never repeated: they may be secrets.
     """
     given = given or {}
-    config_file = default_config_file()
+    try:
+        config_file: Path | None = default_config_file()
+    except ConfigurationError:  # WEBSEARCH_CONFIG_FILE itself is at fault: no file to name
+        config_file = None
     parts = []
     for detail in error.errors():
         # A table's key is located as (table, key, "[key]"): the entry is what to name.
@@ -68,7 +71,7 @@ def describe_settings_error(error: ValidationError, given: Mapping[str, str] | N
     return "; ".join(parts) or str(error)
 
 
-def _source(location: Sequence[str], given: Mapping[str, str], config_file: Path) -> str:
+def _source(location: Sequence[str], given: Mapping[str, str], config_file: Path | None) -> str:
     dotted = ".".join(location) or "settings"
     field = location[0] if location else ""
     if field in given:
@@ -76,7 +79,7 @@ def _source(location: Sequence[str], given: Mapping[str, str], config_file: Path
     for name in _environment_names(location):
         if name in os.environ:
             return name
-    if _in_config_file(config_file, field):
+    if config_file is not None and _in_config_file(config_file, field):
         return f"config file {config_file} ({dotted})"
     return dotted
 

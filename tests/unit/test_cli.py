@@ -615,6 +615,22 @@ def test_auth_set_rejects_bad_input(
     assert not _credentials_file().exists()
 
 
+def test_auth_set_expands_the_credentials_file_variable(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "~/creds/c.json" used to create ./~/creds/c.json in the working directory.
+    home, work = tmp_path / "home", tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", "~/creds/c.json")
+    _stdin(monkeypatch, SECRET)
+    assert main(["auth", "set", "brave"]) == EXIT_OK
+    assert f"in {home / 'creds' / 'c.json'}" in capsys.readouterr().out
+    assert json.loads((home / "creds" / "c.json").read_text()) == {"brave": {"api_key": SECRET}}
+    assert list(work.iterdir()) == []
+
+
 def test_a_stored_key_is_used_by_search(
     simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -751,6 +767,48 @@ def test_a_broken_config_file_exits_2_naming_it(
     out, err = capsys.readouterr()
     assert out == ""
     assert err == f"websearch: config file {config} {problem}\n"
+
+
+@pytest.mark.parametrize("command", [["python"], ["providers"], ["auth", "list"]])
+def test_a_config_file_named_by_the_variable_must_exist_the_default_need_not(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
+    missing = tmp_path / "confg.toml"
+    for named, problem in [(missing, "does not exist"), (tmp_path, "is a directory, not a file")]:
+        monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(named))
+        assert main(command) == EXIT_USAGE
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err == f"websearch: WEBSEARCH_CONFIG_FILE: config file {named} {problem}\n"
+    # The default file (nothing configured yet) may be absent.
+    monkeypatch.delenv("WEBSEARCH_CONFIG_FILE")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert main(command) != EXIT_USAGE  # every provider is excluded: the search fails
+    assert "config file" not in capsys.readouterr().err
+
+
+def test_the_config_file_variable_expands_variables(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "$WS_TEST_CONF/config.toml" was looked up under a directory named "$WS_TEST_CONF",
+    # never found, and skipped: the provider set in it was silently not preferred.
+    (tmp_path / "config.toml").write_text('provider = "brav"\n')
+    monkeypatch.setenv("WS_TEST_CONF", str(tmp_path))
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", "$WS_TEST_CONF/config.toml")
+    assert main(["providers"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.startswith(f"websearch: config file {tmp_path / 'config.toml'} (provider): ")
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", "${WS_TEST_UNSET}/config.toml")
+    monkeypatch.delenv("WS_TEST_UNSET", raising=False)
+    assert main(["providers"]) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        "websearch: WEBSEARCH_CONFIG_FILE: uses an environment variable that is unset or "
+        "empty: $WS_TEST_UNSET\n"
+    )
 
 
 @pytest.mark.parametrize("table", ["budget", "rate", "api_keys", "base_urls"])

@@ -6,6 +6,8 @@ expanded, a bad SearXNG endpoint was found only by the search, a budget variable
 named, a key with a control character was taken.
 """
 
+from pathlib import Path
+
 import pytest
 from pydantic import ValidationError
 
@@ -39,3 +41,79 @@ def test_a_client_made_within_configuration_errors_names_the_variable(
     with pytest.raises(ConfigurationError) as caught, configuration_errors():
         WebSearch()
     assert str(caught.value).startswith("WEBSEARCH_BUDGET: not valid JSON (")
+
+
+# --- the config file and the path settings -----------------------------------------------
+
+
+def test_a_config_file_given_as_an_argument_must_exist(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.toml"
+    with pytest.raises(ConfigurationError) as caught:
+        Settings(config_file=missing)
+    assert str(caught.value) == f"config_file: config file {missing} does not exist"
+
+
+def test_the_config_file_setting_is_expanded(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "config.toml").write_text('provider = "brave"\n')
+    monkeypatch.setenv("WS_TEST_CONF", str(tmp_path))
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", "$WS_TEST_CONF/config.toml")
+    settings = Settings()
+    assert settings.provider == "brave"
+    assert settings.resolved_config_file() == tmp_path / "config.toml"
+    assert settings.resolved_credentials_file() == tmp_path / "credentials.json"
+
+
+@pytest.mark.parametrize("written", ["~/creds/c.json", "$WS_TEST_HOME/creds/c.json"])
+def test_the_credentials_file_variable_is_expanded(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, written: str
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("WS_TEST_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", written)
+    expected = tmp_path / "home" / "creds" / "c.json"
+    assert Settings().resolved_credentials_file() == expected
+
+
+def test_an_unset_variable_in_the_credentials_file_names_the_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("WS_TEST_UNSET", raising=False)
+    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", "$WS_TEST_UNSET/c.json")
+    with pytest.raises(ConfigurationError) as caught, configuration_errors():
+        Settings()
+    assert str(caught.value) == (
+        "WEBSEARCH_CREDENTIALS_FILE: uses an environment variable that is unset or empty: "
+        "$WS_TEST_UNSET"
+    )
+
+
+def test_relative_paths_in_the_config_file_are_taken_from_its_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Taken from the working directory, each directory the command ran in had its own
+    # credential store and state.
+    conf, work = tmp_path / "conf", tmp_path / "work"
+    conf.mkdir()
+    work.mkdir()
+    (conf / "config.toml").write_text('credentials_file = "keys/c.json"\nstate_dir = "state"\n')
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(conf / "config.toml"))
+    monkeypatch.delenv("WEBSEARCH_CREDENTIALS_FILE")
+    monkeypatch.delenv("WEBSEARCH_STATE_DIR")
+    monkeypatch.chdir(work)
+    settings = Settings()
+    assert settings.resolved_credentials_file() == conf / "keys" / "c.json"
+    assert settings.state_dir == conf / "state"
+
+
+def test_a_home_or_absolute_path_in_the_config_file_is_not_joined_to_its_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "config.toml").write_text('credentials_file = "~/c.json"\nstate_dir = "/s"\n')
+    monkeypatch.delenv("WEBSEARCH_CREDENTIALS_FILE")
+    monkeypatch.delenv("WEBSEARCH_STATE_DIR")
+    settings = Settings()
+    assert settings.resolved_credentials_file() == tmp_path / "home" / "c.json"
+    assert settings.state_dir == Path("/s")
