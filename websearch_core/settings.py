@@ -60,6 +60,7 @@ from pydantic_settings import (
 )
 from pydantic_settings.sources.types import Traversable
 
+from .control_chars import CONTROL_IN_LINE
 from .errors import ConfigurationError
 from .provider_ids import (
     KEY_IDS,
@@ -354,6 +355,31 @@ class SearxngSettings(BaseModel):
     engines: str | None = None
     language: str | None = None
     safesearch: int | None = None
+
+    @field_validator("endpoint")
+    @classmethod
+    def _check_endpoint(cls, value: str | None) -> str | None:
+        """Refuse an endpoint the search could not use, where it is set.
+
+        ``ftp://x`` or ``searx.example.org`` (no scheme) used to pass: ``websearch
+        providers`` showed SearXNG ready, and only the search failed, naming no variable.
+        Blank means not configured, as the provider reads it. The value is not repeated:
+        it may carry a password.
+        """
+        if value is None or not value.strip():
+            return value
+        try:
+            parts = urlsplit(value.strip())
+            host = parts.hostname
+        except ValueError:
+            host = None
+        if (
+            not host
+            or parts.scheme.lower() not in ("http", "https")
+            or CONTROL_IN_LINE.search(value)
+        ):
+            raise ValueError("must be an http(s) URL such as https://searx.example.org")
+        return value
 
     @field_validator("safesearch")
     @classmethod

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 import pytest
+from pydantic import ValidationError
 
 from tests.conftest import read_capture
 from websearch_core.credentials import Credentials
@@ -37,7 +38,7 @@ from websearch_core.providers.searxng import (
     parse_search_body,
     search_url,
 )
-from websearch_core.settings import Settings
+from websearch_core.settings import SearxngSettings, Settings
 from websearch_core.transport import HttpRequest, HttpResponse, Transport
 
 CAPTURE = "searxng/search_format_json_espresso_2026.json"
@@ -144,10 +145,20 @@ async def test_search_without_endpoint_is_not_configured() -> None:
     ["searx.example.org", "ftp://searx.example.org", "https://", "user:hunter2@searx.example.org"],
 )
 def test_endpoint_must_be_http(endpoint: str) -> None:
-    with pytest.raises(ConfigurationError) as caught:
-        provider.build_request(_params(), _context(endpoint=endpoint))
-    # The value is not repeated: an endpoint may carry credentials.
-    assert str(caught.value) == (
+    # Refused where the settings are read, located so the message names the variable.
+    with pytest.raises(ValidationError) as caught:
+        _context(endpoint=endpoint)
+    (error,) = caught.value.errors()
+    assert error["loc"] == ("searxng", "endpoint")
+    assert "hunter2" not in str(caught.value)  # an endpoint may carry credentials
+    # Settings built without validation still meet the provider's own check.
+    unchecked = Settings.model_construct(searxng=SearxngSettings.model_construct(endpoint=endpoint))
+    context = ProviderContext(
+        transport=cast(Transport, None), settings=unchecked, credentials=Credentials(environ={})
+    )
+    with pytest.raises(ConfigurationError) as refused:
+        provider.build_request(_params(), context)
+    assert str(refused.value) == (
         "searxng.endpoint must be an http(s) URL such as https://searx.example.org"
     )
 

@@ -929,6 +929,31 @@ def test_a_table_variable_that_is_not_json_exits_2_naming_it(
     assert SECRET not in err
 
 
+@pytest.mark.parametrize("endpoint", ["ftp://searx.example.org", "searx.example.org", "http://"])
+@pytest.mark.parametrize("name", ["SEARXNG_ENDPOINT", "WEBSEARCH_SEARXNG__ENDPOINT", None])
+def test_a_searxng_endpoint_that_is_not_an_http_url_exits_2_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    endpoint: str,
+    name: str | None,
+) -> None:
+    # It used to pass: "providers" showed searxng ready, and the search failed naming nothing.
+    where = name
+    if name is None:
+        config = tmp_path / "config.toml"
+        config.write_text(f'[searxng]\nendpoint = "{endpoint}"\n')
+        where = f"config file {config} (searxng.endpoint)"
+    else:
+        monkeypatch.setenv(name, endpoint)
+    assert main(["providers"]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"websearch: {where}: must be an http(s) URL such as https://searx.example.org\n"
+    )
+
+
 def test_an_option_beats_the_variable_in_the_message(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
