@@ -34,7 +34,7 @@ The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -45,10 +45,12 @@ from pydantic import (
     ConfigDict,
     Field,
     SecretStr,
+    ValidationError,
     ValidationInfo,
     field_validator,
 )
 from pydantic.fields import FieldInfo
+from pydantic_core import InitErrorDetails
 from pydantic_settings import (
     BaseSettings,
     EnvSettingsSource,
@@ -322,6 +324,31 @@ def _split_ids(value: Any) -> Any:
     return tuple(item.strip().lower() for item in items if item.strip())
 
 
+def _each_entry(table: dict[str, str], parse: Callable[[str, str], object]) -> dict[str, str]:
+    """``table`` once ``parse(key, text)`` accepted each entry; each refusal located at its key.
+
+    A budget or rate is checked whole, by the parser the chain uses, which needs the
+    provider id; a refusal raised as such would be located at the table, and the error
+    would name ``WEBSEARCH_BUDGET`` (or no variable at all) rather than the
+    ``WEBSEARCH_BUDGET__BRAVE`` that holds it. Raised as a ``ValidationError`` with the key
+    as location, pydantic puts each under the table's (``budget.brave``).
+
+    Raises:
+        ValidationError: One or more entries were refused (the parser's message each).
+    """
+    refused: list[InitErrorDetails] = []
+    for key, text in table.items():
+        try:
+            parse(key, text)
+        except ValueError as error:
+            refused.append(
+                InitErrorDetails(type="value_error", loc=(key,), input=text, ctx={"error": error})
+            )
+    if refused:
+        raise ValidationError.from_exception_data("Settings", refused)
+    return table
+
+
 def _json_table(value: Any, field: str) -> Any:
     """A table given as text, refused with what is wrong with its JSON.
 
@@ -557,18 +584,14 @@ class Settings(BaseSettings):
     def _check_budgets(cls, value: dict[str, str]) -> dict[str, str]:
         from .quota import Budget
 
-        for provider, text in value.items():
-            Budget.parse(provider, text)
-        return value
+        return _each_entry(value, Budget.parse)
 
     @field_validator("rate")
     @classmethod
     def _check_rates(cls, value: dict[str, str]) -> dict[str, str]:
         from .quota import Rate
 
-        for provider, text in value.items():
-            Rate.parse(provider, text)
-        return value
+        return _each_entry(value, Rate.parse)
 
     @field_validator("provider")
     @classmethod

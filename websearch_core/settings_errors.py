@@ -95,13 +95,17 @@ def _in_config_file(path: Path, field: str) -> bool:
 
 
 def _environment_names(location: Sequence[str]) -> list[str]:
-    """The variables that can set this setting, highest precedence first."""
+    """The variables that can set this setting, highest precedence first.
+
+    An entry's own variable (``WEBSEARCH_BUDGET__BRAVE``) comes before its table's
+    (``WEBSEARCH_BUDGET``): where both are set, the entry's variable is the one read.
+    """
     if not location:
         return []
     field, rest = location[0], location[1:]
     names = [f"{ENV_PREFIX}{field}".upper()]
     if rest:
-        names.append(f"{ENV_PREFIX}{field}__{rest[0]}".upper())
+        names.insert(0, f"{ENV_PREFIX}{field}__{rest[0]}".upper())
         if field == "searxng":
             names.append(f"{_SPEC_SEARXNG_PREFIX}{rest[0]}".upper())
         if field == "base_urls":

@@ -954,6 +954,31 @@ def test_a_searxng_endpoint_that_is_not_an_http_url_exits_2_naming_it(
     )
 
 
+@pytest.mark.parametrize(
+    ("table", "example"),
+    [
+        ("budget", "'2000/month' (a positive count per minute, hour, day or month)"),
+        ("rate", "'1/s' or '30/min' (a positive count per second, minute or hour)"),
+    ],
+)
+def test_a_bad_budget_or_rate_entry_names_its_own_variable(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    table: str,
+    example: str,
+) -> None:
+    # The line used to begin "websearch: budget: ...", naming no variable; where the
+    # table's variable is set too, the entry's own variable is the one read.
+    name = f"WEBSEARCH_{table.upper()}__BRAVE"
+    monkeypatch.setenv(name, "lots")
+    monkeypatch.setenv(f"WEBSEARCH_{table.upper()}", '{"exa": "1/hour", "brave": "1/hour"}')
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
+    assert main(["providers"]) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        f"websearch: {name}: {table}.brave must look like {example}, got 'lots'\n"
+    )
+
+
 def test_an_option_beats_the_variable_in_the_message(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
