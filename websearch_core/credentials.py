@@ -184,14 +184,21 @@ class CredentialStore:
         return {str(k): v for k, v in data.items() if isinstance(v, dict)}
 
     def _write(self, data: Mapping[str, Mapping[str, Any]]) -> None:
+        """Replace the file's content at once (a new file renamed over it), mode 0600.
+
+        A store that is a symbolic link (a dotfiles checkout links it into place) has its
+        target replaced, not the link: renaming onto the link's own path turned it into a
+        regular file, and the dotfiles copy no longer saw any key stored after that.
+        """
         self._held = None
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".credentials-")
+        target = Path(os.path.realpath(self.path))
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".credentials-")
         try:
             os.fchmod(fd, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(data, handle, indent=2, sort_keys=True)
-            os.replace(tmp, self.path)
+            os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
