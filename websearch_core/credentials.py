@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
+from .control_chars import CONTROL_IN_LINE
 from .errors import AuthorizationError, ConfigurationError, ProviderNotConfiguredError
 
 __all__ = ["CredentialStore", "Credentials", "OAuthToken", "TokenRefresher"]
@@ -209,9 +210,20 @@ class CredentialStore:
         return value if isinstance(value, str) and value else None
 
     def set(self, provider: str, value: str, field: str = "api_key") -> None:
-        """Store ``value`` for ``provider``; the file stays mode 0600."""
+        """Store ``value`` for ``provider``; the file stays mode 0600.
+
+        Raises:
+            ConfigurationError: ``value`` is blank, or holds a control character (a
+                pasted Ctrl-A, a NUL): such a key would be stored and then fail every
+                later search. The message never shows the value.
+        """
         if not value.strip():
             raise ConfigurationError(f"refusing to store an empty {field} for {provider}")
+        if CONTROL_IN_LINE.search(value.strip()):
+            raise ConfigurationError(
+                f"refusing to store an {field} for {provider} that contains a control "
+                "character; nothing stored"
+            )
         data = self._load()
         data.setdefault(provider, {})[field] = value.strip()
         self._write(data)

@@ -171,6 +171,18 @@ def _key_owner(key: str) -> str:
     return _provider_key(key, KEY_IDS)
 
 
+def _one_line_key(key: SecretStr) -> SecretStr:
+    """An ``api_keys`` value, refused when it holds a control character.
+
+    A key with a line break, NUL or other control character in it cannot go into a
+    request header: every search with it would fail, far from where it was set. The
+    surrounding whitespace the key is stripped of when used does not count.
+    """
+    if CONTROL_IN_LINE.search(key.get_secret_value().strip()):
+        raise ValueError("an API key must not contain a control character (a line break, a NUL)")
+    return key
+
+
 _ProviderKey = Annotated[str, AfterValidator(_provider_key)]
 """The key type of the per-provider tables in the settings."""
 _KeyOwner = Annotated[str, AfterValidator(_key_owner)]
@@ -540,8 +552,11 @@ class Settings(BaseSettings):
     """``WEBSEARCH_FENCE_RESULTS``: wrap the search text a model reads between random
     boundary markers as untrusted data, as fetched pages always are. Off by default: the
     spec fixes the plain layout, and short snippets are a small injection surface."""
-    api_keys: dict[_KeyOwner, SecretStr] = Field(default_factory=dict)
-    """Keys from the config file (environment variables and explicit arguments rank higher)."""
+    api_keys: dict[_KeyOwner, Annotated[SecretStr, AfterValidator(_one_line_key)]] = Field(
+        default_factory=dict
+    )
+    """Keys from the config file (environment variables and explicit arguments rank higher).
+    A key holding a control character (a line break, a NUL) is refused, naming its entry."""
     base_urls: dict[_ProviderKey, Annotated[str, AfterValidator(_http_base_url)]] = Field(
         default_factory=dict
     )

@@ -873,6 +873,12 @@ def test_an_unreadable_config_file_exits_2_naming_it(
             "to 65535; an IPv6 address goes in brackets)",
         ),
         (
+            "WEBSEARCH_API_KEYS__BRAVE",
+            "hunter2\rx",
+            "WEBSEARCH_API_KEYS__BRAVE: an API key must not contain a control character "
+            "(a line break, a NUL)",
+        ),
+        (
             "WEBSEARCH_SEARXNG__SAFESEARCH",
             "7",
             "WEBSEARCH_SEARXNG__SAFESEARCH: searxng.safesearch must be 0 (off), 1 (moderate), "

@@ -1,4 +1,4 @@
-"""What ``CredentialStore`` writes: through a symbolic link."""
+"""What ``CredentialStore`` writes: through a symbolic link, and never a key it cannot use."""
 
 import os
 import stat
@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from websearch_core.credentials import CredentialStore
+from websearch_core.errors import ConfigurationError
 
 SECRET = "sk-store-write-3c9d"
 
@@ -33,3 +34,15 @@ def test_a_symlinked_store_keeps_its_link_and_its_target_gets_the_key(
     assert store.remove("brave")
     assert link.is_symlink() and CredentialStore(target).providers() == []
 
+
+@pytest.mark.parametrize("control", ["\x01", "\x00", "\n", "\t", "\x1b", "\x7f"])
+def test_a_key_with_a_control_character_is_not_stored(tmp_path: Path, control: str) -> None:
+    path = tmp_path / "credentials.json"
+    store = CredentialStore(path)
+    with pytest.raises(ConfigurationError) as caught:
+        store.set("brave", f"{SECRET}{control}x")
+    assert str(caught.value) == (
+        "refusing to store an api_key for brave that contains a control character; nothing stored"
+    )
+    assert isinstance(caught.value, ValueError)
+    assert not path.exists()

@@ -117,3 +117,19 @@ def test_a_home_or_absolute_path_in_the_config_file_is_not_joined_to_its_directo
     settings = Settings()
     assert settings.resolved_credentials_file() == tmp_path / "home" / "c.json"
     assert settings.state_dir == Path("/s")
+
+
+# --- keys ----------------------------------------------------------------------------------
+
+
+def test_a_key_with_a_control_character_in_the_config_file_names_the_entry(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[api_keys]\nexa = "{SECRET}\\u0000"\n')
+    with pytest.raises(ConfigurationError) as caught, configuration_errors():
+        Settings()
+    assert str(caught.value) == (
+        f"config file {config} (api_keys.exa): an API key must not contain a control "
+        "character (a line break, a NUL)"
+    )
