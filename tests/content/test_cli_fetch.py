@@ -51,7 +51,8 @@ def test_refusal_is_one_line_and_status_1(base: str, capsys: pytest.CaptureFixtu
     assert captured.out == ""
     assert captured.err == (
         f"websearch: cannot fetch {base}/a: 127.0.0.1 is a loopback address; set "
-        "allow_private_addresses=True or WEBSEARCH_FETCH_ALLOW_PRIVATE=1 to allow it\n"
+        "allow_private_addresses=True or WEBSEARCH_FETCH_ALLOW_PRIVATE=1 to allow it "
+        "(websearch fetch --allow-private)\n"
     )
 
 

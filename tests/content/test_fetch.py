@@ -292,6 +292,10 @@ def test_a_fetch_error_quotes_no_terminal_escape() -> None:
             "scheme",
             "no scheme; write it in full, as https://example.org/page",
         ),
+        ("/etc/passwd", "scheme", "it is a local file path, and local files are not fetched"),
+        ("./notes.html", "scheme", "it is a local file path, and local files are not fetched"),
+        ("../notes.html", "scheme", "it is a local file path, and local files are not fetched"),
+        ("~/notes.html", "scheme", "it is a local file path, and local files are not fetched"),
         ("http://:80/", "invalid_url", "the URL has no host"),
         ("http://example.org:99999/", "invalid_url", "the URL is malformed"),
     ],
@@ -301,9 +305,11 @@ async def test_refused_by_default(ws: WebSearch, url: str, kind: str, reason: st
         await ws.fetch(url)
     assert caught.value.kind == kind
     assert reason in str(caught.value)
+    assert "https:///" not in str(caught.value)  # no advice to fetch a path over https
     if kind == "address":
-        assert "allow_private_addresses=True or WEBSEARCH_FETCH_ALLOW_PRIVATE=1" in str(
-            caught.value
+        assert str(caught.value).endswith(
+            "set allow_private_addresses=True or WEBSEARCH_FETCH_ALLOW_PRIVATE=1 to allow it "
+            "(websearch fetch --allow-private)"
         )
 
 

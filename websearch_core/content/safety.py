@@ -3,7 +3,8 @@
 A tool that fetches any URL a model (or a page the model read) names is a server-side
 request forgery risk: ``http://169.254.169.254/`` hands out cloud credentials,
 ``http://localhost:6379/`` reaches internal services. So, unless the caller allows private
-addresses (``allow_private_addresses=True`` or ``WEBSEARCH_FETCH_ALLOW_PRIVATE=1``):
+addresses (``allow_private_addresses=True``, ``WEBSEARCH_FETCH_ALLOW_PRIVATE=1`` or
+``websearch fetch --allow-private``):
 
 * :func:`check_url` refuses other schemes, cloud-metadata host names, and IP literals that
   are not public; it runs on the first URL and again on every redirect hop.
@@ -57,8 +58,12 @@ _METADATA_ADDRESSES = frozenset(
 _NUMERIC_HOST = re.compile(r"^(?:0x[0-9a-f]*|\d+)(?:\.(?:0x[0-9a-f]*|\d+)){0,3}$", re.IGNORECASE)
 """Hosts that C resolvers read as IPv4 (``2130706433``, ``0x7f.1``, ``127.1``)."""
 _TRUE = frozenset({"1", "true", "yes", "on"})
-ALLOW_HINT = f"set allow_private_addresses=True or {ALLOW_PRIVATE_ENV}=1 to allow it"
-"""How to lift the address rules: the end of every address refusal."""
+ALLOW_HINT = (
+    f"set allow_private_addresses=True or {ALLOW_PRIVATE_ENV}=1 to allow it "
+    "(websearch fetch --allow-private)"
+)
+"""How to lift the address rules: the end of every address refusal. It names the
+command's option too: a command-line user was told only of an argument and a variable."""
 _HINT = ALLOW_HINT
 
 
@@ -161,12 +166,8 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
     except ValueError as error:
         raise FetchRefusedError(url, f"the URL is malformed ({error})", "invalid_url") from None
     scheme = parts.scheme.lower()
-    if not scheme:  # "example.org/page" or "//example.org/page": people and models write both
-        written = url.strip()
-        full = f"https:{written}" if written.startswith("//") else f"https://{written}"
-        raise FetchRefusedError(
-            url, f"the URL has no scheme; write it in full, as {full}", "scheme"
-        )
+    if not scheme:
+        raise _no_scheme(url)
     if scheme not in ALLOWED_SCHEMES:
         raise FetchRefusedError(
             url, f"only http and https URLs are fetched, not {scheme}:", "scheme"
@@ -187,6 +188,24 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
     if problem:
         raise FetchRefusedError(url, f"{host} is {problem}; {_HINT}", "address")
     return parts
+
+
+def _no_scheme(url: str) -> FetchRefusedError:
+    """The refusal of a URL written without a scheme, with what to write instead.
+
+    People and models write ``example.org/page`` and ``//example.org/page``: the advice is
+    the URL in full. A file path (``/etc/passwd``, ``./a``, ``../a``, ``~/a``) is said to
+    be one: ``https://`` put in front of it would advise ``https:///etc/passwd``.
+    """
+    written = url.strip()
+    if written.startswith(("./", "../", "~")) or (
+        written.startswith("/") and not written.startswith("//")
+    ):
+        return FetchRefusedError(
+            url, "it is a local file path, and local files are not fetched", "scheme"
+        )
+    full = f"https:{written}" if written.startswith("//") else f"https://{written}"
+    return FetchRefusedError(url, f"the URL has no scheme; write it in full, as {full}", "scheme")
 
 
 def _check_numeric_spelling(url: str, host: str, *, allow_private: bool, allowed: Networks) -> None:
