@@ -4,6 +4,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
+from pydantic import TypeAdapter
 
 from tests.content._server import serve_in_thread
 from websearch_core.cli import main
@@ -60,6 +61,31 @@ def test_environment_allows_private(
     base: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("WEBSEARCH_FETCH_ALLOW_PRIVATE", "1")
+    assert main(["fetch", f"{base}/a", "--no-browser"]) == 0
+    assert "CLI page" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("value", ["garbage", "enabled", "2"])
+def test_an_unrecognised_allow_private_value_exits_2_naming_the_variable(
+    base: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    # It used to mean off, silently: the refusal then blamed the address, not the typo.
+    monkeypatch.setenv("WEBSEARCH_FETCH_ALLOW_PRIVATE", value)
+    assert main(["fetch", f"{base}/a", "--no-browser"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"websearch: WEBSEARCH_FETCH_ALLOW_PRIVATE: {value!r} is not a boolean; write 1, "
+        "true, yes or on to allow private addresses, or 0, false, no or off\n"
+    )
+
+
+@pytest.mark.parametrize("value", ["Y", "t", "y"])
+def test_the_variable_takes_the_true_words_the_settings_take(
+    base: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    assert TypeAdapter(bool).validate_python(value) is True  # as WEBSEARCH_CACHE reads it
+    monkeypatch.setenv("WEBSEARCH_FETCH_ALLOW_PRIVATE", value)
     assert main(["fetch", f"{base}/a", "--no-browser"]) == 0
     assert "CLI page" in capsys.readouterr().out
 

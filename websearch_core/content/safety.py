@@ -23,6 +23,7 @@ import socket
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
+from ..errors import ConfigurationError
 from .errors import FetchRefusedError
 
 __all__ = [
@@ -57,7 +58,9 @@ _METADATA_ADDRESSES = frozenset(
 )
 _NUMERIC_HOST = re.compile(r"^(?:0x[0-9a-f]*|\d+)(?:\.(?:0x[0-9a-f]*|\d+)){0,3}$", re.IGNORECASE)
 """Hosts that C resolvers read as IPv4 (``2130706433``, ``0x7f.1``, ``127.1``)."""
-_TRUE = frozenset({"1", "true", "yes", "on"})
+_TRUE = frozenset({"1", "true", "t", "yes", "y", "on"})
+_FALSE = frozenset({"0", "false", "f", "no", "n", "off"})
+"""The words a boolean setting takes (pydantic's, as ``WEBSEARCH_CACHE=off``), in any case."""
 ALLOW_HINT = (
     f"set allow_private_addresses=True or {ALLOW_PRIVATE_ENV}=1 to allow it "
     "(websearch fetch --allow-private)"
@@ -70,13 +73,25 @@ _HINT = ALLOW_HINT
 def private_allowed(explicit: bool | None = None) -> bool:
     """Whether private addresses are allowed: the explicit choice, else the environment.
 
+    Raises:
+        ConfigurationError: ``WEBSEARCH_FETCH_ALLOW_PRIVATE`` is set to a word that is not
+            a boolean: ``=garbage`` used to mean off, silently, and ``=enabled`` too.
+
     Example:
         >>> private_allowed(True)
         True
     """
     if explicit is not None:
         return explicit
-    return os.environ.get(ALLOW_PRIVATE_ENV, "").strip().lower() in _TRUE
+    value = os.environ.get(ALLOW_PRIVATE_ENV, "").strip().lower()
+    if value in _TRUE:
+        return True
+    if value and value not in _FALSE:
+        raise ConfigurationError(
+            f"{ALLOW_PRIVATE_ENV}: {value!r} is not a boolean; "
+            "write 1, true, yes or on to allow private addresses, or 0, false, no or off"
+        )
+    return False
 
 
 Networks = tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
