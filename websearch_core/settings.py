@@ -8,7 +8,8 @@ Environment variables:
   ``WEBSEARCH_EXCLUDE`` (ids never used), each list comma-separated or a JSON list,
   ``WEBSEARCH_TIMEOUT_SECONDS`` (per provider), ``WEBSEARCH_DEADLINE_SECONDS`` (the whole
   call), ``WEBSEARCH_CONNECT_TIMEOUT_SECONDS``, ``WEBSEARCH_MAX_RESPONSE_BYTES``,
-  ``WEBSEARCH_CONFIG_FILE`` (path of the TOML file), ``WEBSEARCH_CREDENTIALS_FILE``.
+  ``WEBSEARCH_CONFIG_FILE`` (path of the TOML file, which must then exist),
+  ``WEBSEARCH_CREDENTIALS_FILE``; paths expand ``~``, ``$NAME`` and ``${NAME}``.
 * ``WEBSEARCH_<ID>_BASE_URL`` for any provider id (``WEBSEARCH_BRAVE_BASE_URL``): replaces the
   scheme, host and port of every request that provider makes.
 * The spec's own names for SearXNG: ``SEARXNG_ENDPOINT``, ``SEARXNG_TOKEN``,
@@ -127,7 +128,7 @@ _VARIABLE = re.compile(r"\$(\w+|\{([^}]*)\})", re.ASCII)
 
 
 def _expanded_path(path: Path) -> Path:
-    """A directory setting with ``~`` and then ``$NAME`` / ``${NAME}`` expanded, as a shell would.
+    """A path setting with ``~`` and then ``$NAME`` / ``${NAME}`` expanded, as a shell would.
 
     Values from the environment or the config file arrive as written: expanding ``~``
     alone (as opening the store does) would turn ``WEBSEARCH_STATE_DIR=$XDG_STATE_HOME/ws``
@@ -289,7 +290,9 @@ def _beside(config_file: Path, written: str) -> str:
     the command runs; taken as written, it was looked up in the working directory, so
     each directory had its own store. A path that is absolute once ``~`` and ``$NAME``
     are expanded, or that cannot be expanded, is returned as written: the setting's
-    validator expands it, or refuses it naming this entry.
+    validator expands it, or refuses it naming this entry. (The joined path is expanded
+    once more there, so a ``$NAME`` in the config directory's own name would be read as
+    a variable; a ``$`` in a directory name is rare enough to leave so.)
     """
     try:
         expanded = _expanded_path(Path(written))
