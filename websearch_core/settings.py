@@ -48,6 +48,7 @@ from pydantic import (
     SecretStr,
     ValidationError,
     ValidationInfo,
+    field_serializer,
     field_validator,
 )
 from pydantic.fields import FieldInfo
@@ -437,6 +438,11 @@ class SearxngSettings(BaseModel):
                 value = masked_password(value)
             yield name, value
 
+    @field_serializer("endpoint", when_used="json")
+    def _endpoint_for_json(self, value: str | None) -> str | None:
+        """In JSON (a serialised tool or retriever, a log), the password masked as in repr."""
+        return None if value is None else masked_password(value)
+
 
 class _EnvSource(EnvSettingsSource):
     """The ``WEBSEARCH_*`` variables, a table that is not valid JSON passed on as written.
@@ -654,6 +660,19 @@ class Settings(BaseSettings):
             elif name == "base_urls" and isinstance(value, dict):
                 value = {pid: masked_password(url) for pid, url in value.items()}
             yield name, value
+
+    @field_serializer("redis_url", when_used="json")
+    def _redis_url_for_json(self, value: str | None) -> str | None:
+        """In JSON (``model_dump_json`` of a tool or retriever), the password masked.
+
+        Only in JSON: a Python-mode dump is how settings are copied, and must keep them.
+        """
+        return None if value is None else masked_password(value)
+
+    @field_serializer("base_urls", when_used="json")
+    def _base_urls_for_json(self, value: dict[str, str]) -> dict[str, str]:
+        """In JSON, each base URL's password masked (see :meth:`_redis_url_for_json`)."""
+        return {pid: masked_password(url) for pid, url in value.items()}
 
     @field_validator("base_urls")
     @classmethod

@@ -125,6 +125,14 @@ def test_passwords_in_urls_stay_out_of_reprs_and_validation_errors() -> None:
     assert "'brave': 'https://gw:***@gateway.internal/brave'" in repr(settings)
     assert "endpoint='https://me:***@searx.internal/'" in repr(settings)
     assert settings.redis_url == "redis://cache:hunter2@redis.internal:6379/0"  # the value itself
+    # Serialised as JSON (a tool's or retriever's model_dump_json, a log) as in the repr...
+    dumped = settings.model_dump(mode="json")
+    assert "hunter2" not in settings.model_dump_json()
+    assert dumped["redis_url"] == "redis://cache:***@redis.internal:6379/0"
+    assert dumped["base_urls"] == {"brave": "https://gw:***@gateway.internal/brave"}
+    assert dumped["searxng"]["endpoint"] == "https://me:***@searx.internal/"
+    # ...while a Python dump, which copies the settings, keeps what it copies.
+    assert Settings(**settings.model_dump()).redis_url == settings.redis_url
     token_only = Settings(base_urls={"brave": "https://hunter2-token@gateway.internal/"})
     assert "'brave': 'https://***@gateway.internal/'" in repr(token_only)
     refused = [
