@@ -43,7 +43,7 @@ import logging
 import os
 import shutil
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote, urlsplit
@@ -91,6 +91,9 @@ BROWSER_ENV = "WEBSEARCH_BROWSER"
 DEFAULT_CHROMIUM_PATH = "/usr/bin/chromium"
 _PATH_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 _OFF_VALUES = frozenset({"0", "off", "false", "no", "never", "disabled"})
+_ON_VALUES = frozenset({"", "1", "on", "true", "yes", "auto", "always", "enabled"})
+"""What ``WEBSEARCH_BROWSER`` takes for on (unset or empty included); anything else is
+taken as on too, and named once (:func:`browser_setting_problem`)."""
 
 CHROMIUM_ARGS: tuple[str, ...] = (
     "--headless",
@@ -190,6 +193,25 @@ def browser_enabled(settings: object | None = None) -> bool:
     if getattr(settings, "browser", True) is False:
         return False
     return os.environ.get(BROWSER_ENV, "").strip().lower() not in _OFF_VALUES
+
+
+def browser_setting_problem(environ: Mapping[str, str]) -> str | None:
+    """A sentence for a ``WEBSEARCH_BROWSER`` that is neither on nor off, else ``None``.
+
+    ``WEBSEARCH_BROWSER=of`` (a typo for ``off``) kept the browser on in silence; the value
+    is read per call, so it is said once, with the names of the other warnings.
+
+    Example:
+        >>> browser_setting_problem({"WEBSEARCH_BROWSER": "of"})
+        "WEBSEARCH_BROWSER='of' is neither on nor off; taken as on (write off, 0, false or no)"
+    """
+    value = environ.get(BROWSER_ENV)
+    if value is None or value.strip().lower() in _ON_VALUES | _OFF_VALUES:
+        return None
+    return (
+        f"{BROWSER_ENV}={value.strip()!r} is neither on nor off; taken as on "
+        "(write off, 0, false or no)"
+    )
 
 
 def _first_line(error: BaseException) -> str:

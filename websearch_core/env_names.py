@@ -87,11 +87,20 @@ def _key_variable(name: str) -> str | None:
 def report_unknown_variables(report: Callable[[str], None] | None = None) -> None:
     """Say each unknown ``WEBSEARCH_*`` variable of the environment, once per process.
 
+    A ``WEBSEARCH_BROWSER`` that is neither on nor off is said the same way.
+
     Args:
         report: Where the sentence goes; a warning of the ``websearch_core`` logger by
             default.
     """
-    for sentence in unknown_variables(os.environ):
+    sentences = unknown_variables(os.environ)
+    if any(name.upper().startswith(ENV_PREFIX) for name in os.environ):
+        from .browser import browser_setting_problem  # read per call there: checked here once
+
+        problem = browser_setting_problem(os.environ)
+        if problem is not None:
+            sentences.append(problem)
+    for sentence in sentences:
         if sentence not in _reported:
             _reported.add(sentence)
             (report or logger.warning)(sentence)

@@ -78,3 +78,26 @@ def test_the_command_prints_it_once_as_a_warning_line(
     )
     assert err.startswith(warning)
     assert err.count("sets nothing") == 1  # the library's own warning is not repeated
+
+
+@pytest.mark.parametrize("value", ["of", "maybe", "disable"])
+def test_a_browser_switch_that_is_neither_on_nor_off_is_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_BROWSER", value)
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))  # nothing to ask
+    main(["providers"])
+    assert capsys.readouterr().err.startswith(
+        f"websearch: warning: WEBSEARCH_BROWSER='{value}' is neither on nor off; taken as on "
+        "(write off, 0, false or no)\n"
+    )
+
+
+@pytest.mark.parametrize("value", ["off", "0", "No", "on", "1", ""])
+def test_a_browser_switch_in_words_it_knows_is_not_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_BROWSER", value)
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
+    main(["providers"])
+    assert "WEBSEARCH_BROWSER" not in capsys.readouterr().err
