@@ -62,7 +62,6 @@ from pydantic_settings import (
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
-from pydantic_settings.sources.types import Traversable
 
 from .control_chars import CONTROL_IN_LINE
 from .errors import ConfigurationError
@@ -307,7 +306,9 @@ def _beside(config_file: Path, written: str) -> str:
 class _ConfigFileSource(TomlConfigSettingsSource):
     """The TOML file, with its relative paths (:data:`_PATHS_FROM_THE_FILE`) made its own."""
 
-    def _read_file(self, file_path: Path | Traversable) -> dict[str, Any]:
+    def _read_file(self, file_path: Any) -> dict[str, Any]:
+        # pydantic-settings' hook for one file (a Path, or a package resource); typed
+        # loosely so that a module of its internals it is typed with is not imported here.
         data = super()._read_file(file_path)
         if isinstance(file_path, Path):
             for key in _PATHS_FROM_THE_FILE:
