@@ -256,3 +256,10 @@ def test_text_in_hundreds_of_unclosed_tags_is_read() -> None:
     html = "<html><body><article><p>" + "".join(f"<b>word{n} " for n in range(600))
     text = extract_content(html + "</p></article></body></html>").text
     assert text.split() == [f"word{n}" for n in range(600)]
+
+
+def test_soft_hyphens_do_not_split_words_in_the_plain_text() -> None:
+    paragraph = "Der Not\u00adfall\u00adda\u00adten\u00adsatz liegt im Handschuhfach. " * 20
+    page = extract_content(f"<html><body><article><p>{paragraph}</p></article></body></html>")
+    assert "\u00ad" not in page.text and "\u00ad" not in page.markdown
+    assert page.text.count("Notfalldatensatz") == 20

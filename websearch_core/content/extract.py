@@ -50,6 +50,7 @@ _FLAT_DEPTH = 128
 wrap a few levels of their own around what they keep)."""
 _KEPT_HEIGHT = 8
 """Levels an element may hold and still be kept whole below :data:`_FLAT_DEPTH`."""
+_SOFT_HYPHEN = "\u00ad"
 _LINE_BREAKS = frozenset({"lb", "br"})
 """trafilatura's ``<lb/>`` (an HTML ``<br>``) and ``<br>`` itself, in the fallbacks' HTML."""
 _BLOCK_EDGES = (_CONTAINERS - {"span"}) | frozenset(
@@ -380,7 +381,10 @@ def _plain_text(body: Any) -> str:
     flat, but its fallbacks hand back HTML containers (``div``, ``section``) holding the
     blocks: those are walked into.
     """
-    return "\n\n".join(block for block in _blocks(body) if block)
+    text = "\n\n".join(block for block in _blocks(body) if block)
+    # A soft hyphen only marks where a word may break: kept, it split "Not\xadfall" in two
+    # for anything that reads words (the Markdown has none).
+    return text.replace(_SOFT_HYPHEN, "") if _SOFT_HYPHEN in text else text
 
 
 def _blocks(element: Any) -> Iterator[str]:
