@@ -128,7 +128,7 @@ class GroundedStream:
             [_mapping(_mapping(c).get("web")) for c in chunks] if isinstance(chunks, list) else []
         )
         for web in webs:
-            url = _text(web.get("uri"))
+            url = _web_uri(web)
             if url and is_http_url(url) and url not in self.sources:
                 title = _text(web.get("title"))
                 self.sources[url] = SearchSource(
@@ -149,10 +149,25 @@ class GroundedStream:
         for index in indices if isinstance(indices, list) else []:
             if not isinstance(index, int) or not 0 <= index < len(webs):
                 continue
-            url = _text(webs[index].get("uri"))
+            url = _web_uri(webs[index])
             if url and is_http_url(url):
                 title = _text(webs[index].get("title")) or ""
                 self.citations.append(SearchCitation(url=url, title=title, cited_text=segment))
+
+
+def _web_uri(web: Mapping[str, Any]) -> str | None:
+    """A grounding chunk's URI, its raw spaces percent-encoded.
+
+    Google's own boxes come as ``https://www.google.com/search?q=weather+in+San Francisco,
+    CA,+US``: a URL with a space is dropped by the response's cleaning, and with it the
+    answer's headline source and every citation of it.
+
+    Example:
+        >>> _web_uri({"uri": "https://www.google.com/search?q=weather in Paris"})
+        'https://www.google.com/search?q=weather%20in%20Paris'
+    """
+    uri = _text(web.get("uri"))
+    return uri.replace(" ", "%20") if uri else None
 
 
 def parse_chunks(
