@@ -61,7 +61,7 @@ async def test_success_and_request_shape_without_touching_the_browser(sim: Simul
     assert AD_URL not in [s.url for s in sources]
     first = sources[0]
     assert first.title == f"{QUERY} result 1"
-    assert first.snippet == f"1 Jan 2026 ... Snippet 1 about {QUERY}."
+    assert first.snippet == f"Snippet 1 about {QUERY}."  # its leading date is the age
     assert first.published_date == "2026-01-01"  # the page's "1 Jan 2026", in ISO 8601
     assert first.age_seconds is not None
 

@@ -158,7 +158,7 @@ def test_real_serp_parses_exactly() -> None:
     geeks = sources[7]
     assert geeks.title == "JavaScript Tutorial - GeeksforGeeks"
     assert geeks.snippet == (
-        "13 Mar 2026 ... JavaScript is a programming language used to create dynamic content "
+        "JavaScript is a programming language used to create dynamic content "
         "for websites. It is a lightweight, cross-platform, and single-threaded ..."
     )
     assert geeks.published_date == "13 Mar 2026"
@@ -185,7 +185,7 @@ def test_simulated_page_drops_the_ad_and_duplicates() -> None:
     assert AD_URL not in [s.url for s in sources]
     assert [s.url for s in sources] == [r.url for r in default_results("q", 3)]
     assert sources[0].title == "q result 1"
-    assert sources[0].snippet == "1 Jan 2026 ... Snippet 1 about q."
+    assert sources[0].snippet == "Snippet 1 about q."  # the date is the published date
     assert sources[0].published_date == "1 Jan 2026"
 
 
@@ -219,7 +219,8 @@ def test_snippet_prefers_the_web_description_and_skips_empty_ones() -> None:
     )
     (source,) = parse_page(page)
     assert (source.title, source.url) == ("A", "https://a.example/")
-    assert (source.snippet, source.published_date) == ("13 Mar 2026 ... preferred", "13 Mar 2026")
+    # The leading date is the result's published date, not said again in the snippet.
+    assert (source.snippet, source.published_date) == ("preferred", "13 Mar 2026")
     (source,) = parse_page(page.replace("web-result-description", "other"))
     assert (source.snippet, source.published_date) == ("fallback", None)
 

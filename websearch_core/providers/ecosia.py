@@ -209,7 +209,9 @@ def _source(article: Element) -> SearchSource | None:
         return None
     snippet = _snippet(itertools.chain(preferred, fallback))
     match = _LEADING_DATE.match(snippet)
-    published = match.group(1) if match else None
+    published = None
+    if match is not None:  # the date is the result's age; the snippet need not say it twice
+        published, snippet = match.group(1), snippet[match.end() :].strip()
     return scraped_source(title=text_of(title), url=url, snippet=snippet, date=published)
 
 
