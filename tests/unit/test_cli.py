@@ -595,7 +595,12 @@ def test_auth_set_prompts_without_echo_on_a_terminal(
         (["auth", "set", "codex"], SECRET, "codex takes no API key (configure it instead: store"),
         (["auth", "set", "brave"], "\n", "no API key given"),
         (["auth", "set", "brave"], "two words", "one line without spaces"),
-        (["auth", "set", "brave"], "ab\x01cd\n", "without spaces or control characters"),
+        (
+            ["auth", "set", "brave"],
+            f"{SECRET}\x01x\n",
+            "websearch: refusing to store an api_key for brave that contains a control "
+            "character; nothing stored\n",
+        ),
         (["auth"], "", "ACTION"),
         (["auth", "set"], "", "provider"),
     ],
