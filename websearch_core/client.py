@@ -691,9 +691,7 @@ def _close_left_open() -> None:
 
 
 def _run_blocking(coroutine: Coroutine[Any, Any, _T]) -> _T:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
+    if _running_loop() is None:
         return asyncio.run(coroutine)
     return _run_on_worker_thread(coroutine)
 
