@@ -207,11 +207,11 @@ async def test_no_results_is_an_empty_response_error(sim: Simulator) -> None:
 async def test_over_long_query_never_reaches_the_server(sim: Simulator) -> None:
     async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search("q" * 501, provider="brave")
+            await ws.search("q" * 401, provider="brave")
     (failure,) = caught.value.failures
     assert (failure.status, failure.message) == (
         400,
-        "Brave search queries cannot exceed 500 characters",
+        "Brave search queries cannot exceed 400 characters",
     )
     assert sim["brave"].requests == []
 

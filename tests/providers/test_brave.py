@@ -184,20 +184,42 @@ def test_a_language_brave_does_not_list_is_not_sent() -> None:
     assert "search_lang" not in dict(query_params(SearchParams(query="x", language="xx"), TODAY))
 
 
-@pytest.mark.parametrize("query", ["a" * 500, "😀" * 250, "😀" * 200 + "a" * 100, "é" * 500])
-def test_query_of_exactly_500_utf16_units_is_sent(query: str) -> None:
+@pytest.mark.parametrize(
+    "query",
+    [
+        "a" * 400,
+        "😀" * 200,
+        "😀" * 150 + "a" * 100,
+        "é" * 400,
+        " ".join(["word"] * 50),
+        " ".join(["w"] * 50) + " " * 300,
+    ],
+)
+def test_query_of_400_utf16_units_and_50_words_is_sent(query: str) -> None:
     params = dict(query_params(SearchParams(query=query), TODAY))
     assert params["q"] == query
 
 
-@pytest.mark.parametrize("query", ["a" * 501, "😀" * 251, "😀" * 200 + "a" * 101, "😀" * 500])
-def test_query_over_500_utf16_units_is_refused_before_sending(query: str) -> None:
+@pytest.mark.parametrize("query", ["a" * 401, "😀" * 201, "😀" * 150 + "a" * 101, "😀" * 400])
+def test_query_over_400_utf16_units_is_refused_before_sending(query: str) -> None:
+    # Brave's API reference: "Maximum of 400 characters and 50 words in the query".
     with pytest.raises(SearchProviderError) as caught:
         BraveProvider().build_request(SearchParams(query=query), context())
     error = caught.value
     assert type(error) is SearchProviderError
     assert (error.provider, error.status) == ("brave", 400)
-    assert error.message == "Brave search queries cannot exceed 500 characters"
+    assert error.message == "Brave search queries cannot exceed 400 characters"
+
+
+@pytest.mark.parametrize("separator", [" ", "\t", "\n", "  ", "\u3000"])
+def test_query_over_50_words_is_refused_before_sending(separator: str) -> None:
+    query = separator.join(["w"] * 51)
+    with pytest.raises(SearchProviderError) as caught:
+        BraveProvider().build_request(SearchParams(query=query), context())
+    assert (caught.value.status, caught.value.message) == (
+        400,
+        "Brave search queries cannot exceed 50 words",
+    )
 
 
 def test_missing_key_gives_the_spec_message() -> None:

@@ -15,6 +15,7 @@ from .base import clamp_count
 __all__ = [
     "DEFAULT_RESULTS",
     "MAX_QUERY_LENGTH",
+    "MAX_QUERY_WORDS",
     "MAX_RESULTS",
     "brave_search_lang",
     "freshness",
@@ -24,8 +25,13 @@ __all__ = [
 PROVIDER_ID: Final = "brave"
 DEFAULT_RESULTS: Final = 10
 MAX_RESULTS: Final = 20
-MAX_QUERY_LENGTH: Final = 500
-"""In UTF-16 code units, as Brave (and the spec's JavaScript) counts them."""
+MAX_QUERY_LENGTH: Final = 400
+"""In UTF-16 code units, as the spec's JavaScript counts them. Brave's API reference: "Maximum
+of 400 characters and 50 words in the query" (the behaviour reference's 500 is older)."""
+MAX_QUERY_WORDS: Final = 50
+"""Words, as runs of text between whitespace (Brave's API reference, beside the length)."""
+_SHORTEST_OVER_WORDS: Final = 2 * MAX_QUERY_WORDS + 1
+"""The fewest characters a query of more than :data:`MAX_QUERY_WORDS` words can have."""
 
 _RECENCY: Final = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 _EPOCH: Final = date(1970, 1, 1)
@@ -96,15 +102,25 @@ def _too_long(query: str) -> bool:
     return length > MAX_QUERY_LENGTH or utf16_len(query) > MAX_QUERY_LENGTH
 
 
+def _too_many_words(query: str) -> bool:
+    """Whether ``query`` has more than :data:`MAX_QUERY_WORDS` words (a short one never does)."""
+    return len(query) >= _SHORTEST_OVER_WORDS and len(query.split()) > MAX_QUERY_WORDS
+
+
 def query_params(params: SearchParams, today: date) -> list[tuple[str, str]]:
     """The query string Brave receives for ``params`` (pure).
 
     Raises:
-        SearchProviderError: The query is longer than Brave accepts (status 400).
+        SearchProviderError: The query is longer than Brave accepts (status 400), in
+            characters or in words: no request is spent on a query Brave does not take.
     """
     if _too_long(params.query):
         raise SearchProviderError(
             PROVIDER_ID, f"Brave search queries cannot exceed {MAX_QUERY_LENGTH} characters", 400
+        )
+    if _too_many_words(params.query):
+        raise SearchProviderError(
+            PROVIDER_ID, f"Brave search queries cannot exceed {MAX_QUERY_WORDS} words", 400
         )
     count = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
     query: list[tuple[str, str]] = [

@@ -6,9 +6,10 @@
 * **Auth:** header ``X-Subscription-Token: <key>`` (``BRAVE_API_KEY``), plus ``Accept:
   application/json``.
 * **Limits:** ``count`` is ``num_search_results`` or ``limit``, default 10, at most 20.
-  A query longer than 500 characters (UTF-16 code units) is refused before any request,
-  as Brave would refuse it. Success bodies are capped at 2 MiB (or the configured cap, if
-  smaller).
+  A query longer than 400 characters (UTF-16 code units) or 50 words is refused before
+  any request: Brave's API reference allows "400 characters and 50 words in the query"
+  (the behaviour reference's 500 characters came from older upstream code). Success
+  bodies are capped at 2 MiB (or the configured cap, if smaller).
 * **Time filters:** ``recency`` maps to ``freshness=pd|pw|pm|py``; ``date_after`` /
   ``date_before`` win over it and give ``freshness=<after|1970-01-01>to<before|today UTC>``.
 * **Results:** ``web.results[]``. Only ``http(s)`` URLs of at most 2048 characters are
