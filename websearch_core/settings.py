@@ -555,7 +555,8 @@ class Settings(BaseSettings):
     ``HTTP_PROXY`` / ``NO_PROXY`` variables apply."""
     gemini_model: str | None = None
     """Gemini grounding model (``WEBSEARCH_GEMINI_MODEL``; ``GEMINI_SEARCH_MODEL`` overrides it,
-    as the spec says); default ``gemini-2.5-flash``."""
+    as the spec says); default ``gemini-3.5-flash-lite`` (the spec's ``gemini-2.5-flash``
+    was shut down by Google on 2026-12-01)."""
     max_response_bytes: int = Field(default=DEFAULT_MAX_RESPONSE_BYTES, ge=1024)
     """Response bodies larger than this are refused, not read."""
     fence_results: bool = False

@@ -34,7 +34,7 @@ from websearch_core.providers.gemini import GeminiProvider
 from websearch_core.testing import Fault, SimResult, Simulator
 
 QUERY = "python asyncio"
-DEV_PATH = "/v1beta/models/gemini-2.5-flash:streamGenerateContent"
+DEV_PATH = "/v1beta/models/gemini-3.5-flash-lite:streamGenerateContent"
 CA_PATH = "/v1internal:streamGenerateContent"
 EVENT_STREAM = {"Content-Type": "text/event-stream"}
 
@@ -123,7 +123,7 @@ async def test_request_shape_and_grounded_answer(sim: Simulator) -> None:
     assert response.search_queries == (QUERY,)
     assert response.usage is not None
     assert (response.usage.input_tokens, response.usage.output_tokens) == (17, 30)
-    assert (response.model, response.auth_mode) == ("gemini-2.5-flash", "api_key")
+    assert (response.model, response.auth_mode) == ("gemini-3.5-flash-lite", "api_key")
     assert response.request_id is not None
 
 
@@ -212,7 +212,7 @@ async def test_oauth_discovers_the_project_and_wraps_the_request(sim: Simulator)
         assert (request.header("User-Agent") or "").startswith("antigravity/hub/")
         assert request.header("x-goog-api-key") is None
     body = call.json()
-    assert (body["project"], body["model"]) == ("sim-project-0001", "gemini-2.5-flash")
+    assert (body["project"], body["model"]) == ("sim-project-0001", "gemini-3.5-flash-lite")
     assert (body["requestType"], body["userAgent"]) == ("agent", "antigravity")
     assert body["requestId"].startswith("agent-")
     assert body["request"]["systemInstruction"] == {

@@ -116,7 +116,7 @@ async def test_missing_credentials_message(tmp_path: Path) -> None:
 
 
 def test_model_from_the_environment() -> None:
-    assert model_name(context()) == "gemini-2.5-flash"
+    assert model_name(context()) == "gemini-3.5-flash-lite"
     assert model_name(context(environ={"GEMINI_SEARCH_MODEL": " gemini-2.5-pro "})) == (
         "gemini-2.5-pro"
     )

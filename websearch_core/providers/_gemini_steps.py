@@ -54,7 +54,10 @@ __all__ = [
     "step_request",
 ]
 
-DEFAULT_MODEL: Final = "gemini-2.5-flash"
+DEFAULT_MODEL: Final = "gemini-3.5-flash-lite"
+"""Google's named replacement for ``gemini-2.5-flash`` (the spec's default), which the Gemini
+API shut down on 2026-12-01 (ai.google.dev/gemini-api/docs/deprecations); it has Google
+Search grounding. ``GEMINI_SEARCH_MODEL`` or the ``gemini_model`` setting pick another."""
 MODEL_ENV: Final = "GEMINI_SEARCH_MODEL"
 PROJECT_ENV: Final = ("GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID")
 CONNECTION_RESENDS: Final = 3
@@ -69,7 +72,7 @@ MOVE_ON: Final = frozenset({429})
 
 
 def model_name(context: ProviderContext) -> str:
-    """``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else ``gemini-2.5-flash``."""
+    """``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else :data:`DEFAULT_MODEL`."""
     return context.credentials.env(MODEL_ENV) or context.settings.gemini_model or DEFAULT_MODEL
 
 

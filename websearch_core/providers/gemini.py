@@ -13,7 +13,9 @@
   An expired token is refreshed through ``WebSearch(oauth_refreshers={"gemini": ...})``; a
   401, 403 or a 400 that names invalid credentials refreshes it once more and the step is
   sent again. Stream chunks arrive wrapped as ``{"response": {...}}``.
-* **Model:** ``GEMINI_SEARCH_MODEL``, else ``gemini-2.5-flash``.
+* **Model:** ``GEMINI_SEARCH_MODEL``, else ``gemini-3.5-flash-lite``: the spec's
+  ``gemini-2.5-flash`` was shut down by Google on 2026-12-01, and 3.5 Flash-Lite is its named
+  replacement.
 * **Retries** (:attr:`GeminiProvider.retry`): on 408, 429 and 5xx, up to three retries of
   a step, waiting the server's hint (headers or body, see
   :func:`._gemini_errors.retry_delay_hint`), else ``1 * 2**n`` seconds. A hint over five
