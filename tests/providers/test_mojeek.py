@@ -3,6 +3,7 @@
 import base64
 import hashlib
 import json
+from datetime import date
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
@@ -82,10 +83,24 @@ def test_request_is_the_reference_get() -> None:
     assert request.headers["Sec-Fetch-Site"] == "same-origin"
 
 
-@pytest.mark.parametrize("recency", ["day", "week", "month", "year"])
-def test_recency_is_since_verbatim(recency: str) -> None:
+@pytest.mark.parametrize("recency", ["day", "month", "year"])
+def test_recency_mojeek_names_is_since_verbatim(recency: str) -> None:
     fields = dict(search_params(SearchParams(query="x", recency=recency)))
     assert fields["since"] == recency
+
+
+@pytest.mark.parametrize(
+    ("today", "expected"),
+    [
+        (date(2026, 12, 3), "20261126"),
+        (date(2026, 3, 2), "20260223"),
+        (date(2025, 1, 5), "20241229"),
+    ],
+)
+def test_week_is_since_the_date_a_week_back(today: date, expected: str) -> None:
+    # Mojeek documents since as 'day'|'month'|'year'|YYYYMMDD: there is no 'week'.
+    fields = dict(search_params(SearchParams(query="x", recency="week"), today))
+    assert fields["since"] == expected
 
 
 @pytest.mark.parametrize(

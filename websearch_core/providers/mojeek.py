@@ -5,7 +5,7 @@
   automated queries" wall; the proof of work is solved in headless Chromium
   (:mod:`websearch_core.browser`).
 * **Endpoint:** ``GET https://www.mojeek.de/search?q=<query>&t=<N>&arc=none&lang=en&lb=en
-  &theme=dark[&since=day|week|month|year]`` with the fixed desktop Chrome navigation profile
+  &theme=dark[&since=day|month|year|YYYYMMDD]`` with the fixed desktop Chrome navigation profile
   and ``Referer: https://www.mojeek.de/?arc=none&lang=en&lb=en&theme=dark``.
 * **Browser fallback:** a transport failure, a non-2xx status or a robot page (below) loads
   the URL in headless Chromium, the home (referer) URL first, in up to two attempts a second
@@ -38,6 +38,10 @@ Differences from the reference (§8.22) and deliberate choices:
 * A hook step that runs out of its own wait does not abort the load: the page is captured
   as it is, so a wall that stays up ends as the robot-page error above (after the second
   attempt) rather than as a browser timeout.
+* ``recency=week`` is sent as ``since=<the date seven days before today, UTC, YYYYMMDD>``:
+  Mojeek documents ``since`` as ``'day'|'month'|'year'|YYYYMMDD``
+  (https://www.mojeek.com/support/api/search/request_parameters.html), so the reference's
+  verbatim ``since=week`` asked for a timespan Mojeek does not take.
 * ``Accept-Encoding`` is left to aiohttp (the reference's fixed profile sends
   ``br, zstd``, which would need decoders we may not have).
 
@@ -47,6 +51,7 @@ Docs: https://www.mojeek.com/support/search/
 import asyncio
 import logging
 import re
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
@@ -86,6 +91,7 @@ __all__ = [
     "is_robot_page",
     "parse_page",
     "search_params",
+    "since",
     "solve_altcha",
 ]
 
@@ -126,15 +132,34 @@ INFO = ProviderInfo(
 )
 
 _ALTCHA = re.compile(r"altcha|captcha-wrap", re.IGNORECASE)
+_SINCE_WORDS = frozenset({"day", "month", "year"})
+"""The timespans Mojeek's ``since`` takes as words; any other is sent as a date."""
+_RECENCY_DAYS = {"week": 7}
 
 
-def search_params(params: SearchParams) -> list[tuple[str, str]]:
-    """The query-string fields, in the reference's order.
+def since(recency: str, today: date) -> str:
+    """Mojeek's ``since`` for a recency: its own word, or the first day of the week asked for.
 
     Example:
-        >>> search_params(SearchParams(query="rust", recency="week"))
+        >>> since("month", date(2026, 12, 3)), since("week", date(2026, 12, 3))
+        ('month', '20261126')
+    """
+    if recency in _SINCE_WORDS:
+        return recency
+    return (today - timedelta(days=_RECENCY_DAYS[recency])).strftime("%Y%m%d")
+
+
+def search_params(params: SearchParams, today: date | None = None) -> list[tuple[str, str]]:
+    """The query-string fields, in the reference's order.
+
+    Args:
+        params: The search.
+        today: The UTC date a ``week`` counts back from (default: now).
+
+    Example:
+        >>> search_params(SearchParams(query="rust", recency="month"))
         [('q', 'rust'), ('t', '10'), ('arc', 'none'), ('lang', 'en'), ('lb', 'en'), \
-('theme', 'dark'), ('since', 'week')]
+('theme', 'dark'), ('since', 'month')]
     """
     count = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
     fields = [
@@ -146,7 +171,7 @@ def search_params(params: SearchParams) -> list[tuple[str, str]]:
         ("theme", "dark"),
     ]
     if params.recency is not None:
-        fields.append(("since", params.recency))
+        fields.append(("since", since(params.recency, today or datetime.now(UTC).date())))
     return fields
 
 
