@@ -8,7 +8,9 @@ to remember it:
   questions and search queries, however many results an upstream sends.
 * **Text:** C0/C1 control characters (ESC and BEL among them, with the terminal sequences
   they start), bidirectional overrides and lone surrogates are removed from titles,
-  snippets and answers; line breaks and tabs are kept where text may have them.
+  snippets, answers, the page text a provider sent with a result (Tavily, Exa, Firecrawl,
+  Jina) and the ``model`` and ``request_id`` it reported; line breaks and tabs are kept
+  where text may have them.
 * **URLs:** a source or citation URL must be absolute ``http(s)`` with a host, no userinfo
   and nothing around it; otherwise the entry is dropped.
 * **Secrets:** every shape of every credential (:mod:`websearch_core.redaction`) is masked,
@@ -28,6 +30,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
+from .content.models import PageContent
 from .control_chars import BIDI, CONTROL_IN_LINE, CONTROL_IN_TEXT, ESCAPE_SEQUENCE, SURROGATES
 from .models import SearchCitation, SearchParams, SearchResponse, SearchSource
 from .redaction import Redactor
@@ -136,47 +139,97 @@ def clean_response(
     """
     if not _needs_cleaning(response, redactor):
         return _capped(response, cap)
-    mask: Callable[[str], str] = redactor if redactor else _same
-
-    def line(text: str) -> str:
-        return mask(clean_text(text))
-
-    def block(text: str | None) -> str | None:
-        return mask(clean_text(text, multiline=True)) if text else text
-
-    sources: list[SearchSource] = []
-    for source in response.sources:
-        if len(sources) >= cap:
-            break
-        if not is_clean_url(source.url) or mask(source.url) != source.url:
-            continue
-        update = _changed(
-            source,
-            title=line(source.title),
-            snippet=block(source.snippet),
-            published_date=line(source.published_date) if source.published_date else None,
-            author=line(source.author) if source.author else None,
-        )
-        sources.append(source.model_copy(update=update) if update else source)
-    citations: list[SearchCitation] = []
-    for citation in response.citations:
-        if len(citations) >= MAX_CITATIONS:
-            break
-        if not is_clean_url(citation.url) or mask(citation.url) != citation.url:
-            continue
-        update = _changed(
-            citation, title=line(citation.title), cited_text=block(citation.cited_text)
-        )
-        citations.append(citation.model_copy(update=update) if update else citation)
+    clean = _TextCleaner(redactor)
+    sources = tuple(map(clean.source, _first_kept(response.sources, cap, clean.keeps_url)))
+    citations = tuple(
+        map(clean.citation, _first_kept(response.citations, MAX_CITATIONS, clean.keeps_url))
+    )
     update = _changed(
         response,
-        answer=block(response.answer),
-        sources=tuple(sources),
-        citations=tuple(citations),
-        related_questions=tuple(line(q) for q in response.related_questions[:MAX_LIST_ITEMS]),
-        search_queries=tuple(line(q) for q in response.search_queries[:MAX_LIST_ITEMS]),
+        answer=clean.block(response.answer),
+        sources=sources,
+        citations=citations,
+        related_questions=tuple(map(clean.line, response.related_questions[:MAX_LIST_ITEMS])),
+        search_queries=tuple(map(clean.line, response.search_queries[:MAX_LIST_ITEMS])),
+        model=clean.optional_line(response.model),
+        request_id=clean.optional_line(response.request_id),
     )
     return response.model_copy(update=update) if update else response
+
+
+class _TextCleaner:
+    """The full pass's rules: text without control characters, then every secret masked.
+
+    Args:
+        redactor: Masks credentials; ``None`` when the call used none.
+    """
+
+    __slots__ = ("_mask",)
+
+    def __init__(self, redactor: Redactor | None) -> None:
+        self._mask: Callable[[str], str] = redactor if redactor else _same
+
+    def line(self, text: str) -> str:
+        """One-line text (titles, dates, names)."""
+        return self._mask(clean_text(text))
+
+    def optional_line(self, text: str | None) -> str | None:
+        """:meth:`line` for a field that may be absent."""
+        return self.line(text) if text else text
+
+    def block(self, text: str | None) -> str | None:
+        """Text that keeps its line breaks and tabs (snippets, answers, page text)."""
+        return self._mask(clean_text(text, multiline=True)) if text else text
+
+    def keeps_url(self, url: str) -> bool:
+        """Whether a source or citation with ``url`` is kept: clean, and holding no secret."""
+        return is_clean_url(url) and self._mask(url) == url
+
+    def source(self, source: SearchSource) -> SearchSource:
+        """``source`` with its texts and provider-sent page cleaned (itself when unchanged)."""
+        update = _changed(
+            source,
+            title=self.line(source.title),
+            snippet=self.block(source.snippet),
+            published_date=self.optional_line(source.published_date),
+            author=self.optional_line(source.author),
+            content=self.page(source.content),
+        )
+        return source.model_copy(update=update) if update else source
+
+    def citation(self, citation: SearchCitation) -> SearchCitation:
+        """``citation`` with its texts cleaned (itself when unchanged)."""
+        update = _changed(
+            citation, title=self.line(citation.title), cited_text=self.block(citation.cited_text)
+        )
+        return citation.model_copy(update=update) if update else citation
+
+    def page(self, page: PageContent | None) -> PageContent | None:
+        """A provider-sent page (Tavily, Exa, Firecrawl, Jina) with its texts cleaned."""
+        if page is None:
+            return None
+        update = _changed(
+            page,
+            title=self.optional_line(page.title),
+            text=self.block(page.text) or "",
+            markdown=self.block(page.markdown) or "",
+            author=self.optional_line(page.author),
+            site_name=self.optional_line(page.site_name),
+        )
+        return page.model_copy(update=update) if update else page
+
+
+def _first_kept(
+    entries: tuple[_Linked, ...], cap: int, keep: Callable[[str], bool]
+) -> list[_Linked]:
+    """The first ``cap`` of ``entries`` whose URL ``keep`` accepts."""
+    kept: list[_Linked] = []
+    for entry in entries:
+        if len(kept) >= cap:
+            break
+        if keep(entry.url):
+            kept.append(entry)
+    return kept
 
 
 def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool:
@@ -191,7 +244,26 @@ def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool
     with a space in it may, and only sends the response through the full pass, which is
     always correct).
     """
+    lines, blocks, urls = _texts(response)
+    line_text = " ".join(lines)
+    block_text = " ".join(blocks)
+    if not line_text.isprintable() and CONTROL_IN_LINE.search(line_text):
+        return True
+    if not _printable_block(block_text) and CONTROL_IN_TEXT.search(block_text):
+        return True
+    text = f"{line_text} {block_text}"
+    if "@" in text and _ANY_USERINFO.search(text):
+        return True
+    return redactor is not None and redactor.may_hold(f"{text} {' '.join(urls)}")
+
+
+def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str]]:
+    """Every upstream text of ``response``: one-line texts, multi-line texts and URLs."""
     lines: list[str] = [*response.related_questions, *response.search_queries]
+    if response.model:
+        lines.append(response.model)
+    if response.request_id:
+        lines.append(response.request_id)
     blocks: list[str] = [response.answer] if response.answer else []
     urls: list[str] = []
     for source in response.sources:
@@ -203,21 +275,22 @@ def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool
             lines.append(source.author)
         if source.snippet:
             blocks.append(source.snippet)
+        if source.content is not None:
+            _page_texts(source.content, lines, blocks)
     for citation in response.citations:
         lines.append(citation.title)
         urls.append(citation.url)
         if citation.cited_text:
             blocks.append(citation.cited_text)
-    line_text = " ".join(lines)
-    block_text = " ".join(blocks)
-    if not line_text.isprintable() and CONTROL_IN_LINE.search(line_text):
-        return True
-    if not _printable_block(block_text) and CONTROL_IN_TEXT.search(block_text):
-        return True
-    text = f"{line_text} {block_text}"
-    if "@" in text and _ANY_USERINFO.search(text):
-        return True
-    return redactor is not None and redactor.may_hold(f"{text} {' '.join(urls)}")
+    return lines, blocks, urls
+
+
+def _page_texts(page: PageContent, lines: list[str], blocks: list[str]) -> None:
+    """Add the texts of a provider-sent page to those :func:`_needs_cleaning` checks."""
+    lines.extend(text for text in (page.title, page.author, page.site_name) if text)
+    blocks.append(page.text)
+    if page.markdown != page.text:
+        blocks.append(page.markdown)
 
 
 def _printable_block(text: str) -> bool:
@@ -280,9 +353,9 @@ def _all_plain(urls: list[str]) -> bool:
     return _PLAIN_URLS.fullmatch(f"{' '.join(urls)} ") is not None
 
 
-def _changed(model: BaseModel, **values: object) -> dict[str, object]:
-    """The subset of ``values`` that differ from ``model``'s (copying only when needed)."""
-    return {name: value for name, value in values.items() if getattr(model, name) != value}
+def _changed(original: BaseModel, /, **values: object) -> dict[str, object]:
+    """The subset of ``values`` that differ from ``original``'s (copying only when needed)."""
+    return {name: value for name, value in values.items() if getattr(original, name) != value}
 
 
 def _same(text: str) -> str:

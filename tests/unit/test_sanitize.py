@@ -6,6 +6,7 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 
+from websearch_core.content.models import PageContent, provided_page
 from websearch_core.format import format_for_llm
 from websearch_core.models import SearchCitation, SearchParams, SearchResponse, SearchSource
 from websearch_core.redaction import Redactor, proxy_secrets, redact
@@ -97,6 +98,44 @@ def test_a_response_is_capped_cleaned_and_masked() -> None:
     assert cleaned.answer == "the key *** "
     assert cleaned.citations == ()  # a URL carrying the key is dropped, not rewritten
     assert len(cleaned.related_questions) == 20
+
+
+def test_the_model_and_request_id_an_upstream_reports_are_cleaned_and_masked() -> None:
+    # Both reach the tool's metadata, --json and the result cache: a hostile or
+    # misconfigured upstream echoing the key there must not carry it out.
+    response = SearchResponse(
+        provider="p",
+        answer="a",
+        model=f"grok {KEY}\x1b[31m",
+        request_id=f"req-{KEY}",
+    )
+    cleaned = clean_response(response, cap=10, redactor=Redactor([KEY]))
+    assert (cleaned.model, cleaned.request_id) == ("grok ***", "req-***")
+    assert KEY not in cleaned.model_dump_json()
+
+
+def test_the_page_a_provider_sent_with_a_result_is_cleaned_and_masked() -> None:
+    # Tavily's raw_content, Exa's text, Firecrawl's markdown, Jina's content.
+    page = provided_page("https://e.org/", "T", f"# T\n\nkey {KEY}\x1b]0;x\x07 end\tok")
+    response = SearchResponse(
+        provider="p",
+        sources=(SearchSource(title="t", url="https://e.org/", snippet="s", content=page),),
+    )
+    cleaned = clean_response(response, cap=10, redactor=Redactor([KEY]))
+    content = cleaned.sources[0].content
+    assert content is not None
+    assert content.text == content.markdown == "# T\n\nkey *** end\tok"
+    assert KEY not in cleaned.model_dump_json()
+
+
+def test_a_page_title_with_a_control_character_is_cleaned_without_a_secret() -> None:
+    page = PageContent(url="https://e.org/", title="T\x1b[2J", text="body", markdown="body")
+    response = SearchResponse(
+        provider="p", sources=(SearchSource(title="t", url="https://e.org/", content=page),)
+    )
+    content = clean_response(response, cap=10).sources[0].content
+    assert content is not None
+    assert (content.title, content.text) == ("T", "body")
 
 
 def test_lone_surrogates_from_json_escapes_are_removed_and_their_urls_dropped() -> None:
