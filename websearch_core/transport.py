@@ -36,7 +36,7 @@ from .errors import (
     SearchProviderError,
 )
 from .json_decode import json_loads
-from .redaction import redact, redactor_for
+from .redaction import masked_password, redact, redactor_for
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
 
 if TYPE_CHECKING:
@@ -413,7 +413,9 @@ class Transport:
         self._aiohttp_timeout: aiohttp.ClientTimeout | None = None
 
     def __repr__(self) -> str:
-        return f"Transport(timeout_seconds={self.timeout_seconds}, base_urls={self.base_urls})"
+        # A gateway's base URL may carry credentials (https://user:pw@gw, https://token@gw).
+        shown = {provider: masked_password(url) for provider, url in self.base_urls.items()}
+        return f"Transport(timeout_seconds={self.timeout_seconds}, base_urls={shown})"
 
     @property
     def timeout_seconds(self) -> float:

@@ -324,3 +324,17 @@ async def test_cancellation_propagates(server: str) -> None:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+async def test_the_repr_masks_credentials_in_base_urls() -> None:
+    # ProviderContext (handed to every provider) shows its transport in its own repr.
+    async with aiohttp.ClientSession() as session:
+        transport = Transport(
+            session,
+            timeout_seconds=5,
+            max_response_bytes=1024,
+            base_urls={"brave": "http://gw:hunter2pass@gw.example", "exa": "http://TOKEN123@x.io"},
+        )
+        shown = repr(transport)
+    assert "hunter2pass" not in shown and "TOKEN123" not in shown
+    assert "http://gw:***@gw.example" in shown and "http://***@x.io" in shown
