@@ -54,7 +54,7 @@ async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
     assert request.method == "POST"
     assert request.path == "/api/v1/search"
     assert request.query == ()
-    assert request.header("Authorization") == "Bearer sim-key-kagi"
+    assert request.header("Authorization") == "Bot sim-key-kagi"
     assert request.header("Accept") == "application/json"
     assert (request.header("Content-Type") or "").startswith("application/json")
     assert request.json() == {"query": QUERY, "workflow": "search", "limit": 10}
@@ -115,14 +115,15 @@ def _recorded(headers: dict[str, str], body: bytes) -> RecordedRequest:
     )
 
 
-def test_protocol_refuses_a_missing_bearer_token() -> None:
-    response = KagiProtocol().answer(_recorded({}, b'{"query": "x"}'), [])
+@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer k"}])
+def test_protocol_refuses_a_request_without_the_bot_scheme(headers: dict[str, str]) -> None:
+    response = KagiProtocol().answer(_recorded(headers, b'{"query": "x"}'), [])
     assert response.status == 401
 
 
 @pytest.mark.parametrize("body", [b"not json", b'{"limit": 3}', b'{"query": "  "}'])
 def test_protocol_refuses_a_request_without_a_query(body: bytes) -> None:
-    response = KagiProtocol().answer(_recorded({"Authorization": "Bearer k"}, body), [])
+    response = KagiProtocol().answer(_recorded({"Authorization": "Bot k"}, body), [])
     assert response.status == 400
 
 

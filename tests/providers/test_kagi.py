@@ -67,7 +67,7 @@ def test_default_request_shape() -> None:
     assert request.method == "POST"
     assert request.url == KAGI_ENDPOINT == "https://kagi.com/api/v1/search"
     assert dict(request.headers) == {
-        "Authorization": "Bearer kagi-test-key",
+        "Authorization": "Bot kagi-test-key",
         "Content-Type": "application/json",
         "Accept": "application/json",
     }
@@ -147,7 +147,7 @@ def test_key_from_the_environment_variable() -> None:
     )
     assert KagiProvider().is_available(ctx)
     request = KagiProvider().build_request(SearchParams(query="x"), ctx)
-    assert request.headers["Authorization"] == "Bearer from-env"
+    assert request.headers["Authorization"] == "Bot from-env"
 
 
 # --- the real captures (v0 shape) -------------------------------------------------------------

@@ -3,9 +3,11 @@
 * **Endpoint:** ``POST https://kagi.com/api/v1/search`` with a JSON body
   ``{"query", "workflow": "search", "limit", "filters": {"after": "YYYY-MM-DD"}}``;
   ``filters`` is sent only with a time filter.
-* **Auth:** ``Authorization: Bearer <key>`` (``KAGI_API_KEY``), plus ``Content-Type`` and
-  ``Accept: application/json``. Kagi's Search API is a closed beta: a key needs Kagi's
-  approval.
+* **Auth:** ``Authorization: Bot <key>`` (``KAGI_API_KEY``), plus ``Content-Type`` and
+  ``Accept: application/json``. Kagi's API quick start documents the ``Bot`` scheme for
+  ``/api/v1`` as for v0 (help.kagi.com/kagi/api/api-portal.html); the behaviour
+  reference's ``Bearer`` is not in Kagi's documentation. Kagi's Search API is a closed
+  beta: a key needs Kagi's approval.
 * **Limits:** ``limit`` is ``num_search_results`` or ``limit``, default 10, clamped to
   1..40; the parsed sources are cut to the same number.
 * **Time filters** (built in ``_kagi_request``): ``filters.after`` is ``date_after`` when
@@ -106,7 +108,7 @@ class KagiProvider(ProtocolProvider):
             method="POST",
             url=KAGI_ENDPOINT,
             headers={
-                "Authorization": f"Bearer {key}",
+                "Authorization": f"Bot {key}",
                 "Content-Type": "application/json",
                 "Accept": "application/json",
             },

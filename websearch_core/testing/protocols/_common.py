@@ -10,10 +10,16 @@ from ..simulator import RecordedRequest
 __all__ = ["bearer_token", "clamped_count", "parse_timestamp"]
 
 
-def bearer_token(request: RecordedRequest) -> str:
-    """The token of a ``Bearer`` ``Authorization`` header; empty when there is none."""
+def bearer_token(request: RecordedRequest, scheme: str = "Bearer") -> str:
+    """The token of an ``Authorization: <scheme> <token>`` header; empty when there is none.
+
+    Args:
+        request: The recorded request.
+        scheme: The scheme the API documents (Kagi's is ``Bot``).
+    """
     authorization = request.header("Authorization") or ""
-    return authorization[7:].strip() if authorization.startswith("Bearer ") else ""
+    prefix = f"{scheme} "
+    return authorization[len(prefix) :].strip() if authorization.startswith(prefix) else ""
 
 
 def parse_timestamp(published: str) -> datetime | None:

@@ -6,7 +6,7 @@ answered with the v1 envelope ``{"meta": {"trace", "id", "ms"}, "data": {"search
 ``snippet`` and ``time``; ``limit`` is honoured (default 10, at most 40); two related
 searches and one direct answer are derived from the query.
 
-A request without a bearer token gets a 401 with Kagi's error envelope
+A request without an ``Authorization: Bot <token>`` header gets a 401 with Kagi's error envelope
 ``{"meta": {...}, "data": null, "error": [{"code": 401, "msg": "..."}]}``; a body without a
 query gets a 400 in the same envelope. The API has no bot challenge, so
 :meth:`KagiProtocol.challenge` is a plain 403.
@@ -54,7 +54,7 @@ class KagiProtocol:
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """The v1 envelope for the JSON request body, honouring ``limit``."""
-        if not bearer_token(request):
+        if not bearer_token(request, scheme="Bot"):
             return _error(401, "Unauthorized: missing or invalid API key")
         try:
             body = request.json()
