@@ -184,6 +184,75 @@ def test_a_recency_value_the_parameter_lacks_is_checked_locally() -> None:
     assert year.ways == {"recency": ("post",)}
 
 
+def one_short_list() -> FilterSupport:
+    """An answer engine whose domain parameter takes two domains and one list per request."""
+    return FilterSupport.language_model(
+        frozenset({"include_domains", "exclude_domains"}), domain_limit=2, one_domain_list=True
+    )
+
+
+ONE_SHORT_LIST_HONOURS = frozenset({"query", "include_domains", "exclude_domains"})
+
+
+@pytest.mark.parametrize(
+    ("include", "exclude", "query", "include_ways", "exclude_ways"),
+    [
+        (("a.com", "b.com"), (), "rust", ("native", "post"), None),
+        (
+            ("a.com", "b.com", "c.com"),
+            (),
+            "rust site:a.com OR site:b.com OR site:c.com",
+            ("query", "post"),
+            None,
+        ),
+        (("a.com",), ("x.com",), "rust -site:x.com", ("native", "post"), ("query", "post")),
+        (
+            ("a.com", "b.com", "c.com"),
+            ("x.com",),
+            "rust site:a.com OR site:b.com OR site:c.com",
+            ("query", "post"),
+            ("native", "post"),
+        ),
+        (
+            (),
+            ("x.com", "y.com", "z.com"),
+            "rust -site:x.com -site:y.com -site:z.com",
+            None,
+            ("query", "post"),
+        ),
+    ],
+)
+def test_a_domain_list_the_parameter_cannot_carry_is_asked_in_the_question(
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    query: str,
+    include_ways: tuple[str, ...] | None,
+    exclude_ways: tuple[str, ...] | None,
+) -> None:
+    # An answer engine whose parameter takes two domains, and one list per request: what
+    # does not fit is written into the question and checked here, and the record says so.
+    params = SearchParams(query="rust", include_domains=include, exclude_domains=exclude)
+    plan = plan_filters(params, info(one_short_list(), ONE_SHORT_LIST_HONOURS, kind="answer"))
+    assert plan.params.query == query
+    assert plan.ways.get("include_domains") == include_ways
+    assert plan.ways.get("exclude_domains") == exclude_ways
+    sent = one_short_list().sent_domains(plan.params.include_domains, plan.params.exclude_domains)
+    assert sent == {n for n, w in plan.ways.items() if "native" in w}
+    assert plan.checks == {n for n in ("include_domains", "exclude_domains") if n in plan.ways}
+
+
+def test_a_typed_site_the_parameter_cannot_carry_stays_a_site_operator() -> None:
+    typed = SearchParams(query="rust site:a.com site:b.com site:c.com")
+    plan = plan_filters(typed, info(one_short_list(), ONE_SHORT_LIST_HONOURS, kind="answer"))
+    assert plan.params.query == "rust site:a.com OR site:b.com OR site:c.com"
+    assert plan.ways["include_domains"] == ("query", "post")
+
+
+def test_only_a_native_filter_has_a_query_fallback() -> None:
+    with pytest.raises(ValueError, match="query fallback"):
+        FilterSupport(query_fallback=frozenset({"include_domains"}))
+
+
 def test_language_and_country_without_a_parameter_are_ignored_not_checked() -> None:
     plan = plan_filters(SearchParams(query="x", language="de", country="AT"), info())
     assert dict(plan.ways) == {"language": ("ignored",), "country": ("ignored",)}

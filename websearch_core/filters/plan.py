@@ -70,9 +70,22 @@ class FilterPlan:
 
 
 def ways_for(
-    name: FilterName, support: FilterSupport, recency: Recency | None = None
+    name: FilterName,
+    support: FilterSupport,
+    recency: Recency | None = None,
+    *,
+    carried: bool = True,
 ) -> tuple[FilterWay, ...]:
     """How a provider with ``support`` applies filter ``name`` (before any result is seen).
+
+    Args:
+        name: The filter.
+        support: The provider's declaration.
+        recency: The recency asked for, when there is one (a parameter may lack a value).
+        carried: False when this search's value does not fit the native parameter (more
+            domains than it takes, or both domain lists where it takes one): the filter is
+            then applied as if there were no parameter, in the query text when the provider
+            reads it there (``query_fallback``), else by the local check.
 
     Examples:
         >>> ways_for("include_domains", FilterSupport(query=frozenset({"include_domains"})))
@@ -85,6 +98,8 @@ def ways_for(
     way = support.way(name)
     if name == "recency" and recency is not None and recency not in support.recency:
         way = None  # the provider's parameter lacks this value (Yahoo has no year)
+    if way == "native" and not carried:
+        way = "query" if name in support.query_fallback else None
     checkable = name not in UNCHECKABLE and support.checks(name)
     if way is not None:
         return (way, "post") if name in ALWAYS_CHECKED and checkable else (way,)
@@ -94,7 +109,12 @@ def ways_for(
 def _ways(
     wanted: RequestedFilters, support: FilterSupport
 ) -> dict[FilterName, tuple[FilterWay, ...]]:
-    return {name: ways_for(name, support, wanted.recency) for name, _ in wanted.entries()}
+    sent = support.sent_domains(wanted.include_domains, wanted.exclude_domains)
+    unsent = frozenset({"include_domains", "exclude_domains"}) - sent
+    return {
+        name: ways_for(name, support, wanted.recency, carried=name not in unsent)
+        for name, _ in wanted.entries()
+    }
 
 
 def _written(wanted: RequestedFilters, name: FilterName) -> list[str]:
@@ -118,13 +138,14 @@ def _rewrite(
     tokens: tuple[Token, ...],
     ways: Mapping[FilterName, tuple[FilterWay, ...]],
     wanted: RequestedFilters,
-    honours: frozenset[str],
+    self_written: frozenset[str],
 ) -> str:
     """The query text the provider is sent.
 
     A directive stays where it was typed when the provider reads it; a field it reads
-    only in the text (not as a parameter) is written at the end; anything else leaves,
-    except a phrase's words, which still say what is wanted.
+    only in the text is written at the end, unless the provider writes that field into its
+    own syntax (``self_written``: honoured, not native, as Google's ``site:``); anything else
+    leaves, except a phrase's words, which still say what is wanted.
     """
     words: list[str] = []
     dropped: list[str] = []
@@ -141,7 +162,7 @@ def _rewrite(
         else:
             dropped.append(token.value)
     for name in _WRITTEN_FIELDS:
-        if _in_text(name, ways) and name not in honours:
+        if _in_text(name, ways) and name not in self_written:
             words.extend(_written(wanted, name))
     text = " ".join(words)
     # A query of directives alone keeps their values as words rather than becoming blank.
@@ -185,8 +206,10 @@ def plan_filters(params: SearchParams, info: "ProviderInfo") -> FilterPlan:
         return FilterPlan(wanted, params, {}, frozenset(), None)
     ways = _ways(wanted, info.filters)
     checks = frozenset(name for name, applied in ways.items() if "post" in applied)
+    # A native field whose value the parameter cannot carry is written into the text.
+    self_written = info.honours - info.filters.native
     update: dict[str, object] = {
-        "query": _rewrite(wanted.tokens, ways, wanted, info.honours) or params.query,
+        "query": _rewrite(wanted.tokens, ways, wanted, self_written) or params.query,
         "include_domains": wanted.include_domains,
         "exclude_domains": wanted.exclude_domains,
         "date_after": wanted.date_after,

@@ -4,6 +4,7 @@ Kept apart from the planning code so :mod:`websearch_core.providers.base` can im
 without pulling in anything that imports the providers.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, get_args
 
@@ -51,9 +52,25 @@ class FilterSupport:
     checked: frozenset[FilterName] | None = None
     """The filters its results may be checked on here (``None``: every filter). What is
     neither sent nor checkable is ignored."""
+    domain_limit: int | None = None
+    """The most domains one list of the native parameter takes (xAI: 5); ``None``: any
+    number. A longer list is applied as if the provider had no such parameter."""
+    one_domain_list: bool = False
+    """The native parameter takes included or excluded domains, never both in one request
+    (xAI): with both, the included go out and the excluded are applied as if the provider
+    had no such parameter."""
+    query_fallback: frozenset[FilterName] = frozenset()
+    """Native filters the provider also reads in the query text: a value the parameter
+    cannot carry (see ``domain_limit``, ``one_domain_list``) is applied there instead."""
 
     @classmethod
-    def language_model(cls, native: frozenset[FilterName] = frozenset()) -> "FilterSupport":
+    def language_model(
+        cls,
+        native: frozenset[FilterName] = frozenset(),
+        *,
+        domain_limit: int | None = None,
+        one_domain_list: bool = False,
+    ) -> "FilterSupport":
         """An answer engine's support: a language model reads the question as it is written.
 
         Phrases, ``-term``, ``site:``, ``filetype:`` and the date directives stay in the
@@ -62,13 +79,48 @@ class FilterSupport:
         lost). Only the domain filters are checked on the sources afterwards: the answer is
         written from the sources, so dropping them on a date or a phrase would leave an
         answer without the pages it came from. A recency the API cannot send is ignored.
+        A native domain list the API cannot carry (``domain_limit``, ``one_domain_list``)
+        is written into the question as ``site:`` / ``-site:``, as if it had no parameter.
         """
         written = QUERY_OPERATORS | _DATE_DIRECTIVES
         return cls(
             native=native,
             query=written - native,
             checked=frozenset({"include_domains", "exclude_domains"}),
+            domain_limit=domain_limit,
+            one_domain_list=one_domain_list,
+            query_fallback=written & native,
         )
+
+    def sent_domains(self, include: Sequence[str], exclude: Sequence[str]) -> frozenset[FilterName]:
+        """The domain filters whose lists this search's native parameter carries (pure).
+
+        The plan and the provider's request builder both ask this, so what the record calls
+        ``native`` is what was sent. A list goes out when the filter is native, the list is
+        not empty and within ``domain_limit``; with ``one_domain_list``, the excluded list
+        only when the included one does not go.
+
+        Examples:
+            >>> xai = FilterSupport(native=frozenset({"include_domains", "exclude_domains"}),
+            ...     domain_limit=2, one_domain_list=True)
+            >>> sorted(xai.sent_domains(["a.com"], ["b.com"]))
+            ['include_domains']
+            >>> sorted(xai.sent_domains(["a.com", "b.com", "c.com"], ["d.com"]))
+            ['exclude_domains']
+        """
+
+        def fits(name: FilterName, domains: Sequence[str]) -> bool:
+            limit = self.domain_limit
+            return (
+                name in self.native and bool(domains) and (limit is None or len(domains) <= limit)
+            )
+
+        sent: set[FilterName] = set()
+        if fits("include_domains", include):
+            sent.add("include_domains")
+        if fits("exclude_domains", exclude) and not (self.one_domain_list and sent):
+            sent.add("exclude_domains")
+        return frozenset(sent)
 
     def checks(self, name: FilterName) -> bool:
         """Whether results may be checked here for filter ``name``."""
@@ -78,6 +130,8 @@ class FilterSupport:
         both = self.native & self.query
         if both:
             raise ValueError(f"a filter is either native or query, not both: {sorted(both)}")
+        if not self.query_fallback <= self.native:
+            raise ValueError("only a native filter has a query fallback")
 
     def way(self, name: FilterName) -> FilterWay | None:
         """``native``, ``query`` or ``None`` (only a local check, or nothing, is left)."""

@@ -28,18 +28,37 @@ def _words(ways: tuple[FilterWay, ...]) -> str:
     return " + ".join(ways)
 
 
+def _uncarried(name: FilterName, support: FilterSupport) -> str | None:
+    """When a native domain list does not go out (``over 5``, ``with include_domains``)."""
+    if support.way(name) != "native" or name not in ("include_domains", "exclude_domains"):
+        return None
+    when = [f"over {support.domain_limit}"] if support.domain_limit is not None else []
+    if name == "exclude_domains" and support.one_domain_list:
+        when.append("with include_domains")
+    return " or ".join(when) or None
+
+
 def filter_cell(name: FilterName, support: FilterSupport) -> str:
-    """One cell: ``native``, ``query + post``, ``post``, ``ignored``, or per recency value.
+    """One cell: ``native``, ``query + post``, ``post``, ``ignored``, and any exception.
+
+    The exceptions are recency values the parameter lacks and domain lists it cannot carry.
 
     Examples:
         >>> filter_cell("recency", FilterSupport(native=frozenset({"recency"}),
         ...     recency=frozenset({"day", "week", "month"})))
         'native (year: post)'
+        >>> filter_cell("exclude_domains", FilterSupport.language_model(
+        ...     frozenset({"include_domains", "exclude_domains"}), domain_limit=5,
+        ...     one_domain_list=True))
+        'native + post (over 5 or with include_domains: query + post)'
     """
     cell = _words(ways_for(name, support))
     missing = sorted(ALL_RECENCIES - support.recency)
     if name == "recency" and support.way(name) and missing:
         cell = f"{cell} ({', '.join(missing)}: {_words(ways_for(name, FilterSupport()))})"
+    when = _uncarried(name, support)
+    if when is not None:
+        cell = f"{cell} ({when}: {_words(ways_for(name, support, carried=False))})"
     return cell
 
 
