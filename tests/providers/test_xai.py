@@ -1,4 +1,4 @@
-"""xAI: request building, Responses parsing, the stream fold and the 410 retry, no server."""
+"""xAI: request building, filter records, Responses parsing and the stream fold, no server."""
 
 import json
 from datetime import date
@@ -14,7 +14,8 @@ from websearch_core.errors import (
     ResponseParseError,
     SearchProviderError,
 )
-from websearch_core.models import SearchParams, SearchUsage
+from websearch_core.filters import apply_plan, ignored_note, plan_filters
+from websearch_core.models import SearchParams, SearchResponse, SearchUsage
 from websearch_core.providers import get_provider
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.xai import (
@@ -26,11 +27,9 @@ from websearch_core.providers.xai import (
     request_body,
     response_cap,
     response_from_events,
-    without_search_parameters,
 )
 from websearch_core.transport import HttpRequest, HttpResponse
 
-TODAY = date(2026, 3, 10)
 JSON_CAPTURE = "xai/responses_web_search_tool.json"
 STREAM_CAPTURE = "xai/responses_web_search_tool_stream.chunks.txt"
 
@@ -62,13 +61,12 @@ def test_registry_returns_the_xai_provider_with_its_facts() -> None:
     assert (INFO.default_results, INFO.max_results) == (10, 30)
     assert INFO.honours == {
         "query",
-        "recency",
         "limit",
         "num_search_results",
         "max_tokens",
         "temperature",
-        "date_after",
-        "date_before",
+        "include_domains",
+        "exclude_domains",
     }
     assert DEFAULT_MODEL == "grok-4.3"
     assert XAI_ENDPOINT == "https://api.x.ai/v1/responses"
@@ -78,9 +76,7 @@ def test_registry_returns_the_xai_provider_with_its_facts() -> None:
 
 
 def test_default_body() -> None:
-    assert request_body(
-        SearchParams(query="grok news"), system_prompt="Be brief.", today=TODAY
-    ) == {
+    assert request_body(SearchParams(query="grok news"), system_prompt="Be brief.") == {
         "model": "grok-4.3",
         "input": [
             {"role": "system", "content": "Be brief."},
@@ -88,63 +84,55 @@ def test_default_body() -> None:
         ],
         "tools": [{"type": "web_search"}],
     }
-    assert request_body(SearchParams(query="q"), today=TODAY)["input"] == [
-        {"role": "user", "content": "q"}
-    ]
+    assert request_body(SearchParams(query="q"))["input"] == [{"role": "user", "content": "q"}]
 
 
 @pytest.mark.parametrize(
-    ("fields", "expected"),
+    "fields",
     [
-        ({"limit": 5}, 5),
-        ({"limit": 30}, 30),
-        ({"num_search_results": 50}, 30),
-        ({"num_search_results": 3, "limit": 20}, 3),
+        {"limit": 5},
+        {"num_search_results": 50},
+        {"recency": "day"},
+        {"recency": "year", "limit": 3},
+        {"date_after": date(2025, 1, 1), "date_before": date(2025, 6, 30), "limit": 4},
     ],
 )
-def test_count_is_max_search_results(fields: dict[str, int], expected: int) -> None:
-    body = request_body(SearchParams(query="q", **fields), today=TODAY)
-    assert body["search_parameters"] == {"max_search_results": expected}
+def test_no_live_search_parameters_are_sent(fields: dict[str, Any]) -> None:
+    # xAI answers search_parameters with 410 Gone: neither the count nor a date goes out.
+    body = request_body(SearchParams(query="q", **fields))
+    assert "search_parameters" not in body
+    assert set(body) == {"model", "input", "tools"}
+    assert body["tools"] == [{"type": "web_search"}]
 
 
-@pytest.mark.parametrize(
-    ("recency", "start"),
-    [
-        ("day", "2026-03-09"),
-        ("week", "2026-03-03"),
-        ("month", "2026-02-08"),
-        ("year", "2025-03-10"),
-    ],
-)
-def test_recency_is_a_date_range_ending_today(recency: str, start: str) -> None:
-    body = request_body(SearchParams(query="q", recency=recency), today=TODAY)
-    assert body["search_parameters"] == {"from_date": start, "to_date": "2026-03-10"}
+def domains(n: int, stem: str = "s") -> tuple[str, ...]:
+    return tuple(f"{stem}{i}.example" for i in range(n))
 
 
-def test_explicit_dates_win_over_recency() -> None:
-    params = SearchParams(
-        query="q",
-        recency="day",
-        date_after=date(2025, 1, 1),
-        date_before=date(2025, 6, 30),
-        limit=4,
-    )
-    assert request_body(params, today=TODAY)["search_parameters"] == {
-        "max_search_results": 4,
-        "from_date": "2025-01-01",
-        "to_date": "2025-06-30",
-    }
-    only_before = request_body(
-        SearchParams(query="q", recency="week", date_before=date(2025, 2, 1)), today=TODAY
-    )
-    assert only_before["search_parameters"] == {"to_date": "2025-02-01"}
+DOMAIN_CASES: list[tuple[tuple[str, ...], tuple[str, ...], dict[str, list[str]]]] = [
+    (("x.ai",), (), {"allowed_domains": ["x.ai"]}),
+    (domains(5), (), {"allowed_domains": list(domains(5))}),
+    (domains(6), (), {}),
+    ((), ("a.com", "b.com"), {"excluded_domains": ["a.com", "b.com"]}),
+    ((), domains(5, "e"), {"excluded_domains": list(domains(5, "e"))}),
+    ((), domains(6, "e"), {}),
+    (("x.ai",), ("a.com",), {"allowed_domains": ["x.ai"]}),
+    (domains(6), ("a.com",), {"excluded_domains": ["a.com"]}),
+    (domains(6), domains(6, "e"), {}),
+]
+
+
+def test_domains_go_in_the_tool_fields_within_the_documented_limits() -> None:
+    # At most five per list, never both lists (docs.x.ai search-tools, Web Search Parameters):
+    # five go, six do not, and with both lists the included one goes when it can.
+    for include, exclude, tool in DOMAIN_CASES:
+        params = SearchParams(query="q", include_domains=include, exclude_domains=exclude)
+        assert request_body(params)["tools"] == [{"type": "web_search", **tool}], (include, exclude)
 
 
 def test_token_cap_and_temperature_pass_through_other_fields_do_not() -> None:
-    params = SearchParams(
-        query="q", max_tokens=700, temperature=0.0, include_domains=("x.ai",), country="us"
-    )
-    body = request_body(params, model="grok-4-fast", today=TODAY)
+    params = SearchParams(query="q", max_tokens=700, temperature=0.0, country="us")
+    body = request_body(params, model="grok-4-fast")
     assert (body["model"], body["max_output_tokens"], body["temperature"]) == (
         "grok-4-fast",
         700,
@@ -153,12 +141,74 @@ def test_token_cap_and_temperature_pass_through_other_fields_do_not() -> None:
     assert set(body) == {"model", "input", "tools", "max_output_tokens", "temperature"}
 
 
-def test_without_search_parameters() -> None:
-    body = request_body(SearchParams(query="q", limit=3), today=TODAY)
-    stripped = without_search_parameters(body)
-    assert stripped is not None and "search_parameters" not in stripped
-    assert stripped["tools"] == [{"type": "web_search"}]
-    assert without_search_parameters(stripped) is None
+# --- the filter record --------------------------------------------------------------------------
+
+
+def planned(params: SearchParams) -> tuple[dict[str, Any], SearchResponse]:
+    """The body the plan's params build, and the capture's answer with the plan's record."""
+    plan = plan_filters(params, INFO)
+    body = request_body(plan.params)
+    return body, apply_plan(plan, parse_response_object(capture_json(), plan.params))
+
+
+def record(response: SearchResponse) -> dict[str, tuple[str, ...]]:
+    return {f"{f.name}={f.value}": f.applied for f in response.filters}
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("recency", ["day", "week", "month", "year"])
+def test_recency_is_recorded_ignored_never_native(recency: str) -> None:
+    body, response = planned(SearchParams(query="what is xAI", recency=recency))
+    assert "search_parameters" not in body
+    assert record(response) == {f"recency={recency}": ("ignored",)}
+    assert ignored_note(response) == f"Filters not applied: recency={recency}."
+    assert len(response.sources) == 5  # nothing was checked away on a recency
+
+
+@pytest.mark.conformance
+def test_dates_stay_in_the_question_and_are_recorded_query() -> None:
+    params = SearchParams(
+        query="what is xAI before:2025-06-30", date_after=date(2025, 1, 1), limit=3
+    )
+    body, response = planned(params)
+    assert "search_parameters" not in body
+    assert body["input"][-1]["content"] == "what is xAI after:2025-01-01 before:2025-06-30"
+    assert record(response) == {
+        "date_after=2025-01-01": ("query",),
+        "date_before=2025-06-30": ("query",),
+    }
+    assert ignored_note(response) is None
+    assert len(response.sources) == 3
+
+
+@pytest.mark.conformance
+def test_domains_sent_in_the_tool_are_recorded_native_and_still_checked() -> None:
+    body, response = planned(SearchParams(query="what is xAI site:x.ai -site:ibm.com"))
+    # Only one list per request: the included one goes, the excluded one is asked in text.
+    assert body["tools"] == [{"type": "web_search", "allowed_domains": ["x.ai"]}]
+    assert body["input"][-1]["content"] == "what is xAI -site:ibm.com"
+    assert record(response) == {
+        "include_domains=x.ai": ("native", "post"),
+        "exclude_domains=ibm.com": ("query", "post"),
+    }
+    assert [s.url for s in response.sources] == ["https://x.ai/company", "https://x.ai/"]
+
+
+@pytest.mark.conformance
+def test_more_domains_than_the_tool_takes_are_asked_in_the_question() -> None:
+    five = ("x.ai", "ibm.com", "wikipedia.org", "owkin.com", "a.example")
+    body, response = planned(SearchParams(query="what is xAI", include_domains=five))
+    assert body["tools"] == [{"type": "web_search", "allowed_domains": list(five)}]
+    assert body["input"][-1]["content"] == "what is xAI"
+    assert set(record(response).values()) == {("native", "post")}
+    include = (*five, "b.example")
+    body, response = planned(SearchParams(query="what is xAI", include_domains=include))
+    assert body["tools"] == [{"type": "web_search"}]
+    assert body["input"][-1]["content"] == "what is xAI " + " OR ".join(
+        f"site:{d}" for d in include
+    )
+    assert set(record(response).values()) == {("query", "post")}
+    assert len(response.sources) == 5  # every capture source is on one of the six
 
 
 @pytest.mark.parametrize(
@@ -432,24 +482,22 @@ async def test_search_request() -> None:
     }
     assert request.json["model"] == "grok-4-fast"
     assert request.json["input"][0] == {"role": "system", "content": "Cite everything."}
-    assert request.json["search_parameters"] == {"max_search_results": 4}
+    assert "search_parameters" not in request.json
 
 
-async def test_410_for_live_search_is_retried_without_it() -> None:
-    transport = ScriptedTransport(GONE, FOUND)
-    response = await XaiProvider().search(
-        SearchParams(query="q", recency="day"), context(transport=transport)
-    )
+async def test_a_search_with_a_limit_and_recency_is_one_request() -> None:
+    transport = ScriptedTransport(FOUND, FOUND)
+    params = SearchParams(query="q", limit=3, recency="day", date_after=date(2025, 1, 1))
+    response = await XaiProvider().search(params, context(transport=transport))
     assert response.answer == "Found."
-    first, second = (r.json for r in transport.sent)
-    assert "search_parameters" in first and "search_parameters" not in second
-    assert {k: v for k, v in first.items() if k != "search_parameters"} == second
+    (request,) = transport.sent
+    assert "search_parameters" not in request.json
 
 
-async def test_410_without_live_search_fields_is_an_error() -> None:
-    transport = ScriptedTransport(GONE)
+async def test_a_410_is_an_error_not_retried() -> None:
+    transport = ScriptedTransport(GONE, FOUND)
     with pytest.raises(SearchProviderError) as caught:
-        await XaiProvider().search(SearchParams(query="q"), context(transport=transport))
+        await XaiProvider().search(SearchParams(query="q", limit=3), context(transport=transport))
     assert caught.value.status == 410
     assert (
         caught.value.message

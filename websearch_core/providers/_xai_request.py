@@ -1,29 +1,46 @@
-"""The xAI Responses request body, as pure functions: the search and its Live-Search-free retry.
+"""The xAI Responses request body and its filter declaration, as pure functions and data.
 
 Kept apart from :mod:`websearch_core.providers.xai`, which states the wire facts these
-functions follow and holds the hooks.
+functions follow and holds the hooks. The declaration lives here, beside the body, because
+both read the same rule (:meth:`FilterSupport.sent_domains`): a domain list is in the body
+exactly when the filter record calls it ``native``.
 """
 
-from collections.abc import Mapping
-from datetime import UTC, date, datetime
 from typing import Any, Final
 
+from ..filters import FilterSupport
 from ..models import SearchParams
-from ._common import recency_start
 from .base import clamp_count
 
 __all__ = [
     "DEFAULT_MODEL",
     "DEFAULT_RESULTS",
+    "DOMAIN_LIMIT",
+    "FILTERS",
     "MAX_RESULTS",
     "request_body",
     "response_cap",
-    "without_search_parameters",
+    "web_search_tool",
 ]
 
 DEFAULT_MODEL: Final = "grok-4.3"
 DEFAULT_RESULTS: Final = 10
 MAX_RESULTS: Final = 30
+DOMAIN_LIMIT: Final = 5
+"""``allowed_domains`` and ``excluded_domains`` each take at most five domains (xAI docs)."""
+
+FILTERS: Final = FilterSupport.language_model(
+    native=frozenset({"include_domains", "exclude_domains"}),
+    domain_limit=DOMAIN_LIMIT,
+    one_domain_list=True,
+)
+"""The ``web_search`` tool's domain lists, one per request; no date or recency parameter."""
+
+_TOOL_FIELDS: Final = (
+    ("include_domains", "allowed_domains"),
+    ("exclude_domains", "excluded_domains"),
+)
+"""Which tool field carries which filter."""
 
 
 def response_cap(params: SearchParams) -> int:
@@ -31,56 +48,46 @@ def response_cap(params: SearchParams) -> int:
     return clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
 
 
-def _search_parameters(params: SearchParams, today: date) -> dict[str, Any]:
-    parameters: dict[str, Any] = {}
-    if params.result_count:
-        parameters["max_search_results"] = response_cap(params)
-    start, end = params.date_after, params.date_before
-    if start is None and end is None and params.recency is not None:
-        start, end = recency_start(today, params.recency), today
-    if start is not None:
-        parameters["from_date"] = start.isoformat()
-    if end is not None:
-        parameters["to_date"] = end.isoformat()
-    return parameters
+def web_search_tool(params: SearchParams) -> dict[str, Any]:
+    """The ``web_search`` tool with the domain list :data:`FILTERS` says it carries (pure).
+
+    Examples:
+        >>> web_search_tool(SearchParams(query="q", include_domains=("x.ai",),
+        ...     exclude_domains=("a.com",)))
+        {'type': 'web_search', 'allowed_domains': ['x.ai']}
+        >>> web_search_tool(SearchParams(query="q", include_domains=tuple(
+        ...     f"s{i}.com" for i in range(6)), exclude_domains=("a.com",)))
+        {'type': 'web_search', 'excluded_domains': ['a.com']}
+    """
+    sent = FILTERS.sent_domains(params.include_domains, params.exclude_domains)
+    tool: dict[str, Any] = {"type": "web_search"}
+    for name, field in _TOOL_FIELDS:
+        if name in sent:
+            tool[field] = list(getattr(params, name))
+    return tool
 
 
 def request_body(
-    params: SearchParams,
-    *,
-    model: str = DEFAULT_MODEL,
-    system_prompt: str = "",
-    today: date | None = None,
+    params: SearchParams, *, model: str = DEFAULT_MODEL, system_prompt: str = ""
 ) -> dict[str, Any]:
     """The Responses API body for ``params`` (pure).
 
     Args:
-        params: The search.
+        params: The search, as the filter plan rewrote it.
         model: The Grok model.
         system_prompt: Sent as the first input item, role ``system``, when not blank.
-        today: The UTC date ``recency`` counts back from (default: today).
 
     Example:
-        >>> request_body(SearchParams(query="x", limit=50))["search_parameters"]
-        {'max_search_results': 30}
+        >>> sorted(request_body(SearchParams(query="x", limit=50, recency="day")))
+        ['input', 'model', 'tools']
     """
     items: list[dict[str, str]] = []
     if system_prompt.strip():
         items.append({"role": "system", "content": system_prompt})
     items.append({"role": "user", "content": params.query})
-    body: dict[str, Any] = {"model": model, "input": items, "tools": [{"type": "web_search"}]}
+    body: dict[str, Any] = {"model": model, "input": items, "tools": [web_search_tool(params)]}
     if params.max_tokens is not None:
         body["max_output_tokens"] = params.max_tokens
     if params.temperature is not None:
         body["temperature"] = params.temperature
-    parameters = _search_parameters(params, today or datetime.now(UTC).date())
-    if parameters:
-        body["search_parameters"] = parameters
     return body
-
-
-def without_search_parameters(body: Mapping[str, Any]) -> dict[str, Any] | None:
-    """``body`` minus ``search_parameters``, or ``None`` when it had none (nothing to retry)."""
-    if "search_parameters" not in body:
-        return None
-    return {key: value for key, value in body.items() if key != "search_parameters"}

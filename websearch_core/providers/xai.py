@@ -5,15 +5,22 @@
   ``_xai_request``, the answer read in ``_xai_parse``.
 * **Body:** ``model`` (``XAI_SEARCH_MODEL``, default ``grok-4.3``), ``input: [{"role":
   "system", "content": <system prompt>}, {"role": "user", "content": <query>}]``, ``tools:
-  [{"type": "web_search"}]``, ``max_output_tokens`` and ``temperature`` when given, and
-  ``search_parameters`` as the spec lays it out: ``max_search_results`` =
-  ``num_search_results`` or ``limit`` (clamped to 1..30) and ``from_date`` / ``to_date``
-  (``YYYY-MM-DD``) from ``date_after`` / ``date_before``, else from ``recency`` (from
-  today minus a day, week, 30 or 365 days, to today).
-* **Live Search is gone:** xAI retired Live Search (``search_parameters``) in 2026 and
-  answers it with ``410 Gone``; the behaviour reference's later upstream drops the field for
-  that reason. When a request carrying ``search_parameters`` gets a 410, it is sent once
-  more without them, so the search still runs (the local cap below still applies).
+  [{"type": "web_search"}]``, and ``max_output_tokens`` and ``temperature`` when given.
+* **Domains:** the tool takes ``allowed_domains`` (``include_domains``) or
+  ``excluded_domains`` (``exclude_domains``), at most five each and never both in one
+  request (docs below). The included list goes out when it has one to five domains; the
+  excluded list when it has one to five and the included list does not go. A list that
+  does not go is written into the question as ``site:`` / ``-site:``, as for an answer
+  engine without a domain parameter, and recorded ``query + post``; every domain filter is
+  also checked on the sources (``FilterSupport.language_model``). ``site:`` /
+  ``-site:`` typed in the query count the same as the parameters.
+* **Dates and count are not sent:** the tool has no date, recency or count parameter.
+  ``date_after`` / ``date_before`` stay in (or are written into) the question as
+  ``after:`` / ``before:`` (recorded ``query``); ``recency`` is recorded ``ignored``, so the
+  answer says ``Filters not applied: recency=...``. The count is only the local cap below.
+* **No Live Search:** xAI retired Live Search; a top-level ``search_parameters`` (where
+  the count and dates used to go) is answered ``410 Gone`` ("Live search is deprecated.
+  Please switch to the Agent Tools API"), so it is never sent, and no request is retried.
 * **Results:** sources and citations are the ``url_citation`` annotations (top-level, on
   each output item, on each content part), then the ``web_search_call`` items'
   ``action.sources`` / ``sources`` / ``results``, then top-level ``citations`` URLs, in that
@@ -40,18 +47,33 @@ has a ``web_search_call`` item whose search is in ``arguments`` (a JSON string) 
 an ``action``, and ``url_citation`` annotations with only ``type`` and ``url`` (no title,
 no indices), so every source is titled by its URL and has no snippet.
 ``responses_web_search_tool_stream.chunks.txt`` is the same call streamed (one event
-object per line). The reference's ``reasoning: {"effort": "low"}`` and ``grok-4.5`` come
-from a later upstream than the spec and are not sent; ``recency`` and the count are sent as
-the spec says rather than ignored as the reference says.
+object per line).
 
-Docs: https://docs.x.ai/docs/guides/tools/search-tools
+Departures, with their sources:
+
+* From the spec (``spec/web_search.md``, xAI): it sends ``recency`` as
+  ``search_parameters.from_date`` / ``to_date`` and the count as
+  ``search_parameters.max_search_results``. xAI answers that field ``410 Gone`` since Live
+  Search was retired (docs below: "Web Search is only available on Responses API. The Live
+  Search on Chat Completions endpoint is deprecated."), so neither is sent; recency is
+  ignored and dates stay in the question, as the behaviour reference (§8.5, §9) says.
+* From the behaviour reference (§6.5): it nests the lists as ``filters.allowed_domains`` /
+  ``filters.excluded_domains`` and keeps at most five hosts. xAI's Web Search parameters
+  are fields of the tool itself (``allowed_domains``, ``excluded_domains``,
+  ``enable_image_understanding``; docs below), and a list over five is asked in the
+  question rather than cut; the reference sends ``excluded_domains`` only without included
+  sites, where this sends it whenever the included list does not go. Its ``reasoning: {"effort":
+  "low"}`` and ``grok-4.5`` come from a later upstream than the spec and are not sent.
+  ``enable_image_understanding`` is not sent (no image results are read).
+
+Docs: https://docs.x.ai/docs/guides/tools/search-tools ("Web Search Parameters": each
+list "can include a maximum of five domains" and "cannot be set together" with the other)
+and https://docs.x.ai/developers/tools/web-search (Live Search deprecated).
 """
 
-from dataclasses import replace
 from typing import Final
 
 from ..errors import AuthorizationError, ResponseParseError
-from ..filters import FilterSupport
 from ..json_decode import json_loads
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
@@ -61,15 +83,18 @@ from ._xai_parse import parse_response_object, response_from_events
 from ._xai_request import (
     DEFAULT_MODEL,
     DEFAULT_RESULTS,
+    DOMAIN_LIMIT,
+    FILTERS,
     MAX_RESULTS,
     request_body,
     response_cap,
-    without_search_parameters,
+    web_search_tool,
 )
-from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
+from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "DEFAULT_MODEL",
+    "DOMAIN_LIMIT",
     "INFO",
     "XAI_ENDPOINT",
     "XaiProvider",
@@ -77,17 +102,13 @@ __all__ = [
     "request_body",
     "response_cap",
     "response_from_events",
-    "without_search_parameters",
+    "web_search_tool",
 ]
 
 XAI_ENDPOINT: Final = "https://api.x.ai/v1/responses"
 MODEL_ENV_VAR: Final = "XAI_SEARCH_MODEL"
-GONE: Final = 410
 BAD_KEY_PREFIX: Final = "Incorrect API key provided"
 
-_FILTERS: Final = FilterSupport.language_model(
-    native=frozenset({"date_after", "date_before", "recency"})
-)
 INFO = ProviderInfo(
     id="xai",
     label="xAI",
@@ -95,11 +116,11 @@ INFO = ProviderInfo(
     description="Grok web search via the xAI Responses API (uses XAI_API_KEY)",
     docs_url="https://docs.x.ai/docs/guides/tools/search-tools",
     env_vars=("XAI_API_KEY",),
-    honours=honours(_FILTERS, "max_tokens", "temperature"),
+    honours=honours(FILTERS, "max_tokens", "temperature"),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="xai",
-    filters=_FILTERS,
+    filters=FILTERS,
 )
 
 
@@ -126,14 +147,6 @@ class XaiProvider(ProtocolProvider):
         return HttpRequest(
             method="POST", url=XAI_ENDPOINT, headers=bearer_json_headers(key), json=body
         )
-
-    def follow_up(self, flow: Flow) -> HttpRequest | None:
-        """Once, the same request without the retired Live Search fields after a 410."""
-        request = flow.last.request
-        if flow.last.response.status != GONE or len(flow.exchanges) > 1:
-            return None
-        retry = without_search_parameters(request.json)
-        return None if retry is None else replace(request, json=retry)
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The answer, sources and citations of a 2xx Responses object."""
