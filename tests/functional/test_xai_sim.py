@@ -173,6 +173,18 @@ async def test_local_cap_defaults_to_10_and_stops_at_30(sim: Simulator) -> None:
     assert len(widest.sources) == len(widest.citations) == 30
 
 
+async def test_the_simulator_answers_live_search_with_410(sim: Simulator) -> None:
+    body = {"model": "grok-4.3", "input": QUERY, "search_parameters": {"max_search_results": 3}}
+    url = f"{sim['xai'].base_url}/v1/responses"
+    headers = {"Authorization": "Bearer k"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url, json=body, headers=headers) as reply,
+    ):
+        assert reply.status == 410
+        assert (await reply.json())["error"].startswith("Live search is deprecated.")
+
+
 async def test_search_model_variable(sim: Simulator, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XAI_SEARCH_MODEL", "grok-4-fast-reasoning")
     async with _client(sim) as ws:

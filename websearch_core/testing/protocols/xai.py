@@ -6,13 +6,16 @@ Bodies follow the real capture ``fixtures/xai/responses_web_search_tool.json``:
 ``web_search_call`` item (``name: "web_search"``, ``arguments`` a JSON string with the query
 and ``num_results``, ``call_id: ""``) and a ``message`` item with one ``output_text`` part
 whose ``url_citation`` annotations carry only ``type`` and ``url``, as the real ones do.
-``search_parameters.max_search_results`` limits the results served (all of them otherwise).
-A body with ``"stream": true`` gets the same response as ``data:`` events
+The ``web_search`` tool's ``allowed_domains`` / ``excluded_domains`` limit the results
+served to (or away from) those domains and their subdomains; there is no count, so every
+result is served. A list of more than five domains, or both lists in one tool, is refused
+with a 400, as xAI's docs say it cannot be sent (the message is ours: no such answer was
+captured). A body with ``"stream": true`` gets the same response as ``data:`` events
 (``response.created`` ... ``response.completed``, the sequence of
 ``responses_web_search_tool_stream.chunks.txt``).
 
-Set :attr:`XaiProtocol.live_search_gone` to answer any ``search_parameters`` with xAI's
-``410`` ``Live search is deprecated`` body, as the real API does since 2026. A request
+Any ``search_parameters`` (retired Live Search) is answered with xAI's ``410``
+``Live search is deprecated`` body, as the real API does since 2026. A request
 without a bearer token gets a 400 ``Incorrect API key provided`` body, as xAI answers; a
 path other than ``/v1/responses`` a 404. There is no bot challenge, so
 :meth:`XaiProtocol.challenge` is a 403.
@@ -23,7 +26,8 @@ import json
 import time
 import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -36,6 +40,7 @@ GONE_MESSAGE = (
     "https://docs.x.ai/docs/guides/tools/overview"
 )
 _DELTA_CHUNK = 12
+DOMAIN_LIMIT: Final = 5
 
 
 def _response_id(query: str) -> str:
@@ -43,12 +48,37 @@ def _response_id(query: str) -> str:
     return str(uuid.UUID(bytes=digest, version=4))
 
 
-def _served(body: Mapping[str, Any], results: list[SimResult]) -> list[SimResult]:
-    parameters = body.get("search_parameters")
-    limit = parameters.get("max_search_results") if isinstance(parameters, dict) else None
-    if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
-        return results[:limit]
-    return results
+def _tool(body: Mapping[str, Any]) -> Mapping[str, Any]:
+    tools = body.get("tools")
+    found = [t for t in tools if isinstance(t, dict)] if isinstance(tools, list) else []
+    return next((t for t in found if t.get("type") == "web_search"), {})
+
+
+def _domains(tool: Mapping[str, Any], field: str) -> list[str]:
+    value = tool.get(field)
+    return [d for d in value if isinstance(d, str)] if isinstance(value, list) else []
+
+
+def _tool_error(tool: Mapping[str, Any]) -> str | None:
+    """Why xAI's docs say this tool cannot be sent, or ``None``."""
+    allowed, excluded = _domains(tool, "allowed_domains"), _domains(tool, "excluded_domains")
+    if allowed and excluded:
+        return "allowed_domains cannot be set together with excluded_domains"
+    if max(len(allowed), len(excluded)) > DOMAIN_LIMIT:
+        return f"at most {DOMAIN_LIMIT} domains are allowed"
+    return None
+
+
+def _on(url: str, domains: list[str]) -> bool:
+    host = (urlsplit(url).hostname or "").lower()
+    return any(host == d or host.endswith(f".{d}") for d in domains)
+
+
+def _served(tool: Mapping[str, Any], results: list[SimResult]) -> list[SimResult]:
+    allowed, excluded = _domains(tool, "allowed_domains"), _domains(tool, "excluded_domains")
+    if allowed:
+        results = [r for r in results if _on(r.url, allowed)]
+    return [r for r in results if not _on(r.url, excluded)]
 
 
 def _text(query: str, results: list[SimResult]) -> str:
@@ -159,9 +189,6 @@ def stream_events(response: Mapping[str, Any]) -> list[dict[str, Any]]:
 class XaiProtocol:
     """xAI's Responses API: JSON (or a stream when asked), and the Live Search 410."""
 
-    live_search_gone: bool = False
-    """Answer any ``search_parameters`` with the 410 xAI returns since Live Search ended."""
-
     def query_of(self, request: RecordedRequest) -> str:
         """The content of the last ``user`` input item."""
         try:
@@ -191,10 +218,16 @@ class XaiProtocol:
             body = request.json()
         except ValueError:
             return web.json_response({"code": "Bad request", "error": "Invalid JSON"}, status=400)
-        if self.live_search_gone and "search_parameters" in body:
+        if "search_parameters" in body:
             return web.json_response({"code": "Gone", "error": GONE_MESSAGE}, status=410)
+        tool = _tool(body)
+        refused = _tool_error(tool)
+        if refused is not None:
+            return web.json_response(
+                {"code": "Client specified an invalid argument", "error": refused}, status=400
+            )
         query = self.query_of(request)
-        response = _response(body, query, _served(body, results))
+        response = _response(body, query, _served(tool, results))
         if body.get("stream") is True:
             lines = [f"data: {json.dumps(event)}\n\n" for event in stream_events(response)]
             return web.Response(body="".join(lines).encode(), content_type="text/event-stream")
