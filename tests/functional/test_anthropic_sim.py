@@ -319,3 +319,30 @@ async def test_protocol_streams_when_asked(sim: Simulator) -> None:
             plain = await reply.json()
     streamed = message_from_stream(parse_sse(raw))
     assert parse_messages([streamed]) == parse_messages([plain])
+
+
+async def test_with_both_domain_lists_the_blocked_ones_are_asked_and_checked_not_sent(
+    sim: Simulator,
+) -> None:
+    sim["anthropic"].results = [
+        SimResult(title="Tasks", url="https://docs.python.org/3/library/asyncio.html", snippet="A"),
+        SimResult(title="News", url="https://www.python.org/news/", snippet="B"),
+        SimResult(title="Blog", url="https://blog.example.org/asyncio", snippet="C"),
+    ]
+    async with _client(sim) as ws:
+        response = await ws.search(
+            f"{QUERY} site:python.org -site:docs.python.org",
+            provider="anthropic",
+            use_cache=False,
+        )
+    body = sim["anthropic"].requests[0].json()
+    # The API refuses allowed_domains with blocked_domains: only the allow list is sent.
+    assert body["tools"][0]["allowed_domains"] == ["python.org"]
+    assert "blocked_domains" not in body["tools"][0]
+    assert body["messages"][0]["content"] == f"{QUERY} -site:docs.python.org"
+    # The simulated tool kept python.org's pages; the local check dropped docs.python.org.
+    assert [s.url for s in response.sources] == ["https://www.python.org/news/"]
+    assert [(f.name, f.value, f.applied) for f in response.filters] == [
+        ("include_domains", "python.org", ("native", "post")),
+        ("exclude_domains", "docs.python.org", ("query", "post")),
+    ]

@@ -358,3 +358,76 @@ async def test_error_inside_the_stream(sim: Simulator) -> None:
         "Perplexity API error (503): Service overloaded",
         503,
     )
+
+
+# --- domain filters ---------------------------------------------------------------------------
+
+DOMAIN_PAGES = [
+    SimResult(title="Docs", url="https://docs.rs/tokio", snippet="Tokio docs."),
+    SimResult(title="Thread", url="https://www.reddit.com/r/rust/tokio", snippet="A thread."),
+    SimResult(title="Blog", url="https://blog.example.org/tokio", snippet="A post."),
+]
+MIXED = "tokio site:docs.rs -site:reddit.com"
+
+
+def _user_message(body: dict[str, Any]) -> str:
+    (user,) = [m["content"] for m in body["messages"] if m["role"] == "user"]
+    return str(user)
+
+
+@pytest.mark.parametrize(
+    ("keys", "path"),
+    [(None, "/chat/completions"), ({"openrouter": "or-key"}, "/api/v1/chat/completions")],
+    ids=["api_key", "openrouter"],
+)
+async def test_mixed_domain_filters_send_the_allowlist_and_check_the_rest_here(
+    sim: Simulator, keys: dict[str, str] | None, path: str
+) -> None:
+    sim["perplexity"].results = list(DOMAIN_PAGES)
+    async with _client(sim, keys) as ws:
+        result = await ws.run(MIXED, provider="perplexity", use_cache=False)
+    (request,) = sim["perplexity"].requests
+    assert request.path == path
+    body = request.json()
+    assert body["search_domain_filter"] == ["docs.rs"]  # never ["docs.rs", "-reddit.com"]
+    assert _user_message(body) == "tokio -site:reddit.com"
+    assert [s.url for s in result.response.sources] == ["https://docs.rs/tokio"]
+    assert [(f.name, f.value, f.applied) for f in result.response.filters] == [
+        ("include_domains", "docs.rs", ("native", "post")),
+        ("exclude_domains", "reddit.com", ("query", "post")),
+    ]
+    assert "Filters not applied" not in result.text
+
+
+async def test_the_ask_endpoint_gets_one_mode_too(sim: Simulator) -> None:
+    sim["perplexity"].results = list(DOMAIN_PAGES)
+    async with _client(sim, {}) as ws:
+        result = await ws.run(MIXED, provider="perplexity", use_cache=False)
+    (request,) = sim["perplexity"].requests
+    assert request.path == "/rest/sse/perplexity_ask"
+    body = request.json()
+    assert body["params"]["search_domain_filter"] == ["docs.rs"]
+    assert body["query_str"] == "tokio -site:reddit.com"
+    assert [s.url for s in result.response.sources] == ["https://docs.rs/tokio"]
+    assert {f.value: f.applied for f in result.response.filters}["reddit.com"] == (
+        "query",
+        "post",
+    )
+
+
+async def test_a_denylist_over_20_is_asked_in_the_question_and_checked_here(
+    sim: Simulator,
+) -> None:
+    excluded = (*(f"spam{i}.example.net" for i in range(20)), "reddit.com")
+    sim["perplexity"].results = list(DOMAIN_PAGES)
+    async with _client(sim) as ws:
+        result = await ws.run("tokio", provider="perplexity", exclude_domains=excluded)
+    body = sim["perplexity"].requests[0].json()
+    assert "search_domain_filter" not in body  # 21 entries: more than Perplexity takes
+    assert _user_message(body) == "tokio " + " ".join(f"-site:{domain}" for domain in excluded)
+    assert [s.url for s in result.response.sources] == [
+        "https://docs.rs/tokio",
+        "https://blog.example.org/tokio",
+    ]
+    records = {f.value: f.applied for f in result.response.filters}
+    assert records["spam0.example.net"] == records["reddit.com"] == ("query", "post")

@@ -17,7 +17,9 @@ from websearch_core.errors import (
     ResponseParseError,
     SearchProviderError,
 )
-from websearch_core.models import SearchParams
+from websearch_core.filters import apply_plan, plan_filters
+from websearch_core.filters.table import filter_cell
+from websearch_core.models import SearchParams, SearchResponse
 from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
 from websearch_core.providers import get_provider
 from websearch_core.providers._perplexity_ask import (
@@ -31,6 +33,11 @@ from websearch_core.providers._perplexity_parse import (
     events_json,
     parse_chat_chunks,
     parse_chat_completion,
+)
+from websearch_core.providers._perplexity_request import (
+    OPENROUTER_ENDPOINT,
+    AuthMethod,
+    method_request,
 )
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.perplexity import (
@@ -172,7 +179,7 @@ def test_api_body_with_every_parameter() -> None:
     assert body["model"] == "perplexity/sonar-pro"
     assert (body["max_tokens"], body["temperature"], body["num_search_results"]) == (500, 0.0, 7)
     assert body["search_recency_filter"] == "week"
-    assert body["search_domain_filter"] == ["docs.python.org", "-w3schools.com"]
+    assert body["search_domain_filter"] == ["docs.python.org"]  # one mode: the allowlist
     assert body["search_language_filter"] == ["pt"]
     dated = api_body(
         SearchParams(
@@ -183,6 +190,45 @@ def test_api_body_with_every_parameter() -> None:
     assert dated["search_after_date_filter"] == "3/1/2025"
     assert dated["search_before_date_filter"] == "3/31/2025"
     assert "search_recency_filter" not in dated  # explicit dates win over recency
+
+
+MANY = tuple(f"site{i}.example.org" for i in range(25))
+MAX_DOMAINS = 20
+"""https://docs.perplexity.ai/guides/search-domain-filters: "a maximum of 20 domains or URLs"."""
+
+
+def _openrouter_body(params: SearchParams) -> dict[str, Any]:
+    request = method_request(
+        AuthMethod("openrouter", "or-key"), params, secret="or-key", system_prompt="S"
+    )
+    assert request.url == OPENROUTER_ENDPOINT and request.json is not None
+    return request.json
+
+
+def _ask_fields(params: SearchParams) -> dict[str, Any]:
+    return ask_body(params, anonymous=True)["params"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [lambda p: api_body(p, "S"), _openrouter_body, _ask_fields],
+    ids=["api", "openrouter", "ask"],
+)
+def test_every_request_shape_sends_one_domain_mode_of_at_most_20(body: Any) -> None:
+    mixed = SearchParams(query="x", include_domains=("docs.rs",), exclude_domains=("reddit.com",))
+    assert body(mixed)["search_domain_filter"] == ["docs.rs"]
+    denied = SearchParams(query="x", exclude_domains=("reddit.com", "quora.com"))
+    assert body(denied)["search_domain_filter"] == ["-reddit.com", "-quora.com"]
+    twenty = MANY[:MAX_DOMAINS]
+    assert body(SearchParams(query="x", include_domains=twenty))["search_domain_filter"] == list(
+        twenty
+    )
+    # A list over the cap is not sent at all (the plan asks for it in the question).
+    assert "search_domain_filter" not in body(SearchParams(query="x", include_domains=MANY))
+    too_many = SearchParams(query="x", include_domains=MANY, exclude_domains=("reddit.com",))
+    assert body(too_many)["search_domain_filter"] == ["-reddit.com"]
+    assert "search_domain_filter" not in body(SearchParams(query="x", exclude_domains=MANY))
+    assert "search_domain_filter" not in body(SearchParams(query="x"))
 
 
 def test_ask_body() -> None:
@@ -687,3 +733,44 @@ async def test_each_mode_names_its_endpoint_in_errors(tmp_path: Path) -> None:
             SearchParams(query="q"), scripted_context(tmp_path, api, key="pplx-key")
         )
     assert caught.value.message == "Perplexity API error (418): teapot"
+
+
+# --- domain filters: one mode, at most 20, the rest in the question ---------------------------
+
+
+def test_a_list_over_20_is_asked_in_the_question_and_recorded_so() -> None:
+    includes = tuple(f"site{i}.com" for i in range(21))
+    plan = plan_filters(SearchParams(query="rust -site:reddit.com", include_domains=includes), INFO)
+    # The 21 included domains do not fit: they go in the question, and the denylist out.
+    assert plan.params.query == "rust " + " OR ".join(f"site:{domain}" for domain in includes)
+    assert _openrouter_body(plan.params)["search_domain_filter"] == ["-reddit.com"]
+    records = {
+        (f.name, f.value): f.applied
+        for f in apply_plan(plan, SearchResponse(provider="perplexity")).filters
+    }
+    assert records[("include_domains", "site0.com")] == ("query", "post")
+    assert records[("include_domains", "site20.com")] == ("query", "post")
+    assert records[("exclude_domains", "reddit.com")] == ("native", "post")
+
+
+def test_with_both_lists_the_denylist_is_asked_in_the_question() -> None:
+    plan = plan_filters(SearchParams(query="rust site:docs.rs -site:reddit.com"), INFO)
+    # site:docs.rs goes out as the allowlist; -site:reddit.com stays for the model to read.
+    assert plan.params.query == "rust -site:reddit.com"
+    assert _openrouter_body(plan.params)["search_domain_filter"] == ["docs.rs"]
+    records = {
+        f.name: f.applied for f in apply_plan(plan, SearchResponse(provider="perplexity")).filters
+    }
+    assert records == {
+        "include_domains": ("native", "post"),
+        "exclude_domains": ("query", "post"),
+    }
+
+
+def test_the_table_says_when_a_domain_list_is_not_sent() -> None:
+    support = INFO.filters
+    assert filter_cell("include_domains", support) == "native + post (over 20: query + post)"
+    assert filter_cell("exclude_domains", support) == (
+        "native + post (over 20 or with include_domains: query + post)"
+    )
+    assert filter_cell("date_after", support) == "native"

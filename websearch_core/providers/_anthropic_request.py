@@ -8,8 +8,10 @@ Body: ``model``, ``max_tokens`` (``max_tokens``, default 4096), ``messages: [{"r
 ``system: [{"type": "text", "text": <system prompt>}]``, ``tools: [{"type":
 "web_search_20250305", "name": "web_search"}]`` with ``allowed_domains``
 (``include_domains``) or else ``blocked_domains`` (``exclude_domains``; the API refuses
-both at once), and ``temperature`` when given, unless the model refuses it (Opus 4.7 and
-later, Sonnet 5 and later, Fable / Mythos 5).
+both at once: :data:`FILTERS`), and ``temperature`` when given, unless the model refuses it
+(Opus 4.7 and later, Sonnet 5 and later, Fable / Mythos 5). With both lists asked, the
+blocked domains are written into the question as ``-site:`` and checked on the sources
+here, and the filter record says ``query + post`` for them, not ``native``.
 """
 
 import re
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
+from ..filters import FilterSupport
 from ..models import SearchParams
 
 __all__ = [
@@ -25,6 +28,7 @@ __all__ = [
     "BASE_URL_ENV_VARS",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
+    "FILTERS",
     "AnthropicAuth",
     "base_url",
     "messages_url",
@@ -38,6 +42,10 @@ ANTHROPIC_HOST: Final = "api.anthropic.com"
 BASE_URL_ENV_VARS: Final = ("ANTHROPIC_SEARCH_BASE_URL", "ANTHROPIC_BASE_URL")
 DEFAULT_MODEL: Final = "claude-haiku-4-5"
 DEFAULT_MAX_TOKENS: Final = 4096
+FILTERS: Final = FilterSupport.language_model(
+    native=frozenset({"include_domains", "exclude_domains"}), one_domain_list=True
+)
+"""``allowed_domains`` or ``blocked_domains``, never both; a list left out is asked for."""
 API_VERSION: Final = "2023-06-01"
 WEB_SEARCH_BETA: Final = "web-search-2025-03-05"
 OAUTH_BETA: Final = "oauth-2025-04-20"
@@ -98,9 +106,10 @@ def temperature_allowed(model: str) -> bool:
 
 def _tool(params: SearchParams) -> dict[str, Any]:
     tool: dict[str, Any] = {"type": TOOL_TYPE, "name": "web_search"}
-    if params.include_domains:
+    sent = FILTERS.sent_domains(params.include_domains, params.exclude_domains)
+    if "include_domains" in sent:
         tool["allowed_domains"] = list(params.include_domains)
-    elif params.exclude_domains:
+    elif "exclude_domains" in sent:
         tool["blocked_domains"] = list(params.exclude_domains)
     return tool
 

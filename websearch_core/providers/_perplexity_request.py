@@ -10,10 +10,20 @@
   {search_type: "pro", search_context_size: "high"}``, ``enable_search_classifier: true``,
   ``reasoning_effort: "medium"``, ``language_preference: "en"``,
   ``return_related_questions: true``.
-* **Filters**, in both modes when asked: ``search_domain_filter`` (included domains,
-  excluded ones prefixed with ``-``), ``search_after_date_filter`` /
-  ``search_before_date_filter`` (``M/D/YYYY``), ``search_language_filter`` (the language's
+* **Filters**, in both modes when asked: ``search_domain_filter``, ``search_after_date_filter``
+  / ``search_before_date_filter`` (``M/D/YYYY``), ``search_language_filter`` (the language's
   ISO 639-1 code) and ``search_recency_filter`` (``recency``, only without explicit dates).
+* **Domains** (:data:`FILTERS`): ``search_domain_filter`` is one list in one mode: the
+  included domains when there are one to :data:`MAX_DOMAINS` of them (allowlist), else the
+  excluded ones, each prefixed with ``-`` (denylist), when they fit. The docs allow "a
+  maximum of 20 domains or URLs" and "either allowlist mode (include only) or denylist mode
+  (exclude), but not both simultaneously"
+  (https://docs.perplexity.ai/guides/search-domain-filters; the Search API's guide,
+  https://docs.perplexity.ai/guides/search-domain-filter-guide: "You cannot combine
+  allowlisting and denylisting in the same request"). A list that does not go out is
+  written into the question as ``site:`` / ``-site:`` and checked on the sources here; the
+  filter record says ``query + post`` for it. The ask endpoint gets the same list: it is the
+  web client's own API and undocumented, so the API's rule is assumed to hold there too.
 * **Ask endpoint** (cookies, OAuth, anonymous): the web client's ``{query_str, params}``
   body (no system prompt; ``max_tokens``, ``temperature`` and ``num_search_results`` are not
   sent) and headers: the app's user agent, API client and version headers when signed in,
@@ -26,6 +36,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any, Final, Literal
 
+from ..filters import FilterSupport
 from ..html import CHROME_USER_AGENT
 from ..models import SearchParams
 from ..transport import HttpRequest
@@ -39,6 +50,8 @@ __all__ = [
     "ASK_KINDS",
     "ASK_MODEL",
     "CHAT_ENDPOINT",
+    "FILTERS",
+    "MAX_DOMAINS",
     "OPENROUTER_ENDPOINT",
     "AuthMethod",
     "MethodKind",
@@ -66,6 +79,16 @@ SESSION_COOKIE: Final = "__Secure-next-auth.session-token"
 PROVIDER_ID: Final = "perplexity"
 COOKIES_ENV: Final = "PERPLEXITY_COOKIES"
 OPENROUTER_ENV: Final = ("OPENROUTER_API_KEY",)
+MAX_DOMAINS: Final = 20
+"""The most entries ``search_domain_filter`` may hold (domains or URLs, in either mode)."""
+FILTERS: Final = FilterSupport.language_model(
+    native=frozenset(
+        {"include_domains", "exclude_domains", "date_after", "date_before", "recency", "language"}
+    ),
+    domain_limit=MAX_DOMAINS,
+    one_domain_list=True,
+)
+"""What the API takes as parameters; domains as an allowlist or a denylist of at most 20."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +122,27 @@ def _us_date(day: date) -> str:
     return f"{day.month}/{day.day}/{day.year}"
 
 
+def _domain_filter(params: SearchParams) -> list[str]:
+    """``search_domain_filter``: the lists :data:`FILTERS` says go out, never both (pure).
+
+    Examples:
+        >>> _domain_filter(SearchParams(query="q", include_domains=("docs.rs",),
+        ...     exclude_domains=("reddit.com",)))
+        ['docs.rs']
+        >>> _domain_filter(SearchParams(query="q", exclude_domains=("reddit.com", "quora.com")))
+        ['-reddit.com', '-quora.com']
+    """
+    sent = FILTERS.sent_domains(params.include_domains, params.exclude_domains)
+    domains = list(params.include_domains) if "include_domains" in sent else []
+    if "exclude_domains" in sent:
+        domains.extend(f"-{domain}" for domain in params.exclude_domains)
+    return domains
+
+
 def _filters(params: SearchParams) -> dict[str, Any]:
     """The optional search filters both modes send."""
     filters: dict[str, Any] = {}
-    domains = [*params.include_domains, *(f"-{d}" for d in params.exclude_domains)]
+    domains = _domain_filter(params)
     if domains:
         filters["search_domain_filter"] = domains
     if params.date_after is not None:

@@ -7,7 +7,9 @@ r"""Anthropic: Claude answers from live results of its server-side ``web_search`
 * **Body** (:mod:`._anthropic_request`): ``model`` is ``ANTHROPIC_SEARCH_MODEL``, default
   ``claude-haiku-4-5``; ``max_tokens`` defaults to 4096; the query is the user message, the
   system prompt ``system``, the tool ``web_search_20250305`` with ``allowed_domains`` or
-  ``blocked_domains``; ``temperature`` only for a model that takes it.
+  ``blocked_domains`` (never both: with includes, the blocked domains are asked in the
+  question and checked here, recorded ``query + post``); ``temperature`` only for a model
+  that takes it.
 * **Auth:** ``ANTHROPIC_SEARCH_API_KEY`` first, then ``ANTHROPIC_API_KEY``, then an OAuth
   token stored for provider ``"anthropic"``. An API key goes in ``x-api-key`` on
   Anthropic's own host and as ``Authorization: Bearer`` on any other host (gateways). An
@@ -36,13 +38,13 @@ Differences from the reference (the captures' quirks are in the parse module):
 Docs: https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool
 """
 
-from ..filters import FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest
 from ._anthropic_parse import page_age_seconds, parse_messages
 from ._anthropic_request import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
+    FILTERS,
     AnthropicAuth,
     base_url,
     messages_url,
@@ -81,7 +83,7 @@ __all__ = [
     "temperature_allowed",
 ]
 
-_FILTERS = FilterSupport.language_model(native=frozenset({"include_domains", "exclude_domains"}))
+_FILTERS = FILTERS
 INFO = ProviderInfo(
     id="anthropic",
     label="Anthropic",

@@ -27,6 +27,10 @@
   ``"oauth"`` (also for cookies) or ``"anonymous"``.
 * **Limits:** ``num_search_results`` sets the API's search breadth (API-key mode only);
   ``limit`` cuts the returned sources in both modes.
+* **Domain filters:** ``search_domain_filter`` carries the included domains, else the
+  excluded ones, at most 20 (the docs forbid a mixed list; see :mod:`._perplexity_request`).
+  A list that does not go out is written into the question and checked on the sources
+  here, and ``SearchResponse.filters`` records it as ``query`` + ``post``, not ``native``.
 * **Results**, the captures they are tested on and the errors a 2xx stream can carry: see
   :mod:`._perplexity_parse` (chat completions) and :mod:`._perplexity_ask` (the ask stream).
 * **Errors:** ``Perplexity API error (<status>): <body>`` and ``Perplexity ask API error
@@ -45,13 +49,17 @@ Differences from the reference:
 * A stream that breaks mid-event counts as a transport failure on the ask endpoint and is
   sent once more, like a connection that failed before any response.
 
+* ``search_domain_filter`` never mixes included and excluded domains: the reference sends
+  both in one list, capped at 20 (§6.5), which https://docs.perplexity.ai/guides/search-domain-filters
+  forbids ("either allowlist mode ... or denylist mode ..., but not both simultaneously"; an
+  older revision of the guide, with a cap of 3, allowed mixing).
+
 Docs: https://docs.perplexity.ai/api-reference/chat-completions-post
 """
 
 from typing import Final
 
 from ..errors import SearchProviderError
-from ..filters import FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest
 from ._json_api import honours
@@ -59,6 +67,7 @@ from ._perplexity_request import (
     ASK_ENDPOINT,
     CHAT_ENDPOINT,
     COOKIES_ENV,
+    FILTERS,
     api_body,
     ask_body,
     ask_headers,
@@ -81,11 +90,7 @@ __all__ = [
 API_ERRORS: Final = ErrorMap(prefix="Perplexity API error")
 ASK_ERRORS: Final = ErrorMap(prefix="Perplexity ask API error")
 
-_FILTERS: Final = FilterSupport.language_model(
-    native=frozenset(
-        {"include_domains", "exclude_domains", "date_after", "date_before", "recency", "language"}
-    )
-)
+_FILTERS: Final = FILTERS
 INFO = ProviderInfo(
     id="perplexity",
     label="Perplexity",
