@@ -18,7 +18,8 @@ from websearch_core.errors import (
     ResponseParseError,
     SearchProviderError,
 )
-from websearch_core.models import SearchParams
+from websearch_core.filters import apply_plan, plan_filters
+from websearch_core.models import SearchParams, SearchResponse
 from websearch_core.providers import get_provider
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.parallel import (
@@ -133,6 +134,30 @@ def test_exclude_domains_only_without_includes_with_after_date() -> None:
         "exclude_domains": ["reddit.com"],
         "after_date": "2026-02-22",
     }
+
+
+ELEVEN = tuple(f"site{i}.example.org" for i in range(11))
+
+
+def test_a_list_over_ten_domains_is_not_sent_the_other_list_may_be() -> None:
+    # https://docs.parallel.ai/search/source-policy: "Hard limit: 10 domains per request".
+    assert source_policy(SearchParams(query="x", include_domains=ELEVEN), TODAY) is None
+    both = SearchParams(query="x", include_domains=ELEVEN, exclude_domains=("a.com",))
+    assert source_policy(both, TODAY) == {"exclude_domains": ["a.com"]}
+    ten = SearchParams(query="x", exclude_domains=ELEVEN[:10])
+    assert source_policy(ten, TODAY) == {"exclude_domains": list(ELEVEN[:10])}
+
+
+def test_the_record_says_post_for_a_domain_list_not_sent() -> None:
+    both = SearchParams(query="x", include_domains=("docs.rs",), exclude_domains=("a.com",))
+    plan = plan_filters(both, INFO)
+    records = {
+        f.name: f.applied for f in apply_plan(plan, SearchResponse(provider="parallel")).filters
+    }
+    assert records == {"include_domains": ("native", "post"), "exclude_domains": ("post",)}
+    many = plan_filters(SearchParams(query="x", include_domains=ELEVEN), INFO)
+    applied = {f.applied for f in apply_plan(many, SearchResponse(provider="parallel")).filters}
+    assert applied == {("post",)}
 
 
 def test_no_policy_without_filters() -> None:

@@ -5,9 +5,13 @@
   {"max_chars_per_result": 10000}}`` plus, when asked, ``source_policy``.
 * **Auth:** header ``x-api-key: <key>`` (``PARALLEL_API_KEY``) and the beta header
   ``parallel-beta: search-extract-2025-10-10`` (plus JSON ``Accept`` / ``Content-Type``).
-* **Source policy:** ``include_domains`` when any are given, else ``exclude_domains``
-  (Parallel takes one list or the other); ``after_date`` is ``date_after``, else today (UTC)
-  minus 1 / 7 / 30 / 365 days for ``recency``, as ``YYYY-MM-DD``.
+* **Source policy:** ``include_domains`` when one to ten are given, else ``exclude_domains``
+  when one to ten are: Parallel applies one list ("Specifying exclude_domains is redundant
+  when include_domains is set") and refuses more than ten domains ("Hard limit: 10 domains
+  per request"; https://docs.parallel.ai/search/source-policy). A list that is not sent is
+  checked on the results here and recorded ``post``, not ``native``. ``after_date`` is
+  ``date_after``, else today (UTC) minus 1 / 7 / 30 / 365 days for ``recency``, as
+  ``YYYY-MM-DD``.
 * **Limits:** no count is sent (Parallel picks how many results to return); the sources
   are cut locally to ``num_search_results`` or ``limit``, default 10, clamped to 1..40.
 * **Results:** ``{"search_id", "results": [{"url", "title", "excerpts": [...],
@@ -63,8 +67,12 @@ MAX_RESULTS: Final = 40
 MAX_CHARS_PER_RESULT: Final = 10_000
 
 
+MAX_DOMAINS: Final = 10
+"""Source policy: "Hard limit: 10 domains per request", in either list."""
 _FILTERS: Final = FilterSupport(
-    native=frozenset({"include_domains", "exclude_domains", "date_after", "recency"})
+    native=frozenset({"include_domains", "exclude_domains", "date_after", "recency"}),
+    domain_limit=MAX_DOMAINS,
+    one_domain_list=True,
 )
 INFO = ProviderInfo(
     id="parallel",
@@ -89,9 +97,10 @@ def source_policy(params: SearchParams, today: date) -> dict[str, Any] | None:
         {'after_date': '2026-01-01'}
     """
     policy: dict[str, Any] = {}
-    if params.include_domains:
+    sent = _FILTERS.sent_domains(params.include_domains, params.exclude_domains)
+    if "include_domains" in sent:
         policy["include_domains"] = list(params.include_domains)
-    elif params.exclude_domains:
+    elif "exclude_domains" in sent:
         policy["exclude_domains"] = list(params.exclude_domains)
     if params.date_after is not None:
         policy["after_date"] = params.date_after.isoformat()
