@@ -4,9 +4,12 @@ A search used to build its transport, its provider context, its ledger's policy,
 rates, and its redactor anew, and to import the chain's names inside the functions that run
 per search; together a dozen microseconds of every call, for objects that depend only on
 the client. :class:`CallSetup` holds them for one HTTP session, one settings object, one
-credentials resolver and one set of known secrets; :meth:`WebSearch._setup
-<websearch_core.client.WebSearch>` builds a new one when any of those changes (a new event
-loop opens a new session; a key resolved for the first time adds a secret).
+credentials resolver; :meth:`WebSearch._setup <websearch_core.client.WebSearch>` builds a
+new one when any of those changes (a new event loop opens a new session). The secrets are
+not part of that: they may grow in the middle of a search (a key first read inside an
+attempt), so the transport asks the credentials for them whenever it scrubs a text, and the
+redactor is rebuilt when :attr:`Credentials.secrets_version
+<websearch_core.credentials.Credentials.secrets_version>` moves.
 
 Only immutable parts are shared. The :class:`~websearch_core.orchestration.ChainRunner`
 and its ledger (which counts failures per call) are still made per search, so concurrent
@@ -32,6 +35,7 @@ from .orchestration import (
     call_redactor,
     resolve_candidates,
 )
+from .orchestration.attempt import settings_secrets
 from .orchestration.plan import ChainOrder
 from .prompts import SEARCH_SYSTEM_PROMPT
 from .providers import ProviderContext, SearchProvider
@@ -61,7 +65,7 @@ class _KeptPlan(NamedTuple):
 
 
 class CallSetup:
-    """The per-client parts of a search, valid while its session, settings and secrets hold.
+    """The per-client parts of a search, valid while its session and settings hold.
 
     Args:
         session: The client's open HTTP session.
@@ -80,15 +84,15 @@ class CallSetup:
         credentials: Credentials,
         browser: "HeadlessBrowser | None",
     ) -> None:
-        version = credentials.secrets_version
-        self._key = (session, settings, credentials, version)
+        self._key = (session, settings, credentials)
         transport = Transport(
             session,
             timeout_seconds=settings.timeout_seconds or DEFAULT_TIMEOUT_SECONDS,
             max_response_bytes=settings.max_response_bytes,
             base_urls=settings.base_urls,
-            secrets=credentials.secrets(),
+            secrets=settings_secrets(settings),
             connect_timeout_seconds=settings.connect_timeout_seconds,
+            credentials=credentials,
         )
         self.context = ProviderContext(
             transport=transport,
@@ -105,14 +109,13 @@ class CallSetup:
     def serves(
         self, session: "aiohttp.ClientSession", settings: Settings, credentials: Credentials
     ) -> bool:
-        """Whether this setup still fits: same session, settings, resolver and secrets."""
+        """Whether this setup still fits: same session, settings and resolver.
+
+        A secret handed out since it was built needs no new setup: the transport reads the
+        credentials' secrets when it scrubs, and :meth:`redactor` follows their version.
+        """
         key = self._key
-        return (
-            key[0] is session
-            and key[1] is settings
-            and key[2] is credentials
-            and key[3] == credentials.secrets_version
-        )
+        return key[0] is session and key[1] is settings and key[2] is credentials
 
     def plan(self, forced: str | None) -> ChainPlan:
         """The providers this search tries.
@@ -190,7 +193,12 @@ class CallSetup:
         return ChainRunner(store, policy=policy, budgets=budgets, rates=rates)
 
     def redactor(self) -> Redactor:
-        """The redactor of every secret known now (planning may have resolved new keys)."""
+        """The redactor of every secret known now (planning may have resolved new keys).
+
+        Kept while :attr:`Credentials.secrets_version
+        <websearch_core.credentials.Credentials.secrets_version>` stays the same (one
+        integer compared a search); the chain follows it further during the search.
+        """
         version = self.context.credentials.secrets_version
         cached = self._redactor
         if cached is None or cached[0] != version:

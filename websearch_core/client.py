@@ -229,11 +229,12 @@ class WebSearch(AsyncClosing):
         return self._session
 
     def _setup(self) -> CallSetup:
-        """What this search shares with the last: rebuilt for a new session, settings or secret.
+        """What this search shares with the last: rebuilt for a new session or settings.
 
         A new event loop opens a new session (:meth:`_open_session`), so the transport is
-        never one of a finished loop; a secret resolved since the last build (a key exported
-        after the client was made) gives a new transport that scrubs it too.
+        never one of a finished loop. A secret resolved since the last build (a key exported
+        after the client was made, or read inside an attempt) needs none: the transport
+        asks the credentials for their secrets whenever it scrubs a text.
         """
         session = self._open_session()
         setup = self._call_setup

@@ -345,6 +345,16 @@ class Credentials:
         value = self._environ.get(name, "").strip()
         return value or None
 
+    def add_secrets(self, values: Iterable[str]) -> None:
+        """Remember ``values`` as secrets (blank ones are ignored).
+
+        For parts of a credential that are sent in another shape (the token inside a
+        cookie header, a proxy's password), so that they are masked as a key is.
+        """
+        for value in values:
+            if value:
+                self._remember(value)
+
     def oauth_token(self, provider: str) -> OAuthToken | None:
         """The stored OAuth token for ``provider`` (possibly expired), or ``None``."""
         token = self._store.get_oauth(provider) if self._store is not None else None
@@ -386,6 +396,8 @@ class Credentials:
                 provider, f"{provider}: OAuth token refresh failed ({type(exc).__name__})", 401
             ) from None
         self._remember(fresh.access_token)
+        if fresh.refresh_token:
+            self._remember(fresh.refresh_token)
         if self._store is not None:
             self._store.set_oauth(provider, fresh)
         return fresh

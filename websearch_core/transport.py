@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     import aiohttp
     from yarl import URL
 
+    from .credentials import Credentials
+
 __all__ = [
     "HttpRequest",
     "HttpResponse",
@@ -392,6 +394,8 @@ class Transport:
         base_urls: Provider id to origin override.
         secrets: Values to scrub from any error text built from transport errors.
         connect_timeout_seconds: How long opening one connection may take.
+        credentials: Whose secrets are scrubbed too, as they are when the text is built
+            (a key read for the first time by the request that failed included).
     """
 
     def __init__(
@@ -403,12 +407,14 @@ class Transport:
         base_urls: Mapping[str, str] | None = None,
         secrets: Sequence[str] = (),
         connect_timeout_seconds: float | None = None,
+        credentials: "Credentials | None" = None,
     ) -> None:
         self.session = session
         self.default_timeout_seconds = timeout_seconds
         self.connect_timeout_seconds = connect_timeout_seconds
         self.max_response_bytes = max_response_bytes
         self.base_urls = dict(base_urls or {})
+        self._credentials = credentials
         self._secrets = tuple(secrets)
         self._aiohttp_timeout: aiohttp.ClientTimeout | None = None
 
@@ -655,8 +661,15 @@ class Transport:
         """Whether a request with ``headers`` holds a credential (by name or by value)."""
         if any(name.lower() in CREDENTIAL_HEADERS for name in headers):
             return True
-        redactor = redactor_for(tuple(sorted(set(self._secrets))))
+        redactor = redactor_for(self._known_secrets())
         return any(redactor(value) != value for value in headers.values())
+
+    def _known_secrets(self) -> tuple[str, ...]:
+        """Every secret to scrub now: the given ones and all the credentials handed out."""
+        known = self._secrets
+        if self._credentials is not None:
+            known = (*known, *self._credentials.secrets())
+        return tuple(sorted(set(known)))
 
     def _failure(
         self, provider: str, label: str, url: str, timeout: float, exc: BaseException
@@ -692,7 +705,7 @@ class Transport:
         if isinstance(exc, aiohttp.ClientResponseError):  # aiohttp's parser refused the reply
             message = f"{label} sent an invalid HTTP response ({host}): {protocol_fault(exc)}"
             return ProviderUnavailableError(provider, message, BAD_RESPONSE_STATUS)
-        detail = redact(str(exc), self._secrets)
+        detail = redactor_for(self._known_secrets())(str(exc))
         message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
         return ProviderUnavailableError(provider, message)
 

@@ -18,26 +18,31 @@ from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor, proxy_secrets, redactor_for, userinfo_secrets
 from ..sanitize import clean_response, source_cap
+from ..settings import Settings
 
 __all__ = [
     "AttemptAnswer",
+    "LiveRedactor",
     "answer_attempt",
     "attempt_timeout",
     "call_redactor",
     "context_secrets",
     "run_attempt",
+    "scrub_error",
+    "settings_secrets",
 ]
 
 HARD_STOP_GRACE_SECONDS = 0.1
 
 
-def context_secrets(context: ProviderContext) -> tuple[str, ...]:
-    """Every credential value this call could have used.
+def settings_secrets(settings: Settings) -> tuple[str, ...]:
+    """The credential values written in ``settings`` rather than handed out as keys.
 
-    Keys, tokens, SearXNG's passwords, the proxy's, and passwords written into a base URL
-    or the SearXNG endpoint (``https://user:pw@gateway``).
+    SearXNG's token and Basic pair, the proxy's
+    password, and passwords written into a base URL or the SearXNG endpoint
+    (``https://user:pw@gateway``).
     """
-    searxng = context.settings.searxng
+    searxng = settings.searxng
     revealed: list[str] = [
         secret.get_secret_value()
         for secret in (searxng.token, searxng.basic_password)
@@ -46,17 +51,65 @@ def context_secrets(context: ProviderContext) -> tuple[str, ...]:
     if searxng.basic_username is not None and searxng.basic_password is not None:
         user = searxng.basic_username.get_secret_value()
         revealed.append(f"{user}:{searxng.basic_password.get_secret_value()}")
-    if context.settings.proxy is not None:
-        revealed.extend(proxy_secrets(context.settings.proxy.get_secret_value()))
-    for url in (searxng.endpoint, *context.settings.base_urls.values()):
+    if settings.proxy is not None:
+        revealed.extend(proxy_secrets(settings.proxy.get_secret_value()))
+    for url in (searxng.endpoint, *settings.base_urls.values()):
         if url is not None and "@" in url:
             revealed.extend(userinfo_secrets(url))
-    return (*context.credentials.secrets(), *revealed)
+    return tuple(revealed)
+
+
+def context_secrets(context: ProviderContext) -> tuple[str, ...]:
+    """Every credential value this call could have used.
+
+    Every key and token the credentials handed out so far, and :func:`settings_secrets`.
+    """
+    return (*context.credentials.secrets(), *settings_secrets(context.settings))
 
 
 def call_redactor(context: ProviderContext) -> Redactor:
     """The (cached) redactor for every secret of this call."""
     return redactor_for(tuple(sorted(set(context_secrets(context)))))
+
+
+class LiveRedactor:
+    """A call's redactor, rebuilt as soon as its credentials hand out another secret.
+
+    A key may be read for the first time inside an attempt (a provider that can run
+    without one reads it only when it builds its request; a token refreshed after a 401);
+    the text built after that attempt (its error, the log line, the mark, the response)
+    must mask it too. :meth:`current` compares one integer
+    (:attr:`Credentials.secrets_version <websearch_core.credentials.Credentials.secrets_version>`)
+    and rebuilds only when it moved.
+
+    Args:
+        context: The call's context (its credentials and settings).
+        redactor: The redactor of every secret known now, when the caller keeps one.
+    """
+
+    __slots__ = ("_context", "_redactor", "_version")
+
+    def __init__(self, context: ProviderContext, redactor: Redactor | None = None) -> None:
+        self._context = context
+        self._version = context.credentials.secrets_version
+        self._redactor = call_redactor(context) if redactor is None else redactor
+
+    def current(self) -> Redactor:
+        """The redactor of every secret handed out by now."""
+        version = self._context.credentials.secrets_version
+        if version != self._version:
+            self._version = version
+            self._redactor = call_redactor(self._context)
+        return self._redactor
+
+
+def scrub_error(error: Exception, redactor: Redactor) -> None:
+    """Remove credentials from an error's message in place, whatever raised it."""
+    if isinstance(error, SearchProviderError):
+        error.message = redactor(error.message)
+        error.args = (error.message,)
+    else:
+        error.args = tuple(redactor(str(arg)) for arg in error.args)
 
 
 def attempt_timeout(
@@ -133,7 +186,8 @@ async def answer_attempt(
         params: The search.
         context: Passed to the provider.
         timeout: Seconds the attempt may take (see :func:`attempt_timeout`).
-        redactor: Masks the call's secrets in what comes back.
+        redactor: Masks the call's secrets in what comes back; it must know every secret
+            handed out when the attempt starts (one read during it is added here).
         require_content: Raise for a response with nothing renderable (the chain moves on);
             the fan-out takes empty answers as they are.
 
@@ -144,6 +198,8 @@ async def answer_attempt(
     """
     plan = plan_filters(params, provider.info)
     failure: SearchProviderError | None = None
+    credentials = context.credentials
+    version = credentials.secrets_version  # ``redactor`` knows every secret handed out by now
     # The attempt's scope (the budget every step below reads), opened and closed by hand:
     # this runs on every search, and a ``with attempt_scope(...)`` costs a generator more.
     granted, scope = enter_attempt(timeout)
@@ -163,6 +219,8 @@ async def answer_attempt(
     if plan.result_cap is not None:  # more was asked upstream than the caller wants
         cap = min(cap, plan.result_cap)
     answered = bool(response.sources)
+    if redactor is not None and credentials.secrets_version != version:
+        redactor = call_redactor(context)  # a key first read during the attempt
     response = clean_response(apply_plan(plan, response), cap=cap, redactor=redactor)
     if require_content and not response.has_renderable_content():
         if answered and plan.checks and not response.sources:  # all failed a local check

@@ -24,7 +24,7 @@ from ..models import Attempt, SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor
 from ..state.base import StateStore
-from .attempt import AttemptAnswer, answer_attempt, attempt_timeout, call_redactor
+from .attempt import AttemptAnswer, LiveRedactor, answer_attempt, attempt_timeout, scrub_error
 from .fanout import FanOutProvider
 from .ledger import Ledger, ProviderSkippedError, mark_scope
 from .plan import ChainPlan
@@ -111,16 +111,18 @@ class ChainRunner:
             context: Passed to each provider.
             deadline: The whole call's deadline (default: ``settings.deadline_seconds``
                 from now); providers left when it passes are reported as not tried.
-            redactor: Masks every secret of ``context`` (default: :func:`call_redactor`
-                of it); a client that keeps one per set of secrets passes it in.
+            redactor: Masks every secret of ``context`` known now (default:
+                :func:`~websearch_core.orchestration.attempt.call_redactor` of it); a client
+                that keeps one per set of secrets passes it in. A secret first handed out
+                during the call (a key read inside an attempt, a refreshed token) is added
+                before any text is built from that attempt (:class:`LiveRedactor`).
         """
         outcome = ChainOutcome(
             response=None, failures=list(plan.failures), attempts=list(plan.skipped)
         )
         if deadline is None:
             deadline = Deadline(context.settings.deadline_seconds)
-        if redactor is None:
-            redactor = call_redactor(context)
+        masks = LiveRedactor(context, redactor)
         # Marks are tied to the key and endpoint they were earned with (a new one is tried).
         self.ledger.scope_of = functools.partial(mark_scope, context)
         for index, provider in enumerate(plan.providers):
@@ -129,7 +131,7 @@ class ChainRunner:
                 return outcome
             # Unless forced, a marked provider is skipped by the first reservation's step.
             answer = await self._try(
-                provider, params, context, outcome, redactor, deadline, skip_marked=not plan.forced
+                provider, params, context, outcome, masks, deadline, skip_marked=not plan.forced
             )
             if answer is not None:
                 # One copy: the attempt's pending update (ISO dates) and the attempts.
@@ -151,7 +153,7 @@ class ChainRunner:
         params: SearchParams,
         context: ProviderContext,
         outcome: ChainOutcome,
-        redactor: Redactor,
+        masks: LiveRedactor,
         deadline: Deadline,
         *,
         skip_marked: bool,
@@ -177,10 +179,12 @@ class ChainRunner:
                     params,
                     context,
                     timeout=attempt_timeout(provider, context, deadline),
-                    redactor=redactor,
+                    redactor=masks.current(),
                 )
             except Exception as error:  # every provider failure moves the chain on
-                _scrub(error, redactor)
+                # Before anything is built from it (attempt, log, mark), with every secret
+                # handed out by now: the attempt may have read a key for the first time.
+                scrub_error(error, masks.current())
                 elapsed = _ms(started)
                 wait = self.ledger.short_wait(error)
                 if (
@@ -249,15 +253,6 @@ def _out_of_time(outcome: ChainOutcome, left: Sequence[SearchProvider], deadline
 def _failed(provider: SearchProvider, error: BaseException, ms: float, detail: str) -> Attempt:
     status = error.status if isinstance(error, SearchProviderError) else None
     return Attempt(provider=provider.info.id, outcome="failed", status=status, ms=ms, detail=detail)
-
-
-def _scrub(error: Exception, redactor: Redactor) -> None:
-    """Remove credentials from an error's message in place, whatever raised it."""
-    if isinstance(error, SearchProviderError):
-        error.message = redactor(error.message)
-        error.args = (error.message,)
-    else:
-        error.args = tuple(redactor(str(arg)) for arg in error.args)
 
 
 def _detach(error: BaseException) -> None:

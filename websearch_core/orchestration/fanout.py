@@ -35,7 +35,7 @@ from ..filters.plan import engines_record
 from ..format import format_provider_failure
 from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
-from .attempt import call_redactor, run_attempt
+from .attempt import call_redactor, run_attempt, scrub_error
 from .ledger import Ledger
 
 __all__ = [
@@ -267,6 +267,8 @@ async def _ask(
     try:
         response = await attempt()
     except Exception as error:
+        # The mark may keep the message: masked first, with every secret handed out by now.
+        scrub_error(error, call_redactor(context))
         await ledger.record_failure(engine.info.id, error)
         raise
     await ledger.record_success(engine.info.id)
