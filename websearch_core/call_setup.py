@@ -19,6 +19,7 @@ This module imports the chain and the state wrapper at its top; the client impor
 its first search, so importing the client stays light.
 """
 
+import urllib.request
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -39,7 +40,7 @@ from .orchestration.attempt import settings_secrets
 from .orchestration.plan import ChainOrder
 from .prompts import SEARCH_SYSTEM_PROMPT
 from .providers import ProviderContext, SearchProvider
-from .redaction import Redactor
+from .redaction import Redactor, proxy_secrets
 from .settings import DEFAULT_TIMEOUT_SECONDS, Settings
 from .state.base import StateStore
 from .state.failsafe import FailSafeStore
@@ -64,6 +65,24 @@ class _KeptPlan(NamedTuple):
     forced: bool
 
 
+def environment_proxy_secrets(session: "aiohttp.ClientSession") -> tuple[str, ...]:
+    """The credentials in the proxies ``session`` takes from the environment, if it does.
+
+    A session that trusts the environment (``trust_env``) sends through ``HTTPS_PROXY`` /
+    ``HTTP_PROXY``; a proxy written ``http://user:pw@proxy`` gets ``user:pw`` in a
+    ``Proxy-Authorization`` header, which a proxy's 407 page or an echoing upstream may
+    show. Empty for a session that does not.
+    """
+    if not getattr(session, "trust_env", False):
+        return ()
+    return tuple(
+        secret
+        for url in urllib.request.getproxies().values()
+        if "@" in url
+        for secret in proxy_secrets(url)
+    )
+
+
 class CallSetup:
     """The per-client parts of a search, valid while its session and settings hold.
 
@@ -85,6 +104,8 @@ class CallSetup:
         browser: "HeadlessBrowser | None",
     ) -> None:
         self._key = (session, settings, credentials)
+        # Proxies from the environment are the session's: known from its first search on.
+        credentials.add_secrets(environment_proxy_secrets(session))
         transport = Transport(
             session,
             timeout_seconds=settings.timeout_seconds or DEFAULT_TIMEOUT_SECONDS,

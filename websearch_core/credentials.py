@@ -21,6 +21,7 @@ from pydantic import SecretStr
 
 from .control_chars import CONTROL_IN_LINE
 from .errors import AuthorizationError, ConfigurationError, ProviderNotConfiguredError
+from .redaction import userinfo_secrets
 
 __all__ = ["CredentialStore", "Credentials", "OAuthToken", "TokenRefresher"]
 
@@ -340,10 +341,28 @@ class Credentials:
         return self._store.held() if self._store is not None else _NOT_HELD
 
     def env(self, name: str) -> str | None:
-        """A non-blank (trimmed) value from the environment this resolver reads."""
+        """A non-blank (trimmed) value from the environment this resolver reads.
+
+        For settings that are not secrets (a model, a base URL): a URL's userinfo
+        (``https://user:pw@gateway``) is remembered as a secret all the same. A variable
+        that is a credential itself is read with :meth:`secret_env`.
+        """
         self._read_names[name] = None
         value = self._environ.get(name, "").strip()
+        if "@" in value and "://" in value:
+            self.add_secrets(userinfo_secrets(value))
         return value or None
+
+    def secret_env(self, name: str) -> str | None:
+        """:meth:`env` for a variable that holds a credential: its value becomes a secret.
+
+        For credentials that are not one provider's key (a session cookie): what the
+        resolver hands out is masked wherever a secret is (:meth:`secrets`).
+        """
+        value = self.env(name)
+        if value is not None:
+            self._remember(value)
+        return value
 
     def add_secrets(self, values: Iterable[str]) -> None:
         """Remember ``values`` as secrets (blank ones are ignored).

@@ -22,6 +22,7 @@ from urllib.parse import quote, quote_plus, unquote, urlsplit
 __all__ = [
     "MASK",
     "Redactor",
+    "cookie_secrets",
     "masked_password",
     "proxy_secrets",
     "redact",
@@ -122,6 +123,33 @@ def userinfo_secrets(url: str) -> tuple[str, ...]:
     return tuple(
         dict.fromkeys((password, f"{user}:{password}", raw_password, f"{raw_user}:{raw_password}"))
     )
+
+
+def cookie_secrets(header: str) -> tuple[str, ...]:
+    """The secrets in a ``Cookie`` header: the header, and each value that may be a token.
+
+    A session cookie (``__Secure-next-auth.session-token=<token>``) is sent as a header an
+    upstream may echo whole or in part, so the header and every cookie value of at least
+    :data:`MIN_TOKEN_LENGTH` characters, or under a name that says it is a session, token
+    or auth cookie, are secrets. Short values under other names (``locale=en-US``,
+    ``theme=dark``) are not: masking those would mangle ordinary text.
+
+    Example:
+        >>> cookie_secrets("__Secure-next-auth.session-token=abcd1234; theme=dark")
+        ('__Secure-next-auth.session-token=abcd1234; theme=dark', 'abcd1234')
+    """
+    found = [header.strip()]
+    for pair in header.split(";"):
+        name, equals, value = pair.partition("=")
+        value = value.strip().strip('"')
+        if not equals or not value:
+            continue
+        lowered = name.strip().lower()
+        if len(value) >= MIN_TOKEN_LENGTH or any(
+            word in lowered for word in ("session", "token", "auth", "sid")
+        ):
+            found.append(value)
+    return tuple(dict.fromkeys(secret for secret in found if secret))
 
 
 class Redactor:

@@ -38,7 +38,7 @@ HARD_STOP_GRACE_SECONDS = 0.1
 def settings_secrets(settings: Settings) -> tuple[str, ...]:
     """The credential values written in ``settings`` rather than handed out as keys.
 
-    SearXNG's token and Basic pair, the proxy's
+    SearXNG's token (as configured and as sent, trimmed) and Basic pair, the proxy's
     password, and passwords written into a base URL or the SearXNG endpoint
     (``https://user:pw@gateway``).
     """
@@ -48,6 +48,8 @@ def settings_secrets(settings: Settings) -> tuple[str, ...]:
         for secret in (searxng.token, searxng.basic_password)
         if secret is not None
     ]
+    if searxng.token is not None:
+        revealed.append(searxng.token.get_secret_value().strip())  # the header sends it so
     if searxng.basic_username is not None and searxng.basic_password is not None:
         user = searxng.basic_username.get_secret_value()
         revealed.append(f"{user}:{searxng.basic_password.get_secret_value()}")

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from ..filters import FilterSupport
 from ..html import CHROME_USER_AGENT
 from ..models import SearchParams
+from ..redaction import cookie_secrets
 from ..transport import HttpRequest
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ __all__ = [
     "ask_headers",
     "auth_methods",
     "method_request",
+    "session_cookies",
 ]
 
 MethodKind = Literal["cookies", "oauth", "api_key", "openrouter", "anonymous"]
@@ -102,10 +104,23 @@ class AuthMethod:
         return f"AuthMethod(kind={self.kind!r})"
 
 
+def session_cookies(context: "ProviderContext") -> str | None:
+    """``PERPLEXITY_COOKIES``, the header and the session token in it remembered as secrets.
+
+    An upstream that echoes the request (a 400 naming the cookie, a proxy showing its
+    headers) must show neither: they are masked wherever a key is.
+    """
+    credentials = context.credentials
+    cookies = credentials.secret_env(COOKIES_ENV)
+    if cookies:
+        credentials.add_secrets(cookie_secrets(cookies))
+    return cookies
+
+
 def auth_methods(context: "ProviderContext", api_key: str | None) -> list[AuthMethod]:
     """The methods to try, in order; ``anonymous`` only when there is no other."""
     methods: list[AuthMethod] = []
-    cookies = context.credentials.env(COOKIES_ENV)
+    cookies = session_cookies(context)
     if cookies:
         methods.append(AuthMethod("cookies", cookies))
     if context.credentials.oauth_token(PROVIDER_ID) is not None:

@@ -66,12 +66,12 @@ from ._json_api import honours
 from ._perplexity_request import (
     ASK_ENDPOINT,
     CHAT_ENDPOINT,
-    COOKIES_ENV,
     FILTERS,
     api_body,
     ask_body,
     ask_headers,
     auth_methods,
+    session_cookies,
 )
 from ._perplexity_steps import after_broken, answer, asks, begin, next_step, step_from
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
@@ -116,7 +116,7 @@ class PerplexityProvider(ProtocolProvider):
     def is_available(self, context: ProviderContext) -> bool:
         """Cookies, a stored OAuth token or a Perplexity key (OpenRouter alone is not enough)."""
         return bool(
-            context.credentials.env(COOKIES_ENV)
+            session_cookies(context)
             or context.credentials.oauth_token(self.info.id) is not None
             or self.api_key(context)
         )

@@ -1,0 +1,103 @@
+"""Credentials that are not a provider's key are masked like one when an upstream echoes them.
+
+A Perplexity session cookie (``PERPLEXITY_COOKIES``), a SearXNG token written with
+surrounding blanks (the header sends it trimmed), and the user and password of a proxy
+taken from ``HTTP_PROXY`` (the session trusts the environment): each is sent, so each may
+come back in an error body, and must not reach the model, the log or the state.
+"""
+
+import base64
+import json
+import logging
+from collections.abc import AsyncIterator
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.testing import Fault, Simulator
+
+QUERY = "python asyncio"
+SESSION_TOKEN = "COOKIECANARY0123456789abcdef"
+COOKIES = f"__Secure-next-auth.session-token={SESSION_TOKEN}; pplx.visitor-id=v-1"
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["perplexity", "searxng", "serper"]) as simulator:
+        yield simulator
+
+
+async def _shown(ws: WebSearch, provider: str) -> str:
+    result = await ws.run(QUERY, provider=provider, use_cache=False)
+    status = await ws.provider_status()
+    return "\n".join((result.text, json.dumps(result.to_metadata(), default=str), repr(status)))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        f'{{"error": {{"message": "key {COOKIES} is not valid"}}}}',
+        f'{{"error": "echo", "headers": {{"Cookie": "{COOKIES}"}}}}',
+        f'{{"error": "session {SESSION_TOKEN[:14]}... expired"}}',
+    ],
+    ids=["named", "headers", "truncated"],
+)
+async def test_perplexity_session_cookie_is_masked(
+    sim: Simulator,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    body: str,
+) -> None:
+    monkeypatch.setenv("PERPLEXITY_COOKIES", COOKIES)
+    sim["perplexity"].always(Fault.http(400, body, {"Content-Type": "application/json"}))
+    caplog.set_level(logging.INFO, logger="websearch_core")
+    async with WebSearch(sim.settings(provider="perplexity", fallback=False)) as ws:
+        shown = await _shown(ws, "perplexity")
+    cookie = sim["perplexity"].requests[0].header("Cookie")
+    assert cookie is not None and SESSION_TOKEN in cookie  # sent, then echoed
+    for text in (shown, caplog.text):
+        assert SESSION_TOKEN[:12] not in text
+    assert "***" in shown
+
+
+@pytest.mark.parametrize("mode", ["json", "base64"])
+async def test_searxng_token_with_blanks_is_masked_as_sent(
+    sim: Simulator, caplog: pytest.LogCaptureFixture, mode: str
+) -> None:
+    token = "TOKENCANARY0123456789"
+    sent = f"Bearer {token}"
+    echoed = sent if mode == "json" else base64.b64encode(token.encode()).decode()
+    sim["searxng"].always(Fault.http(500, json.dumps({"error": "echo", "saw": echoed})))
+    caplog.set_level(logging.INFO, logger="websearch_core")
+    settings = sim.settings(
+        provider="searxng",
+        fallback=False,
+        searxng={"endpoint": sim["searxng"].base_url, "token": f"  {token} \n"},
+    )
+    async with WebSearch(settings) as ws:
+        shown = await _shown(ws, "searxng")
+    assert sim["searxng"].requests[0].header("Authorization") == sent
+    for text in (shown, caplog.text):
+        assert token not in text
+        assert base64.b64encode(token.encode()).decode() not in text
+
+
+async def test_environment_proxy_credentials_are_masked(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    password = "PROXYCANARY0123456789"
+    monkeypatch.setenv("HTTP_PROXY", f"http://puser:{password}@proxy.invalid:3128")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")  # the simulator is reached directly
+    basic = base64.b64encode(f"puser:{password}".encode()).decode()
+    body = f"proxy saw Basic {basic}, i.e. puser:{password}"
+    sim["serper"].always(Fault.http(407, body))
+    caplog.set_level(logging.INFO, logger="websearch_core")
+    settings = sim.settings(provider="serper", fallback=False)
+    async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+        shown = await _shown(ws, "serper")
+        assert ws._session is not None and ws._session.trust_env
+    assert sim["serper"].requests  # NO_PROXY let the request through to the simulator
+    for text in (shown, caplog.text):
+        assert password not in text
+        assert basic not in text
+    assert "***" in shown
