@@ -36,8 +36,8 @@ MIN_SECRET_LENGTH = 4
 PREFIX_LENGTH = 8
 """A run of at least this many leading characters of a token counts as a leak."""
 MIN_TOKEN_LENGTH = 16
-"""Only token-like secrets this long are matched by prefix (a short or URL-shaped value's
-first characters are ordinary text)."""
+"""Only secrets this long are matched by prefix (a short value's first characters are
+ordinary text); see :func:`_is_token` for the shapes left out."""
 MAX_PREFIX_TAIL = 64
 _ASCII_LOOKALIKES = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))
 """The only non-ASCII characters a case-insensitive match takes for an ASCII one (``İ`` and
@@ -109,7 +109,12 @@ def userinfo_secrets(url: str) -> tuple[str, ...]:
 
     A gateway's base URL or a SearXNG endpoint may carry Basic credentials
     (``https://user:pw@host``); those must be masked like any key. A user name without a
-    password (``https://<token>@host``) is taken for a token.
+    password (``https://<token>@host``) is taken for a token, with ``<token>:``, the pair
+    a client encodes into its ``Basic`` header for it.
+
+    Example:
+        >>> userinfo_secrets("https://tok%2Fen@gw.example")
+        ('tok/en', 'tok/en:', 'tok%2Fen', 'tok%2Fen:')
     """
     try:
         parts = urlsplit(url)
@@ -118,7 +123,9 @@ def userinfo_secrets(url: str) -> tuple[str, ...]:
         return ()
     raw_user = parts.username or ""
     if not raw_password:
-        return tuple(dict.fromkeys((unquote(raw_user), raw_user))) if raw_user else ()
+        # aiohttp sends such a URL as Basic base64("<token>:"): that shape is a secret too.
+        user = unquote(raw_user)
+        return tuple(dict.fromkeys((user, f"{user}:", raw_user, f"{raw_user}:"))) if user else ()
     user, password = unquote(raw_user), unquote(raw_password)
     return tuple(
         dict.fromkeys((password, f"{user}:{password}", raw_password, f"{raw_user}:{raw_password}"))
@@ -231,7 +238,22 @@ def _as_letters(text: str) -> str:
 
 
 def _is_token(value: str) -> bool:
-    return len(value) >= MIN_TOKEN_LENGTH and not any(c in value for c in "/: \t\n")
+    """Whether a truncated echo of ``value`` (its first characters) is masked.
+
+    Any secret of :data:`MIN_TOKEN_LENGTH` characters or more, base64-style keys with
+    ``/`` and ``+`` and ``id:secret`` pairs included, but for three shapes whose first
+    characters are ordinary text rather than part of a key: a URL (``https://``), a
+    value with whitespace (a passphrase, ``Bearer <token>``) and a ``name=value`` pair
+    (a cookie header: ``__Secure-...``). Their secret parts are registered on their own
+    (the password, the token, the cookie's value), and matched by prefix there.
+
+    Example:
+        >>> _is_token("ab12cd34/ef56gh78+ij90=="), _is_token("sid=ab12cd34ef56gh78ij90")
+        (True, False)
+    """
+    if len(value) < MIN_TOKEN_LENGTH or "://" in value or "=" in value.rstrip("="):
+        return False
+    return not any(char.isspace() for char in value)
 
 
 def _prefix_pattern(secret: str) -> str:

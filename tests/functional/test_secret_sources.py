@@ -101,3 +101,36 @@ async def test_environment_proxy_credentials_are_masked(
         assert password not in text
         assert basic not in text
     assert "***" in shown
+
+
+async def test_bare_token_in_a_base_url_is_masked_in_its_basic_form(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    token = "URLTOKENCANARY01234567890"  # not a multiple of 3: no shared base64 prefix
+    sent = base64.b64encode(f"{token}:".encode()).decode()
+    sim["serper"].always(
+        Fault.http(500, json.dumps({"headers": {"Authorization": f"Basic {sent}"}}))
+    )
+    caplog.set_level(logging.INFO, logger="websearch_core")
+    base = sim["serper"].base_url.replace("://", f"://{token}@", 1)
+    settings = sim.settings(provider="serper", fallback=False, base_urls={"serper": base})
+    async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+        shown = await _shown(ws, "serper")
+    assert sim["serper"].requests[0].header("Authorization") == f"Basic {sent}"
+    for text in (shown, caplog.text):
+        assert sent[8:24] not in text
+    assert "Basic ***" in shown
+
+
+async def test_base64_style_key_echoed_truncated_is_masked(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    key = "KEYCANARYab12cd34/ef56gh78+ij90kl=="
+    sim["serper"].always(Fault.http(500, f"key {key[:10]}... not found; suffix ...90kl=="))
+    caplog.set_level(logging.INFO, logger="websearch_core")
+    settings = sim.settings(provider="serper", fallback=False)
+    async with WebSearch(settings, api_keys={"serper": key}) as ws:
+        shown = await _shown(ws, "serper")
+    for text in (shown, caplog.text):
+        assert key[:9] not in text
+    assert "key ***... not found" in shown

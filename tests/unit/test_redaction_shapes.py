@@ -1,0 +1,108 @@
+"""Secret shapes the redactor must know, and ordinary text it must leave alone.
+
+* A bare token as a URL's userinfo (``http://TOKEN@host``) goes out as
+  ``Basic base64("TOKEN:")``.
+* A key with ``/``, ``+``, ``:`` (base64-style, ``id:secret``) is matched by prefix when an
+  upstream echoes it cut short, as any other key of 16+ characters is; a URL, a value with
+  whitespace (a passphrase) and a ``name=value`` cookie header are not, since their first
+  characters are ordinary text.
+* The transport scrubs every secret the credentials have handed out when it builds the
+  text, not only those known when it was made.
+"""
+
+import base64
+from typing import cast
+
+import aiohttp
+import pytest
+
+from websearch_core import redaction
+from websearch_core.credentials import Credentials
+from websearch_core.redaction import Redactor, userinfo_secrets
+from websearch_core.transport import Transport
+
+B64_KEY = "ab12cd34/ef56gh78+ij90kl=="
+
+
+def test_bare_token_userinfo_covers_the_basic_header_aiohttp_sends() -> None:
+    token = "TOKENCANARY0123456789"
+    secrets = userinfo_secrets(f"http://{token}@gateway.example/v1")
+    sent = base64.b64encode(f"{token}:".encode()).decode()
+    redactor = Redactor(secrets)
+    assert redactor(f"Authorization: Basic {sent}") == "Authorization: Basic ***"
+    assert redactor(f"token {token}") == "token ***"
+
+
+@pytest.mark.parametrize(
+    ("key", "echo"),
+    [
+        (B64_KEY, "key ab12cd34/ef... not found"),
+        (B64_KEY, "key ab12cd34... not found"),
+        ("keyid42:s3cr3tvalue0123456789", "credential keyid42:s3c... rejected"),
+        ("sk-LEAK:with/both+chars0123", "key sk-LEAK:wi... rejected"),
+    ],
+)
+def test_keys_with_slash_or_colon_are_masked_when_echoed_truncated(key: str, echo: str) -> None:
+    masked = Redactor([key])(echo)
+    assert key[:8] not in masked
+    assert "***" in masked
+
+
+@pytest.mark.parametrize(
+    ("secret", "innocent"),
+    [
+        ("correct horse battery staple", "the correct horse is brown"),
+        (
+            "__Secure-next-auth.session-token=abcdEFGH12345678",
+            "set __Secure-next-auth.callback-url with the __Secure- prefix",
+        ),
+        ("https://user:pw0123456789@gateway.example", "see https://user:pa.example"),
+        ("Bearer abcdefgh0123456789", "a Bearer abc token"),
+    ],
+)
+def test_text_sharing_only_a_structured_secret_s_first_characters_is_kept(
+    secret: str, innocent: str
+) -> None:
+    assert Redactor([secret])(innocent) == innocent
+
+
+def test_a_short_key_is_still_not_matched_by_prefix() -> None:
+    assert Redactor(["short/key:0123"])("short/ke is a path") == "short/ke is a path"
+
+
+def test_cookie_secrets_are_the_header_and_its_token_values() -> None:
+    header = "__Secure-next-auth.session-token=abcd1234; theme=dark; cf_bm=0123456789abcdefXYZ"
+    secrets = redaction.cookie_secrets(header)
+    assert secrets == (header, "abcd1234", "0123456789abcdefXYZ")
+    redactor = Redactor(secrets)
+    assert redactor("token abcd1234 (theme=dark)") == "token *** (theme=dark)"
+
+
+def test_a_url_with_userinfo_read_from_the_environment_is_a_secret() -> None:
+    credentials = Credentials(environ={"ANTHROPIC_BASE_URL": "https://gw:PWCANARY0123@gw.ex"})
+    assert credentials.env("ANTHROPIC_BASE_URL") == "https://gw:PWCANARY0123@gw.ex"
+    assert "PWCANARY0123" in credentials.secrets()
+
+
+def test_secret_env_remembers_the_value() -> None:
+    credentials = Credentials(environ={"SOME_COOKIE": " sid=COOKIECANARY0123 "})
+    version = credentials.secrets_version
+    assert credentials.secret_env("SOME_COOKIE") == "sid=COOKIECANARY0123"
+    assert "sid=COOKIECANARY0123" in credentials.secrets()
+    assert credentials.secrets_version != version
+
+
+def test_transport_scrubs_a_key_handed_out_after_it_was_built() -> None:
+    credentials = Credentials(environ={"LATE_KEY": "late-key-CANARY-0123456789"})
+    transport = Transport(
+        cast(aiohttp.ClientSession, None),
+        timeout_seconds=5.0,
+        max_response_bytes=1 << 20,
+        credentials=credentials,
+    )
+    key = credentials.api_key("tavily", ("LATE_KEY",))
+    assert key is not None
+    failure = transport._failure("tavily", "Tavily", "https://x.example", 5.0, ValueError(key))
+    assert key not in failure.message
+    assert "***" in failure.message
+    assert transport._carries_credentials({"X-Key": key})
