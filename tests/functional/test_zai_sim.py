@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from websearch_core import WebSearch
+from websearch_core import WebSearch, __version__
 from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
@@ -69,7 +69,7 @@ async def test_session_sequence_and_argument_shapes(sim: Simulator) -> None:
     assert initialize["params"] == {
         "protocolVersion": "2025-03-26",
         "capabilities": {},
-        "clientInfo": {"name": "websearch-tools", "version": "0.1.0"},
+        "clientInfo": {"name": "websearch-tools", "version": __version__},
     }
     assert isinstance(initialize["id"], str) and initialize["id"]
     assert requests[0].header("Mcp-Session-Id") is None

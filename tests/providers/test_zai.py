@@ -8,6 +8,7 @@ import pytest
 
 from tests.conftest import read_capture
 from tests.providers._helpers import key_context
+from websearch_core import __version__
 from websearch_core.credentials import Credentials
 from websearch_core.errors import (
     AuthorizationError,
@@ -108,7 +109,7 @@ def test_json_rpc_bodies() -> None:
         "params": {
             "protocolVersion": "2025-03-26",
             "capabilities": {},
-            "clientInfo": {"name": "websearch-tools", "version": "0.1.0"},
+            "clientInfo": {"name": "websearch-tools", "version": __version__},
         },
         "id": "id-1",
     }

@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any, Final
 
+from .. import __version__
 from ..models import SearchParams
 
 __all__ = [
@@ -24,7 +25,7 @@ __all__ = [
 
 TOOL_NAME: Final = "webSearchPrime"
 PROTOCOL_VERSION: Final = "2025-03-26"
-CLIENT_INFO: Final = {"name": "websearch-tools", "version": "0.1.0"}
+CLIENT_INFO: Final = {"name": "websearch-tools", "version": __version__}
 DEFAULT_COUNT: Final = 10
 
 
