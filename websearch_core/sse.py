@@ -66,17 +66,20 @@ class SseParser:
         if self._skip_lf and chunk.startswith(b"\n"):
             chunk = chunk[1:]
         self._skip_lf = False
-        self._buffer += chunk
+        buffer = self._buffer + chunk if self._buffer else chunk
         events: list[SseEvent] = []
-        while True:
-            line, found = self._next_line()
-            if not found:
-                if len(self._buffer) > self.max_event_bytes:
-                    raise SseError(f"larger than {self.max_event_bytes} bytes", too_large=True)
-                return events
+        # Lines are read at an offset and the rest kept once: slicing the buffer per line
+        # made a body of many small events quadratic (200,000 events: 13 s).
+        position = 0
+        while (found := self._next_line(buffer, position)) is not None:
+            line, position = found
             event = self._process_line(line)
             if event is not None:
                 events.append(event)
+        self._buffer = buffer[position:] if position < len(buffer) else b""
+        if len(self._buffer) > self.max_event_bytes:
+            raise SseError(f"larger than {self.max_event_bytes} bytes", too_large=True)
+        return events
 
     def finish(self) -> list[SseEvent]:
         """Flush at end of stream.
@@ -90,22 +93,20 @@ class SseParser:
             raise SseError("stream ended in the middle of an event")
         return []
 
-    def _next_line(self) -> tuple[bytes, bool]:
-        buffer = self._buffer
-        lf = buffer.find(b"\n")
-        cr = buffer.find(b"\r", 0, lf if lf >= 0 else len(buffer))
+    def _next_line(self, buffer: bytes, start: int) -> tuple[bytes, int] | None:
+        """The line beginning at ``start`` and where the next begins; ``None`` if unfinished."""
+        lf = buffer.find(b"\n", start)
+        cr = buffer.find(b"\r", start, lf if lf >= 0 else len(buffer))
         if cr < 0 and lf < 0:
-            return b"", False
+            return None
         if cr < 0:
-            self._buffer = buffer[lf + 1 :]
-            return buffer[:lf], True
+            return buffer[start:lf], lf + 1
         if cr + 1 < len(buffer):
             skip = 2 if buffer[cr + 1 : cr + 2] == b"\n" else 1
-            self._buffer = buffer[cr + skip :]
-        else:  # a CR at the end of this read: its LF may start the next one
-            self._buffer = b""
-            self._skip_lf = True
-        return buffer[:cr], True
+            return buffer[start:cr], cr + skip
+        # A CR at the end of this read: its LF may start the next one.
+        self._skip_lf = True
+        return buffer[start:cr], len(buffer)
 
     def _process_line(self, raw: bytes) -> SseEvent | None:
         if self._first_line:
@@ -128,7 +129,7 @@ class SseParser:
             self._event = value
         elif name == "id" and "\x00" not in value:
             self._id = value
-        elif name == "retry" and value.isdigit():
+        elif name == "retry" and value.isascii() and value.isdigit() and len(value) < 10:
             self._retry = int(value)
         return None
 
