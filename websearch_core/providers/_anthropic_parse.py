@@ -56,7 +56,7 @@ PROVIDER_ID: Final = "anthropic"
 UNEXPECTED_SHAPE: Final = "Anthropic API returned an unexpected response shape"
 
 _RELATIVE_AGE = re.compile(
-    r"^(\d+)\s*(s|sec|second|m|min|minute|h|hour|d|day|w|week|mo|month|y|year)s?\s*(?:ago)?$",
+    r"^([0-9]{1,9})\s*(s|sec|second|m|min|minute|h|hour|d|day|w|week|mo|month|y|year)s?\s*(?:ago)?$",
     re.IGNORECASE,
 )
 _UNIT_SECONDS: Final = {

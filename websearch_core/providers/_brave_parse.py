@@ -20,6 +20,7 @@ from ..errors import ResponseParseError
 from ..format import truncate_text
 from ..models import SearchSource
 from ._common import (
+    MAX_DATE_TEXT,
     age_seconds_at,
     age_seconds_from_date,
     collapse_whitespace,
@@ -144,7 +145,7 @@ def iso_published_date(text: str | None) -> str | None:
         except ValueError:
             return None  # shaped like ISO but no real date (month 13): nothing to trust
         return text
-    if not _YEAR.search(text) or _RELATIVE.search(text):
+    if len(text) > MAX_DATE_TEXT or not _YEAR.search(text) or _RELATIVE.search(text):
         return None
     try:
         # A missing month or day is January / the 1st, as age_seconds_from_date takes it.

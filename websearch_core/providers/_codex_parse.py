@@ -223,7 +223,9 @@ def _raise_event_error(kind: str, payload: Mapping[str, Any]) -> None:
     else:
         message = f"Codex request failed: {detail or 'Request failed'}"
     status = next((s for pattern, s in _STATUS_FROM_TEXT if pattern.search(message)), 500)
-    raise_for_status(PROVIDER_ID, HttpResponse(status=status, body=message.encode()), message)
+    raise_for_status(
+        PROVIDER_ID, HttpResponse(status=status, body=message.encode("utf-8", "replace")), message
+    )
     raise SearchProviderError(PROVIDER_ID, message, status)  # pragma: no cover  (always raised)
 
 

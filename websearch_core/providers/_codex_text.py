@@ -52,7 +52,10 @@ def strip_openai_utm(url: str) -> str:
         for k, v in parse_qsl(parts.query, keep_blank_values=True)
         if (k, v) != ("utm_source", "openai")
     ]
-    return urlunsplit(parts._replace(query=urlencode(pairs)))
+    try:
+        return urlunsplit(parts._replace(query=urlencode(pairs)))
+    except UnicodeError:  # a lone surrogate cannot be encoded; the sanitiser drops the URL
+        return url
 
 
 def _trim_url(url: str) -> str:

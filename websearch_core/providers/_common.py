@@ -17,6 +17,7 @@ from dateutil import parser as date_parser
 from ..models import Recency
 
 __all__ = [
+    "MAX_DATE_TEXT",
     "RECENCY_DAYS",
     "age_seconds_at",
     "age_seconds_from_date",
@@ -66,6 +67,10 @@ _RFC_2822 = re.compile(
 )
 """``Fri, 29 Mar 2024 12:00:00 GMT`` (RSS-fed APIs such as Tavily)."""
 _RELATIVE = re.compile(r"\d{1,4} (?:second|minute|hour|day|week|month|year)s? ago")
+MAX_DATE_TEXT: Final = 100
+"""The longest text read as a date. dateutil reads any length at ~9 us a character (a 2 MB
+``publishedDate`` held the loop for seconds); the longest written dates providers send
+(``Wednesday, September 10, 2025 at 3:45:12 PM Eastern Daylight Time``) are under 70."""
 """``3 days ago``: relative text, which dateutil (and JavaScript's ``Date``) cannot read."""
 
 
@@ -82,7 +87,8 @@ def parse_date(text: str, *, default: datetime) -> datetime | None:
         default: Supplies the fields ``text`` leaves out (dateutil's ``default``).
 
     Returns:
-        The instant, time-zone aware when ``text`` names a zone, else naive.
+        The instant, time-zone aware when ``text`` names a zone, else naive; ``None`` as
+        well for text longer than :data:`MAX_DATE_TEXT`.
 
     Example:
         >>> parse_date("Mar 3, 2025", default=datetime(2026, 1, 1))
@@ -91,7 +97,7 @@ def parse_date(text: str, *, default: datetime) -> datetime | None:
     fast = _parse_fixed_form(text)
     if fast is not None:
         return fast
-    if _RELATIVE.fullmatch(text):
+    if len(text) > MAX_DATE_TEXT or _RELATIVE.fullmatch(text):
         return None
     try:
         return date_parser.parse(text, default=default)

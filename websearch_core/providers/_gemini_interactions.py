@@ -34,7 +34,7 @@ def _interaction_text(
     text = content.get("text")
     if not isinstance(text, str):
         return ""
-    encoded = text.encode("utf-8")
+    encoded = text.encode("utf-8", "surrogatepass")  # a lone surrogate keeps its 3 bytes
     annotations = content.get("annotations")
     for annotation in annotations if isinstance(annotations, list) else []:
         note = _mapping(annotation)

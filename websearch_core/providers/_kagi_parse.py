@@ -13,6 +13,7 @@ provider. Both body shapes are read (see that module's docstring for why):
 Titles and snippets are reduced to plain text (the v0 bodies carry ``<b>`` and entities).
 """
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
@@ -43,6 +44,9 @@ _SECTIONS: Final = (
     ("infobox", "[Info] "),
 )
 _RELATED_SECTIONS: Final = ("adjacent_question", "related_search")
+_STATUS_TEXT: Final = re.compile(r"[1-5][0-9]{2}")
+"""An HTTP status written as text: three ASCII digits (``str.isdigit`` also takes ``²``,
+which ``int`` refuses)."""
 
 
 def _first_text(item: Mapping[str, Any], keys: Sequence[str]) -> str:
@@ -229,7 +233,7 @@ def http_status(code: Any) -> int | None:
         return None
     if isinstance(code, int):
         number = code
-    elif isinstance(code, str) and code.strip().isdigit():
+    elif isinstance(code, str) and _STATUS_TEXT.fullmatch(code.strip()):
         number = int(code)
     else:
         return None
