@@ -11,17 +11,26 @@ from datetime import UTC, datetime
 import pytest
 
 from websearch_core.errors import SearchProviderError
-from websearch_core.models import SearchParams
+from websearch_core.filters.post import published_at
+from websearch_core.models import SearchParams, SearchSource
 from websearch_core.providers._anthropic_parse import page_age_seconds, parse_messages
 from websearch_core.providers._codex_parse import parse_body
 from websearch_core.providers._codex_text import strip_openai_utm
-from websearch_core.providers._common import MAX_DATE_TEXT, age_seconds_from_date, parse_date
+from websearch_core.providers._common import (
+    MAX_DATE_TEXT,
+    age_seconds_from_date,
+    parse_date,
+    strip_tags,
+)
+from websearch_core.providers._gemini_errors import retry_delay_hint
 from websearch_core.providers._gemini_interactions import parse_interaction
 from websearch_core.providers._kagi_parse import http_status
+from websearch_core.providers._searxng_pages import _page_title
+from websearch_core.providers._xai_parse import _context
 from websearch_core.providers._zai_rpc import raise_for_rpc_error, rpc_message
 from websearch_core.providers.kagi import KagiProvider
 from websearch_core.sse import parse_sse
-from websearch_core.transport import HttpResponse, SseResponse
+from websearch_core.transport import MAX_HINT_SECONDS, HttpResponse, SseResponse
 
 FIVE_THOUSAND_NINES = "9" * 5000
 """Past the 4300 digits ``int()`` reads from text."""
@@ -132,3 +141,55 @@ def test_a_date_text_longer_than_any_written_date_is_not_read() -> None:
     assert parse_date("Monday, January 1, 2024", default=datetime(2026, 1, 1)) == datetime(
         2024, 1, 1
     )
+
+
+NINES = "9" * 400
+"""A number ``float`` reads as infinity."""
+
+
+@pytest.mark.parametrize(
+    ("headers", "body"),
+    [
+        ({}, json.dumps({"error": {"details": [{"retryDelay": f"{NINES}s"}]}})),
+        ({"retry-after-ms": NINES}, ""),
+        ({"x-ratelimit-reset-after": NINES}, ""),
+        ({}, f"Too many requests, please retry in {NINES}s"),
+        ({}, f"Your quota will reset after {NINES}h0m0s"),
+    ],
+)
+def test_a_gemini_wait_hint_is_bounded_as_retry_after_is(
+    headers: dict[str, str], body: str
+) -> None:
+    # Unbounded, an infinite hint crashed marking the provider (non-finite timestamp).
+    assert retry_delay_hint(headers, body) == MAX_HINT_SECONDS
+
+
+def test_gemini_hints_that_are_no_number_are_none() -> None:
+    assert retry_delay_hint({"retry-after-ms": "nan"}, "") is None
+
+
+def test_an_age_past_the_calendars_edge_has_no_publication_instant() -> None:
+    # 0001-01-01T00:00:00+14:00 is an instant before datetime's first: its age is readable,
+    # the instant it points back to is not.
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    age = age_seconds_from_date("0001-01-01T00:00:00+14:00", now=now)
+    assert age is not None
+    source = SearchSource(title="t", url="https://a.example/", age_seconds=age)
+    assert published_at(source, now) is None
+
+
+def test_a_citation_over_a_whole_long_answer_is_read_from_a_bounded_window() -> None:
+    text = "[a](" * 20_000
+    assert len(_context(text, 0, len(text)) or "") <= 300
+
+
+def test_a_page_title_among_thousands_of_title_tags_is_the_first() -> None:
+    assert _page_title("<title>" * 5000) is None
+    assert _page_title("<html><TITLE lang=en> Bad  gateway </title><title>x</title>") == (
+        "Bad gateway"
+    )
+
+
+def test_a_tag_never_spans_another_tags_opening() -> None:
+    assert strip_tags("<b>bold</b> and <i>it</i>") == "bold and it"
+    assert strip_tags("a <" * 5 + "b>c") == "a <a <a <a <a c"

@@ -162,9 +162,12 @@ def _known(label: str) -> str | None:
     if superset is not None:
         return superset
     try:
-        name = codecs.lookup(label).name
+        info = codecs.lookup(label)
     except LookupError:
         return None
+    if not getattr(info, "_is_text_encoding", True):  # base64, hex, rot13, zlib: no charset
+        return None
+    name = info.name
     return _SUPERSET_BY_LABEL.get(_label_key(name), name)
 
 

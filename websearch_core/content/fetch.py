@@ -119,10 +119,13 @@ _DATA_SUFFIXES = ("+json", "+xml")
 """``application/`` types in a textual syntax (RFC 6839): ``rss+xml``, ``atom+xml``,
 ``ld+json``, ``geo+json``... Binary types (images, archives, media) stay refused."""
 _XHTML_ROOT = re.compile(
-    r"\A\s*(?:<\?xml\s[^>]*>\s*)?(?:(?:<!--.*?-->|<!DOCTYPE[^>]*>)\s*)*<html[\s>]",
+    r"\A\s*(?:<\?xml\s[^>]*>\s*)?(?:(?>(?><!--.*?-->)|<!DOCTYPE[^>]*>)\s*)*+<html[\s>]",
     re.IGNORECASE | re.DOTALL,
 )
-"""An XML document whose root is ``<html>``: an XHTML page served as ``application/xml``."""
+"""An XML document whose root is ``<html>``: an XHTML page served as ``application/xml``.
+
+Each comment is matched atomically and the run of them possessively: a lazy ``.*?`` that
+may give back lets one comment swallow the next, and 30 empty comments took seconds."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -413,7 +416,11 @@ class PageFetcher:
             FetchRefusedError: The policy refuses the target; the message names the target
                 as the reason, not ``current``, which passed the same checks.
         """
-        target = urljoin(current, location)
+        try:
+            target = urljoin(current, location)
+        except ValueError:  # Location: http://[::1 (an unclosed IPv6 literal)
+            reason = f"its redirect to {location[:200]!r} is not a URL"
+            raise FetchRefusedError(current, reason, "invalid_url") from None
         try:
             self._check(target)
         except FetchRefusedError as refusal:

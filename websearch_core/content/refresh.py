@@ -49,7 +49,10 @@ def refresh_target(html: str, url: str) -> str | None:
         target = _soon(str(content))
         if target is None:
             continue
-        absolute = urljoin(url, target)
+        try:
+            absolute = urljoin(url, target)
+        except ValueError:  # url=http://[x: no URL to follow
+            continue
         return None if urldefrag(absolute).url == urldefrag(url).url else absolute
     return None
 

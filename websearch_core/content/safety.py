@@ -191,6 +191,7 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
     if not host:
         raise FetchRefusedError(url, "the URL has no host", "invalid_url")
     del port
+    _check_encodable_name(url, host)
     _check_numeric_spelling(url, host, allow_private=allow_private, allowed=allowed)
     if allow_private:
         return parts
@@ -203,6 +204,22 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
     if problem:
         raise FetchRefusedError(url, f"{host} is {problem}; {_HINT}", "address")
     return parts
+
+
+def _check_encodable_name(url: str, host: str) -> None:
+    """Refuse a host name the resolver cannot encode (a label over 63 characters, ``a..b``).
+
+    The name is looked up as IDNA; one that cannot be encoded made the fetch fail with a
+    bare ``UnicodeError`` from the resolver. IPv6 literals are not names.
+    """
+    if ":" in host:
+        return
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        raise FetchRefusedError(
+            url, f"{host[:80]} is not a valid host name", "invalid_url"
+        ) from None
 
 
 def _no_scheme(url: str) -> FetchRefusedError:

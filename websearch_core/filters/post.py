@@ -42,7 +42,10 @@ class PostResult:
 def published_at(source: SearchSource, now: datetime) -> datetime | None:
     """When ``source`` was published, from its age or an ISO date; ``None`` when unknown."""
     if source.age_seconds is not None:
-        return now - timedelta(seconds=source.age_seconds)
+        try:
+            return now - timedelta(seconds=source.age_seconds)
+        except OverflowError:  # 0001-01-01T00:00+14:00: an age past the calendar's edge
+            return None
     if source.published_date:
         match = _ISO_DAY.match(source.published_date)
         if match is not None:

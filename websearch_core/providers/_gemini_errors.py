@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from ..errors import AuthorizationError
 from ..json_decode import json_loads
-from ..transport import parse_retry_after
+from ..transport import clamp_hint, parse_retry_after
 from .base import ErrorMap
 
 __all__ = [
@@ -89,8 +89,15 @@ def retry_delay_hint(headers: Mapping[str, str], body: str) -> float | None:
     Honoured, first match wins: ``retry-after-ms``, ``Retry-After``,
     ``x-ratelimit-reset-after`` headers; a ``RetryInfo`` ``retryDelay`` (``"34s"``) in
     ``error.details``; ``retry in 12s`` / ``try again in 500ms`` or ``reset after 1h2m3s``
-    in the text.
+    in the text. Bounded as the transport bounds ``Retry-After`` (:func:`clamp_hint`):
+    ``"1e309s"`` or ``NaN`` from a server is no reason to wait forever or to crash.
     """
+    hint = _raw_hint(headers, body)
+    return None if hint is None else clamp_hint(hint)
+
+
+def _raw_hint(headers: Mapping[str, str], body: str) -> float | None:
+    """:func:`retry_delay_hint` as the server wrote it, unbounded."""
     lowered = {key.lower(): value for key, value in headers.items()}
     milliseconds = _duration(lowered.get("retry-after-ms"))
     if milliseconds is not None:

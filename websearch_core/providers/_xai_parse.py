@@ -21,6 +21,7 @@ __all__ = ["parse_response_object", "response_from_events"]
 PROVIDER_ID: Final = "xai"
 SNIPPET_CONTEXT: Final = 100
 SNIPPET_LIMIT: Final = 300
+_WINDOW_LIMIT: Final = 8 * SNIPPET_LIMIT
 NO_RESULTS: Final = "xAI web_search returned no answer or sources"
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]]*)\]\((\S*?)\)")
 
@@ -30,6 +31,9 @@ def _context(text: str, start: Any, end: Any) -> str | None:
         return None
     if not 0 <= start <= end:
         return None
+    # The snippet keeps SNIPPET_LIMIT characters: a citation spanning a whole long answer
+    # is read from a window of a few times that (the link pattern is quadratic on "[a](").
+    end = min(end, start + _WINDOW_LIMIT)
     window = text[max(0, start - SNIPPET_CONTEXT) : min(len(text), end + SNIPPET_CONTEXT)]
     snippet = collapse_whitespace(_MARKDOWN_LINK.sub(r"\1", window))
     if len(snippet) > SNIPPET_LIMIT:
