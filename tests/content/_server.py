@@ -9,6 +9,15 @@ from aiohttp import web
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
+def redirect(to: str, status: int = 302) -> Handler:
+    """A handler answering every request with a redirect to ``to``."""
+
+    async def handler(_request: web.Request) -> web.StreamResponse:
+        return web.Response(status=status, headers={"Location": to})
+
+    return handler
+
+
 class PageServer:
     """Serves what a test registers; counts requests per path and peak concurrency."""
 

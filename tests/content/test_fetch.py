@@ -3,15 +3,14 @@
 import asyncio
 import gzip
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 
 import brotli
 import pytest
-import pytest_asyncio
 from aiohttp import web
 
 from tests.content._pdf import text_pdf
-from tests.content._server import PageServer, serve, server_in_thread
+from tests.content._server import PageServer, redirect, server_in_thread
 from websearch_core import WebSearch
 from websearch_core.content import (
     FetchError,
@@ -28,18 +27,6 @@ ARTICLE = (
     f"<article><h1>Loopback article</h1>{_PARA}{_PARA}<p>The end of the story.</p>"
     "</article></body></html>"
 )
-
-
-@pytest_asyncio.fixture
-async def server() -> AsyncIterator[PageServer]:
-    async for running in serve():
-        yield running
-
-
-@pytest_asyncio.fixture
-async def ws() -> AsyncIterator[WebSearch]:
-    async with WebSearch(state_backend="memory") as client:
-        yield client
 
 
 async def fetch(ws: WebSearch, url: str, **options: object) -> PageContent:
@@ -333,18 +320,11 @@ async def test_environment_allows_private_addresses(
         await ws.fetch(server.url("/a"), allow_private_addresses=False)
 
 
-def _redirect(to: str, status: int = 302) -> object:
-    async def handler(_request: web.Request) -> web.Response:
-        return web.Response(status=status, headers={"Location": to})
-
-    return handler
-
-
 async def test_every_redirect_hop_is_checked(ws: WebSearch, server: PageServer) -> None:
     # Only 127.0.0.1 is opened: a redirect to another loopback address is refused.
-    server.route("/to-other", _redirect(f"http://127.0.0.2:{server.port}/a"))  # type: ignore[arg-type]
-    server.route("/to-meta", _redirect("http://169.254.169.254/"))  # type: ignore[arg-type]
-    server.route("/to-file", _redirect("file:///etc/passwd"))  # type: ignore[arg-type]
+    server.route("/to-other", redirect(f"http://127.0.0.2:{server.port}/a"))
+    server.route("/to-meta", redirect("http://169.254.169.254/"))
+    server.route("/to-file", redirect("file:///etc/passwd"))
     server.page("/a", ARTICLE)
     opened = {"allowed_networks": ["127.0.0.1/32"], "use_browser": False}
     assert (await ws.fetch(server.url("/a"), **opened)).title == "Loopback article"  # type: ignore[arg-type]
@@ -384,7 +364,7 @@ async def test_every_redirect_hop_is_checked(ws: WebSearch, server: PageServer) 
 async def test_a_refused_redirect_names_its_target_not_the_page_asked_for(
     ws: WebSearch, server: PageServer, location: str, kind: str, reason: str
 ) -> None:
-    server.route("/away", _redirect(location))  # type: ignore[arg-type]
+    server.route("/away", redirect(location))
     with pytest.raises(FetchRefusedError) as caught:
         await ws.fetch(server.url("/away"), allowed_networks=["127.0.0.1/32"], use_browser=False)
     assert caught.value.kind == kind
@@ -395,11 +375,11 @@ async def test_a_refused_redirect_names_its_target_not_the_page_asked_for(
 
 async def test_at_most_five_redirects(ws: WebSearch, server: PageServer) -> None:
     for hop in range(6):
-        server.route(f"/r{hop}", _redirect(f"/r{hop + 1}", 301 if hop % 2 else 307))  # type: ignore[arg-type]
+        server.route(f"/r{hop}", redirect(f"/r{hop + 1}", 301 if hop % 2 else 307))
     server.page("/r6", ARTICLE)
     server.page("/r5", ARTICLE)  # five hops from /r0
     assert (await fetch(ws, server.url("/r0"))).url == server.url("/r5")
-    server.route("/r5", _redirect("/r6"))  # type: ignore[arg-type]
+    server.route("/r5", redirect("/r6"))
     with pytest.raises(FetchRefusedError, match="more than 5 redirects") as caught:
         await fetch(ws, server.url("/r0"), use_cache=False)
     assert caught.value.kind == "redirects"
@@ -454,7 +434,7 @@ async def test_a_refresh_counts_as_a_redirect_and_is_checked_like_one(
         if hop % 2:
             server.page(f"/m{hop}", _moved(f"/m{hop + 1}"))
         else:
-            server.route(f"/m{hop}", _redirect(f"/m{hop + 1}"))  # type: ignore[arg-type]
+            server.route(f"/m{hop}", redirect(f"/m{hop + 1}"))
     server.page("/m6", ARTICLE)
     with pytest.raises(FetchRefusedError, match="more than 5 redirects"):
         await fetch(ws, server.url("/m0"))

@@ -5,13 +5,10 @@ Found by fuzzing the fetch path: before, each escaped as a bare ``ValueError``,
 ``include_content``), or held the event loop for seconds.
 """
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_asyncio
 from aiohttp import web
 
-from tests.content._server import PageServer, serve
+from tests.content._server import PageServer, redirect
 from websearch_core import WebSearch
 from websearch_core.content import FetchRefusedError
 from websearch_core.content.decode import decode_html
@@ -23,30 +20,11 @@ LONG_LABEL = "a" * 64
 """One label over the 63 characters a DNS name may have."""
 
 
-@pytest_asyncio.fixture
-async def server() -> AsyncIterator[PageServer]:
-    async for running in serve():
-        yield running
-
-
-@pytest_asyncio.fixture
-async def ws() -> AsyncIterator[WebSearch]:
-    async with WebSearch(state_backend="memory") as client:
-        yield client
-
-
-def _redirect(to: str) -> object:
-    async def handler(_request: web.Request) -> web.Response:
-        return web.Response(status=302, headers={"Location": to})
-
-    return handler
-
-
 @pytest.mark.parametrize("location", ["http://[::1", "//[", "http://[notip]/"])
 async def test_a_redirect_to_no_url_is_refused_as_such(
     ws: WebSearch, server: PageServer, location: str
 ) -> None:
-    server.route("/moved", _redirect(location))  # type: ignore[arg-type]
+    server.route("/moved", redirect(location))
     with pytest.raises(FetchRefusedError, match="is not a URL") as caught:
         await ws.fetch(server.url("/moved"), allow_private_addresses=True, use_browser=False)
     assert caught.value.kind == "invalid_url"
@@ -65,7 +43,7 @@ def test_names_and_addresses_that_encode_still_pass() -> None:
 
 
 async def test_a_redirect_to_such_a_host_is_refused(ws: WebSearch, server: PageServer) -> None:
-    server.route("/moved", _redirect(f"http://{LONG_LABEL}.example/"))  # type: ignore[arg-type]
+    server.route("/moved", redirect(f"http://{LONG_LABEL}.example/"))
     with pytest.raises(FetchRefusedError, match="not a valid host name"):
         await ws.fetch(server.url("/moved"), allow_private_addresses=True, use_browser=False)
 
