@@ -325,12 +325,7 @@ def _kept(entries: tuple[_Linked, ...], cap: int) -> tuple[_Linked, ...] | None:
     """The first ``cap`` entries with a clean URL, or ``None`` when that is all of them."""
     if len(entries) <= cap and _all_plain([entry.url for entry in entries]):
         return None
-    kept: list[_Linked] = []
-    for entry in entries:
-        if len(kept) >= cap:
-            break
-        if is_clean_url(entry.url):
-            kept.append(entry)
+    kept = _first_kept(entries, cap, is_clean_url)
     return None if len(kept) == len(entries) else tuple(kept)
 
 

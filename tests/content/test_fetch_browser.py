@@ -42,12 +42,6 @@ async def ws() -> AsyncIterator[WebSearch]:
 
 
 @pytest_asyncio.fixture
-async def server() -> AsyncIterator[PageServer]:
-    async for running in serve():
-        yield running
-
-
-@pytest_asyncio.fixture
 async def other() -> AsyncIterator[PageServer]:
     async for running in serve("127.0.0.2"):
         yield running
