@@ -200,8 +200,9 @@ async def answer_attempt(
     """
     plan = plan_filters(params, provider.info)
     failure: SearchProviderError | None = None
-    credentials = context.credentials
-    version = credentials.secrets_version  # ``redactor`` knows every secret handed out by now
+    # ``redactor`` knows every secret handed out by now; one read during the attempt is
+    # added before the response is cleaned.
+    masks = LiveRedactor(context, redactor) if redactor is not None else None
     # The attempt's scope (the budget every step below reads), opened and closed by hand:
     # this runs on every search, and a ``with attempt_scope(...)`` costs a generator more.
     granted, scope = enter_attempt(timeout)
@@ -221,8 +222,7 @@ async def answer_attempt(
     if plan.result_cap is not None:  # more was asked upstream than the caller wants
         cap = min(cap, plan.result_cap)
     answered = bool(response.sources)
-    if redactor is not None and credentials.secrets_version != version:
-        redactor = call_redactor(context)  # a key first read during the attempt
+    redactor = masks.current() if masks is not None else None
     response = clean_response(apply_plan(plan, response), cap=cap, redactor=redactor)
     if require_content and not response.has_renderable_content():
         if answered and plan.checks and not response.sources:  # all failed a local check

@@ -17,6 +17,7 @@ from dateutil import parser as date_parser
 from ..models import Recency
 
 __all__ = [
+    "HTTP_STATUS_TEXT",
     "MAX_DATE_TEXT",
     "RECENCY_DAYS",
     "age_seconds_at",
@@ -69,6 +70,9 @@ _RFC_2822 = re.compile(
 )
 """``Fri, 29 Mar 2024 12:00:00 GMT`` (RSS-fed APIs such as Tavily)."""
 _RELATIVE = re.compile(r"\d{1,4} (?:second|minute|hour|day|week|month|year)s? ago")
+HTTP_STATUS_TEXT: Final = re.compile(r"[1-5][0-9]{2}")
+"""An HTTP status written as text in a body: three ASCII digits. ``str.isdigit`` also takes
+``²``, which ``int`` refuses, and runs of any length, past ``int``'s 4,300 digits."""
 MAX_DATE_TEXT: Final = 100
 """The longest text read as a date. dateutil reads any length at ~9 us a character (a 2 MB
 ``publishedDate`` held the loop for seconds); the longest written dates providers send

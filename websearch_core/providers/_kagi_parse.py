@@ -13,7 +13,6 @@ provider. Both body shapes are read (see that module's docstring for why):
 Titles and snippets are reduced to plain text (the v0 bodies carry ``<b>`` and entities).
 """
 
-import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
@@ -21,7 +20,7 @@ from typing import Any, Final
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchResponse, SearchSource
 from ..transport import HttpResponse, classify_http_error
-from ._common import age_seconds_from_date, is_http_url, normalise_text
+from ._common import HTTP_STATUS_TEXT, age_seconds_from_date, is_http_url, normalise_text
 from ._json_api import error_for_status, json_object
 
 __all__ = [
@@ -44,9 +43,6 @@ _SECTIONS: Final = (
     ("infobox", "[Info] "),
 )
 _RELATED_SECTIONS: Final = ("adjacent_question", "related_search")
-_STATUS_TEXT: Final = re.compile(r"[1-5][0-9]{2}")
-"""An HTTP status written as text: three ASCII digits (``str.isdigit`` also takes ``²``,
-which ``int`` refuses)."""
 
 
 def _first_text(item: Mapping[str, Any], keys: Sequence[str]) -> str:
@@ -233,7 +229,7 @@ def http_status(code: Any) -> int | None:
         return None
     if isinstance(code, int):
         number = code
-    elif isinstance(code, str) and _STATUS_TEXT.fullmatch(code.strip()):
+    elif isinstance(code, str) and HTTP_STATUS_TEXT.fullmatch(code.strip()):
         number = int(code)
     else:
         return None

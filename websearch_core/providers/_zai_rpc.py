@@ -27,6 +27,7 @@ from ..errors import (
 from ..json_decode import json_loads
 from ..sse import SseError, SseEvent, parse_sse
 from ..transport import HttpResponse, SseResponse, classify_http_error
+from ._common import HTTP_STATUS_TEXT
 
 __all__ = [
     "PARSE_FAILURE",
@@ -41,9 +42,6 @@ __all__ = [
 PROVIDER_ID = "zai"
 PARSE_FAILURE = "Failed to parse Z.AI MCP response"
 _MCP_ERROR_CODE = re.compile(r"MCP error\s*(-?[0-9]{1,6})\b")
-_STATUS_TEXT = re.compile(r"[1-5][0-9]{2}")
-"""An HTTP status written as text: three ASCII digits (``str.isdigit`` also takes ``²``,
-which ``int`` refuses, and any number of digits, past ``int``'s limit)."""
 
 
 def parse_failure() -> ResponseParseError:
@@ -118,7 +116,7 @@ def reply_message(response: SseResponse | HttpResponse) -> Mapping[str, Any]:
 def _http_like(code: Any) -> int | None:
     if isinstance(code, int) and not isinstance(code, bool) and 100 <= code <= 599:
         return code
-    if isinstance(code, str) and _STATUS_TEXT.fullmatch(code):
+    if isinstance(code, str) and HTTP_STATUS_TEXT.fullmatch(code):
         return int(code)
     return None
 
