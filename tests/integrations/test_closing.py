@@ -141,15 +141,17 @@ CASES = {
 @pytest.mark.parametrize("case", list(CASES))
 def test_no_unclosed_session_after_ordinary_use(case: str, tmp_path: object) -> None:
     script = _PRELUDE + textwrap.dedent(CASES[case]) + _EPILOGUE
+    assert _clean_run(script, "-W", "error") == "ok\n"
+
+
+def _clean_run(script: str, *flags: str) -> str:
+    """The stdout of ``script`` in a fresh interpreter, which must exit 0 writing no stderr."""
     completed = subprocess.run(
-        [sys.executable, "-W", "error", "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=120,
+        [sys.executable, *flags, "-c", script], capture_output=True, text=True, timeout=120
     )
     assert completed.returncode == 0, completed.stderr
-    assert completed.stdout == "ok\n"
     assert completed.stderr == ""
+    return completed.stdout
 
 
 NEVER_CLOSED = """
@@ -170,12 +172,4 @@ with Simulator(["brave"]).running_in_thread() as sim:
 
 def test_no_unclosed_session_when_the_loop_is_never_shut_down() -> None:
     # Default warnings: the script's own unclosed loop is its business, not the client's.
-    completed = subprocess.run(
-        [sys.executable, "-c", _PRELUDE + NEVER_CLOSED],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert completed.returncode == 0, completed.stderr
-    assert completed.stdout == "[1] \n[1] \n"
-    assert completed.stderr == ""
+    assert _clean_run(_PRELUDE + NEVER_CLOSED) == "[1] \n[1] \n"

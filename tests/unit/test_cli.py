@@ -900,13 +900,26 @@ def test_a_bad_variable_exits_2_naming_it(
     expected: str,
     command: list[str],
 ) -> None:
+    err = _usage_error(monkeypatch, capsys, command, name, value)
+    assert err == f"websearch: {expected}\n"
+    assert "hunter2" not in err
+
+
+def _usage_error(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+    name: str,
+    value: str,
+) -> str:
+    """What ``command`` writes to stderr, having exited 2 with nothing on stdout, when the
+    variable ``name`` is ``value`` (no provider can run, so nothing is searched)."""
     monkeypatch.setenv(name, value)
     monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
     assert main(command) == EXIT_USAGE
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == f"websearch: {expected}\n"
-    assert "hunter2" not in err
+    return err
 
 
 @pytest.mark.parametrize(
@@ -929,11 +942,7 @@ def test_a_table_variable_that_is_not_json_exits_2_naming_it(
     command: list[str],
 ) -> None:
     # pydantic-settings used to raise its own SettingsError here: a traceback, exit 1.
-    monkeypatch.setenv(name, value)
-    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
-    assert main(command) == EXIT_USAGE
-    out, err = capsys.readouterr()
-    assert out == ""
+    err = _usage_error(monkeypatch, capsys, command, name, value)
     assert err.startswith(f"websearch: {name}: not valid JSON ({where}")
     assert err.endswith(f"write a JSON object, or set one entry per variable, as {name}__<KEY>\n")
     assert err.count("\n") == 1
