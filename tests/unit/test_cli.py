@@ -1,6 +1,7 @@
 """The ``websearch`` command, run in-process against the loopback simulator."""
 
 import asyncio
+import builtins
 import contextlib
 import importlib.abc
 import importlib.metadata
@@ -842,15 +843,26 @@ def test_an_unreadable_config_file_exits_2_naming_it(
     config = tmp_path / "config.toml"
     config.write_text('provider = "brave"\n')
     monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
-    real_open = Path.open
+    real_path_open = Path.open
+    real_open = builtins.open
 
-    def refusing_open(self: Path, *args: Any, **kwargs: Any) -> Any:
+    def refused(file: object) -> bool:
+        return isinstance(file, str | os.PathLike) and Path(file) == config
+
+    def refusing_path_open(self: Path, *args: Any, **kwargs: Any) -> Any:
         # chmod 000 does not stop root (tests may run as root): refuse this one file here.
-        if self == config:
+        if refused(self):
             raise PermissionError(13, "Permission denied", str(self))
-        return real_open(self, *args, **kwargs)
+        return real_path_open(self, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "open", refusing_open)
+    def refusing_open(file: Any, *args: Any, **kwargs: Any) -> Any:
+        # pydantic-settings before 2.8 reads the file with the built-in ``open``.
+        if refused(file):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refusing_path_open)
+    monkeypatch.setattr(builtins, "open", refusing_open)
     assert main(["python"]) == EXIT_USAGE
     assert capsys.readouterr().err == (
         f"websearch: config file {config} cannot be read: Permission denied\n"
