@@ -175,12 +175,12 @@ async def test_the_rendered_page_is_held_to_the_size_cap(
 ) -> None:
     sim["google"].protocol = GoogleProtocol(rendering="javascript")
     sim["google"].results = default_results(QUERY, 20)
-    async with _client(sim, max_response_bytes=6144) as ws:  # the shell fits, the DOM not
+    async with _client(sim, max_response_bytes=4096) as ws:  # the shell fits, the DOM not
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="google", limit=20)
     (failure,) = caught.value.failures
     assert isinstance(failure, ResponseTooLargeError)
-    assert failure.message == "Google rendered page exceeded 6144 bytes"
+    assert failure.message == "Google rendered page exceeded 4096 bytes"
     assert _paths(sim["google"].requests) == ["/search", "/", "/search"]
 
 

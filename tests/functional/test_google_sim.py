@@ -84,7 +84,6 @@ async def test_success_and_request_shape_without_touching_the_browser(sim: Simul
     assert request.path == "/search"
     assert list(request.query) == [
         ("q", QUERY),
-        ("num", "10"),
         ("hl", "en"),
         ("gl", "us"),
         ("udm", "14"),
@@ -110,19 +109,23 @@ async def test_recency_count_language_and_domains_reach_the_url(sim: Simulator) 
             include_domains=("docs.rs",),
         )
     first, second = (dict(r.query) for r in _requests(sim))
-    assert (first["tbs"], first["num"]) == ("qdr:m", "20")
-    assert (second["num"], second["hl"], second["gl"]) == ("7", "pt-BR", "br")
+    assert first["tbs"] == "qdr:m"
+    assert (second["hl"], second["gl"]) == ("pt-BR", "br")
+    assert "num" not in first and "num" not in second  # Google ignores it
     assert second["q"] == f"{QUERY} site:docs.rs"
     assert "tbs" not in second
 
 
-async def test_result_count_is_applied_to_the_page(sim: Simulator) -> None:
+async def test_result_count_is_applied_to_the_one_page(sim: Simulator) -> None:
     sim["google"].results = default_results(QUERY, 25)
     async with sim_client(sim) as ws:
         few = await ws.search(QUERY, provider="google", limit=3)
         many = await ws.search(QUERY, provider="google", limit=100)
     assert len(few.sources) == 3
-    assert len(many.sources) == 20
+    assert [source.title for source in many.sources] == [
+        f"{QUERY} result {n}" for n in range(1, 11)
+    ]
+    assert len(_requests(sim)) == 2  # one page each: no second page is asked for
 
 
 async def test_available_with_no_keys_at_all(sim: Simulator) -> None:
@@ -259,4 +262,4 @@ async def test_special_characters_in_the_query_are_encoded(sim: Simulator) -> No
         await ws.search("a&b=c #hash", provider="google")
     (request,) = _requests(sim)
     assert request.query_dict()["q"] == "a&b=c #hash"
-    assert set(request.query_dict()) == {"q", "num", "hl", "gl", "udm", "pws"}
+    assert set(request.query_dict()) == {"q", "hl", "gl", "udm", "pws"}

@@ -4,7 +4,7 @@
   Google answers most scripted requests with a JavaScript-required shell or an
   "unusual traffic" reCAPTCHA wall, so this engine escalates to a real browser
   (:mod:`websearch_core.browser`) and still often ends in a challenge error.
-* **Endpoint:** ``GET https://www.google.com/search?q=<query>&num=<N>&hl=<hl>&gl=<gl>&udm=14
+* **Endpoint:** ``GET https://www.google.com/search?q=<query>&hl=<hl>&gl=<gl>&udm=14
   &pws=0[&tbs=qdr:d|w|m|y | tbs=cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY]`` with a desktop
   Chrome navigation profile and ``Referer: https://www.google.com/``.
 * **Browser fallback:** a transport failure, a non-2xx status or a block page (below) loads
@@ -14,7 +14,10 @@
 * **Auth and env vars:** none. ``WEBSEARCH_GOOGLE_BASE_URL`` redirects both the plain fetch
   and the browser; ``WEBSEARCH_CHROMIUM_PATH`` and ``WEBSEARCH_BROWSER`` configure the
   browser.
-* **Limits:** ``N = num_search_results or limit``, default 10, at most 20 (sent as ``num``).
+* **Limits:** one results page: ``num_search_results or limit``, default 10, at most 10
+  (cut here). Google has ignored ``num`` since September 2025 ("not something that we
+  formally support", Google to Search Engine Land; SearXNG and ddgs no longer send it), so
+  a page holds about ten results whatever is asked, and it is not sent.
 * **Block pages** (checked before anything else, never parsed as "no results"):
   ``traffic`` is a 403/429 status, a final URL under ``/sorry/``, or (on a page with no
   ``<h3>``) ``unusual traffic``/``g-recaptcha`` markup: ``Google blocked the browser search
@@ -30,6 +33,8 @@
 
 Differences from the reference (§8.21) and deliberate choices:
 
+* The reference sends ``num=<N>`` (at most 20); Google no longer reads it (above), so it
+  is left out and the limit is one page.
 * The reference fixes ``hl=en&gl=us``; here ``language`` and ``country`` set them (that
   default otherwise), ``include_domains``/``exclude_domains`` become ``site:`` operators and
   ``date_after``/``date_before`` a custom date range (``tbs=cdr:1,...``, in place of ``qdr``).
@@ -52,7 +57,6 @@ from ..transport import HttpRequest, HttpResponse
 from ._escalation import Escalation, FailureTexts
 from ._google_parse import (
     GOOGLE_HOME_URL,
-    MAX_RESULTS,
     PROVIDER_ID,
     UNRECOGNISED_MESSAGE,
     BlockReason,
@@ -62,7 +66,7 @@ from ._google_parse import (
 )
 from ._html_engine import HtmlEngine, HtmlEngineProvider, single_page
 from ._scraper import check_html_status
-from .base import ProviderInfo, clamp_count
+from .base import ProviderInfo
 
 __all__ = [
     "GOOGLE_HOME_URL",
@@ -84,6 +88,8 @@ __all__ = [
 
 GOOGLE_SEARCH_URL = "https://www.google.com/search"
 DEFAULT_RESULTS = 10
+PAGE_RESULTS = 10
+"""What one results page holds, and so the most this engine gives (``num`` is ignored)."""
 READY_SELECTOR = "a h3"
 
 TRAFFIC_MESSAGE = (
@@ -121,7 +127,7 @@ INFO = ProviderInfo(
         }
     ),
     default_results=DEFAULT_RESULTS,
-    max_results=MAX_RESULTS,
+    max_results=PAGE_RESULTS,
     index="google",
     filters=FilterSupport(
         native=frozenset({"date_after", "date_before", "recency", "language", "country"}),
@@ -179,14 +185,11 @@ def search_params(params: SearchParams) -> list[tuple[str, str]]:
 
     Example:
         >>> search_params(SearchParams(query="rust", recency="week", limit=5))
-        [('q', 'rust'), ('num', '5'), ('hl', 'en'), ('gl', 'us'), ('udm', '14'), ('pws', '0'), \
-('tbs', 'qdr:w')]
+        [('q', 'rust'), ('hl', 'en'), ('gl', 'us'), ('udm', '14'), ('pws', '0'), ('tbs', 'qdr:w')]
     """
-    count = clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS)
     language, country = _locale(params)
     fields = [
         ("q", query_text(params)),
-        ("num", str(count)),
         ("hl", language),
         ("gl", country),
         ("udm", "14"),

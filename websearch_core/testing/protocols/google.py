@@ -6,6 +6,9 @@ Two renderings of the same results:
   (``div.MjjYud > div.tF2Cxc > div.yuRUbf > a > h3``, ``div.VwiC3b`` with the date in
   ``span.LEwnzc``), links wrapped in Google's ``/url?q=<target>&sa=U`` redirect, and one
   ad in ``#tads`` that a parser must drop.
+
+Like Google since September 2025, a page holds at most :data:`PAGE_SIZE` results from the
+``start`` offset on, and ``num`` is ignored.
 * ``"javascript"``: the page a plain fetch gets when Google insists on JavaScript, the
   ``/httpservice/retry/enablejs`` shell with no ``<h3>`` in its source; a script inserts the
   results shortly after the document loads, so only a real browser sees them.
@@ -29,6 +32,7 @@ __all__ = [
     "AD_URL",
     "HOME_PAGE",
     "MALFORMED_PAGE",
+    "PAGE_SIZE",
     "SORRY_PAGE",
     "GoogleProtocol",
     "Rendering",
@@ -40,6 +44,8 @@ __all__ = [
 Rendering = Literal["html", "javascript"]
 AD_URL = "https://ads.example.net/landing"
 """The target of the simulated ad, which must never appear among the results."""
+PAGE_SIZE = 10
+"""Results on one page, whatever ``num`` asks for."""
 
 HOME_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Google</title>
 </head><body><form action="/search" role="search"><textarea name="q"></textarea>
@@ -175,10 +181,14 @@ class GoogleProtocol:
             )
         if request.path != "/search":
             return web.Response(status=404, text="Not Found")
-        query = request.query_dict().get("q", "")
+        fields = request.query_dict()
+        query = fields.get("q", "")
+        start = fields.get("start", "0")
+        offset = int(start) if start.isdecimal() else 0
+        page = results[offset : offset + PAGE_SIZE]
         if self.rendering == "javascript":
-            return web.Response(text=javascript_page(results), content_type="text/html")
-        return web.Response(text=results_page(query, results), content_type="text/html")
+            return web.Response(text=javascript_page(page), content_type="text/html")
+        return web.Response(text=results_page(query, page), content_type="text/html")
 
     def challenge(self) -> web.Response:
         """The "unusual traffic" reCAPTCHA wall, HTTP 429."""
