@@ -108,13 +108,20 @@ def userinfo_secrets(url: str) -> tuple[str, ...]:
     """The password written in a URL and its ``user:password`` pair, both as sent and decoded.
 
     A gateway's base URL or a SearXNG endpoint may carry Basic credentials
-    (``https://user:pw@host``); those must be masked like any key. A user name without a
-    password (``https://<token>@host``) is taken for a token, with ``<token>:``, the pair
-    a client encodes into its ``Basic`` header for it.
+    (``https://user:pw@host``); those must be masked like any key. The user name alone is
+    not a secret. Userinfo without a password is taken for a token
+    (``https://<token>@host``) when it is :data:`MIN_TOKEN_LENGTH` characters or longer,
+    with ``<token>:``, the pair a client encodes into its ``Basic`` header for it; a shorter
+    one is a user name (``https://user@host``), and masking it would turn every ``user`` or
+    ``admin`` in an answer into ``***``. A URL put on display hides any userinfo by
+    position (:func:`masked_password`), and a proxy's whole URL is a secret
+    (:func:`proxy_secrets`), so such a name is still never shown there.
 
     Example:
-        >>> userinfo_secrets("https://tok%2Fen@gw.example")
-        ('tok/en', 'tok/en:', 'tok%2Fen', 'tok%2Fen:')
+        >>> userinfo_secrets("https://tok%2Fen0123456789@gw.example")
+        ('tok/en0123456789', 'tok/en0123456789:', 'tok%2Fen0123456789', 'tok%2Fen0123456789:')
+        >>> userinfo_secrets("https://user@gw.example"), userinfo_secrets("http://u:pw00@gw")
+        ((), ('pw00', 'u:pw00'))
     """
     try:
         parts = urlsplit(url)
@@ -123,9 +130,11 @@ def userinfo_secrets(url: str) -> tuple[str, ...]:
         return ()
     raw_user = parts.username or ""
     if not raw_password:
-        # aiohttp sends such a URL as Basic base64("<token>:"): that shape is a secret too.
         user = unquote(raw_user)
-        return tuple(dict.fromkeys((user, f"{user}:", raw_user, f"{raw_user}:"))) if user else ()
+        if len(user) < MIN_TOKEN_LENGTH:
+            return ()
+        # aiohttp sends such a URL as Basic base64("<token>:"): that shape is a secret too.
+        return tuple(dict.fromkeys((user, f"{user}:", raw_user, f"{raw_user}:")))
     user, password = unquote(raw_user), unquote(raw_password)
     return tuple(
         dict.fromkeys((password, f"{user}:{password}", raw_password, f"{raw_user}:{raw_password}"))

@@ -15,6 +15,7 @@ import pytest
 
 from websearch_core import WebSearch
 from websearch_core.testing import Fault, Simulator
+from websearch_core.testing.simulator import SimResult
 
 QUERY = "python asyncio"
 SESSION_TOKEN = "COOKIECANARY0123456789abcdef"
@@ -134,3 +135,29 @@ async def test_base64_style_key_echoed_truncated_is_masked(
     for text in (shown, caplog.text):
         assert key[:9] not in text
     assert "key ***... not found" in shown
+
+
+@pytest.mark.parametrize("where", ["base_url", "proxy"])
+async def test_a_user_name_alone_in_a_url_leaves_the_answer_intact(
+    sim: Simulator, where: str
+) -> None:
+    # http://user@host names a user, not a secret: masking "user" everywhere cost the
+    # whole answer (its results no longer parsed) and mangled every "user" in it.
+    sim["serper"].results = [
+        SimResult("Linux user guide", "https://example.org/user-guide", "How a user signs in")
+    ]
+    with_user = sim["serper"].base_url.replace("://", "://user@", 1)
+    if where == "base_url":
+        settings = sim.settings(provider="serper", fallback=False, base_urls={"serper": with_user})
+    else:  # the simulator plays the proxy, reached in absolute form
+        settings = sim.settings(
+            provider="serper",
+            fallback=False,
+            proxy=with_user,
+            base_urls={"serper": "http://google.serper.invalid"},
+        )
+    async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+        result = await ws.run(QUERY, provider="serper", use_cache=False)
+    assert result.error is None, result.error
+    assert "Linux user guide" in result.text
+    assert "https://example.org/user-guide" in result.text

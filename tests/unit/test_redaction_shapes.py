@@ -1,7 +1,8 @@
 """Secret shapes the redactor must know, and ordinary text it must leave alone.
 
 * A bare token as a URL's userinfo (``http://TOKEN@host``) goes out as
-  ``Basic base64("TOKEN:")``.
+  ``Basic base64("TOKEN:")``; a short user name there (``http://user@host``) is no secret,
+  while a password next to it (``http://user:pw@host``) is, in every shape.
 * A key with ``/``, ``+``, ``:`` (base64-style, ``id:secret``) is matched by prefix when an
   upstream echoes it cut short, as any other key of 16+ characters is; a URL, a value with
   whitespace (a passphrase) and a ``name=value`` cookie header are not, since their first
@@ -18,7 +19,7 @@ import pytest
 
 from websearch_core import redaction
 from websearch_core.credentials import Credentials
-from websearch_core.redaction import Redactor, userinfo_secrets
+from websearch_core.redaction import Redactor, proxy_secrets, userinfo_secrets
 from websearch_core.transport import Transport
 
 B64_KEY = "ab12cd34/ef56gh78+ij90kl=="
@@ -31,6 +32,30 @@ def test_bare_token_userinfo_covers_the_basic_header_aiohttp_sends() -> None:
     redactor = Redactor(secrets)
     assert redactor(f"Authorization: Basic {sent}") == "Authorization: Basic ***"
     assert redactor(f"token {token}") == "token ***"
+
+
+@pytest.mark.parametrize(
+    "url", ["http://user@gateway.example/v1", "http://admin:@gateway.example", "https://bob@h"]
+)
+def test_a_user_name_alone_in_a_url_is_not_masked_in_text(url: str) -> None:
+    assert userinfo_secrets(url) == ()
+    text = "user guide: how an admin adds bob as a user"
+    assert Redactor(userinfo_secrets(url))(text) == text
+
+
+def test_a_proxy_url_with_a_user_name_alone_stays_masked_as_a_url() -> None:
+    redactor = Redactor(proxy_secrets("http://user@proxy.example:3128"))
+    shown = redactor("via http://user@proxy.example:3128 for user guide")
+    assert shown == "via *** for user guide"
+
+
+def test_a_password_beside_a_user_name_is_masked_in_every_shape() -> None:
+    password = "PASSCANARY0123456789"
+    redactor = Redactor(userinfo_secrets(f"http://user:{password}@gateway.example"))
+    basic = base64.b64encode(f"user:{password}".encode()).decode()
+    for echo in (password, password.lower(), basic, f"user:{password}", f"{password[:10]}..."):
+        assert password[:8].lower() not in redactor(f"saw {echo}").lower(), echo
+    assert redactor("the user guide") == "the user guide"
 
 
 @pytest.mark.parametrize(
