@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from .control_chars import CONTROL_IN_LINE
+from .env_values import values_reader
 from .errors import AuthorizationError, ConfigurationError, ProviderNotConfiguredError
 from .redaction import userinfo_secrets
 
@@ -438,7 +439,7 @@ class Credentials:
                 return None
         probe = self._probe
         if probe is None or probe[0] != len(self._read_names):
-            read = _values_reader(self._environ, tuple(self._read_names))
+            read = values_reader(self._environ, tuple(self._read_names))
             probe = self._probe = (len(self._read_names), read)
         return store, probe[1]()
 
@@ -461,27 +462,6 @@ class Credentials:
     def secrets(self) -> tuple[str, ...]:
         """Every key given in code or config or handed out so far, for redaction."""
         return tuple(self._known)
-
-
-def _values_reader(
-    environ: Mapping[str, str], names: tuple[str, ...]
-) -> Callable[[], tuple[object, ...]]:
-    """A call that gives the values of ``names`` in ``environ``, equal when they are.
-
-    ``os.environ`` encodes each name on every lookup (20 variables: about 14 us); its own
-    table, with the names encoded once, is read in one pass (under 1 us). That is where
-    every write through ``os.environ`` (``monkeypatch.setenv`` too) lands, and what every
-    lookup reads, so the values compare as the lookups' answers do. Any other mapping is
-    asked name by name.
-    """
-    table = getattr(environ, "_data", None)
-    encode = getattr(environ, "encodekey", None)
-    if environ is os.environ and isinstance(table, dict) and callable(encode):
-        keys = tuple(encode(name) for name in names)
-        lookup = table.get
-        return lambda: tuple(map(lookup, keys))
-    get = environ.get
-    return lambda: tuple(map(get, names))
 
 
 def _reveal(value: str | SecretStr) -> str:
