@@ -19,11 +19,11 @@ This module imports the chain and the state wrapper at its top; the client impor
 its first search, so importing the client stays light.
 """
 
-import urllib.request
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, NamedTuple
 
 from .credentials import Credentials
+from .env_proxies import EnvironmentProxies
 from .errors import ConfigurationError
 from .models import Attempt, SearchResponse
 from .orchestration import (
@@ -40,7 +40,7 @@ from .orchestration.attempt import settings_secrets
 from .orchestration.plan import ChainOrder
 from .prompts import SEARCH_SYSTEM_PROMPT
 from .providers import ProviderContext, SearchProvider
-from .redaction import Redactor, proxy_secrets
+from .redaction import Redactor
 from .settings import DEFAULT_TIMEOUT_SECONDS, Settings
 from .state.base import StateStore
 from .state.failsafe import FailSafeStore
@@ -65,22 +65,22 @@ class _KeptPlan(NamedTuple):
     forced: bool
 
 
-def environment_proxy_secrets(session: "aiohttp.ClientSession") -> tuple[str, ...]:
-    """The credentials in the proxies ``session`` takes from the environment, if it does.
+def environment_proxies(
+    session: "aiohttp.ClientSession", settings: Settings, credentials: Credentials, *, own: bool
+) -> EnvironmentProxies | None:
+    """Where the transport learns the environment's proxies; ``None`` when no request takes one.
 
-    A session that trusts the environment (``trust_env``) sends through ``HTTPS_PROXY`` /
-    ``HTTP_PROXY``; a proxy written ``http://user:pw@proxy`` gets ``user:pw`` in a
-    ``Proxy-Authorization`` header, which a proxy's 407 page or an echoing upstream may
-    show. Empty for a session that does not.
+    The client's own session (``own``) trusts no environment (aiohttp would add
+    ``~/.netrc`` logins to requests, see :mod:`websearch_core.env_proxies`): its requests
+    take the proxy of ``HTTP(S)_PROXY`` / ``NO_PROXY`` from the transport unless the
+    settings name one (``WEBSEARCH_PROXY``). A caller's session that trusts the environment
+    picks that proxy itself; the transport still looks, to learn its credentials. A proxy
+    written ``http://user:pw@proxy`` sends ``user:pw`` in a ``Proxy-Authorization`` header,
+    which a proxy's 407 page or an echoing upstream may show.
     """
-    if not getattr(session, "trust_env", False):
-        return ()
-    return tuple(
-        secret
-        for url in urllib.request.getproxies().values()
-        if "@" in url
-        for secret in proxy_secrets(url)
-    )
+    if getattr(session, "trust_env", False) or (own and settings.proxy is None):
+        return EnvironmentProxies(credentials.add_secrets)
+    return None
 
 
 class CallSetup:
@@ -92,6 +92,8 @@ class CallSetup:
         credentials: The client's resolver; read live, so a key stored or exported after
             the setup was built is still found by the next plan.
         browser: The client's headless browser.
+        own_session: Whether ``session`` is the one the client opened (it then sends
+            through the environment's proxy itself: :func:`environment_proxies`).
     """
 
     __slots__ = ("_key", "_ledger", "_order", "_plan", "_redactor", "context")
@@ -102,10 +104,10 @@ class CallSetup:
         settings: Settings,
         credentials: Credentials,
         browser: "HeadlessBrowser | None",
+        *,
+        own_session: bool = False,
     ) -> None:
         self._key = (session, settings, credentials)
-        # Proxies from the environment are the session's: known from its first search on.
-        credentials.add_secrets(environment_proxy_secrets(session))
         transport = Transport(
             session,
             timeout_seconds=settings.timeout_seconds or DEFAULT_TIMEOUT_SECONDS,
@@ -114,6 +116,7 @@ class CallSetup:
             secrets=settings_secrets(settings),
             connect_timeout_seconds=settings.connect_timeout_seconds,
             credentials=credentials,
+            proxies=environment_proxies(session, settings, credentials, own=own_session),
         )
         self.context = ProviderContext(
             transport=transport,

@@ -26,7 +26,6 @@ import contextlib
 import logging
 import threading
 import time
-import urllib.request
 import weakref
 from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -217,9 +216,10 @@ class WebSearch(AsyncClosing):
                 timeout=aiohttp.ClientTimeout(total=None),
                 connector=aiohttp.TCPConnector(limit=32),
                 proxy=proxy.get_secret_value() if proxy is not None else None,
-                # HTTPS_PROXY / NO_PROXY, as users of requests expect; aiohttp re-reads the
-                # environment and ~/.netrc on every request, so only when a proxy is set.
-                trust_env=proxy is None and bool(urllib.request.getproxies()),
+                # HTTPS_PROXY / NO_PROXY still apply, chosen per request by the transport:
+                # trusting the environment, aiohttp would also send the ~/.netrc login of
+                # every host it lists (see env_proxies).
+                trust_env=False,
             )
             # aiohttp silently re-sends an idempotent request once when a reused connection
             # drops; the provider then sees two requests where the ledger counted one.
@@ -241,7 +241,13 @@ class WebSearch(AsyncClosing):
         if setup is None or not setup.serves(session, self.settings, self.credentials):
             from .call_setup import CallSetup  # with the chain: first search only
 
-            setup = CallSetup(session, self.settings, self.credentials, self._browser)
+            setup = CallSetup(
+                session,
+                self.settings,
+                self.credentials,
+                self._browser,
+                own_session=self._owns_session,
+            )
             self._call_setup = setup
         return setup
 

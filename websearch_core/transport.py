@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from yarl import URL
 
     from .credentials import Credentials
+    from .env_proxies import EnvironmentProxies
 
 __all__ = [
     "HttpRequest",
@@ -396,6 +397,11 @@ class Transport:
         connect_timeout_seconds: How long opening one connection may take.
         credentials: Whose secrets are scrubbed too, as they are when the text is built
             (a key read for the first time by the request that failed included).
+        proxies: The environment's proxies (``HTTP(S)_PROXY``, ``NO_PROXY``), looked at
+            before every request so that their credentials are known before one is sent.
+            A session that does not trust the environment (the client's own: aiohttp would
+            add ``~/.netrc`` logins) is sent through the proxy they name; one that does (a
+            caller's) picks the same itself. ``None``: the session's own proxy, if any.
     """
 
     def __init__(
@@ -408,8 +414,11 @@ class Transport:
         secrets: Sequence[str] = (),
         connect_timeout_seconds: float | None = None,
         credentials: "Credentials | None" = None,
+        proxies: "EnvironmentProxies | None" = None,
     ) -> None:
         self.session = session
+        self._proxies = proxies
+        self._routes_proxies = proxies is not None and not getattr(session, "trust_env", False)
         self.default_timeout_seconds = timeout_seconds
         self.connect_timeout_seconds = connect_timeout_seconds
         self.max_response_bytes = max_response_bytes
@@ -578,7 +587,20 @@ class Transport:
             json=request.json,
             allow_redirects=False,
             timeout=self._client_timeout(total),
+            proxy=self._proxy_for(url),
         )
+
+    def _proxy_for(self, url: str) -> str | None:
+        """The environment's proxy for ``url`` when this transport picks it, else ``None``.
+
+        Asked whether or not the session picks it itself, so that a proxy exported since
+        the last request has its credentials known before this one can carry them.
+        """
+        proxies = self._proxies
+        if proxies is None:
+            return None
+        proxy = proxies.for_url(url)
+        return proxy if self._routes_proxies else None
 
     def _client_timeout(self, total: float | None) -> "aiohttp.ClientTimeout":
         """The per-request ``aiohttp.ClientTimeout``: the connect limit, and ``total`` if given.
@@ -654,6 +676,7 @@ class Transport:
                 json=body_json,
                 allow_redirects=False,
                 timeout=self._client_timeout(None if expires is None else _left_until(expires)),
+                proxy=self._proxy_for(str(current)),
             )
         raise AssertionError("unreachable: the last hop returns or raises")  # pragma: no cover
 

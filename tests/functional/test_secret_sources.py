@@ -2,15 +2,19 @@
 
 A Perplexity session cookie (``PERPLEXITY_COOKIES``), a SearXNG token written with
 surrounding blanks (the header sends it trimmed), and the user and password of a proxy
-taken from ``HTTP_PROXY`` (the session trusts the environment): each is sent, so each may
-come back in an error body, and must not reach the model, the log or the state.
+taken from ``HTTP_PROXY`` (also one exported after the client opened): each is sent, so
+each may come back in an error body, and must not reach the model, the log or the state.
+A login in ``~/.netrc`` is never sent to a provider at all.
 """
 
 import base64
+import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator
+from pathlib import Path
 
+import aiohttp
 import pytest
 
 from websearch_core import WebSearch
@@ -96,12 +100,69 @@ async def test_environment_proxy_credentials_are_masked(
     settings = sim.settings(provider="serper", fallback=False)
     async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
         shown = await _shown(ws, "serper")
-        assert ws._session is not None and ws._session.trust_env
     assert sim["serper"].requests  # NO_PROXY let the request through to the simulator
     for text in (shown, caplog.text):
         assert password not in text
         assert basic not in text
     assert "***" in shown
+
+
+@pytest.mark.parametrize("session", ["own", "caller's, trusting the environment"])
+async def test_a_proxy_exported_after_the_client_opened_is_masked(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, session: str
+) -> None:
+    # The simulator plays the proxy: serper's host does not resolve, so an answer (or the
+    # 407) proves the request went through it, Proxy-Authorization and all. The client's
+    # own session has the transport pick the proxy; a caller's with trust_env, aiohttp.
+    proxy = sim["serper"].base_url
+    settings = sim.settings(
+        provider="serper", fallback=False, base_urls={"serper": "http://google.serper.invalid"}
+    )
+    monkeypatch.setenv("HTTP_PROXY", proxy.replace("://", "://puser:FIRSTPROXY0123456789@", 1))
+    caplog.set_level(logging.INFO, logger="websearch_core")
+    async with contextlib.AsyncExitStack() as stack:
+        given = None
+        if session != "own":
+            given = await stack.enter_async_context(aiohttp.ClientSession(trust_env=True))
+        ws = await stack.enter_async_context(
+            WebSearch(settings, api_keys=sim.api_keys(), session=given)
+        )
+        first = await ws.run(QUERY, provider="serper", use_cache=False)
+        assert first.error is None, first.error
+        password = "LATERPROXYCANARY0123456789"
+        monkeypatch.setenv("HTTP_PROXY", proxy.replace("://", f"://puser:{password}@", 1))
+        basic = base64.b64encode(f"puser:{password}".encode()).decode()
+        sim["serper"].always(Fault.http(407, f"proxy saw Basic {basic}, i.e. puser:{password}"))
+        shown = await _shown(ws, "serper")
+    assert sim["serper"].requests[-1].header("Proxy-Authorization") == f"Basic {basic}"
+    for text in (shown, caplog.text):
+        assert password not in text
+        assert basic not in text
+    assert "proxy saw Basic ***" in shown
+
+
+@pytest.mark.parametrize("provider", ["serper", "searxng"])
+async def test_a_netrc_login_is_never_sent_to_a_provider(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, provider: str
+) -> None:
+    # With a proxy in the environment aiohttp's trust_env also read ~/.netrc ($NETRC) and
+    # sent its login for the host as Basic: to serper (X-API-KEY) the user's password; a
+    # request with a Bearer header (searxng's token) failed with a ValueError unsent.
+    netrc = tmp_path / "netrc"
+    netrc.write_text("machine 127.0.0.1 login nuser password NETRCCANARY0123456789\n")
+    monkeypatch.setenv("NETRC", str(netrc))
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.invalid:3128")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    settings = sim.settings(
+        provider=provider,
+        fallback=False,
+        searxng={"endpoint": sim["searxng"].base_url, "token": "TOKEN0123456789abcdef"},
+    )
+    async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+        result = await ws.run(QUERY, provider=provider, use_cache=False)
+    assert result.error is None, result.error
+    sent = sim[provider].requests[0].header("Authorization")
+    assert sent == ("Bearer TOKEN0123456789abcdef" if provider == "searxng" else None)
 
 
 async def test_bare_token_in_a_base_url_is_masked_in_its_basic_form(

@@ -1,0 +1,81 @@
+"""The environment's proxy per request: urllib's rules, a change seen, its credentials learnt.
+
+The client's session no longer trusts the environment (aiohttp would add ``~/.netrc``
+logins to provider requests), so :class:`EnvironmentProxies` picks each request's proxy.
+It must follow ``HTTP(S)_PROXY`` / ``NO_PROXY`` as aiohttp did (and the CGI rule that
+drops ``HTTP_PROXY``), notice a variable changed while the client lives, and hand every
+proxy's credentials over before a request can carry them.
+"""
+
+from collections.abc import Iterable
+
+import pytest
+
+from websearch_core.env_proxies import EnvironmentProxies
+
+
+class _Remembered:
+    """What the proxies handed over, call by call (stands in for Credentials.add_secrets)."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def __call__(self, secrets: Iterable[str]) -> None:
+        self.calls.append(list(secrets))
+
+
+@pytest.fixture
+def remembered(monkeypatch: pytest.MonkeyPatch) -> _Remembered:
+    for name in ("NO_PROXY", "no_proxy", "REQUEST_METHOD"):
+        monkeypatch.delenv(name, raising=False)
+    return _Remembered()
+
+
+def test_no_proxy_in_the_environment(remembered: _Remembered) -> None:
+    proxies = EnvironmentProxies(remembered)
+    assert proxies.for_url("https://api.example/v1") is None
+    assert remembered.calls == [[]]
+
+
+def test_each_scheme_takes_its_own_proxy(
+    remembered: _Remembered, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
+    proxies = EnvironmentProxies(remembered)
+    assert proxies.for_url("https://api.example/v1") == "http://proxy.example:3128"
+    assert proxies.for_url("http://api.example/v1") is None
+
+
+def test_no_proxy_names_hosts_by_suffix(
+    remembered: _Remembered, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.example:3128")
+    monkeypatch.setenv("NO_PROXY", "internal.example,127.0.0.1")
+    proxies = EnvironmentProxies(remembered)
+    assert proxies.for_url("http://search.internal.example/q") is None
+    assert proxies.for_url("http://127.0.0.1:8080/q") is None
+    assert proxies.for_url("http://api.example/q") == "http://proxy.example:3128"
+
+
+def test_http_proxy_is_ignored_under_cgi(
+    remembered: _Remembered, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # httpoxy: a CGI request's "Proxy:" header arrives as HTTP_PROXY.
+    monkeypatch.setenv("REQUEST_METHOD", "GET")
+    monkeypatch.setenv("HTTP_PROXY", "http://attacker.example:8080")
+    assert EnvironmentProxies(remembered).for_url("http://api.example/q") is None
+
+
+def test_a_changed_proxy_is_used_and_its_credentials_handed_over_first(
+    remembered: _Remembered, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    proxies = EnvironmentProxies(remembered)
+    assert proxies.for_url("http://api.example/q") is None
+    later = "http://puser:PROXYCANARY0123456789@proxy.example:3128"
+    monkeypatch.setenv("HTTP_PROXY", later)
+    assert proxies.for_url("http://api.example/q") == later
+    assert "PROXYCANARY0123456789" in remembered.calls[-1]
+    assert "puser:PROXYCANARY0123456789" in remembered.calls[-1]
+    calls = len(remembered.calls)
+    proxies.for_url("http://api.example/other")
+    assert len(remembered.calls) == calls  # nothing changed: nothing read again
