@@ -3,10 +3,12 @@
 Every call forces ``provider="parallel"`` so only Parallel runs, whatever else is registered.
 """
 
+import json
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
+from aiohttp import web
 
 from tests.functional._sim_helpers import fault_failure, sim_client, simulator_fixture
 from websearch_core.errors import (
@@ -17,12 +19,20 @@ from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
 from websearch_core.testing.protocols.parallel import ParallelProtocol
 
 QUERY = "solid state batteries"
-BASE_BODY = {
-    "objective": QUERY,
-    "search_queries": [QUERY],
-    "mode": "fast",
-    "excerpts": {"max_chars_per_result": 10000},
-}
+EXCERPTS = {"max_chars_per_result": 10000}
+
+
+def body_for(count: int = 10, **policy: Any) -> dict[str, Any]:
+    """The ``/v1/search`` body expected for :data:`QUERY`."""
+    settings: dict[str, Any] = {"max_results": count, "excerpt_settings": EXCERPTS}
+    if policy:
+        settings["source_policy"] = policy
+    return {
+        "search_queries": [QUERY],
+        "objective": QUERY,
+        "mode": "turbo",
+        "advanced_settings": settings,
+    }
 
 
 sim = simulator_fixture("parallel")
@@ -58,20 +68,30 @@ async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
 
     (request,) = sim["parallel"].requests
     assert request.method == "POST"
-    assert request.path == "/v1beta/search"
+    assert request.path == "/v1/search"
     assert request.query == ()
     assert request.header("x-api-key") == "sim-key-parallel"
-    assert request.header("parallel-beta") == "search-extract-2025-10-10"
+    assert request.header("parallel-beta") is None
     assert request.header("Accept") == "application/json"
     assert (request.header("Content-Type") or "").startswith("application/json")
-    assert request.json() == BASE_BODY
+    assert request.json() == body_for()
 
 
-async def test_limit_slices_locally_and_is_not_sent(sim: Simulator) -> None:
+async def test_limit_is_sent_as_max_results(sim: Simulator) -> None:
     async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="parallel", limit=3)
     assert [s.title for s in response.sources] == [f"{QUERY} result {i}" for i in (1, 2, 3)]
-    assert sim["parallel"].requests[0].json() == BASE_BODY
+    assert sim["parallel"].requests[0].json() == body_for(3)
+
+
+async def test_a_long_query_reaches_the_simulator_whole_in_the_objective(sim: Simulator) -> None:
+    query = " ".join(f"term{i:03d}" for i in range(60))  # 479 characters
+    async with sim_client(sim) as ws:
+        response = await ws.search(query, provider="parallel")
+    assert response.sources[0].title == f"{query} result 1"  # derived from the objective
+    body = sim["parallel"].requests[0].json()
+    assert body["objective"] == query
+    assert body["search_queries"] == [" ".join(f"term{i:03d}" for i in range(25))]
 
 
 async def test_recency_and_domains_become_a_source_policy(sim: Simulator) -> None:
@@ -84,10 +104,11 @@ async def test_recency_and_domains_become_a_source_policy(sim: Simulator) -> Non
             exclude_domains=("reddit.com",),
         )
     after = (datetime.now(UTC).date() - timedelta(days=30)).isoformat()
-    assert sim["parallel"].requests[0].json() == {
-        **BASE_BODY,
-        "source_policy": {"include_domains": ["nature.com"], "after_date": after},
-    }
+    # The excluded list does not go (one list a request) and is checked here, so three
+    # times the count is asked for.
+    assert sim["parallel"].requests[0].json() == body_for(
+        30, include_domains=["nature.com"], after_date=after
+    )
 
 
 async def test_date_after_and_exclude_domains(sim: Simulator) -> None:
@@ -95,7 +116,7 @@ async def test_date_after_and_exclude_domains(sim: Simulator) -> None:
         await ws.search(
             QUERY, provider="parallel", date_after=date(2025, 1, 2), exclude_domains=("a.com",)
         )
-    assert sim["parallel"].requests[0].json()["source_policy"] == {
+    assert sim["parallel"].requests[0].json()["advanced_settings"]["source_policy"] == {
         "exclude_domains": ["a.com"],
         "after_date": "2025-01-02",
     }
@@ -137,28 +158,105 @@ async def test_wrong_shape_body(sim: Simulator) -> None:
 
 # --- the protocol on its own ------------------------------------------------------------------
 
+V1_BODY = {"search_queries": ["x"], "objective": "x", "mode": "turbo"}
+LEGACY_BODY = {
+    "objective": "x",
+    "search_queries": ["x"],
+    "mode": "fast",
+    "excerpts": {"max_chars_per_result": 10000},
+}
 
-def _recorded(headers: dict[str, str], body: bytes) -> RecordedRequest:
-    return RecordedRequest(
-        method="POST", path="/v1beta/search", query=(), headers=headers, body=body
-    )
+
+def _recorded(headers: dict[str, str], body: Any, path: str = "/v1/search") -> RecordedRequest:
+    raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return RecordedRequest(method="POST", path=path, query=(), headers=headers, body=raw)
+
+
+def _refusal(response: web.Response) -> tuple[int, dict[str, Any]]:
+    assert isinstance(response.body, bytes)
+    return response.status, json.loads(response.body)
 
 
 def test_protocol_refuses_a_missing_key() -> None:
-    response = ParallelProtocol().answer(_recorded({}, b'{"objective": "x"}'), [])
+    response = ParallelProtocol().answer(_recorded({}, V1_BODY), [])
     assert response.status == 401
 
 
-@pytest.mark.parametrize("body", [b"nope", b"{}", b'{"objective": " ", "search_queries": []}'])
-def test_protocol_refuses_a_request_without_an_objective(body: bytes) -> None:
-    response = ParallelProtocol().answer(_recorded({"x-api-key": "k"}, body), [])
-    assert response.status == 422
+def test_protocol_serves_a_v1_request() -> None:
+    response = ParallelProtocol().answer(_recorded({"x-api-key": "k"}, V1_BODY), [])
+    assert response.status == 200
+
+
+def test_protocol_refuses_the_legacy_beta_request() -> None:
+    # The old wire, path and header and body, is what the provider used to send.
+    legacy = {"x-api-key": "k", "parallel-beta": "search-extract-2025-10-10"}
+    old_path = ParallelProtocol().answer(_recorded(legacy, LEGACY_BODY, "/v1beta/search"), [])
+    assert old_path.status == 404
+    beta_header = ParallelProtocol().answer(_recorded(legacy, V1_BODY), [])
+    assert _refusal(beta_header)[0] == 422
+    status, envelope = _refusal(
+        ParallelProtocol().answer(_recorded({"x-api-key": "k"}, LEGACY_BODY), [])
+    )
+    assert status == 422
+    assert envelope["type"] == "error"
+    assert envelope["error"]["message"] == "Request validation error"
+    assert envelope["error"]["detail"] == "body: unknown fields ['excerpts']"
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        (b"nope", "body: not JSON"),
+        ({}, "search_queries: a list of one or more queries is required"),
+        ({"objective": "x"}, "search_queries: a list of one or more queries is required"),
+        ({"search_queries": [" "]}, "search_queries: each query must be a non-empty string"),
+        ({"search_queries": ["q"] * 6}, "search_queries: at most 5 queries"),
+        (
+            {"search_queries": ["q" * 201]},
+            "search_queries: each query must be at most 200 characters",
+        ),
+        ({**V1_BODY, "mode": "fast"}, "mode: must be one of ['advanced', 'basic', 'turbo']"),
+        ({**V1_BODY, "source_policy": {}}, "body: unknown fields ['source_policy']"),
+        (
+            {**V1_BODY, "advanced_settings": {"excerpts": {}}},
+            "advanced_settings: unknown fields ['excerpts']",
+        ),
+        (
+            {**V1_BODY, "advanced_settings": {"source_policy": {"after_date": "2026-1-2"}}},
+            "advanced_settings.source_policy.after_date: must be a YYYY-MM-DD date",
+        ),
+        (
+            {
+                **V1_BODY,
+                "advanced_settings": {
+                    "source_policy": {
+                        "include_domains": ["a.com"] * 150,
+                        "exclude_domains": ["b.com"] * 51,
+                    }
+                },
+            },
+            "advanced_settings.source_policy: at most 200 domains in all",
+        ),
+    ],
+)
+def test_protocol_refuses_what_v1_does_not_take(body: Any, detail: str) -> None:
+    status, envelope = _refusal(ParallelProtocol().answer(_recorded({"x-api-key": "k"}, body), []))
+    assert status == 422
+    assert envelope["error"]["detail"] == detail
+
+
+async def test_a_validation_refusal_reads_the_envelope_message(sim: Simulator) -> None:
+    # The simulator's own 422 (envelope with ref_id, message and detail) as the answer.
+    refusal = ParallelProtocol().answer(_recorded({"x-api-key": "k"}, LEGACY_BODY), [])
+    assert isinstance(refusal.body, bytes)
+    failure = await _failure(sim, Fault.http(422, refusal.body.decode()))
+    assert type(failure) is SearchProviderError and failure.status == 422
+    assert failure.message == "Parallel API error (422): Request validation error"
 
 
 def test_protocol_falls_back_to_search_queries() -> None:
-    body = b'{"search_queries": ["from queries"]}'
-    response = ParallelProtocol().answer(_recorded({"x-api-key": "k"}, body), [])
-    assert response.status == 200
+    body = {"search_queries": ["from queries"]}
+    assert ParallelProtocol().query_of(_recorded({"x-api-key": "k"}, body)) == "from queries"
 
 
 def test_protocol_challenge_is_a_403() -> None:

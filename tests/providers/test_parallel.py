@@ -19,11 +19,15 @@ from websearch_core.errors import (
     SearchProviderError,
 )
 from websearch_core.filters import apply_plan, plan_filters
-from websearch_core.models import SearchParams, SearchResponse
+from websearch_core.models import MAX_QUERY_LENGTH, SearchParams, SearchResponse
 from websearch_core.providers import get_provider
+from websearch_core.providers._parallel_request import (
+    MAX_OBJECTIVE_CHARS,
+    after_date,
+    keyword_query,
+)
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.parallel import (
-    BETA_HEADER,
     INFO,
     PARALLEL_ENDPOINT,
     ParallelProvider,
@@ -36,12 +40,20 @@ from websearch_core.settings import Settings
 from websearch_core.transport import HttpResponse
 
 TODAY = date(2026, 3, 1)
-BASE_BODY = {
-    "objective": "x",
-    "search_queries": ["x"],
-    "mode": "fast",
-    "excerpts": {"max_chars_per_result": 10000},
-}
+EXCERPTS = {"max_chars_per_result": 10000}
+
+
+def body_for(query: str, count: int = 10, **policy: Any) -> dict[str, Any]:
+    """The ``/v1/search`` body we expect for a query whose keyword form is itself."""
+    settings: dict[str, Any] = {"max_results": count, "excerpt_settings": EXCERPTS}
+    if policy:
+        settings["source_policy"] = policy
+    return {
+        "search_queries": [query],
+        "objective": query,
+        "mode": "turbo",
+        "advanced_settings": settings,
+    }
 
 
 def context(key: str | None = "par-test-key") -> ProviderContext:
@@ -75,31 +87,68 @@ def test_registry_returns_the_parallel_provider_with_its_facts() -> None:
 
 
 def test_default_request_shape() -> None:
+    # https://docs.parallel.ai/api-reference/search/search: POST /v1/search, x-api-key, no
+    # beta header; search_queries required, the settings under advanced_settings.
     request = ParallelProvider().build_request(
         SearchParams(query="solid state batteries"), context()
     )
     assert request.method == "POST"
-    assert request.url == PARALLEL_ENDPOINT == "https://api.parallel.ai/v1beta/search"
+    assert request.url == PARALLEL_ENDPOINT == "https://api.parallel.ai/v1/search"
     assert dict(request.headers) == {
         "Accept": "application/json",
         "Content-Type": "application/json",
         "x-api-key": "par-test-key",
-        "parallel-beta": "search-extract-2025-10-10",
     }
-    assert BETA_HEADER == "search-extract-2025-10-10"
     assert request.json == {
-        "objective": "solid state batteries",
         "search_queries": ["solid state batteries"],
-        "mode": "fast",
-        "excerpts": {"max_chars_per_result": 10000},
+        "objective": "solid state batteries",
+        "mode": "turbo",
+        "advanced_settings": {
+            "max_results": 10,
+            "excerpt_settings": {"max_chars_per_result": 10000},
+        },
     }
     assert "par-test-key" not in repr(request)
 
 
-def test_counts_are_not_sent() -> None:
-    assert request_body(SearchParams(query="x", limit=30, num_search_results=5), TODAY) == (
-        BASE_BODY
-    )
+@pytest.mark.parametrize(
+    ("fields", "count"),
+    [({}, 10), ({"limit": 3}, 3), ({"limit": 90}, 40),
+     ({"num_search_results": 12, "limit": 2}, 12)],
+)  # fmt: skip
+def test_the_clamped_count_is_sent_as_max_results(fields: dict[str, int], count: int) -> None:
+    assert request_body(SearchParams(query="x", **fields), TODAY) == body_for("x", count)
+
+
+def test_a_long_query_is_cut_between_words_for_search_queries_only() -> None:
+    # search_queries entries take at most 200 characters; the objective takes 5,000.
+    words = " ".join(f"word{i:03d}" for i in range(40))  # 40 words of 7 characters: 319
+    body = request_body(SearchParams(query=words), TODAY)
+    (keywords,) = body["search_queries"]
+    assert keywords == " ".join(f"word{i:03d}" for i in range(25))  # 199 characters
+    assert body["objective"] == words
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("a" * 200, "a" * 200),
+        ("a" * 199 + " b", "a" * 199),
+        ("a" * 200 + " b", "a" * 200),
+        ("a" * 201, "a" * 200),
+        ("  " + "a " * 150, ("a " * 100).strip()),
+        ("  spaced  out  " + "z" * 200, "spaced out"),
+        ("  short  ", "  short  "),
+    ],
+)
+def test_keyword_query_edges(query: str, expected: str) -> None:
+    cut = keyword_query(query)
+    assert cut == expected
+    assert 0 < len(cut) <= 200
+
+
+def test_every_accepted_query_fits_the_objective() -> None:
+    assert MAX_QUERY_LENGTH <= MAX_OBJECTIVE_CHARS
 
 
 @pytest.mark.parametrize(
@@ -113,12 +162,13 @@ def test_counts_are_not_sent() -> None:
 )
 def test_recency_gives_after_date(recency: str, after: str) -> None:
     params = SearchParams(query="x", recency=recency)
-    assert request_body(params, TODAY)["source_policy"] == {"after_date": after}
+    assert request_body(params, TODAY) == body_for("x", after_date=after)
 
 
 def test_date_after_wins_over_recency() -> None:
     params = SearchParams(query="x", recency="day", date_after=date(2025, 5, 5))
     assert source_policy(params, TODAY) == {"after_date": "2025-05-05"}
+    assert after_date(SearchParams(query="x"), TODAY) is None
 
 
 def test_include_domains_win_over_exclude_domains() -> None:
@@ -130,7 +180,7 @@ def test_include_domains_win_over_exclude_domains() -> None:
 
 def test_exclude_domains_only_without_includes_with_after_date() -> None:
     params = SearchParams(query="x", exclude_domains=("reddit.com",), recency="week")
-    assert request_body(params, TODAY)["source_policy"] == {
+    assert request_body(params, TODAY)["advanced_settings"]["source_policy"] == {
         "exclude_domains": ["reddit.com"],
         "after_date": "2026-02-22",
     }
@@ -162,13 +212,13 @@ def test_the_record_says_post_for_a_domain_list_not_sent() -> None:
 
 def test_no_policy_without_filters() -> None:
     assert source_policy(SearchParams(query="x"), TODAY) is None
-    assert "source_policy" not in request_body(SearchParams(query="x"), TODAY)
+    assert request_body(SearchParams(query="x"), TODAY) == body_for("x")
 
 
 def test_build_request_uses_today_in_utc() -> None:
     request = ParallelProvider().build_request(SearchParams(query="x", recency="day"), context())
     expected = (datetime.now(UTC).date() - timedelta(days=1)).isoformat()
-    assert request.json["source_policy"] == {"after_date": expected}
+    assert request.json["advanced_settings"]["source_policy"] == {"after_date": expected}
 
 
 def test_missing_key_gives_the_spec_message() -> None:

@@ -1,0 +1,136 @@
+"""The Parallel ``/v1/search`` request body and its filter declaration, as pure functions.
+
+Kept apart from :mod:`websearch_core.providers.parallel`, which states the wire facts these
+functions follow and holds the provider. The declaration lives here, beside the body,
+because both read the same rule (:meth:`FilterSupport.sent_domains`): a domain list is in
+the body exactly when the filter record calls it ``native``.
+"""
+
+from datetime import date
+from typing import Any, Final
+
+from ..filters import FilterSupport
+from ..models import SearchParams
+from ._common import recency_start
+from ._parallel_parse import DEFAULT_RESULTS
+from .base import clamp_count
+
+__all__ = [
+    "FILTERS",
+    "MAX_CHARS_PER_RESULT",
+    "MAX_DOMAINS",
+    "MAX_KEYWORD_QUERY_CHARS",
+    "MAX_OBJECTIVE_CHARS",
+    "MAX_RESULTS",
+    "SEARCH_MODE",
+    "after_date",
+    "keyword_query",
+    "request_body",
+    "source_policy",
+]
+
+SEARCH_MODE: Final = "turbo"
+"""The cheapest and fastest of ``turbo`` / ``basic`` / ``advanced`` ($1 per 1,000 requests
+against $5 for the other two); an unset mode means ``advanced``."""
+MAX_RESULTS: Final = 40
+MAX_CHARS_PER_RESULT: Final = 10_000
+MAX_KEYWORD_QUERY_CHARS: Final = 200
+"""Each ``search_queries`` entry takes at most 200 characters (and at most five entries)."""
+MAX_OBJECTIVE_CHARS: Final = 5_000
+"""``objective`` takes at most 5,000 characters: more than any query we accept."""
+MAX_DOMAINS: Final = 10
+"""Source policy: "Hard limit: 10 domains per request", in either list."""
+
+FILTERS: Final = FilterSupport(
+    native=frozenset({"include_domains", "exclude_domains", "date_after", "recency"}),
+    domain_limit=MAX_DOMAINS,
+    one_domain_list=True,
+)
+"""``source_policy``: one domain list ("Specifying exclude_domains is redundant when
+include_domains is set") and ``after_date``, which carries ``date_after``, else ``recency``.
+There is no end date, so ``date_before`` is only checked on the results."""
+
+
+def keyword_query(query: str) -> str:
+    """``query`` as a ``search_queries`` entry: itself, or cut to 200 characters between words.
+
+    Parallel refuses a longer entry. The whole query still reaches Parallel as the
+    ``objective``, so cutting the keyword form loses nothing the search is told; cutting
+    between words keeps every keyword that is sent whole. A first word longer than the
+    limit is cut where the limit falls. A query that is cut loses its outer whitespace and
+    has its inner whitespace collapsed to single spaces.
+
+    Examples:
+        >>> keyword_query("rust async")
+        'rust async'
+        >>> keyword_query("word " * 50) == " ".join(["word"] * 40)
+        True
+        >>> len(keyword_query("x" * 300))
+        200
+    """
+    if len(query) <= MAX_KEYWORD_QUERY_CHARS:
+        return query
+    text = query.strip()  # never blank: a query is validated non-blank
+    if len(text) <= MAX_KEYWORD_QUERY_CHARS:
+        return text
+    window = text[: MAX_KEYWORD_QUERY_CHARS + 1]
+    words = window.split()
+    if not window[-1].isspace() and len(words) > 1:
+        words.pop()  # the limit falls inside this word: send the words before it
+    return " ".join(words)[:MAX_KEYWORD_QUERY_CHARS]
+
+
+def after_date(params: SearchParams, today: date) -> date | None:
+    """The ``after_date`` for ``params``: ``date_after``, else the recency start.
+
+    Example:
+        >>> after_date(SearchParams(query="x", recency="day", date_after=date(2025, 5, 5)),
+        ...     date(2026, 3, 1))
+        datetime.date(2025, 5, 5)
+    """
+    if params.date_after is not None:
+        return params.date_after
+    if params.recency is not None:
+        return recency_start(today, params.recency)
+    return None
+
+
+def source_policy(params: SearchParams, today: date) -> dict[str, Any] | None:
+    """The ``source_policy`` object for ``params``, or ``None`` when nothing restricts sources.
+
+    Example:
+        >>> source_policy(SearchParams(query="x", recency="week"), date(2026, 1, 8))
+        {'after_date': '2026-01-01'}
+    """
+    policy: dict[str, Any] = {}
+    sent = FILTERS.sent_domains(params.include_domains, params.exclude_domains)
+    if "include_domains" in sent:
+        policy["include_domains"] = list(params.include_domains)
+    elif "exclude_domains" in sent:
+        policy["exclude_domains"] = list(params.exclude_domains)
+    start = after_date(params, today)
+    if start is not None:
+        policy["after_date"] = start.isoformat()
+    return policy or None
+
+
+def request_body(params: SearchParams, today: date) -> dict[str, Any]:
+    """The JSON body ``POST /v1/search`` receives for ``params`` (pure).
+
+    Example:
+        >>> sorted(request_body(SearchParams(query="x"), date(2026, 1, 1)))
+        ['advanced_settings', 'mode', 'objective', 'search_queries']
+    """
+    settings: dict[str, Any] = {
+        "max_results": clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS),
+        "excerpt_settings": {"max_chars_per_result": MAX_CHARS_PER_RESULT},
+    }
+    policy = source_policy(params, today)
+    if policy is not None:
+        settings["source_policy"] = policy
+    return {
+        "search_queries": [keyword_query(params.query)],
+        "objective": params.query,
+        "mode": SEARCH_MODE,
+        "advanced_settings": settings,
+    }
