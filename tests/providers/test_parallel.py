@@ -165,9 +165,19 @@ def test_recency_gives_after_date(recency: str, after: str) -> None:
     assert request_body(params, TODAY) == body_for("x", after_date=after)
 
 
-def test_date_after_wins_over_recency() -> None:
-    params = SearchParams(query="x", recency="day", date_after=date(2025, 5, 5))
-    assert source_policy(params, TODAY) == {"after_date": "2025-05-05"}
+@pytest.mark.parametrize(
+    ("date_after", "recency", "after"),
+    [
+        (date(2025, 5, 5), "day", "2026-02-28"),  # the recency window starts later
+        (date(2026, 2, 28), "year", "2026-02-28"),  # date_after starts later
+        (date(2025, 5, 5), None, "2025-05-05"),
+    ],
+)
+def test_after_date_is_the_later_start_so_both_filters_apply(
+    date_after: date, recency: str | None, after: str
+) -> None:
+    params = SearchParams(query="x", recency=recency, date_after=date_after)
+    assert source_policy(params, TODAY) == {"after_date": after}
     assert after_date(SearchParams(query="x"), TODAY) is None
 
 
@@ -186,16 +196,17 @@ def test_exclude_domains_only_without_includes_with_after_date() -> None:
     }
 
 
-ELEVEN = tuple(f"site{i}.example.org" for i in range(11))
+MANY = tuple(f"site{i}.example.org" for i in range(201))
 
 
-def test_a_list_over_ten_domains_is_not_sent_the_other_list_may_be() -> None:
-    # https://docs.parallel.ai/search/source-policy: "Hard limit: 10 domains per request".
-    assert source_policy(SearchParams(query="x", include_domains=ELEVEN), TODAY) is None
-    both = SearchParams(query="x", include_domains=ELEVEN, exclude_domains=("a.com",))
+def test_a_list_over_200_domains_is_not_sent_the_other_list_may_be() -> None:
+    # https://docs.parallel.ai/search/source-policy: "The combined number of domains in
+    # include_domains and exclude_domains cannot exceed 200"; only one list is ever sent.
+    assert source_policy(SearchParams(query="x", include_domains=MANY), TODAY) is None
+    both = SearchParams(query="x", include_domains=MANY, exclude_domains=("a.com",))
     assert source_policy(both, TODAY) == {"exclude_domains": ["a.com"]}
-    ten = SearchParams(query="x", exclude_domains=ELEVEN[:10])
-    assert source_policy(ten, TODAY) == {"exclude_domains": list(ELEVEN[:10])}
+    most = SearchParams(query="x", exclude_domains=MANY[:200])
+    assert source_policy(most, TODAY) == {"exclude_domains": list(MANY[:200])}
 
 
 def test_the_record_says_post_for_a_domain_list_not_sent() -> None:
@@ -205,7 +216,7 @@ def test_the_record_says_post_for_a_domain_list_not_sent() -> None:
         f.name: f.applied for f in apply_plan(plan, SearchResponse(provider="parallel")).filters
     }
     assert records == {"include_domains": ("native", "post"), "exclude_domains": ("post",)}
-    many = plan_filters(SearchParams(query="x", include_domains=ELEVEN), INFO)
+    many = plan_filters(SearchParams(query="x", include_domains=MANY), INFO)
     applied = {f.applied for f in apply_plan(many, SearchResponse(provider="parallel")).filters}
     assert applied == {("post",)}
 

@@ -38,17 +38,18 @@ MAX_KEYWORD_QUERY_CHARS: Final = 200
 """Each ``search_queries`` entry takes at most 200 characters (and at most five entries)."""
 MAX_OBJECTIVE_CHARS: Final = 5_000
 """``objective`` takes at most 5,000 characters: more than any query we accept."""
-MAX_DOMAINS: Final = 10
-"""Source policy: "Hard limit: 10 domains per request", in either list."""
+MAX_DOMAINS: Final = 200
+"""``include_domains`` and ``exclude_domains`` together take at most 200 entries; only one
+list is ever sent (:data:`FILTERS` has ``one_domain_list``), so that list's limit is 200."""
 
 FILTERS: Final = FilterSupport(
     native=frozenset({"include_domains", "exclude_domains", "date_after", "recency"}),
     domain_limit=MAX_DOMAINS,
     one_domain_list=True,
 )
-"""``source_policy``: one domain list ("Specifying exclude_domains is redundant when
-include_domains is set") and ``after_date``, which carries ``date_after``, else ``recency``.
-There is no end date, so ``date_before`` is only checked on the results."""
+"""``source_policy``: one domain list (Parallel ignores ``exclude_domains`` whenever
+``include_domains`` is set) and ``after_date``, which carries ``date_after`` and ``recency``
+alike. There is no end date, so ``date_before`` is only checked on the results."""
 
 
 def keyword_query(query: str) -> str:
@@ -81,18 +82,20 @@ def keyword_query(query: str) -> str:
 
 
 def after_date(params: SearchParams, today: date) -> date | None:
-    """The ``after_date`` for ``params``: ``date_after``, else the recency start.
+    """The ``after_date`` for ``params``: the later of ``date_after`` and the recency start.
+
+    Both filters ask for pages from a start date on; the later start satisfies both, so
+    each is applied by Parallel and the filter record's ``native`` is true for both.
 
     Example:
         >>> after_date(SearchParams(query="x", recency="day", date_after=date(2025, 5, 5)),
         ...     date(2026, 3, 1))
-        datetime.date(2025, 5, 5)
+        datetime.date(2026, 2, 28)
     """
-    if params.date_after is not None:
-        return params.date_after
+    starts = [params.date_after] if params.date_after is not None else []
     if params.recency is not None:
-        return recency_start(today, params.recency)
-    return None
+        starts.append(recency_start(today, params.recency))
+    return max(starts, default=None)
 
 
 def source_policy(params: SearchParams, today: date) -> dict[str, Any] | None:

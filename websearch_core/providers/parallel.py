@@ -15,13 +15,12 @@
 * **Auth:** header ``x-api-key: <key>`` (``PARALLEL_API_KEY``), plus JSON ``Accept`` /
   ``Content-Type``.
 * **Source policy** (``advanced_settings.source_policy``, sent only when it restricts
-  something): ``include_domains`` when one to ten are given, else ``exclude_domains`` when
-  one to ten are: Parallel applies one list ("Specifying exclude_domains is redundant when
-  include_domains is set") and refuses more than ten domains ("Hard limit: 10 domains per
-  request"). A list that is not sent is checked on the results here and recorded ``post``,
-  not ``native``. ``after_date`` (``YYYY-MM-DD``) is ``date_after``, else today (UTC) minus
-  1 / 7 / 30 / 365 days for ``recency``. There is no end date: ``date_before`` is checked
-  on the results.
+  something): ``include_domains`` when given, else ``exclude_domains``: Parallel ignores the
+  excluded list whenever the included one is set, and takes at most 200 entries in the two
+  together. A list that is not sent is checked on the results here and recorded ``post``,
+  not ``native``. ``after_date`` (``YYYY-MM-DD``) is the later of ``date_after`` and today
+  (UTC) minus 1 / 7 / 30 / 365 days for ``recency``, so both are applied upstream. There is
+  no end date: ``date_before`` is checked on the results.
 * **Limits:** ``advanced_settings.max_results`` is ``num_search_results`` or ``limit``,
   default 10, clamped to 1..40 (more than 10 results are billed extra), and the sources are
   cut locally to the same count.
