@@ -10,6 +10,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 
 from websearch_core import WebSearch
 from websearch_core.errors import (
@@ -21,7 +22,8 @@ from websearch_core.errors import (
 from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
 from websearch_core.providers.xai import parse_response_object, response_from_events
 from websearch_core.sse import parse_sse
-from websearch_core.testing import Fault, SimResult, Simulator
+from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
+from websearch_core.testing.protocols.xai import XaiProtocol
 
 QUERY = "python asyncio"
 
@@ -138,7 +140,9 @@ async def test_domains_go_in_the_tool_and_the_rest_in_the_question(sim: Simulato
         six = await ws.search(QUERY, provider="xai", include_domains=many)
         out = await ws.search(QUERY, provider="xai", exclude_domains=("realpython.com",))
     first, second, third = (r.json() for r in sim["xai"].requests)
-    assert first["tools"] == [{"type": "web_search", "allowed_domains": ["python.org"]}]
+    assert first["tools"] == [
+        {"type": "web_search", "filters": {"allowed_domains": ["python.org"]}}
+    ]
     assert first["input"][-1]["content"] == f"{QUERY} -site:spam.example"
     assert [s.url for s in one.sources] == [
         "https://docs.python.org/page0",
@@ -155,7 +159,9 @@ async def test_domains_go_in_the_tool_and_the_rest_in_the_question(sim: Simulato
     assert [s.url for s in six.sources] == [s.url for s in one.sources] + [
         "https://realpython.com/page2"
     ]
-    assert third["tools"] == [{"type": "web_search", "excluded_domains": ["realpython.com"]}]
+    assert third["tools"] == [
+        {"type": "web_search", "filters": {"excluded_domains": ["realpython.com"]}}
+    ]
     assert "realpython.com" not in " ".join(s.url for s in out.sources)
     assert len(sim["xai"].requests) == 3
 
@@ -242,3 +248,71 @@ async def test_protocol_stream_folds_into_the_json_answer(sim: Simulator) -> Non
     from_json = parse_response_object(plain)
     assert from_stream == from_json
     assert from_stream.answer is not None and from_stream.answer.startswith("Here is what I found")
+
+
+# --- the protocol on its own ------------------------------------------------------------------
+
+
+def _answer(tool: dict[str, Any], results: list[SimResult]) -> web.Response:
+    body = {"model": "grok-4.3", "input": [{"role": "user", "content": QUERY}], "tools": [tool]}
+    request = RecordedRequest(
+        method="POST",
+        path="/v1/responses",
+        query=(),
+        headers={"Authorization": "Bearer k"},
+        body=json.dumps(body).encode(),
+    )
+    return XaiProtocol().answer(request, results)
+
+
+def _cited(response: web.Response) -> list[str]:
+    assert response.status == 200 and isinstance(response.body, bytes)
+    return [s.url for s in parse_response_object(json.loads(response.body)).sources]
+
+
+ON_AND_OFF = [
+    SimResult(title="on", url="https://docs.python.org/a", snippet="on"),
+    SimResult(title="off", url="https://spam.example/b", snippet="off"),
+]
+
+
+@pytest.mark.parametrize(
+    ("filters", "kept"),
+    [
+        ({"allowed_domains": ["python.org"]}, ["https://docs.python.org/a"]),
+        ({"excluded_domains": ["python.org"]}, ["https://spam.example/b"]),
+    ],
+)
+def test_protocol_reads_the_lists_under_filters(filters: dict[str, Any], kept: list[str]) -> None:
+    assert _cited(_answer({"type": "web_search", "filters": filters}, ON_AND_OFF)) == kept
+
+
+@pytest.mark.parametrize(
+    ("tool", "error"),
+    [
+        (
+            {"type": "web_search", "allowed_domains": ["python.org"]},
+            "allowed_domains: set under filters, not on the web_search tool",
+        ),
+        (
+            {"type": "web_search", "excluded_domains": ["python.org"]},
+            "excluded_domains: set under filters, not on the web_search tool",
+        ),
+        ({"type": "web_search", "filters": ["python.org"]}, "filters: must be an object"),
+        (
+            {
+                "type": "web_search",
+                "filters": {"allowed_domains": ["a"], "excluded_domains": ["b"]},
+            },
+            "allowed_domains cannot be set together with excluded_domains",
+        ),
+        (
+            {"type": "web_search", "filters": {"allowed_domains": [f"d{i}" for i in range(6)]}},
+            "at most 5 domains are allowed",
+        ),
+    ],
+)
+def test_protocol_refuses_lists_xai_does_not_take(tool: dict[str, Any], error: str) -> None:
+    response = _answer(tool, ON_AND_OFF)
+    assert response.status == 400 and isinstance(response.body, bytes)
+    assert json.loads(response.body)["error"] == error

@@ -110,6 +110,7 @@ def domains(n: int, stem: str = "s") -> tuple[str, ...]:
 
 
 DOMAIN_CASES: list[tuple[tuple[str, ...], tuple[str, ...], dict[str, list[str]]]] = [
+    # include_domains, exclude_domains, the tool's "filters" object ({}: no filters)
     (("x.ai",), (), {"allowed_domains": ["x.ai"]}),
     (domains(5), (), {"allowed_domains": list(domains(5))}),
     (domains(6), (), {}),
@@ -122,12 +123,16 @@ DOMAIN_CASES: list[tuple[tuple[str, ...], tuple[str, ...], dict[str, list[str]]]
 ]
 
 
-def test_domains_go_in_the_tool_fields_within_the_documented_limits() -> None:
-    # At most five per list, never both lists (docs.x.ai search-tools, Web Search Parameters):
-    # five go, six do not, and with both lists the included one goes when it can.
-    for include, exclude, tool in DOMAIN_CASES:
+def test_domains_go_in_the_tool_filters_within_the_documented_limits() -> None:
+    # https://docs.x.ai/developers/tools/web-search: the REST examples nest the lists as
+    # {"type": "web_search", "filters": {"allowed_domains": [...]}}; at most five per list,
+    # never both lists: five go, six do not, and with both the included one goes when it can.
+    for include, exclude, filters in DOMAIN_CASES:
         params = SearchParams(query="q", include_domains=include, exclude_domains=exclude)
-        assert request_body(params)["tools"] == [{"type": "web_search", **tool}], (include, exclude)
+        (tool,) = request_body(params)["tools"]
+        expected = {"type": "web_search", "filters": filters} if filters else {"type": "web_search"}
+        assert tool == expected, (include, exclude)
+        assert "allowed_domains" not in tool and "excluded_domains" not in tool
 
 
 def test_token_cap_and_temperature_pass_through_other_fields_do_not() -> None:
@@ -185,7 +190,7 @@ def test_dates_stay_in_the_question_and_are_recorded_query() -> None:
 def test_domains_sent_in_the_tool_are_recorded_native_and_still_checked() -> None:
     body, response = planned(SearchParams(query="what is xAI site:x.ai -site:ibm.com"))
     # Only one list per request: the included one goes, the excluded one is asked in text.
-    assert body["tools"] == [{"type": "web_search", "allowed_domains": ["x.ai"]}]
+    assert body["tools"] == [{"type": "web_search", "filters": {"allowed_domains": ["x.ai"]}}]
     assert body["input"][-1]["content"] == "what is xAI -site:ibm.com"
     assert record(response) == {
         "include_domains=x.ai": ("native", "post"),
@@ -198,7 +203,7 @@ def test_domains_sent_in_the_tool_are_recorded_native_and_still_checked() -> Non
 def test_more_domains_than_the_tool_takes_are_asked_in_the_question() -> None:
     five = ("x.ai", "ibm.com", "wikipedia.org", "owkin.com", "a.example")
     body, response = planned(SearchParams(query="what is xAI", include_domains=five))
-    assert body["tools"] == [{"type": "web_search", "allowed_domains": list(five)}]
+    assert body["tools"] == [{"type": "web_search", "filters": {"allowed_domains": list(five)}}]
     assert body["input"][-1]["content"] == "what is xAI"
     assert set(record(response).values()) == {("native", "post")}
     include = (*five, "b.example")

@@ -27,7 +27,8 @@ DEFAULT_MODEL: Final = "grok-4.3"
 DEFAULT_RESULTS: Final = 10
 MAX_RESULTS: Final = 30
 DOMAIN_LIMIT: Final = 5
-"""``allowed_domains`` and ``excluded_domains`` each take at most five domains (xAI docs)."""
+"""``filters.allowed_domains`` and ``filters.excluded_domains`` each take at most five domains
+(xAI docs)."""
 
 FILTERS: Final = FilterSupport.language_model(
     native=frozenset({"include_domains", "exclude_domains"}),
@@ -36,11 +37,11 @@ FILTERS: Final = FilterSupport.language_model(
 )
 """The ``web_search`` tool's domain lists, one per request; no date or recency parameter."""
 
-_TOOL_FIELDS: Final = (
+_FILTER_FIELDS: Final = (
     ("include_domains", "allowed_domains"),
     ("exclude_domains", "excluded_domains"),
 )
-"""Which tool field carries which filter."""
+"""Which field of the tool's ``filters`` object carries which filter."""
 
 
 def response_cap(params: SearchParams) -> int:
@@ -51,19 +52,24 @@ def response_cap(params: SearchParams) -> int:
 def web_search_tool(params: SearchParams) -> dict[str, Any]:
     """The ``web_search`` tool with the domain list :data:`FILTERS` says it carries (pure).
 
+    The list goes in the tool's ``filters`` object, as xAI's REST and OpenAI-SDK examples
+    write it; without a list there is no ``filters``.
+
     Examples:
         >>> web_search_tool(SearchParams(query="q", include_domains=("x.ai",),
         ...     exclude_domains=("a.com",)))
-        {'type': 'web_search', 'allowed_domains': ['x.ai']}
+        {'type': 'web_search', 'filters': {'allowed_domains': ['x.ai']}}
         >>> web_search_tool(SearchParams(query="q", include_domains=tuple(
         ...     f"s{i}.com" for i in range(6)), exclude_domains=("a.com",)))
-        {'type': 'web_search', 'excluded_domains': ['a.com']}
+        {'type': 'web_search', 'filters': {'excluded_domains': ['a.com']}}
+        >>> web_search_tool(SearchParams(query="q"))
+        {'type': 'web_search'}
     """
     sent = FILTERS.sent_domains(params.include_domains, params.exclude_domains)
+    filters = {field: list(getattr(params, name)) for name, field in _FILTER_FIELDS if name in sent}
     tool: dict[str, Any] = {"type": "web_search"}
-    for name, field in _TOOL_FIELDS:
-        if name in sent:
-            tool[field] = list(getattr(params, name))
+    if filters:
+        tool["filters"] = filters
     return tool
 
 

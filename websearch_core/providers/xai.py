@@ -6,10 +6,12 @@
 * **Body:** ``model`` (``XAI_SEARCH_MODEL``, default ``grok-4.3``), ``input: [{"role":
   "system", "content": <system prompt>}, {"role": "user", "content": <query>}]``, ``tools:
   [{"type": "web_search"}]``, and ``max_output_tokens`` and ``temperature`` when given.
-* **Domains:** the tool takes ``allowed_domains`` (``include_domains``) or
-  ``excluded_domains`` (``exclude_domains``), at most five each and never both in one
-  request (docs below). The included list goes out when it has one to five domains; the
-  excluded list when it has one to five and the included list does not go. A list that
+* **Domains:** the tool's ``filters`` object takes ``allowed_domains``
+  (``include_domains``) or ``excluded_domains`` (``exclude_domains``), at most five each
+  and never both in one request (docs below): ``{"type": "web_search", "filters":
+  {"allowed_domains": [...]}}``. The included list goes out when it has one to five
+  domains; the excluded list when it has one to five and the included list does not go
+  (without either, the tool has no ``filters``). A list that
   does not go is written into the question as ``site:`` / ``-site:``, as for an answer
   engine without a domain parameter, and recorded ``query + post``; every domain filter is
   also checked on the sources (``FilterSupport.language_model``). ``site:`` /
@@ -57,18 +59,21 @@ Departures, with their sources:
   Search was retired (docs below: "Web Search is only available on Responses API. The Live
   Search on Chat Completions endpoint is deprecated."), so neither is sent; recency is
   ignored and dates stay in the question, as the behaviour reference (§8.5, §9) says.
-* From the behaviour reference (§6.5): it nests the lists as ``filters.allowed_domains`` /
-  ``filters.excluded_domains`` and keeps at most five hosts. xAI's Web Search parameters
-  are fields of the tool itself (``allowed_domains``, ``excluded_domains``,
-  ``enable_image_understanding``; docs below), and a list over five is asked in the
-  question rather than cut; the reference sends ``excluded_domains`` only without included
-  sites, where this sends it whenever the included list does not go. Its ``reasoning: {"effort":
-  "low"}`` and ``grok-4.5`` come from a later upstream than the spec and are not sent.
-  ``enable_image_understanding`` is not sent (no image results are read).
+* From the behaviour reference (§6.5): like it, the lists are nested under ``filters``, as
+  xAI's own REST, curl and OpenAI-SDK examples write them (docs below; only the gRPC
+  ``xai_sdk`` takes them as flat keyword arguments of ``web_search()``, and Vercel's AI SDK
+  sends them flat on the tool, which is where an earlier version of this module put them).
+  Unlike it, a list of more than five hosts is asked in the question rather than cut to
+  five, and ``excluded_domains`` goes whenever the included list does not (the reference
+  sends it only without included sites). Its ``reasoning: {"effort": "low"}`` and
+  ``grok-4.5`` come from a later upstream than the spec and are not sent.
+  ``enable_image_understanding`` (a flat field of the tool, not a filter) is not sent: no
+  image results are read.
 
-Docs: https://docs.x.ai/docs/guides/tools/search-tools ("Web Search Parameters": each
-list "can include a maximum of five domains" and "cannot be set together" with the other)
-and https://docs.x.ai/developers/tools/web-search (Live Search deprecated).
+Docs: https://docs.x.ai/developers/tools/web-search ("Web Search Parameters": each list
+at most five domains, ``allowed_domains`` "cannot be set together with"
+``excluded_domains``; the Responses API examples send ``"filters": {"allowed_domains":
+[...]}``; Live Search deprecated) and https://docs.x.ai/docs/guides/tools/search-tools.
 """
 
 from typing import Final

@@ -6,11 +6,14 @@ Bodies follow the real capture ``fixtures/xai/responses_web_search_tool.json``:
 ``web_search_call`` item (``name: "web_search"``, ``arguments`` a JSON string with the query
 and ``num_results``, ``call_id: ""``) and a ``message`` item with one ``output_text`` part
 whose ``url_citation`` annotations carry only ``type`` and ``url``, as the real ones do.
-The ``web_search`` tool's ``allowed_domains`` / ``excluded_domains`` limit the results
-served to (or away from) those domains and their subdomains; there is no count, so every
-result is served. A list of more than five domains, or both lists in one tool, is refused
-with a 400, as xAI's docs say it cannot be sent (the message is ours: no such answer was
-captured). A body with ``"stream": true`` gets the same response as ``data:`` events
+The ``web_search`` tool's ``filters.allowed_domains`` / ``filters.excluded_domains``
+limit the results served to (or away from) those domains and their subdomains; there is
+no count, so every result is served. A list of more than five domains, or both lists in
+one tool, is refused with a 400, as xAI's docs say it cannot be sent. So is a domain list
+set on the tool itself rather than under ``filters`` (xAI's docs nest them; the live
+answer to a flat list was not captured, so refusing it is the simulator's choice, which
+makes a test prove where the lists go). The messages are ours: no such answer was
+captured. A body with ``"stream": true`` gets the same response as ``data:`` events
 (``response.created`` ... ``response.completed``, the sequence of
 ``responses_web_search_tool_stream.chunks.txt``).
 
@@ -41,6 +44,7 @@ GONE_MESSAGE = (
 )
 _DELTA_CHUNK = 12
 DOMAIN_LIMIT: Final = 5
+DOMAIN_FIELDS: Final = ("allowed_domains", "excluded_domains")
 
 
 def _response_id(query: str) -> str:
@@ -55,12 +59,18 @@ def _tool(body: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _domains(tool: Mapping[str, Any], field: str) -> list[str]:
-    value = tool.get(field)
+    filters = tool.get("filters")
+    value = filters.get(field) if isinstance(filters, dict) else None
     return [d for d in value if isinstance(d, str)] if isinstance(value, list) else []
 
 
 def _tool_error(tool: Mapping[str, Any]) -> str | None:
     """Why xAI's docs say this tool cannot be sent, or ``None``."""
+    flat = sorted(set(tool) & set(DOMAIN_FIELDS))
+    if flat:
+        return f"{', '.join(flat)}: set under filters, not on the web_search tool"
+    if "filters" in tool and not isinstance(tool["filters"], dict):
+        return "filters: must be an object"
     allowed, excluded = _domains(tool, "allowed_domains"), _domains(tool, "excluded_domains")
     if allowed and excluded:
         return "allowed_domains cannot be set together with excluded_domains"
