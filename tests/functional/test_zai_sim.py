@@ -59,7 +59,8 @@ async def test_session_sequence_and_argument_shapes(sim: Simulator) -> None:
         response = await ws.search(QUERY, provider="zai", limit=3)
 
     requests = sim["zai"].requests
-    assert _methods(sim) == ["initialize", "notifications/initialized", "tools/call", "tools/call"]
+    # The tool takes search_query, and that is the first shape sent: one call searches.
+    assert _methods(sim) == ["initialize", "notifications/initialized", "tools/call"]
     for request in requests:
         assert (request.method, request.path) == ("POST", PATH)
         assert request.header("Authorization") == "Bearer sim-key-zai"
@@ -76,10 +77,8 @@ async def test_session_sequence_and_argument_shapes(sim: Simulator) -> None:
     session = requests[1].header("Mcp-Session-Id")
     assert session and all(r.header("Mcp-Session-Id") == session for r in requests[1:])
     assert "id" not in requests[1].json()
-    # The live tool requires search_query, so the first shape is refused and the second used.
-    first, second = (r.json()["params"] for r in requests[2:])
-    assert first == {"name": "webSearchPrime", "arguments": {"query": QUERY, "count": 3}}
-    assert second == {"name": "webSearchPrime", "arguments": {"search_query": QUERY, "count": 3}}
+    (call,) = (r.json()["params"] for r in requests[2:])
+    assert call == {"name": "webSearchPrime", "arguments": {"search_query": QUERY, "count": 3}}
 
     assert response.provider == "zai"
     assert response.auth_mode == "api_key"
@@ -105,7 +104,7 @@ async def test_default_count_and_num_search_results(sim: Simulator) -> None:
         wide = await ws.search(QUERY, provider="zai", limit=2, num_search_results=25)
     calls = [r.json() for r in sim["zai"].requests]
     counts = [c["params"]["arguments"]["count"] for c in calls if c["method"] == "tools/call"]
-    assert counts == [10, 10, 25, 25]
+    assert counts == [10, 25]  # one call each: the first shape is the one the tool takes
     assert len(default.sources) == 10
     assert len(wide.sources) == 25
 
@@ -145,9 +144,9 @@ async def test_all_three_shapes_then_the_refusal_surfaces(sim: Simulator) -> Non
     assert failure.message == "MCP error -32602: Invalid arguments"
     shapes = [r.json()["params"]["arguments"] for r in sim["zai"].requests[2:]]
     assert shapes == [
-        {"query": QUERY, "count": 10},
         {"search_query": QUERY, "count": 10},
         {"search_query": QUERY, "search_engine": "search-prime", "count": 10},
+        {"query": QUERY, "count": 10},
     ]
 
 

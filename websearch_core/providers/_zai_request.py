@@ -37,14 +37,18 @@ def result_count(params: SearchParams) -> int:
 def argument_shapes(query: str, count: int) -> tuple[dict[str, Any], ...]:
     """The tool arguments, in the order they are tried.
 
+    ``search_query`` is the argument the live tool takes (a ``query`` is refused), so it
+    comes first and a search costs one call; ``{query, count}``, the reference's first
+    shape, is kept last in case a server ever wants it.
+
     Example:
-        >>> [sorted(shape) for shape in argument_shapes("q", 3)][1]
+        >>> [sorted(shape) for shape in argument_shapes("q", 3)][0]
         ['count', 'search_query']
     """
     return (
-        {"query": query, "count": count},
         {"search_query": query, "count": count},
         {"search_query": query, "search_engine": "search-prime", "count": count},
+        {"query": query, "count": count},
     )
 
 

@@ -11,13 +11,20 @@
   when the server refused the *shape* (a plain provider error with status 400, or whose text
   names ``invalid``, ``argument``, ``search_query`` or ``query``; never after an
   authorization, quota, rate-limit, transport or parse failure):
-  ``{query, count}``, ``{search_query, count}``,
-  ``{search_query, search_engine: "search-prime", count}``.
+  ``{search_query, count}``, ``{search_query, search_engine: "search-prime", count}``,
+  ``{query, count}``. The tool's argument is ``search_query``, so the first call is the one
+  that searches.
 * **Auth:** ``ZAI_API_KEY``; Z.AI's GLM Coding Plan keys are the ones the MCP server
   accepts.
 * **Limits:** ``count`` is ``num_search_results``, else ``limit``, else 10; it is not
-  clamped (the server documents at most 50) and the sources are cut to it. ``recency`` and
-  the other filters are not sent, as in the reference.
+  clamped (the server documents at most 50) and the sources are cut to it.
+* **Filters are not sent**, as in the reference, and are checked on the results here.
+  The MCP documentation names the tool but lists no arguments. Z.AI's REST
+  ``/paas/v4/web_search`` documents ``search_recency_filter`` (``oneDay`` ... ``noLimit``)
+  and a one-domain ``search_domain_filter``, but marks both (and ``count``) "Supported
+  search engines: search_pro_jina", not the ``search-prime`` engine this tool is named
+  after; clients and Z.AI's own model (capture below) send ``search_recency_filter`` to the
+  tool, but nothing shows it is applied, so recency is not claimed as ``native``.
 * **Replies** may be JSON or SSE; how they are read, and the errors a 2xx reply can carry,
   are in ``_zai_rpc``; results in ``_zai_parse``.
 * **HTTP errors:** ``Z.AI API error (<status>): <message>`` after the shared classifier; a
@@ -28,7 +35,12 @@
 Differences from the reference: the tool is called ``webSearchPrime``, the name Z.AI's MCP
 documentation lists; the reference writes ``web_search_prime``, which is the server's URL
 path and the name of the *server tool* on Z.AI's Anthropic-compatible endpoint (as the
-capture ``anthropic_compat_messages_stream_web_search_prime_2026-10.sse`` shows).
+capture ``anthropic_compat_messages_stream_web_search_prime_2026-10.sse`` shows). The
+reference tries ``{query, count}`` first; the tool takes ``search_query`` (OpenClaw's
+change openclaw/openclaw#9337, tested against the live server with a real key, found
+``query`` refused and ``search_query`` answered, and the capture shows Z.AI's own model
+calling the tool with ``{search_query, search_recency_filter}``), so ``{search_query,
+count}`` goes first and ``{query, count}`` last.
 
 Captures (``fixtures/zai/``): there is no capture of an MCP reply. The two ``.txt`` files
 are the ``content`` of a ``web_search_prime`` tool result from the Anthropic-compatible
@@ -41,7 +53,8 @@ capture is the documented body of Z.AI's REST ``/api/paas/v4/web_search``
 (``search_result[]`` with ``media`` and ``publish_date``), which the result extraction
 reads as it is.
 
-Docs: https://docs.z.ai/devpack/mcp/search-mcp-server
+Docs: https://docs.z.ai/devpack/mcp/search-mcp-server (the MCP server and its tool) and
+https://docs.z.ai/api-reference/tools/web-search (the REST search and its filters).
 """
 
 from ..errors import ResponseParseError

@@ -10,9 +10,10 @@
   ``media``, ``icon``, ``refer`` and ``publish_date``; ``count`` (default 10, at most 50) is
   honoured.
 
-Like the live tool, ``search_query`` is the required argument: a call without it gets a tool
-result with ``isError: true`` and ``MCP error -32602: Invalid arguments ...``, so a client
-that starts with ``{query, count}`` has to move on to the next argument shape. A call
+Like the live tool, ``search_query`` is the required argument: a call without it (a
+``{query, count}`` call) gets a tool result with ``isError: true`` and ``MCP error -32602:
+Invalid arguments ...``, so a client that sends ``query`` has to move on to another
+argument shape. A call
 without the session id the server handed out gets a 400 ``Bad Request: No valid session
 ID provided``; an unknown tool or method gets a JSON-RPC error; a client that does not
 accept both ``application/json`` and ``text/event-stream`` gets a 406. A request without a
