@@ -288,6 +288,11 @@ class HeadlessBrowser:
         return self._executable_path or chromium_path()
 
     @property
+    def has_proxy(self) -> bool:
+        """Whether this browser's traffic goes through a proxy it was given."""
+        return bool(self._proxy)
+
+    @property
     def is_running(self) -> bool:
         """Whether a Chromium is currently up for this instance."""
         return self._running is not None and self._running.browser.is_connected()
@@ -371,17 +376,23 @@ class HeadlessBrowser:
         return _Running(playwright, browser, _user_agent(browser.version))
 
     @contextlib.asynccontextmanager
-    async def page(self) -> AsyncIterator["Page"]:
+    async def page(self, *, proxy: str | None = None) -> AsyncIterator["Page"]:
         """A new page in a fresh browser context (own cookies), closed on exit.
 
         The context is closed with its own deadline (:data:`PAGE_CLOSE_SECONDS`), also when
         the body was cancelled or timed out.
 
+        Args:
+            proxy: A proxy for this context's traffic only (``http://127.0.0.1:PORT``), in
+                place of the browser's; loopback addresses go through it too (Playwright
+                puts ``<-loopback>`` in Chromium's bypass list). The page fetcher gives its
+                address-checking proxy here (:mod:`websearch_core.content.egress`).
+
         Raises:
             BrowserNotAvailableError: Playwright or Chromium is missing or does not start.
         """
         running = await self._ensure()
-        context = await self._new_context(running)
+        context = await self._new_context(running, proxy)
         try:
             await context.route("**/*", _route)
             page = await context.new_page()
@@ -389,7 +400,7 @@ class HeadlessBrowser:
         finally:
             await _close_context(context)
 
-    async def _new_context(self, running: _Running) -> "BrowserContext":
+    async def _new_context(self, running: _Running, proxy: str | None) -> "BrowserContext":
         """A fresh context; one still being made when its caller gives up is closed.
 
         Playwright's driver makes the context whether or not anyone still waits for it, so
@@ -404,6 +415,9 @@ class HeadlessBrowser:
                 user_agent=running.user_agent,
                 locale="en-US",
                 viewport={"width": 1366, "height": 768},
+                # <-loopback> said here, not left to Playwright (an environment variable
+                # turns its default off): loopback and link-local targets use the proxy too.
+                proxy={"server": proxy, "bypass": "<-loopback>"} if proxy is not None else None,
             )
         )
         try:

@@ -21,14 +21,14 @@ def redirect(to: str, status: int = 302) -> Handler:
 class PageServer:
     """Serves what a test registers; counts requests per path and peak concurrency."""
 
-    def __init__(self, host: str = "127.0.0.1") -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.host = host
         self.hits: Counter[str] = Counter()
         self.in_flight = 0
         self.peak = 0
         self._routes: dict[str, Handler] = {}
         self._runner: web.AppRunner | None = None
-        self.port = 0
+        self.port = port
 
     def route(self, path: str, handler: Handler) -> None:
         self._routes[path] = handler
@@ -61,7 +61,7 @@ class PageServer:
         app.router.add_route("*", "/{tail:.*}", self._dispatch)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, 0)
+        site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
         server = site._server
         assert isinstance(server, asyncio.base_events.Server)
@@ -72,8 +72,8 @@ class PageServer:
             await self._runner.cleanup()
 
 
-async def serve(host: str = "127.0.0.1") -> AsyncIterator[PageServer]:
-    server = PageServer(host)
+async def serve(host: str = "127.0.0.1", port: int = 0) -> AsyncIterator[PageServer]:
+    server = PageServer(host, port)
     await server.start()
     try:
         yield server

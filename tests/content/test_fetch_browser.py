@@ -3,8 +3,11 @@
 Skipped locally without Playwright or Chromium; failed instead when ``CI`` is set.
 """
 
+import logging
 import os
+import socket
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -12,7 +15,8 @@ from aiohttp import web
 
 from tests.content._server import PageServer, serve
 from websearch_core import WebSearch
-from websearch_core.browser import HeadlessBrowser, chromium_path
+from websearch_core.browser import CHROMIUM_ARGS, HeadlessBrowser, chromium_path
+from websearch_core.content import FetchRefusedError
 
 _WORDS = "Rendered by the page script with enough words to be the article body. " * 8
 
@@ -132,3 +136,134 @@ async def test_websockets_opened_by_the_page_obey_the_address_rules(
         server.url("/live"), allowed_networks=["127.0.0.1/32", "127.0.0.2/32"], use_cache=False
     )
     assert other.hits["/socket"] == 1
+
+
+# --- DNS rebinding: the address checked is the address Chromium connects to --------------------
+
+_REBIND_HOST = "rebind.test"
+
+
+class _RebindingDns:
+    """A DNS that answers ``rebind.test`` with 127.0.0.1 a few times, then with 127.0.0.2.
+
+    A rebinding attacker's name server does this with a zero TTL: the check gets the
+    harmless answer, the connection the forbidden one. Other names resolve as usual.
+    """
+
+    def __init__(self, public_answers: int) -> None:
+        self.public_answers = public_answers
+        self.lookups = 0
+        self._real = socket.getaddrinfo
+
+    def getaddrinfo(self, host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host != _REBIND_HOST:
+            return self._real(host, port, *args, **kwargs)
+        self.lookups += 1
+        answer = "127.0.0.1" if self.lookups <= self.public_answers else "127.0.0.2"
+        return self._real(answer, port, *args, **kwargs)
+
+
+@pytest.fixture
+def dns(monkeypatch: pytest.MonkeyPatch) -> _RebindingDns:
+    resolver = _RebindingDns(public_answers=1)
+    monkeypatch.setattr(socket, "getaddrinfo", resolver.getaddrinfo)
+    return resolver
+
+
+@pytest_asyncio.fixture
+async def rebinding_ws() -> AsyncIterator[WebSearch]:
+    """A client whose Chromium resolves ``rebind.test`` to 127.0.0.2 by itself.
+
+    The flag stands for Chromium's own lookup getting the rebound answer: whatever the
+    fetcher checked, a browser that resolves the name again connects to 127.0.0.2.
+    """
+    problem = _chromium_problem()
+    if problem is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the browser tests must run in CI: {problem}")
+        pytest.skip(problem)
+    flag = f"--host-resolver-rules=MAP {_REBIND_HOST} 127.0.0.2"
+    browser = HeadlessBrowser(executable_path=chromium_path(), args=(*CHROMIUM_ARGS, flag))
+    async with WebSearch(state_backend="memory", browser=browser) as client:
+        yield client
+    await browser.aclose()
+
+
+@pytest_asyncio.fixture
+async def twin(server: PageServer) -> AsyncIterator[PageServer]:
+    """A server on 127.0.0.2 at the same port as ``server``: where a rebound name leads."""
+    async for running in serve("127.0.0.2", server.port):
+        yield running
+
+
+def _page_with_script(script_url: str) -> str:
+    """A script-only page that also runs a script from ``script_url`` (which fills #from)."""
+    return (
+        "<html><head><title>App</title></head><body><div id='app'></div><script>"
+        "document.getElementById('app').innerHTML = "
+        f"'<article><h1>Rendered</h1><p>{_WORDS}</p><p id=\"from\"></p></article>';"
+        f"</script><script src={script_url!r}></script></body></html>"
+    )
+
+
+def _script_saying(words: str) -> str:
+    return f"document.getElementById('from').textContent = {words!r};"
+
+
+async def test_a_name_rebound_after_the_check_does_not_reach_the_private_address(
+    rebinding_ws: WebSearch,
+    server: PageServer,
+    other: PageServer,
+    dns: _RebindingDns,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # The page's script comes from rebind.test: its first answer (127.0.0.1) is allowed,
+    # every later one is 127.0.0.2, which is not. The old guard checked the first answer
+    # and let Chromium resolve again, and Chromium reached 127.0.0.2.
+    secret_url = f"http://{_REBIND_HOST}:{other.port}/secret.js"
+    server.page("/app", _page_with_script(secret_url))
+    other.page("/secret.js", _script_saying("internal secret"), "application/javascript")
+    caplog.set_level(logging.INFO, logger="websearch_core.content.egress")
+    page = await rebinding_ws.fetch(server.url("/app"), allowed_networks=["127.0.0.1/32"])
+    assert page.fetched_with == "browser" and "Rendered by the page script" in page.text
+    assert other.hits["/secret.js"] == 0
+    assert "internal secret" not in page.text
+    assert dns.lookups >= 2  # the check's lookup, then the connection's own
+    refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert any(
+        f"{_REBIND_HOST}:{other.port}" in line
+        and f"{_REBIND_HOST} resolves to 127.0.0.2, a loopback address" in line
+        for line in refusals
+    ), refusals
+
+
+async def test_the_browser_connects_to_the_address_that_was_checked(
+    rebinding_ws: WebSearch, server: PageServer, twin: PageServer, dns: _RebindingDns
+) -> None:
+    # rebind.test always answers 127.0.0.1 here; only Chromium's own resolver says
+    # 127.0.0.2. The script must come from the address the fetcher checked.
+    dns.public_answers = 1000
+    script_url = f"http://{_REBIND_HOST}:{server.port}/where.js"
+    server.page("/app", _page_with_script(script_url))
+    server.page("/where.js", _script_saying("served by the checked address"), "text/javascript")
+    twin.page("/where.js", _script_saying("served by another address"), "text/javascript")
+    page = await rebinding_ws.fetch(server.url("/app"), allowed_networks=["127.0.0.1/32"])
+    assert "served by the checked address" in page.text
+    assert (server.hits["/where.js"], twin.hits["/where.js"]) == (1, 0)
+
+
+async def test_a_page_whose_name_rebinds_before_the_browser_loads_it_is_refused_by_name(
+    rebinding_ws: WebSearch, server: PageServer, twin: PageServer, dns: _RebindingDns
+) -> None:
+    # Two harmless answers (the plain fetch's, the browser guard's), then 127.0.0.2: the
+    # page escalates to the browser, whose load of the page itself must be refused.
+    dns.public_answers = 2
+    server.page("/app", _app_page())
+    twin.page("/app", f"<html><body><article><p>Internal admin. {_WORDS}</p></article></body>")
+    url = f"http://{_REBIND_HOST}:{server.port}/app"
+    with pytest.raises(FetchRefusedError) as refused:
+        await rebinding_ws.fetch(url, allowed_networks=["127.0.0.1/32"])
+    assert refused.value.kind == "address"
+    assert str(refused.value).startswith(f"cannot fetch {url}: {_REBIND_HOST} resolves to")
+    assert "127.0.0.2, a loopback address" in str(refused.value)
+    assert (server.hits["/app"], twin.hits["/app"]) == (1, 0)

@@ -18,7 +18,9 @@ with providers and has no such rule). Per URL:
    text are read as documents, and data files (JSON, XML, CSV) are returned as they are.
 5. A page that shows almost no text but runs scripts, or a 403/429/503 answer, is loaded in
    headless Chromium (when enabled and installed), where every request the page makes passes
-   the same address rules. The richer of the two results is kept.
+   the same address rules: checked by name as the page makes it, and at the address connected
+   to by :class:`~websearch_core.content.egress.EgressProxy`, the browser context's proxy.
+   The richer of the two results is kept.
 """
 
 import asyncio
@@ -26,7 +28,6 @@ import contextlib
 import hashlib
 import logging
 import re
-import socket
 import time
 import urllib.request
 import zlib
@@ -47,6 +48,7 @@ from ..connection_causes import (
 from ..deadline import format_seconds
 from .decode import byte_order_mark, decode_html
 from .documents import data_content, pdf_content, text_content
+from .egress import EgressProxy
 from .errors import (
     FetchError,
     FetchFailedError,
@@ -55,10 +57,11 @@ from .errors import (
     safe_url,
 )
 from .extract import extract_content
+from .lookup import checked_addresses
 from .models import PageContent
 from .refresh import refresh_target
 from .resolver import SafeResolver
-from .safety import ALLOW_HINT, Networks, check_url, parse_networks, resolved_problem
+from .safety import Networks, check_url, parse_networks
 
 if TYPE_CHECKING:
     from playwright.async_api import Route, WebSocketRoute
@@ -482,7 +485,7 @@ class PageFetcher:
         if self.options.allow_private_addresses:
             return
         host = urlsplit(url).hostname or ""
-        await _check_host(url, host, self._allowed)
+        await checked_addresses(url, host, 0, self._allowed)
 
     # --- the browser ----------------------------------------------------------------------
 
@@ -522,16 +525,24 @@ class PageFetcher:
         allow_private = self.options.allow_private_addresses
         allowed = self._allowed
         guard = _PageGuard(allow_private, allowed)
-        blocked = guard.blocked
 
-        async with browser.page() as page:
+        async with contextlib.AsyncExitStack() as stack:
+            proxy: str | None = None
+            if self._egress_checked(browser):
+                egress = EgressProxy(allowed, on_refusal=guard.blocked.append)
+                proxy = (await stack.enter_async_context(egress)).url
+            page = await stack.enter_async_context(browser.page(proxy=proxy))
             await page.route("**/*", guard.request)
             # page.route() never sees a WebSocket: without this a page could open one to any
             # address (an internal admin socket) that its other requests may not reach.
             await page.route_web_socket("**/*", guard.socket)
-            response = await page.goto(url, wait_until="domcontentloaded")
-            if blocked and blocked[0].url == safe_url(url):
-                raise blocked[0]
+            try:
+                response = await page.goto(url, wait_until="domcontentloaded")
+            except Exception:
+                guard.raise_page_refusal(url)  # a refused page fails with why, not net::ERR_
+                raise
+            if response is None or response.status == 403:  # 403: the proxy's refusal
+                guard.raise_page_refusal(url)
             with contextlib.suppress(Exception):  # a page that never goes quiet is fine
                 await page.wait_for_load_state("networkidle", timeout=_SETTLE_SECONDS * 1000)
             final_url = page.url
@@ -542,6 +553,17 @@ class PageFetcher:
                 url, f"the rendered page passed the {self.options.max_bytes}-byte cap", "too_large"
             )
         return html, final_url, response.status if response is not None else 200
+
+    def _egress_checked(self, browser: "HeadlessBrowser") -> bool:
+        """Whether the page's traffic goes through an :class:`EgressProxy`.
+
+        Not when private addresses are allowed (nothing to check), nor through a proxy
+        the user set (``proxy``, the browser's own, or ``HTTP(S)_PROXY``, which Chromium
+        reads too): that proxy resolves the names, as for the plain fetch through it.
+        """
+        if self.options.allow_private_addresses or self.options.proxy is not None:
+            return False
+        return not browser.has_proxy and not _environment_proxies()
 
     # --- the cache ------------------------------------------------------------------------
 
@@ -588,7 +610,7 @@ class _PageGuard:
         try:
             check_url(target, allow_private=self._allow_private, allowed=self._allowed)
             if not self._allow_private:
-                await _check_host(target, urlsplit(target).hostname or "", self._allowed)
+                await checked_addresses(target, urlsplit(target).hostname or "", 0, self._allowed)
         except FetchRefusedError as refusal:
             return refusal
         return None
@@ -606,12 +628,52 @@ class _PageGuard:
             return
         await route.fallback()
 
+    def raise_page_refusal(self, url: str) -> None:
+        """Raise the refusal of the page itself (its host and port), if there was one.
+
+        The request guard names the page's URL; the egress proxy knows only the host and
+        port of a tunnel, so a refusal is the page's when it is for the page's origin.
+
+        Raises:
+            FetchRefusedError: A request to the page's host and port was refused.
+        """
+        origin = _origin(url)
+        for refusal in self.blocked:
+            if _origin(refusal.url) == origin:
+                raise refusal
+
     async def socket(self, route: "WebSocketRoute") -> None:
         """Connect a WebSocket to its server, or close it at once when a rule refuses it."""
         if await self._refusal(_as_http(route.url)) is not None:
             await route.close(code=_POLICY_VIOLATION, reason="refused by the fetcher")
             return
         route.connect_to_server()
+
+
+def _origin(url: str) -> tuple[str, int] | None:
+    """The host and port of an http(s) URL (the default port filled in), else ``None``.
+
+    Example:
+        >>> _origin("https://Example.org/a"), _origin("http://10.0.0.1:8080/")
+        (('example.org', 443), ('10.0.0.1', 8080))
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:
+        return None
+    if not parts.hostname or port is None:
+        return None
+    return parts.hostname, port
+
+
+def _environment_proxies() -> bool:
+    """Whether ``HTTP_PROXY``, ``HTTPS_PROXY`` or ``ALL_PROXY`` names a proxy.
+
+    Chromium reads them too and sends its traffic through that proxy; ``NO_PROXY`` alone
+    names none.
+    """
+    return any(scheme != "no" for scheme in urllib.request.getproxies())
 
 
 def _as_http(url: str) -> str:
@@ -624,17 +686,6 @@ def _as_http(url: str) -> str:
     parts = urlsplit(url)
     scheme = {"ws": "http", "wss": "https"}.get(parts.scheme.lower(), parts.scheme)
     return urlunsplit(parts._replace(scheme=scheme))
-
-
-async def _check_host(url: str, host: str, allowed: Networks) -> None:
-    """Resolve ``host`` and refuse it when an address is not public (outside aiohttp)."""
-    try:
-        infos = await asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
-    except OSError as error:
-        raise FetchFailedError(url, f"{host} could not be resolved ({error})") from None
-    problem = resolved_problem(infos, allowed)
-    if problem:
-        raise FetchRefusedError(url, f"{host} resolves to {problem}; {ALLOW_HINT}", "address")
 
 
 def _kind(body: _Body) -> Kind:

@@ -13,6 +13,12 @@ addresses (``allow_private_addresses=True``, ``WEBSEARCH_FETCH_ALLOW_PRIVATE=1``
   connects only to the addresses the resolver returned, so the address checked is the
   address connected to (a DNS answer that changes between a check and the connection
   cannot slip through).
+* In the headless browser, every request and WebSocket of a rendered page goes through
+  :class:`~websearch_core.content.egress.EgressProxy`, a proxy on 127.0.0.1 that resolves
+  the name itself (:func:`~websearch_core.content.lookup.checked_addresses`) and connects to
+  the address it checked: Chromium never resolves a page's host names, so a rebinding DNS
+  has no second lookup to answer. Through a proxy the user configured, that proxy resolves
+  names instead, and they are checked by a lookup before each request.
 """
 
 import importlib
