@@ -141,6 +141,8 @@ async def test_websockets_opened_by_the_page_obey_the_address_rules(
 # --- DNS rebinding: the address checked is the address Chromium connects to --------------------
 
 _REBIND_HOST = "rebind.test"
+_DEAD_HOST = "dead.test"
+"""A name that does not resolve (an ad server that is gone)."""
 
 
 class _RebindingDns:
@@ -156,6 +158,8 @@ class _RebindingDns:
         self._real = socket.getaddrinfo
 
     def getaddrinfo(self, host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == _DEAD_HOST:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         if host != _REBIND_HOST:
             return self._real(host, port, *args, **kwargs)
         self.lookups += 1
@@ -267,3 +271,15 @@ async def test_a_page_whose_name_rebinds_before_the_browser_loads_it_is_refused_
     assert str(refused.value).startswith(f"cannot fetch {url}: {_REBIND_HOST} resolves to")
     assert "127.0.0.2, a loopback address" in str(refused.value)
     assert (server.hits["/app"], twin.hits["/app"]) == (1, 0)
+
+
+async def test_a_host_that_does_not_resolve_does_not_fail_the_render(
+    ws: WebSearch, server: PageServer, dns: _RebindingDns
+) -> None:
+    # The guard's lookup error left its route handler, the request was never answered, and
+    # the fetch ran out of time for one script (or socket) the page did not need.
+    server.page("/script", _page_with_script(f"http://{_DEAD_HOST}/ad.js"))
+    server.page("/socket", _socket_page(f"ws://{_DEAD_HOST}/live"))
+    for path in ("/script", "/socket"):
+        page = await ws.fetch(server.url(path), allowed_networks=["127.0.0.1/32"])
+        assert page.fetched_with == "browser" and "Rendered by the page script" in page.text

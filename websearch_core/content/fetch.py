@@ -90,6 +90,8 @@ _FEW_WORDS = 40
 """Below this many words a page that runs scripts is rendered in the browser."""
 _POLICY_VIOLATION = 1008
 """The WebSocket close code for a connection refused by policy (RFC 6455)."""
+_UNREACHABLE = 1014
+"""The WebSocket close code for a server that could not be reached (a bad gateway)."""
 _SETTLE_SECONDS = 3.0
 """Longest wait for a rendered page's network to go quiet after DOMContentLoaded."""
 _WORD = re.compile(r"\w+")
@@ -605,13 +607,18 @@ class _PageGuard:
         self.blocked: list[FetchRefusedError] = []
         """The requests refused so far, in order (the page's own first, if it was)."""
 
-    async def _refusal(self, target: str) -> FetchRefusedError | None:
-        """Why the page may not reach ``target`` (an http(s) URL), or ``None``."""
+    async def _refusal(self, target: str) -> FetchError | None:
+        """Why the page may not reach ``target`` (an http(s) URL), or ``None``.
+
+        A :class:`FetchFailedError` when its host name does not resolve: an address that
+        cannot be checked is not reached, and one dead host (an ad server gone) must not
+        fail the whole render, as it did when the lookup's error left the route handler.
+        """
         try:
             check_url(target, allow_private=self._allow_private, allowed=self._allowed)
             if not self._allow_private:
                 await checked_addresses(target, urlsplit(target).hostname or "", 0, self._allowed)
-        except FetchRefusedError as refusal:
+        except FetchError as refusal:
             return refusal
         return None
 
@@ -622,11 +629,13 @@ class _PageGuard:
             await route.fallback()
             return
         refusal = await self._refusal(target)
-        if refusal is not None:
+        if isinstance(refusal, FetchRefusedError):
             self.blocked.append(refusal)
             await route.abort("blockedbyclient")
-            return
-        await route.fallback()
+        elif refusal is not None:
+            await route.abort("namenotresolved")
+        else:
+            await route.fallback()
 
     def raise_page_refusal(self, url: str) -> None:
         """Raise the refusal of the page itself (its host and port), if there was one.
@@ -644,10 +653,13 @@ class _PageGuard:
 
     async def socket(self, route: "WebSocketRoute") -> None:
         """Connect a WebSocket to its server, or close it at once when a rule refuses it."""
-        if await self._refusal(_as_http(route.url)) is not None:
+        refusal = await self._refusal(_as_http(route.url))
+        if isinstance(refusal, FetchRefusedError):
             await route.close(code=_POLICY_VIOLATION, reason="refused by the fetcher")
-            return
-        route.connect_to_server()
+        elif refusal is not None:
+            await route.close(code=_UNREACHABLE, reason="the host name does not resolve")
+        else:
+            route.connect_to_server()
 
 
 def _origin(url: str) -> tuple[str, int] | None:
