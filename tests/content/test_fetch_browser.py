@@ -283,3 +283,29 @@ async def test_a_host_that_does_not_resolve_does_not_fail_the_render(
     for path in ("/script", "/socket"):
         page = await ws.fetch(server.url(path), allowed_networks=["127.0.0.1/32"])
         assert page.fetched_with == "browser" and "Rendered by the page script" in page.text
+
+
+async def test_through_the_users_own_proxy_the_browser_still_uses_that_proxy(
+    server: PageServer, dns: _RebindingDns
+) -> None:
+    # Behaviour kept: with WEBSEARCH_PROXY set, both fetches go through the user's proxy
+    # (the loopback server stands for it and answers every absolute-form request), not
+    # through the egress proxy, which would connect to rebind.test by itself.
+    problem = _chromium_problem()
+    if problem is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the browser tests must run in CI: {problem}")
+        pytest.skip(problem)
+    dns.public_answers = 1000
+    server.page("/app", _app_page())
+    proxy = server.url("")
+    browser = HeadlessBrowser(executable_path=chromium_path(), proxy=proxy)
+    try:
+        async with WebSearch(state_backend="memory", browser=browser, proxy=proxy) as client:
+            page = await client.fetch(
+                f"http://{_REBIND_HOST}:8080/app", allowed_networks=["127.0.0.1/32"]
+            )
+    finally:
+        await browser.aclose()
+    assert page.fetched_with == "browser" and "Rendered by the page script" in page.text
+    assert server.hits["/app"] == 2  # the plain fetch's request, then the browser's
