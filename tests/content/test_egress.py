@@ -242,6 +242,7 @@ async def test_plain_http_to_a_refused_address_is_403(
         (b"GET /relative HTTP/1.1\r\nHost: a\r\n\r\n", b"400"),
         (b"GET https://example.org/ HTTP/1.1\r\n\r\n", b"400"),
         (b"GET http://127.0.0.1:1/ HTTP/2\r\n\r\n", b"400"),
+        (b"GET http://\x1b[31m.test/ HTTP/1.1\r\n\r\n", b"400"),
         (b"CONNECT example.org HTTP/1.1\r\n\r\n", b"400"),
         (b"CONNECT user@example.org:443 HTTP/1.1\r\n\r\n", b"400"),
         (b"GET http://127.0.0.1:1/ HTTP/1.1\r\nX: a\r\n folded\r\n\r\n", b"400"),

@@ -280,7 +280,8 @@ def _parse_head(data: bytes) -> _Head:
     """
     lines = data[:-4].decode("latin-1").split("\r\n")
     words = lines[0].split(" ")
-    if len(words) != 3 or not _TOKEN.fullmatch(words[0]) or words[2] not in _VERSIONS:
+    method, target, version = words if len(words) == 3 else ("", "", "")
+    if not _TOKEN.fullmatch(method) or _CONTROL.search(target) or version not in _VERSIONS:
         raise _Answered(400, "a malformed request line")
     headers: list[tuple[str, str]] = []
     for line in lines[1:]:
@@ -288,12 +289,14 @@ def _parse_head(data: bytes) -> _Head:
         if not colon or not _TOKEN.fullmatch(name) or _FORBIDDEN_IN_VALUE.search(value):
             raise _Answered(400, "a malformed header line")
         headers.append((name, value.strip(" \t")))
-    return _Head(words[0].upper(), words[1], headers)
+    return _Head(method.upper(), target, headers)
 
 
 _VERSIONS = frozenset({"HTTP/1.0", "HTTP/1.1"})
 _DIGITS = re.compile(r"[0-9]{1,18}")
 _FORBIDDEN_IN_VALUE = re.compile(r"[\r\n\x00]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+"""Not in a request target: it is quoted in refusals and in the log."""
 
 
 def _authority(target: str) -> tuple[str, int]:
