@@ -106,9 +106,14 @@ CHROMIUM_ARGS: tuple[str, ...] = (
     "--disable-sync",
     "--disable-dev-shm-usage",
     "--disable-blink-features=AutomationControlled",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
 """Launch flags. Without the background-networking flags Chromium calls Google's update and
-sync hosts on its own; ``AutomationControlled`` keeps ``navigator.webdriver`` false."""
+sync hosts on its own; ``AutomationControlled`` keeps ``navigator.webdriver`` false.
+WebRTC's ICE traffic (STUN and TURN over UDP) is neither a request nor a WebSocket, so it
+would pass both the page guard and the egress proxy of a page fetch: a page could send UDP
+to any address it names. With UDP that does not go through a proxy switched off, WebRTC
+has only the context's proxy (TCP, checked there) or nothing."""
 
 INSTALL_HINT = (
     'Install it with: pip install "websearch-tools[browser]" and apt-get install chromium '

@@ -3,6 +3,7 @@
 Skipped locally without Playwright or Chromium; failed instead when ``CI`` is set.
 """
 
+import asyncio
 import logging
 import os
 import socket
@@ -136,6 +137,50 @@ async def test_websockets_opened_by_the_page_obey_the_address_rules(
         server.url("/live"), allowed_networks=["127.0.0.1/32", "127.0.0.2/32"], use_cache=False
     )
     assert other.hits["/socket"] == 1
+
+
+class _UdpCounter(asyncio.DatagramProtocol):
+    """Counts the datagrams that reach a UDP port (a STUN server's, here)."""
+
+    def __init__(self) -> None:
+        self.datagrams = 0
+
+    def datagram_received(self, data: bytes, addr: tuple[str | Any, int]) -> None:
+        self.datagrams += 1
+
+
+def _webrtc_page(stun_url: str) -> str:
+    # ICE gathering sends STUN binding requests as soon as the offer is set; the page asks
+    # for /done 300 ms later, and the render waits for the network to idle after that, so
+    # the page lives long enough for them to go out.
+    return (
+        "<html><head><title>Call</title></head><body><div id='app'></div><script>"
+        "document.getElementById('app').innerHTML = "
+        f"'<article><h1>Call</h1><p>{_WORDS}</p></article>';"
+        f"const peer = new RTCPeerConnection({{iceServers: [{{urls: {stun_url!r}}}]}});"
+        "peer.createDataChannel('probe');"
+        "peer.createOffer().then((offer) => peer.setLocalDescription(offer))"
+        ".then(() => setTimeout(() => fetch('/done'), 300));"
+        "</script></body></html>"
+    )
+
+
+async def test_webrtc_opened_by_the_page_sends_nothing_past_the_address_rules(
+    ws: WebSearch, server: PageServer
+) -> None:
+    loop = asyncio.get_running_loop()
+    transport, stun = await loop.create_datagram_endpoint(_UdpCounter, local_addr=("127.0.0.2", 0))
+    try:
+        port = transport.get_extra_info("sockname")[1]
+        server.page("/call", _webrtc_page(f"stun:127.0.0.2:{port}"))
+        server.page("/done", "ok", "text/plain")
+        # STUN goes over UDP, which neither page.route() nor the egress proxy sees.
+        page = await ws.fetch(server.url("/call"), allowed_networks=["127.0.0.1/32"])
+    finally:
+        transport.close()
+    assert page.fetched_with == "browser" and "Rendered by the page script" in page.text
+    assert server.hits["/done"] == 1  # the page lived past the offer
+    assert stun.datagrams == 0
 
 
 # --- DNS rebinding: the address checked is the address Chromium connects to --------------------
