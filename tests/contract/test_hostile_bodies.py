@@ -13,6 +13,7 @@ Hypothesis runs derandomised, so every run tries the same bodies.
 """
 
 import asyncio
+import copy
 import dataclasses
 import json
 import time
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+import lxml.html
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -37,7 +39,8 @@ from websearch_core import SearchProviderError, WebSearch
 from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
 from websearch_core.models import SearchParams, SearchResponse
 from websearch_core.provider_types import ProviderContext
-from websearch_core.providers import get_provider
+from websearch_core.providers import SEARCH_PROVIDER_ORDER, get_provider
+from websearch_core.providers._common import MAX_RESULT_ITEMS
 from websearch_core.settings import Settings
 from websearch_core.testing import Fault, MockTransport, Simulator
 from websearch_core.transport import HttpRequest, HttpResponse
@@ -330,3 +333,187 @@ async def test_the_next_provider_answers_after_a_hostile_body(
         (first, "failed"),
         (second, "success"),
     ]
+
+
+# --- a body's result items are read up to a bound, however many it holds --------------------
+
+ITEM_LISTS: Final[dict[str, tuple[str, tuple[Any, ...]]]] = {
+    "brave": ("brave/web_search_laravel_2024.json", ("web", "results")),
+    "tavily": ("tavily/search_basic_pydantic_ai.json", ("results",)),
+    "synthetic": ("tavily/search_basic_pydantic_ai.json", ("results",)),
+    "exa": ("exa/search_doc_example_latest_llm_research.json", ("results",)),
+    "serper": ("serper/search_amazon_knowledge_graph_2023.json", ("organic",)),
+    "searxng": ("searxng/search_format_json_espresso_2026.json", ("results",)),
+    "firecrawl": ("firecrawl/v2_search_firecrawl_with_markdown.json", ("data", "web")),
+    "jina": ("jina/s_jina_ai_search_doc_example.json", ("data",)),
+    "kagi": ("kagi/v0_search_doc_example_steve_jobs_2024.json", ("data",)),
+    "kimi": ("documented/kimi_search.json", ("search_results",)),
+    "parallel": ("parallel/v1_search_doc_example.json", ("results",)),
+    "tinyfish": ("tinyfish/search_doc_example.json", ("results",)),
+    "perplexity": (
+        "openrouter/chat_completions_web_search_url_citation.json",
+        ("choices", 0, "message", "annotations"),
+    ),
+    "xai": ("xai/responses_web_search_tool.json", ("output", 1, "content", 0, "annotations")),
+    "codex": (
+        "openai/responses_web_search_verbatim_gpt4o_mini.json",
+        ("output", 1, "content", 0, "annotations"),
+    ),
+    "anthropic": ("anthropic/messages_web_search_tool_call1.json", ("content", 2, "content")),
+    "gemini": (
+        "gemini/generate_content_google_search_call1.json",
+        ("candidates", 0, "groundingMetadata", "groundingChunks"),
+    ),
+    "zai": ("zai/web_search_prime_tool_result_content_json_shape_2026-10.txt", (0,)),
+}
+"""Per provider, a real capture and where in it the items its sources come from are."""
+MARKER: Final = "https://bound.example/the-one-result"
+_URL_KEYS: Final = ("url", "link", "uri")
+
+
+def _item_url(item: Any) -> str:
+    """The URL a result item carries (its first ``url``/``link``/``uri``, nested or not)."""
+    if isinstance(item, dict):
+        for key, value in item.items():
+            if key in _URL_KEYS and isinstance(value, str) and value.startswith("http"):
+                return value
+            found = _item_url(value)
+            if found:
+                return found
+    return ""
+
+
+def _with_items(provider_id: str, urls: list[str | None]) -> bytes:
+    """The capture with its item list replaced: per URL, its first item carrying that URL.
+
+    ``None`` stands for ``null``, a value no reader takes for a result, so the only sources
+    the list can give are the items placed, and whether one comes back says whether its
+    position was read.
+    """
+    relative, path = ITEM_LISTS[provider_id]
+    document = json.loads(read_body(relative))
+    holder = document
+    for step in path[:-1]:
+        holder = holder[step]
+    item = json.dumps(holder[path[-1]][0])
+    own = json.dumps(_item_url(holder[path[-1]][0]))
+    holder[path[-1]] = [
+        None if url is None else json.loads(item.replace(own, json.dumps(url))) for url in urls
+    ]
+    return json.dumps(document).encode()
+
+
+async def _urls(provider_id: str, handler: Callable[..., Any], tmp_path: Path) -> list[str]:
+    """The source URLs of one search over ``handler`` (none when the search failed typed)."""
+    context = _context(provider_id, MockTransport(handler, max_response_bytes=8 << 20), tmp_path)
+    try:
+        response = await get_provider(provider_id).search(SearchParams(query="bound"), context)
+    except SearchProviderError:  # SearXNG: nothing usable, and engines reported failing
+        return []
+    return [source.url for source in response.sources]
+
+
+async def _urls_of_json(provider_id: str, body: bytes, tmp_path: Path) -> list[str]:
+    relative = ITEM_LISTS[provider_id][0]
+    if provider_id == "zai":
+        handler = _zai_handler(lambda: body, raw=False)
+    else:
+        handler = _scripted_handler((relative,), 0, body)
+    return await _urls(provider_id, handler, tmp_path)
+
+
+def test_every_provider_is_checked_against_the_bound() -> None:
+    lists = set(ITEM_LISTS) | {engine.split()[0] for engine in HTML_PAGES}
+    assert sorted(lists) == sorted(set(PROVIDERS)), "a provider's result items are unchecked"
+
+
+def test_the_bound_is_above_every_count_a_provider_documents() -> None:
+    # A full page at the largest documented count (100) still comes back whole, with room
+    # for the entries a reader drops (ads, links off the web, repeats).
+    documented = [get_provider(pid).info.max_results or 0 for pid in SEARCH_PROVIDER_ORDER]
+    assert 2 * max(documented) <= MAX_RESULT_ITEMS
+
+
+@pytest.mark.parametrize("provider_id", sorted(ITEM_LISTS))
+async def test_a_json_item_past_the_bound_is_never_read(provider_id: str, tmp_path: Path) -> None:
+    last = _with_items(provider_id, [None] * (MAX_RESULT_ITEMS - 1) + [MARKER])
+    assert MARKER in await _urls_of_json(provider_id, last, tmp_path)  # the bound's last
+    past = _with_items(provider_id, [None] * MAX_RESULT_ITEMS + [MARKER])
+    assert MARKER not in await _urls_of_json(provider_id, past, tmp_path)
+
+
+HTML_PAGES: Final[dict[str, tuple[str, str]]] = {
+    "duckduckgo": ("duckduckgo/html_results_eino_2025.html", "div.result"),
+    "duckduckgo lite": ("duckduckgo/lite_results_zeta_2026.html", "tr"),
+    "bing": ("bing/serp_javascript_tutorial_http_2026.html", "li.b_algo"),
+    "yahoo": ("yahoo/serp_javascript_tutorial_2026.html", "div.algo"),
+    "startpage": ("startpage/serp_javascript_tutorial_http_2026.html", "div.result"),
+    "google": ("google/serp_ai_tools_pt-BR_rendered_2025-03.html", "div.MjjYud"),
+    "ecosia": (
+        "ecosia/serp_javascript_tutorial_2026.html",
+        'article[data-test-id="organic-result"]',
+    ),
+    "mojeek": ("mojeek/serp_javascript_tutorial_2026.html", "ul.results-standard > li"),
+}
+"""Per engine (and layout), a real results page and what starts one result's markup."""
+
+
+def _results(relative: str, selector: str) -> list[list[Any]]:
+    """The page's first two results, each as its elements (a lite result is several rows)."""
+    root = lxml.html.fromstring(read_body(relative))
+    starts = [block for block in root.cssselect(selector) if block.xpath(".//a[@href]")]
+    if selector != "tr":
+        return [[starts[0]], [starts[1]]]
+    # A lite result runs from the row of its link to the row of the next one.
+    rows: list[Any] = []
+    element: Any = starts[0]
+    while element is not starts[2]:
+        rows.append(element)
+        element = element.getnext()
+    split = rows.index(starts[1])
+    return [rows[:split], rows[split:]]
+
+
+def _page_with_repeats(engine: str, repeats: int) -> bytes:
+    """The page with its first result repeated ``repeats`` times, then its second, before them."""
+    relative, selector = HTML_PAGES[engine]
+    first, second = _results(relative, selector)
+    before = first[0]
+    for element in [*first * repeats, *second]:
+        before.addprevious(copy.deepcopy(element))
+    return bytes(lxml.html.tostring(before.getroottree()))
+
+
+async def _urls_of_page(engine: str, body: bytes, tmp_path: Path) -> list[str]:
+    provider_id = engine.split()[0]
+    relative = HTML_PAGES[engine][0]
+    return await _urls(provider_id, _scripted_handler((relative,), 0, body), tmp_path)
+
+
+@pytest.mark.parametrize("engine", sorted(HTML_PAGES))
+async def test_results_past_the_bound_of_a_page_are_never_read(engine: str, tmp_path: Path) -> None:
+    first, second = (await _urls_of_page(engine, _page_with_repeats(engine, 1), tmp_path))[:2]
+    assert first != second
+    # Half the bound's repeats: the result after them is read (then the page's own results).
+    half = _page_with_repeats(engine, MAX_RESULT_ITEMS // 2)
+    assert (await _urls_of_page(engine, half, tmp_path))[:2] == [first, second]
+    # The bound's worth: nothing after them is read, so the repeated result is the only one.
+    full = _page_with_repeats(engine, MAX_RESULT_ITEMS)
+    assert await _urls_of_page(engine, full, tmp_path) == [first]
+
+
+@pytest.mark.parametrize("provider_id", ["exa", "firecrawl", "serper"])
+async def test_a_full_page_at_the_largest_documented_count_comes_back_whole(
+    provider_id: str, tmp_path: Path
+) -> None:
+    count = get_provider(provider_id).info.max_results
+    assert count == 100
+    wanted = [f"{MARKER}/{n}" for n in range(count)]
+    handler = _scripted_handler(
+        (ITEM_LISTS[provider_id][0],), 0, _with_items(provider_id, [*wanted])
+    )
+    context = _context(provider_id, MockTransport(handler, max_response_bytes=8 << 20), tmp_path)
+    params = SearchParams(query="bound", num_search_results=count)
+    response = await get_provider(provider_id).search(params, context)
+    # Serper adds its knowledge graph's page after the organic results.
+    assert [source.url for source in response.sources][:count] == wanted

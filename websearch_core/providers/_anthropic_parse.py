@@ -41,7 +41,7 @@ from ..errors import ResponseParseError
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..transport import HttpResponse, SseResponse
-from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
 from ._json_api import list_or_empty, text_or_none
 
 __all__ = [
@@ -130,7 +130,7 @@ class _Collected:
         content = block.get("content")
         if not isinstance(content, list):  # an error object: the search failed, no results
             return
-        for item in content:
+        for item in first_items(content):
             if not isinstance(item, Mapping) or item.get("type") != "web_search_result":
                 continue
             url = text_or_none(item.get("url"))

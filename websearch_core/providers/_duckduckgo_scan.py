@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from ..html import Element, layout_text, raw_text
+from ._common import MAX_RESULT_ITEMS
 
 __all__ = ["DATE", "NO_RESULT_CLASS", "Block", "LiteRow", "scan"]
 
@@ -42,6 +43,8 @@ _BLOCK, _SKIPPED, _NAV_LINK, _TITLE, _SNIPPET, _EXTRAS_URL, _NO_RESULT_NOTE = (
 _LITE_LINK, _LITE_SNIPPET, _LITE_DATE = (1 << n for n in range(7, 10))
 _BLOCK_PARTS = _TITLE | _SNIPPET | _EXTRAS_URL | _NO_RESULT_NOTE
 _LITE_BITS = _LITE_LINK | _LITE_SNIPPET | _LITE_DATE
+_STARTS = _BLOCK | _NAV_LINK | _LITE_LINK
+"""What starts a block, ends one (a nav link) or starts a lite row."""
 _ANY_TAG = _SNIPPET | _LITE_SNIPPET
 _TAG_BITS = {
     "div": _BLOCK | _SKIPPED | _NAV_LINK | _EXTRAS_URL | _NO_RESULT_NOTE | _ANY_TAG,
@@ -127,7 +130,9 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
     markup reads; its parts are the first title link, snippet and URL line in that range.
     A lite row runs from its link to the next one. An element without a class matters only
     as a ``<span>`` that may hold the date of a block whose URL line has been seen, so
-    nothing else is read for it.
+    nothing else is read for it. The pass ends where a block or row past the first
+    ``MAX_RESULT_ITEMS`` would start: a page of one result repeated thousands of times is
+    not walked to its end.
     """
     blocks: list[Block] = []
     rows: list[LiteRow] = []
@@ -144,11 +149,12 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
         if kind:
             if kind & _TAGGED:  # a snippet may be any scanned tag: no tag to read for it
                 kind &= _TAG_BITS[element.tag]
-            if kind & _BLOCK:
-                block = Block(element, bool(kind & _SKIPPED))
-                blocks.append(block)
-            elif kind & _NAV_LINK:
-                block = None
+            if kind & _STARTS:
+                if (kind & _BLOCK and len(blocks) == MAX_RESULT_ITEMS) or (
+                    kind & _LITE_LINK and len(rows) == MAX_RESULT_ITEMS
+                ):
+                    break  # it would start one past the bound
+                block = _start_block(blocks, block, element, kind)
             if block is not None and kind & _BLOCK_PARTS:
                 _add_to_block(block, element, kind)
             dating = block if block is not None and block.extras is not None else None
@@ -157,6 +163,17 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
         if dating is not None and dating.date is None and element.tag == "span":
             dating.date = _span_date(element, dating)
     return blocks, rows
+
+
+def _start_block(
+    blocks: list[Block], block: Block | None, element: Element, kind: int
+) -> Block | None:
+    """The block ``element`` starts (added to ``blocks``), ``None`` at a nav link, or ``block``."""
+    if kind & _BLOCK:
+        started = Block(element, bool(kind & _SKIPPED))
+        blocks.append(started)
+        return started
+    return None if kind & _NAV_LINK else block
 
 
 def _add_to_block(block: Block, element: Element, kind: int) -> None:

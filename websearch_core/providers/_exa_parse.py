@@ -41,7 +41,7 @@ from ..errors import ResponseParseError, SearchProviderError
 from ..format import truncate_text
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
-from ._common import age_seconds_from_date, is_http_url
+from ._common import age_seconds_from_date, first_items, is_http_url
 
 __all__ = [
     "api_response",
@@ -101,7 +101,7 @@ def _results_list(data: Any, what: str) -> list[Any]:
         return []
     if not isinstance(results, list):
         raise ResponseParseError(PROVIDER_ID, f"{what} returned an unexpected response shape", 502)
-    return results
+    return first_items(results)
 
 
 def parse_results(
@@ -136,7 +136,7 @@ def build_answer(data: Any) -> str | None:
     if not isinstance(data, Mapping) or not isinstance(data.get("results"), list):
         return None
     parts: list[str] = []
-    for item in data["results"]:
+    for item in first_items(data["results"]):
         if not isinstance(item, Mapping):
             continue
         summary = _text(item.get("summary"))
@@ -178,7 +178,7 @@ def _content_texts(result: Mapping[str, Any]) -> list[str]:
         return []
     return [
         item["text"]
-        for item in content
+        for item in first_items(content)
         if isinstance(item, Mapping) and isinstance(item.get("text"), str)
     ]
 

@@ -10,7 +10,7 @@ from typing import Any, Final
 from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchSource
-from ._common import collapse_whitespace
+from ._common import collapse_whitespace, first_items
 from ._json_api import item_url
 
 __all__ = ["REQUEST_FAILED", "UNEXPECTED_SHAPE", "parse_results"]
@@ -74,5 +74,5 @@ def parse_results(data: Any) -> tuple[SearchSource, ...]:
         SearchProviderError: The body says ``success: false``.
         ResponseParseError: The body is not a Firecrawl search response.
     """
-    sources = (_source(item) for item in _items(data))
+    sources = (_source(item) for item in first_items(_items(data)))
     return tuple(source for source in sources if source is not None)

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import ResponseParseError
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
-from ._common import is_http_url
+from ._common import first_items, is_http_url
 from ._gemini_parse import PROVIDER_ID
 
 __all__ = ["parse_interaction"]
@@ -36,7 +36,7 @@ def _interaction_text(
         return ""
     encoded = text.encode("utf-8", "surrogatepass")  # a lone surrogate keeps its 3 bytes
     annotations = content.get("annotations")
-    for annotation in annotations if isinstance(annotations, list) else []:
+    for annotation in first_items(annotations) if isinstance(annotations, list) else []:
         note = _mapping(annotation)
         url = _text(note.get("url"))
         if note.get("type") != "url_citation" or url is None or not is_http_url(url):

@@ -38,7 +38,7 @@ from ..errors import EmptyResponseError, ProviderUnavailableError, ResponseParse
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
-from ._common import collapse_whitespace, is_http_url
+from ._common import collapse_whitespace, first_items, is_http_url
 
 __all__ = [
     "EMPTY_GROUNDED",
@@ -125,7 +125,9 @@ class GroundedStream:
     def _ground(self, metadata: Mapping[str, Any]) -> None:
         chunks = metadata.get("groundingChunks")
         webs = (
-            [_mapping(_mapping(c).get("web")) for c in chunks] if isinstance(chunks, list) else []
+            [_mapping(_mapping(c).get("web")) for c in first_items(chunks)]
+            if isinstance(chunks, list)
+            else []
         )
         for web in webs:
             url = _web_uri(web)
@@ -135,10 +137,10 @@ class GroundedStream:
                     title=collapse_whitespace(title) if title else url, url=url
                 )
         supports = metadata.get("groundingSupports")
-        for support in supports if isinstance(supports, list) else []:
+        for support in first_items(supports) if isinstance(supports, list) else []:
             self._cite(_mapping(support), webs)
         queries = metadata.get("webSearchQueries")
-        for query in queries if isinstance(queries, list) else []:
+        for query in first_items(queries) if isinstance(queries, list) else []:
             text = _text(query)
             if text and text not in self.queries:
                 self.queries.append(text)
@@ -146,7 +148,7 @@ class GroundedStream:
     def _cite(self, support: Mapping[str, Any], webs: Sequence[Mapping[str, Any]]) -> None:
         segment = _text(_mapping(support.get("segment")).get("text"))
         indices = support.get("groundingChunkIndices")
-        for index in indices if isinstance(indices, list) else []:
+        for index in first_items(indices) if isinstance(indices, list) else []:
             if not isinstance(index, int) or not 0 <= index < len(webs):
                 continue
             url = _web_uri(webs[index])

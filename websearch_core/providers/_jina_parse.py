@@ -12,7 +12,7 @@ from ..content.models import provided_page
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchSource
 from ..transport import HttpResponse
-from ._common import age_seconds_from_date
+from ._common import age_seconds_from_date, first_items
 from ._json_api import error_for_status, item_url
 
 __all__ = ["parse_items", "parse_sources", "reported_failure"]
@@ -75,6 +75,6 @@ def parse_sources(
     data: Any, *, limit: int | None = None, now: datetime | None = None
 ) -> tuple[SearchSource, ...]:
     """The usable items of a decoded body as sources, in Jina's order, cut to ``limit``."""
-    found = (_source(item, now) for item in parse_items(data))
+    found = (_source(item, now) for item in first_items(parse_items(data)))
     sources = [source for source in found if source is not None]
     return tuple(sources[:limit] if limit is not None else sources)

@@ -16,7 +16,7 @@ from ..filters import FilterSupport
 from ..json_decode import json_loads
 from ..models import Recency
 from ..transport import HttpResponse, raise_for_status
-from ._common import is_http_url
+from ._common import first_items, is_http_url
 
 __all__ = [
     "COUNT_FIELDS",
@@ -74,18 +74,18 @@ def text_or_none(value: Any) -> str | None:
 
 
 def list_or_empty(value: Any) -> list[Any]:
-    """``value`` when it is a JSON array, else an empty list.
+    """``value``'s first entries when it is a JSON array (see ``first_items``), else ``[]``.
 
     A field documented as an array can arrive as a number, ``true`` or an object; iterating
     ``value or ()`` would raise ``TypeError`` on a number (past every parse-error handler,
     ending the search instead of failing over), and walk an object's keys or a string's
-    characters as if they were items.
+    characters as if they were items. An array of thousands is read up to the bound.
 
     Example:
         >>> list_or_empty([1, 2]), list_or_empty(7), list_or_empty({"a": 1}), list_or_empty(None)
         ([1, 2], [], [], [])
     """
-    return value if isinstance(value, list) else []
+    return first_items(value) if isinstance(value, list) else []
 
 
 def json_object(text: str) -> Mapping[str, Any] | None:

@@ -20,7 +20,13 @@ from typing import Any, Final
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchResponse, SearchSource
 from ..transport import HttpResponse, classify_http_error
-from ._common import HTTP_STATUS_TEXT, age_seconds_from_date, is_http_url, normalise_text
+from ._common import (
+    HTTP_STATUS_TEXT,
+    age_seconds_from_date,
+    first_items,
+    is_http_url,
+    normalise_text,
+)
 from ._json_api import error_for_status, json_object
 
 __all__ = [
@@ -89,7 +95,7 @@ def _answer(data: Mapping[str, Any]) -> str | None:
 
 def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     value = data.get(key)
-    return value if isinstance(value, list) else []
+    return first_items(value) if isinstance(value, list) else []
 
 
 def _parse_v1(
@@ -161,7 +167,7 @@ def parse_body(
     if isinstance(data, Mapping):
         sources, related, answer = _parse_v1(data, now)
     elif isinstance(data, list):
-        sources, related = _parse_v0(data, now)
+        sources, related = _parse_v0(first_items(data), now)
     else:
         raise ResponseParseError(PROVIDER_ID, f"{INVALID}: expected data to be an object", 502)
     return SearchResponse(

@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError
 from ..models import SearchSource
-from ._common import age_seconds_from_date, collapse_whitespace
+from ._common import age_seconds_from_date, collapse_whitespace, first_items
 from ._json_api import item_url, text_or_none
 
 __all__ = ["UNEXPECTED_SHAPE", "parse_results"]
@@ -50,5 +50,5 @@ def parse_results(data: Any, *, now: datetime | None = None) -> tuple[SearchSour
     results = data.get("search_results") if isinstance(data, Mapping) else None
     if not isinstance(results, list):
         raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
-    sources = (_source(item, now) for item in results)
+    sources = (_source(item, now) for item in first_items(results))
     return tuple(source for source in sources if source is not None)

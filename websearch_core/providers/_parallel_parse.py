@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError
 from ..models import SearchResponse, SearchSource
-from ._common import age_seconds_from_date, collapse_whitespace
+from ._common import age_seconds_from_date, collapse_whitespace, first_items
 from ._json_api import item_url, json_object, text_or_none
 
 __all__ = ["DEFAULT_RESULTS", "error_detail", "parse_body"]
@@ -57,7 +57,7 @@ def parse_body(
     results = data.get("results") if isinstance(data, Mapping) else None
     if not isinstance(results, list):
         raise ResponseParseError(PROVIDER_ID, INVALID_PAYLOAD, 502)
-    sources = [s for s in (_source(item, now) for item in results) if s is not None]
+    sources = [s for s in (_source(item, now) for item in first_items(results)) if s is not None]
     search_id = data.get("search_id") if isinstance(data, Mapping) else None
     return SearchResponse(
         provider=PROVIDER_ID,

@@ -22,7 +22,7 @@ from ..errors import ProviderUnavailableError, ResponseParseError, SearchProvide
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..transport import SseResponse
-from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
 from ._perplexity_parse import PROVIDER_ID, as_mapping, clean_text, events_json
 
 __all__ = [
@@ -226,7 +226,7 @@ def ask_sources(merged: Mapping[str, Any], now: datetime | None = None) -> list[
     if not items:
         items = _text_web_results(merged.get("text"))
     unique: dict[str, SearchSource] = {}
-    for item in items:
+    for item in first_items(items):
         source = _ask_source(item, now)
         if source is not None:
             unique[_url_key(source.url)] = source

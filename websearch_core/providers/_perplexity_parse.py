@@ -37,7 +37,13 @@ from ..json_decode import json_loads
 from ..models import SearchCitation, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
 from ..transport import SseResponse
-from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._common import (
+    MAX_RESULT_ITEMS,
+    age_seconds_from_date,
+    collapse_whitespace,
+    first_items,
+    is_http_url,
+)
 
 __all__ = [
     "ChatStream",
@@ -103,14 +109,20 @@ class ChatStream:
         for key, target in (("citations", "citations"), ("related_questions", "related")):
             listed = data.get(key)
             if isinstance(listed, list) and listed:
-                texts = [item.strip() for item in listed if isinstance(item, str) and item.strip()]
+                texts = [
+                    item.strip()
+                    for item in first_items(listed)
+                    if isinstance(item, str) and item.strip()
+                ]
                 if target == "citations":
                     self.citations = texts
                 else:
                     self.related_questions = texts
         results = data.get("search_results")
         if isinstance(results, list) and results:
-            self.search_results = [item for item in results if isinstance(item, Mapping)]
+            self.search_results = [
+                item for item in first_items(results) if isinstance(item, Mapping)
+            ]
         if isinstance(data.get("usage"), Mapping):
             self.usage = data["usage"]
         choices = data.get("choices")
@@ -120,8 +132,10 @@ class ChatStream:
         if isinstance(content, str):
             self.answer += content
         annotations = part.get("annotations")
-        if isinstance(annotations, list):
-            self.annotations.extend(item for item in annotations if isinstance(item, Mapping))
+        if isinstance(annotations, list) and len(self.annotations) < MAX_RESULT_ITEMS:
+            # Chunks may each carry some: the ones read stop at the bound, across the stream.
+            found = (item for item in first_items(annotations) if isinstance(item, Mapping))
+            self.annotations.extend(found)
 
 
 def _stream_error(data: Mapping[str, Any]) -> SearchProviderError | None:

@@ -9,8 +9,9 @@ The engines themselves are descriptions run by one provider
 * :class:`PageResults`: what one page gave (sources, the next page's request).
 * :func:`find_blocks`: the result blocks of a page (a ``tag.class`` selector runs as a
   cheap prefilter plus the exact class test).
-* :func:`collect_unique`: parse each result block, drop the unusable ones, de-duplicate by
-  URL in page order, optionally stopping at a count.
+* :func:`collect_unique`: parse each result block (the first ``MAX_RESULT_ITEMS`` of a
+  page), drop the unusable ones, de-duplicate by URL in page order, optionally stopping at
+  a count.
 * :func:`scraped_source`: a result with the scrapers' conventions (the URL stands in for a
   missing title, a written date also gives the age).
 * :func:`decode_uri_component`: a redirect parameter percent-decoded strictly, as the
@@ -28,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache, lru_cache
+from itertools import islice
 from typing import Any, NamedTuple, TypeVar
 from urllib.parse import unquote, unquote_to_bytes
 
@@ -35,7 +37,7 @@ from ..errors import ChallengeError, ResponseParseError
 from ..html import Element, css, decoded_page, has_class, parse_document, select
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse, raise_for_status
-from ._common import age_seconds_from_date
+from ._common import MAX_RESULT_ITEMS, age_seconds_from_date
 from .base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
 
 __all__ = [
@@ -121,6 +123,10 @@ def collect_unique(
 ) -> list[SearchSource]:
     """The sources of ``blocks`` in order, unusable blocks dropped, URLs de-duplicated exactly.
 
+    Only the first :data:`~._common.MAX_RESULT_ITEMS` blocks are read, whatever ``limit``:
+    a page of one result repeated thousands of times would otherwise have each repeat
+    parsed before it is dropped as a duplicate.
+
     Args:
         blocks: The page's result blocks, in page order.
         parse_block: Turns one block into a source, or ``None`` to drop it (an ad, a link
@@ -139,7 +145,7 @@ def collect_unique(
     """
     sources: list[SearchSource] = []
     seen: set[str] = set()
-    for block in blocks:
+    for block in islice(blocks, MAX_RESULT_ITEMS):
         source = parse_block(block)
         if source is None or source.url in seen:
             continue

@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from ..errors import ProviderUnavailableError, ResponseParseError
 from ..models import SearchCitation, SearchResponse, SearchSource, SourceRank
-from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
 from ._json_api import text_or_none
 from .base import clamp_count
 
@@ -165,7 +165,7 @@ def format_infobox(item: Any) -> tuple[str, SearchCitation | None] | None:
 def _ranks(item: Mapping[str, Any], fallback: int) -> tuple[SourceRank, ...]:
     engines = item.get("engines")
     names = (
-        [text for name in engines if (text := text_or_none(name))]
+        [text for name in first_items(engines) if (text := text_or_none(name))]
         if isinstance(engines, list)
         else []
     )
@@ -174,7 +174,7 @@ def _ranks(item: Mapping[str, Any], fallback: int) -> tuple[SourceRank, ...]:
     positions = item.get("positions")
     numbers = [
         number
-        for number in (positions if isinstance(positions, list) else ())
+        for number in (first_items(positions) if isinstance(positions, list) else ())
         if isinstance(number, int) and not isinstance(number, bool) and number > 0
     ]
     rank = min(numbers) if numbers else fallback
@@ -218,7 +218,7 @@ def unresponsive_engines(value: Any) -> list[str]:
     if not isinstance(value, list):
         return []
     failures: list[str] = []
-    for entry in value:
+    for entry in first_items(value):
         if isinstance(entry, Sequence) and not isinstance(entry, str) and entry:
             engine = str(entry[0])
             reason = str(entry[1]) if len(entry) > 1 and entry[1] is not None else ""
@@ -231,7 +231,7 @@ def unresponsive_engines(value: Any) -> list[str]:
 def _strings(value: Any) -> list[str]:
     if not isinstance(value, list):
         return []
-    return [text for item in value if (text := text_or_none(item)) is not None]
+    return [text for item in first_items(value) if (text := text_or_none(item)) is not None]
 
 
 def parse_search_body(data: Any, count: int | None) -> SearchResponse:
@@ -260,18 +260,18 @@ def parse_search_body(data: Any, count: int | None) -> SearchResponse:
     limit = clamp_count(count, DEFAULT_RESULTS, MAX_RESULTS)
     sources = [
         source
-        for position, item in enumerate(results, start=1)
+        for position, item in enumerate(first_items(results), start=1)
         if (source := _source(item, position)) is not None
     ][:limit]
     raw_answers = data.get("answers")
     answers = (
-        [text for item in raw_answers if (text := format_answer(item)) is not None]
+        [text for item in first_items(raw_answers) if (text := format_answer(item)) is not None]
         if isinstance(raw_answers, list)
         else []
     )[:MAX_ANSWERS]
     raw_infoboxes = data.get("infoboxes")
     infoboxes = (
-        [box for item in raw_infoboxes if (box := format_infobox(item)) is not None]
+        [box for item in first_items(raw_infoboxes) if (box := format_infobox(item)) is not None]
         if isinstance(raw_infoboxes, list)
         else []
     )[:MAX_INFOBOXES]

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ResponseParseError
 from ..models import SearchSource
-from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
 from ._json_api import text_or_none
 
 __all__ = ["UNEXPECTED_SHAPE", "dedupe_key", "parse_answer", "parse_related", "parse_sources"]
@@ -34,7 +34,7 @@ def _list(data: Mapping[str, Any], key: str) -> list[Any]:
         return []
     if not isinstance(value, list):
         raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
-    return value
+    return first_items(value)
 
 
 def _desktop_url(url: str) -> str:

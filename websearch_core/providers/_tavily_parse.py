@@ -13,7 +13,7 @@ from ..content.models import provided_page
 from ..errors import ResponseParseError
 from ..json_decode import json_loads
 from ..models import SearchSource
-from ._common import age_seconds_from_date, collapse_whitespace
+from ._common import age_seconds_from_date, collapse_whitespace, first_items
 from ._json_api import item_url, text_or_none
 
 __all__ = ["error_message", "parse_answer", "parse_results"]
@@ -59,7 +59,7 @@ def parse_results(data: Any, *, now: datetime | None = None) -> tuple[SearchSour
         return ()
     if not isinstance(results, list):
         raise ResponseParseError(PROVIDER_ID, UNEXPECTED_SHAPE, 502)
-    sources = (_source(item, now) for item in results)
+    sources = (_source(item, now) for item in first_items(results))
     return tuple(source for source in sources if source is not None)
 
 

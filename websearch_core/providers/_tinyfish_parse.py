@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError
 from ..models import SearchSource
-from ._common import collapse_whitespace
+from ._common import collapse_whitespace, first_items
 from ._json_api import item_url
 
 __all__ = ["TinyFishPage", "merge_pages", "parse_page"]
@@ -66,7 +66,7 @@ def parse_page(data: Any) -> TinyFishPage:
     results = data.get("results") if isinstance(data, Mapping) else None
     if not isinstance(results, list):
         raise ResponseParseError(PROVIDER_ID, SHAPE_ERROR, 502)
-    sources = (_source(item) for item in results)
+    sources = (_source(item) for item in first_items(results))
     return TinyFishPage(tuple(s for s in sources if s is not None), len(results))
 
 

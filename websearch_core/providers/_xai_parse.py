@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from ..errors import ResponseParseError, SearchProviderError
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
-from ._common import collapse_whitespace, is_http_url
+from ._common import collapse_whitespace, first_items, is_http_url
 from ._json_api import list_or_empty, text_or_none
 from ._xai_request import DEFAULT_RESULTS, response_cap
 
@@ -55,7 +55,7 @@ class _Found:
         self.sources[clean] = SearchSource(title=name, url=clean, snippet=snippet)
 
     def annotations(self, notes: Any, text: str = "") -> None:
-        for note in notes if isinstance(notes, list) else ():
+        for note in first_items(notes) if isinstance(notes, list) else ():
             if not isinstance(note, Mapping) or note.get("type") != "url_citation":
                 continue
             snippet = (

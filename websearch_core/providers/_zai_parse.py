@@ -24,7 +24,7 @@ from typing import Any
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
 from ..sse import SseEvent
-from ._common import age_seconds_from_date, collapse_whitespace, is_http_url
+from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
 from ._json_api import text_or_none
 from ._zai_rpc import content_texts, json_messages, parse_failure
 
@@ -84,16 +84,17 @@ def result_items(value: Any) -> list[Mapping[str, Any]] | None:
     """The result objects a payload holds, or ``None`` when it holds no result list.
 
     A payload is a list (possibly nested: ``[[{...}]]``, or carrier objects whose ``text``
-    is the list) or an object with ``search_result[]`` or ``results[]``.
+    is the list) or an object with ``search_result[]`` or ``results[]``. Of each list only
+    the first ``MAX_RESULT_ITEMS`` entries are read, and at most that many objects kept.
     """
     if isinstance(value, Mapping):
         for key in _RESULT_LIST_KEYS:
             listed = value.get(key)
             if isinstance(listed, list):
-                return _flatten(listed)
+                return first_items(_flatten(listed))
         return None
     if isinstance(value, list):
-        return _flatten(value)
+        return first_items(_flatten(value))
     return None
 
 
@@ -101,7 +102,7 @@ def _flatten(items: list[Any], depth: int = 0) -> list[Mapping[str, Any]]:
     flat: list[Mapping[str, Any]] = []
     if depth > 4:
         return flat
-    for item in items:
+    for item in first_items(items):
         if isinstance(item, list):
             flat.extend(_flatten(item, depth + 1))
         elif isinstance(item, Mapping) and isinstance(item.get("text"), list):

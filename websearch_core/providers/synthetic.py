@@ -31,7 +31,7 @@ from typing import Any
 from ..errors import ResponseParseError
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
-from ._common import age_seconds_from_date, bearer_json_headers, is_http_url
+from ._common import age_seconds_from_date, bearer_json_headers, first_items, is_http_url
 from .base import ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = ["INFO", "SYNTHETIC_ENDPOINT", "SyntheticProvider", "parse_results"]
@@ -94,7 +94,7 @@ def parse_results(
         raise ResponseParseError(
             INFO.id, "Synthetic API returned an unexpected response shape", 502
         )
-    found = (_source(item, now) for item in results)
+    found = (_source(item, now) for item in first_items(results))
     sources = [source for source in found if source is not None]
     return tuple(sources[:limit] if limit is not None else sources)
 
