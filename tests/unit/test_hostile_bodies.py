@@ -24,6 +24,8 @@ from websearch_core.providers._common import (
 )
 from websearch_core.providers._gemini_errors import retry_delay_hint
 from websearch_core.providers._gemini_interactions import parse_interaction
+from websearch_core.providers._google_parse import _MAX_CONTAINER_ELEMENTS
+from websearch_core.providers._google_parse import parse_page as parse_google_page
 from websearch_core.providers._kagi_parse import http_status
 from websearch_core.providers._searxng_pages import _page_title
 from websearch_core.providers._xai_parse import _context
@@ -193,3 +195,22 @@ def test_a_page_title_among_thousands_of_title_tags_is_the_first() -> None:
 def test_a_tag_never_spans_another_tags_opening() -> None:
     assert strip_tags("<b>bold</b> and <i>it</i>") == "bold and it"
     assert strip_tags("a <" * 5 + "b>c") == "a <a <a <a <a c"
+
+
+def _google_result(padding: int) -> str:
+    """One Google result whose snippet follows ``padding`` empty elements in its container."""
+    return (
+        '<div id="search"><div class="MjjYud"><div class="tF2Cxc">'
+        '<a href="https://a.example/"><h3>A</h3></a>'
+        + "<div></div>" * padding
+        + '<div class="VwiC3b">The snippet</div></div></div></div>'
+    )
+
+
+def test_a_google_result_reads_its_container_up_to_a_bound() -> None:
+    # A container is an ancestor of its heading: a page of thousands of headings in one
+    # container had each of them read all of it (27 s for a 7 MB page).
+    (near,) = parse_google_page(_google_result(10))
+    assert near.snippet == "The snippet"
+    (far,) = parse_google_page(_google_result(_MAX_CONTAINER_ELEMENTS))
+    assert far.snippet is None
