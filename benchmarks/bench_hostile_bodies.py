@@ -1,0 +1,184 @@
+"""What a body of one result repeated up to ~7 MB costs each provider's reader.
+
+A hostile or broken upstream can send the same result thousands of times, up to the
+transport's body cap (8 MiB by default; Brave's own is 2 MiB, so its body is ~1.9 MB).
+For each provider its real capture in ``../shared/fixtures`` is read and its result items
+(a JSON result array's entries, an HTML page's result blocks) are replaced by the first one
+repeated until the body has the wanted size. Then the provider's whole protocol runs over
+:class:`~websearch_core.testing.MockTransport` (no socket: the time is the reading), and the
+line gives the peak of Python's memory during a first run (``tracemalloc``), the CPU time
+of two more, the items in the body and the sources that came back.
+
+``--min`` keeps only what locates a JSON result (its URL, title and type keys), so the
+same size holds the most items. The ``google-headings`` case repeats Google's first
+heading alone inside its result's container (thousands of headings in one container).
+
+Compare two trees by running this alternately in each, one process per run::
+
+    python benchmarks/bench_hostile_bodies.py [--min] [--size 7000000] [provider ...]
+"""
+
+import argparse
+import asyncio
+import gc
+import json
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import lxml.html
+
+from websearch_core.credentials import Credentials
+from websearch_core.models import SearchParams
+from websearch_core.provider_types import ProviderContext
+from websearch_core.providers import get_provider
+from websearch_core.settings import Settings
+from websearch_core.testing import MockTransport
+from websearch_core.transport import HttpRequest, HttpResponse
+
+FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
+BODY_CAP = 8 * 1024 * 1024
+BRAVE_SIZE = 1_900_000
+JSON_ITEMS: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "brave": ("brave/web_search_laravel_2024.json", ("web", "results")),
+    "tavily": ("tavily/search_basic_pydantic_ai.json", ("results",)),
+    "synthetic": ("tavily/search_basic_pydantic_ai.json", ("results",)),
+    "exa": ("exa/search_doc_example_latest_llm_research.json", ("results",)),
+    "serper": ("serper/search_amazon_knowledge_graph_2023.json", ("organic",)),
+    "searxng": ("searxng/search_format_json_espresso_2026.json", ("results",)),
+    "firecrawl": ("firecrawl/v2_search_firecrawl_with_markdown.json", ("data", "web")),
+    "jina": ("jina/s_jina_ai_search_doc_example.json", ("data",)),
+    "kagi": ("kagi/v0_search_doc_example_steve_jobs_2024.json", ("data",)),
+    "parallel": ("parallel/v1_search_doc_example.json", ("results",)),
+    "tinyfish": ("tinyfish/search_doc_example.json", ("results",)),
+    "perplexity": (
+        "openrouter/chat_completions_web_search_url_citation.json",
+        ("choices", 0, "message", "annotations"),
+    ),
+    "xai": ("xai/responses_web_search_tool.json", ("output", 1, "content", 0, "annotations")),
+    "anthropic": ("anthropic/messages_web_search_tool_call1.json", ("content", 2, "content")),
+    "gemini": (
+        "gemini/generate_content_google_search_call1.json",
+        ("candidates", 0, "groundingMetadata", "groundingChunks"),
+    ),
+}
+HTML_BLOCKS: dict[str, tuple[str, str]] = {
+    "duckduckgo": ("duckduckgo/html_results_eino_2025.html", "div.result"),
+    "bing": ("bing/serp_javascript_tutorial_http_2026.html", "li.b_algo"),
+    "yahoo": ("yahoo/serp_javascript_tutorial_2026.html", "div.algo"),
+    "startpage": ("startpage/serp_javascript_tutorial_http_2026.html", "div.result"),
+    "google": ("google/serp_ai_tools_pt-BR_rendered_2025-03.html", "div.MjjYud"),
+    "ecosia": (
+        "ecosia/serp_javascript_tutorial_2026.html",
+        'article[data-test-id="organic-result"]',
+    ),
+    "mojeek": ("mojeek/serp_javascript_tutorial_2026.html", "ul.results-standard > li"),
+}
+LOCATING_KEYS = frozenset({"url", "link", "uri", "web", "title", "t", "type", "url_citation"})
+"""What ``--min`` keeps of a JSON item: enough for every reader to take it as a result."""
+
+
+def json_body(provider: str, size: int, minimal: bool) -> tuple[bytes, int]:
+    """The capture with its result array replaced by its first item, repeated."""
+    relative, path = JSON_ITEMS[provider]
+    document = json.loads((FIXTURES / relative).read_bytes())
+    holder = document
+    for step in path[:-1]:
+        holder = holder[step]
+    item = holder[path[-1]][0]
+    if minimal:
+        item = {key: value for key, value in item.items() if key in LOCATING_KEYS}
+    holder[path[-1]] = []
+    empty = len(json.dumps(document).encode())
+    count = max(1, (size - empty) // (len(json.dumps(item).encode()) + 2))
+    holder[path[-1]] = [item] * count  # one object, serialised count times
+    return json.dumps(document).encode(), count
+
+
+def html_body(provider: str, size: int) -> tuple[bytes, int]:
+    """The page with every result block replaced by its first one, repeated."""
+    relative, selector = HTML_BLOCKS[provider]
+    root = lxml.html.fromstring((FIXTURES / relative).read_bytes())
+    blocks = [block for block in root.cssselect(selector) if block.xpath(".//a[@href]")]
+    for other in blocks[1:]:
+        other.drop_tree()
+    return _repeated(root, blocks[0], size)
+
+
+def heading_body(size: int) -> tuple[bytes, int]:
+    """Google's page with its first heading repeated inside the heading's own container."""
+    root = lxml.html.fromstring((FIXTURES / HTML_BLOCKS["google"][0]).read_bytes())
+    return _repeated(root, next(root.iter("h3")), size)
+
+
+def _repeated(root: Any, element: Any, size: int) -> tuple[bytes, int]:
+    page = lxml.html.tostring(root, encoding="unicode")
+    one = lxml.html.tostring(element, encoding="unicode", with_tail=False)
+    at = page.index(one)
+    count = max(1, (size - len(page.encode())) // len(one.encode()))
+    return (page[:at] + one * count + page[at + len(one) :]).encode(), count
+
+
+def body_for(case: str, size: int, minimal: bool) -> tuple[str, bytes, int, str]:
+    """``(provider id, body, items in it, content type)`` for a case."""
+    if case == "google-headings":
+        body, count = heading_body(size)
+        return "google", body, count, "text/html; charset=utf-8"
+    if case in HTML_BLOCKS:
+        body, count = html_body(case, size)
+        return case, body, count, "text/html; charset=utf-8"
+    body, count = json_body(case, BRAVE_SIZE if case == "brave" else size, minimal)
+    return case, body, count, "application/json"
+
+
+def run_once(provider: str, body: bytes, content_type: str) -> int:
+    """One search over ``body`` (every request answered with it); the sources it gave."""
+
+    def answer(request: HttpRequest) -> HttpResponse:
+        return HttpResponse(status=200, body=body, headers={"Content-Type": content_type})
+
+    transport = MockTransport(answer, timeout_seconds=600, max_response_bytes=BODY_CAP)
+    context = ProviderContext(
+        transport=transport,
+        settings=Settings(searxng={"endpoint": "https://searx.example"}),
+        credentials=Credentials(explicit={provider: "sk-bench-0123456789abcdef"}, environ={}),
+        system_prompt="",
+    )
+    search = get_provider(provider).search(SearchParams(query="hostile"), context)
+    return len(asyncio.run(search).sources)
+
+
+def bench(case: str, size: int, minimal: bool) -> None:
+    provider, body, count, content_type = body_for(case, size, minimal)
+    gc.collect()
+    tracemalloc.start()  # the first run, which also warms the provider's lazy imports
+    kept = run_once(provider, body, content_type)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    seconds: list[float] = []
+    for _ in range(2):
+        gc.collect()
+        started = time.process_time()
+        run_once(provider, body, content_type)
+        seconds.append(time.process_time() - started)
+    runs = " / ".join(f"{value:.2f}" for value in seconds)
+    print(
+        f"{case:16} {len(body) / 1e6:4.1f} MB {count:7} items  CPU {runs} s"
+        f"  peak {peak / 1e6:4.0f} MB  {kept} sources",
+        flush=True,
+    )
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    options.add_argument("cases", nargs="*", help="providers (default: all), google-headings")
+    options.add_argument("--size", type=int, default=7_000_000, help="body bytes (Brave 1.9 MB)")
+    options.add_argument("--min", action="store_true", help="JSON items cut to what locates them")
+    args = options.parse_args()
+    for case in args.cases or [*JSON_ITEMS, *HTML_BLOCKS, "google-headings"]:
+        bench(case, args.size, args.min)
+
+
+if __name__ == "__main__":
+    main()
