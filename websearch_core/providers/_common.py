@@ -40,7 +40,7 @@ MAX_RESULT_ITEMS: Final = 200
 page's result blocks. Every reader used to parse and validate each of them before the cap
 (at most 100 sources, :func:`websearch_core.sanitize.source_cap`) dropped the rest: a 7 MB
 body of one small result repeated 27,000-100,000 times held the event loop for 0.3-3 s and
-took up to 130 MB, stalling every concurrent search; now 0.02-0.16 s and at most 25 MB.
+took up to 130 MB, stalling every concurrent search; now 0.02-0.2 s and at most 25 MB.
 Twice the largest count a provider documents for one request (100: Exa, Serper,
 Firecrawl), so a full page of those still comes back whole with room for the entries a
 reader drops (ads, links off the web, repeats); a real page holds a few dozen at most."""
