@@ -11,6 +11,7 @@ import pytest
 from aiohttp import web
 
 from tests.functional._sim_helpers import fault_failure, sim_client, simulator_fixture
+from tests.providers.test_parallel import body_for as expected_body
 from websearch_core.errors import (
     ResponseParseError,
     SearchProviderError,
@@ -19,20 +20,11 @@ from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
 from websearch_core.testing.protocols.parallel import ParallelProtocol
 
 QUERY = "solid state batteries"
-EXCERPTS = {"max_chars_per_result": 10000}
 
 
 def body_for(count: int = 10, **policy: Any) -> dict[str, Any]:
     """The ``/v1/search`` body expected for :data:`QUERY`."""
-    settings: dict[str, Any] = {"max_results": count, "excerpt_settings": EXCERPTS}
-    if policy:
-        settings["source_policy"] = policy
-    return {
-        "search_queries": [QUERY],
-        "objective": QUERY,
-        "mode": "turbo",
-        "advanced_settings": settings,
-    }
+    return expected_body(QUERY, count, **policy)
 
 
 sim = simulator_fixture("parallel")

@@ -28,10 +28,10 @@ import re
 import socket
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any, Self
 from urllib.parse import urlsplit, urlunsplit
 
+from ..closing import AsyncClosing
 from .errors import FetchFailedError, FetchRefusedError
 from .lookup import CheckedAddress, checked_addresses
 from .safety import Networks, check_url
@@ -101,7 +101,7 @@ class _Head:
     headers: list[tuple[str, str]]
 
 
-class EgressProxy:
+class EgressProxy(AsyncClosing):
     """A forward proxy on ``127.0.0.1`` that reaches only addresses the rules allow.
 
     Use as an async context manager; :attr:`url` is what the browser context is given.
@@ -150,14 +150,6 @@ class EgressProxy:
         )
         self._port = int(self._server.sockets[0].getsockname()[1])
         return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     async def aclose(self) -> None:
         """Stop listening and end every connection still open (idempotent)."""
