@@ -32,7 +32,7 @@ import lxml.html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.contract
 
-from tests.contract.test_hostile_bodies import ITEM_LISTS
+from tests.contract.test_hostile_bodies import HTML_PAGES, ITEM_LISTS
 from websearch_core.credentials import Credentials
 from websearch_core.models import SearchParams
 from websearch_core.provider_types import ProviderContext
@@ -52,17 +52,10 @@ JSON_ITEMS: dict[str, tuple[str, tuple[Any, ...]]] = {
 }
 """Per provider, its capture and where its result items are: the contract test's table."""
 HTML_BLOCKS: dict[str, tuple[str, str]] = {
-    "duckduckgo": ("duckduckgo/html_results_eino_2025.html", "div.result"),
-    "bing": ("bing/serp_javascript_tutorial_http_2026.html", "li.b_algo"),
-    "yahoo": ("yahoo/serp_javascript_tutorial_2026.html", "div.algo"),
-    "startpage": ("startpage/serp_javascript_tutorial_http_2026.html", "div.result"),
-    "google": ("google/serp_ai_tools_pt-BR_rendered_2025-03.html", "div.MjjYud"),
-    "ecosia": (
-        "ecosia/serp_javascript_tutorial_2026.html",
-        'article[data-test-id="organic-result"]',
-    ),
-    "mojeek": ("mojeek/serp_javascript_tutorial_2026.html", "ul.results-standard > li"),
+    engine: where for engine, where in HTML_PAGES.items() if engine != "duckduckgo lite"
 }
+"""Per engine, its results page and what starts a result: the contract test's table (lite's
+layout, which is DuckDuckGo's provider too, left out)."""
 LOCATING_KEYS = frozenset({"url", "link", "uri", "web", "title", "t", "type", "url_citation"})
 """What ``--min`` keeps of a JSON item: enough for every reader to take it as a result."""
 
