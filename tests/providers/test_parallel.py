@@ -120,6 +120,36 @@ def test_the_clamped_count_is_sent_as_max_results(fields: dict[str, int], count:
     assert request_body(SearchParams(query="x", **fields), TODAY) == body_for("x", count)
 
 
+@pytest.mark.parametrize(
+    ("query", "language", "mode"),
+    [
+        ("solid state batteries", None, "turbo"),
+        ("rust \u2014 \u201casync\u201d runtimes \U0001f980", None, "turbo"),  # no foreign letters
+        ("\u6771\u4eac\u306e\u5929\u6c17", None, "turbo"),  # 東京の天気: kana, so Japanese
+        ("\u30ab\u30ec\u30fc", None, "turbo"),  # カレー
+        ("\uff21\uff29\u898f\u5236\u306e\u30cb\u30e5\u30fc\u30b9", None, "turbo"),
+        ("\u4eba\u3005\u306e\u58f0", None, "turbo"),  # 人々の声: the iteration mark
+        ("\u5317\u4eac\u5929\u6c14", None, "basic"),  # 北京天气: ideographs, no kana
+        ("\u00e9lections municipales", None, "basic"),
+        ("\u0432\u044b\u0431\u043e\u0440\u044b", None, "basic"),  # выборы
+        ("\u6771\u4eac \u0432\u044b\u0431\u043e\u0440\u044b \u306e", None, "basic"),
+        ("\ud55c\uad6d \ub274\uc2a4", None, "basic"),  # 한국 뉴스
+        ("kommunalwahl", "de", "basic"),
+        ("kommunalwahl", "pt-BR", "basic"),
+        ("\u00e9lections", "en-GB", "turbo"),  # the caller's language decides
+        ("\u6771\u4eac", "ja", "turbo"),
+        ("rust", "EN", "turbo"),
+    ],
+)
+def test_turbo_only_for_english_and_japanese_queries(
+    query: str, language: str | None, mode: str
+) -> None:
+    # Parallel's migration notes: "Turbo currently supports only queries in English and
+    # Japanese. Use Basic or Advanced for broader multilingual coverage."
+    body = request_body(SearchParams(query=query, language=language), TODAY)
+    assert body["mode"] == mode
+
+
 def test_a_long_query_is_cut_between_words_for_search_queries_only() -> None:
     # search_queries entries take at most 200 characters; the objective takes 5,000.
     words = " ".join(f"word{i:03d}" for i in range(40))  # 40 words of 7 characters: 319

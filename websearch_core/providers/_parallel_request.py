@@ -23,15 +23,22 @@ __all__ = [
     "MAX_OBJECTIVE_CHARS",
     "MAX_RESULTS",
     "SEARCH_MODE",
+    "TURBO_LANGUAGES",
     "after_date",
     "keyword_query",
     "request_body",
+    "search_mode",
     "source_policy",
 ]
 
 SEARCH_MODE: Final = "turbo"
 """The cheapest and fastest of ``turbo`` / ``basic`` / ``advanced`` ($1 per 1,000 requests
 against $5 for the other two); an unset mode means ``advanced``."""
+MULTILINGUAL_MODE: Final = "basic"
+"""The mode for a query in any other language: Parallel's ``turbo`` reads only English and
+Japanese queries and points at ``basic`` (the successor of the retired ``fast``) for others."""
+TURBO_LANGUAGES: Final = frozenset({"en", "ja"})
+"""Primary language subtags ``turbo`` serves."""
 MAX_RESULTS: Final = 40
 MAX_CHARS_PER_RESULT: Final = 10_000
 MAX_KEYWORD_QUERY_CHARS: Final = 200
@@ -117,6 +124,68 @@ def source_policy(params: SearchParams, today: date) -> dict[str, Any] | None:
     return policy or None
 
 
+def _is_kana(char: str) -> bool:
+    """Whether ``char`` is Hiragana or Katakana (full or half width): only Japanese uses them."""
+    return (
+        "\u3040" <= char <= "\u30ff"
+        or "\u31f0" <= char <= "\u31ff"
+        or ("\uff66" <= char <= "\uff9d")
+    )
+
+
+def _is_han(char: str) -> bool:
+    """Whether ``char`` is a CJK ideograph (or 々 〆 〇), shared by Japanese and Chinese."""
+    return (
+        "\u4e00" <= char <= "\u9fff"
+        or "\u3400" <= char <= "\u4dbf"
+        or ("\u3005" <= char <= "\u3007")
+    )
+
+
+def _is_fullwidth_latin(char: str) -> bool:
+    """Whether ``char`` is a full-width Latin letter, as Japanese text writes ``ＡＩ``."""
+    return "\uff21" <= char <= "\uff3a" or "\uff41" <= char <= "\uff5a"
+
+
+def search_mode(params: SearchParams) -> str:
+    """``turbo`` for a query in English or Japanese, ``basic`` for any other language.
+
+    Turbo answers other languages poorly, and the agent's queries come in any language, so
+    the mode is chosen per query. The ``language`` the caller names decides when given (its
+    primary subtag); otherwise the query's letters do: only ASCII letters read as English,
+    and letters that are kana and CJK ideographs, with at least one kana (Chinese has none),
+    read as Japanese. A query in another language written in plain ASCII letters (German
+    without umlauts, say) still goes to ``turbo``: the letters cannot tell it apart.
+
+    Examples:
+        >>> search_mode(SearchParams(query="solid state batteries"))
+        'turbo'
+        >>> search_mode(SearchParams(query="東京の天気"))
+        'turbo'
+        >>> search_mode(SearchParams(query="ＡＩ規制のニュース"))
+        'turbo'
+        >>> search_mode(SearchParams(query="北京天气"))
+        'basic'
+        >>> search_mode(SearchParams(query="élections municipales"))
+        'basic'
+        >>> search_mode(SearchParams(query="kommunalwahl", language="de"))
+        'basic'
+    """
+    if params.language is not None:
+        primary = params.language.split("-", 1)[0].lower()
+        return SEARCH_MODE if primary in TURBO_LANGUAGES else MULTILINGUAL_MODE
+    query = params.query
+    if query.isascii():
+        return SEARCH_MODE
+    letters = [char for char in query if char.isalpha() and not char.isascii()]
+    if not letters:  # dashes, quotes, emoji: nothing but English letters
+        return SEARCH_MODE
+    japanese = any(_is_kana(char) for char in letters) and all(
+        _is_kana(char) or _is_han(char) or _is_fullwidth_latin(char) for char in letters
+    )
+    return SEARCH_MODE if japanese else MULTILINGUAL_MODE
+
+
 def request_body(params: SearchParams, today: date) -> dict[str, Any]:
     """The JSON body ``POST /v1/search`` receives for ``params`` (pure).
 
@@ -134,6 +203,6 @@ def request_body(params: SearchParams, today: date) -> dict[str, Any]:
     return {
         "search_queries": [keyword_query(params.query)],
         "objective": params.query,
-        "mode": SEARCH_MODE,
+        "mode": search_mode(params),
         "advanced_settings": settings,
     }

@@ -5,13 +5,16 @@
   is built in ``_parallel_request``::
 
       {"search_queries": [<query, at most 200 characters>], "objective": <query>,
-       "mode": "turbo", "advanced_settings": {"max_results": <count>,
+       "mode": "turbo" | "basic", "advanced_settings": {"max_results": <count>,
        "excerpt_settings": {"max_chars_per_result": 10000}, "source_policy": {...}}}
 
   ``search_queries`` is required and takes at most five entries of 200 characters; we send
   one. A longer query goes whole in ``objective`` (at most 5,000 characters, more than any
   query we accept) and is cut between words for ``search_queries``. ``mode`` is ``turbo``,
-  the cheapest and fastest (the default, ``advanced``, costs five times as much).
+  the cheapest and fastest (the default, ``advanced``, costs five times as much), for a
+  query in English or Japanese; ``basic`` for any other language, which turbo does not
+  serve (:func:`._parallel_request.search_mode`: the caller's ``language``, else the
+  query's letters).
 * **Auth:** header ``x-api-key: <key>`` (``PARALLEL_API_KEY``), plus JSON ``Accept`` /
   ``Content-Type``.
 * **Source policy** (``advanced_settings.source_policy``, sent only when it restricts
