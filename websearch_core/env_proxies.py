@@ -32,11 +32,14 @@ PROXY_VARIABLES = (
     "HTTP_PROXY",
     "https_proxy",
     "HTTPS_PROXY",
+    "all_proxy",
+    "ALL_PROXY",
     "no_proxy",
     "NO_PROXY",
     "REQUEST_METHOD",
 )
-"""The variables whose change is noticed. urllib reads every ``*_proxy`` name in any case;
+"""The variables whose change is noticed (``ALL_PROXY``: Chromium reads it, see
+:meth:`EnvironmentProxies.any_named`). urllib reads every ``*_proxy`` name in any case;
 one spelt otherwise (``Https_Proxy``), like a system proxy setting on macOS or Windows, is
 read with the others, on the first request and after any of these changed."""
 
@@ -56,7 +59,7 @@ class EnvironmentProxies:
             so they are masked wherever a key is, in every search of its session.
     """
 
-    __slots__ = ("_by_scheme", "_bypassed", "_read", "_remember", "_seen")
+    __slots__ = ("_by_scheme", "_bypassed", "_named", "_read", "_remember", "_seen")
 
     def __init__(self, remember: Callable[[Iterable[str]], None]) -> None:
         self._read = values_reader(os.environ, PROXY_VARIABLES)
@@ -64,6 +67,7 @@ class EnvironmentProxies:
         self._seen: tuple[object, ...] | None = None
         self._by_scheme: dict[str, str] = {}
         self._bypassed: dict[str, bool] = {}
+        self._named = False
 
     def for_url(self, url: str) -> str | None:
         """The proxy a request to ``url`` goes through, or ``None`` (none set, or ``NO_PROXY``)."""
@@ -84,6 +88,19 @@ class EnvironmentProxies:
             bypassed = self._bypassed[host] = bool(urllib.request.proxy_bypass(host))
         return None if bypassed else proxy
 
+    def any_named(self) -> bool:
+        """Whether the environment names a proxy of any scheme (``ALL_PROXY`` included).
+
+        Headless Chromium reads ``HTTP(S)_PROXY`` and ``ALL_PROXY`` itself when it starts,
+        so the page fetcher asks this, not :meth:`for_url`, whether the browser's traffic
+        may go through a proxy of the user's. Its credentials are handed over as for a
+        request.
+        """
+        seen = self._read()
+        if seen != self._seen:
+            self._reload(seen)
+        return self._named
+
     def _reload(self, seen: tuple[object, ...]) -> None:
         """Read the proxies again (``getproxies`` costs ~100 us: only after a change)."""
         found = urllib.request.getproxies()
@@ -91,5 +108,6 @@ class EnvironmentProxies:
             secret for url in found.values() if "@" in url for secret in proxy_secrets(url)
         )
         self._by_scheme = {scheme: found[scheme] for scheme in ("http", "https") if scheme in found}
+        self._named = any(scheme != "no" for scheme in found)
         self._bypassed = {}
         self._seen = seen

@@ -79,3 +79,24 @@ def test_a_changed_proxy_is_used_and_its_credentials_handed_over_first(
     calls = len(remembered.calls)
     proxies.for_url("http://api.example/other")
     assert len(remembered.calls) == calls  # nothing changed: nothing read again
+
+
+def test_any_named_counts_all_proxy_and_notices_it_exported_later(
+    remembered: _Remembered, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The page fetcher asks it whether headless Chromium (which reads ALL_PROXY and
+    # HTTP(S)_PROXY itself) goes through a proxy of the user's: its egress proxy is off then.
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+    proxies = EnvironmentProxies(remembered)
+    assert not proxies.any_named()
+    monkeypatch.setenv("NO_PROXY", "example.org")  # names no proxy
+    assert not proxies.any_named()
+    monkeypatch.setenv("ALL_PROXY", "http://puser:ALLPROXYCANARY0123456789@proxy.example:3128")
+    assert proxies.any_named()
+    assert "ALLPROXYCANARY0123456789" in remembered.calls[-1]
+    assert proxies.for_url("https://api.example/q") is None  # as aiohttp: not for requests
+    monkeypatch.delenv("ALL_PROXY")
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
+    assert proxies.any_named()
