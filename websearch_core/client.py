@@ -65,6 +65,7 @@ if TYPE_CHECKING:
 
     from .browser import HeadlessBrowser
     from .call_setup import CallSetup
+    from .env_proxies import EnvironmentProxies
     from .orchestration import ChainOutcome
     from .state import StateStore
     from .status import ProviderStatus
@@ -129,6 +130,8 @@ class WebSearch(AsyncClosing):
         """The store of the instance whose synchronous call built this one: never closed here."""
         self._store_lock = threading.Lock()
         self._call_setup: CallSetup | None = None
+        self._fetch_proxies: EnvironmentProxies | None = None
+        """The environment's proxy for page fetches (made on the first): see :meth:`fetch_many`."""
         self._kept_settings_scope: tuple[Settings, str] | None = None
         proxy = self.settings.proxy.get_secret_value() if self.settings.proxy else None
         self._owns_browser = browser is None
@@ -541,8 +544,15 @@ class WebSearch(AsyncClosing):
 
         Takes the same options as :meth:`fetch`. Returns one entry per URL, in order: the
         page, or the :class:`FetchError` saying why there is none.
+
+        Without ``WEBSEARCH_PROXY`` a page takes the environment's proxy
+        (``HTTP(S)_PROXY``, ``NO_PROXY``), chosen per request as a search's is, and that
+        proxy's credentials become this client's secrets: masked in the fetch's errors and
+        pages, and in later searches' too.
         """
         from .content.service import call_seconds, fetch_pages, options_for
+        from .env_proxies import EnvironmentProxies
+        from .orchestration.attempt import settings_secrets
 
         await self._close_with_loop()  # the browser it may start, and the store
         from .state.failsafe import FailSafeStore
@@ -556,6 +566,9 @@ class WebSearch(AsyncClosing):
             use_browser=use_browser,
         )
         store = FailSafeStore(await self.state()) if options.use_cache else None
+        if self._fetch_proxies is None:
+            self._fetch_proxies = EnvironmentProxies(self.credentials.add_secrets)
+        credentials, settings = self.credentials, self.settings
         return await fetch_pages(
             list(urls),
             options=options,
@@ -563,6 +576,8 @@ class WebSearch(AsyncClosing):
             browser=self._browser,
             seconds=call_seconds(self.settings, timeout_seconds),
             concurrency=concurrency,
+            proxies=self._fetch_proxies,
+            secrets=lambda: (*credentials.secrets(), *settings_secrets(settings)),
         )
 
     def fetch_sync(self, url: str, **options: Any) -> PageContent:

@@ -16,7 +16,13 @@ proxy or carry the whole URL.
 
 import re
 
-__all__ = ["connection_cause", "navigation_cause", "protocol_fault", "undecodable_encoding"]
+__all__ = [
+    "connection_cause",
+    "navigation_cause",
+    "protocol_fault",
+    "proxy_refusal",
+    "undecodable_encoding",
+]
 
 NAME_NOT_RESOLVED = "the host name could not be resolved"
 CERTIFICATE_REFUSED = "its TLS certificate was not accepted"
@@ -80,6 +86,26 @@ def connection_cause(exc: BaseException) -> str:
         if isinstance(exc, kind):
             return f"{words} ({name})"
     return name
+
+
+def proxy_refusal(exc: BaseException) -> str | None:
+    """A proxy's refusal to open a tunnel in words with its status, else ``None``.
+
+    aiohttp raises :class:`aiohttp.ClientHttpProxyError` when a proxy answers ``CONNECT``
+    with an error, and words it ``407, message='', url='http://user:pw@proxy:3128'`` when
+    the answer has no reason phrase: the proxy's URL with its password. Only the status
+    is kept. (It is a ``ClientResponseError``: asked before :func:`protocol_fault`.)
+
+    Example:
+        >>> import aiohttp
+        >>> proxy_refusal(aiohttp.ClientHttpProxyError(None, (), status=407))
+        'the proxy refused the connection (HTTP 407)'
+    """
+    import aiohttp  # the caller met an aiohttp error, so it is loaded already
+
+    if isinstance(exc, aiohttp.ClientHttpProxyError):
+        return f"the proxy refused the connection (HTTP {exc.status})"
+    return None
 
 
 def navigation_cause(message: str) -> str | None:

@@ -354,3 +354,32 @@ async def test_through_the_users_own_proxy_the_browser_still_uses_that_proxy(
         await browser.aclose()
     assert page.fetched_with == "browser" and "Rendered by the page script" in page.text
     assert server.hits["/app"] == 2  # the plain fetch's request, then the browser's
+
+
+async def test_through_the_environments_proxy_the_browser_uses_that_proxy(
+    server: PageServer, dns: _RebindingDns, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As with WEBSEARCH_PROXY: a proxy the environment names (Chromium reads HTTP_PROXY
+    # itself) keeps the egress proxy off, now that the fetcher asks the same chooser as
+    # searches. The loopback server stands for that proxy; nothing listens on port 8080.
+    problem = _chromium_problem()
+    if problem is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the browser tests must run in CI: {problem}")
+        pytest.skip(problem)
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+    dns.public_answers = 1000
+    server.page("/app", _app_page())
+    monkeypatch.setenv("HTTP_PROXY", server.url("").replace("://", "://puser:PW0123456789@"))
+    browser = HeadlessBrowser(executable_path=chromium_path())
+    try:
+        async with WebSearch(state_backend="memory", browser=browser) as client:
+            page = await client.fetch(
+                f"http://{_REBIND_HOST}:8080/app", allowed_networks=["127.0.0.1/32"]
+            )
+    finally:
+        await browser.aclose()
+    assert page.fetched_with == "browser" and "Rendered by the page script" in page.text
+    assert server.hits["/app"] == 2  # the plain fetch's request, then the browser's

@@ -12,7 +12,8 @@ Every message names the URL and the reason; none contains request headers or cre
 embedded in the URL (they are stripped before a URL is quoted).
 """
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Literal, Self
 from urllib.parse import urlsplit, urlunsplit
 
 from ..control_chars import safe_message
@@ -64,6 +65,23 @@ class FetchError(WebSearchError):
         self.url = safe_url(url)
         self.reason = safe_message(reason)  # it may quote a page or a browser: no escapes
         super().__init__(f"cannot fetch {self.url}: {self.reason}")
+
+    def masked(self, mask: Callable[[str], str]) -> Self:
+        """This error with ``mask`` applied to its reason, or itself when nothing changes.
+
+        A reason may quote what a proxy or a library said about a request, which can hold
+        the proxy's credentials; the fetcher masks every reason with the secrets it knows.
+        The copy is a new exception: it keeps no chained exception (whose text the mask
+        never saw), only the attributes (``kind``, ``status``).
+        """
+        reason = mask(self.reason)
+        if reason == self.reason:
+            return self
+        clone = type(self).__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.reason = reason
+        clone.args = (f"cannot fetch {self.url}: {reason}",)
+        return clone
 
 
 class FetchRefusedError(FetchError):

@@ -29,10 +29,9 @@ import hashlib
 import logging
 import re
 import time
-import urllib.request
 import zlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TYPE_CHECKING, Literal, Self
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -43,9 +42,12 @@ from ..connection_causes import (
     connection_cause,
     navigation_cause,
     protocol_fault,
+    proxy_refusal,
     undecodable_encoding,
 )
 from ..deadline import format_seconds
+from ..env_proxies import EnvironmentProxies
+from ..redaction import Redactor, proxy_secrets, redactor_for
 from .decode import byte_order_mark, decode_html
 from .documents import data_content, pdf_content, text_content
 from .egress import EgressProxy
@@ -98,6 +100,8 @@ _WORD = re.compile(r"\w+")
 _REFRESH = re.compile(rb"http-equiv\s*=\s*[\"']?\s*refresh", re.IGNORECASE)
 """A meta refresh may be in the bytes: only then is a near-empty page parsed for one."""
 _KEY_VERSION = "page-v1"
+_TEXT_FIELDS = ("url", "title", "text", "markdown", "published_date", "author", "site_name")
+"""The :class:`PageContent` fields that carry what the page (or its server) wrote."""
 _SHOWN_CHARS = 100
 """Longest redirect target quoted in a refusal."""
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -147,9 +151,10 @@ class FetchOptions:
         use_browser: Escalate script-only pages and 403/429/503 answers to Chromium.
         use_cache: Read and write the page cache.
         cache_ttl_seconds: How long a fetched page is served from the cache.
-        proxy: An HTTP(S) proxy for the requests. Note: through a proxy the proxy resolves
-            names, so host names are checked by a local lookup before the request instead
-            of at connection time.
+        proxy: An HTTP(S) proxy for the requests, over the environment's
+            (``HTTP(S)_PROXY``). Note: through a proxy the proxy resolves names, so host
+            names are checked by a local lookup before the request instead of at
+            connection time. Not in the ``repr``: it may carry a password.
     """
 
     allow_private_addresses: bool = False
@@ -159,7 +164,7 @@ class FetchOptions:
     use_browser: bool = True
     use_cache: bool = True
     cache_ttl_seconds: float = 900.0
-    proxy: str | None = None
+    proxy: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         parse_networks(self.allowed_networks)  # fail early, naming the bad entry
@@ -205,6 +210,17 @@ class PageFetcher:
         options: The policy.
         store: The state store for the page cache (``None``: no cache).
         browser: The headless browser for escalation (``None``: never escalate).
+        proxies: The environment's proxy per request when ``options.proxy`` names none:
+            the client passes its own, which hands the proxy's credentials to its
+            credentials (so its searches mask them too); ``None``: the fetcher's own,
+            whose credentials it keeps to itself. Either way ``~/.netrc`` is never read.
+        secrets: More values to mask (the client's keys and settings' passwords), asked
+            when an error or a page is masked; the configured and environment proxies'
+            credentials are masked without them.
+
+    Every error and page the fetcher hands out has those secrets masked (``***``): a
+    proxy's refusal can quote the proxy's URL with its password (aiohttp words a
+    refused tunnel so), and an echoing upstream the ``Proxy-Authorization`` it was sent.
 
     Example:
         >>> async def main() -> None:  # doctest: +SKIP
@@ -218,8 +234,14 @@ class PageFetcher:
         *,
         store: "StateStore | None" = None,
         browser: "HeadlessBrowser | None" = None,
+        proxies: EnvironmentProxies | None = None,
+        secrets: Callable[[], Iterable[str]] | None = None,
     ) -> None:
         self.options = options
+        self._learnt: set[str] = set()
+        """Credentials of the environment's proxies, when the fetcher chooses them itself."""
+        self._proxies = proxies if proxies is not None else EnvironmentProxies(self._learnt.update)
+        self._secrets = secrets
         self._allowed: Networks = parse_networks(options.allowed_networks)
         self._scope = (
             "private"
@@ -270,6 +292,10 @@ class PageFetcher:
         except TimeoutError:
             message = f"no content within the {format_seconds(deadline)} s deadline"
             raise FetchTimeoutError(url, message) from None
+        except FetchError as error:
+            failure = error
+        # Raised here, outside the handler: the masked copy keeps no unmasked context.
+        raise failure.masked(self._redactor())
 
     async def fetch_many(
         self,
@@ -313,7 +339,7 @@ class PageFetcher:
         key = page_cache_key(url, self._scope)
         cached = await self._cache_get(key)
         if cached is not None:
-            return cached
+            return self._masked_page(cached)
         try:
             body, page = await self._followed(url)
         except FetchFailedError as error:
@@ -327,8 +353,36 @@ class PageFetcher:
                     return page
                 if _words(rendered) > _words(page):
                     page = rendered
+        page = self._masked_page(page)  # before the cache stores it
         await self._cache_set(key, page)
         return page
+
+    def _redactor(self) -> Redactor:
+        """The mask of every secret known now (a proxy exported since may have added one)."""
+        known = set(self._learnt)
+        if self.options.proxy is not None:
+            known.update(proxy_secrets(self.options.proxy))
+        if self._secrets is not None:
+            known.update(self._secrets())
+        return redactor_for(tuple(sorted(known)))
+
+    def _masked_page(self, page: PageContent) -> PageContent:
+        """``page`` with every secret masked: an upstream may echo a proxy's credentials.
+
+        A substring probe per field first (:meth:`Redactor.may_hold`), so a page without
+        one, as nearly every page is, is neither copied nor searched with the pattern.
+        """
+        redactor = self._redactor()
+        if not redactor:
+            return page
+        fields = {
+            name: value
+            for name in _TEXT_FIELDS
+            if isinstance(value := getattr(page, name), str) and redactor.may_hold(value)
+        }
+        if not fields:
+            return page
+        return page.model_copy(update={name: redactor(value) for name, value in fields.items()})
 
     async def _rendered_instead(self, url: str, error: FetchFailedError) -> PageContent:
         """The page as the browser renders it after a blocking answer, else ``error``."""
@@ -399,7 +453,10 @@ class PageFetcher:
                 raise FetchRefusedError(url, refusal.reason, refusal.kind) from None
             raise
         except (aiohttp.ClientError, OSError) as error:
-            raise FetchFailedError(url, _network_reason(error)) from None
+            reason = _network_reason(error)
+        # Raised outside the handler: aiohttp's error (its text holds the proxy's URL, its
+        # request the Proxy-Authorization header) is not kept as the context.
+        raise FetchFailedError(url, reason)
 
     async def _refresh(self, body: _Body, page: PageContent) -> str | None:
         """Where a page with little text of its own refreshes to soon, if it does.
@@ -469,18 +526,14 @@ class PageFetcher:
         """The proxy ``url`` is fetched through: the configured one, else the environment's.
 
         Without ``WEBSEARCH_PROXY`` the standard ``HTTP_PROXY`` / ``HTTPS_PROXY`` (and
-        ``NO_PROXY``) apply, as they do to searches: behind a proxy-only network a search
-        worked and every fetch failed to resolve its host.
+        ``NO_PROXY``) apply, chosen per request by the same
+        :class:`~websearch_core.env_proxies.EnvironmentProxies` as searches' (behind a
+        proxy-only network a search worked and every fetch failed to resolve its host),
+        and its credentials become secrets before a request can carry them.
         """
         if self.options.proxy is not None:
             return self.options.proxy
-        proxies = urllib.request.getproxies()
-        if not proxies:
-            return None
-        parts = urlsplit(url)
-        if urllib.request.proxy_bypass(parts.hostname or ""):
-            return None
-        return proxies.get(parts.scheme.lower())
+        return self._proxies.for_url(url)
 
     async def _precheck_for_proxy(self, url: str) -> None:
         """Through a proxy the connector resolves only the proxy: check the name here."""
@@ -560,12 +613,13 @@ class PageFetcher:
         """Whether the page's traffic goes through an :class:`EgressProxy`.
 
         Not when private addresses are allowed (nothing to check), nor through a proxy
-        the user set (``proxy``, the browser's own, or ``HTTP(S)_PROXY``, which Chromium
-        reads too): that proxy resolves the names, as for the plain fetch through it.
+        the user set (``proxy``, the browser's own, or one the environment names, which
+        Chromium reads too, ``ALL_PROXY`` and one ``NO_PROXY`` lets the page skip
+        included): that proxy resolves the names, as for the plain fetch through it.
         """
         if self.options.allow_private_addresses or self.options.proxy is not None:
             return False
-        return not browser.has_proxy and not _environment_proxies()
+        return not browser.has_proxy and not self._proxies.any_named()
 
     # --- the cache ------------------------------------------------------------------------
 
@@ -677,15 +731,6 @@ def _origin(url: str) -> tuple[str, int] | None:
     if not parts.hostname or port is None:
         return None
     return parts.hostname, port
-
-
-def _environment_proxies() -> bool:
-    """Whether ``HTTP_PROXY``, ``HTTPS_PROXY`` or ``ALL_PROXY`` names a proxy.
-
-    Chromium reads them too and sends its traffic through that proxy; ``NO_PROXY`` alone
-    names none.
-    """
-    return any(scheme != "no" for scheme in urllib.request.getproxies())
 
 
 def _as_http(url: str) -> str:
@@ -815,6 +860,9 @@ def _network_reason(error: BaseException) -> str:
         return f"the response could not be decoded: its Content-Encoding {encoding} is broken"
     if isinstance(error, aiohttp.ClientPayloadError):
         return "the body could not be read or decompressed"
+    refused = proxy_refusal(error)  # a ClientResponseError whose text has the proxy's URL
+    if refused is not None:
+        return refused
     if isinstance(error, aiohttp.ClientConnectionError):
         return connection_cause(error)
     if isinstance(error, aiohttp.ClientResponseError):  # aiohttp's parser refused the reply

@@ -5,7 +5,7 @@ a call gets from the settings, the environment and its own arguments, and which 
 browser it uses.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..browser import get_default_browser
@@ -16,6 +16,7 @@ from .safety import private_allowed
 
 if TYPE_CHECKING:
     from ..browser import HeadlessBrowser
+    from ..env_proxies import EnvironmentProxies
     from ..settings import Settings
     from ..state.base import StateStore
 
@@ -77,14 +78,20 @@ async def fetch_pages(
     browser: "HeadlessBrowser | None",
     seconds: float,
     concurrency: int = DEFAULT_CONCURRENCY,
+    proxies: "EnvironmentProxies | None" = None,
+    secrets: Callable[[], Iterable[str]] | None = None,
 ) -> list[PageContent | FetchError]:
     """Fetch ``urls`` with one fetcher (one connection pool) for the call.
 
     A process-wide browser set with :func:`~websearch_core.browser.set_default_browser`
-    is preferred over the client's own, as for searches.
+    is preferred over the client's own, as for searches. ``proxies`` and ``secrets`` are
+    the client's (see :class:`PageFetcher`): its environment proxy chooser, which hands
+    the proxy's credentials to its credentials, and every secret it knows.
     """
     shared = get_default_browser()
     if shared is not None and shared.is_usable_here():
         browser = shared
-    async with PageFetcher(options, store=store, browser=browser) as fetcher:
+    async with PageFetcher(
+        options, store=store, browser=browser, proxies=proxies, secrets=secrets
+    ) as fetcher:
         return await fetcher.fetch_many(urls, timeout_seconds=seconds, concurrency=concurrency)
