@@ -391,7 +391,10 @@ class HeadlessBrowser:
             proxy: A proxy for this context's traffic only (``http://127.0.0.1:PORT``), in
                 place of the browser's; loopback addresses go through it too (Playwright
                 puts ``<-loopback>`` in Chromium's bypass list). The page fetcher gives its
-                address-checking proxy here (:mod:`websearch_core.content.egress`).
+                address-checking proxy here (:mod:`websearch_core.content.egress`), or the
+                environment's proxy for the page. Credentials in it (``user:pw@``) go to
+                Playwright in their own fields, answering the proxy's 407 challenge; they
+                are never part of the address Chromium is given.
 
         Raises:
             BrowserNotAvailableError: Playwright or Chromium is missing or does not start.
@@ -422,7 +425,9 @@ class HeadlessBrowser:
                 viewport={"width": 1366, "height": 768},
                 # <-loopback> said here, not left to Playwright (an environment variable
                 # turns its default off): loopback and link-local targets use the proxy too.
-                proxy={"server": proxy, "bypass": "<-loopback>"} if proxy is not None else None,
+                proxy={**_playwright_proxy(proxy), "bypass": "<-loopback>"}
+                if proxy is not None
+                else None,
             )
         )
         try:
@@ -714,9 +719,15 @@ async def _capture(page: "Page", response: "Response | None") -> BrowsedPage:
 
 
 def _playwright_proxy(url: str) -> "ProxySettings":
-    """Playwright's proxy settings: credentials go in their own fields, not the URL."""
+    """Playwright's proxy settings: credentials go in their own fields, not the URL.
+
+    Example:
+        >>> _playwright_proxy("http://u:p%40ss@[::1]:3128")
+        {'server': 'http://[::1]:3128', 'username': 'u', 'password': 'p@ss'}
+    """
     parts = urlsplit(url)
-    server = f"{parts.scheme}://{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    host = f"[{parts.hostname}]" if ":" in (parts.hostname or "") else parts.hostname
+    server = f"{parts.scheme}://{host}" + (f":{parts.port}" if parts.port else "")
     settings: ProxySettings = {"server": server}
     if parts.username:
         settings["username"] = unquote(parts.username)

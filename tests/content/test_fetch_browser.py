@@ -4,6 +4,7 @@ Skipped locally without Playwright or Chromium; failed instead when ``CI`` is se
 """
 
 import asyncio
+import base64
 import logging
 import os
 import socket
@@ -383,3 +384,44 @@ async def test_through_the_environments_proxy_the_browser_uses_that_proxy(
         await browser.aclose()
     assert page.fetched_with == "browser" and "Rendered by the page script" in page.text
     assert server.hits["/app"] == 2  # the plain fetch's request, then the browser's
+
+
+async def test_a_proxy_exported_after_the_browser_started_takes_its_pages(
+    server: PageServer, dns: _RebindingDns, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Chromium reads HTTP_PROXY once, when it starts; one exported later was not used (nor
+    # the checking proxy, off for a proxy of the user's): the page went out directly. Now
+    # the per-request chooser's proxy is the page's context proxy, with its credentials.
+    problem = _chromium_problem()
+    if problem is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the browser tests must run in CI: {problem}")
+        pytest.skip(problem)
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+    dns.public_answers = 1000
+    password = "PROXYPASSWORD0123456789"
+    expected = "Basic " + base64.b64encode(f"puser:{password}".encode()).decode()
+
+    async def behind_proxy_auth(request: web.Request) -> web.Response:
+        if request.headers.get("Proxy-Authorization") != expected:
+            return web.Response(status=407, headers={"Proxy-Authenticate": 'Basic realm="p"'})
+        return web.Response(text=_app_page(), content_type="text/html")
+
+    server.page("/first", _app_page())
+    server.route("/app", behind_proxy_auth)
+    browser = HeadlessBrowser(executable_path=chromium_path())
+    try:
+        async with WebSearch(state_backend="memory", browser=browser) as client:
+            first = await client.fetch(server.url("/first"), allow_private_addresses=True)
+            assert first.fetched_with == "browser"  # Chromium started, without a proxy
+            proxy = server.url("").replace("://", f"://puser:{password}@")
+            monkeypatch.setenv("HTTP_PROXY", proxy)
+            page = await client.fetch(
+                f"http://{_REBIND_HOST}:8080/app", allowed_networks=["127.0.0.1/32"]
+            )
+    finally:
+        await browser.aclose()
+    assert page.fetched_with == "browser" and "Rendered by the page script" in page.text
+    assert password not in page.model_dump_json()

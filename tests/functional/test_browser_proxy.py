@@ -16,6 +16,8 @@ def test_proxy_credentials_are_split_out_for_playwright() -> None:
         "password": "p@ss",
     }
     assert _playwright_proxy("http://proxy.example:8080") == {"server": "http://proxy.example:8080"}
+    # An IPv6 literal keeps its brackets ("http://::1:3128" is no address Chromium takes).
+    assert _playwright_proxy("http://[::1]:3128") == {"server": "http://[::1]:3128"}
 
 
 @pytest.fixture

@@ -582,8 +582,8 @@ class PageFetcher:
         guard = _PageGuard(allow_private, allowed)
 
         async with contextlib.AsyncExitStack() as stack:
-            proxy: str | None = None
-            if self._egress_checked(browser):
+            proxy = self._context_proxy(browser, url)
+            if proxy is None and self._egress_checked(browser):
                 egress = EgressProxy(allowed, on_refusal=guard.blocked.append)
                 proxy = (await stack.enter_async_context(egress)).url
             page = await stack.enter_async_context(browser.page(proxy=proxy))
@@ -608,6 +608,20 @@ class PageFetcher:
                 url, f"the rendered page passed the {self.options.max_bytes}-byte cap", "too_large"
             )
         return html, final_url, response.status if response is not None else 200
+
+    def _context_proxy(self, browser: "HeadlessBrowser", url: str) -> str | None:
+        """The environment's proxy for ``url``, given to the page's browser context.
+
+        Chromium reads ``HTTP(S)_PROXY`` once, when it starts: a proxy exported later was
+        not used by the browser while the checking proxy stayed off for it, so the page
+        went out directly. Given here, the proxy is the one the plain fetch took, by the
+        same rules, credentials included (Playwright answers its 407 with them). ``None``
+        for a proxy of the client's own (``WEBSEARCH_PROXY``, the browser's), which the
+        browser was started with, and when the environment names none for ``url``.
+        """
+        if self.options.proxy is not None or browser.has_proxy:
+            return None
+        return self._proxies.for_url(url)
 
     def _egress_checked(self, browser: "HeadlessBrowser") -> bool:
         """Whether the page's traffic goes through an :class:`EgressProxy`.
