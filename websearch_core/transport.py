@@ -21,7 +21,12 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from .connection_causes import connection_cause, protocol_fault, undecodable_encoding
+from .connection_causes import (
+    connection_cause,
+    protocol_fault,
+    proxy_refusal,
+    undecodable_encoding,
+)
 from .deadline import format_seconds, remaining_budget
 from .errors import (
     AuthorizationError,
@@ -717,6 +722,11 @@ class Transport:
                     f"{encoding} is broken or not supported"
                 )
                 return ProviderUnavailableError(provider, message, BAD_RESPONSE_STATUS)
+        refusal = proxy_refusal(exc)  # a ClientResponseError, but no reply of the provider's
+        if refusal is not None:
+            return ProviderConnectionError(
+                provider, f"{label} connection failed ({host}): {refusal}"
+            )
         if isinstance(exc, aiohttp.ClientPayloadError):
             message = f"{label} connection closed before the response was complete ({host})"
             return ProviderConnectionError(provider, message)

@@ -10,8 +10,6 @@ the header put it in the page. The proxy is stood in for by loopback servers.
 
 import base64
 import logging
-import socketserver
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +17,7 @@ import pytest
 from aiohttp import web
 
 from tests.content._server import PageServer
+from tests.refusing_proxy import refusing_proxy as refusing_proxy_on
 from websearch_core import WebSearch
 from websearch_core.cli import main
 from websearch_core.content import FetchError, FetchFailedError
@@ -35,16 +34,6 @@ def no_proxy_variables(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name.upper(), raising=False)
 
 
-class _Refusing(socketserver.StreamRequestHandler):
-    """A proxy that refuses every request (a ``CONNECT`` too) with the server's status line."""
-
-    def handle(self) -> None:
-        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-            pass
-        status_line: bytes = self.server.status_line  # type: ignore[attr-defined]
-        self.wfile.write(status_line + b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-
-
 @pytest.fixture(params=[b"HTTP/1.1 407 ", b"HTTP/1.1 502 "], ids=["407", "502"])
 def refusing_proxy(request: pytest.FixtureRequest) -> Iterator[str]:
     """The URL, with credentials, of a loopback proxy refusing with an empty reason phrase.
@@ -52,14 +41,9 @@ def refusing_proxy(request: pytest.FixtureRequest) -> Iterator[str]:
     Its port is followed by ``#<status>`` (a fragment a proxy URL never uses), the status
     it answers.
     """
-    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Refusing) as proxy:
-        proxy.status_line = request.param  # type: ignore[attr-defined]
-        thread = threading.Thread(target=proxy.serve_forever, daemon=True)
-        thread.start()
+    with refusing_proxy_on(request.param) as port:
         status = request.param.split()[1].decode()
-        yield f"http://puser:{PASSWORD}@127.0.0.1:{proxy.server_address[1]}#{status}"
-        proxy.shutdown()
-    thread.join()
+        yield f"http://puser:{PASSWORD}@127.0.0.1:{port}#{status}"
 
 
 def _shown(error: BaseException) -> str:

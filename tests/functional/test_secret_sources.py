@@ -17,6 +17,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from tests.refusing_proxy import refusing_proxy
 from websearch_core import WebSearch
 from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.simulator import SimResult
@@ -222,3 +223,32 @@ async def test_a_user_name_alone_in_a_url_leaves_the_answer_intact(
     assert result.error is None, result.error
     assert "Linux user guide" in result.text
     assert "https://example.org/user-guide" in result.text
+
+
+@pytest.mark.parametrize("status_line", [b"HTTP/1.1 407 ", b"HTTP/1.1 502 "], ids=["407", "502"])
+async def test_a_proxy_refusing_the_tunnel_is_named_as_such_without_its_password(
+    sim: Simulator,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    status_line: bytes,
+) -> None:
+    # An https endpoint through HTTPS_PROXY means a CONNECT; a refusal with no reason
+    # phrase was worded by aiohttp with the proxy's URL and shown as "sent an invalid HTTP
+    # response ... url='***'": masked, but no word that the proxy said no.
+    password = "TUNNELCANARY0123456789"
+    caplog.set_level(logging.DEBUG)
+    with refusing_proxy(status_line) as port:
+        monkeypatch.setenv("HTTPS_PROXY", f"http://puser:{password}@127.0.0.1:{port}")
+        settings = sim.settings(
+            provider="serper", fallback=False, base_urls={"serper": "https://serper.invalid"}
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            result = await ws.run(QUERY, provider="serper", use_cache=False)
+    status = status_line.split()[1].decode()
+    assert result.error is not None
+    assert (
+        f"connection failed (serper.invalid): the proxy refused the connection (HTTP {status})"
+        in result.error
+    )
+    for text in (result.error, caplog.text):
+        assert password not in text
