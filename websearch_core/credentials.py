@@ -207,9 +207,16 @@ class CredentialStore:
             raise
 
     def get(self, provider: str, field: str = "api_key") -> str | None:
-        """The stored value for ``provider``, or ``None``."""
+        """The stored value for ``provider`` without surrounding whitespace, or ``None``.
+
+        :meth:`set` strips what it stores; a file written by hand or by an older version
+        may hold a key with a trailing line break all the same, and it is used as a key
+        from any other source is: trimmed.
+        """
         value = self._read().get(provider, {}).get(field)
-        return value if isinstance(value, str) and value else None
+        if not isinstance(value, str):
+            return None
+        return value.strip() or None
 
     def set(self, provider: str, value: str, field: str = "api_key") -> None:
         """Store ``value`` for ``provider``; the file stays mode 0600.
@@ -275,6 +282,12 @@ class _Hold:
 _NO_FILE = "no credential store file"
 """:meth:`CredentialStore.version` of a missing file (every lookup gives nothing)."""
 
+_FROM_CODE = "api_keys in code"
+_FROM_CONFIG = "api_keys in the config file"
+_FROM_STORE = "the credential store"
+"""Where a key came from, besides an environment variable (named by itself): a variable's
+name holds no space, so none of these is mistaken for one."""
+
 _NOT_HELD: AbstractContextManager[object] = nullcontext()
 """What ``Credentials.store_held`` gives without a store (reusable: it does nothing)."""
 
@@ -321,21 +334,69 @@ class Credentials:
             provider: The provider id (also the key name in code, config and store).
             env_vars: The provider's environment variable names, in the spec's order.
         """
+        found = self._find_key(provider, env_vars)
+        return None if found is None else self._remember(found[0])
+
+    def key_problem(
+        self, provider: str, env_vars: Iterable[str] = (), label: str = ""
+    ) -> str | None:
+        r"""Why the key :meth:`api_key` would hand out cannot be sent, or ``None``.
+
+        Keys are refused with a control character where they are set (``websearch auth
+        set``, ``[api_keys]``), but one already in the credential store (written by hand
+        or by an older version) or in a variable (``BRAVE_API_KEY="k\x01ey"``) is only
+        met here. Without this check it reached the request and failed as ``request was
+        not sent``, which names neither the variable nor the store, and status said
+        ``ready``. The text names where the key came from and never shows it.
+
+        Args:
+            provider: The provider id.
+            env_vars: The provider's environment variable names, as for :meth:`api_key`.
+            label: The provider's display name (default: its id).
+        """
+        found = self._find_key(provider, env_vars)
+        if found is None or CONTROL_IN_LINE.search(found[0]) is None:
+            return None
+        source = found[1]
+        name = label or provider
+        problem = "contains a control character (a line break, a NUL), so it cannot be sent"
+        if source == _FROM_STORE:
+            where = (
+                f"stored in the credential store {self._store.path}"
+                if self._store is not None
+                else "stored in the credential store"
+            )
+            fix = f"store it again with 'websearch auth set {provider}'"
+        elif source == _FROM_CODE:
+            where, fix = f'given in code as api_keys["{provider}"]', "pass it without one"
+        elif source == _FROM_CONFIG:
+            where, fix = f"in the config file's [api_keys] {provider}", "fix that entry"
+        else:
+            where, fix = f"in {source}", f"remove it from {source}"
+        return f"{name} API key {where} {problem}; {fix}."
+
+    def _find_key(self, provider: str, env_vars: Iterable[str]) -> tuple[str, str] | None:
+        """The first non-blank key for ``provider`` (trimmed) and where it came from.
+
+        The source is an environment variable's name, or one of ``_FROM_CODE``,
+        ``_FROM_CONFIG`` and ``_FROM_STORE``, which no variable is named (they hold a
+        space).
+        """
         # Source by source, stopping at the first key: a key given in code (the usual
         # case for a program) reads no environment variable at all.
         value = self._explicit.get(provider)
         if value and value.strip():
-            return self._remember(value.strip())
+            return value.strip(), _FROM_CODE
         for name in env_vars:
             self._read_names[name] = None
             value = self._environ.get(name)
             if value and value.strip():
-                return self._remember(value.strip())
+                return value.strip(), name
         value = self._configured.get(provider)
         if value and value.strip():
-            return self._remember(value.strip())
+            return value.strip(), _FROM_CONFIG
         stored = self._store.get(provider) if self._store is not None else None
-        return self._remember(stored) if stored else None
+        return (stored, _FROM_STORE) if stored else None
 
     def store_held(self) -> AbstractContextManager[object]:
         """Inside, the credential store's file is looked at once (see ``CredentialStore.held``)."""

@@ -75,6 +75,17 @@ def _not_configured(info: ProviderInfo) -> str:
     return f"not configured ({hint})" if hint else "not configured"
 
 
+def _setup_reason(
+    info: ProviderInfo, available: bool, explicit: bool, browser_missing: str | None
+) -> str:
+    """What its setup alone says of a provider nothing else holds back (mark, budget...)."""
+    if available:
+        return "ready" if browser_missing is None else f"ready ({PLAIN_ONLY}: {browser_missing})"
+    if explicit:
+        return "explicit selection only"
+    return _not_configured(info)
+
+
 def _utc(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
@@ -111,22 +122,19 @@ async def collect_status(
             budget_used = await safe.get_usage(provider_id, f"budget:{window}")
             if budget_used >= budget.limit:
                 over_budget_until = ends
+        problem = provider.key_problem(context) if available or explicit else None
         if provider_id in settings.exclude:
             reason = "excluded by settings"
+        elif problem is not None:
+            reason = f"misconfigured: {problem}"
         elif mark is not None:
             described = describe_mark(info.label, mark, keyless=info.credential_free)
             reason = described.removesuffix(f"; {SKIPPED_SUFFIX}")
         elif over_budget_until is not None:
             reason = f"over budget until {_utc(over_budget_until)}"
-        elif available:
-            reason = (
-                "ready" if browser_missing is None else f"ready ({PLAIN_ONLY}: {browser_missing})"
-            )
-        elif explicit:
-            reason = "explicit selection only"
         else:
-            reason = _not_configured(info)
-        usable = mark is None and over_budget_until is None
+            reason = _setup_reason(info, available, explicit, browser_missing)
+        usable = mark is None and over_budget_until is None and problem is None
         statuses.append(
             ProviderStatus(
                 id=provider_id,

@@ -159,6 +159,12 @@ class ChainRunner:
         skip_marked: bool,
     ) -> AttemptAnswer | None:
         provider_id = provider.info.id
+        problem = provider.key_problem(context)
+        if problem is not None:
+            # Skipped like a marked provider, without a request and without a mark: the
+            # key cannot go into a header, and the text says where to fix it.
+            _skipped(outcome, provider, ProviderSkippedError(provider_id, problem))
+            return None
         retried = False
         while True:
             started = time.perf_counter()

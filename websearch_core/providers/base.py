@@ -71,6 +71,19 @@ class SearchProvider(abc.ABC):
         """The provider's key from code, environment, config file or store."""
         return context.credentials.api_key(self.info.id, self.info.env_vars)
 
+    def key_problem(self, context: ProviderContext) -> str | None:
+        """Why the key this provider would send cannot be sent, or ``None``.
+
+        Asked before each attempt and by the providers table, so a key with a line break
+        in it is reported where it came from instead of failing in the request (see
+        :meth:`~websearch_core.credentials.Credentials.key_problem`). A provider that reads
+        no key (no ``env_vars``) has none to check; one whose other credential wins over
+        its key (a stored OAuth token) overrides this.
+        """
+        if not self.info.env_vars:
+            return None
+        return context.credentials.key_problem(self.info.id, self.info.env_vars, self.info.label)
+
     def is_available(self, context: ProviderContext) -> bool:
         """Whether the auto chain may use it (default: a key is configured)."""
         return self.api_key(context) is not None

@@ -114,6 +114,12 @@ class GeminiProvider(ProtocolProvider):
         has_token = context.credentials.oauth_token(self.info.id) is not None
         return has_token or bool(self.api_key(context))
 
+    def key_problem(self, context: ProviderContext) -> str | None:
+        """A key's problem only when no stored OAuth token wins over the key."""
+        if context.credentials.oauth_token(self.info.id) is not None:
+            return None
+        return super().key_problem(context)
+
     async def prepare(self, flow: Flow) -> None:
         """OAuth (a stored token wins, refreshed if expired) or the API key; the model."""
         credentials = flow.context.credentials

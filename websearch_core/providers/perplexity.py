@@ -125,6 +125,15 @@ class PerplexityProvider(ProtocolProvider):
         """Always: without credentials an explicit selection searches anonymously."""
         return True
 
+    def key_problem(self, context: ProviderContext) -> str | None:
+        """A key's problem only when the key is the credential.
+
+        Session cookies and a stored OAuth token are tried before the key.
+        """
+        if session_cookies(context) or context.credentials.oauth_token(self.info.id) is not None:
+            return None
+        return super().key_problem(context)
+
     async def prepare(self, flow: Flow) -> None:
         """Choose the auth methods; resolve the OAuth token now (hooks after this are sync)."""
         await begin(flow, self.info.id, self.api_key(flow.context))

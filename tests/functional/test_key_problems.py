@@ -1,0 +1,149 @@
+"""A key that cannot go into a header is reported where it came from, and skipped.
+
+``websearch auth set`` and ``[api_keys]`` refuse a key with a control character, but one
+already in the credential store (written by hand or by an older version) or in a
+provider's variable is only met when it is used. It used to reach the request and fail as
+``Brave request was not sent: a header value holds a line break ...`` while the providers
+table said ``ready``. Now the table says ``misconfigured`` naming the variable or the
+store, and the chain skips the provider without a request with that text and moves on.
+
+Surrounding whitespace is not a problem: a key from any source is used trimmed, as the
+reference trims the variables it reads; the store's hand-edited ``"key\\r\\n"`` as well.
+"""
+
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.credentials import OAuthToken
+from websearch_core.status import ProviderStatus
+from websearch_core.testing import Simulator
+
+QUERY = "python asyncio"
+KEY = "BRAVECANARY0123456789"
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["brave", "serper", "gemini", "perplexity"]) as simulator:
+        yield simulator
+
+
+def _store(data: dict[str, dict[str, object]]) -> Path:
+    path = Path(os.environ["WEBSEARCH_CREDENTIALS_FILE"])
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+async def _status(ws: WebSearch, provider_id: str) -> ProviderStatus:
+    return next(s for s in await ws.provider_status() if s.id == provider_id)
+
+
+@pytest.mark.parametrize("bad", [f"{KEY[:6]}\x01{KEY[6:]}", f"{KEY[:6]}\r\n{KEY[6:]}", "\x00"])
+async def test_a_stored_key_with_a_control_character_is_named_and_skipped(
+    sim: Simulator, caplog: pytest.LogCaptureFixture, bad: str
+) -> None:
+    path = _store({"brave": {"api_key": bad}})
+    caplog.set_level(logging.INFO, logger="websearch_core")
+    settings = sim.settings(exclude=("gemini", "perplexity"))
+    async with WebSearch(settings, api_keys={"serper": "fake-serper"}) as ws:
+        status = await _status(ws, "brave")
+        result = await ws.run(QUERY, use_cache=False)
+    problem = (
+        f"Brave API key stored in the credential store {path} contains a control character "
+        "(a line break, a NUL), so it cannot be sent; store it again with "
+        "'websearch auth set brave'."
+    )
+    assert not status.available
+    assert status.reason == f"misconfigured: {problem}"
+    assert sim["brave"].requests == []  # skipped before any request
+    assert result.response.provider == "serper"
+    skipped = result.response.attempts[0]
+    assert (skipped.provider, skipped.outcome, skipped.detail) == ("brave", "skipped", problem)
+    for text in (repr(status), result.text, caplog.text):
+        assert KEY[:6] not in text and KEY[6:] not in text
+
+
+async def test_the_variable_is_named_and_the_chain_reports_it_when_all_fail(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BRAVE_API_KEY", f"{KEY[:6]}\r{KEY[6:]}")
+    async with WebSearch(sim.settings(exclude=("serper", "gemini", "perplexity"))) as ws:
+        status = await _status(ws, "brave")
+        result = await ws.run(QUERY, use_cache=False)
+    problem = (
+        "Brave API key in BRAVE_API_KEY contains a control character (a line break, a NUL), "
+        "so it cannot be sent; remove it from BRAVE_API_KEY."
+    )
+    assert status.reason == f"misconfigured: {problem}"
+    assert sim["brave"].requests == []
+    assert result.error == problem
+    assert result.text == f"Error: {problem}"
+
+
+async def test_a_key_given_in_code_is_named_as_given(sim: Simulator) -> None:
+    async with WebSearch(
+        sim.settings(exclude=("serper", "gemini", "perplexity")),
+        api_keys={"brave": f"{KEY}\x1b[2J"},
+    ) as ws:
+        result = await ws.run(QUERY, provider="brave", use_cache=False)
+    assert result.error == (
+        'Brave API key given in code as api_keys["brave"] contains a control character '
+        "(a line break, a NUL), so it cannot be sent; pass it without one."
+    )
+    assert sim["brave"].requests == []
+
+
+@pytest.mark.parametrize("source", ["store", "env"])
+async def test_a_trailing_line_break_is_trimmed_not_refused(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, source: str
+) -> None:
+    """A Windows ``.env`` file or a hand-edited store leaves ``\\r\\n`` after the key."""
+    if source == "store":
+        _store({"brave": {"api_key": f"  {KEY}\r\n"}})
+    else:
+        monkeypatch.setenv("BRAVE_API_KEY", f"{KEY}\r\n")
+    async with WebSearch(sim.settings(exclude=("serper", "gemini", "perplexity"))) as ws:
+        status = await _status(ws, "brave")
+        result = await ws.run(QUERY, use_cache=False)
+    assert status.reason == "ready"
+    assert result.error is None and result.response.provider == "brave"
+    assert [r.header("X-Subscription-Token") for r in sim["brave"].requests] == [KEY]
+
+
+async def test_a_key_an_oauth_token_wins_over_is_not_a_problem(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gemini sends a stored OAuth token before its key: a bad key it never sends is fine."""
+    monkeypatch.setenv("GEMINI_API_KEY", "bad\nkey")
+    token = OAuthToken(access_token="gemini-token", expires_at=4102444800.0)
+    _store({"gemini": {"oauth": token.to_json()}})
+    async with WebSearch(sim.settings(exclude=("serper", "brave", "perplexity"))) as ws:
+        assert not (await _status(ws, "gemini")).reason.startswith("misconfigured")
+    monkeypatch.delenv("GEMINI_API_KEY")
+    monkeypatch.setenv("GOOGLE_API_KEY", "bad\nkey")
+    _store({})
+    async with WebSearch(sim.settings(exclude=("serper", "brave", "perplexity"))) as ws:
+        assert (await _status(ws, "gemini")).reason.startswith(
+            "misconfigured: Gemini API key in GOOGLE_API_KEY contains a control character"
+        )
+
+
+async def test_perplexity_cookies_win_over_a_bad_key(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Perplexity tries session cookies before its key: the key is then not its credential."""
+    monkeypatch.setenv("PERPLEXITY_API_KEY", "bad\x7fkey")
+    settings = sim.settings(exclude=("serper", "brave", "gemini"))
+    async with WebSearch(settings) as ws:
+        assert (await _status(ws, "perplexity")).reason.startswith(
+            "misconfigured: Perplexity API key in PERPLEXITY_API_KEY contains"
+        )
+    monkeypatch.setenv("PERPLEXITY_COOKIES", "__Secure-next-auth.session-token=abc")
+    async with WebSearch(settings) as ws:
+        assert (await _status(ws, "perplexity")).reason == "ready"
