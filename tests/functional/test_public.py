@@ -659,6 +659,34 @@ async def test_hard_cap_with_nothing_found_is_the_no_content_error(
     assert (attempt.provider, attempt.outcome, attempt.status) == ("public", "failed", 204)
 
 
+async def test_an_engine_stopped_by_the_fan_outs_own_time_is_cut_off_not_failed(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One engine fails, the other hangs past the aggregate's own time: the same text always.
+
+    With ``timeout_seconds`` below the 30 s cap, the hard deadline is the aggregate's whole
+    time and the hanging engine's request times out at that same instant. Which the loop
+    ran first decided the text: 20 runs gave 11 times ``no renderable search content``
+    (204), 8 times ``All public engines failed: ...; stub-bing: ... timed out after 0.5s``
+    and once ``... after 0.4s`` (503). The engine was still running at the hard deadline:
+    the reference's empty answer (204), every time.
+    """
+    _install(monkeypatch, _all_engines()[:2])  # the real 30 s cap: the timeout is the bound
+    sim["duckduckgo"].always(Fault.server_error(503, "down"))
+    sim["stub-bing"].always(Fault.hang(5))
+    texts = []
+    async with _client(sim, timeout_seconds=0.3) as ws:
+        for _ in range(10):
+            result = await ws.run(QUERY, provider="public", use_cache=False)
+            (attempt,) = result.response.attempts
+            texts.append((result.text, attempt.status))
+        assert _no_public_tasks()
+    assert set(texts) == {("Error: Public Web returned no renderable search content.", 204)}
+    # Cut off like a straggler cancelled at the hard deadline: no failure, so no cooldown
+    # (the engine's timeout counted as one used to cool it down after three runs).
+    assert len(sim["stub-bing"].requests) == 10
+
+
 async def test_every_engine_failing_is_an_aggregated_503(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:

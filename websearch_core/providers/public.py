@@ -27,7 +27,10 @@ counts); running the engines is orchestration and lives in
   ...`` (503, a :class:`PublicEnginesFailedError` whose ``failures`` holds each engine's
   error). Reaching the hard cap with nothing found, or engines that found nothing, gives an
   empty response, which the chain reports as ``Public Web returned no renderable search
-  content.`` (204). A challenge page is an engine failure, never an empty success.
+  content.`` (204). An engine whose time ran out with the aggregate's own (the hard cap
+  when ``timeout_seconds`` or the call's deadline is below 30 s) was cut off at the cap,
+  whichever timer fired first, so the text does not depend on timing. A challenge page is
+  an engine failure, never an empty success.
 * **Merge:** :func:`websearch_core.aggregate.merge_results`, in engine priority order (not
   completion order): canonical-URL de-duplication, ranking by distinct upstream indexes
   that returned the URL, then best per-engine rank, then first-seen order; the longest
