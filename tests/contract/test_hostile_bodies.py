@@ -517,3 +517,190 @@ async def test_a_full_page_at_the_largest_documented_count_comes_back_whole(
     response = await get_provider(provider_id).search(params, context)
     # Serper adds its knowledge graph's page after the organic results.
     assert [source.url for source in response.sources][:count] == wanted
+
+
+# --- a list inside one result is read up to the same bound ----------------------------------
+
+_DROP: Final = object()
+"""Set at a path: the key is removed."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Nested:
+    """A list a reader walks inside one result (or answer box), in a real capture.
+
+    Attributes:
+        provider: Whose reader.
+        capture: The real capture the body is made from.
+        path: Where the list is (a JSON object read key by key counts as a list).
+        marker: The entry that shows :data:`MARKER` in the response when it is read; a
+            callable builds it from the capture's own list, a pair is an object's entry.
+        before: Changes made first, so the reader gets to the list (a result with a
+            ``summary`` never reads its ``highlights``; a capture without an infobox).
+    """
+
+    provider: str
+    capture: str
+    path: tuple[Any, ...]
+    marker: Any
+    before: tuple[tuple[tuple[Any, ...], Any], ...] = ()
+
+
+def _marked(index: int) -> Callable[[list[Any]], Any]:
+    """The list's own entry at ``index`` with the URL it carries replaced by the marker."""
+
+    def build(listed: list[Any]) -> Any:
+        entry = json.dumps(listed[index])
+        own = json.dumps(_first_url(listed[index]))
+        assert own != '""', "the entry carries no URL to replace"
+        return json.loads(entry.replace(own, json.dumps(MARKER)))
+
+    return build
+
+
+def _first_url(value: Any) -> str:
+    """The first ``url``/``link``/``uri`` string in ``value``, through objects and arrays."""
+    if isinstance(value, list):
+        return next((url for url in map(_first_url, value) if url), "")
+    if not isinstance(value, dict):
+        return ""
+    return _item_url(value) or next((url for url in map(_first_url, value.values()) if url), "")
+
+
+_INFOBOX: Final = {"infobox": "Espresso", "content": "Coffee brewed under pressure."}
+NESTED_LISTS: Final[dict[str, Nested]] = {
+    "exa highlights": Nested(
+        "exa",
+        "exa/search_doc_example_latest_llm_research.json",
+        ("results", 0, "highlights"),
+        MARKER,
+        before=((("results", 0, "summary"), _DROP), (("results", 0, "text"), _DROP)),
+    ),
+    "brave extra_snippets": Nested(
+        "brave",
+        "brave/web_search_laravel_2024.json",
+        ("web", "results", 0, "extra_snippets"),
+        MARKER,
+    ),
+    "parallel excerpts": Nested(
+        "parallel", "parallel/v1_search_doc_example.json", ("results", 0, "excerpts"), MARKER
+    ),
+    "searxng answer translations": Nested(
+        "searxng",
+        "searxng/search_format_json_espresso_2026.json",
+        ("answers", 0, "translations"),
+        {"text": MARKER},
+        before=((("answers",), [{"translations": []}]),),
+    ),
+    "searxng infobox attributes": Nested(
+        "searxng",
+        "searxng/search_format_json_espresso_2026.json",
+        ("infoboxes", 0, "attributes"),
+        {"label": "Marker", "value": MARKER},
+        before=((("infoboxes",), [_INFOBOX]),),
+    ),
+    "searxng infobox urls": Nested(
+        "searxng",
+        "searxng/search_format_json_espresso_2026.json",
+        ("infoboxes", 0, "urls"),
+        {"title": "Marker", "url": MARKER},
+        before=((("infoboxes",), [_INFOBOX]),),
+    ),
+    "serper answer box snippetHighlighted": Nested(
+        "serper",
+        "serper/search_amazon_knowledge_graph_2023.json",
+        ("answerBox", "snippetHighlighted"),
+        MARKER,
+        before=((("answerBox",), {"title": "Amazon"}),),
+    ),
+    "serper knowledge graph attributes": Nested(
+        "serper",
+        "serper/search_amazon_knowledge_graph_2023.json",
+        ("knowledgeGraph", "attributes"),
+        ("Marker", MARKER),
+    ),
+    "xai output": Nested("xai", "xai/responses_web_search_tool.json", ("output",), _marked(1)),
+    "xai message content": Nested(
+        "xai", "xai/responses_web_search_tool.json", ("output", 1, "content"), _marked(0)
+    ),
+}
+"""Every list inside one result that a reader walks entry by entry and that was unbounded
+(the result arrays and the lists already read through ``first_items`` are above). Lists
+of an answer's text fragments are not here: joining them is one pass over text the body
+holds anyway, and a long streamed answer may have more than the bound."""
+SIZE_CAP: Final = 8 << 20
+"""The response-size cap the readers are run under (``_urls``)."""
+
+
+def _put(document: Any, path: tuple[Any, ...], value: Any) -> None:
+    holder = document
+    for step in path[:-1]:
+        holder = holder[step]
+    if value is _DROP:
+        del holder[path[-1]]
+    else:
+        holder[path[-1]] = value
+
+
+def _with_nested(name: str, fillers: int) -> bytes:
+    """The capture with the list holding ``fillers`` nulls, then the marker's entry.
+
+    A null gives nothing in any reader, so the marker shows exactly when its position in
+    the list was read.
+    """
+    nested = NESTED_LISTS[name]
+    document = json.loads(read_body(nested.capture))
+    for path, value in nested.before:
+        _put(document, path, value if value is _DROP else copy.deepcopy(value))
+    listed: Any
+    if isinstance(nested.marker, tuple):  # an object read key by key
+        key, value = nested.marker
+        listed = {f"filler {n:07d}": None for n in range(fillers)} | {key: value}
+    else:
+        own: Any = document
+        for step in nested.path:
+            own = own.get(step, []) if isinstance(own, dict) else own[step]
+        entry = nested.marker(own) if callable(nested.marker) else nested.marker
+        listed = [None] * fillers + [entry]
+    _put(document, nested.path, listed)
+    return json.dumps(document).encode()
+
+
+def _size_cap(name: str) -> int:
+    """The most the provider reads of a body: :data:`SIZE_CAP`, or its own (Brave: 2 MiB)."""
+    own = type(get_provider(NESTED_LISTS[name].provider)).max_response_bytes
+    return min(SIZE_CAP, own or SIZE_CAP)
+
+
+def _up_to_the_cap(name: str) -> bytes:
+    """The list repeated as far as the size cap allows (a tenth of it short)."""
+    base = len(_with_nested(name, 0))
+    each = len(_with_nested(name, 1000)) - base
+    return _with_nested(name, (_size_cap(name) * 9 // 10 - base) // each * 1000)
+
+
+async def _shown(name: str, body: bytes, tmp_path: Path) -> str:
+    """Everything the search returned, as text, or its typed failure's message.
+
+    xAI with nothing read but nulls says it found no answer or sources, as it should.
+    """
+    nested = NESTED_LISTS[name]
+    handler = _scripted_handler((nested.capture,), 0, body)
+    context = _context(
+        nested.provider, MockTransport(handler, max_response_bytes=SIZE_CAP), tmp_path
+    )
+    try:
+        response = await get_provider(nested.provider).search(SearchParams(query="bound"), context)
+    except SearchProviderError as error:
+        return str(error)
+    return json.dumps(response.model_dump(mode="json"))
+
+
+@pytest.mark.parametrize("name", sorted(NESTED_LISTS))
+async def test_a_list_inside_a_result_is_read_up_to_the_bound(name: str, tmp_path: Path) -> None:
+    # The bound's last entry is read: a real list (a few entries) is always read whole.
+    assert MARKER in await _shown(name, _with_nested(name, MAX_RESULT_ITEMS - 1), tmp_path)
+    # The list repeated up to the size cap: nothing after the bound is read.
+    full = _up_to_the_cap(name)
+    assert _size_cap(name) * 8 // 10 < len(full) <= _size_cap(name)
+    assert MARKER not in await _shown(name, full, tmp_path)

@@ -116,7 +116,7 @@ def _snippet(description: Any, extras: Any) -> str | None:
     if not isinstance(extras, list) or not extras:  # the usual case: the description alone
         return _fit(text, SNIPPET_LIMIT) if text else None
     unique = [text] if text else []
-    for value in extras:
+    for value in first_items(extras):  # each is compared with those kept: never thousands
         extra = _text(value)
         if extra and extra not in unique:
             unique.append(extra)

@@ -70,7 +70,7 @@ def _snippet(item: Mapping[str, Any]) -> str | None:
     if not text:
         highlights = item.get("highlights")
         if isinstance(highlights, list):
-            text = " ".join(part for part in map(_text, highlights) if part)
+            text = " ".join(part for part in map(_text, first_items(highlights)) if part)
     return truncate_text(text, SNIPPET_LIMIT) if text else None
 
 

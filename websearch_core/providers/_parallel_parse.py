@@ -28,7 +28,7 @@ def _source(item: Any, now: datetime | None) -> SearchSource | None:
     excerpts = item.get("excerpts")
     parts = [
         text.strip()
-        for text in (excerpts if isinstance(excerpts, list) else ())
+        for text in (first_items(excerpts) if isinstance(excerpts, list) else ())
         if isinstance(text, str) and text.strip()
     ]
     published_date = text_or_none(item.get("publish_date"))

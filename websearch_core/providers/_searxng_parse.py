@@ -89,7 +89,7 @@ def format_answer(item: Any) -> str | None:
     if isinstance(translations, list):
         texts = [
             text
-            for entry in translations
+            for entry in first_items(translations)
             if isinstance(entry, Mapping) and (text := text_or_none(entry.get("text"))) is not None
         ]
         if texts:
@@ -104,7 +104,7 @@ def _infobox_facts(attributes: Any) -> list[str]:
     if not isinstance(attributes, list):
         return []
     facts: list[str] = []
-    for attribute in attributes:
+    for attribute in first_items(attributes):
         if not isinstance(attribute, Mapping):
             continue
         label = text_or_none(attribute.get("label"))
@@ -119,7 +119,9 @@ def _infobox_url(item: Mapping[str, Any]) -> str | None:
     candidates: list[Any] = [item.get("id")]
     urls = item.get("urls")
     if isinstance(urls, list):
-        candidates.extend(entry.get("url") for entry in urls if isinstance(entry, Mapping))
+        candidates.extend(
+            entry.get("url") for entry in first_items(urls) if isinstance(entry, Mapping)
+        )
     for candidate in candidates:
         url = text_or_none(candidate)
         if url is not None and is_http_url(url):

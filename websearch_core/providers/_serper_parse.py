@@ -12,7 +12,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ResponseParseError
 from ..models import SearchSource
-from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
+from ._common import (
+    age_seconds_from_date,
+    collapse_whitespace,
+    first_entries,
+    first_items,
+    is_http_url,
+)
 from ._json_api import text_or_none
 
 __all__ = ["UNEXPECTED_SHAPE", "dedupe_key", "parse_answer", "parse_related", "parse_sources"]
@@ -72,7 +78,7 @@ def _answer_boxtext_or_none(box: Mapping[str, Any]) -> str | None:
     if text is None:
         highlighted = box.get("snippetHighlighted")
         if isinstance(highlighted, list):
-            lines = [line for line in map(text_or_none, highlighted) if line]
+            lines = [line for line in map(text_or_none, first_items(highlighted)) if line]
             text = "\n".join(lines) or None
     return text
 
@@ -97,7 +103,7 @@ def parse_answer(data: Mapping[str, Any]) -> str | None:
     attributes = graph.get("attributes")
     lines = [description]
     if isinstance(attributes, Mapping):
-        for name, value in attributes.items():
+        for name, value in first_entries(attributes):
             shown = text_or_none(value)
             if isinstance(name, str) and name.strip() and shown:
                 lines.append(f"{name.strip()}: {shown}")

@@ -78,7 +78,9 @@ class _Found:
 def _parts(item: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     content = item.get("content")
     return (
-        [part for part in content if isinstance(part, Mapping)] if isinstance(content, list) else []
+        [part for part in first_items(content) if isinstance(part, Mapping)]
+        if isinstance(content, list)
+        else []
     )
 
 
@@ -123,7 +125,7 @@ def parse_response_object(data: Any, params: SearchParams | None = None) -> Sear
     """
     if not isinstance(data, Mapping) or not isinstance(data.get("output", []), list):
         raise ResponseParseError(PROVIDER_ID, "xAI Responses API returned an unexpected shape", 502)
-    items = [item for item in data.get("output", []) if isinstance(item, Mapping)]
+    items = [item for item in first_items(data.get("output", [])) if isinstance(item, Mapping)]
     found = _Found()
     found.annotations(data.get("annotations"))
     for item in items:
