@@ -147,3 +147,21 @@ async def test_perplexity_cookies_win_over_a_bad_key(
     monkeypatch.setenv("PERPLEXITY_COOKIES", "__Secure-next-auth.session-token=abc")
     async with WebSearch(settings) as ws:
         assert (await _status(ws, "perplexity")).reason == "ready"
+
+
+def test_the_providers_table_shows_the_misconfigured_provider(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from websearch_core.cli import EXIT_OK, main
+
+    path = _store({"brave": {"api_key": f"{KEY}\x00"}})
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", "duckduckgo")
+    assert main(["providers"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    (row,) = [line for line in out.splitlines() if line.startswith("brave ")]
+    assert row.endswith(
+        f"misconfigured: Brave API key stored in the credential store {path} contains a "
+        "control character (a line break, a NUL), so it cannot be sent; store it again with "
+        "'websearch auth set brave'."
+    )
+    assert KEY not in out + err
