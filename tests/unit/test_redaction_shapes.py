@@ -131,3 +131,14 @@ def test_transport_scrubs_a_key_handed_out_after_it_was_built() -> None:
     assert key not in failure.message
     assert "***" in failure.message
     assert transport._carries_credentials({"X-Key": key})
+
+
+def test_a_four_character_password_is_the_shortest_secret_masked() -> None:
+    # A SearXNG or gateway password may be as short as four characters (``u:pw00@``);
+    # three characters are ordinary text (``abc``) and stay.
+    redactor = Redactor(userinfo_secrets("http://u:pw00@gateway.example"))
+    assert (
+        redactor("upstream said: bad password pw00 for u")
+        == "upstream said: bad password *** for u"
+    )
+    assert Redactor(["pw0"])("pw0 stays") == "pw0 stays"
