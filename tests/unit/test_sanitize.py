@@ -100,6 +100,18 @@ def test_a_response_is_capped_cleaned_and_masked() -> None:
     assert len(cleaned.related_questions) == 20
 
 
+@pytest.mark.parametrize("dirty", [False, True])
+def test_at_most_a_hundred_citations_are_kept(dirty: bool) -> None:
+    # However many an upstream sends, on the quick path (clean text) and the full pass.
+    title = "t\x07" if dirty else "t"
+    response = SearchResponse(
+        provider="p",
+        citations=tuple(SearchCitation(url=f"https://c{i}.org/", title=title) for i in range(130)),
+    )
+    cleaned = clean_response(response, cap=5)
+    assert [c.url for c in cleaned.citations] == [f"https://c{i}.org/" for i in range(100)]
+
+
 def test_the_model_and_request_id_an_upstream_reports_are_cleaned_and_masked() -> None:
     # Both reach the tool's metadata, --json and the result cache: a hostile or
     # misconfigured upstream echoing the key there must not carry it out.
