@@ -114,6 +114,20 @@ def test_a_bad_base_url_names_its_variable_or_file_entry_not_its_value(
     assert "hunter2" not in str(from_env.value) + str(from_file.value)
 
 
+def test_an_at_sign_after_the_host_is_shown_as_written() -> None:
+    # Only userinfo (before the host) is masked: an ``@`` in a path or a query is not a
+    # password, and reading it as one would show a gateway's URL as ``https://***@...``.
+    base_url = "https://gateway.internal/@team/brave?owner=ops@example.com"
+    settings = Settings(
+        base_urls={"brave": base_url, "tavily": "https://gw:hunter2@gw.internal/@t?by=a@b"},
+        searxng={"endpoint": "https://searx.internal/@me/"},
+    )
+    shown = repr(settings)
+    assert f"'brave': '{base_url}'" in shown
+    assert "'tavily': 'https://gw:***@gw.internal/@t?by=a@b'" in shown
+    assert "endpoint='https://searx.internal/@me/'" in shown
+
+
 def test_passwords_in_urls_stay_out_of_reprs_and_validation_errors() -> None:
     settings = Settings(
         redis_url="redis://cache:hunter2@redis.internal:6379/0",
