@@ -126,6 +126,15 @@ def test_the_model_and_request_id_an_upstream_reports_are_cleaned_and_masked() -
     assert KEY not in cleaned.model_dump_json()
 
 
+@pytest.mark.parametrize("field", ["model", "request_id"])
+def test_a_key_in_the_model_or_request_id_alone_is_masked(field: str) -> None:
+    # Every other text clean: the one field must still send the response through the
+    # full pass, not be waved through as clean.
+    response = SearchResponse(provider="p", answer="a", **{field: f"echo {KEY}\x07"})
+    cleaned = clean_response(response, cap=10, redactor=Redactor([KEY]))
+    assert getattr(cleaned, field) == "echo ***"
+
+
 def test_the_page_a_provider_sent_with_a_result_is_cleaned_and_masked() -> None:
     # Tavily's raw_content, Exa's text, Firecrawl's markdown, Jina's content.
     page = provided_page("https://e.org/", "T", f"# T\n\nkey {KEY}\x1b]0;x\x07 end\tok")
