@@ -103,6 +103,14 @@ def test_cookie_secrets_are_the_header_and_its_token_values() -> None:
     assert redactor("token abcd1234 (theme=dark)") == "token *** (theme=dark)"
 
 
+def test_a_sixteen_character_cookie_value_under_any_name_is_a_secret() -> None:
+    # 16 characters is where an unnamed value becomes a token (a Cloudflare cookie's).
+    header = "cf_bm=0123456789abcdef; lang=zyxwvutsrqponml"
+    redactor = Redactor(redaction.cookie_secrets(header))
+    assert redactor("echo 0123456789abcdef") == "echo ***"
+    assert redactor("only zyxwvutsrqponml") == "only zyxwvutsrqponml"
+
+
 def test_a_url_with_userinfo_read_from_the_environment_is_a_secret() -> None:
     credentials = Credentials(environ={"ANTHROPIC_BASE_URL": "https://gw:PWCANARY0123@gw.ex"})
     assert credentials.env("ANTHROPIC_BASE_URL") == "https://gw:PWCANARY0123@gw.ex"
