@@ -93,15 +93,30 @@ def masked_password(url: str) -> str:
     For a URL put on display (a ``repr``) rather than scanned for known secrets: the
     password is found by position, so no list of secrets is needed. Userinfo without a
     password (``https://<token>@gateway``) is often a token and is masked whole.
+
+    A password with an unencoded ``/``, ``?`` or ``#`` (``https://u:pa/ss@host``) ends the
+    authority early, leaving ``u:pa`` for a host with a port that is no number: such a
+    URL cannot be used, but its password must not be shown either, so everything up to
+    the first ``@`` is taken for the userinfo then.
     """
     scheme, separator, rest = url.partition("://")
     authority_end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
     userinfo, at, host = rest[:authority_end].rpartition("@")
+    if separator and not at and _port_is_no_number(rest[:authority_end]):
+        userinfo, at, after = rest.partition("@")
+        if at:
+            return f"{scheme}://{userinfo.partition(':')[0]}:{MASK}@{after}"
     if not (separator and at):
         return url
     user, colon, _ = userinfo.partition(":")
     shown = f"{user}:{MASK}" if colon else MASK
     return f"{scheme}://{shown}@{host}{rest[authority_end:]}"
+
+
+def _port_is_no_number(authority: str) -> bool:
+    """Whether ``authority`` (``host:port``) has a port that is not digits (``u:pa``)."""
+    _, colon, port = authority.rpartition(":")
+    return bool(colon and port) and not port.isdigit() and "]" not in port
 
 
 def userinfo_secrets(url: str) -> tuple[str, ...]:

@@ -128,6 +128,19 @@ def test_an_at_sign_after_the_host_is_shown_as_written() -> None:
     assert "endpoint='https://searx.internal/@me/'" in shown
 
 
+@pytest.mark.parametrize("cut", ["/", "?", "#"])
+def test_a_password_with_an_unencoded_delimiter_is_still_masked(cut: str) -> None:
+    # ``https://u:pa/ss@host`` is no usable URL (its host reads as ``u`` with port
+    # ``pa``), but the password typed into it must not be shown in a repr or a JSON dump.
+    base_url = f"https://gw:hun{cut}ter2@gateway.internal/brave"
+    settings = Settings(base_urls={"brave": base_url}, searxng={"endpoint": base_url})
+    for shown in (repr(settings), settings.model_dump_json()):
+        assert "ter2" not in shown
+        assert "https://gw:***@gateway.internal/brave" in shown
+    kept = "https://gateway.internal:8080/@team?x=[::1]:ab@c"  # a number port: as written
+    assert f"'brave': '{kept}'" in repr(Settings(base_urls={"brave": kept}))
+
+
 def test_passwords_in_urls_stay_out_of_reprs_and_validation_errors() -> None:
     settings = Settings(
         redis_url="redis://cache:hunter2@redis.internal:6379/0",
