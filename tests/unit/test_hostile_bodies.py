@@ -214,3 +214,11 @@ def test_a_google_result_reads_its_container_up_to_a_bound() -> None:
     assert near.snippet == "The snippet"
     (far,) = parse_google_page(_google_result(_MAX_CONTAINER_ELEMENTS))
     assert far.snippet is None
+
+
+def test_an_error_quoting_only_8_bit_csi_sequences_loses_them_whole() -> None:
+    # C1 CSI (0x9b) starts a sequence as ESC [ does, with no ESC anywhere in the body: the
+    # parameters must go with it, not stay behind as ``2J`` and ``31m``.
+    error = SearchProviderError("brave", "Brave API error (500): \x9b2Jcleared \x9b31mred")
+    assert error.message == "Brave API error (500): cleared red"
+    assert str(error) == error.message
