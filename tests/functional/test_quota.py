@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from websearch_core import WebSearch
+from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.testing import Fault, Simulator
 
 CHAIN = ("brave", "tavily", "searxng")
@@ -86,6 +86,31 @@ async def test_a_failed_search_names_the_last_provider_asked_not_one_skipped(
         ("brave", "skipped"),
     ]
     assert second.response.provider == "tavily"  # the spec's "last attempted provider"
+
+
+async def test_a_provider_skipped_without_a_request_is_named_in_the_final_error(
+    sim: Simulator, tmp_path: Path
+) -> None:
+    sim["brave"].always(Fault.payment_required())
+    sim["tavily"].always(Fault.server_error())
+    state = {"state_backend": "sqlite", "state_dir": tmp_path / "state", "cache": False}
+    async with _client(sim, state, providers=("brave", "tavily")) as ws:
+        await ws.run("python asyncio")  # Brave's 402 marks it out of quota
+        both = await ws.run("python asyncio")
+    async with _client(sim, state, providers=("brave",)) as alone:
+        only = await alone.run("python asyncio")
+        with pytest.raises(AllProvidersFailedError) as raised:
+            await alone.search("python asyncio")
+    assert _hits(sim)["brave"] == 1  # neither search sent Brave a request
+    # The skip is a failure of the chain: the caller reads why Brave was not asked.
+    assert both.error is not None
+    assert both.error.startswith("All web search providers failed: brave: Brave is out of quota")
+    assert "skipped without a request." in both.error
+    assert "; tavily: Tavily API error (500)" in both.error
+    # A chain of one skipped provider says why, not that no provider is configured.
+    assert only.error is not None and only.error.startswith("Brave is out of quota until")
+    assert only.response.provider == "brave"
+    assert str(raised.value).startswith("Brave is out of quota until")
 
 
 async def test_listed_chain_is_exactly_those_providers(sim: Simulator) -> None:
