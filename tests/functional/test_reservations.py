@@ -9,6 +9,7 @@ import asyncio
 import itertools
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -353,3 +354,35 @@ async def test_a_mark_set_while_waiting_for_a_slot_skips_the_provider() -> None:
         await waiting
     budget_period = ledger._windows("brave", time.time())[1].period
     assert await store.get_usage("brave", budget_period) == 1  # the waiter gave its count back
+
+
+async def test_without_its_state_store_a_client_still_keeps_to_the_rate(
+    sim: Simulator, tmp_path: Path
+) -> None:
+    # A damaged SQLite file: the store books no rate slots, so the client's own pacing is
+    # all that keeps Brave under 1/min.
+    state_dir = tmp_path / "state"
+    state_dir.mkdir()
+    (state_dir / "state.sqlite3").write_bytes(b"this is not a database" * 100)
+    settings = sim.settings(
+        providers=CHAIN,
+        state_backend="sqlite",
+        state_dir=state_dir,
+        rate={"brave": "1/min"},
+        cache=False,
+        deadline_seconds=1.5,
+    )
+    async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+        async with asyncio.timeout(20):  # a client that ignores its deadline fails, not hangs
+            first = await ws.run("python asyncio")
+            second = await ws.run("python asyncio")
+    assert first.response.provider == "brave"
+    assert second.response.provider == "tavily"
+    assert len(sim["brave"].requests) == 1  # the second search sent Brave nothing
+    skip = second.response.attempts[0]
+    assert (skip.provider, skip.outcome) == ("brave", "skipped")
+    assert skip.detail is not None
+    refusal = (
+        r"Brave rate limit of 1/min has no free slot within 1(\.\d+)?s; skipped without a request\."
+    )
+    assert re.fullmatch(refusal, skip.detail)
