@@ -113,6 +113,18 @@ async def test_a_provider_skipped_without_a_request_is_named_in_the_final_error(
     assert str(raised.value).startswith("Brave is out of quota until")
 
 
+async def test_a_forced_provider_is_asked_even_while_it_is_marked_out(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.payment_required())
+    async with _client(sim, cache=False) as ws:
+        marked = await ws.run("python asyncio")  # Brave's 402: out of quota until next month
+        forced = await ws.run("python asyncio", provider="brave")
+    assert marked.response.provider == "tavily"
+    # Forcing means "ask this provider": the caller may know the quota was renewed.
+    assert forced.error is None and forced.response.provider == "brave"
+    assert _hits(sim)["brave"] == 2
+    assert [(a.provider, a.outcome) for a in forced.response.attempts] == [("brave", "success")]
+
+
 async def test_listed_chain_is_exactly_those_providers(sim: Simulator) -> None:
     for pid in CHAIN:
         sim[pid].always(Fault.server_error())
