@@ -148,6 +148,14 @@ async def test_short_retry_after_is_waited_out_and_retried_once(sim: Simulator) 
     assert outcomes == [("brave", "failed", 429), ("brave", "success", None)]
 
 
+async def test_a_retry_after_equal_to_the_wait_budget_is_waited_out(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.rate_limited(retry_after=1))
+    async with _client(sim, rate_limit_wait_seconds=1) as ws:
+        result = await ws.run("python asyncio")
+    assert result.response.provider == "brave"  # "a wait of up to 1 s": 1 s included
+    assert _hits(sim)["brave"] == 2 and _hits(sim)["tavily"] == 0
+
+
 async def test_repeated_rate_limit_after_the_retry_moves_on(sim: Simulator) -> None:
     sim["brave"].always(Fault.rate_limited(retry_after=0.1))
     async with _client(sim) as ws:
@@ -337,6 +345,16 @@ async def test_circuit_breaker_opens_after_repeated_failures_and_resets(sim: Sim
         assert await store.record_failure("brave") == 1  # the success reset the counter
 
 
+async def test_a_success_between_two_failures_keeps_the_breaker_closed(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.server_error(), None, Fault.server_error())
+    async with _client(sim, cache=False) as ws:
+        for query in ("one", "two", "three"):  # fails, answers, fails: never twice in a row
+            await ws.run(query)
+        fourth = await ws.run("four")
+    assert fourth.response.provider == "brave"  # the breaker counts consecutive failures
+    assert _hits(sim)["brave"] == 4
+
+
 async def test_provider_reset_clears_marks(sim: Simulator) -> None:
     sim["brave"].enqueue(Fault.payment_required())
     async with _client(sim, cache=False) as ws:
@@ -392,6 +410,8 @@ async def test_logs_say_who_served_skipped_and_failed_without_secrets(
     )
     assert messages.count("web search served by tavily") == 2
     assert all(key not in m for m in messages)
+    # An HTTP failure is logged as its one line: no traceback, no chained exceptions.
+    assert not any(record.exc_info for record in caplog.records)
 
 
 async def test_a_broken_state_store_costs_no_answer(
