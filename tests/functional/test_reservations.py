@@ -343,6 +343,20 @@ async def test_release_gives_an_unsent_reservation_back_once(any_state: dict[str
         assert again.windows == reservation.windows and not again.released
 
 
+async def test_releasing_one_reservation_twice_gives_back_one_count(
+    any_state: dict[str, Any],
+) -> None:
+    async with _store(any_state) as store:
+        ledger = Ledger(store, budgets={"brave": Budget(5, "month")})
+        sent = await ledger.reserve(BRAVE)
+        unsent = await ledger.reserve(BRAVE)
+        await ledger.release(unsent)
+        await ledger.release(unsent)  # a second release must not take the sent one's count
+        month, budget = (w.period for w in sent.windows)
+        assert await store.get_usage("brave", budget) == 1
+        assert await store.get_usage("brave", month) == 1
+
+
 async def test_a_mark_set_while_waiting_for_a_slot_skips_the_provider() -> None:
     store = MemoryStore()
     ledger = Ledger(store, budgets={"brave": Budget(9, "month")}, rates={"brave": Rate(4, 1.0)})
