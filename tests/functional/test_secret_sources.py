@@ -108,6 +108,31 @@ async def test_environment_proxy_credentials_are_masked(
     assert "***" in shown
 
 
+async def test_the_proxy_setting_s_credentials_are_masked(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The simulator plays the proxy (WEBSEARCH_PROXY): serper's host does not resolve, so
+    # its 407 comes from the proxy, which echoes the credentials it was sent.
+    password = "SETTINGPROXYCANARY0123456789"
+    proxy = sim["serper"].base_url.replace("://", f"://puser:{password}@", 1)
+    basic = base64.b64encode(f"puser:{password}".encode()).decode()
+    sim["serper"].always(Fault.http(407, f"proxy saw Basic {basic}, i.e. puser:{password}"))
+    caplog.set_level(logging.INFO, logger="websearch_core")
+    settings = sim.settings(
+        provider="serper",
+        fallback=False,
+        proxy=proxy,
+        base_urls={"serper": "http://google.serper.invalid"},
+    )
+    async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+        shown = await _shown(ws, "serper")
+    assert sim["serper"].requests[-1].header("Proxy-Authorization") == f"Basic {basic}"
+    for text in (shown, caplog.text):
+        assert password not in text
+        assert basic not in text
+    assert "***" in shown
+
+
 @pytest.mark.parametrize("session", ["own", "caller's, trusting the environment"])
 async def test_a_proxy_exported_after_the_client_opened_is_masked(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, session: str
