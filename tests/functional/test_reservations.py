@@ -301,6 +301,32 @@ async def test_mark_scope_follows_the_key_and_the_endpoint(sim: Simulator) -> No
     assert "k1" not in await scope("brave", key="k1")
 
 
+@pytest.mark.parametrize(
+    ("provider_id", "variable"),
+    [
+        ("anthropic", "ANTHROPIC_SEARCH_BASE_URL"),
+        ("anthropic", "ANTHROPIC_BASE_URL"),
+        ("firecrawl", "FIRECRAWL_BASE_URL"),
+        ("kimi", "MOONSHOT_SEARCH_BASE_URL"),
+    ],
+)
+async def test_mark_scope_follows_an_endpoint_set_in_the_environment(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, provider_id: str, variable: str
+) -> None:
+    # A key refused at one gateway says nothing about another: pointing the provider's
+    # own endpoint variable elsewhere must let it be tried again.
+    async def scope() -> str:
+        async with WebSearch(sim.settings(), api_keys=sim.api_keys()) as ws:
+            return mark_scope(ws._context(), provider_id)
+
+    monkeypatch.delenv(variable, raising=False)
+    scopes = {await scope()}
+    for gateway in ("http://127.0.0.1:9/one", "http://127.0.0.1:9/two"):
+        monkeypatch.setenv(variable, gateway)
+        scopes.add(await scope())
+    assert len(scopes) == 3  # the default endpoint and each gateway: three doors
+
+
 async def test_status_ignores_a_mark_earned_at_another_endpoint(sim: Simulator) -> None:
     async with WebSearch(sim.settings(providers=("searxng",), cache=False)) as first:
         context = first._context()

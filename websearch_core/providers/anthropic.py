@@ -42,6 +42,7 @@ from ..models import SearchResponse
 from ..transport import HttpRequest
 from ._anthropic_parse import page_age_seconds, parse_messages
 from ._anthropic_request import (
+    BASE_URL_ENV_VARS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     FILTERS,
@@ -65,7 +66,10 @@ from ._anthropic_stream import message_from_stream
 from ._json_api import honours
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
+# BASE_URL_ENV_VARS stays a name of this module: a mark's scope (``mark_scope``) reads the
+# endpoint variables of the provider's own module, so a gateway switch is tried again.
 __all__ = [
+    "BASE_URL_ENV_VARS",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
     "INFO",
