@@ -290,6 +290,37 @@ async def test_sync_bridge_inside_a_running_loop() -> None:
         assert result.response.provider == "tavily"
 
 
+async def test_a_forced_provider_that_cannot_run_falls_back_to_the_preferred_one_too(
+    sim: Simulator,
+) -> None:
+    keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
+    async with _client(
+        sim, api_keys=keys, provider="brave", exclude=("searxng", "duckduckgo")
+    ) as ws:
+        result = await ws.run("python asyncio", provider="tavily")
+    # The auto chain is every available provider, the configured preferred one included.
+    assert result.error is None and result.response.provider == "brave"
+    assert [(a.provider, a.outcome) for a in result.response.attempts] == [
+        ("tavily", "skipped"),
+        ("brave", "success"),
+    ]
+
+
+async def test_a_listed_provider_that_cannot_run_is_reported_not_skipped(
+    sim: Simulator,
+) -> None:
+    keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
+    async with _client(sim, api_keys=keys, providers=("tavily",)) as ws:
+        result = await ws.run("python asyncio")
+    # Every entry of an explicit list is explicit: its own error, not "none configured".
+    assert result.error == (
+        "Tavily web search is unavailable. Configure its credentials or select the automatic "
+        "provider chain."
+    )
+    assert result.response.provider == "tavily"
+    assert sum(_hits(sim).values()) == 0
+
+
 async def test_a_forced_provider_that_cannot_run_says_why_before_the_fallbacks(
     sim: Simulator,
 ) -> None:
