@@ -1,10 +1,13 @@
 """The orchestration package: the chain lends its ledger to a fan-out, old paths still work."""
 
+import asyncio
+
 import websearch_core.chain
 import websearch_core.ledger
 import websearch_core.quota
 from tests.providers._helpers import key_context
 from websearch_core import orchestration
+from websearch_core.deadline import Deadline
 from websearch_core.models import SearchParams, SearchResponse, SearchSource
 from websearch_core.orchestration import ChainPlan, ChainRunner, FanOutProvider, Ledger
 from websearch_core.providers.base import ProviderContext, ProviderInfo
@@ -48,6 +51,19 @@ async def test_the_chain_hands_a_fan_out_its_own_ledger_for_the_call() -> None:
     assert outcome.response is not None and outcome.response.provider == "public"
     assert provider.seen == [runner.ledger]
     assert provider.ledger is None  # the registered instance never holds a call's ledger
+
+
+async def test_the_chain_keeps_to_a_deadline_its_caller_passes() -> None:
+    provider = _RecordingFanOut()
+    spent = Deadline(0.01)
+    await asyncio.sleep(0.02)  # the caller's budget is gone before the chain starts
+    outcome = await ChainRunner(MemoryStore()).run(
+        ChainPlan(providers=[provider]), SearchParams(query="q"), key_context("public", None), spent
+    )
+    assert outcome.response is None and provider.seen == []  # not asked
+    assert outcome.failure_message() == (
+        "the 0.01s deadline for the whole search ran out; not tried: public"
+    )
 
 
 def test_the_old_module_paths_re_export_the_same_objects() -> None:
