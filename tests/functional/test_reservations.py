@@ -299,6 +299,12 @@ async def test_mark_scope_follows_the_key_and_the_endpoint(sim: Simulator) -> No
     assert await scope("brave", key="k1") != await scope("brave", key="k2")
     assert await scope("brave", base_urls={"brave": "http://127.0.0.1:9"}) != await scope("brave")
     assert "k1" not in await scope("brave", key="k1")
+    # SearXNG's credentials are part of its door; another provider's scope ignores them.
+    endpoint = sim["searxng"].base_url
+    with_token = await scope("searxng", searxng={"endpoint": endpoint, "token": "t1"})
+    assert await scope("searxng", searxng={"endpoint": endpoint, "token": "t2"}) != with_token
+    other = {"endpoint": "http://127.0.0.1:9/other"}
+    assert await scope("brave", searxng=other) == await scope("brave")
 
 
 @pytest.mark.parametrize(
