@@ -1,6 +1,9 @@
 """The orchestration package: the chain lends its ledger to a fan-out, old paths still work."""
 
 import asyncio
+import logging
+
+import pytest
 
 import websearch_core.chain
 import websearch_core.ledger
@@ -10,7 +13,7 @@ from websearch_core import orchestration
 from websearch_core.deadline import Deadline
 from websearch_core.models import SearchParams, SearchResponse, SearchSource
 from websearch_core.orchestration import ChainPlan, ChainRunner, FanOutProvider, Ledger
-from websearch_core.providers.base import ProviderContext, ProviderInfo
+from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchProvider
 from websearch_core.providers.public import PublicProvider
 from websearch_core.state import MemoryStore
 
@@ -64,6 +67,32 @@ async def test_the_chain_keeps_to_a_deadline_its_caller_passes() -> None:
     assert outcome.failure_message() == (
         "the 0.01s deadline for the whole search ran out; not tried: public"
     )
+
+
+class _Crashing(SearchProvider):
+    """A provider with a bug: it raises something that is no provider error."""
+
+    info = ProviderInfo(id="brave", label="Brave", kind="api", description="d", docs_url="x")
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        raise KeyError("results")
+
+
+async def test_a_provider_that_crashes_moves_the_chain_on_and_logs_its_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.WARNING, logger="websearch_core")
+    plan = ChainPlan(providers=[_Crashing(), _RecordingFanOut()])
+    outcome = await ChainRunner(MemoryStore()).run(
+        plan, SearchParams(query="q"), key_context("public", None)
+    )
+    assert outcome.response is not None and outcome.response.provider == "public"
+    crashed = outcome.response.attempts[0]
+    assert (crashed.provider, crashed.outcome, crashed.status) == ("brave", "failed", None)
+    assert crashed.detail == "'results'"
+    (record,) = caplog.records
+    assert record.getMessage() == "web search provider brave failed: 'results'"
+    assert record.exc_info  # a bug, unlike an HTTP failure, keeps its traceback
 
 
 def test_the_old_module_paths_re_export_the_same_objects() -> None:
