@@ -331,6 +331,20 @@ async def test_authorization_failure_keeps_the_provider_out_for_a_while(sim: Sim
     assert _hits(sim)["brave"] == 2
 
 
+@pytest.mark.parametrize(("cooldown", "hinted"), [(3600, False), (3601, True)])
+async def test_only_a_mark_longer_than_an_hour_says_how_to_clear_it(
+    sim: Simulator, cooldown: int, hinted: bool
+) -> None:
+    sim["brave"].enqueue(Fault.unauthorized())
+    async with _client(sim, cache=False, auth_cooldown_seconds=cooldown) as ws:
+        await ws.run("python asyncio")
+        skip = await ws.run("python asyncio")
+    detail = skip.response.attempts[0].detail
+    assert detail is not None and detail.startswith("Brave refused its credentials until")
+    # The README: "a skip for a mark longer than an hour ... ends with that command".
+    assert detail.endswith("`websearch providers reset brave` clears this mark.") is hinted
+
+
 async def test_circuit_breaker_opens_after_repeated_failures_and_resets(sim: Simulator) -> None:
     sim["brave"].enqueue(Fault.server_error(), Fault.server_error())
     async with _client(sim, cache=False) as ws:
