@@ -590,8 +590,9 @@ async def test_a_larger_count_is_asked_of_each_engine(
 
 
 async def test_soft_deadline_returns_with_the_fast_engines(
-    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="websearch_core.providers.public")
     _install(monkeypatch, _all_engines())
     for stub_id in STUBS:
         sim[stub_id].always(Fault.hang(5))
@@ -605,6 +606,8 @@ async def test_soft_deadline_returns_with_the_fast_engines(
     assert all(s.engines == (SourceRank(engine="duckduckgo", rank=i),) for i, s in
                enumerate(response.sources, 1))  # fmt: skip
     assert all(len(sim[stub_id].requests) == 1 for stub_id in STUBS)  # asked, then abandoned
+    messages = [r.getMessage() for r in caplog.records if r.name.endswith(".public")]
+    assert any(m.startswith(f"public: cancelled {', '.join(STUBS)} after ") for m in messages)
 
 
 async def test_everything_settled_returns_before_the_soft_deadline(
@@ -688,8 +691,9 @@ async def test_an_engine_stopped_by_the_fan_outs_own_time_is_cut_off_not_failed(
 
 
 async def test_every_engine_failing_is_an_aggregated_503(
-    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="websearch_core.providers.public")
     _install(monkeypatch, _all_engines(), hard=3.0)
     sim["duckduckgo"].always(Fault.challenge())
     sim["stub-bing"].always(Fault.unauthorized())
@@ -713,6 +717,10 @@ async def test_every_engine_failing_is_an_aggregated_503(
     assert error.message.endswith(f"; stub-mojeek: {ddg.UNRECOGNISED_MESSAGE}")
     assert [engine_id for engine_id, _ in error.failures] == ["duckduckgo", *STUBS]
     assert isinstance(error.failures[0][1], ChallengeError)
+    # Each engine's failure is logged on its own line, as the chain logs a provider's.
+    logged = [r.getMessage() for r in caplog.records if r.name.endswith(".public")]
+    assert f"public: duckduckgo failed: {ddg.CHALLENGE_MESSAGE}" in logged
+    assert f"public: stub-mojeek failed: {ddg.UNRECOGNISED_MESSAGE}" in logged
 
 
 async def test_a_challenge_is_an_engine_failure_never_an_empty_success(
