@@ -18,6 +18,7 @@ from websearch_core import (
     WebSearch,
 )
 from websearch_core.testing import Fault, Simulator
+from websearch_core.testing.simulator import SimResult
 
 ALL = ["tavily", "brave", "searxng", "duckduckgo"]
 
@@ -195,6 +196,20 @@ async def test_secrets_never_reach_the_text_or_the_errors(sim: Simulator) -> Non
     dumped = result.response.model_dump_json() + result.text + repr(caught.value.failures)
     assert key not in dumped
     assert key not in repr(ws) and key not in repr(ws.credentials)
+
+
+async def test_a_key_echoed_in_a_successful_answer_is_masked(sim: Simulator) -> None:
+    key = "sk-very-secret-brave-key"
+    sim["brave"].results = [
+        SimResult(f"Debug page for {key}", "https://example.org/a", f"it says token={key}")
+    ]
+    async with _client(sim, api_keys={"brave": key}) as ws:
+        first = await ws.run("q", provider="brave")
+        cached = await ws.run("q", provider="brave")  # what the cache kept is masked too
+    assert first.error is None and "token=***" in first.text
+    for result in (first, cached):
+        assert key not in result.text + result.response.model_dump_json()
+    assert cached.response.cached
 
 
 async def test_a_password_written_in_a_base_url_is_never_shown(sim: Simulator) -> None:
