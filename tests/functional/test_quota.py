@@ -369,6 +369,16 @@ async def test_a_success_between_two_failures_keeps_the_breaker_closed(sim: Simu
     assert _hits(sim)["brave"] == 4
 
 
+async def test_a_refused_request_is_not_counted_by_the_breaker(sim: Simulator) -> None:
+    sim["brave"].enqueue(Fault.http(400, "bad query"), Fault.http(400, "bad query"))
+    async with _client(sim, cache=False) as ws:
+        for query in ("one", "two"):  # Brave refuses both requests: a 4xx is no outage
+            await ws.run(query)
+        third = await ws.run("three")
+    assert third.response.provider == "brave"  # the breaker counts 5xx, timeouts, resets
+    assert _hits(sim)["brave"] == 3
+
+
 async def test_provider_reset_clears_marks(sim: Simulator) -> None:
     sim["brave"].enqueue(Fault.payment_required())
     async with _client(sim, cache=False) as ws:
