@@ -432,3 +432,16 @@ async def test_without_its_state_store_a_client_still_keeps_to_the_rate(
         r"Brave rate limit of 1/min has no free slot within 1(\.\d+)?s; skipped without a request\."
     )
     assert re.fullmatch(refusal, skip.detail)
+
+
+async def test_a_skip_asked_for_by_provider_id_names_the_provider_by_its_label() -> None:
+    # Callers written before ProviderInfo pass an id; the skip still reads like the chain's.
+    ledger = Ledger(MemoryStore())
+    for provider_id in ("brave", "in-house"):
+        refused = AuthorizationError(provider_id, "refused", 401)
+        await ledger.record_failure(provider_id, refused)
+    with pytest.raises(ProviderSkippedError, match=r"^Brave refused its credentials until"):
+        await ledger.reserve("brave", skip_marked=True)
+    # An id the registry does not know (a caller's own provider) is named as given.
+    with pytest.raises(ProviderSkippedError, match=r"^in-house refused its credentials until"):
+        await ledger.reserve("in-house", skip_marked=True)
