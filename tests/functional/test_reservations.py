@@ -259,6 +259,8 @@ async def test_marks_hold_only_for_the_scope_that_earned_them() -> None:
     scope["brave"] = "key-b"  # a new key: a different door
     assert await ledger.skip_reason(BRAVE) is None
     assert await ledger.skip_reason(BRAVE, scope="key-a") is not None
+    scope["brave"] = "key-a"  # a scope passed in wins over the current one
+    assert await ledger.skip_reason(BRAVE, scope="key-b") is None
 
 
 async def test_a_reservation_that_skips_marked_agrees_with_skip_reason(
