@@ -394,6 +394,7 @@ def test_public_is_registered_last_in_the_order() -> None:
 SOFT = 0.3
 HARD = 1.0
 TOLERANCE = 0.5
+PUBLIC_LOGGER = "websearch_core.providers.public"
 STUBS = {"stub-bing": "bing", "stub-google": "google", "stub-mojeek": "mojeek"}
 
 
@@ -592,15 +593,17 @@ async def test_a_larger_count_is_asked_of_each_engine(
 async def test_soft_deadline_returns_with_the_fast_engines(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="websearch_core.providers.public")
     _install(monkeypatch, _all_engines())
     for stub_id in STUBS:
         sim[stub_id].always(Fault.hang(5))
-    async with _client(sim) as ws:
-        started = time.perf_counter()
-        response = await ws.search(QUERY, provider="public")
-        elapsed = time.perf_counter() - started
-        assert _no_public_tasks()
+    # at_level, not set_level: the module's leak check holds the handler at ERROR around
+    # the test, and set_level would leave it there for the tests that follow.
+    with caplog.at_level(logging.INFO, logger=PUBLIC_LOGGER):
+        async with _client(sim) as ws:
+            started = time.perf_counter()
+            response = await ws.search(QUERY, provider="public")
+            elapsed = time.perf_counter() - started
+            assert _no_public_tasks()
     assert SOFT <= elapsed < SOFT + TOLERANCE
     assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY)]
     assert all(s.engines == (SourceRank(engine="duckduckgo", rank=i),) for i, s in
@@ -693,17 +696,17 @@ async def test_an_engine_stopped_by_the_fan_outs_own_time_is_cut_off_not_failed(
 async def test_every_engine_failing_is_an_aggregated_503(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="websearch_core.providers.public")
     _install(monkeypatch, _all_engines(), hard=3.0)
     sim["duckduckgo"].always(Fault.challenge())
     sim["stub-bing"].always(Fault.unauthorized())
     sim["stub-google"].always(Fault.hang(0.4))  # a slow failure: 504 after 0.4 s
     sim["stub-mojeek"].always(Fault.malformed())
-    async with _client(sim) as ws:
-        started = time.perf_counter()
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="public")
-        elapsed = time.perf_counter() - started
+    with caplog.at_level(logging.INFO, logger=PUBLIC_LOGGER):
+        async with _client(sim) as ws:
+            started = time.perf_counter()
+            with pytest.raises(AllProvidersFailedError) as caught:
+                await ws.search(QUERY, provider="public")
+            elapsed = time.perf_counter() - started
     assert 0.4 <= elapsed < 0.4 + TOLERANCE  # all settled: no waiting for the hard cap
     (error,) = caught.value.failures
     assert isinstance(error, PublicEnginesFailedError)
