@@ -34,13 +34,25 @@ def _chromium_problem() -> str | None:
     return None
 
 
-@pytest_asyncio.fixture
-async def ws() -> AsyncIterator[WebSearch]:
+def _require_chromium() -> None:
+    """Skip without Playwright and Chromium; in CI, where they are installed, fail instead."""
     problem = _chromium_problem()
     if problem is not None:
         if os.environ.get("CI"):
             pytest.fail(f"the browser tests must run in CI: {problem}")
         pytest.skip(problem)
+
+
+def _clear_proxy_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No proxy from the environment the tests run in: each test names its own."""
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+
+
+@pytest_asyncio.fixture
+async def ws() -> AsyncIterator[WebSearch]:
+    _require_chromium()
     browser = HeadlessBrowser(executable_path=chromium_path())
     async with WebSearch(state_backend="memory", browser=browser) as client:
         yield client
@@ -227,11 +239,7 @@ async def rebinding_ws() -> AsyncIterator[WebSearch]:
     The flag stands for Chromium's own lookup getting the rebound answer: whatever the
     fetcher checked, a browser that resolves the name again connects to 127.0.0.2.
     """
-    problem = _chromium_problem()
-    if problem is not None:
-        if os.environ.get("CI"):
-            pytest.fail(f"the browser tests must run in CI: {problem}")
-        pytest.skip(problem)
+    _require_chromium()
     flag = f"--host-resolver-rules=MAP {_REBIND_HOST} 127.0.0.2"
     browser = HeadlessBrowser(executable_path=chromium_path(), args=(*CHROMIUM_ARGS, flag))
     async with WebSearch(state_backend="memory", browser=browser) as client:
@@ -337,11 +345,7 @@ async def test_through_the_users_own_proxy_the_browser_still_uses_that_proxy(
     # Behaviour kept: with WEBSEARCH_PROXY set, both fetches go through the user's proxy
     # (the loopback server stands for it and answers every absolute-form request), not
     # through the egress proxy, which would connect to rebind.test by itself.
-    problem = _chromium_problem()
-    if problem is not None:
-        if os.environ.get("CI"):
-            pytest.fail(f"the browser tests must run in CI: {problem}")
-        pytest.skip(problem)
+    _require_chromium()
     dns.public_answers = 1000
     server.page("/app", _app_page())
     proxy = server.url("")
@@ -363,14 +367,8 @@ async def test_through_the_environments_proxy_the_browser_uses_that_proxy(
     # As with WEBSEARCH_PROXY: a proxy the environment names (Chromium reads HTTP_PROXY
     # itself) keeps the egress proxy off, now that the fetcher asks the same chooser as
     # searches. The loopback server stands for that proxy; nothing listens on port 8080.
-    problem = _chromium_problem()
-    if problem is not None:
-        if os.environ.get("CI"):
-            pytest.fail(f"the browser tests must run in CI: {problem}")
-        pytest.skip(problem)
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"):
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.lower(), raising=False)
+    _require_chromium()
+    _clear_proxy_variables(monkeypatch)
     dns.public_answers = 1000
     server.page("/app", _app_page())
     monkeypatch.setenv("HTTP_PROXY", server.url("").replace("://", "://puser:PW0123456789@"))
@@ -392,14 +390,8 @@ async def test_a_proxy_exported_after_the_browser_started_takes_its_pages(
     # Chromium reads HTTP_PROXY once, when it starts; one exported later was not used (nor
     # the checking proxy, off for a proxy of the user's): the page went out directly. Now
     # the per-request chooser's proxy is the page's context proxy, with its credentials.
-    problem = _chromium_problem()
-    if problem is not None:
-        if os.environ.get("CI"):
-            pytest.fail(f"the browser tests must run in CI: {problem}")
-        pytest.skip(problem)
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"):
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.lower(), raising=False)
+    _require_chromium()
+    _clear_proxy_variables(monkeypatch)
     dns.public_answers = 1000
     password = "PROXYPASSWORD0123456789"
     expected = "Basic " + base64.b64encode(f"puser:{password}".encode()).decode()
