@@ -275,8 +275,14 @@ class WebSearch(AsyncClosing):
         return self._store
 
     async def _execute(
-        self, params: SearchParams, use_cache: bool
+        self, params: SearchParams, use_cache: bool, deadline: Deadline
     ) -> tuple[ChainOutcome, list[str]]:
+        """The chain's outcome for ``params`` (or the cache's), and notes for the model.
+
+        ``deadline`` is the call's, begun when the call was: opening the store and the
+        cache lookup spend it too, so a slow store leaves the providers less time rather
+        than the call more.
+        """
         setup = await self._open()
         plan = setup.plan(params.provider)
         # A broken ledger must not cost an answer: the chain sees a store that degrades.
@@ -293,7 +299,7 @@ class WebSearch(AsyncClosing):
                 response = hit[0].model_copy(update={"cached": True, "attempts": (attempt,)})
                 return setup.outcome(response, attempt), []
         runner = setup.runner(store)
-        outcome = await runner.run(plan, params, setup.context, redactor=setup.redactor())
+        outcome = await runner.run(plan, params, setup.context, deadline, redactor=setup.redactor())
         if key is None:
             return outcome, []
         if outcome.response is None:
@@ -382,7 +388,7 @@ class WebSearch(AsyncClosing):
         deadline = Deadline(self.settings.deadline_seconds)
         if include_content:
             check_content_limit(content_limit)
-        outcome, _ = await self._execute(_params(query, params), use_cache)
+        outcome, _ = await self._execute(_params(query, params), use_cache, deadline)
         if outcome.response is not None:
             if include_content:
                 paged = await add_page_content(
@@ -418,7 +424,7 @@ class WebSearch(AsyncClosing):
         deadline = Deadline(self.settings.deadline_seconds)
         if include_content:
             check_content_limit(content_limit)
-        outcome, notes = await self._execute(_params(query, params), use_cache)
+        outcome, notes = await self._execute(_params(query, params), use_cache, deadline)
         if outcome.response is not None:
             response = outcome.response
             text = format_for_llm(response, notes)
