@@ -339,42 +339,27 @@ async def test_a_host_that_does_not_resolve_does_not_fail_the_render(
         assert page.fetched_with == "browser" and "Rendered by the page script" in page.text
 
 
+@pytest.mark.parametrize("whose", ["setting", "environment"])
 async def test_through_the_users_own_proxy_the_browser_still_uses_that_proxy(
-    server: PageServer, dns: _RebindingDns
+    server: PageServer, dns: _RebindingDns, monkeypatch: pytest.MonkeyPatch, whose: str
 ) -> None:
     # Behaviour kept: with WEBSEARCH_PROXY set, both fetches go through the user's proxy
     # (the loopback server stands for it and answers every absolute-form request), not
-    # through the egress proxy, which would connect to rebind.test by itself.
-    _require_chromium()
-    dns.public_answers = 1000
-    server.page("/app", _app_page())
-    proxy = server.url("")
-    browser = HeadlessBrowser(executable_path=chromium_path(), proxy=proxy)
-    try:
-        async with WebSearch(state_backend="memory", browser=browser, proxy=proxy) as client:
-            page = await client.fetch(
-                f"http://{_REBIND_HOST}:8080/app", allowed_networks=["127.0.0.1/32"]
-            )
-    finally:
-        await browser.aclose()
-    assert page.fetched_with == "browser" and "Rendered by the page script" in page.text
-    assert server.hits["/app"] == 2  # the plain fetch's request, then the browser's
-
-
-async def test_through_the_environments_proxy_the_browser_uses_that_proxy(
-    server: PageServer, dns: _RebindingDns, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # As with WEBSEARCH_PROXY: a proxy the environment names (Chromium reads HTTP_PROXY
-    # itself) keeps the egress proxy off, now that the fetcher asks the same chooser as
-    # searches. The loopback server stands for that proxy; nothing listens on port 8080.
+    # through the egress proxy, which would connect to rebind.test by itself. A proxy the
+    # environment names (Chromium reads HTTP_PROXY itself) keeps the egress proxy off
+    # alike, now that the fetcher asks the same chooser as searches. Nothing listens on
+    # port 8080: only through the proxy is the page found.
     _require_chromium()
     _clear_proxy_variables(monkeypatch)
     dns.public_answers = 1000
     server.page("/app", _app_page())
-    monkeypatch.setenv("HTTP_PROXY", server.url("").replace("://", "://puser:PW0123456789@"))
-    browser = HeadlessBrowser(executable_path=chromium_path())
+    proxy = server.url("")
+    setting = proxy if whose == "setting" else None
+    if setting is None:
+        monkeypatch.setenv("HTTP_PROXY", proxy.replace("://", "://puser:PW0123456789@"))
+    browser = HeadlessBrowser(executable_path=chromium_path(), proxy=setting)
     try:
-        async with WebSearch(state_backend="memory", browser=browser) as client:
+        async with WebSearch(state_backend="memory", browser=browser, proxy=setting) as client:
             page = await client.fetch(
                 f"http://{_REBIND_HOST}:8080/app", allowed_networks=["127.0.0.1/32"]
             )
