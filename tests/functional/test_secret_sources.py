@@ -19,6 +19,7 @@ import pytest
 
 from tests.refusing_proxy import refusing_proxy
 from websearch_core import WebSearch
+from websearch_core.settings import Settings
 from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.simulator import SimResult
 
@@ -31,6 +32,20 @@ COOKIES = f"__Secure-next-auth.session-token={SESSION_TOKEN}; pplx.visitor-id=v-
 async def sim() -> AsyncIterator[Simulator]:
     async with Simulator(["perplexity", "searxng", "serper"]) as simulator:
         yield simulator
+
+
+def _through_proxy(sim: Simulator, proxy: str) -> Settings:
+    """Serper alone, through ``proxy`` (the setting).
+
+    Serper's own host does not resolve, so whatever answers came through the proxy, which
+    the simulator plays (it answers absolute-form requests).
+    """
+    return sim.settings(
+        provider="serper",
+        fallback=False,
+        proxy=proxy,
+        base_urls={"serper": "http://google.serper.invalid"},
+    )
 
 
 async def _shown(ws: WebSearch, provider: str) -> str:
@@ -118,12 +133,7 @@ async def test_the_proxy_setting_s_credentials_are_masked(
     basic = base64.b64encode(f"puser:{password}".encode()).decode()
     sim["serper"].always(Fault.http(407, f"proxy saw Basic {basic}, i.e. puser:{password}"))
     caplog.set_level(logging.INFO, logger="websearch_core")
-    settings = sim.settings(
-        provider="serper",
-        fallback=False,
-        proxy=proxy,
-        base_urls={"serper": "http://google.serper.invalid"},
-    )
+    settings = _through_proxy(sim, proxy)
     async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
         shown = await _shown(ws, "serper")
     assert sim["serper"].requests[-1].header("Proxy-Authorization") == f"Basic {basic}"
@@ -237,12 +247,7 @@ async def test_a_user_name_alone_in_a_url_leaves_the_answer_intact(
     if where == "base_url":
         settings = sim.settings(provider="serper", fallback=False, base_urls={"serper": with_user})
     else:  # the simulator plays the proxy, reached in absolute form
-        settings = sim.settings(
-            provider="serper",
-            fallback=False,
-            proxy=with_user,
-            base_urls={"serper": "http://google.serper.invalid"},
-        )
+        settings = _through_proxy(sim, with_user)
     async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
         result = await ws.run(QUERY, provider="serper", use_cache=False)
     assert result.error is None, result.error
