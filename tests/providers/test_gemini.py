@@ -28,6 +28,7 @@ from websearch_core.errors import (
 )
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
+from websearch_core.providers._gemini_catalog import parse_catalog
 from websearch_core.providers._gemini_errors import (
     auth_error_code,
     error_text,
@@ -622,3 +623,38 @@ async def test_the_final_error_carries_the_bodys_wait_hint(
     assert caught.value.reset_at is not None
     assert 390 < (caught.value.reset_at - datetime.now(UTC)).total_seconds() <= 400
     assert sleeps == [] and len(transport.sent) == 1  # over five minutes: not waited out
+
+
+def test_the_catalogue_offers_served_ids_and_prefers_the_web_search_model() -> None:
+    catalog = parse_catalog(
+        {
+            "models": {
+                " gemini-3.5-flash-low ": {"displayName": "Gemini 3.5 Flash (Low)"},
+                "gemini-3.5-flash-high": {},
+                "gemini-3.1-pro-high": {},
+                "chat_internal": {"isInternal": True},
+                "": {},
+            },
+            "webSearchModelIds": ["gone-model", "gemini-3.1-pro-high", "gemini-3.5-flash-low"],
+            "defaultAgentModelId": "gemini-3.5-flash-high",
+            "deprecatedModelIds": {"gemini-3.1-pro-high": {"newModelId": "gemini-pro-agent"}},
+        }
+    )
+    assert catalog is not None
+    # A retired id still listed in `models` is refused upstream; internal ids are not choices.
+    assert catalog.offered == ("gemini-3.5-flash-low", "gemini-3.5-flash-high")
+    assert catalog.candidates == ("gemini-3.5-flash-low", "gemini-3.5-flash-high")
+    assert catalog.pick == "gemini-3.5-flash-low"
+    assert catalog.serves("gemini-3.5-flash-high") and not catalog.serves("gemini-3.1-pro-high")
+
+
+def test_without_a_web_search_model_the_default_agent_model_is_picked() -> None:
+    fallback = parse_catalog({"models": {"a": {}, "b": {}}, "defaultAgentModelId": "b"})
+    assert fallback is not None and fallback.pick == "b"
+    nothing = parse_catalog({"models": {"a": {}}, "webSearchModelIds": ["z"]})
+    assert nothing is not None and nothing.pick is None
+
+
+@pytest.mark.parametrize("reply", [None, [], {"models": ["a"]}, {"webSearchModelIds": ["a"]}])
+def test_a_reply_without_a_models_map_is_no_catalogue(reply: Any) -> None:
+    assert parse_catalog(reply) is None

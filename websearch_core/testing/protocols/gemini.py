@@ -15,6 +15,14 @@
   ``project``; it streams the same chunks wrapped as ``{"response": ..., "traceId": ...}``.
 * ``POST /v1internal:loadCodeAssist`` answers ``{"currentTier": {"id": "free-tier"},
   "cloudaicompanionProject": "sim-project-0001"}``.
+* ``POST /v1internal:fetchAvailableModels`` (body ``{"project": ...}``) answers
+  :attr:`GeminiProtocol.catalog`, an Antigravity account's catalogue in the shape public
+  clients read (``models`` keyed by id with ``displayName``, ``maxTokens``,
+  ``quotaInfo``...; ``defaultAgentModelId``; ``webSearchModelIds``; ``deprecatedModelIds``).
+  Cloud Code streams any model while :attr:`GeminiProtocol.enforce_catalog` is off (the
+  default); on, a model the catalogue's ``models`` lacks gets Google's ``404 NOT_FOUND``
+  "Requested entity was not found.", as the Antigravity hosts answer an id they do not
+  serve the account.
 
 The API has no bot challenge, so :meth:`GeminiProtocol.challenge` is a plain 403 in
 Google's error envelope; :meth:`GeminiProtocol.malformed` is a 200 event stream whose only
@@ -34,6 +42,42 @@ from ._common import bearer_token
 __all__ = ["GeminiProtocol"]
 
 PROJECT = "sim-project-0001"
+NOT_FOUND_MESSAGE = "Requested entity was not found."
+
+
+def _catalog_entry(display_name: str, fraction: float) -> dict[str, Any]:
+    return {
+        "displayName": display_name,
+        "supportsImages": True,
+        "supportsThinking": True,
+        "recommended": True,
+        "maxTokens": 1048576,
+        "maxOutputTokens": 65536,
+        "quotaInfo": {"remainingFraction": fraction, "resetTime": "2026-12-03T22:00:00Z"},
+        "apiProvider": "API_PROVIDER_GOOGLE_GEMINI",
+        "modelProvider": "MODEL_PROVIDER_GOOGLE",
+    }
+
+
+def antigravity_catalog() -> dict[str, Any]:
+    """A ``fetchAvailableModels`` reply: tier-suffixed ids, one web-search model."""
+    return {
+        "models": {
+            "gemini-3.5-flash-low": _catalog_entry("Gemini 3.5 Flash (Low)", 1.0),
+            "gemini-3.5-flash-high": _catalog_entry("Gemini 3.5 Flash (High)", 0.8),
+            "gemini-3.1-pro-high": _catalog_entry("Gemini 3.1 Pro (High)", 1.0),
+            "chat_internal": {"displayName": "Internal", "isInternal": True},
+        },
+        "defaultAgentModelId": "gemini-3.5-flash-high",
+        "agentModelSorts": [
+            {
+                "displayName": "Recommended",
+                "groups": [{"modelIds": ["gemini-3.5-flash-high", "gemini-3.5-flash-low"]}],
+            }
+        ],
+        "webSearchModelIds": ["gemini-3.5-flash-low"],
+        "deprecatedModelIds": {"gemini-3.1-pro-high": {"newModelId": "gemini-3.5-flash-high"}},
+    }
 
 
 def _google_error(status: int, message: str, reason: str) -> web.Response:
@@ -126,6 +170,12 @@ def _sse(objects: list[Any]) -> web.Response:
 class GeminiProtocol:
     """The Developer API, Cloud Code Assist and its project lookup, with Google's errors."""
 
+    def __init__(self) -> None:
+        self.catalog: dict[str, Any] = antigravity_catalog()
+        """What ``fetchAvailableModels`` answers (a test may replace it)."""
+        self.enforce_catalog = False
+        """Whether Cloud Code answers 404 for a model :attr:`catalog` does not list."""
+
     def query_of(self, request: RecordedRequest) -> str:
         """The text of the last ``contents`` entry (wrapped or not)."""
         try:
@@ -147,6 +197,8 @@ class GeminiProtocol:
                 )
             if path == "/v1internal:streamGenerateContent":
                 return self._code_assist(request, results)
+            if path == "/v1internal:fetchAvailableModels":
+                return web.json_response(self.catalog)
             return _google_error(404, f"Method not found: {path}", "NOT_FOUND")
         if not (request.header("x-goog-api-key") or "").strip():
             return _google_error(
@@ -178,6 +230,8 @@ class GeminiProtocol:
             return _google_error(400, "Invalid project resource name", "INVALID_ARGUMENT")
         inner = _request_of(body)
         model = str(body.get("model") or "gemini-2.5-flash")
+        if self.enforce_catalog and model not in self.catalog.get("models", {}):
+            return _google_error(404, NOT_FOUND_MESSAGE, "NOT_FOUND")
         chunks = _chunks(_query_in(inner), results, model, _grounded(inner))
         return _sse([{"response": chunk, "traceId": "0123456789abcdef"} for chunk in chunks])
 
