@@ -556,7 +556,8 @@ class Settings(BaseSettings):
     gemini_model: str | None = None
     """Gemini grounding model (``WEBSEARCH_GEMINI_MODEL``; ``GEMINI_SEARCH_MODEL`` overrides it,
     as the spec says); default ``gemini-3.5-flash-lite`` (the spec's ``gemini-2.5-flash``
-    was shut down by Google on 2026-12-01)."""
+    was shut down by Google on 2026-12-01). With OAuth, a default the account is not served
+    gives way to the account's web-search model; a model set here never does."""
     max_response_bytes: int = Field(default=DEFAULT_MAX_RESPONSE_BYTES, ge=1024)
     """Response bodies larger than this are refused, not read."""
     fence_results: bool = False

@@ -8,6 +8,7 @@ time limit sleep for real and bound the measured elapsed time instead.
 
 import dataclasses
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
@@ -22,6 +23,7 @@ from websearch_core.errors import (
     AuthorizationError,
     EmptyResponseError,
     ProviderConnectionError,
+    ProviderNotConfiguredError,
     ProviderTimeoutError,
     ProviderUnavailableError,
     QuotaExhaustedError,
@@ -32,10 +34,15 @@ from websearch_core.errors import (
 from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
 from websearch_core.providers.gemini import GeminiProvider
 from websearch_core.testing import Fault, SimResult, Simulator
+from websearch_core.testing.protocols.gemini import GeminiProtocol
 
 QUERY = "python asyncio"
 DEV_PATH = "/v1beta/models/gemini-3.5-flash-lite:streamGenerateContent"
 CA_PATH = "/v1internal:streamGenerateContent"
+MODELS_PATH = "/v1internal:fetchAvailableModels"
+NOT_FOUND = json.dumps(
+    {"error": {"code": 404, "message": "Requested entity was not found.", "status": "NOT_FOUND"}}
+)
 EVENT_STREAM = {"Content-Type": "text/event-stream"}
 
 
@@ -309,6 +316,120 @@ async def test_oauth_moves_to_the_second_endpoint(
     assert len(sim["gemini"].requests) == 5
     assert sleeps == [1.0, 2.0, 4.0]
     assert response.auth_mode == "oauth"
+
+
+# --- OAuth: the account's model catalogue --------------------------------------------------
+
+
+def _antigravity(sim: Simulator, monkeypatch: pytest.MonkeyPatch) -> GeminiProtocol:
+    """An OAuth sign-in whose Cloud Code host serves only its catalogue's models."""
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    _store(sim).set_oauth("gemini", OAuthToken(access_token="ya29.secret-token"))
+    protocol = sim["gemini"].protocol
+    assert isinstance(protocol, GeminiProtocol)
+    protocol.enforce_catalog = True
+    return protocol
+
+
+def _models(sim: Simulator) -> list[str]:
+    """Each request's path, with the model a stream asked for."""
+    return [
+        f"{r.path} {r.json()['model']}" if r.path == CA_PATH else r.path
+        for r in sim["gemini"].requests
+    ]
+
+
+async def test_oauth_default_model_not_served_gives_way_to_the_accounts_search_model(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    _antigravity(sim, monkeypatch)
+    caplog.set_level(logging.INFO, logger="websearch_core")
+    async with _client(sim, {}) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+        assert _models(sim) == [
+            f"{CA_PATH} gemini-3.5-flash-lite",
+            MODELS_PATH,
+            f"{CA_PATH} gemini-3.5-flash-low",
+        ]
+        lookup = sim["gemini"].requests[1]
+        assert lookup.json() == {"project": "p"}
+        assert lookup.header("Authorization") == "Bearer ya29.secret-token"
+        assert response.model == "gemini-3.5-flash-low"
+        assert response.answer is not None and response.sources
+        assert "'gemini-3.5-flash-lite' is not served" in caplog.text
+        assert "using 'gemini-3.5-flash-low'" in caplog.text
+        assert "secret-token" not in caplog.text
+
+        # The client remembers the catalogue: its next search starts with the account's model.
+        await ws.search("another query", provider="gemini")
+        assert _models(sim)[3:] == [f"{CA_PATH} gemini-3.5-flash-low"]
+
+    # Another client asks the catalogue again (it is kept for a client's life only).
+    async with _client(sim, {}) as ws:
+        await ws.search("a third query", provider="gemini")
+    assert _models(sim)[4:] == [
+        f"{CA_PATH} gemini-3.5-flash-lite",
+        MODELS_PATH,
+        f"{CA_PATH} gemini-3.5-flash-low",
+    ]
+
+
+async def test_oauth_a_chosen_model_is_never_replaced(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _antigravity(sim, monkeypatch)
+    monkeypatch.setenv("GEMINI_SEARCH_MODEL", "gemini-2.5-flash")
+    async with _client(sim, {}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, ProviderNotConfiguredError)
+    assert failure.status == 404
+    assert failure.message == (
+        "Gemini Cloud Code API error (404): 'gemini-2.5-flash' is not served to this account;"
+        " the account is offered: gemini-3.5-flash-low, gemini-3.5-flash-high. Set"
+        " GEMINI_SEARCH_MODEL (or the gemini_model setting) to one of them."
+    )
+    assert _models(sim) == [f"{CA_PATH} gemini-2.5-flash", MODELS_PATH]
+
+
+async def test_oauth_default_without_a_replacement_names_what_is_offered(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    protocol = _antigravity(sim, monkeypatch)
+    protocol.catalog = {"models": {"gemini-3.5-flash-high": {}}, "webSearchModelIds": []}
+    async with _client(sim, {}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, ProviderNotConfiguredError)
+    assert "the default model 'gemini-3.5-flash-lite' is not served" in failure.message
+    assert "names no web-search model" in failure.message
+    assert "offered: gemini-3.5-flash-high." in failure.message
+    assert _models(sim) == [f"{CA_PATH} gemini-3.5-flash-lite", MODELS_PATH]
+
+
+@pytest.mark.parametrize(
+    "catalog_answer",
+    [
+        pytest.param(None, id="the-catalogue-offers-the-model"),
+        pytest.param(Fault.http(200, "<html>not json</html>"), id="an-unreadable-catalogue"),
+        pytest.param(Fault.http(404, "Method not found."), id="a-failed-catalogue-request"),
+    ],
+)
+async def test_oauth_the_404_stands_when_the_catalogue_does_not_explain_it(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, catalog_answer: Fault | None
+) -> None:
+    protocol = _antigravity(sim, monkeypatch)
+    protocol.catalog["models"]["gemini-3.5-flash-lite"] = {"displayName": "Flash-Lite"}
+    sim["gemini"].enqueue(Fault.http(404, NOT_FOUND), catalog_answer)
+    async with _client(sim, {}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini")
+    (failure,) = caught.value.failures
+    assert type(failure) is SearchProviderError
+    assert failure.message == "Gemini Cloud Code API error (404): Requested entity was not found."
+    assert _models(sim) == [f"{CA_PATH} gemini-3.5-flash-lite", MODELS_PATH]
 
 
 # --- retries ----------------------------------------------------------------------------------

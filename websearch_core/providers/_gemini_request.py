@@ -11,6 +11,10 @@ headers and auth are in the provider module's docstring; the bodies are:
 * **Cloud Code Assist:** the request above (the system instruction with ``role: "user"``)
   wrapped as ``{project, model, request, requestType: "agent", userAgent: "antigravity",
   requestId: "agent-<uuid>"}``.
+* **The account's model catalogue:** ``POST <endpoint>/v1internal:fetchAvailableModels``
+  with the same bearer headers and ``{"project": <project>}`` (how CLIProxyAPI's
+  ``sdk/cliproxy/antigravity_models.go`` and opencode-antigravity-auth's
+  ``src/plugin/quota.ts`` ask it); the reply is read by :mod:`._gemini_catalog`.
 """
 
 from typing import Any, Final
@@ -26,6 +30,7 @@ __all__ = [
     "code_assist_request",
     "developer_request",
     "load_request",
+    "models_request",
     "request_body",
 ]
 
@@ -35,6 +40,7 @@ CODE_ASSIST_ENDPOINTS: Final = (
     "https://daily-cloudcode-pa.sandbox.googleapis.com",
 )
 """Tried in this order: a transient failure at the first moves on to the second."""
+MODELS_PATH: Final = "/v1internal:fetchAvailableModels"
 CODE_ASSIST_USER_AGENT: Final = (
     "antigravity/hub/2.8.0 (aidev_client; os_type=darwin; arch=arm64; cl=963137146)"
 )
@@ -134,4 +140,14 @@ def code_assist_request(endpoint: str, token: str, body: dict[str, Any]) -> Http
         headers=_bearer(token),
         json=body,
         stream=True,
+    )
+
+
+def models_request(endpoint: str, token: str, project: str) -> HttpRequest:
+    """``v1internal:fetchAvailableModels``: the models this account's project is served."""
+    return HttpRequest(
+        method="POST",
+        url=f"{endpoint}{MODELS_PATH}",
+        headers={**_bearer(token), "Accept": "application/json"},
+        json={"project": project},
     )

@@ -5,13 +5,23 @@ data, the hooks) so the hooks read as the protocol and this module as its bookke
 Everything here reads or writes one search's :class:`~websearch_core.provider_types.Flow`
 state, builds requests from it or reads the answer off it; nothing is sent.
 
-``flow.state`` holds ``model``; ``key`` (API-key mode) or ``endpoint`` (the index of the
-Cloud Code endpoint in use) and ``project`` (OAuth); ``failures`` (connection resends at
-the current endpoint); ``step`` (``load`` for ``loadCodeAssist``, else ``stream``) and
-``seen`` (how many exchanges there were when that step was built, so a step rebuilt after
-a token refresh is told apart from the step after a new response).
+``flow.state`` holds ``model`` and ``chosen`` (whether the user set it); ``key`` (API-key
+mode) or ``endpoint`` (the index of the Cloud Code endpoint in use) and ``project``
+(OAuth); ``failures`` (connection resends at the current endpoint); ``step`` (``load`` for
+``loadCodeAssist``, ``models`` for ``fetchAvailableModels``, else ``stream``) and ``seen``
+(how many exchanges there were when that step was built, so a step rebuilt after a token
+refresh is told apart from the step after a new response); ``missing`` (the index of the
+exchange whose 404 sent us to the account's catalogue, once it has: one look per search).
+
+An OAuth stream answered 404 (the model is not served to the account, see
+:mod:`._gemini_catalog`) asks ``fetchAvailableModels`` once per client and project. The
+default model is then replaced by the catalogue's choice and the stream sent once more at
+the same endpoint (later searches of the client start with that choice); a model the user
+set is never replaced but named, with the models offered, in the error. A catalogue that
+offers the model anyway, or that cannot be read, leaves the 404 standing.
 """
 
+import logging
 import uuid
 from collections.abc import Callable
 from typing import Final
@@ -23,9 +33,20 @@ from ..errors import (
     ProviderTimeoutError,
     SearchProviderError,
 )
+from ..json_decode import json_loads
 from ..models import SearchResponse
-from ..provider_types import DelayedRequest, Flow, ProviderContext
+from ..provider_types import DelayedRequest, Flow, ProviderContext, ProviderInfo
 from ..transport import HttpRequest, SseResponse
+from ._error_map import error_for
+from ._gemini_catalog import (
+    UNKNOWN_MODEL_STATUSES,
+    Catalog,
+    parse_catalog,
+    recall,
+    remember,
+    unavailable_model_error,
+)
+from ._gemini_errors import CLOUD_CODE_ERRORS
 from ._gemini_parse import parse_chunks, project_id, response_chunks
 from ._gemini_request import (
     CODE_ASSIST_ENDPOINTS,
@@ -33,6 +54,7 @@ from ._gemini_request import (
     code_assist_request,
     developer_request,
     load_request,
+    models_request,
 )
 
 __all__ = [
@@ -54,10 +76,15 @@ __all__ = [
     "step_request",
 ]
 
+logger = logging.getLogger("websearch_core.providers.gemini")
+
 DEFAULT_MODEL: Final = "gemini-3.5-flash-lite"
 """Google's named replacement for ``gemini-2.5-flash`` (the spec's default), which the Gemini
 API shut down on 2026-12-01 (ai.google.dev/gemini-api/docs/deprecations); it has Google
-Search grounding. ``GEMINI_SEARCH_MODEL`` or the ``gemini_model`` setting pick another."""
+Search grounding. ``GEMINI_SEARCH_MODEL`` or the ``gemini_model`` setting pick another.
+No public source shows the Antigravity hosts serving this id (their ids carry tier
+suffixes and vary by account), so with OAuth a 404 for it gives way to the account's own
+web-search model (:mod:`._gemini_catalog`)."""
 MODEL_ENV: Final = "GEMINI_SEARCH_MODEL"
 PROJECT_ENV: Final = ("GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID")
 CONNECTION_RESENDS: Final = 3
@@ -71,9 +98,14 @@ MOVE_ON: Final = frozenset({429})
 (where they are not retried: one attempt each but the last's, as in the reference)."""
 
 
+def chosen_model(context: ProviderContext) -> str | None:
+    """``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting: the user's model, if any."""
+    return context.credentials.env(MODEL_ENV) or context.settings.gemini_model or None
+
+
 def model_name(context: ProviderContext) -> str:
     """``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else :data:`DEFAULT_MODEL`."""
-    return context.credentials.env(MODEL_ENV) or context.settings.gemini_model or DEFAULT_MODEL
+    return chosen_model(context) or DEFAULT_MODEL
 
 
 def begin(flow: Flow, *, token: OAuthToken | None = None, key: str | None = None) -> None:
@@ -84,6 +116,7 @@ def begin(flow: Flow, *, token: OAuthToken | None = None, key: str | None = None
     """
     context, state = flow.context, flow.state
     state["model"] = model_name(context)
+    state["chosen"] = chosen_model(context) is not None
     state["failures"] = 0
     if token is not None:
         flow.token = token
@@ -143,6 +176,9 @@ def step_request(flow: Flow, step: str) -> HttpRequest:
     endpoint = CODE_ASSIST_ENDPOINTS[state["endpoint"]]
     if step == "load":
         return load_request(endpoint, flow.token.access_token)
+    if step == "models":
+        return models_request(endpoint, flow.token.access_token, state["project"])
+    _use_known_replacement(flow)
     return code_assist_request(
         endpoint,
         flow.token.access_token,
@@ -166,31 +202,110 @@ def first_step(flow: Flow) -> HttpRequest:
     return step_request(flow, "stream" if flow.state["project"] else "load")
 
 
-def next_step(flow: Flow, provider_id: str, label: str) -> HttpRequest | None:
+def next_step(flow: Flow, info: ProviderInfo) -> HttpRequest | None:
     """The step after the last exchange: the stream after ``loadCodeAssist``, the next endpoint.
 
     With nothing new (the loop refreshed the token) the same step is built again. An error
     status that leaves no endpoint to move to ends the exchange (``None``); the loop reads it.
+    An OAuth stream's 404 asks the account's catalogue first (:func:`_after_unknown_model`).
 
     Raises:
         ProviderNotConfiguredError: ``loadCodeAssist`` answered 2xx without a project (no
-            status for the loop to read).
+            status for the loop to read), or the model is not served to the account.
+        SearchProviderError: The stream's 404, when the catalogue does not explain it.
     """
     state = flow.state
     if len(flow.exchanges) == state["seen"]:
         return step_request(flow, state["step"])
     response = flow.last.response
+    if state["step"] == "models":
+        return _after_catalog(flow, info, _read_catalog(flow))
     if 200 <= response.status < 300:
         if state["step"] != "load":
             return None
-        found = project_id(response.as_http().json(provider_id, label))
+        found = project_id(response.as_http().json(info.id, info.label))
         if found is None:
-            raise ProviderNotConfiguredError(provider_id, NO_PROJECT)
+            raise ProviderNotConfiguredError(info.id, NO_PROJECT)
         state["project"] = found
         return step_request(flow, "stream")
+    if _unknown_model(flow):
+        return _after_unknown_model(flow, info)
     if moves_on(response.status) and next_endpoint(flow):
         return first_step(flow)
     return None
+
+
+def _unknown_model(flow: Flow) -> bool:
+    """An OAuth stream answered as for a model the account lacks, not yet looked into."""
+    state = flow.state
+    return (
+        flow.token is not None
+        and state["step"] == "stream"
+        and flow.last.response.status in UNKNOWN_MODEL_STATUSES
+        and "missing" not in state
+    )
+
+
+def _after_unknown_model(flow: Flow, info: ProviderInfo) -> HttpRequest | None:
+    """The catalogue request, or with it already known this client, the decision."""
+    state = flow.state
+    state["missing"] = len(flow.exchanges) - 1
+    known = recall(flow.context.credentials, state["project"])
+    return step_request(flow, "models") if known is None else _after_catalog(flow, info, known)
+
+
+def _read_catalog(flow: Flow) -> Catalog | None:
+    """The catalogue in the ``fetchAvailableModels`` reply, kept for the client; else ``None``."""
+    response = flow.last.response.as_http()
+    if not 200 <= response.status < 300:
+        return None
+    try:
+        catalog = parse_catalog(json_loads(response.text()))
+    except ValueError:
+        return None
+    if catalog is not None:
+        remember(flow.context.credentials, flow.state["project"], catalog)
+    return catalog
+
+
+def _after_catalog(flow: Flow, info: ProviderInfo, catalog: Catalog | None) -> HttpRequest:
+    """The stream again with the catalogue's model, or the error that ends the search.
+
+    Raises:
+        ProviderNotConfiguredError: The model is not offered and may not be replaced (the
+            user chose it) or has no replacement.
+        SearchProviderError: The stream's own 404, when the catalogue could not be read or
+            offers the model (the 404 meant something else).
+    """
+    state = flow.state
+    model = state["model"]
+    prefix = CLOUD_CODE_ERRORS.prefix or f"{info.label} API error"
+    if catalog is None or catalog.serves(model):
+        missing = flow.exchanges[state["missing"]].response
+        raise error_for(info, CLOUD_CODE_ERRORS, missing) or SearchProviderError(
+            info.id, f"{prefix} ({missing.status})", missing.status
+        )
+    pick = None if state["chosen"] else catalog.pick
+    if pick is None:
+        raise unavailable_model_error(info.id, prefix, model, catalog, chosen=state["chosen"])
+    logger.info("gemini: %r is not served to this account; using %r", model, pick)
+    state["model"] = pick
+    return step_request(flow, "stream")
+
+
+def _use_known_replacement(flow: Flow) -> None:
+    """Start with the replacement this client already found for the default model.
+
+    Only for the default (a user's model is never replaced) and only when the project's
+    catalogue does not offer it; the search then does not look again.
+    """
+    state = flow.state
+    if state["chosen"] or "missing" in state:
+        return
+    known = recall(flow.context.credentials, state["project"])
+    if known is not None and not known.serves(state["model"]) and known.pick is not None:
+        state["model"] = known.pick
+        state["missing"] = None
 
 
 def after_connection_failure(

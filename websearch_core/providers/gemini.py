@@ -13,9 +13,15 @@
   An expired token is refreshed through ``WebSearch(oauth_refreshers={"gemini": ...})``; a
   401, 403 or a 400 that names invalid credentials refreshes it once more and the step is
   sent again. Stream chunks arrive wrapped as ``{"response": {...}}``.
-* **Model:** ``GEMINI_SEARCH_MODEL``, else ``gemini-3.5-flash-lite``: the spec's
-  ``gemini-2.5-flash`` was shut down by Google on 2026-12-01, and 3.5 Flash-Lite is its named
-  replacement.
+* **Model:** ``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else
+  ``gemini-3.5-flash-lite``: the spec's ``gemini-2.5-flash`` was shut down by Google on
+  2026-12-01, and 3.5 Flash-Lite is its named replacement on the Developer API. The
+  Antigravity hosts serve each account its own ids (``gemini-3.5-flash-low`` ...), so an
+  OAuth stream answered ``404 NOT_FOUND`` asks ``v1internal:fetchAvailableModels`` once per
+  client and project: the default is replaced by the account's web-search model
+  (``webSearchModelIds``, else ``defaultAgentModelId``), logged, and the stream sent once
+  more; a model the user set is never replaced, and its error names it and lists the models
+  offered (:mod:`._gemini_catalog`).
 * **Retries** (:attr:`GeminiProvider.retry`): on 408, 429 and 5xx, up to three retries of
   a step, waiting the server's hint (headers or body, see
   :func:`._gemini_errors.retry_delay_hint`), else ``1 * 2**n`` seconds. A hint over five
@@ -133,8 +139,8 @@ class GeminiProvider(ProtocolProvider):
         return first_step(flow)
 
     def follow_up(self, flow: Flow) -> HttpRequest | None:
-        """The stream after ``loadCodeAssist``, the next endpoint, or done."""
-        return next_step(flow, self.info.id, self.info.label)
+        """The stream after ``loadCodeAssist``, the model catalogue, the next endpoint, or done."""
+        return next_step(flow, self.info)
 
     def after_failure(
         self, flow: Flow, request: HttpRequest, error: SearchProviderError
