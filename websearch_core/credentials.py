@@ -23,6 +23,7 @@ from .control_chars import CONTROL_IN_LINE
 from .env_values import values_reader
 from .errors import AuthorizationError, ConfigurationError, ProviderNotConfiguredError
 from .redaction import userinfo_secrets
+from .sent_secret import SentSecret
 
 __all__ = ["CredentialStore", "Credentials", "OAuthToken", "TokenRefresher"]
 
@@ -354,18 +355,25 @@ class Credentials:
             env_vars: The provider's environment variable names, as for :meth:`api_key`.
             label: The provider's display name (default: its id).
         """
+        secret = self.key_secret(provider, env_vars, f"{label or provider} API key")
+        return None if secret is None else secret.problem()
+
+    def key_secret(
+        self, provider: str, env_vars: Iterable[str] = (), what: str = ""
+    ) -> SentSecret | None:
+        """The key :meth:`api_key` would hand out, with where it was set; ``None``: no key.
+
+        Args:
+            provider: The id the key is kept under in code, config and store.
+            env_vars: Its environment variable names, as for :meth:`api_key`.
+            what: What the key is called in a problem's text (default: ``<id> API key``).
+        """
         found = self._find_key(provider, env_vars)
-        if found is None or CONTROL_IN_LINE.search(found[0]) is None:
+        if found is None:
             return None
-        source = found[1]
-        name = label or provider
-        problem = "contains a control character (a line break, a NUL), so it cannot be sent"
+        value, source = found
         if source == _FROM_STORE:
-            where = (
-                f"stored in the credential store {self._store.path}"
-                if self._store is not None
-                else "stored in the credential store"
-            )
+            where = f"stored in {self._store_name()}"
             fix = f"store it again with 'websearch auth set {provider}'"
         elif source == _FROM_CODE:
             where, fix = f'given in code as api_keys["{provider}"]', "pass it without one"
@@ -373,7 +381,47 @@ class Credentials:
             where, fix = f"in the config file's [api_keys] {provider}", "fix that entry"
         else:
             where, fix = f"in {source}", f"remove it from {source}"
-        return f"{name} API key {where} {problem}; {fix}."
+        return SentSecret(self._remember(value), what or f"{provider} API key", where, fix)
+
+    def oauth_secret(self, provider: str, what: str = "") -> SentSecret | None:
+        """The stored OAuth access token, with the store it is in; ``None``: none stored.
+
+        Checked expired or not: a stored token wins over the provider's other credentials
+        either way, and one that cannot be sent has to be replaced in the store.
+
+        Args:
+            provider: The provider id the token is stored under.
+            what: What the token is called in a problem's text (default: ``<id> OAuth
+                token``).
+        """
+        token = self.oauth_token(provider)
+        if token is None:
+            return None
+        return SentSecret(
+            token.access_token,
+            what or f"{provider} OAuth token",
+            f"stored in {self._store_name()}",
+            f"store a new token for {provider}, or forget it with "
+            f"'websearch auth remove {provider}'",
+        )
+
+    def env_secret(self, name: str, what: str) -> SentSecret | None:
+        """A credential variable's value (see :meth:`secret_env`) with its name; ``None``: unset.
+
+        Args:
+            name: The variable, e.g. ``PERPLEXITY_COOKIES``.
+            what: What it holds, e.g. ``Perplexity cookie header``.
+        """
+        value = self.secret_env(name)
+        if value is None:
+            return None
+        return SentSecret(value, what, f"in {name}", f"remove it from {name}")
+
+    def _store_name(self) -> str:
+        """The credential store as a problem's text names it: its file when there is one."""
+        if self._store is None:
+            return "the credential store"
+        return f"the credential store {self._store.path}"
 
     def _find_key(self, provider: str, env_vars: Iterable[str]) -> tuple[str, str] | None:
         """The first non-blank key for ``provider`` (trimmed) and where it came from.

@@ -134,21 +134,6 @@ async def test_a_key_an_oauth_token_wins_over_is_not_a_problem(
         )
 
 
-async def test_perplexity_cookies_win_over_a_bad_key(
-    sim: Simulator, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Perplexity tries session cookies before its key: the key is then not its credential."""
-    monkeypatch.setenv("PERPLEXITY_API_KEY", "bad\x7fkey")
-    settings = sim.settings(exclude=("serper", "brave", "gemini"))
-    async with WebSearch(settings) as ws:
-        assert (await _status(ws, "perplexity")).reason.startswith(
-            "misconfigured: Perplexity API key in PERPLEXITY_API_KEY contains"
-        )
-    monkeypatch.setenv("PERPLEXITY_COOKIES", "__Secure-next-auth.session-token=abc")
-    async with WebSearch(settings) as ws:
-        assert (await _status(ws, "perplexity")).reason == "ready"
-
-
 def test_the_providers_table_shows_the_misconfigured_provider(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

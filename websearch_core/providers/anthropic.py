@@ -39,6 +39,7 @@ Docs: https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-to
 """
 
 from ..models import SearchResponse
+from ..provider_credentials import ApiKey, StoredOAuth
 from ..transport import HttpRequest
 from ._anthropic_parse import page_age_seconds, parse_messages
 from ._anthropic_request import (
@@ -109,6 +110,8 @@ class AnthropicProvider(ProtocolProvider):
     info = INFO
     errors = ErrorMap(prefix="Anthropic API error")
     oauth_refresh_statuses = frozenset({401})
+    credential_kinds = (ApiKey(), StoredOAuth())
+    """A key wins over a stored OAuth token, which is then never sent."""
 
     def is_available(self, context: ProviderContext) -> bool:
         """A key, or a stored OAuth token, for ``anthropic``."""

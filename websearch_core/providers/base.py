@@ -19,6 +19,7 @@ from typing import Any, ClassVar, final
 
 from ..errors import ProviderNotConfiguredError, SearchProviderError
 from ..models import SearchParams, SearchResponse
+from ..provider_credentials import ApiKey, Credential, sent_secrets
 from ..provider_types import (
     DelayedRequest,
     ErrorMap,
@@ -30,6 +31,7 @@ from ..provider_types import (
     RetryPolicy,
 )
 from ..request_loop import run_protocol
+from ..sent_secret import SentSecret, first_problem
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for, raise_for_error_map, wait_hint
 
@@ -63,6 +65,12 @@ class SearchProvider(abc.ABC):
     """Base class of every provider."""
 
     info: ClassVar[ProviderInfo]
+    credential_kinds: ClassVar[tuple[Credential, ...]] = (ApiKey(),)
+    """The credentials it may send, most preferred first (default: its API key, read
+    from ``info.env_vars``; none when it declares no variable)."""
+    tries_every_credential: ClassVar[bool] = False
+    """Whether a failed credential makes it try the next one, so that each one set may be
+    sent (Perplexity); by default the first one set is the only one sent."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(id={self.info.id!r})"
@@ -71,18 +79,30 @@ class SearchProvider(abc.ABC):
         """The provider's key from code, environment, config file or store."""
         return context.credentials.api_key(self.info.id, self.info.env_vars)
 
-    def key_problem(self, context: ProviderContext) -> str | None:
-        """Why the key this provider would send cannot be sent, or ``None``.
+    def sent_secrets(self, context: ProviderContext) -> list[SentSecret]:
+        """The secrets a search would send, each with where it was set, in sending order.
 
-        Asked before each attempt and by the providers table, so a key with a line break
-        in it is reported where it came from instead of failing in the request (see
-        :meth:`~websearch_core.credentials.Credentials.key_problem`). A provider that reads
-        no key (no ``env_vars``) has none to check; one whose other credential wins over
-        its key (a stored OAuth token) overrides this.
+        Read from :attr:`credential_kinds` and :attr:`tries_every_credential`; a provider
+        whose credentials are not of those kinds (SearXNG's, in its settings) overrides it.
         """
-        if not self.info.env_vars:
-            return None
-        return context.credentials.key_problem(self.info.id, self.info.env_vars, self.info.label)
+        return sent_secrets(
+            self.credential_kinds,
+            self.info,
+            context.credentials,
+            every=self.tries_every_credential,
+        )
+
+    @final
+    def key_problem(self, context: ProviderContext) -> str | None:
+        """Why a credential this provider would send cannot be sent, or ``None``.
+
+        Asked before each attempt, by a forced selection and by the providers table, so a
+        key, token or cookie with a line break in it is reported where it was set instead
+        of failing in the request (see :class:`~websearch_core.sent_secret.SentSecret`).
+        A credential the provider would not send (a key a stored OAuth token wins over)
+        is not looked at.
+        """
+        return first_problem(self.sent_secrets(context))
 
     def is_available(self, context: ProviderContext) -> bool:
         """Whether the auto chain may use it (default: a key is configured)."""

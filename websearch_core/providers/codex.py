@@ -47,6 +47,7 @@ from typing import Final
 from ..errors import ProviderNotConfiguredError, SearchProviderError
 from ..filters.support import FilterSupport
 from ..models import SearchResponse
+from ..provider_credentials import StoredOAuth
 from ..transport import HttpRequest
 from ._codex_parse import NoWebSearchError, parse_body, parse_response_object, parse_stream
 from ._codex_request import DEFAULT_INSTRUCTIONS, account_claims, request_body, request_headers
@@ -106,6 +107,8 @@ class CodexProvider(ProtocolProvider):
     info = INFO
     errors = ErrorMap(prefix="Codex API error")
     oauth_refresh_statuses = frozenset({401})
+    credential_kinds = (StoredOAuth(),)
+    """Only a stored ChatGPT OAuth token; no key is read."""
 
     def is_available(self, context: ProviderContext) -> bool:
         """A ChatGPT OAuth token is stored for ``codex`` (expiry is checked when searching)."""

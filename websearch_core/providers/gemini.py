@@ -54,6 +54,7 @@ from typing import ClassVar
 from ..errors import SearchProviderError
 from ..filters.support import FilterSupport
 from ..models import SearchResponse
+from ..provider_credentials import ApiKey, StoredOAuth
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._gemini_errors import CLOUD_CODE_ERRORS, DEVELOPER_ERRORS, is_invalid_auth
 from ._gemini_request import CODE_ASSIST_ENDPOINTS, code_assist_body, request_body
@@ -114,17 +115,13 @@ class GeminiProvider(ProtocolProvider):
         statuses=frozenset({408, 429}), server_errors=True, max_retries=3, max_delay=300.0
     )
     oauth_refresh_statuses = frozenset({400, 401, 403})
+    credential_kinds = (StoredOAuth(), ApiKey())
+    """A stored OAuth token wins over the key, which is then never sent."""
 
     def is_available(self, context: ProviderContext) -> bool:
         """A stored Gemini OAuth token or an API key."""
         has_token = context.credentials.oauth_token(self.info.id) is not None
         return has_token or bool(self.api_key(context))
-
-    def key_problem(self, context: ProviderContext) -> str | None:
-        """A key's problem only when no stored OAuth token wins over the key."""
-        if context.credentials.oauth_token(self.info.id) is not None:
-            return None
-        return super().key_problem(context)
 
     async def prepare(self, flow: Flow) -> None:
         """OAuth (a stored token wins, refreshed if expired) or the API key; the model."""

@@ -16,7 +16,10 @@
 
   The auto chain uses Perplexity only with cookies, an OAuth token or a Perplexity key
   (OpenRouter alone does not admit it); an explicit selection always may. Each method is
-  one step of the core's request loop, kept in :mod:`._perplexity_steps`.
+  one step of the core's request loop, kept in :mod:`._perplexity_steps`. As any method
+  set may be sent, a credential of any of them that cannot go into a header (a line
+  break in ``PERPLEXITY_API_KEY`` behind working cookies) makes the provider
+  misconfigured before a request, naming it.
 * **API-key mode:** ``POST https://api.perplexity.ai/chat/completions`` (OpenRouter:
   ``https://openrouter.ai/api/v1/chat/completions``) with ``Authorization: Bearer <key>``
   and ``Accept: text/event-stream`` (body: :mod:`._perplexity_request`); a plain JSON
@@ -61,12 +64,15 @@ from typing import Final
 
 from ..errors import SearchProviderError
 from ..models import SearchResponse
+from ..provider_credentials import ApiKey, SecretVariable, StoredOAuth
 from ..transport import HttpRequest
 from ._json_api import honours
 from ._perplexity_request import (
     ASK_ENDPOINT,
     CHAT_ENDPOINT,
+    COOKIES_ENV,
     FILTERS,
+    OPENROUTER_ENV,
     api_body,
     ask_body,
     ask_headers,
@@ -112,6 +118,15 @@ class PerplexityProvider(ProtocolProvider):
     info = INFO
     errors = API_ERRORS
     oauth_refresh_statuses = frozenset({401, 403})
+    credential_kinds = (
+        SecretVariable(COOKIES_ENV, "Perplexity cookie header"),
+        StoredOAuth(),
+        ApiKey(),
+        ApiKey(owner="openrouter", env_vars=OPENROUTER_ENV, what="OpenRouter API key"),
+    )
+    """The auth methods' credentials in :func:`auth_methods`' order."""
+    tries_every_credential = True
+    """A failed method moves on to the next, so every credential set may be sent."""
 
     def is_available(self, context: ProviderContext) -> bool:
         """Cookies, a stored OAuth token or a Perplexity key (OpenRouter alone is not enough)."""
@@ -124,15 +139,6 @@ class PerplexityProvider(ProtocolProvider):
     def is_explicitly_available(self, context: ProviderContext) -> bool:
         """Always: without credentials an explicit selection searches anonymously."""
         return True
-
-    def key_problem(self, context: ProviderContext) -> str | None:
-        """A key's problem only when the key is the credential.
-
-        Session cookies and a stored OAuth token are tried before the key.
-        """
-        if session_cookies(context) or context.credentials.oauth_token(self.info.id) is not None:
-            return None
-        return super().key_problem(context)
 
     async def prepare(self, flow: Flow) -> None:
         """Choose the auth methods; resolve the OAuth token now (hooks after this are sync)."""

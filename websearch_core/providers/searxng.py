@@ -35,6 +35,7 @@ from typing import Final
 from ..errors import ProviderNotConfiguredError
 from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse
+from ..sent_secret import SentSecret
 from ..settings import SearxngSettings
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import honours
@@ -77,9 +78,38 @@ _FILTERS: Final = FilterSupport(
 )
 
 
+_SECRETS: Final = (
+    ("basic_username", "SEARXNG_BASIC_USERNAME", "SearXNG Basic auth username"),
+    ("basic_password", "SEARXNG_BASIC_PASSWORD", "SearXNG Basic auth password"),
+    ("token", "SEARXNG_TOKEN", "SearXNG token"),
+)
+"""Each credential setting, the variable that also sets it, and its name in a problem."""
+
+
 def _endpoint(settings: SearxngSettings) -> str | None:
     endpoint = (settings.endpoint or "").strip()
     return endpoint or None
+
+
+def _setting_secret(
+    context: ProviderContext, field: str, variable: str, what: str
+) -> SentSecret | None:
+    """The credential setting ``field`` as it is sent, named by its variable or setting.
+
+    Settings merge the variable over the config file, so the value says which one set
+    it: the variable when it holds the same value, else the ``searxng.<field>`` setting.
+    """
+    secret = getattr(context.settings.searxng, field)
+    if secret is None:
+        return None
+    value = secret.get_secret_value()
+    if field == "token":  # sent trimmed, and not at all when blank (build_authorization)
+        value = value.strip()
+        if not value:
+            return None
+    if (context.credentials.secret_env(variable) or "") == value.strip():
+        return SentSecret(value, what, f"in {variable}", f"remove it from {variable}")
+    return SentSecret(value, what, f"in the searxng.{field} setting", "fix that setting")
 
 
 class SearxngProvider(ProtocolProvider):
@@ -108,6 +138,18 @@ class SearxngProvider(ProtocolProvider):
     def is_available(self, context: ProviderContext) -> bool:
         """Whether an endpoint is configured (settings or ``SEARXNG_ENDPOINT``)."""
         return _endpoint(context.settings.searxng) is not None
+
+    def sent_secrets(self, context: ProviderContext) -> list[SentSecret]:
+        """Basic auth's username and password when either is set, else the bearer token.
+
+        The order :func:`build_authorization` chooses them in; they live in the settings
+        (``searxng.*`` or the ``SEARXNG_*`` variables), not where a key is looked up.
+        """
+        settings = context.settings.searxng
+        basic = settings.basic_username is not None or settings.basic_password is not None
+        chosen = _SECRETS[:2] if basic else _SECRETS[2:]
+        found = (_setting_secret(context, *entry) for entry in chosen)
+        return [secret for secret in found if secret is not None]
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
         """``GET <endpoint>/search`` with the query, filters and auth headers.

@@ -1,0 +1,157 @@
+"""Every credential a provider sends is checked as its API key is, before any request.
+
+The key check (``test_key_problems``) covered API keys only. A stored OAuth token (Gemini,
+OpenAI/Codex, Anthropic, Perplexity), Perplexity's cookie header, the OpenRouter key
+Perplexity falls back to, and SearXNG's token and Basic auth password still reached the
+transport with a control character in them, and the search failed as ``request was not
+sent: a header value holds a line break ...`` while ``websearch providers`` said
+``ready``. Now each is named where it was set (the variable, the store file, the
+setting), the table says ``misconfigured:``, and the chain skips the provider without a
+request and moves on; the value never appears.
+"""
+
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.credentials import OAuthToken
+from websearch_core.testing import Fault, Simulator
+
+QUERY = "python asyncio"
+HEAD, TAIL = "CANARYq7Zx", "w3RtPLUM"
+BAD = f"{HEAD}\r\n{TAIL}"
+"""A secret with a line break inside; neither half may appear in any text."""
+CONTROL = "contains a control character (a line break, a NUL), so it cannot be sent"
+
+
+def _token() -> dict[str, object]:
+    return OAuthToken(access_token=BAD, expires_at=4102444800.0).to_json()
+
+
+@dataclass(frozen=True)
+class Case:
+    provider: str
+    stored: dict[str, dict[str, object]] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    problem: str = ""
+    """The expected text; ``{store}`` stands for the credential store's path."""
+
+
+def _stored_token(provider: str, label: str) -> Case:
+    return Case(
+        provider,
+        stored={provider: {"oauth": _token()}},
+        problem=(
+            f"{label} OAuth token stored in the credential store {{store}} {CONTROL}; store a "
+            f"new token for {provider}, or forget it with 'websearch auth remove {provider}'."
+        ),
+    )
+
+
+def _variable(provider: str, name: str, what: str, **env: str) -> Case:
+    return Case(
+        provider,
+        env={name: BAD, **env},
+        problem=f"{what} in {name} {CONTROL}; remove it from {name}.",
+    )
+
+
+CASES = {
+    "gemini oauth": _stored_token("gemini", "Gemini"),
+    "codex oauth": _stored_token("codex", "OpenAI"),
+    "anthropic oauth": _stored_token("anthropic", "Anthropic"),
+    "perplexity oauth": _stored_token("perplexity", "Perplexity"),
+    "perplexity cookies": _variable("perplexity", "PERPLEXITY_COOKIES", "Perplexity cookie header"),
+    "openrouter key": _variable("perplexity", "OPENROUTER_API_KEY", "OpenRouter API key"),
+    "searxng token": _variable("searxng", "SEARXNG_TOKEN", "SearXNG token"),
+    "searxng password": _variable(
+        "searxng",
+        "SEARXNG_BASIC_PASSWORD",
+        "SearXNG Basic auth password",
+        SEARXNG_BASIC_USERNAME="user",
+    ),
+}
+
+
+def _store(data: dict[str, dict[str, object]]) -> Path:
+    path = Path(os.environ["WEBSEARCH_CREDENTIALS_FILE"])
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _secret_free(*texts: str) -> bool:
+    return not any(HEAD in text or TAIL in text for text in texts)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+async def test_a_credential_that_cannot_be_sent_is_named_and_skipped(
+    name: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    case = CASES[name]
+    path = _store(case.stored)
+    problem = case.problem.format(store=path)
+    caplog.set_level(logging.DEBUG, logger="websearch_core")
+    async with Simulator([case.provider, "serper"]) as sim:
+        for variable, value in case.env.items():
+            monkeypatch.setenv(variable, value)
+        monkeypatch.setenv("SEARXNG_ENDPOINT", sim.base_urls().get("searxng", ""))
+        # Listed, so an explicit-only setup (OpenRouter alone) is tried too.
+        settings = sim.settings(providers=(case.provider, "serper"))
+        async with WebSearch(settings, api_keys={"serper": "fake-serper"}) as ws:
+            status = next(s for s in await ws.provider_status() if s.id == case.provider)
+            result = await ws.run(QUERY, use_cache=False)
+        assert sim[case.provider].requests == []  # skipped before any request
+    assert status.reason == f"misconfigured: {problem}"
+    assert not status.available
+    assert result.error is None and result.response.provider == "serper"
+    skipped = result.response.attempts[0]
+    assert (skipped.provider, skipped.outcome, skipped.detail) == (
+        case.provider,
+        "skipped",
+        problem,
+    )
+    assert _secret_free(repr(status), result.text, repr(result.response), caplog.text)
+
+
+async def test_a_perplexity_key_behind_working_cookies_is_checked_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Perplexity tries its next method when one fails, so a bad key there would be sent.
+
+    The ask endpoint refusing the cookies (403) used to send the key next, and the
+    search failed as ``request was not sent``; now the provider is misconfigured from
+    the start, naming the key's variable.
+    """
+    monkeypatch.setenv("PERPLEXITY_COOKIES", "__Secure-next-auth.session-token=fine")
+    monkeypatch.setenv("PERPLEXITY_API_KEY", BAD)
+    async with Simulator(["perplexity"]) as sim:
+        sim["perplexity"].enqueue(Fault.forbidden())  # the cookies are refused
+        async with WebSearch(sim.settings()) as ws:
+            result = await ws.run(QUERY, use_cache=False)
+        assert sim["perplexity"].requests == []
+    assert result.error == (
+        f"Perplexity API key in PERPLEXITY_API_KEY {CONTROL}; remove it from PERPLEXITY_API_KEY."
+    )
+    assert _secret_free(result.text)
+
+
+async def test_a_bad_credential_not_sent_is_not_a_problem(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Anthropic's key wins over its stored token, Gemini's token over its key."""
+    _store({"anthropic": {"oauth": _token()}, "gemini": {"oauth": {"access_token": "ok"}}})
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "fine-key")
+    monkeypatch.setenv("GEMINI_API_KEY", BAD)
+    monkeypatch.setenv("SEARXNG_TOKEN", BAD)  # Basic auth wins over the token
+    monkeypatch.setenv("SEARXNG_BASIC_USERNAME", "user")
+    monkeypatch.setenv("SEARXNG_BASIC_PASSWORD", "password")
+    async with Simulator(["anthropic", "gemini", "searxng"]) as sim:
+        monkeypatch.setenv("SEARXNG_ENDPOINT", sim.base_urls()["searxng"])
+        async with WebSearch(sim.settings()) as ws:
+            reasons = {s.id: s.reason for s in await ws.provider_status()}
+    assert [reasons[pid] for pid in ("anthropic", "gemini", "searxng")] == ["ready"] * 3

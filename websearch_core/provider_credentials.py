@@ -1,0 +1,90 @@
+"""Which credentials a provider sends, as data, and resolving them to :class:`SentSecret`.
+
+A provider lists the kinds of credential it may send in the order it prefers them
+(:attr:`~websearch_core.providers.base.SearchProvider.credentials`): its API key, a stored
+OAuth token, a credential variable (Perplexity's cookies), another service's key
+(OpenRouter's, for Perplexity). :func:`sent_secrets` turns that list into the secrets one
+search would send, each named by where it was set, so every one of them goes through the
+same check (:meth:`~websearch_core.sent_secret.SentSecret.problem`) before a request.
+"""
+
+from dataclasses import dataclass
+
+from .credentials import Credentials
+from .provider_types import ProviderInfo
+from .sent_secret import SentSecret
+
+__all__ = ["ApiKey", "Credential", "SecretVariable", "StoredOAuth", "sent_secrets"]
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    """An API key from code, a variable, the config file or the store.
+
+    Attributes:
+        owner: The id the key is kept under (default: the provider's own).
+        env_vars: Its variables (default: the provider's ``env_vars``); a provider that
+            declares none reads no key.
+        what: Its name in a problem's text (default: ``<Label> API key``).
+    """
+
+    owner: str | None = None
+    env_vars: tuple[str, ...] | None = None
+    what: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredOAuth:
+    """The provider's OAuth access token in the credential store."""
+
+
+@dataclass(frozen=True, slots=True)
+class SecretVariable:
+    """A variable that holds a credential itself (a cookie header), not a key.
+
+    Attributes:
+        name: The variable.
+        what: What it holds, e.g. ``Perplexity cookie header``.
+    """
+
+    name: str
+    what: str
+
+
+Credential = ApiKey | StoredOAuth | SecretVariable
+"""One kind of credential a provider may send."""
+
+
+def _resolve(credential: Credential, info: ProviderInfo, found: Credentials) -> SentSecret | None:
+    if isinstance(credential, StoredOAuth):
+        return found.oauth_secret(info.id, f"{info.label} OAuth token")
+    if isinstance(credential, SecretVariable):
+        return found.env_secret(credential.name, credential.what)
+    env_vars = info.env_vars if credential.env_vars is None else credential.env_vars
+    if not env_vars:
+        return None
+    what = credential.what or f"{info.label} API key"
+    return found.key_secret(credential.owner or info.id, env_vars, what)
+
+
+def sent_secrets(
+    kinds: tuple[Credential, ...], info: ProviderInfo, found: Credentials, *, every: bool
+) -> list[SentSecret]:
+    """The secrets a search by ``info``'s provider would send, in the order it sends them.
+
+    Args:
+        kinds: The provider's credentials, most preferred first.
+        info: The provider (its id, label and key variables).
+        found: Where the values are looked up.
+        every: ``True`` for a provider that tries its next credential when one fails
+            (Perplexity): each one set may be sent. ``False``: the first one set is the
+            only one sent, and the others are not looked at.
+    """
+    secrets: list[SentSecret] = []
+    for kind in kinds:
+        secret = _resolve(kind, info, found)
+        if secret is not None:
+            secrets.append(secret)
+            if not every:
+                break
+    return secrets
