@@ -24,9 +24,10 @@ naming the option, variable or file); ``130`` after Ctrl-C. A reader that stops 
 (``websearch ... | head``) is not an error.
 
 ``--provider ID`` *forces* a provider: it alone is asked, and its failure is the answer (no
-fallback); only when it cannot run at all (no key or endpoint) does the auto chain answer,
-after a line saying why. ``--prefer ID`` means what the ``provider`` setting and
-``WEBSEARCH_PROVIDER`` mean: try it first, then fall back to the auto chain.
+fallback); only when it cannot run at all (no key or endpoint, or a credential that cannot be
+sent) does the auto chain answer, after a line saying why. ``--prefer ID`` means what the
+``provider`` setting and ``WEBSEARCH_PROVIDER`` mean: try it first, then fall back to the
+auto chain.
 """
 
 import argparse

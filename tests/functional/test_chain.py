@@ -352,6 +352,21 @@ async def test_a_forced_provider_that_cannot_run_says_why_before_the_fallbacks(
     assert _hits(sim)["tavily"] == 0
 
 
+async def test_a_forced_provider_that_cannot_run_is_not_listed_again_by_the_fallback(
+    sim: Simulator,
+) -> None:
+    """An explicit list naming it would report it a second time, with the spec's text."""
+    keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
+    async with _client(sim, providers=("tavily", "brave"), api_keys=keys) as ws:
+        result = await ws.run("python asyncio", provider="tavily")
+    assert result.response.provider == "brave"
+    assert [(a.provider, a.outcome) for a in result.response.attempts] == [
+        ("tavily", "skipped"),
+        ("brave", "success"),
+    ]
+    assert _hits(sim)["tavily"] == 0
+
+
 @pytest.mark.parametrize("pasted", ["k-1\r\nX-Injected: 1", "k-1\nsecond-line", "k-\x00-1"])
 async def test_a_key_with_a_line_break_is_named_and_the_chain_moves_on(
     sim: Simulator, pasted: str
@@ -370,5 +385,16 @@ async def test_a_key_with_a_line_break_is_named_and_the_chain_moves_on(
         "(a line break, a NUL), so it cannot be sent; pass it without one."
     )
     assert failed.detail == expected
-    assert forced.text == again.text == f"Error: {expected}"  # no mark: the same answer
+    # Forced, it cannot run at all: the rest of the chain answers after saying why, every
+    # time (no mark), as for a forced provider without a key.
+    for result in (forced, again):
+        assert result.response.provider == "brave"
+        assert [(a.provider, a.outcome) for a in result.response.attempts] == [
+            ("tavily", "skipped"),
+            ("brave", "success"),
+        ]
+        assert result.response.attempts[0].detail == (
+            f"Tavily was forced but cannot run ({expected.removesuffix('.')}); "
+            "fell back to the auto chain"
+        )
     assert _hits(sim)["tavily"] == 0

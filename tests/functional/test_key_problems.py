@@ -91,7 +91,7 @@ async def test_a_key_given_in_code_is_named_as_given(sim: Simulator) -> None:
         sim.settings(exclude=("serper", "gemini", "perplexity")),
         api_keys={"brave": f"{KEY}\x1b[2J"},
     ) as ws:
-        result = await ws.run(QUERY, provider="brave", use_cache=False)
+        result = await ws.run(QUERY, use_cache=False)
     assert result.error == (
         'Brave API key given in code as api_keys["brave"] contains a control character '
         "(a line break, a NUL), so it cannot be sent; pass it without one."
@@ -132,6 +132,46 @@ async def test_a_key_an_oauth_token_wins_over_is_not_a_problem(
         assert (await _status(ws, "gemini")).reason.startswith(
             "misconfigured: Gemini API key in GOOGLE_API_KEY contains a control character"
         )
+
+
+FORCED = (
+    "Brave was forced but cannot run (Brave API key in BRAVE_API_KEY contains a control "
+    "character (a line break, a NUL), so it cannot be sent; remove it from BRAVE_API_KEY); "
+    "fell back to the auto chain"
+)
+
+
+async def test_a_forced_provider_whose_key_cannot_be_sent_falls_back_saying_why(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It cannot run at all, as without a key: the auto chain answers, the reason first.
+
+    It used to be asked alone and fail with the key's problem as the whole answer, though
+    nothing of it could have been sent.
+    """
+    monkeypatch.setenv("BRAVE_API_KEY", f"{KEY[:6]}\r\n{KEY[6:]}")
+    caplog.set_level(logging.DEBUG, logger="websearch_core")
+    async with WebSearch(
+        sim.settings(exclude=("gemini", "perplexity")), api_keys={"serper": "fake-serper"}
+    ) as ws:
+        result = await ws.run(QUERY, provider="brave", use_cache=False)
+    assert sim["brave"].requests == []
+    assert result.error is None and result.response.provider == "serper"
+    attempts = [(a.provider, a.outcome, a.detail) for a in result.response.attempts]
+    assert attempts == [("brave", "skipped", FORCED), ("serper", "success", None)]
+    for text in (result.text, repr(result.response), caplog.text):
+        assert KEY[:6] not in text and KEY[6:] not in text
+
+
+async def test_a_forced_provider_whose_key_cannot_be_sent_leads_the_error_text(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BRAVE_API_KEY", f"{KEY[:6]}\x01{KEY[6:]}")
+    async with WebSearch(sim.settings(exclude=("serper", "gemini", "perplexity"))) as ws:
+        result = await ws.run(QUERY, provider="brave", use_cache=False)
+    assert sim["brave"].requests == []
+    assert result.error == f"{FORCED}: No web search provider configured."
+    assert KEY[:6] not in result.text and KEY[6:] not in result.text
 
 
 def test_the_providers_table_shows_the_misconfigured_provider(

@@ -198,6 +198,24 @@ def test_forced_provider_that_cannot_run_says_why_then_falls_back(
     assert len(sim["brave"].requests) == 1
 
 
+def test_forced_provider_with_a_key_it_cannot_send_says_why_then_falls_back(
+    simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A key we refuse to send leaves the forced provider unable to run, as no key does."""
+    sim = simulate("brave", "duckduckgo")
+    monkeypatch.setenv("BRAVE_API_KEY", f"{SECRET}\r\nX-Injected: 1")
+    assert main(["python", "--provider", "brave"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert err == (
+        "websearch: --provider brave: Brave was forced but cannot run (Brave API key in "
+        "BRAVE_API_KEY contains a control character (a line break, a NUL), so it cannot be "
+        "sent; remove it from BRAVE_API_KEY); the auto chain answered instead\n"
+    )
+    assert out.startswith("[1] python result 1")
+    assert sim["brave"].requests == [] and len(sim["duckduckgo"].requests) == 1
+    assert SECRET not in out + err
+
+
 def test_forced_provider_that_cannot_run_says_why_before_the_fallback_failure(
     simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -149,16 +149,36 @@ class ChainOrder:
                 )
                 if self.pinned:
                     return plan
-            # An explicit list replaces the auto order, and each entry is explicit.
-            for provider_id in self.after_preferred if preferred else self.order:
-                provider = get_provider(provider_id)
-                if self.listed:
-                    _add_explicit(plan, provider, context, excluded, report_unavailable=True)
-                elif provider_id not in excluded and provider.is_available(context):
-                    plan.providers.append(provider)
+            order = self.after_preferred if preferred else self.order
+            # A forced provider that could not run is not asked again by the fallback: its
+            # why is said first, and a misconfigured one would only be skipped once more.
+            self._add_order(plan, context, excluded, order, left_out=forcing)
             if forced and not plan.providers and len(plan.failures) == 1:
                 _add_empty_fallback(plan.failures[0][1])
             return plan
+
+    def _add_order(
+        self,
+        plan: ChainPlan,
+        context: ProviderContext,
+        excluded: AbstractSet[str],
+        order: Iterable[str],
+        *,
+        left_out: str | None,
+    ) -> None:
+        """Add ``order``'s providers that can run; an explicit list reports those that cannot.
+
+        An explicit list replaces the auto order, and each entry is explicit. ``left_out``
+        is never added (the forced provider that could not run).
+        """
+        for provider_id in order:
+            if provider_id == left_out:
+                continue
+            provider = get_provider(provider_id)
+            if self.listed:
+                _add_explicit(plan, provider, context, excluded, report_unavailable=True)
+            elif provider_id not in excluded and provider.is_available(context):
+                plan.providers.append(provider)
 
 
 def _add_empty_fallback(error: BaseException) -> None:
@@ -171,16 +191,24 @@ def _add_empty_fallback(error: BaseException) -> None:
 def _force(
     plan: ChainPlan, provider: SearchProvider, context: ProviderContext, excluded: AbstractSet[str]
 ) -> bool:
-    """Put a forced provider alone in the plan; False (and a skip) when it cannot run."""
+    """Put a forced provider alone in the plan; False (and a skip) when it cannot run.
+
+    It cannot run when excluded, not configured, or configured with a credential that
+    cannot be sent (a key with a line break): that one would fail without a request
+    whatever is asked, so the auto chain answers as it does for a missing key, and the
+    credential's problem is the reason given first.
+    """
     provider_id = provider.info.id
-    if provider_id not in excluded and provider.is_explicitly_available(context):
+    usable = provider_id not in excluded and provider.is_explicitly_available(context)
+    problem = provider.key_problem(context) if usable else None
+    if usable and problem is None:
         plan.providers.append(provider)
         plan.forced = True
         return True
+    why = problem.removesuffix(".") if problem else _why_unavailable(provider, excluded)
     error = ProviderNotConfiguredError(
         provider_id,
-        f"{provider.info.label} was forced but cannot run ({_why_unavailable(provider, excluded)});"
-        " fell back to the auto chain",
+        f"{provider.info.label} was forced but cannot run ({why}); fell back to the auto chain",
     )
     # Listed first in a failure, so the caller reads why before what the fallback did.
     plan.failures.append((provider, error))
