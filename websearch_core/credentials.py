@@ -386,8 +386,10 @@ class Credentials:
     def oauth_secret(self, provider: str, what: str = "") -> SentSecret | None:
         """The stored OAuth access token, with the store it is in; ``None``: none stored.
 
-        Checked expired or not: a stored token wins over the provider's other credentials
-        either way, and one that cannot be sent has to be replaced in the store.
+        A stored token wins over the provider's other credentials, expired or not. An
+        expired one with a refresh hook is never sent (the hook's token is, checked by
+        :meth:`valid_oauth_token`): it is given with an empty value, which passes the
+        check. Expired without a hook, it has to be replaced in the store either way.
 
         Args:
             provider: The provider id the token is stored under.
@@ -397,8 +399,9 @@ class Credentials:
         token = self.oauth_token(provider)
         if token is None:
             return None
+        replaced = token.is_expired() and provider in self._refreshers
         return SentSecret(
-            token.access_token,
+            "" if replaced else token.access_token,
             what or f"{provider} OAuth token",
             f"stored in {self._store_name()}",
             f"store a new token for {provider}, or forget it with "
@@ -524,6 +527,16 @@ class Credentials:
             raise AuthorizationError(
                 provider, f"{provider}: OAuth token refresh failed ({type(exc).__name__})", 401
             ) from None
+        returned = SentSecret(
+            fresh.access_token,
+            f"{provider}: the OAuth token",
+            "its refresh hook returned",
+            "nothing stored; fix the hook given as WebSearch(oauth_refreshers=...)",
+        ).problem()
+        if returned is not None:
+            # Neither sent (the transport's "not sent" names nothing) nor stored, where
+            # every later search would meet it.
+            raise AuthorizationError(provider, returned)
         self._remember(fresh.access_token)
         if fresh.refresh_token:
             self._remember(fresh.refresh_token)

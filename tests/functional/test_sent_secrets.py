@@ -155,3 +155,56 @@ async def test_a_bad_credential_not_sent_is_not_a_problem(
         async with WebSearch(sim.settings()) as ws:
             reasons = {s.id: s.reason for s in await ws.provider_status()}
     assert [reasons[pid] for pid in ("anthropic", "gemini", "searxng")] == ["ready"] * 3
+
+
+def _expired(access_token: str) -> dict[str, dict[str, object]]:
+    token = OAuthToken(access_token=access_token, refresh_token="refresh-1", expires_at=1.0)
+    return {"gemini": {"oauth": token.to_json()}}
+
+
+async def test_a_token_the_refresh_hook_returns_is_checked_and_not_stored(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A hook's token went out as ``request was not sent`` and was kept in the store."""
+    path = _store(_expired("old-token"))
+    caplog.set_level(logging.DEBUG, logger="websearch_core")
+
+    async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
+        return OAuthToken(access_token=BAD, expires_at=4102444800.0)
+
+    async with Simulator(["gemini", "serper"]) as sim:
+        refreshers = {"gemini": refresh}
+        keys = {"serper": "fake-serper"}
+        async with WebSearch(sim.settings(), api_keys=keys, oauth_refreshers=refreshers) as ws:
+            result = await ws.run(QUERY, use_cache=False)
+        assert sim["gemini"].requests == []
+    failed = result.response.attempts[0]
+    assert (failed.provider, failed.outcome, result.response.provider) == (
+        "gemini",
+        "failed",
+        "serper",
+    )
+    assert failed.detail == (
+        f"gemini: the OAuth token its refresh hook returned {CONTROL}; nothing stored; fix "
+        "the hook given as WebSearch(oauth_refreshers=...)."
+    )
+    stored = json.loads(path.read_text(encoding="utf-8"))["gemini"]["oauth"]["access_token"]
+    assert stored == "old-token"
+    assert _secret_free(result.text, repr(result.response), caplog.text)
+
+
+async def test_an_expired_token_its_hook_replaces_is_not_a_problem() -> None:
+    """Only the hook's token is sent, so the stored one's line break does not matter."""
+    _store(_expired(BAD))
+
+    async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
+        return OAuthToken(access_token="fresh-token", expires_at=4102444800.0)
+
+    async with Simulator(["gemini"]) as sim:
+        async with WebSearch(sim.settings(), oauth_refreshers={"gemini": refresh}) as ws:
+            status = next(s for s in await ws.provider_status() if s.id == "gemini")
+            result = await ws.run(QUERY, use_cache=False)
+        sent = {r.header("Authorization") for r in sim["gemini"].requests}
+    assert status.reason == "ready"
+    assert result.error is None and result.response.provider == "gemini"
+    assert sent == {"Bearer fresh-token"}
