@@ -208,3 +208,17 @@ async def test_an_expired_token_its_hook_replaces_is_not_a_problem() -> None:
     assert status.reason == "ready"
     assert result.error is None and result.response.provider == "gemini"
     assert sent == {"Bearer fresh-token"}
+
+
+async def test_checking_searxng_basic_auth_does_not_make_the_user_name_a_secret(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Masked wherever a key is, a user name such as ``python`` would cut the answers."""
+    monkeypatch.setenv("SEARXNG_BASIC_USERNAME", "python")
+    monkeypatch.setenv("SEARXNG_BASIC_PASSWORD", "pw-5c1e9a77d2")
+    async with Simulator(["searxng"]) as sim:
+        monkeypatch.setenv("SEARXNG_ENDPOINT", sim.base_urls()["searxng"])
+        async with WebSearch(sim.settings()) as ws:
+            result = await ws.run(QUERY, use_cache=False)
+    assert result.error is None and result.response.provider == "searxng"
+    assert result.response.sources[0].title.startswith("python asyncio")

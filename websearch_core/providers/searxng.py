@@ -98,6 +98,8 @@ def _setting_secret(
 
     Settings merge the variable over the config file, so the value says which one set
     it: the variable when it holds the same value, else the ``searxng.<field>`` setting.
+    The variable is read as a plain one: the token and password are masked from the
+    settings already, and a user name is no secret (masking ``user`` would cut words).
     """
     secret = getattr(context.settings.searxng, field)
     if secret is None:
@@ -107,7 +109,7 @@ def _setting_secret(
         value = value.strip()
         if not value:
             return None
-    if (context.credentials.secret_env(variable) or "") == value.strip():
+    if (context.credentials.env(variable) or "") == value.strip():
         return SentSecret(value, what, f"in {variable}", f"remove it from {variable}")
     return SentSecret(value, what, f"in the searxng.{field} setting", "fix that setting")
 
