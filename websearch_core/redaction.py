@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
 __all__ = [
+    "CUT_SHORT",
     "MASK",
     "Redactor",
     "cookie_secrets",
@@ -27,6 +28,7 @@ __all__ = [
     "proxy_secrets",
     "redact",
     "redactor_for",
+    "userinfo_cut_short",
     "userinfo_secrets",
 ]
 
@@ -100,7 +102,7 @@ def masked_password(url: str) -> str:
     the first ``@`` is taken for the userinfo then.
     """
     scheme, separator, rest = url.partition("://")
-    authority_end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
+    authority_end = _authority_end(rest)
     userinfo, at, host = rest[:authority_end].rpartition("@")
     if separator and not at and _port_is_no_number(rest[:authority_end]):
         userinfo, at, after = rest.partition("@")
@@ -111,6 +113,41 @@ def masked_password(url: str) -> str:
     user, colon, _ = userinfo.partition(":")
     shown = f"{user}:{MASK}" if colon else MASK
     return f"{scheme}://{shown}@{host}{rest[authority_end:]}"
+
+
+def userinfo_cut_short(url: str) -> bool:
+    """Whether ``url`` has an ``@`` only after its authority: userinfo cut short.
+
+    ``https://tok/en@gw.internal/v1`` is meant as the token ``tok/en`` before the host
+    ``gw.internal``, but an unencoded ``/`` ends the authority first (so do ``?`` and
+    ``#``): a client connects to the host ``tok`` (asking DNS for part of the token), and
+    what finds userinfo by its position (:func:`masked_password`, :func:`userinfo_secrets`)
+    finds none, so the URL is shown whole. An ``@`` in a path or a query is legal, but
+    nothing tells it from such a token, so a setting refuses both (:data:`CUT_SHORT`);
+    written ``%40`` it is the same path to a server.
+
+    Example:
+        >>> userinfo_cut_short("https://tok/en@gw.example/v1")
+        True
+        >>> userinfo_cut_short("https://t:p@gw.example/@x"), userinfo_cut_short("tok/en@gw")
+        (False, False)
+    """
+    _, separator, rest = url.partition("://")
+    end = _authority_end(rest)
+    return bool(separator) and "@" not in rest[:end] and "@" in rest[end:]
+
+
+CUT_SHORT = (
+    "has an '@' after its host, as a token or password with an unencoded '/', '?' or '#' "
+    "would: write those as %2F, %3F and %23 (and an '@' meant for the path as %40)"
+)
+"""Why a URL setting for which :func:`userinfo_cut_short` holds is refused. It names the
+characters to encode, never the value: the value is the secret."""
+
+
+def _authority_end(rest: str) -> int:
+    """Where the authority of ``rest`` (a URL after ``://``) ends: its first ``/ ? #``."""
+    return min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
 
 
 def _port_is_no_number(authority: str) -> bool:

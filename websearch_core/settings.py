@@ -72,7 +72,7 @@ from .provider_ids import (
     unknown_ids_message,
     unknown_provider_message,
 )
-from .redaction import masked_password
+from .redaction import CUT_SHORT, masked_password, userinfo_cut_short
 from .settings_limits import (
     DEFAULT_CONNECT_TIMEOUT_SECONDS,
     DEFAULT_DEADLINE_SECONDS,
@@ -114,12 +114,16 @@ CONFIG_FILE_ENV = f"{ENV_PREFIX}CONFIG_FILE"
 
 
 def _http_base_url(url: str) -> str:
-    """One ``base_urls`` value, refused unless ``http(s)``.
+    """One ``base_urls`` value, refused unless ``http(s)`` with any userinfo before the host.
 
-    The message does not repeat the value: a gateway URL may carry credentials.
+    The message does not repeat the value: a gateway URL may carry credentials, and one
+    whose token is cut short by an unencoded ``/`` (:func:`userinfo_cut_short`) would
+    otherwise be used, and shown, whole.
     """
     if not url.startswith(("http://", "https://")):
         raise ValueError("must be an http(s) URL such as http://127.0.0.1:8080")
+    if userinfo_cut_short(url):
+        raise ValueError(CUT_SHORT)
     return url
 
 
@@ -408,7 +412,8 @@ class SearxngSettings(BaseModel):
         ``ftp://x`` or ``searx.example.org`` (no scheme) used to pass: ``websearch
         providers`` showed SearXNG ready, and only the search failed, naming no variable.
         Blank means not configured, as the provider reads it. The value is not repeated:
-        it may carry a password.
+        it may carry a password, and one cut short by an unencoded ``/`` is refused as a
+        base URL is (:func:`_http_base_url`).
         """
         if value is None or not value.strip():
             return value
@@ -423,6 +428,8 @@ class SearxngSettings(BaseModel):
             or CONTROL_IN_LINE.search(value)
         ):
             raise ValueError("must be an http(s) URL such as https://searx.example.org")
+        if userinfo_cut_short(value.strip()):
+            raise ValueError(CUT_SHORT)
         return value
 
     @field_validator("safesearch")
@@ -645,6 +652,9 @@ class Settings(BaseSettings):
         if value and not value.startswith(_REDIS_SCHEMES):
             schemes = ", ".join(_REDIS_SCHEMES)
             raise ValueError(f"redis_url must start with one of {schemes}")
+        # A socket path is a file name, where an '@' is ordinary (/run/user@1000/...).
+        if value and not value.startswith("unix://") and userinfo_cut_short(value):
+            raise ValueError(f"redis_url {CUT_SHORT}")
         if value:
             try:  # what the Redis client reads when it connects, checked where it is set
                 _ = urlsplit(value).port

@@ -76,6 +76,8 @@ def test_first_env_skips_blank_values_and_keeps_precedence() -> None:
         ("ftp://host/x", "Invalid Foo URL: expected an HTTP or HTTPS URL"),
         ("https:///nohost", "Invalid Foo URL: expected an HTTP or HTTPS URL"),
         ("https://user:pw@host/x", "Invalid Foo URL: URL credentials are not allowed"),
+        # A token with an unencoded '/' ends the host early: 'tok' would be the host.
+        ("https://tok/en0123456789@host/x", "Invalid Foo URL: URL credentials are not allowed"),
     ],
 )
 def test_a_bad_url_override_is_refused_with_its_name(value: str, message: str) -> None:

@@ -19,7 +19,7 @@ import pytest
 
 from websearch_core import redaction
 from websearch_core.credentials import Credentials
-from websearch_core.redaction import Redactor, proxy_secrets, userinfo_secrets
+from websearch_core.redaction import Redactor, masked_password, proxy_secrets, userinfo_secrets
 from websearch_core.transport import Transport
 
 B64_KEY = "ab12cd34/ef56gh78+ij90kl=="
@@ -150,3 +150,23 @@ def test_a_four_character_password_is_the_shortest_secret_masked() -> None:
         == "upstream said: bad password *** for u"
     )
     assert Redactor(["pw0"])("pw0 stays") == "pw0 stays"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        # An '@' after a host is no userinfo: taking the last '/ ? #' for the authority's
+        # end would show this as https://***@b.
+        ("https://gw.internal/@team?owner=a@b", "https://gw.internal/@team?owner=a@b"),
+        # A port that is no number ('hun') is a password cut short by its '/'.
+        ("https://gw:hun/ter2@gw.internal/x", "https://gw:***@gw.internal/x"),
+        (
+            "https://gw.internal:8080/@team?x=[::1]:ab@c",
+            "https://gw.internal:8080/@team?x=[::1]:ab@c",
+        ),
+    ],
+)
+def test_a_shown_url_masks_userinfo_found_by_its_position(url: str, shown: str) -> None:
+    # Settings refuse all three (an '@' only after the host: userinfo_cut_short); a
+    # Transport built from base URLs of its own still shows them through masked_password.
+    assert masked_password(url) == shown

@@ -114,31 +114,53 @@ def test_a_bad_base_url_names_its_variable_or_file_entry_not_its_value(
     assert "hunter2" not in str(from_env.value) + str(from_file.value)
 
 
-def test_an_at_sign_after_the_host_is_shown_as_written() -> None:
-    # Only userinfo (before the host) is masked: an ``@`` in a path or a query is not a
-    # password, and reading it as one would show a gateway's URL as ``https://***@...``.
-    base_url = "https://gateway.internal/@team/brave?owner=ops@example.com"
-    settings = Settings(
-        base_urls={"brave": base_url, "tavily": "https://gw:hunter2@gw.internal/@t?by=a@b"},
-        searxng={"endpoint": "https://searx.internal/@me/"},
-    )
+def test_an_at_sign_after_userinfo_and_host_is_shown_as_written() -> None:
+    # Only userinfo (before the host) is masked: an ``@`` in the path or the query of a URL
+    # whose userinfo ends at its host is no password, and is shown as written.
+    base_url = "https://gw:hunter2@gw.internal/@t?by=a@b"
+    settings = Settings(base_urls={"brave": base_url}, searxng={"endpoint": base_url})
     shown = repr(settings)
-    assert f"'brave': '{base_url}'" in shown
-    assert "'tavily': 'https://gw:***@gw.internal/@t?by=a@b'" in shown
-    assert "endpoint='https://searx.internal/@me/'" in shown
+    assert "'brave': 'https://gw:***@gw.internal/@t?by=a@b'" in shown
+    assert "endpoint='https://gw:***@gw.internal/@t?by=a@b'" in shown
+
+
+_CUT_SHORT = (
+    "has an '@' after its host, as a token or password with an unencoded '/', '?' or '#' "
+    "would: write those as %2F, %3F and %23 (and an '@' meant for the path as %40)"
+)
 
 
 @pytest.mark.parametrize("cut", ["/", "?", "#"])
-def test_a_password_with_an_unencoded_delimiter_is_still_masked(cut: str) -> None:
-    # ``https://u:pa/ss@host`` is no usable URL (its host reads as ``u`` with port
-    # ``pa``), but the password typed into it must not be shown in a repr or a JSON dump.
-    base_url = f"https://gw:hun{cut}ter2@gateway.internal/brave"
-    settings = Settings(base_urls={"brave": base_url}, searxng={"endpoint": base_url})
-    for shown in (repr(settings), settings.model_dump_json()):
-        assert "ter2" not in shown
-        assert "https://gw:***@gateway.internal/brave" in shown
-    kept = "https://gateway.internal:8080/@team?x=[::1]:ab@c"  # a number port: as written
-    assert f"'brave': '{kept}'" in repr(Settings(base_urls={"brave": kept}))
+@pytest.mark.parametrize("userinfo", ["Zq7x{}Wk0123456789", "gw:Hx9p{}Vr2m"])
+@pytest.mark.parametrize(
+    ("variable", "url", "message"),
+    [
+        ("WEBSEARCH_BRAVE_BASE_URL", "https://{}@gateway.internal/v1", _CUT_SHORT),
+        ("SEARXNG_ENDPOINT", "https://{}@searx.internal/", _CUT_SHORT),
+        ("WEBSEARCH_REDIS_URL", "redis://{}@redis.internal:6379/0", f"redis_url {_CUT_SHORT}"),
+    ],
+)
+def test_userinfo_cut_short_by_an_unencoded_delimiter_is_refused_by_name(
+    monkeypatch: pytest.MonkeyPatch, cut: str, userinfo: str, variable: str, url: str, message: str
+) -> None:
+    # ``https://tok/en@gw`` reads as host ``tok`` with path ``/en@gw``: a client would
+    # connect to ``tok``, and a repr, a JSON dump or an error would show the token whole,
+    # as nothing finds userinfo there. Refused where it is set, naming the variable only.
+    written = userinfo.format(cut)
+    monkeypatch.setenv(variable, url.format(written))
+    with pytest.raises(ValidationError) as raised:
+        Settings()
+    with pytest.raises(ConfigurationError) as named, configuration_errors():
+        Settings()
+    assert str(named.value) == f"{variable}: {message}"
+    for text in (str(raised.value), str(named.value)):
+        for secret_part in written.rpartition(":")[2].split(cut):  # the user name may show
+            assert secret_part not in text
+
+
+def test_an_at_sign_in_a_unix_socket_path_is_a_file_name() -> None:
+    url = "unix:///run/user@1000/redis.sock?db=0"
+    assert Settings(redis_url=url).redis_url == url
 
 
 def test_passwords_in_urls_stay_out_of_reprs_and_validation_errors() -> None:

@@ -15,6 +15,7 @@ from ..errors import ConfigurationError, SearchProviderError
 from ..filters import FilterSupport
 from ..json_decode import json_loads
 from ..models import Recency
+from ..redaction import userinfo_cut_short
 from ..transport import HttpResponse, raise_for_status
 from ._common import first_items, is_http_url
 
@@ -147,7 +148,8 @@ def url_override(value: str, what: str) -> str:
     """``value`` checked as a configured endpoint: ``http(s)``, a host, no user info.
 
     Credentials in a configured URL would be sent to every request and echoed in errors,
-    so they are refused rather than used.
+    so they are refused rather than used; so is an ``@`` after the host, where a token
+    with an unencoded ``/`` puts it (:func:`userinfo_cut_short`).
 
     Args:
         value: The configured URL, already trimmed.
@@ -159,7 +161,7 @@ def url_override(value: str, what: str) -> str:
     """
     if not is_http_url(value):
         raise ConfigurationError(f"Invalid {what}: expected an HTTP or HTTPS URL")
-    if "@" in urlsplit(value).netloc:
+    if "@" in urlsplit(value).netloc or userinfo_cut_short(value):
         raise ConfigurationError(f"Invalid {what}: URL credentials are not allowed")
     return value
 
