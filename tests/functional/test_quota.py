@@ -164,6 +164,21 @@ async def test_repeated_rate_limit_after_the_retry_moves_on(sim: Simulator) -> N
     assert _hits(sim)["brave"] == 2  # the first try and exactly one retry
 
 
+async def test_a_mark_keeps_the_first_300_characters_of_its_error(sim: Simulator) -> None:
+    # An upstream's error text can run to kilobytes; the mark is stored and repeated in
+    # every skip sentence until it ends, so it keeps the start, where the status is.
+    sim["brave"].always(Fault.rate_limited(retry_after=100, body="Z" * 1000))
+    async with _client(sim, cache=False) as ws:
+        first = await ws.run("python asyncio")
+        second = await ws.run("python asyncio")
+    error = first.response.attempts[0].detail
+    skipped = second.response.attempts[0].detail
+    assert error is not None and len(error) > 1000
+    assert skipped is not None and skipped.startswith("Brave is rate limited until ")
+    reason = skipped.partition(" UTC (")[2].rpartition("); skipped without a request.")[0]
+    assert reason == error[:300]
+
+
 async def test_long_retry_after_moves_on_and_the_cooldown_outlives_the_process(
     sim: Simulator, shared_state: dict[str, Any]
 ) -> None:

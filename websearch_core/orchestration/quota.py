@@ -223,9 +223,19 @@ def is_transient(error: BaseException) -> bool:
     )
 
 
+REASON_LIMIT: Final = 300
+"""A mark keeps at most this many characters of the error that set it."""
+
+
 def _reason(error: BaseException) -> str:
+    """The text a mark keeps: the start of the error's message, at most :data:`REASON_LIMIT`.
+
+    An upstream's error message may hold kilobytes of its body; the mark is stored, shown
+    by ``websearch providers`` and repeated in every skip sentence until it ends, where
+    the start (``Brave API error (429): ...``) says what happened.
+    """
     text = error.message if isinstance(error, SearchProviderError) else str(error)
-    return text[:300]
+    return text[:REASON_LIMIT]
 
 
 SKIPPED_SUFFIX: Final = "skipped without a request."
