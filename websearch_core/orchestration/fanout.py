@@ -97,16 +97,18 @@ class PublicEnginesFailedError(ProviderUnavailableError):
 
 @dataclass(frozen=True, slots=True)
 class EngineOutcome:
-    """How one engine's run ended: a response, an error, or cut off at a deadline."""
+    """How one engine's run ended: a response, an error, or cut off at a deadline.
+
+    Cut off is neither: the engine was still running at the deadline that applied, or
+    was stopped by the end of the fan-out's own time (``_CutOffError``), and left no
+    mark. :func:`merged_search` counts it, as it counts a failure, toward ``partial``.
+    """
 
     engine: SearchProvider
     response: SearchResponse | None = None
+    """The engine's response; ``None`` when it failed or was cut off."""
     error: BaseException | None = None
-
-    @property
-    def cancelled(self) -> bool:
-        """Still running at the deadline, so cancelled (neither succeeded nor failed)."""
-        return self.response is None and self.error is None
+    """Why the engine failed; ``None`` when it answered or was cut off."""
 
 
 class FanOutProvider(SearchProvider):
