@@ -30,7 +30,8 @@ lists the answer box and knowledge graph sources *before* the organic ones, they
 them here: the organic ranking is kept intact and, as in the capture, the knowledge graph
 link is usually an organic result already.
 
-The body is read by ``_serper_parse``.
+The body is decoded by ``_serper_body`` (only the fields read are built) and read by
+``_serper_parse``.
 
 Docs: https://serper.dev/playground
 """
@@ -41,6 +42,7 @@ from ..filters import QUERY_OPERATORS, FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import GOOGLE_TBS_RECENCY, honours
+from ._serper_body import decode_projection
 from ._serper_parse import dedupe_key, parse_answer, parse_related, parse_sources
 from .base import ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
@@ -114,8 +116,15 @@ class SerperProvider(ProtocolProvider):
         )
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
-        """Answer, sources and related questions of a 2xx body, with the request id."""
-        data = response.json(self.info.id, self.info.label)
+        """Answer, sources and related questions of a 2xx body, with the request id.
+
+        Only the fields the parser reads are decoded (:mod:`._serper_body`); a body that
+        does not fit their shape is decoded whole, as before, so the result is the same
+        either way.
+        """
+        data = decode_projection(response.body)
+        if data is None:
+            data = response.json(self.info.id, self.info.label)
         sources = parse_sources(data)  # checks that data is a mapping
         return SearchResponse(
             provider=self.info.id,
