@@ -12,6 +12,7 @@ from tests.conftest import read_capture
 from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
 from websearch_core.errors import (
     AuthorizationError,
+    ConfigurationError,
     ProviderNotConfiguredError,
     ProviderUnavailableError,
     QuotaExhaustedError,
@@ -773,6 +774,24 @@ async def test_search_uses_the_search_model_and_base_url_variables() -> None:
     assert request.url == "https://gw.example/v1/messages"
     assert request.json["model"] == "claude-sonnet-4-5"
     assert request.headers["Authorization"] == "Bearer k"
+
+
+@pytest.mark.parametrize("cut", ["/", "?", "#"])
+async def test_a_token_cut_short_in_the_base_url_is_refused_before_any_request(cut: str) -> None:
+    # https://Zq7x/Wk...@gw reads as the host Zq7x: the request would go there, and no
+    # userinfo would be found to mask in its error. Refused, naming the variable only.
+    transport = ScriptedTransport()
+    environ = {
+        "ANTHROPIC_API_KEY": "k",
+        "ANTHROPIC_BASE_URL": f"https://Zq7x{cut}Wk0123456789@gw.example/v1",
+    }
+    with pytest.raises(ConfigurationError) as raised:
+        await AnthropicProvider().search(
+            SearchParams(query="q"), context(environ=environ, transport=transport)
+        )
+    assert str(raised.value).startswith("Invalid ANTHROPIC_BASE_URL: has an '@' after its host")
+    assert "Zq7x" not in str(raised.value) and "Wk0123456789" not in str(raised.value)
+    assert transport.sent == []
 
 
 async def test_stored_oauth_token_is_refreshed_once_after_a_401(tmp_path: Path) -> None:

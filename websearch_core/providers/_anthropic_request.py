@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
+from ..errors import ConfigurationError
 from ..filters import FilterSupport
 from ..models import SearchParams
+from ..redaction import CUT_SHORT, userinfo_cut_short
 
 __all__ = [
     "ANTHROPIC_BASE_URL",
@@ -69,12 +71,20 @@ class AnthropicAuth:
 def base_url(environ: Mapping[str, str]) -> str:
     """The API origin: the search-only override, the general one, or Anthropic's.
 
+    Raises:
+        ConfigurationError: The variable's URL has an ``@`` only after its host, where a
+            token with an unencoded ``/`` puts it (:func:`userinfo_cut_short`): the
+            request would go to the token's first part as a host, and nothing would mask
+            the token in an error. The message names the variable, never the value.
+
     Example:
         >>> base_url({"ANTHROPIC_BASE_URL": "https://gw.example/anthropic/v1/"})
         'https://gw.example/anthropic'
     """
     for name in BASE_URL_ENV_VARS:
         value = (environ.get(name) or "").strip()
+        if value and userinfo_cut_short(value):
+            raise ConfigurationError(f"Invalid {name}: {CUT_SHORT}")
         if value:
             value = value.rstrip("/")
             return value.removesuffix("/v1").rstrip("/") or ANTHROPIC_BASE_URL

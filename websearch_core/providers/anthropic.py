@@ -3,7 +3,8 @@ r"""Anthropic: Claude answers from live results of its server-side ``web_search`
 * **Endpoint:** ``POST <base>/v1/messages`` (the Messages API), non-streaming JSON. ``<base>``
   is ``ANTHROPIC_SEARCH_BASE_URL``, else ``ANTHROPIC_BASE_URL``, else
   ``https://api.anthropic.com``; trailing slashes and a trailing ``/v1`` are removed. The
-  search-only variable never changes anything but this provider.
+  search-only variable never changes anything but this provider. A URL with an ``@`` only
+  after its host (a token holding an unencoded ``/``) is refused, naming the variable.
 * **Body** (:mod:`._anthropic_request`): ``model`` is ``ANTHROPIC_SEARCH_MODEL``, default
   ``claude-haiku-4-5``; ``max_tokens`` defaults to 4096; the query is the user message, the
   system prompt ``system``, the tool ``web_search_20250305`` with ``allowed_domains`` or
