@@ -179,6 +179,13 @@ class CredentialStore:
             raise ConfigurationError(
                 f"cannot read credential store {self.path}: {exc.strerror}"
             ) from None
+        except UnicodeDecodeError as exc:
+            # A file saved by an editor in Latin-1 or UTF-16: named like a bad config file,
+            # by position only (the bytes around it are a key's).
+            raise ConfigurationError(
+                f"credential store {self.path} is not UTF-8 text "
+                f"(byte {exc.start} cannot be decoded)"
+            ) from None
         try:
             data = json.loads(raw)
         except json.JSONDecodeError:

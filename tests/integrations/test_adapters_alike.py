@@ -159,6 +159,20 @@ async def test_a_bad_variable_is_named_in_one_line(
     assert "hunter2" not in message.content
 
 
+async def test_a_credential_store_that_is_not_utf8_is_named_in_one_line(
+    sim: Simulator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Brave's key is looked for in the store, which an editor saved in Latin-1: the
+    # UnicodeDecodeError used to escape both tools' calls instead of an error text.
+    store = tmp_path / "credentials.json"
+    store.write_bytes(b'{"brave": {"api_key": "caf\xe9"}}')
+    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(store))
+    message, output = await _both({"query": "python"}, settings=sim_settings(sim))
+    expected = f"credential store {store} is not UTF-8 text (byte 26 cannot be decoded)"
+    _assert_configuration_error(message, output, expected)
+    assert sim["brave"].requests == sim["duckduckgo"].requests == []
+
+
 def _assert_configuration_error(message: ToolMessage, output: Any, expected: str) -> None:
     assert message.status == "error"
     assert output.is_error

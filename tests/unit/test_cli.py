@@ -655,6 +655,25 @@ def test_auth_set_expands_the_credentials_file_variable(
     assert list(work.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    "argv", [["auth", "list"], ["auth", "set", "tavily"], ["auth", "remove", "brave"]]
+)
+def test_a_credential_store_that_is_not_utf8_is_named_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    # Saved by an editor in Latin-1: every auth command used to end in a UnicodeDecodeError
+    # traceback (exit 1) that named neither the file nor what was wrong with it.
+    path = _credentials_file()
+    path.write_bytes(b'{"brave": {"api_key": "caf\xe9-' + SECRET.encode() + b'"}}')
+    _stdin(monkeypatch, SECRET)
+    assert main(argv) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert (
+        err == f"websearch: credential store {path} is not UTF-8 text (byte 26 cannot be decoded)\n"
+    )
+
+
 def test_a_stored_key_is_used_by_search(
     simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
