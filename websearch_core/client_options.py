@@ -71,7 +71,14 @@ else:
 class ClientOptions(BaseModel):
     """Construction-time options shared by every adapter that owns a :class:`WebSearch`."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    # LangChain's BaseTool and BaseRetriever ignore an unknown keyword, so
+    # ``WebSearchTool(api_key="...")`` or ``WebSearchRetriever(include_answers=True)`` built
+    # an adapter that silently searched without the key or the answer; named instead, as
+    # ``WebSearch`` and the LlamaIndex adapters name it. The error shows no value: a
+    # mistyped keyword may hold a key.
+    model_config = ConfigDict(
+        arbitrary_types_allowed=True, extra="forbid", hide_input_in_errors=True
+    )
 
     settings: _Settings | None = None
     """Resolved settings; by default read from the environment and the config file."""

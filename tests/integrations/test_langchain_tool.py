@@ -18,7 +18,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ValidationError
 
-from langchain_websearch import WebSearchInput, WebSearchTool
+from langchain_websearch import WebFetchTool, WebSearchInput, WebSearchRetriever, WebSearchTool
 from tests.integrations._helpers import MODEL_FIELDS, sim_settings
 from websearch_core import (
     SEARCH_PROVIDER_ORDER,
@@ -132,6 +132,27 @@ def test_keys_are_secret() -> None:
     tool = WebSearchTool(api_keys={"brave": "sk-very-secret"})
     assert "sk-very-secret" not in repr(tool)
     assert "sk-very-secret" not in str(tool.model_dump())
+
+
+@pytest.mark.parametrize("adapter", [WebSearchTool, WebFetchTool, WebSearchRetriever])
+@pytest.mark.parametrize(
+    ("options", "problem"),
+    [
+        ({"api_key": "sk-very-secret"}, ("api_key", "Extra inputs are not permitted")),
+        ({"timeout": 5}, ("timeout", "Extra inputs are not permitted")),
+        ({"api_keys": "sk-very-secret"}, ("api_keys", "Input should be a valid dictionary")),
+    ],
+)
+def test_a_mistyped_option_is_refused_without_its_value(
+    adapter: type[BaseModel], options: dict[str, Any], problem: tuple[str, str]
+) -> None:
+    # LangChain's base classes ignore an unknown keyword: WebSearchTool(api_key=...) built a
+    # tool that searched without the key, silently. A key given in the wrong shape was
+    # refused, but pydantic's message repeated it (input_value='sk-very-secret').
+    with pytest.raises(ValidationError) as caught:
+        adapter(**options)
+    assert [(".".join(map(str, e["loc"])), e["msg"]) for e in caught.value.errors()] == [problem]
+    assert "sk-very-secret" not in str(caught.value)
 
 
 def test_the_core_does_not_import_langchain() -> None:
