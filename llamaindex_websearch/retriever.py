@@ -124,7 +124,7 @@ class WebSearchRetriever(BaseRetriever, AsyncClosing):
         config = _RetrieverConfig.model_validate(
             {
                 "settings": settings,
-                "api_keys": dict(api_keys or {}),
+                "api_keys": api_keys or {},  # the config names a wrong shape; dict() did not
                 "provider": provider,
                 "timeout_seconds": timeout_seconds,
                 "k": k,

@@ -45,7 +45,7 @@ from .content.enrich import (
 from .content.errors import FetchError
 from .content.models import PageContent
 from .content.tool_text import fence_results
-from .credentials import Credentials, CredentialStore, TokenRefresher
+from .credentials import Credentials, CredentialStore, TokenRefresher, explicit_keys
 from .deadline import Deadline
 from .env_names import report_unknown_variables
 from .errors import (
@@ -110,7 +110,7 @@ class WebSearch(AsyncClosing):
         elif overrides:
             settings = Settings(**{**settings.model_dump(), **overrides})
         self.settings = settings
-        self._api_keys = dict(api_keys or {})
+        self._api_keys = explicit_keys(api_keys)
         unknown = unknown_ids(list(self._api_keys), KEY_IDS)
         if unknown:  # a mistyped id would leave its key unused, silently
             raise ConfigurationError(f"api_keys: {unknown_ids_message(unknown, KEY_IDS)}")

@@ -25,7 +25,7 @@ from .errors import AuthorizationError, ConfigurationError, ProviderNotConfigure
 from .redaction import userinfo_secrets
 from .sent_secret import SentSecret
 
-__all__ = ["CredentialStore", "Credentials", "OAuthToken", "TokenRefresher"]
+__all__ = ["CredentialStore", "Credentials", "OAuthToken", "TokenRefresher", "explicit_keys"]
 
 EXPIRY_SKEW_SECONDS = 60.0
 """A token this close to expiry counts as expired, so it never dies mid-request."""
@@ -591,6 +591,47 @@ class Credentials:
     def secrets(self) -> tuple[str, ...]:
         """Every key given in code or config or handed out so far, for redaction."""
         return tuple(self._known)
+
+
+def explicit_keys(api_keys: object) -> dict[str, str | SecretStr]:
+    """``WebSearch(api_keys=...)`` checked, keyed by trimmed lower-case provider id.
+
+    A key given in the wrong shape used to fail far from where it was given, in words
+    that named neither ``api_keys`` nor the provider: a string for the mapping raised
+    ``dictionary update sequence element #0 ...``, a number for a key an
+    ``AttributeError`` out of the first search (which must not raise), and a padded id
+    (``" Brave"``) passed the id check but was never looked up. ``None`` for a key is no
+    key (``api_keys={"brave": os.environ.get("BRAVE_API_KEY")}`` with the variable unset).
+
+    Raises:
+        ConfigurationError: ``api_keys`` is not a mapping, or an id or a key is not a
+            string; the message names the id and the type, never a value.
+
+    Example:
+        >>> explicit_keys({" Brave": "k", "tavily": None})
+        {'brave': 'k'}
+    """
+    if api_keys is None:
+        return {}
+    if not isinstance(api_keys, Mapping):
+        raise ConfigurationError(
+            'api_keys must map provider ids to keys, like {"brave": "..."} '
+            f"(got {type(api_keys).__name__})"
+        )
+    checked: dict[str, str | SecretStr] = {}
+    for provider, key in api_keys.items():
+        if not isinstance(provider, str):
+            raise ConfigurationError(
+                f"api_keys: provider ids are strings (got {type(provider).__name__})"
+            )
+        if key is None:
+            continue
+        if not isinstance(key, str | SecretStr):
+            raise ConfigurationError(
+                f'api_keys["{provider}"] must be a string (got {type(key).__name__})'
+            )
+        checked[provider.strip().lower()] = key
+    return checked
 
 
 def _reveal(value: str | SecretStr) -> str:

@@ -71,6 +71,17 @@ def test_keys_are_secret() -> None:
     assert "sk-very-secret" not in repr(vars(retriever))
 
 
+def test_keys_in_the_wrong_shape_are_named_without_the_key() -> None:
+    # dict(api_keys) raised "dictionary update sequence element #0 has length 1; 2 is
+    # required", naming neither api_keys nor what it should be.
+    with pytest.raises(ValidationError) as caught:
+        WebSearchRetriever(api_keys="sk-very-secret")  # type: ignore[arg-type]
+    assert [(e["loc"], e["msg"]) for e in caught.value.errors()] == [
+        (("api_keys",), "Input should be a valid dictionary")
+    ]
+    assert "sk-very-secret" not in str(caught.value)
+
+
 # --- nodes ----------------------------------------------------------------------------------
 
 

@@ -91,6 +91,29 @@ def test_web_search_and_kwargs_are_exclusive() -> None:
         create_web_search_tool(WebSearch(), api_keys={"brave": "k"})
 
 
+@pytest.mark.parametrize(
+    ("api_keys", "problem"),
+    [
+        (
+            "sk-very-secret",
+            'api_keys must map provider ids to keys, like {"brave": "..."} (got str)',
+        ),
+        ({"brave": 1234567890}, 'api_keys["brave"] must be a string (got int)'),
+    ],
+)
+async def test_keys_in_the_wrong_shape_are_a_configuration_error(
+    api_keys: object, problem: str
+) -> None:
+    # The client is built at the first call: a string for the mapping raised a ValueError
+    # out of acall, a number for a key an AttributeError out of the search.
+    async with create_web_search_tool(api_keys=api_keys) as tool:
+        output = await tool.acall(query="python")
+    assert output.is_error
+    assert output.content == f"Error: configuration: {problem}"
+    assert "sk-very-secret" not in output.content
+    assert "1234567890" not in output.content
+
+
 def test_missing_llama_index_gives_an_install_hint() -> None:
     code = (
         "import sys; sys.modules['llama_index.core'] = None\n"

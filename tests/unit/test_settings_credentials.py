@@ -68,6 +68,39 @@ def test_a_mistyped_id_among_the_keys_given_in_code_is_refused() -> None:
         WebSearch(api_keys={"brave": "k", "brav": "k"})
 
 
+@pytest.mark.parametrize(
+    ("api_keys", "message"),
+    [
+        (
+            "sk-wrong-shape",
+            'api_keys must map provider ids to keys, like {"brave": "..."} (got str)',
+        ),
+        (
+            ["brave", "sk-wrong-shape"],
+            'api_keys must map provider ids to keys, like {"brave": "..."} (got list)',
+        ),
+        ({"brave": 12345678}, 'api_keys["brave"] must be a string (got int)'),
+        ({"brave": b"sk-wrong-shape"}, 'api_keys["brave"] must be a string (got bytes)'),
+        ({7: "sk-wrong-shape"}, "api_keys: provider ids are strings (got int)"),
+    ],
+)
+def test_keys_given_in_code_in_the_wrong_shape_are_named(api_keys: object, message: str) -> None:
+    # They failed far from where they were given: "dictionary update sequence element #0
+    # has length 14; 2 is required", or an AttributeError out of the first search.
+    with pytest.raises(ConfigurationError) as caught:
+        WebSearch(api_keys=api_keys)  # type: ignore[arg-type]
+    assert str(caught.value) == message
+    assert "sk-wrong-shape" not in str(caught.value)
+    assert "12345678" not in str(caught.value)
+
+
+def test_keys_given_in_code_are_found_by_a_padded_id_and_none_is_no_key() -> None:
+    # " Brave" passed the id check but was kept as " brave", which no lookup asks for.
+    web_search = WebSearch(api_keys={" Brave": "sk-padded", "tavily": None})
+    assert web_search.credentials.api_key("brave") == "sk-padded"
+    assert web_search.credentials.api_key("tavily") is None
+
+
 def test_auto_means_no_preference() -> None:
     assert Settings(provider="auto").provider is None
 
