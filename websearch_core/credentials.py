@@ -203,16 +203,30 @@ class CredentialStore:
         """
         self._held = None
         target = Path(os.path.realpath(self.path))
-        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".credentials-")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".credentials-")
+        except OSError as exc:
+            raise self._unwritable(exc) from None
         try:
             os.fchmod(fd, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(data, handle, indent=2, sort_keys=True)
             os.replace(tmp, target)
-        except BaseException:
+        except BaseException as exc:
             Path(tmp).unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                raise self._unwritable(exc) from None
             raise
+
+    def _unwritable(self, error: OSError) -> ConfigurationError:
+        """A failed write named with the file and the reason; the old file is left as it was.
+
+        A directory the user may not write to, a read-only file system or a full disk
+        ended ``websearch auth set`` in a traceback.
+        """
+        reason = error.strerror or type(error).__name__
+        return ConfigurationError(f"cannot write credential store {self.path}: {reason}")
 
     def get(self, provider: str, field: str = "api_key") -> str | None:
         """The stored value for ``provider`` without surrounding whitespace, or ``None``.

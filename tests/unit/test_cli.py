@@ -674,6 +674,24 @@ def test_a_credential_store_that_is_not_utf8_is_named_not_a_traceback(
     )
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_a_credential_store_that_cannot_be_written_is_named_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # No file can be made in /proc/self, for root too (as in a directory the user may not
+    # write to, or on a read-only file system): the OSError of the temporary file used to
+    # end the command in a traceback, exit 1.
+    path = Path("/proc/self/credentials.json")
+    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(path))
+    _stdin(monkeypatch, SECRET)
+    assert main(["auth", "set", "brave"]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"websearch: cannot write credential store {path}: ")
+    assert err.count("\n") == 1
+    assert SECRET not in err
+
+
 def test_a_stored_key_is_used_by_search(
     simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
