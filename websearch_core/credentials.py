@@ -170,7 +170,19 @@ class CredentialStore:
         return _Hold(self)
 
     def _load(self) -> dict[str, dict[str, Any]]:
-        """The file read and checked now, a new object the caller may change."""
+        """The file's provider entries read and checked now, a new object the caller may change.
+
+        An entry that is not an object (``"brave": "key"`` written by hand) holds nothing
+        a lookup can use and is left out here; :meth:`_load_all` keeps it for a write.
+        """
+        return {k: v for k, v in self._load_all().items() if isinstance(v, dict)}
+
+    def _load_all(self) -> dict[str, Any]:
+        """Every entry of the file, read now: what a write starts from, so it keeps them.
+
+        Writes started from :meth:`_load` once, so ``websearch auth set tavily`` deleted an
+        entry it could not read (a key written by hand as ``"brave": "..."``) for good.
+        """
         try:
             raw = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -192,9 +204,9 @@ class CredentialStore:
             raise ConfigurationError(f"credential store {self.path} is not valid JSON") from None
         if not isinstance(data, dict):
             raise ConfigurationError(f"credential store {self.path} must hold a JSON object")
-        return {str(k): v for k, v in data.items() if isinstance(v, dict)}
+        return data
 
-    def _write(self, data: Mapping[str, Mapping[str, Any]]) -> None:
+    def _write(self, data: Mapping[str, Any]) -> None:
         """Replace the file's content at once (a new file renamed over it), mode 0600.
 
         A store that is a symbolic link (a dotfiles checkout links it into place) has its
@@ -255,8 +267,8 @@ class CredentialStore:
                 f"refusing to store an {field} for {provider} that contains a control "
                 "character; nothing stored"
             )
-        data = self._load()
-        data.setdefault(provider, {})[field] = value.strip()
+        data = self._load_all()
+        _entry(data, provider)[field] = value.strip()
         self._write(data)
 
     def get_oauth(self, provider: str) -> OAuthToken | None:
@@ -265,13 +277,13 @@ class CredentialStore:
 
     def set_oauth(self, provider: str, token: OAuthToken) -> None:
         """Store an OAuth token (access, refresh, expiry) for ``provider``; mode 0600."""
-        data = self._load()
-        data.setdefault(provider, {})["oauth"] = token.to_json()
+        data = self._load_all()
+        _entry(data, provider)["oauth"] = token.to_json()
         self._write(data)
 
     def remove(self, provider: str) -> bool:
         """Forget everything stored for ``provider``; True when something was removed."""
-        data = self._load()
+        data = self._load_all()
         if provider not in data:
             return False
         del data[provider]
@@ -281,6 +293,14 @@ class CredentialStore:
     def providers(self) -> list[str]:
         """Ids that have something stored (never the values)."""
         return sorted(self._read())
+
+
+def _entry(data: dict[str, Any], provider: str) -> dict[str, Any]:
+    """``provider``'s entry in ``data``, a new one in place of one that is not an object."""
+    entry = data.get(provider)
+    if not isinstance(entry, dict):
+        entry = data[provider] = {}
+    return entry
 
 
 class _Hold:

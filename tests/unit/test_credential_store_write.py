@@ -1,12 +1,14 @@
-"""What ``CredentialStore`` writes: through a symbolic link, and never a key it cannot use."""
+"""What ``CredentialStore`` writes: through a symbolic link, never a key it cannot use, and
+never without the entries it cannot read."""
 
+import json
 import os
 import stat
 from pathlib import Path
 
 import pytest
 
-from websearch_core.credentials import CredentialStore
+from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import ConfigurationError
 
 SECRET = "sk-store-write-3c9d"
@@ -46,3 +48,28 @@ def test_a_key_with_a_control_character_is_not_stored(tmp_path: Path, control: s
     )
     assert isinstance(caught.value, ValueError)
     assert not path.exists()
+
+
+def test_a_write_keeps_the_entries_it_cannot_read(tmp_path: Path) -> None:
+    # A key written by hand as "brave": "..." (not {"api_key": ...}) is no key to a lookup,
+    # but storing another provider's key used to delete it from the file for good.
+    path = tmp_path / "credentials.json"
+    path.write_text(json.dumps({"brave": SECRET, "note": ["mine"], "exa": {"api_key": "e"}}))
+    store = CredentialStore(path)
+    assert store.providers() == ["exa"]
+    store.set("tavily", "tvly-key")
+    store.set_oauth("gemini", OAuthToken(access_token="ya29.token"))
+    assert store.remove("exa")
+    assert json.loads(path.read_text()) == {
+        "brave": SECRET,
+        "note": ["mine"],
+        "tavily": {"api_key": "tvly-key"},
+        "gemini": {
+            "oauth": {"access_token": "ya29.token", "refresh_token": None, "expires_at": None}
+        },
+    }
+    store.set("brave", "sk-replaced")  # storing a key for such an entry replaces it
+    assert json.loads(path.read_text())["brave"] == {"api_key": "sk-replaced"}
+    assert store.get("brave") == "sk-replaced"
+    assert store.remove("note")
+    assert "note" not in json.loads(path.read_text())
