@@ -399,10 +399,17 @@ def _check_takes_a_key(provider_id: str) -> None:
     raise _UsageError(f"{provider_id} takes no API key ({needs}); nothing stored")
 
 
+_BOM = "\ufeff"
+"""The byte order mark a key file saved as "UTF-8 with BOM" (Notepad, PowerShell's UTF8
+encoding) starts with: it marks the stream, it is not part of the key."""
+
+
 def _read_secret(prompt: str) -> str:
     stdin: TextIO | None = sys.stdin
     if stdin is not None and not stdin.isatty():
-        return stdin.read().strip()
+        # Left in, the mark was stored as the key's first character, invisible in every
+        # listing, and every search with the key then failed as an authorization error.
+        return stdin.read().removeprefix(_BOM).strip()
     try:
         return getpass.getpass(prompt).strip()
     except EOFError:

@@ -578,6 +578,23 @@ def test_auth_set_takes_the_key_perplexity_reads_for_openrouter(
     assert Credentials(store=store).api_key("openrouter", ("OPENROUTER_API_KEY",)) == SECRET
 
 
+def test_auth_set_drops_the_byte_order_mark_of_a_piped_key_file(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # websearch auth set brave < key.txt, the file saved as "UTF-8 with BOM" (Notepad,
+    # PowerShell): the mark was stored as the key's invisible first character, so every
+    # search with the key failed as an authorization error.
+    done = subprocess.run(
+        [sys.executable, "-m", "websearch_core", "auth", "set", "brave"],
+        input=b"\xef\xbb\xbf" + SECRET.encode() + b"\r\n",
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == EXIT_OK, done.stderr
+    assert SECRET.encode() not in done.stdout + done.stderr
+    assert json.loads(_credentials_file().read_text()) == {"brave": {"api_key": SECRET}}
+
+
 def test_auth_set_prompts_without_echo_on_a_terminal(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
