@@ -427,11 +427,19 @@ def _auth_list(args: argparse.Namespace) -> int:
 
 
 def _auth_remove(args: argparse.Namespace) -> int:
+    """Forget the API key ``auth set`` stored, and nothing else.
+
+    It used to forget the provider's whole entry, an OAuth token that a login flow outside
+    this package stored included (which no command here can store again), while saying it
+    removed the API key.
+    """
     provider_id = args.provider.strip().lower()
     store = _credential_store()
-    if not store.remove(provider_id):
-        return fail(f"no stored API key for {provider_id}", EXIT_FAILED)
-    print(f"Removed the stored API key for {provider_id}")
+    removed = store.remove(provider_id, "api_key")
+    kept = " (its stored OAuth token is kept)" if store.get_oauth(provider_id) else ""
+    if not removed:
+        return fail(f"no stored API key for {provider_id}{kept}", EXIT_FAILED)
+    print(f"Removed the stored API key for {provider_id}{kept}")
     return EXIT_OK
 
 

@@ -281,11 +281,28 @@ class CredentialStore:
         _entry(data, provider)["oauth"] = token.to_json()
         self._write(data)
 
-    def remove(self, provider: str) -> bool:
-        """Forget everything stored for ``provider``; True when something was removed."""
+    def remove(self, provider: str, field: str | None = None) -> bool:
+        """Forget ``field`` (default: everything) stored for ``provider``.
+
+        Args:
+            provider: The provider id.
+            field: One stored value (``"api_key"``, ``"oauth"``); an entry left empty
+                goes too. ``None`` forgets the whole entry.
+
+        Returns:
+            True when something was removed.
+        """
         data = self._load_all()
         if provider not in data:
             return False
+        entry = data[provider]
+        if field is not None and isinstance(entry, dict):
+            if field not in entry:
+                return False
+            del entry[field]
+            if entry:
+                self._write(data)
+                return True
         del data[provider]
         self._write(data)
         return True

@@ -23,7 +23,7 @@ from websearch_core import SEARCH_PROVIDER_ORDER, Settings, WebSearch
 from websearch_core.__main__ import main as entry_point
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
 from websearch_core.cli_status import EXIT_INTERRUPTED
-from websearch_core.credentials import Credentials, CredentialStore
+from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
 from websearch_core.providers import get_provider
 from websearch_core.status import ProviderStatus
 from websearch_core.testing import Fault, SimResult, Simulator
@@ -566,6 +566,33 @@ def test_auth_set_list_remove(
     out, err = capsys.readouterr()
     assert out == ""
     assert "No stored API keys" in err
+
+
+def test_auth_remove_forgets_the_api_key_and_keeps_an_oauth_token(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It forgot the whole entry, the OAuth token a login flow outside this package stored
+    # included (no command here can store it again), while saying it removed the API key.
+    store = CredentialStore(_credentials_file())
+    token = OAuthToken(access_token="ya29.kept-token", refresh_token="1//kept", expires_at=2e9)
+    store.set_oauth("gemini", token)
+    store.set("gemini", SECRET)
+    assert main(["auth", "remove", "gemini"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert (out, err) == (
+        "Removed the stored API key for gemini (its stored OAuth token is kept)\n",
+        "",
+    )
+    assert CredentialStore(_credentials_file()).get("gemini") is None
+    assert CredentialStore(_credentials_file()).get_oauth("gemini") == token
+    assert main(["auth", "remove", "gemini"]) == EXIT_FAILED
+    out, err = capsys.readouterr()
+    assert (out, err) == (
+        "",
+        "websearch: no stored API key for gemini (its stored OAuth token is kept)\n",
+    )
+    assert CredentialStore(_credentials_file()).get_oauth("gemini") == token
+    assert "ya29" not in out + err
 
 
 def test_auth_set_takes_the_key_perplexity_reads_for_openrouter(
