@@ -198,6 +198,10 @@ class CredentialStore:
                 f"credential store {self.path} is not UTF-8 text "
                 f"(byte {exc.start} cannot be decoded)"
             ) from None
+        if not raw.strip():
+            # An empty file (``touch``ed ready, or emptied to forget every key) holds no
+            # keys; read as invalid JSON, it failed every search and even ``auth set``.
+            return {}
         try:
             data = json.loads(raw)
         except json.JSONDecodeError:

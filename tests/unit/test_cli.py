@@ -718,6 +718,21 @@ def test_a_credential_store_that_is_not_utf8_is_named_not_a_traceback(
     )
 
 
+@pytest.mark.parametrize("content", ["", "\n", "  \r\n"])
+def test_an_empty_credential_store_holds_no_keys(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    # A store touched ready, or emptied to forget every key, was "not valid JSON": every
+    # command failed with exit 2, and auth set could not store a key in it.
+    path = _credentials_file()
+    path.write_text(content)
+    assert main(["auth", "list"]) == EXIT_OK
+    assert capsys.readouterr() == ("", f"No stored API keys in {path}\n")
+    _stdin(monkeypatch, SECRET)
+    assert main(["auth", "set", "brave"]) == EXIT_OK
+    assert json.loads(path.read_text()) == {"brave": {"api_key": SECRET}}
+
+
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
 def test_a_credential_store_that_cannot_be_written_is_named_not_a_traceback(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
