@@ -200,8 +200,8 @@ def _configured_config_file() -> Path | None:
     Raises:
         ConfigurationError: The path uses a variable that is unset or empty (both named).
     """
-    configured = os.environ.get(CONFIG_FILE_ENV)
-    if not configured:
+    configured = os.environ.get(CONFIG_FILE_ENV, "")
+    if not configured.strip():
         return None
     try:
         return _expanded_path(Path(configured))
@@ -606,6 +606,17 @@ class Settings(BaseSettings):
         unknown = unknown_ids(value)
         if unknown:
             raise ValueError(unknown_ids_message(unknown))
+        return value
+
+    @field_validator("state_dir", "credentials_file", "config_file", mode="before")
+    @classmethod
+    def _blank_path_is_unset(cls, value: object) -> object:
+        # pydantic reads "" as Path("."): an empty WEBSEARCH_STATE_DIR (a .env template's
+        # blank entry) put the state file in the working directory, and an empty
+        # WEBSEARCH_CREDENTIALS_FILE failed every search over "credential store .". Empty
+        # means the default, as it always did for WEBSEARCH_CONFIG_FILE's file.
+        if isinstance(value, str) and not value.strip():
+            return None
         return value
 
     @field_validator("state_dir", "credentials_file", "config_file")

@@ -751,6 +751,27 @@ def test_a_credential_store_that_cannot_be_written_is_named_not_a_traceback(
     assert SECRET not in err
 
 
+def test_auth_set_with_an_empty_config_file_variable_stores_in_the_default_place(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # WEBSEARCH_CONFIG_FILE= (a .env template's blank entry) was read as Path("."), so the
+    # store beside "the config file" was ./credentials.json: the key went into whatever
+    # directory the command ran in, a git checkout included.
+    home, work = tmp_path / "home", tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", "")
+    monkeypatch.delenv("WEBSEARCH_CREDENTIALS_FILE")
+    _stdin(monkeypatch, SECRET)
+    assert main(["auth", "set", "brave"]) == EXIT_OK
+    stored = home / ".config" / "websearch-tools" / "credentials.json"
+    assert f"in {stored}" in capsys.readouterr().out
+    assert json.loads(stored.read_text()) == {"brave": {"api_key": SECRET}}
+    assert list(work.iterdir()) == []
+
+
 def test_a_stored_key_is_used_by_search(
     simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from websearch_core import WebSearch
 from websearch_core.errors import ConfigurationError
-from websearch_core.settings import Settings
+from websearch_core.settings import Settings, default_config_file
 from websearch_core.settings_errors import configuration_errors
 
 SECRET = "sk-sources-test-77a1"
@@ -74,6 +74,30 @@ def test_the_credentials_file_variable_is_expanded(
     monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", written)
     expected = tmp_path / "home" / "creds" / "c.json"
     assert Settings().resolved_credentials_file() == expected
+
+
+@pytest.mark.parametrize("blank", ["", "  "])
+@pytest.mark.parametrize(
+    "variable", ["WEBSEARCH_CREDENTIALS_FILE", "WEBSEARCH_STATE_DIR", "WEBSEARCH_CONFIG_FILE"]
+)
+def test_an_empty_path_variable_means_the_default(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, variable: str, blank: str
+) -> None:
+    # pydantic read "" as Path("."): an empty WEBSEARCH_STATE_DIR (a .env template's blank
+    # entry) put the state in the working directory, and an empty WEBSEARCH_CREDENTIALS_FILE
+    # failed every search over "cannot read credential store .: Is a directory".
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home" / ".config"))
+    monkeypatch.setenv(variable, blank)
+    settings = Settings()
+    field = variable.removeprefix("WEBSEARCH_").lower()
+    assert getattr(settings, field) is None
+    if variable == "WEBSEARCH_CONFIG_FILE":
+        assert settings.resolved_config_file() == default_config_file()
+        assert default_config_file().is_relative_to(tmp_path / "home")
+    if variable == "WEBSEARCH_CREDENTIALS_FILE":
+        beside = settings.resolved_config_file().parent / "credentials.json"
+        assert settings.resolved_credentials_file() == beside
 
 
 def test_an_unset_variable_in_the_credentials_file_names_the_setting(
