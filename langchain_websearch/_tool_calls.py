@@ -47,14 +47,23 @@ class ToolCallAwareTool(BaseTool):
         finally:
             _TOOL_CALL_ID.reset(token)
 
-    def _answer(
-        self, text: str, artifact: dict[str, Any], *, is_error: bool
-    ) -> tuple[str | ToolMessage, dict[str, Any]]:
+    def _answer(self, text: str, artifact: dict[str, Any], *, is_error: bool) -> Any:
         """The ``(content, artifact)`` pair; a failure inside a tool call is its own message."""
         tool_call_id = _TOOL_CALL_ID.get()
         if not is_error or tool_call_id is None:
-            return text, artifact
+            return self._shaped(text, artifact)
         message = ToolMessage(
             text, artifact=artifact, tool_call_id=tool_call_id, name=self.name, status="error"
         )
-        return message, artifact
+        return self._shaped(message, artifact)
+
+    def _shaped(self, content: str | ToolMessage, artifact: dict[str, Any]) -> Any:
+        """What ``response_format`` asks ``_run`` for: the pair, or the content alone.
+
+        With ``response_format="content"`` (a public field of every tool) LangChain takes
+        whatever ``_run`` returns as the content: the pair became the model's text, the
+        artifact's JSON included, and a plain ``invoke`` returned a tuple.
+        """
+        if self.response_format == "content_and_artifact":
+            return content, artifact
+        return content

@@ -73,7 +73,7 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
 
     _clients: LoopBoundClient = PrivateAttr(default_factory=LoopBoundClient)
 
-    def _run(self, url: str, max_chars: int | None = None) -> tuple[Any, dict[str, Any]]:
+    def _run(self, url: str, max_chars: int | None = None) -> Any:
         """Fetch from synchronous code (on its own loop and HTTP session)."""
         try:
             client = self.web_search or self._clients.get(self.new_client)
@@ -84,7 +84,7 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
             return self._output(FetchToolResult.failed(error))
         return self._output(FetchToolResult.of(page, max_chars))
 
-    async def _arun(self, url: str, max_chars: int | None = None) -> tuple[Any, dict[str, Any]]:
+    async def _arun(self, url: str, max_chars: int | None = None) -> Any:
         """Fetch on the running loop."""
         try:
             client = self.web_search or await self._clients.for_running_loop(self.new_client)
@@ -95,7 +95,7 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
             return self._output(FetchToolResult.failed(error))
         return self._output(FetchToolResult.of(page, max_chars))
 
-    def _output(self, result: FetchToolResult) -> tuple[Any, dict[str, Any]]:
+    def _output(self, result: FetchToolResult) -> Any:
         """The page (or the failure) as content and artifact; a failure has the error status."""
         return self._answer(result.text, result.to_metadata(), is_error=result.is_error)
 

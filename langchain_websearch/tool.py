@@ -11,7 +11,6 @@ import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from langchain_core.messages import ToolMessage
 from langchain_core.tools import ToolException
 from pydantic import BaseModel, PrivateAttr, ValidationError
 from pydantic.v1 import ValidationError as ValidationErrorV1
@@ -166,16 +165,16 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
             raise ToolException(configuration_error_text(error)) from error
         return self._output(result)
 
-    def _output(self, result: SearchToolResult) -> tuple[str | ToolMessage, dict[str, Any]]:
+    def _output(self, result: SearchToolResult) -> Any:
         """The ``(content, artifact)`` pair; a failure inside a tool call is its own message.
 
         LangChain keeps an artifact only in a tool call's ``ToolMessage``: invoked with
         plain arguments it returns the content alone. So the artifact, a JSON dump of the
         whole response, is built only when a tool call will carry it.
         """
-        if not in_tool_call():
-            return result.text, {}
-        return self._answer(result.text, result.to_metadata(), is_error=result.is_error)
+        carried = in_tool_call() and self.response_format == "content_and_artifact"
+        artifact = result.to_metadata() if carried else {}
+        return self._answer(result.text, artifact, is_error=result.is_error)
 
     async def aclose(self) -> None:
         """Close the HTTP session the tool opened (a given ``web_search`` is left open).

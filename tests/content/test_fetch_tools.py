@@ -104,6 +104,24 @@ async def test_langchain_refusal_is_error_text(server: PageServer) -> None:
     assert server.hits["/a"] == 0
 
 
+async def test_langchain_response_format_content_gives_the_text_alone(
+    server: PageServer,
+) -> None:
+    # The (text, artifact) pair was the content: the model read it as one JSON string.
+    async with WebFetchTool(allow_private_addresses=True, response_format="content") as tool:
+        call = ToolCall(name="web_fetch", args={"url": server.url("/a")}, id="c5", type="tool_call")
+        message = await tool.ainvoke(call)
+        refused = await tool.ainvoke({"url": "ftp://example.org/"})
+    assert isinstance(message, ToolMessage)
+    assert message.status == "success"
+    _, inside = _fenced(str(message.content))
+    assert inside.startswith(f"URL: {server.url('/a')}\nTitle: Tool article\n")
+    assert (
+        refused
+        == "Error: cannot fetch ftp://example.org/: only http and https URLs are fetched, not ftp:"
+    )
+
+
 def test_langchain_sync_failure_in_a_tool_call_has_the_error_status() -> None:
     tool = WebFetchTool()
     call = ToolCall(name="web_fetch", args={"url": "ftp://example.org/"}, id="c3", type="tool_call")

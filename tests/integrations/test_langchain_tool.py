@@ -199,6 +199,29 @@ def test_invoke_with_plain_args_returns_the_content(threaded_sim: Simulator) -> 
     assert content.startswith("[1] python asyncio result 1")
 
 
+@pytest.mark.parametrize("failing", [False, True])
+async def test_response_format_content_gives_the_text_alone(sim: Simulator, failing: bool) -> None:
+    # LangChain takes what _run returns as the content when response_format="content": the
+    # model read the (text, artifact) pair as one JSON string, the response's dump included,
+    # and a plain invoke returned a tuple.
+    if failing:
+        sim["brave"].always(Fault.server_error(503, "down"))
+        sim["duckduckgo"].always(Fault.challenge())
+    async with _tool(sim, response_format="content") as tool:
+        message = await tool.ainvoke(_call({"query": "python asyncio"}))
+        plain = await tool.ainvoke({"query": "python asyncio"})
+    assert isinstance(message, ToolMessage)
+    assert message.content == plain
+    assert isinstance(plain, str)
+    if failing:
+        assert plain.startswith("Error: All web search providers failed: brave: ")
+        assert message.status == "error"
+    else:
+        assert plain.startswith("[1] python asyncio result 1")
+        assert message.status == "success"
+    assert message.artifact in (None, {})
+
+
 async def test_ainvoke_with_a_tool_call(sim: Simulator) -> None:
     tool = _tool(sim)
     try:
