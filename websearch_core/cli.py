@@ -375,10 +375,33 @@ def _auth_set(args: argparse.Namespace) -> int:
         raise _UsageError(f"no API key given for {provider_id}; nothing stored")
     if any(character.isspace() for character in key):
         raise _UsageError("an API key is one line without spaces; nothing stored")
-    store = _credential_store()
+    settings = Settings()
+    store = CredentialStore(settings.resolved_credentials_file())
     store.set(provider_id, key)
     print(f"Stored an API key for {provider_id} in {store.path}")
+    shadow = _key_used_instead(provider_id, settings)
+    if shadow is not None:
+        _warn(f"{shadow} holds a key for {provider_id} too, and it is used before the stored one")
     return EXIT_OK
+
+
+def _key_used_instead(provider_id: str, settings: Settings) -> str | None:
+    """Where a key that outranks the store comes from (a variable, the config file), if any.
+
+    A key stored to replace a bad one changed nothing while ``BRAVE_API_KEY`` still held
+    the bad one, and nothing said so: the searches failed on as before. Names only.
+    """
+    env_vars = get_provider(provider_id).info.env_vars if provider_id in PROVIDER_REGISTRY else ()
+    for name in env_vars:
+        if os.environ.get(name, "").strip():
+            return name
+    configured = settings.api_keys.get(provider_id)
+    if configured is not None and configured.get_secret_value().strip():
+        return (
+            f"the api_keys setting ([api_keys] in {settings.resolved_config_file()}, "
+            "or WEBSEARCH_API_KEYS)"
+        )
+    return None
 
 
 def _check_takes_a_key(provider_id: str) -> None:

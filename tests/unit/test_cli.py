@@ -595,6 +595,37 @@ def test_auth_remove_forgets_the_api_key_and_keeps_an_oauth_token(
     assert "ya29" not in out + err
 
 
+def test_auth_set_says_when_a_variable_or_the_config_outranks_the_stored_key(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A key stored to replace a bad one changed nothing while BRAVE_API_KEY held the bad
+    # one, and nothing said so: every search went on failing as before.
+    monkeypatch.setenv("BRAVE_API_KEY", "sk-old-env-key")
+    _stdin(monkeypatch, SECRET)
+    assert main(["auth", "set", "brave"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert out.startswith("Stored an API key for brave in ")
+    assert SECRET not in out + err
+    assert err == (
+        "websearch: warning: BRAVE_API_KEY holds a key for brave too, and it is used before "
+        "the stored one\n"
+    )
+    config = Path(os.environ["WEBSEARCH_CONFIG_FILE"])
+    config.write_text('[api_keys]\ntavily = "tvly-old-config-key"\n')
+    assert main(["auth", "set", "tavily"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert err == (
+        f"websearch: warning: the api_keys setting ([api_keys] in {config}, or "
+        "WEBSEARCH_API_KEYS) holds a key for tavily too, and it is used before the stored one\n"
+    )
+    seen = out + err
+    assert main(["auth", "set", "exa"]) == EXIT_OK  # nothing outranks it: no warning
+    out, err = capsys.readouterr()
+    assert err == ""
+    for secret in ("sk-old-env-key", "tvly-old-config-key", SECRET):
+        assert secret not in seen + out
+
+
 def test_auth_set_takes_the_key_perplexity_reads_for_openrouter(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
