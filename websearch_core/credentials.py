@@ -558,11 +558,17 @@ class Credentials:
                 self._remember(token.refresh_token)
         return token
 
-    async def valid_oauth_token(self, provider: str, *, force_refresh: bool = False) -> OAuthToken:
+    async def valid_oauth_token(
+        self, provider: str, *, entry: str | None = None, force_refresh: bool = False
+    ) -> OAuthToken:
         """A usable OAuth token: the stored one, or one refreshed through the hook.
 
         Args:
-            provider: The provider id.
+            provider: The provider id (the errors name it as the provider that failed).
+            entry: The store entry the token is kept under, when a provider keeps more
+                than one kind of sign-in (``gemini-cli`` beside ``gemini``); the refresh
+                hook is the one registered under it, is called with it, and its token is
+                written back to it. Default: ``provider``.
             force_refresh: Refresh even if the token looks valid (after the server said 401).
 
         Raises:
@@ -570,24 +576,25 @@ class Credentials:
             AuthorizationError: The token expired (or was refused) and no refresh hook is
                 configured, or the hook failed.
         """
-        token = self.oauth_token(provider)
+        name = entry or provider
+        token = self.oauth_token(name)
         if token is None:
-            raise ProviderNotConfiguredError(provider, f"{provider}: no OAuth token stored")
+            raise ProviderNotConfiguredError(provider, f"{name}: no OAuth token stored")
         if not force_refresh and not token.is_expired():
             return token
-        refresher = self._refreshers.get(provider)
+        refresher = self._refreshers.get(name)
         if refresher is None:
             raise AuthorizationError(
                 provider,
-                f"{provider}: OAuth token expired and no refresh hook is configured "
+                f"{name}: OAuth token expired and no refresh hook is configured "
                 "(pass WebSearch(oauth_refreshers=...) or store a new token)",
                 401,
             )
         try:
-            fresh = await refresher(provider, token)
+            fresh = await refresher(name, token)
         except Exception as exc:
             raise AuthorizationError(
-                provider, f"{provider}: OAuth token refresh failed ({type(exc).__name__})", 401
+                provider, f"{name}: OAuth token refresh failed ({type(exc).__name__})", 401
             ) from None
         returned = SentSecret(
             fresh.access_token,
@@ -603,7 +610,7 @@ class Credentials:
         if fresh.refresh_token:
             self._remember(fresh.refresh_token)
         if self._store is not None:
-            self._store.set_oauth(provider, fresh)
+            self._store.set_oauth(name, fresh)
         return fresh
 
     def sources_version(self) -> Hashable | None:

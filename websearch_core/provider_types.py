@@ -169,6 +169,9 @@ class Flow:
     exchanges: list[Exchange] = field(default_factory=list)
     token: OAuthToken | None = None
     """The OAuth token :meth:`ProtocolProvider.prepare` resolved, refreshed by the loop."""
+    token_entry: str | None = None
+    """The credential store entry :attr:`token` came from, when it is not the provider's id
+    (Gemini keeps each sign-in under its own entry); the loop refreshes that entry."""
     state: dict[str, Any] = field(default_factory=dict)
     """What a multi-step provider keeps between its hooks (a session id, the next page)."""
     done: bool = False

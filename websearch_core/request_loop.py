@@ -142,7 +142,7 @@ async def _refresh(provider: LoopProvider, flow: Flow) -> bool:
     """
     try:
         flow.token = await flow.context.credentials.valid_oauth_token(
-            provider.info.id, force_refresh=True
+            provider.info.id, entry=flow.token_entry, force_refresh=True
         )
     except SearchProviderError:
         return False

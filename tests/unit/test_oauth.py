@@ -90,3 +90,41 @@ async def test_failed_refresh_is_an_authorization_error_without_secrets(tmp_path
     with pytest.raises(AuthorizationError, match="refresh failed") as caught:
         await credentials.valid_oauth_token("gemini")
     assert "old-token" not in str(caught.value)
+
+
+async def test_a_second_entry_of_one_provider_is_refreshed_through_its_own_hook(
+    tmp_path: Path,
+) -> None:
+    store = _store(tmp_path)
+    old = OAuthToken(access_token="cli-old", refresh_token="cli-r", expires_at=time.time() - 10)
+    store.set_oauth("gemini-cli", old)
+    store.set_oauth("gemini", OAuthToken(access_token="ag-token"))
+    calls: list[tuple[str, str]] = []
+
+    async def refresh(entry: str, token: OAuthToken) -> OAuthToken:
+        calls.append((entry, token.access_token))
+        return OAuthToken(access_token="cli-new", refresh_token="cli-r")
+
+    async def other(entry: str, token: OAuthToken) -> OAuthToken:
+        raise AssertionError("the provider's own hook was used for another entry")
+
+    credentials = Credentials(
+        store=store, environ={}, refreshers={"gemini-cli": refresh, "gemini": other}
+    )
+    fresh = await credentials.valid_oauth_token("gemini", entry="gemini-cli")
+    assert fresh.access_token == "cli-new" and calls == [("gemini-cli", "cli-old")]
+    assert store.get_oauth("gemini-cli") == fresh
+    assert store.get_oauth("gemini") == OAuthToken(access_token="ag-token")  # left alone
+    assert "cli-new" in credentials.secrets()
+
+    # Without that entry's hook: the error is the provider's and names the entry.
+    store.set_oauth("gemini-cli", old)
+    bare = Credentials(store=store, environ={}, refreshers={"gemini": other})
+    with pytest.raises(AuthorizationError) as caught:
+        await bare.valid_oauth_token("gemini", entry="gemini-cli")
+    assert caught.value.provider == "gemini"
+    assert caught.value.message.startswith("gemini-cli: OAuth token expired")
+    assert "cli-old" not in str(caught.value)
+    with pytest.raises(ProviderNotConfiguredError, match="gemini-x: no OAuth token") as missing:
+        await bare.valid_oauth_token("gemini", entry="gemini-x")
+    assert missing.value.provider == "gemini"
