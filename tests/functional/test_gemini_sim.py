@@ -9,6 +9,7 @@ time limit sleep for real and bound the measured elapsed time instead.
 import dataclasses
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
@@ -316,6 +317,167 @@ async def test_oauth_moves_to_the_second_endpoint(
     assert len(sim["gemini"].requests) == 5
     assert sleeps == [1.0, 2.0, 4.0]
     assert response.auth_mode == "oauth"
+
+
+# --- OAuth: which sign-in (Gemini CLI before Antigravity) ----------------------------------
+
+GEMINI_CLI_REQUEST_ID = re.compile(r"websearch-tools-\d{13}-[0-9a-z]{9}")
+
+
+def _gemini_cli_user_agent(model: str) -> re.Pattern[str]:
+    return re.compile(rf"GeminiCLI/0\.46\.0/{re.escape(model)} \([a-z0-9]+; [a-z0-9_]+; terminal\)")
+
+
+async def test_oauth_a_gemini_cli_sign_in_speaks_the_gemini_cli_wire(sim: Simulator) -> None:
+    _store(sim).set_oauth(
+        "gemini-cli", OAuthToken(access_token="ya29.cli-token", expires_at=time.time() + 3600)
+    )
+    async with _client(sim, {}) as ws:
+        response = await ws.search(QUERY, provider="gemini", temperature=0.5)
+    lookup, call = sim["gemini"].requests
+    assert lookup.path == "/v1internal:loadCodeAssist"
+    assert (call.path, call.query) == (CA_PATH, (("alt", "sse"),))
+    for request in (lookup, call):
+        assert request.header("Authorization") == "Bearer ya29.cli-token"
+        assert _gemini_cli_user_agent("gemini-3-flash-preview").fullmatch(
+            request.header("User-Agent") or ""
+        )
+        assert request.header("Client-Metadata") == (
+            "ideType=IDE_UNSPECIFIED,platform=PLATFORM_UNSPECIFIED,pluginType=GEMINI"
+        )
+    body = call.json()
+    # The Gemini CLI's web-search model; our product where the body names the caller.
+    assert (body["project"], body["model"]) == ("sim-project-0001", "gemini-3-flash-preview")
+    assert body["userAgent"] == "websearch-tools/0.1.0"
+    assert GEMINI_CLI_REQUEST_ID.fullmatch(body["requestId"])
+    assert "requestType" not in body
+    assert body["request"]["systemInstruction"] == {"parts": [{"text": SEARCH_SYSTEM_PROMPT}]}
+    assert body["request"]["tools"] == [{"google_search": {}}]
+    assert body["request"]["generationConfig"] == {"temperature": 0.5}
+    assert "omp" not in json.dumps(body)
+    assert (response.model, response.auth_mode) == ("gemini-3-flash-preview", "oauth")
+    assert response.answer is not None and response.sources
+
+
+@pytest.mark.parametrize(
+    ("entries", "bearer", "gemini_cli"),
+    [
+        pytest.param(("gemini-cli", "gemini"), "Bearer cli", True, id="both-gemini-cli-first"),
+        pytest.param(("gemini-cli",), "Bearer cli", True, id="only-gemini-cli"),
+        pytest.param(("gemini",), "Bearer antigravity", False, id="only-gemini-as-before"),
+    ],
+)
+async def test_oauth_the_first_sign_in_with_a_token_is_used(
+    sim: Simulator,
+    monkeypatch: pytest.MonkeyPatch,
+    entries: tuple[str, ...],
+    bearer: str,
+    gemini_cli: bool,
+) -> None:
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    tokens = {"gemini-cli": "cli", "gemini": "antigravity"}
+    for entry in entries:
+        _store(sim).set_oauth(entry, OAuthToken(access_token=tokens[entry]))
+    async with _client(sim, {}) as ws:
+        await ws.search(QUERY, provider="gemini")
+    (call,) = sim["gemini"].requests
+    body = call.json()
+    agent = call.header("User-Agent") or ""
+    assert call.header("Authorization") == bearer
+    if gemini_cli:
+        assert _gemini_cli_user_agent("gemini-3-flash-preview").fullmatch(agent)
+        assert call.header("Client-Metadata") is not None
+        assert (body["model"], body["userAgent"]) == (
+            "gemini-3-flash-preview",
+            "websearch-tools/0.1.0",
+        )
+    else:  # a token stored under "gemini" is Antigravity's, exactly as before
+        assert agent.startswith("antigravity/hub/")
+        assert call.header("Client-Metadata") is None
+        assert (body["model"], body["requestType"], body["userAgent"]) == (
+            "gemini-3.5-flash-lite",
+            "agent",
+            "antigravity",
+        )
+        assert body["requestId"].startswith("agent-")
+
+
+async def test_oauth_a_gemini_cli_token_is_refreshed_through_its_own_hook(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    caplog.set_level(logging.DEBUG, logger="websearch_core")
+    _store(sim).set_oauth("gemini-cli", OAuthToken(access_token="cli-old", refresh_token="cli-r"))
+    _store(sim).set_oauth("gemini", OAuthToken(access_token="ag-token", refresh_token="ag-r"))
+    calls: list[tuple[str, str]] = []
+
+    async def refresh(entry: str, token: OAuthToken) -> OAuthToken:
+        calls.append((entry, token.access_token))
+        return OAuthToken(access_token=f"cli-new-{len(calls)}", refresh_token="cli-r")
+
+    async def wrong_hook(entry: str, token: OAuthToken) -> OAuthToken:
+        raise AssertionError("the Antigravity hook refreshed a Gemini CLI token")
+
+    hooks = {"gemini-cli": refresh, "gemini": wrong_hook}
+    body = _google_error(401, "Request had invalid authentication credentials.", "UNAUTHENTICATED")
+    sim["gemini"].enqueue(Fault.unauthorized(body))
+    async with WebSearch(sim.settings(), api_keys={}, oauth_refreshers=hooks) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+    assert [r.header("Authorization") for r in sim["gemini"].requests] == [
+        "Bearer cli-old",
+        "Bearer cli-new-1",
+    ]
+    assert calls == [("gemini-cli", "cli-old")] and response.auth_mode == "oauth"
+    # The fresh token went back to its own entry; Antigravity's was left alone.
+    cli_token, antigravity_token = (_store(sim).get_oauth(e) for e in ("gemini-cli", "gemini"))
+    assert cli_token is not None and cli_token.access_token == "cli-new-1"
+    assert antigravity_token is not None and antigravity_token.access_token == "ag-token"
+
+    # Refused again after the refresh: the error names the provider, never a token.
+    sim["gemini"].enqueue(Fault.unauthorized(body), Fault.unauthorized(body))
+    async with WebSearch(sim.settings(), api_keys={}, oauth_refreshers=hooks) as ws:
+        result = await ws.run(QUERY, provider="gemini")
+    assert result.text.startswith("Error: Gemini")
+    for secret in ("cli-old", "cli-new", "cli-r", "ag-token", "ag-r"):
+        assert secret not in result.text
+        assert secret not in caplog.text
+
+
+async def test_oauth_an_expired_gemini_cli_token_without_its_hook(sim: Simulator) -> None:
+    _store(sim).set_oauth(
+        "gemini-cli", OAuthToken(access_token="cli-old", expires_at=time.time() - 60)
+    )
+    _store(sim).set_oauth("gemini", OAuthToken(access_token="ag-token"))
+
+    async def refresh(entry: str, token: OAuthToken) -> OAuthToken:
+        raise AssertionError("a hook for another entry was used")
+
+    async with WebSearch(sim.settings(), api_keys={}, oauth_refreshers={"gemini": refresh}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, AuthorizationError) and failure.provider == "gemini"
+    assert failure.message.startswith("gemini-cli: OAuth token expired and no refresh hook")
+    assert "cli-old" not in failure.message
+    assert sim["gemini"].requests == []
+
+
+async def test_oauth_a_gemini_cli_404_stands_without_asking_antigravitys_catalogue(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    _store(sim).set_oauth("gemini-cli", OAuthToken(access_token="ya29.cli-token"))
+    protocol = sim["gemini"].protocol
+    assert isinstance(protocol, GeminiProtocol)
+    protocol.enforce_catalog = True  # the catalogue lacks gemini-3-flash-preview: a 404
+    async with _client(sim, {}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini")
+    (failure,) = caught.value.failures
+    assert type(failure) is SearchProviderError and failure.status == 404
+    assert failure.message == "Gemini Cloud Code API error (404): Requested entity was not found."
+    assert "ya29" not in failure.message
+    assert _models(sim) == [f"{CA_PATH} gemini-3-flash-preview"]
 
 
 # --- OAuth: the account's model catalogue --------------------------------------------------

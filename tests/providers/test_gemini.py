@@ -499,16 +499,18 @@ def scripted(
     *,
     environ: dict[str, str] | None = None,
     refresh: Any = None,
+    entries: tuple[str, ...] = ("gemini",),
 ) -> ProviderContext:
     store = CredentialStore(tmp_path / "credentials.json")
-    store.set_oauth("gemini", OAuthToken(access_token="old", expires_at=time.time() + 3600))
+    for entry in entries:
+        store.set_oauth(entry, OAuthToken(access_token="old", expires_at=time.time() + 3600))
     return ProviderContext(
         transport=transport,  # type: ignore[arg-type]
         settings=Settings(),
         credentials=Credentials(
             store=store,
             environ=environ if environ is not None else {"GOOGLE_CLOUD_PROJECT": "p"},
-            refreshers={"gemini": refresh} if refresh else None,
+            refreshers={entry: refresh for entry in entries} if refresh else None,
         ),
         system_prompt="SYSTEM",
     )
@@ -528,6 +530,37 @@ async def test_oauth_tries_the_first_endpoint_once_then_moves_to_the_second(
     assert [request.url for request in transport.sent] == [first, second]
     assert sleeps == []
     assert (response.answer, response.auth_mode) == ("Answer.", "oauth")
+
+
+PROD_STREAM = "https://cloudcode-pa.googleapis.com/v1internal:streamGenerateContent"
+
+
+@pytest.mark.parametrize("entries", [("gemini-cli",), ("gemini", "gemini-cli")])
+async def test_a_gemini_cli_sign_in_goes_to_the_production_host_alone(
+    tmp_path: Path, sleeps: list[float], entries: tuple[str, ...]
+) -> None:
+    busy = (503, google_error(503, "Overloaded", "UNAVAILABLE").encode())
+    transport = ScriptedTransport(busy, busy, (200, SSE_OK))
+    ctx = scripted(tmp_path, transport, entries=entries)
+    response = await GeminiProvider().search(SearchParams(query="q"), ctx)
+    # Its one host is the last: it retries there (the reference's fetchWithRetry) and never
+    # moves on to Antigravity's daily hosts.
+    assert [request.url for request in transport.sent] == [PROD_STREAM] * 3
+    assert sleeps == [1.0, 2.0]
+    assert transport.sent[0].headers["User-Agent"].startswith("GeminiCLI/0.46.0/")
+    assert (response.answer, response.auth_mode) == ("Answer.", "oauth")
+
+
+async def test_a_gemini_cli_load_asks_the_production_host(tmp_path: Path) -> None:
+    transport = ScriptedTransport((200, LOAD_OK), (200, SSE_OK))
+    ctx = scripted(tmp_path, transport, environ={}, entries=("gemini-cli",))
+    await GeminiProvider().search(SearchParams(query="q"), ctx)
+    assert [request.url for request in transport.sent] == [
+        "https://cloudcode-pa.googleapis.com/v1internal:loadCodeAssist",
+        PROD_STREAM,
+    ]
+    assert transport.sent[1].json["project"] == "proj-1"
+    assert all("Client-Metadata" in request.headers for request in transport.sent)
 
 
 async def test_oauth_a_408_at_the_first_endpoint_is_neither_retried_nor_moved_on(

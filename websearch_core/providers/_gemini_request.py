@@ -8,24 +8,29 @@ headers and auth are in the provider module's docstring; the bodies are:
   [{google_search: {}}]``, ``systemInstruction: {parts: [{text: <system prompt>}]}`` and,
   only when ``max_tokens`` or ``temperature`` is given, ``generationConfig:
   {maxOutputTokens, temperature}``.
-* **Cloud Code Assist:** the request above (the system instruction with ``role: "user"``)
-  wrapped as ``{project, model, request, requestType: "agent", userAgent: "antigravity",
-  requestId: "agent-<uuid>"}``.
+* **Cloud Code Assist:** the request above wrapped as ``{project, model, request,
+  requestId}`` plus the sign-in's own fields; Antigravity's system instruction carries
+  ``role: "user"`` and its body ``requestType: "agent", userAgent: "antigravity"``, the
+  Gemini CLI's body ``userAgent: "websearch-tools/<version>"`` (the table:
+  :mod:`._gemini_signins`). Each sign-in's headers go on every Cloud Code request.
 * **The account's model catalogue:** ``POST <endpoint>/v1internal:fetchAvailableModels``
   with the same bearer headers and ``{"project": <project>}`` (how CLIProxyAPI's
   ``sdk/cliproxy/antigravity_models.go`` and opencode-antigravity-auth's
   ``src/plugin/quota.ts`` ask it); the reply is read by :mod:`._gemini_catalog`.
 """
 
+from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import quote
 
 from ..models import SearchParams
 from ..transport import HttpRequest
+from ._gemini_signins import ANTIGRAVITY, SignIn, user_agent
 
 __all__ = [
     "CODE_ASSIST_ENDPOINTS",
     "DEVELOPER_API_ORIGIN",
+    "CodeAssistCall",
     "code_assist_body",
     "code_assist_request",
     "developer_request",
@@ -35,15 +40,9 @@ __all__ = [
 ]
 
 DEVELOPER_API_ORIGIN: Final = "https://generativelanguage.googleapis.com"
-CODE_ASSIST_ENDPOINTS: Final = (
-    "https://daily-cloudcode-pa.googleapis.com",
-    "https://daily-cloudcode-pa.sandbox.googleapis.com",
-)
-"""Tried in this order: a transient failure at the first moves on to the second."""
+CODE_ASSIST_ENDPOINTS: Final = ANTIGRAVITY.endpoints
+"""Antigravity's hosts (a token stored under ``gemini``), tried in this order."""
 MODELS_PATH: Final = "/v1internal:fetchAvailableModels"
-CODE_ASSIST_USER_AGENT: Final = (
-    "antigravity/hub/2.8.0 (aidev_client; os_type=darwin; arch=arm64; cl=963137146)"
-)
 
 
 def request_body(
@@ -74,15 +73,20 @@ def request_body(
 
 
 def code_assist_body(
-    params: SearchParams, system_prompt: str, *, model: str, project: str, request_id: str
+    params: SearchParams,
+    system_prompt: str,
+    *,
+    model: str,
+    project: str,
+    request_id: str,
+    sign_in: SignIn = ANTIGRAVITY,
 ) -> dict[str, Any]:
-    """The Cloud Code Assist wrapper around :func:`request_body` (pure)."""
+    """The Cloud Code Assist wrapper around :func:`request_body` for ``sign_in`` (pure)."""
     return {
         "project": project,
         "model": model,
-        "request": request_body(params, system_prompt, instruction_role="user"),
-        "requestType": "agent",
-        "userAgent": "antigravity",
+        "request": request_body(params, system_prompt, instruction_role=sign_in.instruction_role),
+        **sign_in.body_fields,
         "requestId": request_id,
     }
 
@@ -106,21 +110,34 @@ def developer_request(
     )
 
 
-def _bearer(token: str) -> dict[str, str]:
-    return {
-        "Authorization": f"Bearer {token}",
-        "Content-Type": "application/json",
-        "Accept": "text/event-stream",
-        "User-Agent": CODE_ASSIST_USER_AGENT,
-    }
+@dataclass(frozen=True, slots=True)
+class CodeAssistCall:
+    """Who calls Cloud Code Assist and where: what every step of one OAuth search shares."""
+
+    sign_in: SignIn
+    endpoint: str
+    """The origin in use (one of ``sign_in.endpoints``)."""
+    token: str = field(repr=False)
+    model: str
+    """The model the search asks for (the Gemini CLI names it in its ``User-Agent``)."""
+
+    def headers(self, accept: str = "text/event-stream") -> dict[str, str]:
+        """The bearer token, the sign-in's ``User-Agent`` and its further headers."""
+        return {
+            "Authorization": f"Bearer {self.token}",
+            "Content-Type": "application/json",
+            "Accept": accept,
+            "User-Agent": user_agent(self.sign_in, self.model),
+            **self.sign_in.headers,
+        }
 
 
-def load_request(endpoint: str, token: str) -> HttpRequest:
+def load_request(call: CodeAssistCall) -> HttpRequest:
     """``v1internal:loadCodeAssist``: which Cloud Code project the account has."""
     return HttpRequest(
         method="POST",
-        url=f"{endpoint}/v1internal:loadCodeAssist",
-        headers={**_bearer(token), "Accept": "application/json"},
+        url=f"{call.endpoint}/v1internal:loadCodeAssist",
+        headers=call.headers("application/json"),
         json={
             "metadata": {
                 "ideType": "IDE_UNSPECIFIED",
@@ -131,23 +148,23 @@ def load_request(endpoint: str, token: str) -> HttpRequest:
     )
 
 
-def code_assist_request(endpoint: str, token: str, body: dict[str, Any]) -> HttpRequest:
+def code_assist_request(call: CodeAssistCall, body: dict[str, Any]) -> HttpRequest:
     """``v1internal:streamGenerateContent?alt=sse`` with a :func:`code_assist_body`."""
     return HttpRequest(
         method="POST",
-        url=f"{endpoint}/v1internal:streamGenerateContent",
+        url=f"{call.endpoint}/v1internal:streamGenerateContent",
         params=(("alt", "sse"),),
-        headers=_bearer(token),
+        headers=call.headers(),
         json=body,
         stream=True,
     )
 
 
-def models_request(endpoint: str, token: str, project: str) -> HttpRequest:
+def models_request(call: CodeAssistCall, project: str) -> HttpRequest:
     """``v1internal:fetchAvailableModels``: the models this account's project is served."""
     return HttpRequest(
         method="POST",
-        url=f"{endpoint}{MODELS_PATH}",
-        headers={**_bearer(token), "Accept": "application/json"},
+        url=f"{call.endpoint}{MODELS_PATH}",
+        headers=call.headers("application/json"),
         json={"project": project},
     )

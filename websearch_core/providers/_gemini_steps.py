@@ -6,23 +6,25 @@ Everything here reads or writes one search's :class:`~websearch_core.provider_ty
 state, builds requests from it or reads the answer off it; nothing is sent.
 
 ``flow.state`` holds ``model`` and ``chosen`` (whether the user set it); ``key`` (API-key
-mode) or ``endpoint`` (the index of the Cloud Code endpoint in use) and ``project``
-(OAuth); ``failures`` (connection resends at the current endpoint); ``step`` (``load`` for
+mode) or ``sign_in`` (which :class:`~._gemini_signins.SignIn` the token belongs to),
+``endpoint`` (the index of its Cloud Code endpoint in use) and ``project`` (OAuth);
+``failures`` (connection resends at the current endpoint); ``step`` (``load`` for
 ``loadCodeAssist``, ``models`` for ``fetchAvailableModels``, else ``stream``) and ``seen``
 (how many exchanges there were when that step was built, so a step rebuilt after a token
 refresh is told apart from the step after a new response); ``missing`` (the index of the
 exchange whose 404 sent us to the account's catalogue, once it has: one look per search).
 
-An OAuth stream answered 404 (the model is not served to the account, see
+An Antigravity stream answered 404 (the model is not served to the account, see
 :mod:`._gemini_catalog`) asks ``fetchAvailableModels`` once per client and project. The
 default model is then replaced by the catalogue's choice and the stream sent once more at
 the same endpoint (later searches of the client start with that choice); a model the user
 set is never replaced but named, with the models offered, in the error. A catalogue that
-offers the model anyway, or that cannot be read, leaves the 404 standing.
+offers the model anyway, or that cannot be read, leaves the 404 standing. A Gemini CLI
+stream's 404 always stands: the catalogue is Antigravity's, and the Gemini CLI's default
+model is the one the Gemini CLI itself searches with.
 """
 
 import logging
-import uuid
 from collections.abc import Callable
 from typing import Final
 
@@ -49,13 +51,14 @@ from ._gemini_catalog import (
 from ._gemini_errors import CLOUD_CODE_ERRORS
 from ._gemini_parse import parse_chunks, project_id, response_chunks
 from ._gemini_request import (
-    CODE_ASSIST_ENDPOINTS,
+    CodeAssistCall,
     code_assist_body,
     code_assist_request,
     developer_request,
     load_request,
     models_request,
 )
+from ._gemini_signins import SignIn, new_request_id
 
 __all__ = [
     "CONNECTION_RESENDS",
@@ -108,18 +111,31 @@ def model_name(context: ProviderContext) -> str:
     return chosen_model(context) or DEFAULT_MODEL
 
 
-def begin(flow: Flow, *, token: OAuthToken | None = None, key: str | None = None) -> None:
-    """Start the flow's state: OAuth at the first Cloud Code endpoint, or the API key.
+def begin(
+    flow: Flow,
+    *,
+    token: OAuthToken | None = None,
+    sign_in: SignIn | None = None,
+    key: str | None = None,
+) -> None:
+    """Start the flow's state: OAuth at the sign-in's first endpoint, or the API key.
 
     With OAuth the project is ``GOOGLE_CLOUD_PROJECT`` (or ``GOOGLE_CLOUD_PROJECT_ID``);
-    without one, ``loadCodeAssist`` is asked first.
+    without one, ``loadCodeAssist`` is asked first. A model the user set wins over the
+    sign-in's own default, which wins over :data:`DEFAULT_MODEL`.
     """
     context, state = flow.context, flow.state
-    state["model"] = model_name(context)
-    state["chosen"] = chosen_model(context) is not None
+    chosen = chosen_model(context)
+    default = sign_in.default_model if token is not None and sign_in is not None else None
+    state["model"] = chosen or default or DEFAULT_MODEL
+    state["chosen"] = chosen is not None
     state["failures"] = 0
     if token is not None:
+        if sign_in is None:
+            raise ValueError("an OAuth token needs the sign-in it belongs to")
         flow.token = token
+        flow.token_entry = sign_in.entry
+        state["sign_in"] = sign_in
         state["project"] = next(filter(None, map(context.credentials.env, PROJECT_ENV)), None)
         state["endpoint"] = 0
     else:
@@ -147,7 +163,12 @@ def moves_on(status: int) -> bool:
 def has_next_endpoint(flow: Flow) -> bool:
     """Whether OAuth is at a Cloud Code endpoint with another after it."""
     index = flow.state.get("endpoint")
-    return index is not None and index + 1 < len(CODE_ASSIST_ENDPOINTS)
+    return index is not None and index + 1 < len(_sign_in(flow).endpoints)
+
+
+def _sign_in(flow: Flow) -> SignIn:
+    sign_in: SignIn = flow.state["sign_in"]
+    return sign_in
 
 
 def next_endpoint(flow: Flow) -> bool:
@@ -173,21 +194,28 @@ def step_request(flow: Flow, step: str) -> HttpRequest:
     prompt = flow.context.system_prompt
     if flow.token is None:
         return developer_request(flow.params, prompt, model=state["model"], key=state["key"])
-    endpoint = CODE_ASSIST_ENDPOINTS[state["endpoint"]]
+    if step == "stream":
+        _use_known_replacement(flow)
+    sign_in = _sign_in(flow)
+    call = CodeAssistCall(
+        sign_in=sign_in,
+        endpoint=sign_in.endpoints[state["endpoint"]],
+        token=flow.token.access_token,
+        model=state["model"],
+    )
     if step == "load":
-        return load_request(endpoint, flow.token.access_token)
+        return load_request(call)
     if step == "models":
-        return models_request(endpoint, flow.token.access_token, state["project"])
-    _use_known_replacement(flow)
+        return models_request(call, state["project"])
     return code_assist_request(
-        endpoint,
-        flow.token.access_token,
+        call,
         code_assist_body(
             flow.params,
             prompt,
             model=state["model"],
             project=state["project"],
-            request_id=f"agent-{uuid.uuid4()}",
+            request_id=new_request_id(sign_in),
+            sign_in=sign_in,
         ),
     )
 
@@ -236,10 +264,11 @@ def next_step(flow: Flow, info: ProviderInfo) -> HttpRequest | None:
 
 
 def _unknown_model(flow: Flow) -> bool:
-    """An OAuth stream answered as for a model the account lacks, not yet looked into."""
+    """An Antigravity stream answered as for a model the account lacks, not yet looked into."""
     state = flow.state
     return (
         flow.token is not None
+        and _sign_in(flow).reads_catalog
         and state["step"] == "stream"
         and flow.last.response.status in UNKNOWN_MODEL_STATUSES
         and "missing" not in state
@@ -300,7 +329,7 @@ def _use_known_replacement(flow: Flow) -> None:
     catalogue does not offer it; the search then does not look again.
     """
     state = flow.state
-    if state["chosen"] or "missing" in state:
+    if state["chosen"] or "missing" in state or not _sign_in(flow).reads_catalog:
         return
     known = recall(flow.context.credentials, state["project"])
     if known is not None and not known.serves(state["model"]) and known.pick is not None:

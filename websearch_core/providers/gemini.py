@@ -4,24 +4,31 @@
   streamGenerateContent?alt=sse`` with ``x-goog-api-key: <key>``, ``Accept:
   text/event-stream`` (bodies: :mod:`._gemini_request`). The key is ``GEMINI_API_KEY``, then
   ``GOOGLE_API_KEY`` (or code, the config file, the credential store).
-* **OAuth mode** (a Gemini OAuth token is in the credential store; it wins over a key):
+* **OAuth mode** (a Google OAuth token is in the credential store; it wins over a key):
   Google's Cloud Code Assist API, ``POST <endpoint>/v1internal:streamGenerateContent?alt=sse``
-  with ``Authorization: Bearer <token>``, tried at ``https://daily-cloudcode-pa.googleapis.com``
-  then ``https://daily-cloudcode-pa.sandbox.googleapis.com``. The project is
+  with ``Authorization: Bearer <token>``. Two sign-ins, each in its own store entry, the
+  first with a token used (the reference's order; the table is :mod:`._gemini_signins`):
+  ``gemini-cli`` (a Gemini CLI sign-in) at ``https://cloudcode-pa.googleapis.com`` with
+  the Gemini CLI's headers, then ``gemini`` (Antigravity) tried at
+  ``https://daily-cloudcode-pa.googleapis.com`` then
+  ``https://daily-cloudcode-pa.sandbox.googleapis.com``. The project is
   ``GOOGLE_CLOUD_PROJECT`` (or ``GOOGLE_CLOUD_PROJECT_ID``), else the
   ``cloudaicompanionProject`` that ``v1internal:loadCodeAssist`` reports for the account.
-  An expired token is refreshed through ``WebSearch(oauth_refreshers={"gemini": ...})``; a
-  401, 403 or a 400 that names invalid credentials refreshes it once more and the step is
-  sent again. Stream chunks arrive wrapped as ``{"response": {...}}``.
+  An expired token is refreshed through the hook registered under its entry
+  (``WebSearch(oauth_refreshers={"gemini-cli": ..., "gemini": ...})``); a 401, 403 or a
+  400 that names invalid credentials refreshes it once more and the step is sent again.
+  Stream chunks arrive wrapped as ``{"response": {...}}``.
 * **Model:** ``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else
   ``gemini-3.5-flash-lite``: the spec's ``gemini-2.5-flash`` was shut down by Google on
-  2026-12-01, and 3.5 Flash-Lite is its named replacement on the Developer API. The
-  Antigravity hosts serve each account its own ids (``gemini-3.5-flash-low`` ...), so an
-  OAuth stream answered ``404 NOT_FOUND`` asks ``v1internal:fetchAvailableModels`` once per
-  client and project: the default is replaced by the account's web-search model
-  (``webSearchModelIds``, else ``defaultAgentModelId``), logged, and the stream sent once
-  more; a model the user set is never replaced, and its error names it and lists the models
-  offered (:mod:`._gemini_catalog`).
+  2026-12-01, and 3.5 Flash-Lite is its named replacement on the Developer API. A Gemini
+  CLI sign-in defaults to ``gemini-3-flash-preview``, the model the Gemini CLI searches the
+  web with, and its 404 stands. The Antigravity hosts serve each account its own ids
+  (``gemini-3.5-flash-low`` ...), so an Antigravity stream answered ``404 NOT_FOUND`` asks
+  ``v1internal:fetchAvailableModels`` once per client and project: the default is
+  replaced by the account's web-search model (``webSearchModelIds``, else
+  ``defaultAgentModelId``), logged, and the stream sent once more; a model the user set is
+  never replaced, and its error names it and lists the models offered
+  (:mod:`._gemini_catalog`).
 * **Retries** (:attr:`GeminiProvider.retry`): on 408, 429 and 5xx, up to three retries of
   a step, waiting the server's hint (headers or body, see
   :func:`._gemini_errors.retry_delay_hint`), else ``1 * 2**n`` seconds. A hint over five
@@ -58,6 +65,7 @@ from ..provider_credentials import ApiKey, StoredOAuth
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._gemini_errors import CLOUD_CODE_ERRORS, DEVELOPER_ERRORS, is_invalid_auth
 from ._gemini_request import CODE_ASSIST_ENDPOINTS, code_assist_body, request_body
+from ._gemini_signins import SIGN_INS, SignIn
 from ._gemini_steps import (
     after_connection_failure,
     begin,
@@ -93,8 +101,8 @@ INFO = ProviderInfo(
     label="Gemini",
     kind="answer",
     description=(
-        "Google Search grounding via Gemini (uses a stored Gemini OAuth token, "
-        "or GEMINI_API_KEY / GOOGLE_API_KEY)"
+        "Google Search grounding via Gemini (uses a stored Gemini CLI or Antigravity "
+        "OAuth token, or GEMINI_API_KEY / GOOGLE_API_KEY)"
     ),
     docs_url="https://ai.google.dev/gemini-api/docs/google-search",
     env_vars=("GEMINI_API_KEY", "GOOGLE_API_KEY"),
@@ -119,15 +127,22 @@ class GeminiProvider(ProtocolProvider):
     """A stored OAuth token wins over the key, which is then never sent."""
 
     def is_available(self, context: ProviderContext) -> bool:
-        """A stored Gemini OAuth token or an API key."""
-        has_token = context.credentials.oauth_token(self.info.id) is not None
-        return has_token or bool(self.api_key(context))
+        """A stored Gemini CLI or Antigravity OAuth token, or an API key."""
+        return self.sign_in(context) is not None or bool(self.api_key(context))
+
+    @staticmethod
+    def sign_in(context: ProviderContext) -> SignIn | None:
+        """The first sign-in, in the reference's order, with a token in the store."""
+        credentials = context.credentials
+        return next((s for s in SIGN_INS if credentials.oauth_token(s.entry) is not None), None)
 
     async def prepare(self, flow: Flow) -> None:
         """OAuth (a stored token wins, refreshed if expired) or the API key; the model."""
         credentials = flow.context.credentials
-        if credentials.oauth_token(self.info.id) is not None:
-            begin(flow, token=await credentials.valid_oauth_token(self.info.id))
+        sign_in = self.sign_in(flow.context)
+        if sign_in is not None:
+            token = await credentials.valid_oauth_token(self.info.id, entry=sign_in.entry)
+            begin(flow, token=token, sign_in=sign_in)
         else:
             begin(flow, key=self.require_api_key(flow.context))
 

@@ -1,0 +1,154 @@
+"""The two Google OAuth sign-ins Gemini searches with, as one table of facts.
+
+Why this exists: a Google account signed in through the Gemini CLI and one signed in
+through Antigravity reach the same Cloud Code Assist API (``v1internal:...``) but at
+different hosts, with a different client's headers and body fields, and their tokens come
+from different OAuth clients (so each needs its own refresh hook). Before this table every
+stored Gemini token was sent as Antigravity's, so a Gemini CLI token went to Antigravity's
+daily hosts with Antigravity's headers. Each sign-in is kept in its own credential store
+entry, tried in the reference's order (``google-gemini-cli``, then
+``google-antigravity``), the first with a stored token being used:
+
+* ``gemini-cli`` (the Gemini CLI): ``https://cloudcode-pa.googleapis.com``; ``User-Agent:
+  GeminiCLI/<version>/<model> (<platform>; <arch>; terminal)`` and ``Client-Metadata:
+  ideType=IDE_UNSPECIFIED,platform=PLATFORM_UNSPECIFIED,pluginType=GEMINI``; the body adds
+  ``userAgent`` and ``requestId`` naming this package (the reference names its own
+  product there). Its default model is the one the Gemini CLI itself searches the web with.
+* ``gemini`` (Antigravity; the entry every Gemini token was stored under before, so such
+  a token keeps going where it went): ``https://daily-cloudcode-pa.googleapis.com`` then
+  ``https://daily-cloudcode-pa.sandbox.googleapis.com``; Antigravity's ``User-Agent``;
+  the system instruction carries ``role: "user"``; the body adds ``requestType: "agent"``,
+  ``userAgent: "antigravity"`` and ``requestId: "agent-<uuid>"``. Only these hosts are
+  asked for the account's model catalogue after a 404 (:mod:`._gemini_catalog`).
+
+Pure data and the few string helpers that fill its templates; nothing is sent here.
+"""
+
+import platform
+import random
+import string
+import sys
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+from .. import __version__
+
+__all__ = [
+    "ANTIGRAVITY",
+    "GEMINI_CLI",
+    "GEMINI_CLI_VERSION",
+    "SIGN_INS",
+    "SignIn",
+    "new_request_id",
+    "user_agent",
+]
+
+GEMINI_CLI_VERSION: Final = "0.46.0"
+"""The Gemini CLI release our ``User-Agent`` claims: the reference's default (its
+``PI_AI_GEMINI_CLI_VERSION``). The backend reads the header to tell Gemini CLI traffic
+apart, so it names a real release; raise it with the reference."""
+PRODUCT: Final = "websearch-tools"
+"""Our name where a Gemini CLI body names the calling product (``userAgent``, ``requestId``)."""
+
+_NODE_ARCH: Final = {
+    "x86_64": "x64",
+    "amd64": "x64",
+    "aarch64": "arm64",
+    "arm64": "arm64",
+    "i386": "ia32",
+    "i686": "ia32",
+}
+"""Python's machine names to the Node.js ``process.arch`` names a Gemini CLI header carries."""
+_BASE36: Final = string.ascii_lowercase + string.digits
+
+
+@dataclass(frozen=True, slots=True)
+class SignIn:
+    """How one kind of Google sign-in reaches Cloud Code Assist."""
+
+    entry: str
+    """The credential store entry its token is kept under, and the key its refresh hook is
+    registered under in ``WebSearch(oauth_refreshers=...)`` (the hook is called with it)."""
+    label: str
+    """Its name in logs and documentation."""
+    endpoints: tuple[str, ...]
+    """Origins tried in order: a transient failure at one moves on to the next."""
+    user_agent: str
+    """The ``User-Agent`` header; ``{model}``, ``{platform}`` and ``{arch}`` are filled in."""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    """Further headers on every Cloud Code request of this sign-in."""
+    instruction_role: str | None = None
+    """The ``role`` its system instruction carries, if any."""
+    body_fields: Mapping[str, str] = field(default_factory=dict)
+    """Fields added to each ``streamGenerateContent`` body besides ``requestId``."""
+    request_id: str = ""
+    """The body's ``requestId``; ``{uuid}``, ``{ms}`` (epoch milliseconds) and ``{rand9}``
+    (nine base-36 characters) are filled in afresh for every request."""
+    default_model: str | None = None
+    """Its model when the user set none; ``None``: the provider's default."""
+    reads_catalog: bool = False
+    """Whether a stream's 404 asks ``fetchAvailableModels`` for the account's models."""
+
+
+GEMINI_CLI: Final = SignIn(
+    entry="gemini-cli",
+    label="Gemini CLI",
+    endpoints=("https://cloudcode-pa.googleapis.com",),
+    user_agent=f"GeminiCLI/{GEMINI_CLI_VERSION}/{{model}} ({{platform}}; {{arch}}; terminal)",
+    headers={
+        "Client-Metadata": "ideType=IDE_UNSPECIFIED,platform=PLATFORM_UNSPECIFIED,pluginType=GEMINI"
+    },
+    body_fields={"userAgent": f"{PRODUCT}/{__version__}"},
+    request_id=f"{PRODUCT}-{{ms}}-{{rand9}}",
+    default_model="gemini-3-flash-preview",
+)
+"""The Gemini CLI's own web search runs on ``gemini-3-flash-preview`` (its ``web-search``
+model config in ``packages/core/src/config/defaultModelConfigs.ts``), so that id is served
+on this host to the accounts the Gemini CLI serves."""
+
+ANTIGRAVITY: Final = SignIn(
+    entry="gemini",
+    label="Antigravity",
+    endpoints=(
+        "https://daily-cloudcode-pa.googleapis.com",
+        "https://daily-cloudcode-pa.sandbox.googleapis.com",
+    ),
+    user_agent="antigravity/hub/2.8.0 (aidev_client; os_type=darwin; arch=arm64; cl=963137146)",
+    instruction_role="user",
+    body_fields={"requestType": "agent", "userAgent": "antigravity"},
+    request_id="agent-{uuid}",
+    reads_catalog=True,
+)
+
+SIGN_INS: Final = (GEMINI_CLI, ANTIGRAVITY)
+"""In the reference's order: the first with a stored token is used."""
+
+
+def _node_platform() -> str:
+    """``sys.platform`` as Node.js names it (``linux``, ``darwin``, ``win32``...)."""
+    return sys.platform.rstrip(string.digits) or sys.platform
+
+
+def user_agent(sign_in: SignIn, model: str) -> str:
+    """The sign-in's ``User-Agent`` for a request about ``model``.
+
+    Example:
+        >>> user_agent(ANTIGRAVITY, "m").startswith("antigravity/hub/")
+        True
+    """
+    machine = platform.machine().lower()
+    return sign_in.user_agent.format(
+        model=model, platform=_node_platform(), arch=_NODE_ARCH.get(machine, machine or "unknown")
+    )
+
+
+def new_request_id(sign_in: SignIn) -> str:
+    """A fresh ``requestId`` in the sign-in's shape (not a secret, only unique enough)."""
+    return sign_in.request_id.format(
+        uuid=uuid.uuid4(),
+        ms=int(time.time() * 1000),
+        rand9="".join(random.choices(_BASE36, k=9)),
+    )
