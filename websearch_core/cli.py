@@ -9,7 +9,7 @@ Usage::
     websearch --version
     websearch auth set PROVIDER       # reads the key from stdin, or prompts without echo
     websearch auth list               # provider ids with a stored key (never the keys)
-    websearch auth remove PROVIDER
+    websearch auth remove PROVIDER [--oauth]
     websearch providers               # each provider: can it run now (or why not), usage, budget
     websearch providers reset brave   # clear a provider's cooldown, quota mark and counters
     websearch providers reset --all   # every provider; moves a damaged state file aside
@@ -356,6 +356,11 @@ def _auth_parser() -> argparse.ArgumentParser:
     list_parser.set_defaults(handler=_auth_list)
     remove_parser = actions.add_parser("remove", help="forget a provider's stored key")
     remove_parser.add_argument("provider", help="provider id, e.g. brave")
+    remove_parser.add_argument(
+        "--oauth",
+        action="store_true",
+        help="forget the stored OAuth token instead (an entry such as gemini or gemini-cli)",
+    )
     remove_parser.set_defaults(handler=_auth_remove)
     return parser
 
@@ -450,14 +455,20 @@ def _auth_list(args: argparse.Namespace) -> int:
 
 
 def _auth_remove(args: argparse.Namespace) -> int:
-    """Forget the API key ``auth set`` stored, and nothing else.
+    """Forget the API key ``auth set`` stored, or with ``--oauth`` the stored OAuth token.
 
     It used to forget the provider's whole entry, an OAuth token that a login flow outside
     this package stored included (which no command here can store again), while saying it
-    removed the API key.
+    removed the API key. A token is forgotten only when asked by name: one that cannot be
+    sent (a control character in it) is named with this command as its way out.
     """
     provider_id = args.provider.strip().lower()
     store = _credential_store()
+    if args.oauth:
+        if not store.remove(provider_id, "oauth"):
+            return fail(f"no stored OAuth token for {provider_id}", EXIT_FAILED)
+        print(f"Removed the stored OAuth token for {provider_id}")
+        return EXIT_OK
     removed = store.remove(provider_id, "api_key")
     kept = " (its stored OAuth token is kept)" if store.get_oauth(provider_id) else ""
     if not removed:

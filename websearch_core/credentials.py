@@ -467,7 +467,7 @@ class Credentials:
             what or f"{provider} OAuth token",
             f"stored in {self._store_name()}",
             f"store a new token for {provider}, or forget it with "
-            f"'websearch auth remove {provider}'",
+            f"'websearch auth remove {provider} --oauth'",
         )
 
     def env_secret(self, name: str, what: str) -> SentSecret | None:

@@ -35,7 +35,16 @@ class ApiKey:
 
 @dataclass(frozen=True, slots=True)
 class StoredOAuth:
-    """The provider's OAuth access token in the credential store."""
+    """The provider's OAuth access token in the credential store.
+
+    Attributes:
+        entry: The store entry it is kept under (default: the provider's id); a provider
+            with more than one sign-in (Gemini's ``gemini-cli``) lists one per entry.
+        what: Its name in a problem's text (default: ``<Label> OAuth token``).
+    """
+
+    entry: str | None = None
+    what: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +66,8 @@ Credential = ApiKey | StoredOAuth | SecretVariable
 
 def _resolve(credential: Credential, info: ProviderInfo, found: Credentials) -> SentSecret | None:
     if isinstance(credential, StoredOAuth):
-        return found.oauth_secret(info.id, f"{info.label} OAuth token")
+        what = credential.what or f"{info.label} OAuth token"
+        return found.oauth_secret(credential.entry or info.id, what)
     if isinstance(credential, SecretVariable):
         return found.env_secret(credential.name, credential.what)
     env_vars = info.env_vars if credential.env_vars is None else credential.env_vars

@@ -42,13 +42,14 @@ class Case:
     """The expected text; ``{store}`` stands for the credential store's path."""
 
 
-def _stored_token(provider: str, label: str) -> Case:
+def _stored_token(provider: str, what: str, entry: str = "") -> Case:
+    entry = entry or provider
     return Case(
         provider,
-        stored={provider: {"oauth": _token()}},
+        stored={entry: {"oauth": _token()}},
         problem=(
-            f"{label} OAuth token stored in the credential store {{store}} {CONTROL}; store a "
-            f"new token for {provider}, or forget it with 'websearch auth remove {provider}'."
+            f"{what} stored in the credential store {{store}} {CONTROL}; store a new token "
+            f"for {entry}, or forget it with 'websearch auth remove {entry} --oauth'."
         ),
     )
 
@@ -62,10 +63,13 @@ def _variable(provider: str, name: str, what: str, **env: str) -> Case:
 
 
 CASES = {
-    "gemini oauth": _stored_token("gemini", "Gemini"),
-    "codex oauth": _stored_token("codex", "OpenAI"),
-    "anthropic oauth": _stored_token("anthropic", "Anthropic"),
-    "perplexity oauth": _stored_token("perplexity", "Perplexity"),
+    "gemini oauth": _stored_token("gemini", "Gemini OAuth token (Antigravity sign-in)"),
+    "gemini-cli oauth": _stored_token(
+        "gemini", "Gemini OAuth token (Gemini CLI sign-in)", "gemini-cli"
+    ),
+    "codex oauth": _stored_token("codex", "OpenAI OAuth token"),
+    "anthropic oauth": _stored_token("anthropic", "Anthropic OAuth token"),
+    "perplexity oauth": _stored_token("perplexity", "Perplexity OAuth token"),
     "perplexity cookies": _variable("perplexity", "PERPLEXITY_COOKIES", "Perplexity cookie header"),
     "openrouter key": _variable("perplexity", "OPENROUTER_API_KEY", "OpenRouter API key"),
     "searxng token": _variable("searxng", "SEARXNG_TOKEN", "SearXNG token"),

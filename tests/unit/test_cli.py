@@ -595,6 +595,26 @@ def test_auth_remove_forgets_the_api_key_and_keeps_an_oauth_token(
     assert "ya29" not in out + err
 
 
+def test_auth_remove_oauth_forgets_the_token_and_keeps_the_key(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A token that cannot be sent is named with this command as its way out; without
+    # --oauth there was none (auth remove keeps tokens), short of editing the file.
+    store = CredentialStore(_credentials_file())
+    token = OAuthToken(access_token="ya29.bad\r\ntoken", expires_at=2e9)
+    store.set_oauth("gemini-cli", token)
+    store.set("gemini-cli", SECRET)
+    assert main(["auth", "remove", "gemini-cli", "--oauth"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert (out, err) == ("Removed the stored OAuth token for gemini-cli\n", "")
+    assert CredentialStore(_credentials_file()).get_oauth("gemini-cli") is None
+    assert CredentialStore(_credentials_file()).get("gemini-cli") == SECRET
+    assert main(["auth", "remove", "gemini-cli", "--oauth"]) == EXIT_FAILED
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", "websearch: no stored OAuth token for gemini-cli\n")
+    assert "ya29" not in out + err and SECRET not in out + err
+
+
 def test_auth_set_says_when_a_variable_or_the_config_outranks_the_stored_key(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

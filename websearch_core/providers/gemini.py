@@ -123,8 +123,12 @@ class GeminiProvider(ProtocolProvider):
         statuses=frozenset({408, 429}), server_errors=True, max_retries=3, max_delay=300.0
     )
     oauth_refresh_statuses = frozenset({400, 401, 403})
-    credential_kinds = (StoredOAuth(), ApiKey())
-    """A stored OAuth token wins over the key, which is then never sent."""
+    credential_kinds = (
+        *(StoredOAuth(s.entry, f"Gemini OAuth token ({s.label} sign-in)") for s in SIGN_INS),
+        ApiKey(),
+    )
+    """A stored OAuth token wins over the key, which is then never sent; of the two
+    sign-ins the first with a token is the one used (:data:`._gemini_signins.SIGN_INS`)."""
 
     def is_available(self, context: ProviderContext) -> bool:
         """A stored Gemini CLI or Antigravity OAuth token, or an API key."""
