@@ -46,7 +46,7 @@ from .content.errors import FetchError
 from .content.models import PageContent
 from .content.tool_text import fence_results
 from .credentials import Credentials, CredentialStore, TokenRefresher, explicit_keys
-from .deadline import Deadline
+from .deadline import Deadline, enter_call, leave_call
 from .env_names import report_unknown_variables
 from .errors import (
     AllProvidersFailedError,
@@ -281,8 +281,21 @@ class WebSearch(AsyncClosing):
 
         ``deadline`` is the call's, begun when the call was: opening the store and the
         cache lookup spend it too, so a slow store leaves the providers less time rather
-        than the call more.
+        than the call more. Every wait on the store is bounded by it (see
+        :func:`~websearch_core.deadline.store_patience`): the lookups before and after the
+        chain, the ledger's writes and the cache write. A store that does not answer in
+        time is searched without, as a broken one is, and a write it was given still lands
+        when it answers.
         """
+        token = enter_call(deadline)
+        try:
+            return await self._execute_within(params, use_cache, deadline)
+        finally:
+            leave_call(token)
+
+    async def _execute_within(
+        self, params: SearchParams, use_cache: bool, deadline: Deadline
+    ) -> tuple[ChainOutcome, list[str]]:
         setup = await self._open()
         plan = setup.plan(params.provider)
         # A broken ledger must not cost an answer: the chain sees a store that degrades.

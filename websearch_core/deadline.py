@@ -7,6 +7,12 @@ a context variable, so every piece of code below the chain (the transport, a pro
 retry loop, the fan-out's engines, which run as tasks that inherit the context) reads the
 same limit without it being threaded through every signature.
 
+The call's own deadline is kept the same way (:func:`enter_call`) for the state store:
+opening it, the cache lookups, the ledger's writes and the cache write all happen outside
+any attempt, and a store that does not answer (a SQLite file another process holds locked,
+a Redis that accepts and never replies) must not hold the call past its deadline either
+(:func:`store_patience`).
+
 Example:
     >>> deadline = Deadline(30.0)
     >>> with attempt_scope(min(10.0, deadline.remaining())):
@@ -23,16 +29,34 @@ from contextlib import contextmanager
 from contextvars import ContextVar, Token
 
 __all__ = [
+    "STORE_GRACE_SECONDS",
     "Deadline",
     "attempt_scope",
     "enter_attempt",
+    "enter_call",
     "format_seconds",
     "leave_attempt",
+    "leave_call",
     "remaining_budget",
+    "store_patience",
 ]
+
+STORE_GRACE_SECONDS = 0.25
+"""How long a state store call begun at (or past) the call's deadline is still waited for.
+
+A search whose providers hung until the deadline still has bookkeeping to do: the failure
+count that opens the provider's circuit breaker, its cooldown mark, the stale answer that
+may save the call. A Redis answers those in a millisecond but never in zero seconds, so
+without this they would all be given up at once. A quarter of a second is hundreds of
+times what a healthy store takes, and short enough to keep "ends at its deadline" true
+for a person waiting.
+"""
 
 _attempt_expiry: ContextVar[float | None] = ContextVar("websearch_attempt_expiry", default=None)
 """``time.monotonic()`` value at which the current provider attempt runs out of time."""
+
+_call_expiry: ContextVar[float | None] = ContextVar("websearch_call_expiry", default=None)
+"""``time.monotonic()`` value of the running search's deadline (see :func:`enter_call`)."""
 
 
 class Deadline:
@@ -112,6 +136,33 @@ def remaining_budget(default: float) -> float:
         return default
     left = max(0.0, expiry - time.monotonic())
     return left if math.isnan(default) else min(default, left)
+
+
+def enter_call(deadline: Deadline) -> Token[float | None]:
+    """Make ``deadline`` the running search's, for the state store; undo with :func:`leave_call`.
+
+    Plain calls rather than a context manager, as :func:`enter_attempt`: it runs on every
+    search.
+    """
+    return _call_expiry.set(time.monotonic() + deadline.remaining())
+
+
+def leave_call(token: Token[float | None]) -> None:
+    """Forget the deadline :func:`enter_call` set."""
+    _call_expiry.reset(token)
+
+
+def store_patience() -> float | None:
+    """Seconds a state store call begun now may be waited for; ``None`` outside a search.
+
+    What remains of the search's deadline, but never less than :data:`STORE_GRACE_SECONDS`,
+    so a call begun at the deadline still gets its answer from a store that is merely not
+    instant. A store that cannot answer in that time is taken as unavailable.
+    """
+    expiry = _call_expiry.get()
+    if expiry is None:
+        return None
+    return max(expiry - time.monotonic(), STORE_GRACE_SECONDS)
 
 
 def format_seconds(seconds: float) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import concurrent.futures
 import os
 import threading
 import weakref
@@ -18,7 +19,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, TypeVar
 
-from .base import StateStore, StateStoreError
+from ..deadline import store_patience
+from .base import StateStore, StateStoreError, StateStoreTimeoutError
 
 __all__ = ["ThreadedStore"]
 
@@ -69,15 +71,45 @@ class ThreadedStore(StateStore, Generic[_Client]):
         """Drop what belonged to the parent process (its connections, counts, timers)."""
 
     async def _run(self, func: Callable[[_Client], _T]) -> _T:
+        """``func`` on the store's thread; within a search, waited for only so long.
+
+        Inside a search (:func:`~websearch_core.deadline.store_patience`) the wait ends
+        with the search's deadline: a store that does not answer (a lock another process
+        holds, a server that accepts and never replies) cost its own timeout on top of the
+        deadline, 10 s for SQLite's busy wait and 5 s for Redis's socket. The request is
+        not withdrawn when the wait ends: a write still lands on the store's thread once
+        the store answers, and the search goes on without it (see
+        :class:`~websearch_core.state.base.StateStoreTimeoutError`).
+        """
         if self._closed:
             raise StateStoreError("the state store is closed")
-        loop = asyncio.get_running_loop()
+        patience = store_patience()
         try:
-            return await loop.run_in_executor(self._executor, self._call, func)
+            if patience is None:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(self._executor, self._call, func)
+            job = self._executor.submit(self._call, func)
         except RuntimeError as exc:  # executor shut down by a concurrent aclose()
             if self._closed:
                 raise StateStoreError("the state store is closed") from exc
             raise
+        return await self._within(job, patience)
+
+    async def _within(self, job: concurrent.futures.Future[_T], patience: float) -> _T:
+        """``job``'s result if it comes within ``patience`` seconds; the job is never cancelled."""
+        answer = asyncio.wrap_future(job)
+        # Once given up on (or the caller cancelled), nobody reads its error: read it here,
+        # or asyncio would log "exception was never retrieved" for a store's passing fault.
+        answer.add_done_callback(_retrieve)
+        try:
+            async with asyncio.timeout(patience):
+                return await asyncio.shield(answer)
+        except TimeoutError:
+            if answer.done():  # it answered as the time ran out, or it raised a timeout
+                return answer.result()
+            raise StateStoreTimeoutError(
+                f"{self!r} did not answer within the search's deadline"
+            ) from None
 
     @abc.abstractmethod
     def _call(self, func: Callable[[_Client], _T]) -> _T:
@@ -98,6 +130,11 @@ class ThreadedStore(StateStore, Generic[_Client]):
             await loop.run_in_executor(self._executor, self._release)
         finally:
             self._executor.shutdown(wait=False)
+
+
+def _retrieve(answer: asyncio.Future[Any]) -> None:
+    if not answer.cancelled():
+        answer.exception()
 
 
 _OPEN_STORES: weakref.WeakSet[ThreadedStore[Any]] = weakref.WeakSet()

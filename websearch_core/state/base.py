@@ -57,6 +57,7 @@ __all__ = [
     "ProviderMark",
     "StateStore",
     "StateStoreError",
+    "StateStoreTimeoutError",
     "UsageGrant",
     "UsageWindow",
     "default_state_path",
@@ -100,6 +101,15 @@ class StateStoreError(WebSearchError):
 
     The chain treats state as advisory: on this error it may carry on without marks, budgets
     or cache rather than fail a search. Messages never contain connection secrets.
+    """
+
+
+class StateStoreTimeoutError(StateStoreError):
+    """The backend did not answer within the running search's deadline.
+
+    The request was not withdrawn: it still runs on the store's own thread, so a write
+    lands when the store gets to it (a lock released, a server that wakes up); only the
+    search stopped waiting for it.
     """
 
 

@@ -1,0 +1,146 @@
+"""A state store that does not answer holds no search past the call's deadline.
+
+Real stores only: a SQLite file whose write lock another connection holds (as another
+process mid-transaction would), a loopback server that accepts and never answers in place
+of Redis, and a loopback proxy in front of a real redis-server that goes silent at a
+chosen request. Each fault used to cost the store's own timeout (10 s busy timeout, 5 s
+socket timeout) on top of a deadline of 1 s; the bounds below leave generous slack.
+"""
+
+import asyncio
+import logging
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.stalling_proxy import silent_server, stalling_proxy
+from websearch_core import WebSearch
+from websearch_core.testing import Fault, Simulator
+
+DEADLINE = 1.0
+BOUND = 3 * DEADLINE
+"""The deadline with slack for a loaded machine; every fault below took 5 s or more."""
+
+
+def _settings(sim: Simulator, **state: Any) -> Any:
+    return sim.settings(timeout_seconds=None, deadline_seconds=DEADLINE, provider="brave", **state)
+
+
+@pytest.fixture
+def locked_file(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    """A connection that will hold the state file's write lock once the test takes it."""
+    holder = sqlite3.connect(tmp_path / "state.sqlite3", isolation_level=None)
+    yield holder
+    if holder.in_transaction:
+        holder.execute("ROLLBACK")
+    holder.close()
+
+
+def _take_write_lock(holder: sqlite3.Connection) -> None:
+    holder.execute("BEGIN IMMEDIATE")  # what another process's write does, held
+
+
+async def test_a_write_lock_held_elsewhere_holds_no_failing_search_past_its_deadline(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # A 503 is counted towards the provider's circuit breaker: a write, which waited out
+    # the 10 s busy timeout behind the lock (10.03 s measured for this 1 s search).
+    async with Simulator(["brave"]) as sim:
+        settings = _settings(sim, state_backend="sqlite", state_dir=tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            assert not (await ws.run("python asyncio")).is_error  # opens the store
+            sim["brave"].always(Fault.server_error(503))
+            _take_write_lock(locked_file)
+            started = time.monotonic()
+            result = await ws.run("rust tokio")
+            elapsed = time.monotonic() - started
+            locked_file.execute("ROLLBACK")
+    assert result.text == "Error: Brave API error (503): internal error"
+    assert elapsed < BOUND
+
+
+async def test_a_state_file_locked_before_its_first_use_holds_no_search_past_its_deadline(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # Opening the file takes the write lock (to migrate it): 10.04 s measured for 1 s.
+    async with Simulator(["brave"]) as sim:
+        settings = _settings(sim, state_backend="sqlite", state_dir=tmp_path)
+        _take_write_lock(locked_file)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            started = time.monotonic()
+            result = await ws.run("python asyncio")
+            elapsed = time.monotonic() - started
+            locked_file.execute("ROLLBACK")
+    assert result.is_error
+    assert "deadline for the whole search ran out" in result.text
+    assert elapsed < BOUND
+
+
+async def test_a_redis_that_never_answers_holds_no_search_past_its_deadline(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pytest.importorskip("redis")
+    with silent_server() as port:
+        async with Simulator(["brave"]) as sim:
+            url = f"redis://:hunter2-redis-secret@127.0.0.1:{port}/0"
+            settings = _settings(sim, state_backend="redis", redis_url=url)
+            async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+                started = time.monotonic()
+                with caplog.at_level(logging.DEBUG):
+                    result = await ws.run("python asyncio")
+                elapsed = time.monotonic() - started
+    assert result.is_error
+    assert "deadline for the whole search ran out" in result.text
+    assert elapsed < BOUND
+    assert "hunter2" not in caplog.text + result.text
+
+
+async def test_a_stale_lookup_the_store_never_answers_ends_with_the_spec_error(
+    redis_url: str,
+) -> None:
+    # Every provider fails at once; the lookup of a stale answer then hangs (the proxy goes
+    # silent at the cache key's second request: the first is the fresh lookup). It waited
+    # out Redis's 5 s socket timeout; now the call ends at its deadline, with the error it
+    # gives without a cache.
+    port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
+    async with Simulator(["brave"]) as sim:
+        seeded = _settings(sim, state_backend="redis", redis_url=redis_url, cache_ttl_seconds=0.1)
+        async with WebSearch(seeded, api_keys=sim.api_keys()) as ws:
+            assert not (await ws.run("stale python asyncio")).is_error
+        await asyncio.sleep(0.3)  # the entry is stale now, kept for serve-stale
+        sim["brave"].always(Fault.http(400, "bad request"))
+        with stalling_proxy(port, marker=b"cache:", passes=1) as proxy_port:
+            url = redis_url.replace(f":{port}/", f":{proxy_port}/")
+            settings = _settings(sim, state_backend="redis", redis_url=url)
+            async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+                started = time.monotonic()
+                result = await ws.run("stale python asyncio")
+                elapsed = time.monotonic() - started
+        async with WebSearch(_settings(sim), api_keys=sim.api_keys()) as plain:
+            uncached = await plain.run("stale python asyncio", use_cache=False)
+    assert result.is_error
+    assert result.text == uncached.text
+    assert elapsed < BOUND
+
+
+async def test_a_provider_that_hangs_until_the_deadline_still_has_its_failures_counted(
+    redis_url: str,
+) -> None:
+    # Guards the grace a store call begun at the deadline gets: a Redis needs a moment to
+    # count the timeout that took all of the call's time. Given up at once, the count
+    # would be read as the first failure every time and the breaker would never open.
+    async with Simulator(["brave"]) as sim:
+        sim["brave"].always(Fault.hang())
+        settings = _settings(sim, state_backend="redis", redis_url=redis_url)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await (await ws.state()).clear("brave")
+            for _ in range(2):
+                result = await ws.run("python asyncio", use_cache=False)
+                assert "Brave request timed out" in result.text
+            mark = await (await ws.state()).get_mark("brave", time.time())
+            await (await ws.state()).clear("brave")
+    assert mark is not None and mark.kind == "circuit_open"
