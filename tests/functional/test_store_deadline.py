@@ -63,6 +63,45 @@ async def test_a_write_lock_held_elsewhere_holds_no_failing_search_past_its_dead
     assert elapsed < BOUND
 
 
+async def test_an_answer_does_not_wait_for_its_cache_write_which_lands_later(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # The write waited out the busy timeout before the answer was returned (10 s for this
+    # 1 s search). It is no longer waited for past the deadline, and it is not lost: it
+    # stays with the store's thread, which writes it once the lock is released.
+    async with Simulator(["brave"]) as sim:
+        settings = _settings(sim, state_backend="sqlite", state_dir=tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            assert not (await ws.run("python asyncio")).is_error  # opens the store
+            _take_write_lock(locked_file)
+            started = time.monotonic()
+            result = await ws.run("rust tokio")
+            elapsed = time.monotonic() - started
+            started = time.monotonic()
+            assert not (await ws.run("go goroutines")).is_error
+            following = time.monotonic() - started
+            locked_file.execute("ROLLBACK")
+            assert await _cache_rows(locked_file) == 2
+        sim["brave"].always(Fault.server_error(503))
+        async with WebSearch(settings, api_keys=sim.api_keys()) as later:
+            cached = await later.search("rust tokio")
+    assert not result.is_error
+    assert elapsed < BOUND
+    # The store is searched without while it is stuck, so the next answer waits for nothing.
+    assert following < DEADLINE / 2
+    assert cached.cached and not cached.stale
+
+
+async def _cache_rows(observer: sqlite3.Connection, want: int = 2) -> int:
+    """The cache's row count once it reaches ``want`` (or after 5 s, whatever it is then)."""
+    give_up = time.monotonic() + 5.0
+    while True:
+        (rows,) = observer.execute("SELECT count(*) FROM cache").fetchone()
+        if rows >= want or time.monotonic() > give_up:
+            return int(rows)
+        await asyncio.sleep(0.02)
+
+
 async def test_a_state_file_locked_before_its_first_use_holds_no_search_past_its_deadline(
     tmp_path: Path, locked_file: sqlite3.Connection
 ) -> None:

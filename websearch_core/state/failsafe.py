@@ -19,7 +19,15 @@ import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Final, TypeVar
 
-from .base import CachedEntry, ProviderMark, StateStore, StateStoreError, UsageGrant, UsageWindow
+from .base import (
+    CachedEntry,
+    ProviderMark,
+    StateStore,
+    StateStoreError,
+    StateStoreTimeoutError,
+    UsageGrant,
+    UsageWindow,
+)
 
 __all__ = ["RETRY_AFTER", "FailSafeStore"]
 
@@ -155,12 +163,16 @@ class FailSafeStore(StateStore):
         A store that refuses writes of cache entries may still count and mark (a Redis at
         ``maxmemory`` with ``noeviction`` refuses every write that grows it, and the cache
         is what grows): taking the whole store for down would switch the budgets off with
-        the cache. A store that is really down has failed its reservation before this.
+        the cache. A store that is really down has failed its reservation before this. One
+        that did not answer in time is taken for down, as for any other call: the next
+        searches' writes would queue behind the one it is still busy with.
         """
         if self.degraded:
             return
         try:
             await self.inner.cache_set(key, value, now=now, ttl=ttl, keep_stale_for=keep_stale_for)
+        except StateStoreTimeoutError as exc:
+            self._failed(exc)
         except StateStoreError as exc:
             if self.inner not in _cache_write_warned:
                 _cache_write_warned.add(self.inner)
