@@ -183,3 +183,25 @@ async def test_a_provider_that_hangs_until_the_deadline_still_has_its_failures_c
             mark = await (await ws.state()).get_mark("brave", time.time())
             await (await ws.state()).clear("brave")
     assert mark is not None and mark.kind == "circuit_open"
+
+
+async def test_a_reservation_held_up_until_the_deadline_leaves_the_provider_unasked(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # With a budget the reservation is a write. Behind the lock it used up the deadline,
+    # and the provider, never asked, was then reported as "Brave request timed out after
+    # 0s" (before the store's waits were bounded: after 10 s).
+    async with Simulator(["brave"]) as sim:
+        settings = _settings(
+            sim, state_backend="sqlite", state_dir=tmp_path, budget={"brave": "1000/month"}
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            assert not (await ws.run("python asyncio")).is_error  # opens the store
+            _take_write_lock(locked_file)
+            started = time.monotonic()
+            result = await ws.run("rust tokio")
+            elapsed = time.monotonic() - started
+            locked_file.execute("ROLLBACK")
+    assert result.text == "Error: the 1s deadline for the whole search ran out; not tried: brave"
+    assert len(sim["brave"].requests) == 1  # the first search's only
+    assert elapsed < BOUND

@@ -10,12 +10,13 @@ this loop's ledger for the call, so its engines obey the same marks and budgets.
 """
 
 import asyncio
+import enum
 import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Final, cast
 
 from ..deadline import Deadline
 from ..errors import ConfigurationError, DeadlineExceededError, SearchProviderError
@@ -36,6 +37,15 @@ logger = logging.getLogger("websearch_core")
 
 MIN_ATTEMPT_SECONDS = 0.05
 """Less time than this left in the deadline is no time for another provider."""
+
+
+class _NotTried(enum.Enum):
+    """The marker of a provider the deadline ran out on before it was asked."""
+
+    NOT_TRIED = enum.auto()
+
+
+_NOT_TRIED: Final = _NotTried.NOT_TRIED
 
 
 @dataclass(slots=True)
@@ -133,6 +143,9 @@ class ChainRunner:
             answer = await self._try(
                 provider, params, context, outcome, masks, deadline, skip_marked=not plan.forced
             )
+            if answer is _NOT_TRIED:
+                _out_of_time(outcome, plan.providers[index:], deadline)
+                return outcome
             if answer is not None:
                 # One copy: the attempt's pending update (ISO dates) and the attempts.
                 outcome.response = answer.final(attempts=tuple(outcome.attempts))
@@ -157,7 +170,13 @@ class ChainRunner:
         deadline: Deadline,
         *,
         skip_marked: bool,
-    ) -> AttemptAnswer | None:
+    ) -> AttemptAnswer | _NotTried | None:
+        """One provider's turn: its answer, ``None`` when it failed or was skipped.
+
+        :data:`_NOT_TRIED` when its reservation took the time left (a state store that did
+        not answer before the deadline): the provider was never asked, so the deadline,
+        not a provider timeout of 0 s, is what the caller reports.
+        """
         provider_id = provider.info.id
         problem = provider.key_problem(context)
         if problem is not None:
@@ -171,7 +190,7 @@ class ChainRunner:
             try:
                 # Reserve before send: mark (first time only), budget and rate slot in one
                 # step, or a skip.
-                await self.ledger.reserve(
+                reservation = await self.ledger.reserve(
                     provider.info,
                     max_wait=deadline.remaining() - MIN_ATTEMPT_SECONDS,
                     skip_marked=skip_marked and not retried,
@@ -179,6 +198,9 @@ class ChainRunner:
             except ProviderSkippedError as skip:
                 _skipped(outcome, provider, skip)
                 return None
+            if deadline.expired:
+                await self.ledger.release(reservation)
+                return _NOT_TRIED
             try:
                 answer = await answer_attempt(
                     self._bound(provider),
