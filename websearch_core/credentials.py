@@ -21,7 +21,12 @@ from pydantic import SecretStr
 
 from .control_chars import CONTROL_IN_LINE
 from .env_values import values_reader
-from .errors import AuthorizationError, ConfigurationError, ProviderNotConfiguredError
+from .errors import (
+    AuthorizationError,
+    ConfigurationError,
+    OAuthTokenError,
+    ProviderNotConfiguredError,
+)
 from .redaction import userinfo_secrets
 from .sent_secret import SentSecret
 
@@ -573,8 +578,9 @@ class Credentials:
 
         Raises:
             ProviderNotConfiguredError: No token is stored.
-            AuthorizationError: The token expired (or was refused) and no refresh hook is
+            OAuthTokenError: The token expired (or was refused) and no refresh hook is
                 configured, or the hook failed.
+            AuthorizationError: The hook returned a token that cannot be sent.
         """
         name = entry or provider
         token = self.oauth_token(name)
@@ -584,7 +590,7 @@ class Credentials:
             return token
         refresher = self._refreshers.get(name)
         if refresher is None:
-            raise AuthorizationError(
+            raise OAuthTokenError(
                 provider,
                 f"{name}: OAuth token expired and no refresh hook is configured "
                 "(pass WebSearch(oauth_refreshers=...) or store a new token)",
@@ -593,8 +599,10 @@ class Credentials:
         try:
             fresh = await refresher(name, token)
         except Exception as exc:
-            raise AuthorizationError(
-                provider, f"{name}: OAuth token refresh failed ({type(exc).__name__})", 401
+            raise OAuthTokenError(
+                provider,
+                f"{name}: OAuth token refresh failed: its refresh hook raised {type(exc).__name__}",
+                401,
             ) from None
         returned = SentSecret(
             fresh.access_token,

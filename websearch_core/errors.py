@@ -11,6 +11,7 @@ message text::
     └── SearchProviderError                  one provider call failed (.provider, .status)
         ├── ProviderNotConfiguredError       missing key or endpoint for this provider
         ├── AuthorizationError               401 / 403
+        │   └── OAuthTokenError              a stored OAuth token could not be made usable
         ├── RateLimitedError                 429; .retry_after seconds when the server said
         ├── QuotaExhaustedError              402 or a spent-credit body; .reset_at when known
         ├── ChallengeError                   a bot-challenge or consent page instead of results
@@ -52,6 +53,7 @@ __all__ = [
     "DeadlineExceededError",
     "EmptyResponseError",
     "NoProviderConfiguredError",
+    "OAuthTokenError",
     "ProviderConnectionError",
     "ProviderNotConfiguredError",
     "ProviderTimeoutError",
@@ -102,6 +104,15 @@ class ProviderNotConfiguredError(SearchProviderError):
 
 class AuthorizationError(SearchProviderError):
     """The provider refused the credentials (HTTP 401 or 403)."""
+
+
+class OAuthTokenError(AuthorizationError):
+    """A stored OAuth token could not be made usable: expired without a hook, or the hook failed.
+
+    It counts as a refusal (status 401, the same cooldown), but no server said so: its own
+    message is what the user reads, not the spec's ``authorization failed ... Check API key
+    or base URL`` text, which pointed at a key and a URL that were never the problem.
+    """
 
 
 class RateLimitedError(SearchProviderError):

@@ -8,7 +8,7 @@ length there and here even with emoji.
 import codecs
 from collections.abc import Iterable, Sequence
 
-from .errors import SearchProviderError
+from .errors import OAuthTokenError, SearchProviderError
 from .filters.note import ignored_note
 from .models import SearchCitation, SearchResponse, SearchSource
 from .providers import PROVIDER_REGISTRY, get_provider
@@ -178,9 +178,12 @@ def format_provider_failure(error: BaseException, label: str) -> str:
     Returns:
         The Anthropic 404 text, the ``<Label> authorization failed`` text for 401/403
         (Z.AI keeps its own message; a keyless engine has no key to check, so its 401/403
-        says it blocked the request), or the error's own message.
+        says it blocked the request; an OAuth token that could not be refreshed keeps its
+        own, as no server refused it), or the error's own message.
     """
     if isinstance(error, SearchProviderError):
+        if isinstance(error, OAuthTokenError):
+            return error.message  # refused here, before or instead of a request: say why
         if error.provider == "anthropic" and error.status == 404:
             return "Anthropic web search returned 404 (model or endpoint not found)."
         if error.status in (401, 403) and _is_keyless(error.provider):

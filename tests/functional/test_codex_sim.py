@@ -273,7 +273,11 @@ async def test_expired_token_without_a_hook_is_an_authorization_failure(sim: Sim
     store.set_oauth("codex", OAuthToken(access_token=TOKEN, expires_at=time.time() - 60))
     async with _client(sim) as ws:
         result = await ws.run(QUERY, provider="codex")
-    assert result.text == "Error: OpenAI authorization failed (401). Check API key or base URL."
+    # No server refused it: the text says what to do, not "Check API key or base URL".
+    assert result.text == (
+        "Error: codex: OAuth token expired and no refresh hook is configured "
+        "(pass WebSearch(oauth_refreshers=...) or store a new token)"
+    )
     assert sim["codex"].requests == []
 
 

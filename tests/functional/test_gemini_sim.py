@@ -304,6 +304,28 @@ async def test_oauth_expired_token_without_a_hook(sim: Simulator) -> None:
     assert sim["gemini"].requests == []
 
 
+async def test_oauth_a_failed_refresh_hook_is_named_not_the_key_or_base_url(
+    sim: Simulator,
+) -> None:
+    # No server refused anything: the spec's "Check API key or base URL" sent the user to
+    # a key and a URL that were never the problem, while their own hook had failed.
+    _store(sim).set_oauth(
+        "gemini-cli",
+        OAuthToken(access_token="cli-old", refresh_token="cli-r", expires_at=time.time() - 60),
+    )
+
+    async def refresh(entry: str, token: OAuthToken) -> OAuthToken:
+        raise ValueError("cli-r was revoked")
+
+    hooks = {"gemini-cli": refresh}
+    async with WebSearch(sim.settings(), api_keys={}, oauth_refreshers=hooks) as ws:
+        result = await ws.run(QUERY, provider="gemini")
+    assert result.text == (
+        "Error: gemini-cli: OAuth token refresh failed: its refresh hook raised ValueError"
+    )
+    assert sim["gemini"].requests == []
+
+
 async def test_oauth_moves_to_the_second_endpoint(
     sim: Simulator, sleeps: list[float], monkeypatch: pytest.MonkeyPatch
 ) -> None:
