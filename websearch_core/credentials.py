@@ -450,23 +450,28 @@ class Credentials:
             where, fix = f"in {source}", f"remove it from {source}"
         return SentSecret(self._remember(value), what or f"{provider} API key", where, fix)
 
-    def oauth_secret(self, provider: str, what: str = "") -> SentSecret | None:
+    def oauth_secret(
+        self, provider: str, what: str = "", min_lifetime: float = EXPIRY_SKEW_SECONDS
+    ) -> SentSecret | None:
         """The stored OAuth access token, with the store it is in; ``None``: none stored.
 
-        A stored token wins over the provider's other credentials, expired or not. An
-        expired one with a refresh hook is never sent (the hook's token is, checked by
-        :meth:`valid_oauth_token`): it is given with an empty value, which passes the
-        check. Expired without a hook, it has to be replaced in the store either way.
+        A stored token wins over the provider's other credentials, expired or not. One
+        that :meth:`valid_oauth_token` would replace (within ``min_lifetime`` of expiry,
+        with a refresh hook) is never sent (the hook's token is, checked there): it is
+        given with an empty value, which passes the check. Without a hook, it has to be
+        replaced in the store either way.
 
         Args:
             provider: The provider id the token is stored under.
             what: What the token is called in a problem's text (default: ``<id> OAuth
                 token``).
+            min_lifetime: The provider's refresh margin, as given to
+                :meth:`valid_oauth_token`: the same rule decides both.
         """
         token = self.oauth_token(provider)
         if token is None:
             return None
-        replaced = token.is_expired() and provider in self._refreshers
+        replaced = token.is_expired(skew=min_lifetime) and provider in self._refreshers
         return SentSecret(
             "" if replaced else token.access_token,
             what or f"{provider} OAuth token",
@@ -564,7 +569,12 @@ class Credentials:
         return token
 
     async def valid_oauth_token(
-        self, provider: str, *, entry: str | None = None, force_refresh: bool = False
+        self,
+        provider: str,
+        *,
+        entry: str | None = None,
+        force_refresh: bool = False,
+        min_lifetime: float = EXPIRY_SKEW_SECONDS,
     ) -> OAuthToken:
         """A usable OAuth token: the stored one, or one refreshed through the hook.
 
@@ -575,6 +585,9 @@ class Credentials:
                 hook is the one registered under it, is called with it, and its token is
                 written back to it. Default: ``provider``.
             force_refresh: Refresh even if the token looks valid (after the server said 401).
+            min_lifetime: A token expiring sooner than this many seconds is refreshed first:
+                the provider's margin (``StoredOAuth.min_lifetime``; Perplexity's is five
+                minutes), which :meth:`oauth_secret` applies too.
 
         Raises:
             ProviderNotConfiguredError: No token is stored.
@@ -586,7 +599,7 @@ class Credentials:
         token = self.oauth_token(name)
         if token is None:
             raise ProviderNotConfiguredError(provider, f"{name}: no OAuth token stored")
-        if not force_refresh and not token.is_expired():
+        if not force_refresh and not token.is_expired(skew=min_lifetime):
             return token
         refresher = self._refreshers.get(name)
         if refresher is None:

@@ -10,7 +10,7 @@ same check (:meth:`~websearch_core.sent_secret.SentSecret.problem`) before a req
 
 from dataclasses import dataclass
 
-from .credentials import Credentials
+from .credentials import EXPIRY_SKEW_SECONDS, Credentials
 from .provider_types import ProviderInfo
 from .sent_secret import SentSecret
 
@@ -41,10 +41,15 @@ class StoredOAuth:
         entry: The store entry it is kept under (default: the provider's id); a provider
             with more than one sign-in (Gemini's ``gemini-cli``) lists one per entry.
         what: Its name in a problem's text (default: ``<Label> OAuth token``).
+        min_lifetime: Seconds before expiry from which the token is refreshed before use
+            rather than sent; the search (``Credentials.valid_oauth_token``) and the
+            credential check read this one number, so a token the search would replace is
+            never reported as one it would send.
     """
 
     entry: str | None = None
     what: str | None = None
+    min_lifetime: float = EXPIRY_SKEW_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +72,7 @@ Credential = ApiKey | StoredOAuth | SecretVariable
 def _resolve(credential: Credential, info: ProviderInfo, found: Credentials) -> SentSecret | None:
     if isinstance(credential, StoredOAuth):
         what = credential.what or f"{info.label} OAuth token"
-        return found.oauth_secret(credential.entry or info.id, what)
+        return found.oauth_secret(credential.entry or info.id, what, credential.min_lifetime)
     if isinstance(credential, SecretVariable):
         return found.env_secret(credential.name, credential.what)
     env_vars = info.env_vars if credential.env_vars is None else credential.env_vars

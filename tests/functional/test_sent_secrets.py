@@ -13,6 +13,7 @@ request and moves on; the value never appears.
 import json
 import logging
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -226,3 +227,26 @@ async def test_checking_searxng_basic_auth_does_not_make_the_user_name_a_secret(
             result = await ws.run(QUERY, use_cache=False)
     assert result.error is None and result.response.provider == "searxng"
     assert result.response.sources[0].title.startswith("python asyncio")
+
+
+async def test_a_perplexity_token_its_hook_replaces_early_is_not_a_problem() -> None:
+    """Perplexity refreshes a token within five minutes of expiry before use: one rule.
+
+    The check counted a token as replaced only within the store's 60 s margin, so a bad
+    token two minutes from expiry read ``misconfigured`` while the search sent the hook's.
+    """
+    soon = OAuthToken(access_token=BAD, refresh_token="refresh-1", expires_at=time.time() + 120)
+    _store({"perplexity": {"oauth": soon.to_json()}})
+
+    async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
+        return OAuthToken(access_token="fresh-token", expires_at=4102444800.0)
+
+    async with Simulator(["perplexity"]) as sim:
+        hooks = {"perplexity": refresh}
+        async with WebSearch(sim.settings(), api_keys={}, oauth_refreshers=hooks) as ws:
+            status = next(s for s in await ws.provider_status() if s.id == "perplexity")
+            result = await ws.run(QUERY, provider="perplexity", use_cache=False)
+        sent = {r.header("Cookie") for r in sim["perplexity"].requests}
+    assert status.reason == "ready"
+    assert result.error is None and result.response.provider == "perplexity"
+    assert sent == {"__Secure-next-auth.session-token=fresh-token"}

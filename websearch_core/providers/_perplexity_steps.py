@@ -8,7 +8,6 @@ already sent twice (``resent``), the OAuth token or its failure (``oauth`` /
 ``oauth_error``) and the parsed answer (``outcome``).
 """
 
-import time
 from typing import Final
 
 from ..credentials import OAuthToken
@@ -42,16 +41,15 @@ __all__ = [
 ]
 
 OAUTH_MIN_LIFETIME: Final = 300.0
-"""A stored token that expires sooner than this is refreshed before use."""
+"""A stored token that expires sooner than this is refreshed before use (the reference's
+five minutes); the provider's ``StoredOAuth`` declares it too, so the credential check
+treats such a token as replaced, as the search does."""
 
 
 async def fresh_token(context: ProviderContext, provider_id: str) -> OAuthToken:
     """The stored token, refreshed first when it expires within :data:`OAUTH_MIN_LIFETIME`."""
-    token = await context.credentials.valid_oauth_token(provider_id)
-    expires = token.expires_at
-    if expires is not None and expires - time.time() < OAUTH_MIN_LIFETIME:
-        token = await context.credentials.valid_oauth_token(provider_id, force_refresh=True)
-    return token
+    credentials = context.credentials
+    return await credentials.valid_oauth_token(provider_id, min_lifetime=OAUTH_MIN_LIFETIME)
 
 
 async def begin(flow: Flow, provider_id: str, api_key: str | None) -> None:

@@ -79,7 +79,15 @@ from ._perplexity_request import (
     auth_methods,
     session_cookies,
 )
-from ._perplexity_steps import after_broken, answer, asks, begin, next_step, step_from
+from ._perplexity_steps import (
+    OAUTH_MIN_LIFETIME,
+    after_broken,
+    answer,
+    asks,
+    begin,
+    next_step,
+    step_from,
+)
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
@@ -120,7 +128,7 @@ class PerplexityProvider(ProtocolProvider):
     oauth_refresh_statuses = frozenset({401, 403})
     credential_kinds = (
         SecretVariable(COOKIES_ENV, "Perplexity cookie header"),
-        StoredOAuth(),
+        StoredOAuth(min_lifetime=OAUTH_MIN_LIFETIME),
         ApiKey(),
         ApiKey(owner="openrouter", env_vars=OPENROUTER_ENV, what="OpenRouter API key"),
     )
