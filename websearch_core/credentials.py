@@ -13,7 +13,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from .errors import (
     OAuthTokenError,
     ProviderNotConfiguredError,
 )
+from .oauth_identity import sign_in_fingerprint
 from .redaction import userinfo_secrets
 from .sent_secret import SentSecret
 
@@ -44,6 +45,14 @@ class OAuthToken:
     refresh_token: str | None = field(default=None, repr=False)
     expires_at: float | None = None
     """Epoch seconds; ``None`` when the issuer gave no expiry."""
+    sign_in: str | None = None
+    """The fingerprint of the sign-in this token was refreshed from (see
+    :mod:`websearch_core.oauth_identity`), kept so a refresh never makes it another sign-in;
+    ``None`` for a token stored as it was issued. Not a secret."""
+
+    def fingerprint(self) -> str:
+        """Which sign-in this token belongs to, stable across refreshes; never a secret."""
+        return self.sign_in or sign_in_fingerprint(self.access_token, self.refresh_token)
 
     def is_expired(self, now: float | None = None, skew: float = EXPIRY_SKEW_SECONDS) -> bool:
         """True when the token expires within ``skew`` seconds of ``now``."""
@@ -52,12 +61,15 @@ class OAuthToken:
         return (now if now is not None else time.time()) + skew >= self.expires_at
 
     def to_json(self) -> dict[str, Any]:
-        """The stored form."""
-        return {
+        """The stored form (``sign_in`` only when there is one)."""
+        stored: dict[str, Any] = {
             "access_token": self.access_token,
             "refresh_token": self.refresh_token,
             "expires_at": self.expires_at,
         }
+        if self.sign_in is not None:
+            stored["sign_in"] = self.sign_in
+        return stored
 
     @classmethod
     def from_json(cls, data: Any) -> "OAuthToken | None":
@@ -66,12 +78,14 @@ class OAuthToken:
             return None
         expires = data.get("expires_at")
         refresh = data.get("refresh_token")
+        sign_in = data.get("sign_in")
         return cls(
             access_token=data["access_token"],
             refresh_token=refresh if isinstance(refresh, str) else None,
             expires_at=float(expires)
             if isinstance(expires, int | float) and math.isfinite(expires)
             else None,
+            sign_in=sign_in if isinstance(sign_in, str) and sign_in else None,
         )
 
 
@@ -630,6 +644,9 @@ class Credentials:
         self._remember(fresh.access_token)
         if fresh.refresh_token:
             self._remember(fresh.refresh_token)
+        # Still the sign-in it was refreshed from, whatever the new tokens hash to: a mark
+        # earned with it (a 429, spent credits) must not be dropped by the refresh.
+        fresh = replace(fresh, sign_in=token.fingerprint())
         if self._store is not None:
             self._store.set_oauth(name, fresh)
         return fresh

@@ -14,7 +14,15 @@ from .credentials import EXPIRY_SKEW_SECONDS, Credentials
 from .provider_types import ProviderInfo
 from .sent_secret import SentSecret
 
-__all__ = ["ApiKey", "Credential", "SecretVariable", "StoredOAuth", "sent_secrets"]
+__all__ = [
+    "ApiKey",
+    "Credential",
+    "SecretVariable",
+    "SignedIn",
+    "StoredOAuth",
+    "sent_secrets",
+    "signed_in",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,3 +111,39 @@ def sent_secrets(
             if not every:
                 break
     return secrets
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """A stored OAuth token a search would send: which entry, which sign-in.
+
+    Attributes:
+        entry: The credential store entry it is kept under (``gemini-cli``, ``codex``).
+        fingerprint: Its sign-in's fingerprint (``OAuthToken.fingerprint``): stable across
+            refreshes, different for another account; never a secret.
+    """
+
+    entry: str
+    fingerprint: str
+
+
+def signed_in(
+    kinds: tuple[Credential, ...], info: ProviderInfo, found: Credentials, *, every: bool
+) -> list[SignedIn]:
+    """The stored OAuth tokens among what :func:`sent_secrets` would send, in that order.
+
+    What a mark's scope needs to tell one sign-in from another: a token the provider would
+    not send (Anthropic's, while a key is set) is not one of them.
+    """
+    tokens: list[SignedIn] = []
+    for kind in kinds:
+        if _resolve(kind, info, found) is None:
+            continue
+        if isinstance(kind, StoredOAuth):
+            entry = kind.entry or info.id
+            token = found.oauth_token(entry)
+            if token is not None:
+                tokens.append(SignedIn(entry, token.fingerprint()))
+        if not every:
+            break
+    return tokens

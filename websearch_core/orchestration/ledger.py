@@ -18,7 +18,8 @@ Reserve before send. :meth:`Ledger.reserve` is the step right before a request g
    budget count back, so counted requests equal the requests providers saw.
 
 Marks carry the scope they were earned with (a fingerprint of the credential and endpoint,
-:func:`mark_scope`): after a new key or another endpoint the provider is tried again.
+:func:`mark_scope`): after a new key, another OAuth sign-in or another endpoint the provider
+is tried again.
 """
 
 import asyncio
@@ -70,6 +71,17 @@ DEFAULT_MAX_WAIT: Final = 10.0
 
 SCOPED_MARKS: Final = frozenset({"unauthorized"})
 """Mark kinds tied to the credential and endpoint they were earned with."""
+
+SIGN_IN_MARKS: Final = frozenset({"rate_limited", "exhausted"})
+"""Mark kinds tied to the account as well, when an OAuth sign-in earned them.
+
+A key does not say whose account it is (two keys of one account share its quota), so a
+rate limit or spent credits earned with a key stay the provider's. An OAuth sign-in does:
+another sign-in (Gemini CLI beside Antigravity) or another account has its own quota.
+"""
+
+OAUTH_SCOPE_PREFIX: Final = "oauth:"
+"""Starts the scope of a provider reached with an OAuth sign-in (see :func:`mark_scope`)."""
 
 ScopeOf = Callable[[str], "str | None"]
 """Maps a provider id to its current mark scope (``None``: unknown)."""
@@ -290,9 +302,11 @@ class Ledger:
         mark = mark_for_failure(error, now=self.clock(), failures=failures, policy=self.policy)
         if mark is not None:
             # An authorization cooldown belongs to the key and endpoint that earned it; a
-            # rate limit, a spent quota or an open breaker is the provider's, whoever asks.
-            current = self._scope(provider_id, scope) if mark.kind in SCOPED_MARKS else None
-            if current:
+            # rate limit or a spent quota to the OAuth sign-in that earned it, if one did;
+            # an open breaker (and a key's rate limit or quota) is the provider's.
+            scoped = mark.kind in SCOPED_MARKS or mark.kind in SIGN_IN_MARKS
+            current = self._scope(provider_id, scope) if scoped else None
+            if current and (mark.kind in SCOPED_MARKS or current.startswith(OAUTH_SCOPE_PREFIX)):
                 mark = _with_scope(mark, current)
             await self.store.set_mark(provider_id, mark)
             logger.info("web search provider %s marked %s: %s", provider_id, mark.kind, mark.reason)
@@ -322,8 +336,11 @@ def mark_scope(context: "ProviderContext", provider_id: str) -> str:
     """A secret-free fingerprint of how ``provider_id`` is reached in ``context``.
 
     It covers the key, a base URL override, the module's own endpoint variables
-    (``FIRECRAWL_BASE_URL`` ...) and, for SearXNG, the endpoint and its credentials. Only a
-    truncated SHA-256 digest is kept, so the state never holds a key.
+    (``FIRECRAWL_BASE_URL`` ...), for SearXNG the endpoint and its credentials, and each
+    stored OAuth token a search would send: its store entry (which sign-in) and its
+    sign-in's fingerprint (which account; stable across refreshes, so a refresh keeps the
+    mark). Only a truncated SHA-256 digest is kept, so the state never holds a key; a scope
+    with a sign-in in it starts with :data:`OAUTH_SCOPE_PREFIX`.
     """
     from ..providers import get_provider
 
@@ -340,8 +357,10 @@ def mark_scope(context: "ProviderContext", provider_id: str) -> str:
         parts.append(str(searxng.endpoint or ""))
         parts.append(str(searxng.basic_username or ""))
         parts.extend(s.get_secret_value() if s is not None else "" for s in secrets)
+    sign_ins = provider.signed_in(context)
+    parts.extend(f"oauth {s.entry}={s.fingerprint}" for s in sign_ins)
     digest = hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()[:16]
+    return (OAUTH_SCOPE_PREFIX if sign_ins else "") + digest.hexdigest()[:16]
 
 
 def _with_scope(mark: ProviderMark, scope: str) -> ProviderMark:

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, final
 
 from ..errors import ProviderNotConfiguredError, SearchProviderError
 from ..models import SearchParams, SearchResponse
-from ..provider_credentials import ApiKey, Credential, sent_secrets
+from ..provider_credentials import ApiKey, Credential, SignedIn, sent_secrets, signed_in
 from ..provider_types import (
     DelayedRequest,
     ErrorMap,
@@ -86,6 +86,19 @@ class SearchProvider(abc.ABC):
         whose credentials are not of those kinds (SearXNG's, in its settings) overrides it.
         """
         return sent_secrets(
+            self.credential_kinds,
+            self.info,
+            context.credentials,
+            every=self.tries_every_credential,
+        )
+
+    def signed_in(self, context: ProviderContext) -> list[SignedIn]:
+        """The stored OAuth tokens a search would send (see :func:`signed_in`).
+
+        Read from the same :attr:`credential_kinds` as :meth:`sent_secrets`, so a mark's
+        scope and the providers table name the sign-in the search would use.
+        """
+        return signed_in(
             self.credential_kinds,
             self.info,
             context.credentials,
