@@ -49,6 +49,8 @@ class StoredOAuth:
         entry: The store entry it is kept under (default: the provider's id); a provider
             with more than one sign-in (Gemini's ``gemini-cli``) lists one per entry.
         what: Its name in a problem's text (default: ``<Label> OAuth token``).
+        name: What ``websearch providers`` calls it when it is what a search sends
+            (``ready (Gemini CLI sign-in)``).
         min_lifetime: Seconds before expiry from which the token is refreshed before use
             rather than sent; the search (``Credentials.valid_oauth_token``) and the
             credential check read this one number, so a token the search would replace is
@@ -57,6 +59,7 @@ class StoredOAuth:
 
     entry: str | None = None
     what: str | None = None
+    name: str = "OAuth token"
     min_lifetime: float = EXPIRY_SKEW_SECONDS
 
 
@@ -121,10 +124,15 @@ class SignedIn:
         entry: The credential store entry it is kept under (``gemini-cli``, ``codex``).
         fingerprint: Its sign-in's fingerprint (``OAuthToken.fingerprint``): stable across
             refreshes, different for another account; never a secret.
+        name: What the providers table calls it (``StoredOAuth.name``).
+        first: Whether it is the first credential a search sends (Perplexity's cookies,
+            when set, go before it).
     """
 
     entry: str
     fingerprint: str
+    name: str = "OAuth token"
+    first: bool = True
 
 
 def signed_in(
@@ -136,6 +144,7 @@ def signed_in(
     not send (Anthropic's, while a key is set) is not one of them.
     """
     tokens: list[SignedIn] = []
+    sent = 0
     for kind in kinds:
         if _resolve(kind, info, found) is None:
             continue
@@ -143,7 +152,8 @@ def signed_in(
             entry = kind.entry or info.id
             token = found.oauth_token(entry)
             if token is not None:
-                tokens.append(SignedIn(entry, token.fingerprint()))
+                tokens.append(SignedIn(entry, token.fingerprint(), kind.name, sent == 0))
+        sent += 1
         if not every:
             break
     return tokens

@@ -76,10 +76,21 @@ def _not_configured(info: ProviderInfo) -> str:
 
 
 def _setup_reason(
-    info: ProviderInfo, available: bool, explicit: bool, browser_missing: str | None
+    info: ProviderInfo,
+    available: bool,
+    explicit: bool,
+    browser_missing: str | None,
+    sign_in: str | None = None,
 ) -> str:
-    """What its setup alone says of a provider nothing else holds back (mark, budget...)."""
+    """What its setup alone says of a provider nothing else holds back (mark, budget...).
+
+    ``sign_in`` names the stored OAuth token a search would send first, if one is: which
+    of a provider's credentials is used is otherwise invisible (Gemini's token wins over
+    its key, and of its two sign-ins the first stored one is used).
+    """
     if available:
+        if sign_in is not None:
+            return f"ready ({sign_in})"
         return "ready" if browser_missing is None else f"ready ({PLAIN_ONLY}: {browser_missing})"
     if explicit:
         return "explicit selection only"
@@ -133,7 +144,8 @@ async def collect_status(
         elif over_budget_until is not None:
             reason = f"over budget until {_utc(over_budget_until)}"
         else:
-            reason = _setup_reason(info, available, explicit, browser_missing)
+            sign_in = next((s.name for s in provider.signed_in(context) if s.first), None)
+            reason = _setup_reason(info, available, explicit, browser_missing, sign_in)
         usable = mark is None and over_budget_until is None and problem is None
         statuses.append(
             ProviderStatus(

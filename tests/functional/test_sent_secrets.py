@@ -159,7 +159,11 @@ async def test_a_bad_credential_not_sent_is_not_a_problem(
         monkeypatch.setenv("SEARXNG_ENDPOINT", sim.base_urls()["searxng"])
         async with WebSearch(sim.settings()) as ws:
             reasons = {s.id: s.reason for s in await ws.provider_status()}
-    assert [reasons[pid] for pid in ("anthropic", "gemini", "searxng")] == ["ready"] * 3
+    assert [reasons[pid] for pid in ("anthropic", "gemini", "searxng")] == [
+        "ready",
+        "ready (Antigravity sign-in)",  # its stored token is what a search sends
+        "ready",
+    ]
 
 
 def _expired(access_token: str) -> dict[str, dict[str, object]]:
@@ -210,7 +214,7 @@ async def test_an_expired_token_its_hook_replaces_is_not_a_problem() -> None:
             status = next(s for s in await ws.provider_status() if s.id == "gemini")
             result = await ws.run(QUERY, use_cache=False)
         sent = {r.header("Authorization") for r in sim["gemini"].requests}
-    assert status.reason == "ready"
+    assert status.reason == "ready (Antigravity sign-in)"
     assert result.error is None and result.response.provider == "gemini"
     assert sent == {"Bearer fresh-token"}
 
@@ -247,6 +251,6 @@ async def test_a_perplexity_token_its_hook_replaces_early_is_not_a_problem() -> 
             status = next(s for s in await ws.provider_status() if s.id == "perplexity")
             result = await ws.run(QUERY, provider="perplexity", use_cache=False)
         sent = {r.header("Cookie") for r in sim["perplexity"].requests}
-    assert status.reason == "ready"
+    assert status.reason == "ready (OAuth token)"
     assert result.error is None and result.response.provider == "perplexity"
     assert sent == {"__Secure-next-auth.session-token=fresh-token"}

@@ -124,7 +124,10 @@ class GeminiProvider(ProtocolProvider):
     )
     oauth_refresh_statuses = frozenset({400, 401, 403})
     credential_kinds = (
-        *(StoredOAuth(s.entry, f"Gemini OAuth token ({s.label} sign-in)") for s in SIGN_INS),
+        *(
+            StoredOAuth(s.entry, f"Gemini OAuth token ({s.label} sign-in)", f"{s.label} sign-in")
+            for s in SIGN_INS
+        ),
         ApiKey(),
     )
     """A stored OAuth token wins over the key, which is then never sent; of the two
