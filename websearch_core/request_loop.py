@@ -26,6 +26,7 @@ Sanitising, result caps and redaction of the parsed response happen one step up,
 """
 
 import asyncio
+import logging
 import math
 from collections.abc import Awaitable, Callable
 
@@ -34,6 +35,8 @@ from .errors import SearchProviderError
 from .models import SearchParams, SearchResponse
 from .provider_types import DelayedRequest, Exchange, Flow, LoopProvider, ProviderContext
 from .transport import HttpRequest, HttpResponse, SseResponse
+
+logger = logging.getLogger("websearch_core")
 
 __all__ = ["run_protocol", "send_step"]
 
@@ -91,7 +94,7 @@ async def run_protocol(
             continue
         if not refreshed and _wants_refresh(provider, flow, response):
             refreshed = True
-            if await _refresh(provider, flow):
+            if await _refresh(provider, flow, response.status):
                 request = produce(flow)
                 continue
         wait = provider.retry_delay(flow, response)
@@ -134,17 +137,25 @@ def _wants_refresh(
     )
 
 
-async def _refresh(provider: LoopProvider, flow: Flow) -> bool:
+async def _refresh(provider: LoopProvider, flow: Flow, status: int) -> bool:
     """Refresh the stored OAuth token once; ``False`` when no fresh token can be had.
 
-    Then the response stands as it came: a 401 reads as one, and a provider with another
-    way in may still take it in its follow-up.
+    Then the response stands as it came: a 401 reads as one (the spec's text, since a
+    server did refuse the token), and a provider with another way in may still take it in
+    its follow-up. Why no fresh token could be had (the hook raised, or there is none) is
+    logged, as the 401's text cannot say it.
     """
     try:
         flow.token = await flow.context.credentials.valid_oauth_token(
             provider.info.id, entry=flow.token_entry, force_refresh=True
         )
-    except SearchProviderError:
+    except SearchProviderError as error:
+        logger.warning(
+            "web search provider %s answered %s and no fresh OAuth token could be had: %s",
+            provider.info.id,
+            status,
+            error.message,
+        )
         return False
     return True
 

@@ -326,6 +326,28 @@ async def test_oauth_a_failed_refresh_hook_is_named_not_the_key_or_base_url(
     assert sim["gemini"].requests == []
 
 
+async def test_oauth_a_hook_failing_after_a_401_is_logged_beside_the_spec_text(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The server did refuse the token, so the tool keeps the spec's 401 text; the log
+    # says why it was not refreshed, which that text cannot.
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    _store(sim).set_oauth("gemini", OAuthToken(access_token="ag-old", refresh_token="ag-r"))
+
+    async def refresh(entry: str, token: OAuthToken) -> OAuthToken:
+        raise ValueError("ag-r was revoked")
+
+    sim["gemini"].enqueue(Fault.unauthorized(), Fault.unauthorized())
+    async with WebSearch(sim.settings(), api_keys={}, oauth_refreshers={"gemini": refresh}) as ws:
+        result = await ws.run(QUERY, provider="gemini")
+    assert result.text == "Error: Gemini authorization failed (401). Check API key or base URL."
+    assert (
+        "web search provider gemini answered 401 and no fresh OAuth token could be had: "
+        "gemini: OAuth token refresh failed: its refresh hook raised ValueError"
+    ) in caplog.text
+    assert "ag-r" not in caplog.text and "ag-old" not in caplog.text
+
+
 async def test_oauth_moves_to_the_second_endpoint(
     sim: Simulator, sleeps: list[float], monkeypatch: pytest.MonkeyPatch
 ) -> None:
