@@ -121,3 +121,25 @@ async def test_a_jwt_subject_is_the_account_whatever_token_is_current(sim: Simul
         other = mark_scope(ws._context(), "codex")
     assert scopes[0] == scopes[1] != other
     assert all(s.startswith("oauth:") for s in (*scopes, other))
+
+
+async def test_a_key_the_sign_in_wins_over_does_not_move_the_scope(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With a stored token Gemini never sends its key, yet the key was part of the scope:
+    # exporting GEMINI_API_KEY lifted a rate limit the sign-in had earned (one more request
+    # to a sign-in still limited). Without a token the key is what is sent, and counts.
+    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    scopes: dict[tuple[bool, str], str] = {}
+    for token in (True, False):
+        if token:
+            _store(sim).set_oauth("gemini", OAuthToken(access_token="ag-a", refresh_token="r"))
+        else:
+            _store(sim).remove("gemini", "oauth")
+        for key in ("", "AIzaFIRSTKEY", "AIzaSECONDKEY"):
+            monkeypatch.setenv("GEMINI_API_KEY", key)
+            async with _client(sim) as ws:
+                scopes[token, key] = mark_scope(ws._context(), "gemini")
+    assert scopes[True, ""] == scopes[True, "AIzaFIRSTKEY"] == scopes[True, "AIzaSECONDKEY"]
+    assert len({scopes[False, "AIzaFIRSTKEY"], scopes[False, "AIzaSECONDKEY"]}) == 2

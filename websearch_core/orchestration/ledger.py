@@ -345,7 +345,11 @@ def mark_scope(context: "ProviderContext", provider_id: str) -> str:
     from ..providers import get_provider
 
     provider = get_provider(provider_id)
-    parts = [provider_id, provider.api_key(context) or ""]
+    sign_ins = provider.signed_in(context)
+    # A key a stored token wins over is not sent (Gemini's with a sign-in): setting or
+    # changing it must not lift a mark the sign-in earned.
+    key_sent = not sign_ins or provider.tries_every_credential
+    parts = [provider_id, (provider.api_key(context) or "") if key_sent else ""]
     parts.append(context.settings.base_urls.get(provider_id, ""))
     module = sys.modules.get(type(provider).__module__)
     for attr in ("BASE_URL_ENV_VARS", "URL_ENV_VARS"):
@@ -357,7 +361,6 @@ def mark_scope(context: "ProviderContext", provider_id: str) -> str:
         parts.append(str(searxng.endpoint or ""))
         parts.append(str(searxng.basic_username or ""))
         parts.extend(s.get_secret_value() if s is not None else "" for s in secrets)
-    sign_ins = provider.signed_in(context)
     parts.extend(f"oauth {s.entry}={s.fingerprint}" for s in sign_ins)
     digest = hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass"))
     return (OAUTH_SCOPE_PREFIX if sign_ins else "") + digest.hexdigest()[:16]
