@@ -307,13 +307,38 @@ def _beside(config_file: Path, written: str) -> str:
     return str(config_file.parent.absolute() / expanded)
 
 
+_BOM = "\ufeff"
+"""The byte order mark an editor saving "UTF-8 with BOM" (Notepad, PowerShell's UTF8
+encoding) puts first: it marks the encoding, it is not part of the document."""
+
+
+def load_config_toml(file_path: Any) -> dict[str, Any]:
+    """The TOML document in ``file_path`` (a ``Path`` or a package resource), past a BOM.
+
+    tomllib refuses a leading byte order mark, so a config file saved as "UTF-8 with
+    BOM" was reported ``not valid TOML: Invalid statement (at line 1, column 1)``,
+    pointing at nothing the user could see.
+
+    Raises:
+        OSError: The file cannot be read.
+        UnicodeDecodeError: It is not UTF-8 (the byte counted from the file's start).
+        tomllib.TOMLDecodeError: It is not TOML.
+    """
+    import tomllib  # as pydantic-settings does: only when a file is read
+
+    with file_path.open(mode="rb") as file:
+        text = file.read().decode("utf-8")
+    data: dict[str, Any] = tomllib.loads(text.removeprefix(_BOM))
+    return data
+
+
 class _ConfigFileSource(TomlConfigSettingsSource):
-    """The TOML file, with its relative paths (:data:`_PATHS_FROM_THE_FILE`) made its own."""
+    """The TOML file (:func:`load_config_toml`), its relative paths made its own."""
 
     def _read_file(self, file_path: Any) -> dict[str, Any]:
         # pydantic-settings' hook for one file (a Path, or a package resource); typed
         # loosely so that a module of its internals it is typed with is not imported here.
-        data = super()._read_file(file_path)
+        data = load_config_toml(file_path)
         if isinstance(file_path, Path):
             for key in _PATHS_FROM_THE_FILE:
                 value = data.get(key)

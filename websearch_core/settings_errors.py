@@ -17,7 +17,13 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .errors import ConfigurationError
-from .settings import BASE_URL_SUFFIX, ENV_PREFIX, Settings, default_config_file
+from .settings import (
+    BASE_URL_SUFFIX,
+    ENV_PREFIX,
+    Settings,
+    default_config_file,
+    load_config_toml,
+)
 from .tool_errors import validator_message
 
 __all__ = ["configuration_errors", "describe_settings_error"]
@@ -85,11 +91,8 @@ def _source(location: Sequence[str], given: Mapping[str, str], config_file: Path
 
 
 def _in_config_file(path: Path, field: str) -> bool:
-    import tomllib  # only when an error is being explained
-
     try:
-        with path.open("rb") as file:
-            return field in tomllib.load(file)
+        return field in load_config_toml(path)
     except (OSError, ValueError):  # absent or unreadable: the value came from elsewhere
         return False
 

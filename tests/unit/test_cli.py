@@ -961,6 +961,24 @@ def test_a_broken_config_file_exits_2_naming_it(
     assert err == f"websearch: config file {config} {problem}\n"
 
 
+def test_a_config_file_saved_with_a_byte_order_mark_is_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Notepad's "UTF-8 with BOM" (and Windows line ends): the whole file was refused as
+    # "not valid TOML: Invalid statement (at line 1, column 1)", pointing at nothing.
+    config = tmp_path / "config.toml"
+    config.write_bytes(b'\xef\xbb\xbfprovider = "brave"\r\nexclude = ["google"]\r\n')
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    assert main(["providers"]) == EXIT_OK
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line}
+    assert rows["brave"].endswith("(preferred)")
+    assert rows["google"].endswith("excluded by settings")
+    # A bad value in such a file is named by its entry in the file, as in any other.
+    config.write_bytes(b'\xef\xbb\xbfprovider = "brav"\r\n')
+    assert main(["providers"]) == EXIT_USAGE
+    assert capsys.readouterr().err.startswith(f"websearch: config file {config} (provider): ")
+
+
 @pytest.mark.parametrize("command", [["python"], ["providers"], ["auth", "list"]])
 def test_a_config_file_named_by_the_variable_must_exist_the_default_need_not(
     monkeypatch: pytest.MonkeyPatch,
