@@ -252,7 +252,9 @@ def _config_file_source(
 
     The default file may be absent (nothing is configured yet). A file someone named, by
     ``WEBSEARCH_CONFIG_FILE`` or ``config_file=``, must be there: a typo in it used to run
-    every setting at its default, without a word.
+    every setting at its default, without a word. Something at the default path that is
+    not a file (a directory, a link to nothing) is named too: it was skipped as if absent,
+    and every setting the user meant to make there silently ran at its default.
 
     Args:
         settings_cls: The settings model.
@@ -260,16 +262,20 @@ def _config_file_source(
         chosen_by: The variable or argument that named the file; ``None`` for the default.
 
     Raises:
-        ConfigurationError: A named file is missing or not a file; the file is not valid
-            TOML, not UTF-8, or cannot be read.
+        ConfigurationError: A named file is missing or not a file, or the default path
+            holds something other than a file; the file is not valid TOML, not UTF-8, or
+            cannot be read.
     """
     import tomllib  # as pydantic-settings does: only when a file is read
 
     is_file = path.is_file()
-    if chosen_by is not None and not is_file:
+    if not is_file and (chosen_by is not None or path.exists() or path.is_symlink()):
         problem = "is a directory, not a file" if path.is_dir() else "is not a file"
-        problem = problem if path.exists() else "does not exist"
-        raise ConfigurationError(f"{chosen_by}: config file {path} {problem}")
+        if not path.exists():
+            missing = "is a symbolic link to a file that does not exist"
+            problem = missing if path.is_symlink() else "does not exist"
+        named = f"{chosen_by}: " if chosen_by is not None else ""
+        raise ConfigurationError(f"{named}config file {path} {problem}")
     try:
         return _ConfigFileSource(settings_cls, toml_file=path if is_file else None)
     except tomllib.TOMLDecodeError as error:

@@ -1001,6 +1001,32 @@ def test_a_config_file_named_by_the_variable_must_exist_the_default_need_not(
     assert "config file" not in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["python"], ["providers"], ["auth", "list"]])
+def test_something_not_a_file_at_the_default_config_path_exits_2_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+) -> None:
+    # It was skipped as if absent: the search ran with every setting at its default (its
+    # keys, exclusions and base URLs unused) and nothing said why.
+    monkeypatch.delenv("WEBSEARCH_CONFIG_FILE")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
+    default = tmp_path / "xdg" / "websearch-tools" / "config.toml"
+    default.mkdir(parents=True)
+    assert main(command) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"websearch: config file {default} is a directory, not a file\n"
+    default.rmdir()
+    default.symlink_to(tmp_path / "dotfiles" / "config.toml")  # a dotfiles link, left dangling
+    assert main(command) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        f"websearch: config file {default} is a symbolic link to a file that does not exist\n"
+    )
+
+
 def test_the_config_file_variable_expands_variables(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
