@@ -79,6 +79,7 @@ from .settings_limits import (
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT_SECONDS,
     DEFAULT_TIMEOUTS_BY_KIND,
+    MAX_AUTH_COOLDOWN_SECONDS,
     MAX_DEADLINE_SECONDS,
     MAX_TIMEOUT_SECONDS,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "DEFAULT_MAX_RESPONSE_BYTES",
     "DEFAULT_TIMEOUTS_BY_KIND",
     "DEFAULT_TIMEOUT_SECONDS",
+    "MAX_AUTH_COOLDOWN_SECONDS",
     "MAX_DEADLINE_SECONDS",
     "MAX_TIMEOUT_SECONDS",
     "SearxngSettings",
@@ -558,15 +560,17 @@ class Settings(BaseSettings):
     rate: dict[_ProviderKey, str] = Field(default_factory=dict)
     """Request rates per provider (``[rate]`` in the config file), e.g. ``{"brave": "1/s"}``
     or ``"30/min"``: requests are spaced out before sending, across processes too."""
-    rate_limit_wait_seconds: float = Field(default=2.0, ge=0, le=60)
+    rate_limit_wait_seconds: float = Field(default=2.0, ge=0, le=60, allow_inf_nan=False)
     """Wait out a ``Retry-After`` up to this long and retry the same provider once."""
-    auth_cooldown_seconds: float = Field(default=300.0, ge=0)
-    """How long a provider that refused its credentials is left out."""
+    auth_cooldown_seconds: float = Field(
+        default=300.0, ge=0, le=MAX_AUTH_COOLDOWN_SECONDS, allow_inf_nan=False
+    )
+    """How long a provider that refused its credentials is left out (at most 31 days)."""
     cache: bool = True
     """Serve repeated queries from the result cache."""
-    cache_ttl_seconds: float = Field(default=900.0, gt=0)
+    cache_ttl_seconds: float = Field(default=900.0, gt=0, allow_inf_nan=False)
     """How long a cached answer counts as fresh."""
-    cache_stale_seconds: float = Field(default=7 * 86_400.0, ge=0)
+    cache_stale_seconds: float = Field(default=7 * 86_400.0, ge=0, allow_inf_nan=False)
     """How long past its TTL a cached answer is kept for when every provider fails."""
     state_backend: Literal["auto", "sqlite", "redis", "memory"] = "auto"
     """Where cooldowns, budgets and the cache live: ``auto`` is Redis when ``redis_url`` is set,
@@ -578,13 +582,17 @@ class Settings(BaseSettings):
     directory."""
     redis_url: str | None = None
     """``WEBSEARCH_REDIS_URL``: share state among processes and machines through Redis."""
-    timeout_seconds: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
+    timeout_seconds: float | None = Field(
+        default=None, gt=0, le=MAX_TIMEOUT_SECONDS, allow_inf_nan=False
+    )
     """Per-provider timeout: one provider's whole attempt, retries included. Unset, it
     depends on the provider's kind (:data:`DEFAULT_TIMEOUTS_BY_KIND`)."""
-    deadline_seconds: float = Field(default=DEFAULT_DEADLINE_SECONDS, gt=0, le=MAX_DEADLINE_SECONDS)
+    deadline_seconds: float = Field(
+        default=DEFAULT_DEADLINE_SECONDS, gt=0, le=MAX_DEADLINE_SECONDS, allow_inf_nan=False
+    )
     """``WEBSEARCH_DEADLINE_SECONDS``: the whole call (every provider, retry and back-off)."""
     connect_timeout_seconds: float = Field(
-        default=DEFAULT_CONNECT_TIMEOUT_SECONDS, gt=0, le=MAX_TIMEOUT_SECONDS
+        default=DEFAULT_CONNECT_TIMEOUT_SECONDS, gt=0, le=MAX_TIMEOUT_SECONDS, allow_inf_nan=False
     )
     """How long opening one connection may take."""
     proxy: SecretStr | None = None

@@ -14,6 +14,7 @@ __all__ = [
     "DEFAULT_MAX_RESPONSE_BYTES",
     "DEFAULT_TIMEOUTS_BY_KIND",
     "DEFAULT_TIMEOUT_SECONDS",
+    "MAX_AUTH_COOLDOWN_SECONDS",
     "MAX_DEADLINE_SECONDS",
     "MAX_TIMEOUT_SECONDS",
 ]
@@ -31,3 +32,7 @@ DEFAULT_DEADLINE_SECONDS = 55.0
 MAX_DEADLINE_SECONDS = 900.0
 DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
 DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+MAX_AUTH_COOLDOWN_SECONDS = 31 * 86_400.0
+"""The longest a refused credential keeps its provider out: the bound every mark a provider's
+own reset hint sets keeps to. A mark far past it (``1e300``) could not be shown as a date,
+and ``websearch providers`` failed with a traceback."""

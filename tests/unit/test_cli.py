@@ -1261,6 +1261,43 @@ def test_an_invalid_setting_in_the_config_file_names_it(
     assert "timeout_seconds" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("given", "problem"),
+    [
+        # NaN compares false with every bound: it was refused as "less than or equal to 300".
+        (["--timeout", "nan"], "timeout_seconds (--timeout): Input should be a finite number"),
+        (["--deadline", "inf"], "deadline_seconds (--deadline): Input should be a finite number"),
+        # An infinite TTL passed, and every search ended in a traceback writing the cache.
+        ("cache_ttl_seconds = inf", "(cache_ttl_seconds): Input should be a finite number"),
+        ("cache_stale_seconds = nan", "(cache_stale_seconds): Input should be a finite number"),
+        # A cooldown past any date: the first 401 wrote a mark `websearch providers` could
+        # not show as a date, and the table failed with a traceback until the mark was reset.
+        (
+            "auth_cooldown_seconds = 1e300",
+            "(auth_cooldown_seconds): Input should be less than or equal to 2678400",
+        ),
+        ("auth_cooldown_seconds = inf", "(auth_cooldown_seconds): Input should be a finite"),
+    ],
+)
+def test_a_duration_not_finite_or_past_its_bound_exits_2_saying_so(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    given: list[str] | str,
+    problem: str,
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
+    config = tmp_path / "config.toml"
+    config.write_text(f"{given}\n" if isinstance(given, str) else "")
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    assert main(["python", *([] if isinstance(given, str) else given)]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    where = f"config file {config} " if isinstance(given, str) else ""
+    assert err.startswith(f"websearch: {where}{problem}")
+    assert err.count("\n") == 1
+
+
 def test_providers_says_how_to_configure_searxng(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["providers"]) == EXIT_OK
     _, rows = _table(capsys.readouterr().out)
