@@ -8,12 +8,17 @@ or unreachable store shows every provider without marks or usage (and says so on
 import os
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 from .browser import browser_enabled, browser_unavailable_reason, get_default_browser
 from .ledger import mark_scope
-from .orchestration.quota import SKIPPED_SUFFIX, Budget, describe_mark, period_window
+from .orchestration.quota import (
+    SKIPPED_SUFFIX,
+    Budget,
+    describe_mark,
+    period_window,
+    utc_text,
+)
 from .provider_types import ProviderInfo
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, get_provider
 from .settings import Settings
@@ -97,10 +102,6 @@ def _setup_reason(
     return _not_configured(info)
 
 
-def _utc(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-
-
 async def collect_status(
     context: ProviderContext, store: StateStore, settings: Settings
 ) -> list[ProviderStatus]:
@@ -142,7 +143,7 @@ async def collect_status(
             described = describe_mark(info.label, mark, keyless=info.credential_free)
             reason = described.removesuffix(f"; {SKIPPED_SUFFIX}")
         elif over_budget_until is not None:
-            reason = f"over budget until {_utc(over_budget_until)}"
+            reason = f"over budget until {utc_text(over_budget_until)}"
         else:
             sign_in = next((s.name for s in provider.signed_in(context) if s.first), None)
             reason = _setup_reason(info, available, explicit, browser_missing, sign_in)

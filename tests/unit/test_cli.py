@@ -936,6 +936,42 @@ def test_providers_shows_an_old_mark_without_its_terminal_escapes(
     )
 
 
+def test_a_mark_past_any_date_is_shown_and_skipped_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    simulate: Simulate,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from websearch_core.state.base import ProviderMark
+
+    # What a version with no bound on auth_cooldown_seconds stored with it set to 1e300.
+    async def mark_brave() -> None:
+        async with WebSearch() as web_search:
+            store = await web_search.state()
+            now = time.time()
+            reason = "brave: 401 unauthorized"
+            mark = ProviderMark("unauthorized", until=now + 1e300, reason=reason, set_at=now)
+            await store.set_mark("brave", mark)
+
+    sim = simulate("brave", "duckduckgo")
+    asyncio.run(mark_brave())
+    assert main(["providers"]) == EXIT_OK
+    row = _table(capsys.readouterr().out)[1]["brave"]
+    assert row.endswith(
+        "refused its credentials until 9999-12-31 23:59:59 UTC (brave: 401 unauthorized)"
+    )
+    with caplog.at_level("ERROR", logger="websearch_core"):
+        assert main(["python", "--json"]) == EXIT_OK
+    attempts = json.loads(capsys.readouterr().out)["response"]["attempts"]
+    assert [(a["provider"], a["outcome"]) for a in attempts] == [
+        ("brave", "skipped"),
+        ("duckduckgo", "success"),
+    ]
+    assert "until 9999-12-31 23:59:59 UTC" in attempts[0]["detail"]
+    assert not [record for record in caplog.records if record.exc_info]
+    assert sim["brave"].requests == []
+
+
 @pytest.mark.parametrize(
     ("content", "problem"),
     [

@@ -43,6 +43,7 @@ __all__ = [
     "mark_for_failure",
     "period_window",
     "start_of_next_month",
+    "utc_text",
 ]
 
 Period = Literal["minute", "hour", "day", "month"]
@@ -244,6 +245,21 @@ LONG_MARK_SECONDS: Final = 3600.0
 """A mark lasting longer than this says how to clear it (a renewed quota, say)."""
 
 
+def utc_text(epoch: float) -> str:
+    """``epoch`` as ``YYYY-MM-DD HH:MM:SS UTC``; one past the calendar's end as its last second.
+
+    A mark an older version stored with ``auth_cooldown_seconds = 1e300`` (it had no
+    bound) lies past any date Python can write: formatting it raised ``OverflowError``,
+    so ``websearch providers`` failed with a traceback, and each search logged one,
+    until the mark was reset. Such a mark is shown as lasting to the year 9999.
+    """
+    try:
+        moment = datetime.fromtimestamp(epoch, UTC)
+    except (OverflowError, OSError, ValueError):  # past year 9999 (or before year 1)
+        moment = (datetime.max if epoch > 0 else datetime.min).replace(tzinfo=UTC)
+    return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
 def describe_mark(
     label: str, mark: ProviderMark, *, provider_id: str | None = None, keyless: bool = False
 ) -> str:
@@ -264,7 +280,7 @@ def describe_mark(
         'Brave is out of quota until 2026-01-01 00:00:00 UTC (brave: credits exhausted);
         skipped without a request. `websearch providers reset brave` clears this mark.'
     """
-    until = datetime.fromtimestamp(mark.until, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    until = utc_text(mark.until)
     what = {
         "exhausted": "is out of quota",
         "rate_limited": "is rate limited",
