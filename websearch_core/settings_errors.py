@@ -20,6 +20,7 @@ from .errors import ConfigurationError
 from .settings import (
     BASE_URL_SUFFIX,
     ENV_PREFIX,
+    SearxngSettings,
     Settings,
     default_config_file,
     load_config_toml,
@@ -73,8 +74,26 @@ def describe_settings_error(error: ValidationError, given: Mapping[str, str] | N
     for detail in error.errors():
         # A table's key is located as (table, key, "[key]"): the entry is what to name.
         location = tuple(str(part) for part in detail["loc"] if part != "[key]")
-        parts.append(f"{_source(location, given, config_file)}: {validator_message(detail['msg'])}")
+        if detail["type"] == "extra_forbidden":
+            problem = _not_a_setting(location)
+        else:
+            problem = validator_message(detail["msg"])
+        parts.append(f"{_source(location, given, config_file)}: {problem}")
     return "; ".join(parts) or str(error)
+
+
+def _not_a_setting(location: Sequence[str]) -> str:
+    """What to say of a key no setting has, with the one probably meant.
+
+    Pydantic's own words, ``Extra inputs are not permitted``, left a user who wrote
+    ``timeout = 30`` in the config file to find out which of the settings was meant.
+    """
+    import difflib  # only when an error is being explained
+
+    fields = SearxngSettings.model_fields if location[:1] == ("searxng",) else None
+    names = list(fields if fields is not None else Settings.model_fields)
+    close = difflib.get_close_matches(location[-1].lower(), names, n=1, cutoff=0.6)
+    return "not a setting" + (f"; did you mean {close[0]}?" if close else "")
 
 
 def _source(location: Sequence[str], given: Mapping[str, str], config_file: Path | None) -> str:

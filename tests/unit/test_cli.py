@@ -1334,6 +1334,33 @@ def test_a_duration_not_finite_or_past_its_bound_exits_2_saying_so(
     assert err.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    ("written", "problem"),
+    [
+        ("timeout = 30", "(timeout): not a setting; did you mean timeout_seconds?"),
+        ("api_key = 'k'", "(api_key): not a setting; did you mean api_keys?"),
+        (
+            "[searxng]\nendpont = 'https://s.example'",
+            "(searxng.endpont): not a setting; did you mean endpoint?",
+        ),
+        ("colour = 'red'", "(colour): not a setting"),
+    ],
+)
+def test_a_key_no_setting_has_is_named_with_the_one_meant(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    written: str,
+    problem: str,
+) -> None:
+    # Pydantic's "Extra inputs are not permitted" left the user to guess the right name.
+    config = tmp_path / "config.toml"
+    config.write_text(f"{written}\n")
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    assert main(["providers"]) == EXIT_USAGE
+    assert capsys.readouterr().err == f"websearch: config file {config} {problem}\n"
+
+
 def test_providers_says_how_to_configure_searxng(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["providers"]) == EXIT_OK
     _, rows = _table(capsys.readouterr().out)
