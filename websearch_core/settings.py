@@ -37,7 +37,7 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -50,6 +50,7 @@ from pydantic import (
     ValidationInfo,
     field_serializer,
     field_validator,
+    model_validator,
 )
 from pydantic.fields import FieldInfo
 from pydantic_core import InitErrorDetails
@@ -714,6 +715,23 @@ class Settings(BaseSettings):
                     "an IPv6 address goes in brackets)"
                 ) from None
         return value or None
+
+    @model_validator(mode="after")
+    def _redis_backend_has_a_url(self) -> Self:
+        """Refuse ``state_backend = "redis"`` without ``redis_url`` where it is read.
+
+        It used to pass here and fail at the first search (and ``websearch providers``) as
+        ``state_backend 'redis' needs redis_url``, naming neither the config file nor the
+        variable that asked for Redis. Raised located at ``state_backend``, the error names
+        the entry that set it.
+        """
+        if self.state_backend == "redis" and not self.redis_url:
+            problem = ValueError("'redis' needs a redis_url (WEBSEARCH_REDIS_URL) to connect to")
+            detail = InitErrorDetails(
+                type="value_error", loc=("state_backend",), input="redis", ctx={"error": problem}
+            )
+            raise ValidationError.from_exception_data(type(self).__name__, [detail])
+        return self
 
     def __repr_args__(self) -> Iterable[tuple[str | None, Any]]:
         """The fields as pydantic shows them, passwords written into URLs masked."""

@@ -1361,6 +1361,27 @@ def test_a_key_no_setting_has_is_named_with_the_one_meant(
     assert capsys.readouterr().err == f"websearch: config file {config} {problem}\n"
 
 
+@pytest.mark.parametrize("command", [["python"], ["providers"]])
+def test_the_redis_backend_without_a_url_is_named_where_it_is_set(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+) -> None:
+    # It passed as a setting and failed at the search as "state_backend 'redis' needs
+    # redis_url", naming neither the file nor the variable that asked for Redis.
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
+    config = tmp_path / "config.toml"
+    config.write_text('state_backend = "redis"\n')
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    needs = "'redis' needs a redis_url (WEBSEARCH_REDIS_URL) to connect to"
+    assert main(command) == EXIT_USAGE
+    assert capsys.readouterr().err == f"websearch: config file {config} (state_backend): {needs}\n"
+    monkeypatch.setenv("WEBSEARCH_STATE_BACKEND", "redis")
+    assert main(command) == EXIT_USAGE
+    assert capsys.readouterr().err == f"websearch: WEBSEARCH_STATE_BACKEND: {needs}\n"
+
+
 def test_providers_says_how_to_configure_searxng(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["providers"]) == EXIT_OK
     _, rows = _table(capsys.readouterr().out)
