@@ -19,8 +19,9 @@ A first argument of ``auth``, ``fetch`` or ``providers`` selects that command; a
 query (``websearch -- auth`` searches for the word "auth").
 
 Exit status: ``0`` on success; ``1`` when every provider failed (the error text goes to
-stderr) or there was nothing to remove; ``2`` for invalid input or configuration (one line
-naming the option, variable or file); ``130`` after Ctrl-C. A reader that stops early
+stderr), there was nothing to remove, or the output could not be written (a full disk);
+``2`` for invalid input or configuration (one line naming the option, variable or file);
+``130`` after Ctrl-C. A reader that stops early
 (``websearch ... | head``) is not an error.
 
 ``--provider ID`` *forces* a provider: it alone is asked, and its failure is the answer (no
@@ -44,7 +45,12 @@ from pydantic import ValidationError
 
 from . import __version__
 from .browser import INSTALL_HINT
-from .cli_output import json_text, tolerate_unencodable_output
+from .cli_output import (
+    OutputFailedError,
+    guarded_stdout,
+    json_text,
+    tolerate_unencodable_output,
+)
 from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
 from .client import WebSearch
 from .content.cli_fetch import fetch_parser
@@ -103,10 +109,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: The arguments after the program name; ``sys.argv[1:]`` by default.
 
     Returns:
-        The exit status: 0 success, 1 every provider failed, 2 invalid input.
+        The exit status: 0 success, 1 every provider failed (or the output could not be
+        written), 2 invalid input, 130 interrupted.
     """
     tolerate_unencodable_output()
-    args = list(sys.argv[1:] if argv is None else argv)
+    with guarded_stdout():
+        return _command(list(sys.argv[1:] if argv is None else argv))
+
+
+def _command(args: list[str]) -> int:
+    """:func:`main` once stdout is guarded: parse, run the handler, report its errors."""
     command = args[0] if args and args[0] in _COMMANDS else "search"
     # Ctrl-C can come at any moment, the lazy imports of parsing included.
     try:
@@ -130,6 +142,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(" ".join(str(error).split()))
     except BrokenPipeError:
         return _reader_went_away()
+    except OutputFailedError as error:
+        _drop_further_output()
+        return fail(f"cannot write the output: {error}", EXIT_FAILED)
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
 
@@ -139,15 +154,19 @@ def _warn(sentence: str) -> None:
 
 
 def _reader_went_away() -> int:
-    """The reader closed the pipe (``| head -1``): what it read is what it wanted.
+    """The reader closed the pipe (``| head -1``): what it read is what it wanted."""
+    _drop_further_output()
+    return EXIT_OK
 
-    Later writes, including the interpreter's final flush, go to ``/dev/null`` so Python
-    does not report the broken pipe on exit.
+
+def _drop_further_output() -> None:
+    """Send later writes, the interpreter's final flush included, to ``/dev/null``.
+
+    Python would otherwise report the broken pipe, or the full disk, once more on exit.
     """
     with contextlib.suppress(OSError, ValueError):  # no real descriptor (captured output)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    return EXIT_OK
 
 
 # --- search -------------------------------------------------------------------------------
@@ -187,8 +206,9 @@ def _search_parser() -> argparse.ArgumentParser:
             "if it cannot run at all, the auto chain answers after a line saying why.\n"
             "--prefer (like the provider setting and WEBSEARCH_PROVIDER) tries it first,\n"
             "then falls back to the auto chain.\n\n"
-            "exit status: 0 success, 1 every provider failed, 2 invalid input or\n"
-            "configuration (one line naming the option, variable or config file).\n"
+            "exit status: 0 success, 1 every provider failed (or the output could not be\n"
+            "written), 2 invalid input or configuration (one line naming the option,\n"
+            "variable or config file).\n"
             'To search for the word "auth", "fetch" or "providers", write: websearch -- auth'
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,

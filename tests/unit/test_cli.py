@@ -347,6 +347,25 @@ def test_a_closed_pipe_ends_quietly(simulate: Simulate) -> None:
     assert stderr == ""
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("command", [["python"], ["python", "--json"], ["providers"]])
+def test_an_output_that_cannot_be_written_is_named_in_one_line(
+    simulate: Simulate, command: list[str]
+) -> None:
+    # `websearch ... > out.txt` on a full disk ended in an OSError traceback from print.
+    simulate("brave")
+    with open("/dev/full", "w") as full:
+        process = subprocess.run(
+            [sys.executable, "-m", "websearch_core", *command],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    assert process.returncode == EXIT_FAILED
+    assert process.stderr == "websearch: cannot write the output: No space left on device\n"
+
+
 def test_ctrl_c_during_a_search_ends_in_one_line_and_status_130(simulate: Simulate) -> None:
     sim = simulate("brave")
     sim["brave"].always(Fault.hang(60))
