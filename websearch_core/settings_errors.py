@@ -76,6 +76,9 @@ def describe_settings_error(error: ValidationError, given: Mapping[str, str] | N
         location = tuple(str(part) for part in detail["loc"] if part != "[key]")
         if detail["type"] == "extra_forbidden":
             problem = _not_a_setting(location)
+        elif detail["type"] == "path_type":
+            # Pydantic says "Input is not a valid path for <class 'pathlib.Path'>".
+            problem = "should be a path, written as a string"
         else:
             problem = validator_message(detail["msg"])
         parts.append(f"{_source(location, given, config_file)}: {problem}")

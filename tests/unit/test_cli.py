@@ -1363,9 +1363,11 @@ def test_a_duration_not_finite_or_past_its_bound_exits_2_saying_so(
             "(searxng.endpont): not a setting; did you mean endpoint?",
         ),
         ("colour = 'red'", "(colour): not a setting"),
+        # Pydantic's "Input is not a valid path for <class 'pathlib.Path'>".
+        ("state_dir = 5", "(state_dir): should be a path, written as a string"),
     ],
 )
-def test_a_key_no_setting_has_is_named_with_the_one_meant(
+def test_a_key_no_setting_has_or_a_path_that_is_not_text_is_named_plainly(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -1373,6 +1375,8 @@ def test_a_key_no_setting_has_is_named_with_the_one_meant(
     problem: str,
 ) -> None:
     # Pydantic's "Extra inputs are not permitted" left the user to guess the right name.
+    monkeypatch.delenv("WEBSEARCH_STATE_DIR")  # it would outrank the file's state_dir
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     config = tmp_path / "config.toml"
     config.write_text(f"{written}\n")
     monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
