@@ -341,6 +341,36 @@ def load_config_toml(file_path: Any) -> dict[str, Any]:
     return data
 
 
+_TABLE_EXAMPLES = {
+    "api_keys": 'brave = "..."',
+    "budget": 'brave = "2000/month"',
+    "rate": 'brave = "1/s"',
+    "base_urls": 'brave = "http://127.0.0.1:8080"',
+    "searxng": 'endpoint = "https://searx.example.org"',
+}
+"""Settings that are tables (``[api_keys]`` in the file, a JSON object in a variable), each
+with an entry as the file writes it."""
+_TABLES = tuple(_TABLE_EXAMPLES)
+
+
+def _check_tables(config_file: Any, data: dict[str, Any]) -> None:
+    """Refuse a table written as anything but a table, saying how the file writes one.
+
+    ``api_keys = "..."`` reached the check meant for ``WEBSEARCH_API_KEYS`` and was told
+    to write a JSON object or set ``WEBSEARCH_API_KEYS__<KEY>``: advice for a variable, in
+    an error about a file. The value is not repeated (it may be a key).
+
+    Raises:
+        ConfigurationError: A table setting holds a string, number, list or boolean.
+    """
+    for table, example in _TABLE_EXAMPLES.items():
+        if table in data and not isinstance(data[table], dict):
+            raise ConfigurationError(
+                f"config file {config_file} ({table}): must be a table: a line [{table}], "
+                f"then one entry per line, such as {example}"
+            )
+
+
 class _ConfigFileSource(TomlConfigSettingsSource):
     """The TOML file (:func:`load_config_toml`), its relative paths made its own."""
 
@@ -348,6 +378,7 @@ class _ConfigFileSource(TomlConfigSettingsSource):
         # pydantic-settings' hook for one file (a Path, or a package resource); typed
         # loosely so that a module of its internals it is typed with is not imported here.
         data = load_config_toml(file_path)
+        _check_tables(file_path, data)
         if isinstance(file_path, Path):
             for key in _PATHS_FROM_THE_FILE:
                 value = data.get(key)
@@ -630,7 +661,7 @@ class Settings(BaseSettings):
     """The TOML file read for this instance (``WEBSEARCH_CONFIG_FILE`` or the default),
     expanded as ``state_dir`` is; one named here or in the variable must exist."""
 
-    @field_validator("api_keys", "budget", "rate", "base_urls", "searxng", mode="before")
+    @field_validator(*_TABLES, mode="before")
     @classmethod
     def _parse_table(cls, value: Any, info: ValidationInfo) -> Any:
         return _json_table(value, info.field_name or "")

@@ -1365,9 +1365,20 @@ def test_a_duration_not_finite_or_past_its_bound_exits_2_saying_so(
         ("colour = 'red'", "(colour): not a setting"),
         # Pydantic's "Input is not a valid path for <class 'pathlib.Path'>".
         ("state_dir = 5", "(state_dir): should be a path, written as a string"),
+        # Told to write a JSON object or set WEBSEARCH_API_KEYS__<KEY>: a variable's advice.
+        (
+            f"api_keys = '{SECRET}'",
+            "(api_keys): must be a table: a line [api_keys], then one entry per line, such as "
+            'brave = "..."',
+        ),
+        (
+            "searxng = 'https://s.example'",
+            "(searxng): must be a table: a line [searxng], then one entry per line, such as "
+            'endpoint = "https://searx.example.org"',
+        ),
     ],
 )
-def test_a_key_no_setting_has_or_a_path_that_is_not_text_is_named_plainly(
+def test_a_key_no_setting_has_or_a_value_of_the_wrong_shape_is_named_plainly(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
