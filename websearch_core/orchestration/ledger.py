@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Final, TypeAlias
 
 from aiolimiter import AsyncLimiter
 
+from ..deadline import format_seconds
 from ..errors import RateLimitedError, SearchProviderError
 from ..providers.base import ProviderInfo
 from ..state.base import ProviderMark, StateStore, UsageWindow
@@ -401,7 +402,7 @@ def _over_budget(provider_id: str, label: str, budget: Budget, used: int) -> Pro
 def _rate_refusal(provider_id: str, label: str, rate: Rate, limit: float) -> ProviderSkippedError:
     return ProviderSkippedError(
         provider_id,
-        f"{label} rate limit of {rate} has no free slot within {limit:g}s; "
+        f"{label} rate limit of {rate} has no free slot within {format_seconds(limit)}s; "
         "skipped without a request.",
     )
 
