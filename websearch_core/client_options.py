@@ -87,7 +87,9 @@ class ClientOptions(BaseModel):
     provider: str | None = None
     """Preferred provider id, tried first, then the auto chain (as the ``provider`` setting;
     it never forces: a model cannot pick a provider). ``None``/``"auto"``: the auto chain."""
-    timeout_seconds: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
+    timeout_seconds: float | None = Field(
+        default=None, gt=0, le=MAX_TIMEOUT_SECONDS, allow_inf_nan=False
+    )
     """Per-provider request timeout in seconds (default from the settings)."""
     web_search: _Client | None = Field(default=None, exclude=True)
     """A ready client to use instead of building one from the fields above."""

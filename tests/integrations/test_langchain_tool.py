@@ -126,6 +126,10 @@ def test_configuration_is_validated_at_construction() -> None:
         WebSearchTool(web_search=WebSearch(), api_keys={"brave": "k"})
     assert WebSearchTool(provider=" Auto ").provider is None
     assert WebSearchTool(provider="Brave").provider == "brave"
+    # NaN compares false with every bound, so it was refused as "less than or equal to
+    # 300": the settings say it is not a finite number, and so do the tools now.
+    with pytest.raises(ValidationError, match="finite number"):
+        WebSearchTool(timeout_seconds=float("nan"))
 
 
 def test_keys_are_secret() -> None:
