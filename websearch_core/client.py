@@ -342,11 +342,19 @@ class WebSearch(AsyncClosing):
         cached, stored_at = stale
         logger.warning("every web search provider failed; serving a stale cached answer")
         outcome.attempts.append(Attempt(provider=cached.provider, outcome="cached", detail="stale"))
-        outcome.response = cached.model_copy(
-            update={"cached": True, "stale": True, "attempts": tuple(outcome.attempts)}
-        )
         when = datetime.fromtimestamp(stored_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
-        return [f"every provider failed; this cached answer is from {when}"]
+        note = f"every provider failed; this cached answer is from {when}"
+        # In the response's notes too: --json and the tools' artifacts said "stale" with no
+        # word of how old the answer is, which only the text's Note line gave.
+        outcome.response = cached.model_copy(
+            update={
+                "cached": True,
+                "stale": True,
+                "attempts": tuple(outcome.attempts),
+                "notes": (*cached.notes, note),
+            }
+        )
+        return [note]
 
     async def _from_cache(
         self, store: StateStore, key: str, *, allow_stale: bool

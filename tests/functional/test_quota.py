@@ -283,6 +283,10 @@ async def test_stale_answer_is_served_when_every_provider_fails(sim: Simulator) 
     assert stale.response.cached and stale.response.stale
     assert stale.text.startswith("Note: every provider failed; this cached answer is from ")
     assert stale.text.endswith(fresh.text)
+    # The structured answer (--json, the tools' artifacts) says how old it is as well.
+    note = stale.text.splitlines()[0].removeprefix("Note: ")
+    assert stale.response.notes == (note,)
+    assert stale.to_metadata()["response"]["notes"] == [note]
     assert [a.outcome for a in stale.response.attempts] == ["failed", "failed", "failed", "cached"]
 
 
