@@ -19,7 +19,6 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from .control_chars import CONTROL_IN_LINE
 from .env_values import values_reader
 from .errors import (
     AuthorizationError,
@@ -29,7 +28,7 @@ from .errors import (
 )
 from .oauth_identity import sign_in_fingerprint
 from .redaction import userinfo_secrets
-from .sent_secret import SentSecret
+from .sent_secret import SentSecret, flaw
 
 __all__ = ["CredentialStore", "Credentials", "OAuthToken", "TokenRefresher", "explicit_keys"]
 
@@ -279,16 +278,18 @@ class CredentialStore:
         """Store ``value`` for ``provider``; the file stays mode 0600.
 
         Raises:
-            ConfigurationError: ``value`` is blank, or holds a control character (a
-                pasted Ctrl-A, a NUL): such a key would be stored and then fail every
-                later search. The message never shows the value.
+            ConfigurationError: ``value`` is blank, or has a flaw no key has (see
+                :func:`~websearch_core.sent_secret.flaw`): a control character (a pasted
+                Ctrl-A, a NUL), the quotes or the ``NAME=`` of a ``.env`` line, an
+                invisible character. Such a key would be stored and then fail every later
+                search. The message never shows the value.
         """
         if not value.strip():
             raise ConfigurationError(f"refusing to store an empty {field} for {provider}")
-        if CONTROL_IN_LINE.search(value.strip()):
+        reason = flaw(value.strip(), key=field == "api_key")
+        if reason is not None:
             raise ConfigurationError(
-                f"refusing to store an {field} for {provider} that contains a control "
-                "character; nothing stored"
+                f"refusing to store an {field} for {provider} that {reason}; nothing stored"
             )
         data = self._load_all()
         _entry(data, provider)[field] = value.strip()
@@ -462,7 +463,9 @@ class Credentials:
             where, fix = f"in the config file's [api_keys] {provider}", "fix that entry"
         else:
             where, fix = f"in {source}", f"remove it from {source}"
-        return SentSecret(self._remember(value), what or f"{provider} API key", where, fix)
+        return SentSecret(
+            self._remember(value), what or f"{provider} API key", where, fix, key=True
+        )
 
     def oauth_secret(
         self, provider: str, what: str = "", min_lifetime: float = EXPIRY_SKEW_SECONDS

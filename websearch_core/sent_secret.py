@@ -7,17 +7,108 @@ the transport and fail as ``request was not sent``, which names neither the vari
 the store. Each source is described here as a :class:`SentSecret`, and :meth:`problem`
 is the one place that decides and words the refusal, so the providers table, the chain's
 skip and a forced provider's fallback all say the same, never showing the value.
+
+Some values can be sent but can never work, and were found out only as an authorization
+error from the provider, with nothing pointing at the cause: a key pasted with the quotes
+of a ``.env`` file (``"BSA..."``), the whole assignment (``BRAVE_API_KEY=BSA...``), or a
+zero-width or no-break space picked up from a web page or a chat. :func:`flaw` names
+those too; ``websearch auth set`` and the ``api_keys`` setting refuse a key by the same
+rule, so what is refused where a key is set and what is skipped where it is met agree.
 """
 
+import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .control_chars import CONTROL_IN_LINE
 
-__all__ = ["UNSENDABLE", "SentSecret", "first_problem"]
+__all__ = ["UNSENDABLE", "SentSecret", "first_problem", "flaw"]
 
 UNSENDABLE = "contains a control character (a line break, a NUL), so it cannot be sent"
 """Why such a secret is refused, between where it is and how to fix it."""
+
+_SENT_AS_PART = "that would be sent as part of it"
+"""Why a character that can be sent is still refused: the provider gets it with the key
+and refuses the key, in an error that does not say why."""
+
+_QUOTES = "\"'`\u2018\u2019\u201a\u201c\u201d\u201e\u00ab\u00bb\u2039\u203a\uff02\uff07"
+"""Quote marks, typographic ones included (a key copied from a document or a chat)."""
+_QUOTE_OR_SPACE = re.compile(f"[{_QUOTES} ]")
+_ASSIGNMENT = re.compile(r"(?:export\s+)?[A-Z][A-Z0-9_]*=(?!=*$)")
+"""What no API key holds: a quote mark, a space, a leading ``NAME=`` (the other spaces are
+not ASCII, and named with the invisible characters). Provider keys are
+letters, digits and ``-_.`` (``BSA...``, ``tvly-...``, ``sk-ant-...``, ``AIza...``, a UUID,
+hex), at most ending in base64's ``=`` padding, which the look-ahead lets pass
+(``QUJD==``). A variable's name is upper case by convention, so ``BRAVE_API_KEY=`` is taken
+for one and ``abc=`` is not."""
+_IGNORABLE = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u3164\uffa0"
+    + "".join(map(chr, range(0xFE00, 0xFE10)))
+)
+"""Characters that show nothing though they are letters or marks to Unicode (the Hangul
+fillers, the variation selectors): Unicode's default-ignorable code points outside the
+format category ``Cf``, which holds the rest (U+200B, U+FEFF, the soft hyphen)."""
+
+
+def _invisible(value: str, *, spaces: bool) -> str | None:
+    """The first character of ``value`` that shows nothing, as ``U+200B ZERO WIDTH SPACE``.
+
+    ASCII text holds none (its spaces and controls are checked before), so it is looked
+    at character by character only when it has a character beyond ASCII.
+    """
+    if value.isascii():
+        return None
+    for character in value:
+        if character.isascii():
+            continue
+        category = unicodedata.category(character)
+        if (
+            category == "Cf"
+            or character in _IGNORABLE
+            or 0xE0100 <= ord(character) <= 0xE01EF  # the supplementary variation selectors
+            or (spaces and category in ("Zs", "Zl", "Zp"))
+        ):
+            name = unicodedata.name(character, "")
+            return f"U+{ord(character):04X} {name}".rstrip()
+    return None
+
+
+def flaw(value: str, *, key: bool) -> str | None:
+    """Why ``value`` cannot be sent or can never be accepted, as a clause, or ``None``.
+
+    The clause follows what the value is and where it was set (``Brave API key in
+    BRAVE_API_KEY <clause>``) and names the character, never the value. Every secret is
+    refused a control character (it cannot go into a header) and an invisible one; an
+    API key (``key=True``) also a quote mark, a space of any kind, and a leading
+    ``NAME=``. A cookie header or a password may hold those, so they are not refused.
+
+    Args:
+        value: The secret as it would be sent (already trimmed).
+        key: Whether it is an API key, whose shapes are known.
+
+    Example:
+        >>> flaw('"BSAabc"', key=True)
+        'contains a quote mark (") that would be sent as part of it'
+        >>> flaw("BSA\u200babc", key=False)
+        'contains an invisible character (U+200B ZERO WIDTH SPACE) that would be sent as part of it'
+        >>> flaw("QUJDRA==", key=True) is None
+        True
+    """
+    if CONTROL_IN_LINE.search(value) is not None:
+        return UNSENDABLE
+    if key:
+        if _ASSIGNMENT.match(value) is not None:
+            return f"starts with a variable's name and an equals sign (NAME=) {_SENT_AS_PART}"
+        mark = _QUOTE_OR_SPACE.search(value)
+        if mark is not None and mark.group() == " ":
+            return f"contains a space {_SENT_AS_PART}"
+        if mark is not None:
+            return f"contains a quote mark ({mark.group()}) {_SENT_AS_PART}"
+    invisible = _invisible(value, spaces=key)
+    if invisible is not None:
+        return f"contains an invisible character ({invisible}) {_SENT_AS_PART}"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,18 +121,22 @@ class SentSecret:
         where: Where it was set, e.g. ``in BRAVE_API_KEY`` or ``stored in the credential
             store /home/u/.config/websearch-tools/credentials.json``.
         fix: What to do about it, e.g. ``remove it from BRAVE_API_KEY``.
+        key: Whether it is an API key, checked for the shapes no key has (see
+            :func:`flaw`).
     """
 
     value: str = field(repr=False)
     what: str
     where: str
     fix: str
+    key: bool = False
 
     def problem(self) -> str | None:
         """Why this secret cannot be sent, in one sentence, or ``None`` when it can."""
-        if CONTROL_IN_LINE.search(self.value) is None:
+        reason = flaw(self.value, key=self.key)
+        if reason is None:
             return None
-        return f"{self.what} {self.where} {UNSENDABLE}; {self.fix}."
+        return f"{self.what} {self.where} {reason}; {self.fix}."
 
 
 def first_problem(secrets: Iterable[SentSecret | None]) -> str | None:

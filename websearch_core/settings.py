@@ -74,6 +74,7 @@ from .provider_ids import (
     unknown_provider_message,
 )
 from .redaction import CUT_SHORT, masked_password, userinfo_cut_short
+from .sent_secret import flaw
 from .settings_limits import (
     DEFAULT_CONNECT_TIMEOUT_SECONDS,
     DEFAULT_DEADLINE_SECONDS,
@@ -180,14 +181,18 @@ def _key_owner(key: str) -> str:
 
 
 def _one_line_key(key: SecretStr) -> SecretStr:
-    """An ``api_keys`` value, refused when it holds a control character.
+    """An ``api_keys`` value, refused when it has a flaw no key has.
 
     A key with a line break, NUL or other control character in it cannot go into a
-    request header: every search with it would fail, far from where it was set. The
-    surrounding whitespace the key is stripped of when used does not count.
+    request header, and one with the quotes or the ``NAME=`` of a ``.env`` line or an
+    invisible character is refused by the provider: every search with it would fail, far
+    from where it was set. The rule is the one every sent key is checked by
+    (:func:`~websearch_core.sent_secret.flaw`). The surrounding whitespace the key is
+    stripped of when used does not count.
     """
-    if CONTROL_IN_LINE.search(key.get_secret_value().strip()):
-        raise ValueError("an API key must not contain a control character (a line break, a NUL)")
+    reason = flaw(key.get_secret_value().strip(), key=True)
+    if reason is not None:
+        raise ValueError(f"the API key {reason}")
     return key
 
 

@@ -190,3 +190,37 @@ def test_the_providers_table_shows_the_misconfigured_provider(
         "'websearch auth set brave'."
     )
     assert KEY not in out + err
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (f'"{KEY}"', 'contains a quote mark (")'),
+        (f"BRAVE_API_KEY={KEY}", "starts with a variable's name and an equals sign (NAME=)"),
+        (f"{KEY[:6]}\u200b{KEY[6:]}", "contains an invisible character (U+200B ZERO WIDTH SPACE)"),
+        (f"{KEY[:6]}\u00a0{KEY[6:]}", "contains an invisible character (U+00A0 NO-BREAK SPACE)"),
+    ],
+)
+async def test_a_variable_key_that_can_never_work_is_named_and_skipped(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, value: str, reason: str
+) -> None:
+    """``BRAVE_API_KEY='"..."'`` from a ``.env`` line used to be sent, quotes and all.
+
+    The provider refused it as an authorization error that named no cause, and the
+    providers table said ``ready``.
+    """
+    monkeypatch.setenv("BRAVE_API_KEY", value)
+    settings = sim.settings(exclude=("gemini", "perplexity"))
+    async with WebSearch(settings, api_keys={"serper": "fake-serper"}) as ws:
+        status = await _status(ws, "brave")
+        result = await ws.run(QUERY, use_cache=False)
+    problem = (
+        f"Brave API key in BRAVE_API_KEY {reason} that would be sent as part of it; "
+        "remove it from BRAVE_API_KEY."
+    )
+    assert status.reason == f"misconfigured: {problem}"
+    assert sim["brave"].requests == []
+    assert result.response.provider == "serper"
+    skipped = result.response.attempts[0]
+    assert (skipped.provider, skipped.outcome, skipped.detail) == ("brave", "skipped", problem)
+    assert KEY not in result.text and KEY[6:] not in result.text

@@ -732,7 +732,26 @@ def test_auth_set_prompts_without_echo_on_a_terminal(
             ["auth", "set", "brave"],
             f"{SECRET}\x01x\n",
             "websearch: refusing to store an api_key for brave that contains a control "
-            "character; nothing stored\n",
+            "character (a line break, a NUL), so it cannot be sent; nothing stored\n",
+        ),
+        (
+            ["auth", "set", "brave"],
+            f'BRAVE_API_KEY="{SECRET}"\n',
+            "websearch: refusing to store an api_key for brave that starts with a variable's "
+            "name and an equals sign (NAME=) that would be sent as part of it; nothing stored\n",
+        ),
+        (
+            ["auth", "set", "brave"],
+            f"'{SECRET}'",
+            "websearch: refusing to store an api_key for brave that contains a quote mark (') "
+            "that would be sent as part of it; nothing stored\n",
+        ),
+        (
+            ["auth", "set", "brave"],
+            f"{SECRET}\u200b",
+            "websearch: refusing to store an api_key for brave that contains an invisible "
+            "character (U+200B ZERO WIDTH SPACE) that would be sent as part of it; nothing "
+            "stored\n",
         ),
         (["auth"], "", "ACTION"),
         (["auth", "set"], "", "provider"),
@@ -1177,8 +1196,8 @@ def test_an_unreadable_config_file_exits_2_naming_it(
         (
             "WEBSEARCH_API_KEYS__BRAVE",
             "hunter2\rx",
-            "WEBSEARCH_API_KEYS__BRAVE: an API key must not contain a control character "
-            "(a line break, a NUL)",
+            "WEBSEARCH_API_KEYS__BRAVE: the API key contains a control character "
+            "(a line break, a NUL), so it cannot be sent",
         ),
         (
             "WEBSEARCH_SEARXNG__SAFESEARCH",

@@ -154,6 +154,20 @@ def test_a_key_with_a_control_character_in_the_config_file_names_the_entry(
     with pytest.raises(ConfigurationError) as caught, configuration_errors():
         Settings()
     assert str(caught.value) == (
-        f"config file {config} (api_keys.exa): an API key must not contain a control "
-        "character (a line break, a NUL)"
+        f"config file {config} (api_keys.exa): the API key contains a control "
+        "character (a line break, a NUL), so it cannot be sent"
     )
+
+
+def test_a_quoted_key_in_the_config_file_names_the_entry(tmp_path: Path) -> None:
+    # Copied with its .env quoting ('exa = "\"..\""'), it was taken and sent, and Exa
+    # refused it as an authorization error that named neither the file nor the entry.
+    config = tmp_path / "config.toml"
+    config.write_text(f"[api_keys]\nexa = '\"{SECRET}\"'\n")
+    with pytest.raises(ConfigurationError) as caught, configuration_errors():
+        Settings()
+    assert str(caught.value) == (
+        f'config file {config} (api_keys.exa): the API key contains a quote mark (") '
+        "that would be sent as part of it"
+    )
+    assert SECRET not in str(caught.value)

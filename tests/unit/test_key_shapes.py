@@ -1,0 +1,100 @@
+"""Keys that can be sent but can never work are refused where they are set, by one rule.
+
+A key pasted with the quotes of a ``.env`` file, the whole ``BRAVE_API_KEY=...`` line, or
+a zero-width or no-break space copied from a web page was stored (``websearch auth set``)
+or taken (``[api_keys]``) as it was, and every search with it then failed as the
+provider's authorization error, with nothing pointing at the cause. The same rule names
+such a key met in a variable (see ``tests/functional/test_key_problems.py``).
+
+The keys below are made up in each provider's published shape; none may be refused.
+"""
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from websearch_core.credentials import CredentialStore
+from websearch_core.errors import ConfigurationError
+from websearch_core.sent_secret import flaw
+from websearch_core.settings import Settings
+
+WELL_FORMED = [
+    "BSAq1w2e3r4t5y6u7i8o9p0aSdFgHjKlZx",  # Brave
+    "tvly-dev-Q1w2E3r4T5y6U7i8O9p0",  # Tavily
+    "0f8fad5b-d9cb-469f-a165-70867728950e",  # Exa: a UUID
+    "Ab3dEf6h.Ij9kLm2nOp5qRs8tUv1wXy4z_-",  # Kagi
+    "3f2a9c0d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39",  # Serper: hex
+    "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",  # Perplexity
+    "jina_0a1b2c3d4e5f6a7b8c9dQwErTyUiOpAsDfGhJkLzXcVbNm",  # Jina
+    "fc-0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d",  # Firecrawl
+    "xai-Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8L9z0",  # xAI
+    "sk-proj-Q1w2E3r4_T5y6U7i8-O9p0A1s2D3f4G5h6J7k8",  # OpenAI
+    "sk-ant-api03-Q1w2E3r4T5y6U7i8O9p0-A1s2D3f4G5h6_J7k8L9z0AA",  # Anthropic
+    "sk-ant-oat01-Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8L9z0",  # Anthropic OAuth
+    "AIzaSyQ1w2E3r4T5y6U7i8-O9p0A1s2D3f_4G5h",  # Google
+    "0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d.Q1w2E3r4T5y6U7i8",  # Z.ai: id.secret
+    "syn_0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d",  # Synthetic
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1In0.Q1w2E3r4T5y6U7i8O9p0",  # a JWT
+    "QUJDREVGR0hJSktMTU5PUA==",  # base64 with padding, upper case and digits only
+    "Zm9vYmFyYmF6cXV4=",  # base64, one pad
+]
+
+BAD = [
+    ('"BSAq1w2e3r4t5y6u7i8o9p0"', 'contains a quote mark (")'),
+    ("'BSAq1w2e3r4t5y6u7i8o9p0'", "contains a quote mark (')"),
+    ("\u201cBSAq1w2e3r4t5y6u7i8o9p0\u201d", "contains a quote mark (\u201c)"),
+    ("BSAq1w2e3r4t5y6u7i8o9p0'", "contains a quote mark (')"),
+    ("BRAVE_API_KEY=BSAq1w2e3r4t5y6u7i8o9p0", "starts with a variable's name and an equals"),
+    ('BRAVE_API_KEY="BSAq1w2e3r4t5y6u7i8o9p0"', "starts with a variable's name and an equals"),
+    ("export TAVILY_API_KEY=tvly-Q1w2E3r4", "starts with a variable's name and an equals"),
+    ("BSAq1w2e3r4t5y6\u200bu7i8o9p0", "contains an invisible character (U+200B ZERO WIDTH SPACE)"),
+    (
+        "BSAq1w2e3r4t5y6\ufeffu7i8o9p0",
+        "contains an invisible character (U+FEFF ZERO WIDTH NO-BREAK SPACE)",
+    ),
+    ("BSAq1w2e3r4t5y6\u00a0u7i8o9p0", "contains an invisible character (U+00A0 NO-BREAK SPACE)"),
+    ("BSAq1w2e3r4t5y6\u2060u7i8o9p0", "contains an invisible character (U+2060 WORD JOINER)"),
+    ("BSAq1w2e3r4t5y6\u00adu7i8o9p0", "contains an invisible character (U+00AD SOFT HYPHEN)"),
+    ("BSAq1w2e3r4t5y6\u3164u7i8o9p0", "contains an invisible character (U+3164 HANGUL FILLER)"),
+    ("BSAq1w2e3r4t5y6 u7i8o9p0", "contains a space"),
+]
+
+
+@pytest.mark.parametrize("key", WELL_FORMED)
+def test_every_provider_key_shape_passes(key: str) -> None:
+    assert flaw(key, key=True) is None
+
+
+@pytest.mark.parametrize(("key", "reason"), BAD)
+def test_a_key_that_can_never_work_is_named_without_its_value(key: str, reason: str) -> None:
+    found = flaw(key, key=True)
+    assert found is not None and found.startswith(reason)
+    assert found.endswith("that would be sent as part of it")
+    assert "q1w2e3r4" not in found and "Q1w2E3r4" not in found
+
+
+def test_what_a_cookie_header_may_hold_is_refused_only_in_a_key() -> None:
+    """Quotes, spaces and ``name=`` belong in a cookie header; invisible characters do not."""
+    cookies = 'session="a b"; NAME=x'
+    assert flaw(cookies, key=False) is None
+    assert flaw(f"{cookies}\u200b", key=False) is not None
+
+
+@pytest.mark.parametrize(("key", "reason"), BAD)
+def test_the_store_refuses_such_a_key(tmp_path: Path, key: str, reason: str) -> None:
+    path = tmp_path / "credentials.json"
+    with pytest.raises(ConfigurationError) as caught:
+        CredentialStore(path).set("brave", key)
+    message = str(caught.value)
+    assert message.startswith(f"refusing to store an api_key for brave that {reason}")
+    assert message.endswith("; nothing stored")
+    assert not path.exists()
+
+
+@pytest.mark.parametrize(("key", "reason"), BAD)
+def test_the_api_keys_setting_refuses_such_a_key(key: str, reason: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        Settings(api_keys={"brave": key})
+    assert f"the API key {reason}" in str(caught.value)
+    assert "q1w2e3r4" not in str(caught.value)
