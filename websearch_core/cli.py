@@ -57,8 +57,9 @@ from .content.cli_fetch import fetch_parser
 from .credentials import CredentialStore
 from .env_names import report_unknown_variables
 from .errors import ConfigurationError
+from .key_names import key_variables
 from .models import Attempt, SearchParams, SearchToolResult
-from .provider_ids import KEY_ONLY_IDS, unknown_provider_message
+from .provider_ids import KEY_IDS, did_you_mean, unknown_provider_message
 from .providers import PROVIDER_REGISTRY, get_provider
 from .settings import Settings
 from .settings_errors import configuration_errors
@@ -391,8 +392,12 @@ def _credential_store() -> CredentialStore:
 
 def _auth_set(args: argparse.Namespace) -> int:
     provider_id = args.provider.strip().lower()
-    if provider_id not in PROVIDER_REGISTRY and provider_id not in KEY_ONLY_IDS:
-        raise _UsageError(unknown_provider_message(provider_id))
+    if provider_id not in KEY_IDS:
+        # KEY_IDS, not the providers alone: openrouter (the key Perplexity falls back to)
+        # is stored like any other, and the list named every id but it.
+        raise _UsageError(
+            unknown_provider_message(provider_id, known=KEY_IDS, aliases=key_variables())
+        )
     if provider_id in PROVIDER_REGISTRY:  # a key-only id (openrouter) is read by a provider
         _check_takes_a_key(provider_id)
     key = _read_secret(f"API key for {provider_id} (input hidden): ")
@@ -486,15 +491,32 @@ def _auth_remove(args: argparse.Namespace) -> int:
     store = _credential_store()
     if args.oauth:
         if not store.remove(provider_id, "oauth"):
-            return fail(f"no stored OAuth token for {provider_id}", EXIT_FAILED)
+            meant = _stored_id_meant(provider_id, store, oauth=True)
+            return fail(f"no stored OAuth token for {provider_id}{meant}", EXIT_FAILED)
         print(f"Removed the stored OAuth token for {provider_id}")
         return EXIT_OK
     removed = store.remove(provider_id, "api_key")
     kept = " (its stored OAuth token is kept)" if store.get_oauth(provider_id) else ""
     if not removed:
-        return fail(f"no stored API key for {provider_id}{kept}", EXIT_FAILED)
+        meant = "" if kept else _stored_id_meant(provider_id, store, oauth=False)
+        return fail(f"no stored API key for {provider_id}{kept}{meant}", EXIT_FAILED)
     print(f"Removed the stored API key for {provider_id}{kept}")
     return EXIT_OK
+
+
+def _stored_id_meant(given: str, store: CredentialStore, *, oauth: bool) -> str:
+    """``; did you mean brave?`` when ``given`` is a typo or the variable of a stored id.
+
+    ``auth remove brav`` or ``auth remove BRAVE_API_KEY`` said only that nothing was
+    stored under that name, though the key meant was. Only ids with what the command
+    would remove (a key, or with ``--oauth`` a token) are suggested.
+    """
+    stored = tuple(
+        pid
+        for pid in store.providers()
+        if (store.get_oauth(pid) if oauth else store.get(pid)) is not None
+    )
+    return did_you_mean([given], stored, key_variables()) if stored else ""
 
 
 # --- providers ----------------------------------------------------------------------------

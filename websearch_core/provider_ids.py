@@ -5,13 +5,14 @@ against it without importing the providers package (which imports the settings);
 :mod:`websearch_core.providers` builds its registry from it and re-exports it.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 __all__ = [
     "FREE_ENGINE_ORDER",
     "KEY_IDS",
     "KEY_ONLY_IDS",
     "SEARCH_PROVIDER_ORDER",
+    "did_you_mean",
     "unknown_ids",
     "unknown_ids_message",
     "unknown_provider_message",
@@ -56,15 +57,26 @@ scrapers. The one list: the registry, the simulator's protocols, the README prov
 and the tests all derive from it."""
 
 
-def unknown_provider_message(*unknown: str) -> str:
+def unknown_provider_message(
+    *unknown: str,
+    known: tuple[str, ...] = SEARCH_PROVIDER_ORDER,
+    aliases: Mapping[str, str] | None = None,
+) -> str:
     """The reference's text for ids no provider has, with every id there is.
+
+    Args:
+        unknown: The ids given.
+        known: The ids there are (default: every provider's).
+        aliases: Other names for known ids, lower case (``brave_api_key``), suggested as
+            the id they name (see :func:`did_you_mean`).
 
     Example:
         >>> unknown_provider_message("bravo").startswith("Unknown search provider: bravo (known: ")
         True
     """
-    known = ", ".join(SEARCH_PROVIDER_ORDER)
-    return f"Unknown search provider: {', '.join(unknown)} (known: {known}){_meant(unknown)}"
+    listed = ", ".join(known)
+    meant = did_you_mean(unknown, known, aliases)
+    return f"Unknown search provider: {', '.join(unknown)} (known: {listed}){meant}"
 
 
 KEY_ONLY_IDS: tuple[str, ...] = ("openrouter",)
@@ -94,21 +106,41 @@ def unknown_ids_message(unknown: list[str], known: tuple[str, ...] = SEARCH_PROV
         True
     """
     listed = ", ".join(known)
-    return f"unknown provider id {', '.join(unknown)} (known: {listed}){_meant(unknown, known)}"
+    return (
+        f"unknown provider id {', '.join(unknown)} (known: {listed}){did_you_mean(unknown, known)}"
+    )
 
 
-def _meant(unknown: Iterable[str], known: tuple[str, ...] = SEARCH_PROVIDER_ORDER) -> str:
+def did_you_mean(
+    unknown: Iterable[str],
+    known: tuple[str, ...] = SEARCH_PROVIDER_ORDER,
+    aliases: Mapping[str, str] | None = None,
+) -> str:
     """``; did you mean brave?`` for ids one typo away from a known one, else ``""``.
 
+    Args:
+        unknown: The ids given.
+        known: The ids there are.
+        aliases: Other names for known ids, lower case, such as the variable a provider
+            reads its key from (``brave_api_key`` for ``brave``): ``websearch auth set
+            BRAVE_API_KEY`` means ``brave``, and an alias one typo away does too. An alias
+            for an id ``known`` lacks is passed over.
+
     Example:
-        >>> _meant(["bravo", "tavlly", "altavista"])
+        >>> did_you_mean(["bravo", "tavlly", "altavista"])
         '; did you mean brave, tavily?'
+        >>> did_you_mean(["BRAVE_API_KEY"], ("brave",), {"brave_api_key": "brave"})
+        '; did you mean brave?'
     """
     import difflib  # only when an id is wrong: the module is imported by every program
 
+    names = {pid: pid for pid in known}
+    for alias, pid in (aliases or {}).items():
+        if pid in names:
+            names.setdefault(alias, pid)
     meant = [
-        close[0]
+        names[close[0]]
         for pid in unknown
-        if (close := difflib.get_close_matches(pid.strip().lower(), known, n=1, cutoff=0.75))
+        if (close := difflib.get_close_matches(pid.strip().lower(), names, n=1, cutoff=0.75))
     ]
     return f"; did you mean {', '.join(dict.fromkeys(meant))}?" if meant else ""

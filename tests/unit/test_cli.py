@@ -634,6 +634,48 @@ def test_auth_remove_oauth_forgets_the_token_and_keeps_the_key(
     assert "ya29" not in out + err and SECRET not in out + err
 
 
+@pytest.mark.parametrize(
+    ("given", "meant"),
+    [("BRAVE_API_KEY", "brave"), ("google_api_key", "gemini"), ("openroutr", "openrouter")],
+)
+def test_auth_set_names_the_id_a_variable_name_or_a_typo_meant(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], given: str, meant: str
+) -> None:
+    # "auth set BRAVE_API_KEY" listed every provider id and left the user to find theirs;
+    # the list left out openrouter, which auth set takes (Perplexity falls back to it).
+    _stdin(monkeypatch, SECRET)
+    assert main(["auth", "set", given]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert err.startswith(f"websearch: Unknown search provider: {given.lower()} (known: ")
+    assert err.endswith(f", openrouter); did you mean {meant}?\n")
+    assert SECRET not in out + err
+    assert not _credentials_file().exists()
+
+
+def test_auth_remove_names_the_stored_id_a_variable_name_or_a_typo_meant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # It said only "no stored API key for brav", though the key meant was stored.
+    store = CredentialStore(_credentials_file())
+    store.set("brave", SECRET)
+    store.set_oauth("gemini-cli", OAuthToken(access_token="ya29.token", expires_at=2e9))
+    expected = [
+        (["brav"], "no stored API key for brav; did you mean brave?"),
+        (["BRAVE_API_KEY"], "no stored API key for brave_api_key; did you mean brave?"),
+        (["gemini_cli"], "no stored API key for gemini_cli"),  # a token, not a key
+        (["tavily"], "no stored API key for tavily"),
+        (
+            ["gemini_cli", "--oauth"],
+            "no stored OAuth token for gemini_cli; did you mean gemini-cli?",
+        ),
+        (["bravo", "--oauth"], "no stored OAuth token for bravo"),  # brave has no token
+    ]
+    for argv, message in expected:
+        assert main(["auth", "remove", *argv]) == EXIT_FAILED
+        assert capsys.readouterr() == ("", f"websearch: {message}\n")
+    assert store.get("brave") == SECRET
+
+
 def test_auth_set_says_when_a_variable_or_the_config_outranks_the_stored_key(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
