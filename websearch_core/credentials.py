@@ -29,6 +29,7 @@ from .errors import (
 from .oauth_identity import sign_in_fingerprint
 from .redaction import userinfo_secrets
 from .sent_secret import SentSecret, flaw
+from .store_lock import exclusive
 
 __all__ = ["CredentialStore", "Credentials", "OAuthToken", "TokenRefresher", "explicit_keys"]
 
@@ -228,6 +229,33 @@ class CredentialStore:
             raise ConfigurationError(f"credential store {self.path} must hold a JSON object")
         return data
 
+    def _update(self, change: Callable[[dict[str, Any]], bool]) -> bool:
+        """Apply ``change`` to every entry of the file and write it back, under a lock.
+
+        Two writers at once (``websearch auth set brave`` beside ``auth set tavily``) each
+        read the file, changed their entry and renamed their copy over it, so the one that
+        renamed last erased the other's key. The lock (:func:`~websearch_core.store_lock.
+        exclusive`) is held from the read to the rename.
+
+        Args:
+            change: Changes the entries in place; ``False``: nothing changed, nothing
+                is written.
+
+        Returns:
+            What ``change`` returned.
+        """
+        target = Path(os.path.realpath(self.path))
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            with exclusive(target, f"credential store {self.path}"):
+                data = self._load_all()
+                if not change(data):
+                    return False
+                self._write(data)
+                return True
+        except OSError as exc:
+            raise self._unwritable(exc) from None
+
     def _write(self, data: Mapping[str, Any]) -> None:
         """Replace the file's content at once (a new file renamed over it), mode 0600.
 
@@ -291,9 +319,8 @@ class CredentialStore:
             raise ConfigurationError(
                 f"refusing to store an {field} for {provider} that {reason}; nothing stored"
             )
-        data = self._load_all()
-        _entry(data, provider)[field] = value.strip()
-        self._write(data)
+        stored = value.strip()
+        self._update(lambda data: _put(data, provider, field, stored))
 
     def get_oauth(self, provider: str) -> OAuthToken | None:
         """The stored OAuth token for ``provider``, or ``None``."""
@@ -301,9 +328,7 @@ class CredentialStore:
 
     def set_oauth(self, provider: str, token: OAuthToken) -> None:
         """Store an OAuth token (access, refresh, expiry) for ``provider``; mode 0600."""
-        data = self._load_all()
-        _entry(data, provider)["oauth"] = token.to_json()
-        self._write(data)
+        self._update(lambda data: _put(data, provider, "oauth", token.to_json()))
 
     def remove(self, provider: str, field: str | None = None) -> bool:
         """Forget ``field`` (default: everything) stored for ``provider``.
@@ -316,24 +341,37 @@ class CredentialStore:
         Returns:
             True when something was removed.
         """
-        data = self._load_all()
-        if provider not in data:
-            return False
-        entry = data[provider]
-        if field is not None and isinstance(entry, dict):
-            if field not in entry:
-                return False
-            del entry[field]
-            if entry:
-                self._write(data)
-                return True
-        del data[provider]
-        self._write(data)
-        return True
+        if not _forget(self._load_all(), provider, field):
+            return False  # nothing to lock or write (the store need not even exist)
+        return self._update(lambda data: _forget(data, provider, field))
 
     def providers(self) -> list[str]:
         """Ids that have something stored (never the values)."""
         return sorted(self._read())
+
+
+def _put(data: dict[str, Any], provider: str, field: str, value: object) -> bool:
+    """Set ``field`` of ``provider``'s entry in ``data`` to ``value``."""
+    _entry(data, provider)[field] = value
+    return True
+
+
+def _forget(data: dict[str, Any], provider: str, field: str | None) -> bool:
+    """Remove ``field`` (``None``: the whole entry) of ``provider`` from ``data``.
+
+    An entry left empty goes too. ``False`` when there was nothing to remove.
+    """
+    if provider not in data:
+        return False
+    entry = data[provider]
+    if field is not None and isinstance(entry, dict):
+        if field not in entry:
+            return False
+        del entry[field]
+        if entry:
+            return True
+    del data[provider]
+    return True
 
 
 def _entry(data: dict[str, Any], provider: str) -> dict[str, Any]:

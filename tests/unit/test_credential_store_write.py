@@ -4,6 +4,9 @@ never without the entries it cannot read."""
 import json
 import os
 import stat
+import subprocess
+import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -74,3 +77,72 @@ def test_a_write_keeps_the_entries_it_cannot_read(tmp_path: Path) -> None:
     assert store.get("brave") == "sk-replaced"
     assert store.remove("note")
     assert "note" not in json.loads(path.read_text())
+
+
+_WRITER = """
+import sys
+from pathlib import Path
+from websearch_core.credentials import CredentialStore
+
+path, name, count = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+sys.stdout.write("ready\\n")
+sys.stdout.flush()
+sys.stdin.readline()  # both start writing at once
+for i in range(count):
+    CredentialStore(path).set(f"{name}-{i}", f"sk-{name}-{i}")
+"""
+
+
+def test_two_writers_at_once_lose_no_key(tmp_path: Path) -> None:
+    # Two "websearch auth set" at the same time each read the file, added their key and
+    # renamed their copy over it: the later rename erased the other's key, silently.
+    # Measured before the lock: 28 to 52 of these 120 keys lost in each of 5 runs.
+    path = tmp_path / "credentials.json"
+    count = 60
+    with ExitStack() as stack:
+        writers = [
+            stack.enter_context(
+                subprocess.Popen(
+                    [sys.executable, "-c", _WRITER, str(path), name, str(count)],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
+            )
+            for name in ("brave", "tavily")
+        ]
+        for writer in writers:
+            assert writer.stdout is not None and writer.stdout.readline() == "ready\n"
+        for writer in writers:
+            assert writer.stdin is not None
+            writer.stdin.write("go\n")
+            writer.stdin.flush()
+        for writer in writers:
+            writer.communicate(timeout=120)
+            assert writer.returncode == 0
+    stored = json.loads(path.read_text())
+    expected = {f"{name}-{i}" for name in ("brave", "tavily") for i in range(count)}
+    assert expected - set(stored) == set()
+    assert stored["tavily-7"] == {"api_key": "sk-tavily-7"}
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_writer_stuck_holding_the_lock_is_named_not_waited_on_for_ever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from filelock import FileLock
+
+    from websearch_core import store_lock
+
+    monkeypatch.setattr(store_lock, "LOCK_WAIT_SECONDS", 0.2)
+    path = tmp_path / "credentials.json"
+    CredentialStore(path).set("brave", SECRET)
+    with FileLock(tmp_path / "credentials.json.lock"), pytest.raises(ConfigurationError) as caught:
+        CredentialStore(path).set("tavily", "sk-tavily")
+    assert str(caught.value) == (
+        f"credential store {path} is being written by another process (its lock "
+        f"{path}.lock was held for 0.2 s); try again"
+    )
+    assert json.loads(path.read_text()) == {"brave": {"api_key": SECRET}}
+    CredentialStore(path).set("tavily", "sk-tavily")  # released: the next write goes in
+    assert CredentialStore(path).get("tavily") == "sk-tavily"
