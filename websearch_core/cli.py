@@ -636,27 +636,30 @@ def _describe_validation_error(error: ValidationError) -> str:
 
 @contextlib.contextmanager
 def _quiet_library_logging(*, verbose: bool, state_warnings: bool = True) -> Iterator[None]:
-    """Route the core's log records to stderr with ``--verbose``, else all but the state's.
+    """Route the core's log records to stderr with ``--verbose``, else its warnings that matter.
 
     Without a handler Python's last-resort handler would print every provider warning,
-    which duplicates the failure text the command prints itself. The state store's
-    warnings (``state_warnings``) are another matter: a store that cannot be used means
-    budgets and cooldowns are not in force, which nothing else in a search's output says.
+    which duplicates the failure text the command prints itself. Two kinds of warning are
+    another matter, as nothing else in a command's output says them: the state store's
+    (``state_warnings``; a store that cannot be used means budgets and cooldowns are not in
+    force) and the credential store's (one other users can read).
     """
     logger = logging.getLogger("websearch_core")
-    state_logger = logging.getLogger("websearch_core.state")
     handler: logging.Handler
-    state_handler: logging.Handler | None = None
+    loud: list[logging.Logger] = []
     if verbose:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
     else:
         handler = logging.NullHandler()
-    if not verbose and state_warnings:
-        state_handler = logging.StreamHandler(sys.stderr)
-        state_handler.setLevel(logging.WARNING)
-        state_handler.setFormatter(logging.Formatter(f"{PROG}: warning: %(message)s"))
-        state_logger.addHandler(state_handler)
+        loud.append(logging.getLogger("websearch_core.credentials"))
+        if state_warnings:
+            loud.append(logging.getLogger("websearch_core.state"))
+    warnings_handler = logging.StreamHandler(sys.stderr)
+    warnings_handler.setLevel(logging.WARNING)
+    warnings_handler.setFormatter(logging.Formatter(f"{PROG}: warning: %(message)s"))
+    for named in loud:
+        named.addHandler(warnings_handler)
     previous_level = logger.level
     logger.addHandler(handler)
     if verbose:
@@ -666,8 +669,8 @@ def _quiet_library_logging(*, verbose: bool, state_warnings: bool = True) -> Ite
     finally:
         logger.removeHandler(handler)
         logger.setLevel(previous_level)
-        if state_handler is not None:
-            state_logger.removeHandler(state_handler)
+        for named in loud:
+            named.removeHandler(warnings_handler)
 
 
 if __name__ == "__main__":  # python -m websearch_core.cli, as python -m websearch_core

@@ -27,6 +27,7 @@ from .errors import (
     ProviderNotConfiguredError,
 )
 from .oauth_identity import sign_in_fingerprint
+from .private_file import warn_if_open
 from .redaction import userinfo_secrets
 from .sent_secret import SentSecret, flaw
 from .store_lock import exclusive
@@ -156,6 +157,7 @@ class CredentialStore:
         if cached is not None and cached[0] == signature:
             return cached[1]
         data = self._load()
+        warn_if_open(self.path, status, "credential store")
         changed = max(status.st_mtime_ns, status.st_ctime_ns)
         settled = time.time_ns() - changed > SETTLED_NS
         self._cached = (signature, data) if settled else None

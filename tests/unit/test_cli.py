@@ -857,6 +857,7 @@ def test_an_empty_credential_store_holds_no_keys(
     # command failed with exit 2, and auth set could not store a key in it.
     path = _credentials_file()
     path.write_text(content)
+    path.chmod(0o600)  # touched 0644, it is also warned about (tests/unit/test_store_mode.py)
     assert main(["auth", "list"]) == EXIT_OK
     assert capsys.readouterr() == ("", f"No stored API keys in {path}\n")
     _stdin(monkeypatch, SECRET)
