@@ -37,11 +37,11 @@ _QUOTES = "\"'`\u2018\u2019\u201a\u201c\u201d\u201e\u00ab\u00bb\u2039\u203a\uff0
 _QUOTE_OR_SPACE = re.compile(f"[{_QUOTES} ]")
 _ASSIGNMENT = re.compile(r"(?:export\s+)?[A-Z][A-Z0-9_]*=(?!=*$)")
 """What no API key holds: a quote mark, a space, a leading ``NAME=`` (the other spaces are
-not ASCII, and named with the invisible characters). Provider keys are
-letters, digits and ``-_.`` (``BSA...``, ``tvly-...``, ``sk-ant-...``, ``AIza...``, a UUID,
-hex), at most ending in base64's ``=`` padding, which the look-ahead lets pass
-(``QUJD==``). A variable's name is upper case by convention, so ``BRAVE_API_KEY=`` is taken
-for one and ``abc=`` is not."""
+not ASCII, and named with the invisible characters). Provider keys are letters, digits and
+``-_.`` (``BSA...``, ``tvly-...``, ``sk-ant-...``, ``AIza...``, a UUID, hex), at most
+ending in base64's ``=`` padding, which the look-ahead lets pass (``QUJD==``). A
+variable's name is upper case by convention, so ``BRAVE_API_KEY=`` is taken for one and
+``abc=`` is not."""
 _IGNORABLE = frozenset(
     "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u3164\uffa0"
     + "".join(map(chr, range(0xFE00, 0xFE10)))
