@@ -18,11 +18,11 @@ on the real capture and on fuzzed bodies.
 """
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for a TypedDict on Python 3.11
+
+from ._json_projection import projection_decoder
 
 __all__ = ["decode_projection"]
 
@@ -46,10 +46,7 @@ class _Body(TypedDict, total=False):
     web: _Web | None  # no ``web`` or ``null``: Brave's answer when nothing matched
 
 
-@cache
-def _adapter() -> TypeAdapter[_Body]:
-    """Built on first use (some milliseconds), so importing the provider stays cheap."""
-    return TypeAdapter(_Body)
+_decode = projection_decoder(_Body)
 
 
 def decode_projection(body: bytes) -> Mapping[str, object] | None:
@@ -65,7 +62,4 @@ def decode_projection(body: bytes) -> Mapping[str, object] | None:
         >>> decode_projection(b'[1]') is None
         True
     """
-    try:
-        return _adapter().validate_json(body)
-    except ValidationError:
-        return None
+    return _decode(body)

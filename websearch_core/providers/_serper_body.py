@@ -25,11 +25,11 @@ they are built whole, and bounded at 200 entries by the parser afterwards.
 """
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for a TypedDict on Python 3.11
+
+from ._json_projection import projection_decoder
 
 __all__ = ["decode_projection"]
 
@@ -77,10 +77,7 @@ class _Body(TypedDict, total=False):
     relatedSearches: list[_Related] | None
 
 
-@cache
-def _adapter() -> TypeAdapter[_Body]:
-    """Built on first use (some milliseconds), so importing the provider stays cheap."""
-    return TypeAdapter(_Body)
+_decode = projection_decoder(_Body)
 
 
 def decode_projection(body: bytes) -> Mapping[str, object] | None:
@@ -96,7 +93,4 @@ def decode_projection(body: bytes) -> Mapping[str, object] | None:
         >>> decode_projection(b'{"organic": ["https://a.example/"]}') is None
         True
     """
-    try:
-        return _adapter().validate_json(body)
-    except ValidationError:
-        return None
+    return _decode(body)
