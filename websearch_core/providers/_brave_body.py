@@ -15,14 +15,19 @@ does not fit the shape (no object at the top, ``web`` or a result not an object,
 JSON), :func:`decode_projection` gives ``None`` and the caller decodes the usual way, which
 decodes it, or fails to, as before. ``tests/providers/test_brave_body.py`` compares the two
 on the real capture and on fuzzed bodies.
+
+Example:
+    >>> decode_projection(b'{"web": {"results": [{"url": "https://a.example/", "x": 1}]}}')
+    {'web': {'results': [{'url': 'https://a.example/'}]}}
+    >>> decode_projection(b'[1]') is None
+    True
 """
 
-from collections.abc import Mapping
 from typing import Any
 
 from typing_extensions import TypedDict  # pydantic needs it for a TypedDict on Python 3.11
 
-from ._json_projection import projection_decoder
+from ._json_projection import ProjectionDecoder, projection_decoder
 
 __all__ = ["decode_projection"]
 
@@ -46,20 +51,6 @@ class _Body(TypedDict, total=False):
     web: _Web | None  # no ``web`` or ``null``: Brave's answer when nothing matched
 
 
-_decode = projection_decoder(_Body)
-
-
-def decode_projection(body: bytes) -> Mapping[str, object] | None:
-    """``body``'s ``web.results[]`` with only the keys the parser reads, or ``None``.
-
-    ``None`` means "decode it the usual way": the text is not JSON jiter takes, or not of
-    the shape above. Otherwise the value is ``json_loads(body)`` with every key the parser
-    does not read removed.
-
-    Example:
-        >>> decode_projection(b'{"web": {"results": [{"url": "https://a.example/", "x": 1}]}}')
-        {'web': {'results': [{'url': 'https://a.example/'}]}}
-        >>> decode_projection(b'[1]') is None
-        True
-    """
-    return _decode(body)
+decode_projection: ProjectionDecoder = projection_decoder(_Body)
+"""Brave's body with only the keys the parser reads, or ``None``: decode it the usual way
+(see :func:`._json_projection.projection_decoder`)."""

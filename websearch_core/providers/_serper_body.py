@@ -22,14 +22,19 @@ every real capture and on bodies where they might part.
 
 The knowledge graph's ``attributes`` are read (each one becomes a line of the answer), so
 they are built whole, and bounded at 200 entries by the parser afterwards.
+
+Example:
+    >>> decode_projection(b'{"organic": [{"link": "https://a.example/", "attributes": {}}]}')
+    {'organic': [{'link': 'https://a.example/'}]}
+    >>> decode_projection(b'{"organic": ["https://a.example/"]}') is None
+    True
 """
 
-from collections.abc import Mapping
 from typing import Any
 
 from typing_extensions import TypedDict  # pydantic needs it for a TypedDict on Python 3.11
 
-from ._json_projection import projection_decoder
+from ._json_projection import ProjectionDecoder, projection_decoder
 
 __all__ = ["decode_projection"]
 
@@ -77,20 +82,6 @@ class _Body(TypedDict, total=False):
     relatedSearches: list[_Related] | None
 
 
-_decode = projection_decoder(_Body)
-
-
-def decode_projection(body: bytes) -> Mapping[str, object] | None:
-    """``body`` with only the keys the parser reads, or ``None`` to decode it whole.
-
-    ``None`` means "decode it the usual way": the text is not JSON jiter takes, or not of
-    the shape above. Otherwise the value is ``json_loads(body)`` with every key the parser
-    does not read removed.
-
-    Example:
-        >>> decode_projection(b'{"organic": [{"link": "https://a.example/", "attributes": {}}]}')
-        {'organic': [{'link': 'https://a.example/'}]}
-        >>> decode_projection(b'{"organic": ["https://a.example/"]}') is None
-        True
-    """
-    return _decode(body)
+decode_projection: ProjectionDecoder = projection_decoder(_Body)
+"""Serper's body with only the keys the parser reads, or ``None``: decode it the usual way
+(see :func:`._json_projection.projection_decoder`)."""
