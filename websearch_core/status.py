@@ -19,6 +19,7 @@ from .orchestration.quota import (
     period_window,
     utc_text,
 )
+from .provider_ids import FREE_ENGINE_ORDER
 from .provider_types import ProviderInfo
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, get_provider
 from .settings import Settings
@@ -102,6 +103,25 @@ def _setup_reason(
     return _not_configured(info)
 
 
+def _chain_of(settings: Settings) -> tuple[frozenset[str] | None, str]:
+    """The providers the settings name as the chain, or ``None`` for the auto chain.
+
+    With the setting's words for a provider they leave out. A named provider (the
+    ``providers`` list, the preferred ``provider``) is asked as if selected explicitly, so
+    an explicit-only one (``public``) runs there; the auto chain asks the rest.
+    """
+    preferred = {settings.provider} if settings.provider else set()
+    if preferred and not settings.fallback:
+        named, left_out = preferred, f"not asked: fallback = false pins {settings.provider}"
+    elif settings.providers:
+        named, left_out = set(settings.providers) | preferred, "not in the providers setting"
+    else:
+        return None, ""
+    if "public" in named:  # Public Web asks every credential-free engine itself
+        named.update(FREE_ENGINE_ORDER)
+    return frozenset(named), left_out
+
+
 async def collect_status(
     context: ProviderContext, store: StateStore, settings: Settings
 ) -> list[ProviderStatus]:
@@ -116,11 +136,14 @@ async def collect_status(
     month, _ = period_window("month", now)
     statuses: list[ProviderStatus] = []
     missing_browser = _missing_browser(context)
+    chain, left_out = _chain_of(settings)
     for provider_id in SEARCH_PROVIDER_ORDER:
         provider = get_provider(provider_id)
         info = provider.info
-        available = provider.is_available(context)
         explicit = provider.is_explicitly_available(context)
+        named = provider_id == settings.provider or (chain is not None and provider_id in chain)
+        available = explicit if named else provider.is_available(context)
+        in_chain = chain is None or provider_id in chain
         browser_missing = missing_browser if provider.escalates_to_browser else None
         mark = await safe.get_mark(provider_id, now)
         if mark is not None and not mark.applies_to(mark_scope(context, provider_id)):
@@ -144,6 +167,8 @@ async def collect_status(
             reason = described.removesuffix(f"; {SKIPPED_SUFFIX}")
         elif over_budget_until is not None:
             reason = f"over budget until {utc_text(over_budget_until)}"
+        elif not in_chain:
+            reason = left_out
         else:
             sign_in = next((s.name for s in provider.signed_in(context) if s.first), None)
             reason = _setup_reason(info, available, explicit, browser_missing, sign_in)
@@ -153,7 +178,7 @@ async def collect_status(
                 id=provider_id,
                 label=info.label,
                 kind=info.kind,
-                available=available and usable and provider_id not in settings.exclude,
+                available=available and usable and in_chain and provider_id not in settings.exclude,
                 reason=reason,
                 mark=mark,
                 used_this_month=await safe.get_usage(provider_id, month),

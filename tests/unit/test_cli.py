@@ -1096,6 +1096,43 @@ def test_a_config_file_saved_with_a_byte_order_mark_is_read(
     assert capsys.readouterr().err.startswith(f"websearch: config file {config} (provider): ")
 
 
+def test_providers_shows_the_chain_the_settings_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The table ignored `providers = [...]` and `fallback = false`: engines outside the
+    # chain read "ready" though no search asks them, and `public` in the list read
+    # "explicit selection only" though the chain runs it there.
+    config = tmp_path / "config.toml"
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    config.write_text('providers = ["duckduckgo", "public"]\n', encoding="utf-8")
+    assert main(["providers"]) == EXIT_OK
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line}
+    assert rows["duckduckgo"].endswith("  ready")
+    assert rows["public"].endswith("  ready")
+    assert rows["bing"].endswith("  ready")  # one of the engines Public Web asks
+    assert rows["tavily"].endswith("  not in the providers setting")
+    config.write_text('providers = ["duckduckgo"]\n', encoding="utf-8")
+    assert main(["providers"]) == EXIT_OK
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line}
+    assert rows["bing"].endswith("  not in the providers setting")
+    config.write_text('provider = "bing"\nfallback = false\n', encoding="utf-8")
+    assert main(["providers"]) == EXIT_OK
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line}
+    assert rows["bing"].endswith("  ready (preferred)")
+    assert rows["duckduckgo"].endswith("  not asked: fallback = false pins bing")
+    config.write_text('provider = "public"\n', encoding="utf-8")
+    assert main(["providers"]) == EXIT_OK
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line}
+    assert rows["public"].endswith("  ready (preferred)")
+    assert rows["duckduckgo"].endswith("  ready")  # the auto chain still follows
+    # Pinned, Public Web still asks the credential-free engines: they are in its chain.
+    config.write_text('provider = "public"\nfallback = false\n', encoding="utf-8")
+    assert main(["providers"]) == EXIT_OK
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line}
+    assert rows["duckduckgo"].endswith("  ready")
+    assert rows["tavily"].endswith("  not asked: fallback = false pins public")
+
+
 @pytest.mark.parametrize("command", [["python"], ["providers"], ["auth", "list"]])
 def test_a_config_file_named_by_the_variable_must_exist_the_default_need_not(
     monkeypatch: pytest.MonkeyPatch,
