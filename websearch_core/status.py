@@ -108,7 +108,8 @@ def _chain_of(settings: Settings) -> tuple[frozenset[str] | None, str]:
 
     With the setting's words for a provider they leave out. A named provider (the
     ``providers`` list, the preferred ``provider``) is asked as if selected explicitly, so
-    an explicit-only one (``public``) runs there; the auto chain asks the rest.
+    an explicit-only one (``public``) runs there; the auto chain asks the rest. Public Web
+    in the chain brings the credential-free engines it asks with it.
     """
     preferred = {settings.provider} if settings.provider else set()
     if preferred and not settings.fallback:
