@@ -814,22 +814,6 @@ def test_auth_set_rejects_bad_input(
     assert not _credentials_file().exists()
 
 
-def test_auth_set_expands_the_credentials_file_variable(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # "~/creds/c.json" used to create ./~/creds/c.json in the working directory.
-    home, work = tmp_path / "home", tmp_path / "work"
-    work.mkdir()
-    monkeypatch.chdir(work)
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", "~/creds/c.json")
-    _stdin(monkeypatch, SECRET)
-    assert main(["auth", "set", "brave"]) == EXIT_OK
-    assert f"in {home / 'creds' / 'c.json'}" in capsys.readouterr().out
-    assert json.loads((home / "creds" / "c.json").read_text()) == {"brave": {"api_key": SECRET}}
-    assert list(work.iterdir()) == []
-
-
 @pytest.mark.parametrize(
     "argv", [["auth", "list"], ["auth", "set", "tavily"], ["auth", "remove", "brave"]]
 )
@@ -883,24 +867,41 @@ def test_a_credential_store_that_cannot_be_written_is_named_not_a_traceback(
     assert SECRET not in err
 
 
-def test_auth_set_with_an_empty_config_file_variable_stores_in_the_default_place(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("variables", "stored"),
+    [
+        # "~/creds/c.json" used to create ./~/creds/c.json in the working directory.
+        ({"WEBSEARCH_CREDENTIALS_FILE": "~/creds/c.json"}, "creds/c.json"),
+        # WEBSEARCH_CONFIG_FILE= (a .env template's blank entry) was read as Path("."), so
+        # the store beside "the config file" was ./credentials.json: the key went into
+        # whatever directory the command ran in, a git checkout included.
+        (
+            {"WEBSEARCH_CONFIG_FILE": "", "WEBSEARCH_CREDENTIALS_FILE": None},
+            ".config/websearch-tools/credentials.json",
+        ),
+    ],
+)
+def test_auth_set_stores_where_the_settings_say_never_in_the_working_directory(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    variables: dict[str, str | None],
+    stored: str,
 ) -> None:
-    # WEBSEARCH_CONFIG_FILE= (a .env template's blank entry) was read as Path("."), so the
-    # store beside "the config file" was ./credentials.json: the key went into whatever
-    # directory the command ran in, a git checkout included.
     home, work = tmp_path / "home", tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", "")
-    monkeypatch.delenv("WEBSEARCH_CREDENTIALS_FILE")
+    for name, value in variables.items():
+        if value is None:
+            monkeypatch.delenv(name)
+        else:
+            monkeypatch.setenv(name, value)
     _stdin(monkeypatch, SECRET)
     assert main(["auth", "set", "brave"]) == EXIT_OK
-    stored = home / ".config" / "websearch-tools" / "credentials.json"
-    assert f"in {stored}" in capsys.readouterr().out
-    assert json.loads(stored.read_text()) == {"brave": {"api_key": SECRET}}
+    assert f"in {home / stored}" in capsys.readouterr().out
+    assert json.loads((home / stored).read_text()) == {"brave": {"api_key": SECRET}}
     assert list(work.iterdir()) == []
 
 
