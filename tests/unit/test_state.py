@@ -209,9 +209,13 @@ async def test_expired_usage_counter_is_gone_and_restarts(store: StateStore) -> 
 
 
 async def test_usage_counter_expires_by_the_wall_clock(store: StateStore) -> None:
-    assert await store.increment_usage("brave", "short", time.time() + 0.2) == 1
+    # Open the backend first (a first SQLite call creates the file and its schema), and leave
+    # the counter a full second: under a loaded CI machine 0.2 s lapsed before the first read.
+    assert await store.get_usage("brave", "warm-up") == 0
+    expires = time.time() + 1.0
+    assert await store.increment_usage("brave", "short", expires) == 1
     assert await store.get_usage("brave", "short") == 1
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(max(0.0, expires - time.time()) + 0.1)
     assert await store.get_usage("brave", "short") == 0
     assert await store.increment_usage("brave", "short", time.time() + 60) == 1
 
