@@ -41,6 +41,7 @@ QUERY = "python asyncio"
 DEV_PATH = "/v1beta/models/gemini-3.5-flash-lite:streamGenerateContent"
 CA_PATH = "/v1internal:streamGenerateContent"
 MODELS_PATH = "/v1internal:fetchAvailableModels"
+QUOTA_PATH = "/v1internal:retrieveUserQuota"
 NOT_FOUND = json.dumps(
     {"error": {"code": 404, "message": "Requested entity was not found.", "status": "NOT_FOUND"}}
 )
@@ -506,14 +507,77 @@ async def test_oauth_an_expired_gemini_cli_token_without_its_hook(sim: Simulator
     assert sim["gemini"].requests == []
 
 
-async def test_oauth_a_gemini_cli_404_stands_without_asking_antigravitys_catalogue(
-    sim: Simulator, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _gemini_cli(sim: Simulator, monkeypatch: pytest.MonkeyPatch) -> GeminiProtocol:
+    """A Gemini CLI sign-in whose account has no preview access (its quota lists 2.5 only)."""
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
     _store(sim).set_oauth("gemini-cli", OAuthToken(access_token="ya29.cli-token"))
     protocol = sim["gemini"].protocol
     assert isinstance(protocol, GeminiProtocol)
-    protocol.enforce_catalog = True  # the catalogue lacks gemini-3-flash-preview: a 404
+    protocol.enforce_catalog = True
+    return protocol
+
+
+async def test_oauth_a_gemini_cli_account_without_preview_access_searches_with_stable_flash(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    _gemini_cli(sim, monkeypatch)
+    caplog.set_level(logging.INFO, logger="websearch_core")
+    async with _client(sim, {}) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+        # Antigravity's catalogue is never asked: the Gemini CLI's own quota call is.
+        assert _models(sim) == [
+            f"{CA_PATH} gemini-3-flash-preview",
+            QUOTA_PATH,
+            f"{CA_PATH} gemini-2.5-flash",
+        ]
+        lookup, retry = sim["gemini"].requests[1:]
+        assert lookup.json() == {"project": "p"}
+        assert lookup.header("Authorization") == "Bearer ya29.cli-token"
+        assert _gemini_cli_user_agent("gemini-3-flash-preview").fullmatch(
+            lookup.header("User-Agent") or ""
+        )
+        assert _gemini_cli_user_agent("gemini-2.5-flash").fullmatch(
+            retry.header("User-Agent") or ""
+        )
+        assert response.model == "gemini-2.5-flash"
+        assert response.answer is not None and response.sources
+        (note,) = response.notes
+        assert note == (
+            "gemini: the default model 'gemini-3-flash-preview' is not served to this account"
+            " (Cloud Code answered 404), so 'gemini-2.5-flash', a non-preview Flash model the"
+            " account has quota for (retrieveUserQuota), was used instead"
+        )
+        assert note in caplog.text and "ya29" not in caplog.text
+
+        # The client remembers the list: its next search starts with the stable Flash.
+        again = await ws.search("another query", provider="gemini")
+        assert _models(sim)[3:] == [f"{CA_PATH} gemini-2.5-flash"]
+        assert again.notes == (note.replace("Cloud Code answered 404", "found earlier"),)
+
+
+async def test_oauth_a_gemini_cli_account_with_preview_access_keeps_the_default(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    protocol = _gemini_cli(sim, monkeypatch)
+    protocol.quota["buckets"].append({"modelId": "gemini-3-flash-preview"})
+    async with _client(sim, {}) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+    assert _models(sim) == [f"{CA_PATH} gemini-3-flash-preview"]
+    assert (response.model, response.notes) == ("gemini-3-flash-preview", ())
+
+
+@pytest.mark.parametrize(
+    "quota_answer",
+    [
+        pytest.param(Fault.http(200, '{"buckets": "none"}'), id="a-reply-without-buckets"),
+        pytest.param(Fault.http(403, "Forbidden"), id="a-failed-quota-request"),
+    ],
+)
+async def test_oauth_a_gemini_cli_404_stands_when_its_quota_cannot_be_read(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, quota_answer: Fault
+) -> None:
+    _gemini_cli(sim, monkeypatch)
+    sim["gemini"].enqueue(None, quota_answer)
     async with _client(sim, {}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini")
@@ -521,7 +585,26 @@ async def test_oauth_a_gemini_cli_404_stands_without_asking_antigravitys_catalog
     assert type(failure) is SearchProviderError and failure.status == 404
     assert failure.message == "Gemini Cloud Code API error (404): Requested entity was not found."
     assert "ya29" not in failure.message
-    assert _models(sim) == [f"{CA_PATH} gemini-3-flash-preview"]
+    assert _models(sim) == [f"{CA_PATH} gemini-3-flash-preview", QUOTA_PATH]
+
+
+async def test_oauth_a_gemini_cli_model_the_user_chose_is_never_replaced(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _gemini_cli(sim, monkeypatch)
+    monkeypatch.setenv("GEMINI_SEARCH_MODEL", "gemini-3-pro-preview")
+    async with _client(sim, {}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, ProviderNotConfiguredError) and failure.status == 404
+    assert failure.message == (
+        "Gemini Cloud Code API error (404): 'gemini-3-pro-preview' is not served to this"
+        " account; the account is offered: gemini-2.5-pro, gemini-2.5-flash,"
+        " gemini-2.5-flash-lite. Set GEMINI_SEARCH_MODEL (or the gemini_model setting) to"
+        " one of them."
+    )
+    assert _models(sim) == [f"{CA_PATH} gemini-3-pro-preview", QUOTA_PATH]
 
 
 # --- OAuth: the account's model catalogue --------------------------------------------------
@@ -562,8 +645,13 @@ async def test_oauth_default_model_not_served_gives_way_to_the_accounts_search_m
         assert lookup.header("Authorization") == "Bearer ya29.secret-token"
         assert response.model == "gemini-3.5-flash-low"
         assert response.answer is not None and response.sources
-        assert "'gemini-3.5-flash-lite' is not served" in caplog.text
-        assert "using 'gemini-3.5-flash-low'" in caplog.text
+        (note,) = response.notes
+        assert note == (
+            "gemini: the default model 'gemini-3.5-flash-lite' is not served to this account"
+            " (Cloud Code answered 404), so 'gemini-3.5-flash-low', the account's web-search"
+            " model (fetchAvailableModels), was used instead"
+        )
+        assert note in caplog.text
         assert "secret-token" not in caplog.text
 
         # The client remembers the catalogue: its next search starts with the account's model.
@@ -636,6 +724,71 @@ async def test_oauth_the_404_stands_when_the_catalogue_does_not_explain_it(
     assert type(failure) is SearchProviderError
     assert failure.message == "Gemini Cloud Code API error (404): Requested entity was not found."
     assert _models(sim) == [f"{CA_PATH} gemini-3.5-flash-lite", MODELS_PATH]
+
+
+MODEL_400 = ("You don't have access to this model or the model name is invalid", "Antigravity")
+"""Antigravity's 400 for a model id it does not serve the account (antigravity2api-nodejs
+issue #16)."""
+
+
+@pytest.mark.parametrize("sign_in", ["antigravity", "gemini-cli"])
+async def test_oauth_a_400_naming_the_model_is_handled_like_the_404(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, sign_in: str
+) -> None:
+    protocol = (_antigravity if sign_in == "antigravity" else _gemini_cli)(sim, monkeypatch)
+    protocol.unknown_model = (400, MODEL_400[0], "INVALID_ARGUMENT")
+    async with _client(sim, {}) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+    default, lookup, pick = (
+        ("gemini-3.5-flash-lite", MODELS_PATH, "gemini-3.5-flash-low")
+        if sign_in == "antigravity"
+        else ("gemini-3-flash-preview", QUOTA_PATH, "gemini-2.5-flash")
+    )
+    assert _models(sim) == [f"{CA_PATH} {default}", lookup, f"{CA_PATH} {pick}"]
+    assert response.model == pick
+    (note,) = response.notes
+    assert f"default model {default!r} is not served" in note
+    assert "(Cloud Code answered 400)" in note and f"so {pick!r}" in note
+
+
+async def test_oauth_a_chosen_model_refused_with_a_400_is_named_with_its_status(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    protocol = _antigravity(sim, monkeypatch)
+    protocol.unknown_model = (400, MODEL_400[0], "INVALID_ARGUMENT")
+    monkeypatch.setenv("GEMINI_SEARCH_MODEL", "gemini-2.5-flash")
+    async with _client(sim, {}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, ProviderNotConfiguredError) and failure.status == 400
+    assert failure.message.startswith(
+        "Gemini Cloud Code API error (400): 'gemini-2.5-flash' is not served to this account;"
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        pytest.param("Request contains an invalid argument.", id="names-nothing"),
+        pytest.param(
+            'Invalid JSON payload received. Unknown name "requestType": Cannot find field.',
+            id="an-unknown-body-field",
+        ),
+    ],
+)
+async def test_oauth_a_400_not_naming_the_model_keeps_its_outcome(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, message: str
+) -> None:
+    _antigravity(sim, monkeypatch)
+    sim["gemini"].enqueue(Fault.http(400, _google_error(400, message, "INVALID_ARGUMENT")))
+    async with _client(sim, {}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini")
+    (failure,) = caught.value.failures
+    assert type(failure) is SearchProviderError and failure.status == 400
+    assert failure.message == f"Gemini Cloud Code API error (400): {message}"
+    assert _models(sim) == [f"{CA_PATH} gemini-3.5-flash-lite"]  # no list was asked
 
 
 # --- retries ----------------------------------------------------------------------------------

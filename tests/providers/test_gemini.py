@@ -28,7 +28,7 @@ from websearch_core.errors import (
 )
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
-from websearch_core.providers._gemini_catalog import parse_catalog
+from websearch_core.providers._gemini_catalog import parse_catalog, parse_quota, refuses_model
 from websearch_core.providers._gemini_errors import (
     auth_error_code,
     error_text,
@@ -691,3 +691,61 @@ def test_without_a_web_search_model_the_default_agent_model_is_picked() -> None:
 @pytest.mark.parametrize("reply", [None, [], {"models": ["a"]}, {"webSearchModelIds": ["a"]}])
 def test_a_reply_without_a_models_map_is_no_catalogue(reply: Any) -> None:
     assert parse_catalog(reply) is None
+
+
+def test_a_gemini_cli_quota_reply_offers_its_buckets_and_picks_a_stable_flash() -> None:
+    reply = {
+        "buckets": [
+            {"modelId": "gemini-2.5-pro", "tokenType": "REQUESTS", "remainingFraction": 1},
+            {"modelId": "gemini-2.5-flash-lite", "tokenType": "REQUESTS"},
+            {"modelId": "gemini-3-flash-preview", "tokenType": "REQUESTS"},
+            {"modelId": "gemini-2.5-flash", "tokenType": "INPUT_TOKENS"},
+            {"modelId": "gemini-2.5-flash", "tokenType": "REQUESTS"},
+            {"tokenType": "REQUESTS"},
+            "not a bucket",
+        ]
+    }
+    catalog = parse_quota(reply)
+    assert catalog is not None
+    assert catalog.offered == (
+        "gemini-2.5-pro",
+        "gemini-2.5-flash-lite",
+        "gemini-3-flash-preview",
+        "gemini-2.5-flash",
+    )
+    # The Gemini CLI's own stable Flash first; a preview is never a replacement.
+    assert catalog.candidates == ("gemini-2.5-flash", "gemini-2.5-flash-lite")
+    # A stable Flash the preferred list does not know is still one, ahead of a Flash-Lite.
+    other = parse_quota({"buckets": [{"modelId": "gemini-4-flash-lite"}, {"modelId": "x-flash"}]})
+    assert other is not None and other.candidates == ("x-flash", "gemini-4-flash-lite")
+    pro_only = parse_quota({"buckets": [{"modelId": "gemini-2.5-pro"}]})
+    assert pro_only is not None and pro_only.pick is None
+
+
+@pytest.mark.parametrize("reply", [None, [], {"buckets": {}}, {"models": {"a": {}}}])
+def test_a_reply_without_buckets_is_no_gemini_cli_list(reply: Any) -> None:
+    assert parse_quota(reply) is None
+
+
+@pytest.mark.parametrize(
+    ("status", "message", "refused"),
+    [
+        (404, "Requested entity was not found.", True),
+        (404, "anything at all", True),
+        (400, "You don't have access to this model or the model name is invalid", True),
+        (400, "* GenerateContentRequest.model: unexpected model name format\n", True),
+        (
+            400,
+            "models/gemini-pro is not found for API version v1beta, or is not supported for"
+            " generateContent. Call ListModels to see the list of available models.",
+            True,
+        ),
+        (400, "This model models/gemini-2.0-flash is no longer available to new users.", True),
+        (400, "Request contains an invalid argument.", False),
+        (400, 'Invalid JSON payload received. Unknown name "x": Cannot find field.', False),
+        (400, "API key not valid. Please pass a valid API key.", False),
+        (403, "You don't have access to this model or the model name is invalid", False),
+    ],
+)
+def test_which_refusals_name_the_model(status: int, message: str, refused: bool) -> None:
+    assert refuses_model(status, google_error(status, message, "X")) is refused

@@ -1,56 +1,103 @@
-"""Which model an OAuth account is served: Antigravity's ``fetchAvailableModels`` catalogue.
+"""Which model an OAuth account is served: the account's own model list, read after a refusal.
 
-Why this exists: the Cloud Code Assist hosts that Antigravity sign-ins reach serve a
-per-account set of model ids (tier-suffixed ones such as ``gemini-3.5-flash-low``), not the
-Developer API's names, so our default model may simply not exist there. The backend says
-so with Google's ``404 NOT_FOUND`` "Requested entity was not found." (reported for an id it
-lacks, e.g. opencode-antigravity-auth issue #46 at ``cloudcode-pa``, and at
-``daily-cloudcode-pa`` in antigravity-claude-proxy issue #204). The catalogue then tells
-what the account may use. Pure: parsing, the choice, the error texts and a per-client
-memory of each project's catalogue; the request is built in :mod:`._gemini_request`.
+Why this exists: Cloud Code Assist serves each account its own set of model ids, so our
+default model may simply not exist for it. Antigravity's hosts serve per-account,
+tier-suffixed ids (``gemini-3.5-flash-low``), not the Developer API's names; a Gemini CLI
+account without preview access is not served ``gemini-3-flash-preview``, the Gemini CLI's
+own web-search model. The backend says so with Google's ``404 NOT_FOUND`` "Requested entity
+was not found." (reported for an id it lacks, e.g. opencode-antigravity-auth issue #46 at
+``cloudcode-pa``, antigravity-claude-proxy issue #204 at ``daily-cloudcode-pa``, and for a
+preview model a Gemini CLI account may not use in claude-relay-service issue #675), or with
+a ``400 INVALID_ARGUMENT`` whose message names the model as the problem
+(:data:`MODEL_REFUSALS`). The account's model list then tells what it may use. Pure:
+parsing, the choice, the error texts and a per-client memory of each sign-in's and
+project's list; the request is built in :mod:`._gemini_request`.
 
-The reply (field names as CLIProxyAPI ``sdk/cliproxy/antigravity_models.go`` and other
-public clients read them): ``models`` maps each model id to its details (``displayName``,
-``maxTokens``, ``quotaInfo``, ``isInternal`` ...); ``webSearchModelIds`` lists the model(s)
-Antigravity runs its own web search on; ``defaultAgentModelId`` is its default chat model;
-``deprecatedModelIds`` maps a retired id to ``{"newModelId": ...}`` (a retired id can stay
-in ``models`` while it is refused).
+Two lists, one per sign-in (:class:`CatalogSource`):
 
-The rule, as data (:data:`PICK_FIELDS`): only the *default* model is ever replaced, by the
-first id of ``webSearchModelIds``, else ``defaultAgentModelId``, that ``models`` offers
-(neither retired nor internal). A model the user chose is never replaced: its error names
-it and lists the models offered.
+* **Antigravity:** ``v1internal:fetchAvailableModels`` (field names as CLIProxyAPI
+  ``sdk/cliproxy/antigravity_models.go`` and other public clients read them): ``models``
+  maps each model id to its details (``displayName``, ``maxTokens``, ``quotaInfo``,
+  ``isInternal`` ...); ``webSearchModelIds`` lists the model(s) Antigravity runs its own
+  web search on; ``defaultAgentModelId`` is its default chat model; ``deprecatedModelIds``
+  maps a retired id to ``{"newModelId": ...}`` (a retired id can stay in ``models`` while
+  it is refused). The pick (:data:`PICK_FIELDS`): the first id of ``webSearchModelIds``,
+  else ``defaultAgentModelId``, that ``models`` offers (neither retired nor internal).
+* **Gemini CLI:** ``v1internal:retrieveUserQuota``, the call the Gemini CLI itself makes
+  for its quota display, answers ``{"buckets": [{"modelId", "tokenType",
+  "remainingFraction", "resetTime"}]}``, a bucket per model the account may use; the
+  Gemini CLI reads the same list to learn whether the account has preview access. The pick
+  (:func:`parse_quota`): the first of the stable Flash ids the Gemini CLI falls back to
+  without preview access that the list offers, else any other non-preview Flash id in it.
+
+Only the *default* model is ever replaced; a model the user chose never is: its error
+names it and lists the models offered.
 """
 
+import re
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ..credentials import Credentials
 from ..errors import ProviderNotConfiguredError
+from ._gemini_errors import error_text
 
 __all__ = [
+    "ANTIGRAVITY_MODELS",
+    "GEMINI_CLI_MODELS",
+    "GEMINI_CLI_STABLE_FLASH",
+    "MODEL_REFUSALS",
     "PICK_FIELDS",
     "UNKNOWN_MODEL_STATUSES",
     "Catalog",
+    "CatalogSource",
     "parse_catalog",
+    "parse_quota",
     "recall",
+    "refuses_model",
     "remember",
+    "replacement_note",
     "unavailable_model_error",
 ]
 
 UNKNOWN_MODEL_STATUSES: Final = frozenset({404})
-"""What a Cloud Code stream answers for a model id the account is not served."""
+"""What a Cloud Code stream answers, whatever its text, for a model id the account lacks."""
+MODEL_REFUSALS: Final = re.compile(
+    r"model name is invalid"
+    r"|\.model: unexpected model name format"
+    r"|\bmodels/\S+ is not found"
+    r"|\bmodels/\S+ is no longer available",
+    re.IGNORECASE,
+)
+"""Texts of a ``400 INVALID_ARGUMENT`` that name the model as the problem, as users report
+them: Antigravity's "You don't have access to this model or the model name is invalid"
+(antigravity2api-nodejs issue #16), the Developer API's "* GenerateContentRequest.model:
+unexpected model name format" (one-api issue #938), and the Developer API's texts for a
+retired id ("models/gemini-pro is not found for API version v1beta, or is not supported
+for generateContent", "This model models/gemini-2.0-flash is no longer available to new
+users"), reported with a 404 but naming the model whatever the status. Not matched, so
+such a 400 keeps its outcome: "Request contains an invalid argument." (names nothing;
+also seen for a served model whose request the backend disliked) and "Invalid JSON
+payload received. Unknown name ..." (a body field, not the model)."""
 PICK_FIELDS: Final = ("webSearchModelIds", "defaultAgentModelId")
 """Where a replacement for the default model is looked for, in order of preference."""
 LISTED_AT_MOST: Final = 20
 """How many offered ids an error lists before it says how many more there are."""
 
-_catalogs: "weakref.WeakKeyDictionary[Credentials, dict[str, Catalog]]" = (
+GEMINI_CLI_STABLE_FLASH: Final = ("gemini-3-flash", "gemini-3.5-flash", "gemini-2.5-flash")
+"""The stable Flash ids the Gemini CLI searches with instead of ``gemini-3-flash-preview``
+when the account has no preview access (``resolveModel`` in its
+``packages/core/src/config/models.ts`` downgrades a preview Flash to its
+``DEFAULT_GEMINI_FLASH_MODEL``: ``gemini-2.5-flash`` in the releases of 2025-26, in later
+copies ``gemini-3.5-flash``, sent to Code Assist as ``gemini-3-flash``), newest first.
+Only an id the account's list offers is ever picked."""
+
+_catalogs: "weakref.WeakKeyDictionary[Credentials, dict[tuple[str, str], Catalog]]" = (
     weakref.WeakKeyDictionary()
 )
-"""Each client's catalogues by project, for the client's life (its credentials' life)."""
+"""Each client's lists by sign-in and project, for the client's life (its credentials')."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +118,33 @@ class Catalog:
     def pick(self) -> str | None:
         """The replacement for the default model, or ``None`` when the catalogue names none."""
         return self.candidates[0] if self.candidates else None
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogSource:
+    """Where one sign-in's model list is asked for and how its reply is read."""
+
+    path: str
+    """The Cloud Code method, asked at the sign-in's endpoint with ``{"project": ...}``."""
+    read: Callable[[Any], Catalog | None]
+    """The reply's JSON to a :class:`Catalog`; ``None`` when it holds no list."""
+    pick_kind: str
+    """What kind of model it picks (``web-search model``), for the error naming none."""
+    pick_reason: str
+    """What the pick is, for the response's note and the log (``the account's web-search
+    model (fetchAvailableModels)``)."""
+
+
+def refuses_model(status: int, body: str) -> bool:
+    """Whether a stream's error says the model is the problem: any 404, or a model 400.
+
+    Example:
+        >>> refuses_model(400, '{"error": {"message": "Request contains an invalid argument."}}')
+        False
+    """
+    if status in UNKNOWN_MODEL_STATUSES:
+        return True
+    return status == 400 and bool(MODEL_REFUSALS.search(error_text(body)))
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -109,14 +183,39 @@ def parse_catalog(body: Any) -> Catalog | None:
     return Catalog(offered=tuple(offered), candidates=candidates)
 
 
-def remember(credentials: Credentials, project: str, catalog: Catalog) -> None:
-    """Keep ``project``'s catalogue for as long as the client that owns ``credentials``."""
-    _catalogs.setdefault(credentials, {})[project] = catalog
+def parse_quota(body: Any, preferred: Sequence[str] = GEMINI_CLI_STABLE_FLASH) -> Catalog | None:
+    """The Gemini CLI account's list in a ``retrieveUserQuota`` reply; ``None`` without one.
+
+    Offered: each bucket's ``modelId``. Candidates: the ``preferred`` ids offered, in that
+    order, then any other offered Flash id that is not a preview (Flash-Lite last).
+
+    Example:
+        >>> reply = {"buckets": [{"modelId": "gemini-2.5-pro"}, {"modelId": "gemini-2.5-flash"}]}
+        >>> parse_quota(reply).pick
+        'gemini-2.5-flash'
+    """
+    buckets = _mapping(body).get("buckets")
+    if not isinstance(buckets, list):
+        return None
+    offered = tuple(
+        dict.fromkeys(name for bucket in buckets for name in _ids(_mapping(bucket).get("modelId")))
+    )
+    stable_flash = sorted(
+        (name for name in offered if "flash" in name and "preview" not in name),
+        key=lambda name: "lite" in name,
+    )
+    ranked = [name for name in preferred if name in offered] + stable_flash
+    return Catalog(offered=offered, candidates=tuple(dict.fromkeys(ranked)))
 
 
-def recall(credentials: Credentials, project: str) -> Catalog | None:
-    """The catalogue :func:`remember` kept for ``project`` in this client, if any."""
-    return _catalogs.get(credentials, {}).get(project)
+def remember(credentials: Credentials, key: tuple[str, str], catalog: Catalog) -> None:
+    """Keep the list of ``key`` (sign-in entry, project) for the life of the client."""
+    _catalogs.setdefault(credentials, {})[key] = catalog
+
+
+def recall(credentials: Credentials, key: tuple[str, str]) -> Catalog | None:
+    """The list :func:`remember` kept for ``key`` (sign-in entry, project), if any."""
+    return _catalogs.get(credentials, {}).get(key)
 
 
 def _listing(offered: tuple[str, ...]) -> str:
@@ -128,20 +227,54 @@ def _listing(offered: tuple[str, ...]) -> str:
 
 
 def unavailable_model_error(
-    provider_id: str, prefix: str, model: str, catalog: Catalog, *, chosen: bool
+    provider_id: str,
+    prefix: str,
+    model: str,
+    catalog: Catalog,
+    *,
+    chosen: bool,
+    status: int = 404,
+    pick_kind: str = "web-search model",
 ) -> ProviderNotConfiguredError:
     """The error for a model the account is not served, naming it and what is offered.
 
     ``chosen`` is whether the user set the model (``GEMINI_SEARCH_MODEL`` or the
-    ``gemini_model`` setting); otherwise it is the default and the catalogue named no
-    replacement.
+    ``gemini_model`` setting); otherwise it is the default and the list named no
+    replacement (of ``pick_kind``). ``status`` is what the stream answered (404, or a 400
+    naming the model).
     """
     whose = "" if chosen else "the default model "
-    reason = "" if chosen else " and it names no web-search model to use instead"
+    reason = "" if chosen else f" and it names no {pick_kind} to use instead"
     return ProviderNotConfiguredError(
         provider_id,
-        f"{prefix} (404): {whose}{model!r} is not served to this account{reason}; the account"
-        f" is offered: {_listing(catalog.offered)}. Set GEMINI_SEARCH_MODEL (or the"
+        f"{prefix} ({status}): {whose}{model!r} is not served to this account{reason}; the"
+        f" account is offered: {_listing(catalog.offered)}. Set GEMINI_SEARCH_MODEL (or the"
         " gemini_model setting) to one of them.",
-        404,
+        status,
     )
+
+
+def replacement_note(model: str, pick: str, source: CatalogSource, status: int | None) -> str:
+    """What the response's note and the log say when ``pick`` searched instead of ``model``.
+
+    ``status`` is the stream's refusal; ``None`` when this client learned it earlier.
+    """
+    why = f"Cloud Code answered {status}" if status is not None else "found earlier"
+    return (
+        f"gemini: the default model {model!r} is not served to this account ({why}), so"
+        f" {pick!r}, {source.pick_reason}, was used instead"
+    )
+
+
+ANTIGRAVITY_MODELS: Final = CatalogSource(
+    path="/v1internal:fetchAvailableModels",
+    read=parse_catalog,
+    pick_kind="web-search model",
+    pick_reason="the account's web-search model (fetchAvailableModels)",
+)
+GEMINI_CLI_MODELS: Final = CatalogSource(
+    path="/v1internal:retrieveUserQuota",
+    read=parse_quota,
+    pick_kind="non-preview Flash model",
+    pick_reason="a non-preview Flash model the account has quota for (retrieveUserQuota)",
+)

@@ -13,10 +13,12 @@ headers and auth are in the provider module's docstring; the bodies are:
   ``role: "user"`` and its body ``requestType: "agent", userAgent: "antigravity"``, the
   Gemini CLI's body ``userAgent: "websearch-tools/<version>"`` (the table:
   :mod:`._gemini_signins`). Each sign-in's headers go on every Cloud Code request.
-* **The account's model catalogue:** ``POST <endpoint>/v1internal:fetchAvailableModels``
-  with the same bearer headers and ``{"project": <project>}`` (how CLIProxyAPI's
+* **The account's model list:** ``POST <endpoint><sign-in's catalogue path>`` with the same
+  bearer headers and ``{"project": <project>}``: Antigravity's
+  ``v1internal:fetchAvailableModels`` (how CLIProxyAPI's
   ``sdk/cliproxy/antigravity_models.go`` and opencode-antigravity-auth's
-  ``src/plugin/quota.ts`` ask it); the reply is read by :mod:`._gemini_catalog`.
+  ``src/plugin/quota.ts`` ask it), the Gemini CLI's ``v1internal:retrieveUserQuota`` (as
+  the Gemini CLI asks it); the reply is read by :mod:`._gemini_catalog`.
 """
 
 from dataclasses import dataclass, field
@@ -42,7 +44,6 @@ __all__ = [
 DEVELOPER_API_ORIGIN: Final = "https://generativelanguage.googleapis.com"
 CODE_ASSIST_ENDPOINTS: Final = ANTIGRAVITY.endpoints
 """Antigravity's hosts (a token stored under ``gemini``), tried in this order."""
-MODELS_PATH: Final = "/v1internal:fetchAvailableModels"
 
 
 def request_body(
@@ -161,10 +162,16 @@ def code_assist_request(call: CodeAssistCall, body: dict[str, Any]) -> HttpReque
 
 
 def models_request(call: CodeAssistCall, project: str) -> HttpRequest:
-    """``v1internal:fetchAvailableModels``: the models this account's project is served."""
+    """The sign-in's model list (:attr:`SignIn.catalog`): what this account is served.
+
+    Raises:
+        ValueError: The sign-in has no model list to ask.
+    """
+    if call.sign_in.catalog is None:
+        raise ValueError(f"the {call.sign_in.label} sign-in has no model list to ask")
     return HttpRequest(
         method="POST",
-        url=f"{call.endpoint}{MODELS_PATH}",
+        url=f"{call.endpoint}{call.sign_in.catalog.path}",
         headers=call.headers("application/json"),
         json={"project": project},
     )

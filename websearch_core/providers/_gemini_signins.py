@@ -13,13 +13,15 @@ entry, tried in the reference's order (``google-gemini-cli``, then
   GeminiCLI/<version>/<model> (<platform>; <arch>; terminal)`` and ``Client-Metadata:
   ideType=IDE_UNSPECIFIED,platform=PLATFORM_UNSPECIFIED,pluginType=GEMINI``; the body adds
   ``userAgent`` and ``requestId`` naming this package (the reference names its own
-  product there). Its default model is the one the Gemini CLI itself searches the web with.
+  product there). Its default model is the one the Gemini CLI itself searches the web with;
+  an account not served it (no preview access) is asked ``retrieveUserQuota`` for its
+  models (:mod:`._gemini_catalog`).
 * ``gemini`` (Antigravity; the entry every Gemini token was stored under before, so such
   a token keeps going where it went): ``https://daily-cloudcode-pa.googleapis.com`` then
   ``https://daily-cloudcode-pa.sandbox.googleapis.com``; Antigravity's ``User-Agent``;
   the system instruction carries ``role: "user"``; the body adds ``requestType: "agent"``,
-  ``userAgent: "antigravity"`` and ``requestId: "agent-<uuid>"``. Only these hosts are
-  asked for the account's model catalogue after a 404 (:mod:`._gemini_catalog`).
+  ``userAgent: "antigravity"`` and ``requestId: "agent-<uuid>"``. An account not
+  served the default model is asked ``fetchAvailableModels`` for its models.
 
 Pure data and the few string helpers that fill its templates; nothing is sent here.
 """
@@ -35,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .. import __version__
+from ._gemini_catalog import ANTIGRAVITY_MODELS, GEMINI_CLI_MODELS, CatalogSource
 
 __all__ = [
     "ANTIGRAVITY",
@@ -89,8 +92,9 @@ class SignIn:
     (nine base-36 characters) are filled in afresh for every request."""
     default_model: str | None = None
     """Its model when the user set none; ``None``: the provider's default."""
-    reads_catalog: bool = False
-    """Whether a stream's 404 asks ``fetchAvailableModels`` for the account's models."""
+    catalog: CatalogSource | None = None
+    """Where a stream refused for its model (a 404, or a 400 naming the model) asks for the
+    account's models, to replace the default; ``None``: the refusal stands."""
 
 
 GEMINI_CLI: Final = SignIn(
@@ -104,6 +108,7 @@ GEMINI_CLI: Final = SignIn(
     body_fields={"userAgent": f"{PRODUCT}/{__version__}"},
     request_id=f"{PRODUCT}-{{ms}}-{{rand9}}",
     default_model="gemini-3-flash-preview",
+    catalog=GEMINI_CLI_MODELS,
 )
 """The Gemini CLI's own web search runs on ``gemini-3-flash-preview`` (its ``web-search``
 model config in ``packages/core/src/config/defaultModelConfigs.ts``), so that id is served
@@ -120,7 +125,7 @@ ANTIGRAVITY: Final = SignIn(
     instruction_role="user",
     body_fields={"requestType": "agent", "userAgent": "antigravity"},
     request_id="agent-{uuid}",
-    reads_catalog=True,
+    catalog=ANTIGRAVITY_MODELS,
 )
 
 SIGN_INS: Final = (GEMINI_CLI, ANTIGRAVITY)

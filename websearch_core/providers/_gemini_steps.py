@@ -9,19 +9,20 @@ state, builds requests from it or reads the answer off it; nothing is sent.
 mode) or ``sign_in`` (which :class:`~._gemini_signins.SignIn` the token belongs to),
 ``endpoint`` (the index of its Cloud Code endpoint in use) and ``project`` (OAuth);
 ``failures`` (connection resends at the current endpoint); ``step`` (``load`` for
-``loadCodeAssist``, ``models`` for ``fetchAvailableModels``, else ``stream``) and ``seen``
+``loadCodeAssist``, ``models`` for the account's model list, else ``stream``) and ``seen``
 (how many exchanges there were when that step was built, so a step rebuilt after a token
 refresh is told apart from the step after a new response); ``missing`` (the index of the
-exchange whose 404 sent us to the account's catalogue, once it has: one look per search).
+exchange whose refusal sent us to the account's model list, once it has: one look per
+search) and ``replaced`` (the note saying which model replaced the default, and why).
 
-An Antigravity stream answered 404 (the model is not served to the account, see
-:mod:`._gemini_catalog`) asks ``fetchAvailableModels`` once per client and project. The
-default model is then replaced by the catalogue's choice and the stream sent once more at
-the same endpoint (later searches of the client start with that choice); a model the user
-set is never replaced but named, with the models offered, in the error. A catalogue that
-offers the model anyway, or that cannot be read, leaves the 404 standing. A Gemini CLI
-stream's 404 always stands: the catalogue is Antigravity's, and the Gemini CLI's default
-model is the one the Gemini CLI itself searches with.
+A stream refused for its model (a 404, or a 400 whose message names the model, see
+:mod:`._gemini_catalog`) asks the sign-in's model list once per client, sign-in and
+project: Antigravity's ``fetchAvailableModels``, the Gemini CLI's ``retrieveUserQuota``.
+The default model is then replaced by the list's pick and the stream sent once more at the
+same endpoint (later searches of the client start with that pick), logged at INFO and
+said in the response's ``notes``. A model the
+user set is never replaced but named, with the models offered, in the error. A list that
+offers the model anyway, or that cannot be read, leaves the refusal standing.
 """
 
 import logging
@@ -41,11 +42,12 @@ from ..provider_types import DelayedRequest, Flow, ProviderContext, ProviderInfo
 from ..transport import HttpRequest, SseResponse
 from ._error_map import error_for
 from ._gemini_catalog import (
-    UNKNOWN_MODEL_STATUSES,
     Catalog,
-    parse_catalog,
+    CatalogSource,
     recall,
+    refuses_model,
     remember,
+    replacement_note,
     unavailable_model_error,
 )
 from ._gemini_errors import CLOUD_CODE_ERRORS
@@ -235,12 +237,13 @@ def next_step(flow: Flow, info: ProviderInfo) -> HttpRequest | None:
 
     With nothing new (the loop refreshed the token) the same step is built again. An error
     status that leaves no endpoint to move to ends the exchange (``None``); the loop reads it.
-    An OAuth stream's 404 asks the account's catalogue first (:func:`_after_unknown_model`).
+    An OAuth stream refused for its model asks the account's list first
+    (:func:`_after_unknown_model`).
 
     Raises:
         ProviderNotConfiguredError: ``loadCodeAssist`` answered 2xx without a project (no
             status for the loop to read), or the model is not served to the account.
-        SearchProviderError: The stream's 404, when the catalogue does not explain it.
+        SearchProviderError: The stream's refusal, when the list does not explain it.
     """
     state = flow.state
     if len(flow.exchanges) == state["seen"]:
@@ -263,78 +266,107 @@ def next_step(flow: Flow, info: ProviderInfo) -> HttpRequest | None:
     return None
 
 
+def _catalog_source(flow: Flow) -> CatalogSource | None:
+    """Where the sign-in's model list is asked for; ``None`` in API-key mode."""
+    return None if flow.token is None else _sign_in(flow).catalog
+
+
+def _catalog_key(flow: Flow) -> tuple[str, str]:
+    """Whose list: the sign-in's entry and the project (each sign-in is its own account)."""
+    return (_sign_in(flow).entry, flow.state["project"])
+
+
 def _unknown_model(flow: Flow) -> bool:
-    """An Antigravity stream answered as for a model the account lacks, not yet looked into."""
-    state = flow.state
+    """An OAuth stream refused for its model (a 404 or a model 400), not yet looked into."""
+    state, response = flow.state, flow.last.response
     return (
-        flow.token is not None
-        and _sign_in(flow).reads_catalog
+        _catalog_source(flow) is not None
         and state["step"] == "stream"
-        and flow.last.response.status in UNKNOWN_MODEL_STATUSES
         and "missing" not in state
+        and refuses_model(response.status, response.as_http().text())
     )
 
 
 def _after_unknown_model(flow: Flow, info: ProviderInfo) -> HttpRequest | None:
-    """The catalogue request, or with it already known this client, the decision."""
+    """The list's request, or with the list already known this client, the decision."""
     state = flow.state
     state["missing"] = len(flow.exchanges) - 1
-    known = recall(flow.context.credentials, state["project"])
+    known = recall(flow.context.credentials, _catalog_key(flow))
     return step_request(flow, "models") if known is None else _after_catalog(flow, info, known)
 
 
 def _read_catalog(flow: Flow) -> Catalog | None:
-    """The catalogue in the ``fetchAvailableModels`` reply, kept for the client; else ``None``."""
+    """The list in the sign-in's model-list reply, kept for the client; else ``None``."""
     response = flow.last.response.as_http()
-    if not 200 <= response.status < 300:
+    source = _catalog_source(flow)
+    if source is None or not 200 <= response.status < 300:
         return None
     try:
-        catalog = parse_catalog(json_loads(response.text()))
+        catalog = source.read(json_loads(response.text()))
     except ValueError:
         return None
     if catalog is not None:
-        remember(flow.context.credentials, flow.state["project"], catalog)
+        remember(flow.context.credentials, _catalog_key(flow), catalog)
     return catalog
 
 
 def _after_catalog(flow: Flow, info: ProviderInfo, catalog: Catalog | None) -> HttpRequest:
-    """The stream again with the catalogue's model, or the error that ends the search.
+    """The stream again with the list's model, or the error that ends the search.
 
     Raises:
         ProviderNotConfiguredError: The model is not offered and may not be replaced (the
             user chose it) or has no replacement.
-        SearchProviderError: The stream's own 404, when the catalogue could not be read or
-            offers the model (the 404 meant something else).
+        SearchProviderError: The stream's own refusal, when the list could not be read or
+            offers the model (the refusal meant something else).
     """
     state = flow.state
     model = state["model"]
     prefix = CLOUD_CODE_ERRORS.prefix or f"{info.label} API error"
+    missing = flow.exchanges[state["missing"]].response
     if catalog is None or catalog.serves(model):
-        missing = flow.exchanges[state["missing"]].response
         raise error_for(info, CLOUD_CODE_ERRORS, missing) or SearchProviderError(
             info.id, f"{prefix} ({missing.status})", missing.status
         )
     pick = None if state["chosen"] else catalog.pick
     if pick is None:
-        raise unavailable_model_error(info.id, prefix, model, catalog, chosen=state["chosen"])
-    logger.info("gemini: %r is not served to this account; using %r", model, pick)
-    state["model"] = pick
+        source = _catalog_source(flow)
+        raise unavailable_model_error(
+            info.id,
+            prefix,
+            model,
+            catalog,
+            chosen=state["chosen"],
+            status=missing.status,
+            pick_kind=source.pick_kind if source is not None else "model",
+        )
+    _replace(flow, pick, missing.status)
     return step_request(flow, "stream")
+
+
+def _replace(flow: Flow, pick: str, status: int | None) -> None:
+    """Search with ``pick`` instead of the default model, saying so in the log and the note."""
+    state = flow.state
+    source = _catalog_source(flow)
+    if source is None:
+        raise ValueError("only an OAuth sign-in with a model list replaces its model")
+    state["replaced"] = replacement_note(state["model"], pick, source, status)
+    logger.info("%s", state["replaced"])
+    state["model"] = pick
 
 
 def _use_known_replacement(flow: Flow) -> None:
     """Start with the replacement this client already found for the default model.
 
-    Only for the default (a user's model is never replaced) and only when the project's
-    catalogue does not offer it; the search then does not look again.
+    Only for the default (a user's model is never replaced) and only when the list kept
+    for the sign-in and project does not offer it; the search then does not look again.
     """
     state = flow.state
-    if state["chosen"] or "missing" in state or not _sign_in(flow).reads_catalog:
+    if state["chosen"] or "missing" in state or _catalog_source(flow) is None:
         return
-    known = recall(flow.context.credentials, state["project"])
+    known = recall(flow.context.credentials, _catalog_key(flow))
     if known is not None and not known.serves(state["model"]) and known.pick is not None:
-        state["model"] = known.pick
         state["missing"] = None
+        _replace(flow, known.pick, None)
 
 
 def after_connection_failure(
@@ -353,12 +385,17 @@ def after_connection_failure(
 
 
 def grounded_answer(flow: Flow) -> SearchResponse:
-    """The grounded answer of the last stream (events, or a plain JSON body)."""
+    """The grounded answer of the last stream (events, or a plain JSON body).
+
+    When the default model was replaced, the response's ``notes`` say by which and why.
+    """
     response = flow.last.response
     events = response.events if isinstance(response, SseResponse) else ()
-    return parse_chunks(
+    answer = parse_chunks(
         response_chunks(events, response.body),
         requested_model=flow.state["model"],
         auth_mode="api_key" if flow.token is None else "oauth",
         limit=flow.params.result_count,
     )
+    note: str | None = flow.state.get("replaced")
+    return answer if note is None else answer.model_copy(update={"notes": (note,)})

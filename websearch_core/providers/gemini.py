@@ -22,13 +22,15 @@
   ``gemini-3.5-flash-lite``: the spec's ``gemini-2.5-flash`` was shut down by Google on
   2026-12-01, and 3.5 Flash-Lite is its named replacement on the Developer API. A Gemini
   CLI sign-in defaults to ``gemini-3-flash-preview``, the model the Gemini CLI searches the
-  web with, and its 404 stands. The Antigravity hosts serve each account its own ids
-  (``gemini-3.5-flash-low`` ...), so an Antigravity stream answered ``404 NOT_FOUND`` asks
-  ``v1internal:fetchAvailableModels`` once per client and project: the default is
-  replaced by the account's web-search model (``webSearchModelIds``, else
-  ``defaultAgentModelId``), logged, and the stream sent once more; a model the user set is
-  never replaced, and its error names it and lists the models offered
-  (:mod:`._gemini_catalog`).
+  web with. Cloud Code serves each account its own model ids, so an OAuth stream refused
+  for its model (``404 NOT_FOUND``, or a ``400`` whose message names the model) asks the
+  sign-in's model list once per client, sign-in and project: Antigravity's
+  ``v1internal:fetchAvailableModels`` (its web-search model, ``webSearchModelIds`` else
+  ``defaultAgentModelId``), the Gemini CLI's ``v1internal:retrieveUserQuota`` (a stable
+  Flash model the account has quota for, as the Gemini CLI itself uses without preview
+  access). The default is replaced by that pick, logged, said in the response's
+  ``notes``, and the stream sent once more; a model the user set is never replaced, and
+  its error names it and lists the models offered (:mod:`._gemini_catalog`).
 * **Retries** (:attr:`GeminiProvider.retry`): on 408, 429 and 5xx, up to three retries of
   a step, waiting the server's hint (headers or body, see
   :func:`._gemini_errors.retry_delay_hint`), else ``1 * 2**n`` seconds. A hint over five

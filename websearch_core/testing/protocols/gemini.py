@@ -19,10 +19,16 @@
   :attr:`GeminiProtocol.catalog`, an Antigravity account's catalogue in the shape public
   clients read (``models`` keyed by id with ``displayName``, ``maxTokens``,
   ``quotaInfo``...; ``defaultAgentModelId``; ``webSearchModelIds``; ``deprecatedModelIds``).
+* ``POST /v1internal:retrieveUserQuota`` (body ``{"project": ...}``) answers
+  :attr:`GeminiProtocol.quota`, a Gemini CLI account's quota buckets (``modelId``,
+  ``tokenType``, ``remainingFraction``, ``resetTime``): by default an account without
+  preview access (2.5 models only).
   Cloud Code streams any model while :attr:`GeminiProtocol.enforce_catalog` is off (the
-  default); on, a model the catalogue's ``models`` lacks gets Google's ``404 NOT_FOUND``
-  "Requested entity was not found.", as the Antigravity hosts answer an id they do not
-  serve the account.
+  default); on, a model the account lacks gets :attr:`GeminiProtocol.unknown_model`
+  (Google's ``404 NOT_FOUND`` "Requested entity was not found." unless a test sets a
+  ``400 INVALID_ARGUMENT`` naming the model). Which models an account has: a request with
+  the Gemini CLI's ``User-Agent`` is a Gemini CLI account (its quota buckets), any other an
+  Antigravity account (the catalogue's ``models``).
 
 The API has no bot challenge, so :meth:`GeminiProtocol.challenge` is a plain 403 in
 Google's error envelope; :meth:`GeminiProtocol.malformed` is a 200 event stream whose only
@@ -77,6 +83,23 @@ def antigravity_catalog() -> dict[str, Any]:
         ],
         "webSearchModelIds": ["gemini-3.5-flash-low"],
         "deprecatedModelIds": {"gemini-3.1-pro-high": {"newModelId": "gemini-3.5-flash-high"}},
+    }
+
+
+def gemini_cli_quota() -> dict[str, Any]:
+    """A ``retrieveUserQuota`` reply for a Gemini CLI account without preview access."""
+    models = ("gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite")
+    return {
+        "buckets": [
+            {
+                "remainingAmount": "1000",
+                "remainingFraction": 1.0,
+                "resetTime": "2026-12-05T00:00:00Z",
+                "tokenType": "REQUESTS",
+                "modelId": model,
+            }
+            for model in models
+        ]
     }
 
 
@@ -173,8 +196,13 @@ class GeminiProtocol:
     def __init__(self) -> None:
         self.catalog: dict[str, Any] = antigravity_catalog()
         """What ``fetchAvailableModels`` answers (a test may replace it)."""
+        self.quota: dict[str, Any] = gemini_cli_quota()
+        """What ``retrieveUserQuota`` answers (a test may replace it)."""
         self.enforce_catalog = False
-        """Whether Cloud Code answers 404 for a model :attr:`catalog` does not list."""
+        """Whether Cloud Code refuses a model the account lacks (:attr:`catalog` for
+        Antigravity, :attr:`quota` for a Gemini CLI ``User-Agent``)."""
+        self.unknown_model: tuple[int, str, str] = (404, NOT_FOUND_MESSAGE, "NOT_FOUND")
+        """The status, message and reason a refused model gets."""
 
     def query_of(self, request: RecordedRequest) -> str:
         """The text of the last ``contents`` entry (wrapped or not)."""
@@ -187,19 +215,7 @@ class GeminiProtocol:
         """Route by path: project lookup, Cloud Code Assist or the Developer API."""
         path = request.path
         if path.startswith("/v1internal"):
-            if not bearer_token(request):
-                return _google_error(
-                    401, "Request had invalid authentication credentials.", "UNAUTHENTICATED"
-                )
-            if path == "/v1internal:loadCodeAssist":
-                return web.json_response(
-                    {"currentTier": {"id": "free-tier"}, "cloudaicompanionProject": PROJECT}
-                )
-            if path == "/v1internal:streamGenerateContent":
-                return self._code_assist(request, results)
-            if path == "/v1internal:fetchAvailableModels":
-                return web.json_response(self.catalog)
-            return _google_error(404, f"Method not found: {path}", "NOT_FOUND")
+            return self._internal(request, results)
         if not (request.header("x-goog-api-key") or "").strip():
             return _google_error(
                 403,
@@ -221,6 +237,27 @@ class GeminiProtocol:
             return _sse(chunks)
         return web.json_response(chunks)
 
+    def _internal(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
+        """Cloud Code Assist's ``v1internal:`` methods, each behind a bearer token."""
+        path = request.path
+        if not bearer_token(request):
+            return _google_error(
+                401, "Request had invalid authentication credentials.", "UNAUTHENTICATED"
+            )
+        if path == "/v1internal:streamGenerateContent":
+            return self._code_assist(request, results)
+        replies = {
+            "/v1internal:loadCodeAssist": {
+                "currentTier": {"id": "free-tier"},
+                "cloudaicompanionProject": PROJECT,
+            },
+            "/v1internal:fetchAvailableModels": self.catalog,
+            "/v1internal:retrieveUserQuota": self.quota,
+        }
+        if path in replies:
+            return web.json_response(replies[path])
+        return _google_error(404, f"Method not found: {path}", "NOT_FOUND")
+
     def _code_assist(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         try:
             body = request.json()
@@ -230,10 +267,17 @@ class GeminiProtocol:
             return _google_error(400, "Invalid project resource name", "INVALID_ARGUMENT")
         inner = _request_of(body)
         model = str(body.get("model") or "gemini-2.5-flash")
-        if self.enforce_catalog and model not in self.catalog.get("models", {}):
-            return _google_error(404, NOT_FOUND_MESSAGE, "NOT_FOUND")
+        if self.enforce_catalog and model not in self._served(request):
+            return _google_error(*self.unknown_model)
         chunks = _chunks(_query_in(inner), results, model, _grounded(inner))
         return _sse([{"response": chunk, "traceId": "0123456789abcdef"} for chunk in chunks])
+
+    def _served(self, request: RecordedRequest) -> set[str]:
+        """The models the calling account has: a Gemini CLI's quota, else the catalogue's."""
+        if (request.header("User-Agent") or "").startswith("GeminiCLI/"):
+            buckets = self.quota.get("buckets", [])
+            return {str(b.get("modelId")) for b in buckets if isinstance(b, dict)}
+        return set(self.catalog.get("models", {}))
 
     def challenge(self) -> web.Response:
         """The API has no challenge page: a 403 in Google's error envelope."""
