@@ -10,6 +10,7 @@ Usage::
     websearch auth set PROVIDER       # reads the key from stdin, or prompts without echo
     websearch auth list               # provider ids with a stored key (never the keys)
     websearch auth remove PROVIDER [--oauth]
+    websearch auth import gemini-cli [PATH]   # store the Gemini CLI's sign-in (never shown)
     websearch providers               # each provider: can it run now (or why not), usage, budget
     websearch providers reset brave   # clear a provider's cooldown, quota mark and counters
     websearch providers reset --all   # every provider; moves a damaged state file aside
@@ -39,6 +40,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any, NoReturn, TextIO
 
 from pydantic import ValidationError
@@ -59,6 +61,7 @@ from .env_names import report_unknown_variables
 from .errors import ConfigurationError
 from .key_names import key_variables
 from .models import Attempt, SearchParams, SearchToolResult
+from .oauth_import import IMPORT_SOURCES, read_sign_in
 from .provider_ids import KEY_IDS, did_you_mean, unknown_provider_message
 from .providers import PROVIDER_REGISTRY, get_provider
 from .settings import Settings
@@ -69,7 +72,7 @@ from .tool_errors import validator_message
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]
 
 _COMMAND_HELP: tuple[tuple[str, str, str], ...] = (
-    ("auth", "auth set|list|remove [PROVIDER]", "manage stored API keys"),
+    ("auth", "auth set|list|remove|import [PROVIDER]", "manage stored API keys and sign-ins"),
     ("providers", "providers [reset ID | reset --all]", "list providers and their status"),
     ("fetch", "fetch URL [--markdown | --json]", "a page's main content"),
 )
@@ -357,8 +360,9 @@ def _auth_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=f"{PROG} auth",
         description=(
-            "Manage API keys in the local credential store (a JSON file readable by you only). "
-            "Keys in code, the environment or the config file take precedence over it."
+            "Manage API keys and OAuth sign-ins in the local credential store (a JSON file "
+            "readable by you only). Keys in code, the environment or the config file take "
+            "precedence over it."
         ),
     )
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -383,6 +387,19 @@ def _auth_parser() -> argparse.ArgumentParser:
         help="forget the stored OAuth token instead (an entry such as gemini or gemini-cli)",
     )
     remove_parser.set_defaults(handler=_auth_remove)
+    import_parser = actions.add_parser(
+        "import",
+        help="store another tool's OAuth sign-in (e.g. the Gemini CLI's)",
+        description=(
+            "Copy another tool's OAuth sign-in into the credential store under its entry: "
+            "gemini-cli reads the Gemini CLI's ~/.gemini/oauth_creds.json (or PATH). The "
+            "token is never shown. It lasts about an hour; run the other tool again and "
+            "import once more, or pass a refresh hook (WebSearch(oauth_refreshers=...))."
+        ),
+    )
+    import_parser.add_argument("source", choices=sorted(IMPORT_SOURCES), help="whose sign-in")
+    import_parser.add_argument("path", nargs="?", help="the file, if not in its usual place")
+    import_parser.set_defaults(handler=_auth_import)
     return parser
 
 
@@ -502,6 +519,42 @@ def _auth_remove(args: argparse.Namespace) -> int:
         return fail(f"no stored API key for {provider_id}{kept}{meant}", EXIT_FAILED)
     print(f"Removed the stored API key for {provider_id}{kept}")
     return EXIT_OK
+
+
+def _auth_import(args: argparse.Namespace) -> int:
+    """Store another tool's sign-in file as our OAuth entry, never showing the token.
+
+    There was no way to store an OAuth token but code; a Gemini CLI user had to copy
+    their token by hand. What is stored, and when it expires, is said; a token already
+    expired is stored too (a refresh hook can renew it) with a warning saying how to get a
+    fresh one.
+    """
+    source = IMPORT_SOURCES[args.source]
+    file, token = read_sign_in(source, args.path)
+    store = _credential_store()
+    store.set_oauth(source.entry, token)
+    refresh = "with" if token.refresh_token else "without"
+    print(
+        f"Stored the {source.label} sign-in from {file} as {source.entry} in {store.path}"
+        f" ({refresh} a refresh token{_expiry(token.expires_at)})"
+    )
+    if token.is_expired(skew=0):
+        _warn(
+            f"the token in {file} has expired: {source.sign_in_hint} (it renews the file),"
+            f" then import again, or pass a refresh hook for {source.entry}"
+        )
+    return EXIT_OK
+
+
+def _expiry(expires_at: float | None) -> str:
+    """``, expires 2026-12-04 17:35 UTC`` for a known expiry, else nothing."""
+    if expires_at is None:
+        return ""
+    try:
+        moment = datetime.fromtimestamp(expires_at, UTC)
+    except (OverflowError, OSError, ValueError):  # a date no calendar holds
+        return ""
+    return f", expires {moment:%Y-%m-%d %H:%M} UTC"
 
 
 def _stored_id_meant(given: str, store: CredentialStore, *, oauth: bool) -> str:

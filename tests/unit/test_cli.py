@@ -519,7 +519,7 @@ def test_help_exits_0_and_mentions_the_subcommands(capsys: pytest.CaptureFixture
     assert main(["--help"]) == EXIT_OK
     out = capsys.readouterr().out
     for usage in (
-        "websearch auth set|list|remove [PROVIDER]",
+        "websearch auth set|list|remove|import [PROVIDER]",
         "websearch providers [reset ID | reset --all]",
         "websearch fetch URL [--markdown | --json]",
     ):
