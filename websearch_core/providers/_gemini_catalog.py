@@ -88,11 +88,11 @@ LISTED_AT_MOST: Final = 20
 
 GEMINI_CLI_STABLE_FLASH: Final = ("gemini-3-flash", "gemini-3.5-flash", "gemini-2.5-flash")
 """The stable Flash ids the Gemini CLI searches with instead of ``gemini-3-flash-preview``
-when the account has no preview access (``resolveModel`` in its
-``packages/core/src/config/models.ts`` downgrades a preview Flash to its
-``DEFAULT_GEMINI_FLASH_MODEL``: ``gemini-2.5-flash`` in the releases of 2025-26, in later
-copies ``gemini-3.5-flash``, sent to Code Assist as ``gemini-3-flash``), newest first.
-Only an id the account's list offers is ever picked."""
+when the account has no preview access, newest first: ``resolveModel`` in its
+``packages/core/src/config/models.ts`` downgrades a preview Flash to
+``DEFAULT_GEMINI_FLASH_MODEL``, ``gemini-2.5-flash`` in google-gemini/gemini-cli's
+releases; a later copy of that file (in a fork) names ``gemini-3.5-flash``, sent to Code
+Assist as ``gemini-3-flash``. Only an id the account's list offers is ever picked."""
 
 _catalogs: "weakref.WeakKeyDictionary[Credentials, dict[tuple[str, str], Catalog]]" = (
     weakref.WeakKeyDictionary()
