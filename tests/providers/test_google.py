@@ -36,6 +36,7 @@ from websearch_core.providers.google import (
 from websearch_core.testing.protocols.google import (
     AD_URL,
     MALFORMED_PAGE,
+    QUESTION_URL,
     SORRY_PAGE,
     javascript_page,
     results_page,
@@ -208,8 +209,6 @@ def test_real_rendered_serp_parses_exactly() -> None:
         "https://zapier.com/blog/best-ai-productivity-tools/",
         "https://cloud.google.com/use-cases/free-ai-tools",
         "https://aitoptools.com/",
-        "https://agenciaexplorer.com.br/blog/artigo/video-do-google-ia-studio-na-pratica/",
-        "https://webcatalog.io/pt/apps/future-tools",
         "https://opentools.ai/",
         "https://www.futuretools.io/",
         "https://ai.google/",
@@ -228,10 +227,25 @@ def test_real_rendered_serp_parses_exactly() -> None:
         "Google Cloud offers free usage of many AI products up to monthly limits, including "
         "Translation, Speech-to-Text, Natural Language, and Video Intelligence."
     )
-    featured = sources[6]
-    assert featured.title == "Future Tools - Aplicativo de computador para Mac, Windows (PC)"
-    assert featured.snippet is None
-    assert sources[9].title == "Making AI helpful for everyone - Google AI - Google AI"
+    assert sources[7].title == "Making AI helpful for everyone - Google AI - Google AI"
+
+
+def test_people_also_ask_answers_in_the_capture_are_not_results() -> None:
+    # The capture's two expanded "People also ask" entries ("O que é o Google AI?", "O que é
+    # future tools?") quote a page each under an ``a > h3`` in a result's markup.
+    urls = [s.url for s in parse_page(_capture(SERP), 20)]
+    assert (
+        "https://agenciaexplorer.com.br/blog/artigo/video-do-google-ia-studio-na-pratica/"
+        not in urls
+    )
+    assert "https://webcatalog.io/pt/apps/future-tools" not in urls
+    assert len(urls) == 8
+
+
+def test_people_also_ask_answer_in_a_simulated_page_is_skipped() -> None:
+    page = results_page("q", default_results("q", 3))
+    assert QUESTION_URL in page  # the box is there, after the first result
+    assert [s.url for s in parse_page(page)] == [r.url for r in default_results("q", 3)]
 
 
 def test_limit_applies_after_de_duplication() -> None:

@@ -1,8 +1,9 @@
 """How a Google results page reads (pure): results, block pages, unrecognised pages.
 
 * **Parsing:** each ``<h3>`` inside a link is a result; ``/url?q=`` (or ``url=``) redirects on
-  google.com are unwrapped; links to google.com itself and ads (``#tads``, ``#bottomads``,
-  ``[data-text-ad]``) are dropped. The snippet is the first non-empty of
+  google.com are unwrapped; links to google.com itself, ads (``#tads``, ``#bottomads``,
+  ``[data-text-ad]``) and the pages quoted in "People also ask" answers
+  (``.related-question-pair``, ``[data-initq]``) are dropped. The snippet is the first non-empty of
   ``[data-sncf='1'] .VwiC3b``, ``.VwiC3b``, ``.IsZvec``, ``.BNeawe.s3v9rd``,
   ``[data-sncf='1']`` inside the result container (``.tF2Cxc``, ``.MjjYud``, ``.Gx5Zad``, else
   the h3's grandparent), without a trailing ``Read more``. URLs are de-duplicated. A results
@@ -20,6 +21,9 @@ Differences from the reference (§8.21) and deliberate choices:
 * Only ``google.com``/``www.google.com`` links are dropped, so results on Google's product
   hosts (``cloud.google.com`` in the capture) are kept. Text-fragment directives
   (``#:~:text=...``) that Google appends to featured links are removed from URLs.
+* The reference reads every ``a > h3``, so the pages quoted in the capture's expanded
+  "People also ask" answers (marked up like results) came out as results 6 and 7; here
+  they are skipped, as ads are.
 
 The module is private; :mod:`websearch_core.providers.google` re-exports its public names.
 """
@@ -70,6 +74,17 @@ _CONTAINER_CLASSES = frozenset({"tF2Cxc", "MjjYud", "Gx5Zad"})
 
 
 _AD_IDS = frozenset({"tads", "bottomads"})
+
+
+_QUESTION_BLOCK_CLASSES = frozenset({"related-question-pair"})
+"""Classes of a "People also ask" entry: its expanded answer quotes a page under an
+``a > h3`` in a result's markup (``div.tF2Cxc > div.yuRUbf``), so without this test the
+quoted page reads as an organic result (two of them did in the pt-BR capture)."""
+
+
+_QUESTION_BLOCK_ATTRIBUTES = ("data-initq",)
+"""Attributes of the "People also ask" box around its entries (``data-initq`` holds the
+query the questions were drawn for)."""
 
 
 _SERP_ELEMENT = lxml.etree.XPath("//*[@id='search' or @id='rso']")
@@ -227,16 +242,24 @@ def _published(elements: list[tuple[Element, frozenset[str]]]) -> str | None:
     return None
 
 
-def _in_ad(h3: Element) -> bool:
-    """Whether the heading sits in an ad block (``#tads``, ``#bottomads``, ``[data-text-ad]``)."""
-    return any(
-        ancestor.get("id") in _AD_IDS or ancestor.get("data-text-ad") is not None
-        for ancestor in h3.iterancestors()
-    )
+def _is_non_result_block(element: Element) -> bool:
+    """Whether the element is an ad or a "People also ask" block, whose headings are no result."""
+    if element.get("id") in _AD_IDS or element.get("data-text-ad") is not None:
+        return True
+    if any(element.get(name) is not None for name in _QUESTION_BLOCK_ATTRIBUTES):
+        return True
+    classes = element.get("class")
+    return bool(classes) and not _QUESTION_BLOCK_CLASSES.isdisjoint(classes.split())
+
+
+def _in_non_result_block(h3: Element) -> bool:
+    """Whether the heading sits in an ad (``#tads``, ``#bottomads``, ``[data-text-ad]``) or a
+    "People also ask" block (``.related-question-pair``, ``[data-initq]``)."""
+    return any(_is_non_result_block(ancestor) for ancestor in h3.iterancestors())
 
 
 def _source(h3: Element) -> SearchSource | None:
-    if _in_ad(h3):
+    if _in_non_result_block(h3):
         return None
     anchor = next(h3.iterancestors("a"), None)
     if anchor is None:

@@ -4,8 +4,10 @@ Two renderings of the same results:
 
 * ``"html"`` (the default): the results are in the HTML, in the markup of the real page
   (``div.MjjYud > div.tF2Cxc > div.yuRUbf > a > h3``, ``div.VwiC3b`` with the date in
-  ``span.LEwnzc``), links wrapped in Google's ``/url?q=<target>&sa=U`` redirect, and one
-  ad in ``#tads`` that a parser must drop.
+  ``span.LEwnzc``), links wrapped in Google's ``/url?q=<target>&sa=U`` redirect, one
+  ad in ``#tads`` and, after the first result, a "People also ask" box whose expanded
+  answer quotes a page in a result's markup (as in the real pt-BR capture); a parser must
+  drop both.
 
 Like Google since September 2025, a page holds at most :data:`PAGE_SIZE` results from the
 ``start`` offset on, and ``num`` is ignored.
@@ -31,6 +33,7 @@ from ._common import parse_timestamp
 __all__ = [
     "AD_URL",
     "HOME_PAGE",
+    "QUESTION_URL",
     "MALFORMED_PAGE",
     "PAGE_SIZE",
     "SORRY_PAGE",
@@ -44,6 +47,8 @@ __all__ = [
 Rendering = Literal["html", "javascript"]
 AD_URL = "https://ads.example.net/landing"
 """The target of the simulated ad, which must never appear among the results."""
+QUESTION_URL = "https://answers.example.net/quoted"
+"""The page a "People also ask" answer quotes, which must never appear among the results."""
 PAGE_SIZE = 10
 """Results on one page, whatever ``num`` asks for."""
 
@@ -100,6 +105,16 @@ def _result_html(result: SimResult) -> str:
 </div></div></div>"""
 
 
+_QUESTION_BOX = f"""
+<div class="MjjYud"><div class="cUnQKe" data-initq="{{query}}"><div class="Wt5Tfe">
+<div class="wQiwMc related-question-pair" data-q="What is {{query}}?">
+  <div role="button"><span>What is {{query}}?</span></div>
+  <div class="bCOlv"><div class="Y6JuXb"><div class="tF2Cxc"><div class="yuRUbf"><div><span>\
+<a href="{QUESTION_URL}"><h3 class="LC20lb MBeuO DKV0Md">An answer quoted for {{query}}</h3>\
+</a></span></div></div></div></div></div>
+</div></div></div></div>"""
+
+
 def results_page(query: str, results: list[SimResult]) -> str:
     """The server-rendered results page for ``query``."""
     ad = (
@@ -107,12 +122,14 @@ def results_page(query: str, results: list[SimResult]) -> str:
         + AD_URL
         + '"><h3>Sponsored: buy now</h3></a><div class="VwiC3b">An advert.</div></div></div>'
     )
-    blocks = "".join(_result_html(result) for result in results)
     title = html.escape(query)
+    blocks = [_result_html(result) for result in results]
+    if blocks:
+        blocks.insert(1, _QUESTION_BOX.format(query=title))
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title} - Google '
         f'Search</title></head><body><div id="main"><div id="center_col">{ad}'
-        f'<div id="search"><div id="rso">{blocks}</div></div>'
+        f'<div id="search"><div id="rso">{"".join(blocks)}</div></div>'
         f"{'' if results else _NO_RESULTS.format(query=title)}</div></div></body></html>"
     )
 
