@@ -253,8 +253,11 @@ def _is_non_result_block(element: Element) -> bool:
 
 
 def _in_non_result_block(h3: Element) -> bool:
-    """Whether the heading sits in an ad (``#tads``, ``#bottomads``, ``[data-text-ad]``) or a
-    "People also ask" block (``.related-question-pair``, ``[data-initq]``)."""
+    """Whether the heading sits in a block whose headings are no result.
+
+    Those are ads (``#tads``, ``#bottomads``, ``[data-text-ad]``) and "People also ask"
+    boxes (``.related-question-pair``, ``[data-initq]``).
+    """
     return any(_is_non_result_block(ancestor) for ancestor in h3.iterancestors())
 
 

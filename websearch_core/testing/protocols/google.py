@@ -33,9 +33,9 @@ from ._common import parse_timestamp
 __all__ = [
     "AD_URL",
     "HOME_PAGE",
-    "QUESTION_URL",
     "MALFORMED_PAGE",
     "PAGE_SIZE",
+    "QUESTION_URL",
     "SORRY_PAGE",
     "GoogleProtocol",
     "Rendering",
