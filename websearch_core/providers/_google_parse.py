@@ -249,7 +249,7 @@ def _is_non_result_block(element: Element) -> bool:
     if any(element.get(name) is not None for name in _QUESTION_BLOCK_ATTRIBUTES):
         return True
     classes = element.get("class")
-    return bool(classes) and not _QUESTION_BLOCK_CLASSES.isdisjoint(classes.split())
+    return classes is not None and not _QUESTION_BLOCK_CLASSES.isdisjoint(classes.split())
 
 
 def _in_non_result_block(h3: Element) -> bool:
