@@ -14,6 +14,7 @@ from .models import SearchCitation, SearchResponse, SearchSource
 from .providers import PROVIDER_REGISTRY, get_provider
 
 __all__ = [
+    "ELLIPSIS",
     "NO_PROVIDER_MESSAGE",
     "format_age",
     "format_count",
@@ -22,13 +23,15 @@ __all__ = [
     "format_provider_failure",
     "truncate_text",
     "utf16_len",
+    "whole_words",
 ]
 
 NO_PROVIDER_MESSAGE = "No web search provider configured."
 SNIPPET_LIMIT = 240
 QUERY_LIMIT = 120
 MAX_SEARCH_QUERIES = 3
-_ELLIPSIS = "…"
+ELLIPSIS = "…"
+"""The mark of text cut short, here and in the providers' snippets."""
 _MINUTE = 60
 _HOUR = 60 * _MINUTE
 _DAY = 24 * _HOUR
@@ -51,22 +54,46 @@ def utf16_len(text: str) -> int:
     return len(_UTF16_ENCODE(text)[0]) // 2
 
 
-def truncate_text(text: str, limit: int) -> str:
+def truncate_text(text: str, limit: int, *, at_word: bool = False) -> str:
     """Cut ``text`` to ``limit`` UTF-16 code units, the last one being ``…``.
 
     Args:
         text: The text to shorten.
         limit: The total length allowed, ellipsis included.
+        at_word: Cut at the last whitespace before the limit rather than inside a word (a
+            provider's snippet reads better without half a word; the model's text keeps the
+            spec's exact cut). A head with no whitespace is cut where the limit falls.
 
     Returns:
-        ``text`` unchanged when it fits, else its head plus ``…`` with total length ``limit``.
+        ``text`` unchanged when it fits, else its head plus ``…``: total length ``limit``,
+        or at most ``limit`` with ``at_word``.
     """
     length = len(text)
     if length * 2 <= limit:
         return text  # fits even if every character took two units
     if text.isascii():  # one unit a character: slicing cuts where the encoding would
-        return text if length <= limit else text[: limit - 1] + _ELLIPSIS
-    return _truncate_units(text, limit)
+        cut = text if length <= limit else text[: limit - 1] + ELLIPSIS
+    else:
+        cut = _truncate_units(text, limit)
+    if not at_word or cut == text:
+        return cut
+    return whole_words(text, cut[: -len(ELLIPSIS)]) + ELLIPSIS
+
+
+def whole_words(text: str, head: str) -> str:
+    """``head``, a prefix of ``text``, without the part of a word it cut, nor end spaces.
+
+    A head that is one unbroken word stays whole (cut where it was), so something is left.
+
+    Example:
+        >>> whole_words("follows Jakarta and Dhaka.", "follows Jakarta and Dhak")
+        'follows Jakarta and'
+    """
+    if len(head) < len(text) and not text[len(head)].isspace():
+        cut = max(head.rfind(" "), head.rfind("\n"), head.rfind("\t"))
+        if cut > 0:
+            head = head[:cut]
+    return head.rstrip()
 
 
 def _truncate_units(text: str, limit: int) -> str:
@@ -77,7 +104,7 @@ def _truncate_units(text: str, limit: int) -> str:
     units = units[: (limit - 1) * 2]
     # A cut through a surrogate pair leaves half a character; drop it rather than garble.
     head = units.decode("utf-16-le", errors="ignore")
-    return head + _ELLIPSIS
+    return head + ELLIPSIS
 
 
 def format_count(label: str, count: int) -> str:

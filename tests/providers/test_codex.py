@@ -225,8 +225,9 @@ def test_capture_url_citation_gpt5_2() -> None:
         "([britannica.com](https://www.britannica.com/place/Mount-Columbia?utm_source=openai))"
     )
     (source,) = response.sources
+    # The ±100 window starts inside "Alberta": the half word ("berta") is left out.
     snippet = (
-        "berta is **Mount Columbia**, which rises to **3,747 m (12,294 ft)** and is Alberta's "
+        "is **Mount Columbia**, which rises to **3,747 m (12,294 ft)** and is Alberta's "
         "highest point. (britannica.com)"
     )
     assert (source.title, source.url, source.snippet) == (
@@ -258,11 +259,16 @@ def test_capture_verbatim_gpt4o_mini_three_citations() -> None:
             "tokyo-third-in-un-ranking-of-global-megacities-at-33-4-million.html",
         ),
     ]
-    assert response.sources[0].snippet is not None
-    assert response.sources[0].snippet.startswith(
-        "As of 2025, Tokyo's population is approximately 14.2 million. (en.wikipedia.org) However,"
-    )
-    assert len(response.sources[0].snippet) <= 300
+    # The ±100 windows end inside "about" and "Dhaka" (and the second starts inside
+    # "Tokyo"): whole words only, the end cut marked as other snippets are.
+    assert [s.snippet for s in response.sources[:2]] == [
+        "As of 2025, Tokyo's population is approximately 14.2 million. (en.wikipedia.org) "
+        "However, the Tokyo metropolitan area, which includes surrounding prefectures, has a "
+        "population of…",
+        "metropolitan area, which includes surrounding prefectures, has a population of about "
+        "37 million. (macrotrends.net) In 2025, Tokyo was the third most populous urban "
+        "agglomeration globally, following Jakarta and…",
+    ]
     assert response.sources[2].snippet == (
         "2025, Tokyo was the third most populous urban agglomeration globally, following Jakarta "
         "and Dhaka. (nippon.com)"
@@ -393,6 +399,22 @@ def test_sources_from_search_actions_merge_with_citations() -> None:
     ]
     assert (response.request_id, response.model) == ("resp_1", "gpt-5")
     assert response.usage == SearchUsage(input_tokens=10, output_tokens=2)
+
+
+def test_a_long_cited_span_is_cut_at_a_word_within_the_limit() -> None:
+    text = "word " * 100 + "Tail."
+    note = {
+        "type": "url_citation",
+        "start_index": 0,
+        "end_index": len(text),
+        "title": "T",
+        "url": "https://a.example/",
+    }
+    response = parse_response_object({"output": [SEARCH_CALL, message(text, [note])]})
+    snippet = response.sources[0].snippet
+    assert snippet is not None
+    assert snippet == "word " * 59 + "word…"  # 300 characters, not "wo..."
+    assert len(snippet) <= 300
 
 
 def test_without_url_citations_links_in_the_answer_are_sources() -> None:

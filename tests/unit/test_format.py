@@ -108,6 +108,19 @@ def test_truncate_counts_utf16_units_like_the_spec() -> None:
     assert truncate_text("x" * 11, 10) == "x" * 9 + "…"
 
 
+def test_truncate_at_word_leaves_out_the_cut_word() -> None:
+    # Cut at 10 units, "alpha beta gamma" would keep "alpha bet"; at_word drops "bet".
+    assert truncate_text("alpha beta gamma", 10) == "alpha bet…"
+    assert truncate_text("alpha beta gamma", 10, at_word=True) == "alpha…"
+    # A cut that falls on a space keeps the whole word before it, without the space.
+    assert truncate_text("alpha beta gamma", 12, at_word=True) == "alpha beta…"
+    # One unbroken word is cut where the limit falls, so something is left.
+    assert truncate_text("x" * 11, 10, at_word=True) == "x" * 9 + "…"
+    # Non-ASCII text counts UTF-16 units the same way.
+    assert truncate_text("été " * 5, 10, at_word=True) == "été été…"
+    assert truncate_text("short", 10, at_word=True) == "short"
+
+
 @pytest.mark.parametrize(
     ("seconds", "expected"),
     [

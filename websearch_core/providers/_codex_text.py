@@ -4,7 +4,10 @@ Pure string work, kept apart from the event and item reading in
 :mod:`websearch_core.providers._codex_parse`.
 
 A ``url_citation``'s citation text is the answer around it (±100 characters, markdown
-links reduced to their text, at most 300 characters). When no ``url_citation`` came,
+links reduced to their text, at most 300 characters), cut at word boundaries: a word the
+window or the length limit cuts through is left out, and a cut end is marked ``…`` as
+:func:`websearch_core.format.truncate_text` marks it (the reference cuts mid-word and marks
+only the length limit, with ``...``). When no ``url_citation`` came,
 markdown links and bare URLs in the answer are sources too. ``utm_source=openai`` is
 removed from every URL.
 """
@@ -13,6 +16,7 @@ import re
 from typing import Any, Final
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from ..format import ELLIPSIS, truncate_text, whole_words
 from ._common import collapse_whitespace, is_http_url
 
 __all__ = ["is_image_placeholder", "links_in_text", "snippet_around", "strip_openai_utm"]
@@ -116,19 +120,45 @@ def _reduce_links(text: str) -> str:
     return text
 
 
+def _word_start(text: str, start: int, limit: int) -> int:
+    """``start``, or past the rest of a word it falls inside (never beyond ``limit``)."""
+    if start == 0 or text[start - 1].isspace() or text[start].isspace():
+        return start
+    for index in range(start, limit):
+        if text[index].isspace():
+            return index
+    return start
+
+
 def snippet_around(text: str, start: Any, end: Any) -> str | None:
     """The answer around a citation's indices (a citation carries no quoted text of its own).
 
-    ±100 characters, markdown links reduced to their text, at most 300 characters;
-    ``None`` when the indices are missing or out of order.
+    ±100 characters, markdown links reduced to their text, at most 300 characters; a word
+    cut by the window or the limit is left out (the cited span itself is kept), and ``…``
+    marks an end cut. ``None`` when the indices are missing or out of order.
+
+    Example:
+        >>> text = "The quick brown fox jumps over the lazy dog. " * 6
+        >>> text[22:26], text[226:230]  # the ±100 window of 122..130 is text[22:230]
+        ('mps ', 'he q')
+        >>> snippet = snippet_around(text, 122, 130)
+        >>> snippet[:14], snippet[-14:]
+        ('over the lazy ', 'lazy dog. The…')
     """
     if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start <= end:
         return None
-    window = text[max(0, start - SNIPPET_CONTEXT) : min(len(text), end + SNIPPET_CONTEXT)]
+    first = _word_start(text, max(0, start - SNIPPET_CONTEXT), min(start, len(text)))
+    last = min(len(text), end + SNIPPET_CONTEXT)
+    window = text[first:last]
+    cut = last < len(text)
+    if cut:
+        kept = max(0, min(end, last) - first)
+        head = whole_words(text[first:], window)
+        window = head if len(head) >= kept else window[:kept]
     snippet = collapse_whitespace(_reduce_links(window))
-    if len(snippet) > SNIPPET_LIMIT:
-        snippet = snippet[: SNIPPET_LIMIT - 3] + "..."
-    return snippet or None
+    if cut and snippet:
+        snippet += ELLIPSIS
+    return truncate_text(snippet, SNIPPET_LIMIT, at_word=True) or None
 
 
 def is_image_placeholder(answer: str) -> bool:
