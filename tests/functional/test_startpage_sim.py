@@ -8,6 +8,7 @@ talks to the simulated homepage and ``/sp/search``.
 from typing import Any
 
 import pytest
+from aiohttp import web
 
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import failure_after, only_failure, sim_client, simulator_fixture
@@ -124,11 +125,121 @@ async def test_count_is_a_local_cut(sim: Simulator) -> None:
     sim["startpage"].results = default_results(QUERY, 25)
     async with sim_client(sim) as ws:
         small = await ws.search(QUERY, provider="startpage", limit=3)
-        page = await ws.search(f"{QUERY} 2", provider="startpage", num_search_results=20)
+        pages = await ws.search(f"{QUERY} 2", provider="startpage", num_search_results=20)
     assert [s.url for s in small.sources] == [r.url for r in default_results(QUERY, 3)]
-    assert len(page.sources) == 10  # one page of results; no count is sent upstream
+    assert [s.url for s in pages.sources] == [r.url for r in default_results(QUERY, 20)]
     for request in _requests(sim):
         assert "count" not in dict(request.form()) and request.query == ()
+
+
+# --- pagination --------------------------------------------------------------------------------
+
+
+def _searches(sim: Simulator) -> list[RecordedRequest]:
+    return [request for request in _requests(sim) if request.path == "/sp/search"]
+
+
+async def test_more_than_a_page_posts_the_pagers_next_form(sim: Simulator) -> None:
+    sim["startpage"].results = default_results(QUERY, 25)
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="startpage", limit=15, recency="month")
+    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY, 15)]
+    assert _shape(sim) == [("GET", "/"), ("POST", "/sp/search"), ("POST", "/sp/search")]
+    second = _searches(sim)[1]
+    assert second.form() == [
+        ("lui", "english"),
+        ("language", "english"),
+        ("query", QUERY),
+        ("cat", "web"),
+        ("sc", SIM_SC),
+        ("pl", ""),
+        ("t", "device"),
+        ("segment", "startpage.udog"),
+        ("page", "2"),
+        ("abd", "0"),
+        ("abe", "0"),
+        ("with_date", "m"),
+    ]
+    assert second.header("Referer") == "https://www.startpage.com/sp/search"
+    assert second.header("Content-Type") == "application/x-www-form-urlencoded"
+
+
+async def test_paging_stops_at_twenty(sim: Simulator) -> None:
+    sim["startpage"].results = default_results(QUERY, 45)
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="startpage", limit=50)
+    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY, 20)]
+    assert [dict(r.form()).get("page") for r in _searches(sim)] == [None, "2"]
+
+
+async def test_the_last_page_ends_the_paging(sim: Simulator) -> None:
+    sim["startpage"].results = default_results(QUERY, 15)
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="startpage", limit=20)
+    assert len(response.sources) == 15
+    assert [dict(r.form()).get("page") for r in _searches(sim)] == [None, "2"]
+
+
+async def test_one_page_is_enough_for_ten(sim: Simulator) -> None:
+    sim["startpage"].results = default_results(QUERY, 25)
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="startpage")
+    assert len(response.sources) == 10
+    assert len(_searches(sim)) == 1
+
+
+async def test_duplicate_urls_across_pages_are_dropped_and_a_page_adding_none_stops(
+    sim: Simulator,
+) -> None:
+    sim["startpage"].results = [
+        SimResult(title=f"t{i}", url=f"https://dup{i % 12}.example/", snippet="s")
+        for i in range(35)
+    ]
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="startpage", limit=20)
+    urls = [s.url for s in response.sources]
+    # page 1 has dup0..dup9, page 2 adds dup10 and dup11, page 3 adds nothing and stops
+    assert urls == [f"https://dup{i}.example/" for i in range(12)]
+    assert [dict(r.form()).get("page") for r in _searches(sim)] == [None, "2", "3"]
+
+
+async def test_the_tokenless_fallback_pages_through_the_pager_too(sim: Simulator) -> None:
+    sim["startpage"].results = default_results(QUERY, 25)
+    sim["startpage"].enqueue(Fault.http(503, "down", {"Content-Type": "text/plain"}))
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="startpage", limit=20)
+    assert len(response.sources) == 20
+    assert _shape(sim) == [("GET", "/"), ("GET", "/sp/search"), ("POST", "/sp/search")]
+
+
+class _CaptchaOnLaterPages(StartpageProtocol):
+    def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
+        if dict(request.form()).get("page", "1") != "1":
+            return self.challenge()
+        return super().answer(request, results)
+
+
+async def test_a_captcha_on_a_later_page_keeps_the_first_page(sim: Simulator) -> None:
+    sim["startpage"].results = default_results(QUERY, 25)
+    sim["startpage"].protocol = _CaptchaOnLaterPages()
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="startpage", limit=20)
+    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY, 10)]
+    assert len(_searches(sim)) == 2
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [Fault.reset(), Fault.http(503, "<p>busy</p>", {"Content-Type": "text/html"}), Fault.hang(3)],
+    ids=["reset", "503", "hang"],
+)
+async def test_a_failed_later_page_keeps_the_first_page(sim: Simulator, fault: Fault) -> None:
+    sim["startpage"].results = default_results(QUERY, 25)
+    sim["startpage"].enqueue(None, None, fault)
+    async with sim_client(sim, timeout_seconds=1.0) as ws:
+        response = await ws.search(QUERY, provider="startpage", limit=20)
+    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY, 10)]
+    assert len(_searches(sim)) == 2
 
 
 async def test_duplicate_urls_are_dropped(sim: Simulator) -> None:

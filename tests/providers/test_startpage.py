@@ -29,6 +29,7 @@ from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.startpage import (
     CHALLENGE_MESSAGE,
     INFO,
+    PAGE,
     STARTPAGE_HOME_URL,
     STARTPAGE_SEARCH_URL,
     UNRECOGNISED_MESSAGE,
@@ -121,6 +122,53 @@ def test_hidden_fields_of_the_real_page_use_the_first_search_form() -> None:
         ("qadf", "moderate"),
         ("with_date", ""),
     ]
+
+
+@pytest.mark.conformance
+def test_the_real_pager_gives_the_next_page_post() -> None:
+    # The capture's pager: "current page 1", "go to page 2".."5", and "Next" (page 2).
+    response = HttpResponse(status=200, body=_capture().encode(), url=STARTPAGE_SEARCH_URL)
+    page = PAGE.read(response)
+    assert page.sources == parse_page(_capture())  # the results are read as before
+    request = page.next_request
+    assert request is not None
+    assert (request.method, request.url) == ("POST", STARTPAGE_SEARCH_URL)
+    assert request.form == (
+        ("lui", "english"),
+        ("language", "english"),
+        ("query", "javascript tutorial"),
+        ("cat", "web"),
+        ("sc", CAPTURE_SC),
+        ("pl", ""),
+        ("t", "device"),
+        ("segment", "startpage.udog"),
+        ("page", "2"),
+        ("abd", "0"),
+        ("abe", "0"),
+        ("qsr", "all"),
+        ("qadf", "moderate"),
+        ("with_date", ""),
+    )
+    assert request.headers["Referer"] == STARTPAGE_SEARCH_URL
+
+
+@pytest.mark.parametrize(
+    "pager",
+    [
+        "",  # no pager
+        '<div class="pagination"><form action="/sp/search" aria-label="go to page 2">'
+        '<input type="hidden" name="page" value="2"></form></div>',  # no current page
+        '<div class="pagination"><form action="/sp/search" aria-label="current page 3">'
+        '<input type="hidden" name="page" value="3"></form></div>',  # the last page
+        '<form action="/sp/search" aria-label="current page 1"><input type="hidden" '
+        'name="page" value="1"></form><form action="/sp/search"><input type="hidden" '
+        'name="page" value="2"></form>',  # page forms outside a pager
+    ],
+)
+def test_no_next_page_without_a_pager_that_has_one(pager: str) -> None:
+    page = results_page("q", default_results("q", 3)).replace("</section>", pager + "</section>")
+    response = HttpResponse(status=200, body=page.encode(), url=STARTPAGE_SEARCH_URL)
+    assert PAGE.read(response).next_request is None
 
 
 @pytest.mark.parametrize(
@@ -527,10 +575,16 @@ async def test_search_timeout_reports_the_whole_budget() -> None:
 
 
 async def test_results_are_cut_to_the_requested_count() -> None:
-    for fields, count in (({}, 10), ({"limit": 3}, 3), ({"limit": 20}, 10)):
+    results = default_results("q", 15)
+    for fields, count, requests in (({}, 10, 2), ({"limit": 3}, 3, 2), ({"limit": 20}, 15, 3)):
         transport = _ScriptedTransport(
-            [_ok(homepage(), STARTPAGE_HOME_URL), _ok(results_page("q", default_results("q", 15)))]
+            [
+                _ok(homepage(), STARTPAGE_HOME_URL),
+                _ok(results_page("q", results)),
+                _ok(results_page("q", results, page=2)),
+            ]
         )
         provider = StartpageProvider()
         response = await provider.search(SearchParams(query="q", **fields), _context(transport))
-        assert len(response.sources) == count
+        assert [s.url for s in response.sources] == [r.url for r in results[:count]]
+        assert len(transport.sent) == requests  # a second page only when more are wanted

@@ -314,6 +314,9 @@ class ResultPage:
     challenge_before_status: bool = True
     """Whether :meth:`check` looks for a challenge before the status (a CAPTCHA served with
     an error status must still read as a challenge); Yahoo checks only the status."""
+    next_page: Callable[[Element], HttpRequest | None] | None = None
+    """The request for the page after a results page, read from its document (its pager);
+    ``None`` for an engine read one page at a time."""
 
     def parse(
         self, page: str, final_url: str = "", *, source: bytes | None = None
@@ -330,6 +333,12 @@ class ResultPage:
             ChallengeError: A challenge instead of results.
             ResponseParseError: Neither results, nor a "no results" page, nor a challenge.
         """
+        return self._parse_document(page, final_url, source=source)[0]
+
+    def _parse_document(
+        self, page: str, final_url: str, *, source: bytes | None
+    ) -> tuple[list[SearchSource], Element]:
+        """:meth:`parse`, and the document it read (for the next-page link)."""
         if self.is_challenge_url(final_url):
             raise ChallengeError(self.info.id, self.challenge_message)
         document = parse_document(page, source=source)
@@ -338,9 +347,9 @@ class ResultPage:
             if self.is_challenge_page(document, page):
                 raise ChallengeError(self.info.id, self.challenge_message)
             if self.is_no_results_page(document):
-                return []
+                return [], document
             raise ResponseParseError(self.info.id, self.unrecognised_message, 502)
-        return collect_unique(blocks, self.parse_block)
+        return collect_unique(blocks, self.parse_block), document
 
     def check(self, response: HttpResponse) -> None:
         """Raise for a challenge (when checked first), then for a non-2xx status."""
@@ -349,9 +358,14 @@ class ResultPage:
         check_html_status(self.info, response)
 
     def read(self, response: HttpResponse) -> PageResults:
-        """:meth:`parse` of a response, as :attr:`HtmlEngine.read` (one page, no next)."""
+        """:meth:`parse` of a response, as :attr:`HtmlEngine.read`, with the next page's
+        request when the engine reads one (:attr:`next_page`) and the page had results.
+        """
         text, source = decoded_page(response.body)
-        return PageResults(self.parse(text, response.url, source=source))
+        sources, document = self._parse_document(text, response.url, source=source)
+        if self.next_page is None or not sources:
+            return PageResults(sources)
+        return PageResults(sources, self.next_page(document))
 
     def _check_challenge(self, response: HttpResponse) -> None:
         if self.is_challenge_url(response.url):

@@ -54,6 +54,7 @@ __all__ = [
     "is_challenge_page",
     "is_challenge_url",
     "is_no_results_page",
+    "next_page_fields",
     "parse_block",
     "result_url",
 ]
@@ -77,10 +78,25 @@ _NO_RESULTS_TEXT = re.compile(r"did not match any documents|no results found for
 _BODY = css("body")
 
 
+_PAGER_CLASS = "pagination"
+
+
+_CURRENT_PAGE = re.compile(r"current page \d+$", re.IGNORECASE)
+
+
 _LEADING_DATE = re.compile(
     r"^(?P<date>\d{1,2} [A-Z][a-z]{2,8}\.? \d{4}|[A-Z][a-z]{2,8}\.? \d{1,2}, \d{4}"
     r"|\d+ (?:minute|hour|day|week|month|year)s? ago) (?:\.\.\.|…|·|-) ?"
 )
+
+
+def _hidden_fields(form: Element) -> list[tuple[str, str]]:
+    """Every hidden input of ``form`` with a name, in document order (a missing value is "")."""
+    return [
+        (str(element.get("name")), element.get("value") or "")
+        for element in form.iter("input")
+        if (element.get("type") or "").lower() == "hidden" and element.get("name")
+    ]
 
 
 def hidden_search_fields(page: str) -> list[tuple[str, str]] | None:
@@ -102,14 +118,52 @@ def hidden_search_fields(page: str) -> list[tuple[str, str]] | None:
     for form in document.iter("form"):
         if not _is_search_action(form.get("action") or ""):
             continue
-        fields = [
-            (str(element.get("name")), element.get("value") or "")
-            for element in form.iter("input")
-            if (element.get("type") or "").lower() == "hidden" and element.get("name")
-        ]
+        fields = _hidden_fields(form)
         if any(name == "sc" and value for name, value in fields):
             return fields
     return None
+
+
+def next_page_fields(document: Element) -> list[tuple[str, str]] | None:
+    """The hidden inputs of the pager's form for the next page, or ``None`` on the last page.
+
+    The pager (``div.pagination``) holds one form per page, each posting to ``/sp/search``
+    with the search's hidden inputs and its 1-based ``page`` (plus ``segment`` and the
+    ``sc`` token). The page just read is the form labelled ``current page N``; the next
+    page is the form whose ``page`` is ``N + 1`` (the capture's "Next" button is one such
+    form). A pager without a current page, or without a following one, ends the paging.
+
+    Example:
+        >>> pager = (
+        ...     '<div class="pagination">'
+        ...     '<form action="/sp/search" aria-label="current page 1">'
+        ...     '<input type="hidden" name="sc" value="T0"><input type="hidden" name="page" '
+        ...     'value="1"></form><form action="/sp/search" aria-label="go to page 2">'
+        ...     '<input type="hidden" name="sc" value="T0"><input type="hidden" name="page" '
+        ...     'value="2"><input type="hidden" name="pl"></form></div>'
+        ... )
+        >>> next_page_fields(parse_document(pager))
+        [('sc', 'T0'), ('page', '2'), ('pl', '')]
+    """
+    pages: list[tuple[int, list[tuple[str, str]]]] = []
+    current = None
+    for form in document.iter("form"):
+        if not _is_search_action(form.get("action") or "") or not _in_pager(form):
+            continue
+        fields = _hidden_fields(form)
+        number = next((value for name, value in fields if name == "page"), "")
+        if not number.isdecimal():
+            continue
+        pages.append((int(number), fields))
+        if _CURRENT_PAGE.match(form.get("aria-label") or ""):
+            current = int(number)
+    if current is None:
+        return None
+    return next((fields for number, fields in pages if number == current + 1), None)
+
+
+def _in_pager(form: Element) -> bool:
+    return any(has_class(ancestor, _PAGER_CLASS) for ancestor in form.iterancestors())
 
 
 def _is_search_action(action: str) -> bool:

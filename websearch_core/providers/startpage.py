@@ -15,8 +15,13 @@
 * **Time:** one budget (the per-provider timeout) covers both requests; the homepage may
   use at most half of it, so a hanging homepage still leaves time for the fallback. A
   timeout of the search request reports the whole budget.
-* **Count:** no count is sent (Startpage serves about ten results per page); the parsed
-  list is cut to ``N = num_search_results or limit``, default 10, at most 20.
+* **Count and pages:** no count is sent; Startpage serves about ten results per page, so
+  while fewer than ``N = num_search_results or limit`` (default 10, at most 20) distinct
+  results were found, the pager's form for the next page is posted (its hidden inputs as
+  they are: ``sc``, ``segment``, ``page=<n+1>``, the query and its ``with_date``), with
+  ``Referer: https://www.startpage.com/sp/search``. Paging stops at ``N``, on a page that
+  adds nothing new, on the last page, when the time is up, or on a later page's CAPTCHA
+  or failure (the results so far are kept). The list is cut to ``N``.
 * **Results and errors:** :mod:`._startpage_parse` (result blocks, the CAPTCHA before the
   status, the "no results" page); other non-2xx statuses go through the shared classifier,
   else ``Startpage HTML error (<status>)``.
@@ -29,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from ..filters import QUERY_OPERATORS, FilterSupport
-from ..html import navigation_headers
+from ..html import Element, navigation_headers
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._html_engine import HtmlEngine, HtmlEngineProvider
@@ -40,6 +45,7 @@ from ._startpage_parse import (
     is_challenge_page,
     is_challenge_url,
     is_no_results_page,
+    next_page_fields,
     parse_block,
     result_url,
 )
@@ -56,6 +62,7 @@ __all__ = [
     "build_fallback_request",
     "build_form",
     "build_home_request",
+    "build_next_page_request",
     "build_post_request",
     "hidden_search_fields",
     "is_challenge_page",
@@ -122,10 +129,12 @@ def build_form(params: SearchParams, hidden: Sequence[tuple[str, str]]) -> list[
     return fields
 
 
-def build_post_request(form: Sequence[tuple[str, str]]) -> HttpRequest:
+def build_post_request(
+    form: Sequence[tuple[str, str]], *, referer: str = STARTPAGE_HOME_URL
+) -> HttpRequest:
     """The form POST to ``/sp/search``, same-origin from the homepage (pure)."""
     headers = navigation_headers(
-        referer=STARTPAGE_HOME_URL,
+        referer=referer,
         extra={
             "Content-Type": "application/x-www-form-urlencoded",
             "Origin": STARTPAGE_ORIGIN,
@@ -147,6 +156,14 @@ def build_fallback_request(params: SearchParams) -> HttpRequest:
     )
 
 
+def build_next_page_request(document: Element) -> HttpRequest | None:
+    """The pager's POST for the page after this results page, or ``None`` on the last."""
+    fields = next_page_fields(document)
+    if fields is None:
+        return None
+    return build_post_request(fields, referer=STARTPAGE_SEARCH_URL)
+
+
 PAGE = ResultPage(
     info=INFO,
     block_selector="div.result",
@@ -156,6 +173,7 @@ PAGE = ResultPage(
     is_no_results_page=is_no_results_page,
     challenge_message=CHALLENGE_MESSAGE,
     unrecognised_message=UNRECOGNISED_MESSAGE,
+    next_page=build_next_page_request,
 )
 """Startpage's results page for the shared scraper flow; a CAPTCHA counts before the status."""
 

@@ -15,8 +15,13 @@ form again, an empty ``div.a-bg-result`` ad/honeypot block, then up to ten
 ``div.result`` blocks, each with favicon and site links, an
 ``a.result-title.result-link > h2.wgl-title`` title, a ``p.description`` snippet (opened by
 ``1 Jan 2026 <b>...</b>`` when the result has a date) and an anonymous-view proxy link on
-``*.startpage.com``. With no results the page holds a ``no-results`` block saying the search
-"did not match any documents" (Startpage's real wording for this case is not captured).
+``*.startpage.com``. Like the real page, a results page with more results after it ends in
+a pager (``div.pagination``): one POST form per page carrying the search's hidden inputs,
+``segment`` and its 1-based ``page``, the page served labelled ``current page N`` and a
+"Next" form for page ``N + 1``; the ``page`` field (or query parameter) picks the page
+served, ten results from ``(page - 1) * 10``. With no results the page holds a
+``no-results`` block saying the search "did not match any documents" (Startpage's real
+wording for this case is not captured).
 
 The query travels in the form field or query parameter ``query``; the simulator's generic
 finder reads only the latter, so :meth:`StartpageProtocol.answer` reads the query itself
@@ -173,12 +178,63 @@ target="_blank" rel="noopener">Anonymous View</a></div>
 """
 
 
-def results_page(query: str, results: list[SimResult]) -> str:
-    """The results page for ``query``: the first :data:`PAGE_SIZE` of ``results``."""
-    served = results[:PAGE_SIZE]
+def _pager_form(query: str, with_date: str, number: int, label: str, text: str) -> str:
+    fields = [
+        ("lui", "english"),
+        ("language", "english"),
+        ("query", query),
+        ("cat", "web"),
+        ("sc", SIM_SC),
+    ]
+    after = [
+        ("t", "device"),
+        ("segment", "startpage.udog"),
+        ("page", str(number)),
+        ("abd", "0"),
+        ("abe", "0"),
+        ("with_date", with_date),
+    ]
+    return (
+        f'<form action="/sp/search" method="post" aria-label="{label}">\n'
+        + "".join(_hidden(name, value) for name, value in fields)
+        + '<input type="hidden" name="pl" />\n'
+        + "".join(_hidden(name, value) for name, value in after)
+        + f'<button type="submit" data-testid="pagination-button">{text}</button></form>\n'
+    )
+
+
+def _pager(query: str, with_date: str, page: int, pages: int) -> str:
+    """The real page's pager: a form per page, the served one labelled as current."""
+    forms = [
+        _pager_form(
+            query,
+            with_date,
+            number,
+            f"current page {number}" if number == page else f"go to page {number}",
+            str(number),
+        )
+        for number in range(1, pages + 1)
+    ]
+    if page < pages:
+        forms.append(_pager_form(query, with_date, page + 1, "go to page Next", "Next"))
+    return (
+        '<div class="pagination-container"><div class="pagination" role="navigation" '
+        'aria-label="more search results">\n' + "".join(forms) + "</div></div>\n"
+    )
+
+
+def results_page(
+    query: str, results: list[SimResult], *, page: int = 1, with_date: str = ""
+) -> str:
+    """Results page ``page`` (1-based) for ``query``: :data:`PAGE_SIZE` of ``results``."""
+    start = (page - 1) * PAGE_SIZE
+    served = results[start : start + PAGE_SIZE]
     if served:
-        body = '<div class="a-bg-result ecommerce-ad css-i7d1s0"></div>\n' + "".join(
-            _result_block(result) for result in served
+        pages = -(-len(results) // PAGE_SIZE)
+        body = (
+            '<div class="a-bg-result ecommerce-ad css-i7d1s0"></div>\n'
+            + "".join(_result_block(result) for result in served)
+            + (_pager(query, with_date, page, pages) if pages > 1 else "")
         )
     else:
         body = (
@@ -220,7 +276,9 @@ class StartpageProtocol:
         if results == default_results(""):
             # The simulator derived these from an empty query: derive them from ``query``.
             results = default_results(query)
-        return _html(results_page(query, results))
+        number = form.get("page", "1")
+        page = int(number) if number.isdecimal() and int(number) > 0 else 1
+        return _html(results_page(query, results, page=page, with_date=form.get("with_date", "")))
 
     def challenge(self) -> web.Response:
         """Startpage's CAPTCHA page, with HTTP 200."""
