@@ -358,8 +358,10 @@ class ResultPage:
         check_html_status(self.info, response)
 
     def read(self, response: HttpResponse) -> PageResults:
-        """:meth:`parse` of a response, as :attr:`HtmlEngine.read`, with the next page's
-        request when the engine reads one (:attr:`next_page`) and the page had results.
+        """:meth:`parse` of a response, as :attr:`HtmlEngine.read`, with the next page's request.
+
+        The next page is read only when the engine has a pager (:attr:`next_page`) and the
+        page had results.
         """
         text, source = decoded_page(response.body)
         sources, document = self._parse_document(text, response.url, source=source)
