@@ -8,6 +8,7 @@ simulated Cloudflare challenge.
 from typing import Any
 
 import pytest
+from aiohttp import web
 
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import (
@@ -28,7 +29,7 @@ from websearch_core.errors import (
 from websearch_core.providers.ecosia import BLOCKED_MESSAGE
 from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.protocols.ecosia import AD_URL, EcosiaProtocol
-from websearch_core.testing.simulator import RecordedRequest, default_results
+from websearch_core.testing.simulator import RecordedRequest, SimResult, default_results
 
 QUERY = "javascript tutorial"
 pytestmark = pytest.mark.usefixtures("no_browser_escalation")
@@ -80,6 +81,85 @@ async def test_count_applies_to_the_parsed_page(sim: Simulator) -> None:
         many = await ws.search(QUERY, provider="ecosia", limit=100)
     assert len(few.sources) == 4
     assert len(many.sources) == 20
+
+
+# --- pagination --------------------------------------------------------------------------------
+
+
+def _pages(sim: Simulator) -> list[str | None]:
+    return [dict(request.query).get("p") for request in _requests(sim)]
+
+
+async def test_more_than_a_page_follows_the_next_link(sim: Simulator) -> None:
+    sim["ecosia"].results = default_results(QUERY, 25)
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="ecosia", limit=15)
+    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY, 15)]
+    first, second = _requests(sim)
+    assert list(first.query) == [("q", QUERY)]
+    assert (second.method, second.path) == ("GET", "/search")
+    assert list(second.query) == [("q", QUERY), ("p", "1")]
+    assert second.header("Referer") == "https://www.ecosia.org/"
+
+
+async def test_paging_stops_at_twenty(sim: Simulator) -> None:
+    sim["ecosia"].results = default_results(QUERY, 45)
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="ecosia", limit=50)
+    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY, 20)]
+    assert _pages(sim) == [None, "1"]
+
+
+async def test_the_last_page_ends_the_paging(sim: Simulator) -> None:
+    sim["ecosia"].results = default_results(QUERY, 15)
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="ecosia", limit=20)
+    assert len(response.sources) == 15
+    assert _pages(sim) == [None, "1"]
+
+
+async def test_duplicates_across_pages_are_dropped_and_a_page_adding_none_stops(
+    sim: Simulator,
+) -> None:
+    sim["ecosia"].results = [
+        SimResult(title=f"t{i}", url=f"https://dup{i % 12}.example/", snippet="s")
+        for i in range(35)
+    ]
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="ecosia", limit=20)
+    # page 0 has dup0..dup9, page 1 adds dup10 and dup11, page 2 adds nothing and stops
+    assert [s.url for s in response.sources] == [f"https://dup{i}.example/" for i in range(12)]
+    assert _pages(sim) == [None, "1", "2"]
+
+
+class _BlockedAfterTheFirstPage(EcosiaProtocol):
+    def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
+        if request.path == "/search" and dict(request.query).get("p"):
+            return self.challenge()
+        return super().answer(request, results)
+
+
+async def test_a_block_on_a_later_page_keeps_the_first_page(sim: Simulator) -> None:
+    sim["ecosia"].results = default_results(QUERY, 25)
+    sim["ecosia"].protocol = _BlockedAfterTheFirstPage()
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="ecosia", limit=20)
+    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY, 10)]
+    assert _pages(sim) == [None, "1"]
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [Fault.reset(), Fault.http(503, "<p>busy</p>", {"Content-Type": "text/html"}), Fault.hang(3)],
+    ids=["reset", "503", "hang"],
+)
+async def test_a_failed_later_page_keeps_the_first_page(sim: Simulator, fault: Fault) -> None:
+    sim["ecosia"].results = default_results(QUERY, 25)
+    sim["ecosia"].enqueue(None, fault)
+    async with sim_client(sim, timeout_seconds=1.0) as ws:
+        response = await ws.search(QUERY, provider="ecosia", limit=20)
+    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY, 10)]
+    assert len(_requests(sim)) == 2
 
 
 async def test_available_with_no_keys_at_all(sim: Simulator) -> None:

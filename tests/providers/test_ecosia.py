@@ -26,6 +26,7 @@ from websearch_core.providers.ecosia import (
     check_page,
     is_blocked,
     parse_page,
+    read_page,
 )
 from websearch_core.testing.protocols.ecosia import (
     AD_URL,
@@ -168,6 +169,39 @@ def test_real_serp_parses_exactly() -> None:
         "This JavaScript Tutorial helps you learn the JavaScript programming language from "
         "scratch quickly and effectively."
     )
+
+
+@pytest.mark.conformance
+def test_real_serp_links_its_next_page() -> None:
+    page = read_page(_page(_serp()))
+    assert page.sources == parse_page(_serp())  # the results are read as before
+    request = page.next_request
+    assert request is not None
+    assert (request.method, request.url) == (
+        "GET",
+        "https://www.ecosia.org/search?q=javascript%20tutorial&p=1",
+    )
+    assert request.headers["Referer"] == ECOSIA_HOME_URL
+
+
+@pytest.mark.parametrize(
+    "href",
+    [
+        "https://evil.example/search?q=x&p=1",  # another host
+        "/settings?p=1",  # not the results page
+        "javascript:alert(1)",  # not a web link
+    ],
+)
+def test_only_a_next_link_to_ecosias_results_is_followed(href: str) -> None:
+    page = results_page("q", default_results("q", 3)).replace(
+        "</section>", f'<a data-test-id="next-button" href="{href}">Next</a></section>'
+    )
+    assert read_page(_page(page)).next_request is None
+
+
+def test_the_last_page_has_no_next_request() -> None:
+    assert read_page(_page(results_page("q", default_results("q", 3)))).next_request is None
+    assert read_page(_page(results_page("q", default_results("q", 13)))).next_request is not None
 
 
 def test_real_serp_is_not_blocked_and_ads_are_not_results() -> None:

@@ -12,8 +12,13 @@
 * **Auth and env vars:** none. ``WEBSEARCH_ECOSIA_BASE_URL`` redirects both the plain fetch
   and the browser; ``WEBSEARCH_CHROMIUM_PATH`` and ``WEBSEARCH_BROWSER`` configure the
   browser.
-* **Limits:** ``N = num_search_results or limit``, default 10, at most 20, applied to the
-  parsed page (Ecosia serves about ten results per page).
+* **Limits and pages:** ``N = num_search_results or limit``, default 10, at most 20. Ecosia
+  serves about ten results per page, so while fewer than ``N`` distinct results were
+  found, the page's "Next" link (``a[data-test-id="next-button"]``,
+  ``/search?q=<query>&p=<n>`` with a 0-based ``p``) is fetched the same way (only links to
+  ``/search`` on ``www.ecosia.org`` are followed). Paging stops at ``N``, on a page that
+  adds nothing new, on the last page, when the time is up, or on a later page's block or
+  failure (the results so far are kept); a page rendered by the browser is read alone.
 * **Blocked** (checked before the status): a 403 or 429 status, or, on a page without organic
   results, ``Ecosia Firewall``, ``_cf_chl_opt``, ``/cdn-cgi/challenge-platform/`` or "confirm
   you're not a robot": ``Ecosia blocked the request with a Cloudflare bot challenge. Ecosia's
@@ -57,17 +62,19 @@ from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import (
     Element,
     css,
+    decoded_page,
     navigation_headers,
     parse_document,
     resolve_link,
     select,
+    select_first,
     text_of,
 )
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._escalation import Escalation, FailureTexts
-from ._html_engine import HtmlEngine, HtmlEngineProvider, single_page
-from ._scraper import check_html_status, collect_unique, scraped_source
+from ._html_engine import HtmlEngine, HtmlEngineProvider
+from ._scraper import PageResults, check_html_status, collect_unique, scraped_source
 from .base import ProviderInfo
 from .google import query_text
 
@@ -81,7 +88,9 @@ __all__ = [
     "build_request",
     "check_page",
     "is_blocked",
+    "next_page_request",
     "parse_page",
+    "read_page",
 ]
 
 ECOSIA_SEARCH_URL = "https://www.ecosia.org/search"
@@ -123,6 +132,7 @@ _SERP_MARKER = 'data-test-id="mainline"'
 _ECOSIA_HOSTS = frozenset({"ecosia.org", "www.ecosia.org"})
 _LEADING_DATE = re.compile(r"^(\d{1,2} [A-Z][a-z]{2,8}\.? \d{4})\s*(?:\.\.\.|…)")
 _RESULTS = css(RESULT_SELECTOR)
+_NEXT_BUTTON = css('a[data-test-id="next-button"]')
 
 
 def build_request(params: SearchParams) -> HttpRequest:
@@ -215,6 +225,14 @@ def _source(article: Element) -> SearchSource | None:
     return scraped_source(title=text_of(title), url=url, snippet=snippet, date=published)
 
 
+def _results(root: Element, page: str, limit: int) -> list[SearchSource]:
+    """The organic results of a parsed page; a page that is no results page raises."""
+    sources = collect_unique(select(_RESULTS, root), _source, limit)
+    if not sources and _SERP_MARKER not in page:
+        raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
+    return sources
+
+
 def parse_page(
     page: str, limit: int = MAX_RESULTS, *, source: bytes | None = None
 ) -> list[SearchSource]:
@@ -228,11 +246,37 @@ def parse_page(
     Raises:
         ResponseParseError: No result and nothing that looks like a results page.
     """
-    root = parse_document(page, source=source)
-    sources = collect_unique(select(_RESULTS, root), _source, limit)
-    if not sources and _SERP_MARKER not in page:
-        raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
-    return sources
+    return _results(parse_document(page, source=source), page, limit)
+
+
+def next_page_request(root: Element) -> HttpRequest | None:
+    """The GET of the page's "Next" link, or ``None`` on the last page.
+
+    Only a link to ``/search`` on Ecosia's own host is followed.
+
+    Example:
+        >>> page = '<a data-test-id="next-button" href="/search?q=rust&amp;p=1">Next</a>'
+        >>> next_page_request(parse_document(page)).url
+        'https://www.ecosia.org/search?q=rust&p=1'
+    """
+    link = select_first(_NEXT_BUTTON, root)
+    if link is None:
+        return None
+    found = resolve_link(link.get("href") or "", ECOSIA_HOME_URL)
+    if found is None:
+        return None
+    url, parts = found
+    if (parts.hostname or "").lower() not in _ECOSIA_HOSTS or parts.path != "/search":
+        return None
+    return HttpRequest(method="GET", url=url, headers=navigation_headers(referer=ECOSIA_HOME_URL))
+
+
+def read_page(response: HttpResponse) -> PageResults:
+    """A checked page's results and, when it had some, the request for the next page."""
+    text, source = decoded_page(response.body)
+    root = parse_document(text, source=source)
+    sources = _results(root, text, MAX_RESULTS)
+    return PageResults(sources, next_page_request(root) if sources else None)
 
 
 def _is_block_page(response: HttpResponse) -> bool:
@@ -246,7 +290,7 @@ class EcosiaProvider(HtmlEngineProvider):
     engine = HtmlEngine(
         request=build_request,
         check=check_page,
-        read=single_page(parse_page),
+        read=read_page,
         escalation=Escalation(
             is_block_page=_is_block_page,
             headless=HeadlessOptions(

@@ -5,7 +5,9 @@ Results carry the markup of the real page: a ``data-test-id="mainline"`` column 
 ``a[data-test-id="result-link"] > h2[data-test-id="result-title"]`` title and a
 ``p[data-test-id="web-result-description"]`` snippet that starts with the date
 (``13 Mar 2026 ...``) when the result has one, plus one ``ad-google`` block a parser must
-skip.
+skip. Like the real page, it holds :data:`PAGE_SIZE` results from the 0-based page ``p``
+on (``p * 10``) and, when more follow, a footer with the "Next" link
+``a[data-test-id="next-button"]`` to ``/search?q=<query>&p=<p + 1>``.
 
 :meth:`EcosiaProtocol.challenge` is a Cloudflare managed challenge (HTTP 403,
 ``cf-mitigated: challenge``, ``window._cf_chl_opt`` and a script under
@@ -16,6 +18,7 @@ is a 200 page that is neither results nor a block.
 """
 
 import html
+from urllib.parse import urlencode
 
 from aiohttp import web
 
@@ -29,12 +32,15 @@ __all__ = [
     "CLEARANCE_TOKEN",
     "HOME_PAGE",
     "MALFORMED_PAGE",
+    "PAGE_SIZE",
     "EcosiaProtocol",
     "challenge_page",
     "results_page",
 ]
 
 AD_URL = "https://ads.example.net/ecosia-landing"
+PAGE_SIZE = 10
+"""Results on one page, as on the real site."""
 CLEARANCE_COOKIE = "cf_clearance"
 CLEARANCE_TOKEN = "sim-cleared-4f1c"
 CHALLENGE_SCRIPT_PATH = "/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"
@@ -95,20 +101,33 @@ def _article(result: SimResult) -> str:
 </div>"""
 
 
-def results_page(query: str, results: list[SimResult]) -> str:
-    """The results page for ``query``, an ad first."""
+def _next_button(query: str, page: int) -> str:
+    href = html.escape(f"/search?{urlencode([('q', query), ('p', str(page + 1))])}")
+    return (
+        '<div class="mainline__footer"><div data-test-id="simplified-pagination" '
+        f'class="simplified-pagination"><a data-test-id="next-button" href="{href}" '
+        'class="button"><span class="button__content"><span data-test-id="button-text" '
+        'class="button__text">Next</span></span></a></div></div>'
+    )
+
+
+def results_page(query: str, results: list[SimResult], *, page: int = 0) -> str:
+    """Results page ``page`` (0-based) for ``query``: an ad, then :data:`PAGE_SIZE` results."""
     ad = (
         '<div data-test-id="mainline-result-ad"><div data-test-id="ad-google" '
         f'class="mainline__result"><a href="{AD_URL}"><h2 data-test-id="result-title">'
         "Sponsored result</h2></a><p>An advert.</p></div></div>"
     )
-    articles = "".join(_article(result) for result in results)
-    empty = "" if results else '<p class="no-results">No results found.</p>'
+    served = results[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+    articles = "".join(_article(result) for result in served)
+    empty = "" if served else '<p class="no-results">No results found.</p>'
+    more = len(results) > (page + 1) * PAGE_SIZE
+    footer = _next_button(query, page) if served and more else ""
     title = html.escape(query)
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title} - Ecosia '
         f'- Web</title></head><body><div data-test-id="layout-content"><section '
-        f'data-test-id="mainline" class="mainline">{ad}{articles}{empty}</section></div>'
+        f'data-test-id="mainline" class="mainline">{ad}{articles}{empty}{footer}</section></div>'
         "</body></html>"
     )
 
@@ -133,8 +152,11 @@ class EcosiaProtocol:
             return web.Response(status=404, text="Not Found")
         if self.cloudflare and not _cleared(request):
             return self.challenge()
-        query = request.query_dict().get("q", "")
-        return web.Response(text=results_page(query, results), content_type="text/html")
+        fields = request.query_dict()
+        number = fields.get("p", "0")
+        page = int(number) if number.isdecimal() else 0
+        text = results_page(fields.get("q", ""), results, page=page)
+        return web.Response(text=text, content_type="text/html")
 
     def challenge(self) -> web.Response:
         """Cloudflare's managed challenge, HTTP 403."""
