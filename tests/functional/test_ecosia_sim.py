@@ -83,6 +83,21 @@ async def test_count_applies_to_the_parsed_page(sim: Simulator) -> None:
     assert len(many.sources) == 20
 
 
+async def test_recency_is_never_sent_and_is_reported_where_unchecked(sim: Simulator) -> None:
+    # Ecosia has no time filter: the dated results are checked here, the undated one is
+    # kept and the note says the filter was not applied to it.
+    old = SimResult(title="o", url="https://o.example/", snippet="s", published="2001-01-01")
+    undated = SimResult(title="u", url="https://u.example/", snippet="s")
+    sim["ecosia"].results = [old, undated]
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="ecosia", recency="week", use_cache=False)
+    assert [s.url for s in result.response.sources] == [undated.url]
+    (record,) = result.response.filters
+    assert (record.name, record.applied) == ("recency", ("post", "ignored"))
+    assert "Filters not applied: recency=week (some results unchecked)." in result.text
+    assert [list(request.query) for request in _requests(sim)] == [[("q", QUERY)]]
+
+
 # --- pagination --------------------------------------------------------------------------------
 
 

@@ -4,8 +4,14 @@
   needed. Ecosia sits behind Cloudflare, whose bot challenge needs a real browser, hence
   the escalation to headless Chromium (:mod:`websearch_core.browser`).
 * **Endpoint:** ``GET https://www.ecosia.org/search?q=<query>`` with a desktop Chrome
-  navigation profile and ``Referer: https://www.ecosia.org/``. No count or recency
-  parameter exists; ``recency`` is ignored (it is a no-op server-side).
+  navigation profile and ``Referer: https://www.ecosia.org/``. No count parameter exists.
+* **No time filter:** Ecosia's results page offers no time range (the 2026 capture's filter
+  bar holds only "Search region"; the reference sends none), and no parameter for one
+  could be verified (one third-party port sends ``freshness=``, against markup the
+  capture no longer has), so none is sent: ``recency`` is not in ``honours`` and not
+  native in ``filters``, which makes the planner check it on the results' dates and
+  report it (``Filters not applied: recency=week (some results unchecked)`` when a
+  result has no date) rather than drop it silently.
 * **Browser fallback:** a transport failure, a non-2xx status or a block page (below) loads
   the same URL in headless Chromium: ``https://www.ecosia.org/`` first to seed cookies, then
   the results page, waiting up to 10 s for ``article[data-test-id="organic-result"]``.
@@ -113,7 +119,7 @@ INFO = ProviderInfo(
     kind="scraper",
     description=(
         "No key needed: Ecosia's Google-backed results page, escalating to headless Chromium "
-        "past Cloudflare; ignores recency"
+        "past Cloudflare; has no time filter (recency is checked on result dates)"
     ),
     docs_url="https://support.ecosia.org/",
     honours=frozenset(
