@@ -401,6 +401,19 @@ def test_sources_from_search_actions_merge_with_citations() -> None:
     assert response.usage == SearchUsage(input_tokens=10, output_tokens=2)
 
 
+@pytest.mark.parametrize(("start", "end"), [(500, 600), (110, 120)])  # window past the text
+def test_citation_indices_past_the_text_give_no_snippet(start: int, end: int) -> None:
+    note = {
+        "type": "url_citation",
+        "start_index": start,
+        "end_index": end,
+        "title": "T",
+        "url": "https://a.example/",
+    }
+    response = parse_response_object({"output": [SEARCH_CALL, message("short text", [note])]})
+    assert [(s.url, s.snippet) for s in response.sources] == [("https://a.example/", None)]
+
+
 def test_a_long_cited_span_is_cut_at_a_word_within_the_limit() -> None:
     text = "word " * 100 + "Tail."
     note = {

@@ -121,8 +121,11 @@ def _reduce_links(text: str) -> str:
 
 
 def _word_start(text: str, start: int, limit: int) -> int:
-    """``start``, or past the rest of a word it falls inside (never beyond ``limit``)."""
-    if start == 0 or text[start - 1].isspace() or text[start].isspace():
+    """``start``, or past the rest of a word it falls inside (never beyond ``limit``).
+
+    A ``start`` at or past the end (indices beyond the text) is kept: the window is empty.
+    """
+    if start == 0 or start >= len(text) or text[start - 1].isspace() or text[start].isspace():
         return start
     for index in range(start, limit):
         if text[index].isspace():
