@@ -156,7 +156,7 @@ def snippet_around(text: str, start: Any, end: Any) -> str | None:
     cut = last < len(text)
     if cut:
         kept = max(0, min(end, last) - first)
-        head = whole_words(text[first:], window)
+        head = whole_words(text[first : last + 1], window)
         window = head if len(head) >= kept else window[:kept]
     snippet = collapse_whitespace(_reduce_links(window))
     if cut and snippet:
