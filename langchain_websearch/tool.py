@@ -119,6 +119,11 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
         Without ``async with`` (or ``await tool.aclose()``) the session is closed when
         the event loop that opened it shuts down (the end of ``asyncio.run``).
 
+    Copies:
+        ``copy.copy``, ``copy.deepcopy`` and ``model_copy`` give a tool that shares the
+        configuration (and a given ``web_search`` client) and opens its own session on
+        first use; closing one never closes the other's.
+
     Errors:
         A search that failed after every fallback, invalid arguments and bad configuration
         all come back as ``Error: ...`` content; called with a ``ToolCall`` the message has

@@ -24,9 +24,11 @@ from websearch_core.content.tool_text import (
     invalid_fetch_arguments_text,
 )
 from websearch_core.settings_errors import configuration_errors
+from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text
 
 from ._arguments import checked_arguments
+from ._copies import ToolCopies
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 
@@ -37,8 +39,8 @@ class WebFetchArgs(FetchArguments):
     """The arguments a model may give ``web_fetch``: ``url`` and optional ``max_chars``."""
 
 
-class _Fetcher:
-    """The tool's client (one per event loop) and its fixed policy."""
+class _Fetcher(CopiesOpenOwnClients):
+    """The tool's client (one per event loop) and its fixed policy; a copy opens its own."""
 
     def __init__(
         self,
@@ -78,13 +80,15 @@ class _Fetcher:
             return WebSearch(**self._kwargs)
 
 
-class WebFetchFunctionTool(FunctionTool, AsyncClosing):
+class WebFetchFunctionTool(ToolCopies, FunctionTool, AsyncClosing):
     """A ``FunctionTool`` that unpacks a :class:`FetchToolResult` into its ``ToolOutput``.
 
     ``content`` is the fenced page text, ``raw_output`` the page metadata (or the error),
-    ``is_error`` is set when the fetch failed or the arguments were wrong.
+    ``is_error`` is set when the fetch failed or the arguments were wrong. A copy opens its
+    own session on first use (closing either leaves the other's open).
     """
 
+    owner_attribute = "_fetcher"
     _fetcher: _Fetcher | None = None
 
     def _parse_tool_output(self, raw_output: Any) -> list[ContentBlock]:

@@ -35,6 +35,7 @@ from websearch_core.client_options import ClientOptions
 from websearch_core.closing import AsyncClosing
 from websearch_core.models import Recency
 from websearch_core.retrieval import MetadataValue, answer_metadata, page_text, source_metadata
+from websearch_core.tool_copies import CopiesOpenOwnClients
 
 __all__ = ["WebSearchRetriever"]
 
@@ -55,7 +56,7 @@ class _RetrieverConfig(ClientOptions):
     recency: Recency | None = None
 
 
-class WebSearchRetriever(BaseRetriever, AsyncClosing):
+class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, AsyncClosing):
     """Retrieve web search results as scored nodes, through the first provider that answers.
 
     Each result becomes a ``TextNode`` whose text is the title, the URL and the snippet,
@@ -78,6 +79,9 @@ class WebSearchRetriever(BaseRetriever, AsyncClosing):
     by its numbered citations, with metadata ``{"kind": "answer", "provider": ...,
     "rank": 0, "citations": <count>, "citation_urls": <one URL per line>}``; it comes on
     top of the ``k`` results.
+
+    A copy (``copy.copy`` or ``copy.deepcopy``) shares the configuration, the callback
+    manager and a given ``web_search`` client, and opens its own session on first use.
 
     Args:
         web_search: A ready client; by default one is built from the arguments below.

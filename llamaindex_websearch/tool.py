@@ -18,10 +18,12 @@ from pydantic import ValidationError
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
 from websearch_core.closing import AsyncClosing
 from websearch_core.models import Recency, SearchToolResult
+from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 from ._arguments import checked_arguments
+from ._copies import ToolCopies
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 
@@ -45,7 +47,7 @@ class WebSearchArgs(ToolArguments):
     """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
 
 
-class WebSearchFunctionTool(FunctionTool, AsyncClosing):
+class WebSearchFunctionTool(ToolCopies, FunctionTool, AsyncClosing):
     """A ``FunctionTool`` that unpacks a :class:`SearchToolResult` into its ``ToolOutput``.
 
     ``content`` becomes the formatted text, ``raw_output`` the structured details as a
@@ -56,8 +58,12 @@ class WebSearchFunctionTool(FunctionTool, AsyncClosing):
     It can be closed (``await tool.aclose()`` or ``async with tool:``), which closes the
     HTTP session of the spec that made it; otherwise that session is closed when the
     event loop that opened it shuts down.
+
+    A copy (``copy.copy`` or ``copy.deepcopy``) searches through a copy of the spec: it
+    opens its own session on first use, and closing either tool leaves the other's open.
     """
 
+    owner_attribute = "_spec"
     _spec: "WebSearchToolSpec | None" = None
 
     def _parse_tool_output(self, raw_output: Any) -> list[ContentBlock]:
@@ -108,8 +114,11 @@ class WebSearchFunctionTool(FunctionTool, AsyncClosing):
 sign_spanned_methods(WebSearchFunctionTool, "call", "acall")
 
 
-class WebSearchToolSpec(BaseToolSpec, AsyncClosing):
+class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, AsyncClosing):
     """The ``web_search`` tool as a LlamaIndex tool spec.
+
+    A copy (``copy.copy`` or ``copy.deepcopy``) shares the configuration (and a given
+    ``web_search`` client) and opens its own session on first use.
 
     Args:
         web_search: A ready client; by default one is built from ``**kwargs``.

@@ -144,6 +144,20 @@ class WebSearch(AsyncClosing):
     def __repr__(self) -> str:
         return f"WebSearch(provider={self.settings.provider!r}, exclude={self.settings.exclude!r})"
 
+    def __copy__(self) -> WebSearch:
+        """This client itself: a client is a handle on open sessions and a state store.
+
+        Frameworks copy the tools that hold one (LangChain and LangGraph deep-copy tools and
+        state); a copy of its locks, sessions and store could not be used, and a second
+        client would not be the one its owner closes. So a copied tool that was given this
+        client shares it, as the tool never closes a client it was given.
+        """
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> WebSearch:
+        """This client itself, as :meth:`__copy__` says why."""
+        return self
+
     async def aclose(self) -> None:
         """Close the HTTP session and browser this instance opened (injected ones stay open).
 
@@ -800,6 +814,19 @@ class LoopBoundClient:
             weakref.WeakKeyDictionary()
         )
         self._lock = threading.Lock()  # a tool may be called from several threads at once
+
+    def __copy__(self) -> LoopBoundClient:
+        """A new, empty set: a copied tool builds its own clients, on first use.
+
+        Sharing these clients would let closing one copy close the other's sessions under
+        a call in flight, and a copy made with other options (``model_copy(update=...)``)
+        would search with the original's; copying them is not possible (a lock, sessions).
+        """
+        return LoopBoundClient()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LoopBoundClient:
+        """A new, empty set, as :meth:`__copy__` says why."""
+        return LoopBoundClient()
 
     def get(self, build: Callable[[], WebSearch]) -> WebSearch:
         """The client for synchronous calls, built with ``build`` on first use."""

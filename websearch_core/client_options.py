@@ -26,6 +26,7 @@ from pydantic import (
 from pydantic_core import PydanticKnownError
 
 from .settings_limits import MAX_TIMEOUT_SECONDS
+from .tool_copies import with_own_clients
 
 __all__ = ["ClientOptions", "loop_bound_client"]
 
@@ -116,6 +117,18 @@ class ClientOptions(BaseModel):
                 "pass either web_search or settings/api_keys/provider/timeout_seconds, not both"
             )
         return self
+
+    def __copy__(self) -> Self:
+        """A shallow copy (``copy.copy``, ``model_copy``) that opens its own clients.
+
+        Pydantic's shares the private attributes, so a copy (with other options, under
+        ``model_copy(update=...)``) searched through the original's clients; see
+        :mod:`websearch_core.tool_copies` for the rule every adapter follows.
+        """
+        copied = super().__copy__()
+        if copied.__pydantic_private__:
+            with_own_clients(copied.__pydantic_private__)
+        return copied
 
     def new_client(self) -> "WebSearch":
         """A new :class:`WebSearch` built from these options (not from ``web_search``).
