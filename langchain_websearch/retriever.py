@@ -18,7 +18,7 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from pydantic import Field, PrivateAttr
+from pydantic import Field, PrivateAttr, ValidationError
 
 from websearch_core import (
     SearchParams,
@@ -29,6 +29,7 @@ from websearch_core.client_options import ClientOptions
 from websearch_core.closing import AsyncClosing
 from websearch_core.models import Recency
 from websearch_core.retrieval import answer_metadata, page_text, source_metadata
+from websearch_core.tool_errors import renamed_arguments
 
 __all__ = ["WebSearchRetriever"]
 
@@ -211,7 +212,15 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, AsyncClosing):
         await self._clients.aclose()
 
     def _params(self, query: str, k: int | None) -> SearchParams:
-        return SearchParams(query=query, limit=self.k if k is None else k, recency=self.recency)
+        """The search for ``query``; an invalid ``k`` for one call is named ``k``, as given.
+
+        Raises:
+            pydantic.ValidationError: The query or ``k`` is invalid.
+        """
+        try:
+            return SearchParams(query=query, limit=self.k if k is None else k, recency=self.recency)
+        except ValidationError as error:
+            raise renamed_arguments(error, {"limit": "k"}, type(self).__name__) from None
 
     def _documents(self, response: SearchResponse, params: SearchParams) -> list[Document]:
         documents: list[Document] = []

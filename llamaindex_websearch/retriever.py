@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
-from pydantic import ConfigDict, Field, SecretStr
+from pydantic import ConfigDict, Field, SecretStr, ValidationError
 
 from websearch_core import (
     SearchParams,
@@ -36,6 +36,7 @@ from websearch_core.closing import AsyncClosing
 from websearch_core.models import Recency
 from websearch_core.retrieval import MetadataValue, answer_metadata, page_text, source_metadata
 from websearch_core.tool_copies import CopiesOpenOwnClients
+from websearch_core.tool_errors import renamed_arguments
 
 __all__ = ["WebSearchRetriever"]
 
@@ -48,7 +49,8 @@ MAX_PAGES = 20
 class _RetrieverConfig(ClientOptions):
     """The constructor arguments, validated as the LangChain retriever validates its fields."""
 
-    model_config = ConfigDict(frozen=True)
+    # Errors name the class the caller built, not this private one.
+    model_config = ConfigDict(frozen=True, title="WebSearchRetriever")
 
     k: int = Field(default=5, ge=1, le=MAX_K, strict=True)
     include_answer: bool = Field(default=False, strict=True)
@@ -209,9 +211,18 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, AsyncClosing):
         await self._clients.aclose()
 
     def _params(self, query_bundle: QueryBundle) -> SearchParams:
-        return SearchParams(
-            query=query_bundle.query_str, limit=self._config.k, recency=self._config.recency
-        )
+        """The search for the query; an invalid query's error names this class.
+
+        Raises:
+            pydantic.ValidationError: The query is invalid (blank, too long).
+        """
+        config = self._config
+        try:
+            return SearchParams(
+                query=query_bundle.query_str, limit=config.k, recency=config.recency
+            )
+        except ValidationError as error:
+            raise renamed_arguments(error, {}, type(self).__name__) from None
 
     def _pages(self) -> int:
         """How many pages ``include_content`` fetches: one per result, up to 20."""

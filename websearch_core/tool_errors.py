@@ -12,7 +12,10 @@ Provider failures are not here: they are the spec's ``Error: ...`` texts built b
 :mod:`websearch_core.format`.
 """
 
+from collections.abc import Mapping
+
 from pydantic import ValidationError
+from pydantic_core import InitErrorDetails
 
 from .errors import ConfigurationError
 
@@ -20,6 +23,7 @@ __all__ = [
     "INVALID_ARGUMENTS_PREFIX",
     "configuration_error_text",
     "invalid_arguments_text",
+    "renamed_arguments",
     "validator_message",
 ]
 
@@ -69,3 +73,40 @@ def configuration_error_text(error: ConfigurationError) -> str:
         'Error: configuration: WEBSEARCH_TIMEOUT_SECONDS: too big'
     """
     return "Error: configuration: " + " ".join(str(error).split())
+
+
+def renamed_arguments(
+    error: ValidationError, names: Mapping[str, str], title: str
+) -> ValidationError:
+    """``error`` naming each argument as the caller wrote it, and titled after the caller.
+
+    An adapter that passes its own argument on under the core's name (the retriever's
+    ``k`` is the search's ``limit``) would otherwise answer ``k=0`` with an error about a
+    ``limit`` the caller never gave.
+
+    Args:
+        error: The error of the model the arguments were passed on to.
+        names: The model's field name to the caller's argument name.
+        title: What the error says failed validation (the caller's class).
+
+    Example:
+        >>> from websearch_core.models import SearchParams
+        >>> try:
+        ...     SearchParams(query="q", limit=0)
+        ... except ValidationError as error:
+        ...     renamed = renamed_arguments(error, {"limit": "k"}, "WebSearchRetriever")
+        >>> renamed.title, renamed.errors()[0]["loc"]
+        ('WebSearchRetriever', ('k',))
+    """
+    details: list[InitErrorDetails] = []
+    for detail in error.errors():
+        first, *rest = detail["loc"] or ("",)
+        renamed = InitErrorDetails(
+            type=detail["type"],
+            loc=(names.get(str(first), first), *rest) if detail["loc"] else (),
+            input=detail["input"],
+        )
+        if "ctx" in detail:
+            renamed["ctx"] = detail["ctx"]
+        details.append(renamed)
+    return ValidationError.from_exception_data(title, details)

@@ -58,8 +58,10 @@ def test_configuration_is_validated_at_construction() -> None:
 
 @pytest.mark.parametrize("k", [0, 101, -1, "5", True, 2.0])
 def test_k_is_bounded_and_strict(k: Any) -> None:
-    with pytest.raises(ValidationError, match="k"):
+    with pytest.raises(ValidationError) as caught:
         WebSearchRetriever(k=k)
+    assert caught.value.title == "WebSearchRetriever"
+    assert [error["loc"] for error in caught.value.errors()] == [("k",)]
 
 
 def test_keys_are_secret() -> None:
@@ -132,11 +134,15 @@ async def test_k_limits_the_count_even_when_the_provider_sends_more() -> None:
     assert simulator["tavily"].requests[0].json()["max_results"] == 5
 
 
-async def test_k_per_call_is_validated(sim: Simulator) -> None:
+@pytest.mark.parametrize("k", [0, 101, -1, "5", True, 2.0])
+async def test_k_per_call_is_validated_and_named_k(sim: Simulator, k: Any) -> None:
+    # It is sent as the search's limit; the error used to name "limit" and SearchParams.
     retriever = _retriever(sim)
-    with pytest.raises(ValidationError, match="limit"):
-        await retriever.ainvoke("python", k=0)
+    with pytest.raises(ValidationError) as caught:
+        await retriever.ainvoke("python", k=k)
     await retriever.aclose()
+    assert caught.value.title == "WebSearchRetriever"
+    assert [error["loc"] for error in caught.value.errors()] == [("k",)]
     assert sim["brave"].requests == []
 
 

@@ -61,8 +61,11 @@ def test_configuration_is_validated_at_construction() -> None:
 
 @pytest.mark.parametrize("k", [0, 101, -1, "5", True, 2.0])
 def test_k_is_bounded_and_strict(k: Any) -> None:
-    with pytest.raises(ValidationError, match="k"):
+    with pytest.raises(ValidationError) as caught:
         WebSearchRetriever(k=k)
+    # The title named the private _RetrieverConfig.
+    assert caught.value.title == "WebSearchRetriever"
+    assert [error["loc"] for error in caught.value.errors()] == [("k",)]
 
 
 def test_keys_are_secret() -> None:
@@ -298,9 +301,10 @@ async def test_no_provider_configured_raises(sim: Simulator) -> None:
 
 async def test_a_blank_query_raises_before_any_request(sim: Simulator) -> None:
     retriever = _retriever(sim)
-    with pytest.raises(ValidationError, match="query"):
+    with pytest.raises(ValidationError, match="query") as caught:
         await retriever.aretrieve("   ")
     await retriever.aclose()
+    assert caught.value.title == "WebSearchRetriever"  # not SearchParams, never built by hand
     assert sim["brave"].requests == []
 
 
