@@ -192,3 +192,19 @@ async def test_model_copy_with_other_options_searches_with_them(
     assert len(sim["duckduckgo"].requests) == 1
     await original.aclose()
     await derived.aclose()
+
+
+def test_deep_copies_search_from_synchronous_code(threaded_sim: Simulator) -> None:
+    # LangGraph deep-copies tools held in a graph's state, and then calls them from sync code.
+    options: dict[str, Any] = {
+        "settings": sim_settings(threaded_sim),
+        "api_keys": threaded_sim.api_keys(),
+    }
+    langchain = lc.WebSearchTool(**options)
+    llamaindex = li.create_web_search_tool(**options)
+    assert langchain.invoke({"query": "python"}).startswith("[1] python result 1")
+    assert not llamaindex.call(query="python").is_error
+    copies = copy.deepcopy({"tools": [langchain, llamaindex]})
+    assert copies["tools"][0].invoke({"query": "rust"}).startswith("[1] rust result 1")
+    assert not copies["tools"][1].call(query="rust").is_error
+    assert len(threaded_sim["brave"].requests) == 4
