@@ -12,11 +12,16 @@ from typing import Any
 
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool
+from pydantic import BaseModel
 
 __all__ = ["ToolCallAwareTool", "in_tool_call"]
 
 _TOOL_CALL_ID: ContextVar[str | None] = ContextVar("websearch_tool_call_id", default=None)
 """The id of the tool call being run (``None``: invoked with plain arguments)."""
+
+_SHOWN: dict[tuple[type[BaseTool], type[BaseModel], frozenset[str]], frozenset[str]] = {}
+"""LangChain's answer to "which of these arguments may callbacks see", per tool class, args
+schema and set of argument names (names of the schema only, so it stays small)."""
 
 
 def in_tool_call() -> bool:
@@ -46,6 +51,30 @@ class ToolCallAwareTool(BaseTool):
             return await super().arun(tool_input, *args, tool_call_id=tool_call_id, **kwargs)
         finally:
             _TOOL_CALL_ID.reset(token)
+
+    def _filter_injected_args(self, tool_input: dict[str, Any]) -> dict[str, Any]:
+        """LangChain's own filter, its answer kept for the next call with the same names.
+
+        LangChain works out which arguments are injected (kept from callbacks) by reading
+        every annotation of the args schema, on every call: 12.5 us for our six fields
+        against 6.7 us for a one-argument tool, the largest part of what our tool added
+        beyond a trivial one. The answer depends only on the tool's class (its ``_run``),
+        the schema and the names given, so it is worked out once for each. Names outside
+        the schema (a model may send any) go to LangChain every time and are never kept.
+        """
+        schema = self.args_schema
+        names = frozenset(tool_input)
+        if not (
+            isinstance(schema, type)
+            and issubclass(schema, BaseModel)
+            and names <= schema.model_fields.keys()
+        ):
+            return super()._filter_injected_args(tool_input)
+        key = (type(self), schema, names)
+        shown = _SHOWN.get(key)
+        if shown is None:
+            shown = _SHOWN[key] = frozenset(super()._filter_injected_args(tool_input))
+        return {name: value for name, value in tool_input.items() if name in shown}
 
     def _answer(self, text: str, artifact: dict[str, Any], *, is_error: bool) -> Any:
         """The ``(content, artifact)`` pair; a failure inside a tool call is its own message."""

@@ -11,10 +11,11 @@ from typing import Annotated, Any, get_origin
 
 import aiohttp
 import pytest
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.messages.tool import ToolCall
-from langchain_core.tools import BaseTool
+from langchain_core.tools import BaseTool, InjectedToolArg
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ValidationError
 
@@ -275,6 +276,45 @@ def test_the_run_methods_give_langchain_nothing_to_resolve_per_call() -> None:
     for method in (WebSearchTool._run, WebSearchTool._arun):
         assert set(typing.get_type_hints(method).values()) == {Any}
         assert vars(method)["__signature__"] == own
+
+
+async def test_callbacks_see_the_arguments_on_every_call(sim: Simulator) -> None:
+    # Which arguments callbacks may see is worked out once per schema and set of names;
+    # a second call with the same names and one with others must read the same as the first.
+    class Inputs(BaseCallbackHandler):
+        def __init__(self) -> None:
+            self.seen: list[dict[str, Any] | None] = []
+
+        def on_tool_start(self, *args: Any, inputs: Any = None, **kwargs: Any) -> None:
+            self.seen.append(inputs)
+
+    handler = Inputs()
+    tool = _tool(sim, callbacks=[handler])
+    calls = [{"query": "rust"}, {"query": "go"}, {"query": "go", "limit": 2}, {"query": "c"}]
+    for args in calls:
+        await tool.ainvoke(_call(args))
+    await tool.ainvoke(_call({"query": "go", "site": "x.org"}))  # refused, but still shown
+    await tool.aclose()
+    assert handler.seen == [*calls, {"query": "go", "site": "x.org"}]
+
+
+def test_injected_arguments_stay_hidden_per_schema() -> None:
+    # The kept answer is per schema: of two schemas with the same names, the one that
+    # injects ``user`` hides it while the other shows it, whichever is asked first.
+    class ShownUser(WebSearchInput):
+        user: str = ""
+
+    class HiddenUser(WebSearchInput):
+        user: Annotated[str, InjectedToolArg] = ""
+
+    class UserTool(WebSearchTool):
+        args_schema: type[BaseModel] = HiddenUser
+
+    names = {"query": "go", "user": "u1"}
+    for _ in range(2):
+        assert WebSearchTool(args_schema=ShownUser)._filter_injected_args(names) == names
+        assert WebSearchTool(args_schema=HiddenUser)._filter_injected_args(names) == {"query": "go"}
+        assert UserTool()._filter_injected_args(names) == {"query": "go"}
 
 
 async def test_fallback_is_recorded_in_the_artifact(sim: Simulator) -> None:
