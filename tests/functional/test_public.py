@@ -259,9 +259,10 @@ def test_every_engine_failed_is_an_aggregated_503_in_engine_order() -> None:
     error = caught.value
     assert isinstance(error, ProviderUnavailableError)
     assert (error.provider, error.status) == ("public", 503)
+    # Each engine by id, with its kind of failure in a few words (its sentence is logged).
     assert error.message == (
-        "All public engines failed: a: A blocked the request.; b: B exploded; "
-        "c: C authorization failed (401). Check API key or base URL.; d: bug in d"
+        "All public engines failed: a: blocked by a bot challenge; b: failed (HTTP 500); "
+        "c: failed (HTTP 401); d: failed: bug in d"
     )
     assert [engine_id for engine_id, _ in error.failures] == ["a", "b", "c", "d"]
 
@@ -712,12 +713,11 @@ async def test_every_engine_failing_is_an_aggregated_503(
     assert isinstance(error, PublicEnginesFailedError)
     assert (error.provider, error.status) == ("public", 503)
     assert str(caught.value) == error.message
-    assert error.message.startswith(
-        f"All public engines failed: duckduckgo: {ddg.CHALLENGE_MESSAGE}; "
-        "stub-bing: Stub bing authorization failed (401). Check API key or base URL.; "
-        "stub-google: "
+    assert error.message == (
+        "All public engines failed: duckduckgo: blocked by a bot challenge; "
+        "stub-bing: blocked the request (HTTP 401); stub-google: failed (HTTP 504); "
+        "stub-mojeek: returned a page it could not read (HTTP 502)"
     )
-    assert error.message.endswith(f"; stub-mojeek: {ddg.UNRECOGNISED_MESSAGE}")
     assert [engine_id for engine_id, _ in error.failures] == ["duckduckgo", *STUBS]
     assert isinstance(error.failures[0][1], ChallengeError)
     # Each engine's failure is logged on its own line, as the chain logs a provider's.

@@ -12,7 +12,9 @@ here, next to the sequential chain, and shares its attempt step
   cancels every engine and the cancellation propagates.
 * :func:`merged_search` is a whole fan-out search: no engines left after exclusion is a
   400 (:data:`ALL_EXCLUDED_MESSAGE`), every engine failing is a 503
-  (:class:`PublicEnginesFailedError`, ``All public engines failed: <id>: <error>; ...``),
+  (:class:`PublicEnginesFailedError`, ``All public engines failed: <id>: <why>; ...``, each
+  engine's failure in a few words, engines failing alike named together
+  (:mod:`.engine_failures`)),
   otherwise the consensus merge of :func:`websearch_core.aggregate.merge_results` in engine
   priority order, marked ``partial`` when any engine failed or was cut off.
 * The ledger is passed in explicitly: the chain hands a :class:`FanOutProvider` its own
@@ -37,6 +39,7 @@ from ..format import format_provider_failure
 from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
 from .attempt import call_redactor, run_attempt, scrub_error
+from .engine_failures import engines_failed_text
 from .ledger import Ledger
 
 __all__ = [
@@ -364,9 +367,11 @@ async def merged_search(
     for outcome in failed:
         logger.info("public: %s failed: %s", outcome.engine.info.id, _failure_text(outcome))
     if len(failed) == len(outcomes):
-        text = "; ".join(f"{o.engine.info.id}: {_failure_text(o)}" for o in failed)
+        failures = [(o.engine.info.id, o.error) for o in failed if o.error is not None]
+        # Each in a few words, so every engine is named within what a mark keeps.
+        text = engines_failed_text(failures)
         raise PublicEnginesFailedError(
-            [(o.engine.info.id, o.error) for o in failed if o.error is not None],
+            failures,
             f"{ALL_FAILED_PREFIX}{text}",
             info.id,
         )

@@ -44,6 +44,7 @@ from .quota import (
     FailurePolicy,
     Period,
     Rate,
+    brief_mark,
     describe_mark,
     is_transient,
     mark_for_failure,
@@ -89,7 +90,18 @@ ScopeOf = Callable[[str], "str | None"]
 
 
 class ProviderSkippedError(SearchProviderError):
-    """The provider was not asked: marked out, over budget, or no rate slot in time."""
+    """The provider was not asked: marked out, over budget, or no rate slot in time.
+
+    Args:
+        provider: The provider id.
+        message: The skip sentence (what holds it back, until when).
+        brief: The same in a few words (``rate limited until 16:33:34 UTC``), for a list
+            of many engines, where the whole sentence of each would bury the ids.
+    """
+
+    def __init__(self, provider: str, message: str, *, brief: str | None = None) -> None:
+        super().__init__(provider, message)
+        self.brief = brief
 
 
 @dataclass(slots=True)
@@ -386,16 +398,18 @@ def _marked_out(info: ProviderInfo | str, mark: ProviderMark) -> ProviderSkipped
         from ..providers import PROVIDER_REGISTRY, get_provider
 
         if info not in PROVIDER_REGISTRY:
-            return ProviderSkippedError(info, describe_mark(info, mark, provider_id=info))
+            text = describe_mark(info, mark, provider_id=info)
+            return ProviderSkippedError(info, text, brief=brief_mark(mark))
         info = get_provider(info).info
     text = describe_mark(info.label, mark, provider_id=info.id, keyless=info.credential_free)
-    return ProviderSkippedError(info.id, text)
+    return ProviderSkippedError(info.id, text, brief=brief_mark(mark, keyless=info.credential_free))
 
 
 def _over_budget(provider_id: str, label: str, budget: Budget, used: int) -> ProviderSkippedError:
     return ProviderSkippedError(
         provider_id,
         f"{label} budget of {budget} is spent ({used} used); skipped without a request.",
+        brief=f"budget of {budget} spent",
     )
 
 
@@ -404,6 +418,7 @@ def _rate_refusal(provider_id: str, label: str, rate: Rate, limit: float) -> Pro
         provider_id,
         f"{label} rate limit of {rate} has no free slot within {format_seconds(limit)}s; "
         "skipped without a request.",
+        brief=f"no free slot of its rate {rate}",
     )
 
 

@@ -15,6 +15,7 @@ stores the marks and counters in the state store.
 """
 
 import re
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Final, Literal
@@ -38,6 +39,7 @@ __all__ = [
     "FailurePolicy",
     "Period",
     "Rate",
+    "brief_mark",
     "describe_mark",
     "is_transient",
     "mark_for_failure",
@@ -258,6 +260,39 @@ def utc_text(epoch: float) -> str:
     except (OverflowError, OSError, ValueError):  # past year 9999 (or before year 1)
         moment = (datetime.max if epoch > 0 else datetime.min).replace(tzinfo=UTC)
     return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+_MARK_BRIEFS: Final = {
+    "exhausted": "out of quota",
+    "rate_limited": "rate limited",
+    "unauthorized": "refused its credentials",
+    "circuit_open": "cooling down",
+}
+"""A mark's kind in a few words, for :func:`brief_mark`."""
+_DAY_SECONDS: Final = 86_400.0
+
+
+def brief_mark(mark: ProviderMark, *, keyless: bool = False, now: float | None = None) -> str:
+    """A mark in a few words and its end, for a list that names many providers at once.
+
+    The end is a time of day when it is within a day of ``now`` (the cooldowns a list
+    of engines holds), else a whole date.
+
+    Example:
+        >>> mark = ProviderMark(kind="rate_limited", until=1767225600.0, reason="429")
+        >>> brief_mark(mark, now=1767225000.0)
+        'rate limited until 00:00:00 UTC'
+        >>> brief_mark(mark, now=1700000000.0)
+        'rate limited until 2026-01-01 00:00:00 UTC'
+    """
+    what = _MARK_BRIEFS[mark.kind]
+    if keyless and mark.kind == "unauthorized":
+        what = "blocking automated requests"
+    now = time.time() if now is None else now
+    until = utc_text(mark.until)
+    if 0 <= mark.until - now < _DAY_SECONDS:
+        until = until.split(" ", 1)[1]
+    return f"{what} until {until}"
 
 
 def describe_mark(

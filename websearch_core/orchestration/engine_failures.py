@@ -1,0 +1,86 @@
+"""Why each engine of a fan-out failed, in a few words: ``bing: rate limited (HTTP 429)``.
+
+When every credential-free engine fails, the aggregate's error lists them all. Each
+engine's own sentence carries advice (``... configure a credentialed provider such as
+Brave ...``) that, repeated seven times, made the line run past a screen, and the mark the
+failure leaves keeps only its first 300 characters: ``websearch providers`` and the next
+searches named one or two engines and cut off mid-word. Here each engine gets a few words
+saying what kind of failure it was, so the whole list fits; each engine's full sentence
+is still logged (``websearch --verbose``).
+"""
+
+from collections.abc import Sequence
+
+from ..errors import (
+    AuthorizationError,
+    ChallengeError,
+    DeadlineExceededError,
+    EmptyResponseError,
+    HostNotFoundError,
+    ProviderConnectionError,
+    ProviderTimeoutError,
+    QuotaExhaustedError,
+    RateLimitedError,
+    ResponseParseError,
+    SearchProviderError,
+)
+from .ledger import ProviderSkippedError
+
+__all__ = ["brief_failure", "engines_failed_text"]
+
+_OWN_WORDS_LIMIT = 80
+"""The most of an unclassified error's own message a summary keeps."""
+
+_KINDS: tuple[tuple[type[SearchProviderError], str], ...] = (
+    (ChallengeError, "blocked by a bot challenge"),  # its 429 is ours: no status said
+    (QuotaExhaustedError, "out of quota"),
+    (RateLimitedError, "rate limited"),
+    (AuthorizationError, "blocked the request"),
+    (ProviderTimeoutError, "timed out"),
+    (DeadlineExceededError, "out of time"),
+    (HostNotFoundError, "host not found"),
+    (ProviderConnectionError, "could not connect"),
+    (EmptyResponseError, "found nothing"),
+    (ResponseParseError, "returned a page it could not read"),
+)
+"""Error classes, most specific first, and what each says of an engine."""
+
+
+def brief_failure(error: BaseException) -> str:
+    """What became of one engine, in a few words, with its HTTP status when there is one.
+
+    Example:
+        >>> brief_failure(RateLimitedError("bing", "Bing HTML error (429)", 429))
+        'rate limited (HTTP 429)'
+        >>> brief_failure(SearchProviderError("yahoo", "Yahoo HTML error (503)", 503))
+        'failed (HTTP 503)'
+    """
+    if isinstance(error, ProviderSkippedError):
+        return f"{error.brief}, not asked" if error.brief else error.message
+    status = getattr(error, "status", None)
+    http = f" (HTTP {status})" if isinstance(status, int) and 400 <= status < 600 else ""
+    for kind, words in _KINDS:
+        if isinstance(error, kind):
+            return words if kind is ChallengeError else f"{words}{http}"
+    if http:
+        return f"failed{http}"
+    own = error.message if isinstance(error, SearchProviderError) else str(error)
+    own = " ".join(own.split())
+    if len(own) > _OWN_WORDS_LIMIT:
+        own = own[: _OWN_WORDS_LIMIT - 3].rstrip() + "..."
+    return f"failed: {own}" if own else "failed"
+
+
+def engines_failed_text(failures: Sequence[tuple[str, BaseException]]) -> str:
+    """Every engine and why it failed, engines failing alike named together, in order.
+
+    Example:
+        >>> wall = ChallengeError("duckduckgo", "wall")
+        >>> slow = RateLimitedError("bing", "slow down")
+        >>> engines_failed_text([("duckduckgo", wall), ("bing", slow), ("google", wall)])
+        'duckduckgo, google: blocked by a bot challenge; bing: rate limited (HTTP 429)'
+    """
+    grouped: dict[str, list[str]] = {}
+    for engine_id, error in failures:
+        grouped.setdefault(brief_failure(error), []).append(engine_id)
+    return "; ".join(f"{', '.join(ids)}: {why}" for why, ids in grouped.items())
