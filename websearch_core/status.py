@@ -5,6 +5,7 @@ or unreachable store shows every provider without marks or usage (and says so on
 ``reset --all`` moves a damaged SQLite file aside rather than leaving the user stuck.
 """
 
+import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from .ledger import mark_scope
 from .orchestration.quota import (
     SKIPPED_SUFFIX,
     Budget,
+    Rate,
     describe_mark,
     period_window,
     utc_text,
@@ -123,6 +125,33 @@ def _chain_of(settings: Settings) -> tuple[frozenset[str] | None, str]:
     return frozenset(named), left_out
 
 
+async def _budget_state(
+    store: StateStore, provider_id: str, budget_text: str | None, now: float
+) -> tuple[int | None, float | None]:
+    """A budget's use in its current window, and when it ends if the budget is spent."""
+    if budget_text is None:
+        return None, None
+    budget = Budget.parse(provider_id, budget_text)
+    window, ends = budget.window(now)
+    used = await store.get_usage(provider_id, f"budget:{window}")
+    return used, ends if used >= budget.limit else None
+
+
+async def _next_slot(store: StateStore, provider_id: str, rate_text: str, now: float) -> str:
+    """``; next request slot at 16:40:12 UTC (in 42 s, rate 1/min)``, or ``""`` when free.
+
+    A ready provider under a ``[rate]`` whose next send slot is booked ahead read
+    ``ready`` alone, and the search that followed waited for the slot, or was skipped
+    when it lay further off than the search could wait.
+    """
+    wait = await store.rate_slot_wait(provider_id)
+    if wait <= 0:
+        return ""
+    at = utc_text(now + wait).split(" ", 1)[1]
+    rate = Rate.parse(provider_id, rate_text)
+    return f"; next request slot at {at} (in {math.ceil(wait)} s, rate {rate})"
+
+
 async def collect_status(
     context: ProviderContext, store: StateStore, settings: Settings
 ) -> list[ProviderStatus]:
@@ -150,14 +179,7 @@ async def collect_status(
         if mark is not None and not mark.applies_to(mark_scope(context, provider_id)):
             mark = None
         budget_text = settings.budget.get(provider_id)
-        budget_used: int | None = None
-        over_budget_until: float | None = None
-        if budget_text is not None:
-            budget = Budget.parse(provider_id, budget_text)
-            window, ends = budget.window(now)
-            budget_used = await safe.get_usage(provider_id, f"budget:{window}")
-            if budget_used >= budget.limit:
-                over_budget_until = ends
+        budget_used, over_budget_until = await _budget_state(safe, provider_id, budget_text, now)
         problem = provider.key_problem(context) if available or explicit else None
         if provider_id in settings.exclude:
             reason = "excluded by settings"
@@ -173,6 +195,9 @@ async def collect_status(
         else:
             sign_in = next((s.name for s in provider.signed_in(context) if s.first), None)
             reason = _setup_reason(info, available, explicit, browser_missing, sign_in)
+            rate_text = settings.rate.get(provider_id)
+            if available and rate_text is not None:
+                reason += await _next_slot(safe, provider_id, rate_text, now)
         usable = mark is None and over_budget_until is None and problem is None
         statuses.append(
             ProviderStatus(

@@ -7,6 +7,7 @@ import importlib.abc
 import importlib.metadata
 import json
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -958,6 +959,29 @@ def test_providers_lists_each_provider_with_its_status(
     assert "TAVILY_API_KEY" in rows["tavily"]
     assert "excluded" in rows["duckduckgo"]
     assert "websearch auth set PROVIDER" in out
+
+
+def test_providers_says_when_a_rate_limited_provider_may_send_next(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Under ``[rate]``, a provider whose next send slot is booked ahead is not just ready.
+
+    It read ``ready`` a second after a search had booked its next slot a minute ahead,
+    and the next search waited for that slot, or was skipped when it lay too far off.
+    """
+    simulate("brave")
+    Path(os.environ["WEBSEARCH_CONFIG_FILE"]).write_text('[rate]\nbrave = "1/min"\n')
+    assert main(["providers"]) == EXIT_OK
+    (row,) = [r for r in capsys.readouterr().out.splitlines() if r.startswith("brave ")]
+    assert row.endswith("  ready")  # nothing booked yet: free now
+    assert main(["rust", "--provider", "brave"]) == EXIT_OK
+    capsys.readouterr()
+    assert main(["providers"]) == EXIT_OK
+    (row,) = [r for r in capsys.readouterr().out.splitlines() if r.startswith("brave ")]
+    status = row.rpartition("  ")[2]
+    assert re.fullmatch(
+        r"ready; next request slot at \d\d:\d\d:\d\d UTC \(in (5\d|60) s, rate 1/min\)", status
+    ), status
 
 
 def test_providers_sees_the_searxng_endpoint(

@@ -40,6 +40,7 @@ from websearch_core.state import (
     default_state_path,
     open_store,
 )
+from websearch_core.state.failsafe import FailSafeStore
 
 ALL_BACKENDS = ("memory", "sqlite", "redis")
 PERSISTENT_BACKENDS = ("sqlite", "redis")
@@ -684,6 +685,18 @@ async def test_rate_slots_are_spaced_and_refused_beyond_max_wait(store: StateSto
     assert again is not None and again == pytest.approx(1.5, abs=0.05)
     other = await store.take_rate_slot("tavily", 0.5, 0.0)
     assert other is not None and other == pytest.approx(0.0, abs=0.05)
+
+
+async def test_rate_slot_wait_reads_the_booking_without_taking_a_slot(store: StateStore) -> None:
+    """What ``websearch providers`` says of a rate-limited provider: when it may send next."""
+    assert await store.rate_slot_wait("brave") == 0.0  # nothing booked: free now
+    await store.take_rate_slot("brave", 60.0, 0.0)
+    first = await store.rate_slot_wait("brave")
+    assert first == pytest.approx(60.0, abs=0.5)
+    assert await store.rate_slot_wait("brave") == pytest.approx(first, abs=0.5)  # no booking
+    assert await store.take_rate_slot("brave", 60.0, 61.0) == pytest.approx(60.0, abs=0.5)
+    assert await store.rate_slot_wait("tavily") == 0.0
+    assert await FailSafeStore(store).rate_slot_wait("brave") == pytest.approx(120.0, abs=0.5)
 
 
 async def test_rate_slot_arguments_are_checked(store: StateStore) -> None:

@@ -352,6 +352,16 @@ class StateStore(AsyncClosing, abc.ABC):
         wait (see :func:`next_free_slot`).
         """
 
+    async def rate_slot_wait(self, provider: str) -> float:
+        """Seconds until the provider's next send slot is free under its rate (0: now).
+
+        Read only: nothing is booked. ``websearch providers`` said ``ready`` of a provider
+        whose next slot was a minute away, and a search then waited (or was skipped).
+        A backend that keeps no bookings answers 0.
+        """
+        check_provider(provider)
+        return 0.0
+
     @abc.abstractmethod
     async def cache_get(
         self, key: str, now: float, *, allow_stale: bool = False
@@ -670,6 +680,15 @@ class MemoryStore(StateStore):
                 return None
             self._next_slot[provider] = (slot + interval, now)
             return slot - now
+
+    async def rate_slot_wait(self, provider: str) -> float:
+        """See :meth:`StateStore.rate_slot_wait`."""
+        check_provider(provider)
+        with self._lock:
+            self._check_open()
+            now = self._clock()
+            booking = self._next_slot.get(provider)
+            return 0.0 if booking is None else max(0.0, next_free_slot(*booking, now) - now)
 
     async def cache_get(
         self, key: str, now: float, *, allow_stale: bool = False

@@ -147,6 +147,10 @@ class FailSafeStore(StateStore):
             lambda: self.inner.take_rate_slot(provider, interval, max_wait), 0.0
         )
 
+    async def rate_slot_wait(self, provider: str) -> float:
+        """See :meth:`StateStore.rate_slot_wait`; 0 when the store fails (nothing known)."""
+        return await self._safe(lambda: self.inner.rate_slot_wait(provider), 0.0)
+
     async def cache_get(
         self, key: str, now: float, *, allow_stale: bool = False
     ) -> CachedEntry | None:

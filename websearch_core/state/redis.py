@@ -148,6 +148,16 @@ redis.call('SET', KEYS[2], string.format('%.0f', now), 'PX', ttl_ms)
 return wait
 """
 
+_RATE_WAIT_LUA: Final = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local booked = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+local made = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
+if made > now then booked = booked - (made - now) end
+return math.max(0, booked - now)
+"""
+"""The wait :data:`_RATE_LUA` would give now, in microseconds, booking nothing."""
+
 
 def _epoch_ms(seconds: float) -> int:
     """Unix seconds as the positive integer milliseconds PXAT / PEXPIREAT require."""
@@ -227,6 +237,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
         self._marked_reserve_script = client.register_script(_reserve_lua(check_mark=True))
         self._release_script = client.register_script(_RELEASE_LUA)
         self._rate_script = client.register_script(_RATE_LUA)
+        self._rate_wait_script = client.register_script(_RATE_WAIT_LUA)
         self._move_mark_script = client.register_script(_MOVE_MARK_LUA)
 
     @classmethod
@@ -452,6 +463,15 @@ class RedisStore(ThreadedStore[redis.Redis]):
             return None if wait < 0 else wait / 1e6
 
         return await self._run(book)
+
+    async def rate_slot_wait(self, provider: str) -> float:
+        """See :meth:`StateStore.rate_slot_wait`: on the server's clock, as bookings are."""
+        keys = self._rate_keys(check_provider(provider))
+
+        def query(client: redis.Redis) -> float:
+            return int(cast(int, self._rate_wait_script(keys=keys, args=[], client=client))) / 1e6
+
+        return await self._run(query)
 
     def _rate_keys(self, provider: str) -> list[str]:
         """A provider's rate booking and the key holding when it was made."""

@@ -802,6 +802,19 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         return await self._run_write(book)
 
+    async def rate_slot_wait(self, provider: str) -> float:
+        """See :meth:`StateStore.rate_slot_wait`: the booking as the file's host clock sees it."""
+        check_provider(provider)
+
+        def query(conn: sqlite3.Connection) -> float:
+            now = time.time()
+            row = conn.execute(
+                "SELECT next_at, booked_at FROM rates WHERE provider = ?", (provider,)
+            ).fetchone()
+            return 0.0 if row is None else max(0.0, next_free_slot(row[0], row[1], now) - now)
+
+        return await self._read(query)
+
     # -- cache ----------------------------------------------------------------------------
 
     async def cache_get(
