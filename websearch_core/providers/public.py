@@ -26,7 +26,8 @@ counts); running the engines is orchestration and lives in
 * **Failure:** only when every engine failed: ``All public engines failed: <id>: <why>;
   ...``, each engine's failure in a few words (``blocked by a bot challenge``, ``rate
   limited (HTTP 429)``), engines failing alike named together (503, a
-  :class:`PublicEnginesFailedError` whose ``failures`` holds each engine's error). Reaching the hard cap with nothing found, or engines that found nothing, gives an
+  :class:`PublicEnginesFailedError` whose ``failures`` holds each engine's error).
+  Reaching the hard cap with nothing found, or engines that found nothing, gives an
   empty response, which the chain reports as ``Public Web returned no renderable search
   content.`` (204). An engine whose time ran out with the aggregate's own (the hard cap
   when ``timeout_seconds`` or the call's deadline is below 30 s) was cut off at the cap,
