@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from .connection_causes import navigation_cause
+from .env_values import env_value
 from .errors import ProviderNotConfiguredError, WebSearchError
 
 if TYPE_CHECKING:
@@ -154,9 +155,9 @@ class BrowserUnavailableError(ProviderNotConfiguredError):
 
 def chromium_path() -> str:
     """The Chromium executable to launch: the environment's choice, else a system one."""
-    configured = os.environ.get(CHROMIUM_PATH_ENV, "").strip()
-    if configured:
-        return configured
+    configured = env_value(CHROMIUM_PATH_ENV)
+    if configured is not None:
+        return configured.strip()
     if os.path.exists(DEFAULT_CHROMIUM_PATH):
         return DEFAULT_CHROMIUM_PATH
     for name in _PATH_CANDIDATES:
@@ -197,7 +198,7 @@ def browser_enabled(settings: object | None = None) -> bool:
     """
     if getattr(settings, "browser", True) is False:
         return False
-    return os.environ.get(BROWSER_ENV, "").strip().lower() not in _OFF_VALUES
+    return (env_value(BROWSER_ENV) or "").strip().lower() not in _OFF_VALUES
 
 
 def browser_setting_problem(environ: Mapping[str, str]) -> str | None:

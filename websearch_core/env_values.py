@@ -1,15 +1,40 @@
-"""Read a few environment variables on every request for about a microsecond.
+"""Environment variables as every part of the package reads them: one rule, and fast reads.
+
+The rule: **a variable set to an empty or blank value is unset.** ``WEBSEARCH_TIMEOUT_SECONDS=``
+(a ``.env`` template's blank entry, an ``export VAR=`` meant to clear it) lets the next source
+answer, the config file's entry and then the default, as if the variable were absent. It
+used to depend on the variable: some such values were errors (``Input should be a valid
+number``), some hid the config file's entry (``WEBSEARCH_PROVIDER=`` dropped its
+``provider``), some were empty values (``SEARXNG_ENDPOINT=``), some meant the default.
+:func:`env_value` applies it; the settings' sources, the browser's and the fetcher's switches
+and the providers' own variables read through it.
 
 Settings that may change while a client lives (a key exported later, a proxy switched)
 are asked again per search or per request; comparing their values is how an answer
 worked out from them is kept. ``os.environ`` encodes each name on every lookup, which is
-what makes the plain way slow.
+what makes the plain way slow (:func:`values_reader`).
 """
 
 import os
 from collections.abc import Callable, Mapping
 
-__all__ = ["values_reader"]
+__all__ = ["env_value", "is_blank", "values_reader"]
+
+
+def is_blank(value: str | None) -> bool:
+    """Whether a variable's value counts as unset: absent, empty, or whitespace only."""
+    return value is None or not value.strip()
+
+
+def env_value(name: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """``name``'s value as written, or ``None`` when it is unset, empty or blank.
+
+    Example:
+        >>> env_value("WEBSEARCH_PROVIDER", {"WEBSEARCH_PROVIDER": "  "}) is None
+        True
+    """
+    value = (os.environ if environ is None else environ).get(name)
+    return None if is_blank(value) else value
 
 
 def values_reader(

@@ -15,6 +15,9 @@ Environment variables:
 * The spec's own names for SearXNG: ``SEARXNG_ENDPOINT``, ``SEARXNG_TOKEN``,
   ``SEARXNG_BASIC_USERNAME``, ``SEARXNG_BASIC_PASSWORD``.
 
+A variable set to an empty or blank value is unset (:mod:`websearch_core.env_values`): the
+config file's entry, else the default, is used.
+
 The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same keys::
 
     provider = "brave"
@@ -65,6 +68,7 @@ from pydantic_settings import (
 )
 
 from .control_chars import CONTROL_IN_LINE
+from .env_values import env_value, is_blank
 from .errors import ConfigurationError
 from .provider_ids import (
     KEY_IDS,
@@ -152,7 +156,7 @@ def _expanded_path(path: Path) -> Path:
         match.group(2) if match.group(2) is not None else match.group(1)
         for match in _VARIABLE.finditer(text)
     }
-    missing = sorted(name for name in names if not os.environ.get(name))
+    missing = sorted(name for name in names if env_value(name) is None)
     if missing:
         listed = ", ".join(f"${name}" for name in missing)
         which = (
@@ -208,8 +212,8 @@ def _configured_config_file() -> Path | None:
     Raises:
         ConfigurationError: The path uses a variable that is unset or empty (both named).
     """
-    configured = os.environ.get(CONFIG_FILE_ENV, "")
-    if not configured.strip():
+    configured = env_value(CONFIG_FILE_ENV)
+    if configured is None:
         return None
     try:
         return _expanded_path(Path(configured))
@@ -532,6 +536,14 @@ class _EnvSource(EnvSettingsSource):
     (:func:`_json_table`) like any other bad value, so the error names the variable.
     """
 
+    def __init__(self, settings_cls: type[BaseSettings]) -> None:
+        super().__init__(settings_cls)
+        # The package's rule (env_values): a blank variable is unset, so the config file's
+        # entry or the default answers. pydantic-settings' env_ignore_empty skips "" only.
+        self.env_vars = {
+            name: value for name, value in self.env_vars.items() if not is_blank(value)
+        }
+
     def decode_complex_value(self, field_name: str, field: FieldInfo, value: Any) -> Any:
         """The variable's JSON decoded, or its text as written when it is not JSON."""
         try:
@@ -552,13 +564,15 @@ class _SpecEnvSource(PydanticBaseSettingsSource):
 
     def __call__(self) -> dict[str, Any]:
         values: dict[str, Any] = {}
-        searxng = {key: os.environ[env] for env, key in _SEARXNG_ENV.items() if env in os.environ}
+        searxng = {key: value for env, key in _SEARXNG_ENV.items() if (value := env_value(env))}
         if searxng:
             values["searxng"] = searxng
         base_urls = {
             name[len(ENV_PREFIX) : -len(BASE_URL_SUFFIX)].lower(): value
             for name, value in os.environ.items()
-            if name.startswith(ENV_PREFIX) and name.endswith(BASE_URL_SUFFIX) and value
+            if name.startswith(ENV_PREFIX)
+            and name.endswith(BASE_URL_SUFFIX)
+            and not is_blank(value)
         }
         base_urls = {key: url for key, url in base_urls.items() if key}
         if base_urls:

@@ -10,12 +10,12 @@ invalid tool arguments. :func:`configuration_errors` turns it into a
 """
 
 import contextlib
-import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from .env_values import env_value
 from .errors import ConfigurationError
 from .settings import (
     BASE_URL_SUFFIX,
@@ -105,7 +105,7 @@ def _source(location: Sequence[str], given: Mapping[str, str], config_file: Path
     if field in given:
         return given[field]
     for name in _environment_names(location):
-        if name in os.environ:
+        if env_value(name) is not None:  # a blank one is unset: it set nothing
             return name
     if config_file is not None and _in_config_file(config_file, field):
         return f"config file {config_file} ({dotted})"

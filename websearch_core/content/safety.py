@@ -23,12 +23,12 @@ addresses (``allow_private_addresses=True``, ``WEBSEARCH_FETCH_ALLOW_PRIVATE=1``
 
 import importlib
 import ipaddress
-import os
 import re
 import socket
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
+from ..env_values import env_value
 from ..errors import ConfigurationError
 from .errors import FetchRefusedError
 
@@ -89,7 +89,7 @@ def private_allowed(explicit: bool | None = None) -> bool:
     """
     if explicit is not None:
         return explicit
-    value = os.environ.get(ALLOW_PRIVATE_ENV, "").strip().lower()
+    value = (env_value(ALLOW_PRIVATE_ENV) or "").strip().lower()
     if value in _TRUE:
         return True
     if value and value not in _FALSE:
