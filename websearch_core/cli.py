@@ -65,6 +65,7 @@ from .oauth_import import IMPORT_SOURCES, read_sign_in
 from .provider_ids import KEY_IDS, did_you_mean, unknown_provider_message
 from .providers import PROVIDER_REGISTRY, get_provider
 from .settings import Settings
+from .settings_conflicts import settings_conflicts
 from .settings_errors import configuration_errors
 from .status import PLAIN_ONLY, ProviderStatus, ResetOutcome, reset_state, state_problem
 from .tool_errors import validator_message
@@ -333,6 +334,8 @@ def _search(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     if unavailable:
         print(f"{PROG}: {unavailable}; the auto chain answered instead", file=sys.stderr)
+    for conflict in settings_conflicts(settings):  # a failure's text says them already
+        _warn(f"the settings contradict: {conflict}")
     if not args.json:
         print(result.text)
     return EXIT_OK
@@ -622,6 +625,8 @@ def _providers(args: argparse.Namespace) -> int:
     for *padded, last in rows:
         cells = [cell.ljust(width) for cell, width in zip(padded, widths, strict=True)]
         print("  ".join([*cells, last]))
+    for conflict in settings_conflicts(web_search.settings):
+        _warn(f"the settings contradict: {conflict}")
     counted = "USED counts requests this month" if unknown is None else "USED is unknown (?)"
     counted += "" if unknown is None else " while the state store is unavailable"
     print(f"\n{counted}. Store a key with: {PROG} auth set PROVIDER")

@@ -59,6 +59,7 @@ from .models import Attempt, SearchParams, SearchResponse, SearchToolResult
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
 from .providers import ProviderContext, get_provider
 from .settings import APP_NAME, Settings
+from .settings_conflicts import with_conflicts
 
 if TYPE_CHECKING:
     import aiohttp
@@ -432,12 +433,13 @@ class WebSearch(AsyncClosing):
                 return paged.response
             return outcome.response
         if not outcome.failures:
-            raise NoProviderConfiguredError(NO_PROVIDER_MESSAGE)
+            raise NoProviderConfiguredError(with_conflicts(NO_PROVIDER_MESSAGE, self.settings))
         errors = tuple(
             error if isinstance(error, SearchProviderError) else _wrapped(provider.info.id, error)
             for provider, error in outcome.failures
         )
-        raise AllProvidersFailedError(outcome.failure_message(), errors)
+        message = with_conflicts(outcome.failure_message(), self.settings)
+        raise AllProvidersFailedError(message, errors)
 
     async def run(
         self,
@@ -472,7 +474,8 @@ class WebSearch(AsyncClosing):
                 response = paged.response
                 text = f"{text}\n\n{content_text(paged.pages)}"
             return SearchToolResult(text=text, response=response)
-        message = outcome.failure_message()
+        # The spec's text, then why the settings left nothing (or only this) to ask, if so.
+        message = with_conflicts(outcome.failure_message(), self.settings)
         response = SearchResponse(provider=outcome.last_provider, attempts=tuple(outcome.attempts))
         return SearchToolResult(text=f"Error: {message}", response=response, error=message)
 

@@ -183,6 +183,9 @@ async def collect_status(
         problem = provider.key_problem(context) if available or explicit else None
         if provider_id in settings.exclude:
             reason = "excluded by settings"
+        elif provider_id == "public" and set(settings.exclude) >= set(FREE_ENGINE_ORDER):
+            reason = "no engine to ask: exclude lists every credential-free engine"
+            problem = reason
         elif problem is not None:
             reason = f"misconfigured: {problem}"
         elif mark is not None:
