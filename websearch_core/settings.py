@@ -275,8 +275,8 @@ def _config_file_source(
 
     Raises:
         ConfigurationError: A named file is missing or not a file, or the default path
-            holds something other than a file; the file is not valid TOML, not UTF-8, or
-            cannot be read.
+            holds something other than a file; the file is not valid TOML, not UTF-8
+            (saved as UTF-16 is said so), or cannot be read.
     """
     import tomllib  # as pydantic-settings does: only when a file is read
 
@@ -292,6 +292,8 @@ def _config_file_source(
         return _ConfigFileSource(settings_cls, toml_file=path if is_file else None)
     except tomllib.TOMLDecodeError as error:
         raise ConfigurationError(f"config file {path} is not valid TOML: {error}") from error
+    except SavedAsUtf16Error as error:
+        raise ConfigurationError(f"config file {path} {error}") from error
     except UnicodeDecodeError as error:
         raise ConfigurationError(
             f"config file {path} is not UTF-8 text (byte {error.start} cannot be decoded)"
@@ -330,6 +332,23 @@ _BOM = "\ufeff"
 encoding) puts first: it marks the encoding, it is not part of the document."""
 
 
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+"""The byte order marks UTF-16 text starts with (little- and big-endian; UTF-32's too)."""
+
+
+class SavedAsUtf16Error(ValueError):
+    """The config file is UTF-16 text (a byte order mark, or NUL bytes), not UTF-8.
+
+    Windows Notepad saves "Unicode" so, and PowerShell's ``>`` and ``Out-File`` did by
+    default. Decoded as UTF-8 such a file read as ``not UTF-8 text (byte 0 cannot be
+    decoded)`` or, without a mark, ``not valid TOML: Expected '=' after a key``: nothing
+    said what to do. No TOML text holds a NUL byte, so one means another encoding.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("is saved as UTF-16; save it as UTF-8")
+
+
 def load_config_toml(file_path: Any) -> dict[str, Any]:
     """The TOML document in ``file_path`` (a ``Path`` or a package resource), past a BOM.
 
@@ -339,13 +358,17 @@ def load_config_toml(file_path: Any) -> dict[str, Any]:
 
     Raises:
         OSError: The file cannot be read.
+        SavedAsUtf16Error: It is UTF-16 text (a byte order mark, or NUL bytes).
         UnicodeDecodeError: It is not UTF-8 (the byte counted from the file's start).
         tomllib.TOMLDecodeError: It is not TOML.
     """
     import tomllib  # as pydantic-settings does: only when a file is read
 
     with file_path.open(mode="rb") as file:
-        text = file.read().decode("utf-8")
+        raw = file.read()
+    if raw.startswith(_UTF16_BOMS) or b"\x00" in raw:
+        raise SavedAsUtf16Error
+    text = raw.decode("utf-8")
     data: dict[str, Any] = tomllib.loads(text.removeprefix(_BOM))
     return data
 

@@ -171,3 +171,26 @@ def test_a_quoted_key_in_the_config_file_names_the_entry(tmp_path: Path) -> None
         "that would be sent as part of it"
     )
     assert SECRET not in str(caught.value)
+
+
+# --- a config file saved as UTF-16 ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_config_file_saved_as_utf16_says_to_save_it_as_utf8(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    encoding: str,
+) -> None:
+    # Windows Notepad's "Unicode" (with a byte order mark) read as "not UTF-8 text (byte 0
+    # cannot be decoded)"; without a mark, as "not valid TOML: Expected '=' after a key".
+    from websearch_core.cli import EXIT_USAGE, main
+
+    config = tmp_path / "notepad.toml"
+    config.write_text('provider = "brave"\n', encoding=encoding)
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    assert main(["providers"]) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        f"websearch: config file {config} is saved as UTF-16; save it as UTF-8\n"
+    )
