@@ -23,7 +23,8 @@ from .orchestration.quota import (
 )
 from .provider_ids import FREE_ENGINE_ORDER
 from .provider_types import ProviderInfo
-from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, get_provider
+from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, SearchProvider, get_provider
+from .providers.public import PublicProvider
 from .settings import Settings
 from .state.base import CorruptStateError, ProviderMark, StateStore, StateStoreError
 from .state.failsafe import FailSafeStore
@@ -125,6 +126,20 @@ def _chain_of(settings: Settings) -> tuple[frozenset[str] | None, str]:
     return frozenset(named), left_out
 
 
+def _setup_problem(
+    provider: SearchProvider, context: ProviderContext, *, checked: bool
+) -> str | None:
+    """Why a provider's setup keeps it from running though it is configured, or ``None``.
+
+    A credential that cannot be sent (``checked``: only for one that would run), or Public
+    Web with every engine it asks excluded: it read ``ready`` and failed each search.
+    """
+    if isinstance(provider, PublicProvider) and not provider.engines(context):
+        return "no engine to ask: exclude lists every credential-free engine"
+    problem = provider.key_problem(context) if checked else None
+    return None if problem is None else f"misconfigured: {problem}"
+
+
 async def _budget_state(
     store: StateStore, provider_id: str, budget_text: str | None, now: float
 ) -> tuple[int | None, float | None]:
@@ -180,14 +195,11 @@ async def collect_status(
             mark = None
         budget_text = settings.budget.get(provider_id)
         budget_used, over_budget_until = await _budget_state(safe, provider_id, budget_text, now)
-        problem = provider.key_problem(context) if available or explicit else None
+        problem = _setup_problem(provider, context, checked=available or explicit)
         if provider_id in settings.exclude:
             reason = "excluded by settings"
-        elif provider_id == "public" and set(settings.exclude) >= set(FREE_ENGINE_ORDER):
-            reason = "no engine to ask: exclude lists every credential-free engine"
-            problem = reason
         elif problem is not None:
-            reason = f"misconfigured: {problem}"
+            reason = problem
         elif mark is not None:
             described = describe_mark(info.label, mark, keyless=info.credential_free)
             reason = described.removesuffix(f"; {SKIPPED_SUFFIX}")
