@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from websearch_core import WebSearch
 from websearch_core.cli import EXIT_OK, main
 from websearch_core.errors import ConfigurationError
 from websearch_core.settings import Settings
@@ -117,3 +118,11 @@ def test_the_command_runs_with_a_dot_env_templates_blank_entries(
         monkeypatch.setenv(name, "")
     assert main(["providers"]) == EXIT_OK
     assert capsys.readouterr().err == ""
+
+
+def test_a_blank_key_variable_leaves_the_config_files_key(
+    config_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The providers' own variables follow the same rule (their lookup strips them)."""
+    monkeypatch.setenv("BRAVE_API_KEY", " ")
+    assert WebSearch().credentials.api_key("brave", ["BRAVE_API_KEY"]) == "BSAblankenvtestkey0123"
