@@ -215,7 +215,11 @@ def test_hard_cap_with_no_success_gives_an_empty_response() -> None:
     hung = [_fake(name, 100.0, ["https://x.org/"]) for name in ("a", "b", "c")]
     response, elapsed = _virtual_search(hung)
     assert elapsed == pytest.approx(30.0)
-    assert response == SearchResponse(provider="public", partial=True)
+    assert response == SearchResponse(
+        provider="public",
+        partial=True,
+        notes=("Engines that did not answer: a, b, c: cut off at the deadline",),
+    )
     assert all(engine.cancelled for engine in hung)
 
 
@@ -661,7 +665,11 @@ async def test_hard_cap_with_nothing_found_is_the_no_content_error(
         elapsed = time.perf_counter() - started
         assert _no_public_tasks()
     assert HARD <= elapsed < HARD + TOLERANCE
-    assert result.text == "Error: Public Web returned no renderable search content."
+    # The reason follows the text: which engines did not answer, and why (none was named).
+    assert result.text == (
+        "Error: Public Web returned no renderable search content. Engines that did not "
+        "answer: duckduckgo, stub-bing, stub-google, stub-mojeek: cut off at the deadline."
+    )
     (attempt,) = result.response.attempts
     assert (attempt.provider, attempt.outcome, attempt.status) == ("public", "failed", 204)
 
@@ -688,7 +696,12 @@ async def test_an_engine_stopped_by_the_fan_outs_own_time_is_cut_off_not_failed(
             (attempt,) = result.response.attempts
             texts.append((result.text, attempt.status))
         assert _no_public_tasks()
-    assert set(texts) == {("Error: Public Web returned no renderable search content.", 204)}
+    # The engine still running is cut off every time, never failed; the other's reason
+    # follows its state (it failed, then cools down).
+    assert {status for _, status in texts} == {204}
+    for text, _ in texts:
+        assert text.startswith("Error: Public Web returned no renderable search content. ")
+        assert text.endswith("; stub-bing: cut off at the deadline.")
     # Cut off like a straggler cancelled at the hard deadline: no failure, so no cooldown
     # (the engine's timeout counted as one used to cool it down after three runs).
     assert len(sim["stub-bing"].requests) == 10

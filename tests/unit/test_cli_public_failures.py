@@ -72,3 +72,21 @@ def test_engines_named_again_once_they_are_cooling_down(
     assert "All public engines failed: " in row
     for engine in FREE_ENGINE_ORDER:
         assert f"{engine}" in row.partition("All public engines failed: ")[2]
+
+
+def test_an_empty_answer_names_the_engines_cut_off_and_why_the_rest_failed(
+    engines: Simulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Engines still running at Public Web's time are cut off: the answer is empty (204).
+
+    Its text, ``Public Web returned no renderable search content.``, named no engine.
+    """
+    for engine in ("google", "ecosia", "mojeek"):
+        engines[engine].always(Fault.hang(5))
+    assert main(["news", "--provider", "public", "--timeout", "0.5"]) == EXIT_FAILED
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        "Error: Public Web returned no renderable search content. Engines that did not answer: "
+        "duckduckgo, startpage: blocked by a bot challenge; bing: rate limited (HTTP 429); "
+        "yahoo: failed (HTTP 503); google, ecosia, mojeek: cut off at the deadline."
+    )

@@ -232,8 +232,11 @@ async def answer_attempt(
                 f"{provider.info.label} returned no results matching the filters "
                 f"({', '.join(checked)}).",
             )
+        # What the answer's notes say of engines that did not answer (Public Web, SearXNG)
+        # is the reason, after the text.
+        why = "".join(f" {note.rstrip('.')}." for note in response.notes)
         raise EmptyResponseError(
-            provider.info.id, f"{provider.info.label} returned no renderable search content."
+            provider.info.id, f"{provider.info.label} returned no renderable search content.{why}"
         )
     # Dates in ISO 8601 are kept as an update, applied with whatever the caller attaches.
     sources = iso_sources(response.sources)

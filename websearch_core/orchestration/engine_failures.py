@@ -26,7 +26,10 @@ from ..errors import (
 )
 from .ledger import ProviderSkippedError
 
-__all__ = ["brief_failure", "engines_failed_text"]
+__all__ = ["CUT_OFF", "brief_failure", "engines_failed_text"]
+
+CUT_OFF = "cut off at the deadline"
+"""What an engine still running when the fan-out stopped waiting did: it did not fail."""
 
 _OWN_WORDS_LIMIT = 80
 """The most of an unclassified error's own message a summary keeps."""
@@ -71,8 +74,10 @@ def brief_failure(error: BaseException) -> str:
     return f"failed: {own}" if own else "failed"
 
 
-def engines_failed_text(failures: Sequence[tuple[str, BaseException]]) -> str:
+def engines_failed_text(failures: Sequence[tuple[str, BaseException | None]]) -> str:
     """Every engine and why it failed, engines failing alike named together, in order.
+
+    ``None`` in place of an error is an engine that was cut off (:data:`CUT_OFF`).
 
     Example:
         >>> wall = ChallengeError("duckduckgo", "wall")
@@ -82,5 +87,6 @@ def engines_failed_text(failures: Sequence[tuple[str, BaseException]]) -> str:
     """
     grouped: dict[str, list[str]] = {}
     for engine_id, error in failures:
-        grouped.setdefault(brief_failure(error), []).append(engine_id)
+        why = CUT_OFF if error is None else brief_failure(error)
+        grouped.setdefault(why, []).append(engine_id)
     return "; ".join(f"{', '.join(ids)}: {why}" for why, ids in grouped.items())

@@ -16,7 +16,8 @@ here, next to the sequential chain, and shares its attempt step
   engine's failure in a few words, engines failing alike named together
   (:mod:`.engine_failures`)),
   otherwise the consensus merge of :func:`websearch_core.aggregate.merge_results` in engine
-  priority order, marked ``partial`` when any engine failed or was cut off.
+  priority order, marked ``partial`` when any engine failed or was cut off, with a note
+  naming those engines and why (:data:`NOT_ANSWERED_PREFIX`).
 * The ledger is passed in explicitly: the chain hands a :class:`FanOutProvider` its own
   ledger for the call (:meth:`FanOutProvider.with_ledger`), so an engine that is cooling
   down or over budget is not asked, what is asked is counted, and a failure leaves the
@@ -46,6 +47,7 @@ __all__ = [
     "ALL_EXCLUDED_MESSAGE",
     "ALL_FAILED_PREFIX",
     "ENGINE_DEFAULT_RESULTS",
+    "NOT_ANSWERED_PREFIX",
     "EngineOutcome",
     "FanOutProvider",
     "PublicEnginesFailedError",
@@ -77,6 +79,8 @@ ENGINE_DEFAULT_RESULTS = 10
 
 ALL_EXCLUDED_MESSAGE = "Every credential-free engine is excluded by settings."
 ALL_FAILED_PREFIX = "All public engines failed: "
+NOT_ANSWERED_PREFIX = "Engines that did not answer: "
+"""How the note of a partial answer starts, before each engine and why."""
 
 
 class PublicEnginesFailedError(ProviderUnavailableError):
@@ -387,10 +391,14 @@ async def merged_search(
         for outcome in outcomes
         if outcome.response is not None
     ]
-    partial = any(outcome.response is None for outcome in outcomes)
+    unanswered = [(o.engine.info.id, o.error) for o in outcomes if o.response is None]
+    # Which engines did not answer, and why: the structured answer's note, and the reason
+    # an empty answer's error gives (it named no engine).
+    notes = (f"{NOT_ANSWERED_PREFIX}{engines_failed_text(unanswered)}",) if unanswered else ()
     return SearchResponse(
         provider=info.id,
         sources=tuple(merge_results(results, count)),
-        partial=partial,
+        partial=bool(unanswered),
+        notes=notes,
         filters=engines_record([response.filters for response in contributing]),
     )

@@ -29,8 +29,10 @@ counts); running the engines is orchestration and lives in
   :class:`PublicEnginesFailedError` whose ``failures`` holds each engine's error).
   Reaching the hard cap with nothing found, or engines that found nothing, gives an
   empty response, which the chain reports as ``Public Web returned no renderable search
-  content.`` (204). An engine whose time ran out with the aggregate's own (the hard cap
-  when ``timeout_seconds`` or the call's deadline is below 30 s) was cut off at the cap,
+  content.`` (204) followed by its note of the engines that did not answer
+  (``Engines that did not answer: <id>: <why>; ...``; a partial answer has it too).
+  An engine whose time ran out with the aggregate's own (the hard cap when
+  ``timeout_seconds`` or the call's deadline is below 30 s) was cut off at the cap,
   whichever timer fired first, so the text does not depend on timing. A challenge page is
   an engine failure, never an empty success.
 * **Merge:** :func:`websearch_core.aggregate.merge_results`, in engine priority order (not
