@@ -114,7 +114,10 @@ class WebSearch(AsyncClosing):
         self._api_keys = explicit_keys(api_keys)
         unknown = unknown_ids(list(self._api_keys), KEY_IDS)
         if unknown:  # a mistyped id would leave its key unused, silently
-            raise ConfigurationError(f"api_keys: {unknown_ids_message(unknown, KEY_IDS)}")
+            from .key_names import key_variables  # every provider's: only on this error
+
+            message = unknown_ids_message(unknown, KEY_IDS, key_variables())
+            raise ConfigurationError(f"api_keys: {message}")
         self._refreshers = dict(oauth_refreshers or {})
         self.credentials = Credentials(
             explicit=self._api_keys,

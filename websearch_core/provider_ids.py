@@ -98,17 +98,25 @@ def unknown_ids(
     return [pid for pid in ids if pid.strip().lower() not in known]
 
 
-def unknown_ids_message(unknown: list[str], known: tuple[str, ...] = SEARCH_PROVIDER_ORDER) -> str:
+def unknown_ids_message(
+    unknown: list[str],
+    known: tuple[str, ...] = SEARCH_PROVIDER_ORDER,
+    aliases: Mapping[str, str] | None = None,
+) -> str:
     """The settings' text for ids no provider has in a list or table, with every id there is.
+
+    Args:
+        unknown: The ids given.
+        known: The ids there are.
+        aliases: Other names for known ids (a key's variable), as for :func:`did_you_mean`.
 
     Example:
         >>> unknown_ids_message(["brav"]).startswith("unknown provider id brav (known: ")
         True
     """
     listed = ", ".join(known)
-    return (
-        f"unknown provider id {', '.join(unknown)} (known: {listed}){did_you_mean(unknown, known)}"
-    )
+    meant = did_you_mean(unknown, known, aliases)
+    return f"unknown provider id {', '.join(unknown)} (known: {listed}){meant}"
 
 
 def did_you_mean(

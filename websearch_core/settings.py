@@ -56,7 +56,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic.fields import FieldInfo
-from pydantic_core import InitErrorDetails
+from pydantic_core import InitErrorDetails, PydanticCustomError
 from pydantic_settings import (
     BaseSettings,
     EnvSettingsSource,
@@ -179,9 +179,22 @@ def _provider_key(key: str, known: tuple[str, ...] = SEARCH_PROVIDER_ORDER) -> s
     return key.strip().lower()
 
 
+UNKNOWN_KEY_ID = "unknown_key_id"
+"""The error type of an ``[api_keys]`` entry under no id: the settings errors name the
+id it was meant for from the providers' key variables, which this module cannot import
+(they are read from the providers, which import the settings)."""
+
+
 def _key_owner(key: str) -> str:
-    """An ``[api_keys]`` key: a provider's id, or the id of a key a provider reads too."""
-    return _provider_key(key, KEY_IDS)
+    """An ``[api_keys]`` key: a provider's id, or the id of a key a provider reads too.
+
+    Raises:
+        PydanticCustomError: Of type :data:`UNKNOWN_KEY_ID`, with the key and its message.
+    """
+    if unknown_ids([key], KEY_IDS):
+        message = unknown_ids_message([key], KEY_IDS)
+        raise PydanticCustomError(UNKNOWN_KEY_ID, message, {"key": key})
+    return key.strip().lower()
 
 
 def _one_line_key(key: SecretStr) -> SecretStr:

@@ -17,9 +17,11 @@ from pydantic import ValidationError
 
 from .env_values import env_value
 from .errors import ConfigurationError
+from .provider_ids import KEY_IDS, unknown_ids_message
 from .settings import (
     BASE_URL_SUFFIX,
     ENV_PREFIX,
+    UNKNOWN_KEY_ID,
     SearxngSettings,
     Settings,
     default_config_file,
@@ -76,6 +78,8 @@ def describe_settings_error(error: ValidationError, given: Mapping[str, str] | N
         location = tuple(str(part) for part in detail["loc"] if part != "[key]")
         if detail["type"] == "extra_forbidden":
             problem = _not_a_setting(location)
+        elif detail["type"] == UNKNOWN_KEY_ID:
+            problem = _not_a_key_id(location[-1])
         elif detail["type"] == "path_type":
             # Pydantic says "Input is not a valid path for <class 'pathlib.Path'>".
             problem = "should be a path, written as a string"
@@ -97,6 +101,18 @@ def _not_a_setting(location: Sequence[str]) -> str:
     names = list(fields if fields is not None else Settings.model_fields)
     close = difflib.get_close_matches(location[-1].lower(), names, n=1, cutoff=0.6)
     return "not a setting" + (f"; did you mean {close[0]}?" if close else "")
+
+
+def _not_a_key_id(key: str) -> str:
+    """What to say of an ``[api_keys]`` entry under no id, with the id probably meant.
+
+    A typo (``bravee``) was answered with the id meant, but the variable's name
+    (``BRAVE_API_KEY = "..."``, copied from a ``.env`` file) with every id there is and
+    nothing more; the variables each provider reads its key from are its other names.
+    """
+    from .key_names import key_variables  # imports every provider: only on this error
+
+    return unknown_ids_message([key], KEY_IDS, key_variables())
 
 
 def _source(location: Sequence[str], given: Mapping[str, str], config_file: Path | None) -> str:

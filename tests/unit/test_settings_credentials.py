@@ -69,6 +69,34 @@ def test_a_mistyped_id_among_the_keys_given_in_code_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("BRAVE_API_KEY", "brave"),  # a .env line's variable, copied into the table
+        ("GOOGLE_API_KEY", "gemini"),  # a variable the provider reads under another id
+        ("OPENROUTER_API_KEY", "openrouter"),  # a key-only id, read by Perplexity
+        ("TAVILY_APIKEY", "tavily"),  # a variable's name, mistyped
+        ("bravee", "brave"),  # an id, mistyped
+    ],
+)
+def test_an_api_keys_entry_under_no_id_names_the_id_meant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: str, meant: str
+) -> None:
+    """A variable's name in ``[api_keys]`` got the list of every id and nothing more."""
+    config = _write_config(tmp_path, f'[api_keys]\n{written} = "BSAq1w2e3r4CANARY"\n')
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    with pytest.raises(ConfigurationError) as caught, configuration_errors():
+        Settings()
+    message = str(caught.value)
+    assert message.startswith(f"config file {config} (api_keys.{written}): unknown provider id")
+    assert message.endswith(f"; did you mean {meant}?")
+    assert "CANARY" not in message
+    config.write_text("")
+    with pytest.raises(ConfigurationError) as given:  # the same, given in code
+        WebSearch(api_keys={written: "BSAq1w2e3r4CANARY"})
+    assert str(given.value).endswith(f"; did you mean {meant}?")
+
+
+@pytest.mark.parametrize(
     ("api_keys", "message"),
     [
         (
