@@ -109,6 +109,23 @@ class ClientOptions(BaseModel):
             raise ValueError(unknown_provider_message(value))
         return value
 
+    @field_validator("api_keys")
+    @classmethod
+    def _sendable_keys(cls, value: dict[str, SecretStr]) -> dict[str, SecretStr]:
+        """Refuse a key that can never be sent when the adapter is built, not at first use.
+
+        The client is built lazily, so a key with ``.env`` quotes or a line break used to
+        be found only as a skipped provider at the first search (see
+        :func:`~websearch_core.sent_secret.key_in_code_problem`).
+        """
+        from .sent_secret import key_in_code_problem  # a leaf: cheap at construction
+
+        for provider, key in value.items():
+            problem = key_in_code_problem(provider, key.get_secret_value())
+            if problem is not None:
+                raise ValueError(problem)
+        return value
+
     @model_validator(mode="after")
     def _one_source_of_configuration(self) -> Self:
         configured = self.settings is not None or self.api_keys or self.provider is not None

@@ -29,7 +29,7 @@ from .errors import (
 from .oauth_identity import sign_in_fingerprint
 from .private_file import warn_if_open
 from .redaction import userinfo_secrets
-from .sent_secret import SentSecret, flaw
+from .sent_secret import SentSecret, flaw, key_in_code_problem
 from .store_lock import exclusive
 
 __all__ = ["CredentialStore", "Credentials", "OAuthToken", "TokenRefresher", "explicit_keys"]
@@ -747,8 +747,10 @@ def explicit_keys(api_keys: object) -> dict[str, str | SecretStr]:
     key (``api_keys={"brave": os.environ.get("BRAVE_API_KEY")}`` with the variable unset).
 
     Raises:
-        ConfigurationError: ``api_keys`` is not a mapping, or an id or a key is not a
-            string; the message names the id and the type, never a value.
+        ConfigurationError: ``api_keys`` is not a mapping, an id or a key is not a
+            string, or a key has a flaw no key has (a control character, ``.env``
+            quotes, a letter beyond ASCII: see :func:`~websearch_core.sent_secret.flaw`);
+            the message names the id and the type or the flaw, never a value.
 
     Example:
         >>> explicit_keys({" Brave": "k", "tavily": None})
@@ -773,6 +775,12 @@ def explicit_keys(api_keys: object) -> dict[str, str | SecretStr]:
             raise ConfigurationError(
                 f'api_keys["{provider}"] must be a string (got {type(key).__name__})'
             )
+        # A key given in code that can never be sent is a bug in the program, not a
+        # setup a user fixes later: refused here, by the rule every sent key is checked
+        # by, rather than skipped at each search like one in a variable.
+        problem = key_in_code_problem(provider, _reveal(key))
+        if problem is not None:
+            raise ConfigurationError(problem)
         checked[provider.strip().lower()] = key
     return checked
 

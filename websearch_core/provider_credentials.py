@@ -9,6 +9,7 @@ same check (:meth:`~websearch_core.sent_secret.SentSecret.problem`) before a req
 """
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from .credentials import EXPIRY_SKEW_SECONDS, Credentials
 from .provider_types import ProviderInfo
@@ -18,10 +19,12 @@ __all__ = [
     "ApiKey",
     "Credential",
     "SecretVariable",
+    "SetUrl",
     "SignedIn",
     "StoredOAuth",
     "sent_secrets",
     "signed_in",
+    "url_secrets",
 ]
 
 
@@ -157,3 +160,49 @@ def signed_in(
         if not every:
             break
     return tokens
+
+
+@dataclass(frozen=True, slots=True)
+class SetUrl:
+    """A URL a provider's requests go to, with what it is and where it was set.
+
+    Attributes:
+        url: The URL as set (trimmed); its user info goes out as ``Authorization: Basic``.
+        what: What it is, e.g. ``SearXNG endpoint`` or ``Brave base URL``.
+        source: The variable or setting that set it, e.g. ``SEARXNG_ENDPOINT`` or ``the
+            base_urls.brave setting``.
+    """
+
+    url: str
+    what: str
+    source: str
+
+
+def url_secrets(found: SetUrl | None) -> list[SentSecret]:
+    """The user name and password written into ``found``'s URL, each checked as written.
+
+    A password pasted into ``https://user:pw@gateway`` with a stray quote, space or line
+    break went out as it was (in the ``Basic`` header) while the providers table said
+    ``ready``; as :class:`SentSecret` values it is named where it was set, never shown.
+    Userinfo without a ``:`` (``https://<token>@gateway``) is a token sent as the name.
+    """
+    if found is None:
+        return []
+    try:
+        authority = urlsplit(found.url).netloc
+    except ValueError:  # the URL's own check refuses it, where it is set
+        return []
+    userinfo, at, _ = authority.rpartition("@")
+    if not at:
+        return []
+    user, colon, password = userinfo.partition(":")
+    where = f"in {found.source}"
+    fix = (
+        f"fix it in {found.source} (a character that belongs to it is written "
+        "percent-encoded, a space as %20)"
+    )
+    named = f"{found.what}'s user name" if colon else f"{found.what}'s user info (a token)"
+    secrets = [SentSecret(user, named, where, fix, in_url=True)]
+    if colon:
+        secrets.append(SentSecret(password, f"{found.what}'s password", where, fix, in_url=True))
+    return secrets

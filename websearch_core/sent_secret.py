@@ -17,13 +17,23 @@ rule, so what is refused where a key is set and what is skipped where it is met 
 """
 
 import re
+import string
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from .control_chars import CONTROL_IN_LINE
 
-__all__ = ["UNSENDABLE", "SentSecret", "first_problem", "flaw"]
+__all__ = [
+    "UNSENDABLE",
+    "CredentialCheck",
+    "SentSecret",
+    "check_secrets",
+    "first_problem",
+    "flaw",
+    "key_in_code_problem",
+]
 
 UNSENDABLE = "contains a control character (a line break, a NUL), so it cannot be sent"
 """Why such a secret is refused, between where it is and how to fix it."""
@@ -31,6 +41,11 @@ UNSENDABLE = "contains a control character (a line break, a NUL), so it cannot b
 _SENT_AS_PART = "that would be sent as part of it"
 """Why a character that can be sent is still refused: the provider gets it with the key
 and refuses the key, in an error that does not say why."""
+
+_LOOK_ALIKE = "API keys are ASCII only, so it is likely a look-alike of an ASCII character"
+"""Why a letter beyond ASCII is refused in a key: every provider's keys are letters, digits
+and ``-_.=`` of ASCII (sent in a header, which carries ASCII), so a Cyrillic ``а`` or a
+fullwidth ``ｋ`` is one copied from a document or typed on another keyboard layout."""
 
 _QUOTES = "\"'`\u2018\u2019\u201a\u201c\u201d\u201e\u00ab\u00bb\u2039\u203a\uff02\uff07"
 """Quote marks, typographic ones included (a key copied from a document or a chat)."""
@@ -74,14 +89,81 @@ def _invisible(value: str, *, spaces: bool) -> str | None:
     return None
 
 
+_KINDS = {"L": "letter", "N": "digit", "P": "punctuation mark", "S": "symbol", "M": "mark"}
+"""What a character beyond ASCII is called by its Unicode category's first letter."""
+_WIDTHS = ("FULLWIDTH", "HALFWIDTH")
+"""The first word of a name that says a letter is an ASCII one drawn wide or narrow."""
+
+
+def _beyond_ascii(value: str) -> str | None:
+    """The first character of ``value`` beyond ASCII, by kind and place, not by itself.
+
+    ``a Cyrillic letter at character 7``: the script (or ``fullwidth``) and the
+    category say why a key that looks right is refused (a look-alike of ``a`` or ``o``),
+    and the place lets the user find it, while the character, a part of the key, is
+    never shown.
+    """
+    if value.isascii():
+        return None
+    for position, character in enumerate(value, start=1):
+        if character.isascii():
+            continue
+        kind = _KINDS.get(unicodedata.category(character)[0], "character")
+        first = unicodedata.name(character, "").partition(" ")[0]
+        if first in _WIDTHS:
+            kind = f"{first.lower()} {kind}"
+        elif kind == "letter" and first.isalpha() and first != "LATIN":
+            kind = f"{first.capitalize()} letter"
+        else:
+            kind = f"{kind} beyond ASCII" if kind != "letter" else "Latin letter beyond ASCII"
+        article = "an" if kind[0] in "AEIOUaeiou" else "a"
+        return f"{article} {kind} at character {position}"
+    return None
+
+
+_IN_URL = frozenset(string.ascii_letters + string.digits + "-._~!$&'()*+,;=:%")
+"""What the user info of a URL holds as written (RFC 3986: unreserved, sub-delims, ``:``
+and percent escapes); anything else is sent as no one meant it, or not at all."""
+_ENCODE_IT = "which a URL holds only percent-encoded"
+
+
+def _url_flaw(value: str) -> str | None:
+    """Why a user name or password as written into a URL cannot be what is meant.
+
+    Written into ``https://user:pw@host``, a password is sent as ``Authorization: Basic``:
+    a space, a ``"`` or a letter beyond ASCII that a URL cannot hold as it is came from
+    pasting (a password's own space is written ``%20``); one wrapped in ``'...'`` has
+    the quotes of a shell or ``.env`` line around it. What its escapes decode to is then
+    checked as any secret is (a ``%0A`` line break, a ``%E2%80%8B`` zero-width space).
+    """
+    if CONTROL_IN_LINE.search(value) is not None:
+        return UNSENDABLE
+    for character in value:
+        if character in _IN_URL:
+            continue
+        if character == " ":
+            return f"contains a space, {_ENCODE_IT}"
+        if character in _QUOTES:
+            return f"contains a quote mark ({character}), {_ENCODE_IT}"
+        if character.isascii():
+            return f"contains a character ({character}) {_ENCODE_IT}"
+        invisible = _invisible(character, spaces=True)
+        named = f"an invisible character ({invisible})" if invisible else _beyond_ascii(value)
+        return f"contains {named}, {_ENCODE_IT}"
+    if len(value) >= 2 and value[0] == value[-1] == "'":
+        return f"is wrapped in quote marks (') {_SENT_AS_PART}"
+    return flaw(unquote(value), key=False)
+
+
 def flaw(value: str, *, key: bool) -> str | None:
     """Why ``value`` cannot be sent or can never be accepted, as a clause, or ``None``.
 
     The clause follows what the value is and where it was set (``Brave API key in
     BRAVE_API_KEY <clause>``) and names the character, never the value. Every secret is
     refused a control character (it cannot go into a header) and an invisible one; an
-    API key (``key=True``) also a quote mark, a space of any kind, and a leading
-    ``NAME=``. A cookie header or a password may hold those, so they are not refused.
+    API key (``key=True``) also a quote mark, a space of any kind, a leading ``NAME=``,
+    and any other character beyond ASCII (a Cyrillic ``а`` in ``BSAаbc``), named by its
+    kind and place. A cookie header or a password may hold those, so they are not refused.
 
     Args:
         value: The secret as it would be sent (already trimmed).
@@ -94,6 +176,8 @@ def flaw(value: str, *, key: bool) -> str | None:
         'contains an invisible character (U+200B ZERO WIDTH SPACE) that would be sent as part of it'
         >>> flaw("QUJDRA==", key=True) is None
         True
+        >>> flaw("BSA\u0430bc", key=True)  # doctest: +ELLIPSIS
+        'contains a Cyrillic letter at character 4 (API keys are ASCII only, ...
     """
     if CONTROL_IN_LINE.search(value) is not None:
         return UNSENDABLE
@@ -108,7 +192,27 @@ def flaw(value: str, *, key: bool) -> str | None:
     invisible = _invisible(value, spaces=key)
     if invisible is not None:
         return f"contains an invisible character ({invisible}) {_SENT_AS_PART}"
+    if key:
+        beyond = _beyond_ascii(value)
+        if beyond is not None:
+            return f"contains {beyond} ({_LOOK_ALIKE}) {_SENT_AS_PART}"
     return None
+
+
+def key_in_code_problem(provider: str, value: str) -> str | None:
+    """Why a key given in code (``api_keys={"brave": ...}``) is refused, or ``None``.
+
+    A key set by a program is a bug in it, not a setup the user fixes later: refused when
+    the client or adapter is built, by :func:`flaw`, rather than skipped at each search as
+    one in a variable is. Surrounding whitespace is trimmed when a key is used, and a
+    blank key is no key, so neither counts.
+
+    Example:
+        >>> key_in_code_problem("brave", '"BSAabc"')
+        'api_keys["brave"]: the API key contains a quote mark (") that would be sent as part of it'
+    """
+    reason = flaw(value.strip(), key=True) if value.strip() else None
+    return None if reason is None else f'api_keys["{provider}"]: the API key {reason}'
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,10 +234,13 @@ class SentSecret:
     where: str
     fix: str
     key: bool = False
+    in_url: bool = False
+    """Whether ``value`` is written into a URL's user info (a password in a base URL), as
+    written there: checked for what a URL cannot hold, then decoded (see :func:`_url_flaw`)."""
 
     def problem(self) -> str | None:
         """Why this secret cannot be sent, in one sentence, or ``None`` when it can."""
-        reason = flaw(self.value, key=self.key)
+        reason = _url_flaw(self.value) if self.in_url else flaw(self.value, key=self.key)
         if reason is None:
             return None
         return f"{self.what} {self.where} {reason}; {self.fix}."
@@ -150,3 +257,40 @@ def first_problem(secrets: Iterable[SentSecret | None]) -> str | None:
             if problem is not None:
                 return problem
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class CredentialCheck:
+    """What the credential check found for one provider.
+
+    Attributes:
+        problem: Why the provider cannot run (``misconfigured: <problem>``), or ``None``.
+        passed_over: The problems of credentials a search leaves out because another one
+            set can be sent (Perplexity's bad key behind good cookies): the provider runs,
+            and the providers table and the chain's attempt name each.
+    """
+
+    problem: str | None = None
+    passed_over: tuple[str, ...] = ()
+
+
+def check_secrets(
+    needed: Iterable[SentSecret], alternatives: Sequence[SentSecret], *, every: bool
+) -> CredentialCheck:
+    """The one verdict on what a provider would send, for the table and the chain alike.
+
+    Args:
+        needed: What every request carries (the user info of its URL): any problem there
+            stops the provider.
+        alternatives: Its credentials in sending order (see ``sent_secrets``).
+        every: Whether the provider tries its next credential when one fails: then a bad
+            one is passed over while another one can be sent, and stops the provider only
+            when none can. Otherwise each one listed is sent, and any problem stops it.
+    """
+    problem = first_problem(needed)
+    if problem is not None or not every:
+        return CredentialCheck(problem if problem is not None else first_problem(alternatives))
+    problems = [found for secret in alternatives if (found := secret.problem()) is not None]
+    if problems and len(problems) == len(alternatives):
+        return CredentialCheck(problems[0])
+    return CredentialCheck(None, tuple(problems))

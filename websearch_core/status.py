@@ -25,6 +25,7 @@ from .provider_ids import FREE_ENGINE_ORDER
 from .provider_types import ProviderInfo
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, SearchProvider, get_provider
 from .providers.public import PublicProvider
+from .sent_secret import CredentialCheck
 from .settings import Settings
 from .state.base import CorruptStateError, ProviderMark, StateStore, StateStoreError
 from .state.failsafe import FailSafeStore
@@ -126,18 +127,30 @@ def _chain_of(settings: Settings) -> tuple[frozenset[str] | None, str]:
     return frozenset(named), left_out
 
 
+_UNCHECKED = CredentialCheck()
+"""What is said of the credentials of a provider that is not set up: nothing."""
+
+
+def _passed_over(checked: CredentialCheck) -> str:
+    """``; passed over: <problem>`` for each credential a provider runs without.
+
+    Perplexity with working cookies and a bad key runs on the cookies; the key is named
+    all the same, so the user learns of it before it is the one left.
+    """
+    return "".join(f"; passed over: {note}" for note in checked.passed_over)
+
+
 def _setup_problem(
-    provider: SearchProvider, context: ProviderContext, *, checked: bool
+    provider: SearchProvider, context: ProviderContext, checked: CredentialCheck
 ) -> str | None:
     """Why a provider's setup keeps it from running though it is configured, or ``None``.
 
-    A credential that cannot be sent (``checked``: only for one that would run), or Public
-    Web with every engine it asks excluded: it read ``ready`` and failed each search.
+    A credential that cannot be sent (``checked``: the check of one that would run), or
+    Public Web with every engine it asks excluded: it read ``ready`` and failed each search.
     """
     if isinstance(provider, PublicProvider) and not provider.engines(context):
         return "no engine to ask: exclude lists every credential-free engine"
-    problem = provider.key_problem(context) if checked else None
-    return None if problem is None else f"misconfigured: {problem}"
+    return None if checked.problem is None else f"misconfigured: {checked.problem}"
 
 
 async def _budget_state(
@@ -195,7 +208,9 @@ async def collect_status(
             mark = None
         budget_text = settings.budget.get(provider_id)
         budget_used, over_budget_until = await _budget_state(safe, provider_id, budget_text, now)
-        problem = _setup_problem(provider, context, checked=available or explicit)
+        asked = (available or explicit) and provider_id not in settings.exclude
+        checked = provider.credential_check(context) if asked else _UNCHECKED
+        problem = _setup_problem(provider, context, checked)
         if provider_id in settings.exclude:
             reason = "excluded by settings"
         elif problem is not None:
@@ -213,6 +228,7 @@ async def collect_status(
             rate_text = settings.rate.get(provider_id)
             if available and rate_text is not None:
                 reason += await _next_slot(safe, provider_id, rate_text, now)
+        reason += _passed_over(checked)
         usable = mark is None and over_budget_until is None and problem is None
         statuses.append(
             ProviderStatus(

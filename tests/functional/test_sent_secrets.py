@@ -123,26 +123,99 @@ async def test_a_credential_that_cannot_be_sent_is_named_and_skipped(
     assert _secret_free(repr(status), result.text, repr(result.response), caplog.text)
 
 
-async def test_a_perplexity_key_behind_working_cookies_is_checked_too(
+COOKIES = "__Secure-next-auth.session-token=fine"
+KEY_PROBLEM = (
+    f"Perplexity API key in PERPLEXITY_API_KEY {CONTROL}; remove it from PERPLEXITY_API_KEY."
+)
+
+
+@pytest.mark.parametrize("key", [BAD, f'"{HEAD}{TAIL}"'])
+async def test_a_bad_perplexity_key_behind_working_cookies_is_passed_over_and_named(
+    key: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Perplexity tries each credential set in turn, so one bad key need not stop it.
+
+    A bad key beside good cookies read ``misconfigured`` and the chain skipped Perplexity,
+    though the cookies, sent first, worked. Now the cookies are used, and the table, the
+    attempt and the log name the key that is left out.
+    """
+    caplog.set_level(logging.DEBUG, logger="websearch_core")
+    monkeypatch.setenv("PERPLEXITY_COOKIES", COOKIES)
+    monkeypatch.setenv("PERPLEXITY_API_KEY", key)
+    problem = KEY_PROBLEM
+    if key != BAD:
+        problem = problem.replace(
+            CONTROL, 'contains a quote mark (") that would be sent as part of it'
+        )
+    async with Simulator(["perplexity"]) as sim:
+        async with WebSearch(sim.settings()) as ws:
+            status = next(s for s in await ws.provider_status() if s.id == "perplexity")
+            result = await ws.run(QUERY, use_cache=False)
+        sent = [(r.header("Cookie"), r.header("Authorization")) for r in sim["perplexity"].requests]
+    assert status.available
+    assert status.reason == f"ready; passed over: {problem}"
+    assert result.error is None and result.response.provider == "perplexity"
+    assert sent == [(COOKIES, None)]
+    served = result.response.attempts[0]
+    assert (served.outcome, served.detail) == ("success", f"passed over: {problem}")
+    assert f"passes over a credential: {problem}" in caplog.text
+    assert _secret_free(repr(status), result.text, repr(result.response), caplog.text)
+
+
+async def test_a_bad_stored_perplexity_token_before_a_good_key_is_passed_over(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Perplexity tries its next method when one fails, so a bad key there would be sent.
+    path = _store({"perplexity": {"oauth": _token()}})
+    monkeypatch.setenv("PERPLEXITY_API_KEY", "pplx-fine")
+    async with Simulator(["perplexity"]) as sim:
+        async with WebSearch(sim.settings()) as ws:
+            status = next(s for s in await ws.provider_status() if s.id == "perplexity")
+            result = await ws.run(QUERY, use_cache=False)
+        sent = [r.header("Authorization") for r in sim["perplexity"].requests]
+    token = (
+        f"Perplexity OAuth token stored in the credential store {path} {CONTROL}; store a new "
+        "token for perplexity, or forget it with 'websearch auth remove perplexity --oauth'."
+    )
+    assert status.reason.endswith(f"; passed over: {token}")
+    assert result.error is None and result.response.provider == "perplexity"
+    assert sent == ["Bearer pplx-fine"]  # the API key's request alone
 
-    The ask endpoint refusing the cookies (403) used to send the key next, and the
-    search failed as ``request was not sent``; now the provider is misconfigured from
-    the start, naming the key's variable.
-    """
-    monkeypatch.setenv("PERPLEXITY_COOKIES", "__Secure-next-auth.session-token=fine")
+
+async def test_cookies_refused_do_not_send_the_bad_key_behind_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The ask endpoint refusing the cookies (403) used to send the key next, which
+    failed as ``request was not sent``; the key passed over is never sent."""
+    monkeypatch.setenv("PERPLEXITY_COOKIES", COOKIES)
     monkeypatch.setenv("PERPLEXITY_API_KEY", BAD)
     async with Simulator(["perplexity"]) as sim:
         sim["perplexity"].enqueue(Fault.forbidden())  # the cookies are refused
         async with WebSearch(sim.settings()) as ws:
             result = await ws.run(QUERY, use_cache=False)
-        assert sim["perplexity"].requests == []
-    assert result.error == (
-        f"Perplexity API key in PERPLEXITY_API_KEY {CONTROL}; remove it from PERPLEXITY_API_KEY."
-    )
+        paths = [r.path for r in sim["perplexity"].requests]
+    assert paths == ["/rest/sse/perplexity_ask"]  # the cookies' request, and no other
+    assert result.error is not None and "403" in result.error
     assert _secret_free(result.text)
+
+
+async def test_perplexity_with_no_credential_that_can_be_sent_is_misconfigured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every credential set refused: the first is named, and nothing is sent (not even
+    the anonymous search meant for when none is set)."""
+    monkeypatch.setenv("PERPLEXITY_COOKIES", BAD)
+    monkeypatch.setenv("PERPLEXITY_API_KEY", BAD)
+    async with Simulator(["perplexity"]) as sim:
+        async with WebSearch(sim.settings()) as ws:
+            status = next(s for s in await ws.provider_status() if s.id == "perplexity")
+            result = await ws.run(QUERY, provider="perplexity", use_cache=False)
+        assert sim["perplexity"].requests == []
+    cookies = (
+        f"Perplexity cookie header in PERPLEXITY_COOKIES {CONTROL}; remove it from "
+        "PERPLEXITY_COOKIES."
+    )
+    assert status.reason == f"misconfigured: {cookies}"
+    assert result.error is not None and cookies.removesuffix(".") in result.error
 
 
 async def test_a_bad_credential_not_sent_is_not_a_problem(

@@ -58,6 +58,12 @@ BAD = [
     ("BSAq1w2e3r4t5y6\u00adu7i8o9p0", "contains an invisible character (U+00AD SOFT HYPHEN)"),
     ("BSAq1w2e3r4t5y6\u3164u7i8o9p0", "contains an invisible character (U+3164 HANGUL FILLER)"),
     ("BSAq1w2e3r4t5y6 u7i8o9p0", "contains a space"),
+    # Look-alikes, named by kind and place only: the character is a part of the key.
+    ("BSAq1w2e3r4t5y6u7i8o9p\u0430", "contains a Cyrillic letter at character 23 (API keys"),
+    ("BSAq1w2e3r4t5y6u7i8\u03bf9p0", "contains a Greek letter at character 20 (API keys"),
+    ("\uff22SAq1w2e3r4t5y6u7i8o9p0", "contains a fullwidth letter at character 1 (API keys"),
+    ("BSAq1w2e3r4t5y6u7i8o9p0\u00e9", "contains a Latin letter beyond ASCII at character 24"),
+    ("BSAq1w2e3r4t5y6u7i8o9p0\u0661", "contains a digit beyond ASCII at character 24"),
 ]
 
 
@@ -75,8 +81,9 @@ def test_a_key_that_can_never_work_is_named_without_its_value(key: str, reason: 
 
 
 def test_what_a_cookie_header_may_hold_is_refused_only_in_a_key() -> None:
-    """Quotes, spaces and ``name=`` belong in a cookie header; invisible characters do not."""
-    cookies = 'session="a b"; NAME=x'
+    """Quotes, spaces, ``name=`` and letters beyond ASCII belong in a cookie header or a
+    password; invisible characters do not."""
+    cookies = 'session="a b"; NAME=x; lang=fr-\u00e9'
     assert flaw(cookies, key=False) is None
     assert flaw(f"{cookies}\u200b", key=False) is not None
 

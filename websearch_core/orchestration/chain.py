@@ -178,12 +178,15 @@ class ChainRunner:
         not a provider timeout of 0 s, is what the caller reports.
         """
         provider_id = provider.info.id
-        problem = provider.key_problem(context)
-        if problem is not None:
+        checked = provider.credential_check(context)
+        if checked.problem is not None:
             # Skipped like a marked provider, without a request and without a mark: the
             # key cannot go into a header, and the text says where to fix it.
-            _skipped(outcome, provider, ProviderSkippedError(provider_id, problem))
+            _skipped(outcome, provider, ProviderSkippedError(provider_id, checked.problem))
             return None
+        passed_over = "; ".join(f"passed over: {note}" for note in checked.passed_over)
+        for note in checked.passed_over:
+            logger.warning("web search provider %s passes over a credential: %s", provider_id, note)
         retried = False
         while True:
             started = time.perf_counter()
@@ -252,7 +255,12 @@ class ChainRunner:
                 return None
             await self.ledger.record_success(provider_id)
             outcome.attempts.append(
-                Attempt(provider=provider_id, outcome="success", ms=_ms(started))
+                Attempt(
+                    provider=provider_id,
+                    outcome="success",
+                    ms=_ms(started),
+                    detail=passed_over or None,
+                )
             )
             logger.info("web search served by %s", provider_id)
             return answer

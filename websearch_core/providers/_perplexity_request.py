@@ -36,10 +36,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any, Final, Literal
 
+from ..errors import ProviderNotConfiguredError
 from ..filters import FilterSupport
 from ..html import CHROME_USER_AGENT
 from ..models import SearchParams
 from ..redaction import cookie_secrets
+from ..sent_secret import flaw
 from ..transport import HttpRequest
 
 if TYPE_CHECKING:
@@ -118,18 +120,37 @@ def session_cookies(context: "ProviderContext") -> str | None:
 
 
 def auth_methods(context: "ProviderContext", api_key: str | None) -> list[AuthMethod]:
-    """The methods to try, in order; ``anonymous`` only when there is no other."""
+    """The methods to try, in order; ``anonymous`` only when none is configured.
+
+    A cookie header or key the credential check refuses (:func:`~websearch_core.
+    sent_secret.flaw`: a line break, ``.env`` quotes) is passed over, as the providers
+    table says: the methods set beside it still run, where a bad ``PERPLEXITY_API_KEY``
+    behind working cookies used to keep Perplexity from running at all. The OAuth token
+    is checked once it is resolved (:func:`~._perplexity_steps.begin`).
+
+    Raises:
+        ProviderNotConfiguredError: Every credential set is refused (the chain and the
+            table report that before a search; a direct call meets it here rather than
+            searching anonymously).
+    """
     methods: list[AuthMethod] = []
-    cookies = session_cookies(context)
-    if cookies:
-        methods.append(AuthMethod("cookies", cookies))
+    refused = False
+    candidates: list[tuple[MethodKind, str | None, bool]] = [
+        ("cookies", session_cookies(context), False),
+        ("api_key", api_key, True),
+        ("openrouter", context.credentials.api_key("openrouter", OPENROUTER_ENV), True),
+    ]
+    for kind, secret, key in candidates:
+        if secret and flaw(secret, key=key) is not None:
+            refused = True
+        elif secret:
+            methods.append(AuthMethod(kind, secret))
     if context.credentials.oauth_token(PROVIDER_ID) is not None:
-        methods.append(AuthMethod("oauth"))
-    if api_key:
-        methods.append(AuthMethod("api_key", api_key))
-    openrouter = context.credentials.api_key("openrouter", OPENROUTER_ENV)
-    if openrouter:
-        methods.append(AuthMethod("openrouter", openrouter))
+        methods.insert(1 if methods and methods[0].kind == "cookies" else 0, AuthMethod("oauth"))
+    if not methods and refused:
+        raise ProviderNotConfiguredError(
+            PROVIDER_ID, "no Perplexity credential set can be sent; see 'websearch providers'"
+        )
     return methods or [AuthMethod("anonymous")]
 
 

@@ -11,7 +11,7 @@ already sent twice (``resent``), the OAuth token or its failure (``oauth`` /
 from typing import Final
 
 from ..credentials import OAuthToken
-from ..errors import ProviderConnectionError, SearchProviderError
+from ..errors import AuthorizationError, ProviderConnectionError, SearchProviderError
 from ..models import SearchResponse
 from ..provider_types import Exchange, Flow, ProviderContext
 from ..transport import HttpRequest, SseResponse
@@ -65,6 +65,15 @@ async def begin(flow: Flow, provider_id: str, api_key: str | None) -> None:
             flow.state["oauth"] = await fresh_token(flow.context, provider_id)
         except SearchProviderError as error:
             flow.state["oauth_error"] = error
+            return
+        # A stored token the check refuses is passed over as a bad key is (a refreshed
+        # one was checked by the refresh): its problem is what this method failed with.
+        stored = flow.context.credentials.oauth_secret(
+            provider_id, "Perplexity OAuth token", OAUTH_MIN_LIFETIME
+        )
+        problem = None if stored is None else stored.problem()
+        if problem is not None:
+            flow.state["oauth_error"] = AuthorizationError(provider_id, problem)
 
 
 def next_step(flow: Flow) -> HttpRequest | None:

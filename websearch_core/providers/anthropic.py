@@ -113,6 +113,8 @@ class AnthropicProvider(ProtocolProvider):
     oauth_refresh_statuses = frozenset({401})
     credential_kinds = (ApiKey(), StoredOAuth())
     """A key wins over a stored OAuth token, which is then never sent."""
+    url_variables = BASE_URL_ENV_VARS
+    """A gateway's URL, whose user info is sent with every request (see ``base_url``)."""
 
     def is_available(self, context: ProviderContext) -> bool:
         """A key, or a stored OAuth token, for ``anthropic``."""

@@ -19,7 +19,15 @@ from typing import Any, ClassVar, final
 
 from ..errors import ProviderNotConfiguredError, SearchProviderError
 from ..models import SearchParams, SearchResponse
-from ..provider_credentials import ApiKey, Credential, SignedIn, sent_secrets, signed_in
+from ..provider_credentials import (
+    ApiKey,
+    Credential,
+    SetUrl,
+    SignedIn,
+    sent_secrets,
+    signed_in,
+    url_secrets,
+)
 from ..provider_types import (
     DelayedRequest,
     ErrorMap,
@@ -31,7 +39,8 @@ from ..provider_types import (
     RetryPolicy,
 )
 from ..request_loop import run_protocol
-from ..sent_secret import SentSecret, first_problem
+from ..sent_secret import CredentialCheck, SentSecret, check_secrets
+from ..settings import BASE_URL_SUFFIX, ENV_PREFIX
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for, raise_for_error_map, wait_hint
 
@@ -71,6 +80,10 @@ class SearchProvider(abc.ABC):
     tries_every_credential: ClassVar[bool] = False
     """Whether a failed credential makes it try the next one, so that each one set may be
     sent (Perplexity); by default the first one set is the only one sent."""
+    url_variables: ClassVar[tuple[str, ...]] = ()
+    """Variables naming a URL of its own its requests go to (a gateway), the first set
+    winning (Anthropic's ``ANTHROPIC_SEARCH_BASE_URL``, ``ANTHROPIC_BASE_URL``): a user
+    name and password written into one are sent, so they are checked as credentials."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(id={self.info.id!r})"
@@ -105,17 +118,57 @@ class SearchProvider(abc.ABC):
             every=self.tries_every_credential,
         )
 
+    def own_url(self, context: ProviderContext) -> SetUrl | None:
+        """The URL of its own its requests go to, when one is set; ``None``: its fixed origin.
+
+        By default the first of :attr:`url_variables` that is set.
+        """
+        for name in self.url_variables:
+            value = context.credentials.env(name)
+            if value:
+                return SetUrl(value, f"{self.info.label} base URL", name)
+        return None
+
     @final
-    def key_problem(self, context: ProviderContext) -> str | None:
-        """Why a credential this provider would send cannot be sent, or ``None``.
+    def sent_url(self, context: ProviderContext) -> SetUrl | None:
+        """The URL whose user info its requests carry, with where it was set.
+
+        A ``base_urls`` entry replaces the scheme, host and port (the user info with them)
+        of whatever the provider would send to, so it wins over :meth:`own_url`.
+        """
+        override = context.settings.base_urls.get(self.info.id)
+        if not override:
+            return self.own_url(context)
+        variable = f"{ENV_PREFIX}{self.info.id.upper()}{BASE_URL_SUFFIX}"
+        from_variable = (context.credentials.env(variable) or "") == override.strip()
+        source = variable if from_variable else f"the base_urls.{self.info.id} setting"
+        return SetUrl(override.strip(), f"{self.info.label} base URL", source)
+
+    @final
+    def credential_check(self, context: ProviderContext) -> CredentialCheck:
+        """What the one credential check finds in what this provider would send.
 
         Asked before each attempt, by a forced selection and by the providers table, so a
-        key, token or cookie with a line break in it is reported where it was set instead
-        of failing in the request (see :class:`~websearch_core.sent_secret.SentSecret`).
-        A credential the provider would not send (a key a stored OAuth token wins over)
-        is not looked at.
+        key, token, cookie or URL password with a line break in it is reported where it
+        was set instead of failing in the request (see
+        :class:`~websearch_core.sent_secret.SentSecret`). A credential the provider would
+        not send (a key a stored OAuth token wins over) is not looked at; one it would
+        pass over for another that works (:attr:`tries_every_credential`) is named in
+        :attr:`~websearch_core.sent_secret.CredentialCheck.passed_over`.
         """
-        return first_problem(self.sent_secrets(context))
+        return check_secrets(
+            url_secrets(self.sent_url(context)),
+            self.sent_secrets(context),
+            every=self.tries_every_credential,
+        )
+
+    @final
+    def key_problem(self, context: ProviderContext) -> str | None:
+        """Why this provider cannot send what it would, or ``None``.
+
+        The verdict of :meth:`credential_check`, for the callers that need no more.
+        """
+        return self.credential_check(context).problem
 
     def is_available(self, context: ProviderContext) -> bool:
         """Whether the auto chain may use it (default: a key is configured)."""

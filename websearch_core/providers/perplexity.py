@@ -16,10 +16,12 @@
 
   The auto chain uses Perplexity only with cookies, an OAuth token or a Perplexity key
   (OpenRouter alone does not admit it); an explicit selection always may. Each method is
-  one step of the core's request loop, kept in :mod:`._perplexity_steps`. As any method
-  set may be sent, a credential of any of them that cannot go into a header (a line
-  break in ``PERPLEXITY_API_KEY`` behind working cookies) makes the provider
-  misconfigured before a request, naming it.
+  one step of the core's request loop, kept in :mod:`._perplexity_steps`. A credential
+  the one credential check refuses (a line break or ``.env`` quotes in
+  ``PERPLEXITY_API_KEY`` behind working cookies) is passed over, never sent, and named
+  (``ready; passed over: ...`` in the providers table, the attempt's detail, a warning);
+  only when every credential set is refused is the provider misconfigured, before a
+  request.
 * **API-key mode:** ``POST https://api.perplexity.ai/chat/completions`` (OpenRouter:
   ``https://openrouter.ai/api/v1/chat/completions``) with ``Authorization: Bearer <key>``
   and ``Accept: text/event-stream`` (body: :mod:`._perplexity_request`); a plain JSON

@@ -35,6 +35,7 @@ from typing import Final
 from ..errors import ProviderNotConfiguredError
 from ..filters import FilterSupport
 from ..models import SearchParams, SearchResponse
+from ..provider_credentials import SetUrl
 from ..sent_secret import SentSecret
 from ..settings import SearxngSettings
 from ..transport import HttpRequest, HttpResponse
@@ -140,6 +141,19 @@ class SearxngProvider(ProtocolProvider):
     def is_available(self, context: ProviderContext) -> bool:
         """Whether an endpoint is configured (settings or ``SEARXNG_ENDPOINT``)."""
         return _endpoint(context.settings.searxng) is not None
+
+    def own_url(self, context: ProviderContext) -> SetUrl | None:
+        """The endpoint, named by ``SEARXNG_ENDPOINT`` when that set it, else the setting.
+
+        A user name and password written into it (``https://user:pw@searx.example``) go
+        out as Basic auth, so they are checked as the ``searxng.basic_*`` settings are.
+        """
+        endpoint = _endpoint(context.settings.searxng)
+        if endpoint is None:
+            return None
+        from_variable = (context.credentials.env("SEARXNG_ENDPOINT") or "") == endpoint
+        source = "SEARXNG_ENDPOINT" if from_variable else "the searxng.endpoint setting"
+        return SetUrl(endpoint, "SearXNG endpoint", source)
 
     def sent_secrets(self, context: ProviderContext) -> list[SentSecret]:
         """Basic auth's username and password when either is set, else the bearer token.
