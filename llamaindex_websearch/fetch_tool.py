@@ -23,7 +23,7 @@ from websearch_core.content.tool_text import (
     FetchToolResult,
     invalid_fetch_arguments_text,
 )
-from websearch_core.credentials import explicit_keys
+from websearch_core.credentials import refuse_bad_keys_in_code
 from websearch_core.settings_errors import configuration_errors
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text
@@ -51,7 +51,7 @@ class _Fetcher(CopiesOpenOwnClients):
     ) -> None:
         if web_search is not None and kwargs:
             raise TypeError("pass either web_search or WebSearch arguments, not both")
-        explicit_keys(kwargs.get("api_keys"))  # a key that can never be sent: refused now
+        refuse_bad_keys_in_code(kwargs.get("api_keys"))  # its shape: at the first call
         self._given = web_search
         self._kwargs = kwargs
         self._allow_private = allow_private_addresses

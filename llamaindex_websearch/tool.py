@@ -135,11 +135,11 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, AsyncClosing):
 
     def __init__(self, web_search: "WebSearch | None" = None, **kwargs: Any) -> None:
         from websearch_core.client import LoopBoundClient  # the client loads with a tool
-        from websearch_core.credentials import explicit_keys
+        from websearch_core.credentials import refuse_bad_keys_in_code
 
         if web_search is not None and kwargs:
             raise TypeError("pass either web_search or WebSearch arguments, not both")
-        explicit_keys(kwargs.get("api_keys"))  # a key that can never be sent: refused now
+        refuse_bad_keys_in_code(kwargs.get("api_keys"))  # its shape: at the first call
         self._given = web_search
         self._kwargs = kwargs
         self._clients = LoopBoundClient()

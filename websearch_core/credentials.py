@@ -32,7 +32,14 @@ from .redaction import userinfo_secrets
 from .sent_secret import SentSecret, flaw, key_in_code_problem
 from .store_lock import exclusive
 
-__all__ = ["CredentialStore", "Credentials", "OAuthToken", "TokenRefresher", "explicit_keys"]
+__all__ = [
+    "CredentialStore",
+    "Credentials",
+    "OAuthToken",
+    "TokenRefresher",
+    "explicit_keys",
+    "refuse_bad_keys_in_code",
+]
 
 EXPIRY_SKEW_SECONDS = 60.0
 """A token this close to expiry counts as expired, so it never dies mid-request."""
@@ -783,6 +790,27 @@ def explicit_keys(api_keys: object) -> dict[str, str | SecretStr]:
             raise ConfigurationError(problem)
         checked[provider.strip().lower()] = key
     return checked
+
+
+def refuse_bad_keys_in_code(api_keys: object) -> None:
+    """Refuse now a key in ``api_keys`` that can never be sent; its shape is checked later.
+
+    For the LlamaIndex tools, which build their client (and so call :func:`explicit_keys`)
+    at the first call, where a wrong shape is reported as the tool's configuration error:
+    a key with ``.env`` quotes or a line break is a bug in the program that passed it, so
+    it is refused when the tool is built, as ``WebSearch`` and the other adapters do.
+
+    Raises:
+        ConfigurationError: A string key has a flaw (see
+            :func:`~websearch_core.sent_secret.key_in_code_problem`); never its value.
+    """
+    if not isinstance(api_keys, Mapping):
+        return
+    for provider, key in api_keys.items():
+        if isinstance(provider, str) and isinstance(key, str | SecretStr):
+            problem = key_in_code_problem(provider, _reveal(key))
+            if problem is not None:
+                raise ConfigurationError(problem)
 
 
 def _reveal(value: str | SecretStr) -> str:

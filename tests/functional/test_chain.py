@@ -1,8 +1,11 @@
 """The fallback chain end to end against the loopback simulator (spec §Flow, §Errors)."""
 
 import asyncio
+import json
+import os
 import socket
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -371,7 +374,11 @@ async def test_a_forced_provider_that_cannot_run_is_not_listed_again_by_the_fall
 async def test_a_key_with_a_line_break_is_named_and_the_chain_moves_on(
     sim: Simulator, pasted: str
 ) -> None:
-    keys = {**sim.api_keys(), "tavily": pasted}
+    # In the store (a variable cannot hold a NUL): one given in code is refused when the
+    # client is built instead (test_key_problems).
+    store = Path(os.environ["WEBSEARCH_CREDENTIALS_FILE"])
+    store.write_text(json.dumps({"tavily": {"api_key": pasted}}), encoding="utf-8")
+    keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
     async with _client(sim, providers=("tavily", "brave"), api_keys=keys) as ws:
         chained = await ws.run("python asyncio")
         forced = await ws.run("python asyncio", provider="tavily", use_cache=False)
@@ -381,8 +388,9 @@ async def test_a_key_with_a_line_break_is_named_and_the_chain_moves_on(
     # Skipped before any request, naming where the key came from (see test_key_problems).
     assert (failed.provider, failed.outcome) == ("tavily", "skipped")
     expected = (
-        'Tavily API key given in code as api_keys["tavily"] contains a control character '
-        "(a line break, a NUL), so it cannot be sent; pass it without one."
+        f"Tavily API key stored in the credential store {store} contains a control character "
+        "(a line break, a NUL), so it cannot be sent; store it again with "
+        "'websearch auth set tavily'."
     )
     assert failed.detail == expected
     # Forced, it cannot run at all: the rest of the chain answers after saying why, every
