@@ -19,7 +19,7 @@ This module imports the chain and the state wrapper at its top; the client impor
 its first search, so importing the client stays light.
 """
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .credentials import Credentials
@@ -194,9 +194,9 @@ class CallSetup:
         return FailSafeStore(store)
 
     @staticmethod
-    def outcome(response: SearchResponse, attempt: Attempt) -> ChainOutcome:
-        """A search answered without the chain (from the cache): one attempt."""
-        return ChainOutcome(response=response, attempts=[attempt])
+    def outcome(response: SearchResponse, attempts: Sequence[Attempt]) -> ChainOutcome:
+        """A search answered without the chain (from the cache): its planning's skips, the hit."""
+        return ChainOutcome(response=response, attempts=list(attempts))
 
     def runner(self, store: StateStore) -> ChainRunner:
         """A new runner for one search (its ledger's failure counts are that search's own).

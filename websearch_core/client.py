@@ -326,9 +326,11 @@ class WebSearch(AsyncClosing):
             hit = await self._from_cache(store, key, allow_stale=False)
             if hit is not None:
                 logger.info("web search served from cache (%s)", hit[0].provider)
-                attempt = Attempt(provider=hit[0].provider, outcome="cached")
-                response = hit[0].model_copy(update={"cached": True, "attempts": (attempt,)})
-                return setup.outcome(response, attempt), []
+                # What planning left out comes first, as in a search the chain ran: a
+                # forced provider that cannot run says why, cache hit or not.
+                attempts = (*plan.skipped, Attempt(provider=hit[0].provider, outcome="cached"))
+                response = hit[0].model_copy(update={"cached": True, "attempts": attempts})
+                return setup.outcome(response, attempts), []
         runner = setup.runner(store)
         outcome = await runner.run(plan, params, setup.context, deadline, redactor=setup.redactor())
         if key is None:

@@ -199,6 +199,26 @@ def test_forced_provider_that_cannot_run_says_why_then_falls_back(
     assert len(sim["brave"].requests) == 1
 
 
+def test_forced_provider_that_cannot_run_says_why_when_the_cache_answers(
+    simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The cached fallback answer keeps the reason: the second run said nothing before."""
+    sim = simulate("brave", "duckduckgo")
+    _allow(monkeypatch, "brave", "duckduckgo", "tavily")  # tavily has no key
+    assert main(["python", "--provider", "tavily"]) == EXIT_OK
+    first = capsys.readouterr()
+    assert main(["python", "--provider", "tavily", "--json"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert len(sim["brave"].requests) == 1  # the second answer came from the cache
+    assert err == first.err
+    assert err.startswith("websearch: --provider tavily: Tavily was forced but cannot run")
+    attempts = json.loads(out)["response"]["attempts"]
+    assert [(a["provider"], a["outcome"]) for a in attempts] == [
+        ("tavily", "skipped"),
+        ("brave", "cached"),
+    ]
+
+
 def test_forced_provider_with_a_key_it_cannot_send_says_why_then_falls_back(
     simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
