@@ -1,6 +1,8 @@
-"""The README's provider table is the registry, in auto-chain order, generated from it."""
+"""The README against the code: provider table, config example, commands, variables, imports."""
 
+import importlib
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -71,3 +73,78 @@ def test_the_config_example_is_valid(tmp_path: Path) -> None:
     assert settings.budget == {"brave": "2000/month"}
     assert settings.base_urls["brave"] == "http://127.0.0.1:8080"
     assert settings.searxng.endpoint == "https://searx.example.org"
+
+
+def _code_blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+
+
+def _readme_commands() -> list[list[str]]:
+    """Every ``websearch ...`` command the README shows, in code blocks and inline, split."""
+    text = README.read_text(encoding="utf-8")
+    lines = [
+        line.split(" #", 1)[0]
+        for block in _code_blocks("bash")
+        for line in block.splitlines()
+        if "pip " not in line
+    ]
+    inline = re.findall(r"`(websearch\s[^`]*)`", text)
+    commands = []
+    for line in [*lines, *inline]:
+        found = re.search(r"(?<![\w-])websearch\s.*", " ".join(line.split()))
+        if found:
+            words = shlex.split(found.group(0))[1:]
+            commands.append(words[: words.index("<")] if "<" in words else words)
+    return commands
+
+
+def test_the_readme_shows_commands_of_every_kind() -> None:
+    """The parsing below found the commands it checks (so the next test checks something)."""
+    firsts = {words[0] for words in _readme_commands() if words}
+    assert {"auth", "providers", "fetch", "--version"} <= firsts
+    assert any(words[0].startswith('"') or " " in words[0] for words in _readme_commands())
+
+
+def test_every_option_a_readme_command_uses_is_in_that_command_s_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An option renamed or dropped in the parser, still shown in the README, fails here."""
+    from websearch_core.cli import main as cli_main
+
+    for words in _readme_commands():
+        subcommand = words[:2] if words[:1] == ["auth"] else words[:1]
+        if subcommand[:1] not in (["auth"], ["providers"], ["fetch"]):
+            subcommand = []
+        try:
+            status = cli_main([*subcommand, "--help"])
+        except SystemExit as exited:
+            status = exited.code
+        assert status == 0, words
+        shown = capsys.readouterr().out
+        for option in (word.split("=", 1)[0] for word in words if word.startswith("--")):
+            known = re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", shown)
+            assert known, f"README: websearch {' '.join(words)}: {option} unknown"
+
+
+def test_every_websearch_variable_the_readme_names_sets_something() -> None:
+    """A renamed variable left in the README would be taken by users as one that works."""
+    from websearch_core.env_names import unknown_variables
+
+    named = set(re.findall(r"WEBSEARCH_[A-Z0-9_]*[A-Z0-9]", README.read_text(encoding="utf-8")))
+    named.discard("WEBSEARCH_TIMEOUT")  # the README's own example of a mistyped name
+    assert len(named) > 20
+    assert unknown_variables(dict.fromkeys(named, "1")) == []
+
+
+def test_every_import_the_readme_shows_works() -> None:
+    """``from x import y`` in the Python examples: a name moved away fails here first."""
+    imports = [
+        found.groups()
+        for block in _code_blocks("python")
+        for found in re.finditer(r"^from ([\w.]+) import (.+)$", block, re.M)
+    ]
+    assert len(imports) >= 8
+    for module_name, names in imports:
+        module = importlib.import_module(module_name)
+        for name in (name.strip() for name in names.split(",")):
+            assert hasattr(module, name), f"README: from {module_name} import {name}"
