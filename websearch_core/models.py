@@ -9,7 +9,16 @@ import re
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from .content.models import PageContent
 
@@ -52,6 +61,7 @@ FilterWay = Literal["native", "query", "post", "ignored"]
 _StrictCount = Annotated[int, Field(strict=True, ge=1, le=100)]
 _DOMAIN = re.compile(r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$")
 _LANGUAGE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")
+_COUNTRY = re.compile(r"^[A-Za-z]{2}$")
 
 
 def _canonical_tag(value: str) -> str:
@@ -98,7 +108,7 @@ class SearchParams(_Frozen):
     """Sampling temperature for answer engines."""
     num_search_results: _StrictCount | None = None
     """Requested search breadth; most providers send it upstream as the result count."""
-    country: str | None = Field(default=None, pattern=r"^[A-Za-z]{2}$")
+    country: str | None = None
     """ISO 3166-1 alpha-2 country code."""
     language: str | None = None
     """BCP 47 language tag such as ``en`` or ``pt-BR``; ``auto`` (no preference) is ``None``."""
@@ -132,6 +142,34 @@ class SearchParams(_Frozen):
                 f"language must be a BCP 47 tag such as 'en' or 'pt-BR', got {value!r}"
             )
         return value
+
+    @field_validator("country")
+    @classmethod
+    def _country_code(cls, value: str | None) -> str | None:
+        # Said in words: pydantic's "should match pattern '^[A-Za-z]{2}$'" told a user
+        # who wrote "usa" a regular expression rather than what to write.
+        if value is not None and not _COUNTRY.match(value):
+            raise ValueError(
+                f"country must be a two-letter ISO 3166-1 code such as 'us' or 'de', "
+                f"got {value!r}"
+            )
+        return value
+
+    @field_validator("date_after", "date_before", mode="wrap")
+    @classmethod
+    def _calendar_date(
+        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> date | None:
+        # pydantic's own text ("input is too short") did not say which form a date takes.
+        try:
+            checked: date | None = handler(value)
+        except ValidationError as error:
+            why = error.errors()[0]["msg"]
+            raise ValueError(
+                f"{info.field_name} must be a date written YYYY-MM-DD, such as 2025-01-31, "
+                f"got {value!r} ({why})"
+            ) from None
+        return checked
 
     @field_validator("include_domains", "exclude_domains")
     @classmethod

@@ -46,6 +46,32 @@ def test_bad_values_raise_naming_the_field(field: str, value: object) -> None:
     assert field in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("country", "usa", "country must be a two-letter ISO 3166-1 code such as 'us' or 'de'"),
+        ("date_after", "yesterday", "date_after must be a date written YYYY-MM-DD"),
+        ("date_before", "2025/01/31", "date_before must be a date written YYYY-MM-DD"),
+        ("date_after", "2025-13-01", "month value is outside expected range of 1-12"),
+    ],
+)
+def test_a_bad_country_or_date_says_what_to_write(field: str, value: str, says: str) -> None:
+    """Not pydantic's regular expression or "input is too short": the form it takes."""
+    with pytest.raises(ValidationError) as caught:
+        SearchParams(query="ok", **{field: value})  # type: ignore[arg-type]
+    assert _error_fields(caught.value) == {field}
+    assert says in str(caught.value)
+    assert repr(value) in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [("2025-01-31", date(2025, 1, 31)), (date(2025, 1, 31), date(2025, 1, 31)), (None, None)],
+)
+def test_a_date_is_read_as_before(given: object, expected: date | None) -> None:
+    assert SearchParams(query="ok", date_after=given).date_after == expected  # type: ignore[arg-type]
+
+
 def test_unknown_field_is_rejected() -> None:
     with pytest.raises(ValidationError) as caught:
         SearchParams(query="q", count=3)  # type: ignore[call-arg]
