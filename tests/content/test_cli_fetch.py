@@ -46,6 +46,20 @@ def test_json(base: str, capsys: pytest.CaptureFixture[str]) -> None:
     )
 
 
+@pytest.mark.parametrize("flag", ["-v", "--verbose"])
+def test_verbose_logs_the_fetch_as_a_search_does(
+    base: str, flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-v`` is the search's spelling too; fetch refused it as an unrecognised argument."""
+    argv = ["fetch", flag, f"{base}/a", "--allow-private", "--no-browser"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("CLI page\n")
+    assert captured.err == f"websearch: fetched {base}/a (HTTP 200, text/html, with http)\n"
+    assert main(argv) == 0
+    assert capsys.readouterr().err == f"websearch: page {base}/a served from cache\n"
+
+
 def test_refusal_is_one_line_and_status_1(base: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fetch", f"{base}/a"]) == 1
     captured = capsys.readouterr()

@@ -3,7 +3,7 @@
 Usage::
 
     websearch fetch URL [--markdown | --json] [--timeout SECONDS] [--no-cache]
-                        [--no-browser] [--allow-private] [--verbose]
+                        [--no-browser] [--allow-private] [-v]
 
 Prints the page's plain text (``--markdown``: its Markdown; ``--json``: every field of
 :class:`~websearch_core.content.PageContent`). Exit status ``0`` on success, ``1`` when the
@@ -46,7 +46,8 @@ def fetch_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also fetch loopback and private addresses (like WEBSEARCH_FETCH_ALLOW_PRIVATE=1)",
     )
-    parser.add_argument("--verbose", action="store_true", help="log what happens to stderr")
+    # -v as for a search: `websearch fetch -v URL` was refused as an unrecognised argument.
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what happens to stderr")
     parser.set_defaults(handler=_fetch)
     return parser
 

@@ -339,6 +339,7 @@ class PageFetcher:
         key = page_cache_key(url, self._scope)
         cached = await self._cache_get(key)
         if cached is not None:
+            _log.info("page %s served from cache", safe_url(url))
             return self._masked_page(cached)
         try:
             body, page = await self._followed(url)
@@ -354,6 +355,14 @@ class PageFetcher:
                 if _words(rendered) > _words(page):
                     page = rendered
         page = self._masked_page(page)  # before the cache stores it
+        # What `websearch fetch -v` shows (it showed nothing for a page that was fetched).
+        _log.info(
+            "fetched %s (HTTP %s, %s, with %s)",
+            safe_url(url),
+            page.status,
+            page.content_type,
+            page.fetched_with,
+        )
         await self._cache_set(key, page)
         return page
 
