@@ -1566,6 +1566,18 @@ def test_providers_says_how_to_configure_searxng(capsys: pytest.CaptureFixture[s
     assert rows["searxng"].endswith("not configured (set SEARXNG_ENDPOINT or searxng.endpoint)")
 
 
+def test_providers_names_gemini_s_sign_in_import_beside_its_keys(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Only the keys were named, though `websearch auth import gemini-cli` configures it too."""
+    assert main(["providers"]) == EXIT_OK
+    _, rows = _table(capsys.readouterr().out)
+    assert rows["gemini"].endswith(
+        "not configured (set GEMINI_API_KEY or GOOGLE_API_KEY, or run websearch auth import "
+        "gemini-cli)"
+    )
+
+
 ESCALATING_ENGINES = ("google", "ecosia", "mojeek")
 """The engines whose blocked pages go to headless Chromium (their ``HtmlEngine.escalation``)."""
 

@@ -108,6 +108,9 @@ INFO = ProviderInfo(
     ),
     docs_url="https://ai.google.dev/gemini-api/docs/google-search",
     env_vars=("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+    # What `websearch providers` and a forced search say is missing: a sign-in works too,
+    # and "set GEMINI_API_KEY or GOOGLE_API_KEY" alone left the import command unknown.
+    setup_hint="set GEMINI_API_KEY or GOOGLE_API_KEY, or run websearch auth import gemini-cli",
     honours=frozenset({"query", "limit", "num_search_results", "max_tokens", "temperature"}),
     default_results=None,
     max_results=None,
