@@ -150,8 +150,7 @@ class SearchParams(_Frozen):
         # who wrote "usa" a regular expression rather than what to write.
         if value is not None and not _COUNTRY.match(value):
             raise ValueError(
-                f"country must be a two-letter ISO 3166-1 code such as 'us' or 'de', "
-                f"got {value!r}"
+                f"country must be a two-letter ISO 3166-1 code such as 'us' or 'de', got {value!r}"
             )
         return value
 
