@@ -4,6 +4,7 @@ import importlib
 import re
 import shlex
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -115,6 +116,7 @@ def test_every_option_a_readme_command_uses_is_in_that_command_s_help(
         subcommand = words[:2] if words[:1] == ["auth"] else words[:1]
         if subcommand[:1] not in (["auth"], ["providers"], ["fetch"]):
             subcommand = []
+        status: object
         try:
             status = cli_main([*subcommand, "--help"])
         except SystemExit as exited:
@@ -148,3 +150,32 @@ def test_every_import_the_readme_shows_works() -> None:
         module = importlib.import_module(module_name)
         for name in (name.strip() for name in names.split(",")):
             assert hasattr(module, name), f"README: from {module_name} import {name}"
+
+
+def _readme_example(marker: str) -> str:
+    """The README's Python example holding ``marker``, as the body of a coroutine function."""
+    (block,) = [block for block in _code_blocks("python") if marker in block]
+    body = "\n".join(f"    {line}" for line in block.splitlines())
+    return f"async def example():\n{body}\n"
+
+
+async def test_the_offline_testing_example_runs_as_shown() -> None:
+    """Its asserts are the README's: Brave out of credits, DuckDuckGo answers, one request."""
+    namespace: dict[str, Any] = {}
+    exec(compile(_readme_example("Fault.payment_required()"), "README.md", "exec"), namespace)
+    await namespace["example"]()
+
+
+async def test_the_mock_transport_example_runs_as_shown() -> None:
+    """``WebSearch`` takes no transport: the README hands it to a provider's context."""
+    namespace: dict[str, Any] = {}
+    source = _readme_example("MockTransport(")
+    # The example's last two lines are expressions; return them to check what they show.
+    source = source.replace("    response.sources[0].url", "    shown = response.sources[0].url")
+    source = source.replace(
+        "    transport.requests[0].url", "    return (shown, transport.requests[0].url)"
+    )
+    exec(compile(source, "README.md", "exec"), namespace)
+    shown, sent = await namespace["example"]()
+    assert shown == "https://a.example/"
+    assert sent.startswith("https://api.search.brave.com/")
