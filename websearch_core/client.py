@@ -428,7 +428,7 @@ class WebSearch(AsyncClosing):
         """
         deadline = Deadline(self.settings.deadline_seconds)
         if include_content:
-            check_content_limit(content_limit)
+            check_content_limit(content_limit, "content_limit")
         outcome, _ = await self._execute(_params(query, params), use_cache, deadline)
         if outcome.response is not None:
             if include_content:
@@ -462,10 +462,26 @@ class WebSearch(AsyncClosing):
         ``include_content`` the pages of the first ``content_limit`` results follow the
         search text, each fenced as untrusted data (see :meth:`search`); with the
         ``fence_results`` setting the search text is fenced too.
+
+        Args:
+            query: The query text, or a complete :class:`SearchParams`.
+            use_cache: ``False`` bypasses the result cache for this call (fresh and stale).
+            include_content: Also fetch the pages of the first ``content_limit`` results.
+            content_limit: How many results' pages ``include_content`` gets (1-20).
+            **params: Other :class:`SearchParams` fields when ``query`` is text
+                (``recency``, ``limit``, ``include_domains``...; ``provider`` forces one).
+
+        Returns:
+            ``text`` for the model and ``response``, the structured details; when no
+            provider answered, ``text`` is ``Error: ...`` and ``error`` holds the message.
+
+        Raises:
+            pydantic.ValidationError: A parameter is invalid; the error names it.
+            ValueError: ``content_limit`` is not 1-20.
         """
         deadline = Deadline(self.settings.deadline_seconds)
         if include_content:
-            check_content_limit(content_limit)
+            check_content_limit(content_limit, "content_limit")
         outcome, notes = await self._execute(_params(query, params), use_cache, deadline)
         if outcome.response is not None:
             response = outcome.response

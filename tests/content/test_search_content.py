@@ -91,8 +91,11 @@ async def test_content_limit_chooses_how_many(sim: Simulator, pages: PageServer)
     async with _client(sim) as ws:
         response = await ws.search("topic", include_content=True, content_limit=5)
     assert [s.content is not None for s in response.sources] == [True, True, False, True, True]
-    with pytest.raises(ValueError, match=r"limit must be 1\.\.20 pages, got 21"):
+    # Named as the caller wrote it: "limit must be 1..20" read as the search's limit.
+    with pytest.raises(ValueError, match=r"^content_limit must be 1\.\.20 pages, got 21$"):
         await _client(sim).search("topic", include_content=True, content_limit=21)
+    with pytest.raises(ValueError, match=r"^content_limit must be 1\.\.20 pages, got 0$"):
+        await _client(sim).run("topic", include_content=True, content_limit=0)
     assert len(sim["brave"].requests) == 1  # the bad count was refused before searching
 
 

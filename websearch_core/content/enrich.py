@@ -173,16 +173,20 @@ async def add_page_content(
 _NO_TIME = "the search's deadline left no time to fetch pages"
 
 
-def check_content_limit(limit: int) -> int:
+def check_content_limit(limit: int, name: str = "limit") -> int:
     """``limit`` when it is a page count this module accepts (1-20).
 
     The client checks it before searching, so a bad count costs no provider request.
+
+    Args:
+        limit: The page count.
+        name: The argument it came in, for the error (the client's is ``content_limit``).
 
     Raises:
         ValueError: It is not an int from 1 to 20.
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 20:
-        raise ValueError(f"limit must be 1..20 pages, got {limit!r}")
+        raise ValueError(f"{name} must be 1..20 pages, got {limit!r}")
     return limit
 
 
