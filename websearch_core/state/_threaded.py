@@ -12,17 +12,33 @@ from __future__ import annotations
 import abc
 import asyncio
 import concurrent.futures
+import logging
 import os
 import threading
 import weakref
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
-from ..deadline import store_patience
+from ..deadline import format_seconds, store_patience
+from ._workers import DaemonPool
 from .base import StateStore, StateStoreError, StateStoreTimeoutError
 
-__all__ = ["ThreadedStore"]
+__all__ = ["CLOSE_GRACE_SECONDS", "ThreadedStore"]
+
+logger = logging.getLogger("websearch_core.state")
+
+CLOSE_GRACE_SECONDS: Final = 1.0
+"""How long :meth:`ThreadedStore.aclose` waits for the store's thread to finish its work.
+
+Closing writes what the store still owes (SQLite's pending usage counts) and frees the
+client, on the store's thread, behind every call queued there. A healthy store does that
+in milliseconds; one that does not answer (a SQLite file another process holds locked, a
+Redis that accepts and never replies) held ``async with WebSearch(...)``'s exit, and the
+command's, for its own timeout per queued call: 10 s per SQLite write behind another
+process's lock (29 s measured after one search: its cache write, then its usage count).
+Past this grace the work is left to the thread, which finishes it if the store answers
+while the process lives (see :mod:`._workers`).
+"""
 
 _Client = TypeVar("_Client")
 _T = TypeVar("_T")
@@ -40,6 +56,9 @@ class ThreadedStore(StateStore, Generic[_Client]):
         thread_name_prefix: Names the threads, for debugging and thread dumps.
     """
 
+    _silent_why: ClassVar[str] = ""
+    """Why the store may not answer, for the timeout's message (``" (...)"``, or nothing)."""
+
     def __init__(self, *, max_workers: int, thread_name_prefix: str) -> None:
         self._max_workers = max_workers
         self._thread_name_prefix = thread_name_prefix
@@ -48,10 +67,8 @@ class ThreadedStore(StateStore, Generic[_Client]):
         self._close_lock = threading.Lock()
         _OPEN_STORES.add(self)
 
-    def _new_executor(self) -> ThreadPoolExecutor:
-        return ThreadPoolExecutor(
-            max_workers=self._max_workers, thread_name_prefix=self._thread_name_prefix
-        )
+    def _new_executor(self) -> DaemonPool:
+        return DaemonPool(self._max_workers, self._thread_name_prefix)
 
     def _after_fork_in_child(self) -> None:
         """Start over in a forked child, whose copy of the pool has no threads.
@@ -108,7 +125,7 @@ class ThreadedStore(StateStore, Generic[_Client]):
             if answer.done():  # it answered as the time ran out, or it raised a timeout
                 return answer.result()
             raise StateStoreTimeoutError(
-                f"{self!r} did not answer within the search's deadline"
+                f"{self!r} did not answer within {format_seconds(patience)} s{self._silent_why}"
             ) from None
 
     @abc.abstractmethod
@@ -119,17 +136,49 @@ class ThreadedStore(StateStore, Generic[_Client]):
     def _release(self) -> None:
         """Free the client; runs on the pool's thread, once."""
 
+    def _owed_in_memory(self) -> str | None:
+        """What the store holds in memory only, to be written on close (``None``: nothing)."""
+        return None
+
     async def aclose(self) -> None:
-        """See :meth:`StateStore.aclose`."""
+        """See :meth:`StateStore.aclose`: waits :data:`CLOSE_GRACE_SECONDS` at most.
+
+        The release runs on the store's thread, after the calls queued there (writes
+        a search stopped waiting for included). When it has not finished within the
+        grace, the close returns: the work stays with the thread, which finishes it if
+        the store answers before the process exits, and is lost if it does not. One
+        warning names the store and what was still undone.
+        """
         with self._close_lock:
             if self._closed:
                 return
             self._closed = True
-        loop = asyncio.get_running_loop()
         try:
-            await loop.run_in_executor(self._executor, self._release)
+            job = self._executor.submit(self._release)
         finally:
-            self._executor.shutdown(wait=False)
+            self._executor.shutdown(wait=False)  # its threads end once the queue is done
+        answer = asyncio.wrap_future(job)
+        answer.add_done_callback(_retrieve)
+        try:
+            async with asyncio.timeout(CLOSE_GRACE_SECONDS):
+                await asyncio.shield(answer)
+                return
+        except TimeoutError:
+            if answer.done():  # it finished as the time ran out
+                answer.result()
+                return
+        undone = max(0, self._executor.unfinished - 1)  # the release itself is not a call
+        owed = self._owed_in_memory()
+        logger.warning(
+            "web search state store %r did not finish closing within %s s; left to its "
+            "thread: %d call%s it had not answered%s. They are written if the store answers "
+            "before this process exits, and lost if it does not.",
+            self,
+            format_seconds(CLOSE_GRACE_SECONDS),
+            undone,
+            "" if undone == 1 else "s",
+            f" and {owed}" if owed else "",
+        )
 
 
 def _retrieve(answer: asyncio.Future[Any]) -> None:

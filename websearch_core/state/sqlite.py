@@ -88,6 +88,8 @@ SCHEMA_VERSION: Final = 3
 APPLICATION_ID: Final = 0x57534854  # "WSHT": marks the file as a websearch-tools state file
 _PURGE_EVERY: Final = 256  # cache writes between sweeps of the cache (expiry and count)
 _CHECKPOINT_EVERY: Final = 256  # inline writes (one to a few WAL pages each) between checkpoints
+ORPHAN_FLUSH_WAIT: Final = 1.0
+"""Seconds the counts of a store never closed (or whose close gave up) wait for the lock."""
 FLUSH_AFTER: Final = 0.5
 """Seconds a count without a cap waits in memory before the store writes it (with the rest)."""
 _BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
@@ -238,6 +240,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         ValueError: ``max_cache_entries`` is less than 1.
     """
 
+    _silent_why = " (another process may be holding the file locked)"
+
     def __init__(
         self,
         path: Path,
@@ -272,7 +276,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         # A store dropped or left open at exit still writes what it owes, on a connection
         # of its own (its thread may be gone by then).
         self._orphan_flush = weakref.finalize(
-            self, _flush_orphaned, self._path, busy_timeout, self._pending, os.getpid()
+            self, _flush_orphaned, self._path, self._pending, os.getpid()
         )
 
     def __repr__(self) -> str:
@@ -299,7 +303,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._pending = PendingUsage()
         self._orphan_flush.detach()
         self._orphan_flush = weakref.finalize(
-            self, _flush_orphaned, self._path, self._busy_timeout, self._pending, os.getpid()
+            self, _flush_orphaned, self._path, self._pending, os.getpid()
         )
 
     @property
@@ -1006,6 +1010,11 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._pending.settle()
         return result
 
+    def _owed_in_memory(self) -> str | None:
+        """The usage counts written behind and not yet in the file, if any."""
+        owed = self._pending.total()
+        return f"{owed} usage count{'' if owed == 1 else 's'} held in memory" if owed else None
+
     def _release(self) -> None:
         with self._timer_lock:
             timer, self._flush_timer = self._flush_timer, None
@@ -1066,13 +1075,15 @@ _INHERITED_HANDLES: list[object] = []
 """A forked child's copies of its parent's SQLite handles: never used, never closed."""
 
 
-def _flush_orphaned(path: Path, busy_timeout: float, pending: PendingUsage, owner: int) -> None:
+def _flush_orphaned(path: Path, pending: PendingUsage, owner: int) -> None:
     """Write the pending counts of a store never closed (dropped, or open at exit).
 
     Runs from the store's finalizer, on whatever thread drops it, or at interpreter exit,
-    when its thread may be gone: on a connection of its own, which waits its turn. Never
-    in a forked child (``owner`` is the creating process): the counts it inherited are
-    its parent's, which writes them itself.
+    when its thread may be gone or stuck behind a lock: on a connection of its own, which
+    waits its turn for :data:`ORPHAN_FLUSH_WAIT` seconds at most (the store's busy timeout,
+    10 s, held an exiting process that long behind another process's lock; the counts
+    are then lost). Never in a forked child (``owner`` is the creating process): the
+    counts it inherited are its parent's, which writes them itself.
     """
     if os.getpid() != owner:
         return
@@ -1080,13 +1091,14 @@ def _flush_orphaned(path: Path, busy_timeout: float, pending: PendingUsage, owne
     if not batch:
         return
     try:
-        conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None)
+        conn = sqlite3.connect(path, timeout=ORPHAN_FLUSH_WAIT, isolation_level=None)
         try:
             _in_transaction(conn, _counts_writer(batch))
         finally:
             conn.close()
     except sqlite3.Error as exc:  # nothing is left to try again: no use putting them back
-        logger.debug("web search state: pending usage counts not written: %s", exc)
+        owed = sum(entry.count for entry in batch.values())
+        logger.debug("web search state: %d pending usage counts not written: %s", owed, exc)
         return
     pending.settle()  # only once committed, as everywhere
 
