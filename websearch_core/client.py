@@ -46,7 +46,7 @@ from .content.errors import FetchError
 from .content.models import PageContent
 from .content.tool_text import fence_results
 from .credentials import Credentials, CredentialStore, TokenRefresher, explicit_keys
-from .deadline import Deadline, enter_call, leave_call
+from .deadline import Deadline, bound_store_waits, enter_call, leave_call, store_share
 from .env_names import report_unknown_variables
 from .errors import (
     AllProvidersFailedError,
@@ -301,9 +301,12 @@ class WebSearch(AsyncClosing):
         cache lookup spend it too, so a slow store leaves the providers less time rather
         than the call more. Every wait on the store is bounded by it (see
         :func:`~websearch_core.deadline.store_patience`): the lookups before and after the
-        chain, the ledger's writes and the cache write. A store that does not answer in
-        time is searched without, as a broken one is, and a write it was given still lands
-        when it answers.
+        chain, the ledger's writes and the cache write. The cache lookup before the chain
+        and the cache write after it get a small share of it only
+        (:func:`~websearch_core.deadline.store_share`): the first must leave the providers
+        their time, and the second holds an answer already made. A store that does not
+        answer in time is searched without, as a broken one is, and a write it was given
+        still lands when it answers.
         """
         token = enter_call(deadline)
         try:
@@ -323,7 +326,11 @@ class WebSearch(AsyncClosing):
         if self.settings.cache and use_cache:
             providers = ",".join(p.info.id for p in plan.providers)
             key = cache_key(params, f"{providers}|{self._settings_scope()}")
-            hit = await self._from_cache(store, key, allow_stale=False)
+            token = bound_store_waits(store_share(deadline))  # leave the providers their time
+            try:
+                hit = await self._from_cache(store, key, allow_stale=False)
+            finally:
+                leave_call(token)
             if hit is not None:
                 logger.info("web search served from cache (%s)", hit[0].provider)
                 # What planning left out comes first, as in a search the chain ran: a
@@ -338,13 +345,17 @@ class WebSearch(AsyncClosing):
         if outcome.response is None:
             return outcome, await self._serve_stale(store, key, outcome)
         if not outcome.response.partial:
-            await store.cache_set(
-                key,
-                dump_response(outcome.response),
-                now=time.time(),
-                ttl=self.settings.cache_ttl_seconds,
-                keep_stale_for=self.settings.cache_stale_seconds,
-            )
+            token = bound_store_waits(store_share(deadline))  # the answer is ready: no more
+            try:
+                await store.cache_set(
+                    key,
+                    dump_response(outcome.response),
+                    now=time.time(),
+                    ttl=self.settings.cache_ttl_seconds,
+                    keep_stale_for=self.settings.cache_stale_seconds,
+                )
+            finally:
+                leave_call(token)
         return outcome, []
 
     def _settings_scope(self) -> str:

@@ -30,8 +30,11 @@ from contextvars import ContextVar, Token
 
 __all__ = [
     "STORE_GRACE_SECONDS",
+    "STORE_SHARE",
+    "STORE_SHARE_CAP_SECONDS",
     "Deadline",
     "attempt_scope",
+    "bound_store_waits",
     "enter_attempt",
     "enter_call",
     "format_seconds",
@@ -39,6 +42,7 @@ __all__ = [
     "leave_call",
     "remaining_budget",
     "store_patience",
+    "store_share",
 ]
 
 STORE_GRACE_SECONDS = 0.25
@@ -51,6 +55,21 @@ without this they would all be given up at once. A quarter of a second is hundre
 times what a healthy store takes, and short enough to keep "ends at its deadline" true
 for a person waiting.
 """
+
+STORE_SHARE = 0.1
+"""The part of a search's deadline its cache lookup, and its cache write, may wait for.
+
+The lookup comes before any provider is asked and the write after the answer is ready:
+a store that does not answer must not cost the search its providers' time, nor hold an
+answer it already has. Given the whole deadline, a SQLite file another process held
+locked before its first use spent all of it on the lookup, and the search failed with
+"the deadline ran out" without asking anyone; a write behind the lock held a ready
+answer until the deadline.
+"""
+
+STORE_SHARE_CAP_SECONDS = 1.0
+"""The most :data:`STORE_SHARE` grants (a 55 s deadline's tenth would be 5.5 s): a healthy
+store answers a lookup in milliseconds, opening the file on first use included."""
 
 _attempt_expiry: ContextVar[float | None] = ContextVar("websearch_attempt_expiry", default=None)
 """``time.monotonic()`` value at which the current provider attempt runs out of time."""
@@ -150,6 +169,29 @@ def enter_call(deadline: Deadline) -> Token[float | None]:
 def leave_call(token: Token[float | None]) -> None:
     """Forget the deadline :func:`enter_call` set."""
     _call_expiry.reset(token)
+
+
+def store_share(deadline: Deadline) -> float:
+    """Seconds the cache lookup or write of a search with ``deadline`` may wait for the store.
+
+    :data:`STORE_SHARE` of the deadline, between :data:`STORE_GRACE_SECONDS` and
+    :data:`STORE_SHARE_CAP_SECONDS` (0.25 s for a 1 s deadline, 0.5 s for 5 s, 1 s from 10 s).
+    """
+    return min(STORE_SHARE_CAP_SECONDS, max(STORE_GRACE_SECONDS, deadline.seconds * STORE_SHARE))
+
+
+def bound_store_waits(seconds: float) -> Token[float | None]:
+    """Wait for the state store at most ``seconds`` from now; undo with :func:`leave_call`.
+
+    Never longer than an enclosing call's deadline allows. Bounds a search's cache lookup
+    (:func:`store_share`), and the commands that only read or clear the state
+    (``websearch providers``, its ``reset``), which have no deadline of their own.
+    """
+    expiry = time.monotonic() + max(0.0, seconds)
+    outer = _call_expiry.get()
+    if outer is not None and outer < expiry:
+        expiry = outer
+    return _call_expiry.set(expiry)
 
 
 def store_patience() -> float | None:

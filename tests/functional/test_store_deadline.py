@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.sqlite_holder import held_by_another_process
 from tests.stalling_proxy import silent_server, stalling_proxy
 from websearch_core import WebSearch
 from websearch_core.testing import Fault, Simulator
@@ -102,26 +103,52 @@ async def _cache_rows(observer: sqlite3.Connection, want: int = 2) -> int:
         await asyncio.sleep(0.02)
 
 
-async def test_a_state_file_locked_before_its_first_use_holds_no_search_past_its_deadline(
-    tmp_path: Path, locked_file: sqlite3.Connection
+async def test_a_state_file_locked_before_its_first_use_leaves_the_providers_their_time(
+    tmp_path: Path,
 ) -> None:
-    # Opening the file takes the write lock (to migrate it): 10.04 s measured for 1 s.
+    # Opening the file takes the write lock (to migrate it), on the cache lookup before any
+    # provider is asked: 10.04 s measured for 1 s, then the whole deadline and the error
+    # "the 1s deadline for the whole search ran out; not tried: brave". The lookup now gets
+    # a share of the deadline (0.25 s here) and the search goes on without the store.
     async with Simulator(["brave"]) as sim:
         settings = _settings(sim, state_backend="sqlite", state_dir=tmp_path)
-        _take_write_lock(locked_file)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            started = time.monotonic()
-            result = await ws.run("python asyncio")
-            elapsed = time.monotonic() - started
-            locked_file.execute("ROLLBACK")
-    assert result.is_error
-    assert "deadline for the whole search ran out" in result.text
+        with held_by_another_process(tmp_path / "state.sqlite3"):
+            async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+                started = time.monotonic()
+                result = await ws.run("python asyncio")
+                elapsed = time.monotonic() - started
+    assert not result.is_error, result.text
     assert elapsed < BOUND
 
 
-async def test_a_redis_that_never_answers_holds_no_search_past_its_deadline(
+async def test_an_answer_is_not_held_until_the_deadline_by_its_cache_write(
+    tmp_path: Path,
+) -> None:
+    # The provider answers at once; the cache write behind another process's lock then
+    # waited for the rest of the deadline: 10.0 s for this 10 s search (55 s by default).
+    async with Simulator(["brave"]) as sim:
+        settings = sim.settings(
+            timeout_seconds=None,
+            deadline_seconds=10.0,
+            provider="brave",
+            state_backend="sqlite",
+            state_dir=tmp_path,
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            assert not (await ws.run("python asyncio")).is_error  # opens the store
+            with held_by_another_process(tmp_path / "state.sqlite3"):
+                started = time.monotonic()
+                result = await ws.run("rust tokio")
+                elapsed = time.monotonic() - started
+    assert not result.is_error, result.text
+    assert elapsed < 5.0
+
+
+async def test_a_redis_that_never_answers_leaves_the_providers_their_time(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    # The cache lookup, the first thing a search asks the store, waited out Redis's 5 s
+    # socket timeout, then the deadline: "the 1s deadline for the whole search ran out".
     pytest.importorskip("redis")
     with silent_server() as port:
         async with Simulator(["brave"]) as sim:
@@ -132,8 +159,7 @@ async def test_a_redis_that_never_answers_holds_no_search_past_its_deadline(
                 with caplog.at_level(logging.DEBUG):
                     result = await ws.run("python asyncio")
                 elapsed = time.monotonic() - started
-    assert result.is_error
-    assert "deadline for the whole search ran out" in result.text
+    assert not result.is_error, result.text
     assert elapsed < BOUND
     assert "hunter2" not in caplog.text + result.text
 

@@ -1,0 +1,45 @@
+"""How long the state store is waited for: a search's share, and a bound outside searches."""
+
+from websearch_core.deadline import (
+    STORE_GRACE_SECONDS,
+    Deadline,
+    bound_store_waits,
+    enter_call,
+    leave_call,
+    store_patience,
+    store_share,
+)
+
+
+def test_a_search_gives_its_cache_lookup_a_tenth_of_its_deadline_within_limits() -> None:
+    assert store_share(Deadline(1.0)) == STORE_GRACE_SECONDS  # a tenth would be too little
+    assert store_share(Deadline(5.0)) == 0.5
+    assert store_share(Deadline(55.0)) == 1.0  # a tenth would keep a person waiting 5.5 s
+
+
+def test_a_bound_never_outlasts_the_search_it_is_set_in() -> None:
+    call = enter_call(Deadline(0.5))
+    try:
+        bound = bound_store_waits(3.0)
+        patience = store_patience()
+        leave_call(bound)
+        assert patience is not None and patience <= 0.5
+        bound = bound_store_waits(0.3)
+        patience = store_patience()
+        leave_call(bound)
+        assert patience is not None and patience <= 0.3
+        after = store_patience()  # the search's own deadline applies again
+        assert after is not None and 0.3 < after <= 0.5
+    finally:
+        leave_call(call)
+
+
+def test_outside_a_search_a_bound_is_what_limits_the_wait() -> None:
+    assert store_patience() is None  # no search, no bound: the store's own timeouts
+    bound = bound_store_waits(3.0)
+    try:
+        patience = store_patience()
+        assert patience is not None and 2.0 < patience <= 3.0
+    finally:
+        leave_call(bound)
+    assert store_patience() is None
