@@ -666,9 +666,9 @@ async def _reset_provider(web_search: WebSearch, provider_id: str | None) -> Res
 
 async def _provider_statuses(web_search: WebSearch) -> tuple[list[ProviderStatus], str | None]:
     async with web_search:
-        store = await web_search.state()
-        statuses = await web_search.provider_status()
-        return statuses, await state_problem(store)
+        # The problem first: a silent store is then waited for once, not again per row.
+        problem = await state_problem(await web_search.state())
+        return await web_search.provider_status(), problem
 
 
 # --- shared -------------------------------------------------------------------------------

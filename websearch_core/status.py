@@ -10,8 +10,10 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 from .browser import browser_enabled, browser_unavailable_reason, get_default_browser
+from .deadline import bound_store_waits, leave_call
 from .ledger import mark_scope
 from .orchestration.quota import (
     SKIPPED_SUFFIX,
@@ -34,6 +36,7 @@ from .state.sqlite import SQLiteStore
 __all__ = [
     "MOVE_ASIDE_HINT",
     "PLAIN_ONLY",
+    "STATE_WAIT_SECONDS",
     "ProviderStatus",
     "ResetOutcome",
     "collect_status",
@@ -41,6 +44,15 @@ __all__ = [
     "state_problem",
 ]
 
+
+STATE_WAIT_SECONDS: Final = 3.0
+"""How long the status and the resets wait for the state store before reporting it silent.
+
+They have no search deadline to end them: behind another process's lock on the SQLite
+file, ``websearch providers`` took 20.6 s (two busy timeouts) and each reset 10.4 s, and
+with a Redis that accepts and never replies 10.8 s and 5.6 s. A healthy store answers in
+milliseconds, opening the file included.
+"""
 
 PLAIN_ONLY = "plain fetch only"
 """How a ready engine reads when its headless-browser fallback cannot start."""
@@ -185,10 +197,21 @@ async def collect_status(
 ) -> list[ProviderStatus]:
     """Availability, marks, usage and budgets of every registered provider.
 
-    A failing store reads as empty (see :func:`state_problem` for what went wrong). A mark
+    A failing store reads as empty (see :func:`state_problem` for what went wrong), and so
+    does one that has not answered within :data:`STATE_WAIT_SECONDS` in all. A mark
     earned with another key or endpoint than the current one is not shown: the chain
     would try the provider again.
     """
+    token = bound_store_waits(STATE_WAIT_SECONDS)
+    try:
+        return await _collect_status(context, store, settings)
+    finally:
+        leave_call(token)
+
+
+async def _collect_status(
+    context: ProviderContext, store: StateStore, settings: Settings
+) -> list[ProviderStatus]:
     safe = store if isinstance(store, FailSafeStore) else FailSafeStore(store)
     now = time.time()
     month, _ = period_window("month", now)
@@ -265,13 +288,20 @@ async def state_problem(store: StateStore) -> str | None:
     """Why the store cannot be used right now, in one line, or ``None`` when it can.
 
     A damaged SQLite file's line ends with :data:`MOVE_ASIDE_HINT`: nothing else repairs
-    it, and the user meets the damage here first.
+    it, and the user meets the damage here first. A store silent for
+    :data:`STATE_WAIT_SECONDS` is named with that. Either way the store is then taken for
+    down (see :class:`~websearch_core.state.failsafe.FailSafeStore`), so that
+    :func:`collect_status` does not wait for it again.
     """
     inner = store.inner if isinstance(store, FailSafeStore) else store
+    token = bound_store_waits(STATE_WAIT_SECONDS)
     try:
         await inner.all_marks(time.time())
     except StateStoreError as exc:
+        FailSafeStore(inner).report_failure(exc)  # the status's reads need not wait again
         return _with_repair_hint(exc, inner)
+    finally:
+        leave_call(token)
     return None
 
 
@@ -296,9 +326,19 @@ async def reset_state(store: StateStore, provider_id: str | None) -> ResetOutcom
     Resetting every provider also repairs a damaged SQLite file: it is renamed beside
     itself (``state.sqlite3.broken-<UTC time>``), never deleted, and the next use starts a
     fresh one. A damaged store cannot be cleared for one provider alone; the error says to
-    reset all.
+    reset all. A store silent for :data:`STATE_WAIT_SECONDS` (a file another process holds
+    locked, a Redis that never replies) is given up on; the error names it and what was
+    not cleared.
     """
     inner = store.inner if isinstance(store, FailSafeStore) else store
+    token = bound_store_waits(STATE_WAIT_SECONDS)
+    try:
+        return await _reset(inner, provider_id)
+    finally:
+        leave_call(token)
+
+
+async def _reset(inner: StateStore, provider_id: str | None) -> ResetOutcome:
     try:
         if provider_id is None:
             await inner.clear_all()
@@ -315,5 +355,10 @@ async def reset_state(store: StateStore, provider_id: str | None) -> ResetOutcom
             return ResetOutcome(error=f"{exc}; there is no state file to move aside")
         return ResetOutcome(cleared=True, moved_to=moved)
     except StateStoreError as exc:
-        return ResetOutcome(error=str(exc))
+        whose = "every provider's" if provider_id is None else f"{provider_id}'s"
+        return ResetOutcome(error=f"{exc}; {whose} {_RESET_WHAT} were not cleared")
     return ResetOutcome(cleared=True)
+
+
+_RESET_WHAT = "cooldowns, quota marks and usage counters"
+"""What a reset clears, in the words the command reports it cleared."""

@@ -73,6 +73,14 @@ class FailSafeStore(StateStore):
             self._failed(exc)
             return fallback
 
+    def report_failure(self, exc: StateStoreError) -> None:
+        """Take the store for down, as a failed call would: for a caller that asked it directly.
+
+        ``websearch providers`` asks the store itself first, for the error's own words;
+        without this, every row's reads would then wait for the store once more.
+        """
+        self._failed(exc)
+
     def _failed(self, exc: StateStoreError) -> None:
         """Leave the store alone for a while; warn once per store, then only debug."""
         _down_until[self.inner] = self._clock() + RETRY_AFTER

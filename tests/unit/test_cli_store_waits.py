@@ -1,0 +1,83 @@
+"""``websearch providers`` and its resets give up on a state store that does not answer.
+
+They have no search deadline to end them: behind another process's lock on the SQLite file
+``providers`` took 20.6 s (two busy timeouts of 10 s) and each reset 10.4 s, and with a
+Redis that accepts and never replies ``providers`` took 10.8 s. They now wait 3 s, then
+name the store and what was not read or not cleared. The bounds leave room for a loaded
+machine (the wait, the 1 s close, and start-up).
+"""
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.sqlite_holder import held_by_another_process
+from tests.stalling_proxy import silent_server
+from websearch_core.cli import EXIT_FAILED, EXIT_OK, main
+
+_UNREAD = "websearch: warning: the state store is unavailable, so cooldowns, usage and budgets "
+_LOCKED = "did not answer within 3 s (another process may be holding the file locked)"
+
+
+def _timed(args: list[str]) -> tuple[int, float]:
+    started = time.monotonic()
+    status = main(args)
+    return status, time.monotonic() - started
+
+
+@pytest.fixture
+def locked_state(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The state file the commands use (the conftest's state directory), on SQLite."""
+    monkeypatch.setenv("WEBSEARCH_STATE_BACKEND", "sqlite")
+    return tmp_path / "state" / "state.sqlite3"
+
+
+def test_providers_gives_up_on_a_state_file_another_process_holds_locked(
+    locked_state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with held_by_another_process(locked_state):
+        status, elapsed = _timed(["providers"])
+    out, err = capsys.readouterr()
+    assert status == EXIT_OK
+    assert elapsed < 12.0
+    assert err == f"{_UNREAD}are not shown (SQLiteStore({str(locked_state)!r}) {_LOCKED})\n"
+    assert "USED is unknown (?) while the state store is unavailable" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "whose"),
+    [
+        (["providers", "reset", "brave"], "brave's"),
+        (["providers", "reset", "--all"], "every provider's"),
+    ],
+)
+def test_a_reset_gives_up_on_a_state_file_another_process_holds_locked(
+    locked_state: Path, capsys: pytest.CaptureFixture[str], args: list[str], whose: str
+) -> None:
+    with held_by_another_process(locked_state):
+        status, elapsed = _timed(args)
+    out, err = capsys.readouterr()
+    assert status == EXIT_FAILED
+    assert elapsed < 8.0
+    assert out == ""
+    assert err == (
+        f"websearch: could not reset the state: SQLiteStore({str(locked_state)!r}) {_LOCKED}; "
+        f"{whose} cooldowns, quota marks and usage counters were not cleared\n"
+    )
+
+
+def test_providers_gives_up_on_a_redis_that_never_answers(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("redis")
+    with silent_server() as port:
+        monkeypatch.setenv("WEBSEARCH_REDIS_URL", f"redis://:hunter2-secret@127.0.0.1:{port}/0")
+        status, elapsed = _timed(["providers"])
+    out, err = capsys.readouterr()
+    assert status == EXIT_OK
+    assert elapsed < 8.0
+    assert err == (
+        f"{_UNREAD}are not shown (RedisStore(prefix='websearch:') did not answer within 3 s)\n"
+    )
+    assert "hunter2" not in out + err
