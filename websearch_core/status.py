@@ -54,6 +54,9 @@ with a Redis that accepts and never replies 10.8 s and 5.6 s. A healthy store an
 milliseconds, opening the file included.
 """
 
+_RESET_WHAT = "cooldowns, quota marks and usage counters"
+"""What a reset clears, in the words the command reports it cleared."""
+
 PLAIN_ONLY = "plain fetch only"
 """How a ready engine reads when its headless-browser fallback cannot start."""
 
@@ -358,7 +361,3 @@ async def _reset(inner: StateStore, provider_id: str | None) -> ResetOutcome:
         whose = "every provider's" if provider_id is None else f"{provider_id}'s"
         return ResetOutcome(error=f"{exc}; {whose} {_RESET_WHAT} were not cleared")
     return ResetOutcome(cleared=True)
-
-
-_RESET_WHAT = "cooldowns, quota marks and usage counters"
-"""What a reset clears, in the words the command reports it cleared."""
