@@ -103,19 +103,21 @@ async def _cache_rows(observer: sqlite3.Connection, want: int = 2) -> int:
         await asyncio.sleep(0.02)
 
 
+@pytest.mark.parametrize("use_cache", [True, False])
 async def test_a_state_file_locked_before_its_first_use_leaves_the_providers_their_time(
-    tmp_path: Path,
+    tmp_path: Path, use_cache: bool
 ) -> None:
     # Opening the file takes the write lock (to migrate it), on the cache lookup before any
-    # provider is asked: 10.04 s measured for 1 s, then the whole deadline and the error
-    # "the 1s deadline for the whole search ran out; not tried: brave". The lookup now gets
-    # a share of the deadline (0.25 s here) and the search goes on without the store.
+    # provider is asked (without a cache, on the reservation): 10.04 s measured for 1 s,
+    # then the whole deadline and the error "the 1s deadline for the whole search ran out;
+    # not tried: brave". Either now gets a share of the deadline (0.25 s here), and the
+    # search goes on without the store.
     async with Simulator(["brave"]) as sim:
         settings = _settings(sim, state_backend="sqlite", state_dir=tmp_path)
         with held_by_another_process(tmp_path / "state.sqlite3"):
             async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
                 started = time.monotonic()
-                result = await ws.run("python asyncio")
+                result = await ws.run("python asyncio", use_cache=use_cache)
                 elapsed = time.monotonic() - started
     assert not result.is_error, result.text
     assert elapsed < BOUND

@@ -15,10 +15,11 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextvars import Token
 from dataclasses import dataclass, field
 from typing import Final, cast
 
-from ..deadline import Deadline
+from ..deadline import Deadline, bound_store_waits, leave_call, store_share
 from ..errors import ConfigurationError, DeadlineExceededError, SearchProviderError
 from ..format import format_failures, format_provider_failure
 from ..models import Attempt, SearchParams, SearchResponse
@@ -192,12 +193,18 @@ class ChainRunner:
             started = time.perf_counter()
             try:
                 # Reserve before send: mark (first time only), budget and rate slot in one
-                # step, or a skip.
-                reservation = await self.ledger.reserve(
-                    provider.info,
-                    max_wait=deadline.remaining() - MIN_ATTEMPT_SECONDS,
-                    skip_marked=skip_marked and not retried,
-                )
+                # step, or a skip. Without a budget nothing is lost by giving up on a stuck
+                # store early (see _store_wait); with one, the budget must be checked.
+                bounded = None if provider_id in self.ledger.budgets else _store_wait(deadline)
+                try:
+                    reservation = await self.ledger.reserve(
+                        provider.info,
+                        max_wait=deadline.remaining() - MIN_ATTEMPT_SECONDS,
+                        skip_marked=skip_marked and not retried,
+                    )
+                finally:
+                    if bounded is not None:
+                        leave_call(bounded)
             except ProviderSkippedError as skip:
                 _skipped(outcome, provider, skip)
                 return None
@@ -264,6 +271,19 @@ class ChainRunner:
             )
             logger.info("web search served by %s", provider_id)
             return answer
+
+
+def _store_wait(deadline: Deadline) -> Token[float | None]:
+    """Bound the state store's waits in a reservation without a budget to a share of the call.
+
+    Without a cache lookup first (``use_cache=False``, ``cache = false``) the reservation
+    is the search's first store call: on a SQLite file another process held locked before
+    its first use, opening it took the whole deadline and the search failed, "not tried",
+    as the cache lookup used to (see :func:`~websearch_core.deadline.store_share`). Given
+    up on, the fail-safe store grants it: no budget can be overshot, and cooldowns are
+    not read while the store is bypassed, as for a store that failed.
+    """
+    return bound_store_waits(store_share(deadline))
 
 
 def _skipped(outcome: ChainOutcome, provider: SearchProvider, skip: ProviderSkippedError) -> None:
