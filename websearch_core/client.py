@@ -304,9 +304,9 @@ class WebSearch(AsyncClosing):
         chain, the ledger's writes and the cache write. The cache lookup before the chain
         and the cache write after it get a small share of it only
         (:func:`~websearch_core.deadline.store_share`): the first must leave the providers
-        their time, and the second holds an answer already made. A store that does not
-        answer in time is searched without, as a broken one is, and a write it was given
-        still lands when it answers.
+        their time (as the chain's reservations without a budget must), and the second
+        holds an answer already made. A store that does not answer in time is searched
+        without, as a broken one is, and a write it was given still lands when it answers.
         """
         token = enter_call(deadline)
         try:
