@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
+from .edited_text import SavedAsUtf16Error, utf8_text
 from .env_values import values_reader
 from .errors import (
     AuthorizationError,
@@ -212,16 +213,19 @@ class CredentialStore:
         entry it could not read (a key written by hand as ``"brave": "..."``) for good.
         """
         try:
-            raw = self.path.read_text(encoding="utf-8")
+            raw = utf8_text(self.path.read_bytes())
         except FileNotFoundError:
             return {}
         except OSError as exc:
             raise ConfigurationError(
                 f"cannot read credential store {self.path}: {exc.strerror}"
             ) from None
+        except SavedAsUtf16Error as exc:
+            # Notepad's "Unicode", PowerShell's ``>``: said as for the config file.
+            raise ConfigurationError(f"credential store {self.path} {exc}") from None
         except UnicodeDecodeError as exc:
-            # A file saved by an editor in Latin-1 or UTF-16: named like a bad config file,
-            # by position only (the bytes around it are a key's).
+            # A file saved by an editor in Latin-1: named like a bad config file, by
+            # position only (the bytes around it are a key's).
             raise ConfigurationError(
                 f"credential store {self.path} is not UTF-8 text "
                 f"(byte {exc.start} cannot be decoded)"

@@ -68,6 +68,7 @@ from pydantic_settings import (
 )
 
 from .control_chars import CONTROL_IN_LINE
+from .edited_text import SavedAsUtf16Error, utf8_text
 from .env_values import env_value, is_blank
 from .errors import ConfigurationError
 from .provider_ids import (
@@ -340,28 +341,6 @@ def _beside(config_file: Path, written: str) -> str:
     return str(config_file.parent.absolute() / expanded)
 
 
-_BOM = "\ufeff"
-"""The byte order mark an editor saving "UTF-8 with BOM" (Notepad, PowerShell's UTF8
-encoding) puts first: it marks the encoding, it is not part of the document."""
-
-
-_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-"""The byte order marks UTF-16 text starts with (little- and big-endian; UTF-32's too)."""
-
-
-class SavedAsUtf16Error(ValueError):
-    """The config file is UTF-16 text (a byte order mark, or NUL bytes), not UTF-8.
-
-    Windows Notepad saves "Unicode" so, and PowerShell's ``>`` and ``Out-File`` did by
-    default. Decoded as UTF-8 such a file read as ``not UTF-8 text (byte 0 cannot be
-    decoded)`` or, without a mark, ``not valid TOML: Expected '=' after a key``: nothing
-    said what to do. No TOML text holds a NUL byte, so one means another encoding.
-    """
-
-    def __init__(self) -> None:
-        super().__init__("is saved as UTF-16; save it as UTF-8")
-
-
 def load_config_toml(file_path: Any) -> dict[str, Any]:
     """The TOML document in ``file_path`` (a ``Path`` or a package resource), past a BOM.
 
@@ -379,10 +358,7 @@ def load_config_toml(file_path: Any) -> dict[str, Any]:
 
     with file_path.open(mode="rb") as file:
         raw = file.read()
-    if raw.startswith(_UTF16_BOMS) or b"\x00" in raw:
-        raise SavedAsUtf16Error
-    text = raw.decode("utf-8")
-    data: dict[str, Any] = tomllib.loads(text.removeprefix(_BOM))
+    data: dict[str, Any] = tomllib.loads(utf8_text(raw))
     return data
 
 

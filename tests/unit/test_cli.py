@@ -854,6 +854,34 @@ def test_a_credential_store_that_is_not_utf8_is_named_not_a_traceback(
     )
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_credential_store_saved_as_utf16_says_to_save_it_as_utf8(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], encoding: str
+) -> None:
+    # Notepad's "Unicode" or PowerShell's ``>``: with a byte order mark it read as "not
+    # UTF-8 text (byte 0 cannot be decoded)", without one as "not valid JSON"; the config
+    # file saved so is told what to do, and now the store is told the same.
+    path = _credentials_file()
+    path.write_text(f'{{"brave": {{"api_key": "{SECRET}"}}}}', encoding=encoding)
+    path.chmod(0o600)
+    assert main(["auth", "list"]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"websearch: credential store {path} is saved as UTF-16; save it as UTF-8\n"
+
+
+def test_a_credential_store_saved_as_utf8_with_a_bom_is_read(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Notepad's "UTF-8 with BOM": the mark read as "not valid JSON", as the config file's
+    # did as "not valid TOML" before both were read past it.
+    path = _credentials_file()
+    path.write_text(f'{{"brave": {{"api_key": "{SECRET}"}}}}', encoding="utf-8-sig")
+    path.chmod(0o600)
+    assert main(["auth", "list"]) == EXIT_OK
+    assert capsys.readouterr() == ("brave\n", "")
+
+
 @pytest.mark.parametrize("content", ["", "\n", "  \r\n"])
 def test_an_empty_credential_store_holds_no_keys(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], content: str
