@@ -251,6 +251,8 @@ async def _collect_status(
         else:
             sign_in = next((s.name for s in provider.signed_in(context) if s.first), None)
             reason = _setup_reason(info, available, explicit, browser_missing, sign_in)
+            note = provider.status_note(context) if available else None
+            reason += f"; {note}" if note is not None else ""
             rate_text = settings.rate.get(provider_id)
             if available and rate_text is not None:
                 reason += await _next_slot(safe, provider_id, rate_text, now)

@@ -555,6 +555,28 @@ async def test_oauth_a_gemini_cli_account_without_preview_access_searches_with_s
         assert again.notes == (note.replace("Cloud Code answered 404", "found earlier"),)
 
 
+async def _gemini_row(ws: WebSearch) -> str:
+    return next(s.reason for s in await ws.provider_status() if s.id == "gemini")
+
+
+async def test_oauth_the_providers_table_names_the_model_a_search_put_in_place_of_the_default(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The row read "ready (Gemini CLI sign-in)" after the pick as before it: nothing said
+    # which model the client's searches now use. The pick lives in the client's memory, so
+    # a client that has not searched (a new `websearch providers` command) cannot know it.
+    _gemini_cli(sim, monkeypatch)
+    async with _client(sim, {}) as ws:
+        assert await _gemini_row(ws) == "ready (Gemini CLI sign-in)"
+        await ws.search(QUERY, provider="gemini")
+        assert await _gemini_row(ws) == (
+            "ready (Gemini CLI sign-in); searches with 'gemini-2.5-flash': the default model"
+            " 'gemini-3-flash-preview' is not served to this account"
+        )
+    async with _client(sim, {}) as ws:
+        assert await _gemini_row(ws) == "ready (Gemini CLI sign-in)"
+
+
 async def test_oauth_a_gemini_cli_account_with_preview_access_keeps_the_default(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:

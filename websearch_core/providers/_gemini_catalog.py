@@ -53,6 +53,7 @@ __all__ = [
     "UNKNOWN_MODEL_STATUSES",
     "Catalog",
     "CatalogSource",
+    "last_kept",
     "parse_catalog",
     "parse_quota",
     "recall",
@@ -216,6 +217,16 @@ def remember(credentials: Credentials, key: tuple[str, str], catalog: Catalog) -
 def recall(credentials: Credentials, key: tuple[str, str]) -> Catalog | None:
     """The list :func:`remember` kept for ``key`` (sign-in entry, project), if any."""
     return _catalogs.get(credentials, {}).get(key)
+
+
+def last_kept(credentials: Credentials, entry: str) -> Catalog | None:
+    """The list kept last for sign-in ``entry`` (any project), if this client asked it.
+
+    For the providers table, which knows the sign-in but not always the project (one
+    ``loadCodeAssist`` reported to a search).
+    """
+    kept = [catalog for key, catalog in _catalogs.get(credentials, {}).items() if key[0] == entry]
+    return kept[-1] if kept else None
 
 
 def _listing(offered: tuple[str, ...]) -> str:

@@ -44,6 +44,7 @@ from ._error_map import error_for
 from ._gemini_catalog import (
     Catalog,
     CatalogSource,
+    last_kept,
     recall,
     refuses_model,
     remember,
@@ -73,6 +74,7 @@ __all__ = [
     "first_step",
     "grounded_answer",
     "has_next_endpoint",
+    "known_replacement",
     "model_name",
     "moves_on",
     "next_endpoint",
@@ -111,6 +113,23 @@ def chosen_model(context: ProviderContext) -> str | None:
 def model_name(context: ProviderContext) -> str:
     """``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else :data:`DEFAULT_MODEL`."""
     return chosen_model(context) or DEFAULT_MODEL
+
+
+def known_replacement(context: ProviderContext, sign_in: SignIn) -> str | None:
+    """What the providers table says of a default this client's searches replace, or ``None``.
+
+    Learnt by a search (:func:`_replace`) and kept only in this client's memory, so a new
+    client (every ``websearch providers`` command) knows nothing of it before a search.
+    ``None`` too for a model the user chose (never replaced) and a default that is served.
+    """
+    if chosen_model(context) is not None or sign_in.catalog is None:
+        return None
+    default = sign_in.default_model or DEFAULT_MODEL
+    kept = last_kept(context.credentials, sign_in.entry)
+    if kept is None or kept.serves(default) or kept.pick is None:
+        return None
+    served = f"the default model {default!r} is not served to this account"
+    return f"searches with {kept.pick!r}: {served}"
 
 
 def begin(

@@ -178,6 +178,14 @@ class SearchProvider(abc.ABC):
         """Whether an explicit selection may use it (default: same as the auto chain)."""
         return self.is_available(context)
 
+    def status_note(self, context: ProviderContext) -> str | None:
+        """What the providers table adds to its ready row, learnt by this client's searches.
+
+        Default: nothing. Gemini names the model that replaced a default its OAuth account
+        is not served, which the row's ``ready (<sign-in>)`` alone hid.
+        """
+        return None
+
     @property
     def escalates_to_browser(self) -> bool:
         """Whether a page it is blocked on is fetched again in headless Chromium."""

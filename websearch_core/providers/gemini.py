@@ -74,6 +74,7 @@ from ._gemini_steps import (
     first_step,
     grounded_answer,
     has_next_endpoint,
+    known_replacement,
     model_name,
     next_step,
 )
@@ -147,6 +148,11 @@ class GeminiProvider(ProtocolProvider):
         """The first sign-in, in the reference's order, with a token in the store."""
         credentials = context.credentials
         return next((s for s in SIGN_INS if credentials.oauth_token(s.entry) is not None), None)
+
+    def status_note(self, context: ProviderContext) -> str | None:
+        """The model this client's searches use instead of a default the account lacks."""
+        sign_in = self.sign_in(context)
+        return None if sign_in is None else known_replacement(context, sign_in)
 
     async def prepare(self, flow: Flow) -> None:
         """OAuth (a stored token wins, refreshed if expired) or the API key; the model."""
