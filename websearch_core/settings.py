@@ -372,13 +372,17 @@ _TABLE_EXAMPLES = {
 """Settings that are tables (``[api_keys]`` in the file, a JSON object in a variable), each
 with an entry as the file writes it."""
 _TABLES = tuple(_TABLE_EXAMPLES)
+_TABLE_ENTRY_NAMES = {table: "SETTING" if table == "searxng" else "PROVIDER" for table in _TABLES}
+"""What names an entry of each table, as a variable of one entry writes it
+(``WEBSEARCH_BUDGET__<PROVIDER>``, ``WEBSEARCH_SEARXNG__<SETTING>``): a provider id,
+except in ``searxng``, whose entries are its settings."""
 
 
 def _check_tables(config_file: Any, data: dict[str, Any]) -> None:
     """Refuse a table written as anything but a table, saying how the file writes one.
 
     ``api_keys = "..."`` reached the check meant for ``WEBSEARCH_API_KEYS`` and was told
-    to write a JSON object or set ``WEBSEARCH_API_KEYS__<KEY>``: advice for a variable, in
+    to write a JSON object or set ``WEBSEARCH_API_KEYS__<PROVIDER>``: advice for a variable, in
     an error about a file. The value is not repeated (it may be a key).
 
     Raises:
@@ -471,7 +475,8 @@ def _json_table(value: Any, field: str) -> Any:
     except json.JSONDecodeError as error:
         raise ValueError(
             f"not valid JSON ({error.msg} at character {error.pos + 1}); write a JSON object, "
-            f"or set one entry per variable, as {ENV_PREFIX}{field.upper()}__<KEY>"
+            f"or set one entry per variable, as "
+            f"{ENV_PREFIX}{field.upper()}__<{_TABLE_ENTRY_NAMES[field]}>"
         ) from None
     return value
 

@@ -1392,13 +1392,33 @@ def _usage_error(
 
 
 @pytest.mark.parametrize(
-    ("name", "value", "where"),
+    ("name", "value", "where", "entry"),
     [
-        ("WEBSEARCH_API_KEYS", f'{{"brave": "{SECRET}"', "Expecting ',' delimiter at character 31"),
-        ("WEBSEARCH_BUDGET", "{bad", "Expecting property name enclosed in double quotes"),
-        ("WEBSEARCH_RATE", "{bad", "Expecting property name enclosed in double quotes"),
-        ("WEBSEARCH_BASE_URLS", "{bad", "Expecting property name enclosed in double quotes"),
-        ("WEBSEARCH_SEARXNG", "{bad", "Expecting property name enclosed in double quotes"),
+        (
+            "WEBSEARCH_API_KEYS",
+            f'{{"brave": "{SECRET}"',
+            "Expecting ',' delimiter at character 31",
+            "PROVIDER",
+        ),
+        (
+            "WEBSEARCH_BUDGET",
+            "{bad",
+            "Expecting property name enclosed in double quotes",
+            "PROVIDER",
+        ),
+        ("WEBSEARCH_RATE", "{bad", "Expecting property name enclosed in double quotes", "PROVIDER"),
+        (
+            "WEBSEARCH_BASE_URLS",
+            "{bad",
+            "Expecting property name enclosed in double quotes",
+            "PROVIDER",
+        ),
+        (
+            "WEBSEARCH_SEARXNG",
+            "{bad",
+            "Expecting property name enclosed in double quotes",
+            "SETTING",
+        ),
     ],
 )
 @pytest.mark.parametrize("command", [["python"], ["providers"], ["auth", "list"]])
@@ -1408,12 +1428,17 @@ def test_a_table_variable_that_is_not_json_exits_2_naming_it(
     name: str,
     value: str,
     where: str,
+    entry: str,
     command: list[str],
 ) -> None:
-    # pydantic-settings used to raise its own SettingsError here: a traceback, exit 1.
+    # pydantic-settings used to raise its own SettingsError here: a traceback, exit 1. The
+    # variable of one entry is named by what names the entry: a provider id, but for
+    # SearXNG one of its settings (it said WEBSEARCH_API_KEYS__<KEY>: the provider's key?).
     err = _usage_error(monkeypatch, capsys, command, name, value)
     assert err.startswith(f"websearch: {name}: not valid JSON ({where}")
-    assert err.endswith(f"write a JSON object, or set one entry per variable, as {name}__<KEY>\n")
+    assert err.endswith(
+        f"write a JSON object, or set one entry per variable, as {name}__<{entry}>\n"
+    )
     assert err.count("\n") == 1
     assert SECRET not in err
 
