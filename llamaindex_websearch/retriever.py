@@ -33,6 +33,7 @@ from websearch_core import (
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
 from websearch_core.closing import AsyncClosing
+from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.models import Recency
 from websearch_core.retrieval import MetadataValue, answer_metadata, page_text, source_metadata
 from websearch_core.tool_copies import CopiesOpenOwnClients
@@ -112,6 +113,7 @@ class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, AsyncClosing):
         ...     nodes = await retriever.aretrieve("python 3.13")  # session closed on exit
     """
 
+    @refusing_unknown_keywords  # WebSearchRetriever(api_key=...): did you mean api_keys?
     def __init__(
         self,
         web_search: WebSearch | None = None,

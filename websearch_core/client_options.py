@@ -18,13 +18,16 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
     PlainValidator,
     SecretStr,
+    ValidationError,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticKnownError
 
+from .meant_names import named_extras
 from .settings_limits import MAX_TIMEOUT_SECONDS
 from .tool_copies import with_own_clients
 
@@ -94,6 +97,29 @@ class ClientOptions(BaseModel):
     """Per-provider request timeout in seconds (default from the settings)."""
     web_search: _Client | None = Field(default=None, exclude=True)
     """A ready client to use instead of building one from the fields above."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _unknown_keywords_meant(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        """Refuse a keyword no field has with the one probably meant.
+
+        ``WebSearchTool(api_key=...)`` was refused with pydantic's ``Extra inputs are not
+        permitted`` alone; now ``api_key: unexpected keyword argument; did you mean
+        api_keys?``. The error keeps its type (``extra_forbidden``), location and every
+        other error; one in the ``settings`` given is the settings' own.
+        """
+        try:
+            return handler(data)
+        except ValidationError as error:
+            fields = cls.model_fields.keys()
+            named = named_extras(
+                error,
+                lambda location: fields if len(location) == 1 else None,
+                "unexpected keyword argument",
+            )
+            if named is None:
+                raise
+            raise named from None
 
     @field_validator("provider")
     @classmethod

@@ -38,7 +38,7 @@ The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 from urllib.parse import urlsplit
@@ -48,6 +48,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
     SecretStr,
     ValidationError,
     ValidationInfo,
@@ -71,6 +72,7 @@ from .control_chars import CONTROL_IN_LINE
 from .edited_text import SavedAsUtf16Error, utf8_text
 from .env_values import env_value, is_blank
 from .errors import ConfigurationError
+from .meant_names import named_extras
 from .provider_ids import (
     KEY_IDS,
     SEARCH_PROVIDER_ORDER,
@@ -597,6 +599,15 @@ class _SpecEnvSource(PydanticBaseSettingsSource):
         return values
 
 
+def _setting_names(location: tuple[str | int, ...]) -> Collection[str] | None:
+    """The names a setting at ``location`` can have: the settings', or SearXNG's, or none."""
+    if len(location) == 1:
+        return Settings.model_fields.keys()
+    if len(location) == 2 and location[0] == "searxng":
+        return SearxngSettings.model_fields.keys()
+    return None
+
+
 class Settings(BaseSettings):
     """Everything configurable, resolved once per :class:`~websearch_core.WebSearch`.
 
@@ -782,6 +793,23 @@ class Settings(BaseSettings):
                     "an IPv6 address goes in brackets)"
                 ) from None
         return value or None
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _unknown_names_meant(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        """Refuse a name no setting has with the setting probably meant.
+
+        ``WebSearch(timeout=5)`` was refused with pydantic's ``Extra inputs are not
+        permitted`` alone; now ``timeout: not a setting; did you mean timeout_seconds?``.
+        The error keeps its type (``extra_forbidden``), location and every other error.
+        """
+        try:
+            return handler(data)
+        except ValidationError as error:
+            named = named_extras(error, _setting_names, "not a setting")
+            if named is None:
+                raise
+            raise named from None
 
     @model_validator(mode="after")
     def _redis_backend_has_a_url(self) -> Self:

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from .env_values import env_value
 from .errors import ConfigurationError
+from .meant_names import meant
 from .provider_ids import KEY_IDS, unknown_ids_message
 from .settings import (
     BASE_URL_SUFFIX,
@@ -95,12 +96,9 @@ def _not_a_setting(location: Sequence[str]) -> str:
     Pydantic's own words, ``Extra inputs are not permitted``, left a user who wrote
     ``timeout = 30`` in the config file to find out which of the settings was meant.
     """
-    import difflib  # only when an error is being explained
-
     fields = SearxngSettings.model_fields if location[:1] == ("searxng",) else None
     names = list(fields if fields is not None else Settings.model_fields)
-    close = difflib.get_close_matches(location[-1].lower(), names, n=1, cutoff=0.6)
-    return "not a setting" + (f"; did you mean {close[0]}?" if close else "")
+    return f"not a setting{meant(location[-1], names)}"
 
 
 def _not_a_key_id(key: str) -> str:

@@ -143,8 +143,12 @@ def test_keys_are_secret() -> None:
 @pytest.mark.parametrize(
     ("options", "problem"),
     [
-        ({"api_key": "sk-very-secret"}, ("api_key", "Extra inputs are not permitted")),
-        ({"timeout": 5}, ("timeout", "Extra inputs are not permitted")),
+        (
+            {"api_key": "sk-very-secret"},
+            ("api_key", "unexpected keyword argument; did you mean api_keys?"),
+        ),
+        ({"timeout": 5}, ("timeout", "unexpected keyword argument; did you mean timeout_seconds?")),
+        ({"colour": "red"}, ("colour", "unexpected keyword argument")),
         ({"api_keys": "sk-very-secret"}, ("api_keys", "Input should be a valid dictionary")),
     ],
 )
@@ -153,7 +157,8 @@ def test_a_mistyped_option_is_refused_without_its_value(
 ) -> None:
     # LangChain's base classes ignore an unknown keyword: WebSearchTool(api_key=...) built a
     # tool that searched without the key, silently. A key given in the wrong shape was
-    # refused, but pydantic's message repeated it (input_value='sk-very-secret').
+    # refused, but pydantic's message repeated it (input_value='sk-very-secret'). Then
+    # refused as "Extra inputs are not permitted", without the name probably meant.
     with pytest.raises(ValidationError) as caught:
         adapter(**options)
     assert [(".".join(map(str, e["loc"])), e["msg"]) for e in caught.value.errors()] == [problem]

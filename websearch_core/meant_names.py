@@ -1,0 +1,128 @@
+"""A name no argument or setting has, refused together with the name probably meant.
+
+``WebSearch(timeout=5)``, ``WebSearchTool(api_key=...)`` and ``timeout = 30`` in the config
+file used to be answered with pydantic's ``Extra inputs are not permitted`` (or Python's
+``unexpected keyword argument``), leaving the user to find which of the names was meant.
+Every such refusal is worded here, so that each says the same thing the same way.
+"""
+
+import functools
+import inspect
+from collections.abc import Callable, Collection, Iterable
+from typing import ParamSpec, TypeVar
+
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
+
+__all__ = ["closest_name", "meant", "named_extras", "refusing_unknown_keywords"]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+_EXTRA = "extra_forbidden"
+"""Pydantic's error type for a name the model has no field for."""
+
+
+def closest_name(given: str, known: Iterable[str]) -> str | None:
+    """The known name nearest to ``given`` (compared in lower case), or ``None``.
+
+    Example:
+        >>> closest_name("timeout", ["deadline_seconds", "timeout_seconds"])
+        'timeout_seconds'
+        >>> closest_name("colour", ["timeout_seconds"]) is None
+        True
+    """
+    import difflib  # only when a name is wrong
+
+    close = difflib.get_close_matches(given.lower(), list(known), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def meant(given: str, known: Iterable[str]) -> str:
+    """``; did you mean timeout_seconds?`` when a known name is near ``given``, else ``""``.
+
+    Example:
+        >>> meant("api_key", ["api_keys", "provider"])
+        '; did you mean api_keys?'
+    """
+    close = closest_name(given, known)
+    return f"; did you mean {close}?" if close else ""
+
+
+def refusing_unknown_keywords(function: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``function``, refusing a keyword it has no parameter for with the one probably meant.
+
+    Python's own ``TypeError`` (``got an unexpected keyword argument 'api_key'``) named
+    the wrong keyword but not the right one. The error stays a ``TypeError``, and the
+    signature (for ``inspect`` and type checkers) stays ``function``'s.
+
+    Raises:
+        TypeError: (from the returned function) A keyword names no parameter.
+    """
+    parameters = inspect.signature(function).parameters.values()
+    if any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
+        return function  # every keyword is taken: nothing to refuse
+    names = frozenset(
+        parameter.name
+        for parameter in parameters
+        if parameter.kind is not parameter.POSITIONAL_ONLY
+    )
+    owner = function.__qualname__.removesuffix(".__init__")  # WebSearchRetriever(), as called
+
+    @functools.wraps(function)
+    def checked(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        for name in kwargs:
+            if name not in names:
+                raise TypeError(
+                    f"{owner}() got an unexpected keyword argument {name!r}"
+                    f"{meant(name, sorted(names - {'self'}))}"
+                )
+        return function(*args, **kwargs)
+
+    return checked
+
+
+def named_extras(
+    error: ValidationError,
+    known: Callable[[tuple[str | int, ...]], Collection[str] | None],
+    what: str,
+) -> ValidationError | None:
+    """``error`` with each unknown name's message saying what it is not and what was meant.
+
+    Args:
+        error: A model's validation error.
+        known: The names there are where an unknown one was found (given its location),
+            or ``None`` to leave the error there as it is (a nested model words its own).
+        what: What the name is not, such as ``"not a setting"``.
+
+    Returns:
+        The error rewritten, each other error as it was (type, location, message); ``None``
+        when there was nothing to rewrite.
+    """
+    rewritten = False
+    details: list[InitErrorDetails] = []
+    for detail in error.errors():
+        location = detail["loc"]
+        names = known(location) if detail["type"] == _EXTRA and location else None
+        if names is not None:
+            rewritten = True
+            problem = f"{what}{meant(str(location[-1]), sorted(names))}"
+            kind = PydanticCustomError(_EXTRA, problem)  # no braces: nothing to format
+            details.append(InitErrorDetails(type=kind, loc=location, input=detail["input"]))
+            continue
+        details.append(_as_before(detail))
+    if not rewritten:
+        return None
+    return ValidationError.from_exception_data(error.title, details)
+
+
+def _as_before(detail: ErrorDetails) -> InitErrorDetails:
+    """An error as pydantic reported it, to be raised again beside the rewritten ones."""
+    location, given, context = detail["loc"], detail["input"], detail.get("ctx") or {}
+    known_kind = InitErrorDetails(type=detail["type"], loc=location, input=given, ctx=context)
+    try:  # one of pydantic's own kinds: its message and documentation link come back
+        ValidationError.from_exception_data("", [known_kind])
+    except KeyError:  # a validator's own kind (no context: its message is not formatted)
+        kind = PydanticCustomError(detail["type"], detail["msg"])
+        return InitErrorDetails(type=kind, loc=location, input=given)
+    return known_kind
