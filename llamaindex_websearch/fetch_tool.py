@@ -12,9 +12,10 @@ from typing import Any
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from pydantic import ValidationError
+from typing_extensions import Unpack
 
 from websearch_core import ConfigurationError, FetchError, WebSearch
-from websearch_core.client import LoopBoundClient
+from websearch_core.client import LoopBoundClient, WebSearchOptions
 from websearch_core.closing import AsyncClosing
 from websearch_core.content.tool_text import (
     FETCH_TOOL_DESCRIPTION,
@@ -47,7 +48,7 @@ class _Fetcher(CopiesOpenOwnClients):
         self,
         web_search: WebSearch | None,
         allow_private_addresses: bool | None,
-        kwargs: dict[str, Any],
+        kwargs: WebSearchOptions,
     ) -> None:
         if web_search is not None and kwargs:
             raise TypeError("pass either web_search or WebSearch arguments, not both")
@@ -150,7 +151,7 @@ def create_web_fetch_tool(
     web_search: WebSearch | None = None,
     *,
     allow_private_addresses: bool | None = None,
-    **kwargs: Any,
+    **kwargs: Unpack[WebSearchOptions],
 ) -> WebFetchFunctionTool:
     """Build the ``web_fetch`` ``FunctionTool`` (native sync and async functions).
 

@@ -14,6 +14,7 @@ from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import SPEC_FUNCTION_TYPE, BaseToolSpec
 from pydantic import ValidationError
+from typing_extensions import Unpack
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
 from websearch_core.closing import AsyncClosing
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     # The client (its providers, transport and filters) loads when a tool is built, not
     # when this module is imported.
     from websearch_core import WebSearch
+    from websearch_core.client import WebSearchOptions
 
 __all__ = [
     "WebSearchArgs",
@@ -133,7 +135,9 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, AsyncClosing):
 
     spec_functions: list[SPEC_FUNCTION_TYPE] = [("web_search", "aweb_search")]  # noqa: RUF012
 
-    def __init__(self, web_search: "WebSearch | None" = None, **kwargs: Any) -> None:
+    def __init__(
+        self, web_search: "WebSearch | None" = None, **kwargs: "Unpack[WebSearchOptions]"
+    ) -> None:
         from websearch_core.client import LoopBoundClient  # the client loads with a tool
         from websearch_core.credentials import refuse_bad_keys_in_code
 
@@ -253,7 +257,7 @@ def web_search_metadata(name: str = TOOL_NAME, *, return_direct: bool = False) -
 
 
 def create_web_search_tool(
-    web_search: "WebSearch | None" = None, **kwargs: Any
+    web_search: "WebSearch | None" = None, **kwargs: "Unpack[WebSearchOptions]"
 ) -> WebSearchFunctionTool:
     """Build the ``web_search`` ``FunctionTool`` (native sync and async functions).
 

@@ -33,6 +33,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import SecretStr
+from typing_extensions import TypedDict, Unpack
 
 from .cache import cache_key, dump_response, load_response, settings_scope
 from .closing import AsyncClosing
@@ -55,10 +56,10 @@ from .errors import (
     SearchProviderError,
 )
 from .format import NO_PROVIDER_MESSAGE, format_for_llm
-from .models import Attempt, SearchParams, SearchResponse, SearchToolResult
+from .models import Attempt, SearchOptions, SearchParams, SearchResponse, SearchToolResult
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
 from .providers import ProviderContext, get_provider
-from .settings import APP_NAME, Settings
+from .settings import APP_NAME, Settings, SettingsOverrides
 from .settings_conflicts import with_conflicts
 
 if TYPE_CHECKING:
@@ -71,10 +72,52 @@ if TYPE_CHECKING:
     from .state import StateStore
     from .status import ProviderStatus
 
-__all__ = ["LoopBoundClient", "WebSearch"]
+__all__ = [
+    "FetchManyOptions",
+    "FetchOptions",
+    "LoopBoundClient",
+    "WebSearch",
+    "WebSearchOptions",
+]
 
 logger = logging.getLogger("websearch_core")
 _T = TypeVar("_T")
+
+
+class FetchOptions(TypedDict, total=False):
+    """The keyword arguments of :meth:`WebSearch.fetch`, for ``fetch_sync(url, **options)``.
+
+    Typed, so that ``fetch_sync(url, timeout=5)`` fails under mypy, not only when it runs;
+    a test keeps the keys equal to ``fetch``'s keyword arguments.
+    """
+
+    timeout_seconds: float | None
+    use_cache: bool
+    use_browser: bool
+    allow_private_addresses: bool | None
+    allowed_networks: Sequence[str]
+    max_bytes: int | None
+
+
+class FetchManyOptions(FetchOptions, total=False):
+    """The keyword arguments of :meth:`WebSearch.fetch_many`, for ``fetch_many_sync``."""
+
+    concurrency: int
+
+
+class WebSearchOptions(SettingsOverrides, total=False):
+    """The keyword arguments of ``WebSearch(...)``, for a tool that builds one later.
+
+    ``create_web_search_tool(**options)`` and the like keep them until the first call;
+    typed, a mistyped one fails under mypy where it is written. A test keeps the keys equal
+    to ``WebSearch``'s arguments.
+    """
+
+    settings: Settings | None
+    api_keys: Mapping[str, str | SecretStr] | None
+    session: aiohttp.ClientSession | None
+    browser: HeadlessBrowser | None
+    oauth_refreshers: Mapping[str, TokenRefresher] | None
 
 
 class WebSearch(AsyncClosing):
@@ -103,7 +146,7 @@ class WebSearch(AsyncClosing):
         session: aiohttp.ClientSession | None = None,
         browser: HeadlessBrowser | None = None,
         oauth_refreshers: Mapping[str, TokenRefresher] | None = None,
-        **overrides: Any,
+        **overrides: Unpack[SettingsOverrides],
     ) -> None:
         report_unknown_variables()  # a mistyped WEBSEARCH_ variable would set nothing
         if settings is None:
@@ -417,7 +460,7 @@ class WebSearch(AsyncClosing):
         use_cache: bool = True,
         include_content: bool = False,
         content_limit: int = DEFAULT_CONTENT_SOURCES,
-        **params: Any,
+        **params: Unpack[SearchOptions],
     ) -> SearchResponse:
         """Search and return the first renderable response.
 
@@ -464,7 +507,7 @@ class WebSearch(AsyncClosing):
         use_cache: bool = True,
         include_content: bool = False,
         content_limit: int = DEFAULT_CONTENT_SOURCES,
-        **params: Any,
+        **params: Unpack[SearchOptions],
     ) -> SearchToolResult:
         """Search and return the tool result: text for the model plus the structured details.
 
@@ -518,7 +561,7 @@ class WebSearch(AsyncClosing):
         use_cache: bool = True,
         include_content: bool = False,
         content_limit: int = DEFAULT_CONTENT_SOURCES,
-        **params: Any,
+        **params: Unpack[SearchOptions],
     ) -> SearchResponse:
         """:meth:`search` for synchronous code (safe inside a running event loop).
 
@@ -541,7 +584,7 @@ class WebSearch(AsyncClosing):
         use_cache: bool = True,
         include_content: bool = False,
         content_limit: int = DEFAULT_CONTENT_SOURCES,
-        **params: Any,
+        **params: Unpack[SearchOptions],
     ) -> SearchToolResult:
         """:meth:`run` for synchronous code (safe inside a running event loop).
 
@@ -656,22 +699,22 @@ class WebSearch(AsyncClosing):
             secrets=lambda: (*credentials.secrets(), *settings_secrets(settings)),
         )
 
-    def fetch_sync(self, url: str, **options: Any) -> PageContent:
+    def fetch_sync(self, url: str, **options: Unpack[FetchOptions]) -> PageContent:
         """:meth:`fetch` for synchronous code (safe inside a running event loop)."""
         return _run_blocking(self._fresh()._fetch_and_close(url, options))
 
     def fetch_many_sync(
-        self, urls: Sequence[str], **options: Any
+        self, urls: Sequence[str], **options: Unpack[FetchManyOptions]
     ) -> list[PageContent | FetchError]:
         """:meth:`fetch_many` for synchronous code (safe inside a running event loop)."""
         return _run_blocking(self._fresh()._fetch_many_and_close(urls, options))
 
-    async def _fetch_and_close(self, url: str, options: dict[str, Any]) -> PageContent:
+    async def _fetch_and_close(self, url: str, options: FetchOptions) -> PageContent:
         async with self:
             return await self.fetch(url, **options)
 
     async def _fetch_many_and_close(
-        self, urls: Sequence[str], options: dict[str, Any]
+        self, urls: Sequence[str], options: FetchManyOptions
     ) -> list[PageContent | FetchError]:
         async with self:
             return await self.fetch_many(urls, **options)
@@ -729,7 +772,7 @@ def open_state_store(settings: Settings) -> StateStore:
     return open_store(redis_url=None, sqlite_path=directory / "state.sqlite3")
 
 
-def _params(query: str | SearchParams, params: Mapping[str, Any]) -> SearchParams:
+def _params(query: str | SearchParams, params: SearchOptions) -> SearchParams:
     if isinstance(query, SearchParams):
         return SearchParams.model_validate({**query.model_dump(), **params}) if params else query
     return SearchParams(query=query, **params)

@@ -27,7 +27,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticKnownError
 
-from .meant_names import named_extras
+from .meant_names import named_field_extras
 from .settings_limits import MAX_TIMEOUT_SECONDS
 from .tool_copies import with_own_clients
 
@@ -111,11 +111,8 @@ class ClientOptions(BaseModel):
         try:
             return handler(data)
         except ValidationError as error:
-            fields = cls.model_fields.keys()
-            named = named_extras(
-                error,
-                lambda location: fields if len(location) == 1 else None,
-                "unexpected keyword argument",
+            named = named_field_extras(
+                error, cls.model_fields.keys(), "unexpected keyword argument"
             )
             if named is None:
                 raise

@@ -14,7 +14,13 @@ from typing import ParamSpec, TypeVar
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
-__all__ = ["closest_name", "meant", "named_extras", "refusing_unknown_keywords"]
+__all__ = [
+    "closest_name",
+    "meant",
+    "named_extras",
+    "named_field_extras",
+    "refusing_unknown_keywords",
+]
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -114,6 +120,13 @@ def named_extras(
     if not rewritten:
         return None
     return ValidationError.from_exception_data(error.title, details)
+
+
+def named_field_extras(
+    error: ValidationError, fields: Collection[str], what: str
+) -> ValidationError | None:
+    """:func:`named_extras` for a model's own fields (a nested model's errors left as they are)."""
+    return named_extras(error, lambda location: fields if len(location) == 1 else None, what)
 
 
 def _as_before(detail: ErrorDetails) -> InitErrorDetails:

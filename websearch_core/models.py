@@ -13,14 +13,17 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
     ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
     field_validator,
     model_validator,
 )
+from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 too
 
 from .content.models import PageContent
+from .meant_names import named_field_extras
 
 __all__ = [
     "MAX_QUERY_LENGTH",
@@ -31,6 +34,7 @@ __all__ = [
     "FilterWay",
     "Recency",
     "SearchCitation",
+    "SearchOptions",
     "SearchParams",
     "SearchResponse",
     "SearchSource",
@@ -123,6 +127,25 @@ class SearchParams(_Frozen):
     provider: str | None = None
     """Force one provider id (internal callers only); ``"auto"`` means the chain."""
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def _unknown_names_meant(
+        cls, data: Any, handler: ModelWrapValidatorHandler["SearchParams"]
+    ) -> "SearchParams":
+        """Refuse a name no field has with the field probably meant.
+
+        ``run("q", limt=3)`` was refused with pydantic's ``Extra inputs are not permitted``
+        alone; now ``limt: not a search parameter; did you mean limit?``. The error keeps
+        its type (``extra_forbidden``), location and every other error.
+        """
+        try:
+            return handler(data)
+        except ValidationError as error:
+            named = named_field_extras(error, cls.model_fields.keys(), "not a search parameter")
+            if named is None:
+                raise
+            raise named from None
+
     @field_validator("query")
     @classmethod
     def _query_not_blank(cls, value: str) -> str:
@@ -200,6 +223,28 @@ class SearchParams(_Frozen):
     def result_count(self) -> int | None:
         """The collapsed count most providers send: ``num_search_results`` before ``limit``."""
         return self.num_search_results if self.num_search_results is not None else self.limit
+
+
+class SearchOptions(TypedDict, total=False):
+    """The :class:`SearchParams` fields ``WebSearch.run(query, **options)`` takes, typed.
+
+    Every field but ``query`` (the call's first argument), typed as what the field
+    accepts, so ``run("q", limt=3)`` fails under mypy, not only when it runs. A test keeps
+    the keys equal to the fields.
+    """
+
+    recency: Recency | None
+    limit: int | None
+    max_tokens: int | None
+    temperature: float | None
+    num_search_results: int | None
+    country: str | None
+    language: str | None
+    date_after: date | str | None
+    date_before: date | str | None
+    include_domains: list[str] | tuple[str, ...]  # not Sequence: a str is one, but no list
+    exclude_domains: list[str] | tuple[str, ...]
+    provider: str | None
 
 
 class SourceRank(_Frozen):

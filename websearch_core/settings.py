@@ -38,7 +38,7 @@ The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same
 import json
 import os
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 from urllib.parse import urlsplit
@@ -67,6 +67,7 @@ from pydantic_settings import (
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 too
 
 from .control_chars import CONTROL_IN_LINE
 from .edited_text import SavedAsUtf16Error, utf8_text
@@ -104,6 +105,7 @@ __all__ = [
     "MAX_TIMEOUT_SECONDS",
     "SearxngSettings",
     "Settings",
+    "SettingsOverrides",
     "default_config_file",
 ]
 
@@ -887,3 +889,38 @@ class Settings(BaseSettings):
         if self.credentials_file is not None:
             return self.credentials_file
         return self.resolved_config_file().parent / "credentials.json"
+
+
+class SettingsOverrides(TypedDict, total=False):
+    """The settings ``WebSearch(**overrides)`` takes, typed for a type checker.
+
+    Each key is a :class:`Settings` field (``api_keys`` aside: ``WebSearch`` takes keys as
+    its own argument), typed as what the field accepts, so ``WebSearch(timeout=5)`` fails
+    under mypy, not only when it runs. A test keeps the keys equal to the fields.
+    """
+
+    provider: str | None
+    providers: Sequence[str]
+    fallback: bool
+    exclude: Sequence[str]
+    budget: Mapping[str, str]
+    rate: Mapping[str, str]
+    rate_limit_wait_seconds: float
+    auth_cooldown_seconds: float
+    cache: bool
+    cache_ttl_seconds: float
+    cache_stale_seconds: float
+    state_backend: Literal["auto", "sqlite", "redis", "memory"]
+    state_dir: str | os.PathLike[str] | None
+    redis_url: str | None
+    timeout_seconds: float | None
+    deadline_seconds: float
+    connect_timeout_seconds: float
+    proxy: str | SecretStr | None
+    gemini_model: str | None
+    max_response_bytes: int
+    fence_results: bool
+    base_urls: Mapping[str, str]
+    searxng: SearxngSettings | Mapping[str, object]
+    credentials_file: str | os.PathLike[str] | None
+    config_file: str | os.PathLike[str] | None

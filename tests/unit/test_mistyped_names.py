@@ -73,3 +73,27 @@ def test_a_one_line_configuration_error_says_it_once() -> None:
     with pytest.raises(ConfigurationError) as caught, configuration_errors({"timeout": "timeout"}):
         Settings(timeout=5)  # type: ignore[call-arg]
     assert str(caught.value) == "timeout: not a setting; did you mean timeout_seconds?"
+
+
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        ({"limt": 3}, ("limt", "not a search parameter; did you mean limit?")),
+        (
+            {"include_domain": ["a.org"]},
+            ("include_domain", "not a search parameter; did you mean include_domains?"),
+        ),
+        ({"site": "a.org"}, ("site", "not a search parameter")),
+    ],
+)
+async def test_an_unknown_search_parameter_names_the_one_meant(
+    params: dict[str, Any], expected: tuple[str, str]
+) -> None:
+    # Refused before any provider is asked: no simulator needed, none is reached.
+    async with WebSearch(state_backend="memory", providers=("duckduckgo",)) as ws:
+        with pytest.raises(ValidationError) as caught:
+            await ws.run("python", recency="decade", **params)
+    location, message = expected
+    errors = _errors(caught.value)
+    assert errors[0][:2] == ("recency", "literal_error")  # the call's other error, kept
+    assert errors[1:] == [(location, "extra_forbidden", message)]
