@@ -60,6 +60,21 @@ class ProviderInfo:
     declares neither way is checked on its results or reported as ignored."""
 
     @property
+    def setup_needed(self) -> str | None:
+        """What to do to configure it: its setup hint, else ``set`` its key variables.
+
+        ``None`` for a provider with neither (an engine that needs nothing).
+
+        Example:
+            >>> ProviderInfo(id="brave", label="Brave", kind="api", description="",
+            ...     docs_url="", env_vars=("BRAVE_API_KEY",)).setup_needed
+            'set BRAVE_API_KEY'
+        """
+        if self.setup_hint:
+            return self.setup_hint
+        return f"set {' or '.join(self.env_vars)}" if self.env_vars else None
+
+    @property
     def credential_free(self) -> bool:
         """Needs no key or sign-in: a 401 or 403 from it is a block, not a refused key."""
         return self.kind in ("scraper", "aggregate")

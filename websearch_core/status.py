@@ -95,8 +95,7 @@ def _missing_browser(context: ProviderContext) -> str | None:
 
 def _not_configured(info: ProviderInfo) -> str:
     """``not configured``, with what to set when the provider says."""
-    names = " or ".join(info.env_vars)
-    hint = info.setup_hint or (f"set {names}" if names else None)
+    hint = info.setup_needed
     return f"not configured ({hint})" if hint else "not configured"
 
 

@@ -333,7 +333,7 @@ async def test_a_listed_provider_that_cannot_run_is_reported_not_skipped(
     # Every entry of an explicit list is explicit: its own error, not "none configured".
     assert result.error == (
         "Tavily web search is unavailable. Configure its credentials or select the automatic "
-        "provider chain."
+        "provider chain. To configure it, set TAVILY_API_KEY."
     )
     assert result.response.provider == "tavily"
     assert sum(_hits(sim).values()) == 0

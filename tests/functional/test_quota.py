@@ -313,7 +313,7 @@ async def test_pinned_provider_that_cannot_run_says_so(sim: Simulator) -> None:
         result = await ws.run("python asyncio")
     assert result.error == (
         "Brave web search is unavailable. Configure its credentials or select the automatic "
-        "provider chain."
+        "provider chain. To configure it, set BRAVE_API_KEY."
     )
     assert sum(_hits(sim).values()) == 0
 

@@ -248,11 +248,14 @@ def _add_explicit(
     elif provider.is_explicitly_available(context):
         plan.providers.append(provider)
     elif report_unavailable:
-        # The spec's text for an explicitly chosen provider that cannot run.
+        # The spec's text for an explicitly chosen provider that cannot run, then what to
+        # set: the text alone left the user to find the variable's name.
+        needed = provider.info.setup_needed
         error = ProviderNotConfiguredError(
             provider_id,
             f"{provider.info.label} web search is unavailable. Configure its credentials or "
-            "select the automatic provider chain.",
+            "select the automatic provider chain."
+            + (f" To configure it, {needed}." if needed else ""),
         )
         plan.failures.append((provider, error))
         plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail=error.message))
