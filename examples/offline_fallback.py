@@ -6,6 +6,7 @@ keys and no network::
     python examples/offline_fallback.py
 """
 
+import argparse
 import asyncio
 
 from websearch_core import WebSearch
@@ -29,4 +30,6 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    # No options, but --help says what this does instead of running it.
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     asyncio.run(main())
