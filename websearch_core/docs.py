@@ -1,16 +1,20 @@
-"""The README's provider table, written from the registry so it cannot drift from the code.
+"""The README's generated tables, written from the registry so they cannot drift from the code.
 
-Each row is one :class:`~websearch_core.providers.base.ProviderInfo`, in
-:data:`~websearch_core.providers.SEARCH_PROVIDER_ORDER`. The table sits in ``README.md``
-between :data:`START_MARKER` and :data:`END_MARKER`; run ``python -m websearch_core.docs``
-after changing a provider's facts (``--check`` only reports whether it is current, for CI).
+Two tables: the providers (one :class:`~websearch_core.providers.base.ProviderInfo` a row,
+in :data:`~websearch_core.providers.SEARCH_PROVIDER_ORDER`, between :data:`START_MARKER`
+and :data:`END_MARKER`) and which way each provider applies each search filter
+(:func:`~websearch_core.filters.table.registry_table`, between its own markers). Run
+``python -m websearch_core.docs`` after changing a provider's facts (``--check`` only
+reports whether they are current, for CI).
 """
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+from .filters.table import README_TABLE_END, README_TABLE_START, registry_table
 from .models import SearchParams
 from .providers import SEARCH_PROVIDER_ORDER, get_provider
 from .providers.base import ProviderInfo
@@ -81,38 +85,74 @@ def provider_table(order: Sequence[str] = SEARCH_PROVIDER_ORDER) -> str:
     return "\n".join([HEADER, *rows])
 
 
-def with_table(text: str, table: str) -> str:
+def with_table(
+    text: str,
+    table: str,
+    start_marker: str = START_MARKER,
+    end_marker: str = END_MARKER,
+    what: str = "provider table",
+) -> str:
     """``text`` with whatever stands between the markers replaced by ``table``.
+
+    Args:
+        text: The README.
+        table: The table to put between the markers.
+        start_marker: The line after which the table starts (default: the provider table's).
+        end_marker: The line the table ends before.
+        what: The table's name in the error.
 
     Raises:
         ValueError: The markers are missing or out of order.
     """
-    start = text.find(START_MARKER)
-    end = text.find(END_MARKER)
+    start = text.find(start_marker)
+    end = text.find(end_marker)
     if start < 0 or end < start:
-        raise ValueError(f"README has no provider table markers ({START_MARKER} ... {END_MARKER})")
-    head = text[: start + len(START_MARKER)]
+        raise ValueError(f"README has no {what} markers ({start_marker} ... {end_marker})")
+    head = text[: start + len(start_marker)]
     return f"{head}\n{table}\n{text[end:]}"
 
 
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """One generated table: its name, its markers, and what writes it."""
+
+    what: str
+    start: str
+    end: str
+    build: Callable[[], str]
+
+
+_TABLES = (
+    _Table("provider table", START_MARKER, END_MARKER, provider_table),
+    _Table("filter table", README_TABLE_START, README_TABLE_END, registry_table),
+)
+"""Every table this command keeps: the filter table used to be printed by its own module
+for pasting, which took no options and ignored ``--check``."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Rewrite (or with ``--check`` verify) the provider table in a README."""
+    """Rewrite (or with ``--check`` verify) the generated tables in a README."""
     parser = argparse.ArgumentParser(
         prog="python -m websearch_core.docs", description=__doc__.splitlines()[0]
     )
     parser.add_argument("readme", nargs="?", default="README.md", type=Path)
-    parser.add_argument("--check", action="store_true", help="exit 1 if the table is stale")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a table is stale")
     args = parser.parse_args(argv)
     current = args.readme.read_text(encoding="utf-8")
-    updated = with_table(current, provider_table())
+    updated = current
+    changed = []
+    for table in _TABLES:
+        text = with_table(updated, table.build(), table.start, table.end, table.what)
+        if text != updated:
+            changed.append(table.what)
+        updated = text
     if args.check:
-        if updated != current:
-            print(f"{args.readme}: provider table is stale; run python -m websearch_core.docs")
-            return 1
-        return 0
-    if updated != current:
+        for what in changed:
+            print(f"{args.readme}: {what} is stale; run python -m websearch_core.docs")
+        return 1 if changed else 0
+    if changed:
         args.readme.write_text(updated, encoding="utf-8")
-        print(f"{args.readme}: provider table updated")
+        print(f"{args.readme}: {' and '.join(changed)} updated")
     return 0
 
 

@@ -3,12 +3,15 @@
 import importlib
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from websearch_core.docs import END_MARKER, START_MARKER, main, provider_table, with_table
+from websearch_core.filters.table import README_TABLE_END, README_TABLE_START, registry_table
 from websearch_core.providers import SEARCH_PROVIDER_ORDER, get_provider
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -44,17 +47,55 @@ def test_the_table_is_what_the_generator_writes_now() -> None:
     )
 
 
-def test_the_generator_rewrites_only_between_the_markers(tmp_path: Path) -> None:
+def test_the_generator_rewrites_only_between_the_markers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     readme = tmp_path / "README.md"
-    readme.write_text(f"intro\n{START_MARKER}\nold rows\n{END_MARKER}\noutro\n", encoding="utf-8")
+    readme.write_text(
+        f"intro\n{START_MARKER}\nold rows\n{END_MARKER}\nmiddle\n"
+        f"{README_TABLE_START}\nold filters\n{README_TABLE_END}\noutro\n",
+        encoding="utf-8",
+    )
     assert main([str(readme), "--check"]) == 1
+    assert capsys.readouterr().out == (
+        f"{readme}: provider table is stale; run python -m websearch_core.docs\n"
+        f"{readme}: filter table is stale; run python -m websearch_core.docs\n"
+    )
     assert main([str(readme)]) == 0
     written = readme.read_text(encoding="utf-8")
     assert written.startswith(f"intro\n{START_MARKER}\n| id | label |")
-    assert written.endswith(f"{END_MARKER}\noutro\n")
-    assert "old rows" not in written
+    assert f"{END_MARKER}\nmiddle\n{README_TABLE_START}\n| provider | " in written
+    assert written.endswith(f"{README_TABLE_END}\noutro\n")
+    assert "old rows" not in written and "old filters" not in written
     assert written.count("\n| `") == len(SEARCH_PROVIDER_ORDER)
+    assert written.count("\n| ") == 2 * (len(SEARCH_PROVIDER_ORDER) + 2)
     assert main([str(readme), "--check"]) == 0
+
+
+def test_the_filter_table_module_checks_the_readme_as_docs_does(tmp_path: Path) -> None:
+    # "python -m websearch_core.filters.table --check" ignored --check (and any argument)
+    # and printed the table: a CI step meant to fail on a stale table always passed.
+    readme = tmp_path / "README.md"
+    table = registry_table()
+    readme.write_text(
+        f"{START_MARKER}\n{provider_table()}\n{END_MARKER}\n"
+        f"{README_TABLE_START}\n{table.replace('native', 'post', 1)}\n{README_TABLE_END}\n",
+        encoding="utf-8",
+    )
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "websearch_core.filters.table", *args]
+        return subprocess.run(command, capture_output=True, text=True, check=False)
+
+    stale = run(str(readme), "--check")
+    assert (stale.returncode, stale.stdout) == (
+        1,
+        f"{readme}: filter table is stale; run python -m websearch_core.docs\n",
+    )
+    assert run(str(readme), "--bogus").returncode == 2
+    assert run(str(readme)).returncode == 0
+    assert run(str(readme), "--check").returncode == 0
+    assert f"{README_TABLE_START}\n{table}\n{README_TABLE_END}" in readme.read_text()
 
 
 def test_a_readme_without_markers_is_refused() -> None:

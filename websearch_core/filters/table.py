@@ -2,6 +2,8 @@
 
 A hand-kept table drifts from the code; this one is rebuilt from each ``ProviderInfo`` and
 a test compares it with the README, so the table users read is the one the code obeys.
+``python -m websearch_core.docs`` writes it into the README (``--check`` reports a stale
+one), as it does the provider table.
 """
 
 from collections.abc import Iterable
@@ -18,9 +20,7 @@ __all__ = [
     "registry_table",
 ]
 
-README_TABLE_START = (
-    "<!-- filter-table:start (generated: python -m websearch_core.filters.table) -->"
-)
+README_TABLE_START = "<!-- filter-table:start (generated: python -m websearch_core.docs) -->"
 README_TABLE_END = "<!-- filter-table:end -->"
 
 
@@ -82,7 +82,9 @@ def registry_table() -> str:
     return filter_table((pid, get_provider(pid).info.filters) for pid in PROVIDER_REGISTRY)
 
 
-if __name__ == "__main__":
-    print(README_TABLE_START)
-    print(registry_table())
-    print(README_TABLE_END)
+if __name__ == "__main__":  # the README's tables are all kept by one command
+    import sys
+
+    from ..docs import main
+
+    sys.exit(main(sys.argv[1:]))
