@@ -8,7 +8,7 @@ Usage::
                        [--timeout SECONDS] [--no-cache] [--content] [--json] [--verbose]
     websearch --version
     websearch auth set PROVIDER       # reads the key from stdin, or prompts without echo
-    websearch auth list               # provider ids with a stored key (never the keys)
+    websearch auth list               # ids with a stored key or sign-in (never the secrets)
     websearch auth remove PROVIDER [--oauth]
     websearch auth import gemini-cli [PATH]   # store the Gemini CLI's sign-in (never shown)
     websearch providers               # each provider: can it run now (or why not), usage, budget
@@ -21,7 +21,8 @@ query (``websearch -- auth`` searches for the word "auth").
 
 Exit status: ``0`` on success; ``1`` when every provider failed (the error text goes to
 stderr), there was nothing to remove, or the output could not be written (a full disk);
-``2`` for invalid input or configuration (one line naming the option, variable or file);
+``2`` for invalid input or configuration (one line naming the option, variable or file),
+no provider configured (the spec's ``No web search provider configured.``) included;
 ``130`` after Ctrl-C. A reader that stops early
 (``websearch ... | head``) is not an error.
 
@@ -59,7 +60,8 @@ from .content.cli_fetch import fetch_parser
 from .credentials import CredentialStore
 from .env_names import report_unknown_variables
 from .errors import ConfigurationError
-from .key_names import key_variables
+from .format import NO_PROVIDER_MESSAGE
+from .key_names import key_variables, oauth_entries
 from .models import Attempt, SearchParams, SearchToolResult
 from .oauth_import import IMPORT_SOURCES, read_sign_in
 from .provider_ids import KEY_IDS, did_you_mean, unknown_provider_message
@@ -213,7 +215,8 @@ def _search_parser() -> argparse.ArgumentParser:
             "then falls back to the auto chain.\n\n"
             "exit status: 0 success, 1 every provider failed (or the output could not be\n"
             "written), 2 invalid input or configuration (one line naming the option,\n"
-            "variable or config file).\n"
+            "variable or config file; also when no provider is configured), 130 interrupted\n"
+            "(Ctrl-C).\n"
             'To search for the word "auth", "fetch" or "providers", write: websearch -- auth'
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -307,14 +310,14 @@ def _search(args: argparse.Namespace) -> int:
     if args.deadline is not None:
         overrides["deadline_seconds"] = args.deadline
     if args.prefer is not None:
-        overrides["provider"] = args.prefer
+        overrides["provider"] = _known_provider(args.prefer, _SETTINGS_FLAGS["provider"])
     with configuration_errors({field: _SETTINGS_FLAGS[field] for field in overrides}):
         settings = Settings(**overrides)
     params = SearchParams(
         query=" ".join(args.query),
         recency=args.recency,
         limit=args.limit,
-        provider=args.provider.strip().lower() if args.provider else None,
+        provider=_known_provider(args.provider, "--provider") if args.provider else None,
         language=args.language,
         country=args.country,
         include_domains=tuple(args.site),
@@ -331,6 +334,11 @@ def _search(args: argparse.Namespace) -> int:
     if result.is_error:
         # The chain lists why a forced provider did not run before what the fallback did.
         print(result.text, file=sys.stderr)
+        if result.error is not None and result.error.startswith(NO_PROVIDER_MESSAGE):
+            # Not a provider's failure: nothing was set up to ask, which the settings
+            # decide, so it exits as the other configuration errors do.
+            print(f"{PROG}: '{PROG} providers' shows which can run, and why not", file=sys.stderr)
+            return EXIT_USAGE
         return EXIT_FAILED
     if unavailable:
         print(f"{PROG}: {unavailable}; the auto chain answered instead", file=sys.stderr)
@@ -339,6 +347,24 @@ def _search(args: argparse.Namespace) -> int:
     if not args.json:
         print(result.text)
     return EXIT_OK
+
+
+def _known_provider(given: str, option: str) -> str:
+    """``given`` as the provider id it names (trimmed, lower case), checked here.
+
+    Left to the chain, ``--provider bravo`` was refused without naming the option, and
+    both options echoed the id lower-cased (``brave_api_key`` for ``BRAVE_API_KEY``) with no
+    suggestion for a key's variable name; the text now has the option, the id as typed and
+    the id meant.
+
+    Raises:
+        _UsageError: No provider has the id.
+    """
+    provider_id = given.strip().lower()
+    if provider_id in ("", "auto") or provider_id in PROVIDER_REGISTRY:
+        return provider_id
+    message = unknown_provider_message(given.strip(), aliases=key_variables())
+    raise _UsageError(f"{option}: {message}")
 
 
 def _forced_but_unavailable(forced: str | None, attempts: Sequence[Attempt]) -> str | None:
@@ -380,9 +406,24 @@ def _auth_parser() -> argparse.ArgumentParser:
     )
     set_parser.add_argument("provider", help="provider id, e.g. brave")
     set_parser.set_defaults(handler=_auth_set)
-    list_parser = actions.add_parser("list", help="list providers with a stored key")
+    list_parser = actions.add_parser(
+        "list",
+        help="list the ids with a stored API key or OAuth sign-in",
+        description=(
+            "List the ids the credential store holds an API key or an OAuth sign-in under "
+            "(brave, gemini-cli, ...), one a line. The keys and tokens are never shown."
+        ),
+    )
     list_parser.set_defaults(handler=_auth_list)
-    remove_parser = actions.add_parser("remove", help="forget a provider's stored key")
+    remove_parser = actions.add_parser(
+        "remove",
+        help="forget a stored API key (or with --oauth a sign-in)",
+        description=(
+            "Forget the API key stored for a provider; with --oauth, forget the stored OAuth "
+            "sign-in instead (the other one is kept). Keys set in the environment or the "
+            "config file are not touched. Exits 1 when nothing was stored under the id."
+        ),
+    )
     remove_parser.add_argument("provider", help="provider id, e.g. brave")
     remove_parser.add_argument(
         "--oauth",
@@ -400,7 +441,12 @@ def _auth_parser() -> argparse.ArgumentParser:
             "import once more, or pass a refresh hook (WebSearch(oauth_refreshers=...))."
         ),
     )
-    import_parser.add_argument("source", choices=sorted(IMPORT_SOURCES), help="whose sign-in")
+    sources = sorted(IMPORT_SOURCES)
+    # Named by its choices, as the usage line names it: "required: source" named nothing
+    # the user could type.
+    import_parser.add_argument(
+        "source", choices=sources, metavar=f"{{{','.join(sources)}}}", help="whose sign-in"
+    )
     import_parser.add_argument("path", nargs="?", help="the file, if not in its usual place")
     import_parser.set_defaults(handler=_auth_import)
     return parser
@@ -411,13 +457,9 @@ def _credential_store() -> CredentialStore:
 
 
 def _auth_set(args: argparse.Namespace) -> int:
-    provider_id = args.provider.strip().lower()
-    if provider_id not in KEY_IDS:
-        # KEY_IDS, not the providers alone: openrouter (the key Perplexity falls back to)
-        # is stored like any other, and the list named every id but it.
-        raise _UsageError(
-            unknown_provider_message(provider_id, known=KEY_IDS, aliases=key_variables())
-        )
+    # KEY_IDS, not the providers alone: openrouter (the key Perplexity falls back to) is
+    # stored like any other, and the list named every id but it.
+    provider_id = _stored_id(args.provider, KEY_IDS, stored=())
     if provider_id in PROVIDER_REGISTRY:  # a key-only id (openrouter) is read by a provider
         _check_takes_a_key(provider_id)
     key = _read_secret(f"API key for {provider_id} (input hidden): ")
@@ -493,7 +535,7 @@ def _auth_list(args: argparse.Namespace) -> int:
     store = _credential_store()
     providers = store.providers()
     if not providers:
-        print(f"No stored API keys in {store.path}", file=sys.stderr)
+        print(f"No stored API keys or sign-ins in {store.path}", file=sys.stderr)
     for provider_id in providers:
         print(provider_id)
     return EXIT_OK
@@ -507,8 +549,9 @@ def _auth_remove(args: argparse.Namespace) -> int:
     removed the API key. A token is forgotten only when asked by name: one that cannot be
     sent (a control character in it) is named with this command as its way out.
     """
-    provider_id = args.provider.strip().lower()
     store = _credential_store()
+    known = oauth_entries() if args.oauth else KEY_IDS
+    provider_id = _stored_id(args.provider, known, stored=store.providers(), oauth=args.oauth)
     if args.oauth:
         if not store.remove(provider_id, "oauth"):
             meant = _stored_id_meant(provider_id, store, oauth=True)
@@ -558,6 +601,37 @@ def _expiry(expires_at: float | None) -> str:
     except (OverflowError, OSError, ValueError):  # a date no calendar holds
         return ""
     return f", expires {moment:%Y-%m-%d %H:%M} UTC"
+
+
+def _stored_id(
+    given: str, known: Sequence[str], *, stored: Sequence[str], oauth: bool = False
+) -> str:
+    """``given`` as the credential-store id it names (trimmed, lower case), checked.
+
+    ``auth remove brav`` exited 1, as if there were merely nothing to remove, while
+    ``auth set BRAVE_API_KEY`` exited 2: an id nothing is or can be stored under is
+    invalid input for both. An id already in the store (one a program stored) is valid.
+
+    Args:
+        given: The id as typed; an error echoes it so.
+        known: The ids the command takes: every key's id, or every OAuth entry.
+        stored: The ids the store holds.
+        oauth: ``known`` are OAuth entries, which the error then names as such.
+
+    Raises:
+        _UsageError: Neither ``known`` nor ``stored`` has the id; the text suggests the id
+            meant, a key's variable name (``BRAVE_API_KEY``) included.
+    """
+    provider_id = given.strip().lower()
+    if provider_id in known or provider_id in stored:
+        return provider_id
+    ids = tuple(known)
+    if not oauth:
+        raise _UsageError(
+            unknown_provider_message(given.strip(), known=ids, aliases=key_variables())
+        )
+    meant = did_you_mean([given], ids)
+    raise _UsageError(f"no OAuth entry {given.strip()} (known: {', '.join(ids)}){meant}")
 
 
 def _stored_id_meant(given: str, store: CredentialStore, *, oauth: bool) -> str:
@@ -645,7 +719,7 @@ def _reset(args: argparse.Namespace) -> int:
         return fail("providers reset needs a provider id or --all")
     provider_id = args.provider.strip().lower() if args.provider else None
     if provider_id is not None and provider_id not in PROVIDER_REGISTRY:
-        return fail(unknown_provider_message(provider_id))
+        return fail(unknown_provider_message(args.provider.strip()))  # as typed
     outcome = asyncio.run(_reset_provider(WebSearch(), provider_id))
     if outcome.error is not None:
         return fail(f"could not reset the state: {outcome.error}", EXIT_FAILED)

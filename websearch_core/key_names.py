@@ -1,4 +1,4 @@
-"""The variables API keys are read from, by the id ``websearch auth`` stores each key under.
+"""What credentials are called: the variables keys are read from, the entries tokens are under.
 
 ``websearch auth set BRAVE_API_KEY`` (the variable where the id goes) and ``websearch auth
 remove brav`` (a typo) were answered with every provider id, or with ``no stored API key
@@ -7,10 +7,10 @@ declare they send (:attr:`~websearch_core.providers.base.SearchProvider.credenti
 so a provider's new variable is known here without a second list.
 """
 
-from .provider_credentials import ApiKey
+from .provider_credentials import ApiKey, StoredOAuth
 from .providers import PROVIDER_REGISTRY, get_provider
 
-__all__ = ["key_variables"]
+__all__ = ["key_variables", "oauth_entries"]
 
 
 def key_variables() -> dict[str, str]:
@@ -34,3 +34,22 @@ def key_variables() -> dict[str, str]:
             for name in env_vars:
                 names.setdefault(name.lower(), kind.owner or provider_id)
     return names
+
+
+def oauth_entries() -> tuple[str, ...]:
+    """Every store entry a provider reads an OAuth token from, in registry order.
+
+    ``gemini`` and ``gemini-cli`` for Gemini's two sign-ins, ``codex``... : the ids
+    ``websearch auth remove --oauth`` takes. Imports every provider module, as
+    :func:`key_variables` does, so it is for a command, not for a search.
+
+    Example:
+        >>> "gemini-cli" in oauth_entries()
+        True
+    """
+    entries: dict[str, None] = {}
+    for provider_id in PROVIDER_REGISTRY:
+        for kind in get_provider(provider_id).credential_kinds:
+            if isinstance(kind, StoredOAuth):
+                entries.setdefault(kind.entry or provider_id, None)
+    return tuple(entries)

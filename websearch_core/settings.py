@@ -763,11 +763,11 @@ class Settings(BaseSettings):
     def _normalise_provider(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        value = value.strip().lower()
+        given, value = value.strip(), value.strip().lower()
         if value in ("", "auto"):
             return None
         if value not in SEARCH_PROVIDER_ORDER:  # fail where the setting is read, as the lists do
-            raise ValueError(unknown_provider_message(value))
+            raise ValueError(unknown_provider_message(given))  # as typed: Bravo, not bravo
         return value
 
     @field_validator("proxy")

@@ -156,9 +156,26 @@ def test_failure_with_json_still_prints_the_details(
 def test_no_provider_configured(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # The settings leave nothing to ask: a configuration error, exit 2 like the others
+    # (it exited 1, as if providers had been asked and failed), with where to look.
     monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(SEARCH_PROVIDER_ORDER))
-    assert main(["python"]) == EXIT_FAILED
-    assert capsys.readouterr().err.strip() == "Error: No web search provider configured."
+    assert main(["python"]) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        "Error: No web search provider configured.\n"
+        "websearch: 'websearch providers' shows which can run, and why not\n"
+    )
+
+
+def test_a_listed_provider_without_its_key_names_the_variable(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The spec's text alone ("Configure its credentials") left the variable to be found.
+    monkeypatch.setenv("WEBSEARCH_PROVIDERS", "brave")
+    assert main(["python"]) == EXIT_FAILED  # brave was chosen and could not run
+    assert capsys.readouterr().err == (
+        "Error: Brave web search is unavailable. Configure its credentials or select the "
+        "automatic provider chain. To configure it, set BRAVE_API_KEY.\n"
+    )
 
 
 def test_forced_provider(simulate: Simulate, capsys: pytest.CaptureFixture[str]) -> None:
@@ -531,6 +548,58 @@ def test_unknown_provider_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Unknown search provider: altavista" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("option", "given", "named"),
+    [
+        ("--provider", "bravo", "--provider"),
+        ("--provider", "Bravo", "--provider"),
+        ("--provider", "BRAVE_API_KEY", "--provider"),
+        ("--prefer", "BRAVE_API_KEY", "provider (--prefer)"),
+    ],
+)
+def test_an_unknown_provider_option_is_named_echoed_as_typed_and_the_id_meant_suggested(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str], option: str, given: str, named: str
+) -> None:
+    # "--provider bravo" did not name its option (--prefer did); "BRAVE_API_KEY" came back
+    # as "brave_api_key", with no suggestion for a key's variable name.
+    sim = simulate("brave")
+    assert main(["python", option, given]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"websearch: {named}: Unknown search provider: {given} (known: ")
+    assert err.endswith(", public); did you mean brave?\n")
+    assert sim["brave"].requests == []
+
+
+def test_the_help_lists_every_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    # 130 (Ctrl-C) was missing from the list, though the command exits with it.
+    assert main(["--help"]) == EXIT_OK
+    epilog = capsys.readouterr().out.split("exit status:", 1)[1]
+    for status in (EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED):
+        assert re.search(rf"\b{status} \w", epilog), status
+
+
+def test_the_auth_commands_help_says_what_they_do(capsys: pytest.CaptureFixture[str]) -> None:
+    # "auth list --help" and "auth remove --help" had no description, and "auth --help"
+    # said "list providers with a stored key" of a list that holds OAuth sign-ins too.
+    for action in ("list", "remove"):
+        assert main(["auth", action, "--help"]) == EXIT_OK
+        text = capsys.readouterr().out
+        assert text.split("\n\n")[1].startswith(("List the ids", "Forget the API key"))
+    assert main(["auth", "--help"]) == EXIT_OK
+    assert "list the ids with a stored API key or OAuth sign-in" in capsys.readouterr().out
+
+
+def test_auth_import_without_a_source_names_the_choices(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # "required: source" named nothing the user could type; the usage line says {gemini-cli}.
+    assert main(["auth", "import"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.endswith("error: the following arguments are required: {gemini-cli}\n")
+    assert "usage: websearch auth import [-h] {gemini-cli} [path]" in err
+
+
 def test_missing_query_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == EXIT_USAGE
     assert "query" in capsys.readouterr().err
@@ -667,7 +736,7 @@ def test_auth_set_names_the_id_a_variable_name_or_a_typo_meant(
     _stdin(monkeypatch, SECRET)
     assert main(["auth", "set", given]) == EXIT_USAGE
     out, err = capsys.readouterr()
-    assert err.startswith(f"websearch: Unknown search provider: {given.lower()} (known: ")
+    assert err.startswith(f"websearch: Unknown search provider: {given} (known: ")  # as typed
     assert err.endswith(f", openrouter); did you mean {meant}?\n")
     assert SECRET not in out + err
     assert not _credentials_file().exists()
@@ -680,21 +749,36 @@ def test_auth_remove_names_the_stored_id_a_variable_name_or_a_typo_meant(
     store = CredentialStore(_credentials_file())
     store.set("brave", SECRET)
     store.set_oauth("gemini-cli", OAuthToken(access_token="ya29.token", expires_at=2e9))
+    # An id nothing can be stored under is invalid input, exit 2 as for auth set (it
+    # exited 1, as if there were merely nothing to remove); the id is echoed as typed.
+    keys = "(known: perplexity, gemini, "
+    entries = "(known: perplexity, gemini-cli, gemini, anthropic, codex)"
     expected = [
-        (["brav"], "no stored API key for brav; did you mean brave?"),
-        (["BRAVE_API_KEY"], "no stored API key for brave_api_key; did you mean brave?"),
-        (["gemini_cli"], "no stored API key for gemini_cli"),  # a token, not a key
-        (["tavily"], "no stored API key for tavily"),
+        (["brav"], EXIT_USAGE, "Unknown search provider: brav ", keys, "; did you mean brave?"),
+        (["BRAVE_API_KEY"], EXIT_USAGE, "Unknown search provider: BRAVE_API_KEY ", keys, "brave?"),
+        (["tavily"], EXIT_FAILED, "no stored API key for tavily", "", ""),
+        (["gemini"], EXIT_FAILED, "no stored API key for gemini", "", ""),
         (
-            ["gemini_cli", "--oauth"],
-            "no stored OAuth token for gemini_cli; did you mean gemini-cli?",
+            ["Gemini_CLI", "--oauth"],
+            EXIT_USAGE,
+            "no OAuth entry Gemini_CLI ",
+            entries,
+            "; did you mean gemini-cli?",
         ),
-        (["bravo", "--oauth"], "no stored OAuth token for bravo"),  # brave has no token
+        (["bravo", "--oauth"], EXIT_USAGE, "no OAuth entry bravo ", entries, ""),
+        (["gemini", "--oauth"], EXIT_FAILED, "no stored OAuth token for gemini", "", ""),
     ]
-    for argv, message in expected:
-        assert main(["auth", "remove", *argv]) == EXIT_FAILED
-        assert capsys.readouterr() == ("", f"websearch: {message}\n")
+    for argv, status, start, known, end in expected:
+        assert main(["auth", "remove", *argv]) == status, argv
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.startswith(f"websearch: {start}{known}"), err
+        assert err.endswith(f"{end}\n"), err
+    # One a program stored under another id is removed as any other.
+    store.set("custom", SECRET)
+    assert main(["auth", "remove", "custom"]) == EXIT_OK
     assert store.get("brave") == SECRET
+    assert store.get("custom") is None
 
 
 def test_auth_set_says_when_a_variable_or_the_config_outranks_the_stored_key(
@@ -892,7 +976,7 @@ def test_an_empty_credential_store_holds_no_keys(
     path.write_text(content)
     path.chmod(0o600)  # touched 0644, it is also warned about (tests/unit/test_store_mode.py)
     assert main(["auth", "list"]) == EXIT_OK
-    assert capsys.readouterr() == ("", f"No stored API keys in {path}\n")
+    assert capsys.readouterr() == ("", f"No stored API keys or sign-ins in {path}\n")
     _stdin(monkeypatch, SECRET)
     assert main(["auth", "set", "brave"]) == EXIT_OK
     assert json.loads(path.read_text()) == {"brave": {"api_key": SECRET}}
@@ -1224,8 +1308,10 @@ def test_a_config_file_named_by_the_variable_must_exist_the_default_need_not(
     # The default file (nothing configured yet) may be absent.
     monkeypatch.delenv("WEBSEARCH_CONFIG_FILE")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
-    assert main(command) != EXIT_USAGE  # every provider is excluded: the search fails
+    status = main(command)
     assert "config file" not in capsys.readouterr().err
+    # Every provider is excluded: the search has none to ask (also exit 2), the rest run.
+    assert status == (EXIT_USAGE if command == ["python"] else EXIT_OK)
 
 
 @pytest.mark.parametrize("command", [["python"], ["providers"], ["auth", "list"]])
@@ -1719,6 +1805,7 @@ def test_providers_says_ready_when_the_browser_can_start_or_is_off(
             'a JSON list of provider ids must hold strings only, as ["brave", "exa"]\n',
         ),
         ("WEBSEARCH_PROVIDER", "bravo", "Unknown search provider: bravo (known: "),
+        ("WEBSEARCH_PROVIDER", "Bravo", "Unknown search provider: Bravo (known: "),  # as typed
     ],
 )
 def test_a_bad_provider_id_or_list_exits_2_naming_the_variable(
