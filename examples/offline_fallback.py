@@ -30,6 +30,9 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    # No options, but --help says what this does instead of running it.
-    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
+    # --help says what this does instead of running it; --offline, which the other
+    # examples take, is accepted: this one always is.
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--offline", action="store_true", help="always so (the simulator)")
+    parser.parse_args()
     asyncio.run(main())

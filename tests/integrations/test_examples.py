@@ -112,6 +112,14 @@ def test_example_runs_offline(name: str) -> None:
     CHECKS[name](_run(name, "--offline"))
 
 
+@pytest.mark.parametrize("name", list(CHECKS))
+def test_help_describes_the_example_instead_of_running_it(name: str) -> None:
+    # offline_fallback.py ignored its arguments: --help ran the whole demo.
+    out = _run(name, "--help")
+    assert out.startswith(f"usage: {name} [-h]")
+    assert "served by" not in out and "Simulated answer" not in out
+
+
 def test_an_example_answers_another_question_offline() -> None:
     out = _run("langchain_rag.py", "--offline", "free-threaded CPython")
     assert out.rstrip().endswith("Question: free-threaded CPython")

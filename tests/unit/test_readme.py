@@ -72,7 +72,9 @@ def test_the_generator_rewrites_only_between_the_markers(
     assert main([str(readme), "--check"]) == 0
 
 
-def test_the_filter_table_module_checks_the_readme_as_docs_does(tmp_path: Path) -> None:
+def test_the_filter_table_is_checked_by_docs_and_its_module_refuses_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # "python -m websearch_core.filters.table --check" ignored --check (and any argument)
     # and printed the table: a CI step meant to fail on a stale table always passed.
     readme = tmp_path / "README.md"
@@ -82,20 +84,19 @@ def test_the_filter_table_module_checks_the_readme_as_docs_does(tmp_path: Path) 
         f"{README_TABLE_START}\n{table.replace('native', 'post', 1)}\n{README_TABLE_END}\n",
         encoding="utf-8",
     )
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        command = [sys.executable, "-m", "websearch_core.filters.table", *args]
-        return subprocess.run(command, capture_output=True, text=True, check=False)
-
-    stale = run(str(readme), "--check")
-    assert (stale.returncode, stale.stdout) == (
-        1,
-        f"{readme}: filter table is stale; run python -m websearch_core.docs\n",
+    assert main([str(readme), "--check"]) == 1
+    assert capsys.readouterr().out == (
+        f"{readme}: filter table is stale; run python -m websearch_core.docs\n"
     )
-    assert run(str(readme), "--bogus").returncode == 2
-    assert run(str(readme)).returncode == 0
-    assert run(str(readme), "--check").returncode == 0
+    assert main([str(readme)]) == 0
     assert f"{README_TABLE_START}\n{table}\n{README_TABLE_END}" in readme.read_text()
+    assert main([str(readme), "--check"]) == 0
+    command = [sys.executable, "-m", "websearch_core.filters.table"]
+    refused = subprocess.run([*command, "--check"], capture_output=True, text=True, check=False)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert "unrecognized arguments: --check" in refused.stderr
+    printed = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert printed.stdout == f"{README_TABLE_START}\n{table}\n{README_TABLE_END}\n"
 
 
 def test_a_readme_without_markers_is_refused() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from websearch_core.cli import EXIT_FAILED, EXIT_OK, main
+from websearch_core.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
 from websearch_core.provider_ids import FREE_ENGINE_ORDER
 from websearch_core.settings import Settings
 from websearch_core.settings_conflicts import settings_conflicts
@@ -97,10 +97,11 @@ def test_a_pinned_provider_also_excluded_says_why_after_the_spec_text(
     brave_down: Simulator, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _configure('provider = "brave"\nfallback = false\nexclude = ["brave"]\n')
-    assert main(["rust"]) == EXIT_FAILED
+    assert main(["rust"]) == EXIT_USAGE  # the settings leave nothing to ask
     assert capsys.readouterr().err == (
         "Error: No web search provider configured. The settings contradict: "
         "fallback = false pins provider = brave, which exclude also lists.\n"
+        "websearch: 'websearch providers' shows which can run, and why not\n"
     )
 
 

@@ -82,9 +82,18 @@ def registry_table() -> str:
     return filter_table((pid, get_provider(pid).info.filters) for pid in PROVIDER_REGISTRY)
 
 
-if __name__ == "__main__":  # the README's tables are all kept by one command
-    import sys
+if __name__ == "__main__":
+    import argparse
 
-    from ..docs import main
-
-    sys.exit(main(sys.argv[1:]))
+    # It took no options but ignored them: "--check" printed the table and passed. The
+    # README check is websearch_core.docs's, which keeps the provider table too.
+    argparse.ArgumentParser(
+        prog="python -m websearch_core.filters.table",
+        description=(
+            "Print the filter table, markers included. To write it into the README, or "
+            "check the README's (--check), run: python -m websearch_core.docs"
+        ),
+    ).parse_args()
+    print(README_TABLE_START)
+    print(registry_table())
+    print(README_TABLE_END)
