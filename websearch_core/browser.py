@@ -70,6 +70,7 @@ __all__ = [
     "DEFAULT_CHROMIUM_PATH",
     "INSTALL_HINT",
     "PLAYWRIGHT_MISSING",
+    "TEARDOWN_RESERVE_SECONDS",
     "AfterNavigation",
     "BrowsedPage",
     "BrowserFetchError",
@@ -83,6 +84,7 @@ __all__ = [
     "chromium_path",
     "get_default_browser",
     "set_default_browser",
+    "teardown_reserve",
 ]
 
 logger = logging.getLogger("websearch_core.browser")
@@ -125,6 +127,16 @@ PLAYWRIGHT_MISSING = "the Python package playwright is not installed"
 
 PAGE_CLOSE_SECONDS = 5.0
 """A page's teardown has its own deadline, as in the reference."""
+TEARDOWN_RESERVE_SECONDS = 0.5
+"""The part of a :meth:`HeadlessBrowser.fetch` timeout kept for closing the page's context.
+
+The load stops this long before the fetch's timeout, never more than a quarter of it
+(:func:`teardown_reserve`). A provider gives the browser what is left of its attempt, and
+the attempt's hard stop follows that moment by only 0.1 s; closing a context took 25 to
+95 ms on a loaded machine, so a load that ran to the very end left its close to race the
+hard stop: the search failed with the attempt's generic text, not the browser's. Five
+times the slowest close seen, and a small part of a provider's usual 10 s or more.
+"""
 LAUNCH_TIMEOUT_SECONDS = 30.0
 _BLOCKED_RESOURCES = frozenset({"image", "media", "font"})
 _CONTENT_RETRIES = 3
@@ -282,7 +294,7 @@ class HeadlessBrowser:
         self._launch: asyncio.Task[_Running] | None = None
         self._running: _Running | None = None
         self._late_contexts: set[asyncio.Task[None]] = set()
-        """Contexts a caller stopped waiting for while Chromium made them, being closed."""
+        """Contexts being closed after their caller stopped waiting (made late, or closing)."""
 
     def __repr__(self) -> str:
         state = "running" if self._running is not None else "idle"
@@ -386,7 +398,8 @@ class HeadlessBrowser:
         """A new page in a fresh browser context (own cookies), closed on exit.
 
         The context is closed with its own deadline (:data:`PAGE_CLOSE_SECONDS`), also when
-        the body was cancelled or timed out.
+        the body was cancelled or timed out, and also when the caller is cancelled while it
+        closes (:meth:`_close`).
 
         Args:
             proxy: A proxy for this context's traffic only (``http://127.0.0.1:PORT``), in
@@ -407,7 +420,29 @@ class HeadlessBrowser:
             page = await context.new_page()
             yield page
         finally:
-            await _close_context(context)
+            await self._close(context)
+
+    async def _close(self, context: "BrowserContext") -> None:
+        """Close ``context``; a caller cancelled meanwhile leaves the close to finish alone.
+
+        Playwright's close is several round trips to its driver, and it marks the context
+        as closing before the first: cancelled between them (an attempt's hard stop landing
+        while a timed-out page was torn down), the context was never closed, and every later
+        close returned at once, so it stayed open in the shared Chromium for the browser's
+        life, one more per such timeout. The close runs shielded; a caller that is cancelled
+        leaves at once, and the next context waits for the close as for a late one.
+        """
+        closing = asyncio.ensure_future(_close_context(context))
+        try:
+            await asyncio.shield(closing)
+        except BaseException:
+            self._keep_closing(closing)
+            raise
+
+    def _keep_closing(self, closing: "asyncio.Task[None]") -> None:
+        """Hold a close nobody waits for until it ends; the next context waits for it."""
+        self._late_contexts.add(closing)
+        closing.add_done_callback(self._late_contexts.discard)
 
     async def _new_context(self, running: _Running, proxy: str | None) -> "BrowserContext":
         """A fresh context; one still being made when its caller gives up is closed.
@@ -434,9 +469,7 @@ class HeadlessBrowser:
         try:
             return await asyncio.shield(making)
         except BaseException:
-            late = asyncio.ensure_future(_close_when_made(making))
-            self._late_contexts.add(late)
-            late.add_done_callback(self._late_contexts.discard)
+            self._keep_closing(asyncio.ensure_future(_close_when_made(making)))
             raise
 
     async def fetch(
@@ -444,8 +477,11 @@ class HeadlessBrowser:
     ) -> "BrowsedPage":
         """Load ``url`` in a fresh page and return ``(status, html, final_url)``.
 
-        The whole load (home page, navigations, hooks, waits, capture) ends within
-        ``timeout`` seconds; the page is closed whatever happens.
+        The whole fetch (home page, navigations, hooks, waits, capture, and closing the
+        page) ends within ``timeout`` seconds: the load stops :func:`teardown_reserve`
+        before it, so that a caller whose own time ends then is not cancelled in the
+        page's teardown. The page is closed whatever happens; a close still running at the
+        timeout finishes on its own.
 
         Raises:
             BrowserNotAvailableError: Playwright or Chromium is missing or does not start.
@@ -602,9 +638,10 @@ async def _fetch_page(
     loop = asyncio.get_running_loop()
     if timeout <= 0:
         raise BrowserTimeoutError("no time left to load the page")
-    deadline = loop.time() + timeout
+    ends = loop.time() + timeout
+    deadline = ends - teardown_reserve(timeout)  # the load's; the rest closes the page
     try:
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout_at(ends):  # a close still running then goes on alone
             return await _browse(browser, url=url, options=options, deadline=deadline)
     except TimeoutError:
         raise BrowserTimeoutError(f"the page did not load within {timeout:.1f}s") from None
@@ -615,6 +652,18 @@ async def _fetch_page(
             raise BrowserTimeoutError(_first_line(error)) from None
         reason = _first_line(error)
         raise BrowserFetchError(navigation_cause(reason) or reason) from error
+
+
+def teardown_reserve(timeout: float) -> float:
+    """Seconds of a fetch's ``timeout`` kept for closing its page after the load stops.
+
+    :data:`TEARDOWN_RESERVE_SECONDS`, but never more than a quarter of ``timeout``.
+
+    Example:
+        >>> teardown_reserve(10.0), teardown_reserve(1.0)
+        (0.5, 0.25)
+    """
+    return min(TEARDOWN_RESERVE_SECONDS, timeout / 4)
 
 
 def _is_playwright_timeout(error: BaseException) -> bool:
@@ -681,8 +730,11 @@ async def _wait_ready(
 async def _browse(
     browser: HeadlessBrowser, *, url: str, options: HeadlessOptions, deadline: float
 ) -> BrowsedPage:
-    """The reference's headless flow (§7.3), inside the caller's deadline."""
-    async with browser.page() as page:
+    """The reference's headless flow (§7.3), inside the caller's deadline.
+
+    The load stops at ``deadline`` (loop time); the page is closed after that.
+    """
+    async with browser.page() as page, asyncio.timeout_at(deadline):
         log = _NavigationLog(page)
         if options.home_url:
             await _visit_home(page, options.home_url, deadline)
