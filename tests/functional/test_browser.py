@@ -499,17 +499,18 @@ async def test_a_caller_cancelled_while_its_page_closes_leaves_no_context_open(
 ) -> None:
     async with chromium.page():
         pass  # Chromium is running: only the closes below are timed
+
+    async def render() -> None:
+        me = asyncio.current_task()
+        assert me is not None
+        async with chromium.page():
+            # Cancelled at the close's first round trip to the driver, as an attempt's
+            # hard stop lands while a timed-out page is torn down.
+            asyncio.get_running_loop().call_soon(me.cancel)
+
     for _ in range(5):
-
-        async def render() -> None:
-            async with chromium.page():
-                # Cancelled at the close's first round trip to the driver, as an attempt's
-                # hard stop lands while a timed-out page is torn down.
-                asyncio.get_running_loop().call_soon(task.cancel)
-
-        task = asyncio.create_task(render())
         with pytest.raises(asyncio.CancelledError):
-            await task
+            await asyncio.create_task(render())
     async with chromium.page() as page:  # waits for the closes its callers left behind
         browser = page.context.browser
         assert browser is not None and len(browser.contexts) == 1  # only this one

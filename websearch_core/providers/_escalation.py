@@ -12,7 +12,10 @@ providers. What lies between them is provider policy and lives here:
   (:func:`~websearch_core.browser.set_default_browser`), else the client's
   (``context.browser``), else one started for this call and closed with it;
 * the time: what is left of the provider's timeout since the plain fetch began, never more
-  than the attempt's budget (:func:`~websearch_core.deadline.remaining_budget`);
+  than the attempt's budget (:func:`~websearch_core.deadline.remaining_budget`); the
+  browser stops its load a little before that to close the page
+  (:func:`~websearch_core.browser.teardown_reserve`), so the attempt's hard stop never cuts
+  the close short and the engine's own timeout text is the one given;
 * the wording: the browser's own errors become the engine's
   ``<Label> ... failed: <detail>`` (503), ``... timed out.`` (504), or
   :class:`~websearch_core.browser.BrowserUnavailableError` naming what to install.
