@@ -29,7 +29,13 @@ from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, SearchProvider, g
 from .providers.public import PublicProvider
 from .sent_secret import CredentialCheck
 from .settings import Settings
-from .state.base import CorruptStateError, ProviderMark, StateStore, StateStoreError
+from .state.base import (
+    CorruptStateError,
+    ProviderMark,
+    StateStore,
+    StateStoreError,
+    StateStoreTimeoutError,
+)
 from .state.failsafe import FailSafeStore
 from .state.sqlite import SQLiteStore
 
@@ -40,6 +46,7 @@ __all__ = [
     "ProviderStatus",
     "ResetOutcome",
     "collect_status",
+    "not_cleared",
     "reset_state",
     "state_problem",
 ]
@@ -331,8 +338,8 @@ async def reset_state(store: StateStore, provider_id: str | None) -> ResetOutcom
     itself (``state.sqlite3.broken-<UTC time>``), never deleted, and the next use starts a
     fresh one. A damaged store cannot be cleared for one provider alone; the error says to
     reset all. A store silent for :data:`STATE_WAIT_SECONDS` (a file another process holds
-    locked, a Redis that never replies) is given up on; the error names it and what was
-    not cleared.
+    locked, a Redis that never replies) is given up on, and its clear withdrawn unless it
+    had begun; the error names the store and which it was (:func:`not_cleared`).
     """
     inner = store.inner if isinstance(store, FailSafeStore) else store
     token = bound_store_waits(STATE_WAIT_SECONDS)
@@ -359,6 +366,22 @@ async def _reset(inner: StateStore, provider_id: str | None) -> ResetOutcome:
             return ResetOutcome(error=f"{exc}; there is no state file to move aside")
         return ResetOutcome(cleared=True, moved_to=moved)
     except StateStoreError as exc:
-        whose = "every provider's" if provider_id is None else f"{provider_id}'s"
-        return ResetOutcome(error=f"{exc}; {whose} {_RESET_WHAT} were not cleared")
+        return ResetOutcome(error=not_cleared(exc, provider_id))
     return ResetOutcome(cleared=True)
+
+
+def not_cleared(error: StateStoreError, provider_id: str | None) -> str:
+    """The error's text, and what became of the reset (``None``: every provider's).
+
+    A reset given up on is withdrawn when its clear had not started (see
+    :class:`~websearch_core.state.base.StateStoreTimeoutError`): nothing is cleared later.
+    One that had started cannot be withdrawn, and is said to be unconfirmed: it lands if the
+    store answers while the process lives, which "not cleared" would have denied.
+    """
+    whose = "every provider's" if provider_id is None else f"{provider_id}'s"
+    if isinstance(error, StateStoreTimeoutError) and not error.withdrawn:
+        return (
+            f"{error}; clearing {whose} {_RESET_WHAT} had begun and is not confirmed: "
+            "it is done if the store answers before this process exits"
+        )
+    return f"{error}; {whose} {_RESET_WHAT} were not cleared"

@@ -7,6 +7,8 @@ name the store and what was not read or not cleared. The bounds leave room for a
 machine (the wait, the 1 s close, and start-up).
 """
 
+import asyncio
+import sqlite3
 import time
 from pathlib import Path
 
@@ -14,7 +16,10 @@ import pytest
 
 from tests.sqlite_holder import held_by_another_process
 from tests.stalling_proxy import silent_server
+from tests.store_threads import join_new_store_threads, store_threads
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, main
+from websearch_core.state.base import ProviderMark
+from websearch_core.state.sqlite import SQLiteStore
 
 _UNREAD = "websearch: warning: the state store is unavailable, so cooldowns, usage and budgets "
 _LOCKED = "did not answer within 3 s (another process may be holding the file locked)"
@@ -81,3 +86,29 @@ def test_providers_gives_up_on_a_redis_that_never_answers(
         f"{_UNREAD}are not shown (RedisStore(prefix='websearch:') did not answer within 3 s)\n"
     )
     assert "hunter2" not in out + err
+
+
+@pytest.mark.parametrize("args", [["providers", "reset", "brave"], ["providers", "reset", "--all"]])
+def test_a_reset_that_said_not_cleared_clears_nothing_once_the_lock_goes(
+    locked_state: Path, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    # Its clear stayed queued: the lock released during the close, the clear landed,
+    # though the command had said "were not cleared".
+    asyncio.run(_mark_brave(locked_state))
+    before = store_threads()
+    with held_by_another_process(locked_state) as lock:
+        status = main(args)
+        lock.release()
+    assert join_new_store_threads(before)
+    assert status == EXIT_FAILED
+    assert "were not cleared" in capsys.readouterr().err
+    with sqlite3.connect(locked_state) as observer:
+        (marks,) = observer.execute("SELECT count(*) FROM marks").fetchone()
+    assert marks == 1
+
+
+async def _mark_brave(path: Path) -> None:
+    store = SQLiteStore(path)
+    mark = ProviderMark(kind="rate_limited", until=time.time() + 3600, reason="HTTP 429")
+    await store.set_mark("brave", mark)
+    await store.aclose()

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Final, Generic, TypeVar
 
 from ..deadline import format_seconds, store_patience
+from ._withdrawal import Withdrawal
 from ._workers import DaemonPool
 from .base import StateStore, StateStoreError, StateStoreTimeoutError
 
@@ -87,7 +88,9 @@ class ThreadedStore(StateStore, Generic[_Client]):
     def _forget_parent_state(self) -> None:
         """Drop what belonged to the parent process (its connections, counts, timers)."""
 
-    async def _run(self, func: Callable[[_Client], _T]) -> _T:
+    async def _run(
+        self, func: Callable[[_Client], _T], *, withdrawal: Withdrawal | None = None
+    ) -> _T:
         """``func`` on the store's thread; within a search, waited for only so long.
 
         Inside a search (:func:`~websearch_core.deadline.store_patience`) the wait ends
@@ -96,7 +99,8 @@ class ThreadedStore(StateStore, Generic[_Client]):
         deadline, 10 s for SQLite's busy wait and 5 s for Redis's socket. The request is
         not withdrawn when the wait ends: a write still lands on the store's thread once
         the store answers, and the search goes on without it (see
-        :class:`~websearch_core.state.base.StateStoreTimeoutError`).
+        :class:`~websearch_core.state.base.StateStoreTimeoutError`), unless ``func``
+        checks a ``withdrawal`` and has not started: it is then withdrawn.
         """
         if self._closed:
             raise StateStoreError("the state store is closed")
@@ -110,10 +114,19 @@ class ThreadedStore(StateStore, Generic[_Client]):
             if self._closed:
                 raise StateStoreError("the state store is closed") from exc
             raise
-        return await self._within(job, patience)
+        return await self._within(job, patience, withdrawal)
 
-    async def _within(self, job: concurrent.futures.Future[_T], patience: float) -> _T:
-        """``job``'s result if it comes within ``patience`` seconds; the job is never cancelled."""
+    async def _within(
+        self,
+        job: concurrent.futures.Future[_T],
+        patience: float,
+        withdrawal: Withdrawal | None,
+    ) -> _T:
+        """``job``'s result if it comes within ``patience`` seconds; else withdrawn if it can be.
+
+        The job itself is never cancelled: one whose ``withdrawal`` could not be withdrawn
+        (it had started) still runs.
+        """
         answer = asyncio.wrap_future(job)
         # Once given up on (or the caller cancelled), nobody reads its error: read it here,
         # or asyncio would log "exception was never retrieved" for a store's passing fault.
@@ -124,8 +137,10 @@ class ThreadedStore(StateStore, Generic[_Client]):
         except TimeoutError:
             if answer.done():  # it answered as the time ran out, or it raised a timeout
                 return answer.result()
+            withdrawn = withdrawal is not None and withdrawal.withdraw()
             raise StateStoreTimeoutError(
-                f"{self!r} did not answer within {format_seconds(patience)} s{self._silent_why}"
+                f"{self!r} did not answer within {format_seconds(patience)} s{self._silent_why}",
+                withdrawn=withdrawn,
             ) from None
 
     @abc.abstractmethod

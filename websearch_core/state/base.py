@@ -105,12 +105,22 @@ class StateStoreError(WebSearchError):
 
 
 class StateStoreTimeoutError(StateStoreError):
-    """The backend did not answer within the running search's deadline.
+    """The backend did not answer within the time its caller waits (a search's deadline, 3 s).
 
-    The request was not withdrawn: it still runs on the store's own thread, so a write
+    Most requests are not withdrawn: they still run on the store's own thread, so a write
     lands when the store gets to it (a lock released, a server that wakes up); only the
-    search stopped waiting for it.
+    caller stopped waiting for it. A clear (:meth:`StateStore.clear`,
+    :meth:`StateStore.clear_all`) is withdrawn when it had not started: a reset that says
+    "not cleared" must not clear later. :attr:`withdrawn` says which.
+
+    Args:
+        message: What did not answer, and for how long it was waited for.
+        withdrawn: The request will not be made at all (``False``: it may still land).
     """
+
+    def __init__(self, message: str, *, withdrawn: bool = False) -> None:
+        super().__init__(message)
+        self.withdrawn = withdrawn
 
 
 class CorruptStateError(StateStoreError):

@@ -44,6 +44,7 @@ import redis
 import redis.exceptions
 
 from ._threaded import ThreadedStore
+from ._withdrawal import Withdrawal
 from .base import (
     DEFAULT_REDIS_PREFIX,
     FAILURE_WINDOW,
@@ -516,8 +517,12 @@ class RedisStore(ThreadedStore[redis.Redis]):
         check_provider(provider)
         pattern = _glob_escape(self._key("usage", provider, "")) + "*"
 
+        withdrawal = Withdrawal()  # given up on before its first delete, it makes none
+
         def write(client: redis.Redis) -> None:
             usage_keys = list(client.scan_iter(match=pattern, count=500))
+            if not withdrawal.start():
+                return
             with client.pipeline(transaction=True) as pipe:
                 pipe.delete(
                     self._key("mark", provider),
@@ -529,7 +534,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
                     pipe.delete(*usage_keys)
                 pipe.execute()
 
-        await self._run(write)
+        await self._run(write, withdrawal=withdrawal)
 
     async def clear_all(self) -> None:
         """See :meth:`StateStore.clear_all`: every non-cache key under the prefix."""
@@ -540,10 +545,13 @@ class RedisStore(ThreadedStore[redis.Redis]):
             doomed = [self._key("marks")]
             for pattern in patterns:
                 doomed += list(client.scan_iter(match=pattern, count=500))
+            if not withdrawal.start():  # as in clear()
+                return
             for start in range(0, len(doomed), 500):
                 client.delete(*doomed[start : start + 500])
 
-        await self._run(write)
+        withdrawal = Withdrawal()
+        await self._run(write, withdrawal=withdrawal)
 
     def _release(self) -> None:
         self._client.close()

@@ -60,6 +60,7 @@ from ._pending import Batch, PendingUsage
 from ._seen import ProviderRows, SeenRows, mark_from_row
 from ._threaded import ThreadedStore
 from ._wal_index import WalIndex
+from ._withdrawal import Withdrawal
 from .base import (
     DEFAULT_MAX_CACHE_ENTRIES,
     FAILURE_WINDOW,
@@ -879,11 +880,17 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         # The pending counts go with the rows, in their transaction on the store's thread:
         # a reader counts both or neither, a clear that fails forgets nothing, and no flush
-        # can write one back afterwards.
+        # can write one back afterwards. Given up on before it holds the write lock, it is
+        # withdrawn there: rolled back, the counts put back (see ._withdrawal).
+        withdrawal = Withdrawal()
         await self._run(
             functools.partial(
-                self._write_pending_first, provider=provider, func=delete, forget=True
-            )
+                self._write_pending_first,
+                provider=provider,
+                func=withdrawal.guard(delete),
+                forget=True,
+            ),
+            withdrawal=withdrawal,
         )
 
     async def clear_all(self) -> None:
@@ -893,8 +900,15 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             for table in ("marks", "failures", "usage", "rates"):
                 conn.execute(f"DELETE FROM {table}")
 
+        withdrawal = Withdrawal()
         await self._run(  # as in clear()
-            functools.partial(self._write_pending_first, provider=None, func=delete, forget=True)
+            functools.partial(
+                self._write_pending_first,
+                provider=None,
+                func=withdrawal.guard(delete),
+                forget=True,
+            ),
+            withdrawal=withdrawal,
         )
 
     async def move_aside(self) -> Path | None:

@@ -1,0 +1,57 @@
+"""A reset that gives up on the state store withdraws its clear.
+
+Behind another process's lock on the SQLite file, ``reset_state`` (``websearch providers
+reset``) gave up after 3 s and said the provider was "not cleared", but left its clear
+queued on the store's thread: the lock released while the store was closing, the clear
+landed (the mark was gone), contradicting the message.
+"""
+
+import sqlite3
+import time
+from pathlib import Path
+
+from tests.sqlite_holder import held_by_another_process
+from tests.store_threads import join_new_store_threads, store_threads
+from websearch_core.state.base import ProviderMark
+from websearch_core.state.sqlite import SQLiteStore
+from websearch_core.status import reset_state
+
+_LOCKED = "did not answer within 3 s (another process may be holding the file locked)"
+_NOT_CLEARED = "brave's cooldowns, quota marks and usage counters were not cleared"
+
+
+async def _mark_brave(path: Path) -> None:
+    store = SQLiteStore(path)
+    mark = ProviderMark(kind="rate_limited", until=time.time() + 3600, reason="HTTP 429")
+    await store.set_mark("brave", mark)
+    await store.increment_usage("brave", "month:2026-12", time.time() + 86400)
+    await store.aclose()
+
+
+def _brave_rows(path: Path) -> tuple[int, int]:
+    """Brave's marks and usage rows in the file, as another process sees them."""
+    with sqlite3.connect(path) as observer:
+        (marks,) = observer.execute(
+            "SELECT count(*) FROM marks WHERE provider = 'brave'"
+        ).fetchone()
+        (usage,) = observer.execute(
+            "SELECT count(*) FROM usage WHERE provider = 'brave'"
+        ).fetchone()
+    return int(marks), int(usage)
+
+
+async def test_a_reset_given_up_on_does_not_clear_when_the_lock_goes_during_the_close(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "state.sqlite3"
+    await _mark_brave(path)
+    before = store_threads()
+    store = SQLiteStore(path)
+    with held_by_another_process(path) as lock:
+        outcome = await reset_state(store, "brave")
+        lock.release()  # the store's thread now gets the lock, during the close or after
+        await store.aclose()
+    assert join_new_store_threads(before)
+    assert outcome.error == f"SQLiteStore({str(path)!r}) {_LOCKED}; {_NOT_CLEARED}"
+    assert not outcome.cleared
+    assert _brave_rows(path) == (1, 1)  # as the message says: nothing was cleared
