@@ -448,10 +448,37 @@ class WebSearch(AsyncClosing):
         return await collect_status(context, store, self.settings)
 
     async def reset_provider(self, provider_id: str) -> None:
-        """Clear a provider's cooldown, exhaustion mark, failure count and usage counters."""
+        """Clear a provider's cooldown, exhaustion mark, failure count and usage counters.
+
+        Waits for the state store :data:`~websearch_core.status.STATE_WAIT_SECONDS` (3 s)
+        at most, as ``websearch providers reset`` does: behind another process's lock on
+        the SQLite file it waited out the busy timeout (10 s), then failed anyway.
+
+        Args:
+            provider_id: A registered provider id (``brave``).
+
+        Raises:
+            ConfigurationError: ``provider_id`` is not a registered provider.
+            websearch_core.state.StateStoreTimeoutError: The store did not answer within
+                3 s; the message names it. The clear is withdrawn (``withdrawn`` is true:
+                nothing is cleared later) unless it had begun, which the message says too.
+            websearch_core.state.StateStoreError: The store failed (unreadable, damaged,
+                unreachable).
+        """
+        from .state.base import StateStoreTimeoutError
+        from .status import STATE_WAIT_SECONDS, not_cleared
+
         get_provider(provider_id)
         store = await self.state()
-        await store.clear(provider_id)
+        token = bound_store_waits(STATE_WAIT_SECONDS)
+        try:
+            await store.clear(provider_id)
+        except StateStoreTimeoutError as exc:
+            raise StateStoreTimeoutError(
+                not_cleared(exc, provider_id), withdrawn=exc.withdrawn
+            ) from exc
+        finally:
+            leave_call(token)
 
     async def search(
         self,

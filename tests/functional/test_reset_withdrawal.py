@@ -1,17 +1,24 @@
-"""A reset that gives up on the state store withdraws its clear.
+"""A reset that gives up on the state store withdraws its clear, and the library's is bounded.
 
 Behind another process's lock on the SQLite file, ``reset_state`` (``websearch providers
 reset``) gave up after 3 s and said the provider was "not cleared", but left its clear
 queued on the store's thread: the lock released while the store was closing, the clear
-landed (the mark was gone), contradicting the message.
+landed (the mark was gone), contradicting the message. ``WebSearch.reset_provider`` had no
+bound at all: it waited out the busy timeout (10.1 s measured), then failed with
+"database is locked", naming neither what it waited for nor what was left undone.
 """
 
 import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.sqlite_holder import held_by_another_process
 from tests.store_threads import join_new_store_threads, store_threads
+from websearch_core import WebSearch
+from websearch_core.settings import Settings
+from websearch_core.state import StateStoreTimeoutError
 from websearch_core.state.base import ProviderMark
 from websearch_core.state.sqlite import SQLiteStore
 from websearch_core.status import reset_state
@@ -55,3 +62,33 @@ async def test_a_reset_given_up_on_does_not_clear_when_the_lock_goes_during_the_
     assert outcome.error == f"SQLiteStore({str(path)!r}) {_LOCKED}; {_NOT_CLEARED}"
     assert not outcome.cleared
     assert _brave_rows(path) == (1, 1)  # as the message says: nothing was cleared
+
+
+async def test_reset_provider_gives_up_after_3_s_names_the_store_and_clears_nothing_later(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "state.sqlite3"
+    await _mark_brave(path)
+    before = store_threads()
+    ws = WebSearch(Settings(state_backend="sqlite", state_dir=tmp_path))
+    await ws.state()
+    with held_by_another_process(path) as lock:
+        started = time.monotonic()
+        with pytest.raises(StateStoreTimeoutError) as raised:
+            await ws.reset_provider("brave")
+        elapsed = time.monotonic() - started
+        lock.release()
+        await ws.aclose()
+    assert join_new_store_threads(before)
+    assert elapsed < 8.0  # the busy timeout took 10 s
+    assert str(raised.value) == f"SQLiteStore({str(path)!r}) {_LOCKED}; {_NOT_CLEARED}"
+    assert raised.value.withdrawn
+    assert _brave_rows(path) == (1, 1)
+
+
+async def test_reset_provider_still_clears_a_store_that_answers(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite3"
+    await _mark_brave(path)
+    async with WebSearch(Settings(state_backend="sqlite", state_dir=tmp_path)) as ws:
+        await ws.reset_provider("brave")
+    assert _brave_rows(path) == (0, 0)
