@@ -65,7 +65,8 @@ async def test_a_close_behind_another_process_lock_ends_soon_and_loses_nothing(
     assert closing < CLOSE_BOUND
     assert (cached, used) == (2, 2)
     warning = caplog.text
-    assert f"SQLiteStore({str(path)!r}) did not finish closing within 1 s" in warning
+    # Its cache write was given up on and still waits: the close knows not to wait for it.
+    assert f"SQLiteStore({str(path)!r}) did not finish closing without waiting" in warning
     # What was left, and what becomes of it.
     assert re.search(
         r"left to its thread: [1-9]\d* calls? it had not answered and [1-9]\d* "
@@ -131,5 +132,5 @@ def test_a_process_exits_soon_after_closing_a_store_another_process_holds_locked
     assert status == 0, stderr
     assert exiting < CLOSE_BOUND
     # What is lost is said: the cache write and the count never reached the file.
-    assert "did not finish closing within 1 s" in stderr
+    assert "did not finish closing without waiting" in stderr
     assert "lost if it does not" in stderr

@@ -88,6 +88,20 @@ def test_providers_gives_up_on_a_redis_that_never_answers(
     assert "hunter2" not in out + err
 
 
+def test_providers_does_not_wait_to_close_a_store_it_already_gave_up_on(
+    locked_state: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The close waited its grace (1 s) behind the read it had given up on: 5.9 s in all
+    # from a shell, 1 s of it for nothing. With a grace of 20 s here, that close would end
+    # only when the read does, at its busy timeout: 10 s after it began.
+    monkeypatch.setattr("websearch_core.state._threaded.CLOSE_GRACE_SECONDS", 20.0)
+    with held_by_another_process(locked_state):
+        status, elapsed = _timed(["providers"])
+    assert status == EXIT_OK
+    assert elapsed < 8.0  # the 3 s wait, start-up, and no close wait
+    assert _LOCKED in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("args", [["providers", "reset", "brave"], ["providers", "reset", "--all"]])
 def test_a_reset_that_said_not_cleared_clears_nothing_once_the_lock_goes(
     locked_state: Path, capsys: pytest.CaptureFixture[str], args: list[str]
