@@ -8,8 +8,10 @@ bound at all: it waited out the busy timeout (10.1 s measured), then failed with
 "database is locked", naming neither what it waited for nor what was left undone.
 """
 
+import asyncio
 import sqlite3
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -92,3 +94,33 @@ async def test_reset_provider_still_clears_a_store_that_answers(tmp_path: Path) 
     async with WebSearch(Settings(state_backend="sqlite", state_dir=tmp_path)) as ws:
         await ws.reset_provider("brave")
     assert _brave_rows(path) == (0, 0)
+
+
+async def test_a_redis_reset_given_up_on_makes_no_delete_once_the_server_answers(
+    redis_url: str,
+) -> None:
+    redis = pytest.importorskip("redis")
+    from websearch_core.state.redis import RedisStore
+
+    prefix = f"wstest-{uuid.uuid4().hex[:12]}:"
+    # Its socket outwaits the pause: the scan then answers, late, and the clear would go on.
+    store = RedisStore(redis.Redis.from_url(redis_url, socket_timeout=30), prefix=prefix)
+    mark = ProviderMark(kind="rate_limited", until=time.time() + 3600, reason="HTTP 429")
+    await store.set_mark("brave", mark)
+    observer = redis.Redis.from_url(redis_url)
+    observer.execute_command("CLIENT", "PAUSE", 7000, "ALL")  # silent for 7 s, then answers
+    outcome = await reset_state(store, "brave")
+    observer.ping()  # returns once the pause is over
+    # The store's thread has its scan's answer now; let it finish what it does with it.
+    # (Not closed first: the close frees the connection the scan waits on.)
+    give_up = time.monotonic() + 15.0
+    while store._executor.unfinished and time.monotonic() < give_up:
+        await asyncio.sleep(0.05)
+    await store.aclose()
+    still_marked = observer.exists(f"{prefix}mark:brave")
+    observer.delete(f"{prefix}mark:brave", f"{prefix}marks")
+    observer.close()
+    assert still_marked == 1
+    assert (
+        outcome.error == f"RedisStore(prefix={prefix!r}) did not answer within 3 s; {_NOT_CLEARED}"
+    )
