@@ -96,6 +96,26 @@ async def test_reset_provider_still_clears_a_store_that_answers(tmp_path: Path) 
     assert _brave_rows(path) == (0, 0)
 
 
+async def test_a_reset_cancelled_while_it_waits_clears_nothing_once_the_lock_goes(
+    tmp_path: Path,
+) -> None:
+    # Ctrl-C during the wait: the clear stayed queued and landed once the lock went.
+    path = tmp_path / "state.sqlite3"
+    await _mark_brave(path)
+    before = store_threads()
+    store = SQLiteStore(path)
+    with held_by_another_process(path) as lock:
+        reset = asyncio.create_task(reset_state(store, "brave"))
+        await asyncio.sleep(0.5)  # waiting behind the lock by now (3 s before it gives up)
+        reset.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await reset
+        lock.release()
+        await store.aclose()
+    assert join_new_store_threads(before)
+    assert _brave_rows(path) == (1, 1)
+
+
 async def test_a_redis_reset_given_up_on_makes_no_delete_once_the_server_answers(
     redis_url: str,
 ) -> None:

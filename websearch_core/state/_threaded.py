@@ -137,6 +137,10 @@ class ThreadedStore(StateStore, Generic[_Client]):
         try:
             async with asyncio.timeout(patience):
                 return await asyncio.shield(answer)
+        except asyncio.CancelledError:  # the caller went away (Ctrl-C): it gave up as well
+            if withdrawal is not None:
+                withdrawal.withdraw()
+            raise
         except TimeoutError:
             if answer.done():  # it answered as the time ran out, or it raised a timeout
                 return answer.result()
