@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from .lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from .client import WebSearch
+    from .client import FetchManyOptions, FetchOptions, WebSearch, WebSearchOptions
     from .content import (
         FetchError,
         FetchFailedError,
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from .models import (
         Attempt,
         SearchCitation,
+        SearchOptions,
         SearchParams,
         SearchResponse,
         SearchSource,
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
     )
     from .prompts import SEARCH_SYSTEM_PROMPT, TOOL_DESCRIPTION
     from .providers import SEARCH_PROVIDER_ORDER, get_provider
-    from .settings import Settings
+    from .settings import Settings, SettingsOverrides
 
 __version__ = "0.1.0"
 
@@ -71,7 +72,9 @@ logging.getLogger("websearch_core").addHandler(logging.NullHandler())
 # (PEP 562), so importing one submodule (an adapter needs the client, the CLI its settings)
 # does not load the content extractor, the state stores and aiohttp along with the package.
 _EXPORTS: dict[str, str] = {
-    "WebSearch": "client",
+    **dict.fromkeys(
+        ("WebSearch", "WebSearchOptions", "FetchOptions", "FetchManyOptions"), "client"
+    ),
     **dict.fromkeys(
         (
             "FetchError",
@@ -112,6 +115,7 @@ _EXPORTS: dict[str, str] = {
         (
             "Attempt",
             "SearchCitation",
+            "SearchOptions",
             "SearchParams",
             "SearchResponse",
             "SearchSource",
@@ -125,6 +129,7 @@ _EXPORTS: dict[str, str] = {
     "SEARCH_PROVIDER_ORDER": "providers",
     "get_provider": "providers",
     "Settings": "settings",
+    "SettingsOverrides": "settings",
 }
 
 
@@ -145,6 +150,8 @@ __all__ = [
     "EmptyResponseError",
     "FetchError",
     "FetchFailedError",
+    "FetchManyOptions",
+    "FetchOptions",
     "FetchRefusedError",
     "FetchTimeoutError",
     "HostNotFoundError",
@@ -159,6 +166,7 @@ __all__ = [
     "ResponseParseError",
     "ResponseTooLargeError",
     "SearchCitation",
+    "SearchOptions",
     "SearchParams",
     "SearchProviderError",
     "SearchResponse",
@@ -166,8 +174,10 @@ __all__ = [
     "SearchToolResult",
     "SearchUsage",
     "Settings",
+    "SettingsOverrides",
     "WebSearch",
     "WebSearchError",
+    "WebSearchOptions",
     "__version__",
     "extract_content",
     "format_for_llm",

@@ -58,3 +58,17 @@ def test_the_web_search_options_are_the_constructor_arguments() -> None:
 )
 def test_every_keyword_may_be_left_out(typed: Any) -> None:
     assert _keys(typed) == set(typed.__optional_keys__)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [SettingsOverrides, SearchOptions, FetchOptions, FetchManyOptions, WebSearchOptions],
+    ids=lambda typed: typed.__name__,
+)
+def test_each_keyword_type_is_exported_by_the_package(typed: Any) -> None:
+    # A wrapper that passes its own **kwargs on names the type in its signature; it should
+    # not have to know which private-looking submodule defines it.
+    import websearch_core
+
+    assert getattr(websearch_core, typed.__name__) is typed
+    assert typed.__name__ in websearch_core.__all__
