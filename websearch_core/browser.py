@@ -83,6 +83,7 @@ __all__ = [
     "browser_unavailable_reason",
     "chromium_path",
     "get_default_browser",
+    "load_deadline",
     "set_default_browser",
     "teardown_reserve",
 ]
@@ -639,7 +640,7 @@ async def _fetch_page(
     if timeout <= 0:
         raise BrowserTimeoutError("no time left to load the page")
     ends = loop.time() + timeout
-    deadline = ends - teardown_reserve(timeout)  # the load's; the rest closes the page
+    deadline = load_deadline(ends)  # the load's; the rest closes the page
     try:
         async with asyncio.timeout_at(ends):  # a close still running then goes on alone
             return await _browse(browser, url=url, options=options, deadline=deadline)
@@ -664,6 +665,22 @@ def teardown_reserve(timeout: float) -> float:
         (0.5, 0.25)
     """
     return min(TEARDOWN_RESERVE_SECONDS, timeout / 4)
+
+
+def load_deadline(ends: float) -> float:
+    """The loop time a page's load stops at, so that its page is closed by ``ends``.
+
+    ``ends`` less the :func:`teardown_reserve` of the time left until it. Every caller of
+    :meth:`HeadlessBrowser.page` whose time is bounded takes its load's end from here (this
+    module's :meth:`~HeadlessBrowser.fetch`, the page-content fetcher's rendering): a load
+    that ran to ``ends`` closed its page after it, so the call overran its timeout by the
+    close, and a caller's own stop at ``ends`` landed in the close.
+
+    Args:
+        ends: The loop time (:meth:`asyncio.AbstractEventLoop.time`) the whole call ends at.
+    """
+    left = ends - asyncio.get_running_loop().time()
+    return ends - teardown_reserve(max(left, 0.0))
 
 
 def _is_playwright_timeout(error: BaseException) -> bool:

@@ -286,10 +286,11 @@ class PageFetcher:
     async def _fetch_within(self, url: str, remaining: float, deadline: float) -> PageContent:
         """Fetch in the ``remaining`` part of a call whose whole deadline is ``deadline``."""
         self._check(url)
+        ends = asyncio.get_running_loop().time() + remaining
         try:
-            async with asyncio.timeout(remaining):
-                return await self._fetch(url)
-        except TimeoutError:
+            async with asyncio.timeout_at(ends):
+                return await self._fetch(url, ends)
+        except TimeoutError:  # ours, or the rendered load's, which stops a little sooner
             message = f"no content within the {format_seconds(deadline)} s deadline"
             raise FetchTimeoutError(url, message) from None
         except FetchError as error:
@@ -335,7 +336,8 @@ class PageFetcher:
 
     # --- one page -------------------------------------------------------------------------
 
-    async def _fetch(self, url: str) -> PageContent:
+    async def _fetch(self, url: str, ends: float) -> PageContent:
+        """The page at ``url``, all done by ``ends`` (loop time)."""
         key = page_cache_key(url, self._scope)
         cached = await self._cache_get(key)
         if cached is not None:
@@ -344,10 +346,10 @@ class PageFetcher:
         try:
             body, page = await self._followed(url)
         except FetchFailedError as error:
-            page = await self._rendered_instead(url, error)
+            page = await self._rendered_instead(url, error, ends)
         else:
             if _looks_script_only(body, page):
-                rendered = await self._rendered(url, reason="script-only page")
+                rendered = await self._rendered(url, ends, reason="script-only page")
                 if rendered is None:
                     # Not rendered (use_browser=False, no Chromium): not cached, or a call
                     # that asks for the browser next would be served this empty page.
@@ -393,10 +395,12 @@ class PageFetcher:
             return page
         return page.model_copy(update={name: redactor(value) for name, value in fields.items()})
 
-    async def _rendered_instead(self, url: str, error: FetchFailedError) -> PageContent:
+    async def _rendered_instead(
+        self, url: str, error: FetchFailedError, ends: float
+    ) -> PageContent:
         """The page as the browser renders it after a blocking answer, else ``error``."""
         if error.status in _ESCALATE_STATUSES:
-            page = await self._rendered(url, reason=f"HTTP {error.status}")
+            page = await self._rendered(url, ends, reason=f"HTTP {error.status}")
             if page is not None:
                 return page
         raise error
@@ -553,8 +557,11 @@ class PageFetcher:
 
     # --- the browser ----------------------------------------------------------------------
 
-    async def _rendered(self, url: str, *, reason: str) -> PageContent | None:
-        """The page as headless Chromium renders it, or ``None`` when that is not possible."""
+    async def _rendered(self, url: str, ends: float, *, reason: str) -> PageContent | None:
+        """The page as headless Chromium renders it, or ``None`` when that is not possible.
+
+        The page is closed by ``ends`` (loop time), the fetch's end: see :meth:`_render`.
+        """
         from ..browser import BrowserNotAvailableError, browser_enabled
 
         browser = self._browser
@@ -564,11 +571,11 @@ class PageFetcher:
             return None
         _log.info("rendering %s in headless Chromium (%s)", safe_url(url), reason)
         try:
-            html, final_url, status = await self._render(browser, url)
+            html, final_url, status = await self._render(browser, url, ends)
         except BrowserNotAvailableError as error:
             _log.info("headless Chromium unavailable, keeping the plain fetch: %s", error.reason)
             return None
-        except FetchError:
+        except (FetchError, TimeoutError):  # the load's end is the fetch's: its text says so
             raise
         except Exception as error:  # Playwright's errors (imported lazily)
             if type(error).__name__ == "TimeoutError":
@@ -585,7 +592,22 @@ class PageFetcher:
             raise FetchFailedError(final_url, str(error), status) from None
         return page.model_copy(update={"status": status, "fetched_with": "browser"})
 
-    async def _render(self, browser: "HeadlessBrowser", url: str) -> tuple[str, str, int]:
+    async def _render(
+        self, browser: "HeadlessBrowser", url: str, ends: float
+    ) -> tuple[str, str, int]:
+        """Render ``url`` in a fresh page: ``(html, final_url, status)``.
+
+        The load stops at :func:`~websearch_core.browser.load_deadline` of ``ends``, a
+        little before the fetch's end, and the page (and its egress proxy) is closed in the
+        time kept: a load that ran to the end closed its page after it, so a rendered page
+        that never loaded overran the fetch's timeout by the close (up to 0.19 s on a
+        loaded machine), and a caller's own stop at that moment landed in the close.
+
+        Raises:
+            TimeoutError: The load did not finish in time.
+        """
+        from ..browser import load_deadline
+
         allow_private = self.options.allow_private_addresses
         allowed = self._allowed
         guard = _PageGuard(allow_private, allowed)
@@ -596,6 +618,7 @@ class PageFetcher:
                 egress = EgressProxy(allowed, on_refusal=guard.blocked.append)
                 proxy = (await stack.enter_async_context(egress)).url
             page = await stack.enter_async_context(browser.page(proxy=proxy))
+            await stack.enter_async_context(asyncio.timeout_at(load_deadline(ends)))  # exits first
             await page.route("**/*", guard.request)
             # page.route() never sees a WebSocket: without this a page could open one to any
             # address (an internal admin socket) that its other requests may not reach.
