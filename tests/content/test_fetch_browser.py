@@ -17,8 +17,8 @@ from aiohttp import web
 
 from tests.content._server import PageServer, serve
 from websearch_core import WebSearch
-from websearch_core.browser import CHROMIUM_ARGS, HeadlessBrowser, chromium_path
-from websearch_core.content import FetchRefusedError
+from websearch_core.browser import CHROMIUM_ARGS, HeadlessBrowser, chromium_path, teardown_reserve
+from websearch_core.content import FetchRefusedError, FetchTimeoutError
 
 _WORDS = "Rendered by the page script with enough words to be the article body. " * 8
 
@@ -114,6 +114,47 @@ async def test_requests_made_by_the_page_obey_the_address_rules(
         server.url("/app"), allowed_networks=["127.0.0.1/32", "127.0.0.2/32"], use_cache=False
     )
     assert other.hits["/beacon"] == 1
+
+
+async def test_a_rendered_page_that_never_loads_is_closed_within_the_fetchs_timeout(
+    server: PageServer,
+) -> None:
+    _require_chromium()
+    released = asyncio.Event()
+
+    async def refused_then_hangs(request: web.Request) -> web.Response:
+        if server.hits[request.path] == 1:
+            return web.Response(status=403, text="blocked")  # the browser is tried next
+        await asyncio.wait_for(released.wait(), 30)
+        return web.Response(text="too late")
+
+    server.route("/hangs", refused_then_hangs)
+    browser = HeadlessBrowser(executable_path=chromium_path())
+    try:
+        async with browser.page() as page:  # Chromium is running: only the fetch is timed
+            chromium = page.context.browser
+        assert chromium is not None
+        async with WebSearch(state_backend="memory", browser=browser) as ws:
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            with pytest.raises(FetchTimeoutError) as caught:
+                # Through the egress proxy, whose close is in the kept time too.
+                await ws.fetch(
+                    server.url("/hangs"),
+                    timeout_seconds=2,
+                    use_cache=False,
+                    allowed_networks=["127.0.0.1/32"],
+                )
+            elapsed = loop.time() - started
+        assert server.hits["/hangs"] == 2  # the plain fetch, then the browser's, which hung
+        assert str(caught.value).endswith("no content within the 2 s deadline")
+        # The load stopped up to teardown_reserve(2) = 0.5 s early and the page was closed
+        # in that time; a load run to the end closed it after the timeout, every time.
+        assert chromium.contexts == []
+        assert 2 - teardown_reserve(2) <= elapsed < 2
+    finally:
+        released.set()
+        await browser.aclose()
 
 
 def _socket_page(socket_url: str) -> str:
