@@ -4,7 +4,9 @@
 through :class:`~websearch_core.content.resolver.SafeResolver` (the search session is shared
 with providers and has no such rule). Per URL:
 
-1. :func:`~websearch_core.content.safety.check_url`, then the page cache (success only).
+1. :func:`~websearch_core.content.safety.check_url`, then the page cache (success only),
+   which is waited for a share of the deadline only
+   (:func:`~websearch_core.deadline.store_share`), as a search's is.
 2. A GET with browser navigation headers; redirects are followed by hand, at most
    ``max_redirects``, each target checked again before it is requested. A page with
    little text whose ``<meta http-equiv="refresh">`` moves on within 5 s is a redirect
@@ -45,7 +47,7 @@ from ..connection_causes import (
     proxy_refusal,
     undecodable_encoding,
 )
-from ..deadline import format_seconds
+from ..deadline import Deadline, bound_store_waits, format_seconds, leave_call, store_share
 from ..env_proxies import EnvironmentProxies
 from ..redaction import Redactor, proxy_secrets, redactor_for
 from .decode import byte_order_mark, decode_html
@@ -284,12 +286,18 @@ class PageFetcher:
         return await self._fetch_within(url, timeout_seconds, timeout_seconds)
 
     async def _fetch_within(self, url: str, remaining: float, deadline: float) -> PageContent:
-        """Fetch in the ``remaining`` part of a call whose whole deadline is ``deadline``."""
+        """Fetch in the ``remaining`` part of a call whose whole deadline is ``deadline``.
+
+        The cache lookup and the cache write each wait for the store a share of the
+        deadline only, as a search's do: behind a SQLite file another process held locked,
+        or a Redis that never answered, the lookup spent the whole deadline and the fetch
+        failed without asking the page's server (5 s of a 5 s fetch measured).
+        """
         self._check(url)
         ends = asyncio.get_running_loop().time() + remaining
         try:
             async with asyncio.timeout_at(ends):
-                return await self._fetch(url, ends)
+                return await self._fetch(url, ends, store_share(Deadline(deadline)))
         except TimeoutError:  # ours, or the rendered load's, which stops a little sooner
             message = f"no content within the {format_seconds(deadline)} s deadline"
             raise FetchTimeoutError(url, message) from None
@@ -336,10 +344,14 @@ class PageFetcher:
 
     # --- one page -------------------------------------------------------------------------
 
-    async def _fetch(self, url: str, ends: float) -> PageContent:
-        """The page at ``url``, all done by ``ends`` (loop time)."""
+    async def _fetch(self, url: str, ends: float, store_wait: float) -> PageContent:
+        """The page at ``url``, all done by ``ends`` (loop time).
+
+        Each of the store's cache calls waits ``store_wait`` at most (see
+        :meth:`_fetch_within`).
+        """
         key = page_cache_key(url, self._scope)
-        cached = await self._cache_get(key)
+        cached = await self._cache_get(key, store_wait)
         if cached is not None:
             _log.info("page %s served from cache", safe_url(url))
             return self._masked_page(cached)
@@ -365,7 +377,7 @@ class PageFetcher:
             page.content_type,
             page.fetched_with,
         )
-        await self._cache_set(key, page)
+        await self._cache_set(key, page, store_wait)
         return page
 
     def _redactor(self) -> Redactor:
@@ -669,10 +681,15 @@ class PageFetcher:
 
     # --- the cache ------------------------------------------------------------------------
 
-    async def _cache_get(self, key: str) -> PageContent | None:
+    async def _cache_get(self, key: str, store_wait: float) -> PageContent | None:
+        """The cached page under ``key``, waiting ``store_wait`` seconds at most for the store."""
         if self._store is None or not self.options.use_cache:
             return None
-        entry = await self._store.cache_get(key, time.time())
+        token = bound_store_waits(store_wait)  # leave the page's server its time
+        try:
+            entry = await self._store.cache_get(key, time.time())
+        finally:
+            leave_call(token)
         if entry is None:
             return None
         try:
@@ -681,16 +698,24 @@ class PageFetcher:
             return None  # an unreadable entry is ignored, and overwritten on success
         return page.model_copy(update={"cached": True})
 
-    async def _cache_set(self, key: str, page: PageContent) -> None:
+    async def _cache_set(self, key: str, page: PageContent, store_wait: float) -> None:
+        """Cache ``page``, waiting ``store_wait`` seconds at most: the page is ready.
+
+        A write not answered in time still lands when the store answers.
+        """
         if self._store is None or not self.options.use_cache:
             return
-        await self._store.cache_set(
-            key,
-            page.model_dump_json(exclude={"cached"}).encode("utf-8"),
-            now=time.time(),
-            ttl=self.options.cache_ttl_seconds,
-            keep_stale_for=0.0,
-        )
+        token = bound_store_waits(store_wait)
+        try:
+            await self._store.cache_set(
+                key,
+                page.model_dump_json(exclude={"cached"}).encode("utf-8"),
+                now=time.time(),
+                ttl=self.options.cache_ttl_seconds,
+                keep_stale_for=0.0,
+            )
+        finally:
+            leave_call(token)
 
 
 class _PageGuard:

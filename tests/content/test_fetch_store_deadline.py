@@ -1,0 +1,134 @@
+"""A state store that does not answer costs a page fetch a share of its deadline, no more.
+
+Fetched pages share the search cache, and their lookup and write used to wait for the
+store as long as the fetch's whole deadline allowed: behind a SQLite file another process
+holds locked, or a loopback server that accepts and never answers in place of Redis, a
+4 s fetch of a loopback page failed with "no content within the 4 s deadline" (4.0 s
+measured for each). Both now wait a tenth of it (0.4 s here), as a search's do, and the
+page is fetched without the store. The bounds below leave generous slack.
+"""
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+
+from tests.content._server import PageServer
+from tests.content.test_fetch import ARTICLE, fetch
+from tests.sqlite_holder import held_by_another_process
+from tests.stalling_proxy import silent_server
+from websearch_core import WebSearch
+
+DEADLINE = 4.0
+"""Less than either store's own timeout (10 s busy wait, 5 s socket), so a fetch waiting on
+the store for its whole deadline fails: the error, not only the time, tells the cases apart."""
+
+BOUND = 3.0
+"""Seven times the store's share (0.4 s) plus a loopback fetch, for a loaded machine."""
+
+
+async def _timed_fetch(ws: WebSearch, url: str) -> tuple[str, float]:
+    """The fetched page's title (or the error's text) and the seconds the fetch took."""
+    started = time.monotonic()
+    try:
+        page = await fetch(ws, url, timeout_seconds=DEADLINE)
+    except Exception as exc:  # the test reports what the fetch said, whatever it was
+        return f"{type(exc).__name__}: {exc}", time.monotonic() - started
+    return page.title or "", time.monotonic() - started
+
+
+async def test_a_state_file_locked_before_its_first_use_leaves_the_page_its_time(
+    tmp_path: Path, server: PageServer
+) -> None:
+    # Opening the file (on the cache lookup) waits for the lock another process holds.
+    server.page("/a", ARTICLE)
+    with held_by_another_process(tmp_path / "state.sqlite3"):
+        async with WebSearch(state_backend="sqlite", state_dir=tmp_path) as ws:
+            title, elapsed = await _timed_fetch(ws, server.url("/a"))
+    assert title == "Loopback article"
+    assert elapsed < BOUND
+    assert server.hits["/a"] == 1
+
+
+async def test_pages_fetched_behind_a_locked_state_file_all_arrive(
+    tmp_path: Path, server: PageServer
+) -> None:
+    # The store is open and answering, then another process takes its lock: fetch_many's
+    # pages each looked it up (and, fetched, wrote it) for the rest of the deadline.
+    for path in ("/a", "/b", "/c"):
+        server.page(path, ARTICLE)
+    async with WebSearch(state_backend="sqlite", state_dir=tmp_path) as ws:
+        assert not (await fetch(ws, server.url("/a"))).cached  # opens the store
+        with held_by_another_process(tmp_path / "state.sqlite3"):
+            started = time.monotonic()
+            pages = await ws.fetch_many(
+                [server.url("/b"), server.url("/c")],
+                timeout_seconds=DEADLINE,
+                allow_private_addresses=True,
+                use_browser=False,
+            )
+            elapsed = time.monotonic() - started
+    assert [getattr(page, "title", page) for page in pages] == ["Loopback article"] * 2
+    assert elapsed < BOUND
+
+
+async def test_a_fetched_page_is_not_held_by_its_cache_write_which_lands_later(
+    tmp_path: Path, server: PageServer
+) -> None:
+    # The lookup is answered; another process takes the lock while the page is served, so
+    # only the write waits. It used to hold the fetched page until the deadline, and the
+    # fetch failed with a page in hand. Now it is given up on in time and still lands on
+    # the store's thread once the lock is let go.
+    held = contextlib.ExitStack()
+
+    async def lock_then_answer(_request: web.Request) -> web.Response:
+        await asyncio.to_thread(
+            held.enter_context, held_by_another_process(tmp_path / "state.sqlite3")
+        )
+        return web.Response(text=ARTICLE, content_type="text/html")
+
+    server.page("/a", ARTICLE)
+    server.route("/b", lock_then_answer)
+    with held:
+        async with WebSearch(state_backend="sqlite", state_dir=tmp_path) as ws:
+            assert not (await fetch(ws, server.url("/a"))).cached  # opens the store
+            title, elapsed = await _timed_fetch(ws, server.url("/b"))
+            held.close()  # the other process lets go
+            rows = await _cache_rows(tmp_path / "state.sqlite3", want=2)
+    assert title == "Loopback article"
+    assert elapsed < BOUND
+    assert rows == 2
+
+
+async def test_a_redis_that_never_answers_leaves_the_page_its_time(
+    server: PageServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    pytest.importorskip("redis")
+    server.page("/a", ARTICLE)
+    with silent_server() as port:
+        url = f"redis://:hunter2-redis-secret@127.0.0.1:{port}/0"
+        async with WebSearch(state_backend="redis", redis_url=url) as ws:
+            with caplog.at_level(logging.DEBUG):
+                title, elapsed = await _timed_fetch(ws, server.url("/a"))
+    assert title == "Loopback article"
+    assert elapsed < BOUND
+    assert "hunter2" not in caplog.text
+
+
+async def _cache_rows(path: Path, want: int) -> int:
+    """The cache's row count once it reaches ``want`` (or after 5 s, whatever it is then)."""
+    give_up = time.monotonic() + 5.0
+    observer = sqlite3.connect(path, timeout=5.0)
+    try:
+        while True:
+            (rows,) = observer.execute("SELECT count(*) FROM cache").fetchone()
+            if rows >= want or time.monotonic() > give_up:
+                return int(rows)
+            await asyncio.sleep(0.02)
+    finally:
+        observer.close()
