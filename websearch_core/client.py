@@ -47,7 +47,7 @@ from .content.errors import FetchError
 from .content.models import PageContent
 from .content.tool_text import fence_results
 from .credentials import Credentials, CredentialStore, TokenRefresher, explicit_keys
-from .deadline import Deadline, bound_store_waits, enter_call, leave_call, store_share
+from .deadline import Deadline, StoreWaitsWithin, enter_call, leave_call, store_share
 from .env_names import report_unknown_variables
 from .errors import (
     AllProvidersFailedError,
@@ -369,11 +369,8 @@ class WebSearch(AsyncClosing):
         if self.settings.cache and use_cache:
             providers = ",".join(p.info.id for p in plan.providers)
             key = cache_key(params, f"{providers}|{self._settings_scope()}")
-            token = bound_store_waits(store_share(deadline))  # leave the providers their time
-            try:
+            with StoreWaitsWithin(store_share(deadline)):  # leave the providers their time
                 hit = await self._from_cache(store, key, allow_stale=False)
-            finally:
-                leave_call(token)
             if hit is not None:
                 logger.info("web search served from cache (%s)", hit[0].provider)
                 # What planning left out comes first, as in a search the chain ran: a
@@ -388,8 +385,7 @@ class WebSearch(AsyncClosing):
         if outcome.response is None:
             return outcome, await self._serve_stale(store, key, outcome)
         if not outcome.response.partial:
-            token = bound_store_waits(store_share(deadline))  # the answer is ready: no more
-            try:
+            with StoreWaitsWithin(store_share(deadline)):  # the answer is ready: no more
                 await store.cache_set(
                     key,
                     dump_response(outcome.response),
@@ -397,8 +393,6 @@ class WebSearch(AsyncClosing):
                     ttl=self.settings.cache_ttl_seconds,
                     keep_stale_for=self.settings.cache_stale_seconds,
                 )
-            finally:
-                leave_call(token)
         return outcome, []
 
     def _settings_scope(self) -> str:
@@ -470,15 +464,13 @@ class WebSearch(AsyncClosing):
 
         get_provider(provider_id)
         store = await self.state()
-        token = bound_store_waits(STATE_WAIT_SECONDS)
         try:
-            await store.clear(provider_id)
+            with StoreWaitsWithin(STATE_WAIT_SECONDS):
+                await store.clear(provider_id)
         except StateStoreTimeoutError as exc:
             raise StateStoreTimeoutError(
                 not_cleared(exc, provider_id), withdrawn=exc.withdrawn
             ) from exc
-        finally:
-            leave_call(token)
 
     async def search(
         self,

@@ -33,6 +33,7 @@ __all__ = [
     "STORE_SHARE",
     "STORE_SHARE_CAP_SECONDS",
     "Deadline",
+    "StoreWaitsWithin",
     "attempt_scope",
     "bound_store_waits",
     "enter_attempt",
@@ -192,6 +193,33 @@ def bound_store_waits(seconds: float) -> Token[float | None]:
     if outer is not None and outer < expiry:
         expiry = outer
     return _call_expiry.set(expiry)
+
+
+class StoreWaitsWithin:
+    """``with StoreWaitsWithin(seconds):`` bounds the state store's waits in the block.
+
+    :func:`bound_store_waits` and :func:`leave_call` as a context manager, for the places
+    that bound one store call (a cache lookup or write, a command's read or clear); a
+    small class rather than ``contextlib.contextmanager``, whose generator costs more.
+
+    Example:
+        >>> with StoreWaitsWithin(3.0):
+        ...     0 < store_patience() <= 3.0
+        True
+        >>> store_patience() is None
+        True
+    """
+
+    __slots__ = ("_seconds", "_token")
+
+    def __init__(self, seconds: float) -> None:
+        self._seconds = seconds
+
+    def __enter__(self) -> None:
+        self._token = bound_store_waits(self._seconds)
+
+    def __exit__(self, *exc_info: object) -> None:
+        leave_call(self._token)
 
 
 def store_patience() -> float | None:

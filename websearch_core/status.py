@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Final
 
 from .browser import browser_enabled, browser_unavailable_reason, get_default_browser
-from .deadline import bound_store_waits, leave_call
+from .deadline import StoreWaitsWithin
 from .ledger import mark_scope
 from .orchestration.quota import (
     SKIPPED_SUFFIX,
@@ -211,11 +211,8 @@ async def collect_status(
     earned with another key or endpoint than the current one is not shown: the chain
     would try the provider again.
     """
-    token = bound_store_waits(STATE_WAIT_SECONDS)
-    try:
+    with StoreWaitsWithin(STATE_WAIT_SECONDS):
         return await _collect_status(context, store, settings)
-    finally:
-        leave_call(token)
 
 
 async def _collect_status(
@@ -305,14 +302,12 @@ async def state_problem(store: StateStore) -> str | None:
     :func:`collect_status` does not wait for it again.
     """
     inner = store.inner if isinstance(store, FailSafeStore) else store
-    token = bound_store_waits(STATE_WAIT_SECONDS)
     try:
-        await inner.all_marks(time.time())
+        with StoreWaitsWithin(STATE_WAIT_SECONDS):
+            await inner.all_marks(time.time())
     except StateStoreError as exc:
         FailSafeStore(inner).report_failure(exc)  # the status's reads need not wait again
         return _with_repair_hint(exc, inner)
-    finally:
-        leave_call(token)
     return None
 
 
@@ -342,11 +337,8 @@ async def reset_state(store: StateStore, provider_id: str | None) -> ResetOutcom
     had begun; the error names the store and which it was (:func:`not_cleared`).
     """
     inner = store.inner if isinstance(store, FailSafeStore) else store
-    token = bound_store_waits(STATE_WAIT_SECONDS)
-    try:
+    with StoreWaitsWithin(STATE_WAIT_SECONDS):
         return await _reset(inner, provider_id)
-    finally:
-        leave_call(token)
 
 
 async def _reset(inner: StateStore, provider_id: str | None) -> ResetOutcome:

@@ -47,7 +47,7 @@ from ..connection_causes import (
     proxy_refusal,
     undecodable_encoding,
 )
-from ..deadline import Deadline, bound_store_waits, format_seconds, leave_call, store_share
+from ..deadline import Deadline, StoreWaitsWithin, format_seconds, store_share
 from ..env_proxies import EnvironmentProxies
 from ..redaction import Redactor, proxy_secrets, redactor_for
 from .decode import byte_order_mark, decode_html
@@ -685,11 +685,8 @@ class PageFetcher:
         """The cached page under ``key``, waiting ``store_wait`` seconds at most for the store."""
         if self._store is None or not self.options.use_cache:
             return None
-        token = bound_store_waits(store_wait)  # leave the page's server its time
-        try:
+        with StoreWaitsWithin(store_wait):  # leave the page's server its time
             entry = await self._store.cache_get(key, time.time())
-        finally:
-            leave_call(token)
         if entry is None:
             return None
         try:
@@ -705,8 +702,7 @@ class PageFetcher:
         """
         if self._store is None or not self.options.use_cache:
             return
-        token = bound_store_waits(store_wait)
-        try:
+        with StoreWaitsWithin(store_wait):
             await self._store.cache_set(
                 key,
                 page.model_dump_json(exclude={"cached"}).encode("utf-8"),
@@ -714,8 +710,6 @@ class PageFetcher:
                 ttl=self.options.cache_ttl_seconds,
                 keep_stale_for=0.0,
             )
-        finally:
-            leave_call(token)
 
 
 class _PageGuard:
