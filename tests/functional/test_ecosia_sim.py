@@ -163,20 +163,6 @@ async def test_a_block_on_a_later_page_keeps_the_first_page(sim: Simulator) -> N
     assert _pages(sim) == [None, "1"]
 
 
-@pytest.mark.parametrize(
-    "fault",
-    [Fault.reset(), Fault.http(503, "<p>busy</p>", {"Content-Type": "text/html"}), Fault.hang(3)],
-    ids=["reset", "503", "hang"],
-)
-async def test_a_failed_later_page_keeps_the_first_page(sim: Simulator, fault: Fault) -> None:
-    sim["ecosia"].results = default_results(QUERY, 25)
-    sim["ecosia"].enqueue(None, fault)
-    async with sim_client(sim, timeout_seconds=1.0) as ws:
-        response = await ws.search(QUERY, provider="ecosia", limit=20)
-    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY, 10)]
-    assert len(_requests(sim)) == 2
-
-
 async def test_available_with_no_keys_at_all(sim: Simulator) -> None:
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         result = await ws.run(QUERY, provider="ecosia")

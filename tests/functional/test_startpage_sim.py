@@ -228,20 +228,6 @@ async def test_a_captcha_on_a_later_page_keeps_the_first_page(sim: Simulator) ->
     assert len(_searches(sim)) == 2
 
 
-@pytest.mark.parametrize(
-    "fault",
-    [Fault.reset(), Fault.http(503, "<p>busy</p>", {"Content-Type": "text/html"}), Fault.hang(3)],
-    ids=["reset", "503", "hang"],
-)
-async def test_a_failed_later_page_keeps_the_first_page(sim: Simulator, fault: Fault) -> None:
-    sim["startpage"].results = default_results(QUERY, 25)
-    sim["startpage"].enqueue(None, None, fault)
-    async with sim_client(sim, timeout_seconds=1.0) as ws:
-        response = await ws.search(QUERY, provider="startpage", limit=20)
-    assert [s.url for s in response.sources] == [r.url for r in default_results(QUERY, 10)]
-    assert len(_searches(sim)) == 2
-
-
 async def test_duplicate_urls_are_dropped(sim: Simulator) -> None:
     sim["startpage"].results = [
         SimResult(title=f"t{i}", url=f"https://dup{i % 3}.example/", snippet="s") for i in range(9)
