@@ -197,10 +197,7 @@ def url_secrets(found: SetUrl | None) -> list[SentSecret]:
         return []
     user, colon, password = userinfo.partition(":")
     where = f"in {found.source}"
-    fix = (
-        f"fix it in {found.source} (a character that belongs to it is written "
-        "percent-encoded, a space as %20)"
-    )
+    fix = f"fix it in {found.source}"  # how, when encoding is the fix, is in the reason
     named = f"{found.what}'s user name" if colon else f"{found.what}'s user info (a token)"
     secrets = [SentSecret(user, named, where, fix, in_url=True)]
     if colon:

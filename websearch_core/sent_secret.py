@@ -124,7 +124,7 @@ def _beyond_ascii(value: str) -> str | None:
 _IN_URL = frozenset(string.ascii_letters + string.digits + "-._~!$&'()*+,;=:%")
 """What the user info of a URL holds as written (RFC 3986: unreserved, sub-delims, ``:``
 and percent escapes); anything else is sent as no one meant it, or not at all."""
-_ENCODE_IT = "which a URL holds only percent-encoded"
+_ENCODE_IT = "which a URL holds only percent-encoded (a space as %20)"
 
 
 def _url_flaw(value: str) -> str | None:

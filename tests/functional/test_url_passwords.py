@@ -22,7 +22,7 @@ from websearch_core.testing import Simulator
 QUERY = "python asyncio"
 CANARY = "Qz7CANARYpw"
 """Part of every password below; it may appear in no text."""
-IN_URL = "which a URL holds only percent-encoded"
+IN_URL = "which a URL holds only percent-encoded (a space as %20)"
 AS_PART = "that would be sent as part of it"
 CONTROL = "contains a control character (a line break, a NUL), so it cannot be sent"
 
@@ -56,10 +56,9 @@ PLACES = [
 
 
 def _fix(source: str) -> str:
-    return (
-        f"fix it in {source} (a character that belongs to it is written percent-encoded, "
-        "a space as %20)."
-    )
+    """The advice is where to fix it: a character a URL cannot hold says how in its reason,
+    and a line break (even written ``%0A``) is no password at all, so no encoding helps."""
+    return f"fix it in {source}."
 
 
 def _with_userinfo(origin: str, userinfo: str) -> str:
