@@ -785,11 +785,21 @@ def _hostless_failure(
             "control character; check the provider's API key for a pasted newline"
         )
         return SearchProviderError(provider, message, None)
+    if isinstance(exc, ValueError) and _AUTHORIZATION_TWICE in str(exc):
+        message = (
+            f"{label} request was not sent: the user name in its base URL goes out as "
+            "Authorization: Basic, and its credential needs the Authorization header too; "
+            "remove the user info from the URL or use a credential sent in another header"
+        )
+        return SearchProviderError(provider, message, None)
     return None
 
 
 _HEADER_CONTROL_CHARACTER = "control character detected in headers"
 """How aiohttp words its refusal of a header value with CR, LF, NUL or another control."""
+_AUTHORIZATION_TWICE = "Cannot combine AUTHORIZATION header"
+"""How aiohttp refuses a URL with user info (its ``Basic``) beside an ``Authorization``
+header: a gateway URL ``https://user:pw@gw`` for a provider whose key is a bearer token."""
 
 
 def _left_until(expires: float) -> float:

@@ -160,7 +160,13 @@ def request_body(
 
 
 def request_headers(auth: AnthropicAuth, base: str) -> dict[str, str]:
-    """Headers for ``auth`` against ``base``: ``x-api-key`` on Anthropic's host, else Bearer."""
+    """Headers for ``auth`` against ``base``: ``x-api-key`` on Anthropic's host, else Bearer.
+
+    A gateway whose URL holds a user name (``https://user:pw@gw``) takes that as
+    ``Authorization: Basic``, so the key goes in Anthropic's own ``x-api-key`` there: as a
+    bearer token it would need the same header, and the request could not be sent at all.
+    An OAuth token has no other header; the transport names that clash.
+    """
     headers = {
         "Accept": "application/json",
         "Content-Type": "application/json",
@@ -170,7 +176,7 @@ def request_headers(auth: AnthropicAuth, base: str) -> dict[str, str]:
     if auth.kind == "oauth":
         headers["Authorization"] = f"Bearer {auth.token}"
         headers["anthropic-beta"] = f"{OAUTH_BETA},{WEB_SEARCH_BETA}"
-    elif urlsplit(base).hostname == ANTHROPIC_HOST:
+    elif urlsplit(base).hostname == ANTHROPIC_HOST or "@" in urlsplit(base).netloc:
         headers["x-api-key"] = auth.token
     else:
         headers["Authorization"] = f"Bearer {auth.token}"

@@ -13,7 +13,8 @@ r"""Anthropic: Claude answers from live results of its server-side ``web_search`
   that takes it.
 * **Auth:** ``ANTHROPIC_SEARCH_API_KEY`` first, then ``ANTHROPIC_API_KEY``, then an OAuth
   token stored for provider ``"anthropic"``. An API key goes in ``x-api-key`` on
-  Anthropic's own host and as ``Authorization: Bearer`` on any other host (gateways). An
+  Anthropic's own host and as ``Authorization: Bearer`` on any other host (gateways), but
+  in ``x-api-key`` again on a gateway whose URL holds a user name (its ``Basic``). An
   OAuth token (a stored one, or a key containing ``sk-ant-oat``) is always a bearer token
   with the ``oauth-2025-04-20`` beta; a stored token that gets a 401 is refreshed once
   through the ``WebSearch(oauth_refreshers=...)`` hook and the request sent again (the
