@@ -31,6 +31,7 @@ from websearch_core.tool_errors import configuration_error_text
 
 from ._arguments import checked_arguments
 from ._copies import ToolCopies
+from ._options import refuse_unknown_options
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 
@@ -155,6 +156,9 @@ def create_web_fetch_tool(
 ) -> WebFetchFunctionTool:
     """Build the ``web_fetch`` ``FunctionTool`` (native sync and async functions).
 
+    The client is built at the first call, but a keyword ``WebSearch`` does not take is
+    refused here (``TypeError``, naming the keyword probably meant).
+
     Args:
         web_search: A ready client; by default one is built from ``**kwargs``.
         allow_private_addresses: Also fetch loopback/private addresses (``None``: the
@@ -162,11 +166,15 @@ def create_web_fetch_tool(
         **kwargs: :class:`~websearch_core.WebSearch` arguments when ``web_search`` is not
             given.
 
+    Raises:
+        TypeError: A keyword is not a ``WebSearch`` argument (``api_key`` for ``api_keys``).
+
     Example:
         >>> async with create_web_fetch_tool() as tool:  # doctest: +SKIP
         ...     output = await tool.acall(url="https://example.org/")
         >>> output.raw_output["page"]["title"]  # doctest: +SKIP
     """
+    refuse_unknown_options("create_web_fetch_tool", kwargs, "allow_private_addresses")
     fetcher = _Fetcher(web_search, allow_private_addresses, kwargs)
     tool = WebFetchFunctionTool(
         fn=fetcher.fetch, async_fn=fetcher.afetch, metadata=web_fetch_metadata()

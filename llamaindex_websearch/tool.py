@@ -25,6 +25,7 @@ from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 from ._arguments import checked_arguments
 from ._copies import ToolCopies
+from ._options import refuse_unknown_options
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 
@@ -141,6 +142,7 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, AsyncClosing):
         from websearch_core.client import LoopBoundClient  # the client loads with a tool
         from websearch_core.credentials import refuse_bad_keys_in_code
 
+        refuse_unknown_options("WebSearchToolSpec", kwargs)
         if web_search is not None and kwargs:
             raise TypeError("pass either web_search or WebSearch arguments, not both")
         refuse_bad_keys_in_code(kwargs.get("api_keys"))  # its shape: at the first call
@@ -261,10 +263,16 @@ def create_web_search_tool(
 ) -> WebSearchFunctionTool:
     """Build the ``web_search`` ``FunctionTool`` (native sync and async functions).
 
+    The client is built at the first call, but a keyword ``WebSearch`` does not take is
+    refused here (``TypeError``, naming the keyword probably meant).
+
     Args:
         web_search: A ready client; by default one is built from ``**kwargs``.
         **kwargs: :class:`~websearch_core.WebSearch` arguments when ``web_search`` is not
             given (``settings=``, ``api_keys=``, ``provider=``, ``timeout_seconds=``).
+
+    Raises:
+        TypeError: A keyword is not a ``WebSearch`` argument (``api_key`` for ``api_keys``).
 
     Returns:
         A tool whose output ``content`` is the formatted search text and whose
@@ -277,5 +285,6 @@ def create_web_search_tool(
         ...     output = await tool.acall(query="python 3.13 release notes")
         >>> output.raw_output["response"]["sources"][0]["url"]  # doctest: +SKIP
     """
+    refuse_unknown_options("create_web_search_tool", kwargs)
     (tool,) = WebSearchToolSpec(web_search, **kwargs)._function_tools()
     return tool

@@ -73,6 +73,7 @@ if TYPE_CHECKING:
     from .status import ProviderStatus
 
 __all__ = [
+    "WEB_SEARCH_OPTION_NAMES",
     "FetchManyOptions",
     "FetchOptions",
     "LoopBoundClient",
@@ -118,6 +119,10 @@ class WebSearchOptions(SettingsOverrides, total=False):
     session: aiohttp.ClientSession | None
     browser: HeadlessBrowser | None
     oauth_refreshers: Mapping[str, TokenRefresher] | None
+
+
+WEB_SEARCH_OPTION_NAMES: frozenset[str] = WebSearchOptions.__optional_keys__
+"""The keywords :class:`WebSearchOptions` holds: what a tool that keeps them checks on build."""
 
 
 class WebSearch(AsyncClosing):

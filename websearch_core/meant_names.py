@@ -19,6 +19,7 @@ __all__ = [
     "meant",
     "named_extras",
     "named_field_extras",
+    "refuse_unknown_keywords",
     "refusing_unknown_keywords",
 ]
 
@@ -55,6 +56,37 @@ def meant(given: str, known: Iterable[str]) -> str:
     return f"; did you mean {close}?" if close else ""
 
 
+def refuse_unknown_keywords(owner: str, given: Iterable[str], known: Collection[str]) -> None:
+    """Refuse the first of ``given`` that is not ``known``, with the name probably meant.
+
+    For a call whose ``**kwargs`` are typed (``Unpack[WebSearchOptions]``) but kept for
+    later: ``create_web_search_tool(api_key=...)`` passed ``mypy`` only when checked, and at
+    run time was refused at the tool's first call, far from the line that was wrong. The
+    error is Python's own ``TypeError`` for the case, worded as
+    :func:`refusing_unknown_keywords` words it; it names the keyword, never its value (a
+    mistyped keyword may hold a key).
+
+    Args:
+        owner: What was called, as the caller wrote it (``create_web_search_tool``).
+        given: The keywords given.
+        known: Every keyword the call takes.
+
+    Raises:
+        TypeError: A keyword is not one of ``known``.
+
+    Example:
+        >>> refuse_unknown_keywords("make", ["api_key"], ["api_keys", "provider"])
+        Traceback (most recent call last):
+        ...
+        TypeError: make() got an unexpected keyword argument 'api_key'; did you mean api_keys?
+    """
+    for name in given:
+        if name not in known:
+            raise TypeError(
+                f"{owner}() got an unexpected keyword argument {name!r}{meant(name, sorted(known))}"
+            )
+
+
 def refusing_unknown_keywords(function: Callable[_P, _R]) -> Callable[_P, _R]:
     """``function``, refusing a keyword it has no parameter for with the one probably meant.
 
@@ -75,14 +107,11 @@ def refusing_unknown_keywords(function: Callable[_P, _R]) -> Callable[_P, _R]:
     )
     owner = function.__qualname__.removesuffix(".__init__")  # WebSearchRetriever(), as called
 
+    known = names - {"self"}
+
     @functools.wraps(function)
     def checked(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        for name in kwargs:
-            if name not in names:
-                raise TypeError(
-                    f"{owner}() got an unexpected keyword argument {name!r}"
-                    f"{meant(name, sorted(names - {'self'}))}"
-                )
+        refuse_unknown_keywords(owner, kwargs, known)
         return function(*args, **kwargs)
 
     return checked

@@ -2,9 +2,12 @@
 
 ``langchain_websearch.WebSearchTool(api_key=...)`` was refused with pydantic's bare
 ``Extra inputs are not permitted`` and ``llamaindex_websearch.WebSearchRetriever(api_key=...)``
-with Python's bare ``unexpected keyword argument``: neither said ``api_keys``.
+with Python's bare ``unexpected keyword argument``: neither said ``api_keys``. The LlamaIndex
+tool factories and spec, which keep their ``WebSearch`` arguments for the first call, were
+refused only by that call.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,6 +16,11 @@ from pydantic import BaseModel, ValidationError
 from langchain_websearch import WebFetchTool, WebSearchTool
 from langchain_websearch import WebSearchRetriever as LangChainRetriever
 from llamaindex_websearch import WebSearchRetriever as LlamaIndexRetriever
+from llamaindex_websearch import (
+    WebSearchToolSpec,
+    create_web_fetch_tool,
+    create_web_search_tool,
+)
 
 SECRET = "sk-mistyped-test-91d0"
 
@@ -34,6 +42,45 @@ def test_the_llamaindex_retriever_names_the_argument_meant(
     message = str(caught.value)
     assert message == f"WebSearchRetriever() got an unexpected keyword argument {expected}"
     assert SECRET not in message
+
+
+@pytest.mark.parametrize(
+    "build",
+    [create_web_search_tool, WebSearchToolSpec, create_web_fetch_tool],
+    ids=lambda build: build.__name__,
+)
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({"api_key": SECRET}, "'api_key'; did you mean api_keys?"),
+        ({"timeout": 5}, "'timeout'; did you mean timeout_seconds?"),
+        ({"provder": "brave"}, "'provder'; did you mean provider?"),
+        ({"colour": "red"}, "'colour'"),
+    ],
+)
+def test_the_llamaindex_tools_refuse_a_mistyped_option_when_built(
+    build: Callable[..., object], given: dict[str, Any], expected: str
+) -> None:
+    # Refused by the call that has the typo, not by the tool's first search.
+    with pytest.raises(TypeError) as caught:
+        build(**given)
+    message = str(caught.value)
+    assert message == f"{build.__name__}() got an unexpected keyword argument {expected}"
+    assert SECRET not in message
+
+
+def test_the_llamaindex_fetch_tool_names_its_own_option_too() -> None:
+    with pytest.raises(TypeError, match="did you mean allow_private_addresses"):
+        create_web_fetch_tool(allow_private=True)  # type: ignore[call-arg]
+
+
+def test_the_llamaindex_tools_still_take_every_web_search_option() -> None:
+    # Each name WebSearch takes passes the check (its value is checked at the first call).
+    from websearch_core.client import WEB_SEARCH_OPTION_NAMES
+
+    for name in sorted(WEB_SEARCH_OPTION_NAMES):
+        for build in (create_web_search_tool, WebSearchToolSpec, create_web_fetch_tool):
+            build(**{name: None})
 
 
 def test_the_llamaindex_retriever_keeps_its_signature_and_arguments() -> None:

@@ -1,0 +1,31 @@
+"""The ``WebSearch`` options a LlamaIndex tool keeps for later, checked when it is built.
+
+``create_web_search_tool``, ``WebSearchToolSpec`` and ``create_web_fetch_tool`` keep their
+``**kwargs`` and build the client at the first call (settings are read then, not at
+import). A mistyped keyword (``api_key=`` for ``api_keys=``) was therefore found by mypy,
+or at run time only by that first call, as ``Error: configuration: ...`` text an agent
+would read. Its name is checked here when the tool is built, as the LangChain tools and
+both retrievers check theirs; the values are still checked at the first call.
+"""
+
+from collections.abc import Iterable
+
+from websearch_core.meant_names import refuse_unknown_keywords
+
+__all__ = ["refuse_unknown_options"]
+
+
+def refuse_unknown_options(owner: str, given: Iterable[str], *own: str) -> None:
+    """Refuse a keyword that is neither a ``WebSearch`` argument nor one of ``own``.
+
+    Args:
+        owner: The function or class the caller called, for the message.
+        given: The keywords given.
+        *own: The caller's own keyword-only parameters, also known names.
+
+    Raises:
+        TypeError: A keyword is unknown; the message names the one probably meant.
+    """
+    from websearch_core.client import WEB_SEARCH_OPTION_NAMES  # loads with the tool anyway
+
+    refuse_unknown_keywords(owner, given, WEB_SEARCH_OPTION_NAMES | {"web_search", *own})
