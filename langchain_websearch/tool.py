@@ -123,6 +123,8 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
         ``copy.copy``, ``copy.deepcopy`` and ``model_copy`` give a tool that shares the
         configuration (and a given ``web_search`` client) and opens its own session on
         first use; closing one never closes the other's.
+        ``pickle`` keeps the configuration the same way; a tool holding a secret given in
+        code (``api_keys=``) or a ``web_search`` client refuses, saying what to do.
 
     Errors:
         A search that failed after every fallback, invalid arguments and bad configuration

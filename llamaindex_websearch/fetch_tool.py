@@ -28,6 +28,7 @@ from websearch_core.credentials import refuse_bad_keys_in_code
 from websearch_core.settings_errors import configuration_errors
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text
+from websearch_core.tool_pickles import picklable_options
 
 from ._arguments import checked_arguments
 from ._copies import ToolCopies
@@ -58,6 +59,15 @@ class _Fetcher(CopiesOpenOwnClients):
         self._kwargs = kwargs
         self._allow_private = allow_private_addresses
         self.clients = LoopBoundClient()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What ``pickle`` keeps: the options, refused when they hold a secret or a client.
+
+        Raises:
+            TypeError: See :mod:`websearch_core.tool_pickles`.
+        """
+        picklable_options("WebFetchFunctionTool", {"web_search": self._given, **self._kwargs})
+        return dict(vars(self))  # the clients are unpickled as a new, empty set
 
     def fetch(self, url: str, max_chars: int | None = None) -> FetchToolResult:
         """Fetch synchronously (its own loop and HTTP session)."""

@@ -21,6 +21,7 @@ from websearch_core.closing import AsyncClosing
 from websearch_core.models import Recency, SearchToolResult
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
+from websearch_core.tool_pickles import picklable_options
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 from ._arguments import checked_arguments
@@ -149,6 +150,15 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, AsyncClosing):
         self._given = web_search
         self._kwargs = kwargs
         self._clients = LoopBoundClient()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What ``pickle`` keeps: the options, refused when they hold a secret or a client.
+
+        Raises:
+            TypeError: See :mod:`websearch_core.tool_pickles`.
+        """
+        picklable_options("WebSearchToolSpec", {"web_search": self._given, **self._kwargs})
+        return dict(vars(self))  # the clients are unpickled as a new, empty set
 
     def web_search(
         self,

@@ -210,6 +210,21 @@ class WebSearch(AsyncClosing):
         """This client itself, as :meth:`__copy__` says why."""
         return self
 
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        """Refuse to be pickled, saying what to do instead.
+
+        Its sessions, store and locks belong to this process, and it holds the keys it was
+        given; pickle failed deep inside (``Can't pickle local object``) naming none of it.
+
+        Raises:
+            TypeError: Always.
+        """
+        raise TypeError(
+            "cannot pickle WebSearch: it holds this process's HTTP sessions, state store and "
+            "keys; build one in the process that uses it (a tool built without web_search= "
+            "can be pickled, see websearch_core.tool_pickles)"
+        )
+
     async def aclose(self) -> None:
         """Close the HTTP session and browser this instance opened (injected ones stay open).
 
@@ -929,6 +944,13 @@ class LoopBoundClient:
     def __deepcopy__(self, memo: dict[int, Any]) -> LoopBoundClient:
         """A new, empty set, as :meth:`__copy__` says why."""
         return LoopBoundClient()
+
+    def __reduce__(self) -> tuple[type[LoopBoundClient], tuple[()]]:
+        """Unpickled as a new, empty set: a pickled tool opens its own clients where it runs.
+
+        Its sessions and lock belong to this process; see :mod:`websearch_core.tool_pickles`.
+        """
+        return (LoopBoundClient, ())
 
     def get(self, build: Callable[[], WebSearch]) -> WebSearch:
         """The client for synchronous calls, built with ``build`` on first use."""

@@ -170,6 +170,22 @@ class ClientOptions(BaseModel):
             with_own_clients(copied.__pydantic_private__)
         return copied
 
+    def __getstate__(self) -> dict[Any, Any]:
+        """What ``pickle`` keeps: the options, refused when they hold a secret or a client.
+
+        The clients (private) are unpickled as a new, empty set; see
+        :mod:`websearch_core.tool_pickles` for the rule every adapter follows.
+
+        Raises:
+            TypeError: An option holds a secret given in code, or a ``web_search`` client.
+        """
+        from .tool_pickles import picklable_options  # only when pickled
+
+        owner = self.model_config.get("title") or type(self).__name__
+        options = {name: getattr(self, name) for name in ClientOptions.model_fields}
+        picklable_options(owner, options)
+        return super().__getstate__()
+
     def new_client(self) -> "WebSearch":
         """A new :class:`WebSearch` built from these options (not from ``web_search``).
 

@@ -15,7 +15,8 @@ written once here for every adapter:
 :class:`~websearch_core.client.LoopBoundClient` and :class:`~websearch_core.WebSearch` copy
 as a new empty set and as themselves; :func:`with_own_clients` and
 :class:`CopiesOpenOwnClients` give a shallow copy the same rule (a shallow copy would
-otherwise share the set).
+otherwise share the set). A pickled adapter follows the same rule, and never holds a secret:
+see :mod:`websearch_core.tool_pickles`.
 """
 
 import copy
