@@ -89,7 +89,7 @@ class FetchOptions(TypedDict, total=False):
     """The keyword arguments of :meth:`WebSearch.fetch`, for ``fetch_sync(url, **options)``.
 
     Typed, so that ``fetch_sync(url, timeout=5)`` fails under mypy, not only when it runs;
-    a test keeps the keys equal to ``fetch``'s keyword arguments.
+    a test keeps the keys and their types equal to ``fetch``'s keyword arguments.
     """
 
     timeout_seconds: float | None
@@ -110,8 +110,9 @@ class WebSearchOptions(SettingsOverrides, total=False):
     """The keyword arguments of ``WebSearch(...)``, for a tool that builds one later.
 
     ``create_web_search_tool(**options)`` and the like keep them until the first call;
-    typed, a mistyped one fails under mypy where it is written. A test keeps the keys equal
-    to ``WebSearch``'s arguments.
+    typed, a mistyped one fails under mypy where it is written (and, for the LlamaIndex
+    tools, when they are built). A test keeps the keys and their types equal to
+    ``WebSearch``'s arguments.
     """
 
     settings: Settings | None

@@ -230,7 +230,8 @@ class SearchOptions(TypedDict, total=False):
 
     Every field but ``query`` (the call's first argument), typed as what the field
     accepts, so ``run("q", limt=3)`` fails under mypy, not only when it runs. A test keeps
-    the keys equal to the fields.
+    the keys equal to the fields and each type equal to what its field accepts: bounds
+    unchecked, ISO text for a date, a ``list`` or ``tuple`` for a ``tuple``.
     """
 
     recency: Recency | None

@@ -896,7 +896,10 @@ class SettingsOverrides(TypedDict, total=False):
 
     Each key is a :class:`Settings` field (``api_keys`` aside: ``WebSearch`` takes keys as
     its own argument), typed as what the field accepts, so ``WebSearch(timeout=5)`` fails
-    under mypy, not only when it runs. A test keeps the keys equal to the fields.
+    under mypy, not only when it runs. A test keeps the keys equal to the fields and each
+    type equal to what its field accepts: constraints unchecked, any ``Mapping`` for a
+    ``dict``, ``Sequence[str]`` for a list also read from ``"a,b"`` text, ``str`` or
+    ``os.PathLike`` for a ``Path``, ``str`` for a ``SecretStr``, a mapping for ``searxng``.
     """
 
     provider: str | None

@@ -79,8 +79,9 @@ def test_the_llamaindex_tools_still_take_every_web_search_option() -> None:
     from websearch_core.client import WEB_SEARCH_OPTION_NAMES
 
     for name in sorted(WEB_SEARCH_OPTION_NAMES):
+        options: dict[str, Any] = {name: None}
         for build in (create_web_search_tool, WebSearchToolSpec, create_web_fetch_tool):
-            build(**{name: None})
+            build(**options)
 
 
 def test_the_llamaindex_retriever_keeps_its_signature_and_arguments() -> None:
