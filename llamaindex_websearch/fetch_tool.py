@@ -25,6 +25,7 @@ from websearch_core.content.tool_text import (
     invalid_fetch_arguments_text,
 )
 from websearch_core.credentials import refuse_bad_keys_in_code
+from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.settings_errors import configuration_errors
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text
@@ -153,6 +154,7 @@ class WebFetchFunctionTool(ToolCopies, FunctionTool, AsyncClosing):
 sign_spanned_methods(WebFetchFunctionTool, "call", "acall")
 
 
+@refusing_unknown_keywords
 def web_fetch_metadata(name: str = FETCH_TOOL_NAME) -> ToolMetadata:
     """The model-facing metadata: the description and the :class:`WebFetchArgs` schema."""
     return ToolMetadata(name=name, description=FETCH_TOOL_DESCRIPTION, fn_schema=WebFetchArgs)

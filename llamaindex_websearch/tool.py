@@ -18,6 +18,7 @@ from typing_extensions import Unpack
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
 from websearch_core.closing import AsyncClosing
+from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.models import Recency, SearchToolResult
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
@@ -253,6 +254,7 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, AsyncClosing):
             return WebSearch(**self._kwargs)
 
 
+@refusing_unknown_keywords  # web_search_metadata(nme=...): did you mean name?
 def web_search_metadata(name: str = TOOL_NAME, *, return_direct: bool = False) -> ToolMetadata:
     """The model-facing metadata: ``TOOL_DESCRIPTION`` and the :class:`WebSearchArgs` schema.
 

@@ -20,6 +20,8 @@ from llamaindex_websearch import (
     WebSearchToolSpec,
     create_web_fetch_tool,
     create_web_search_tool,
+    web_fetch_metadata,
+    web_search_metadata,
 )
 
 SECRET = "sk-mistyped-test-91d0"
@@ -72,6 +74,17 @@ def test_the_llamaindex_tools_refuse_a_mistyped_option_when_built(
 def test_the_llamaindex_fetch_tool_names_its_own_option_too() -> None:
     with pytest.raises(TypeError, match="did you mean allow_private_addresses"):
         create_web_fetch_tool(allow_private=True)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("build", [web_search_metadata, web_fetch_metadata])
+def test_the_llamaindex_metadata_factories_name_the_argument_meant(
+    build: Callable[..., object],
+) -> None:
+    with pytest.raises(TypeError) as caught:
+        build(nme="search")
+    expected = f"{build.__name__}() got an unexpected keyword argument 'nme'; did you mean name?"
+    assert str(caught.value) == expected
+    assert build(name="search").name == "search"  # type: ignore[attr-defined]
 
 
 def test_the_llamaindex_tools_still_take_every_web_search_option() -> None:
