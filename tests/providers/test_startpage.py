@@ -5,7 +5,8 @@ server; the two-step flow (homepage, then POST or fallback GET) runs against a s
 transport.
 """
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -150,6 +151,66 @@ def test_the_real_pager_gives_the_next_page_post() -> None:
         ("with_date", ""),
     )
     assert request.headers["Referer"] == STARTPAGE_SEARCH_URL
+
+
+def _without_english_labels(page: str) -> str:
+    """``page`` with its pager's English wording replaced, as another language would.
+
+    No non-English Startpage capture exists (fixtures/SOURCES.md); the German words are
+    made up for the test, only the ``aria-label`` texts and the "Next" button change.
+    """
+    page = re.sub(r'aria-label="current page (\d+)"', r'aria-label="aktuelle Seite \1"', page)
+    page = re.sub(r'aria-label="go to page (\w+)"', r'aria-label="zu Seite \1"', page)
+    return re.sub(r">(\s*)Next(\s*)</button>", r">\1Weiter\2</button>", page)
+
+
+def _next_page(page: str) -> str | None:
+    response = HttpResponse(status=200, body=page.encode(), url=STARTPAGE_SEARCH_URL)
+    request = PAGE.read(response).next_request
+    return None if request is None else dict(request.form)["page"]
+
+
+_CAPTURE_NEXT_FORM = re.compile(r"<form[^>]*css-1wsfl7j.*?</form>", re.DOTALL)
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda page: page,  # as captured (English)
+        _without_english_labels,  # every signal but the English label
+        # only the current page's own class: no label, no "Next" form
+        lambda page: _CAPTURE_NEXT_FORM.sub("", _without_english_labels(page)),
+        # only the trailing "Next" form: no label, one class for every pager form
+        lambda page: re.sub(
+            r"css-(?:1y4ij50|eaucvd|1wsfl7j)", "css-same", _without_english_labels(page)
+        ),
+    ],
+    ids=["english", "other-language", "class-only", "next-button-only"],
+)
+def test_the_real_pagers_current_page_is_found_in_any_language(
+    edit: Callable[[str], str],
+) -> None:
+    # Every Startpage capture (there is one): the page after "current page 1" is 2.
+    assert _next_page(edit(_capture())) == "2"
+
+
+@pytest.mark.conformance
+def test_a_real_pager_with_no_signal_left_ends_the_paging() -> None:
+    page = re.sub(r"css-(?:1y4ij50|eaucvd)", "css-same", _without_english_labels(_capture()))
+    assert _next_page(_CAPTURE_NEXT_FORM.sub("", page)) is None
+
+
+@pytest.mark.parametrize(
+    ("page", "pages", "expected"),
+    [(1, 2, "2"), (2, 2, None), (1, 3, "2"), (2, 3, "3"), (3, 3, None), (4, 6, "5")],
+)
+def test_a_translated_pager_pages_like_the_english_one(
+    page: int, pages: int, expected: str | None
+) -> None:
+    served = results_page("q", default_results("q", pages * 10), page=page)
+    assert _next_page(served) == expected
+    assert _next_page(_without_english_labels(served)) == expected
 
 
 @pytest.mark.parametrize(

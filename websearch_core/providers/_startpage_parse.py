@@ -32,7 +32,9 @@ The module is private; :mod:`websearch_core.providers.startpage` re-exports its 
 """
 
 import re
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ..html import (
@@ -129,9 +131,9 @@ def next_page_fields(document: Element) -> list[tuple[str, str]] | None:
 
     The pager (``div.pagination``) holds one form per page, each posting to ``/sp/search``
     with the search's hidden inputs and its 1-based ``page`` (plus ``segment`` and the
-    ``sc`` token). The page just read is the form labelled ``current page N``; the next
-    page is the form whose ``page`` is ``N + 1`` (the capture's "Next" button is one such
-    form). A pager without a current page, or without a following one, ends the paging.
+    ``sc`` token). The page just read is found by :func:`_current_page`; the next page is
+    the form whose ``page`` is one more (the capture's "Next" button is one such form). A
+    pager without a current page, or without a following one, ends the paging.
 
     Example:
         >>> pager = (
@@ -145,21 +147,58 @@ def next_page_fields(document: Element) -> list[tuple[str, str]] | None:
         >>> next_page_fields(parse_document(pager))
         [('sc', 'T0'), ('page', '2'), ('pl', '')]
     """
-    pages: list[tuple[int, list[tuple[str, str]]]] = []
-    current = None
+    forms: list[_PagerForm] = []
     for form in document.iter("form"):
         if not _is_search_action(form.get("action") or "") or not _in_pager(form):
             continue
         fields = _hidden_fields(form)
         number = next((value for name, value in fields if name == "page"), "")
-        if not number.isdecimal():
-            continue
-        pages.append((int(number), fields))
-        if _CURRENT_PAGE.match(form.get("aria-label") or ""):
-            current = int(number)
+        if number.isdecimal():
+            forms.append(_PagerForm(form, int(number), fields))
+    current = _current_page(forms)
     if current is None:
         return None
-    return next((fields for number, fields in pages if number == current + 1), None)
+    return next((form.fields for form in forms if form.number == current + 1), None)
+
+
+@dataclass(frozen=True)
+class _PagerForm:
+    """One pager form that posts a page: the element, its ``page`` and hidden inputs."""
+
+    element: Element
+    number: int
+    fields: list[tuple[str, str]]
+
+    @property
+    def numbered(self) -> bool:
+        """Whether its button reads its page number (not a word such as "Next")."""
+        button = next(self.element.iter("button"), None)
+        return button is not None and text_of(button) == str(self.number)
+
+
+def _current_page(forms: list[_PagerForm]) -> int | None:
+    """The page the pager marks as the one shown, by the first signal that names one.
+
+    The capture marks it three ways, and only the first is English: (1) the form's
+    ``aria-label`` reads ``current page N``; (2) its ``class`` is the only one among the
+    numbered forms (1 has ``css-1y4ij50``, 2 to 5 share ``css-eaucvd``), which needs at
+    least three numbered forms to be unambiguous; (3) the pager ends in a form whose button
+    is a word, not a number ("Next", posting ``page=2``), so the current page is one
+    before it. A Startpage page in another language keeps (2) and (3). No capture shows a
+    "Previous" button; one is assumed to come before the numbers, as pagers put it.
+    """
+    for form in forms:
+        if _CURRENT_PAGE.match(form.element.get("aria-label") or ""):
+            return form.number
+    numbered = [form for form in forms if form.numbered]
+    classes = Counter(form.element.get("class") or "" for form in numbered)
+    odd = [form for form in numbered if classes[form.element.get("class") or ""] == 1]
+    if len(odd) == 1 and len(numbered) >= 3:
+        return odd[0].number
+    if numbered and not forms[-1].numbered:
+        before = forms[-1].number - 1
+        return before if any(form.number == before for form in numbered) else None
+    return None
 
 
 def _in_pager(form: Element) -> bool:

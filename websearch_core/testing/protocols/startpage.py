@@ -17,9 +17,10 @@ form again, an empty ``div.a-bg-result`` ad/honeypot block, then up to ten
 ``1 Jan 2026 <b>...</b>`` when the result has a date) and an anonymous-view proxy link on
 ``*.startpage.com``. Like the real page, a results page with more results after it ends in
 a pager (``div.pagination``): one POST form per page carrying the search's hidden inputs,
-``segment`` and its 1-based ``page``, the page served labelled ``current page N`` and a
-"Next" form for page ``N + 1``; the ``page`` field (or query parameter) picks the page
-served, ten results from ``(page - 1) * 10``. With no results the page holds a
+``segment`` and its 1-based ``page``, the page served labelled ``current page N`` (and
+given a class of its own, the others sharing one) and a "Next" form for page ``N + 1``; the
+``page`` field (or query parameter) picks the page served, ten results from
+``(page - 1) * 10``. With no results the page holds a
 ``no-results`` block saying the search "did not match any documents" (Startpage's real
 wording for this case is not captured).
 
@@ -178,7 +179,11 @@ target="_blank" rel="noopener">Anonymous View</a></div>
 """
 
 
-def _pager_form(query: str, with_date: str, number: int, label: str, text: str) -> str:
+_PAGER_CLASSES = {"current": "css-1y4ij50", "other": "css-eaucvd", "next": "css-1wsfl7j"}
+"""The pager forms' classes on the real page: the current page's is its own."""
+
+
+def _pager_form(query: str, with_date: str, number: int, label: str, text: str, kind: str) -> str:
     fields = [
         ("lui", "english"),
         ("language", "english"),
@@ -195,7 +200,8 @@ def _pager_form(query: str, with_date: str, number: int, label: str, text: str) 
         ("with_date", with_date),
     ]
     return (
-        f'<form action="/sp/search" method="post" aria-label="{label}">\n'
+        f'<form action="/sp/search" method="post" class="{_PAGER_CLASSES[kind]}" '
+        f'aria-label="{label}">\n'
         + "".join(_hidden(name, value) for name, value in fields)
         + '<input type="hidden" name="pl" />\n'
         + "".join(_hidden(name, value) for name, value in after)
@@ -212,11 +218,12 @@ def _pager(query: str, with_date: str, page: int, pages: int) -> str:
             number,
             f"current page {number}" if number == page else f"go to page {number}",
             str(number),
+            "current" if number == page else "other",
         )
         for number in range(1, pages + 1)
     ]
     if page < pages:
-        forms.append(_pager_form(query, with_date, page + 1, "go to page Next", "Next"))
+        forms.append(_pager_form(query, with_date, page + 1, "go to page Next", "Next", "next"))
     return (
         '<div class="pagination-container"><div class="pagination" role="navigation" '
         'aria-label="more search results">\n' + "".join(forms) + "</div></div>\n"
