@@ -21,6 +21,7 @@ from websearch_core.errors import (
 )
 from websearch_core.models import SearchParams, SearchUsage
 from websearch_core.providers import get_provider
+from websearch_core.providers._codex_text import snippet_around
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.codex import (
     CODEX_ENDPOINT,
@@ -225,9 +226,10 @@ def test_capture_url_citation_gpt5_2() -> None:
         "([britannica.com](https://www.britannica.com/place/Mount-Columbia?utm_source=openai))"
     )
     (source,) = response.sources
-    # The ±100 window starts inside "Alberta": the half word ("berta") is left out.
+    # The ±100 window starts inside "Alberta": the half word ("berta") is left out and
+    # the cut start is marked.
     snippet = (
-        "is **Mount Columbia**, which rises to **3,747 m (12,294 ft)** and is Alberta's "
+        "…is **Mount Columbia**, which rises to **3,747 m (12,294 ft)** and is Alberta's "
         "highest point. (britannica.com)"
     )
     assert (source.title, source.url, source.snippet) == (
@@ -260,17 +262,17 @@ def test_capture_verbatim_gpt4o_mini_three_citations() -> None:
         ),
     ]
     # The ±100 windows end inside "about" and "Dhaka" (and the second starts inside
-    # "Tokyo"): whole words only, the end cut marked as other snippets are.
+    # "Tokyo"): whole words only, a cut end or start marked with "…".
     assert [s.snippet for s in response.sources[:2]] == [
         "As of 2025, Tokyo's population is approximately 14.2 million. (en.wikipedia.org) "
         "However, the Tokyo metropolitan area, which includes surrounding prefectures, has a "
         "population of…",
-        "metropolitan area, which includes surrounding prefectures, has a population of about "
+        "…metropolitan area, which includes surrounding prefectures, has a population of about "
         "37 million. (macrotrends.net) In 2025, Tokyo was the third most populous urban "
         "agglomeration globally, following Jakarta and…",
     ]
     assert response.sources[2].snippet == (
-        "2025, Tokyo was the third most populous urban agglomeration globally, following Jakarta "
+        "…2025, Tokyo was the third most populous urban agglomeration globally, following Jakarta "
         "and Dhaka. (nippon.com)"
     )
     assert [c.url for c in response.citations] == [s.url for s in response.sources]
@@ -427,6 +429,37 @@ def test_a_long_cited_span_is_cut_at_a_word_within_the_limit() -> None:
     snippet = response.sources[0].snippet
     assert snippet is not None
     assert snippet == "word " * 59 + "word…"  # 300 characters, not "wo..."
+    assert len(snippet) <= 300
+
+
+_LEAD = "Lead " * 20  # 100 characters before the cited words
+_CITED = "Alpha Bravo Charlie Delta."
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "expected"),
+    [
+        # The ±100 window starts inside a "Lead": that half word goes, "…" marks the cut.
+        (_LEAD + _CITED, 112, "…" + "Lead " * 17 + _CITED),
+        # The window starts at a word: the words before it are still cut off.
+        (_LEAD + _CITED, 110, "…" + "Lead " * 18 + _CITED),
+        # Only spaces lie before the window, or nothing: no cut to mark.
+        (" " * 150 + _CITED, 150, _CITED),
+        (_CITED, 0, _CITED),
+    ],
+)
+def test_a_snippet_cut_at_its_start_opens_with_an_ellipsis(
+    text: str, start: int, expected: str
+) -> None:
+    assert snippet_around(text, start, start + 7) == expected
+
+
+def test_a_snippet_cut_at_both_ends_and_the_limit_keeps_whole_words() -> None:
+    text = "word " * 200
+    snippet = snippet_around(text, 252, 702)  # ±100 from inside a word, longer than 300
+    assert snippet is not None
+    assert snippet.startswith("…") and snippet.endswith("…")
+    assert set(snippet.strip("…").split(" ")) == {"word"}  # no half word at either end
     assert len(snippet) <= 300
 
 

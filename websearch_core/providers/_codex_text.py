@@ -6,10 +6,10 @@ Pure string work, kept apart from the event and item reading in
 A ``url_citation``'s citation text is the answer around it (±100 characters, markdown
 links reduced to their text, at most 300 characters), cut at word boundaries: a word the
 window or the length limit cuts through is left out, and a cut end is marked ``…`` as
-:func:`websearch_core.format.truncate_text` marks it (the reference cuts mid-word and marks
-only the length limit, with ``...``). When no ``url_citation`` came,
-markdown links and bare URLs in the answer are sources too. ``utm_source=openai`` is
-removed from every URL.
+:func:`websearch_core.format.truncate_text` marks it, a cut start with a leading ``…`` (the
+reference cuts mid-word and marks only the length limit, with ``...``). When no
+``url_citation`` came, markdown links and bare URLs in the answer are sources too.
+``utm_source=openai`` is removed from every URL.
 """
 
 import re
@@ -138,15 +138,16 @@ def snippet_around(text: str, start: Any, end: Any) -> str | None:
 
     ±100 characters, markdown links reduced to their text, at most 300 characters; a word
     cut by the window or the limit is left out (the cited span itself is kept), and ``…``
-    marks an end cut. ``None`` when the indices are missing or out of order.
+    marks a cut at either end (the leading one counts towards the limit). ``None`` when the
+    indices are missing or out of order.
 
     Example:
         >>> text = "The quick brown fox jumps over the lazy dog. " * 6
         >>> text[22:26], text[226:230]  # the ±100 window of 122..130 is text[22:230]
         ('mps ', 'he q')
         >>> snippet = snippet_around(text, 122, 130)
-        >>> snippet[:14], snippet[-14:]
-        ('over the lazy ', 'lazy dog. The…')
+        >>> snippet[:15], snippet[-14:]
+        ('…over the lazy ', 'lazy dog. The…')
     """
     if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start <= end:
         return None
@@ -159,8 +160,10 @@ def snippet_around(text: str, start: Any, end: Any) -> str | None:
         head = whole_words(text[first : last + 1], window)
         window = head if len(head) >= kept else window[:kept]
     snippet = collapse_whitespace(_reduce_links(window))
-    if cut and snippet:
+    if snippet and cut:
         snippet += ELLIPSIS
+    if snippet and text[:first].strip():  # the window starts after some of the answer
+        snippet = ELLIPSIS + snippet
     return truncate_text(snippet, SNIPPET_LIMIT, at_word=True) or None
 
 
