@@ -44,7 +44,7 @@ from websearch_core.errors import (
     ResponseTooLargeError,
 )
 from websearch_core.sanitize import is_clean_url
-from websearch_core.testing import Fault, Simulator
+from websearch_core.testing import Fault, Framing, Simulator
 from websearch_core.transport import CREDENTIAL_HEADERS
 
 QUERY = "python asyncio"
@@ -281,11 +281,15 @@ async def test_a_challenge_is_a_block_or_a_plain_403(
         assert text == status_error_text(provider_id, 403, "Forbidden")
 
 
+@pytest.mark.parametrize("framing", ["declared", "chunked", "gzip"])
 async def test_an_oversized_body_is_refused_at_the_cap(
-    sim: Simulator, provider_id: str, tmp_path: Path
+    sim: Simulator, provider_id: str, tmp_path: Path, framing: Framing
 ) -> None:
+    # With a Content-Length, in chunks without one, or compressed (only its inflated size
+    # is over): every provider's body is read through the one capped transport.
+    oversized = Fault.oversized(size=300_000, framing=framing)
     text, failure = await _outcome(
-        sim, provider_id, tmp_path, Fault.oversized(size=300_000), max_response_bytes=64 * 1024
+        sim, provider_id, tmp_path, oversized, max_response_bytes=64 * 1024
     )
     assert isinstance(failure, ResponseTooLargeError)
     assert text == f"{LABEL[provider_id]} response exceeded 64 KiB"

@@ -8,7 +8,7 @@ oversized bodies), so an agent can be tested end to end with no network and no k
 each request and no socket is opened.
 """
 
-from .faults import Fault, FaultKind
+from .faults import Fault, FaultKind, Framing
 from .mock_transport import MockTransport, scripted
 from .simulator import PROTOCOLS, RecordedRequest, SimResult, SimulatedProvider, Simulator
 
@@ -16,6 +16,7 @@ __all__ = [
     "PROTOCOLS",
     "Fault",
     "FaultKind",
+    "Framing",
     "MockTransport",
     "RecordedRequest",
     "SimResult",

@@ -9,11 +9,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["Fault", "FaultKind"]
+__all__ = ["Fault", "FaultKind", "Framing"]
 
 FaultKind = Literal[
     "status", "hang", "reset", "truncate", "malformed", "challenge", "oversized", "raw"
 ]
+
+Framing = Literal["declared", "chunked", "gzip"]
+"""How an oversized body travels: with its ``Content-Length``, in chunks with none, or
+gzip-compressed in chunks (so only its inflated size is over the cap)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -29,6 +33,7 @@ class Fault:
     headers: Mapping[str, str] = field(default_factory=dict)
     seconds: float = 0.0
     size: int = 0
+    framing: Framing = "declared"
     raw: bytes = b""
 
     @classmethod
@@ -93,9 +98,13 @@ class Fault:
         return cls.http(status, "", {"Location": location})
 
     @classmethod
-    def oversized(cls, size: int = 16 * 1024 * 1024) -> "Fault":
-        """HTTP 200 with a body of ``size`` bytes."""
-        return cls(kind="oversized", size=size)
+    def oversized(cls, size: int = 16 * 1024 * 1024, framing: Framing = "declared") -> "Fault":
+        """HTTP 200 with a body of ``size`` bytes, streamed as ``framing`` says.
+
+        The simulator writes it a piece at a time, so a body of hundreds of megabytes costs
+        the test process no more than one piece.
+        """
+        return cls(kind="oversized", size=size, framing=framing)
 
     @classmethod
     def not_http(cls, data: bytes = b"HELLO WORLD\r\n\r\n") -> "Fault":

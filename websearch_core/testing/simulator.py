@@ -19,6 +19,7 @@ import importlib
 import json
 import pkgutil
 import threading
+import zlib
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from aiohttp import web
 from ..providers import SEARCH_PROVIDER_ORDER
 from ..settings import Settings
 from . import protocols as protocols_package
-from .faults import Fault
+from .faults import Fault, Framing
 
 __all__ = [
     "PROTOCOLS",
@@ -389,4 +390,40 @@ async def _serve_fault(
         return simulated.protocol.malformed()
     if fault.kind == "challenge":
         return simulated.protocol.challenge()
-    return web.Response(status=200, body=b"a" * fault.size, content_type="application/octet-stream")
+    return await _oversized(request, fault)
+
+
+_PIECE = b"a" * 65536
+"""What an oversized body repeats (the last piece is cut to the size)."""
+
+
+def _pieces(size: int, framing: Framing) -> Iterator[bytes]:
+    """``size`` bytes of body a piece at a time, gzip-compressed for ``"gzip"``."""
+    packer = zlib.compressobj(wbits=31) if framing == "gzip" else None  # 31: gzip wrapper
+    for start in range(0, size, len(_PIECE)):
+        piece = _PIECE[: size - start]
+        yield piece if packer is None else packer.compress(piece)
+    if packer is not None:
+        yield packer.flush()
+
+
+async def _oversized(request: web.Request, fault: Fault) -> web.StreamResponse:
+    """A 200 body of ``fault.size`` bytes, written a piece at a time until the client leaves."""
+    headers = {"Content-Type": "application/octet-stream"}
+    if fault.framing == "declared":
+        headers["Content-Length"] = str(fault.size)
+    elif fault.framing == "gzip":
+        headers["Content-Encoding"] = "gzip"
+    response = web.StreamResponse(status=200, headers=headers)
+    await response.prepare(request)
+    try:
+        for piece in _pieces(fault.size, fault.framing):
+            if piece:
+                await response.write(piece)
+            # A compressed piece is a few bytes that never fill the socket's buffer: let the
+            # client read (and leave at its cap) before the next one is compressed.
+            await asyncio.sleep(0)
+        await response.write_eof()
+    except ConnectionError:  # the client stopped reading at its cap and closed
+        pass
+    return response
