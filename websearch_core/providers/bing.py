@@ -15,6 +15,18 @@
 
 Docs (the HTML endpoint shares ``count``/``mkt``/``setlang`` with Bing's retired Web Search
 API): https://learn.microsoft.com/bing/search-apis/bing-web-search/reference/query-parameters
+
+What is known of ``count`` on the HTML page (looked up 2026-12; no Microsoft page documents
+the HTML endpoint's parameters):
+
+* Many public scrapers send it to ``www.bing.com/search`` (``count=8``, ``10``, ``20``,
+  ``25``, ``50``); none of those found checks that the page honours it.
+* SearXNG's Bing engine (``searx/engines/bing.py``) sends no ``count``: it pages with
+  ``first=(page - 1) * 10 + 1`` and ``FORM=PERE…``, taking ten results a page.
+* The capture ``bing/serp_javascript_tutorial_http_2026.html`` (fetched without ``count``)
+  links its next pages as ``first=11`` and ``first=21``: ten a page.
+
+So ``count`` is unverified on the HTML page; the count is applied again to the parsed list.
 """
 
 from collections.abc import Mapping

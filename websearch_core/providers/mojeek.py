@@ -45,6 +45,18 @@ Differences from the reference (§8.22) and deliberate choices:
 * ``Accept-Encoding`` is left to aiohttp (the reference's fixed profile sends
   ``br, zstd``, which would need decoders we may not have).
 
+What is known of ``t`` (looked up 2026-12):
+
+* Mojeek's API documentation
+  (https://www.mojeek.com/support/api/search/request_parameters.html, the ``/search`` path
+  with an ``api_key``) documents ``t`` as an integer: "Maximum number of results to return,
+  i.e. results per page. Default = 10"; ``s`` is the 1-based first result.
+* Nothing found documents ``t`` for the keyless HTML page this provider reads. SearXNG's
+  Mojeek engine (``searx/engines/mojeek.py``, HTML) sends no ``t``: it pages with
+  ``s = 10 * (page - 1)``, taking ten results a page.
+
+So ``t`` is documented for the API and unverified on the HTML page.
+
 Docs: https://www.mojeek.com/support/search/
 """
 

@@ -12,6 +12,18 @@
   checked first.
 
 Docs: https://help.yahoo.com/kb/search-for-desktop
+
+What is known of ``n`` (looked up 2026-12; no Yahoo page documents the parameters):
+
+* Older public code sends it as results per page (``search.yahoo.com/search?n=100&p=…``,
+  ``n=20``, ``n=40`` on regional hosts); none of it shows what today's page does with it.
+* The capture ``yahoo/serp_javascript_tutorial_2026.html`` (fetched as ``?p=<query>``
+  alone) served 7 results and links its next pages as ``b=8&pz=7``, ``b=15&pz=7``, …: the
+  page's own pager sizes pages with ``pz`` and offsets them with ``b``.
+* SearXNG's Yahoo engine (``searx/engines/yahoo.py``) pages the same way (``b``,
+  ``pz=7``) and sends no ``n``; it sets ``pn=10`` in its ``sB`` preferences cookie.
+
+So ``n`` is unverified; the count is applied again to the parsed list.
 """
 
 from collections.abc import Mapping
