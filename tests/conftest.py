@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.redis_server import session_redis_url
+from websearch_core import said_once
 
 SHARED_FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
 _ENV_PREFIXES = ("WEBSEARCH_", "SEARXNG_")
@@ -51,4 +52,5 @@ def _isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
     monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
     monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(tmp_path / "credentials.json"))
     monkeypatch.setenv("WEBSEARCH_STATE_DIR", str(tmp_path / "state"))
+    said_once.forget_all()  # each test hears the setup warnings it causes, once
     yield

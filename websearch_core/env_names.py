@@ -14,13 +14,12 @@ import os
 from collections.abc import Callable, Mapping
 
 from .provider_ids import SEARCH_PROVIDER_ORDER
+from .said_once import first_time
 from .settings import BASE_URL_SUFFIX, ENV_PREFIX, Settings
 
 __all__ = ["report_unknown_variables", "unknown_variables"]
 
 logger = logging.getLogger("websearch_core")
-
-_reported: set[str] = set()
 
 
 @functools.cache
@@ -101,6 +100,5 @@ def report_unknown_variables(report: Callable[[str], None] | None = None) -> Non
         if problem is not None:
             sentences.append(problem)
     for sentence in sentences:
-        if sentence not in _reported:
-            _reported.add(sentence)
+        if first_time(("sets nothing", sentence)):
             (report or logger.warning)(sentence)

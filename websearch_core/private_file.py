@@ -13,12 +13,11 @@ import os
 import stat
 from pathlib import Path
 
+from .said_once import first_time
+
 __all__ = ["warn_if_open"]
 
 logger = logging.getLogger("websearch_core.credentials")
-
-_warned: set[str] = set()
-"""The files already warned about in this process."""
 
 
 def warn_if_open(path: Path, status: os.stat_result, what: str) -> None:
@@ -36,9 +35,8 @@ def warn_if_open(path: Path, status: os.stat_result, what: str) -> None:
     if os.name != "posix" or not status.st_mode & 0o077:
         return
     name = str(path)
-    if name in _warned:
+    if not first_time(("open to others", name)):
         return
-    _warned.add(name)
     readable, writable = status.st_mode & 0o044, status.st_mode & 0o022
     open_to = " and ".join(w for w, on in (("read", readable), ("changed", writable)) if on)
     logger.warning(

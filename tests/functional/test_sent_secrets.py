@@ -162,6 +162,26 @@ async def test_a_bad_perplexity_key_behind_working_cookies_is_passed_over_and_na
     assert _secret_free(repr(status), result.text, repr(result.response), caplog.text)
 
 
+async def test_a_credential_passed_over_is_warned_of_once_per_process(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The warning was logged on every search, though the key stays as bad as it was:
+    three searches of a long-running agent logged it three times. Each attempt still
+    names it in its ``detail``; the log says it once, as the other setup warnings are."""
+    caplog.set_level(logging.WARNING, logger="websearch_core")
+    monkeypatch.setenv("PERPLEXITY_COOKIES", COOKIES)
+    monkeypatch.setenv("PERPLEXITY_API_KEY", BAD)
+    async with Simulator(["perplexity"]) as sim:
+        async with WebSearch(sim.settings()) as ws:
+            results = [await ws.run(f"{QUERY} {n}", use_cache=False) for n in range(3)]
+        async with WebSearch(sim.settings()) as again:  # a second client of the process
+            results.append(await again.run(QUERY, use_cache=False))
+    details = [r.response.attempts[0].detail for r in results if r.response is not None]
+    assert details == [f"passed over: {KEY_PROBLEM}"] * 4
+    warned = [r.getMessage() for r in caplog.records if "passes over" in r.getMessage()]
+    assert warned == [f"web search provider perplexity passes over a credential: {KEY_PROBLEM}"]
+
+
 async def test_a_bad_stored_perplexity_token_before_a_good_key_is_passed_over(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

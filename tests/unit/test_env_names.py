@@ -6,16 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from websearch_core import SEARCH_PROVIDER_ORDER, WebSearch, env_names
+from websearch_core import SEARCH_PROVIDER_ORDER, WebSearch
 from websearch_core.cli import main
 from websearch_core.env_names import report_unknown_variables, unknown_variables
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-@pytest.fixture(autouse=True)
-def _nothing_reported_yet(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(env_names, "_reported", set())
 
 
 @pytest.mark.parametrize(

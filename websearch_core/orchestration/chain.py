@@ -25,6 +25,7 @@ from ..format import format_failures, format_provider_failure
 from ..models import Attempt, SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor
+from ..said_once import first_time
 from ..state.base import StateStore
 from .attempt import AttemptAnswer, LiveRedactor, answer_attempt, attempt_timeout, scrub_error
 from .fanout import FanOutProvider
@@ -185,9 +186,7 @@ class ChainRunner:
             # key cannot go into a header, and the text says where to fix it.
             _skipped(outcome, provider, ProviderSkippedError(provider_id, checked.problem))
             return None
-        passed_over = "; ".join(f"passed over: {note}" for note in checked.passed_over)
-        for note in checked.passed_over:
-            logger.warning("web search provider %s passes over a credential: %s", provider_id, note)
+        passed_over = _passed_over(provider_id, checked.passed_over)
         retried = False
         while True:
             started = time.perf_counter()
@@ -266,7 +265,7 @@ class ChainRunner:
                     provider=provider_id,
                     outcome="success",
                     ms=_ms(started),
-                    detail=passed_over or None,
+                    detail=passed_over,
                 )
             )
             logger.info("web search served by %s", provider_id)
@@ -284,6 +283,19 @@ def _store_wait(deadline: Deadline) -> Token[float | None]:
     not read while the store is bypassed, as for a store that failed.
     """
     return bound_store_waits(store_share(deadline))
+
+
+def _passed_over(provider_id: str, notes: Sequence[str]) -> str | None:
+    """The attempt's ``detail`` for the credentials a provider runs without, if any.
+
+    Each is also logged as a warning, once per process and credential (the note names
+    the credential, never its value): the setup it describes holds for every search, and
+    each attempt's detail already says it.
+    """
+    for note in notes:
+        if first_time(("passed over", provider_id, note)):
+            logger.warning("web search provider %s passes over a credential: %s", provider_id, note)
+    return "; ".join(f"passed over: {note}" for note in notes) or None
 
 
 def _skipped(outcome: ChainOutcome, provider: SearchProvider, skip: ProviderSkippedError) -> None:
