@@ -22,7 +22,8 @@ query (``websearch -- auth`` searches for the word "auth").
 Exit status: ``0`` on success; ``1`` when every provider failed (the error text goes to
 stderr), there was nothing to remove, or the output could not be written (a full disk);
 ``2`` for invalid input or configuration (one line naming the option, variable or file),
-no provider configured (the spec's ``No web search provider configured.``) included;
+no provider configured (the spec's ``No web search provider configured.``) included, as
+when each provider chosen lacks its key and nothing else is left to ask;
 ``130`` after Ctrl-C. A reader that stops early
 (``websearch ... | head``) is not an error.
 

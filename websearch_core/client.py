@@ -52,6 +52,7 @@ from .env_names import report_unknown_variables
 from .errors import (
     AllProvidersFailedError,
     ConfigurationError,
+    NoProviderCanRunError,
     NoProviderConfiguredError,
     SearchProviderError,
 )
@@ -517,7 +518,9 @@ class WebSearch(AsyncClosing):
         Raises:
             pydantic.ValidationError: A parameter is invalid; the error names it.
             ValueError: ``content_limit`` is not 1-20.
-            NoProviderConfiguredError: No provider could run.
+            NoProviderConfiguredError: No provider could run: none was configured, or
+                (:class:`NoProviderCanRunError`, an ``AllProvidersFailedError`` too) each
+                one chosen lacks its setup; the message says what to set.
             AllProvidersFailedError: Every provider failed; ``failures`` has each error.
         """
         deadline = Deadline(self.settings.deadline_seconds)
@@ -538,6 +541,8 @@ class WebSearch(AsyncClosing):
             for provider, error in outcome.failures
         )
         message = with_conflicts(outcome.failure_message(), self.settings)
+        if outcome.nothing_could_run:
+            raise NoProviderCanRunError(message, errors)
         raise AllProvidersFailedError(message, errors)
 
     async def run(

@@ -7,6 +7,7 @@ message text::
     WebSearchError
     ├── ConfigurationError(ValueError)       bad settings, unknown provider id, bad credentials
     ├── NoProviderConfiguredError            nothing in the chain could run at all
+    │   └── NoProviderCanRunError        each chosen lacks its setup; an AllProvidersFailedError too
     ├── AllProvidersFailedError              every candidate failed; .failures holds each error
     └── SearchProviderError                  one provider call failed (.provider, .status)
         ├── ProviderNotConfiguredError       missing key or endpoint for this provider
@@ -52,6 +53,7 @@ __all__ = [
     "ConfigurationError",
     "DeadlineExceededError",
     "EmptyResponseError",
+    "NoProviderCanRunError",
     "NoProviderConfiguredError",
     "OAuthTokenError",
     "ProviderConnectionError",
@@ -227,3 +229,15 @@ class AllProvidersFailedError(WebSearchError):
     def __init__(self, message: str, failures: tuple[SearchProviderError, ...]) -> None:
         super().__init__(message)
         self.failures = failures
+
+
+class NoProviderCanRunError(NoProviderConfiguredError, AllProvidersFailedError):
+    """Providers were chosen, but none could run for want of its setup; none was asked.
+
+    A listed, pinned or forced provider without its key (or with one that cannot be
+    sent) is what the settings left to ask, so this is a configuration problem like
+    :class:`NoProviderConfiguredError`, and its message starts with the spec's ``No web
+    search provider configured.`` before each provider's reason and what to set. It is
+    still an :class:`AllProvidersFailedError`, as it was raised before, with each reason
+    in ``failures``.
+    """

@@ -20,6 +20,7 @@ __all__ = [
     "format_count",
     "format_failures",
     "format_for_llm",
+    "format_not_configured",
     "format_provider_failure",
     "truncate_text",
     "utf16_len",
@@ -246,3 +247,25 @@ def format_failures(failures: Iterable[tuple[str, str]]) -> str:
         return items[0][1]
     joined = "; ".join(f"{provider}: {text}" for provider, text in items)
     return f"All web search providers failed: {joined}"
+
+
+def format_not_configured(failures: Iterable[tuple[str, str]]) -> str:
+    """The spec's no-provider text, then why each chosen provider could not run.
+
+    For a chain whose providers all lack their setup, so that none was asked (a listed
+    or forced provider without its key): ``All web search providers failed`` would say
+    they were asked, and the text alone would hide what to set. One reason follows the
+    spec's text as it is; several are each led by their provider's id. It ends with one
+    full stop.
+
+    Example:
+        >>> format_not_configured([("brave", "Set BRAVE_API_KEY."), ("kimi", "Set KIMI_KEY")])
+        'No web search provider configured. brave: Set BRAVE_API_KEY; kimi: Set KIMI_KEY.'
+    """
+    reasons = [(provider, text.removesuffix(".")) for provider, text in failures]
+    if not reasons:
+        return NO_PROVIDER_MESSAGE
+    if len(reasons) == 1:
+        return f"{NO_PROVIDER_MESSAGE} {reasons[0][1]}."
+    joined = "; ".join(f"{provider}: {text}" for provider, text in reasons)
+    return f"{NO_PROVIDER_MESSAGE} {joined}."

@@ -16,6 +16,7 @@ from websearch_core import (
     AuthorizationError,
     ConfigurationError,
     EmptyResponseError,
+    NoProviderCanRunError,
     NoProviderConfiguredError,
     QuotaExhaustedError,
     WebSearch,
@@ -330,13 +331,48 @@ async def test_a_listed_provider_that_cannot_run_is_reported_not_skipped(
     keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
     async with _client(sim, api_keys=keys, providers=("tavily",)) as ws:
         result = await ws.run("python asyncio")
-    # Every entry of an explicit list is explicit: its own error, not "none configured".
-    assert result.error == (
+        with pytest.raises(NoProviderCanRunError) as raised:
+            await ws.search("python asyncio")
+    # Every entry of an explicit list is explicit: its own reason, after the spec's text,
+    # as nothing could be asked (the settings failed, not Tavily: the command exits 2).
+    why = (
         "Tavily web search is unavailable. Configure its credentials or select the automatic "
         "provider chain. To configure it, set TAVILY_API_KEY."
     )
+    assert result.error == f"No web search provider configured. {why}"
     assert result.response.provider == "tavily"
     assert sum(_hits(sim).values()) == 0
+    # Both what it was raised as before and what it is: nothing could run.
+    assert isinstance(raised.value, AllProvidersFailedError)
+    assert isinstance(raised.value, NoProviderConfiguredError)
+    assert str(raised.value) == result.error
+    assert [error.provider for error in raised.value.failures] == ["tavily"]
+
+
+async def test_a_chain_whose_listed_providers_all_lack_their_keys_names_each(
+    sim: Simulator,
+) -> None:
+    async with _client(sim, api_keys={}, providers=("brave", "tavily")) as ws:
+        result = await ws.run("python asyncio")
+    assert result.error == (
+        "No web search provider configured. brave: Brave web search is unavailable. Configure "
+        "its credentials or select the automatic provider chain. To configure it, set "
+        "BRAVE_API_KEY; tavily: Tavily web search is unavailable. Configure its credentials or "
+        "select the automatic provider chain. To configure it, set TAVILY_API_KEY."
+    )
+    assert sum(_hits(sim).values()) == 0
+
+
+async def test_a_listed_provider_asked_and_failing_is_a_failure_not_a_setup_problem(
+    sim: Simulator,
+) -> None:
+    sim["brave"].always(Fault.server_error(503, "down"))
+    keys = {"brave": sim.api_keys()["brave"]}
+    async with _client(sim, api_keys=keys, providers=("tavily", "brave")) as ws:
+        with pytest.raises(AllProvidersFailedError) as raised:
+            await ws.search("python asyncio")
+    assert not isinstance(raised.value, NoProviderConfiguredError)
+    assert str(raised.value).startswith("All web search providers failed: tavily: ")
 
 
 async def test_a_forced_provider_that_cannot_run_says_why_before_the_fallbacks(

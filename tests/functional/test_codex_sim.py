@@ -289,7 +289,7 @@ async def test_without_a_token_codex_is_not_available(sim: Simulator) -> None:
         "OpenAI was forced but cannot run (not configured: store a ChatGPT OAuth token for "
         'provider "codex"); fell back to the auto chain'
     )
-    assert result.text == f"Error: {why}: No web search provider configured."
+    assert result.text == f"Error: No web search provider configured. {why}."
     assert sim["codex"].requests == []
 
 

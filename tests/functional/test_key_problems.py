@@ -84,8 +84,9 @@ async def test_the_variable_is_named_and_the_chain_reports_it_when_all_fail(
     )
     assert status.reason == f"misconfigured: {problem}"
     assert sim["brave"].requests == []
-    assert result.error == problem
-    assert result.text == f"Error: {problem}"
+    # Nothing else could run: the settings failed, not Brave (the command exits 2).
+    assert result.error == f"No web search provider configured. {problem}"
+    assert result.text == f"Error: {result.error}"
 
 
 @pytest.mark.parametrize(
@@ -183,7 +184,7 @@ async def test_a_forced_provider_whose_key_cannot_be_sent_leads_the_error_text(
     async with WebSearch(sim.settings(exclude=("serper", "gemini", "perplexity"))) as ws:
         result = await ws.run(QUERY, provider="brave", use_cache=False)
     assert sim["brave"].requests == []
-    assert result.error == f"{FORCED}: No web search provider configured."
+    assert result.error == f"No web search provider configured. {FORCED}."
     assert KEY[:6] not in result.text and KEY[6:] not in result.text
 
 

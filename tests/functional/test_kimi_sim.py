@@ -139,8 +139,8 @@ async def test_moonshot_api_key_alone_does_not_enable_kimi(
     # an explicit selection of an unavailable provider says why, then falls back to the
     # (empty) auto chain
     assert forced.text == (
-        "Error: Kimi was forced but cannot run (no API key: set MOONSHOT_SEARCH_API_KEY or "
-        "KIMI_SEARCH_API_KEY); fell back to the auto chain: No web search provider configured."
+        "Error: No web search provider configured. Kimi was forced but cannot run (no API key: "
+        "set MOONSHOT_SEARCH_API_KEY or KIMI_SEARCH_API_KEY); fell back to the auto chain."
     )
     assert sim["kimi"].requests == []
 

@@ -312,8 +312,8 @@ async def test_pinned_provider_that_cannot_run_says_so(sim: Simulator) -> None:
     async with WebSearch(settings, api_keys={}) as ws:
         result = await ws.run("python asyncio")
     assert result.error == (
-        "Brave web search is unavailable. Configure its credentials or select the automatic "
-        "provider chain. To configure it, set BRAVE_API_KEY."
+        "No web search provider configured. Brave web search is unavailable. Configure its "
+        "credentials or select the automatic provider chain. To configure it, set BRAVE_API_KEY."
     )
     assert sum(_hits(sim).values()) == 0
 

@@ -170,11 +170,27 @@ def test_a_listed_provider_without_its_key_names_the_variable(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The spec's text alone ("Configure its credentials") left the variable to be found.
+    # Nothing else was listed, so nothing could be asked: a configuration error, exit 2 (it
+    # exited 1, as if Brave had been asked and failed).
     monkeypatch.setenv("WEBSEARCH_PROVIDERS", "brave")
-    assert main(["python"]) == EXIT_FAILED  # brave was chosen and could not run
+    assert main(["python"]) == EXIT_USAGE
     assert capsys.readouterr().err == (
-        "Error: Brave web search is unavailable. Configure its credentials or select the "
-        "automatic provider chain. To configure it, set BRAVE_API_KEY.\n"
+        "Error: No web search provider configured. Brave web search is unavailable. Configure "
+        "its credentials or select the automatic provider chain. To configure it, set "
+        "BRAVE_API_KEY.\n"
+        "websearch: 'websearch providers' shows which can run, and why not\n"
+    )
+
+
+def test_a_forced_provider_with_nothing_to_fall_back_to_exits_as_misconfigured(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The text said "No web search provider configured." (at its end), and it exited 1.
+    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid != "kimi"]
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
+    assert main(["python", "--provider", "kimi"]) == EXIT_USAGE
+    assert capsys.readouterr().err.startswith(
+        "Error: No web search provider configured. Kimi was forced but cannot run (no API key: "
     )
 
 

@@ -10,7 +10,9 @@ import websearch_core.ledger
 import websearch_core.quota
 from tests.providers._helpers import key_context
 from websearch_core import orchestration
+from websearch_core.browser import BrowserUnavailableError
 from websearch_core.deadline import Deadline
+from websearch_core.errors import ProviderNotConfiguredError
 from websearch_core.models import SearchParams, SearchResponse, SearchSource
 from websearch_core.orchestration import ChainPlan, ChainRunner, FanOutProvider, Ledger
 from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchProvider
@@ -93,6 +95,39 @@ async def test_a_provider_that_crashes_moves_the_chain_on_and_logs_its_traceback
     (record,) = caplog.records
     assert record.getMessage() == "web search provider brave failed: 'results'"
     assert record.exc_info  # a bug, unlike an HTTP failure, keeps its traceback
+
+
+class _BlockedWithoutBrowser(SearchProvider):
+    """Asked, blocked, and then unable to escalate: not configured, after a request."""
+
+    info = ProviderInfo(id="google", label="Google", kind="scraper", description="d", docs_url="x")
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        raise BrowserUnavailableError("google", "Google got a challenge page; install Chromium")
+
+
+async def test_a_provider_asked_is_a_failure_even_when_it_then_lacks_its_setup() -> None:
+    """Only a chain that asked nothing is a setup problem (the spec's no-provider text).
+
+    A blocked engine with no headless browser to escalate to raises a not-configured
+    error after its request: a failure to search (exit 1), not "nothing configured".
+    """
+    unlisted = ProviderNotConfiguredError("brave", "Brave web search is unavailable.")
+    plan = ChainPlan(providers=[_BlockedWithoutBrowser()], failures=[(_Crashing(), unlisted)])
+    asked = await ChainRunner(MemoryStore()).run(
+        plan, SearchParams(query="q"), key_context("google", None)
+    )
+    assert not asked.nothing_could_run
+    assert asked.failure_message().startswith("All web search providers failed: brave: ")
+    unasked = await ChainRunner(MemoryStore()).run(
+        ChainPlan(providers=[], failures=[(_Crashing(), unlisted)]),
+        SearchParams(query="q"),
+        key_context("google", None),
+    )
+    assert unasked.nothing_could_run
+    assert unasked.failure_message() == (
+        "No web search provider configured. Brave web search is unavailable."
+    )
 
 
 def test_the_old_module_paths_re_export_the_same_objects() -> None:

@@ -20,8 +20,13 @@ from dataclasses import dataclass, field
 from typing import Final, cast
 
 from ..deadline import Deadline, bound_store_waits, leave_call, store_share
-from ..errors import ConfigurationError, DeadlineExceededError, SearchProviderError
-from ..format import format_failures, format_provider_failure
+from ..errors import (
+    ConfigurationError,
+    DeadlineExceededError,
+    ProviderNotConfiguredError,
+    SearchProviderError,
+)
+from ..format import format_failures, format_not_configured, format_provider_failure
 from ..models import Attempt, SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor
@@ -33,7 +38,7 @@ from .ledger import Ledger, ProviderSkippedError, mark_scope
 from .plan import ChainPlan
 from .quota import Budget, FailurePolicy, Rate
 
-__all__ = ["MIN_ATTEMPT_SECONDS", "ChainOutcome", "ChainRunner"]
+__all__ = ["MIN_ATTEMPT_SECONDS", "ChainOutcome", "ChainRunner", "CredentialSkippedError"]
 
 logger = logging.getLogger("websearch_core")
 
@@ -48,6 +53,15 @@ class _NotTried(enum.Enum):
 
 
 _NOT_TRIED: Final = _NotTried.NOT_TRIED
+
+
+class CredentialSkippedError(ProviderSkippedError, ProviderNotConfiguredError):
+    """Skipped without a request: its credential cannot be sent (a key with a line break).
+
+    A skip, as a marked provider's is (the provider was not asked), and a provider not
+    configured, as one without its key is: a chain that had nothing else to ask failed
+    for its setup, not for a provider's answer (:attr:`ChainOutcome.nothing_could_run`).
+    """
 
 
 @dataclass(slots=True)
@@ -73,12 +87,33 @@ class ChainOutcome:
                 return provider.info.id
         return self.failures[-1][0].info.id
 
+    @property
+    def nothing_could_run(self) -> bool:
+        """No provider was asked, each one chosen lacking its setup (a key, an endpoint).
+
+        A listed, pinned or forced provider without its key, or with a credential that
+        cannot be sent, and nothing else to ask: the settings, not a provider, failed. A
+        provider that was asked (an attempt that is not a skip) or one skipped for its
+        state (a cooldown, a spent budget, the deadline) makes it a failure to search.
+        """
+        return (
+            bool(self.failures)
+            and all(isinstance(error, ProviderNotConfiguredError) for _, error in self.failures)
+            and all(attempt.outcome == "skipped" for attempt in self.attempts)
+        )
+
     def failure_message(self) -> str:
-        """The spec's final error text for this outcome."""
-        return format_failures(
+        """The spec's final error text for this outcome.
+
+        When :attr:`nothing_could_run`, the spec's ``No web search provider configured.``
+        comes first, then each provider's reason and what to set; the command exits 2 on
+        it, as for any configuration error.
+        """
+        pairs = [
             (provider.info.id, format_provider_failure(error, provider.info.label))
             for provider, error in self.failures
-        )
+        ]
+        return (format_not_configured if self.nothing_could_run else format_failures)(pairs)
 
 
 class ChainRunner:
@@ -184,7 +219,7 @@ class ChainRunner:
         if checked.problem is not None:
             # Skipped like a marked provider, without a request and without a mark: the
             # key cannot go into a header, and the text says where to fix it.
-            _skipped(outcome, provider, ProviderSkippedError(provider_id, checked.problem))
+            _skipped(outcome, provider, CredentialSkippedError(provider_id, checked.problem))
             return None
         passed_over = _passed_over(provider_id, checked.passed_over)
         retried = False

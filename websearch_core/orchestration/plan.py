@@ -15,7 +15,6 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from ..errors import ConfigurationError, ProviderNotConfiguredError
-from ..format import NO_PROVIDER_MESSAGE
 from ..models import Attempt
 from ..provider_ids import unknown_provider_message
 from ..providers import (
@@ -153,8 +152,6 @@ class ChainOrder:
             # A forced provider that could not run is not asked again by the fallback: its
             # why is said first, and a misconfigured one would only be skipped once more.
             self._add_order(plan, context, excluded, order, left_out=forcing)
-            if forced and not plan.providers and len(plan.failures) == 1:
-                _add_empty_fallback(plan.failures[0][1])
             return plan
 
     def _add_order(
@@ -179,13 +176,6 @@ class ChainOrder:
                 _add_explicit(plan, provider, context, excluded, report_unavailable=True)
             elif provider_id not in excluded and provider.is_available(context):
                 plan.providers.append(provider)
-
-
-def _add_empty_fallback(error: BaseException) -> None:
-    """After a forced provider's why, what the (empty) fallback chain had to say."""
-    if isinstance(error, ProviderNotConfiguredError):
-        error.message = f"{error.message}: {NO_PROVIDER_MESSAGE}"
-        error.args = (error.message,)
 
 
 def _force(
@@ -221,11 +211,10 @@ def _why_unavailable(provider: SearchProvider, excluded: AbstractSet[str]) -> st
     info = provider.info
     if info.id in excluded:
         return "it is excluded by the exclude setting or WEBSEARCH_EXCLUDE"
-    if info.setup_hint:
-        return f"not configured: {info.setup_hint}"
-    if info.env_vars:
-        return f"no API key: set {' or '.join(info.env_vars)}"
-    return "not configured"
+    needed = info.setup_needed
+    if needed is None:
+        return "not configured"
+    return f"not configured: {needed}" if info.setup_hint else f"no API key: {needed}"
 
 
 def _check_known(ids: Iterable[str | None]) -> None:
