@@ -98,10 +98,26 @@ _SEARCH_FLAGS: Mapping[str, str] = {
     "date_before": "--before",
 }
 """Field names to the option that sets them, so a validation error names both."""
+
+
+def _where(field: str, option: str | None) -> str:
+    """How an error names what was given: ``<field> (<option>)``, or the field alone.
+
+    One form for every option of the search command, whether it sets a setting
+    (``provider (--prefer)``) or a search parameter (``provider (--provider)``,
+    ``limit (--limit)``): ``--provider`` said ``--provider:`` where ``--prefer`` said
+    ``provider (--prefer):`` of the same unknown id.
+    """
+    return f"{field} ({option})" if option and option != field else field
+
+
 _SETTINGS_FLAGS: Mapping[str, str] = {
-    "timeout_seconds": "timeout_seconds (--timeout)",
-    "deadline_seconds": "deadline_seconds (--deadline)",
-    "provider": "provider (--prefer)",
+    field: _where(field, option)
+    for field, option in (
+        ("timeout_seconds", "--timeout"),
+        ("deadline_seconds", "--deadline"),
+        ("provider", "--prefer"),
+    )
 }
 """Settings the search command sets from an option, named by that option in errors."""
 
@@ -318,7 +334,11 @@ def _search(args: argparse.Namespace) -> int:
         query=" ".join(args.query),
         recency=args.recency,
         limit=args.limit,
-        provider=_known_provider(args.provider, "--provider") if args.provider else None,
+        provider=(
+            _known_provider(args.provider, _where("provider", _SEARCH_FLAGS["provider"]))
+            if args.provider
+            else None
+        ),
         language=args.language,
         country=args.country,
         include_domains=tuple(args.site),
@@ -350,7 +370,7 @@ def _search(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _known_provider(given: str, option: str) -> str:
+def _known_provider(given: str, where: str) -> str:
     """``given`` as the provider id it names (trimmed, lower case), checked here.
 
     Left to the chain, ``--provider bravo`` was refused without naming the option, and
@@ -365,7 +385,7 @@ def _known_provider(given: str, option: str) -> str:
     if provider_id in ("", "auto") or provider_id in PROVIDER_REGISTRY:
         return provider_id
     message = unknown_provider_message(given.strip(), aliases=key_variables())
-    raise _UsageError(f"{option}: {message}")
+    raise _UsageError(f"{where}: {message}")
 
 
 def _forced_but_unavailable(forced: str | None, attempts: Sequence[Attempt]) -> str | None:
@@ -761,8 +781,7 @@ def _describe_validation_error(error: ValidationError) -> str:
     lines = []
     for detail in error.errors():
         field = ".".join(str(part) for part in detail["loc"]) or "input"
-        option = _SEARCH_FLAGS.get(field)
-        where = f"{field} ({option})" if option and option != field else field
+        where = _where(field, _SEARCH_FLAGS.get(field))
         lines.append(f"invalid {where}: {validator_message(detail['msg'])}")
     return "\n".join(lines) or f"invalid input: {error}"
 

@@ -567,17 +567,19 @@ def test_unknown_provider_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("option", "given", "named"),
     [
-        ("--provider", "bravo", "--provider"),
-        ("--provider", "Bravo", "--provider"),
-        ("--provider", "BRAVE_API_KEY", "--provider"),
+        ("--provider", "bravo", "provider (--provider)"),
+        ("--provider", "Bravo", "provider (--provider)"),
+        ("--provider", "BRAVE_API_KEY", "provider (--provider)"),
         ("--prefer", "BRAVE_API_KEY", "provider (--prefer)"),
+        ("--prefer", "bravo", "provider (--prefer)"),
     ],
 )
 def test_an_unknown_provider_option_is_named_echoed_as_typed_and_the_id_meant_suggested(
     simulate: Simulate, capsys: pytest.CaptureFixture[str], option: str, given: str, named: str
 ) -> None:
     # "--provider bravo" did not name its option (--prefer did); "BRAVE_API_KEY" came back
-    # as "brave_api_key", with no suggestion for a key's variable name.
+    # as "brave_api_key", with no suggestion for a key's variable name. Then --provider said
+    # "--provider:" where --prefer said "provider (--prefer):": one form, as every option's.
     sim = simulate("brave")
     assert main(["python", option, given]) == EXIT_USAGE
     out, err = capsys.readouterr()
