@@ -6,7 +6,9 @@ Brave ...``) that, repeated seven times, made the line run past a screen, and th
 failure leaves keeps only its first 300 characters: ``websearch providers`` and the next
 searches named one or two engines and cut off mid-word. Here each engine gets a few words
 saying what kind of failure it was, so the whole list fits; each engine's full sentence
-is still logged (``websearch --verbose``).
+is still logged (``websearch --verbose``). An engine skipped for its mark says when the
+mark ends with the whole date, as its own sentence does, when the list fits with it; only
+a list that would not shortens each end within a day to its time of day.
 """
 
 from collections.abc import Sequence
@@ -49,8 +51,13 @@ _KINDS: tuple[tuple[type[SearchProviderError], str], ...] = (
 """Error classes, most specific first, and what each says of an engine."""
 
 
-def brief_failure(error: BaseException) -> str:
+def brief_failure(error: BaseException, *, dated: bool = True) -> str:
     """What became of one engine, in a few words, with its HTTP status when there is one.
+
+    Args:
+        error: Why the engine gave nothing.
+        dated: A skipped engine's hold ends with its whole date (else, within a day, its
+            time of day alone).
 
     Example:
         >>> brief_failure(RateLimitedError("bing", "Bing HTML error (429)", 429))
@@ -59,7 +66,8 @@ def brief_failure(error: BaseException) -> str:
         'failed (HTTP 503)'
     """
     if isinstance(error, ProviderSkippedError):
-        return f"{error.brief}, not asked" if error.brief else error.message
+        brief = (error.dated_brief if dated else None) or error.brief
+        return f"{brief}, not asked" if brief else error.message
     status = getattr(error, "status", None)
     http = f" (HTTP {status})" if isinstance(status, int) and 400 <= status < 600 else ""
     for kind, words in _KINDS:
@@ -74,10 +82,18 @@ def brief_failure(error: BaseException) -> str:
     return f"failed: {own}" if own else "failed"
 
 
-def engines_failed_text(failures: Sequence[tuple[str, BaseException | None]]) -> str:
+def engines_failed_text(
+    failures: Sequence[tuple[str, BaseException | None]], *, room: int | None = None
+) -> str:
     """Every engine and why it failed, engines failing alike named together, in order.
 
     ``None`` in place of an error is an engine that was cut off (:data:`CUT_OFF`).
+
+    Args:
+        failures: Each engine's id and error, in order.
+        room: The most characters the text may take (what a mark keeps of it, after its
+            prefix); only when the text with each hold's whole end date would not fit are
+            the ends within a day shortened to their time of day. ``None``: no bound.
 
     Example:
         >>> wall = ChallengeError("duckduckgo", "wall")
@@ -85,8 +101,16 @@ def engines_failed_text(failures: Sequence[tuple[str, BaseException | None]]) ->
         >>> engines_failed_text([("duckduckgo", wall), ("bing", slow), ("google", wall)])
         'duckduckgo, google: blocked by a bot challenge; bing: rate limited (HTTP 429)'
     """
+    text = _grouped(failures, dated=True)
+    if room is not None and len(text) > room:
+        return _grouped(failures, dated=False)
+    return text
+
+
+def _grouped(failures: Sequence[tuple[str, BaseException | None]], *, dated: bool) -> str:
+    """The engines failing alike named together, in order of their first failure."""
     grouped: dict[str, list[str]] = {}
     for engine_id, error in failures:
-        why = CUT_OFF if error is None else brief_failure(error)
+        why = CUT_OFF if error is None else brief_failure(error, dated=dated)
         grouped.setdefault(why, []).append(engine_id)
     return "; ".join(f"{', '.join(ids)}: {why}" for why, ids in grouped.items())

@@ -42,6 +42,7 @@ from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clam
 from .attempt import call_redactor, run_attempt, scrub_error
 from .engine_failures import engines_failed_text
 from .ledger import Ledger
+from .quota import REASON_LIMIT
 
 __all__ = [
     "ALL_EXCLUDED_MESSAGE",
@@ -373,7 +374,7 @@ async def merged_search(
     if len(failed) == len(outcomes):
         failures = [(o.engine.info.id, o.error) for o in failed if o.error is not None]
         # Each in a few words, so every engine is named within what a mark keeps.
-        text = engines_failed_text(failures)
+        text = engines_failed_text(failures, room=REASON_LIMIT - len(ALL_FAILED_PREFIX))
         raise PublicEnginesFailedError(
             failures,
             f"{ALL_FAILED_PREFIX}{text}",

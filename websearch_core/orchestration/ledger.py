@@ -97,11 +97,22 @@ class ProviderSkippedError(SearchProviderError):
         message: The skip sentence (what holds it back, until when).
         brief: The same in a few words (``rate limited until 16:33:34 UTC``), for a list
             of many engines, where the whole sentence of each would bury the ids.
+        dated_brief: ``brief`` with the whole date its hold ends (``rate limited until
+            2026-12-04 16:33:34 UTC``), for such a list with room for it; ``None`` when
+            ``brief`` says no time or says it whole already.
     """
 
-    def __init__(self, provider: str, message: str, *, brief: str | None = None) -> None:
+    def __init__(
+        self,
+        provider: str,
+        message: str,
+        *,
+        brief: str | None = None,
+        dated_brief: str | None = None,
+    ) -> None:
         super().__init__(provider, message)
         self.brief = brief
+        self.dated_brief = dated_brief
 
 
 @dataclass(slots=True)
@@ -183,7 +194,7 @@ class Ledger:
         now = self.clock()
         mark = await self.store.get_mark(info.id, now)
         if mark is not None and mark.applies_to(self._scope(info.id, scope)):
-            return _marked_out(info, mark)
+            return _marked_out(info, mark, now)
         budget = self.budgets.get(info.id)
         if budget is not None:
             window, _ = budget.window(now)
@@ -228,7 +239,7 @@ class Ledger:
             grant = await self.store.reserve_unless_marked(provider_id, windows, now)
             if grant.mark is not None:
                 if grant.mark.applies_to(self._scope(provider_id, None)):
-                    raise _marked_out(info, grant.mark)
+                    raise _marked_out(info, grant.mark, now)
                 # Earned with another key or endpoint: this provider may be asked after all.
                 grant = await self.store.reserve_usage(provider_id, windows)
         else:
@@ -244,9 +255,10 @@ class Ledger:
         try:
             reservation.waited = await self._wait_for_slot(provider_id, label, rate, limit)
             if reservation.waited > 0:  # while it waited, an earlier request may have hit a 429
-                mark = await self.store.get_mark(provider_id, self.clock())
+                now = self.clock()
+                mark = await self.store.get_mark(provider_id, now)
                 if mark is not None and mark.applies_to(self._scope(provider_id, None)):
-                    raise _marked_out(info, mark)
+                    raise _marked_out(info, mark, now)
         except BaseException:  # refused, cancelled, or the store broke: nothing was sent
             await asyncio.shield(self.release(reservation))
             raise
@@ -392,17 +404,29 @@ def _id_and_label(info: ProviderInfo | str) -> tuple[str, str]:
     return info, label
 
 
-def _marked_out(info: ProviderInfo | str, mark: ProviderMark) -> ProviderSkippedError:
-    """The skip for a provider whose mark holds, worded for its kind (keyed or not)."""
+def _marked_out(info: ProviderInfo | str, mark: ProviderMark, now: float) -> ProviderSkippedError:
+    """The skip for a provider whose mark holds at ``now``, worded for its kind (keyed or not)."""
     if isinstance(info, str):
         from ..providers import PROVIDER_REGISTRY, get_provider
 
         if info not in PROVIDER_REGISTRY:
             text = describe_mark(info, mark, provider_id=info)
-            return ProviderSkippedError(info, text, brief=brief_mark(mark))
+            return _mark_skip(info, text, mark, now, keyless=False)
         info = get_provider(info).info
     text = describe_mark(info.label, mark, provider_id=info.id, keyless=info.credential_free)
-    return ProviderSkippedError(info.id, text, brief=brief_mark(mark, keyless=info.credential_free))
+    return _mark_skip(info.id, text, mark, now, keyless=info.credential_free)
+
+
+def _mark_skip(
+    provider_id: str, text: str, mark: ProviderMark, now: float, *, keyless: bool
+) -> ProviderSkippedError:
+    """The skip of a marked provider, with its brief in both lengths."""
+    return ProviderSkippedError(
+        provider_id,
+        text,
+        brief=brief_mark(mark, keyless=keyless, now=now),
+        dated_brief=brief_mark(mark, keyless=keyless, now=now, dated=True),
+    )
 
 
 def _over_budget(provider_id: str, label: str, budget: Budget, used: int) -> ProviderSkippedError:

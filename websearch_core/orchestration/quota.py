@@ -272,16 +272,22 @@ _MARK_BRIEFS: Final = {
 _DAY_SECONDS: Final = 86_400.0
 
 
-def brief_mark(mark: ProviderMark, *, keyless: bool = False, now: float | None = None) -> str:
+def brief_mark(
+    mark: ProviderMark, *, keyless: bool = False, now: float | None = None, dated: bool = False
+) -> str:
     """A mark in a few words and its end, for a list that names many providers at once.
 
-    The end is a time of day when it is within a day of ``now`` (the cooldowns a list
-    of engines holds), else a whole date.
+    The end is the whole date and time with ``dated``, as the mark's own sentence says
+    it; without, a time of day when it is within a day of ``now`` (the cooldowns a list of
+    engines holds), else the whole date: the shorter form is for a list that would not
+    fit in what a mark keeps otherwise (:func:`~.engine_failures.engines_failed_text`).
 
     Example:
         >>> mark = ProviderMark(kind="rate_limited", until=1767225600.0, reason="429")
         >>> brief_mark(mark, now=1767225000.0)
         'rate limited until 00:00:00 UTC'
+        >>> brief_mark(mark, now=1767225000.0, dated=True)
+        'rate limited until 2026-01-01 00:00:00 UTC'
         >>> brief_mark(mark, now=1700000000.0)
         'rate limited until 2026-01-01 00:00:00 UTC'
     """
@@ -290,7 +296,7 @@ def brief_mark(mark: ProviderMark, *, keyless: bool = False, now: float | None =
         what = "blocking automated requests"
     now = time.time() if now is None else now
     until = utc_text(mark.until)
-    if 0 <= mark.until - now < _DAY_SECONDS:
+    if not dated and 0 <= mark.until - now < _DAY_SECONDS:
         until = until.split(" ", 1)[1]
     return f"{what} until {until}"
 
