@@ -12,6 +12,14 @@ aiohttp and requests follow (``http_proxy`` before ``HTTP_PROXY``, no ``HTTP_PRO
 under CGI, ``NO_PROXY`` by host suffix); netrc is consulted for no host, the proxy's
 included: a proxy's credentials belong in its URL.
 
+A blank value (empty, or spaces only, as the package's rule for every variable has it:
+:func:`~websearch_core.env_values.is_blank`) names no proxy, in either case: a blank
+lowercase ``http_proxy`` turns ``HTTP_PROXY`` off, as it does for urllib, requests, curl
+and Chromium, and a blank ``HTTP_PROXY`` alone leaves requests direct. urllib takes spaces
+for a proxy's URL: the browser's page then failed (``Invalid URL``), and ``ALL_PROXY=" "``
+took its traffic off the address-checking proxy, as a real proxy of the user's does, so a
+page reached the private addresses that proxy refuses.
+
 The variables are looked at on every request (about a microsecond) and parsed again
 only when one changed, so a proxy exported after the client opened is used, and its
 credentials known, from the next request on.
@@ -22,7 +30,7 @@ import urllib.request
 from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
-from .env_values import values_reader
+from .env_values import is_blank, values_reader
 from .redaction import proxy_secrets
 
 __all__ = ["PROXY_VARIABLES", "EnvironmentProxies"]
@@ -103,7 +111,9 @@ class EnvironmentProxies:
 
     def _reload(self, seen: tuple[object, ...]) -> None:
         """Read the proxies again (``getproxies`` costs ~100 us: only after a change)."""
-        found = urllib.request.getproxies()
+        # urllib has read the lowercase name first: a blank one there is "no proxy", and
+        # a blank one it kept (spaces: "  " is not empty to it) names none either.
+        found = {s: url for s, url in urllib.request.getproxies().items() if not is_blank(url)}
         self._remember(
             secret for url in found.values() if "@" in url for secret in proxy_secrets(url)
         )

@@ -7,9 +7,10 @@ used to depend on the variable: some such values were errors (``Input should be 
 number``), some hid the config file's entry (``WEBSEARCH_PROVIDER=`` dropped its
 ``provider``), some were empty values (``SEARXNG_ENDPOINT=``), some meant the default.
 :func:`env_value` applies it; the settings' sources, the browser's and the fetcher's switches
-and the providers' own variables read through it. The proxy variables alone keep the
-standard library's reading, which requests and curl share: a blank lowercase ``http_proxy``
-means "no proxy", even with ``HTTP_PROXY`` set.
+and the providers' own variables read through it. The proxy variables follow it in their
+own way (:mod:`~websearch_core.env_proxies`): a blank one names no proxy, in either case,
+and the lowercase name is read first, as the standard library, requests, curl and Chromium
+read them, so a blank lowercase ``http_proxy`` means "no proxy" even with ``HTTP_PROXY`` set.
 
 Settings that may change while a client lives (a key exported later, a proxy switched)
 are asked again per search or per request; comparing their values is how an answer

@@ -309,16 +309,25 @@ def _script_saying(words: str) -> str:
     return f"document.getElementById('from').textContent = {words!r};"
 
 
+@pytest.mark.parametrize("blank", [None, "HTTP_PROXY=  ", "http_proxy=", "ALL_PROXY= "])
 async def test_a_name_rebound_after_the_check_does_not_reach_the_private_address(
     rebinding_ws: WebSearch,
     server: PageServer,
     other: PageServer,
     dns: _RebindingDns,
     caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    blank: str | None,
 ) -> None:
     # The page's script comes from rebind.test: its first answer (127.0.0.1) is allowed,
     # every later one is 127.0.0.2, which is not. The old guard checked the first answer
-    # and let Chromium resolve again, and Chromium reached 127.0.0.2.
+    # and let Chromium resolve again, and Chromium reached 127.0.0.2. A proxy variable set
+    # to spaces names no proxy: it took the page's traffic off the address-checking proxy
+    # (as a proxy of the user's does), and Chromium reached 127.0.0.2 again.
+    _clear_proxy_variables(monkeypatch)
+    if blank is not None:
+        name, value = blank.split("=")
+        monkeypatch.setenv(name, value)
     secret_url = f"http://{_REBIND_HOST}:{other.port}/secret.js"
     server.page("/app", _page_with_script(secret_url))
     other.page("/secret.js", _script_saying("internal secret"), "application/javascript")

@@ -100,3 +100,56 @@ def test_any_named_counts_all_proxy_and_notices_it_exported_later(
     monkeypatch.delenv("ALL_PROXY")
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
     assert proxies.any_named()
+
+
+PROXY = "http://proxy.example:3128"
+
+
+@pytest.mark.parametrize(
+    ("environment", "proxy"),
+    [
+        # A blank value names no proxy, in either case and written either way.
+        ({"HTTPS_PROXY": ""}, None),
+        ({"HTTPS_PROXY": "  "}, None),
+        ({"https_proxy": ""}, None),
+        ({"https_proxy": " \t"}, None),
+        # The lowercase name is read first: blank, it turns the uppercase one off.
+        ({"HTTPS_PROXY": PROXY, "https_proxy": ""}, None),
+        ({"HTTPS_PROXY": PROXY, "https_proxy": "  "}, None),
+        # A blank uppercase name does not hide the lowercase one.
+        ({"HTTPS_PROXY": "", "https_proxy": PROXY}, PROXY),
+        ({"HTTPS_PROXY": "  ", "https_proxy": PROXY}, PROXY),
+    ],
+)
+def test_a_blank_proxy_variable_names_no_proxy_and_lowercase_is_read_first(
+    remembered: _Remembered,
+    monkeypatch: pytest.MonkeyPatch,
+    environment: dict[str, str],
+    proxy: str | None,
+) -> None:
+    """One rule (README): spaces are as blank as nothing, as for every variable.
+
+    urllib took a value of spaces for a proxy's URL: the chooser named a proxy ``"  "``,
+    and the browser's page through it failed with ``Invalid URL``.
+    """
+    for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    proxies = EnvironmentProxies(remembered)
+    assert proxies.for_url("https://api.example/v1") == proxy
+    assert proxies.any_named() is (proxy is not None)
+
+
+@pytest.mark.parametrize("value", ["", " "])
+def test_a_blank_all_proxy_does_not_count_as_the_users_proxy(
+    remembered: _Remembered, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    # ALL_PROXY=" " counted as a proxy of the user's: the page fetcher then let headless
+    # Chromium go without its address-checking proxy (test_fetch_browser shows the page
+    # reaching a private address that way).
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+    monkeypatch.setenv("ALL_PROXY", value)
+    assert not EnvironmentProxies(remembered).any_named()
