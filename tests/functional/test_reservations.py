@@ -247,7 +247,12 @@ async def test_processes_share_one_rate_schedule(shared_state: dict[str, Any]) -
     sent = sorted(t for out, _ in outputs for t in json.loads(out))
     gaps = [b - a for a, b in itertools.pairwise(sent)]
     assert len(sent) == 9
-    assert min(gaps) >= 0.25 - 0.02  # 4/s: never two sends closer than 0.25 s, any process
+    # 4/s shared: the slots are 0.25 s apart whichever process holds them, so nine sends
+    # span at least 2 s. Unshared, each process's first send lands at "go", side by side.
+    # A process that wakes late for its slot (a loaded machine) narrows the gap to the
+    # next one by its lateness (0.21 s seen), so the gaps are held to 0.15 s, not 0.25 s.
+    assert sent[-1] - sent[0] >= 8 * 0.25 - 0.02
+    assert min(gaps) >= 0.15
 
 
 async def test_marks_hold_only_for_the_scope_that_earned_them() -> None:
