@@ -1,8 +1,10 @@
 """The fail-safe wrapper answers a failing reservation neutrally and then leaves the store alone.
 
 What must hold: a reservation through a store that raises ``StateStoreError`` is granted,
-unmarked, with a zero count per window (searching matters more than bookkeeping); the
-store is not asked again for ``RETRY_AFTER`` seconds, then it is; one warning per store.
+unmarked, with a zero count per window (searching matters more than bookkeeping), unless a
+window has a limit (a budget): that one is refused as unchecked, nothing counted, so no
+budget is spent unseen; the store is not asked again for ``RETRY_AFTER`` seconds, then it
+is; one warning per store.
 """
 
 import time
@@ -37,14 +39,18 @@ def _windows() -> tuple[UsageWindow, ...]:
     return (UsageWindow("month:test", ends), UsageWindow("budget:test", ends, limit=5))
 
 
+def _month_only() -> tuple[UsageWindow, ...]:
+    return (UsageWindow("month:test", time.time() + 600),)
+
+
 async def test_a_failing_reservation_is_granted_and_the_store_rested(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     inner = FlakyStore()
     clock = [100.0]
     store = FailSafeStore(inner, clock=lambda: clock[0])
-    first = await store.reserve_unless_marked("brave", _windows(), time.time())
-    assert (first.granted, first.counts, first.mark, first.failures) == (True, (0, 0), None, 0)
+    first = await store.reserve_unless_marked("brave", _month_only(), time.time())
+    assert (first.granted, first.counts, first.mark, first.failures) == (True, (0,), None, 0)
     assert store.degraded
     inner.broken = False
     await store.reserve_unless_marked("brave", _windows(), time.time())
@@ -55,6 +61,22 @@ async def test_a_failing_reservation_is_granted_and_the_store_rested(
     assert (inner.asked, again.counts) == (2, (1, 1))  # asked again, and counted this time
     warnings = [r for r in caplog.records if r.levelname == "WARNING"]
     assert len(warnings) == 1 and "the disk is gone" in warnings[0].getMessage()
+
+
+@pytest.mark.parametrize("degraded", [False, True], ids=["failing", "bypassed"])
+async def test_a_budget_the_store_cannot_check_is_refused_unchecked(degraded: bool) -> None:
+    inner = FlakyStore()
+    store = FailSafeStore(inner)
+    if degraded:  # a first failure: the store is bypassed and not asked again
+        await store.reserve_unless_marked("brave", _month_only(), time.time())
+    for reserve in (
+        store.reserve_unless_marked("brave", _windows(), time.time()),
+        store.reserve_usage("brave", _windows()),
+    ):
+        grant = await reserve
+        assert (grant.granted, grant.unchecked, grant.counts) == (False, True, ())
+    unbudgeted = await store.reserve_usage("brave", _month_only())
+    assert (unbudgeted.granted, unbudgeted.unchecked) == (True, False)
 
 
 async def test_a_working_store_answers_through_the_wrapper() -> None:

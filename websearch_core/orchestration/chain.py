@@ -227,9 +227,8 @@ class ChainRunner:
             started = time.perf_counter()
             try:
                 # Reserve before send: mark (first time only), budget and rate slot in one
-                # step, or a skip. Without a budget nothing is lost by giving up on a stuck
-                # store early (see _store_wait); with one, the budget must be checked.
-                bounded = None if provider_id in self.ledger.budgets else _store_wait(deadline)
+                # step, or a skip. A stuck store is given up on early (see _store_wait).
+                bounded = _store_wait(deadline)
                 try:
                     reservation = await self.ledger.reserve(
                         provider.info,
@@ -237,8 +236,7 @@ class ChainRunner:
                         skip_marked=skip_marked and not retried,
                     )
                 finally:
-                    if bounded is not None:
-                        leave_call(bounded)
+                    leave_call(bounded)
             except ProviderSkippedError as skip:
                 _skipped(outcome, provider, skip)
                 return None
@@ -308,14 +306,18 @@ class ChainRunner:
 
 
 def _store_wait(deadline: Deadline) -> Token[float | None]:
-    """Bound the state store's waits in a reservation without a budget to a share of the call.
+    """Bound the state store's waits in a reservation to a share of the call.
 
     Without a cache lookup first (``use_cache=False``, ``cache = false``) the reservation
     is the search's first store call: on a SQLite file another process held locked before
     its first use, opening it took the whole deadline and the search failed, "not tried",
-    as the cache lookup used to (see :func:`~websearch_core.deadline.store_share`). Given
-    up on, the fail-safe store grants it: no budget can be overshot, and cooldowns are
-    not read while the store is bypassed, as for a store that failed.
+    as the cache lookup used to (see :func:`~websearch_core.deadline.store_share`). A
+    budgeted provider's reservation, a write, waited as long behind a lock taken later,
+    and the next provider, whose answer the search could have had, was never asked. Given
+    up on, the fail-safe store grants a reservation without a budget (cooldowns are not
+    read while the store is bypassed, as for a store that failed) and refuses one with a
+    budget as unchecked (:func:`~websearch_core.state.failsafe.unchecked_grant`): that
+    provider is skipped, never asked beyond its budget.
     """
     return bound_store_waits(store_share(deadline))
 

@@ -229,7 +229,8 @@ class Ledger:
 
         Raises:
             ProviderSkippedError: The provider is marked out (``skip_marked``), the budget
-                is spent, or no rate slot is free in time; nothing was counted.
+                is spent or cannot be checked (the store is unavailable), or no rate slot
+                is free in time; nothing was counted.
         """
         provider_id, label = _id_and_label(info)
         limit = self.max_wait if max_wait is None else max(0.0, max_wait)
@@ -246,6 +247,8 @@ class Ledger:
             grant = await self.store.reserve_usage(provider_id, windows)
         if not grant.granted:
             budget = self.budgets[provider_id]
+            if grant.unchecked:
+                raise _budget_unchecked(provider_id, label, budget)
             raise _over_budget(provider_id, label, budget, grant.counts[-1])
         reservation = Reservation(provider_id, windows, failures=grant.failures)
         self._failures_seen[provider_id] = grant.failures
@@ -434,6 +437,16 @@ def _over_budget(provider_id: str, label: str, budget: Budget, used: int) -> Pro
         provider_id,
         f"{label} budget of {budget} is spent ({used} used); skipped without a request.",
         brief=f"budget of {budget} spent",
+    )
+
+
+def _budget_unchecked(provider_id: str, label: str, budget: Budget) -> ProviderSkippedError:
+    """The skip for a budgeted provider while the state store cannot count its requests."""
+    return ProviderSkippedError(
+        provider_id,
+        f"{label} budget of {budget} cannot be checked while the state store is unavailable; "
+        "skipped without a request.",
+        brief=f"budget of {budget} unchecked: state store unavailable",
     )
 
 

@@ -230,12 +230,17 @@ class UsageGrant:
         mark: From :meth:`StateStore.reserve_unless_marked` only: the provider's active
             mark, found in the same step; nothing was counted (``granted`` is false and
             ``counts`` is empty).
+        unchecked: The store could not be asked (a fail-safe answer: see
+            :class:`~websearch_core.state.failsafe.FailSafeStore`) and a window has a
+            ``limit``: a budget nobody can check is not granted, and nothing was counted
+            (``granted`` is false and ``counts`` is empty).
     """
 
     granted: bool
     counts: tuple[int, ...]
     failures: int = 0
     mark: ProviderMark | None = None
+    unchecked: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,11 @@
 """A store wrapper that never lets a broken ledger cost an answer.
 
 Searching matters more than bookkeeping: when the SQLite file is damaged or unreadable or
-Redis is down, the chain should still search (without skips, budgets or cache) rather than
+Redis is down, the chain should still search (without skips, counts or cache) rather than
 fail. :class:`FailSafeStore` turns each :class:`StateStoreError` into a neutral result: no
-mark, a zero count, a granted reservation, a cache miss.
+mark, a zero count, a granted reservation, a cache miss. The one exception is a budget: its
+reservation is refused as unchecked (:func:`unchecked_grant`), so the provider is skipped
+rather than asked beyond what it may have left.
 
 Two details keep a broken store cheap and quiet:
 
@@ -29,7 +31,7 @@ from .base import (
     UsageWindow,
 )
 
-__all__ = ["RETRY_AFTER", "FailSafeStore"]
+__all__ = ["RETRY_AFTER", "FailSafeStore", "unchecked_grant"]
 
 logger = logging.getLogger("websearch_core.state")
 _T = TypeVar("_T")
@@ -41,6 +43,21 @@ RETRY_AFTER: Final = 30.0
 _down_until: "weakref.WeakKeyDictionary[StateStore, float]" = weakref.WeakKeyDictionary()
 _warned: "weakref.WeakSet[StateStore]" = weakref.WeakSet()
 _cache_write_warned: "weakref.WeakSet[StateStore]" = weakref.WeakSet()
+
+
+def unchecked_grant(windows: Sequence[UsageWindow]) -> UsageGrant:
+    """The answer to a reservation the store could not be asked about.
+
+    Granted, with a zero count per window, when no window has a ``limit``: the counts are
+    statistics, and searching matters more. Refused as ``unchecked`` when one has: a
+    budget is a promise not to spend, the store is its only witness, and a provider
+    asked unchecked while the store is down (30 s after every timeout, for as long as a
+    file stays broken) could overspend it without anyone knowing. The chain skips that
+    provider and asks the next, which usually has the answer.
+    """
+    if any(window.limit is not None for window in windows):
+        return UsageGrant(granted=False, counts=(), unchecked=True)
+    return UsageGrant(granted=True, counts=tuple(0 for _ in windows))
 
 
 class FailSafeStore(StateStore):
@@ -123,14 +140,17 @@ class FailSafeStore(StateStore):
         return await self._safe(lambda: self.inner.get_usage(provider, period), 0)
 
     async def reserve_usage(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
-        """See :meth:`StateStore.reserve_usage`; granted when the store fails (no budgets)."""
-        granted = UsageGrant(granted=True, counts=tuple(0 for _ in windows))
-        return await self._safe(lambda: self.inner.reserve_usage(provider, windows), granted)
+        """See :meth:`StateStore.reserve_usage`; :func:`unchecked_grant` when the store fails."""
+        return await self._safe(
+            lambda: self.inner.reserve_usage(provider, windows), unchecked_grant(windows)
+        )
 
     async def reserve_unless_marked(
         self, provider: str, windows: Sequence[UsageWindow], now: float
     ) -> UsageGrant:
-        """See :meth:`StateStore.reserve_unless_marked`; granted, unmarked, when the store fails.
+        """See :meth:`StateStore.reserve_unless_marked`; unmarked when the store fails.
+
+        The grant is then :func:`unchecked_grant`'s.
 
         Spelled out rather than through ``_safe``: it runs before every request, and the
         neutral grant is only built when it is the answer.
@@ -140,7 +160,7 @@ class FailSafeStore(StateStore):
                 return await self.inner.reserve_unless_marked(provider, windows, now)
             except StateStoreError as exc:
                 self._failed(exc)
-        return UsageGrant(granted=True, counts=tuple(0 for _ in windows))
+        return unchecked_grant(windows)
 
     async def release_usage(self, provider: str, windows: Sequence[UsageWindow]) -> None:
         """See :meth:`StateStore.release_usage`."""

@@ -1,0 +1,92 @@
+"""A provider's budget that a stuck state store cannot check costs the search no answer.
+
+A budgeted provider is reserved in one store write before its request. Behind a SQLite
+file another process holds locked (or a loopback server that accepts and never answers in
+place of Redis), that write used to be waited for as long as the whole deadline allowed:
+the next provider, which another provider's answer could have come from, was never asked
+("the 1s deadline for the whole search ran out; not tried: brave, tavily"). The write now
+waits the share of the deadline a cache lookup gets, and the budgeted provider is skipped,
+not asked unchecked: a budget is a promise not to spend, and the store is its only witness.
+The chain's next provider answers. Outcomes are asserted, not times; the one bound left
+is generous (the fault cost the whole deadline, the fix a tenth of it).
+"""
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.stalling_proxy import silent_server
+from websearch_core import WebSearch
+from websearch_core.testing import Simulator
+
+DEADLINE = 4.0
+"""Well under SQLite's 10 s busy timeout and Redis's 5 s socket timeout, so a reservation
+waited for as long as the deadline allowed leaves nothing for the second provider."""
+
+UNCHECKED = (
+    "Brave budget of 1000/month cannot be checked while the state store is unavailable; "
+    "skipped without a request."
+)
+
+
+def _settings(sim: Simulator, **state: Any) -> Any:
+    return sim.settings(
+        timeout_seconds=None,
+        deadline_seconds=DEADLINE,
+        providers=("brave", "tavily"),
+        budget={"brave": "1000/month"},
+        **state,
+    )
+
+
+@pytest.fixture
+def locked_file(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    """A connection that will hold the state file's write lock once the test takes it."""
+    holder = sqlite3.connect(tmp_path / "state.sqlite3", isolation_level=None)
+    yield holder
+    if holder.in_transaction:
+        holder.execute("ROLLBACK")
+    holder.close()
+
+
+async def test_a_budget_behind_a_locked_file_skips_its_provider_and_the_next_answers(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    async with Simulator(["brave", "tavily"]) as sim:
+        settings = _settings(sim, state_backend="sqlite", state_dir=tmp_path, cache=False)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            assert (await ws.search("python asyncio")).provider == "brave"  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+            started = time.monotonic()
+            response = await ws.search("rust tokio")
+            elapsed = time.monotonic() - started
+            locked_file.execute("ROLLBACK")
+    assert response.provider == "tavily"
+    outcomes = [(a.provider, a.outcome) for a in response.attempts]
+    assert outcomes == [("brave", "skipped"), ("tavily", "success")]
+    assert response.attempts[0].detail == UNCHECKED
+    assert len(sim["brave"].requests) == 1  # the first search's only: no request unchecked
+    assert elapsed < DEADLINE
+
+
+async def test_a_budget_a_silent_redis_cannot_check_is_not_spent(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pytest.importorskip("redis")
+    with silent_server() as port:
+        async with Simulator(["brave", "tavily"]) as sim:
+            url = f"redis://:hunter2-redis-secret@127.0.0.1:{port}/0"
+            settings = _settings(sim, state_backend="redis", redis_url=url)
+            async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+                first = await ws.search("python asyncio", use_cache=False)
+                # The store is now bypassed as down: the budget is still not spent unchecked.
+                second = await ws.search("rust tokio", use_cache=False)
+    for response in (first, second):
+        assert response.provider == "tavily"
+        assert response.attempts[0].detail == UNCHECKED
+    assert sim["brave"].requests == []
+    assert "hunter2" not in caplog.text
