@@ -332,6 +332,42 @@ def test_a_process_exiting_with_the_store_open_writes_what_it_owes(
     assert observer.count() == 7
 
 
+_EXIT_MID_FLUSH = """
+import asyncio, atexit, sys, threading, time
+from pathlib import Path
+from websearch_core.state import SQLiteStore, UsageWindow
+
+store = SQLiteStore(Path(sys.argv[1]))
+window = (UsageWindow("month:test", time.time() + 600),)
+for _ in range(7):
+    asyncio.run(store.reserve_unless_marked("brave", window, time.time()))
+at_commit, exiting = threading.Event(), threading.Event()
+
+def slow_disk(statement):
+    # The flush holds its batch: taken, not committed. It goes on once the process is
+    # exiting, a moment later (a slow disk's fsync), as the exit's flush runs.
+    if statement == "COMMIT" and not at_commit.is_set():
+        at_commit.set()
+        exiting.wait(10)
+        time.sleep(0.3)
+
+asyncio.run(store._run(lambda conn: conn.set_trace_callback(slow_disk)))
+atexit.register(exiting.set)  # runs before the store's finalizer (registered earlier)
+store._flush_due()  # the timed flush, now
+assert at_commit.wait(10)
+"""
+
+
+def test_a_process_exiting_mid_flush_still_writes_that_batch(
+    path: Path, observer: Observer
+) -> None:
+    # The exit's flush (the store's finalizer) found nothing pending, since the batch was
+    # taken, and the process ended before the store's thread committed it: 0 of 7 counts.
+    # It now waits for the batch under way, within its own bound (ORPHAN_FLUSH_WAIT).
+    subprocess.run([sys.executable, "-c", _EXIT_MID_FLUSH, str(path)], check=True, timeout=60)
+    assert observer.count() == 7
+
+
 _FORK = """
 import asyncio, os, sys, time
 from pathlib import Path

@@ -42,6 +42,7 @@ class PendingUsage:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)  # notified when a batch ends
         self._counts: Batch = {}
         self._armed = False  # a flush is scheduled and will see everything added since
         self._generation = 0  # moves when a batch is taken and when it ends
@@ -142,6 +143,7 @@ class PendingUsage:
         with self._lock:
             self._in_flight -= 1
             self._generation += 1
+            self._idle.notify_all()
 
     def restore(self, batch: Batch) -> bool:
         """Put back a batch whose write failed, merged with what arrived meanwhile.
@@ -152,6 +154,7 @@ class PendingUsage:
         with self._lock:
             self._in_flight -= 1
             self._generation += 1  # as in settle: readers of the meantime read again
+            self._idle.notify_all()
             for key, entry in batch.items():
                 current = self._counts.get(key)
                 if current is None:
@@ -161,6 +164,16 @@ class PendingUsage:
             arm = bool(self._counts) and not self._armed
             self._armed = self._armed or arm
         return arm
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds until no batch is being written; whether none is.
+
+        For the exit's flush: a batch taken by the store's thread is in neither memory nor
+        the file until it commits, and a process that ended then lost it. Waited for, it
+        is either in the file or put back here to be taken.
+        """
+        with self._idle:
+            return self._idle.wait_for(lambda: not self._in_flight, max(timeout, 0.0))
 
     def rearm(self) -> bool:
         """A flush failed before taking its batch: whether the caller must schedule another.

@@ -1096,16 +1096,22 @@ def _flush_orphaned(path: Path, pending: PendingUsage, owner: int) -> None:
     when its thread may be gone or stuck behind a lock: on a connection of its own, which
     waits its turn for :data:`ORPHAN_FLUSH_WAIT` seconds at most (the store's busy timeout,
     10 s, held an exiting process that long behind another process's lock; the counts
-    are then lost). Never in a forked child (``owner`` is the creating process): the
-    counts it inherited are its parent's, which writes them itself.
+    are then lost). A batch the store's thread is writing (taken, not committed: a flush
+    or a close under way) is waited for first, within the same bound: the process that
+    exited then lost it, found in neither place. Never in a forked child (``owner`` is the
+    creating process): the counts it inherited are its parent's, which writes them itself.
     """
     if os.getpid() != owner:
         return
+    ends = time.monotonic() + ORPHAN_FLUSH_WAIT
+    pending.wait_idle(ORPHAN_FLUSH_WAIT)  # committed, or put back to be taken below
     batch = pending.take()
     if not batch:
+        pending.settle()  # the take above began a batch: end it
         return
     try:
-        conn = sqlite3.connect(path, timeout=ORPHAN_FLUSH_WAIT, isolation_level=None)
+        wait = max(ends - time.monotonic(), 0.0)
+        conn = sqlite3.connect(path, timeout=wait, isolation_level=None)
         try:
             _in_transaction(conn, _counts_writer(batch))
         finally:
