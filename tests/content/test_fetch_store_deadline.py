@@ -132,3 +132,43 @@ async def _cache_rows(path: Path, want: int) -> int:
             await asyncio.sleep(0.02)
     finally:
         observer.close()
+
+
+async def test_pages_behind_a_stuck_state_file_pay_one_share_between_them(
+    tmp_path: Path, server: PageServer
+) -> None:
+    # The store answers reads but not writes (another process holds the write lock). The
+    # first page's cache write is given up on after its share (1 s of a 10 s fetch); the
+    # second page's, begun 0.7 s after the first, waited its own whole share as well, so
+    # fetch_many paid 1.7 s for a store it knew was stuck after 1 s. Every wait under way
+    # now ends with the first given up on.
+    share = 1.0
+    served: dict[str, float] = {}
+
+    async def first(_request: web.Request) -> web.Response:
+        served["/a"] = time.monotonic()
+        return web.Response(text=ARTICLE, content_type="text/html")
+
+    async def second(_request: web.Request) -> web.Response:
+        while "/a" not in served:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(served["/a"] + 0.7 - time.monotonic())
+        served["/b"] = time.monotonic()
+        return web.Response(text=ARTICLE, content_type="text/html")
+
+    server.page("/opens", ARTICLE)
+    server.route("/a", first)
+    server.route("/b", second)
+    async with WebSearch(state_backend="sqlite", state_dir=tmp_path) as ws:
+        assert not (await fetch(ws, server.url("/opens"))).cached  # opens the store
+        with held_by_another_process(tmp_path / "state.sqlite3"):
+            pages = await ws.fetch_many(
+                [server.url("/a"), server.url("/b")],
+                timeout_seconds=10.0,
+                allow_private_addresses=True,
+                use_browser=False,
+            )
+            ended = time.monotonic()
+    assert [getattr(page, "title", page) for page in pages] == ["Loopback article"] * 2
+    # Its own share would end a whole share after it was served; the first's, 0.3 s after.
+    assert ended - served["/b"] < share - 0.1

@@ -12,6 +12,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import os
 import threading
@@ -68,6 +69,9 @@ class ThreadedStore(StateStore, Generic[_Client]):
         self._close_lock = threading.Lock()
         self._given_up: concurrent.futures.Future[Any] | None = None
         """The last call its caller stopped waiting for: while it runs, the store is stuck."""
+        self._waits: set[_Wait] = set()
+        """The bounded waits under way (see :meth:`_within`), on any loop."""
+        self._waits_lock = threading.Lock()
         _OPEN_STORES.add(self)
 
     def _new_executor(self) -> DaemonPool:
@@ -86,6 +90,8 @@ class ThreadedStore(StateStore, Generic[_Client]):
         self._executor = self._new_executor()
         self._close_lock = threading.Lock()
         self._given_up = None  # the parent's call: never answered here
+        self._waits = set()  # the parent's waits: their loops did not come along
+        self._waits_lock = threading.Lock()
         self._forget_parent_state()
 
     def _forget_parent_state(self) -> None:
@@ -128,14 +134,20 @@ class ThreadedStore(StateStore, Generic[_Client]):
         """``job``'s result if it comes within ``patience`` seconds; else withdrawn if it can be.
 
         The job itself is never cancelled: one whose ``withdrawal`` could not be withdrawn
-        (it had started) still runs.
+        (it had started) still runs. The first wait to run out ends every other one under
+        way (:meth:`_stop_waiting`): the store is known not to answer, and each page of a
+        ``fetch_many`` that began its wait a moment later waited out its own share too.
         """
         answer = asyncio.wrap_future(job)
         # Once given up on (or the caller cancelled), nobody reads its error: read it here,
         # or asyncio would log "exception was never retrieved" for a store's passing fault.
         answer.add_done_callback(_retrieve)
+        wait: _Wait | None = None
         try:
-            async with asyncio.timeout(patience):
+            async with asyncio.timeout(patience) as scope:
+                wait = _Wait(asyncio.get_running_loop(), scope)
+                with self._waits_lock:
+                    self._waits.add(wait)
                 return await asyncio.shield(answer)
         except asyncio.CancelledError:  # the caller went away (Ctrl-C): it gave up as well
             if withdrawal is not None:
@@ -146,10 +158,25 @@ class ThreadedStore(StateStore, Generic[_Client]):
                 return answer.result()
             self._given_up = job
             withdrawn = withdrawal is not None and withdrawal.withdraw()
-            raise StateStoreTimeoutError(
-                f"{self!r} did not answer within {format_seconds(patience)} s{self._silent_why}",
-                withdrawn=withdrawn,
-            ) from None
+            if wait is not None and wait.ended_by_another:
+                why = "another call to it was given up on before this one was answered"
+                message = f"{self!r} is not answering: {why}{self._silent_why}"
+            else:
+                self._stop_waiting()
+                waited = format_seconds(patience)
+                message = f"{self!r} did not answer within {waited} s{self._silent_why}"
+            raise StateStoreTimeoutError(message, withdrawn=withdrawn) from None
+        finally:
+            if wait is not None:
+                with self._waits_lock:
+                    self._waits.discard(wait)
+
+    def _stop_waiting(self) -> None:
+        """End every bounded wait under way now, on its own loop: the store is stuck."""
+        with self._waits_lock:
+            waits = list(self._waits)
+        for wait in waits:
+            wait.end()
 
     @abc.abstractmethod
     def _call(self, func: Callable[[_Client], _T]) -> _T:
@@ -216,6 +243,31 @@ class ThreadedStore(StateStore, Generic[_Client]):
             "" if undone == 1 else "s",
             f" and {owed}" if owed else "",
         )
+
+
+class _Wait:
+    """One bounded wait for the store: its loop and its timeout, which another may end."""
+
+    __slots__ = ("ended_by_another", "loop", "scope")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, scope: asyncio.Timeout) -> None:
+        self.loop = loop
+        self.scope = scope
+        self.ended_by_another = False
+
+    def end(self) -> None:
+        """Run the wait's timeout out now, from any thread (a loop that closed is left be)."""
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nothing waits there
+            self.loop.call_soon_threadsafe(self._expire)
+
+    def _expire(self) -> None:
+        if self.scope.expired():
+            return
+        try:
+            self.scope.reschedule(self.loop.time())
+        except RuntimeError:  # the wait had ended meanwhile
+            return
+        self.ended_by_another = True
 
 
 def _retrieve(answer: asyncio.Future[Any]) -> None:
