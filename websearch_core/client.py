@@ -391,7 +391,8 @@ class WebSearch(AsyncClosing):
         if self.settings.cache and use_cache:
             providers = ",".join(p.info.id for p in plan.providers)
             key = cache_key(params, f"{providers}|{self._settings_scope()}")
-            with StoreWaitsWithin(store_share(deadline)):  # leave the providers their time
+            wait = store_share(deadline, self.settings.state_wait_seconds)
+            with StoreWaitsWithin(wait):  # leave the providers their time
                 hit = await self._from_cache(store, key, allow_stale=False)
             if hit is not None:
                 logger.info("web search served from cache (%s)", hit[0].provider)
@@ -407,7 +408,8 @@ class WebSearch(AsyncClosing):
         if outcome.response is None:
             return outcome, await self._serve_stale(store, key, outcome)
         if not outcome.response.partial:
-            with StoreWaitsWithin(store_share(deadline)):  # the answer is ready: no more
+            wait = store_share(deadline, self.settings.state_wait_seconds)
+            with StoreWaitsWithin(wait):  # the answer is ready: no more
                 await store.cache_set(
                     key,
                     dump_response(outcome.response),

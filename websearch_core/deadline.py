@@ -30,6 +30,7 @@ from contextvars import ContextVar, Token
 
 __all__ = [
     "STORE_GRACE_SECONDS",
+    "STORE_SETTING_CAP",
     "STORE_SHARE",
     "STORE_SHARE_CAP_SECONDS",
     "Deadline",
@@ -71,6 +72,10 @@ answer until the deadline.
 STORE_SHARE_CAP_SECONDS = 1.0
 """The most :data:`STORE_SHARE` grants (a 55 s deadline's tenth would be 5.5 s): a healthy
 store answers a lookup in milliseconds, opening the file on first use included."""
+
+STORE_SETTING_CAP = 0.5
+"""The most of a call's deadline ``state_wait_seconds`` may take: the other half is the
+providers' (or the page's), behind a store that never answers."""
 
 _attempt_expiry: ContextVar[float | None] = ContextVar("websearch_attempt_expiry", default=None)
 """``time.monotonic()`` value at which the current provider attempt runs out of time."""
@@ -172,12 +177,23 @@ def leave_call(token: Token[float | None]) -> None:
     _call_expiry.reset(token)
 
 
-def store_share(deadline: Deadline) -> float:
+def store_share(deadline: Deadline, setting: float | None = None) -> float:
     """Seconds the cache lookup or write of a search with ``deadline`` may wait for the store.
 
-    :data:`STORE_SHARE` of the deadline, between :data:`STORE_GRACE_SECONDS` and
-    :data:`STORE_SHARE_CAP_SECONDS` (0.25 s for a 1 s deadline, 0.5 s for 5 s, 1 s from 10 s).
+    ``setting`` (``state_wait_seconds``) when given, but never more than half the
+    deadline (a fetch given a shorter one than the settings' keeps the other half for its
+    page); else :data:`STORE_SHARE` of the deadline, between :data:`STORE_GRACE_SECONDS`
+    and :data:`STORE_SHARE_CAP_SECONDS` (0.25 s for a 1 s deadline, 0.5 s for 5 s, 1 s from
+    10 s).
+
+    Example:
+        >>> store_share(Deadline(5.0)), store_share(Deadline(55.0), 3.0)
+        (0.5, 3.0)
+        >>> store_share(Deadline(4.0), 3.0)
+        2.0
     """
+    if setting is not None:
+        return min(setting, deadline.seconds * STORE_SETTING_CAP)
     return min(STORE_SHARE_CAP_SECONDS, max(STORE_GRACE_SECONDS, deadline.seconds * STORE_SHARE))
 
 

@@ -70,6 +70,7 @@ from pydantic_settings import (
 from typing_extensions import TypedDict  # one pydantic accepts, on Python 3.11 too
 
 from .control_chars import CONTROL_IN_LINE
+from .deadline import STORE_SETTING_CAP
 from .edited_text import SavedAsUtf16Error, utf8_text
 from .env_values import env_value, is_blank
 from .errors import ConfigurationError
@@ -91,6 +92,7 @@ from .settings_limits import (
     DEFAULT_TIMEOUTS_BY_KIND,
     MAX_AUTH_COOLDOWN_SECONDS,
     MAX_DEADLINE_SECONDS,
+    MAX_STATE_WAIT_SECONDS,
     MAX_TIMEOUT_SECONDS,
 )
 
@@ -102,6 +104,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_SECONDS",
     "MAX_AUTH_COOLDOWN_SECONDS",
     "MAX_DEADLINE_SECONDS",
+    "MAX_STATE_WAIT_SECONDS",
     "MAX_TIMEOUT_SECONDS",
     "SearxngSettings",
     "Settings",
@@ -676,6 +679,15 @@ class Settings(BaseSettings):
         default=DEFAULT_CONNECT_TIMEOUT_SECONDS, gt=0, le=MAX_TIMEOUT_SECONDS, allow_inf_nan=False
     )
     """How long opening one connection may take."""
+    state_wait_seconds: float | None = Field(
+        default=None, gt=0, le=MAX_STATE_WAIT_SECONDS, allow_inf_nan=False
+    )
+    """``WEBSEARCH_STATE_WAIT_SECONDS``: how long a search's or fetch's cache lookup, each
+    reservation and the cache write may wait for the state store. Unset, a tenth of the
+    deadline, at least 0.25 s and at most 1 s: milliseconds are what a local file or a
+    nearby Redis takes, so a store that has not answered by then is stuck. A Redis far
+    away (a first TLS connection takes several round trips) may need more; at most half
+    of ``deadline_seconds``, which it comes out of."""
     proxy: SecretStr | None = None
     """``WEBSEARCH_PROXY``: an HTTP(S) proxy for every provider request (it may carry
     credentials, so it is kept secret). Without it the standard ``HTTPS_PROXY`` /
@@ -830,6 +842,28 @@ class Settings(BaseSettings):
             raise ValidationError.from_exception_data(type(self).__name__, [detail])
         return self
 
+    @model_validator(mode="after")
+    def _state_wait_within_the_deadline(self) -> Self:
+        """Refuse a store wait longer than half the deadline it comes out of.
+
+        The store's waits are taken from the search's time: a longer one would leave the
+        providers little or nothing behind a stuck store, which is what the bound is for.
+        A search would cap it at half its deadline (see
+        :func:`~websearch_core.deadline.store_share`): refused here, it does not do less
+        than it says without a word.
+        """
+        wait = self.state_wait_seconds
+        if wait is not None and wait > self.deadline_seconds * STORE_SETTING_CAP:
+            problem = ValueError(
+                f"{wait:g} s is more than half of deadline_seconds "
+                f"({self.deadline_seconds:g} s), which the state store's waits come out of"
+            )
+            detail = InitErrorDetails(
+                type="value_error", loc=("state_wait_seconds",), input=wait, ctx={"error": problem}
+            )
+            raise ValidationError.from_exception_data(type(self).__name__, [detail])
+        return self
+
     def __repr_args__(self) -> Iterable[tuple[str | None, Any]]:
         """The fields as pydantic shows them, passwords written into URLs masked."""
         for name, value in super().__repr_args__():
@@ -919,6 +953,7 @@ class SettingsOverrides(TypedDict, total=False):
     timeout_seconds: float | None
     deadline_seconds: float
     connect_timeout_seconds: float
+    state_wait_seconds: float | None
     proxy: str | SecretStr | None
     gemini_model: str | None
     max_response_bytes: int

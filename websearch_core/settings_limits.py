@@ -16,6 +16,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_SECONDS",
     "MAX_AUTH_COOLDOWN_SECONDS",
     "MAX_DEADLINE_SECONDS",
+    "MAX_STATE_WAIT_SECONDS",
     "MAX_TIMEOUT_SECONDS",
 ]
 
@@ -31,6 +32,9 @@ DEFAULT_DEADLINE_SECONDS = 55.0
 """The whole call: seven keyless engines that accept and never answer end it within a minute."""
 MAX_DEADLINE_SECONDS = 900.0
 DEFAULT_CONNECT_TIMEOUT_SECONDS = 10.0
+MAX_STATE_WAIT_SECONDS = 60.0
+"""The most ``state_wait_seconds`` may be: a store that needs more to answer one call is not
+one a search can use, whatever its deadline."""
 DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 MAX_AUTH_COOLDOWN_SECONDS = 31 * 86_400.0
 """The longest a refused credential keeps its provider out: the bound every mark a provider's

@@ -26,6 +26,7 @@ fallback = true
 timeout_seconds = 30
 deadline_seconds = 40
 connect_timeout_seconds = 5
+state_wait_seconds = 2
 max_response_bytes = 100000
 fence_results = true
 cache = false

@@ -153,6 +153,9 @@ class FetchOptions:
         use_browser: Escalate script-only pages and 403/429/503 answers to Chromium.
         use_cache: Read and write the page cache.
         cache_ttl_seconds: How long a fetched page is served from the cache.
+        state_wait_seconds: How long the page's cache lookup and write each wait for the
+            state store (``None``: a share of the deadline, see
+            :func:`~websearch_core.deadline.store_share`).
         proxy: An HTTP(S) proxy for the requests, over the environment's
             (``HTTP(S)_PROXY``). Note: through a proxy the proxy resolves names, so host
             names are checked by a local lookup before the request instead of at
@@ -166,6 +169,7 @@ class FetchOptions:
     use_browser: bool = True
     use_cache: bool = True
     cache_ttl_seconds: float = 900.0
+    state_wait_seconds: float | None = None
     proxy: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -297,7 +301,8 @@ class PageFetcher:
         ends = asyncio.get_running_loop().time() + remaining
         try:
             async with asyncio.timeout_at(ends):
-                return await self._fetch(url, ends, store_share(Deadline(deadline)))
+                store_wait = store_share(Deadline(deadline), self.options.state_wait_seconds)
+                return await self._fetch(url, ends, store_wait)
         except TimeoutError:  # ours, or the rendered load's, which stops a little sooner
             message = f"no content within the {format_seconds(deadline)} s deadline"
             raise FetchTimeoutError(url, message) from None

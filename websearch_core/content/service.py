@@ -66,6 +66,7 @@ def options_for(
         use_cache=use_cache and settings.cache,
         use_browser=use_browser,
         cache_ttl_seconds=settings.cache_ttl_seconds,
+        state_wait_seconds=settings.state_wait_seconds,
         proxy=proxy,
     )
 

@@ -228,7 +228,7 @@ class ChainRunner:
             try:
                 # Reserve before send: mark (first time only), budget and rate slot in one
                 # step, or a skip. A stuck store is given up on early (see _store_wait).
-                bounded = _store_wait(deadline)
+                bounded = _store_wait(deadline, context.settings.state_wait_seconds)
                 try:
                     reservation = await self.ledger.reserve(
                         provider.info,
@@ -305,7 +305,7 @@ class ChainRunner:
             return answer
 
 
-def _store_wait(deadline: Deadline) -> Token[float | None]:
+def _store_wait(deadline: Deadline, setting: float | None) -> Token[float | None]:
     """Bound the state store's waits in a reservation to a share of the call.
 
     Without a cache lookup first (``use_cache=False``, ``cache = false``) the reservation
@@ -319,7 +319,7 @@ def _store_wait(deadline: Deadline) -> Token[float | None]:
     budget as unchecked (:func:`~websearch_core.state.failsafe.unchecked_grant`): that
     provider is skipped, never asked beyond its budget.
     """
-    return bound_store_waits(store_share(deadline))
+    return bound_store_waits(store_share(deadline, setting))
 
 
 def _passed_over(provider_id: str, notes: Sequence[str]) -> str | None:
