@@ -90,3 +90,29 @@ async def test_a_budget_a_silent_redis_cannot_check_is_not_spent(
         assert response.attempts[0].detail == UNCHECKED
     assert sim["brave"].requests == []
     assert "hunter2" not in caplog.text
+
+
+async def test_a_public_engine_whose_budget_cannot_be_checked_is_skipped_not_cut_off(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # An engine's reservation waited for the call's deadline, not a share of it: behind
+    # the lock Bing's budget write held it until the fan-out's soft deadline cut it off
+    # (5 s, DuckDuckGo's answer waiting meanwhile), and the note said it did not answer.
+    async with Simulator(["duckduckgo", "bing"]) as sim:
+        settings = sim.settings(
+            timeout_seconds=None,
+            deadline_seconds=20.0,
+            provider="public",
+            budget={"bing": "100/day"},
+            state_backend="sqlite",
+            state_dir=tmp_path,
+            cache=False,
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            assert not (await ws.search("python asyncio")).partial  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    assert response.partial
+    assert "bing: budget of 100/day unchecked: state store unavailable" in " ".join(response.notes)
+    assert len(sim["bing"].requests) == 1  # the first search's only

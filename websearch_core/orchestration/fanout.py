@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Self
 
 from ..aggregate import EngineResult, merge_results
-from ..deadline import remaining_budget
+from ..deadline import Deadline, StoreWaitsWithin, remaining_budget, store_share
 from ..errors import ProviderUnavailableError, SearchProviderError
 from ..filters.plan import engines_record
 from ..format import format_provider_failure
@@ -285,9 +285,16 @@ async def _ask(
 
     if ledger is not None:
         # A mark or a spent budget raises ProviderSkippedError: the engine is not asked.
-        await ledger.reserve(
-            engine.info, max_wait=remaining_budget(hard_deadline), skip_marked=True
-        )
+        # The store waits a share of the search's deadline, as for the chain's reservations:
+        # behind a stuck store a budgeted engine's write held it until the fan-out cut it
+        # off; given up on, its budget is not spent unchecked (the engine is skipped).
+        settings = context.settings
+        with StoreWaitsWithin(
+            store_share(Deadline(settings.deadline_seconds), settings.state_wait_seconds)
+        ):
+            await ledger.reserve(
+                engine.info, max_wait=remaining_budget(hard_deadline), skip_marked=True
+            )
     try:
         response = await attempt()
     except Exception as error:
