@@ -26,6 +26,7 @@ from .errors import (
     ConfigurationError,
     OAuthTokenError,
     ProviderNotConfiguredError,
+    SearchProviderError,
 )
 from .oauth_identity import sign_in_fingerprint
 from .private_file import warn_if_open
@@ -519,7 +520,12 @@ class Credentials:
         )
 
     def oauth_secret(
-        self, provider: str, what: str = "", min_lifetime: float = EXPIRY_SKEW_SECONDS
+        self,
+        provider: str,
+        what: str = "",
+        min_lifetime: float = EXPIRY_SKEW_SECONDS,
+        *,
+        refreshes_itself: bool = False,
     ) -> SentSecret | None:
         """The stored OAuth access token, with the store it is in; ``None``: none stored.
 
@@ -535,11 +541,14 @@ class Credentials:
                 token``).
             min_lifetime: The provider's refresh margin, as given to
                 :meth:`valid_oauth_token`: the same rule decides both.
+            refreshes_itself: The sign-in has its own refresh (``own_refresh`` there),
+                which replaces a token that holds a refresh token.
         """
         token = self.oauth_token(provider)
         if token is None:
             return None
-        replaced = token.is_expired(skew=min_lifetime) and provider in self._refreshers
+        renewable = provider in self._refreshers or (refreshes_itself and bool(token.refresh_token))
+        replaced = token.is_expired(skew=min_lifetime) and renewable
         return SentSecret(
             "" if replaced else token.access_token,
             what or f"{provider} OAuth token",
@@ -643,6 +652,7 @@ class Credentials:
         entry: str | None = None,
         force_refresh: bool = False,
         min_lifetime: float = EXPIRY_SKEW_SECONDS,
+        own_refresh: TokenRefresher | None = None,
     ) -> OAuthToken:
         """A usable OAuth token: the stored one, or one refreshed through the hook.
 
@@ -656,12 +666,18 @@ class Credentials:
             min_lifetime: A token expiring sooner than this many seconds is refreshed first:
                 the provider's margin (``StoredOAuth.min_lifetime``; Perplexity's is five
                 minutes), which :meth:`oauth_secret` applies too.
+            own_refresh: The sign-in's own refresh (the Gemini CLI's, at Google's token
+                endpoint), used when no hook is registered under the entry: a hook passed
+                in code wins. What it raises as a
+                :class:`~websearch_core.errors.SearchProviderError` is its own message
+                and stands as it is.
 
         Raises:
             ProviderNotConfiguredError: No token is stored.
             OAuthTokenError: The token expired (or was refused) and no refresh hook is
                 configured, or the hook failed.
             AuthorizationError: The hook returned a token that cannot be sent.
+            SearchProviderError: ``own_refresh`` failed (its own error).
         """
         name = entry or provider
         token = self.oauth_token(name)
@@ -669,8 +685,9 @@ class Credentials:
             raise ProviderNotConfiguredError(provider, f"{name}: no OAuth token stored")
         if not force_refresh and not token.is_expired(skew=min_lifetime):
             return token
-        refresher = self._refreshers.get(name)
-        if refresher is None:
+        hook = self._refreshers.get(name)
+        refresh = hook if hook is not None else own_refresh
+        if refresh is None:
             raise OAuthTokenError(
                 provider,
                 f"{name}: OAuth token expired and no refresh hook is configured "
@@ -678,8 +695,10 @@ class Credentials:
                 401,
             )
         try:
-            fresh = await refresher(name, token)
+            fresh = await refresh(name, token)
         except Exception as exc:
+            if hook is None and isinstance(exc, SearchProviderError):
+                raise  # the sign-in's own refresh: its message says what failed and why
             raise OAuthTokenError(
                 provider,
                 f"{name}: OAuth token refresh failed: its refresh hook raised {type(exc).__name__}",

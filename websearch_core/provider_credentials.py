@@ -58,12 +58,16 @@ class StoredOAuth:
             rather than sent; the search (``Credentials.valid_oauth_token``) and the
             credential check read this one number, so a token the search would replace is
             never reported as one it would send.
+        refreshes_itself: The sign-in renews its own token from its refresh token
+            (the Gemini CLI's, at Google's token endpoint), so an expiring one that holds
+            a refresh token is replaced without a hook, as one with a hook is.
     """
 
     entry: str | None = None
     what: str | None = None
     name: str = "OAuth token"
     min_lifetime: float = EXPIRY_SKEW_SECONDS
+    refreshes_itself: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +90,12 @@ Credential = ApiKey | StoredOAuth | SecretVariable
 def _resolve(credential: Credential, info: ProviderInfo, found: Credentials) -> SentSecret | None:
     if isinstance(credential, StoredOAuth):
         what = credential.what or f"{info.label} OAuth token"
-        return found.oauth_secret(credential.entry or info.id, what, credential.min_lifetime)
+        return found.oauth_secret(
+            credential.entry or info.id,
+            what,
+            credential.min_lifetime,
+            refreshes_itself=credential.refreshes_itself,
+        )
     if isinstance(credential, SecretVariable):
         return found.env_secret(credential.name, credential.what)
     env_vars = info.env_vars if credential.env_vars is None else credential.env_vars

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from .browser import HeadlessBrowser
-from .credentials import Credentials, OAuthToken
+from .credentials import Credentials, OAuthToken, TokenRefresher
 from .errors import SearchProviderError
 from .filters.support import FilterSupport
 from .models import SearchParams, SearchResponse
@@ -187,6 +187,9 @@ class Flow:
     token_entry: str | None = None
     """The credential store entry :attr:`token` came from, when it is not the provider's id
     (Gemini keeps each sign-in under its own entry); the loop refreshes that entry."""
+    token_refresh: TokenRefresher | None = None
+    """The sign-in's own refresh (the Gemini CLI's), which the loop uses when no hook is
+    registered under the entry; ``None``: only a hook passed in code refreshes."""
     state: dict[str, Any] = field(default_factory=dict)
     """What a multi-step provider keeps between its hooks (a session id, the next page)."""
     done: bool = False

@@ -147,7 +147,10 @@ async def _refresh(provider: LoopProvider, flow: Flow, status: int) -> bool:
     """
     try:
         flow.token = await flow.context.credentials.valid_oauth_token(
-            provider.info.id, entry=flow.token_entry, force_refresh=True
+            provider.info.id,
+            entry=flow.token_entry,
+            force_refresh=True,
+            own_refresh=flow.token_refresh,
         )
     except SearchProviderError as error:
         logger.warning(

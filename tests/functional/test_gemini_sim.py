@@ -502,7 +502,11 @@ async def test_oauth_an_expired_gemini_cli_token_without_its_hook(sim: Simulator
             await ws.search(QUERY, provider="gemini")
     (failure,) = caught.value.failures
     assert isinstance(failure, AuthorizationError) and failure.provider == "gemini"
-    assert failure.message.startswith("gemini-cli: OAuth token expired and no refresh hook")
+    # Without a refresh token the sign-in's own refresh has nothing to trade: sign in again.
+    assert failure.message == (
+        "gemini-cli: OAuth token expired and holds no refresh token; sign in again (run"
+        " `gemini` and choose Login with Google), then run `websearch auth import gemini-cli`"
+    )
     assert "cli-old" not in failure.message
     assert sim["gemini"].requests == []
 

@@ -3,7 +3,8 @@
 Why this exists: a Google account signed in through the Gemini CLI and one signed in
 through Antigravity reach the same Cloud Code Assist API (``v1internal:...``) but at
 different hosts, with a different client's headers and body fields, and their tokens come
-from different OAuth clients (so each needs its own refresh hook). Before this table every
+from different OAuth clients (so each is refreshed by its own hook; the Gemini CLI's, with
+no hook, through its client's facts here: :data:`GEMINI_CLI_OAUTH`). Before this table every
 stored Gemini token was sent as Antigravity's, so a Gemini CLI token went to Antigravity's
 daily hosts with Antigravity's headers. Each sign-in is kept in its own credential store
 entry, tried in the reference's order (``google-gemini-cli``, then
@@ -37,11 +38,14 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from .. import __version__
+from ..oauth_import import IMPORT_SOURCES
 from ._gemini_catalog import ANTIGRAVITY_MODELS, GEMINI_CLI_MODELS, CatalogSource
+from ._google_token import GoogleOAuthClient
 
 __all__ = [
     "ANTIGRAVITY",
     "GEMINI_CLI",
+    "GEMINI_CLI_OAUTH",
     "GEMINI_CLI_VERSION",
     "SIGN_INS",
     "SignIn",
@@ -95,7 +99,24 @@ class SignIn:
     catalog: CatalogSource | None = None
     """Where a stream refused for its model (a 404, or a 400 naming the model) asks for the
     account's models, to replace the default; ``None``: the refusal stands."""
+    oauth_client: GoogleOAuthClient | None = None
+    """The OAuth client its tokens were issued to, through which an expiring token is
+    renewed when no hook is registered under :attr:`entry`; ``None``: only a hook renews."""
 
+
+GEMINI_CLI_OAUTH: Final = GoogleOAuthClient(
+    label="Gemini CLI",
+    client_id="681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com",
+    client_secret="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",
+    sign_in_again=(
+        f"sign in again ({IMPORT_SOURCES['gemini-cli'].sign_in_hint}), then run"
+        " `websearch auth import gemini-cli`"
+    ),
+)
+"""The Gemini CLI's installed-application OAuth client (``OAUTH_CLIENT_ID`` and
+``OAUTH_CLIENT_SECRET`` in google-gemini/gemini-cli ``packages/core/src/code_assist/
+oauth2.ts``, public by Google's rules for installed applications): the client its sign-in's
+tokens belong to, so the only one Google renews them for."""
 
 GEMINI_CLI: Final = SignIn(
     entry="gemini-cli",
@@ -109,6 +130,7 @@ GEMINI_CLI: Final = SignIn(
     request_id=f"{PRODUCT}-{{ms}}-{{rand9}}",
     default_model="gemini-3-flash-preview",
     catalog=GEMINI_CLI_MODELS,
+    oauth_client=GEMINI_CLI_OAUTH,
 )
 """The Gemini CLI's own web search runs on ``gemini-3-flash-preview`` (its ``web-search``
 model config in ``packages/core/src/config/defaultModelConfigs.ts``), so that id is served

@@ -15,8 +15,11 @@
   ``GOOGLE_CLOUD_PROJECT`` (or ``GOOGLE_CLOUD_PROJECT_ID``), else the
   ``cloudaicompanionProject`` that ``v1internal:loadCodeAssist`` reports for the account.
   An expired token is refreshed through the hook registered under its entry
-  (``WebSearch(oauth_refreshers={"gemini-cli": ..., "gemini": ...})``); a 401, 403 or a
-  400 that names invalid credentials refreshes it once more and the step is sent again.
+  (``WebSearch(oauth_refreshers={"gemini-cli": ..., "gemini": ...})``); without one, a
+  Gemini CLI token is refreshed at Google's token endpoint with the Gemini CLI's own OAuth
+  client (:mod:`._google_token`; the request goes through this provider's base URL like
+  every other), an Antigravity token is not. A 401, 403 or a 400 that names invalid
+  credentials refreshes it once more and the step is sent again.
   Stream chunks arrive wrapped as ``{"response": {...}}``.
 * **Model:** ``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else
   ``gemini-3.5-flash-lite``: the spec's ``gemini-2.5-flash`` was shut down by Google on
@@ -78,6 +81,7 @@ from ._gemini_steps import (
     model_name,
     next_step,
 )
+from ._google_token import token_refresher
 from .base import (
     DelayedRequest,
     ErrorMap,
@@ -131,7 +135,12 @@ class GeminiProvider(ProtocolProvider):
     oauth_refresh_statuses = frozenset({400, 401, 403})
     credential_kinds = (
         *(
-            StoredOAuth(s.entry, f"Gemini OAuth token ({s.label} sign-in)", f"{s.label} sign-in")
+            StoredOAuth(
+                s.entry,
+                f"Gemini OAuth token ({s.label} sign-in)",
+                f"{s.label} sign-in",
+                refreshes_itself=s.oauth_client is not None,
+            )
             for s in SIGN_INS
         ),
         ApiKey(),
@@ -159,7 +168,12 @@ class GeminiProvider(ProtocolProvider):
         credentials = flow.context.credentials
         sign_in = self.sign_in(flow.context)
         if sign_in is not None:
-            token = await credentials.valid_oauth_token(self.info.id, entry=sign_in.entry)
+            own = sign_in.oauth_client
+            if own is not None:
+                flow.token_refresh = token_refresher(own, flow.context.transport, self.info)
+            token = await credentials.valid_oauth_token(
+                self.info.id, entry=sign_in.entry, own_refresh=flow.token_refresh
+            )
             begin(flow, token=token, sign_in=sign_in)
         else:
             begin(flow, key=self.require_api_key(flow.context))

@@ -29,6 +29,15 @@
   ``400 INVALID_ARGUMENT`` naming the model). Which models an account has: a request with
   the Gemini CLI's ``User-Agent`` is a Gemini CLI account (its quota buckets), any other an
   Antigravity account (the catalogue's ``models``).
+* ``POST /token`` (Google's OAuth token endpoint, ``https://oauth2.googleapis.com/token``,
+  which the transport sends to this origin as it does every Gemini request): a
+  ``grant_type=refresh_token`` form from a client :attr:`GeminiProtocol.clients` knows
+  answers a fresh access token (``ya29.sim-access-<n>``, ``expires_in``
+  :attr:`GeminiProtocol.token_lifetime`) the way Google does, without a new refresh
+  token; a refresh token in :attr:`GeminiProtocol.revoked` gets ``400 invalid_grant``
+  ("Token has been expired or revoked."), an unknown client ``401 invalid_client``.
+  Cloud Code answers ``401 UNAUTHENTICATED`` to an access token in
+  :attr:`GeminiProtocol.expired` (one that outlived its hour).
 
 The API has no bot challenge, so :meth:`GeminiProtocol.challenge` is a plain 403 in
 Google's error envelope; :meth:`GeminiProtocol.malformed` is a 200 event stream whose only
@@ -49,6 +58,13 @@ __all__ = ["GeminiProtocol"]
 
 PROJECT = "sim-project-0001"
 NOT_FOUND_MESSAGE = "Requested entity was not found."
+TOKEN_PATH = "/token"
+GEMINI_CLI_CLIENT = (
+    "681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com",
+    "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",
+)
+"""The Gemini CLI's OAuth client id and secret as Google knows them, written here from the
+Gemini CLI's source rather than taken from the provider, so a wrong pair there fails."""
 
 
 def _catalog_entry(display_name: str, fraction: float) -> dict[str, Any]:
@@ -106,6 +122,11 @@ def gemini_cli_quota() -> dict[str, Any]:
 def _google_error(status: int, message: str, reason: str) -> web.Response:
     body = {"error": {"code": status, "message": message, "status": reason}}
     return web.json_response(body, status=status)
+
+
+def _oauth_error(status: int, error: str, description: str) -> web.Response:
+    """An OAuth 2.0 error body (RFC 6749 section 5.2), as Google's token endpoint sends it."""
+    return web.json_response({"error": error, "error_description": description}, status=status)
 
 
 def _request_of(body: Any) -> dict[str, Any]:
@@ -203,6 +224,16 @@ class GeminiProtocol:
         Antigravity, :attr:`quota` for a Gemini CLI ``User-Agent``)."""
         self.unknown_model: tuple[int, str, str] = (404, NOT_FOUND_MESSAGE, "NOT_FOUND")
         """The status, message and reason a refused model gets."""
+        self.clients: dict[str, str] = dict([GEMINI_CLI_CLIENT])
+        """OAuth client ids the token endpoint knows, with their secrets."""
+        self.revoked: set[str] = set()
+        """Refresh tokens the token endpoint refuses (``invalid_grant``)."""
+        self.expired: set[str] = set()
+        """Access tokens Cloud Code refuses as expired (``401 UNAUTHENTICATED``)."""
+        self.token_lifetime = 3599
+        """The ``expires_in`` of every access token the token endpoint issues."""
+        self.issued: list[str] = []
+        """The access tokens the token endpoint issued, in order."""
 
     def query_of(self, request: RecordedRequest) -> str:
         """The text of the last ``contents`` entry (wrapped or not)."""
@@ -214,6 +245,8 @@ class GeminiProtocol:
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """Route by path: project lookup, Cloud Code Assist or the Developer API."""
         path = request.path
+        if path == TOKEN_PATH:
+            return self._token(request)
         if path.startswith("/v1internal"):
             return self._internal(request, results)
         if not (request.header("x-goog-api-key") or "").strip():
@@ -240,7 +273,8 @@ class GeminiProtocol:
     def _internal(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """Cloud Code Assist's ``v1internal:`` methods, each behind a bearer token."""
         path = request.path
-        if not bearer_token(request):
+        token = bearer_token(request)
+        if not token or token in self.expired:
             return _google_error(
                 401, "Request had invalid authentication credentials.", "UNAUTHENTICATED"
             )
@@ -257,6 +291,29 @@ class GeminiProtocol:
         if path in replies:
             return web.json_response(replies[path])
         return _google_error(404, f"Method not found: {path}", "NOT_FOUND")
+
+    def _token(self, request: RecordedRequest) -> web.Response:
+        """Google's token endpoint for a refresh: a new access token, or OAuth's error."""
+        form = dict(request.form()) if request.method == "POST" else {}
+        if form.get("grant_type") != "refresh_token":
+            return _oauth_error(400, "unsupported_grant_type", "Invalid grant_type: ")
+        client = form.get("client_id", "")
+        if client not in self.clients or self.clients[client] != form.get("client_secret"):
+            return _oauth_error(401, "invalid_client", "The OAuth client was not found.")
+        refresh = form.get("refresh_token", "")
+        if not refresh or refresh in self.revoked:
+            return _oauth_error(400, "invalid_grant", "Token has been expired or revoked.")
+        access = f"ya29.sim-access-{len(self.issued) + 1}"
+        self.issued.append(access)
+        return web.json_response(
+            {
+                "access_token": access,
+                "expires_in": self.token_lifetime,
+                "scope": "https://www.googleapis.com/auth/cloud-platform",
+                "token_type": "Bearer",
+                "id_token": "sim.id.token",
+            }
+        )
 
     def _code_assist(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         try:

@@ -1,0 +1,234 @@
+"""A Gemini CLI sign-in renews its own token at Google's token endpoint (the simulator's).
+
+An imported Gemini CLI token lasts about an hour, and only a refresh hook passed in code
+could renew it: an hour after ``websearch auth import gemini-cli`` every search failed with
+"no refresh hook is configured". The sign-in now trades its refresh token for a new access
+token with the Gemini CLI's own OAuth client, through the provider's transport, so the
+simulator's ``/token`` (standing in for ``https://oauth2.googleapis.com/token``) answers
+it and no live service is ever called.
+"""
+
+import json
+import logging
+import os
+import stat
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from websearch_core import WebSearch
+from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.errors import (
+    AllProvidersFailedError,
+    AuthorizationError,
+    ProviderUnavailableError,
+)
+from websearch_core.testing import Fault, Simulator
+from websearch_core.testing.protocols.gemini import GEMINI_CLI_CLIENT, GeminiProtocol
+
+QUERY = "python asyncio"
+TOKEN_PATH = "/token"
+STREAM_PATH = "/v1internal:streamGenerateContent"
+OLD_ACCESS = "ya29.a0old-cli-access"
+REFRESH = "1//0cli-refresh-token"
+SIGN_IN_AGAIN = (
+    "sign in again (run `gemini` and choose Login with Google), then run"
+    " `websearch auth import gemini-cli`"
+)
+
+
+@pytest.fixture(autouse=True)
+def _project(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GEMINI_SEARCH_MODEL", raising=False)
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[Simulator]:
+    async with Simulator(["gemini"]) as simulator:
+        yield simulator
+
+
+def _store(sim: Simulator) -> CredentialStore:
+    return CredentialStore(sim.settings().resolved_credentials_file())
+
+
+def _google(sim: Simulator) -> GeminiProtocol:
+    protocol = sim["gemini"].protocol
+    assert isinstance(protocol, GeminiProtocol)
+    return protocol
+
+
+def _sign_in(sim: Simulator, expires_at: float | None, access: str = OLD_ACCESS) -> OAuthToken:
+    token = OAuthToken(access_token=access, refresh_token=REFRESH, expires_at=expires_at)
+    _store(sim).set_oauth("gemini-cli", token)
+    return token
+
+
+def _paths(sim: Simulator) -> list[str]:
+    return [request.path for request in sim["gemini"].requests]
+
+
+async def test_an_expired_token_is_renewed_with_the_gemini_cli_client_and_stored(
+    sim: Simulator,
+) -> None:
+    old = _sign_in(sim, expires_at=time.time() - 60)
+    before = time.time()
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+        after = time.time()
+        assert _paths(sim) == [TOKEN_PATH, STREAM_PATH]
+        exchange, stream = sim["gemini"].requests
+        client_id, client_secret = GEMINI_CLI_CLIENT
+        assert exchange.method == "POST"
+        assert dict(exchange.form()) == {
+            "grant_type": "refresh_token",
+            "refresh_token": REFRESH,
+            "client_id": client_id,
+            "client_secret": client_secret,
+        }
+        assert exchange.header("Authorization") is None  # the old token is not sent
+        assert stream.header("Authorization") == "Bearer ya29.sim-access-1"
+        assert response.auth_mode == "oauth" and response.answer
+
+        # Written back: the new access token, the refresh token kept (Google sent none),
+        # the expiry counted from the request, the sign-in still the same one; mode 0600.
+        stored = _store(sim).get_oauth("gemini-cli")
+        assert stored is not None
+        assert (stored.access_token, stored.refresh_token) == ("ya29.sim-access-1", REFRESH)
+        assert stored.expires_at is not None
+        assert before + 3599 <= stored.expires_at <= after + 3599
+        assert stored.fingerprint() == old.fingerprint()
+        path = Path(os.path.realpath(sim.settings().resolved_credentials_file()))
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert not [p for p in path.parent.iterdir() if p.name.startswith(".credentials-")]
+
+        # The next search sends the stored token without asking again.
+        await ws.search("another query", provider="gemini")
+    assert _paths(sim) == [TOKEN_PATH, STREAM_PATH, STREAM_PATH]
+    assert _google(sim).issued == ["ya29.sim-access-1"]
+
+
+async def test_a_token_cloud_code_calls_expired_is_renewed_once_and_the_stream_resent(
+    sim: Simulator,
+) -> None:
+    # No expiry was stored, so only Cloud Code's 401 says the hour is over.
+    _sign_in(sim, expires_at=None)
+    _google(sim).expired.add(OLD_ACCESS)
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+    assert _paths(sim) == [STREAM_PATH, TOKEN_PATH, STREAM_PATH]
+    first, _, resent = sim["gemini"].requests
+    assert first.header("Authorization") == f"Bearer {OLD_ACCESS}"
+    assert resent.header("Authorization") == "Bearer ya29.sim-access-1"
+    assert response.answer
+    stored = _store(sim).get_oauth("gemini-cli")
+    assert stored is not None and stored.access_token == "ya29.sim-access-1"
+
+
+async def test_a_refused_refresh_says_to_sign_in_again_and_shows_no_secret(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="websearch_core")
+    old = _sign_in(sim, expires_at=time.time() - 60)
+    _google(sim).revoked.add(REFRESH)
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        result = await ws.run(QUERY, provider="gemini")
+        rows = {s.id: s.reason for s in await ws.provider_status()}
+    assert result.text == (
+        "Error: gemini-cli: refreshing the Gemini CLI sign-in: Google refused the sign-in"
+        f" (invalid_grant: Token has been expired or revoked.); {SIGN_IN_AGAIN}"
+    )
+    assert _paths(sim) == [TOKEN_PATH]  # nothing was searched with the dead token
+    assert SIGN_IN_AGAIN in rows["gemini"]
+    assert _store(sim).get_oauth("gemini-cli") == old  # nothing was stored
+    shown = result.text + caplog.text + json.dumps(rows)
+    for secret in (OLD_ACCESS, REFRESH, GEMINI_CLI_CLIENT[1]):
+        assert secret not in shown
+
+
+async def test_a_refresh_refused_after_cloud_code_refused_the_token_is_logged(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Cloud Code's 401 stands as the spec's text; the warning says why no fresh token came.
+    _sign_in(sim, expires_at=None)
+    _google(sim).expired.add(OLD_ACCESS)
+    _google(sim).revoked.add(REFRESH)
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, AuthorizationError) and failure.status == 401
+    assert _paths(sim) == [STREAM_PATH, TOKEN_PATH]
+    assert "invalid_grant: Token has been expired or revoked." in caplog.text
+    assert SIGN_IN_AGAIN in caplog.text
+    for secret in (OLD_ACCESS, REFRESH):
+        assert secret not in caplog.text + failure.message
+
+
+async def test_a_client_google_does_not_know_is_named(sim: Simulator) -> None:
+    _sign_in(sim, expires_at=time.time() - 60)
+    _google(sim).clients.clear()
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        result = await ws.run(QUERY, provider="gemini")
+    assert result.text == (
+        "Error: gemini-cli: refreshing the Gemini CLI sign-in: Google refused the OAuth client"
+        f" (invalid_client: The OAuth client was not found.); {SIGN_IN_AGAIN}"
+    )
+
+
+async def test_a_token_endpoint_outage_is_a_transient_failure(sim: Simulator) -> None:
+    old = _sign_in(sim, expires_at=time.time() - 60)
+    sim["gemini"].enqueue(Fault.server_error(503, "unavailable"))
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="gemini")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, ProviderUnavailableError) and failure.status == 503
+    assert failure.message == (
+        "gemini-cli: refreshing the Gemini CLI sign-in: Google's token endpoint answered 503;"
+        " try again later"
+    )
+    assert _store(sim).get_oauth("gemini-cli") == old
+
+
+async def test_a_hook_passed_in_code_wins_over_the_own_refresh(sim: Simulator) -> None:
+    _sign_in(sim, expires_at=time.time() - 60)
+    calls: list[str] = []
+
+    async def refresh(entry: str, token: OAuthToken) -> OAuthToken:
+        calls.append(entry)
+        return OAuthToken(access_token="ya29.from-the-hook", refresh_token=REFRESH)
+
+    hooks = {"gemini-cli": refresh}
+    async with WebSearch(sim.settings(), api_keys={}, oauth_refreshers=hooks) as ws:
+        await ws.search(QUERY, provider="gemini")
+    assert calls == ["gemini-cli"] and _paths(sim) == [STREAM_PATH]
+    assert sim["gemini"].requests[0].header("Authorization") == "Bearer ya29.from-the-hook"
+
+
+async def test_an_antigravity_sign_in_still_needs_its_hook(sim: Simulator) -> None:
+    # Its tokens belong to another OAuth client: the Gemini CLI's must never be sent for it.
+    _store(sim).set_oauth(
+        "gemini",
+        OAuthToken(access_token="ag-old", refresh_token="ag-r", expires_at=time.time() - 60),
+    )
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        result = await ws.run(QUERY, provider="gemini")
+    assert result.text.startswith(
+        "Error: gemini: OAuth token expired and no refresh hook is configured"
+    )
+    assert _paths(sim) == []
+
+
+async def test_an_expiring_token_that_is_renewed_is_not_checked_as_sent(sim: Simulator) -> None:
+    # A stored access token no header can carry, past its expiry: the search renews it
+    # before sending anything, so the table must not refuse Gemini for it.
+    _sign_in(sim, expires_at=time.time() - 60, access="ya29.broken\x01token")
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        row = next(s.reason for s in await ws.provider_status() if s.id == "gemini")
+        response = await ws.search(QUERY, provider="gemini")
+    assert row == "ready (Gemini CLI sign-in)"
+    assert _paths(sim) == [TOKEN_PATH, STREAM_PATH] and response.answer
