@@ -62,7 +62,7 @@ from .credentials import CredentialStore
 from .env_names import report_unknown_variables
 from .errors import ConfigurationError
 from .format import NO_PROVIDER_MESSAGE
-from .key_names import key_variables, oauth_entries
+from .key_names import key_variables, oauth_entries, self_refreshing_entries
 from .models import Attempt, SearchParams, SearchToolResult
 from .oauth_import import IMPORT_SOURCES, read_sign_in
 from .provider_ids import KEY_IDS, did_you_mean, unknown_provider_message
@@ -458,8 +458,11 @@ def _auth_parser() -> argparse.ArgumentParser:
         description=(
             "Copy another tool's OAuth sign-in into the credential store under its entry: "
             "gemini-cli reads the Gemini CLI's ~/.gemini/oauth_creds.json (or PATH). The "
-            "token is never shown. It lasts about an hour; run the other tool again and "
-            "import once more, or pass a refresh hook (WebSearch(oauth_refreshers=...))."
+            "token is never shown. It lasts about an hour; searches renew it from its "
+            "refresh token at Google's token endpoint and store the new one. When Google "
+            "refuses that (signed out, access revoked), sign in with the Gemini CLI again "
+            "and import once more. A Gemini CLI keeping its sign-in in the keychain writes "
+            "no file to import."
         ),
     )
     sources = sorted(IMPORT_SOURCES)
@@ -593,8 +596,8 @@ def _auth_import(args: argparse.Namespace) -> int:
 
     There was no way to store an OAuth token but code; a Gemini CLI user had to copy
     their token by hand. What is stored, and when it expires, is said; a token already
-    expired is stored too (a refresh hook can renew it) with a warning saying how to get a
-    fresh one.
+    expired is stored too: one with a refresh token the next search renews (said so), one
+    without gets a warning saying how to get a fresh one.
     """
     source = IMPORT_SOURCES[args.source]
     file, token = read_sign_in(source, args.path)
@@ -605,7 +608,11 @@ def _auth_import(args: argparse.Namespace) -> int:
         f"Stored the {source.label} sign-in from {file} as {source.entry} in {store.path}"
         f" ({refresh} a refresh token{_expiry(token.expires_at)})"
     )
-    if token.is_expired(skew=0):
+    if not token.is_expired(skew=0):
+        return EXIT_OK
+    if token.refresh_token and source.entry in self_refreshing_entries():
+        print("The token has expired; the next search renews it from the refresh token.")
+    else:
         _warn(
             f"the token in {file} has expired: {source.sign_in_hint} (it renews the file),"
             f" then import again, or pass a refresh hook for {source.entry}"

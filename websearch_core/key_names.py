@@ -53,3 +53,22 @@ def oauth_entries() -> tuple[str, ...]:
             if isinstance(kind, StoredOAuth):
                 entries.setdefault(kind.entry or provider_id, None)
     return tuple(entries)
+
+
+def self_refreshing_entries() -> frozenset[str]:
+    """The store entries whose sign-in renews an expiring token from its refresh token.
+
+    ``gemini-cli`` (the Gemini CLI's OAuth client, at Google's token endpoint): what
+    ``websearch auth import`` needs to say whether an imported token outlives its hour.
+    Imports every provider module, as :func:`oauth_entries` does.
+
+    Example:
+        >>> sorted(self_refreshing_entries())
+        ['gemini-cli']
+    """
+    return frozenset(
+        kind.entry or provider_id
+        for provider_id in PROVIDER_REGISTRY
+        for kind in get_provider(provider_id).credential_kinds
+        if isinstance(kind, StoredOAuth) and kind.refreshes_itself
+    )

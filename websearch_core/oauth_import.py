@@ -48,6 +48,12 @@ class ImportSource:
     :class:`~websearch_core.errors.ConfigurationError` naming what is wrong."""
     sign_in_hint: str
     """How to get a fresh file, for the missing-file and expired-token messages."""
+    fileless: str = ""
+    """When the tool may keep its sign-in where no file can be read (a keychain) and what
+    to do then, said when no file is found at the usual place; empty: it always writes one."""
+    fileless_variable: str = ""
+    """The tool's variable that makes it keep the sign-in out of the file; set to ``true``
+    in our environment, the missing-file message starts from it."""
 
 
 def _number(value: Any) -> float | None:
@@ -113,9 +119,37 @@ IMPORT_SOURCES: Final[Mapping[str, ImportSource]] = {
         default_path="~/.gemini/oauth_creds.json",
         read=read_google_credentials,
         sign_in_hint="run `gemini` and choose Login with Google",
+        fileless=(
+            "a Gemini CLI run with GEMINI_FORCE_ENCRYPTED_FILE_STORAGE=true keeps its sign-in"
+            " in the system keychain (or an encrypted file) and writes no file to import:"
+            " sign in once with that variable unset so it writes {file}, then import it, or"
+            " set GEMINI_API_KEY instead"
+        ),
+        fileless_variable="GEMINI_FORCE_ENCRYPTED_FILE_STORAGE",
     ),
 }
 """What ``websearch auth import SOURCE`` knows, by ``SOURCE``."""
+
+
+def _no_file(source: ImportSource, file: Path, *, given: bool) -> str:
+    """Why there is nothing at ``file`` and what to do, for the missing-file error.
+
+    A Gemini CLI that keeps its sign-in in the keychain leaves no file, and "sign in with
+    the Gemini CLI first" sent its user back to a sign-in that had already happened; so
+    the usual place's message says that such a sign-in cannot be imported and what works
+    instead (first, when the tool's variable is set here too).
+    """
+    missing = f"no {source.label} sign-in at {file}"
+    if given or not source.fileless:
+        return f"{missing}: {source.sign_in_hint} first, or give the file's path; nothing stored"
+    fileless = source.fileless.format(file=file)
+    variable = source.fileless_variable
+    if variable and os.environ.get(variable, "").strip().lower() == "true":
+        return f"{missing} ({variable} is set to true here): {fileless}; nothing stored"
+    return (
+        f"{missing}: {source.sign_in_hint} first, or give the file's path ({fileless});"
+        " nothing stored"
+    )
 
 
 def read_sign_in(source: ImportSource, path: str | None) -> tuple[Path, OAuthToken]:
@@ -130,10 +164,7 @@ def read_sign_in(source: ImportSource, path: str | None) -> tuple[Path, OAuthTok
         with file.open("rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise ConfigurationError(
-            f"no {source.label} sign-in at {file}: {source.sign_in_hint} first, or give the"
-            " file's path; nothing stored"
-        ) from None
+        raise ConfigurationError(_no_file(source, file, given=path is not None)) from None
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise ConfigurationError(f"cannot read {file}: {reason}; nothing stored") from None

@@ -113,10 +113,26 @@ def test_import_reads_the_path_given(
     assert token is not None and token.refresh_token is None
 
 
-def test_an_expired_token_is_stored_with_a_warning(
+def test_an_expired_token_with_a_refresh_token_is_stored_to_be_renewed(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    file = _write(home / ".gemini" / "oauth_creds.json", json.dumps(_creds(expiry_date=1.7e12)))
+    # The next search renews it at Google's token endpoint: nothing to warn about.
+    _write(home / ".gemini" / "oauth_creds.json", json.dumps(_creds(expiry_date=1.7e12)))
+    assert main(["auth", "import", "gemini-cli"]) == EXIT_OK
+    out, err = _output(capsys)
+    assert "(with a refresh token, expires 2023-11-14 22:13 UTC)\n" in out
+    assert out.endswith(
+        "The token has expired; the next search renews it from the refresh token.\n"
+    )
+    assert err == ""
+    assert CredentialStore(_store_path()).get_oauth("gemini-cli") is not None
+
+
+def test_an_expired_token_without_a_refresh_token_is_stored_with_a_warning(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    creds = _creds(expiry_date=1.7e12, refresh_token=None)
+    file = _write(home / ".gemini" / "oauth_creds.json", json.dumps(creds))
     assert main(["auth", "import", "gemini-cli"]) == EXIT_OK
     out, err = _output(capsys)
     assert "expires 2023-11-14 22:13 UTC" in out
@@ -126,6 +142,49 @@ def test_an_expired_token_is_stored_with_a_warning(
         " gemini-cli\n"
     )
     assert CredentialStore(_store_path()).get_oauth("gemini-cli") is not None
+
+
+KEYCHAIN = (
+    "a Gemini CLI run with GEMINI_FORCE_ENCRYPTED_FILE_STORAGE=true keeps its sign-in in the"
+    " system keychain (or an encrypted file) and writes no file to import: sign in once with"
+    " that variable unset so it writes {file}, then import it, or set GEMINI_API_KEY instead"
+)
+
+
+def test_no_file_at_the_usual_place_says_a_keychain_sign_in_cannot_be_imported(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GEMINI_FORCE_ENCRYPTED_FILE_STORAGE", raising=False)
+    file = home / ".gemini" / "oauth_creds.json"
+    assert main(["auth", "import", "gemini-cli"]) == EXIT_USAGE
+    _, err = _output(capsys)
+    assert err == (
+        f"websearch: no Gemini CLI sign-in at {file}: run `gemini` and choose Login with"
+        f" Google first, or give the file's path ({KEYCHAIN.format(file=file)}); nothing"
+        " stored\n"
+    )
+
+    # With the Gemini CLI's variable set here too, the keychain is the likely reason.
+    monkeypatch.setenv("GEMINI_FORCE_ENCRYPTED_FILE_STORAGE", "true")
+    assert main(["auth", "import", "gemini-cli"]) == EXIT_USAGE
+    _, err = _output(capsys)
+    assert err == (
+        f"websearch: no Gemini CLI sign-in at {file} (GEMINI_FORCE_ENCRYPTED_FILE_STORAGE is"
+        f" set to true here): {KEYCHAIN.format(file=file)}; nothing stored\n"
+    )
+    assert not _store_path().exists()
+
+
+def test_no_file_at_a_path_given_is_named_without_the_keychain(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "nowhere.json"
+    assert main(["auth", "import", "gemini-cli", str(file)]) == EXIT_USAGE
+    _, err = _output(capsys)
+    assert err == (
+        f"websearch: no Gemini CLI sign-in at {file}: run `gemini` and choose Login with"
+        " Google first, or give the file's path; nothing stored\n"
+    )
 
 
 @pytest.mark.parametrize(
