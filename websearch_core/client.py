@@ -668,7 +668,8 @@ class WebSearch(AsyncClosing):
 
         Args:
             url: The page's absolute http(s) URL.
-            timeout_seconds: Deadline for the whole call (default: the settings' deadline).
+            timeout_seconds: Deadline for the whole call, at most 900 s (default: the
+                sooner of the settings' ``deadline_seconds`` and ``timeout_seconds``).
             use_cache: ``False`` neither reads nor writes the page cache.
             use_browser: ``False`` never escalates to headless Chromium.
             allow_private_addresses: Also fetch loopback and private addresses.
@@ -708,13 +709,20 @@ class WebSearch(AsyncClosing):
     ) -> list[PageContent | FetchError]:
         """Fetch several pages, ``concurrency`` at a time, all within one deadline.
 
-        Takes the same options as :meth:`fetch`. Returns one entry per URL, in order: the
-        page, or the :class:`FetchError` saying why there is none.
+        Takes the same options as :meth:`fetch`, and ``concurrency``: how many pages are
+        fetched at once (at least 1). Returns one entry per URL, in order: the page, or the
+        :class:`FetchError` saying why there is none; a bad URL is such an entry, not an
+        exception.
 
         Without ``WEBSEARCH_PROXY`` a page takes the environment's proxy
         (``HTTP(S)_PROXY``, ``NO_PROXY``), chosen per request as a search's is, and that
         proxy's credentials become this client's secrets: masked in the fetch's errors and
         pages, and in later searches' too.
+
+        Raises:
+            TypeError: ``urls`` (or ``allowed_networks``) is one string, not a list: a
+                string is a sequence of its characters, each of which was fetched.
+            ValueError: ``concurrency`` is below 1, or an allowed network is not one.
         """
         from .content.service import call_seconds, fetch_pages, options_for
         from .env_proxies import EnvironmentProxies
@@ -736,7 +744,7 @@ class WebSearch(AsyncClosing):
             self._fetch_proxies = EnvironmentProxies(self.credentials.add_secrets)
         credentials, settings = self.credentials, self.settings
         return await fetch_pages(
-            list(urls),
+            urls,
             options=options,
             store=store,
             browser=self._browser,

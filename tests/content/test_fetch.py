@@ -514,7 +514,7 @@ async def test_deadline(ws: WebSearch, server: PageServer) -> None:
 
 
 async def test_timeout_must_be_positive(ws: WebSearch) -> None:
-    with pytest.raises(ValueError, match="timeout_seconds must be positive"):
+    with pytest.raises(ValueError, match="timeout_seconds must be more than 0"):
         await ws.fetch("https://example.org/", timeout_seconds=0)
 
 
@@ -723,3 +723,48 @@ async def test_a_page_cached_under_the_allowance_is_not_served_without_it(
     with pytest.raises(FetchRefusedError, match="localhost resolves to"):
         await ws.fetch(url, use_browser=False)
     assert server.hits["/a"] == 1
+
+
+async def test_one_url_given_as_urls_is_refused_naming_the_mistake(
+    ws: WebSearch, server: PageServer
+) -> None:
+    # A string is a sequence of characters: it was fetched as 'h', 't', 't', 'p', ...
+    # and came back as dozens of "no scheme" errors, none of them naming the mistake.
+    server.page("/a", ARTICLE)
+    with pytest.raises(TypeError, match=r"list of URLs, not one string: pass \[url\]"):
+        await ws.fetch_many(server.url("/a"), allow_private_addresses=True, use_browser=False)
+    assert server.hits["/a"] == 0
+
+
+async def test_one_network_given_as_allowed_networks_is_refused_naming_the_fix(
+    ws: WebSearch, server: PageServer
+) -> None:
+    # It was read as the networks '1', '2', '7', ... and refused as "allowed network '1'".
+    server.page("/a", ARTICLE)
+    with pytest.raises(TypeError, match=r"not one string: write \['127.0.0.0/8'\]"):
+        await ws.fetch(server.url("/a"), allowed_networks="127.0.0.0/8", use_browser=False)
+    assert server.hits["/a"] == 0
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [(b"https://a.example/", "the URL is bytes, not str"), (None, "no URL was given")],
+)
+async def test_a_url_that_is_not_a_string_is_named_by_its_type(
+    ws: WebSearch, url: object, reason: str
+) -> None:
+    # Both were refused as "the URL is empty", which sent people looking for a blank string.
+    (result,) = await ws.fetch_many([url])  # type: ignore[list-item]
+    assert isinstance(result, FetchRefusedError)
+    assert (result.reason, result.kind) == (reason, "invalid_url")
+
+
+@pytest.mark.parametrize("seconds", [float("inf"), 1e9, 900.5])
+async def test_a_deadline_past_900_s_is_refused_as_a_search_s_is(
+    ws: WebSearch, server: PageServer, seconds: float
+) -> None:
+    # inf was taken, and a silent server would then hold the call for ever.
+    server.page("/a", ARTICLE)
+    with pytest.raises(ValueError, match="timeout_seconds must be more than 0 and at most 900"):
+        await fetch(ws, server.url("/a"), timeout_seconds=seconds)
+    assert server.hits["/a"] == 0

@@ -20,6 +20,7 @@ from ..client import WebSearch
 from ..settings import Settings
 from .errors import FetchError
 from .models import PageContent
+from .service import checked_fetch_seconds
 
 __all__ = ["fetch_parser"]
 
@@ -57,9 +58,10 @@ def _positive(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
-    return value
+    try:
+        return checked_fetch_seconds(value, name="")
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _fetch(args: argparse.Namespace) -> int:

@@ -80,6 +80,7 @@ __all__ = [
     "FetchOptions",
     "PageFetcher",
     "page_cache_key",
+    "page_urls",
 ]
 
 _log = logging.getLogger(__name__)
@@ -180,6 +181,28 @@ class FetchOptions:
             raise ValueError(f"max_redirects must be 0..20, got {self.max_redirects}")
         if self.cache_ttl_seconds <= 0:
             raise ValueError("cache_ttl_seconds must be positive")
+
+
+def page_urls(urls: Iterable[str]) -> list[str]:
+    """The URLs of one ``fetch_many`` call, refusing a lone string.
+
+    A string is a sequence of its characters: one URL passed as ``urls`` was fetched as
+    dozens of one-letter URLs (``h``, ``t``, ``t``, ``p`` ...), each refused for having no
+    scheme, and the caller got a list of errors naming none of the mistake.
+
+    Raises:
+        TypeError: ``urls`` is a ``str`` (or ``bytes``), not a list of them.
+
+    Example:
+        >>> page_urls(("https://a.example/",))
+        ['https://a.example/']
+    """
+    if isinstance(urls, str | bytes):
+        raise TypeError(
+            "fetch_many takes a list of URLs, not one string: "
+            "pass [url], or call fetch(url) for one page"
+        )
+    return list(urls)
 
 
 def page_cache_key(url: str, scope: str = "public") -> str:
@@ -323,7 +346,12 @@ class PageFetcher:
         Returns:
             One entry per URL, in order: its content, or the :class:`FetchError` that
             explains why there is none. A failure never hides the other pages.
+
+        Raises:
+            TypeError: ``urls`` is one string, not a list of them.
+            ValueError: ``concurrency`` is below 1.
         """
+        urls = page_urls(urls)
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency}")
         loop = asyncio.get_running_loop()

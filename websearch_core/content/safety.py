@@ -25,6 +25,7 @@ import importlib
 import ipaddress
 import re
 import socket
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
@@ -40,6 +41,7 @@ __all__ = [
     "Networks",
     "address_problem",
     "check_url",
+    "network_entries",
     "parse_networks",
     "private_allowed",
     "resolved_problem",
@@ -103,10 +105,33 @@ def private_allowed(explicit: bool | None = None) -> bool:
 Networks = tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
 
 
-def parse_networks(networks: "tuple[str, ...] | list[str]") -> Networks:
+def network_entries(networks: Iterable[str]) -> tuple[str, ...]:
+    """The entries of an allow-list of networks, refusing a lone string.
+
+    ``allowed_networks="10.1.2.0/24"`` is a string, and a string is a sequence of its
+    characters: it was read as the networks ``"1"``, ``"0"``, ``"."`` ... and refused as
+    ``allowed network '1' is not an IP network``, which named neither the mistake nor the fix.
+
+    Raises:
+        TypeError: ``networks`` is a ``str`` (or ``bytes``), not a list of them.
+
+    Example:
+        >>> network_entries(["10.1.2.0/24"])
+        ('10.1.2.0/24',)
+    """
+    if isinstance(networks, str | bytes):
+        raise TypeError(
+            f"allowed_networks takes a list of networks, not one string: "
+            f"write [{networks!r}]"
+        )
+    return tuple(networks)
+
+
+def parse_networks(networks: Iterable[str]) -> Networks:
     """Parse an allow-list of networks (``"10.1.2.0/24"``, ``"127.0.0.1"``).
 
     Raises:
+        TypeError: ``networks`` is one string, not a list (see :func:`network_entries`).
         ValueError: An entry is not an IP network; the message names it.
 
     Example:
@@ -114,7 +139,7 @@ def parse_networks(networks: "tuple[str, ...] | list[str]") -> Networks:
         (IPv4Network('10.1.2.0/24'),)
     """
     parsed = []
-    for entry in networks:
+    for entry in network_entries(networks):
         try:
             parsed.append(ipaddress.ip_network(entry.strip(), strict=False))
         except ValueError:
@@ -179,8 +204,13 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
         FetchRefusedError: Not an absolute http(s) URL, or (unless allowed) a metadata host
             name or a non-public IP literal; the message names the reason.
     """
-    if not isinstance(url, str) or not url.strip():
-        raise FetchRefusedError(str(url), "the URL is empty", "invalid_url")
+    if not isinstance(url, str):
+        # A bytes URL was refused as "the URL is empty", which sent people looking for
+        # a blank string; the reason now names the type that was passed.
+        reason = "no URL was given" if url is None else f"the URL is {type(url).__name__}, not str"
+        raise FetchRefusedError(str(url), reason, "invalid_url")
+    if not url.strip():
+        raise FetchRefusedError(url, "the URL is empty", "invalid_url")
     try:
         parts = urlsplit(url.strip())
         port = parts.port  # raises on a non-numeric or out-of-range port

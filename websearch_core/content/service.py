@@ -9,10 +9,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..browser import get_default_browser
+from ..settings_limits import MAX_DEADLINE_SECONDS
 from .errors import FetchError
 from .fetch import DEFAULT_CONCURRENCY, DEFAULT_MAX_PAGE_BYTES, FetchOptions, PageFetcher
 from .models import PageContent
-from .safety import private_allowed
+from .safety import network_entries, private_allowed
 
 if TYPE_CHECKING:
     from ..browser import HeadlessBrowser
@@ -20,10 +21,46 @@ if TYPE_CHECKING:
     from ..settings import Settings
     from ..state.base import StateStore
 
-__all__ = ["DEFAULT_FETCH_SECONDS", "call_seconds", "fetch_pages", "options_for"]
+__all__ = [
+    "DEFAULT_FETCH_SECONDS",
+    "MAX_FETCH_SECONDS",
+    "call_seconds",
+    "checked_fetch_seconds",
+    "fetch_pages",
+    "options_for",
+]
 
 DEFAULT_FETCH_SECONDS = 30.0
 """A fetch call's deadline when neither the call nor the settings give one."""
+MAX_FETCH_SECONDS = MAX_DEADLINE_SECONDS
+"""The longest deadline a fetch call takes: a whole search's longest."""
+
+
+def checked_fetch_seconds(seconds: float, name: str = "timeout_seconds") -> float:
+    """``seconds`` as a fetch's deadline, or a ``ValueError`` saying what is wrong with it.
+
+    A search refuses a deadline that is not finite or is over 900 s; a fetch took ``inf``
+    and ``1e9`` (``websearch fetch --timeout inf``) and would then wait on a silent server
+    for ever. One rule for the library call and the command.
+
+    Args:
+        seconds: The deadline asked for.
+        name: What the message calls it (empty where the caller names it, as argparse
+            does an option).
+
+    Raises:
+        ValueError: ``seconds`` is not a number more than 0 and at most 900.
+
+    Example:
+        >>> checked_fetch_seconds(2)
+        2.0
+    """
+    if not 0 < seconds <= MAX_FETCH_SECONDS:  # False for NaN too
+        subject = f"{name} " if name else ""
+        raise ValueError(
+            f"{subject}must be more than 0 and at most {MAX_FETCH_SECONDS:g}, got {seconds:g}"
+        )
+    return float(seconds)
 
 
 def call_seconds(settings: "Settings", timeout_seconds: float | None) -> float:
@@ -34,12 +71,10 @@ def call_seconds(settings: "Settings", timeout_seconds: float | None) -> float:
     answers hold an agent for 55 s.
 
     Raises:
-        ValueError: ``timeout_seconds`` is not a positive number.
+        ValueError: ``timeout_seconds`` is not a positive number of at most 900 seconds.
     """
     if timeout_seconds is not None:
-        if not timeout_seconds > 0:
-            raise ValueError(f"timeout_seconds must be positive, got {timeout_seconds!r}")
-        return float(timeout_seconds)
+        return checked_fetch_seconds(timeout_seconds)
     limits = [
         float(limit)
         for limit in (getattr(settings, "deadline_seconds", None), settings.timeout_seconds)
@@ -61,7 +96,7 @@ def options_for(
     proxy = settings.proxy.get_secret_value() if settings.proxy is not None else None
     return FetchOptions(
         allow_private_addresses=private_allowed(allow_private_addresses),
-        allowed_networks=tuple(allowed_networks),
+        allowed_networks=network_entries(allowed_networks),
         max_bytes=max_bytes if max_bytes is not None else DEFAULT_MAX_PAGE_BYTES,
         use_cache=use_cache and settings.cache,
         use_browser=use_browser,
