@@ -729,7 +729,7 @@ async def test_every_engine_failing_is_an_aggregated_503(
     assert error.message == (
         "All public engines failed: duckduckgo: blocked by a bot challenge; "
         "stub-bing: blocked the request (HTTP 401); stub-google: failed (HTTP 504); "
-        "stub-mojeek: returned a page it could not read (HTTP 502)"
+        "stub-mojeek: returned a page it could not read"
     )
     assert [engine_id for engine_id, _ in error.failures] == ["duckduckgo", *STUBS]
     assert isinstance(error.failures[0][1], ChallengeError)
@@ -838,3 +838,21 @@ async def test_preferred_public_runs_first(engines_sim: Simulator) -> None:
         response = await ws.search(QUERY)
     assert response.provider == "public"
     assert [a.provider for a in response.attempts] == ["public"]
+
+
+async def test_engine_failures_show_only_a_status_a_server_sent(engines_sim: Simulator) -> None:
+    # A reset connection and an unreadable 200 carry statuses of ours (503, 502) for the
+    # chain's bookkeeping; the summary said "could not connect (HTTP 503)", as if the
+    # server had answered 503. A status a server did send is kept.
+    engines_sim["duckduckgo"].always(Fault.reset())
+    engines_sim["bing"].always(Fault.rate_limited(retry_after=60))
+    engines_sim["yahoo"].always(Fault.server_error(503))
+    engines_sim["startpage"].always(Fault.malformed())
+    browser_backed = ("google", "ecosia", "mojeek")
+    async with WebSearch(engines_sim.settings(exclude=(*_unsimulated(), *browser_backed))) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="public")
+    assert str(caught.value) == (
+        "All public engines failed: duckduckgo: could not connect; bing: rate limited "
+        "(HTTP 429); yahoo: failed (HTTP 503); startpage: returned a page it could not read"
+    )

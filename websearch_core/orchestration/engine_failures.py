@@ -36,19 +36,22 @@ CUT_OFF = "cut off at the deadline"
 _OWN_WORDS_LIMIT = 80
 """The most of an unclassified error's own message a summary keeps."""
 
-_KINDS: tuple[tuple[type[SearchProviderError], str], ...] = (
-    (ChallengeError, "blocked by a bot challenge"),  # its 429 is ours: no status said
-    (QuotaExhaustedError, "out of quota"),
-    (RateLimitedError, "rate limited"),
-    (AuthorizationError, "blocked the request"),
-    (ProviderTimeoutError, "timed out"),
-    (DeadlineExceededError, "out of time"),
-    (HostNotFoundError, "host not found"),
-    (ProviderConnectionError, "could not connect"),
-    (EmptyResponseError, "found nothing"),
-    (ResponseParseError, "returned a page it could not read"),
+_KINDS: tuple[tuple[type[SearchProviderError], str, bool], ...] = (
+    (ChallengeError, "blocked by a bot challenge", False),  # its 429 is ours
+    (QuotaExhaustedError, "out of quota", True),
+    (RateLimitedError, "rate limited", True),
+    (AuthorizationError, "blocked the request", True),
+    (ProviderTimeoutError, "timed out", False),
+    (DeadlineExceededError, "out of time", False),
+    (HostNotFoundError, "host not found", False),
+    (ProviderConnectionError, "could not connect", False),
+    (EmptyResponseError, "found nothing", False),
+    (ResponseParseError, "returned a page it could not read", False),
 )
-"""Error classes, most specific first, and what each says of an engine."""
+"""Error classes, most specific first, what each says of an engine, and whether its status
+can be one a server sent. A connection that failed, a timeout, an empty or unreadable
+answer carry a status of ours for the chain's bookkeeping (503, 504, 204, 502): shown, it
+read as the server's (``ecosia: could not connect (HTTP 503)``, when no HTTP answer came)."""
 
 
 def brief_failure(error: BaseException, *, dated: bool = True) -> str:
@@ -64,15 +67,17 @@ def brief_failure(error: BaseException, *, dated: bool = True) -> str:
         'rate limited (HTTP 429)'
         >>> brief_failure(SearchProviderError("yahoo", "Yahoo HTML error (503)", 503))
         'failed (HTTP 503)'
+        >>> brief_failure(ProviderConnectionError("ecosia", "connection reset", 503))
+        'could not connect'
     """
     if isinstance(error, ProviderSkippedError):
         brief = (error.dated_brief if dated else None) or error.brief
         return f"{brief}, not asked" if brief else error.message
     status = getattr(error, "status", None)
     http = f" (HTTP {status})" if isinstance(status, int) and 400 <= status < 600 else ""
-    for kind, words in _KINDS:
+    for kind, words, server_status in _KINDS:
         if isinstance(error, kind):
-            return words if kind is ChallengeError else f"{words}{http}"
+            return f"{words}{http}" if server_status else words
     if http:
         return f"failed{http}"
     own = error.message if isinstance(error, SearchProviderError) else str(error)
