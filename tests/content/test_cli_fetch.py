@@ -17,9 +17,12 @@ ARTICLE = (
 )
 
 
+EMPTY = "<html><head><title>Nothing here</title></head><body><div></div></body></html>"
+
+
 @pytest.fixture
 def base() -> Iterator[str]:
-    yield from serve_in_thread({"/a": ARTICLE})
+    yield from serve_in_thread({"/a": ARTICLE, "/empty": EMPTY})
 
 
 def test_prints_the_text(base: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -117,3 +120,23 @@ def test_the_variable_takes_the_true_words_the_settings_take(
 def test_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("output", [[], ["--markdown"]])
+def test_a_page_without_text_says_so_instead_of_printing_a_blank_line(
+    base: str, output: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It printed an empty line with status 0: nothing said whether anything was fetched.
+    assert main(["fetch", f"{base}/empty", *output, "--allow-private", "--no-browser"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"websearch: warning: {base}/empty: the page has no readable text\n"
+
+
+def test_a_page_without_text_still_prints_its_json(
+    base: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["fetch", f"{base}/empty", "--json", "--allow-private", "--no-browser"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["title"] == "Nothing here"
+    assert captured.err.endswith(": the page has no readable text\n")

@@ -8,11 +8,13 @@ Usage::
 Prints the page's plain text (``--markdown``: its Markdown; ``--json``: every field of
 :class:`~websearch_core.content.PageContent`). Exit status ``0`` on success, ``1`` when the
 page could not be fetched or was refused (one line on stderr saying why), ``2`` for
-invalid options.
+invalid options. A page fetched without readable text (an empty or script-only page)
+prints nothing (``--json`` its fields) and a warning on stderr saying so, with status 0.
 """
 
 import argparse
 import asyncio
+import sys
 
 from ..cli_output import json_text
 from ..cli_status import EXIT_FAILED, EXIT_OK, PROG, fail
@@ -21,6 +23,7 @@ from ..settings import Settings
 from .errors import FetchError
 from .models import PageContent
 from .service import checked_fetch_seconds
+from .tool_text import NO_READABLE_TEXT
 
 __all__ = ["fetch_parser"]
 
@@ -71,8 +74,11 @@ def _fetch(args: argparse.Namespace) -> int:
         return fail(str(error), EXIT_FAILED)
     if args.json:
         print(json_text(page.model_dump(mode="json")))
-    else:
+    elif page.text or page.markdown:
         print(page.markdown if args.markdown else page.text)
+    if not (page.text or page.markdown):
+        # A blank line and status 0 left the user guessing whether anything was fetched.
+        print(f"{PROG}: warning: {page.url or args.url}: {NO_READABLE_TEXT}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -25,12 +25,16 @@ __all__ = [
     "FETCH_TOOL_NAME",
     "FetchArguments",
     "FetchToolResult",
+    "NO_READABLE_TEXT",
     "fence_page",
     "fence_results",
     "invalid_fetch_arguments_text",
 ]
 
 FETCH_TOOL_NAME = "web_fetch"
+NO_READABLE_TEXT = "the page has no readable text"
+"""What is said of a page fetched without a word of main text (an empty or script-only
+page): to the model in the fenced page, and on the command's stderr."""
 DEFAULT_MAX_CHARS = 20_000
 """Characters of Markdown shown by default: a long article, well inside a context window."""
 FETCH_TOOL_DESCRIPTION = (
@@ -123,7 +127,7 @@ def fence_page(page: PageContent, max_chars: int | None = None, *, token: str | 
     if len(body) > limit:
         body = f"{body[:limit].rstrip()}\n\n[cut: {len(body) - limit} more characters]"
     if not body:
-        body = "(the page has no readable text)"
+        body = f"({NO_READABLE_TEXT})"
     everything = " ".join(filter(None, (body, page.url, page.title, page.author, page.site_name)))
     while token is None or token in everything:
         token = secrets.token_hex(8)
