@@ -743,7 +743,13 @@ def _providers(args: argparse.Namespace) -> int:
 def _reset(args: argparse.Namespace) -> int:
     if args.action != "reset":
         return fail("--all goes with reset: websearch providers reset --all")
-    if args.all_providers == bool(args.provider):
+    if args.all_providers and args.provider:
+        # Both given were told "needs a provider id or --all", which both had been.
+        return fail(
+            f"providers reset takes a provider id or --all, not both: "
+            f"{PROG} providers reset {args.provider}, or {PROG} providers reset --all"
+        )
+    if not args.all_providers and not args.provider:
         return fail("providers reset needs a provider id or --all")
     provider_id = args.provider.strip().lower() if args.provider else None
     if provider_id is not None and provider_id not in PROVIDER_REGISTRY:

@@ -1170,6 +1170,25 @@ def test_providers_reset_clears_a_mark(
     assert err.rstrip().endswith("); did you mean brave?")
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["providers", "reset", "brave", "--all"],
+            "websearch: providers reset takes a provider id or --all, not both: "
+            "websearch providers reset brave, or websearch providers reset --all\n",
+        ),
+        (["providers", "reset"], "websearch: providers reset needs a provider id or --all\n"),
+    ],
+)
+def test_providers_reset_says_which_of_its_two_forms_was_missed(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Both given were told "needs a provider id or --all", which both had been.
+    assert main(argv) == 2
+    assert capsys.readouterr().err == message
+
+
 def test_providers_shows_an_old_mark_without_its_terminal_escapes(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
