@@ -86,6 +86,28 @@ def test_markdown_keeps_headings_lists_tables_code_and_links() -> None:
     assert not any(line != line.rstrip() for line in md.splitlines())
 
 
+_CODE = (
+    '<span class="k">def</span> <span class="nf">first</span>():\n    return 1\n\n\n'
+    '<span class="k">def</span> second():\n    \n    return 2\n'
+)
+
+
+@pytest.mark.parametrize(
+    "block",
+    [f"<pre><code>{_CODE}</code></pre>", f'<div class="highlight"><pre>{_CODE}</pre></div>'],
+    ids=["pre-code", "highlighted-pre"],
+)
+def test_code_keeps_its_blank_lines_in_the_markdown_as_in_the_text(block: str) -> None:
+    # trafilatura drops every empty line of its Markdown: the two lines between Python's
+    # functions (and a YAML or diff's gaps) were lost there, while the text kept them.
+    page = f"<html><body><article><h1>Code</h1>{_PARA}{block}{_PARA}</article></body></html>"
+    content = extract_content(page)
+    code = "def first():\n    return 1\n\n\ndef second():\n\n    return 2"
+    assert f"```\n{code}\n```\n\n" in content.markdown
+    assert "def first():\n    return 1\n\n\ndef second():\n    \n    return 2" in content.text
+    assert "\u2400" not in content.markdown
+
+
 def test_plain_text_is_paragraphs_separated_by_blank_lines() -> None:
     content = extract_content(_article_page(), url="https://example.org/news/1")
     blocks = content.text.split("\n\n")

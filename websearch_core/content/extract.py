@@ -15,6 +15,7 @@ much shorter than what trafilatura finds on the whole page, trafilatura's whole-
 the second opinion that wins.
 """
 
+import copy
 import logging
 import re
 from collections.abc import Iterator
@@ -38,6 +39,12 @@ _WORDS_SHARE = 0.3
 _WORD = re.compile(r"\w+")
 _LANG_TAG = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_BLANK_CODE_LINE = re.compile(r"\n[ \t]*(?=\n)")
+"""The end of a line followed by an empty (or blank) one: a blank line inside code."""
+_CODE_BLANK = "\u2400"
+"""A character (SYMBOL FOR NULL, which trafilatura keeps) on a line of its own standing for
+a blank line of code while trafilatura writes the Markdown, which drops empty lines."""
+_CODE_BLANK_LINES = re.compile(f"^{_CODE_BLANK}$", re.MULTILINE)
 _XML_DECLARATION = re.compile(r"\A\ufeff?\s*<\?xml(?=\s)[^>]*>", re.IGNORECASE)
 """An XHTML page's leading ``<?xml version="1.0" encoding="..."?>`` (after a BOM/spaces)."""
 _CONTAINERS = frozenset(
@@ -350,7 +357,31 @@ def _trafilatura_body(html: str, url: str | None, *, whole_page: bool) -> _Body:
 def _markdown(body: Any) -> str:
     from trafilatura.xml import xmltotxt
 
-    return _close_fences(_BLANK_RUNS.sub("\n\n", xmltotxt(body, include_formatting=True)))
+    body = _code_blank_lines_marked(body)
+    markdown = _close_fences(_BLANK_RUNS.sub("\n\n", xmltotxt(body, include_formatting=True)))
+    return _CODE_BLANK_LINES.sub("", markdown) if _CODE_BLANK in markdown else markdown
+
+
+def _code_blank_lines_marked(body: Any) -> Any:
+    """A copy of ``body`` whose code keeps its blank lines through trafilatura's Markdown.
+
+    trafilatura drops every empty line of its output, those inside a code block too: the
+    two blank lines between Python functions, the gap between YAML documents or a diff's
+    hunks were lost in the Markdown while the plain text kept them. Each blank line of code
+    is given :data:`_CODE_BLANK` to hold its place (and to escape the collapsing of blank
+    runs), and :func:`_markdown` then empties each line holding only that. ``body`` itself
+    is left as it was.
+    """
+    if not any(_BLANK_CODE_LINE.search("".join(code.itertext())) for code in body.iter("code")):
+        return body
+    body = copy.deepcopy(body)
+    for code in body.iter("code"):
+        for node in code.iter():
+            if node.text:
+                node.text = _BLANK_CODE_LINE.sub(f"\n{_CODE_BLANK}", node.text)
+            if node is not code and node.tail:
+                node.tail = _BLANK_CODE_LINE.sub(f"\n{_CODE_BLANK}", node.tail)
+    return body
 
 
 def _close_fences(markdown: str) -> str:
