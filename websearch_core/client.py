@@ -395,10 +395,13 @@ class WebSearch(AsyncClosing):
             with StoreWaitsWithin(wait):  # leave the providers their time
                 hit = await self._from_cache(store, key, allow_stale=False)
             if hit is not None:
-                logger.info("web search served from cache (%s)", hit[0].provider)
+                served = Attempt(provider=hit[0].provider, outcome="cached")
+                logger.info(
+                    "web search served from cache (%s)", served.provider, extra=served.log_fields()
+                )
                 # What planning left out comes first, as in a search the chain ran: a
                 # forced provider that cannot run says why, cache hit or not.
-                attempts = (*plan.skipped, Attempt(provider=hit[0].provider, outcome="cached"))
+                attempts = (*plan.skipped, served)
                 response = hit[0].model_copy(update={"cached": True, "attempts": attempts})
                 return setup.outcome(response, attempts), []
         runner = setup.runner(store)
@@ -432,8 +435,12 @@ class WebSearch(AsyncClosing):
         if stale is None:
             return []
         cached, stored_at = stale
-        logger.warning("every web search provider failed; serving a stale cached answer")
-        outcome.attempts.append(Attempt(provider=cached.provider, outcome="cached", detail="stale"))
+        served = Attempt(provider=cached.provider, outcome="cached", detail="stale")
+        logger.warning(
+            "every web search provider failed; serving a stale cached answer",
+            extra=served.log_fields(),
+        )
+        outcome.attempts.append(served)
         when = datetime.fromtimestamp(stored_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
         note = f"every provider failed; this cached answer is from {when}"
         # In the response's notes too: --json and the tools' artifacts said "stale" with no

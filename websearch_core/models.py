@@ -302,6 +302,26 @@ class Attempt(_Frozen):
     detail: str | None = None
     """Why it failed or was skipped (already free of secrets)."""
 
+    def log_fields(self) -> dict[str, object]:
+        """The fields a log record of this attempt carries besides its message.
+
+        Passed as ``extra=`` by every log line of an attempt (served, failed, retried,
+        skipped, cached), so a program that ships its logs as JSON or filters them reads
+        ``record.provider``, ``record.outcome``, ``record.status`` and ``record.ms``
+        instead of parsing the sentence; the names are the attempt's own, as in
+        ``--json``. The detail is the message's, so it is not repeated here.
+
+        Example:
+            >>> Attempt(provider="brave", outcome="failed", status=429, ms=12.5).log_fields()
+            {'provider': 'brave', 'outcome': 'failed', 'status': 429, 'ms': 12.5}
+        """
+        return {
+            "provider": self.provider,
+            "outcome": self.outcome,
+            "status": self.status,
+            "ms": self.ms,
+        }
+
 
 class AppliedFilter(_Frozen):
     """One filter the caller asked for and how the provider's answer honoured it.

@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import logging
 import os
 import socket
 from collections.abc import AsyncIterator
@@ -442,3 +443,33 @@ async def test_a_key_with_a_line_break_is_named_and_the_chain_moves_on(
             "fell back to the auto chain"
         )
     assert _hits(sim)["tavily"] == 0
+
+
+async def test_each_attempt_s_log_record_carries_its_attempt_as_fields(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A program shipping its logs as JSON had only the sentence to parse for which
+    # provider failed and how; each record now carries the attempt's own fields.
+    sim["tavily"].always(Fault.server_error(503))
+    sim["brave"].always(Fault.payment_required())
+    with caplog.at_level(logging.INFO, logger="websearch_core"):
+        async with _client(sim, state_backend="memory") as ws:
+            first = await ws.run("python asyncio")
+            again = await ws.run("python asyncio")
+    fields = [
+        (r.provider, r.outcome, r.status, r.ms)  # type: ignore[attr-defined]
+        for r in caplog.records
+        if hasattr(r, "outcome")
+    ]
+    attempts = [(a.provider, a.outcome, a.status, a.ms) for a in first.response.attempts]
+    assert attempts[:2] == [
+        ("tavily", "failed", 503, attempts[0][3]),
+        ("brave", "failed", 402, attempts[1][3]),
+    ]
+    assert fields[: len(attempts)] == attempts
+    cached = again.response.attempts[-1]
+    assert (
+        fields[len(attempts) :]
+        == [("searxng", "cached", None, 0.0)]
+        == [(cached.provider, cached.outcome, cached.status, cached.ms)]
+    )

@@ -263,11 +263,15 @@ class ChainRunner:
                     and wait + MIN_ATTEMPT_SECONDS < deadline.remaining()
                 ):
                     retried = True
-                    outcome.attempts.append(
-                        _failed(provider, error, elapsed, f"rate limited; retrying after {wait:g}s")
+                    attempt = _failed(
+                        provider, error, elapsed, f"rate limited; retrying after {wait:g}s"
                     )
+                    outcome.attempts.append(attempt)
                     logger.info(
-                        "web search provider %s rate limited; retrying in %gs", provider_id, wait
+                        "web search provider %s rate limited; retrying in %gs",
+                        provider_id,
+                        wait,
+                        extra=attempt.log_fields(),
                     )
                     _detach(error)
                     try:
@@ -281,7 +285,8 @@ class ChainRunner:
                 await self.ledger.record_failure(provider_id, error)
                 outcome.failures.append((provider, error))
                 detail = format_provider_failure(error, provider.info.label)
-                outcome.attempts.append(_failed(provider, error, elapsed, detail))
+                attempt = _failed(provider, error, elapsed, detail)
+                outcome.attempts.append(attempt)
                 status = getattr(error, "status", None)
                 logger.warning(
                     "web search provider %s failed%s: %s",
@@ -289,19 +294,16 @@ class ChainRunner:
                     "" if status is None else f" ({status})",
                     detail,
                     exc_info=not isinstance(error, SearchProviderError | ConfigurationError),
+                    extra=attempt.log_fields(),
                 )
                 _detach(error)
                 return None
             await self.ledger.record_success(provider_id)
-            outcome.attempts.append(
-                Attempt(
-                    provider=provider_id,
-                    outcome="success",
-                    ms=_ms(started),
-                    detail=passed_over,
-                )
+            attempt = Attempt(
+                provider=provider_id, outcome="success", ms=_ms(started), detail=passed_over
             )
-            logger.info("web search served by %s", provider_id)
+            outcome.attempts.append(attempt)
+            logger.info("web search served by %s", provider_id, extra=attempt.log_fields())
             return answer
 
 
@@ -337,10 +339,14 @@ def _passed_over(provider_id: str, notes: Sequence[str]) -> str | None:
 
 def _skipped(outcome: ChainOutcome, provider: SearchProvider, skip: ProviderSkippedError) -> None:
     outcome.failures.append((provider, skip))
-    outcome.attempts.append(
-        Attempt(provider=provider.info.id, outcome="skipped", detail=skip.message)
+    attempt = Attempt(provider=provider.info.id, outcome="skipped", detail=skip.message)
+    outcome.attempts.append(attempt)
+    logger.info(
+        "web search provider %s skipped: %s",
+        provider.info.id,
+        skip.message,
+        extra=attempt.log_fields(),
     )
-    logger.info("web search provider %s skipped: %s", provider.info.id, skip.message)
 
 
 def _out_of_time(outcome: ChainOutcome, left: Sequence[SearchProvider], deadline: Deadline) -> None:
