@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import SecretStr
 from typing_extensions import TypedDict, Unpack
 
+from .abandoned import close_when_collected
 from .cache import cache_key, dump_response, load_response, settings_scope
 from .closing import AsyncClosing
 from .content.enrich import (
@@ -178,6 +179,8 @@ class WebSearch(AsyncClosing):
         self._session = session
         self._owns_session = session is None
         self._session_loop: asyncio.AbstractEventLoop | None = None
+        self._session_reaper: weakref.finalize | None = None  # type: ignore[type-arg]
+        """Closes the session on its loop if this instance is collected with it open."""
         self._guard: _LoopGuard | None = None
         self._store: StateStore | None = None
         self._lent_store: StateStore | None = None
@@ -238,6 +241,9 @@ class WebSearch(AsyncClosing):
         if self._owns_session and self._session is not None:
             await self._session.close()
             self._session = None
+        if self._session_reaper is not None:
+            self._session_reaper.detach()  # closed: nothing left for it to close
+            self._session_reaper = None
         if self._owns_browser:
             await self._browser.aclose()
         store, self._store = self._store, None
@@ -312,6 +318,9 @@ class WebSearch(AsyncClosing):
             self._session._retry_connection = False
             self._session_loop = loop
             self._owns_session = True
+            if self._session_reaper is not None:
+                self._session_reaper.detach()  # it held the session this one replaces
+            self._session_reaper = close_when_collected(self, self._session, loop)
         return self._session
 
     def _setup(self) -> CallSetup:

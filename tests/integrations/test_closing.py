@@ -117,6 +117,30 @@ CASES = {
                 await search(web_search, "go")  # and back: a new session for this loop
                 assert len(sim["brave"].requests) == 3
     """,
+    "made per request, dropped while the loop runs": """
+        from langchain_websearch import WebSearchRetriever, WebSearchTool
+        from llamaindex_websearch import WebSearchRetriever as Nodes
+        from llamaindex_websearch import create_web_search_tool
+        from websearch_core import WebSearch
+
+        async def main():
+            # As a web handler does: a tool per request, never closed, collected while the
+            # server's loop goes on. aiohttp reported each session as unclosed.
+            async with Simulator(["brave"]) as sim:
+                options = {"settings": settings(sim), "api_keys": sim.api_keys()}
+                calls = [
+                    lambda: WebSearchTool(**options).ainvoke({"query": "python"}),
+                    lambda: WebSearchRetriever(**options).ainvoke("python"),
+                    lambda: create_web_search_tool(**options).acall(query="python"),
+                    lambda: Nodes(**options).aretrieve("python"),
+                    lambda: WebSearch(options["settings"], api_keys=options["api_keys"]).run("q"),
+                ]
+                for call in calls:
+                    await call()
+                    gc.collect()
+                    await asyncio.sleep(0.05)  # the dropped session's closing runs
+                assert len(sim["brave"].requests) == 5
+    """,
     "async with": """
         from langchain_websearch import WebSearchRetriever, WebSearchTool
         from llamaindex_websearch import WebSearchRetriever as Nodes

@@ -1,0 +1,51 @@
+"""Close the HTTP session of a client dropped while its event loop still runs.
+
+A tool or retriever made per request (a web handler building ``WebSearchTool()`` each
+time) and never closed is collected while its loop goes on. Its client's guard closes what
+it opened only when the loop shuts down, so the session was collected along with the client
+instead: aiohttp logged ``Unclosed client session`` and ``Unclosed connector`` as asyncio
+errors for every such object, and the sockets stayed open until then. Here the session
+outlives its owner just long enough to be closed on its loop.
+"""
+
+import asyncio
+import weakref
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import aiohttp
+
+__all__ = ["close_when_collected"]
+
+_CLOSING: set["asyncio.Task[None]"] = set()
+"""Closings under way: a task the loop holds only weakly must be kept until it is done."""
+
+
+def close_when_collected(
+    owner: object, session: "aiohttp.ClientSession", loop: asyncio.AbstractEventLoop
+) -> weakref.finalize:  # type: ignore[type-arg]
+    """Close ``session`` on ``loop`` when ``owner`` is collected, if it is still open then.
+
+    Returns:
+        The finalizer: ``detach()`` it when the session is closed or replaced, so that it
+        holds no closed session for the rest of the owner's life.
+    """
+    return weakref.finalize(owner, _close_soon, session, loop)
+
+
+def _close_soon(session: "aiohttp.ClientSession", loop: asyncio.AbstractEventLoop) -> None:
+    """Have ``loop`` close ``session`` (collection may run on any thread, or on no loop)."""
+    if session.closed or loop.is_closed():
+        return
+    try:
+        loop.call_soon_threadsafe(_start_closing, session, loop)
+    except RuntimeError:  # the loop closed meanwhile: nothing can be awaited on it now
+        return
+
+
+def _start_closing(session: "aiohttp.ClientSession", loop: asyncio.AbstractEventLoop) -> None:
+    if session.closed:
+        return
+    task = loop.create_task(session.close())
+    _CLOSING.add(task)
+    task.add_done_callback(_CLOSING.discard)
