@@ -29,6 +29,7 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 
+from ..meant_names import meant
 from ..providers import SEARCH_PROVIDER_ORDER
 from ..settings import Settings
 from . import protocols as protocols_package
@@ -170,6 +171,13 @@ class Simulator:
     """
 
     def __init__(self, providers: Iterable[str] | None = None) -> None:
+        if isinstance(providers, str):
+            # A string is a sequence of its letters: Simulator("brave") asked for the
+            # providers 'b', 'r', ... and failed on 'b'.
+            raise TypeError(
+                f"Simulator takes a list of provider ids, not one string: "
+                f"Simulator([{providers!r}])"
+            )
         ids = list(providers) if providers is not None else list(PROTOCOLS)
         self.providers: dict[str, SimulatedProvider] = {
             provider_id: SimulatedProvider(provider_id, _load_protocol(provider_id))
@@ -178,7 +186,19 @@ class Simulator:
         self._runners: list[web.AppRunner] = []
 
     def __getitem__(self, provider_id: str) -> SimulatedProvider:
-        return self.providers[provider_id]
+        """The simulated provider ``provider_id``.
+
+        Raises:
+            KeyError: It is not simulated here; the message names those that are.
+        """
+        try:
+            return self.providers[provider_id]
+        except KeyError:
+            simulated = ", ".join(self.providers) or "none"
+            raise KeyError(
+                f"{provider_id!r} is not simulated here (simulated: {simulated}); "
+                f"list it in Simulator([...])"
+            ) from None
 
     async def __aenter__(self) -> Self:
         await self.start()
@@ -271,7 +291,11 @@ class Simulator:
 def _load_protocol(provider_id: str) -> ProviderProtocol:
     target = PROTOCOLS.get(provider_id)
     if target is None:
-        raise KeyError(f"no simulator protocol for provider {provider_id!r}")
+        if provider_id == "public":  # an aggregate: it asks the engines simulated with it
+            why = ": it is an aggregate; simulate its engines (duckduckgo, bing, ...)"
+        else:
+            why = f"{meant(provider_id, PROTOCOLS)} (known: {', '.join(PROTOCOLS)})"
+        raise KeyError(f"no simulator protocol for provider {provider_id!r}{why}")
     protocol: ProviderProtocol = protocol_class_in(importlib.import_module(target))()
     return protocol
 
