@@ -33,6 +33,39 @@ def test_undeclared_charset_is_sniffed() -> None:
     assert decode_html(_RUSSIAN.encode("cp1251")) == _RUSSIAN
 
 
+_WESTERN = {
+    "fr": "Le café était très agréable, même si la crème brûlée n'était pas à la hauteur. "
+    "Où êtes-vous allés à Noël ? ",
+    "it": "Perché la città è così bella? Però non è più quella di una volta, né lo sarà. ",
+}
+
+
+@pytest.mark.parametrize("language", list(_WESTERN))
+def test_undeclared_western_text_is_read_as_windows_1252(language: str) -> None:
+    # Detection rated these as Central European (cp1250) or Vietnamese (cp1258) as
+    # readily: French came out as "trčs ... męme ... ŕ la", Italian as "cittŕ".
+    page = f"<html><body><p>{_WESTERN[language] * 3}</p></body></html>"
+    assert decode_html(page.encode("cp1252"), "text/html") == page
+
+
+@pytest.mark.parametrize(
+    ("text", "charset"),
+    [
+        (
+            "Příliš žluťoučký kůň úpěl ďábelské ódy. Čeština je krásný jazyk, řekl učitel. ",
+            "cp1250",
+        ),
+        ("Zażółć gęślą jaźń. Pójdźże, kiń tę chmurność w głąb flaszy! Łódź jest duża. ", "cp1250"),
+    ],
+    ids=["czech", "polish"],
+)
+def test_undeclared_central_european_text_keeps_its_detected_charset(
+    text: str, charset: str
+) -> None:
+    page = f"<html><body><p>{text * 3}</p></body></html>"
+    assert decode_html(page.encode(charset), "text/html") == page
+
+
 def test_unknown_declared_charset_is_ignored_not_trusted() -> None:
     assert declared_charset("text/html; charset=x-no-such-codec") is None
     assert decode_html("<p>naïve</p>".encode(), "text/html; charset=x-no-such-codec") == (

@@ -63,6 +63,12 @@ names are the strict originals and would turn the extra characters real pages us
 quotes, ``①``, ``㈱``, ``髙``) into mojibake. UTF-16 without a byte-order mark means
 little-endian there, where Python would guess the machine's byte order.
 """
+_WEB_DEFAULT = "cp1252"
+"""What an undeclared legacy page is read as when detection cannot tell it from another
+charset: windows-1252, the default browsers use for one (WHATWG). charset-normalizer rates
+Western text as Central European (``cp1250``) or Vietnamese (``cp1258``) as readily, and a
+French page without a declaration came out as ``trčs ... męme ... ŕ la`` for ``très ...
+même ... à la``; a charset whose decoding reads cleaner still wins."""
 _META_UTF16 = frozenset({"utf-16-le", "utf-16-be"})
 """A ``<meta>`` naming these is read as UTF-8 (HTML standard, "prescan a byte stream"):
 the page's bytes were ASCII-compatible enough for the declaration to be found at all."""
@@ -145,9 +151,12 @@ def _detected(data: bytes) -> str:
         return "utf-8"  # the common case, and cheaper to confirm than to detect
     from charset_normalizer import from_bytes
 
-    best = from_bytes(data[:65536]).best()
+    matches = from_bytes(data[:65536])
+    best = matches.best()
     if best is None:
         return "utf-8"
+    if any(m.encoding == _WEB_DEFAULT and m.chaos <= best.chaos for m in matches):
+        return _WEB_DEFAULT
     return _known(best.encoding) or "utf-8"
 
 
