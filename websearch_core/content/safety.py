@@ -121,8 +121,7 @@ def network_entries(networks: Iterable[str]) -> tuple[str, ...]:
     """
     if isinstance(networks, str | bytes):
         raise TypeError(
-            f"allowed_networks takes a list of networks, not one string: "
-            f"write [{networks!r}]"
+            f"allowed_networks takes a list of networks, not one string: write [{networks!r}]"
         )
     return tuple(networks)
 
@@ -204,13 +203,7 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
         FetchRefusedError: Not an absolute http(s) URL, or (unless allowed) a metadata host
             name or a non-public IP literal; the message names the reason.
     """
-    if not isinstance(url, str):
-        # A bytes URL was refused as "the URL is empty", which sent people looking for
-        # a blank string; the reason now names the type that was passed.
-        reason = "no URL was given" if url is None else f"the URL is {type(url).__name__}, not str"
-        raise FetchRefusedError(str(url), reason, "invalid_url")
-    if not url.strip():
-        raise FetchRefusedError(url, "the URL is empty", "invalid_url")
+    _check_given(url)
     try:
         parts = urlsplit(url.strip())
         port = parts.port  # raises on a non-numeric or out-of-range port
@@ -240,6 +233,21 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
     if problem:
         raise FetchRefusedError(url, f"{host} is {problem}; {_HINT}", "address")
     return parts
+
+
+def _check_given(url: object) -> None:
+    """Refuse a URL that is not a non-blank string, naming what was given instead.
+
+    A bytes URL and ``None`` were refused as "the URL is empty", which sent people looking
+    for a blank string; the reason now names the type that was passed.
+    """
+    if url is None:
+        raise FetchRefusedError("None", "no URL was given", "invalid_url")
+    if not isinstance(url, str):
+        reason = f"the URL is {type(url).__name__}, not str"
+        raise FetchRefusedError(str(url), reason, "invalid_url")
+    if not url.strip():
+        raise FetchRefusedError(url, "the URL is empty", "invalid_url")
 
 
 def _check_encodable_name(url: str, host: str) -> None:
