@@ -30,7 +30,11 @@ def close_when_collected(
         The finalizer: ``detach()`` it when the session is closed or replaced, so that it
         holds no closed session for the rest of the owner's life.
     """
-    return weakref.finalize(owner, _close_soon, session, loop)
+    finalizer = weakref.finalize(owner, _close_soon, session, loop)
+    # Not at interpreter exit: the client's own guard closes what is left then, on a loop
+    # that may be idle, where a closing scheduled here would only be left pending.
+    finalizer.atexit = False
+    return finalizer
 
 
 def _close_soon(session: "aiohttp.ClientSession", loop: asyncio.AbstractEventLoop) -> None:
