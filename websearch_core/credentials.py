@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from .edited_text import SavedAsUtf16Error, utf8_text
-from .env_values import values_reader
+from .env_values import value_getter, values_reader
 from .errors import (
     AuthorizationError,
     ConfigurationError,
@@ -31,7 +31,7 @@ from .errors import (
 from .oauth_identity import sign_in_fingerprint
 from .private_file import warn_if_open
 from .redaction import userinfo_secrets
-from .sent_secret import SentSecret, flaw, key_in_code_problem
+from .sent_secret import KeptChecks, SentSecret, flaw, key_in_code_problem
 from .store_lock import exclusive
 
 __all__ = [
@@ -420,6 +420,9 @@ _NO_FILE = "no credential store file"
 _FROM_CODE = "api_keys in code"
 _FROM_CONFIG = "api_keys in the config file"
 _FROM_STORE = "the credential store"
+_KEPT_KEYS = 64
+"""How many keys :meth:`Credentials.key_secret` keeps as it handed them out (the same key
+is then the same object, which :class:`KeptChecks` compares by identity first)."""
 """Where a key came from, besides an environment variable (named by itself): a variable's
 name holds no space, so none of these is mistaken for one."""
 
@@ -449,10 +452,15 @@ class Credentials:
         self._configured = {k.lower(): v.get_secret_value() for k, v in (configured or {}).items()}
         self._store = store
         self._environ = environ if environ is not None else os.environ
+        self._env_get = value_getter(self._environ)
         # Every value that could reach a request, for redaction; grows as keys resolve.
         self._known = {v for v in (*self._explicit.values(), *self._configured.values()) if v}
         self._secrets_version = 0
         self._refreshers = dict(refreshers or {})
+        self.checks = KeptChecks()
+        """Each provider's last credential check (see :class:`KeptChecks`)."""
+        self._key_secrets: dict[tuple[str, str, str, str], SentSecret] = {}
+        """The keys handed out by :meth:`key_secret`, by provider, name, value and source."""
         self._read_names: dict[str, None] = {}
         """Every environment variable looked up so far, in order (a set that only grows)."""
         self._probe: tuple[int, Callable[[], tuple[object, ...]]] | None = None
@@ -506,6 +514,10 @@ class Credentials:
         if found is None:
             return None
         value, source = found
+        what = what or f"{provider} API key"
+        kept = self._key_secrets.get((provider, what, value, source))
+        if kept is not None:  # the same key again (its value is remembered already)
+            return kept
         if source == _FROM_STORE:
             where = f"stored in {self._store_name()}"
             fix = f"store it again with 'websearch auth set {provider}'"
@@ -515,9 +527,11 @@ class Credentials:
             where, fix = f"in the config file's [api_keys] {provider}", "fix that entry"
         else:
             where, fix = f"in {source}", f"remove it from {source}"
-        return SentSecret(
-            self._remember(value), what or f"{provider} API key", where, fix, key=True
-        )
+        secret = SentSecret(self._remember(value), what, where, fix, key=True)
+        if len(self._key_secrets) >= _KEPT_KEYS:  # keys changed often: start again
+            self._key_secrets.clear()
+        self._key_secrets[(provider, what, value, source)] = secret
+        return secret
 
     def oauth_secret(
         self,
@@ -589,7 +603,7 @@ class Credentials:
             return value.strip(), _FROM_CODE
         for name in env_vars:
             self._read_names[name] = None
-            value = self._environ.get(name)
+            value = self._env_get(name)
             if value and value.strip():
                 return value.strip(), name
         value = self._configured.get(provider)
@@ -610,7 +624,7 @@ class Credentials:
         that is a credential itself is read with :meth:`secret_env`.
         """
         self._read_names[name] = None
-        value = self._environ.get(name, "").strip()
+        value = (self._env_get(name) or "").strip()
         if "@" in value and "://" in value:
             self.add_secrets(userinfo_secrets(value))
         return value or None

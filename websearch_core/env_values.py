@@ -21,7 +21,7 @@ what makes the plain way slow (:func:`values_reader`).
 import os
 from collections.abc import Callable, Mapping
 
-__all__ = ["env_value", "is_blank", "values_reader"]
+__all__ = ["env_value", "is_blank", "value_getter", "values_reader"]
 
 
 def is_blank(value: str | None) -> bool:
@@ -64,3 +64,40 @@ def values_reader(
         return lambda: tuple(map(lookup, keys))
     get = environ.get
     return lambda: tuple(map(get, names))
+
+
+def value_getter(environ: Mapping[str, str]) -> Callable[[str], str | None]:
+    """``environ.get`` as one call, for the variables a client reads on every search.
+
+    For ``os.environ`` it reads the same table as :func:`values_reader`, each name encoded
+    once rather than at every lookup, and an unset variable is a ``None`` from that table
+    instead of the ``KeyError`` ``os.environ.get`` raises and catches inside: a key or a
+    base URL looked up per search cost about 0.7 us that way. The value is decoded as
+    ``os.environ`` decodes it, so the answer is the one ``environ.get`` gives. Any other
+    mapping is asked as it is.
+
+    Example:
+        >>> value_getter({"A": "1"})("A"), value_getter({"A": "1"})("B")
+        ('1', None)
+    """
+    table = getattr(environ, "_data", None)
+    encode = getattr(environ, "encodekey", None)
+    decode = getattr(environ, "decodevalue", None)
+    if not (
+        environ is os.environ and isinstance(table, dict) and callable(encode) and callable(decode)
+    ):
+        return environ.get
+    keys: dict[str, object] = {}  # the names a client reads: a few dozen at most
+    lookup = table.get
+
+    def get(name: str) -> str | None:
+        key = keys.get(name)
+        if key is None:
+            key = keys[name] = encode(name)
+        value = lookup(key)
+        if value is None:
+            return None
+        decoded: str = decode(value)
+        return decoded
+
+    return get

@@ -28,6 +28,7 @@ from .control_chars import CONTROL_IN_LINE
 __all__ = [
     "UNSENDABLE",
     "CredentialCheck",
+    "KeptChecks",
     "SentSecret",
     "check_secrets",
     "first_problem",
@@ -294,3 +295,50 @@ def check_secrets(
     if problems and len(problems) == len(alternatives):
         return CredentialCheck(problems[0])
     return CredentialCheck(None, tuple(problems))
+
+
+class KeptChecks:
+    """Each provider's last credential check, kept while what it checked is the same.
+
+    The check runs before every attempt, and what it looks at (a key given in code or
+    exported once, a base URL) almost never changes while a client lives; the verdict is a
+    function of the secrets alone, so an equal list gets the same verdict without the
+    rules running again (about 1 us a search). What the secrets are is still resolved
+    each time, so a key exported, stored or removed since is checked as it is now.
+    """
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: dict[
+            str, tuple[tuple[SentSecret, ...], tuple[SentSecret, ...], bool, CredentialCheck]
+        ] = {}
+
+    def check(
+        self,
+        provider: str,
+        needed: Sequence[SentSecret],
+        alternatives: Sequence[SentSecret],
+        *,
+        every: bool,
+    ) -> CredentialCheck:
+        """:func:`check_secrets` of the arguments, or its verdict on an equal list before.
+
+        Args:
+            provider: The provider whose check it is (one verdict kept for each).
+            needed: As for :func:`check_secrets`.
+            alternatives: As for :func:`check_secrets`.
+            every: As for :func:`check_secrets`.
+        """
+        needed, alternatives = tuple(needed), tuple(alternatives)
+        kept = self._last.get(provider)
+        if (
+            kept is not None
+            and kept[2] is every
+            and kept[1] == alternatives  # a key's secret is usually the same object again
+            and kept[0] == needed
+        ):
+            return kept[3]
+        verdict = check_secrets(needed, alternatives, every=every)
+        self._last[provider] = (needed, alternatives, every, verdict)
+        return verdict

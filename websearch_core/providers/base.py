@@ -39,7 +39,7 @@ from ..provider_types import (
     RetryPolicy,
 )
 from ..request_loop import run_protocol
-from ..sent_secret import CredentialCheck, SentSecret, check_secrets
+from ..sent_secret import CredentialCheck, SentSecret
 from ..settings import BASE_URL_SUFFIX, ENV_PREFIX
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for, raise_for_error_map, wait_hint
@@ -139,10 +139,11 @@ class SearchProvider(abc.ABC):
         override = context.settings.base_urls.get(self.info.id)
         if not override:
             return self.own_url(context)
+        url = override.strip()
         variable = f"{ENV_PREFIX}{self.info.id.upper()}{BASE_URL_SUFFIX}"
-        from_variable = (context.credentials.env(variable) or "") == override.strip()
+        from_variable = (context.credentials.env(variable) or "") == url
         source = variable if from_variable else f"the base_urls.{self.info.id} setting"
-        return SetUrl(override.strip(), f"{self.info.label} base URL", source)
+        return SetUrl(url, f"{self.info.label} base URL", source)
 
     @final
     def credential_check(self, context: ProviderContext) -> CredentialCheck:
@@ -156,7 +157,8 @@ class SearchProvider(abc.ABC):
         pass over for another that works (:attr:`tries_every_credential`) is named in
         :attr:`~websearch_core.sent_secret.CredentialCheck.passed_over`.
         """
-        return check_secrets(
+        return context.credentials.checks.check(
+            self.info.id,
             url_secrets(self.sent_url(context)),
             self.sent_secrets(context),
             every=self.tries_every_credential,
