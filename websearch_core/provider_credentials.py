@@ -195,7 +195,7 @@ def url_secrets(found: SetUrl | None) -> list[SentSecret]:
     ``ready``; as :class:`SentSecret` values it is named where it was set, never shown.
     Userinfo without a ``:`` (``https://<token>@gateway``) is a token sent as the name.
     """
-    if found is None:
+    if found is None or "@" not in found.url:  # no user info (the usual case): no split
         return []
     try:
         authority = urlsplit(found.url).netloc
