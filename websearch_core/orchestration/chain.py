@@ -221,7 +221,9 @@ class ChainRunner:
             # key cannot go into a header, and the text says where to fix it.
             _skipped(outcome, provider, CredentialSkippedError(provider_id, checked.problem))
             return None
-        passed_over = _passed_over(provider_id, checked.passed_over)
+        passed_over = (
+            _passed_over(provider_id, checked.passed_over) if checked.passed_over else None
+        )
         retried = False
         while True:
             started = time.perf_counter()
@@ -329,7 +331,8 @@ def _passed_over(provider_id: str, notes: Sequence[str]) -> str | None:
 
     Each is also logged as a warning, once per process and credential (the note names
     the credential, never its value): the setup it describes holds for every search, and
-    each attempt's detail already says it.
+    each attempt's detail already says it. Asked only when there are some (Perplexity's
+    bad key behind working cookies), so a search pays nothing for an empty list.
     """
     for note in notes:
         if first_time(("passed over", provider_id, note)):
