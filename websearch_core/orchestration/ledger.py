@@ -38,7 +38,7 @@ from aiolimiter import AsyncLimiter
 from ..deadline import format_seconds
 from ..errors import RateLimitedError, SearchProviderError
 from ..providers.base import ProviderInfo
-from ..state.base import ProviderMark, StateStore, UsageWindow
+from ..state.base import ProviderMark, StateStore, UsageGrant, UsageWindow
 from .quota import (
     Budget,
     FailurePolicy,
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MAX_WAIT",
     "USAGE_PERIOD",
+    "BudgetUncheckedError",
     "Ledger",
     "ProviderSkippedError",
     "Reservation",
@@ -64,6 +65,8 @@ __all__ = [
 ]
 
 logger = logging.getLogger("websearch_core")
+state_logger = logging.getLogger("websearch_core.state")
+"""Where an uncounted request is said: the command line prints this logger's warnings."""
 
 USAGE_PERIOD: Period = "month"
 """Every request is also counted per calendar month, for ``websearch providers``."""
@@ -115,21 +118,35 @@ class ProviderSkippedError(SearchProviderError):
         self.dated_brief = dated_brief
 
 
+class BudgetUncheckedError(ProviderSkippedError):
+    """Skipped because the state store cannot check the provider's budget (it is down).
+
+    Not a refusal like a spent budget's: the provider may well have budget left, only no
+    one can count the request. It is held back while another provider can answer, and
+    asked after all, uncounted, when none did (see :mod:`.last_resort`), since a broken
+    store must never be what fails a search.
+    """
+
+
 @dataclass(slots=True)
 class Reservation:
     """A granted request slot: what was counted, so it can be given back if never used.
 
     Attributes:
         provider: The provider id.
-        windows: The usage windows counted for this request.
+        windows: The usage windows counted for this request (none when ``uncounted``).
         waited: Seconds spent waiting for the rate-limit slot.
         failures: The provider's consecutive-failure counter at reservation time.
+        uncounted: Why the request is not counted, when its budget could not be checked
+            and it is asked as the last resort (``reserve(accept_unchecked=True)``); the
+            text for the attempt's detail and the response's notes. ``None``: counted.
     """
 
     provider: str
     windows: tuple[UsageWindow, ...]
     waited: float = 0.0
     failures: int = 0
+    uncounted: str | None = None
     released: bool = field(default=False, repr=False)
 
 
@@ -212,7 +229,12 @@ class Ledger:
         return (month, UsageWindow(f"budget:{window}", ends, limit=budget.limit))
 
     async def reserve(
-        self, info: ProviderInfo | str, *, max_wait: float | None = None, skip_marked: bool = False
+        self,
+        info: ProviderInfo | str,
+        *,
+        max_wait: float | None = None,
+        skip_marked: bool = False,
+        accept_unchecked: bool = False,
     ) -> Reservation:
         """Reserve one request to ``info``'s provider, waiting for its rate slot if any.
 
@@ -226,11 +248,15 @@ class Ledger:
             skip_marked: Refuse a provider whose mark applies, as :meth:`skip_reason`
                 would, in the same store step as the reservation (one step instead of two
                 on every request of the chain).
+            accept_unchecked: Grant a budget the store cannot check, uncounted (the
+                reservation's ``uncounted`` says so, a warning too, and there is nothing
+                to release): for the last resort, when no other provider answered.
 
         Raises:
             ProviderSkippedError: The provider is marked out (``skip_marked``), the budget
-                is spent or cannot be checked (the store is unavailable), or no rate slot
-                is free in time; nothing was counted.
+                is spent, or no rate slot is free in time; nothing was counted.
+            BudgetUncheckedError: The budget cannot be checked (the store is unavailable)
+                and ``accept_unchecked`` is false; nothing was counted.
         """
         provider_id, label = _id_and_label(info)
         limit = self.max_wait if max_wait is None else max(0.0, max_wait)
@@ -245,27 +271,43 @@ class Ledger:
                 grant = await self.store.reserve_usage(provider_id, windows)
         else:
             grant = await self.store.reserve_usage(provider_id, windows)
-        if not grant.granted:
-            budget = self.budgets[provider_id]
-            if grant.unchecked:
-                raise _budget_unchecked(provider_id, label, budget)
-            raise _over_budget(provider_id, label, budget, grant.counts[-1])
-        reservation = Reservation(provider_id, windows, failures=grant.failures)
+        reservation = self._granted(provider_id, label, windows, grant, accept_unchecked)
         self._failures_seen[provider_id] = grant.failures
         rate = self.rates.get(provider_id)
-        if rate is None:
-            return reservation
-        try:
-            reservation.waited = await self._wait_for_slot(provider_id, label, rate, limit)
-            if reservation.waited > 0:  # while it waited, an earlier request may have hit a 429
-                now = self.clock()
-                mark = await self.store.get_mark(provider_id, now)
-                if mark is not None and mark.applies_to(self._scope(provider_id, None)):
-                    raise _marked_out(info, mark, now)
-        except BaseException:  # refused, cancelled, or the store broke: nothing was sent
-            await asyncio.shield(self.release(reservation))
-            raise
+        if rate is not None:
+            try:
+                reservation.waited = await self._wait_for_slot(provider_id, label, rate, limit)
+                if reservation.waited > 0:  # while it waited, an earlier request may have a 429
+                    now = self.clock()
+                    mark = await self.store.get_mark(provider_id, now)
+                    if mark is not None and mark.applies_to(self._scope(provider_id, None)):
+                        raise _marked_out(info, mark, now)
+            except BaseException:  # refused, cancelled, or the store broke: nothing was sent
+                await asyncio.shield(self.release(reservation))
+                raise
+        if reservation.uncounted is not None:
+            # Said once the request is sure to go: the spend is real and no budget saw it
+            # (the command line prints this logger's warnings).
+            state_logger.warning("%s", reservation.uncounted)
         return reservation
+
+    def _granted(
+        self,
+        provider_id: str,
+        label: str,
+        windows: tuple[UsageWindow, ...],
+        grant: UsageGrant,
+        accept_unchecked: bool,
+    ) -> Reservation:
+        """The reservation ``grant`` makes, or the skip it stands for (see :meth:`reserve`)."""
+        if grant.granted:
+            return Reservation(provider_id, windows, failures=grant.failures)
+        budget = self.budgets[provider_id]
+        if not grant.unchecked:
+            raise _over_budget(provider_id, label, budget, grant.counts[-1])
+        if not accept_unchecked:
+            raise _budget_unchecked(provider_id, label, budget)
+        return _uncounted(provider_id, label, budget)
 
     async def _wait_for_slot(self, provider_id: str, label: str, rate: Rate, limit: float) -> float:
         started = time.monotonic()
@@ -440,14 +482,26 @@ def _over_budget(provider_id: str, label: str, budget: Budget, used: int) -> Pro
     )
 
 
-def _budget_unchecked(provider_id: str, label: str, budget: Budget) -> ProviderSkippedError:
+def _budget_unchecked(provider_id: str, label: str, budget: Budget) -> BudgetUncheckedError:
     """The skip for a budgeted provider while the state store cannot count its requests."""
-    return ProviderSkippedError(
+    return BudgetUncheckedError(
         provider_id,
         f"{label} budget of {budget} cannot be checked while the state store is unavailable; "
         "skipped without a request.",
         brief=f"budget of {budget} unchecked: state store unavailable",
     )
+
+
+def _uncounted(provider_id: str, label: str, budget: Budget) -> Reservation:
+    """The last resort's reservation of a budget the store cannot check: nothing counted.
+
+    Nothing was counted, so nothing is given back (released from the start).
+    """
+    note = (
+        f"{label} budget of {budget} not checked (state store unavailable); asked as the "
+        "last resort, the request uncounted."
+    )
+    return Reservation(provider_id, (), uncounted=note, released=True)
 
 
 def _rate_refusal(provider_id: str, label: str, rate: Rate, limit: float) -> ProviderSkippedError:
