@@ -7,6 +7,14 @@ its key, cooling down after repeated failures, or over its request budget is ski
 recorded as a failure: it propagates. A provider that asks other providers (a
 :class:`~websearch_core.orchestration.fanout.FanOutProvider`, the Public Web) is handed
 this loop's ledger for the call, so its engines obey the same marks and budgets.
+
+A budget the state store cannot check (it is down or stuck) is the one skip that is not
+final (:mod:`.last_resort`): the provider is skipped while another provider may answer, and
+when none did, the providers skipped only for that are asked after all, in chain order,
+within the deadline and uncounted; the attempt's detail and the response's notes say so. A
+chain's last provider with no such skip before it (a pinned or forced provider, a chain of
+one) is asked so at once: nothing after it could answer. A Public Web fan-out applies the
+same rule to its engines, told by the chain which pass it runs in.
 """
 
 import asyncio
@@ -34,7 +42,8 @@ from ..said_once import first_time
 from ..state.base import StateStore
 from .attempt import AttemptAnswer, LiveRedactor, answer_attempt, attempt_timeout, scrub_error
 from .fanout import FanOutProvider
-from .ledger import Ledger, ProviderSkippedError, mark_scope
+from .last_resort import LastResort, awaits_last_resort
+from .ledger import Ledger, ProviderSkippedError, Reservation, mark_scope
 from .plan import ChainPlan
 from .quota import Budget, FailurePolicy, Rate
 
@@ -116,6 +125,18 @@ class ChainOutcome:
         return (format_not_configured if self.nothing_could_run else format_failures)(pairs)
 
 
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """What every turn of one search shares."""
+
+    params: SearchParams
+    context: ProviderContext
+    outcome: ChainOutcome
+    masks: LiveRedactor
+    deadline: Deadline
+    skip_marked: bool
+
+
 class ChainRunner:
     """Runs a plan against the state store: skips, budgets, waits, marks.
 
@@ -172,29 +193,69 @@ class ChainRunner:
         masks = LiveRedactor(context, redactor)
         # Marks are tied to the key and endpoint they were earned with (a new one is tried).
         self.ledger.scope_of = functools.partial(mark_scope, context)
-        for index, provider in enumerate(plan.providers):
+        call = _Call(params, context, outcome, masks, deadline, skip_marked=not plan.forced)
+        # Skipped only because the store could not check their budget: the last resort.
+        held: list[SearchProvider] = []
+        if not await self._in_turn(plan.providers, call, held) and held:
+            await self._in_turn(held, call, None)
+        return outcome
+
+    async def _in_turn(
+        self, providers: Sequence[SearchProvider], call: _Call, held: list[SearchProvider] | None
+    ) -> bool:
+        """Ask ``providers`` in turn; whether the search ended (an answer, or out of time).
+
+        The first pass collects in ``held`` the providers skipped only because the store
+        could not check their budget; its last provider, when none is held before it, may
+        be asked so at once (nothing after it could answer). ``held`` is ``None`` for the
+        last-resort pass over those: each is asked uncounted, and its skip is replaced by
+        what it does.
+        """
+        outcome, deadline = call.outcome, call.deadline
+        last = len(providers) - 1
+        for index, provider in enumerate(providers):
             if deadline.remaining() < MIN_ATTEMPT_SECONDS:
-                _out_of_time(outcome, plan.providers[index:], deadline)
-                return outcome
+                _out_of_time(outcome, providers[index:], deadline)
+                return True
+            if held is None:
+                mode = LastResort.ONLY
+                outcome.failures[:] = [f for f in outcome.failures if not _is_held(f, provider)]
+            elif index == last and not held:
+                mode = LastResort.AFTER_OTHERS
+            else:
+                mode = LastResort.HOLD
             # Unless forced, a marked provider is skipped by the first reservation's step.
             answer = await self._try(
-                provider, params, context, outcome, masks, deadline, skip_marked=not plan.forced
+                provider,
+                call.params,
+                call.context,
+                outcome,
+                call.masks,
+                deadline,
+                skip_marked=call.skip_marked,
+                last_resort=mode,
             )
             if answer is _NOT_TRIED:
-                _out_of_time(outcome, plan.providers[index:], deadline)
-                return outcome
+                _out_of_time(outcome, providers[index:], deadline)
+                return True
             if answer is not None:
                 # One copy: the attempt's pending update (ISO dates) and the attempts.
                 outcome.response = answer.final(attempts=tuple(outcome.attempts))
-                return outcome
-        return outcome
+                return True
+            if held is not None and _held_back(outcome, provider):
+                held.append(provider)
+        return False
 
-    def _bound(self, provider: SearchProvider) -> SearchProvider:
-        """``provider`` as this call runs it: one that asks others gets the ledger."""
+    def _bound(self, provider: SearchProvider, last_resort: LastResort) -> SearchProvider:
+        """``provider`` as this call runs it: one that asks others gets the ledger.
+
+        And the chain's pass, which says what it does with engines whose budget the
+        store cannot check.
+        """
         # The class's MRO rather than isinstance: every search asks this of a provider
         # that is not a fan-out, and an ABC's isinstance goes through ABCMeta in Python.
         if FanOutProvider in type(provider).__mro__:
-            return cast(FanOutProvider, provider).with_ledger(self.ledger)
+            return cast(FanOutProvider, provider).with_ledger(self.ledger, last_resort)
         return provider
 
     async def _try(
@@ -207,12 +268,15 @@ class ChainRunner:
         deadline: Deadline,
         *,
         skip_marked: bool,
+        last_resort: LastResort = LastResort.HOLD,
     ) -> AttemptAnswer | _NotTried | None:
         """One provider's turn: its answer, ``None`` when it failed or was skipped.
 
         :data:`_NOT_TRIED` when its reservation took the time left (a state store that did
         not answer before the deadline): the provider was never asked, so the deadline,
-        not a provider timeout of 0 s, is what the caller reports.
+        not a provider timeout of 0 s, is what the caller reports. Unless ``last_resort``
+        is :attr:`LastResort.HOLD`, a budget the store cannot check is asked uncounted,
+        and its attempt's detail (and the answer's notes) say so.
         """
         provider_id = provider.info.id
         checked = provider.credential_check(context)
@@ -236,6 +300,7 @@ class ChainRunner:
                         provider.info,
                         max_wait=deadline.remaining() - MIN_ATTEMPT_SECONDS,
                         skip_marked=skip_marked and not retried,
+                        accept_unchecked=last_resort is not LastResort.HOLD,
                     )
                 finally:
                     leave_call(bounded)
@@ -247,7 +312,7 @@ class ChainRunner:
                 return _NOT_TRIED
             try:
                 answer = await answer_attempt(
-                    self._bound(provider),
+                    self._bound(provider, last_resort),
                     params,
                     context,
                     timeout=attempt_timeout(provider, context, deadline),
@@ -287,7 +352,7 @@ class ChainRunner:
                 await self.ledger.record_failure(provider_id, error)
                 outcome.failures.append((provider, error))
                 detail = format_provider_failure(error, provider.info.label)
-                attempt = _failed(provider, error, elapsed, detail)
+                attempt = _failed(provider, error, elapsed, _joined(detail, reservation.uncounted))
                 outcome.attempts.append(attempt)
                 status = getattr(error, "status", None)
                 logger.warning(
@@ -302,11 +367,14 @@ class ChainRunner:
                 return None
             await self.ledger.record_success(provider_id)
             attempt = Attempt(
-                provider=provider_id, outcome="success", ms=_ms(started), detail=passed_over
+                provider=provider_id,
+                outcome="success",
+                ms=_ms(started),
+                detail=_joined(passed_over, reservation.uncounted),
             )
             outcome.attempts.append(attempt)
             logger.info("web search served by %s", provider_id, extra=attempt.log_fields())
-            return answer
+            return _noted(answer, reservation)
 
 
 def _store_wait(deadline: Deadline, setting: float | None) -> Token[float | None]:
@@ -321,9 +389,32 @@ def _store_wait(deadline: Deadline, setting: float | None) -> Token[float | None
     up on, the fail-safe store grants a reservation without a budget (cooldowns are not
     read while the store is bypassed, as for a store that failed) and refuses one with a
     budget as unchecked (:func:`~websearch_core.state.failsafe.unchecked_grant`): that
-    provider is skipped, never asked beyond its budget.
+    provider is skipped while another provider may answer, and asked uncounted only as
+    the last resort (:mod:`.last_resort`).
     """
     return bound_store_waits(store_share(deadline, setting))
+
+
+def _held_back(outcome: ChainOutcome, provider: SearchProvider) -> bool:
+    """Whether ``provider``'s turn just ended held back only by a budget left unchecked."""
+    return bool(outcome.failures) and _is_held(outcome.failures[-1], provider)
+
+
+def _is_held(failure: tuple[SearchProvider, BaseException], provider: SearchProvider) -> bool:
+    return failure[0] is provider and awaits_last_resort(failure[1])
+
+
+def _joined(*parts: str | None) -> str | None:
+    """An attempt's detail of several parts (``None`` when there is none)."""
+    return "; ".join(part for part in parts if part) or None
+
+
+def _noted(answer: AttemptAnswer, reservation: Reservation) -> AttemptAnswer:
+    """``answer`` with its request's ``uncounted`` note among the response's notes, if any."""
+    if reservation.uncounted is None:
+        return answer
+    notes = (*answer.response.notes, reservation.uncounted)
+    return AttemptAnswer(answer.response, {**answer.update, "notes": notes})
 
 
 def _passed_over(provider_id: str, notes: Sequence[str]) -> str | None:
@@ -364,7 +455,9 @@ def _out_of_time(outcome: ChainOutcome, left: Sequence[SearchProvider], deadline
     logger.warning("web search %s", message)
 
 
-def _failed(provider: SearchProvider, error: BaseException, ms: float, detail: str) -> Attempt:
+def _failed(
+    provider: SearchProvider, error: BaseException, ms: float, detail: str | None
+) -> Attempt:
     status = error.status if isinstance(error, SearchProviderError) else None
     return Attempt(provider=provider.info.id, outcome="failed", status=status, ms=ms, detail=detail)
 

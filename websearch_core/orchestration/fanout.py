@@ -22,6 +22,10 @@ here, next to the sequential chain, and shares its attempt step
   ledger for the call (:meth:`FanOutProvider.with_ledger`), so an engine that is cooling
   down or over budget is not asked, what is asked is counted, and a failure leaves the
   same mark it would in the chain. Without a ledger every engine is asked.
+* An engine whose budget the state store cannot check is skipped like the chain's providers,
+  and asked, uncounted, only when nothing else can answer (:mod:`.last_resort`): the chain
+  says which pass the fan-out runs in (:class:`~.last_resort.LastResort`), and the merged
+  answer's notes say which request went uncounted.
 """
 
 import asyncio
@@ -41,6 +45,7 @@ from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
 from .attempt import call_redactor, run_attempt, scrub_error
 from .engine_failures import engines_failed_text
+from .last_resort import LastResort, unchecked_engines
 from .ledger import Ledger
 from .quota import REASON_LIMIT
 
@@ -74,6 +79,9 @@ request timed out after 0.5s`` (503) or ``Public Web returned no renderable sear
 content.`` (204); 20 runs of one 503 engine and one hanging engine gave 11, 8 and 1 of
 three texts. An engine stopped by the end of that time was still running at the hard
 deadline, so it is cut off, whichever came first."""
+
+MIN_LAST_RESORT_SECONDS = 0.05
+"""Less of the fan-out's time than this left: no time to ask the unchecked engines."""
 
 ENGINE_DEFAULT_RESULTS = 10
 """An engine's count when its :class:`ProviderInfo` does not say."""
@@ -128,11 +136,20 @@ class FanOutProvider(SearchProvider):
 
     ledger: Ledger | None = None
     """The calling chain's ledger; ``None`` asks every engine unconditionally."""
+    last_resort: LastResort = LastResort.HOLD
+    """What to do with engines whose budget the store cannot check (the chain's pass)."""
 
-    def with_ledger(self, ledger: Ledger | None) -> Self:
-        """A copy of this provider that runs its engines through ``ledger``."""
+    def with_ledger(self, ledger: Ledger | None, last_resort: LastResort = LastResort.HOLD) -> Self:
+        """A copy of this provider that runs its engines through ``ledger``.
+
+        Args:
+            ledger: The calling chain's ledger.
+            last_resort: Whether engines whose budget cannot be checked are held back,
+                asked after the others failed, or asked alone (the chain's last pass).
+        """
         bound = copy.copy(self)
         bound.ledger = ledger
+        bound.last_resort = last_resort
         return bound
 
 
@@ -193,6 +210,7 @@ async def fan_out(
     soft_deadline: float,
     hard_deadline: float,
     ledger: Ledger | None = None,
+    accept_unchecked: bool = False,
 ) -> list[EngineOutcome]:
     """Run every engine concurrently and stop at the first deadline that applies.
 
@@ -207,6 +225,8 @@ async def fan_out(
         soft_deadline: Seconds after which one engine with sources is enough.
         hard_deadline: Seconds after which nothing more is waited for.
         ledger: Skips, counts and marks engines as the chain does; ``None`` asks them all.
+        accept_unchecked: Ask an engine whose budget the store cannot check, uncounted
+            (the last resort), instead of skipping it.
 
     Returns:
         One outcome per engine, in the order of ``engines``.
@@ -218,7 +238,14 @@ async def fan_out(
     started = loop.time()
     tasks = [
         asyncio.create_task(
-            _ask(engine, engine_params(engine, params), context, hard_deadline, ledger),
+            _ask(
+                engine,
+                engine_params(engine, params),
+                context,
+                hard_deadline,
+                ledger,
+                accept_unchecked=accept_unchecked,
+            ),
             name=f"public:{engine.info.id}",
         )
         for engine in engines
@@ -262,12 +289,16 @@ async def _ask(
     context: ProviderContext,
     hard_deadline: float,
     ledger: Ledger | None,
+    *,
+    accept_unchecked: bool = False,
 ) -> SearchResponse:
     """One engine's search, through the ledger when there is one.
 
     An engine that is cooling down or out of budget is not asked (its skip counts as its
     failure); what is asked is counted, and a failure leaves the same mark it would in the
-    sequential chain, so the fan-out does not keep knocking on a closed door either.
+    sequential chain, so the fan-out does not keep knocking on a closed door either. An
+    engine asked uncounted (``accept_unchecked``) carries the ledger's note in its
+    response's notes, for the merged answer's.
     """
 
     def attempt() -> Awaitable[SearchResponse]:
@@ -283,18 +314,24 @@ async def _ask(
             require_content=False,
         )
 
+    uncounted: str | None = None
     if ledger is not None:
         # A mark or a spent budget raises ProviderSkippedError: the engine is not asked.
         # The store waits a share of the search's deadline, as for the chain's reservations:
         # behind a stuck store a budgeted engine's write held it until the fan-out cut it
-        # off; given up on, its budget is not spent unchecked (the engine is skipped).
+        # off; given up on, its budget is not spent unchecked (the engine is skipped, and
+        # asked uncounted only as the last resort).
         settings = context.settings
         with StoreWaitsWithin(
             store_share(Deadline(settings.deadline_seconds), settings.state_wait_seconds)
         ):
-            await ledger.reserve(
-                engine.info, max_wait=remaining_budget(hard_deadline), skip_marked=True
+            reservation = await ledger.reserve(
+                engine.info,
+                max_wait=remaining_budget(hard_deadline),
+                skip_marked=True,
+                accept_unchecked=accept_unchecked,
             )
+        uncounted = reservation.uncounted
     try:
         response = await attempt()
     except Exception as error:
@@ -309,6 +346,8 @@ async def _ask(
         raise
     if ledger is not None:
         await ledger.record_success(engine.info.id)
+    if uncounted is not None:
+        return response.model_copy(update={"notes": (*response.notes, uncounted)})
     return response
 
 
@@ -332,6 +371,38 @@ def _outcome(
     return EngineOutcome(engine, response=task.result())
 
 
+async def _ask_unchecked(
+    outcomes: list[EngineOutcome],
+    params: SearchParams,
+    context: ProviderContext,
+    *,
+    soft_deadline: float,
+    hard_deadline: float,
+    ledger: Ledger | None,
+) -> list[EngineOutcome]:
+    """``outcomes`` with the engines skipped as unchecked asked, uncounted, if none answered.
+
+    Only when no engine returned sources, and within what is left of the fan-out's time:
+    the last resort of a fan-out nothing after which can answer (see :mod:`.last_resort`).
+    """
+    if any(outcome.response is not None and outcome.response.sources for outcome in outcomes):
+        return outcomes
+    held = set(unchecked_engines((o.engine.info.id, o.error) for o in outcomes if o.error))
+    if not held or hard_deadline < MIN_LAST_RESORT_SECONDS:
+        return outcomes
+    asked = await fan_out(
+        [outcome.engine for outcome in outcomes if outcome.engine.info.id in held],
+        params,
+        context,
+        soft_deadline=max(0.0, min(soft_deadline, hard_deadline)),
+        hard_deadline=hard_deadline,
+        ledger=ledger,
+        accept_unchecked=True,
+    )
+    again = {outcome.engine.info.id: outcome for outcome in asked}
+    return [again.get(outcome.engine.info.id, outcome) for outcome in outcomes]
+
+
 def _failure_text(outcome: EngineOutcome) -> str:
     assert outcome.error is not None
     return format_provider_failure(outcome.error, outcome.engine.info.label)
@@ -346,8 +417,14 @@ async def merged_search(
     soft_deadline: float,
     hard_deadline: float,
     ledger: Ledger | None = None,
+    last_resort: LastResort = LastResort.HOLD,
 ) -> SearchResponse:
     """Fan out, wait for the deadlines, merge; fail only when every engine failed.
+
+    Engines whose budget the state store cannot check are skipped (:attr:`LastResort.HOLD`),
+    asked uncounted once no other engine returned sources (``AFTER_OTHERS``), or asked
+    alone, uncounted (``ONLY``); the merged answer's notes carry each uncounted request's
+    note (the answered engines' notes).
 
     Args:
         info: The aggregate's facts: its id tags the response and errors, its default and
@@ -358,6 +435,7 @@ async def merged_search(
         soft_deadline: See :func:`fan_out`.
         hard_deadline: See :func:`fan_out`.
         ledger: See :func:`fan_out`.
+        last_resort: Which pass of the chain this is (see :class:`LastResort`).
 
     Raises:
         SearchProviderError: No engine is left to ask (400).
@@ -367,6 +445,11 @@ async def merged_search(
         raise SearchProviderError(info.id, ALL_EXCLUDED_MESSAGE, 400)
     default = info.default_results or ENGINE_DEFAULT_RESULTS
     count = clamp_count(params.result_count, default, info.max_results or default)
+    only = last_resort is LastResort.ONLY
+    if only and ledger is not None:
+        # The other engines failed in the chain's first pass: only the budgeted are asked.
+        engines = [engine for engine in engines if engine.info.id in ledger.budgets] or engines
+    started = asyncio.get_running_loop().time()
     outcomes = await fan_out(
         engines,
         params,
@@ -374,7 +457,18 @@ async def merged_search(
         soft_deadline=soft_deadline,
         hard_deadline=hard_deadline,
         ledger=ledger,
+        accept_unchecked=only,
     )
+    if last_resort is LastResort.AFTER_OTHERS:
+        spent = asyncio.get_running_loop().time() - started
+        outcomes = await _ask_unchecked(
+            outcomes,
+            params,
+            context,
+            soft_deadline=soft_deadline - spent,
+            hard_deadline=hard_deadline - spent,
+            ledger=ledger,
+        )
     failed = [outcome for outcome in outcomes if outcome.error is not None]
     for outcome in failed:
         logger.info("public: %s failed: %s", outcome.engine.info.id, _failure_text(outcome))
@@ -402,7 +496,10 @@ async def merged_search(
     unanswered = [(o.engine.info.id, o.error) for o in outcomes if o.response is None]
     # Which engines did not answer, and why: the structured answer's note, and the reason
     # an empty answer's error gives (it named no engine).
-    notes = (f"{NOT_ANSWERED_PREFIX}{engines_failed_text(unanswered)}",) if unanswered else ()
+    notes: tuple[str, ...] = ()
+    if unanswered:
+        notes = (f"{NOT_ANSWERED_PREFIX}{engines_failed_text(unanswered)}",)
+    notes += tuple(note for response in answered for note in response.notes)
     return SearchResponse(
         provider=info.id,
         sources=tuple(merge_results(results, count)),

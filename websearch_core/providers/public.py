@@ -190,4 +190,5 @@ class PublicProvider(FanOutProvider):
             soft_deadline=soft,
             hard_deadline=hard,
             ledger=self.ledger,
+            last_resort=self.last_resort,
         )

@@ -1,0 +1,226 @@
+"""A budget the store cannot check is skipped while another provider can answer, never fatal.
+
+A broken state store degrades to "no state", never to a failed search (the design's
+promise), and a budget is never spent unseen while another provider could answer. Both
+hold: a budgeted provider whose reservation the store cannot check is skipped, and asked
+after all, uncounted, only when every other provider has failed or was never there (a
+chain of budgeted providers alone, a pinned or forced one, Public Web engines all failing).
+The attempt's detail and the response's notes say the request went uncounted, and one
+warning of the ``websearch_core.state`` logger says it. Before, such a chain failed while
+the store was down.
+"""
+
+import logging
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.stalling_proxy import silent_server
+from websearch_core import WebSearch
+from websearch_core.testing import Simulator
+from websearch_core.testing.faults import Fault
+
+DEADLINE = 4.0
+UNCOUNTED = (
+    "Brave budget of 1000/month not checked (state store unavailable); asked as the last "
+    "resort, the request uncounted."
+)
+SKIPPED = (
+    "Brave budget of 1000/month cannot be checked while the state store is unavailable; "
+    "skipped without a request."
+)
+
+
+@pytest.fixture
+def locked_file(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    """A connection that will hold the state file's write lock once the test takes it."""
+    holder = sqlite3.connect(tmp_path / "state.sqlite3", isolation_level=None)
+    yield holder
+    if holder.in_transaction:
+        holder.execute("ROLLBACK")
+    holder.close()
+
+
+def _uncounted_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno == logging.WARNING and "uncounted" in r.getMessage()
+    ]
+
+
+def _sqlite(sim: Simulator, tmp_path: Path, **more: Any) -> Any:
+    return sim.settings(
+        timeout_seconds=None,
+        deadline_seconds=DEADLINE,
+        budget={"brave": "1000/month"},
+        state_backend="sqlite",
+        state_dir=tmp_path,
+        cache=False,
+        **more,
+    )
+
+
+async def test_a_chain_of_one_budgeted_provider_answers_uncounted_behind_a_locked_file(
+    tmp_path: Path, locked_file: sqlite3.Connection, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with Simulator(["brave"]) as sim:
+        settings = _sqlite(sim, tmp_path, providers=("brave",))
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            assert (await ws.search("python asyncio")).provider == "brave"  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+            caplog.clear()
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+            assert sim["brave"].requests and len(sim["brave"].requests) == 2
+    assert response.provider == "brave" and response.sources
+    assert [(a.provider, a.outcome) for a in response.attempts] == [("brave", "success")]
+    assert response.attempts[0].detail == UNCOUNTED
+    assert UNCOUNTED in response.notes
+    assert len(_uncounted_warnings(caplog)) == 1
+
+
+async def test_a_skipped_budget_is_asked_last_after_every_other_provider_failed(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    async with Simulator(["brave", "tavily"]) as sim:
+        sim["tavily"].always(Fault.http(500, "upstream down"))
+        settings = _sqlite(sim, tmp_path, providers=("brave", "tavily"))
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store (tavily fails, brave answers)
+            locked_file.execute("BEGIN IMMEDIATE")
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
+    assert [o[:2] for o in outcomes] == [
+        ("brave", "skipped"),
+        ("tavily", "failed"),
+        ("brave", "success"),
+    ]
+    assert outcomes[0][2] == SKIPPED and outcomes[2][2] == UNCOUNTED
+    assert response.provider == "brave" and UNCOUNTED in response.notes
+
+
+async def test_a_budget_is_still_not_spent_while_another_provider_answers(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    async with Simulator(["brave", "tavily"]) as sim:
+        settings = _sqlite(sim, tmp_path, providers=("brave", "tavily"))
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")
+            locked_file.execute("BEGIN IMMEDIATE")
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    assert response.provider == "tavily"
+    assert len(sim["brave"].requests) == 1  # the first search's only
+
+
+@pytest.mark.parametrize("how", ["forced", "pinned"])
+async def test_a_forced_or_pinned_budgeted_provider_answers_uncounted_from_a_silent_redis(
+    how: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    pytest.importorskip("redis")
+    with silent_server() as port:
+        async with Simulator(["brave", "tavily"]) as sim:
+            url = f"redis://:hunter2-redis-secret@127.0.0.1:{port}/0"
+            pinned = {"provider": "brave", "fallback": False}
+            chosen: dict[str, Any] = pinned if how == "pinned" else {}
+            settings = sim.settings(
+                timeout_seconds=None,
+                deadline_seconds=DEADLINE,
+                budget={"brave": "1000/month"},
+                state_backend="redis",
+                redis_url=url,
+                **chosen,
+            )
+            async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+                if how == "forced":
+                    result = await ws.run("python asyncio", provider="brave", use_cache=False)
+                else:
+                    result = await ws.run("python asyncio", use_cache=False)
+    assert not result.is_error, result.text
+    assert result.response.provider == "brave"
+    assert UNCOUNTED in result.response.notes
+    assert len(sim["brave"].requests) == 1 and sim["tavily"].requests == []
+    assert len(_uncounted_warnings(caplog)) == 1
+    assert "hunter2" not in caplog.text
+
+
+async def test_public_web_asks_an_unchecked_engine_only_when_the_others_failed(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    async with Simulator(["duckduckgo", "bing"]) as sim:
+        settings = sim.settings(
+            timeout_seconds=None,
+            deadline_seconds=20.0,
+            provider="public",
+            fallback=False,
+            budget={"bing": "100/day"},
+            state_backend="sqlite",
+            state_dir=tmp_path,
+            cache=False,
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            assert not (await ws.search("python asyncio")).partial  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["duckduckgo"].always(Fault.http(503, "down"))
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    assert response.provider == "public" and response.sources
+    assert len(sim["bing"].requests) == 2
+    notes = " ".join(response.notes)
+    assert "Bing budget of 100/day not checked (state store unavailable)" in notes
+    assert "duckduckgo" in notes
+
+
+def _public_chain(sim: Simulator, tmp_path: Path) -> Any:
+    return sim.settings(
+        timeout_seconds=None,
+        deadline_seconds=20.0,
+        providers=("public", "tavily"),
+        budget={"bing": "100/day"},
+        state_backend="sqlite",
+        state_dir=tmp_path,
+        cache=False,
+    )
+
+
+async def test_an_unchecked_engine_waits_for_the_providers_after_public_web(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
+        settings = _public_chain(sim, tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["duckduckgo"].always(Fault.http(503, "down"))
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    assert response.provider == "tavily"
+    assert len(sim["bing"].requests) == 1  # the first search's only
+
+
+async def test_public_web_is_asked_again_for_its_unchecked_engines_when_the_chain_failed(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
+        settings = _public_chain(sim, tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["duckduckgo"].always(Fault.http(503, "down"))
+            sim["tavily"].always(Fault.http(500, "upstream down"))
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    assert [(a.provider, a.outcome) for a in response.attempts] == [
+        ("public", "failed"),
+        ("tavily", "failed"),
+        ("public", "success"),
+    ]
+    assert response.provider == "public" and response.sources
+    assert len(sim["bing"].requests) == 2
+    assert len(sim["duckduckgo"].requests) == 2  # once per search: not again as a last resort
+    assert any("Bing budget of 100/day not checked" in note for note in response.notes)
