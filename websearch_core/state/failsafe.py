@@ -5,7 +5,9 @@ Redis is down, the chain should still search (without skips, counts or cache) ra
 fail. :class:`FailSafeStore` turns each :class:`StateStoreError` into a neutral result: no
 mark, a zero count, a granted reservation, a cache miss. The one exception is a budget: its
 reservation is refused as unchecked (:func:`unchecked_grant`), so the provider is skipped
-rather than asked beyond what it may have left.
+while another provider may answer, and asked (uncounted) only as the last resort, when none
+did (:mod:`websearch_core.orchestration.last_resort`): a search still never fails for the
+store.
 
 Two details keep a broken store cheap and quiet:
 
@@ -53,7 +55,10 @@ def unchecked_grant(windows: Sequence[UsageWindow]) -> UsageGrant:
     budget is a promise not to spend, the store is its only witness, and a provider
     asked unchecked while the store is down (30 s after every timeout, for as long as a
     file stays broken) could overspend it without anyone knowing. The chain skips that
-    provider and asks the next, which usually has the answer.
+    provider and asks the next, which usually has the answer; when no other provider
+    answers, the ledger accepts the refusal for the last resort and the provider is asked
+    uncounted, with a warning (``Ledger.reserve(accept_unchecked=True)``), rather than
+    the search failing for a broken store.
     """
     if any(window.limit is not None for window in windows):
         return UsageGrant(granted=False, counts=(), unchecked=True)
