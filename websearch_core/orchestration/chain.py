@@ -370,7 +370,10 @@ class ChainRunner:
                 provider=provider_id,
                 outcome="success",
                 ms=_ms(started),
-                detail=_joined(passed_over, reservation.uncounted),
+                # The common case (nothing passed over, counted) joins nothing.
+                detail=passed_over
+                if reservation.uncounted is None
+                else _joined(passed_over, reservation.uncounted),
             )
             outcome.attempts.append(attempt)
             logger.info("web search served by %s", provider_id, extra=attempt.log_fields())
