@@ -498,6 +498,22 @@ def test_a_date_span_reads_the_same_with_an_empty_class_or_none() -> None:
     assert dated("<b> 2026-07-30</b>") is None  # only a span holds the date
 
 
+def test_a_page_with_more_class_attributes_than_the_memo_holds_reads_the_same() -> None:
+    # The scan keeps each distinct class attribute's reading, and "no class" among them;
+    # thousands of distinct ones empty that memo part-way, and a class-less date span read
+    # after that must still date its result, twice in a row.
+    noise = "".join(f'<div class="n{index}"></div>' for index in range(5000))
+    page = _page(
+        noise,
+        '<div class="result"><a class="result__a" href="https://d.example/">D</a>'
+        '<div class="result__extras__url"><span class="result__icon"> <a><img/></a> </span>'
+        "<span> 2026-07-30</span></div></div>",
+    )
+    for _ in range(2):
+        (source,) = parse_page(page).sources
+        assert (source.url, source.published_date) == ("https://d.example/", "2026-07-30")
+
+
 class _TickingClock(datetime):
     """A clock that moves an hour on every reading, from 2026-01-01 UTC."""
 

@@ -58,20 +58,20 @@ _SCANNED_TAGS = tuple(_TAG_BITS)
 _TAGGED = ~_ANY_TAG
 """The bits that hold only for some tags; a kind without them needs no tag read."""
 _CLASS = b"class"
-_KINDS: dict[str, int] = {}
+_KINDS: dict[str | None, int] = {None: 0}
 """Class attribute -> its bits for any tag; a page repeats a handful of class attributes once
-per result, so the class tests run once per distinct attribute, not once per element."""
+per result, so the class tests run once per distinct attribute, not once per element. An
+element without a class (``None``) is nothing: held here too, so every element costs one
+lookup."""
 _MAX_KINDS = 4096
 """The memo is emptied when a page brings more distinct class attributes than this."""
 
 
-def _class_kind(classes: str) -> int:
+def _class_kind(classes: str | None) -> int:
     """The bits a class attribute gives an element of the tag that may carry them."""
-    kind = _KINDS.get(classes)
-    if kind is None:
-        if len(_KINDS) >= _MAX_KINDS:
-            _KINDS.clear()
-        kind = _KINDS[classes] = _read_classes(classes)
+    if len(_KINDS) >= _MAX_KINDS:
+        _KINDS.clear()
+    kind = _KINDS[classes] = 0 if classes is None else _read_classes(classes)
     return kind
 
 
@@ -139,13 +139,15 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
     block: Block | None = None
     row: LiteRow | None = None
     dating: Block | None = None  # the current block while its URL line is known, its date not
+    kinds = _KINDS
     for element in root.iter(*_SCANNED_TAGS):
-        # Inline, with the attribute name as bytes (lxml encodes a str name on every
-        # call): this runs for every element of the page.
+        # The attribute name as bytes (lxml encodes a str name on every call), one memo
+        # lookup (an element without a class included), and only the rare elements that
+        # are something go further: this runs for every element of the page.
         classes = element.get(_CLASS)
-        kind = 0 if classes is None else _KINDS.get(classes, -1)  # no class: nothing to test
-        if kind < 0:
-            kind = _class_kind(classes or "")
+        kind = kinds.get(classes)
+        if kind is None:
+            kind = _class_kind(classes)
         if kind:
             if kind & _TAGGED:  # a snippet may be any scanned tag: no tag to read for it
                 kind &= _TAG_BITS[element.tag]
@@ -155,13 +157,18 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
                 ):
                     break  # it would start one past the bound
                 block = _start_block(blocks, block, element, kind)
-            if block is not None and kind & _BLOCK_PARTS:
-                _add_to_block(block, element, kind)
-            dating = block if block is not None and block.extras is not None else None
+            if block is not None:
+                if kind & _BLOCK_PARTS:
+                    _add_to_block(block, element, kind)
+                dating = block if block.extras is not None and block.date is None else None
+            else:
+                dating = None
             if kind & _LITE_BITS:
                 row = _add_to_rows(rows, row, element, kind)
-        if dating is not None and dating.date is None and element.tag == "span":
+        if dating is not None and element.tag == "span":
             dating.date = _span_date(element, dating)
+            if dating.date is not None:
+                dating = None  # dated: no later span is read for it
     return blocks, rows
 
 
