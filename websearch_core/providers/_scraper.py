@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cache, lru_cache
 from itertools import islice
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 from urllib.parse import unquote, unquote_to_bytes
 
 from ..errors import ChallengeError, ResponseParseError
@@ -169,7 +169,30 @@ _SET_FIELDS = set(_SOURCE_FIELDS)
 _PLAIN_CONFIG = frozenset({"frozen", "extra", "defer_build"})
 """Model settings that change nothing validation does to a value (``str_strip_whitespace``,
 ``strict`` and the like would)."""
-_set_attribute = object.__setattr__
+
+
+def _slot_setter(name: str) -> Callable[[SearchSource, Any], None]:
+    """The setter of the instance slot ``name`` of :class:`SearchSource` (pydantic's).
+
+    Calling the slot's descriptor directly skips ``object.__setattr__``'s lookup of the
+    name through the class hierarchy on every call (about 0.3 us a source over the four
+    slots); a slot not found as a data descriptor is set through ``object.__setattr__``.
+    """
+    for klass in SearchSource.__mro__:
+        found = klass.__dict__.get(name)
+        if found is not None:
+            setter = getattr(found, "__set__", None)
+            if setter is not None:
+                return cast(Callable[[SearchSource, Any], None], setter)
+            break
+    return lambda source, value: object.__setattr__(source, name, value)
+
+
+_new_object = object.__new__
+_set_dict = _slot_setter("__dict__")
+_set_fields_set = _slot_setter("__pydantic_fields_set__")
+_set_extra = _slot_setter("__pydantic_extra__")
+_set_private = _slot_setter("__pydantic_private__")
 
 
 @cache
@@ -255,11 +278,11 @@ def scraped_source(
     values["snippet"] = text
     values["published_date"] = date
     values["age_seconds"] = age
-    source = object.__new__(SearchSource)
-    _set_attribute(source, "__dict__", values)
-    _set_attribute(source, "__pydantic_fields_set__", _SET_FIELDS.copy())
-    _set_attribute(source, "__pydantic_extra__", None)
-    _set_attribute(source, "__pydantic_private__", None)
+    source = _new_object(SearchSource)
+    _set_dict(source, values)
+    _set_fields_set(source, _SET_FIELDS.copy())
+    _set_extra(source, None)
+    _set_private(source, None)
     return source
 
 
