@@ -157,18 +157,18 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
                 ):
                     break  # it would start one past the bound
                 block = _start_block(blocks, block, element, kind)
-            if block is not None:
-                if kind & _BLOCK_PARTS:
-                    _add_to_block(block, element, kind)
-                dating = block if block.extras is not None and block.date is None else None
-            else:
-                dating = None
+            if block is not None and kind & _BLOCK_PARTS:
+                _add_to_block(block, element, kind)
+            dating = (
+                block
+                if block is not None and block.extras is not None and block.date is None
+                else None
+            )
             if kind & _LITE_BITS:
                 row = _add_to_rows(rows, row, element, kind)
         if dating is not None and element.tag == "span":
             dating.date = _span_date(element, dating)
-            if dating.date is not None:
-                dating = None  # dated: no later span is read for it
+            dating = dating if dating.date is None else None  # dated: no later span is read
     return blocks, rows
 
 
