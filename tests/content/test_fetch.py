@@ -296,7 +296,13 @@ async def test_refused_by_default(ws: WebSearch, url: str, kind: str, reason: st
     assert caught.value.kind == kind
     assert reason in str(caught.value)
     assert "https:///" not in str(caught.value)  # no advice to fetch a path over https
-    if kind == "address":
+    if kind == "address" and "cloud metadata" in reason:
+        # allow_private_addresses would not lift it: the advice is to list the address.
+        assert "refused even with allow_private_addresses; list 169.254.169.254" in str(
+            caught.value
+        )
+        assert str(caught.value).endswith(" in allowed_networks to allow it")
+    elif kind == "address":
         assert str(caught.value).endswith(
             "set allow_private_addresses=True or WEBSEARCH_FETCH_ALLOW_PRIVATE=1 to allow it "
             "(websearch fetch --allow-private)"
@@ -351,7 +357,8 @@ async def test_every_redirect_hop_is_checked(ws: WebSearch, server: PageServer) 
             "http://user:s3cret@169.254.169.254/latest?sig=s3cret",
             "address",
             "its redirect to http://169.254.169.254/latest was refused: 169.254.169.254 is a "
-            "cloud metadata address; set allow_private_addresses=True",
+            "cloud metadata address (AWS, Azure, Google Cloud, OpenStack and others), refused "
+            "even with allow_private_addresses; list 169.254.169.254 in allowed_networks",
         ),
         (
             "data:text/html," + "x" * 300,

@@ -377,6 +377,54 @@ async def test_a_page_whose_name_rebinds_before_the_browser_loads_it_is_refused_
     assert (server.hits["/app"], twin.hits["/app"]) == (1, 0)
 
 
+_META_HOST = "meta.test"
+
+
+@pytest_asyncio.fixture
+async def metadata_ws() -> AsyncIterator[WebSearch]:
+    """A client whose Chromium resolves ``meta.test`` to 127.0.0.2 by itself.
+
+    127.0.0.2 stands for the metadata server (nothing here answers at 169.254.169.254):
+    the fetcher's own lookups answer ``meta.test`` with 169.254.169.254.
+    """
+    _require_chromium()
+    flag = f"--host-resolver-rules=MAP {_META_HOST} 127.0.0.2"
+    browser = HeadlessBrowser(executable_path=chromium_path(), args=(*CHROMIUM_ARGS, flag))
+    async with WebSearch(state_backend="memory", browser=browser) as client:
+        yield client
+    await browser.aclose()
+
+
+async def test_with_private_addresses_allowed_a_page_cannot_reach_a_metadata_address(
+    metadata_ws: WebSearch,
+    server: PageServer,
+    other: PageServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With private addresses allowed the page's requests were neither looked up nor sent
+    # through the egress proxy: Chromium resolved meta.test itself and fetched the script
+    # from the "metadata server". Now the proxy resolves the name (to 169.254.169.254,
+    # a cloud metadata address) and refuses it, private addresses allowed or not.
+    _clear_proxy_variables(monkeypatch)
+    real = socket.getaddrinfo
+
+    def metadata_dns(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        return real("169.254.169.254" if host == _META_HOST else host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", metadata_dns)
+    server.page("/app", _page_with_script(f"http://{_META_HOST}:{other.port}/creds.js"))
+    other.page("/creds.js", _script_saying("instance credentials"), "application/javascript")
+    page = await metadata_ws.fetch(server.url("/app"), allow_private_addresses=True)
+    assert page.fetched_with == "browser" and "Rendered by the page script" in page.text
+    assert "instance credentials" not in page.text
+    assert other.hits["/creds.js"] == 0
+    # A private address the page names is still reached: the rest of the intranet is open.
+    server.page("/private", _page_with_script(f"http://127.0.0.2:{other.port}/ok.js"))
+    other.page("/ok.js", _script_saying("intranet script"), "application/javascript")
+    page = await metadata_ws.fetch(server.url("/private"), allow_private_addresses=True)
+    assert "intranet script" in page.text
+
+
 async def test_a_host_that_does_not_resolve_does_not_fail_the_render(
     ws: WebSearch, server: PageServer, dns: _RebindingDns
 ) -> None:

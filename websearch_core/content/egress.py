@@ -108,6 +108,9 @@ class EgressProxy(AsyncClosing):
 
     Args:
         allowed: Networks allowed although not public (as ``allowed_networks``).
+        allow_private: Allow non-public addresses, cloud metadata services excepted (as
+            ``allow_private_addresses``): the proxy then still stands between a page and
+            169.254.169.254.
         on_refusal: Called with each refused request's :class:`FetchRefusedError`.
         connect_timeout: Seconds to connect to a checked address.
         head_timeout: Seconds a connection may take to send its request head.
@@ -123,12 +126,14 @@ class EgressProxy(AsyncClosing):
         self,
         allowed: Networks = (),
         *,
+        allow_private: bool = False,
         on_refusal: RefusalSink | None = None,
         connect_timeout: float = CONNECT_TIMEOUT_SECONDS,
         head_timeout: float = HEAD_TIMEOUT_SECONDS,
         max_head_bytes: int = MAX_HEAD_BYTES,
     ) -> None:
         self._allowed = allowed
+        self._allow_private = allow_private
         self._on_refusal = on_refusal
         self._connect_timeout = connect_timeout
         self._head_timeout = head_timeout
@@ -246,8 +251,10 @@ class EgressProxy(AsyncClosing):
                 ``on_refusal``), ``502`` when it does not resolve or does not answer.
         """
         try:
-            check_url(url, allow_private=False, allowed=self._allowed)
-            addresses = await checked_addresses(url, host, port, self._allowed)
+            check_url(url, allow_private=self._allow_private, allowed=self._allowed)
+            addresses = await checked_addresses(
+                url, host, port, self._allowed, allow_private=self._allow_private
+            )
         except FetchRefusedError as refusal:
             _log.info("the browser's proxy refused %s:%s: %s", host, port, refusal.reason)
             if self._on_refusal is not None:

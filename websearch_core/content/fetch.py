@@ -145,10 +145,11 @@ class FetchOptions:
     """How pages are fetched; the defaults are the safe ones.
 
     Attributes:
-        allow_private_addresses: Also fetch loopback, private, link-local and metadata
-            addresses (for intranets and tests only).
+        allow_private_addresses: Also fetch loopback, private and link-local addresses
+            (for intranets and tests only); cloud metadata services stay refused.
         allowed_networks: Networks fetched although not public (``"10.1.2.0/24"``): a
-            narrower opening than ``allow_private_addresses``.
+            narrower opening than ``allow_private_addresses``. The only way to open a
+            cloud metadata service: an entry naming its address (``"169.254.169.254"``).
         max_bytes: Body size cap after decompression.
         max_redirects: Redirect hops followed before refusing.
         use_browser: Escalate script-only pages and 403/429/503 answers to Chromium.
@@ -272,11 +273,7 @@ class PageFetcher:
         self._proxies = proxies if proxies is not None else EnvironmentProxies(self._learnt.update)
         self._secrets = secrets
         self._allowed: Networks = parse_networks(options.allowed_networks)
-        self._scope = (
-            "private"
-            if options.allow_private_addresses
-            else ",".join(sorted(str(net) for net in self._allowed)) or "public"
-        )
+        self._scope = _cache_scope(options.allow_private_addresses, self._allowed)
         self._store = store
         self._browser = browser
         self._session: aiohttp.ClientSession | None = None
@@ -594,11 +591,19 @@ class PageFetcher:
         return self._proxies.for_url(url)
 
     async def _precheck_for_proxy(self, url: str) -> None:
-        """Through a proxy the connector resolves only the proxy: check the name here."""
-        if self.options.allow_private_addresses:
-            return
+        """Through a proxy the connector resolves only the proxy: check the name here.
+
+        With private addresses allowed a name that does not resolve here is let through
+        (an intranet name only the proxy knows), but one resolving to a cloud metadata
+        address is refused, as without a proxy.
+        """
+        allow_private = self.options.allow_private_addresses
         host = urlsplit(url).hostname or ""
-        await checked_addresses(url, host, 0, self._allowed)
+        try:
+            await checked_addresses(url, host, 0, self._allowed, allow_private=allow_private)
+        except FetchFailedError:
+            if not allow_private:
+                raise
 
     # --- the browser ----------------------------------------------------------------------
 
@@ -660,7 +665,9 @@ class PageFetcher:
         async with contextlib.AsyncExitStack() as stack:
             proxy = self._context_proxy(browser, url)
             if proxy is None and self._egress_checked(browser):
-                egress = EgressProxy(allowed, on_refusal=guard.blocked.append)
+                egress = EgressProxy(
+                    allowed, allow_private=allow_private, on_refusal=guard.blocked.append
+                )
                 proxy = (await stack.enter_async_context(egress)).url
             page = await stack.enter_async_context(browser.page(proxy=proxy))
             await stack.enter_async_context(asyncio.timeout_at(load_deadline(ends)))  # exits first
@@ -703,12 +710,13 @@ class PageFetcher:
     def _egress_checked(self, browser: "HeadlessBrowser") -> bool:
         """Whether the page's traffic goes through an :class:`EgressProxy`.
 
-        Not when private addresses are allowed (nothing to check), nor through a proxy
-        the user set (``proxy``, the browser's own, or one the environment names, which
-        Chromium reads too, ``ALL_PROXY`` and one ``NO_PROXY`` lets the page skip
-        included): that proxy resolves the names, as for the plain fetch through it.
+        Also when private addresses are allowed: cloud metadata addresses are still
+        refused, and a page's name may rebind to one. Not through a proxy the user set
+        (``proxy``, the browser's own, or one the environment names, which Chromium reads
+        too, ``ALL_PROXY`` and one ``NO_PROXY`` lets the page skip included): that proxy
+        resolves the names, as for the plain fetch through it.
         """
-        if self.options.allow_private_addresses or self.options.proxy is not None:
+        if self.options.proxy is not None:
             return False
         return not browser.has_proxy and not self._proxies.any_named()
 
@@ -749,7 +757,8 @@ class _PageGuard:
     """The address rules for every request and WebSocket a page makes in the browser.
 
     Args:
-        allow_private: Skip the address rules (the scheme rule always applies).
+        allow_private: Allow non-public addresses, cloud metadata services excepted (the
+            scheme rule always applies).
         allowed: Networks allowed although not public.
     """
 
@@ -765,13 +774,18 @@ class _PageGuard:
         A :class:`FetchFailedError` when its host name does not resolve: an address that
         cannot be checked is not reached, and one dead host (an ad server gone) must not
         fail the whole render, as it did when the lookup's error left the route handler.
+        With private addresses allowed the name is looked up too (it may resolve to a cloud
+        metadata address), and one that does not resolve here is left to the connection.
         """
+        allow_private = self._allow_private
         try:
-            check_url(target, allow_private=self._allow_private, allowed=self._allowed)
-            if not self._allow_private:
-                await checked_addresses(target, urlsplit(target).hostname or "", 0, self._allowed)
-        except FetchError as refusal:
+            check_url(target, allow_private=allow_private, allowed=self._allowed)
+            host = urlsplit(target).hostname or ""
+            await checked_addresses(target, host, 0, self._allowed, allow_private=allow_private)
+        except FetchRefusedError as refusal:
             return refusal
+        except FetchError as failure:
+            return None if allow_private else failure
         return None
 
     async def request(self, route: "Route") -> None:
@@ -812,6 +826,22 @@ class _PageGuard:
             await route.close(code=_UNREACHABLE, reason="the host name does not resolve")
         else:
             route.connect_to_server()
+
+
+def _cache_scope(allow_private: bool, allowed: Networks) -> str:
+    """The address policy a cached page was fetched under (see :func:`page_cache_key`).
+
+    The allowed networks are part of it with private addresses allowed too: a metadata
+    page fetched with its address listed must not be served to a call without it.
+
+    Example:
+        >>> _cache_scope(False, ()), _cache_scope(True, ())
+        ('public', 'private')
+    """
+    networks = ",".join(sorted(str(net) for net in allowed))
+    if allow_private:
+        return f"private,{networks}" if networks else "private"
+    return networks or "public"
 
 
 def _origin(url: str) -> tuple[str, int] | None:

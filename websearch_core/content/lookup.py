@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import FetchFailedError, FetchRefusedError
-from .safety import ALLOW_HINT, Networks, resolved_problem
+from .safety import Networks, resolved_problem
 
 __all__ = ["CheckedAddress", "checked_addresses"]
 
@@ -31,9 +31,9 @@ class CheckedAddress:
 
 
 async def checked_addresses(
-    url: str, host: str, port: int, allowed: Networks
+    url: str, host: str, port: int, allowed: Networks, *, allow_private: bool = False
 ) -> list[CheckedAddress]:
-    """The addresses of ``host``, or a refusal when any of them is not public.
+    """The addresses of ``host``, or a refusal when the rules refuse any of them.
 
     Every address is judged, not only the first: a name with one public and one private
     address would otherwise reach the private one when the first does not answer.
@@ -43,18 +43,19 @@ async def checked_addresses(
         host: The name or IP literal to resolve.
         port: The port to connect to (carried in each ``sockaddr``).
         allowed: Networks allowed although not public.
+        allow_private: Allow non-public addresses, cloud metadata services excepted.
 
     Raises:
-        FetchRefusedError: An address is not public (``kind="address"``).
+        FetchRefusedError: An address is refused (``kind="address"``).
         FetchFailedError: The name does not resolve.
     """
     try:
         infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as error:
         raise FetchFailedError(url, f"{host} could not be resolved ({error})") from None
-    problem = resolved_problem(infos, allowed)
+    problem = resolved_problem(infos, allowed, allow_private=allow_private)
     if problem:
-        raise FetchRefusedError(url, f"{host} resolves to {problem}; {ALLOW_HINT}", "address")
+        raise FetchRefusedError(url, f"{host} resolves to {problem}", "address")
     found: list[CheckedAddress] = []
     for family, _type, _proto, _name, sockaddr in infos:
         if family in (socket.AF_INET, socket.AF_INET6):

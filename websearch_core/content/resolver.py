@@ -11,7 +11,7 @@ from aiohttp.abc import AbstractResolver, ResolveResult
 from aiohttp.resolver import DefaultResolver
 
 from .errors import FetchRefusedError
-from .safety import ALLOW_HINT, Networks, address_problem
+from .safety import Networks, address_refusal
 
 __all__ = ["SafeResolver"]
 
@@ -20,7 +20,7 @@ class SafeResolver(AbstractResolver):
     """A resolver that refuses host names resolving to a non-public address.
 
     Args:
-        allow_private: Resolve without the address rules.
+        allow_private: Allow non-public addresses, cloud metadata services excepted.
         allowed: Networks allowed although not public.
         resolver: The resolver doing the lookups (aiohttp's default when omitted).
     """
@@ -39,24 +39,24 @@ class SafeResolver(AbstractResolver):
     async def resolve(
         self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
     ) -> list[ResolveResult]:
-        """Resolve ``host``; refuse it when any of its addresses is not public.
+        """Resolve ``host``; refuse it when any of its addresses may not be fetched.
 
         Every address is checked, not only the first: a name with one public and one
         private address would otherwise reach the private one on a connection retry.
+        With private addresses allowed the answers are still checked, for metadata
+        services: a name an attacker controls can resolve to 169.254.169.254.
 
         Raises:
-            FetchRefusedError: The name resolves to a non-public address.
+            FetchRefusedError: The name resolves to an address the rules refuse.
         """
         results = await self._resolver.resolve(host, port, family)
-        if self._allow_private:
-            return results
         for result in results:
-            problem = address_problem(result["host"], self._allowed)
-            if problem:
+            refusal = address_refusal(
+                result["host"], self._allowed, allow_private=self._allow_private
+            )
+            if refusal:
                 raise FetchRefusedError(
-                    f"http://{host}/",
-                    f"{host} resolves to {result['host']}, {problem}; {ALLOW_HINT}",
-                    "address",
+                    f"http://{host}/", f"{host} resolves to {result['host']}, {refusal}", "address"
                 )
         return results
 

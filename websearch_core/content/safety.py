@@ -19,6 +19,12 @@ addresses (``allow_private_addresses=True``, ``WEBSEARCH_FETCH_ALLOW_PRIVATE=1``
   the address it checked: Chromium never resolves a page's host names, so a rebinding DNS
   has no second lookup to answer. Through a proxy the user configured, that proxy resolves
   names instead, and they are checked by a lookup before each request.
+
+Allowing private addresses does not open cloud instance-metadata services
+(:mod:`~websearch_core.content.metadata`): each of the checks above still refuses their
+addresses and names, in the same places, unless ``allowed_networks`` lists the service's
+address itself. An agent given intranet access can be led by a page it reads to ask for
+``http://169.254.169.254/``; that is the one private address worth more than the intranet.
 """
 
 import importlib
@@ -32,6 +38,15 @@ from urllib.parse import SplitResult, urlsplit
 from ..env_values import env_value
 from ..errors import ConfigurationError
 from .errors import FetchRefusedError
+from .metadata import (
+    METADATA_SERVICES,
+    IPAddress,
+    metadata_advice,
+    metadata_host,
+    metadata_service,
+    opted_in,
+    service_addresses,
+)
 
 __all__ = [
     "ALLOWED_SCHEMES",
@@ -40,6 +55,7 @@ __all__ = [
     "METADATA_HOSTS",
     "Networks",
     "address_problem",
+    "address_refusal",
     "check_url",
     "network_entries",
     "parse_networks",
@@ -49,21 +65,8 @@ __all__ = [
 
 ALLOW_PRIVATE_ENV = "WEBSEARCH_FETCH_ALLOW_PRIVATE"
 ALLOWED_SCHEMES = frozenset({"http", "https"})
-METADATA_HOSTS = frozenset(
-    {
-        "metadata",
-        "metadata.google.internal",
-        "metadata.goog",
-        "metadata.azure.internal",
-        "instance-data",
-        "instance-data.ec2.internal",
-    }
-)
-"""Cloud instance-metadata services by name (their addresses are refused as non-public)."""
-_METADATA_ADDRESSES = frozenset(
-    ipaddress.ip_address(a)
-    for a in ("169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200")
-)
+METADATA_HOSTS = frozenset(host for service in METADATA_SERVICES for host in service.hosts)
+"""Cloud instance-metadata services by name (:data:`~.metadata.METADATA_SERVICES`)."""
 _NUMERIC_HOST = re.compile(r"^(?:0x[0-9a-f]*|\d+)(?:\.(?:0x[0-9a-f]*|\d+)){0,3}$", re.IGNORECASE)
 """Hosts that C resolvers read as IPv4 (``2130706433``, ``0x7f.1``, ``127.1``)."""
 _TRUE = frozenset({"1", "true", "t", "yes", "y", "on"})
@@ -75,7 +78,6 @@ ALLOW_HINT = (
 )
 """How to lift the address rules: the end of every address refusal. It names the
 command's option too: a command-line user was told only of an argument and a variable."""
-_HINT = ALLOW_HINT
 
 
 def private_allowed(explicit: bool | None = None) -> bool:
@@ -146,11 +148,15 @@ def parse_networks(networks: Iterable[str]) -> Networks:
     return tuple(parsed)
 
 
-def address_problem(address: str, allowed: Networks = ()) -> str | None:
-    """Why an IP address may not be fetched from, or ``None`` when it is public.
+def address_problem(
+    address: str, allowed: Networks = (), *, allow_private: bool = False
+) -> str | None:
+    """Why an IP address may not be fetched from, or ``None`` when it may.
 
     IPv4-mapped and NAT64-style IPv6 forms are judged by the IPv4 address inside. An
-    address inside one of the ``allowed`` networks (an intranet allow-list) passes.
+    address inside one of the ``allowed`` networks (an intranet allow-list) passes, and so
+    does every address when ``allow_private`` is set, except a cloud metadata service
+    (:mod:`.metadata`): that one passes only when ``allowed`` names it.
 
     Example:
         >>> address_problem("10.1.2.3")
@@ -159,20 +165,21 @@ def address_problem(address: str, allowed: Networks = ()) -> str | None:
         'a loopback address'
         >>> address_problem("93.184.215.14") is None
         True
+        >>> address_problem("100.100.100.200", allow_private=True)
+        'a cloud metadata address (Alibaba Cloud)'
     """
-    ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(
-        address.split("%", 1)[0]
-    )
-    if any(ip.version == net.version and ip in net for net in allowed):
+    ip = _ip(address)
+    inner = _embedded_ipv4(ip)
+    judged = inner if inner is not None else ip
+    service = metadata_service(judged)
+    if service is not None:
+        if opted_in(service, allowed, judged):
+            return None
+        return f"a cloud metadata address ({service.clouds})"
+    if allow_private or any(ip.version == net.version and ip in net for net in allowed):
         return None
-    if isinstance(ip, ipaddress.IPv6Address):
-        inner = ip.ipv4_mapped or ip.sixtofour
-        if inner is None and ip in ipaddress.IPv6Network("64:ff9b::/96"):
-            inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
-        if inner is not None:
-            return address_problem(str(inner), allowed)
-    if ip in _METADATA_ADDRESSES:
-        return "a cloud metadata address"
+    if inner is not None:
+        return address_problem(str(inner), allowed)
     for label, test in (
         ("an unspecified", ip.is_unspecified),
         ("a loopback", ip.is_loopback),
@@ -188,20 +195,73 @@ def address_problem(address: str, allowed: Networks = ()) -> str | None:
     return None
 
 
+def address_refusal(
+    address: str, allowed: Networks = (), *, allow_private: bool = False
+) -> str | None:
+    """:func:`address_problem` with what would lift it, as refusals end; ``None`` if allowed.
+
+    A metadata address is not lifted by ``allow_private_addresses``: its refusal says so and
+    names the address to list in ``allowed_networks`` instead.
+
+    Example:
+        >>> address_refusal("10.1.2.3").endswith("(websearch fetch --allow-private)")
+        True
+        >>> why = address_refusal("169.254.170.2", allow_private=True)
+        >>> why.startswith("a cloud metadata address (AWS ECS task credentials), refused even")
+        True
+        >>> why.endswith("list 169.254.170.2 in allowed_networks to allow it")
+        True
+    """
+    problem = address_problem(address, allowed, allow_private=allow_private)
+    if problem is None:
+        return None
+    ip = _ip(address)
+    inner = _embedded_ipv4(ip)
+    judged = inner if inner is not None else ip
+    if metadata_service(judged) is not None:
+        return f"{problem}, {metadata_advice([str(judged)])}"
+    return f"{problem}; {ALLOW_HINT}"
+
+
+def _ip(address: str) -> IPAddress:
+    """``address`` parsed, without an IPv6 zone (``fe80::1%eth0``).
+
+    Raises:
+        ValueError: Not an IP address (a host name).
+    """
+    return ipaddress.ip_address(address.split("%", 1)[0])
+
+
+def _embedded_ipv4(ip: IPAddress) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 one carries (IPv4-mapped, 6to4, NAT64), if it does."""
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return None
+    inner = ip.ipv4_mapped or ip.sixtofour
+    if inner is None and ip in _NAT64:
+        inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return inner
+
+
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+
+
 def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> SplitResult:
     """Validate a URL to fetch (the first one, and each redirect target).
 
     Args:
         url: The absolute URL.
-        allow_private: Skip the address rules (the scheme rule always applies).
-        allowed: Networks allowed although not public.
+        allow_private: Allow non-public addresses, cloud metadata services excepted (the
+            scheme rule always applies).
+        allowed: Networks allowed although not public; a metadata service only when an
+            entry names its address (see :func:`~.metadata.opted_in`).
 
     Returns:
         The parsed URL.
 
     Raises:
-        FetchRefusedError: Not an absolute http(s) URL, or (unless allowed) a metadata host
-            name or a non-public IP literal; the message names the reason.
+        FetchRefusedError: Not an absolute http(s) URL, a metadata host name or address
+            not listed in ``allowed``, or (unless allowed) a non-public IP literal; the
+            message names the reason.
     """
     _check_given(url)
     try:
@@ -222,17 +282,30 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
     del port
     _check_encodable_name(url, host)
     _check_numeric_spelling(url, host, allow_private=allow_private, allowed=allowed)
-    if allow_private:
-        return parts
-    if host.lower() in METADATA_HOSTS:
-        raise FetchRefusedError(url, f"{host} is a cloud metadata host; {_HINT}", "address")
+    _check_metadata_name(url, host, allowed)
     try:
-        problem = address_problem(host, allowed)
+        refusal = address_refusal(host, allowed, allow_private=allow_private)
     except ValueError:
         return parts  # a name: checked by SafeResolver when connecting
-    if problem:
-        raise FetchRefusedError(url, f"{host} is {problem}; {_HINT}", "address")
+    if refusal:
+        raise FetchRefusedError(url, f"{host} is {refusal}", "address")
     return parts
+
+
+def _check_metadata_name(url: str, host: str, allowed: Networks) -> None:
+    """Refuse a cloud metadata host name, private addresses allowed or not.
+
+    Checked by name as well as by address: through a proxy the name is resolved by the
+    proxy, and a lookup here may not see the address it gets. Listing the service's
+    address in ``allowed_networks`` opens the name too.
+    """
+    service = metadata_host(host)
+    if service is None or opted_in(service, allowed):
+        return
+    advice = metadata_advice(service_addresses(service))
+    raise FetchRefusedError(
+        url, f"{host} is a cloud metadata host ({service.clouds}), {advice}", "address"
+    )
 
 
 def _check_given(url: object) -> None:
@@ -301,20 +374,25 @@ def _check_numeric_spelling(url: str, host: str, *, allow_private: bool, allowed
         address = socket.inet_ntoa(socket.inet_aton(host))
     except OSError:
         raise FetchRefusedError(url, f"{host} is not a valid host", "invalid_url") from None
-    problem = None if allow_private else address_problem(address, allowed)
-    if problem:
-        raise FetchRefusedError(url, f"{host} means {address}, {problem}; {_HINT}", "address")
+    refusal = address_refusal(address, allowed, allow_private=allow_private)
+    if refusal:
+        raise FetchRefusedError(url, f"{host} means {address}, {refusal}", "address")
     raise FetchRefusedError(
         url, f"{host} is a non-standard spelling of {address}: write {address}", "invalid_url"
     )
 
 
-def resolved_problem(infos: list[tuple[Any, ...]], allowed: Networks = ()) -> str | None:
-    """The first problem among ``getaddrinfo`` results, for callers outside aiohttp."""
+def resolved_problem(
+    infos: list[tuple[Any, ...]], allowed: Networks = (), *, allow_private: bool = False
+) -> str | None:
+    """The first refusal among ``getaddrinfo`` results (the address, why, and the remedy).
+
+    For callers outside aiohttp; the text follows ``"<host> resolves to "``.
+    """
     for info in infos:
-        problem = address_problem(str(info[4][0]), allowed)
-        if problem:
-            return f"{info[4][0]}, {problem}"
+        refusal = address_refusal(str(info[4][0]), allowed, allow_private=allow_private)
+        if refusal:
+            return f"{info[4][0]}, {refusal}"
     return None
 
 
