@@ -12,6 +12,7 @@ for the metadata answer never connects.
 import asyncio
 import socket
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -286,3 +287,11 @@ async def test_the_egress_proxy_refuses_metadata_with_private_addresses_allowed(
     allowed = f"GET http://127.0.0.1:{server.port}/creds HTTP/1.1\r\n\r\n".encode()
     assert (await _ask(proxy, allowed)).startswith(b"HTTP/1.1 200 ")
     assert server.hits["/creds"] == 1
+
+
+def test_the_readme_names_every_refused_metadata_address() -> None:
+    # The README's list is what users read; the table is what is refused.
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    for service in METADATA_SERVICES:
+        for network in service.networks:
+            assert f"`{network.split('/')[0]}`" in readme, network
