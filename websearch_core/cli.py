@@ -16,8 +16,10 @@ Usage::
     websearch providers reset --all   # every provider; moves a damaged state file aside
     websearch fetch URL [--markdown | --json]   # a page's main content (content/cli_fetch.py)
 
-A first argument of ``auth``, ``fetch`` or ``providers`` selects that command; anything else is a
-query (``websearch -- auth`` searches for the word "auth").
+A first argument of ``auth``, ``fetch`` or ``providers`` selects that command, as it does after
+options alone (``websearch -v fetch URL`` is ``websearch fetch -v URL``; an option the command
+does not take is refused, see :mod:`.cli_dispatch`); anything else is a query
+(``websearch -- auth`` searches for the word "auth").
 
 Exit status: ``0`` on success; ``1`` when every provider failed (the error text goes to
 stderr), there was nothing to remove, or the output could not be written (a full disk);
@@ -49,6 +51,7 @@ from pydantic import ValidationError
 
 from . import __version__
 from .browser import INSTALL_HINT
+from .cli_dispatch import CommandLineError, split_command
 from .cli_output import (
     OutputFailedError,
     guarded_stdout,
@@ -143,12 +146,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _command(args: list[str]) -> int:
     """:func:`main` once stdout is guarded: parse, run the handler, report its errors."""
-    command = args[0] if args and args[0] in _COMMANDS else "search"
     # Ctrl-C can come at any moment, the lazy imports of parsing included.
     try:
-        parser = _PARSERS[command]()
+        others = {name: _PARSERS[name] for name in _COMMANDS}
         try:
-            namespace = parser.parse_args(args[1:] if command != "search" else args)
+            named, parser, command_args = split_command(args, _search_parser(), others)
+        except CommandLineError as error:
+            return fail(str(error))
+        command = named or "search"
+        try:
+            namespace = parser.parse_args(command_args)
         except SystemExit as exit_:  # argparse reports usage errors (and --help) by exiting
             return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
         handler: Callable[[argparse.Namespace], int] = namespace.handler
@@ -234,6 +241,8 @@ def _search_parser() -> argparse.ArgumentParser:
             "written), 2 invalid input or configuration (one line naming the option,\n"
             "variable or config file; also when no provider is configured), 130 interrupted\n"
             "(Ctrl-C).\n"
+            "Options written before a command are that command's (websearch -v fetch URL\n"
+            "is websearch fetch -v URL); one the command does not take is refused.\n"
             'To search for the word "auth", "fetch" or "providers", write: websearch -- auth'
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -695,6 +704,10 @@ def _providers_parser() -> argparse.ArgumentParser:
     parser.add_argument("provider", nargs="?", help="the provider id to reset")
     parser.add_argument(
         "--all", action="store_true", dest="all_providers", help="reset every provider"
+    )
+    # As for a search: `websearch -v providers` read "providers" as a query.
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="log what the library does to stderr"
     )
     parser.set_defaults(handler=_providers)
     return parser

@@ -140,3 +140,25 @@ def test_a_page_without_text_still_prints_its_json(
     captured = capsys.readouterr()
     assert json.loads(captured.out)["title"] == "Nothing here"
     assert captured.err.endswith(": the page has no readable text\n")
+
+
+def test_options_written_before_fetch_are_fetch_s(
+    base: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``websearch --json fetch URL`` searched the web for "fetch URL"; it now fetches."""
+    argv = ["--json", "-v", "--no-cache", "--timeout", "5", "fetch", f"{base}/a"]
+    assert main([*argv, "--allow-private", "--no-browser"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["title"] == "CLI page"
+    assert captured.err == f"websearch: fetched {base}/a (HTTP 200, text/html, with http)\n"
+
+
+def test_a_search_option_before_fetch_is_refused_naming_it(
+    base: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--deadline", "5", "fetch", f"{base}/a"]) == 2
+    assert capsys.readouterr().err == (
+        "websearch: --deadline does not apply to fetch (websearch fetch --help lists its "
+        'options); to search for the word "fetch", write: websearch --deadline 5 -- fetch '
+        f"{base}/a\n"
+    )

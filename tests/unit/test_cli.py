@@ -633,6 +633,7 @@ def test_help_exits_0_and_mentions_the_subcommands(capsys: pytest.CaptureFixture
     ):
         assert usage in out
     assert 'To search for the word "auth", "fetch" or "providers"' in out
+    assert "Options written before a command are that command's" in out
 
 
 def test_double_dash_searches_for_a_command_name(
@@ -641,6 +642,41 @@ def test_double_dash_searches_for_a_command_name(
     sim = simulate("brave")
     assert main(["--", "auth"]) == EXIT_OK
     assert sim["brave"].requests[0].query_dict()["q"] == "auth"
+
+
+def test_options_before_a_command_name_never_search_for_it(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``websearch --json providers`` searched the web for the word "providers"."""
+    sim = simulate("brave")
+    cases = {
+        ("--json", "providers"): "--json does not apply to providers",
+        ("--prefer", "brave", "providers", "reset", "--all"): "--prefer does not apply",
+        ("--no-cache", "auth", "list"): "--no-cache does not apply to auth",
+        ("-v", "auth", "list"): "-v does not apply to auth",
+    }
+    for argv, refusal in cases.items():
+        assert main(list(argv)) == EXIT_USAGE, argv
+        out, err = capsys.readouterr()
+        assert (out, err.count("\n")) == ("", 1)
+        assert err.startswith(f"websearch: {refusal}")
+    assert sim["brave"].requests == []  # nothing was searched for
+    # The refusal's advice searches for the word, options kept.
+    assert main(["--prefer", "brave", "--", "providers"]) == EXIT_OK
+    assert sim["brave"].requests[0].query_dict()["q"] == "providers"
+
+
+def test_verbose_before_providers_lists_them(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["-v", "providers"]) == EXIT_OK
+    assert capsys.readouterr().out.startswith("ID ")
+    assert main(["--verbose", "providers", "reset", "--all"]) == EXIT_OK
+    assert "cleared" in capsys.readouterr().out
+
+
+def test_help_before_a_command_is_that_command_s(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("auth", "providers", "fetch"):
+        assert main(["--help", command]) == EXIT_OK
+        assert capsys.readouterr().out.startswith(f"usage: websearch {command}")
 
 
 def test_verbose_logs_each_attempt(simulate: Simulate, capsys: pytest.CaptureFixture[str]) -> None:

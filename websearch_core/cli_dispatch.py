@@ -1,0 +1,88 @@
+"""Which command a ``websearch`` command line names, with the options written before it.
+
+``websearch --json providers`` and ``websearch -v fetch URL`` searched the web for the word
+"providers" and "fetch": only a first argument selected a command, so a command written
+after an option was a query. Options written before a command are now that command's
+(``websearch -v fetch URL`` is ``websearch fetch -v URL``), and one the command does not
+take is refused, naming it, instead of being searched for. A query still needs ``--``
+before a command's name (``websearch --limit 5 -- providers``), as a first word does.
+"""
+
+import argparse
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+
+from .cli_status import PROG
+
+__all__ = ["CommandLineError", "split_command"]
+
+
+class CommandLineError(Exception):
+    """An option written before a command that the command does not take (exit status 2)."""
+
+
+def split_command(
+    args: Sequence[str],
+    search: argparse.ArgumentParser,
+    commands: Mapping[str, Callable[[], argparse.ArgumentParser]],
+) -> tuple[str | None, argparse.ArgumentParser, list[str]]:
+    """The command ``args`` name, its parser and the arguments that parser reads.
+
+    The options before the first word that is not an option (or an option's value) are
+    read the way the search command reads them, so ``--limit 5`` is skipped whole; when
+    that word names a command, those options go to the command, before its own words.
+
+    Args:
+        args: The arguments after the program name.
+        search: The search command's parser: which leading options take a value.
+        commands: What builds each other command's parser, by name.
+
+    Returns:
+        The command's name, parser and arguments, or ``None``, ``search`` and ``args`` for
+        a search.
+
+    Raises:
+        CommandLineError: An option before the command is not one the command takes; the
+            message names the option and the command, and how to search for the word.
+    """
+    index = 0
+    while index < len(args) and _is_option(args[index]):
+        word = args[index]
+        index += 2 if "=" not in word and _takes_value(search, word) else 1
+    if index >= len(args) or args[index] not in commands:
+        return None, search, list(args)
+    command, leading = args[index], list(args[:index])
+    parser = commands[command]()
+    for word in leading:
+        if _is_option(word) and _option(parser, word) is None:
+            query = shlex.join([*leading, "--", *args[index:]])
+            raise CommandLineError(
+                f"{word.split('=', 1)[0]} does not apply to {command} "
+                f"({PROG} {command} --help lists its options); to search for the word "
+                f'"{command}", write: {PROG} {query}'
+            )
+    return command, parser, [*leading, *args[index + 1 :]]
+
+
+def _is_option(word: str) -> bool:
+    """``-v``, ``--json``, ``--limit=5``; not ``-`` nor ``--`` (which ends the options)."""
+    return word.startswith("-") and word not in ("-", "--")
+
+
+def _takes_value(parser: argparse.ArgumentParser, word: str) -> bool:
+    """Whether ``word`` is an option of ``parser`` whose value is the next word."""
+    action = _option(parser, word)
+    return action is not None and action.nargs != 0
+
+
+def _option(parser: argparse.ArgumentParser, word: str) -> argparse.Action | None:
+    """The option ``word`` names in ``parser``, exactly or as argparse's unique abbreviation."""
+    name = word.split("=", 1)[0]
+    # argparse keeps no public table of a parser's options.
+    known = parser._option_string_actions
+    if name in known:
+        return known[name]
+    if not name.startswith("--"):
+        return None
+    matches = {known[option] for option in known if option.startswith(name)}
+    return matches.pop() if len(matches) == 1 else None
