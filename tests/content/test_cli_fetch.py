@@ -162,3 +162,20 @@ def test_a_search_option_before_fetch_is_refused_naming_it(
         'options); to search for the word "fetch", write: websearch --deadline 5 -- fetch '
         f"{base}/a\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("example.com", "the URL has no scheme; write it in full, as https://example.com"),
+        ("ftp://example.com/a", "only http and https URLs are fetched, not ftp:"),
+        ("https://", "the URL has no host"),
+        ("https://example.com:99999/", "the URL is malformed (Port out of range 0-65535)"),
+    ],
+)
+def test_a_url_written_wrong_is_invalid_input(
+    url: str, reason: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's exit statuses say 2 for invalid input; ``fetch example.com`` exited 1."""
+    assert main(["fetch", url]) == 2
+    assert capsys.readouterr() == ("", f"websearch: cannot fetch {url}: {reason}\n")

@@ -8,7 +8,8 @@ Usage::
 Prints the page's plain text (``--markdown``: its Markdown; ``--json``: every field of
 :class:`~websearch_core.content.PageContent`). Exit status ``0`` on success, ``1`` when the
 page could not be fetched or was refused (one line on stderr saying why), ``2`` for
-invalid options. A page fetched without readable text (an empty or script-only page)
+invalid options or a URL that is not an absolute http(s) URL (``example.com``: it says what
+to write instead). A page fetched without readable text (an empty or script-only page)
 prints nothing (``--json`` its fields) and a warning on stderr saying so, with status 0.
 """
 
@@ -17,11 +18,12 @@ import asyncio
 import sys
 
 from ..cli_output import json_text
-from ..cli_status import EXIT_FAILED, EXIT_OK, PROG, fail
+from ..cli_status import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, fail
 from ..client import WebSearch
 from ..settings import Settings
-from .errors import FetchError
+from .errors import FetchError, FetchRefusedError
 from .models import PageContent
+from .safety import check_url_form
 from .service import checked_fetch_seconds
 from .tool_text import NO_READABLE_TEXT
 
@@ -68,6 +70,12 @@ def _positive(text: str) -> float:
 
 
 def _fetch(args: argparse.Namespace) -> int:
+    try:
+        check_url_form(args.url)
+    except FetchRefusedError as error:
+        # Invalid input, as the README's exit statuses say: `fetch example.com` exited 1,
+        # as if the page had been refused.
+        return fail(str(error), EXIT_USAGE)
     try:
         page = asyncio.run(_run(args))
     except FetchError as error:

@@ -57,6 +57,7 @@ __all__ = [
     "address_problem",
     "address_refusal",
     "check_url",
+    "check_url_form",
     "network_entries",
     "parse_networks",
     "private_allowed",
@@ -263,6 +264,30 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
             not listed in ``allowed``, or (unless allowed) a non-public IP literal; the
             message names the reason.
     """
+    parts = check_url_form(url)
+    host = (parts.hostname or "").rstrip(".")
+    _check_numeric_spelling(url, host, allow_private=allow_private, allowed=allowed)
+    _check_metadata_name(url, host, allowed)
+    try:
+        refusal = address_refusal(host, allowed, allow_private=allow_private)
+    except ValueError:
+        return parts  # a name: checked by SafeResolver when connecting
+    if refusal:
+        raise FetchRefusedError(url, f"{host} is {refusal}", "address")
+    return parts
+
+
+def check_url_form(url: str) -> SplitResult:
+    """Refuse a URL for how it is written, none of the address rules applied.
+
+    What the writer can fix by writing the URL again: no scheme (``example.com``), another
+    scheme, no host, a malformed port or host name. ``websearch fetch`` reports these as
+    invalid input (exit status 2); a well-written URL the address rules refuse is a refusal
+    of the page (1), as is a redirect to any of these. :func:`check_url` begins with it.
+
+    Raises:
+        FetchRefusedError: The URL is not an absolute http(s) URL with a valid host.
+    """
     _check_given(url)
     try:
         parts = urlsplit(url.strip())
@@ -281,14 +306,6 @@ def check_url(url: str, *, allow_private: bool, allowed: Networks = ()) -> Split
         raise FetchRefusedError(url, "the URL has no host", "invalid_url")
     del port
     _check_encodable_name(url, host)
-    _check_numeric_spelling(url, host, allow_private=allow_private, allowed=allowed)
-    _check_metadata_name(url, host, allowed)
-    try:
-        refusal = address_refusal(host, allowed, allow_private=allow_private)
-    except ValueError:
-        return parts  # a name: checked by SafeResolver when connecting
-    if refusal:
-        raise FetchRefusedError(url, f"{host} is {refusal}", "address")
     return parts
 
 
