@@ -27,12 +27,14 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
+from typing import NamedTuple
 
 __all__ = [
     "STORE_GRACE_SECONDS",
     "STORE_SETTING_CAP",
     "STORE_SHARE",
     "STORE_SHARE_CAP_SECONDS",
+    "CallBounds",
     "Deadline",
     "StoreWaitsWithin",
     "attempt_scope",
@@ -45,6 +47,7 @@ __all__ = [
     "remaining_budget",
     "store_patience",
     "store_share",
+    "timed_out_text",
 ]
 
 STORE_GRACE_SECONDS = 0.25
@@ -80,8 +83,29 @@ providers' (or the page's), behind a store that never answers."""
 _attempt_expiry: ContextVar[float | None] = ContextVar("websearch_attempt_expiry", default=None)
 """``time.monotonic()`` value at which the current provider attempt runs out of time."""
 
-_call_expiry: ContextVar[float | None] = ContextVar("websearch_call_expiry", default=None)
-"""``time.monotonic()`` value of the running search's deadline (see :func:`enter_call`)."""
+
+class CallBounds(NamedTuple):
+    """The running search's time limits, as ``time.monotonic()`` values (see :func:`enter_call`).
+
+    Attributes:
+        store_expiry: When a wait on the state store ends (:func:`store_patience`): the
+            deadline, or sooner inside :func:`bound_store_waits`.
+        deadline_expiry: When the search's deadline passes; ``None`` outside a search (a
+            command that only reads the store).
+        deadline_seconds: That deadline as set (``deadline_seconds``), for messages.
+    """
+
+    store_expiry: float
+    deadline_expiry: float | None = None
+    deadline_seconds: float | None = None
+
+
+_call_bounds: ContextVar[CallBounds | None] = ContextVar("websearch_call_bounds", default=None)
+"""The running search's limits (see :func:`enter_call`)."""
+
+_SAME_INSTANT_SECONDS = 0.001
+"""An attempt ending this close to the search's deadline ends with it: its budget was what
+remained of the deadline, read off the clock a few microseconds apart."""
 
 
 class Deadline:
@@ -163,18 +187,20 @@ def remaining_budget(default: float) -> float:
     return left if math.isnan(default) else min(default, left)
 
 
-def enter_call(deadline: Deadline) -> Token[float | None]:
-    """Make ``deadline`` the running search's, for the state store; undo with :func:`leave_call`.
+def enter_call(deadline: Deadline) -> Token[CallBounds | None]:
+    """Make ``deadline`` the running search's; undo with :func:`leave_call`.
 
-    Plain calls rather than a context manager, as :func:`enter_attempt`: it runs on every
-    search.
+    The state store's waits end by it, and a timeout that it cut short says so
+    (:func:`timed_out_text`). Plain calls rather than a context manager, as
+    :func:`enter_attempt`: it runs on every search.
     """
-    return _call_expiry.set(time.monotonic() + deadline.remaining())
+    expiry = time.monotonic() + deadline.remaining()
+    return _call_bounds.set(CallBounds(expiry, expiry, deadline.seconds))
 
 
-def leave_call(token: Token[float | None]) -> None:
-    """Forget the deadline :func:`enter_call` set."""
-    _call_expiry.reset(token)
+def leave_call(token: Token[CallBounds | None]) -> None:
+    """Forget the deadline :func:`enter_call` set, or the bound :func:`bound_store_waits` set."""
+    _call_bounds.reset(token)
 
 
 def store_share(deadline: Deadline, setting: float | None = None) -> float:
@@ -197,7 +223,7 @@ def store_share(deadline: Deadline, setting: float | None = None) -> float:
     return min(STORE_SHARE_CAP_SECONDS, max(STORE_GRACE_SECONDS, deadline.seconds * STORE_SHARE))
 
 
-def bound_store_waits(seconds: float) -> Token[float | None]:
+def bound_store_waits(seconds: float) -> Token[CallBounds | None]:
     """Wait for the state store at most ``seconds`` from now; undo with :func:`leave_call`.
 
     Never longer than an enclosing call's deadline allows. Bounds a search's cache lookup
@@ -205,10 +231,10 @@ def bound_store_waits(seconds: float) -> Token[float | None]:
     (``websearch providers``, its ``reset``), which have no deadline of their own.
     """
     expiry = time.monotonic() + max(0.0, seconds)
-    outer = _call_expiry.get()
-    if outer is not None and outer < expiry:
-        expiry = outer
-    return _call_expiry.set(expiry)
+    outer = _call_bounds.get()
+    if outer is None:
+        return _call_bounds.set(CallBounds(expiry))
+    return _call_bounds.set(outer._replace(store_expiry=min(expiry, outer.store_expiry)))
 
 
 class StoreWaitsWithin:
@@ -245,10 +271,32 @@ def store_patience() -> float | None:
     so a call begun at the deadline still gets its answer from a store that is merely not
     instant. A store that cannot answer in that time is taken as unavailable.
     """
-    expiry = _call_expiry.get()
-    if expiry is None:
+    bounds = _call_bounds.get()
+    if bounds is None:
         return None
-    return max(expiry - time.monotonic(), STORE_GRACE_SECONDS)
+    return max(bounds.store_expiry - time.monotonic(), STORE_GRACE_SECONDS)
+
+
+def timed_out_text(label: str, seconds: float) -> str:
+    """``<label> request timed out after <seconds>s``, saying so when the deadline set it.
+
+    A provider cut short by the search's deadline read ``timed out after 0.3s`` as if 0.3 s
+    were its own timeout; the text now adds ``, the time left of the 10s deadline``. Every
+    timeout of a provider's request is worded here (the transport's, the attempt's hard
+    stop, an HTML engine's whole budget).
+
+    Args:
+        label: The provider's label.
+        seconds: The time the request had.
+    """
+    text = f"{label} request timed out after {format_seconds(seconds)}s"
+    bounds = _call_bounds.get()
+    attempt_expiry = _attempt_expiry.get()
+    if bounds is None or bounds.deadline_expiry is None or bounds.deadline_seconds is None:
+        return text
+    if attempt_expiry is None or attempt_expiry < bounds.deadline_expiry - _SAME_INSTANT_SECONDS:
+        return text  # the attempt's own timeout ended it first
+    return f"{text}, the time left of the {format_seconds(bounds.deadline_seconds)}s deadline"
 
 
 def format_seconds(seconds: float) -> str:

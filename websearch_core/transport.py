@@ -27,7 +27,7 @@ from .connection_causes import (
     proxy_refusal,
     undecodable_encoding,
 )
-from .deadline import format_seconds, remaining_budget
+from .deadline import remaining_budget, timed_out_text
 from .errors import (
     AuthorizationError,
     HostNotFoundError,
@@ -772,7 +772,7 @@ def _hostless_failure(
 ) -> SearchProviderError | None:
     """The error for a timeout, a broken stream or a request never sent; else ``None``."""
     if isinstance(exc, TimeoutError):
-        message = f"{label} request timed out after {format_seconds(timeout)}s"
+        message = timed_out_text(label, timeout)
         return ProviderTimeoutError(provider, message, None)
     if isinstance(exc, SseError):
         if exc.too_large:

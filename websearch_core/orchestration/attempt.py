@@ -11,7 +11,7 @@ import asyncio
 from dataclasses import dataclass
 
 from ..dates import iso_sources
-from ..deadline import Deadline, enter_attempt, format_seconds, leave_attempt
+from ..deadline import Deadline, enter_attempt, leave_attempt, timed_out_text
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
 from ..filters import apply_plan, plan_filters
 from ..models import SearchParams, SearchResponse
@@ -212,7 +212,7 @@ async def answer_attempt(
         async with asyncio.timeout(granted + HARD_STOP_GRACE_SECONDS):
             response = await provider.search(plan.params, context)
     except TimeoutError:
-        message = f"{provider.info.label} request timed out after {format_seconds(granted)}s"
+        message = timed_out_text(provider.info.label, granted)
         failure = ProviderTimeoutError(provider.info.id, message, None)
     finally:
         leave_attempt(scope)

@@ -27,7 +27,7 @@ from contextvars import Token
 from dataclasses import dataclass, field
 from typing import Final, cast
 
-from ..deadline import Deadline, bound_store_waits, leave_call, store_share
+from ..deadline import CallBounds, Deadline, bound_store_waits, leave_call, store_share
 from ..errors import (
     ConfigurationError,
     DeadlineExceededError,
@@ -380,7 +380,7 @@ class ChainRunner:
             return _noted(answer, reservation)
 
 
-def _store_wait(deadline: Deadline, setting: float | None) -> Token[float | None]:
+def _store_wait(deadline: Deadline, setting: float | None) -> Token[CallBounds | None]:
     """Bound the state store's waits in a reservation to a share of the call.
 
     Without a cache lookup first (``use_cache=False``, ``cache = false``) the reservation

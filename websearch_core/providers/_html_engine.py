@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
-from ..deadline import attempt_scope, format_seconds, remaining_budget
+from ..deadline import attempt_scope, remaining_budget, timed_out_text
 from ..errors import ProviderTimeoutError, SearchProviderError
 from ..html import decoded_page
 from ..models import SearchParams, SearchResponse, SearchSource
@@ -196,8 +196,7 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
             # Raised here, not left to the loop: a timeout carries no status an error map
             # could read, and the transport's text names only what was left of the time
             # (after a setup step, a share of it), where the engine's names its whole budget.
-            budget = format_seconds(flow.state[_BUDGET])
-            message = f"{self.info.label} request timed out after {budget}s"
+            message = timed_out_text(self.info.label, flow.state[_BUDGET])
             raise ProviderTimeoutError(self.info.id, message, error.status) from None
         return None
 
