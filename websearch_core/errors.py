@@ -22,8 +22,9 @@ message text::
         ├── ResponseTooLargeError            the body passed the size cap
         ├── ProviderUnavailableError         transient: 5xx or a transport failure
         │   ├── ProviderTimeoutError         the per-provider timeout passed
-        │   └── ProviderConnectionError      refused, reset, closed mid-body
-        │       └── HostNotFoundError        the host name did not resolve: nothing was sent
+        │   ├── ProviderConnectionError      refused, reset, closed mid-body
+        │   │   └── HostNotFoundError        the host name did not resolve: nothing was sent
+        │   └── BrowserLoadError             headless Chromium could not load the page
         └── (defined beside their owners)
             ledger.ProviderSkippedError      out of quota / cooling down / over budget: not asked
             browser.BrowserUnavailableError  headless Chromium needed but not installed
@@ -49,6 +50,7 @@ from .control_chars import safe_message
 __all__ = [
     "AllProvidersFailedError",
     "AuthorizationError",
+    "BrowserLoadError",
     "ChallengeError",
     "ConfigurationError",
     "DeadlineExceededError",
@@ -211,6 +213,17 @@ class HostNotFoundError(ProviderConnectionError):
     The network (or the name) is the problem: a headless browser on the same machine
     would not resolve it either, so the browser-backed engines do not escalate after it.
     """
+
+
+class BrowserLoadError(ProviderUnavailableError):
+    """Headless Chromium, loading a blocked engine's page, failed to load it (status 503).
+
+    The status is the chain's bookkeeping for a transient failure, not one a server sent
+    (no HTTP answer reached the browser, or it crashed): an engine's summary shows none.
+    """
+
+    def __init__(self, provider: str, message: str, status: int | None = 503) -> None:
+        super().__init__(provider, message, status)
 
 
 class NoProviderConfiguredError(WebSearchError):

@@ -46,6 +46,7 @@ from websearch_core.browser import (
 )
 from websearch_core.errors import (
     AllProvidersFailedError,
+    BrowserLoadError,
     ProviderTimeoutError,
     ResponseTooLargeError,
 )
@@ -56,6 +57,7 @@ from websearch_core.providers._html_engine import HtmlEngineProvider
 from websearch_core.providers.google import TRAFFIC_MESSAGE
 from websearch_core.providers.google import build_request as google_request
 from websearch_core.providers.mojeek import ROBOT_MESSAGE
+from websearch_core.providers.public import PublicEnginesFailedError
 from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.protocols.ecosia import CHALLENGE_SCRIPT_PATH, EcosiaProtocol
 from websearch_core.testing.protocols.google import GoogleProtocol
@@ -234,6 +236,24 @@ async def test_a_refused_connection_reads_as_the_plain_fetch_words_say_it(
         "Google browser search failed: could not connect (net::ERR_CONNECTION_REFUSED)",
         503,
     )
+
+
+async def test_a_page_the_browser_could_not_load_shows_no_status_in_public_s_summary(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    """``google: failed (HTTP 503)`` named a status no server sent: the connection closed."""
+    sim["google"].enqueue(Fault.challenge(), None, *[Fault.reset()] * 3)
+    async with _client(sim, exclude=("ecosia", "mojeek")) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="public")
+    assert str(caught.value) == (
+        "All public engines failed: google: the browser could not load the page"
+    )
+    (public,) = caught.value.failures
+    assert isinstance(public, PublicEnginesFailedError)
+    ((_, failure),) = public.failures
+    assert isinstance(failure, BrowserLoadError)
+    assert failure.status == 503  # the chain's bookkeeping: a transient failure
 
 
 async def _started(chromium: HeadlessBrowser) -> Any:

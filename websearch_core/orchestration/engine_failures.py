@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from ..errors import (
     AuthorizationError,
+    BrowserLoadError,
     ChallengeError,
     DeadlineExceededError,
     EmptyResponseError,
@@ -45,12 +46,14 @@ _KINDS: tuple[tuple[type[SearchProviderError], str, bool], ...] = (
     (DeadlineExceededError, "out of time", False),
     (HostNotFoundError, "host not found", False),
     (ProviderConnectionError, "could not connect", False),
+    (BrowserLoadError, "the browser could not load the page", False),
     (EmptyResponseError, "found nothing", False),
     (ResponseParseError, "returned a page it could not read", False),
 )
 """Error classes, most specific first, what each says of an engine, and whether its status
-can be one a server sent. A connection that failed, a timeout, an empty or unreadable
-answer carry a status of ours for the chain's bookkeeping (503, 504, 204, 502): shown, it
+can be one a server sent. A connection that failed, a timeout, a page the browser could not
+load, an empty or unreadable answer carry a status of ours for the chain's bookkeeping (503,
+504, 204, 502): shown, it
 read as the server's (``ecosia: could not connect (HTTP 503)``, when no HTTP answer came)."""
 
 

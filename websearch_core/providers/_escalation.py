@@ -44,6 +44,7 @@ from ..browser import (
 )
 from ..deadline import remaining_budget
 from ..errors import (
+    BrowserLoadError,
     HostNotFoundError,
     ProviderTimeoutError,
     ProviderUnavailableError,
@@ -163,7 +164,7 @@ async def fetch_in_browser(
 
     Raises:
         ProviderTimeoutError: No time left, or the load ran out of it (504).
-        ProviderUnavailableError: The browser failed to load the page (503).
+        BrowserLoadError: The browser failed to load the page (503, not a server's).
         BrowserUnavailableError: Chromium or Playwright is missing; names what to install.
         ResponseTooLargeError: The rendered page passed the size cap.
     """
@@ -195,7 +196,7 @@ async def fetch_in_browser(
     except BrowserTimeoutError:
         raise ProviderTimeoutError(info.id, failure.timed_out, 504) from None
     except BrowserFetchError as error:
-        raise ProviderUnavailableError(info.id, failure.failed.format(error.reason), 503) from None
+        raise BrowserLoadError(info.id, failure.failed.format(error.reason)) from None
     finally:
         if owned:
             await browser.aclose()
