@@ -856,3 +856,33 @@ async def test_engine_failures_show_only_a_status_a_server_sent(engines_sim: Sim
         "All public engines failed: duckduckgo: could not connect; bing: rate limited "
         "(HTTP 429); yahoo: failed (HTTP 503); startpage: returned a page it could not read"
     )
+
+
+async def test_each_engine_s_log_record_carries_its_attempt_as_fields(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The chain's attempt records carry provider, outcome, status and ms as fields; an
+    engine's line in the fan-out carried only its sentence."""
+    _install(monkeypatch, _all_engines(), hard=3.0)
+    sim["duckduckgo"].always(Fault.challenge())
+    sim["stub-bing"].always(Fault.unauthorized())
+    sim["stub-google"].always(Fault.hang(0.2))  # its server answers 504 after 0.2 s
+    sim["stub-mojeek"].always(Fault.malformed())
+    with caplog.at_level(logging.INFO, logger=PUBLIC_LOGGER):
+        async with _client(sim) as ws:
+            with pytest.raises(AllProvidersFailedError) as caught:
+                await ws.search(QUERY, provider="public", use_cache=False)
+            with pytest.raises(AllProvidersFailedError):  # the refusing engine now cools down
+                await ws.search(QUERY, provider="public", use_cache=False)
+    (error,) = caught.value.failures
+    assert isinstance(error, PublicEnginesFailedError)
+    records = [r for r in caplog.records if r.name.endswith(".public") and hasattr(r, "outcome")]
+    fields = [(r.provider, r.outcome, r.status) for r in records]  # type: ignore[attr-defined]
+    first = [(engine_id, "failed", failure.status) for engine_id, failure in error.failures]
+    assert [status for *_, status in first] == [429, 401, 504, 502]
+    again = [first[0], ("stub-bing", "skipped", None), *first[2:]]
+    assert fields == first + again
+    waited = {r.provider: r.ms for r in records[:4]}  # type: ignore[attr-defined]
+    assert 200 <= waited["stub-google"] < 200 + TOLERANCE * 1000
+    assert all(isinstance(ms, float) and ms > 0 for ms in waited.values())
+    assert all(r.getMessage().startswith(f"public: {r.provider} failed: ") for r in records)  # type: ignore[attr-defined]

@@ -41,12 +41,12 @@ from ..deadline import Deadline, StoreWaitsWithin, remaining_budget, store_share
 from ..errors import ProviderUnavailableError, SearchProviderError
 from ..filters.plan import engines_record
 from ..format import format_provider_failure
-from ..models import SearchParams, SearchResponse
+from ..models import Attempt, SearchParams, SearchResponse
 from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
 from .attempt import call_redactor, run_attempt, scrub_error
 from .engine_failures import engines_failed_text
 from .last_resort import LastResort, unchecked_engines
-from .ledger import Ledger
+from .ledger import Ledger, ProviderSkippedError
 from .quota import REASON_LIMIT
 
 __all__ = [
@@ -125,6 +125,29 @@ class EngineOutcome:
     """The engine's response; ``None`` when it failed or was cut off."""
     error: BaseException | None = None
     """Why the engine failed; ``None`` when it answered or was cut off."""
+    ms: float = 0.0
+    """How long the engine ran, to its answer, its failure or its cut-off, in milliseconds."""
+
+    def attempt(self) -> Attempt:
+        """This engine's run as the chain records a provider's: what its log line carries.
+
+        The chain's attempt records carry ``provider``, ``outcome``, ``status`` and ``ms``
+        as fields (:meth:`Attempt.log_fields`); an engine's line carried only its sentence.
+        An engine skipped for its mark is ``skipped``, one cut off ``failed`` without a
+        status, as neither answered.
+        """
+        engine_id = self.engine.info.id
+        if self.error is None:
+            outcome = "success" if self.response is not None else "failed"
+            return Attempt(provider=engine_id, outcome=outcome, ms=self.ms)
+        status = self.error.status if isinstance(self.error, SearchProviderError) else None
+        return Attempt(
+            provider=engine_id,
+            outcome="skipped" if isinstance(self.error, ProviderSkippedError) else "failed",
+            status=None if isinstance(self.error, ProviderSkippedError) else status,
+            ms=self.ms,
+            detail=format_provider_failure(self.error, self.engine.info.label),
+        )
 
 
 class FanOutProvider(SearchProvider):
@@ -250,6 +273,10 @@ async def fan_out(
         )
         for engine in engines
     ]
+    # When each engine ended (a callback can run a moment after the task is seen done).
+    ended: dict[asyncio.Task[SearchResponse], float] = {}
+    for task in tasks:
+        task.add_done_callback(lambda done: ended.setdefault(done, loop.time()))
     pending: set[asyncio.Task[SearchResponse]] = set(tasks)
     try:
         while pending:
@@ -279,7 +306,8 @@ async def fan_out(
             loop.time() - started,
         )
     return [
-        _outcome(engine, task, task in cut_off) for engine, task in zip(engines, tasks, strict=True)
+        _outcome(engine, task, task in cut_off, _ms(ended.get(task, loop.time()) - started))
+        for engine, task in zip(engines, tasks, strict=True)
     ]
 
 
@@ -361,14 +389,14 @@ def _cut_off(task: "asyncio.Task[SearchResponse]") -> bool:
 
 
 def _outcome(
-    engine: SearchProvider, task: "asyncio.Task[SearchResponse]", cut_off: bool
+    engine: SearchProvider, task: "asyncio.Task[SearchResponse]", cut_off: bool, ms: float
 ) -> EngineOutcome:
     if cut_off or task.cancelled():
-        return EngineOutcome(engine)
+        return EngineOutcome(engine, ms=ms)
     error = task.exception()
     if error is not None:
-        return EngineOutcome(engine, error=error)
-    return EngineOutcome(engine, response=task.result())
+        return EngineOutcome(engine, error=error, ms=ms)
+    return EngineOutcome(engine, response=task.result(), ms=ms)
 
 
 async def _ask_unchecked(
@@ -471,7 +499,10 @@ async def merged_search(
         )
     failed = [outcome for outcome in outcomes if outcome.error is not None]
     for outcome in failed:
-        logger.info("public: %s failed: %s", outcome.engine.info.id, _failure_text(outcome))
+        attempt = outcome.attempt()
+        logger.info(
+            "public: %s failed: %s", attempt.provider, attempt.detail, extra=attempt.log_fields()
+        )
     if len(failed) == len(outcomes):
         failures = [(o.engine.info.id, o.error) for o in failed if o.error is not None]
         # Each in a few words, so every engine is named within what a mark keeps.
@@ -507,3 +538,8 @@ async def merged_search(
         notes=notes,
         filters=engines_record([response.filters for response in contributing]),
     )
+
+
+def _ms(seconds: float) -> float:
+    """Seconds as the milliseconds an :class:`Attempt` records (as the chain rounds them)."""
+    return round(seconds * 1000, 3)
