@@ -17,7 +17,7 @@ from .errors import SearchProviderError
 from .filters.support import FilterSupport
 from .models import SearchParams, SearchResponse
 from .settings import Settings
-from .transport import HttpRequest, HttpResponse, SseResponse, Transport
+from .transport import API_RESPONSE, HttpRequest, HttpResponse, SseResponse, Transport
 
 __all__ = [
     "DelayedRequest",
@@ -73,6 +73,16 @@ class ProviderInfo:
         if self.setup_hint:
             return self.setup_hint
         return f"set {' or '.join(self.env_vars)}" if self.env_vars else None
+
+    @property
+    def response_name(self) -> str:
+        """What its response body is called in texts: ``API response``, or an engine's ``page``.
+
+        The size cap reads ``Brave API response exceeded 2 MiB`` (the behaviour reference's
+        text) for every JSON API, and ``Bing page exceeded 2 MiB`` for an HTML engine, which
+        serves pages rather than an API.
+        """
+        return "page" if self.kind == "scraper" else API_RESPONSE
 
     @property
     def credential_free(self) -> bool:

@@ -29,12 +29,13 @@ import asyncio
 import logging
 import math
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from .deadline import remaining_budget
 from .errors import SearchProviderError
 from .models import SearchParams, SearchResponse
 from .provider_types import DelayedRequest, Exchange, Flow, LoopProvider, ProviderContext
-from .transport import HttpRequest, HttpResponse, SseResponse
+from .transport import API_RESPONSE, HttpRequest, HttpResponse, SseResponse
 
 logger = logging.getLogger("websearch_core")
 
@@ -54,16 +55,22 @@ def send_step(
         return request.fetch_with(context)
     info = provider.info
     transport = context.transport
-    # The cap is passed only when the provider sets one: transport stand-ins (the tests'
-    # scripted ones, a caller's own) need not take the keyword, and 59 tests' do not.
-    if provider.max_response_bytes is not None:
-        cap = min(provider.max_response_bytes, transport.max_response_bytes)
-        if request.stream:
-            return transport.send_sse(info.id, info.label, request, max_response_bytes=cap)
-        return transport.send(info.id, info.label, request, max_response_bytes=cap)
+    # The cap and the body's name are passed only when they are not the transport's own:
+    # transport stand-ins (the tests' scripted ones, a caller's own) need not take the
+    # keywords, and 59 tests' do not. Streams are only ever APIs'.
+    cap = provider.max_response_bytes
+    if cap is not None:
+        cap = min(cap, transport.max_response_bytes)
     if request.stream:
-        return transport.send_sse(info.id, info.label, request)
-    return transport.send(info.id, info.label, request)
+        if cap is None:
+            return transport.send_sse(info.id, info.label, request)
+        return transport.send_sse(info.id, info.label, request, max_response_bytes=cap)
+    options: dict[str, Any] = {}
+    if cap is not None:
+        options["max_response_bytes"] = cap
+    if info.response_name != API_RESPONSE:
+        options["response_name"] = info.response_name
+    return transport.send(info.id, info.label, request, **options)
 
 
 async def run_protocol(

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from .env_proxies import EnvironmentProxies
 
 __all__ = [
+    "API_RESPONSE",
     "HttpRequest",
     "HttpResponse",
     "SseResponse",
@@ -65,7 +66,12 @@ __all__ = [
     "parse_retry_after",
     "raise_for_status",
     "redact",
+    "size_text",
+    "too_large_message",
 ]
+
+API_RESPONSE = "API response"
+"""What a provider's body is called in the size cap's text unless the caller names it."""
 
 logger = logging.getLogger("websearch_core.transport")
 _T = TypeVar("_T")
@@ -454,6 +460,7 @@ class Transport:
         *,
         timeout_seconds: float | None = None,
         max_response_bytes: int | None = None,
+        response_name: str = API_RESPONSE,
     ) -> HttpResponse:
         """Send ``request`` and read the whole body.
 
@@ -463,6 +470,8 @@ class Transport:
             request: What to send.
             timeout_seconds: Overrides the default timeout for this request.
             max_response_bytes: Overrides the default size cap for this request.
+            response_name: What the body is called in the size cap's text (``page`` for an
+                HTML engine; see :func:`too_large_message`).
 
         Returns:
             The response, whatever its status; status handling is the caller's.
@@ -498,7 +507,7 @@ class Transport:
                     # connection is back in the pool: nothing is left to release.
                     body = await response.read()
                 else:
-                    body = await _read_capped(provider, label, response, cap)
+                    body = await _read_capped(provider, label, response, cap, response_name)
                     response.release()
             except BaseException:
                 response.release()
@@ -550,12 +559,12 @@ class Transport:
                 parser = SseParser(max_event_bytes) if streaming else None
                 events: list[SseEvent] = []
                 chunks: list[bytes] = []
-                _refuse_declared_over(provider, label, response, cap)
+                _refuse_declared_over(provider, label, response, cap, API_RESPONSE)
                 total = 0
                 while chunk := await response.content.readany():
                     total += len(chunk)
                     if total > cap:
-                        raise _too_large(provider, label, cap)
+                        raise _too_large(provider, label, cap, API_RESPONSE)
                     chunks.append(chunk)
                     if parser is not None:
                         events.extend(parser.feed(chunk))
@@ -840,32 +849,47 @@ def _declared_within(response: "aiohttp.ClientResponse", cap: int) -> bool:
 
 
 async def _read_capped(
-    provider: str, label: str, response: "aiohttp.ClientResponse", cap: int
+    provider: str, label: str, response: "aiohttp.ClientResponse", cap: int, name: str
 ) -> bytes:
     """The body as it arrives, failing as soon as it passes ``cap`` bytes."""
-    _refuse_declared_over(provider, label, response, cap)
+    _refuse_declared_over(provider, label, response, cap, name)
     content = response.content
     chunks: list[bytes] = []
     total = 0
     while chunk := await content.readany():
         total += len(chunk)
         if total > cap:
-            raise _too_large(provider, label, cap)
+            raise _too_large(provider, label, cap, name)
         chunks.append(chunk)
     return b"".join(chunks)
 
 
 def _refuse_declared_over(
-    provider: str, label: str, response: "aiohttp.ClientResponse", cap: int
+    provider: str, label: str, response: "aiohttp.ClientResponse", cap: int, name: str
 ) -> None:
     """Fail before reading a body whose declared length is over ``cap``."""
     declared = response.content_length
     if declared is not None and declared > cap:
-        raise _too_large(provider, label, cap)
+        raise _too_large(provider, label, cap, name)
 
 
-def _too_large(provider: str, label: str, cap: int) -> ResponseTooLargeError:
-    return ResponseTooLargeError(provider, f"{label} response exceeded {_size(cap)}", 500)
+def _too_large(provider: str, label: str, cap: int, name: str) -> ResponseTooLargeError:
+    return ResponseTooLargeError(provider, too_large_message(label, name, cap), 500)
+
+
+def too_large_message(label: str, response_name: str, cap: int) -> str:
+    """The one text of a body past its size cap: ``Brave API response exceeded 2 MiB``.
+
+    The behaviour reference words Brave's cap so, the way :meth:`HttpResponse.json` words
+    ``Brave API returned invalid JSON``; every JSON API provider reads alike. An HTML
+    engine serves pages, not an API: its ``response_name`` is ``page`` (``Bing page
+    exceeded 2 MiB``), and a page rendered in headless Chromium is a ``rendered page``.
+
+    Example:
+        >>> too_large_message("Brave", API_RESPONSE, 2 * 1024 * 1024)
+        'Brave API response exceeded 2 MiB'
+    """
+    return f"{label} {response_name} exceeded {size_text(cap)}"
 
 
 def _origin(url: "URL") -> tuple[str, str, int | None]:
@@ -915,7 +939,8 @@ def _redirect_target(
     return target
 
 
-def _size(limit: int) -> str:
+def size_text(limit: int) -> str:
+    """A size cap as people write it: ``2 MiB``, ``64 KiB``, else ``<n> bytes``."""
     if limit % (1024 * 1024) == 0:
         return f"{limit // (1024 * 1024)} MiB"
     if limit % 1024 == 0:

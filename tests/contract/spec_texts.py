@@ -101,6 +101,16 @@ def timeout_text(provider_id: str, seconds: str) -> str:
     return f"{LABEL[provider_id]} request timed out after {seconds}s"
 
 
+def too_large_text(provider_id: str, cap: str) -> str:
+    """What the model reads when the provider's body passed its size ``cap`` (``64 KiB``).
+
+    The behaviour reference's ``Brave API response exceeded 2 MiB``, for every JSON API
+    alike; an HTML engine serves a page, not an API.
+    """
+    body = "page" if provider_id in SCRAPERS else "API response"
+    return f"{LABEL[provider_id]} {body} exceeded {cap}"
+
+
 def raw_status_message(provider_id: str, status: int, body: str, text: str) -> str:
     """The failure's own message behind the ``text`` the model read for ``status``.
 

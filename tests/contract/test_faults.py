@@ -30,6 +30,7 @@ from tests.contract.spec_texts import (
     raw_status_message,
     status_error_text,
     timeout_text,
+    too_large_text,
 )
 from websearch_core import AllProvidersFailedError, SearchProviderError
 from websearch_core.errors import (
@@ -292,7 +293,7 @@ async def test_an_oversized_body_is_refused_at_the_cap(
         sim, provider_id, tmp_path, oversized, max_response_bytes=64 * 1024
     )
     assert isinstance(failure, ResponseTooLargeError)
-    assert text == f"{LABEL[provider_id]} response exceeded 64 KiB"
+    assert text == too_large_text(provider_id, "64 KiB")
 
 
 async def test_an_empty_result_is_never_a_success_with_nothing(

@@ -297,7 +297,7 @@ async def test_lone_surrogate_escapes_in_a_body_never_reach_the_model_text(
 async def test_oversized_body_past_braves_own_2_mib_cap(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.oversized(size=3 * 1024 * 1024))
     assert isinstance(failure, ResponseTooLargeError)
-    assert failure.message == "Brave response exceeded 2 MiB"
+    assert failure.message == "Brave API response exceeded 2 MiB"
 
 
 async def test_a_422_on_an_optional_filter_is_retried_once_without_it(sim: Simulator) -> None:

@@ -183,7 +183,7 @@ async def test_the_rendered_page_is_held_to_the_size_cap(
             await ws.search(QUERY, provider="google", limit=20)
     (failure,) = caught.value.failures
     assert isinstance(failure, ResponseTooLargeError)
-    assert failure.message == "Google rendered page exceeded 4096 bytes"
+    assert failure.message == "Google rendered page exceeded 4 KiB"
     assert _paths(sim["google"].requests) == ["/search", "/", "/search"]
 
 

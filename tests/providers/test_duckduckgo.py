@@ -742,6 +742,7 @@ class _ScriptedTransport(Transport):
         *,
         timeout_seconds: float | None = None,
         max_response_bytes: int | None = None,
+        response_name: str | None = None,
     ) -> HttpResponse:
         self.sent.append(request)
         item = self.script.pop(0)

@@ -527,6 +527,7 @@ class _ScriptedTransport(Transport):
         *,
         timeout_seconds: float | None = None,
         max_response_bytes: int | None = None,
+        response_name: str | None = None,
     ) -> HttpResponse:
         # The time the real transport gives this request: the attempt's budget applies.
         self.sent.append((request, remaining_budget(timeout_seconds or self.timeout)))

@@ -50,7 +50,7 @@ async def test_the_size_cap_and_its_text_are_the_real_transports() -> None:
     transport = MockTransport(lambda _: HttpResponse(status=200, body=b"x" * 2049))
     with pytest.raises(ResponseTooLargeError) as caught:
         await transport.send("brave", "Brave", REQUEST, max_response_bytes=2048)
-    assert caught.value.message == "Brave response exceeded 2 KiB"
+    assert caught.value.message == "Brave API response exceeded 2 KiB"
 
 
 async def test_a_handler_that_hangs_times_out_with_the_providers_label() -> None:

@@ -76,6 +76,30 @@ async def test_the_cap_is_the_lesser_of_the_provider_and_the_transport(
     assert isinstance(response, SseResponse if stream else HttpResponse)
 
 
+class _Engine(_Provider):
+    info: ClassVar[ProviderInfo] = ProviderInfo(
+        id="engine", label="Engine", kind="scraper", description="d", docs_url="x"
+    )
+
+
+@pytest.mark.parametrize(
+    ("provider_cap", "expected"),
+    [
+        (None, {"response_name": "page"}),
+        (1024, {"max_response_bytes": 1024, "response_name": "page"}),
+    ],
+)
+async def test_an_html_engines_body_is_named_a_page(
+    provider_cap: int | None, expected: dict[str, object]
+) -> None:
+    # Its size cap then reads "Engine page exceeded ..." where an API's reads
+    # "Capped API response exceeded ..." (the transport's default, passed by no keyword).
+    transport = _Recording(4096)
+    request = HttpRequest(method="GET", url="https://engine.example/")
+    await send_step(_Engine(provider_cap), request, _context(transport))
+    assert transport.calls == [("send", request, expected)]
+
+
 async def test_a_step_with_its_own_fetcher_never_reaches_the_transport() -> None:
     transport = _Recording(4096)
     context = _context(transport)

@@ -293,7 +293,7 @@ async def test_a_spent_attempt_budget_sends_nothing(server: str) -> None:
 
 
 async def test_size_cap_is_enforced_while_streaming(server: str) -> None:
-    with pytest.raises(ResponseTooLargeError, match="Brave response exceeded 16 KiB"):
+    with pytest.raises(ResponseTooLargeError, match="Brave API response exceeded 16 KiB"):
         await _send(server, "/big", cap=16 * 1024)
 
 

@@ -111,7 +111,7 @@ async def test_a_declared_length_over_the_cap_fails_before_the_body_is_read(
 ) -> None:
     # Only the head is sent and the connection stays open: reading would time out.
     raw.reply, raw.hold = _head(f"Content-Length: {CAP + 1}"), True
-    with pytest.raises(ResponseTooLargeError, match="Brave response exceeded 16 KiB"):
+    with pytest.raises(ResponseTooLargeError, match="Brave API response exceeded 16 KiB"):
         await _send(raw, sse=sse, timeout=5.0)
 
 
@@ -122,7 +122,7 @@ async def test_an_undeclared_body_fails_as_soon_as_it_passes_the_cap(
     # The stream goes on (never ends): only counting what arrived can stop it.
     raw.reply = _head("Transfer-Encoding: chunked") + _chunked(b"x" * (CAP + 4096))
     raw.hold = True
-    with pytest.raises(ResponseTooLargeError, match="Brave response exceeded 16 KiB"):
+    with pytest.raises(ResponseTooLargeError, match="Brave API response exceeded 16 KiB"):
         await _send(raw, sse=sse, timeout=5.0)
 
 
@@ -131,7 +131,7 @@ async def test_a_body_read_to_the_close_fails_as_soon_as_it_passes_the_cap(
 ) -> None:
     raw.reply = _head("Connection: close") + b"x" * (CAP + 4096)
     raw.hold = True
-    with pytest.raises(ResponseTooLargeError, match="Brave response exceeded 16 KiB"):
+    with pytest.raises(ResponseTooLargeError, match="Brave API response exceeded 16 KiB"):
         await _send(raw, timeout=5.0)
 
 
@@ -140,7 +140,7 @@ async def test_a_compressed_body_is_capped_as_inflated(raw: RawServer) -> None:
     packed = gzip.compress(b"a" * (CAP * 64))
     assert len(packed) < CAP
     raw.reply = _head(f"Content-Length: {len(packed)}", "Content-Encoding: gzip") + packed
-    with pytest.raises(ResponseTooLargeError, match="Brave response exceeded 16 KiB"):
+    with pytest.raises(ResponseTooLargeError, match="Brave API response exceeded 16 KiB"):
         await _send(raw)
 
 

@@ -51,7 +51,7 @@ from ..errors import (
     ResponseTooLargeError,
     SearchProviderError,
 )
-from ..transport import HttpRequest, HttpResponse
+from ..transport import HttpRequest, HttpResponse, too_large_message
 from .base import ProviderContext, ProviderInfo
 
 __all__ = [
@@ -203,9 +203,8 @@ async def fetch_in_browser(
     response = _as_response(page)
     cap = transport.max_response_bytes
     if len(response.body) > cap:
-        raise ResponseTooLargeError(
-            info.id, f"{info.label} rendered page exceeded {cap} bytes", 500
-        )
+        message = too_large_message(info.label, f"rendered {info.response_name}", cap)
+        raise ResponseTooLargeError(info.id, message, 500)
     return response
 
 

@@ -32,8 +32,14 @@ import aiohttp
 
 from ..errors import ResponseTooLargeError
 from ..sse import DEFAULT_MAX_EVENT_BYTES, SseEvent, SseParser
-from ..transport import HttpRequest, HttpResponse, SseResponse, Transport
-from ..transport import _size as size_text  # the real size-cap wording
+from ..transport import (
+    API_RESPONSE,
+    HttpRequest,
+    HttpResponse,
+    SseResponse,
+    Transport,
+    too_large_message,
+)
 
 __all__ = ["Handler", "MockTransport", "scripted"]
 
@@ -82,7 +88,7 @@ class MockTransport(Transport):
         return f"MockTransport(handler={self.handler!r}, base_urls={self.base_urls})"
 
     async def _answer(
-        self, provider: str, label: str, request: HttpRequest, cap: int
+        self, provider: str, label: str, request: HttpRequest, cap: int, name: str = API_RESPONSE
     ) -> HttpResponse:
         resolved = dataclasses.replace(request, url=self.resolve_url(provider, request.url))
         self.requests.append(resolved)
@@ -90,8 +96,7 @@ class MockTransport(Transport):
         answer = self.handler(resolved)
         response = await answer if inspect.isawaitable(answer) else answer
         if len(response.body) > cap:
-            message = f"{label} response exceeded {size_text(cap)}"
-            raise ResponseTooLargeError(provider, message, 500)
+            raise ResponseTooLargeError(provider, too_large_message(label, name, cap), 500)
         if not response.url:
             response = dataclasses.replace(response, url=resolved.url)
         return response
@@ -104,11 +109,12 @@ class MockTransport(Transport):
         *,
         timeout_seconds: float | None = None,
         max_response_bytes: int | None = None,
+        response_name: str = API_RESPONSE,
     ) -> HttpResponse:
         """See :meth:`Transport.send`; the answer comes from the handler."""
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
-        work = self._answer(provider, label, request, cap)
+        work = self._answer(provider, label, request, cap, response_name)
         return await self._guarded(provider, label, url, timeout_seconds, work)
 
     async def send_sse(
