@@ -8,7 +8,7 @@ search would send, each named by where it was set, so every one of them goes thr
 same check (:meth:`~websearch_core.sent_secret.SentSecret.problem`) before a request.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
 from .credentials import EXPIRY_SKEW_SECONDS, Credentials
@@ -37,11 +37,18 @@ class ApiKey:
         env_vars: Its variables (default: the provider's ``env_vars``); a provider that
             declares none reads no key.
         what: Its name in a problem's text (default: ``<Label> API key``).
+        authorization: It goes in the ``Authorization`` header (``Bearer <key>``), which a
+            base URL's user info needs too (see ``SentSecret.authorization``).
+        authorization_marker: A key holding this text goes in the ``Authorization``
+            header though others do not (an Anthropic OAuth token, ``sk-ant-oat``, given
+            as the key; an Anthropic API key has its own ``x-api-key`` there).
     """
 
     owner: str | None = None
     env_vars: tuple[str, ...] | None = None
     what: str | None = None
+    authorization: bool = False
+    authorization_marker: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +75,9 @@ class StoredOAuth:
     name: str = "OAuth token"
     min_lifetime: float = EXPIRY_SKEW_SECONDS
     refreshes_itself: bool = False
+    authorization: bool = True
+    """An OAuth access token is a bearer token in the ``Authorization`` header (RFC 6750):
+    every provider's sign-in sends it so."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +91,7 @@ class SecretVariable:
 
     name: str
     what: str
+    authorization: bool = False
 
 
 Credential = ApiKey | StoredOAuth | SecretVariable
@@ -88,6 +99,21 @@ Credential = ApiKey | StoredOAuth | SecretVariable
 
 
 def _resolve(credential: Credential, info: ProviderInfo, found: Credentials) -> SentSecret | None:
+    secret = _found(credential, info, found)
+    if secret is None or not _in_authorization(credential, secret.value):
+        return secret
+    return replace(secret, authorization=True)
+
+
+def _in_authorization(credential: Credential, value: str) -> bool:
+    """Whether ``credential``, set to ``value``, goes in the ``Authorization`` header."""
+    if credential.authorization:
+        return True
+    marker = credential.authorization_marker if isinstance(credential, ApiKey) else None
+    return marker is not None and marker in value
+
+
+def _found(credential: Credential, info: ProviderInfo, found: Credentials) -> SentSecret | None:
     if isinstance(credential, StoredOAuth):
         what = credential.what or f"{info.label} OAuth token"
         return found.oauth_secret(

@@ -26,6 +26,7 @@ from urllib.parse import unquote
 from .control_chars import CONTROL_IN_LINE
 
 __all__ = [
+    "AUTHORIZATION_CLASH",
     "UNSENDABLE",
     "CredentialCheck",
     "KeptChecks",
@@ -236,6 +237,9 @@ class SentSecret:
     fix: str
     key: bool = False
     in_url: bool = False
+    authorization: bool = False
+    """Whether it goes in the ``Authorization`` header, which a URL's user info (sent as
+    ``Basic``) needs too: with both, no request can be sent (see :func:`check_secrets`)."""
     """Whether ``value`` is written into a URL's user info (a password in a base URL), as
     written there: checked for what a URL cannot hold, then decoded (see :func:`_url_flaw`)."""
 
@@ -245,6 +249,28 @@ class SentSecret:
         if reason is None:
             return None
         return f"{self.what} {self.where} {reason}; {self.fix}."
+
+
+AUTHORIZATION_CLASH = (
+    "goes out as Authorization: Basic, and {what} needs the Authorization header too; "
+    "remove the user info from the URL or use a credential sent in another header"
+)
+"""Why a credential sent as ``Authorization`` cannot go beside a URL's user info: the
+transport's refusal (``request was not sent: ...``) and the credential check both say it."""
+
+
+def _clash(user: SentSecret | None, secret: SentSecret) -> str | None:
+    """Why ``secret`` cannot be sent beside the URL user info ``user``, or ``None``.
+
+    ``https://user:pw@gateway`` goes out as ``Authorization: Basic``; a bearer credential
+    needs that header too, and aiohttp refuses the request before sending it. Said
+    before a request, the providers table reads ``misconfigured`` and the chain skips the
+    provider, instead of ``ready`` and a failed attempt.
+    """
+    if user is None or not secret.authorization:
+        return None
+    clash = AUTHORIZATION_CLASH.format(what=f"the {secret.what} {secret.where}")
+    return f"{user.what} {user.where} {clash}."
 
 
 def first_problem(secrets: Iterable[SentSecret | None]) -> str | None:
@@ -288,10 +314,13 @@ def check_secrets(
             one is passed over while another one can be sent, and stops the provider only
             when none can. Otherwise each one listed is sent, and any problem stops it.
     """
-    problem = first_problem(needed)
+    in_url = list(needed)
+    problem = first_problem(in_url)
+    user = in_url[0] if in_url else None  # the user name (or token) of the URL's user info
+    found = (_clash(user, secret) or secret.problem() for secret in alternatives)
     if problem is not None or not every:
-        return CredentialCheck(problem if problem is not None else first_problem(alternatives))
-    problems = [found for secret in alternatives if (found := secret.problem()) is not None]
+        return CredentialCheck(problem if problem is not None else next(filter(None, found), None))
+    problems = [text for text in found if text is not None]
     if problems and len(problems) == len(alternatives):
         return CredentialCheck(problems[0])
     return CredentialCheck(None, tuple(problems))

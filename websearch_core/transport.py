@@ -42,6 +42,7 @@ from .errors import (
 )
 from .json_decode import json_loads
 from .redaction import masked_password, redact, redactor_for
+from .sent_secret import AUTHORIZATION_CLASH
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
 
 if TYPE_CHECKING:
@@ -795,11 +796,10 @@ def _hostless_failure(
         )
         return SearchProviderError(provider, message, None)
     if isinstance(exc, ValueError) and _AUTHORIZATION_TWICE in str(exc):
-        message = (
-            f"{label} request was not sent: the user name in its base URL goes out as "
-            "Authorization: Basic, and its credential needs the Authorization header too; "
-            "remove the user info from the URL or use a credential sent in another header"
-        )
+        # The credential check says it before a request for what the providers declare;
+        # this is for anything it did not foresee.
+        clash = AUTHORIZATION_CLASH.format(what="its credential")
+        message = f"{label} request was not sent: the user name in its base URL {clash}"
         return SearchProviderError(provider, message, None)
     return None
 

@@ -4,8 +4,10 @@
 Bearer`` needs the same header, and aiohttp refused the request before sending it: the
 attempt read ``ValueError Cannot combine AUTHORIZATION header with AUTH argument or
 credentials encoded in URL``. Anthropic's key now goes in its own ``x-api-key`` on such a
-gateway, so the search is answered; a credential that has no other header (an Anthropic
-OAuth token, Tavily's key) is named as the clash it is, and the chain moves on.
+gateway, so the search is answered. A credential that has no other header (an Anthropic
+OAuth token, Tavily's key, SearXNG's token) still failed each attempt while ``websearch
+providers`` said ``ready``; the credential check now names the clash before a request, so
+the table reads ``misconfigured:`` and the chain skips the provider.
 """
 
 import pytest
@@ -14,11 +16,7 @@ from websearch_core import WebSearch
 from websearch_core.testing import Simulator
 
 QUERY = "python asyncio"
-CLASH = (
-    "request was not sent: the user name in its base URL goes out as Authorization: Basic, "
-    "and its credential needs the Authorization header too; remove the user info from the "
-    "URL or use a credential sent in another header"
-)
+FIX = "remove the user info from the URL or use a credential sent in another header"
 
 
 def _with_user(origin: str) -> str:
@@ -56,13 +54,23 @@ async def test_an_anthropic_gateway_without_a_user_name_still_gets_a_bearer_key(
 
 
 @pytest.mark.parametrize(
-    ("provider", "key", "label"),
-    [("anthropic", "sk-ant-oat01-fake", "Anthropic"), ("tavily", "tvly-fake", "Tavily")],
+    ("provider", "key", "label", "source"),
+    [
+        ("anthropic", "sk-ant-oat01-fake", "Anthropic", "ANTHROPIC_BASE_URL"),
+        ("tavily", "tvly-fake", "Tavily", "the base_urls.tavily setting"),
+    ],
     ids=["anthropic-oauth", "tavily"],
 )
-async def test_a_bearer_credential_behind_a_user_name_is_named_and_the_chain_moves_on(
-    provider: str, key: str, label: str, monkeypatch: pytest.MonkeyPatch
+async def test_a_bearer_credential_behind_a_user_name_is_misconfigured_and_never_sent(
+    provider: str, key: str, label: str, source: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The providers table read "ready" and each search failed its attempt in the
+    # transport; now both name the clash, and the chain skips it without a request.
+    problem = (
+        f"{label} base URL's user name in {source} goes out as Authorization: Basic, and "
+        f'the {label} API key given in code as api_keys["{provider}"] needs the '
+        f"Authorization header too; {FIX}."
+    )
     async with Simulator([provider, "serper"]) as sim:
         urls = sim.base_urls()
         gateway = _with_user(urls[provider])
@@ -73,11 +81,56 @@ async def test_a_bearer_credential_behind_a_user_name_is_named_and_the_chain_mov
             urls[provider] = gateway
         settings = sim.settings(providers=(provider, "serper"), base_urls=urls)
         async with WebSearch(settings, api_keys={provider: key, "serper": "s"}) as ws:
+            status = next(s for s in await ws.provider_status() if s.id == provider)
             result = await ws.run(QUERY, use_cache=False)
         assert sim[provider].requests == []
+    assert status.reason == f"misconfigured: {problem}"
     response = result.response  # type: ignore[attr-defined]
     assert response.provider == "serper"
-    failed = response.attempts[0]
-    assert failed.provider == provider
-    assert failed.detail == f"{label} {CLASH}"
+    skipped = response.attempts[0]
+    assert (skipped.provider, skipped.outcome, skipped.detail) == (provider, "skipped", problem)
     assert "gwpass" not in result.text and key not in repr(response)  # type: ignore[attr-defined]
+
+
+async def test_a_searxng_token_behind_an_endpoint_with_a_user_name_is_misconfigured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SEARXNG_TOKEN", "searx-token-fake")
+    async with Simulator(["searxng", "serper"]) as sim:
+        urls = sim.base_urls()
+        endpoint = {"endpoint": _with_user(urls.pop("searxng"))}
+        settings = sim.settings(providers=("searxng", "serper"), base_urls=urls, searxng=endpoint)
+        async with WebSearch(settings, api_keys={"serper": "s"}) as ws:
+            status = next(s for s in await ws.provider_status() if s.id == "searxng")
+            result = await ws.run(QUERY, use_cache=False)
+        assert sim["searxng"].requests == []
+    problem = (
+        "SearXNG endpoint's user name in the searxng.endpoint setting goes out as "
+        "Authorization: Basic, and the SearXNG token in SEARXNG_TOKEN needs the "
+        f"Authorization header too; {FIX}."
+    )
+    assert status.reason == f"misconfigured: {problem}"
+    assert result.response.provider == "serper"  # type: ignore[attr-defined]
+
+
+async def test_perplexity_cookies_go_beside_the_user_name_and_its_bearer_key_is_passed_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Perplexity tries each credential in turn: its cookies go in Cookie, so the gateway's
+    # Basic goes with them, and only the key (a bearer token) is named as left out.
+    monkeypatch.setenv("PERPLEXITY_COOKIES", "__Secure-next-auth.session-token=fake")
+    async with Simulator(["perplexity"]) as sim:
+        urls = sim.base_urls()
+        urls["perplexity"] = _with_user(urls["perplexity"])
+        settings = sim.settings(base_urls=urls)
+        async with WebSearch(settings, api_keys={"perplexity": "pplx-fake"}) as ws:
+            status = next(s for s in await ws.provider_status() if s.id == "perplexity")
+            result = await ws.run(QUERY, provider="perplexity", use_cache=False)
+        [request] = sim["perplexity"].requests
+    assert result.error is None
+    assert request.header("Authorization") == "Basic Z3d1c2VyOmd3cGFzcw=="
+    assert status.reason == (
+        "ready; passed over: Perplexity base URL's user name in the base_urls.perplexity "
+        "setting goes out as Authorization: Basic, and the Perplexity API key given in code "
+        f'as api_keys["perplexity"] needs the Authorization header too; {FIX}.'
+    )

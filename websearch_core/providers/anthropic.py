@@ -59,6 +59,7 @@ from ._anthropic_request import (
 from ._anthropic_steps import (
     MAX_CONTINUATIONS,
     MISSING_CREDENTIALS_MESSAGE,
+    OAUTH_KEY_MARKER,
     begin_turn,
     paused_content,
     resolve_auth,
@@ -112,8 +113,10 @@ class AnthropicProvider(ProtocolProvider):
     info = INFO
     errors = ErrorMap(prefix="Anthropic API error")
     oauth_refresh_statuses = frozenset({401})
-    credential_kinds = (ApiKey(), StoredOAuth())
-    """A key wins over a stored OAuth token, which is then never sent."""
+    credential_kinds = (ApiKey(authorization_marker=OAUTH_KEY_MARKER), StoredOAuth())
+    """A key wins over a stored OAuth token, which is then never sent. A key goes in
+    ``x-api-key`` beside a gateway URL's user info, an OAuth token (stored, or given as
+    the key) only in ``Authorization``."""
     url_variables = BASE_URL_ENV_VARS
     """A gateway's URL, whose user info is sent with every request (see ``base_url``)."""
 

@@ -45,6 +45,7 @@ from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for, raise_for_error_map, wait_hint
 
 __all__ = [
+    "KEY_IN_AUTHORIZATION",
     "DelayedRequest",
     "ErrorMap",
     "Exchange",
@@ -68,6 +69,12 @@ def clamp_count(value: int | None, default: int, maximum: int, minimum: int = 1)
     if not value:
         return default
     return min(maximum, max(minimum, value))
+
+
+KEY_IN_AUTHORIZATION: tuple[Credential, ...] = (ApiKey(authorization=True),)
+"""The :attr:`SearchProvider.credential_kinds` of a provider that sends its key in the
+``Authorization`` header (``Bearer <key>``, Kagi's ``Bot <key>``): a base URL with user info
+cannot go with it, and the credential check says so before a request."""
 
 
 class SearchProvider(abc.ABC):

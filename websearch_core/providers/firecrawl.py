@@ -62,7 +62,14 @@ from ._firecrawl_request import (
     time_filter,
 )
 from ._json_api import first_env, honours
-from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
+from .base import (
+    KEY_IN_AUTHORIZATION,
+    ErrorMap,
+    Flow,
+    ProtocolProvider,
+    ProviderContext,
+    ProviderInfo,
+)
 
 __all__ = [
     "BASE_URL_ENV_VARS",
@@ -102,6 +109,7 @@ class FirecrawlProvider(ProtocolProvider):
     """The Firecrawl search provider (see the module docstring for the wire details)."""
 
     info = INFO
+    credential_kinds = KEY_IN_AUTHORIZATION
     errors = ErrorMap(prefix="Firecrawl API error")
 
     def is_available(self, context: ProviderContext) -> bool:

@@ -49,7 +49,7 @@ from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._jina_parse import parse_items, parse_sources, reported_failure
 from ._json_api import honours
-from .base import ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
+from .base import KEY_IN_AUTHORIZATION, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "INFO",
@@ -116,6 +116,7 @@ class JinaProvider(ProtocolProvider):
     """The Jina ``s.jina.ai`` search provider (see the module docstring for the wire details)."""
 
     info = INFO
+    credential_kinds = KEY_IN_AUTHORIZATION
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
         """``GET https://s.jina.ai/<query>?count=N`` with bearer auth."""

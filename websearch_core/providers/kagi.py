@@ -65,7 +65,14 @@ from ._kagi_parse import (
     parse_body,
 )
 from ._kagi_request import MAX_RESULTS, after_date, request_body
-from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
+from .base import (
+    KEY_IN_AUTHORIZATION,
+    ErrorMap,
+    ProtocolProvider,
+    ProviderContext,
+    ProviderInfo,
+    clamp_count,
+)
 
 __all__ = [
     "INFO",
@@ -99,6 +106,7 @@ class KagiProvider(ProtocolProvider):
     """The Kagi Search API provider (see the module docstring for the wire details)."""
 
     info = INFO
+    credential_kinds = KEY_IN_AUTHORIZATION
     errors = ErrorMap(prefix="Kagi API error", detail=error_detail)
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:

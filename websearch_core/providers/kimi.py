@@ -53,7 +53,7 @@ from ._kimi_request import (
     search_request,
     search_url,
 )
-from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo
+from .base import KEY_IN_AUTHORIZATION, ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "INFO",
@@ -94,6 +94,7 @@ class KimiProvider(ProtocolProvider):
     """The Kimi Code search provider (see the module docstring for the wire details)."""
 
     info = INFO
+    credential_kinds = KEY_IN_AUTHORIZATION
     errors = ErrorMap(prefix="Kimi search API error")
 
     def require_api_key(self, context: ProviderContext) -> str:

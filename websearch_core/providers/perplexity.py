@@ -131,8 +131,13 @@ class PerplexityProvider(ProtocolProvider):
     credential_kinds = (
         SecretVariable(COOKIES_ENV, "Perplexity cookie header"),
         StoredOAuth(min_lifetime=OAUTH_MIN_LIFETIME),
-        ApiKey(),
-        ApiKey(owner="openrouter", env_vars=OPENROUTER_ENV, what="OpenRouter API key"),
+        ApiKey(authorization=True),
+        ApiKey(
+            owner="openrouter",
+            env_vars=OPENROUTER_ENV,
+            what="OpenRouter API key",
+            authorization=True,
+        ),
     )
     """The auth methods' credentials in :func:`auth_methods`' order."""
     tries_every_credential = True

@@ -111,8 +111,11 @@ def _setting_secret(
         if not value:
             return None
     if (context.credentials.env(variable) or "") == value.strip():
-        return SentSecret(value, what, f"in {variable}", f"remove it from {variable}")
-    return SentSecret(value, what, f"in the searxng.{field} setting", "fix that setting")
+        where, fix = f"in {variable}", f"remove it from {variable}"
+    else:
+        where, fix = f"in the searxng.{field} setting", "fix that setting"
+    # Basic auth and the token both go in the Authorization header.
+    return SentSecret(value, what, where, fix, authorization=True)
 
 
 class SearxngProvider(ProtocolProvider):

@@ -32,7 +32,7 @@ from ..errors import ResponseParseError
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import age_seconds_from_date, bearer_json_headers, first_items, is_http_url
-from .base import ProtocolProvider, ProviderContext, ProviderInfo
+from .base import KEY_IN_AUTHORIZATION, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = ["INFO", "SYNTHETIC_ENDPOINT", "SyntheticProvider", "parse_results"]
 
@@ -103,6 +103,7 @@ class SyntheticProvider(ProtocolProvider):
     """The Synthetic search provider (see the module docstring for the wire details)."""
 
     info = INFO
+    credential_kinds = KEY_IN_AUTHORIZATION
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
         """The POST request for ``params``: only the query is sent."""

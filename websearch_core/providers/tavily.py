@@ -48,7 +48,14 @@ from ._common import bearer_json_headers
 from ._json_api import honours
 from ._tavily_parse import error_message, parse_answer, parse_results
 from ._tavily_request import DEFAULT_RESULTS, MAX_RESULTS, request_body, without_time_filter
-from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
+from .base import (
+    KEY_IN_AUTHORIZATION,
+    ErrorMap,
+    Flow,
+    ProtocolProvider,
+    ProviderContext,
+    ProviderInfo,
+)
 
 __all__ = [
     "INFO",
@@ -87,6 +94,7 @@ class TavilyProvider(ProtocolProvider):
     """The Tavily search provider (see the module docstring for the wire details)."""
 
     info = INFO
+    credential_kinds = KEY_IN_AUTHORIZATION
     errors = ErrorMap(
         prefix="Tavily API error",
         detail=error_message,

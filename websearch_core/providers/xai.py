@@ -95,7 +95,7 @@ from ._xai_request import (
     response_cap,
     web_search_tool,
 )
-from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo
+from .base import KEY_IN_AUTHORIZATION, ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -140,6 +140,7 @@ class XaiProvider(ProtocolProvider):
     """The xAI provider (see the module docstring for the wire details)."""
 
     info = INFO
+    credential_kinds = KEY_IN_AUTHORIZATION
     errors = ErrorMap(
         prefix="xAI Responses API error", code=error_code, codes={"bad_key": AuthorizationError}
     )

@@ -75,7 +75,7 @@ from ._zai_request import (
 )
 from ._zai_rpc import PARSE_FAILURE, raise_for_rpc_error, reply_message
 from ._zai_session import CALL, is_argument_shape_error, next_request, post, start, step
-from .base import Flow, ProtocolProvider, ProviderInfo, raise_for_error_map
+from .base import KEY_IN_AUTHORIZATION, Flow, ProtocolProvider, ProviderInfo, raise_for_error_map
 
 __all__ = [
     "ERRORS",
@@ -116,6 +116,7 @@ class ZaiProvider(ProtocolProvider):
     """Each MCP step (module docstring, **Sequence**) is one request the core's loop sends."""
 
     info = INFO
+    credential_kinds = KEY_IN_AUTHORIZATION
     errors = ERRORS
 
     def first_request(self, flow: Flow) -> HttpRequest:

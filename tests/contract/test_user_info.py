@@ -1,0 +1,46 @@
+"""A base URL with user info, for every provider: sent beside its credential, or refused first.
+
+``https://user:pw@gateway`` goes out as ``Authorization: Basic``. A provider whose
+credential also goes in ``Authorization`` cannot send a request there at all, so its
+credential kinds declare it (``authorization``) and the credential check refuses it before
+a request: the providers table reads ``misconfigured``, the chain skips it. Every other
+provider sends the gateway's ``Basic`` with its own key header. Whether a provider sends
+``Authorization`` is read here from the request it sends without user info, so a
+declaration that disagrees with the provider's headers fails either way.
+"""
+
+from pathlib import Path
+
+from tests.contract.conftest import contract_client
+from websearch_core.testing import Simulator
+
+QUERY = "python asyncio"
+BASIC = "Basic Z3d1c2VyOmd3cGFzcw=="  # gwuser:gwpass
+CLASH = "goes out as Authorization: Basic, and the "
+
+
+def _with_user(origin: str) -> str:
+    return origin.replace("://", "://gwuser:gwpass@", 1)
+
+
+async def test_user_info_is_sent_or_the_provider_is_misconfigured_before_a_request(
+    sim: Simulator, provider_id: str, tmp_path: Path
+) -> None:
+    async with contract_client(sim, provider_id, tmp_path) as ws:
+        await ws.run(QUERY, provider=provider_id)
+    first = sim[provider_id].requests[0]
+    bearer = first.header("Authorization") is not None
+    sent_before = len(sim[provider_id].requests)
+
+    gateway = {**sim.base_urls(), provider_id: _with_user(sim.base_urls()[provider_id])}
+    async with contract_client(sim, provider_id, tmp_path, base_urls=gateway) as ws:
+        status = next(s for s in await ws.provider_status() if s.id == provider_id)
+        result = await ws.run(QUERY, provider=provider_id)
+    sent = sim[provider_id].requests[sent_before:]
+    if bearer:
+        assert status.reason.startswith("misconfigured: ") and CLASH in status.reason
+        assert sent == [] and result.error is not None and CLASH in result.error
+    else:
+        assert not status.reason.startswith("misconfigured"), status.reason
+        assert sent and all(r.header("Authorization") == BASIC for r in sent)
+        assert result.error is None or "request was not sent" not in result.error
