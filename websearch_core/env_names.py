@@ -13,7 +13,7 @@ import logging
 import os
 from collections.abc import Callable, Mapping
 
-from .provider_ids import SEARCH_PROVIDER_ORDER
+from .provider_ids import BASE_URL_IDS, SEARCH_PROVIDER_ORDER
 from .said_once import first_time
 from .settings import BASE_URL_SUFFIX, ENV_PREFIX, Settings
 
@@ -31,7 +31,7 @@ def _known_names() -> tuple[frozenset[str], tuple[str, ...]]:
     fields = [name.upper() for name in Settings.model_fields]
     exact = {f"{ENV_PREFIX}{field}" for field in fields}
     # Any *_BASE_URL is left to the settings; these are here as names to suggest.
-    exact |= {f"{ENV_PREFIX}{pid.upper()}{BASE_URL_SUFFIX}" for pid in SEARCH_PROVIDER_ORDER}
+    exact |= {f"{ENV_PREFIX}{pid.upper()}{BASE_URL_SUFFIX}" for pid in BASE_URL_IDS}
     exact |= {BROWSER_ENV, CHROMIUM_PATH_ENV, ALLOW_PRIVATE_ENV}
     nested = tuple(f"{ENV_PREFIX}{field}__" for field in fields)  # WEBSEARCH_BUDGET__BRAVE
     return frozenset(exact), nested

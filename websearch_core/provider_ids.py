@@ -8,7 +8,10 @@ against it without importing the providers package (which imports the settings);
 from collections.abc import Iterable, Mapping
 
 __all__ = [
+    "BASE_URL_IDS",
+    "BASE_URL_ONLY_IDS",
     "FREE_ENGINE_ORDER",
+    "GOOGLE_OAUTH_ROUTE",
     "KEY_IDS",
     "KEY_ONLY_IDS",
     "SEARCH_PROVIDER_ORDER",
@@ -84,6 +87,14 @@ KEY_ONLY_IDS: tuple[str, ...] = ("openrouter",)
 as ``openrouter``."""
 KEY_IDS: tuple[str, ...] = (*SEARCH_PROVIDER_ORDER, *KEY_ONLY_IDS)
 """Every id an API key can be given under (``api_keys``, ``[api_keys]``)."""
+GOOGLE_OAUTH_ROUTE = "google_oauth"
+"""The base URL of Google's OAuth token endpoint (``https://oauth2.googleapis.com``), where a
+Google sign-in of Gemini's is renewed: its own id, not Gemini's, since a gateway in front of
+Cloud Code serves no ``/token`` and should never be handed the refresh token."""
+BASE_URL_ONLY_IDS: tuple[str, ...] = (GOOGLE_OAUTH_ROUTE,)
+"""Ids that name a base URL (``base_urls``, ``WEBSEARCH_<ID>_BASE_URL``) but no provider."""
+BASE_URL_IDS: tuple[str, ...] = (*SEARCH_PROVIDER_ORDER, *BASE_URL_ONLY_IDS)
+"""Every id a base URL can be given under (``base_urls``, ``WEBSEARCH_<ID>_BASE_URL``)."""
 
 
 def unknown_ids(

@@ -76,6 +76,7 @@ from .env_values import env_value, is_blank
 from .errors import ConfigurationError
 from .meant_names import named_extras
 from .provider_ids import (
+    BASE_URL_IDS,
     KEY_IDS,
     SEARCH_PROVIDER_ORDER,
     unknown_ids,
@@ -221,8 +222,15 @@ def _one_line_key(key: SecretStr) -> SecretStr:
     return key
 
 
+def _base_url_key(key: str) -> str:
+    """A ``[base_urls]`` key: a provider's id, or ``google_oauth`` (Google's token endpoint)."""
+    return _provider_key(key, BASE_URL_IDS)
+
+
 _ProviderKey = Annotated[str, AfterValidator(_provider_key)]
 """The key type of the per-provider tables in the settings."""
+_BaseUrlKey = Annotated[str, AfterValidator(_base_url_key)]
+"""The key type of ``base_urls``: a provider's id or one of ``BASE_URL_ONLY_IDS``."""
 _KeyOwner = Annotated[str, AfterValidator(_key_owner)]
 """The key type of ``api_keys``: a provider's id or one of ``KEY_ONLY_IDS``."""
 
@@ -708,12 +716,14 @@ class Settings(BaseSettings):
     )
     """Keys from the config file (environment variables and explicit arguments rank higher).
     A key holding a control character (a line break, a NUL) is refused, naming its entry."""
-    base_urls: dict[_ProviderKey, Annotated[str, AfterValidator(_http_base_url)]] = Field(
+    base_urls: dict[_BaseUrlKey, Annotated[str, AfterValidator(_http_base_url)]] = Field(
         default_factory=dict
     )
     """Per-provider origin overrides for gateways, mirrors and tests. Each URL is checked
     on its own, so an error is located at ``base_urls.<id>`` and names the variable or
-    config-file entry that set it."""
+    config-file entry that set it. ``google_oauth`` is the origin of Google's token
+    endpoint, where a Google sign-in is renewed (not Gemini's: its gateway has no ``/token``,
+    and is not handed the refresh token)."""
     searxng: SearxngSettings = Field(default_factory=SearxngSettings)
     credentials_file: Path | None = None
     """The local credential store; default beside the config file. Expanded and resolved

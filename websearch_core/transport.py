@@ -450,7 +450,7 @@ class Transport:
         return remaining_budget(self.default_timeout_seconds)
 
     def resolve_url(self, provider: str, url: str) -> str:
-        """``url`` with the provider's base-URL override applied."""
+        """``url`` with the base-URL override of ``provider`` (an id of ``base_urls``) applied."""
         return apply_base_url(url, self.base_urls.get(provider))
 
     async def send(
@@ -462,6 +462,7 @@ class Transport:
         timeout_seconds: float | None = None,
         max_response_bytes: int | None = None,
         response_name: str = API_RESPONSE,
+        route: str | None = None,
     ) -> HttpResponse:
         """Send ``request`` and read the whole body.
 
@@ -473,6 +474,10 @@ class Transport:
             max_response_bytes: Overrides the default size cap for this request.
             response_name: What the body is called in the size cap's text (``page`` for an
                 HTML engine; see :func:`too_large_message`).
+            route: The ``base_urls`` key whose override applies instead of the provider's,
+                for a request to a service that is not the provider's (Google's token
+                endpoint renewing Gemini's sign-in: ``google_oauth``). Errors still name
+                ``provider``.
 
         Returns:
             The response, whatever its status; status handling is the caller's.
@@ -493,7 +498,7 @@ class Transport:
         # ~12 us a search (in place, benchmarks/RESULTS.md). Each redirect hop gets what is
         # left of it.
         cap = max_response_bytes or self.max_response_bytes
-        url = self.resolve_url(provider, request.url)
+        url = self.resolve_url(route or provider, request.url)
         timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
         expires = time.monotonic() + timeout
         failure: SearchProviderError

@@ -3,9 +3,10 @@
 An imported Gemini CLI token lasts about an hour, and only a refresh hook passed in code
 could renew it: an hour after ``websearch auth import gemini-cli`` every search failed with
 "no refresh hook is configured". The sign-in now trades its refresh token for a new access
-token with the Gemini CLI's own OAuth client, through the provider's transport, so the
-simulator's ``/token`` (standing in for ``https://oauth2.googleapis.com/token``) answers
-it and no live service is ever called.
+token with the Gemini CLI's own OAuth client, at Google's token endpoint whatever Gemini's
+base URL; the simulator's ``/token`` (standing in for ``https://oauth2.googleapis.com/token``
+through the ``google_oauth`` base URL the simulator sets) answers it and no live service is
+ever called.
 """
 
 import json
@@ -109,6 +110,24 @@ async def test_an_expired_token_is_renewed_with_the_gemini_cli_client_and_stored
         await ws.search("another query", provider="gemini")
     assert _paths(sim) == [TOKEN_PATH, STREAM_PATH, STREAM_PATH]
     assert _google(sim).issued == ["ya29.sim-access-1"]
+
+
+async def test_a_gemini_gateway_never_sees_the_refresh(sim: Simulator) -> None:
+    # base_urls.gemini is a gateway in front of Cloud Code (here: this simulator); Google's
+    # token endpoint is elsewhere (a second one). The refresh token goes only to the latter.
+    _sign_in(sim, expires_at=time.time() - 60)
+    async with Simulator(["gemini"]) as google:
+        settings = sim.settings(
+            base_urls={"gemini": sim["gemini"].base_url, "google_oauth": google["gemini"].base_url}
+        )
+        async with WebSearch(settings, api_keys={}) as ws:
+            response = await ws.search(QUERY, provider="gemini")
+        assert [request.path for request in google["gemini"].requests] == [TOKEN_PATH]
+        assert _google(google).issued == ["ya29.sim-access-1"]
+    assert _paths(sim) == [STREAM_PATH]
+    assert sim["gemini"].requests[0].header("Authorization") == "Bearer ya29.sim-access-1"
+    assert not any(REFRESH in request.body.decode() for request in sim["gemini"].requests)
+    assert response.answer
 
 
 async def test_a_token_cloud_code_calls_expired_is_renewed_once_and_the_stream_resent(

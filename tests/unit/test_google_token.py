@@ -12,9 +12,14 @@ import pytest
 from websearch_core.credentials import OAuthToken
 from websearch_core.errors import OAuthTokenError, RateLimitedError, ResponseParseError
 from websearch_core.providers._gemini_signins import GEMINI_CLI_OAUTH
-from websearch_core.providers._google_token import refresh_request, refreshed_token
+from websearch_core.providers._google_token import (
+    refresh_request,
+    refreshed_token,
+    token_refresher,
+)
 from websearch_core.providers.gemini import INFO
-from websearch_core.transport import HttpResponse
+from websearch_core.testing import MockTransport
+from websearch_core.transport import HttpRequest, HttpResponse
 
 OLD = OAuthToken(access_token="ya29.old", refresh_token="1//old-refresh", expires_at=1.0)
 SENT_AT = 1_800_000_000.0
@@ -86,3 +91,31 @@ def test_the_request_is_the_refresh_grant_form() -> None:
         "client_secret": GEMINI_CLI_OAUTH.client_secret,
     }
     assert "GOCSPX" not in repr(GEMINI_CLI_OAUTH) and "1//r" not in repr(request)
+
+
+def _google(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(status=200, body=b'{"access_token": "ya29.new", "expires_in": 3599}')
+
+
+@pytest.mark.parametrize(
+    ("base_urls", "sent_to"),
+    [
+        ({"gemini": "https://gw.example/cloudcode"}, "https://oauth2.googleapis.com/token"),
+        (
+            {"gemini": "https://gw.example", "google_oauth": "http://127.0.0.1:9/oauth"},
+            "http://127.0.0.1:9/oauth/token",
+        ),
+    ],
+    ids=["a-gemini-gateway-is-not-asked", "its-own-override"],
+)
+async def test_the_refresh_goes_to_the_token_endpoint_not_the_gemini_base_url(
+    base_urls: dict[str, str], sent_to: str
+) -> None:
+    # A gateway set for Gemini fronts Cloud Code: it serves no /token and must not be
+    # handed the refresh token; only google_oauth moves the request.
+    transport = MockTransport(_google, base_urls=base_urls)
+    refresh = token_refresher(GEMINI_CLI_OAUTH, transport, INFO)
+    token = await refresh("gemini-cli", OLD)
+    assert token.access_token == "ya29.new"
+    assert [request.url for request in transport.requests] == [sent_to]
+    assert [call[0] for call in transport.calls] == ["gemini"]  # failures still name Gemini

@@ -152,6 +152,27 @@ def test_base_url_env_and_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert urls == {"brave": "http://127.0.0.1:8080", "tavily": "http://127.0.0.1:2"}
 
 
+def test_google_token_endpoint_has_its_own_base_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Not a provider, but where Gemini's sign-ins renew: set apart from base_urls.gemini,
+    # read from its own variable, and checked like every other base URL.
+    monkeypatch.setenv("WEBSEARCH_GOOGLE_OAUTH_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("WEBSEARCH_GEMINI_BASE_URL", "http://127.0.0.1:8")
+    assert Settings().base_urls == {
+        "google_oauth": "http://127.0.0.1:9",
+        "gemini": "http://127.0.0.1:8",
+    }
+    monkeypatch.setenv("WEBSEARCH_GOOGLE_OAUTH_BASE_URL", "ftp://user:hunter2@tokens.local")
+    with pytest.raises(ConfigurationError) as caught, configuration_errors():
+        Settings()
+    assert str(caught.value) == (
+        "WEBSEARCH_GOOGLE_OAUTH_BASE_URL: must be an http(s) URL such as http://127.0.0.1:8080"
+    )
+    with pytest.raises(ValidationError, match=r"unknown provider id google_oath .*google_oauth"):
+        Settings(base_urls={"google_oath": "http://127.0.0.1:9"})
+    with pytest.raises(ValidationError, match=r"budget\.google_oauth"):
+        Settings(budget={"google_oauth": "10/day"})  # a route, not a provider to budget
+
+
 def test_bad_base_url_is_named() -> None:
     with pytest.raises(ValidationError, match=r"base_urls\.brave"):
         Settings(base_urls={"brave": "ftp://x"})

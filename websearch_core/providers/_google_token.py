@@ -16,9 +16,14 @@ refresh is ``400 {"error": "invalid_grant", "error_description": "Token has been
 or revoked."}`` (the user signed out, revoked the app, changed the password, or the grant
 lapsed), a client Google does not know ``401 {"error": "invalid_client"}``.
 
-The request goes through the provider's transport, so the provider's ``base_urls`` entry
-(a gateway, the loopback simulator) receives it as it receives every other request of
-the provider. The refreshed token is written back by ``Credentials.valid_oauth_token``.
+The request goes to Google's token endpoint whatever the provider's base URL: a gateway
+set for Gemini (``base_urls.gemini``) stands in front of Cloud Code or the Gemini API,
+serves no ``/token``, and must not be handed a long-lived refresh token and the client's
+secret. It goes through the provider's transport (its proxy, deadline, size cap, errors
+naming the provider) under its own base-URL id, ``google_oauth``
+(``WEBSEARCH_GOOGLE_OAUTH_BASE_URL``), which points it elsewhere for the loopback simulator
+or a user who really routes it through their own server. The refreshed token is written
+back by ``Credentials.valid_oauth_token``.
 No message here holds a token: errors name the entry, Google's error code and its
 description.
 """
@@ -36,6 +41,7 @@ from ..errors import (
     ResponseParseError,
 )
 from ..json_decode import json_loads
+from ..provider_ids import GOOGLE_OAUTH_ROUTE
 from ..provider_types import ProviderInfo
 from ..transport import HttpRequest, HttpResponse, Transport
 
@@ -179,6 +185,8 @@ def token_refresher(
 ) -> TokenRefresher:
     """A refresh hook that renews a token of ``client``'s sign-in through ``transport``.
 
+    Sent under the ``google_oauth`` base URL, never the provider's (see the module's text).
+
     What ``Credentials.valid_oauth_token`` calls (with the entry and the stored token) when
     no hook was passed in code for the entry.
     """
@@ -192,7 +200,7 @@ def token_refresher(
             )
         sent_at = time.time()
         request = refresh_request(client, token.refresh_token)
-        response = await transport.send(info.id, info.label, request)
+        response = await transport.send(info.id, info.label, request, route=GOOGLE_OAUTH_ROUTE)
         return refreshed_token(client, info, entry, response, token, sent_at)
 
     return refresh

@@ -88,9 +88,16 @@ class MockTransport(Transport):
         return f"MockTransport(handler={self.handler!r}, base_urls={self.base_urls})"
 
     async def _answer(
-        self, provider: str, label: str, request: HttpRequest, cap: int, name: str = API_RESPONSE
+        self,
+        provider: str,
+        label: str,
+        request: HttpRequest,
+        cap: int,
+        name: str = API_RESPONSE,
+        route: str | None = None,
     ) -> HttpResponse:
-        resolved = dataclasses.replace(request, url=self.resolve_url(provider, request.url))
+        url = self.resolve_url(route or provider, request.url)
+        resolved = dataclasses.replace(request, url=url)
         self.requests.append(resolved)
         self.calls.append((provider, label, resolved))
         answer = self.handler(resolved)
@@ -110,11 +117,12 @@ class MockTransport(Transport):
         timeout_seconds: float | None = None,
         max_response_bytes: int | None = None,
         response_name: str = API_RESPONSE,
+        route: str | None = None,
     ) -> HttpResponse:
         """See :meth:`Transport.send`; the answer comes from the handler."""
         cap = max_response_bytes or self.max_response_bytes
-        url = self.resolve_url(provider, request.url)
-        work = self._answer(provider, label, request, cap, response_name)
+        url = self.resolve_url(route or provider, request.url)
+        work = self._answer(provider, label, request, cap, response_name, route)
         return await self._guarded(provider, label, url, timeout_seconds, work)
 
     async def send_sse(

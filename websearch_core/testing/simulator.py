@@ -30,6 +30,7 @@ from urllib.parse import parse_qsl
 from aiohttp import web
 
 from ..meant_names import meant
+from ..provider_ids import GOOGLE_OAUTH_ROUTE
 from ..providers import SEARCH_PROVIDER_ORDER
 from ..settings import Settings
 from . import protocols as protocols_package
@@ -38,6 +39,7 @@ from .faults import Fault, Framing
 __all__ = [
     "PROTOCOLS",
     "PROTOCOL_PACKAGE",
+    "ROUTES_SERVED",
     "ProviderProtocol",
     "RecordedRequest",
     "SimResult",
@@ -61,6 +63,12 @@ PROTOCOLS: Mapping[str, str] = _protocol_modules()
 """Provider id to the module that speaks its protocol, found by convention: the registry's
 ids (:data:`~websearch_core.providers.SEARCH_PROVIDER_ORDER`) that have a module under
 ``testing/protocols/`` (the ``public`` aggregate has none: it is its engines)."""
+
+ROUTES_SERVED: Mapping[str, str] = MappingProxyType({GOOGLE_OAUTH_ROUTE: "gemini"})
+"""Base-URL ids that name no provider, to the simulated provider whose server answers them:
+Gemini's protocol answers Google's token endpoint (``/token``), where its sign-ins renew.
+:meth:`Simulator.base_urls` routes each here while that provider is simulated, so nothing
+a simulated session sends leaves the machine."""
 
 FAKE_KEY_PREFIX = "sim-key-"
 
@@ -255,8 +263,14 @@ class Simulator:
             loop.close()
 
     def base_urls(self) -> dict[str, str]:
-        """Provider id to the simulator's origin."""
-        return {pid: sim.base_url for pid, sim in self.providers.items()}
+        """Provider id to the simulator's origin, with each :data:`ROUTES_SERVED` id it answers."""
+        urls = {pid: sim.base_url for pid, sim in self.providers.items()}
+        urls.update(
+            (route, self.providers[pid].base_url)
+            for route, pid in ROUTES_SERVED.items()
+            if pid in self.providers
+        )
+        return urls
 
     def api_keys(self) -> dict[str, str]:
         """A fake key for every simulated provider."""
