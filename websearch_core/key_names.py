@@ -58,13 +58,14 @@ def oauth_entries() -> tuple[str, ...]:
 def self_refreshing_entries() -> frozenset[str]:
     """The store entries whose sign-in renews an expiring token from its refresh token.
 
-    ``gemini-cli`` (the Gemini CLI's OAuth client, at Google's token endpoint): what
-    ``websearch auth import`` needs to say whether an imported token outlives its hour.
-    Imports every provider module, as :func:`oauth_entries` does.
+    ``gemini-cli`` and ``gemini`` (the Gemini CLI's and Antigravity's OAuth clients, at
+    Google's token endpoint): what ``websearch auth import`` needs to say whether an
+    imported token outlives its hour. Imports every provider module, as
+    :func:`oauth_entries` does.
 
     Example:
         >>> sorted(self_refreshing_entries())
-        ['gemini-cli']
+        ['gemini', 'gemini-cli']
     """
     return frozenset(
         kind.entry or provider_id

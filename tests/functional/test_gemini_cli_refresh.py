@@ -1,4 +1,4 @@
-"""A Gemini CLI sign-in renews its own token at Google's token endpoint (the simulator's).
+"""A Gemini CLI or Antigravity sign-in renews its own token at Google's token endpoint.
 
 An imported Gemini CLI token lasts about an hour, and only a refresh hook passed in code
 could renew it: an hour after ``websearch auth import gemini-cli`` every search failed with
@@ -6,7 +6,8 @@ could renew it: an hour after ``websearch auth import gemini-cli`` every search 
 token with the Gemini CLI's own OAuth client, at Google's token endpoint whatever Gemini's
 base URL; the simulator's ``/token`` (standing in for ``https://oauth2.googleapis.com/token``
 through the ``google_oauth`` base URL the simulator sets) answers it and no live service is
-ever called.
+ever called. An Antigravity sign-in does the same with Antigravity's own OAuth client: it
+too needed a hook passed in code.
 """
 
 import json
@@ -27,7 +28,11 @@ from websearch_core.errors import (
     ProviderUnavailableError,
 )
 from websearch_core.testing import Fault, Simulator
-from websearch_core.testing.protocols.gemini import GEMINI_CLI_CLIENT, GeminiProtocol
+from websearch_core.testing.protocols.gemini import (
+    ANTIGRAVITY_CLIENT,
+    GEMINI_CLI_CLIENT,
+    GeminiProtocol,
+)
 
 QUERY = "python asyncio"
 TOKEN_PATH = "/token"
@@ -228,18 +233,64 @@ async def test_a_hook_passed_in_code_wins_over_the_own_refresh(sim: Simulator) -
     assert sim["gemini"].requests[0].header("Authorization") == "Bearer ya29.from-the-hook"
 
 
-async def test_an_antigravity_sign_in_still_needs_its_hook(sim: Simulator) -> None:
-    # Its tokens belong to another OAuth client: the Gemini CLI's must never be sent for it.
-    _store(sim).set_oauth(
-        "gemini",
-        OAuthToken(access_token="ag-old", refresh_token="ag-r", expires_at=time.time() - 60),
-    )
+AG_OLD = "ya29.a0old-antigravity-access"
+AG_REFRESH = "1//0antigravity-refresh-token"
+AG_SIGN_IN_AGAIN = (
+    "sign in to Antigravity again, then store its new token in the `gemini` entry"
+    " (`CredentialStore.set_oauth`)"
+)
+
+
+def _antigravity(sim: Simulator) -> OAuthToken:
+    token = OAuthToken(access_token=AG_OLD, refresh_token=AG_REFRESH, expires_at=time.time() - 60)
+    _store(sim).set_oauth("gemini", token)
+    return token
+
+
+async def test_an_antigravity_sign_in_renews_with_its_own_client(sim: Simulator) -> None:
+    # Its tokens belong to Antigravity's OAuth client: the Gemini CLI's is never sent for it.
+    old = _antigravity(sim)
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        row = next(s.reason for s in await ws.provider_status() if s.id == "gemini")
+        response = await ws.search(QUERY, provider="gemini")
+    assert row == "ready (Antigravity sign-in)"
+    assert _paths(sim) == [TOKEN_PATH, STREAM_PATH] and response.answer
+    exchange, stream = sim["gemini"].requests
+    client_id, client_secret = ANTIGRAVITY_CLIENT
+    assert dict(exchange.form()) == {
+        "grant_type": "refresh_token",
+        "refresh_token": AG_REFRESH,
+        "client_id": client_id,
+        "client_secret": client_secret,
+    }
+    assert stream.header("Authorization") == "Bearer ya29.sim-access-1"
+    assert (stream.header("User-Agent") or "").startswith("antigravity/")
+    stored = _store(sim).get_oauth("gemini")
+    assert stored is not None
+    assert (stored.access_token, stored.refresh_token) == ("ya29.sim-access-1", AG_REFRESH)
+    assert stored.fingerprint() == old.fingerprint()
+    assert _store(sim).get_oauth("gemini-cli") is None
+
+
+async def test_a_refused_antigravity_refresh_says_what_to_do_and_shows_no_secret(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="websearch_core")
+    old = _antigravity(sim)
+    _google(sim).revoked.add(AG_REFRESH)
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         result = await ws.run(QUERY, provider="gemini")
-    assert result.text.startswith(
-        "Error: gemini: OAuth token expired and no refresh hook is configured"
+        rows = {s.id: s.reason for s in await ws.provider_status()}
+    assert result.text == (
+        "Error: gemini: refreshing the Antigravity sign-in: Google refused the sign-in"
+        f" (invalid_grant: Token has been expired or revoked.); {AG_SIGN_IN_AGAIN}"
     )
-    assert _paths(sim) == []
+    assert _paths(sim) == [TOKEN_PATH]
+    assert AG_SIGN_IN_AGAIN in rows["gemini"]
+    assert _store(sim).get_oauth("gemini") == old
+    shown = result.text + caplog.text + json.dumps(rows)
+    for secret in (AG_OLD, AG_REFRESH, ANTIGRAVITY_CLIENT[1], GEMINI_CLI_CLIENT[1]):
+        assert secret not in shown
 
 
 async def test_an_expiring_token_that_is_renewed_is_not_checked_as_sent(sim: Simulator) -> None:

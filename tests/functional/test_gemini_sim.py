@@ -294,14 +294,18 @@ async def test_oauth_400_invalid_credentials_also_refreshes(
     ]
 
 
-async def test_oauth_expired_token_without_a_hook(sim: Simulator) -> None:
+async def test_oauth_expired_token_without_a_hook_or_a_refresh_token(sim: Simulator) -> None:
+    # Antigravity's sign-in renews itself, but only from a refresh token: none, none sent.
     _store(sim).set_oauth("gemini", OAuthToken(access_token="old", expires_at=time.time() - 60))
     async with _client(sim, {}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini")
     (failure,) = caught.value.failures
     assert isinstance(failure, AuthorizationError)
-    assert "no refresh hook is configured" in failure.message
+    assert failure.message == (
+        "gemini: OAuth token expired and holds no refresh token; sign in to Antigravity"
+        " again, then store its new token in the `gemini` entry (`CredentialStore.set_oauth`)"
+    )
     assert sim["gemini"].requests == []
 
 

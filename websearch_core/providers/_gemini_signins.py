@@ -3,8 +3,9 @@
 Why this exists: a Google account signed in through the Gemini CLI and one signed in
 through Antigravity reach the same Cloud Code Assist API (``v1internal:...``) but at
 different hosts, with a different client's headers and body fields, and their tokens come
-from different OAuth clients (so each is refreshed by its own hook; the Gemini CLI's, with
-no hook, through its client's facts here: :data:`GEMINI_CLI_OAUTH`). Before this table every
+from different OAuth clients (so each is refreshed by its own hook, or with no hook through
+its own client's facts here: :data:`GEMINI_CLI_OAUTH`, :data:`ANTIGRAVITY_OAUTH`; a token
+sent as the other client's is refused by Google). Before this table every
 stored Gemini token was sent as Antigravity's, so a Gemini CLI token went to Antigravity's
 daily hosts with Antigravity's headers. Each sign-in is kept in its own credential store
 entry, tried in the reference's order (``google-gemini-cli``, then
@@ -44,6 +45,7 @@ from ._google_token import GoogleOAuthClient
 
 __all__ = [
     "ANTIGRAVITY",
+    "ANTIGRAVITY_OAUTH",
     "GEMINI_CLI",
     "GEMINI_CLI_OAUTH",
     "GEMINI_CLI_VERSION",
@@ -136,6 +138,21 @@ GEMINI_CLI: Final = SignIn(
 model config in ``packages/core/src/config/defaultModelConfigs.ts``), so that id is served
 on this host to the accounts the Gemini CLI serves."""
 
+ANTIGRAVITY_OAUTH: Final = GoogleOAuthClient(
+    label="Antigravity",
+    client_id="1071006060591-tmhssin2h21lcre235vtolojh4g403ep.apps.googleusercontent.com",
+    client_secret="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",
+    sign_in_again=(
+        "sign in to Antigravity again, then store its new token in the `gemini` entry"
+        " (`CredentialStore.set_oauth`)"
+    ),
+)
+"""Antigravity's installed-application OAuth client, shipped in the Antigravity IDE and in
+the reference's own sign-in (``CLIENT_ID`` and ``CLIENT_SECRET`` in badlogic/pi-mono
+``packages/ai/src/utils/oauth/google-antigravity.ts``, which refreshes at
+``https://oauth2.googleapis.com/token`` with them): not the Gemini CLI's, so Google renews
+an Antigravity sign-in's tokens only for this pair."""
+
 ANTIGRAVITY: Final = SignIn(
     entry="gemini",
     label="Antigravity",
@@ -148,6 +165,7 @@ ANTIGRAVITY: Final = SignIn(
     body_fields={"requestType": "agent", "userAgent": "antigravity"},
     request_id="agent-{uuid}",
     catalog=ANTIGRAVITY_MODELS,
+    oauth_client=ANTIGRAVITY_OAUTH,
 )
 
 SIGN_INS: Final = (GEMINI_CLI, ANTIGRAVITY)

@@ -15,12 +15,11 @@
   ``GOOGLE_CLOUD_PROJECT`` (or ``GOOGLE_CLOUD_PROJECT_ID``), else the
   ``cloudaicompanionProject`` that ``v1internal:loadCodeAssist`` reports for the account.
   An expired token is refreshed through the hook registered under its entry
-  (``WebSearch(oauth_refreshers={"gemini-cli": ..., "gemini": ...})``); without one, a
-  Gemini CLI token is refreshed at Google's token endpoint with the Gemini CLI's own OAuth
-  client (:mod:`._google_token`; at Google's token endpoint, whose base URL is
-  ``google_oauth``, never a gateway set as this provider's), an Antigravity token is not.
-  A 401, 403 or a 400 that names invalid credentials refreshes it once more and the step
-  is sent again.
+  (``WebSearch(oauth_refreshers={"gemini-cli": ..., "gemini": ...})``); without one, it
+  is refreshed at Google's token endpoint with its own application's OAuth client, the
+  Gemini CLI's or Antigravity's (:mod:`._google_token`; that endpoint's base URL is
+  ``google_oauth``, never a gateway set as this provider's). A 401, 403 or a 400 that
+  names invalid credentials refreshes it once more and the step is sent again.
   Stream chunks arrive wrapped as ``{"response": {...}}``.
 * **Model:** ``GEMINI_SEARCH_MODEL``, else the ``gemini_model`` setting, else
   ``gemini-3.5-flash-lite``: the spec's ``gemini-2.5-flash`` was shut down by Google on

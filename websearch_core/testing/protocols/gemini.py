@@ -30,8 +30,9 @@
   the Gemini CLI's ``User-Agent`` is a Gemini CLI account (its quota buckets), any other an
   Antigravity account (the catalogue's ``models``).
 * ``POST /token`` (Google's OAuth token endpoint, ``https://oauth2.googleapis.com/token``,
-  which the transport sends to this origin as it does every Gemini request): a
+  sent here through the ``google_oauth`` base URL the simulator sets to this origin): a
   ``grant_type=refresh_token`` form from a client :attr:`GeminiProtocol.clients` knows
+  (the Gemini CLI's and Antigravity's)
   answers a fresh access token (``ya29.sim-access-<n>``, ``expires_in``
   :attr:`GeminiProtocol.token_lifetime`) the way Google does, without a new refresh
   token; a refresh token in :attr:`GeminiProtocol.revoked` gets ``400 invalid_grant``
@@ -65,6 +66,12 @@ GEMINI_CLI_CLIENT = (
 )
 """The Gemini CLI's OAuth client id and secret as Google knows them, written here from the
 Gemini CLI's source rather than taken from the provider, so a wrong pair there fails."""
+ANTIGRAVITY_CLIENT = (
+    "1071006060591-tmhssin2h21lcre235vtolojh4g403ep.apps.googleusercontent.com",
+    "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",
+)
+"""Antigravity's OAuth client id and secret as Google knows them, written here from the
+public sign-ins that use it (the reference's among them), not taken from the provider."""
 
 
 def _catalog_entry(display_name: str, fraction: float) -> dict[str, Any]:
@@ -224,7 +231,7 @@ class GeminiProtocol:
         Antigravity, :attr:`quota` for a Gemini CLI ``User-Agent``)."""
         self.unknown_model: tuple[int, str, str] = (404, NOT_FOUND_MESSAGE, "NOT_FOUND")
         """The status, message and reason a refused model gets."""
-        self.clients: dict[str, str] = dict([GEMINI_CLI_CLIENT])
+        self.clients: dict[str, str] = dict([GEMINI_CLI_CLIENT, ANTIGRAVITY_CLIENT])
         """OAuth client ids the token endpoint knows, with their secrets."""
         self.revoked: set[str] = set()
         """Refresh tokens the token endpoint refuses (``invalid_grant``)."""
