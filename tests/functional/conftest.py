@@ -1,8 +1,14 @@
-"""Fixtures for the simulator tests of the browser-escalating scrapers (Google, Ecosia, Mojeek).
+"""Fixtures for the functional tests.
 
-Neither is autouse: a module opts in with
-``pytestmark = pytest.mark.usefixtures("no_browser_escalation")``.
+The browser-escalating scrapers' (Google, Ecosia, Mojeek) are not autouse: a module opts in
+with ``pytestmark = pytest.mark.usefixtures("no_browser_escalation")``. ``locked_file``
+serves the tests of a state store that does not answer (a SQLite file locked by another
+connection).
 """
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -24,3 +30,13 @@ def browser_missing(no_browser_escalation: None, monkeypatch: pytest.MonkeyPatch
     """
     monkeypatch.delenv("WEBSEARCH_BROWSER")
     monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", MISSING_CHROMIUM)
+
+
+@pytest.fixture
+def locked_file(tmp_path: Path) -> Iterator[sqlite3.Connection]:
+    """A connection that will hold the state file's write lock once the test takes it."""
+    holder = sqlite3.connect(tmp_path / "state.sqlite3", isolation_level=None)
+    yield holder
+    if holder.in_transaction:
+        holder.execute("ROLLBACK")
+    holder.close()

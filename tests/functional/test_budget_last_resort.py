@@ -12,7 +12,6 @@ the store was down.
 
 import logging
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,16 +31,6 @@ SKIPPED = (
     "Brave budget of 1000/month cannot be checked while the state store is unavailable; "
     "skipped without a request."
 )
-
-
-@pytest.fixture
-def locked_file(tmp_path: Path) -> Iterator[sqlite3.Connection]:
-    """A connection that will hold the state file's write lock once the test takes it."""
-    holder = sqlite3.connect(tmp_path / "state.sqlite3", isolation_level=None)
-    yield holder
-    if holder.in_transaction:
-        holder.execute("ROLLBACK")
-    holder.close()
 
 
 def _uncounted_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:

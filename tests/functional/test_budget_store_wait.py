@@ -13,7 +13,6 @@ is generous (the fault cost the whole deadline, the fix a tenth of it).
 
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,16 +40,6 @@ def _settings(sim: Simulator, **state: Any) -> Any:
         budget={"brave": "1000/month"},
         **state,
     )
-
-
-@pytest.fixture
-def locked_file(tmp_path: Path) -> Iterator[sqlite3.Connection]:
-    """A connection that will hold the state file's write lock once the test takes it."""
-    holder = sqlite3.connect(tmp_path / "state.sqlite3", isolation_level=None)
-    yield holder
-    if holder.in_transaction:
-        holder.execute("ROLLBACK")
-    holder.close()
 
 
 async def test_a_budget_behind_a_locked_file_skips_its_provider_and_the_next_answers(

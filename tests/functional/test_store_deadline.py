@@ -11,7 +11,6 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,16 +28,6 @@ BOUND = 3 * DEADLINE
 
 def _settings(sim: Simulator, **state: Any) -> Any:
     return sim.settings(timeout_seconds=None, deadline_seconds=DEADLINE, provider="brave", **state)
-
-
-@pytest.fixture
-def locked_file(tmp_path: Path) -> Iterator[sqlite3.Connection]:
-    """A connection that will hold the state file's write lock once the test takes it."""
-    holder = sqlite3.connect(tmp_path / "state.sqlite3", isolation_level=None)
-    yield holder
-    if holder.in_transaction:
-        holder.execute("ROLLBACK")
-    holder.close()
 
 
 def _take_write_lock(holder: sqlite3.Connection) -> None:
