@@ -210,15 +210,24 @@ async def test_expired_usage_counter_is_gone_and_restarts(store: StateStore) -> 
 
 
 async def test_usage_counter_expires_by_the_wall_clock(store: StateStore) -> None:
-    # Open the backend first (a first SQLite call creates the file and its schema), and leave
-    # the counter a full second: under a loaded CI machine 0.2 s lapsed before the first read.
+    # Open the backend first (a first SQLite call creates the file and its schema). The
+    # counter must read 1 before its expiry and 0 after it; a loaded machine can take the
+    # whole window before the first read returns (0.2 s lapsed once, then 1 s), so a read
+    # that ended past the expiry proves nothing and the window doubles, up to 8 s.
     assert await store.get_usage("brave", "warm-up") == 0
-    expires = time.time() + 1.0
-    assert await store.increment_usage("brave", "short", expires) == 1
-    assert await store.get_usage("brave", "short") == 1
+    for attempt, window in enumerate((1.0, 2.0, 4.0, 8.0)):
+        key = f"short-{attempt}"
+        expires = time.time() + window
+        assert await store.increment_usage("brave", key, expires) == 1
+        before_expiry = await store.get_usage("brave", key)
+        if time.time() < expires:
+            break
+    else:
+        pytest.fail("no read of the counter ended before its expiry, even with 8 s")
+    assert before_expiry == 1
     await asyncio.sleep(max(0.0, expires - time.time()) + 0.1)
-    assert await store.get_usage("brave", "short") == 0
-    assert await store.increment_usage("brave", "short", time.time() + 60) == 1
+    assert await store.get_usage("brave", key) == 0
+    assert await store.increment_usage("brave", key, time.time() + 60) == 1
 
 
 async def test_memory_store_usage_follows_an_injected_clock() -> None:
