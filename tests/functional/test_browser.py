@@ -102,7 +102,14 @@ async def sim() -> AsyncIterator[Simulator]:
         yield simulator
 
 
+BROWSER_TIMEOUT_SECONDS = 30.0
+"""Each attempt's time unless a test names its own: the simulator's 5 s is too little for a
+Chromium launch plus a rendered page on a loaded machine (a Google search that launched its
+own browser timed out at a load average of 14). Tests about timeouts pass theirs."""
+
+
 def _client(sim: Simulator, **overrides: Any) -> WebSearch:
+    overrides.setdefault("timeout_seconds", BROWSER_TIMEOUT_SECONDS)
     return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
 
 
