@@ -46,8 +46,14 @@ async def test_a_close_behind_another_process_lock_ends_soon_and_loses_nothing(
 ) -> None:
     path = tmp_path / "state.sqlite3"
     async with Simulator(["brave"]) as sim:
+        # Time enough for the first search and for the store to open on a loaded machine
+        # (a 1 s deadline ran out before Brave was asked); the close's grace is its own.
         settings = sim.settings(
-            deadline_seconds=1.0, provider="brave", state_backend="sqlite", state_dir=tmp_path
+            deadline_seconds=30.0,
+            state_wait_seconds=1.0,
+            provider="brave",
+            state_backend="sqlite",
+            state_dir=tmp_path,
         )
         ws = WebSearch(settings, api_keys=sim.api_keys())
         assert not (await ws.run("python asyncio")).is_error  # opens the store
@@ -110,7 +116,13 @@ def test_a_process_exits_soon_after_closing_a_store_another_process_holds_locked
             "WEBSEARCH_BRAVE_BASE_URL": sim["brave"].base_url,
             "BRAVE_API_KEY": "sim-key-brave",
             "WEBSEARCH_PROVIDER": "brave",
-            "WEBSEARCH_DEADLINE_SECONDS": "2",
+            # A fresh process's first search (imports, the file and its schema) ran out
+            # of a 2 s deadline on a loaded machine before Brave was asked, or its store
+            # did not open within the 0.25 s wait that deadline gives (searched without
+            # it, so nothing was left behind the lock). The close's grace does not depend
+            # on either.
+            "WEBSEARCH_DEADLINE_SECONDS": "30",
+            "WEBSEARCH_STATE_WAIT_SECONDS": "1",
             "WEBSEARCH_EXCLUDE": ",".join(p for p in SEARCH_PROVIDER_ORDER if p != "brave"),
         }
         with subprocess.Popen(
@@ -122,7 +134,8 @@ def test_a_process_exits_soon_after_closing_a_store_another_process_holds_locked
         ) as process:
             assert process.stdout is not None and process.stderr is not None
             try:
-                assert process.stdout.readline() == "closing\n"
+                line = process.stdout.readline()
+                assert line == "closing\n", process.stderr.read()
                 started = time.monotonic()
                 stderr = process.stderr.read()
                 status = process.wait(timeout=60)
