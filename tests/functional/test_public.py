@@ -399,7 +399,10 @@ def test_public_is_registered_last_in_the_order() -> None:
 
 SOFT = 0.3
 HARD = 1.0
-TOLERANCE = 0.5
+TOLERANCE = 2.0
+"""How late past its bound a timed fan-out may end: a loaded machine ran one 0.7 s over
+(0.5 s allowed). Each timed test keeps the outcome it rules out (the hard cap, an engine's
+hang) further away than its bound plus this."""
 PUBLIC_LOGGER = "websearch_core.providers.public"
 STUBS = {"stub-bing": "bing", "stub-google": "google", "stub-mojeek": "mojeek"}
 
@@ -599,7 +602,7 @@ async def test_a_larger_count_is_asked_of_each_engine(
 async def test_soft_deadline_returns_with_the_fast_engines(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    _install(monkeypatch, _all_engines())
+    _install(monkeypatch, _all_engines(), hard=4.0)  # the cap it must not wait for
     for stub_id in STUBS:
         sim[stub_id].always(Fault.hang(5))
     # at_level, not set_level: the module's leak check holds the handler at ERROR around
@@ -622,13 +625,13 @@ async def test_soft_deadline_returns_with_the_fast_engines(
 async def test_everything_settled_returns_before_the_soft_deadline(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _install(monkeypatch, _all_engines(), soft=3.0, hard=4.0)
+    _install(monkeypatch, _all_engines(), soft=5.0, hard=6.0)
     sim["stub-google"].always(Fault.server_error())
     async with _client(sim) as ws:
         started = time.perf_counter()
         response = await ws.search(QUERY, provider="public")
         elapsed = time.perf_counter() - started
-    assert elapsed < 1.5
+    assert elapsed < 1.0 + TOLERANCE  # well before the 5 s soft deadline
     first = response.sources[0]
     assert first.engines == (
         SourceRank(engine="duckduckgo", rank=1),
@@ -640,7 +643,7 @@ async def test_everything_settled_returns_before_the_soft_deadline(
 async def test_after_the_soft_deadline_the_first_success_returns(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _install(monkeypatch, _all_engines(0.7), soft=SOFT, hard=3.0)  # stub-bing: 0.7 s
+    _install(monkeypatch, _all_engines(0.7), soft=SOFT, hard=4.0)  # stub-bing: 0.7 s
     sim["duckduckgo"].always(Fault.server_error())
     sim["stub-google"].always(Fault.hang(5))
     sim["stub-mojeek"].always(Fault.challenge())
@@ -716,7 +719,7 @@ async def test_an_engine_stopped_by_the_fan_outs_own_time_is_cut_off_not_failed(
 async def test_every_engine_failing_is_an_aggregated_503(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    _install(monkeypatch, _all_engines(), hard=3.0)
+    _install(monkeypatch, _all_engines(), hard=4.0)
     sim["duckduckgo"].always(Fault.challenge())
     sim["stub-bing"].always(Fault.unauthorized())
     sim["stub-google"].always(Fault.hang(0.4))  # a slow failure: 504 after 0.4 s
