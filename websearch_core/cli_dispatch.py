@@ -52,6 +52,8 @@ def split_command(
     if index >= len(args) or args[index] not in commands:
         return None, search, list(args)
     command, leading = args[index], list(args[:index])
+    if any(_prints_version(search, word) for word in leading):
+        return None, search, list(args)  # argparse prints it and exits, whatever follows
     parser = commands[command]()
     for word in leading:
         if _is_option(word) and _option(parser, word) is None:
@@ -67,6 +69,16 @@ def split_command(
 def _is_option(word: str) -> bool:
     """``-v``, ``--json``, ``--limit=5``; not ``-`` nor ``--`` (which ends the options)."""
     return word.startswith("-") and word not in ("-", "--")
+
+
+def _prints_version(parser: argparse.ArgumentParser, word: str) -> bool:
+    """Whether ``word`` is ``parser``'s ``--version``, which ends the command line at once.
+
+    ``websearch --version providers`` printed the version before commands read options
+    written ahead of them; refusing it as an option ``providers`` does not take was wrong.
+    """
+    action = _option(parser, word) if _is_option(word) else None
+    return action is not None and getattr(action, "version", None) is not None
 
 
 def _takes_value(parser: argparse.ArgumentParser, word: str) -> bool:

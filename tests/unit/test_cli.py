@@ -666,6 +666,19 @@ def test_options_before_a_command_name_never_search_for_it(
     assert sim["brave"].requests[0].query_dict()["q"] == "providers"
 
 
+def test_version_before_a_command_prints_the_version(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--version providers`` printed the version until options written before a command went
+    to it (270dd06); then it was refused as an option ``providers`` does not take."""
+    sim = simulate("brave")
+    for argv in (["--version", "providers"], ["--vers", "fetch", "https://example.com"]):
+        assert main(argv) == EXIT_OK, argv
+        out, err = capsys.readouterr()
+        assert (out, err) == (f"websearch {websearch_core.__version__}\n", "")
+    assert sim["brave"].requests == []
+
+
 def test_verbose_before_providers_lists_them(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["-v", "providers"]) == EXIT_OK
     assert capsys.readouterr().out.startswith("ID ")
