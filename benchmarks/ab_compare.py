@@ -32,7 +32,7 @@ _RATIO = re.compile(r"^([^\d]*).*?(?:ratio|ours/lxml)\s+([\d.]+)x")
 _FILLER = {"floor", "lxml"}
 
 
-def _export(revision: str, into: Path) -> Path:
+def export_revision(revision: str, into: Path) -> Path:
     """``revision`` of this repository written out under ``into``, beside a ``shared`` link."""
     tree = into / "main"
     tree.mkdir()
@@ -75,7 +75,7 @@ def main() -> None:
         parser.error("name the benchmark to run after --")
     runs: dict[str, dict[str, list[float]]] = {"base": {}, "tree": {}}
     with tempfile.TemporaryDirectory() as directory:
-        trees = {"base": _export(args.base, Path(directory)), "tree": CHECKOUT}
+        trees = {"base": export_revision(args.base, Path(directory)), "tree": CHECKOUT}
         for index in range(args.pairs):
             order = ["base", "tree"] if index % 2 == 0 else ["tree", "base"]
             for side in order:

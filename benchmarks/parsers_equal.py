@@ -21,6 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ab_compare import export_revision
+
 BENCHMARKS = Path(__file__).resolve().parent
 CHECKOUT = BENCHMARKS.parent
 ENGINES = ("duckduckgo", "bing", "yahoo", "startpage", "google", "ecosia", "mojeek")
@@ -66,16 +68,6 @@ print(json.dumps(out, sort_keys=True, default=repr))
 """
 
 
-def _export(revision: str, into: Path) -> Path:
-    tree = into / "main"
-    tree.mkdir()
-    archive = subprocess.run(
-        ["git", "-C", str(CHECKOUT), "archive", revision], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-    return tree
-
-
 def _outputs(tree: Path, fixtures: Path, engines: list[str]) -> dict[str, object]:
     output = subprocess.run(
         [sys.executable, "-c", _DUMP, str(fixtures), *engines],
@@ -111,7 +103,7 @@ def main() -> None:
     engines = args.engine or list(ENGINES)
     fixtures = (CHECKOUT.parent / "shared" / "fixtures").resolve()
     with tempfile.TemporaryDirectory() as directory:
-        base = _outputs(_export(args.base, Path(directory)), fixtures, engines)
+        base = _outputs(export_revision(args.base, Path(directory)), fixtures, engines)
     tree = _outputs(CHECKOUT, fixtures, engines)
     differing = 0
     for engine in engines:
