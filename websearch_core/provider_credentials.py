@@ -42,6 +42,9 @@ class ApiKey:
         authorization_marker: A key holding this text goes in the ``Authorization``
             header though others do not (an Anthropic OAuth token, ``sk-ant-oat``, given
             as the key; an Anthropic API key has its own ``x-api-key`` there).
+        marked_what: What a key holding ``authorization_marker`` is called in a problem's
+            text (``Anthropic OAuth token``): it is no API key, and a message calling it
+            one sent the user looking for a key they never set.
     """
 
     owner: str | None = None
@@ -49,6 +52,7 @@ class ApiKey:
     what: str | None = None
     authorization: bool = False
     authorization_marker: str | None = None
+    marked_what: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,17 +104,16 @@ Credential = ApiKey | StoredOAuth | SecretVariable
 
 def _resolve(credential: Credential, info: ProviderInfo, found: Credentials) -> SentSecret | None:
     secret = _found(credential, info, found)
-    if secret is None or not _in_authorization(credential, secret.value):
-        return secret
-    return replace(secret, authorization=True)
+    if secret is None:
+        return None
+    if isinstance(credential, ApiKey) and _marked(credential, secret.value):
+        return replace(secret, what=credential.marked_what or secret.what, authorization=True)
+    return replace(secret, authorization=True) if credential.authorization else secret
 
 
-def _in_authorization(credential: Credential, value: str) -> bool:
-    """Whether ``credential``, set to ``value``, goes in the ``Authorization`` header."""
-    if credential.authorization:
-        return True
-    marker = credential.authorization_marker if isinstance(credential, ApiKey) else None
-    return marker is not None and marker in value
+def _marked(key: ApiKey, value: str) -> bool:
+    """Whether ``value`` holds ``key``'s ``authorization_marker``: a token, not a key."""
+    return key.authorization_marker is not None and key.authorization_marker in value
 
 
 def _found(credential: Credential, info: ProviderInfo, found: Credentials) -> SentSecret | None:

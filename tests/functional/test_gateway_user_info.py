@@ -54,21 +54,27 @@ async def test_an_anthropic_gateway_without_a_user_name_still_gets_a_bearer_key(
 
 
 @pytest.mark.parametrize(
-    ("provider", "key", "label", "source"),
+    ("provider", "key", "label", "source", "what"),
     [
-        ("anthropic", "sk-ant-oat01-fake", "Anthropic", "ANTHROPIC_BASE_URL"),
-        ("tavily", "tvly-fake", "Tavily", "the base_urls.tavily setting"),
+        # An OAuth token given as the key is named as what it is: no API key was set.
+        ("anthropic", "sk-ant-oat01-fake", "Anthropic", "ANTHROPIC_BASE_URL", "OAuth token"),
+        ("tavily", "tvly-fake", "Tavily", "the base_urls.tavily setting", "API key"),
     ],
     ids=["anthropic-oauth", "tavily"],
 )
 async def test_a_bearer_credential_behind_a_user_name_is_misconfigured_and_never_sent(
-    provider: str, key: str, label: str, source: str, monkeypatch: pytest.MonkeyPatch
+    provider: str,
+    key: str,
+    label: str,
+    source: str,
+    what: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The providers table read "ready" and each search failed its attempt in the
     # transport; now both name the clash, and the chain skips it without a request.
     problem = (
         f"{label} base URL's user name in {source} goes out as Authorization: Basic, and "
-        f'the {label} API key given in code as api_keys["{provider}"] needs the '
+        f'the {label} {what} given in code as api_keys["{provider}"] needs the '
         f"Authorization header too; {FIX}."
     )
     async with Simulator([provider, "serper"]) as sim:

@@ -242,3 +242,29 @@ async def test_a_variable_key_that_can_never_work_is_named_and_skipped(
     skipped = result.response.attempts[0]
     assert (skipped.provider, skipped.outcome, skipped.detail) == ("brave", "skipped", problem)
     assert KEY not in result.text and KEY[6:] not in result.text
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [
+        ('"sk-ant-oat01-CANARY"', "Anthropic OAuth token"),  # the OAuth token it is
+        ('"sk-ant-api03-CANARY"', "Anthropic API key"),
+    ],
+    ids=["oauth-token", "api-key"],
+)
+async def test_an_anthropic_oauth_token_given_as_the_key_is_named_a_token(
+    monkeypatch: pytest.MonkeyPatch, value: str, named: str
+) -> None:
+    """``ANTHROPIC_API_KEY=sk-ant-oat...`` is sent as an OAuth token, so it is called one.
+
+    It was called ``the Anthropic API key`` though no API key was set, which sent the user
+    looking for one.
+    """
+    monkeypatch.setenv("ANTHROPIC_API_KEY", value)
+    async with Simulator(["anthropic"]) as sim, WebSearch(sim.settings()) as ws:
+        status = await _status(ws, "anthropic")
+    assert status.reason == (
+        f'misconfigured: {named} in ANTHROPIC_API_KEY contains a quote mark (") that would '
+        "be sent as part of it; remove it from ANTHROPIC_API_KEY."
+    )
+    assert "CANARY" not in status.reason

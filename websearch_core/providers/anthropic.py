@@ -113,7 +113,10 @@ class AnthropicProvider(ProtocolProvider):
     info = INFO
     errors = ErrorMap(prefix="Anthropic API error")
     oauth_refresh_statuses = frozenset({401})
-    credential_kinds = (ApiKey(authorization_marker=OAUTH_KEY_MARKER), StoredOAuth())
+    credential_kinds = (
+        ApiKey(authorization_marker=OAUTH_KEY_MARKER, marked_what="Anthropic OAuth token"),
+        StoredOAuth(),
+    )
     """A key wins over a stored OAuth token, which is then never sent. A key goes in
     ``x-api-key`` beside a gateway URL's user info, an OAuth token (stored, or given as
     the key) only in ``Authorization``."""
