@@ -650,6 +650,10 @@ class Credentials:
             if value:
                 self._remember(value)
 
+    def has_refresher(self, entry: str) -> bool:
+        """Whether a refresh hook was passed in code for ``entry``; it wins over a sign-in's own."""
+        return entry in self._refreshers
+
     def oauth_token(self, provider: str) -> OAuthToken | None:
         """The stored OAuth token for ``provider`` (possibly expired), or ``None``."""
         token = self._store.get_oauth(provider) if self._store is not None else None

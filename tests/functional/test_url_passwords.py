@@ -12,11 +12,14 @@ never appears.
 
 import base64
 import logging
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pytest
 
 from websearch_core import WebSearch
+from websearch_core.credentials import CredentialStore, OAuthToken, TokenRefresher
 from websearch_core.testing import Simulator
 
 QUERY = "python asyncio"
@@ -177,4 +180,115 @@ async def test_a_base_urls_entry_is_what_is_sent_and_so_what_is_checked(
     assert reasons["brave"] == (
         f"misconfigured: Brave base URL's password in {source} contains an invisible "
         f"character (U+200B ZERO WIDTH SPACE), {IN_URL}; {_fix(source)}"
+    )
+
+
+GOOGLE_OAUTH_VARIABLE = "WEBSEARCH_GOOGLE_OAUTH_BASE_URL"
+REFRESH_TOKEN = "1//0cli-refresh-token"
+
+
+def _expired_gemini_sign_in(sim: Simulator) -> None:
+    """A Gemini CLI sign-in past its expiry: the next search renews it at Google's endpoint."""
+    token = OAuthToken("ya29.old-access", refresh_token=REFRESH_TOKEN, expires_at=time.time() - 60)
+    CredentialStore(sim.settings().resolved_credentials_file()).set_oauth("gemini-cli", token)
+
+
+async def _gemini_with_token_url(
+    sim: Simulator,
+    url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    refreshers: Mapping[str, TokenRefresher] | None = None,
+) -> tuple[str, object]:
+    """Gemini's status reason and a search's result, Google's token endpoint set to ``url``."""
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    monkeypatch.delenv("GEMINI_SEARCH_MODEL", raising=False)
+    monkeypatch.setenv(GOOGLE_OAUTH_VARIABLE, url)
+    urls = sim.base_urls()
+    del urls["google_oauth"]  # the variable's URL is the one under test
+    settings = sim.settings(providers=("gemini", "serper"), base_urls=urls)
+    keys = {"serper": "fake-serper"}
+    async with WebSearch(settings, api_keys=keys, oauth_refreshers=refreshers) as ws:
+        status = next(s for s in await ws.provider_status() if s.id == "gemini")
+        result = await ws.run(QUERY, use_cache=False)
+    return status.reason, result
+
+
+@pytest.mark.parametrize(("password", "reason"), BAD_PASSWORDS)
+async def test_a_password_in_googles_token_url_is_checked_for_a_gemini_sign_in(
+    password: str, reason: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The refresh of Gemini's sign-in goes to ``google_oauth``, with its user info.
+
+    Only Gemini's own URL was checked: the table said ``ready`` and the refresh went out
+    with the password as pasted (``Basic`` of ``user:"pw"``).
+    """
+    caplog.set_level(logging.DEBUG, logger="websearch_core")
+    async with Simulator(["gemini", "serper"]) as sim:
+        _expired_gemini_sign_in(sim)
+        url = _with_userinfo(sim.base_urls()["google_oauth"], f"user:{password}")
+        status, result = await _gemini_with_token_url(sim, url, monkeypatch)
+        assert sim["gemini"].requests == []  # neither the refresh nor the stream
+    problem = (
+        f"Google OAuth base URL's password in {GOOGLE_OAUTH_VARIABLE} {reason}; "
+        f"{_fix(GOOGLE_OAUTH_VARIABLE)}"
+    )
+    assert status == f"misconfigured: {problem}"
+    response = result.response  # type: ignore[attr-defined]
+    assert response.provider == "serper"
+    skipped = response.attempts[0]
+    assert (skipped.provider, skipped.outcome, skipped.detail) == ("gemini", "skipped", problem)
+    for text in (status, result.text, repr(response), caplog.text):  # type: ignore[attr-defined]
+        assert CANARY not in text and REFRESH_TOKEN not in text
+
+
+async def test_a_user_name_and_password_go_with_the_refresh_form(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Basic`` from the URL goes beside the form: the refresh sends no ``Authorization``."""
+    async with Simulator(["gemini", "serper"]) as sim:
+        _expired_gemini_sign_in(sim)
+        url = _with_userinfo(sim.base_urls()["google_oauth"], f"user:{CANARY}%20x")
+        status, result = await _gemini_with_token_url(sim, url, monkeypatch)
+        refresh, stream = sim["gemini"].requests
+    assert status == "ready (Gemini CLI sign-in)"
+    assert result.response.provider == "gemini"  # type: ignore[attr-defined]
+    basic = base64.b64encode(f"user:{CANARY} x".encode()).decode()
+    assert (refresh.path, refresh.header("Authorization")) == ("/token", f"Basic {basic}")
+    assert dict(refresh.form())["refresh_token"] == REFRESH_TOKEN
+    assert stream.header("Authorization") == "Bearer ya29.sim-access-1"
+
+
+async def test_googles_token_url_is_not_checked_when_no_refresh_goes_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A key, or a refresh hook passed in code, sends nothing to Google's token endpoint."""
+
+    async def hook(entry: str, token: OAuthToken) -> OAuthToken:
+        return OAuthToken("ya29.from-hook", refresh_token=token.refresh_token)
+
+    async with Simulator(["gemini", "serper"]) as sim:
+        url = _with_userinfo(sim.base_urls()["google_oauth"], f'user:"{CANARY}"')
+        monkeypatch.setenv("GEMINI_API_KEY", "fake-gemini-key")
+        with_key, _ = await _gemini_with_token_url(sim, url, monkeypatch)
+        _expired_gemini_sign_in(sim)
+        hooked, result = await _gemini_with_token_url(sim, url, monkeypatch, {"gemini-cli": hook})
+    assert with_key == "ready"
+    assert hooked == "ready (Gemini CLI sign-in)"
+    assert result.response.provider == "gemini"  # type: ignore[attr-defined]
+
+
+async def test_googles_token_url_set_in_the_config_is_named_as_the_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    async with Simulator(["gemini"]) as sim:
+        _expired_gemini_sign_in(sim)
+        urls = sim.base_urls()
+        urls["google_oauth"] = _with_userinfo(urls["google_oauth"], f"user:{CANARY} x")
+        async with WebSearch(sim.settings(base_urls=urls)) as ws:
+            status = next(s for s in await ws.provider_status() if s.id == "gemini")
+    source = "the base_urls.google_oauth setting"
+    assert status.reason == (
+        f"misconfigured: Google OAuth base URL's password in {source} contains a space, "
+        f"{IN_URL}; {_fix(source)}"
     )

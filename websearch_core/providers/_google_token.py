@@ -47,6 +47,7 @@ from ..transport import HttpRequest, HttpResponse, Transport
 
 __all__ = [
     "GOOGLE_TOKEN_URL",
+    "TOKEN_URL_NAME",
     "GoogleOAuthClient",
     "refresh_request",
     "refreshed_token",
@@ -55,6 +56,9 @@ __all__ = [
 
 GOOGLE_TOKEN_URL: Final = "https://oauth2.googleapis.com/token"
 """Google's OAuth 2.0 token endpoint (what google-auth-library refreshes at)."""
+TOKEN_URL_NAME: Final = "Google OAuth base URL"
+"""What the credential check calls the ``google_oauth`` base URL (after its variable,
+``WEBSEARCH_GOOGLE_OAUTH_BASE_URL``) when the user info written into it cannot be sent."""
 REFUSED_GRANT: Final = frozenset({"invalid_grant"})
 """Error codes saying the refresh token itself is no longer good: only a new sign-in helps."""
 REFUSED_CLIENT: Final = frozenset({"invalid_client", "unauthorized_client"})

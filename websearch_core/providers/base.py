@@ -39,7 +39,7 @@ from ..provider_types import (
     RetryPolicy,
 )
 from ..request_loop import run_protocol
-from ..sent_secret import CredentialCheck, SentSecret
+from ..sent_secret import CredentialCheck, SentSecret, first_problem
 from ..settings import BASE_URL_SUFFIX, ENV_PREFIX
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for, raise_for_error_map, wait_hint
@@ -57,6 +57,7 @@ __all__ = [
     "RequestResponseProvider",
     "RetryPolicy",
     "SearchProvider",
+    "base_url_setting",
     "clamp_count",
     "error_for",
     "raise_for_error_map",
@@ -75,6 +76,24 @@ KEY_IN_AUTHORIZATION: tuple[Credential, ...] = (ApiKey(authorization=True),)
 """The :attr:`SearchProvider.credential_kinds` of a provider that sends its key in the
 ``Authorization`` header (``Bearer <key>``, Kagi's ``Bot <key>``): a base URL with user info
 cannot go with it, and the credential check says so before a request."""
+
+
+def base_url_setting(context: ProviderContext, key: str, what: str) -> SetUrl | None:
+    """The ``base_urls`` entry ``key`` as set, named by its variable or its setting.
+
+    Args:
+        context: Where the settings and the variables are read.
+        key: A ``base_urls`` id: a provider's, or ``google_oauth``.
+        what: What the URL is called in a problem's text (``Brave base URL``).
+    """
+    override = context.settings.base_urls.get(key)
+    if not override:
+        return None
+    url = override.strip()
+    variable = f"{ENV_PREFIX}{key.upper()}{BASE_URL_SUFFIX}"
+    from_variable = (context.credentials.env(variable) or "") == url
+    source = variable if from_variable else f"the base_urls.{key} setting"
+    return SetUrl(url, what, source)
 
 
 class SearchProvider(abc.ABC):
@@ -143,14 +162,18 @@ class SearchProvider(abc.ABC):
         A ``base_urls`` entry replaces the scheme, host and port (the user info with them)
         of whatever the provider would send to, so it wins over :meth:`own_url`.
         """
-        override = context.settings.base_urls.get(self.info.id)
-        if not override:
-            return self.own_url(context)
-        url = override.strip()
-        variable = f"{ENV_PREFIX}{self.info.id.upper()}{BASE_URL_SUFFIX}"
-        from_variable = (context.credentials.env(variable) or "") == url
-        source = variable if from_variable else f"the base_urls.{self.info.id} setting"
-        return SetUrl(url, f"{self.info.label} base URL", source)
+        override = base_url_setting(context, self.info.id, f"{self.info.label} base URL")
+        return override if override is not None else self.own_url(context)
+
+    def side_urls(self, context: ProviderContext) -> tuple[SetUrl, ...]:
+        """Other URLs some of its requests go to, by their own ``base_urls`` id; default none.
+
+        Gemini's sign-in is renewed at Google's token endpoint (``google_oauth``): a user
+        name or password written into that URL goes out with the refresh, so it is checked
+        as :meth:`sent_url`'s is. Those requests carry none of the provider's credential
+        headers, so their user info never clashes with its ``Authorization``.
+        """
+        return ()
 
     @final
     def credential_check(self, context: ProviderContext) -> CredentialCheck:
@@ -164,12 +187,16 @@ class SearchProvider(abc.ABC):
         pass over for another that works (:attr:`tries_every_credential`) is named in
         :attr:`~websearch_core.sent_secret.CredentialCheck.passed_over`.
         """
-        return context.credentials.checks.check(
+        verdict = context.credentials.checks.check(
             self.info.id,
             url_secrets(self.sent_url(context)),
             self.sent_secrets(context),
             every=self.tries_every_credential,
         )
+        if verdict.problem is not None:
+            return verdict
+        side = first_problem(s for url in self.side_urls(context) for s in url_secrets(url))
+        return verdict if side is None else CredentialCheck(side)
 
     @final
     def key_problem(self, context: ProviderContext) -> str | None:

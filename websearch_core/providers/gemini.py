@@ -66,7 +66,8 @@ from typing import ClassVar
 from ..errors import SearchProviderError
 from ..filters.support import FilterSupport
 from ..models import SearchResponse
-from ..provider_credentials import ApiKey, StoredOAuth
+from ..provider_credentials import ApiKey, SetUrl, StoredOAuth
+from ..provider_ids import GOOGLE_OAUTH_ROUTE
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._gemini_errors import CLOUD_CODE_ERRORS, DEVELOPER_ERRORS, is_invalid_auth
 from ._gemini_request import CODE_ASSIST_ENDPOINTS, code_assist_body, request_body
@@ -81,7 +82,7 @@ from ._gemini_steps import (
     model_name,
     next_step,
 )
-from ._google_token import token_refresher
+from ._google_token import TOKEN_URL_NAME, token_refresher
 from .base import (
     DelayedRequest,
     ErrorMap,
@@ -90,6 +91,7 @@ from .base import (
     ProviderContext,
     ProviderInfo,
     RetryPolicy,
+    base_url_setting,
 )
 
 __all__ = [
@@ -157,6 +159,22 @@ class GeminiProvider(ProtocolProvider):
         """The first sign-in, in the reference's order, with a token in the store."""
         credentials = context.credentials
         return next((s for s in SIGN_INS if credentials.oauth_token(s.entry) is not None), None)
+
+    def side_urls(self, context: ProviderContext) -> tuple[SetUrl, ...]:
+        """Google's token endpoint, when the sign-in in use renews its own token there.
+
+        A hook passed in code (``oauth_refreshers``) renews it instead, and a token without
+        a refresh token is never renewed: then nothing is sent to that URL.
+        """
+        sign_in = self.sign_in(context)
+        if sign_in is None or sign_in.oauth_client is None:
+            return ()
+        credentials = context.credentials
+        token = credentials.oauth_token(sign_in.entry)
+        if token is None or not token.refresh_token or credentials.has_refresher(sign_in.entry):
+            return ()
+        url = base_url_setting(context, GOOGLE_OAUTH_ROUTE, TOKEN_URL_NAME)
+        return () if url is None else (url,)
 
     def status_note(self, context: ProviderContext) -> str | None:
         """The model this client's searches use instead of a default the account lacks."""
