@@ -691,10 +691,9 @@ async def test_an_engine_stopped_by_the_fan_outs_own_time_is_cut_off_not_failed(
     the reference's empty answer (204), every time.
     """
     _install(monkeypatch, _all_engines()[:2])  # the real 30 s cap: the timeout is the bound
-    # The attempt's hard stop, 0.1 s after its time, is due in the same loop turn as the
-    # fan-out's cut-off once the loop runs that late: on a loaded machine it ended the
-    # attempt first ("Public Web request timed out after 0.3s", one run in six). What is
-    # pinned here is the fan-out's own answer at its time, so the stop waits longer.
+    # What is pinned here is the fan-out's own answer at its time, so the attempt's hard
+    # stop waits longer and two late loop turns in a row cannot reach it (one late turn
+    # is the next test's).
     monkeypatch.setattr(attempt_module, "HARD_STOP_GRACE_SECONDS", 2.0)
     sim["duckduckgo"].always(Fault.server_error(503, "down"))
     sim["stub-bing"].always(Fault.hang(5))
@@ -714,6 +713,34 @@ async def test_an_engine_stopped_by_the_fan_outs_own_time_is_cut_off_not_failed(
     # Cut off like a straggler cancelled at the hard deadline: no failure, so no cooldown
     # (the engine's timeout counted as one used to cool it down after three runs).
     assert len(sim["stub-bing"].requests) == 10
+
+
+async def test_a_late_loop_keeps_the_fan_outs_own_answer_over_the_hard_stop(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop blocked across the attempt's end: the fan-out's cut-off still answers.
+
+    A callback sleeps synchronously from shortly before the fan-out's time (0.3 s) until
+    well past the attempt's hard stop (0.1 s later), as a loaded machine does: both are due
+    in the same loop turn. The hard stop used to win and replace the fan-out's answer (204,
+    the engines that did not answer) with "Public Web request timed out after 0.3s".
+    """
+    _install(monkeypatch, _all_engines()[:2])  # the real 30 s cap: the timeout is the bound
+    sim["duckduckgo"].always(Fault.server_error(503, "down"))
+    sim["stub-bing"].always(Fault.hang(5))
+    loop = asyncio.get_running_loop()
+    async with _client(sim, timeout_seconds=0.3) as ws:
+        for _ in range(3):
+            blocker = loop.call_later(0.2, time.sleep, 0.5)  # past 0.3 s and 0.4 s alike
+            result = await ws.run(QUERY, provider="public", use_cache=False)
+            blocker.cancel()
+            (attempt,) = result.response.attempts
+            assert attempt.status == 204, result.text
+            assert result.text.startswith(
+                "Error: Public Web returned no renderable search content. "
+            )
+            assert result.text.endswith("; stub-bing: cut off at the deadline.")
+        assert _no_public_tasks()
 
 
 async def test_every_engine_failing_is_an_aggregated_503(

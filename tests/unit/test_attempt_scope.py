@@ -100,3 +100,52 @@ async def test_answer_attempt_bounds_the_provider_and_closes_its_scope(behaviour
         assert time.monotonic() - started < 2.0
     assert len(provider.seen) == 1 and provider.seen[0] <= 2.0  # the attempt's budget inside
     assert remaining_budget(60.0) == 60.0  # and the caller's again after it
+
+
+class _OwnDeadline(_Probe):
+    """Keeps to its own time and then answers for itself, after a little clean-up."""
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        try:
+            async with asyncio.timeout(remaining_budget(60.0)):
+                await asyncio.sleep(10)
+        except TimeoutError:
+            for _ in range(3):  # closing what it started takes a few loop turns
+                await asyncio.sleep(0)
+            raise SearchProviderError(self.info.id, "Probe gave its own answer", 504) from None
+        raise AssertionError("unreachable")
+
+
+async def test_a_late_loop_keeps_the_providers_own_answer() -> None:
+    """The loop blocked past the attempt's end and its hard stop: the provider still answers.
+
+    Both are then due in one loop turn; the hard stop used to cancel the provider while it
+    delivered its own outcome, which became "Probe request timed out after 0.2s".
+    """
+    loop = asyncio.get_running_loop()
+    blocker = loop.call_later(0.1, time.sleep, 0.5)  # covers 0.2 s and 0.2 s + the grace
+    try:
+        with pytest.raises(SearchProviderError) as raised:
+            await answer_attempt(
+                _OwnDeadline("own"), SearchParams(query="q"), key_context("probe", None), timeout=0.2
+            )
+    finally:
+        blocker.cancel()
+    assert raised.value.message == "Probe gave its own answer"
+    assert remaining_budget(60.0) == 60.0
+
+
+async def test_a_late_loop_still_stops_a_provider_that_ignores_its_time() -> None:
+    loop = asyncio.get_running_loop()
+    blocker = loop.call_later(0.1, time.sleep, 0.5)
+    started = time.monotonic()
+    try:
+        with pytest.raises(ProviderTimeoutError) as raised:
+            await answer_attempt(
+                _Probe("hang"), SearchParams(query="q"), key_context("probe", None), timeout=0.2
+            )
+    finally:
+        blocker.cancel()
+    assert raised.value.message == "Probe request timed out after 0.2s"
+    assert time.monotonic() - started < 5.0  # stopped soon after the loop ran again, not at 10 s
+    assert remaining_budget(60.0) == 60.0
