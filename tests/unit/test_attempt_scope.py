@@ -127,7 +127,10 @@ async def test_a_late_loop_keeps_the_providers_own_answer() -> None:
     try:
         with pytest.raises(SearchProviderError) as raised:
             await answer_attempt(
-                _OwnDeadline("own"), SearchParams(query="q"), key_context("probe", None), timeout=0.2
+                _OwnDeadline("own"),
+                SearchParams(query="q"),
+                key_context("probe", None),
+                timeout=0.2,
             )
     finally:
         blocker.cancel()
