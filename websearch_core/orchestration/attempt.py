@@ -8,8 +8,6 @@ is still running when the budget is spent.
 """
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from ..dates import iso_sources
@@ -29,7 +27,6 @@ __all__ = [
     "attempt_timeout",
     "call_redactor",
     "context_secrets",
-    "hard_stop",
     "run_attempt",
     "scrub_error",
     "settings_secrets",
@@ -39,34 +36,9 @@ HARD_STOP_GRACE_SECONDS = 0.1
 """Loop time a provider has, after its own time ran out, to finish with its own answer."""
 
 
-@contextlib.asynccontextmanager
-async def hard_stop(seconds: float) -> AsyncIterator[None]:
-    """End the body :data:`HARD_STOP_GRACE_SECONDS` of running loop time after ``seconds``.
-
-    Why two steps rather than one ``asyncio.timeout(seconds + grace)``: when the event
-    loop runs late (a loaded machine) by more than the grace, a single timer is due in the
-    same loop turn as the provider's own deadline and cancels the provider while its own,
-    more specific outcome (the fan-out's cut-off answer, an aggregated failure) is being
-    delivered, which the caller then saw as a generic "request timed out". Here the first
-    timer, at ``seconds``, only starts the grace; the grace counts from the moment that
-    timer actually ran, so the provider always gets that much loop time to finish what
-    its own deadline started. A provider that ignores its timeout is still stopped: at the
-    grace's end, or as soon after it as the loop runs.
-
-    Raises:
-        TimeoutError: The body was still running at the grace's end.
-    """
-    loop = asyncio.get_running_loop()
-    async with asyncio.timeout(None) as stop:
-
-        def start_grace() -> None:
-            stop.reschedule(loop.time() + HARD_STOP_GRACE_SECONDS)
-
-        handle = loop.call_later(seconds, start_grace)
-        try:
-            yield
-        finally:
-            handle.cancel()
+def _start_grace(stop: asyncio.Timeout, loop: asyncio.AbstractEventLoop) -> None:
+    """Move the hard stop to :data:`HARD_STOP_GRACE_SECONDS` after now (see below)."""
+    stop.reschedule(loop.time() + HARD_STOP_GRACE_SECONDS)
 
 
 def settings_secrets(settings: Settings) -> tuple[str, ...]:
@@ -243,8 +215,23 @@ async def answer_attempt(
     try:
         # The transport's own timeout (same expiry) names the request; this hard bound,
         # a moment later, ends whatever else is still running (waits, a browser).
-        async with hard_stop(granted):
-            response = await provider.search(plan.params, context)
+        #
+        # Two steps rather than one asyncio.timeout(granted + grace): when the event loop
+        # runs late by more than the grace (a loaded machine), a single timer is due in the
+        # same loop turn as the provider's own deadline and cancels the provider while its
+        # own, more specific outcome (the fan-out's cut-off answer) is being delivered,
+        # which the caller then saw as a generic "request timed out". The first timer, at
+        # the attempt's time, only starts the grace, which counts from when that timer
+        # actually ran; a provider that ignores its timeout is still stopped at the
+        # grace's end, or as soon after it as the loop runs. Written out rather than as a
+        # context manager of ours: every search runs it (a generator's frames cost ~10 us).
+        loop = asyncio.get_running_loop()
+        async with asyncio.timeout(None) as stop:
+            grace = loop.call_later(granted, _start_grace, stop, loop)
+            try:
+                response = await provider.search(plan.params, context)
+            finally:
+                grace.cancel()
     except TimeoutError:
         message = timed_out_text(provider.info.label, granted)
         failure = ProviderTimeoutError(provider.info.id, message, None)
