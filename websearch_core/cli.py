@@ -73,7 +73,14 @@ from .providers import PROVIDER_REGISTRY, get_provider
 from .settings import Settings
 from .settings_conflicts import settings_conflicts
 from .settings_errors import configuration_errors
-from .status import PLAIN_ONLY, ProviderStatus, ResetOutcome, reset_state, state_problem
+from .status import (
+    PLAIN_ONLY,
+    ProviderStatus,
+    ResetOutcome,
+    reset_state,
+    state_problem,
+    status_record,
+)
 from .tool_errors import validator_message
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]
@@ -705,6 +712,11 @@ def _providers_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--all", action="store_true", dest="all_providers", help="reset every provider"
     )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the rows as JSON (counts null while the state store is unavailable)",
+    )
     # As for a search: `websearch -v providers` read "providers" as a query.
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="log what the library does to stderr"
@@ -725,6 +737,18 @@ def _providers(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     preferred = web_search.settings.provider
+    conflicts = settings_conflicts(web_search.settings)
+    if args.json:
+        rows_data = [
+            {
+                **status_record(status, counts_known=problem is None),
+                "preferred": status.id == preferred,
+            }
+            for status in statuses
+        ]
+        data = {"providers": rows_data, "state_store_problem": problem, "conflicts": conflicts}
+        print(json_text(data))
+        return EXIT_OK
     # Without the store the counts are unknown, not zero.
     unknown = "?" if problem is not None else None
     rows = [("ID", "LABEL", "KIND", "USED", "BUDGET", "STATUS")]
@@ -740,7 +764,7 @@ def _providers(args: argparse.Namespace) -> int:
     for *padded, last in rows:
         cells = [cell.ljust(width) for cell, width in zip(padded, widths, strict=True)]
         print("  ".join([*cells, last]))
-    for conflict in settings_conflicts(web_search.settings):
+    for conflict in conflicts:
         _warn(f"the settings contradict: {conflict}")
     counted = "USED counts requests this month" if unknown is None else "USED is unknown (?)"
     counted += "" if unknown is None else " while the state store is unavailable"

@@ -9,8 +9,9 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from .browser import browser_enabled, browser_unavailable_reason, get_default_browser
 from .deadline import StoreWaitsWithin
@@ -49,6 +50,7 @@ __all__ = [
     "not_cleared",
     "reset_state",
     "state_problem",
+    "status_record",
 ]
 
 
@@ -87,6 +89,36 @@ class ProviderStatus:
     """Why headless Chromium cannot start, for an engine that escalates to it (a page it
     is blocked on then fails instead of being fetched again); ``None`` when it can, when
     escalation is off (``WEBSEARCH_BROWSER=off``), and for every other provider."""
+
+
+def status_record(status: ProviderStatus, *, counts_known: bool = True) -> dict[str, Any]:
+    """``status`` as plain data for ``websearch providers --json``: what the table shows.
+
+    A script that checks quotas before a batch of searches read the table's padded text;
+    this is the same row with its parts apart. Counts are ``None`` when the state store
+    could not be read (the table's ``?``), and a mark's end is an ISO time in UTC. The
+    mark's scope (a fingerprint of the credential it was earned with) is left out: it
+    means nothing outside the store.
+    """
+    mark = status.mark
+    return {
+        "id": status.id,
+        "label": status.label,
+        "kind": status.kind,
+        "available": status.available,
+        "status": status.reason,
+        "used_this_month": status.used_this_month if counts_known else None,
+        "budget": status.budget,
+        "budget_used": (status.budget_used or 0) if counts_known and status.budget else None,
+        "mark": None
+        if mark is None
+        else {
+            "kind": mark.kind,
+            "until": datetime.fromtimestamp(mark.until, UTC).isoformat(timespec="seconds"),
+            "reason": mark.reason,
+        },
+        "browser_missing": status.browser_missing,
+    }
 
 
 def _missing_browser(context: ProviderContext) -> str | None:

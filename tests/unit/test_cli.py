@@ -650,7 +650,7 @@ def test_options_before_a_command_name_never_search_for_it(
     """``websearch --json providers`` searched the web for the word "providers"."""
     sim = simulate("brave")
     cases = {
-        ("--json", "providers"): "--json does not apply to providers",
+        ("--no-cache", "providers"): "--no-cache does not apply to providers",
         ("--prefer", "brave", "providers", "reset", "--all"): "--prefer does not apply",
         ("--no-cache", "auth", "list"): "--no-cache does not apply to auth",
         ("-v", "auth", "list"): "-v does not apply to auth",
@@ -1217,6 +1217,44 @@ def test_providers_reset_clears_a_mark(
     err = capsys.readouterr().err
     assert "Unknown search provider: bravo (known: " in err
     assert err.rstrip().endswith("); did you mean brave?")
+
+
+@pytest.mark.parametrize("argv", [["providers", "--json"], ["--json", "providers"]])
+def test_providers_json_holds_what_the_table_shows(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A script checking quotas had only the padded table (``--json providers`` searched)."""
+    from websearch_core.state.base import ProviderMark
+
+    async def mark_brave() -> None:
+        async with WebSearch() as web_search:
+            store = await web_search.state()
+            mark = ProviderMark(kind="exhausted", until=4102444800.0, reason="brave: 402")
+            await store.set_mark("brave", mark)
+
+    monkeypatch.setenv("BRAVE_API_KEY", SECRET)
+    monkeypatch.setenv("WEBSEARCH_PROVIDER", "brave")
+    monkeypatch.setenv("WEBSEARCH_BUDGET", '{"brave": "2000/month"}')
+    asyncio.run(mark_brave())
+    assert main(argv) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert SECRET not in out + err
+    data = json.loads(out)
+    rows = {row["id"]: row for row in data["providers"]}
+    assert list(rows) == list(SEARCH_PROVIDER_ORDER)
+    expected = asyncio.run(_core_status())
+    for provider_id, row in rows.items():
+        assert row["status"] == expected[provider_id].reason
+        assert row["available"] == expected[provider_id].available
+    brave = rows["brave"]
+    assert (brave["preferred"], brave["budget"], brave["budget_used"]) == (True, "2000/month", 0)
+    assert brave["mark"] == {
+        "kind": "exhausted",
+        "until": "2100-01-01T00:00:00+00:00",
+        "reason": "brave: 402",
+    }
+    assert rows["tavily"]["mark"] is None and rows["tavily"]["budget_used"] is None
+    assert (data["state_store_problem"], data["conflicts"]) == (None, [])
 
 
 @pytest.mark.parametrize(
