@@ -1194,19 +1194,21 @@ def test_providers_sees_the_searxng_endpoint(
     assert rows["searxng"].endswith(before.reason)
 
 
+async def _mark_brave_out_of_quota() -> None:
+    """Brave marked out of quota until 2100-01-01 in the default state store."""
+    from websearch_core.state.base import ProviderMark
+
+    async with WebSearch() as web_search:
+        store = await web_search.state()
+        mark = ProviderMark(kind="exhausted", until=4102444800.0, reason="brave: 402")
+        await store.set_mark("brave", mark)
+
+
 def test_providers_reset_clears_a_mark(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from websearch_core.state.base import ProviderMark
-
-    async def mark_brave() -> None:
-        async with WebSearch() as web_search:
-            store = await web_search.state()
-            mark = ProviderMark(kind="exhausted", until=4102444800.0, reason="brave: 402")
-            await store.set_mark("brave", mark)
-
     monkeypatch.setenv("BRAVE_API_KEY", SECRET)
-    asyncio.run(mark_brave())
+    asyncio.run(_mark_brave_out_of_quota())
     assert asyncio.run(_core_status())["brave"].mark is not None
     assert main(["providers"]) == EXIT_OK
     assert "Brave is out of quota until 2100-01-01" in _table(capsys.readouterr().out)[1]["brave"]
@@ -1224,18 +1226,10 @@ def test_providers_json_holds_what_the_table_shows(
     argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A script checking quotas had only the padded table (``--json providers`` searched)."""
-    from websearch_core.state.base import ProviderMark
-
-    async def mark_brave() -> None:
-        async with WebSearch() as web_search:
-            store = await web_search.state()
-            mark = ProviderMark(kind="exhausted", until=4102444800.0, reason="brave: 402")
-            await store.set_mark("brave", mark)
-
     monkeypatch.setenv("BRAVE_API_KEY", SECRET)
     monkeypatch.setenv("WEBSEARCH_PROVIDER", "brave")
     monkeypatch.setenv("WEBSEARCH_BUDGET", '{"brave": "2000/month"}')
-    asyncio.run(mark_brave())
+    asyncio.run(_mark_brave_out_of_quota())
     assert main(argv) == EXIT_OK
     out, err = capsys.readouterr()
     assert SECRET not in out + err
