@@ -24,6 +24,7 @@ from websearch_core.ledger import Ledger, ProviderSkippedError, mark_scope
 from websearch_core.providers import get_provider
 from websearch_core.quota import Budget, Rate
 from websearch_core.state import MemoryStore, StateStore, open_store
+from websearch_core.state.failsafe import FailSafeStore
 from websearch_core.status import collect_status
 from websearch_core.testing import Simulator
 
@@ -158,9 +159,8 @@ async def test_a_burst_is_spread_by_the_rate_and_what_cannot_wait_is_skipped(
     any_state: dict[str, Any],
 ) -> None:
     # Slots 0.5 s apart and 1.2 s to wait: three fit (0, 0.5, 1 s), two do not (1.5, 2 s),
-    # with 0.2 s and 0.3 s to spare. At 5/s with 0.5 s to wait the third slot (0.4 s) had
-    # 0.1 s to spare: a waiter woken late by a loaded machine takes the in-process pacing
-    # late too, which pushed the third past its wait (two granted, not three).
+    # with 0.2 s and 0.3 s to spare, so a waiter woken late by a loaded machine cannot turn
+    # the count.
     async with _store(any_state) as store:
         ledger = Ledger(store, rates={"brave": Rate(2, 1.0)})
         started = time.monotonic()
@@ -181,6 +181,47 @@ async def test_a_burst_is_spread_by_the_rate_and_what_cannot_wait_is_skipped(
     assert 0.995 <= granted[2] < 1.495
     assert "rate limit of 2/s has no free slot within 1.2s" in refused[0].message
     assert used == 3  # the refused reservations gave their count back
+
+
+async def test_a_waiter_woken_late_does_not_push_the_next_past_its_booked_slot() -> None:
+    # Slots 0.2 s apart, 0.45 s to wait: all three fit (0, 0.2, 0.4 s). The second is woken
+    # 0.15 s late, as a busy loop does; the third, on time, must still go at its slot. When
+    # the in-process limiter gated every send, it paced the third from the second's late
+    # send (free at 0.55 s, past its wait): skipped, its booked slot unused.
+    store = MemoryStore()
+    sleeps = 0
+
+    async def one_late_wake(seconds: float) -> None:
+        nonlocal sleeps
+        sleeps += 1
+        await asyncio.sleep(seconds + (0.15 if sleeps == 1 else 0.0))
+
+    ledger = Ledger(store, rates={"brave": Rate(5, 1.0)}, sleep=one_late_wake)
+    started = time.monotonic()
+
+    async def reserve() -> float:
+        await ledger.reserve(BRAVE, max_wait=0.45)
+        return time.monotonic() - started
+
+    outcomes = await asyncio.gather(*(reserve() for _ in range(3)), return_exceptions=True)
+    granted = [o for o in outcomes if isinstance(o, float)]
+    assert len(granted) == 3, outcomes
+    # The third went at its booked slot (0.4 s), not after the late one's pacing (0.55 s).
+    assert max(granted) < 0.55
+
+
+async def test_without_its_state_store_the_ledger_still_paces_alone() -> None:
+    # The counterpart: a store that books nothing (a failed backend behind the fail-safe
+    # wrapper answers 0 for every slot) leaves the in-process limiter as the only pacing.
+    inner = MemoryStore()
+    await inner.aclose()  # every call now fails: the wrapper bypasses it
+    ledger = Ledger(FailSafeStore(inner), rates={"brave": Rate(5, 1.0)})
+    started = time.monotonic()
+    sent = []
+    for _ in range(3):
+        await ledger.reserve(BRAVE, max_wait=5)
+        sent.append(time.monotonic() - started)
+    assert sent[1] - sent[0] >= 0.19 and sent[2] - sent[1] >= 0.19
 
 
 async def test_a_cancelled_wait_gives_the_slot_back(any_state: dict[str, Any]) -> None:

@@ -316,9 +316,17 @@ class Ledger:
             raise _rate_refusal(provider_id, label, rate, limit)
         if wait > 0:
             await self.sleep(wait)
-        # The in-process pacing: normally free at once after the booked wait; the only
-        # pacing left when the store is unavailable and booked nothing.
         limiter = _local_limiter(self.store, provider_id, rate)
+        if not self.store.degraded:
+            # The store booked this slot, spaced from every process's sends: it goes now.
+            # The in-process limiter only keeps count, to pace alone should the store fail
+            # later; waiting on it here would pace this send from the previous one's
+            # *wake-up*, and a waiter woken late by a busy loop would push the next past
+            # its wait and skip a provider whose booked slot fitted.
+            if limiter.has_capacity():
+                await limiter.acquire()
+            return time.monotonic() - started
+        # The store is unavailable and booked nothing: the in-process pacing is all there is.
         remaining = limit - (time.monotonic() - started)
         if not limiter.has_capacity():
             try:

@@ -271,6 +271,15 @@ class StateStore(AsyncClosing, abc.ABC):
     :meth:`aclose` when done; every method raises :class:`StateStoreError` after that.
     """
 
+    @property
+    def degraded(self) -> bool:
+        """Whether answers are stand-ins because the backend failed (a wrapper's concern).
+
+        A store answers for itself, so ``False``; :class:`FailSafeStore` says ``True``
+        while it bypasses a failed backend, and the ledger then paces sends on its own.
+        """
+        return False
+
     @abc.abstractmethod
     async def get_mark(self, provider: str, now: float) -> ProviderMark | None:
         """The provider's mark, or ``None`` when there is none or it expired at ``now``.
