@@ -20,6 +20,7 @@ __all__ = [
     "format_count",
     "format_failures",
     "format_for_llm",
+    "format_no_content",
     "format_not_configured",
     "format_provider_failure",
     "truncate_text",
@@ -225,6 +226,23 @@ def format_provider_failure(error: BaseException, label: str) -> str:
         return error.message
     message = str(error)
     return message if message else f"Unknown error from {label}"
+
+
+def format_no_content(label: str, notes: Iterable[str] = ()) -> str:
+    """The error text of an answer with nothing a model can read (the spec's 204).
+
+    What the answer's notes say (which engines of Public Web or SearXNG did not answer,
+    and why) follows the text as the reason, each note one sentence. One place for it:
+    the chain raises it for an empty answer, and Public Web for one whose engines held
+    back for the last resort (:mod:`websearch_core.orchestration.last_resort`) leave it
+    empty, so both read alike.
+
+    Example:
+        >>> format_no_content("Bing")
+        'Bing returned no renderable search content.'
+    """
+    why = "".join(f" {note.rstrip('.')}." for note in notes)
+    return f"{label} returned no renderable search content.{why}"
 
 
 def _is_keyless(provider_id: str) -> bool:

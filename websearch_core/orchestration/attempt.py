@@ -14,6 +14,7 @@ from ..dates import iso_sources
 from ..deadline import Deadline, enter_attempt, leave_attempt, timed_out_text
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
 from ..filters import apply_plan, plan_filters
+from ..format import format_no_content
 from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor, proxy_secrets, redactor_for, userinfo_secrets
@@ -255,9 +256,8 @@ async def answer_attempt(
             )
         # What the answer's notes say of engines that did not answer (Public Web, SearXNG)
         # is the reason, after the text.
-        why = "".join(f" {note.rstrip('.')}." for note in response.notes)
         raise EmptyResponseError(
-            provider.info.id, f"{provider.info.label} returned no renderable search content.{why}"
+            provider.info.id, format_no_content(provider.info.label, response.notes)
         )
     # Dates in ISO 8601 are kept as an update, applied with whatever the caller attaches.
     sources = iso_sources(response.sources)
