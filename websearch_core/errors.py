@@ -29,6 +29,8 @@ message text::
             ledger.ProviderSkippedError      out of quota / cooling down / over budget: not asked
             browser.BrowserUnavailableError  headless Chromium needed but not installed
             providers.public.PublicEnginesFailedError   every public engine failed (503)
+            providers.public.PublicEnginesHeldError     an EmptyResponseError: nothing found,
+                                                        an engine held for the last resort
     (also defined beside their owners, directly under WebSearchError)
     state.StateStoreError                    the ledger failed; the chain searches without it
     content.errors.FetchError                one page fetch gave no content (.url, .reason)

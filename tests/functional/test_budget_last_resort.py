@@ -4,7 +4,8 @@ A broken state store degrades to "no state", never to a failed search (the desig
 promise), and a budget is never spent unseen while another provider could answer. Both
 hold: a budgeted provider whose reservation the store cannot check is skipped, and asked
 after all, uncounted, only when every other provider has failed or was never there (a
-chain of budgeted providers alone, a pinned or forced one, Public Web engines all failing).
+chain of budgeted providers alone, a pinned or forced one, Public Web engines all failing or
+finding nothing, wherever Public Web stands in the chain).
 The attempt's detail and the response's notes say the request went uncounted, and one
 warning of the ``websearch_core.state`` logger says it. Before, such a chain failed while
 the store was down.
@@ -31,6 +32,11 @@ SKIPPED = (
     "Brave budget of 1000/month cannot be checked while the state store is unavailable; "
     "skipped without a request."
 )
+PUBLIC_UNCOUNTED = (
+    "Bing budget of 100/day not checked (state store unavailable); asked as the last resort, "
+    "the request uncounted."
+)
+TAVILY_UNCOUNTED = PUBLIC_UNCOUNTED.replace("Bing", "Tavily")
 
 
 def _uncounted_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -213,3 +219,89 @@ async def test_public_web_is_asked_again_for_its_unchecked_engines_when_the_chai
     assert len(sim["bing"].requests) == 2
     assert len(sim["duckduckgo"].requests) == 2  # once per search: not again as a last resort
     assert any("Bing budget of 100/day not checked" in note for note in response.notes)
+
+
+async def test_public_web_found_nothing_so_its_unchecked_engine_is_asked_when_the_chain_failed(
+    tmp_path: Path, locked_file: sqlite3.Connection, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Its other engine answered with no results (not a failure): before, Public Web ended
+    # with "no renderable content", and Bing, held back, was never asked.
+    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
+        settings = _public_chain(sim, tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["duckduckgo"].results = []
+            sim["tavily"].always(Fault.http(500, "upstream down"))
+            caplog.clear()
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
+    assert [o[:2] for o in outcomes] == [
+        ("public", "failed"),
+        ("tavily", "failed"),
+        ("public", "success"),
+    ]
+    assert outcomes[0][2] == (
+        "Public Web returned no renderable search content. Engines that did not answer: "
+        "bing: budget of 100/day unchecked: state store unavailable, not asked."
+    )
+    assert response.provider == "public" and response.sources
+    assert len(sim["bing"].requests) == 2
+    assert len(sim["duckduckgo"].requests) == 2  # once per search: not again as a last resort
+    assert PUBLIC_UNCOUNTED in response.notes
+    assert _uncounted_warnings(caplog) == [PUBLIC_UNCOUNTED]
+
+
+async def test_public_web_that_found_nothing_leaves_its_unchecked_engine_to_the_next_provider(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
+        settings = _public_chain(sim, tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["duckduckgo"].results = []
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    assert response.provider == "tavily"
+    assert [(a.provider, a.outcome) for a in response.attempts] == [
+        ("public", "failed"),
+        ("tavily", "success"),
+    ]
+    assert len(sim["bing"].requests) == 1  # the first search's only
+
+
+async def test_public_web_last_behind_a_held_provider_asks_its_unchecked_engine_in_chain_order(
+    tmp_path: Path, locked_file: sqlite3.Connection, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Tavily, held before it, made Public Web's turn a held one too: the last resort asks
+    # both, in chain order, and Public Web's Bing answers when Tavily fails.
+    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
+        settings = sim.settings(
+            timeout_seconds=None,
+            deadline_seconds=20.0,
+            providers=("tavily", "public"),
+            budget={"bing": "100/day", "tavily": "100/day"},
+            state_backend="sqlite",
+            state_dir=tmp_path,
+            cache=False,
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store (Tavily answers)
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["duckduckgo"].results = []
+            sim["tavily"].always(Fault.http(500, "upstream down"))
+            caplog.clear()
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    assert [(a.provider, a.outcome) for a in response.attempts] == [
+        ("tavily", "skipped"),
+        ("public", "failed"),
+        ("tavily", "failed"),
+        ("public", "success"),
+    ]
+    assert response.provider == "public" and response.sources
+    assert len(sim["bing"].requests) == 1 and len(sim["tavily"].requests) == 2
+    assert PUBLIC_UNCOUNTED in response.notes
+    assert sorted(_uncounted_warnings(caplog)) == [PUBLIC_UNCOUNTED, TAVILY_UNCOUNTED]

@@ -25,7 +25,9 @@ here, next to the sequential chain, and shares its attempt step
 * An engine whose budget the state store cannot check is skipped like the chain's providers,
   and asked, uncounted, only when nothing else can answer (:mod:`.last_resort`): the chain
   says which pass the fan-out runs in (:class:`~.last_resort.LastResort`), and the merged
-  answer's notes say which request went uncounted.
+  answer's notes say which request went uncounted. In the first pass, a fan-out that found
+  nothing while holding an engine back says so (:class:`PublicEnginesHeldError`, the empty
+  answer's text), so the chain comes back for that engine when nothing after it answered.
 """
 
 import asyncio
@@ -38,9 +40,9 @@ from typing import Self
 
 from ..aggregate import EngineResult, merge_results
 from ..deadline import Deadline, StoreWaitsWithin, remaining_budget, store_share
-from ..errors import ProviderUnavailableError, SearchProviderError
+from ..errors import EmptyResponseError, ProviderUnavailableError, SearchProviderError
 from ..filters.plan import engines_record
-from ..format import format_provider_failure
+from ..format import format_no_content, format_provider_failure
 from ..models import Attempt, SearchParams, SearchResponse
 from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
 from .attempt import call_redactor, run_attempt, scrub_error
@@ -57,6 +59,7 @@ __all__ = [
     "EngineOutcome",
     "FanOutProvider",
     "PublicEnginesFailedError",
+    "PublicEnginesHeldError",
     "engine_params",
     "fan_out",
     "merged_search",
@@ -108,6 +111,32 @@ class PublicEnginesFailedError(ProviderUnavailableError):
         provider: str = "public",
     ) -> None:
         super().__init__(provider, message, 503)
+        self.failures = tuple(failures)
+
+
+class PublicEnginesHeldError(EmptyResponseError):
+    """No engine found anything, and some were held back for budgets the store cannot check.
+
+    Public Web's answer was empty (the others found nothing, failed or were cut off) in
+    the chain's first pass: the text is the empty answer's (:func:`format_no_content`),
+    and ``failures`` (the failed engines' ``(engine id, error)`` pairs, the held ones
+    among them) tells the chain to ask Public Web again, for those engines alone, if no
+    provider after it answers (:func:`~.last_resort.awaits_last_resort`). Before, the
+    empty answer ended Public Web's part, and the held engine was never asked.
+
+    Args:
+        failures: ``(engine id, error)`` pairs of the engines that failed or were skipped.
+        message: The empty answer's text.
+        provider: The aggregate's id (``public``).
+    """
+
+    def __init__(
+        self,
+        failures: Sequence[tuple[str, BaseException]],
+        message: str,
+        provider: str = "public",
+    ) -> None:
+        super().__init__(provider, message)
         self.failures = tuple(failures)
 
 
@@ -431,6 +460,20 @@ async def _ask_unchecked(
     return [again.get(outcome.engine.info.id, outcome) for outcome in outcomes]
 
 
+def _hold_for_last_resort(
+    info: ProviderInfo, failed: Sequence[EngineOutcome], notes: Sequence[str]
+) -> None:
+    """Raise :class:`PublicEnginesHeldError` when an engine was held back for the last resort.
+
+    Called when no engine found anything in the chain's first pass: an engine skipped
+    only because the store could not check its budget may still answer, and the chain
+    asks it (:attr:`LastResort.ONLY`) once no provider after Public Web answered.
+    """
+    failures = [(o.engine.info.id, o.error) for o in failed if o.error is not None]
+    if unchecked_engines(failures):
+        raise PublicEnginesHeldError(failures, format_no_content(info.label, notes), info.id)
+
+
 def _failure_text(outcome: EngineOutcome) -> str:
     assert outcome.error is not None
     return format_provider_failure(outcome.error, outcome.engine.info.label)
@@ -468,6 +511,9 @@ async def merged_search(
     Raises:
         SearchProviderError: No engine is left to ask (400).
         PublicEnginesFailedError: Every engine failed (503).
+        PublicEnginesHeldError: In the chain's first pass (``HOLD``), no engine found
+            anything and some were held back as unchecked (204): the chain may come back
+            for them.
     """
     if not engines:
         raise SearchProviderError(info.id, ALL_EXCLUDED_MESSAGE, 400)
@@ -513,6 +559,7 @@ async def merged_search(
             info.id,
         )
     answered = [outcome.response for outcome in outcomes if outcome.response is not None]
+    results_found = any(response.sources for response in answered)
     # Only engines whose results are in the merge decide how far a filter held.
     contributing = [response for response in answered if response.sources] or answered
     results = [
@@ -531,6 +578,8 @@ async def merged_search(
     if unanswered:
         notes = (f"{NOT_ANSWERED_PREFIX}{engines_failed_text(unanswered)}",)
     notes += tuple(note for response in answered for note in response.notes)
+    if last_resort is LastResort.HOLD and not results_found:
+        _hold_for_last_resort(info, failed, notes)
     return SearchResponse(
         provider=info.id,
         sources=tuple(merge_results(results, count)),

@@ -9,10 +9,14 @@ uncounted (``Ledger.reserve(accept_unchecked=True)``); the attempt's detail, the
 notes and one warning say the request went uncounted.
 
 The chain applies the rule to its providers and the Public Web fan-out to its engines: a
-chain of budgeted providers alone, a pinned or forced one, or engines that all failed but a
-budgeted one, answer while the store is down. This module holds what both read: whether an
-error waits for the last resort (:func:`awaits_last_resort`), and how a fan-out treats its
-budgeted engines in each of the chain's passes (:class:`LastResort`).
+chain of budgeted providers alone, a pinned or forced one, or engines that all failed or
+found nothing but a budgeted one, answer while the store is down. Public Web earlier in the
+chain holds its budgeted engines while a provider after it may answer, as the chain holds
+a budgeted provider: it fails (``PublicEnginesFailedError``, or ``PublicEnginesHeldError``
+when its other engines found nothing), and the chain's last-resort pass asks it again for
+those engines alone, in chain order with the providers it held. This module holds what
+both read: whether an error waits for the last resort (:func:`awaits_last_resort`), and how
+a fan-out treats its budgeted engines in each of the chain's passes (:class:`LastResort`).
 """
 
 import enum
@@ -45,9 +49,10 @@ def unchecked_engines(failures: Iterable[tuple[str, BaseException]]) -> tuple[st
 def awaits_last_resort(error: BaseException) -> bool:
     """Whether ``error`` held an answer back only for budgets the store could not check.
 
-    A provider skipped as unchecked, or a fan-out none of whose engines answered while
-    some were skipped so: its error (``PublicEnginesFailedError``, which imports this
-    module, hence no ``isinstance``) holds ``failures``, ``(engine id, error)`` pairs.
+    A provider skipped as unchecked, or a fan-out none of whose engines found anything
+    while some were skipped so: its error (``PublicEnginesFailedError`` or
+    ``PublicEnginesHeldError``, whose module imports this one, hence no ``isinstance``)
+    holds ``failures``, ``(engine id, error)`` pairs.
     """
     if isinstance(error, BudgetUncheckedError):
         return True

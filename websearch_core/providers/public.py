@@ -31,6 +31,9 @@ counts); running the engines is orchestration and lives in
   empty response, which the chain reports as ``Public Web returned no renderable search
   content.`` (204) followed by its note of the engines that did not answer
   (``Engines that did not answer: <id>: <why>; ...``; a partial answer has it too).
+  When an engine among them was held back only because the state store could not check
+  its budget, the same text comes as a :class:`PublicEnginesHeldError`, so the chain asks
+  that engine as the last resort if no provider after Public Web answers.
   An engine whose time ran out with the aggregate's own (the hard cap when
   ``timeout_seconds`` or the call's deadline is below 30 s) was cut off at the cap,
   whichever timer fired first, so the text does not depend on timing. A challenge page is
@@ -69,6 +72,7 @@ from ..orchestration.fanout import (
     EngineOutcome,
     FanOutProvider,
     PublicEnginesFailedError,
+    PublicEnginesHeldError,
     engine_params,
     fan_out,
     merged_search,
@@ -89,6 +93,7 @@ __all__ = [
     "SOFT_DEADLINE_SECONDS",
     "EngineOutcome",
     "PublicEnginesFailedError",
+    "PublicEnginesHeldError",
     "PublicProvider",
     "engine_params",
     "fan_out",
