@@ -48,6 +48,84 @@ def test_undeclared_western_text_is_read_as_windows_1252(language: str) -> None:
     assert decode_html(page.encode("cp1252"), "text/html") == page
 
 
+_UNDECLARED = {
+    "portuguese": (
+        "A população da região aumentou muito nos últimos anos, e as autoridades não sabem "
+        "como responder à procura de habitação. O governo anunciou que vai investir em "
+        "educação, saúde e transportes públicos até ao fim da década. ",
+        ("cp1252", "iso-8859-1"),
+    ),
+    "turkish": (
+        "Türkiye'nin en büyük şehri İstanbul, tarihi yapıları ve güzel manzaralarıyla her yıl "
+        "milyonlarca turisti ağırlıyor. Çocuklar okuldan döndükten sonra bahçede oynadılar. ",
+        ("cp1254", "iso-8859-9"),
+    ),
+    "lithuanian": (
+        "Lietuvos vyriausybė šiandien patvirtino naują švietimo reformą, kuri įsigalios nuo "
+        "kitų metų rugsėjo pirmosios. Ūkininkai skundžiasi sausra: derlius bus mažesnis. ",
+        ("cp1257", "iso-8859-13"),
+    ),
+    "latvian": (
+        "Latvijas valdība šodien apstiprināja jaunu izglītības reformu, kas stāsies spēkā "
+        "nākamgad. Rīgas domē notika sēde, kurā deputāti apsprieda pilsētas budžetu. ",
+        ("cp1257",),
+    ),
+    "french": (
+        "Le café était très agréable, même si la crème brûlée n'était pas à la hauteur. "
+        "Où êtes-vous allés à Noël ? Les élèves ont déjà fini leurs études. ",
+        ("cp1252",),
+    ),
+    "italian": (
+        "Perché la città è così bella? Però non è più quella di una volta, né lo sarà. "
+        "Il caffè è pronto e la società ha già deciso la sua attività. ",
+        ("cp1252",),
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "charset"),
+    [(language, charset) for language, (_, sets) in _UNDECLARED.items() for charset in sets],
+)
+@pytest.mark.parametrize("repeats", [1, 3])
+def test_undeclared_legacy_pages_are_read_in_their_own_charset(
+    language: str, charset: str, repeats: int
+) -> None:
+    # Turkish came out as "ţehri Ýstanbul" (Central European or Baltic), Lithuanian and
+    # Latvian as Western ("šiandien" as "ðiandien"), and French or Italian of two sentences
+    # as Baltic or Central European: charset-normalizer rated them all alike.
+    text, _ = _UNDECLARED[language]
+    title = text.split(",")[0]
+    page = (
+        f"<!DOCTYPE html>\n<html><head><title>{title}</title></head>\n"
+        f"<body><article><h1>{title}</h1><p>{text * repeats}</p></article></body></html>\n"
+    )
+    assert decode_html(page.encode(charset), "text/html") == page
+
+
+_HUNGARIAN = (
+    "<html><body><p>Árvíztűrő tükörfúrógép. A kormány bejelentette, hogy jövőre csökkennek "
+    "az adók, az időjárás előrejelzés szerint pedig hétvégén eső várható.</p></body></html>"
+)
+
+
+def test_the_top_level_domain_hints_an_undeclared_page_charset() -> None:
+    # Hungarian's ő and ű read as Western õ and û without a hint, as Firefox reads them
+    # too; a page from a .hu host is read as Central European, as Firefox reads it.
+    data = _HUNGARIAN.encode("cp1250")
+    assert decode_html(data, "text/html", url="https://hirek.example.hu/cikk") == _HUNGARIAN
+    assert decode_html(data, "text/html", url="http://[2001:db8::1]/") != _HUNGARIAN
+
+
+def test_detection_reads_past_a_long_ascii_head() -> None:
+    # The letters that tell charsets apart came after 64 KiB of scripts: detection saw
+    # only ASCII and the Lithuanian text was read as Western.
+    text, _ = _UNDECLARED["lithuanian"]
+    script = "<script>var x = 1;</script>\n" * 3000
+    page = f"<html><head>{script}</head><body><p>{text * 2}</p></body></html>"
+    assert decode_html(page.encode("cp1257")) == page
+
+
 @pytest.mark.parametrize(
     ("text", "charset"),
     [

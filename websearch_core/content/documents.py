@@ -74,7 +74,9 @@ def text_content(data: bytes, content_type: str, url: str | None = None) -> Page
         content_type: The response's ``Content-Type`` (for its charset).
         url: Where it came from.
     """
-    text = _paragraphs(decode_html(data, content_type).replace("\r\n", "\n").replace("\r", "\n"))
+    text = _paragraphs(
+        decode_html(data, content_type, url=url).replace("\r\n", "\n").replace("\r", "\n")
+    )
     media = content_type.split(";", 1)[0].strip().lower() or "text/plain"
     return PageContent(url=url, text=text, markdown=text, content_type=media)
 
@@ -85,8 +87,8 @@ def data_content(data: bytes, content_type: str, url: str | None = None) -> Page
     A model that asks for a feed or an API's JSON wants the document itself, not a summary
     of it: ``text`` is the document, ``markdown`` the same in a code block (so that nothing
     in it is read as Markdown), and an XML document's title is its first ``<title>`` (a
-    feed's own). The charset is the header's, else sniffed (charset-normalizer honours an
-    XML declaration's ``encoding``).
+    feed's own). The charset is the header's, else the XML declaration's ``encoding``, else
+    sniffed.
 
     Args:
         data: The body.
@@ -94,7 +96,9 @@ def data_content(data: bytes, content_type: str, url: str | None = None) -> Page
         url: Where it came from.
     """
     media = content_type.split(";", 1)[0].strip().lower()
-    text = decode_html(data, content_type).replace("\r\n", "\n").replace("\r", "\n").strip()
+    text = (
+        decode_html(data, content_type, url=url).replace("\r\n", "\n").replace("\r", "\n").strip()
+    )
     syntax = next((name for name in ("json", "xml", "csv") if name in media), "")
     return PageContent(
         url=url,

@@ -457,7 +457,7 @@ class PageFetcher:
             elif kind == "data":
                 page = data_content(body.data, body.content_type, body.url)
             else:
-                html = decode_html(body.data, body.content_type)
+                html = decode_html(body.data, body.content_type, url=body.url)
                 page = await asyncio.to_thread(extract_content, html, body.url)
         except ValueError as error:
             raise FetchFailedError(body.url, str(error), body.status) from None
@@ -523,7 +523,7 @@ class PageFetcher:
             return None
         if _REFRESH.search(body.data) is None:  # the common case: no parse needed
             return None
-        html = decode_html(body.data, body.content_type)
+        html = decode_html(body.data, body.content_type, url=body.url)
         return await asyncio.to_thread(refresh_target, html, body.url)
 
     def _redirect_target(self, current: str, location: str) -> str:
