@@ -78,6 +78,10 @@ def _refusal(url: str, **policy: Any) -> FetchRefusedError:
         ("http://[fd20:ce::254]/computeMetadata/v1/", "fd20:ce::254"),
         ("http://169.254.0.23/latest/meta-data/", "169.254.0.23"),
         ("http://[fe80::a9fe:a9fe%25eth0]/openstack/", "fe80::a9fe:a9fe"),
+        ("http://169.254.42.42/conf?format=json", "169.254.42.42"),
+        ("http://[fd00:42::42]/user_data", "fd00:42::42"),
+        ("http://[fd00:a9fe:a9fe::1]/v1/instance", "fd00:a9fe:a9fe::1"),
+        ("http://168.63.129.16/machine?comp=goalstate", "168.63.129.16"),
         ("http://[::ffff:169.254.169.254]/", "169.254.169.254"),
         ("http://[64:ff9b::a9fe:a9fe]/", "169.254.169.254"),
         ("http://[2002:a9fe:a9fe::1]/", "169.254.169.254"),
@@ -92,6 +96,12 @@ def test_a_metadata_address_is_refused_with_private_addresses_allowed(
     assert refusal.reason.endswith(_ADVICE.format(address))
 
 
+def test_the_azure_wireserver_is_refused_though_its_address_is_public() -> None:
+    # 168.63.129.16 is a public address: only the metadata table keeps it out by default.
+    refusal = _refusal("http://168.63.129.16/machine?comp=goalstate", allow_private=False)
+    assert "a cloud metadata address (Azure WireServer)" in refusal.reason
+
+
 @pytest.mark.parametrize(
     ("url", "clouds", "addresses"),
     [
@@ -99,6 +109,7 @@ def test_a_metadata_address_is_refused_with_private_addresses_allowed(
         ("http://METADATA.goog./", "Google Cloud", "169.254.169.254 or fd20:ce::254"),
         ("http://instance-data/latest/", "AWS, Azure", "169.254.169.254"),
         ("http://metadata.tencentyun.com/", "Tencent Cloud", "169.254.0.23"),
+        ("http://api.metadata.cloud.ibm.com/identity/v1/token", "IBM Cloud", "169.254.169.254"),
     ],
 )
 def test_a_metadata_host_name_is_refused_with_private_addresses_allowed(

@@ -596,6 +596,12 @@ class PageFetcher:
         With private addresses allowed a name that does not resolve here is let through
         (an intranet name only the proxy knows), but one resolving to a cloud metadata
         address is refused, as without a proxy.
+
+        The limit (README, "Page content"): the proxy connects to the address its own DNS
+        gives, and neither its ``CONNECT`` reply nor its response says which address that
+        was. A name let through here, or one the proxy's DNS answers otherwise, reaches
+        whatever the proxy resolves it to; refusing names that do not resolve here would
+        refuse the intranet names only the proxy knows, so only the proxy can close this.
         """
         allow_private = self.options.allow_private_addresses
         host = urlsplit(url).hostname or ""

@@ -56,6 +56,10 @@ METADATA_SERVICES: tuple[MetadataService, ...] = (
         ("169.254.169.254/32",),
         ("instance-data", "instance-data.ec2.internal", "metadata.azure.internal"),
     ),
+    # fd20:ce::254: Google's own GoogleCloudPlatform/k8s-config-connector issue #5741 ("GCP's
+    # IPv6 metadata address", for IPv6-only GKE clusters). Not found in the Compute Engine
+    # pages searched ("About VM metadata" and "View and query VM metadata" name only
+    # 169.254.169.254 and metadata.google.internal); kept, as it costs nothing to refuse.
     MetadataService(
         "Google Cloud",
         ("169.254.169.254/32", "fd20:ce::254/128"),
@@ -65,19 +69,39 @@ METADATA_SERVICES: tuple[MetadataService, ...] = (
     MetadataService("AWS ECS task credentials", ("169.254.170.2/32",)),
     MetadataService("AWS EKS Pod Identity", ("169.254.170.23/32", "fd00:ec2::23/128")),
     MetadataService("Alibaba Cloud", ("100.100.100.200/32",)),
+    # metadata.tencentyun.com: Tencent Cloud CVM "Querying Instance Metadata"
+    # (tencentcloud.com/document/product/213/4934). 169.254.0.23 is the address that name
+    # answers with inside CVM; Tencent's pages searched do not print it, but Datadog's
+    # agent queries Tencent metadata at http://169.254.0.23 (pkg/util/tencent): kept.
     MetadataService("Tencent Cloud", ("169.254.0.23/32",), ("metadata.tencentyun.com",)),
+    # fe80::a9fe:a9fe: OpenStack Nova "Metadata service" (docs.openstack.org/nova/latest/
+    # admin/metadata-service.html): "Guests access the service at 169.254.169.254 or at
+    # fe80::a9fe:a9fe", since Victoria (Nova 22.0.0).
     MetadataService("OpenStack over IPv6", ("fe80::a9fe:a9fe/128",)),
+    # Scaleway Instance API, "User data" (scaleway.com/en/developers/api/instance/
+    # user-data): the Metadata API at 169.254.42.42, or [fd00:42::42] over IPv6.
+    MetadataService("Scaleway", ("169.254.42.42/32", "fd00:42::42/128")),
+    # Akamai (Linode) "Access the Metadata service API" (techdocs.akamai.com/cloud-computing/
+    # docs/access-the-metadata-service-api): 169.254.169.254 and fd00:a9fe:a9fe::1.
+    MetadataService("Akamai (Linode) over IPv6", ("fd00:a9fe:a9fe::1/128",)),
+    # IBM Cloud VPC Identity API, "Endpoint URLs" (cloud.ibm.com/apidocs/vpc-identity): the
+    # Metadata service is http://169.254.169.254 or http://api.metadata.cloud.ibm.com; its
+    # Identity API hands out IAM access tokens.
+    MetadataService("IBM Cloud VPC", ("169.254.169.254/32",), ("api.metadata.cloud.ibm.com",)),
+    # Microsoft "What is IP address 168.63.129.16?" (learn.microsoft.com/azure/
+    # virtual-network/what-is-ip-address-168-63-129-16): the WireServer, the VM Agent's
+    # channel to the Azure platform, the same public address in every region and cloud.
+    MetadataService("Azure WireServer", ("168.63.129.16/32",)),
 )
 """The services refused even with private addresses allowed.
 
-Sources: AWS EC2 "Access instance metadata" (169.254.169.254, ``fd00:ec2::254``,
-``instance-data``), ECS "Task IAM role" (169.254.170.2), EKS "Set up the Pod Identity
-Agent" (169.254.170.23, ``fd00:ec2::23``); Google Compute Engine "About VM metadata"
-(``metadata.google.internal``, 169.254.169.254, ``fd20:ce::254``); Azure "Instance
-Metadata Service"; OpenStack Nova "Metadata service" (169.254.169.254, ``fe80::a9fe:a9fe``);
-DigitalOcean and Oracle Cloud metadata (169.254.169.254); Alibaba Cloud ECS "Instance
-metadata" (100.100.100.200); Tencent Cloud CVM "Querying instance metadata"
-(``metadata.tencentyun.com``, 169.254.0.23)."""
+Each entry's source is in the comment above it; the first and the AWS ones come from AWS
+EC2 "Access instance metadata" (169.254.169.254, ``fd00:ec2::254``, ``instance-data``), ECS
+"Task IAM role" (169.254.170.2) and EKS "Set up the Pod Identity Agent" (169.254.170.23,
+``fd00:ec2::23``); Google Compute Engine "About VM metadata" (``metadata.google.internal``,
+169.254.169.254); Azure "Instance Metadata Service" (169.254.169.254); DigitalOcean, Oracle
+Cloud, Akamai and IBM Cloud metadata (169.254.169.254); Alibaba Cloud ECS "Instance
+metadata" (100.100.100.200)."""
 
 
 def metadata_service(ip: IPAddress) -> MetadataService | None:
