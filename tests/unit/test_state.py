@@ -295,6 +295,91 @@ async def test_cache_rejects_bad_durations(store: StateStore) -> None:
     assert await store.cache_get("k", now, allow_stale=True) is None
 
 
+# -- notes ------------------------------------------------------------------------------
+
+
+async def test_a_note_round_trips_is_replaced_and_is_per_provider_and_name(
+    store: StateStore,
+) -> None:
+    now = time.time()
+    assert await store.get_note("gemini", "gemini-cli:abc", now) is None
+    await store.set_note("gemini", "gemini-cli:abc", "searches with 'm-1'", now + 60)
+    await store.set_note("gemini", "gemini:def", "searches with 'm-2'", now + 60)
+    await store.set_note("codex", "gemini-cli:abc", "another provider's", now + 60)
+    assert await store.get_note("gemini", "gemini-cli:abc", now) == "searches with 'm-1'"
+    await store.set_note("gemini", "gemini-cli:abc", "searches with 'm-3'", now + 60)
+    assert await store.get_note("gemini", "gemini-cli:abc", now) == "searches with 'm-3'"
+    assert await store.get_note("gemini", "gemini:def", now) == "searches with 'm-2'"
+    assert await store.get_note("codex", "gemini-cli:abc", now) == "another provider's"
+
+
+async def test_a_note_expires_at_its_until(store: StateStore) -> None:
+    now = time.time()
+    await store.set_note("gemini", "n", "kept a while", now + 30)
+    assert await store.get_note("gemini", "n", now + 29.9) == "kept a while"
+    assert await store.get_note("gemini", "n", now + 30) is None
+    assert await store.get_note("gemini", "n", now + 3600) is None
+
+
+async def test_a_note_that_expired_by_the_wall_clock_is_gone(store: StateStore) -> None:
+    # Redis drops the key itself (PXAT); the others judge the reader's clock.
+    await store.set_note("gemini", "n", "short-lived", time.time() + 0.2)
+    await asyncio.sleep(0.3)
+    assert await store.get_note("gemini", "n", time.time()) is None
+
+
+async def test_clear_and_clear_all_forget_notes(store: StateStore) -> None:
+    now = time.time()
+    for provider in ("gemini", "codex"):
+        await store.set_note(provider, "n", f"{provider} note", now + 60)
+    await store.clear("gemini")
+    assert await store.get_note("gemini", "n", now) is None
+    assert await store.get_note("codex", "n", now) == "codex note"
+    await store.clear_all()
+    assert await store.get_note("codex", "n", now) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "until", "problem"),
+    [
+        ("", "t", 1e10, "note name"),
+        ("x" * 201, "t", 1e10, "note name"),
+        ("a\nb", "t", 1e10, "note name must be printable"),
+        ("n", "", 1e10, "note's text"),
+        ("n", "x" * 1001, 1e10, "note's text"),
+        ("n", "two\nlines", 1e10, "one printable line"),
+        ("n", "t", float("inf"), "finite unix timestamp"),
+        ("n", "t", float("nan"), "finite unix timestamp"),
+    ],
+)
+async def test_bad_notes_are_refused_with_what_is_wrong(
+    store: StateStore, name: str, text: str, until: float, problem: str
+) -> None:
+    with pytest.raises(ValueError, match=problem):
+        await store.set_note("gemini", name, text, until)
+    with pytest.raises(ValueError, match="invalid provider id"):
+        await store.set_note("a:b", "n", "t", 1e10)
+    with pytest.raises(ValueError, match="invalid provider id"):
+        await store.get_note("a:b", "n", time.time())
+
+
+async def test_a_store_without_notes_keeps_none_and_the_fail_safe_one_reads_none() -> None:
+    # A third-party backend written before notes existed still works (nothing kept), and a
+    # failing store costs the note, never the caller an exception.
+    class Broken(MemoryStore):
+        async def get_note(self, provider: str, name: str, now: float) -> str | None:
+            raise StateStoreError("down")
+
+        async def set_note(self, provider: str, name: str, text: str, until: float) -> None:
+            raise StateStoreError("down")
+
+    safe = FailSafeStore(Broken())
+    await safe.set_note("gemini", "n", "t", time.time() + 60)
+    assert await safe.get_note("gemini", "n", time.time()) is None
+    await StateStore.set_note(MemoryStore(), "gemini", "n", "t", time.time() + 60)
+    assert await StateStore.get_note(MemoryStore(), "gemini", "n", time.time()) is None
+
+
 # -- housekeeping -----------------------------------------------------------------------
 
 
@@ -567,6 +652,7 @@ async def test_redis_keys_are_namespaced_and_expire(redis_url: str) -> None:
         await opened.record_failure("brave")
         await opened.increment_usage("brave", "2025-06", now + 120)
         await opened.cache_set("abc", b"v", now=now, ttl=10, keep_stale_for=20)
+        await opened.set_note("gemini", "gemini-cli:f00d", "a note", now + 90)
 
     raw = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
@@ -576,8 +662,10 @@ async def test_redis_keys_are_namespaced_and_expire(redis_url: str) -> None:
             f"{prefix}failures:brave",
             f"{prefix}mark:brave",
             f"{prefix}marks",
+            f"{prefix}note:gemini:gemini-cli:f00d",
             f"{prefix}usage:brave:2025-06",
         ]
+        assert 85_000 < raw.pttl(f"{prefix}note:gemini:gemini-cli:f00d") <= 90_000
         assert 55_000 < raw.pttl(f"{prefix}mark:brave") <= 60_000
         assert 115_000 < raw.pttl(f"{prefix}usage:brave:2025-06") <= 120_000
         assert 25_000 < raw.pttl(f"{prefix}cache:abc") <= 30_000
@@ -757,6 +845,8 @@ async def test_sqlite_migrates_a_version_one_file(tmp_path: Path) -> None:
         old = await migrated.get_mark("brave", now)
         assert old is not None and old.scope == "" and old.reason == "old"
         assert (await migrated.reserve_usage("brave", _windows(limit=1))).granted
+        await migrated.set_note("gemini", "n", "kept", now + 60)  # version 4's table
+        assert await migrated.get_note("gemini", "n", now) == "kept"
 
 
 async def test_sqlite_refuses_a_foreign_database_without_touching_it(tmp_path: Path) -> None:

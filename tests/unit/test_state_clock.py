@@ -40,7 +40,7 @@ from websearch_core.state import (
     open_store,
 )
 from websearch_core.state.base import FAILURE_WINDOW
-from websearch_core.state.sqlite import APPLICATION_ID
+from websearch_core.state.sqlite import APPLICATION_ID, SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from websearch_core.state import RedisStore
@@ -305,5 +305,5 @@ async def test_sqlite_migrates_a_version_two_file(tmp_path: Path) -> None:
         assert wait is not None and 0.0 < wait <= 5.0
         assert await migrated.record_failure("brave") == 1  # an old streak of unknown age
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     conn.close()

@@ -50,6 +50,8 @@ __all__ = [
     "DEFAULT_REDIS_PREFIX",
     "FAILURE_WINDOW",
     "MARK_KINDS",
+    "NOTE_NAME_MAX",
+    "NOTE_TEXT_MAX",
     "CachedEntry",
     "CorruptStateError",
     "MarkKind",
@@ -87,6 +89,11 @@ transient failure up to ``FailurePolicy.circuit_max`` (an hour): a failure soon 
 the longest cooldown ends must still count as consecutive, or the breaker would forget
 its back-off just when it matters. Past that, failures are not a streak: one from last
 week and one today are two separate blips, and the count starts again at 1."""
+
+NOTE_NAME_MAX: Final = 200
+"""Characters a note's name may have (it becomes part of a Redis key and a SQLite key)."""
+NOTE_TEXT_MAX: Final = 1000
+"""Characters a note's text may have: one line for the providers table, never a payload."""
 
 MarkKind = Literal["rate_limited", "exhausted", "unauthorized", "circuit_open"]
 MARK_KINDS: Final[frozenset[str]] = frozenset(get_args(MarkKind))
@@ -386,6 +393,32 @@ class StateStore(AsyncClosing, abc.ABC):
         check_provider(provider)
         return 0.0
 
+    async def set_note(self, provider: str, name: str, text: str, until: float) -> None:
+        """Keep ``text`` as the provider's note ``name`` until ``until`` (epoch seconds).
+
+        A note is what a provider learnt about itself that the providers table shows and a
+        later process cannot know otherwise (Gemini's model in place of a default its
+        sign-in is not served). The latest write wins; :meth:`clear` and :meth:`clear_all`
+        forget notes with the rest. ``name`` tells one credential's note from another's
+        and, like ``text``, is written by the caller free of secrets (a fingerprint, never
+        a token). A backend that keeps no notes validates and forgets (this default).
+
+        Raises:
+            ValueError: A bad provider id, an empty or overlong name or text (see
+                :data:`NOTE_NAME_MAX`, :data:`NOTE_TEXT_MAX`), a control character in
+                either, or an ``until`` that is not finite.
+        """
+        check_note(provider, name, text, until)
+
+    async def get_note(self, provider: str, name: str, now: float) -> str | None:
+        """The provider's note ``name`` if it has not expired at ``now``; else ``None``.
+
+        Raises:
+            ValueError: A bad provider id, or an empty, overlong or unprintable name.
+        """
+        check_note_name(provider, name)
+        return None
+
     @abc.abstractmethod
     async def cache_get(
         self, key: str, now: float, *, allow_stale: bool = False
@@ -419,14 +452,14 @@ class StateStore(AsyncClosing, abc.ABC):
 
     @abc.abstractmethod
     async def clear(self, provider: str) -> None:
-        """Forget everything about a provider: its mark, failure counter and usage counters.
+        """Forget everything about a provider: its mark, failure counter, usage and notes.
 
         Cache entries are not per provider and are left alone.
         """
 
     @abc.abstractmethod
     async def clear_all(self) -> None:
-        """Forget every provider's marks, failure counters, usage and rate bookings.
+        """Forget every provider's marks, failure counters, usage, rate bookings and notes.
 
         The cache is left alone, as in :meth:`clear`.
         """
@@ -467,6 +500,38 @@ def check_cache_key(key: str) -> str:
     if not isinstance(key, str) or not key or not key.isprintable():
         raise ValueError(f"invalid cache key {key!r}")
     return key
+
+
+def check_note_name(provider: str, name: str) -> str:
+    """Validate a note's provider id and name the same way in every backend.
+
+    Raises:
+        ValueError: The provider id is invalid, or the name is empty, longer than
+            :data:`NOTE_NAME_MAX` or holds a control character.
+    """
+    check_provider(provider)
+    if not isinstance(name, str) or not name or len(name) > NOTE_NAME_MAX:
+        raise ValueError(f"a note name must be 1 to {NOTE_NAME_MAX} characters, got {name!r}")
+    if not name.isprintable():
+        raise ValueError(f"a note name must be printable, got {name!r}")
+    return name
+
+
+def check_note(provider: str, name: str, text: str, until: float) -> None:
+    """Validate :meth:`StateStore.set_note` arguments the same way in every backend.
+
+    Raises:
+        ValueError: See :func:`check_note_name`; or the text is empty, longer than
+            :data:`NOTE_TEXT_MAX` or holds a control character; or ``until`` is not a
+            finite number.
+    """
+    check_note_name(provider, name)
+    if not isinstance(text, str) or not text or len(text) > NOTE_TEXT_MAX:
+        raise ValueError(f"a note's text must be 1 to {NOTE_TEXT_MAX} characters")
+    if not text.isprintable():
+        raise ValueError("a note's text must be one printable line")
+    if isinstance(until, bool) or not isinstance(until, int | float) or not math.isfinite(until):
+        raise ValueError(f"a note's expiry must be a finite unix timestamp, got {until!r}")
 
 
 def check_rate_args(interval: float, max_wait: float) -> None:
@@ -554,6 +619,7 @@ class MemoryStore(StateStore):
         self._usage: dict[tuple[str, str], tuple[int, float]] = {}
         self._cache: dict[str, tuple[CachedEntry, float]] = {}
         self._next_slot: dict[str, tuple[float, float]] = {}  # (next_at, booked_at)
+        self._notes: dict[tuple[str, str], tuple[str, float]] = {}  # (text, until)
 
     def __repr__(self) -> str:
         return f"MemoryStore(max_cache_entries={self._max_cache_entries})"
@@ -714,6 +780,24 @@ class MemoryStore(StateStore):
             booking = self._next_slot.get(provider)
             return 0.0 if booking is None else max(0.0, next_free_slot(*booking, now) - now)
 
+    async def set_note(self, provider: str, name: str, text: str, until: float) -> None:
+        """See :meth:`StateStore.set_note`."""
+        check_note(provider, name, text, until)
+        with self._lock:
+            self._check_open()
+            self._notes[(provider, name)] = (text, until)
+
+    async def get_note(self, provider: str, name: str, now: float) -> str | None:
+        """See :meth:`StateStore.get_note`."""
+        check_note_name(provider, name)
+        with self._lock:
+            self._check_open()
+            text, until = self._notes.get((provider, name), ("", -math.inf))
+            if until <= now:
+                self._notes.pop((provider, name), None)
+                return None
+            return text
+
     async def cache_get(
         self, key: str, now: float, *, allow_stale: bool = False
     ) -> CachedEntry | None:
@@ -754,6 +838,8 @@ class MemoryStore(StateStore):
             self._next_slot.pop(provider, None)
             for usage_key in [k for k in self._usage if k[0] == provider]:
                 del self._usage[usage_key]
+            for note_key in [k for k in self._notes if k[0] == provider]:
+                del self._notes[note_key]
 
     async def clear_all(self) -> None:
         """See :meth:`StateStore.clear_all`."""
@@ -763,6 +849,7 @@ class MemoryStore(StateStore):
             self._failures.clear()
             self._usage.clear()
             self._next_slot.clear()
+            self._notes.clear()
 
     async def aclose(self) -> None:
         """See :meth:`StateStore.aclose`."""

@@ -184,6 +184,14 @@ class FailSafeStore(StateStore):
         """See :meth:`StateStore.rate_slot_wait`; 0 when the store fails (nothing known)."""
         return await self._safe(lambda: self.inner.rate_slot_wait(provider), 0.0)
 
+    async def set_note(self, provider: str, name: str, text: str, until: float) -> None:
+        """See :meth:`StateStore.set_note`; a note the store cannot keep is lost, not raised."""
+        await self._safe(lambda: self.inner.set_note(provider, name, text, until), None)
+
+    async def get_note(self, provider: str, name: str, now: float) -> str | None:
+        """See :meth:`StateStore.get_note`; no note when the store fails."""
+        return await self._safe(lambda: self.inner.get_note(provider, name, now), None)
+
     async def cache_get(
         self, key: str, now: float, *, allow_stale: bool = False
     ) -> CachedEntry | None:

@@ -12,6 +12,8 @@ Selected when ``WEBSEARCH_REDIS_URL`` is set. Key layout, all under one prefix
     {prefix}rate:{provider}:booked_at  when that booking was made, same clock (a separate key:
                                        an older release reading the first one still works)
     {prefix}cache:{key}                header + cached bytes, removed at expiry (PXAT)
+    {prefix}note:{provider}:{name}     a provider's note: JSON text and expiry, removed at
+                                       that expiry (PXAT)
 
 Why it is built this way:
 
@@ -56,6 +58,8 @@ from .base import (
     UsageWindow,
     cache_times,
     check_cache_key,
+    check_note,
+    check_note_name,
     check_period,
     check_provider,
     check_rate_args,
@@ -479,6 +483,29 @@ class RedisStore(ThreadedStore[redis.Redis]):
         booking = self._key("rate", provider)
         return [booking, booking + ":booked_at"]
 
+    # -- notes ----------------------------------------------------------------------------
+
+    async def set_note(self, provider: str, name: str, text: str, until: float) -> None:
+        """See :meth:`StateStore.set_note`: one key, removed by Redis at ``until``."""
+        check_note(provider, name, text, until)
+        key = self._key("note", provider, name)
+        payload = json.dumps({"text": text, "until": until}, separators=(",", ":")).encode()
+        await self._run(lambda client: client.set(key, payload, pxat=_epoch_ms(until)))
+
+    async def get_note(self, provider: str, name: str, now: float) -> str | None:
+        """See :meth:`StateStore.get_note`: expiry judged by ``now`` too, as marks are."""
+        check_note_name(provider, name)
+        key = self._key("note", provider, name)
+
+        def query(client: redis.Redis) -> str | None:
+            raw = _as_bytes(client.get(key))
+            if raw is None:
+                return None
+            data = json.loads(raw)
+            return str(data["text"]) if float(data["until"]) > now else None
+
+        return await self._run(query)
+
     # -- cache ----------------------------------------------------------------------------
 
     async def cache_get(
@@ -516,11 +543,13 @@ class RedisStore(ThreadedStore[redis.Redis]):
         """See :meth:`StateStore.clear`."""
         check_provider(provider)
         pattern = _glob_escape(self._key("usage", provider, "")) + "*"
+        notes = _glob_escape(self._key("note", provider, "")) + "*"
 
         withdrawal = Withdrawal()  # given up on before its first delete, it makes none
 
         def write(client: redis.Redis) -> None:
             usage_keys = list(client.scan_iter(match=pattern, count=500))
+            usage_keys += client.scan_iter(match=notes, count=500)  # and the notes
             if not withdrawal.start():
                 return
             with client.pipeline(transaction=True) as pipe:
@@ -539,7 +568,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
     async def clear_all(self) -> None:
         """See :meth:`StateStore.clear_all`: every non-cache key under the prefix."""
         prefix = _glob_escape(self._prefix)
-        patterns = [prefix + kind + ":*" for kind in ("mark", "failures", "usage", "rate")]
+        patterns = [prefix + kind + ":*" for kind in ("mark", "failures", "usage", "rate", "note")]
 
         def write(client: redis.Redis) -> None:
             doomed = [self._key("marks")]

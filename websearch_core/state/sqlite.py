@@ -72,6 +72,8 @@ from .base import (
     UsageWindow,
     cache_times,
     check_cache_key,
+    check_note,
+    check_note_name,
     check_period,
     check_provider,
     check_rate_args,
@@ -85,7 +87,7 @@ logger = logging.getLogger("websearch_core.state")
 
 _T = TypeVar("_T")
 
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 APPLICATION_ID: Final = 0x57534854  # "WSHT": marks the file as a websearch-tools state file
 _PURGE_EVERY: Final = 256  # cache writes between sweeps of the cache (expiry and count)
 _CHECKPOINT_EVERY: Final = 256  # inline writes (one to a few WAL pages each) between checkpoints
@@ -130,7 +132,15 @@ CREATE TABLE IF NOT EXISTS rates (
     next_at REAL NOT NULL,
     booked_at REAL NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS notes (
+    provider TEXT NOT NULL,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    until REAL NOT NULL,
+    PRIMARY KEY (provider, name)
+) WITHOUT ROWID;
 """
+"""Version 4 added ``notes`` (:meth:`SQLiteStore.set_note`): created whole in an older file."""
 _ADDED_COLUMNS: Final = (
     ("marks", "scope", "TEXT NOT NULL DEFAULT ''"),  # version 2
     ("rates", "booked_at", "REAL NOT NULL DEFAULT 0"),  # version 3
@@ -140,7 +150,7 @@ _ADDED_COLUMNS: Final = (
 
 ``ALTER TABLE ... ADD COLUMN`` brings an older file's table up to date; a table the file
 lacks altogether is created whole by :data:`_SCHEMA`."""
-_OUR_TABLES: Final = frozenset({"marks", "failures", "usage", "cache", "rates"})
+_OUR_TABLES: Final = frozenset({"marks", "failures", "usage", "cache", "rates", "notes"})
 _CORRUPT_CODES: Final = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
 _INCREMENT_USAGE: Final = """
@@ -505,6 +515,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         conn.execute("DELETE FROM marks WHERE until <= ?", (wall_now,))
         conn.execute("DELETE FROM usage WHERE expires_at <= ?", (wall_now,))
         conn.execute("DELETE FROM failures WHERE expires_at <= ?", (wall_now,))
+        conn.execute("DELETE FROM notes WHERE until <= ?", (wall_now,))
         self._sweep_cache(conn, wall_now)
 
     def _sweep_cache(self, conn: sqlite3.Connection, wall_now: float) -> None:
@@ -572,6 +583,32 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 row[0]: _current_mark(conn, row[0], mark_from_row(row[1:]), now) for row in rows
             }
             return {provider: mark for provider, mark in marks.items() if mark is not None}
+
+        return await self._read(query)
+
+    # -- notes --------------------------------------------------------------------------
+
+    async def set_note(self, provider: str, name: str, text: str, until: float) -> None:
+        """See :meth:`StateStore.set_note`."""
+        check_note(provider, name, text, until)
+        params = (provider, name, text, float(until))
+        await self._run_write(
+            lambda conn: conn.execute(
+                "INSERT OR REPLACE INTO notes (provider, name, text, until) VALUES (?, ?, ?, ?)",
+                params,
+            )
+        )
+
+    async def get_note(self, provider: str, name: str, now: float) -> str | None:
+        """See :meth:`StateStore.get_note` (an expired row is left to the next purge)."""
+        check_note_name(provider, name)
+
+        def query(conn: sqlite3.Connection) -> str | None:
+            row = conn.execute(
+                "SELECT text FROM notes WHERE provider = ? AND name = ? AND until > ?",
+                (provider, name, now),
+            ).fetchone()
+            return None if row is None else str(row[0])
 
         return await self._read(query)
 
@@ -875,7 +912,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
 
         def delete(conn: sqlite3.Connection) -> None:
-            for table in ("marks", "failures", "usage", "rates"):
+            for table in ("marks", "failures", "usage", "rates", "notes"):
                 conn.execute(f"DELETE FROM {table} WHERE provider = ?", (provider,))
 
         # The pending counts go with the rows, in their transaction on the store's thread:
@@ -897,7 +934,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """See :meth:`StateStore.clear_all`."""
 
         def delete(conn: sqlite3.Connection) -> None:
-            for table in ("marks", "failures", "usage", "rates"):
+            for table in ("marks", "failures", "usage", "rates", "notes"):
                 conn.execute(f"DELETE FROM {table}")
 
         withdrawal = Withdrawal()
