@@ -39,6 +39,7 @@ from .orchestration import (
 from .orchestration.attempt import settings_secrets
 from .orchestration.plan import ChainOrder
 from .prompts import SEARCH_SYSTEM_PROMPT
+from .provider_notes import ProviderNotes
 from .providers import ProviderContext, SearchProvider
 from .redaction import Redactor
 from .settings import DEFAULT_TIMEOUT_SECONDS, Settings
@@ -96,7 +97,7 @@ class CallSetup:
             through the environment's proxy itself: :func:`environment_proxies`).
     """
 
-    __slots__ = ("_key", "_ledger", "_order", "_plan", "_redactor", "context")
+    __slots__ = ("_key", "_ledger", "_notes", "_order", "_plan", "_redactor", "context")
 
     def __init__(
         self,
@@ -118,12 +119,14 @@ class CallSetup:
             credentials=credentials,
             proxies=environment_proxies(session, settings, credentials, own=own_session),
         )
+        self._notes = ProviderNotes()
         self.context = ProviderContext(
             transport=transport,
             settings=settings,
             credentials=credentials,
             system_prompt=SEARCH_SYSTEM_PROMPT,
             browser=browser,
+            notes=self._notes,
         )
         self._ledger: _LedgerConfig | None = None
         self._order: ChainOrder | None = None
@@ -214,6 +217,7 @@ class CallSetup:
             rates = {pid: Rate.parse(pid, text) for pid, text in settings.rate.items()}
             self._ledger = (policy, budgets, rates)
         policy, budgets, rates = self._ledger
+        self._notes.store = store  # the notes its providers' searches keep go there too
         return ChainRunner(store, policy=policy, budgets=budgets, rates=rates)
 
     def redactor(self) -> Redactor:

@@ -16,6 +16,7 @@ from .credentials import Credentials, OAuthToken, TokenRefresher
 from .errors import SearchProviderError
 from .filters.support import FilterSupport
 from .models import SearchParams, SearchResponse
+from .provider_notes import KeptNote, ProviderNotes
 from .settings import Settings
 from .transport import API_RESPONSE, HttpRequest, HttpResponse, SseResponse, Transport
 
@@ -101,6 +102,9 @@ class ProviderContext:
     browser: HeadlessBrowser | None = None
     """The client's headless Chromium, started on first escalation and closed with the
     client; ``None`` makes an escalating scraper start one for the call alone."""
+    notes: ProviderNotes | None = None
+    """Where the notes a search records (:attr:`Flow.notes`) are kept for the providers
+    table: the client's state store; ``None`` keeps none."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -208,6 +212,9 @@ class Flow:
     resends: int = 0
     """How often the loop has sent the step in flight again after a retryable status
     (0 for every new step); :meth:`ProtocolProvider.retry_delay` backs off by it."""
+    notes: list[KeptNote] = field(default_factory=list)
+    """Notes a hook asks to keep for the providers table (Gemini's replacement model); the
+    loop hands them to :attr:`ProviderContext.notes` before it sends the next request."""
 
     @property
     def last(self) -> Exchange:

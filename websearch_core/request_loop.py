@@ -16,7 +16,8 @@ providers package (which imports it). For each call it:
 5. asks :meth:`follow_up` for the next request after every response (paging, a second
    endpoint, a continuation, an MCP session's next call) until it says done, and
    :meth:`after_failure` whether a transport failure leaves another way to try (at once
-   or after a :class:`DelayedRequest`'s wait);
+   or after a :class:`DelayedRequest`'s wait); before each request it keeps the notes a
+   hook recorded on the flow (:mod:`websearch_core.provider_notes`);
 6. classifies the last response's status through the :class:`ErrorMap` that
    :meth:`error_map` chooses for the flow (no hook raises for a status) and hands the
    whole exchange to :meth:`parse`.
@@ -88,6 +89,8 @@ async def run_protocol(
     request = produce(flow)
     refreshed = False
     while request is not None:
+        if flow.notes:  # a hook learnt something the providers table shows
+            await _keep_notes(provider, flow)
         try:
             response = await send_step(provider, request, context)
         except SearchProviderError as error:
@@ -115,9 +118,23 @@ async def run_protocol(
         # A follow-up that meets a refresh status is built again from the same history.
         produce = provider.follow_up
         request, flow.resends = next_request, 0
+    return _answer(provider, flow)
+
+
+def _answer(provider: LoopProvider, flow: Flow) -> SearchResponse:
+    """The last status classified through the flow's error map, then the parse."""
     if flow.exchanges:
         provider.check(flow.last.response, provider.error_map(flow))
     return provider.parse(flow)
+
+
+async def _keep_notes(provider: LoopProvider, flow: Flow) -> None:
+    """Hand the notes the hooks recorded to the client's store (none kept without one)."""
+    notes, flow.notes = flow.notes, []
+    keeper = flow.context.notes
+    if keeper is not None:
+        for note in notes:
+            await keeper.keep(provider.info.id, note)
 
 
 async def _after_failure(

@@ -89,6 +89,9 @@ class ProviderStatus:
     """Why headless Chromium cannot start, for an engine that escalates to it (a page it
     is blocked on then fails instead of being fetched again); ``None`` when it can, when
     escalation is off (``WEBSEARCH_BROWSER=off``), and for every other provider."""
+    note: str | None = None
+    """What a search learnt that its ready row adds (Gemini's model in place of a default
+    the sign-in is not served), kept in the state store by whichever process searched."""
 
 
 def status_record(status: ProviderStatus, *, counts_known: bool = True) -> dict[str, Any]:
@@ -118,6 +121,7 @@ def status_record(status: ProviderStatus, *, counts_known: bool = True) -> dict[
             "reason": mark.reason,
         },
         "browser_missing": status.browser_missing,
+        "note": status.note,
     }
 
 
@@ -233,6 +237,18 @@ async def _next_slot(store: StateStore, provider_id: str, rate_text: str, now: f
     return f"; next request slot at {at} (in {math.ceil(wait)} s, rate {rate})"
 
 
+async def _kept_note(
+    store: StateStore, provider: SearchProvider, context: ProviderContext, now: float
+) -> str | None:
+    """The note its searches kept in the store (in any process) for how it is set up now.
+
+    Gemini's row said which model replaced a default only in the client that searched: a
+    new ``websearch providers`` command read ``ready`` alone.
+    """
+    name = provider.status_note_name(context)
+    return None if name is None else await store.get_note(provider.info.id, name, now)
+
+
 async def collect_status(
     context: ProviderContext, store: StateStore, settings: Settings
 ) -> list[ProviderStatus]:
@@ -272,6 +288,7 @@ async def _collect_status(
         asked = (available or explicit) and provider_id not in settings.exclude
         checked = provider.credential_check(context) if asked else _UNCHECKED
         problem = _setup_problem(provider, context, checked)
+        note: str | None = None
         if provider_id in settings.exclude:
             reason = "excluded by settings"
         elif problem is not None:
@@ -286,7 +303,7 @@ async def _collect_status(
         else:
             sign_in = next((s.name for s in provider.signed_in(context) if s.first), None)
             reason = _setup_reason(info, available, explicit, browser_missing, sign_in)
-            note = provider.status_note(context) if available else None
+            note = await _kept_note(safe, provider, context, now) if available else None
             reason += f"; {note}" if note is not None else ""
             rate_text = settings.rate.get(provider_id)
             if available and rate_text is not None:
@@ -305,6 +322,7 @@ async def _collect_status(
                 budget=budget_text,
                 budget_used=budget_used,
                 browser_missing=browser_missing,
+                note=note,
             )
         )
     return statuses

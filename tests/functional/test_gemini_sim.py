@@ -10,8 +10,10 @@ import dataclasses
 import json
 import logging
 import re
+import sqlite3
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -34,6 +36,7 @@ from websearch_core.errors import (
 )
 from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
 from websearch_core.providers.gemini import GeminiProvider
+from websearch_core.state import SQLiteStore
 from websearch_core.testing import Fault, SimResult, Simulator
 from websearch_core.testing.protocols.gemini import GeminiProtocol
 
@@ -567,21 +570,65 @@ async def _gemini_row(ws: WebSearch) -> str:
     return next(s.reason for s in await ws.provider_status() if s.id == "gemini")
 
 
+REPLACED_ROW = (
+    "ready (Gemini CLI sign-in); searches with 'gemini-2.5-flash': the default model"
+    " 'gemini-3-flash-preview' is not served to this account"
+)
+
+
+@pytest.mark.parametrize("backend", ["memory", "sqlite"])
 async def test_oauth_the_providers_table_names_the_model_a_search_put_in_place_of_the_default(
-    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, backend: str
 ) -> None:
     # The row read "ready (Gemini CLI sign-in)" after the pick as before it: nothing said
-    # which model the client's searches now use. The pick lives in the client's memory, so
-    # a client that has not searched (a new `websearch providers` command) cannot know it.
+    # which model the client's searches now use.
     _gemini_cli(sim, monkeypatch)
-    async with _client(sim, {}) as ws:
+    settings = {"state_backend": backend, "state_dir": tmp_path}
+    async with _client(sim, {}, **settings) as ws:
         assert await _gemini_row(ws) == "ready (Gemini CLI sign-in)"
         await ws.search(QUERY, provider="gemini")
-        assert await _gemini_row(ws) == (
-            "ready (Gemini CLI sign-in); searches with 'gemini-2.5-flash': the default model"
-            " 'gemini-3-flash-preview' is not served to this account"
-        )
-    async with _client(sim, {}) as ws:
+        assert await _gemini_row(ws) == REPLACED_ROW
+        rows = {s.id: s for s in await ws.provider_status()}
+        assert rows["gemini"].note == REPLACED_ROW.split("; ", 1)[1]
+
+
+async def test_oauth_a_new_client_on_the_same_state_store_shows_the_replacement_too(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The pick lived in the searching client's memory only, so a client that had not
+    # searched (every `websearch providers` command is one) read "ready" alone. It is now
+    # a note in the state store, under the sign-in's fingerprint, never a token.
+    _gemini_cli(sim, monkeypatch)
+    settings = {"state_backend": "sqlite", "state_dir": tmp_path}
+    async with _client(sim, {}, **settings) as ws:
+        await ws.search(QUERY, provider="gemini")
+    async with _client(sim, {}, **settings) as ws:
+        assert await _gemini_row(ws) == REPLACED_ROW
+        store = await ws.state()
+        await ws.reset_provider("gemini")  # reset forgets the note with the marks
+        assert await _gemini_row(ws) == "ready (Gemini CLI sign-in)"
+        assert isinstance(store, SQLiteStore)
+    dump = "\n".join(sqlite3.connect(tmp_path / "state.sqlite3").iterdump())
+    assert "ya29" not in dump
+
+
+async def test_oauth_the_note_belongs_to_its_sign_in_and_the_default_it_replaced(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _gemini_cli(sim, monkeypatch)
+    settings = {"state_backend": "sqlite", "state_dir": tmp_path}
+    async with _client(sim, {}, **settings) as ws:
+        await ws.search(QUERY, provider="gemini")
+    # A model the user chose is never replaced: the table says nothing of the default's.
+    monkeypatch.setenv("GEMINI_SEARCH_MODEL", "gemini-2.5-pro")
+    async with _client(sim, {}, **settings) as ws:
+        assert await _gemini_row(ws) == "ready (Gemini CLI sign-in)"
+    monkeypatch.delenv("GEMINI_SEARCH_MODEL")
+    # Another account signed in (another refresh token, so another fingerprint).
+    _store(sim).set_oauth(
+        "gemini-cli", OAuthToken(access_token="ya29.other", refresh_token="1//other-account")
+    )
+    async with _client(sim, {}, **settings) as ws:
         assert await _gemini_row(ws) == "ready (Gemini CLI sign-in)"
 
 

@@ -28,6 +28,7 @@ from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
 from websearch_core.providers import get_provider
 from websearch_core.status import ProviderStatus
 from websearch_core.testing import Fault, SimResult, Simulator
+from websearch_core.testing.protocols.gemini import GeminiProtocol
 
 KEY_ENV = {"brave": "BRAVE_API_KEY", "tavily": "TAVILY_API_KEY"}
 SECRET = "sk-cli-test-5f1c2b"
@@ -1249,6 +1250,39 @@ def test_providers_json_holds_what_the_table_shows(
     }
     assert rows["tavily"]["mark"] is None and rows["tavily"]["budget_used"] is None
     assert (data["state_store_problem"], data["conflicts"]) == (None, [])
+
+
+def test_providers_shows_the_model_another_process_searched_gemini_with(
+    simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The model that replaced a default the sign-in lacks showed only in the searching client.
+
+    Every ``websearch`` command is a new client (a new process for the user), so
+    ``websearch providers`` never showed it; the search now keeps it in the state store.
+    """
+    sim = simulate("gemini")
+    protocol = sim["gemini"].protocol
+    assert isinstance(protocol, GeminiProtocol)
+    protocol.enforce_catalog = True  # a Gemini CLI account without preview access
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    monkeypatch.delenv("GEMINI_SEARCH_MODEL", raising=False)
+    token = OAuthToken(access_token="ya29.cli-secret-token", refresh_token="1//cli-secret-refresh")
+    CredentialStore(_credentials_file()).set_oauth("gemini-cli", token)
+    assert main(["python", "asyncio", "--provider", "gemini"]) == EXIT_OK
+    capsys.readouterr()
+    note = (
+        "searches with 'gemini-2.5-flash': the default model 'gemini-3-flash-preview' is not"
+        " served to this account"
+    )
+    assert main(["providers"]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert _table(out)[1]["gemini"].endswith(f"ready (Gemini CLI sign-in); {note}")
+    assert main(["providers", "--json"]) == EXIT_OK
+    shown = capsys.readouterr().out
+    gemini = next(row for row in json.loads(shown)["providers"] if row["id"] == "gemini")
+    assert (gemini["status"], gemini["note"]) == (f"ready (Gemini CLI sign-in); {note}", note)
+    for secret in ("ya29.cli-secret-token", "1//cli-secret-refresh"):
+        assert secret not in out + shown
 
 
 @pytest.mark.parametrize(

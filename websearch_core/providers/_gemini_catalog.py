@@ -50,16 +50,18 @@ __all__ = [
     "GEMINI_CLI_STABLE_FLASH",
     "MODEL_REFUSALS",
     "PICK_FIELDS",
+    "REPLACEMENT_NOTE_LIFETIME",
     "UNKNOWN_MODEL_STATUSES",
     "Catalog",
     "CatalogSource",
-    "last_kept",
     "parse_catalog",
     "parse_quota",
     "recall",
     "refuses_model",
     "remember",
     "replacement_note",
+    "replacement_note_name",
+    "table_note",
     "unavailable_model_error",
 ]
 
@@ -84,6 +86,10 @@ also seen for a served model whose request the backend disliked) and "Invalid JS
 payload received. Unknown name ..." (a body field, not the model)."""
 PICK_FIELDS: Final = ("webSearchModelIds", "defaultAgentModelId")
 """Where a replacement for the default model is looked for, in order of preference."""
+REPLACEMENT_NOTE_LIFETIME: Final = 24 * 3600.0
+"""Seconds the providers table keeps saying which model replaced a default after the last
+search that used it (kept again by later ones): an account can be given preview access
+later, and a day-old pick is still the likely one, a week-old one less so."""
 LISTED_AT_MOST: Final = 20
 """How many offered ids an error lists before it says how many more there are."""
 
@@ -219,16 +225,6 @@ def recall(credentials: Credentials, key: tuple[str, str]) -> Catalog | None:
     return _catalogs.get(credentials, {}).get(key)
 
 
-def last_kept(credentials: Credentials, entry: str) -> Catalog | None:
-    """The list kept last for sign-in ``entry`` (any project), if this client asked it.
-
-    For the providers table, which knows the sign-in but not always the project (one
-    ``loadCodeAssist`` reported to a search).
-    """
-    kept = [catalog for key, catalog in _catalogs.get(credentials, {}).items() if key[0] == entry]
-    return kept[-1] if kept else None
-
-
 def _listing(offered: tuple[str, ...]) -> str:
     if not offered:
         return "none"
@@ -275,6 +271,30 @@ def replacement_note(model: str, pick: str, source: CatalogSource, status: int |
         f"gemini: the default model {model!r} is not served to this account ({why}), so"
         f" {pick!r}, {source.pick_reason}, was used instead"
     )
+
+
+def replacement_note_name(entry: str, fingerprint: str, default: str) -> str:
+    """The state store's name for the note on ``default``'s replacement for one sign-in.
+
+    ``entry`` is the sign-in's credential store entry and ``fingerprint`` its token's
+    secret-free fingerprint (which account), so another account's pick is never shown;
+    ``default`` keeps a pick made for an older default from standing for a new one.
+
+    Example:
+        >>> replacement_note_name("gemini-cli", "0123abcd", "gemini-3-flash-preview")
+        'model:gemini-cli:0123abcd:gemini-3-flash-preview'
+    """
+    return f"model:{entry}:{fingerprint}:{default}"
+
+
+def table_note(default: str, pick: str) -> str:
+    """What the providers table adds to the row of a sign-in whose ``default`` was replaced.
+
+    Example:
+        >>> table_note("m-preview", "m-flash")
+        "searches with 'm-flash': the default model 'm-preview' is not served to this account"
+    """
+    return f"searches with {pick!r}: the default model {default!r} is not served to this account"
 
 
 ANTIGRAVITY_MODELS: Final = CatalogSource(

@@ -38,17 +38,20 @@ from ..errors import (
 )
 from ..json_decode import json_loads
 from ..models import SearchResponse
+from ..provider_notes import KeptNote
 from ..provider_types import DelayedRequest, Flow, ProviderContext, ProviderInfo
 from ..transport import HttpRequest, SseResponse
 from ._error_map import error_for
 from ._gemini_catalog import (
+    REPLACEMENT_NOTE_LIFETIME,
     Catalog,
     CatalogSource,
-    last_kept,
     recall,
     refuses_model,
     remember,
     replacement_note,
+    replacement_note_name,
+    table_note,
     unavailable_model_error,
 )
 from ._gemini_errors import CLOUD_CODE_ERRORS
@@ -74,11 +77,11 @@ __all__ = [
     "first_step",
     "grounded_answer",
     "has_next_endpoint",
-    "known_replacement",
     "model_name",
     "moves_on",
     "next_endpoint",
     "next_step",
+    "replacement_note_key",
     "resend",
     "step_request",
 ]
@@ -115,21 +118,21 @@ def model_name(context: ProviderContext) -> str:
     return chosen_model(context) or DEFAULT_MODEL
 
 
-def known_replacement(context: ProviderContext, sign_in: SignIn) -> str | None:
-    """What the providers table says of a default this client's searches replace, or ``None``.
+def replacement_note_key(context: ProviderContext, sign_in: SignIn) -> str | None:
+    """The name of the note saying which model replaced the default for this sign-in.
 
-    Learnt by a search (:func:`_replace`) and kept only in this client's memory, so a new
-    client (every ``websearch providers`` command) knows nothing of it before a search.
-    ``None`` too for a model the user chose (never replaced) and a default that is served.
+    What the providers table reads from the state store (:meth:`GeminiProvider.
+    status_note_name`); a search that replaces the default writes it (:func:`_replace`),
+    so a new process (every ``websearch providers`` command) shows it too. ``None`` for a
+    model the user chose (never replaced) and a sign-in without a model list or token.
     """
     if chosen_model(context) is not None or sign_in.catalog is None:
         return None
-    default = sign_in.default_model or DEFAULT_MODEL
-    kept = last_kept(context.credentials, sign_in.entry)
-    if kept is None or kept.serves(default) or kept.pick is None:
+    token = context.credentials.oauth_token(sign_in.entry)
+    if token is None:
         return None
-    served = f"the default model {default!r} is not served to this account"
-    return f"searches with {kept.pick!r}: {served}"
+    default = sign_in.default_model or DEFAULT_MODEL
+    return replacement_note_name(sign_in.entry, token.fingerprint(), default)
 
 
 def begin(
@@ -363,14 +366,22 @@ def _after_catalog(flow: Flow, info: ProviderInfo, catalog: Catalog | None) -> H
 
 
 def _replace(flow: Flow, pick: str, status: int | None) -> None:
-    """Search with ``pick`` instead of the default model, saying so in the log and the note."""
+    """Search with ``pick`` instead of the default model, saying so in the log and the notes.
+
+    The response's note says it to the model; the note kept in the state store (through
+    the flow, :mod:`websearch_core.provider_notes`) says it to the providers table.
+    """
     state = flow.state
     source = _catalog_source(flow)
     if source is None:
         raise ValueError("only an OAuth sign-in with a model list replaces its model")
-    state["replaced"] = replacement_note(state["model"], pick, source, status)
+    default: str = state["model"]
+    state["replaced"] = replacement_note(default, pick, source, status)
     logger.info("%s", state["replaced"])
     state["model"] = pick
+    if flow.token is not None:  # kept for the providers table, under the sign-in's fingerprint
+        name = replacement_note_name(_sign_in(flow).entry, flow.token.fingerprint(), default)
+        flow.notes.append(KeptNote(name, table_note(default, pick), REPLACEMENT_NOTE_LIFETIME))
 
 
 def _use_known_replacement(flow: Flow) -> None:

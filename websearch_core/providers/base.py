@@ -214,11 +214,13 @@ class SearchProvider(abc.ABC):
         """Whether an explicit selection may use it (default: same as the auto chain)."""
         return self.is_available(context)
 
-    def status_note(self, context: ProviderContext) -> str | None:
-        """What the providers table adds to its ready row, learnt by this client's searches.
+    def status_note_name(self, context: ProviderContext) -> str | None:
+        """Which of its notes in the state store the providers table adds to its ready row.
 
-        Default: nothing. Gemini names the model that replaced a default its OAuth account
-        is not served, which the row's ``ready (<sign-in>)`` alone hid.
+        Its searches keep notes there (:mod:`websearch_core.provider_notes`) so that
+        another process's table shows what they learnt. Default: none. Gemini names the
+        note on the model that replaced a default its OAuth account is not served, for the
+        sign-in in use, which the row's ``ready (<sign-in>)`` alone hid.
         """
         return None
 

@@ -32,7 +32,9 @@
   ``defaultAgentModelId``), the Gemini CLI's ``v1internal:retrieveUserQuota`` (a stable
   Flash model the account has quota for, as the Gemini CLI itself uses without preview
   access). The default is replaced by that pick, logged, said in the response's
-  ``notes``, and the stream sent once more; a model the user set is never replaced, and
+  ``notes`` and in a note kept in the state store for the providers table (under the
+  sign-in's fingerprint, :meth:`GeminiProvider.status_note_name`), and the stream sent
+  once more; a model the user set is never replaced, and
   its error names it and lists the models offered (:mod:`._gemini_catalog`).
 * **Retries** (:attr:`GeminiProvider.retry`): on 408, 429 and 5xx, up to three retries of
   a step, waiting the server's hint (headers or body, see
@@ -78,9 +80,9 @@ from ._gemini_steps import (
     first_step,
     grounded_answer,
     has_next_endpoint,
-    known_replacement,
     model_name,
     next_step,
+    replacement_note_key,
 )
 from ._google_token import TOKEN_URL_NAME, token_refresher
 from .base import (
@@ -176,10 +178,10 @@ class GeminiProvider(ProtocolProvider):
         url = base_url_setting(context, GOOGLE_OAUTH_ROUTE, TOKEN_URL_NAME)
         return () if url is None else (url,)
 
-    def status_note(self, context: ProviderContext) -> str | None:
-        """The model this client's searches use instead of a default the account lacks."""
+    def status_note_name(self, context: ProviderContext) -> str | None:
+        """The note naming the model searches use instead of a default the account lacks."""
         sign_in = self.sign_in(context)
-        return None if sign_in is None else known_replacement(context, sign_in)
+        return None if sign_in is None else replacement_note_key(context, sign_in)
 
     async def prepare(self, flow: Flow) -> None:
         """OAuth (a stored token wins, refreshed if expired) or the API key; the model."""
