@@ -32,6 +32,7 @@ from .oauth_identity import sign_in_fingerprint
 from .private_file import warn_if_open
 from .redaction import userinfo_secrets
 from .sent_secret import KeptChecks, SentSecret, flaw, key_in_code_problem
+from .single_flight import SingleFlight
 from .store_lock import exclusive
 
 __all__ = [
@@ -105,6 +106,9 @@ TokenRefresher = Callable[[str, OAuthToken], Awaitable[OAuthToken]]
 Login flows are not ours; a caller that owns one passes a refresher per provider to
 ``WebSearch(oauth_refreshers={...})``. The new token is written back to the store.
 """
+
+_REFRESHES: "SingleFlight[OAuthToken]" = SingleFlight()
+"""The OAuth refreshes in flight in this process, by credential file, entry and sign-in."""
 
 
 SETTLED_NS = 2_000_000_000
@@ -671,8 +675,13 @@ class Credentials:
         force_refresh: bool = False,
         min_lifetime: float = EXPIRY_SKEW_SECONDS,
         own_refresh: TokenRefresher | None = None,
+        refused: OAuthToken | None = None,
     ) -> OAuthToken:
         """A usable OAuth token: the stored one, or one refreshed through the hook.
+
+        One refresh per sign-in (entry and fingerprint) runs at a time in this process on
+        one event loop: a search that needs the same one meanwhile waits for its token, or
+        its error, rather than ask the token endpoint again (:mod:`.single_flight`).
 
         Args:
             provider: The provider id (the errors name it as the provider that failed).
@@ -689,6 +698,9 @@ class Credentials:
                 in code wins. What it raises as a
                 :class:`~websearch_core.errors.SearchProviderError` is its own message
                 and stands as it is.
+            refused: With ``force_refresh``, the token the server refused: a stored one
+                that differs from it (and has not expired) was renewed since, by a search
+                that met the same refusal, and is returned without another refresh.
 
         Raises:
             ProviderNotConfiguredError: No token is stored.
@@ -701,7 +713,10 @@ class Credentials:
         token = self.oauth_token(name)
         if token is None:
             raise ProviderNotConfiguredError(provider, f"{name}: no OAuth token stored")
-        if not force_refresh and not token.is_expired(skew=min_lifetime):
+        # A forced refresh is not needed when the stored token is no longer the one the
+        # server refused: a search that met the same refusal renewed it meanwhile.
+        renewed = refused is not None and token.access_token != refused.access_token
+        if (renewed or not force_refresh) and not token.is_expired(skew=min_lifetime):
             return token
         hook = self._refreshers.get(name)
         refresh = hook if hook is not None else own_refresh
@@ -712,10 +727,38 @@ class Credentials:
                 "(pass WebSearch(oauth_refreshers=...) or store a new token)",
                 401,
             )
+        # One refresh per sign-in at a time in this process: a search that meets it running
+        # waits for its token (or its error) instead of asking the token endpoint again.
+        where = self._store.path if self._store is not None else id(self)
+        flight = (where, name, token.fingerprint())
+        fresh = await _REFRESHES.run(
+            flight, lambda: self._refreshed(provider, name, token, refresh, hooked=hook is not None)
+        )
+        self._remember(fresh.access_token)  # each caller's own redaction learns the new token
+        if fresh.refresh_token:
+            self._remember(fresh.refresh_token)
+        return fresh
+
+    async def _refreshed(
+        self,
+        provider: str,
+        name: str,
+        token: OAuthToken,
+        refresh: TokenRefresher,
+        *,
+        hooked: bool,
+    ) -> OAuthToken:
+        """``token`` renewed through ``refresh`` (a hook passed in code when ``hooked``), stored.
+
+        Raises:
+            OAuthTokenError: The hook failed.
+            AuthorizationError: The hook returned a token that cannot be sent.
+            SearchProviderError: The sign-in's own refresh failed (its own error).
+        """
         try:
             fresh = await refresh(name, token)
         except Exception as exc:
-            if hook is None and isinstance(exc, SearchProviderError):
+            if not hooked and isinstance(exc, SearchProviderError):
                 raise  # the sign-in's own refresh: its message says what failed and why
             raise OAuthTokenError(
                 provider,

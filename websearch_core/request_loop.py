@@ -175,6 +175,7 @@ async def _refresh(provider: LoopProvider, flow: Flow, status: int) -> bool:
             entry=flow.token_entry,
             force_refresh=True,
             own_refresh=flow.token_refresh,
+            refused=flow.token,
         )
     except SearchProviderError as error:
         logger.warning(

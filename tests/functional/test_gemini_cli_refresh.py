@@ -10,6 +10,7 @@ ever called. An Antigravity sign-in does the same with Antigravity's own OAuth c
 too needed a hook passed in code.
 """
 
+import asyncio
 import json
 import logging
 import os
@@ -27,6 +28,7 @@ from websearch_core.errors import (
     AuthorizationError,
     ProviderUnavailableError,
 )
+from websearch_core.models import SearchResponse
 from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.protocols.gemini import (
     ANTIGRAVITY_CLIENT,
@@ -302,3 +304,73 @@ async def test_an_expiring_token_that_is_renewed_is_not_checked_as_sent(sim: Sim
         response = await ws.search(QUERY, provider="gemini")
     assert row == "ready (Gemini CLI sign-in)"
     assert _paths(sim) == [TOKEN_PATH, STREAM_PATH] and response.answer
+
+
+async def _two_searches(ws: WebSearch) -> list[object]:
+    searches = (ws.search(QUERY, provider="gemini"), ws.search("rust tokio", provider="gemini"))
+    return await asyncio.gather(*searches, return_exceptions=True)
+
+
+async def test_two_searches_with_one_expired_token_renew_it_once(sim: Simulator) -> None:
+    # Each search refreshed the token itself: two requests to Google's token endpoint (and
+    # two tokens issued) where one does, and a refresh-token grant spent twice.
+    _sign_in(sim, expires_at=time.time() - 60)
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        first, second = await _two_searches(ws)
+    assert _paths(sim).count(TOKEN_PATH) == 1
+    assert _google(sim).issued == ["ya29.sim-access-1"]
+    streams = [r for r in sim["gemini"].requests if r.path == STREAM_PATH]
+    assert [r.header("Authorization") for r in streams] == ["Bearer ya29.sim-access-1"] * 2
+    assert isinstance(first, SearchResponse) and isinstance(second, SearchResponse)
+    stored = _store(sim).get_oauth("gemini-cli")
+    assert stored is not None and stored.access_token == "ya29.sim-access-1"
+
+
+async def test_a_refused_refresh_is_asked_once_and_seen_by_both_searches(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="websearch_core")
+    _sign_in(sim, expires_at=time.time() - 60)
+    _google(sim).revoked.add(REFRESH)
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        outcomes = await _two_searches(ws)
+    assert _paths(sim) == [TOKEN_PATH]
+    for outcome in outcomes:
+        assert isinstance(outcome, AllProvidersFailedError)
+        (failure,) = outcome.failures
+        assert isinstance(failure, AuthorizationError)
+        assert failure.message.endswith(
+            f"(invalid_grant: Token has been expired or revoked.); {SIGN_IN_AGAIN}"
+        )
+        for secret in (OLD_ACCESS, REFRESH):
+            assert secret not in failure.message + caplog.text
+
+
+async def test_two_searches_refused_with_one_token_renew_it_once(sim: Simulator) -> None:
+    # No expiry stored: Cloud Code's 401 to each search says the hour is over. The second
+    # refresh, after the first had stored a new token, asked Google again for nothing.
+    _sign_in(sim, expires_at=None)
+    _google(sim).expired.add(OLD_ACCESS)
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        first, second = await _two_searches(ws)
+    assert _paths(sim).count(TOKEN_PATH) == 1
+    assert isinstance(first, SearchResponse) and isinstance(second, SearchResponse)
+    resent = [r for r in sim["gemini"].requests if r.path == STREAM_PATH][2:]
+    assert [r.header("Authorization") for r in resent] == ["Bearer ya29.sim-access-1"] * 2
+
+
+async def test_two_clients_of_one_process_renew_their_sign_in_once(sim: Simulator) -> None:
+    # Two agents' clients on one credential file: one refresh, and each client knows the
+    # new token as a secret (its redaction masks it), not only the one that asked.
+    _sign_in(sim, expires_at=time.time() - 60)
+    async with (
+        WebSearch(sim.settings(), api_keys={}) as one,
+        WebSearch(sim.settings(), api_keys={}) as two,
+    ):
+        outcomes = await asyncio.gather(
+            one.search(QUERY, provider="gemini"), two.search("rust tokio", provider="gemini")
+        )
+        assert all(isinstance(o, SearchResponse) for o in outcomes)
+        for client in (one, two):
+            assert "ya29.sim-access-1" in client.credentials.secrets()
+    assert _paths(sim).count(TOKEN_PATH) == 1
