@@ -51,7 +51,7 @@ from pydantic import ValidationError
 
 from . import __version__
 from .browser import INSTALL_HINT
-from .cli_dispatch import CommandLineError, split_command
+from .cli_dispatch import CommandLineError, CommandParser, split_command
 from .cli_output import (
     OutputFailedError,
     guarded_stdout,
@@ -210,7 +210,7 @@ def _drop_further_output() -> None:
 # --- search -------------------------------------------------------------------------------
 
 
-class _QueryParser(argparse.ArgumentParser):
+class _QueryParser(CommandParser):
     """The search command's parser: a query word that looks like an option gets a hint.
 
     ``websearch rust -site:pinterest.com`` (the exclusion syntax the README teaches) reads
@@ -230,7 +230,7 @@ class _QueryParser(argparse.ArgumentParser):
         super().error(message)
 
 
-def _search_parser() -> argparse.ArgumentParser:
+def _search_parser() -> CommandParser:
     width = max(len(usage) for _, usage, _ in _COMMAND_HELP)  # the summaries in one column
     parser = _QueryParser(
         prog=PROG,
@@ -262,18 +262,22 @@ def _search_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--limit", type=int, metavar="N", help="maximum number of results")
     choice = parser.add_mutually_exclusive_group()
-    choice.add_argument(
-        "--provider",
-        metavar="ID",
-        help=(
-            "force this provider: only it is asked, with no fallback when it fails "
-            "(if it cannot run at all, the auto chain is used and the reason printed)"
-        ),
+    parser.record(
+        choice.add_argument(
+            "--provider",
+            metavar="ID",
+            help=(
+                "force this provider: only it is asked, with no fallback when it fails "
+                "(if it cannot run at all, the auto chain is used and the reason printed)"
+            ),
+        )
     )
-    choice.add_argument(
-        "--prefer",
-        metavar="ID",
-        help="try this provider first, then fall back to the auto chain",
+    parser.record(
+        choice.add_argument(
+            "--prefer",
+            metavar="ID",
+            help="try this provider first, then fall back to the auto chain",
+        )
     )
     parser.add_argument(
         "--language",
@@ -422,8 +426,8 @@ async def _run_search(
 # --- auth ---------------------------------------------------------------------------------
 
 
-def _auth_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def _auth_parser() -> CommandParser:
+    parser = CommandParser(
         prog=f"{PROG} auth",
         description=(
             "Manage API keys and OAuth sign-ins in the local credential store (a JSON file "
@@ -696,8 +700,8 @@ def _stored_id_meant(given: str, store: CredentialStore, *, oauth: bool) -> str:
 # --- providers ----------------------------------------------------------------------------
 
 
-def _providers_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def _providers_parser() -> CommandParser:
+    parser = CommandParser(
         prog=f"{PROG} providers",
         description=(
             "List every registered provider in auto-chain order: whether it can run now "
@@ -818,7 +822,7 @@ async def _provider_statuses(web_search: WebSearch) -> tuple[list[ProviderStatus
 
 # --- shared -------------------------------------------------------------------------------
 
-_PARSERS: Mapping[str, Callable[[], argparse.ArgumentParser]] = {
+_PARSERS: Mapping[str, Callable[[], CommandParser]] = {
     "search": _search_parser,
     "auth": _auth_parser,
     "fetch": fetch_parser,

@@ -6,26 +6,66 @@ after an option was a query. Options written before a command are now that comma
 (``websearch -v fetch URL`` is ``websearch fetch -v URL``), and one the command does not
 take is refused, naming it, instead of being searched for. A query still needs ``--``
 before a command's name (``websearch --limit 5 -- providers``), as a first word does.
+
+Which words are options, and which of them take a value, is read from the options each
+command's parser was given (:class:`CommandParser` keeps them as they are added): argparse
+has no public table of a parser's options, and reading its private one could break with
+any Python release.
 """
 
 import argparse
 import shlex
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .cli_status import PROG
 
-__all__ = ["CommandLineError", "split_command"]
+__all__ = ["CommandLineError", "CommandParser", "split_command"]
 
 
 class CommandLineError(Exception):
     """An option written before a command that the command does not take (exit status 2)."""
 
 
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser that keeps the options it is given, by each name they have.
+
+    :func:`split_command` needs to know which words a command takes as options, and which
+    of them read the next word as their value; argparse keeps that table only privately.
+    Every option comes through :meth:`add_argument` (``-h``/``--help`` too, as argparse
+    adds it so); one added to a group is recorded with :meth:`record`. A subcommand's
+    parser (``auth set``) is of this class too, with its own table.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # argparse adds -h/--help through add_argument inside its own __init__.
+        self.options: dict[str, argparse.Action] = {}
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *name_or_flags: str, **kwargs: Any) -> argparse.Action:
+        """Add an argument as argparse does, keeping it by its option names."""
+        return self.record(super().add_argument(*name_or_flags, **kwargs))
+
+    def record(self, action: argparse.Action) -> argparse.Action:
+        """Keep ``action`` (one a group of this parser added) by its option names.
+
+        Example:
+            >>> parser = CommandParser(prog="demo", add_help=False)
+            >>> choice = parser.add_mutually_exclusive_group()
+            >>> _ = parser.record(choice.add_argument("--prefer", metavar="ID"))
+            >>> sorted(parser.options)
+            ['--prefer']
+        """
+        for name in action.option_strings:
+            self.options[name] = action
+        return action
+
+
 def split_command(
     args: Sequence[str],
-    search: argparse.ArgumentParser,
-    commands: Mapping[str, Callable[[], argparse.ArgumentParser]],
-) -> tuple[str | None, argparse.ArgumentParser, list[str]]:
+    search: CommandParser,
+    commands: Mapping[str, Callable[[], CommandParser]],
+) -> tuple[str | None, CommandParser, list[str]]:
     """The command ``args`` name, its parser and the arguments that parser reads.
 
     The options before the first word that is not an option (or an option's value) are
@@ -71,7 +111,7 @@ def _is_option(word: str) -> bool:
     return word.startswith("-") and word not in ("-", "--")
 
 
-def _prints_version(parser: argparse.ArgumentParser, word: str) -> bool:
+def _prints_version(parser: CommandParser, word: str) -> bool:
     """Whether ``word`` is ``parser``'s ``--version``, which ends the command line at once.
 
     ``websearch --version providers`` printed the version before commands read options
@@ -81,17 +121,16 @@ def _prints_version(parser: argparse.ArgumentParser, word: str) -> bool:
     return action is not None and getattr(action, "version", None) is not None
 
 
-def _takes_value(parser: argparse.ArgumentParser, word: str) -> bool:
+def _takes_value(parser: CommandParser, word: str) -> bool:
     """Whether ``word`` is an option of ``parser`` whose value is the next word."""
     action = _option(parser, word)
     return action is not None and action.nargs != 0
 
 
-def _option(parser: argparse.ArgumentParser, word: str) -> argparse.Action | None:
+def _option(parser: CommandParser, word: str) -> argparse.Action | None:
     """The option ``word`` names in ``parser``, exactly or as argparse's unique abbreviation."""
     name = word.split("=", 1)[0]
-    # argparse keeps no public table of a parser's options.
-    known = parser._option_string_actions
+    known = parser.options
     if name in known:
         return known[name]
     if not name.startswith("--"):

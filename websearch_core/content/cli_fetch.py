@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import sys
 
+from ..cli_dispatch import CommandParser
 from ..cli_output import json_text
 from ..cli_status import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, fail
 from ..client import WebSearch
@@ -30,16 +31,20 @@ from .tool_text import NO_READABLE_TEXT
 __all__ = ["fetch_parser"]
 
 
-def fetch_parser() -> argparse.ArgumentParser:
+def fetch_parser() -> CommandParser:
     """The ``fetch`` command's parser; the handler is set as ``handler``."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog=f"{PROG} fetch",
         description="Fetch a web page, PDF, text file or JSON/XML/CSV file and print its content.",
     )
     parser.add_argument("url", metavar="URL", help="the page's http(s) URL")
     output = parser.add_mutually_exclusive_group()
-    output.add_argument("--markdown", action="store_true", help="print Markdown, not text")
-    output.add_argument("--json", action="store_true", help="print all fields as JSON")
+    parser.record(
+        output.add_argument("--markdown", action="store_true", help="print Markdown, not text")
+    )
+    parser.record(
+        output.add_argument("--json", action="store_true", help="print all fields as JSON")
+    )
     parser.add_argument(
         "--timeout", type=_positive, metavar="SECONDS", help="deadline for the whole fetch"
     )
