@@ -10,6 +10,7 @@ Usage::
     websearch auth set PROVIDER       # reads the key from stdin, or prompts without echo
     websearch auth list               # ids with a stored key or sign-in (never the secrets)
     websearch auth remove PROVIDER [--oauth]
+    websearch auth list -v            # -v (any auth action): which store file, reads, writes
     websearch auth import gemini-cli [PATH]   # store the Gemini CLI's sign-in (never shown)
     websearch providers               # each provider: can it run now (or why not), usage, budget
     websearch providers reset brave   # clear a provider's cooldown, quota mark and counters
@@ -63,6 +64,7 @@ from .client import WebSearch
 from .content.cli_fetch import fetch_parser
 from .credentials import CredentialStore
 from .env_names import report_unknown_variables
+from .env_values import env_value
 from .errors import ConfigurationError
 from .format import NO_PROVIDER_MESSAGE
 from .key_names import key_variables, oauth_entries, self_refreshing_entries
@@ -70,7 +72,7 @@ from .models import Attempt, SearchParams, SearchToolResult
 from .oauth_import import IMPORT_SOURCES, read_sign_in
 from .provider_ids import KEY_IDS, did_you_mean, unknown_provider_message
 from .providers import PROVIDER_REGISTRY, get_provider
-from .settings import Settings
+from .settings import CREDENTIALS_FILE_ENV, Settings
 from .settings_conflicts import settings_conflicts
 from .settings_errors import configuration_errors
 from .status import (
@@ -84,6 +86,9 @@ from .status import (
 from .tool_errors import validator_message
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "main"]
+
+_log = logging.getLogger(__name__)
+"""The command's own log lines (``-v``), under the library's logger like every other."""
 
 _COMMAND_HELP: tuple[tuple[str, str, str], ...] = (
     ("auth", "auth set|list|remove|import [PROVIDER]", "manage stored API keys and sign-ins"),
@@ -435,6 +440,9 @@ def _auth_parser() -> CommandParser:
             "precedence over it."
         ),
     )
+    # -v as for the other commands: `websearch -v auth list` was refused. It may come
+    # before the action (`auth -v list`) or after it (`auth list -v`).
+    parser.add_argument("-v", "--verbose", action="store_true", help=_AUTH_VERBOSE_HELP)
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     set_parser = actions.add_parser(
         "set",
@@ -446,6 +454,7 @@ def _auth_parser() -> CommandParser:
         ),
     )
     set_parser.add_argument("provider", help="provider id, e.g. brave")
+    _verbose_option(set_parser)
     set_parser.set_defaults(handler=_auth_set)
     list_parser = actions.add_parser(
         "list",
@@ -455,6 +464,7 @@ def _auth_parser() -> CommandParser:
             "(brave, gemini-cli, ...), one a line. The keys and tokens are never shown."
         ),
     )
+    _verbose_option(list_parser)
     list_parser.set_defaults(handler=_auth_list)
     remove_parser = actions.add_parser(
         "remove",
@@ -471,6 +481,7 @@ def _auth_parser() -> CommandParser:
         action="store_true",
         help="forget the stored OAuth token instead (an entry such as gemini or gemini-cli)",
     )
+    _verbose_option(remove_parser)
     remove_parser.set_defaults(handler=_auth_remove)
     import_parser = actions.add_parser(
         "import",
@@ -492,12 +503,40 @@ def _auth_parser() -> CommandParser:
         "source", choices=sources, metavar=f"{{{','.join(sources)}}}", help="whose sign-in"
     )
     import_parser.add_argument("path", nargs="?", help="the file, if not in its usual place")
+    _verbose_option(import_parser)
     import_parser.set_defaults(handler=_auth_import)
     return parser
 
 
-def _credential_store() -> CredentialStore:
-    return CredentialStore(Settings().resolved_credentials_file())
+_AUTH_VERBOSE_HELP = (
+    "log to stderr which credential store file is used and why, and what is read from and "
+    "written to it (paths and counts, never a key)"
+)
+
+
+def _verbose_option(parser: CommandParser) -> None:
+    """``-v`` after an auth action too; left unset when not given, so ``auth -v list`` holds.
+
+    A subcommand's default would overwrite the ``True`` its parent set.
+    """
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help=_AUTH_VERBOSE_HELP
+    )
+
+
+def _credential_store(settings: Settings | None = None) -> CredentialStore:
+    """The store the auth commands use, logged with where its path comes from (``-v``)."""
+    settings = Settings() if settings is None else settings
+    path = settings.resolved_credentials_file()
+    if env_value(CREDENTIALS_FILE_ENV) is not None:
+        origin = f"set by {CREDENTIALS_FILE_ENV}"
+    elif settings.credentials_file is not None:
+        origin = f"set by credentials_file in {settings.resolved_config_file()}"
+    else:
+        origin = f"beside the config file {settings.resolved_config_file()}"
+    missing = "" if path.exists() else "; no such file yet"
+    _log.info("credential store: %s (%s%s)", path, origin, missing)
+    return CredentialStore(path)
 
 
 def _auth_set(args: argparse.Namespace) -> int:
@@ -512,7 +551,7 @@ def _auth_set(args: argparse.Namespace) -> int:
     if any(character.isspace() for character in key):
         raise _UsageError("an API key is one line without spaces; nothing stored")
     settings = Settings()
-    store = CredentialStore(settings.resolved_credentials_file())
+    store = _credential_store(settings)
     store.set(provider_id, key)
     print(f"Stored an API key for {provider_id} in {store.path}")
     shadow = _key_used_instead(provider_id, settings)

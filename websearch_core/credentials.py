@@ -3,10 +3,12 @@
 The store is a small JSON file written with mode ``0600`` (owner read/write only), for keys
 set through ``websearch auth set <provider>``. Values are only ever held in memory as
 :class:`pydantic.SecretStr` or plain strings passed straight into request headers; nothing
-here prints or logs them.
+here prints or logs them: the store's log lines (``INFO``, shown by ``websearch auth -v``)
+name its path and how many entries it holds, nothing of what they are.
 """
 
 import json
+import logging
 import math
 import os
 import tempfile
@@ -43,6 +45,8 @@ __all__ = [
     "explicit_keys",
     "refuse_bad_keys_in_code",
 ]
+
+logger = logging.getLogger(__name__)
 
 EXPIRY_SKEW_SECONDS = 60.0
 """A token this close to expiry counts as expired, so it never dies mid-request."""
@@ -170,6 +174,8 @@ class CredentialStore:
         if cached is not None and cached[0] == signature:
             return cached[1]
         data = self._load()
+        # Once per version of the file read (a lookup of a file kept is not logged).
+        logger.info("credential store %s read: %s", self.path, _entries(len(data)))
         warn_if_open(self.path, status, "credential store")
         changed = max(status.st_mtime_ns, status.st_ctime_ns)
         settled = time.time_ns() - changed > SETTLED_NS
@@ -298,6 +304,12 @@ class CredentialStore:
             if isinstance(exc, OSError):
                 raise self._unwritable(exc) from None
             raise
+        linked = (
+            "" if target == Path(os.path.abspath(self.path)) else f" (reached through {self.path})"
+        )
+        logger.info(
+            "credential store %s written (mode 0600)%s: %s", target, linked, _entries(len(data))
+        )
 
     def _unwritable(self, error: OSError) -> ConfigurationError:
         """A failed write named with the file and the reason; the old file is left as it was.
@@ -366,6 +378,11 @@ class CredentialStore:
     def providers(self) -> list[str]:
         """Ids that have something stored (never the values)."""
         return sorted(self._read())
+
+
+def _entries(count: int) -> str:
+    """``1 entry``, ``3 entries``: how much a store holds, never what."""
+    return f"{count} entr{'y' if count == 1 else 'ies'}"
 
 
 def _put(data: dict[str, Any], provider: str, field: str, value: object) -> bool:

@@ -128,6 +128,8 @@ BASE_URL_SUFFIX = "_BASE_URL"
 """``WEBSEARCH_<ID>_BASE_URL`` sets ``base_urls.<id>``."""
 CONFIG_FILE_ENV = f"{ENV_PREFIX}CONFIG_FILE"
 """The variable that names the TOML file (read before the other settings)."""
+CREDENTIALS_FILE_ENV = f"{ENV_PREFIX}CREDENTIALS_FILE"
+"""The variable that sets ``credentials_file`` (``websearch auth -v`` names it)."""
 
 
 def _http_base_url(url: str) -> str:

@@ -616,7 +616,7 @@ def test_auth_import_without_a_source_names_the_choices(
     assert main(["auth", "import"]) == EXIT_USAGE
     err = capsys.readouterr().err
     assert err.endswith("error: the following arguments are required: {gemini-cli}\n")
-    assert "usage: websearch auth import [-h] {gemini-cli} [path]" in err
+    assert "usage: websearch auth import [-h] [-v] {gemini-cli} [path]" in err
 
 
 def test_missing_query_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -654,7 +654,7 @@ def test_options_before_a_command_name_never_search_for_it(
         ("--no-cache", "providers"): "--no-cache does not apply to providers",
         ("--prefer", "brave", "providers", "reset", "--all"): "--prefer does not apply",
         ("--no-cache", "auth", "list"): "--no-cache does not apply to auth",
-        ("-v", "auth", "list"): "-v does not apply to auth",
+        ("--json", "auth", "list"): "--json does not apply to auth",
     }
     for argv, refusal in cases.items():
         assert main(list(argv)) == EXIT_USAGE, argv
