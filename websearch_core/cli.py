@@ -265,7 +265,10 @@ def _search_parser() -> CommandParser:
         choices=("day", "week", "month", "year"),
         help="only results from the last day, week, month or year (where the provider can)",
     )
-    parser.add_argument("--limit", type=int, metavar="N", help="maximum number of results")
+    # --limit, --timeout and --deadline are read as text and checked where their settings
+    # and parameters are, so a bad one is named as a bad WEBSEARCH_* variable is
+    # (`limit (--limit): Input should be a valid integer`), not in argparse's own words.
+    parser.add_argument("--limit", metavar="N", help="maximum number of results")
     choice = parser.add_mutually_exclusive_group()
     parser.record(
         choice.add_argument(
@@ -316,13 +319,11 @@ def _search_parser() -> CommandParser:
     )
     parser.add_argument(
         "--timeout",
-        type=float,
         metavar="SECONDS",
         help="time for each provider (default: by kind, 15-60 s)",
     )
     parser.add_argument(
         "--deadline",
-        type=float,
         metavar="SECONDS",
         help="time for the whole search, every fallback included (default 55)",
     )
@@ -358,7 +359,7 @@ def _search(args: argparse.Namespace) -> int:
     params = SearchParams(
         query=" ".join(args.query),
         recency=args.recency,
-        limit=args.limit,
+        limit=_whole_number(args.limit),
         provider=(
             _known_provider(args.provider, _where("provider", _SEARCH_FLAGS["provider"]))
             if args.provider
@@ -393,6 +394,20 @@ def _search(args: argparse.Namespace) -> int:
     if not args.json:
         print(result.text)
     return EXIT_OK
+
+
+def _whole_number(text: str | None) -> int | str | None:
+    """``--limit``'s text as the number it is, else as given, for the parameters to refuse.
+
+    ``SearchParams`` takes no text for a number, and names what it refuses as ``limit``:
+    ``--limit 5`` reaches it as ``5``, ``--limit five`` as the text it cannot take.
+    """
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 def _known_provider(given: str, where: str) -> str:
@@ -870,13 +885,19 @@ _PARSERS: Mapping[str, Callable[[], CommandParser]] = {
 
 
 def _describe_validation_error(error: ValidationError) -> str:
-    """One line per invalid field, naming the field and the option that sets it."""
-    lines = []
+    """Each invalid field as ``<field> (<option>): <problem>``, joined into one line.
+
+    The form a bad setting has (``timeout_seconds (--timeout): ...``,
+    ``WEBSEARCH_TIMEOUT_SECONDS: ...``, ``config file ... (timeout_seconds): ...``, see
+    :func:`~websearch_core.settings_errors.describe_settings_error`): a parameter's began
+    ``invalid``, and two bad ones took two lines where two bad settings take one.
+    """
+    parts = []
     for detail in error.errors():
         field = ".".join(str(part) for part in detail["loc"]) or "input"
         where = _where(field, _SEARCH_FLAGS.get(field))
-        lines.append(f"invalid {where}: {validator_message(detail['msg'])}")
-    return "\n".join(lines) or f"invalid input: {error}"
+        parts.append(f"{where}: {validator_message(detail['msg'])}")
+    return "; ".join(parts) or " ".join(str(error).split())
 
 
 @contextlib.contextmanager

@@ -17,6 +17,8 @@ import argparse
 import asyncio
 import sys
 
+from pydantic import TypeAdapter, ValidationError
+
 from ..cli_dispatch import CommandParser
 from ..cli_output import json_text
 from ..cli_status import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, fail
@@ -45,9 +47,9 @@ def fetch_parser() -> CommandParser:
     parser.record(
         output.add_argument("--json", action="store_true", help="print all fields as JSON")
     )
-    parser.add_argument(
-        "--timeout", type=_positive, metavar="SECONDS", help="deadline for the whole fetch"
-    )
+    # Read as text and checked by _fetch, so a bad one is named as the search command
+    # names its options (`timeout_seconds (--timeout): ...`), not in argparse's words.
+    parser.add_argument("--timeout", metavar="SECONDS", help="deadline for the whole fetch")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     parser.add_argument(
         "--no-browser", action="store_true", help="never render the page in headless Chromium"
@@ -63,18 +65,34 @@ def fetch_parser() -> CommandParser:
     return parser
 
 
-def _positive(text: str) -> float:
+_TIMEOUT = "timeout_seconds (--timeout)"
+"""How a bad ``--timeout`` is named: the parameter it sets, then the option."""
+_NUMBER = TypeAdapter(float)
+"""Reads a number from text as the settings do (``inf`` included; the range is checked)."""
+
+
+def _seconds(text: str) -> float:
+    """``--timeout``'s text as seconds.
+
+    Raises:
+        ValueError: Not a number, or not more than 0 and at most 900; the message names
+            the option as a bad search option is named.
+    """
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        value = _NUMBER.validate_python(text)
+    except ValidationError as error:  # worded as --timeout soon is for a search
+        raise ValueError(f"{_TIMEOUT}: {error.errors()[0]['msg']}") from None
     try:
         return checked_fetch_seconds(value, name="")
     except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+        raise ValueError(f"{_TIMEOUT}: {error}") from None
 
 
 def _fetch(args: argparse.Namespace) -> int:
+    try:
+        args.timeout = None if args.timeout is None else _seconds(args.timeout)
+    except ValueError as error:
+        return fail(str(error), EXIT_USAGE)
     try:
         check_url_form(args.url)
     except FetchRefusedError as error:

@@ -1,0 +1,95 @@
+"""A bad value is named in one form, whether an option, a variable or the config file gave it.
+
+The spec fixes no text for these (its error texts are the providers' and the tool's), so the
+command's own are made alike: ``websearch: <where>: <problem>``, one line. A search
+parameter's began ``invalid`` (``invalid limit (--limit): ...``) where a setting's did not
+(``timeout_seconds (--timeout): ...``, ``WEBSEARCH_TIMEOUT_SECONDS: ...``); two bad
+parameters took two lines; and ``--limit five`` or ``--timeout soon`` got argparse's usage
+block and its own words (``argument --limit: invalid int value``), where the same mistake
+in ``WEBSEARCH_TIMEOUT_SECONDS`` is named like any other bad value.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from websearch_core.cli import EXIT_USAGE, main
+
+
+def _error_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """The one line ``argv`` is refused with (exit status 2, nothing on stdout)."""
+    assert main(argv) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1, err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["q", "--limit", "0"], "limit (--limit): Input should be greater than or equal to 1"),
+        (["q", "--limit", "five"], "limit (--limit): Input should be a valid integer"),
+        (["q", "--limit", "2.5"], "limit (--limit): Input should be a valid integer"),
+        (["q", "--timeout", "-1"], "timeout_seconds (--timeout): Input should be greater than 0"),
+        (
+            ["q", "--timeout", "soon"],
+            "timeout_seconds (--timeout): Input should be a valid number, unable to parse "
+            "string as a number",
+        ),
+        (
+            ["q", "--deadline", "x"],
+            "deadline_seconds (--deadline): Input should be a valid number, unable to parse "
+            "string as a number",
+        ),
+        (
+            ["q", "--limit", "0", "--country", "usa"],
+            "limit (--limit): Input should be greater than or equal to 1; country (--country): "
+            "country must be a two-letter ISO 3166-1 code such as 'us' or 'de', got 'usa'",
+        ),
+    ],
+)
+def test_a_bad_option_is_named_as_a_bad_setting_is(
+    argv: list[str], line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _error_line(argv, capsys) == f"websearch: {line}\n"
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("-1", "Input should be greater than 0"),
+        ("soon", "Input should be a valid number, unable to parse string as a number"),
+    ],
+)
+def test_the_same_mistake_reads_alike_from_each_source(
+    value: str, problem: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    option = _error_line(["q", "--timeout", value], capsys)
+    monkeypatch.setenv("WEBSEARCH_TIMEOUT_SECONDS", value)
+    variable = _error_line(["q"], capsys)
+    monkeypatch.delenv("WEBSEARCH_TIMEOUT_SECONDS")
+    config = Path(os.environ["WEBSEARCH_CONFIG_FILE"])
+    config.write_text(f'timeout_seconds = "{value}"\n', encoding="utf-8")
+    in_file = _error_line(["q"], capsys)
+    assert [option, variable, in_file] == [
+        f"websearch: timeout_seconds (--timeout): {problem}\n",
+        f"websearch: WEBSEARCH_TIMEOUT_SECONDS: {problem}\n",
+        f"websearch: config file {config} (timeout_seconds): {problem}\n",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("0", "must be more than 0 and at most 900, got 0"),
+        ("soon", "Input should be a valid number, unable to parse string as a number"),
+    ],
+)
+def test_fetch_names_a_bad_timeout_as_a_search_does(
+    value: str, problem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was argparse's usage block and `websearch fetch: error: argument --timeout: ...`.
+    line = _error_line(["fetch", "https://a.example/", "--timeout", value], capsys)
+    assert line == f"websearch: timeout_seconds (--timeout): {problem}\n"
