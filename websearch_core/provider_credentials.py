@@ -8,6 +8,7 @@ search would send, each named by where it was set, so every one of them goes thr
 same check (:meth:`~websearch_core.sent_secret.SentSecret.problem`) before a request.
 """
 
+import functools
 from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
@@ -22,6 +23,7 @@ __all__ = [
     "SetUrl",
     "SignedIn",
     "StoredOAuth",
+    "clash_advice",
     "sent_secrets",
     "signed_in",
     "url_secrets",
@@ -45,6 +47,9 @@ class ApiKey:
         marked_what: What a key holding ``authorization_marker`` is called in a problem's
             text (``Anthropic OAuth token``): it is no API key, and a message calling it
             one sent the user looking for a key they never set.
+        header: The header it goes in beside a base URL's user info, when that is not
+            ``Authorization`` (Anthropic's ``x-api-key``): named as the way out when a
+            credential of the same provider clashes with the URL (see :func:`clash_advice`).
     """
 
     owner: str | None = None
@@ -53,6 +58,7 @@ class ApiKey:
     authorization: bool = False
     authorization_marker: str | None = None
     marked_what: str | None = None
+    header: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +97,13 @@ class SecretVariable:
     Attributes:
         name: The variable.
         what: What it holds, e.g. ``Perplexity cookie header``.
+        header: The header it goes in (``Cookie``), named as for :attr:`ApiKey.header`.
     """
 
     name: str
     what: str
     authorization: bool = False
+    header: str | None = None
 
 
 Credential = ApiKey | StoredOAuth | SecretVariable
@@ -132,6 +140,52 @@ def _found(credential: Credential, info: ProviderInfo, found: Credentials) -> Se
         return None
     what = credential.what or f"{info.label} API key"
     return found.key_secret(credential.owner or info.id, env_vars, what)
+
+
+@functools.cache  # asked before every attempt; the same few words for a provider
+def clash_advice(kinds: tuple[Credential, ...], info: ProviderInfo) -> str:
+    """What to do when a base URL's user info takes the ``Authorization`` header.
+
+    ``https://user:pw@gateway`` goes out as ``Authorization: Basic``, so a credential
+    sent as ``Authorization`` cannot go with it. The advice said to use "a credential sent
+    in another header" for every provider, Tavily's and xAI's too, which have none. Read
+    from ``kinds``: each credential the provider sends in another header is named, with
+    its variables and that header; without one, only removing the user info is left.
+
+    Example:
+        >>> from .provider_types import ProviderInfo
+        >>> info = ProviderInfo(
+        ...     id="demo", label="Demo", kind="api", description="", docs_url="",
+        ...     env_vars=("DEMO_API_KEY",),
+        ... )
+        >>> print(clash_advice((ApiKey(header="x-api-key"),), info))
+        remove the user info from the URL, or switch to a credential sent in another \
+header: a Demo API key (DEMO_API_KEY), in the x-api-key header
+    """
+    others = [text for text in (_sent_elsewhere(kind, info) for kind in kinds) if text]
+    if not others:
+        return (
+            f"remove the user info from the URL: {info.label} sends no credential in another "
+            "header, so the gateway's own sign-in has to go elsewhere"
+        )
+    return (
+        "remove the user info from the URL, or switch to a credential sent in another header: "
+        + "; or ".join(others)
+    )
+
+
+def _sent_elsewhere(kind: Credential, info: ProviderInfo) -> str | None:
+    """``an Exa API key (EXA_API_KEY), in the x-api-key header``; ``None``: no other header."""
+    if isinstance(kind, StoredOAuth) or kind.header is None:
+        return None
+    if isinstance(kind, SecretVariable):
+        return f"the {kind.what} ({kind.name}), in the {kind.header} header"
+    env_vars = info.env_vars if kind.env_vars is None else kind.env_vars
+    if not env_vars:
+        return None
+    what = kind.what or f"{info.label} API key"
+    article = "an" if what[:1].upper() in "AEIOU" else "a"
+    return f"{article} {what} ({' or '.join(env_vars)}), in the {kind.header} header"
 
 
 def sent_secrets(

@@ -252,14 +252,18 @@ class SentSecret:
 
 
 AUTHORIZATION_CLASH = (
-    "goes out as Authorization: Basic, and {what} needs the Authorization header too; "
-    "remove the user info from the URL or use a credential sent in another header"
+    "goes out as Authorization: Basic, and {what} needs the Authorization header too; {advice}"
 )
 """Why a credential sent as ``Authorization`` cannot go beside a URL's user info: the
-transport's refusal (``request was not sent: ...``) and the credential check both say it."""
+transport's refusal (``request was not sent: ...``) and the credential check both say it,
+with what to do about it for that provider (``provider_credentials.clash_advice``)."""
+REMOVE_USER_INFO = "remove the user info from the URL"
+"""The advice where nothing more is known of the provider's credentials."""
 
 
-def _clash(user: SentSecret | None, secret: SentSecret) -> str | None:
+def _clash(
+    user: SentSecret | None, secret: SentSecret, advice: str = REMOVE_USER_INFO
+) -> str | None:
     """Why ``secret`` cannot be sent beside the URL user info ``user``, or ``None``.
 
     ``https://user:pw@gateway`` goes out as ``Authorization: Basic``; a bearer credential
@@ -269,7 +273,7 @@ def _clash(user: SentSecret | None, secret: SentSecret) -> str | None:
     """
     if user is None or not secret.authorization:
         return None
-    clash = AUTHORIZATION_CLASH.format(what=f"the {secret.what} {secret.where}")
+    clash = AUTHORIZATION_CLASH.format(what=f"the {secret.what} {secret.where}", advice=advice)
     return f"{user.what} {user.where} {clash}."
 
 
@@ -302,7 +306,11 @@ class CredentialCheck:
 
 
 def check_secrets(
-    needed: Iterable[SentSecret], alternatives: Sequence[SentSecret], *, every: bool
+    needed: Iterable[SentSecret],
+    alternatives: Sequence[SentSecret],
+    *,
+    every: bool,
+    advice: str = REMOVE_USER_INFO,
 ) -> CredentialCheck:
     """The one verdict on what a provider would send, for the table and the chain alike.
 
@@ -313,11 +321,13 @@ def check_secrets(
         every: Whether the provider tries its next credential when one fails: then a bad
             one is passed over while another one can be sent, and stops the provider only
             when none can. Otherwise each one listed is sent, and any problem stops it.
+        advice: What to do when the URL's user info and a credential both need the
+            ``Authorization`` header (the provider's ``clash_advice``).
     """
     in_url = list(needed)
     problem = first_problem(in_url)
     user = in_url[0] if in_url else None  # the user name (or token) of the URL's user info
-    found = (_clash(user, secret) or secret.problem() for secret in alternatives)
+    found = (_clash(user, secret, advice) or secret.problem() for secret in alternatives)
     if problem is not None or not every:
         return CredentialCheck(problem if problem is not None else next(filter(None, found), None))
     problems = [text for text in found if text is not None]
@@ -340,7 +350,8 @@ class KeptChecks:
 
     def __init__(self) -> None:
         self._last: dict[
-            str, tuple[tuple[SentSecret, ...], tuple[SentSecret, ...], bool, CredentialCheck]
+            str,
+            tuple[tuple[SentSecret, ...], tuple[SentSecret, ...], bool, str, CredentialCheck],
         ] = {}
 
     def check(
@@ -350,6 +361,7 @@ class KeptChecks:
         alternatives: Sequence[SentSecret],
         *,
         every: bool,
+        advice: str = REMOVE_USER_INFO,
     ) -> CredentialCheck:
         """:func:`check_secrets` of the arguments, or its verdict on an equal list before.
 
@@ -358,16 +370,18 @@ class KeptChecks:
             needed: As for :func:`check_secrets`.
             alternatives: As for :func:`check_secrets`.
             every: As for :func:`check_secrets`.
+            advice: As for :func:`check_secrets`.
         """
         needed, alternatives = tuple(needed), tuple(alternatives)
         kept = self._last.get(provider)
         if (
             kept is not None
             and kept[2] is every
+            and kept[3] == advice
             and kept[1] == alternatives  # a key's secret is usually the same object again
             and kept[0] == needed
         ):
-            return kept[3]
-        verdict = check_secrets(needed, alternatives, every=every)
-        self._last[provider] = (needed, alternatives, every, verdict)
+            return kept[4]
+        verdict = check_secrets(needed, alternatives, every=every, advice=advice)
+        self._last[provider] = (needed, alternatives, every, advice, verdict)
         return verdict

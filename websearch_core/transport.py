@@ -42,7 +42,7 @@ from .errors import (
 )
 from .json_decode import json_loads
 from .redaction import masked_password, redact, redactor_for
-from .sent_secret import AUTHORIZATION_CLASH
+from .sent_secret import AUTHORIZATION_CLASH, REMOVE_USER_INFO
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
 
 if TYPE_CHECKING:
@@ -803,7 +803,7 @@ def _hostless_failure(
     if isinstance(exc, ValueError) and _AUTHORIZATION_TWICE in str(exc):
         # The credential check says it before a request for what the providers declare;
         # this is for anything it did not foresee.
-        clash = AUTHORIZATION_CLASH.format(what="its credential")
+        clash = AUTHORIZATION_CLASH.format(what="its credential", advice=REMOVE_USER_INFO)
         message = f"{label} request was not sent: the user name in its base URL {clash}"
         return SearchProviderError(provider, message, None)
     return None

@@ -16,7 +16,13 @@ from websearch_core import WebSearch
 from websearch_core.testing import Simulator
 
 QUERY = "python asyncio"
-FIX = "remove the user info from the URL or use a credential sent in another header"
+OTHER_HEADER = "remove the user info from the URL, or switch to a credential sent in another header"
+NO_OTHER_HEADER = (
+    "remove the user info from the URL: {label} sends no credential in another header, so the "
+    "gateway's own sign-in has to go elsewhere"
+)
+"""The advice, per provider: it said "use a credential sent in another header" to Tavily,
+xAI and SearXNG users too, whose providers have none."""
 
 
 def _with_user(origin: str) -> str:
@@ -54,11 +60,26 @@ async def test_an_anthropic_gateway_without_a_user_name_still_gets_a_bearer_key(
 
 
 @pytest.mark.parametrize(
-    ("provider", "key", "label", "source", "what"),
+    ("provider", "key", "label", "source", "what", "fix"),
     [
         # An OAuth token given as the key is named as what it is: no API key was set.
-        ("anthropic", "sk-ant-oat01-fake", "Anthropic", "ANTHROPIC_BASE_URL", "OAuth token"),
-        ("tavily", "tvly-fake", "Tavily", "the base_urls.tavily setting", "API key"),
+        (
+            "anthropic",
+            "sk-ant-oat01-fake",
+            "Anthropic",
+            "ANTHROPIC_BASE_URL",
+            "OAuth token",
+            f"{OTHER_HEADER}: an Anthropic API key (ANTHROPIC_SEARCH_API_KEY or "
+            "ANTHROPIC_API_KEY), in the x-api-key header",
+        ),
+        (
+            "tavily",
+            "tvly-fake",
+            "Tavily",
+            "the base_urls.tavily setting",
+            "API key",
+            NO_OTHER_HEADER.format(label="Tavily"),
+        ),
     ],
     ids=["anthropic-oauth", "tavily"],
 )
@@ -68,6 +89,7 @@ async def test_a_bearer_credential_behind_a_user_name_is_misconfigured_and_never
     label: str,
     source: str,
     what: str,
+    fix: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The providers table read "ready" and each search failed its attempt in the
@@ -75,7 +97,7 @@ async def test_a_bearer_credential_behind_a_user_name_is_misconfigured_and_never
     problem = (
         f"{label} base URL's user name in {source} goes out as Authorization: Basic, and "
         f'the {label} {what} given in code as api_keys["{provider}"] needs the '
-        f"Authorization header too; {FIX}."
+        f"Authorization header too; {fix}."
     )
     async with Simulator([provider, "serper"]) as sim:
         urls = sim.base_urls()
@@ -113,7 +135,7 @@ async def test_a_searxng_token_behind_an_endpoint_with_a_user_name_is_misconfigu
     problem = (
         "SearXNG endpoint's user name in the searxng.endpoint setting goes out as "
         "Authorization: Basic, and the SearXNG token in SEARXNG_TOKEN needs the "
-        f"Authorization header too; {FIX}."
+        f"Authorization header too; {NO_OTHER_HEADER.format(label='SearXNG')}."
     )
     assert status.reason == f"misconfigured: {problem}"
     assert result.response.provider == "serper"  # type: ignore[attr-defined]
@@ -135,8 +157,11 @@ async def test_perplexity_cookies_go_beside_the_user_name_and_its_bearer_key_is_
         [request] = sim["perplexity"].requests
     assert result.error is None
     assert request.header("Authorization") == "Basic Z3d1c2VyOmd3cGFzcw=="
+    assert request.header("Cookie") is not None  # the header the advice names
     assert status.reason == (
         "ready; passed over: Perplexity base URL's user name in the base_urls.perplexity "
         "setting goes out as Authorization: Basic, and the Perplexity API key given in code "
-        f'as api_keys["perplexity"] needs the Authorization header too; {FIX}.'
+        'as api_keys["perplexity"] needs the Authorization header too; '
+        f"{OTHER_HEADER}: the Perplexity cookie header (PERPLEXITY_COOKIES), in the Cookie "
+        "header."
     )

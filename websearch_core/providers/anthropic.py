@@ -114,7 +114,11 @@ class AnthropicProvider(ProtocolProvider):
     errors = ErrorMap(prefix="Anthropic API error")
     oauth_refresh_statuses = frozenset({401})
     credential_kinds = (
-        ApiKey(authorization_marker=OAUTH_KEY_MARKER, marked_what="Anthropic OAuth token"),
+        ApiKey(
+            authorization_marker=OAUTH_KEY_MARKER,
+            marked_what="Anthropic OAuth token",
+            header="x-api-key",
+        ),
         StoredOAuth(),
     )
     """A key wins over a stored OAuth token, which is then never sent. A key goes in

@@ -24,6 +24,7 @@ from ..provider_credentials import (
     Credential,
     SetUrl,
     SignedIn,
+    clash_advice,
     sent_secrets,
     signed_in,
     url_secrets,
@@ -175,6 +176,15 @@ class SearchProvider(abc.ABC):
         """
         return ()
 
+    @classmethod
+    def clash_advice(cls) -> str:
+        """What to do when its URL's user info and a credential both need ``Authorization``.
+
+        Read from :attr:`credential_kinds` (see
+        :func:`~websearch_core.provider_credentials.clash_advice`), once per provider.
+        """
+        return clash_advice(cls.credential_kinds, cls.info)
+
     @final
     def credential_check(self, context: ProviderContext) -> CredentialCheck:
         """What the one credential check finds in what this provider would send.
@@ -192,6 +202,7 @@ class SearchProvider(abc.ABC):
             url_secrets(self.sent_url(context)),
             self.sent_secrets(context),
             every=self.tries_every_credential,
+            advice=self.clash_advice(),
         )
         if verdict.problem is not None:
             return verdict

@@ -147,7 +147,7 @@ class GeminiProvider(ProtocolProvider):
             )
             for s in SIGN_INS
         ),
-        ApiKey(),
+        ApiKey(header="x-goog-api-key"),
     )
     """A stored OAuth token wins over the key, which is then never sent; of the two
     sign-ins the first with a token is the one used (:data:`._gemini_signins.SIGN_INS`)."""

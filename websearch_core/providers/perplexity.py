@@ -129,7 +129,7 @@ class PerplexityProvider(ProtocolProvider):
     errors = API_ERRORS
     oauth_refresh_statuses = frozenset({401, 403})
     credential_kinds = (
-        SecretVariable(COOKIES_ENV, "Perplexity cookie header"),
+        SecretVariable(COOKIES_ENV, "Perplexity cookie header", header="Cookie"),
         StoredOAuth(min_lifetime=OAUTH_MIN_LIFETIME),
         ApiKey(authorization=True),
         ApiKey(
