@@ -46,7 +46,8 @@ class ApiKey:
             as the key; an Anthropic API key has its own ``x-api-key`` there).
         marked_what: What a key holding ``authorization_marker`` is called in a problem's
             text (``Anthropic OAuth token``): it is no API key, and a message calling it
-            one sent the user looking for a key they never set.
+            one sent the user looking for a key they never set. Such a key is a sign-in
+            too, sent only where a sign-in may go (:mod:`websearch_core.sign_in_destination`).
         header: The header it goes in beside a base URL's user info, when that is not
             ``Authorization`` (Anthropic's ``x-api-key``): named as the way out when a
             credential of the same provider clashes with the URL (see :func:`clash_advice`).
@@ -88,6 +89,9 @@ class StoredOAuth:
     authorization: bool = True
     """An OAuth access token is a bearer token in the ``Authorization`` header (RFC 6750):
     every provider's sign-in sends it so."""
+    sign_in: bool = True
+    """It opens the user's whole account: sent only to the service's own hosts, a loopback
+    address or a gateway the user trusts (:mod:`websearch_core.sign_in_destination`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +102,15 @@ class SecretVariable:
         name: The variable.
         what: What it holds, e.g. ``Perplexity cookie header``.
         header: The header it goes in (``Cookie``), named as for :attr:`ApiKey.header`.
+        sign_in: It holds a signed-in session (Perplexity's session cookie), which opens
+            the whole account as an OAuth token does, so it goes only where one may.
     """
 
     name: str
     what: str
     authorization: bool = False
     header: str | None = None
+    sign_in: bool = False
 
 
 Credential = ApiKey | StoredOAuth | SecretVariable
@@ -114,9 +121,14 @@ def _resolve(credential: Credential, info: ProviderInfo, found: Credentials) -> 
     secret = _found(credential, info, found)
     if secret is None:
         return None
-    if isinstance(credential, ApiKey) and _marked(credential, secret.value):
-        return replace(secret, what=credential.marked_what or secret.what, authorization=True)
-    return replace(secret, authorization=True) if credential.authorization else secret
+    if isinstance(credential, ApiKey):
+        if _marked(credential, secret.value):
+            what = credential.marked_what or secret.what
+            return replace(secret, what=what, authorization=True, sign_in=True)
+        return replace(secret, authorization=True) if credential.authorization else secret
+    if credential.authorization or credential.sign_in:
+        return replace(secret, authorization=credential.authorization, sign_in=credential.sign_in)
+    return secret
 
 
 def _marked(key: ApiKey, value: str) -> bool:
@@ -263,11 +275,17 @@ class SetUrl:
         what: What it is, e.g. ``SearXNG endpoint`` or ``Brave base URL``.
         source: The variable or setting that set it, e.g. ``SEARXNG_ENDPOINT`` or ``the
             base_urls.brave setting``.
+        route: The id it is trusted under in ``sign_in_gateways`` (its ``base_urls`` id,
+            e.g. ``codex`` or ``google_oauth``); empty: it cannot be.
+        official_hosts: The hosts of the service it stands in for, where a sign-in may go
+            (:mod:`websearch_core.sign_in_destination`); empty: none named.
     """
 
     url: str
     what: str
     source: str
+    route: str = ""
+    official_hosts: tuple[str, ...] = ()
 
 
 def url_secrets(found: SetUrl | None) -> list[SentSecret]:

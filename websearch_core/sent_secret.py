@@ -242,9 +242,17 @@ class SentSecret:
     ``Basic``) needs too: with both, no request can be sent (see :func:`check_secrets`)."""
     """Whether ``value`` is written into a URL's user info (a password in a base URL), as
     written there: checked for what a URL cannot hold, then decoded (see :func:`_url_flaw`)."""
+    sign_in: bool = False
+    """Whether it opens the user's whole account (an OAuth token, a session cookie) rather
+    than one API: it goes only where :mod:`websearch_core.sign_in_destination` allows."""
+    refused: str | None = None
+    """Why it may not go where the provider's requests go, decided by that rule, as the
+    whole sentence; ``None``: nothing refuses it there."""
 
     def problem(self) -> str | None:
         """Why this secret cannot be sent, in one sentence, or ``None`` when it can."""
+        if self.refused is not None:
+            return self.refused
         reason = _url_flaw(self.value) if self.in_url else flaw(self.value, key=self.key)
         if reason is None:
             return None

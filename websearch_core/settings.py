@@ -11,7 +11,9 @@ Environment variables:
   ``WEBSEARCH_CONFIG_FILE`` (path of the TOML file, which must then exist),
   ``WEBSEARCH_CREDENTIALS_FILE``; paths expand ``~``, ``$NAME`` and ``${NAME}``.
 * ``WEBSEARCH_<ID>_BASE_URL`` for any provider id (``WEBSEARCH_BRAVE_BASE_URL``): replaces the
-  scheme, host and port of every request that provider makes.
+  scheme, host and port of every request that provider makes. A sign-in (OAuth token,
+  session cookie) goes to such a URL only on loopback, on the service's own host, or when
+  ``WEBSEARCH_SIGN_IN_GATEWAYS`` (comma-separated ids) trusts it.
 * The spec's own names for SearXNG: ``SEARXNG_ENDPOINT``, ``SEARXNG_TOKEN``,
   ``SEARXNG_BASIC_USERNAME``, ``SEARXNG_BASIC_PASSWORD``.
 
@@ -726,6 +728,12 @@ class Settings(BaseSettings):
     config-file entry that set it. ``google_oauth`` is the origin of Google's token
     endpoint, where a Google sign-in is renewed (not Gemini's: its gateway has no ``/token``,
     and is not handed the refresh token)."""
+    sign_in_gateways: Annotated[tuple[str, ...], NoDecode] = ()
+    """``WEBSEARCH_SIGN_IN_GATEWAYS``: the ``base_urls`` ids (``codex``, ``google_oauth``...)
+    whose URL, though neither the service's own host nor a loopback address, may receive a
+    sign-in (an OAuth token, a session cookie). Without it such a provider is
+    ``misconfigured`` (:mod:`websearch_core.sign_in_destination`): a sign-in opens the
+    user's whole account, so trusting a gateway with it is said in so many words."""
     searxng: SearxngSettings = Field(default_factory=SearxngSettings)
     credentials_file: Path | None = None
     """The local credential store; default beside the config file. Expanded and resolved
@@ -739,10 +747,18 @@ class Settings(BaseSettings):
     def _parse_table(cls, value: Any, info: ValidationInfo) -> Any:
         return _json_table(value, info.field_name or "")
 
-    @field_validator("exclude", "providers", mode="before")
+    @field_validator("exclude", "providers", "sign_in_gateways", mode="before")
     @classmethod
     def _parse_ids(cls, value: Any) -> Any:
         return _split_ids(value)
+
+    @field_validator("sign_in_gateways")
+    @classmethod
+    def _known_base_url_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = unknown_ids(value, BASE_URL_IDS)
+        if unknown:
+            raise ValueError(unknown_ids_message(unknown, BASE_URL_IDS))
+        return tuple(dict.fromkeys(pid.strip().lower() for pid in value))
 
     @field_validator("exclude", "providers")
     @classmethod
@@ -971,6 +987,7 @@ class SettingsOverrides(TypedDict, total=False):
     max_response_bytes: int
     fence_results: bool
     base_urls: Mapping[str, str]
+    sign_in_gateways: Sequence[str]
     searxng: SearxngSettings | Mapping[str, object]
     credentials_file: str | os.PathLike[str] | None
     config_file: str | os.PathLike[str] | None

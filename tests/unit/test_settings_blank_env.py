@@ -40,6 +40,7 @@ proxy = "http://127.0.0.1:9"
 redis_url = "redis://127.0.0.1:1"
 state_dir = "/tmp/websearch-blank-env-state"
 credentials_file = "/tmp/websearch-blank-env-credentials.json"
+sign_in_gateways = ["codex"]
 
 [budget]
 brave = "10/month"

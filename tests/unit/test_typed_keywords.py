@@ -92,7 +92,11 @@ def test_each_keyword_type_is_exported_by_the_package(typed: Any) -> None:
 
 
 _TEXT: dict[type[BaseModel], dict[str, Any]] = {
-    Settings: {"providers": "brave,tavily", "exclude": "brave"},
+    Settings: {
+        "providers": "brave,tavily",
+        "exclude": "brave",
+        "sign_in_gateways": "codex,google_oauth",
+    },
     SearchParams: {"include_domains": "example.org", "exclude_domains": "example.org"},
 }
 """One text for each sequence field, to ask the model whether it reads a text there."""

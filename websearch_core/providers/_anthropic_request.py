@@ -27,6 +27,7 @@ from ..redaction import CUT_SHORT, userinfo_cut_short
 
 __all__ = [
     "ANTHROPIC_BASE_URL",
+    "ANTHROPIC_HOST",
     "BASE_URL_ENV_VARS",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",

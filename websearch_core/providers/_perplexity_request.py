@@ -119,14 +119,18 @@ def session_cookies(context: "ProviderContext") -> str | None:
     return cookies
 
 
-def auth_methods(context: "ProviderContext", api_key: str | None) -> list[AuthMethod]:
+def auth_methods(
+    context: "ProviderContext", api_key: str | None, *, sign_ins: bool = True
+) -> list[AuthMethod]:
     """The methods to try, in order; ``anonymous`` only when none is configured.
 
     A cookie header or key the credential check refuses (:func:`~websearch_core.
     sent_secret.flaw`: a line break, ``.env`` quotes) is passed over, as the providers
     table says: the methods set beside it still run, where a bad ``PERPLEXITY_API_KEY``
     behind working cookies used to keep Perplexity from running at all. The OAuth token
-    is checked once it is resolved (:func:`~._perplexity_steps.begin`).
+    is checked once it is resolved (:func:`~._perplexity_steps.begin`). With ``sign_ins``
+    false (the requests go to a gateway not trusted with a sign-in) the cookies and the
+    OAuth token are refused too, as the credential check refuses them.
 
     Raises:
         ProviderNotConfiguredError: Every credential set is refused (the chain and the
@@ -136,7 +140,7 @@ def auth_methods(context: "ProviderContext", api_key: str | None) -> list[AuthMe
     methods: list[AuthMethod] = []
     refused = False
     candidates: list[tuple[MethodKind, str | None, bool]] = [
-        ("cookies", session_cookies(context), False),
+        ("cookies", session_cookies(context) if sign_ins else None, False),
         ("api_key", api_key, True),
         ("openrouter", context.credentials.api_key("openrouter", OPENROUTER_ENV), True),
     ]
@@ -145,7 +149,10 @@ def auth_methods(context: "ProviderContext", api_key: str | None) -> list[AuthMe
             refused = True
         elif secret:
             methods.append(AuthMethod(kind, secret))
-    if context.credentials.oauth_token(PROVIDER_ID) is not None:
+    signed_in = context.credentials.oauth_token(PROVIDER_ID) is not None
+    if not sign_ins and (signed_in or context.credentials.secret_env(COOKIES_ENV)):
+        refused = True
+    elif signed_in:
         methods.insert(1 if methods and methods[0].kind == "cookies" else 0, AuthMethod("oauth"))
     if not methods and refused:
         raise ProviderNotConfiguredError(

@@ -52,13 +52,23 @@ async def fresh_token(context: ProviderContext, provider_id: str) -> OAuthToken:
     return await credentials.valid_oauth_token(provider_id, min_lifetime=OAUTH_MIN_LIFETIME)
 
 
-async def begin(flow: Flow, provider_id: str, api_key: str | None) -> None:
+async def begin(
+    flow: Flow, provider_id: str, api_key: str | None, *, sign_ins_refused: str | None = None
+) -> None:
     """Choose the auth methods; resolve the OAuth token now (the hooks after this are sync).
 
     A token that cannot be made valid is kept as that method's failure, so the other
     methods still run and it is raised only when no later method answers.
+
+    Args:
+        flow: The search's flow, whose state this starts.
+        provider_id: The provider's id (its stored token's entry).
+        api_key: Its key, if any.
+        sign_ins_refused: Why no sign-in may go where the requests go (a gateway not
+            trusted with them, see :mod:`websearch_core.sign_in_destination`): the cookies
+            and the OAuth token are then left out, never sent, as the providers table says.
     """
-    methods = auth_methods(flow.context, api_key)
+    methods = auth_methods(flow.context, api_key, sign_ins=sign_ins_refused is None)
     flow.state.update(methods=methods, step=-1, request=None, resent=None)
     if any(method.kind == "oauth" for method in methods):
         try:

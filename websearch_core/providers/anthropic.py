@@ -45,6 +45,7 @@ from ..provider_credentials import ApiKey, StoredOAuth
 from ..transport import HttpRequest
 from ._anthropic_parse import page_age_seconds, parse_messages
 from ._anthropic_request import (
+    ANTHROPIC_HOST,
     BASE_URL_ENV_VARS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
@@ -125,6 +126,10 @@ class AnthropicProvider(ProtocolProvider):
     ``x-api-key`` beside a gateway URL's user info, an OAuth token (stored, or given as
     the key) only in ``Authorization``."""
     url_variables = BASE_URL_ENV_VARS
+    sign_in_hosts = (ANTHROPIC_HOST,)
+    """An OAuth token (stored, or a ``sk-ant-oat`` key) opens the whole Claude account: a
+    base URL elsewhere gets it only on loopback or when trusted in ``sign_in_gateways``;
+    an API key goes to any gateway."""
     """A gateway's URL, whose user info is sent with every request (see ``base_url``)."""
 
     def is_available(self, context: ProviderContext) -> bool:

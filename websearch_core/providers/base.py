@@ -42,6 +42,7 @@ from ..provider_types import (
 from ..request_loop import run_protocol
 from ..sent_secret import CredentialCheck, SentSecret, first_problem
 from ..settings import BASE_URL_SUFFIX, ENV_PREFIX
+from ..sign_in_destination import endpoint_refusal, guarded, refusal
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for, raise_for_error_map, wait_hint
 
@@ -79,13 +80,17 @@ KEY_IN_AUTHORIZATION: tuple[Credential, ...] = (ApiKey(authorization=True),)
 cannot go with it, and the credential check says so before a request."""
 
 
-def base_url_setting(context: ProviderContext, key: str, what: str) -> SetUrl | None:
+def base_url_setting(
+    context: ProviderContext, key: str, what: str, official_hosts: tuple[str, ...] = ()
+) -> SetUrl | None:
     """The ``base_urls`` entry ``key`` as set, named by its variable or its setting.
 
     Args:
         context: Where the settings and the variables are read.
         key: A ``base_urls`` id: a provider's, or ``google_oauth``.
         what: What the URL is called in a problem's text (``Brave base URL``).
+        official_hosts: The hosts of the service it stands in for, where a sign-in may go
+            (see :mod:`websearch_core.sign_in_destination`).
     """
     override = context.settings.base_urls.get(key)
     if not override:
@@ -94,7 +99,7 @@ def base_url_setting(context: ProviderContext, key: str, what: str) -> SetUrl | 
     variable = f"{ENV_PREFIX}{key.upper()}{BASE_URL_SUFFIX}"
     from_variable = (context.credentials.env(variable) or "") == url
     source = variable if from_variable else f"the base_urls.{key} setting"
-    return SetUrl(url, what, source)
+    return SetUrl(url, what, source, key, official_hosts)
 
 
 class SearchProvider(abc.ABC):
@@ -111,6 +116,11 @@ class SearchProvider(abc.ABC):
     """Variables naming a URL of its own its requests go to (a gateway), the first set
     winning (Anthropic's ``ANTHROPIC_SEARCH_BASE_URL``, ``ANTHROPIC_BASE_URL``): a user
     name and password written into one are sent, so they are checked as credentials."""
+    sign_in_hosts: ClassVar[tuple[str, ...]] = ()
+    """The service's own hosts its sign-ins (:attr:`credential_kinds` marked ``sign_in``:
+    OAuth tokens, session cookies) belong to: a URL set in their place receives a sign-in
+    only when it is one of them (over https), a loopback address, or trusted in
+    ``sign_in_gateways`` (:mod:`websearch_core.sign_in_destination`)."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(id={self.info.id!r})"
@@ -153,7 +163,8 @@ class SearchProvider(abc.ABC):
         for name in self.url_variables:
             value = context.credentials.env(name)
             if value:
-                return SetUrl(value, f"{self.info.label} base URL", name)
+                what = f"{self.info.label} base URL"
+                return SetUrl(value, what, name, self.info.id, self.sign_in_hosts)
         return None
 
     @final
@@ -163,7 +174,8 @@ class SearchProvider(abc.ABC):
         A ``base_urls`` entry replaces the scheme, host and port (the user info with them)
         of whatever the provider would send to, so it wins over :meth:`own_url`.
         """
-        override = base_url_setting(context, self.info.id, f"{self.info.label} base URL")
+        what = f"{self.info.label} base URL"
+        override = base_url_setting(context, self.info.id, what, self.sign_in_hosts)
         return override if override is not None else self.own_url(context)
 
     def side_urls(self, context: ProviderContext) -> tuple[SetUrl, ...]:
@@ -172,7 +184,9 @@ class SearchProvider(abc.ABC):
         Gemini's sign-in is renewed at Google's token endpoint (``google_oauth``): a user
         name or password written into that URL goes out with the refresh, so it is checked
         as :meth:`sent_url`'s is. Those requests carry none of the provider's credential
-        headers, so their user info never clashes with its ``Authorization``.
+        headers, so their user info never clashes with its ``Authorization``. They carry
+        the sign-in's refresh token, so each URL listed goes only where a sign-in may (its
+        ``official_hosts``, loopback, or ``sign_in_gateways``).
         """
         return ()
 
@@ -186,6 +200,16 @@ class SearchProvider(abc.ABC):
         return clash_advice(cls.credential_kinds, cls.info)
 
     @final
+    def sign_in_refusal(self, context: ProviderContext) -> str | None:
+        """Why no sign-in may go where this provider's requests go, or ``None``.
+
+        The clause of :func:`~websearch_core.sign_in_destination.endpoint_refusal` for
+        :meth:`sent_url`, for a provider that passes its sign-ins over rather than stop
+        (Perplexity's methods); the credential check words it per credential.
+        """
+        return endpoint_refusal(self.sent_url(context), context.settings.sign_in_gateways)
+
+    @final
     def credential_check(self, context: ProviderContext) -> CredentialCheck:
         """What the one credential check finds in what this provider would send.
 
@@ -197,17 +221,32 @@ class SearchProvider(abc.ABC):
         pass over for another that works (:attr:`tries_every_credential`) is named in
         :attr:`~websearch_core.sent_secret.CredentialCheck.passed_over`.
         """
+        url = self.sent_url(context)
+        gateways = context.settings.sign_in_gateways
+        secrets = guarded(self.sent_secrets(context), url, gateways)
         verdict = context.credentials.checks.check(
             self.info.id,
-            url_secrets(self.sent_url(context)),
-            self.sent_secrets(context),
+            url_secrets(url),
+            secrets,
             every=self.tries_every_credential,
             advice=self.clash_advice(),
         )
         if verdict.problem is not None:
             return verdict
-        side = first_problem(s for url in self.side_urls(context) for s in url_secrets(url))
-        return verdict if side is None else CredentialCheck(side)
+        side_urls = self.side_urls(context)
+        if not side_urls:
+            return verdict
+        side = first_problem(s for url in side_urls for s in url_secrets(url))
+        if side is not None:
+            return CredentialCheck(side)
+        sign_in = next((s for s in secrets if s.sign_in), None)
+        if sign_in is None:
+            return verdict
+        for side_url in side_urls:
+            clause = endpoint_refusal(side_url, gateways)
+            if clause is not None:
+                return CredentialCheck(refusal(sign_in, clause, refreshed=True))
+        return verdict
 
     @final
     def key_problem(self, context: ProviderContext) -> str | None:

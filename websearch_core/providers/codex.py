@@ -43,6 +43,7 @@ Docs: https://platform.openai.com/docs/guides/tools-web-search
 """
 
 from typing import Final
+from urllib.parse import urlsplit
 
 from ..errors import ProviderNotConfiguredError, SearchProviderError
 from ..filters.support import FilterSupport
@@ -109,6 +110,10 @@ class CodexProvider(ProtocolProvider):
     oauth_refresh_statuses = frozenset({401})
     credential_kinds = (StoredOAuth(),)
     """Only a stored ChatGPT OAuth token; no key is read."""
+    sign_in_hosts = (str(urlsplit(CODEX_ENDPOINT).hostname),)
+    """The token opens the whole ChatGPT account: a ``base_urls.codex`` elsewhere than
+    ``chatgpt.com`` or a loopback address gets it only when trusted in
+    ``sign_in_gateways`` (the reference refuses custom endpoints for it outright)."""
 
     def is_available(self, context: ProviderContext) -> bool:
         """A ChatGPT OAuth token is stored for ``codex`` (expiry is checked when searching)."""

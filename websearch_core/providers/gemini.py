@@ -64,6 +64,7 @@ Docs: https://ai.google.dev/gemini-api/docs/google-search
 """
 
 from typing import ClassVar
+from urllib.parse import urlsplit
 
 from ..errors import SearchProviderError
 from ..filters.support import FilterSupport
@@ -84,7 +85,7 @@ from ._gemini_steps import (
     next_step,
     replacement_note_key,
 )
-from ._google_token import TOKEN_URL_NAME, token_refresher
+from ._google_token import GOOGLE_TOKEN_URL, TOKEN_URL_NAME, token_refresher
 from .base import (
     DelayedRequest,
     ErrorMap,
@@ -151,6 +152,12 @@ class GeminiProvider(ProtocolProvider):
     )
     """A stored OAuth token wins over the key, which is then never sent; of the two
     sign-ins the first with a token is the one used (:data:`._gemini_signins.SIGN_INS`)."""
+    sign_in_hosts = tuple(
+        dict.fromkeys(str(urlsplit(url).hostname) for s in SIGN_INS for url in s.endpoints)
+    )
+    """Cloud Code's hosts, where both sign-ins' tokens go: a ``base_urls.gemini`` elsewhere
+    (other than loopback) gets a token only when trusted in ``sign_in_gateways``; an API
+    key goes to any gateway."""
 
     def is_available(self, context: ProviderContext) -> bool:
         """A stored Gemini CLI or Antigravity OAuth token, or an API key."""
@@ -175,7 +182,8 @@ class GeminiProvider(ProtocolProvider):
         token = credentials.oauth_token(sign_in.entry)
         if token is None or not token.refresh_token or credentials.has_refresher(sign_in.entry):
             return ()
-        url = base_url_setting(context, GOOGLE_OAUTH_ROUTE, TOKEN_URL_NAME)
+        official = (str(urlsplit(GOOGLE_TOKEN_URL).hostname),)
+        url = base_url_setting(context, GOOGLE_OAUTH_ROUTE, TOKEN_URL_NAME, official)
         return () if url is None else (url,)
 
     def status_note_name(self, context: ProviderContext) -> str | None:

@@ -63,6 +63,7 @@ Docs: https://docs.perplexity.ai/api-reference/chat-completions-post
 """
 
 from typing import Final
+from urllib.parse import urlsplit
 
 from ..errors import SearchProviderError
 from ..models import SearchResponse
@@ -129,7 +130,7 @@ class PerplexityProvider(ProtocolProvider):
     errors = API_ERRORS
     oauth_refresh_statuses = frozenset({401, 403})
     credential_kinds = (
-        SecretVariable(COOKIES_ENV, "Perplexity cookie header", header="Cookie"),
+        SecretVariable(COOKIES_ENV, "Perplexity cookie header", header="Cookie", sign_in=True),
         StoredOAuth(min_lifetime=OAUTH_MIN_LIFETIME),
         ApiKey(authorization=True),
         ApiKey(
@@ -142,6 +143,11 @@ class PerplexityProvider(ProtocolProvider):
     """The auth methods' credentials in :func:`auth_methods`' order."""
     tries_every_credential = True
     """A failed method moves on to the next, so every credential set may be sent."""
+    sign_in_hosts = (str(urlsplit(ASK_ENDPOINT).hostname),)
+    """The cookies and the OAuth token (a session token too) open the whole Perplexity
+    account: a ``base_urls.perplexity`` elsewhere (other than loopback) gets them only when
+    trusted in ``sign_in_gateways``; otherwise they are passed over and a key, if set, is
+    used."""
 
     def is_available(self, context: ProviderContext) -> bool:
         """Cookies, a stored OAuth token or a Perplexity key (OpenRouter alone is not enough)."""
@@ -157,7 +163,8 @@ class PerplexityProvider(ProtocolProvider):
 
     async def prepare(self, flow: Flow) -> None:
         """Choose the auth methods; resolve the OAuth token now (hooks after this are sync)."""
-        await begin(flow, self.info.id, self.api_key(flow.context))
+        refused = self.sign_in_refusal(flow.context)
+        await begin(flow, self.info.id, self.api_key(flow.context), sign_ins_refused=refused)
 
     def first_request(self, flow: Flow) -> HttpRequest | None:
         """The request of the first usable method."""
