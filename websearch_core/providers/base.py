@@ -146,8 +146,11 @@ class SearchProvider(abc.ABC):
         """The stored OAuth tokens a search would send (see :func:`signed_in`).
 
         Read from the same :attr:`credential_kinds` as :meth:`sent_secrets`, so a mark's
-        scope and the providers table name the sign-in the search would use.
+        scope and the providers table name the sign-in the search would use. None while
+        the requests go where no sign-in may (:meth:`sign_in_refusal`): none is sent.
         """
+        if self.sign_in_refusal(context) is not None:
+            return []
         return signed_in(
             self.credential_kinds,
             self.info,
