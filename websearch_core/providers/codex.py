@@ -38,6 +38,11 @@ Captures and differences from the reference:
   when no message text came. The spec's condition for scraping links from the answer (no
   ``url_citation``) is used rather than the reference's (no source at all).
 * ``OPENAI_API_KEY`` against the public Responses API is not in the spec and not supported.
+* The reference refuses to send the sign-in to any custom endpoint (``Refusing to send
+  official Codex OAuth credentials to custom endpoint <baseUrl>``); here a
+  ``base_urls.codex`` on loopback (the simulator, a local proxy) or trusted in
+  ``sign_in_gateways`` receives it too, and any other makes the provider
+  ``misconfigured`` (:mod:`websearch_core.sign_in_destination`).
 
 Docs: https://platform.openai.com/docs/guides/tools-web-search
 """
