@@ -216,3 +216,21 @@ def test_the_trust_is_read_from_the_variable_and_named_ids_only(
         Settings()
     assert "WEBSEARCH_SIGN_IN_GATEWAYS" in str(caught.value)
     assert "codx" in str(caught.value) and "codex" in str(caught.value)
+
+
+async def test_the_auto_chain_skips_a_refused_sign_in_and_answers_from_the_next(
+    store: Path,
+) -> None:
+    _sign_in(store, "codex")
+    async with Simulator(["codex", "brave"]) as sim:
+        # No proxy: the gateway is never reached, and Brave's own origin is loopback.
+        urls = {**sim.base_urls(), "codex": GATEWAY}
+        settings = sim.settings(base_urls=urls, credentials_file=store)
+        async with WebSearch(settings, api_keys={"brave": "BSA0123456789abcdef"}) as ws:
+            response = await ws.search(QUERY)
+    assert response.provider == "brave"
+    skipped = next(a for a in response.attempts if a.provider == "codex")
+    assert skipped.outcome == "skipped"
+    assert skipped.detail is not None and "Refusing to send the OpenAI OAuth token" in (
+        skipped.detail
+    )
