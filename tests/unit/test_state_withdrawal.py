@@ -63,3 +63,45 @@ def test_the_reset_says_not_cleared_only_when_nothing_can_land_later() -> None:
     assert not_cleared(failed, None).endswith(
         "every provider's cooldowns, quota marks and usage counters were not cleared"
     )
+
+
+def test_an_undoable_write_given_up_on_while_it_runs_is_undone_on_its_thread() -> None:
+    withdrawal = Withdrawal()
+    counts: list[int] = []
+    answers: list[bool] = []
+
+    def count(row: str) -> int:
+        counts.append(1)
+        answers.append(withdrawal.withdraw())  # the caller gives up while it runs
+        return len(counts)
+
+    def undo(row: str, result: int) -> None:
+        counts.remove(1)
+
+    write = withdrawal.undoable(withdrawal.guard(count), undo)
+    with pytest.raises(WithdrawnError):
+        write("row")
+    assert counts == []
+    assert answers == [True]  # the caller was told at once: it will not stand
+    assert not withdrawal.landed
+
+
+def test_an_undoable_write_that_landed_first_is_its_callers() -> None:
+    withdrawal = Withdrawal()
+    undone: list[int] = []
+    write = withdrawal.undoable(withdrawal.guard(lambda row: 7), lambda row, n: undone.append(n))
+    assert write("row") == 7
+    assert not withdrawal.withdraw()  # too late: the caller must take the result
+    assert withdrawal.landed
+    assert undone == []
+
+
+def test_an_undoable_write_withdrawn_before_it_starts_is_neither_made_nor_undone() -> None:
+    withdrawal = Withdrawal()
+    made: list[str] = []
+    undone: list[str] = []
+    write = withdrawal.undoable(withdrawal.guard(made.append), lambda row, _: undone.append(row))
+    assert withdrawal.withdraw()
+    with pytest.raises(WithdrawnError):
+        write("row")
+    assert made == [] and undone == []

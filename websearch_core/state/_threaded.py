@@ -109,7 +109,8 @@ class ThreadedStore(StateStore, Generic[_Client]):
         not withdrawn when the wait ends: a write still lands on the store's thread once
         the store answers, and the search goes on without it (see
         :class:`~websearch_core.state.base.StateStoreTimeoutError`), unless ``func``
-        checks a ``withdrawal`` and has not started: it is then withdrawn.
+        checks a ``withdrawal``: it is withdrawn if it has not started, and undone once it
+        lands if it is :meth:`~._withdrawal.Withdrawal.undoable`.
         """
         if self._closed:
             raise StateStoreError("the state store is closed")
@@ -156,8 +157,12 @@ class ThreadedStore(StateStore, Generic[_Client]):
         except TimeoutError:
             if answer.done():  # it answered as the time ran out, or it raised a timeout
                 return answer.result()
-            self._given_up = job
             withdrawn = withdrawal is not None and withdrawal.withdraw()
+            if withdrawal is not None and withdrawal.landed:
+                # It landed as the time ran out, and nothing undoes it now: its result,
+                # on its way to this loop, is the caller's.
+                return await answer
+            self._given_up = job
             if wait is not None and wait.ended_by_another:
                 why = "another call to it was given up on before this one was answered"
                 message = f"{self!r} is not answering: {why}{self._silent_why}"

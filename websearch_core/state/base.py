@@ -118,11 +118,15 @@ class StateStoreTimeoutError(StateStoreError):
     lands when the store gets to it (a lock released, a server that wakes up); only the
     caller stopped waiting for it. A clear (:meth:`StateStore.clear`,
     :meth:`StateStore.clear_all`) is withdrawn when it had not started: a reset that says
-    "not cleared" must not clear later. :attr:`withdrawn` says which.
+    "not cleared" must not clear later. A reservation with a budget (a window with a
+    ``limit``) is withdrawn likewise, or given back once it lands: its caller takes the
+    budget for unchecked and does not send the request as counted. :attr:`withdrawn` says
+    which.
 
     Args:
         message: What did not answer, and for how long it was waited for.
-        withdrawn: The request will not be made at all (``False``: it may still land).
+        withdrawn: The request will not stand: never made, or undone once it lands
+            (``False``: it may still land).
     """
 
     def __init__(self, message: str, *, withdrawn: bool = False) -> None:

@@ -37,6 +37,7 @@ Redis Cluster is not supported: the ``MULTI`` blocks span several keys without h
 from __future__ import annotations
 
 import json
+import logging
 import math
 import struct
 from collections.abc import Callable, Sequence
@@ -68,6 +69,7 @@ from .base import (
 
 __all__ = ["RedisStore"]
 
+logger = logging.getLogger("websearch_core.state")
 _T = TypeVar("_T")
 
 # Cached value layout: version byte, then stored_at, fresh_until, expires_at as big-endian
@@ -410,8 +412,10 @@ class RedisStore(ThreadedStore[redis.Redis]):
     async def reserve_usage(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
         """See :meth:`StateStore.reserve_usage`: one Lua script, atomic on the server."""
         keys, args = self._reservation(check_provider(provider), windows)
-        return await self._run(
-            lambda client: _grant(self._reserve_script(keys=keys, args=args, client=client))
+        return await self._run_reservation(
+            provider,
+            windows,
+            lambda client: _grant(self._reserve_script(keys=keys, args=args, client=client)),
         )
 
     async def reserve_unless_marked(
@@ -438,7 +442,43 @@ class RedisStore(ThreadedStore[redis.Redis]):
                 return _grant(self._reserve_script(keys=keys, args=args, client=client))
             return _grant(reply)
 
-        return await self._run(reserve)
+        return await self._run_reservation(provider, windows, reserve)
+
+    async def _run_reservation(
+        self,
+        provider: str,
+        windows: Sequence[UsageWindow],
+        reserve: Callable[[redis.Redis], UsageGrant],
+    ) -> UsageGrant:
+        """``reserve`` on the store's thread; with a budget, not kept when given up on.
+
+        Given up on before its script is sent, it is withdrawn (never sent); after (the
+        server slow to reply), its count is given back once the reply comes (see
+        :mod:`._withdrawal`). A reply that never comes leaves the count unknown: it may
+        stand, one more than was sent, never fewer. Without a budget the count is kept:
+        the fail-safe store grants such a request all the same, and it is sent.
+        """
+        if not any(w.limit is not None for w in windows):
+            return await self._run(reserve)
+        usage_keys = [self._key("usage", provider, w.period) for w in windows]
+
+        def undo(client: redis.Redis, grant: UsageGrant) -> None:
+            if not grant.granted:  # refused or marked: nothing was counted
+                return
+            try:
+                self._release_script(keys=usage_keys, args=[], client=client)
+            except redis.exceptions.RedisError as exc:
+                logger.warning(
+                    "web search state: a %s reservation given up on could not be given "
+                    "back; its budget counts one request more than was sent: %s: %s",
+                    provider,
+                    type(exc).__name__,
+                    exc,
+                )
+
+        withdrawal = Withdrawal()
+        guarded = withdrawal.undoable(withdrawal.guard(reserve), undo)
+        return await self._run(guarded, withdrawal=withdrawal)
 
     def _reservation(
         self, provider: str, windows: Sequence[UsageWindow]

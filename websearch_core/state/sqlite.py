@@ -374,6 +374,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         *,
         transaction: bool,
         queued: Callable[[sqlite3.Connection], _T] | None = None,
+        withdrawal: Withdrawal | None = None,
     ) -> _T:
         """Run ``func`` on the caller's thread unless that would mean waiting; else queue it.
 
@@ -384,7 +385,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         store not yet opened sends the call to the store's thread, whose connection waits
         its turn. Either way a write is one ``BEGIN IMMEDIATE`` transaction, so counts stay
         exact across processes. ``queued``, when given, is what runs there instead, as it
-        is: it opens its own transaction, if any.
+        is: it opens its own transaction, if any, and checks ``withdrawal``, if any (the
+        inline call never waits, so it is never given up on).
         """
         if not self._closed and self._conn is not None and self._inline_lock.acquire(False):
             try:
@@ -394,7 +396,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             finally:
                 self._inline_lock.release()
         if queued is not None:
-            return await self._run(queued)
+            return await self._run(queued, withdrawal=withdrawal)
         if transaction:
             return await self._run(functools.partial(_in_transaction, func=func))
         return await self._run(func)
@@ -670,10 +672,13 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """See :meth:`StateStore.reserve_usage`: one ``BEGIN IMMEDIATE`` transaction.
 
         The provider's pending counts (see :meth:`reserve_unless_marked`) are written in
-        the same transaction first, so the counts it checks and returns are whole.
+        the same transaction first, so the counts it checks and returns are whole. With a
+        budget, one given up on is not kept (:meth:`_run_write_owed`).
         """
         check_provider(provider)
-        return await self._run_write_owed(provider, self._reserve_now(provider, windows))
+        return await self._run_write_owed(
+            provider, self._reserve_now(provider, windows), undo=_undo_for(provider, windows)
+        )
 
     def _reserve_now(
         self, provider: str, windows: Sequence[UsageWindow]
@@ -681,7 +686,13 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """The synchronous reservation, run inside the caller's ``BEGIN IMMEDIATE``."""
         return functools.partial(_reserve, provider=provider, windows=windows)
 
-    async def _run_write_owed(self, provider: str, func: Callable[[sqlite3.Connection], _T]) -> _T:
+    async def _run_write_owed(
+        self,
+        provider: str,
+        func: Callable[[sqlite3.Connection], _T],
+        *,
+        undo: Callable[[sqlite3.Connection, _T], None] | None = None,
+    ) -> _T:
         """:meth:`_run_write` with ``provider``'s pending counts written first, in the same step.
 
         Inline only when nothing of ``provider`` is pending (the usual case: a provider
@@ -689,6 +700,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         batch is taken and written (see :meth:`_write_pending_first`): a reader queued
         there with no generation to check must never run while counts are taken from
         memory and not yet committed to the file.
+
+        With ``undo``, a call given up on is not kept: withdrawn (rolled back) when its
+        caller gave up before it held the write lock, the usual case behind another
+        process's lock, and undone with ``undo`` when it had it (see :mod:`._withdrawal`).
         """
 
         def inline(conn: sqlite3.Connection) -> _T:
@@ -696,8 +711,16 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 raise _InlineBusyError
             return func(conn)
 
-        queued = functools.partial(self._write_pending_first, provider=provider, func=func)
-        return await self._inline_first(inline, transaction=True, queued=queued)
+        withdrawal = None if undo is None else Withdrawal()
+        guarded = func if withdrawal is None else withdrawal.guard(func)
+        queued: Callable[[sqlite3.Connection], _T] = functools.partial(
+            self._write_pending_first, provider=provider, func=guarded
+        )
+        if withdrawal is not None and undo is not None:
+            queued = withdrawal.undoable(queued, undo)
+        return await self._inline_first(
+            inline, transaction=True, queued=queued, withdrawal=withdrawal
+        )
 
     async def reserve_unless_marked(
         self, provider: str, windows: Sequence[UsageWindow], now: float
@@ -714,7 +737,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
         if not windows or any(w.limit is not None for w in windows):
             marked_or_reserve = self._reserve_unless_marked_now(provider, windows, now)
-            return await self._run_write_owed(provider, marked_or_reserve)
+            return await self._run_write_owed(
+                provider, marked_or_reserve, undo=_undo_for(provider, windows)
+            )
         periods = tuple(w.period for w in windows)
         spans = tuple((w.period, w.expires_at) for w in windows)
 
@@ -809,15 +834,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if uncapped and self._pending.give_back(provider, periods):
             return
 
-        def release(conn: sqlite3.Connection) -> None:
-            wall_now = time.time()
-            for period in periods:
-                conn.execute(
-                    "UPDATE usage SET count = count - 1 "
-                    "WHERE provider = ? AND period = ? AND count > 0 AND expires_at > ?",
-                    (provider, period, wall_now),
-                )
-
+        release = functools.partial(_give_back, provider=provider, periods=periods)
         if uncapped:
             await self._run(functools.partial(_in_transaction, func=release))
         else:
@@ -1235,6 +1252,47 @@ def _reserve(
         for w in windows
     )
     return UsageGrant(granted=True, counts=counts, failures=failures)
+
+
+def _give_back(conn: sqlite3.Connection, *, provider: str, periods: Sequence[str]) -> None:
+    """Take one from each live counter of ``periods`` (inside the caller's transaction)."""
+    wall_now = time.time()
+    for period in periods:
+        conn.execute(
+            "UPDATE usage SET count = count - 1 "
+            "WHERE provider = ? AND period = ? AND count > 0 AND expires_at > ?",
+            (provider, period, wall_now),
+        )
+
+
+def _undo_for(
+    provider: str, windows: Sequence[UsageWindow]
+) -> Callable[[sqlite3.Connection, UsageGrant], None] | None:
+    """How a reservation of ``windows`` given up on is undone, or ``None``: it is kept.
+
+    Only a reservation with a budget is undone. Given up on, it reads as unchecked and its
+    request is not sent (or sent as the last resort, said to be uncounted), so its count
+    would be one more than was sent. Without one, the fail-safe store grants the request
+    all the same and it is sent: its count, landing late, is the right one.
+    """
+    if not any(w.limit is not None for w in windows):
+        return None
+    periods = tuple(w.period for w in windows)
+
+    def undo(conn: sqlite3.Connection, grant: UsageGrant) -> None:
+        if not grant.granted:  # refused or marked: nothing was counted
+            return
+        try:
+            _in_transaction(conn, functools.partial(_give_back, provider=provider, periods=periods))
+        except sqlite3.Error as exc:
+            logger.warning(
+                "web search state: a %s reservation given up on could not be given back; "
+                "its budget counts one request more than was sent: %s",
+                provider,
+                exc,
+            )
+
+    return undo
 
 
 def _read_provider_rows(
