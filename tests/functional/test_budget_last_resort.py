@@ -305,3 +305,55 @@ async def test_public_web_last_behind_a_held_provider_asks_its_unchecked_engine_
     assert len(sim["bing"].requests) == 1 and len(sim["tavily"].requests) == 2
     assert PUBLIC_UNCOUNTED in response.notes
     assert sorted(_uncounted_warnings(caplog)) == [PUBLIC_UNCOUNTED, TAVILY_UNCOUNTED]
+
+
+async def test_a_last_resort_retried_after_a_short_rate_limit_reserves_once(
+    tmp_path: Path, locked_file: sqlite3.Connection, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The retry after a short 429 reserved again: a second uncounted reservation, a second
+    # warning, and the first attempt's detail did not say its request went uncounted.
+    async with Simulator(["brave"]) as sim:
+        settings = _sqlite(sim, tmp_path, providers=("brave",))
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            assert (await ws.search("python asyncio")).provider == "brave"  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+            sim["brave"].enqueue(Fault.rate_limited(retry_after=1))
+            caplog.clear()
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    assert len(sim["brave"].requests) == 3  # the first search's, the 429, the retry
+    assert len(_uncounted_warnings(caplog)) == 1
+    outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
+    assert outcomes == [
+        ("brave", "failed", f"rate limited; retrying after 1s; {UNCOUNTED}"),
+        ("brave", "success", UNCOUNTED),
+    ]
+    assert response.notes.count(UNCOUNTED) == 1
+
+
+@pytest.mark.parametrize("backend", ["memory", "sqlite"])
+async def test_a_counted_retry_after_a_short_rate_limit_counts_its_own_request(
+    tmp_path: Path, backend: str
+) -> None:
+    # The other half of the rule: a counted request retried is two requests its budget saw.
+    async with Simulator(["brave"]) as sim:
+        sim["brave"].enqueue(Fault.rate_limited(retry_after=1))
+        settings = sim.settings(
+            timeout_seconds=None,
+            deadline_seconds=DEADLINE,
+            providers=("brave",),
+            budget={"brave": "1000/month"},
+            state_backend=backend,
+            state_dir=tmp_path,
+            cache=False,
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            response = await ws.search("python asyncio")
+            rows = {row.id: row for row in await ws.provider_status()}
+    assert [(a.provider, a.outcome) for a in response.attempts] == [
+        ("brave", "failed"),
+        ("brave", "success"),
+    ]
+    assert response.attempts[0].detail == "rate limited; retrying after 1s"
+    assert len(sim["brave"].requests) == 2
+    assert (rows["brave"].budget_used, rows["brave"].used_this_month) == (2, 2)

@@ -288,7 +288,7 @@ class ChainRunner:
         passed_over = (
             _passed_over(provider_id, checked.passed_over) if checked.passed_over else None
         )
-        retried = False
+        retried: Reservation | None = None  # the reservation of a request rate limited
         while True:
             started = time.perf_counter()
             try:
@@ -299,8 +299,9 @@ class ChainRunner:
                     reservation = await self.ledger.reserve(
                         provider.info,
                         max_wait=deadline.remaining() - MIN_ATTEMPT_SECONDS,
-                        skip_marked=skip_marked and not retried,
+                        skip_marked=skip_marked and retried is None,
                         accept_unchecked=last_resort is not LastResort.HOLD,
+                        retry_of=retried,
                     )
                 finally:
                     leave_call(bounded)
@@ -326,12 +327,13 @@ class ChainRunner:
                 wait = self.ledger.short_wait(error)
                 if (
                     wait is not None
-                    and not retried
+                    and retried is None
                     and wait + MIN_ATTEMPT_SECONDS < deadline.remaining()
                 ):
-                    retried = True
+                    retried = reservation
+                    retrying = f"rate limited; retrying after {wait:g}s"
                     attempt = _failed(
-                        provider, error, elapsed, f"rate limited; retrying after {wait:g}s"
+                        provider, error, elapsed, _joined(retrying, reservation.uncounted)
                     )
                     outcome.attempts.append(attempt)
                     logger.info(

@@ -235,6 +235,7 @@ class Ledger:
         max_wait: float | None = None,
         skip_marked: bool = False,
         accept_unchecked: bool = False,
+        retry_of: Reservation | None = None,
     ) -> Reservation:
         """Reserve one request to ``info``'s provider, waiting for its rate slot if any.
 
@@ -251,6 +252,11 @@ class Ledger:
             accept_unchecked: Grant a budget the store cannot check, uncounted (the
                 reservation's ``uncounted`` says so, a warning too, and there is nothing
                 to release): for the last resort, when no other provider answered.
+            retry_of: The reservation of the request this one retries (after a short
+                rate limit). A counted one is followed by a reservation of its own: the
+                retry is one more request its budget counts. An uncounted one is reused
+                (its rate slot still waited for): the retry is the same last resort, so
+                neither a second store step nor a second warning says it again.
 
         Raises:
             ProviderSkippedError: The provider is marked out (``skip_marked``), the budget
@@ -260,6 +266,38 @@ class Ledger:
         """
         provider_id, label = _id_and_label(info)
         limit = self.max_wait if max_wait is None else max(0.0, max_wait)
+        reused = retry_of if retry_of is not None and retry_of.uncounted is not None else None
+        reservation = reused or await self._counted(
+            info, provider_id, label, skip_marked=skip_marked, accept_unchecked=accept_unchecked
+        )
+        rate = self.rates.get(provider_id)
+        if rate is not None:
+            try:
+                reservation.waited = await self._wait_for_slot(provider_id, label, rate, limit)
+                if reservation.waited > 0:  # while it waited, an earlier request may have a 429
+                    now = self.clock()
+                    mark = await self.store.get_mark(provider_id, now)
+                    if mark is not None and mark.applies_to(self._scope(provider_id, None)):
+                        raise _marked_out(info, mark, now)
+            except BaseException:  # refused, cancelled, or the store broke: nothing was sent
+                await asyncio.shield(self.release(reservation))
+                raise
+        if reservation.uncounted is not None and reused is None:
+            # Said once the request is sure to go: the spend is real and no budget saw it
+            # (the command line prints this logger's warnings).
+            state_logger.warning("%s", reservation.uncounted)
+        return reservation
+
+    async def _counted(
+        self,
+        info: ProviderInfo | str,
+        provider_id: str,
+        label: str,
+        *,
+        skip_marked: bool,
+        accept_unchecked: bool,
+    ) -> Reservation:
+        """The store's step of :meth:`reserve`: the mark, the budget and the count, or a skip."""
         now = self.clock()
         windows = self._windows(provider_id, now)
         if skip_marked:
@@ -273,22 +311,6 @@ class Ledger:
             grant = await self.store.reserve_usage(provider_id, windows)
         reservation = self._granted(provider_id, label, windows, grant, accept_unchecked)
         self._failures_seen[provider_id] = grant.failures
-        rate = self.rates.get(provider_id)
-        if rate is not None:
-            try:
-                reservation.waited = await self._wait_for_slot(provider_id, label, rate, limit)
-                if reservation.waited > 0:  # while it waited, an earlier request may have a 429
-                    now = self.clock()
-                    mark = await self.store.get_mark(provider_id, now)
-                    if mark is not None and mark.applies_to(self._scope(provider_id, None)):
-                        raise _marked_out(info, mark, now)
-            except BaseException:  # refused, cancelled, or the store broke: nothing was sent
-                await asyncio.shield(self.release(reservation))
-                raise
-        if reservation.uncounted is not None:
-            # Said once the request is sure to go: the spend is real and no budget saw it
-            # (the command line prints this logger's warnings).
-            state_logger.warning("%s", reservation.uncounted)
         return reservation
 
     def _granted(
