@@ -347,11 +347,17 @@ async def state_problem(store: StateStore) -> str | None:
 
     A damaged SQLite file's line ends with :data:`MOVE_ASIDE_HINT`: nothing else repairs
     it, and the user meets the damage here first. A store silent for
-    :data:`STATE_WAIT_SECONDS` is named with that. Either way the store is then taken for
-    down (see :class:`~websearch_core.state.failsafe.FailSafeStore`), so that
-    :func:`collect_status` does not wait for it again.
+    :data:`STATE_WAIT_SECONDS` is named with that; one this process already knows to be
+    silent (a call it gave up on is still unanswered) is named at once, as a failing one
+    is, rather than waited for again. Either way the store is then taken for down (see
+    :class:`~websearch_core.state.failsafe.FailSafeStore`), so that :func:`collect_status`
+    does not wait for it again.
     """
     inner = store.inner if isinstance(store, FailSafeStore) else store
+    silent = inner.known_silent()
+    if silent is not None:
+        FailSafeStore(inner).report_failure(silent)
+        return str(silent)
     try:
         with StoreWaitsWithin(STATE_WAIT_SECONDS):
             await inner.all_marks(time.time())

@@ -176,6 +176,14 @@ class ThreadedStore(StateStore, Generic[_Client]):
                 with self._waits_lock:
                     self._waits.discard(wait)
 
+    def known_silent(self) -> StateStoreTimeoutError | None:
+        """See :meth:`StateStore.known_silent`: a call given up on is still unanswered."""
+        given_up = self._given_up
+        if given_up is None or given_up.done():
+            return None
+        why = "a call to it given up on before is still unanswered"
+        return StateStoreTimeoutError(f"{self!r} is not answering: {why}{self._silent_why}")
+
     def _stop_waiting(self) -> None:
         """End every bounded wait under way now, on its own loop: the store is stuck."""
         with self._waits_lock:

@@ -468,6 +468,16 @@ class StateStore(AsyncClosing, abc.ABC):
         The cache is left alone, as in :meth:`clear`.
         """
 
+    def known_silent(self) -> StateStoreTimeoutError | None:
+        """Why the store is known not to answer now, without asking it; ``None`` if it is not.
+
+        A store that gave up on a call still unanswered (a SQLite file another process
+        holds locked, a Redis that never replies) knows a new call would wait as long: a
+        caller with a wait of its own (``websearch providers``, 3 s) says so at once
+        instead. A store whose calls never wait knows nothing of the kind.
+        """
+        return None
+
     @abc.abstractmethod
     async def aclose(self) -> None:
         """Release connections and threads. Idempotent."""

@@ -112,6 +112,10 @@ class FailSafeStore(StateStore):
         else:
             logger.debug("web search state store still unavailable: %s", exc)
 
+    def known_silent(self) -> StateStoreTimeoutError | None:
+        """See :meth:`StateStore.known_silent`: the inner store's answer."""
+        return self.inner.known_silent()
+
     async def get_mark(self, provider: str, now: float) -> ProviderMark | None:
         """See :meth:`StateStore.get_mark`; no mark when the store fails."""
         return await self._safe(lambda: self.inner.get_mark(provider, now), None)

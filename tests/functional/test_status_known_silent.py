@@ -1,0 +1,87 @@
+"""The status table names a store this process already knows to be silent, without waiting.
+
+``websearch providers`` asks the store first, for the error's own words, and waits 3 s
+(``STATE_WAIT_SECONDS``) for it. In a process whose search had already given up on the
+store (a SQLite file another process holds locked, a Redis that never replies), that ask
+queued behind the call still unanswered and waited its full 3 s again (measured: 3.28 s
+with the locked file, 3.18 s with the silent Redis, for the table after the search). And
+with a file whose reads still went through, the table showed no problem and Brave's
+usage as 0, read from the fail-safe store already bypassing it. The store now says it is
+known silent, and the table names that at once, as it does an unreadable store.
+"""
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.stalling_proxy import silent_server
+from websearch_core import WebSearch
+from websearch_core.status import STATE_WAIT_SECONDS, state_problem
+from websearch_core.testing import Simulator
+
+SILENT = "is not answering: a call to it given up on before is still unanswered"
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def silent_state(
+    request: pytest.FixtureRequest, tmp_path: Path, locked_file: sqlite3.Connection
+) -> Iterator[dict[str, Any]]:
+    """Settings of a store that does not answer: a file held locked, or a silent Redis."""
+    if request.param == "sqlite":
+        locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+        yield {"state_backend": "sqlite", "state_dir": tmp_path}
+        locked_file.execute("ROLLBACK")
+        return
+    pytest.importorskip("redis")
+    with silent_server() as port:
+        yield {"state_backend": "redis", "redis_url": f"redis://127.0.0.1:{port}/0"}
+
+
+async def test_the_status_names_a_store_known_silent_at_once(silent_state: dict[str, Any]) -> None:
+    async with Simulator(["brave", "tavily"]) as sim:
+        settings = sim.settings(
+            timeout_seconds=None,
+            deadline_seconds=4.0,
+            providers=("brave", "tavily"),
+            budget={"brave": "1000/month"},
+            cache=False,
+            **silent_state,
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            assert (await ws.search("rust tokio")).provider == "tavily"  # gave up on the store
+            started = time.monotonic()
+            problem = await state_problem(await ws.state())
+            rows = {row.id: row for row in await ws.provider_status()}
+            elapsed = time.monotonic() - started
+    assert problem is not None and SILENT in problem
+    assert rows["brave"].budget == "1000/month"
+    assert elapsed < STATE_WAIT_SECONDS  # it waited 3 s for the store again
+
+
+async def test_the_status_does_not_pass_off_a_bypassed_store_as_readable(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # Opened before the lock, the file's reads still go through while its writes wait:
+    # the ask found no problem, and the rows (read from the fail-safe store, which the
+    # search had left bypassing it) showed Brave's one request as 0 used.
+    async with Simulator(["brave", "tavily"]) as sim:
+        settings = sim.settings(
+            timeout_seconds=None,
+            deadline_seconds=4.0,
+            providers=("brave", "tavily"),
+            budget={"brave": "1000/month"},
+            cache=False,
+            state_backend="sqlite",
+            state_dir=tmp_path,
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            assert (await ws.search("python asyncio")).provider == "brave"  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+            assert (await ws.search("rust tokio")).provider == "tavily"  # gave up on it
+            problem = await state_problem(await ws.state())
+            locked_file.execute("ROLLBACK")
+    assert problem is not None and SILENT in problem
