@@ -50,7 +50,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future
 from datetime import UTC, datetime
 from pathlib import Path
@@ -356,8 +356,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         (or put back) on that thread (:meth:`_write_pending_first`), never around it.
         """
         inline = functools.partial(func, self._pending.generation)
-        queued = functools.partial(func, None)
-        return await self._inline_first(inline, transaction=False, queued=queued)
+        queue = functools.partial(self._run, functools.partial(func, None))
+        return await self._inline_first(inline, transaction=False, queue=queue)
 
     async def _run_write(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``func`` in a ``BEGIN IMMEDIATE`` transaction, inline when the lock is free.
@@ -373,8 +373,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         func: Callable[[sqlite3.Connection], _T],
         *,
         transaction: bool,
-        queued: Callable[[sqlite3.Connection], _T] | None = None,
-        withdrawal: Withdrawal | None = None,
+        queue: Callable[[], Awaitable[_T]] | None = None,
     ) -> _T:
         """Run ``func`` on the caller's thread unless that would mean waiting; else queue it.
 
@@ -384,9 +383,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         (or by this store's own thread), another thread using the inline connection, or a
         store not yet opened sends the call to the store's thread, whose connection waits
         its turn. Either way a write is one ``BEGIN IMMEDIATE`` transaction, so counts stay
-        exact across processes. ``queued``, when given, is what runs there instead, as it
-        is: it opens its own transaction, if any, and checks ``withdrawal``, if any (the
-        inline call never waits, so it is never given up on).
+        exact across processes. ``queue``, when given, is awaited instead of that: it
+        queues what runs there, which opens its own transaction, if any. Built only then,
+        what only a queued call needs (a withdrawal: the inline call never waits, so it is
+        never given up on) costs the inline call nothing.
         """
         if not self._closed and self._conn is not None and self._inline_lock.acquire(False):
             try:
@@ -395,8 +395,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 pass
             finally:
                 self._inline_lock.release()
-        if queued is not None:
-            return await self._run(queued, withdrawal=withdrawal)
+        if queue is not None:
+            return await queue()
         if transaction:
             return await self._run(functools.partial(_in_transaction, func=func))
         return await self._run(func)
@@ -676,8 +676,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         budget, one given up on is not kept (:meth:`_run_write_owed`).
         """
         check_provider(provider)
+        capped = any(w.limit is not None for w in windows)
+        undo = functools.partial(_undo_reservation, provider=provider, windows=windows)
         return await self._run_write_owed(
-            provider, self._reserve_now(provider, windows), undo=_undo_for(provider, windows)
+            provider, self._reserve_now(provider, windows), undo=undo if capped else None
         )
 
     def _reserve_now(
@@ -711,16 +713,18 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 raise _InlineBusyError
             return func(conn)
 
-        withdrawal = None if undo is None else Withdrawal()
-        guarded = func if withdrawal is None else withdrawal.guard(func)
-        queued: Callable[[sqlite3.Connection], _T] = functools.partial(
-            self._write_pending_first, provider=provider, func=guarded
-        )
-        if withdrawal is not None and undo is not None:
-            queued = withdrawal.undoable(queued, undo)
-        return await self._inline_first(
-            inline, transaction=True, queued=queued, withdrawal=withdrawal
-        )
+        async def queue() -> _T:
+            if undo is None:
+                return await self._run(
+                    functools.partial(self._write_pending_first, provider=provider, func=func)
+                )
+            withdrawal = Withdrawal()
+            write = functools.partial(
+                self._write_pending_first, provider=provider, func=withdrawal.guard(func)
+            )
+            return await self._run(withdrawal.undoable(write, undo), withdrawal=withdrawal)
+
+        return await self._inline_first(inline, transaction=True, queue=queue)
 
     async def reserve_unless_marked(
         self, provider: str, windows: Sequence[UsageWindow], now: float
@@ -737,9 +741,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_provider(provider)
         if not windows or any(w.limit is not None for w in windows):
             marked_or_reserve = self._reserve_unless_marked_now(provider, windows, now)
-            return await self._run_write_owed(
-                provider, marked_or_reserve, undo=_undo_for(provider, windows)
-            )
+            undo = functools.partial(_undo_reservation, provider=provider, windows=windows)
+            return await self._run_write_owed(provider, marked_or_reserve, undo=undo)
         periods = tuple(w.period for w in windows)
         spans = tuple((w.period, w.expires_at) for w in windows)
 
@@ -1265,34 +1268,33 @@ def _give_back(conn: sqlite3.Connection, *, provider: str, periods: Sequence[str
         )
 
 
-def _undo_for(
-    provider: str, windows: Sequence[UsageWindow]
-) -> Callable[[sqlite3.Connection, UsageGrant], None] | None:
-    """How a reservation of ``windows`` given up on is undone, or ``None``: it is kept.
+def _undo_reservation(
+    conn: sqlite3.Connection,
+    grant: UsageGrant,
+    *,
+    provider: str,
+    windows: Sequence[UsageWindow],
+) -> None:
+    """Give back the counts of a reservation with a budget that landed after it was given up on.
 
-    Only a reservation with a budget is undone. Given up on, it reads as unchecked and its
-    request is not sent (or sent as the last resort, said to be uncounted), so its count
-    would be one more than was sent. Without one, the fail-safe store grants the request
-    all the same and it is sent: its count, landing late, is the right one.
+    Only a reservation with a budget is undone (its callers pass this only then). Given up
+    on, it reads as unchecked and its request is not sent (or sent as the last resort,
+    said to be uncounted), so its count would be one more than was sent. Without one, the
+    fail-safe store grants the request all the same and it is sent: its count, landing
+    late, is the right one.
     """
-    if not any(w.limit is not None for w in windows):
-        return None
-    periods = tuple(w.period for w in windows)
-
-    def undo(conn: sqlite3.Connection, grant: UsageGrant) -> None:
-        if not grant.granted:  # refused or marked: nothing was counted
-            return
-        try:
-            _in_transaction(conn, functools.partial(_give_back, provider=provider, periods=periods))
-        except sqlite3.Error as exc:
-            logger.warning(
-                "web search state: a %s reservation given up on could not be given back; "
-                "its budget counts one request more than was sent: %s",
-                provider,
-                exc,
-            )
-
-    return undo
+    if not grant.granted:  # refused or marked: nothing was counted
+        return
+    periods = [w.period for w in windows]
+    try:
+        _in_transaction(conn, functools.partial(_give_back, provider=provider, periods=periods))
+    except sqlite3.Error as exc:
+        logger.warning(
+            "web search state: a %s reservation given up on could not be given back; "
+            "its budget counts one request more than was sent: %s",
+            provider,
+            exc,
+        )
 
 
 def _read_provider_rows(
