@@ -178,11 +178,15 @@ class ThreadedStore(StateStore, Generic[_Client]):
 
     def known_silent(self) -> StateStoreTimeoutError | None:
         """See :meth:`StateStore.known_silent`: a call given up on is still unanswered."""
-        given_up = self._given_up
-        if given_up is None or given_up.done():
+        if not self._stuck():
             return None
         why = "a call to it given up on before is still unanswered"
         return StateStoreTimeoutError(f"{self!r} is not answering: {why}{self._silent_why}")
+
+    def _stuck(self) -> bool:
+        """Whether the last call given up on is still unanswered: the store is not answering."""
+        given_up = self._given_up
+        return given_up is not None and not given_up.done()
 
     def _stop_waiting(self) -> None:
         """End every bounded wait under way now, on its own loop: the store is stuck."""
@@ -227,8 +231,7 @@ class ThreadedStore(StateStore, Generic[_Client]):
             self._executor.shutdown(wait=False)  # its threads end once the queue is done
         answer = asyncio.wrap_future(job)
         answer.add_done_callback(_retrieve)
-        given_up = self._given_up
-        stuck = given_up is not None and not given_up.done()
+        stuck = self._stuck()
         if not stuck:
             try:
                 async with asyncio.timeout(CLOSE_GRACE_SECONDS):
