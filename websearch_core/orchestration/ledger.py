@@ -15,7 +15,10 @@ Reserve before send. :meth:`Ledger.reserve` is the step right before a request g
    own requests apart even when the store is unavailable.
 3. A refusal raises :class:`ProviderSkippedError`; a reservation whose request is never
    sent (refused rate slot, cancellation while waiting, or :meth:`Ledger.release`) gives its
-   budget count back, so counted requests equal the requests providers saw.
+   budget count back, so counted requests equal the requests providers saw. A budget's
+   reservation the store did not answer in time (the provider skipped as unchecked) is not
+   kept either: the store withdraws it, or gives it back once it lands (see
+   :class:`~websearch_core.state.StateStoreTimeoutError`).
 
 Marks carry the scope they were earned with (a fingerprint of the credential and endpoint,
 :func:`mark_scope`): after a new key, another OAuth sign-in or another endpoint the provider
