@@ -33,6 +33,7 @@ from websearch_core.tool_pickles import picklable_options
 
 from ._arguments import checked_arguments
 from ._copies import ToolCopies
+from ._direct import BuiltByFactory
 from ._options import refuse_unknown_options
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
@@ -95,16 +96,21 @@ class _Fetcher(CopiesOpenOwnClients):
             return WebSearch(**self._kwargs)
 
 
-class WebFetchFunctionTool(ToolCopies, FunctionTool, AsyncClosing):
+class WebFetchFunctionTool(ToolCopies, FunctionTool, AsyncClosing, BuiltByFactory):
     """A ``FunctionTool`` that unpacks a :class:`FetchToolResult` into its ``ToolOutput``.
 
     ``content`` is the fenced page text, ``raw_output`` the page metadata (or the error),
     ``is_error`` is set when the fetch failed or the arguments were wrong. A copy opens its
     own session on first use (closing either leaves the other's open).
+
+    Build it with :func:`create_web_fetch_tool`; called directly it takes ``FunctionTool``'s
+    arguments, and a ``WebSearch`` option given to it is refused naming that factory.
     """
 
     owner_attribute = "_fetcher"
     _fetcher: _Fetcher | None = None
+    factory = "create_web_fetch_tool"
+    factory_options = ("allow_private_addresses",)
 
     def _parse_tool_output(self, raw_output: Any) -> list[ContentBlock]:
         if isinstance(raw_output, FetchToolResult):

@@ -27,6 +27,7 @@ from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 from ._arguments import checked_arguments
 from ._copies import ToolCopies
+from ._direct import BuiltByFactory
 from ._options import refuse_unknown_options
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
@@ -52,7 +53,7 @@ class WebSearchArgs(ToolArguments):
     """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
 
 
-class WebSearchFunctionTool(ToolCopies, FunctionTool, AsyncClosing):
+class WebSearchFunctionTool(ToolCopies, FunctionTool, AsyncClosing, BuiltByFactory):
     """A ``FunctionTool`` that unpacks a :class:`SearchToolResult` into its ``ToolOutput``.
 
     ``content`` becomes the formatted text, ``raw_output`` the structured details as a
@@ -66,10 +67,15 @@ class WebSearchFunctionTool(ToolCopies, FunctionTool, AsyncClosing):
 
     A copy (``copy.copy`` or ``copy.deepcopy``) searches through a copy of the spec: it
     opens its own session on first use, and closing either tool leaves the other's open.
+
+    Build it with :func:`create_web_search_tool` (or :class:`WebSearchToolSpec`); called
+    directly it takes ``FunctionTool``'s arguments, and a ``WebSearch`` option given to it
+    is refused naming that factory (:mod:`llamaindex_websearch._direct`).
     """
 
     owner_attribute = "_spec"
     _spec: "WebSearchToolSpec | None" = None
+    factory = "create_web_search_tool"
 
     def _parse_tool_output(self, raw_output: Any) -> list[ContentBlock]:
         if isinstance(raw_output, SearchToolResult):

@@ -132,3 +132,84 @@ def _known() -> str:
     from websearch_core.provider_ids import unknown_provider_message
 
     return unknown_provider_message("brav").removeprefix("Unknown search provider: brav ")
+
+
+def _direct_classes() -> list[tuple[type[Any], str]]:
+    """Each LlamaIndex tool class with the factory that builds it from WebSearch options."""
+    from llamaindex_websearch import WebFetchFunctionTool, WebSearchFunctionTool
+
+    return [
+        (WebSearchFunctionTool, "create_web_search_tool"),
+        (WebFetchFunctionTool, "create_web_fetch_tool"),
+    ]
+
+
+def _function_tool_keywords() -> str:
+    """FunctionTool's keywords, as the refusal lists them (read, so an upgrade is followed)."""
+    import inspect
+
+    from llama_index.core.tools import FunctionTool
+
+    return ", ".join(inspect.signature(FunctionTool).parameters)
+
+
+@pytest.mark.parametrize(("tool", "factory"), _direct_classes(), ids=["search", "fetch"])
+@pytest.mark.parametrize(
+    ("given", "named", "meant"),
+    [
+        ({"api_key": SECRET}, "'api_key'; did you mean api_keys?", "api_keys"),
+        ({"api_keys": {"brave": SECRET}}, "'api_keys'", "api_keys"),
+        ({"timeout": 5}, "'timeout'; did you mean timeout_seconds?", "timeout_seconds"),
+        ({"fnn": print}, "'fnn'; did you mean fn?", None),
+        ({"colour": "red"}, "'colour'", None),
+    ],
+    ids=["api_key", "api_keys", "timeout", "fnn", "colour"],
+)
+def test_a_llamaindex_tool_class_called_directly_names_the_keyword_and_its_factory(
+    tool: type[Any], factory: str, given: dict[str, Any], named: str, meant: str | None
+) -> None:
+    # FunctionTool.__init__() got an unexpected keyword argument 'api_key' named neither
+    # the class called, nor api_keys, nor the factory that takes it.
+    with pytest.raises(TypeError) as caught:
+        tool(**given)
+    takes = _function_tool_keywords()
+    owner = tool.__name__
+    if meant is None:
+        where = f"{owner}() takes {takes}; {factory}() builds one from WebSearch options"
+    else:
+        where = (
+            f"{meant} is an option of {factory}(), which builds this tool; "
+            f"{owner}() itself takes {takes}"
+        )
+    message = str(caught.value)
+    assert message == f"{owner}() got an unexpected keyword argument {named} ({where})"
+    assert SECRET not in message
+
+
+def test_the_llamaindex_fetch_tool_class_names_its_factorys_own_option() -> None:
+    from llamaindex_websearch import WebFetchFunctionTool, WebSearchFunctionTool
+
+    with pytest.raises(TypeError, match=r"did you mean allow_private_addresses\? \(allow_priv"):
+        WebFetchFunctionTool(allow_private=True)  # type: ignore[call-arg]
+    with pytest.raises(TypeError) as caught:  # not an option of the search tool's factory
+        WebSearchFunctionTool(allow_private_addresses=True)  # type: ignore[call-arg]
+    assert "create_web_search_tool() builds one from WebSearch options" in str(caught.value)
+
+
+@pytest.mark.parametrize(("tool", "factory"), _direct_classes(), ids=["search", "fetch"])
+def test_a_llamaindex_tool_class_still_takes_function_tools_arguments(
+    tool: type[Any], factory: str
+) -> None:
+    import inspect
+
+    from llama_index.core.tools import FunctionTool
+
+    # What type checkers and inspect see is FunctionTool's own signature.
+    assert inspect.signature(tool) == inspect.signature(FunctionTool)
+    metadata = web_search_metadata(name="echo")
+    by_keyword = tool(fn=lambda query: f"echo {query}", metadata=metadata)
+    by_position = tool(lambda query: f"echo {query}", metadata)
+    defaults = tool.from_defaults(fn=lambda query: f"echo {query}", name="echo")
+    for built in (by_keyword, by_position, defaults):
+        assert type(built) is tool
+        assert FunctionTool.call(built, query="x").content == "echo x"
