@@ -556,6 +556,21 @@ class SearxngSettings(BaseModel):
                 value = masked_password(value)
             yield name, value
 
+    def __getstate__(self) -> dict[Any, Any]:
+        """What ``pickle`` keeps: the fields, refused when one holds a secret.
+
+        Pickle would write a key, token or password in clear text (to a pipe, a checkpoint
+        database); see :mod:`websearch_core.tool_pickles` for the rule tools follow too.
+        ``copy.copy``/``copy.deepcopy`` do not come here: copies keep their secrets.
+
+        Raises:
+            TypeError: A field holds a secret; the message names it, never its value.
+        """
+        from .tool_pickles import picklable_settings  # only when pickled
+
+        picklable_settings(self)
+        return super().__getstate__()
+
     @field_serializer("endpoint", when_used="json")
     def _endpoint_for_json(self, value: str | None) -> str | None:
         """In JSON (a serialised tool or retriever, a log), the password masked as in repr."""
@@ -900,6 +915,21 @@ class Settings(BaseSettings):
             elif name == "base_urls" and isinstance(value, dict):
                 value = {pid: masked_password(url) for pid, url in value.items()}
             yield name, value
+
+    def __getstate__(self) -> dict[Any, Any]:
+        """What ``pickle`` keeps: the fields, refused when one holds a secret.
+
+        Pickle would write a key, token or password in clear text (to a pipe, a checkpoint
+        database); see :mod:`websearch_core.tool_pickles` for the rule tools follow too.
+        ``copy.copy``/``copy.deepcopy`` do not come here: copies keep their secrets.
+
+        Raises:
+            TypeError: A field holds a secret; the message names it, never its value.
+        """
+        from .tool_pickles import picklable_settings  # only when pickled
+
+        picklable_settings(self)
+        return super().__getstate__()
 
     @field_serializer("redis_url", when_used="json")
     def _redis_url_for_json(self, value: str | None) -> str | None:

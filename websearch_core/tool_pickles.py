@@ -18,6 +18,15 @@ The rule, written once here for every adapter:
   ``session``, a ``browser``) is refused too: none of them can cross a process.
 
 Both refusals are ``TypeError``, what ``pickle`` raises for an object it cannot pickle.
+
+:class:`~websearch_core.Settings` (and :class:`~websearch_core.settings.SearxngSettings`)
+pickled on their own follow the same rule: without a secret they pickle as they are; with
+one (a key, a proxy, a token, a password in a URL) they are refused, naming the field
+(:func:`picklable_settings`). They used to write every key into the pickle in clear text.
+Refused rather than pickled without the secret: an unpickled model is a snapshot, which
+does not read the environment again, so a copy quietly missing its keys would search
+without them. ``copy.copy`` and ``copy.deepcopy`` (pydantic's own, which frameworks use to
+copy tools) do not pickle and still copy settings whole, secrets included.
 """
 
 import functools
@@ -28,7 +37,7 @@ from pydantic import BaseModel, SecretBytes, SecretStr
 
 from .redaction import userinfo_secrets
 
-__all__ = ["picklable_options"]
+__all__ = ["picklable_options", "picklable_settings"]
 
 _LIVE = ("web_search", "session", "browser")
 """Options holding an open object of this process (sessions, a store, a browser)."""
@@ -62,7 +71,7 @@ def picklable_options(owner: str, options: Mapping[str, object]) -> None:
                 f"cannot pickle {owner}: it holds a {name} given in code, which cannot cross "
                 f"a process; give its configuration instead, or {_ADVICE}"
             )
-        where = next(_secrets(name, value, named=name in _secret_names()), None)
+        where = _first_secret(name, value)
         if where is not None:
             raise TypeError(
                 f"cannot pickle {owner}: it holds a secret given in code ({where}), which "
@@ -70,6 +79,41 @@ def picklable_options(owner: str, options: Mapping[str, object]) -> None:
                 "credential store (websearch auth set), which the unpickled tool reads where "
                 f"it runs, or {_ADVICE}"
             )
+
+
+def picklable_settings(settings: BaseModel) -> None:
+    """Check that a settings model (``Settings``, ``SearxngSettings``) may be pickled.
+
+    Args:
+        settings: The model being pickled.
+
+    Raises:
+        TypeError: A field holds a secret, wherever it was read from (code, environment,
+            config file); the message names the field (``api_keys.brave``), never its value.
+
+    Example:
+        >>> from websearch_core.settings import SearxngSettings
+        >>> picklable_settings(SearxngSettings(endpoint="https://searx.example.org"))
+        >>> picklable_settings(SearxngSettings(token="..."))
+        Traceback (most recent call last):
+        ...
+        TypeError: cannot pickle SearxngSettings: it holds a secret (token), which pickle would write in clear text; build the settings in the process that uses them: Settings() reads the environment and the config file where it runs, and a client the credential store (websearch auth set)
+    """  # noqa: E501
+    owner = type(settings).__name__
+    for name in type(settings).model_fields:
+        where = _first_secret(name, getattr(settings, name))
+        if where is not None:
+            raise TypeError(
+                f"cannot pickle {owner}: it holds a secret ({where}), which pickle would write "
+                "in clear text; build the settings in the process that uses them: Settings() "
+                "reads the environment and the config file where it runs, and a client the "
+                "credential store (websearch auth set)"
+            )
+
+
+def _first_secret(name: str, value: object) -> str | None:
+    """Where the first secret in option or field ``name``'s ``value`` is, or ``None``."""
+    return next(_secrets(name, value, named=name in _secret_names()), None)
 
 
 def _secrets(path: str, value: object, *, named: bool) -> Iterator[str]:

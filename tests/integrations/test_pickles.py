@@ -178,3 +178,78 @@ def test_a_tool_sent_to_a_worker_process_searches_there(
         texts = list(pool.map(_search_in_worker, tools))
     assert all(text.startswith("[1] python result 1") for text in texts), texts
     assert len(threaded_sim["brave"].requests) == 2
+
+
+SECRET_SETTINGS: dict[str, tuple[dict[str, Any], str]] = {
+    "config file key": ({"api_keys": {"brave": SECRET}}, "api_keys.brave"),
+    "proxy": ({"proxy": f"http://user:{SECRET}@127.0.0.1:3128"}, "proxy"),
+    "redis password": ({"redis_url": f"redis://:{SECRET}@127.0.0.1:6379/0"}, "redis_url"),
+    "searxng token": ({"searxng": {"token": SECRET}}, "searxng.token"),
+    "base url password": (
+        {"base_urls": {"brave": f"http://u:{SECRET}@127.0.0.1:1"}},
+        "base_urls.brave",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SECRET_SETTINGS))
+def test_settings_holding_a_secret_refuse_to_be_pickled_naming_the_field(name: str) -> None:
+    # Settings pickled on their own wrote every key into the pickle in clear text.
+    options, where = SECRET_SETTINGS[name]
+    with pytest.raises(TypeError) as caught:
+        pickle.dumps(Settings(**options))
+    message = str(caught.value)
+    assert message.startswith(f"cannot pickle Settings: it holds a secret ({where}), ")
+    assert "build the settings in the process that uses them" in message
+    assert SECRET not in message
+
+
+def test_settings_read_from_the_environment_refuse_a_secret_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Wherever a secret came from, pickle would write it: the settings cannot tell.
+    monkeypatch.setenv("SEARXNG_TOKEN", SECRET)
+    with pytest.raises(TypeError, match=r"\(searxng\.token\)") as caught:
+        pickle.dumps(Settings())
+    assert SECRET not in str(caught.value)
+
+
+def test_searxng_settings_holding_a_secret_refuse_to_be_pickled() -> None:
+    from websearch_core.settings import SearxngSettings
+
+    with pytest.raises(TypeError, match=r"^cannot pickle SearxngSettings: .* \(basic_password\)"):
+        pickle.dumps(SearxngSettings(basic_password=SECRET))
+    plain = SearxngSettings(endpoint="http://127.0.0.1:1", categories="general")
+    assert pickle.loads(pickle.dumps(plain)) == plain
+
+
+def test_settings_without_a_secret_pickle_whole() -> None:
+    settings = Settings(
+        provider="brave",
+        timeout_seconds=7,
+        redis_url="redis://user@127.0.0.1:1/0",
+        base_urls={"brave": "http://127.0.0.1:1"},
+        searxng={"endpoint": "http://127.0.0.1:2"},
+    )
+    assert pickle.loads(pickle.dumps(settings)) == settings
+
+
+@pytest.mark.parametrize("name", list(SECRET_SETTINGS))
+def test_copies_of_settings_and_of_tools_holding_them_keep_the_secret(name: str) -> None:
+    # Frameworks copy tools (LangGraph state, binding): copies are not pickles.
+    import copy
+
+    settings = Settings(**SECRET_SETTINGS[name][0])
+    for duplicate in (
+        copy.copy(settings),
+        copy.deepcopy(settings),
+        settings.model_copy(),
+        settings.model_copy(deep=True),
+    ):
+        assert duplicate == settings
+    tool = lc.WebSearchTool(settings=settings)
+    assert copy.deepcopy(tool).settings == settings
+    assert (
+        copy.copy(li.create_web_search_tool(settings=settings))._spec._kwargs["settings"]
+        == settings
+    )
