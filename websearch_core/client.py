@@ -220,14 +220,17 @@ class WebSearch(AsyncClosing):
 
         Its sessions, store and locks belong to this process, and it holds the keys it was
         given; pickle failed deep inside (``Can't pickle local object``) naming none of it.
+        What may cross instead is named: its ``settings`` (refused only when they hold a
+        secret) or a tool built without ``web_search=``.
 
         Raises:
             TypeError: Always.
         """
         raise TypeError(
             "cannot pickle WebSearch: it holds this process's HTTP sessions, state store and "
-            "keys; build one in the process that uses it (a tool built without web_search= "
-            "can be pickled, see websearch_core.tool_pickles)"
+            "keys; build one in the process that uses it (send its settings, which pickle "
+            "when they hold no secret, or a tool built without web_search=; see "
+            "websearch_core.tool_pickles)"
         )
 
     async def aclose(self) -> None:

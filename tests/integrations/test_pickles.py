@@ -156,8 +156,20 @@ async def test_a_llamaindex_tool_given_a_session_is_refused() -> None:
 
 
 def test_a_client_itself_is_refused_saying_what_to_do() -> None:
-    with pytest.raises(TypeError, match="build one in the process that uses it"):
+    with pytest.raises(TypeError, match="build one in the process that uses it") as caught:
         pickle.dumps(WebSearch(api_keys={"brave": SECRET}))
+    assert SECRET not in str(caught.value)
+
+
+async def test_what_a_refused_client_says_to_send_instead_can_be_sent(sim: Simulator) -> None:
+    # "send its settings": they cross, and a client built from them searches there.
+    async with WebSearch(sim_settings(sim), api_keys=sim.api_keys()) as web_search:
+        with pytest.raises(TypeError, match="send its settings, which pickle when they hold"):
+            pickle.dumps(web_search)
+        settings = pickle.loads(pickle.dumps(web_search.settings))
+    assert settings == web_search.settings
+    async with WebSearch(settings, api_keys=sim.api_keys()) as rebuilt:
+        assert (await rebuilt.run("python")).text.startswith("[1] python result 1")
 
 
 def _search_in_worker(tool: Any) -> str:
