@@ -35,25 +35,29 @@ class BuiltByFactory:
     """The factory's own keywords besides ``web_search`` and ``WebSearch``'s options."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
-        if kwargs:
-            refuse_direct_keywords(
-                cls.__name__, kwargs, _init_keywords(cls), cls.factory, cls.factory_options
-            )
+        takes = _init_keywords(cls) if kwargs else None
+        if takes is not None:
+            refuse_direct_keywords(cls.__name__, kwargs, takes, cls.factory, cls.factory_options)
         return super().__new__(cls)
 
 
-_KEYWORDS: dict[type, tuple[str, ...]] = {}
+_KEYWORDS: dict[type, tuple[str, ...] | None] = {}
 """Each class's keywords, read once: the factories build every tool with keywords."""
 
 
-def _init_keywords(cls: type) -> tuple[str, ...]:
-    """The keywords calling ``cls`` takes (its ``__init__``'s), in order."""
-    known = _KEYWORDS.get(cls)
-    if known is None:
+def _init_keywords(cls: type) -> tuple[str, ...] | None:
+    """The keywords calling ``cls`` takes (its ``__init__``'s), in order.
+
+    ``None`` when it takes any (a subclass's ``__init__(self, **kwargs)``): nothing to refuse.
+    """
+    if cls not in _KEYWORDS:
         parameters = inspect.signature(cls).parameters.values()
-        kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        known = _KEYWORDS[cls] = tuple(p.name for p in parameters if p.kind in kinds)
-    return known
+        if any(p.kind is p.VAR_KEYWORD for p in parameters):
+            _KEYWORDS[cls] = None
+        else:
+            kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+            _KEYWORDS[cls] = tuple(p.name for p in parameters if p.kind in kinds)
+    return _KEYWORDS[cls]
 
 
 def refuse_direct_keywords(

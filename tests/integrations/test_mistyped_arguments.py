@@ -213,3 +213,32 @@ def test_a_llamaindex_tool_class_still_takes_function_tools_arguments(
     for built in (by_keyword, by_position, defaults):
         assert type(built) is tool
         assert FunctionTool.call(built, query="x").content == "echo x"
+
+
+def test_a_subclass_of_a_llamaindex_tool_class_keeps_its_own_keywords() -> None:
+    from llama_index.core.tools import FunctionTool
+
+    from llamaindex_websearch import WebSearchFunctionTool
+
+    class Tagged(WebSearchFunctionTool):
+        def __init__(self, *args: Any, tag: str = "", **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.tag = tag
+
+    class Named(WebSearchFunctionTool):
+        def __init__(self, fn: Any, metadata: Any, label: str = "") -> None:
+            super().__init__(fn=fn, metadata=metadata)
+            self.label = label
+
+    metadata = web_search_metadata(name="echo")
+    tagged = Tagged(fn=lambda query: query, metadata=metadata, tag="mine")
+    assert tagged.tag == "mine"
+    assert Named(fn=lambda query: query, metadata=metadata, label="mine").label == "mine"
+    with pytest.raises(TypeError) as caught:  # its own keywords, under its own name
+        Named(fn=lambda query: query, metadata=metadata, lable="mine")
+    assert str(caught.value) == (
+        "Named() got an unexpected keyword argument 'lable'; did you mean label? "
+        "(Named() takes fn, metadata, label; create_web_search_tool() builds one from "
+        "WebSearch options)"
+    )
+    assert isinstance(tagged, FunctionTool)
