@@ -560,13 +560,14 @@ class SearxngSettings(BaseModel):
         """What ``pickle`` keeps: the fields, refused when one holds a secret.
 
         Pickle would write a key, token or password in clear text (to a pipe, a checkpoint
-        database); see :mod:`websearch_core.tool_pickles` for the rule tools follow too.
+        database); see :mod:`websearch_core.settings_pickles`, and the rule tools follow in
+        :mod:`websearch_core.tool_pickles`.
         ``copy.copy``/``copy.deepcopy`` do not come here: copies keep their secrets.
 
         Raises:
             TypeError: A field holds a secret; the message names it, never its value.
         """
-        from .tool_pickles import picklable_settings  # only when pickled
+        from .settings_pickles import picklable_settings  # only when pickled
 
         picklable_settings(self)
         return super().__getstate__()
@@ -920,13 +921,14 @@ class Settings(BaseSettings):
         """What ``pickle`` keeps: the fields, refused when one holds a secret.
 
         Pickle would write a key, token or password in clear text (to a pipe, a checkpoint
-        database); see :mod:`websearch_core.tool_pickles` for the rule tools follow too.
+        database); see :mod:`websearch_core.settings_pickles`, and the rule tools follow in
+        :mod:`websearch_core.tool_pickles`.
         ``copy.copy``/``copy.deepcopy`` do not come here: copies keep their secrets.
 
         Raises:
             TypeError: A field holds a secret; the message names it, never its value.
         """
-        from .tool_pickles import picklable_settings  # only when pickled
+        from .settings_pickles import picklable_settings  # only when pickled
 
         picklable_settings(self)
         return super().__getstate__()

@@ -19,25 +19,17 @@ The rule, written once here for every adapter:
 
 Both refusals are ``TypeError``, what ``pickle`` raises for an object it cannot pickle.
 
-:class:`~websearch_core.Settings` (and :class:`~websearch_core.settings.SearxngSettings`)
-pickled on their own follow the same rule: without a secret they pickle as they are; with
-one (a key, a proxy, a token, a password in a URL) they are refused, naming the field
-(:func:`picklable_settings`). They used to write every key into the pickle in clear text.
-Refused rather than pickled without the secret: an unpickled model is a snapshot, which
-does not read the environment again, so a copy quietly missing its keys would search
-without them. ``copy.copy`` and ``copy.deepcopy`` (pydantic's own, which frameworks use to
-copy tools) do not pickle and still copy settings whole, secrets included.
+:class:`~websearch_core.Settings` pickled on their own follow the same rule
+(:mod:`websearch_core.settings_pickles`); both find a secret the same way
+(:mod:`websearch_core.secret_places`).
 """
 
 import functools
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Mapping
 
-from pydantic import BaseModel, SecretBytes, SecretStr
+from .secret_places import mentions_secret, secret_places
 
-from .redaction import userinfo_secrets
-
-__all__ = ["picklable_options", "picklable_settings"]
+__all__ = ["picklable_options"]
 
 _LIVE = ("web_search", "session", "browser")
 """Options holding an open object of this process (sessions, a store, a browser)."""
@@ -81,70 +73,10 @@ def picklable_options(owner: str, options: Mapping[str, object]) -> None:
             )
 
 
-def picklable_settings(settings: BaseModel) -> None:
-    """Check that a settings model (``Settings``, ``SearxngSettings``) may be pickled.
-
-    Args:
-        settings: The model being pickled.
-
-    Raises:
-        TypeError: A field holds a secret, wherever it was read from (code, environment,
-            config file); the message names the field (``api_keys.brave``), never its value.
-
-    Example:
-        >>> from websearch_core.settings import SearxngSettings
-        >>> picklable_settings(SearxngSettings(endpoint="https://searx.example.org"))
-        >>> picklable_settings(SearxngSettings(token="..."))
-        Traceback (most recent call last):
-        ...
-        TypeError: cannot pickle SearxngSettings: it holds a secret (token), which pickle would write in clear text; build the settings in the process that uses them: Settings() reads the environment and the config file where it runs, and a client the credential store (websearch auth set)
-    """  # noqa: E501
-    owner = type(settings).__name__
-    for name in type(settings).model_fields:
-        where = _first_secret(name, getattr(settings, name))
-        if where is not None:
-            raise TypeError(
-                f"cannot pickle {owner}: it holds a secret ({where}), which pickle would write "
-                "in clear text; build the settings in the process that uses them: Settings() "
-                "reads the environment and the config file where it runs, and a client the "
-                "credential store (websearch auth set)"
-            )
-
-
 def _first_secret(name: str, value: object) -> str | None:
-    """Where the first secret in option or field ``name``'s ``value`` is, or ``None``."""
-    return next(_secrets(name, value, named=name in _secret_names()), None)
-
-
-def _secrets(path: str, value: object, *, named: bool) -> Iterator[str]:
-    """Where in ``value`` (found at ``path``) a secret is; ``named``: the name says so."""
-    if _is_secret(value, named=named):
-        yield path
-        return
-    for key, item, inner_named in _parts(value, named=named):
-        yield from _secrets(f"{path}.{key}", item, named=inner_named)
-
-
-def _is_secret(value: object, *, named: bool) -> bool:
-    """A non-empty secret value, a non-empty string under a secret name, a URL's password."""
-    if isinstance(value, SecretStr | SecretBytes):
-        return bool(value.get_secret_value())
-    if isinstance(value, str):
-        return bool(named and value) or bool(userinfo_secrets(value))
-    return False
-
-
-def _parts(value: object, *, named: bool) -> Iterator[tuple[object, object, bool]]:
-    """Each part of a model, mapping or sequence: its key, its value, whether it is named secret."""
-    if isinstance(value, BaseModel):
-        for field in type(value).model_fields:
-            yield field, getattr(value, field), field in _secret_names()
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield key, item, named or str(key) in _secret_names()
-    elif isinstance(value, list | tuple):
-        for index, item in enumerate(value):
-            yield index, item, named
+    """Where the first secret in option ``name``'s ``value`` is, or ``None``."""
+    names = _secret_names()
+    return next(secret_places(name, value, named=name in names, names=names), None)
 
 
 @functools.cache
@@ -161,12 +93,5 @@ def _secret_names() -> frozenset[str]:
         name
         for model in (Settings, SearxngSettings)
         for name, field in model.model_fields.items()
-        if _mentions_secret(field.annotation)
+        if mentions_secret(field.annotation)
     )
-
-
-def _mentions_secret(annotation: Any) -> bool:
-    """Whether ``annotation`` is, or holds, ``SecretStr`` (``dict[str, SecretStr] | None``)."""
-    if annotation is SecretStr:
-        return True
-    return any(_mentions_secret(argument) for argument in getattr(annotation, "__args__", ()))
