@@ -95,5 +95,7 @@ async def test_time_spent_before_the_chain_counts_against_the_deadline(method: s
                     await ws.search("python asyncio")
                 text = str(raised.value)
             elapsed = time.monotonic() - started
-    assert "Brave request timed out after 0.5s" in text
+    # What the lookup left: 0.5 s, less on a loaded machine where the lookup runs late
+    # (never the whole 2 s the chain gave its providers when it started its own deadline).
+    assert re.search(r"Brave request timed out after 0\.[0-5]s, the time left of the 2s", text)
     assert elapsed < 2.0 + 0.5
