@@ -357,3 +357,105 @@ async def test_a_counted_retry_after_a_short_rate_limit_counts_its_own_request(
     assert response.attempts[0].detail == "rate limited; retrying after 1s"
     assert len(sim["brave"].requests) == 2
     assert (rows["brave"].budget_used, rows["brave"].used_this_month) == (2, 2)
+
+
+# --- what the last resort reports: both passes' engines, its uncounted request --------------
+
+
+async def _public_last_resort_fails(
+    tmp_path: Path, locked_file: sqlite3.Connection, *, duckduckgo_empty: bool
+) -> Any:
+    """Public Web then Tavily; DuckDuckGo fails or finds nothing, and so does everything else."""
+    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
+        settings = _public_chain(sim, tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            if duckduckgo_empty:
+                sim["duckduckgo"].results = []
+            else:
+                sim["duckduckgo"].always(Fault.http(503, "down"))
+            sim["tavily"].always(Fault.http(500, "upstream down"))
+            sim["bing"].always(Fault.http(503, "bing down"))
+            result = await ws.run("rust tokio", use_cache=False)
+            locked_file.execute("ROLLBACK")
+    assert len(sim["bing"].requests) == 2 and len(sim["duckduckgo"].requests) == 2
+    return result
+
+
+async def test_a_failed_last_resort_still_names_the_engines_that_failed_in_the_first_pass(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # Before, the final error named Bing alone: DuckDuckGo's failure, news of the first
+    # pass, was dropped when the last resort replaced Public Web's error.
+    result = await _public_last_resort_fails(tmp_path, locked_file, duckduckgo_empty=False)
+    assert result.is_error
+    assert result.text == (
+        "Error: All web search providers failed: tavily: Tavily API error (500): upstream "
+        "down; public: All public engines failed: duckduckgo, bing: failed (HTTP 503)"
+    )
+    last = result.response.attempts[-1]
+    assert (last.provider, last.outcome, last.status) == ("public", "failed", 503)
+    assert last.detail == (
+        f"All public engines failed: duckduckgo, bing: failed (HTTP 503); {PUBLIC_UNCOUNTED}"
+    )
+
+
+async def test_a_failed_last_resort_after_engines_that_found_nothing_says_nothing_was_found(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # DuckDuckGo answered with nothing: Public Web as a whole found nothing (204), as it
+    # says when every engine is asked at once, not "All public engines failed" (503).
+    result = await _public_last_resort_fails(tmp_path, locked_file, duckduckgo_empty=True)
+    assert result.text == (
+        "Error: All web search providers failed: tavily: Tavily API error (500): upstream "
+        "down; public: Public Web returned no renderable search content. Engines that did "
+        "not answer: bing: failed (HTTP 503)."
+    )
+
+
+async def test_public_web_answering_as_the_last_resort_says_so_in_its_attempt_and_its_notes(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # As the chain says of a budgeted provider it asks last: the attempt's detail too.
+    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
+        settings = _public_chain(sim, tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["duckduckgo"].always(Fault.http(503, "down"))
+            sim["tavily"].always(Fault.http(500, "upstream down"))
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    last = response.attempts[-1]
+    assert (last.provider, last.outcome, last.detail) == ("public", "success", PUBLIC_UNCOUNTED)
+    assert PUBLIC_UNCOUNTED in response.notes
+    # The answer is Bing's alone: DuckDuckGo's failure in the first pass makes it partial.
+    assert response.partial
+    assert "Engines that did not answer: duckduckgo: failed (HTTP 503)" in response.notes
+
+
+async def test_public_web_last_in_the_chain_says_its_uncounted_engine_in_its_attempt(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    async with Simulator(["duckduckgo", "bing"]) as sim:
+        settings = sim.settings(
+            timeout_seconds=None,
+            deadline_seconds=20.0,
+            provider="public",
+            fallback=False,
+            budget={"bing": "100/day"},
+            state_backend="sqlite",
+            state_dir=tmp_path,
+            cache=False,
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["duckduckgo"].results = []
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    assert [(a.provider, a.outcome, a.detail) for a in response.attempts] == [
+        ("public", "success", PUBLIC_UNCOUNTED)
+    ]
+    assert PUBLIC_UNCOUNTED in response.notes

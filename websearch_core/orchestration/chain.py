@@ -217,8 +217,10 @@ class ChainRunner:
             if deadline.remaining() < MIN_ATTEMPT_SECONDS:
                 _out_of_time(outcome, providers[index:], deadline)
                 return True
+            first_pass: BaseException | None = None
             if held is None:
                 mode = LastResort.ONLY
+                first_pass = _held_error(outcome, provider)
                 outcome.failures[:] = [f for f in outcome.failures if not _is_held(f, provider)]
             elif index == last and not held:
                 mode = LastResort.AFTER_OTHERS
@@ -234,6 +236,7 @@ class ChainRunner:
                 deadline,
                 skip_marked=call.skip_marked,
                 last_resort=mode,
+                first_pass=first_pass,
             )
             if answer is _NOT_TRIED:
                 _out_of_time(outcome, providers[index:], deadline)
@@ -246,16 +249,23 @@ class ChainRunner:
                 held.append(provider)
         return False
 
-    def _bound(self, provider: SearchProvider, last_resort: LastResort) -> SearchProvider:
+    def _bound(
+        self,
+        provider: SearchProvider,
+        last_resort: LastResort,
+        first_pass: BaseException | None = None,
+    ) -> SearchProvider:
         """``provider`` as this call runs it: one that asks others gets the ledger.
 
         And the chain's pass, which says what it does with engines whose budget the
-        store cannot check.
+        store cannot check, and in the last-resort pass its error from the first (what
+        became of the engines it does not ask again).
         """
         # The class's MRO rather than isinstance: every search asks this of a provider
         # that is not a fan-out, and an ABC's isinstance goes through ABCMeta in Python.
-        if FanOutProvider in type(provider).__mro__:
-            return cast(FanOutProvider, provider).with_ledger(self.ledger, last_resort)
+        if _fans_out(provider):
+            fan_out = cast(FanOutProvider, provider)
+            return fan_out.with_ledger(self.ledger, last_resort, first_pass)
         return provider
 
     async def _try(
@@ -269,6 +279,7 @@ class ChainRunner:
         *,
         skip_marked: bool,
         last_resort: LastResort = LastResort.HOLD,
+        first_pass: BaseException | None = None,
     ) -> AttemptAnswer | _NotTried | None:
         """One provider's turn: its answer, ``None`` when it failed or was skipped.
 
@@ -276,7 +287,9 @@ class ChainRunner:
         not answer before the deadline): the provider was never asked, so the deadline,
         not a provider timeout of 0 s, is what the caller reports. Unless ``last_resort``
         is :attr:`LastResort.HOLD`, a budget the store cannot check is asked uncounted,
-        and its attempt's detail (and the answer's notes) say so.
+        and its attempt's detail (and the answer's notes) say so, the budgeted engines
+        of a fan-out asked so as well as the provider's own. ``first_pass`` is the
+        provider's error from the first pass, in the last-resort pass.
         """
         provider_id = provider.info.id
         checked = provider.credential_check(context)
@@ -311,9 +324,10 @@ class ChainRunner:
             if deadline.expired:
                 await self.ledger.release(reservation)
                 return _NOT_TRIED
+            bound = self._bound(provider, last_resort, first_pass)
             try:
                 answer = await answer_attempt(
-                    self._bound(provider, last_resort),
+                    bound,
                     params,
                     context,
                     timeout=attempt_timeout(provider, context, deadline),
@@ -354,7 +368,8 @@ class ChainRunner:
                 await self.ledger.record_failure(provider_id, error)
                 outcome.failures.append((provider, error))
                 detail = format_provider_failure(error, provider.info.label)
-                attempt = _failed(provider, error, elapsed, _joined(detail, reservation.uncounted))
+                uncounted = _uncounted(bound, reservation)
+                attempt = _failed(provider, error, elapsed, _joined(detail, *uncounted))
                 outcome.attempts.append(attempt)
                 status = getattr(error, "status", None)
                 logger.warning(
@@ -368,14 +383,13 @@ class ChainRunner:
                 _detach(error)
                 return None
             await self.ledger.record_success(provider_id)
+            uncounted = _uncounted(bound, reservation)
             attempt = Attempt(
                 provider=provider_id,
                 outcome="success",
                 ms=_ms(started),
                 # The common case (nothing passed over, counted) joins nothing.
-                detail=passed_over
-                if reservation.uncounted is None
-                else _joined(passed_over, reservation.uncounted),
+                detail=_joined(passed_over, *uncounted) if uncounted else passed_over,
             )
             outcome.attempts.append(attempt)
             logger.info("web search served by %s", provider_id, extra=attempt.log_fields())
@@ -398,6 +412,30 @@ def _store_wait(deadline: Deadline, setting: float | None) -> Token[CallBounds |
     the last resort (:mod:`.last_resort`).
     """
     return bound_store_waits(store_share(deadline, setting))
+
+
+def _fans_out(provider: SearchProvider) -> bool:
+    """Whether ``provider`` asks other providers (:class:`FanOutProvider`)."""
+    return FanOutProvider in type(provider).__mro__
+
+
+def _uncounted(provider: SearchProvider, reservation: Reservation) -> tuple[str, ...]:
+    """Why each request of this turn went uncounted: the provider's own, its engines'.
+
+    A budgeted provider asked as the last resort says it in its attempt's detail; a
+    fan-out whose budgeted engines were asked so says theirs the same way (before, only
+    the answer's notes did, and a last resort that failed said it nowhere).
+    """
+    own = () if reservation.uncounted is None else (reservation.uncounted,)
+    if not _fans_out(provider):
+        return own
+    return (*own, *(cast(FanOutProvider, provider).uncounted or ()))
+
+
+def _held_error(outcome: ChainOutcome, provider: SearchProvider) -> BaseException | None:
+    """``provider``'s error from the first pass that held it back, if it is one."""
+    held = [error for failed, error in outcome.failures if _is_held((failed, error), provider)]
+    return held[-1] if held else None
 
 
 def _held_back(outcome: ChainOutcome, provider: SearchProvider) -> bool:

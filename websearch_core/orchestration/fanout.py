@@ -28,6 +28,10 @@ here, next to the sequential chain, and shares its attempt step
   answer's notes say which request went uncounted. In the first pass, a fan-out that found
   nothing while holding an engine back says so (:class:`PublicEnginesHeldError`, the empty
   answer's text), so the chain comes back for that engine when nothing after it answered.
+  That pass asks the held engines alone and reports the others as they ended in the first
+  (:attr:`FanOutProvider.earlier`, kept on the first pass's error), so its answer or error
+  reads as one pass's would; the requests it sent uncounted are handed to the chain
+  (:attr:`FanOutProvider.uncounted`) for the attempt's detail.
 """
 
 import asyncio
@@ -102,6 +106,8 @@ class PublicEnginesFailedError(ProviderUnavailableError):
         failures: ``(engine id, error)`` pairs.
         message: The aggregated text.
         provider: The aggregate's id (``public``).
+        outcomes: Every engine's outcome, for the chain's last-resort pass (see
+            :attr:`FanOutProvider.earlier`).
     """
 
     def __init__(
@@ -109,9 +115,11 @@ class PublicEnginesFailedError(ProviderUnavailableError):
         failures: Sequence[tuple[str, BaseException]],
         message: str,
         provider: str = "public",
+        outcomes: Sequence["EngineOutcome"] = (),
     ) -> None:
         super().__init__(provider, message, 503)
         self.failures = tuple(failures)
+        self.outcomes = tuple(outcomes)
 
 
 class PublicEnginesHeldError(EmptyResponseError):
@@ -128,6 +136,8 @@ class PublicEnginesHeldError(EmptyResponseError):
         failures: ``(engine id, error)`` pairs of the engines that failed or were skipped.
         message: The empty answer's text.
         provider: The aggregate's id (``public``).
+        outcomes: Every engine's outcome, for the chain's last-resort pass (see
+            :attr:`FanOutProvider.earlier`).
     """
 
     def __init__(
@@ -135,9 +145,11 @@ class PublicEnginesHeldError(EmptyResponseError):
         failures: Sequence[tuple[str, BaseException]],
         message: str,
         provider: str = "public",
+        outcomes: Sequence["EngineOutcome"] = (),
     ) -> None:
         super().__init__(provider, message)
         self.failures = tuple(failures)
+        self.outcomes = tuple(outcomes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,19 +202,43 @@ class FanOutProvider(SearchProvider):
     """The calling chain's ledger; ``None`` asks every engine unconditionally."""
     last_resort: LastResort = LastResort.HOLD
     """What to do with engines whose budget the store cannot check (the chain's pass)."""
+    earlier: tuple[EngineOutcome, ...] = ()
+    """In the chain's last-resort pass, every engine's outcome in its first pass: the
+    engines not asked again are reported as they ended then, beside those that are, so
+    the answer or the error says what became of each engine, as one pass would."""
+    uncounted: list[str] | None = None
+    """The notes of this call's engine requests asked uncounted, as they are granted (a
+    list on a copy :meth:`with_ledger` made): the chain's attempt detail says them, as it
+    says a budgeted provider's own."""
 
-    def with_ledger(self, ledger: Ledger | None, last_resort: LastResort = LastResort.HOLD) -> Self:
+    def with_ledger(
+        self,
+        ledger: Ledger | None,
+        last_resort: LastResort = LastResort.HOLD,
+        first_pass: BaseException | None = None,
+    ) -> Self:
         """A copy of this provider that runs its engines through ``ledger``.
 
         Args:
             ledger: The calling chain's ledger.
             last_resort: Whether engines whose budget cannot be checked are held back,
                 asked after the others failed, or asked alone (the chain's last pass).
+            first_pass: In the last-resort pass, this provider's error from the first
+                (its engines' outcomes become :attr:`earlier`).
         """
         bound = copy.copy(self)
         bound.ledger = ledger
         bound.last_resort = last_resort
+        bound.earlier = _first_pass_outcomes(first_pass)
+        bound.uncounted = []
         return bound
+
+
+def _first_pass_outcomes(error: BaseException | None) -> tuple[EngineOutcome, ...]:
+    """The engines' outcomes a fan-out's error from the chain's first pass kept, if any."""
+    if isinstance(error, PublicEnginesFailedError | PublicEnginesHeldError):
+        return error.outcomes
+    return ()
 
 
 def registered_engines(order: Sequence[str]) -> list[SearchProvider]:
@@ -263,6 +299,7 @@ async def fan_out(
     hard_deadline: float,
     ledger: Ledger | None = None,
     accept_unchecked: bool = False,
+    uncounted: list[str] | None = None,
 ) -> list[EngineOutcome]:
     """Run every engine concurrently and stop at the first deadline that applies.
 
@@ -279,6 +316,7 @@ async def fan_out(
         ledger: Skips, counts and marks engines as the chain does; ``None`` asks them all.
         accept_unchecked: Ask an engine whose budget the store cannot check, uncounted
             (the last resort), instead of skipping it.
+        uncounted: Receives the note of each request asked uncounted, as it is granted.
 
     Returns:
         One outcome per engine, in the order of ``engines``.
@@ -297,6 +335,7 @@ async def fan_out(
                 hard_deadline,
                 ledger,
                 accept_unchecked=accept_unchecked,
+                uncounted=uncounted,
             ),
             name=f"public:{engine.info.id}",
         )
@@ -348,6 +387,7 @@ async def _ask(
     ledger: Ledger | None,
     *,
     accept_unchecked: bool = False,
+    uncounted: list[str] | None = None,
 ) -> SearchResponse:
     """One engine's search, through the ledger when there is one.
 
@@ -355,7 +395,8 @@ async def _ask(
     failure); what is asked is counted, and a failure leaves the same mark it would in the
     sequential chain, so the fan-out does not keep knocking on a closed door either. An
     engine asked uncounted (``accept_unchecked``) carries the ledger's note in its
-    response's notes, for the merged answer's.
+    response's notes, for the merged answer's, and adds it to ``uncounted`` when asked,
+    whatever it answers (the request was sent uncounted either way).
     """
 
     def attempt() -> Awaitable[SearchResponse]:
@@ -371,7 +412,7 @@ async def _ask(
             require_content=False,
         )
 
-    uncounted: str | None = None
+    note: str | None = None
     if ledger is not None:
         # A mark or a spent budget raises ProviderSkippedError: the engine is not asked.
         # The store waits a share of the search's deadline, as for the chain's reservations:
@@ -388,7 +429,9 @@ async def _ask(
                 skip_marked=True,
                 accept_unchecked=accept_unchecked,
             )
-        uncounted = reservation.uncounted
+        note = reservation.uncounted
+        if note is not None and uncounted is not None:
+            uncounted.append(note)
     try:
         response = await attempt()
     except Exception as error:
@@ -403,8 +446,8 @@ async def _ask(
         raise
     if ledger is not None:
         await ledger.record_success(engine.info.id)
-    if uncounted is not None:
-        return response.model_copy(update={"notes": (*response.notes, uncounted)})
+    if note is not None:
+        return response.model_copy(update={"notes": (*response.notes, note)})
     return response
 
 
@@ -436,6 +479,7 @@ async def _ask_unchecked(
     soft_deadline: float,
     hard_deadline: float,
     ledger: Ledger | None,
+    uncounted: list[str] | None,
 ) -> list[EngineOutcome]:
     """``outcomes`` with the engines skipped as unchecked asked, uncounted, if none answered.
 
@@ -455,13 +499,14 @@ async def _ask_unchecked(
         hard_deadline=hard_deadline,
         ledger=ledger,
         accept_unchecked=True,
+        uncounted=uncounted,
     )
     again = {outcome.engine.info.id: outcome for outcome in asked}
     return [again.get(outcome.engine.info.id, outcome) for outcome in outcomes]
 
 
 def _hold_for_last_resort(
-    info: ProviderInfo, failed: Sequence[EngineOutcome], notes: Sequence[str]
+    info: ProviderInfo, outcomes: Sequence[EngineOutcome], notes: Sequence[str]
 ) -> None:
     """Raise :class:`PublicEnginesHeldError` when an engine was held back for the last resort.
 
@@ -469,9 +514,28 @@ def _hold_for_last_resort(
     only because the store could not check its budget may still answer, and the chain
     asks it (:attr:`LastResort.ONLY`) once no provider after Public Web answered.
     """
-    failures = [(o.engine.info.id, o.error) for o in failed if o.error is not None]
+    failures = [(o.engine.info.id, o.error) for o in outcomes if o.error is not None]
     if unchecked_engines(failures):
-        raise PublicEnginesHeldError(failures, format_no_content(info.label, notes), info.id)
+        message = format_no_content(info.label, notes)
+        raise PublicEnginesHeldError(failures, message, info.id, outcomes)
+
+
+def _with_earlier(
+    engines: Sequence[SearchProvider],
+    asked: Sequence[EngineOutcome],
+    earlier: Sequence[EngineOutcome],
+) -> list[EngineOutcome]:
+    """The outcome of each of ``engines``: asked now, else as it ended in the first pass.
+
+    The last-resort pass asks the budgeted engines alone; the others failed, found
+    nothing or were cut off in the first pass, and what became of them is still part of
+    the answer (its partial note) or of the error (every engine failed). Before, the
+    error of a last resort that failed too named the budgeted engines alone.
+    """
+    now = {outcome.engine.info.id: outcome for outcome in asked}
+    before = {outcome.engine.info.id: outcome for outcome in earlier}
+    combined = (now.get(e.info.id) or before.get(e.info.id) for e in engines)
+    return [outcome for outcome in combined if outcome is not None]
 
 
 def _failure_text(outcome: EngineOutcome) -> str:
@@ -489,6 +553,8 @@ async def merged_search(
     hard_deadline: float,
     ledger: Ledger | None = None,
     last_resort: LastResort = LastResort.HOLD,
+    earlier: Sequence[EngineOutcome] = (),
+    uncounted: list[str] | None = None,
 ) -> SearchResponse:
     """Fan out, wait for the deadlines, merge; fail only when every engine failed.
 
@@ -507,6 +573,9 @@ async def merged_search(
         hard_deadline: See :func:`fan_out`.
         ledger: See :func:`fan_out`.
         last_resort: Which pass of the chain this is (see :class:`LastResort`).
+        earlier: In the last-resort pass (``ONLY``), the engines' outcomes in the first:
+            those not asked again count as they ended then.
+        uncounted: Receives the note of each engine request asked uncounted.
 
     Raises:
         SearchProviderError: No engine is left to ask (400).
@@ -520,18 +589,20 @@ async def merged_search(
     default = info.default_results or ENGINE_DEFAULT_RESULTS
     count = clamp_count(params.result_count, default, info.max_results or default)
     only = last_resort is LastResort.ONLY
+    asking = engines
     if only and ledger is not None:
         # The other engines failed in the chain's first pass: only the budgeted are asked.
-        engines = [engine for engine in engines if engine.info.id in ledger.budgets] or engines
+        asking = [engine for engine in engines if engine.info.id in ledger.budgets] or engines
     started = asyncio.get_running_loop().time()
     outcomes = await fan_out(
-        engines,
+        asking,
         params,
         context,
         soft_deadline=soft_deadline,
         hard_deadline=hard_deadline,
         ledger=ledger,
         accept_unchecked=only,
+        uncounted=uncounted,
     )
     if last_resort is LastResort.AFTER_OTHERS:
         spent = asyncio.get_running_loop().time() - started
@@ -542,22 +613,25 @@ async def merged_search(
             soft_deadline=soft_deadline - spent,
             hard_deadline=hard_deadline - spent,
             ledger=ledger,
+            uncounted=uncounted,
         )
+    for outcome in outcomes:  # those of the first pass were logged then
+        if outcome.error is not None:
+            attempt = outcome.attempt()
+            logger.info(
+                "public: %s failed: %s",
+                attempt.provider,
+                attempt.detail,
+                extra=attempt.log_fields(),
+            )
+    if only and earlier:
+        outcomes = _with_earlier(engines, outcomes, earlier)
     failed = [outcome for outcome in outcomes if outcome.error is not None]
-    for outcome in failed:
-        attempt = outcome.attempt()
-        logger.info(
-            "public: %s failed: %s", attempt.provider, attempt.detail, extra=attempt.log_fields()
-        )
     if len(failed) == len(outcomes):
         failures = [(o.engine.info.id, o.error) for o in failed if o.error is not None]
         # Each in a few words, so every engine is named within what a mark keeps.
         text = engines_failed_text(failures, room=REASON_LIMIT - len(ALL_FAILED_PREFIX))
-        raise PublicEnginesFailedError(
-            failures,
-            f"{ALL_FAILED_PREFIX}{text}",
-            info.id,
-        )
+        raise PublicEnginesFailedError(failures, f"{ALL_FAILED_PREFIX}{text}", info.id, outcomes)
     answered = [outcome.response for outcome in outcomes if outcome.response is not None]
     results_found = any(response.sources for response in answered)
     # Only engines whose results are in the merge decide how far a filter held.
@@ -579,7 +653,7 @@ async def merged_search(
         notes = (f"{NOT_ANSWERED_PREFIX}{engines_failed_text(unanswered)}",)
     notes += tuple(note for response in answered for note in response.notes)
     if last_resort is LastResort.HOLD and not results_found:
-        _hold_for_last_resort(info, failed, notes)
+        _hold_for_last_resort(info, outcomes, notes)
     return SearchResponse(
         provider=info.id,
         sources=tuple(merge_results(results, count)),

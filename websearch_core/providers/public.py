@@ -196,4 +196,6 @@ class PublicProvider(FanOutProvider):
             hard_deadline=hard,
             ledger=self.ledger,
             last_resort=self.last_resort,
+            earlier=self.earlier,
+            uncounted=self.uncounted,
         )
