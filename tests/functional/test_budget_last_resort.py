@@ -171,9 +171,9 @@ async def test_public_web_asks_an_unchecked_engine_only_when_the_others_failed(
     assert "duckduckgo" in notes
 
 
-def _public_chain(sim: Simulator, tmp_path: Path) -> Any:
+def _public_chain(sim: Simulator, tmp_path: Path, timeout_seconds: float | None = None) -> Any:
     return sim.settings(
-        timeout_seconds=None,
+        timeout_seconds=timeout_seconds,
         deadline_seconds=20.0,
         providers=("public", "tavily"),
         budget={"bing": "100/day"},
@@ -458,4 +458,36 @@ async def test_public_web_last_in_the_chain_says_its_uncounted_engine_in_its_att
     assert [(a.provider, a.outcome, a.detail) for a in response.attempts] == [
         ("public", "success", PUBLIC_UNCOUNTED)
     ]
+    assert PUBLIC_UNCOUNTED in response.notes
+
+
+async def test_public_web_with_an_engine_cut_off_and_the_rest_empty_holds_its_unchecked_engine(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # Yahoo still running at Public Web's hard cap is cut off (it neither failed nor
+    # answered) and DuckDuckGo found nothing: Bing, held back, is asked as the last resort.
+    async with Simulator(["duckduckgo", "bing", "yahoo", "tavily"]) as sim:
+        settings = _public_chain(sim, tmp_path, timeout_seconds=1.5)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["duckduckgo"].results = []
+            sim["yahoo"].always(Fault.hang())
+            sim["tavily"].always(Fault.http(500, "upstream down"))
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
+    assert [o[:2] for o in outcomes] == [
+        ("public", "failed"),
+        ("tavily", "failed"),
+        ("public", "success"),
+    ]
+    assert outcomes[0][2] == (
+        "Public Web returned no renderable search content. Engines that did not answer: "
+        "bing: budget of 100/day unchecked: state store unavailable, not asked; "
+        "yahoo: cut off at the deadline."
+    )
+    assert response.provider == "public" and response.sources
+    assert len(sim["bing"].requests) == 2 and len(sim["yahoo"].requests) == 2
+    assert "Engines that did not answer: yahoo: cut off at the deadline" in response.notes
     assert PUBLIC_UNCOUNTED in response.notes
