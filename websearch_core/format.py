@@ -21,6 +21,7 @@ __all__ = [
     "format_failures",
     "format_for_llm",
     "format_no_content",
+    "format_no_match",
     "format_not_configured",
     "format_provider_failure",
     "truncate_text",
@@ -241,8 +242,27 @@ def format_no_content(label: str, notes: Iterable[str] = ()) -> str:
         >>> format_no_content("Bing")
         'Bing returned no renderable search content.'
     """
-    why = "".join(f" {note.rstrip('.')}." for note in notes)
-    return f"{label} returned no renderable search content.{why}"
+    return f"{label} returned no renderable search content.{_reasons(notes)}"
+
+
+def format_no_match(label: str, filters: Iterable[str], notes: Iterable[str] = ()) -> str:
+    """The error text of an answer whose results all failed a local filter check.
+
+    Said apart from an empty answer, so the caller knows to loosen the filters rather
+    than try again. The notes follow as :func:`format_no_content`'s do: Public Web
+    holding an engine back for the last resort says which.
+
+    Example:
+        >>> format_no_match("Bing", ["include_domains"])
+        'Bing returned no results matching the filters (include_domains).'
+    """
+    names = ", ".join(filters)
+    return f"{label} returned no results matching the filters ({names}).{_reasons(notes)}"
+
+
+def _reasons(notes: Iterable[str]) -> str:
+    """Each note as one more sentence after an error's text."""
+    return "".join(f" {note.rstrip('.')}." for note in notes)
 
 
 def _is_keyless(provider_id: str) -> bool:

@@ -14,7 +14,7 @@ from ..dates import iso_sources
 from ..deadline import Deadline, enter_attempt, leave_attempt, timed_out_text
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
 from ..filters import apply_plan, plan_filters
-from ..format import format_no_content
+from ..format import format_no_content, format_no_match
 from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor, proxy_secrets, redactor_for, userinfo_secrets
@@ -250,9 +250,7 @@ async def answer_attempt(
         if answered and plan.checks and not response.sources:  # all failed a local check
             checked = dict.fromkeys(f.name for f in response.filters if f.name in plan.checks)
             raise EmptyResponseError(
-                provider.info.id,
-                f"{provider.info.label} returned no results matching the filters "
-                f"({', '.join(checked)}).",
+                provider.info.id, format_no_match(provider.info.label, checked)
             )
         # What the answer's notes say of engines that did not answer (Public Web, SearXNG)
         # is the reason, after the text.
