@@ -13,6 +13,7 @@ the store was down.
 
 import logging
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,10 @@ import pytest
 
 from tests.stalling_proxy import silent_server
 from websearch_core import WebSearch
-from websearch_core.testing import Simulator
+from websearch_core import providers as registry
+from websearch_core.providers import duckduckgo as ddg
+from websearch_core.providers.public import PublicProvider
+from websearch_core.testing import SimResult, Simulator
 from websearch_core.testing.faults import Fault
 
 DEADLINE = 4.0
@@ -491,3 +495,78 @@ async def test_public_web_with_an_engine_cut_off_and_the_rest_empty_holds_its_un
     assert len(sim["bing"].requests) == 2 and len(sim["yahoo"].requests) == 2
     assert "Engines that did not answer: yahoo: cut off at the deadline" in response.notes
     assert PUBLIC_UNCOUNTED in response.notes
+
+
+class _TrustedDuckDuckGo(ddg.DuckDuckGoProvider):
+    """DuckDuckGo as an engine whose results are not checked as it answers (an embedder's
+    engine may declare so): its ``site:`` goes into the query and is trusted, and only
+    Public Web's own check of the merged results applies it."""
+
+    info = replace(ddg.INFO, filters=replace(ddg.INFO.filters, checked=frozenset()))
+
+
+async def test_engine_results_that_all_fail_public_webs_own_filter_hold_its_unchecked_engine(
+    tmp_path: Path, locked_file: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # DuckDuckGo's results reached the merge, and Public Web's include_domains check then
+    # dropped them all: before, that counted as found, so Public Web ended with "no results
+    # matching the filters" and Bing, held back, was never asked.
+    public = PublicProvider(engines=[_TrustedDuckDuckGo(), registry.get_provider("bing")])
+    monkeypatch.setitem(registry._instances, "public", public)
+    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
+        settings = _public_chain(sim, tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["bing"].results = [
+                SimResult("Tokio", "https://docs.wanted.example/tokio", "Tokio, async Rust.")
+            ]
+            sim["tavily"].always(Fault.http(500, "upstream down"))
+            response = await ws.search("rust tokio site:wanted.example")
+            locked_file.execute("ROLLBACK")
+    outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
+    assert [o[:2] for o in outcomes] == [
+        ("public", "failed"),
+        ("tavily", "failed"),
+        ("public", "success"),
+    ]
+    assert outcomes[0][2] == (
+        "Public Web returned no results matching the filters (include_domains). Engines that "
+        "did not answer: bing: budget of 100/day unchecked: state store unavailable, not asked."
+    )
+    assert [source.url for source in response.sources] == ["https://docs.wanted.example/tokio"]
+    assert len(sim["bing"].requests) == 2 and len(sim["duckduckgo"].requests) == 2
+    assert PUBLIC_UNCOUNTED in response.notes
+
+
+async def test_public_web_alone_asks_its_unchecked_engine_when_its_own_filter_kept_nothing(
+    tmp_path: Path, locked_file: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Nothing after Public Web: its held engine is asked within the same turn, once no
+    # other engine's result survives Public Web's own check (before: once none had any).
+    public = PublicProvider(engines=[_TrustedDuckDuckGo(), registry.get_provider("bing")])
+    monkeypatch.setitem(registry._instances, "public", public)
+    async with Simulator(["duckduckgo", "bing"]) as sim:
+        settings = sim.settings(
+            timeout_seconds=None,
+            deadline_seconds=20.0,
+            provider="public",
+            fallback=False,
+            budget={"bing": "100/day"},
+            state_backend="sqlite",
+            state_dir=tmp_path,
+            cache=False,
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["bing"].results = [
+                SimResult("Tokio", "https://docs.wanted.example/tokio", "Tokio, async Rust.")
+            ]
+            response = await ws.search("rust tokio site:wanted.example")
+            locked_file.execute("ROLLBACK")
+    assert [(a.provider, a.outcome, a.detail) for a in response.attempts] == [
+        ("public", "success", PUBLIC_UNCOUNTED)
+    ]
+    assert [source.url for source in response.sources] == ["https://docs.wanted.example/tokio"]
+    assert len(sim["bing"].requests) == 2

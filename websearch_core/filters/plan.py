@@ -12,7 +12,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
 
-from ..models import AppliedFilter, FilterName, FilterWay, Recency, SearchParams, SearchResponse
+from ..models import (
+    AppliedFilter,
+    FilterName,
+    FilterWay,
+    Recency,
+    SearchParams,
+    SearchResponse,
+    SearchSource,
+)
 from .merge import RequestedFilters, requested_filters
 from .post import post_filter
 from .query import Token
@@ -26,6 +34,7 @@ __all__ = [
     "FilterPlan",
     "apply_plan",
     "engines_record",
+    "locally_kept",
     "plan_filters",
     "ways_for",
 ]
@@ -253,6 +262,30 @@ def apply_plan(
         for name, value in plan.wanted.entries()
     )
     return response.model_copy(update={"sources": checked.sources, "filters": record})
+
+
+def locally_kept(
+    params: SearchParams, info: "ProviderInfo", sources: Sequence[SearchSource]
+) -> tuple[tuple[SearchSource, ...], tuple[FilterName, ...]]:
+    """What of ``sources`` survives the local checks ``info``'s provider makes, and which.
+
+    An aggregate judges by it, before its own answer is checked, whether its engines
+    found anything it will keep: Public Web checks the merged results for the filters it
+    applies itself, and results an engine passed on unchecked may all fail there.
+
+    Args:
+        params: The search as the provider is sent it (its plan's ``params``).
+        info: The provider's facts.
+        sources: The results to judge.
+
+    Returns:
+        The sources kept, in order, and the filters checked (none: every source kept).
+    """
+    plan = plan_filters(params, info)
+    if not plan.checks or not sources:
+        return tuple(sources), ()
+    names = tuple(name for name, _ in plan.wanted.entries() if name in plan.checks)
+    return post_filter(sources, plan.wanted, plan.checks).sources, names
 
 
 def engines_record(records: Sequence[Sequence[AppliedFilter]]) -> tuple[AppliedFilter, ...]:

@@ -26,8 +26,9 @@ here, next to the sequential chain, and shares its attempt step
   and asked, uncounted, only when nothing else can answer (:mod:`.last_resort`): the chain
   says which pass the fan-out runs in (:class:`~.last_resort.LastResort`), and the merged
   answer's notes say which request went uncounted. In the first pass, a fan-out that found
-  nothing while holding an engine back says so (:class:`PublicEnginesHeldError`, the empty
-  answer's text), so the chain comes back for that engine when nothing after it answered.
+  nothing it keeps (its own filter checks judge) while holding an engine back says so
+  (:class:`PublicEnginesHeldError`, the empty answer's text), so the chain comes back for
+  that engine when nothing after it answered.
   That pass asks the held engines alone and reports the others as they ended in the first
   (:attr:`FanOutProvider.earlier`, kept on the first pass's error), so its answer or error
   reads as one pass's would; the requests it sent uncounted are handed to the chain
@@ -45,9 +46,9 @@ from typing import Self
 from ..aggregate import EngineResult, merge_results
 from ..deadline import Deadline, StoreWaitsWithin, remaining_budget, store_share
 from ..errors import EmptyResponseError, ProviderUnavailableError, SearchProviderError
-from ..filters.plan import engines_record
-from ..format import format_no_content, format_provider_failure
-from ..models import Attempt, SearchParams, SearchResponse
+from ..filters.plan import engines_record, locally_kept
+from ..format import format_no_content, format_no_match, format_provider_failure
+from ..models import Attempt, SearchParams, SearchResponse, SearchSource
 from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
 from .attempt import call_redactor, run_attempt, scrub_error
 from .engine_failures import engines_failed_text
@@ -471,7 +472,13 @@ def _outcome(
     return EngineOutcome(engine, response=task.result(), ms=ms)
 
 
+def _engine_sources(outcomes: Sequence[EngineOutcome]) -> list[SearchSource]:
+    """Every source the engines returned, before the aggregate's own checks."""
+    return [s for o in outcomes if o.response is not None for s in o.response.sources]
+
+
 async def _ask_unchecked(
+    info: ProviderInfo,
     outcomes: list[EngineOutcome],
     params: SearchParams,
     context: ProviderContext,
@@ -483,13 +490,15 @@ async def _ask_unchecked(
 ) -> list[EngineOutcome]:
     """``outcomes`` with the engines skipped as unchecked asked, uncounted, if none answered.
 
-    Only when no engine returned sources, and within what is left of the fan-out's time:
-    the last resort of a fan-out nothing after which can answer (see :mod:`.last_resort`).
+    Only when no engine returned sources the aggregate keeps (its own checks of the
+    filters, ``info``'s, drop results an engine passed on unchecked), and within what is
+    left of the fan-out's time: the last resort of a fan-out nothing after which can
+    answer (see :mod:`.last_resort`).
     """
-    if any(outcome.response is not None and outcome.response.sources for outcome in outcomes):
-        return outcomes
     held = set(unchecked_engines((o.engine.info.id, o.error) for o in outcomes if o.error))
     if not held or hard_deadline < MIN_LAST_RESORT_SECONDS:
+        return outcomes
+    if locally_kept(params, info, _engine_sources(outcomes))[0]:
         return outcomes
     asked = await fan_out(
         [outcome.engine for outcome in outcomes if outcome.engine.info.id in held],
@@ -506,18 +515,32 @@ async def _ask_unchecked(
 
 
 def _hold_for_last_resort(
-    info: ProviderInfo, outcomes: Sequence[EngineOutcome], notes: Sequence[str]
+    info: ProviderInfo,
+    params: SearchParams,
+    outcomes: Sequence[EngineOutcome],
+    notes: Sequence[str],
 ) -> None:
     """Raise :class:`PublicEnginesHeldError` when an engine was held back for the last resort.
 
-    Called when no engine found anything in the chain's first pass: an engine skipped
-    only because the store could not check its budget may still answer, and the chain
-    asks it (:attr:`LastResort.ONLY`) once no provider after Public Web answered.
+    In the chain's first pass, when no engine found anything the aggregate keeps: an
+    engine skipped only because the store could not check its budget may still answer,
+    and the chain asks it (:attr:`LastResort.ONLY`) once no provider after Public Web
+    answered. What is kept is judged after the aggregate's own filter checks (results an
+    engine passed on unchecked may all fail them); the text is the one the chain gives
+    such an answer, the empty answer's or the filters', the engines' notes after it.
     """
     failures = [(o.engine.info.id, o.error) for o in outcomes if o.error is not None]
-    if unchecked_engines(failures):
+    if not unchecked_engines(failures):
+        return
+    sources = _engine_sources(outcomes)
+    kept, checked = locally_kept(params, info, sources)
+    if kept:
+        return
+    if sources:  # every one failed a filter
+        message = format_no_match(info.label, checked, notes)
+    else:
         message = format_no_content(info.label, notes)
-        raise PublicEnginesHeldError(failures, message, info.id, outcomes)
+    raise PublicEnginesHeldError(failures, message, info.id, outcomes)
 
 
 def _with_earlier(
@@ -607,6 +630,7 @@ async def merged_search(
     if last_resort is LastResort.AFTER_OTHERS:
         spent = asyncio.get_running_loop().time() - started
         outcomes = await _ask_unchecked(
+            info,
             outcomes,
             params,
             context,
@@ -633,7 +657,6 @@ async def merged_search(
         text = engines_failed_text(failures, room=REASON_LIMIT - len(ALL_FAILED_PREFIX))
         raise PublicEnginesFailedError(failures, f"{ALL_FAILED_PREFIX}{text}", info.id, outcomes)
     answered = [outcome.response for outcome in outcomes if outcome.response is not None]
-    results_found = any(response.sources for response in answered)
     # Only engines whose results are in the merge decide how far a filter held.
     contributing = [response for response in answered if response.sources] or answered
     results = [
@@ -652,8 +675,8 @@ async def merged_search(
     if unanswered:
         notes = (f"{NOT_ANSWERED_PREFIX}{engines_failed_text(unanswered)}",)
     notes += tuple(note for response in answered for note in response.notes)
-    if last_resort is LastResort.HOLD and not results_found:
-        _hold_for_last_resort(info, outcomes, notes)
+    if last_resort is LastResort.HOLD:
+        _hold_for_last_resort(info, params, outcomes, notes)
     return SearchResponse(
         provider=info.id,
         sources=tuple(merge_results(results, count)),
