@@ -12,6 +12,7 @@ import functools
 from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
+from .cli_status import PROG
 from .credentials import EXPIRY_SKEW_SECONDS, Credentials
 from .provider_types import ProviderInfo
 from .sent_secret import SentSecret
@@ -174,7 +175,11 @@ def clash_advice(kinds: tuple[Credential, ...], info: ProviderInfo) -> str:
         remove the user info from the URL, or switch to a credential sent in another \
 header: a Demo API key (DEMO_API_KEY), in the x-api-key header
     """
-    others = [text for text in (_sent_elsewhere(kind, info) for kind in kinds) if text]
+    others = [
+        text + _removed_first(kinds[:index], info)
+        for index, kind in enumerate(kinds)
+        if (text := _sent_elsewhere(kind, info))
+    ]
     if not others:
         return (
             f"remove the user info from the URL: {info.label} sends no credential in another "
@@ -184,6 +189,23 @@ header: a Demo API key (DEMO_API_KEY), in the x-api-key header
         "remove the user info from the URL, or switch to a credential sent in another header: "
         + "; or ".join(others)
     )
+
+
+def _removed_first(before: tuple[Credential, ...], info: ProviderInfo) -> str:
+    """``, once any stored OAuth sign-in used before it is removed (...)``, or ``""``.
+
+    A stored sign-in that ``kinds`` lists before the credential advised is sent instead of
+    it, so setting Gemini's API key changed nothing while a Gemini CLI sign-in was stored:
+    the advice names the command that forgets each such sign-in.
+    """
+    commands = [
+        f"{PROG} auth remove {kind.entry or info.id} --oauth for the {kind.name}"
+        for kind in before
+        if isinstance(kind, StoredOAuth)
+    ]
+    if not commands:
+        return ""
+    return f", once any stored OAuth sign-in used before it is removed ({', '.join(commands)})"
 
 
 def _sent_elsewhere(kind: Credential, info: ProviderInfo) -> str | None:

@@ -13,6 +13,8 @@ the table reads ``misconfigured:`` and the chain skips the provider.
 import pytest
 
 from websearch_core import WebSearch
+from websearch_core.cli import main
+from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.testing import Simulator
 
 QUERY = "python asyncio"
@@ -165,3 +167,32 @@ async def test_perplexity_cookies_go_beside_the_user_name_and_its_bearer_key_is_
         f"{OTHER_HEADER}: the Perplexity cookie header (PERPLEXITY_COOKIES), in the Cookie "
         "header."
     )
+
+
+async def test_a_gemini_sign_in_behind_a_user_name_names_the_command_that_removes_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A stored sign-in is sent before Gemini's key, so "switch to a Gemini API key" changed
+    # nothing while it stayed stored; the advice names the command that removes it, and
+    # doing what it says (that command, the key set) lets the key go beside the Basic.
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    async with Simulator(["gemini", "serper"]) as sim:
+        urls = sim.base_urls()
+        urls["gemini"] = _with_user(urls["gemini"])
+        settings = sim.settings(providers=("gemini", "serper"), base_urls=urls)
+        store = CredentialStore(settings.resolved_credentials_file())
+        store.set_oauth("gemini-cli", OAuthToken(access_token="ya29.cli-token"))
+        keys = {"gemini": "AIza-fake", "serper": "s"}
+        async with WebSearch(settings, api_keys=keys) as ws:
+            before = next(s for s in await ws.provider_status() if s.id == "gemini")
+        assert before.reason.startswith("misconfigured: ")
+        assert before.reason.endswith(
+            f"{OTHER_HEADER}: a Gemini API key (GEMINI_API_KEY or GOOGLE_API_KEY), in the "
+            "x-goog-api-key header, once any stored OAuth sign-in used before it is removed "
+            "(websearch auth remove gemini-cli --oauth for the Gemini CLI sign-in, websearch "
+            "auth remove gemini --oauth for the Antigravity sign-in)."
+        )
+        assert main(["auth", "remove", "gemini-cli", "--oauth"]) == 0  # as the advice says
+        async with WebSearch(settings, api_keys=keys) as ws:
+            after = next(s for s in await ws.provider_status() if s.id == "gemini")
+        assert not after.reason.startswith("misconfigured"), after.reason
