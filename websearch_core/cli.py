@@ -46,7 +46,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
 from pydantic import ValidationError
 
@@ -163,13 +163,12 @@ def _command(args: list[str]) -> int:
         others = {name: _PARSERS[name] for name in _COMMANDS}
         try:
             named, parser, command_args = split_command(args, _search_parser(), others)
-        except CommandLineError as error:
+            namespace = parser.parse_command(command_args)
+        except CommandLineError as error:  # one line naming the option, as for a setting
             return fail(str(error))
-        command = named or "search"
-        try:
-            namespace = parser.parse_args(command_args)
-        except SystemExit as exit_:  # argparse reports usage errors (and --help) by exiting
+        except SystemExit as exit_:  # --help and --version print, then exit
             return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+        command = named or "search"
         handler: Callable[[argparse.Namespace], int] = namespace.handler
         report_unknown_variables(_warn)  # before the library could log them where none sees
         verbose = getattr(namespace, "verbose", False)
@@ -219,26 +218,30 @@ class _QueryParser(CommandParser):
     """The search command's parser: a query word that looks like an option gets a hint.
 
     ``websearch rust -site:pinterest.com`` (the exclusion syntax the README teaches) reads
-    to argparse as an unknown option; the error says how to write it instead.
+    to argparse as an unknown option; the refusal says how to write it instead, where a
+    ``--word`` gets the option probably meant.
     """
 
-    def error(self, message: str) -> NoReturn:
-        """Report a usage error, with the quoting hint for ``-word`` query terms."""
-        prefix = "unrecognized arguments: "
-        words = message.removeprefix(prefix).split() if message.startswith(prefix) else []
-        dashed = [word for word in words if word.startswith("-") and not word.startswith("--")]
-        if dashed:
-            message += (
-                "; to exclude a term or site, quote the whole query "
-                f"(websearch '... {' '.join(dashed)}') or put -- before it"
-            )
-        super().error(message)
+    def unknown_option_hint(self, name: str) -> str | None:
+        """For ``-word``: quote the whole query, or put ``--`` before it."""
+        if name.startswith("--"):
+            return None
+        return (
+            "; to exclude a term or site, quote the whole query "
+            f"({PROG} '... {name}') or put -- before it"
+        )
+
+    def unexpected_word_hint(self, word: str) -> str | None:
+        """For a query word after an option: the query's words go together."""
+        return f"; the query's words go together, or quote the whole query ({PROG} '... {word}')"
 
 
 def _search_parser() -> CommandParser:
     width = max(len(usage) for _, usage, _ in _COMMAND_HELP)  # the summaries in one column
     parser = _QueryParser(
         prog=PROG,
+        fields={option: field for field, option in _SEARCH_FLAGS.items()}
+        | {"--prefer": "provider"},
         description="Search the web through the first configured provider that answers.",
         epilog=(
             "other commands:\n"
@@ -896,7 +899,8 @@ def _describe_validation_error(error: ValidationError) -> str:
     for detail in error.errors():
         field = ".".join(str(part) for part in detail["loc"]) or "input"
         where = _where(field, _SEARCH_FLAGS.get(field))
-        parts.append(f"{where}: {validator_message(detail['msg'])}")
+        problem = validator_message(detail["msg"])
+        parts.append(f"{where}: {problem}")
     return "; ".join(parts) or " ".join(str(error).split())
 
 

@@ -8,57 +8,19 @@ take is refused, naming it, instead of being searched for. A query still needs `
 before a command's name (``websearch --limit 5 -- providers``), as a first word does.
 
 Which words are options, and which of them take a value, is read from the options each
-command's parser was given (:class:`CommandParser` keeps them as they are added): argparse
-has no public table of a parser's options, and reading its private one could break with
-any Python release.
+command's parser was given (:class:`~.cli_parser.CommandParser` keeps them as they are
+added): argparse has no public table of a parser's options, and reading its private one
+could break with any Python release.
 """
 
 import argparse
 import shlex
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
+from .cli_parser import CommandLineError, CommandParser
 from .cli_status import PROG
 
 __all__ = ["CommandLineError", "CommandParser", "split_command"]
-
-
-class CommandLineError(Exception):
-    """An option written before a command that the command does not take (exit status 2)."""
-
-
-class CommandParser(argparse.ArgumentParser):
-    """An argument parser that keeps the options it is given, by each name they have.
-
-    :func:`split_command` needs to know which words a command takes as options, and which
-    of them read the next word as their value; argparse keeps that table only privately.
-    Every option comes through :meth:`add_argument` (``-h``/``--help`` too, as argparse
-    adds it so); one added to a group is recorded with :meth:`record`. A subcommand's
-    parser (``auth set``) is of this class too, with its own table.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        # argparse adds -h/--help through add_argument inside its own __init__.
-        self.options: dict[str, argparse.Action] = {}
-        super().__init__(*args, **kwargs)
-
-    def add_argument(self, *name_or_flags: str, **kwargs: Any) -> argparse.Action:
-        """Add an argument as argparse does, keeping it by its option names."""
-        return self.record(super().add_argument(*name_or_flags, **kwargs))
-
-    def record(self, action: argparse.Action) -> argparse.Action:
-        """Keep ``action`` (one a group of this parser added) by its option names.
-
-        Example:
-            >>> parser = CommandParser(prog="demo", add_help=False)
-            >>> choice = parser.add_mutually_exclusive_group()
-            >>> _ = parser.record(choice.add_argument("--prefer", metavar="ID"))
-            >>> sorted(parser.options)
-            ['--prefer']
-        """
-        for name in action.option_strings:
-            self.options[name] = action
-        return action
 
 
 def split_command(

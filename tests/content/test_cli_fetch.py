@@ -110,7 +110,7 @@ def test_the_variable_takes_the_true_words_the_settings_take(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["fetch"], "the following arguments are required: URL"),
+        (["fetch"], "URL: required, not given; see websearch fetch --help"),
         (["fetch", "https://a.example/", "--timeout", "0"], "must be more than 0"),
         (["fetch", "https://a.example/", "--timeout", "inf"], "at most 900, got inf"),
         (["fetch", "https://a.example/", "--timeout", "901"], "at most 900, got 901"),

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from websearch_core.cli import EXIT_USAGE, main
+from websearch_core.cli import EXIT_OK, EXIT_USAGE, main
 
 
 def _error_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -93,3 +93,70 @@ def test_fetch_names_a_bad_timeout_as_a_search_does(
     # It was argparse's usage block and `websearch fetch: error: argument --timeout: ...`.
     line = _error_line(["fetch", "https://a.example/", "--timeout", value], capsys)
     assert line == f"websearch: timeout_seconds (--timeout): {problem}\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (
+            ["--bogus", "q"],
+            "--bogus: not an option of websearch (websearch --help lists its options)",
+        ),
+        (
+            ["--limt", "5", "q"],
+            "--limt: not an option of websearch (websearch --help lists its options); did you "
+            "mean --limit?",
+        ),
+        (
+            ["q", "--recency", "hourly"],
+            "recency (--recency): invalid choice: 'hourly' (choose from 'day', 'week', 'month', "
+            "'year'); see websearch --help",
+        ),
+        (["q", "--limit"], "limit (--limit): needs a value (--limit N); see websearch --help"),
+        (["fetch"], "URL: required, not given; see websearch fetch --help"),
+        (
+            ["fetch", "https://a.example/", "--timeout"],
+            "timeout_seconds (--timeout): needs a value (--timeout SECONDS); see websearch fetch "
+            "--help",
+        ),
+        (
+            ["fetch", "https://a.example/", "--markdwn"],
+            "--markdwn: not an option of websearch fetch (websearch fetch --help lists its "
+            "options); did you mean --markdown?",
+        ),
+        (["auth"], "ACTION: required, not given; see websearch auth --help"),
+        (
+            ["auth", "remove", "gemini-cli", "--oauht"],
+            "--oauht: not an option of websearch auth remove (websearch auth remove --help lists "
+            "its options); did you mean --oauth?",
+        ),
+        (
+            ["providers", "reset", "brave", "tavily"],
+            "tavily: an argument websearch providers does not take (see websearch providers "
+            "--help)",
+        ),
+        (
+            ["q", "--no-cache", "more"],
+            "more: an argument websearch does not take; the query's words go together, or quote "
+            "the whole query (websearch '... more')",
+        ),
+    ],
+)
+def test_what_argparse_refuses_is_one_line_naming_the_option(
+    argv: list[str], line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each was argparse's usage block, then `websearch: error: unrecognized arguments:
+    # --bogus` (or `argument --limit: expected one argument`, `the following arguments are
+    # required: URL`), with no name suggested and no pointer to the help.
+    assert _error_line(argv, capsys) == f"websearch: {line}\n"
+
+
+@pytest.mark.parametrize("command", [[], ["fetch"], ["auth"], ["auth", "remove"], ["providers"]])
+def test_help_still_prints_and_exits_0(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Refusals no longer exit through argparse; --help (which exits 0) still does.
+    assert main([*command, "--help"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.startswith(" ".join(["usage: websearch", *command]))

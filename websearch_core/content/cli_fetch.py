@@ -37,6 +37,7 @@ def fetch_parser() -> CommandParser:
     """The ``fetch`` command's parser; the handler is set as ``handler``."""
     parser = CommandParser(
         prog=f"{PROG} fetch",
+        fields={"--timeout": "timeout_seconds"},
         description="Fetch a web page, PDF, text file or JSON/XML/CSV file and print its content.",
     )
     parser.add_argument("url", metavar="URL", help="the page's http(s) URL")

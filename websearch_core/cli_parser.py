@@ -1,0 +1,207 @@
+"""The ``websearch`` commands' argument parser: its refusals on one line, in the command's form.
+
+argparse reported what it refuses itself (an unknown option, a ``--recency`` not in its list,
+a missing ``URL``, ``--limit`` with no value after it) with its usage block and
+``websearch: error: ...``, where every other bad value is one line, ``websearch: <where>:
+<problem>`` (``limit (--limit): Input should be greater than or equal to 1``). Here those
+refusals take that form too, name the option (an unknown one with the name probably meant),
+and point to the command's ``--help``; ``--help`` itself is argparse's, unchanged.
+
+Only public argparse API is used. ``exit_on_error=False`` makes argparse raise
+:class:`argparse.ArgumentError`, naming the argument, for a bad value; what it finds once
+the words are read (a missing argument, an ambiguous abbreviation) goes through
+:meth:`~argparse.ArgumentParser.error` on Python 3.11 and 3.12 before 3.12.5, and is raised
+as an ``ArgumentError`` naming no argument on later releases: both end in
+:meth:`CommandParser.refusal`. Unknown words are read from
+:meth:`~argparse.ArgumentParser.parse_known_args`, not from argparse's message, so the
+parser they were meant for (``auth remove``) names them and its options are the ones
+suggested.
+"""
+
+import argparse
+import gettext
+from collections.abc import Mapping, Sequence
+from typing import Any, NoReturn
+
+from .meant_names import closest_name, meant
+
+__all__ = ["CommandLineError", "CommandParser"]
+
+_REQUIRED = gettext.gettext("the following arguments are required: %s").removesuffix("%s")
+"""How argparse begins its missing-arguments message, in the words (and language) it uses."""
+_ONE_VALUE = gettext.gettext("expected one argument")
+"""argparse's message for an option written without the value it takes."""
+
+
+class CommandLineError(Exception):
+    """A command line the command cannot run (exit status 2); the message is the one line."""
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser that keeps its options by name and refuses in the command's form.
+
+    :func:`~websearch_core.cli_dispatch.split_command` needs to know which words a command
+    takes as options, and which of them read the next word as their value; argparse keeps
+    that table only privately. Every option comes through :meth:`add_argument` (``-h``/
+    ``--help`` too, as argparse adds it so); one added to a group is recorded with
+    :meth:`record`. A subcommand's parser (``auth set``) is of this class too, with its own
+    table. :meth:`parse_command` reads a command line; what it refuses raises
+    :class:`CommandLineError`, never ``SystemExit`` (``--help`` and ``--version`` still
+    print and exit as argparse does).
+
+    Args:
+        fields: The setting or parameter each option sets (``--timeout``:
+            ``timeout_seconds``), so a refusal names both as a bad setting is named
+            (``timeout_seconds (--timeout): ...``).
+        args, kwargs: As for :class:`argparse.ArgumentParser`; ``exit_on_error`` is
+            ``False`` unless given.
+    """
+
+    def __init__(self, *args: Any, fields: Mapping[str, str] | None = None, **kwargs: Any) -> None:
+        # argparse adds -h/--help through add_argument inside its own __init__.
+        self.options: dict[str, argparse.Action] = {}
+        self.arguments: list[argparse.Action] = []
+        self.fields: Mapping[str, str] = dict(fields or {})
+        self.subcommands: argparse.Action | None = None
+        kwargs.setdefault("exit_on_error", False)
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *name_or_flags: str, **kwargs: Any) -> argparse.Action:
+        """Add an argument as argparse does, keeping it by its option names."""
+        return self.record(super().add_argument(*name_or_flags, **kwargs))
+
+    def record(self, action: argparse.Action) -> argparse.Action:
+        """Keep ``action`` (one a group of this parser added), by its option names if any.
+
+        Example:
+            >>> parser = CommandParser(prog="demo", add_help=False)
+            >>> choice = parser.add_mutually_exclusive_group()
+            >>> _ = parser.record(choice.add_argument("--prefer", metavar="ID"))
+            >>> sorted(parser.options)
+            ['--prefer']
+        """
+        self.arguments.append(action)
+        for name in action.option_strings:
+            self.options[name] = action
+        return action
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        """Add subcommands as argparse does, kept so their unknown words are theirs to name."""
+        self.subcommands = self.record(super().add_subparsers(**kwargs))
+        return self.subcommands
+
+    def parse_command(self, args: Sequence[str]) -> argparse.Namespace:
+        """``args`` read, or refused in one line naming what is wrong.
+
+        Raises:
+            CommandLineError: A word no option or argument takes, a bad or missing value,
+                a missing argument; the message names it and the ``--help`` to read.
+        """
+        namespace: argparse.Namespace
+        namespace, unknown = self.parse_known_args(list(args))
+        if unknown:
+            raise CommandLineError(self._taker(namespace).unexpected(unknown))
+        return namespace
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> tuple[Any, list[str]]:
+        """As argparse does, with a refused value raised as :class:`CommandLineError`."""
+        try:
+            return super().parse_known_args(args, namespace)
+        except argparse.ArgumentError as error:
+            raise CommandLineError(self.refusal(error.argument_name, error.message)) from None
+
+    def error(self, message: str) -> NoReturn:
+        """Raise what argparse would print with its usage block as one line (see module)."""
+        raise CommandLineError(self.refusal(None, message))
+
+    def refusal(self, argument: str | None, message: str) -> str:
+        """The line for what argparse refused: ``<where>: <problem>; see <prog> --help``.
+
+        Args:
+            argument: The argument argparse names (``--limit``, ``-v/--verbose``, ``URL``),
+                or ``None`` when its message names them (missing arguments).
+            message: argparse's words for the problem.
+        """
+        see = f"see {self.prog} --help"
+        if argument is None:
+            if message.startswith(_REQUIRED):
+                missing = message.removeprefix(_REQUIRED)
+                return f"{missing}: required, not given; {see}"
+            return f"{message}; {see}"
+        action = self._action(argument)
+        option = _long_name(action) if action is not None else argument
+        where = _where(self.fields.get(option), option)
+        if message == _ONE_VALUE and action is not None:
+            value = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
+            return f"{where}: needs a value ({option} {value}); {see}"
+        return f"{where}: {message}; {see}"
+
+    def unexpected(self, words: Sequence[str]) -> str:
+        """The line for words no option or argument of this command takes.
+
+        An unknown option is named with the option probably meant; any further words are
+        listed after it.
+        """
+        first, rest = words[0], words[1:]
+        also = f"; also not taken: {' '.join(rest)}" if rest else ""
+        if not first.startswith("-"):
+            hint = self.unexpected_word_hint(first)
+            if hint is None:
+                hint = f" (see {self.prog} --help)"
+            return f"{first}: an argument {self.prog} does not take{hint}{also}"
+        name = first.split("=", 1)[0]
+        hint = self.unknown_option_hint(name)
+        if hint is None:
+            hint = f" ({self.prog} --help lists its options){self._meant_option(name)}"
+        return f"{name}: not an option of {self.prog}{hint}{also}"
+
+    def unknown_option_hint(self, name: str) -> str | None:
+        """What to say of the unknown option ``name`` instead of the usual, or ``None``.
+
+        A command whose words can look like options (the search's query) says here how to
+        write them.
+        """
+        return None
+
+    def unexpected_word_hint(self, word: str) -> str | None:
+        """What to say of ``word``, no argument's, instead of the usual, or ``None``."""
+        return None
+
+    def _meant_option(self, name: str) -> str:
+        """``; did you mean --limit?`` for ``--limt``, compared without the dashes.
+
+        With them, every option shared ``--`` with the one given, and ``--bogus`` was
+        near enough ``--verbose`` to be suggested.
+        """
+        bare = {option.lstrip("-"): option for option in self.options}
+        close = closest_name(name.lstrip("-"), sorted(bare))
+        # The option found, worded by meant() as every suggestion in the package is.
+        return meant(bare[close], [bare[close]]) if close else ""
+
+    def _taker(self, namespace: argparse.Namespace) -> "CommandParser":
+        """The innermost parser the command line reached (``auth remove``), which names words."""
+        chosen = getattr(namespace, self.subcommands.dest, None) if self.subcommands else None
+        choices = self.subcommands.choices if self.subcommands else None
+        parser = choices.get(chosen) if isinstance(choices, Mapping) else None
+        return parser._taker(namespace) if isinstance(parser, CommandParser) else self
+
+    def _action(self, argument: str) -> argparse.Action | None:
+        """The action argparse names ``argument`` (``-v/--verbose``, a metavar, a dest)."""
+        for action in self.arguments:
+            option_names = "/".join(action.option_strings)
+            if argument in (option_names, action.metavar, action.dest):
+                return action
+        return None
+
+
+def _long_name(action: argparse.Action) -> str:
+    """``--verbose`` for ``-v/--verbose``; a positional's metavar or dest."""
+    long = [name for name in action.option_strings if name.startswith("--")]
+    if long or action.option_strings:
+        return (long or action.option_strings)[0]
+    return action.metavar if isinstance(action.metavar, str) else action.dest
+
+
+def _where(field: str | None, option: str) -> str:
+    """``<field> (<option>)`` as a bad setting is named, or the option alone."""
+    return f"{field} ({option})" if field and field != option else option
