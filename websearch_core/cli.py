@@ -49,6 +49,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from . import __version__
 from .browser import INSTALL_HINT
@@ -900,8 +901,22 @@ def _describe_validation_error(error: ValidationError) -> str:
         field = ".".join(str(part) for part in detail["loc"]) or "input"
         where = _where(field, _SEARCH_FLAGS.get(field))
         problem = validator_message(detail["msg"])
-        parts.append(f"{where}: {problem}")
+        parts.append(f"{where}: {problem}{_given(field, detail)}")
     return "; ".join(parts) or " ".join(str(error).split())
+
+
+def _given(field: str, detail: ErrorDetails) -> str:
+    """``, got 'five'``: the text an option was given, where pydantic's words leave it out.
+
+    ``--limit five`` read ``limit (--limit): Input should be a valid integer``, leaving the
+    user to find what was typed; a parameter's own check (``--country usa``) says ``got
+    'usa'`` already, as the text it read. A search parameter is typed on the command line,
+    never a secret; the query (which may be long, and is the search itself) is not repeated.
+    """
+    given = detail["input"]
+    if field == "query" or detail["type"] == "value_error" or not isinstance(given, str):
+        return ""
+    return f", got {given!r}"
 
 
 @contextlib.contextmanager

@@ -30,8 +30,9 @@ def _error_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     ("argv", "line"),
     [
         (["q", "--limit", "0"], "limit (--limit): Input should be greater than or equal to 1"),
-        (["q", "--limit", "five"], "limit (--limit): Input should be a valid integer"),
-        (["q", "--limit", "2.5"], "limit (--limit): Input should be a valid integer"),
+        # The text given is said: it read "Input should be a valid integer" alone.
+        (["q", "--limit", "five"], "limit (--limit): Input should be a valid integer, got 'five'"),
+        (["q", "--limit", "2.5"], "limit (--limit): Input should be a valid integer, got '2.5'"),
         (["q", "--timeout", "-1"], "timeout_seconds (--timeout): Input should be greater than 0"),
         (
             ["q", "--timeout", "soon"],
