@@ -10,9 +10,9 @@ and point to the command's ``--help``; ``--help`` itself is argparse's, unchange
 Only public argparse API is used. ``exit_on_error=False`` makes argparse raise
 :class:`argparse.ArgumentError`, naming the argument, for a bad value; what it finds once
 the words are read (a missing argument, an ambiguous abbreviation) goes through
-:meth:`~argparse.ArgumentParser.error` on Python 3.11 and 3.12 before 3.12.5, and is raised
-as an ``ArgumentError`` naming no argument on later releases: both end in
-:meth:`CommandParser.refusal`. Unknown words are read from
+:meth:`~argparse.ArgumentParser.error` on Python 3.11 and 3.12 (3.12.1 checked), and is
+raised as an ``ArgumentError`` naming no argument on 3.13 (3.13.0 checked): both end in
+:meth:`CommandParser.refusal`, so every release words it alike. Unknown words are read from
 :meth:`~argparse.ArgumentParser.parse_known_args`, not from argparse's message, so the
 parser they were meant for (``auth remove``) names them and its options are the ones
 suggested.
