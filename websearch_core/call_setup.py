@@ -84,6 +84,17 @@ def environment_proxies(
     return None
 
 
+def own_proxy(settings: Settings) -> str | None:
+    """The settings' proxy (``WEBSEARCH_PROXY``) for the client's own session, or ``None``.
+
+    The transport picks it per request rather than the session holding it, since aiohttp
+    cannot be told to send one request directly past a session's proxy, and a loopback
+    endpoint must be (see :meth:`Transport._proxy_for
+    <websearch_core.transport.Transport._proxy_for>`).
+    """
+    return settings.proxy.get_secret_value() if settings.proxy is not None else None
+
+
 class CallSetup:
     """The per-client parts of a search, valid while its session and settings hold.
 
@@ -118,6 +129,7 @@ class CallSetup:
             connect_timeout_seconds=settings.connect_timeout_seconds,
             credentials=credentials,
             proxies=environment_proxies(session, settings, credentials, own=own_session),
+            proxy=own_proxy(settings) if own_session else None,
         )
         self._notes = ProviderNotes()
         self.context = ProviderContext(

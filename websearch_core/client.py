@@ -306,14 +306,13 @@ class WebSearch(AsyncClosing):
         if self._session is None or self._session.closed:
             import aiohttp  # on first use: importing the client must not cost aiohttp's ~80 ms
 
-            proxy = self.settings.proxy
             self._session = aiohttp.ClientSession(
                 timeout=aiohttp.ClientTimeout(total=None),
                 connector=aiohttp.TCPConnector(limit=32),
-                proxy=proxy.get_secret_value() if proxy is not None else None,
-                # HTTPS_PROXY / NO_PROXY still apply, chosen per request by the transport:
-                # trusting the environment, aiohttp would also send the ~/.netrc login of
-                # every host it lists (see env_proxies).
+                # The proxy (WEBSEARCH_PROXY, else HTTPS_PROXY / NO_PROXY) is chosen per
+                # request by the transport: a loopback endpoint goes direct, and trusting the
+                # environment, aiohttp would also send the ~/.netrc login of every host it
+                # lists (see env_proxies).
                 trust_env=False,
             )
             # aiohttp silently re-sends an idempotent request once when a reused connection

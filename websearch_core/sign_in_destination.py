@@ -20,12 +20,12 @@ providers table shows it as ``misconfigured:`` and the chain skips the provider 
 that tries each credential in turn, Perplexity, passes the sign-in over instead).
 """
 
-import ipaddress
 from collections.abc import Collection
 from dataclasses import replace
 from typing import Final
 from urllib.parse import urlsplit
 
+from .loopback import is_loopback
 from .provider_credentials import SetUrl
 from .sent_secret import SentSecret
 
@@ -42,30 +42,6 @@ GATEWAYS_SETTING: Final = "sign_in_gateways"
 """The setting that trusts a base URL with sign-ins, by its ``base_urls`` id."""
 GATEWAYS_VARIABLE: Final = "WEBSEARCH_SIGN_IN_GATEWAYS"
 """Its variable (a comma-separated or JSON list of ids)."""
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` (a URL's host name, brackets removed) names this machine.
-
-    Only ``localhost`` and loopback literals count: a name is not resolved, so a DNS answer
-    cannot make a remote host look local.
-
-    Example:
-        >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("LocalHost")
-        (True, True, True)
-        >>> is_loopback("127.0.0.1.example.com"), is_loopback("10.0.0.1")
-        (False, False)
-    """
-    name = host.strip().lower().rstrip(".")
-    if name == "localhost":
-        return True
-    try:
-        address = ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return address.ipv4_mapped.is_loopback
-    return address.is_loopback
 
 
 def _origin(url: str) -> tuple[str, str, int | None] | None:

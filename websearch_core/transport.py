@@ -41,6 +41,7 @@ from .errors import (
     SearchProviderError,
 )
 from .json_decode import json_loads
+from .loopback import is_loopback
 from .redaction import masked_password, redact, redactor_for
 from .sent_secret import AUTHORIZATION_CLASH, REMOVE_USER_INFO
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
@@ -414,6 +415,10 @@ class Transport:
             A session that does not trust the environment (the client's own: aiohttp would
             add ``~/.netrc`` logins) is sent through the proxy they name; one that does (a
             caller's) picks the same itself. ``None``: the session's own proxy, if any.
+        proxy: The settings' proxy (``WEBSEARCH_PROXY``), which the client's own session is
+            sent through in place of the environment's. It is chosen per request, not set on
+            the session, so that a loopback endpoint is reached directly (see
+            :meth:`_proxy_for`).
     """
 
     def __init__(
@@ -427,9 +432,11 @@ class Transport:
         connect_timeout_seconds: float | None = None,
         credentials: "Credentials | None" = None,
         proxies: "EnvironmentProxies | None" = None,
+        proxy: str | None = None,
     ) -> None:
         self.session = session
         self._proxies = proxies
+        self._proxy = proxy
         self._routes_proxies = proxies is not None and not getattr(session, "trust_env", False)
         self.default_timeout_seconds = timeout_seconds
         self.connect_timeout_seconds = connect_timeout_seconds
@@ -503,7 +510,7 @@ class Transport:
         expires = time.monotonic() + timeout
         failure: SearchProviderError
         try:
-            response = await self._first(request, url, _left_until(expires))
+            response = await self._first(provider, label, request, url, _left_until(expires))
             try:
                 if response.status in _REDIRECT_STATUSES:
                     response = await self._follow(provider, label, request, url, response, expires)
@@ -556,7 +563,7 @@ class Transport:
         url = self.resolve_url(provider, request.url)
 
         async def read() -> SseResponse:
-            response = await self._first(request, url, None)
+            response = await self._first(provider, label, request, url, None)
             try:
                 if response.status in _REDIRECT_STATUSES:
                     response = await self._follow(provider, label, request, url, response, None)
@@ -590,7 +597,7 @@ class Transport:
         return await self._guarded(provider, label, url, timeout_seconds, read())
 
     def _first(
-        self, request: HttpRequest, url: str, total: float | None
+        self, provider: str, label: str, request: HttpRequest, url: str, total: float | None
     ) -> "Awaitable[aiohttp.ClientResponse]":
         """The request as its provider built it, not yet awaited (so no frame of our own).
 
@@ -607,20 +614,38 @@ class Transport:
             json=request.json,
             allow_redirects=False,
             timeout=self._client_timeout(total),
-            proxy=self._proxy_for(url),
+            proxy=self._proxy_for(provider, label, url),
         )
 
-    def _proxy_for(self, url: str) -> str | None:
-        """The environment's proxy for ``url`` when this transport picks it, else ``None``.
+    def _proxy_for(self, provider: str, label: str, url: str) -> str | None:
+        """The proxy ``url`` goes through when this transport picks it, else ``None``.
 
-        Asked whether or not the session picks it itself, so that a proxy exported since
-        the last request has its credentials known before this one can carry them.
+        The environment's is asked whether or not the session picks it itself, so that a
+        proxy exported since the last request has its credentials known before this one can
+        carry them. A loopback host (``localhost``, ``127.0.0.0/8``, ``::1``) is never
+        proxied, as Go's and Chromium's proxy rules have it: through a proxy it names the
+        proxy's own machine, not this one, and a sign-in sent to a loopback base URL over
+        plain http (allowed because it stays on this machine) would reach the proxy in
+        clear text.
+
+        Raises:
+            SearchProviderError: A caller's session would send a loopback request through a
+                proxy on another machine (aiohttp cannot be told to send it directly).
         """
         proxies = self._proxies
-        if proxies is None:
+        chosen = proxies.for_url(url) if proxies is not None else None
+        if self._proxy is not None:
+            chosen = self._proxy
+        elif not self._routes_proxies:
+            # A caller's session: it picks the environment's (trust_env) or its own proxy.
+            if not getattr(self.session, "trust_env", False):
+                chosen = getattr(self.session, "_default_proxy", None)
+            if chosen is not None and _proxied_off_machine(url, str(chosen)):
+                raise SearchProviderError(provider, _proxied_loopback_message(label, url, chosen))
             return None
-        proxy = proxies.for_url(url)
-        return proxy if self._routes_proxies else None
+        if chosen is not None and is_loopback(urlsplit(url).hostname or ""):
+            return None
+        return chosen
 
     def _client_timeout(self, total: float | None) -> "aiohttp.ClientTimeout":
         """The per-request ``aiohttp.ClientTimeout``: the connect limit, and ``total`` if given.
@@ -696,7 +721,7 @@ class Transport:
                 json=body_json,
                 allow_redirects=False,
                 timeout=self._client_timeout(None if expires is None else _left_until(expires)),
-                proxy=self._proxy_for(str(current)),
+                proxy=self._proxy_for(provider, label, str(current)),
             )
         raise AssertionError("unreachable: the last hop returns or raises")  # pragma: no cover
 
@@ -826,6 +851,35 @@ def _left_until(expires: float) -> float:
     if left <= 0:
         raise TimeoutError
     return left
+
+
+def _proxied_off_machine(url: str, proxy: str) -> bool:
+    """Whether a request to loopback ``url`` would go through ``proxy`` on another machine."""
+    if not is_loopback(urlsplit(url).hostname or ""):
+        return False
+    try:
+        proxy_host = urlsplit(proxy).hostname or ""
+    except ValueError:
+        return True
+    return not is_loopback(proxy_host)
+
+
+def _proxied_loopback_message(label: str, url: str, proxy: object) -> str:
+    """Why a caller's session may not send a loopback request: its origins, no user info."""
+    target = urlsplit(url)
+    try:
+        through = urlsplit(str(proxy))
+        shown = f"{through.scheme}://{through.hostname}"
+        shown += f":{through.port}" if through.port is not None else ""
+    except ValueError:
+        shown = "a proxy"
+    named = target.hostname or ""
+    return (
+        f"{label} request was not sent: the HTTP session given to WebSearch would send it to "
+        f"the loopback address {named} through the proxy {shown}, which would receive its "
+        f"credentials and reach its own machine, not this one; add {named} to NO_PROXY or "
+        "give WebSearch a session without that proxy"
+    )
 
 
 def _translated() -> tuple[type[BaseException], ...]:
