@@ -49,14 +49,18 @@ def settings_scope(settings: "Settings") -> str:
     Two configurations sharing one state store must not serve each other's answers:
     SearXNG's safesearch, language, categories, engines and endpoint, the Gemini model,
     the base URLs, and the exclusions (which pick the Public Web aggregate's engines, where
-    the chain's provider ids say nothing) all change the results. Credentials are left
-    out: they change who pays, not what is found.
+    the chain's provider ids say nothing) all change the results. So do the gateways
+    trusted with a sign-in (``sign_in_gateways``): the chain's ids name a provider whose
+    sign-in is refused all the same (it is skipped when it is tried), so trusting its
+    gateway changed who answers while the fallback's cached answer was still served.
+    Credentials are left out: they change who pays, not what is found.
     """
     searxng = settings.searxng
     values = {
         "exclude": sorted(settings.exclude),
         "gemini_model": settings.gemini_model,
         "base_urls": dict(settings.base_urls),
+        "sign_in_gateways": sorted(settings.sign_in_gateways),
         "searxng": None
         if searxng is None
         else searxng.model_dump(mode="json", exclude={"token", "basic_username", "basic_password"}),

@@ -40,6 +40,7 @@ def test_the_settings_scope_follows_what_changes_results_not_credentials() -> No
         Settings(gemini_model="gemini-2.5-pro"),
         Settings(base_urls={"brave": "http://127.0.0.1:8080"}),
         Settings(searxng={"endpoint": "https://searx.example", "language": "de"}),
+        Settings(sign_in_gateways=("codex",)),  # which providers can run
     ):
         assert settings_scope(changed) != base, changed
     assert settings_scope(Settings(api_keys={"brave": "k-1"})) == base
