@@ -7,16 +7,19 @@ provider fails a stale answer can be served, marked ``stale``, instead of an err
 
 import hashlib
 import json
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from .endpoint_variables import endpoint_variables
 from .models import SearchParams, SearchResponse
 
 if TYPE_CHECKING:
+    from .providers.base import SearchProvider
     from .settings import Settings
 
-__all__ = ["cache_key", "dump_response", "load_response", "settings_scope"]
+__all__ = ["cache_key", "dump_response", "endpoint_scope", "load_response", "settings_scope"]
 
 _KEY_VERSION = "v1"
 
@@ -67,6 +70,23 @@ def settings_scope(settings: "Settings") -> str:
     }
     payload = json.dumps(values, sort_keys=True).encode("utf-8", "surrogatepass")
     return hashlib.sha256(payload).hexdigest()[:16]
+
+
+def endpoint_scope(providers: Iterable["SearchProvider"], read: Callable[[str], str | None]) -> str:
+    """The endpoint variables set for ``providers`` (``ANTHROPIC_BASE_URL=...``), for the scope.
+
+    They are read from the environment, not the settings, on every search (``read`` is
+    :meth:`Credentials.env <websearch_core.credentials.Credentials.env>`): pointing one
+    elsewhere changes what the provider answers and whether its sign-in may be sent, so
+    whether it runs at all, while the chain's provider ids stay the same. Empty when none
+    is set (the usual case). The key is a digest, so a password in a URL is never stored.
+    """
+    return "|".join(
+        f"{name}={value}"
+        for provider in providers
+        for name in endpoint_variables(provider)
+        if (value := read(name))
+    )
 
 
 def dump_response(response: SearchResponse) -> bytes:

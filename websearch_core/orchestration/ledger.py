@@ -29,7 +29,6 @@ import asyncio
 import functools
 import hashlib
 import logging
-import sys
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
@@ -39,6 +38,7 @@ from typing import TYPE_CHECKING, Final, TypeAlias
 from aiolimiter import AsyncLimiter
 
 from ..deadline import format_seconds
+from ..endpoint_variables import endpoint_variables
 from ..errors import RateLimitedError, SearchProviderError
 from ..providers.base import ProviderInfo
 from ..state.base import ProviderMark, StateStore, UsageGrant, UsageWindow
@@ -454,10 +454,8 @@ def mark_scope(context: "ProviderContext", provider_id: str) -> str:
     key_sent = not sign_ins or provider.tries_every_credential
     parts = [provider_id, (provider.api_key(context) or "") if key_sent else ""]
     parts.append(context.settings.base_urls.get(provider_id, ""))
-    module = sys.modules.get(type(provider).__module__)
-    for attr in ("BASE_URL_ENV_VARS", "URL_ENV_VARS"):
-        for name in getattr(module, attr, ()):
-            parts.append(f"{name}={context.credentials.env(name) or ''}")
+    for name in endpoint_variables(provider):
+        parts.append(f"{name}={context.credentials.env(name) or ''}")
     if provider_id == "searxng" and context.settings.searxng is not None:
         searxng = context.settings.searxng
         secrets = (searxng.token, searxng.basic_password)
