@@ -224,12 +224,15 @@ class SearchProvider(abc.ABC):
         pass over for another that works (:attr:`tries_every_credential`) is named in
         :attr:`~websearch_core.sent_secret.CredentialCheck.passed_over`.
         """
-        url = self.sent_url(context)
         gateways = context.settings.sign_in_gateways
-        secrets = guarded(self.sent_secrets(context), url, gateways)
+        secrets = self.sent_secrets(context)
+        url: SetUrl | None = None
+        if any(secret.sign_in for secret in secrets):  # where it goes decides if it may
+            url = self.sent_url(context)
+            secrets = guarded(secrets, url, gateways)
         verdict = context.credentials.checks.check(
             self.info.id,
-            url_secrets(url),
+            self._sent_url_secrets(context, url),
             secrets,
             every=self.tries_every_credential,
             advice=self.clash_advice(),
@@ -237,7 +240,7 @@ class SearchProvider(abc.ABC):
         if verdict.problem is not None:
             return verdict
         side_urls = self.side_urls(context)
-        if not side_urls:
+        if not side_urls:  # the usual case: no generator to build and run
             return verdict
         side = first_problem(s for url in side_urls for s in url_secrets(url))
         if side is not None:
@@ -250,6 +253,20 @@ class SearchProvider(abc.ABC):
             if clause is not None:
                 return CredentialCheck(refusal(sign_in, clause, refreshed=True))
         return verdict
+
+    def _sent_url_secrets(self, context: ProviderContext, url: SetUrl | None) -> list[SentSecret]:
+        """:func:`url_secrets` of :meth:`sent_url`, ``url`` when it was already found.
+
+        A ``base_urls`` entry wins over :meth:`own_url`; one without an ``@`` carries no
+        user info, so there is nothing to check and no need to find out (in the
+        environment) where it was set, which the check did before every attempt.
+        """
+        if url is not None:
+            return url_secrets(url)
+        override = context.settings.base_urls.get(self.info.id)
+        if override and "@" not in override:
+            return []
+        return url_secrets(self.sent_url(context))
 
     @final
     def key_problem(self, context: ProviderContext) -> str | None:
