@@ -17,6 +17,8 @@ from websearch_core.env_values import value_getter
 from websearch_core.sent_secret import KeptChecks, SentSecret
 from websearch_core.testing import Simulator
 
+from ._spies import count_calls
+
 NAME = "WEBSEARCH_TEST_KEPT_VALUE"
 CONTROL = "contains a control character (a line break, a NUL), so it cannot be sent"
 
@@ -97,3 +99,30 @@ async def test_a_key_changed_between_searches_is_checked_as_it_is_then(
     assert skipped.detail == (
         f"Brave API key in BRAVE_API_KEY {CONTROL}; remove it from BRAVE_API_KEY."
     )
+
+
+async def test_a_base_url_without_user_info_sends_the_check_to_no_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The check before every attempt looked up which variable had set the base URL (to
+    # name it in a problem) even for a URL with no user info, so nothing to check in it;
+    # a URL that holds a password still has its password checked and its source named.
+    async with Simulator(["brave"]) as sim:
+        settings = sim.settings(providers=("brave",))
+        async with WebSearch(settings, api_keys={"brave": "BSAgood"}) as ws:
+            context = ws._context()
+            brave = ws._setup().plan(None).providers[0]
+            reads = count_calls(context.credentials, "env", monkeypatch)
+            assert brave.credential_check(context).problem is None
+            assert brave.credential_check(context).problem is None
+            assert reads == []
+            first = await ws.run("python", use_cache=False)
+        assert first.response.provider == "brave"
+        origin = settings.base_urls["brave"].replace("://", "://user:pa%0Ass@", 1)
+        with_password = settings.model_copy(update={"base_urls": {"brave": origin}})
+        async with WebSearch(with_password, api_keys={"brave": "BSAgood"}) as ws:
+            second = await ws.run("python", use_cache=False)
+        assert len(sim["brave"].requests) == 1  # the password was never sent
+    skipped = second.response.attempts[0]
+    assert (skipped.provider, skipped.outcome) == ("brave", "skipped")
+    assert "the base_urls.brave setting" in (skipped.detail or "")
