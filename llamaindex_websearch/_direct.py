@@ -11,10 +11,11 @@ keywords the class takes and which factory builds it from ``WebSearch`` options.
 """
 
 import inspect
-from collections.abc import Collection, Iterable
 from typing import Any, ClassVar, Self
 
-__all__ = ["BuiltByFactory", "refuse_direct_keywords"]
+from ._keywords import refuse_unknown_keyword
+
+__all__ = ["BuiltByFactory"]
 
 
 class BuiltByFactory:
@@ -37,7 +38,9 @@ class BuiltByFactory:
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         takes = _init_keywords(cls) if kwargs else None
         if takes is not None:
-            refuse_direct_keywords(cls.__name__, kwargs, takes, cls.factory, cls.factory_options)
+            refuse_unknown_keyword(
+                cls.__name__, kwargs, takes, factory=cls.factory, factory_own=cls.factory_options
+            )
         return super().__new__(cls)
 
 
@@ -58,45 +61,3 @@ def _init_keywords(cls: type) -> tuple[str, ...] | None:
             kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
             _KEYWORDS[cls] = tuple(p.name for p in parameters if p.kind in kinds)
     return _KEYWORDS[cls]
-
-
-def refuse_direct_keywords(
-    owner: str, given: Iterable[str], takes: Collection[str], factory: str, own: Iterable[str]
-) -> None:
-    """Refuse the first of ``given`` that ``owner()`` does not take, saying what was meant.
-
-    Args:
-        owner: The class called (``WebSearchFunctionTool``).
-        given: The keywords given (their values are never read: one may hold a key).
-        takes: The keywords the class takes, in its signature's order.
-        factory: The function that builds the class from ``WebSearch`` options.
-        own: The factory's own keywords besides ``web_search`` and ``WebSearch``'s.
-
-    Raises:
-        TypeError: A keyword is not one of ``takes``: named, with the keyword probably
-            meant (among the class's and the factory's) and the keywords the class takes.
-
-    Example:
-        >>> refuse_direct_keywords("Tool", ["fnn"], ["fn", "metadata"], "make_tool", [])
-        Traceback (most recent call last):
-        ...
-        TypeError: Tool() got an unexpected keyword argument 'fnn'; did you mean fn? (Tool() takes fn, metadata; make_tool() builds one from WebSearch options)
-    """  # noqa: E501
-    unknown = next((name for name in given if name not in takes), None)
-    if unknown is None:
-        return
-    from websearch_core.client import WEB_SEARCH_OPTION_NAMES  # only for a wrong keyword
-    from websearch_core.meant_names import closest_name
-
-    options = WEB_SEARCH_OPTION_NAMES | {"web_search", *own}
-    close = unknown if unknown in options else closest_name(unknown, sorted({*takes, *options}))
-    meant = f"; did you mean {close}?" if close is not None and close != unknown else ""
-    listed = ", ".join(takes)
-    if close in options:
-        where = (
-            f"{close} is an option of {factory}(), which builds this tool; "
-            f"{owner}() itself takes {listed}"
-        )
-    else:
-        where = f"{owner}() takes {listed}; {factory}() builds one from WebSearch options"
-    raise TypeError(f"{owner}() got an unexpected keyword argument {unknown!r}{meant} ({where})")

@@ -63,17 +63,37 @@ def test_the_llamaindex_retriever_names_the_argument_meant(
 def test_the_llamaindex_tools_refuse_a_mistyped_option_when_built(
     build: Callable[..., object], given: dict[str, Any], expected: str
 ) -> None:
-    # Refused by the call that has the typo, not by the tool's first search.
+    # Refused by the call that has the typo, not by the tool's first search, listing what
+    # the call takes as a tool class called directly does.
     with pytest.raises(TypeError) as caught:
         build(**given)
     message = str(caught.value)
-    assert message == f"{build.__name__}() got an unexpected keyword argument {expected}"
+    owner = build.__name__
+    takes = ", ".join(_factory_keywords(build))
+    assert message == (
+        f"{owner}() got an unexpected keyword argument {expected} ({owner}() takes {takes})"
+    )
     assert SECRET not in message
 
 
+def _factory_keywords(build: Callable[..., object]) -> list[str]:
+    """What a factory takes, in the refusal's order: web_search, its own, WebSearch's options."""
+    import inspect
+
+    from websearch_core.client import WebSearchOptions
+
+    own = [p.name for p in inspect.signature(build).parameters.values() if p.kind is p.KEYWORD_ONLY]
+    return ["web_search", *own, *sorted(WebSearchOptions.__optional_keys__)]
+
+
 def test_the_llamaindex_fetch_tool_names_its_own_option_too() -> None:
-    with pytest.raises(TypeError, match="did you mean allow_private_addresses"):
+    with pytest.raises(TypeError) as caught:
         create_web_fetch_tool(allow_private=True)  # type: ignore[call-arg]
+    assert str(caught.value).startswith(
+        "create_web_fetch_tool() got an unexpected keyword argument 'allow_private'; did you "
+        "mean allow_private_addresses? (create_web_fetch_tool() takes web_search, "
+        "allow_private_addresses, api_keys, "
+    )
 
 
 @pytest.mark.parametrize("build", [web_search_metadata, web_fetch_metadata])
