@@ -8,14 +8,24 @@ unexpected keyword argument 'api_key'``: neither the class called, nor ``api_key
 the factory that takes it. The factories already name the keyword meant
 (:mod:`llamaindex_websearch._options`); direct construction now does too, and says which
 keywords the class takes and which factory builds it from ``WebSearch`` options.
+
+Two more ways in answered in ``FunctionTool``'s words alone: ``WebSearchFunctionTool
+.from_defaults(api_key=...)`` (``FunctionTool.from_defaults() got an unexpected keyword
+argument``) and ``WebSearchFunctionTool()`` with no function (``fn or async_fn must be
+provided.``), neither saying that the factory is how to get a tool that searches. Both now
+name it too (:class:`PointsToFactory`), the keyword worded as the rest are.
 """
 
+import functools
 import inspect
-from typing import Any, ClassVar, Self
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+from llama_index.core.tools import FunctionTool
 
 from ._keywords import refuse_unknown_keyword
 
-__all__ = ["BuiltByFactory"]
+__all__ = ["BuiltByFactory", "PointsToFactory", "refuse_without_function"]
 
 
 class BuiltByFactory:
@@ -61,3 +71,98 @@ def _init_keywords(cls: type) -> tuple[str, ...] | None:
             kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
             _KEYWORDS[cls] = tuple(p.name for p in parameters if p.kind in kinds)
     return _KEYWORDS[cls]
+
+
+class PointsToFactory:
+    """Mixin, listed before ``FunctionTool``: ``from_defaults`` and ``__init__`` name the factory.
+
+    ``from_defaults`` refuses a keyword it lacks as a direct call does (:class:`BuiltByFactory`)
+    and, like ``__init__``, a call without a function to call (:func:`refuse_without_function`);
+    then ``FunctionTool``'s own runs. Both are hidden from type checkers, which therefore keep
+    checking calls against ``FunctionTool``'s signatures (and flag ``api_key=``); ``inspect``
+    reads the same signature through ``__wrapped__``. The class using it sets ``factory`` and
+    ``factory_options`` (:class:`BuiltByFactory`).
+    """
+
+    __slots__ = ()
+
+    if not TYPE_CHECKING:  # type checkers see FunctionTool's signatures instead
+
+        @functools.wraps(FunctionTool.__init__)
+        def __init__(self, *args, **kwargs):
+            owner = type(self)
+            given = _bound(_INIT, (self, *args), kwargs)
+            refuse_without_function(owner.__name__, owner.factory, given, needs_metadata=True)
+            super().__init__(*args, **kwargs)
+
+        @classmethod
+        def from_defaults(cls, *args, **kwargs):
+            defaults = super().from_defaults
+            owner = f"{cls.__name__}.from_defaults"
+            signature = inspect.signature(defaults)
+            refuse_unknown_keyword(
+                owner,
+                kwargs,
+                tuple(signature.parameters),
+                factory=cls.factory,
+                factory_own=cls.factory_options,
+            )
+            given = _bound(signature, args, kwargs)
+            refuse_without_function(owner, cls.factory, given, needs_metadata=False)
+            return defaults(*args, **kwargs)
+
+
+_INIT = inspect.signature(FunctionTool.__init__)
+"""What ``FunctionTool()`` takes, to read which of its arguments a call gave."""
+
+
+def _bound(
+    signature: inspect.Signature, args: tuple[Any, ...], kwargs: Mapping[str, Any]
+) -> Mapping[str, Any] | None:
+    """The arguments a call gave by name, or ``None`` when they do not fit ``signature``.
+
+    ``None`` leaves the call to ``FunctionTool``, whose own error says what does not fit.
+    """
+    try:
+        return signature.bind(*args, **kwargs).arguments
+    except TypeError:
+        return None
+
+
+def refuse_without_function(
+    owner: str, factory: str, given: Mapping[str, Any] | None, *, needs_metadata: bool
+) -> None:
+    """Refuse a tool class's call that gives it nothing to call, naming the factory.
+
+    ``WebSearchFunctionTool()`` is a ``FunctionTool``: it calls the function it is given and
+    searches only when that function does, which :func:`create_web_search_tool` provides.
+
+    Args:
+        owner: What was called (``WebSearchFunctionTool`` or its ``.from_defaults``).
+        factory: The function that builds a working tool from ``WebSearch`` options.
+        given: The call's arguments by name (``None``: they do not fit; nothing checked).
+        needs_metadata: Whether the call needs ``metadata`` too (``from_defaults`` builds it).
+
+    Raises:
+        ValueError: Neither ``fn`` nor ``async_fn`` (or, when needed, no ``metadata``) was
+            given; ``FunctionTool`` raises ``ValueError`` for it too.
+
+    Example:
+        >>> refuse_without_function("Tool", "make_tool", {}, needs_metadata=False)
+        Traceback (most recent call last):
+        ...
+        ValueError: Tool() needs fn or async_fn (it is a FunctionTool: it calls the function it is given); for a working tool call make_tool() instead, which takes WebSearch options (api_keys=, provider=, ...)
+    """  # noqa: E501
+    if given is None:
+        return
+    missing = []
+    if given.get("fn") is None and given.get("async_fn") is None:
+        missing.append("fn or async_fn")
+    if needs_metadata and given.get("metadata") is None:
+        missing.append("metadata")
+    if missing:
+        raise ValueError(
+            f"{owner}() needs {' and '.join(missing)} (it is a FunctionTool: it calls the "
+            f"function it is given); for a working tool call {factory}() instead, which takes "
+            "WebSearch options (api_keys=, provider=, ...)"
+        )

@@ -33,7 +33,7 @@ from websearch_core.tool_pickles import picklable_options
 
 from ._arguments import checked_arguments
 from ._copies import ToolCopies
-from ._direct import BuiltByFactory
+from ._direct import BuiltByFactory, PointsToFactory
 from ._options import refuse_unknown_options
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
@@ -96,7 +96,7 @@ class _Fetcher(CopiesOpenOwnClients):
             return WebSearch(**self._kwargs)
 
 
-class WebFetchFunctionTool(ToolCopies, FunctionTool, AsyncClosing, BuiltByFactory):
+class WebFetchFunctionTool(ToolCopies, PointsToFactory, FunctionTool, AsyncClosing, BuiltByFactory):
     """A ``FunctionTool`` that unpacks a :class:`FetchToolResult` into its ``ToolOutput``.
 
     ``content`` is the fenced page text, ``raw_output`` the page metadata (or the error),

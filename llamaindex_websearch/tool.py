@@ -27,7 +27,7 @@ from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 from ._arguments import checked_arguments
 from ._copies import ToolCopies
-from ._direct import BuiltByFactory
+from ._direct import BuiltByFactory, PointsToFactory
 from ._options import refuse_unknown_options
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
@@ -53,7 +53,9 @@ class WebSearchArgs(ToolArguments):
     """The arguments a model may give ``web_search`` (bounds as in ``SearchParams``)."""
 
 
-class WebSearchFunctionTool(ToolCopies, FunctionTool, AsyncClosing, BuiltByFactory):
+class WebSearchFunctionTool(
+    ToolCopies, PointsToFactory, FunctionTool, AsyncClosing, BuiltByFactory
+):
     """A ``FunctionTool`` that unpacks a :class:`SearchToolResult` into its ``ToolOutput``.
 
     ``content`` becomes the formatted text, ``raw_output`` the structured details as a

@@ -255,10 +255,105 @@ def test_a_subclass_of_a_llamaindex_tool_class_keeps_its_own_keywords() -> None:
     assert tagged.tag == "mine"
     assert Named(fn=lambda query: query, metadata=metadata, label="mine").label == "mine"
     with pytest.raises(TypeError) as caught:  # its own keywords, under its own name
-        Named(fn=lambda query: query, metadata=metadata, lable="mine")
+        Named(fn=lambda query: query, metadata=metadata, lable="mine")  # type: ignore[call-arg]
     assert str(caught.value) == (
         "Named() got an unexpected keyword argument 'lable'; did you mean label? "
         "(Named() takes fn, metadata, label; create_web_search_tool() builds one from "
         "WebSearch options)"
     )
     assert isinstance(tagged, FunctionTool)
+
+
+def _from_defaults_keywords() -> str:
+    """FunctionTool.from_defaults's keywords, as the refusal lists them."""
+    import inspect
+
+    from llama_index.core.tools import FunctionTool
+
+    return ", ".join(inspect.signature(FunctionTool.from_defaults).parameters)
+
+
+@pytest.mark.parametrize(("tool", "factory"), _direct_classes(), ids=["search", "fetch"])
+@pytest.mark.parametrize(
+    ("given", "named", "meant"),
+    [
+        ({"api_key": SECRET}, "'api_key'; did you mean api_keys?", "api_keys"),
+        ({"timeout": 5}, "'timeout'; did you mean timeout_seconds?", "timeout_seconds"),
+        ({"nme": "echo"}, "'nme'; did you mean name?", None),
+        ({"colour": "red"}, "'colour'", None),
+    ],
+    ids=["api_key", "timeout", "nme", "colour"],
+)
+def test_a_llamaindex_tool_classs_from_defaults_names_the_keyword_and_its_factory(
+    tool: type[Any], factory: str, given: dict[str, Any], named: str, meant: str | None
+) -> None:
+    # FunctionTool.from_defaults() got an unexpected keyword argument 'api_key' named neither
+    # the class, nor api_keys, nor the factory; worded now as the class called directly is.
+    with pytest.raises(TypeError) as caught:
+        tool.from_defaults(fn=lambda query: query, **given)
+    owner = f"{tool.__name__}.from_defaults"
+    takes = _from_defaults_keywords()
+    if meant is None:
+        where = f"{owner}() takes {takes}; {factory}() builds one from WebSearch options"
+    else:
+        where = (
+            f"{meant} is an option of {factory}(), which builds this tool; "
+            f"{owner}() itself takes {takes}"
+        )
+    message = str(caught.value)
+    assert message == f"{owner}() got an unexpected keyword argument {named} ({where})"
+    assert SECRET not in message
+
+
+def test_from_defaults_mistakes_stay_type_errors_for_mypy_and_at_run_time() -> None:
+    # Each call below is a mypy error (the ignores are checked by warn_unused_ignores), so
+    # the run-time check did not hide FunctionTool.from_defaults's signature.
+    from llamaindex_websearch import WebFetchFunctionTool, WebSearchFunctionTool
+
+    with pytest.raises(TypeError, match=r"did you mean api_keys\? \(api_keys is an option"):
+        WebSearchFunctionTool.from_defaults(fn=print, api_key=SECRET)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"did you mean allow_private_addresses\? \(allow_priv"):
+        WebFetchFunctionTool.from_defaults(fn=print, allow_private=True)  # type: ignore[call-arg]
+
+
+def _needs(owner: str, missing: str, factory: str) -> str:
+    return (
+        f"{owner}() needs {missing} (it is a FunctionTool: it calls the function it is given); "
+        f"for a working tool call {factory}() instead, which takes WebSearch options "
+        "(api_keys=, provider=, ...)"
+    )
+
+
+@pytest.mark.parametrize(("tool", "factory"), _direct_classes(), ids=["search", "fetch"])
+def test_a_llamaindex_tool_class_without_a_function_says_how_to_get_a_working_one(
+    tool: type[Any], factory: str
+) -> None:
+    # FunctionTool's 'fn or async_fn must be provided.' (or, from from_defaults, an
+    # AssertionError 'fn must be provided') never said that the factory builds one.
+    name = tool.__name__
+    metadata = web_search_metadata(name="echo")
+    calls: list[tuple[Callable[[], object], str]] = [
+        (lambda: tool(), _needs(name, "fn or async_fn and metadata", factory)),
+        (lambda: tool(metadata=metadata), _needs(name, "fn or async_fn", factory)),
+        (lambda: tool(None, metadata), _needs(name, "fn or async_fn", factory)),
+        (lambda: tool(fn=print), _needs(name, "metadata", factory)),
+        (lambda: tool.from_defaults(), _needs(f"{name}.from_defaults", "fn or async_fn", factory)),
+        (
+            lambda: tool.from_defaults(tool_metadata=metadata),
+            _needs(f"{name}.from_defaults", "fn or async_fn", factory),
+        ),
+    ]
+    for call, expected in calls:
+        with pytest.raises(ValueError) as caught:  # still FunctionTool's exception type
+            call()
+        assert str(caught.value) == expected
+
+
+def test_a_copy_of_a_llamaindex_tool_is_not_refused_as_a_call_without_a_function() -> None:
+    import copy
+    import pickle
+
+    tool = create_web_search_tool(provider="brave")
+    for copied in (copy.copy(tool), copy.deepcopy(tool), pickle.loads(pickle.dumps(tool))):
+        assert type(copied) is type(tool)
+        assert copied.metadata.name == "web_search"
