@@ -103,8 +103,9 @@ class WebFetchFunctionTool(ToolCopies, PointsToFactory, FunctionTool, AsyncClosi
     ``is_error`` is set when the fetch failed or the arguments were wrong. A copy opens its
     own session on first use (closing either leaves the other's open).
 
-    Build it with :func:`create_web_fetch_tool`; called directly it takes ``FunctionTool``'s
-    arguments, and a ``WebSearch`` option given to it is refused naming that factory.
+    Build it with :func:`create_web_fetch_tool`; called directly (or through
+    ``from_defaults``) it takes ``FunctionTool``'s arguments, and a ``WebSearch`` option given
+    to it, or no function at all, is refused naming that factory.
     """
 
     owner_attribute = "_fetcher"

@@ -71,8 +71,9 @@ class WebSearchFunctionTool(
     opens its own session on first use, and closing either tool leaves the other's open.
 
     Build it with :func:`create_web_search_tool` (or :class:`WebSearchToolSpec`); called
-    directly it takes ``FunctionTool``'s arguments, and a ``WebSearch`` option given to it
-    is refused naming that factory (:mod:`llamaindex_websearch._direct`).
+    directly (or through ``from_defaults``) it takes ``FunctionTool``'s arguments; a
+    ``WebSearch`` option given to it, or no function at all, is refused naming that factory
+    (:mod:`llamaindex_websearch._direct`).
     """
 
     owner_attribute = "_spec"
