@@ -489,7 +489,9 @@ class WebSearch(AsyncClosing):
 
         Waits for the state store :data:`~websearch_core.status.STATE_WAIT_SECONDS` (3 s)
         at most, as ``websearch providers reset`` does: behind another process's lock on
-        the SQLite file it waited out the busy timeout (10 s), then failed anyway.
+        the SQLite file it waited out the busy timeout (10 s), then failed anyway. A store
+        this process already knows to be silent (a call given up on, a search's, is still
+        unanswered) is not waited for: the error is raised at once.
 
         Args:
             provider_id: A registered provider id (``brave``).
@@ -497,19 +499,20 @@ class WebSearch(AsyncClosing):
         Raises:
             ConfigurationError: ``provider_id`` is not a registered provider.
             websearch_core.state.StateStoreTimeoutError: The store did not answer within
-                3 s; the message names it. The clear is withdrawn (``withdrawn`` is true:
-                nothing is cleared later) unless it had begun, which the message says too.
+                3 s, or is known silent; the message names it. The clear is withdrawn
+                (``withdrawn`` is true: nothing is cleared later) unless it had begun, which
+                the message says too.
             websearch_core.state.StateStoreError: The store failed (unreadable, damaged,
                 unreachable).
         """
         from .state.base import StateStoreTimeoutError
-        from .status import STATE_WAIT_SECONDS, not_cleared
+        from .status import STATE_WAIT_SECONDS, clear_unless_silent, not_cleared
 
         get_provider(provider_id)
         store = await self.state()
         try:
             with StoreWaitsWithin(STATE_WAIT_SECONDS):
-                await store.clear(provider_id)
+                await clear_unless_silent(store, provider_id)
         except StateStoreTimeoutError as exc:
             raise StateStoreTimeoutError(
                 not_cleared(exc, provider_id), withdrawn=exc.withdrawn

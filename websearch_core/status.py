@@ -46,6 +46,7 @@ __all__ = [
     "STATE_WAIT_SECONDS",
     "ProviderStatus",
     "ResetOutcome",
+    "clear_unless_silent",
     "collect_status",
     "not_cleared",
     "reset_state",
@@ -390,7 +391,8 @@ async def reset_state(store: StateStore, provider_id: str | None) -> ResetOutcom
     fresh one. A damaged store cannot be cleared for one provider alone; the error says to
     reset all. A store silent for :data:`STATE_WAIT_SECONDS` (a file another process holds
     locked, a Redis that never replies) is given up on, and its clear withdrawn unless it
-    had begun; the error names the store and which it was (:func:`not_cleared`).
+    had begun; the error names the store and which it was (:func:`not_cleared`). One this
+    process already knows to be silent is not asked at all (:func:`clear_unless_silent`).
     """
     inner = store.inner if isinstance(store, FailSafeStore) else store
     with StoreWaitsWithin(STATE_WAIT_SECONDS):
@@ -399,10 +401,7 @@ async def reset_state(store: StateStore, provider_id: str | None) -> ResetOutcom
 
 async def _reset(inner: StateStore, provider_id: str | None) -> ResetOutcome:
     try:
-        if provider_id is None:
-            await inner.clear_all()
-        else:
-            await inner.clear(provider_id)
+        await clear_unless_silent(inner, provider_id)
     except CorruptStateError as exc:
         if provider_id is not None or not isinstance(inner, SQLiteStore):
             return ResetOutcome(error=_with_repair_hint(exc, inner))
@@ -416,6 +415,28 @@ async def _reset(inner: StateStore, provider_id: str | None) -> ResetOutcome:
     except StateStoreError as exc:
         return ResetOutcome(error=not_cleared(exc, provider_id))
     return ResetOutcome(cleared=True)
+
+
+async def clear_unless_silent(store: StateStore, provider_id: str | None) -> None:
+    """Clear one provider's state (``None``: every provider's), unless the store is known silent.
+
+    The caller bounds the wait (:data:`STATE_WAIT_SECONDS`). A store this process already
+    knows not to answer (:meth:`~websearch_core.state.base.StateStore.known_silent`) is
+    not given the clear: queued behind the call still unanswered, it waited the 3 s for
+    nothing, then said "not cleared". Refused before it is queued, it can never land
+    later, so the refusal is ``withdrawn`` and :func:`not_cleared` says "not cleared".
+
+    Raises:
+        StateStoreTimeoutError: The store is known silent (withdrawn), or did not answer.
+        StateStoreError: The store failed.
+    """
+    silent = store.known_silent()
+    if silent is not None:
+        raise StateStoreTimeoutError(str(silent), withdrawn=True)
+    if provider_id is None:
+        await store.clear_all()
+    else:
+        await store.clear(provider_id)
 
 
 def not_cleared(error: StateStoreError, provider_id: str | None) -> str:

@@ -474,7 +474,8 @@ class StateStore(AsyncClosing, abc.ABC):
         A store that gave up on a call still unanswered (a SQLite file another process
         holds locked, a Redis that never replies) knows a new call would wait as long: a
         caller with a wait of its own (``websearch providers``, 3 s) says so at once
-        instead. A store whose calls never wait knows nothing of the kind.
+        instead, and a reset is refused before it is queued, so it cannot clear later. A
+        store whose calls never wait knows nothing of the kind.
         """
         return None
 
