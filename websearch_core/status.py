@@ -46,6 +46,7 @@ __all__ = [
     "STATE_WAIT_SECONDS",
     "ProviderStatus",
     "ResetOutcome",
+    "bypass_known_silent",
     "clear_unless_silent",
     "collect_status",
     "not_cleared",
@@ -256,10 +257,13 @@ async def collect_status(
     """Availability, marks, usage and budgets of every registered provider.
 
     A failing store reads as empty (see :func:`state_problem` for what went wrong), and so
-    does one that has not answered within :data:`STATE_WAIT_SECONDS` in all. A mark
-    earned with another key or endpoint than the current one is not shown: the chain
-    would try the provider again.
+    does one that has not answered within :data:`STATE_WAIT_SECONDS` in all, or that this
+    process already knows to be silent (:func:`bypass_known_silent`): its first read
+    queued behind the call still unanswered and waited the 3 s again. A mark earned with
+    another key or endpoint than the current one is not shown: the chain would try the
+    provider again.
     """
+    bypass_known_silent(store)
     with StoreWaitsWithin(STATE_WAIT_SECONDS):
         return await _collect_status(context, store, settings)
 
@@ -343,6 +347,21 @@ def _with_repair_hint(error: StateStoreError, store: StateStore) -> str:
     return f"{error}; {MOVE_ASIDE_HINT}" if repairable else str(error)
 
 
+def bypass_known_silent(store: StateStore) -> StateStoreTimeoutError | None:
+    """Take a store this process knows to be silent for down at once; why, or ``None``.
+
+    Its calls would queue behind the one given up on, still unanswered (see
+    :meth:`~websearch_core.state.base.StateStore.known_silent`), and wait
+    :data:`STATE_WAIT_SECONDS` each time for nothing: the fail-safe wrapper then answers
+    the status's reads without asking it, as after a failed call.
+    """
+    silent = store.known_silent()
+    if silent is not None:
+        inner = store.inner if isinstance(store, FailSafeStore) else store
+        FailSafeStore(inner).report_failure(silent)
+    return silent
+
+
 async def state_problem(store: StateStore) -> str | None:
     """Why the store cannot be used right now, in one line, or ``None`` when it can.
 
@@ -355,9 +374,8 @@ async def state_problem(store: StateStore) -> str | None:
     does not wait for it again.
     """
     inner = store.inner if isinstance(store, FailSafeStore) else store
-    silent = inner.known_silent()
+    silent = bypass_known_silent(inner)
     if silent is not None:
-        FailSafeStore(inner).report_failure(silent)
         return str(silent)
     try:
         with StoreWaitsWithin(STATE_WAIT_SECONDS):

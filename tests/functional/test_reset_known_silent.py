@@ -112,3 +112,18 @@ async def test_a_reset_refused_on_a_store_known_silent_never_clears_later(tmp_pa
         marks = observer.execute("SELECT count(*) FROM marks WHERE provider = 'brave'").fetchone()
         usage = observer.execute("SELECT count(*) FROM usage WHERE provider = 'brave'").fetchone()
     assert (marks[0], usage[0]) == (1, 1)  # as the message says: nothing was cleared
+
+
+async def test_provider_status_skips_its_wait_on_a_store_known_silent(
+    silent_state: dict[str, Any],
+) -> None:
+    # A reset given up on leaves the store stuck without the fail-safe wrapper bypassing
+    # it: the status's first read queued behind that reset and waited 3 s again.
+    async with WebSearch(Settings(**silent_state)) as ws:
+        with pytest.raises(StateStoreTimeoutError):
+            await ws.reset_provider("brave")  # waits its 3 s, and gives up
+        started = time.monotonic()
+        rows = {row.id: row for row in await ws.provider_status()}
+        elapsed = time.monotonic() - started
+    assert elapsed < AT_ONCE  # it waited the 3 s again
+    assert rows["brave"].mark is None and rows["brave"].used_this_month == 0
