@@ -639,6 +639,8 @@ class Transport:
         elif not self._routes_proxies:
             # A caller's session: it picks the environment's (trust_env) or its own proxy.
             if not getattr(self.session, "trust_env", False):
+                # aiohttp (3.10+) keeps ``ClientSession(proxy=...)`` here with no public
+                # reader; read defensively: a release that renames it loses only this refusal.
                 chosen = getattr(self.session, "_default_proxy", None)
             if chosen is not None and _proxied_off_machine(url, str(chosen)):
                 raise SearchProviderError(provider, _proxied_loopback_message(label, url, chosen))
