@@ -56,6 +56,7 @@ __all__ = [
     "FILTERS",
     "MAX_DOMAINS",
     "OPENROUTER_ENDPOINT",
+    "TIMEZONE_ENV",
     "AuthMethod",
     "MethodKind",
     "api_body",
@@ -82,6 +83,8 @@ APP_USER_AGENT: Final = "Perplexity/641 CFNetwork/1568 Darwin/25.2.0"
 SESSION_COOKIE: Final = "__Secure-next-auth.session-token"
 PROVIDER_ID: Final = "perplexity"
 COOKIES_ENV: Final = "PERPLEXITY_COOKIES"
+TIMEZONE_ENV: Final = "TZ"
+"""The ask endpoint is told the IANA zone set here, so "today" means the user's day."""
 OPENROUTER_ENV: Final = ("OPENROUTER_API_KEY",)
 MAX_DOMAINS: Final = 20
 """The most entries ``search_domain_filter`` may hold (domains or URLs, in either mode)."""

@@ -20,6 +20,7 @@ from ._perplexity_parse import parse_api_answer
 from ._perplexity_request import (
     ASK_KINDS,
     ASK_MODEL,
+    TIMEZONE_ENV,
     AuthMethod,
     MethodKind,
     auth_methods,
@@ -168,7 +169,7 @@ def _build(flow: Flow, method: AuthMethod) -> HttpRequest:
         flow.token, secret = token, token.access_token
     else:
         flow.token = None
-    zone = (flow.context.credentials.env("TZ") or "").lstrip(":")
+    zone = (flow.context.credentials.env(TIMEZONE_ENV) or "").lstrip(":")
     return method_request(
         method,
         flow.params,

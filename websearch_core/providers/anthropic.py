@@ -60,6 +60,7 @@ from ._anthropic_request import (
 from ._anthropic_steps import (
     MAX_CONTINUATIONS,
     MISSING_CREDENTIALS_MESSAGE,
+    MODEL_ENV_VAR,
     OAUTH_KEY_MARKER,
     begin_turn,
     paused_content,
@@ -126,6 +127,7 @@ class AnthropicProvider(ProtocolProvider):
     ``x-api-key`` beside a gateway URL's user info, an OAuth token (stored, or given as
     the key) only in ``Authorization``."""
     url_variables = BASE_URL_ENV_VARS
+    answer_variables = (MODEL_ENV_VAR,)
     sign_in_hosts = (ANTHROPIC_HOST,)
     """An OAuth token (stored, or a ``sk-ant-oat`` key) opens the whole Claude account: a
     base URL elsewhere gets it only on loopback or when trusted in ``sign_in_gateways``;

@@ -116,6 +116,11 @@ class SearchProvider(abc.ABC):
     """Variables naming a URL of its own its requests go to (a gateway), the first set
     winning (Anthropic's ``ANTHROPIC_SEARCH_BASE_URL``, ``ANTHROPIC_BASE_URL``): a user
     name and password written into one are sent, so they are checked as credentials."""
+    answer_variables: ClassVar[tuple[str, ...]] = ()
+    """Other variables it reads on every search that change what it answers (a model, a time
+    zone), not who pays: the result cache's scope takes their values
+    (:func:`~websearch_core.endpoint_variables.scope_variables`), so changing one is not
+    answered with what the old value found."""
     sign_in_hosts: ClassVar[tuple[str, ...]] = ()
     """The service's own hosts its sign-ins (:attr:`credential_kinds` marked ``sign_in``:
     OAuth tokens, session cookies) belong to: a URL set in their place receives a sign-in

@@ -60,6 +60,7 @@ from ._codex_request import DEFAULT_INSTRUCTIONS, account_claims, request_body, 
 from ._codex_steps import (
     CODEX_ENDPOINT,
     DEFAULT_MODELS,
+    MODEL_ENV_VAR,
     model_refused,
     models_to_try,
     outcome,
@@ -119,6 +120,7 @@ class CodexProvider(ProtocolProvider):
     """The token opens the whole ChatGPT account: a ``base_urls.codex`` elsewhere than
     ``chatgpt.com`` or a loopback address gets it only when trusted in
     ``sign_in_gateways`` (the reference refuses custom endpoints for it outright)."""
+    answer_variables = (MODEL_ENV_VAR,)
 
     def is_available(self, context: ProviderContext) -> bool:
         """A ChatGPT OAuth token is stored for ``codex`` (expiry is checked when searching)."""

@@ -76,6 +76,7 @@ from ._gemini_errors import CLOUD_CODE_ERRORS, DEVELOPER_ERRORS, is_invalid_auth
 from ._gemini_request import CODE_ASSIST_ENDPOINTS, code_assist_body, request_body
 from ._gemini_signins import SIGN_INS, SignIn
 from ._gemini_steps import (
+    MODEL_ENV,
     after_connection_failure,
     begin,
     first_step,
@@ -158,6 +159,8 @@ class GeminiProvider(ProtocolProvider):
     """Cloud Code's hosts, where both sign-ins' tokens go: a ``base_urls.gemini`` elsewhere
     (other than loopback) gets a token only when trusted in ``sign_in_gateways``; an API
     key goes to any gateway."""
+    answer_variables = (MODEL_ENV,)
+    """The model answers; ``GOOGLE_CLOUD_PROJECT`` only picks whose quota pays."""
 
     def is_available(self, context: ProviderContext) -> bool:
         """A stored Gemini CLI or Antigravity OAuth token, or an API key."""

@@ -76,6 +76,7 @@ from ._perplexity_request import (
     COOKIES_ENV,
     FILTERS,
     OPENROUTER_ENV,
+    TIMEZONE_ENV,
     api_body,
     ask_body,
     ask_headers,
@@ -143,6 +144,8 @@ class PerplexityProvider(ProtocolProvider):
     """The auth methods' credentials in :func:`auth_methods`' order."""
     tries_every_credential = True
     """A failed method moves on to the next, so every credential set may be sent."""
+    answer_variables = (TIMEZONE_ENV,)
+    """The ask endpoint's "today" is the day in the zone ``TZ`` names."""
     sign_in_hosts = (str(urlsplit(ASK_ENDPOINT).hostname),)
     """The cookies and the OAuth token (a session token too) open the whole Perplexity
     account: a ``base_urls.perplexity`` elsewhere (other than loopback) gets them only when

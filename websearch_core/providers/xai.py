@@ -141,6 +141,7 @@ class XaiProvider(ProtocolProvider):
 
     info = INFO
     credential_kinds = KEY_IN_AUTHORIZATION
+    answer_variables = (MODEL_ENV_VAR,)
     errors = ErrorMap(
         prefix="xAI Responses API error", code=error_code, codes={"bad_key": AuthorizationError}
     )
