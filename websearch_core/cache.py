@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from .endpoint_variables import endpoint_variables
+from .endpoint_variables import scope_variables
 from .models import SearchParams, SearchResponse
 
 if TYPE_CHECKING:
     from .providers.base import SearchProvider
     from .settings import Settings
 
-__all__ = ["cache_key", "dump_response", "endpoint_scope", "load_response", "settings_scope"]
+__all__ = ["cache_key", "dump_response", "load_response", "settings_scope", "variables_scope"]
 
 _KEY_VERSION = "v1"
 
@@ -72,21 +72,31 @@ def settings_scope(settings: "Settings") -> str:
     return hashlib.sha256(payload).hexdigest()[:16]
 
 
-def endpoint_scope(providers: Iterable["SearchProvider"], read: Callable[[str], str | None]) -> str:
-    """The endpoint variables set for ``providers`` (``ANTHROPIC_BASE_URL=...``), for the scope.
+def variables_scope(
+    providers: Iterable["SearchProvider"], read: Callable[[str], str | None]
+) -> str:
+    """A digest of the variables set that change what ``providers`` answer, for the scope.
 
-    They are read from the environment, not the settings, on every search (``read`` is
-    :meth:`Credentials.env <websearch_core.credentials.Credentials.env>`): pointing one
-    elsewhere changes what the provider answers and whether its sign-in may be sent, so
-    whether it runs at all, while the chain's provider ids stay the same. Empty when none
-    is set (the usual case). The key is a digest, so a password in a URL is never stored.
+    Endpoint variables (``ANTHROPIC_BASE_URL``), models (``GEMINI_SEARCH_MODEL``), a time
+    zone (Perplexity's ``TZ``): each provider declares them
+    (:func:`~websearch_core.endpoint_variables.scope_variables`). They are read from the
+    environment, not the settings, on every search (``read`` is :meth:`Credentials.env
+    <websearch_core.credentials.Credentials.env>`): changing one changes what the provider
+    answers, or whether its sign-in may be sent, so whether it runs at all, while the
+    chain's provider ids stay the same. Empty when none is set (the usual case); otherwise a
+    digest, as one may hold a secret (a password in a gateway's URL) and the scope, like
+    the key, must never carry it in clear.
     """
-    return "|".join(
-        f"{name}={value}"
+    pairs = [
+        (name, value)
         for provider in providers
-        for name in endpoint_variables(provider)
+        for name in scope_variables(provider)
         if (value := read(name))
-    )
+    ]
+    if not pairs:
+        return ""
+    payload = json.dumps(pairs).encode("utf-8", "surrogatepass")
+    return hashlib.sha256(payload).hexdigest()[:16]
 
 
 def dump_response(response: SearchResponse) -> bytes:

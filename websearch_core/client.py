@@ -36,7 +36,7 @@ from pydantic import SecretStr
 from typing_extensions import TypedDict, Unpack
 
 from .abandoned import close_when_collected
-from .cache import cache_key, dump_response, endpoint_scope, load_response, settings_scope
+from .cache import cache_key, dump_response, load_response, settings_scope, variables_scope
 from .closing import AsyncClosing
 from .content.enrich import (
     DEFAULT_CONTENT_SOURCES,
@@ -401,8 +401,8 @@ class WebSearch(AsyncClosing):
         key: str | None = None
         if self.settings.cache and use_cache:
             providers = ",".join(p.info.id for p in plan.providers)
-            endpoints = endpoint_scope(plan.providers, self.credentials.env)
-            key = cache_key(params, f"{providers}|{self._settings_scope()}|{endpoints}")
+            variables = variables_scope(plan.providers, self.credentials.env)
+            key = cache_key(params, f"{providers}|{self._settings_scope()}|{variables}")
             wait = store_share(deadline, self.settings.state_wait_seconds)
             with StoreWaitsWithin(wait):  # leave the providers their time
                 hit = await self._from_cache(store, key, allow_stale=False)
