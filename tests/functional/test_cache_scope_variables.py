@@ -16,10 +16,11 @@ import pytest
 
 from websearch_core import WebSearch
 from websearch_core.cache import variables_scope
-from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
+from websearch_core.endpoint_variables import scope_variables
 from websearch_core.providers import get_provider
 from websearch_core.testing import Simulator
-from websearch_core.testing.simulator import RecordedRequest
+from websearch_core.testing.simulator import PROTOCOLS, RecordedRequest
 
 QUERY = "python asyncio"
 
@@ -122,3 +123,56 @@ async def test_the_gemini_model_setting_misses_the_cache_too(
         sent = [_gemini_model(request) for request in sim["gemini"].requests]
     assert sent == ["gemini-2.5-pro", "gemini-2.5-flash"]
     assert [answer.cached for answer in answers] == [False, False, True]
+
+
+class _Recording(Credentials):
+    """Credentials that note each variable read as a setting (``env``) or as a secret."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.settings_read: set[str] = set()
+        self.secrets_read: set[str] = set()
+
+    def env(self, name: str) -> str | None:
+        self.settings_read.add(name)
+        return super().env(name)
+
+    def secret_env(self, name: str) -> str | None:
+        self.secrets_read.add(name)
+        return super().secret_env(name)
+
+
+NOT_IN_THE_ANSWER = {
+    "GOOGLE_CLOUD_PROJECT": "picks whose quota pays for a Gemini sign-in",
+    "GOOGLE_CLOUD_PROJECT_ID": "the same",
+}
+"""Variables a provider reads that leave what it answers alone, with why."""
+IN_THE_SETTINGS = ("WEBSEARCH_", "SEARXNG_")
+"""Prefixes of variables the settings read, which the settings' digest covers already."""
+
+
+@pytest.mark.parametrize("provider_id", sorted(PROTOCOLS))
+async def test_every_variable_a_provider_reads_is_in_the_scope_or_said_not_to_matter(
+    provider_id: str, tmp_path: Path
+) -> None:
+    # A variable a provider starts to read must be declared (answer_variables) or listed
+    # here as one that changes no answer, so the cache's scope cannot fall behind again.
+    async with Simulator([provider_id]) as sim:
+        settings = sim.settings(credentials_file=tmp_path / "credentials.json")
+        if provider_id == "codex":  # Codex searches with a ChatGPT sign-in only
+            token = OAuthToken(access_token="t" * 24, refresh_token="r-1")
+            CredentialStore(settings.resolved_credentials_file()).set_oauth("codex", token)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            store = CredentialStore(settings.resolved_credentials_file())
+            recording = _Recording(explicit=sim.api_keys(), store=store)
+            ws.credentials = recording
+            await ws.run(QUERY, provider=provider_id)
+    read = recording.settings_read - recording.secrets_read
+    unscoped = {
+        name
+        for name in read - set(scope_variables(get_provider(provider_id)))
+        if name not in NOT_IN_THE_ANSWER and not name.startswith(IN_THE_SETTINGS)
+    }
+    assert unscoped == set()
+    # And each variable declared is one the search reads (the recording sees the reads).
+    assert set(get_provider(provider_id).answer_variables) <= recording.settings_read
