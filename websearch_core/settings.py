@@ -500,7 +500,28 @@ def _json_table(value: Any, field: str) -> Any:
     return value
 
 
-class SearxngSettings(BaseModel):
+class _PicklesWithoutSecrets:
+    """Settings that ``pickle`` refuses while a field holds a secret (both settings models).
+
+    Pickle would write a key, token or password in clear text (to a pipe, a checkpoint
+    database); see :mod:`websearch_core.settings_pickles`, and the rule tools follow in
+    :mod:`websearch_core.tool_pickles`. ``copy.copy``/``copy.deepcopy`` do not come here:
+    copies keep their secrets.
+    """
+
+    def __getstate__(self) -> Any:
+        """What ``pickle`` keeps: the model's state, refused when a field holds a secret.
+
+        Raises:
+            TypeError: A field holds a secret; the message names it, never its value.
+        """
+        from .settings_pickles import picklable_settings  # only when pickled
+
+        picklable_settings(self)  # type: ignore[arg-type]  # only mixed into the models
+        return super().__getstate__()
+
+
+class SearxngSettings(_PicklesWithoutSecrets, BaseModel):
     """A self-hosted SearXNG instance and how to reach it."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
@@ -555,22 +576,6 @@ class SearxngSettings(BaseModel):
             if name == "endpoint" and isinstance(value, str):
                 value = masked_password(value)
             yield name, value
-
-    def __getstate__(self) -> dict[Any, Any]:
-        """What ``pickle`` keeps: the fields, refused when one holds a secret.
-
-        Pickle would write a key, token or password in clear text (to a pipe, a checkpoint
-        database); see :mod:`websearch_core.settings_pickles`, and the rule tools follow in
-        :mod:`websearch_core.tool_pickles`.
-        ``copy.copy``/``copy.deepcopy`` do not come here: copies keep their secrets.
-
-        Raises:
-            TypeError: A field holds a secret; the message names it, never its value.
-        """
-        from .settings_pickles import picklable_settings  # only when pickled
-
-        picklable_settings(self)
-        return super().__getstate__()
 
     @field_serializer("endpoint", when_used="json")
     def _endpoint_for_json(self, value: str | None) -> str | None:
@@ -641,7 +646,7 @@ def _setting_names(location: tuple[str | int, ...]) -> Collection[str] | None:
     return None
 
 
-class Settings(BaseSettings):
+class Settings(_PicklesWithoutSecrets, BaseSettings):
     """Everything configurable, resolved once per :class:`~websearch_core.WebSearch`.
 
     Example:
@@ -916,22 +921,6 @@ class Settings(BaseSettings):
             elif name == "base_urls" and isinstance(value, dict):
                 value = {pid: masked_password(url) for pid, url in value.items()}
             yield name, value
-
-    def __getstate__(self) -> dict[Any, Any]:
-        """What ``pickle`` keeps: the fields, refused when one holds a secret.
-
-        Pickle would write a key, token or password in clear text (to a pipe, a checkpoint
-        database); see :mod:`websearch_core.settings_pickles`, and the rule tools follow in
-        :mod:`websearch_core.tool_pickles`.
-        ``copy.copy``/``copy.deepcopy`` do not come here: copies keep their secrets.
-
-        Raises:
-            TypeError: A field holds a secret; the message names it, never its value.
-        """
-        from .settings_pickles import picklable_settings  # only when pickled
-
-        picklable_settings(self)
-        return super().__getstate__()
 
     @field_serializer("redis_url", when_used="json")
     def _redis_url_for_json(self, value: str | None) -> str | None:
