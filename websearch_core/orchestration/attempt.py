@@ -15,7 +15,7 @@ from ..deadline import Deadline, enter_attempt, leave_attempt, timed_out_text
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
 from ..filters import apply_plan, plan_filters
 from ..format import format_no_content, format_no_match
-from ..models import SearchParams, SearchResponse
+from ..models import FilterName, SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor, proxy_secrets, redactor_for, userinfo_secrets
 from ..sanitize import clean_response, source_cap
@@ -139,10 +139,15 @@ class AttemptAnswer:
     Attributes:
         response: Capped, clean and masked; its dates as the provider wrote them.
         update: Fields the final response replaces (``sources`` with ISO dates), or empty.
+        unmatched: The filters checked here when they dropped every result the provider
+            found (empty otherwise): the response is empty because of the filters, not
+            because nothing was found. The chain says so in its error, and the Public Web
+            fan-out, whose engines' empty answers are taken as they are, in its own.
     """
 
     response: SearchResponse
     update: dict[str, object]
+    unmatched: tuple[FilterName, ...] = ()
 
     def final(self, **more: object) -> SearchResponse:
         """The finished response: ``update`` and ``more`` applied in one copy (none if empty)."""
@@ -246,11 +251,13 @@ async def answer_attempt(
     answered = bool(response.sources)
     redactor = masks.current() if masks is not None else None
     response = clean_response(apply_plan(plan, response), cap=cap, redactor=redactor)
+    unmatched: tuple[FilterName, ...] = ()
+    if answered and plan.checks and not response.sources:  # all failed a local check
+        unmatched = tuple(dict.fromkeys(f.name for f in response.filters if f.name in plan.checks))
     if require_content and not response.has_renderable_content():
-        if answered and plan.checks and not response.sources:  # all failed a local check
-            checked = dict.fromkeys(f.name for f in response.filters if f.name in plan.checks)
+        if unmatched:
             raise EmptyResponseError(
-                provider.info.id, format_no_match(provider.info.label, checked)
+                provider.info.id, format_no_match(provider.info.label, unmatched)
             )
         # What the answer's notes say of engines that did not answer (Public Web, SearXNG)
         # is the reason, after the text.
@@ -260,4 +267,4 @@ async def answer_attempt(
     # Dates in ISO 8601 are kept as an update, applied with whatever the caller attaches.
     sources = iso_sources(response.sources)
     update: dict[str, object] = {} if sources is None else {"sources": sources}
-    return AttemptAnswer(response, update)
+    return AttemptAnswer(response, update, unmatched)

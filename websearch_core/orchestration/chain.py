@@ -24,7 +24,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextvars import Token
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final, cast
 
 from ..deadline import CallBounds, Deadline, bound_store_waits, leave_call, store_share
@@ -457,7 +457,7 @@ def _noted(answer: AttemptAnswer, reservation: Reservation) -> AttemptAnswer:
     if reservation.uncounted is None:
         return answer
     notes = (*answer.response.notes, reservation.uncounted)
-    return AttemptAnswer(answer.response, {**answer.update, "notes": notes})
+    return replace(answer, update={**answer.update, "notes": notes})
 
 
 def _passed_over(provider_id: str, notes: Sequence[str]) -> str | None:

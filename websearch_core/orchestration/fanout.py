@@ -48,9 +48,9 @@ from ..deadline import Deadline, StoreWaitsWithin, remaining_budget, store_share
 from ..errors import EmptyResponseError, ProviderUnavailableError, SearchProviderError
 from ..filters.plan import engines_record, locally_kept
 from ..format import format_no_content, format_no_match, format_provider_failure
-from ..models import Attempt, SearchParams, SearchResponse, SearchSource
+from ..models import Attempt, FilterName, SearchParams, SearchResponse, SearchSource
 from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
-from .attempt import call_redactor, run_attempt, scrub_error
+from .attempt import AttemptAnswer, answer_attempt, call_redactor, scrub_error
 from .engine_failures import engines_failed_text
 from .last_resort import LastResort, unchecked_engines
 from .ledger import Ledger, ProviderSkippedError
@@ -169,6 +169,10 @@ class EngineOutcome:
     """Why the engine failed; ``None`` when it answered or was cut off."""
     ms: float = 0.0
     """How long the engine ran, to its answer, its failure or its cut-off, in milliseconds."""
+    unmatched: tuple[FilterName, ...] = ()
+    """The filters whose local check dropped every result the engine found (empty when
+    one was kept or none found): its empty answer is the filters', which Public Web's
+    empty answer then says."""
 
     def attempt(self) -> Attempt:
         """This engine's run as the chain records a provider's: what its log line carries.
@@ -282,12 +286,12 @@ def engine_params(engine: SearchProvider, params: SearchParams) -> SearchParams:
     return params.model_copy(update={"limit": None, "num_search_results": count})
 
 
-def _found_sources(task: "asyncio.Task[SearchResponse]") -> bool:
+def _found_sources(task: "asyncio.Task[AttemptAnswer]") -> bool:
     return (
         task.done()
         and not task.cancelled()
         and task.exception() is None
-        and bool(task.result().sources)
+        and bool(task.result().response.sources)
     )
 
 
@@ -343,10 +347,10 @@ async def fan_out(
         for engine in engines
     ]
     # When each engine ended (a callback can run a moment after the task is seen done).
-    ended: dict[asyncio.Task[SearchResponse], float] = {}
+    ended: dict[asyncio.Task[AttemptAnswer], float] = {}
     for task in tasks:
         task.add_done_callback(lambda done: ended.setdefault(done, loop.time()))
-    pending: set[asyncio.Task[SearchResponse]] = set(tasks)
+    pending: set[asyncio.Task[AttemptAnswer]] = set(tasks)
     try:
         while pending:
             elapsed = loop.time() - started
@@ -389,22 +393,23 @@ async def _ask(
     *,
     accept_unchecked: bool = False,
     uncounted: list[str] | None = None,
-) -> SearchResponse:
-    """One engine's search, through the ledger when there is one.
+) -> AttemptAnswer:
+    """One engine's search, through the ledger when there is one; its finished answer.
 
     An engine that is cooling down or out of budget is not asked (its skip counts as its
     failure); what is asked is counted, and a failure leaves the same mark it would in the
     sequential chain, so the fan-out does not keep knocking on a closed door either. An
     engine asked uncounted (``accept_unchecked``) carries the ledger's note in its
     response's notes, for the merged answer's, and adds it to ``uncounted`` when asked,
-    whatever it answers (the request was sent uncounted either way).
+    whatever it answers (the request was sent uncounted either way). The answer's
+    ``unmatched`` says when the engine's own filter checks dropped every result it found.
     """
 
-    def attempt() -> Awaitable[SearchResponse]:
+    def attempt() -> Awaitable[AttemptAnswer]:
         # The chain's attempt step: the engine's results capped, cleaned and masked before
         # they are merged. The fan-out's hard cap cuts engines off (as not finished, not as
         # failed), so the attempt's own bound sits just past it.
-        return run_attempt(
+        return answer_attempt(
             engine,
             params,
             context,
@@ -434,7 +439,7 @@ async def _ask(
         if note is not None and uncounted is not None:
             uncounted.append(note)
     try:
-        response = await attempt()
+        answer = await attempt()
     except Exception as error:
         if remaining_budget(math.inf) < SPENT_SECONDS:
             # Stopped by the end of the fan-out's own time: cut off, as if cancelled at the
@@ -447,29 +452,29 @@ async def _ask(
         raise
     if ledger is not None:
         await ledger.record_success(engine.info.id)
-    if note is not None:
-        return response.model_copy(update={"notes": (*response.notes, note)})
-    return response
+    more = {} if note is None else {"notes": (*answer.response.notes, note)}
+    return AttemptAnswer(answer.final(**more), {}, answer.unmatched)
 
 
 class _CutOffError(Exception):
     """An engine that ran until the fan-out's own time was spent: cut off, not failed."""
 
 
-def _cut_off(task: "asyncio.Task[SearchResponse]") -> bool:
+def _cut_off(task: "asyncio.Task[AttemptAnswer]") -> bool:
     """Still running, or stopped by the end of the fan-out's own time (see ``_ask``)."""
     return not task.done() or (not task.cancelled() and isinstance(task.exception(), _CutOffError))
 
 
 def _outcome(
-    engine: SearchProvider, task: "asyncio.Task[SearchResponse]", cut_off: bool, ms: float
+    engine: SearchProvider, task: "asyncio.Task[AttemptAnswer]", cut_off: bool, ms: float
 ) -> EngineOutcome:
     if cut_off or task.cancelled():
         return EngineOutcome(engine, ms=ms)
     error = task.exception()
     if error is not None:
         return EngineOutcome(engine, error=error, ms=ms)
-    return EngineOutcome(engine, response=task.result(), ms=ms)
+    answer = task.result()
+    return EngineOutcome(engine, response=answer.response, ms=ms, unmatched=answer.unmatched)
 
 
 def _engine_sources(outcomes: Sequence[EngineOutcome]) -> list[SearchSource]:
@@ -514,33 +519,77 @@ async def _ask_unchecked(
     return [again.get(outcome.engine.info.id, outcome) for outcome in outcomes]
 
 
+def _dropped_filters(
+    info: ProviderInfo, params: SearchParams, outcomes: Sequence[EngineOutcome]
+) -> tuple[FilterName, ...] | None:
+    """Why nothing is kept: the filters that dropped what the engines found; ``None`` if kept.
+
+    Each engine checks the filters on its own results before the merge, and Public Web
+    checks what they passed on unchecked (:func:`locally_kept`): results may be found and
+    all dropped at either step. Before, an engine's check left only an empty answer, and
+    Public Web said ``returned no renderable search content`` where a single provider
+    said ``no results matching the filters``.
+
+    Returns:
+        ``None`` when some result survives every check; otherwise the filters that
+        dropped results, in the order asked (empty: no engine found anything).
+    """
+    sources = _engine_sources(outcomes)
+    kept, checked = locally_kept(params, info, sources)
+    if kept:
+        return None
+    names = [name for outcome in outcomes for name in outcome.unmatched]
+    names.extend(checked)
+    return tuple(dict.fromkeys(names))
+
+
 def _hold_for_last_resort(
     info: ProviderInfo,
-    params: SearchParams,
     outcomes: Sequence[EngineOutcome],
+    dropped: tuple[FilterName, ...],
     notes: Sequence[str],
 ) -> None:
     """Raise :class:`PublicEnginesHeldError` when an engine was held back for the last resort.
 
-    In the chain's first pass, when no engine found anything the aggregate keeps: an
-    engine skipped only because the store could not check its budget may still answer,
-    and the chain asks it (:attr:`LastResort.ONLY`) once no provider after Public Web
-    answered. What is kept is judged after the aggregate's own filter checks (results an
-    engine passed on unchecked may all fail them); the text is the one the chain gives
-    such an answer, the empty answer's or the filters', the engines' notes after it.
+    In the chain's first pass, when no engine found anything the aggregate keeps
+    (``dropped``, from :func:`_dropped_filters`): an engine skipped only because the
+    store could not check its budget may still answer, and the chain asks it
+    (:attr:`LastResort.ONLY`) once no provider after Public Web answered. The text is the
+    one the chain gives such an answer, the filters' when they dropped what was found (an
+    engine's own check or the aggregate's), else the empty answer's, the notes after it.
     """
     failures = [(o.engine.info.id, o.error) for o in outcomes if o.error is not None]
     if not unchecked_engines(failures):
         return
-    sources = _engine_sources(outcomes)
-    kept, checked = locally_kept(params, info, sources)
-    if kept:
-        return
-    if sources:  # every one failed a filter
-        message = format_no_match(info.label, checked, notes)
+    if dropped:
+        message = format_no_match(info.label, dropped, notes)
     else:
         message = format_no_content(info.label, notes)
     raise PublicEnginesHeldError(failures, message, info.id, outcomes)
+
+
+def _refuse_empty(
+    info: ProviderInfo,
+    params: SearchParams,
+    outcomes: Sequence[EngineOutcome],
+    notes: Sequence[str],
+    last_resort: LastResort,
+) -> None:
+    """Raise when nothing the engines found is kept and the error must say more than empty.
+
+    An engine held back for the last resort in the chain's first pass is
+    :func:`_hold_for_last_resort`'s; results the filters dropped raise the filters' text
+    here (204), in every pass: the chain's own check sees only an empty merge when an
+    engine's check dropped them, and would call it "no renderable search content". An
+    answer with nothing found is returned empty, and the chain says so.
+    """
+    dropped = _dropped_filters(info, params, outcomes)
+    if dropped is None:
+        return
+    if last_resort is LastResort.HOLD:
+        _hold_for_last_resort(info, outcomes, dropped, notes)
+    if dropped:
+        raise EmptyResponseError(info.id, format_no_match(info.label, dropped, notes))
 
 
 def _with_earlier(
@@ -604,8 +653,11 @@ async def merged_search(
         SearchProviderError: No engine is left to ask (400).
         PublicEnginesFailedError: Every engine failed (503).
         PublicEnginesHeldError: In the chain's first pass (``HOLD``), no engine found
-            anything and some were held back as unchecked (204): the chain may come back
-            for them.
+            anything kept and some were held back as unchecked (204): the chain may come
+            back for them.
+        EmptyResponseError: The engines found results and the filter checks (theirs or
+            the aggregate's) dropped them all: ``Public Web returned no results matching
+            the filters (...)`` (204), the note of the engines that did not answer after it.
     """
     if not engines:
         raise SearchProviderError(info.id, ALL_EXCLUDED_MESSAGE, 400)
@@ -675,8 +727,7 @@ async def merged_search(
     if unanswered:
         notes = (f"{NOT_ANSWERED_PREFIX}{engines_failed_text(unanswered)}",)
     notes += tuple(note for response in answered for note in response.notes)
-    if last_resort is LastResort.HOLD:
-        _hold_for_last_resort(info, params, outcomes, notes)
+    _refuse_empty(info, params, outcomes, notes, last_resort)
     return SearchResponse(
         provider=info.id,
         sources=tuple(merge_results(results, count)),
