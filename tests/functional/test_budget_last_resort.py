@@ -418,6 +418,47 @@ async def test_a_failed_last_resort_after_engines_that_found_nothing_says_nothin
     )
 
 
+OFF_SITE = [SimResult("Tokio", "https://tokio.elsewhere.example/", "Tokio, async Rust.")]
+
+
+@pytest.mark.parametrize("bing", ["failing", "off-site"])
+async def test_a_failed_last_resort_after_results_the_filters_dropped_names_the_filters(
+    tmp_path: Path, locked_file: sqlite3.Connection, bing: str
+) -> None:
+    # DuckDuckGo's results all fail the site (its own check drops them before the merge),
+    # Bing is held, Tavily fails, and the last resort's Bing fails or finds only results
+    # off the site too. Before, both passes said "no renderable search content".
+    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
+        settings = _public_chain(sim, tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["duckduckgo"].results = list(OFF_SITE)
+            sim["tavily"].always(Fault.http(500, "upstream down"))
+            if bing == "failing":
+                sim["bing"].always(Fault.http(503, "bing down"))
+            else:
+                sim["bing"].results = list(OFF_SITE)
+            result = await ws.run("rust tokio site:wanted.example", use_cache=False)
+            locked_file.execute("ROLLBACK")
+    assert len(sim["bing"].requests) == 2 and len(sim["duckduckgo"].requests) == 2
+    first, tavily, last = result.response.attempts
+    assert (first.provider, first.status, tavily.provider) == ("public", 204, "tavily")
+    assert first.detail == (
+        "Public Web returned no results matching the filters (include_domains). Engines that "
+        "did not answer: bing: budget of 100/day unchecked: state store unavailable, not asked."
+    )
+    why = " Engines that did not answer: bing: failed (HTTP 503)." if bing == "failing" else ""
+    text = f"Public Web returned no results matching the filters (include_domains).{why}"
+    assert (last.provider, last.outcome, last.status) == ("public", "failed", 204)
+    # Bing's answer carries its uncounted note, which the texts keep as an empty answer's do.
+    assert last.detail.startswith(text) and last.detail.endswith(PUBLIC_UNCOUNTED)
+    assert result.text.startswith(
+        "Error: All web search providers failed: tavily: Tavily API error (500): upstream "
+        f"down; public: {text}"
+    )
+
+
 async def test_public_web_answering_as_the_last_resort_says_so_in_its_attempt_and_its_notes(
     tmp_path: Path, locked_file: sqlite3.Connection
 ) -> None:

@@ -9,6 +9,7 @@ from websearch_core import WebSearch
 from websearch_core.providers import PROVIDER_REGISTRY
 from websearch_core.providers.public import ENGINE_ORDER
 from websearch_core.testing import PROTOCOLS, SimResult, Simulator
+from websearch_core.testing.faults import Fault
 
 ENGINES = [eid for eid in ENGINE_ORDER if eid in PROVIDER_REGISTRY and eid in PROTOCOLS]
 UNSIMULATED = tuple(eid for eid in ENGINE_ORDER if eid in PROVIDER_REGISTRY and eid not in ENGINES)
@@ -97,3 +98,67 @@ async def test_an_engine_that_found_nothing_does_not_weaken_the_record(sim: Simu
     assert result.error is None, result.error
     (record,) = result.response.filters
     assert record.applied == ("native",)
+
+
+OFF_SITE = [
+    SimResult("Laravel guide", "https://builtin.com/laravel", "A guide."),
+    SimResult("Laravel news", "https://laravel-news.com/", "News."),
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "fields", "names"),
+    [
+        ("laravel site:github.com", {}, "include_domains"),
+        ("laravel", {"include_domains": ["github.com"]}, "include_domains"),
+        ("laravel -site:builtin.com -site:laravel-news.com", {}, "exclude_domains"),
+    ],
+)
+async def test_results_every_engine_dropped_for_the_filters_say_so(
+    sim: Simulator, query: str, fields: dict[str, list[str]], names: str
+) -> None:
+    # Every engine found results and its own check dropped them all before the merge:
+    # before, the empty merge read "Public Web returned no renderable search content.",
+    # though a single engine so filtered says "no results matching the filters".
+    for engine_id in ENGINES:
+        sim[engine_id].results = list(OFF_SITE)
+    async with WebSearch(sim.settings(exclude=UNSIMULATED)) as ws:
+        result = await ws.run(query, provider="public", use_cache=False, **fields)
+    assert result.error == f"Public Web returned no results matching the filters ({names})."
+    (attempt,) = result.response.attempts
+    assert (attempt.provider, attempt.outcome, attempt.status) == ("public", "failed", 204)
+    assert attempt.detail == result.error
+    for engine_id in ENGINES:
+        assert sim[engine_id].requests, engine_id  # each engine was asked and answered
+
+
+async def test_dropped_results_beside_engines_that_failed_or_found_nothing_name_the_filters(
+    sim: Simulator,
+) -> None:
+    # One engine's results all fail the site, one finds nothing, the rest fail: the filters
+    # are why Public Web has nothing, and the engines that did not answer follow as ever.
+    found, empty, *failing = ENGINES
+    sim[found].results = list(OFF_SITE)
+    sim[empty].results = []
+    for engine_id in failing:
+        sim[engine_id].always(Fault.http(503, "down"))
+    async with WebSearch(sim.settings(exclude=UNSIMULATED)) as ws:
+        result = await ws.run("laravel site:github.com", provider="public", use_cache=False)
+    assert result.error == (
+        "Public Web returned no results matching the filters (include_domains). Engines that "
+        f"did not answer: {', '.join(failing)}: failed (HTTP 503)."
+    )
+    assert result.response.attempts[0].status == 204
+
+
+async def test_engines_that_found_nothing_still_say_no_renderable_content(
+    sim: Simulator,
+) -> None:
+    # The filters' text only when results were found and dropped: a search with a filter
+    # whose engines found nothing at all is the empty answer it always was.
+    for engine_id in ENGINES:
+        sim[engine_id].results = []
+    async with WebSearch(sim.settings(exclude=UNSIMULATED)) as ws:
+        result = await ws.run("laravel site:github.com", provider="public", use_cache=False)
+    assert result.error == "Public Web returned no renderable search content."
+    assert result.response.attempts[0].status == 204
