@@ -17,7 +17,9 @@ here, next to the sequential chain, and shares its attempt step
   (:mod:`.engine_failures`)),
   otherwise the consensus merge of :func:`websearch_core.aggregate.merge_results` in engine
   priority order, marked ``partial`` when any engine failed or was cut off, with a note
-  naming those engines and why (:data:`NOT_ANSWERED_PREFIX`).
+  naming those engines and why (:data:`NOT_ANSWERED_PREFIX`). Results found and all
+  dropped by the filter checks (each engine's own, before the merge, or the aggregate's)
+  fail with the filters' text (204), as a single provider's would.
 * The ledger is passed in explicitly: the chain hands a :class:`FanOutProvider` its own
   ledger for the call (:meth:`FanOutProvider.with_ledger`), so an engine that is cooling
   down or over budget is not asked, what is asked is counted, and a failure leaves the
