@@ -8,6 +8,7 @@ length there and here even with emoji.
 import codecs
 from collections.abc import Iterable, Sequence
 
+from .clauses import join_clauses
 from .errors import OAuthTokenError, SearchProviderError
 from .filters.note import ignored_note
 from .models import SearchCitation, SearchResponse, SearchSource
@@ -276,14 +277,20 @@ def format_failures(failures: Iterable[tuple[str, str]]) -> str:
     """Join ``(provider id, formatted error)`` pairs into the spec's final message.
 
     One failure gives its own text; several give ``All web search providers failed:
-    id: text; id: text`` in attempt order.
+    id: text; id: text`` in attempt order, each text but the last without its final full
+    stop (:func:`~websearch_core.clauses.join_clauses`), so that the line does not read
+    ``...content.; tavily: ...``.
+
+    Example:
+        >>> format_failures([("public", "Public Web found nothing."), ("tavily", "Down.")])
+        'All web search providers failed: public: Public Web found nothing; tavily: Down.'
     """
     items = list(failures)
     if not items:
         return NO_PROVIDER_MESSAGE
     if len(items) == 1:
         return items[0][1]
-    joined = "; ".join(f"{provider}: {text}" for provider, text in items)
+    joined = join_clauses(f"{provider}: {text}" for provider, text in items)
     return f"All web search providers failed: {joined}"
 
 
@@ -305,5 +312,5 @@ def format_not_configured(failures: Iterable[tuple[str, str]]) -> str:
         return NO_PROVIDER_MESSAGE
     if len(reasons) == 1:
         return f"{NO_PROVIDER_MESSAGE} {reasons[0][1]}."
-    joined = "; ".join(f"{provider}: {text}" for provider, text in reasons)
+    joined = join_clauses(f"{provider}: {text}" for provider, text in reasons)
     return f"{NO_PROVIDER_MESSAGE} {joined}."

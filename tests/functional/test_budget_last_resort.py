@@ -103,6 +103,29 @@ async def test_a_skipped_budget_is_asked_last_after_every_other_provider_failed(
     assert response.provider == "brave" and UNCOUNTED in response.notes
 
 
+async def test_a_failed_last_resort_reads_its_failure_and_uncounted_note_as_one_sentence(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # Before, the failure's own full stop stayed before the join: "... no renderable search
+    # content.; Brave budget ...".
+    async with Simulator(["brave", "tavily"]) as sim:
+        sim["tavily"].always(Fault.http(500, "upstream down"))
+        settings = _sqlite(sim, tmp_path, providers=("brave", "tavily"))
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store (tavily fails, brave answers)
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["brave"].results = []
+            result = await ws.run("rust tokio", use_cache=False)
+            locked_file.execute("ROLLBACK")
+    last = result.response.attempts[-1]
+    assert (last.provider, last.outcome) == ("brave", "failed")
+    assert last.detail == f"Brave returned no renderable search content; {UNCOUNTED}"
+    assert result.error == (
+        "All web search providers failed: tavily: Tavily API error (500): upstream down; "
+        "brave: Brave returned no renderable search content."
+    )
+
+
 async def test_a_budget_is_still_not_spent_while_another_provider_answers(
     tmp_path: Path, locked_file: sqlite3.Connection
 ) -> None:
@@ -415,6 +438,11 @@ async def test_a_failed_last_resort_after_engines_that_found_nothing_says_nothin
         "Error: All web search providers failed: tavily: Tavily API error (500): upstream "
         "down; public: Public Web returned no renderable search content. Engines that did "
         "not answer: bing: failed (HTTP 503)."
+    )
+    last = result.response.attempts[-1]
+    assert last.detail == (
+        "Public Web returned no renderable search content. Engines that did not answer: "
+        f"bing: failed (HTTP 503); {PUBLIC_UNCOUNTED}"
     )
 
 

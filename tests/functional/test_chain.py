@@ -144,9 +144,9 @@ async def test_all_failed_message_lists_each_provider_in_order(sim: Simulator) -
             await fresh.search("python asyncio")
     expected = (
         "All web search providers failed: "
-        "tavily: Tavily authorization failed (401). Check API key or base URL.; "
+        "tavily: Tavily authorization failed (401). Check API key or base URL; "
         "brave: brave: 402 credits exhausted; "
-        "searxng: SearXNG authorization failed (403). Check API key or base URL.; "
+        "searxng: SearXNG authorization failed (403). Check API key or base URL; "
         "duckduckgo: DuckDuckGo blocked the request with a bot-detection challenge. "
         "DuckDuckGo throttles automated HTML searches from datacenter/shared-egress IPs; "
         "configure a credentialed provider such as Brave, Tavily, Exa, or Kagi for reliable "
@@ -160,6 +160,26 @@ async def test_all_failed_message_lists_each_provider_in_order(sim: Simulator) -
     assert str(caught.value) == expected
     kinds = [type(error) for error in caught.value.failures]
     assert kinds[0] is AuthorizationError and kinds[1] is QuotaExhaustedError
+
+
+async def test_all_failed_message_drops_a_failures_full_stop_before_the_next(
+    sim: Simulator,
+) -> None:
+    # Before: "public: Public Web returned no renderable search content.; tavily: ...".
+    for engine in ("duckduckgo", "brave", "searxng"):
+        sim[engine].results = []
+    sim["tavily"].always(Fault.http(500, "upstream down"))
+    async with _client(sim, providers=("public", "tavily")) as ws:
+        result = await ws.run("python asyncio", use_cache=False)
+    assert result.error == (
+        "All web search providers failed: "
+        "public: Public Web returned no renderable search content; "
+        "tavily: Tavily API error (500): upstream down"
+    )
+    assert [(a.provider, a.outcome) for a in result.response.attempts] == [
+        ("public", "failed"),
+        ("tavily", "failed"),
+    ]
 
 
 async def test_single_failure_is_reported_alone(sim: Simulator) -> None:

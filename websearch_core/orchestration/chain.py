@@ -27,6 +27,7 @@ from contextvars import Token
 from dataclasses import dataclass, field, replace
 from typing import Final, cast
 
+from ..clauses import join_clauses
 from ..deadline import CallBounds, Deadline, bound_store_waits, leave_call, store_share
 from ..errors import (
     ConfigurationError,
@@ -448,8 +449,12 @@ def _is_held(failure: tuple[SearchProvider, BaseException], provider: SearchProv
 
 
 def _joined(*parts: str | None) -> str | None:
-    """An attempt's detail of several parts (``None`` when there is none)."""
-    return "; ".join(part for part in parts if part) or None
+    """An attempt's detail of several parts (``None`` when there is none).
+
+    Joined by :func:`~websearch_core.clauses.join_clauses`: a failure's full stop before
+    the uncounted note read ``...(HTTP 503).; Bing budget ...``.
+    """
+    return join_clauses(parts) or None
 
 
 def _noted(answer: AttemptAnswer, reservation: Reservation) -> AttemptAnswer:
@@ -471,7 +476,7 @@ def _passed_over(provider_id: str, notes: Sequence[str]) -> str | None:
     for note in notes:
         if first_time(("passed over", provider_id, note)):
             logger.warning("web search provider %s passes over a credential: %s", provider_id, note)
-    return "; ".join(f"passed over: {note}" for note in notes) or None
+    return join_clauses(f"passed over: {note}" for note in notes) or None
 
 
 def _skipped(outcome: ChainOutcome, provider: SearchProvider, skip: ProviderSkippedError) -> None:

@@ -13,6 +13,7 @@ a list that would not shortens each end within a day to its time of day.
 
 from collections.abc import Sequence
 
+from ..clauses import join_clauses
 from ..errors import (
     AuthorizationError,
     BrowserLoadError,
@@ -121,4 +122,4 @@ def _grouped(failures: Sequence[tuple[str, BaseException | None]], *, dated: boo
     for engine_id, error in failures:
         why = CUT_OFF if error is None else brief_failure(error, dated=dated)
         grouped.setdefault(why, []).append(engine_id)
-    return "; ".join(f"{', '.join(ids)}: {why}" for why, ids in grouped.items())
+    return join_clauses(f"{', '.join(ids)}: {why}" for why, ids in grouped.items())
