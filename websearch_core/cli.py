@@ -53,6 +53,7 @@ from pydantic_core import ErrorDetails
 
 from . import __version__
 from .browser import INSTALL_HINT
+from .clauses import join_clauses
 from .cli_dispatch import CommandLineError, CommandParser, split_command
 from .cli_output import (
     OutputFailedError,
@@ -902,7 +903,7 @@ def _describe_validation_error(error: ValidationError) -> str:
         where = _where(field, _SEARCH_FLAGS.get(field))
         problem = validator_message(detail["msg"])
         parts.append(f"{where}: {problem}{_given(field, detail)}")
-    return "; ".join(parts) or " ".join(str(error).split())
+    return join_clauses(parts) or " ".join(str(error).split())
 
 
 def _given(field: str, detail: ErrorDetails) -> str:

@@ -23,6 +23,7 @@ import gettext
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
+from .clauses import join_clauses
 from .meant_names import closest_name, meant
 
 __all__ = ["CommandLineError", "CommandParser"]
@@ -127,14 +128,14 @@ class CommandParser(argparse.ArgumentParser):
             if message.startswith(_REQUIRED):
                 missing = message.removeprefix(_REQUIRED)
                 return f"{missing}: required, not given; {see}"
-            return f"{message}; {see}"
+            return join_clauses([message, see])
         action = self._action(argument)
         option = _long_name(action) if action is not None else argument
         where = _where(self.fields.get(option), option)
         if message == _ONE_VALUE and action is not None:
             value = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
             return f"{where}: needs a value ({option} {value}); {see}"
-        return f"{where}: {message}; {see}"
+        return join_clauses([f"{where}: {message}", see])
 
     def unexpected(self, words: Sequence[str]) -> str:
         """The line for words no option or argument of this command takes.

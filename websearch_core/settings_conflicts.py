@@ -10,6 +10,7 @@ reason, which the failure text carries after the spec's text and ``websearch pro
 and the command's successful searches print as a warning.
 """
 
+from .clauses import join_clauses
 from .provider_ids import FREE_ENGINE_ORDER
 from .settings import Settings
 
@@ -75,4 +76,4 @@ def with_conflicts(message: str, settings: Settings) -> str:
     if not conflicts:
         return message
     ended = message if message.endswith((".", "!", "?")) else f"{message}."
-    return f"{ended} The settings contradict: {'; '.join(conflicts)}."
+    return f"{ended} The settings contradict: {join_clauses(conflicts)}."

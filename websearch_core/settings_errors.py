@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from .clauses import join_clauses
 from .env_values import env_value
 from .errors import ConfigurationError
 from .meant_names import meant
@@ -87,7 +88,7 @@ def describe_settings_error(error: ValidationError, given: Mapping[str, str] | N
         else:
             problem = validator_message(detail["msg"])
         parts.append(f"{_source(location, given, config_file)}: {problem}")
-    return "; ".join(parts) or str(error)
+    return join_clauses(parts) or str(error)
 
 
 def _not_a_setting(location: Sequence[str]) -> str:

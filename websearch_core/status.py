@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .browser import browser_enabled, browser_unavailable_reason, get_default_browser
+from .clauses import join_clauses
 from .deadline import StoreWaitsWithin
 from .ledger import mark_scope
 from .orchestration.quota import (
@@ -309,7 +310,7 @@ async def _collect_status(
             sign_in = next((s.name for s in provider.signed_in(context) if s.first), None)
             reason = _setup_reason(info, available, explicit, browser_missing, sign_in)
             note = await _kept_note(safe, provider, context, now) if available else None
-            reason += f"; {note}" if note is not None else ""
+            reason = join_clauses([reason, note])
             rate_text = settings.rate.get(provider_id)
             if available and rate_text is not None:
                 reason += await _next_slot(safe, provider_id, rate_text, now)
@@ -344,7 +345,7 @@ def _with_repair_hint(error: StateStoreError, store: StateStore) -> str:
         and isinstance(store, SQLiteStore)
         and os.path.lexists(store.path)  # what reset --all would move (not a missing dir)
     )
-    return f"{error}; {MOVE_ASIDE_HINT}" if repairable else str(error)
+    return join_clauses([str(error), MOVE_ASIDE_HINT]) if repairable else str(error)
 
 
 def bypass_known_silent(store: StateStore) -> StateStoreTimeoutError | None:
@@ -467,8 +468,9 @@ def not_cleared(error: StateStoreError, provider_id: str | None) -> str:
     """
     whose = "every provider's" if provider_id is None else f"{provider_id}'s"
     if isinstance(error, StateStoreTimeoutError) and not error.withdrawn:
-        return (
-            f"{error}; clearing {whose} {_RESET_WHAT} had begun and is not confirmed: "
+        begun = (
+            f"clearing {whose} {_RESET_WHAT} had begun and is not confirmed: "
             "it is done if the store answers before this process exits"
         )
-    return f"{error}; {whose} {_RESET_WHAT} were not cleared"
+        return join_clauses([str(error), begun])
+    return join_clauses([str(error), f"{whose} {_RESET_WHAT} were not cleared"])

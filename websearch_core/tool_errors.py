@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails
 
+from .clauses import join_clauses
 from .errors import ConfigurationError
 
 __all__ = [
@@ -46,7 +47,7 @@ def invalid_arguments_text(error: Exception) -> str:
         Error: invalid web_search arguments: limit: Input should be greater than or equal to 1
     """
     if isinstance(error, ValidationError):
-        return INVALID_ARGUMENTS_PREFIX + "; ".join(_problems(error))
+        return INVALID_ARGUMENTS_PREFIX + join_clauses(_problems(error))
     return f"{INVALID_ARGUMENTS_PREFIX}{error}"
 
 

@@ -35,6 +35,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
+from ..clauses import join_clauses
 from ..env_values import env_value
 from ..errors import ConfigurationError
 from .errors import FetchRefusedError
@@ -221,7 +222,7 @@ def address_refusal(
     judged = inner if inner is not None else ip
     if metadata_service(judged) is not None:
         return f"{problem}, {metadata_advice([str(judged)])}"
-    return f"{problem}; {ALLOW_HINT}"
+    return join_clauses([problem, ALLOW_HINT])
 
 
 def _ip(address: str) -> IPAddress:

@@ -24,6 +24,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from ..clauses import join_clauses
 from ..errors import ProviderUnavailableError, ResponseParseError
 from ..models import SearchCitation, SearchResponse, SearchSource, SourceRank
 from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
@@ -282,11 +283,12 @@ def parse_search_body(data: Any, count: int | None) -> SearchResponse:
     if failures and not sources and not paragraphs:
         raise ProviderUnavailableError(
             PROVIDER_ID,
-            "SearXNG returned no usable results; upstream engines failed: " + "; ".join(failures),
+            "SearXNG returned no usable results; upstream engines failed: "
+            + join_clauses(failures),
             503,
         )
     if failures:
-        logger.warning("SearXNG answered without these engines: %s", "; ".join(failures))
+        logger.warning("SearXNG answered without these engines: %s", join_clauses(failures))
     related = dict.fromkeys(_strings(data.get("corrections")) + _strings(data.get("suggestions")))
     citations = dict.fromkeys(citation for _, citation in infoboxes if citation is not None)
     return SearchResponse(
