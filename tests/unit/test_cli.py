@@ -375,7 +375,8 @@ def test_a_keyless_engine_refusing_is_reported_as_blocked(
     sim["duckduckgo"].always(Fault.forbidden())
     assert main(["python"]) == EXIT_FAILED
     err = capsys.readouterr().err
-    assert "brave: Brave authorization failed (403). Check API key or base URL." in err
+    # Brave's full stop gives way to the join (see websearch_core.clauses).
+    assert "brave: Brave authorization failed (403). Check API key or base URL; duck" in err
     assert "duckduckgo: DuckDuckGo blocked the request (403); it needs no API key" in err
     assert "DuckDuckGo authorization failed" not in err
 
