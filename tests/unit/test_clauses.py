@@ -55,8 +55,7 @@ def test_an_engines_own_words_end_without_their_stop_before_the_next_engine() ->
     own = SearchProviderError("mojeek", "Mojeek search failed: connection refused.")
     slow = RateLimitedError("bing", "Bing HTML error (429)", 429)
     assert engines_failed_text([("mojeek", own), ("bing", slow)]) == (
-        "mojeek: failed: Mojeek search failed: connection refused; "
-        "bing: rate limited (HTTP 429)"
+        "mojeek: failed: Mojeek search failed: connection refused; bing: rate limited (HTTP 429)"
     )
 
 
