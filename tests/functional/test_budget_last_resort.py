@@ -480,9 +480,9 @@ async def test_a_failed_last_resort_after_results_the_filters_dropped_names_the_
     text = f"Public Web returned no results matching the filters (include_domains).{why}"
     assert (last.provider, last.outcome, last.status) == ("public", "failed", 204)
     # Bing's answer carries its uncounted note, which the texts keep as an empty answer's do
-    # (joined as one sentence: the text's own full stop goes before the note's "; ").
+    # (a joined clause's own full stop goes before the next one's "; ").
     sentence = text.removesuffix(".")
-    assert last.detail.startswith(f"{sentence}; ") and last.detail.endswith(PUBLIC_UNCOUNTED)
+    assert last.detail.startswith(sentence) and last.detail.endswith(PUBLIC_UNCOUNTED)
     assert result.text.startswith(
         "Error: All web search providers failed: tavily: Tavily API error (500): upstream "
         f"down; public: {sentence}"
