@@ -175,16 +175,7 @@ async def test_public_web_asks_an_unchecked_engine_only_when_the_others_failed(
     tmp_path: Path, locked_file: sqlite3.Connection
 ) -> None:
     async with Simulator(["duckduckgo", "bing"]) as sim:
-        settings = sim.settings(
-            timeout_seconds=None,
-            deadline_seconds=20.0,
-            provider="public",
-            fallback=False,
-            budget={"bing": "100/day"},
-            state_backend="sqlite",
-            state_dir=tmp_path,
-            cache=False,
-        )
+        settings = _public_alone(sim, tmp_path)
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             assert not (await ws.search("python asyncio")).partial  # opens the store
             locked_file.execute("BEGIN IMMEDIATE")
@@ -196,6 +187,20 @@ async def test_public_web_asks_an_unchecked_engine_only_when_the_others_failed(
     notes = " ".join(response.notes)
     assert "Bing budget of 100/day not checked (state store unavailable)" in notes
     assert "duckduckgo" in notes
+
+
+def _public_alone(sim: Simulator, tmp_path: Path) -> Any:
+    """Public Web pinned alone, Bing under a budget, state in ``tmp_path``'s SQLite file."""
+    return sim.settings(
+        timeout_seconds=None,
+        deadline_seconds=20.0,
+        provider="public",
+        fallback=False,
+        budget={"bing": "100/day"},
+        state_backend="sqlite",
+        state_dir=tmp_path,
+        cache=False,
+    )
 
 
 def _public_chain(sim: Simulator, tmp_path: Path, timeout_seconds: float | None = None) -> Any:
@@ -514,16 +519,7 @@ async def test_public_web_last_in_the_chain_says_its_uncounted_engine_in_its_att
     tmp_path: Path, locked_file: sqlite3.Connection
 ) -> None:
     async with Simulator(["duckduckgo", "bing"]) as sim:
-        settings = sim.settings(
-            timeout_seconds=None,
-            deadline_seconds=20.0,
-            provider="public",
-            fallback=False,
-            budget={"bing": "100/day"},
-            state_backend="sqlite",
-            state_dir=tmp_path,
-            cache=False,
-        )
+        settings = _public_alone(sim, tmp_path)
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             await ws.search("python asyncio")  # opens the store
             locked_file.execute("BEGIN IMMEDIATE")
@@ -618,16 +614,7 @@ async def test_public_web_alone_asks_its_unchecked_engine_when_its_own_filter_ke
     public = PublicProvider(engines=[_TrustedDuckDuckGo(), registry.get_provider("bing")])
     monkeypatch.setitem(registry._instances, "public", public)
     async with Simulator(["duckduckgo", "bing"]) as sim:
-        settings = sim.settings(
-            timeout_seconds=None,
-            deadline_seconds=20.0,
-            provider="public",
-            fallback=False,
-            budget={"bing": "100/day"},
-            state_backend="sqlite",
-            state_dir=tmp_path,
-            cache=False,
-        )
+        settings = _public_alone(sim, tmp_path)
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             await ws.search("python asyncio")  # opens the store
             locked_file.execute("BEGIN IMMEDIATE")
