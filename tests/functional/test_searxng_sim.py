@@ -394,3 +394,21 @@ async def test_simulator_answers_html_without_format_json(sim: Simulator) -> Non
     ):
         assert response.status == 200
         assert response.content_type == "text/html"
+
+
+async def test_results_the_filters_drop_name_the_engines_that_did_not_answer(
+    sim: Simulator,
+) -> None:
+    # As its "no renderable search content" error does: the engines that did not answer
+    # may be the ones whose results would have matched, so the filter error names them too.
+    sim["searxng"].results = [
+        SimResult("Grinders", "https://elsewhere.example/grind", "Burr grinders compared.")
+    ]
+    _protocol(sim).unresponsive_engines = [["duckduckgo", "CAPTCHA"], ["qwant", "timeout"]]
+    _protocol(sim).suggests = False
+    async with sim_client(sim) as ws:
+        result = await ws.run(f"{QUERY} site:wanted.example", provider="searxng")
+    assert result.error == (
+        "SearXNG returned no results matching the filters (include_domains). SearXNG engine "
+        "did not answer: duckduckgo: CAPTCHA. SearXNG engine did not answer: qwant: timeout."
+    )

@@ -255,15 +255,15 @@ async def answer_attempt(
     if answered and plan.checks and not response.sources:  # all failed a local check
         unmatched = tuple(dict.fromkeys(f.name for f in response.filters if f.name in plan.checks))
     if require_content and not response.has_renderable_content():
-        if unmatched:
-            raise EmptyResponseError(
-                provider.info.id, format_no_match(provider.info.label, unmatched)
-            )
         # What the answer's notes say of engines that did not answer (Public Web, SearXNG)
-        # is the reason, after the text.
-        raise EmptyResponseError(
-            provider.info.id, format_no_content(provider.info.label, response.notes)
-        )
+        # is the reason, after the text, whichever way the answer came out empty: those
+        # engines' results might have matched the filters.
+        label, notes = provider.info.label, response.notes
+        if unmatched:
+            text = format_no_match(label, unmatched, notes)
+        else:
+            text = format_no_content(label, notes)
+        raise EmptyResponseError(provider.info.id, text)
     # Dates in ISO 8601 are kept as an update, applied with whatever the caller attaches.
     sources = iso_sources(response.sources)
     update: dict[str, object] = {} if sources is None else {"sources": sources}

@@ -99,6 +99,9 @@ class SearxngProtocol:
     corrections: list[str] = field(default_factory=list)
     infoboxes: list[dict[str, Any]] = field(default_factory=list)
     unresponsive_engines: list[list[str]] = field(default_factory=list)
+    suggests: bool = True
+    """Whether the answer suggests two related queries, as most instances do; off, an
+    answer whose results are all dropped has nothing else a model could read."""
 
     def _result(self, position: int, result: SimResult) -> dict[str, Any]:
         engines = (
@@ -147,7 +150,7 @@ class SearxngProtocol:
             "answers": self.answers,
             "corrections": self.corrections,
             "infoboxes": self.infoboxes,
-            "suggestions": [f"{query} tutorial", f"{query} examples"] if query else [],
+            "suggestions": [f"{query} tutorial", f"{query} examples"] if query and self.suggests else [],
             "unresponsive_engines": self.unresponsive_engines,
         }
         return web.json_response(payload)
