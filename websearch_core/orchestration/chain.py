@@ -11,7 +11,8 @@ this loop's ledger for the call, so its engines obey the same marks and budgets.
 A budget the state store cannot check (it is down or stuck) is the one skip that is not
 final (:mod:`.last_resort`): the provider is skipped while another provider may answer, and
 when none did, the providers skipped only for that are asked after all, in chain order,
-within the deadline and uncounted; the attempt's detail and the response's notes say so. A
+within the deadline and uncounted; the attempt's detail and the response's notes (or the
+final error's text) say so. A
 chain's last provider with no such skip before it (a pinned or forced provider, a chain of
 one) is asked so at once: nothing after it could answer. A Public Web fan-out applies the
 same rule to its engines, told by the chain which pass it runs in.
@@ -81,6 +82,11 @@ class ChainOutcome:
     response: SearchResponse | None
     failures: list[tuple[SearchProvider, BaseException]] = field(default_factory=list)
     attempts: list[Attempt] = field(default_factory=list)
+    texts: list[tuple[BaseException, str]] = field(default_factory=list)
+    """The failures whose text the chain said otherwise than the error's own (a last
+    resort's, with its uncounted note), each by its error: the final message reads the
+    text the attempt's detail did. Matched by identity (an error may compare equal to
+    another); a list, as few failures have one."""
 
     @property
     def last_provider(self) -> str:
@@ -96,6 +102,13 @@ class ChainOutcome:
             if not isinstance(error, ProviderSkippedError):
                 return provider.info.id
         return self.failures[-1][0].info.id
+
+    def text_of(self, provider: SearchProvider, error: BaseException) -> str:
+        """The text ``provider``'s failure ``error`` ended its turn with."""
+        for said, text in self.texts:
+            if said is error:
+                return text
+        return format_provider_failure(error, provider.info.label)
 
     @property
     def nothing_could_run(self) -> bool:
@@ -120,8 +133,7 @@ class ChainOutcome:
         it, as for any configuration error.
         """
         pairs = [
-            (provider.info.id, format_provider_failure(error, provider.info.label))
-            for provider, error in self.failures
+            (provider.info.id, self.text_of(provider, error)) for provider, error in self.failures
         ]
         return (format_not_configured if self.nothing_could_run else format_failures)(pairs)
 
@@ -368,16 +380,16 @@ class ChainRunner:
                     continue
                 await self.ledger.record_failure(provider_id, error)
                 outcome.failures.append((provider, error))
-                detail = format_provider_failure(error, provider.info.label)
-                uncounted = _uncounted(bound, reservation)
-                attempt = _failed(provider, error, elapsed, _joined(detail, *uncounted))
+                said = format_provider_failure(error, provider.info.label)
+                detail = _with_uncounted(outcome, error, said, _uncounted(bound, reservation))
+                attempt = _failed(provider, error, elapsed, detail)
                 outcome.attempts.append(attempt)
                 status = getattr(error, "status", None)
                 logger.warning(
                     "web search provider %s failed%s: %s",
                     provider_id,
                     "" if status is None else f" ({status})",
-                    detail,
+                    said,  # an uncounted note has its own warning, once (the ledger's)
                     exc_info=not isinstance(error, SearchProviderError | ConfigurationError),
                     extra=attempt.log_fields(),
                 )
@@ -394,7 +406,7 @@ class ChainRunner:
             )
             outcome.attempts.append(attempt)
             logger.info("web search served by %s", provider_id, extra=attempt.log_fields())
-            return _noted(answer, reservation)
+            return _noted(answer, uncounted)
 
 
 def _store_wait(deadline: Deadline, setting: float | None) -> Token[CallBounds | None]:
@@ -457,12 +469,36 @@ def _joined(*parts: str | None) -> str | None:
     return join_clauses(parts) or None
 
 
-def _noted(answer: AttemptAnswer, reservation: Reservation) -> AttemptAnswer:
-    """``answer`` with its request's ``uncounted`` note among the response's notes, if any."""
-    if reservation.uncounted is None:
+def _noted(answer: AttemptAnswer, uncounted: tuple[str, ...]) -> AttemptAnswer:
+    """``answer`` with the notes of its requests sent ``uncounted`` among its notes.
+
+    The provider's own and a fan-out's engines' (:func:`_uncounted`): said here only, as
+    :func:`_with_uncounted` says them of a failure, so no text says one twice.
+    """
+    if not uncounted:
         return answer
-    notes = (*answer.response.notes, reservation.uncounted)
+    notes = (*answer.response.notes, *uncounted)
     return replace(answer, update={**answer.update, "notes": notes})
+
+
+def _with_uncounted(
+    outcome: ChainOutcome, error: BaseException, said: str, uncounted: tuple[str, ...]
+) -> str:
+    """The text a failed turn ends with: its error's (``said``), then its uncounted notes.
+
+    The attempt's detail and the final error both read it (recorded in ``outcome``), as
+    an answer's notes say the same notes (:func:`_noted`). Before, a fan-out engine's note
+    was also among the fan-out's notes, which an empty answer's error text repeats: the
+    detail said it twice, and the final error said it only when that engine had answered.
+    """
+    if not uncounted:
+        return said
+    text = join_clauses([said, *uncounted])
+    outcome.texts.append((error, text))
+    return text
+    text = join_clauses([text, *uncounted])
+    outcome.texts.append((error, text))
+    return text
 
 
 def _passed_over(provider_id: str, notes: Sequence[str]) -> str | None:

@@ -26,15 +26,16 @@ here, next to the sequential chain, and shares its attempt step
   same mark it would in the chain. Without a ledger every engine is asked.
 * An engine whose budget the state store cannot check is skipped like the chain's providers,
   and asked, uncounted, only when nothing else can answer (:mod:`.last_resort`): the chain
-  says which pass the fan-out runs in (:class:`~.last_resort.LastResort`), and the merged
-  answer's notes say which request went uncounted. In the first pass, a fan-out that found
+  says which pass the fan-out runs in (:class:`~.last_resort.LastResort`), and is handed
+  the requests sent uncounted (below) to say so. In the first pass, a fan-out that found
   nothing it keeps (its own filter checks judge) while holding an engine back says so
   (:class:`PublicEnginesHeldError`, the empty answer's text), so the chain comes back for
   that engine when nothing after it answered.
   That pass asks the held engines alone and reports the others as they ended in the first
   (:attr:`FanOutProvider.earlier`, kept on the first pass's error), so its answer or error
   reads as one pass's would; the requests it sent uncounted are handed to the chain
-  (:attr:`FanOutProvider.uncounted`) for the attempt's detail.
+  (:attr:`FanOutProvider.uncounted`), which says them once: in the attempt's detail and
+  the answer's notes or the error's text.
 """
 
 import asyncio
@@ -215,8 +216,8 @@ class FanOutProvider(SearchProvider):
     the answer or the error says what became of each engine, as one pass would."""
     uncounted: list[str] | None = None
     """The notes of this call's engine requests asked uncounted, as they are granted (a
-    list on a copy :meth:`with_ledger` made): the chain's attempt detail says them, as it
-    says a budgeted provider's own."""
+    list on a copy :meth:`with_ledger` made): the chain says them (the attempt's detail,
+    and the answer's notes or the error's text), as it says a budgeted provider's own."""
 
     def with_ledger(
         self,
@@ -401,9 +402,9 @@ async def _ask(
     An engine that is cooling down or out of budget is not asked (its skip counts as its
     failure); what is asked is counted, and a failure leaves the same mark it would in the
     sequential chain, so the fan-out does not keep knocking on a closed door either. An
-    engine asked uncounted (``accept_unchecked``) carries the ledger's note in its
-    response's notes, for the merged answer's, and adds it to ``uncounted`` when asked,
-    whatever it answers (the request was sent uncounted either way). The answer's
+    engine asked uncounted (``accept_unchecked``) adds the ledger's note to ``uncounted``
+    when asked, whatever it answers (the request was sent uncounted either way); the
+    chain says it, in the answer's notes or its error, once. The answer's
     ``unmatched`` says when the engine's own filter checks dropped every result it found.
     """
 
@@ -420,7 +421,6 @@ async def _ask(
             require_content=False,
         )
 
-    note: str | None = None
     if ledger is not None:
         # A mark or a spent budget raises ProviderSkippedError: the engine is not asked.
         # The store waits a share of the search's deadline, as for the chain's reservations:
@@ -437,9 +437,8 @@ async def _ask(
                 skip_marked=True,
                 accept_unchecked=accept_unchecked,
             )
-        note = reservation.uncounted
-        if note is not None and uncounted is not None:
-            uncounted.append(note)
+        if reservation.uncounted is not None and uncounted is not None:
+            uncounted.append(reservation.uncounted)
     try:
         answer = await attempt()
     except Exception as error:
@@ -454,8 +453,7 @@ async def _ask(
         raise
     if ledger is not None:
         await ledger.record_success(engine.info.id)
-    more = {} if note is None else {"notes": (*answer.response.notes, note)}
-    return AttemptAnswer(answer.final(**more), {}, answer.unmatched)
+    return AttemptAnswer(answer.final(), {}, answer.unmatched)
 
 
 class _CutOffError(Exception):
@@ -634,8 +632,8 @@ async def merged_search(
 
     Engines whose budget the state store cannot check are skipped (:attr:`LastResort.HOLD`),
     asked uncounted once no other engine returned sources (``AFTER_OTHERS``), or asked
-    alone, uncounted (``ONLY``); the merged answer's notes carry each uncounted request's
-    note (the answered engines' notes).
+    alone, uncounted (``ONLY``); each uncounted request's note goes to ``uncounted``, for
+    the chain to say.
 
     Args:
         info: The aggregate's facts: its id tags the response and errors, its default and
