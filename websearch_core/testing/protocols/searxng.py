@@ -103,6 +103,10 @@ class SearxngProtocol:
     """Whether the answer suggests two related queries, as most instances do; off, an
     answer whose results are all dropped has nothing else a model could read."""
 
+    def _suggestions(self, query: str) -> list[str]:
+        """Two related queries, unless the instance is set to suggest none."""
+        return [f"{query} tutorial", f"{query} examples"] if query and self.suggests else []
+
     def _result(self, position: int, result: SimResult) -> dict[str, Any]:
         engines = (
             list(self.engines)
@@ -150,7 +154,7 @@ class SearxngProtocol:
             "answers": self.answers,
             "corrections": self.corrections,
             "infoboxes": self.infoboxes,
-            "suggestions": [f"{query} tutorial", f"{query} examples"] if query and self.suggests else [],
+            "suggestions": self._suggestions(query),
             "unresponsive_engines": self.unresponsive_engines,
         }
         return web.json_response(payload)
