@@ -6,22 +6,53 @@ added their key and wrote the file back: the second rename replaced the first wr
 file, and one key was lost without a word. A lock held from the read to the rename makes
 the second writer read what the first wrote.
 
+An OAuth refresh holds the same lock while it asks the token endpoint (:func:`exclusive_for`):
+two threads or processes meeting one expired sign-in each refreshed it, and the lock makes
+the second read the token the first stored instead. It waits without blocking the event
+loop, and no longer than the caller's time left.
+
 The lock is :mod:`filelock`'s (a lock file beside the target, ``flock`` on POSIX and
 ``msvcrt`` on Windows): the package says it runs on any OS, and the locking calls differ.
 """
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 from .errors import ConfigurationError
 
-__all__ = ["LOCK_WAIT_SECONDS", "exclusive"]
+__all__ = ["LOCK_WAIT_SECONDS", "LockHeldError", "exclusive", "exclusive_for", "lock_path"]
 
 LOCK_WAIT_SECONDS = 10.0
 """How long a writer waits for another to finish: a store write takes milliseconds, so a
 lock held this long belongs to a process that is stuck, and the error says so."""
+
+
+class LockHeldError(Exception):
+    """Another thread or process held the lock for the whole wait.
+
+    Args:
+        lock_file: The lock file's path.
+        waited: How long the wait lasted, in seconds.
+    """
+
+    def __init__(self, lock_file: str, waited: float) -> None:
+        super().__init__(f"{lock_file} was held for {waited:g} s")
+        self.lock_file = lock_file
+        self.waited = waited
+
+
+def lock_path(target: Path) -> Path:
+    """The lock file of ``target``, made now (mode 0600) if missing.
+
+    Made here first, so a directory no file can be made in fails at once (``OSError``), as
+    a write would: the lock's own open reads such a failure as "held" and waits its full
+    time.
+    """
+    path = target.with_name(f"{target.name}.lock")
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    return path
 
 
 @contextmanager
@@ -39,11 +70,7 @@ def exclusive(target: Path, name: str) -> Iterator[None]:
     """
     from filelock import FileLock, Timeout  # only when writing: every program imports us
 
-    path = target.with_name(f"{target.name}.lock")
-    # Made here first, so a directory no file can be made in fails at once, as the write
-    # would: the lock's own open reads such a failure as "held" and waits its full time.
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
-    lock = FileLock(path, timeout=LOCK_WAIT_SECONDS, mode=0o600)
+    lock = FileLock(lock_path(target), timeout=LOCK_WAIT_SECONDS, mode=0o600)
     try:
         lock.acquire()
     except Timeout:
@@ -55,3 +82,33 @@ def exclusive(target: Path, name: str) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+@asynccontextmanager
+async def exclusive_for(target: Path, seconds: float) -> AsyncIterator[None]:
+    """Hold the lock of ``target`` inside, waiting at most ``seconds`` for it on the loop.
+
+    The lock :func:`exclusive` takes, so a writer and this exclude each other, in threads
+    of one process as in processes (``flock`` locks one open file, not one process). The
+    wait polls without blocking the event loop: other searches of the loop go on.
+
+    Args:
+        target: The file the holder reads and writes; its directory must exist.
+        seconds: The longest wait (``0``: one try).
+
+    Raises:
+        LockHeldError: The lock stayed held for ``seconds``.
+        OSError: The lock file cannot be created.
+    """
+    from filelock import AsyncFileLock, Timeout  # only when refreshing, as in exclusive()
+
+    wait = max(0.0, seconds)
+    lock = AsyncFileLock(lock_path(target), timeout=wait, mode=0o600, run_in_executor=False)
+    try:
+        await lock.acquire()
+    except Timeout:
+        raise LockHeldError(str(lock.lock_file), wait) from None
+    try:
+        yield
+    finally:
+        await lock.release()
