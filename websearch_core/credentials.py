@@ -13,14 +13,15 @@ import math
 import os
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, Mapping
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
 
+from .deadline import remaining_budget
 from .edited_text import SavedAsUtf16Error, utf8_text
 from .env_values import value_getter, values_reader
 from .errors import (
@@ -28,6 +29,7 @@ from .errors import (
     ConfigurationError,
     OAuthTokenError,
     ProviderNotConfiguredError,
+    ProviderUnavailableError,
     SearchProviderError,
 )
 from .oauth_identity import sign_in_fingerprint
@@ -35,7 +37,7 @@ from .private_file import warn_if_open
 from .redaction import userinfo_secrets
 from .sent_secret import KeptChecks, SentSecret, flaw, key_in_code_problem
 from .single_flight import SingleFlight
-from .store_lock import exclusive
+from .store_lock import LOCK_WAIT_SECONDS, LockHeldError, exclusive, exclusive_for, lock_path
 
 __all__ = [
     "CredentialStore",
@@ -360,6 +362,30 @@ class CredentialStore:
         """Store an OAuth token (access, refresh, expiry) for ``provider``; mode 0600."""
         self._update(lambda data: _put(data, provider, "oauth", token.to_json()))
 
+    @asynccontextmanager
+    async def locked(self, seconds: float) -> AsyncIterator["LockedStore"]:
+        """Hold the store's lock inside (waiting at most ``seconds``), for an OAuth refresh.
+
+        Two threads (each its own event loop) or two processes meeting one expired sign-in
+        each asked the token endpoint; holding the lock from the read of the entry to the
+        write of its new token makes the second read the first one's token. What it yields
+        reads the file afresh and writes without taking the lock again (a second ``flock``
+        on the same file, from this process, would wait for itself).
+
+        Raises:
+            LockHeldError: Another thread or process held the lock for ``seconds``.
+            ConfigurationError: The lock file cannot be made (the directory is not
+                writable), named as a failed write is.
+        """
+        target = Path(os.path.realpath(self.path))
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            lock_path(target)
+        except OSError as exc:
+            raise self._unwritable(exc) from None
+        async with exclusive_for(target, seconds):
+            yield LockedStore(self)
+
     def remove(self, provider: str, field: str | None = None) -> bool:
         """Forget ``field`` (default: everything) stored for ``provider``.
 
@@ -415,6 +441,25 @@ def _entry(data: dict[str, Any], provider: str) -> dict[str, Any]:
     if not isinstance(entry, dict):
         entry = data[provider] = {}
     return entry
+
+
+class LockedStore:
+    """A credential store whose lock is held (see :meth:`CredentialStore.locked`)."""
+
+    __slots__ = ("_store",)
+
+    def __init__(self, store: CredentialStore) -> None:
+        self._store = store
+
+    def get_oauth(self, provider: str) -> OAuthToken | None:
+        """The OAuth token stored for ``provider`` now: read from the file, never a kept copy."""
+        return OAuthToken.from_json(self._store._load().get(provider, {}).get("oauth"))
+
+    def set_oauth(self, provider: str, token: OAuthToken) -> None:
+        """Store ``token`` for ``provider`` (every other entry kept), under the held lock."""
+        data = self._store._load_all()
+        if _put(data, provider, "oauth", token.to_json()):
+            self._store._write(data)
 
 
 class _Hold:
@@ -698,7 +743,10 @@ class Credentials:
 
         One refresh per sign-in (entry and fingerprint) runs at a time in this process on
         one event loop: a search that needs the same one meanwhile waits for its token, or
-        its error, rather than ask the token endpoint again (:mod:`.single_flight`).
+        its error, rather than ask the token endpoint again (:mod:`.single_flight`). That
+        refresh holds the credential store's lock and reads the entry again under it:
+        another thread or process that renewed the token meanwhile stored it there, and it
+        is used without asking again (see :meth:`_refresh_under_lock`).
 
         Args:
             provider: The provider id (the errors name it as the provider that failed).
@@ -725,6 +773,8 @@ class Credentials:
                 configured, or the hook failed.
             AuthorizationError: The hook returned a token that cannot be sent.
             SearchProviderError: ``own_refresh`` failed (its own error).
+            ProviderUnavailableError: Another thread or process held the store's lock for
+                the attempt's time left; nothing was refreshed.
         """
         name = entry or provider
         token = self.oauth_token(name)
@@ -748,13 +798,63 @@ class Credentials:
         # waits for its token (or its error) instead of asking the token endpoint again.
         where = self._store.path if self._store is not None else id(self)
         flight = (where, name, token.fingerprint())
+        hooked = hook is not None
         fresh = await _REFRESHES.run(
-            flight, lambda: self._refreshed(provider, name, token, refresh, hooked=hook is not None)
+            flight,
+            lambda: self._refresh_under_lock(provider, name, token, refresh, hooked, min_lifetime),
         )
         self._remember(fresh.access_token)  # each caller's own redaction learns the new token
         if fresh.refresh_token:
             self._remember(fresh.refresh_token)
         return fresh
+
+    async def _refresh_under_lock(
+        self,
+        provider: str,
+        name: str,
+        token: OAuthToken,
+        refresh: TokenRefresher,
+        hooked: bool,
+        min_lifetime: float,
+    ) -> OAuthToken:
+        """``token`` renewed, once across the threads and processes sharing the store.
+
+        Under the store's lock the entry is read again: a token renewed since ``token`` (see
+        :func:`_renewed_since`) is the one another thread or process just stored, and is
+        returned without asking the token endpoint; else the stored one (its refresh token
+        may have been rotated meanwhile) is refreshed and written back before the lock is
+        let go. The wait for the lock ends with the attempt's time left (at most
+        :data:`~websearch_core.store_lock.LOCK_WAIT_SECONDS`): a lock still held then
+        belongs to a process that is stuck, maybe mid-refresh, and refreshing beside it
+        could spend a refresh token that is good for one use only, so the search fails
+        saying so (the chain goes on to the next provider) and nothing is refreshed.
+
+        Raises:
+            ProviderUnavailableError: The lock stayed held for the whole wait.
+            OAuthTokenError, AuthorizationError, SearchProviderError: As
+                :meth:`_refreshed`.
+        """
+        store = self._store
+        if store is None:
+            return await self._refreshed(provider, name, token, refresh, hooked=hooked)
+        try:
+            async with store.locked(_lock_patience()) as held:
+                current = held.get_oauth(name)
+                if current is not None and _renewed_since(current, token, min_lifetime):
+                    logger.info("%s: OAuth token already renewed by another search; used", name)
+                    return current
+                fresh = await self._refreshed(
+                    provider, name, current or token, refresh, hooked=hooked
+                )
+                held.set_oauth(name, fresh)
+                return fresh
+        except LockHeldError as error:
+            raise ProviderUnavailableError(
+                provider,
+                f"{name}: not refreshed: another process or thread held the credential "
+                f"store's lock {Path(error.lock_file).name} for the {error.waited:.1f} s this "
+                "search could wait (it may be stuck renewing the same sign-in); try again",
+            ) from None
 
     async def _refreshed(
         self,
@@ -765,7 +865,9 @@ class Credentials:
         *,
         hooked: bool,
     ) -> OAuthToken:
-        """``token`` renewed through ``refresh`` (a hook passed in code when ``hooked``), stored.
+        """``token`` renewed through ``refresh`` (a hook passed in code when ``hooked``), checked.
+
+        The caller stores it: :meth:`_refresh_under_lock` does, while it holds the lock.
 
         Raises:
             OAuthTokenError: The hook failed.
@@ -797,10 +899,7 @@ class Credentials:
             self._remember(fresh.refresh_token)
         # Still the sign-in it was refreshed from, whatever the new tokens hash to: a mark
         # earned with it (a 429, spent credits) must not be dropped by the refresh.
-        fresh = replace(fresh, sign_in=token.fingerprint())
-        if self._store is not None:
-            self._store.set_oauth(name, fresh)
-        return fresh
+        return replace(fresh, sign_in=token.fingerprint())
 
     def sources_version(self) -> Hashable | None:
         """What every lookup so far read from, as one comparable value; ``None``: not pinned.
@@ -842,6 +941,36 @@ class Credentials:
     def secrets(self) -> tuple[str, ...]:
         """Every key given in code or config or handed out so far, for redaction."""
         return tuple(self._known)
+
+
+LOCK_REPORT_SECONDS = 0.05
+"""What a refresh's wait for the store's lock leaves of the attempt's time, at most: enough
+for the search to fail saying the lock was held, rather than be cut off by the attempt's
+hard stop as a plain timeout."""
+
+
+def _lock_patience() -> float:
+    """How long a refresh waits for the store's lock: the attempt's time left, nearly.
+
+    At most :data:`~websearch_core.store_lock.LOCK_WAIT_SECONDS` (outside any attempt too);
+    :data:`LOCK_REPORT_SECONDS` (or a fifth of what is left, if less) is kept back.
+    """
+    left = remaining_budget(LOCK_WAIT_SECONDS)
+    return max(0.0, left - min(LOCK_REPORT_SECONDS, left / 5))
+
+
+def _renewed_since(current: OAuthToken, replaced: OAuthToken, min_lifetime: float) -> bool:
+    """Whether ``current`` (stored now) renews ``replaced`` (expired, or refused).
+
+    A different access token that is not expiring within ``min_lifetime`` and expires later
+    (no expiry counts as later): an older token written back would fail as the replaced one
+    did.
+    """
+    if current.access_token == replaced.access_token or current.is_expired(skew=min_lifetime):
+        return False
+    if current.expires_at is None or replaced.expires_at is None:
+        return True
+    return current.expires_at > replaced.expires_at
 
 
 def explicit_keys(api_keys: object) -> dict[str, str | SecretStr]:

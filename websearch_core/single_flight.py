@@ -8,7 +8,9 @@ same result, or the same exception (a refused refresh is seen by every search th
 waited for it, not asked again by each).
 
 Flights belong to an event loop: a future cannot be awaited from another loop, so callers
-on different loops (threads of the synchronous bridge) each run their own. A first caller
+on different loops (threads of the synchronous bridge) each run their own; the OAuth
+refresh's job takes the credential store's file lock and reads the token again under it,
+which is what makes those (and other processes) share one refresh. A first caller
 cancelled (its attempt timed out) or interrupted leaves no outcome to share: a waiter then
 runs the job itself rather than inherit a cancellation that was not its own.
 """
