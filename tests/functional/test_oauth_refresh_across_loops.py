@@ -88,13 +88,7 @@ def threaded_sim(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
         yield simulator
 
 
-def test_two_threads_of_the_sync_api_renew_one_expired_token_once(
-    threaded_sim: Simulator,
-) -> None:
-    # Each thread's search_sync runs its own event loop: the in-loop single flight did not
-    # see the other, and each thread posted the refresh token (2 token requests).
-    sim = threaded_sim
-    _sign_in_expired(sim)
+def _two_threads_search(sim: Simulator) -> list[object]:
     ws = WebSearch(sim.settings(), api_keys={})
     start = threading.Barrier(2)
     outcomes: list[object] = []
@@ -111,11 +105,37 @@ def test_two_threads_of_the_sync_api_renew_one_expired_token_once(
         thread.start()
     for thread in threads:
         thread.join(timeout=30)
+    return outcomes
+
+
+def test_two_threads_of_the_sync_api_renew_one_expired_token_once(
+    threaded_sim: Simulator,
+) -> None:
+    # Each thread's search_sync runs its own event loop: the in-loop single flight did not
+    # see the other, and each thread posted the refresh token (2 token requests).
+    sim = threaded_sim
+    _sign_in_expired(sim)
+    outcomes = _two_threads_search(sim)
     assert [type(o) for o in outcomes] == [SearchResponse, SearchResponse]
     assert _paths(sim).count(TOKEN_PATH) == 1
     assert _bearers(sim) == [f"Bearer {NEW_ACCESS}"] * 2
     stored = _store(sim).get_oauth("gemini-cli")
     assert stored is not None and stored.access_token == NEW_ACCESS
+
+
+def test_two_threads_refused_with_one_token_renew_it_once(threaded_sim: Simulator) -> None:
+    # No expiry stored: Cloud Code's 401 to each thread says the hour is over; the second
+    # thread's forced refresh read the refused token still stored and asked Google again.
+    sim = threaded_sim
+    token = OAuthToken(access_token=OLD_ACCESS, refresh_token=REFRESH, expires_at=None)
+    _store(sim).set_oauth("gemini-cli", token)
+    protocol = sim["gemini"].protocol
+    assert isinstance(protocol, GeminiProtocol)
+    protocol.expired.add(OLD_ACCESS)
+    outcomes = _two_threads_search(sim)
+    assert [type(o) for o in outcomes] == [SearchResponse, SearchResponse]
+    assert _paths(sim).count(TOKEN_PATH) == 1
+    assert _bearers(sim)[2:] == [f"Bearer {NEW_ACCESS}"] * 2
 
 
 CHILD = r"""
