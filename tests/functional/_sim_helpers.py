@@ -137,3 +137,7 @@ async def fault_result(
     assert result.is_error
     assert result.response.provider == provider
     return result
+
+
+SILENT = "is not answering: a call to it given up on before is still unanswered"
+"""How a store known silent is named (the status table, resets, ``provider_status``)."""

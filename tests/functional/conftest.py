@@ -3,16 +3,18 @@
 The browser-escalating scrapers' (Google, Ecosia, Mojeek) are not autouse: a module opts in
 with ``pytestmark = pytest.mark.usefixtures("no_browser_escalation")``. ``locked_file``
 serves the tests of a state store that does not answer (a SQLite file locked by another
-connection).
+connection); ``silent_state`` gives the settings of one, that file or a silent Redis.
 """
 
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.functional._sim_helpers import MISSING_CHROMIUM
+from tests.stalling_proxy import silent_server
 
 
 @pytest.fixture
@@ -40,3 +42,18 @@ def locked_file(tmp_path: Path) -> Iterator[sqlite3.Connection]:
     if holder.in_transaction:
         holder.execute("ROLLBACK")
     holder.close()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def silent_state(
+    request: pytest.FixtureRequest, tmp_path: Path, locked_file: sqlite3.Connection
+) -> Iterator[dict[str, Any]]:
+    """Settings of a store that does not answer: a file held locked, or a silent Redis."""
+    if request.param == "sqlite":
+        locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+        yield {"state_backend": "sqlite", "state_dir": tmp_path}
+        locked_file.execute("ROLLBACK")
+        return
+    pytest.importorskip("redis")
+    with silent_server() as port:
+        yield {"state_backend": "redis", "redis_url": f"redis://127.0.0.1:{port}/0"}

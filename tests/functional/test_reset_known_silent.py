@@ -13,14 +13,13 @@ never queued: it cannot clear later.
 
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.functional._sim_helpers import SILENT
 from tests.sqlite_holder import held_by_another_process
-from tests.stalling_proxy import silent_server
 from tests.store_threads import join_new_store_threads, store_threads
 from websearch_core import WebSearch
 from websearch_core.settings import Settings
@@ -30,25 +29,9 @@ from websearch_core.state.sqlite import SQLiteStore
 from websearch_core.status import reset_state
 from websearch_core.testing import Simulator
 
-SILENT = "is not answering: a call to it given up on before is still unanswered"
 NOT_CLEARED = "cooldowns, quota marks and usage counters were not cleared"
 AT_ONCE = 1.0
 """Seconds an answer that does not wait takes at most on a loaded machine (it took 3 s)."""
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def silent_state(
-    request: pytest.FixtureRequest, tmp_path: Path, locked_file: sqlite3.Connection
-) -> Iterator[dict[str, Any]]:
-    """Settings of a store that does not answer: a file held locked, or a silent Redis."""
-    if request.param == "sqlite":
-        locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
-        yield {"state_backend": "sqlite", "state_dir": tmp_path}
-        locked_file.execute("ROLLBACK")
-        return
-    pytest.importorskip("redis")
-    with silent_server() as port:
-        yield {"state_backend": "redis", "redis_url": f"redis://127.0.0.1:{port}/0"}
 
 
 def _search_settings(sim: Simulator, **state: Any) -> Settings:

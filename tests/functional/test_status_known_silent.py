@@ -12,33 +12,13 @@ known silent, and the table names that at once, as it does an unreadable store.
 
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.stalling_proxy import silent_server
+from tests.functional._sim_helpers import SILENT
 from websearch_core import WebSearch
 from websearch_core.status import STATE_WAIT_SECONDS, state_problem
 from websearch_core.testing import Simulator
-
-SILENT = "is not answering: a call to it given up on before is still unanswered"
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def silent_state(
-    request: pytest.FixtureRequest, tmp_path: Path, locked_file: sqlite3.Connection
-) -> Iterator[dict[str, Any]]:
-    """Settings of a store that does not answer: a file held locked, or a silent Redis."""
-    if request.param == "sqlite":
-        locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
-        yield {"state_backend": "sqlite", "state_dir": tmp_path}
-        locked_file.execute("ROLLBACK")
-        return
-    pytest.importorskip("redis")
-    with silent_server() as port:
-        yield {"state_backend": "redis", "redis_url": f"redis://127.0.0.1:{port}/0"}
 
 
 async def test_the_status_names_a_store_known_silent_at_once(silent_state: dict[str, Any]) -> None:
