@@ -10,10 +10,13 @@ invalid tool arguments. :func:`configuration_errors` turns it into a
 """
 
 import contextlib
+import types
+import typing
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from .clauses import join_clauses
 from .env_values import env_value
@@ -31,7 +34,7 @@ from .settings import (
 )
 from .tool_errors import validator_message
 
-__all__ = ["configuration_errors", "describe_settings_error"]
+__all__ = ["configuration_errors", "describe_settings_error", "given_text"]
 
 _SPEC_SEARXNG_PREFIX = "SEARXNG_"
 """The spec's own names for the ``searxng`` settings (``SEARXNG_ENDPOINT``, ...)."""
@@ -67,7 +70,8 @@ def describe_settings_error(error: ValidationError, given: Mapping[str, str] | N
 
     ``<where>`` follows the precedence of :class:`~websearch_core.Settings`: an explicitly
     given value (named as in ``given``, else by its field), then the environment variable
-    that is set, then the config file. Values are never repeated: they may be secrets.
+    that is set, then the config file. Values are repeated only where no secret can be
+    (see :func:`_given`).
     """
     given = given or {}
     try:
@@ -87,8 +91,58 @@ def describe_settings_error(error: ValidationError, given: Mapping[str, str] | N
             problem = "should be a path, written as a string"
         else:
             problem = validator_message(detail["msg"])
-        parts.append(f"{_source(location, given, config_file)}: {problem}")
+        parts.append(f"{_source(location, given, config_file)}: {problem}{_given(detail)}")
     return join_clauses(parts) or str(error)
+
+
+_ECHOED_LENGTH = 16
+"""The longest value repeated: a number, a switch or a backend name is shorter, every
+provider's key longer (Brave's 31 characters, an Exa UUID 36)."""
+
+_UNREAD_KINDS = frozenset({"float_parsing", "int_parsing", "bool_parsing", "literal_error"})
+"""Pydantic's error types for text that is no number, switch or choice at all. A number out
+of range is not repeated: the message names the bound, and the number is the user's own."""
+
+
+def _given(detail: ErrorDetails) -> str:
+    """``, got 'soon'``: the text a number, switch or choice was given, where no secret can be.
+
+    ``WEBSEARCH_TIMEOUT_SECONDS=soon`` read ``... unable to parse string as a number``,
+    leaving the user to find what was set, where a bad search option says ``got 'five'``.
+    Only a field typed as a number, a switch or a fixed choice has its text repeated, and
+    only a short one: a key pasted into the wrong variable stays unsaid.
+    """
+    given = detail["input"]
+    location = detail["loc"]
+    if detail["type"] not in _UNREAD_KINDS or len(location) != 1:
+        return ""
+    field = Settings.model_fields.get(str(location[0]))
+    return given_text(given, field.annotation) if field is not None else ""
+
+
+def given_text(given: object, kind: object) -> str:
+    """``, got '<given>'`` for short text given to a number, a switch or a choice, else ``""``.
+
+    Args:
+        given: What was given (text from an option, a variable or the config file).
+        kind: The type the setting wants (a field's annotation).
+    """
+    if not isinstance(given, str) or len(given) > _ECHOED_LENGTH or not _plain_kind(kind):
+        return ""
+    return f", got {given!r}"
+
+
+def _plain_kind(annotation: object) -> bool:
+    """Whether a field of this type holds a number, a switch or a fixed choice (``None`` too)."""
+    if annotation in (int, float, bool):
+        return True
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return True
+    if origin in (typing.Union, types.UnionType):
+        kinds = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        return bool(kinds) and all(_plain_kind(kind) for kind in kinds)
+    return False
 
 
 def _not_a_setting(location: Sequence[str]) -> str:

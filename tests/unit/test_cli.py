@@ -1572,7 +1572,7 @@ def test_an_unreadable_config_file_exits_2_naming_it(
             "WEBSEARCH_TIMEOUT_SECONDS",
             "soon",
             "WEBSEARCH_TIMEOUT_SECONDS: Input should be a valid number, unable to parse string "
-            "as a number",
+            "as a number, got 'soon'",
         ),
         (
             "WEBSEARCH_REDIS_URL",

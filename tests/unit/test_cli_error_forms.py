@@ -37,12 +37,12 @@ def _error_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
         (
             ["q", "--timeout", "soon"],
             "timeout_seconds (--timeout): Input should be a valid number, unable to parse "
-            "string as a number",
+            "string as a number, got 'soon'",
         ),
         (
             ["q", "--deadline", "x"],
             "deadline_seconds (--deadline): Input should be a valid number, unable to parse "
-            "string as a number",
+            "string as a number, got 'x'",
         ),
         (
             ["q", "--limit", "0", "--country", "usa"],
@@ -61,7 +61,7 @@ def test_a_bad_option_is_named_as_a_bad_setting_is(
     ("value", "problem"),
     [
         ("-1", "Input should be greater than 0"),
-        ("soon", "Input should be a valid number, unable to parse string as a number"),
+        ("soon", "Input should be a valid number, unable to parse string as a number, got 'soon'"),
     ],
 )
 def test_the_same_mistake_reads_alike_from_each_source(
@@ -85,7 +85,7 @@ def test_the_same_mistake_reads_alike_from_each_source(
     ("value", "problem"),
     [
         ("0", "must be more than 0 and at most 900, got 0"),
-        ("soon", "Input should be a valid number, unable to parse string as a number"),
+        ("soon", "Input should be a valid number, unable to parse string as a number, got 'soon'"),
     ],
 )
 def test_fetch_names_a_bad_timeout_as_a_search_does(
@@ -94,6 +94,42 @@ def test_fetch_names_a_bad_timeout_as_a_search_does(
     # It was argparse's usage block and `websearch fetch: error: argument --timeout: ...`.
     line = _error_line(["fetch", "https://a.example/", "--timeout", value], capsys)
     assert line == f"websearch: timeout_seconds (--timeout): {problem}\n"
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "line"),
+    [
+        # A number, a switch or a choice has the text it was given said, as --limit does.
+        (
+            "WEBSEARCH_STATE_BACKEND",
+            "sqllite",
+            "Input should be 'auto', 'sqlite', 'redis' or 'memory', got 'sqllite'",
+        ),
+        (
+            "WEBSEARCH_CACHE",
+            "yes please",
+            "Input should be a valid boolean, unable to interpret input, got 'yes please'",
+        ),
+        # A number out of range is not (the bound is said, the number is the user's own);
+        # a long text (a key pasted into the wrong variable) and a text setting never are.
+        ("WEBSEARCH_MAX_RESPONSE_BYTES", "12", "Input should be greater than or equal to 1024"),
+        (
+            "WEBSEARCH_CACHE_TTL_SECONDS",
+            "BSAq7m2kV9xw4LpQe8RtYz3N",
+            "Input should be a valid number, unable to parse string as a number",
+        ),
+        ("WEBSEARCH_PROXY", "ftp://user:hunter2@gw", "proxy must be an http(s) URL"),
+    ],
+)
+def test_a_bad_setting_says_what_it_was_given_only_where_no_secret_can_be(
+    variable: str,
+    value: str,
+    line: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert _error_line(["q"], capsys) == f"websearch: {variable}: {line}\n"
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,7 @@ from ..cli_output import json_text
 from ..cli_status import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, fail
 from ..client import WebSearch
 from ..settings import Settings
+from ..settings_errors import given_text
 from .errors import FetchError, FetchRefusedError
 from .models import PageContent
 from .safety import check_url_form
@@ -82,7 +83,8 @@ def _seconds(text: str) -> float:
     try:
         value = _NUMBER.validate_python(text)
     except ValidationError as error:  # worded as --timeout soon is for a search
-        raise ValueError(f"{_TIMEOUT}: {error.errors()[0]['msg']}") from None
+        problem = f"{error.errors()[0]['msg']}{given_text(text, float)}"
+        raise ValueError(f"{_TIMEOUT}: {problem}") from None
     try:
         return checked_fetch_seconds(value, name="")
     except ValueError as error:
