@@ -32,6 +32,14 @@ _REQUIRED = gettext.gettext("the following arguments are required: %s").removesu
 """How argparse begins its missing-arguments message, in the words (and language) it uses."""
 _ONE_VALUE = gettext.gettext("expected one argument")
 """argparse's message for an option written without the value it takes."""
+_CHOICE_START, _, _CHOICE_TEMPLATE_REST = gettext.gettext(
+    "invalid choice: %(value)r (choose from %(choices)s)"
+).partition("%(value)r")
+_CHOICES_START = _CHOICE_TEMPLATE_REST.partition("%(choices)s")[0]
+"""argparse's words around the value not in an option's list (the list itself is quoted
+with ``repr`` up to Python 3.12.7 and bare from 3.12.8 on, so it is not read from them)."""
+_CLASH_START = gettext.gettext("not allowed with argument %s").removesuffix("%s")
+"""How argparse begins its message for two options of which only one may be given."""
 
 
 class CommandLineError(Exception):
@@ -132,10 +140,30 @@ class CommandParser(argparse.ArgumentParser):
         action = self._action(argument)
         option = _long_name(action) if action is not None else argument
         where = _where(self.fields.get(option), option)
-        if message == _ONE_VALUE and action is not None:
-            value = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
-            return f"{where}: needs a value ({option} {value}); {see}"
+        if action is not None:
+            problem = self._problem(action, option, message)
+            if problem is not None:
+                return f"{where}: {problem}; {see}"
         return join_clauses([f"{where}: {message}", see])
+
+    def _problem(self, action: argparse.Action, option: str, message: str) -> str | None:
+        """Our words for what argparse refused of ``action``, or ``None`` to keep its own.
+
+        A value not in the list, a missing value and a clash are said the same on every
+        Python release (argparse's list of choices changed its quoting in 3.12.8).
+        """
+        if message == _ONE_VALUE:
+            value = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
+            return f"needs a value ({option} {value})"
+        if action.choices is not None and message.startswith(_CHOICE_START):
+            given, marker, _ = message.removeprefix(_CHOICE_START).rpartition(_CHOICES_START)
+            if marker:
+                listed = ", ".join(str(choice) for choice in action.choices)
+                return f"{given} is not one of {listed}"
+        if message.startswith(_CLASH_START):
+            other = self._action(message.removeprefix(_CLASH_START))
+            return f"not allowed with {_long_name(other)}" if other is not None else None
+        return None
 
     def unexpected(self, words: Sequence[str]) -> str:
         """The line for words no option or argument of this command takes.

@@ -114,7 +114,10 @@ def test_the_variable_takes_the_true_words_the_settings_take(
         (["fetch", "https://a.example/", "--timeout", "0"], "must be more than 0"),
         (["fetch", "https://a.example/", "--timeout", "inf"], "at most 900, got inf"),
         (["fetch", "https://a.example/", "--timeout", "901"], "at most 900, got 901"),
-        (["fetch", "https://a.example/", "--json", "--markdown"], "not allowed with argument"),
+        (
+            ["fetch", "https://a.example/", "--json", "--markdown"],
+            "websearch: --markdown: not allowed with --json; see websearch fetch --help\n",
+        ),
     ],
 )
 def test_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

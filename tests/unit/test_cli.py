@@ -318,7 +318,9 @@ def test_prefer_tries_a_provider_first_then_falls_back(
 
 def test_provider_and_prefer_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["python", "--provider", "brave", "--prefer", "tavily"]) == EXIT_USAGE
-    assert "not allowed with argument" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "websearch: provider (--prefer): not allowed with --provider; see websearch --help\n"
+    )
 
 
 def test_help_says_which_option_forces_and_which_prefers(

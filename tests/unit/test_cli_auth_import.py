@@ -245,4 +245,7 @@ def test_a_directory_is_not_a_sign_in_file(
 def test_only_known_sources_are_imported(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["auth", "import", "antigravity"]) == EXIT_USAGE
     err = capsys.readouterr().err
-    assert "invalid choice: 'antigravity'" in err and "gemini-cli" in err
+    assert err == (
+        "websearch: {gemini-cli}: 'antigravity' is not one of gemini-cli; see websearch auth "
+        "import --help\n"
+    )

@@ -146,8 +146,9 @@ def test_a_bad_setting_says_what_it_was_given_only_where_no_secret_can_be(
         ),
         (
             ["q", "--recency", "hourly"],
-            "recency (--recency): invalid choice: 'hourly' (choose from 'day', 'week', 'month', "
-            "'year'); see websearch --help",
+            # argparse's words, whose list of choices is quoted differently from Python 3.12.8
+            "recency (--recency): 'hourly' is not one of day, week, month, year; see websearch "
+            "--help",
         ),
         (["q", "--limit"], "limit (--limit): needs a value (--limit N); see websearch --help"),
         (["fetch"], "URL: required, not given; see websearch fetch --help"),
