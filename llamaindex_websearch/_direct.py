@@ -91,7 +91,7 @@ class PointsToFactory:
         @functools.wraps(FunctionTool.__init__)
         def __init__(self, *args, **kwargs):
             owner = type(self)
-            given = _bound(_INIT, (self, *args), kwargs)
+            given = _bound(owner.__name__, owner.factory, _INIT, (self, *args), kwargs)
             refuse_without_function(owner.__name__, owner.factory, given, needs_metadata=True)
             super().__init__(*args, **kwargs)
 
@@ -107,7 +107,7 @@ class PointsToFactory:
                 factory=cls.factory,
                 factory_own=cls.factory_options,
             )
-            given = _bound(signature, args, kwargs)
+            given = _bound(owner, cls.factory, signature, args, kwargs)
             refuse_without_function(owner, cls.factory, given, needs_metadata=False)
             return defaults(*args, **kwargs)
 
@@ -117,20 +117,40 @@ _INIT = inspect.signature(FunctionTool.__init__)
 
 
 def _bound(
-    signature: inspect.Signature, args: tuple[Any, ...], kwargs: Mapping[str, Any]
-) -> Mapping[str, Any] | None:
-    """The arguments a call gave by name, or ``None`` when they do not fit ``signature``.
+    owner: str,
+    factory: str,
+    signature: inspect.Signature,
+    args: tuple[Any, ...],
+    kwargs: Mapping[str, Any],
+) -> Mapping[str, Any]:
+    """The arguments a call gave by name; a call that does not fit ``signature`` is refused.
 
-    ``None`` leaves the call to ``FunctionTool``, whose own error says what does not fit.
+    ``WebSearchFunctionTool(ws, 5)`` got ``FunctionTool``'s ``... is not a callable
+    object`` for a call that matched no signature at all; it is refused here, before
+    ``FunctionTool`` reads the arguments, with its factory named as for a missing function.
+
+    Raises:
+        TypeError: Too many positional arguments, or one given twice.
     """
     try:
         return signature.bind(*args, **kwargs).arguments
-    except TypeError:
-        return None
+    except TypeError as error:
+        takes = ", ".join(name for name in signature.parameters if name not in ("self", "cls"))
+        raise TypeError(
+            f"{owner}(): {error} (it is a FunctionTool and takes {takes}); "
+            f"{_FACTORY_ADVICE.format(factory=factory)}"
+        ) from None
+
+
+_FACTORY_ADVICE = (
+    "for a working tool call {factory}() instead, which takes WebSearch options "
+    "(api_keys=, provider=, ...)"
+)
+"""Where a tool that searches comes from, for every refused direct call."""
 
 
 def refuse_without_function(
-    owner: str, factory: str, given: Mapping[str, Any] | None, *, needs_metadata: bool
+    owner: str, factory: str, given: Mapping[str, Any], *, needs_metadata: bool
 ) -> None:
     """Refuse a tool class's call that gives it nothing to call, naming the factory.
 
@@ -140,12 +160,14 @@ def refuse_without_function(
     Args:
         owner: What was called (``WebSearchFunctionTool`` or its ``.from_defaults``).
         factory: The function that builds a working tool from ``WebSearch`` options.
-        given: The call's arguments by name (``None``: they do not fit; nothing checked).
+        given: The call's arguments by name.
         needs_metadata: Whether the call needs ``metadata`` too (``from_defaults`` builds it).
 
     Raises:
         ValueError: Neither ``fn`` nor ``async_fn`` (or, when needed, no ``metadata``) was
             given; ``FunctionTool`` raises ``ValueError`` for it too.
+        TypeError: ``fn`` or ``async_fn`` is no function (a ``WebSearch`` given as the
+            first argument, as to the LangChain tool).
 
     Example:
         >>> refuse_without_function("Tool", "make_tool", {}, needs_metadata=False)
@@ -153,8 +175,14 @@ def refuse_without_function(
         ...
         ValueError: Tool() needs fn or async_fn (it is a FunctionTool: it calls the function it is given); for a working tool call make_tool() instead, which takes WebSearch options (api_keys=, provider=, ...)
     """  # noqa: E501
-    if given is None:
-        return
+    for name in ("fn", "async_fn"):
+        function = given.get(name)
+        if function is not None and not callable(function):
+            raise TypeError(
+                f"{owner}(): {name} must be a function to call, got "
+                f"{type(function).__name__} (it is a FunctionTool: it calls the function it is "
+                f"given); {_FACTORY_ADVICE.format(factory=factory)}"
+            )
     missing = []
     if given.get("fn") is None and given.get("async_fn") is None:
         missing.append("fn or async_fn")
@@ -163,6 +191,5 @@ def refuse_without_function(
     if missing:
         raise ValueError(
             f"{owner}() needs {' and '.join(missing)} (it is a FunctionTool: it calls the "
-            f"function it is given); for a working tool call {factory}() instead, which takes "
-            "WebSearch options (api_keys=, provider=, ...)"
+            f"function it is given); {_FACTORY_ADVICE.format(factory=factory)}"
         )

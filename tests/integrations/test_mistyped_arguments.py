@@ -23,6 +23,7 @@ from llamaindex_websearch import (
     web_fetch_metadata,
     web_search_metadata,
 )
+from websearch_core import WebSearch
 
 SECRET = "sk-mistyped-test-91d0"
 
@@ -357,3 +358,34 @@ def test_a_copy_of_a_llamaindex_tool_is_not_refused_as_a_call_without_a_function
     for copied in (copy.copy(tool), copy.deepcopy(tool), pickle.loads(pickle.dumps(tool))):
         assert type(copied) is type(tool)
         assert copied.metadata.name == "web_search"
+
+
+@pytest.mark.parametrize(("tool", "factory"), _direct_classes(), ids=["search", "fetch"])
+def test_a_llamaindex_tool_class_given_no_function_to_call_names_its_factory(
+    tool: type[Any], factory: str
+) -> None:
+    # Both answered in FunctionTool's words alone: "<WebSearch object> is not a callable
+    # object" (a WebSearch passed as to the LangChain tool) and, for seven positional
+    # arguments, "1 is not a callable object".
+    name = tool.__name__
+    advice = (
+        f"for a working tool call {factory}() instead, which takes WebSearch options "
+        "(api_keys=, provider=, ...)"
+    )
+    with pytest.raises(TypeError) as not_a_function:
+        tool(WebSearch(), web_search_metadata(name="echo"))
+    assert str(not_a_function.value) == (
+        f"{name}(): fn must be a function to call, got WebSearch (it is a FunctionTool: it "
+        f"calls the function it is given); {advice}"
+    )
+    with pytest.raises(TypeError) as from_defaults:
+        tool.from_defaults(async_fn="search")
+    assert str(from_defaults.value).startswith(
+        f"{name}.from_defaults(): async_fn must be a function to call, got str"
+    )
+    with pytest.raises(TypeError) as too_many:
+        tool(1, 2, 3, 4, 5, 6, 7)
+    assert str(too_many.value) == (
+        f"{name}(): too many positional arguments (it is a FunctionTool and takes fn, "
+        f"metadata, async_fn, callback, async_callback, partial_params); {advice}"
+    )
