@@ -6,7 +6,9 @@ that pick lived only in the searching client's memory, so ``websearch providers`
 client every time) never showed it. A hook of the request loop is synchronous and knows no
 store, so it only records a :class:`KeptNote` on the search's ``Flow``; the loop hands it
 to the client's :class:`ProviderNotes`, which writes it as the store's note
-(:meth:`~websearch_core.state.base.StateStore.set_note`) and the table reads it back.
+(:meth:`~websearch_core.state.base.StateStore.set_note`) and the table reads it back. A
+provider's ``prepare`` (asynchronous) may read it too (:meth:`ProviderNotes.read`): a new
+client then starts from what another one learnt.
 
 A note names no secret: its name carries a sign-in's fingerprint
 (:func:`~websearch_core.oauth_identity.sign_in_fingerprint`), never a token. Keeping a note
@@ -72,3 +74,13 @@ class ProviderNotes:
             return
         await store.set_note(provider, note.name, note.text, time.time() + note.lifetime)
         self._written[key] = now
+
+    async def read(self, provider: str, name: str) -> str | None:
+        """``provider``'s note ``name`` as the store holds it now; ``None`` without one.
+
+        What another process's searches learnt, for this search to start from (Gemini's
+        replacement model). No store (no search yet, or a call run without the chain) and
+        a failing one (the fail-safe store answers ``None``) read as no note.
+        """
+        store = self.store
+        return None if store is None else await store.get_note(provider, name, time.time())
