@@ -34,6 +34,7 @@ Only the *default* model is ever replaced; a model the user chose never is: its 
 names it and lists the models offered.
 """
 
+import hashlib
 import re
 import weakref
 from collections.abc import Callable, Mapping, Sequence
@@ -56,6 +57,7 @@ __all__ = [
     "CatalogSource",
     "parse_catalog",
     "parse_quota",
+    "project_tag",
     "recall",
     "refuses_model",
     "remember",
@@ -90,6 +92,8 @@ REPLACEMENT_NOTE_LIFETIME: Final = 24 * 3600.0
 """Seconds the providers table keeps saying which model replaced a default after the last
 search that used it (kept again by later ones): an account can be given preview access
 later, and a day-old pick is still the likely one, a week-old one less so."""
+_PLAIN_PROJECT: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9.:_-]{0,99}")
+"""A Cloud project id (``my-project``, or a domain-scoped ``example.com:my-project``)."""
 LISTED_AT_MOST: Final = 20
 """How many offered ids an error lists before it says how many more there are."""
 
@@ -273,18 +277,39 @@ def replacement_note(model: str, pick: str, source: CatalogSource, status: int |
     )
 
 
-def replacement_note_name(entry: str, fingerprint: str, default: str) -> str:
+def project_tag(project: str | None) -> str:
+    """How a note's name tells one Cloud project from another (``-``: the account's own).
+
+    ``project`` is the one set with ``GOOGLE_CLOUD_PROJECT``; ``None`` stands for the
+    project ``loadCodeAssist`` assigns the sign-in, which only the sign-in decides. A plain
+    project id is kept as it is (readable in the store); anything else, which a name could
+    not carry, becomes a digest of it.
+
+    Example:
+        >>> project_tag(None), project_tag("my-project"), project_tag("a b")[:7]
+        ('-', 'my-project', 'sha256:')
+    """
+    if project is None:
+        return "-"
+    if _PLAIN_PROJECT.fullmatch(project):
+        return project
+    return "sha256:" + hashlib.sha256(project.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def replacement_note_name(entry: str, fingerprint: str, project: str | None, default: str) -> str:
     """The state store's name for the note on ``default``'s replacement for one sign-in.
 
     ``entry`` is the sign-in's credential store entry and ``fingerprint`` its token's
     secret-free fingerprint (which account), so another account's pick is never shown;
-    ``default`` keeps a pick made for an older default from standing for a new one.
+    ``project`` the Cloud project set for it (:func:`project_tag`), since two projects of
+    one account may be allowed different models; ``default`` keeps a pick made for an
+    older default from standing for a new one.
 
     Example:
-        >>> replacement_note_name("gemini-cli", "0123abcd", "gemini-3-flash-preview")
-        'model:gemini-cli:0123abcd:gemini-3-flash-preview'
+        >>> replacement_note_name("gemini-cli", "0123abcd", "p-1", "gemini-3-flash-preview")
+        'model:gemini-cli:0123abcd:p-1:gemini-3-flash-preview'
     """
-    return f"model:{entry}:{fingerprint}:{default}"
+    return f"model:{entry}:{fingerprint}:{project_tag(project)}:{default}"
 
 
 def table_note(default: str, pick: str) -> str:

@@ -13,7 +13,9 @@ mode) or ``sign_in`` (which :class:`~._gemini_signins.SignIn` the token belongs 
 (how many exchanges there were when that step was built, so a step rebuilt after a token
 refresh is told apart from the step after a new response); ``missing`` (the index of the
 exchange whose refusal sent us to the account's model list, once it has: one look per
-search) and ``replaced`` (the note saying which model replaced the default, and why).
+search) and ``replaced`` (the note saying which model replaced the default, and why);
+``note`` (the name of the state store's note on the default's replacement, ``None`` when
+the model may not be replaced).
 
 A stream refused for its model (a 404, or a 400 whose message names the model, see
 :mod:`._gemini_catalog`) asks the sign-in's model list once per client, sign-in and
@@ -126,13 +128,27 @@ def replacement_note_key(context: ProviderContext, sign_in: SignIn) -> str | Non
     so a new process (every ``websearch providers`` command) shows it too. ``None`` for a
     model the user chose (never replaced) and a sign-in without a model list or token.
     """
+    token = context.credentials.oauth_token(sign_in.entry)
+    return None if token is None else _note_name(context, sign_in, token)
+
+
+def _note_name(context: ProviderContext, sign_in: SignIn, token: OAuthToken) -> str | None:
+    """The note's name for this sign-in's account, its set project and its default model.
+
+    The project is the one set (``GOOGLE_CLOUD_PROJECT``), not the one ``loadCodeAssist``
+    may report later: the table names the note without asking Cloud Code, and the search
+    reads it before its first request.
+    """
     if chosen_model(context) is not None or sign_in.catalog is None:
         return None
-    token = context.credentials.oauth_token(sign_in.entry)
-    if token is None:
-        return None
+    project = _set_project(context)
     default = sign_in.default_model or DEFAULT_MODEL
-    return replacement_note_name(sign_in.entry, token.fingerprint(), default)
+    return replacement_note_name(sign_in.entry, token.fingerprint(), project, default)
+
+
+def _set_project(context: ProviderContext) -> str | None:
+    """``GOOGLE_CLOUD_PROJECT``, else ``GOOGLE_CLOUD_PROJECT_ID``; ``None`` when neither is set."""
+    return next(filter(None, map(context.credentials.env, PROJECT_ENV)), None)
 
 
 def begin(
@@ -160,8 +176,9 @@ def begin(
         flow.token = token
         flow.token_entry = sign_in.entry
         state["sign_in"] = sign_in
-        state["project"] = next(filter(None, map(context.credentials.env, PROJECT_ENV)), None)
+        state["project"] = _set_project(context)
         state["endpoint"] = 0
+        state["note"] = _note_name(context, sign_in, token)
     else:
         state["key"] = key
 
@@ -379,8 +396,8 @@ def _replace(flow: Flow, pick: str, status: int | None) -> None:
     state["replaced"] = replacement_note(default, pick, source, status)
     logger.info("%s", state["replaced"])
     state["model"] = pick
-    if flow.token is not None:  # kept for the providers table, under the sign-in's fingerprint
-        name = replacement_note_name(_sign_in(flow).entry, flow.token.fingerprint(), default)
+    name: str | None = state.get("note")
+    if name is not None:  # kept for the providers table, under the sign-in and set project
         flow.notes.append(KeptNote(name, table_note(default, pick), REPLACEMENT_NOTE_LIFETIME))
 
 

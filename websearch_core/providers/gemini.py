@@ -33,9 +33,9 @@
   Flash model the account has quota for, as the Gemini CLI itself uses without preview
   access). The default is replaced by that pick, logged, said in the response's
   ``notes`` and in a note kept in the state store for the providers table (under the
-  sign-in's fingerprint, :meth:`GeminiProvider.status_note_name`), and the stream sent
-  once more; a model the user set is never replaced, and its error names it and lists
-  the models offered (:mod:`._gemini_catalog`).
+  sign-in's fingerprint and set Cloud project, :meth:`GeminiProvider.status_note_name`),
+  and the stream sent once more. A model the user set is never replaced, and its error
+  names it and lists the models offered (:mod:`._gemini_catalog`).
 * **Retries** (:attr:`GeminiProvider.retry`): on 408, 429 and 5xx, up to three retries of
   a step, waiting the server's hint (headers or body, see
   :func:`._gemini_errors.retry_delay_hint`), else ``1 * 2**n`` seconds. A hint over five
