@@ -55,6 +55,7 @@ __all__ = [
     "UNKNOWN_MODEL_STATUSES",
     "Catalog",
     "CatalogSource",
+    "noted_pick",
     "parse_catalog",
     "parse_quota",
     "project_tag",
@@ -89,9 +90,15 @@ payload received. Unknown name ..." (a body field, not the model)."""
 PICK_FIELDS: Final = ("webSearchModelIds", "defaultAgentModelId")
 """Where a replacement for the default model is looked for, in order of preference."""
 REPLACEMENT_NOTE_LIFETIME: Final = 24 * 3600.0
-"""Seconds the providers table keeps saying which model replaced a default after the last
-search that used it (kept again by later ones): an account can be given preview access
-later, and a day-old pick is still the likely one, a week-old one less so."""
+"""Seconds a note on a default's replacement holds (the providers table shows it, and a new
+client searches with its pick first) after the last search that saw the refusal or used a
+list this client read (kept again by later ones; a search that only trusted the note does
+not renew it). An account can be given preview access later, and a day-old pick is still
+the likely one, a week-old one less so; the behaviour reference says nothing of how long
+Google's refusal holds, and a wrong note costs one refused request (then the usual way)."""
+MODEL_ID: Final = r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}"
+"""A model id as a note may name it: Google's ids are letters, digits, dots and dashes."""
+_NOTED_PICK: Final = re.compile(rf"searches with '({MODEL_ID})': ")
 _PLAIN_PROJECT: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9.:_-]{0,99}")
 """A Cloud project id (``my-project``, or a domain-scoped ``example.com:my-project``)."""
 LISTED_AT_MOST: Final = 20
@@ -315,11 +322,36 @@ def replacement_note_name(entry: str, fingerprint: str, project: str | None, def
 def table_note(default: str, pick: str) -> str:
     """What the providers table adds to the row of a sign-in whose ``default`` was replaced.
 
+    :func:`noted_pick` reads the pick back: the note is both the row's text and what a new
+    client starts its searches with.
+
     Example:
         >>> table_note("m-preview", "m-flash")
         "searches with 'm-flash': the default model 'm-preview' is not served to this account"
     """
     return f"searches with {pick!r}: the default model {default!r} is not served to this account"
+
+
+def noted_pick(text: str, default: str) -> str | None:
+    """The model a :func:`table_note` for ``default`` names; ``None`` for any other text.
+
+    The store is a file or a server other programs can write, and the pick goes into a
+    request body and the Gemini CLI's ``User-Agent``: only a plain model id, in a text
+    exactly as :func:`table_note` writes it for this ``default``, is taken.
+
+    Example:
+        >>> noted_pick(table_note("m-preview", "m-flash"), "m-preview")
+        'm-flash'
+        >>> noted_pick(table_note("m-preview", "m-flash"), "m-other") is None
+        True
+        >>> noted_pick(table_note("m-preview", "m flash"), "m-preview") is None
+        True
+    """
+    found = _NOTED_PICK.match(text)
+    if found is None:
+        return None
+    pick = found.group(1)
+    return pick if table_note(default, pick) == text else None
 
 
 ANTIGRAVITY_MODELS: Final = CatalogSource(

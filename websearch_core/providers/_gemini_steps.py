@@ -15,7 +15,8 @@ refresh is told apart from the step after a new response); ``missing`` (the inde
 exchange whose refusal sent us to the account's model list, once it has: one look per
 search) and ``replaced`` (the note saying which model replaced the default, and why);
 ``note`` (the name of the state store's note on the default's replacement, ``None`` when
-the model may not be replaced).
+the model may not be replaced), ``noted`` (the pick that note named, read before the first
+request) and ``from_note`` (the default, while the noted pick stands in for it).
 
 A stream refused for its model (a 404, or a 400 whose message names the model, see
 :mod:`._gemini_catalog`) asks the sign-in's model list once per client, sign-in and
@@ -25,6 +26,13 @@ same endpoint (later searches of the client start with that pick), logged at INF
 said in the response's ``notes``. A model the
 user set is never replaced but named, with the models offered, in the error. A list that
 offers the model anyway, or that cannot be read, leaves the refusal standing.
+
+The pick is also kept as a note in the state store, named by the sign-in's fingerprint,
+the Cloud project set for it and the default (:func:`replacement_note_key`). A client that
+has not seen the list itself (a new process) reads it before its first request
+(:func:`note_to_read`, :func:`take_note`) and asks the pick first; a refusal of that pick
+sends the default again (:func:`_back_to_default`), and the search goes on as without a
+note.
 """
 
 import logging
@@ -48,6 +56,7 @@ from ._gemini_catalog import (
     REPLACEMENT_NOTE_LIFETIME,
     Catalog,
     CatalogSource,
+    noted_pick,
     recall,
     refuses_model,
     remember,
@@ -83,9 +92,11 @@ __all__ = [
     "moves_on",
     "next_endpoint",
     "next_step",
+    "note_to_read",
     "replacement_note_key",
     "resend",
     "step_request",
+    "take_note",
 ]
 
 logger = logging.getLogger("websearch_core.providers.gemini")
@@ -298,6 +309,8 @@ def next_step(flow: Flow, info: ProviderInfo) -> HttpRequest | None:
             raise ProviderNotConfiguredError(info.id, NO_PROJECT)
         state["project"] = found
         return step_request(flow, "stream")
+    if _noted_pick_refused(flow):
+        return _back_to_default(flow)
     if _unknown_model(flow):
         return _after_unknown_model(flow, info)
     if moves_on(response.status) and next_endpoint(flow):
@@ -382,11 +395,13 @@ def _after_catalog(flow: Flow, info: ProviderInfo, catalog: Catalog | None) -> H
     return step_request(flow, "stream")
 
 
-def _replace(flow: Flow, pick: str, status: int | None) -> None:
+def _replace(flow: Flow, pick: str, status: int | None, *, keep: bool = True) -> None:
     """Search with ``pick`` instead of the default model, saying so in the log and the notes.
 
-    The response's note says it to the model; the note kept in the state store (through
-    the flow, :mod:`websearch_core.provider_notes`) says it to the providers table.
+    The response's note says it to the model; with ``keep``, the note kept in the state
+    store (through the flow, :mod:`websearch_core.provider_notes`) says it to the providers
+    table and to new clients. A pick read from that note is not kept again: only a refusal
+    this client saw renews it, so a note outlives such a refusal by its lifetime at most.
     """
     state = flow.state
     source = _catalog_source(flow)
@@ -397,23 +412,77 @@ def _replace(flow: Flow, pick: str, status: int | None) -> None:
     logger.info("%s", state["replaced"])
     state["model"] = pick
     name: str | None = state.get("note")
-    if name is not None:  # kept for the providers table, under the sign-in and set project
+    if keep and name is not None:  # under the sign-in's fingerprint and set project
         flow.notes.append(KeptNote(name, table_note(default, pick), REPLACEMENT_NOTE_LIFETIME))
 
 
-def _use_known_replacement(flow: Flow) -> None:
-    """Start with the replacement this client already found for the default model.
+def note_to_read(flow: Flow) -> str | None:
+    """The note to read before the first request, whose pick the search then starts with.
 
-    Only for the default (a user's model is never replaced) and only when the list kept
-    for the sign-in and project does not offer it; the search then does not look again.
+    ``None`` when there is none to read (API key, a model the user chose, a sign-in
+    without a model list) or this client already knows the list of the set project.
+    """
+    state = flow.state
+    name: str | None = state.get("note")
+    if name is None or state["project"] is None:
+        return name
+    return None if recall(flow.context.credentials, _catalog_key(flow)) is not None else name
+
+
+def take_note(flow: Flow, text: str | None) -> None:
+    """Start with the pick the note ``text`` names for the default model, if it names one."""
+    pick = None if text is None else noted_pick(text, flow.state["model"])
+    if pick is not None:
+        flow.state["noted"] = pick
+
+
+def _use_known_replacement(flow: Flow) -> None:
+    """Start with the replacement this client, or the store's note, found for the default.
+
+    Only for the default (a user's model is never replaced). The list this client kept
+    for the sign-in and project wins: when it does not offer the default, the search does
+    not look again. Else the note's pick is tried; its refusal brings the default back
+    (:func:`_noted_pick_refused`).
     """
     state = flow.state
     if state["chosen"] or "missing" in state or _catalog_source(flow) is None:
         return
     known = recall(flow.context.credentials, _catalog_key(flow))
-    if known is not None and not known.serves(state["model"]) and known.pick is not None:
-        state["missing"] = None
-        _replace(flow, known.pick, None)
+    if known is not None:
+        if not known.serves(state["model"]) and known.pick is not None:
+            state["missing"] = None
+            _replace(flow, known.pick, None)
+        return
+    noted: str | None = state.pop("noted", None)
+    if noted is not None and noted != state["model"]:
+        state["from_note"] = state["model"]
+        _replace(flow, noted, None, keep=False)
+
+
+def _noted_pick_refused(flow: Flow) -> bool:
+    """A stream with the note's pick refused for its model: the note no longer holds."""
+    state, response = flow.state, flow.last.response
+    return (
+        "from_note" in state
+        and state["step"] == "stream"
+        and refuses_model(response.status, response.as_http().text())
+    )
+
+
+def _back_to_default(flow: Flow) -> HttpRequest:
+    """The stream with the default model again, as if no note had been read.
+
+    Its refusal then asks the account's list, whose pick is kept as the new note.
+    """
+    state = flow.state
+    logger.info(
+        "gemini: %r, the model a note kept for this account, was refused; trying %r again",
+        state["model"],
+        state["from_note"],
+    )
+    state["model"] = state.pop("from_note")
+    del state["replaced"]
+    return step_request(flow, "stream")
 
 
 def after_connection_failure(

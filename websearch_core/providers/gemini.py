@@ -34,8 +34,10 @@
   access). The default is replaced by that pick, logged, said in the response's
   ``notes`` and in a note kept in the state store for the providers table (under the
   sign-in's fingerprint and set Cloud project, :meth:`GeminiProvider.status_note_name`),
-  and the stream sent once more. A model the user set is never replaced, and its error
-  names it and lists the models offered (:mod:`._gemini_catalog`).
+  and the stream sent once more. A new client reads that note before its first request
+  and asks the pick first (its refusal brings back the default, then the list). A model
+  the user set is never replaced, and its error names it and lists the models offered
+  (:mod:`._gemini_catalog`).
 * **Retries** (:attr:`GeminiProvider.retry`): on 408, 429 and 5xx, up to three retries of
   a step, waiting the server's hint (headers or body, see
   :func:`._gemini_errors.retry_delay_hint`), else ``1 * 2**n`` seconds. A hint over five
@@ -84,7 +86,9 @@ from ._gemini_steps import (
     has_next_endpoint,
     model_name,
     next_step,
+    note_to_read,
     replacement_note_key,
+    take_note,
 )
 from ._google_token import GOOGLE_TOKEN_URL, TOKEN_URL_NAME, token_refresher
 from .base import (
@@ -206,8 +210,20 @@ class GeminiProvider(ProtocolProvider):
                 self.info.id, entry=sign_in.entry, own_refresh=flow.token_refresh
             )
             begin(flow, token=token, sign_in=sign_in)
+            await self._read_note(flow)
         else:
             begin(flow, key=self.require_api_key(flow.context))
+
+    async def _read_note(self, flow: Flow) -> None:
+        """Start from the replacement model a note in the state store names, if any.
+
+        Kept there by a search of any client or process on the store that saw the default
+        refused, under the sign-in's fingerprint and set project: a new client (every CLI
+        run) then skips the refused request and the model list.
+        """
+        name, notes = note_to_read(flow), flow.context.notes
+        if name is not None and notes is not None:
+            take_note(flow, await notes.read(self.info.id, name))
 
     def first_request(self, flow: Flow) -> HttpRequest:
         """The Developer API stream, or the first Cloud Code step at the first endpoint."""
