@@ -14,6 +14,7 @@ serves a Gemini CLI account only the models its quota buckets list.
 
 import sqlite3
 import time
+from contextlib import closing
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -80,7 +81,7 @@ async def _search(sim: Simulator, tmp_path: Path, query: str) -> tuple[str, list
 
 def _note_expiries(tmp_path: Path) -> list[float]:
     """When each note in the SQLite store expires (epoch seconds)."""
-    with sqlite3.connect(tmp_path / "state.sqlite3") as conn:
+    with closing(sqlite3.connect(tmp_path / "state.sqlite3")) as conn:
         return [row[0] for row in conn.execute("SELECT until FROM notes")]
 
 
