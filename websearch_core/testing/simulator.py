@@ -123,6 +123,10 @@ class ProviderProtocol(Protocol):
     def malformed(self) -> web.Response:
         """A 200 the provider's parser must reject."""
 
+    # Optional: ``date_window(request) -> DateWindow`` (:mod:`.protocols._windows`), the
+    # dates the request's own date parameter lets through, read when a test sets
+    # :attr:`SimulatedProvider.honour_dates`.
+
 
 def default_results(query: str, count: int = 10) -> list[SimResult]:
     """Deterministic results derived from the query, so tests can assert on them."""
@@ -149,6 +153,10 @@ class SimulatedProvider:
     results: list[SimResult] | None = None
     """Results to serve; ``None`` derives ten from each query."""
     sticky_fault: Fault | None = None
+    honour_dates: bool = False
+    """Serve only the results inside the date range the request asks for natively (its
+    protocol's ``date_window``), as the real engine does; off by default, since most tests'
+    results carry dates a ``recency`` would leave out."""
     _faults: deque[Fault | None] = field(default_factory=deque)
     _hanging: set[asyncio.Task[Any]] = field(default_factory=set)
 
@@ -355,10 +363,28 @@ def _handler(simulated: SimulatedProvider) -> Any:
         if fault is None:
             query_of = getattr(simulated.protocol, "query_of", None)
             query = query_of(recorded) if callable(query_of) else _query_of(recorded)
-            return simulated.protocol.answer(recorded, simulated.results_for(query))
+            results = simulated.results_for(query)
+            if simulated.honour_dates:
+                results = _in_date_window(simulated.protocol, recorded, results)
+            return simulated.protocol.answer(recorded, results)
         return await _serve_fault(request, simulated, fault)
 
     return handle
+
+
+def _in_date_window(
+    protocol: ProviderProtocol, request: RecordedRequest, results: list[SimResult]
+) -> list[SimResult]:
+    """``results`` the request's own date parameter lets through, in order.
+
+    A protocol whose engine takes a date parameter reads it (``date_window``, see
+    :mod:`.protocols._windows`); one without serves every result.
+    """
+    window_of = getattr(protocol, "date_window", None)
+    if not callable(window_of):
+        return results
+    window = window_of(request)
+    return [result for result in results if window.admits(result)]
 
 
 def _query_of(request: RecordedRequest) -> str:

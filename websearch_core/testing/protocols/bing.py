@@ -20,16 +20,20 @@ whose result list holds neither results, nor a "no results" block, nor a challen
 import base64
 import hashlib
 import html
+from datetime import date, timedelta
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._common import clamped_count, parse_timestamp
+from ._windows import ANY_DATE, DateWindow, between_days, past
 
 __all__ = ["CHALLENGE_PAGE", "MALFORMED_PAGE", "BingProtocol", "results_page", "tracker_href"]
 
 _DEFAULT_COUNT = 10
 _MAX_COUNT = 50
+_SPAN_CODES = {"ez1": "d", "ez2": "w", "ez3": "m"}
+"""Bing's ``filters`` codes of a past day, week and month, as one-letter spans."""
 
 _HEAD = """<!DOCTYPE html><html dir="ltr" lang="en" xml:lang="en" \
 xmlns="http://www.w3.org/1999/xhtml"><head><meta content="text/html; charset=utf-8" \
@@ -140,6 +144,23 @@ class BingProtocol:
         query = request.query_dict()
         page = results_page(query.get("q", ""), results, _count(query.get("count")))
         return web.Response(text=page, content_type="text/html")
+
+    def date_window(self, request: RecordedRequest) -> DateWindow:
+        """The dates ``filters`` asks for, as Bing's own filter would serve them.
+
+        ``ex1:"ez1"``/``"ez2"``/``"ez3"`` are the past day, week and month;
+        ``ex1:"ez5_<first>_<last>"`` a range of days counted from 1970-01-01.
+        """
+        code = request.query_dict().get("filters", "").removeprefix('ex1:"').removesuffix('"')
+        if code in _SPAN_CODES:
+            return past(_SPAN_CODES[code])
+        first, _, last = code.removeprefix("ez5_").partition("_")
+        if code.startswith("ez5_") and first.isdecimal() and last.isdecimal():
+            epoch = date(1970, 1, 1)
+            return between_days(
+                epoch + timedelta(days=int(first)), epoch + timedelta(days=int(last))
+            )
+        return ANY_DATE
 
     def challenge(self) -> web.Response:
         """The Turnstile "One last step" page, with HTTP 200 as Bing serves it."""

@@ -21,6 +21,7 @@ from urllib.parse import quote
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._windows import DateWindow, past
 
 __all__ = [
     "CHALLENGE_PAGE",
@@ -201,6 +202,11 @@ class DuckDuckGoProtocol:
         """The results page for the posted form, at the posted ``s`` offset."""
         form = dict(request.form()) if request.body else request.query_dict()
         return web.Response(text=results_page(form, results), content_type="text/html")
+
+    def date_window(self, request: RecordedRequest) -> DateWindow:
+        """The span the form's ``df`` asks for (``d``/``w``/``m``/``y``)."""
+        form = dict(request.form()) if request.body else request.query_dict()
+        return past(form.get("df", ""))
 
     def challenge(self) -> web.Response:
         """DDG's anomaly-modal bot check, with HTTP 202 as DDG sends it to throttled IPs."""

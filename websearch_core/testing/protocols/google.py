@@ -22,6 +22,7 @@ Any other path answers 404.
 
 import html
 import json
+from datetime import date
 from typing import Literal
 from urllib.parse import quote
 
@@ -29,6 +30,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._common import parse_timestamp
+from ._windows import DateWindow, between_days, past
 
 __all__ = [
     "AD_URL",
@@ -113,6 +115,15 @@ _QUESTION_BOX = f"""
 <a href="{QUESTION_URL}"><h3 class="LC20lb MBeuO DKV0Md">An answer quoted for {{query}}</h3>\
 </a></span></div></div></div></div></div>
 </div></div></div></div>"""
+
+
+def _us_day(text: str | None) -> date | None:
+    """A ``cd_min``/``cd_max`` day (``M/D/YYYY``); ``None`` when absent or unreadable."""
+    month, day, year = (text or "").split("/") if (text or "").count("/") == 2 else ("", "", "")
+    try:
+        return date(int(year), int(month), int(day))
+    except ValueError:
+        return None
 
 
 def results_page(query: str, results: list[SimResult]) -> str:
@@ -206,6 +217,14 @@ class GoogleProtocol:
         if self.rendering == "javascript":
             return web.Response(text=javascript_page(page), content_type="text/html")
         return web.Response(text=results_page(query, page), content_type="text/html")
+
+    def date_window(self, request: RecordedRequest) -> DateWindow:
+        """The dates ``tbs`` asks for: ``qdr:<d|w|m|y>`` or ``cdr:1,cd_min:M/D/YYYY,cd_max:...``."""
+        tbs = request.query_dict().get("tbs", "")
+        if tbs.startswith("qdr:"):
+            return past(tbs.removeprefix("qdr:"))
+        parts = dict(part.partition(":")[::2] for part in tbs.split(","))
+        return between_days(_us_day(parts.get("cd_min")), _us_day(parts.get("cd_max")))
 
     def challenge(self) -> web.Response:
         """The "unusual traffic" reCAPTCHA wall, HTTP 429."""

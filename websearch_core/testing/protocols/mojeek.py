@@ -26,11 +26,13 @@ import hmac
 import html
 import json
 import secrets
+from datetime import datetime
 from urllib.parse import quote_plus, urlsplit
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._windows import DateWindow, between_days, past
 
 __all__ = [
     "ALTCHA_MAX_NUMBER",
@@ -188,6 +190,17 @@ class MojeekProtocol:
             return web.Response(text=challenge_page(query), content_type="text/html")
         page = results_page(query, results) if results else no_results_page(query)
         return web.Response(text=page, content_type="text/html")
+
+    def date_window(self, request: RecordedRequest) -> DateWindow:
+        """The dates ``since`` asks for: ``day``, ``month``, ``year``, or a first ``YYYYMMDD``."""
+        since = request.query_dict().get("since", "")
+        if since in ("day", "month", "year"):
+            return past(since[0])
+        try:
+            first = datetime.strptime(since, "%Y%m%d").date()
+        except ValueError:
+            return past("")
+        return between_days(first, None)
 
     def challenge(self) -> web.Response:
         """The ALTCHA proof-of-work page, HTTP 200 as Mojeek serves it."""

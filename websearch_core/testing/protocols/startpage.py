@@ -42,6 +42,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult, default_results
 from ._common import parse_timestamp
+from ._windows import DateWindow, past
 
 __all__ = [
     "CAPTCHA_PAGE",
@@ -286,6 +287,11 @@ class StartpageProtocol:
         number = form.get("page", "1")
         page = int(number) if number.isdecimal() and int(number) > 0 else 1
         return _html(results_page(query, results, page=page, with_date=form.get("with_date", "")))
+
+    def date_window(self, request: RecordedRequest) -> DateWindow:
+        """The span ``with_date`` asks for (``d``/``w``/``m``/``y``), posted or in the URL."""
+        form = dict(request.form()) if request.method == "POST" else request.query_dict()
+        return past(form.get("with_date", ""))
 
     def challenge(self) -> web.Response:
         """Startpage's CAPTCHA page, with HTTP 200."""

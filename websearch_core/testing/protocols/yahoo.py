@@ -31,6 +31,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult, default_results
 from ._common import clamped_count, parse_timestamp
+from ._windows import DateWindow, past
 
 __all__ = ["CONSENT_PAGE", "MALFORMED_PAGE", "YahooProtocol", "results_page", "tracker_href"]
 
@@ -184,6 +185,10 @@ class YahooProtocol:
             results = default_results(text)
         page = results_page(text, results, _count(query.get("n")))
         return web.Response(text=page, content_type="text/html")
+
+    def date_window(self, request: RecordedRequest) -> DateWindow:
+        """The span ``btf`` asks for (``d``/``w``/``m``; Yahoo has no year)."""
+        return past(request.query_dict().get("btf", ""))
 
     def challenge(self) -> web.Response:
         """The EU consent interstitial, with HTTP 200."""
