@@ -19,7 +19,9 @@ from websearch_core import WebSearch
 from websearch_core import providers as registry
 from websearch_core.providers.bing import BingProvider
 from websearch_core.providers.ecosia import EcosiaProvider
+from websearch_core.providers.mojeek import MojeekProvider
 from websearch_core.providers.public import ENGINE_ORDER, PublicProvider
+from websearch_core.providers.yahoo import YahooProvider
 from websearch_core.testing import SimResult, Simulator
 from websearch_core.testing.faults import Fault
 
@@ -94,6 +96,22 @@ async def test_an_engine_that_cannot_date_its_results_keeps_them(sim: Simulator)
     assert result.error is None, result.error
     assert [s.url for s in result.response.sources] == [r.url for r in OLD]
     assert "date_after=2025-01-01 (some results unchecked)" in result.text
+
+
+async def test_filters_named_by_different_engines_come_in_the_order_listed(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Mojeek (filetype checked here) ahead of Yahoo (a year's recency checked here): each
+    # names its own filter, and the text lists them as a single provider would (recency
+    # first), not in the order the engines were given.
+    # Mojeek serves its results (the year's filter let them through), which are no PDFs.
+    sim["mojeek"].honour_dates = False
+    public = PublicProvider(engines=[MojeekProvider(), YahooProvider()])
+    monkeypatch.setitem(registry._instances, "public", public)
+    result = await _run(sim, "laravel filetype:pdf", (), recency="year")
+    assert result.error == (
+        "Public Web returned no results matching the filters (recency, filetype)."
+    )
 
 
 @pytest.mark.parametrize("bing", ["failing", "finds nothing recent"])

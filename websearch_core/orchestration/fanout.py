@@ -50,6 +50,7 @@ from ..aggregate import EngineResult, merge_results
 from ..deadline import Deadline, StoreWaitsWithin, remaining_budget, store_share
 from ..errors import EmptyResponseError, ProviderUnavailableError, SearchProviderError
 from ..filters.plan import engines_record, locally_kept
+from ..filters.support import ALL_FILTERS
 from ..format import format_no_content, format_no_match, format_provider_failure
 from ..models import Attempt, FilterName, SearchParams, SearchResponse, SearchSource
 from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
@@ -532,15 +533,18 @@ def _dropped_filters(
 
     Returns:
         ``None`` when some result survives every check; otherwise the filters that
-        dropped results, in the order asked (empty: no engine found anything).
+        dropped results, in the order filters are listed (:data:`ALL_FILTERS`), as a
+        single provider's text names them (empty: no engine found anything). Each
+        engine names its own checks; gathered engine by engine, Mojeek's ``filetype``
+        ahead of Yahoo's ``recency`` read ``(filetype, recency)``.
     """
     sources = _engine_sources(outcomes)
     kept, checked = locally_kept(params, info, sources)
     if kept:
         return None
-    names = [name for outcome in outcomes for name in outcome.unmatched]
-    names.extend(checked)
-    return tuple(dict.fromkeys(names))
+    names = {name for outcome in outcomes for name in outcome.unmatched}
+    names.update(checked)
+    return tuple(name for name in ALL_FILTERS if name in names)
 
 
 def _hold_for_last_resort(
