@@ -66,6 +66,7 @@ __all__ = [
     "ENGINE_DEFAULT_RESULTS",
     "NOT_ANSWERED_PREFIX",
     "EngineOutcome",
+    "EngineReport",
     "FanOutProvider",
     "PublicEnginesFailedError",
     "PublicEnginesHeldError",
@@ -104,7 +105,31 @@ NOT_ANSWERED_PREFIX = "Engines that did not answer: "
 """How the note of a partial answer starts, before each engine and why."""
 
 
-class PublicEnginesFailedError(ProviderUnavailableError):
+class EngineReport:
+    """What a fan-out's error says of its engines: the base of Public Web's two errors.
+
+    :class:`PublicEnginesFailedError` and :class:`PublicEnginesHeldError` derive from
+    different provider errors (a 503, a 204) and report their engines alike: the chain's
+    last resort reads ``failures`` (:func:`~.last_resort.awaits_last_resort`) and the
+    fan-out's second pass ``outcomes`` (:attr:`FanOutProvider.earlier`) from either.
+    """
+
+    failures: tuple[tuple[str, BaseException], ...]
+    """``(engine id, error)`` pairs of the engines that failed or were skipped, in engine
+    order (the held ones among them)."""
+    outcomes: tuple["EngineOutcome", ...]
+    """Every engine's outcome, for the chain's last-resort pass."""
+
+    def _report(
+        self,
+        failures: Sequence[tuple[str, BaseException]],
+        outcomes: Sequence["EngineOutcome"],
+    ) -> None:
+        self.failures = tuple(failures)
+        self.outcomes = tuple(outcomes)
+
+
+class PublicEnginesFailedError(EngineReport, ProviderUnavailableError):
     """Every engine failed; ``failures`` holds each engine's error, in engine order.
 
     Args:
@@ -123,11 +148,10 @@ class PublicEnginesFailedError(ProviderUnavailableError):
         outcomes: Sequence["EngineOutcome"] = (),
     ) -> None:
         super().__init__(provider, message, 503)
-        self.failures = tuple(failures)
-        self.outcomes = tuple(outcomes)
+        self._report(failures, outcomes)
 
 
-class PublicEnginesHeldError(EmptyResponseError):
+class PublicEnginesHeldError(EngineReport, EmptyResponseError):
     """No engine found anything, and some were held back for budgets the store cannot check.
 
     Public Web's answer was empty (the others found nothing, failed or were cut off) in
@@ -153,8 +177,7 @@ class PublicEnginesHeldError(EmptyResponseError):
         outcomes: Sequence["EngineOutcome"] = (),
     ) -> None:
         super().__init__(provider, message)
-        self.failures = tuple(failures)
-        self.outcomes = tuple(outcomes)
+        self._report(failures, outcomes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +268,7 @@ class FanOutProvider(SearchProvider):
 
 def _first_pass_outcomes(error: BaseException | None) -> tuple[EngineOutcome, ...]:
     """The engines' outcomes a fan-out's error from the chain's first pass kept, if any."""
-    if isinstance(error, PublicEnginesFailedError | PublicEnginesHeldError):
+    if isinstance(error, EngineReport):
         return error.outcomes
     return ()
 

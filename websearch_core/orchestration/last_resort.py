@@ -50,9 +50,9 @@ def awaits_last_resort(error: BaseException) -> bool:
     """Whether ``error`` held an answer back only for budgets the store could not check.
 
     A provider skipped as unchecked, or a fan-out none of whose engines found anything
-    while some were skipped so: its error (``PublicEnginesFailedError`` or
-    ``PublicEnginesHeldError``, whose module imports this one, hence no ``isinstance``)
-    holds ``failures``, ``(engine id, error)`` pairs.
+    while some were skipped so: its error (an ``EngineReport``, the base of
+    ``PublicEnginesFailedError`` and ``PublicEnginesHeldError``, whose module imports this
+    one, hence no ``isinstance``) holds ``failures``, ``(engine id, error)`` pairs.
     """
     if isinstance(error, BudgetUncheckedError):
         return True
