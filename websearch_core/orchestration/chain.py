@@ -470,10 +470,17 @@ def _joined(*parts: str | None) -> str | None:
 
 
 def _noted(answer: AttemptAnswer, uncounted: tuple[str, ...]) -> AttemptAnswer:
-    """``answer`` with the notes of its requests sent ``uncounted`` among its notes.
+    """``answer`` with the notes of its requests sent ``uncounted`` after its own notes.
 
     The provider's own and a fan-out's engines' (:func:`_uncounted`): said here only, as
     :func:`_with_uncounted` says them of a failure, so no text says one twice.
+
+    Right after the answer's own notes (Public Web's engines that did not answer first):
+    the spec and the reference say nothing of this note's place (they know only the notes
+    of relaxed constraints), and a reader expects what the chain adds about the request
+    after what the provider said of its answer, as a failure's text reads (its error,
+    then the uncounted note). Notes added after the search (a page that could not be
+    fetched, a stale answer's age) follow, in the order they happened.
     """
     if not uncounted:
         return answer
@@ -494,9 +501,6 @@ def _with_uncounted(
     if not uncounted:
         return said
     text = join_clauses([said, *uncounted])
-    outcome.texts.append((error, text))
-    return text
-    text = join_clauses([text, *uncounted])
     outcome.texts.append((error, text))
     return text
 

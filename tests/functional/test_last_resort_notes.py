@@ -1,0 +1,62 @@
+"""Where a last resort's uncounted note stands among an answer's notes: right after its own.
+
+The spec and the reference are silent on this note (they know only the notes of relaxed
+constraints). The chain says it after what the provider said of its answer, as a failed
+turn's text says it after the error and its notes.
+"""
+
+import sqlite3
+from pathlib import Path
+from typing import cast
+
+from tests.functional.test_budget_last_resort import PUBLIC_UNCOUNTED, _public_chain
+from websearch_core import WebSearch
+from websearch_core.testing import Simulator
+from websearch_core.testing.faults import Fault
+from websearch_core.testing.protocols.searxng import SearxngProtocol
+
+SEARXNG_UNCOUNTED = (
+    "SearXNG budget of 100/day not checked (state store unavailable); asked as the last "
+    "resort, the request uncounted."
+)
+
+
+async def test_public_web_s_uncounted_note_follows_the_engines_that_did_not_answer(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
+        settings = _public_chain(sim, tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            sim["duckduckgo"].always(Fault.http(503, "down"))
+            sim["tavily"].always(Fault.http(500, "upstream down"))
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    assert response.notes == (
+        "Engines that did not answer: duckduckgo: failed (HTTP 503)",
+        PUBLIC_UNCOUNTED,
+    )
+
+
+async def test_a_provider_s_own_notes_come_before_its_uncounted_note(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # SearXNG answers without two of its engines and says so in its own notes.
+    async with Simulator(["searxng"]) as sim:
+        cast(SearxngProtocol, sim["searxng"].protocol).unresponsive_engines = [["qwant", "timeout"]]
+        settings = sim.settings(
+            deadline_seconds=20.0,
+            providers=("searxng",),
+            budget={"searxng": "100/day"},
+            state_backend="sqlite",
+            state_dir=tmp_path,
+            cache=False,
+        )
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.search("python asyncio")  # opens the store
+            locked_file.execute("BEGIN IMMEDIATE")
+            response = await ws.search("rust tokio")
+            locked_file.execute("ROLLBACK")
+    assert response.provider == "searxng" and response.sources
+    assert response.notes == ("SearXNG engine did not answer: qwant: timeout", SEARXNG_UNCOUNTED)
