@@ -19,8 +19,10 @@ continued. A body with ``"stream": true`` is answered as a Messages event stream
 Errors use the API's envelope ``{"type": "error", "error": {"type", "message"}}``: 401
 ``authentication_error`` without a key, 400 ``invalid_request_error`` without
 ``anthropic-version`` or with a bad body, and 404 ``not_found_error`` for a path other than
-``/v1/messages`` or a model that is not a ``claude-`` model. There is no bot challenge, so
-:meth:`AnthropicProtocol.challenge` is a 403 ``permission_error``.
+``/v1/messages`` or a model that is not a ``claude-`` model. ``POST /oauth/token`` is the
+sign-in's token endpoint (:class:`~._oauth_refresh.RefreshGrant`), for a refresh hook under
+test. There is no bot challenge, so :meth:`AnthropicProtocol.challenge` is a 403
+``permission_error``.
 """
 
 import hashlib
@@ -33,6 +35,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._oauth_refresh import TOKEN_PATH, RefreshGrant
 
 __all__ = ["AnthropicProtocol", "message_events"]
 
@@ -198,6 +201,10 @@ class AnthropicProtocol:
     pauses: int = 0
     """How many times each turn is paused (``pause_turn``) before it completes."""
 
+    def __init__(self) -> None:
+        self.sign_in = RefreshGrant("anthropic")
+        """The sign-in's token endpoint (``POST /oauth/token``), for a refresh hook to call."""
+
     def query_of(self, request: RecordedRequest) -> str:
         """The first user message's text."""
         try:
@@ -212,7 +219,12 @@ class AnthropicProtocol:
         return ""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
-        """A message (or its stream) answering the user's question from ``results``."""
+        """A message (or its stream) answering the user's question from ``results``.
+
+        A refresh at the token path is answered by :attr:`sign_in`.
+        """
+        if request.path == TOKEN_PATH:
+            return self.sign_in.answer(request)
         refused = self._refusal(request)
         if refused is not None:
             return refused

@@ -17,9 +17,10 @@ Knobs: :attr:`CodexProtocol.supported_models` (``None``: all) refuses other mode
 the backend's 400 ``not supported when using Codex with a ChatGPT account``;
 :attr:`CodexProtocol.searches` set to ``False`` answers without searching, as a model may.
 A request without a bearer token gets a 401 ``{"detail": ...}``; a path other than
-``/backend-api/codex/responses`` a 404. :meth:`CodexProtocol.malformed` is a stream whose
-event data is not JSON; :meth:`CodexProtocol.cut_stream` is a stream that stops in the
-middle of an event.
+``/backend-api/codex/responses`` a 404 (``POST /oauth/token`` is the sign-in's token
+endpoint, :class:`~._oauth_refresh.RefreshGrant`, for a refresh hook under test).
+:meth:`CodexProtocol.malformed` is a stream whose event data is not JSON;
+:meth:`CodexProtocol.cut_stream` is a stream that stops in the middle of an event.
 """
 
 import hashlib
@@ -32,6 +33,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._oauth_refresh import TOKEN_PATH, RefreshGrant
 
 __all__ = ["CodexProtocol", "response_events"]
 
@@ -182,6 +184,10 @@ class CodexProtocol:
     searches: bool = True
     """``False``: the model answers without running the web search tool."""
 
+    def __init__(self) -> None:
+        self.sign_in = RefreshGrant("codex")
+        """The sign-in's token endpoint (``POST /oauth/token``), for a refresh hook to call."""
+
     def query_of(self, request: RecordedRequest) -> str:
         """The text of the first user input item."""
         try:
@@ -194,7 +200,9 @@ class CodexProtocol:
         return " ".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
-        """A streamed response that searched and cites ``results``."""
+        """A streamed response that searched and cites ``results``; a refresh at the token path."""
+        if request.path == TOKEN_PATH:
+            return self.sign_in.answer(request)
         if not request.path.endswith("/backend-api/codex/responses"):
             return web.json_response({"detail": "Not Found"}, status=404)
         bearer = (request.header("Authorization") or "").removeprefix("Bearer ").strip()

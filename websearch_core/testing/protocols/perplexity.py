@@ -17,6 +17,8 @@
   "COMPLETED"``. A request with a ``Cookie`` header is a signed-in user (model
   ``pplx_pro``); without one it is anonymous (model ``turbo``) and must have asked for
   ``send_back_text_in_streaming_api``. The event ``uuid`` echoes ``X-Request-ID``.
+* ``POST /oauth/token``: the sign-in's token endpoint (:class:`~._oauth_refresh.RefreshGrant`),
+  for a refresh hook under test; Perplexity publishes none of its own.
 
 Missing bearer keys get a 401 ``{"error": {"message", "type": "invalid_api_key", "code":
 401}}``. The API has no bot challenge, so :meth:`PerplexityProtocol.challenge` is a plain
@@ -32,6 +34,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._common import bearer_token
+from ._oauth_refresh import TOKEN_PATH, RefreshGrant
 
 __all__ = ["PerplexityProtocol"]
 
@@ -86,6 +89,10 @@ def _search_result(result: SimResult) -> dict[str, Any]:
 class PerplexityProtocol:
     """Sonar chat completions, OpenRouter's variant and the web client's ask stream."""
 
+    def __init__(self) -> None:
+        self.sign_in = RefreshGrant("perplexity")
+        """The sign-in's token endpoint (``POST /oauth/token``), for a refresh hook to call."""
+
     def query_of(self, request: RecordedRequest) -> str:
         """The query: ``query_str`` (ask) or the last ``user`` message (chat)."""
         try:
@@ -105,7 +112,9 @@ class PerplexityProtocol:
         return str(users[-1]) if users and isinstance(users[-1], str) else ""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
-        """Route by path: the ask stream, OpenRouter or the Sonar API."""
+        """Route by path: the ask stream, OpenRouter, the Sonar API or the token endpoint."""
+        if request.path == TOKEN_PATH:
+            return self.sign_in.answer(request)
         if request.path.rstrip("/") == "/rest/sse/perplexity_ask":
             return self._ask(request, results)
         if not bearer_token(request):
