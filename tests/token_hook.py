@@ -1,0 +1,36 @@
+"""A refresh hook that renews a sign-in at a loopback token endpoint, as a caller's would.
+
+The Codex, Anthropic and Perplexity sign-ins have no refresh of their own here: a program
+passes one as ``WebSearch(oauth_refreshers={...})``. This one posts the stored refresh token
+to the simulator's token endpoint (``websearch_core/testing/protocols/_oauth_refresh.py``)
+and returns what it issues, so a test counts real token requests. Imported by the child
+processes of the cross-process tests too, so it imports nothing from pytest.
+"""
+
+import time
+
+import aiohttp
+
+from websearch_core.credentials import OAuthToken, TokenRefresher
+
+
+class RefreshRefusedError(Exception):
+    """The token endpoint refused the refresh token (its OAuth error code is the message)."""
+
+
+def refresher(token_url: str) -> TokenRefresher:
+    """A refresh hook that asks ``token_url`` for a new token with the stored refresh token."""
+
+    async def refresh(entry: str, expired: OAuthToken) -> OAuthToken:
+        form = {"grant_type": "refresh_token", "refresh_token": expired.refresh_token or ""}
+        async with aiohttp.ClientSession() as session, session.post(token_url, data=form) as reply:
+            body = await reply.json()
+        if reply.status != 200:
+            raise RefreshRefusedError(f"{reply.status} {body.get('error')}")
+        return OAuthToken(
+            access_token=body["access_token"],
+            refresh_token=body.get("refresh_token") or expired.refresh_token,
+            expires_at=time.time() + float(body["expires_in"]),
+        )
+
+    return refresh
