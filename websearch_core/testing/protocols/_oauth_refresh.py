@@ -13,6 +13,9 @@ A ``grant_type=refresh_token`` form with a refresh token that is neither used no
 token: each refresh token is good for one use, as the ChatGPT and Claude sign-ins rotate
 theirs, so a second refresh from the same stored entry is refused (``400 invalid_grant``),
 as it would be by those services. Any other grant gets ``400 unsupported_grant_type``.
+The provider's API refuses an access token in :attr:`RefreshGrant.expired` (``401``), as it
+does one that outlived its lifetime, so a test can have a token refused before its stored
+expiry (or one stored without any).
 """
 
 from aiohttp import web
@@ -44,6 +47,8 @@ class RefreshGrant:
         """The ``expires_in`` of every access token issued."""
         self.issued: list[str] = []
         """The access tokens issued, in order."""
+        self.expired: set[str] = set()
+        """Access tokens the provider's API refuses as expired (``401``)."""
 
     def answer(self, request: RecordedRequest) -> web.Response:
         """A new access and refresh token for a usable refresh token, else OAuth's error."""

@@ -21,8 +21,8 @@ Errors use the API's envelope ``{"type": "error", "error": {"type", "message"}}`
 ``anthropic-version`` or with a bad body, and 404 ``not_found_error`` for a path other than
 ``/v1/messages`` or a model that is not a ``claude-`` model. ``POST /oauth/token`` is the
 sign-in's token endpoint (:class:`~._oauth_refresh.RefreshGrant`), for a refresh hook under
-test. There is no bot challenge, so :meth:`AnthropicProtocol.challenge` is a 403
-``permission_error``.
+test; a bearer token in its ``expired`` gets a 401 ``authentication_error``. There is no bot
+challenge, so :meth:`AnthropicProtocol.challenge` is a 403 ``permission_error``.
 """
 
 import hashlib
@@ -294,6 +294,8 @@ class AnthropicProtocol:
         bearer = (request.header("Authorization") or "").removeprefix("Bearer ").strip()
         if not key.strip() and not bearer:
             return _error(401, "authentication_error", "x-api-key header is required")
+        if bearer in self.sign_in.expired:
+            return _error(401, "authentication_error", "OAuth token has expired.")
         if not request.header("anthropic-version"):
             return _error(400, "invalid_request_error", "anthropic-version header is required")
         try:

@@ -18,7 +18,8 @@ the backend's 400 ``not supported when using Codex with a ChatGPT account``;
 :attr:`CodexProtocol.searches` set to ``False`` answers without searching, as a model may.
 A request without a bearer token gets a 401 ``{"detail": ...}``; a path other than
 ``/backend-api/codex/responses`` a 404 (``POST /oauth/token`` is the sign-in's token
-endpoint, :class:`~._oauth_refresh.RefreshGrant`, for a refresh hook under test).
+endpoint, :class:`~._oauth_refresh.RefreshGrant`, for a refresh hook under test; a bearer
+token in its ``expired`` gets the 401).
 :meth:`CodexProtocol.malformed` is a stream whose event data is not JSON;
 :meth:`CodexProtocol.cut_stream` is a stream that stops in the middle of an event.
 """
@@ -206,7 +207,7 @@ class CodexProtocol:
         if not request.path.endswith("/backend-api/codex/responses"):
             return web.json_response({"detail": "Not Found"}, status=404)
         bearer = (request.header("Authorization") or "").removeprefix("Bearer ").strip()
-        if not bearer:
+        if not bearer or bearer in self.sign_in.expired:
             return web.json_response({"detail": "Could not validate credentials"}, status=401)
         try:
             body = request.json()

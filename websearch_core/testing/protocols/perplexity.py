@@ -18,7 +18,8 @@
   ``pplx_pro``); without one it is anonymous (model ``turbo``) and must have asked for
   ``send_back_text_in_streaming_api``. The event ``uuid`` echoes ``X-Request-ID``.
 * ``POST /oauth/token``: the sign-in's token endpoint (:class:`~._oauth_refresh.RefreshGrant`),
-  for a refresh hook under test; Perplexity publishes none of its own.
+  for a refresh hook under test; Perplexity publishes none of its own. The ask endpoint
+  answers ``401`` to a session cookie whose token is in its ``expired``.
 
 Missing bearer keys get a 401 ``{"error": {"message", "type": "invalid_api_key", "code":
 401}}``. The API has no bot challenge, so :meth:`PerplexityProtocol.challenge` is a plain
@@ -57,6 +58,15 @@ def _ask_sse(objects: list[Any]) -> web.Response:
 def _error(status: int, message: str, kind: str) -> web.Response:
     body = {"error": {"message": message, "type": kind, "code": status}}
     return web.json_response(body, status=status)
+
+
+def _session_token(cookie: str) -> str | None:
+    """The signed-in session's token in a ``Cookie`` header, or ``None``."""
+    for pair in cookie.split(";"):
+        name, _, value = pair.strip().partition("=")
+        if name == "__Secure-next-auth.session-token":
+            return value
+    return None
 
 
 def _digest(text: str) -> str:
@@ -237,7 +247,10 @@ class PerplexityProtocol:
         query = body.get("query_str") if isinstance(body, dict) else None
         if not isinstance(params, dict) or not isinstance(query, str) or not query.strip():
             return web.Response(status=400, text="Bad Request")
-        signed_in = bool((request.header("Cookie") or "").strip())
+        cookie = request.header("Cookie") or ""
+        if _session_token(cookie) in self.sign_in.expired:
+            return web.Response(status=401, text="Unauthorized")
+        signed_in = bool(cookie.strip())
         if not signed_in and params.get("send_back_text_in_streaming_api") is not True:
             return web.Response(status=403, text="Forbidden")
         model = "pplx_pro" if signed_in else "turbo"
