@@ -7,6 +7,7 @@ and returns what it issues, so a test counts real token requests. Imported by th
 processes of the cross-process tests too, so it imports nothing from pytest.
 """
 
+import asyncio
 import time
 
 import aiohttp
@@ -18,10 +19,17 @@ class RefreshRefusedError(Exception):
     """The token endpoint refused the refresh token (its OAuth error code is the message)."""
 
 
-def refresher(token_url: str) -> TokenRefresher:
-    """A refresh hook that asks ``token_url`` for a new token with the stored refresh token."""
+def refresher(token_url: str, delay: float = 0.0) -> TokenRefresher:
+    """A refresh hook that asks ``token_url`` for a new token with the stored refresh token.
+
+    Args:
+        token_url: The token endpoint.
+        delay: Seconds to wait before asking (a slow network), without holding up the
+            simulator: other requests are answered meanwhile.
+    """
 
     async def refresh(entry: str, expired: OAuthToken) -> OAuthToken:
+        await asyncio.sleep(delay)
         form = {"grant_type": "refresh_token", "refresh_token": expired.refresh_token or ""}
         async with aiohttp.ClientSession() as session, session.post(token_url, data=form) as reply:
             body = await reply.json()

@@ -109,6 +109,30 @@ def test_two_threads_refused_with_one_token_renew_it_once(threaded_sim: Simulato
     assert _bearers(sim)[2:] == [f"Bearer {NEW_ACCESS}"] * 2
 
 
+def test_a_refused_refresh_fails_both_threads_and_is_not_stored(threaded_sim: Simulator) -> None:
+    # Google refuses the refresh token (signed out): each thread fails saying so. The second
+    # finds the entry unchanged under the lock and asks once more (a refusal is not kept:
+    # it may have been a passing failure); the hooked sign-ins do the same.
+    sim = threaded_sim
+    _sign_in_expired(sim)
+    protocol = sim["gemini"].protocol
+    assert isinstance(protocol, GeminiProtocol)
+    protocol.revoked.add(REFRESH)
+    outcomes = _two_threads_search(sim)
+    assert [type(o) for o in outcomes] == [AllProvidersFailedError] * 2
+    for outcome in outcomes:
+        assert isinstance(outcome, AllProvidersFailedError)
+        (failure,) = outcome.failures
+        assert failure.message.startswith(
+            "gemini-cli: refreshing the Gemini CLI sign-in: Google refused the sign-in "
+            "(invalid_grant: "
+        )
+    assert _paths(sim).count(TOKEN_PATH) == 2
+    assert _bearers(sim) == []
+    stored = _store(sim).get_oauth("gemini-cli")
+    assert stored is not None and stored.access_token == OLD_ACCESS
+
+
 @pytest.fixture
 async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
     async with Simulator(["gemini"]) as simulator:
