@@ -187,6 +187,7 @@ async def answer_attempt(
     timeout: float,
     redactor: Redactor | None = None,
     require_content: bool = True,
+    checked: bool = False,
 ) -> AttemptAnswer:
     """Ask ``provider`` within ``timeout`` seconds; its answer capped, clean and masked.
 
@@ -204,6 +205,9 @@ async def answer_attempt(
             handed out when the attempt starts (one read during it is added here).
         require_content: Raise for a response with nothing renderable (the chain moves on);
             the fan-out takes empty answers as they are.
+        checked: The caller has just run the provider's credential check and it found no
+            problem (the chain, before its reservation): the provider is asked through
+            :meth:`~SearchProvider.search_after_check`, which does not run it again.
 
     Raises:
         ProviderTimeoutError: The provider had not finished when its time ran out.
@@ -235,7 +239,8 @@ async def answer_attempt(
         async with asyncio.timeout(None) as stop:
             grace = loop.call_later(granted, _start_grace, stop, loop)
             try:
-                response = await provider.search(plan.params, context)
+                search = provider.search_after_check if checked else provider.search
+                response = await search(plan.params, context)
             finally:
                 grace.cancel()
     except TimeoutError:

@@ -345,6 +345,7 @@ class ChainRunner:
                     context,
                     timeout=attempt_timeout(provider, context, deadline),
                     redactor=masks.current(),
+                    checked=True,  # above, before the reservation
                 )
             except Exception as error:  # every provider failure moves the chain on
                 # Before anything is built from it (attempt, log, mark), with every secret

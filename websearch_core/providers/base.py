@@ -320,6 +320,20 @@ class SearchProvider(abc.ABC):
     async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
         """Run one search and return what the provider found."""
 
+    def search_after_check(
+        self, params: SearchParams, context: ProviderContext
+    ) -> Coroutine[Any, Any, SearchResponse]:
+        """:meth:`search`, for a caller that has just found no problem in :meth:`credential_check`.
+
+        The chain checks each provider before it reserves a request (a refused provider
+        costs no reservation and leaves no mark), so it calls this rather than have the
+        same check run again on every search. A provider whose :meth:`search` checks
+        (every :class:`ProtocolProvider`) skips that step here; by default it is
+        :meth:`search` itself. Not for a caller that has not run the check: it sends
+        whatever the provider would, wherever its base URL points; call :meth:`search`.
+        """
+        return self.search(params, context)
+
 
 class ProtocolProvider(SearchProvider):
     """A provider described by data and pure hooks; the core's loop does the sending.
@@ -350,11 +364,28 @@ class ProtocolProvider(SearchProvider):
     def search(
         self, params: SearchParams, context: ProviderContext
     ) -> Coroutine[Any, Any, SearchResponse]:
-        """Run this provider's protocol through the core's request loop.
+        """Run this provider's protocol through the core's request loop, if it may send.
+
+        :meth:`credential_check` first, as the chain runs it: a sign-in bound for an
+        endpoint it may not go to (:mod:`websearch_core.sign_in_destination`), or a key
+        that cannot go into a header, raises :class:`ProviderNotConfiguredError` with the
+        text the chain skips the provider with, before any request. A provider called
+        directly, or as an engine of a fan-out, so sends nothing the chain would refuse.
 
         The loop's coroutine itself, awaited by the caller as before: a frame of its own
-        here would be resumed once more for every response a search waits for.
+        here would be resumed once more for every response a search waits for. A refusal
+        is raised when it is awaited too, as the loop's own errors are.
         """
+        problem = self.credential_check(context).problem
+        if problem is not None:
+            return _raise_when_awaited(ProviderNotConfiguredError(self.info.id, problem))
+        return run_protocol(self, params, context)
+
+    @final
+    def search_after_check(
+        self, params: SearchParams, context: ProviderContext
+    ) -> Coroutine[Any, Any, SearchResponse]:
+        """The request loop without :meth:`search`'s check, which the caller has just run."""
         return run_protocol(self, params, context)
 
     async def prepare(self, flow: Flow) -> None:
@@ -439,6 +470,11 @@ class ProtocolProvider(SearchProvider):
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """Turn a 2xx body into a response (pure)."""
         raise NotImplementedError(f"{type(self).__name__} parses no single response")
+
+
+async def _raise_when_awaited(error: SearchProviderError) -> SearchResponse:
+    """A coroutine that raises ``error``: a refusal reaches the caller where the loop's would."""
+    raise error
 
 
 RequestResponseProvider = ProtocolProvider
