@@ -102,12 +102,13 @@ def _settings(sim: Simulator, case: SignIn, tmp_path: Path, **overrides: Any) ->
 
 @asynccontextmanager
 async def _direct(
-    sim: Simulator, case: SignIn, settings: Settings
+    sim: Simulator, case: SignIn, settings: Settings, routes: dict[str, str] | None = None
 ) -> AsyncIterator[ProviderContext]:
     """A context as a user builds one to call a provider alone: a real transport, no client.
 
     The transport goes through the simulator as its proxy, as a gateway's requests would go
-    through the network, so whatever it sends to the gateway arrives and is recorded.
+    through the network, so whatever it sends to the gateway arrives and is recorded. Its
+    routes are the settings' ``base_urls`` unless ``routes`` are given.
     """
     assert settings.credentials_file is not None
     async with aiohttp.ClientSession() as session:
@@ -115,7 +116,7 @@ async def _direct(
             session,
             timeout_seconds=5.0,
             max_response_bytes=settings.max_response_bytes,
-            base_urls=settings.base_urls,
+            base_urls=settings.base_urls if routes is None else routes,
             proxy=sim[case.provider].base_url,
         )
         yield ProviderContext(
@@ -152,6 +153,24 @@ async def test_a_direct_search_refuses_the_sign_in_with_the_chains_text(
                 await provider.search(SearchParams(query=QUERY), context)
         assert sim[sign_in.provider].requests == []
         assert str(refused.value) == await _chain_text(settings, sign_in.provider)
+
+
+async def test_a_route_given_to_the_transport_alone_is_checked_too(
+    sign_in: SignIn, tmp_path: Path
+) -> None:
+    # The settings send the sign-in to the simulator's loopback origin; the transport the
+    # caller built sends it to the gateway. The transport's route is where it would go.
+    async with Simulator([sign_in.provider]) as sim:
+        settings = sim.settings(credentials_file=tmp_path / "credentials.json", cache=False)
+        gateway = f"http://{sign_in.route.replace('_', '-')}.gateway.invalid"
+        routes = {**sim.base_urls(), sign_in.route: gateway}
+        async with _direct(sim, sign_in, settings, routes) as context:
+            with pytest.raises(ProviderNotConfiguredError) as refused:
+                await get_provider(sign_in.provider).search(SearchParams(query=QUERY), context)
+        assert sim[sign_in.provider].requests == []
+        assert str(refused.value).startswith("Refusing to send the "), refused.value
+        assert f"custom endpoint {gateway} " in str(refused.value)
+        assert f'the Transport\'s base_urls["{sign_in.route}"]' in str(refused.value)
 
 
 async def test_a_direct_search_sends_the_sign_in_to_a_trusted_gateway(

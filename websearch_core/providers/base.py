@@ -80,10 +80,29 @@ KEY_IN_AUTHORIZATION: tuple[Credential, ...] = (ApiKey(authorization=True),)
 cannot go with it, and the credential check says so before a request."""
 
 
+def _transport_route(context: ProviderContext, key: str) -> str | None:
+    """The transport's own ``base_urls`` entry ``key``, when it is not the settings' one.
+
+    The client builds its transport from the settings, so the two agree; a caller who
+    builds a transport to call a provider alone may give it routes the settings do not
+    have, and the requests, with the sign-ins they carry, go where the transport says.
+    """
+    routes = getattr(context.transport, "base_urls", None)  # a stand-in may keep none
+    if not routes:
+        return None
+    routed = routes.get(key)
+    if not routed or routed == context.settings.base_urls.get(key):
+        return None
+    return str(routed)
+
+
 def base_url_setting(
     context: ProviderContext, key: str, what: str, official_hosts: tuple[str, ...] = ()
 ) -> SetUrl | None:
     """The ``base_urls`` entry ``key`` as set, named by its variable or its setting.
+
+    Or by the transport, when the context's transport was given a route of its own for
+    ``key``: that one is where the requests go.
 
     Args:
         context: Where the settings and the variables are read.
@@ -92,6 +111,10 @@ def base_url_setting(
         official_hosts: The hosts of the service it stands in for, where a sign-in may go
             (see :mod:`websearch_core.sign_in_destination`).
     """
+    routed = _transport_route(context, key)
+    if routed is not None:
+        source = f'the Transport\'s base_urls["{key}"]'
+        return SetUrl(routed.strip(), what, source, key, official_hosts)
     override = context.settings.base_urls.get(key)
     if not override:
         return None
@@ -269,7 +292,7 @@ class SearchProvider(abc.ABC):
         if url is not None:
             return url_secrets(url)
         override = context.settings.base_urls.get(self.info.id)
-        if override and "@" not in override:
+        if override and "@" not in override and _transport_route(context, self.info.id) is None:
             return []
         return url_secrets(self.sent_url(context))
 
