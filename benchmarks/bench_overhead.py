@@ -24,6 +24,12 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
   session (each with its default connection pool); throughput, ratio ours / raw, the median
   of ``--bursts`` per-burst ratios (default 200: one burst's ratio ranges over 0.3-2.3x, so
   the median of 20 moved by ±0.05x from run to run).
+* ``cache``: what the result cache (on by default) costs a search that misses it: a client
+  with the cache on against one with it off, both with the defaults otherwise (SQLite state),
+  interleaved call by call and each round a query not searched before, so every search on
+  the cache side looks its key up, misses, and writes the answer. The difference is per
+  pair, with its IQR; the steps (the key, the miss, ``dump_response``, the write) are timed
+  alone after, on the same store.
 * ``memory``: traced allocation growth over N searches after a warm-up.
 * ``imports``: ``import langchain_websearch`` / ``llamaindex_websearch`` vs. importing the
   framework's tool class, each in a fresh interpreter, alternating.
@@ -31,7 +37,7 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
 No pass/fail: targets are read off the ratios, never asserted in tests::
 
     python benchmarks/bench_overhead.py [call langchain llamaindex breakdown accounting
-        concurrent memory imports] [--rounds N] [--bursts N] [--memory-calls N]
+        concurrent cache memory imports] [--rounds N] [--bursts N] [--memory-calls N]
         [--import-runs N]
 """
 
@@ -55,6 +61,7 @@ import aiohttp
 from aiohttp import web
 
 from websearch_core import SearchParams, WebSearch, format_for_llm, get_provider
+from websearch_core.cache import cache_key, dump_response, settings_scope
 from websearch_core.orchestration import call_redactor
 from websearch_core.providers.brave import BraveProvider
 from websearch_core.sanitize import clean_response
@@ -88,10 +95,10 @@ async def _serve(body: bytes) -> tuple[web.AppRunner, str]:
     return runner, f"http://127.0.0.1:{port}"
 
 
-def _settings(origin: str, state_dir: Path) -> Settings:
+def _settings(origin: str, state_dir: Path, *, cache: bool = False) -> Settings:
     # Defaults a user gets (SQLite state), cache off so every call reaches the server.
     return Settings(
-        providers=("brave",), base_urls={"brave": origin}, cache=False, state_dir=state_dir
+        providers=("brave",), base_urls={"brave": origin}, cache=cache, state_dir=state_dir
     )
 
 
@@ -361,6 +368,78 @@ async def bench_concurrent(origin: str, state_dir: Path, bursts: int, width: int
     )
 
 
+async def bench_cache(origin: str, state_dir: Path, rounds: int) -> None:
+    """A search that misses the result cache and writes it, against the same with none."""
+    searched = itertools.count()
+    async with (
+        WebSearch(_settings(origin, state_dir / "off"), api_keys=KEYS) as off,
+        WebSearch(_settings(origin, state_dir / "on", cache=True), api_keys=KEYS) as on,
+    ):
+
+        async def without() -> object:
+            return await off.search(f"{QUERY} {next(searched)}")
+
+        async def missing() -> object:
+            response = await on.search(f"{QUERY} {next(searched)}")
+            assert not response.cached  # a fresh query: a miss, then a write
+            return response
+
+        times = await _every_order({"off": without, "miss": missing}, rounds)
+        o1, om, o3 = _quartiles(times["off"])
+        m1, mm, m3 = _quartiles(times["miss"])
+        ratios = [m / o for m, o in zip(times["miss"], times["off"], strict=True)]
+        r1, rm, r3 = _quartiles(ratios)
+        d1, dm, d3 = _quartiles([m - o for m, o in zip(times["miss"], times["off"], strict=True)])
+        print(
+            f"cache       off {om * 1e6:5.0f} us [{o1 * 1e6:.0f}-{o3 * 1e6:.0f}]"
+            f"   on, a miss {mm * 1e6:5.0f} us [{m1 * 1e6:.0f}-{m3 * 1e6:.0f}]"
+            f"   ratio {rm:5.2f}x [{r1:.2f}-{r3:.2f}]"
+            f"   the miss costs {dm * 1e6:4.0f} us [{d1 * 1e6:.0f}-{d3 * 1e6:.0f}] (per pair)",
+            flush=True,
+        )
+        await _cache_steps(on, rounds)
+
+
+async def _cache_steps(ws: WebSearch, rounds: int) -> None:
+    """The steps of a miss timed alone, on the client's own (open, warm) store."""
+    store = await ws.state()
+    response = await ws.search(QUERY)
+    params = SearchParams(query=QUERY)
+    scope = "brave|" + settings_scope(ws.settings) + "|"
+    value = dump_response(response)
+    keys = [cache_key(SearchParams(query=f"step {i}"), scope) for i in range(rounds)]
+
+    async def timed(name: str, step: Callable[[int], Awaitable[object]]) -> None:
+        samples = []
+        for index in range(rounds):
+            started = time.perf_counter()
+            await step(index)
+            samples.append(time.perf_counter() - started)
+        q1, median, q3 = _quartiles(samples)
+        print(f"cache step  {name:<26} {median * 1e6:6.1f} us [{q1 * 1e6:.1f}-{q3 * 1e6:.1f}]")
+
+    async def key(_index: int) -> object:
+        return cache_key(params, scope)
+
+    async def dump(_index: int) -> object:
+        return dump_response(response)
+
+    async def miss(index: int) -> object:
+        return await store.cache_get(keys[index], time.time())
+
+    async def write(index: int) -> None:
+        await store.cache_set(keys[index], value, now=time.time(), ttl=900.0, keep_stale_for=60.0)
+
+    async def hit(index: int) -> object:
+        return await store.cache_get(keys[index], time.time())
+
+    await timed("cache_key", key)
+    await timed(f"dump_response ({len(value)} B)", dump)
+    await timed("cache_get, a miss", miss)
+    await timed("cache_set, a new key", write)
+    await timed("cache_get, the key just set", hit)
+
+
 async def bench_memory(origin: str, state_dir: Path, calls: int) -> None:
     """Traced memory after ``calls`` searches, sampled every tenth of the run: flat or not."""
     async with WebSearch(_settings(origin, state_dir), api_keys=KEYS) as ws:
@@ -443,6 +522,8 @@ async def _bench_calls(names: list[str], rounds: int, bursts: int, memory_calls:
                     await bench_accounting(origin, state_dir, rounds, body)
                 elif name == "concurrent":
                     await bench_concurrent(origin, state_dir, bursts)
+                elif name == "cache":
+                    await bench_cache(origin, state_dir, rounds)
                 elif name == "memory":
                     await bench_memory(origin, state_dir, memory_calls)
     finally:
@@ -457,6 +538,7 @@ def main() -> None:
         "breakdown",
         "accounting",
         "concurrent",
+        "cache",
         "memory",
         "imports",
     ]
