@@ -447,7 +447,7 @@ def test_one_store_serves_several_event_loops(backend: Backend) -> None:
 # -- persistence and processes ----------------------------------------------------------
 
 CHILD = r"""
-import asyncio, json, sys
+import asyncio, json, sqlite3, sys
 from pathlib import Path
 from websearch_core.state import ProviderMark, open_store
 
@@ -463,8 +463,18 @@ async def write_then_hang():
     await s.set_mark("brave", mark)
     await s.increment_usage("brave", "2025-06", cfg["until"])
     await s.cache_set("k", b"payload", now=cfg["now"], ttl=60, keep_stale_for=60)
+    if cfg["sqlite_path"]:  # SQLite writes cache entries behind: in the file within FLUSH_AFTER
+        while not in_file(cfg["sqlite_path"], "SELECT 1 FROM cache WHERE key = 'k'"):
+            await asyncio.sleep(0.02)
     print("committed", flush=True)
     await asyncio.sleep(60)
+
+def in_file(path, sql):
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql).fetchone() is not None
+    finally:
+        conn.close()
 
 async def increment():
     s = store()

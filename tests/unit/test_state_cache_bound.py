@@ -33,18 +33,28 @@ async def _fill(store: SQLiteStore, keys: range, now: float) -> None:
         await store.cache_set(f"k{i}", b"x" * 100, now=now, ttl=900.0, keep_stale_for=WEEK)
 
 
-async def test_a_busy_store_keeps_the_latest_entries_only(tmp_path: Path) -> None:
+async def _kept(store: SQLiteStore, written: int, now: float) -> None:
+    first_kept = written - DEFAULT_MAX_CACHE_ENTRIES
+    assert await store.cache_get(f"k{first_kept}", now) is not None
+    assert await store.cache_get(f"k{first_kept - 1}", now) is None
+    assert await store.cache_get(f"k{written - 1}", now) is not None
+
+
+async def test_a_busy_store_keeps_the_latest_entries_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
     path = tmp_path / "state.sqlite3"
     now = time.time()
     sweeps = DEFAULT_MAX_CACHE_ENTRIES // _PURGE_EVERY + 1
-    written = sweeps * _PURGE_EVERY  # more than the bound; the last write sweeps
+    written = sweeps * _PURGE_EVERY  # more than the bound
     async with SQLiteStore(path) as store:
         await _fill(store, range(written), now)
+        await _kept(store, written, now)  # held in memory (written behind), bounded there too
+        store._flush_due()  # what the timer does: the entries go to the file, swept
+        await store._run(lambda conn: None)
         assert _rows(path) == DEFAULT_MAX_CACHE_ENTRIES
-        first_kept = written - DEFAULT_MAX_CACHE_ENTRIES
-        assert await store.cache_get(f"k{first_kept}", now) is not None
-        assert await store.cache_get(f"k{first_kept - 1}", now) is None
-        assert await store.cache_get(f"k{written - 1}", now) is not None
+        await _kept(store, written, now)  # read from the file now
 
 
 async def test_opening_the_file_trims_it_and_a_rewrite_counts_as_new(tmp_path: Path) -> None:

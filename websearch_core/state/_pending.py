@@ -175,6 +175,20 @@ class PendingUsage:
         with self._idle:
             return self._idle.wait_for(lambda: not self._in_flight, max(timeout, 0.0))
 
+    def request_flush(self) -> bool:
+        """Something else waits for the next flush (a cache entry): whether to schedule one.
+
+        One flush writes everything pending, so whatever waits for it shares this flag:
+        a second timer would only find the first one's work done.
+
+        Returns:
+            Whether no flush was scheduled (the caller schedules it; now one is).
+        """
+        with self._lock:
+            arm = not self._armed
+            self._armed = True
+        return arm
+
     def rearm(self) -> bool:
         """A flush failed before taking its batch: whether the caller must schedule another.
 

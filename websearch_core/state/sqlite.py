@@ -37,6 +37,11 @@ Why it is built this way:
   at most those pending counts, of providers without a budget: a count, never a budget
   overshoot (a capped reservation is one synchronous transaction, as above, and writes
   its provider's pending counts first).
+* Result-cache entries are written behind with them (:mod:`._pending_cache`): a search
+  that missed the cache wrote its answer in a transaction of its own on the caller's
+  thread. This process reads its own entries from memory first, at once; other processes
+  find them after the same flush; a crash loses at most those not yet flushed (a search
+  asked again), as it loses counts.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ from pathlib import Path
 from typing import Final, TypeVar, cast
 
 from ._pending import Batch, PendingUsage
+from ._pending_cache import CacheBatch, PendingCache, PendingEntry
 from ._seen import ProviderRows, SeenRows, mark_from_row
 from ._threaded import ThreadedStore
 from ._wal_index import WalIndex
@@ -238,7 +244,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
     The result cache is bounded: expired entries, and all but the ``max_cache_entries``
     latest written, are deleted when the store opens the file and every
-    :data:`_PURGE_EVERY` cache writes after, on the store's thread (never on a read).
+    :data:`_PURGE_EVERY` cache writes after, on the store's thread (never on a read),
+    in the flush that writes them (entries are written behind, as counts are).
 
     Args:
         path: The database file.
@@ -282,24 +289,26 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._seen = SeenRows()  # the inline connection's last reads (see _provider_rows)
         # Counts of reservations without a cap, written behind (see the module docstring).
         self._pending = PendingUsage()
+        # Result-cache entries, written behind with them (see cache_set).
+        self._pending_cache = PendingCache(max_cache_entries)
         self._flush_timer: threading.Timer | None = None
         self._timer_lock = threading.Lock()
         # A store dropped or left open at exit still writes what it owes, on a connection
         # of its own (its thread may be gone by then).
         self._orphan_flush = weakref.finalize(
-            self, _flush_orphaned, self._path, self._pending, os.getpid()
+            self, _flush_orphaned, self._path, self._pending, self._pending_cache, os.getpid()
         )
 
     def __repr__(self) -> str:
         return f"SQLiteStore({str(self._path)!r})"
 
     def _forget_parent_state(self) -> None:
-        """In a forked child: new connections, locks and pending counts of its own.
+        """In a forked child: new connections, locks, pending counts and entries of its own.
 
         SQLite forbids using a connection across ``fork()``, and closing one there could
         touch the parent's locks and WAL, so the inherited handles are kept, unused, for
-        the child's life. The parent writes the counts it had pending itself; the child's
-        own get a finalizer of their own.
+        the child's life. The parent writes the counts and cache entries it had pending
+        itself; the child's own get a finalizer of their own.
         """
         _INHERITED_HANDLES.extend(
             handle for handle in (self._conn, self._inline, self._wal_index) if handle is not None
@@ -312,9 +321,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._flush_timer = None
         self._timer_lock = threading.Lock()
         self._pending = PendingUsage()
+        self._pending_cache = PendingCache(self._max_cache_entries)
         self._orphan_flush.detach()
         self._orphan_flush = weakref.finalize(
-            self, _flush_orphaned, self._path, self._pending, os.getpid()
+            self, _flush_orphaned, self._path, self._pending, self._pending_cache, os.getpid()
         )
 
     @property
@@ -882,8 +892,18 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     async def cache_get(
         self, key: str, now: float, *, allow_stale: bool = False
     ) -> CachedEntry | None:
-        """See :meth:`StateStore.cache_get`."""
+        """See :meth:`StateStore.cache_get`: this process's writes not yet in the file first.
+
+        An entry written behind (:meth:`cache_set`) is this process's latest write of
+        ``key``, which the next flush puts in the file over whatever is there: it is the
+        answer, and the file is not read.
+        """
         check_cache_key(key)
+        pending = self._pending_cache.get(key)
+        if pending is not None:
+            if self._closed:  # as a read of the file would say
+                raise StateStoreError("the state store is closed")
+            return select_cached(pending.entry, pending.expires_at, now, allow_stale)
 
         def query(conn: sqlite3.Connection) -> CachedEntry | None:
             row = conn.execute(
@@ -900,30 +920,43 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     async def cache_set(
         self, key: str, value: bytes, *, now: float, ttl: float, keep_stale_for: float
     ) -> None:
-        """See :meth:`StateStore.cache_set`."""
+        """See :meth:`StateStore.cache_set`: written behind, with the pending usage counts.
+
+        The entry is held in memory (:mod:`._pending_cache`), where this process's
+        :meth:`cache_get` finds it at once, and reaches the file in the flush
+        :data:`FLUSH_AFTER` seconds after the first thing pending, in the transaction that
+        writes the counts (and on close, or at exit for a store left open). Writing it
+        here was one ``BEGIN IMMEDIATE`` transaction on the caller's thread per search
+        that missed the cache. Held under the inline connection's lock, as an inline
+        reservation counts: a close, which writes what is pending under that lock, comes
+        after it or refuses it.
+        """
         check_cache_key(key)
         fresh_until, expires_at = cache_times(now, ttl, keep_stale_for)
-        params = (key, bytes(value), now, fresh_until, expires_at)
+        entry = CachedEntry(value=bytes(value), stored_at=now, fresh_until=fresh_until)
+        pending = PendingEntry(entry=entry, expires_at=expires_at)
 
-        def write(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT OR REPLACE INTO cache (key, value, stored_at, fresh_until, expires_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                params,
-            )
+        def hold(conn: sqlite3.Connection) -> None:
+            self._pending_cache.put(key, pending)
+            if self._pending.request_flush():
+                self._arm_flush()
 
-        def write_and_purge(conn: sqlite3.Connection) -> None:
-            write(conn)
-            self._sweep_cache(conn, time.time())
+        await self._read(hold)  # no statement: the connection is only the gate
 
-        # Approximate under threads (a lost increment only delays a sweep by one write).
-        self._cache_writes += 1
-        if self._cache_writes < _PURGE_EVERY:
-            await self._run_write(write)
-            return
-        self._cache_writes = 0
-        # A sweep may delete many rows: it waits on the store's thread, not the event loop.
-        await self._run(functools.partial(_in_transaction, func=write_and_purge))
+    def _write_cache_batch(self, conn: sqlite3.Connection) -> CacheBatch:
+        """Write the pending cache entries (inside the caller's transaction); the batch.
+
+        Every :data:`_PURGE_EVERY` entries written, the cache is swept in the same
+        transaction (this runs on the store's thread, never the caller's).
+        """
+        batch = self._pending_cache.batch()
+        if batch:
+            _write_cache_entries(conn, batch)
+            self._cache_writes += len(batch)
+            if self._cache_writes >= _PURGE_EVERY:
+                self._cache_writes = 0
+                self._sweep_cache(conn, time.time())
+        return batch
 
     # -- housekeeping ---------------------------------------------------------------------
 
@@ -1025,23 +1058,37 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             self._executor.submit(self._flush)
 
     def _flush(self) -> None:
-        """On the store's thread: write every pending count in one transaction.
+        """On the store's thread: write every pending count and cache entry in one transaction.
 
         The batch is taken only once ``BEGIN IMMEDIATE`` holds the write lock. From the
         take to the end of the write, readers on the inline connection cannot tell whether
         the file holds the batch, so each one goes to this thread's queue, behind the
         flush. Taken first, it kept every search of this process queued for the whole wait
         for the lock too: another process's write, up to the busy timeout (10 s). Counts
-        added while the flush waits are simply part of the batch it takes.
+        and entries added while the flush waits are simply part of the batch it takes.
+        Cache entries stay readable in memory until the commit (see :mod:`._pending_cache`).
         """
-        if not self._pending.holds_any():
+        if not (self._pending.holds_any() or len(self._pending_cache)):
             return
         try:
-            self._call(functools.partial(self._write_pending_first, provider=None, func=_nothing))
+            self._settle_cache(self._call(self._write_everything_pending))
         except StateStoreError as exc:  # kept for the next try (or for close)
-            logger.debug("web search state: pending usage counts not written yet: %s", exc)
-            if self._pending.rearm():  # a batch put back may have scheduled it already
+            logger.debug(
+                "web search state: pending usage counts and cache entries not written yet: %s",
+                exc,
+            )
+            if self._pending.rearm() or (  # a batch put back may have scheduled it already
+                len(self._pending_cache) and self._pending.request_flush()
+            ):
                 self._arm_flush()
+
+    def _write_everything_pending(self, conn: sqlite3.Connection) -> CacheBatch:
+        """The pending counts and cache entries, in one transaction; the entries written."""
+        return self._write_pending_first(conn, provider=None, func=self._write_cache_batch)
+
+    def _settle_cache(self, batch: CacheBatch) -> None:
+        """``batch`` is committed: its entries are read from the file from now on."""
+        self._pending_cache.settle(batch)
 
     def _write_pending_first(
         self,
@@ -1082,9 +1129,14 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         return result
 
     def _owed_in_memory(self) -> str | None:
-        """The usage counts written behind and not yet in the file, if any."""
+        """The usage counts and cache entries written behind and not yet in the file, if any."""
         owed = self._pending.total()
-        return f"{owed} usage count{'' if owed == 1 else 's'} held in memory" if owed else None
+        entries = len(self._pending_cache)
+        held = [
+            *([f"{owed} usage count{'' if owed == 1 else 's'}"] if owed else []),
+            *([f"{entries} cache entr{'y' if entries == 1 else 'ies'}"] if entries else []),
+        ]
+        return f"{' and '.join(held)} held in memory" if held else None
 
     def _release(self) -> None:
         with self._timer_lock:
@@ -1092,16 +1144,13 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if timer is not None:
             timer.cancel()
             timer.join()
-        with self._inline_lock:  # an inline reservation under way counts first
-            if self._pending.holds_any() and self._conn is not None:
+        with self._inline_lock:  # an inline reservation or cache write under way first
+            entries = len(self._pending_cache)
+            if (self._pending.holds_any() or entries) and self._conn is not None:
                 try:
-                    self._write_pending_first(self._conn, provider=None, func=_nothing)
+                    self._settle_cache(self._write_everything_pending(self._conn))
                 except sqlite3.Error as exc:  # put back, but no reader or flush comes now
-                    logger.warning(
-                        "web search state: %d pending usage counts were not written: %s",
-                        self._pending.total(),
-                        exc,
-                    )
+                    _log_unwritten(logging.WARNING, self._pending.total(), entries, exc)
             self._orphan_flush.detach()
             if self._conn is not None:
                 conn, self._conn = self._conn, None
@@ -1134,20 +1183,50 @@ def _write_pending(conn: sqlite3.Connection, batch: Batch) -> None:
             conn.execute(_ADD_USAGE, (provider, period, entry.count, entry.expires_at, wall_now))
 
 
-def _counts_writer(batch: Batch) -> Callable[[sqlite3.Connection], None]:
-    return functools.partial(_write_pending, batch=batch)
+def _write_cache_entries(conn: sqlite3.Connection, batch: CacheBatch) -> None:
+    """Write cache entries held in memory, oldest first (inside the caller's transaction).
+
+    ``INSERT OR REPLACE`` deletes a key's old row and gives the new one a rowid above every
+    other: rowid order stays write order, which the sweep trims by.
+    """
+    conn.executemany(
+        "INSERT OR REPLACE INTO cache (key, value, stored_at, fresh_until, expires_at) "
+        "VALUES (?, ?, ?, ?, ?)",
+        [
+            (key, held.entry.value, held.entry.stored_at, held.entry.fresh_until, held.expires_at)
+            for key, held in batch
+        ],
+    )
 
 
-def _nothing(conn: sqlite3.Connection) -> None:
-    """A flush writes the pending counts and nothing else."""
+def _everything_writer(batch: Batch, entries: CacheBatch) -> Callable[[sqlite3.Connection], None]:
+    def write(conn: sqlite3.Connection) -> None:
+        _write_pending(conn, batch)
+        _write_cache_entries(conn, entries)
+
+    return write
 
 
 _INHERITED_HANDLES: list[object] = []
 """A forked child's copies of its parent's SQLite handles: never used, never closed."""
 
 
-def _flush_orphaned(path: Path, pending: PendingUsage, owner: int) -> None:
-    """Write the pending counts of a store never closed (dropped, or open at exit).
+def _log_unwritten(level: int, counts: int, entries: int, exc: BaseException) -> None:
+    """Say what a last write left unwritten, and why: counts, cache entries or both."""
+    if counts:
+        logger.log(
+            level, "web search state: %d pending usage counts were not written: %s", counts, exc
+        )
+    if entries:
+        logger.log(
+            level, "web search state: %d pending cache entries were not written: %s", entries, exc
+        )
+
+
+def _flush_orphaned(
+    path: Path, pending: PendingUsage, pending_cache: PendingCache, owner: int
+) -> None:
+    """Write what a store never closed owes (dropped, or open at exit): counts, cache entries.
 
     Runs from the store's finalizer, on whatever thread drops it, or at interpreter exit,
     when its thread may be gone or stuck behind a lock: on a connection of its own, which
@@ -1157,27 +1236,31 @@ def _flush_orphaned(path: Path, pending: PendingUsage, owner: int) -> None:
     or a close under way) is waited for first, within the same bound: the process that
     exited then lost it, found in neither place. Never in a forked child (``owner`` is the
     creating process): the counts it inherited are its parent's, which writes them itself.
+    Cache entries are never out of memory until committed: those a flush under way is
+    writing are written again here, to the same effect.
     """
     if os.getpid() != owner:
         return
     ends = time.monotonic() + ORPHAN_FLUSH_WAIT
     pending.wait_idle(ORPHAN_FLUSH_WAIT)  # committed, or put back to be taken below
     batch = pending.take()
-    if not batch:
+    entries = pending_cache.batch()
+    if not batch and not entries:
         pending.settle()  # the take above began a batch: end it
         return
     try:
         wait = max(ends - time.monotonic(), 0.0)
         conn = sqlite3.connect(path, timeout=wait, isolation_level=None)
         try:
-            _in_transaction(conn, _counts_writer(batch))
+            _in_transaction(conn, _everything_writer(batch, entries))
         finally:
             conn.close()
     except sqlite3.Error as exc:  # nothing is left to try again: no use putting them back
         owed = sum(entry.count for entry in batch.values())
-        logger.debug("web search state: %d pending usage counts not written: %s", owed, exc)
+        _log_unwritten(logging.DEBUG, owed, len(entries), exc)
         return
     pending.settle()  # only once committed, as everywhere
+    pending_cache.settle(entries)
 
 
 class _InlineBusyError(Exception):
