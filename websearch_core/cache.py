@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 __all__ = ["cache_key", "dump_response", "load_response", "settings_scope", "variables_scope"]
 
 _KEY_VERSION = "v1"
+_KEY_ENCODER = json.JSONEncoder(sort_keys=True)
+"""``json.dumps(..., sort_keys=True)``'s encoder, made once: that call builds one per call."""
 
 
 _OPERATOR_WORDS = frozenset({"OR", "AND", "NOT", "NEAR"})
@@ -42,7 +44,7 @@ def cache_key(params: SearchParams, scope: str) -> str:
     """
     data = params.model_dump(mode="json", exclude_defaults=True)
     data["query"] = _normalise_query(params.query)
-    payload = json.dumps({"v": _KEY_VERSION, "scope": scope, "params": data}, sort_keys=True)
+    payload = _KEY_ENCODER.encode({"v": _KEY_VERSION, "scope": scope, "params": data})
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
@@ -100,8 +102,14 @@ def variables_scope(
 
 
 def dump_response(response: SearchResponse) -> bytes:
-    """Serialise a response for the cache, without per-call provenance."""
-    return response.model_dump_json(exclude={"attempts", "cached", "stale"}).encode("utf-8")
+    """Serialise a response for the cache, without per-call provenance.
+
+    The model's serializer gives UTF-8 bytes; ``model_dump_json`` decodes them to a ``str``,
+    which the store needs encoded again (the two copies of a 6.5 KB answer with non-ASCII
+    text cost ~4.5 us of a search that misses the cache). The bytes are the same.
+    """
+    provenance = {"attempts", "cached", "stale"}
+    return type(response).__pydantic_serializer__.to_json(response, exclude=provenance)
 
 
 def load_response(data: bytes) -> SearchResponse | None:
