@@ -43,7 +43,7 @@ async def _kept(store: SQLiteStore, written: int, now: float) -> None:
 async def test_a_busy_store_keeps_the_latest_entries_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # by the close
     path = tmp_path / "state.sqlite3"
     now = time.time()
     sweeps = DEFAULT_MAX_CACHE_ENTRIES // _PURGE_EVERY + 1
@@ -51,10 +51,9 @@ async def test_a_busy_store_keeps_the_latest_entries_only(
     async with SQLiteStore(path) as store:
         await _fill(store, range(written), now)
         await _kept(store, written, now)  # held in memory (written behind), bounded there too
-        store._flush_due()  # what the timer does: the entries go to the file, swept
-        await store._run(lambda conn: None)
-        assert _rows(path) == DEFAULT_MAX_CACHE_ENTRIES
-        await _kept(store, written, now)  # read from the file now
+    assert _rows(path) == DEFAULT_MAX_CACHE_ENTRIES  # the close wrote them, swept
+    async with SQLiteStore(path) as reopened:
+        await _kept(reopened, written, now)  # read from the file
 
 
 async def test_opening_the_file_trims_it_and_a_rewrite_counts_as_new(tmp_path: Path) -> None:

@@ -65,10 +65,27 @@ def observer(path: Path) -> Iterator[Observer]:
     seen.conn.close()
 
 
+def _flush_timers() -> set[threading.Timer]:
+    return {
+        thread
+        for thread in threading.enumerate()
+        if thread.name == "websearch-state-flush" and isinstance(thread, threading.Timer)
+    }
+
+
 @pytest.fixture
-def flushed_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No timed flush: the test flushes (:func:`_flushed`) when it means to."""
+def flushed_by_hand(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No timed flush: the test flushes (:func:`_flushed`) when it means to.
+
+    A flush run by hand leaves the hour's timer that was armed before it, which the store
+    no longer holds (the next write arms another) and its close does not cancel: cancelled
+    here, or later tests counting the store's timer threads would count them.
+    """
     monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)
+    before = _flush_timers()
+    yield
+    for timer in _flush_timers() - before:
+        timer.cancel()
 
 
 async def _flushed(store: SQLiteStore) -> None:
