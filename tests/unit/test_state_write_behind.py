@@ -9,6 +9,7 @@ clearing a provider is never undone by a later flush.
 
 import asyncio
 import gc
+import logging
 import sqlite3
 import subprocess
 import sys
@@ -85,8 +86,15 @@ async def _flushed(store: SQLiteStore) -> None:
     await store._run(lambda conn: None)
 
 
-def _flush_threads() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name == "websearch-state-flush"]
+def _flush_threads(before: frozenset[threading.Thread] = frozenset()) -> list[threading.Thread]:
+    """The flush threads alive now, but those in ``before`` (other tests' stores may live)."""
+    return [
+        t for t in threading.enumerate() if t.name == "websearch-state-flush" and t not in before
+    ]
+
+
+def _every_flush_thread() -> frozenset[threading.Thread]:
+    return frozenset(_flush_threads())
 
 
 async def test_concurrent_reservations_without_a_cap_are_one_write(
@@ -163,13 +171,52 @@ async def test_the_failure_counter_is_read_with_the_mark(path: Path) -> None:
 async def test_close_writes_what_is_pending_and_leaves_no_thread(
     path: Path, observer: Observer
 ) -> None:
+    before = _every_flush_thread()
     store = SQLiteStore(path)
     for _ in range(5):
         await store.reserve_unless_marked("brave", _uncapped(), time.time())
-    assert _flush_threads()  # the scheduled flush
+    assert _flush_threads(before)  # the scheduled flush
     await store.aclose()
     assert observer.count() == 5  # written by close, not by the timer
-    assert _flush_threads() == []
+    assert _flush_threads(before) == []
+
+
+async def test_every_flush_is_scheduled_on_one_thread_kept_for_the_store(
+    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scheduling a flush starts no thread but the first.
+
+    A thread per flush (every ``FLUSH_AFTER`` under traffic): ``Thread.start`` returns once
+    the new thread runs, and held the event loop, every search on it, that long (up to
+    16.6 ms measured on a loaded machine).
+    """
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 0.02)
+    started: list[str] = []
+    start = threading.Thread.start
+
+    def counted(thread: threading.Thread) -> None:
+        started.append(thread.name)
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", counted)
+    async with SQLiteStore(path) as store:
+        for expected in range(1, 6):
+            await store.reserve_unless_marked("brave", _uncapped(), time.time())
+            observer.wait_for(expected)  # each one written by a timed flush of its own
+    assert started.count("websearch-state-flush") == 1
+
+
+async def test_a_flush_comes_no_sooner_than_its_delay(
+    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 0.3)
+    async with SQLiteStore(path) as store:
+        await store.get_usage("brave", MONTH)  # opens the file
+        for expected in (1, 2):  # the first arm starts the thread, the second only wakes it
+            counted = time.monotonic()
+            await store.reserve_unless_marked("brave", _uncapped(), time.time())
+            observer.wait_for(expected)
+            assert time.monotonic() - counted >= 0.3
 
 
 async def test_a_count_given_back_before_its_flush_is_never_written(
@@ -249,21 +296,29 @@ async def test_a_flush_waiting_for_another_writer_leaves_reservations_inline(
 
 
 async def test_a_flush_that_never_got_the_lock_keeps_the_counts_and_tries_again(
-    path: Path, observer: Observer, monkeypatch: pytest.MonkeyPatch
+    path: Path,
+    observer: Observer,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # flushed by hand
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 0.05)
+    caplog.set_level(logging.DEBUG, logger="websearch_core.state")
     async with SQLiteStore(path, busy_timeout=0.05) as store:
-        await store.reserve_unless_marked("brave", _uncapped(), time.time())
-        timers = len(_flush_threads())
+        await store.get_usage("brave", MONTH)  # opens the file
         observer.conn.execute("BEGIN IMMEDIATE")  # holds the lock past the busy timeout
         try:
-            await _flushed(store)  # the flush has given up
+            await store.reserve_unless_marked("brave", _uncapped(), time.time())
+            gave_up = "pending usage counts not written yet"
+            started = time.monotonic()
+            while gave_up not in caplog.text:  # the timed flush has given up
+                assert time.monotonic() - started < 10, "no flush gave up"
+                await asyncio.sleep(0.01)
+            assert await store.get_usage("brave", MONTH) == 1  # still pending, counted once
         finally:
             observer.conn.execute("ROLLBACK")
-        assert len(_flush_threads()) == timers + 1  # another flush is scheduled
-        assert observer.count() == 0
-        assert await store.get_usage("brave", MONTH) == 1  # still pending, counted once
-    assert observer.count() == 1  # close wrote it
+        observer.wait_for(1)  # nothing else came: the failed flush scheduled this one
+        assert await store.get_usage("brave", MONTH) == 1  # not counted twice
+    assert observer.count() == 1
 
 
 def test_counts_stay_exact_while_flushes_race_reservations_from_several_threads(
@@ -299,18 +354,20 @@ def test_the_flush_needs_no_running_event_loop(path: Path, observer: Observer) -
     asyncio.run(store.aclose())
 
 
-def test_a_dropped_store_writes_what_it_owes(path: Path, observer: Observer) -> None:
+def test_a_dropped_store_writes_what_it_owes_and_ends_its_flush_thread(
+    path: Path, observer: Observer, flushed_by_hand: None
+) -> None:
+    before = _every_flush_thread()
     store = SQLiteStore(path)
     asyncio.run(store.reserve_unless_marked("brave", _uncapped(), time.time()))
-    with store._timer_lock:  # as if the process ended before the timer fired
-        timer = store._flush_timer
-        assert timer is not None
-        timer.cancel()
-    timer.join()
+    [flush_thread] = _flush_threads(before)  # its flush is an hour away
     store._executor.shutdown(wait=True)
-    del store, timer
-    gc.collect()  # the store and its last timer refer to each other
+    del store
+    gc.collect()
     assert observer.count() == 1  # the finalizer wrote it
+    # The thread waiting for that flush held the store until then (an hour, here).
+    flush_thread.join(timeout=10)
+    assert not flush_thread.is_alive()
 
 
 _EXIT_OPEN = """
@@ -409,6 +466,40 @@ assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
 asyncio.run(store.reserve_unless_marked("brave", window, time.time()))
 asyncio.run(store.aclose())
 """
+
+
+_FORK_TIMED_FLUSH = """
+import asyncio, os, sqlite3, sys, time
+from pathlib import Path
+from websearch_core.state import SQLiteStore, UsageWindow
+
+path = Path(sys.argv[1])
+store = SQLiteStore(path)
+window = (UsageWindow("month:test", time.time() + 600),)
+asyncio.run(store.reserve_unless_marked("brave", window, time.time()))  # the parent's alarm runs
+child = os.fork()
+if child == 0:
+    asyncio.run(store.reserve_unless_marked("brave", window, time.time()))
+    reader = sqlite3.connect(path)
+    ends = time.monotonic() + 10
+    while time.monotonic() < ends:  # the parent's count and this one, by timed flushes
+        if reader.execute("SELECT count FROM usage").fetchone() == (2,):
+            os._exit(0)  # no finalizer: only the child's timed flush wrote its count
+        time.sleep(0.02)
+    os._exit(1)
+_, status = os.waitpid(child, 0)
+assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+asyncio.run(store.aclose())
+"""
+
+
+def test_a_forked_child_schedules_its_flushes_on_a_thread_of_its_own(
+    path: Path, observer: Observer
+) -> None:
+    # The child's copy of the parent's alarm believes its thread runs: armed there, no
+    # flush would ever come (only the exit's, which this child skips).
+    subprocess.run([sys.executable, "-c", _FORK_TIMED_FLUSH, str(path)], check=True, timeout=60)
+    assert observer.count() == 2
 
 
 def test_a_forked_child_uses_the_store_on_threads_of_its_own(

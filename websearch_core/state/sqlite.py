@@ -61,6 +61,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, TypeVar, cast
 
+from ._alarm import Alarm
 from ._pending import Batch, PendingUsage
 from ._pending_cache import CacheBatch, PendingCache, PendingEntry
 from ._seen import ProviderRows, SeenRows, mark_from_row
@@ -291,8 +292,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._pending = PendingUsage()
         # Result-cache entries, written behind with them (see cache_set).
         self._pending_cache = PendingCache(max_cache_entries)
-        self._flush_timer: threading.Timer | None = None
-        self._timer_lock = threading.Lock()
+        self._flush_alarm = Alarm(self._flush_due, "websearch-state-flush")
         # A store dropped or left open at exit still writes what it owes, on a connection
         # of its own (its thread may be gone by then).
         self._orphan_flush = weakref.finalize(
@@ -318,8 +318,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._seen = SeenRows()
         self._inline_lock = threading.Lock()
         self._inline_writes = 0
-        self._flush_timer = None
-        self._timer_lock = threading.Lock()
+        self._flush_alarm.abandon()  # the parent's: its thread did not come along
+        self._flush_alarm = Alarm(self._flush_due, "websearch-state-flush")
         self._pending = PendingUsage()
         self._pending_cache = PendingCache(self._max_cache_entries)
         self._orphan_flush.detach()
@@ -1039,20 +1039,17 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     def _arm_flush(self) -> None:
         """Schedule a flush :data:`FLUSH_AFTER` seconds from now (one is not scheduled).
 
-        A timer thread, not the event loop: the store serves any loop and thread (the
-        sync bridge runs a fresh loop per call), and a loop may end before the flush.
+        The store's alarm thread, not the event loop: the store serves any loop and thread
+        (the sync bridge runs a fresh loop per call), and a loop may end before the flush.
+        One thread for the store's life (see :mod:`._alarm`): arming it is a notify, where
+        a timer thread per flush held the caller's loop until that thread ran. Once the
+        store is closed this does nothing: ``aclose()`` writes what is pending.
         """
-        with self._timer_lock:
-            if self._closed:  # aclose() writes what is pending
-                return
-            timer = threading.Timer(FLUSH_AFTER, self._flush_due)
-            timer.name = "websearch-state-flush"
-            timer.daemon = True  # a process exiting with the store open: see _flush_orphaned
-            self._flush_timer = timer
-            timer.start()
+        if not self._closed:  # else the alarm is, or is about to be, closed too
+            self._flush_alarm.arm(FLUSH_AFTER)
 
     def _flush_due(self) -> None:
-        """On the timer's thread: queue the flush on the store's thread."""
+        """On the alarm's thread: queue the flush on the store's thread."""
         self._pending.disarm()
         with contextlib.suppress(RuntimeError):  # shut down: aclose() wrote them
             self._executor.submit(self._flush)
@@ -1139,11 +1136,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         return f"{' and '.join(held)} held in memory" if held else None
 
     def _release(self) -> None:
-        with self._timer_lock:
-            timer, self._flush_timer = self._flush_timer, None
-        if timer is not None:
-            timer.cancel()
-            timer.join()
+        self._flush_alarm.close()  # no flush comes after this one: written below
         with self._inline_lock:  # an inline reservation or cache write under way first
             entries = len(self._pending_cache)
             if (self._pending.holds_any() or entries) and self._conn is not None:
