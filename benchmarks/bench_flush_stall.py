@@ -13,9 +13,10 @@ Searches go through ``WebSearch.search`` with the defaults a user gets (SQLite s
 off) against ``bench_overhead.py``'s loopback server and real capture, ``--width`` at once
 (1: one by one). Reported, over every run:
 
-* ``arm``: each ``_arm_flush`` call on the loop's thread (how many, median, max): the stall.
-* ``thread starts``: ``threading.Thread.start`` calls made on the loop's thread, and their
-  total time.
+* ``arm``: each ``_arm_flush`` call on the loop's thread (how many, median, max, total):
+  the stall; those that started a thread apart from the others.
+* ``thread starts``: ``threading.Thread.start`` calls made on the loop's thread (the flush's
+  and the store's own workers'), and their time.
 * ``loop lag``: a 1 ms heartbeat on the same loop, how late each beat woke (median, 99th
   percentile, max): what every other task on the loop waits, whatever the cause.
 """
@@ -34,7 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_overhead as bench
 
-from websearch_core import WebSearch
+from websearch_core import WebSearch, WebSearchError
 from websearch_core.state.sqlite import SQLiteStore
 
 BEAT = 0.001
@@ -45,17 +46,22 @@ class _Stopwatch:
 
     def __init__(self) -> None:
         self.seconds: list[float] = []
+        self.started: list[bool] = []  # per call: whether ``also`` timed a call inside it
         self.loop_thread: int | None = None
 
-    def wrap(self, func: Callable[..., Any]) -> Callable[..., Any]:
+    def wrap(
+        self, func: Callable[..., Any], also: "_Stopwatch | None" = None
+    ) -> Callable[..., Any]:
         def timed(*args: Any, **kwargs: Any) -> Any:
             if threading.get_ident() != self.loop_thread:
                 return func(*args, **kwargs)
+            inner = len(also.seconds) if also is not None else 0
             started = time.perf_counter()
             try:
                 return func(*args, **kwargs)
             finally:
                 self.seconds.append(time.perf_counter() - started)
+                self.started.append(also is not None and len(also.seconds) > inner)
 
         return timed
 
@@ -69,7 +75,9 @@ async def _heartbeat(lags: list[float], stop: asyncio.Event) -> None:
         lags.append(loop.time() - started - BEAT)
 
 
-async def _run(origin: str, state_dir: Path, searches: int, width: int, lags: list[float]) -> None:
+async def _run(origin: str, state_dir: Path, searches: int, width: int, lags: list[float]) -> int:
+    """One store's searches with the heartbeat beside them; how many searches failed."""
+    failed = 0
     async with WebSearch(bench._settings(origin, state_dir), api_keys=bench.KEYS) as ws:
         for index in range(bench.WARMUP):
             await ws.search(f"{bench.QUERY} warm {index}")
@@ -78,16 +86,30 @@ async def _run(origin: str, state_dir: Path, searches: int, width: int, lags: li
         queries = iter(f"{bench.QUERY} {index}" for index in range(searches))
 
         async def worker() -> None:
+            nonlocal failed
             for query in queries:
-                await ws.search(query)
+                try:
+                    await ws.search(query)
+                except WebSearchError:  # a loaded machine can starve the loopback server
+                    failed += 1
 
         await asyncio.gather(*(worker() for _ in range(width)))
         stop.set()
         await beating
+    return failed
 
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.3f} ms"
+
+
+def _line(label: str, seconds: list[float]) -> str:
+    if not seconds:
+        return f"{label:<26}    0 calls"
+    return (
+        f"{label:<26}{len(seconds):5d} calls  median {_ms(statistics.median(seconds))}"
+        f"  max {_ms(max(seconds))}  total {_ms(sum(seconds))}"
+    )
 
 
 async def _main(searches: int, width: int, runs: int) -> None:
@@ -96,30 +118,29 @@ async def _main(searches: int, width: int, runs: int) -> None:
     arms, starts = _Stopwatch(), _Stopwatch()
     arms.loop_thread = starts.loop_thread = threading.get_ident()
     arm_flush, thread_start = SQLiteStore._arm_flush, threading.Thread.start
-    SQLiteStore._arm_flush = arms.wrap(arm_flush)  # type: ignore[method-assign]
+    SQLiteStore._arm_flush = arms.wrap(arm_flush, also=starts)  # type: ignore[method-assign]
     threading.Thread.start = starts.wrap(thread_start)  # type: ignore[method-assign]
     lags: list[float] = []
+    failed = 0
     wall = time.perf_counter()
     try:
         for _ in range(runs):
             with tempfile.TemporaryDirectory() as directory:
-                await _run(origin, Path(directory), searches, width, lags)
+                failed += await _run(origin, Path(directory), searches, width, lags)
     finally:
         SQLiteStore._arm_flush = arm_flush  # type: ignore[method-assign]
         threading.Thread.start = thread_start  # type: ignore[method-assign]
         await runner.cleanup()
     wall = time.perf_counter() - wall
-    print(f"{runs} run(s) of {searches} searches, {width} at once, {wall:.1f} s")
-    if arms.seconds:
-        median = statistics.median(arms.seconds)
-        print(
-            f"arm           {len(arms.seconds):5d} calls  median {_ms(median)}"
-            f"  max {_ms(max(arms.seconds))}  total {_ms(sum(arms.seconds))}"
-        )
-    print(f"thread starts {len(starts.seconds):5d} on the loop  total {_ms(sum(starts.seconds))}")
+    print(f"{runs} run(s) of {searches} searches, {width} at once, {wall:.1f} s, {failed} failed")
+    plain = [sec for sec, started in zip(arms.seconds, arms.started, strict=True) if not started]
+    starting = [sec for sec, started in zip(arms.seconds, arms.started, strict=True) if started]
+    print(_line("arm, starting no thread", plain))
+    print(_line("arm, starting a thread", starting))
+    print(_line("thread starts on the loop", starts.seconds))
     cuts = statistics.quantiles(lags, n=100)
     print(
-        f"loop lag      {len(lags):5d} beats  median {_ms(statistics.median(lags))}"
+        f"{'loop lag':<26}{len(lags):5d} beats  median {_ms(statistics.median(lags))}"
         f"  p99 {_ms(cuts[98])}  max {_ms(max(lags))}"
     )
 
