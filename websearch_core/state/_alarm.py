@@ -4,9 +4,9 @@ Why not :class:`threading.Timer`: it is a new thread per call, and
 :meth:`threading.Thread.start` returns only once that thread has run. The SQLite store
 schedules a flush of its pending counts every half second under traffic, from the event
 loop's thread: each start held the loop (and every search on it) 0.3 ms on an idle
-machine and up to 16.6 ms on a loaded one (``benchmarks/RESULTS.md``, stop 35). Here one
-thread, started by the first arm, waits on a condition with a timeout; arming again sets a
-time and notifies it.
+machine and up to 91 ms on a loaded one (``benchmarks/RESULTS.md``, "Flush alarm"). Here
+one thread, started by the first arm, waits on a condition with a timeout; arming again
+sets a time and notifies it.
 
 Like the store's workers (see :mod:`._workers`) the thread is a daemon: a process exiting
 with the owner open is not held by it. It keeps the owner's method only weakly, so an
