@@ -308,7 +308,7 @@ async def test_a_flush_that_never_got_the_lock_keeps_the_counts_and_tries_again(
         observer.conn.execute("BEGIN IMMEDIATE")  # holds the lock past the busy timeout
         try:
             await store.reserve_unless_marked("brave", _uncapped(), time.time())
-            gave_up = "pending usage counts not written yet"
+            gave_up = "pending usage counts and cache entries not written yet"
             started = time.monotonic()
             while gave_up not in caplog.text:  # the timed flush has given up
                 assert time.monotonic() - started < 10, "no flush gave up"
