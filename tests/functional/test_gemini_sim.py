@@ -632,6 +632,26 @@ async def test_oauth_the_note_belongs_to_its_sign_in_and_the_default_it_replaced
         assert await _gemini_row(ws) == "ready (Gemini CLI sign-in)"
 
 
+async def test_oauth_another_account_imported_under_the_entry_is_not_given_the_old_list(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The list a client kept was keyed by the entry and project only: an account imported
+    # into the same entry while the client ran (`websearch auth import gemini-cli` in
+    # another terminal) started with the first account's pick, never asking for its own
+    # default, which it may be served.
+    protocol = _gemini_cli(sim, monkeypatch)
+    async with _client(sim, {}) as ws:
+        assert (await ws.search(QUERY, provider="gemini")).model == "gemini-2.5-flash"
+        _store(sim).set_oauth(
+            "gemini-cli", OAuthToken(access_token="ya29.other", refresh_token="1//other-account")
+        )
+        protocol.quota["buckets"].append({"modelId": "gemini-3-flash-preview"})
+        before = len(sim["gemini"].requests)
+        response = await ws.search("another account", provider="gemini")
+    assert _models(sim)[before:] == [f"{CA_PATH} gemini-3-flash-preview"]
+    assert (response.model, response.notes) == ("gemini-3-flash-preview", ())
+
+
 async def test_oauth_a_gemini_cli_account_with_preview_access_keeps_the_default(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:

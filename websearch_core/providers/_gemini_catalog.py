@@ -54,6 +54,7 @@ __all__ = [
     "REPLACEMENT_NOTE_LIFETIME",
     "UNKNOWN_MODEL_STATUSES",
     "Catalog",
+    "CatalogKey",
     "CatalogSource",
     "noted_pick",
     "parse_catalog",
@@ -112,10 +113,15 @@ when the account has no preview access, newest first: ``resolveModel`` in its
 releases; a later copy of that file (in a fork) names ``gemini-3.5-flash``, sent to Code
 Assist as ``gemini-3-flash``. Only an id the account's list offers is ever picked."""
 
-_catalogs: "weakref.WeakKeyDictionary[Credentials, dict[tuple[str, str], Catalog]]" = (
+CatalogKey = tuple[str, str, str]
+"""Whose list: the sign-in's entry, its fingerprint (which account) and the project."""
+
+_catalogs: "weakref.WeakKeyDictionary[Credentials, dict[CatalogKey, Catalog]]" = (
     weakref.WeakKeyDictionary()
 )
-"""Each client's lists by sign-in and project, for the client's life (its credentials')."""
+"""Each client's lists by sign-in, account and project, for the client's life (its
+credentials'). Keyed by the sign-in's fingerprint, not only its entry: another account
+imported into the entry while the client runs is another account's list to ask for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,13 +232,13 @@ def parse_quota(body: Any, preferred: Sequence[str] = GEMINI_CLI_STABLE_FLASH) -
     return Catalog(offered=offered, candidates=tuple(dict.fromkeys(ranked)))
 
 
-def remember(credentials: Credentials, key: tuple[str, str], catalog: Catalog) -> None:
-    """Keep the list of ``key`` (sign-in entry, project) for the life of the client."""
+def remember(credentials: Credentials, key: CatalogKey, catalog: Catalog) -> None:
+    """Keep the list of ``key`` (entry, fingerprint, project) for the life of the client."""
     _catalogs.setdefault(credentials, {})[key] = catalog
 
 
-def recall(credentials: Credentials, key: tuple[str, str]) -> Catalog | None:
-    """The list :func:`remember` kept for ``key`` (sign-in entry, project), if any."""
+def recall(credentials: Credentials, key: CatalogKey) -> Catalog | None:
+    """The list :func:`remember` kept for ``key`` (entry, fingerprint, project), if any."""
     return _catalogs.get(credentials, {}).get(key)
 
 

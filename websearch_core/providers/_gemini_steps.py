@@ -19,8 +19,9 @@ the model may not be replaced), ``noted`` (the pick that note named, read before
 request) and ``from_note`` (the default, while the noted pick stands in for it).
 
 A stream refused for its model (a 404, or a 400 whose message names the model, see
-:mod:`._gemini_catalog`) asks the sign-in's model list once per client, sign-in and
-project: Antigravity's ``fetchAvailableModels``, the Gemini CLI's ``retrieveUserQuota``.
+:mod:`._gemini_catalog`) asks the sign-in's model list once per client, account (the
+sign-in's fingerprint) and project: Antigravity's ``fetchAvailableModels``, the Gemini
+CLI's ``retrieveUserQuota``.
 The default model is then replaced by the list's pick and the stream sent once more at the
 same endpoint (later searches of the client start with that pick), logged at INFO and
 said in the response's ``notes``. A model the
@@ -55,6 +56,7 @@ from ._error_map import error_for
 from ._gemini_catalog import (
     REPLACEMENT_NOTE_LIFETIME,
     Catalog,
+    CatalogKey,
     CatalogSource,
     noted_pick,
     recall,
@@ -323,9 +325,16 @@ def _catalog_source(flow: Flow) -> CatalogSource | None:
     return None if flow.token is None else _sign_in(flow).catalog
 
 
-def _catalog_key(flow: Flow) -> tuple[str, str]:
-    """Whose list: the sign-in's entry and the project (each sign-in is its own account)."""
-    return (_sign_in(flow).entry, flow.state["project"])
+def _catalog_key(flow: Flow) -> CatalogKey:
+    """Whose list: the sign-in's entry, the account signed in there, and the project.
+
+    The account is the token's fingerprint (kept across refreshes): another account
+    imported into the same entry while the client runs may be served other models.
+    """
+    token = flow.token
+    if token is None:
+        raise ValueError("only an OAuth sign-in has a model list")
+    return (_sign_in(flow).entry, token.fingerprint(), flow.state["project"])
 
 
 def _unknown_model(flow: Flow) -> bool:

@@ -27,7 +27,7 @@
   CLI sign-in defaults to ``gemini-3-flash-preview``, the model the Gemini CLI searches the
   web with. Cloud Code serves each account its own model ids, so an OAuth stream refused
   for its model (``404 NOT_FOUND``, or a ``400`` whose message names the model) asks the
-  sign-in's model list once per client, sign-in and project: Antigravity's
+  sign-in's model list once per client, account and project: Antigravity's
   ``v1internal:fetchAvailableModels`` (its web-search model, ``webSearchModelIds`` else
   ``defaultAgentModelId``), the Gemini CLI's ``v1internal:retrieveUserQuota`` (a stable
   Flash model the account has quota for, as the Gemini CLI itself uses without preview
