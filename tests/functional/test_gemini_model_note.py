@@ -172,3 +172,37 @@ async def test_a_search_with_the_noted_model_does_not_renew_the_note(
     written = _note_expiries(tmp_path)
     await _search(sim, tmp_path, "trusted")
     assert len(written) == 1 and _note_expiries(tmp_path) == written
+
+
+async def test_the_note_is_kept_in_redis_and_read_by_a_new_client_from_there(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, redis_url: str
+) -> None:
+    # Every test above keeps the note in SQLite; processes that share a ledger through
+    # Redis share the note there too: one key (under ``note:gemini:``) that holds the
+    # pick, never a token, and expires with the note.
+    import redis
+
+    server = redis.Redis.from_url(redis_url)
+    server.flushdb()
+    _account(sim, monkeypatch, "p")
+    settings = sim.settings(state_backend="redis", redis_url=redis_url)
+
+    async def search(query: str) -> tuple[str, list[str]]:
+        before = len(sim["gemini"].requests)
+        async with WebSearch(settings, api_keys={}) as ws:
+            response = await ws.search(query, provider="gemini")
+        sent = [
+            f"{r.path} {r.json()['model']}" if r.path == STREAM else r.path
+            for r in sim["gemini"].requests[before:]
+        ]
+        return response.model or "", sent
+
+    assert await search("first") == (FLASH, FIRST_CLIENT)
+    (key,) = server.keys("*note:gemini:*")
+    kept = server.get(key)
+    assert kept is not None and FLASH.encode() in kept and b"ya29" not in kept + key
+    assert 0 < server.pttl(key) <= REPLACEMENT_NOTE_LIFETIME * 1000
+    assert await search("second") == (FLASH, [f"{STREAM} {FLASH}"])
+    async with WebSearch(settings, api_keys={}) as ws:
+        row = next(s for s in await ws.provider_status() if s.id == "gemini")
+    assert row.note is not None and FLASH in row.note
