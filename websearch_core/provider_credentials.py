@@ -25,6 +25,7 @@ __all__ = [
     "SignedIn",
     "StoredOAuth",
     "clash_advice",
+    "refresh_margin",
     "sent_secrets",
     "signed_in",
     "url_secrets",
@@ -153,6 +154,21 @@ def _found(credential: Credential, info: ProviderInfo, found: Credentials) -> Se
         return None
     what = credential.what or f"{info.label} API key"
     return found.key_secret(credential.owner or info.id, env_vars, what)
+
+
+def refresh_margin(kinds: tuple[Credential, ...], info: ProviderInfo, entry: str) -> float:
+    """How close to its expiry the token stored under ``entry`` is refreshed before use.
+
+    The :attr:`StoredOAuth.min_lifetime` the provider declares for that entry (the
+    default skew when it declares none). One number for every path that judges the
+    token: before the first request, after a 401, and in the credential check; the 401's
+    refresh once used the default, so a Perplexity token another process had just renewed
+    with two minutes left was sent after the 401 and renewed again at the next search.
+    """
+    for kind in kinds:
+        if isinstance(kind, StoredOAuth) and (kind.entry or info.id) == entry:
+            return kind.min_lifetime
+    return EXPIRY_SKEW_SECONDS
 
 
 @functools.cache  # asked before every attempt; the same few words for a provider

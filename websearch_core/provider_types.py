@@ -245,6 +245,10 @@ class LoopProvider(Protocol):
         """Statuses that make the loop refresh a stored OAuth token once."""
         ...
 
+    def oauth_margin(self, entry: str | None = None) -> float:
+        """Seconds before expiry from which its stored token under ``entry`` is refreshed."""
+        ...
+
     @property
     def max_response_bytes(self) -> int | None:
         """A tighter body cap than the configured one, if any."""

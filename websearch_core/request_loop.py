@@ -174,6 +174,7 @@ async def _refresh(provider: LoopProvider, flow: Flow, status: int) -> bool:
             provider.info.id,
             entry=flow.token_entry,
             force_refresh=True,
+            min_lifetime=provider.oauth_margin(flow.token_entry),
             own_refresh=flow.token_refresh,
             refused=flow.token,
         )

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from aiohttp import web
 
 from websearch_core import WebSearch
 from websearch_core.credentials import CredentialStore, OAuthToken
@@ -275,6 +276,44 @@ async def test_soon_expiring_oauth_token_is_refreshed_first(sim: Simulator) -> N
         await ws.search(QUERY, provider="perplexity")
     (request,) = sim["perplexity"].requests
     assert request.header("Cookie") == "__Secure-next-auth.session-token=fresh"
+
+
+async def test_after_a_401_a_token_renewed_elsewhere_within_five_minutes_is_renewed_again(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The 401's refresh used the 60 s margin of every other provider: a token another
+    # process had just renewed, with 1-5 minutes left, was sent after the 401, and the
+    # next search refreshed it again by Perplexity's own 5-minute margin.
+    store = _store(sim)
+    store.set_oauth("perplexity", OAuthToken(access_token="old", refresh_token="r0"))
+    protocol = sim["perplexity"].protocol
+    answer = protocol.answer
+
+    def renewed_elsewhere(request: Any, results: Any) -> Any:
+        # Another process renews the sign-in while this search's first request is out,
+        # and the service has already stopped taking the old token.
+        if "old" in (request.header("Cookie") or ""):
+            short = OAuthToken("renewed", refresh_token="r1", expires_at=time.time() + 180)
+            store.set_oauth("perplexity", short)
+            return web.Response(status=401, text="Unauthorized")
+        return answer(request, results)
+
+    monkeypatch.setattr(protocol, "answer", renewed_elsewhere)
+    refreshed: list[str] = []
+
+    async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
+        refreshed.append(token.access_token)
+        return OAuthToken(access_token="fresh", expires_at=time.time() + 3600)
+
+    async with WebSearch(
+        sim.settings(), api_keys={}, oauth_refreshers={"perplexity": refresh}
+    ) as ws:
+        await ws.search(QUERY, provider="perplexity")
+        await ws.search("another query", provider="perplexity")
+    sent = [r.header("Cookie") for r in sim["perplexity"].requests]
+    session = "__Secure-next-auth.session-token="
+    assert sent == [f"{session}old", f"{session}fresh", f"{session}fresh"]
+    assert refreshed == ["renewed"]
 
 
 async def test_a_failing_method_falls_through_to_the_next(

@@ -48,9 +48,12 @@ MAX_CONTINUATIONS: Final = 3
 
 
 async def resolve_auth(
-    context: ProviderContext, provider_id: str, key: str | None
+    context: ProviderContext, provider_id: str, key: str | None, margin: float
 ) -> AnthropicAuth:
     """``key`` (``x-api-key`` or Bearer) or the stored OAuth token, refreshed if expired.
+
+    ``margin`` is the provider's refresh margin (``SearchProvider.oauth_margin``): a token
+    expiring within it is refreshed first.
 
     Raises:
         ProviderNotConfiguredError: Nothing is configured (the reference's message).
@@ -60,7 +63,7 @@ async def resolve_auth(
         return AnthropicAuth(token=key, kind=kind)
     if context.credentials.oauth_token(provider_id) is None:
         raise ProviderNotConfiguredError(provider_id, MISSING_CREDENTIALS_MESSAGE)
-    token = await context.credentials.valid_oauth_token(provider_id)
+    token = await context.credentials.valid_oauth_token(provider_id, min_lifetime=margin)
     return AnthropicAuth(token=token.access_token, kind="oauth", stored_oauth=True)
 
 

@@ -8,8 +8,6 @@ already sent twice (``resent``), the OAuth token or its failure (``oauth`` /
 ``oauth_error``) and the parsed answer (``outcome``).
 """
 
-from typing import Final
-
 from ..credentials import OAuthToken
 from ..errors import AuthorizationError, ProviderConnectionError, SearchProviderError
 from ..models import SearchResponse
@@ -28,7 +26,6 @@ from ._perplexity_request import (
 )
 
 __all__ = [
-    "OAUTH_MIN_LIFETIME",
     "after_broken",
     "answer",
     "asks",
@@ -41,20 +38,20 @@ __all__ = [
     "step_from",
 ]
 
-OAUTH_MIN_LIFETIME: Final = 300.0
-"""A stored token that expires sooner than this is refreshed before use (the reference's
-five minutes); the provider's ``StoredOAuth`` declares it too, so the credential check
-treats such a token as replaced, as the search does."""
 
-
-async def fresh_token(context: ProviderContext, provider_id: str) -> OAuthToken:
-    """The stored token, refreshed first when it expires within :data:`OAUTH_MIN_LIFETIME`."""
+async def fresh_token(context: ProviderContext, provider_id: str, margin: float) -> OAuthToken:
+    """The stored token, refreshed first when it expires within ``margin`` seconds."""
     credentials = context.credentials
-    return await credentials.valid_oauth_token(provider_id, min_lifetime=OAUTH_MIN_LIFETIME)
+    return await credentials.valid_oauth_token(provider_id, min_lifetime=margin)
 
 
 async def begin(
-    flow: Flow, provider_id: str, api_key: str | None, *, sign_ins_refused: str | None = None
+    flow: Flow,
+    provider_id: str,
+    api_key: str | None,
+    *,
+    margin: float,
+    sign_ins_refused: str | None = None,
 ) -> None:
     """Choose the auth methods; resolve the OAuth token now (the hooks after this are sync).
 
@@ -65,6 +62,8 @@ async def begin(
         flow: The search's flow, whose state this starts.
         provider_id: The provider's id (its stored token's entry).
         api_key: Its key, if any.
+        margin: Its refresh margin (``SearchProvider.oauth_margin``: five minutes), by
+            which the token is refreshed first and the stored one checked.
         sign_ins_refused: Why no sign-in may go where the requests go (a gateway not
             trusted with them, see :mod:`websearch_core.sign_in_destination`): the cookies
             and the OAuth token are then left out, never sent, as the providers table says.
@@ -73,14 +72,14 @@ async def begin(
     flow.state.update(methods=methods, step=-1, request=None, resent=None)
     if any(method.kind == "oauth" for method in methods):
         try:
-            flow.state["oauth"] = await fresh_token(flow.context, provider_id)
+            flow.state["oauth"] = await fresh_token(flow.context, provider_id, margin)
         except SearchProviderError as error:
             flow.state["oauth_error"] = error
             return
         # A stored token the check refuses is passed over as a bad key is (a refreshed
         # one was checked by the refresh): its problem is what this method failed with.
         stored = flow.context.credentials.oauth_secret(
-            provider_id, "Perplexity OAuth token", OAUTH_MIN_LIFETIME
+            provider_id, "Perplexity OAuth token", margin
         )
         problem = None if stored is None else stored.problem()
         if problem is not None:

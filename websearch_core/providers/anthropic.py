@@ -141,7 +141,7 @@ class AnthropicProvider(ProtocolProvider):
 
     async def resolve_auth(self, context: ProviderContext) -> AnthropicAuth:
         """The key (``x-api-key`` or Bearer) or the stored OAuth token, refreshed if expired."""
-        return await resolve_auth(context, self.info.id, self.api_key(context))
+        return await resolve_auth(context, self.info.id, self.api_key(context), self.oauth_margin())
 
     async def prepare(self, flow: Flow) -> None:
         """Resolve the credential, base URL and model once for the whole turn."""

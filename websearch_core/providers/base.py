@@ -25,6 +25,7 @@ from ..provider_credentials import (
     SetUrl,
     SignedIn,
     clash_advice,
+    refresh_margin,
     sent_secrets,
     signed_in,
     url_secrets,
@@ -220,6 +221,16 @@ class SearchProvider(abc.ABC):
         ``official_hosts``, loopback, or ``sign_in_gateways``).
         """
         return ()
+
+    @classmethod
+    def oauth_margin(cls, entry: str | None = None) -> float:
+        """Seconds before expiry from which its token under ``entry`` is refreshed first.
+
+        Read from :attr:`credential_kinds` (see
+        :func:`~websearch_core.provider_credentials.refresh_margin`; ``entry`` defaults to
+        the provider's id), so each search's refresh and the credential check agree.
+        """
+        return refresh_margin(cls.credential_kinds, cls.info, entry or cls.info.id)
 
     @classmethod
     def clash_advice(cls) -> str:

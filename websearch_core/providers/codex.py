@@ -140,7 +140,9 @@ class CodexProvider(ProtocolProvider):
         credentials = flow.context.credentials
         if credentials.oauth_token(self.info.id) is None:
             raise ProviderNotConfiguredError(self.info.id, MISSING_TOKEN)
-        flow.token = await credentials.valid_oauth_token(self.info.id)
+        flow.token = await credentials.valid_oauth_token(
+            self.info.id, min_lifetime=self.oauth_margin()
+        )
         flow.state["models"] = self.models(flow.context)
 
     def first_request(self, flow: Flow) -> HttpRequest:

@@ -207,7 +207,10 @@ class GeminiProvider(ProtocolProvider):
             if own is not None:
                 flow.token_refresh = token_refresher(own, flow.context.transport, self.info)
             token = await credentials.valid_oauth_token(
-                self.info.id, entry=sign_in.entry, own_refresh=flow.token_refresh
+                self.info.id,
+                entry=sign_in.entry,
+                min_lifetime=self.oauth_margin(sign_in.entry),
+                own_refresh=flow.token_refresh,
             )
             begin(flow, token=token, sign_in=sign_in)
             await self._read_note(flow)

@@ -84,7 +84,6 @@ from ._perplexity_request import (
     session_cookies,
 )
 from ._perplexity_steps import (
-    OAUTH_MIN_LIFETIME,
     after_broken,
     answer,
     asks,
@@ -104,6 +103,12 @@ __all__ = [
     "ask_headers",
     "auth_methods",
 ]
+
+OAUTH_MIN_LIFETIME: Final = 300.0
+"""A stored token that expires sooner than this is refreshed before use (the reference's
+five minutes). Declared once, on the provider's ``StoredOAuth``: the search's refresh
+before the first request and after a 401, and the credential check, all read it there
+(``SearchProvider.oauth_margin``)."""
 
 API_ERRORS: Final = ErrorMap(prefix="Perplexity API error")
 ASK_ERRORS: Final = ErrorMap(prefix="Perplexity ask API error")
@@ -167,7 +172,13 @@ class PerplexityProvider(ProtocolProvider):
     async def prepare(self, flow: Flow) -> None:
         """Choose the auth methods; resolve the OAuth token now (hooks after this are sync)."""
         refused = self.sign_in_refusal(flow.context)
-        await begin(flow, self.info.id, self.api_key(flow.context), sign_ins_refused=refused)
+        await begin(
+            flow,
+            self.info.id,
+            self.api_key(flow.context),
+            margin=self.oauth_margin(),
+            sign_ins_refused=refused,
+        )
 
     def first_request(self, flow: Flow) -> HttpRequest | None:
         """The request of the first usable method."""
