@@ -8,15 +8,26 @@ processes of the cross-process tests too, so it imports nothing from pytest.
 """
 
 import asyncio
+import json
 import time
+from typing import Any
 
 import aiohttp
 
 from websearch_core.credentials import OAuthToken, TokenRefresher
+from websearch_core.errors import SignInRefusedError
 
 
-class RefreshRefusedError(Exception):
-    """The token endpoint refused the refresh token (its OAuth error code is the message)."""
+class RefreshRefusedError(SignInRefusedError):
+    """The token endpoint refused the refresh token for good (``invalid_grant``).
+
+    A :class:`~websearch_core.errors.SignInRefusedError`, as the package asks a hook to
+    raise for a final refusal: it is then remembered and not asked again.
+    """
+
+
+class RefreshFailedError(Exception):
+    """The token endpoint failed otherwise (a 5xx): a passing failure, asked again later."""
 
 
 def refresher(token_url: str, delay: float = 0.0) -> TokenRefresher:
@@ -32,9 +43,13 @@ def refresher(token_url: str, delay: float = 0.0) -> TokenRefresher:
         await asyncio.sleep(delay)
         form = {"grant_type": "refresh_token", "refresh_token": expired.refresh_token or ""}
         async with aiohttp.ClientSession() as session, session.post(token_url, data=form) as reply:
-            body = await reply.json()
+            text = await reply.text()
+        body = _object(text)
         if reply.status != 200:
-            raise RefreshRefusedError(f"{reply.status} {body.get('error')}")
+            said = f"{reply.status} {body.get('error')}"
+            if body.get("error") == "invalid_grant":
+                raise RefreshRefusedError(entry, said, reply.status)
+            raise RefreshFailedError(said)
         return OAuthToken(
             access_token=body["access_token"],
             refresh_token=body.get("refresh_token") or expired.refresh_token,
@@ -42,3 +57,12 @@ def refresher(token_url: str, delay: float = 0.0) -> TokenRefresher:
         )
 
     return refresh
+
+
+def _object(text: str) -> dict[str, Any]:
+    """The reply's JSON object; empty for any other body (a proxy's 503 page)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}

@@ -31,8 +31,9 @@ from .errors import (
     ProviderNotConfiguredError,
     ProviderUnavailableError,
     SearchProviderError,
+    SignInRefusedError,
 )
-from .oauth_identity import sign_in_fingerprint
+from .oauth_identity import grant_fingerprint, sign_in_fingerprint
 from .private_file import warn_if_open
 from .redaction import userinfo_secrets
 from .sent_secret import KeptChecks, SentSecret, flaw, key_in_code_problem
@@ -359,7 +360,11 @@ class CredentialStore:
         return OAuthToken.from_json(self._read().get(provider, {}).get("oauth"))
 
     def set_oauth(self, provider: str, token: OAuthToken) -> None:
-        """Store an OAuth token (access, refresh, expiry) for ``provider``; mode 0600."""
+        """Store an OAuth token (access, refresh, expiry) for ``provider``; mode 0600.
+
+        A new sign-in: it replaces the stored token whole, with the refusal of its refresh
+        kept beside the old one (:meth:`LockedStore.refuse`), so the next search asks.
+        """
         self._update(lambda data: _put(data, provider, "oauth", token.to_json()))
 
     @asynccontextmanager
@@ -460,6 +465,49 @@ class LockedStore:
         data = self._store._load_all()
         if _put(data, provider, "oauth", token.to_json()):
             self._store._write(data)
+
+    def refusal(self, provider: str, token: OAuthToken) -> str | None:
+        """Why ``token``'s refresh was refused for good, if it was; else ``None``.
+
+        What :meth:`refuse` kept beside the stored token, while it still names that
+        token's refresh token (:func:`~websearch_core.oauth_identity.grant_fingerprint`):
+        a token stored since (a new sign-in) holds no such record, and a refresh token
+        changed in the file by hand no longer matches one.
+        """
+        stored = self._store._load().get(provider, {}).get("oauth")
+        refused = stored.get(_REFUSED) if isinstance(stored, dict) else None
+        if not isinstance(refused, dict):
+            return None
+        message = refused.get("message")
+        grant = grant_fingerprint(token.access_token, token.refresh_token)
+        if refused.get("grant") != grant or not isinstance(message, str) or not message:
+            return None
+        return message
+
+    def refuse(self, provider: str, token: OAuthToken, message: str) -> None:
+        """Keep ``message`` as the final refusal of ``token``'s refresh, beside it.
+
+        Only while ``token`` is still the one stored: a sign-in stored meanwhile is not
+        marked with its predecessor's refusal. The record holds a digest of the refresh
+        token and the error's text (never a token); storing a new token drops it.
+        """
+        data = self._store._load_all()
+        entry = data.get(provider)
+        stored = entry.get("oauth") if isinstance(entry, dict) else None
+        if not isinstance(stored, dict) or OAuthToken.from_json(stored) != _as_stored(token):
+            return
+        grant = grant_fingerprint(token.access_token, token.refresh_token)
+        stored[_REFUSED] = {"grant": grant, "message": message}
+        self._store._write(data)
+
+
+_REFUSED = "refused"
+"""The field of a stored OAuth token that records its refresh's final refusal."""
+
+
+def _as_stored(token: OAuthToken) -> OAuthToken | None:
+    """``token`` as reading its stored form gives it back (so the two compare equal)."""
+    return OAuthToken.from_json(token.to_json())
 
 
 class _Hold:
@@ -746,7 +794,9 @@ class Credentials:
         its error, rather than ask the token endpoint again (:mod:`.single_flight`). That
         refresh holds the credential store's lock and reads the entry again under it:
         another thread or process that renewed the token meanwhile stored it there, and it
-        is used without asking again (see :meth:`_refresh_under_lock`).
+        is used without asking again (see :meth:`_refresh_under_lock`). A refresh refused
+        for good (:class:`~websearch_core.errors.SignInRefusedError`) is remembered there,
+        so later searches fail with its text without asking again, until a new sign-in.
 
         Args:
             provider: The provider id (the errors name it as the provider that failed).
@@ -769,6 +819,8 @@ class Credentials:
 
         Raises:
             ProviderNotConfiguredError: No token is stored.
+            SignInRefusedError: The refresh token was refused for good, now or before
+                (the hook raised it, or Google said ``invalid_grant``).
             OAuthTokenError: The token expired (or was refused) and no refresh hook is
                 configured, or the hook failed.
             AuthorizationError: The hook returned a token that cannot be sent.
@@ -829,8 +881,16 @@ class Credentials:
         could spend a refresh token that is good for one use only, so the search fails
         saying so (the chain goes on to the next provider) and nothing is refreshed.
 
+        A refusal that is final (:class:`~websearch_core.errors.SignInRefusedError`) is
+        kept beside the stored token before the lock is let go (:meth:`LockedStore.
+        refuse`): the thread or process that gets the lock next, and every later search,
+        fails with its text without asking the token endpoint again (each asked once, so
+        a sign-in Google had revoked cost a request per search). A passing failure (a
+        timeout, a 5xx, a hook's other errors) is not kept: the next search asks again.
+
         Raises:
             ProviderUnavailableError: The lock stayed held for the whole wait.
+            SignInRefusedError: The refresh was refused for good, now or before.
             OAuthTokenError, AuthorizationError, SearchProviderError: As
                 :meth:`_refreshed`.
         """
@@ -843,9 +903,16 @@ class Credentials:
                 if current is not None and _renewed_since(current, token, min_lifetime):
                     logger.info("%s: OAuth token already renewed by another search; used", name)
                     return current
-                fresh = await self._refreshed(
-                    provider, name, current or token, refresh, hooked=hooked
-                )
+                renewing = current or token
+                refused = held.refusal(name, renewing)
+                if refused is not None:
+                    logger.info("%s: OAuth refresh refused before; not asked again", name)
+                    raise SignInRefusedError(provider, refused, 401)
+                try:
+                    fresh = await self._refreshed(provider, name, renewing, refresh, hooked=hooked)
+                except SignInRefusedError as refusal:
+                    _keep_refusal(held, name, renewing, refusal.message)
+                    raise
                 held.set_oauth(name, fresh)
                 return fresh
         except LockHeldError as error:
@@ -870,7 +937,8 @@ class Credentials:
         The caller stores it: :meth:`_refresh_under_lock` does, while it holds the lock.
 
         Raises:
-            OAuthTokenError: The hook failed.
+            SignInRefusedError: The hook raised one (its refusal is final).
+            OAuthTokenError: The hook failed otherwise.
             AuthorizationError: The hook returned a token that cannot be sent.
             SearchProviderError: The sign-in's own refresh failed (its own error).
         """
@@ -879,7 +947,10 @@ class Credentials:
         except Exception as exc:
             if not hooked and isinstance(exc, SearchProviderError):
                 raise  # the sign-in's own refresh: its message says what failed and why
-            raise OAuthTokenError(
+            # A hook says a refusal is final by raising SignInRefusedError; its message is
+            # the hook's own and is never shown (it may quote a token endpoint's body).
+            failed = SignInRefusedError if isinstance(exc, SignInRefusedError) else OAuthTokenError
+            raise failed(
                 provider,
                 f"{name}: OAuth token refresh failed: its refresh hook raised {type(exc).__name__}",
                 401,
@@ -947,6 +1018,18 @@ LOCK_REPORT_SECONDS = 0.05
 """What a refresh's wait for the store's lock leaves of the attempt's time, at most: enough
 for the search to fail saying the lock was held, rather than be cut off by the attempt's
 hard stop as a plain timeout."""
+
+
+def _keep_refusal(held: LockedStore, name: str, token: OAuthToken, message: str) -> None:
+    """Keep a final refusal beside ``token`` (:meth:`LockedStore.refuse`), if the store lets.
+
+    A store that cannot be written only costs the next search one more refused request:
+    logged, and the refusal itself still raised by the caller.
+    """
+    try:
+        held.refuse(name, token, message)
+    except ConfigurationError as error:
+        logger.warning("%s: the OAuth refresh's refusal was not kept: %s", name, error)
 
 
 def _lock_patience() -> float:

@@ -13,6 +13,7 @@ message text::
         ├── ProviderNotConfiguredError       missing key or endpoint for this provider
         ├── AuthorizationError               401 / 403
         │   └── OAuthTokenError              a stored OAuth token could not be made usable
+        │       └── SignInRefusedError       its refresh token was refused for good
         ├── RateLimitedError                 429; .retry_after seconds when the server said
         ├── QuotaExhaustedError              402 or a spent-credit body; .reset_at when known
         ├── ChallengeError                   a bot-challenge or consent page instead of results
@@ -69,6 +70,7 @@ __all__ = [
     "ResponseParseError",
     "ResponseTooLargeError",
     "SearchProviderError",
+    "SignInRefusedError",
     "WebSearchError",
 ]
 
@@ -118,6 +120,20 @@ class OAuthTokenError(AuthorizationError):
     It counts as a refusal (status 401, the same cooldown), but no server said so: its own
     message is what the user reads, not the spec's ``authorization failed ... Check API key
     or base URL`` text, which pointed at a key and a URL that were never the problem.
+    """
+
+
+class SignInRefusedError(OAuthTokenError):
+    """The token endpoint refused the sign-in's refresh token for good (OAuth ``invalid_grant``).
+
+    Only a new sign-in helps (the user signed out, revoked access, or the token was used
+    up), so the refusal is remembered beside the stored token: other searches, threads and
+    processes fail with the same text at once instead of asking the token endpoint again,
+    until a new token is stored for the entry (``websearch auth import``,
+    ``CredentialStore.set_oauth``) or its refresh token changes. A refresh hook passed in
+    code raises it (``raise SignInRefusedError(entry, "invalid_grant")``) to say its refusal
+    is final; whatever else a hook raises counts as a passing failure, which the next
+    search asks again.
     """
 
 

@@ -22,10 +22,12 @@ import hashlib
 
 from .json_decode import json_loads
 
-__all__ = ["sign_in_fingerprint"]
+__all__ = ["grant_fingerprint", "sign_in_fingerprint"]
 
 _SALT = b"websearch-tools oauth sign-in\x00"
 """Keeps these digests apart from any other digest of the same token."""
+_GRANT_SALT = b"websearch-tools oauth grant\x00"
+""":func:`grant_fingerprint`'s, so its digest of a refresh token is not the sign-in's."""
 
 
 def _jwt_subject(access_token: str) -> str | None:
@@ -61,4 +63,23 @@ def sign_in_fingerprint(access_token: str, refresh_token: str | None) -> str:
     else:
         basis = f"access\x00{access_token}"
     digest = hashlib.sha256(_SALT + basis.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:16]
+
+
+def grant_fingerprint(access_token: str, refresh_token: str | None) -> str:
+    """A secret-free fingerprint of what a refresh presents: the refresh token itself.
+
+    Unlike :func:`sign_in_fingerprint` (the account, stable across refreshes), this one
+    changes with the refresh token, so a refusal remembered under it no longer applies
+    once another refresh token is stored. A token without one is known by its access
+    token, which is then what a refresh hook is handed.
+
+    Example:
+        >>> grant_fingerprint("a", "r1") == grant_fingerprint("b", "r1")
+        True
+        >>> grant_fingerprint("a", "r1") == grant_fingerprint("a", "r2")
+        False
+    """
+    basis = f"refresh\x00{refresh_token}" if refresh_token else f"access\x00{access_token}"
+    digest = hashlib.sha256(_GRANT_SALT + basis.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()[:16]

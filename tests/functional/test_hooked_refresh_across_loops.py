@@ -185,10 +185,10 @@ def test_a_refused_refresh_fails_both_threads_and_is_not_stored(
     assert _sent(sim, sign_in) == []  # the expired token was never sent
     stored = _store(sim).get_oauth(sign_in.provider)
     assert stored is not None and stored.access_token == _old(sign_in).access_token
-    # Each thread asked once, as each does for Gemini's own refresh: the second found the
-    # entry unchanged under the lock, and a refusal is not remembered (it may have been a
-    # passing failure, and the same refusal again costs one request).
-    assert _token_requests(sim, sign_in) == 2
+    # Asked once: the hook said the refusal is final (SignInRefusedError), so it is kept
+    # beside the token under the lock and the second thread fails with its text. Each
+    # thread asked once before (2 requests): the entry looked unchanged under the lock.
+    assert _token_requests(sim, sign_in) == 1
 
 
 async def test_a_refused_refresh_fails_both_processes_and_is_not_stored(
@@ -203,7 +203,7 @@ async def test_a_refused_refresh_fails_both_processes_and_is_not_stored(
     )
     assert reports == [{"failed": "AllProvidersFailedError", "message": refused}] * 2
     assert _sent(sim, sign_in) == []
-    assert _token_requests(sim, sign_in) == 2  # one each, as for the threads above
+    assert _token_requests(sim, sign_in) == 1  # one for both, as for the threads above
     stored = _store(sim).get_oauth(sign_in.provider)
     assert stored is not None and stored.access_token == _old(sign_in).access_token
 

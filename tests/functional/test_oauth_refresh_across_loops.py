@@ -111,8 +111,9 @@ def test_two_threads_refused_with_one_token_renew_it_once(threaded_sim: Simulato
 
 def test_a_refused_refresh_fails_both_threads_and_is_not_stored(threaded_sim: Simulator) -> None:
     # Google refuses the refresh token (signed out): each thread fails saying so. The second
-    # finds the entry unchanged under the lock and asks once more (a refusal is not kept:
-    # it may have been a passing failure); the hooked sign-ins do the same.
+    # found the entry unchanged under the lock and asked once more (2 requests); Google's
+    # invalid_grant is final, so it is now kept beside the token and the second thread
+    # fails with the same text without asking. The hooked sign-ins do the same.
     sim = threaded_sim
     _sign_in_expired(sim)
     protocol = sim["gemini"].protocol
@@ -127,7 +128,9 @@ def test_a_refused_refresh_fails_both_threads_and_is_not_stored(threaded_sim: Si
             "gemini-cli: refreshing the Gemini CLI sign-in: Google refused the sign-in "
             "(invalid_grant: "
         )
-    assert _paths(sim).count(TOKEN_PATH) == 2
+    said = {o.failures[0].message for o in outcomes if isinstance(o, AllProvidersFailedError)}
+    assert len(said) == 1  # the same text for the thread that did not ask
+    assert _paths(sim).count(TOKEN_PATH) == 1
     assert _bearers(sim) == []
     stored = _store(sim).get_oauth("gemini-cli")
     assert stored is not None and stored.access_token == OLD_ACCESS
@@ -147,6 +150,23 @@ async def test_two_processes_on_one_store_renew_one_expired_token_once(sim: Simu
     assert await two_processes_search(sim, "gemini") == [{"answered": True}] * 2
     assert _paths(sim).count(TOKEN_PATH) == 1
     assert _bearers(sim) == [f"Bearer {NEW_ACCESS}"] * 2
+
+
+async def test_a_refused_refresh_fails_both_processes_asking_once(sim: Simulator) -> None:
+    # The second process found the entry unchanged under the lock and asked again; the
+    # first now keeps Google's invalid_grant beside the token before letting go of it.
+    _sign_in_expired(sim)
+    protocol = sim["gemini"].protocol
+    assert isinstance(protocol, GeminiProtocol)
+    protocol.revoked.add(REFRESH)
+    reports = await two_processes_search(sim, "gemini")
+    assert [report.get("failed") for report in reports] == ["AllProvidersFailedError"] * 2
+    assert reports[0] == reports[1]
+    assert "Google refused the sign-in (invalid_grant: " in str(reports[0]["message"])
+    assert _paths(sim).count(TOKEN_PATH) == 1
+    assert _bearers(sim) == []
+    stored = _store(sim).get_oauth("gemini-cli")
+    assert stored is not None and stored.access_token == OLD_ACCESS
 
 
 async def test_a_lock_held_past_the_time_left_fails_the_search_clearly_without_refreshing(

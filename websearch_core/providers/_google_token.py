@@ -39,6 +39,7 @@ from ..errors import (
     ProviderUnavailableError,
     RateLimitedError,
     ResponseParseError,
+    SignInRefusedError,
 )
 from ..json_decode import json_loads
 from ..provider_ids import GOOGLE_OAUTH_ROUTE
@@ -60,7 +61,8 @@ TOKEN_URL_NAME: Final = "Google OAuth base URL"
 """What the credential check calls the ``google_oauth`` base URL (after its variable,
 ``WEBSEARCH_GOOGLE_OAUTH_BASE_URL``) when the user info written into it cannot be sent."""
 REFUSED_GRANT: Final = frozenset({"invalid_grant"})
-"""Error codes saying the refresh token itself is no longer good: only a new sign-in helps."""
+"""Error codes saying the refresh token itself is no longer good: only a new sign-in helps,
+so the refusal is final (:class:`~websearch_core.errors.SignInRefusedError`)."""
 REFUSED_CLIENT: Final = frozenset({"invalid_client", "unauthorized_client"})
 """Error codes saying Google no longer takes the OAuth client the refresh was sent as."""
 DESCRIPTION_AT_MOST: Final = 200
@@ -147,8 +149,9 @@ def refreshed_token(
             so the expiry is never later than Google's.
 
     Raises:
-        OAuthTokenError: Google refused the refresh token or the client; the message says
-            how to sign in again.
+        SignInRefusedError: Google refused the refresh token (``invalid_grant``): final,
+            the message says how to sign in again.
+        OAuthTokenError: Google refused the client, or refused without saying why.
         RateLimitedError: The endpoint answered 429.
         ProviderUnavailableError: It answered a 5xx or another unexpected status.
         ResponseParseError: A 2xx without a usable access token.
@@ -172,7 +175,10 @@ def refreshed_token(
     code = _text(data.get("error"))
     if code in REFUSED_GRANT or code in REFUSED_CLIENT or status in (400, 401, 403):
         whom = "the OAuth client" if code in REFUSED_CLIENT else "the sign-in"
-        raise OAuthTokenError(
+        # invalid_grant is final for this refresh token (remembered: asked no more until
+        # a new sign-in); a client refused, or a refusal without a code, may pass.
+        refused = SignInRefusedError if code in REFUSED_GRANT else OAuthTokenError
+        raise refused(
             info.id,
             f"{where}: Google refused {whom} ({_refusal(data, status)}); {client.sign_in_again}",
             401,
