@@ -362,8 +362,8 @@ class CredentialStore:
     def set_oauth(self, provider: str, token: OAuthToken) -> None:
         """Store an OAuth token (access, refresh, expiry) for ``provider``; mode 0600.
 
-        A new sign-in: it replaces the stored token whole, with the refusal of its refresh
-        kept beside the old one (:meth:`LockedStore.refuse`), so the next search asks.
+        A new sign-in: the stored token is replaced whole, and with it a refusal kept beside
+        the old one (:meth:`LockedStore.refuse`), so the next refresh asks again.
         """
         self._update(lambda data: _put(data, provider, "oauth", token.to_json()))
 
