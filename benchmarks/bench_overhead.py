@@ -20,6 +20,12 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
   every order in turn. Differences per round: the machinery (stood-in minus bare GET: the
   chain, the state store, the transport's own work, cleaning), the parse in place (ours
   minus stood-in) and ``json.loads`` in place (floor minus bare GET).
+* ``tools``: what each framework tool's layer costs beyond its call, in place: raw GET +
+  ``json.loads``, the trivial tool, ``WebSearch.search``, ``WebSearch.run`` (the search
+  and the model's text) and our tool, in every order in turn, once for LangChain and once
+  for LlamaIndex. Differences per round: the trivial tool's layer (trivial minus raw GET),
+  ours (tool minus search), split into ``run``'s text (run minus search) and the adapter
+  with its framework (tool minus run); the last line is ours minus the trivial layer.
 * ``concurrent``: 200 searches at once through one client vs. 200 GETs at once through one
   session (each with its default connection pool); throughput, ratio ours / raw, the median
   of ``--bursts`` per-burst ratios (default 200: one burst's ratio ranges over 0.3-2.3x, so
@@ -37,7 +43,7 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
 No pass/fail: targets are read off the ratios, never asserted in tests::
 
     python benchmarks/bench_overhead.py [call langchain llamaindex breakdown accounting
-        concurrent cache memory imports] [--rounds N] [--bursts N] [--memory-calls N]
+        tools concurrent cache memory imports] [--rounds N] [--bursts N] [--memory-calls N]
         [--import-runs N]
 """
 
@@ -337,6 +343,84 @@ async def bench_accounting(origin: str, state_dir: Path, rounds: int, body: byte
         )
 
 
+def _per_round(times: dict[str, list[float]], minuend: str, subtrahend: str) -> list[float]:
+    return [a - b for a, b in zip(times[minuend], times[subtrahend], strict=True)]
+
+
+async def bench_tools(origin: str, state_dir: Path, rounds: int) -> None:
+    """Each framework tool's layer beyond its call against the trivial tool's beyond its GET."""
+    from langchain_core.tools import StructuredTool
+    from llama_index.core.tools import FunctionTool
+
+    from langchain_websearch import WebSearchTool
+    from llamaindex_websearch import create_web_search_tool
+
+    args = {"query": QUERY}
+    async with (
+        aiohttp.ClientSession() as session,
+        WebSearch(_settings(origin, state_dir / "client"), api_keys=KEYS) as ws,
+    ):
+        raw = _raw_get(session, origin)
+        raw_tool = _raw_tool_fn(session, origin)
+        lc_trivial = StructuredTool.from_function(
+            coroutine=raw_tool, name="web_search", description="Search the web."
+        )
+        li_trivial = FunctionTool.from_defaults(
+            async_fn=raw_tool, name="web_search", description="Search the web."
+        )
+        lc_tool = WebSearchTool(settings=_settings(origin, state_dir / "lc"), api_keys=KEYS)
+        li_tool = create_web_search_tool(
+            settings=_settings(origin, state_dir / "li"), api_keys=KEYS
+        )
+        frameworks: dict[str, tuple[Call, Call]] = {
+            "langchain": (lambda: lc_trivial.ainvoke(args), lambda: lc_tool.ainvoke(args)),
+            "llamaindex": (
+                lambda: li_trivial.acall(query=QUERY),
+                lambda: li_tool.acall(query=QUERY),
+            ),
+        }
+        async with lc_tool, li_tool:
+            for framework, (trivial, tool) in frameworks.items():
+                variants: dict[str, Call] = {
+                    "raw GET + json.loads": lambda: raw(QUERY),
+                    "trivial tool": trivial,
+                    "WebSearch.search": lambda: ws.search(QUERY),
+                    "WebSearch.run": lambda: ws.run(QUERY),
+                    "our tool": tool,
+                }
+                times = await _every_order(variants, rounds)
+                for name, samples in times.items():
+                    q1, median, q3 = _quartiles(samples)
+                    print(
+                        f"tools {framework:<11} {name:<30} {median * 1e6:6.0f} us"
+                        f" [{q1 * 1e6:.0f}-{q3 * 1e6:.0f}]"
+                    )
+                trivial_layer = _per_round(times, "trivial tool", "raw GET + json.loads")
+                our_layer = _per_round(times, "our tool", "WebSearch.search")
+                for name, samples in (
+                    ("trivial layer (trivial - GET)", trivial_layer),
+                    ("our layer (tool - search)", our_layer),
+                    (
+                        "run's text (run - search)",
+                        _per_round(times, "WebSearch.run", "WebSearch.search"),
+                    ),
+                    (
+                        "adapter + framework (tool - run)",
+                        _per_round(times, "our tool", "WebSearch.run"),
+                    ),
+                    (
+                        "ours beyond trivial layer",
+                        [o - t for o, t in zip(our_layer, trivial_layer, strict=True)],
+                    ),
+                ):
+                    q1, median, q3 = _quartiles(samples)
+                    print(
+                        f"tools {framework:<11} {name:<30} {median * 1e6:6.0f} us"
+                        f" [{q1 * 1e6:.0f}-{q3 * 1e6:.0f}] (per round)",
+                        flush=True,
+                    )
+
+
 async def bench_concurrent(origin: str, state_dir: Path, bursts: int, width: int = 200) -> None:
     """Throughput of ``width`` calls at once: ours through one client, raw through one session."""
 
@@ -520,6 +604,8 @@ async def _bench_calls(names: list[str], rounds: int, bursts: int, memory_calls:
                     await bench_breakdown(origin, state_dir, rounds, body)
                 elif name == "accounting":
                     await bench_accounting(origin, state_dir, rounds, body)
+                elif name == "tools":
+                    await bench_tools(origin, state_dir, rounds)
                 elif name == "concurrent":
                     await bench_concurrent(origin, state_dir, bursts)
                 elif name == "cache":
@@ -537,6 +623,7 @@ def main() -> None:
         "llamaindex",
         "breakdown",
         "accounting",
+        "tools",
         "concurrent",
         "cache",
         "memory",
