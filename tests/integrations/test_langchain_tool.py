@@ -15,9 +15,10 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.messages.tool import ToolCall
-from langchain_core.tools import BaseTool, InjectedToolArg
+from langchain_core.tools import BaseTool, InjectedToolArg, InjectedToolCallId
+from langchain_core.tools import base as langchain_tools_base
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from langchain_websearch import WebFetchTool, WebSearchInput, WebSearchRetriever, WebSearchTool
 from tests.integrations._helpers import MODEL_FIELDS, sim_settings
@@ -320,6 +321,77 @@ def test_injected_arguments_stay_hidden_per_schema() -> None:
         assert WebSearchTool(args_schema=ShownUser)._filter_injected_args(names) == names
         assert WebSearchTool(args_schema=HiddenUser)._filter_injected_args(names) == {"query": "go"}
         assert UserTool()._filter_injected_args(names) == {"query": "go"}
+
+
+def _parses(tool: BaseTool, tool_input: Any, call_id: str | None) -> object:
+    """What ``tool`` parses ``tool_input`` into, or the errors it raises, as plain data."""
+    try:
+        return tool._parse_input(dict(tool_input), call_id)
+    except ValidationError as error:
+        return error.errors(include_url=False)
+    except ValueError as error:
+        return str(error)
+
+
+def test_the_input_parses_as_langchain_parses_it() -> None:
+    # The tools skip LangChain's per-call read of the schema's annotations where it
+    # finds nothing; what they parse must stay LangChain's own answer for every schema:
+    # a plain one, one with an injected tool call id, an alias, kept extras.
+    class CallId(WebSearchInput):
+        call: Annotated[str, InjectedToolCallId] = ""
+
+    class Aliased(WebSearchInput):
+        pages: int | None = Field(default=None, alias="max_pages")
+
+    class Extras(WebSearchInput):
+        model_config = ConfigDict(extra="allow")
+
+    inputs: list[dict[str, Any]] = [
+        {"query": "go"},
+        {"query": "go", "limit": 3, "recency": "week"},
+        {"query": "go", "max_pages": 2},
+        {"query": "go", "site": "x.org"},
+        {"query": "", "limit": 0},
+        {"limit": 2},
+    ]
+    for schema in (WebSearchInput, CallId, Aliased, Extras):
+        tool = WebSearchTool(args_schema=schema)
+        for tool_input in inputs:
+            for call_id in (None, "call_7"):
+                ours = _parses(tool, tool_input, call_id)
+                assert ours == _parses_by_langchain(tool, tool_input, call_id), (schema, tool_input)
+
+
+def _parses_by_langchain(tool: BaseTool, tool_input: Any, call_id: str | None) -> object:
+    try:
+        return BaseTool._parse_input(tool, dict(tool_input), call_id)
+    except ValidationError as error:
+        return error.errors(include_url=False)
+    except ValueError as error:
+        return str(error)
+
+
+async def test_the_schema_annotations_are_read_once(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # LangChain read every annotation of the schema on every call (for an injected tool
+    # call id); the answer depends on the schema alone, so it is read once.
+    reads: list[object] = []
+    real = langchain_tools_base.get_all_basemodel_annotations
+
+    def counted(cls: Any, **kwargs: Any) -> Any:
+        reads.append(cls)
+        return real(cls, **kwargs)
+
+    monkeypatch.setattr(langchain_tools_base, "get_all_basemodel_annotations", counted)
+    tool = _tool(sim)
+    await tool.ainvoke({"query": "rust"})  # the first call may read them
+    reads.clear()
+    for query in ("go", "c", "zig"):
+        assert (await tool.ainvoke({"query": query})).startswith(f"[1] {query} result 1")
+        await tool.ainvoke(_call({"query": query}))
+    await tool.aclose()
+    assert reads == []
 
 
 async def test_fallback_is_recorded_in_the_artifact(sim: Simulator) -> None:
