@@ -33,13 +33,14 @@ def _parses_plainly(schema: type[BaseModel]) -> bool:
     """Whether LangChain's ``_parse_input`` of a dict gives exactly the validated fields.
 
     LangChain looks through every annotation of the args schema on every call, for an
-    ``InjectedToolCallId`` to fill in (12 us of the 129 us our tool's layer costs alone,
-    the largest single part after the callbacks), then keeps each field the input gave
-    (by name or alias), each with a default, and the extras a schema with
-    ``extra="allow"`` kept. For a schema with no such annotation, no alias, no extras and
-    no computed field, that is every field of the validated model, in its order: a
-    required field validated only if given, the rest each with a default. The annotations
-    depend only on the schema, so they are read once, by LangChain's own functions.
+    ``InjectedToolCallId`` to fill in, dumps the validated model to learn its keys, then
+    keeps each field the input gave (by name or alias), each with a default, and the
+    extras a schema with ``extra="allow"`` kept: 37 of the 129 us our tool's layer cost
+    around a search that costs nothing (12 us of it the annotations). For a schema with
+    no such annotation, no alias, no extras and no computed field, that is every field of
+    the validated model, in its order: a required field validated only if given, the rest
+    each with a default. The annotations depend only on the schema, so they are read
+    once, by LangChain's own functions.
     """
     plain = _PLAIN.get(schema)
     if plain is None:
