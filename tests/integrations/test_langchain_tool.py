@@ -360,6 +360,9 @@ def test_the_input_parses_as_langchain_parses_it() -> None:
             for call_id in (None, "call_7"):
                 ours = _parses(tool, tool_input, call_id)
                 assert ours == _parses_by_langchain(tool, tool_input, call_id), (schema, tool_input)
+    fetch = WebFetchTool()
+    for fetch_input in ({"url": "https://x.org/"}, {"url": "https://x.org/", "max_chars": 9}, {}):
+        assert _parses(fetch, fetch_input, None) == _parses_by_langchain(fetch, fetch_input, None)
 
 
 def _parses_by_langchain(tool: BaseTool, tool_input: Any, call_id: str | None) -> object:
