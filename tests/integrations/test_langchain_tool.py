@@ -336,7 +336,7 @@ def _parses(tool: BaseTool, tool_input: Any, call_id: str | None) -> object:
 def test_the_input_parses_as_langchain_parses_it() -> None:
     # The tools skip LangChain's per-call read of the schema's annotations where it
     # finds nothing; what they parse must stay LangChain's own answer for every schema:
-    # a plain one, one with an injected tool call id, an alias, kept extras.
+    # a plain one, one with an injected tool call id, an alias, kept or dropped extras.
     class CallId(WebSearchInput):
         call: Annotated[str, InjectedToolCallId] = ""
 
@@ -346,6 +346,9 @@ def test_the_input_parses_as_langchain_parses_it() -> None:
     class Extras(WebSearchInput):
         model_config = ConfigDict(extra="allow")
 
+    class Ignores(WebSearchInput):
+        model_config = ConfigDict(extra="ignore")
+
     inputs: list[dict[str, Any]] = [
         {"query": "go"},
         {"query": "go", "limit": 3, "recency": "week"},
@@ -354,7 +357,7 @@ def test_the_input_parses_as_langchain_parses_it() -> None:
         {"query": "", "limit": 0},
         {"limit": 2},
     ]
-    for schema in (WebSearchInput, CallId, Aliased, Extras):
+    for schema in (WebSearchInput, CallId, Aliased, Extras, Ignores):
         tool = WebSearchTool(args_schema=schema)
         for tool_input in inputs:
             for call_id in (None, "call_7"):
