@@ -585,6 +585,21 @@ def bench_imports(runs: int) -> None:
         )
 
 
+_BY_ROUNDS: dict[str, Callable[[str, Path, int], Awaitable[None]]] = {
+    "call": bench_call,
+    "langchain": bench_langchain,
+    "llamaindex": bench_llamaindex,
+    "tools": bench_tools,
+    "cache": bench_cache,
+}
+"""The cases that take the number of rounds alone."""
+_WITH_BODY: dict[str, Callable[[str, Path, int, bytes], Awaitable[None]]] = {
+    "breakdown": bench_breakdown,
+    "accounting": bench_accounting,
+}
+"""The cases that also take the capture's bytes."""
+
+
 async def _bench_calls(names: list[str], rounds: int, bursts: int, memory_calls: int) -> None:
     capture = sorted(FIXTURES.glob("*.json"))[0]
     body = capture.read_bytes()
@@ -594,22 +609,12 @@ async def _bench_calls(names: list[str], rounds: int, bursts: int, memory_calls:
         with tempfile.TemporaryDirectory() as directory:
             for name in names:
                 state_dir = Path(directory) / name
-                if name == "call":
-                    await bench_call(origin, state_dir, rounds)
-                elif name == "langchain":
-                    await bench_langchain(origin, state_dir, rounds)
-                elif name == "llamaindex":
-                    await bench_llamaindex(origin, state_dir, rounds)
-                elif name == "breakdown":
-                    await bench_breakdown(origin, state_dir, rounds, body)
-                elif name == "accounting":
-                    await bench_accounting(origin, state_dir, rounds, body)
-                elif name == "tools":
-                    await bench_tools(origin, state_dir, rounds)
+                if name in _BY_ROUNDS:
+                    await _BY_ROUNDS[name](origin, state_dir, rounds)
+                elif name in _WITH_BODY:
+                    await _WITH_BODY[name](origin, state_dir, rounds, body)
                 elif name == "concurrent":
                     await bench_concurrent(origin, state_dir, bursts)
-                elif name == "cache":
-                    await bench_cache(origin, state_dir, rounds)
                 elif name == "memory":
                     await bench_memory(origin, state_dir, memory_calls)
     finally:
