@@ -38,7 +38,6 @@ auto chain.
 """
 
 import argparse
-import asyncio
 import contextlib
 import getpass
 import logging
@@ -70,6 +69,7 @@ from .env_values import env_value
 from .errors import ConfigurationError
 from .format import NO_PROVIDER_MESSAGE
 from .key_names import key_variables, oauth_entries, self_refreshing_entries
+from .loop_run import run_to_end
 from .models import Attempt, SearchParams, SearchToolResult
 from .oauth_import import IMPORT_SOURCES, read_sign_in
 from .provider_ids import KEY_IDS, did_you_mean, unknown_provider_message
@@ -377,7 +377,7 @@ def _search(args: argparse.Namespace) -> int:
         date_after=args.after,
         date_before=args.before,
     )
-    result = asyncio.run(
+    result = run_to_end(
         _run_search(settings, params, use_cache=not args.no_cache, include_content=args.content)
     )
     unavailable = _forced_but_unavailable(params.provider, result.response.attempts)
@@ -792,7 +792,7 @@ def _providers(args: argparse.Namespace) -> int:
     if args.action == "reset" or args.all_providers:
         return _reset(args)
     web_search = WebSearch()
-    statuses, problem = asyncio.run(_provider_statuses(web_search))
+    statuses, problem = run_to_end(_provider_statuses(web_search))
     if problem is not None:
         print(
             f"{PROG}: warning: the state store is unavailable, so cooldowns, usage and budgets "
@@ -854,7 +854,7 @@ def _reset(args: argparse.Namespace) -> int:
     provider_id = args.provider.strip().lower() if args.provider else None
     if provider_id is not None and provider_id not in PROVIDER_REGISTRY:
         return fail(unknown_provider_message(args.provider.strip()))  # as typed
-    outcome = asyncio.run(_reset_provider(WebSearch(), provider_id))
+    outcome = run_to_end(_reset_provider(WebSearch(), provider_id))
     if outcome.error is not None:
         return fail(f"could not reset the state: {outcome.error}", EXIT_FAILED)
     if outcome.moved_to is not None:

@@ -58,6 +58,7 @@ from .errors import (
     SearchProviderError,
 )
 from .format import NO_PROVIDER_MESSAGE, format_for_llm
+from .loop_run import run_to_end
 from .models import Attempt, SearchOptions, SearchParams, SearchResponse, SearchToolResult
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
 from .providers import ProviderContext, get_provider
@@ -910,7 +911,7 @@ def _close_left_open() -> None:
 
 def _run_blocking(coroutine: Coroutine[Any, Any, _T]) -> _T:
     if _running_loop() is None:
-        return asyncio.run(coroutine)
+        return run_to_end(coroutine)
     return _run_on_worker_thread(coroutine)
 
 

@@ -8,6 +8,7 @@ from pydantic import TypeAdapter
 
 from tests.content._server import serve_in_thread
 from websearch_core.cli import main
+from websearch_core.content.models import PageContent
 
 _BODY = "The command line prints the main text of pages with plenty of words in them. " * 6
 ARTICLE = (
@@ -31,6 +32,23 @@ def test_prints_the_text(base: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("CLI page\n\nThe command line prints")
     assert out.endswith("See the next page.\n")
     assert "Menu" not in out
+
+
+def test_the_page_is_never_rendered_as_text(
+    base: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Python 3.11/3.12's asyncio.run renders its main task's result with repr() as it ends:
+    # a fetched page is up to the body cap of text, which must not be rendered and dropped.
+    rendered: list[str] = []
+
+    def counted(model: object) -> str:
+        rendered.append(type(model).__name__)
+        return type(model).__name__
+
+    monkeypatch.setattr(PageContent, "__repr__", counted)
+    assert main(["fetch", f"{base}/a", "--allow-private", "--no-browser"]) == 0
+    assert capsys.readouterr().out.startswith("CLI page\n\nThe command line prints")
+    assert rendered == []
 
 
 def test_markdown(base: str, capsys: pytest.CaptureFixture[str]) -> None:

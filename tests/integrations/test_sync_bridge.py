@@ -5,7 +5,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from websearch_core import WebSearch
+import pytest
+
+from websearch_core import SearchResponse, SearchToolResult, WebSearch
 from websearch_core.testing import Fault, Simulator
 
 
@@ -62,9 +64,36 @@ def test_sync_calls_share_one_memory_state(threaded_sim: Simulator) -> None:
     asyncio.run(client.aclose())
 
 
+def test_sync_calls_never_render_their_result_as_text(
+    threaded_sim: Simulator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Python 3.11/3.12's asyncio.run renders its main task's result with repr() as it ends
+    # (twice, then discards it): for a page of long results, tens of MB of text and a
+    # quarter of a second. The sync bridge must not hand it anything large to render.
+    rendered: list[str] = []
+
+    def counted(model: object) -> str:
+        rendered.append(type(model).__name__)
+        return type(model).__name__
+
+    monkeypatch.setattr(SearchResponse, "__repr__", counted)
+    monkeypatch.setattr(SearchToolResult, "__repr__", counted)
+    client = _client(threaded_sim, tmp_path)
+    found = client.search_sync("rust", limit=2, use_cache=False)
+    told = client.run_sync("rust", limit=2, use_cache=False)
+    assert [s.url for s in found.sources] == [
+        "https://site1.example.org/rust",
+        "https://site2.example.org/rust",
+    ]
+    assert told.response.sources == found.sources
+    assert rendered == []
+
+
 _INTERRUPTED_CELL = """
 import asyncio, os, signal, threading, time
-from websearch_core import WebSearch
+import pytest
+
+from websearch_core import SearchResponse, SearchToolResult, WebSearch
 from websearch_core.testing import Fault, Simulator
 
 with Simulator(["brave"]).running_in_thread() as sim:

@@ -20,7 +20,13 @@ from typing import Any
 import pytest
 
 import websearch_core
-from websearch_core import SEARCH_PROVIDER_ORDER, Settings, WebSearch
+from websearch_core import (
+    SEARCH_PROVIDER_ORDER,
+    SearchResponse,
+    SearchToolResult,
+    Settings,
+    WebSearch,
+)
 from websearch_core.__main__ import main as entry_point
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
 from websearch_core.cli_status import EXIT_INTERRUPTED
@@ -88,6 +94,25 @@ def test_search_prints_the_formatted_text(
     (request,) = sim["brave"].requests
     sent = request.query_dict()
     assert (sent["q"], sent["count"], sent["freshness"]) == ("python asyncio", "2", "pw")
+
+
+def test_search_never_renders_its_result_as_text(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Python 3.11/3.12's asyncio.run renders its main task's result with repr() as it ends;
+    # the command's result holds every source's text, so it must not be what is rendered.
+    rendered: list[str] = []
+
+    def counted(model: object) -> str:
+        rendered.append(type(model).__name__)
+        return type(model).__name__
+
+    monkeypatch.setattr(SearchToolResult, "__repr__", counted)
+    monkeypatch.setattr(SearchResponse, "__repr__", counted)
+    simulate("brave")
+    assert main(["python", "asyncio", "--limit", "2"]) == EXIT_OK
+    assert capsys.readouterr().out.startswith("[1] python asyncio result 1")
+    assert rendered == []
 
 
 def test_repeated_search_is_cached_across_processes_unless_no_cache(

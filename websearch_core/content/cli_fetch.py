@@ -14,7 +14,6 @@ prints nothing (``--json`` its fields) and a warning on stderr saying so, with s
 """
 
 import argparse
-import asyncio
 import sys
 
 from pydantic import TypeAdapter, ValidationError
@@ -23,6 +22,7 @@ from ..cli_dispatch import CommandParser
 from ..cli_output import json_text
 from ..cli_status import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, fail
 from ..client import WebSearch
+from ..loop_run import run_to_end
 from ..settings import Settings
 from ..settings_errors import given_text
 from .errors import FetchError, FetchRefusedError
@@ -103,7 +103,7 @@ def _fetch(args: argparse.Namespace) -> int:
         # as if the page had been refused.
         return fail(str(error), EXIT_USAGE)
     try:
-        page = asyncio.run(_run(args))
+        page = run_to_end(_run(args))
     except FetchError as error:
         return fail(str(error), EXIT_FAILED)
     if args.json:
