@@ -19,7 +19,6 @@ Compare two trees by running this alternately in each, one process per run::
 """
 
 import argparse
-import asyncio
 import gc
 import json
 import sys
@@ -34,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.contra
 
 from tests.contract.test_hostile_bodies import HTML_PAGES, ITEM_LISTS
 from websearch_core.credentials import Credentials
+from websearch_core.loop_run import run_to_end
 from websearch_core.models import SearchParams
 from websearch_core.provider_types import ProviderContext
 from websearch_core.providers import get_provider
@@ -127,7 +127,9 @@ def run_once(provider: str, body: bytes, content_type: str) -> int:
         system_prompt="",
     )
     search = get_provider(provider).search(SearchParams(query="hostile"), context)
-    return len(asyncio.run(search).sources)
+    # As WebSearch.search_sync runs it: asyncio.run alone would also render the response
+    # with repr() on Python 3.11/3.12 (websearch_core.loop_run), which is not the reading.
+    return len(run_to_end(search).sources)
 
 
 def bench(case: str, size: int, minimal: bool) -> None:

@@ -39,6 +39,7 @@ from ..errors import ResponseParseError
 from ..html import Element, class_tokens, parse_document, resolve_link, text_of
 from ..models import SearchSource
 from ._common import is_http_url
+from ._lowered import found_lowered
 from ._scraper import collect_unique, scraped_source
 
 __all__ = [
@@ -93,7 +94,13 @@ _SERP_ELEMENT = lxml.etree.XPath("//*[@id='search' or @id='rso']")
 _READ_MORE = "Read more"
 
 
+_RESULT_MARKUP = ("<h3",)
+
+
 _TRAFFIC_TEXT = ("unusual traffic", "g-recaptcha")
+
+
+_JAVASCRIPT_TEXT = ("/httpservice/retry/enablejs",)
 
 
 _NO_RESULTS_TEXT = "did not match any documents"
@@ -106,14 +113,13 @@ def block_reason(page: str, status: int, url: str = "") -> BlockReason | None:
         >>> block_reason("<html>...</html>", 200, "https://www.google.com/sorry/index?x=1")
         'traffic'
     """
-    has_results = "<h3" in page.lower()
+    has_results = found_lowered(page, _RESULT_MARKUP)
     if status in (403, 429) or "/sorry/" in urlsplit(url).path:
         return "traffic"
     if not has_results:
-        lowered = page.lower()
-        if any(marker in lowered for marker in _TRAFFIC_TEXT):
+        if found_lowered(page, _TRAFFIC_TEXT):
             return "traffic"
-        if "/httpservice/retry/enablejs" in lowered:
+        if found_lowered(page, _JAVASCRIPT_TEXT):
             return "javascript"
     return None
 

@@ -30,6 +30,7 @@ from ..errors import (
 from ..json_decode import json_loads
 from ..transport import ERROR_BODY_LIMIT, HttpResponse, raise_for_status
 from ._common import collapse_whitespace
+from ._lowered import found_lowered
 
 __all__ = ["JSON_FORMAT_DISABLED", "decode_json", "detect_challenge", "html_page_error"]
 
@@ -74,8 +75,7 @@ def detect_challenge(body: str) -> str | None:
         >>> detect_challenge("<title>x | Verifying your request</title>")
         'x | Verifying your request'
     """
-    lowered = body.lower()
-    if not any(marker in lowered for marker in _CHALLENGE_MARKERS):
+    if not found_lowered(body, _CHALLENGE_MARKERS):
         return None
     return _page_title(body) or "bot check"
 
