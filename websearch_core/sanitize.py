@@ -24,7 +24,7 @@ Example:
 """
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 from urllib.parse import urlsplit
 
@@ -51,6 +51,9 @@ MAX_SOURCES = 100
 MAX_CITATIONS = 100
 MAX_LIST_ITEMS = 20
 """Related questions and search queries kept."""
+_GROUP_CHARACTERS = 1 << 18
+"""Characters of multi-line text checked at once for cleaning: each of the check's copies
+of a group is at most 1 MiB (four bytes a character), however much text a response has."""
 
 _URL_FORBIDDEN = re.compile(f"[\\x00-\\x20\\x7f-\\x9f{BIDI}\\u200b-\\u200f\\ufeff{SURROGATES}]")
 
@@ -246,15 +249,43 @@ def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool
     """
     lines, blocks, urls = _texts(response)
     line_text = " ".join(lines)
-    block_text = " ".join(blocks)
     if not line_text.isprintable() and CONTROL_IN_LINE.search(line_text):
         return True
-    if not _printable_block(block_text) and CONTROL_IN_TEXT.search(block_text):
-        return True
-    text = f"{line_text} {block_text}"
-    if "@" in text and _ANY_USERINFO.search(text):
-        return True
-    return redactor is not None and redactor.may_hold(f"{text} {' '.join(urls)}")
+    first = True
+    for block_text in _joined_groups(blocks):
+        if not _printable_block(block_text) and CONTROL_IN_TEXT.search(block_text):
+            return True
+        text = f"{line_text} {block_text}" if first else block_text
+        if "@" in text and _ANY_USERINFO.search(text):
+            return True
+        if redactor is not None and redactor.may_hold(
+            f"{text} {' '.join(urls)}" if first else text
+        ):
+            return True
+        first = False
+    return False
+
+
+def _joined_groups(blocks: list[str]) -> Iterator[str]:
+    """``blocks`` joined with spaces, :data:`_GROUP_CHARACTERS` at a time (one group at least).
+
+    Each check copies the text it reads (joined, encoded, lower-cased, line breaks
+    replaced), so joining every page a provider sent made five copies of all of them at
+    once: 200 Firecrawl pages of Markdown (held at four bytes a character for one emoji)
+    peaked at 60 MB over the 27 MB the response itself holds. A group is checked and
+    dropped before the next is joined. A block is never split, and no pattern matches
+    across the space between two, so the groups find whatever the whole text would; an
+    ordinary response is one group, checked as before.
+    """
+    group: list[str] = []
+    size = 0
+    for block in blocks:
+        if group and size + len(block) > _GROUP_CHARACTERS:
+            yield " ".join(group)
+            group, size = [], 0
+        group.append(block)
+        size += len(block) + 1
+    yield " ".join(group)
 
 
 def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str]]:

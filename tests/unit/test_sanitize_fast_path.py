@@ -14,15 +14,19 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
+from websearch_core.content.models import provided_page
 from websearch_core.control_chars import CONTROL_IN_LINE, CONTROL_IN_TEXT
 from websearch_core.models import SearchCitation, SearchResponse, SearchSource
 from websearch_core.redaction import Redactor
 from websearch_core.sanitize import (
+    _GROUP_CHARACTERS,
     _PLAIN_URLS,
     _URL_FORBIDDEN,
     _all_plain,
+    _joined_groups,
     _kept,
     _needs_cleaning,
+    _texts,
     clean_response,
     is_clean_url,
 )
@@ -170,6 +174,41 @@ def test_a_secret_in_a_citation_or_a_url_is_found() -> None:
     cleaned = clean_response(leaked, cap=10, redactor=Redactor([KEY]))
     assert cleaned.citations[0].title == "key ***"
     assert [source.title for source in cleaned.sources] == ["A title", "Second"]
+
+
+@pytest.mark.parametrize(
+    ("dirt", "clean"),
+    [
+        (f"echoed {KEY}", "echoed ***"),
+        ("bell\x07 rang", "bell rang"),
+        ("see https://user:pw@example.org/x", "see https://example.org/x"),
+        ("\u202eturned", "turned"),
+    ],
+)
+def test_dirt_in_the_last_of_many_long_pages_gets_the_full_pass(dirt: str, clean: str) -> None:
+    # Long pages are checked a group at a time (_GROUP_CHARACTERS): the last page's dirt
+    # is in a group of its own, which must be checked as the first is.
+    page = "Plenty of Markdown, one emoji \U0001f389.\n\n" * (_GROUP_CHARACTERS // 40)
+    pages = [*([page] * 3), f"{page}{dirt}"]
+    sources = tuple(
+        SearchSource(
+            title=f"Page {n}",
+            url=f"https://example.org/{n}",
+            content=provided_page(f"https://example.org/{n}", f"Page {n}", text),
+        )
+        for n, text in enumerate(pages)
+    )
+    response = SearchResponse(provider="p", sources=sources)
+    assert len(list(_joined_groups(_texts(response)[1]))) >= 4
+    cleaned = clean_response(response, cap=10, redactor=Redactor([KEY]))
+    content = cleaned.sources[-1].content
+    assert content is not None
+    assert content.text == content.markdown == f"{page}{clean}"
+    assert [source.content for source in cleaned.sources[:3]] == [
+        source.content for source in sources[:3]
+    ]
+    clean_pages = response.model_copy(update={"sources": sources[:3]})
+    assert clean_response(clean_pages, cap=10, redactor=Redactor([KEY])) is clean_pages
 
 
 @pytest.mark.parametrize(
