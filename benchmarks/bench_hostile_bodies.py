@@ -13,17 +13,26 @@ of two more, the items in the body and the sources that came back.
 same size holds the most items. The ``google-headings`` case repeats Google's first
 heading alone inside its result's container (thousands of headings in one container).
 
+``--call`` measures the whole call a program makes instead, ``WebSearch.run_sync`` forced
+to the provider (the chain, ``clean_response``, the model's text), over a real socket: the
+body is served by a loopback aiohttp server in a process of its own, so its copies are not
+in the peak (state in memory, result cache off).
+
 Compare two trees by running this alternately in each, one process per run::
 
-    python benchmarks/bench_hostile_bodies.py [--min] [--size 7000000] [provider ...]
+    python benchmarks/bench_hostile_bodies.py [--min] [--call] [--size 7000000] [provider ...]
 """
 
 import argparse
 import gc
 import json
+import socket
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +41,12 @@ import lxml.html
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.contract
 
 from tests.contract.test_hostile_bodies import HTML_PAGES, ITEM_LISTS
+from websearch_core import WebSearch
 from websearch_core.credentials import Credentials
 from websearch_core.loop_run import run_to_end
 from websearch_core.models import SearchParams
 from websearch_core.provider_types import ProviderContext
-from websearch_core.providers import get_provider
+from websearch_core.providers import PROVIDER_REGISTRY, get_provider
 from websearch_core.settings import Settings
 from websearch_core.testing import MockTransport
 from websearch_core.transport import HttpRequest, HttpResponse
@@ -132,22 +142,93 @@ def run_once(provider: str, body: bytes, content_type: str) -> int:
     return len(run_to_end(search).sources)
 
 
-def bench(case: str, size: int, minimal: bool) -> None:
+_SERVER = """
+import sys
+from aiohttp import web
+
+body = open(sys.argv[1], "rb").read()
+
+async def answer(request):
+    return web.Response(body=body, headers={"Content-Type": sys.argv[2]})
+
+app = web.Application()
+app.router.add_route("*", "/{tail:.*}", answer)
+web.run_app(app, host="127.0.0.1", port=int(sys.argv[3]), print=None, handle_signals=False)
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _serving(body: bytes, content_type: str, folder: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A loopback server in a process of its own answering every request with ``body``."""
+    path = Path(folder) / "body"
+    path.write_bytes(body)
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-c", _SERVER, str(path), content_type, str(port)])
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return server, f"http://127.0.0.1:{port}"
+
+
+def call_once(provider: str, base: str) -> int:
+    """One forced ``run_sync`` against the server at ``base``; the sources it gave."""
+    settings = Settings(
+        base_urls={provider: base},
+        searxng={"endpoint": base},
+        exclude=tuple(other for other in PROVIDER_REGISTRY if other not in (provider, "public")),
+        state_backend="memory",
+        cache=False,
+        rate_limit_wait_seconds=0,
+        timeout_seconds=60,
+        max_response_bytes=BODY_CAP,
+    )
+    client = WebSearch(settings, api_keys={provider: "sk-bench-0123456789abcdef"})
+    result = client.run_sync("hostile", provider=provider)
+    if result.error is not None:
+        raise RuntimeError(result.error)
+    return len(result.response.sources)
+
+
+def bench(case: str, size: int, minimal: bool, call: bool) -> None:
     provider, body, count, content_type = body_for(case, size, minimal)
+    length = len(body)
+    with tempfile.TemporaryDirectory() as folder:
+        if call:
+            server, base = _serving(body, content_type, folder)
+            body = b""  # the server's copy is read; this process keeps none
+            try:
+                _measure(case, count, length, lambda: call_once(provider, base))
+            finally:
+                server.terminate()
+                server.wait()
+        else:
+            _measure(case, count, length, lambda: run_once(provider, body, content_type))
+
+
+def _measure(case: str, count: int, size: int, search: Callable[[], int]) -> None:
     gc.collect()
     tracemalloc.start()  # the first run, which also warms the provider's lazy imports
-    kept = run_once(provider, body, content_type)
+    kept = search()
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     seconds: list[float] = []
     for _ in range(2):
         gc.collect()
         started = time.process_time()
-        run_once(provider, body, content_type)
+        search()
         seconds.append(time.process_time() - started)
     runs = " / ".join(f"{value:.2f}" for value in seconds)
     print(
-        f"{case:16} {len(body) / 1e6:4.1f} MB {count:7} items  CPU {runs} s"
+        f"{case:16} {size / 1e6:4.1f} MB {count:7} items  CPU {runs} s"
         f"  peak {peak / 1e6:4.0f} MB  {kept} sources",
         flush=True,
     )
@@ -158,9 +239,13 @@ def main() -> None:
     options.add_argument("cases", nargs="*", help="providers (default: all), google-headings")
     options.add_argument("--size", type=int, default=7_000_000, help="body bytes (Brave 1.9 MB)")
     options.add_argument("--min", action="store_true", help="JSON items cut to what locates them")
+    options.add_argument("--call", action="store_true", help="the whole run_sync, over a socket")
     args = options.parse_args()
     for case in args.cases or [*JSON_ITEMS, *HTML_BLOCKS, "google-headings"]:
-        bench(case, args.size, args.min)
+        try:
+            bench(case, args.size, args.min, args.call)
+        except RuntimeError as error:  # --call: a provider the bench cannot sign in to
+            print(f"{case:16} not measured: {str(error)[:60]}", flush=True)
 
 
 if __name__ == "__main__":
