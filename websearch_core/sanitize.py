@@ -251,19 +251,30 @@ def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool
     line_text = " ".join(lines)
     if not line_text.isprintable() and CONTROL_IN_LINE.search(line_text):
         return True
-    first = True
-    for block_text in _joined_groups(blocks):
-        if not _printable_block(block_text) and CONTROL_IN_TEXT.search(block_text):
-            return True
-        text = f"{line_text} {block_text}" if first else block_text
-        if "@" in text and _ANY_USERINFO.search(text):
-            return True
-        if redactor is not None and redactor.may_hold(
-            f"{text} {' '.join(urls)}" if first else text
-        ):
-            return True
-        first = False
-    return False
+    if sum(map(len, blocks)) < _GROUP_CHARACTERS:  # almost always: one group, no generator
+        return _group_needs_cleaning(" ".join(blocks), redactor, line_text, " ".join(urls))
+    groups = _joined_groups(blocks)
+    if _group_needs_cleaning(next(groups), redactor, line_text, " ".join(urls)):
+        return True
+    return any(_group_needs_cleaning(group, redactor) for group in groups)
+
+
+def _group_needs_cleaning(
+    block_text: str, redactor: Redactor | None, line_text: str | None = None, urls: str = ""
+) -> bool:
+    """:func:`_needs_cleaning` for one group of multi-line texts.
+
+    The first group is checked with the one-line texts and the URLs (``line_text`` and
+    ``urls``; the lines' own control test is done), as the whole text was.
+    """
+    if not _printable_block(block_text) and CONTROL_IN_TEXT.search(block_text):
+        return True
+    text = block_text if line_text is None else f"{line_text} {block_text}"
+    if "@" in text and _ANY_USERINFO.search(text):
+        return True
+    return redactor is not None and redactor.may_hold(
+        text if line_text is None else f"{text} {urls}"
+    )
 
 
 def _joined_groups(blocks: list[str]) -> Iterator[str]:

@@ -211,6 +211,23 @@ def test_dirt_in_the_last_of_many_long_pages_gets_the_full_pass(dirt: str, clean
     assert clean_response(clean_pages, cap=10, redactor=Redactor([KEY])) is clean_pages
 
 
+def test_a_secret_in_a_url_beside_many_long_pages_is_found() -> None:
+    # The URLs are probed with the first group of pages only: a response whose pages fill
+    # several groups must still have them probed.
+    page = "Plenty of Markdown.\n\n" * (_GROUP_CHARACTERS // 10)
+    sources = tuple(
+        SearchSource(
+            title=f"Page {n}",
+            url=f"https://example.org/{n}" if n < 3 else f"https://example.org/?key={KEY}",
+            content=provided_page(f"https://example.org/{n}", f"Page {n}", page),
+        )
+        for n in range(4)
+    )
+    response = SearchResponse(provider="p", sources=sources)
+    cleaned = clean_response(response, cap=10, redactor=Redactor([KEY]))
+    assert [source.title for source in cleaned.sources] == ["Page 0", "Page 1", "Page 2"]
+
+
 @pytest.mark.parametrize(
     "text",
     [
