@@ -32,14 +32,25 @@ SLOW_TOKEN_SECONDS = 0.6
 """How long the simulated token endpoint takes: longer than two callers started together
 take to read the store, short beside the 5 s attempt timeout."""
 
+REFUSED_TOKEN_SECONDS = 2.0
+"""The first refresh's length where the second caller must also have sent the refused token
+(a 401 with no expiry stored) before it is replaced: on a loaded 2-core machine the second
+thread's first search has started more than 0.6 s after the first's (seen once in a full
+suite beside other runs), and then sends the new token, never the refused one."""
 
-def slow_token_endpoint(protocol: Any, token_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make ``protocol`` answer requests to ``token_path`` :data:`SLOW_TOKEN_SECONDS` late."""
+
+def slow_token_endpoint(
+    protocol: Any,
+    token_path: str,
+    monkeypatch: pytest.MonkeyPatch,
+    seconds: float = SLOW_TOKEN_SECONDS,
+) -> None:
+    """Make ``protocol`` answer requests to ``token_path`` ``seconds`` late."""
     answer = protocol.answer
 
     def slow(request: RecordedRequest, results: list[Any]) -> Any:
         if request.path == token_path:
-            time.sleep(SLOW_TOKEN_SECONDS)  # holds the simulator's loop: the reply comes late
+            time.sleep(seconds)  # holds the simulator's loop: the reply comes late
         return answer(request, results)
 
     monkeypatch.setattr(protocol, "answer", slow)

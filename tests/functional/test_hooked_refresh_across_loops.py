@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import pytest
 
 from tests.sign_in_refresh import (
-    SLOW_TOKEN_SECONDS,
+    REFUSED_TOKEN_SECONDS,
     lock_held_by_another_process,
     slow_token_endpoint,
     store_lock_file,
@@ -145,7 +145,7 @@ def test_two_threads_refused_with_one_token_renew_it_once(
     old = replace(_old(sign_in), expires_at=None)
     _store(sim).set_oauth(sign_in.provider, old)
     _endpoint(sim, sign_in).expired.add(old.access_token)
-    ws = _client(sim, sign_in, delay=SLOW_TOKEN_SECONDS)
+    ws = _client(sim, sign_in, delay=REFUSED_TOKEN_SECONDS)
     outcomes = two_threads_search(ws, sign_in.provider)
     assert [type(o) for o in outcomes] == [SearchResponse, SearchResponse], outcomes
     assert _token_requests(sim, sign_in) == 1

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from tests.sign_in_refresh import (
+    REFUSED_TOKEN_SECONDS,
     lock_held_by_another_process,
     slow_token_endpoint,
     store_lock_file,
@@ -45,8 +46,13 @@ def _project(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
 
 
-def _slow_tokens(sim: Simulator, monkeypatch: pytest.MonkeyPatch) -> None:
-    slow_token_endpoint(sim["gemini"].protocol, TOKEN_PATH, monkeypatch)
+def _slow_tokens(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, seconds: float | None = None
+) -> None:
+    if seconds is None:
+        slow_token_endpoint(sim["gemini"].protocol, TOKEN_PATH, monkeypatch)
+    else:
+        slow_token_endpoint(sim["gemini"].protocol, TOKEN_PATH, monkeypatch, seconds)
 
 
 def _store(sim: Simulator) -> CredentialStore:
@@ -75,6 +81,15 @@ def threaded_sim(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
         yield simulator
 
 
+@pytest.fixture
+def threaded_sim_slower(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
+    """:func:`threaded_sim` whose token endpoint waits :data:`REFUSED_TOKEN_SECONDS`."""
+    simulator = Simulator(["gemini"])
+    with simulator.running_in_thread():
+        _slow_tokens(simulator, monkeypatch, REFUSED_TOKEN_SECONDS)
+        yield simulator
+
+
 def _two_threads_search(sim: Simulator) -> list[object]:
     return two_threads_search(WebSearch(sim.settings(), api_keys={}), "gemini")
 
@@ -94,10 +109,10 @@ def test_two_threads_of_the_sync_api_renew_one_expired_token_once(
     assert stored is not None and stored.access_token == NEW_ACCESS
 
 
-def test_two_threads_refused_with_one_token_renew_it_once(threaded_sim: Simulator) -> None:
+def test_two_threads_refused_with_one_token_renew_it_once(threaded_sim_slower: Simulator) -> None:
     # No expiry stored: Cloud Code's 401 to each thread says the hour is over; the second
     # thread's forced refresh read the refused token still stored and asked Google again.
-    sim = threaded_sim
+    sim = threaded_sim_slower
     token = OAuthToken(access_token=OLD_ACCESS, refresh_token=REFRESH, expires_at=None)
     _store(sim).set_oauth("gemini-cli", token)
     protocol = sim["gemini"].protocol
