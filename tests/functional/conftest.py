@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.functional._locked_store import write_lock_held
 from tests.functional._sim_helpers import MISSING_CHROMIUM
 from tests.stalling_proxy import silent_server
 
@@ -50,9 +51,8 @@ def silent_state(
 ) -> Iterator[dict[str, Any]]:
     """Settings of a store that does not answer: a file held locked, or a silent Redis."""
     if request.param == "sqlite":
-        locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
-        yield {"state_backend": "sqlite", "state_dir": tmp_path}
-        locked_file.execute("ROLLBACK")
+        with write_lock_held(locked_file):
+            yield {"state_backend": "sqlite", "state_dir": tmp_path}
         return
     pytest.importorskip("redis")
     with silent_server() as port:

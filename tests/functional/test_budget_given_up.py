@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.functional._locked_store import behind_a_held_lock, budgeted_brave_first
 from tests.store_threads import join_new_store_threads, store_threads
-from websearch_core import WebSearch
 from websearch_core.deadline import StoreWaitsWithin
 from websearch_core.state import StateStoreTimeoutError
 from websearch_core.state.base import UsageWindow
@@ -40,20 +40,13 @@ async def test_a_budget_reservation_given_up_behind_a_locked_file_is_not_counted
 ) -> None:
     before = store_threads()
     async with Simulator(["brave", "tavily"]) as sim:
-        settings = sim.settings(
-            timeout_seconds=None,
-            deadline_seconds=4.0,
-            providers=("brave", "tavily"),
-            budget={"brave": "1000/month"},
-            state_backend="sqlite",
-            state_dir=tmp_path,
-            cache=False,
+        settings = budgeted_brave_first(
+            sim, state_backend="sqlite", state_dir=tmp_path, cache=False
         )
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            first = await ws.search("python asyncio")  # opens the store, counts one
-            locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+        # The first search counts one; the lock is let go as the block ends, and the
+        # store's thread gets it then.
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, first):
             second = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")  # the store's thread gets the lock now
     # The store's thread has done what it was left (its reservation included).
     assert join_new_store_threads(before)
     assert (first.provider, second.provider) == ("brave", "tavily")

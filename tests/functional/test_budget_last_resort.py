@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.functional._locked_store import behind_a_held_lock, budgeted_brave_first
 from tests.stalling_proxy import silent_server
 from websearch_core import WebSearch
 from websearch_core import providers as registry
@@ -51,15 +52,10 @@ def _uncounted_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
     ]
 
 
-def _sqlite(sim: Simulator, tmp_path: Path, **more: Any) -> Any:
-    return sim.settings(
-        timeout_seconds=None,
-        deadline_seconds=DEADLINE,
-        budget={"brave": "1000/month"},
-        state_backend="sqlite",
-        state_dir=tmp_path,
-        cache=False,
-        **more,
+def _sqlite(sim: Simulator, tmp_path: Path, providers: tuple[str, ...]) -> Any:
+    """The shared budgeted chain with its state in ``tmp_path``'s SQLite file, no cache."""
+    return budgeted_brave_first(
+        sim, providers, DEADLINE, state_backend="sqlite", state_dir=tmp_path, cache=False
     )
 
 
@@ -68,12 +64,10 @@ async def test_a_chain_of_one_budgeted_provider_answers_uncounted_behind_a_locke
 ) -> None:
     async with Simulator(["brave"]) as sim:
         settings = _sqlite(sim, tmp_path, providers=("brave",))
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            assert (await ws.search("python asyncio")).provider == "brave"  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, first):
+            assert first.provider == "brave"  # the search that opened the store
             caplog.clear()
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
             assert sim["brave"].requests and len(sim["brave"].requests) == 2
     assert response.provider == "brave" and response.sources
     assert [(a.provider, a.outcome) for a in response.attempts] == [("brave", "success")]
@@ -88,11 +82,9 @@ async def test_a_skipped_budget_is_asked_last_after_every_other_provider_failed(
     async with Simulator(["brave", "tavily"]) as sim:
         sim["tavily"].always(Fault.http(500, "upstream down"))
         settings = _sqlite(sim, tmp_path, providers=("brave", "tavily"))
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store (tavily fails, brave answers)
-            locked_file.execute("BEGIN IMMEDIATE")
+        # The search that opens the store: Tavily fails, Brave answers.
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
     assert [o[:2] for o in outcomes] == [
         ("brave", "skipped"),
@@ -111,12 +103,10 @@ async def test_a_failed_last_resort_reads_its_failure_and_uncounted_note_as_one_
     async with Simulator(["brave", "tavily"]) as sim:
         sim["tavily"].always(Fault.http(500, "upstream down"))
         settings = _sqlite(sim, tmp_path, providers=("brave", "tavily"))
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store (tavily fails, brave answers)
-            locked_file.execute("BEGIN IMMEDIATE")
+        # The search that opens the store: Tavily fails, Brave answers.
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             sim["brave"].results = []
             result = await ws.run("rust tokio", use_cache=False)
-            locked_file.execute("ROLLBACK")
     last = result.response.attempts[-1]
     assert (last.provider, last.outcome) == ("brave", "failed")
     assert last.detail == f"Brave returned no renderable search content; {UNCOUNTED}"
@@ -132,11 +122,8 @@ async def test_a_budget_is_still_not_spent_while_another_provider_answers(
 ) -> None:
     async with Simulator(["brave", "tavily"]) as sim:
         settings = _sqlite(sim, tmp_path, providers=("brave", "tavily"))
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")
-            locked_file.execute("BEGIN IMMEDIATE")
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     assert response.provider == "tavily"
     assert len(sim["brave"].requests) == 1  # the first search's only
 
@@ -177,12 +164,10 @@ async def test_public_web_asks_an_unchecked_engine_only_when_the_others_failed(
 ) -> None:
     async with Simulator(["duckduckgo", "bing"]) as sim:
         settings = _public_alone(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            assert not (await ws.search("python asyncio")).partial  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, first):
+            assert not first.partial  # the search that opened the store
             sim["duckduckgo"].always(Fault.http(503, "down"))
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     assert response.provider == "public" and response.sources
     assert len(sim["bing"].requests) == 2
     notes = " ".join(response.notes)
@@ -190,44 +175,52 @@ async def test_public_web_asks_an_unchecked_engine_only_when_the_others_failed(
     assert "duckduckgo" in notes
 
 
-def _public_alone(sim: Simulator, tmp_path: Path) -> Any:
-    """Public Web pinned alone, Bing under a budget, state in ``tmp_path``'s SQLite file."""
-    return sim.settings(
-        timeout_seconds=None,
-        deadline_seconds=20.0,
-        provider="public",
-        fallback=False,
-        budget={"bing": "100/day"},
-        state_backend="sqlite",
-        state_dir=tmp_path,
-        cache=False,
-    )
-
-
-def _public_chain(sim: Simulator, tmp_path: Path, timeout_seconds: float | None = None) -> Any:
+def _public_sqlite(
+    sim: Simulator, tmp_path: Path, timeout_seconds: float | None = None, **more: Any
+) -> Any:
+    """Bing under a budget, state in ``tmp_path``'s SQLite file, no cache to answer instead."""
     return sim.settings(
         timeout_seconds=timeout_seconds,
         deadline_seconds=20.0,
-        providers=("public", "tavily"),
         budget={"bing": "100/day"},
         state_backend="sqlite",
         state_dir=tmp_path,
         cache=False,
+        **more,
     )
 
 
+def _public_alone(sim: Simulator, tmp_path: Path) -> Any:
+    """Public Web pinned alone (nothing after it to ask first)."""
+    return _public_sqlite(sim, tmp_path, provider="public", fallback=False)
+
+
+def _public_chain(sim: Simulator, tmp_path: Path, timeout_seconds: float | None = None) -> Any:
+    """Public Web, then Tavily (unbudgeted): the provider a held engine must wait for."""
+    return _public_sqlite(
+        sim, tmp_path, providers=("public", "tavily"), timeout_seconds=timeout_seconds
+    )
+
+
+@pytest.mark.parametrize("duckduckgo", ["failing", "empty"])
 async def test_an_unchecked_engine_waits_for_the_providers_after_public_web(
-    tmp_path: Path, locked_file: sqlite3.Connection
+    tmp_path: Path, locked_file: sqlite3.Connection, duckduckgo: str
 ) -> None:
+    # Whether Public Web's other engine failed or found nothing, its held engine is left
+    # to the next provider: Tavily answers, and Bing is not asked.
     async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
         settings = _public_chain(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
-            sim["duckduckgo"].always(Fault.http(503, "down"))
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
+            if duckduckgo == "failing":
+                sim["duckduckgo"].always(Fault.http(503, "down"))
+            else:
+                sim["duckduckgo"].results = []
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     assert response.provider == "tavily"
+    assert [(a.provider, a.outcome) for a in response.attempts] == [
+        ("public", "failed"),
+        ("tavily", "success"),
+    ]
     assert len(sim["bing"].requests) == 1  # the first search's only
 
 
@@ -236,13 +229,10 @@ async def test_public_web_is_asked_again_for_its_unchecked_engines_when_the_chai
 ) -> None:
     async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
         settings = _public_chain(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             sim["duckduckgo"].always(Fault.http(503, "down"))
             sim["tavily"].always(Fault.http(500, "upstream down"))
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     assert [(a.provider, a.outcome) for a in response.attempts] == [
         ("public", "failed"),
         ("tavily", "failed"),
@@ -261,14 +251,11 @@ async def test_public_web_found_nothing_so_its_unchecked_engine_is_asked_when_th
     # with "no renderable content", and Bing, held back, was never asked.
     async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
         settings = _public_chain(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             sim["duckduckgo"].results = []
             sim["tavily"].always(Fault.http(500, "upstream down"))
             caplog.clear()
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
     assert [o[:2] for o in outcomes] == [
         ("public", "failed"),
@@ -286,25 +273,6 @@ async def test_public_web_found_nothing_so_its_unchecked_engine_is_asked_when_th
     assert _uncounted_warnings(caplog) == [PUBLIC_UNCOUNTED]
 
 
-async def test_public_web_that_found_nothing_leaves_its_unchecked_engine_to_the_next_provider(
-    tmp_path: Path, locked_file: sqlite3.Connection
-) -> None:
-    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
-        settings = _public_chain(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
-            sim["duckduckgo"].results = []
-            response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
-    assert response.provider == "tavily"
-    assert [(a.provider, a.outcome) for a in response.attempts] == [
-        ("public", "failed"),
-        ("tavily", "success"),
-    ]
-    assert len(sim["bing"].requests) == 1  # the first search's only
-
-
 async def test_public_web_last_behind_a_held_provider_asks_its_unchecked_engine_in_chain_order(
     tmp_path: Path, locked_file: sqlite3.Connection, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -320,14 +288,12 @@ async def test_public_web_last_behind_a_held_provider_asks_its_unchecked_engine_
             state_dir=tmp_path,
             cache=False,
         )
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store (Tavily answers)
-            locked_file.execute("BEGIN IMMEDIATE")
+        # The search that opens the store: Tavily answers.
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             sim["duckduckgo"].results = []
             sim["tavily"].always(Fault.http(500, "upstream down"))
             caplog.clear()
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     assert [(a.provider, a.outcome) for a in response.attempts] == [
         ("tavily", "skipped"),
         ("public", "failed"),
@@ -347,13 +313,11 @@ async def test_a_last_resort_retried_after_a_short_rate_limit_reserves_once(
     # warning, and the first attempt's detail did not say its request went uncounted.
     async with Simulator(["brave"]) as sim:
         settings = _sqlite(sim, tmp_path, providers=("brave",))
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            assert (await ws.search("python asyncio")).provider == "brave"  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, first):
+            assert first.provider == "brave"  # the search that opened the store
             sim["brave"].enqueue(Fault.rate_limited(retry_after=1))
             caplog.clear()
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     assert len(sim["brave"].requests) == 3  # the first search's, the 429, the retry
     assert len(_uncounted_warnings(caplog)) == 1
     outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
@@ -371,14 +335,8 @@ async def test_a_counted_retry_after_a_short_rate_limit_counts_its_own_request(
     # The other half of the rule: a counted request retried is two requests its budget saw.
     async with Simulator(["brave"]) as sim:
         sim["brave"].enqueue(Fault.rate_limited(retry_after=1))
-        settings = sim.settings(
-            timeout_seconds=None,
-            deadline_seconds=DEADLINE,
-            providers=("brave",),
-            budget={"brave": "1000/month"},
-            state_backend=backend,
-            state_dir=tmp_path,
-            cache=False,
+        settings = budgeted_brave_first(
+            sim, ("brave",), DEADLINE, state_backend=backend, state_dir=tmp_path, cache=False
         )
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             response = await ws.search("python asyncio")
@@ -401,9 +359,7 @@ async def _public_last_resort_fails(
     """Public Web then Tavily; DuckDuckGo fails or finds nothing, and so does everything else."""
     async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
         settings = _public_chain(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             if duckduckgo_empty:
                 sim["duckduckgo"].results = []
             else:
@@ -411,7 +367,6 @@ async def _public_last_resort_fails(
             sim["tavily"].always(Fault.http(500, "upstream down"))
             sim["bing"].always(Fault.http(503, "bing down"))
             result = await ws.run("rust tokio", use_cache=False)
-            locked_file.execute("ROLLBACK")
     assert len(sim["bing"].requests) == 2 and len(sim["duckduckgo"].requests) == 2
     return result
 
@@ -465,9 +420,7 @@ async def test_a_failed_last_resort_after_results_the_filters_dropped_names_the_
     # off the site too. Before, both passes said "no renderable search content".
     async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
         settings = _public_chain(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             sim["duckduckgo"].results = list(OFF_SITE)
             sim["tavily"].always(Fault.http(500, "upstream down"))
             if bing == "failing":
@@ -475,7 +428,6 @@ async def test_a_failed_last_resort_after_results_the_filters_dropped_names_the_
             else:
                 sim["bing"].results = list(OFF_SITE)
             result = await ws.run("rust tokio site:wanted.example", use_cache=False)
-            locked_file.execute("ROLLBACK")
     assert len(sim["bing"].requests) == 2 and len(sim["duckduckgo"].requests) == 2
     first, tavily, last = result.response.attempts
     assert (first.provider, first.status, tavily.provider) == ("public", 204, "tavily")
@@ -502,13 +454,10 @@ async def test_public_web_answering_as_the_last_resort_says_so_in_its_attempt_an
     # As the chain says of a budgeted provider it asks last: the attempt's detail too.
     async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
         settings = _public_chain(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             sim["duckduckgo"].always(Fault.http(503, "down"))
             sim["tavily"].always(Fault.http(500, "upstream down"))
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     last = response.attempts[-1]
     assert (last.provider, last.outcome, last.detail) == ("public", "success", PUBLIC_UNCOUNTED)
     assert response.notes.count(PUBLIC_UNCOUNTED) == 1  # said by the chain, not the engine too
@@ -522,12 +471,9 @@ async def test_public_web_last_in_the_chain_says_its_uncounted_engine_in_its_att
 ) -> None:
     async with Simulator(["duckduckgo", "bing"]) as sim:
         settings = _public_alone(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             sim["duckduckgo"].results = []
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     assert [(a.provider, a.outcome, a.detail) for a in response.attempts] == [
         ("public", "success", PUBLIC_UNCOUNTED)
     ]
@@ -541,14 +487,11 @@ async def test_public_web_with_an_engine_cut_off_and_the_rest_empty_holds_its_un
     # answered) and DuckDuckGo found nothing: Bing, held back, is asked as the last resort.
     async with Simulator(["duckduckgo", "bing", "yahoo", "tavily"]) as sim:
         settings = _public_chain(sim, tmp_path, timeout_seconds=1.5)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             sim["duckduckgo"].results = []
             sim["yahoo"].always(Fault.hang())
             sim["tavily"].always(Fault.http(500, "upstream down"))
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
     assert [o[:2] for o in outcomes] == [
         ("public", "failed"),
@@ -574,25 +517,29 @@ class _TrustedDuckDuckGo(ddg.DuckDuckGoProvider):
     info = replace(ddg.INFO, filters=replace(ddg.INFO.filters, checked=frozenset()))
 
 
+WANTED = [SimResult("Tokio", "https://docs.wanted.example/tokio", "Tokio, async Rust.")]
+
+
+@pytest.fixture
+def trusted_duckduckgo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Public Web's engines for the test: :class:`_TrustedDuckDuckGo`, then Bing."""
+    public = PublicProvider(engines=[_TrustedDuckDuckGo(), registry.get_provider("bing")])
+    monkeypatch.setitem(registry._instances, "public", public)
+
+
+@pytest.mark.usefixtures("trusted_duckduckgo")
 async def test_engine_results_that_all_fail_public_webs_own_filter_hold_its_unchecked_engine(
-    tmp_path: Path, locked_file: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, locked_file: sqlite3.Connection
 ) -> None:
     # DuckDuckGo's results reached the merge, and Public Web's include_domains check then
     # dropped them all: before, that counted as found, so Public Web ended with "no results
     # matching the filters" and Bing, held back, was never asked.
-    public = PublicProvider(engines=[_TrustedDuckDuckGo(), registry.get_provider("bing")])
-    monkeypatch.setitem(registry._instances, "public", public)
     async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
         settings = _public_chain(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
-            sim["bing"].results = [
-                SimResult("Tokio", "https://docs.wanted.example/tokio", "Tokio, async Rust.")
-            ]
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
+            sim["bing"].results = list(WANTED)
             sim["tavily"].always(Fault.http(500, "upstream down"))
             response = await ws.search("rust tokio site:wanted.example")
-            locked_file.execute("ROLLBACK")
     outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
     assert [o[:2] for o in outcomes] == [
         ("public", "failed"),
@@ -608,23 +555,17 @@ async def test_engine_results_that_all_fail_public_webs_own_filter_hold_its_unch
     assert PUBLIC_UNCOUNTED in response.notes
 
 
+@pytest.mark.usefixtures("trusted_duckduckgo")
 async def test_public_web_alone_asks_its_unchecked_engine_when_its_own_filter_kept_nothing(
-    tmp_path: Path, locked_file: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, locked_file: sqlite3.Connection
 ) -> None:
     # Nothing after Public Web: its held engine is asked within the same turn, once no
     # other engine's result survives Public Web's own check (before: once none had any).
-    public = PublicProvider(engines=[_TrustedDuckDuckGo(), registry.get_provider("bing")])
-    monkeypatch.setitem(registry._instances, "public", public)
     async with Simulator(["duckduckgo", "bing"]) as sim:
         settings = _public_alone(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
-            sim["bing"].results = [
-                SimResult("Tokio", "https://docs.wanted.example/tokio", "Tokio, async Rust.")
-            ]
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
+            sim["bing"].results = list(WANTED)
             response = await ws.search("rust tokio site:wanted.example")
-            locked_file.execute("ROLLBACK")
     assert [(a.provider, a.outcome, a.detail) for a in response.attempts] == [
         ("public", "success", PUBLIC_UNCOUNTED)
     ]

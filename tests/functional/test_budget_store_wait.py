@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.functional._locked_store import behind_a_held_lock, budgeted_brave_first
 from tests.stalling_proxy import silent_server
 from websearch_core import WebSearch
 from websearch_core.testing import Simulator
@@ -33,13 +34,7 @@ UNCHECKED = (
 
 
 def _settings(sim: Simulator, **state: Any) -> Any:
-    return sim.settings(
-        timeout_seconds=None,
-        deadline_seconds=DEADLINE,
-        providers=("brave", "tavily"),
-        budget={"brave": "1000/month"},
-        **state,
-    )
+    return budgeted_brave_first(sim, deadline_seconds=DEADLINE, **state)
 
 
 async def test_a_budget_behind_a_locked_file_skips_its_provider_and_the_next_answers(
@@ -47,13 +42,11 @@ async def test_a_budget_behind_a_locked_file_skips_its_provider_and_the_next_ans
 ) -> None:
     async with Simulator(["brave", "tavily"]) as sim:
         settings = _settings(sim, state_backend="sqlite", state_dir=tmp_path, cache=False)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            assert (await ws.search("python asyncio")).provider == "brave"  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, first):
+            assert first.provider == "brave"  # the search that opened the store
             started = time.monotonic()
             response = await ws.search("rust tokio")
             elapsed = time.monotonic() - started
-            locked_file.execute("ROLLBACK")
     assert response.provider == "tavily"
     outcomes = [(a.provider, a.outcome) for a in response.attempts]
     assert outcomes == [("brave", "skipped"), ("tavily", "success")]
@@ -97,11 +90,9 @@ async def test_a_public_engine_whose_budget_cannot_be_checked_is_skipped_not_cut
             state_dir=tmp_path,
             cache=False,
         )
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            assert not (await ws.search("python asyncio")).partial  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, first):
+            assert not first.partial  # the search that opened the store
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     assert response.partial
     assert "bing: budget of 100/day unchecked: state store unavailable" in " ".join(response.notes)
     assert len(sim["bing"].requests) == 1  # the first search's only

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.functional._locked_store import behind_a_held_lock
 from tests.functional.test_budget_last_resort import PUBLIC_UNCOUNTED, _public_chain
 from websearch_core import WebSearch
 from websearch_core import providers as registry
@@ -125,9 +126,7 @@ async def test_a_last_resort_whose_engines_dropped_results_for_recency_names_it(
     monkeypatch.setitem(registry._instances, "public", public)
     async with Simulator(["ecosia", "bing", "tavily"]) as sim:
         settings = _public_chain(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             for engine_id in ("ecosia", "bing"):
                 sim[engine_id].results = list(OLD)
                 sim[engine_id].honour_dates = True
@@ -135,7 +134,6 @@ async def test_a_last_resort_whose_engines_dropped_results_for_recency_names_it(
             if bing == "failing":
                 sim["bing"].always(Fault.http(503, "bing down"))
             result = await ws.run("laravel", recency="week", use_cache=False)
-            locked_file.execute("ROLLBACK")
     first, tavily, last = result.response.attempts
     assert (first.provider, first.status, tavily.provider) == ("public", 204, "tavily")
     assert first.detail == (

@@ -9,8 +9,8 @@ import sqlite3
 from pathlib import Path
 from typing import cast
 
+from tests.functional._locked_store import behind_a_held_lock
 from tests.functional.test_budget_last_resort import PUBLIC_UNCOUNTED, _public_chain
-from websearch_core import WebSearch
 from websearch_core.testing import Simulator
 from websearch_core.testing.faults import Fault
 from websearch_core.testing.protocols.searxng import SearxngProtocol
@@ -26,13 +26,10 @@ async def test_public_web_s_uncounted_note_follows_the_engines_that_did_not_answ
 ) -> None:
     async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
         settings = _public_chain(sim, tmp_path)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             sim["duckduckgo"].always(Fault.http(503, "down"))
             sim["tavily"].always(Fault.http(500, "upstream down"))
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     assert response.notes == (
         "Engines that did not answer: duckduckgo: failed (HTTP 503)",
         PUBLIC_UNCOUNTED,
@@ -53,10 +50,7 @@ async def test_a_provider_s_own_notes_come_before_its_uncounted_note(
             state_dir=tmp_path,
             cache=False,
         )
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.search("python asyncio")  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
             response = await ws.search("rust tokio")
-            locked_file.execute("ROLLBACK")
     assert response.provider == "searxng" and response.sources
     assert response.notes == ("SearXNG engine did not answer: qwant: timeout", SEARXNG_UNCOUNTED)

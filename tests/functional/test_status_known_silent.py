@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.functional._locked_store import behind_a_held_lock, budgeted_brave_first
 from tests.functional._sim_helpers import SILENT
 from websearch_core import WebSearch
 from websearch_core.status import STATE_WAIT_SECONDS, state_problem
@@ -23,14 +24,7 @@ from websearch_core.testing import Simulator
 
 async def test_the_status_names_a_store_known_silent_at_once(silent_state: dict[str, Any]) -> None:
     async with Simulator(["brave", "tavily"]) as sim:
-        settings = sim.settings(
-            timeout_seconds=None,
-            deadline_seconds=4.0,
-            providers=("brave", "tavily"),
-            budget={"brave": "1000/month"},
-            cache=False,
-            **silent_state,
-        )
+        settings = budgeted_brave_first(sim, cache=False, **silent_state)
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             assert (await ws.search("rust tokio")).provider == "tavily"  # gave up on the store
             started = time.monotonic()
@@ -49,19 +43,11 @@ async def test_the_status_does_not_pass_off_a_bypassed_store_as_readable(
     # the ask found no problem, and the rows (read from the fail-safe store, which the
     # search had left bypassing it) showed Brave's one request as 0 used.
     async with Simulator(["brave", "tavily"]) as sim:
-        settings = sim.settings(
-            timeout_seconds=None,
-            deadline_seconds=4.0,
-            providers=("brave", "tavily"),
-            budget={"brave": "1000/month"},
-            cache=False,
-            state_backend="sqlite",
-            state_dir=tmp_path,
+        settings = budgeted_brave_first(
+            sim, cache=False, state_backend="sqlite", state_dir=tmp_path
         )
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            assert (await ws.search("python asyncio")).provider == "brave"  # opens the store
-            locked_file.execute("BEGIN IMMEDIATE")  # another process's write, held
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, first):
+            assert first.provider == "brave"  # the search that opened the store
             assert (await ws.search("rust tokio")).provider == "tavily"  # gave up on it
             problem = await state_problem(await ws.state())
-            locked_file.execute("ROLLBACK")
     assert problem is not None and SILENT in problem

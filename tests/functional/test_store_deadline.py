@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.functional._locked_store import write_lock_held
 from tests.sqlite_holder import held_by_another_process
 from tests.stalling_proxy import silent_server, stalling_proxy
 from websearch_core import WebSearch
@@ -30,10 +31,6 @@ def _settings(sim: Simulator, **state: Any) -> Any:
     return sim.settings(timeout_seconds=None, deadline_seconds=DEADLINE, provider="brave", **state)
 
 
-def _take_write_lock(holder: sqlite3.Connection) -> None:
-    holder.execute("BEGIN IMMEDIATE")  # what another process's write does, held
-
-
 async def test_a_write_lock_held_elsewhere_holds_no_failing_search_past_its_deadline(
     tmp_path: Path, locked_file: sqlite3.Connection
 ) -> None:
@@ -44,11 +41,10 @@ async def test_a_write_lock_held_elsewhere_holds_no_failing_search_past_its_dead
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             assert not (await ws.run("python asyncio")).is_error  # opens the store
             sim["brave"].always(Fault.server_error(503))
-            _take_write_lock(locked_file)
-            started = time.monotonic()
-            result = await ws.run("rust tokio")
-            elapsed = time.monotonic() - started
-            locked_file.execute("ROLLBACK")
+            with write_lock_held(locked_file):
+                started = time.monotonic()
+                result = await ws.run("rust tokio")
+                elapsed = time.monotonic() - started
     assert result.text == "Error: Brave API error (503): internal error"
     assert elapsed < BOUND
 
@@ -64,14 +60,13 @@ async def test_an_answer_does_not_wait_for_its_cache_write_which_lands_later(
         settings = _settings(sim, state_backend="sqlite", state_dir=tmp_path)
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             assert not (await ws.run("python asyncio")).is_error  # opens the store
-            _take_write_lock(locked_file)
-            started = time.monotonic()
-            result = await ws.run("rust tokio")
-            elapsed = time.monotonic() - started
-            started = time.monotonic()
-            assert not (await ws.run("go goroutines")).is_error
-            following = time.monotonic() - started
-            locked_file.execute("ROLLBACK")
+            with write_lock_held(locked_file):
+                started = time.monotonic()
+                result = await ws.run("rust tokio")
+                elapsed = time.monotonic() - started
+                started = time.monotonic()
+                assert not (await ws.run("go goroutines")).is_error
+                following = time.monotonic() - started
             # All three: a write held in memory leaves the store answering, so the third
             # search's entry is kept too (when the write itself waited, the store was
             # searched without after it and only the first two reached the file).
@@ -221,11 +216,10 @@ async def test_a_budgeted_reservation_held_up_leaves_the_provider_its_time(
         )
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             assert not (await ws.run("python asyncio")).is_error  # opens the store
-            _take_write_lock(locked_file)
-            started = time.monotonic()
-            result = await ws.run("rust tokio")
-            elapsed = time.monotonic() - started
-            locked_file.execute("ROLLBACK")
+            with write_lock_held(locked_file):
+                started = time.monotonic()
+                result = await ws.run("rust tokio")
+                elapsed = time.monotonic() - started
     assert not result.is_error, result.text
     assert [(a.provider, a.outcome) for a in result.response.attempts] == [("brave", "success")]
     assert "asked as the last resort, the request uncounted" in " ".join(result.response.notes)
