@@ -174,27 +174,59 @@ def _function_tool_keywords() -> str:
     return ", ".join(inspect.signature(FunctionTool).parameters)
 
 
+def _from_defaults_keywords() -> str:
+    """FunctionTool.from_defaults's keywords, as the refusal lists them."""
+    import inspect
+
+    from llama_index.core.tools import FunctionTool
+
+    return ", ".join(inspect.signature(FunctionTool.from_defaults).parameters)
+
+
+def _keyword_cases() -> list[Any]:
+    """Each mistyped keyword, given to a tool class called directly and to its from_defaults.
+
+    Each case is (how the tool is built, the keyword given, how the refusal names it, the
+    factory option it probably meant or None).
+    """
+    called = [
+        ("api_key", {"api_key": SECRET}, "'api_key'; did you mean api_keys?", "api_keys"),
+        ("api_keys", {"api_keys": {"brave": SECRET}}, "'api_keys'", "api_keys"),
+        ("timeout", {"timeout": 5}, "'timeout'; did you mean timeout_seconds?", "timeout_seconds"),
+        ("fnn", {"fnn": print}, "'fnn'; did you mean fn?", None),
+        ("colour", {"colour": "red"}, "'colour'", None),
+    ]
+    from_defaults = [
+        ("api_key", {"api_key": SECRET}, "'api_key'; did you mean api_keys?", "api_keys"),
+        ("timeout", {"timeout": 5}, "'timeout'; did you mean timeout_seconds?", "timeout_seconds"),
+        ("nme", {"nme": "echo"}, "'nme'; did you mean name?", None),
+        ("colour", {"colour": "red"}, "'colour'", None),
+    ]
+    return [
+        pytest.param(how, given, named, meant, id=f"{how}-{case}")
+        for how, cases in (("called", called), ("from_defaults", from_defaults))
+        for case, given, named, meant in cases
+    ]
+
+
 @pytest.mark.parametrize(("tool", "factory"), _direct_classes(), ids=["search", "fetch"])
-@pytest.mark.parametrize(
-    ("given", "named", "meant"),
-    [
-        ({"api_key": SECRET}, "'api_key'; did you mean api_keys?", "api_keys"),
-        ({"api_keys": {"brave": SECRET}}, "'api_keys'", "api_keys"),
-        ({"timeout": 5}, "'timeout'; did you mean timeout_seconds?", "timeout_seconds"),
-        ({"fnn": print}, "'fnn'; did you mean fn?", None),
-        ({"colour": "red"}, "'colour'", None),
-    ],
-    ids=["api_key", "api_keys", "timeout", "fnn", "colour"],
-)
-def test_a_llamaindex_tool_class_called_directly_names_the_keyword_and_its_factory(
-    tool: type[Any], factory: str, given: dict[str, Any], named: str, meant: str | None
+@pytest.mark.parametrize(("how", "given", "named", "meant"), _keyword_cases())
+def test_a_llamaindex_tool_class_names_the_keyword_and_its_factory(
+    tool: type[Any], factory: str, how: str, given: dict[str, Any], named: str, meant: str | None
 ) -> None:
-    # FunctionTool.__init__() got an unexpected keyword argument 'api_key' named neither
-    # the class called, nor api_keys, nor the factory that takes it.
+    # Called directly: FunctionTool.__init__() got an unexpected keyword argument 'api_key'
+    # named neither the class called, nor api_keys, nor the factory that takes it. Its
+    # from_defaults() said the same of FunctionTool.from_defaults(); worded now as the class
+    # called directly is.
     with pytest.raises(TypeError) as caught:
-        tool(**given)
-    takes = _function_tool_keywords()
-    owner = tool.__name__
+        if how == "called":
+            tool(**given)
+        else:
+            tool.from_defaults(fn=lambda query: query, **given)
+    if how == "called":
+        owner, takes = tool.__name__, _function_tool_keywords()
+    else:
+        owner, takes = f"{tool.__name__}.from_defaults", _from_defaults_keywords()
     if meant is None:
         where = f"{owner}() takes {takes}; {factory}() builds one from WebSearch options"
     else:
@@ -263,47 +295,6 @@ def test_a_subclass_of_a_llamaindex_tool_class_keeps_its_own_keywords() -> None:
         "WebSearch options)"
     )
     assert isinstance(tagged, FunctionTool)
-
-
-def _from_defaults_keywords() -> str:
-    """FunctionTool.from_defaults's keywords, as the refusal lists them."""
-    import inspect
-
-    from llama_index.core.tools import FunctionTool
-
-    return ", ".join(inspect.signature(FunctionTool.from_defaults).parameters)
-
-
-@pytest.mark.parametrize(("tool", "factory"), _direct_classes(), ids=["search", "fetch"])
-@pytest.mark.parametrize(
-    ("given", "named", "meant"),
-    [
-        ({"api_key": SECRET}, "'api_key'; did you mean api_keys?", "api_keys"),
-        ({"timeout": 5}, "'timeout'; did you mean timeout_seconds?", "timeout_seconds"),
-        ({"nme": "echo"}, "'nme'; did you mean name?", None),
-        ({"colour": "red"}, "'colour'", None),
-    ],
-    ids=["api_key", "timeout", "nme", "colour"],
-)
-def test_a_llamaindex_tool_classs_from_defaults_names_the_keyword_and_its_factory(
-    tool: type[Any], factory: str, given: dict[str, Any], named: str, meant: str | None
-) -> None:
-    # FunctionTool.from_defaults() got an unexpected keyword argument 'api_key' named neither
-    # the class, nor api_keys, nor the factory; worded now as the class called directly is.
-    with pytest.raises(TypeError) as caught:
-        tool.from_defaults(fn=lambda query: query, **given)
-    owner = f"{tool.__name__}.from_defaults"
-    takes = _from_defaults_keywords()
-    if meant is None:
-        where = f"{owner}() takes {takes}; {factory}() builds one from WebSearch options"
-    else:
-        where = (
-            f"{meant} is an option of {factory}(), which builds this tool; "
-            f"{owner}() itself takes {takes}"
-        )
-    message = str(caught.value)
-    assert message == f"{owner}() got an unexpected keyword argument {named} ({where})"
-    assert SECRET not in message
 
 
 def test_from_defaults_mistakes_stay_type_errors_for_mypy_and_at_run_time() -> None:
