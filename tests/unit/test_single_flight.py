@@ -48,34 +48,28 @@ async def test_a_failure_is_raised_to_every_caller_of_that_run() -> None:
     assert [str(o) for o in outcomes] == ["refused"] * 3 and job.runs == 1
 
 
-async def test_a_cancelled_first_caller_hands_the_job_to_a_waiter() -> None:
-    # The first caller's attempt timed out: its waiter must not inherit that cancellation.
+@pytest.mark.parametrize(
+    ("cancelled", "runs"),
+    [("first", 2), ("waiter", 1)],
+    ids=["a-cancelled-first-caller-hands-the-job-to-a-waiter", "a-cancelled-waiter-leaves-it"],
+)
+async def test_a_cancelled_caller_leaves_the_run_to_the_other(cancelled: str, runs: int) -> None:
+    # The first caller's attempt timed out: its waiter must not inherit that cancellation,
+    # and runs the job anew. A waiter cancelled leaves the first caller's run alone.
     flight: SingleFlight[str] = SingleFlight()
     job = Job()
     first = asyncio.create_task(flight.run("k", job))
     await asyncio.sleep(0)
     waiter = asyncio.create_task(flight.run("k", job))
     await asyncio.sleep(0)
-    first.cancel()
+    gone, other = (first, waiter) if cancelled == "first" else (waiter, first)
+    gone.cancel()
     await asyncio.sleep(0)
     job.release.set()
-    assert await waiter == "fresh" and job.runs == 2
+    assert await other == "fresh" and job.runs == runs
     with pytest.raises(asyncio.CancelledError):
-        await first
-
-
-async def test_a_cancelled_waiter_leaves_the_run_to_the_others() -> None:
-    flight: SingleFlight[str] = SingleFlight()
-    job = Job()
-    first = asyncio.create_task(flight.run("k", job))
-    await asyncio.sleep(0)
-    waiter = asyncio.create_task(flight.run("k", job))
-    await asyncio.sleep(0)
-    waiter.cancel()
-    await asyncio.sleep(0)
-    job.release.set()
-    assert await first == "fresh" and job.runs == 1
-    assert waiter.cancelled()
+        await gone
+    assert gone.cancelled()
 
 
 def test_each_event_loop_runs_its_own() -> None:
