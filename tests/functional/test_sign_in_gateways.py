@@ -51,6 +51,21 @@ def _seen(sim: Simulator, provider_id: str) -> str:
     )
 
 
+def _through_gateway(
+    sim: Simulator, provider_id: str, store: Path, endpoint: str | None = None
+) -> dict[str, Any]:
+    """Settings that send ``endpoint`` (the provider's own by default) to :data:`GATEWAY`.
+
+    The simulator plays the HTTP proxy the gateway is reached through, so a request that
+    goes out arrives at ``provider_id``'s simulated service and is seen.
+    """
+    return {
+        "base_urls": {**sim.base_urls(), endpoint or provider_id: GATEWAY},
+        "proxy": sim[provider_id].base_url,
+        "credentials_file": store,
+    }
+
+
 async def _reason(settings: Settings, provider_id: str, **keys: str) -> str:
     async with WebSearch(settings, api_keys=keys) as ws:
         return next(s.reason for s in await ws.provider_status() if s.id == provider_id)
@@ -65,11 +80,7 @@ def _gemini_project(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_a_refresh_token_goes_to_no_untrusted_token_endpoint(store: Path) -> None:
     _sign_in(store, "gemini-cli", expired=True)
     async with Simulator(["gemini"]) as sim:
-        through: dict[str, Any] = {
-            "base_urls": {**sim.base_urls(), "google_oauth": GATEWAY},
-            "proxy": sim["gemini"].base_url,
-            "credentials_file": store,
-        }
+        through = _through_gateway(sim, "gemini", store, "google_oauth")
         settings = sim.settings(**through)
         reason = await _reason(settings, "gemini")
         async with WebSearch(settings, api_keys={}) as ws:
@@ -101,37 +112,28 @@ async def test_a_refresh_token_goes_to_google_and_to_loopback(store: Path) -> No
     assert REFRESH in _seen(sim, "gemini")
 
 
-async def test_perplexity_passes_its_token_over_and_searches_with_its_key(store: Path) -> None:
+@pytest.mark.parametrize(
+    ("key", "state"),
+    [("pplx-0123456789abcdef", "ready; passed over"), (None, "misconfigured")],
+    ids=["passes-its-token-over-and-searches-with-its-key", "with-only-a-sign-in-is-misconfigured"],
+)
+async def test_perplexity_refuses_its_token_to_a_gateway(
+    store: Path, key: str | None, state: str
+) -> None:
     _sign_in(store, "perplexity")
     async with Simulator(["perplexity"]) as sim:
-        settings = sim.settings(
-            base_urls={**sim.base_urls(), "perplexity": GATEWAY},
-            proxy=sim["perplexity"].base_url,
-            credentials_file=store,
-        )
-        keys = {"perplexity": "pplx-0123456789abcdef"}
+        settings = sim.settings(**_through_gateway(sim, "perplexity", store))
+        keys = {"perplexity": key} if key else {}
         reason = await _reason(settings, "perplexity", **keys)
         async with WebSearch(settings, api_keys=keys) as ws:
             result = await ws.run(QUERY, provider="perplexity")
-    assert reason.startswith("ready; passed over: Refusing to send the Perplexity OAuth token")
-    assert result.error is None, result.error
-    seen = _seen(sim, "perplexity")
-    assert "pplx-0123456789abcdef" in seen and ACCESS not in seen
-
-
-async def test_perplexity_with_only_a_sign_in_is_misconfigured(store: Path) -> None:
-    _sign_in(store, "perplexity")
-    async with Simulator(["perplexity"]) as sim:
-        settings = sim.settings(
-            base_urls={**sim.base_urls(), "perplexity": GATEWAY},
-            proxy=sim["perplexity"].base_url,
-            credentials_file=store,
-        )
-        reason = await _reason(settings, "perplexity")
-        async with WebSearch(settings, api_keys={}) as ws:
-            result = await ws.run(QUERY, provider="perplexity")
-    assert reason.startswith("misconfigured: Refusing to send the Perplexity OAuth token")
-    assert result.error is not None and sim["perplexity"].requests == []
+    assert reason.startswith(f"{state}: Refusing to send the Perplexity OAuth token")
+    if key:
+        assert result.error is None, result.error
+        seen = _seen(sim, "perplexity")
+        assert key in seen and ACCESS not in seen
+    else:
+        assert result.error is not None and sim["perplexity"].requests == []
 
 
 @pytest.mark.parametrize(
