@@ -21,7 +21,7 @@ import pytest
 
 from tests.functional._locked_store import behind_a_held_lock, budgeted_brave_first
 from tests.stalling_proxy import silent_server
-from websearch_core import WebSearch
+from websearch_core import SearchResponse, WebSearch
 from websearch_core import providers as registry
 from websearch_core.providers import duckduckgo as ddg
 from websearch_core.providers.public import PublicProvider
@@ -202,6 +202,35 @@ def _public_chain(sim: Simulator, tmp_path: Path, timeout_seconds: float | None 
     )
 
 
+def _break_duckduckgo(sim: Simulator, how: str) -> None:
+    """Public Web's other engine fails (``failing``) or answers with nothing (``empty``)."""
+    if how == "failing":
+        sim["duckduckgo"].always(Fault.http(503, "down"))
+    else:
+        sim["duckduckgo"].results = []
+
+
+async def public_web_asked_last(
+    tmp_path: Path,
+    locked_file: sqlite3.Connection,
+    duckduckgo: str,
+    caplog: pytest.LogCaptureFixture | None = None,
+) -> tuple[Simulator, SearchResponse]:
+    """Public Web then Tavily behind the lock; DuckDuckGo fails or finds nothing, Tavily fails.
+
+    Bing, held back while its budget cannot be checked, is then asked as the last resort
+    and answers. ``caplog`` is cleared just before that search, when given.
+    """
+    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
+        settings = _public_chain(sim, tmp_path)
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
+            _break_duckduckgo(sim, duckduckgo)
+            sim["tavily"].always(Fault.http(500, "upstream down"))
+            if caplog is not None:
+                caplog.clear()
+            return sim, await ws.search("rust tokio")
+
+
 @pytest.mark.parametrize("duckduckgo", ["failing", "empty"])
 async def test_an_unchecked_engine_waits_for_the_providers_after_public_web(
     tmp_path: Path, locked_file: sqlite3.Connection, duckduckgo: str
@@ -211,10 +240,7 @@ async def test_an_unchecked_engine_waits_for_the_providers_after_public_web(
     async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
         settings = _public_chain(sim, tmp_path)
         async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            if duckduckgo == "failing":
-                sim["duckduckgo"].always(Fault.http(503, "down"))
-            else:
-                sim["duckduckgo"].results = []
+            _break_duckduckgo(sim, duckduckgo)
             response = await ws.search("rust tokio")
     assert response.provider == "tavily"
     assert [(a.provider, a.outcome) for a in response.attempts] == [
@@ -224,51 +250,32 @@ async def test_an_unchecked_engine_waits_for_the_providers_after_public_web(
     assert len(sim["bing"].requests) == 1  # the first search's only
 
 
+@pytest.mark.parametrize("duckduckgo", ["failing", "empty"])
 async def test_public_web_is_asked_again_for_its_unchecked_engines_when_the_chain_failed(
-    tmp_path: Path, locked_file: sqlite3.Connection
+    tmp_path: Path,
+    locked_file: sqlite3.Connection,
+    caplog: pytest.LogCaptureFixture,
+    duckduckgo: str,
 ) -> None:
-    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
-        settings = _public_chain(sim, tmp_path)
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            sim["duckduckgo"].always(Fault.http(503, "down"))
-            sim["tavily"].always(Fault.http(500, "upstream down"))
-            response = await ws.search("rust tokio")
-    assert [(a.provider, a.outcome) for a in response.attempts] == [
-        ("public", "failed"),
-        ("tavily", "failed"),
-        ("public", "success"),
-    ]
-    assert response.provider == "public" and response.sources
-    assert len(sim["bing"].requests) == 2
-    assert len(sim["duckduckgo"].requests) == 2  # once per search: not again as a last resort
-    assert any("Bing budget of 100/day not checked" in note for note in response.notes)
-
-
-async def test_public_web_found_nothing_so_its_unchecked_engine_is_asked_when_the_chain_failed(
-    tmp_path: Path, locked_file: sqlite3.Connection, caplog: pytest.LogCaptureFixture
-) -> None:
-    # Its other engine answered with no results (not a failure): before, Public Web ended
-    # with "no renderable content", and Bing, held back, was never asked.
-    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
-        settings = _public_chain(sim, tmp_path)
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            sim["duckduckgo"].results = []
-            sim["tavily"].always(Fault.http(500, "upstream down"))
-            caplog.clear()
-            response = await ws.search("rust tokio")
+    # Found nothing: its other engine answered with no results (not a failure). Before,
+    # Public Web then ended with "no renderable content", and Bing, held back, was never
+    # asked.
+    sim, response = await public_web_asked_last(tmp_path, locked_file, duckduckgo, caplog)
     outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
     assert [o[:2] for o in outcomes] == [
         ("public", "failed"),
         ("tavily", "failed"),
         ("public", "success"),
     ]
-    assert outcomes[0][2] == (
-        "Public Web returned no renderable search content. Engines that did not answer: "
-        "bing: budget of 100/day unchecked: state store unavailable, not asked."
-    )
+    if duckduckgo == "empty":
+        assert outcomes[0][2] == (
+            "Public Web returned no renderable search content. Engines that did not answer: "
+            "bing: budget of 100/day unchecked: state store unavailable, not asked."
+        )
     assert response.provider == "public" and response.sources
     assert len(sim["bing"].requests) == 2
     assert len(sim["duckduckgo"].requests) == 2  # once per search: not again as a last resort
+    assert any("Bing budget of 100/day not checked" in note for note in response.notes)
     assert PUBLIC_UNCOUNTED in response.notes
     assert _uncounted_warnings(caplog) == [PUBLIC_UNCOUNTED]
 
@@ -360,10 +367,7 @@ async def _public_last_resort_fails(
     async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
         settings = _public_chain(sim, tmp_path)
         async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            if duckduckgo_empty:
-                sim["duckduckgo"].results = []
-            else:
-                sim["duckduckgo"].always(Fault.http(503, "down"))
+            _break_duckduckgo(sim, "empty" if duckduckgo_empty else "failing")
             sim["tavily"].always(Fault.http(500, "upstream down"))
             sim["bing"].always(Fault.http(503, "bing down"))
             result = await ws.run("rust tokio", use_cache=False)
@@ -452,12 +456,7 @@ async def test_public_web_answering_as_the_last_resort_says_so_in_its_attempt_an
     tmp_path: Path, locked_file: sqlite3.Connection
 ) -> None:
     # As the chain says of a budgeted provider it asks last: the attempt's detail too.
-    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
-        settings = _public_chain(sim, tmp_path)
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            sim["duckduckgo"].always(Fault.http(503, "down"))
-            sim["tavily"].always(Fault.http(500, "upstream down"))
-            response = await ws.search("rust tokio")
+    _, response = await public_web_asked_last(tmp_path, locked_file, "failing")
     last = response.attempts[-1]
     assert (last.provider, last.outcome, last.detail) == ("public", "success", PUBLIC_UNCOUNTED)
     assert response.notes.count(PUBLIC_UNCOUNTED) == 1  # said by the chain, not the engine too

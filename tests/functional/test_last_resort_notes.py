@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import cast
 
 from tests.functional._locked_store import behind_a_held_lock
-from tests.functional.test_budget_last_resort import PUBLIC_UNCOUNTED, _public_chain
+from tests.functional.test_budget_last_resort import PUBLIC_UNCOUNTED, public_web_asked_last
 from websearch_core.testing import Simulator
-from websearch_core.testing.faults import Fault
 from websearch_core.testing.protocols.searxng import SearxngProtocol
 
 SEARXNG_UNCOUNTED = (
@@ -24,12 +23,7 @@ SEARXNG_UNCOUNTED = (
 async def test_public_web_s_uncounted_note_follows_the_engines_that_did_not_answer(
     tmp_path: Path, locked_file: sqlite3.Connection
 ) -> None:
-    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
-        settings = _public_chain(sim, tmp_path)
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            sim["duckduckgo"].always(Fault.http(503, "down"))
-            sim["tavily"].always(Fault.http(500, "upstream down"))
-            response = await ws.search("rust tokio")
+    _, response = await public_web_asked_last(tmp_path, locked_file, "failing")
     assert response.notes == (
         "Engines that did not answer: duckduckgo: failed (HTTP 503)",
         PUBLIC_UNCOUNTED,
