@@ -592,16 +592,28 @@ async def test_oauth_the_providers_table_names_the_model_a_search_put_in_place_o
         assert rows["gemini"].note == REPLACED_ROW.split("; ", 1)[1]
 
 
+async def _a_client_searched(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> dict[str, Any]:
+    """The state settings a Gemini CLI sign-in's client searched with once, then closed.
+
+    Its search picked a model in place of the default and left a note of it in the
+    store, for the next client on these settings to read.
+    """
+    _gemini_cli(sim, monkeypatch)
+    settings: dict[str, Any] = {"state_backend": "sqlite", "state_dir": tmp_path}
+    async with _client(sim, {}, **settings) as ws:
+        await ws.search(QUERY, provider="gemini")
+    return settings
+
+
 async def test_oauth_a_new_client_on_the_same_state_store_shows_the_replacement_too(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     # The pick lived in the searching client's memory only, so a client that had not
     # searched (every `websearch providers` command is one) read "ready" alone. It is now
     # a note in the state store, under the sign-in's fingerprint, never a token.
-    _gemini_cli(sim, monkeypatch)
-    settings = {"state_backend": "sqlite", "state_dir": tmp_path}
-    async with _client(sim, {}, **settings) as ws:
-        await ws.search(QUERY, provider="gemini")
+    settings = await _a_client_searched(sim, monkeypatch, tmp_path)
     async with _client(sim, {}, **settings) as ws:
         assert await _gemini_row(ws) == REPLACED_ROW
         store = await ws.state()
@@ -615,10 +627,7 @@ async def test_oauth_a_new_client_on_the_same_state_store_shows_the_replacement_
 async def test_oauth_the_note_belongs_to_its_sign_in_and_the_default_it_replaced(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    _gemini_cli(sim, monkeypatch)
-    settings = {"state_backend": "sqlite", "state_dir": tmp_path}
-    async with _client(sim, {}, **settings) as ws:
-        await ws.search(QUERY, provider="gemini")
+    settings = await _a_client_searched(sim, monkeypatch, tmp_path)
     # A model the user chose is never replaced: the table says nothing of the default's.
     monkeypatch.setenv("GEMINI_SEARCH_MODEL", "gemini-2.5-pro")
     async with _client(sim, {}, **settings) as ws:
