@@ -21,9 +21,13 @@ QUERY = "python asyncio"
 ACCESS = "codex-stored-access-token-0123456789"
 
 
-def _sign_in(path: Path) -> None:
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    """A credentials file holding a valid Codex sign-in whose access token is :data:`ACCESS`."""
+    path = tmp_path / "credentials.json"
     token = OAuthToken(access_token=ACCESS, refresh_token="r", expires_at=time.time() + 3600)
     CredentialStore(path).set_oauth("codex", token)
+    return path
 
 
 def _seen(sim: Simulator, provider_id: str) -> str:
@@ -33,10 +37,8 @@ def _seen(sim: Simulator, provider_id: str) -> str:
 
 @pytest.mark.parametrize("how", ["setting", "environment"])
 async def test_a_loopback_endpoint_is_not_proxied(
-    how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    how: str, store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = tmp_path / "credentials.json"
-    _sign_in(store)
     async with Simulator(["codex"]) as sim, Simulator(["brave"]) as proxy:
         through = proxy["brave"].base_url
         if how == "setting":
@@ -53,12 +55,10 @@ async def test_a_loopback_endpoint_is_not_proxied(
 
 @pytest.mark.parametrize("how", ["environment", "session"])
 async def test_a_callers_session_never_sends_loopback_to_a_remote_proxy(
-    how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    how: str, store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # aiohttp cannot be told to send one request past a session's proxy: the request is
     # refused before it is sent, naming the way out and the proxy without its password.
-    store = tmp_path / "credentials.json"
-    _sign_in(store)
     remote = "http://user:hunter2@proxy.example.invalid:3128"
     async with Simulator(["codex"]) as sim:
         settings = sim.settings(credentials_file=store)
