@@ -15,6 +15,7 @@ import pytest
 from websearch_core import WebSearch
 from websearch_core.cli import main
 from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.status import ProviderStatus
 from websearch_core.testing import Simulator
 
 QUERY = "python asyncio"
@@ -25,6 +26,11 @@ NO_OTHER_HEADER = (
 )
 """The advice, per provider: it said "use a credential sent in another header" to Tavily,
 xAI and SearXNG users too, whose providers have none."""
+
+
+async def _row(ws: WebSearch, provider_id: str) -> ProviderStatus:
+    """``provider_id``'s row of the status table, as ``websearch providers`` shows it."""
+    return next(row for row in await ws.provider_status() if row.id == provider_id)
 
 
 def _with_user(origin: str) -> str:
@@ -111,7 +117,7 @@ async def test_a_bearer_credential_behind_a_user_name_is_misconfigured_and_never
             urls[provider] = gateway
         settings = sim.settings(providers=(provider, "serper"), base_urls=urls)
         async with WebSearch(settings, api_keys={provider: key, "serper": "s"}) as ws:
-            status = next(s for s in await ws.provider_status() if s.id == provider)
+            status = await _row(ws, provider)
             result = await ws.run(QUERY, use_cache=False)
         assert sim[provider].requests == []
     assert status.reason == f"misconfigured: {problem}"
@@ -131,7 +137,7 @@ async def test_a_searxng_token_behind_an_endpoint_with_a_user_name_is_misconfigu
         endpoint = {"endpoint": _with_user(urls.pop("searxng"))}
         settings = sim.settings(providers=("searxng", "serper"), base_urls=urls, searxng=endpoint)
         async with WebSearch(settings, api_keys={"serper": "s"}) as ws:
-            status = next(s for s in await ws.provider_status() if s.id == "searxng")
+            status = await _row(ws, "searxng")
             result = await ws.run(QUERY, use_cache=False)
         assert sim["searxng"].requests == []
     problem = (
@@ -154,7 +160,7 @@ async def test_perplexity_cookies_go_beside_the_user_name_and_its_bearer_key_is_
         urls["perplexity"] = _with_user(urls["perplexity"])
         settings = sim.settings(base_urls=urls)
         async with WebSearch(settings, api_keys={"perplexity": "pplx-fake"}) as ws:
-            status = next(s for s in await ws.provider_status() if s.id == "perplexity")
+            status = await _row(ws, "perplexity")
             result = await ws.run(QUERY, provider="perplexity", use_cache=False)
         [request] = sim["perplexity"].requests
     assert result.error is None
@@ -184,7 +190,7 @@ async def test_a_gemini_sign_in_behind_a_user_name_names_the_command_that_remove
         store.set_oauth("gemini-cli", OAuthToken(access_token="ya29.cli-token"))
         keys = {"gemini": "AIza-fake", "serper": "s"}
         async with WebSearch(settings, api_keys=keys) as ws:
-            before = next(s for s in await ws.provider_status() if s.id == "gemini")
+            before = await _row(ws, "gemini")
         assert before.reason.startswith("misconfigured: ")
         assert before.reason.endswith(
             f"{OTHER_HEADER}: a Gemini API key (GEMINI_API_KEY or GOOGLE_API_KEY), in the "
@@ -194,5 +200,5 @@ async def test_a_gemini_sign_in_behind_a_user_name_names_the_command_that_remove
         )
         assert main(["auth", "remove", "gemini-cli", "--oauth"]) == 0  # as the advice says
         async with WebSearch(settings, api_keys=keys) as ws:
-            after = next(s for s in await ws.provider_status() if s.id == "gemini")
+            after = await _row(ws, "gemini")
         assert not after.reason.startswith("misconfigured"), after.reason
