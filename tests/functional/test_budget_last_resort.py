@@ -11,8 +11,10 @@ warning of the ``websearch_core.state`` logger says it. Before, such a chain fai
 the store was down.
 """
 
+import contextlib
 import logging
 import sqlite3
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,7 @@ import pytest
 
 from tests.functional._locked_store import behind_a_held_lock, budgeted_brave_first
 from tests.stalling_proxy import silent_server
-from websearch_core import SearchResponse, WebSearch
+from websearch_core import SearchResponse, SearchToolResult, WebSearch
 from websearch_core import providers as registry
 from websearch_core.providers import duckduckgo as ddg
 from websearch_core.providers.public import PublicProvider
@@ -42,6 +44,8 @@ PUBLIC_UNCOUNTED = (
     "the request uncounted."
 )
 TAVILY_UNCOUNTED = PUBLIC_UNCOUNTED.replace("Bing", "Tavily")
+ASKED_AGAIN = [("public", "failed"), ("tavily", "failed"), ("public", "success")]
+"""Public Web then Tavily, and Public Web again as the last resort, for its held Bing."""
 
 
 def _uncounted_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -59,16 +63,32 @@ def _sqlite(sim: Simulator, tmp_path: Path, providers: tuple[str, ...]) -> Any:
     )
 
 
-async def test_a_chain_of_one_budgeted_provider_answers_uncounted_behind_a_locked_file(
-    tmp_path: Path, locked_file: sqlite3.Connection, caplog: pytest.LogCaptureFixture
-) -> None:
+async def _brave_alone_asked(
+    tmp_path: Path,
+    locked_file: sqlite3.Connection,
+    caplog: pytest.LogCaptureFixture,
+    *,
+    rate_limited: bool = False,
+) -> tuple[Simulator, SearchResponse]:
+    """A chain of Brave alone searched behind the lock (its first answer a 429, if asked).
+
+    ``caplog`` is cleared before that search, so it holds that search's warnings only.
+    """
     async with Simulator(["brave"]) as sim:
         settings = _sqlite(sim, tmp_path, providers=("brave",))
         async with behind_a_held_lock(sim, settings, locked_file) as (ws, first):
             assert first.provider == "brave"  # the search that opened the store
+            if rate_limited:
+                sim["brave"].enqueue(Fault.rate_limited(retry_after=1))
             caplog.clear()
-            response = await ws.search("rust tokio")
-            assert sim["brave"].requests and len(sim["brave"].requests) == 2
+            return sim, await ws.search("rust tokio")
+
+
+async def test_a_chain_of_one_budgeted_provider_answers_uncounted_behind_a_locked_file(
+    tmp_path: Path, locked_file: sqlite3.Connection, caplog: pytest.LogCaptureFixture
+) -> None:
+    sim, response = await _brave_alone_asked(tmp_path, locked_file, caplog)
+    assert sim["brave"].requests and len(sim["brave"].requests) == 2
     assert response.provider == "brave" and response.sources
     assert [(a.provider, a.outcome) for a in response.attempts] == [("brave", "success")]
     assert response.attempts[0].detail == UNCOUNTED
@@ -76,15 +96,27 @@ async def test_a_chain_of_one_budgeted_provider_answers_uncounted_behind_a_locke
     assert len(_uncounted_warnings(caplog)) == 1
 
 
-async def test_a_skipped_budget_is_asked_last_after_every_other_provider_failed(
-    tmp_path: Path, locked_file: sqlite3.Connection
-) -> None:
+async def _brave_asked_last(
+    tmp_path: Path, locked_file: sqlite3.Connection, *, brave_finds: bool = True
+) -> SearchToolResult:
+    """Brave, then Tavily failing, behind the lock: Brave is skipped, then asked last.
+
+    With ``brave_finds`` False its answer as the last resort holds nothing.
+    """
     async with Simulator(["brave", "tavily"]) as sim:
         sim["tavily"].always(Fault.http(500, "upstream down"))
         settings = _sqlite(sim, tmp_path, providers=("brave", "tavily"))
         # The search that opens the store: Tavily fails, Brave answers.
         async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            response = await ws.search("rust tokio")
+            if not brave_finds:
+                sim["brave"].results = []
+            return await ws.run("rust tokio", use_cache=False)
+
+
+async def test_a_skipped_budget_is_asked_last_after_every_other_provider_failed(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    response = (await _brave_asked_last(tmp_path, locked_file)).response
     outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
     assert [o[:2] for o in outcomes] == [
         ("brave", "skipped"),
@@ -100,13 +132,7 @@ async def test_a_failed_last_resort_reads_its_failure_and_uncounted_note_as_one_
 ) -> None:
     # Before, the failure's own full stop stayed before the join: "... no renderable search
     # content.; Brave budget ...".
-    async with Simulator(["brave", "tavily"]) as sim:
-        sim["tavily"].always(Fault.http(500, "upstream down"))
-        settings = _sqlite(sim, tmp_path, providers=("brave", "tavily"))
-        # The search that opens the store: Tavily fails, Brave answers.
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            sim["brave"].results = []
-            result = await ws.run("rust tokio", use_cache=False)
+    result = await _brave_asked_last(tmp_path, locked_file, brave_finds=False)
     last = result.response.attempts[-1]
     assert (last.provider, last.outcome) == ("brave", "failed")
     assert last.detail == f"Brave returned no renderable search content; {UNCOUNTED}"
@@ -202,6 +228,23 @@ def _public_chain(sim: Simulator, tmp_path: Path, timeout_seconds: float | None 
     )
 
 
+@contextlib.asynccontextmanager
+async def _public_chain_held(
+    tmp_path: Path,
+    locked_file: sqlite3.Connection,
+    engines: tuple[str, ...] = ("duckduckgo", "bing"),
+    timeout_seconds: float | None = None,
+) -> AsyncIterator[tuple[Simulator, WebSearch]]:
+    """Public Web (over ``engines``) then Tavily, the store opened, then its file locked.
+
+    The simulator outlives the block, for the requests its services saw.
+    """
+    async with Simulator([*engines, "tavily"]) as sim:
+        settings = _public_chain(sim, tmp_path, timeout_seconds=timeout_seconds)
+        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
+            yield sim, ws
+
+
 def _break_duckduckgo(sim: Simulator, how: str) -> None:
     """Public Web's other engine fails (``failing``) or answers with nothing (``empty``)."""
     if how == "failing":
@@ -221,14 +264,12 @@ async def public_web_asked_last(
     Bing, held back while its budget cannot be checked, is then asked as the last resort
     and answers. ``caplog`` is cleared just before that search, when given.
     """
-    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
-        settings = _public_chain(sim, tmp_path)
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            _break_duckduckgo(sim, duckduckgo)
-            sim["tavily"].always(Fault.http(500, "upstream down"))
-            if caplog is not None:
-                caplog.clear()
-            return sim, await ws.search("rust tokio")
+    async with _public_chain_held(tmp_path, locked_file) as (sim, ws):
+        _break_duckduckgo(sim, duckduckgo)
+        sim["tavily"].always(Fault.http(500, "upstream down"))
+        if caplog is not None:
+            caplog.clear()
+        return sim, await ws.search("rust tokio")
 
 
 @pytest.mark.parametrize("duckduckgo", ["failing", "empty"])
@@ -237,11 +278,9 @@ async def test_an_unchecked_engine_waits_for_the_providers_after_public_web(
 ) -> None:
     # Whether Public Web's other engine failed or found nothing, its held engine is left
     # to the next provider: Tavily answers, and Bing is not asked.
-    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
-        settings = _public_chain(sim, tmp_path)
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            _break_duckduckgo(sim, duckduckgo)
-            response = await ws.search("rust tokio")
+    async with _public_chain_held(tmp_path, locked_file) as (sim, ws):
+        _break_duckduckgo(sim, duckduckgo)
+        response = await ws.search("rust tokio")
     assert response.provider == "tavily"
     assert [(a.provider, a.outcome) for a in response.attempts] == [
         ("public", "failed"),
@@ -262,11 +301,7 @@ async def test_public_web_is_asked_again_for_its_unchecked_engines_when_the_chai
     # asked.
     sim, response = await public_web_asked_last(tmp_path, locked_file, duckduckgo, caplog)
     outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
-    assert [o[:2] for o in outcomes] == [
-        ("public", "failed"),
-        ("tavily", "failed"),
-        ("public", "success"),
-    ]
+    assert [o[:2] for o in outcomes] == ASKED_AGAIN
     if duckduckgo == "empty":
         assert outcomes[0][2] == (
             "Public Web returned no renderable search content. Engines that did not answer: "
@@ -318,13 +353,7 @@ async def test_a_last_resort_retried_after_a_short_rate_limit_reserves_once(
 ) -> None:
     # The retry after a short 429 reserved again: a second uncounted reservation, a second
     # warning, and the first attempt's detail did not say its request went uncounted.
-    async with Simulator(["brave"]) as sim:
-        settings = _sqlite(sim, tmp_path, providers=("brave",))
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, first):
-            assert first.provider == "brave"  # the search that opened the store
-            sim["brave"].enqueue(Fault.rate_limited(retry_after=1))
-            caplog.clear()
-            response = await ws.search("rust tokio")
+    sim, response = await _brave_alone_asked(tmp_path, locked_file, caplog, rate_limited=True)
     assert len(sim["brave"].requests) == 3  # the first search's, the 429, the retry
     assert len(_uncounted_warnings(caplog)) == 1
     outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
@@ -364,13 +393,11 @@ async def _public_last_resort_fails(
     tmp_path: Path, locked_file: sqlite3.Connection, *, duckduckgo_empty: bool
 ) -> Any:
     """Public Web then Tavily; DuckDuckGo fails or finds nothing, and so does everything else."""
-    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
-        settings = _public_chain(sim, tmp_path)
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            _break_duckduckgo(sim, "empty" if duckduckgo_empty else "failing")
-            sim["tavily"].always(Fault.http(500, "upstream down"))
-            sim["bing"].always(Fault.http(503, "bing down"))
-            result = await ws.run("rust tokio", use_cache=False)
+    async with _public_chain_held(tmp_path, locked_file) as (sim, ws):
+        _break_duckduckgo(sim, "empty" if duckduckgo_empty else "failing")
+        sim["tavily"].always(Fault.http(500, "upstream down"))
+        sim["bing"].always(Fault.http(503, "bing down"))
+        result = await ws.run("rust tokio", use_cache=False)
     assert len(sim["bing"].requests) == 2 and len(sim["duckduckgo"].requests) == 2
     return result
 
@@ -422,16 +449,14 @@ async def test_a_failed_last_resort_after_results_the_filters_dropped_names_the_
     # DuckDuckGo's results all fail the site (its own check drops them before the merge),
     # Bing is held, Tavily fails, and the last resort's Bing fails or finds only results
     # off the site too. Before, both passes said "no renderable search content".
-    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
-        settings = _public_chain(sim, tmp_path)
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            sim["duckduckgo"].results = list(OFF_SITE)
-            sim["tavily"].always(Fault.http(500, "upstream down"))
-            if bing == "failing":
-                sim["bing"].always(Fault.http(503, "bing down"))
-            else:
-                sim["bing"].results = list(OFF_SITE)
-            result = await ws.run("rust tokio site:wanted.example", use_cache=False)
+    async with _public_chain_held(tmp_path, locked_file) as (sim, ws):
+        sim["duckduckgo"].results = list(OFF_SITE)
+        sim["tavily"].always(Fault.http(500, "upstream down"))
+        if bing == "failing":
+            sim["bing"].always(Fault.http(503, "bing down"))
+        else:
+            sim["bing"].results = list(OFF_SITE)
+        result = await ws.run("rust tokio site:wanted.example", use_cache=False)
     assert len(sim["bing"].requests) == 2 and len(sim["duckduckgo"].requests) == 2
     first, tavily, last = result.response.attempts
     assert (first.provider, first.status, tavily.provider) == ("public", 204, "tavily")
@@ -484,19 +509,15 @@ async def test_public_web_with_an_engine_cut_off_and_the_rest_empty_holds_its_un
 ) -> None:
     # Yahoo still running at Public Web's hard cap is cut off (it neither failed nor
     # answered) and DuckDuckGo found nothing: Bing, held back, is asked as the last resort.
-    async with Simulator(["duckduckgo", "bing", "yahoo", "tavily"]) as sim:
-        settings = _public_chain(sim, tmp_path, timeout_seconds=1.5)
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            sim["duckduckgo"].results = []
-            sim["yahoo"].always(Fault.hang())
-            sim["tavily"].always(Fault.http(500, "upstream down"))
-            response = await ws.search("rust tokio")
+    async with _public_chain_held(
+        tmp_path, locked_file, engines=("duckduckgo", "bing", "yahoo"), timeout_seconds=1.5
+    ) as (sim, ws):
+        sim["duckduckgo"].results = []
+        sim["yahoo"].always(Fault.hang())
+        sim["tavily"].always(Fault.http(500, "upstream down"))
+        response = await ws.search("rust tokio")
     outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
-    assert [o[:2] for o in outcomes] == [
-        ("public", "failed"),
-        ("tavily", "failed"),
-        ("public", "success"),
-    ]
+    assert [o[:2] for o in outcomes] == ASKED_AGAIN
     assert outcomes[0][2] == (
         "Public Web returned no renderable search content. Engines that did not answer: "
         "bing: budget of 100/day unchecked: state store unavailable, not asked; "
@@ -533,18 +554,12 @@ async def test_engine_results_that_all_fail_public_webs_own_filter_hold_its_unch
     # DuckDuckGo's results reached the merge, and Public Web's include_domains check then
     # dropped them all: before, that counted as found, so Public Web ended with "no results
     # matching the filters" and Bing, held back, was never asked.
-    async with Simulator(["duckduckgo", "bing", "tavily"]) as sim:
-        settings = _public_chain(sim, tmp_path)
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            sim["bing"].results = list(WANTED)
-            sim["tavily"].always(Fault.http(500, "upstream down"))
-            response = await ws.search("rust tokio site:wanted.example")
+    async with _public_chain_held(tmp_path, locked_file) as (sim, ws):
+        sim["bing"].results = list(WANTED)
+        sim["tavily"].always(Fault.http(500, "upstream down"))
+        response = await ws.search("rust tokio site:wanted.example")
     outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
-    assert [o[:2] for o in outcomes] == [
-        ("public", "failed"),
-        ("tavily", "failed"),
-        ("public", "success"),
-    ]
+    assert [o[:2] for o in outcomes] == ASKED_AGAIN
     assert outcomes[0][2] == (
         "Public Web returned no results matching the filters (include_domains). Engines that "
         "did not answer: bing: budget of 100/day unchecked: state store unavailable, not asked."

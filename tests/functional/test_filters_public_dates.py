@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.functional._locked_store import behind_a_held_lock
-from tests.functional.test_budget_last_resort import PUBLIC_UNCOUNTED, _public_chain
+from tests.functional.test_budget_last_resort import PUBLIC_UNCOUNTED, _public_chain_held
 from websearch_core import WebSearch
 from websearch_core import providers as registry
 from websearch_core.providers.bing import BingProvider
@@ -124,16 +123,15 @@ async def test_a_last_resort_whose_engines_dropped_results_for_recency_names_it(
     # itself, finds nothing: both passes name the recency.
     public = PublicProvider(engines=[EcosiaProvider(), BingProvider()])
     monkeypatch.setitem(registry._instances, "public", public)
-    async with Simulator(["ecosia", "bing", "tavily"]) as sim:
-        settings = _public_chain(sim, tmp_path)
-        async with behind_a_held_lock(sim, settings, locked_file) as (ws, _):
-            for engine_id in ("ecosia", "bing"):
-                sim[engine_id].results = list(OLD)
-                sim[engine_id].honour_dates = True
-            sim["tavily"].always(Fault.http(500, "upstream down"))
-            if bing == "failing":
-                sim["bing"].always(Fault.http(503, "bing down"))
-            result = await ws.run("laravel", recency="week", use_cache=False)
+    engines = ("ecosia", "bing")
+    async with _public_chain_held(tmp_path, locked_file, engines) as (sim, ws):
+        for engine_id in engines:
+            sim[engine_id].results = list(OLD)
+            sim[engine_id].honour_dates = True
+        sim["tavily"].always(Fault.http(500, "upstream down"))
+        if bing == "failing":
+            sim["bing"].always(Fault.http(503, "bing down"))
+        result = await ws.run("laravel", recency="week", use_cache=False)
     first, tavily, last = result.response.attempts
     assert (first.provider, first.status, tavily.provider) == ("public", 204, "tavily")
     assert first.detail == (
