@@ -17,6 +17,7 @@ from .providers import PROVIDER_REGISTRY, get_provider
 __all__ = [
     "ELLIPSIS",
     "NO_PROVIDER_MESSAGE",
+    "OFFLINE_HINT",
     "format_age",
     "format_count",
     "format_failures",
@@ -28,9 +29,20 @@ __all__ = [
     "truncate_text",
     "utf16_len",
     "whole_words",
+    "with_offline_hint",
 ]
 
 NO_PROVIDER_MESSAGE = "No web search provider configured."
+OFFLINE_HINT = (
+    "Not one provider's host name could be resolved, so this machine looks offline: check "
+    "its network connection and DNS, or set the proxy it must use (HTTPS_PROXY or "
+    "WEBSEARCH_PROXY)."
+)
+"""Said after the failure text when every provider asked failed to resolve its host name.
+
+Each provider's own text names only its host, so a machine without DNS reads as a list of
+broken providers; the hint says what they have in common and what to check.
+"""
 SNIPPET_LIMIT = 240
 QUERY_LIMIT = 120
 MAX_SEARCH_QUERIES = 3
@@ -292,6 +304,18 @@ def format_failures(failures: Iterable[tuple[str, str]]) -> str:
         return items[0][1]
     joined = join_clauses(f"{provider}: {text}" for provider, text in items)
     return f"All web search providers failed: {joined}"
+
+
+def with_offline_hint(message: str) -> str:
+    """``message`` (the spec's text first, unchanged), then :data:`OFFLINE_HINT`.
+
+    Example:
+        >>> with_offline_hint("All web search providers failed: a: x; b: y").endswith(
+        ...     "(HTTPS_PROXY or WEBSEARCH_PROXY).")
+        True
+    """
+    ended = message if message.endswith((".", "!", "?")) else f"{message}."
+    return f"{ended} {OFFLINE_HINT}"
 
 
 def format_not_configured(failures: Iterable[tuple[str, str]]) -> str:

@@ -11,9 +11,12 @@ truncated, malformed or oversized body, a redirect) is proven once for every pro
 captures, its request shape and its real quirks.
 """
 
+import socket
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import aiohttp
+import aiohttp.abc
 import pytest
 
 from websearch_core import SearchToolResult, WebSearch
@@ -22,6 +25,7 @@ from websearch_core.testing import Fault, Simulator
 
 __all__ = [
     "MISSING_CHROMIUM",
+    "Unresolvable",
     "failure_after",
     "fault_failure",
     "fault_result",
@@ -32,6 +36,22 @@ __all__ = [
 
 MISSING_CHROMIUM = "/nonexistent/chromium-for-tests"
 """A Chromium path that does not exist, for the "browser needed but missing" errors."""
+
+
+class Unresolvable(aiohttp.abc.AbstractResolver):
+    """A resolver that knows no name, as on a machine with no network.
+
+    aiohttp connects to an IP literal without asking it, so the simulator's loopback
+    providers still answer beside a provider whose base URL names a host.
+    """
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[aiohttp.abc.ResolveResult]:
+        raise OSError(socket.EAI_NONAME, "Name or service not known")
+
+    async def close(self) -> None:
+        return None
 
 
 def simulator_fixture(*provider_ids: str) -> Callable[[], AsyncIterator[Simulator]]:

@@ -8,7 +8,6 @@ which proves the browser is not touched when the plain fetch suffices, and gives
 "what to install" failure when it is needed.
 """
 
-import socket
 from typing import Any
 
 import aiohttp
@@ -18,6 +17,7 @@ import pytest
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import (
     MISSING_CHROMIUM,
+    Unresolvable,
     failure_after,
     only_failure,
     sim_client,
@@ -230,21 +230,9 @@ async def test_transport_failure_without_chromium_names_what_to_install(sim: Sim
     assert 'pip install "websearch-tools[browser]"' in failure.message
 
 
-class _Unresolvable(aiohttp.abc.AbstractResolver):
-    """A resolver that knows no name, as on a machine with no network."""
-
-    async def resolve(
-        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
-    ) -> list[aiohttp.abc.ResolveResult]:
-        raise OSError(socket.EAI_NONAME, "Name or service not known")
-
-    async def close(self) -> None:
-        return None
-
-
 @pytest.mark.usefixtures("browser_missing")
 async def test_a_host_that_does_not_resolve_is_not_taken_to_the_browser(sim: Simulator) -> None:
-    connector = aiohttp.TCPConnector(resolver=_Unresolvable())
+    connector = aiohttp.TCPConnector(resolver=Unresolvable())
     async with aiohttp.ClientSession(connector=connector) as session:
         settings = sim.settings(base_urls={"google": "http://search.invalid"})
         async with WebSearch(settings, session=session) as ws:

@@ -33,10 +33,16 @@ from ..deadline import CallBounds, Deadline, bound_store_waits, leave_call, stor
 from ..errors import (
     ConfigurationError,
     DeadlineExceededError,
+    HostNotFoundError,
     ProviderNotConfiguredError,
     SearchProviderError,
 )
-from ..format import format_failures, format_not_configured, format_provider_failure
+from ..format import (
+    format_failures,
+    format_not_configured,
+    format_provider_failure,
+    with_offline_hint,
+)
 from ..models import Attempt, SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor
@@ -125,17 +131,31 @@ class ChainOutcome:
             and all(attempt.outcome == "skipped" for attempt in self.attempts)
         )
 
+    @property
+    def no_host_resolved(self) -> bool:
+        """Two or more providers were asked, and not one of their host names resolved.
+
+        Different providers' hosts all failing in DNS is this machine's network, not the
+        providers: one alone may be a mistyped base URL, so it takes two. Skips (a cooldown,
+        a budget) sent nothing and neither count nor spoil it.
+        """
+        asked = [error for _, error in self.failures if not isinstance(error, ProviderSkippedError)]
+        return len(asked) >= 2 and all(isinstance(error, HostNotFoundError) for error in asked)
+
     def failure_message(self) -> str:
         """The spec's final error text for this outcome.
 
         When :attr:`nothing_could_run`, the spec's ``No web search provider configured.``
         comes first, then each provider's reason and what to set; the command exits 2 on
-        it, as for any configuration error.
+        it, as for any configuration error. When :attr:`no_host_resolved`, the spec's text
+        is followed by :data:`~websearch_core.format.OFFLINE_HINT`: a first search on a
+        machine without a network otherwise reads as every provider being broken.
         """
         pairs = [
             (provider.info.id, self.text_of(provider, error)) for provider, error in self.failures
         ]
-        return (format_not_configured if self.nothing_could_run else format_failures)(pairs)
+        text = (format_not_configured if self.nothing_could_run else format_failures)(pairs)
+        return with_offline_hint(text) if self.no_host_resolved else text
 
 
 @dataclass(frozen=True, slots=True)
