@@ -72,6 +72,7 @@ from .key_names import key_variables, oauth_entries, self_refreshing_entries
 from .loop_run import run_to_end
 from .models import Attempt, SearchParams, SearchToolResult
 from .oauth_import import IMPORT_SOURCES, read_sign_in
+from .orchestration.plan import FELL_BACK
 from .provider_ids import KEY_IDS, did_you_mean, unknown_provider_message
 from .providers import PROVIDER_REGISTRY, get_provider
 from .settings import CREDENTIALS_FILE_ENV, Settings
@@ -380,7 +381,6 @@ def _search(args: argparse.Namespace) -> int:
     result = run_to_end(
         _run_search(settings, params, use_cache=not args.no_cache, include_content=args.content)
     )
-    unavailable = _forced_but_unavailable(params.provider, result.response.attempts)
     if args.json:
         print(json_text(result.to_metadata()))
     if result.is_error:
@@ -392,10 +392,7 @@ def _search(args: argparse.Namespace) -> int:
             print(f"{PROG}: '{PROG} providers' shows which can run, and why not", file=sys.stderr)
             return EXIT_USAGE
         return EXIT_FAILED
-    if unavailable:
-        print(f"{PROG}: {unavailable}; the auto chain answered instead", file=sys.stderr)
-    for conflict in settings_conflicts(settings):  # a failure's text says them already
-        _warn(f"the settings contradict: {conflict}")
+    _say_what_gave_way(params, result.response.attempts, settings)
     if not args.json:
         print(result.text)
     return EXIT_OK
@@ -438,7 +435,37 @@ def _forced_but_unavailable(forced: str | None, attempts: Sequence[Attempt]) -> 
     skipped = next((a for a in attempts if a.provider == forced and a.outcome == "skipped"), None)
     if forced is None or skipped is None or not skipped.detail:
         return None
-    return f"--provider {forced}: {skipped.detail.removesuffix('; fell back to the auto chain')}"
+    return f"--provider {forced}: {skipped.detail.removesuffix(FELL_BACK)}"
+
+
+def _say_what_gave_way(
+    params: SearchParams, attempts: Sequence[Attempt], settings: Settings
+) -> None:
+    """After an answer, on stderr: a chosen provider that could not run, contradictions.
+
+    A failure's text says these already; an answer from another provider would hide them.
+    """
+    unavailable = _forced_but_unavailable(params.provider, attempts)
+    if unavailable:
+        print(f"{PROG}: {unavailable}; the auto chain answered instead", file=sys.stderr)
+    passed_over = None if params.provider else _preferred_but_unavailable(attempts)
+    if passed_over:
+        _warn(f"{passed_over}; the auto chain answered instead")
+    for conflict in settings_conflicts(settings):
+        _warn(f"the settings contradict: {conflict}")
+
+
+def _preferred_but_unavailable(attempts: Sequence[Attempt]) -> str | None:
+    """Why the preferred provider (``--prefer``, ``provider``) could not run, or ``None``.
+
+    The auto chain answered in its place, as the spec has it; without this line an answer
+    from DuckDuckGo was all a user with ``provider = "brave"`` and no key would see.
+    """
+    for attempt in attempts:
+        detail = attempt.detail or ""
+        if attempt.outcome == "skipped" and " was preferred but cannot run (" in detail:
+            return detail.removesuffix(FELL_BACK)
+    return None
 
 
 async def _run_search(

@@ -512,3 +512,40 @@ async def test_a_timeout_the_deadline_cut_short_says_so(sim: Simulator) -> None:
         r"Brave request timed out after 0\.\ds, the time left of the 1\.5s deadline", cut.detail
     )
     assert cut.detail in (result.error or "")
+
+
+async def test_a_preferred_provider_without_its_key_says_why_in_the_failure(
+    sim: Simulator,
+) -> None:
+    # WebSearch(provider="brave") without a key, as the README's first example has it: the
+    # auto chain answers, as the spec has it, and its error names Brave and what to set.
+    sim["duckduckgo"].always(Fault.server_error(503))
+    keys = {pid: key for pid, key in sim.api_keys().items() if pid not in ("brave", "tavily")}
+    async with _client(sim, api_keys=keys, provider="brave", exclude=("searxng",)) as ws:
+        result = await ws.run("python asyncio")
+        with pytest.raises(AllProvidersFailedError) as raised:
+            await ws.search("python asyncio", use_cache=False)
+    why = (
+        "Brave was preferred but cannot run (no API key: set BRAVE_API_KEY); fell back to the "
+        "auto chain"
+    )
+    assert result.error is not None
+    assert result.error.startswith(f"All web search providers failed: brave: {why}; duckduckgo:")
+    assert str(raised.value) == result.error
+    first = result.response.attempts[0]
+    assert (first.provider, first.outcome, first.detail) == ("brave", "skipped", why)
+    assert _hits(sim)["brave"] == 0
+
+
+async def test_a_preferred_provider_without_its_key_leaves_the_answer_alone(
+    sim: Simulator,
+) -> None:
+    keys = {pid: key for pid, key in sim.api_keys().items() if pid != "brave"}
+    async with _client(sim, api_keys=keys, provider="brave") as ws:
+        result = await ws.run("python asyncio")
+    assert result.error is None and result.response.provider == "tavily"
+    assert [(a.provider, a.outcome) for a in result.response.attempts] == [
+        ("brave", "skipped"),
+        ("tavily", "success"),
+    ]
+    assert "set BRAVE_API_KEY" in (result.response.attempts[0].detail or "")

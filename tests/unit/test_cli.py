@@ -2007,3 +2007,23 @@ def test_a_bad_deadline_option_exits_2_naming_it(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().err == (
         "websearch: deadline_seconds (--deadline): Input should be greater than 0\n"
     )
+
+
+def test_a_preferred_provider_without_its_key_is_named_when_another_answers(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --prefer brave (or provider = "brave") with no key: the auto chain answers, as the
+    # spec has it, and the command says why Brave did not; it used to say nothing.
+    sim = simulate("tavily", "brave")
+    monkeypatch.delenv("BRAVE_API_KEY")
+    assert main(["python", "--prefer", "brave"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert "[1]" in out
+    assert err == (
+        "websearch: warning: Brave was preferred but cannot run (no API key: set "
+        "BRAVE_API_KEY); the auto chain answered instead\n"
+    )
+    assert len(sim["brave"].requests) == 0
+    monkeypatch.setenv("WEBSEARCH_PROVIDER", "brave")
+    assert main(["rust"]) == EXIT_OK
+    assert "Brave was preferred but cannot run" in capsys.readouterr().err

@@ -137,9 +137,11 @@ class ChainOutcome:
 
         Different providers' hosts all failing in DNS is this machine's network, not the
         providers: one alone may be a mistyped base URL, so it takes two. Skips (a cooldown,
-        a budget) sent nothing and neither count nor spoil it.
+        a budget) and providers that could not run (a preferred one without its key) sent
+        nothing, so they neither count nor spoil it.
         """
-        asked = [error for _, error in self.failures if not isinstance(error, ProviderSkippedError)]
+        unsent = (ProviderSkippedError, ProviderNotConfiguredError)
+        asked = [error for _, error in self.failures if not isinstance(error, unsent)]
         return len(asked) >= 2 and all(isinstance(error, HostNotFoundError) for error in asked)
 
     def failure_message(self) -> str:

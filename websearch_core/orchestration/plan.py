@@ -25,7 +25,10 @@ from ..providers import (
     get_provider,
 )
 
-__all__ = ["ChainOrder", "ChainPlan", "resolve_candidates"]
+__all__ = ["FELL_BACK", "ChainOrder", "ChainPlan", "resolve_candidates"]
+
+FELL_BACK = "; fell back to the auto chain"
+"""How a forced or preferred provider's reason for not running ends (the command cuts it)."""
 
 
 @dataclass(slots=True)
@@ -198,7 +201,7 @@ def _force(
     why = problem.removesuffix(".") if problem else _why_unavailable(provider, excluded)
     error = ProviderNotConfiguredError(
         provider_id,
-        f"{provider.info.label} was forced but cannot run ({why}); fell back to the auto chain",
+        f"{provider.info.label} was forced but cannot run ({why}){FELL_BACK}",
     )
     # Listed first in a failure, so the caller reads why before what the fallback did.
     plan.failures.append((provider, error))
@@ -249,6 +252,13 @@ def _add_explicit(
         plan.failures.append((provider, error))
         plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail=error.message))
     else:
-        plan.skipped.append(
-            Attempt(provider=provider_id, outcome="skipped", detail="not configured")
+        # A preferred provider that cannot run gives way to the auto chain, as the spec has
+        # it, but says why, as a forced one does: WebSearch(provider="brave") without a key
+        # failed (or answered from another provider) with no word of Brave or its key.
+        why = _why_unavailable(provider, excluded)
+        error = ProviderNotConfiguredError(
+            provider_id,
+            f"{provider.info.label} was preferred but cannot run ({why}){FELL_BACK}",
         )
+        plan.failures.append((provider, error))
+        plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail=error.message))
