@@ -290,7 +290,10 @@ def _search_parser() -> CommandParser:
         choice.add_argument(
             "--prefer",
             metavar="ID",
-            help="try this provider first, then fall back to the auto chain",
+            help=(
+                "try this provider first, then fall back to the auto chain (if it cannot "
+                "run at all, the reason is printed)"
+            ),
         )
     )
     parser.add_argument(

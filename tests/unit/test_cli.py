@@ -354,7 +354,10 @@ def test_help_says_which_option_forces_and_which_prefers(
     assert main(["--help"]) == EXIT_OK
     out = " ".join(capsys.readouterr().out.split())
     assert "--provider ID force this provider: only it is asked, with no fallback" in out
-    assert "--prefer ID try this provider first, then fall back to the auto chain" in out
+    assert (
+        "--prefer ID try this provider first, then fall back to the auto chain (if it cannot "
+        "run at all, the reason is printed)"
+    ) in out
     assert "falls back to the auto chain if it cannot run" not in out
 
 
