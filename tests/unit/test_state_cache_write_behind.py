@@ -9,16 +9,15 @@ serve-stale read it as they read the file, and a flush that fails keeps it and s
 
 import asyncio
 import logging
-import sqlite3
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.state_file_observer import Observer
 from tests.unit.test_state_write_behind import CommitRefusal
 from websearch_core import WebSearch
 from websearch_core.state import CachedEntry, SQLiteStore
@@ -26,66 +25,6 @@ from websearch_core.state.sqlite import _PURGE_EVERY, FLUSH_AFTER
 from websearch_core.testing import Simulator
 
 WEEK = 7 * 86_400.0
-
-
-class Observer:
-    """Another connection to the file: what another process would read."""
-
-    def __init__(self, path: Path) -> None:
-        self.conn = sqlite3.connect(path, isolation_level=None)
-
-    def rows(self) -> int:
-        try:
-            return int(self.conn.execute("SELECT count(*) FROM cache").fetchone()[0])
-        except sqlite3.OperationalError:  # no table yet: the store has not opened the file
-            return 0
-
-    def value(self, key: str) -> bytes | None:
-        row = self.conn.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
-        return None if row is None else bytes(row[0])
-
-    def wait_for(self, key: str) -> float:
-        """Seconds until the file holds ``key``; fails after ten."""
-        started = time.monotonic()
-        while self.value(key) is None:
-            assert time.monotonic() - started < 10, f"{key} never reached the file"
-            time.sleep(0.01)
-        return time.monotonic() - started
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "state.sqlite3"
-
-
-@pytest.fixture
-def observer(path: Path) -> Iterator[Observer]:
-    seen = Observer(path)
-    yield seen
-    seen.conn.close()
-
-
-def _flush_timers() -> set[threading.Timer]:
-    return {
-        thread
-        for thread in threading.enumerate()
-        if thread.name == "websearch-state-flush" and isinstance(thread, threading.Timer)
-    }
-
-
-@pytest.fixture
-def flushed_by_hand(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No timed flush: the test flushes (:func:`_flushed`) when it means to.
-
-    A flush run by hand leaves the hour's timer that was armed before it, which the store
-    no longer holds (the next write arms another) and its close does not cancel: cancelled
-    here, or later tests counting the store's timer threads would count them.
-    """
-    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)
-    before = _flush_timers()
-    yield
-    for timer in _flush_timers() - before:
-        timer.cancel()
 
 
 async def _flushed(store: SQLiteStore) -> None:
@@ -135,7 +74,7 @@ async def test_another_connection_sees_an_entry_within_the_flush_interval(
     async with SQLiteStore(path) as store:
         await _set(store, "k", b"v", time.time())
         assert observer.value("k") is None
-        assert observer.wait_for("k") < FLUSH_AFTER + 2
+        assert observer.wait_for_entry("k") < FLUSH_AFTER + 2
 
 
 async def test_an_entry_in_memory_is_fresh_stale_and_gone_as_in_the_file(

@@ -15,16 +15,16 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.state_file_observer import MONTH, Observer
 from websearch_core.state import ProviderMark, SQLiteStore, StateStoreError, UsageGrant, UsageWindow
 from websearch_core.state._pending import PendingUsage
 from websearch_core.state.sqlite import FLUSH_AFTER
 
-MONTH = "month:test"
 BUDGET = "budget:test"
 
 
@@ -35,49 +35,6 @@ def _uncapped() -> tuple[UsageWindow, ...]:
 def _capped(limit: int) -> tuple[UsageWindow, ...]:
     until = time.time() + 600
     return (UsageWindow(MONTH, until), UsageWindow(BUDGET, until, limit=limit))
-
-
-class Observer:
-    """Another connection to the file: what another process would read."""
-
-    def __init__(self, path: Path) -> None:
-        self.conn = sqlite3.connect(path, isolation_level=None)
-
-    def count(self, provider: str = "brave", period: str = MONTH) -> int:
-        row = self.conn.execute(
-            "SELECT count FROM usage WHERE provider = ? AND period = ?", (provider, period)
-        ).fetchone()
-        return 0 if row is None else int(row[0])
-
-    def commits(self) -> int:
-        """Changes the file's data version: one per transaction another connection commits."""
-        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
-
-    def wait_for(self, expected: int, provider: str = "brave") -> float:
-        """Seconds until the file holds ``expected``; fails after ten."""
-        started = time.monotonic()
-        while self.count(provider) != expected:
-            assert time.monotonic() - started < 10, f"{self.count(provider)} != {expected}"
-            time.sleep(0.01)
-        return time.monotonic() - started
-
-
-@pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "state.sqlite3"
-
-
-@pytest.fixture
-def observer(path: Path) -> Iterator[Observer]:
-    seen = Observer(path)
-    yield seen
-    seen.conn.close()
-
-
-@pytest.fixture
-def flushed_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No timed flush: the test flushes (``store._flush_due()``) when it means to."""
-    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)
 
 
 async def _flushed(store: SQLiteStore) -> None:
