@@ -20,8 +20,10 @@ import aiohttp.abc
 import pytest
 
 from websearch_core import SearchToolResult, WebSearch
+from websearch_core.credentials import CredentialStore
 from websearch_core.errors import AllProvidersFailedError, SearchProviderError
 from websearch_core.testing import Fault, Simulator
+from websearch_core.testing.protocols.gemini import GeminiProtocol
 
 __all__ = [
     "MISSING_CHROMIUM",
@@ -52,6 +54,18 @@ class Unresolvable(aiohttp.abc.AbstractResolver):
 
     async def close(self) -> None:
         return None
+
+
+def credential_store(sim: Simulator) -> CredentialStore:
+    """The credential store the simulator's settings name (where sign-ins are put)."""
+    return CredentialStore(sim.settings().resolved_credentials_file())
+
+
+def gemini_protocol(sim: Simulator) -> GeminiProtocol:
+    """The simulated Gemini provider's protocol (Cloud Code, Google's token endpoint)."""
+    protocol = sim["gemini"].protocol
+    assert isinstance(protocol, GeminiProtocol)
+    return protocol
 
 
 def simulator_fixture(*provider_ids: str) -> Callable[[], AsyncIterator[Simulator]]:

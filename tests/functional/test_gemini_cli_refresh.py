@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.functional._sim_helpers import credential_store, gemini_protocol
 from websearch_core import WebSearch
-from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.credentials import OAuthToken
 from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
@@ -33,7 +34,6 @@ from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.protocols.gemini import (
     ANTIGRAVITY_CLIENT,
     GEMINI_CLI_CLIENT,
-    GeminiProtocol,
 )
 
 QUERY = "python asyncio"
@@ -59,19 +59,9 @@ async def sim() -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _store(sim: Simulator) -> CredentialStore:
-    return CredentialStore(sim.settings().resolved_credentials_file())
-
-
-def _google(sim: Simulator) -> GeminiProtocol:
-    protocol = sim["gemini"].protocol
-    assert isinstance(protocol, GeminiProtocol)
-    return protocol
-
-
 def _sign_in(sim: Simulator, expires_at: float | None, access: str = OLD_ACCESS) -> OAuthToken:
     token = OAuthToken(access_token=access, refresh_token=REFRESH, expires_at=expires_at)
-    _store(sim).set_oauth("gemini-cli", token)
+    credential_store(sim).set_oauth("gemini-cli", token)
     return token
 
 
@@ -103,7 +93,7 @@ async def test_an_expired_token_is_renewed_with_the_gemini_cli_client_and_stored
 
         # Written back: the new access token, the refresh token kept (Google sent none),
         # the expiry counted from the request, the sign-in still the same one; mode 0600.
-        stored = _store(sim).get_oauth("gemini-cli")
+        stored = credential_store(sim).get_oauth("gemini-cli")
         assert stored is not None
         assert (stored.access_token, stored.refresh_token) == ("ya29.sim-access-1", REFRESH)
         assert stored.expires_at is not None
@@ -116,7 +106,7 @@ async def test_an_expired_token_is_renewed_with_the_gemini_cli_client_and_stored
         # The next search sends the stored token without asking again.
         await ws.search("another query", provider="gemini")
     assert _paths(sim) == [TOKEN_PATH, STREAM_PATH, STREAM_PATH]
-    assert _google(sim).issued == ["ya29.sim-access-1"]
+    assert gemini_protocol(sim).issued == ["ya29.sim-access-1"]
 
 
 async def test_a_gemini_gateway_never_sees_the_refresh(sim: Simulator) -> None:
@@ -130,7 +120,7 @@ async def test_a_gemini_gateway_never_sees_the_refresh(sim: Simulator) -> None:
         async with WebSearch(settings, api_keys={}) as ws:
             response = await ws.search(QUERY, provider="gemini")
         assert [request.path for request in google["gemini"].requests] == [TOKEN_PATH]
-        assert _google(google).issued == ["ya29.sim-access-1"]
+        assert gemini_protocol(google).issued == ["ya29.sim-access-1"]
     assert _paths(sim) == [STREAM_PATH]
     assert sim["gemini"].requests[0].header("Authorization") == "Bearer ya29.sim-access-1"
     assert not any(REFRESH in request.body.decode() for request in sim["gemini"].requests)
@@ -142,7 +132,7 @@ async def test_a_token_cloud_code_calls_expired_is_renewed_once_and_the_stream_r
 ) -> None:
     # No expiry was stored, so only Cloud Code's 401 says the hour is over.
     _sign_in(sim, expires_at=None)
-    _google(sim).expired.add(OLD_ACCESS)
+    gemini_protocol(sim).expired.add(OLD_ACCESS)
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         response = await ws.search(QUERY, provider="gemini")
     assert _paths(sim) == [STREAM_PATH, TOKEN_PATH, STREAM_PATH]
@@ -150,7 +140,7 @@ async def test_a_token_cloud_code_calls_expired_is_renewed_once_and_the_stream_r
     assert first.header("Authorization") == f"Bearer {OLD_ACCESS}"
     assert resent.header("Authorization") == "Bearer ya29.sim-access-1"
     assert response.answer
-    stored = _store(sim).get_oauth("gemini-cli")
+    stored = credential_store(sim).get_oauth("gemini-cli")
     assert stored is not None and stored.access_token == "ya29.sim-access-1"
 
 
@@ -159,7 +149,7 @@ async def test_a_refused_refresh_says_to_sign_in_again_and_shows_no_secret(
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="websearch_core")
     old = _sign_in(sim, expires_at=time.time() - 60)
-    _google(sim).revoked.add(REFRESH)
+    gemini_protocol(sim).revoked.add(REFRESH)
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         result = await ws.run(QUERY, provider="gemini")
         rows = {s.id: s.reason for s in await ws.provider_status()}
@@ -169,7 +159,7 @@ async def test_a_refused_refresh_says_to_sign_in_again_and_shows_no_secret(
     )
     assert _paths(sim) == [TOKEN_PATH]  # nothing was searched with the dead token
     assert SIGN_IN_AGAIN in rows["gemini"]
-    assert _store(sim).get_oauth("gemini-cli") == old  # nothing was stored
+    assert credential_store(sim).get_oauth("gemini-cli") == old  # nothing was stored
     shown = result.text + caplog.text + json.dumps(rows)
     for secret in (OLD_ACCESS, REFRESH, GEMINI_CLI_CLIENT[1]):
         assert secret not in shown
@@ -180,8 +170,8 @@ async def test_a_refresh_refused_after_cloud_code_refused_the_token_is_logged(
 ) -> None:
     # Cloud Code's 401 stands as the spec's text; the warning says why no fresh token came.
     _sign_in(sim, expires_at=None)
-    _google(sim).expired.add(OLD_ACCESS)
-    _google(sim).revoked.add(REFRESH)
+    gemini_protocol(sim).expired.add(OLD_ACCESS)
+    gemini_protocol(sim).revoked.add(REFRESH)
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini")
@@ -196,7 +186,7 @@ async def test_a_refresh_refused_after_cloud_code_refused_the_token_is_logged(
 
 async def test_a_client_google_does_not_know_is_named(sim: Simulator) -> None:
     _sign_in(sim, expires_at=time.time() - 60)
-    _google(sim).clients.clear()
+    gemini_protocol(sim).clients.clear()
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         result = await ws.run(QUERY, provider="gemini")
     assert result.text == (
@@ -217,7 +207,7 @@ async def test_a_token_endpoint_outage_is_a_transient_failure(sim: Simulator) ->
         "gemini-cli: refreshing the Gemini CLI sign-in: Google's token endpoint answered 503;"
         " try again later"
     )
-    assert _store(sim).get_oauth("gemini-cli") == old
+    assert credential_store(sim).get_oauth("gemini-cli") == old
 
 
 async def test_a_hook_passed_in_code_wins_over_the_own_refresh(sim: Simulator) -> None:
@@ -245,7 +235,7 @@ AG_SIGN_IN_AGAIN = (
 
 def _antigravity(sim: Simulator) -> OAuthToken:
     token = OAuthToken(access_token=AG_OLD, refresh_token=AG_REFRESH, expires_at=time.time() - 60)
-    _store(sim).set_oauth("gemini", token)
+    credential_store(sim).set_oauth("gemini", token)
     return token
 
 
@@ -267,11 +257,11 @@ async def test_an_antigravity_sign_in_renews_with_its_own_client(sim: Simulator)
     }
     assert stream.header("Authorization") == "Bearer ya29.sim-access-1"
     assert (stream.header("User-Agent") or "").startswith("antigravity/")
-    stored = _store(sim).get_oauth("gemini")
+    stored = credential_store(sim).get_oauth("gemini")
     assert stored is not None
     assert (stored.access_token, stored.refresh_token) == ("ya29.sim-access-1", AG_REFRESH)
     assert stored.fingerprint() == old.fingerprint()
-    assert _store(sim).get_oauth("gemini-cli") is None
+    assert credential_store(sim).get_oauth("gemini-cli") is None
 
 
 async def test_a_refused_antigravity_refresh_says_what_to_do_and_shows_no_secret(
@@ -279,7 +269,7 @@ async def test_a_refused_antigravity_refresh_says_what_to_do_and_shows_no_secret
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="websearch_core")
     old = _antigravity(sim)
-    _google(sim).revoked.add(AG_REFRESH)
+    gemini_protocol(sim).revoked.add(AG_REFRESH)
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         result = await ws.run(QUERY, provider="gemini")
         rows = {s.id: s.reason for s in await ws.provider_status()}
@@ -289,7 +279,7 @@ async def test_a_refused_antigravity_refresh_says_what_to_do_and_shows_no_secret
     )
     assert _paths(sim) == [TOKEN_PATH]
     assert AG_SIGN_IN_AGAIN in rows["gemini"]
-    assert _store(sim).get_oauth("gemini") == old
+    assert credential_store(sim).get_oauth("gemini") == old
     shown = result.text + caplog.text + json.dumps(rows)
     for secret in (AG_OLD, AG_REFRESH, ANTIGRAVITY_CLIENT[1], GEMINI_CLI_CLIENT[1]):
         assert secret not in shown
@@ -318,11 +308,11 @@ async def test_two_searches_with_one_expired_token_renew_it_once(sim: Simulator)
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         first, second = await _two_searches(ws)
     assert _paths(sim).count(TOKEN_PATH) == 1
-    assert _google(sim).issued == ["ya29.sim-access-1"]
+    assert gemini_protocol(sim).issued == ["ya29.sim-access-1"]
     streams = [r for r in sim["gemini"].requests if r.path == STREAM_PATH]
     assert [r.header("Authorization") for r in streams] == ["Bearer ya29.sim-access-1"] * 2
     assert isinstance(first, SearchResponse) and isinstance(second, SearchResponse)
-    stored = _store(sim).get_oauth("gemini-cli")
+    stored = credential_store(sim).get_oauth("gemini-cli")
     assert stored is not None and stored.access_token == "ya29.sim-access-1"
 
 
@@ -331,7 +321,7 @@ async def test_a_refused_refresh_is_asked_once_and_seen_by_both_searches(
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="websearch_core")
     _sign_in(sim, expires_at=time.time() - 60)
-    _google(sim).revoked.add(REFRESH)
+    gemini_protocol(sim).revoked.add(REFRESH)
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         outcomes = await _two_searches(ws)
     assert _paths(sim) == [TOKEN_PATH]
@@ -350,7 +340,7 @@ async def test_two_searches_refused_with_one_token_renew_it_once(sim: Simulator)
     # No expiry stored: Cloud Code's 401 to each search says the hour is over. The second
     # refresh, after the first had stored a new token, asked Google again for nothing.
     _sign_in(sim, expires_at=None)
-    _google(sim).expired.add(OLD_ACCESS)
+    gemini_protocol(sim).expired.add(OLD_ACCESS)
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         first, second = await _two_searches(ws)
     assert _paths(sim).count(TOKEN_PATH) == 1

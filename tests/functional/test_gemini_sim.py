@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
+from tests.functional._sim_helpers import credential_store
 from websearch_core import WebSearch, request_loop
-from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.credentials import OAuthToken
 from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
@@ -89,10 +90,6 @@ async def _failure(
     (failure,) = caught.value.failures
     assert failure.provider == "gemini"
     return failure
-
-
-def _store(sim: Simulator) -> CredentialStore:
-    return CredentialStore(sim.settings().resolved_credentials_file())
 
 
 def _google_error(status: int, message: str, reason: str, **extra: Any) -> str:
@@ -204,7 +201,7 @@ async def test_a_json_array_answer_is_read_too(sim: Simulator) -> None:
 
 
 async def test_oauth_discovers_the_project_and_wraps_the_request(sim: Simulator) -> None:
-    _store(sim).set_oauth(
+    credential_store(sim).set_oauth(
         "gemini", OAuthToken(access_token="ya29.token", expires_at=time.time() + 3600)
     )
     async with _client(sim, {}) as ws:
@@ -241,7 +238,7 @@ async def test_oauth_project_from_the_environment(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "my-project")
-    _store(sim).set_oauth("gemini", OAuthToken(access_token="tok"))
+    credential_store(sim).set_oauth("gemini", OAuthToken(access_token="tok"))
     async with _client(sim, {}) as ws:
         await ws.search(QUERY, provider="gemini")
     (call,) = sim["gemini"].requests
@@ -252,7 +249,7 @@ async def test_oauth_refreshes_once_after_a_401(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
-    _store(sim).set_oauth("gemini", OAuthToken(access_token="old", refresh_token="r"))
+    credential_store(sim).set_oauth("gemini", OAuthToken(access_token="old", refresh_token="r"))
     refreshed: list[str] = []
 
     async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
@@ -282,7 +279,7 @@ async def test_oauth_400_invalid_credentials_also_refreshes(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
-    _store(sim).set_oauth("gemini", OAuthToken(access_token="old"))
+    credential_store(sim).set_oauth("gemini", OAuthToken(access_token="old"))
 
     async def refresh(provider: str, token: OAuthToken) -> OAuthToken:
         return OAuthToken(access_token="new")
@@ -299,7 +296,9 @@ async def test_oauth_400_invalid_credentials_also_refreshes(
 
 async def test_oauth_expired_token_without_a_hook_or_a_refresh_token(sim: Simulator) -> None:
     # Antigravity's sign-in renews itself, but only from a refresh token: none, none sent.
-    _store(sim).set_oauth("gemini", OAuthToken(access_token="old", expires_at=time.time() - 60))
+    credential_store(sim).set_oauth(
+        "gemini", OAuthToken(access_token="old", expires_at=time.time() - 60)
+    )
     async with _client(sim, {}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini")
@@ -317,7 +316,7 @@ async def test_oauth_a_failed_refresh_hook_is_named_not_the_key_or_base_url(
 ) -> None:
     # No server refused anything: the spec's "Check API key or base URL" sent the user to
     # a key and a URL that were never the problem, while their own hook had failed.
-    _store(sim).set_oauth(
+    credential_store(sim).set_oauth(
         "gemini-cli",
         OAuthToken(access_token="cli-old", refresh_token="cli-r", expires_at=time.time() - 60),
     )
@@ -340,7 +339,9 @@ async def test_oauth_a_hook_failing_after_a_401_is_logged_beside_the_spec_text(
     # The server did refuse the token, so the tool keeps the spec's 401 text; the log
     # says why it was not refreshed, which that text cannot.
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
-    _store(sim).set_oauth("gemini", OAuthToken(access_token="ag-old", refresh_token="ag-r"))
+    credential_store(sim).set_oauth(
+        "gemini", OAuthToken(access_token="ag-old", refresh_token="ag-r")
+    )
 
     async def refresh(entry: str, token: OAuthToken) -> OAuthToken:
         raise ValueError("ag-r was revoked")
@@ -360,7 +361,7 @@ async def test_oauth_moves_to_the_second_endpoint(
     sim: Simulator, sleeps: list[float], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
-    _store(sim).set_oauth("gemini", OAuthToken(access_token="tok"))
+    credential_store(sim).set_oauth("gemini", OAuthToken(access_token="tok"))
     sim["gemini"].enqueue(*[Fault.server_error(503)] * 4)
     async with _client(sim, {}) as ws:
         response = await ws.search(QUERY, provider="gemini")
@@ -381,7 +382,7 @@ def _gemini_cli_user_agent(model: str) -> re.Pattern[str]:
 
 
 async def test_oauth_a_gemini_cli_sign_in_speaks_the_gemini_cli_wire(sim: Simulator) -> None:
-    _store(sim).set_oauth(
+    credential_store(sim).set_oauth(
         "gemini-cli", OAuthToken(access_token="ya29.cli-token", expires_at=time.time() + 3600)
     )
     async with _client(sim, {}) as ws:
@@ -429,7 +430,7 @@ async def test_oauth_the_first_sign_in_with_a_token_is_used(
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
     tokens = {"gemini-cli": "cli", "gemini": "antigravity"}
     for entry in entries:
-        _store(sim).set_oauth(entry, OAuthToken(access_token=tokens[entry]))
+        credential_store(sim).set_oauth(entry, OAuthToken(access_token=tokens[entry]))
     async with _client(sim, {}) as ws:
         await ws.search(QUERY, provider="gemini")
     (call,) = sim["gemini"].requests
@@ -459,8 +460,12 @@ async def test_oauth_a_gemini_cli_token_is_refreshed_through_its_own_hook(
 ) -> None:
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
     caplog.set_level(logging.DEBUG, logger="websearch_core")
-    _store(sim).set_oauth("gemini-cli", OAuthToken(access_token="cli-old", refresh_token="cli-r"))
-    _store(sim).set_oauth("gemini", OAuthToken(access_token="ag-token", refresh_token="ag-r"))
+    credential_store(sim).set_oauth(
+        "gemini-cli", OAuthToken(access_token="cli-old", refresh_token="cli-r")
+    )
+    credential_store(sim).set_oauth(
+        "gemini", OAuthToken(access_token="ag-token", refresh_token="ag-r")
+    )
     calls: list[tuple[str, str]] = []
 
     async def refresh(entry: str, token: OAuthToken) -> OAuthToken:
@@ -481,7 +486,9 @@ async def test_oauth_a_gemini_cli_token_is_refreshed_through_its_own_hook(
     ]
     assert calls == [("gemini-cli", "cli-old")] and response.auth_mode == "oauth"
     # The fresh token went back to its own entry; Antigravity's was left alone.
-    cli_token, antigravity_token = (_store(sim).get_oauth(e) for e in ("gemini-cli", "gemini"))
+    cli_token, antigravity_token = (
+        credential_store(sim).get_oauth(e) for e in ("gemini-cli", "gemini")
+    )
     assert cli_token is not None and cli_token.access_token == "cli-new-1"
     assert antigravity_token is not None and antigravity_token.access_token == "ag-token"
 
@@ -496,10 +503,10 @@ async def test_oauth_a_gemini_cli_token_is_refreshed_through_its_own_hook(
 
 
 async def test_oauth_an_expired_gemini_cli_token_without_its_hook(sim: Simulator) -> None:
-    _store(sim).set_oauth(
+    credential_store(sim).set_oauth(
         "gemini-cli", OAuthToken(access_token="cli-old", expires_at=time.time() - 60)
     )
-    _store(sim).set_oauth("gemini", OAuthToken(access_token="ag-token"))
+    credential_store(sim).set_oauth("gemini", OAuthToken(access_token="ag-token"))
 
     async def refresh(entry: str, token: OAuthToken) -> OAuthToken:
         raise AssertionError("a hook for another entry was used")
@@ -521,7 +528,7 @@ async def test_oauth_an_expired_gemini_cli_token_without_its_hook(sim: Simulator
 def _gemini_cli(sim: Simulator, monkeypatch: pytest.MonkeyPatch) -> GeminiProtocol:
     """A Gemini CLI sign-in whose account has no preview access (its quota lists 2.5 only)."""
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
-    _store(sim).set_oauth("gemini-cli", OAuthToken(access_token="ya29.cli-token"))
+    credential_store(sim).set_oauth("gemini-cli", OAuthToken(access_token="ya29.cli-token"))
     protocol = sim["gemini"].protocol
     assert isinstance(protocol, GeminiProtocol)
     protocol.enforce_catalog = True
@@ -634,7 +641,7 @@ async def test_oauth_the_note_belongs_to_its_sign_in_and_the_default_it_replaced
         assert await _gemini_row(ws) == "ready (Gemini CLI sign-in)"
     monkeypatch.delenv("GEMINI_SEARCH_MODEL")
     # Another account signed in (another refresh token, so another fingerprint).
-    _store(sim).set_oauth(
+    credential_store(sim).set_oauth(
         "gemini-cli", OAuthToken(access_token="ya29.other", refresh_token="1//other-account")
     )
     async with _client(sim, {}, **settings) as ws:
@@ -651,7 +658,7 @@ async def test_oauth_another_account_imported_under_the_entry_is_not_given_the_o
     protocol = _gemini_cli(sim, monkeypatch)
     async with _client(sim, {}) as ws:
         assert (await ws.search(QUERY, provider="gemini")).model == "gemini-2.5-flash"
-        _store(sim).set_oauth(
+        credential_store(sim).set_oauth(
             "gemini-cli", OAuthToken(access_token="ya29.other", refresh_token="1//other-account")
         )
         protocol.quota["buckets"].append({"modelId": "gemini-3-flash-preview"})
@@ -719,7 +726,7 @@ async def test_oauth_a_gemini_cli_model_the_user_chose_is_never_replaced(
 def _antigravity(sim: Simulator, monkeypatch: pytest.MonkeyPatch) -> GeminiProtocol:
     """An OAuth sign-in whose Cloud Code host serves only its catalogue's models."""
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
-    _store(sim).set_oauth("gemini", OAuthToken(access_token="ya29.secret-token"))
+    credential_store(sim).set_oauth("gemini", OAuthToken(access_token="ya29.secret-token"))
     protocol = sim["gemini"].protocol
     assert isinstance(protocol, GeminiProtocol)
     protocol.enforce_catalog = True

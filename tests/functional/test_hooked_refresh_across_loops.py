@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 import pytest
 
+from tests.functional._sim_helpers import credential_store
 from tests.sign_in_refresh import (
     REFUSED_TOKEN_SECONDS,
     lock_held_by_another_process,
@@ -26,7 +27,7 @@ from tests.sign_in_refresh import (
 )
 from tests.token_hook import refresher
 from websearch_core import WebSearch
-from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.credentials import OAuthToken
 from websearch_core.errors import AllProvidersFailedError, ProviderUnavailableError
 from websearch_core.models import SearchResponse
 from websearch_core.testing import Simulator
@@ -84,12 +85,8 @@ def _old(sign_in: HookedSignIn) -> OAuthToken:
     )
 
 
-def _store(sim: Simulator) -> CredentialStore:
-    return CredentialStore(sim.settings().resolved_credentials_file())
-
-
 def _sign_in_expired(sim: Simulator, sign_in: HookedSignIn) -> None:
-    _store(sim).set_oauth(sign_in.provider, _old(sign_in))
+    credential_store(sim).set_oauth(sign_in.provider, _old(sign_in))
 
 
 def _endpoint(sim: Simulator, sign_in: HookedSignIn) -> RefreshGrant:
@@ -129,7 +126,7 @@ def test_two_threads_of_the_sync_api_renew_one_expired_sign_in_once(
     assert _token_requests(sim, sign_in) == 1
     new = f"sim-{sign_in.provider}-access-1"
     assert _sent(sim, sign_in) == [sign_in.sent_as.format(new)] * 2
-    stored = _store(sim).get_oauth(sign_in.provider)
+    stored = credential_store(sim).get_oauth(sign_in.provider)
     assert stored is not None
     assert (stored.access_token, stored.refresh_token) == (new, f"sim-{sign_in.provider}-refresh-1")
 
@@ -143,7 +140,7 @@ def test_two_threads_refused_with_one_token_renew_it_once(
     # does): the second thread has had its 401, and read the refused token, by then.
     sim = threaded_sim
     old = replace(_old(sign_in), expires_at=None)
-    _store(sim).set_oauth(sign_in.provider, old)
+    credential_store(sim).set_oauth(sign_in.provider, old)
     _endpoint(sim, sign_in).expired.add(old.access_token)
     ws = _client(sim, sign_in, delay=REFUSED_TOKEN_SECONDS)
     outcomes = two_threads_search(ws, sign_in.provider)
@@ -183,7 +180,7 @@ def test_a_refused_refresh_fails_both_threads_and_is_not_stored(
             "RefreshRefusedError"
         )
     assert _sent(sim, sign_in) == []  # the expired token was never sent
-    stored = _store(sim).get_oauth(sign_in.provider)
+    stored = credential_store(sim).get_oauth(sign_in.provider)
     assert stored is not None and stored.access_token == _old(sign_in).access_token
     # Asked once: the hook said the refusal is final (SignInRefusedError), so it is kept
     # beside the token under the lock and the second thread fails with its text. Each
@@ -204,7 +201,7 @@ async def test_a_refused_refresh_fails_both_processes_and_is_not_stored(
     assert reports == [{"failed": "AllProvidersFailedError", "message": refused}] * 2
     assert _sent(sim, sign_in) == []
     assert _token_requests(sim, sign_in) == 1  # one for both, as for the threads above
-    stored = _store(sim).get_oauth(sign_in.provider)
+    stored = credential_store(sim).get_oauth(sign_in.provider)
     assert stored is not None and stored.access_token == _old(sign_in).access_token
 
 

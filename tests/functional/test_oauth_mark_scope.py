@@ -14,8 +14,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from tests.functional._sim_helpers import credential_store
 from websearch_core import WebSearch
-from websearch_core.credentials import CredentialStore, OAuthToken, TokenRefresher
+from websearch_core.credentials import OAuthToken, TokenRefresher
 from websearch_core.errors import AuthorizationError, RateLimitedError
 from websearch_core.ledger import Ledger, mark_scope
 from websearch_core.providers import get_provider
@@ -31,10 +32,6 @@ async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
     async with Simulator(["gemini", "brave"]) as simulator:
         yield simulator
-
-
-def _store(sim: Simulator) -> CredentialStore:
-    return CredentialStore(sim.settings().resolved_credentials_file())
 
 
 def _client(sim: Simulator, hooks: dict[str, TokenRefresher] | None = None) -> WebSearch:
@@ -56,15 +53,17 @@ async def _outcomes(ws: WebSearch) -> dict[str, str]:
 
 
 async def test_a_rate_limit_stays_with_the_sign_in_that_earned_it(sim: Simulator) -> None:
-    _store(sim).set_oauth("gemini-cli", OAuthToken(access_token="cli-a", refresh_token="cli-r"))
-    _store(sim).set_oauth("gemini", OAuthToken(access_token="ag-a", refresh_token="ag-r"))
+    credential_store(sim).set_oauth(
+        "gemini-cli", OAuthToken(access_token="cli-a", refresh_token="cli-r")
+    )
+    credential_store(sim).set_oauth("gemini", OAuthToken(access_token="ag-a", refresh_token="ag-r"))
     sim["gemini"].enqueue(Fault.rate_limited(retry_after=3600))
     async with _client(sim) as ws:
         first = await _outcomes(ws)
         again = await _outcomes(ws)
         assert len(sim["gemini"].requests) == 1
         # The user moves to the Antigravity sign-in: another account, another quota.
-        _store(sim).remove("gemini-cli", "oauth")
+        credential_store(sim).remove("gemini-cli", "oauth")
         moved = await _outcomes(ws)
     assert (first["gemini"], again["gemini"], moved["gemini"]) == ("failed", "skipped", "success")
     assert sim["gemini"].requests[-1].header("Authorization") == "Bearer ag-a"
@@ -82,7 +81,7 @@ async def test_a_key_s_rate_limit_is_still_the_provider_s(sim: Simulator) -> Non
 
 
 async def test_a_refresh_keeps_the_mark_and_another_account_drops_it(sim: Simulator) -> None:
-    _store(sim).set_oauth(
+    credential_store(sim).set_oauth(
         "gemini-cli", OAuthToken(access_token="cli-a", refresh_token="cli-r1", expires_at=1.0)
     )
 
@@ -100,7 +99,9 @@ async def test_a_refresh_keeps_the_mark_and_another_account_drops_it(sim: Simula
         assert mark_scope(context, "gemini") == earned
         assert await ledger.skip_reason(GEMINI) is not None
         # A token for another account stored in the same entry is another door.
-        _store(sim).set_oauth("gemini-cli", OAuthToken(access_token="x", refresh_token="other"))
+        credential_store(sim).set_oauth(
+            "gemini-cli", OAuthToken(access_token="x", refresh_token="other")
+        )
         assert mark_scope(context, "gemini") != earned
         assert await ledger.skip_reason(GEMINI) is None
     for secret in ("cli-a", "cli-b", "cli-r1", "cli-r2", "other"):
@@ -108,7 +109,7 @@ async def test_a_refresh_keeps_the_mark_and_another_account_drops_it(sim: Simula
 
 
 async def test_a_jwt_subject_is_the_account_whatever_token_is_current(sim: Simulator) -> None:
-    store = _store(sim)
+    store = credential_store(sim)
     scopes = []
     for access, refresh in (("one", "r1"), ("two", "r2")):
         store.set_oauth(
@@ -134,9 +135,11 @@ async def test_a_key_the_sign_in_wins_over_does_not_move_the_scope(
     scopes: dict[tuple[bool, str], str] = {}
     for token in (True, False):
         if token:
-            _store(sim).set_oauth("gemini", OAuthToken(access_token="ag-a", refresh_token="r"))
+            credential_store(sim).set_oauth(
+                "gemini", OAuthToken(access_token="ag-a", refresh_token="r")
+            )
         else:
-            _store(sim).remove("gemini", "oauth")
+            credential_store(sim).remove("gemini", "oauth")
         for key in ("", "AIzaFIRSTKEY", "AIzaSECONDKEY"):
             monkeypatch.setenv("GEMINI_API_KEY", key)
             async with _client(sim) as ws:

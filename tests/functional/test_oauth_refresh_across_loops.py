@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from tests.functional._sim_helpers import credential_store
 from tests.sign_in_refresh import (
     REFUSED_TOKEN_SECONDS,
     lock_held_by_another_process,
@@ -27,7 +28,7 @@ from tests.sign_in_refresh import (
     two_threads_search,
 )
 from websearch_core import WebSearch
-from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.credentials import OAuthToken
 from websearch_core.errors import AllProvidersFailedError, ProviderUnavailableError
 from websearch_core.models import SearchResponse
 from websearch_core.testing import Simulator
@@ -55,13 +56,9 @@ def _slow_tokens(
         slow_token_endpoint(sim["gemini"].protocol, TOKEN_PATH, monkeypatch, seconds)
 
 
-def _store(sim: Simulator) -> CredentialStore:
-    return CredentialStore(sim.settings().resolved_credentials_file())
-
-
 def _sign_in_expired(sim: Simulator) -> None:
     token = OAuthToken(access_token=OLD_ACCESS, refresh_token=REFRESH, expires_at=time.time() - 60)
-    _store(sim).set_oauth("gemini-cli", token)
+    credential_store(sim).set_oauth("gemini-cli", token)
 
 
 def _paths(sim: Simulator) -> list[str]:
@@ -105,7 +102,7 @@ def test_two_threads_of_the_sync_api_renew_one_expired_token_once(
     assert [type(o) for o in outcomes] == [SearchResponse, SearchResponse]
     assert _paths(sim).count(TOKEN_PATH) == 1
     assert _bearers(sim) == [f"Bearer {NEW_ACCESS}"] * 2
-    stored = _store(sim).get_oauth("gemini-cli")
+    stored = credential_store(sim).get_oauth("gemini-cli")
     assert stored is not None and stored.access_token == NEW_ACCESS
 
 
@@ -114,7 +111,7 @@ def test_two_threads_refused_with_one_token_renew_it_once(threaded_sim_slower: S
     # thread's forced refresh read the refused token still stored and asked Google again.
     sim = threaded_sim_slower
     token = OAuthToken(access_token=OLD_ACCESS, refresh_token=REFRESH, expires_at=None)
-    _store(sim).set_oauth("gemini-cli", token)
+    credential_store(sim).set_oauth("gemini-cli", token)
     protocol = sim["gemini"].protocol
     assert isinstance(protocol, GeminiProtocol)
     protocol.expired.add(OLD_ACCESS)
@@ -147,7 +144,7 @@ def test_a_refused_refresh_fails_both_threads_and_is_not_stored(threaded_sim: Si
     assert len(said) == 1  # the same text for the thread that did not ask
     assert _paths(sim).count(TOKEN_PATH) == 1
     assert _bearers(sim) == []
-    stored = _store(sim).get_oauth("gemini-cli")
+    stored = credential_store(sim).get_oauth("gemini-cli")
     assert stored is not None and stored.access_token == OLD_ACCESS
 
 
@@ -180,7 +177,7 @@ async def test_a_refused_refresh_fails_both_processes_asking_once(sim: Simulator
     assert "Google refused the sign-in (invalid_grant: " in str(reports[0]["message"])
     assert _paths(sim).count(TOKEN_PATH) == 1
     assert _bearers(sim) == []
-    stored = _store(sim).get_oauth("gemini-cli")
+    stored = credential_store(sim).get_oauth("gemini-cli")
     assert stored is not None and stored.access_token == OLD_ACCESS
 
 

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from aiohttp import web
 
+from tests.functional._sim_helpers import credential_store
 from websearch_core import WebSearch
-from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.credentials import OAuthToken
 from websearch_core.errors import (
     AllProvidersFailedError,
     ProviderConnectionError,
@@ -57,10 +58,6 @@ async def _failure(
     (failure,) = caught.value.failures
     assert failure.provider == "perplexity"
     return failure
-
-
-def _store(sim: Simulator) -> CredentialStore:
-    return CredentialStore(sim.settings().resolved_credentials_file())
 
 
 # --- API-key mode -----------------------------------------------------------------------------
@@ -239,7 +236,7 @@ async def test_anonymous_when_selected_without_credentials(sim: Simulator) -> No
 
 
 async def test_oauth_token_is_refreshed_after_a_401(sim: Simulator) -> None:
-    _store(sim).set_oauth(
+    credential_store(sim).set_oauth(
         "perplexity", OAuthToken(access_token="old-token", refresh_token="r", expires_at=None)
     )
     calls: list[str] = []
@@ -258,12 +255,12 @@ async def test_oauth_token_is_refreshed_after_a_401(sim: Simulator) -> None:
     assert second.header("Cookie") == "__Secure-next-auth.session-token=new-token"
     assert calls == ["old-token"]
     assert response.auth_mode == "oauth"
-    stored = _store(sim).get_oauth("perplexity")
+    stored = credential_store(sim).get_oauth("perplexity")
     assert stored is not None and stored.access_token == "new-token"
 
 
 async def test_soon_expiring_oauth_token_is_refreshed_first(sim: Simulator) -> None:
-    _store(sim).set_oauth(
+    credential_store(sim).set_oauth(
         "perplexity", OAuthToken(access_token="old", expires_at=time.time() + 120)
     )
 
@@ -284,7 +281,7 @@ async def test_after_a_401_a_token_renewed_elsewhere_within_five_minutes_is_rene
     # The 401's refresh used the 60 s margin of every other provider: a token another
     # process had just renewed, with 1-5 minutes left, was sent after the 401, and the
     # next search refreshed it again by Perplexity's own 5-minute margin.
-    store = _store(sim)
+    store = credential_store(sim)
     store.set_oauth("perplexity", OAuthToken(access_token="old", refresh_token="r0"))
     protocol = sim["perplexity"].protocol
     answer = protocol.answer

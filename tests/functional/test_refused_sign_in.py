@@ -20,10 +20,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.functional._sim_helpers import credential_store, gemini_protocol
 from tests.token_hook import RefreshRefusedError, refresher
 from websearch_core import WebSearch
 from websearch_core.cli import EXIT_OK, main
-from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.credentials import OAuthToken
 from websearch_core.errors import (
     AllProvidersFailedError,
     ProviderUnavailableError,
@@ -33,7 +34,6 @@ from websearch_core.errors import (
 from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.protocols._oauth_refresh import TOKEN_PATH as HOOK_TOKEN_PATH
 from websearch_core.testing.protocols._oauth_refresh import RefreshGrant
-from websearch_core.testing.protocols.gemini import GeminiProtocol
 
 GOOGLE_TOKEN_PATH = "/token"
 OLD_ACCESS = "ya29.a0old-cli-access"
@@ -53,16 +53,6 @@ async def sim() -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _store(sim: Simulator) -> CredentialStore:
-    return CredentialStore(sim.settings().resolved_credentials_file())
-
-
-def _google(sim: Simulator) -> GeminiProtocol:
-    protocol = sim["gemini"].protocol
-    assert isinstance(protocol, GeminiProtocol)
-    return protocol
-
-
 def _codex_grant(sim: Simulator) -> RefreshGrant:
     grant = getattr(sim["codex"].protocol, "sign_in", None)
     assert isinstance(grant, RefreshGrant)
@@ -71,7 +61,7 @@ def _codex_grant(sim: Simulator) -> RefreshGrant:
 
 def _gemini_signed_in(sim: Simulator, refresh: str = REFRESH) -> None:
     token = OAuthToken(access_token=OLD_ACCESS, refresh_token=refresh, expires_at=time.time() - 60)
-    _store(sim).set_oauth("gemini-cli", token)
+    credential_store(sim).set_oauth("gemini-cli", token)
 
 
 def _asked(sim: Simulator, provider: str, path: str) -> int:
@@ -99,7 +89,7 @@ async def test_googles_invalid_grant_is_asked_once_for_every_later_search(
     sim: Simulator,
 ) -> None:
     _gemini_signed_in(sim)
-    _google(sim).revoked.add(REFRESH)
+    gemini_protocol(sim).revoked.add(REFRESH)
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         first = await _failure(ws, "gemini")
     async with WebSearch(sim.settings(), api_keys={}) as ws:  # a new client: a new process
@@ -119,12 +109,12 @@ async def test_googles_invalid_grant_is_asked_once_for_every_later_search(
 
 async def test_a_new_sign_in_stored_asks_again(sim: Simulator) -> None:
     _gemini_signed_in(sim)
-    _google(sim).revoked.add(REFRESH)
+    gemini_protocol(sim).revoked.add(REFRESH)
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         await _failure(ws, "gemini")
         # Signed in again (CredentialStore.set_oauth, as `auth import` does): the
         # refusal belonged to the token replaced, even if the refresh token is the same.
-        _google(sim).revoked.clear()
+        gemini_protocol(sim).revoked.clear()
         _gemini_signed_in(sim)
         response = await ws.search("after signing in again", provider="gemini")
     assert response.answer
@@ -136,7 +126,7 @@ async def test_auth_import_clears_the_refusal(
     sim: Simulator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _gemini_signed_in(sim)
-    _google(sim).revoked.add(REFRESH)
+    gemini_protocol(sim).revoked.add(REFRESH)
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         await _failure(ws, "gemini")
     creds = tmp_path / "oauth_creds.json"
@@ -155,7 +145,7 @@ async def test_a_refresh_token_changed_in_the_file_asks_again(sim: Simulator) ->
     # The record names the refresh token it was refused for (by a digest): one written
     # into the file by hand, the record left beside it, is asked about.
     _gemini_signed_in(sim)
-    _google(sim).revoked.add(REFRESH)
+    gemini_protocol(sim).revoked.add(REFRESH)
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         await _failure(ws, "gemini")
         path = Path(os.path.realpath(sim.settings().resolved_credentials_file()))
@@ -182,11 +172,11 @@ async def test_a_token_endpoint_outage_is_asked_again_by_the_next_search(sim: Si
 async def test_a_client_google_does_not_know_is_not_kept(sim: Simulator) -> None:
     # invalid_client is about the OAuth client, not this refresh token: not kept.
     _gemini_signed_in(sim)
-    clients = dict(_google(sim).clients)
-    _google(sim).clients.clear()
+    clients = dict(gemini_protocol(sim).clients)
+    gemini_protocol(sim).clients.clear()
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         refused = await _failure(ws, "gemini")
-        _google(sim).clients.update(clients)
+        gemini_protocol(sim).clients.update(clients)
         response = await ws.search("client known again", provider="gemini")
     assert type(refused) is not SignInRefusedError and "invalid_client" in refused.message
     assert response.answer
@@ -194,7 +184,7 @@ async def test_a_client_google_does_not_know_is_not_kept(sim: Simulator) -> None
 
 
 async def test_a_hooks_final_refusal_is_asked_once(sim: Simulator) -> None:
-    _store(sim).set_oauth("codex", CODEX_OLD)
+    credential_store(sim).set_oauth("codex", CODEX_OLD)
     _codex_grant(sim).revoked.add(CODEX_OLD.refresh_token or "")
     async with _codex_client(sim) as ws:
         first = await _failure(ws, "codex")
@@ -207,7 +197,7 @@ async def test_a_hooks_final_refusal_is_asked_once(sim: Simulator) -> None:
 
 
 async def test_a_hooks_other_failure_is_asked_again(sim: Simulator) -> None:
-    _store(sim).set_oauth("codex", CODEX_OLD)
+    credential_store(sim).set_oauth("codex", CODEX_OLD)
     sim["codex"].enqueue(Fault.server_error(503, "unavailable"))
     async with _codex_client(sim) as ws:
         failed = await _failure(ws, "codex")
