@@ -12,8 +12,12 @@ from typing import Any
 
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, InjectedToolCallId
-from langchain_core.tools.base import _is_injected_arg_type, get_all_basemodel_annotations
 from pydantic import BaseModel
+
+try:  # private in langchain-core: a release without it parses every input its own way
+    from langchain_core.tools.base import _is_injected_arg_type, get_all_basemodel_annotations
+except ImportError:  # pragma: no cover - depends on the installed langchain-core
+    _is_injected_arg_type = None  # type: ignore[assignment]
 
 __all__ = ["ToolCallAwareTool", "in_tool_call"]
 
@@ -40,8 +44,10 @@ def _parses_plainly(schema: type[BaseModel]) -> bool:
     no such annotation, no alias, no extras and no computed field, that is every field of
     the validated model, in its order: a required field validated only if given, the rest
     each with a default. The annotations depend only on the schema, so they are read
-    once, by LangChain's own functions.
+    once, by LangChain's own functions (private ones: without them, never plain).
     """
+    if _is_injected_arg_type is None:
+        return False
     plain = _PLAIN.get(schema)
     if plain is None:
         fields = schema.model_fields.values()

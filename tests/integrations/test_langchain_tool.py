@@ -20,7 +20,13 @@ from langchain_core.tools import base as langchain_tools_base
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from langchain_websearch import WebFetchTool, WebSearchInput, WebSearchRetriever, WebSearchTool
+from langchain_websearch import (
+    WebFetchTool,
+    WebSearchInput,
+    WebSearchRetriever,
+    WebSearchTool,
+    _tool_calls,
+)
 from tests.integrations._helpers import MODEL_FIELDS, sim_settings
 from websearch_core import (
     SEARCH_PROVIDER_ORDER,
@@ -375,6 +381,27 @@ def _parses_by_langchain(tool: BaseTool, tool_input: Any, call_id: str | None) -
         return error.errors(include_url=False)
     except ValueError as error:
         return str(error)
+
+
+def test_without_langchains_private_reader_every_input_is_langchains_own_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The quick parse leans on a private langchain-core function, imported if present: a
+    # release without it leaves every parse to LangChain, never a guess of ours.
+    monkeypatch.setattr(_tool_calls, "_is_injected_arg_type", None)
+    monkeypatch.setattr(_tool_calls, "_PLAIN", {})
+    calls: list[object] = []
+    real = BaseTool._parse_input
+
+    def langchains(self: BaseTool, tool_input: Any, tool_call_id: str | None) -> Any:
+        calls.append(tool_input)
+        return real(self, tool_input, tool_call_id)
+
+    monkeypatch.setattr(BaseTool, "_parse_input", langchains)
+    tool = WebSearchTool()
+    ours = _parses(tool, {"query": "go", "limit": 3}, None)
+    assert calls == [{"query": "go", "limit": 3}]  # ours went to LangChain's own parse
+    assert ours == _parses_by_langchain(tool, {"query": "go", "limit": 3}, None)
 
 
 async def test_the_schema_annotations_are_read_once(
