@@ -772,9 +772,7 @@ class Credentials:
         """The stored OAuth token for ``provider`` (possibly expired), or ``None``."""
         token = self._store.get_oauth(provider) if self._store is not None else None
         if token is not None:
-            self._remember(token.access_token)
-            if token.refresh_token:
-                self._remember(token.refresh_token)
+            self._remember_token(token)
         return token
 
     async def valid_oauth_token(
@@ -855,9 +853,7 @@ class Credentials:
             flight,
             lambda: self._refresh_under_lock(provider, name, token, refresh, hooked, min_lifetime),
         )
-        self._remember(fresh.access_token)  # each caller's own redaction learns the new token
-        if fresh.refresh_token:
-            self._remember(fresh.refresh_token)
+        self._remember_token(fresh)  # each caller's own redaction learns the new token
         return fresh
 
     async def _refresh_under_lock(
@@ -965,9 +961,7 @@ class Credentials:
             # Neither sent (the transport's "not sent" names nothing) nor stored, where
             # every later search would meet it.
             raise AuthorizationError(provider, returned)
-        self._remember(fresh.access_token)
-        if fresh.refresh_token:
-            self._remember(fresh.refresh_token)
+        self._remember_token(fresh)
         # Still the sign-in it was refreshed from, whatever the new tokens hash to: a mark
         # earned with it (a 429, spent credits) must not be dropped by the refresh.
         return replace(fresh, sign_in=token.fingerprint())
@@ -992,6 +986,12 @@ class Credentials:
             read = values_reader(self._environ, tuple(self._read_names))
             probe = self._probe = (len(self._read_names), read)
         return store, probe[1]()
+
+    def _remember_token(self, token: OAuthToken) -> None:
+        """Mask both secrets of ``token`` from now on: its access and any refresh token."""
+        self._remember(token.access_token)
+        if token.refresh_token:
+            self._remember(token.refresh_token)
 
     def _remember(self, value: str) -> str:
         if value and value not in self._known:
