@@ -367,6 +367,17 @@ class CredentialStore:
         """
         self._update(lambda data: _put(data, provider, "oauth", token.to_json()))
 
+    def refusal(self, provider: str) -> str | None:
+        """Why the token stored for ``provider`` cannot be refreshed, if that was said for good.
+
+        The text a refresh refused for good kept beside the token (see
+        :meth:`LockedStore.refuse`) while it still names that token's refresh token; read
+        without the lock, for ``websearch providers``, which said such a sign-in was ready.
+        """
+        stored = self._read().get(provider, {}).get("oauth")
+        token = OAuthToken.from_json(stored)
+        return None if token is None else _refusal_of(stored, token)
+
     @asynccontextmanager
     async def locked(self, seconds: float) -> AsyncIterator["LockedStore"]:
         """Hold the store's lock inside (waiting at most ``seconds``), for an OAuth refresh.
@@ -474,15 +485,7 @@ class LockedStore:
         a token stored since (a new sign-in) holds no such record, and a refresh token
         changed in the file by hand no longer matches one.
         """
-        stored = self._store._load().get(provider, {}).get("oauth")
-        refused = stored.get(_REFUSED) if isinstance(stored, dict) else None
-        if not isinstance(refused, dict):
-            return None
-        message = refused.get("message")
-        grant = grant_fingerprint(token.access_token, token.refresh_token)
-        if refused.get("grant") != grant or not isinstance(message, str) or not message:
-            return None
-        return message
+        return _refusal_of(self._store._load().get(provider, {}).get("oauth"), token)
 
     def refuse(self, provider: str, token: OAuthToken, message: str) -> None:
         """Keep ``message`` as the final refusal of ``token``'s refresh, beside it.
@@ -503,6 +506,22 @@ class LockedStore:
 
 _REFUSED = "refused"
 """The field of a stored OAuth token that records its refresh's final refusal."""
+
+
+def _refusal_of(stored: object, token: OAuthToken) -> str | None:
+    """The final refusal kept in ``stored`` (an entry's ``oauth``) for ``token``, or ``None``.
+
+    One reading of the record for the refresh (which then asks nothing) and for the
+    providers table (which then says the sign-in is refused rather than ready).
+    """
+    refused = stored.get(_REFUSED) if isinstance(stored, dict) else None
+    if not isinstance(refused, dict):
+        return None
+    message = refused.get("message")
+    grant = grant_fingerprint(token.access_token, token.refresh_token)
+    if refused.get("grant") != grant or not isinstance(message, str) or not message:
+        return None
+    return message
 
 
 def _as_stored(token: OAuthToken) -> OAuthToken | None:
@@ -774,6 +793,14 @@ class Credentials:
         if token is not None:
             self._remember_token(token)
         return token
+
+    def oauth_refused(self, entry: str) -> bool:
+        """Whether the token stored under ``entry`` had its refresh refused for good.
+
+        A search with it fails at once (:meth:`valid_oauth_token`); the providers table
+        says so instead of ``ready``.
+        """
+        return self._store is not None and self._store.refusal(entry) is not None
 
     async def valid_oauth_token(
         self,
