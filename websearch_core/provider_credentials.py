@@ -18,6 +18,7 @@ from .provider_types import ProviderInfo
 from .sent_secret import SentSecret
 
 __all__ = [
+    "STORE_NEW_TOKEN",
     "ApiKey",
     "Credential",
     "SecretVariable",
@@ -64,6 +65,10 @@ class ApiKey:
     header: str | None = None
 
 
+STORE_NEW_TOKEN = "store a new token (`CredentialStore.set_oauth`)"
+"""What brings back a sign-in refused for good when nothing of this package signs in again."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredOAuth:
     """The provider's OAuth access token in the credential store.
@@ -81,6 +86,9 @@ class StoredOAuth:
         refreshes_itself: The sign-in renews its own token from its refresh token
             (the Gemini CLI's, at Google's token endpoint), so an expiring one that holds
             a refresh token is replaced without a hook, as one with a hook is.
+        sign_in_again: What the user does once its refresh was refused for good, as the
+            providers table says it (:data:`STORE_NEW_TOKEN` unless the sign-in has its own
+            way back, as the Gemini CLI's ``websearch auth import gemini-cli``).
     """
 
     entry: str | None = None
@@ -88,6 +96,7 @@ class StoredOAuth:
     name: str = "OAuth token"
     min_lifetime: float = EXPIRY_SKEW_SECONDS
     refreshes_itself: bool = False
+    sign_in_again: str = STORE_NEW_TOKEN
     authorization: bool = True
     """An OAuth access token is a bearer token in the ``Authorization`` header (RFC 6750):
     every provider's sign-in sends it so."""
@@ -272,12 +281,15 @@ class SignedIn:
         name: What the providers table calls it (``StoredOAuth.name``).
         first: Whether it is the first credential a search sends (Perplexity's cookies,
             when set, go before it).
+        sign_in_again: What brings it back once its refresh was refused for good
+            (``StoredOAuth.sign_in_again``).
     """
 
     entry: str
     fingerprint: str
     name: str = "OAuth token"
     first: bool = True
+    sign_in_again: str = STORE_NEW_TOKEN
 
 
 def signed_in(
@@ -297,7 +309,9 @@ def signed_in(
             entry = kind.entry or info.id
             token = found.oauth_token(entry)
             if token is not None:
-                tokens.append(SignedIn(entry, token.fingerprint(), kind.name, sent == 0))
+                first = sent == 0
+                signed = SignedIn(entry, token.fingerprint(), kind.name, first, kind.sign_in_again)
+                tokens.append(signed)
         sent += 1
         if not every:
             break

@@ -25,6 +25,7 @@ from .orchestration.quota import (
     period_window,
     utc_text,
 )
+from .provider_credentials import SignedIn
 from .provider_ids import FREE_ENGINE_ORDER
 from .provider_types import ProviderInfo
 from .providers import SEARCH_PROVIDER_ORDER, ProviderContext, SearchProvider, get_provider
@@ -213,6 +214,29 @@ def _setup_problem(
     return None if checked.problem is None else f"misconfigured: {checked.problem}"
 
 
+def _refused_sign_in(
+    provider: SearchProvider, context: ProviderContext, signed: list[SignedIn]
+) -> tuple[str | None, str]:
+    """A stored sign-in whose refresh was refused for good: what blocks, or what is passed over.
+
+    A search with it fails at once, without asking (the refusal is kept beside the
+    token), yet the table read ``ready`` until one did. It blocks the provider when a
+    search sends it first and nothing after it (Gemini's sign-in wins over its key); a
+    provider that tries its next credential (Perplexity's key) runs on that one, and the
+    sign-in is named as passed over, as a bad key is. Both say what brings it back.
+
+    Returns:
+        The blocking problem (``sign-in refused (OAuth token); store a new token ...``)
+        or ``None``, and the passed-over note (``"; passed over: ..."``) or ``""``.
+    """
+    refused = next((s for s in signed if context.credentials.oauth_refused(s.entry)), None)
+    if refused is None:
+        return None, ""
+    if provider.tries_every_credential and len(provider.sent_secrets(context)) > 1:
+        return None, f"; passed over: {refused.name} (sign-in refused; {refused.sign_in_again})"
+    return f"sign-in refused ({refused.name}); {refused.sign_in_again}", ""
+
+
 async def _budget_state(
     store: StateStore, provider_id: str, budget_text: str | None, now: float
 ) -> tuple[int | None, float | None]:
@@ -293,7 +317,9 @@ async def _collect_status(
         budget_used, over_budget_until = await _budget_state(safe, provider_id, budget_text, now)
         asked = (available or explicit) and provider_id not in settings.exclude
         checked = provider.credential_check(context) if asked else _UNCHECKED
-        problem = _setup_problem(provider, context, checked)
+        signed = provider.signed_in(context) if asked else []
+        refusal, refused_note = _refused_sign_in(provider, context, signed)
+        problem = _setup_problem(provider, context, checked) or refusal
         note: str | None = None
         if provider_id in settings.exclude:
             reason = "excluded by settings"
@@ -307,14 +333,15 @@ async def _collect_status(
         elif not in_chain:
             reason = left_out
         else:
-            sign_in = next((s.name for s in provider.signed_in(context) if s.first), None)
+            sending = [s for s in signed if s.first and not refused_note]  # not one passed over
+            sign_in = next((s.name for s in sending), None)
             reason = _setup_reason(info, available, explicit, browser_missing, sign_in)
             note = await _kept_note(safe, provider, context, now) if available else None
             reason = join_clauses([reason, note])
             rate_text = settings.rate.get(provider_id)
             if available and rate_text is not None:
                 reason += await _next_slot(safe, provider_id, rate_text, now)
-        reason += _passed_over(checked)
+        reason += _passed_over(checked) + refused_note
         usable = mark is None and over_budget_until is None and problem is None
         statuses.append(
             ProviderStatus(

@@ -71,7 +71,7 @@ from urllib.parse import urlsplit
 from ..errors import SearchProviderError
 from ..filters.support import FilterSupport
 from ..models import SearchResponse
-from ..provider_credentials import ApiKey, SetUrl, StoredOAuth
+from ..provider_credentials import STORE_NEW_TOKEN, ApiKey, SetUrl, StoredOAuth
 from ..provider_ids import GOOGLE_OAUTH_ROUTE
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._gemini_errors import CLOUD_CODE_ERRORS, DEVELOPER_ERRORS, is_invalid_auth
@@ -150,6 +150,7 @@ class GeminiProvider(ProtocolProvider):
                 f"Gemini OAuth token ({s.label} sign-in)",
                 f"{s.label} sign-in",
                 refreshes_itself=s.oauth_client is not None,
+                sign_in_again=s.oauth_client.sign_in_again if s.oauth_client else STORE_NEW_TOKEN,
             )
             for s in SIGN_INS
         ),
