@@ -232,6 +232,15 @@ class HostNotFoundError(ProviderConnectionError):
     would not resolve it either, so the browser-backed engines do not escalate after it.
     """
 
+    @property
+    def hosts(self) -> int:
+        """How many providers' host names did not resolve: one, this provider's.
+
+        An aggregate whose every engine failed so says how many engines it asked: two
+        providers' hosts failing alike is this machine offline, not one provider.
+        """
+        return 1
+
 
 class BrowserLoadError(ProviderUnavailableError):
     """Headless Chromium, loading a blocked engine's page, failed to load it (status 503).

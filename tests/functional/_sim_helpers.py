@@ -27,6 +27,7 @@ from websearch_core.testing.protocols.gemini import GeminiProtocol
 
 __all__ = [
     "MISSING_CHROMIUM",
+    "SwitchableNetwork",
     "Unresolvable",
     "failure_after",
     "fault_failure",
@@ -54,6 +55,35 @@ class Unresolvable(aiohttp.abc.AbstractResolver):
 
     async def close(self) -> None:
         return None
+
+
+class SwitchableNetwork(Unresolvable):
+    """A network that can come back: no name resolves until :attr:`online` is set.
+
+    Online, every name but those in :attr:`unknown` resolves to loopback, so a base URL
+    such as ``http://bing.invalid:<simulator port>`` reaches the simulator: the same client,
+    and so the same state store, sees a search offline and the next one with the network
+    back.
+    """
+
+    def __init__(self) -> None:
+        self.online = False
+        self.unknown: set[str] = set()
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[aiohttp.abc.ResolveResult]:
+        if not self.online or host in self.unknown:
+            return await super().resolve(host, port, family)
+        loopback: aiohttp.abc.ResolveResult = {
+            "hostname": host,
+            "host": "127.0.0.1",
+            "port": port,
+            "family": socket.AF_INET,
+            "proto": 0,
+            "flags": socket.AI_NUMERICHOST,
+        }
+        return [loopback]
 
 
 def credential_store(sim: Simulator) -> CredentialStore:

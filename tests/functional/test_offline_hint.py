@@ -2,7 +2,10 @@
 
 On a first search without a network every provider fails with its own host's DNS error,
 which reads as a list of broken providers; the chain adds one sentence saying what they
-have in common and what to check, and says nothing more when the failures differ.
+have in common and what to check, and says nothing more when the failures differ. Being
+offline is the machine's failure, not the providers': it opens no provider's circuit breaker,
+so the first search once the network is back asks them, while a provider that failed on a
+working network is still cooled down.
 """
 
 from collections.abc import AsyncIterator
@@ -11,11 +14,13 @@ from contextlib import asynccontextmanager
 import aiohttp
 import pytest
 
-from tests.functional._sim_helpers import Unresolvable
+from tests.functional._sim_helpers import SwitchableNetwork, Unresolvable
 from websearch_core import WebSearch
 from websearch_core.errors import AllProvidersFailedError
 from websearch_core.format import OFFLINE_HINT
 from websearch_core.testing import Fault, Simulator
+
+PROVIDERS = ["bing", "duckduckgo"]
 
 UNRESOLVED = "the host name could not be resolved (ClientConnectorDNSError)"
 
@@ -70,3 +75,58 @@ async def test_one_provider_alone_gets_no_hint() -> None:
     ):
         result = await ws.run("python asyncio", provider="bing")
     assert result.error == f"Bing connection failed (bing.invalid): {UNRESOLVED}"
+
+
+@asynccontextmanager
+async def _switchable_client(
+    sim: Simulator, network: SwitchableNetwork, chain: list[str] = PROVIDERS
+) -> AsyncIterator[WebSearch]:
+    """A client asking ``chain``, reaching the simulator by host name through ``network``."""
+    connector = aiohttp.TCPConnector(resolver=network)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        # The simulator's port behind a name: only a resolving network reaches it.
+        routes = {
+            pid: sim[pid].base_url.replace("127.0.0.1", f"{pid}.invalid") for pid in PROVIDERS
+        }
+        settings = sim.settings(base_urls=routes, providers=chain, cache=False)
+        async with WebSearch(settings, session=session) as ws:
+            yield ws
+
+
+@pytest.mark.parametrize("chain", [PROVIDERS, ["public"]], ids=["chain", "public"])
+async def test_searches_offline_leave_no_cooldown_for_when_the_network_is_back(
+    chain: list[str],
+) -> None:
+    network = SwitchableNetwork()
+    async with Simulator(PROVIDERS) as sim, _switchable_client(sim, network, chain) as ws:
+        offline = [await ws.run("python asyncio") for _ in range(4)]
+        network.online = True
+        back = await ws.run("python asyncio")
+    # Every offline search asked the providers, so each one says the machine is offline.
+    for result in offline:
+        assert result.error is not None
+        assert result.error.endswith(OFFLINE_HINT)
+        assert "skipped" not in result.error
+    assert back.error is None
+    assert back.response.provider == chain[0]
+    assert len(sim["bing"].requests) == 1
+
+
+@pytest.mark.parametrize("failure", ["server error", "host not found"])
+async def test_a_provider_failing_on_a_working_network_still_cools_down(failure: str) -> None:
+    # A 5xx, or one host unresolved while another provider answers, is that provider's
+    # failure (a mistyped base URL is the user's): counted towards its breaker as ever.
+    network = SwitchableNetwork()
+    network.online = True
+    async with Simulator(PROVIDERS) as sim, _switchable_client(sim, network) as ws:
+        if failure == "server error":
+            sim["bing"].always(Fault.server_error(503))
+        else:
+            network.unknown.add("bing.invalid")
+        answers = [await ws.run("python asyncio") for _ in range(3)]
+        status = {row.id: row for row in await ws.provider_status()}
+    assert [result.response.provider for result in answers] == ["duckduckgo"] * 3
+    assert len(sim["bing"].requests) == (2 if failure == "server error" else 0)
+    mark = status["bing"].mark
+    assert mark is not None and mark.kind == "circuit_open"
+    assert mark.failures == 2

@@ -33,7 +33,6 @@ from ..deadline import CallBounds, Deadline, bound_store_waits, leave_call, stor
 from ..errors import (
     ConfigurationError,
     DeadlineExceededError,
-    HostNotFoundError,
     ProviderNotConfiguredError,
     SearchProviderError,
 )
@@ -52,6 +51,7 @@ from .attempt import AttemptAnswer, LiveRedactor, answer_attempt, attempt_timeou
 from .fanout import FanOutProvider
 from .last_resort import LastResort, awaits_last_resort
 from .ledger import Ledger, ProviderSkippedError, Reservation, mark_scope
+from .offline import is_unresolved, machine_offline
 from .plan import ChainPlan
 from .quota import Budget, FailurePolicy, Rate
 
@@ -140,9 +140,7 @@ class ChainOutcome:
         a budget) and providers that could not run (a preferred one without its key) sent
         nothing, so they neither count nor spoil it.
         """
-        unsent = (ProviderSkippedError, ProviderNotConfiguredError)
-        asked = [error for _, error in self.failures if not isinstance(error, unsent)]
-        return len(asked) >= 2 and all(isinstance(error, HostNotFoundError) for error in asked)
+        return machine_offline(error for _, error in self.failures)
 
     def failure_message(self) -> str:
         """The spec's final error text for this outcome.
@@ -170,6 +168,8 @@ class _Call:
     masks: LiveRedactor
     deadline: Deadline
     skip_marked: bool
+    unresolved: list[tuple[str, BaseException]] = field(default_factory=list)
+    """Host-not-found failures, counted once the search shows it was not offline."""
 
 
 class ChainRunner:
@@ -233,6 +233,7 @@ class ChainRunner:
         held: list[SearchProvider] = []
         if not await self._in_turn(plan.providers, call, held) and held:
             await self._in_turn(held, call, None)
+        await self.ledger.record_unresolved(call.unresolved, offline=outcome.no_host_resolved)
         return outcome
 
     async def _in_turn(
@@ -272,6 +273,7 @@ class ChainRunner:
                 skip_marked=call.skip_marked,
                 last_resort=mode,
                 first_pass=first_pass,
+                unresolved=call.unresolved,
             )
             if answer is _NOT_TRIED:
                 _out_of_time(outcome, providers[index:], deadline)
@@ -315,6 +317,7 @@ class ChainRunner:
         skip_marked: bool,
         last_resort: LastResort = LastResort.HOLD,
         first_pass: BaseException | None = None,
+        unresolved: list[tuple[str, BaseException]] | None = None,
     ) -> AttemptAnswer | _NotTried | None:
         """One provider's turn: its answer, ``None`` when it failed or was skipped.
 
@@ -324,7 +327,10 @@ class ChainRunner:
         is :attr:`LastResort.HOLD`, a budget the store cannot check is asked uncounted,
         and its attempt's detail (and the answer's notes) say so, the budgeted engines
         of a fan-out asked so as well as the provider's own. ``first_pass`` is the
-        provider's error from the first pass, in the last-resort pass.
+        provider's error from the first pass, in the last-resort pass. A host name that
+        did not resolve is put in ``unresolved`` instead of being marked: the caller
+        counts it once the search shows whether the machine was offline (without the
+        list, it is marked at once).
         """
         provider_id = provider.info.id
         checked = provider.credential_check(context)
@@ -401,7 +407,10 @@ class ChainRunner:
                         await asyncio.shield(self.ledger.record_failure(provider_id, error))
                         raise
                     continue
-                await self.ledger.record_failure(provider_id, error)
+                if unresolved is not None and is_unresolved(error):
+                    unresolved.append((provider_id, error))  # offline? seen at the end
+                else:
+                    await self.ledger.record_failure(provider_id, error)
                 outcome.failures.append((provider, error))
                 said = format_provider_failure(error, provider.info.label)
                 detail = _with_uncounted(outcome, error, said, _uncounted(bound, reservation))

@@ -48,7 +48,12 @@ from typing import Self
 
 from ..aggregate import EngineResult, merge_results
 from ..deadline import Deadline, StoreWaitsWithin, remaining_budget, store_share
-from ..errors import EmptyResponseError, ProviderUnavailableError, SearchProviderError
+from ..errors import (
+    EmptyResponseError,
+    HostNotFoundError,
+    ProviderUnavailableError,
+    SearchProviderError,
+)
 from ..filters.plan import engines_record, locally_kept
 from ..filters.support import ALL_FILTERS
 from ..format import format_no_content, format_no_match, format_provider_failure
@@ -58,6 +63,7 @@ from .attempt import AttemptAnswer, answer_attempt, call_redactor, scrub_error
 from .engine_failures import engines_failed_text
 from .last_resort import LastResort, unchecked_engines
 from .ledger import Ledger, ProviderSkippedError
+from .offline import is_unresolved, machine_offline
 from .quota import REASON_LIMIT
 
 __all__ = [
@@ -149,6 +155,21 @@ class PublicEnginesFailedError(EngineReport, ProviderUnavailableError):
     ) -> None:
         super().__init__(provider, message, 503)
         self._report(failures, outcomes)
+
+
+class PublicEnginesUnresolvedError(PublicEnginesFailedError, HostNotFoundError):
+    """Every engine asked failed because its host name did not resolve: this machine.
+
+    Same text and status as :class:`PublicEnginesFailedError`; being a
+    :class:`~websearch_core.errors.HostNotFoundError` (one for each engine asked) lets the
+    chain add the offline hint and leave the aggregate's own breaker alone, as it does for
+    the engines (:mod:`.offline`).
+    """
+
+    @property
+    def hosts(self) -> int:
+        """The engines asked, every one of whose host names did not resolve."""
+        return sum(1 for _, error in self.failures if is_unresolved(error))
 
 
 class PublicEnginesHeldError(EngineReport, EmptyResponseError):
@@ -405,10 +426,30 @@ async def fan_out(
             ", ".join(task.get_name().removeprefix("public:") for task in tasks if task in cut_off),
             loop.time() - started,
         )
-    return [
+    outcomes = [
         _outcome(engine, task, task in cut_off, _ms(ended.get(task, loop.time()) - started))
         for engine, task in zip(engines, tasks, strict=True)
     ]
+    await _record_unresolved(ledger, outcomes)
+    return outcomes
+
+
+async def _record_unresolved(ledger: Ledger | None, outcomes: Sequence[EngineOutcome]) -> None:
+    """Count the engines' host-not-found failures, unless the fan-out showed this offline.
+
+    Every engine's host failing to resolve is this machine's network, as in the chain
+    (:mod:`.offline`): counted, it would open every engine's breaker while offline. Without
+    a ledger nothing is counted at all.
+    """
+    if ledger is None:
+        return
+    errors = [outcome.error for outcome in outcomes if outcome.error is not None]
+    held = [
+        (outcome.engine.info.id, outcome.error)
+        for outcome in outcomes
+        if outcome.error is not None and is_unresolved(outcome.error)
+    ]
+    await ledger.record_unresolved(held, offline=machine_offline(errors))
 
 
 async def _ask(
@@ -473,7 +514,8 @@ async def _ask(
         if ledger is not None:
             # The mark may keep the message: masked first, with every secret handed out.
             scrub_error(error, call_redactor(context))
-            await ledger.record_failure(engine.info.id, error)
+            if not is_unresolved(error):  # offline or not: fan_out counts it at the end
+                await ledger.record_failure(engine.info.id, error)
         raise
     if ledger is not None:
         await ledger.record_success(engine.info.id)
@@ -734,7 +776,9 @@ async def merged_search(
         failures = [(o.engine.info.id, o.error) for o in failed if o.error is not None]
         # Each in a few words, so every engine is named within what a mark keeps.
         text = engines_failed_text(failures, room=REASON_LIMIT - len(ALL_FAILED_PREFIX))
-        raise PublicEnginesFailedError(failures, f"{ALL_FAILED_PREFIX}{text}", info.id, outcomes)
+        offline = machine_offline(error for _, error in failures)
+        failed_as = PublicEnginesUnresolvedError if offline else PublicEnginesFailedError
+        raise failed_as(failures, f"{ALL_FAILED_PREFIX}{text}", info.id, outcomes)
     answered = [outcome.response for outcome in outcomes if outcome.response is not None]
     # Only engines whose results are in the merge decide how far a filter held.
     contributing = [response for response in answered if response.sources] or answered

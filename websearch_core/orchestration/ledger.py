@@ -31,7 +31,7 @@ import hashlib
 import logging
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final, TypeAlias
 
@@ -413,6 +413,32 @@ class Ledger:
                 mark = _with_scope(mark, current)
             await self.store.set_mark(provider_id, mark)
             logger.info("web search provider %s marked %s: %s", provider_id, mark.kind, mark.reason)
+
+    async def record_unresolved(
+        self, failures: Sequence[tuple[str, BaseException]], *, offline: bool
+    ) -> None:
+        """Count the host-not-found failures a search held back, unless it was offline.
+
+        A host name that did not resolve is the provider's failure (or its mistyped base
+        URL's) only when the network works: counted at once, every failure of a machine
+        without a network opened every provider's breaker, and the first search once it
+        was back sent nothing. The caller holds them until the search has ended and says
+        whether it showed this machine offline
+        (:func:`~websearch_core.orchestration.offline.machine_offline`).
+
+        Args:
+            failures: ``(provider id, error)`` for each failure held back, in order.
+            offline: Whether the search failed for this machine's network: nothing counts.
+        """
+        if offline:
+            if failures:
+                logger.info(
+                    "web search providers %s not marked: no host name resolved (offline)",
+                    ", ".join(provider_id for provider_id, _ in failures),
+                )
+            return
+        for provider_id, error in failures:
+            await self.record_failure(provider_id, error)
 
     def short_wait(self, error: BaseException) -> float | None:
         """The ``Retry-After`` worth waiting out before one retry, or ``None``."""
