@@ -7,6 +7,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from tests.content._server import serve_in_thread
+from tests.rendered_models import count_renderings
 from websearch_core.cli import main
 from websearch_core.content.models import PageContent
 
@@ -39,13 +40,7 @@ def test_the_page_is_never_rendered_as_text(
 ) -> None:
     # Python 3.11/3.12's asyncio.run renders its main task's result with repr() as it ends:
     # a fetched page is up to the body cap of text, which must not be rendered and dropped.
-    rendered: list[str] = []
-
-    def counted(model: object) -> str:
-        rendered.append(type(model).__name__)
-        return type(model).__name__
-
-    monkeypatch.setattr(PageContent, "__repr__", counted)
+    rendered = count_renderings(monkeypatch, PageContent)
     assert main(["fetch", f"{base}/a", "--allow-private", "--no-browser"]) == 0
     assert capsys.readouterr().out.startswith("CLI page\n\nThe command line prints")
     assert rendered == []

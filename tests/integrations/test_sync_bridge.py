@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.rendered_models import count_renderings
 from websearch_core import SearchResponse, SearchToolResult, WebSearch
 from websearch_core.testing import Fault, Simulator
 
@@ -70,14 +71,7 @@ def test_sync_calls_never_render_their_result_as_text(
     # Python 3.11/3.12's asyncio.run renders its main task's result with repr() as it ends
     # (twice, then discards it): for a page of long results, tens of MB of text and a
     # quarter of a second. The sync bridge must not hand it anything large to render.
-    rendered: list[str] = []
-
-    def counted(model: object) -> str:
-        rendered.append(type(model).__name__)
-        return type(model).__name__
-
-    monkeypatch.setattr(SearchResponse, "__repr__", counted)
-    monkeypatch.setattr(SearchToolResult, "__repr__", counted)
+    rendered = count_renderings(monkeypatch, SearchResponse, SearchToolResult)
     client = _client(threaded_sim, tmp_path)
     found = client.search_sync("rust", limit=2, use_cache=False)
     told = client.run_sync("rust", limit=2, use_cache=False)

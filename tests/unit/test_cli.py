@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import websearch_core
+from tests.rendered_models import count_renderings
 from websearch_core import (
     SEARCH_PROVIDER_ORDER,
     SearchResponse,
@@ -101,14 +102,7 @@ def test_search_never_renders_its_result_as_text(
 ) -> None:
     # Python 3.11/3.12's asyncio.run renders its main task's result with repr() as it ends;
     # the command's result holds every source's text, so it must not be what is rendered.
-    rendered: list[str] = []
-
-    def counted(model: object) -> str:
-        rendered.append(type(model).__name__)
-        return type(model).__name__
-
-    monkeypatch.setattr(SearchToolResult, "__repr__", counted)
-    monkeypatch.setattr(SearchResponse, "__repr__", counted)
+    rendered = count_renderings(monkeypatch, SearchToolResult, SearchResponse)
     simulate("brave")
     assert main(["python", "asyncio", "--limit", "2"]) == EXIT_OK
     assert capsys.readouterr().out.startswith("[1] python asyncio result 1")
