@@ -36,6 +36,17 @@ def browser_missing(no_browser_escalation: None, monkeypatch: pytest.MonkeyPatch
 
 
 @pytest.fixture
+def gemini_default_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gemini's sign-ins search with the default model in Cloud project ``p``.
+
+    No ``GEMINI_SEARCH_MODEL`` from the machine's environment, and a project set, so no
+    ``loadCodeAssist`` request comes before the search's own.
+    """
+    monkeypatch.delenv("GEMINI_SEARCH_MODEL", raising=False)
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+
+
+@pytest.fixture
 def locked_file(tmp_path: Path) -> Iterator[sqlite3.Connection]:
     """A connection that will hold the state file's write lock once the test takes it."""
     holder = sqlite3.connect(tmp_path / "state.sqlite3", isolation_level=None)

@@ -47,10 +47,7 @@ SIGN_IN_AGAIN = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _project(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("GEMINI_SEARCH_MODEL", raising=False)
-    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+pytestmark = pytest.mark.usefixtures("gemini_default_model")
 
 
 @pytest.fixture

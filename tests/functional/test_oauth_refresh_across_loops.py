@@ -41,10 +41,7 @@ REFRESH = "1//0cli-refresh-token"
 NEW_ACCESS = "ya29.sim-access-1"
 
 
-@pytest.fixture(autouse=True)
-def _project(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("GEMINI_SEARCH_MODEL", raising=False)
-    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+pytestmark = pytest.mark.usefixtures("gemini_default_model")
 
 
 def _slow_tokens(

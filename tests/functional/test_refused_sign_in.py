@@ -41,10 +41,7 @@ REFRESH = "1//0cli-refresh-token"
 CODEX_OLD = OAuthToken("sim-codex-old-access", "sim-codex-old-refresh", time.time() - 60)
 
 
-@pytest.fixture(autouse=True)
-def _project(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("GEMINI_SEARCH_MODEL", raising=False)
-    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+pytestmark = pytest.mark.usefixtures("gemini_default_model")
 
 
 @pytest.fixture
