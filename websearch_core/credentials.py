@@ -731,18 +731,17 @@ class Credentials:
         """
         # Source by source, stopping at the first key: a key given in code (the usual
         # case for a program) reads no environment variable at all.
-        # Each value trimmed once: the trimmed text is both the test and the answer.
         value = self._explicit.get(provider)
-        if value and (key := value.strip()):
-            return key, _FROM_CODE
+        if value and value.strip():
+            return value.strip(), _FROM_CODE
         for name in env_vars:
             self._read_names[name] = None
             value = self._env_get(name)
-            if value and (key := value.strip()):
-                return key, name
+            if value and value.strip():
+                return value.strip(), name
         value = self._configured.get(provider)
-        if value and (key := value.strip()):
-            return key, _FROM_CONFIG
+        if value and value.strip():
+            return value.strip(), _FROM_CONFIG
         stored = self._store.get(provider) if self._store is not None else None
         return (stored, _FROM_STORE) if stored else None
 

@@ -437,9 +437,7 @@ class ChainRunner:
                 detail=_joined(passed_over, *uncounted) if uncounted else passed_over,
             )
             outcome.attempts.append(attempt)
-            # Off at the default level: the record's fields are built only for a reader.
-            if logger.isEnabledFor(logging.INFO):
-                logger.info("web search served by %s", provider_id, extra=attempt.log_fields())
+            logger.info("web search served by %s", provider_id, extra=attempt.log_fields())
             return _noted(answer, uncounted)
 
 

@@ -133,8 +133,6 @@ class SearchProvider(abc.ABC):
     credential_kinds: ClassVar[tuple[Credential, ...]] = (ApiKey(),)
     """The credentials it may send, most preferred first (default: its API key, read
     from ``info.env_vars``; none when it declares no variable)."""
-    _clash_kept: ClassVar[tuple[tuple[Credential, ...], ProviderInfo, str] | None] = None
-    """:meth:`clash_advice`'s answer with the ``credential_kinds`` and ``info`` it read."""
     tries_every_credential: ClassVar[bool] = False
     """Whether a failed credential makes it try the next one, so that each one set may be
     sent (Perplexity); by default the first one set is the only one sent."""
@@ -240,16 +238,8 @@ class SearchProvider(abc.ABC):
 
         Read from :attr:`credential_kinds` (see
         :func:`~websearch_core.provider_credentials.clash_advice`), once per provider.
-        Kept on the class with the two values it was worded from: the credential check
-        asks for it before every attempt, and the shared cache behind it hashed the whole
-        :class:`ProviderInfo` each time (0.5 us, where two identity tests do).
         """
-        kept = cls._clash_kept
-        if kept is not None and kept[0] is cls.credential_kinds and kept[1] is cls.info:
-            return kept[2]
-        advice = clash_advice(cls.credential_kinds, cls.info)
-        cls._clash_kept = (cls.credential_kinds, cls.info, advice)
-        return advice
+        return clash_advice(cls.credential_kinds, cls.info)
 
     @final
     def sign_in_refusal(self, context: ProviderContext) -> str | None:
