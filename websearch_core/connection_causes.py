@@ -14,9 +14,11 @@ The words are fixed per kind of failure, never the underlying text, which can na
 proxy or carry the whole URL.
 """
 
+import errno
 import re
 
 __all__ = [
+    "connect_refused",
     "connection_cause",
     "navigation_cause",
     "protocol_fault",
@@ -86,6 +88,33 @@ def connection_cause(exc: BaseException) -> str:
         if isinstance(exc, kind):
             return f"{words} ({name})"
     return name
+
+
+_NOT_REACHED_ERRNOS = frozenset({errno.ECONNREFUSED, errno.ENETUNREACH, errno.EHOSTUNREACH})
+"""A connection refused, or no route to the host: nothing reached it, nothing was sent."""
+
+
+def connect_refused(exc: BaseException) -> bool:
+    """Whether ``exc`` is a connection refused or without a route, before anything was sent.
+
+    A reset, a timeout or a TLS failure reached (or may have reached) the host, and a
+    working network gives those for one provider's outage: only these tell that no host
+    was reached, which across every provider asked is this machine's network.
+
+    Example:
+        >>> import aiohttp, errno
+        >>> from aiohttp.client_reqrep import ConnectionKey
+        >>> key = ConnectionKey("h", 80, False, True, None, None, None)
+        >>> connect_refused(aiohttp.ClientConnectorError(key, OSError(errno.ECONNREFUSED, "")))
+        True
+        >>> connect_refused(aiohttp.ClientConnectorError(key, OSError(errno.ECONNRESET, "")))
+        False
+    """
+    import aiohttp  # the caller met an aiohttp error, so it is loaded already
+
+    if not isinstance(exc, aiohttp.ClientConnectorError) or isinstance(exc, aiohttp.ClientSSLError):
+        return False
+    return exc.os_error.errno in _NOT_REACHED_ERRNOS
 
 
 def proxy_refusal(exc: BaseException) -> str | None:

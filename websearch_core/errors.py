@@ -24,7 +24,9 @@ message text::
         ├── ProviderUnavailableError         transient: 5xx or a transport failure
         │   ├── ProviderTimeoutError         the per-provider timeout passed
         │   ├── ProviderConnectionError      refused, reset, closed mid-body
-        │   │   └── HostNotFoundError        the host name did not resolve: nothing was sent
+        │   │   └── HostNotReachedError      refused, or no route to it: nothing was sent
+        │   │       ├── HostNotFoundError    the host name did not resolve: nothing was sent
+        │   │       └── ProxyUnreachableError  the proxy refused or could not be reached
         │   └── BrowserLoadError             headless Chromium could not load the page
         └── (defined beside their owners)
             ledger.ProviderSkippedError      out of quota / cooling down / over budget: not asked
@@ -58,6 +60,8 @@ __all__ = [
     "ConfigurationError",
     "DeadlineExceededError",
     "EmptyResponseError",
+    "HostNotFoundError",
+    "HostNotReachedError",
     "NoProviderCanRunError",
     "NoProviderConfiguredError",
     "OAuthTokenError",
@@ -65,6 +69,7 @@ __all__ = [
     "ProviderNotConfiguredError",
     "ProviderTimeoutError",
     "ProviderUnavailableError",
+    "ProxyUnreachableError",
     "QuotaExhaustedError",
     "RateLimitedError",
     "ResponseParseError",
@@ -225,21 +230,50 @@ class ProviderConnectionError(ProviderUnavailableError):
     """The connection was refused, reset, or closed before the body was complete."""
 
 
-class HostNotFoundError(ProviderConnectionError):
+class HostNotReachedError(ProviderConnectionError):
+    """No connection to the provider's host was opened, so no request left this machine.
+
+    The connection was refused, or there was no route to the host (``ECONNREFUSED``,
+    ``ENETUNREACH``, ``EHOSTUNREACH``). One provider so, while others answer, is that
+    provider's failure; every provider asked failing the same way is this machine's network
+    (a firewall, a captive portal), which :mod:`~websearch_core.orchestration.offline`
+    tells apart by :attr:`cause`.
+    """
+
+    _CAUSE = "connect"
+
+    @property
+    def cause(self) -> str:
+        """How nothing was reached (``connect``, ``dns`` or ``proxy``): alike means offline."""
+        return self._CAUSE
+
+    @property
+    def hosts(self) -> int:
+        """How many providers' hosts were not reached: one, this provider's.
+
+        An aggregate whose every engine failed so says how many engines it asked: two
+        providers' hosts failing alike is this machine offline, not one provider.
+        """
+        return 1
+
+
+class HostNotFoundError(HostNotReachedError):
     """The provider's host name did not resolve, so no request left this machine.
 
     The network (or the name) is the problem: a headless browser on the same machine
     would not resolve it either, so the browser-backed engines do not escalate after it.
     """
 
-    @property
-    def hosts(self) -> int:
-        """How many providers' host names did not resolve: one, this provider's.
+    _CAUSE = "dns"
 
-        An aggregate whose every engine failed so says how many engines it asked: two
-        providers' hosts failing alike is this machine offline, not one provider.
-        """
-        return 1
+
+class ProxyUnreachableError(HostNotReachedError):
+    """The proxy this machine is set to use refused the connection or could not be reached.
+
+    Nothing reached the provider: every provider behind a proxy that is down fails so.
+    """
+
+    _CAUSE = "proxy"
 
 
 class BrowserLoadError(ProviderUnavailableError):

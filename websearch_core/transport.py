@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from .connection_causes import (
+    connect_refused,
     connection_cause,
     protocol_fault,
     proxy_refusal,
@@ -31,9 +32,11 @@ from .deadline import remaining_budget, timed_out_text
 from .errors import (
     AuthorizationError,
     HostNotFoundError,
+    HostNotReachedError,
     ProviderConnectionError,
     ProviderTimeoutError,
     ProviderUnavailableError,
+    ProxyUnreachableError,
     QuotaExhaustedError,
     RateLimitedError,
     ResponseParseError,
@@ -774,9 +777,7 @@ class Transport:
             return ProviderConnectionError(provider, message)
         if isinstance(exc, aiohttp.ClientConnectionError):
             message = f"{label} connection failed ({host}): {connection_cause(exc)}"
-            if isinstance(exc, aiohttp.ClientConnectorDNSError):
-                return HostNotFoundError(provider, message)
-            return ProviderConnectionError(provider, message)
+            return _connection_failure(exc)(provider, message)
         if isinstance(exc, aiohttp.ClientResponseError):  # aiohttp's parser refused the reply
             message = f"{label} sent an invalid HTTP response ({host}): {protocol_fault(exc)}"
             return ProviderUnavailableError(provider, message, BAD_RESPONSE_STATUS)
@@ -807,6 +808,24 @@ class Transport:
         except _translated() as exc:
             failure = self._failure(provider, label, url, timeout, exc)
         raise failure
+
+
+def _connection_failure(exc: BaseException) -> type[ProviderConnectionError]:
+    """The error class of a connection failure: what it says of whose failure it was.
+
+    A name that did not resolve, a proxy that could not be reached, and a connection
+    refused or without a route reached no provider: alike across every provider asked,
+    they are this machine's network (:mod:`~websearch_core.orchestration.offline`).
+    """
+    import aiohttp  # the caller met an aiohttp error, so it is loaded already
+
+    if isinstance(exc, aiohttp.ClientConnectorDNSError):
+        return HostNotFoundError
+    if isinstance(exc, aiohttp.ClientProxyConnectionError):
+        return ProxyUnreachableError
+    if connect_refused(exc):
+        return HostNotReachedError
+    return ProviderConnectionError
 
 
 def _hostless_failure(

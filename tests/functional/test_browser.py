@@ -47,6 +47,7 @@ from websearch_core.browser import (
 from websearch_core.errors import (
     AllProvidersFailedError,
     BrowserLoadError,
+    HostNotReachedError,
     ProviderTimeoutError,
     ResponseTooLargeError,
 )
@@ -229,18 +230,22 @@ async def test_the_browser_recovers_a_failed_plain_fetch(
     assert _is_browser(requests[-1]) and not _is_browser(requests[0])
 
 
-async def test_a_refused_connection_reads_as_the_plain_fetch_words_say_it(
+async def test_a_refused_connection_is_not_taken_to_the_browser(
     chromium: HeadlessBrowser, sim: Simulator
 ) -> None:
+    # Chromium on this machine would be refused too (it was, and said so, before): the
+    # plain fetch's words are the answer, without a browser launched to learn it.
     with socket.socket() as probe:  # a loopback port nothing listens on
         probe.bind(("127.0.0.1", 0))
-        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
-    async with _client(sim, base_urls={"google": closed}) as ws:
+        port = probe.getsockname()[1]
+    async with _client(sim, base_urls={"google": f"http://127.0.0.1:{port}"}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="google")
     (failure,) = caught.value.failures
+    assert isinstance(failure, HostNotReachedError)
     assert (failure.message, failure.status) == (
-        "Google browser search failed: could not connect (net::ERR_CONNECTION_REFUSED)",
+        f"Google browser search failed: Google connection failed (127.0.0.1:{port}): could "
+        "not connect (ClientConnectorError)",
         503,
     )
 

@@ -45,7 +45,7 @@ from ..browser import (
 from ..deadline import remaining_budget
 from ..errors import (
     BrowserLoadError,
-    HostNotFoundError,
+    HostNotReachedError,
     ProviderTimeoutError,
     ProviderUnavailableError,
     ResponseTooLargeError,
@@ -128,7 +128,8 @@ def escalate_after_failure(
     if not isinstance(error, ProviderUnavailableError):
         return
     no_browser = not browser_enabled(context.settings) or request.method.upper() != "GET"
-    if no_browser or isinstance(error, HostNotFoundError):  # Chromium would not resolve it
+    # Unresolved, refused or without a route here: Chromium on this machine would be too.
+    if no_browser or isinstance(error, HostNotReachedError):
         raise type(error)(info.id, failure.failed.format(error.message), 503) from None
     raise NeedsBrowser(request, error.message, started)
 
