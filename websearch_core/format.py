@@ -16,8 +16,10 @@ from .providers import PROVIDER_REGISTRY, get_provider
 
 __all__ = [
     "ELLIPSIS",
+    "NOT_CONNECTED_HINT",
     "NO_PROVIDER_MESSAGE",
     "OFFLINE_HINT",
+    "PROXY_DOWN_HINT",
     "format_age",
     "format_count",
     "format_failures",
@@ -43,6 +45,19 @@ OFFLINE_HINT = (
 Each provider's own text names only its host, so a machine without DNS reads as a list of
 broken providers; the hint says what they have in common and what to check.
 """
+NOT_CONNECTED_HINT = (
+    "Not one provider's host accepted a connection, so this machine's network looks "
+    "blocked: check its connection and any firewall or sign-in page, or set the proxy it "
+    "must use (HTTPS_PROXY or WEBSEARCH_PROXY)."
+)
+"""Said when every provider asked refused the connection or had no route to it."""
+PROXY_DOWN_HINT = (
+    "Not one provider could be reached through the proxy, so it looks down: check the proxy "
+    "that WEBSEARCH_PROXY or HTTPS_PROXY names is running, or unset it."
+)
+"""Said when the proxy this machine is set to use refused every provider's connection."""
+_OFFLINE_HINTS = {"dns": OFFLINE_HINT, "connect": NOT_CONNECTED_HINT, "proxy": PROXY_DOWN_HINT}
+"""The hint for each way nothing was reached (``HostNotReachedError.cause``)."""
 SNIPPET_LIMIT = 240
 QUERY_LIMIT = 120
 MAX_SEARCH_QUERIES = 3
@@ -306,16 +321,21 @@ def format_failures(failures: Iterable[tuple[str, str]]) -> str:
     return f"All web search providers failed: {joined}"
 
 
-def with_offline_hint(message: str) -> str:
-    """``message`` (the spec's text first, unchanged), then :data:`OFFLINE_HINT`.
+def with_offline_hint(message: str, cause: str = "dns") -> str:
+    """``message`` (the spec's text first, unchanged), then the hint for ``cause``.
+
+    ``cause`` is how no provider was reached: ``dns`` (:data:`OFFLINE_HINT`), ``connect``
+    (:data:`NOT_CONNECTED_HINT`) or ``proxy`` (:data:`PROXY_DOWN_HINT`).
 
     Example:
         >>> with_offline_hint("All web search providers failed: a: x; b: y").endswith(
         ...     "(HTTPS_PROXY or WEBSEARCH_PROXY).")
         True
+        >>> with_offline_hint("a", "proxy").endswith("is running, or unset it.")
+        True
     """
     ended = message if message.endswith((".", "!", "?")) else f"{message}."
-    return f"{ended} {OFFLINE_HINT}"
+    return f"{ended} {_OFFLINE_HINTS[cause]}"
 
 
 def format_not_configured(failures: Iterable[tuple[str, str]]) -> str:

@@ -27,6 +27,7 @@ from websearch_core.testing.protocols.gemini import GeminiProtocol
 
 __all__ = [
     "MISSING_CHROMIUM",
+    "PartlyDownNetwork",
     "SwitchableNetwork",
     "Unresolvable",
     "failure_after",
@@ -75,15 +76,41 @@ class SwitchableNetwork(Unresolvable):
     ) -> list[aiohttp.abc.ResolveResult]:
         if not self.online or host in self.unknown:
             return await super().resolve(host, port, family)
-        loopback: aiohttp.abc.ResolveResult = {
-            "hostname": host,
-            "host": "127.0.0.1",
-            "port": port,
-            "family": socket.AF_INET,
-            "proto": 0,
-            "flags": socket.AI_NUMERICHOST,
-        }
-        return [loopback]
+        return _loopback(host, port)
+
+
+class PartlyDownNetwork(SwitchableNetwork):
+    """A network whose DNS answers but whose every connection is refused until it is back.
+
+    Offline, every name resolves to a loopback port nothing listens on (a firewall or a
+    captive portal that refuses connections); :attr:`online` set, names reach the simulator.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        with socket.socket() as sock:  # bound, then closed: nothing listens on it
+            sock.bind(("127.0.0.1", 0))
+            self.closed_port: int = sock.getsockname()[1]
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[aiohttp.abc.ResolveResult]:
+        if host in self.unknown:
+            return await Unresolvable.resolve(self, host, port, family)
+        return _loopback(host, port if self.online else self.closed_port)
+
+
+def _loopback(host: str, port: int) -> list[aiohttp.abc.ResolveResult]:
+    """``host`` resolved to ``127.0.0.1`` at ``port``, as aiohttp connects to it."""
+    loopback: aiohttp.abc.ResolveResult = {
+        "hostname": host,
+        "host": "127.0.0.1",
+        "port": port,
+        "family": socket.AF_INET,
+        "proto": 0,
+        "flags": socket.AI_NUMERICHOST,
+    }
+    return [loopback]
 
 
 def credential_store(sim: Simulator) -> CredentialStore:

@@ -33,6 +33,7 @@ from ..deadline import CallBounds, Deadline, bound_store_waits, leave_call, stor
 from ..errors import (
     ConfigurationError,
     DeadlineExceededError,
+    HostNotFoundError,
     ProviderNotConfiguredError,
     SearchProviderError,
 )
@@ -51,7 +52,7 @@ from .attempt import AttemptAnswer, LiveRedactor, answer_attempt, attempt_timeou
 from .fanout import FanOutProvider
 from .last_resort import LastResort, awaits_last_resort
 from .ledger import Ledger, ProviderSkippedError, Reservation, mark_scope
-from .offline import is_unresolved, machine_offline
+from .offline import asked, is_unreached, offline_cause
 from .plan import ChainPlan
 from .quota import Budget, FailurePolicy, Rate
 
@@ -132,15 +133,26 @@ class ChainOutcome:
         )
 
     @property
-    def no_host_resolved(self) -> bool:
-        """Two or more providers were asked, and not one of their host names resolved.
+    def offline_cause(self) -> str | None:
+        """How two or more providers asked all failed alike before reaching their hosts.
 
-        Different providers' hosts all failing in DNS is this machine's network, not the
-        providers: one alone may be a mistyped base URL, so it takes two. Skips (a cooldown,
-        a budget) and providers that could not run (a preferred one without its key) sent
-        nothing, so they neither count nor spoil it.
+        ``dns`` (no host name resolved), ``connect`` (every connection refused or without
+        a route) or ``proxy`` (the proxy refused them all): this machine's network, not
+        the providers; ``None`` otherwise. One alone may be a mistyped base URL or a
+        provider that is down, so it takes two. Skips (a cooldown, a budget) and providers
+        that could not run (a preferred one without its key) sent nothing, so they neither
+        count nor spoil it (:func:`~websearch_core.orchestration.offline.offline_cause`).
         """
-        return machine_offline(error for _, error in self.failures)
+        return offline_cause(error for _, error in self.failures)
+
+    @property
+    def no_host_resolved(self) -> bool:
+        """Two or more providers were asked, and not one of their hosts was reached.
+
+        The name is older than the refused connections and the proxy it also covers
+        (:attr:`offline_cause`).
+        """
+        return self.offline_cause is not None
 
     def failure_message(self) -> str:
         """The spec's final error text for this outcome.
@@ -155,7 +167,8 @@ class ChainOutcome:
             (provider.info.id, self.text_of(provider, error)) for provider, error in self.failures
         ]
         text = (format_not_configured if self.nothing_could_run else format_failures)(pairs)
-        return with_offline_hint(text) if self.no_host_resolved else text
+        cause = self.offline_cause
+        return with_offline_hint(text, cause) if cause is not None else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,9 +244,19 @@ class ChainRunner:
         call = _Call(params, context, outcome, masks, deadline, skip_marked=not plan.forced)
         # Skipped only because the store could not check their budget: the last resort.
         held: list[SearchProvider] = []
-        if not await self._in_turn(plan.providers, call, held) and held:
-            await self._in_turn(held, call, None)
-        await self.ledger.record_unresolved(call.unresolved, offline=outcome.no_host_resolved)
+        try:
+            if not await self._in_turn(plan.providers, call, held) and held:
+                await self._in_turn(held, call, None)
+        except asyncio.CancelledError:
+            # No verdict was reached: count what was held only if the search had already
+            # shown the network works (see _reached_a_host), then let the cancel through.
+            reached = _reached_a_host(outcome)
+            await asyncio.shield(
+                self.ledger.record_unresolved(call.unresolved, offline=not reached)
+            )
+            raise
+        offline = outcome.no_host_resolved or _alone_on_its_own_host(outcome, context)
+        await self.ledger.record_unresolved(call.unresolved, offline=offline)
         return outcome
 
     async def _in_turn(
@@ -407,7 +430,7 @@ class ChainRunner:
                         await asyncio.shield(self.ledger.record_failure(provider_id, error))
                         raise
                     continue
-                if unresolved is not None and is_unresolved(error):
+                if unresolved is not None and is_unreached(error):
                     unresolved.append((provider_id, error))  # offline? seen at the end
                 else:
                     await self.ledger.record_failure(provider_id, error)
@@ -439,6 +462,36 @@ class ChainRunner:
             outcome.attempts.append(attempt)
             logger.info("web search served by %s", provider_id, extra=attempt.log_fields())
             return _noted(answer, uncounted)
+
+
+def _alone_on_its_own_host(outcome: ChainOutcome, context: ProviderContext) -> bool:
+    """One provider was asked, and its own (not a user-set) host name did not resolve.
+
+    The provider's official name failing in DNS is far more likely this machine than the
+    provider, and nothing beside it tells the two apart: counted, searches offline with a
+    forced provider (or a chain of one) opened its breaker, and the first search once the
+    network was back sent nothing. A base URL the user set (``base_urls``, the provider's
+    own variable, SearXNG's endpoint) may be mistyped, which the cooldown then shows: it
+    still counts, as a refused connection to the official host does (it may be down).
+    """
+    failed = [(provider, error) for provider, error in outcome.failures if asked((error,))]
+    if len(failed) != 1:
+        return False
+    provider, error = failed[0]
+    return isinstance(error, HostNotFoundError) and provider.sent_url(context) is None
+
+
+def _reached_a_host(outcome: ChainOutcome) -> bool:
+    """Whether a provider asked so far failed after reaching its host: the network works.
+
+    A search cancelled (the caller's task, a timeout around it) ends without the verdict
+    the held host-not-found or refused failures wait for. When some other provider was
+    reached, they are those providers' failures and count, as at the end of the search.
+    Otherwise they are dropped: a machine offline whose searches a caller's timeout cuts
+    short (a DNS that does not answer is slow) would open every breaker, while dropping
+    loses one count for a provider that a later search counts again.
+    """
+    return any(not is_unreached(error) for error in asked(e for _, e in outcome.failures))
 
 
 def _store_wait(deadline: Deadline, setting: float | None) -> Token[CallBounds | None]:

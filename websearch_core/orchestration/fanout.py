@@ -50,7 +50,7 @@ from ..aggregate import EngineResult, merge_results
 from ..deadline import Deadline, StoreWaitsWithin, remaining_budget, store_share
 from ..errors import (
     EmptyResponseError,
-    HostNotFoundError,
+    HostNotReachedError,
     ProviderUnavailableError,
     SearchProviderError,
 )
@@ -63,7 +63,7 @@ from .attempt import AttemptAnswer, answer_attempt, call_redactor, scrub_error
 from .engine_failures import engines_failed_text
 from .last_resort import LastResort, unchecked_engines
 from .ledger import Ledger, ProviderSkippedError
-from .offline import is_unresolved, machine_offline
+from .offline import is_unreached, machine_offline, offline_cause
 from .quota import REASON_LIMIT
 
 __all__ = [
@@ -157,19 +157,25 @@ class PublicEnginesFailedError(EngineReport, ProviderUnavailableError):
         self._report(failures, outcomes)
 
 
-class PublicEnginesUnresolvedError(PublicEnginesFailedError, HostNotFoundError):
-    """Every engine asked failed because its host name did not resolve: this machine.
+class PublicEnginesUnresolvedError(PublicEnginesFailedError, HostNotReachedError):
+    """Every engine asked failed alike before reaching its host: this machine's network.
 
     Same text and status as :class:`PublicEnginesFailedError`; being a
-    :class:`~websearch_core.errors.HostNotFoundError` (one for each engine asked) lets the
-    chain add the offline hint and leave the aggregate's own breaker alone, as it does for
-    the engines (:mod:`.offline`).
+    :class:`~websearch_core.errors.HostNotReachedError` (one for each engine asked, with
+    their common cause: unresolved, refused, or the proxy) lets the chain add the offline
+    hint and leave the aggregate's own breaker alone, as it does for the engines
+    (:mod:`.offline`).
     """
 
     @property
+    def cause(self) -> str:
+        """What every engine met: ``dns``, ``connect`` or ``proxy``."""
+        return offline_cause(error for _, error in self.failures) or self._CAUSE
+
+    @property
     def hosts(self) -> int:
-        """The engines asked, every one of whose host names did not resolve."""
-        return sum(1 for _, error in self.failures if is_unresolved(error))
+        """The engines asked, every one of which failed before reaching its host."""
+        return sum(1 for _, error in self.failures if is_unreached(error))
 
 
 class PublicEnginesHeldError(EngineReport, EmptyResponseError):
@@ -447,7 +453,7 @@ async def _record_unresolved(ledger: Ledger | None, outcomes: Sequence[EngineOut
     held = [
         (outcome.engine.info.id, outcome.error)
         for outcome in outcomes
-        if outcome.error is not None and is_unresolved(outcome.error)
+        if outcome.error is not None and is_unreached(outcome.error)
     ]
     await ledger.record_unresolved(held, offline=machine_offline(errors))
 
@@ -514,7 +520,7 @@ async def _ask(
         if ledger is not None:
             # The mark may keep the message: masked first, with every secret handed out.
             scrub_error(error, call_redactor(context))
-            if not is_unresolved(error):  # offline or not: fan_out counts it at the end
+            if not is_unreached(error):  # offline or not: fan_out counts it at the end
                 await ledger.record_failure(engine.info.id, error)
         raise
     if ledger is not None:

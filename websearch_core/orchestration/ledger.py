@@ -417,23 +417,24 @@ class Ledger:
     async def record_unresolved(
         self, failures: Sequence[tuple[str, BaseException]], *, offline: bool
     ) -> None:
-        """Count the host-not-found failures a search held back, unless it was offline.
+        """Count the failures that reached no host a search held back, unless it was offline.
 
-        A host name that did not resolve is the provider's failure (or its mistyped base
-        URL's) only when the network works: counted at once, every failure of a machine
-        without a network opened every provider's breaker, and the first search once it
-        was back sent nothing. The caller holds them until the search has ended and says
-        whether it showed this machine offline
+        A host name that did not resolve, or a connection refused or without a route, is
+        the provider's failure (or its mistyped base URL's) only when the network works:
+        counted at once, every failure of a machine without a network opened every
+        provider's breaker, and the first search once it was back sent nothing. The caller
+        holds them until the search has ended (or was cancelled) and says whether it
+        showed this machine offline
         (:func:`~websearch_core.orchestration.offline.machine_offline`).
 
         Args:
             failures: ``(provider id, error)`` for each failure held back, in order.
-            offline: Whether the search failed for this machine's network: nothing counts.
+            offline: Whether the failures may be this machine's network: nothing counts.
         """
         if offline:
             if failures:
                 logger.info(
-                    "web search providers %s not marked: no host name resolved (offline)",
+                    "web search providers %s not marked: no host was reached (offline)",
                     ", ".join(provider_id for provider_id, _ in failures),
                 )
             return

@@ -1,0 +1,193 @@
+"""A network partly down, a search cancelled, a provider asked alone: whose failure it is.
+
+Stop 36 left no cooldown behind when every provider's host name failed to resolve. The same
+holds when DNS answers but every connection is refused (a firewall, a captive portal) or the
+proxy this machine must use is down: nothing reached any provider, so the first search once
+the network is back asks them again. A search cancelled before its end counts the failures it
+held only when another provider was reached; a provider asked alone whose own host name does
+not resolve leaves no cooldown, while a base URL the user set (which may be mistyped) does.
+"""
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.functional._sim_helpers import PartlyDownNetwork, SwitchableNetwork, Unresolvable
+from websearch_core import WebSearch
+from websearch_core.format import NOT_CONNECTED_HINT, PROXY_DOWN_HINT
+from websearch_core.state.base import ProviderMark
+from websearch_core.testing import Fault, Simulator
+
+PROVIDERS = ["bing", "duckduckgo", "mojeek"]
+
+
+def _named_routes(sim: Simulator) -> dict[str, str]:
+    """Each simulated provider's base URL with its host as a name only a network resolves."""
+    return {pid: sim[pid].base_url.replace("127.0.0.1", f"{pid}.invalid") for pid in sim.providers}
+
+
+@asynccontextmanager
+async def _client(
+    sim: Simulator, resolver: aiohttp.abc.AbstractResolver, **settings: Any
+) -> AsyncIterator[WebSearch]:
+    """A client on the simulator whose session resolves names through ``resolver``.
+
+    Uncached, so a name that led to a closed port leads to the simulator once it is back.
+    """
+    connector = aiohttp.TCPConnector(resolver=resolver, use_dns_cache=False)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        values: dict[str, Any] = {"base_urls": _named_routes(sim), "cache": False, **settings}
+        async with WebSearch(sim.settings(**values), session=session) as ws:
+            yield ws
+
+
+async def _marks(ws: WebSearch) -> dict[str, ProviderMark | None]:
+    """Each provider's mark (cooldown or open breaker) as the status shows it."""
+    return {row.id: row.mark for row in await ws.provider_status()}
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on: a connection to it is refused."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize("chain", [["bing", "duckduckgo"], ["public"]], ids=["chain", "public"])
+async def test_every_connection_refused_leaves_no_cooldown_for_when_the_network_is_back(
+    chain: list[str],
+) -> None:
+    network = PartlyDownNetwork()
+    async with (
+        Simulator(["bing", "duckduckgo"]) as sim,
+        _client(sim, network, providers=chain) as ws,
+    ):
+        offline = [await ws.run("python asyncio") for _ in range(4)]
+        network.online = True
+        back = await ws.run("python asyncio")
+    for result in offline:
+        assert result.error is not None
+        assert result.error.endswith(NOT_CONNECTED_HINT)
+        assert "could not connect" in result.error
+        assert "skipped" not in result.error
+    assert back.error is None
+    assert back.response.provider == chain[0]
+    assert len(sim["bing"].requests) == 1
+
+
+async def test_one_provider_refusing_while_another_answers_still_cools_down() -> None:
+    # A connection refused by one provider's host while another answers is that provider's.
+    network = SwitchableNetwork()
+    network.online = True
+    async with Simulator(["bing", "duckduckgo"]) as sim:
+        refused = {**_named_routes(sim), "bing": f"http://127.0.0.1:{_closed_port()}"}
+        async with _client(sim, network, base_urls=refused, providers=["bing", "duckduckgo"]) as ws:
+            answers = [await ws.run("python asyncio") for _ in range(3)]
+            marks = await _marks(ws)
+    assert [result.response.provider for result in answers] == ["duckduckgo"] * 3
+    mark = marks["bing"]
+    assert mark is not None and mark.kind == "circuit_open" and mark.failures == 2
+
+
+async def test_a_proxy_refusing_every_connection_is_named_and_cools_nothing_down() -> None:
+    password = "proxy-pass-0123456789"
+    proxy = f"http://proxyuser:{password}@127.0.0.1:{_closed_port()}"
+    async with Simulator(["bing", "duckduckgo"]) as sim:
+        settings = sim.settings(
+            base_urls=_named_routes(sim), providers=["bing", "duckduckgo"], cache=False, proxy=proxy
+        )
+        async with WebSearch(settings) as ws:
+            results = [await ws.run("python asyncio") for _ in range(3)]
+            marks = await _marks(ws)
+    for result in results:
+        assert result.error is not None
+        assert result.error.endswith(PROXY_DOWN_HINT)
+        assert "the proxy could not be reached" in result.error
+        assert password not in result.text + result.response.model_dump_json()
+    assert marks["bing"] is None and marks["duckduckgo"] is None
+
+
+class _SlowDns(SwitchableNetwork):
+    """Offline, and the names in :attr:`slow` take an hour to fail (a DNS that is down)."""
+
+    def __init__(self, *slow: str) -> None:
+        super().__init__()
+        self.slow = set(slow)
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[aiohttp.abc.ResolveResult]:
+        if host in self.slow and not self.online:
+            await asyncio.sleep(3600)
+        return await super().resolve(host, port, family)
+
+
+async def _cancelled(ws: WebSearch) -> None:
+    """A search given up on by its caller (a timeout around it) before it ends."""
+    with pytest.raises(TimeoutError):
+        async with asyncio.timeout(1.0):
+            await ws.search("python asyncio")
+
+
+async def test_a_cancelled_search_counts_what_it_held_once_a_provider_was_reached() -> None:
+    # Bing's name is unknown while DuckDuckGo answers 503: the network works, so Bing's
+    # failure is its own (or its base URL's) even though the search never ended.
+    network = SwitchableNetwork()
+    network.online = True
+    network.unknown.add("bing.invalid")
+    async with Simulator(PROVIDERS) as sim, _client(sim, network, providers=PROVIDERS) as ws:
+        sim["duckduckgo"].always(Fault.server_error(503))
+        sim["mojeek"].always(Fault.hang())
+        for _ in range(2):
+            await _cancelled(ws)
+        marks = await _marks(ws)
+    bing = marks["bing"]
+    assert bing is not None and bing.kind == "circuit_open" and bing.failures == 2
+
+
+async def test_a_cancelled_search_offline_leaves_no_cooldown() -> None:
+    # Nothing was reached before the caller gave up: no verdict, nothing counted.
+    network = _SlowDns("mojeek.invalid")
+    async with Simulator(PROVIDERS) as sim, _client(sim, network, providers=PROVIDERS) as ws:
+        for _ in range(3):
+            await _cancelled(ws)
+        marks = await _marks(ws)
+        network.online = True
+        back = await ws.run("python asyncio")
+    assert all(mark is None for mark in marks.values())
+    assert back.error is None and back.response.provider == "bing"
+
+
+@pytest.mark.parametrize("alone", ["forced", "chain of one"])
+async def test_a_provider_alone_whose_own_host_does_not_resolve_is_not_cooled_down(
+    alone: str,
+) -> None:
+    # Its official host (no base URL set) failing in DNS is this machine far more likely.
+    async with Simulator(["bing", "duckduckgo"]) as sim:
+        routes = {pid: url for pid, url in sim.base_urls().items() if pid != "bing"}
+        chain = ["duckduckgo", "bing"] if alone == "forced" else ["bing"]
+        async with _client(sim, Unresolvable(), base_urls=routes, providers=chain) as ws:
+            params = {"provider": "bing"} if alone == "forced" else {}
+            results = [await ws.run("python asyncio", **params) for _ in range(3)]
+            marks = await _marks(ws)
+    for result in results:
+        assert result.error is not None
+        assert result.error.startswith("Bing connection failed (www.bing.com): the host name")
+    assert marks["bing"] is None
+
+
+async def test_a_user_set_base_url_asked_alone_that_does_not_resolve_still_cools_down() -> None:
+    # A base URL the user set may be mistyped: the cooldown is how that shows (forced, it
+    # is asked each time all the same, and each failure counts).
+    async with Simulator(["bing", "duckduckgo"]) as sim, _client(sim, Unresolvable()) as ws:
+        for _ in range(3):
+            await ws.run("python asyncio", provider="bing")
+        marks = await _marks(ws)
+    bing = marks["bing"]
+    assert bing is not None and bing.kind == "circuit_open" and bing.failures == 3
