@@ -159,9 +159,9 @@ class ChainOutcome:
 
         When :attr:`nothing_could_run`, the spec's ``No web search provider configured.``
         comes first, then each provider's reason and what to set; the command exits 2 on
-        it, as for any configuration error. When :attr:`no_host_resolved`, the spec's text
-        is followed by :data:`~websearch_core.format.OFFLINE_HINT`: a first search on a
-        machine without a network otherwise reads as every provider being broken.
+        it, as for any configuration error. When :attr:`offline_cause` is known, the spec's
+        text is followed by that cause's hint (:func:`~websearch_core.format.with_offline_hint`):
+        a search on a machine without a network otherwise reads as every provider broken.
         """
         pairs = [
             (provider.info.id, self.text_of(provider, error)) for provider, error in self.failures
