@@ -207,7 +207,7 @@ async def answer_attempt(
             the fan-out takes empty answers as they are.
         checked: The caller has just run the provider's credential check and it found no
             problem (the chain, before its reservation): the provider is asked through
-            :meth:`~SearchProvider.search_after_check`, which does not run it again.
+            its private unchecked entry, which does not run it again.
 
     Raises:
         ProviderTimeoutError: The provider had not finished when its time ran out.
@@ -239,7 +239,7 @@ async def answer_attempt(
         async with asyncio.timeout(None) as stop:
             grace = loop.call_later(granted, _start_grace, stop, loop)
             try:
-                search = provider.search_after_check if checked else provider.search
+                search = provider._search_checked if checked else provider.search
                 response = await search(plan.params, context)
             finally:
                 grace.cancel()

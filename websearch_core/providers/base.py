@@ -14,7 +14,8 @@ concurrent calls. The data types live in the leaf :mod:`websearch_core.provider_
 """
 
 import abc
-from collections.abc import Coroutine
+import functools
+from collections.abc import Callable, Coroutine
 from typing import Any, ClassVar, final
 
 from ..errors import ProviderNotConfiguredError, SearchProviderError
@@ -352,21 +353,80 @@ class SearchProvider(abc.ABC):
 
     @abc.abstractmethod
     async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
-        """Run one search and return what the provider found."""
+        """Run one search and return what the provider found.
 
-    def search_after_check(
+        Every subclass's own ``search`` runs :meth:`credential_check` first (see
+        :meth:`__init_subclass__`): one that sends a sign-in itself cannot send it where
+        the chain would refuse to.
+        """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Guard the ``search`` a subclass defines with :meth:`credential_check`.
+
+        The chain checks a provider before it reserves a request; a provider called
+        directly, as a fan-out's engine, or written by a user (a ``search`` of its own that
+        sends its stored token through the transport) ran no check, and sent a sign-in to
+        an untrusted gateway. The guard goes where ``search`` is defined, so no provider
+        can leave it out, and it adds no frame to the search (see :func:`_guarded`).
+        """
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("search")
+        if callable(own) and not getattr(own, "__isabstractmethod__", False):
+            setattr(cls, "search", _guarded(own))  # noqa: B010 (mypy: a method is not assigned)
+
+    @final
+    def _search_checked(
         self, params: SearchParams, context: ProviderContext
     ) -> Coroutine[Any, Any, SearchResponse]:
-        """:meth:`search`, for a caller that has just found no problem in :meth:`credential_check`.
+        """:meth:`search` without its check, for the chain, which has just run it.
 
         The chain checks each provider before it reserves a request (a refused provider
-        costs no reservation and leaves no mark), so it calls this rather than have the
-        same check run again on every search. A provider whose :meth:`search` checks
-        (every :class:`ProtocolProvider`) skips that step here; by default it is
-        :meth:`search` itself. Not for a caller that has not run the check: it sends
-        whatever the provider would, wherever its base URL points; call :meth:`search`.
+        costs no reservation and leaves no mark), so it asks through this rather than have
+        the check run again on every search. Private: a caller that has not run the check
+        would send whatever the provider would, wherever its route points.
         """
-        return self.search(params, context)
+        search = self.search
+        unchecked: SearchMethod | None = getattr(search, _UNCHECKED, None)
+        if unchecked is None:  # replaced after the class was made (a test's stand-in)
+            return search(params, context)
+        return unchecked(self, params, context)
+
+
+SearchMethod = Callable[
+    [SearchProvider, SearchParams, ProviderContext], Coroutine[Any, Any, SearchResponse]
+]
+"""A provider's ``search`` as its class holds it (the instance passed first)."""
+
+_UNCHECKED = "_websearch_unchecked"
+"""The attribute of a guarded ``search`` that holds the subclass's own, unguarded."""
+
+
+def _guarded(search: SearchMethod) -> SearchMethod:
+    """``search`` that first runs the provider's :meth:`~SearchProvider.credential_check`.
+
+    A plain function that returns ``search``'s coroutine, not a coroutine of its own: a
+    frame here would be resumed once more for every response a search waits for. A
+    refusal is raised when the result is awaited, where the search's own errors are.
+
+    The check runs once however the call arrives: a subclass's ``search`` reaching its
+    parent's through ``super()`` finds the instance's own ``search`` guarded too, by
+    another guard, so the parent's guard leaves the check to that one (or to the chain,
+    which called the unguarded one after its own check).
+    """
+
+    @functools.wraps(search)
+    def checked_search(
+        self: SearchProvider, params: SearchParams, context: ProviderContext
+    ) -> Coroutine[Any, Any, SearchResponse]:
+        resolved = type(self).search
+        if resolved is checked_search or not hasattr(resolved, _UNCHECKED):
+            problem = self.credential_check(context).problem
+            if problem is not None:
+                return _raise_when_awaited(ProviderNotConfiguredError(self.info.id, problem))
+        return search(self, params, context)
+
+    setattr(checked_search, _UNCHECKED, search)
+    return checked_search
 
 
 class ProtocolProvider(SearchProvider):
@@ -400,26 +460,15 @@ class ProtocolProvider(SearchProvider):
     ) -> Coroutine[Any, Any, SearchResponse]:
         """Run this provider's protocol through the core's request loop, if it may send.
 
-        :meth:`credential_check` first, as the chain runs it: a sign-in bound for an
-        endpoint it may not go to (:mod:`websearch_core.sign_in_destination`), or a key
-        that cannot go into a header, raises :class:`ProviderNotConfiguredError` with the
-        text the chain skips the provider with, before any request. A provider called
-        directly, or as an engine of a fan-out, so sends nothing the chain would refuse.
+        :meth:`credential_check` first, as for every provider (see
+        :meth:`SearchProvider.__init_subclass__`): a sign-in bound for an endpoint it may
+        not go to (:mod:`websearch_core.sign_in_destination`), or a key that cannot go
+        into a header, raises :class:`ProviderNotConfiguredError` with the text the chain
+        skips the provider with, before any request.
 
         The loop's coroutine itself, awaited by the caller as before: a frame of its own
-        here would be resumed once more for every response a search waits for. A refusal
-        is raised when it is awaited too, as the loop's own errors are.
+        here would be resumed once more for every response a search waits for.
         """
-        problem = self.credential_check(context).problem
-        if problem is not None:
-            return _raise_when_awaited(ProviderNotConfiguredError(self.info.id, problem))
-        return run_protocol(self, params, context)
-
-    @final
-    def search_after_check(
-        self, params: SearchParams, context: ProviderContext
-    ) -> Coroutine[Any, Any, SearchResponse]:
-        """The request loop without :meth:`search`'s check, which the caller has just run."""
         return run_protocol(self, params, context)
 
     async def prepare(self, flow: Flow) -> None:

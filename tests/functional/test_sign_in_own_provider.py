@@ -1,0 +1,154 @@
+"""A user's own ``SearchProvider`` that sends a sign-in is checked as a built-in one is.
+
+Only :class:`~websearch_core.providers.base.ProtocolProvider` ran the credential check in
+its own ``search``: a subclass of :class:`~websearch_core.providers.base.SearchProvider`
+written by a user, overriding ``search`` and sending its stored OAuth token itself, sent
+it to whatever route its transport had, an untrusted gateway over plain http included.
+Every subclass's ``search`` is now guarded where it is defined; the chain, which checks
+before it reserves a request, still runs the check once a search.
+
+The provider below is written as a user would write one: it declares its sign-in as data
+(``credential_kinds``, ``sign_in_hosts``), reads the token, and sends it through the
+context's transport. The simulator plays an HTTP proxy for the gateway's host, so a
+request that goes out arrives and is recorded.
+"""
+
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, ClassVar
+
+import aiohttp
+import pytest
+
+from websearch_core import Credentials, SearchParams
+from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.errors import ProviderNotConfiguredError
+from websearch_core.models import SearchResponse
+from websearch_core.orchestration.attempt import answer_attempt
+from websearch_core.provider_credentials import Credential, StoredOAuth
+from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchProvider
+from websearch_core.testing import Simulator
+from websearch_core.transport import HttpRequest, Transport
+
+ACCESS = "own-provider-access-token-0123456789"
+OWN_ID = "own-signed-in"
+GATEWAY = "http://own-gateway.invalid"
+
+
+class OwnSignedIn(SearchProvider):
+    """A user's provider: its stored OAuth token in ``Authorization``, sent by itself."""
+
+    info: ClassVar[ProviderInfo] = ProviderInfo(
+        id=OWN_ID,
+        label="Own Signed-In",
+        kind="api",
+        description="a user's own provider",
+        docs_url="https://own.example/docs",
+    )
+    credential_kinds: ClassVar[tuple[Credential, ...]] = (StoredOAuth(),)
+    sign_in_hosts: ClassVar[tuple[str, ...]] = ("api.own.example",)
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        token = await context.credentials.valid_oauth_token(self.info.id)
+        request = HttpRequest(
+            method="GET",
+            url=f"https://api.own.example/search?q={params.query}",
+            headers={"Authorization": f"Bearer {token.access_token}"},
+        )
+        await context.transport.send(self.info.id, self.info.label, request)
+        return SearchResponse(provider=self.info.id, answer="sent")
+
+
+class OwnSignedInAgain(OwnSignedIn):
+    """A subclass of it whose ``search`` adds to its parent's through ``super()``."""
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        response = await super().search(params, context)
+        return response.model_copy(update={"answer": f"{response.answer} again"})
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    path = tmp_path / "credentials.json"
+    token = OAuthToken(access_token=ACCESS, expires_at=time.time() + 3600)
+    CredentialStore(path).set_oauth(OWN_ID, token)
+    return path
+
+
+@asynccontextmanager
+async def _context(sim: Simulator, store: Path, route: str) -> AsyncIterator[ProviderContext]:
+    """A context as a user builds one: a real transport whose route for the provider is
+    ``route``, going through the simulator as its proxy (so what is sent is recorded)."""
+    settings = sim.settings(credentials_file=store, cache=False)
+    async with aiohttp.ClientSession() as session:
+        transport = Transport(
+            session,
+            timeout_seconds=5.0,
+            max_response_bytes=settings.max_response_bytes,
+            base_urls={OWN_ID: route},
+            proxy=sim["codex"].base_url,
+        )
+        yield ProviderContext(
+            transport=transport,
+            settings=settings,
+            credentials=Credentials(store=CredentialStore(store)),
+        )
+
+
+def _seen(sim: Simulator) -> str:
+    return " ".join(f"{r.path} {dict(r.headers)}" for r in sim["codex"].requests)
+
+
+@pytest.mark.parametrize("provider_class", [OwnSignedIn, OwnSignedInAgain])
+async def test_a_users_provider_refuses_its_sign_in_for_an_untrusted_gateway(
+    store: Path, provider_class: type[SearchProvider]
+) -> None:
+    async with Simulator(["codex"]) as sim, _context(sim, store, GATEWAY) as context:
+        with pytest.raises(ProviderNotConfiguredError) as refused:
+            await provider_class().search(SearchParams(query="q"), context)
+    assert sim["codex"].requests == []
+    assert str(refused.value).startswith("Refusing to send the Own Signed-In OAuth token")
+    assert f"custom endpoint {GATEWAY} " in str(refused.value)
+    assert ACCESS not in str(refused.value)
+
+
+async def test_a_users_provider_sends_its_sign_in_where_it_may(store: Path) -> None:
+    async with Simulator(["codex"]) as sim:
+        async with _context(sim, store, sim["codex"].base_url) as context:  # loopback
+            response = await OwnSignedInAgain().search(SearchParams(query="q"), context)
+        assert response.answer == "sent again"
+        assert f"Bearer {ACCESS}" in _seen(sim)
+
+
+@pytest.mark.parametrize(
+    ("provider_class", "checked", "expected"),
+    [
+        (OwnSignedIn, False, 1),
+        (OwnSignedIn, True, 0),  # the chain has just checked, before its reservation
+        (OwnSignedInAgain, False, 1),  # its parent's search, reached by super(), not again
+        (OwnSignedInAgain, True, 0),
+    ],
+)
+async def test_each_search_is_checked_once(
+    store: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    provider_class: type[SearchProvider],
+    checked: bool,
+    expected: int,
+) -> None:
+    counted: list[str] = []
+    original = SearchProvider.credential_check
+
+    def counting(self: SearchProvider, context: ProviderContext) -> Any:
+        counted.append(self.info.id)
+        return original(self, context)
+
+    monkeypatch.setattr(SearchProvider, "credential_check", counting)
+    async with Simulator(["codex"]) as sim, _context(sim, store, sim["codex"].base_url) as context:
+        answer = await answer_attempt(
+            provider_class(), SearchParams(query="q"), context, timeout=5.0, checked=checked
+        )
+    assert answer.response.answer is not None and answer.response.answer.startswith("sent")
+    assert len(counted) == expected
