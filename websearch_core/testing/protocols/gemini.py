@@ -36,7 +36,10 @@
   answers a fresh access token (``ya29.sim-access-<n>``, ``expires_in``
   :attr:`GeminiProtocol.token_lifetime`) the way Google does, without a new refresh
   token; a refresh token in :attr:`GeminiProtocol.revoked` gets ``400 invalid_grant``
-  ("Token has been expired or revoked."), an unknown client ``401 invalid_client``.
+  ("Token has been expired or revoked."), an unknown client ``401 invalid_client``, and
+  a refresh token :attr:`GeminiProtocol.issued_to` another client than the one presenting
+  it ``400 unauthorized_client`` ("Unauthorized"), as Google answers a Gemini CLI sign-in
+  refreshed as Antigravity.
   Cloud Code answers ``401 UNAUTHENTICATED`` to an access token in
   :attr:`GeminiProtocol.expired` (one that outlived its hour).
 
@@ -235,6 +238,9 @@ class GeminiProtocol:
         """OAuth client ids the token endpoint knows, with their secrets."""
         self.revoked: set[str] = set()
         """Refresh tokens the token endpoint refuses (``invalid_grant``)."""
+        self.issued_to: dict[str, str] = {}
+        """Refresh tokens bound to the OAuth client id that obtained them: presented by
+        another client, refused (``unauthorized_client``). One not listed is any client's."""
         self.expired: set[str] = set()
         """Access tokens Cloud Code refuses as expired (``401 UNAUTHENTICATED``)."""
         self.token_lifetime = 3599
@@ -310,6 +316,8 @@ class GeminiProtocol:
         refresh = form.get("refresh_token", "")
         if not refresh or refresh in self.revoked:
             return _oauth_error(400, "invalid_grant", "Token has been expired or revoked.")
+        if self.issued_to.get(refresh, client) != client:
+            return _oauth_error(400, "unauthorized_client", "Unauthorized")
         access = f"ya29.sim-access-{len(self.issued) + 1}"
         self.issued.append(access)
         return web.json_response(
