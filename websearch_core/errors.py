@@ -132,13 +132,15 @@ class SignInRefusedError(OAuthTokenError):
     """The token endpoint refused the sign-in's refresh token for good (OAuth ``invalid_grant``).
 
     Only a new sign-in helps (the user signed out, revoked access, or the token was used
-    up), so the refusal is remembered beside the stored token: other searches, threads and
-    processes fail with the same text at once instead of asking the token endpoint again,
-    until a new token is stored for the entry (``websearch auth import``,
-    ``CredentialStore.set_oauth``) or its refresh token changes. A refresh hook passed in
-    code raises it (``raise SignInRefusedError(entry, "invalid_grant")``) to say its refusal
-    is final; whatever else a hook raises counts as a passing failure, which the next
-    search asks again.
+    up; Google also says so with ``unauthorized_client`` for a token another OAuth client
+    obtained, and ``deleted_client``; a client's failed authentication, ``invalid_client``,
+    or a refusal without an error code, may pass), so the refusal is remembered beside the
+    stored token: other searches, threads and processes fail with the same text at once
+    instead of asking the token endpoint again, until a new token is stored for the entry
+    (``websearch auth import``, ``CredentialStore.set_oauth``) or its refresh token
+    changes. A refresh hook passed in code raises it (``raise SignInRefusedError(entry,
+    "invalid_grant")``) to say its refusal is final; whatever else a hook raises counts as
+    a passing failure, which the next search asks again.
     """
 
 

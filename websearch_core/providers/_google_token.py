@@ -14,7 +14,9 @@ The exchange (RFC 6749 section 6, Google's ``https://oauth2.googleapis.com/token
 "scope", "id_token"}``, with a ``refresh_token`` only when it issues a new one; a refused
 refresh is ``400 {"error": "invalid_grant", "error_description": "Token has been expired
 or revoked."}`` (the user signed out, revoked the app, changed the password, or the grant
-lapsed), a client Google does not know ``401 {"error": "invalid_client"}``.
+lapsed), a client Google does not know ``401 {"error": "invalid_client"}``, a deleted one
+``401 {"error": "deleted_client"}``, and a refresh token another client obtained
+``400 {"error": "unauthorized_client", "error_description": "Unauthorized"}``.
 
 The request goes to Google's token endpoint whatever the provider's base URL: a gateway
 set for Gemini (``base_urls.gemini``) stands in front of Cloud Code or the Gemini API,
@@ -60,11 +62,22 @@ GOOGLE_TOKEN_URL: Final = "https://oauth2.googleapis.com/token"
 TOKEN_URL_NAME: Final = "Google OAuth base URL"
 """What the credential check calls the ``google_oauth`` base URL (after its variable,
 ``WEBSEARCH_GOOGLE_OAUTH_BASE_URL``) when the user info written into it cannot be sent."""
-REFUSED_GRANT: Final = frozenset({"invalid_grant"})
-"""Error codes saying the refresh token itself is no longer good: only a new sign-in helps,
-so the refusal is final (:class:`~websearch_core.errors.SignInRefusedError`)."""
-REFUSED_CLIENT: Final = frozenset({"invalid_client", "unauthorized_client"})
-"""Error codes saying Google no longer takes the OAuth client the refresh was sent as."""
+REFUSED_GRANT: Final = frozenset({"invalid_grant", "unauthorized_client", "deleted_client"})
+"""Error codes after which this stored refresh token will never be renewed by this client: only
+a new sign-in helps, so the refusal is final (:class:`~websearch_core.errors.SignInRefusedError`,
+kept beside the token so that later searches do not ask again).
+
+``invalid_grant`` (RFC 6749 section 5.2): the refresh token is invalid, expired, revoked or
+was issued to another client. ``unauthorized_client`` (5.2): this client may not use the
+grant; Google answers it (``Unauthorized``) to a refresh token obtained by another OAuth
+client, such as a Gemini CLI sign-in stored in Antigravity's entry, and the pair never
+changes. ``deleted_client`` (Google's own, 401): the client was deleted, which revokes every
+refresh token issued to it. Not ``invalid_client``: client authentication failed (an
+unknown id, a wrong secret), which concerns the client this package sends, not the stored
+token; a release with the client corrected renews the same refresh token, which a refusal
+kept under that token would go on refusing."""
+REFUSED_CLIENT: Final = frozenset({"invalid_client", "unauthorized_client", "deleted_client"})
+"""Error codes saying Google did not take the OAuth client the refresh was sent as."""
 DESCRIPTION_AT_MOST: Final = 200
 """Characters of Google's ``error_description`` a message quotes."""
 
@@ -149,9 +162,12 @@ def refreshed_token(
             so the expiry is never later than Google's.
 
     Raises:
-        SignInRefusedError: Google refused the refresh token (``invalid_grant``): final,
-            the message says how to sign in again.
-        OAuthTokenError: Google refused the client, or refused without saying why.
+        SignInRefusedError: Google refused the refresh token for good (``invalid_grant``,
+            ``unauthorized_client``, ``deleted_client``: :data:`REFUSED_GRANT`); the
+            message says how to sign in again.
+        OAuthTokenError: Google refused the client's authentication (``invalid_client``),
+            or refused without an error code (a bare 400, 401 or 403): the next search
+            asks again.
         RateLimitedError: The endpoint answered 429.
         ProviderUnavailableError: It answered a 5xx or another unexpected status.
         ResponseParseError: A 2xx without a usable access token.
@@ -175,8 +191,9 @@ def refreshed_token(
     code = _text(data.get("error"))
     if code in REFUSED_GRANT or code in REFUSED_CLIENT or status in (400, 401, 403):
         whom = "the OAuth client" if code in REFUSED_CLIENT else "the sign-in"
-        # invalid_grant is final for this refresh token (remembered: asked no more until
-        # a new sign-in); a client refused, or a refusal without a code, may pass.
+        # Final for this refresh token (remembered: asked no more until a new sign-in):
+        # REFUSED_GRANT. A client that failed to authenticate, or a refusal without a
+        # code, may pass.
         refused = SignInRefusedError if code in REFUSED_GRANT else OAuthTokenError
         raise refused(
             info.id,
