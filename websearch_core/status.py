@@ -214,10 +214,25 @@ def _setup_problem(
     return None if checked.problem is None else f"misconfigured: {checked.problem}"
 
 
+@dataclass(frozen=True, slots=True)
+class _RefusedSignIn:
+    """What a stored sign-in whose refresh was refused for good changes in its row.
+
+    Attributes:
+        problem: It blocks the provider (``sign-in refused (OAuth token); ...``), or ``None``.
+        note: Added to the row (``"; passed over: ..."``, ``"; refresh refused: ..."``) or ``""``.
+        passed_over: A search goes on to the provider's next credential instead of it.
+    """
+
+    problem: str | None = None
+    note: str = ""
+    passed_over: bool = False
+
+
 def _refused_sign_in(
     provider: SearchProvider, context: ProviderContext, signed: list[SignedIn]
-) -> tuple[str | None, str]:
-    """A stored sign-in whose refresh was refused for good: what blocks, or what is passed over.
+) -> _RefusedSignIn:
+    """A stored sign-in whose refresh was refused for good: what blocks, or what it adds.
 
     A search with it fails at once, without asking (the refusal is kept beside the
     token), yet the table read ``ready`` until one did. It blocks the provider when a
@@ -225,16 +240,27 @@ def _refused_sign_in(
     provider that tries its next credential (Perplexity's key) runs on that one, and the
     sign-in is named as passed over, as a bad key is. Both say what brings it back.
 
-    Returns:
-        The blocking problem (``sign-in refused (OAuth token); store a new token ...``)
-        or ``None``, and the passed-over note (``"; passed over: ..."``) or ``""``.
+    Only once its access token is due for renewal, though: a search sends a token that is
+    not (its provider's margin before expiry), whatever became of a renewal. A one-off
+    401 made a search renew a token with an hour left, the renewal was refused for good,
+    and the row said ``sign-in refused`` while the next searches were answered. Such a row
+    reads ready, with when the token stops being sent and what to do before then.
     """
-    refused = next((s for s in signed if context.credentials.oauth_refused(s.entry)), None)
+    credentials = context.credentials
+    refused = next((s for s in signed if credentials.oauth_refused(s.entry)), None)
     if refused is None:
-        return None, ""
+        return _RefusedSignIn()
+    token = credentials.oauth_token(refused.entry)
+    margin = provider.oauth_margin(refused.entry)
+    if token is not None and not token.is_expired(skew=margin):
+        until = "it expires" if token.expires_at is None else utc_text(token.expires_at - margin)
+        return _RefusedSignIn(
+            note=f"; refresh refused: works until {until}, then {refused.sign_in_again}"
+        )
     if provider.tries_every_credential and len(provider.sent_secrets(context)) > 1:
-        return None, f"; passed over: {refused.name} (sign-in refused; {refused.sign_in_again})"
-    return f"sign-in refused ({refused.name}); {refused.sign_in_again}", ""
+        note = f"; passed over: {refused.name} (sign-in refused; {refused.sign_in_again})"
+        return _RefusedSignIn(note=note, passed_over=True)
+    return _RefusedSignIn(problem=f"sign-in refused ({refused.name}); {refused.sign_in_again}")
 
 
 async def _budget_state(
@@ -318,8 +344,8 @@ async def _collect_status(
         asked = (available or explicit) and provider_id not in settings.exclude
         checked = provider.credential_check(context) if asked else _UNCHECKED
         signed = provider.signed_in(context) if asked else []
-        refusal, refused_note = _refused_sign_in(provider, context, signed)
-        problem = _setup_problem(provider, context, checked) or refusal
+        refused = _refused_sign_in(provider, context, signed)
+        problem = _setup_problem(provider, context, checked) or refused.problem
         note: str | None = None
         if provider_id in settings.exclude:
             reason = "excluded by settings"
@@ -333,7 +359,7 @@ async def _collect_status(
         elif not in_chain:
             reason = left_out
         else:
-            sending = [s for s in signed if s.first and not refused_note]  # not one passed over
+            sending = [s for s in signed if s.first and not refused.passed_over]
             sign_in = next((s.name for s in sending), None)
             reason = _setup_reason(info, available, explicit, browser_missing, sign_in)
             note = await _kept_note(safe, provider, context, now) if available else None
@@ -341,7 +367,7 @@ async def _collect_status(
             rate_text = settings.rate.get(provider_id)
             if available and rate_text is not None:
                 reason += await _next_slot(safe, provider_id, rate_text, now)
-        reason += _passed_over(checked) + refused_note
+        reason += _passed_over(checked) + refused.note
         usable = mark is None and over_budget_until is None and problem is None
         statuses.append(
             ProviderStatus(

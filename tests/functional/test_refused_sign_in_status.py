@@ -25,12 +25,13 @@ import pytest
 
 from tests.functional._sim_helpers import credential_store, gemini_protocol
 from tests.token_hook import refresher
-from websearch_core import WebSearch
+from websearch_core import WebSearch, get_provider
 from websearch_core.cli import EXIT_OK, main
 from websearch_core.credentials import OAuthToken
 from websearch_core.errors import AllProvidersFailedError
 from websearch_core.oauth_identity import grant_fingerprint
-from websearch_core.testing import Simulator
+from websearch_core.orchestration.quota import utc_text
+from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.protocols._oauth_refresh import TOKEN_PATH as HOOK_TOKEN_PATH
 from websearch_core.testing.protocols._oauth_refresh import RefreshGrant
 
@@ -187,3 +188,32 @@ async def test_an_antigravity_sign_in_says_its_own_way_back(sim: Simulator) -> N
         "sign-in refused (Antigravity sign-in); sign in to Antigravity again, then store its "
         "new token in the `gemini` entry (`CredentialStore.set_oauth`)",
     )
+
+
+async def test_a_refused_sign_in_whose_token_still_works_reads_ready_until_it_expires(
+    sim: Simulator,
+) -> None:
+    # A one-off 401 made the search renew a token that had an hour left, and the renewal
+    # was refused for good (kept). The token itself still works: the next search sends it
+    # and is answered. The row said `sign-in refused` while searches succeeded.
+    expires_at = time.time() + 3600
+    valid = OAuthToken("sim-codex-valid-access", "sim-codex-old-refresh", expires_at)
+    credential_store(sim).set_oauth("codex", valid)
+    _grant(sim, "codex").revoked.add(valid.refresh_token or "")
+    sim["codex"].enqueue(Fault.unauthorized())
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError):
+            await ws.search("python asyncio", provider="codex")
+        await ws.reset_provider("codex")
+    assert credential_store(sim).refusal("codex") is not None  # kept
+    status = await _status(sim)
+    async with _client(sim) as ws:
+        response = await ws.search("still works", provider="codex")
+    assert response.answer
+    until = utc_text(expires_at - get_provider("codex").oauth_margin())
+    assert status["codex"] == (
+        True,
+        f"ready (OAuth token); refresh refused: works until {until}, then {STORE_NEW}",
+    )
+    for secret in (valid.access_token, valid.refresh_token or ""):
+        assert secret not in json.dumps(status)
