@@ -63,7 +63,7 @@ from .cli_output import (
 from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
 from .client import WebSearch
 from .content.cli_fetch import fetch_parser
-from .credentials import CredentialStore
+from .credentials import Credentials, CredentialStore
 from .env_names import report_unknown_variables
 from .env_values import env_value
 from .errors import ConfigurationError
@@ -73,6 +73,7 @@ from .loop_run import run_to_end
 from .models import Attempt, SearchParams, SearchToolResult
 from .oauth_import import IMPORT_SOURCES, read_sign_in
 from .orchestration.plan import FELL_BACK
+from .provider_credentials import SignedIn, signed_in
 from .provider_ids import KEY_IDS, did_you_mean, unknown_provider_message
 from .providers import PROVIDER_REGISTRY, get_provider
 from .settings import CREDENTIALS_FILE_ENV, Settings
@@ -607,7 +608,37 @@ def _auth_set(args: argparse.Namespace) -> int:
     shadow = _key_used_instead(provider_id, settings)
     if shadow is not None:
         _warn(f"{shadow} holds a key for {provider_id} too, and it is used before the stored one")
+    refused = _refused_sign_in_before_key(provider_id, store)
+    if refused is not None:
+        _warn(
+            f"the stored {refused.name} (entry {refused.entry}) was refused for good and is sent "
+            f"before this key, so {provider_id} searches still fail on it; "
+            f"{refused.sign_in_again}, or forget it with "
+            f"`{PROG} auth remove {refused.entry} --oauth`"
+        )
     return EXIT_OK
+
+
+def _refused_sign_in_before_key(provider_id: str, store: CredentialStore) -> SignedIn | None:
+    """The stored sign-in ``provider_id`` sends instead of a key, when its renewal was refused.
+
+    A user whose sign-in was refused for good stored a key to get searching again; where
+    the sign-in wins over the key (Gemini's), every search still failed on the sign-in and
+    nothing said so. The key is stored all the same (it is used once the sign-in is gone);
+    the refusal belongs to the sign-in, so only a new sign-in or its removal clears it. A
+    provider that goes on to its next credential (Perplexity) searches with the key.
+    """
+    if provider_id not in PROVIDER_REGISTRY:
+        return None
+    provider = get_provider(provider_id)
+    if provider.tries_every_credential:
+        return None
+    found = Credentials(store=store)
+    kinds = provider.credential_kinds
+    first = next(iter(signed_in(kinds, provider.info, found, every=False)), None)
+    if first is None or not first.first or not found.oauth_refused(first.entry):
+        return None
+    return first
 
 
 def _key_used_instead(provider_id: str, settings: Settings) -> str | None:

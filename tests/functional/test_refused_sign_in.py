@@ -12,6 +12,7 @@ Driven end to end through ``WebSearch`` against the simulator: Gemini's own refr
 ``/token``, and Codex's through the test hook at ``/oauth/token``.
 """
 
+import io
 import json
 import os
 import time
@@ -205,3 +206,31 @@ async def test_a_hooks_other_failure_is_asked_again(sim: Simulator) -> None:
     )
     assert response.answer
     assert _asked(sim, "codex", HOOK_TOKEN_PATH) == 2
+
+
+async def test_auth_set_says_a_refused_sign_in_still_goes_before_the_key(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A user whose Gemini CLI sign-in was refused stores a key to get searching again:
+    # the sign-in wins over the key, so nothing changed, and nothing said so.
+    _gemini_signed_in(sim)
+    gemini_protocol(sim).revoked.add(REFRESH)
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        await _failure(ws, "gemini")
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.StringIO("gemini-key-0123456789\n"))
+    assert main(["auth", "set", "gemini"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    assert "Stored an API key for gemini" in out
+    assert err == (
+        "websearch: warning: the stored Gemini CLI sign-in (entry gemini-cli) was refused for "
+        "good and is sent before this key, so gemini searches still fail on it; sign in again "
+        "(run `gemini` and choose Login with Google), then run `websearch auth import "
+        "gemini-cli`, or forget it with `websearch auth remove gemini-cli --oauth`\n"
+    )
+    assert main(["auth", "remove", "gemini-cli", "--oauth"]) == EXIT_OK
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        response = await ws.search("on the key", provider="gemini")
+    assert response.answer
+    for secret in (REFRESH, OLD_ACCESS, "gemini-key-0123456789"):
+        assert secret not in out + err
