@@ -1051,12 +1051,21 @@ def _keep_refusal(held: LockedStore, name: str, token: OAuthToken, message: str)
     """Keep a final refusal beside ``token`` (:meth:`LockedStore.refuse`), if the store lets.
 
     A store that cannot be written only costs the next search one more refused request:
-    logged, and the refusal itself still raised by the caller.
+    logged, and the refusal itself still raised by the caller. The line says what that
+    costs and what to do (the store's path and the reason are in ``error``): it said only
+    that the refusal was not kept, and the new sign-in the refusal asks for is written to
+    the same file, so it has to be made writable first.
     """
     try:
         held.refuse(name, token, message)
     except ConfigurationError as error:
-        logger.warning("%s: the OAuth refresh's refusal was not kept: %s", name, error)
+        logger.warning(
+            "%s: the OAuth refresh's final refusal was not kept (%s), so every search asks the "
+            "token endpoint again and is refused again; make that file writable, then sign in "
+            "again as the refusal says",
+            name,
+            error,
+        )
 
 
 def _lock_patience() -> float:

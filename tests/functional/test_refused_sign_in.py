@@ -12,9 +12,12 @@ Driven end to end through ``WebSearch`` against the simulator: Gemini's own refr
 ``/token``, and Codex's through the test hook at ``/oauth/token``.
 """
 
+import errno
 import io
 import json
+import logging
 import os
+import tempfile
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -234,3 +237,30 @@ async def test_auth_set_says_a_refused_sign_in_still_goes_before_the_key(
     assert response.answer
     for secret in (REFRESH, OLD_ACCESS, "gemini-key-0123456789"):
         assert secret not in out + err
+
+
+async def test_a_refusal_the_store_cannot_keep_is_logged_with_what_to_do(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The store is read (the token, its lock) but cannot be written: the refusal is not
+    # kept, each search asks again, and the log line is all the user has to go on.
+    _gemini_signed_in(sim)
+    gemini_protocol(sim).revoked.add(REFRESH)
+
+    def read_only(*args: object, **kwargs: object) -> tuple[int, str]:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        with caplog.at_level(logging.WARNING, logger="websearch_core"):
+            refused = await _failure(ws, "gemini")
+    path = sim.settings().resolved_credentials_file()
+    (line,) = [r.getMessage() for r in caplog.records if "was not kept" in r.getMessage()]
+    assert line == (
+        f"gemini-cli: the OAuth refresh's final refusal was not kept (cannot write credential "
+        f"store {path}: Read-only file system), so every search asks the token endpoint again "
+        "and is refused again; make that file writable, then sign in again as the refusal says"
+    )
+    assert type(refused) is SignInRefusedError  # the search's own failure is unchanged
+    for secret in (REFRESH, OLD_ACCESS):
+        assert secret not in caplog.text
