@@ -78,14 +78,27 @@ async def test_results_every_engine_dropped_for_one_filter_name_it(
 
 
 @pytest.mark.parametrize(("query", "fields", "name", "excluded"), CASES)
-async def test_a_domain_filter_beside_it_is_named_first(
+async def test_a_domain_filter_every_result_met_is_not_named(
     sim: Simulator, query: str, fields: dict[str, str], name: str, excluded: tuple[str, ...]
 ) -> None:
-    # The results are on the site; the other filter dropped them. Both are named, in the
-    # order a single provider names them (the order the filters are listed in).
+    # The results are on the site; the other filter dropped them. Only that one is named:
+    # before, the site was named too, and a caller loosening it would find the same nothing.
     result = await _run(sim, f"{query} site:github.com", excluded, **fields)
+    assert result.error == f"Public Web returned no results matching the filters ({name})."
+
+
+async def test_each_filter_that_dropped_results_is_named_in_the_order_listed(
+    sim: Simulator,
+) -> None:
+    # One result is on the site but too old, the other recent but off the site. Each
+    # filter dropped one, so both are named, the domain first (the order a single provider
+    # names them in).
+    recent_off_site = SimResult("News", "https://laravel-news.com/x", "News.", "2026-11-01")
+    for engine_id in ENGINES:
+        sim[engine_id].results = [OLD[0], recent_off_site]
+    result = await _run(sim, "laravel after:2025-01-01 site:github.com", (UNDATED_ENGINE,))
     assert result.error == (
-        f"Public Web returned no results matching the filters (include_domains, {name})."
+        "Public Web returned no results matching the filters (include_domains, date_after)."
     )
 
 

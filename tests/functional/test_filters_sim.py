@@ -309,6 +309,21 @@ async def test_when_every_result_fails_a_local_check_the_error_names_the_filters
     assert len(sim["bing"].requests) == 1
 
 
+async def test_a_filter_every_result_met_is_not_named_when_another_dropped_them(
+    sim: Simulator,
+) -> None:
+    # Both pages are on github.com and too new for the date: the date dropped them, not the
+    # site. Before, the error named every filter checked, "(include_domains, date_before)",
+    # and a caller loosening the site found the same nothing.
+    on_site = [page for page in PAGES if page.url.startswith("https://github.com/")]
+    sim["bing"].results = [
+        SimResult(page.title, page.url, page.snippet, _iso(page.days_ago or 0)) for page in on_site
+    ]
+    async with sim_client(sim) as ws:
+        result = await ws.run(f"{QUERY} site:github.com before:2000-01-01", provider="bing")
+    assert result.error == "Bing returned no results matching the filters (date_before)."
+
+
 ANSWER_ENGINES = tuple(pid for pid in ENGINES if get_provider(pid).info.kind == "answer")
 
 

@@ -10,7 +10,7 @@ applied.
 
 from .merge import RequestedFilters, requested_filters
 from .note import ignored_note
-from .plan import FilterPlan, apply_plan, plan_filters
+from .plan import FilterPlan, apply_plan, plan_filters, unmatched_filters
 from .post import post_filter
 from .query import Token, tokenize
 from .support import ALL_FILTERS, FIELD_FILTERS, QUERY_OPERATORS, FilterSupport
@@ -29,4 +29,5 @@ __all__ = [
     "post_filter",
     "requested_filters",
     "tokenize",
+    "unmatched_filters",
 ]

@@ -22,9 +22,9 @@ from ..models import (
     SearchSource,
 )
 from .merge import RequestedFilters, requested_filters
-from .post import post_filter
+from .post import failed_checks, post_filter
 from .query import Token
-from .support import FilterSupport
+from .support import ALL_FILTERS, FilterSupport
 
 if TYPE_CHECKING:
     from ..providers.base import ProviderInfo
@@ -36,6 +36,7 @@ __all__ = [
     "engines_record",
     "locally_kept",
     "plan_filters",
+    "unmatched_filters",
     "ways_for",
 ]
 
@@ -264,10 +265,29 @@ def apply_plan(
     return response.model_copy(update={"sources": checked.sources, "filters": record})
 
 
+def unmatched_filters(
+    plan: FilterPlan, found: Sequence[SearchSource], *, now: datetime | None = None
+) -> tuple[FilterName, ...]:
+    """The filters ``plan`` checks locally that some of ``found`` failed, in listed order.
+
+    What an error names when every result found was dropped: only the filters that
+    dropped something (:func:`~.post.failed_checks`), in the order filters are listed
+    (:data:`~.support.ALL_FILTERS`). Naming every filter checked told a caller whose
+    results were all on ``site:github.com`` to loosen the site as well as the date.
+
+    Args:
+        plan: The provider's plan for this search.
+        found: The results as the provider returned them, before the checks.
+        now: The reference time for ages and ``recency`` (default: the current UTC time).
+    """
+    failed = failed_checks(found, plan.wanted, plan.checks, now=now)
+    return tuple(name for name in ALL_FILTERS if name in failed)
+
+
 def locally_kept(
     params: SearchParams, info: "ProviderInfo", sources: Sequence[SearchSource]
 ) -> tuple[tuple[SearchSource, ...], tuple[FilterName, ...]]:
-    """What of ``sources`` survives the local checks ``info``'s provider makes, and which.
+    """What of ``sources`` survives the local checks ``info``'s provider makes, and why not.
 
     An aggregate judges by it, before its own answer is checked, whether its engines
     found anything it will keep: Public Web checks the merged results for the filters it
@@ -279,13 +299,14 @@ def locally_kept(
         sources: The results to judge.
 
     Returns:
-        The sources kept, in order, and the filters checked (none: every source kept).
+        The sources kept, in order, and, when none is kept, the filters that dropped them
+        (:func:`unmatched_filters`; empty otherwise, and when nothing was checked).
     """
     plan = plan_filters(params, info)
     if not plan.checks or not sources:
         return tuple(sources), ()
-    names = tuple(name for name, _ in plan.wanted.entries() if name in plan.checks)
-    return post_filter(sources, plan.wanted, plan.checks).sources, names
+    kept = post_filter(sources, plan.wanted, plan.checks).sources
+    return kept, () if kept else unmatched_filters(plan, sources)
 
 
 def engines_record(records: Sequence[Sequence[AppliedFilter]]) -> tuple[AppliedFilter, ...]:

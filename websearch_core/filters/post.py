@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from ..models import FilterName, Recency, SearchSource
 from .merge import RequestedFilters
 
-__all__ = ["DATE_FILTERS", "PostResult", "post_filter", "published_at"]
+__all__ = ["DATE_FILTERS", "PostResult", "failed_checks", "post_filter", "published_at"]
 
 DATE_FILTERS: Final[frozenset[FilterName]] = frozenset({"date_after", "date_before", "recency"})
 _RECENCY_SPAN: Final[dict[Recency, timedelta]] = {
@@ -157,3 +157,51 @@ def post_filter(
         unchecked.update(maybe)
         kept.append(source)
     return PostResult(tuple(kept), frozenset(unchecked))
+
+
+def failed_checks(
+    sources: Sequence[SearchSource],
+    wanted: RequestedFilters,
+    checks: frozenset[FilterName],
+    *,
+    now: datetime | None = None,
+) -> frozenset[FilterName]:
+    """The filters of ``checks`` that some source fails, each judged on its own.
+
+    When every result is dropped the error names the filters to loosen: a filter every
+    result met (``site:github.com`` on github.com pages dropped for their dates) dropped
+    nothing, and naming it sent the caller to loosen the wrong one. Each filter is judged
+    alone, so a source failing two names both (either alone would still drop it). Only
+    the error path asks, so :func:`post_filter`'s one pass stays as it is.
+
+    Args:
+        sources: The results as found, before any check.
+        wanted: The merged filters.
+        checks: The filters checked here.
+        now: The reference time for ages and ``recency`` (default: the current UTC time).
+
+    Example:
+        >>> from .merge import RequestedFilters
+        >>> wanted = RequestedFilters(tokens=(), include_domains=("github.com",),
+        ...                           filetype=("pdf",))
+        >>> sorted(failed_checks([SearchSource(title="t", url="https://github.com/a")],
+        ...                      wanted, frozenset({"include_domains", "filetype"})))
+        ['filetype']
+    """
+    moment = now or datetime.now(UTC)
+    failed: set[FilterName] = set()
+    scratch: set[FilterName] = set()
+    for name in checks:
+        alone = frozenset({name})
+        for source in sources:
+            if name in DATE_FILTERS:
+                published = published_at(source, moment)
+                dropped = published is not None and not _passes_dates(
+                    published, wanted, alone, moment
+                )
+            else:
+                dropped = not _passes(source, wanted, alone, scratch)
+            if dropped:
+                failed.add(name)
+                break
+    return frozenset(failed)

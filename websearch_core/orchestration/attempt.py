@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..dates import iso_sources
 from ..deadline import Deadline, enter_attempt, leave_attempt, timed_out_text
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
-from ..filters import apply_plan, plan_filters
+from ..filters import apply_plan, plan_filters, unmatched_filters
 from ..format import format_no_content, format_no_match
 from ..models import FilterName, SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
@@ -139,8 +139,9 @@ class AttemptAnswer:
     Attributes:
         response: Capped, clean and masked; its dates as the provider wrote them.
         update: Fields the final response replaces (``sources`` with ISO dates), or empty.
-        unmatched: The filters checked here when they dropped every result the provider
-            found (empty otherwise): the response is empty because of the filters, not
+        unmatched: When a local check dropped every result the provider found, the
+            filters that dropped some (a filter every result met is not named; empty
+            otherwise): the response is empty because of the filters, not
             because nothing was found. The chain says so in its error, and the Public Web
             fan-out, whose engines' empty answers are taken as they are, in its own.
     """
@@ -253,12 +254,12 @@ async def answer_attempt(
     cap = source_cap(params, provider.info.max_results)
     if plan.result_cap is not None:  # more was asked upstream than the caller wants
         cap = min(cap, plan.result_cap)
-    answered = bool(response.sources)
+    found = response.sources
     redactor = masks.current() if masks is not None else None
     response = clean_response(apply_plan(plan, response), cap=cap, redactor=redactor)
     unmatched: tuple[FilterName, ...] = ()
-    if answered and plan.checks and not response.sources:  # all failed a local check
-        unmatched = tuple(dict.fromkeys(f.name for f in response.filters if f.name in plan.checks))
+    if found and plan.checks and not response.sources:  # all failed a local check
+        unmatched = unmatched_filters(plan, found)
     if require_content and not response.has_renderable_content():
         # What the answer's notes say of engines that did not answer (Public Web, SearXNG)
         # is the reason, after the text, whichever way the answer came out empty: those

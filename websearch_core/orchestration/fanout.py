@@ -606,15 +606,17 @@ def _dropped_filters(
         ``None`` when some result survives every check; otherwise the filters that
         dropped results, in the order filters are listed (:data:`ALL_FILTERS`), as a
         single provider's text names them (empty: no engine found anything). Each
-        engine names its own checks; gathered engine by engine, Mojeek's ``filetype``
-        ahead of Yahoo's ``recency`` read ``(filetype, recency)``.
+        engine names the checks that dropped its results, a filter its results all met
+        not among them (results on ``site:github.com`` dropped for their dates name the
+        date alone); gathered engine by engine, Mojeek's ``filetype`` ahead of Yahoo's
+        ``recency`` read ``(recency, filetype)``.
     """
     sources = _engine_sources(outcomes)
-    kept, checked = locally_kept(params, info, sources)
+    kept, dropping = locally_kept(params, info, sources)
     if kept:
         return None
     names = {name for outcome in outcomes for name in outcome.unmatched}
-    names.update(checked)
+    names.update(dropping)
     return tuple(name for name in ALL_FILTERS if name in names)
 
 
