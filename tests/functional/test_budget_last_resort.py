@@ -451,11 +451,13 @@ async def test_a_failed_last_resort_after_results_the_filters_dropped_names_the_
     # off the site too. Before, both passes said "no renderable search content".
     async with _public_chain_held(tmp_path, locked_file) as (sim, ws):
         sim["duckduckgo"].results = list(OFF_SITE)
+        sim["duckduckgo"].honour_operators = False  # its answer leaks off the site
         sim["tavily"].always(Fault.http(500, "upstream down"))
         if bing == "failing":
             sim["bing"].always(Fault.http(503, "bing down"))
         else:
             sim["bing"].results = list(OFF_SITE)
+            sim["bing"].honour_operators = False
         result = await ws.run("rust tokio site:wanted.example", use_cache=False)
     assert len(sim["bing"].requests) == 2 and len(sim["duckduckgo"].requests) == 2
     first, tavily, last = result.response.attempts
@@ -555,6 +557,7 @@ async def test_engine_results_that_all_fail_public_webs_own_filter_hold_its_unch
     # dropped them all: before, that counted as found, so Public Web ended with "no results
     # matching the filters" and Bing, held back, was never asked.
     async with _public_chain_held(tmp_path, locked_file) as (sim, ws):
+        sim["duckduckgo"].honour_operators = False  # its answer leaks off the site
         sim["bing"].results = list(WANTED)
         sim["tavily"].always(Fault.http(500, "upstream down"))
         response = await ws.search("rust tokio site:wanted.example")

@@ -122,6 +122,7 @@ async def test_results_every_engine_dropped_for_the_filters_say_so(
     # though a single engine so filtered says "no results matching the filters".
     for engine_id in ENGINES:
         sim[engine_id].results = list(OFF_SITE)
+        sim[engine_id].honour_operators = False  # every engine leaks off the site
     async with WebSearch(sim.settings(exclude=UNSIMULATED)) as ws:
         result = await ws.run(query, provider="public", use_cache=False, **fields)
     assert result.error == f"Public Web returned no results matching the filters ({names})."
@@ -139,6 +140,7 @@ async def test_dropped_results_beside_engines_that_failed_or_found_nothing_name_
     # are why Public Web has nothing, and the engines that did not answer follow as ever.
     found, empty, *failing = ENGINES
     sim[found].results = list(OFF_SITE)
+    sim[found].honour_operators = False  # its answer leaks off the site
     sim[empty].results = []
     for engine_id in failing:
         sim[engine_id].always(Fault.http(503, "down"))

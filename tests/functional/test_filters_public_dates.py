@@ -90,12 +90,13 @@ async def test_a_domain_filter_every_result_met_is_not_named(
 async def test_each_filter_that_dropped_results_is_named_in_the_order_listed(
     sim: Simulator,
 ) -> None:
-    # One result is on the site but too old, the other recent but off the site. Each
-    # filter dropped one, so both are named, the domain first (the order a single provider
-    # names them in).
+    # Engines that leak off the site: one result is on the site but too old, the other
+    # recent but off it. Each filter dropped one, so both are named, the domain first (the
+    # order a single provider names them in).
     recent_off_site = SimResult("News", "https://laravel-news.com/x", "News.", "2026-11-01")
     for engine_id in ENGINES:
         sim[engine_id].results = [OLD[0], recent_off_site]
+        sim[engine_id].honour_operators = False
     result = await _run(sim, "laravel after:2025-01-01 site:github.com", (UNDATED_ENGINE,))
     assert result.error == (
         "Public Web returned no results matching the filters (include_domains, date_after)."
@@ -117,8 +118,12 @@ async def test_filters_named_by_different_engines_come_in_the_order_listed(
     # Mojeek (filetype checked here) ahead of Yahoo (a year's recency checked here): each
     # names its own filter, and the text lists them as a single provider would (recency
     # first), not in the order the engines were given.
-    # Mojeek serves its results (the year's filter let them through), which are no PDFs.
+    # Mojeek serves its results (the year's filter let them through), which are no PDFs;
+    # Yahoo, which reads filetype:, serves its PDFs, all older than a year.
     sim["mojeek"].honour_dates = False
+    sim["yahoo"].results = [
+        SimResult("Laravel", "https://github.com/laravel/guide.pdf", "The guide.", "2020-03-01")
+    ]
     public = PublicProvider(engines=[MojeekProvider(), YahooProvider()])
     monkeypatch.setitem(registry._instances, "public", public)
     result = await _run(sim, "laravel filetype:pdf", (), recency="year")

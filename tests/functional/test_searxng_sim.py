@@ -404,6 +404,7 @@ async def test_results_the_filters_drop_name_the_engines_that_did_not_answer(
     sim["searxng"].results = [
         SimResult("Grinders", "https://elsewhere.example/grind", "Burr grinders compared.")
     ]
+    sim["searxng"].honour_operators = False  # an engine of its leaked off the site
     _protocol(sim).unresponsive_engines = [["duckduckgo", "CAPTCHA"], ["qwant", "timeout"]]
     _protocol(sim).suggests = False
     async with sim_client(sim) as ws:

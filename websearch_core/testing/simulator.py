@@ -125,7 +125,9 @@ class ProviderProtocol(Protocol):
 
     # Optional: ``date_window(request) -> DateWindow`` (:mod:`.protocols._windows`), the
     # dates the request's own date parameter lets through, read when a test sets
-    # :attr:`SimulatedProvider.honour_dates`.
+    # :attr:`SimulatedProvider.honour_dates`; and ``operators`` (an ``Operators``,
+    # :mod:`.protocols._operators`), the query operators the engine applies itself, read
+    # unless a test clears :attr:`SimulatedProvider.honour_operators`.
 
 
 def default_results(query: str, count: int = 10) -> list[SimResult]:
@@ -157,6 +159,10 @@ class SimulatedProvider:
     """Serve only the results inside the date range the request asks for natively (its
     protocol's ``date_window``), as the real engine does; off by default, since most tests'
     results carry dates a ``recency`` would leave out."""
+    honour_operators: bool = True
+    """Serve only the results the query's ``site:`` / ``filetype:`` let through, where the
+    engine reads them (its protocol's ``operators``, :mod:`.protocols._operators`), as the
+    real engine does; off for an upstream that leaks (every result served)."""
     _faults: deque[Fault | None] = field(default_factory=deque)
     _hanging: set[asyncio.Task[Any]] = field(default_factory=set)
 
@@ -366,6 +372,9 @@ def _handler(simulated: SimulatedProvider) -> Any:
             results = simulated.results_for(query)
             if simulated.honour_dates:
                 results = _in_date_window(simulated.protocol, recorded, results)
+            operators = getattr(simulated.protocol, "operators", None)
+            if operators is not None and simulated.honour_operators:
+                results = operators.select(recorded, results)
             return simulated.protocol.answer(recorded, results)
         return await _serve_fault(request, simulated, fault)
 

@@ -26,6 +26,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._common import clamped_count, parse_timestamp
+from ._operators import Operators
 from ._windows import ANY_DATE, DateWindow, between_days, past
 
 __all__ = ["CHALLENGE_PAGE", "MALFORMED_PAGE", "BingProtocol", "results_page", "tracker_href"]
@@ -136,6 +137,9 @@ def results_page(query: str, results: list[SimResult], count: int = _DEFAULT_COU
 
 class BingProtocol:
     """Answers like ``www.bing.com/search``."""
+
+    operators = Operators(site=True, filetype=True)
+    """Bing reads ``site:`` and ``filetype:`` in ``q``."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """The results page for ``q``, holding ``count`` results."""

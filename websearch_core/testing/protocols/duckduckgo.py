@@ -21,6 +21,7 @@ from urllib.parse import quote
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._operators import Operators
 from ._windows import DateWindow, past
 
 __all__ = [
@@ -197,6 +198,9 @@ def results_page(form: dict[str, str], results: list[SimResult]) -> str:
 
 class DuckDuckGoProtocol:
     """Answers like ``html.duckduckgo.com/html/``, pagination included."""
+
+    operators = Operators(site=True, filetype=True)
+    """DuckDuckGo reads ``site:`` and ``filetype:`` (Bing's index) in ``q``."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """The results page for the posted form, at the posted ``s`` offset."""

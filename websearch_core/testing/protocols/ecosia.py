@@ -24,6 +24,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._common import parse_timestamp
+from ._operators import Operators
 
 __all__ = [
     "AD_URL",
@@ -138,6 +139,9 @@ class EcosiaProtocol:
     Args:
         cloudflare: Challenge every ``/search`` that lacks the clearance cookie.
     """
+
+    operators = Operators(site=True, filetype=True)
+    """Ecosia passes ``site:`` and ``filetype:`` in ``q`` on to the index it serves."""
 
     def __init__(self, *, cloudflare: bool = False) -> None:
         self.cloudflare = cloudflare

@@ -30,6 +30,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._common import parse_timestamp
+from ._operators import Operators
 from ._windows import DateWindow, between_days, past
 
 __all__ = [
@@ -197,6 +198,9 @@ class GoogleProtocol:
         rendering: ``"html"`` serves results in the HTML; ``"javascript"`` serves the
             JavaScript-required shell that renders them in a browser.
     """
+
+    operators = Operators(site=True, filetype=True)
+    """Google reads ``site:`` and ``filetype:`` in ``q``."""
 
     def __init__(self, rendering: Rendering = "html") -> None:
         self.rendering: Rendering = rendering

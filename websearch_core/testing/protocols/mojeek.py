@@ -32,6 +32,7 @@ from urllib.parse import quote_plus, urlsplit
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._operators import Operators
 from ._windows import DateWindow, between_days, past
 
 __all__ = [
@@ -164,6 +165,10 @@ class MojeekProtocol:
         solved: How many proofs of work were accepted.
         rejected: How many submitted proofs were refused.
     """
+
+    operators = Operators(site=True)
+    """Mojeek reads ``site:`` in ``q``; ``filetype:`` it takes as words (the core never
+    sends it)."""
 
     def __init__(self, *, altcha: bool = False) -> None:
         self.altcha = altcha

@@ -30,6 +30,7 @@ from urllib.parse import quote
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._operators import Operators
 
 __all__ = ["CHALLENGE_PAGE", "SearxngProtocol"]
 
@@ -90,6 +91,10 @@ def _parameter_error(name: str, value: str) -> web.Response:
 @dataclass
 class SearxngProtocol:
     """Answers like a SearXNG instance; the fields are its settings and extra sections."""
+
+    operators = Operators(site=True)
+    """SearXNG passes ``site:`` on to its engines; ``filetype:`` they read unevenly (the
+    core checks it itself and never sends it)."""
 
     formats: tuple[str, ...] = ("html", "json")
     """``search.formats`` of the instance: a format outside it is refused with 403."""

@@ -42,6 +42,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult, default_results
 from ._common import parse_timestamp
+from ._operators import Operators
 from ._windows import DateWindow, past
 
 __all__ = [
@@ -265,6 +266,9 @@ def _html(text: str) -> web.Response:
 
 class StartpageProtocol:
     """Answers like ``www.startpage.com``: homepage, token-checked POST, tokenless GET."""
+
+    operators = Operators(site=True, filetype=True, field="query")
+    """Startpage passes ``site:`` and ``filetype:`` in ``query`` on to Google, which reads both."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """The homepage, a results page, or the CAPTCHA for a POST without the token."""

@@ -31,6 +31,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult, default_results
 from ._common import clamped_count, parse_timestamp
+from ._operators import Operators
 from ._windows import DateWindow, past
 
 __all__ = ["CONSENT_PAGE", "MALFORMED_PAGE", "YahooProtocol", "results_page", "tracker_href"]
@@ -173,6 +174,9 @@ def results_page(query: str, results: list[SimResult], count: int = _DEFAULT_COU
 
 class YahooProtocol:
     """Answers like ``search.yahoo.com/search``."""
+
+    operators = Operators(site=True, filetype=True, field="p")
+    """Yahoo serves Bing's index, which reads ``site:`` and ``filetype:``, in ``p``."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """The results page for ``p``, holding ``n`` results."""
