@@ -129,3 +129,16 @@ async def test_a_site_typed_and_passed_as_a_field_goes_to_each_engine_once(
         ("include_domains", "docs.example.com")
     ]
     assert {s.url for s in result.response.sources} == {PAGES[0].url, PAGES[1].url}
+
+
+@pytest.mark.parametrize("engine_id", sorted(READS_FILETYPE))
+async def test_a_filetype_typed_twice_is_sent_once(sim: Simulator, engine_id: str) -> None:
+    # filetype:pdf and ext:.PDF are one filter: before, both went out in the query.
+    async with WebSearch(sim.settings()) as ws:
+        result = await ws.run(
+            "guide filetype:pdf ext:.PDF filetype:pdf", provider=engine_id, use_cache=False
+        )
+    assert result.error is None, result.error
+    sent = _sent(sim[engine_id].requests[-1])
+    assert sent.casefold().count("pdf") == 1, sent
+    assert [(f.name, f.value) for f in result.response.filters] == [("filetype", "pdf")]

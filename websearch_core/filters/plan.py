@@ -155,10 +155,13 @@ def _rewrite(
     A directive stays where it was typed when the provider reads it; a field it reads
     only in the text is written at the end, unless the provider writes that field into its
     own syntax (``self_written``: honoured, not native, as Google's ``site:``); anything else
-    leaves, except a phrase's words, which still say what is wanted.
+    leaves, except a phrase's words, which still say what is wanted. A directive typed
+    twice (``filetype:pdf filetype:.PDF``) is one filter and goes out once, as a domain
+    typed and also passed as ``include_domains`` does.
     """
     words: list[str] = []
     dropped: list[str] = []
+    kept: set[tuple[str, str]] = set()
     operators = _in_text("phrase", ways) or _in_text("exclude_terms", ways)
     for token in tokens:
         name = _TOKEN_FILTER.get(token.kind)
@@ -166,7 +169,10 @@ def _rewrite(
             if token.kind == "text" or operators:
                 words.append(token.raw)
         elif name in ("phrase", "exclude_terms", "filetype") and _in_text(name, ways):
-            words.append(token.raw)
+            # One filter is sent once: ``filetype:pdf ext:PDF`` is one filter, not two.
+            if (token.kind, token.value) not in kept:
+                kept.add((token.kind, token.value))
+                words.append(token.raw)
         elif token.kind == "phrase":
             words.append(token.value)
         else:
