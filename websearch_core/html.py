@@ -6,6 +6,9 @@
   parse that reads the body's own UTF-8 bytes when the text is exactly their decoding
   (lxml reads them in about half the time of a ``str`` holding characters beyond U+FFFF),
   else the text as it is (never encoded again).
+* :func:`utf8_source`, :func:`parse_source` and :func:`parse_body`: the same parse of those
+  bytes for a reader that needs the text only now and then, or never, without decoding the
+  whole text first (a 7 MB page holding one emoji is 28 MB of ``str``).
 * :func:`css`, :func:`select` and :func:`select_first`: selectors compiled once, at import
   or first use, never per call (translating a CSS selector costs more than running it).
 * :func:`text_of` (the DOM's ``textContent``, scripts left out) and :func:`layout_text`
@@ -19,6 +22,7 @@
 Everything here is pure, so each helper can be tested with plain strings.
 """
 
+import codecs
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -48,7 +52,9 @@ __all__ = [
     "iter_forms",
     "layout_text",
     "navigation_headers",
+    "parse_body",
     "parse_document",
+    "parse_source",
     "plain_http_parts",
     "raw_text",
     "read_form",
@@ -57,6 +63,7 @@ __all__ = [
     "select",
     "select_first",
     "text_of",
+    "utf8_source",
 ]
 
 CHROME_USER_AGENT = (
@@ -175,6 +182,71 @@ def decoded_page(body: bytes) -> tuple[str, bytes | None]:
     return text, (None if body.startswith(_UTF8_BOM) else body)
 
 
+_PIECE = 1 << 16
+"""Bytes :func:`utf8_source` decodes at a time: a few hundred KiB of ``str`` at most."""
+
+
+def utf8_source(body: bytes) -> bytes | None:
+    r"""``body`` when :func:`parse_source` may read it for the tree its text gives, else ``None``.
+
+    That is :func:`decoded_page`'s second value, found without keeping the text: the body
+    is decoded a piece at a time (strictly, so an undecodable byte gives ``None``) and each
+    piece dropped, so the check holds at most one piece of ``str`` however wide the page's
+    characters. A body that has a byte-order mark, or whose text is empty or whitespace only
+    (``str.isspace``, which :func:`parse_document` tests) also gives ``None``: the caller
+    reads those from their text, as :func:`parse_document` does.
+
+    Example:
+        >>> utf8_source("<p>café 😀".encode()) is not None
+        True
+        >>> utf8_source(b"<p>caf\xe9"), utf8_source(b" \xc2\xa0\n")  # undecodable; blank
+        (None, None)
+    """
+    if body.startswith(_UTF8_BOM):
+        return None
+    view = memoryview(body)
+    size = len(body)
+    start = 0
+    blank = True
+    try:
+        while start < size:
+            end = start + _PIECE
+            # Not final before the end: a character cut at the piece's end is left unread
+            # (``used`` stops before it) and read with the next piece.
+            piece, used = codecs.utf_8_decode(view[start:end], "strict", end >= size)
+            if blank and piece and not piece.isspace():
+                blank = False
+            start += used
+    except UnicodeDecodeError:
+        return None
+    return None if blank else body
+
+
+def parse_source(source: bytes) -> Element:
+    """:func:`parse_document` of a body :func:`utf8_source` handed on, read from its bytes.
+
+    The same tree as ``parse_document(source.decode("utf-8"), source=source)``, without
+    the text: for a reader that decodes it only when a check needs it.
+    """
+    try:
+        root: Element | None = lxml.etree.fromstring(source, parser=_BYTES_PARSER)
+    except ValueError:  # what lxml refuses to read
+        root = None
+    return _empty_document() if root is None else root  # None: nothing but comments
+
+
+def parse_body(body: bytes) -> Element:
+    """The tree :func:`parse_document` gives for a response body's text, text never kept.
+
+    For a reader that needs nothing but the tree: the bytes are parsed when
+    :func:`utf8_source` hands them on, else the text ``HttpResponse.text()`` gives.
+    """
+    source = utf8_source(body)
+    if source is None:
+        return parse_document(body.decode("utf-8", errors="replace"))
+    return parse_source(source)
+
+
 def parse_document(html: str, *, source: bytes | None = None) -> Element:
     """Parse a whole HTML page leniently into its ``<html>`` root element.
 
@@ -204,22 +276,20 @@ def parse_document(html: str, *, source: bytes | None = None) -> Element:
         >>> root.tag, [text_of(p) for p in css("p.x")(root)]
         ('html', ['Hello world'])
     """
-    root: Element | None = None
-    if html and not html.isspace():
-        try:
-            if source is not None:
-                root = lxml.etree.fromstring(source, parser=_BYTES_PARSER)
-            else:
-                root = lxml.etree.fromstring(html, parser=_PARSER)
-        except ValueError:  # an encoding declaration (or NUL) that lxml refuses in a str
-            try:
-                data = html.encode("utf-8", errors="replace") if source is None else source
-                root = lxml.etree.fromstring(data, parser=_BYTES_PARSER)
-            except ValueError:
-                root = None
-    if root is None:  # nothing but whitespace or comments
-        root = lxml.etree.fromstring(_EMPTY_DOCUMENT, parser=_BYTES_PARSER)
-    return root
+    if not html or html.isspace():
+        return _empty_document()
+    if source is not None:
+        return parse_source(source)
+    try:
+        root: Element | None = lxml.etree.fromstring(html, parser=_PARSER)
+    except ValueError:  # an encoding declaration (or NUL) that lxml refuses in a str
+        return parse_source(html.encode("utf-8", errors="replace"))
+    return _empty_document() if root is None else root  # None: nothing but comments
+
+
+def _empty_document() -> Element:
+    """``<html><head/><body/></html>``: what a page with nothing to parse reads as."""
+    return lxml.etree.fromstring(_EMPTY_DOCUMENT, parser=_BYTES_PARSER)
 
 
 @lru_cache(maxsize=256)

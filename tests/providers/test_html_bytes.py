@@ -9,9 +9,16 @@ random pages built from what could tell them apart (invalid and overlong bytes, 
 marks, NUL and other controls, an XML encoding declaration, a ``<meta charset>`` naming
 another encoding, characters of one to four UTF-8 bytes); and every engine's read of a
 response must give what its parser gives for the response's text.
+
+``html.utf8_source`` finds the same bytes without keeping the text (it decodes a piece at a
+time), so the engines that need the text only for a page without results (Bing, Yahoo,
+Startpage), or only to look for an ASCII word (DuckDuckGo), and Startpage's homepage step,
+read a large body without ever holding its whole text: a page with one emoji is a ``str``
+of four bytes a character.
 """
 
 import random
+import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -19,8 +26,14 @@ import lxml.etree
 import pytest
 
 from tests.conftest import SHARED_FIXTURES, read_capture
-from websearch_core.html import decoded_page, parse_document
-from websearch_core.models import SearchSource
+from websearch_core.html import (
+    decoded_page,
+    parse_body,
+    parse_document,
+    parse_source,
+    utf8_source,
+)
+from websearch_core.models import SearchParams, SearchSource
 from websearch_core.providers import (
     bing,
     duckduckgo,
@@ -178,3 +191,86 @@ def test_an_undecodable_body_is_read_from_its_text_as_before() -> None:
     text, source = decoded_page(body)
     assert source is None and "\ufffd" in text
     assert _tree(parse_document(text, source=source)) == _tree(parse_document(text))
+
+
+def _handed_on(body: bytes) -> bytes | None:
+    """What ``utf8_source`` must give: ``decoded_page``'s bytes, unless the text is blank."""
+    text, source = decoded_page(body)
+    return None if not text or text.isspace() else source
+
+
+def _straddling_bodies() -> Iterator[bytes]:
+    """Bodies whose telling bytes sit at the 64 KiB boundary of ``utf8_source``'s pieces."""
+    piece = 1 << 16
+    for tail in ("\U0001f600".encode(), "\u00e9".encode(), b"\xf0\x9f\x98", b"\xe9", b"\xef"):
+        for shift in range(-3, 4):
+            yield b"<p>" + b"a" * (piece - 3 + shift) + tail + b"</p>"
+    yield b" " * piece + "\u00a0".encode() * 5  # blank across pieces (no-break spaces)
+    yield b" " * piece + "\u00a0".encode() + b"<p>x"  # text only in the second piece
+
+
+def test_utf8_source_hands_on_what_decoded_page_does_unless_the_text_is_blank() -> None:
+    handed_on = 0
+    for body in [*_random_bodies(), *_straddling_bodies(), b"", b" \x1c\n", b"\xef\xbb\xbf<p>"]:
+        expected = _handed_on(body)
+        assert utf8_source(body) is expected, body[:40]
+        handed_on += expected is not None
+    assert handed_on > 100
+
+
+def test_parse_source_and_parse_body_give_the_tree_the_text_gives() -> None:
+    for body in [*_random_bodies(), *_straddling_bodies()]:
+        text = HttpResponse(status=200, body=body).text()
+        tree = _tree(parse_document(text))
+        assert _tree(parse_body(body)) == tree
+        source = utf8_source(body)
+        if source is not None:
+            assert _tree(parse_source(source)) == tree
+
+
+def _padded(capture: str, size: int = 2_000_000) -> bytes:
+    """A capture with one emoji and ASCII filler in a comment: its text is UCS-4, ~4x size."""
+    body = read_capture(capture)
+    filler = b"<!-- " + "\U0001f600".encode() + b"x" * (size - len(body)) + b" -->"
+    at = body.rindex(b"</body>")
+    return body[:at] + filler + body[at:]
+
+
+def _peak(read: Callable[[], object]) -> int:
+    read()  # lazy imports and caches first
+    tracemalloc.start()
+    try:
+        read()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize(
+    ("capture", "parse_page"),
+    [entry for entry in _ENGINES if entry[0].split("/")[0] in {"bing", "yahoo", "startpage"}]
+    + [_ENGINES[0]],
+)
+def test_a_large_page_with_results_is_read_without_its_whole_text(
+    capture: str, parse_page: Callable[..., list[SearchSource]]
+) -> None:
+    provider = get_provider(capture.split("/")[0])
+    assert isinstance(provider, HtmlEngineProvider)
+    body = _padded(capture)
+    response = HttpResponse(status=200, body=body, url="https://engine.example/")
+    read = provider.engine.read(response).sources
+    assert read and _without_age(read) == _without_age(parse_page(response.text()))
+    peak = _peak(lambda: provider.engine.read(response))
+    assert peak < len(body), peak  # the text alone would be four times the body
+
+
+def test_startpage_reads_a_large_homepage_without_its_whole_text() -> None:
+    body = _padded("startpage/serp_javascript_tutorial_http_2026.html")
+    home = HttpResponse(status=200, body=body, url=startpage.STARTPAGE_HOME_URL)
+    params = SearchParams(query="javascript tutorial")
+    request = startpage.search_request(params, home)
+    hidden = startpage.hidden_search_fields(home.text())
+    assert hidden is not None
+    assert request == startpage.build_post_request(startpage.build_form(params, hidden))
+    peak = _peak(lambda: startpage.search_request(params, home))
+    assert peak < len(body), peak

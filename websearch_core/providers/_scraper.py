@@ -34,7 +34,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 from urllib.parse import unquote, unquote_to_bytes
 
 from ..errors import ChallengeError, ResponseParseError
-from ..html import Element, css, decoded_page, has_class, parse_document, select
+from ..html import Element, css, has_class, parse_document, parse_source, select, utf8_source
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse, raise_for_status
 from ._common import MAX_RESULT_ITEMS, age_seconds_from_date
@@ -359,15 +359,24 @@ class ResultPage:
         return self._parse_document(page, final_url, source=source)[0]
 
     def _parse_document(
-        self, page: str, final_url: str, *, source: bytes | None
+        self, page: str | bytes, final_url: str, *, source: bytes | None = None
     ) -> tuple[list[SearchSource], Element]:
-        """:meth:`parse`, and the document it read (for the next-page link)."""
+        """:meth:`parse`, and the document it read (for the next-page link).
+
+        ``page`` may also be the body itself, as :func:`~websearch_core.html.utf8_source`
+        hands it on: it is parsed as it is and decoded only when a page without results
+        must be told from a challenge, so a page with results never builds its whole text.
+        """
         if self.is_challenge_url(final_url):
             raise ChallengeError(self.info.id, self.challenge_message)
-        document = parse_document(page, source=source)
+        if isinstance(page, bytes):
+            document = parse_source(page)
+        else:
+            document = parse_document(page, source=source)
         blocks = find_blocks(self.block_selector, document)
         if not blocks:
-            if self.is_challenge_page(document, page):
+            text = page.decode("utf-8") if isinstance(page, bytes) else page
+            if self.is_challenge_page(document, text):
                 raise ChallengeError(self.info.id, self.challenge_message)
             if self.is_no_results_page(document):
                 return [], document
@@ -386,8 +395,9 @@ class ResultPage:
         The next page is read only when the engine has a pager (:attr:`next_page`) and the
         page had results.
         """
-        text, source = decoded_page(response.body)
-        sources, document = self._parse_document(text, response.url, source=source)
+        body = utf8_source(response.body)
+        page = response.text() if body is None else body
+        sources, document = self._parse_document(page, response.url)
         if self.next_page is None or not sources:
             return PageResults(sources)
         return PageResults(sources, self.next_page(document))

@@ -59,6 +59,7 @@ __all__ = [
     "next_page_fields",
     "parse_block",
     "result_url",
+    "search_form_fields",
 ]
 
 
@@ -116,7 +117,15 @@ def hidden_search_fields(page: str) -> list[tuple[str, str]] | None:
         ... )
         [('lui', 'english'), ('sc', 'Tok3n00')]
     """
-    document = parse_document(page)
+    return search_form_fields(parse_document(page))
+
+
+def search_form_fields(document: Element) -> list[tuple[str, str]] | None:
+    """:func:`hidden_search_fields` of a homepage already parsed.
+
+    The provider parses the response body's bytes (:func:`~websearch_core.html.parse_body`),
+    so a large homepage is never decoded whole.
+    """
     for form in document.iter("form"):
         if not _is_search_action(form.get("action") or ""):
             continue

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from types import MappingProxyType
 
 from ..filters import QUERY_OPERATORS, FilterSupport
-from ..html import decoded_page, navigation_headers
+from ..html import navigation_headers
 from ..models import SearchParams
 from ..transport import HttpRequest, HttpResponse
 from ._duckduckgo_parse import (
@@ -34,6 +34,7 @@ from ._duckduckgo_parse import (
     PROVIDER_ID,
     UNRECOGNISED_MESSAGE,
     ParsedPage,
+    parse_body,
     parse_page,
     unwrap_url,
 )
@@ -121,8 +122,7 @@ def _check(response: HttpResponse) -> None:
 
 def _read(response: HttpResponse) -> PageResults:
     """A page's sources and, when it has a next-page form, the POST of that form."""
-    text, source = decoded_page(response.body)
-    page = parse_page(text, source=source)
+    page = parse_body(response.body)
     form = page.next_form
     return PageResults(page.sources, build_request(form.fields) if form is not None else None)
 

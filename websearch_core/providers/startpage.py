@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from ..filters import QUERY_OPERATORS, FilterSupport
-from ..html import Element, navigation_headers
+from ..html import Element, navigation_headers, parse_body
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._html_engine import HtmlEngine, HtmlEngineProvider
@@ -48,6 +48,7 @@ from ._startpage_parse import (
     next_page_fields,
     parse_block,
     result_url,
+    search_form_fields,
 )
 from .base import ProviderInfo
 
@@ -198,7 +199,7 @@ def search_request(params: SearchParams, home: HttpResponse) -> HttpRequest:
     if not 200 <= home.status < 300 or is_challenge_url(home.url):
         logger.info("startpage homepage unusable (%d %s)", home.status, home.url)
         return build_fallback_request(params)
-    hidden = hidden_search_fields(home.text())
+    hidden = search_form_fields(parse_body(home.body))
     if hidden is None:
         logger.info("startpage homepage carried no sc token")
         return build_fallback_request(params)
