@@ -140,8 +140,9 @@ def clean_response(
         cap: The most sources to keep (see :func:`source_cap`).
         redactor: Masks credentials; ``None`` when the call used none.
     """
-    if not _needs_cleaning(response, redactor):
-        return _capped(response, cap)
+    reachable = _reachable(response, cap)
+    if not _needs_cleaning(reachable, redactor):
+        return _capped(reachable, cap)
     clean = _TextCleaner(redactor)
     sources = tuple(map(clean.source, _first_kept(response.sources, cap, clean.keeps_url)))
     citations = tuple(
@@ -220,6 +221,48 @@ class _TextCleaner:
             site_name=self.optional_line(page.site_name),
         )
         return page.model_copy(update=update) if update else page
+
+
+def _reachable(response: SearchResponse, cap: int) -> SearchResponse:
+    """``response`` cut after the entries the quick pass can keep, for the check to read.
+
+    The quick pass (:func:`_capped`) keeps the first ``cap`` sources (and
+    :data:`MAX_CITATIONS` citations) whose URL :func:`is_clean_url` accepts, so nothing
+    after the entry where it has accepted ``cap`` is ever kept by it. When the check
+    finds nothing in what is left (no control character, no secret, a URL holding a
+    secret included), the full pass would keep the very same entries, unchanged: the
+    quick pass over the cut response is the answer. When it finds something, the full
+    pass runs over the whole response, as before (a URL dropped for a secret there lets
+    one past the cut in). So a provider that sent 200 pages of text, each searched for
+    control characters and secrets, has the ten the caller asked for searched. Related
+    questions and search queries past the :data:`MAX_LIST_ITEMS` kept go too. A response
+    within its caps is returned as it is.
+    """
+    update: dict[str, object] = {}
+    for name, entries, most in (
+        ("sources", response.sources, cap),
+        ("citations", response.citations, MAX_CITATIONS),
+    ):
+        if len(entries) > most:
+            update[name] = _through_cap(entries, most)
+    for name, lines in (
+        ("related_questions", response.related_questions),
+        ("search_queries", response.search_queries),
+    ):
+        if len(lines) > MAX_LIST_ITEMS:
+            update[name] = lines[:MAX_LIST_ITEMS]
+    return response.model_copy(update=update) if update else response
+
+
+def _through_cap(entries: tuple[_Linked, ...], cap: int) -> tuple[_Linked, ...]:
+    """``entries`` up to the one where :func:`is_clean_url` has accepted ``cap`` URLs."""
+    accepted = 0
+    for index, entry in enumerate(entries):
+        if accepted >= cap:
+            return entries[:index]
+        if is_clean_url(entry.url):
+            accepted += 1
+    return entries
 
 
 def _first_kept(

@@ -28,6 +28,7 @@ from websearch_core.sanitize import (
     _needs_cleaning,
     _texts,
     clean_response,
+    clean_text,
     is_clean_url,
 )
 
@@ -335,3 +336,79 @@ def test_the_possessive_url_pattern_accepts_what_backtracking_accepts() -> None:
         accepted += possessive
         assert _all_plain(urls) is (backtracking and all(is_clean_url(url) for url in urls))
     assert accepted > 200  # the accepting branch was exercised, not only refusals
+
+
+_ENTRY_URLS = [
+    "https://example.org/{n}",
+    "https://user:pw@example.org/{n}",  # dropped by both passes
+    "javascript:void({n})",  # dropped by both passes
+    "https://example.org/{n}?key=" + KEY,  # dropped by the full pass only (a secret)
+]
+_ENTRY_TEXTS = ["Plain {n}", "Bell\x07 {n}", "echoed " + KEY + " {n}", "Line\nbreak {n}"]
+
+
+def _random_entries(rng: random.Random) -> tuple[tuple[SearchSource, ...], tuple[str, ...]]:
+    """Sources mostly clean, with now and then a dirty URL or text, anywhere in the list."""
+    sources = []
+    for n in range(rng.randrange(0, 40)):
+        url = rng.choice(_ENTRY_URLS) if rng.random() < 0.15 else _ENTRY_URLS[0]
+        text = rng.choice(_ENTRY_TEXTS) if rng.random() < 0.1 else _ENTRY_TEXTS[0]
+        sources.append(SearchSource(title=f"T{n}", url=url.format(n=n), snippet=text.format(n=n)))
+    questions = tuple(rng.choice(_ENTRY_TEXTS).format(n=n) for n in range(rng.randrange(0, 30)))
+    return tuple(sources), questions
+
+
+def _spelled_out(
+    response: SearchResponse, cap: int, mask: Redactor | None
+) -> tuple[list[tuple[str, str, str | None]], list[tuple[str, str, str | None]], list[str]]:
+    """What the full pass keeps, spelled out: the first ``cap`` entries whose URL is clean
+    and holds no secret, their texts cleaned and masked; the first 20 questions."""
+
+    def masked(text: str) -> str:
+        return mask(text) if mask is not None else text
+
+    def kept(entries: tuple[SearchSource, ...] | tuple[SearchCitation, ...], most: int) -> list:
+        urls = [e for e in entries if is_clean_url(e.url) and masked(e.url) == e.url][:most]
+        return [
+            (
+                e.url,
+                masked(clean_text(e.title)),
+                masked(
+                    clean_text(
+                        getattr(e, "snippet", None) or getattr(e, "cited_text", None) or "",
+                        multiline=True,
+                    )
+                ),
+            )
+            for e in urls
+        ]
+
+    questions = [masked(clean_text(q)) for q in response.related_questions[:20]]
+    return kept(response.sources, cap), kept(response.citations, 100), questions
+
+
+def test_checking_only_what_can_be_kept_gives_the_full_pass_answer() -> None:
+    """The check reads the entries up to the cap's last clean URL only; the answer must
+    still be the full pass's, wherever a dirty text or a URL holding a secret is (one
+    before the cut lets an entry past it in)."""
+    rng = random.Random(20261205)
+    cut = 0
+    for _ in range(400):
+        sources, questions = _random_entries(rng)
+        citations = tuple(
+            SearchCitation(url=source.url, title=source.title, cited_text=source.snippet)
+            for source in sources[: rng.randrange(0, 4)]
+        )
+        response = SearchResponse(
+            provider="p", sources=sources, citations=citations, related_questions=questions
+        )
+        cap, mask = rng.randrange(1, 12), rng.choice([Redactor([KEY]), None])
+        answer = clean_response(response, cap=cap, redactor=mask)
+        got = (
+            [(s.url, s.title, s.snippet or "") for s in answer.sources],
+            [(c.url, c.title, c.cited_text or "") for c in answer.citations],
+            list(answer.related_questions),
+        )
+        assert got == _spelled_out(response, cap, mask), (cap, response)
+        cut += len(response.sources) > cap
+    assert cut > 100  # most responses had sources past the cap
