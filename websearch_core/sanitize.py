@@ -239,12 +239,10 @@ def _reachable(response: SearchResponse, cap: int) -> SearchResponse:
     within its caps is returned as it is.
     """
     update: dict[str, object] = {}
-    for name, entries, most in (
-        ("sources", response.sources, cap),
-        ("citations", response.citations, MAX_CITATIONS),
-    ):
-        if len(entries) > most:
-            update[name] = _through_cap(entries, most)
+    if len(response.sources) > cap:
+        update["sources"] = _through_cap(response.sources, cap)
+    if len(response.citations) > MAX_CITATIONS:
+        update["citations"] = _through_cap(response.citations, MAX_CITATIONS)
     for name, lines in (
         ("related_questions", response.related_questions),
         ("search_queries", response.search_queries),
