@@ -468,6 +468,60 @@ def test_a_forked_child_uses_the_store_on_threads_of_its_own(
     assert observer.count() == 5
 
 
+_FORK_READS_PARENT = """
+import asyncio, multiprocessing, sys, time
+from pathlib import Path
+from websearch_core.state import SQLiteStore, UsageWindow
+
+store = SQLiteStore(Path(sys.argv[1]))
+window = (UsageWindow("month:test", time.time() + 600),)
+now = time.time()
+
+
+async def parent_writes():
+    await store.reserve_unless_marked("brave", window, now)
+    await store.cache_set("k", b"answer", now=now, ttl=600, keep_stale_for=0)
+
+
+async def child_reads():
+    usage = await store.get_usage("brave", "month:test")
+    hit = await store.cache_get("k", time.time())
+    return usage, None if hit is None else hit.value
+
+
+def child(queue):
+    queue.put(asyncio.run(child_reads()))
+
+
+asyncio.run(parent_writes())  # both held in memory: no flush is due for 0.5 s
+forked = multiprocessing.get_context("fork")
+queue = forked.Queue()
+worker = forked.Process(target=child, args=(queue,))
+worker.start()
+print(queue.get(timeout=30))
+worker.join(30)
+assert worker.exitcode == 0, worker.exitcode
+asyncio.run(store.aclose())
+"""
+
+
+def test_a_forked_child_reads_what_its_parent_held_in_memory(
+    path: Path, observer: Observer
+) -> None:
+    # gunicorn --preload, multiprocessing's "fork": the child's memory starts empty (the
+    # parent's pending writes are the parent's to write), so without a flush before the
+    # fork the child read no count and missed the entry its parent had just cached.
+    done = subprocess.run(
+        [sys.executable, "-c", _FORK_READS_PARENT, str(path)],
+        check=True,
+        timeout=60,
+        capture_output=True,
+        text=True,
+    )
+    assert done.stdout.strip() == "(1, b'answer')"
+    assert observer.count() == 1  # written once: by the parent before the fork, not again
+
+
 def test_pending_counts_refuse_a_reader_that_raced_a_flush() -> None:
     """A read of the file from before a flush plus the pending counts would miss a batch."""
     pending = PendingUsage()

@@ -97,6 +97,13 @@ class ThreadedStore(StateStore, Generic[_Client]):
     def _forget_parent_state(self) -> None:
         """Drop what belonged to the parent process (its connections, counts, timers)."""
 
+    def _before_fork(self) -> None:
+        """In the parent, about to fork: hand over what only its memory holds, if anything.
+
+        The child starts without it (:meth:`_forget_parent_state`), so what the parent
+        held for a later write is written now, where the child can read it.
+        """
+
     async def _run(
         self, func: Callable[[_Client], _T], *, withdrawal: Withdrawal | None = None
     ) -> _T:
@@ -300,4 +307,10 @@ def _restart_stores_in_child() -> None:
         store._after_fork_in_child()
 
 
-os.register_at_fork(after_in_child=_restart_stores_in_child)
+def _hand_over_before_fork() -> None:
+    for store in list(_OPEN_STORES):
+        if not store._closed:
+            store._before_fork()
+
+
+os.register_at_fork(before=_hand_over_before_fork, after_in_child=_restart_stores_in_child)

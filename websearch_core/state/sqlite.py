@@ -100,6 +100,8 @@ _PURGE_EVERY: Final = 256  # cache writes between sweeps of the cache (expiry an
 _CHECKPOINT_EVERY: Final = 256  # inline writes (one to a few WAL pages each) between checkpoints
 ORPHAN_FLUSH_WAIT: Final = 1.0
 """Seconds the counts of a store never closed (or whose close gave up) wait for the lock."""
+FORK_FLUSH_WAIT: Final = 1.0
+"""Seconds a ``fork()`` waits at most for the flush that hands the child what is pending."""
 FLUSH_AFTER: Final = 0.5
 """Seconds a count without a cap waits in memory before the store writes it (with the rest)."""
 _BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
@@ -326,6 +328,25 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._orphan_flush = weakref.finalize(
             self, _flush_orphaned, self._path, self._pending, self._pending_cache, os.getpid()
         )
+
+    def _before_fork(self) -> None:
+        """About to fork: flush what is pending now, so that the child reads it in the file.
+
+        The child starts with empty pending counts and entries (its parent's are the
+        parent's to write, once), and without this it read neither until the parent's next
+        flush: a count of 0 where its parent had counted, a miss on an answer its parent had
+        just cached (gunicorn ``--preload``, ``multiprocessing``'s "fork"). The flush runs
+        on the store's thread, as every flush does (a batch taken elsewhere could be missed
+        by a reader queued there), waited for :data:`FORK_FLUSH_WAIT` seconds at most: past
+        that (another process holding the lock), the fork goes on and the child reads the
+        rest after the parent's flush. A store holding nothing costs the fork nothing.
+        """
+        if not (self._pending.holds_any() or len(self._pending_cache)):
+            return
+        try:
+            self._executor.submit(self._flush).result(timeout=FORK_FLUSH_WAIT)
+        except (RuntimeError, TimeoutError) as exc:  # RuntimeError: closing, shut down
+            logger.debug("web search state: not flushed before fork(): %r", exc)
 
     @property
     def path(self) -> Path:
