@@ -23,6 +23,7 @@ import asyncio
 import atexit
 import concurrent.futures
 import contextlib
+import functools
 import logging
 import threading
 import time
@@ -426,9 +427,9 @@ class WebSearch(AsyncClosing):
         if not outcome.response.partial:
             wait = store_share(deadline, self.settings.state_wait_seconds)
             with StoreWaitsWithin(wait):  # the answer is ready: no more
-                await store.cache_set(
+                await store.cache_set_deferred(  # serialised off this thread where it can be
                     key,
-                    dump_response(outcome.response),
+                    functools.partial(dump_response, outcome.response),
                     now=time.time(),
                     ttl=self.settings.cache_ttl_seconds,
                     keep_stale_for=self.settings.cache_stale_seconds,

@@ -9,6 +9,7 @@ serve-stale read it as they read the file, and a flush that fails keeps it and s
 
 import asyncio
 import logging
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -17,10 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.state_file_observer import Observer
+import websearch_core.cache as cache_module
+from tests.state_file_observer import MONTH, Observer
 from tests.unit.test_state_write_behind import CommitRefusal
-from websearch_core import WebSearch
-from websearch_core.state import CachedEntry, SQLiteStore
+from websearch_core import SearchResponse, WebSearch
+from websearch_core.state import CachedEntry, MemoryStore, SQLiteStore, UsageWindow
 from websearch_core.state.sqlite import _PURGE_EVERY, FLUSH_AFTER
 from websearch_core.testing import Simulator
 
@@ -208,3 +210,78 @@ def test_a_process_exiting_with_the_store_open_writes_its_entries(
 ) -> None:
     subprocess.run([sys.executable, "-c", _EXIT_OPEN, str(path)], check=True, timeout=60)
     assert observer.rows() == 3
+
+
+async def test_a_missed_search_serialises_its_answer_at_the_flush_off_the_loop(
+    tmp_path: Path, observer: Observer, flushed_by_hand: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Serialising the answer cost the search 10-20 us on the loop's thread, for bytes that
+    # wait in memory for the flush anyway: the flush makes them now, on the store's thread.
+    real = cache_module.dump_response
+    threads: list[int] = []
+
+    def recorded(response: SearchResponse) -> bytes:
+        threads.append(threading.get_ident())
+        return real(response)
+
+    monkeypatch.setattr("websearch_core.client.dump_response", recorded)
+    async with Simulator(["brave"]) as sim:
+        settings = sim.settings(provider="brave", state_backend="sqlite", state_dir=tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            answer = await ws.search("python asyncio")
+            assert threads == []  # held unserialised
+            store = await ws.state()
+            assert isinstance(store, SQLiteStore)
+            await _flushed(store)
+            assert len(threads) == 1 and threads[0] != threading.get_ident()
+            assert observer.rows() == 1
+            hit = await ws.search("python asyncio")
+    (stored,) = sqlite3.connect(tmp_path / "state.sqlite3").execute("SELECT value FROM cache")
+    assert stored[0] == real(answer)  # the bytes a search serialised at once wrote
+    assert hit.cached and hit.sources == answer.sources
+    assert len(threads) == 1
+
+
+async def test_an_entry_read_before_the_flush_is_serialised_once(
+    path: Path, observer: Observer, flushed_by_hand: None
+) -> None:
+    now = time.time()
+    calls: list[int] = []
+
+    def serialise() -> bytes:
+        calls.append(threading.get_ident())
+        return b"answer"
+
+    async with SQLiteStore(path) as store:
+        await store.cache_set_deferred("k", serialise, now=now, ttl=60.0, keep_stale_for=0.0)
+        assert calls == []
+        assert await store.cache_get("k", now) == CachedEntry(b"answer", now, now + 60)
+        assert calls == [threading.get_ident()]  # this process read it first: made here
+        await _flushed(store)
+        assert observer.value("k") == b"answer"
+        assert len(calls) == 1  # the flush wrote the same bytes, not made again
+    async with MemoryStore() as memory:  # a store that writes at once serialises at once
+        await memory.cache_set_deferred("k", serialise, now=now, ttl=60.0, keep_stale_for=0.0)
+        assert len(calls) == 2
+        assert await memory.cache_get("k", now) == CachedEntry(b"answer", now, now + 60)
+
+
+async def test_an_entry_that_cannot_be_serialised_is_dropped_not_the_counts(
+    path: Path, observer: Observer, flushed_by_hand: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    now = time.time()
+
+    def broken() -> bytes:
+        raise ValueError("cannot serialise this answer")
+
+    async with SQLiteStore(path) as store:
+        await store.cache_set_deferred("bad", broken, now=now, ttl=60.0, keep_stale_for=0.0)
+        await _set(store, "good", b"v", now)
+        window = (UsageWindow(MONTH, now + 600),)
+        await store.reserve_unless_marked("brave", window, now)
+        with caplog.at_level(logging.WARNING, logger="websearch_core.state"):
+            await _flushed(store)
+        assert "cache entry not written: ValueError: cannot serialise this answer" in caplog.text
+        assert observer.count() == 1  # the flush went on without it
+        assert observer.value("good") == b"v" and observer.value("bad") is None
+        assert await store.cache_get("bad", now) is None  # dropped, as a refused write is

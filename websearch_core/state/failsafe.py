@@ -216,10 +216,34 @@ class FailSafeStore(StateStore):
         that did not answer in time is taken for down, as for any other call: the next
         searches' writes would queue behind the one it is still busy with.
         """
+        await self._write_cache(
+            lambda: self.inner.cache_set(
+                key, value, now=now, ttl=ttl, keep_stale_for=keep_stale_for
+            )
+        )
+
+    async def cache_set_deferred(
+        self,
+        key: str,
+        serialise: Callable[[], bytes],
+        *,
+        now: float,
+        ttl: float,
+        keep_stale_for: float,
+    ) -> None:
+        """See :meth:`StateStore.cache_set_deferred`; refused as :meth:`cache_set` is."""
+        await self._write_cache(
+            lambda: self.inner.cache_set_deferred(
+                key, serialise, now=now, ttl=ttl, keep_stale_for=keep_stale_for
+            )
+        )
+
+    async def _write_cache(self, write: Callable[[], Awaitable[None]]) -> None:
+        """Run a cache write; a refusal costs the cache only (see :meth:`cache_set`)."""
         if self.degraded:
             return
         try:
-            await self.inner.cache_set(key, value, now=now, ttl=ttl, keep_stale_for=keep_stale_for)
+            await write()
         except StateStoreTimeoutError as exc:
             self._failed(exc)
         except StateStoreError as exc:

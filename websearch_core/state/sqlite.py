@@ -924,7 +924,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if pending is not None:
             if self._closed:  # as a read of the file would say
                 raise StateStoreError("the state store is closed")
-            return select_cached(pending.entry, pending.expires_at, now, allow_stale)
+            return select_cached(pending.entry(), pending.expires_at, now, allow_stale)
 
         def query(conn: sqlite3.Connection) -> CachedEntry | None:
             row = conn.execute(
@@ -952,10 +952,36 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         reservation counts: a close, which writes what is pending under that lock, comes
         after it or refuses it.
         """
+        await self._hold_cache_entry(key, bytes(value), now, ttl, keep_stale_for)
+
+    async def cache_set_deferred(
+        self,
+        key: str,
+        serialise: Callable[[], bytes],
+        *,
+        now: float,
+        ttl: float,
+        keep_stale_for: float,
+    ) -> None:
+        """See :meth:`StateStore.cache_set_deferred`: ``serialise`` runs at the flush.
+
+        On the store's thread, before the flush's transaction, or here when this process
+        reads the entry before that (see :class:`._pending_cache.PendingEntry`).
+        """
+        await self._hold_cache_entry(key, serialise, now, ttl, keep_stale_for)
+
+    async def _hold_cache_entry(
+        self,
+        key: str,
+        value: bytes | Callable[[], bytes],
+        now: float,
+        ttl: float,
+        keep_stale_for: float,
+    ) -> None:
+        """Hold a cache write in memory until the next flush (see :meth:`cache_set`)."""
         check_cache_key(key)
         fresh_until, expires_at = cache_times(now, ttl, keep_stale_for)
-        entry = CachedEntry(value=bytes(value), stored_at=now, fresh_until=fresh_until)
-        pending = PendingEntry(entry=entry, expires_at=expires_at)
+        pending = PendingEntry(value, stored_at=now, fresh_until=fresh_until, expires_at=expires_at)
 
         def hold(conn: sqlite3.Connection) -> None:
             self._pending_cache.put(key, pending)
@@ -1088,6 +1114,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """
         if not (self._pending.holds_any() or len(self._pending_cache)):
             return
+        self._pending_cache.serialise()  # before the write lock, not while holding it
         try:
             self._settle_cache(self._call(self._write_everything_pending))
         except StateStoreError as exc:  # kept for the next try (or for close)
@@ -1207,10 +1234,25 @@ def _write_cache_entries(conn: sqlite3.Connection, batch: CacheBatch) -> None:
         "INSERT OR REPLACE INTO cache (key, value, stored_at, fresh_until, expires_at) "
         "VALUES (?, ?, ?, ?, ?)",
         [
-            (key, held.entry.value, held.entry.stored_at, held.entry.fresh_until, held.expires_at)
+            (key, value, held.stored_at, held.fresh_until, held.expires_at)
             for key, held in batch
+            if (value := _serialised(held)) is not None
         ],
     )
+
+
+def _serialised(held: PendingEntry) -> bytes | None:
+    """``held``'s bytes, or ``None`` (said in the log) when they cannot be made.
+
+    The answer was serialised on the caller's thread, where an error reached the search;
+    now it is serialised at the flush, whose counts must not fail with it: the entry is
+    dropped (the search is asked again), as a refused cache write is.
+    """
+    try:
+        return held.value()
+    except Exception as exc:
+        logger.warning("web search result cache entry not written: %s: %s", type(exc).__name__, exc)
+        return None
 
 
 def _everything_writer(batch: Batch, entries: CacheBatch) -> Callable[[sqlite3.Connection], None]:
