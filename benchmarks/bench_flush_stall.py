@@ -7,10 +7,12 @@ every 0.5 s under traffic. That scheduling once started a thread per flush, and
 which no other search moves. This measures it on whatever revision is importable, so run
 it with ``PYTHONPATH`` set to each tree to compare two::
 
-    python benchmarks/bench_flush_stall.py [--searches N] [--width N] [--runs N]
+    python benchmarks/bench_flush_stall.py [--searches N] [--width N] [--runs N] [--cache]
 
-Searches go through ``WebSearch.search`` with the defaults a user gets (SQLite state, cache
-off) against ``bench_overhead.py``'s loopback server and real capture, ``--width`` at once
+Searches go through ``WebSearch.search`` with the defaults a user gets (SQLite state), the
+result cache off unless ``--cache`` (on, a user's default: the first search's cache lookup
+opens the store, so its first count is armed on the loop's thread, not the store's),
+against ``bench_overhead.py``'s loopback server and real capture, ``--width`` at once
 (1: one by one). Reported, over every run:
 
 * ``arm``: each ``_arm_flush`` call on the loop's thread (how many, median, max, total):
@@ -75,10 +77,13 @@ async def _heartbeat(lags: list[float], stop: asyncio.Event) -> None:
         lags.append(loop.time() - started - BEAT)
 
 
-async def _run(origin: str, state_dir: Path, searches: int, width: int, lags: list[float]) -> int:
+async def _run(
+    origin: str, state_dir: Path, searches: int, width: int, lags: list[float], cache: bool
+) -> int:
     """One store's searches with the heartbeat beside them; how many searches failed."""
     failed = 0
-    async with WebSearch(bench._settings(origin, state_dir), api_keys=bench.KEYS) as ws:
+    settings = bench._settings(origin, state_dir, cache=cache)
+    async with WebSearch(settings, api_keys=bench.KEYS) as ws:
         for index in range(bench.WARMUP):
             await ws.search(f"{bench.QUERY} warm {index}")
         stop = asyncio.Event()
@@ -112,7 +117,7 @@ def _line(label: str, seconds: list[float]) -> str:
     )
 
 
-async def _main(searches: int, width: int, runs: int) -> None:
+async def _main(searches: int, width: int, runs: int, cache: bool) -> None:
     capture = sorted(bench.FIXTURES.glob("*.json"))[0]
     runner, origin = await bench._serve(capture.read_bytes())
     arms, starts = _Stopwatch(), _Stopwatch()
@@ -126,13 +131,16 @@ async def _main(searches: int, width: int, runs: int) -> None:
     try:
         for _ in range(runs):
             with tempfile.TemporaryDirectory() as directory:
-                failed += await _run(origin, Path(directory), searches, width, lags)
+                failed += await _run(origin, Path(directory), searches, width, lags, cache)
     finally:
         SQLiteStore._arm_flush = arm_flush  # type: ignore[method-assign]
         threading.Thread.start = thread_start  # type: ignore[method-assign]
         await runner.cleanup()
     wall = time.perf_counter() - wall
-    print(f"{runs} run(s) of {searches} searches, {width} at once, {wall:.1f} s, {failed} failed")
+    print(
+        f"{runs} run(s) of {searches} searches, {width} at once, cache {'on' if cache else 'off'},"
+        f" {wall:.1f} s, {failed} failed"
+    )
     plain = [sec for sec, started in zip(arms.seconds, arms.started, strict=True) if not started]
     starting = [sec for sec, started in zip(arms.seconds, arms.started, strict=True) if started]
     print(_line("arm, starting no thread", plain))
@@ -150,11 +158,12 @@ def main() -> None:
     parser.add_argument("--searches", type=int, default=8000)
     parser.add_argument("--width", type=int, default=200)
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--cache", action="store_true", help="the result cache on (a default)")
     args = parser.parse_args()
     if not sorted(bench.FIXTURES.glob("*.json")):
         print("skipped: ../shared/fixtures/brave/*.json not available")
         return
-    asyncio.run(_main(args.searches, args.width, args.runs))
+    asyncio.run(_main(args.searches, args.width, args.runs, args.cache))
 
 
 if __name__ == "__main__":

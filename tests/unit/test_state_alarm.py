@@ -110,3 +110,21 @@ def test_an_owner_dropped_unclosed_is_collected_and_its_thread_ends() -> None:
     del owner  # no cycle: collected at once, its alarm with it
     thread.join(timeout=WAIT)
     assert not thread.is_alive()
+
+
+def test_a_started_alarm_rings_on_the_thread_it_started_and_never_unarmed() -> None:
+    owner = Owner()
+    owner.alarm.start()
+    thread = owner.alarm.thread
+    assert thread is not None and thread.is_alive()
+    assert not owner.rang.acquire(timeout=0.1)  # started, not armed: no ring
+    owner.alarm.start()  # once only
+    owner.alarm.arm(0.01)
+    assert owner.rang.acquire(timeout=WAIT)
+    assert owner.alarm.thread is thread and owner.threads == [thread.ident]
+    owner.alarm.close()
+    assert not thread.is_alive()
+    closed = Owner()
+    closed.alarm.close()
+    closed.alarm.start()  # closed: nothing starts
+    assert closed.alarm.thread is None

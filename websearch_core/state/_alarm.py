@@ -6,7 +6,9 @@ schedules a flush of its pending counts every half second under traffic, from th
 loop's thread: each start held the loop (and every search on it) 0.3 ms on an idle
 machine and up to 91 ms on a loaded one (``benchmarks/RESULTS.md``, "Flush alarm"). Here
 one thread, started by the first arm, waits on a condition with a timeout; arming again
-sets a time and notifies it.
+sets a time and notifies it. Its owner may start that thread before the first arm
+(:meth:`Alarm.start`), where a thread start is harmless: the SQLite store does as it opens
+its file, on its own thread, as its first arm often came from the event loop's thread.
 
 Like the store's workers (see :mod:`._workers`) the thread is a daemon: a process exiting
 with the owner open is not held by it. It keeps the owner's method only weakly, so an
@@ -68,13 +70,14 @@ class Alarm:
 
     @property
     def thread(self) -> threading.Thread | None:
-        """The thread, once the first :meth:`arm` started it."""
+        """The thread, once :meth:`start` or the first :meth:`arm` started it."""
         return self._thread
 
     def arm(self, delay: float) -> None:
         """Ring ``delay`` seconds from now, or sooner if a ring is already due sooner.
 
-        Cheap but for the first call, which starts the thread. Does nothing once closed.
+        Cheap but for a first call before :meth:`start`, which starts the thread. Does
+        nothing once closed.
         """
         schedule = self._schedule
         with schedule.changed:
@@ -84,11 +87,26 @@ class Alarm:
             if schedule.due is None or due < schedule.due:
                 schedule.due = due
                 schedule.changed.notify()
-            if self._thread is None:
-                self._thread = threading.Thread(
-                    target=_keep_time, args=(schedule, self._ring), name=self._name, daemon=True
-                )
-                self._thread.start()
+            self._start_thread()
+
+    def start(self) -> None:
+        """Start the thread now, if it is not running: the first :meth:`arm` is then cheap.
+
+        Why: :meth:`threading.Thread.start` returns once the new thread has run, which on a
+        loaded machine held an event loop arming the alarm first for milliseconds. Does
+        nothing once closed.
+        """
+        with self._schedule.changed:
+            if not self._schedule.stopped:
+                self._start_thread()
+
+    def _start_thread(self) -> None:
+        # Under the schedule's lock: one thread, started once.
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=_keep_time, args=(self._schedule, self._ring), name=self._name, daemon=True
+            )
+            self._thread.start()
 
     def close(self) -> None:
         """Drop the ring due, if any, and end the thread (waiting for a ring under way)."""

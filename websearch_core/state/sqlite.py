@@ -517,6 +517,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             conn.execute("BEGIN IMMEDIATE")
             self._purge(conn, time.time())
             conn.execute("COMMIT")
+            # Here, on the store's thread, not by the first arm, which is often a count or
+            # a cache entry held on the event loop's thread (the file opened by a lookup).
+            self._flush_alarm.start()
         except BaseException:
             conn.close()
             raise
