@@ -339,9 +339,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         on the store's thread, as every flush does (a batch taken elsewhere could be missed
         by a reader queued there), waited for :data:`FORK_FLUSH_WAIT` seconds at most: past
         that (another process holding the lock), the fork goes on and the child reads the
-        rest after the parent's flush. A store holding nothing costs the fork nothing.
+        rest after the parent's flush. A store holding nothing, or known not to answer (a
+        call given up on is still unanswered), costs the fork nothing.
         """
-        if not (self._pending.holds_any() or len(self._pending_cache)):
+        if not (self._pending.holds_any() or len(self._pending_cache)) or self._stuck():
             return
         try:
             self._executor.submit(self._flush).result(timeout=FORK_FLUSH_WAIT)
