@@ -41,7 +41,10 @@ Why it is built this way:
   that missed the cache wrote its answer in a transaction of its own on the caller's
   thread. This process reads its own entries from memory first, at once; other processes
   find them after the same flush; a crash loses at most those not yet flushed (a search
-  asked again), as it loses counts.
+  asked again), as it loses counts. An entry given as a serialiser
+  (:meth:`SQLiteStore.cache_set_deferred`) is serialised at that flush, off the caller's
+  thread. A process about to ``fork()`` flushes first (:meth:`SQLiteStore._before_fork`):
+  the child starts with nothing pending and reads its parent's counts and entries in the file.
 """
 
 from __future__ import annotations
