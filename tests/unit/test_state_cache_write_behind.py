@@ -279,6 +279,7 @@ async def test_an_entry_that_cannot_be_serialised_is_dropped_not_the_counts(
         await _set(store, "good", b"v", now)
         window = (UsageWindow(MONTH, now + 600),)
         await store.reserve_unless_marked("brave", window, now)
+        assert await store.cache_get("bad", now) is None  # read first: a miss, not an error
         with caplog.at_level(logging.WARNING, logger="websearch_core.state"):
             await _flushed(store)
         assert "cache entry not written: ValueError: cannot serialise this answer" in caplog.text

@@ -931,7 +931,12 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if pending is not None:
             if self._closed:  # as a read of the file would say
                 raise StateStoreError("the state store is closed")
-            return select_cached(pending.entry(), pending.expires_at, now, allow_stale)
+            try:
+                entry = pending.entry()
+            except Exception as exc:  # the flush drops it too (see _serialised): a miss
+                logger.debug("web search result cache entry unreadable: %r", exc)
+                return None
+            return select_cached(entry, pending.expires_at, now, allow_stale)
 
         def query(conn: sqlite3.Connection) -> CachedEntry | None:
             row = conn.execute(
