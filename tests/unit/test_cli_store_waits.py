@@ -126,3 +126,21 @@ async def _mark_brave(path: Path) -> None:
     mark = ProviderMark(kind="rate_limited", until=time.time() + 3600, reason="HTTP 429")
     await store.set_mark("brave", mark)
     await store.aclose()
+
+
+def test_providers_reads_a_state_file_whose_write_lock_another_process_holds(
+    locked_state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A file already at this schema (in WAL) lets readers in beside a writer, but opening
+    # it asked for the write lock twice (the migration's check, the purge) and so waited
+    # the command's 3 s, then showed no marks: 4.0 s, a warning and "?" counts, where the
+    # table could be read at once.
+    asyncio.run(_mark_brave(locked_state))
+    with held_by_another_process(locked_state):
+        status = main(["providers"])
+    out, err = capsys.readouterr()
+    assert status == EXIT_OK
+    assert err == ""
+    brave = next(line for line in out.splitlines() if line.startswith("brave "))
+    assert "rate limited until" in brave
+    assert "?" not in out

@@ -514,13 +514,15 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             self._path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=True
         )
         try:
-            _check_ours_at_once(conn)  # before switching to WAL, which writes into the file
+            version = _check_ours_at_once(conn)  # before WAL, which writes into the file
             _set_wal(conn, self._busy_timeout)
             conn.execute("PRAGMA synchronous = NORMAL")
-            self._migrate(conn)
-            conn.execute("BEGIN IMMEDIATE")
-            self._purge(conn, time.time())
-            conn.execute("COMMIT")
+            # A file at this schema needs no write to open: a read-only command (the
+            # providers table, a search reading the cache) must not queue behind another
+            # process's write lock for the busy timeout just to learn it has nothing to do.
+            if version != SCHEMA_VERSION:
+                self._migrate(conn)
+            self._purge_unless_busy(conn)
             # Here, on the store's thread, not by the first arm, which is often a count or
             # a cache entry held on the event loop's thread (the file opened by a lookup).
             self._flush_alarm.start()
@@ -545,6 +547,31 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                         conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute("COMMIT")
+        except BaseException:
+            _rollback(conn)
+            raise
+
+    def _purge_unless_busy(self, conn: sqlite3.Connection) -> None:
+        """Drop expired rows on opening, or leave them when another process holds the lock.
+
+        The purge only keeps the file small (readers skip expired rows already), so it
+        is not worth a wait: behind a write lock held elsewhere, it made every opening,
+        even a read-only ``websearch providers``, wait the store's whole patience. The
+        next opening that finds the lock free purges instead.
+        """
+        conn.execute("PRAGMA busy_timeout = 0")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+            logger.debug("%s: write lock held elsewhere; expired rows left for later", self)
+            return
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+        try:
+            self._purge(conn, time.time())
             conn.execute("COMMIT")
         except BaseException:
             _rollback(conn)
@@ -1501,8 +1528,8 @@ def _check_ours(conn: sqlite3.Connection) -> None:
         )
 
 
-def _check_ours_at_once(conn: sqlite3.Connection) -> None:
-    """:func:`_check_ours` reading one snapshot of the file, outside any transaction.
+def _check_ours_at_once(conn: sqlite3.Connection) -> int:
+    """:func:`_check_ours` reading one snapshot of the file; its schema version (``0``: new).
 
     Another process may be creating the schema meanwhile. Read statement by statement,
     its tables could appear between the version and the table list: ours without our
@@ -1512,6 +1539,7 @@ def _check_ours_at_once(conn: sqlite3.Connection) -> None:
     conn.execute("BEGIN")
     try:
         _check_ours(conn)
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
     finally:
         _rollback(conn)  # nothing was written: only the snapshot ends
 
