@@ -24,6 +24,7 @@ import pytest
 from websearch_core import WebSearch, provider_notes
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import ProviderNotConfiguredError
+from websearch_core.providers import _gemini_catalog
 from websearch_core.providers._gemini_catalog import REPLACEMENT_NOTE_LIFETIME
 from websearch_core.testing import Simulator
 from websearch_core.testing.protocols.gemini import GeminiProtocol
@@ -206,3 +207,66 @@ async def test_the_note_is_kept_in_redis_and_read_by_a_new_client_from_there(
     async with WebSearch(settings, api_keys={}) as ws:
         row = next(s for s in await ws.provider_status() if s.id == "gemini")
     assert row.note is not None and FLASH in row.note
+
+
+async def _search_with(ws: WebSearch, sim: Simulator, query: str) -> tuple[str, list[str]]:
+    """Search with a client that keeps running; the answer's model and what it sent."""
+    before = len(sim["gemini"].requests)
+    response = await ws.search(query, provider="gemini", use_cache=False)
+    sent = [
+        f"{r.path} {r.json()['model']}" if r.path == STREAM else r.path
+        for r in sim["gemini"].requests[before:]
+    ]
+    return response.model or "", sent
+
+
+async def test_a_long_running_client_whose_pick_is_retired_asks_the_list_again(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Before: the client's own list said the default is not served and named the pick,
+    # so once Google stopped serving the pick every search of that client failed with
+    # its 404, until the process restarted (a new client went back to the list).
+    protocol = _account(sim, monkeypatch, "p")
+    async with _client(sim, tmp_path) as ws:
+        assert await _search_with(ws, sim, "before") == (FLASH, FIRST_CLIENT)
+        protocol.quota["buckets"] = [{"modelId": "gemini-3-flash"}]
+        assert await _search_with(ws, sim, "retired") == (
+            "gemini-3-flash",
+            [f"{STREAM} {FLASH}", f"{STREAM} {PREVIEW}", QUOTA, f"{STREAM} gemini-3-flash"],
+        )
+        assert await _search_with(ws, sim, "after") == (
+            "gemini-3-flash",
+            [f"{STREAM} gemini-3-flash"],
+        )
+    async with _client(sim, tmp_path) as ws:  # the note names the new pick
+        row = next(s for s in await ws.provider_status() if s.id == "gemini")
+    assert row.note is not None and "'gemini-3-flash'" in row.note
+
+
+async def test_a_long_running_client_asks_the_default_again_once_its_note_expires(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Before: a client that read the list once renewed the note every 12 h from that
+    # same list, and searched with its pick forever: an account given preview access
+    # since was never asked the default again. Its list now holds 12 h, after which it
+    # trusts the note as a new client does, without renewing it.
+    protocol = _account(sim, monkeypatch, "p")
+    async with _client(sim, tmp_path) as ws:
+        assert await _search_with(ws, sim, "today") == (FLASH, FIRST_CLIENT)
+        written = _note_expiries(tmp_path)
+        protocol.quota["buckets"].append({"modelId": PREVIEW})  # preview access, later
+        half = REPLACEMENT_NOTE_LIFETIME / 2 + 60.0
+        _shift_clocks(monkeypatch, half)
+        assert await _search_with(ws, sim, "in 12 h") == (FLASH, [f"{STREAM} {FLASH}"])
+        assert _note_expiries(tmp_path) == written  # trusted, not renewed
+        _shift_clocks(monkeypatch, REPLACEMENT_NOTE_LIFETIME + 120.0)
+        assert await _search_with(ws, sim, "in a day") == (PREVIEW, [f"{STREAM} {PREVIEW}"])
+
+
+def _shift_clocks(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """Move the clocks of the client's kept lists and of the store's notes ``seconds`` on."""
+    clock = SimpleNamespace(
+        time=lambda: time.time() + seconds, monotonic=lambda: time.monotonic() + seconds
+    )
+    monkeypatch.setattr(provider_notes, "time", clock)
+    monkeypatch.setattr(_gemini_catalog, "time", clock, raising=False)

@@ -36,6 +36,7 @@ names it and lists the models offered.
 
 import hashlib
 import re
+import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,12 +44,14 @@ from typing import Any, Final
 
 from ..credentials import Credentials
 from ..errors import ProviderNotConfiguredError
+from ..provider_notes import REWRITE_AFTER
 from ._gemini_errors import error_text
 
 __all__ = [
     "ANTIGRAVITY_MODELS",
     "GEMINI_CLI_MODELS",
     "GEMINI_CLI_STABLE_FLASH",
+    "LIST_LIFETIME",
     "MODEL_REFUSALS",
     "PICK_FIELDS",
     "REPLACEMENT_NOTE_LIFETIME",
@@ -56,6 +59,7 @@ __all__ = [
     "Catalog",
     "CatalogKey",
     "CatalogSource",
+    "forget",
     "noted_pick",
     "parse_catalog",
     "parse_quota",
@@ -116,12 +120,23 @@ Assist as ``gemini-3-flash``. Only an id the account's list offers is ever picke
 CatalogKey = tuple[str, str, str]
 """Whose list: the sign-in's entry, its fingerprint (which account) and the project."""
 
-_catalogs: "weakref.WeakKeyDictionary[Credentials, dict[CatalogKey, Catalog]]" = (
+LIST_LIFETIME: Final = REPLACEMENT_NOTE_LIFETIME * REWRITE_AFTER
+"""Seconds a client trusts a list it read before it searches as a new client would.
+
+A client that kept its list for its whole life searched with that list's pick forever,
+renewing the store's note (every half lifetime) on a list that may be days old: an account
+given preview access later was never asked the default again. Half the note's lifetime, the
+interval at which a long-running client rewrites its note, so no renewal rests on a list
+older than that; after it the client reads the note as a new client does, without renewing
+it, and the default is asked again once the note expires."""
+
+_catalogs: "weakref.WeakKeyDictionary[Credentials, dict[CatalogKey, tuple[Catalog, float]]]" = (
     weakref.WeakKeyDictionary()
 )
-"""Each client's lists by sign-in, account and project, for the client's life (its
-credentials'). Keyed by the sign-in's fingerprint, not only its entry: another account
-imported into the entry while the client runs is another account's list to ask for."""
+"""Each client's lists by sign-in, account and project, with when each was read (monotonic
+seconds), for :data:`LIST_LIFETIME` (its credentials' life at most). Keyed by the sign-in's
+fingerprint, not only its entry: another account imported into the entry while the client
+runs is another account's list to ask for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,13 +248,29 @@ def parse_quota(body: Any, preferred: Sequence[str] = GEMINI_CLI_STABLE_FLASH) -
 
 
 def remember(credentials: Credentials, key: CatalogKey, catalog: Catalog) -> None:
-    """Keep the list of ``key`` (entry, fingerprint, project) for the life of the client."""
-    _catalogs.setdefault(credentials, {})[key] = catalog
+    """Keep the list of ``key`` (entry, fingerprint, project) for :data:`LIST_LIFETIME`."""
+    _catalogs.setdefault(credentials, {})[key] = (catalog, time.monotonic())
 
 
 def recall(credentials: Credentials, key: CatalogKey) -> Catalog | None:
-    """The list :func:`remember` kept for ``key`` (entry, fingerprint, project), if any."""
-    return _catalogs.get(credentials, {}).get(key)
+    """The list :func:`remember` kept for ``key`` (entry, fingerprint, project), if any.
+
+    ``None`` once it is older than :data:`LIST_LIFETIME` (it is forgotten then).
+    """
+    lists = _catalogs.get(credentials, {})
+    kept = lists.get(key)
+    if kept is None:
+        return None
+    catalog, read_at = kept
+    if time.monotonic() - read_at >= LIST_LIFETIME:
+        del lists[key]
+        return None
+    return catalog
+
+
+def forget(credentials: Credentials, key: CatalogKey) -> None:
+    """Drop the list kept for ``key``: a model it offered was refused, so it no longer holds."""
+    _catalogs.get(credentials, {}).pop(key, None)
 
 
 def _listing(offered: tuple[str, ...]) -> str:

@@ -58,6 +58,7 @@ from ._gemini_catalog import (
     Catalog,
     CatalogKey,
     CatalogSource,
+    forget,
     noted_pick,
     recall,
     refuses_model,
@@ -449,9 +450,12 @@ def _use_known_replacement(flow: Flow) -> None:
     """Start with the replacement this client, or the store's note, found for the default.
 
     Only for the default (a user's model is never replaced). The list this client kept
-    for the sign-in and project wins: when it does not offer the default, the search does
-    not look again. Else the note's pick is tried; its refusal brings the default back
-    (:func:`_noted_pick_refused`).
+    for the sign-in and project wins (while it is recent, see
+    :data:`~._gemini_catalog.LIST_LIFETIME`): when it does not offer the default, the
+    search does not look again. Else the note's pick is tried. Either pick's refusal
+    brings the default back (:func:`_noted_pick_refused`), and the list's is forgotten:
+    a long-running client whose pick Google retired failed every search with it, since
+    its list said not to look again.
     """
     state = flow.state
     if state["chosen"] or "missing" in state or _catalog_source(flow) is None:
@@ -460,6 +464,8 @@ def _use_known_replacement(flow: Flow) -> None:
     if known is not None:
         if not known.serves(state["model"]) and known.pick is not None:
             state["missing"] = None
+            state["from_note"] = state["model"]
+            state["from_list"] = True
             _replace(flow, known.pick, None)
         return
     noted: str | None = state.pop("noted", None)
@@ -469,7 +475,7 @@ def _use_known_replacement(flow: Flow) -> None:
 
 
 def _noted_pick_refused(flow: Flow) -> bool:
-    """A stream with the note's pick refused for its model: the note no longer holds."""
+    """A stream with a kept pick refused for its model: the note (or list) no longer holds."""
     state, response = flow.state, flow.last.response
     return (
         "from_note" in state
@@ -479,16 +485,20 @@ def _noted_pick_refused(flow: Flow) -> bool:
 
 
 def _back_to_default(flow: Flow) -> HttpRequest:
-    """The stream with the default model again, as if no note had been read.
+    """The stream with the default model again, as if no note or list had been read.
 
-    Its refusal then asks the account's list, whose pick is kept as the new note.
+    Its refusal then asks the account's list, whose pick is kept as the new note. A pick
+    from the list this client kept forgets that list, so that it is read again.
     """
     state = flow.state
     logger.info(
-        "gemini: %r, the model a note kept for this account, was refused; trying %r again",
+        "gemini: %r, the model kept for this account, was refused; trying %r again",
         state["model"],
         state["from_note"],
     )
+    if state.pop("from_list", False):
+        forget(flow.context.credentials, _catalog_key(flow))
+        del state["missing"]
     state["model"] = state.pop("from_note")
     del state["replaced"]
     return step_request(flow, "stream")
