@@ -63,7 +63,7 @@ from .cli_output import (
 from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
 from .client import WebSearch
 from .content.cli_fetch import fetch_parser
-from .credentials import Credentials, CredentialStore
+from .credentials import Credentials, CredentialStore, TokenRefresher
 from .env_names import report_unknown_variables
 from .env_values import env_value
 from .errors import ConfigurationError
@@ -76,6 +76,7 @@ from .orchestration.plan import FELL_BACK
 from .provider_credentials import SignedIn, signed_in
 from .provider_ids import KEY_IDS, did_you_mean, unknown_provider_message
 from .providers import PROVIDER_REGISTRY, get_provider
+from .refresh_hooks import HOOK_FORM, RefreshHookError, load_refresh_hooks
 from .settings import CREDENTIALS_FILE_ENV, Settings
 from .settings_conflicts import settings_conflicts
 from .settings_errors import configuration_errors
@@ -341,6 +342,17 @@ def _search_parser() -> CommandParser:
         "--no-cache", action="store_true", help="ask the providers even if a cached answer exists"
     )
     parser.add_argument(
+        "--refresh-hook",
+        action="append",
+        default=[],
+        metavar=HOOK_FORM,
+        help=(
+            "renew an expired sign-in stored under ENTRY (codex, anthropic, perplexity...) "
+            "with this async function, as WebSearch(oauth_refreshers=...) does in Python "
+            "(repeatable; MODULE must be importable, e.g. on PYTHONPATH)"
+        ),
+    )
+    parser.add_argument(
         "--content",
         action="store_true",
         help="also fetch the top 3 results' pages and print their main text, within the deadline",
@@ -366,6 +378,7 @@ def _search(args: argparse.Namespace) -> int:
         overrides["provider"] = _known_provider(args.prefer, _SETTINGS_FLAGS["provider"])
     with configuration_errors({field: _SETTINGS_FLAGS[field] for field in overrides}):
         settings = Settings(**overrides)
+    refreshers = _refresh_hooks(args.refresh_hook)
     params = SearchParams(
         query=" ".join(args.query),
         recency=args.recency,
@@ -383,7 +396,13 @@ def _search(args: argparse.Namespace) -> int:
         date_before=args.before,
     )
     result = run_to_end(
-        _run_search(settings, params, use_cache=not args.no_cache, include_content=args.content)
+        _run_search(
+            settings,
+            params,
+            use_cache=not args.no_cache,
+            include_content=args.content,
+            refreshers=refreshers,
+        )
     )
     if args.json:
         print(json_text(result.to_metadata()))
@@ -472,10 +491,29 @@ def _preferred_but_unavailable(attempts: Sequence[Attempt]) -> str | None:
     return None
 
 
+def _refresh_hooks(specs: Sequence[str]) -> dict[str, TokenRefresher]:
+    """The ``--refresh-hook`` functions by entry, imported before anything is searched.
+
+    Raises:
+        _UsageError: One cannot be used (the text says why).
+    """
+    if not specs:
+        return {}
+    try:
+        return load_refresh_hooks(specs, oauth_entries())
+    except RefreshHookError as error:
+        raise _UsageError(f"--refresh-hook: {error}") from None
+
+
 async def _run_search(
-    settings: Settings, params: SearchParams, *, use_cache: bool, include_content: bool
+    settings: Settings,
+    params: SearchParams,
+    *,
+    use_cache: bool,
+    include_content: bool,
+    refreshers: Mapping[str, TokenRefresher],
 ) -> SearchToolResult:
-    async with WebSearch(settings) as web_search:
+    async with WebSearch(settings, oauth_refreshers=refreshers) as web_search:
         return await web_search.run(params, use_cache=use_cache, include_content=include_content)
 
 

@@ -868,7 +868,8 @@ class Credentials:
             raise OAuthTokenError(
                 provider,
                 f"{name}: OAuth token expired and no refresh hook is configured "
-                "(pass WebSearch(oauth_refreshers=...) or store a new token)",
+                f"(pass WebSearch(oauth_refreshers=...), or websearch --refresh-hook "
+                f"{name}=MODULE:FUNCTION on the command line, or store a new token)",
                 401,
             )
         # One refresh per sign-in at a time in this process: a search that meets it running

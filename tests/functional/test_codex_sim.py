@@ -276,7 +276,8 @@ async def test_expired_token_without_a_hook_is_an_authorization_failure(sim: Sim
     # No server refused it: the text says what to do, not "Check API key or base URL".
     assert result.text == (
         "Error: codex: OAuth token expired and no refresh hook is configured "
-        "(pass WebSearch(oauth_refreshers=...) or store a new token)"
+        "(pass WebSearch(oauth_refreshers=...), or websearch --refresh-hook codex=MODULE:FUNCTION "
+        "on the command line, or store a new token)"
     )
     assert sim["codex"].requests == []
 
