@@ -20,6 +20,7 @@ from tests.store_threads import join_new_store_threads, store_threads
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, main
 from websearch_core.state.base import ProviderMark
 from websearch_core.state.sqlite import SQLiteStore
+from websearch_core.testing import Simulator
 
 _UNREAD = "websearch: warning: the state store is unavailable, so cooldowns, usage and budgets "
 _LOCKED = "did not answer within 3 s (another process may be holding the file locked)"
@@ -121,10 +122,10 @@ def test_a_reset_that_said_not_cleared_clears_nothing_once_the_lock_goes(
     assert marks == 1
 
 
-async def _mark_brave(path: Path) -> None:
+async def _mark_brave(path: Path, provider: str = "brave") -> None:
     store = SQLiteStore(path)
     mark = ProviderMark(kind="rate_limited", until=time.time() + 3600, reason="HTTP 429")
-    await store.set_mark("brave", mark)
+    await store.set_mark(provider, mark)
     await store.aclose()
 
 
@@ -144,3 +145,31 @@ def test_providers_reads_a_state_file_whose_write_lock_another_process_holds(
     brave = next(line for line in out.splitlines() if line.startswith("brave "))
     assert "rate limited until" in brave
     assert "?" not in out
+
+
+@pytest.mark.parametrize("forced", [False, True], ids=["auto-chain", "forced"])
+def test_a_search_reads_the_store_beside_another_processs_write_lock(
+    locked_state: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    forced: bool,
+) -> None:
+    # Opening the file, and a forced search's reservation (a synchronous write even with
+    # no budget to check), asked for the write lock: the search gave up on the store
+    # after its 1 s, and searched without it (its cooldowns unread). A forced provider
+    # that is marked still takes the write (its count cannot ride on the marked read).
+    asyncio.run(_mark_brave(locked_state, "tavily" if forced else "brave"))  # opens the file
+    with Simulator(["brave"]).running_in_thread() as sim:
+        monkeypatch.setenv("WEBSEARCH_BRAVE_BASE_URL", sim["brave"].base_url)
+        monkeypatch.setenv("BRAVE_API_KEY", "sim-key-brave")
+        monkeypatch.setenv("WEBSEARCH_PROVIDERS", "brave")
+        forcing = ["--provider", "brave"] if forced else []
+        with held_by_another_process(locked_state):
+            status = main([*forcing, "--no-cache", "python", "asyncio"])
+    err = capsys.readouterr().err
+    if forced:  # a forced provider is asked whatever its mark
+        assert status == EXIT_OK
+        assert "searching without it" not in err
+    else:  # the mark was read: Brave is skipped, not asked
+        assert status == EXIT_FAILED
+        assert "Brave is rate limited until" in err

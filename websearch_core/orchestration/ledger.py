@@ -303,14 +303,14 @@ class Ledger:
         """The store's step of :meth:`reserve`: the mark, the budget and the count, or a skip."""
         now = self.clock()
         windows = self._windows(provider_id, now)
-        if skip_marked:
-            grant = await self.store.reserve_unless_marked(provider_id, windows, now)
-            if grant.mark is not None:
-                if grant.mark.applies_to(self._scope(provider_id, None)):
-                    raise _marked_out(info, grant.mark, now)
-                # Earned with another key or endpoint: this provider may be asked after all.
-                grant = await self.store.reserve_usage(provider_id, windows)
-        else:
+        # A forced search too starts with the step that may count behind: without a
+        # budget it is a read (SQLite writes its counts later), where reserve_usage is a
+        # write that waited for another process's write lock and then gave up on the store.
+        grant = await self.store.reserve_unless_marked(provider_id, windows, now)
+        if grant.mark is not None:
+            if skip_marked and grant.mark.applies_to(self._scope(provider_id, None)):
+                raise _marked_out(info, grant.mark, now)
+            # Forced, or earned with another key or endpoint: it is asked after all.
             grant = await self.store.reserve_usage(provider_id, windows)
         reservation = self._granted(provider_id, label, windows, grant, accept_unchecked)
         self._failures_seen[provider_id] = grant.failures
