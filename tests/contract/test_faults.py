@@ -24,6 +24,7 @@ from aiohttp import web
 from tests.contract.conftest import KEY, OAUTH_ONLY, TOKEN, contract_client
 from tests.contract.spec_texts import (
     BOT_WALL_STATUSES,
+    BROWSER_OFF_ENDING,
     BROWSER_SEARCH_FAILED,
     CHALLENGE_PAGES,
     LABEL,
@@ -244,7 +245,7 @@ async def test_a_reply_that_is_not_http_is_a_one_line_invalid_response(
     host = urlsplit(sim[provider_id].base_url).netloc
     prefix = BROWSER_SEARCH_FAILED.get(provider_id, "")
     invalid = f"{prefix}{LABEL[provider_id]} sent an invalid HTTP response ({host}): Bad status"
-    assert failure.message == f"{invalid} line"
+    assert failure.message == f"{invalid} line{BROWSER_OFF_ENDING.get(provider_id, '')}"
     assert "\n" not in failure.message and "HELLO" not in failure.message
 
 
@@ -258,6 +259,7 @@ async def test_a_body_that_does_not_decode_says_so(
     assert failure.message == (
         f"{BROWSER_SEARCH_FAILED.get(provider_id, '')}{LABEL[provider_id]} response could not "
         f"be decoded ({host}): its Content-Encoding gzip is broken or not supported"
+        f"{BROWSER_OFF_ENDING.get(provider_id, '')}"
     )
 
 

@@ -240,9 +240,23 @@ async def test_a_host_that_does_not_resolve_is_not_taken_to_the_browser(sim: Sim
     assert isinstance(failure, HostNotFoundError)
     assert (failure.message, failure.status) == (
         "Google browser search failed: Google connection failed (search.invalid): the host "
-        "name could not be resolved (ClientConnectorDNSError)",
+        "name could not be resolved (ClientConnectorDNSError), so headless Chromium was not "
+        "started (it could not resolve the name either)",
         503,
     )  # no "install Chromium": a browser on this machine would not resolve it either
+
+
+async def test_a_failed_fetch_with_the_browser_off_says_the_browser_never_ran(
+    sim: Simulator,
+) -> None:
+    """The fixed "browser search failed" prefix must not read as Chromium having failed."""
+    failure = await _failure_after(sim, Fault.reset(), always=True)
+    assert failure.status == 503
+    assert failure.message.startswith("Google browser search failed: Google connection failed")
+    assert failure.message.endswith(
+        ", and headless Chromium was not started: WEBSEARCH_BROWSER=off turns it off (unset "
+        "WEBSEARCH_BROWSER to let Google load the page in it)"
+    )
 
 
 async def test_special_characters_in_the_query_are_encoded(sim: Simulator) -> None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
 from ..browser import (
+    BROWSER_ENV,
     INSTALL_HINT,
     BrowsedPage,
     BrowserFetchError,
@@ -43,6 +44,7 @@ from ..browser import (
     get_default_browser,
 )
 from ..deadline import remaining_budget
+from ..env_values import env_value
 from ..errors import (
     BrowserLoadError,
     HostNotReachedError,
@@ -118,8 +120,8 @@ def escalate_after_failure(
 
     Raises:
         ProviderTimeoutError: The plain fetch timed out (``failure.timed_out``, 504).
-        ProviderUnavailableError: It failed and the browser may not be used
-            (``failure.failed``, 503).
+        ProviderUnavailableError: It failed and the browser is not started
+            (``failure.failed``, 503; the detail ends saying why it was not).
         NeedsBrowser: It failed and the browser may load the URL.
     """
     failure = escalation.failure
@@ -127,11 +129,35 @@ def escalate_after_failure(
         raise ProviderTimeoutError(info.id, failure.timed_out, 504) from None
     if not isinstance(error, ProviderUnavailableError):
         return
-    no_browser = not browser_enabled(context.settings) or request.method.upper() != "GET"
-    # Unresolved, refused or without a route here: Chromium on this machine would be too.
-    if no_browser or isinstance(error, HostNotReachedError):
-        raise type(error)(info.id, failure.failed.format(error.message), 503) from None
+    not_started = _why_not_started(info, context, request, error)
+    if not_started is not None:
+        detail = f"{error.message}{not_started}"
+        raise type(error)(info.id, failure.failed.format(detail), 503) from None
     raise NeedsBrowser(request, error.message, started)
+
+
+def _why_not_started(
+    info: ProviderInfo, context: ProviderContext, request: HttpRequest, error: SearchProviderError
+) -> str | None:
+    """Why a failed plain fetch is not taken to the browser, as a clause, else ``None``.
+
+    Google's fixed prefix says "browser search failed" whichever fetch failed, so a failure
+    the browser never saw says so and why: otherwise a newcomer offline, or with the browser
+    switched off, reads that Chromium ran and failed. A name that does not resolve comes
+    first: the browser would not resolve it either, so it is not what to change.
+    """
+    if isinstance(error, HostNotReachedError):  # unresolved, refused or without a route
+        return ", so headless Chromium was not started (it could not reach the host either)"
+    if not browser_enabled(context.settings):
+        value = env_value(BROWSER_ENV)
+        switch = f"{BROWSER_ENV}={value.strip()}" if value else "the settings"
+        return (
+            f", and headless Chromium was not started: {switch} turns it off (unset "
+            f"{BROWSER_ENV} to let {info.label} load the page in it)"
+        )
+    if request.method.upper() != "GET":
+        return ", and headless Chromium was not started: it loads only GET requests"
+    return None
 
 
 def escalate_after_response(
