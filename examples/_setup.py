@@ -100,6 +100,18 @@ def llamaindex_llm(offline: bool, fake: Any) -> Any:
         return fake
 
 
+def served_by(failed: bool, raw: object) -> str:
+    """The provider that answered a tool call, or ``-`` when the search failed.
+
+    A failed search's response still names the last provider it tried, so printing it
+    without the status read as though that provider had answered.
+    """
+    if failed:
+        return "- (the search failed; the error follows)"
+    response = raw.get("response") if isinstance(raw, dict) else None
+    return str(response["provider"]) if isinstance(response, dict) else "-"
+
+
 def format_sources(sources: Sequence[tuple[str, str, str]]) -> str:
     """Numbered ``[n] title (url)`` lines with the text under each, as a model reads them."""
     return "\n\n".join(

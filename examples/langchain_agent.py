@@ -15,7 +15,7 @@ one search and then answers. A real model (``LANGCHAIN_MODEL``, via ``init_chat_
 import asyncio
 from typing import Any
 
-from _setup import langchain_chat_model, parse_args, search_options
+from _setup import langchain_chat_model, parse_args, search_options, served_by
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
@@ -53,10 +53,7 @@ async def main() -> None:
                 message: ToolMessage = await tool.ainvoke({**tool_call, "type": "tool_call"})
                 history.append(message)
                 print(f"web_search({tool_call['args']['query']!r}) -> {message.status}")
-                print(
-                    "provider:",
-                    message.artifact["response"]["provider"] if message.artifact else "-",
-                )
+                print("provider:", served_by(message.status == "error", message.artifact))
                 print(message.content)
         print("model:", reply.content)
 

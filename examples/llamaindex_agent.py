@@ -16,7 +16,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from _setup import llamaindex_llm, parse_args, search_options
+from _setup import llamaindex_llm, parse_args, search_options, served_by
 from llama_index.core.agent.workflow import AgentOutput, FunctionAgent, ToolCallResult
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
 from llama_index.core.llms.mock import MockFunctionCallingLLM
@@ -57,8 +57,7 @@ async def main() -> None:
             if isinstance(event, ToolCallResult):
                 output = event.tool_output
                 print(f"web_search({event.tool_kwargs['query']!r}) -> error: {output.is_error}")
-                if isinstance(output.raw_output, dict) and "response" in output.raw_output:
-                    print("provider:", output.raw_output["response"]["provider"])
+                print("provider:", served_by(output.is_error, output.raw_output))
                 print(output.content)
         # The handler's result type is generic and unresolved for a FunctionAgent; the
         # assertion states what it is (an AgentOutput), so the checkers know it too.

@@ -5,6 +5,8 @@ open or trips a deprecation fails here. A new example needs its own check below:
 test fails until it has one.
 """
 
+import os
+import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -28,15 +30,17 @@ WARNINGS = [
 ]
 
 
-def _run(name: str, *args: str) -> str:
+def _run(name: str, *args: str, env: dict[str, str] | None = None) -> str:
     completed = subprocess.run(
         [sys.executable, *WARNINGS, str(EXAMPLES / name), *args],
         capture_output=True,
         text=True,
         timeout=120,
+        env=env,
     )
     assert completed.returncode == 0, completed.stderr
-    assert completed.stderr == ""
+    if env is None:
+        assert completed.stderr == ""
     return completed.stdout
 
 
@@ -123,3 +127,31 @@ def test_help_describes_the_example_instead_of_running_it(name: str) -> None:
 def test_an_example_answers_another_question_offline() -> None:
     out = _run("langchain_rag.py", "--offline", "free-threaded CPython")
     assert out.rstrip().endswith("Question: free-threaded CPython")
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("name", ["langchain_agent.py", "llamaindex_agent.py"])
+def test_an_agent_example_whose_search_failed_names_no_provider(name: str, tmp_path: Path) -> None:
+    """A failed search's response names the last provider tried: not one that answered."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("WEBSEARCH_", "LANGCHAIN_", "OPENAI_"))
+    }
+    env |= {
+        "HOME": str(tmp_path),
+        "WEBSEARCH_STATE_DIR": str(tmp_path / "state"),
+        "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
+        "WEBSEARCH_PROVIDERS": "brave",
+        "BRAVE_API_KEY": "BSA-example-key-for-a-closed-port",
+        "WEBSEARCH_BRAVE_BASE_URL": f"http://127.0.0.1:{_closed_port()}",
+    }
+    lines = _run(name, env=env).splitlines()
+    assert lines[0].startswith("web_search('What is new in Python 3.13?') -> ")
+    assert lines[1] == "provider: - (the search failed; the error follows)"
+    assert lines[2].startswith("Error: ")
