@@ -58,12 +58,11 @@ BROWSER_SEARCH_FAILED = {
 """How those engines prefix a transport failure of the plain fetch (status 503)."""
 
 BROWSER_OFF_ENDING = {
-    engine: f", and headless Chromium was not started: WEBSEARCH_BROWSER=off turns it off "
-    f"(unset WEBSEARCH_BROWSER to let {label} load the page in it)"
-    for engine, label in (("google", "Google"), ("ecosia", "Ecosia"), ("mojeek", "Mojeek"))
+    "google": ", and headless Chromium was not started: WEBSEARCH_BROWSER=off turns it off "
+    "(unset WEBSEARCH_BROWSER to let Google load the page in it)"
 }
-"""Our ending of that failure while escalation is off, as in these tests: the browser never
-ran, though Google's fixed prefix says "browser search"."""
+"""Our ending of Google's failure while escalation is off, as in these tests: the browser
+never ran, though its fixed prefix says "browser search" (Ecosia's and Mojeek's do not)."""
 
 _API_ERROR_PREFIX = {
     "codex": "Codex API error",

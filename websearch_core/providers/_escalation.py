@@ -78,6 +78,10 @@ class FailureTexts:
 
     failed: str
     timed_out: str
+    names_browser: bool = False
+    """Whether ``failed`` says "browser" (Google's spec text) whichever fetch failed: then a
+    failure of the plain fetch ends saying why the browser was not started, so that it does
+    not read as Chromium having run and failed."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -131,7 +135,7 @@ def escalate_after_failure(
         return
     not_started = _why_not_started(info, context, request, error)
     if not_started is not None:
-        detail = f"{error.message}{not_started}"
+        detail = f"{error.message}{not_started}" if failure.names_browser else error.message
         raise type(error)(info.id, failure.failed.format(detail), 503) from None
     raise NeedsBrowser(request, error.message, started)
 
@@ -141,13 +145,14 @@ def _why_not_started(
 ) -> str | None:
     """Why a failed plain fetch is not taken to the browser, as a clause, else ``None``.
 
-    Google's fixed prefix says "browser search failed" whichever fetch failed, so a failure
-    the browser never saw says so and why: otherwise a newcomer offline, or with the browser
-    switched off, reads that Chromium ran and failed. A name that does not resolve comes
-    first: the browser would not resolve it either, so it is not what to change.
+    An engine whose fixed prefix names the browser (:attr:`FailureTexts.names_browser`)
+    ends the detail with it: otherwise a newcomer offline, or with the browser switched off,
+    reads that Chromium ran and failed. A host this machine cannot reach (a name that does
+    not resolve, a refused connection, no route) comes first: the browser could not reach
+    it either, so the switch is not what to change.
     """
     if isinstance(error, HostNotReachedError):  # unresolved, refused or without a route
-        return ", so headless Chromium was not started (it could not reach the host either)"
+        return ", so headless Chromium was not tried"
     if not browser_enabled(context.settings):
         value = env_value(BROWSER_ENV)
         switch = f"{BROWSER_ENV}={value.strip()}" if value else "the settings"

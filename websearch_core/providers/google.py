@@ -98,7 +98,9 @@ TRAFFIC_MESSAGE = (
 )
 JAVASCRIPT_MESSAGE = "Google returned its JavaScript challenge instead of rendered search results."
 FAILURE = FailureTexts(
-    failed="Google browser search failed: {}", timed_out="Google browser search timed out."
+    failed="Google browser search failed: {}",
+    timed_out="Google browser search timed out.",
+    names_browser=True,
 )
 
 INFO = ProviderInfo(
