@@ -164,8 +164,19 @@ def _setup_reason(
             return f"ready ({sign_in})"
         return "ready" if browser_missing is None else f"ready ({PLAIN_ONLY}: {browser_missing})"
     if explicit:
-        return "explicit selection only"
+        return _explicit_only(info)
     return _not_configured(info)
+
+
+def _explicit_only(info: ProviderInfo) -> str:
+    """``explicit selection only``, with how to select it and, if a key adds it, the chain.
+
+    The bare words left a newcomer's first ``websearch providers`` with three rows that
+    neither said how to use them nor what would put them in the auto chain.
+    """
+    hint = info.setup_needed
+    chain = f"; {hint} to add it to the auto chain" if hint else ""
+    return f"explicit selection only (--provider {info.id}{chain})"
 
 
 def _chain_of(settings: Settings) -> tuple[frozenset[str] | None, str]:

@@ -1882,6 +1882,18 @@ def test_providers_says_how_to_configure_searxng(capsys: pytest.CaptureFixture[s
     assert rows["searxng"].endswith("not configured (set SEARXNG_ENDPOINT or searxng.endpoint)")
 
 
+def test_providers_says_how_to_use_a_provider_only_explicit_selection_runs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A keyless mode is had with --provider; its key, where it has one, adds it to the chain."""
+    assert main(["providers"]) == EXIT_OK
+    _, rows = _table(capsys.readouterr().out)
+    assert rows["exa"].endswith(
+        "explicit selection only (--provider exa; set EXA_API_KEY to add it to the auto chain)"
+    )
+    assert rows["public"].endswith("explicit selection only (--provider public)")
+
+
 def test_providers_names_gemini_s_sign_in_import_beside_its_keys(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
