@@ -191,3 +191,39 @@ async def test_a_user_set_base_url_asked_alone_that_does_not_resolve_still_cools
         marks = await _marks(ws)
     bing = marks["bing"]
     assert bing is not None and bing.kind == "circuit_open" and bing.failures == 3
+
+
+async def _used(ws: WebSearch) -> dict[str, int]:
+    """Each provider's requests counted this month, as ``websearch providers`` shows them."""
+    return {row.id: row.used_this_month for row in await ws.provider_status()}
+
+
+@pytest.mark.parametrize("chain", [["bing", "duckduckgo"], ["public"]], ids=["chain", "public"])
+@pytest.mark.parametrize("down", ["dns", "refused"])
+async def test_a_request_that_reached_no_host_is_not_counted_as_used(
+    chain: list[str], down: str
+) -> None:
+    # Offline, every engine read "used 1" per search in the providers table, although no
+    # request left the machine: a free tier's monthly count spent on nothing.
+    network = Unresolvable() if down == "dns" else PartlyDownNetwork()
+    async with (
+        Simulator(["bing", "duckduckgo"]) as sim,
+        _client(sim, network, providers=chain) as ws,
+    ):
+        for _ in range(2):
+            assert (await ws.run("python asyncio")).error is not None
+        used = await _used(ws)
+    assert used["bing"] == 0
+    assert used["duckduckgo"] == 0
+
+
+async def test_a_request_the_provider_answered_with_an_error_is_counted() -> None:
+    # Guard: a reply, even a 503, means the request reached the provider and counts.
+    network = SwitchableNetwork()
+    network.online = True
+    async with Simulator(["bing", "duckduckgo"]) as sim:
+        sim["bing"].always(Fault.server_error(503))
+        async with _client(sim, network, providers=["bing", "duckduckgo"]) as ws:
+            assert (await ws.run("python asyncio")).error is None
+            used = await _used(ws)
+    assert used == {**used, "bing": 1, "duckduckgo": 1}

@@ -430,6 +430,10 @@ class ChainRunner:
                         await asyncio.shield(self.ledger.record_failure(provider_id, error))
                         raise
                     continue
+                if retried is None and is_unreached(error):
+                    # No connection was opened, so no request left this machine: the
+                    # provider's monthly count (a free tier's) gets the request back.
+                    await self.ledger.release(reservation)
                 if unresolved is not None and is_unreached(error):
                     unresolved.append((provider_id, error))  # offline? seen at the end
                 else:

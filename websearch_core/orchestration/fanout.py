@@ -522,6 +522,8 @@ async def _ask(
             scrub_error(error, call_redactor(context))
             if not is_unreached(error):  # offline or not: fan_out counts it at the end
                 await ledger.record_failure(engine.info.id, error)
+            else:  # no request left this machine: the engine's count gets it back
+                await ledger.release(reservation)
         raise
     if ledger is not None:
         await ledger.record_success(engine.info.id)
