@@ -234,7 +234,8 @@ async def test_a_refused_connection_is_not_taken_to_the_browser(
     chromium: HeadlessBrowser, sim: Simulator
 ) -> None:
     # Chromium on this machine would be refused too (it was, and said so, before): the
-    # plain fetch's words are the answer, without a browser launched to learn it.
+    # plain fetch's words are the answer, without a browser launched to learn it, and
+    # Google's fixed 'browser search failed' says the browser was not tried.
     with socket.socket() as probe:  # a loopback port nothing listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -245,7 +246,7 @@ async def test_a_refused_connection_is_not_taken_to_the_browser(
     assert isinstance(failure, HostNotReachedError)
     assert (failure.message, failure.status) == (
         f"Google browser search failed: Google connection failed (127.0.0.1:{port}): could "
-        "not connect (ClientConnectorError)",
+        "not connect (ClientConnectorError), so headless Chromium was not tried",
         503,
     )
 
