@@ -62,3 +62,46 @@ def test_a_requirement_without_one_lower_bound_is_refused(tmp_path: Path, requir
     path = _pyproject(tmp_path, requirement, [requirement, "llama-index-core>=0.14.12"])
     with pytest.raises(SystemExit, match="is not a single '>=' lower bound"):
         _script().lowest_pins(path)
+
+
+def test_the_lowest_run_takes_every_test_that_names_a_framework(tmp_path: Path) -> None:
+    # The list is read from the files: a framework test added anywhere is run against the
+    # bounds without anyone editing CI, and a core-only test is left to the main run.
+    tests = tmp_path / "tests"
+    (tests / "unit").mkdir(parents=True)
+    (tests / "deep" / "er").mkdir(parents=True)
+    (tests / "unit" / "test_core.py").write_text("import websearch_core\n", encoding="utf-8")
+    (tests / "unit" / "test_inline.py").write_text(
+        "def test_x():\n    from llama_index.core.tools import FunctionTool\n", encoding="utf-8"
+    )
+    (tests / "deep" / "er" / "test_tool.py").write_text(
+        "from langchain_websearch import WebSearchTool\n", encoding="utf-8"
+    )
+    (tests / "deep" / "test_examples.py").write_text(
+        'RUN = ["llamaindex_rag.py"]\n', encoding="utf-8"
+    )
+    (tests / "deep" / "_helpers.py").write_text("import langchain_core\n", encoding="utf-8")
+    assert _script().framework_tests(tests) == [
+        "tests/deep/er/test_tool.py",
+        "tests/deep/test_examples.py",
+        "tests/unit/test_inline.py",
+    ]
+
+
+def test_a_tree_without_framework_tests_is_refused(tmp_path: Path) -> None:
+    # An empty list would let the lowest run collect nothing (or, passed no paths, the whole
+    # suite): either way the bounds would go untested without a failure.
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_core.py").write_text("import websearch_core\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="no test file names a framework"):
+        _script().framework_tests(tests)
+
+
+def test_the_projects_framework_tests_include_the_tools_and_examples() -> None:
+    # The project's own tree: the tool tests and the examples' runs are in the lowest run.
+    found = _script().framework_tests(ROOT / "tests")
+    assert "tests/integrations/test_langchain_tool.py" in found
+    assert "tests/integrations/test_llamaindex_tool.py" in found
+    assert "tests/integrations/test_examples.py" in found
+    assert not any(path.startswith("tests/state/") for path in found)
