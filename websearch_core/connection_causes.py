@@ -24,6 +24,7 @@ __all__ = [
     "protocol_fault",
     "proxy_refusal",
     "undecodable_encoding",
+    "unreached_cause",
 ]
 
 NAME_NOT_RESOLVED = "the host name could not be resolved"
@@ -115,6 +116,34 @@ def connect_refused(exc: BaseException) -> bool:
     if not isinstance(exc, aiohttp.ClientConnectorError) or isinstance(exc, aiohttp.ClientSSLError):
         return False
     return exc.os_error.errno in _NOT_REACHED_ERRNOS
+
+
+def unreached_cause(exc: BaseException) -> str | None:
+    """How an aiohttp failure reached no host: ``dns``, ``proxy`` or ``connect``; else ``None``.
+
+    One reading for a provider's request (its error class,
+    :class:`~websearch_core.errors.HostNotReachedError` and its subclasses) and a page
+    fetch's (:attr:`~websearch_core.content.errors.FetchFailedError.unreached`), so a
+    search and a fetch on the same machine give the same hint for the same failure.
+
+    Example:
+        >>> import aiohttp, errno
+        >>> from aiohttp.client_reqrep import ConnectionKey
+        >>> key = ConnectionKey("h", 80, False, True, None, None, None)
+        >>> unreached_cause(aiohttp.ClientConnectorError(key, OSError(errno.ECONNREFUSED, "")))
+        'connect'
+        >>> unreached_cause(aiohttp.ServerDisconnectedError()) is None
+        True
+    """
+    import aiohttp  # the caller met an aiohttp error, so it is loaded already
+
+    if isinstance(exc, aiohttp.ClientConnectorDNSError):
+        return "dns"
+    if isinstance(exc, aiohttp.ClientProxyConnectionError):
+        return "proxy"
+    if connect_refused(exc):
+        return "connect"
+    return None
 
 
 def proxy_refusal(exc: BaseException) -> str | None:

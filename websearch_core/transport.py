@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from .connection_causes import (
-    connect_refused,
     connection_cause,
     protocol_fault,
     proxy_refusal,
     undecodable_encoding,
+    unreached_cause,
 )
 from .deadline import remaining_budget, timed_out_text
 from .errors import (
@@ -817,15 +817,15 @@ def _connection_failure(exc: BaseException) -> type[ProviderConnectionError]:
     refused or without a route reached no provider: alike across every provider asked,
     they are this machine's network (:mod:`~websearch_core.orchestration.offline`).
     """
-    import aiohttp  # the caller met an aiohttp error, so it is loaded already
+    return _UNREACHED_ERRORS.get(unreached_cause(exc), ProviderConnectionError)
 
-    if isinstance(exc, aiohttp.ClientConnectorDNSError):
-        return HostNotFoundError
-    if isinstance(exc, aiohttp.ClientProxyConnectionError):
-        return ProxyUnreachableError
-    if connect_refused(exc):
-        return HostNotReachedError
-    return ProviderConnectionError
+
+_UNREACHED_ERRORS: dict[str | None, type[ProviderConnectionError]] = {
+    "dns": HostNotFoundError,
+    "proxy": ProxyUnreachableError,
+    "connect": HostNotReachedError,
+}
+"""The error class of each way a request reached no host (:func:`unreached_cause`)."""
 
 
 def _hostless_failure(
