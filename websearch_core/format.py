@@ -19,6 +19,7 @@ __all__ = [
     "NOT_CONNECTED_HINT",
     "NO_PROVIDER_MESSAGE",
     "OFFLINE_HINT",
+    "OFFLINE_HINTS",
     "PROXY_DOWN_HINT",
     "format_age",
     "format_count",
@@ -28,6 +29,7 @@ __all__ = [
     "format_no_match",
     "format_not_configured",
     "format_provider_failure",
+    "page_unreached_hint",
     "truncate_text",
     "utf16_len",
     "whole_words",
@@ -35,10 +37,17 @@ __all__ = [
 ]
 
 NO_PROVIDER_MESSAGE = "No web search provider configured."
+_SET_THE_PROXY = "or set the proxy it must use (HTTPS_PROXY or WEBSEARCH_PROXY)"
+_WHAT_TO_CHECK = {
+    "dns": f"check its network connection and DNS, {_SET_THE_PROXY}",
+    "connect": f"check its connection and any firewall or sign-in page, {_SET_THE_PROXY}",
+    "proxy": "check the proxy that WEBSEARCH_PROXY or HTTPS_PROXY names is running, or unset it",
+}
+"""What to check for each way nothing was reached (``HostNotReachedError.cause``): one
+wording for a search's hint and a page fetch's, which differ only in what they conclude."""
 OFFLINE_HINT = (
-    "Not one provider's host name could be resolved, so this machine looks offline: check "
-    "its network connection and DNS, or set the proxy it must use (HTTPS_PROXY or "
-    "WEBSEARCH_PROXY)."
+    "Not one provider's host name could be resolved, so this machine looks offline: "
+    f"{_WHAT_TO_CHECK['dns']}."
 )
 """Said after the failure text when every provider asked failed to resolve its host name.
 
@@ -47,17 +56,26 @@ broken providers; the hint says what they have in common and what to check.
 """
 NOT_CONNECTED_HINT = (
     "Not one provider's host accepted a connection, so this machine's network looks "
-    "blocked: check its connection and any firewall or sign-in page, or set the proxy it "
-    "must use (HTTPS_PROXY or WEBSEARCH_PROXY)."
+    f"blocked: {_WHAT_TO_CHECK['connect']}."
 )
 """Said when every provider asked refused the connection or had no route to it."""
 PROXY_DOWN_HINT = (
-    "Not one provider could be reached through the proxy, so it looks down: check the proxy "
-    "that WEBSEARCH_PROXY or HTTPS_PROXY names is running, or unset it."
+    "Not one provider could be reached through the proxy, so it looks down: "
+    f"{_WHAT_TO_CHECK['proxy']}."
 )
 """Said when the proxy this machine is set to use refused every provider's connection."""
 _OFFLINE_HINTS = {"dns": OFFLINE_HINT, "connect": NOT_CONNECTED_HINT, "proxy": PROXY_DOWN_HINT}
 """The hint for each way nothing was reached (``HostNotReachedError.cause``)."""
+OFFLINE_HINTS = tuple(_OFFLINE_HINTS.values())
+"""Every hint a search's failure text may end with (the command sets it on its own line)."""
+_FETCH_LEADS = {
+    "dns": "If the host name is right, this machine looks offline",
+    "connect": "If the address is right, this machine's network looks blocked",
+    "proxy": "The proxy looks down",
+}
+"""What one page's host not reached suggests: unlike a search's two providers or more, one
+host may be a mistyped URL or a server that is down, so the hint says so before the
+machine's network."""
 SNIPPET_LIMIT = 240
 QUERY_LIMIT = 120
 MAX_SEARCH_QUERIES = 3
@@ -336,6 +354,20 @@ def with_offline_hint(message: str, cause: str = "dns") -> str:
     """
     ended = message if message.endswith((".", "!", "?")) else f"{message}."
     return f"{ended} {_OFFLINE_HINTS[cause]}"
+
+
+def page_unreached_hint(cause: str) -> str:
+    """The hint after a page fetch that reached no host, for ``cause`` (as a search's).
+
+    ``cause`` is ``dns``, ``connect`` or ``proxy``
+    (:attr:`~websearch_core.content.errors.FetchFailedError.unreached`). What to check is
+    the search hint's; the lead allows for the URL being wrong, as one host may be.
+
+    Example:
+        >>> page_unreached_hint("dns")[:50]
+        'If the host name is right, this machine looks offl'
+    """
+    return f"{_FETCH_LEADS[cause]}: {_WHAT_TO_CHECK[cause]}."
 
 
 def format_not_configured(failures: Iterable[tuple[str, str]]) -> str:

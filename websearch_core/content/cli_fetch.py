@@ -9,8 +9,10 @@ Prints the page's plain text (``--markdown``: its Markdown; ``--json``: every fi
 :class:`~websearch_core.content.PageContent`). Exit status ``0`` on success, ``1`` when the
 page could not be fetched or was refused (one line on stderr saying why), ``2`` for
 invalid options or a URL that is not an absolute http(s) URL (``example.com``: it says what
-to write instead). A page fetched without readable text (an empty or script-only page)
-prints nothing (``--json`` its fields) and a warning on stderr saying so, with status 0.
+to write instead). A host not reached (its name unresolved, the connection refused, the
+proxy down) is followed, on a line of its own, by a search's hint of what to check. A page
+fetched without readable text (an empty or script-only page) prints nothing (``--json`` its
+fields) and a warning on stderr saying so, with status 0.
 """
 
 import argparse
@@ -22,10 +24,11 @@ from ..cli_dispatch import CommandParser
 from ..cli_output import json_text
 from ..cli_status import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PROG, fail
 from ..client import WebSearch
+from ..format import page_unreached_hint
 from ..loop_run import run_to_end
 from ..settings import Settings
 from ..settings_errors import given_text
-from .errors import FetchError, FetchRefusedError
+from .errors import FetchError, FetchFailedError, FetchRefusedError
 from .models import PageContent
 from .safety import check_url_form
 from .service import checked_fetch_seconds
@@ -104,6 +107,12 @@ def _fetch(args: argparse.Namespace) -> int:
         return fail(str(error), EXIT_USAGE)
     try:
         page = run_to_end(_run(args))
+    except FetchFailedError as error:
+        # A host not reached gets a search's hint (offline, blocked, the proxy down): the
+        # reason alone (`the host name could not be resolved`) left a newcomer guessing.
+        # On its own line, as a failed search prints its hint.
+        hint = "" if error.unreached is None else f"\n{page_unreached_hint(error.unreached)}"
+        return fail(f"{error}{hint}", EXIT_FAILED)
     except FetchError as error:
         return fail(str(error), EXIT_FAILED)
     if args.json:

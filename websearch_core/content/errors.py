@@ -104,11 +104,19 @@ class FetchFailedError(FetchError):
         url: The URL asked for.
         reason: What happened.
         status: The HTTP status, when there was a response.
+        unreached: How no host was reached, when none was: ``dns`` (the name did not
+            resolve), ``connect`` (refused, or no route) or ``proxy`` (the proxy could not
+            be reached), as a provider's failure says it
+            (:func:`~websearch_core.connection_causes.unreached_cause`); ``None`` when a
+            host was reached or may have been (a reset, a timeout, an error status).
     """
 
-    def __init__(self, url: str, reason: str, status: int | None = None) -> None:
+    def __init__(
+        self, url: str, reason: str, status: int | None = None, *, unreached: str | None = None
+    ) -> None:
         super().__init__(url, reason)
         self.status = status
+        self.unreached = unreached
 
 
 class FetchTimeoutError(FetchFailedError):

@@ -46,6 +46,7 @@ from ..connection_causes import (
     protocol_fault,
     proxy_refusal,
     undecodable_encoding,
+    unreached_cause,
 )
 from ..deadline import Deadline, StoreWaitsWithin, format_seconds, store_share
 from ..env_proxies import EnvironmentProxies
@@ -509,9 +510,10 @@ class PageFetcher:
             raise
         except (aiohttp.ClientError, OSError) as error:
             reason = _network_reason(error)
+            unreached = unreached_cause(error)
         # Raised outside the handler: aiohttp's error (its text holds the proxy's URL, its
         # request the Proxy-Authorization header) is not kept as the context.
-        raise FetchFailedError(url, reason)
+        raise FetchFailedError(url, reason, unreached=unreached)
 
     async def _refresh(self, body: _Body, page: PageContent) -> str | None:
         """Where a page with little text of its own refreshes to soon, if it does.

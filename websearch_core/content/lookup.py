@@ -52,7 +52,10 @@ async def checked_addresses(
     try:
         infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as error:
-        raise FetchFailedError(url, f"{host} could not be resolved ({error})") from None
+        reason = f"{host} could not be resolved ({error})"
+        # A name no resolver can encode is the URL's fault, not this machine's network.
+        unreached = "dns" if isinstance(error, OSError) else None
+        raise FetchFailedError(url, reason, unreached=unreached) from None
     problem = resolved_problem(infos, allowed, allow_private=allow_private)
     if problem:
         raise FetchRefusedError(url, f"{host} resolves to {problem}", "address")

@@ -1,0 +1,64 @@
+"""``websearch fetch URL`` that reaches no host says what to check, as a failed search does.
+
+Offline, the command said only ``the host name could not be resolved``; a search on the
+same machine ends with a hint (offline, the network blocked, the proxy down). The fetch now
+gives the hint for its cause on a line of its own, worded for one host (which may be a
+mistyped URL). Run with the simulator's resolver that knows no name, and a loopback port
+nothing listens on.
+"""
+
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+from tests.content._server import serve_in_thread
+from tests.functional._sim_helpers import Unresolvable
+from websearch_core.cli import main
+from websearch_core.cli_status import EXIT_FAILED
+from websearch_core.format import page_unreached_hint
+
+
+@pytest.fixture
+def base() -> Iterator[str]:
+    yield from serve_in_thread({"/a": "<html><body><p>here</p></body></html>"})
+
+
+def _stderr(capsys: pytest.CaptureFixture[str], *argv: str) -> list[str]:
+    """``websearch fetch ARGV``'s stderr lines, after it exited 1."""
+    assert main(["fetch", *argv, "--no-browser", "--no-cache"]) == EXIT_FAILED
+    out, err = capsys.readouterr()
+    assert out == ""
+    return err.splitlines()
+
+
+def test_a_name_that_does_not_resolve_gets_the_offline_hint(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("websearch_core.content.resolver.DefaultResolver", Unresolvable)
+    lines = _stderr(capsys, "https://example.org/a")
+    assert lines == [
+        "websearch: cannot fetch https://example.org/a: the host name could not be resolved "
+        "(ClientConnectorDNSError)",
+        page_unreached_hint("dns"),
+    ]
+    assert "this machine looks offline" in lines[1]
+
+
+def test_a_refused_connection_gets_the_blocked_network_hint(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with socket.socket() as sock:  # bound, then closed: nothing listens on it
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    lines = _stderr(capsys, f"http://127.0.0.1:{port}/a", "--allow-private")
+    assert lines == [
+        f"websearch: cannot fetch http://127.0.0.1:{port}/a: could not connect "
+        "(ClientConnectorError)",
+        page_unreached_hint("connect"),
+    ]
+
+
+def test_a_host_that_answered_gets_no_hint(base: str, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = _stderr(capsys, f"{base}/missing", "--allow-private")
+    assert lines == [f"websearch: cannot fetch {base}/missing: the server answered HTTP 404"]
