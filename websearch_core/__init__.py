@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from .format import format_for_llm
     from .models import (
         Attempt,
+        ProviderFailure,
         SearchCitation,
         SearchOptions,
         SearchParams,
@@ -120,6 +121,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(
         (
             "Attempt",
+            "ProviderFailure",
             "SearchCitation",
             "SearchOptions",
             "SearchParams",
@@ -166,6 +168,7 @@ __all__ = [
     "NoProviderConfiguredError",
     "PageContent",
     "ProviderConnectionError",
+    "ProviderFailure",
     "ProviderNotConfiguredError",
     "ProviderTimeoutError",
     "ProviderUnavailableError",

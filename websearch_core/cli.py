@@ -56,8 +56,10 @@ from .clauses import join_clauses
 from .cli_dispatch import CommandLineError, CommandParser, split_command
 from .cli_output import (
     OutputFailedError,
+    failure_lines,
     guarded_stdout,
     json_text,
+    search_json,
     tolerate_unencodable_output,
 )
 from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
@@ -405,10 +407,10 @@ def _search(args: argparse.Namespace) -> int:
         )
     )
     if args.json:
-        print(json_text(result.to_metadata()))
+        print(json_text(search_json(result)))
     if result.is_error:
         # The chain lists why a forced provider did not run before what the fallback did.
-        print(result.text, file=sys.stderr)
+        print("\n".join(failure_lines(result)), file=sys.stderr)
         if result.error is not None and result.error.startswith(NO_PROVIDER_MESSAGE):
             # Not a provider's failure: nothing was set up to ask, which the settings
             # decide, so it exits as the other configuration errors do.

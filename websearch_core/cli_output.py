@@ -6,6 +6,9 @@ raise ``UnicodeEncodeError`` and the command end in a traceback; here such chara
 written as escapes instead, and JSON uses its own ``\uXXXX`` escapes, so it stays exact.
 An output that cannot be written at all (a full disk) is told apart from other I/O errors
 (:func:`guarded_stdout`), so the command can say so in one line.
+
+A failed search is written for a person to read (:func:`failure_lines`, :func:`search_json`):
+the spec fixes the tool's text, one line, but not how a command lays it out.
 """
 
 import codecs
@@ -15,7 +18,21 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["OutputFailedError", "guarded_stdout", "json_text", "tolerate_unencodable_output"]
+from .format import OFFLINE_HINTS, format_failures
+from .models import SearchToolResult
+
+__all__ = [
+    "OutputFailedError",
+    "failure_lines",
+    "guarded_stdout",
+    "json_text",
+    "search_json",
+    "tolerate_unencodable_output",
+]
+
+_ALL_FAILED = "All web search providers failed:"
+"""The head of the spec's message when several providers failed (:func:`format_failures`)."""
+_INDENT = "  "
 
 
 class OutputFailedError(Exception):
@@ -103,3 +120,47 @@ def json_text(data: Any) -> str:
         }
     """
     return json.dumps(data, indent=2, ensure_ascii=not _writes_unicode(sys.stdout))
+
+
+def failure_lines(result: SearchToolResult) -> list[str]:
+    """A failed search's error as the command prints it: one provider a line, then the hint.
+
+    The tool's text is the spec's single line (``All web search providers failed: id: text;
+    id: text``, then the offline hint), some 1,100 characters for the seven free engines on
+    a machine without a network, which a terminal wraps mid-word. Here the same words are
+    laid out for a person: the head, each provider's text on its own indented line (with its
+    own full stop), then what follows the list (the offline hint, what the settings
+    contradict) each on a line of its own. A message of another form (one provider's error,
+    ``No web search provider configured. ...``) is printed as the tool's text, unchanged.
+    """
+    error = result.error or ""
+    pairs = [(failure.provider, failure.error) for failure in result.failures]
+    joined = format_failures(pairs)
+    if len(pairs) < 2 or not error.startswith(joined) or not joined.startswith(_ALL_FAILED):
+        return [result.text]
+    lines = [f"Error: {_ALL_FAILED}"]
+    lines.extend(f"{_INDENT}{provider}: {text}" for provider, text in pairs)
+    rest = error[len(joined) :].removeprefix(".").strip()
+    for hint in OFFLINE_HINTS:
+        if rest.startswith(hint):
+            lines.append(hint)
+            rest = rest[len(hint) :].strip()
+            break
+    if rest:
+        lines.append(rest)
+    return lines
+
+
+def search_json(result: SearchToolResult) -> dict[str, Any]:
+    """What ``websearch --json`` prints: the tool's details, and on failure what failed.
+
+    An answer prints :meth:`~websearch_core.models.SearchToolResult.to_metadata` as it is.
+    A failure's details name the last provider tried in ``response.provider`` (the spec's
+    field), which reads as if it had answered; so a failure adds ``"failed": true`` and
+    ``failures``, each provider's id and its text, in order, beside ``error``.
+    """
+    data = result.to_metadata()
+    if result.is_error:
+        data["failed"] = True
+        data["failures"] = [failure.model_dump(mode="json") for failure in result.failures]
+    return data

@@ -60,7 +60,14 @@ from .errors import (
 )
 from .format import NO_PROVIDER_MESSAGE, format_for_llm
 from .loop_run import run_to_end
-from .models import Attempt, SearchOptions, SearchParams, SearchResponse, SearchToolResult
+from .models import (
+    Attempt,
+    ProviderFailure,
+    SearchOptions,
+    SearchParams,
+    SearchResponse,
+    SearchToolResult,
+)
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
 from .providers import ProviderContext, get_provider
 from .settings import APP_NAME, Settings, SettingsOverrides
@@ -623,7 +630,13 @@ class WebSearch(AsyncClosing):
         # The spec's text, then why the settings left nothing (or only this) to ask, if so.
         message = with_conflicts(outcome.failure_message(), self.settings)
         response = SearchResponse(provider=outcome.last_provider, attempts=tuple(outcome.attempts))
-        return SearchToolResult(text=f"Error: {message}", response=response, error=message)
+        failures = tuple(
+            ProviderFailure(provider=provider, error=text)
+            for provider, text in outcome.failure_texts()
+        )
+        return SearchToolResult(
+            text=f"Error: {message}", response=response, error=message, failures=failures
+        )
 
     def search_sync(
         self,

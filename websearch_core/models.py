@@ -32,6 +32,7 @@ __all__ = [
     "AttemptOutcome",
     "FilterName",
     "FilterWay",
+    "ProviderFailure",
     "Recency",
     "SearchCitation",
     "SearchOptions",
@@ -378,6 +379,20 @@ class SearchResponse(_Frozen):
         )
 
 
+class ProviderFailure(_Frozen):
+    """One provider's part of a failed search: its id and the text its turn ended with.
+
+    The spec's failure message joins these into one line (``All web search providers
+    failed: id: text; id: text``); kept apart as well, a program (or the command's
+    ``--json``) reads what each provider said without cutting that line apart again.
+    """
+
+    provider: str
+    error: str
+    """The provider's text as the message has it (already free of secrets), with its own
+    full stop."""
+
+
 class SearchToolResult(_Frozen):
     """What a tool hands back: the text for the model and the structured details.
 
@@ -388,6 +403,10 @@ class SearchToolResult(_Frozen):
     text: str
     response: SearchResponse
     error: str | None = None
+    failures: tuple[ProviderFailure, ...] = ()
+    """On failure, each provider that failed or was passed over and what it said, in the
+    message's order; empty on success and when no provider was configured. Not part of
+    :meth:`to_metadata`, whose shape is the spec's ``details``."""
 
     @property
     def is_error(self) -> bool:

@@ -298,15 +298,17 @@ def test_forced_provider_that_cannot_run_says_why_before_the_fallback_failure(
     sim["duckduckgo"].always(Fault.challenge())
     _allow(monkeypatch, "brave", "duckduckgo", "searxng")  # no SearXNG endpoint
     assert main(["python", "--provider", "searxng"]) == EXIT_FAILED
-    err = capsys.readouterr().err
-    why, _, fallback = err.partition("; fell back to the auto chain; ")
+    head, why, *fallback = capsys.readouterr().err.splitlines()
+    # The spec's message laid out a provider a line (cli_output.failure_lines): the
+    # reason first, then what the auto chain's providers said.
+    assert head == "Error: All web search providers failed:"
     assert why == (
-        "Error: All web search providers failed: searxng: SearXNG was forced but cannot run "
-        "(not configured: set SEARXNG_ENDPOINT or searxng.endpoint)"
+        "  searxng: SearXNG was forced but cannot run "
+        "(not configured: set SEARXNG_ENDPOINT or searxng.endpoint); fell back to the auto chain"
     )
-    assert fallback.startswith("brave: Brave API error (503)")
-    assert "duckduckgo: DuckDuckGo blocked the request" in fallback
-    assert err.count("\n") == 1
+    assert [line.partition(":")[0] for line in fallback] == ["  brave", "  duckduckgo"]
+    assert fallback[0].startswith("  brave: Brave API error (503)")
+    assert fallback[1].startswith("  duckduckgo: DuckDuckGo blocked the request")
 
 
 def test_forced_provider_that_is_excluded_says_so(
@@ -397,12 +399,16 @@ def test_a_keyless_engine_refusing_is_reported_as_blocked(
     sim = simulate("brave", "duckduckgo")
     sim["brave"].always(Fault.forbidden())
     sim["duckduckgo"].always(Fault.forbidden())
-    assert main(["python"]) == EXIT_FAILED
-    err = capsys.readouterr().err
-    # Brave's full stop gives way to the join (see websearch_core.clauses).
-    assert "brave: Brave authorization failed (403). Check API key or base URL; duck" in err
-    assert "duckduckgo: DuckDuckGo blocked the request (403); it needs no API key" in err
-    assert "DuckDuckGo authorization failed" not in err
+    assert main(["python", "--json"]) == EXIT_FAILED
+    out, err = capsys.readouterr()
+    error = json.loads(out)["error"]
+    # In the tool's one line, Brave's full stop gives way to the join (see
+    # websearch_core.clauses); the command prints each provider's text whole, a line each.
+    assert "brave: Brave authorization failed (403). Check API key or base URL; duck" in error
+    assert "  brave: Brave authorization failed (403). Check API key or base URL.\n" in err
+    for text in (error, err):
+        assert "duckduckgo: DuckDuckGo blocked the request (403); it needs no API key" in text
+        assert "DuckDuckGo authorization failed" not in text
 
 
 def test_a_closed_pipe_ends_quietly(simulate: Simulate) -> None:

@@ -154,6 +154,17 @@ class ChainOutcome:
         """
         return self.offline_cause is not None
 
+    def failure_texts(self) -> list[tuple[str, str]]:
+        """Each failed (or passed over) provider's id and the text its turn ended with.
+
+        In attempt order, as the final message joins them; the command prints them a line
+        each from here (:func:`~websearch_core.cli_output.failure_lines`) rather than cut
+        the joined message apart again.
+        """
+        return [
+            (provider.info.id, self.text_of(provider, error)) for provider, error in self.failures
+        ]
+
     def failure_message(self) -> str:
         """The spec's final error text for this outcome.
 
@@ -163,9 +174,7 @@ class ChainOutcome:
         text is followed by that cause's hint (:func:`~websearch_core.format.with_offline_hint`):
         a search on a machine without a network otherwise reads as every provider broken.
         """
-        pairs = [
-            (provider.info.id, self.text_of(provider, error)) for provider, error in self.failures
-        ]
+        pairs = self.failure_texts()
         text = (format_not_configured if self.nothing_could_run else format_failures)(pairs)
         cause = self.offline_cause
         return with_offline_hint(text, cause) if cause is not None else text
