@@ -217,3 +217,59 @@ async def test_a_refused_sign_in_whose_token_still_works_reads_ready_until_it_ex
     )
     for secret in (valid.access_token, valid.refresh_token or ""):
         assert secret not in json.dumps(status)
+
+
+@pytest.mark.parametrize("keys", [None, {"perplexity": "pplx-simulated-key"}], ids=["alone", "key"])
+async def test_perplexitys_refused_sign_in_whose_token_still_works_reads_ready_until_due(
+    sim: Simulator, keys: dict[str, str] | None
+) -> None:
+    # As Codex's above, for the provider that tries each credential in turn and renews five
+    # minutes before expiry: its token is still sent (first, before a key) until then.
+    expires_at = time.time() + 3600
+    valid = OAuthToken("sim-pplx-valid-access", "sim-pplx-old-refresh", expires_at)
+    credential_store(sim).set_oauth("perplexity", valid)
+    _grant(sim, "perplexity").revoked.add(valid.refresh_token or "")
+    sim["perplexity"].enqueue(Fault.unauthorized())
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError):
+            await ws.search("python asyncio", provider="perplexity")
+        await ws.reset_provider("perplexity")
+    assert credential_store(sim).refusal("perplexity") is not None  # kept
+    status = await _status(sim, keys)
+    before = len(sim["perplexity"].requests)
+    async with _client(sim, keys) as ws:
+        response = await ws.search("still works", provider="perplexity")
+    assert response.answer
+    sent = [dict(r.headers).get("Cookie", "") for r in sim["perplexity"].requests[before:]]
+    assert len(sent) == 1 and valid.access_token in sent[0]  # the token, not the key
+    until = utc_text(expires_at - 300)  # Perplexity renews five minutes before expiry
+    assert status["perplexity"] == (
+        True,
+        f"ready (OAuth token); refresh refused: works until {until}, then {STORE_NEW}",
+    )
+    for secret in (valid.access_token, valid.refresh_token or ""):
+        assert secret not in json.dumps(status)
+
+
+@pytest.mark.parametrize("keys", [None, {"perplexity": "pplx-simulated-key"}], ids=["alone", "key"])
+async def test_perplexitys_refused_sign_in_inside_its_margin_is_not_ready_on_it(
+    sim: Simulator, keys: dict[str, str] | None
+) -> None:
+    # Four minutes left: past Perplexity's five-minute margin though not the default one,
+    # so a search no longer sends it; the row must not read "works until" a time gone by.
+    valid = OAuthToken("sim-pplx-due-access", "sim-pplx-old-refresh", time.time() + 240)
+    credential_store(sim).set_oauth("perplexity", valid)
+    _grant(sim, "perplexity").revoked.add(valid.refresh_token or "")
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError):
+            await ws.search("python asyncio", provider="perplexity")
+        await ws.reset_provider("perplexity")
+    assert credential_store(sim).refusal("perplexity") is not None  # kept
+    status = await _status(sim, keys)
+    if keys is None:
+        assert status["perplexity"] == (False, f"sign-in refused (OAuth token); {STORE_NEW}")
+    else:
+        assert status["perplexity"] == (
+            True,
+            f"ready; passed over: OAuth token (sign-in refused; {STORE_NEW})",
+        )
