@@ -186,10 +186,18 @@ async def test_a_client_google_does_not_know_is_named(sim: Simulator) -> None:
     gemini_protocol(sim).clients.clear()
     async with WebSearch(sim.settings(), api_keys={}) as ws:
         result = await ws.run(QUERY, provider="gemini")
+    # Not "sign in again": a new sign-in is renewed with the same client id and secret.
     assert result.text == (
         "Error: gemini-cli: refreshing the Gemini CLI sign-in: Google refused the OAuth client"
-        f" (invalid_client: The OAuth client was not found.); {SIGN_IN_AGAIN}"
+        " (invalid_client: The OAuth client was not found.); signing in again does not help:"
+        f" it was sent as the Gemini CLI OAuth client ({GEMINI_CLI_CLIENT[0]}), whose id and"
+        " secret are copied into websearch-tools from the Gemini CLI's source; upgrade"
+        " websearch-tools"
+        " (a release with the client corrected renews this same sign-in), or renew it with a"
+        " refresh hook (pass WebSearch(oauth_refreshers=...), or websearch --refresh-hook"
+        " gemini-cli=MODULE:FUNCTION on the command line)"
     )
+    assert GEMINI_CLI_CLIENT[1] not in result.text  # the secret
 
 
 async def test_a_token_endpoint_outage_is_a_transient_failure(sim: Simulator) -> None:
@@ -361,3 +369,20 @@ async def test_two_clients_of_one_process_renew_their_sign_in_once(sim: Simulato
         for client in (one, two):
             assert "ya29.sim-access-1" in client.credentials.secrets()
     assert _paths(sim).count(TOKEN_PATH) == 1
+
+
+async def test_a_client_google_does_not_know_names_antigravitys_own(sim: Simulator) -> None:
+    _antigravity(sim)
+    gemini_protocol(sim).clients.clear()
+    async with WebSearch(sim.settings(), api_keys={}) as ws:
+        result = await ws.run(QUERY, provider="gemini")
+    assert (
+        "Google refused the OAuth client (invalid_client: The OAuth client was not found.);"
+        " signing in again does not help: it was sent as the Antigravity OAuth client"
+        f" ({ANTIGRAVITY_CLIENT[0]}), whose id and secret are copied into websearch-tools from"
+        " the Antigravity IDE;"
+    ) in result.text
+    assert "--refresh-hook gemini=MODULE:FUNCTION" in result.text
+    assert AG_SIGN_IN_AGAIN not in result.text
+    for secret in (ANTIGRAVITY_CLIENT[1], AG_OLD, AG_REFRESH):
+        assert secret not in result.text

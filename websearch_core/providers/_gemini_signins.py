@@ -114,6 +114,7 @@ GEMINI_CLI_OAUTH: Final = GoogleOAuthClient(
         f"sign in again ({IMPORT_SOURCES['gemini-cli'].sign_in_hint}), then run"
         " `websearch auth import gemini-cli`"
     ),
+    client_source="copied into websearch-tools from the Gemini CLI's source",
 )
 """The Gemini CLI's installed-application OAuth client (``OAUTH_CLIENT_ID`` and
 ``OAUTH_CLIENT_SECRET`` in google-gemini/gemini-cli ``packages/core/src/code_assist/
@@ -146,6 +147,7 @@ ANTIGRAVITY_OAUTH: Final = GoogleOAuthClient(
         "sign in to Antigravity again, then store its new token in the `gemini` entry"
         " (`CredentialStore.set_oauth`)"
     ),
+    client_source="copied into websearch-tools from the Antigravity IDE",
 )
 """Antigravity's installed-application OAuth client, shipped in the Antigravity IDE and in
 the reference's own sign-in (``CLIENT_ID`` and ``CLIENT_SECRET`` in badlogic/pi-mono

@@ -94,6 +94,9 @@ class GoogleOAuthClient:
     sign_in_again: str
     """What the user does when the refresh token is refused, e.g. "run `gemini` ... then
     run `websearch auth import gemini-cli` again"."""
+    client_source: str = "built into websearch-tools"
+    """Where the client id and secret sent come from, said when Google refuses the client
+    itself (``invalid_client``), which no new sign-in mends."""
     token_url: str = GOOGLE_TOKEN_URL
 
 
@@ -142,6 +145,25 @@ def _refusal(data: dict[str, Any], status: int) -> str:
     return said or f"status {status}"
 
 
+def _client_help(client: GoogleOAuthClient, entry: str) -> str:
+    """What mends Google's refusal of the OAuth client itself (``invalid_client``).
+
+    Signing in again does not: the refresh token is fine, the client id and secret sent
+    with it are what failed to authenticate, and a new sign-in is renewed with the same
+    pair. What helps is another pair (a release of this package with it corrected) or a
+    renewal that does not send this one (a refresh hook). The id is public (an installed
+    application's, shipped in its source) and says which client was refused; the secret
+    is never shown.
+    """
+    return (
+        f"signing in again does not help: it was sent as the {client.label} OAuth client "
+        f"({client.client_id}), whose id and secret are {client.client_source}; upgrade "
+        "websearch-tools (a release with the client corrected renews this same sign-in), "
+        "or renew it with a refresh hook (pass WebSearch(oauth_refreshers=...), or websearch "
+        f"--refresh-hook {entry}=MODULE:FUNCTION on the command line)"
+    )
+
+
 def refreshed_token(
     client: GoogleOAuthClient,
     info: ProviderInfo,
@@ -165,9 +187,10 @@ def refreshed_token(
         SignInRefusedError: Google refused the refresh token for good (``invalid_grant``,
             ``unauthorized_client``, ``deleted_client``: :data:`REFUSED_GRANT`); the
             message says how to sign in again.
-        OAuthTokenError: Google refused the client's authentication (``invalid_client``),
-            or refused without an error code (a bare 400, 401 or 403): the next search
-            asks again.
+        OAuthTokenError: Google refused the client's authentication (``invalid_client``;
+            the message says that signing in again does not help, and what does), or
+            refused without an error code (a bare 400, 401 or 403): the next search asks
+            again.
         RateLimitedError: The endpoint answered 429.
         ProviderUnavailableError: It answered a 5xx or another unexpected status.
         ResponseParseError: A 2xx without a usable access token.
@@ -195,10 +218,11 @@ def refreshed_token(
         # REFUSED_GRANT. A client that failed to authenticate, or a refusal without a
         # code, may pass.
         refused = SignInRefusedError if code in REFUSED_GRANT else OAuthTokenError
+        # invalid_client alone is about the pair sent, not the sign-in: a new sign-in is
+        # renewed with the same pair, so the text says what does help.
+        fix = _client_help(client, entry) if code == "invalid_client" else client.sign_in_again
         raise refused(
-            info.id,
-            f"{where}: Google refused {whom} ({_refusal(data, status)}); {client.sign_in_again}",
-            401,
+            info.id, f"{where}: Google refused {whom} ({_refusal(data, status)}); {fix}", 401
         )
     if status == 429:
         raise RateLimitedError(info.id, f"{where}: Google's token endpoint answered 429", 429)
