@@ -14,10 +14,11 @@ request that goes out arrives and is recorded.
 """
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, ClassVar
+from unittest.mock import AsyncMock
 
 import aiohttp
 import pytest
@@ -78,8 +79,10 @@ def store(tmp_path: Path) -> Path:
 
 
 @asynccontextmanager
-async def _context(sim: Simulator, store: Path, route: str) -> AsyncIterator[ProviderContext]:
-    """A context as a user builds one: a real transport whose route for the provider is
+async def _context(
+    sim: Simulator, store: Path, route: str, provider_id: str = OWN_ID
+) -> AsyncIterator[ProviderContext]:
+    """A context as a user builds one: a real transport whose route for ``provider_id`` is
     ``route``, going through the simulator as its proxy (so what is sent is recorded)."""
     settings = sim.settings(credentials_file=store, cache=False)
     async with aiohttp.ClientSession() as session:
@@ -87,7 +90,7 @@ async def _context(sim: Simulator, store: Path, route: str) -> AsyncIterator[Pro
             session,
             timeout_seconds=5.0,
             max_response_bytes=settings.max_response_bytes,
-            base_urls={OWN_ID: route},
+            base_urls={provider_id: route},
             proxy=sim["codex"].base_url,
         )
         yield ProviderContext(
@@ -152,3 +155,113 @@ async def test_each_search_is_checked_once(
         )
     assert answer.response.answer is not None and answer.response.answer.startswith("sent")
     assert len(counted) == expected
+
+
+# A search replaced after the class was made, and a sign-in read without being declared.
+# Stop 37's guard went where ``search`` was defined in a class body: one assigned later (on
+# the class or on an instance, as a stand-in or a patch is) ran no check, and a provider that
+# declared no sign-in sent a stored token wherever its route pointed, unchecked.
+
+
+async def _send_token(
+    provider: SearchProvider, params: SearchParams, context: ProviderContext, entry: str = OWN_ID
+) -> SearchResponse:
+    """What a user's replacement ``search`` does: send a stored token through the transport."""
+    token = await context.credentials.valid_oauth_token(provider.info.id, entry=entry)
+    request = HttpRequest(
+        method="GET",
+        url=f"https://api.own.example/search?q={params.query}",
+        headers={"Authorization": f"Bearer {token.access_token}"},
+    )
+    await context.transport.send(provider.info.id, provider.info.label, request)
+    return SearchResponse(provider=provider.info.id, answer="replaced")
+
+
+def _replaced_on_class() -> SearchProvider:
+    class Replaced(OwnSignedIn):
+        """Its ``search`` assigned after the class was made."""
+
+    async def search(
+        self: SearchProvider, params: SearchParams, context: ProviderContext
+    ) -> SearchResponse:
+        return await _send_token(self, params, context)
+
+    Replaced.search = search  # type: ignore[method-assign]
+    return Replaced()
+
+
+def _replaced_on_instance() -> SearchProvider:
+    provider = OwnSignedIn()
+
+    async def search(params: SearchParams, context: ProviderContext) -> SearchResponse:
+        return await _send_token(provider, params, context)
+
+    provider.search = search  # type: ignore[method-assign]
+    return provider
+
+
+REPLACED = [_replaced_on_class, _replaced_on_instance]
+
+
+@pytest.mark.parametrize("make", REPLACED, ids=["class", "instance"])
+async def test_a_search_assigned_later_refuses_its_sign_in_for_an_untrusted_gateway(
+    store: Path, make: Callable[[], SearchProvider]
+) -> None:
+    provider = make()
+    async with Simulator(["codex"]) as sim, _context(sim, store, GATEWAY) as context:
+        with pytest.raises(ProviderNotConfiguredError) as refused:
+            await provider.search(SearchParams(query="q"), context)
+    assert sim["codex"].requests == []
+    assert str(refused.value).startswith("Refusing to send the Own Signed-In OAuth token")
+    assert ACCESS not in str(refused.value)
+
+
+@pytest.mark.parametrize("make", REPLACED, ids=["class", "instance"])
+@pytest.mark.parametrize("checked", [False, True])
+async def test_a_search_assigned_later_sends_where_it_may_checked_once(
+    store: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    make: Callable[[], SearchProvider],
+    checked: bool,
+) -> None:
+    counted: list[str] = []
+    original = SearchProvider.credential_check
+
+    def counting(self: SearchProvider, context: ProviderContext) -> Any:
+        counted.append(self.info.id)
+        return original(self, context)
+
+    monkeypatch.setattr(SearchProvider, "credential_check", counting)
+    provider = make()
+    async with Simulator(["codex"]) as sim, _context(sim, store, sim["codex"].base_url) as context:
+        answer = await answer_attempt(
+            provider, SearchParams(query="q"), context, timeout=5.0, checked=checked
+        )
+        assert f"Bearer {ACCESS}" in _seen(sim)
+    assert answer.response.answer == "replaced"
+    assert len(counted) == (0 if checked else 1)
+
+
+async def test_a_stand_in_set_on_the_class_is_called_as_before_once_checked(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A mock is called without the instance, as a class calls a non-function; the patch's
+    # undo puts the guarded original back as it was.
+    class Patched(OwnSignedIn):
+        """Patched as a test patches a provider."""
+
+    original = Patched.search
+    stand_in = AsyncMock(return_value=SearchResponse(provider=OWN_ID, answer="stand-in"))
+    monkeypatch.setattr(Patched, "search", stand_in)
+    params = SearchParams(query="q")
+    async with Simulator(["codex"]) as sim:
+        async with _context(sim, store, GATEWAY) as context:
+            with pytest.raises(ProviderNotConfiguredError):
+                await Patched().search(params, context)
+        stand_in.assert_not_called()
+        async with _context(sim, store, sim["codex"].base_url) as context:
+            response = await Patched().search(params, context)
+    assert response.answer == "stand-in"
+    stand_in.assert_awaited_once_with(params, context)
+    monkeypatch.undo()
+    assert Patched.search is original

@@ -14,9 +14,8 @@ concurrent calls. The data types live in the leaf :mod:`websearch_core.provider_
 """
 
 import abc
-import functools
-from collections.abc import Callable, Coroutine
-from typing import Any, ClassVar, final
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, ClassVar, final
 
 from ..errors import ProviderNotConfiguredError, SearchProviderError
 from ..models import SearchParams, SearchResponse
@@ -47,6 +46,14 @@ from ..settings import BASE_URL_SUFFIX, ENV_PREFIX
 from ..sign_in_destination import endpoint_refusal, guarded, refusal
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for, raise_for_error_map, wait_hint
+from ._search_guard import (
+    UNCHECKED,
+    UNCHECKED_BOUND,
+    BoundSearch,
+    SearchMethod,
+    guarded_method,
+    guarded_on_instance,
+)
 
 __all__ = [
     "KEY_IN_AUTHORIZATION",
@@ -127,7 +134,22 @@ def base_url_setting(
     return SetUrl(url, what, source, key, official_hosts)
 
 
-class SearchProvider(abc.ABC):
+class _ProviderType(abc.ABCMeta):
+    """The providers' metaclass: a ``search`` assigned to a class is guarded as one defined.
+
+    A ``search`` set on a class after it was made (``MyProvider.search = f``, a patch)
+    replaced the guarded one and ran no credential check (see :mod:`._search_guard`).
+    """
+
+    if not TYPE_CHECKING:  # a __setattr__ seen by mypy would let any attribute be assigned
+
+        def __setattr__(cls, name, value):
+            if name == "search":
+                value = guarded_method(value)
+            super().__setattr__(name, value)
+
+
+class SearchProvider(abc.ABC, metaclass=_ProviderType):
     """Base class of every provider."""
 
     info: ClassVar[ProviderInfo]
@@ -367,12 +389,22 @@ class SearchProvider(abc.ABC):
         directly, as a fan-out's engine, or written by a user (a ``search`` of its own that
         sends its stored token through the transport) ran no check, and sent a sign-in to
         an untrusted gateway. The guard goes where ``search`` is defined, so no provider
-        can leave it out, and it adds no frame to the search (see :func:`_guarded`).
+        can leave it out, and it adds no frame to the search (see :mod:`._search_guard`);
+        one assigned later is guarded by the metaclass, or by :meth:`__setattr__` on an
+        instance.
         """
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("search")
-        if callable(own) and not getattr(own, "__isabstractmethod__", False):
-            setattr(cls, "search", _guarded(own))  # noqa: B010 (mypy: a method is not assigned)
+        if own is not None:
+            setattr(cls, "search", own)  # noqa: B010 (the metaclass guards what is assigned)
+
+    if not TYPE_CHECKING:  # a __setattr__ seen by mypy would let any attribute be assigned
+
+        def __setattr__(self, name, value):
+            """Guard a ``search`` set on an instance (a stand-in) as one of the class's is."""
+            if name == "search":
+                value = guarded_on_instance(self, value)
+            super().__setattr__(name, value)
 
     @final
     def _search_checked(
@@ -383,50 +415,17 @@ class SearchProvider(abc.ABC):
         The chain checks each provider before it reserves a request (a refused provider
         costs no reservation and leaves no mark), so it asks through this rather than have
         the check run again on every search. Private: a caller that has not run the check
-        would send whatever the provider would, wherever its route points.
+        would send whatever the provider would, wherever its route points. The usual case
+        (the class's guarded ``search``) costs an attribute read and the call.
         """
         search = self.search
-        unchecked: SearchMethod | None = getattr(search, _UNCHECKED, None)
-        if unchecked is None:  # replaced after the class was made (a test's stand-in)
-            return search(params, context)
-        return unchecked(self, params, context)
-
-
-SearchMethod = Callable[
-    [SearchProvider, SearchParams, ProviderContext], Coroutine[Any, Any, SearchResponse]
-]
-"""A provider's ``search`` as its class holds it (the instance passed first)."""
-
-_UNCHECKED = "_websearch_unchecked"
-"""The attribute of a guarded ``search`` that holds the subclass's own, unguarded."""
-
-
-def _guarded(search: SearchMethod) -> SearchMethod:
-    """``search`` that first runs the provider's :meth:`~SearchProvider.credential_check`.
-
-    A plain function that returns ``search``'s coroutine, not a coroutine of its own: a
-    frame here would be resumed once more for every response a search waits for. A
-    refusal is raised when the result is awaited, where the search's own errors are.
-
-    The check runs once however the call arrives: a subclass's ``search`` reaching its
-    parent's through ``super()`` finds the instance's own ``search`` guarded too, by
-    another guard, so the parent's guard leaves the check to that one (or to the chain,
-    which called the unguarded one after its own check).
-    """
-
-    @functools.wraps(search)
-    def checked_search(
-        self: SearchProvider, params: SearchParams, context: ProviderContext
-    ) -> Coroutine[Any, Any, SearchResponse]:
-        resolved = type(self).search
-        if resolved is checked_search or not hasattr(resolved, _UNCHECKED):
-            problem = self.credential_check(context).problem
-            if problem is not None:
-                return _raise_when_awaited(ProviderNotConfiguredError(self.info.id, problem))
-        return search(self, params, context)
-
-    setattr(checked_search, _UNCHECKED, search)
-    return checked_search
+        unchecked: SearchMethod | None = getattr(search, UNCHECKED, None)
+        if unchecked is not None:
+            return unchecked(self, params, context)
+        bound: BoundSearch | None = getattr(search, UNCHECKED_BOUND, None)
+        if bound is not None:  # set on the instance (a stand-in): guarded there
+            return bound(params, context)
+        return search(params, context)  # nothing could guard it (it cannot be called)
 
 
 class ProtocolProvider(SearchProvider):
@@ -553,11 +552,6 @@ class ProtocolProvider(SearchProvider):
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """Turn a 2xx body into a response (pure)."""
         raise NotImplementedError(f"{type(self).__name__} parses no single response")
-
-
-async def _raise_when_awaited(error: SearchProviderError) -> SearchResponse:
-    """A coroutine that raises ``error``: a refusal reaches the caller where the loop's would."""
-    raise error
 
 
 RequestResponseProvider = ProtocolProvider
