@@ -37,6 +37,7 @@ from .oauth_identity import grant_fingerprint, sign_in_fingerprint
 from .private_file import warn_if_open
 from .redaction import userinfo_secrets
 from .sent_secret import KeptChecks, SentSecret, flaw, key_in_code_problem
+from .sign_in_declarations import undeclared_refusal
 from .single_flight import SingleFlight
 from .store_lock import LOCK_WAIT_SECONDS, LockHeldError, exclusive, exclusive_for, lock_path
 
@@ -788,9 +789,18 @@ class Credentials:
         return entry in self._refreshers
 
     def oauth_token(self, provider: str) -> OAuthToken | None:
-        """The stored OAuth token for ``provider`` (possibly expired), or ``None``."""
+        """The stored OAuth token for ``provider`` (possibly expired), or ``None``.
+
+        Raises:
+            ProviderNotConfiguredError: A token is stored, ``provider`` is a provider's id,
+                and no provider class with it declares the sign-in: it would be sent
+                unchecked (:func:`~websearch_core.sign_in_declarations.undeclared_refusal`).
+        """
         token = self._store.get_oauth(provider) if self._store is not None else None
         if token is not None:
+            undeclared = undeclared_refusal(provider, provider)
+            if undeclared is not None:
+                raise ProviderNotConfiguredError(provider, undeclared)
             self._remember_token(token)
         return token
 
@@ -843,7 +853,9 @@ class Credentials:
                 that met the same refusal, and is returned without another refresh.
 
         Raises:
-            ProviderNotConfiguredError: No token is stored.
+            ProviderNotConfiguredError: No token is stored, or one is and ``provider``
+                does not declare the sign-in under ``entry``: it would be sent unchecked
+                (:func:`~websearch_core.sign_in_declarations.undeclared_refusal`).
             SignInRefusedError: The refresh token was refused for good, now or before
                 (the hook raised it, or Google said ``invalid_grant``).
             OAuthTokenError: The token expired (or was refused) and no refresh hook is
@@ -857,6 +869,9 @@ class Credentials:
         token = self.oauth_token(name)
         if token is None:
             raise ProviderNotConfiguredError(provider, f"{name}: no OAuth token stored")
+        undeclared = undeclared_refusal(provider, name) if name != provider else None
+        if undeclared is not None:  # another provider's entry, which this one does not declare
+            raise ProviderNotConfiguredError(provider, undeclared)
         # A forced refresh is not needed when the stored token is no longer the one the
         # server refused: a search that met the same refusal renewed it meanwhile.
         renewed = refused is not None and token.access_token != refused.access_token

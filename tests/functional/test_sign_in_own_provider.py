@@ -16,6 +16,7 @@ request that goes out arrives and is recorded.
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 from unittest.mock import AsyncMock
@@ -242,6 +243,54 @@ async def test_a_search_assigned_later_sends_where_it_may_checked_once(
     assert len(counted) == (0 if checked else 1)
 
 
+class OwnUndeclared(SearchProvider):
+    """A user's provider that sends its stored OAuth token but declares no sign-in."""
+
+    info: ClassVar[ProviderInfo] = ProviderInfo(
+        id="own-undeclared",
+        label="Own Undeclared",
+        kind="api",
+        description="a user's own provider",
+        docs_url="https://own.example/docs",
+    )
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        return await _send_token(self, params, context, entry=self.info.id)
+
+
+class OwnOtherEntry(OwnSignedIn):
+    """Declares its own sign-in, and sends the one stored under Codex's entry."""
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        return await _send_token(self, params, context, entry="codex")
+
+
+@pytest.mark.parametrize(
+    ("provider_class", "entry", "declare"),
+    [
+        (OwnUndeclared, "own-undeclared", "StoredOAuth() to its credential_kinds"),
+        (OwnOtherEntry, "codex", "StoredOAuth(entry='codex') to its credential_kinds"),
+    ],
+    ids=["undeclared", "other-entry"],
+)
+async def test_a_sign_in_the_provider_does_not_declare_is_refused(
+    tmp_path: Path, provider_class: type[SearchProvider], entry: str, declare: str
+) -> None:
+    path = tmp_path / "credentials.json"
+    CredentialStore(path).set_oauth(entry, OAuthToken(ACCESS, expires_at=time.time() + 3600))
+    own_id = provider_class.info.id
+    async with Simulator(["codex"]) as sim, _context(sim, path, GATEWAY, own_id) as context:
+        with pytest.raises(ProviderNotConfiguredError) as refused:
+            await provider_class().search(SearchParams(query="q"), context)
+    assert sim["codex"].requests == []
+    text = str(refused.value)
+    assert refused.value.provider == provider_class.info.id
+    assert f'provider "{provider_class.info.id}" ({provider_class.info.label})' in text
+    assert f'stored under "{entry}"' in text
+    assert declare in text and "sign_in_hosts" in text
+    assert ACCESS not in text
+
+
 async def test_a_stand_in_set_on_the_class_is_called_as_before_once_checked(
     store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -265,3 +314,21 @@ async def test_a_stand_in_set_on_the_class_is_called_as_before_once_checked(
     stand_in.assert_awaited_once_with(params, context)
     monkeypatch.undo()
     assert Patched.search is original
+
+
+async def test_sign_in_kinds_assigned_later_are_declared(store: Path) -> None:
+    class Later(OwnUndeclared):
+        """Declares its sign-in after it was made (an id of its own: declarations add up)."""
+
+        info: ClassVar[ProviderInfo] = replace(OwnUndeclared.info, id="own-later")
+
+    Later.credential_kinds = (StoredOAuth(),)
+    Later.sign_in_hosts = ("api.own.example",)
+    path = store.parent / "later.json"
+    CredentialStore(path).set_oauth(Later.info.id, OAuthToken(ACCESS))
+    async with Simulator(["codex"]) as sim:
+        own_id = Later.info.id
+        async with _context(sim, path, sim["codex"].base_url, own_id) as context:
+            response = await Later().search(SearchParams(query="q"), context)
+        assert f"Bearer {ACCESS}" in _seen(sim)
+    assert response.answer == "replaced"

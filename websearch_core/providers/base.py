@@ -24,6 +24,7 @@ from ..provider_credentials import (
     Credential,
     SetUrl,
     SignedIn,
+    StoredOAuth,
     clash_advice,
     refresh_margin,
     sent_secrets,
@@ -43,6 +44,7 @@ from ..provider_types import (
 from ..request_loop import run_protocol
 from ..sent_secret import CredentialCheck, SentSecret, first_problem
 from ..settings import BASE_URL_SUFFIX, ENV_PREFIX
+from ..sign_in_declarations import declare
 from ..sign_in_destination import endpoint_refusal, guarded, refusal
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for, raise_for_error_map, wait_hint
@@ -138,7 +140,9 @@ class _ProviderType(abc.ABCMeta):
     """The providers' metaclass: a ``search`` assigned to a class is guarded as one defined.
 
     A ``search`` set on a class after it was made (``MyProvider.search = f``, a patch)
-    replaced the guarded one and ran no credential check (see :mod:`._search_guard`).
+    replaced the guarded one and ran no credential check (see :mod:`._search_guard`);
+    ``credential_kinds`` or ``info`` set later changes which sign-ins the class declares
+    (:mod:`websearch_core.sign_in_declarations`), so it declares them again.
     """
 
     if not TYPE_CHECKING:  # a __setattr__ seen by mypy would let any attribute be assigned
@@ -147,6 +151,18 @@ class _ProviderType(abc.ABCMeta):
             if name == "search":
                 value = guarded_method(value)
             super().__setattr__(name, value)
+            if name in ("credential_kinds", "info"):
+                _declare_sign_ins(cls)
+
+
+def _declare_sign_ins(cls: type) -> None:
+    """Record the stored sign-ins a provider class declares (none: it may read none)."""
+    info: ProviderInfo | None = getattr(cls, "info", None)
+    if info is None:  # an abstract base: no provider of its own
+        return
+    kinds: tuple[Credential, ...] = getattr(cls, "credential_kinds", ())
+    entries = (k.entry or info.id for k in kinds if isinstance(k, StoredOAuth))
+    declare(info.id, info.label, entries)
 
 
 class SearchProvider(abc.ABC, metaclass=_ProviderType):
@@ -391,12 +407,14 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
         an untrusted gateway. The guard goes where ``search`` is defined, so no provider
         can leave it out, and it adds no frame to the search (see :mod:`._search_guard`);
         one assigned later is guarded by the metaclass, or by :meth:`__setattr__` on an
-        instance.
+        instance. The sign-ins the class declares are recorded, so that a stored one it
+        does not declare is not handed to it (:mod:`websearch_core.sign_in_declarations`).
         """
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("search")
         if own is not None:
             setattr(cls, "search", own)  # noqa: B010 (the metaclass guards what is assigned)
+        _declare_sign_ins(cls)
 
     if not TYPE_CHECKING:  # a __setattr__ seen by mypy would let any attribute be assigned
 
