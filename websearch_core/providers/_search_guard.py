@@ -53,6 +53,11 @@ class Checked(Protocol):
     def credential_check(self, context: ProviderContext) -> CredentialCheck:
         """The one credential check, run before the search."""
 
+    def search(
+        self, params: SearchParams, context: ProviderContext
+    ) -> Coroutine[Any, Any, SearchResponse]:
+        """The search the guard stands in front of (read on the class, to find the guard)."""
+
 
 SearchMethod = Callable[
     [Checked, SearchParams, ProviderContext], Coroutine[Any, Any, SearchResponse]
@@ -66,12 +71,6 @@ UNCHECKED: Final = "_websearch_unchecked"
 """The attribute of a class's guarded ``search`` that holds the unguarded one."""
 UNCHECKED_BOUND: Final = "_websearch_unchecked_bound"
 """The attribute of an instance's guarded ``search`` that holds the unguarded one."""
-
-
-def _refusal(provider: Checked, context: ProviderContext) -> SearchProviderError | None:
-    """The error the credential check's problem makes, or ``None`` when it found none."""
-    problem = provider.credential_check(context).problem
-    return None if problem is None else ProviderNotConfiguredError(provider.info.id, problem)
 
 
 def guarded_method(search: object) -> object:
@@ -118,11 +117,11 @@ def _guarded(search: SearchMethod) -> SearchMethod:
     def checked_search(
         self: Checked, params: SearchParams, context: ProviderContext
     ) -> Coroutine[Any, Any, SearchResponse]:
-        resolved = getattr(type(self), "search", None)
+        resolved = type(self).search
         if resolved is checked_search or not hasattr(resolved, UNCHECKED):
-            refused = _refusal(self, context)
-            if refused is not None:
-                return _raise_when_awaited(refused)
+            problem = self.credential_check(context).problem  # inline: no frame more
+            if problem is not None:
+                return _raise_when_awaited(ProviderNotConfiguredError(self.info.id, problem))
         return search(self, params, context)
 
     setattr(checked_search, UNCHECKED, search)
@@ -150,9 +149,9 @@ def guarded_on_instance(provider: Checked, search: object) -> object:
     def checked_search(
         params: SearchParams, context: ProviderContext
     ) -> Coroutine[Any, Any, SearchResponse]:
-        refused = _refusal(provider, context)
-        if refused is not None:
-            return _raise_when_awaited(refused)
+        problem = provider.credential_check(context).problem
+        if problem is not None:
+            return _raise_when_awaited(ProviderNotConfiguredError(provider.info.id, problem))
         return plain(params, context)
 
     setattr(checked_search, UNCHECKED_BOUND, plain)
