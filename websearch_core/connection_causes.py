@@ -60,6 +60,12 @@ _CONTENT_ENCODING = re.compile(r"content-encoding: ([A-Za-z0-9._-]+)", re.IGNORE
 _QUOTED_BYTES = re.compile(r":?\s*b['\"].*")
 """Where aiohttp's parser starts quoting the bytes it refused (``Bad status line: b'...'``)."""
 PROTOCOL_FAULT_LIMIT = 100
+_PARSER_WORDS_BY_RELEASE = {"Expected HTTP/": "Bad status line"}
+"""The parser's first line as older aiohttp releases word it -> as the newer ones do.
+
+aiohttp 3.11.0's llhttp says only ``Expected HTTP/`` of a status line that is not HTTP;
+later releases say ``Bad status line`` first. Read alike, the same fault gives the same
+error text on every aiohttp the package accepts."""
 
 
 def connection_cause(exc: BaseException) -> str:
@@ -216,8 +222,11 @@ def protocol_fault(exc: BaseException) -> str:
     Example:
         >>> protocol_fault(ValueError("Bad status line:\n  Expected HTTP/:\n  b'HELLO'"))
         'Bad status line'
+        >>> protocol_fault(ValueError("Expected HTTP/:\n\n  b'HELLO'\n     ^"))
+        'Bad status line'
     """
     message = str(getattr(exc, "message", "") or exc).strip()
     first = message.splitlines()[0] if message else ""
     first = _QUOTED_BYTES.sub("", first).rstrip(" :")
+    first = _PARSER_WORDS_BY_RELEASE.get(first, first)
     return first[:PROTOCOL_FAULT_LIMIT] or type(exc).__name__
