@@ -34,7 +34,7 @@ from websearch_core.errors import (
     SearchProviderError,
 )
 from websearch_core.models import SearchParams, SearchResponse, SearchSource, SourceRank
-from websearch_core.orchestration import hard_stop
+from websearch_core.orchestration import attempt as attempt_module
 from websearch_core.providers import duckduckgo as ddg
 from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
 from websearch_core.providers.public import (
@@ -694,7 +694,7 @@ async def test_an_engine_stopped_by_the_fan_outs_own_time_is_cut_off_not_failed(
     # What is pinned here is the fan-out's own answer at its time, so the attempt's hard
     # stop waits longer and two late loop turns in a row cannot reach it (one late turn
     # is the next test's).
-    monkeypatch.setattr(hard_stop, "GRACE_SECONDS", 2.0)
+    monkeypatch.setattr(attempt_module, "HARD_STOP_GRACE_SECONDS", 2.0)
     sim["duckduckgo"].always(Fault.server_error(503, "down"))
     sim["stub-bing"].always(Fault.hang(5))
     texts = []
