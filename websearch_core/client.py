@@ -364,18 +364,10 @@ class WebSearch(AsyncClosing):
     async def _open(self) -> CallSetup:
         """:meth:`_setup` for this loop; a session opened on it is closed with it at the latest."""
         setup = self._setup()
-        if self._unwatched():
+        guard = self._guard
+        if (guard is None or guard.session is not self._session) and self._owns_session:
             await self._close_with_loop()
         return setup
-
-    def _unwatched(self) -> bool:
-        """Whether the session this instance owns is not yet closed with its loop.
-
-        A test of its own, not only inside :meth:`_open`: a search asks it directly, so its
-        usual answer (watched since the first search) costs no coroutine.
-        """
-        guard = self._guard
-        return (guard is None or guard.session is not self._session) and self._owns_session
 
     async def state(self) -> StateStore:
         """The state store (opened on first use): cooldowns, budgets, usage, cache."""
@@ -410,9 +402,7 @@ class WebSearch(AsyncClosing):
     async def _execute_within(
         self, params: SearchParams, use_cache: bool, deadline: Deadline
     ) -> tuple[ChainOutcome, list[str]]:
-        setup = self._setup()  # what _open does, its await only when it has one to make
-        if self._unwatched():
-            await self._close_with_loop()
+        setup = await self._open()
         plan = setup.plan(params.provider)
         # A broken ledger must not cost an answer: the chain sees a store that degrades.
         # An open store is taken as it is (state() only opens one; no coroutine per search).

@@ -254,11 +254,6 @@ class LoopProvider(Protocol):
         """A tighter body cap than the configured one, if any."""
         ...
 
-    @property
-    def prepares(self) -> bool:
-        """Whether :meth:`prepare` does anything: the loop awaits it only then."""
-        ...
-
     async def prepare(self, flow: Flow) -> None:
         """Resolve what requests need before the first is built."""
         ...

@@ -84,8 +84,7 @@ async def run_protocol(
             error map), or a body the provider could not parse.
     """
     flow = Flow(params=params, context=context)
-    if provider.prepares:  # most providers have nothing to resolve first
-        await provider.prepare(flow)
+    await provider.prepare(flow)
     produce: Callable[[Flow], HttpRequest | None] = provider.first_request
     request = produce(flow)
     refreshed = False
@@ -97,8 +96,10 @@ async def run_protocol(
         except SearchProviderError as error:
             # A transport failure (timeout, reset, cap): the provider may try another way.
             step = await _after_failure(provider, flow, request, error)
-            if step is None:  # the provider keeps what earlier steps brought
-                break
+            if step is None:
+                if flow.done:  # the provider keeps what earlier steps brought
+                    break
+                raise
             produce, request, flow.resends = provider.follow_up, step, 0
             continue
         if not refreshed and _wants_refresh(provider, flow, response):
@@ -141,18 +142,12 @@ async def _after_failure(
 ) -> HttpRequest | None:
     """The provider's next request after a transport failure, once its wait is over.
 
-    ``None`` when there is none but the flow is done (the provider keeps what earlier
-    steps brought).
-
-    Raises:
-        SearchProviderError: ``error`` itself, when it stands: no other way to try, or a
-            wait that would outlive the attempt, and nothing done to keep.
+    ``None`` when the failure stands: no other way to try, or a wait that would outlive
+    the attempt.
     """
     step = provider.after_failure(flow, request, error)
     if isinstance(step, DelayedRequest):
-        step = step.request if await _wait(step.delay) else None
-    if step is None and not flow.done:
-        raise error
+        return step.request if await _wait(step.delay) else None
     return step
 
 

@@ -302,33 +302,3 @@ async def test_a_delay_past_the_attempts_time_lets_the_failure_stand(
     with attempt_scope(1.0), pytest.raises(ProviderConnectionError):
         await Resending().search(SearchParams(query="main"), context)
     assert len(transport.requests) == 1 and sleeps == []
-
-
-# --- prepare(flow) -----------------------------------------------------------------------------
-
-
-class Preparing(Hooked):
-    """Resolves what its request sends in ``prepare``, as the OAuth providers do."""
-
-    async def prepare(self, flow: Flow) -> None:
-        flow.state["prepared"] = "yes"
-
-    def first_request(self, flow: Flow) -> HttpRequest:
-        flow.state["side"] = False
-        return HttpRequest(method="GET", url=f"{MAIN}?prepared={flow.state.get('prepared')}")
-
-
-class InheritsPrepare(Preparing):
-    """A subclass that does not write ``prepare`` again: its parent's still runs."""
-
-
-@pytest.mark.parametrize("provider", [Preparing(), InheritsPrepare()])
-async def test_a_prepare_of_its_own_or_inherited_runs_before_the_first_request(
-    provider: ProtocolProvider,
-) -> None:
-    # The loop awaits prepare only for classes that have one (the default does nothing):
-    # the flag is derived per class, so an inherited override counts as the class's own.
-    context, transport = _context(_reply(200, "ok"))
-    assert (await provider.search(SearchParams(query="main"), context)).answer == "ok"
-    assert [request.url for request in transport.requests] == [f"{MAIN}?prepared=yes"]
-    assert provider.prepares and not Hooked.prepares

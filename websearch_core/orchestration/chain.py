@@ -259,17 +259,13 @@ class ChainRunner:
         except asyncio.CancelledError:
             # No verdict was reached: count what was held only if the search had already
             # shown the network works (see _reached_a_host), then let the cancel through.
-            if call.unresolved:
-                reached = _reached_a_host(outcome)
-                await asyncio.shield(
-                    self.ledger.record_unresolved(call.unresolved, offline=not reached)
-                )
+            reached = _reached_a_host(outcome)
+            await asyncio.shield(
+                self.ledger.record_unresolved(call.unresolved, offline=not reached)
+            )
             raise
-        # Nothing held back (every search a host answered): no verdict to reach, and no
-        # coroutine to create and await for a ledger step that would count nothing.
-        if call.unresolved:
-            offline = outcome.no_host_resolved or _alone_on_its_own_host(outcome, context)
-            await self.ledger.record_unresolved(call.unresolved, offline=offline)
+        offline = outcome.no_host_resolved or _alone_on_its_own_host(outcome, context)
+        await self.ledger.record_unresolved(call.unresolved, offline=offline)
         return outcome
 
     async def _in_turn(
@@ -443,7 +439,14 @@ class ChainRunner:
                         await asyncio.shield(self.ledger.record_failure(provider_id, error))
                         raise
                     continue
-                await self._count_failure(provider_id, error, reservation, retried, unresolved)
+                if retried is None and is_unreached(error):
+                    # No connection was opened, so no request left this machine: the
+                    # provider's monthly count (a free tier's) gets the request back.
+                    await self.ledger.release(reservation)
+                if unresolved is not None and is_unreached(error):
+                    unresolved.append((provider_id, error))  # offline? seen at the end
+                else:
+                    await self.ledger.record_failure(provider_id, error)
                 outcome.failures.append((provider, error))
                 said = format_provider_failure(error, provider.info.label)
                 detail = _with_uncounted(outcome, error, said, _uncounted(bound, reservation))
@@ -460,9 +463,7 @@ class ChainRunner:
                 )
                 _detach(error)
                 return None
-            write = self.ledger.success_write(provider_id)  # the usual success: none
-            if write is not None:
-                await write
+            await self.ledger.record_success(provider_id)
             uncounted = _uncounted(bound, reservation)
             attempt = Attempt(
                 provider=provider_id,
@@ -474,28 +475,6 @@ class ChainRunner:
             outcome.attempts.append(attempt)
             logger.info("web search served by %s", provider_id, extra=attempt.log_fields())
             return _noted(answer, uncounted)
-
-    async def _count_failure(
-        self,
-        provider_id: str,
-        error: Exception,
-        reservation: Reservation,
-        retried: Reservation | None,
-        unresolved: list[tuple[str, BaseException]] | None,
-    ) -> None:
-        """What a failed attempt leaves in the ledger: its request given back, its mark.
-
-        See :meth:`_try` for ``unresolved``; ``retried`` is the reservation of a request
-        rate limited before this one (its count stays: that request did leave).
-        """
-        if retried is None and is_unreached(error):
-            # No connection was opened, so no request left this machine: the
-            # provider's monthly count (a free tier's) gets the request back.
-            await self.ledger.release(reservation)
-        if unresolved is not None and is_unreached(error):
-            unresolved.append((provider_id, error))  # offline? seen at the end
-        else:
-            await self.ledger.record_failure(provider_id, error)
 
 
 def _alone_on_its_own_host(outcome: ChainOutcome, context: ProviderContext) -> bool:

@@ -382,21 +382,13 @@ class Ledger:
         await self.reserve(provider_id)
 
     async def record_success(self, provider_id: str) -> None:
-        """A success closes the circuit breaker (see :meth:`success_write`)."""
-        write = self.success_write(provider_id)
-        if write is not None:
-            await write
-
-    def success_write(self, provider_id: str) -> Awaitable[None] | None:
-        """The store write a success owes (closing the breaker), or ``None`` for none.
+        """A success closes the circuit breaker.
 
         The failure counter read at reservation time says whether there is anything to
-        forgive; the usual success therefore writes nothing, and a caller on every
-        search's path (the chain) awaits nothing either: no coroutine is made for it.
+        forgive; the usual success therefore writes nothing.
         """
         if self._failures_seen.pop(provider_id, 1) > 0:
-            return self.store.reset_failures(provider_id)
-        return None
+            await self.store.reset_failures(provider_id)
 
     async def record_failure(
         self, provider_id: str, error: BaseException, *, scope: str | None = None

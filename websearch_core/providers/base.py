@@ -470,17 +470,6 @@ class ProtocolProvider(SearchProvider):
     """Statuses that make the loop refresh a stored OAuth token once and resend the step."""
     max_response_bytes: ClassVar[int | None] = None
     """A tighter body cap than the configured one (Brave documents 2 MiB)."""
-    prepares: ClassVar[bool] = False
-    """Whether the class has a :meth:`prepare` of its own; set for each subclass, not by hand.
-
-    The request loop awaits :meth:`prepare` only then: the default does nothing, and
-    awaiting it made a coroutine on every search of every provider without one.
-    """
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Note whether the subclass (or a class between) overrides :meth:`prepare`."""
-        super().__init_subclass__(**kwargs)
-        cls.prepares = cls.prepare is not ProtocolProvider.prepare
 
     @final
     def search(
