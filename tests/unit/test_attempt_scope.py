@@ -152,3 +152,55 @@ async def test_a_late_loop_still_stops_a_provider_that_ignores_its_time() -> Non
     assert raised.value.message == "Probe request timed out after 0.2s"
     assert time.monotonic() - started < 5.0  # stopped soon after the loop ran again, not at 10 s
     assert remaining_budget(60.0) == 60.0
+
+
+class _Stopped(_Probe):
+    """Outlives its time; what it does when the hard stop cancels it is the behaviour."""
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            if self.behaviour == "answers":  # swallows the stop's cancel and answers
+                return SearchResponse(provider=self.info.id, answer="late but mine")
+            if self.behaviour == "caller cancels":  # the caller's cancel arrives meanwhile
+                current = asyncio.current_task()
+                assert current is not None
+                current.cancel()
+                await asyncio.sleep(0)
+            raise
+        raise AssertionError("unreachable")
+
+
+async def test_the_callers_cancel_is_never_taken_for_the_attempts_timeout() -> None:
+    task = asyncio.ensure_future(
+        answer_attempt(
+            _Probe("hang"), SearchParams(query="q"), key_context("probe", None), timeout=5
+        )
+    )
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    # Also when it arrives while the hard stop's own cancel is under way: it wins.
+    caller = asyncio.ensure_future(
+        answer_attempt(
+            _Stopped("caller cancels"),
+            SearchParams(query="q"),
+            key_context("probe", None),
+            timeout=0.05,
+        )
+    )
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+    assert caller.cancelling() == 1  # the caller's request stands, the stop's is withdrawn
+
+
+async def test_a_provider_that_answers_after_the_hard_stop_keeps_its_answer() -> None:
+    answer = await answer_attempt(
+        _Stopped("answers"), SearchParams(query="q"), key_context("probe", None), timeout=0.05
+    )
+    assert answer.response.answer == "late but mine"
+    current = asyncio.current_task()
+    assert current is not None and current.cancelling() == 0  # the stop's cancel withdrawn
+    await asyncio.sleep(0)  # and nothing left to cancel this task later
