@@ -5,10 +5,11 @@ the TTL (15 minutes by default) and are kept stale for a while longer, so that w
 provider fails a stale answer can be served, marked ``stale``, instead of an error.
 """
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -21,9 +22,9 @@ if TYPE_CHECKING:
 
 __all__ = ["cache_key", "dump_response", "load_response", "settings_scope", "variables_scope"]
 
-_KEY_VERSION = "v1"
-_KEY_ENCODER = json.JSONEncoder(sort_keys=True)
-"""``json.dumps(..., sort_keys=True)``'s encoder, made once: that call builds one per call."""
+_KEY_VERSION = "v2"
+"""Version 2 (stop 38): ``repr`` of the set fields hashed with BLAKE2s, in place of v1's
+JSON of ``model_dump`` hashed with SHA-256; a v1 entry is not found again (a miss, once)."""
 
 
 _OPERATOR_WORDS = frozenset({"OR", "AND", "NOT", "NEAR"})
@@ -41,11 +42,36 @@ def cache_key(params: SearchParams, scope: str) -> str:
     words (``python OR java`` searches for either word, ``python or java`` for both and
     a stop word); any other parameter, and the set of providers the chain could use,
     makes a different key.
+
+    The payload is the ``repr`` of the query and of each field not at its default, one
+    a line after the version and the scope: ``repr`` quotes and escapes every string (no
+    line or value can pass for another), and the values (strings, numbers, dates, tuples
+    of strings, ``None``) print the same in every process. Built so, and hashed with
+    BLAKE2s (CPython's own, not OpenSSL's), the key of a search that misses cost ~10 us
+    in place instead of ~33 us: ``model_dump``, the JSON encoder and OpenSSL's SHA-256
+    each ran cold after the previous search, about 1 us each when warm (stop 38).
     """
-    data = params.model_dump(mode="json", exclude_defaults=True)
-    data["query"] = _normalise_query(params.query)
-    payload = _KEY_ENCODER.encode({"v": _KEY_VERSION, "scope": scope, "params": data})
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    values = params.__dict__
+    lines = [_KEY_VERSION, repr(scope), repr(_normalise_query(params.query))]
+    for name, default in _optional_fields(type(params)):
+        value = values[name]
+        if value != default:
+            lines.append(f"{name}={value!r}")
+    payload = "\n".join(lines).encode("utf-8", "surrogatepass")
+    return hashlib.blake2s(payload).hexdigest()
+
+
+@functools.cache
+def _optional_fields(model: type[SearchParams]) -> tuple[tuple[str, Any], ...]:
+    """``model``'s fields but the query, each with its default, in declaration order.
+
+    Per class, so that a subclass's own fields make a different key too.
+    """
+    return tuple(
+        (name, field.get_default(call_default_factory=True))
+        for name, field in model.model_fields.items()
+        if name != "query"
+    )
 
 
 def settings_scope(settings: "Settings") -> str:
