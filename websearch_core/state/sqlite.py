@@ -43,7 +43,9 @@ Why it is built this way:
   find them after the same flush; a crash loses at most those not yet flushed (a search
   asked again), as it loses counts. An entry given as a serialiser
   (:meth:`SQLiteStore.cache_set_deferred`) is serialised at that flush, off the caller's
-  thread. A process about to ``fork()`` flushes first (:meth:`SQLiteStore._before_fork`):
+  thread. A lookup of a key the file does not hold is told without a read while nothing
+  has committed since the store read the file's keys (:mod:`._known_keys`). A process about
+  to ``fork()`` flushes first (:meth:`SQLiteStore._before_fork`):
   the child starts with nothing pending and reads its parent's counts and entries in the file.
 """
 
@@ -65,6 +67,7 @@ from pathlib import Path
 from typing import Final, TypeVar, cast
 
 from ._alarm import Alarm
+from ._known_keys import KnownKeys
 from ._pending import Batch, PendingUsage
 from ._pending_cache import CacheBatch, PendingCache, PendingEntry
 from ._seen import ProviderRows, SeenRows, mark_from_row
@@ -293,6 +296,12 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         # says the rows below may be reused (see _provider_rows).
         self._wal_index: WalIndex | None = None
         self._seen = SeenRows()  # the inline connection's last reads (see _provider_rows)
+        # The cache's keys as of a wal-index header: a miss told without a read (cache_get).
+        # The store's thread reads the header through its own reader, opened with its
+        # connection; _flush_header is the one read inside the last flush's transaction.
+        self._known = KnownKeys(_known_bound(self._max_cache_entries))
+        self._conn_wal_index: WalIndex | None = None
+        self._flush_header: bytes | None = None
         # Counts of reservations without a cap, written behind (see the module docstring).
         self._pending = PendingUsage()
         # Result-cache entries, written behind with them (see cache_set).
@@ -316,11 +325,14 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         itself; the child's own get a finalizer of their own.
         """
         _INHERITED_HANDLES.extend(
-            handle for handle in (self._conn, self._inline, self._wal_index) if handle is not None
+            handle
+            for handle in (self._conn, self._inline, self._wal_index, self._conn_wal_index)
+            if handle is not None
         )
         self._conn = self._inline = None
-        self._wal_index = None
+        self._wal_index = self._conn_wal_index = None
         self._seen = SeenRows()
+        self._known = KnownKeys(_known_bound(self._max_cache_entries))
         self._inline_lock = threading.Lock()
         self._inline_writes = 0
         self._flush_alarm.abandon()  # the parent's: its thread did not come along
@@ -372,6 +384,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         return CorruptStateError(message) if _is_corruption(exc) else StateStoreError(message)
 
     def _drop_connection(self) -> None:
+        self._close_conn_wal_index()
         if self._conn is not None:
             conn, self._conn = self._conn, None
             with contextlib.suppress(sqlite3.Error):
@@ -523,13 +536,23 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             if version != SCHEMA_VERSION:
                 self._migrate(conn)
             self._purge_unless_busy(conn)
+            self._close_conn_wal_index()  # a connection dropped before: its reader too
+            self._conn_wal_index = WalIndex.open(self._path, conn)
             # Here, on the store's thread, not by the first arm, which is often a count or
             # a cache entry held on the event loop's thread (the file opened by a lookup).
             self._flush_alarm.start()
         except BaseException:
+            self._close_conn_wal_index()
             conn.close()
             raise
         return conn
+
+    def _close_conn_wal_index(self) -> None:
+        """Close the store's thread's wal-index reader; the keys known through it go too."""
+        self._known.forget()
+        wal_index, self._conn_wal_index = self._conn_wal_index, None
+        if wal_index is not None:
+            wal_index.close()
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection) -> None:
@@ -966,10 +989,17 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             return select_cached(entry, pending.expires_at, now, allow_stale)
 
         def query(conn: sqlite3.Connection) -> CachedEntry | None:
+            header = None
+            if conn is self._inline and self._wal_index is not None:
+                header = self._wal_index.header()
+                if self._known.absent(key, header):  # no commit since the keys were read
+                    return None
             row = conn.execute(
                 "SELECT value, stored_at, fresh_until, expires_at FROM cache WHERE key = ?",
                 (key,),
             ).fetchone()
+            if self._known.ask_load(header):
+                self._load_known_soon()
             if row is None:
                 return None
             entry = CachedEntry(value=bytes(row[0]), stored_at=row[1], fresh_until=row[2])
@@ -1033,8 +1063,11 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """Write the pending cache entries (inside the caller's transaction); the batch.
 
         Every :data:`_PURGE_EVERY` entries written, the cache is swept in the same
-        transaction (this runs on the store's thread, never the caller's).
+        transaction (this runs on the store's thread, never the caller's). The file's
+        header is read first, the write lock held, for :meth:`_settle_cache`.
         """
+        wal_index = self._conn_wal_index
+        self._flush_header = wal_index.header() if wal_index is not None else None
         batch = self._pending_cache.batch()
         if batch:
             _write_cache_entries(conn, batch)
@@ -1171,8 +1204,45 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         return self._write_pending_first(conn, provider=None, func=self._write_cache_batch)
 
     def _settle_cache(self, batch: CacheBatch) -> None:
-        """``batch`` is committed: its entries are read from the file from now on."""
+        """``batch`` is committed: its entries are read from the file from now on.
+
+        The keys known to be in the file are kept, with the batch's, when this commit was
+        the only one since they were (see :mod:`._known_keys`).
+        """
+        wal_index = self._conn_wal_index
+        after = wal_index.header() if wal_index is not None else None
+        self._known.committed(self._flush_header, after, (key for key, _ in batch))
+        self._flush_header = None
         self._pending_cache.settle(batch)
+
+    def _load_known_soon(self) -> None:
+        """Queue a read of the cache's keys on the store's thread (see :mod:`._known_keys`)."""
+        try:
+            self._executor.submit(self._load_known)
+        except RuntimeError:  # shut down by aclose()
+            self._known.load_failed()
+
+    def _load_known(self) -> None:
+        """On the store's thread: every key in the file, after the header they are true for.
+
+        The header first: the keys read after it are those of its state of the file or of
+        a later one, never fewer.
+        """
+
+        def keys(conn: sqlite3.Connection) -> tuple[bytes | None, list[str]]:
+            wal_index = self._conn_wal_index
+            header = wal_index.header() if wal_index is not None else None
+            if header is None:
+                return None, []
+            return header, [str(row[0]) for row in conn.execute("SELECT key FROM cache")]
+
+        try:
+            header, found = self._call(keys)
+        except StateStoreError as exc:
+            logger.debug("web search state: the cache's keys not read: %s", exc)
+            self._known.load_failed()
+            return
+        self._known.load(header, found)
 
     def _write_pending_first(
         self,
@@ -1232,10 +1302,20 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 except sqlite3.Error as exc:  # put back, but no reader or flush comes now
                     _log_unwritten(logging.WARNING, self._pending.total(), entries, exc)
             self._orphan_flush.detach()
+            self._close_conn_wal_index()  # before the connection, as for the inline one
             if self._conn is not None:
                 conn, self._conn = self._conn, None
                 conn.close()
             self._close_inline()
+
+
+def _known_bound(max_cache_entries: int) -> int:
+    """Keys a :class:`KnownKeys` keeps at most: twice what the file holds between sweeps.
+
+    Twice, not once: a full cache (the file at its bound) would otherwise be read again
+    after every flush.
+    """
+    return 2 * (max_cache_entries + _PURGE_EVERY)
 
 
 def _in_transaction(conn: sqlite3.Connection, func: Callable[[sqlite3.Connection], _T]) -> _T:

@@ -1,0 +1,155 @@
+"""A cache miss told from the keys known to be in the SQLite file, without a read.
+
+What must hold (stop 38): while nothing has committed to the file since the store read its
+keys (or since its own flush, the only commit, added its own), a key not among them is a
+miss without a statement; a key another process wrote is found all the same, however
+close its commit comes to the store's own; a key known is read, with its expiry, as before.
+"""
+
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.unit.test_state_cache_write_behind import _flushed, _set
+from websearch_core.state import CachedEntry, SQLiteStore
+from websearch_core.state._known_keys import KnownKeys
+
+_WRITE = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute(
+    "INSERT INTO cache (key, value, stored_at, fresh_until, expires_at) VALUES (?, ?, ?, ?, ?)",
+    (sys.argv[2], b"theirs", float(sys.argv[3]), float(sys.argv[3]) + 60, float(sys.argv[3]) + 60),
+)
+conn.close()
+"""
+
+
+def _write_elsewhere(path: Path, key: str, now: float) -> None:
+    """Another process writes ``key`` to the file (an older release, another client)."""
+    subprocess.run([sys.executable, "-c", _WRITE, str(path), key, repr(now)], check=True)
+
+
+async def _keys_read(store: SQLiteStore, now: float) -> None:
+    """A miss read from the file asks for the keys; return once the store's thread read them."""
+    assert await store.cache_get("a key never written", now) is None
+    await store._run(lambda conn: None)
+
+
+def _traced(store: SQLiteStore) -> list[str]:
+    """The statements the inline connection runs from now on."""
+    statements: list[str] = []
+    assert store._inline is not None
+    store._inline.set_trace_callback(statements.append)
+    return statements
+
+
+async def test_a_miss_is_told_without_a_read_while_the_file_is_unchanged(
+    path: Path, flushed_by_hand: None
+) -> None:
+    now = time.time()
+    async with SQLiteStore(path) as store:
+        await _set(store, "k", b"v", now)
+        await _flushed(store)
+        await _keys_read(store, now)
+        statements = _traced(store)
+        assert await store.cache_get("new", now) is None
+        assert statements == []  # no read: "new" is not among the file's keys
+        assert await store.cache_get("k", now) == CachedEntry(b"v", now, now + 60)
+        assert await store.cache_get("k", now + 3600) is None  # known, read, expired
+        assert len(statements) == 2
+
+
+async def test_a_key_another_process_wrote_is_found(path: Path, flushed_by_hand: None) -> None:
+    now = time.time()
+    async with SQLiteStore(path) as store:
+        await _set(store, "k", b"v", now)
+        await _flushed(store)
+        await _keys_read(store, now)
+        statements = _traced(store)
+        assert await store.cache_get("theirs", now) is None
+        assert statements == []  # told from the keys known
+        _write_elsewhere(path, "theirs", now)
+        assert await store.cache_get("theirs", now) == CachedEntry(b"theirs", now, now + 60)
+
+
+async def test_the_stores_own_flush_keeps_the_keys_known(path: Path, flushed_by_hand: None) -> None:
+    now = time.time()
+    async with SQLiteStore(path) as store:
+        await _set(store, "k", b"v", now)  # opens the file
+        await _keys_read(store, now)
+        await _set(store, "mine", b"m", now)
+        await _flushed(store)  # the only commit since the keys were read
+        statements = _traced(store)
+        assert await store.cache_get("new", now) is None
+        assert statements == []  # still told without a read
+        assert await store.cache_get("mine", now) == CachedEntry(b"m", now, now + 60)
+        assert await store.cache_get("k", now) == CachedEntry(b"v", now, now + 60)
+
+
+async def test_a_commit_elsewhere_right_after_the_flushs_is_not_missed(
+    path: Path, flushed_by_hand: None
+) -> None:
+    """Another process commits between the flush's ``COMMIT`` and its reading of the header."""
+    now = time.time()
+    async with SQLiteStore(path) as store:
+        await _set(store, "k", b"v", now)
+        await _keys_read(store, now)
+        await _set(store, "mine", b"m", now)
+        reader = store._conn_wal_index
+        assert reader is not None
+        read_header = reader.header
+        reads: list[int] = []
+
+        def header() -> bytes | None:
+            reads.append(1)
+            if len(reads) == 2:  # after the COMMIT (the first was inside the transaction)
+                _write_elsewhere(path, "theirs", now)
+            return read_header()
+
+        reader.header = header  # type: ignore[method-assign]
+        await _flushed(store)
+        reader.header = read_header  # type: ignore[method-assign]
+        assert len(reads) == 2
+        assert await store.cache_get("theirs", now) == CachedEntry(b"theirs", now, now + 60)
+        assert await store.cache_get("mine", now) == CachedEntry(b"m", now, now + 60)
+
+
+def _header(commits: int, frames: int) -> bytes:
+    """A wal-index header as :mod:`._wal_index` gives it: ``iChange`` and ``mxFrame`` set."""
+    return struct.pack("=IIIBBHII", 3007000, 0, commits, 1, 0, 4096, frames, 0).ljust(48, b"\0")
+
+
+def test_keys_are_kept_through_one_commit_only() -> None:
+    known = KnownKeys(bound=100)
+    known.load(_header(4, 10), ["a"])
+    assert known.absent("b", _header(4, 10)) and not known.absent("a", _header(4, 10))
+    assert not known.absent("b", _header(5, 12))  # the file moved: not told
+    known.committed(_header(4, 10), _header(5, 12), ["b"])  # the flush, the only commit
+    assert known.absent("c", _header(5, 12)) and not known.absent("b", _header(5, 12))
+    known.committed(_header(5, 12), _header(7, 16), ["c"])  # another commit came after it
+    assert not known.absent("d", _header(7, 16))
+    known.load(_header(7, 16), ["a", "b", "c"])
+    known.committed(_header(8, 18), _header(9, 20), ["d"])  # one came before it
+    assert not known.absent("e", _header(9, 20)) and not known.absent("e", _header(8, 18))
+
+
+def test_a_header_that_cannot_be_read_tells_nothing() -> None:
+    known = KnownKeys(bound=100)
+    known.load(None, ["a"])
+    assert not known.absent("b", None)
+    known.load(_header(1, 2), [])
+    assert not known.absent("b", None)
+    assert not known.ask_load(None)
+
+
+def test_keys_past_the_bound_are_forgotten() -> None:
+    # The sweeps delete rows and the flushes only add keys: the set must not grow for ever.
+    known = KnownKeys(bound=3)
+    known.load(_header(1, 2), ["a", "b"])
+    known.committed(_header(1, 2), _header(2, 4), ["c"])
+    assert known.absent("d", _header(2, 4))
+    known.committed(_header(2, 4), _header(3, 6), ["d"])
+    assert not known.absent("e", _header(3, 6))

@@ -1,0 +1,137 @@
+"""Every result-cache key the SQLite file holds, as of one wal-index header: misses unread.
+
+Why: a search that misses the cache read the file for its key, a read transaction and an
+index lookup of SQLite's, ~30 us on the event loop's thread in place (stop 38), and a new
+query misses every time. A key another process may have written cannot be known absent
+from memory alone, but the wal-index header (:mod:`._wal_index`) changes on every commit
+by any connection. So the keys are read once, on the store's thread, with the header read
+just before (the read sees that state of the file or a later one: never fewer keys than
+the header's state held), and a key not among them is absent while the header is
+unchanged: no statement. Deleted rows (the sweep, expiry) leave keys here that the file
+no longer holds; those are read as before, so the set only ever answers "absent".
+
+The store's own flush, the commit that writes cache entries, keeps the set true without a
+read: inside its transaction (the write lock held, so no other commit can come first) the
+header must still be the set's, and after the ``COMMIT`` the header's change counter must
+be exactly one more (``iChange``, incremented by SQLite on every commit by any
+connection): then the file holds what the set held plus what the flush wrote. Anything
+else (a header that cannot be read, another commit in between) forgets the set, and the
+next miss reads the file and asks for the set again.
+
+Reading the set costs a scan of the cache's key index on the store's thread (10,000 keys,
+the default bound: a few ms), so it is asked for at most once per :data:`RELOAD_AFTER`
+seconds, and that wait doubles (up to :data:`RELOAD_AFTER_MAX`) while each set read is
+forgotten before it spared a single read: other processes committing all the time.
+"""
+
+import struct
+import threading
+import time
+from collections.abc import Iterable
+from typing import Final
+
+__all__ = ["RELOAD_AFTER", "RELOAD_AFTER_MAX", "KnownKeys"]
+
+RELOAD_AFTER: Final = 1.0
+"""Seconds between two reads of the keys, at least."""
+RELOAD_AFTER_MAX: Final = 60.0
+"""The longest that wait grows while reads of the keys go unused."""
+_CHANGE_COUNTER: Final = struct.Struct("=8xI")
+"""``iChange``, the wal-index header's commit counter (native byte order, as the header)."""
+
+
+def _commits(header: bytes) -> int:
+    return int(_CHANGE_COUNTER.unpack_from(header)[0])
+
+
+class KnownKeys:
+    """The cache keys in the file as of one wal-index header; thread-safe.
+
+    Read on the event loop's thread (:meth:`absent`), kept on the store's (the other
+    methods).
+
+    Args:
+        bound: Keys kept at most. The flushes add keys and the sweeps that delete rows
+            take none away, so a store that only ever flushes would keep every key it
+            ever wrote; past ``bound`` the set is forgotten and read again.
+    """
+
+    def __init__(self, bound: int) -> None:
+        self._bound = bound
+        self._lock = threading.Lock()
+        self._keys: set[str] = set()
+        self._at: bytes | None = None  # the header the keys are true for; None: none are
+        self._spared = 0  # reads spared since the keys were read
+        self._wait = RELOAD_AFTER
+        self._next_load = 0.0  # time.monotonic() from which the keys may be read again
+        self._load_asked = False
+
+    def absent(self, key: str, header: bytes | None) -> bool:
+        """Whether ``key`` is surely not in the file, whose header is now ``header``."""
+        if header is None:
+            return False
+        with self._lock:
+            if header != self._at or key in self._keys:
+                return False
+            self._spared += 1
+            return True
+
+    def ask_load(self, header: bytes | None) -> bool:
+        """Whether to read the keys now: the set is out of date, and not read too often.
+
+        Out of date: not the file's at ``header`` (its header now; ``None``, unreadable,
+        asks for nothing). Not too often: no read is under way, and the last is old enough.
+
+        The caller then runs :meth:`load` on the store's thread, or :meth:`load_failed`.
+        """
+        now = time.monotonic()
+        with self._lock:
+            if header is None or header == self._at or self._load_asked or now < self._next_load:
+                return False
+            self._load_asked = True
+            return True
+
+    def load(self, header: bytes | None, keys: Iterable[str]) -> None:
+        """The keys read after the file's header was ``header`` (``None``: not to be kept)."""
+        keys = set(keys) if header is not None else set()
+        with self._lock:
+            # A set forgotten before it spared one read: reading them costs more than it saves.
+            unused = self._at is None and self._spared == 0 and self._next_load > 0.0
+            self._wait = min(self._wait * 2, RELOAD_AFTER_MAX) if unused else RELOAD_AFTER
+            self._next_load = time.monotonic() + self._wait
+            self._keys, self._at, self._spared = keys, header, 0
+            self._load_asked = False
+
+    def load_failed(self) -> None:
+        """The keys could not be read: ask again no sooner than usual."""
+        with self._lock:
+            self._next_load = time.monotonic() + self._wait
+            self._load_asked = False
+
+    def committed(self, before: bytes | None, after: bytes | None, written: Iterable[str]) -> None:
+        """A transaction of the store's thread committed ``written`` (cache keys).
+
+        ``before`` is the header read inside the transaction (the write lock held),
+        ``after`` the header read just after the ``COMMIT``. The set is kept, with
+        ``written`` added, only when it was the file's at ``before`` and ``after`` counts
+        exactly one commit more: that commit was this one, and nothing came after it.
+        """
+        with self._lock:
+            if (
+                before is not None
+                and after is not None
+                and before == self._at
+                and _commits(after) == _commits(before) + 1
+            ):
+                self._keys.update(written)
+                self._at = after
+            else:
+                self._at = None
+            if len(self._keys) > self._bound:
+                self._keys, self._at = set(), None
+
+    def forget(self) -> None:
+        """The set says nothing any more (the connection closed, a fork)."""
+        with self._lock:
+            self._at = None
+            self._keys = set()
