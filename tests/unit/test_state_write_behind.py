@@ -551,6 +551,69 @@ def test_a_forked_child_reads_what_its_parent_held_in_memory(
     assert observer.count() == 1  # written once: by the parent before the fork, not again
 
 
+_FORK_BEHIND_A_LOCK = """
+import asyncio, multiprocessing, sys, time
+from pathlib import Path
+import websearch_core.state.sqlite as sqlite_store
+from tests.sqlite_holder import held_by_another_process
+from websearch_core.state import SQLiteStore, UsageWindow
+
+sqlite_store.FORK_FLUSH_WAIT = 5.0  # what a fork waiting for the lock would wait
+path = Path(sys.argv[1])
+store = SQLiteStore(path)
+window = (UsageWindow("month:test", time.time() + 600),)
+now = time.time()
+
+
+async def parent_writes():
+    await store.reserve_unless_marked("brave", window, now)
+    await store.cache_set("k", b"answer", now=now, ttl=600, keep_stale_for=0)
+
+
+async def child_reads():
+    hit = await store.cache_get("k", time.time())
+    missed = await store.cache_get("other", time.time())
+    return None if hit is None else hit.value, missed
+
+
+def child(queue):
+    queue.put(asyncio.run(child_reads()))
+
+
+asyncio.run(parent_writes())  # both held in memory: no flush is due for 0.5 s
+forked = multiprocessing.get_context("fork")
+queue = forked.Queue()
+with held_by_another_process(path) as held:
+    worker = forked.Process(target=child, args=(queue,))
+    started = time.monotonic()
+    worker.start()
+    took = time.monotonic() - started
+    print(queue.get(timeout=30), took < 2.5)
+    held.release()
+worker.join(30)
+assert worker.exitcode == 0, worker.exitcode
+asyncio.run(store.aclose())
+"""
+
+
+def test_a_fork_behind_another_process_lock_neither_waits_nor_hides_the_parents_answer(
+    path: Path, observer: Observer
+) -> None:
+    # The flush before the fork waited for the lock (FORK_FLUSH_WAIT), then gave up: the
+    # fork was that much later and its child missed the answer its parent had cached.
+    done = subprocess.run(
+        [sys.executable, "-c", _FORK_BEHIND_A_LOCK, str(path)],
+        check=True,
+        timeout=60,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.stdout.strip() == "(b'answer', None) True"
+    assert observer.value("k") == b"answer"  # the parent wrote them, once the lock was free
+    assert observer.count() == 1
+
+
 def test_pending_counts_refuse_a_reader_that_raced_a_flush() -> None:
     """A read of the file from before a flush plus the pending counts would miss a batch."""
     pending = PendingUsage()

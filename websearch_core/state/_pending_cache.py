@@ -132,6 +132,15 @@ class PendingCache:
                 if entries.get(key) is pending:
                     del entries[key]
 
+    def held_at_fork(self) -> dict[str, PendingEntry]:
+        """In a forked child: a copy of the entries its parent held, taken without the lock.
+
+        Another thread of the parent may have held the lock at the fork; that thread did
+        not come along, so the lock would never be let go. The child runs alone here
+        (in ``fork()``'s handler), and the dict is whole: the fork holds the GIL.
+        """
+        return dict(self._entries)
+
     def __len__(self) -> int:
         with self._lock:
             return len(self._entries)

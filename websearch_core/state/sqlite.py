@@ -45,8 +45,9 @@ Why it is built this way:
   (:meth:`SQLiteStore.cache_set_deferred`) is serialised at that flush, off the caller's
   thread. A lookup of a key the file does not hold is told without a read while nothing
   has committed since the store read the file's keys (:mod:`._known_keys`). A process about
-  to ``fork()`` flushes first (:meth:`SQLiteStore._before_fork`):
-  the child starts with nothing pending and reads its parent's counts and entries in the file.
+  to ``fork()`` flushes first unless the lock is held elsewhere
+  (:meth:`SQLiteStore._before_fork`): the child starts with nothing pending and reads its
+  parent's counts and entries in the file, or its entries in the memory it inherited.
 """
 
 from __future__ import annotations
@@ -107,7 +108,10 @@ _CHECKPOINT_EVERY: Final = 256  # inline writes (one to a few WAL pages each) be
 ORPHAN_FLUSH_WAIT: Final = 1.0
 """Seconds the counts of a store never closed (or whose close gave up) wait for the lock."""
 FORK_FLUSH_WAIT: Final = 1.0
-"""Seconds a ``fork()`` waits at most for the flush that hands the child what is pending."""
+"""Seconds a ``fork()`` waits at most for the store's thread to try the flush that hands the
+child what is pending (the flush itself never waits for the lock)."""
+INHERITED_FOR: Final = 30.0
+"""Seconds a forked child reads, behind the file, the cache entries its parent held unwritten."""
 FLUSH_AFTER: Final = 0.5
 """Seconds a count without a cap waits in memory before the store writes it (with the rest)."""
 _BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
@@ -306,6 +310,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._pending = PendingUsage()
         # Result-cache entries, written behind with them (see cache_set).
         self._pending_cache = PendingCache(max_cache_entries)
+        # In a forked child: the entries its parent held and had not written (see cache_get).
+        self._inherited: dict[str, PendingEntry] = {}
+        self._inherited_until = 0.0
         self._flush_alarm = Alarm(self._flush_due, "websearch-state-flush")
         # A store dropped or left open at exit still writes what it owes, on a connection
         # of its own (its thread may be gone by then).
@@ -322,7 +329,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         SQLite forbids using a connection across ``fork()``, and closing one there could
         touch the parent's locks and WAL, so the inherited handles are kept, unused, for
         the child's life. The parent writes the counts and cache entries it had pending
-        itself; the child's own get a finalizer of their own.
+        itself; the child's own get a finalizer of their own. The parent's cache entries
+        still pending (its flush before the fork found the lock held elsewhere) are read
+        by the child, behind the file, for :data:`INHERITED_FOR` seconds: the parent
+        writes them meanwhile.
         """
         _INHERITED_HANDLES.extend(
             handle
@@ -338,6 +348,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._flush_alarm.abandon()  # the parent's: its thread did not come along
         self._flush_alarm = Alarm(self._flush_due, "websearch-state-flush")
         self._pending = PendingUsage()
+        self._inherited = self._pending_cache.held_at_fork()
+        self._inherited_until = time.monotonic() + INHERITED_FOR
         self._pending_cache = PendingCache(self._max_cache_entries)
         self._orphan_flush.detach()
         self._orphan_flush = weakref.finalize(
@@ -352,15 +364,20 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         flush: a count of 0 where its parent had counted, a miss on an answer its parent had
         just cached (gunicorn ``--preload``, ``multiprocessing``'s "fork"). The flush runs
         on the store's thread, as every flush does (a batch taken elsewhere could be missed
-        by a reader queued there), waited for :data:`FORK_FLUSH_WAIT` seconds at most: past
-        that (another process holding the lock), the fork goes on and the child reads the
-        rest after the parent's flush. A store holding nothing, or known not to answer (a
-        call given up on is still unanswered), costs the fork nothing.
+        by a reader queued there), waited for :data:`FORK_FLUSH_WAIT` seconds at most, and
+        it does not wait for the write lock: behind another process's lock it waited that
+        whole second, then the child read neither (stop 38). Now the fork goes on at once,
+        the parent writes them at its next flush, and the child reads the parent's cache
+        entries from the memory it inherited (:meth:`_forget_parent_state`); the counts,
+        statistics only (a capped count is never pending), after the parent's flush. A
+        store holding nothing, or known not to answer (a call given up on is still
+        unanswered), costs the fork nothing.
         """
         if not (self._pending.holds_any() or len(self._pending_cache)) or self._stuck():
             return
         try:
-            self._executor.submit(self._flush).result(timeout=FORK_FLUSH_WAIT)
+            flush = functools.partial(self._flush, patient=False)
+            self._executor.submit(flush).result(timeout=FORK_FLUSH_WAIT)
         except (RuntimeError, TimeoutError) as exc:  # RuntimeError: closing, shut down
             logger.debug("web search state: not flushed before fork(): %r", exc)
 
@@ -1005,7 +1022,29 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             entry = CachedEntry(value=bytes(row[0]), stored_at=row[1], fresh_until=row[2])
             return select_cached(entry, float(row[3]), now, allow_stale)
 
-        return await self._read(query)
+        found = await self._read(query)
+        if found is None and self._inherited:
+            return self._inherited_entry(key, now, allow_stale)
+        return found
+
+    def _inherited_entry(self, key: str, now: float, allow_stale: bool) -> CachedEntry | None:
+        """In a forked child, ``key``'s entry its parent held unwritten at the fork, if any.
+
+        Read behind the file (which holds it once the parent has flushed, or a later write
+        of another process), and for :data:`INHERITED_FOR` seconds only: forgotten after.
+        """
+        if time.monotonic() >= self._inherited_until:
+            self._inherited = {}
+            return None
+        held = self._inherited.get(key)
+        if held is None:
+            return None
+        try:
+            entry = held.entry()
+        except Exception as exc:  # as for an entry of this process's own (see cache_get)
+            logger.debug("web search result cache entry unreadable: %r", exc)
+            return None
+        return select_cached(entry, held.expires_at, now, allow_stale)
 
     async def cache_set(
         self, key: str, value: bytes, *, now: float, ttl: float, keep_stale_for: float
@@ -1173,8 +1212,11 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         with contextlib.suppress(RuntimeError):  # shut down: aclose() wrote them
             self._executor.submit(self._flush)
 
-    def _flush(self) -> None:
+    def _flush(self, *, patient: bool = True) -> None:
         """On the store's thread: write every pending count and cache entry in one transaction.
+
+        Not ``patient`` (before a ``fork()``), the flush does not wait for the write lock:
+        held elsewhere, it is left for the next flush, as a failed one is.
 
         The batch is taken only once ``BEGIN IMMEDIATE`` holds the write lock. From the
         take to the end of the write, readers on the inline connection cannot tell whether
@@ -1187,8 +1229,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if not (self._pending.holds_any() or len(self._pending_cache)):
             return
         self._pending_cache.serialise()  # before the write lock, not while holding it
+        write = self._write_everything_pending if patient else self._write_everything_at_once
         try:
-            self._settle_cache(self._call(self._write_everything_pending))
+            self._settle_cache(self._call(write))
         except StateStoreError as exc:  # kept for the next try (or for close)
             logger.debug(
                 "web search state: pending usage counts and cache entries not written yet: %s",
@@ -1202,6 +1245,14 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     def _write_everything_pending(self, conn: sqlite3.Connection) -> CacheBatch:
         """The pending counts and cache entries, in one transaction; the entries written."""
         return self._write_pending_first(conn, provider=None, func=self._write_cache_batch)
+
+    def _write_everything_at_once(self, conn: sqlite3.Connection) -> CacheBatch:
+        """:meth:`_write_everything_pending`, or busy at once when the lock is held elsewhere."""
+        conn.execute("PRAGMA busy_timeout = 0")
+        try:
+            return self._write_everything_pending(conn)
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
 
     def _settle_cache(self, batch: CacheBatch) -> None:
         """``batch`` is committed: its entries are read from the file from now on.
