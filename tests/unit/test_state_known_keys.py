@@ -12,9 +12,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.unit.test_state_cache_write_behind import _flushed, _set
-from websearch_core.state import CachedEntry, SQLiteStore
-from websearch_core.state._known_keys import KnownKeys
+from websearch_core.state import CachedEntry, SQLiteStore, _known_keys
+from websearch_core.state._known_keys import RELOAD_AFTER, KnownKeys
 
 _WRITE = """
 import sqlite3, sys
@@ -33,8 +35,9 @@ def _write_elsewhere(path: Path, key: str, now: float) -> None:
 
 
 async def _keys_read(store: SQLiteStore, now: float) -> None:
-    """A miss read from the file asks for the keys; return once the store's thread read them."""
-    assert await store.cache_get("a key never written", now) is None
+    """Two misses read from the file ask for the keys; return once the store's thread read them."""
+    for key in ("a key never written", "another"):
+        assert await store.cache_get(key, now) is None
     await store._run(lambda conn: None)
 
 
@@ -153,3 +156,53 @@ def test_keys_past_the_bound_are_forgotten() -> None:
     assert known.absent("d", _header(2, 4))
     known.committed(_header(2, 4), _header(3, 6), ["d"])
     assert not known.absent("e", _header(3, 6))
+
+
+async def test_one_lookup_never_reads_the_keys(path: Path, flushed_by_hand: None) -> None:
+    # One websearch command looks one key up: reading every key would be spent for nothing.
+    now = time.time()
+    async with SQLiteStore(path) as store:
+        await _set(store, "k", b"v", now)
+        await _flushed(store)
+        assert await store.cache_get("new", now) is None
+        await store._run(lambda conn: None)
+        statements = _traced(store)
+        assert await store.cache_get("newer", now) is None
+        assert statements  # read from the file: the keys were not asked for
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_keys_that_go_out_of_date_unused_are_read_ever_less_often(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = _Clock()
+    monkeypatch.setattr(_known_keys, "time", clock)
+    known = KnownKeys(bound=1000)
+    assert not known.ask_load(_header(1, 2))  # the first miss read: not yet
+    assert known.ask_load(_header(1, 2))
+    known.load(_header(1, 2), [f"k{i}" for i in range(64)])
+    waits = []
+    for commits in range(2, 6):  # out of date each time before it spared a read
+        header = _header(commits, 2 * commits)
+        start = clock.now
+        while not known.ask_load(header):
+            clock.now += 0.25
+        waits.append(clock.now - start)
+        known.load(header, [f"k{i}" for i in range(64)])
+    assert waits == [RELOAD_AFTER, RELOAD_AFTER * 2, RELOAD_AFTER * 4, RELOAD_AFTER * 8]
+    for index in range(2):  # 64 keys: two reads spared pay for them
+        assert known.absent(f"new{index}", _header(5, 10))
+    start = clock.now
+    while not known.ask_load(_header(6, 12)):
+        clock.now += 0.25
+    known.load(_header(6, 12), [])
+    assert not known.ask_load(_header(7, 14))
+    clock.now += RELOAD_AFTER
+    assert known.ask_load(_header(7, 14))  # the wait is back to its start
