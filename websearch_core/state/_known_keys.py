@@ -20,8 +20,8 @@ next miss reads the file and asks for the set again.
 
 Reading the set costs a scan of the cache's key index on the store's thread, ~1 us a key
 (10,000 keys, the default bound: ~10 ms on a loaded machine), where a read spared is ~30 us.
-So it is asked for only by the second miss read from the file (a process that looks one
-key up, such as one ``websearch`` command, never pays it), at most once per
+So it is asked for only by the second lookup read from the file (a process that looks
+one key up, such as one ``websearch`` command, never pays it), at most once per
 :data:`RELOAD_AFTER` seconds, and that wait doubles (up to :data:`RELOAD_AFTER_MAX`) while
 each set read goes out of date before it spared a read per :data:`KEYS_PER_READ` keys:
 other processes committing all the time.
@@ -68,7 +68,7 @@ class KnownKeys:
         self._at: bytes | None = None  # the header the keys are true for; None: none are
         self._spared = 0  # reads spared since the keys were read
         self._loaded = False  # whether the keys were ever read
-        self._misses_read = 0  # misses read from the file before the keys ever were
+        self._lookups_read = 0  # lookups read from the file before the keys ever were
         self._wait = RELOAD_AFTER
         self._next_load = 0.0  # time.monotonic() from which the keys may be read again
         self._load_asked = False
@@ -96,8 +96,8 @@ class KnownKeys:
             if header is None or header == self._at or self._load_asked or now < self._next_load:
                 return False
             if not self._loaded:
-                self._misses_read += 1
-                if self._misses_read < 2:  # one lookup may be all this process makes
+                self._lookups_read += 1
+                if self._lookups_read < 2:  # one lookup may be all this process makes
                     return False
             self._load_asked = True
             return True
