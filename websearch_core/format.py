@@ -291,18 +291,23 @@ def format_no_content(label: str, notes: Iterable[str] = ()) -> str:
     return f"{label} returned no renderable search content.{_reasons(notes)}"
 
 
-def format_no_match(label: str, filters: Iterable[str], notes: Iterable[str] = ()) -> str:
+def format_no_match(
+    label: str, dropped: Iterable[tuple[str, int]], notes: Iterable[str] = ()
+) -> str:
     """The error text of an answer whose results all failed a local filter check.
 
     Said apart from an empty answer, so the caller knows to loosen the filters rather
-    than try again. The notes follow as :func:`format_no_content`'s do: Public Web
+    than try again; each filter with how many results it dropped (judged alone, so a
+    result failing two counts for both), so the caller loosens the one that dropped most
+    rather than guessing. The notes follow as :func:`format_no_content`'s do: Public Web
     holding an engine back for the last resort says which.
 
     Example:
-        >>> format_no_match("Bing", ["include_domains"])
-        'Bing returned no results matching the filters (include_domains).'
+        >>> format_no_match("Bing", [("include_domains", 7), ("date_after", 1)])
+        'Bing returned no results matching the filters (include_domains dropped 7, \
+date_after dropped 1).'
     """
-    names = ", ".join(filters)
+    names = ", ".join(f"{name} dropped {count}" for name, count in dropped)
     return f"{label} returned no results matching the filters ({names}).{_reasons(notes)}"
 
 

@@ -29,6 +29,7 @@ from websearch_core.providers import duckduckgo as ddg
 from websearch_core.providers.public import PublicProvider
 from websearch_core.testing import SimResult, Simulator
 from websearch_core.testing.faults import Fault
+from websearch_core.testing.simulator import default_results
 
 DEADLINE = 4.0
 UNCOUNTED = (
@@ -463,11 +464,17 @@ async def test_a_failed_last_resort_after_results_the_filters_dropped_names_the_
     first, tavily, last = result.response.attempts
     assert (first.provider, first.status, tavily.provider) == ("public", 204, "tavily")
     assert first.detail == (
-        "Public Web returned no results matching the filters (include_domains). Engines that "
-        "did not answer: bing: budget of 100/day unchecked: state store unavailable, not asked."
+        f"Public Web returned no results matching the filters (include_domains dropped "
+        f"{len(OFF_SITE)}). Engines that did not answer: bing: budget of 100/day unchecked: "
+        "state store unavailable, not asked."
     )
     why = " Engines that did not answer: bing: failed (HTTP 503)." if bing == "failing" else ""
-    text = f"Public Web returned no results matching the filters (include_domains).{why}"
+    # The last resort's Bing, answering off the site, adds its own to DuckDuckGo's.
+    dropped = len(OFF_SITE) * (1 if bing == "failing" else 2)
+    text = (
+        f"Public Web returned no results matching the filters (include_domains dropped "
+        f"{dropped}).{why}"
+    )
     assert (last.provider, last.outcome, last.status) == ("public", "failed", 204)
     # The uncounted note once, whether Bing failed or answered: before, an answer's note
     # was among Public Web's notes, which its error text repeats, and joined again after it.
@@ -563,9 +570,12 @@ async def test_engine_results_that_all_fail_public_webs_own_filter_hold_its_unch
         response = await ws.search("rust tokio site:wanted.example")
     outcomes = [(a.provider, a.outcome, a.detail) for a in response.attempts]
     assert [o[:2] for o in outcomes] == ASKED_AGAIN
+    # DuckDuckGo served the simulator's default results, all off the site.
+    dropped = len(default_results("rust tokio site:wanted.example"))
     assert outcomes[0][2] == (
-        "Public Web returned no results matching the filters (include_domains). Engines that "
-        "did not answer: bing: budget of 100/day unchecked: state store unavailable, not asked."
+        f"Public Web returned no results matching the filters (include_domains dropped "
+        f"{dropped}). Engines that did not answer: bing: budget of 100/day unchecked: state "
+        "store unavailable, not asked."
     )
     assert [source.url for source in response.sources] == ["https://docs.wanted.example/tokio"]
     assert len(sim["bing"].requests) == 2 and len(sim["duckduckgo"].requests) == 2

@@ -125,7 +125,9 @@ async def test_results_every_engine_dropped_for_the_filters_say_so(
         sim[engine_id].honour_operators = False  # every engine leaks off the site
     async with WebSearch(sim.settings(exclude=UNSIMULATED)) as ws:
         result = await ws.run(query, provider="public", use_cache=False, **fields)
-    assert result.error == f"Public Web returned no results matching the filters ({names})."
+    # Each engine's check dropped both of its results: counted engine by engine.
+    dropped = f"{names} dropped {len(OFF_SITE) * len(ENGINES)}"
+    assert result.error == f"Public Web returned no results matching the filters ({dropped})."
     (attempt,) = result.response.attempts
     assert (attempt.provider, attempt.outcome, attempt.status) == ("public", "failed", 204)
     assert attempt.detail == result.error
@@ -147,8 +149,8 @@ async def test_dropped_results_beside_engines_that_failed_or_found_nothing_name_
     async with WebSearch(sim.settings(exclude=UNSIMULATED)) as ws:
         result = await ws.run("laravel site:github.com", provider="public", use_cache=False)
     assert result.error == (
-        "Public Web returned no results matching the filters (include_domains). Engines that "
-        f"did not answer: {', '.join(failing)}: failed (HTTP 503)."
+        "Public Web returned no results matching the filters (include_domains dropped "
+        f"{len(OFF_SITE)}). Engines that did not answer: {', '.join(failing)}: failed (HTTP 503)."
     )
     assert result.response.attempts[0].status == 204
 

@@ -17,6 +17,8 @@ import pytest
 from tests.functional.test_budget_last_resort import PUBLIC_UNCOUNTED, _public_chain_held
 from websearch_core import WebSearch
 from websearch_core import providers as registry
+from websearch_core.filters import plan_filters
+from websearch_core.models import SearchParams
 from websearch_core.providers.bing import BingProvider
 from websearch_core.providers.ecosia import EcosiaProvider
 from websearch_core.providers.mojeek import MojeekProvider
@@ -62,6 +64,25 @@ async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
         yield simulator
 
 
+def _checking(name: str, query: str, fields: dict[str, str], excluded: tuple[str, ...]) -> int:
+    """How many engines asked check ``name`` on their own results, rather than send it.
+
+    An engine that sends the filter upstream is left nothing by its simulator (dates and
+    operators honoured), so only these engines drop results for it.
+    """
+    params = SearchParams(query=query, **fields)  # type: ignore[arg-type]
+    return sum(
+        name in plan_filters(params, registry.get_provider(e).info).checks
+        for e in ENGINES
+        if e not in excluded
+    )
+
+
+def _dropped(name: str, query: str, fields: dict[str, str], excluded: tuple[str, ...]) -> str:
+    """``name dropped N``: both results of each engine that checks ``name`` on its own."""
+    return f"{name} dropped {len(OLD) * _checking(name, query, fields, excluded)}"
+
+
 async def _run(sim: Simulator, query: str, excluded: tuple[str, ...], **fields: Any) -> Any:
     async with WebSearch(sim.settings(exclude=excluded)) as ws:
         return await ws.run(query, provider="public", use_cache=False, **fields)
@@ -72,7 +93,8 @@ async def test_results_every_engine_dropped_for_one_filter_name_it(
     sim: Simulator, query: str, fields: dict[str, str], name: str, excluded: tuple[str, ...]
 ) -> None:
     result = await _run(sim, query, excluded, **fields)
-    assert result.error == f"Public Web returned no results matching the filters ({name})."
+    dropped = _dropped(name, query, fields, excluded)
+    assert result.error == f"Public Web returned no results matching the filters ({dropped})."
     (attempt,) = result.response.attempts
     assert (attempt.provider, attempt.outcome, attempt.status) == ("public", "failed", 204)
 
@@ -84,7 +106,8 @@ async def test_a_domain_filter_every_result_met_is_not_named(
     # The results are on the site; the other filter dropped them. Only that one is named:
     # before, the site was named too, and a caller loosening it would find the same nothing.
     result = await _run(sim, f"{query} site:github.com", excluded, **fields)
-    assert result.error == f"Public Web returned no results matching the filters ({name})."
+    dropped = _dropped(name, query, fields, excluded)
+    assert result.error == f"Public Web returned no results matching the filters ({dropped})."
 
 
 async def test_each_filter_that_dropped_results_is_named_in_the_order_listed(
@@ -97,9 +120,15 @@ async def test_each_filter_that_dropped_results_is_named_in_the_order_listed(
     for engine_id in ENGINES:
         sim[engine_id].results = [OLD[0], recent_off_site]
         sim[engine_id].honour_operators = False
-    result = await _run(sim, "laravel after:2025-01-01 site:github.com", (UNDATED_ENGINE,))
+    query = "laravel after:2025-01-01 site:github.com"
+    result = await _run(sim, query, (UNDATED_ENGINE,))
+    # Each engine leaks the recent page off the site; the old one reaches the date check
+    # only at the engines that cannot send the date.
+    off_site = len(ENGINES) - 1
+    too_old = _checking("date_after", query, {}, (UNDATED_ENGINE,))
     assert result.error == (
-        "Public Web returned no results matching the filters (include_domains, date_after)."
+        f"Public Web returned no results matching the filters (include_domains dropped "
+        f"{off_site}, date_after dropped {too_old})."
     )
 
 
@@ -127,8 +156,10 @@ async def test_filters_named_by_different_engines_come_in_the_order_listed(
     public = PublicProvider(engines=[MojeekProvider(), YahooProvider()])
     monkeypatch.setitem(registry._instances, "public", public)
     result = await _run(sim, "laravel filetype:pdf", (), recency="year")
+    # Yahoo's one PDF is too old; Mojeek's pages are no PDFs.
     assert result.error == (
-        "Public Web returned no results matching the filters (recency, filetype)."
+        f"Public Web returned no results matching the filters (recency dropped "
+        f"{len(sim['yahoo'].results)}, filetype dropped {len(OLD)})."
     )
 
 
@@ -152,12 +183,16 @@ async def test_a_last_resort_whose_engines_dropped_results_for_recency_names_it(
         result = await ws.run("laravel", recency="week", use_cache=False)
     first, tavily, last = result.response.attempts
     assert (first.provider, first.status, tavily.provider) == ("public", 204, "tavily")
+    # Ecosia's check dropped both its results, in each pass; Bing's held none back.
+    recency = f"recency dropped {len(OLD)}"
     assert first.detail == (
-        "Public Web returned no results matching the filters (recency). Engines that did not "
-        "answer: bing: budget of 100/day unchecked: state store unavailable, not asked."
+        f"Public Web returned no results matching the filters ({recency}). Engines that did "
+        "not answer: bing: budget of 100/day unchecked: state store unavailable, not asked."
     )
     why = ". Engines that did not answer: bing: failed (HTTP 503)" if bing == "failing" else ""
-    said = f"Public Web returned no results matching the filters (recency){why}; {PUBLIC_UNCOUNTED}"
+    said = (
+        f"Public Web returned no results matching the filters ({recency}){why}; {PUBLIC_UNCOUNTED}"
+    )
     assert (last.provider, last.outcome, last.status, last.detail) == (
         "public",
         "failed",

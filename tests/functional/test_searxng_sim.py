@@ -410,6 +410,7 @@ async def test_results_the_filters_drop_name_the_engines_that_did_not_answer(
     async with sim_client(sim) as ws:
         result = await ws.run(f"{QUERY} site:wanted.example", provider="searxng")
     assert result.error == (
-        "SearXNG returned no results matching the filters (include_domains). SearXNG engine "
+        "SearXNG returned no results matching the filters (include_domains dropped 1). SearXNG "
+        "engine "
         "did not answer: duckduckgo: CAPTCHA. SearXNG engine did not answer: qwant: timeout."
     )

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 
 from websearch_core.filters.merge import RequestedFilters
 from websearch_core.filters.plan import plan_filters, unmatched_filters
-from websearch_core.filters.post import failed_checks
+from websearch_core.filters.post import drop_counts, failed_checks
 from websearch_core.models import SearchParams, SearchSource
 from websearch_core.providers import get_provider
 
@@ -57,5 +57,23 @@ def test_the_plan_names_them_in_the_order_filters_are_listed() -> None:
         _source("https://github.com/old.pdf", "2020-01-01"),
         _source("https://example.org/new.html", "2026-11-01"),
     ]
-    assert unmatched_filters(plan, sources, now=NOW) == ("include_domains", "date_after")
-    assert unmatched_filters(plan, sources[:1], now=NOW) == ("date_after",)
+    assert unmatched_filters(plan, sources, now=NOW) == (("include_domains", 1), ("date_after", 1))
+    assert unmatched_filters(plan, sources[:1], now=NOW) == (("date_after", 1),)
+
+
+def test_each_filter_counts_the_sources_it_drops_alone() -> None:
+    # Three off the site, one of them also too old, and one on the site but too old: the
+    # site dropped three, the date two (the source failing both counts for each).
+    sources = [
+        _source("https://example.org/a.pdf", "2026-01-01", "a web framework"),
+        _source("https://example.net/b.pdf", "2026-02-01", "a web framework"),
+        _source("https://example.com/c.pdf", "2020-01-01", "a web framework"),
+        _source("https://github.com/d.pdf", "2020-01-01", "a web framework"),
+    ]
+    assert drop_counts(sources, WANTED, CHECKS, now=NOW) == {"include_domains": 3, "date_after": 2}
+
+
+def test_a_source_that_cannot_be_checked_counts_for_no_filter() -> None:
+    # No date and no snippet: kept unchecked for the date and the phrase, so not counted.
+    sources = [_source("https://github.com/a.pdf"), _source("https://github.com/b.html")]
+    assert drop_counts(sources, WANTED, CHECKS, now=NOW) == {"filetype": 1}

@@ -22,7 +22,7 @@ from ..models import (
     SearchSource,
 )
 from .merge import RequestedFilters, requested_filters
-from .post import failed_checks, post_filter
+from .post import Dropped, drop_counts, post_filter
 from .query import Token
 from .support import ALL_FILTERS, FilterSupport
 
@@ -273,26 +273,28 @@ def apply_plan(
 
 def unmatched_filters(
     plan: FilterPlan, found: Sequence[SearchSource], *, now: datetime | None = None
-) -> tuple[FilterName, ...]:
-    """The filters ``plan`` checks locally that some of ``found`` failed, in listed order.
+) -> Dropped:
+    """The filters ``plan`` checks locally that dropped some of ``found``, and how many.
 
     What an error names when every result found was dropped: only the filters that
-    dropped something (:func:`~.post.failed_checks`), in the order filters are listed
-    (:data:`~.support.ALL_FILTERS`). Naming every filter checked told a caller whose
-    results were all on ``site:github.com`` to loosen the site as well as the date.
+    dropped something (:func:`~.post.drop_counts`, each judged alone), in the order
+    filters are listed (:data:`~.support.ALL_FILTERS`), each with the number of results
+    it dropped. Naming every filter checked told a caller whose results were all on
+    ``site:github.com`` to loosen the site as well as the date; the counts say which of
+    two filters named dropped most.
 
     Args:
         plan: The provider's plan for this search.
         found: The results as the provider returned them, before the checks.
         now: The reference time for ages and ``recency`` (default: the current UTC time).
     """
-    failed = failed_checks(found, plan.wanted, plan.checks, now=now)
-    return tuple(name for name in ALL_FILTERS if name in failed)
+    counts = drop_counts(found, plan.wanted, plan.checks, now=now)
+    return tuple((name, counts[name]) for name in ALL_FILTERS if name in counts)
 
 
 def locally_kept(
     params: SearchParams, info: "ProviderInfo", sources: Sequence[SearchSource]
-) -> tuple[tuple[SearchSource, ...], tuple[FilterName, ...]]:
+) -> tuple[tuple[SearchSource, ...], Dropped]:
     """What of ``sources`` survives the local checks ``info``'s provider makes, and why not.
 
     An aggregate judges by it, before its own answer is checked, whether its engines
@@ -306,7 +308,8 @@ def locally_kept(
 
     Returns:
         The sources kept, in order, and, when none is kept, the filters that dropped them
-        (:func:`unmatched_filters`; empty otherwise, and when nothing was checked).
+        with how many each (:func:`unmatched_filters`; empty otherwise, and when nothing
+        was checked).
     """
     plan = plan_filters(params, info)
     if not plan.checks or not sources:

@@ -12,13 +12,21 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Final
+from typing import Final, TypeAlias
 from urllib.parse import urlsplit
 
 from ..models import FilterName, Recency, SearchSource
 from .merge import RequestedFilters
 
-__all__ = ["DATE_FILTERS", "PostResult", "failed_checks", "post_filter", "published_at"]
+__all__ = [
+    "DATE_FILTERS",
+    "Dropped",
+    "PostResult",
+    "drop_counts",
+    "failed_checks",
+    "post_filter",
+    "published_at",
+]
 
 DATE_FILTERS: Final[frozenset[FilterName]] = frozenset({"date_after", "date_before", "recency"})
 _RECENCY_SPAN: Final[dict[Recency, timedelta]] = {
@@ -28,6 +36,8 @@ _RECENCY_SPAN: Final[dict[Recency, timedelta]] = {
     "year": timedelta(days=366),
 }
 """Generous spans (a month of 31 days): a provider's own rounding should not lose results."""
+Dropped: TypeAlias = tuple[tuple[FilterName, int], ...]
+"""Filters that dropped results, each with how many, in the order filters are listed."""
 _ISO_DAY: Final = re.compile(r"^\s*(\d{4}-\d{2}-\d{2})")
 
 
@@ -159,6 +169,62 @@ def post_filter(
     return PostResult(tuple(kept), frozenset(unchecked))
 
 
+def drop_counts(
+    sources: Sequence[SearchSource],
+    wanted: RequestedFilters,
+    checks: frozenset[FilterName],
+    *,
+    now: datetime | None = None,
+) -> dict[FilterName, int]:
+    """How many of ``sources`` each filter of ``checks`` drops, each judged on its own.
+
+    When every result is dropped the error names the filters to loosen and how many
+    results each dropped: a filter every result met (``site:github.com`` on github.com
+    pages dropped for their dates) dropped nothing and is left out, since naming it sent
+    the caller to loosen the wrong one; and of two filters named, the count says which
+    one loosening would bring back most. Each filter is judged alone, so a source failing
+    two counts for both (either alone would still drop it). A source that cannot be
+    checked (no date, no snippet) is kept by the check, so it counts for none. Only the
+    error path asks, so :func:`post_filter`'s one pass stays as it is.
+
+    Args:
+        sources: The results as found, before any check.
+        wanted: The merged filters.
+        checks: The filters checked here.
+        now: The reference time for ages and ``recency`` (default: the current UTC time).
+
+    Returns:
+        Each filter that dropped some source, with how many; a filter dropping none is
+        not a key.
+
+    Example:
+        >>> from .merge import RequestedFilters
+        >>> wanted = RequestedFilters(tokens=(), include_domains=("github.com",),
+        ...                           filetype=("pdf",))
+        >>> drop_counts([SearchSource(title="t", url="https://github.com/a"),
+        ...              SearchSource(title="t", url="https://gitlab.com/b")],
+        ...             wanted, frozenset({"include_domains", "filetype"}))
+        {'filetype': 2, 'include_domains': 1}
+    """
+    moment = now or datetime.now(UTC)
+    counts: dict[FilterName, int] = {}
+    scratch: set[FilterName] = set()
+    for name in sorted(checks):
+        alone = frozenset({name})
+        dropped = 0
+        for source in sources:
+            if name in DATE_FILTERS:
+                published = published_at(source, moment)
+                dropped += published is not None and not _passes_dates(
+                    published, wanted, alone, moment
+                )
+            else:
+                dropped += not _passes(source, wanted, alone, scratch)
+        if dropped:
+            counts[name] = dropped
+    return counts
+
+
 def failed_checks(
     sources: Sequence[SearchSource],
     wanted: RequestedFilters,
@@ -168,17 +234,7 @@ def failed_checks(
 ) -> frozenset[FilterName]:
     """The filters of ``checks`` that some source fails, each judged on its own.
 
-    When every result is dropped the error names the filters to loosen: a filter every
-    result met (``site:github.com`` on github.com pages dropped for their dates) dropped
-    nothing, and naming it sent the caller to loosen the wrong one. Each filter is judged
-    alone, so a source failing two names both (either alone would still drop it). Only
-    the error path asks, so :func:`post_filter`'s one pass stays as it is.
-
-    Args:
-        sources: The results as found, before any check.
-        wanted: The merged filters.
-        checks: The filters checked here.
-        now: The reference time for ages and ``recency`` (default: the current UTC time).
+    :func:`drop_counts` without the counts.
 
     Example:
         >>> from .merge import RequestedFilters
@@ -188,20 +244,4 @@ def failed_checks(
         ...                      wanted, frozenset({"include_domains", "filetype"})))
         ['filetype']
     """
-    moment = now or datetime.now(UTC)
-    failed: set[FilterName] = set()
-    scratch: set[FilterName] = set()
-    for name in checks:
-        alone = frozenset({name})
-        for source in sources:
-            if name in DATE_FILTERS:
-                published = published_at(source, moment)
-                dropped = published is not None and not _passes_dates(
-                    published, wanted, alone, moment
-                )
-            else:
-                dropped = not _passes(source, wanted, alone, scratch)
-            if dropped:
-                failed.add(name)
-                break
-    return frozenset(failed)
+    return frozenset(drop_counts(sources, wanted, checks, now=now))

@@ -14,8 +14,9 @@ from ..dates import iso_sources
 from ..deadline import Deadline, enter_attempt, leave_attempt, timed_out_text
 from ..errors import EmptyResponseError, ProviderTimeoutError, SearchProviderError
 from ..filters import apply_plan, plan_filters, unmatched_filters
+from ..filters.post import Dropped
 from ..format import format_no_content, format_no_match
-from ..models import FilterName, SearchParams, SearchResponse
+from ..models import SearchParams, SearchResponse
 from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor, proxy_secrets, redactor_for, userinfo_secrets
 from ..sanitize import clean_response, source_cap
@@ -140,15 +141,15 @@ class AttemptAnswer:
         response: Capped, clean and masked; its dates as the provider wrote them.
         update: Fields the final response replaces (``sources`` with ISO dates), or empty.
         unmatched: When a local check dropped every result the provider found, the
-            filters that dropped some (a filter every result met is not named; empty
-            otherwise): the response is empty because of the filters, not
+            filters that dropped some, each with how many (a filter every result met is
+            not named; empty otherwise): the response is empty because of the filters, not
             because nothing was found. The chain says so in its error, and the Public Web
             fan-out, whose engines' empty answers are taken as they are, in its own.
     """
 
     response: SearchResponse
     update: dict[str, object]
-    unmatched: tuple[FilterName, ...] = ()
+    unmatched: Dropped = ()
 
     def final(self, **more: object) -> SearchResponse:
         """The finished response: ``update`` and ``more`` applied in one copy (none if empty)."""
@@ -257,7 +258,7 @@ async def answer_attempt(
     found = response.sources
     redactor = masks.current() if masks is not None else None
     response = clean_response(apply_plan(plan, response), cap=cap, redactor=redactor)
-    unmatched: tuple[FilterName, ...] = ()
+    unmatched: Dropped = ()
     if found and plan.checks and not response.sources:  # all failed a local check
         unmatched = unmatched_filters(plan, found)
     if require_content and not response.has_renderable_content():

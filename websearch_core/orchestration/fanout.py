@@ -55,6 +55,7 @@ from ..errors import (
     SearchProviderError,
 )
 from ..filters.plan import engines_record, locally_kept
+from ..filters.post import Dropped
 from ..filters.support import ALL_FILTERS
 from ..format import format_no_content, format_no_match, format_provider_failure
 from ..models import Attempt, FilterName, SearchParams, SearchResponse, SearchSource
@@ -223,10 +224,10 @@ class EngineOutcome:
     """Why the engine failed; ``None`` when it answered or was cut off."""
     ms: float = 0.0
     """How long the engine ran, to its answer, its failure or its cut-off, in milliseconds."""
-    unmatched: tuple[FilterName, ...] = ()
-    """The filters whose local check dropped every result the engine found (empty when
-    one was kept or none found): its empty answer is the filters', which Public Web's
-    empty answer then says."""
+    unmatched: Dropped = ()
+    """The filters whose local check dropped every result the engine found, each with how
+    many it dropped (empty when one was kept or none found): its empty answer is the
+    filters', which Public Web's empty answer then says."""
 
     def attempt(self) -> Attempt:
         """This engine's run as the chain records a provider's: what its log line carries.
@@ -595,8 +596,8 @@ async def _ask_unchecked(
 
 def _dropped_filters(
     info: ProviderInfo, params: SearchParams, outcomes: Sequence[EngineOutcome]
-) -> tuple[FilterName, ...] | None:
-    """Why nothing is kept: the filters that dropped what the engines found; ``None`` if kept.
+) -> Dropped | None:
+    """Why nothing is kept: the filters that dropped what the engines found, and how many.
 
     Each engine checks the filters on its own results before the merge, and Public Web
     checks what they passed on unchecked (:func:`locally_kept`): results may be found and
@@ -607,7 +608,10 @@ def _dropped_filters(
     Returns:
         ``None`` when some result survives every check; otherwise the filters that
         dropped results, in the order filters are listed (:data:`ALL_FILTERS`), as a
-        single provider's text names them (empty: no engine found anything). Each
+        single provider's text names them (empty: no engine found anything), each with
+        the results it dropped, summed over the engines' checks and the aggregate's (the
+        aggregate checks only what the engines passed on, so none is counted twice by
+        one filter; a page two engines found counts once for each). Each
         engine names the checks that dropped its results, a filter its results all met
         not among them (results on ``site:github.com`` dropped for their dates name the
         date alone); gathered engine by engine, Mojeek's ``filetype`` ahead of Yahoo's
@@ -617,15 +621,16 @@ def _dropped_filters(
     kept, dropping = locally_kept(params, info, sources)
     if kept:
         return None
-    names = {name for outcome in outcomes for name in outcome.unmatched}
-    names.update(dropping)
-    return tuple(name for name in ALL_FILTERS if name in names)
+    counts: dict[FilterName, int] = {}
+    for name, count in (*(d for o in outcomes for d in o.unmatched), *dropping):
+        counts[name] = counts.get(name, 0) + count
+    return tuple((name, counts[name]) for name in ALL_FILTERS if name in counts)
 
 
 def _hold_for_last_resort(
     info: ProviderInfo,
     outcomes: Sequence[EngineOutcome],
-    dropped: tuple[FilterName, ...],
+    dropped: Dropped,
     notes: Sequence[str],
 ) -> None:
     """Raise :class:`PublicEnginesHeldError` when an engine was held back for the last resort.

@@ -33,8 +33,9 @@ counts); running the engines is orchestration and lives in
   (``Engines that did not answer: <id>: <why>; ...``; a partial answer has it too).
   When the engines found results and the filter checks (each engine's own, before the
   merge, or Public Web's) dropped every one, it fails with ``Public Web returned no
-  results matching the filters (<names>).`` (204, an :class:`EmptyResponseError`), the
-  same note after it, as a single provider's answer would.
+  results matching the filters (<name> dropped <n>, ...).`` (204, an
+  :class:`EmptyResponseError`), each count summed over the engines' results, the same
+  note after it, as a single provider's answer would.
   When an engine among them was held back only because the state store could not check
   its budget, the same text comes as a :class:`PublicEnginesHeldError`, so the chain asks
   that engine as the last resort if no provider after Public Web answers.
