@@ -110,6 +110,10 @@ async def test_tool_text_has_the_answer_then_the_sources(sim: Simulator) -> None
 
 
 async def test_filters_and_counts_on_the_wire(sim: Simulator) -> None:
+    # On the domain asked for: Tavily serves only pages from its include_domains.
+    sim["tavily"].results = [
+        SimResult("datetime", "https://docs.python.org/3/library/datetime.html", "Dates.")
+    ]
     async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="tavily", recency="week", limit=12)
         await ws.search(

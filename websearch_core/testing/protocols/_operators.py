@@ -5,10 +5,13 @@ that reads ``filetype:`` (DuckDuckGo, Bing, Google and the engines serving their
 answers ``filetype:pdf`` with PDFs; Mojeek reads no ``filetype:`` and treats it as words.
 A simulator that served every result whatever the query said tested the core's filter
 checks against answers no real engine gives: a ``filetype:`` the core trusts an engine
-with came back with HTML pages. Each engine's protocol declares what it reads as data
-(``operators = Operators(...)``); the simulator applies it to the results it serves
-unless a test turns it off (:attr:`~websearch_core.testing.simulator.SimulatedProvider.
-honour_operators`, for an upstream that leaks).
+with came back with HTML pages. The search APIs are no different: Brave's and Kagi's
+query reads ``site:``, Tavily takes ``include_domains`` and Perplexity
+``search_domain_filter`` (:class:`DomainLists`, where a request carries them). Each
+protocol declares what it reads as data (``operators = Operators(...)``); the simulator
+applies it to the results it serves unless a test turns it off
+(:attr:`~websearch_core.testing.simulator.SimulatedProvider.honour_operators`, for an
+upstream that leaks).
 
 The query is read here on its own terms, not with the core's parser, so a test cannot
 pass because both sides misread a directive the same way.
@@ -17,13 +20,13 @@ pass because both sides misread a directive the same way.
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from ..simulator import RecordedRequest
 
-__all__ = ["Operators", "QueryConstraints", "constraints_in"]
+__all__ = ["DomainLists", "Operators", "QueryConstraints", "constraints_in"]
 
 _OPERATOR: Final = re.compile(r"^(?P<neg>-?)(?P<key>site|filetype):(?P<value>\S+)$", re.IGNORECASE)
 
@@ -93,6 +96,73 @@ filetypes=(), excluded_filetypes=('pdf',))
     )
 
 
+def _json_at(request: "RecordedRequest", path: str) -> Any:
+    """The value at dotted ``path`` of ``request``'s JSON body; ``None`` when absent."""
+    try:
+        value: Any = request.json()
+    except ValueError:
+        return None
+    for key in path.split("."):
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class DomainLists:
+    """Where a search API's request carries its own domain lists, as its docs describe.
+
+    Paths are dotted keys into the JSON body (``advanced_settings.source_policy.
+    include_domains``), query-string keys when ``in_query_string``, or header names when
+    ``in_header`` (Jina's ``X-Site``). A list is a JSON array of domains, or one string
+    joined by ``separator`` (one domain when there is none).
+    """
+
+    include: str
+    """The included domains: only pages on them (or their subdomains) are served."""
+    exclude: str | None = None
+    """The excluded domains: their pages are not served."""
+    minus_excludes: bool = False
+    """One list for both, an entry starting with ``-`` excluded (Perplexity's
+    ``search_domain_filter``); ``exclude`` is then unused."""
+    include_wins: bool = False
+    """With both lists sent, only the included one applies (Parallel's source policy)."""
+    in_query_string: bool = False
+    in_header: bool = False
+    separator: str | None = None
+
+    def _listed(self, request: "RecordedRequest", path: str | None) -> list[str]:
+        if path is None:
+            return []
+        value: Any
+        if self.in_header:
+            value = request.header(path)
+        elif self.in_query_string:
+            value = request.query_dict().get(path)
+        else:
+            value = _json_at(request, path)
+        if isinstance(value, str):
+            value = value.split(self.separator) if self.separator else [value]
+        if not isinstance(value, list):
+            return []
+        return [item.strip() for item in value if isinstance(item, str) and item.strip()]
+
+    def read(self, request: "RecordedRequest") -> QueryConstraints:
+        """The domains ``request`` asks for, as the sites a query's operators would name."""
+        include = self._listed(request, self.include)
+        exclude = self._listed(request, self.exclude)
+        if self.minus_excludes:
+            exclude = [item[1:] for item in include if item.startswith("-")]
+            include = [item for item in include if not item.startswith("-")]
+        if self.include_wins and include:
+            exclude = []
+        return QueryConstraints(
+            sites=tuple(_site(d) for d in include),
+            excluded_sites=tuple(_site(d) for d in exclude),
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Operators:
     """Which operators one engine applies, and where its request carries the query text."""
@@ -102,31 +172,45 @@ class Operators:
     filetype: bool = False
     """``filetype:`` and ``-filetype:``: only files of (or not of) the type are served."""
     field: str = "q"
-    """The query-string or form field holding the query (Yahoo's ``p``)."""
+    """The query-string, form or JSON-body field holding the query (Yahoo's ``p``, Kagi's
+    ``query``)."""
+    domains: DomainLists | None = None
+    """The API's own domain lists, applied as ``site:`` / ``-site:`` would be."""
 
     def query_in(self, request: "RecordedRequest") -> str:
-        """The query text ``request`` sent, from the URL or, for a form post, the body."""
+        """The query text ``request`` sent, from the URL or, for a post, the form or JSON."""
         value = request.query_dict().get(self.field)
         if value is None and request.method == "POST" and request.body:
-            value = dict(request.form()).get(self.field)
+            if request.body.lstrip().startswith(b"{"):
+                found = _json_at(request, self.field)
+                value = found if isinstance(found, str) else None
+            else:
+                value = dict(request.form()).get(self.field)
         return value or ""
+
+    def _wanted(self, request: "RecordedRequest") -> QueryConstraints:
+        """The query's operators this engine reads, and its domain lists, together."""
+        written = constraints_in(self.query_in(request))
+        listed = self.domains.read(request) if self.domains is not None else QueryConstraints()
+        return QueryConstraints(
+            sites=(written.sites if self.site else ()) + listed.sites,
+            excluded_sites=(written.excluded_sites if self.site else ()) + listed.excluded_sites,
+            filetypes=written.filetypes if self.filetype else (),
+            excluded_filetypes=written.excluded_filetypes if self.filetype else (),
+        )
 
     def select(self, request: "RecordedRequest", results: Sequence[_Result]) -> list[_Result]:
         """``results`` the engine serves for ``request``'s query, in order."""
-        wanted = constraints_in(self.query_in(request))
+        wanted = self._wanted(request)
 
         def served(result: _Result) -> bool:
             url = result.url
-            if self.site:
-                if wanted.sites and not any(_on_site(url, s) for s in wanted.sites):
-                    return False
-                if any(_on_site(url, s) for s in wanted.excluded_sites):
-                    return False
-            if self.filetype:
-                if wanted.filetypes and not _of_type(url, wanted.filetypes):
-                    return False
-                if wanted.excluded_filetypes and _of_type(url, wanted.excluded_filetypes):
-                    return False
-            return True
+            if wanted.sites and not any(_on_site(url, s) for s in wanted.sites):
+                return False
+            if any(_on_site(url, s) for s in wanted.excluded_sites):
+                return False
+            if wanted.filetypes and not _of_type(url, wanted.filetypes):
+                return False
+            return not (wanted.excluded_filetypes and _of_type(url, wanted.excluded_filetypes))
 
         return [result for result in results if served(result)]

@@ -22,6 +22,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._common import clamped_count
+from ._operators import Operators
 
 __all__ = ["BraveProtocol"]
 
@@ -103,6 +104,9 @@ def _count(raw: str | None) -> int:
 
 class BraveProtocol:
     """Brave's web-search JSON, its 422 token error, a 403 and a truncated body."""
+
+    operators = Operators(site=True, filetype=True)
+    """Brave's search-operators docs list ``site:`` and ``filetype:`` (``ext:``) in ``q``."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """``web.results`` for the query, honouring ``count``."""

@@ -4,7 +4,8 @@
 ``fixtures/exa/search_doc_example_latest_llm_research.json``: ``{"requestId",
 "resolvedSearchType", "results": [{"id", "title", "url", "publishedDate", "author",
 "summary"?, "text"?, "highlights"?}], "searchType", "costDollars"}``. ``numResults``
-(default 10, at most 100), ``includeDomains`` / ``excludeDomains`` and
+(default 10, at most 100), ``includeDomains`` / ``excludeDomains`` (declared as
+:attr:`ExaProtocol.operators`, so a test can make them leak) and
 ``startPublishedDate`` / ``endPublishedDate`` are applied; ``summary``, ``text`` and
 ``highlights`` are present only when ``contents`` asked for them, as with the real API. A
 request without ``x-api-key`` gets a 401 ``{"requestId", "error", "tag"}`` body.
@@ -33,6 +34,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult, default_results
+from ._operators import DomainLists, Operators
 
 __all__ = ["ExaProtocol"]
 
@@ -75,10 +77,14 @@ def _when(text: str | None) -> datetime | None:
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
-def _domains(value: Any) -> list[str]:
-    if not isinstance(value, list):
-        return []
-    return [item.lower() for item in value if isinstance(item, str)]
+def _by_domain(results: list[SimResult], include: list[str], exclude: list[str]) -> list[SimResult]:
+    """The MCP tool's ``site:`` / ``-site:``: the results on (and off) those domains."""
+    return [
+        result
+        for result in results
+        if (not include or any(_matches(result.url, domain) for domain in include))
+        and not any(_matches(result.url, domain) for domain in exclude)
+    ]
 
 
 def _object(value: Any) -> dict[str, Any]:
@@ -86,16 +92,10 @@ def _object(value: Any) -> dict[str, Any]:
 
 
 def _filtered(results: list[SimResult], body: dict[str, Any]) -> list[SimResult]:
-    include = _domains(body.get("includeDomains"))
-    exclude = _domains(body.get("excludeDomains"))
     start = _when(body.get("startPublishedDate"))
     end = _when(body.get("endPublishedDate"))
     kept: list[SimResult] = []
     for result in results:
-        if include and not any(_matches(result.url, domain) for domain in include):
-            continue
-        if any(_matches(result.url, domain) for domain in exclude):
-            continue
         published = _when(result.published)
         if (start or end) and published is None:
             continue
@@ -153,6 +153,9 @@ def _rpc_error(request_id: Any, code: int, message: str) -> web.Response:
 
 class ExaProtocol:
     """Exa's search JSON and its remote MCP ``web_search_exa`` tool."""
+
+    operators = Operators(domains=DomainLists("includeDomains", "excludeDomains"))
+    """The search API's domain lists; the MCP tool's ``site:`` is read in :func:`_served`."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """Route to the MCP tool (``/mcp``) or the search API (anything else)."""
@@ -217,12 +220,10 @@ class ExaProtocol:
         if not isinstance(query, str) or not query.strip():
             return _rpc_error(request_id, -32602, "Invalid arguments: query is required")
         words = query.split()
-        body = {
-            "includeDomains": [w[5:] for w in words if w.startswith("site:")],
-            "excludeDomains": [w[6:] for w in words if w.startswith("-site:")],
-        }
+        include = [w[5:].lower() for w in words if w.startswith("site:")]
+        exclude = [w[6:].lower() for w in words if w.startswith("-site:")]
         plain = " ".join(w for w in words if not w.startswith(("site:", "-site:")))
-        served = _filtered(_served(plain, results), body)
+        served = _by_domain(_served(plain, results), include, exclude)
         served = served[: _count(arguments.get("numResults"), _MCP_DEFAULT)]
         text = _listing(served) if served else "No search results found."
         return _rpc(

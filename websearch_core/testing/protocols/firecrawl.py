@@ -22,6 +22,7 @@ from typing import Any
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._operators import Operators
 
 __all__ = ["FirecrawlProtocol"]
 
@@ -44,6 +45,10 @@ def _result(position: int, result: SimResult) -> dict[str, Any]:
 
 class FirecrawlProtocol:
     """Firecrawl's search JSON (v2, or v1 under ``/v1``), its error envelope and a 403."""
+
+    operators = Operators(site=True, field="query")
+    """Firecrawl's docs list ``site:`` and ``-site:`` among its query operators, and no
+    ``filetype:``."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """``data.web`` (or the v1 ``data`` array) for the JSON request body."""

@@ -4,7 +4,8 @@ With ``Accept: application/json`` the answer has the shape of the documentation 
 ``fixtures/jina/s_jina_ai_search_doc_example.json``: ``{"code": 200, "status": 20000,
 "data": [{"title", "url", "description", "content"?, "date"?, "usage": {"tokens"}}],
 "meta": {"usage": {"tokens"}}}``. ``count`` is honoured (default 5, at most 20),
-``X-Site`` keeps only results on that site, and ``content`` is left out under
+``X-Site`` keeps only results on that site (:attr:`JinaProtocol.operators`, so a test can
+make it leak), and ``content`` is left out under
 ``X-Respond-With: no-content``. Without the JSON ``Accept`` header the answer is Jina's
 default plain-text listing, so a client that forgets the header fails loudly.
 
@@ -16,12 +17,12 @@ bot challenge, so :meth:`JinaProtocol.challenge` is a plain 403.
 """
 
 from typing import Any
-from urllib.parse import urlsplit
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult, default_results
 from ._common import bearer_token, clamped_count
+from ._operators import DomainLists, Operators
 
 __all__ = ["JinaProtocol"]
 
@@ -50,12 +51,6 @@ def _count(value: str | None) -> int:
     return clamped_count(value, _DEFAULT_COUNT, _MAX_COUNT)
 
 
-def _on_site(url: str, site: str) -> bool:
-    host = (urlsplit(url).hostname or "").lower().removeprefix("www.")
-    site = site.strip().lower().removeprefix("www.")
-    return host == site or host.endswith("." + site)
-
-
 def _item(result: SimResult, with_content: bool) -> dict[str, Any]:
     item: dict[str, Any] = {
         "title": result.title,
@@ -73,6 +68,9 @@ def _item(result: SimResult, with_content: bool) -> dict[str, Any]:
 class JinaProtocol:
     """Jina's search JSON (or text), its error envelope, a 403 and a wrong-shaped body."""
 
+    operators = Operators(domains=DomainLists("X-Site", in_header=True))
+    """``X-Site``: one site, whose pages alone are served."""
+
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """Results for the query in the path, in JSON when JSON was asked for."""
         if not bearer_token(request):
@@ -83,9 +81,6 @@ class JinaProtocol:
         if not query.strip():
             return _error(400, "ParamValidationError", 40001, "Query is required")
         served = _served(query, results)
-        site = request.header("X-Site")
-        if site:
-            served = [result for result in served if _on_site(result.url, site)]
         served = served[: _count(request.query_dict().get("count"))]
         with_content = (request.header("X-Respond-With") or "").lower() != "no-content"
         if "application/json" not in (request.header("Accept") or ""):

@@ -19,6 +19,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._common import bearer_token
+from ._operators import Operators
 
 __all__ = ["KagiProtocol"]
 
@@ -51,6 +52,9 @@ def _item(result: SimResult) -> dict[str, Any]:
 
 class KagiProtocol:
     """Kagi's v1 search JSON, its error envelope, a 403 and a wrong-shaped body."""
+
+    operators = Operators(site=True, filetype=True, field="query")
+    """Kagi's query reads ``site:``, ``-site:`` and ``filetype:``, as its search box does."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """The v1 envelope for the JSON request body, honouring ``limit``."""

@@ -35,6 +35,7 @@ from typing import Any, Final
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._operators import DomainLists, Operators
 
 __all__ = ["ParallelProtocol"]
 
@@ -160,6 +161,16 @@ def _served(body: dict[str, Any]) -> int:
 
 class ParallelProtocol:
     """Parallel's ``/v1/search`` JSON, its error envelope, a 403 and a non-JSON body."""
+
+    operators = Operators(
+        domains=DomainLists(
+            "advanced_settings.source_policy.include_domains",
+            "advanced_settings.source_policy.exclude_domains",
+            include_wins=True,
+        )
+    )
+    """The source policy's domains; with both lists, Parallel's docs say only the included
+    one applies."""
 
     def query_of(self, request: RecordedRequest) -> str:
         """The query the results are derived from: ``objective``, else the first keyword query."""

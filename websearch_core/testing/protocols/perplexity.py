@@ -36,6 +36,7 @@ from aiohttp import web
 from ..simulator import RecordedRequest, SimResult
 from ._common import bearer_token
 from ._oauth_refresh import TOKEN_PATH, RefreshGrant
+from ._operators import DomainLists, Operators
 
 __all__ = ["PerplexityProtocol"]
 
@@ -98,6 +99,9 @@ def _search_result(result: SimResult) -> dict[str, Any]:
 
 class PerplexityProtocol:
     """Sonar chat completions, OpenRouter's variant and the web client's ask stream."""
+
+    operators = Operators(domains=DomainLists("search_domain_filter", minus_excludes=True))
+    """The Sonar API's ``search_domain_filter``: domains to keep, or ``-domain`` to leave out."""
 
     def __init__(self) -> None:
         self.sign_in = RefreshGrant("perplexity")

@@ -20,6 +20,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._common import bearer_token
+from ._operators import DomainLists, Operators
 
 __all__ = ["TavilyProtocol"]
 
@@ -52,6 +53,9 @@ def _result(result: SimResult, rank: int, news: bool) -> dict[str, Any]:
 
 class TavilyProtocol:
     """Tavily's search JSON, its error envelope, a 403 and a wrong-shaped body."""
+
+    operators = Operators(domains=DomainLists("include_domains", "exclude_domains"))
+    """Tavily's domain lists: results only from (or never from) those domains."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """``results`` and an answer for the JSON request body."""

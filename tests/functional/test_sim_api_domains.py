@@ -1,0 +1,142 @@
+"""The simulated search APIs keep to the domains a request asks for, as the real ones do.
+
+Brave's and Kagi's docs list ``site:`` among the operators their query reads, Firecrawl's
+list ``site:`` and ``-site:`` (no ``filetype:``), and Tavily, Exa, Parallel and Jina take
+the domains as a parameter of their own (``include_domains``, ``includeDomains``,
+``source_policy``, ``X-Site``); Perplexity's ``search_domain_filter`` holds both kinds, an
+excluded one written ``-domain``. Before, the simulated Brave, Kagi, Firecrawl, Tavily,
+Parallel and Perplexity served every result whatever the request said, so a test of the
+core's domain check met answers no real API gives, and a filter the core failed to send
+went unnoticed. The expectations are written out per provider here, not read from the
+simulator's declarations, so a wrong declaration on either side shows.
+"""
+
+import json
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+
+from tests.functional._sim_helpers import sim_client
+from websearch_core import SearchToolResult
+from websearch_core.providers import get_provider
+from websearch_core.testing import SimResult, Simulator
+
+ON_SITE = SimResult("Guide", "https://docs.example.com/guide", "The guide.", "2026-01-02")
+OFF_SITE = [
+    SimResult("Post", "https://blog.example.net/post", "A post.", "2026-01-03"),
+    SimResult("News", "https://news.example.org/item", "An item.", "2026-01-04"),
+]
+SITE_APIS = ("brave", "kagi", "firecrawl", "tavily", "exa", "parallel", "jina")
+"""Search APIs whose docs say they keep to a site asked for, in the query or a parameter."""
+EXCLUDING_APIS = ("brave", "kagi", "firecrawl", "tavily", "exa", "parallel")
+"""Those that also leave an excluded site out (Jina's ``X-Site`` names one site to keep)."""
+EXCLUDING = "guide -site:docs.example.com"
+SUMMARISING = frozenset({"kagi", "tavily", "exa"})
+"""APIs that answer with text of their own about the pages they served (Kagi's direct
+answer, Tavily's answer, Exa's summaries): an answer comes only with pages served, so it
+tells what was served. Kagi's related searches come whatever was found."""
+
+
+@pytest.fixture
+async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
+    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
+    async with Simulator([*SITE_APIS, "perplexity"]) as simulator:
+        yield simulator
+
+
+def _assert_served_nothing(provider_id: str, result: SearchToolResult) -> None:
+    """No page, and no answer about one: the API kept to the domains and found none."""
+    assert not result.response.sources
+    assert result.response.answer is None
+    if provider_id != "kagi":  # its related searches make an answer of their own
+        label = get_provider(provider_id).info.label
+        assert result.error == f"{label} returned no renderable search content."
+
+
+def _assert_leak_caught(provider_id: str, result: SearchToolResult, dropped: str) -> None:
+    """The leaked pages all dropped by the core's check, the filter named with its count."""
+    assert not result.response.sources
+    if provider_id in SUMMARISING:
+        # What the API wrote about the pages it served is all that is left of them.
+        assert result.error is None and result.response.answer is not None
+        return
+    label = get_provider(provider_id).info.label
+    assert result.error == f"{label} returned no results matching the filters ({dropped})."
+
+
+@pytest.mark.parametrize("provider_id", SITE_APIS)
+@pytest.mark.parametrize("how", ["typed", "field"])
+async def test_an_api_asked_for_a_site_serves_nothing_off_it_and_a_leak_is_caught(
+    sim: Simulator, provider_id: str, how: str
+) -> None:
+    # Every page off the site: the API itself serves none of them, which reads as an
+    # empty answer; one that leaks anyway is caught by the core's own check, which names
+    # the filter and counts the pages it dropped.
+    sim[provider_id].results = list(OFF_SITE)
+    fields = {"include_domains": ["docs.example.com"]} if how == "field" else {}
+    query = "guide site:docs.example.com" if how == "typed" else "guide"
+    async with sim_client(sim) as ws:
+        honoured = await ws.run(query, provider=provider_id, use_cache=False, **fields)
+        sim[provider_id].honour_operators = False
+        leaked = await ws.run(query, provider=provider_id, use_cache=False, **fields)
+    _assert_served_nothing(provider_id, honoured)
+    _assert_leak_caught(provider_id, leaked, f"include_domains dropped {len(OFF_SITE)}")
+
+
+@pytest.mark.parametrize("provider_id", SITE_APIS)
+async def test_an_api_asked_for_a_site_serves_the_pages_on_it(
+    sim: Simulator, provider_id: str
+) -> None:
+    sim[provider_id].results = [*OFF_SITE, ON_SITE]
+    async with sim_client(sim) as ws:
+        result = await ws.run("guide site:docs.example.com", provider=provider_id)
+    assert result.error is None, result.error
+    assert [source.url for source in result.response.sources] == [ON_SITE.url]
+
+
+@pytest.mark.parametrize("provider_id", EXCLUDING_APIS)
+async def test_an_api_asked_to_leave_a_site_out_serves_nothing_on_it(
+    sim: Simulator, provider_id: str
+) -> None:
+    sim[provider_id].results = [ON_SITE]
+    async with sim_client(sim) as ws:
+        honoured = await ws.run(
+            "guide -site:docs.example.com", provider=provider_id, use_cache=False
+        )
+        sim[provider_id].honour_operators = False
+        leaked = await ws.run("guide -site:docs.example.com", provider=provider_id, use_cache=False)
+    _assert_served_nothing(provider_id, honoured)
+    _assert_leak_caught(provider_id, leaked, "exclude_domains dropped 1")
+
+
+@pytest.mark.parametrize(
+    ("domain_filter", "served"),
+    [
+        (["docs.example.com"], [ON_SITE.url]),
+        (["-docs.example.com"], [page.url for page in OFF_SITE]),
+        (["example.net", "example.org"], [page.url for page in OFF_SITE]),
+    ],
+)
+async def test_perplexitys_domain_filter_keeps_or_leaves_out_the_domains_it_lists(
+    sim: Simulator, domain_filter: list[str], served: list[str]
+) -> None:
+    # The Sonar API's one list: a domain to keep, or one written "-domain" to leave out,
+    # its subdomains with it. Asked directly, as the core never sends both kinds.
+    sim["perplexity"].results = [ON_SITE, *OFF_SITE]
+    body = {
+        "model": "sonar-pro",
+        "messages": [{"role": "user", "content": "guide"}],
+        "search_domain_filter": domain_filter,
+    }
+    headers = {"Authorization": "Bearer pplx-test"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            sim["perplexity"].base_url + "/chat/completions", json=body, headers=headers
+        ) as response,
+    ):
+        assert response.status == 200
+        payload = json.loads(await response.text())
+    assert [item["url"] for item in payload["search_results"]] == served
+
