@@ -140,3 +140,19 @@ async def test_perplexitys_domain_filter_keeps_or_leaves_out_the_domains_it_list
         payload = json.loads(await response.text())
     assert [item["url"] for item in payload["search_results"]] == served
 
+
+async def test_a_filetype_firecrawl_does_not_read_is_sent_and_checked_here(
+    sim: Simulator,
+) -> None:
+    # Firecrawl's docs list site:, inurl:, intitle: and more among its query operators, but
+    # no filetype:. Before, the core trusted Firecrawl with it as with site:, and the HTML
+    # page it served for "filetype:pdf" reached the caller as if it were a PDF.
+    pdf = SimResult("Guide", "https://docs.example.com/guide.pdf", "The guide.", "2026-01-02")
+    sim["firecrawl"].results = [ON_SITE, pdf]
+    async with sim_client(sim) as ws:
+        result = await ws.run("guide filetype:pdf", provider="firecrawl", use_cache=False)
+    assert result.error is None, result.error
+    assert [source.url for source in result.response.sources] == [pdf.url]
+    (record,) = result.response.filters
+    assert (record.name, record.applied) == ("filetype", ("query", "post"))
+    assert "filetype:pdf" in sim["firecrawl"].requests[-1].json()["query"]  # still sent

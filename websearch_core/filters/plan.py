@@ -100,6 +100,9 @@ def ways_for(
     Examples:
         >>> ways_for("include_domains", FilterSupport(query=frozenset({"include_domains"})))
         ('query', 'post')
+        >>> ways_for("filetype", FilterSupport(query=frozenset({"filetype"}),
+        ...     unpromised=frozenset({"filetype"})))  # sent, and checked: not in its docs
+        ('query', 'post')
         >>> ways_for("language", FilterSupport())
         ('ignored',)
         >>> ways_for("recency", FilterSupport.language_model())  # an answer engine
@@ -112,7 +115,8 @@ def ways_for(
         way = "query" if name in support.query_fallback else None
     checkable = name not in UNCHECKABLE and support.checks(name)
     if way is not None:
-        return (way, "post") if name in ALWAYS_CHECKED and checkable else (way,)
+        verified = name in ALWAYS_CHECKED or (way == "query" and name in support.unpromised)
+        return (way, "post") if verified and checkable else (way,)
     return ("post",) if checkable else ("ignored",)
 
 

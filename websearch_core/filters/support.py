@@ -62,6 +62,10 @@ class FilterSupport:
     query_fallback: frozenset[FilterName] = frozenset()
     """Native filters the provider also reads in the query text: a value the parameter
     cannot carry (see ``domain_limit``, ``one_domain_list``) is applied there instead."""
+    unpromised: frozenset[FilterName] = frozenset()
+    """Query filters left in the text the provider is sent but not among the operators its
+    docs say it reads (Firecrawl's ``filetype:``): its results are checked here too, as the
+    domains always are, rather than trusted."""
 
     @classmethod
     def language_model(
@@ -132,6 +136,8 @@ class FilterSupport:
             raise ValueError(f"a filter is either native or query, not both: {sorted(both)}")
         if not self.query_fallback <= self.native:
             raise ValueError("only a native filter has a query fallback")
+        if not self.unpromised <= self.query:
+            raise ValueError("only a query filter can be unpromised")
 
     def way(self, name: FilterName) -> FilterWay | None:
         """``native``, ``query`` or ``None`` (only a local check, or nothing, is left)."""

@@ -21,6 +21,10 @@
 * **Time filters:** ``date_after`` / ``date_before`` win over ``recency`` and give a Google
   custom date range ``tbs=cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY`` (zero-padded; a
   missing bound is left out); otherwise ``recency`` gives ``tbs=qdr:d|w|m|y``.
+* **Query operators:** the query keeps the directives (Google syntax, as the reference
+  sends it). Firecrawl's docs list ``site:`` / ``-site:``, ``inurl:``, ``intitle:``,
+  quotes and ``-term`` and no ``filetype:``, so a ``filetype:`` sent is checked on the
+  results here rather than trusted (``query + post``).
 * **Results:** ``data.web[]`` (v2), a ``data`` array (v1, for a base ending in ``/v1``) or
   ``results[]``. Each needs an ``http(s)`` URL; the title falls back to the URL; the snippet
   is the first non-blank of ``description``, ``snippet`` and ``markdown``; ``markdown`` (a
@@ -84,7 +88,9 @@ __all__ = [
 ]
 
 _FILTERS: Final = FilterSupport(
-    native=frozenset({"date_after", "date_before", "recency"}), query=QUERY_OPERATORS
+    native=frozenset({"date_after", "date_before", "recency"}),
+    query=QUERY_OPERATORS,
+    unpromised=frozenset({"filetype"}),
 )
 INFO = ProviderInfo(
     id="firecrawl",
