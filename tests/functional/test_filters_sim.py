@@ -158,8 +158,12 @@ def _expected_ways(provider_id: str, case: Case) -> tuple[str, ...]:
     # An answer engine's sources are checked here for domains only (its answer is written
     # from them); what it can neither be sent nor checked on is ignored.
     checkable = case.name not in ("language", "country") and support.checks(case.name)
+    # Domains are checked even when sent; so is a query operator its docs do not list.
+    verified = case.name.endswith("_domains") or (
+        way == "query" and case.name in support.unpromised
+    )
     if way is not None:
-        return (way, "post") if case.name.endswith("_domains") and checkable else (way,)
+        return (way, "post") if verified and checkable else (way,)
     return ("post",) if checkable else ("ignored",)
 
 
