@@ -32,10 +32,6 @@ SITE_APIS = ("brave", "kagi", "firecrawl", "tavily", "exa", "parallel", "jina")
 EXCLUDING_APIS = ("brave", "kagi", "firecrawl", "tavily", "exa", "parallel")
 """Those that also leave an excluded site out (Jina's ``X-Site`` names one site to keep)."""
 EXCLUDING = "guide -site:docs.example.com"
-SUMMARISING = frozenset({"kagi", "tavily", "exa"})
-"""APIs that answer with text of their own about the pages they served (Kagi's direct
-answer, Tavily's answer, Exa's summaries): an answer comes only with pages served, so it
-tells what was served. Kagi's related searches come whatever was found."""
 
 
 @pytest.fixture
@@ -55,12 +51,14 @@ def _assert_served_nothing(provider_id: str, result: SearchToolResult) -> None:
 
 
 def _assert_leak_caught(provider_id: str, result: SearchToolResult, dropped: str) -> None:
-    """The leaked pages all dropped by the core's check, the filter named with its count."""
+    """The leaked pages all dropped by the core's check, the filter named with its count.
+
+    What an API made of those pages (Tavily's answer, Exa's summaries, Kagi's direct
+    answer and related searches) goes with them: kept, it would read as an answer from the
+    site asked for.
+    """
     assert not result.response.sources
-    if provider_id in SUMMARISING:
-        # What the API wrote about the pages it served is all that is left of them.
-        assert result.error is None and result.response.answer is not None
-        return
+    assert result.response.answer is None and not result.response.related_questions
     label = get_provider(provider_id).info.label
     assert result.error == f"{label} returned no results matching the filters ({dropped})."
 
@@ -156,3 +154,22 @@ async def test_a_filetype_firecrawl_does_not_read_is_sent_and_checked_here(
     (record,) = result.response.filters
     assert (record.name, record.applied) == ("filetype", ("query", "post"))
     assert "filetype:pdf" in sim["firecrawl"].requests[-1].json()["query"]  # still sent
+
+
+async def test_an_answer_engine_whose_sources_are_all_off_the_site_gives_no_answer(
+    sim: Simulator,
+) -> None:
+    # Perplexity writes its answer from the pages it cites; when every one of them is off
+    # the site asked for, the answer (and the follow-up questions) go with them.
+    sim["perplexity"].results = list(OFF_SITE)
+    sim["perplexity"].honour_operators = False
+    async with sim_client(sim) as ws:
+        result = await ws.run(
+            "guide", provider="perplexity", include_domains=["docs.example.com"], use_cache=False
+        )
+    assert result.response.answer is None and not result.response.sources
+    assert not result.response.related_questions
+    assert result.error == (
+        f"Perplexity returned no results matching the filters (include_domains dropped "
+        f"{len(OFF_SITE)})."
+    )

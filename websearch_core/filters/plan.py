@@ -250,7 +250,10 @@ def plan_filters(params: SearchParams, info: "ProviderInfo") -> FilterPlan:
 def apply_plan(
     plan: FilterPlan, response: SearchResponse, *, now: datetime | None = None
 ) -> SearchResponse:
-    """``response`` with its sources checked locally and the filters' record attached."""
+    """``response`` with its sources checked locally and the filters' record attached.
+
+    When every source fails the checks, everything the provider made of them goes too.
+    """
     if not plan.ways:
         return response
     checked = post_filter(response.sources, plan.wanted, plan.checks, now=now)
@@ -272,7 +275,15 @@ def apply_plan(
         AppliedFilter(name=name, value=value, applied=ways(name))
         for name, value in plan.wanted.entries()
     )
-    return response.model_copy(update={"sources": checked.sources, "filters": record})
+    update: dict[str, object] = {"sources": checked.sources, "filters": record}
+    if response.sources and not checked.sources:
+        # What the engine made of the pages just dropped (an answer engine's text, Tavily's
+        # answer, Kagi's summary, their citations, the follow-up questions and searches)
+        # would pass, kept alone, for an answer from the domains or dates asked for. With
+        # it gone the attempt ends as "no results matching the filters" and the chain goes
+        # on to a provider that keeps to them.
+        update.update(answer=None, citations=(), related_questions=(), search_queries=())
+    return response.model_copy(update=update)
 
 
 def unmatched_filters(
