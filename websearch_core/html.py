@@ -8,7 +8,8 @@
   else the text as it is (never encoded again).
 * :func:`utf8_source`, :func:`parse_source` and :func:`parse_body`: the same parse of those
   bytes for a reader that needs the text only now and then, or never, without decoding the
-  whole text first (a 7 MB page holding one emoji is 28 MB of ``str``).
+  whole text first (a 7 MB page holding one emoji is 28 MB of ``str``); and
+  :func:`body_page` and :func:`parse_page_text` for a parser handed either.
 * :func:`css`, :func:`select` and :func:`select_first`: selectors compiled once, at import
   or first use, never per call (translating a CSS selector costs more than running it).
 * :func:`text_of` (the DOM's ``textContent``, scripts left out) and :func:`layout_text`
@@ -41,6 +42,7 @@ __all__ = [
     "CHROME_USER_AGENT",
     "Element",
     "HtmlForm",
+    "body_page",
     "class_tokens",
     "css",
     "decoded_page",
@@ -54,6 +56,7 @@ __all__ = [
     "navigation_headers",
     "parse_body",
     "parse_document",
+    "parse_page_text",
     "parse_source",
     "plain_http_parts",
     "raw_text",
@@ -235,16 +238,41 @@ def parse_source(source: bytes) -> Element:
     return _empty_document() if root is None else root  # None: nothing but comments
 
 
+def body_page(body: bytes) -> str | bytes:
+    r"""What a parser reads of a response body: the body itself, or else its text.
+
+    The body when :func:`utf8_source` hands it on (the parser reads its bytes and never
+    holds the whole text), else its text as ``HttpResponse.text()`` gives it.
+
+    Example:
+        >>> body_page("<p>café".encode()), body_page(b"<p>caf\xe9")
+        (b'<p>caf\xc3\xa9', '<p>caf�')
+    """
+    source = utf8_source(body)
+    return body.decode("utf-8", errors="replace") if source is None else source
+
+
+def parse_page_text(page: str | bytes, *, source: bytes | None = None) -> Element:
+    """The tree of a page handed to a parser as its text or as the body itself.
+
+    Args:
+        page: The decoded page, or a body :func:`utf8_source` handed on (read as bytes, so
+            the reader never holds the whole text).
+        source: With text: the bytes it is exactly the decoding of, as
+            :func:`decoded_page` gives them.
+    """
+    if isinstance(page, bytes):
+        return parse_source(page)
+    return parse_document(page, source=source)
+
+
 def parse_body(body: bytes) -> Element:
     """The tree :func:`parse_document` gives for a response body's text, text never kept.
 
     For a reader that needs nothing but the tree: the bytes are parsed when
     :func:`utf8_source` hands them on, else the text ``HttpResponse.text()`` gives.
     """
-    source = utf8_source(body)
-    if source is None:
-        return parse_document(body.decode("utf-8", errors="replace"))
-    return parse_source(source)
+    return parse_page_text(body_page(body))
 
 
 def parse_document(html: str, *, source: bytes | None = None) -> Element:

@@ -12,9 +12,10 @@ response must give what its parser gives for the response's text.
 
 ``html.utf8_source`` finds the same bytes without keeping the text (it decodes a piece at a
 time), so the engines that need the text only for a page without results (Bing, Yahoo,
-Startpage), or only to look for an ASCII word (DuckDuckGo), and Startpage's homepage step,
-read a large body without ever holding its whole text: a page with one emoji is a ``str``
-of four bytes a character.
+Startpage, Google, Ecosia, Mojeek), or only to look for an ASCII word (DuckDuckGo), and
+Startpage's homepage step, read a large body without ever holding its whole text: a page
+with one emoji is a ``str`` of four bytes a character. Google's, Ecosia's and Mojeek's block
+checks read the body too (``providers._page_markers``), and tell every capture as its text.
 """
 
 import random
@@ -26,6 +27,7 @@ import lxml.etree
 import pytest
 
 from tests.conftest import SHARED_FIXTURES, read_capture
+from websearch_core.errors import SearchProviderError
 from websearch_core.html import (
     decoded_page,
     parse_body,
@@ -246,11 +248,7 @@ def _peak(read: Callable[[], object]) -> int:
         tracemalloc.stop()
 
 
-@pytest.mark.parametrize(
-    ("capture", "parse_page"),
-    [entry for entry in _ENGINES if entry[0].split("/")[0] in {"bing", "yahoo", "startpage"}]
-    + [_ENGINES[0]],
-)
+@pytest.mark.parametrize(("capture", "parse_page"), [*_ENGINES[2:], _ENGINES[0]])
 def test_a_large_page_with_results_is_read_without_its_whole_text(
     capture: str, parse_page: Callable[..., list[SearchSource]]
 ) -> None:
@@ -274,3 +272,53 @@ def test_startpage_reads_a_large_homepage_without_its_whole_text() -> None:
     assert request == startpage.build_post_request(startpage.build_form(params, hidden))
     peak = _peak(lambda: startpage.search_request(params, home))
     assert peak < len(body), peak
+
+
+_BLOCK_CHECKS: list[tuple[str, Callable[[str | bytes, int], object]]] = [
+    ("google", lambda page, status: google.block_reason(page, status, google.GOOGLE_HOME_URL)),
+    ("ecosia", ecosia.is_blocked),
+    ("mojeek", lambda page, status: mojeek.is_robot_page(page)),
+]
+
+
+def test_the_block_checks_tell_every_capture_from_its_body_as_from_its_text() -> None:
+    told = 0
+    for path in _html_capture_paths():
+        body = path.read_bytes()
+        text = body.decode("utf-8", errors="replace")
+        for engine, check in _BLOCK_CHECKS:
+            for status in (200, 403, 503):
+                expected = check(text, status)
+                assert check(body, status) == expected, (engine, path.name, status)
+                told += status == 200 and expected not in (None, False)
+    assert told >= 4  # the walls among the captures were told as walls
+
+
+@pytest.mark.parametrize(
+    "capture",
+    [
+        "google/serp_ai_tools_pt-BR_rendered_2025-03.html",
+        "google/enablejs_js_required_shell_2026-09.html",
+        "ecosia/serp_javascript_tutorial_2026.html",
+        "mojeek/serp_javascript_tutorial_2026.html",
+        "mojeek/403_forbidden_automated_queries_2026-09.html",
+    ],
+)
+def test_a_large_page_is_checked_without_its_whole_text(capture: str) -> None:
+    provider = get_provider(capture.split("/")[0])
+    assert isinstance(provider, HtmlEngineProvider)
+    body = _padded(capture)
+    response = HttpResponse(status=200, body=body, url="https://engine.example/")
+    as_captured = HttpResponse(status=200, body=read_capture(capture), url=response.url)
+    assert _checked(provider, response) == _checked(provider, as_captured)
+    peak = _peak(lambda: _checked(provider, response))
+    assert peak < len(body), peak  # the text alone would be four times the body
+
+
+def _checked(provider: HtmlEngineProvider, response: HttpResponse) -> str | None:
+    """The message the engine's check raises for ``response``, or ``None``."""
+    try:
+        provider.engine.check(response)
+    except SearchProviderError as error:
+        return error.message
+    return None

@@ -36,10 +36,10 @@ from urllib.parse import parse_qs, urlsplit, urlunsplit
 import lxml.etree
 
 from ..errors import ResponseParseError
-from ..html import Element, class_tokens, parse_document, resolve_link, text_of
+from ..html import Element, class_tokens, parse_page_text, resolve_link, text_of
 from ..models import SearchSource
 from ._common import is_http_url
-from ._lowered import found_lowered
+from ._page_markers import Markers, found
 from ._scraper import collect_unique, scraped_source
 
 __all__ = [
@@ -94,32 +94,37 @@ _SERP_ELEMENT = lxml.etree.XPath("//*[@id='search' or @id='rso']")
 _READ_MORE = "Read more"
 
 
-_RESULT_MARKUP = ("<h3",)
+_RESULT_MARKUP = Markers(lowered=("<h3",))
 
 
-_TRAFFIC_TEXT = ("unusual traffic", "g-recaptcha")
+_TRAFFIC_TEXT = Markers(lowered=("unusual traffic", "g-recaptcha"))
 
 
-_JAVASCRIPT_TEXT = ("/httpservice/retry/enablejs",)
+_JAVASCRIPT_TEXT = Markers(lowered=("/httpservice/retry/enablejs",))
 
 
-_NO_RESULTS_TEXT = "did not match any documents"
+_NO_RESULTS_TEXT = Markers(exact=("did not match any documents",))
 
 
-def block_reason(page: str, status: int, url: str = "") -> BlockReason | None:
+def block_reason(page: str | bytes, status: int, url: str = "") -> BlockReason | None:
     """Why a page is a block instead of results, or ``None`` (the reference's ``blockReason``).
+
+    Args:
+        page: The page's text, or the response body it came as (read without decoding
+            it whole: see :func:`~websearch_core.providers._page_markers.found`).
+        status: The response's status.
+        url: The URL the response came from after redirects.
 
     Example:
         >>> block_reason("<html>...</html>", 200, "https://www.google.com/sorry/index?x=1")
         'traffic'
     """
-    has_results = found_lowered(page, _RESULT_MARKUP)
     if status in (403, 429) or "/sorry/" in urlsplit(url).path:
         return "traffic"
-    if not has_results:
-        if found_lowered(page, _TRAFFIC_TEXT):
+    if not found(page, _RESULT_MARKUP):
+        if found(page, _TRAFFIC_TEXT):
             return "traffic"
-        if found_lowered(page, _JAVASCRIPT_TEXT):
+        if found(page, _JAVASCRIPT_TEXT):
             return "javascript"
     return None
 
@@ -285,26 +290,27 @@ def _source(h3: Element) -> SearchSource | None:
     return scraped_source(title=text_of(h3), url=url, snippet=snippet, date=published)
 
 
-def _is_results_page(page: str, root: Element) -> bool:
+def _is_results_page(page: str | bytes, root: Element) -> bool:
     if _SERP_ELEMENT(root):
         return True
-    return _NO_RESULTS_TEXT in page
+    return found(page, _NO_RESULTS_TEXT)
 
 
 def parse_page(
-    page: str, limit: int = MAX_RESULTS, *, source: bytes | None = None
+    page: str | bytes, limit: int = MAX_RESULTS, *, source: bytes | None = None
 ) -> list[SearchSource]:
     """The organic results of a Google results page, de-duplicated, at most ``limit``.
 
     Args:
-        page: The HTML (plain or rendered).
+        page: The HTML (plain or rendered), or the body :func:`~websearch_core.html.utf8_source`
+            handed on (read from its bytes, its text never built whole).
         limit: How many to keep.
         source: The body ``page`` came from, as :func:`~websearch_core.html.decoded_page` gives it.
 
     Raises:
         ResponseParseError: No result and nothing that looks like a results page.
     """
-    root = parse_document(page, source=source)
+    root = parse_page_text(page, source=source)
     sources = collect_unique(root.iter("h3"), _source, limit)
     if not sources and not _is_results_page(page, root):
         raise ResponseParseError(PROVIDER_ID, UNRECOGNISED_MESSAGE, 502)

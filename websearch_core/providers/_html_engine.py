@@ -30,7 +30,7 @@ from typing import ClassVar, Protocol
 
 from ..deadline import attempt_scope, remaining_budget, timed_out_text
 from ..errors import ProviderTimeoutError, SearchProviderError
-from ..html import decoded_page
+from ..html import body_page
 from ..models import SearchParams, SearchResponse, SearchSource
 from ..request_loop import send_step
 from ..transport import HttpRequest, HttpResponse, SseResponse
@@ -78,21 +78,21 @@ class HtmlEngine:
 
 
 class PageParser(Protocol):
-    """An engine's parser of one page: its text, and the bytes it was decoded from.
+    """An engine's parser of one page: its text, or the body it came as.
 
-    ``source`` is given when the text is exactly the bytes' decoding
-    (:func:`~websearch_core.html.decoded_page`), for ``parse_document`` to read instead.
+    :func:`single_page` hands it :func:`~websearch_core.html.body_page`: the body itself
+    when its text is exactly its decoding, so the parser reads the bytes and never holds
+    the whole text, else the text.
     """
 
-    def __call__(self, page: str, *, source: bytes | None = None) -> list[SearchSource]: ...
+    def __call__(self, page: str | bytes) -> list[SearchSource]: ...
 
 
 def single_page(parse: PageParser) -> Callable[[HttpResponse], PageResults]:
     """:attr:`HtmlEngine.read` for an engine with one page and a parser of its text."""
 
     def read(response: HttpResponse) -> PageResults:
-        text, source = decoded_page(response.body)
-        return PageResults(parse(text, source=source))
+        return PageResults(parse(body_page(response.body)))
 
     return read
 

@@ -19,12 +19,13 @@ from ..html import (
     css,
     has_class,
     host_of,
-    parse_document,
+    parse_page_text,
     resolve_link,
     select,
     text_of,
 )
 from ..models import SearchSource
+from ._page_markers import Markers, found
 from ._scraper import collect_unique, scraped_source
 
 __all__ = [
@@ -48,28 +49,41 @@ MAX_RESULTS = 20
 UNRECOGNISED_MESSAGE = "Mojeek returned an unrecognised page"
 
 
-_AUTOMATED = re.compile(r"sending automated queries", re.IGNORECASE)
-
-
 _MOJEEK_DOMAINS = ("mojeek.com", "mojeek.co.uk", "mojeek.fr", "mojeek.de")
 
 
-_SERP_MARKERS = ("serp-results", "No pages found")
+_RESULTS_LIST = Markers(exact=("results-standard",))
+"""The results list's class: a page holding it is no wall, and is a results page."""
+
+
+_ROBOT_MARKERS = Markers(
+    exact=("altcha-widget", "captcha-wrap"),
+    patterns=(re.compile(r"sending automated queries", re.IGNORECASE),),
+    span=25,
+)
+"""The ALTCHA wall and the "automated queries" wall (a 25-character sentence)."""
+
+
+_SERP_MARKERS = Markers(exact=("results-standard", "serp-results", "No pages found"))
 
 
 _ROWS = css("ul.results-standard > li")
 
 
-def is_robot_page(page: str) -> bool:
+def is_robot_page(page: str | bytes) -> bool:
     """Whether the page is the ALTCHA wall or the "automated queries" wall.
+
+    Args:
+        page: The page's text, or the response body it came as (read without decoding
+            it whole: see :func:`~websearch_core.providers._page_markers.found`).
 
     Example:
         >>> is_robot_page('<div class="captcha-wrap"></div>'), is_robot_page("<p>hi</p>")
         (True, False)
     """
-    if "results-standard" in page:
+    if found(page, _RESULTS_LIST):
         return False
-    return "altcha-widget" in page or "captcha-wrap" in page or bool(_AUTOMATED.search(page))
+    return found(page, _ROBOT_MARKERS)
 
 
 _MOJEEK_SUBDOMAINS = tuple(f".{domain}" for domain in _MOJEEK_DOMAINS)
@@ -125,29 +139,30 @@ def _source(row: Element) -> SearchSource | None:
 
 
 def parse_page(
-    page: str, limit: int = MAX_RESULTS, *, source: bytes | None = None
+    page: str | bytes, limit: int = MAX_RESULTS, *, source: bytes | None = None
 ) -> list[SearchSource]:
     """The results of a Mojeek results page, de-duplicated, at most ``limit``.
 
     Args:
-        page: The decoded body.
+        page: The decoded body, or the body :func:`~websearch_core.html.utf8_source` handed
+            on (read from its bytes, its text never built whole).
         limit: How many to keep.
         source: The body ``page`` came from, as :func:`~websearch_core.html.decoded_page` gives it.
 
     Raises:
         ResponseParseError: No result and nothing that looks like a results page.
     """
-    root = parse_document(page, source=source)
+    root = parse_page_text(page, source=source)
     sources = collect_unique(select(_ROWS, root), _source, limit)
     if not sources and not _is_results_page(page):
         raise ResponseParseError(PROVIDER_ID, UNRECOGNISED_MESSAGE, 502)
     return sources
 
 
-def _is_results_page(page: str) -> bool:
+def _is_results_page(page: str | bytes) -> bool:
     """Whether a page without results is still Mojeek's results page (a genuine "none").
 
     Asked only when no result was read: the markers are searched in the raw text, which
     costs a pass over the page that a page with results does not need.
     """
-    return "results-standard" in page or any(marker in page for marker in _SERP_MARKERS)
+    return found(page, _SERP_MARKERS)

@@ -34,7 +34,15 @@ from typing import Any, NamedTuple, TypeVar, cast
 from urllib.parse import unquote, unquote_to_bytes
 
 from ..errors import ChallengeError, ResponseParseError
-from ..html import Element, css, has_class, parse_document, parse_source, select, utf8_source
+from ..html import (
+    Element,
+    body_page,
+    css,
+    has_class,
+    parse_document,
+    parse_page_text,
+    select,
+)
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse, raise_for_status
 from ._common import MAX_RESULT_ITEMS, age_seconds_from_date
@@ -369,10 +377,7 @@ class ResultPage:
         """
         if self.is_challenge_url(final_url):
             raise ChallengeError(self.info.id, self.challenge_message)
-        if isinstance(page, bytes):
-            document = parse_source(page)
-        else:
-            document = parse_document(page, source=source)
+        document = parse_page_text(page, source=source)
         blocks = find_blocks(self.block_selector, document)
         if not blocks:
             text = page.decode("utf-8") if isinstance(page, bytes) else page
@@ -395,9 +400,7 @@ class ResultPage:
         The next page is read only when the engine has a pager (:attr:`next_page`) and the
         page had results.
         """
-        body = utf8_source(response.body)
-        page = response.text() if body is None else body
-        sources, document = self._parse_document(page, response.url)
+        sources, document = self._parse_document(body_page(response.body), response.url)
         if self.next_page is None or not sources:
             return PageResults(sources)
         return PageResults(sources, self.next_page(document))

@@ -67,10 +67,10 @@ from ..errors import ChallengeError, ResponseParseError
 from ..filters import QUERY_OPERATORS, FilterSupport
 from ..html import (
     Element,
+    body_page,
     css,
-    decoded_page,
     navigation_headers,
-    parse_document,
+    parse_page_text,
     resolve_link,
     select,
     select_first,
@@ -80,6 +80,7 @@ from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._escalation import Escalation, FailureTexts
 from ._html_engine import HtmlEngine, HtmlEngineProvider
+from ._page_markers import Markers, found
 from ._scraper import PageResults, check_html_status, collect_unique, scraped_source
 from .base import ProviderInfo
 from .google import query_text
@@ -131,10 +132,14 @@ INFO = ProviderInfo(
     filters=FilterSupport(query=QUERY_OPERATORS),
 )
 
-_MARKERS = ("Ecosia Firewall", "_cf_chl_opt", "/cdn-cgi/challenge-platform/")
-_ROBOT = re.compile(r"confirm you.{0,3}re not a robot", re.IGNORECASE)
-_RESULT_MARKER = 'data-test-id="organic-result"'
-_SERP_MARKER = 'data-test-id="mainline"'
+_BLOCK_MARKERS = Markers(
+    exact=("Ecosia Firewall", "_cf_chl_opt", "/cdn-cgi/challenge-platform/"),
+    patterns=(re.compile(r"confirm you.{0,3}re not a robot", re.IGNORECASE),),
+    span=28,
+)
+"""The firewall's and Cloudflare's walls (the longest robot sentence is 28 characters)."""
+_RESULT_MARKER = Markers(exact=('data-test-id="organic-result"',))
+_SERP_MARKER = Markers(exact=('data-test-id="mainline"',))
 _ECOSIA_HOSTS = frozenset({"ecosia.org", "www.ecosia.org"})
 _LEADING_DATE = re.compile(r"^(\d{1,2} [A-Z][a-z]{2,8}\.? \d{4})\s*(?:\.\.\.|…)")
 _RESULTS = css(RESULT_SELECTOR)
@@ -147,8 +152,13 @@ def build_request(params: SearchParams) -> HttpRequest:
     return HttpRequest(method="GET", url=url, headers=navigation_headers(referer=ECOSIA_HOME_URL))
 
 
-def is_blocked(page: str, status: int) -> bool:
+def is_blocked(page: str | bytes, status: int) -> bool:
     """Whether the page is Ecosia's firewall or a Cloudflare challenge (the reference's rule).
+
+    Args:
+        page: The page's text, or the response body it came as (read without decoding
+            it whole: see :func:`~websearch_core.providers._page_markers.found`).
+        status: The response's status.
 
     Example:
         >>> is_blocked("<script>window._cf_chl_opt={}</script>", 200)
@@ -156,14 +166,14 @@ def is_blocked(page: str, status: int) -> bool:
     """
     if status in (403, 429):
         return True
-    if _RESULT_MARKER in page:
+    if found(page, _RESULT_MARKER):
         return False
-    return any(marker in page for marker in _MARKERS) or _ROBOT.search(page) is not None
+    return found(page, _BLOCK_MARKERS)
 
 
 def check_page(response: HttpResponse) -> None:
     """Raise for a block page, then for any other non-2xx status."""
-    if is_blocked(response.text(), response.status):
+    if is_blocked(response.body, response.status):
         raise ChallengeError(INFO.id, BLOCKED_MESSAGE)
     check_html_status(INFO, response)
 
@@ -231,28 +241,29 @@ def _source(article: Element) -> SearchSource | None:
     return scraped_source(title=text_of(title), url=url, snippet=snippet, date=published)
 
 
-def _results(root: Element, page: str, limit: int) -> list[SearchSource]:
+def _results(root: Element, page: str | bytes, limit: int) -> list[SearchSource]:
     """The organic results of a parsed page; a page that is no results page raises."""
     sources = collect_unique(select(_RESULTS, root), _source, limit)
-    if not sources and _SERP_MARKER not in page:
+    if not sources and not found(page, _SERP_MARKER):
         raise ResponseParseError(INFO.id, UNRECOGNISED_MESSAGE, 502)
     return sources
 
 
 def parse_page(
-    page: str, limit: int = MAX_RESULTS, *, source: bytes | None = None
+    page: str | bytes, limit: int = MAX_RESULTS, *, source: bytes | None = None
 ) -> list[SearchSource]:
     """The organic results of an Ecosia results page, de-duplicated, at most ``limit``.
 
     Args:
-        page: The decoded body.
+        page: The decoded body, or the body :func:`~websearch_core.html.utf8_source` handed
+            on (read from its bytes, its text never built whole).
         limit: How many to keep.
         source: The body ``page`` came from, as :func:`~websearch_core.html.decoded_page` gives it.
 
     Raises:
         ResponseParseError: No result and nothing that looks like a results page.
     """
-    return _results(parse_document(page, source=source), page, limit)
+    return _results(parse_page_text(page, source=source), page, limit)
 
 
 def next_page_request(root: Element) -> HttpRequest | None:
@@ -262,7 +273,7 @@ def next_page_request(root: Element) -> HttpRequest | None:
 
     Example:
         >>> page = '<a data-test-id="next-button" href="/search?q=rust&amp;p=1">Next</a>'
-        >>> next_page_request(parse_document(page)).url
+        >>> next_page_request(parse_page_text(page)).url
         'https://www.ecosia.org/search?q=rust&p=1'
     """
     link = select_first(_NEXT_BUTTON, root)
@@ -279,14 +290,14 @@ def next_page_request(root: Element) -> HttpRequest | None:
 
 def read_page(response: HttpResponse) -> PageResults:
     """A checked page's results and, when it had some, the request for the next page."""
-    text, source = decoded_page(response.body)
-    root = parse_document(text, source=source)
-    sources = _results(root, text, MAX_RESULTS)
+    page = body_page(response.body)
+    root = parse_page_text(page)
+    sources = _results(root, page, MAX_RESULTS)
     return PageResults(sources, next_page_request(root) if sources else None)
 
 
 def _is_block_page(response: HttpResponse) -> bool:
-    return is_blocked(response.text(), response.status)
+    return is_blocked(response.body, response.status)
 
 
 class EcosiaProvider(HtmlEngineProvider):

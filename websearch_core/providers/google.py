@@ -211,8 +211,7 @@ def build_request(params: SearchParams) -> HttpRequest:
 
 def check_page(response: HttpResponse) -> None:
     """Raise for a block page or an error status, in the reference's order."""
-    page = response.text()
-    reason = block_reason(page, response.status, response.url)
+    reason = block_reason(response.body, response.status, response.url)
     if reason == "traffic":
         raise ChallengeError(INFO.id, TRAFFIC_MESSAGE)
     check_html_status(INFO, response)
@@ -226,7 +225,7 @@ def check_page(response: HttpResponse) -> None:
 
 
 def _is_block_page(response: HttpResponse) -> bool:
-    return block_reason(response.text(), response.status, response.url) is not None
+    return block_reason(response.body, response.status, response.url) is not None
 
 
 class GoogleProvider(HtmlEngineProvider):

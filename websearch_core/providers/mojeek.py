@@ -195,7 +195,7 @@ def build_request(params: SearchParams) -> HttpRequest:
 
 def check_page(response: HttpResponse) -> None:
     """Raise for a robot page, then for any other non-2xx status."""
-    if is_robot_page(response.text()):
+    if is_robot_page(response.body):
         raise ChallengeError(INFO.id, ROBOT_MESSAGE)
     check_html_status(INFO, response)
 
@@ -248,7 +248,7 @@ async def solve_altcha(page: "Page", deadline: float) -> None:
 
 
 def _is_block_page(response: HttpResponse) -> bool:
-    return is_robot_page(response.text())
+    return is_robot_page(response.body)
 
 
 class MojeekProvider(HtmlEngineProvider):
