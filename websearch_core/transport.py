@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+from .body_buffer import BodyBuffer
 from .connection_causes import (
     connection_cause,
     protocol_fault,
@@ -501,8 +502,8 @@ class Transport:
         """
         # Every search runs this once, so it is one frame over aiohttp: no async context
         # manager or generator of our own, and no text built for errors that did not
-        # happen. Only a redirect or a body that must be counted (compressed, chunked or
-        # undeclared) costs a coroutine more. The time limit is aiohttp's own total
+        # happen. The body is read by one coroutine of ours (in place of aiohttp's read()
+        # and the stream's) and a redirect costs one more. The time limit is aiohttp's own total
         # timeout, which covers the exchange to the body's last byte: aiohttp keeps a timer
         # context for every request anyway, and an asyncio.timeout of ours around it cost
         # ~12 us a search (in place, benchmarks/RESULTS.md). Each redirect hop gets what is
@@ -517,14 +518,11 @@ class Transport:
             try:
                 if response.status in _REDIRECT_STATUSES:
                     response = await self._follow(provider, label, request, url, response, expires)
-                if _declared_within(response, cap):
-                    # aiohttp stops a body with a Content-Length at that length, so the cap
-                    # holds without counting chunks as they come. read() returns once the
-                    # connection is back in the pool: nothing is left to release.
-                    body = await response.read()
-                else:
-                    body = await _read_capped(provider, label, response, cap, response_name)
-                    response.release()
+                # Not aiohttp's read(): it joins the chunks at the end, holding the body
+                # twice (see body_buffer). Releasing after the last chunk puts the
+                # connection back in the pool, as read() does.
+                body = await _read_capped(provider, label, response, cap, response_name)
+                response.release()
             except BaseException:
                 response.release()
                 raise
@@ -574,14 +572,12 @@ class Transport:
                 streaming = 200 <= response.status < 300 and "event-stream" in content_type
                 parser = SseParser(max_event_bytes) if streaming else None
                 events: list[SseEvent] = []
-                chunks: list[bytes] = []
+                gathered = BodyBuffer()
                 _refuse_declared_over(provider, label, response, cap, API_RESPONSE)
-                total = 0
                 while chunk := await response.content.readany():
-                    total += len(chunk)
-                    if total > cap:
+                    gathered.add(chunk)
+                    if gathered.size > cap:
                         raise _too_large(provider, label, cap, API_RESPONSE)
-                    chunks.append(chunk)
                     if parser is not None:
                         events.extend(parser.feed(chunk))
                 if parser is not None:
@@ -590,7 +586,7 @@ class Transport:
                 response.release()
             return SseResponse(
                 status=response.status,
-                body=b"".join(chunks),
+                body=gathered.take(),
                 events=tuple(events),
                 headers=dict(response.headers.items()),
                 url=str(response.url),
@@ -915,33 +911,18 @@ def _translated() -> tuple[type[BaseException], ...]:
     return (TimeoutError, SseError, aiohttp.ClientError, ValueError)
 
 
-def _declared_within(response: "aiohttp.ClientResponse", cap: int) -> bool:
-    """Whether the body's declared length bounds what ``read()`` can return to ``cap``.
-
-    Not when the body is compressed (the declared length is before aiohttp inflates it) or
-    framed by chunks (then the length does not frame it).
-    """
-    declared = response.content_length
-    if declared is None or declared > cap:
-        return False
-    headers = response.headers
-    return "Content-Encoding" not in headers and "Transfer-Encoding" not in headers
-
-
 async def _read_capped(
     provider: str, label: str, response: "aiohttp.ClientResponse", cap: int, name: str
 ) -> bytes:
-    """The body as it arrives, failing as soon as it passes ``cap`` bytes."""
+    """The body as it arrives, in one buffer, failing as soon as it passes ``cap`` bytes."""
     _refuse_declared_over(provider, label, response, cap, name)
     content = response.content
-    chunks: list[bytes] = []
-    total = 0
+    gathered = BodyBuffer()
     while chunk := await content.readany():
-        total += len(chunk)
-        if total > cap:
+        gathered.add(chunk)
+        if gathered.size > cap:
             raise _too_large(provider, label, cap, name)
-        chunks.append(chunk)
-    return b"".join(chunks)
+    return gathered.take()
 
 
 def _refuse_declared_over(

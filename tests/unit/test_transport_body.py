@@ -1,16 +1,17 @@
 """How the transport reads a body: the size cap on every framing, and the exact bytes back.
 
-A body with a Content-Length within the cap is read whole in one call, any other body is
-counted as it arrives; these tests pin that both ways keep the cap (before reading for a
-declared length over it, as soon as it is passed otherwise) and lose nothing. The server
-writes raw HTTP so each test chooses the framing byte for byte, and can hold the
-connection open: a transport that waited for more would then time out instead of failing
-on the cap.
+Every body is counted as it arrives, into one buffer (``body_buffer``); these tests pin
+that the cap holds (before reading for a declared length over it, as soon as it is passed
+otherwise), that nothing is lost, and that a large body is held once, not as its chunks
+plus their join. The server writes raw HTTP so each test chooses the framing byte for
+byte, and can hold the connection open: a transport that waited for more would then time
+out instead of failing on the cap.
 """
 
 import asyncio
 import gzip
 import os
+import tracemalloc
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -24,6 +25,8 @@ from websearch_core.errors import (
 from websearch_core.transport import HttpRequest, Transport
 
 CAP = 16 * 1024
+_WRITE = 64 * 1024
+"""Bytes the server writes at a time."""
 
 
 class RawServer:
@@ -43,8 +46,10 @@ class RawServer:
 
     async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.readuntil(b"\r\n\r\n")
-        writer.write(self.reply)
-        await writer.drain()
+        reply = memoryview(self.reply)
+        for start in range(0, len(reply), _WRITE):  # never a second copy of a large reply
+            writer.write(reply[start : start + _WRITE])
+            await writer.drain()
         if self.hold:
             await self._release.wait()
         writer.close()
@@ -76,9 +81,11 @@ def _chunked(body: bytes, size: int = 4096) -> bytes:
     return b"".join(parts)
 
 
-async def _send(server: RawServer, *, sse: bool = False, timeout: float = 2.0) -> bytes:
+async def _send(
+    server: RawServer, *, sse: bool = False, timeout: float = 2.0, cap: int = CAP
+) -> bytes:
     async with aiohttp.ClientSession() as session:
-        transport = Transport(session, timeout_seconds=timeout, max_response_bytes=CAP)
+        transport = Transport(session, timeout_seconds=timeout, max_response_bytes=cap)
         request = HttpRequest(method="GET", url=f"{server.origin}/search")
         if sse:
             return (await transport.send_sse("brave", "Brave", request)).body
@@ -175,3 +182,25 @@ async def test_a_body_cut_short_of_its_length_is_a_connection_error(
         "Brave connection closed before the response was complete (127.0.0.1:"
     )
     assert caught.value.__context__ is None
+
+
+@pytest.mark.parametrize("sse", [False, True])
+@pytest.mark.parametrize("chunked", [False, True])
+async def test_a_large_body_is_held_once_not_as_its_chunks_and_their_join(
+    raw: RawServer, chunked: bool, sse: bool
+) -> None:
+    size = 4_000_000
+    body = os.urandom(size)
+    if chunked:
+        raw.reply = _head("Transfer-Encoding: chunked") + _chunked(body, 65536) + b"0\r\n\r\n"
+    else:
+        raw.reply = _head(f"Content-Length: {size}") + body
+    await _send(raw, sse=sse, cap=2 * size)  # the session's first use, outside the peak
+    tracemalloc.start()
+    try:
+        got = await _send(raw, sse=sse, cap=2 * size)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got == body
+    assert peak < 1.3 * size, peak  # the chunks and their join held 2x
