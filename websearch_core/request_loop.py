@@ -112,6 +112,9 @@ async def run_protocol(
             flow.resends += 1
             continue
         flow.exchanges.append(Exchange(request=request, response=response))
+        # The exchange holds the response for the hooks; this name would hold it through
+        # the next send too (a large page kept while the next one arrives).
+        del response
         next_request = provider.follow_up(flow)
         if next_request is None:
             break

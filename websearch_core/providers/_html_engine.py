@@ -25,13 +25,14 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, Protocol
 
 from ..deadline import attempt_scope, remaining_budget, timed_out_text
 from ..errors import ProviderTimeoutError, SearchProviderError
 from ..html import body_page
 from ..models import SearchParams, SearchResponse, SearchSource
+from ..provider_types import Exchange
 from ..request_loop import send_step
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._escalation import (
@@ -103,7 +104,8 @@ _BUDGET = "budget"
 _STARTED = "started"
 """``time.monotonic()`` when the search began: the browser gets what is left."""
 _SETUP = "setup"
-"""The setup step's response (absent without one, or when it failed in transport)."""
+"""The setup step's response (absent without one, or when it failed in transport), until
+the search request is built from it."""
 _SOURCES = "sources"
 """Sources of the pages read so far (``None`` before the first results page)."""
 
@@ -139,9 +141,13 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
         flow.state[_SETUP] = response.as_http()
 
     def first_request(self, flow: Flow) -> HttpRequest | None:
-        """The search request (from the setup's answer when there was one)."""
+        """The search request (from the setup's answer when there was one).
+
+        The setup's answer is let go here: it is read once, and a large page would
+        otherwise be held through every page of the search.
+        """
         after_setup = self.engine.after_setup
-        setup = flow.state.get(_SETUP)
+        setup = flow.state.pop(_SETUP, None)
         if after_setup is not None and setup is not None:
             return after_setup(flow.params, setup)
         return self.engine.request(flow.params)
@@ -170,6 +176,9 @@ class HtmlEngineProvider(KeylessProvider, ProtocolProvider):
         before: list[SearchSource] = flow.state[_SOURCES] or []
         sources = collect_unique([*before, *page.sources], lambda source: source)
         flow.state[_SOURCES] = sources
+        # Read: only its sources are wanted from now on (parse reads a body only when the
+        # first page failed), so its body is not held while the next page arrives.
+        flow.exchanges[-1] = Exchange(request=exchange.request, response=replace(http, body=b""))
         enough = len(sources) >= result_count(self.info, flow.params)
         if headless or enough or len(sources) == len(before) or remaining_budget(math.inf) <= 0:
             return None  # a rendered page is read alone, as the browser left it
