@@ -135,13 +135,17 @@ async def _cancelled(ws: WebSearch) -> None:
             await ws.search("python asyncio")
 
 
-async def test_a_cancelled_search_counts_what_it_held_once_a_provider_was_reached() -> None:
+@pytest.mark.parametrize("chain", [PROVIDERS, ["public"]], ids=["chain", "public"])
+async def test_a_cancelled_search_counts_what_it_held_once_a_provider_was_reached(
+    chain: list[str],
+) -> None:
     # Bing's name is unknown while DuckDuckGo answers 503: the network works, so Bing's
-    # failure is its own (or its base URL's) even though the search never ended.
+    # failure is its own (or its base URL's) even though the search never ended. Public
+    # Web's fan-out dropped it, while the chain counted it.
     network = SwitchableNetwork()
     network.online = True
     network.unknown.add("bing.invalid")
-    async with Simulator(PROVIDERS) as sim, _client(sim, network, providers=PROVIDERS) as ws:
+    async with Simulator(PROVIDERS) as sim, _client(sim, network, providers=chain) as ws:
         sim["duckduckgo"].always(Fault.server_error(503))
         sim["mojeek"].always(Fault.hang())
         for _ in range(2):
@@ -151,17 +155,49 @@ async def test_a_cancelled_search_counts_what_it_held_once_a_provider_was_reache
     assert bing is not None and bing.kind == "circuit_open" and bing.failures == 2
 
 
-async def test_a_cancelled_search_offline_leaves_no_cooldown() -> None:
+@pytest.mark.parametrize("chain", [PROVIDERS, ["public"]], ids=["chain", "public"])
+async def test_a_cancelled_search_offline_leaves_no_cooldown(chain: list[str]) -> None:
     # Nothing was reached before the caller gave up: no verdict, nothing counted.
     network = _SlowDns("mojeek.invalid")
-    async with Simulator(PROVIDERS) as sim, _client(sim, network, providers=PROVIDERS) as ws:
+    async with Simulator(PROVIDERS) as sim, _client(sim, network, providers=chain) as ws:
         for _ in range(3):
             await _cancelled(ws)
         marks = await _marks(ws)
         network.online = True
         back = await ws.run("python asyncio")
     assert all(mark is None for mark in marks.values())
-    assert back.error is None and back.response.provider == "bing"
+    assert back.error is None and back.response.provider == chain[0]
+
+
+@pytest.mark.parametrize(
+    ("chain", "cancelled"),
+    [(["public"], True), (["public"], False), (["bing", "mojeek", "duckduckgo"], False)],
+    ids=["public cancelled", "public ended", "chain"],
+)
+async def test_a_provider_that_answered_shows_the_network_works(
+    chain: list[str], cancelled: bool
+) -> None:
+    # DuckDuckGo answered after (or beside) two providers whose names are unknown: those
+    # are their own failures, counted whether the search ended or its caller gave up on
+    # it first. Two failing alike read as this machine offline, and nothing was counted.
+    network = SwitchableNetwork()
+    network.online = True
+    network.unknown |= {"bing.invalid", "mojeek.invalid"}
+    async with (
+        Simulator([*PROVIDERS, "ecosia"]) as sim,
+        _client(sim, network, providers=chain) as ws,
+    ):
+        if cancelled:
+            sim["ecosia"].always(Fault.hang())
+        for _ in range(2):
+            if cancelled:
+                await _cancelled(ws)
+            else:
+                assert (await ws.run("python asyncio")).error is None
+        marks = await _marks(ws)
+    for engine in ("bing", "mojeek"):
+        mark = marks[engine]
+        assert mark is not None and mark.kind == "circuit_open" and mark.failures == 2
 
 
 @pytest.mark.parametrize("alone", ["forced", "chain of one"])
@@ -182,15 +218,52 @@ async def test_a_provider_alone_whose_own_host_does_not_resolve_is_not_cooled_do
     assert marks["bing"] is None
 
 
-async def test_a_user_set_base_url_asked_alone_that_does_not_resolve_still_cools_down() -> None:
+@pytest.mark.parametrize("alone", ["excluded", "skipped"])
+async def test_a_public_engine_alone_whose_own_host_does_not_resolve_is_not_cooled_down(
+    alone: str,
+) -> None:
+    # Public Web asking Bing alone (DuckDuckGo excluded, or skipped for its breaker) is
+    # the provider alone again: Bing and the aggregate cooled down, as a forced Bing did not.
+    async with Simulator(["bing", "duckduckgo"]) as sim:
+        routes = {pid: url for pid, url in sim.base_urls().items() if pid != "bing"}
+        exclude = ["duckduckgo"] if alone == "excluded" else []
+        async with _client(
+            sim, Unresolvable(), base_urls=routes, providers=["public"], exclude=exclude
+        ) as ws:
+            if alone == "skipped":
+                sim["duckduckgo"].always(Fault.server_error(503))
+                for _ in range(2):
+                    await ws.run("python asyncio", provider="duckduckgo")
+            results = [await ws.run("python asyncio") for _ in range(3)]
+            marks = await _marks(ws)
+    for result in results:
+        assert result.error is not None
+        assert result.error.startswith("All public engines failed: ")
+        assert result.error.endswith("bing: host not found")  # no hint: one host alone
+    assert marks["bing"] is None and marks["public"] is None
+    assert (marks["duckduckgo"] is not None) is (alone == "skipped")
+
+
+@pytest.mark.parametrize("chain", [["duckduckgo", "bing"], ["public"]], ids=["forced", "public"])
+async def test_a_user_set_base_url_asked_alone_that_does_not_resolve_still_cools_down(
+    chain: list[str],
+) -> None:
     # A base URL the user set may be mistyped: the cooldown is how that shows (forced, it
-    # is asked each time all the same, and each failure counts).
-    async with Simulator(["bing", "duckduckgo"]) as sim, _client(sim, Unresolvable()) as ws:
+    # is asked each time all the same, and each failure counts; Public Web skips it once
+    # its breaker is open).
+    forced = chain[0] != "public"
+    params = {"provider": "bing"} if forced else {}
+    exclude = [] if forced else ["duckduckgo"]
+    async with (
+        Simulator(["bing", "duckduckgo"]) as sim,
+        _client(sim, Unresolvable(), providers=chain, exclude=exclude) as ws,
+    ):
         for _ in range(3):
-            await ws.run("python asyncio", provider="bing")
+            await ws.run("python asyncio", **params)
         marks = await _marks(ws)
     bing = marks["bing"]
-    assert bing is not None and bing.kind == "circuit_open" and bing.failures == 3
+    assert bing is not None and bing.kind == "circuit_open"
+    assert bing.failures == (3 if forced else 2)
 
 
 async def _used(ws: WebSearch) -> dict[str, int]:

@@ -33,7 +33,6 @@ from ..deadline import CallBounds, Deadline, bound_store_waits, leave_call, stor
 from ..errors import (
     ConfigurationError,
     DeadlineExceededError,
-    HostNotFoundError,
     ProviderNotConfiguredError,
     SearchProviderError,
 )
@@ -52,7 +51,7 @@ from .attempt import AttemptAnswer, LiveRedactor, answer_attempt, attempt_timeou
 from .fanout import FanOutProvider
 from .last_resort import LastResort, awaits_last_resort
 from .ledger import Ledger, ProviderSkippedError, Reservation, mark_scope
-from .offline import asked, is_unreached, offline_cause
+from .offline import is_unreached, offline_cause, unreached_count
 from .plan import ChainPlan
 from .quota import Budget, FailurePolicy, Rate
 
@@ -258,14 +257,15 @@ class ChainRunner:
                 await self._in_turn(held, call, None)
         except asyncio.CancelledError:
             # No verdict was reached: count what was held only if the search had already
-            # shown the network works (see _reached_a_host), then let the cancel through.
-            reached = _reached_a_host(outcome)
+            # shown the network works (see unreached_count), then let the cancel through.
+            counted = unreached_count(outcome.failures, context, ended=False)
             await asyncio.shield(
-                self.ledger.record_unresolved(call.unresolved, offline=not reached)
+                self.ledger.record_unresolved(call.unresolved, offline=not counted)
             )
             raise
-        offline = outcome.no_host_resolved or _alone_on_its_own_host(outcome, context)
-        await self.ledger.record_unresolved(call.unresolved, offline=offline)
+        answered = outcome.response is not None
+        counted = unreached_count(outcome.failures, context, answered=answered)
+        await self.ledger.record_unresolved(call.unresolved, offline=not counted)
         return outcome
 
     async def _in_turn(
@@ -475,36 +475,6 @@ class ChainRunner:
             outcome.attempts.append(attempt)
             logger.info("web search served by %s", provider_id, extra=attempt.log_fields())
             return _noted(answer, uncounted)
-
-
-def _alone_on_its_own_host(outcome: ChainOutcome, context: ProviderContext) -> bool:
-    """One provider was asked, and its own (not a user-set) host name did not resolve.
-
-    The provider's official name failing in DNS is far more likely this machine than the
-    provider, and nothing beside it tells the two apart: counted, searches offline with a
-    forced provider (or a chain of one) opened its breaker, and the first search once the
-    network was back sent nothing. A base URL the user set (``base_urls``, the provider's
-    own variable, SearXNG's endpoint) may be mistyped, which the cooldown then shows: it
-    still counts, as a refused connection to the official host does (it may be down).
-    """
-    failed = [(provider, error) for provider, error in outcome.failures if asked((error,))]
-    if len(failed) != 1:
-        return False
-    provider, error = failed[0]
-    return isinstance(error, HostNotFoundError) and provider.sent_url(context) is None
-
-
-def _reached_a_host(outcome: ChainOutcome) -> bool:
-    """Whether a provider asked so far failed after reaching its host: the network works.
-
-    A search cancelled (the caller's task, a timeout around it) ends without the verdict
-    the held host-not-found or refused failures wait for. When some other provider was
-    reached, they are those providers' failures and count, as at the end of the search.
-    Otherwise they are dropped: a machine offline whose searches a caller's timeout cuts
-    short (a DNS that does not answer is slow) would open every breaker, while dropping
-    loses one count for a provider that a later search counts again.
-    """
-    return any(not is_unreached(error) for error in asked(e for _, e in outcome.failures))
 
 
 def _store_wait(deadline: Deadline, setting: float | None) -> Token[CallBounds | None]:

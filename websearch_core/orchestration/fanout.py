@@ -64,7 +64,7 @@ from .attempt import AttemptAnswer, answer_attempt, call_redactor, scrub_error
 from .engine_failures import engines_failed_text
 from .last_resort import LastResort, unchecked_engines
 from .ledger import Ledger, ProviderSkippedError
-from .offline import is_unreached, machine_offline, offline_cause
+from .offline import is_unreached, unreached_count
 from .quota import REASON_LIMIT
 
 __all__ = [
@@ -159,19 +159,22 @@ class PublicEnginesFailedError(EngineReport, ProviderUnavailableError):
 
 
 class PublicEnginesUnresolvedError(PublicEnginesFailedError, HostNotReachedError):
-    """Every engine asked failed alike before reaching its host: this machine's network.
+    """Every engine asked failed before reaching its host, and none of it was counted.
 
-    Same text and status as :class:`PublicEnginesFailedError`; being a
+    Two or more failing alike are this machine's network; one engine asked alone whose
+    own host name did not resolve may be too (:func:`~.offline.unreached_count`). Same
+    text and status as :class:`PublicEnginesFailedError`; being a
     :class:`~websearch_core.errors.HostNotReachedError` (one for each engine asked, with
     their common cause: unresolved, refused, or the proxy) lets the chain add the offline
-    hint and leave the aggregate's own breaker alone, as it does for the engines
-    (:mod:`.offline`).
+    hint (two or more) and leave the aggregate's own breaker alone, as it does for the
+    engines.
     """
 
     @property
     def cause(self) -> str:
-        """What every engine met: ``dns``, ``connect`` or ``proxy``."""
-        return offline_cause(error for _, error in self.failures) or self._CAUSE
+        """What every engine met: ``dns``, ``connect`` or ``proxy`` (one engine's alone too)."""
+        causes = {e.cause for _, e in self.failures if isinstance(e, HostNotReachedError)}
+        return causes.pop() if len(causes) == 1 else self._CAUSE
 
     @property
     def hosts(self) -> int:
@@ -382,7 +385,9 @@ async def fan_out(
         One outcome per engine, in the order of ``engines``.
 
     Raises:
-        asyncio.CancelledError: The caller was cancelled (every engine is cancelled too).
+        asyncio.CancelledError: The caller was cancelled (every engine is cancelled too;
+            the failures held that reached no host count only if an engine had answered
+            or reached its host).
     """
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -418,15 +423,18 @@ async def fan_out(
                 pending, timeout=until - elapsed, return_when=asyncio.FIRST_COMPLETED
             )
         cut_off = {task for task in tasks if _cut_off(task)}
+    except asyncio.CancelledError:
+        # The caller gave up: no verdict, what the engines that ended had shown decides
+        # (an engine that answered or reached its host: the others' failures count).
+        await _settle(tasks)
+        settled = [
+            _outcome(engine, task, _cut_off(task), 0.0)
+            for engine, task in zip(engines, tasks, strict=True)
+        ]
+        await asyncio.shield(_record_unresolved(ledger, context, settled, ended=False))
+        raise
     finally:
-        stragglers = [task for task in tasks if not task.done()]
-        for task in stragglers:
-            task.cancel()
-        if stragglers:
-            await asyncio.wait(stragglers)
-        for task in tasks:  # retrieve every exception so none is reported as unhandled
-            if task.done() and not task.cancelled():
-                task.exception()
+        await _settle(tasks)
     if cut_off:
         logger.info(
             "public: cancelled %s after %.3fs",
@@ -437,26 +445,57 @@ async def fan_out(
         _outcome(engine, task, task in cut_off, _ms(ended.get(task, loop.time()) - started))
         for engine, task in zip(engines, tasks, strict=True)
     ]
-    await _record_unresolved(ledger, outcomes)
+    await _record_unresolved(ledger, context, outcomes)
     return outcomes
 
 
-async def _record_unresolved(ledger: Ledger | None, outcomes: Sequence[EngineOutcome]) -> None:
-    """Count the engines' host-not-found failures, unless the fan-out showed this offline.
+async def _settle(tasks: Sequence["asyncio.Task[AttemptAnswer]"]) -> None:
+    """Cancel the engines still running and wait for them, every exception retrieved."""
+    stragglers = [task for task in tasks if not task.done()]
+    for task in stragglers:
+        task.cancel()
+    if stragglers:
+        await asyncio.wait(stragglers)
+    for task in tasks:  # retrieve every exception so none is reported as unhandled
+        if task.done() and not task.cancelled():
+            task.exception()
+
+
+async def _record_unresolved(
+    ledger: Ledger | None,
+    context: ProviderContext,
+    outcomes: Sequence[EngineOutcome],
+    *,
+    ended: bool = True,
+) -> None:
+    """Count the engines' failures that reached no host, by the chain's rule.
 
     Every engine's host failing to resolve is this machine's network, as in the chain
-    (:mod:`.offline`): counted, it would open every engine's breaker while offline. Without
-    a ledger nothing is counted at all.
+    (:func:`~.offline.unreached_count`): counted, it would open every engine's breaker
+    while offline. An engine that answered shows the network works; a fan-out cancelled
+    before any engine reached its host counts nothing; an engine asked alone on its own
+    host name is not counted. Without a ledger nothing is counted at all.
     """
     if ledger is None:
         return
-    errors = [outcome.error for outcome in outcomes if outcome.error is not None]
     held = [
         (outcome.engine.info.id, outcome.error)
         for outcome in outcomes
         if outcome.error is not None and is_unreached(outcome.error)
     ]
-    await ledger.record_unresolved(held, offline=machine_offline(errors))
+    if not held:
+        return
+    counted = _unreached_count(context, outcomes, ended=ended)
+    await ledger.record_unresolved(held, offline=not counted)
+
+
+def _unreached_count(
+    context: ProviderContext, outcomes: Sequence[EngineOutcome], *, ended: bool = True
+) -> bool:
+    """:func:`~.offline.unreached_count` of the engines' outcomes."""
+    failures = [(o.engine, o.error) for o in outcomes if o.error is not None]
+    answered = any(outcome.response is not None for outcome in outcomes)
+    return unreached_count(failures, context, answered=answered, ended=ended)
 
 
 async def _ask(
@@ -791,8 +830,9 @@ async def merged_search(
         failures = [(o.engine.info.id, o.error) for o in failed if o.error is not None]
         # Each in a few words, so every engine is named within what a mark keeps.
         text = engines_failed_text(failures, room=REASON_LIMIT - len(ALL_FAILED_PREFIX))
-        offline = machine_offline(error for _, error in failures)
-        failed_as = PublicEnginesUnresolvedError if offline else PublicEnginesFailedError
+        # Not counted for the engines (this machine, maybe): not for the aggregate either.
+        held = not _unreached_count(context, failed)
+        failed_as = PublicEnginesUnresolvedError if held else PublicEnginesFailedError
         raise failed_as(failures, f"{ALL_FAILED_PREFIX}{text}", info.id, outcomes)
     answered = [outcome.response for outcome in outcomes if outcome.response is not None]
     # Only engines whose results are in the merge decide how far a filter held.

@@ -12,14 +12,25 @@ works, so the failures beside it count.
 
 A reset connection or a timeout reached (or may have reached) some host, and a working
 network gives those for one provider's outage too: they never make the machine offline.
+
+Whether the failures that reached no host count towards their providers' breakers is
+decided here once, for the chain and for Public Web's fan-out alike
+(:func:`unreached_count`): a search held them back until it knew.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..errors import HostNotReachedError, ProviderNotConfiguredError
+from ..providers.base import ProviderContext, SearchProvider
 from .ledger import ProviderSkippedError
 
-__all__ = ["OFFLINE_MIN_PROVIDERS", "is_unreached", "machine_offline", "offline_cause"]
+__all__ = [
+    "OFFLINE_MIN_PROVIDERS",
+    "is_unreached",
+    "machine_offline",
+    "offline_cause",
+    "unreached_count",
+]
 
 OFFLINE_MIN_PROVIDERS = 2
 """Providers that must all fail alike, unreached, before the machine is the one to blame."""
@@ -67,3 +78,63 @@ def offline_cause(errors: Iterable[BaseException]) -> str | None:
 def machine_offline(errors: Iterable[BaseException]) -> bool:
     """Two or more providers were asked, and every one failed alike before reaching it."""
     return offline_cause(errors) is not None
+
+
+def unreached_count(
+    failures: Sequence[tuple[SearchProvider, BaseException]],
+    context: ProviderContext,
+    *,
+    answered: bool = False,
+    ended: bool = True,
+) -> bool:
+    """Whether the failures that reached no host, held back by a search, are counted now.
+
+    The one rule for the chain and for Public Web's fan-out (which applied only part of
+    it: a fan-out cancelled dropped them all, and one engine left alone counted):
+
+    1. A provider that answered, or failed after reaching its host, shows the network
+       works: each unreached failure is its own provider's (or its base URL's), counted.
+       Before, two unresolved names beside an answer read as this machine offline.
+    2. A search cut short (its caller cancelled it) before any host was reached gives no
+       verdict: nothing is counted. A machine offline whose searches a caller's timeout
+       cuts short (a DNS that does not answer is slow) would open every breaker, while
+       dropping loses one count that a later search counts again.
+    3. Two or more providers asked, all unreached alike: this machine
+       (:func:`machine_offline`), not counted.
+    4. One provider asked alone whose own host name did not resolve: far more likely this
+       machine than the provider, and nothing beside it tells the two apart (counted,
+       searches offline with a forced provider or a lone engine opened its breaker, and
+       the first search once the network was back sent nothing). A base URL the user set
+       may be mistyped, which the cooldown then shows: it still counts, as a refused
+       connection to an official host does (the host may be down).
+
+    Args:
+        failures: Each provider (or engine) asked or skipped, with its error; skips and
+            providers that could not run sent nothing, so they tell nothing.
+        context: The call's settings (which base URLs the user set).
+        answered: Some provider (or engine) of the search answered.
+        ended: The search ran to its end (``False``: its caller cancelled it).
+    """
+    sent = [(provider, error) for provider, error in failures if asked((error,))]
+    if answered or any(not is_unreached(error) for _, error in sent):
+        return True
+    if not ended:
+        return False
+    if machine_offline(error for _, error in sent):
+        return False
+    return not _alone_on_its_own_host(sent, context)
+
+
+def _alone_on_its_own_host(
+    sent: Sequence[tuple[SearchProvider, BaseException]], context: ProviderContext
+) -> bool:
+    """One provider was asked, and its own (not a user-set) host name did not resolve.
+
+    Public Web whose one engine failed so says ``dns`` as its cause, and sets no base URL
+    of its own: the fan-out applied this rule to the engine's URL already.
+    """
+    if len(sent) != 1:
+        return False
+    provider, error = sent[0]
+    unresolved = isinstance(error, HostNotReachedError) and error.cause == "dns"
+    return unresolved and provider.sent_url(context) is None
