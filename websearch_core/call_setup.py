@@ -42,7 +42,7 @@ from .prompts import SEARCH_SYSTEM_PROMPT
 from .provider_notes import ProviderNotes
 from .providers import ProviderContext, SearchProvider
 from .redaction import Redactor
-from .settings import DEFAULT_TIMEOUT_SECONDS, Settings
+from .settings import DEFAULT_TIMEOUT_SECONDS, ENV_PREFIX, Settings
 from .state.base import StateStore
 from .state.failsafe import FailSafeStore
 from .transport import Transport
@@ -95,6 +95,20 @@ def own_proxy(settings: Settings) -> str | None:
     return settings.proxy.get_secret_value() if settings.proxy is not None else None
 
 
+def own_proxy_source(settings: Settings, credentials: Credentials) -> str | None:
+    """What set :func:`own_proxy`: ``WEBSEARCH_PROXY``, or ``the proxy setting``.
+
+    The variable when its value is the proxy in use, else the setting (a keyword, the
+    config file), as a base URL's source is named; never the URL, which may carry a
+    password. An unreachable proxy's hint names it, so the one in use is checked.
+    """
+    if settings.proxy is None:
+        return None
+    variable = f"{ENV_PREFIX}PROXY"
+    from_variable = credentials.env(variable) == settings.proxy.get_secret_value().strip()
+    return variable if from_variable else "the proxy setting"
+
+
 class CallSetup:
     """The per-client parts of a search, valid while its session and settings hold.
 
@@ -130,6 +144,7 @@ class CallSetup:
             credentials=credentials,
             proxies=environment_proxies(session, settings, credentials, own=own_session),
             proxy=own_proxy(settings) if own_session else None,
+            proxy_source=own_proxy_source(settings, credentials) if own_session else None,
         )
         self._notes = ProviderNotes()
         self.context = ProviderContext(

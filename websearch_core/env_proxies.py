@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 from .env_values import is_blank, values_reader
 from .redaction import proxy_secrets
 
-__all__ = ["PROXY_VARIABLES", "EnvironmentProxies"]
+__all__ = ["PROXY_VARIABLES", "SYSTEM_PROXY_SETTINGS", "EnvironmentProxies"]
 
 PROXY_VARIABLES = (
     "http_proxy",
@@ -50,6 +50,9 @@ PROXY_VARIABLES = (
 :meth:`EnvironmentProxies.any_named`). urllib reads every ``*_proxy`` name in any case;
 one spelt otherwise (``Https_Proxy``), like a system proxy setting on macOS or Windows, is
 read with the others, on the first request and after any of these changed."""
+
+SYSTEM_PROXY_SETTINGS = "the system proxy settings"
+"""Where urllib found a proxy no variable names (macOS's or Windows' own settings)."""
 
 MAX_KEPT_HOSTS = 256
 """Hosts whose ``NO_PROXY`` answer is kept (the providers' and their redirects' hosts);
@@ -95,6 +98,24 @@ class EnvironmentProxies:
                 self._bypassed.clear()
             bypassed = self._bypassed[host] = bool(urllib.request.proxy_bypass(host))
         return None if bypassed else proxy
+
+    def variable_for(self, url: str) -> str | None:
+        """The variable naming the proxy a request to ``url`` goes through, else ``None``.
+
+        Its name as set (``https_proxy`` or ``HTTPS_PROXY``), never its value: an
+        unreachable proxy's hint says which to check or unset. urllib prefers the
+        lowercase name, so it is the one given when both are set; a proxy no variable
+        names came from :data:`SYSTEM_PROXY_SETTINGS`.
+        """
+        if self.for_url(url) is None:
+            return None
+        wanted = f"{urlsplit(url).scheme.lower()}_proxy"
+        named = [name for name in os.environ if name.lower() == wanted]
+        named.sort(key=lambda name: name != wanted)  # the lowercase name first, as urllib
+        for name in named:
+            if not is_blank(os.environ.get(name, "")):
+                return name
+        return SYSTEM_PROXY_SETTINGS
 
     def any_named(self) -> bool:
         """Whether the environment names a proxy of any scheme (``ALL_PROXY`` included).

@@ -258,6 +258,11 @@ class HostNotReachedError(ProviderConnectionError):
         """
         return 1
 
+    @property
+    def proxy_source(self) -> str | None:
+        """The variable or setting that named the proxy not reached; ``None`` if none did."""
+        return None
+
 
 class HostNotFoundError(HostNotReachedError):
     """The provider's host name did not resolve, so no request left this machine.
@@ -273,9 +278,28 @@ class ProxyUnreachableError(HostNotReachedError):
     """The proxy this machine is set to use refused the connection or could not be reached.
 
     Nothing reached the provider: every provider behind a proxy that is down fails so.
+
+    Args:
+        provider: The provider id.
+        message: Text for the failure report (it names no proxy).
+        status: As for any connection failure.
+        source: The variable or setting the proxy came from (``HTTPS_PROXY``,
+            ``WEBSEARCH_PROXY``, ``the proxy setting``), never its URL: the offline hint
+            names it, so the user checks (or unsets) the one in use.
     """
 
     _CAUSE = "proxy"
+
+    def __init__(
+        self, provider: str, message: str, status: int | None = None, *, source: str | None = None
+    ) -> None:
+        super().__init__(provider, message, status)
+        self._source = source
+
+    @property
+    def proxy_source(self) -> str | None:
+        """The variable or setting that named the proxy not reached; ``None`` if unknown."""
+        return self._source
 
 
 class BrowserLoadError(ProviderUnavailableError):

@@ -63,6 +63,12 @@ PROXY_DOWN_HINT = (
     "Not one provider could be reached through the proxy, so it looks down: "
     f"{_WHAT_TO_CHECK['proxy']}."
 )
+"""The proxy hint when what set the proxy is not known (a session's own, or several)."""
+_PROXY_NAMED_DOWN_HINT = (
+    "Not one provider could be reached through the proxy, so it looks down: check the proxy "
+    "that {source} names is running, or unset it."
+)
+"""The proxy hint naming the variable or setting in use (:func:`with_offline_hint`)."""
 """Said when the proxy this machine is set to use refused every provider's connection."""
 _OFFLINE_HINTS = {"dns": OFFLINE_HINT, "connect": NOT_CONNECTED_HINT, "proxy": PROXY_DOWN_HINT}
 """The hint for each way nothing was reached (``HostNotReachedError.cause``)."""
@@ -344,20 +350,26 @@ def format_failures(failures: Iterable[tuple[str, str]]) -> str:
     return f"All web search providers failed: {joined}"
 
 
-def with_offline_hint(message: str, cause: str = "dns") -> str:
+def with_offline_hint(message: str, cause: str = "dns", proxy_source: str | None = None) -> str:
     """``message`` (the spec's text first, unchanged), then the hint for ``cause``.
 
     ``cause`` is how no provider was reached: ``dns`` (:data:`OFFLINE_HINT`), ``connect``
-    (:data:`NOT_CONNECTED_HINT`) or ``proxy`` (:data:`PROXY_DOWN_HINT`).
+    (:data:`NOT_CONNECTED_HINT`) or ``proxy``. The proxy's hint names ``proxy_source``,
+    the variable or setting it came from (``HTTP_PROXY``, ``the proxy setting``), when
+    known: naming both variables sent a user with ``HTTP_PROXY`` set to check the two it
+    did not use. Unknown, it is :data:`PROXY_DOWN_HINT`.
 
     Example:
         >>> with_offline_hint("All web search providers failed: a: x; b: y").endswith(
         ...     "(HTTPS_PROXY or WEBSEARCH_PROXY).")
         True
-        >>> with_offline_hint("a", "proxy").endswith("is running, or unset it.")
+        >>> with_offline_hint("a", "proxy", "HTTP_PROXY").endswith(
+        ...     "the proxy that HTTP_PROXY names is running, or unset it.")
         True
     """
     ended = message if message.endswith((".", "!", "?")) else f"{message}."
+    if cause == "proxy" and proxy_source is not None:
+        return f"{ended} {_PROXY_NAMED_DOWN_HINT.format(source=proxy_source)}"
     return f"{ended} {_OFFLINE_HINTS[cause]}"
 
 

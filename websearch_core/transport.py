@@ -423,6 +423,8 @@ class Transport:
             sent through in place of the environment's. It is chosen per request, not set on
             the session, so that a loopback endpoint is reached directly (see
             :meth:`_proxy_for`).
+        proxy_source: What set ``proxy`` (``WEBSEARCH_PROXY`` or ``the proxy setting``),
+            named when it cannot be reached.
     """
 
     def __init__(
@@ -437,10 +439,12 @@ class Transport:
         credentials: "Credentials | None" = None,
         proxies: "EnvironmentProxies | None" = None,
         proxy: str | None = None,
+        proxy_source: str | None = None,
     ) -> None:
         self.session = session
         self._proxies = proxies
         self._proxy = proxy
+        self._proxy_source = proxy_source
         self._routes_proxies = proxies is not None and not getattr(session, "trust_env", False)
         self.default_timeout_seconds = timeout_seconds
         self.connect_timeout_seconds = connect_timeout_seconds
@@ -648,6 +652,15 @@ class Transport:
             return None
         return chosen
 
+    def _proxy_named(self, url: str) -> str | None:
+        """The variable or setting that named the proxy ``url`` went through, if known.
+
+        ``None`` for a caller's session with a proxy of its own: no setting of ours chose it.
+        """
+        if self._proxy is not None:
+            return self._proxy_source
+        return self._proxies.variable_for(url) if self._proxies is not None else None
+
     def _client_timeout(self, total: float | None) -> "aiohttp.ClientTimeout":
         """The per-request ``aiohttp.ClientTimeout``: the connect limit, and ``total`` if given.
 
@@ -773,7 +786,10 @@ class Transport:
             return ProviderConnectionError(provider, message)
         if isinstance(exc, aiohttp.ClientConnectionError):
             message = f"{label} connection failed ({host}): {connection_cause(exc)}"
-            return _connection_failure(exc)(provider, message)
+            failed_as = _connection_failure(exc)
+            if failed_as is ProxyUnreachableError:
+                return ProxyUnreachableError(provider, message, source=self._proxy_named(url))
+            return failed_as(provider, message)
         if isinstance(exc, aiohttp.ClientResponseError):  # aiohttp's parser refused the reply
             message = f"{label} sent an invalid HTTP response ({host}): {protocol_fault(exc)}"
             return ProviderUnavailableError(provider, message, BAD_RESPONSE_STATUS)

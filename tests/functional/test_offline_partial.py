@@ -107,10 +107,54 @@ async def test_a_proxy_refusing_every_connection_is_named_and_cools_nothing_down
             marks = await _marks(ws)
     for result in results:
         assert result.error is not None
-        assert result.error.endswith(PROXY_DOWN_HINT)
+        assert "check the proxy that the proxy setting names is running" in result.error
         assert "the proxy could not be reached" in result.error
         assert password not in result.text + result.response.model_dump_json()
     assert marks["bing"] is None and marks["duckduckgo"] is None
+
+
+@pytest.mark.parametrize("chain", [["bing", "duckduckgo"], ["public"]], ids=["chain", "public"])
+@pytest.mark.parametrize(
+    ("where", "named"),
+    [
+        ("setting", "the proxy setting"),
+        ("WEBSEARCH_PROXY", "WEBSEARCH_PROXY"),
+        ("HTTP_PROXY", "HTTP_PROXY"),
+        ("http_proxy", "http_proxy"),
+        ("session", None),
+    ],
+)
+async def test_the_proxy_hint_names_the_setting_the_proxy_came_from(
+    monkeypatch: pytest.MonkeyPatch, chain: list[str], where: str, named: str | None
+) -> None:
+    # The hint named WEBSEARCH_PROXY and HTTPS_PROXY whichever was set (the providers
+    # here are http, so HTTPS_PROXY was not even the one in use): it names the one that
+    # was, never its URL or credentials; a session's own proxy, which no setting of ours
+    # chose, keeps the general hint.
+    password = "proxy-pass-0123456789"
+    proxy = f"http://proxyuser:{password}@127.0.0.1:{_closed_port()}"
+    overrides = {"proxy": proxy} if where == "setting" else {}
+    if where not in ("setting", "session"):
+        monkeypatch.setenv(where, proxy)
+    async with (
+        Simulator(["bing", "duckduckgo"]) as sim,
+        aiohttp.ClientSession(proxy=proxy if where == "session" else None) as session,
+    ):
+        settings = sim.settings(
+            base_urls=_named_routes(sim), providers=chain, cache=False, **overrides
+        )
+        async with WebSearch(settings, session=session if where == "session" else None) as ws:
+            result = await ws.run("python asyncio")
+    assert result.error is not None
+    if named is None:
+        assert result.error.endswith(PROXY_DOWN_HINT)
+    else:
+        assert result.error.endswith(
+            "Not one provider could be reached through the proxy, so it looks down: check the "
+            f"proxy that {named} names is running, or unset it."
+        )
+    shown = result.text + result.response.model_dump_json()
+    assert password not in shown and "proxyuser" not in shown
 
 
 class _SlowDns(SwitchableNetwork):

@@ -153,3 +153,28 @@ def test_a_blank_all_proxy_does_not_count_as_the_users_proxy(
         monkeypatch.delenv(name.lower(), raising=False)
     monkeypatch.setenv("ALL_PROXY", value)
     assert not EnvironmentProxies(remembered).any_named()
+
+
+@pytest.mark.parametrize(
+    ("environment", "named"),
+    [
+        ({"HTTPS_PROXY": "http://upper.example:3128"}, "HTTPS_PROXY"),
+        ({"https_proxy": "http://lower.example:3128"}, "https_proxy"),
+        ({"HTTPS_PROXY": "http://upper.example:3128", "https_proxy": PROXY}, "https_proxy"),
+        ({"HTTPS_PROXY": "http://upper.example:3128", "https_proxy": " "}, None),
+        ({"HTTP_PROXY": "http://upper.example:3128"}, None),  # an https request: not its
+    ],
+)
+def test_the_variable_naming_a_requests_proxy_is_the_one_urllib_read(
+    remembered: _Remembered,
+    monkeypatch: pytest.MonkeyPatch,
+    environment: dict[str, str],
+    named: str | None,
+) -> None:
+    # An unreachable proxy's hint names the variable in use, never its value.
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert EnvironmentProxies(remembered).variable_for("https://api.example/v1") == named

@@ -51,7 +51,7 @@ from .attempt import AttemptAnswer, LiveRedactor, answer_attempt, attempt_timeou
 from .fanout import FanOutProvider
 from .last_resort import LastResort, awaits_last_resort
 from .ledger import Ledger, ProviderSkippedError, Reservation, mark_scope
-from .offline import is_unreached, offline_cause, unreached_count
+from .offline import is_unreached, offline_cause, proxy_source, unreached_count
 from .plan import ChainPlan
 from .quota import Budget, FailurePolicy, Rate
 
@@ -176,7 +176,9 @@ class ChainOutcome:
         pairs = self.failure_texts()
         text = (format_not_configured if self.nothing_could_run else format_failures)(pairs)
         cause = self.offline_cause
-        return with_offline_hint(text, cause) if cause is not None else text
+        if cause is None:
+            return text
+        return with_offline_hint(text, cause, proxy_source(error for _, error in self.failures))
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,7 +64,7 @@ from .attempt import AttemptAnswer, answer_attempt, call_redactor, scrub_error
 from .engine_failures import engines_failed_text
 from .last_resort import LastResort, unchecked_engines
 from .ledger import Ledger, ProviderSkippedError
-from .offline import is_unreached, unreached_count
+from .offline import is_unreached, proxy_source, unreached_count
 from .quota import REASON_LIMIT
 
 __all__ = [
@@ -175,6 +175,11 @@ class PublicEnginesUnresolvedError(PublicEnginesFailedError, HostNotReachedError
         """What every engine met: ``dns``, ``connect`` or ``proxy`` (one engine's alone too)."""
         causes = {e.cause for _, e in self.failures if isinstance(e, HostNotReachedError)}
         return causes.pop() if len(causes) == 1 else self._CAUSE
+
+    @property
+    def proxy_source(self) -> str | None:
+        """What named the proxy every engine failed to reach, when one setting did."""
+        return proxy_source(error for _, error in self.failures)
 
     @property
     def hosts(self) -> int:

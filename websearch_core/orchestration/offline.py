@@ -29,6 +29,7 @@ __all__ = [
     "is_unreached",
     "machine_offline",
     "offline_cause",
+    "proxy_source",
     "unreached_count",
 ]
 
@@ -73,6 +74,18 @@ def offline_cause(errors: Iterable[BaseException]) -> str | None:
     if len(causes) != 1 or hosts < OFFLINE_MIN_PROVIDERS:
         return None
     return causes.pop()
+
+
+def proxy_source(errors: Iterable[BaseException]) -> str | None:
+    """The one variable or setting that named every proxy not reached, else ``None``.
+
+    ``None`` too when one of them came from no setting of ours (a session's own proxy),
+    or from different ones: the hint then names no one setting.
+    """
+    sources = {
+        error.proxy_source for error in asked(errors) if isinstance(error, HostNotReachedError)
+    }
+    return sources.pop() if len(sources) == 1 else None
 
 
 def machine_offline(errors: Iterable[BaseException]) -> bool:
