@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
-from .connection_causes import navigation_cause
+from .connection_causes import navigation_cause, navigation_unreached
 from .env_values import env_value
 from .errors import ProviderNotConfiguredError, WebSearchError
 
@@ -621,11 +621,16 @@ class BrowserFetchError(WebSearchError):
 
     Args:
         reason: The first line of what went wrong.
+        unreached: How the load reached no host (``dns``, ``connect``, ``proxy``), read
+            from Chromium's ``net::`` code
+            (:func:`~websearch_core.connection_causes.navigation_unreached`); ``None`` for
+            any other failure.
     """
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, unreached: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.unreached = unreached
 
 
 class BrowserTimeoutError(BrowserFetchError):
@@ -652,7 +657,8 @@ async def _fetch_page(
         if _is_playwright_timeout(error) and loop.time() >= deadline - 0.05:
             raise BrowserTimeoutError(_first_line(error)) from None
         reason = _first_line(error)
-        raise BrowserFetchError(navigation_cause(reason) or reason) from error
+        cause = navigation_cause(reason) or reason
+        raise BrowserFetchError(cause, navigation_unreached(reason)) from error
 
 
 def teardown_reserve(timeout: float) -> float:

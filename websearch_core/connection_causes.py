@@ -21,6 +21,7 @@ __all__ = [
     "connect_refused",
     "connection_cause",
     "navigation_cause",
+    "navigation_unreached",
     "protocol_fault",
     "proxy_refusal",
     "undecodable_encoding",
@@ -37,24 +38,30 @@ FINGERPRINT_MISMATCH = "its certificate fingerprint did not match"
 RESET = "the connection was reset"
 TIMED_OUT = "the connection timed out"
 
-_CHROMIUM_NET_ERRORS: tuple[tuple[str, str], ...] = (
-    ("ERR_NAME_NOT_RESOLVED", NAME_NOT_RESOLVED),
-    ("ERR_NAME_RESOLUTION_FAILED", NAME_NOT_RESOLVED),
-    ("ERR_CERT_", CERTIFICATE_REFUSED),
-    ("ERR_SSL_", TLS_FAILED),
-    ("ERR_PROXY_", PROXY_UNREACHABLE),
-    ("ERR_TUNNEL_CONNECTION_FAILED", PROXY_UNREACHABLE),
-    ("ERR_CONNECTION_REFUSED", NOT_CONNECTED),
-    ("ERR_CONNECTION_FAILED", NOT_CONNECTED),
-    ("ERR_ADDRESS_UNREACHABLE", NOT_CONNECTED),
-    ("ERR_INTERNET_DISCONNECTED", NOT_CONNECTED),
-    ("ERR_CONNECTION_CLOSED", CLOSED_BY_SERVER),
-    ("ERR_EMPTY_RESPONSE", CLOSED_BY_SERVER),
-    ("ERR_CONNECTION_RESET", RESET),
-    ("ERR_CONNECTION_TIMED_OUT", TIMED_OUT),
-    ("ERR_TIMED_OUT", TIMED_OUT),
+_CHROMIUM_NET_ERRORS: tuple[tuple[str, str, str | None], ...] = (
+    ("ERR_NAME_NOT_RESOLVED", NAME_NOT_RESOLVED, "dns"),
+    ("ERR_NAME_RESOLUTION_FAILED", NAME_NOT_RESOLVED, "dns"),
+    ("ERR_CERT_", CERTIFICATE_REFUSED, None),
+    ("ERR_SSL_", TLS_FAILED, None),
+    ("ERR_PROXY_CONNECTION_FAILED", PROXY_UNREACHABLE, "proxy"),
+    ("ERR_PROXY_", PROXY_UNREACHABLE, None),
+    ("ERR_TUNNEL_CONNECTION_FAILED", PROXY_UNREACHABLE, None),
+    ("ERR_CONNECTION_REFUSED", NOT_CONNECTED, "connect"),
+    ("ERR_CONNECTION_FAILED", NOT_CONNECTED, None),
+    ("ERR_ADDRESS_UNREACHABLE", NOT_CONNECTED, "connect"),
+    ("ERR_INTERNET_DISCONNECTED", NOT_CONNECTED, "connect"),
+    ("ERR_CONNECTION_CLOSED", CLOSED_BY_SERVER, None),
+    ("ERR_EMPTY_RESPONSE", CLOSED_BY_SERVER, None),
+    ("ERR_CONNECTION_RESET", RESET, None),
+    ("ERR_CONNECTION_TIMED_OUT", TIMED_OUT, None),
+    ("ERR_TIMED_OUT", TIMED_OUT, None),
 )
-"""Chromium's network error codes (``net/base/net_error_list.h``) by name or name prefix."""
+"""Chromium's network error codes (``net/base/net_error_list.h``) by name or name prefix:
+their words, and how nothing was reached when that is what they say (``dns``, ``connect``
+or ``proxy``, as :class:`~websearch_core.errors.HostNotReachedError.cause` has it: a name
+that did not resolve, a connection refused, no route or no network at all, a proxy that
+could not be reached). A proxy that answered with an error (``ERR_TUNNEL_CONNECTION_FAILED``),
+a generic ``ERR_CONNECTION_FAILED``, a reset or a timeout may have reached a host: ``None``."""
 _NET_ERROR = re.compile(r"\bnet::(ERR_[A-Z0-9_]+)")
 _CONTENT_ENCODING = re.compile(r"content-encoding: ([A-Za-z0-9._-]+)", re.IGNORECASE)
 _QUOTED_BYTES = re.compile(r":?\s*b['\"].*")
@@ -192,10 +199,33 @@ def navigation_cause(message: str) -> str | None:
     if found is None:
         return None
     code = found.group(1)
-    for name, words in _CHROMIUM_NET_ERRORS:
+    known = _net_error(code)
+    return f"{known[0]} (net::{code})" if known is not None else f"net::{code}"
+
+
+def navigation_unreached(message: str) -> str | None:
+    """How a headless load reached no host (``dns``, ``connect``, ``proxy``), else ``None``.
+
+    Read from Playwright's message as :func:`navigation_cause` reads it, so that Chromium's
+    failures are classed as aiohttp's are (:func:`connect_refused`, a DNS error, a proxy
+    not reached): across every provider asked, this machine's network.
+
+    Example:
+        >>> navigation_unreached("Page.goto: net::ERR_NAME_NOT_RESOLVED at https://x.invalid/")
+        'dns'
+        >>> navigation_unreached("Page.goto: net::ERR_CONNECTION_RESET at https://example.org/")
+    """
+    found = _NET_ERROR.search(message)
+    known = _net_error(found.group(1)) if found is not None else None
+    return known[1] if known is not None else None
+
+
+def _net_error(code: str) -> tuple[str, str | None] | None:
+    """A ``net::`` code's words and unreached cause from the table, ``None`` if not in it."""
+    for name, words, unreached in _CHROMIUM_NET_ERRORS:
         if code.startswith(name):
-            return f"{words} (net::{code})"
-    return f"net::{code}"
+            return words, unreached
+    return None
 
 
 def undecodable_encoding(exc: BaseException) -> str | None:

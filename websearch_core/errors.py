@@ -53,6 +53,7 @@ from datetime import datetime
 from .control_chars import safe_message
 
 __all__ = [
+    "UNREACHED_ERRORS",
     "AllProvidersFailedError",
     "AuthorizationError",
     "BrowserLoadError",
@@ -240,9 +241,24 @@ class HostNotReachedError(ProviderConnectionError):
     provider's failure; every provider asked failing the same way is this machine's network
     (a firewall, a captive portal), which :mod:`~websearch_core.orchestration.offline`
     tells apart by :attr:`cause`.
+
+    Args:
+        provider: The provider id.
+        message: Text for the failure report.
+        status: As for any connection failure.
+        request_sent: An earlier request of the same attempt did leave this machine: an
+            engine's plain fetch, answered with a block page, before headless Chromium
+            reached no host. The failure is classed as unreached all the same (what failed
+            is this machine's browser reaching the host), but the request counts as used.
     """
 
     _CAUSE = "connect"
+
+    def __init__(
+        self, provider: str, message: str, status: int | None = None, *, request_sent: bool = False
+    ) -> None:
+        super().__init__(provider, message, status)
+        self.request_sent = request_sent
 
     @property
     def cause(self) -> str:
@@ -291,15 +307,30 @@ class ProxyUnreachableError(HostNotReachedError):
     _CAUSE = "proxy"
 
     def __init__(
-        self, provider: str, message: str, status: int | None = None, *, source: str | None = None
+        self,
+        provider: str,
+        message: str,
+        status: int | None = None,
+        *,
+        source: str | None = None,
+        request_sent: bool = False,
     ) -> None:
-        super().__init__(provider, message, status)
+        super().__init__(provider, message, status, request_sent=request_sent)
         self._source = source
 
     @property
     def proxy_source(self) -> str | None:
         """The variable or setting that named the proxy not reached; ``None`` if unknown."""
         return self._source
+
+
+UNREACHED_ERRORS: dict[str, type[HostNotReachedError]] = {
+    "dns": HostNotFoundError,
+    "connect": HostNotReachedError,
+    "proxy": ProxyUnreachableError,
+}
+"""The error class for each way nothing was reached (:attr:`HostNotReachedError.cause`),
+for a failure classed by its cause (headless Chromium's ``net::`` codes)."""
 
 
 class BrowserLoadError(ProviderUnavailableError):

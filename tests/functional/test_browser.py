@@ -51,6 +51,7 @@ from websearch_core.errors import (
     ProviderTimeoutError,
     ResponseTooLargeError,
 )
+from websearch_core.format import NOT_CONNECTED_HINT
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
 from websearch_core.providers._escalation import NeedsBrowser, fetch_in_browser
@@ -249,6 +250,64 @@ async def test_a_refused_connection_is_not_taken_to_the_browser(
         "not connect (ClientConnectorError), so headless Chromium was not tried",
         503,
     )
+
+
+@contextlib.asynccontextmanager
+async def _blocks_once_then_gone() -> AsyncIterator[str]:
+    """A loopback origin that answers one request ``403`` and then stops listening.
+
+    The plain fetch reaches it and is blocked; headless Chromium, sent to the same URL,
+    is refused (``net::ERR_CONNECTION_REFUSED``), as on a machine whose network went.
+    """
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        server.close()  # no one listens after this request
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.close()
+
+
+async def test_chromium_refused_is_a_host_not_reached_whose_plain_request_counts(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    # Chromium's own refusal was a BrowserLoadError: counted at once, and never read as
+    # this machine offline, while the plain fetch's same refusal was.
+    async with (
+        _blocks_once_then_gone() as origin,
+        _client(sim, base_urls={"google": origin}, cache=False) as ws,
+    ):
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="google")
+        used = {row.id: row.used_this_month for row in await ws.provider_status()}
+    (failure,) = caught.value.failures
+    assert type(failure) is HostNotReachedError and failure.cause == "connect"
+    assert failure.message == (
+        "Google browser search failed: could not connect (net::ERR_CONNECTION_REFUSED)"
+    )
+    assert failure.request_sent  # the plain fetch reached the origin: it counts as used
+    assert used["google"] == 1
+
+
+async def test_engines_whose_browser_reaches_no_host_read_as_this_machine_not_them(
+    chromium: HeadlessBrowser, sim: Simulator
+) -> None:
+    async with _blocks_once_then_gone() as google, _blocks_once_then_gone() as mojeek:
+        routes = {"google": google, "mojeek": mojeek}
+        async with _client(sim, base_urls=routes, cache=False, exclude=("ecosia",)) as ws:
+            result = await ws.run(QUERY, provider="public")
+            marks = {row.id: row.mark for row in await ws.provider_status()}
+    assert result.error == (
+        "All public engines failed: google, mojeek: could not connect. " + NOT_CONNECTED_HINT
+    )
+    assert marks["google"] is None and marks["mojeek"] is None and marks["public"] is None
 
 
 async def test_a_page_the_browser_could_not_load_shows_no_status_in_public_s_summary(

@@ -3,7 +3,11 @@
 import aiohttp
 import pytest
 
-from websearch_core.connection_causes import connection_cause, navigation_cause
+from websearch_core.connection_causes import (
+    connection_cause,
+    navigation_cause,
+    navigation_unreached,
+)
 
 URL = "https://www.google.com/search?q=private+words&num=10"
 
@@ -56,3 +60,72 @@ def test_both_paths_use_one_phrase_per_kind() -> None:
         aiohttp_words = connection_cause(error).rsplit(" (", 1)[0]
         chromium_words = (navigation_cause(f"net::{code} at {URL}") or "").rsplit(" (", 1)[0]
         assert aiohttp_words == chromium_words, (type(error).__name__, code)
+
+
+CAPTURED = {
+    "refused": (
+        "Page.goto: net::ERR_CONNECTION_REFUSED at http://127.0.0.1:55497/search?q=x\n"
+        "Call log:\n"
+        '  - navigating to "http://127.0.0.1:55497/search?q=x", waiting until "load"\n'
+    ),
+    "unresolved": (
+        "Page.goto: net::ERR_NAME_NOT_RESOLVED at https://www.bing.invalid/search?q=x\n"
+        "Call log:\n"
+        '  - navigating to "https://www.bing.invalid/search?q=x", waiting until "load"\n'
+    ),
+    "proxy": (
+        "Page.goto: net::ERR_PROXY_CONNECTION_FAILED at https://www.bing.com/search?q=x\n"
+        "Call log:\n"
+        '  - navigating to "https://www.bing.com/search?q=x", waiting until "load"\n'
+    ),
+    "offline": (
+        "Page.goto: net::ERR_INTERNET_DISCONNECTED at https://www.bing.com/search?q=x\n"
+        "Call log:\n"
+        '  - navigating to "https://www.bing.com/search?q=x", waiting until "load"\n'
+    ),
+    "no route": (
+        "Page.goto: net::ERR_ADDRESS_UNREACHABLE at http://[100::1]/\n"
+        "Call log:\n"
+        '  - navigating to "http://[100::1]/", waiting until "load"\n'
+    ),
+}
+"""Playwright 1.65.2's messages from Chromium (/usr/bin/chromium) on this machine: a closed
+loopback port, a ``.invalid`` name, a proxy on a closed port, a context set offline, and
+an address in the IPv6 discard prefix (``100::/64``, routed nowhere)."""
+
+
+@pytest.mark.parametrize(
+    ("captured", "cause"),
+    [
+        ("refused", "connect"),
+        ("unresolved", "dns"),
+        ("proxy", "proxy"),
+        ("offline", "connect"),
+        ("no route", "connect"),
+    ],
+)
+def test_chromium_reaching_no_host_is_classed_as_aiohttp_is(captured: str, cause: str) -> None:
+    # A headless load refused, unresolved or without a route was a BrowserLoadError, which
+    # counted at once and never made the machine offline, while aiohttp's same failures did.
+    assert navigation_unreached(CAPTURED[captured]) == cause
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "ERR_CONNECTION_RESET",
+        "ERR_CONNECTION_CLOSED",
+        "ERR_CONNECTION_TIMED_OUT",
+        "ERR_TUNNEL_CONNECTION_FAILED",  # the proxy answered: reached
+        "ERR_PROXY_AUTH_UNSUPPORTED",
+        "ERR_CONNECTION_FAILED",
+        "ERR_CERT_AUTHORITY_INVALID",
+        "ERR_BLOCKED_BY_CLIENT",
+    ],
+)
+def test_chromium_failures_that_may_have_reached_a_host_are_not(code: str) -> None:
+    assert navigation_unreached(f"Page.goto: net::{code} at {URL}") is None
+
+
+def test_a_failure_without_a_network_code_is_not_unreached() -> None:
+    assert navigation_unreached("Page.goto: Navigation failed because page crashed!") is None

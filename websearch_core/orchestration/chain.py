@@ -51,7 +51,7 @@ from .attempt import AttemptAnswer, LiveRedactor, answer_attempt, attempt_timeou
 from .fanout import FanOutProvider
 from .last_resort import LastResort, awaits_last_resort
 from .ledger import Ledger, ProviderSkippedError, Reservation, mark_scope
-from .offline import is_unreached, offline_cause, proxy_source, unreached_count
+from .offline import is_unreached, offline_cause, proxy_source, sent_nothing, unreached_count
 from .plan import ChainPlan
 from .quota import Budget, FailurePolicy, Rate
 
@@ -441,7 +441,7 @@ class ChainRunner:
                         await asyncio.shield(self.ledger.record_failure(provider_id, error))
                         raise
                     continue
-                if retried is None and is_unreached(error):
+                if retried is None and sent_nothing(error):
                     # No connection was opened, so no request left this machine: the
                     # provider's monthly count (a free tier's) gets the request back.
                     await self.ledger.release(reservation)

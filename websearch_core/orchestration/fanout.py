@@ -64,7 +64,7 @@ from .attempt import AttemptAnswer, answer_attempt, call_redactor, scrub_error
 from .engine_failures import engines_failed_text
 from .last_resort import LastResort, unchecked_engines
 from .ledger import Ledger, ProviderSkippedError
-from .offline import is_unreached, proxy_source, unreached_count
+from .offline import is_unreached, proxy_source, sent_nothing, unreached_count
 from .quota import REASON_LIMIT
 
 __all__ = [
@@ -567,7 +567,7 @@ async def _ask(
             scrub_error(error, call_redactor(context))
             if not is_unreached(error):  # offline or not: fan_out counts it at the end
                 await ledger.record_failure(engine.info.id, error)
-            else:  # no request left this machine: the engine's count gets it back
+            elif sent_nothing(error):  # no request left this machine: the count gets it back
                 await ledger.release(reservation)
         raise
     if ledger is not None:

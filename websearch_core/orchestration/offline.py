@@ -30,6 +30,7 @@ __all__ = [
     "machine_offline",
     "offline_cause",
     "proxy_source",
+    "sent_nothing",
     "unreached_count",
 ]
 
@@ -43,6 +44,16 @@ _UNSENT = (ProviderSkippedError, ProviderNotConfiguredError)
 def is_unreached(error: BaseException) -> bool:
     """``error`` reached no host (unresolved, refused, no route): whose failure it is waits."""
     return isinstance(error, HostNotReachedError)
+
+
+def sent_nothing(error: BaseException) -> bool:
+    """``error`` reached no host and no request of its attempt left this machine.
+
+    Its request is then given back to the provider's monthly count. An engine whose plain
+    fetch was answered before headless Chromium reached no host sent that request
+    (:attr:`~websearch_core.errors.HostNotReachedError.request_sent`): it counts as used.
+    """
+    return isinstance(error, HostNotReachedError) and not error.request_sent
 
 
 def asked(errors: Iterable[BaseException]) -> list[BaseException]:

@@ -46,6 +46,7 @@ from ..browser import (
 from ..deadline import remaining_budget
 from ..env_values import env_value
 from ..errors import (
+    UNREACHED_ERRORS,
     BrowserLoadError,
     HostNotReachedError,
     ProviderTimeoutError,
@@ -228,7 +229,7 @@ async def fetch_in_browser(
     except BrowserTimeoutError:
         raise ProviderTimeoutError(info.id, failure.timed_out, 504) from None
     except BrowserFetchError as error:
-        raise BrowserLoadError(info.id, failure.failed.format(error.reason)) from None
+        raise _load_failure(info.id, failure.failed.format(error.reason), error) from None
     finally:
         if owned:
             await browser.aclose()
@@ -238,6 +239,21 @@ async def fetch_in_browser(
         message = too_large_message(info.label, f"rendered {info.response_name}", cap)
         raise ResponseTooLargeError(info.id, message, 500)
     return response
+
+
+def _load_failure(provider: str, message: str, error: BrowserFetchError) -> SearchProviderError:
+    """The engine's error for a headless load that failed: classed as aiohttp's would be.
+
+    Chromium refused, unresolved, without a route or a network, or its proxy not reached,
+    reached no host, as the same failures of a plain fetch: the matching
+    :class:`~websearch_core.errors.HostNotReachedError` (before, a
+    :class:`~websearch_core.errors.BrowserLoadError`, which every search counted at once and
+    never read as this machine offline). The plain fetch before it was sent, so the request
+    still counts as used (``request_sent``). Anything else is a :class:`BrowserLoadError`.
+    """
+    if error.unreached is None:
+        return BrowserLoadError(provider, message)
+    return UNREACHED_ERRORS[error.unreached](provider, message, 503, request_sent=True)
 
 
 def _as_response(page: BrowsedPage) -> HttpResponse:
