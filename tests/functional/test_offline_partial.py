@@ -288,6 +288,22 @@ async def test_a_public_engine_alone_whose_own_host_does_not_resolve_is_not_cool
     assert (marks["duckduckgo"] is not None) is (alone == "skipped")
 
 
+async def test_an_engine_beside_one_cut_off_was_not_asked_alone() -> None:
+    # DuckDuckGo hung until Public Web stopped waiting: Bing was not asked alone, and its
+    # official name failing beside an engine that may have reached its host still counts.
+    async with Simulator(["bing", "duckduckgo"]) as sim:
+        sim["duckduckgo"].always(Fault.hang())
+        routes = {pid: url for pid, url in sim.base_urls().items() if pid != "bing"}
+        async with _client(
+            sim, Unresolvable(), base_urls=routes, providers=["public"], timeout_seconds=1.0
+        ) as ws:
+            for _ in range(2):
+                assert (await ws.run("python asyncio")).error is not None
+            marks = await _marks(ws)
+    bing = marks["bing"]
+    assert bing is not None and bing.kind == "circuit_open" and bing.failures == 2
+
+
 @pytest.mark.parametrize("chain", [["duckduckgo", "bing"], ["public"]], ids=["forced", "public"])
 async def test_a_user_set_base_url_asked_alone_that_does_not_resolve_still_cools_down(
     chain: list[str],

@@ -500,7 +500,8 @@ def _unreached_count(
     """:func:`~.offline.unreached_count` of the engines' outcomes."""
     failures = [(o.engine, o.error) for o in outcomes if o.error is not None]
     answered = any(outcome.response is not None for outcome in outcomes)
-    return unreached_count(failures, context, answered=answered, ended=ended)
+    unsettled = sum(1 for o in outcomes if o.error is None and o.response is None)
+    return unreached_count(failures, context, answered=answered, ended=ended, unsettled=unsettled)
 
 
 async def _ask(

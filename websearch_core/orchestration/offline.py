@@ -122,6 +122,7 @@ def unreached_count(
     *,
     answered: bool = False,
     ended: bool = True,
+    unsettled: int = 0,
 ) -> bool:
     """Whether the failures that reached no host, held back by a search, are counted now.
 
@@ -150,6 +151,9 @@ def unreached_count(
         context: The call's settings (which base URLs the user set).
         answered: Some provider (or engine) of the search answered.
         ended: The search ran to its end (``False``: its caller cancelled it).
+        unsettled: Providers asked that neither answered nor failed (engines a fan-out cut
+            off at its deadline): they show nothing of the network, but a failure beside
+            them was not asked alone.
     """
     sent = [(provider, error) for provider, error in failures if asked((error,))]
     if answered or any(not is_unreached(error) for _, error in sent):
@@ -158,7 +162,7 @@ def unreached_count(
         return False
     if machine_offline(error for _, error in sent):
         return False
-    return not _alone_on_its_own_host(sent, context)
+    return unsettled > 0 or not _alone_on_its_own_host(sent, context)
 
 
 def _alone_on_its_own_host(
