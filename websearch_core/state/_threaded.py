@@ -72,6 +72,8 @@ class ThreadedStore(StateStore, Generic[_Client]):
         self._waits: set[_Wait] = set()
         """The bounded waits under way (see :meth:`_within`), on any loop."""
         self._waits_lock = threading.Lock()
+        self._calls = _CallCount()
+        """Callers' calls queued or running on the thread (not the store's own jobs)."""
         _OPEN_STORES.add(self)
 
     def _new_executor(self) -> DaemonPool:
@@ -92,6 +94,7 @@ class ThreadedStore(StateStore, Generic[_Client]):
         self._given_up = None  # the parent's call: never answered here
         self._waits = set()  # the parent's waits: their loops did not come along
         self._waits_lock = threading.Lock()
+        self._calls = _CallCount()  # the parent's calls run in the parent
         self._forget_parent_state()
 
     def _forget_parent_state(self) -> None:
@@ -122,16 +125,26 @@ class ThreadedStore(StateStore, Generic[_Client]):
         if self._closed:
             raise StateStoreError("the state store is closed")
         patience = store_patience()
+        calls = self._calls
+        calls.add(1)
         try:
             if patience is None:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._executor, self._call, func)
-            job = self._executor.submit(self._call, func)
+                return await loop.run_in_executor(self._executor, self._counted, calls, func)
+            job = self._executor.submit(self._counted, calls, func)
         except RuntimeError as exc:  # executor shut down by a concurrent aclose()
+            calls.add(-1)
             if self._closed:
                 raise StateStoreError("the state store is closed") from exc
             raise
         return await self._within(job, patience, withdrawal)
+
+    def _counted(self, calls: _CallCount, func: Callable[[_Client], _T]) -> _T:
+        """:meth:`_call`, on the thread, counted until it ends (for the close's message)."""
+        try:
+            return self._call(func)
+        finally:
+            calls.add(-1)
 
     async def _within(
         self,
@@ -214,6 +227,20 @@ class ThreadedStore(StateStore, Generic[_Client]):
         """What the store holds in memory only, to be written on close (``None``: nothing)."""
         return None
 
+    def _hand_over(self) -> tuple[str | None, int]:
+        """The close stops waiting: leave what the store owes where a later process finds it.
+
+        Called when the release did not finish (the store is not answering). A store that
+        can (SQLite's journal) takes what it owes out of memory and out of the thread's
+        queue, so that none of it is lost with the process.
+
+        Returns:
+            What it left and where (``None``: nothing), and how many of the calls queued
+            on the thread it withdrew (they write nothing when they run). The default
+            leaves everything to the thread.
+        """
+        return None, 0
+
     async def aclose(self) -> None:
         """See :meth:`StateStore.aclose`: waits :data:`CLOSE_GRACE_SECONDS` at most, or not at all.
 
@@ -249,23 +276,42 @@ class ThreadedStore(StateStore, Generic[_Client]):
         if job.done():  # it finished as the time ran out
             job.result()
             return
-        undone = max(0, self._executor.unfinished - 1)  # the release itself is not a call
+        handed, withdrawn = self._hand_over()
+        undone = max(0, self._calls.value - withdrawn)  # a withdrawn call writes nothing
         owed = self._owed_in_memory()
         waited = (
             "without waiting (a call given up on before is still unanswered)"
             if stuck
             else f"within {format_seconds(CLOSE_GRACE_SECONDS)} s"
         )
+        if undone <= 0 and not owed:  # nothing is lost: said, not warned about
+            logger.info("web search state store %r closed %s; %s", self, waited, handed)
+            return
         logger.warning(
-            "web search state store %r did not finish closing %s; left to its thread: %d "
+            "web search state store %r did not finish closing %s; %sleft to its thread: %d "
             "call%s it had not answered%s. They are written if the store answers before this "
             "process exits, and lost if it does not.",
             self,
             waited,
+            f"{handed}; " if handed else "",
             undone,
             "" if undone == 1 else "s",
             f" and {owed}" if owed else "",
         )
+
+
+class _CallCount:
+    """A count shared by the caller's threads and the store's (a lock around an int)."""
+
+    __slots__ = ("_lock", "value")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.value = 0
+
+    def add(self, step: int) -> None:
+        with self._lock:
+            self.value += step
 
 
 class _Wait:

@@ -48,6 +48,11 @@ Why it is built this way:
   to ``fork()`` flushes first unless the lock is held elsewhere
   (:meth:`SQLiteStore._before_fork`): the child starts with nothing pending and reads its
   parent's counts and entries in the file, or its entries in the memory it inherited.
+* Behind another process's write lock, what is written behind waits
+  :data:`OWED_WRITE_WAIT` for it, not the busy timeout: a flush tries again later, and the
+  close (or an exit with the store still open) journals it beside the file with the cooldown
+  marks and failure counts still queued (:mod:`._journal`); the next store to take the lock
+  writes the journal in the transaction of its own counts, or on opening the file.
 """
 
 from __future__ import annotations
@@ -68,6 +73,7 @@ from pathlib import Path
 from typing import Final, TypeVar, cast
 
 from ._alarm import Alarm
+from ._journal import Claimed, Journal, OwedWrite, OwedWrites, claim_journals, write_journal
 from ._known_keys import KnownKeys
 from ._pending import Batch, PendingUsage
 from ._pending_cache import CacheBatch, PendingCache, PendingEntry
@@ -82,6 +88,7 @@ from .base import (
     CorruptStateError,
     ProviderMark,
     StateStoreError,
+    StateStoreTimeoutError,
     UsageGrant,
     UsageWindow,
     cache_times,
@@ -106,7 +113,17 @@ APPLICATION_ID: Final = 0x57534854  # "WSHT": marks the file as a websearch-tool
 _PURGE_EVERY: Final = 256  # cache writes between sweeps of the cache (expiry and count)
 _CHECKPOINT_EVERY: Final = 256  # inline writes (one to a few WAL pages each) between checkpoints
 ORPHAN_FLUSH_WAIT: Final = 1.0
-"""Seconds the counts of a store never closed (or whose close gave up) wait for the lock."""
+"""Seconds an exit waits at most for a batch the store's thread is writing (taken, not
+committed) before it writes or journals what the store still owes; the lock is never
+waited for there (see :func:`_flush_orphaned`)."""
+OWED_WRITE_WAIT: Final = 0.25
+"""Seconds a flush, or the close's last write, waits for another process's write lock.
+
+What they write (counts of providers without a budget, cache entries) can wait: a flush
+that does not get the lock tries again later, and the close journals what it owes
+(:mod:`._journal`) for the next store that takes the lock. With the store's whole busy
+timeout (10 s), a flush held every call queued behind it that long, and a close its grace.
+"""
 FORK_FLUSH_WAIT: Final = 1.0
 """Seconds a ``fork()`` waits at most for the store's thread to try the flush that hands the
 child what is pending (the flush itself never waits for the lock)."""
@@ -230,6 +247,31 @@ RETURNING count
 """One more failure (``?2``: the wall clock, ``?3``: :data:`FAILURE_WINDOW`): a counter
 whose window ended starts again at 1, as an expired usage counter does."""
 
+_REPLAY: Final = {
+    "mark": (
+        "INSERT INTO marks (provider, kind, until, reason, failures, set_at, scope) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (provider) DO UPDATE SET "
+        "kind = excluded.kind, until = excluded.until, reason = excluded.reason, "
+        "failures = excluded.failures, set_at = excluded.set_at, scope = excluded.scope "
+        "WHERE excluded.set_at >= marks.set_at"
+    ),
+    "clear": "DELETE FROM marks WHERE provider = ? AND set_at <= ?",
+    "failure": _RECORD_FAILURE,
+    "note": "INSERT OR REPLACE INTO notes (provider, name, text, until) VALUES (?, ?, ?, ?)",
+}
+"""How each write a journal holds (:data:`._journal.OwedWrite`) is replayed, by its kind.
+
+A journal is merged late, after other processes may have written: a mark replayed does
+not replace one set after it, and a clear does not delete one set after the clear; a
+failure counts at the time it happened (its window may have ended since)."""
+
+_REPLAY_CACHE: Final = (
+    "DELETE FROM cache WHERE key = ? AND stored_at < ?",
+    "INSERT OR IGNORE INTO cache (key, value, stored_at, fresh_until, expires_at) "
+    "VALUES (?, ?, ?, ?, ?)",
+)
+"""A journaled cache entry replaces an older one of its key, never a newer one."""
+
 
 def _make_private_dirs(directory: Path) -> None:
     """Create ``directory`` and any missing parents with mode ``0o700``.
@@ -314,11 +356,11 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._inherited: dict[str, PendingEntry] = {}
         self._inherited_until = 0.0
         self._flush_alarm = Alarm(self._flush_due, "websearch-state-flush")
+        # Cooldown marks and failure counts queued behind a lock, to journal if never written.
+        self._owed_writes = OwedWrites()
         # A store dropped or left open at exit still writes what it owes, on a connection
         # of its own (its thread may be gone by then).
-        self._orphan_flush = weakref.finalize(
-            self, _flush_orphaned, self._path, self._pending, self._pending_cache, os.getpid()
-        )
+        self._orphan_flush = self._orphan_finalizer()
 
     def __repr__(self) -> str:
         return f"SQLiteStore({str(self._path)!r})"
@@ -351,10 +393,14 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._inherited = self._pending_cache.held_at_fork()
         self._inherited_until = time.monotonic() + INHERITED_FOR
         self._pending_cache = PendingCache(self._max_cache_entries)
+        self._owed_writes = OwedWrites()
         self._orphan_flush.detach()
-        self._orphan_flush = weakref.finalize(
-            self, _flush_orphaned, self._path, self._pending, self._pending_cache, os.getpid()
-        )
+        self._orphan_flush = self._orphan_finalizer()
+
+    def _orphan_finalizer(self) -> weakref.finalize[..., SQLiteStore]:
+        """The finalizer that writes, or journals, what the store owes if never closed."""
+        owed = (self._pending, self._pending_cache, self._owed_writes)
+        return weakref.finalize(self, _flush_orphaned, self._path, *owed, os.getpid())
 
     def _before_fork(self) -> None:
         """About to fork: flush what is pending now, so that the child reads it in the file.
@@ -424,14 +470,42 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         queue = functools.partial(self._run, functools.partial(func, None))
         return await self._inline_first(inline, transaction=False, queue=queue)
 
-    async def _run_write(self, func: Callable[[sqlite3.Connection], _T]) -> _T:
+    async def _run_write(
+        self, func: Callable[[sqlite3.Connection], _T], owed: OwedWrite | None = None
+    ) -> _T:
         """Run ``func`` in a ``BEGIN IMMEDIATE`` transaction, inline when the lock is free.
 
         Under WAL a deferred write that read a snapshot another process has since
         overtaken fails at once with "database is locked" (SQLITE_BUSY_SNAPSHOT), without
         waiting; taking the write lock first makes every writer wait its turn instead.
+
+        ``owed`` says how to replay the write from a journal (see :data:`_REPLAY`): queued
+        behind another process's lock, it is journaled by a close or an exit that cannot
+        wait for it (:meth:`_hand_over`), and then withdrawn on the store's thread.
         """
-        return await self._inline_first(func, transaction=True)
+        if owed is None:
+            return await self._inline_first(func, transaction=True)
+        return await self._inline_first(
+            func, transaction=True, queue=functools.partial(self._queue_owed, func, owed)
+        )
+
+    async def _queue_owed(self, func: Callable[[sqlite3.Connection], _T], owed: OwedWrite) -> _T:
+        """Queue ``func``, tracked as ``owed`` until it has run (see :class:`.OwedWrites`)."""
+        withdrawal = self._owed_writes.hold(owed)
+        guarded = withdrawal.guard(func)  # checked once the lock is held, inside the transaction
+
+        def write(conn: sqlite3.Connection) -> _T:
+            try:
+                return _in_transaction(conn, guarded)
+            finally:
+                self._owed_writes.drop(withdrawal)
+
+        try:
+            return await self._run(write)
+        except StateStoreError as exc:
+            if not isinstance(exc, StateStoreTimeoutError):  # never queued, or it ran
+                self._owed_writes.drop(withdrawal)
+            raise
 
     async def _inline_first(
         self,
@@ -593,7 +667,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             raise
 
     def _purge_unless_busy(self, conn: sqlite3.Connection) -> None:
-        """Drop expired rows on opening, or leave them when another process holds the lock.
+        """Drop expired rows and write the journals, or leave both when the lock is held.
+
+        What earlier stores journaled (:mod:`._journal`) is written here, by the next
+        process to open the file with the lock free (and else by its first flush).
 
         The purge only keeps the file small (readers skip expired rows already), so it
         is not worth a wait: behind a write lock held elsewhere, it made every opening,
@@ -610,12 +687,17 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             return
         finally:
             conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+        journals: Claimed | None = None
         try:
+            journals = self._merge_journals(conn)  # what earlier stores could not write
             self._purge(conn, time.time())
             conn.execute("COMMIT")
         except BaseException:
             _rollback(conn)
+            if journals is not None:
+                journals.given_back()
             raise
+        journals.committed()
 
     def _purge(self, conn: sqlite3.Connection, wall_now: float) -> None:
         # Expired rows are invisible to readers already; this only keeps the file small.
@@ -667,14 +749,16 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 "(provider, kind, until, reason, failures, set_at, scope) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 params,
-            )
+            ),
+            owed=("mark", params),
         )
 
     async def clear_mark(self, provider: str) -> None:
         """See :meth:`StateStore.clear_mark`."""
         check_provider(provider)
         await self._run_write(
-            lambda conn: conn.execute("DELETE FROM marks WHERE provider = ?", (provider,))
+            lambda conn: conn.execute("DELETE FROM marks WHERE provider = ?", (provider,)),
+            owed=("clear", (provider, time.time())),
         )
 
     async def all_marks(self, now: float) -> dict[str, ProviderMark]:
@@ -700,10 +784,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         check_note(provider, name, text, until)
         params = (provider, name, text, float(until))
         await self._run_write(
-            lambda conn: conn.execute(
-                "INSERT OR REPLACE INTO notes (provider, name, text, until) VALUES (?, ?, ?, ?)",
-                params,
-            )
+            lambda conn: conn.execute(_REPLAY["note"], params), owed=("note", params)
         )
 
     async def get_note(self, provider: str, name: str, now: float) -> str | None:
@@ -724,10 +805,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     async def record_failure(self, provider: str) -> int:
         """See :meth:`StateStore.record_failure`."""
         check_provider(provider)
+        params = (provider, time.time(), FAILURE_WINDOW)
         return await self._run_write(
-            lambda conn: _returning_int(
-                conn, _RECORD_FAILURE, (provider, time.time(), FAILURE_WINDOW)
-            )
+            lambda conn: _returning_int(conn, _RECORD_FAILURE, params), owed=("failure", params)
         )
 
     async def reset_failures(self, provider: str) -> None:
@@ -1215,8 +1295,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     def _flush(self, *, patient: bool = True) -> None:
         """On the store's thread: write every pending count and cache entry in one transaction.
 
-        Not ``patient`` (before a ``fork()``), the flush does not wait for the write lock:
-        held elsewhere, it is left for the next flush, as a failed one is.
+        It waits :data:`OWED_WRITE_WAIT` for the write lock, and not at all when not
+        ``patient`` (before a ``fork()``): held elsewhere, the batch is left for the next
+        flush, as a failed one is.
 
         The batch is taken only once ``BEGIN IMMEDIATE`` holds the write lock. From the
         take to the end of the write, readers on the inline connection cannot tell whether
@@ -1229,7 +1310,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if not (self._pending.holds_any() or len(self._pending_cache)):
             return
         self._pending_cache.serialise()  # before the write lock, not while holding it
-        write = self._write_everything_pending if patient else self._write_everything_at_once
+        write = self._write_owed_within if patient else self._write_everything_at_once
         try:
             self._settle_cache(self._call(write))
         except StateStoreError as exc:  # kept for the next try (or for close)
@@ -1245,6 +1326,14 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     def _write_everything_pending(self, conn: sqlite3.Connection) -> CacheBatch:
         """The pending counts and cache entries, in one transaction; the entries written."""
         return self._write_pending_first(conn, provider=None, func=self._write_cache_batch)
+
+    def _write_owed_within(self, conn: sqlite3.Connection) -> CacheBatch:
+        """:meth:`_write_everything_pending`, waiting :data:`OWED_WRITE_WAIT` for the lock."""
+        conn.execute(f"PRAGMA busy_timeout = {int(OWED_WRITE_WAIT * 1000)}")
+        try:
+            return self._write_everything_pending(conn)
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
 
     def _write_everything_at_once(self, conn: sqlite3.Connection) -> CacheBatch:
         """:meth:`_write_everything_pending`, or busy at once when the lock is held elsewhere."""
@@ -1317,21 +1406,76 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if provider is not None and not self._pending.holds(provider):
             return _in_transaction(conn, func)  # nothing owed: no batch for readers to miss
         taken: list[Batch] = []
+        claimed: list[Claimed] = []
 
         def write(conn: sqlite3.Connection) -> _T:
             taken.append(self._pending.take(provider))
             if not forget:
                 _write_pending(conn, taken[0])
+            if provider is None:  # a flush or the close: what earlier stores journaled too
+                claimed.append(self._merge_journals(conn))
             return func(conn)
 
         try:
             result = _in_transaction(conn, write)
         except BaseException:
+            for journals in claimed:
+                journals.given_back()
             if taken and self._pending.restore(taken[0]):
                 self._arm_flush()
             raise
+        for journals in claimed:
+            journals.committed()
         self._pending.settle()
         return result
+
+    def _merge_journals(self, conn: sqlite3.Connection) -> Claimed:
+        """Write every journal an earlier store left (inside the caller's transaction)."""
+        journal, claimed = claim_journals(self._path)
+        if journal:
+            _replay(conn, journal)
+            logger.debug("%s: wrote what earlier stores journaled: %s", self, journal.describe())
+        return claimed
+
+    def _hand_over(self) -> tuple[str | None, int]:
+        """See :meth:`ThreadedStore._hand_over`: journal the counts, entries and queued writes.
+
+        A batch the store's thread took and is writing (it holds the lock) is waited for,
+        briefly: committed, or put back here to be journaled with the rest.
+        """
+        self._pending.wait_idle(OWED_WRITE_WAIT)
+        return self._journal_owed(logging.DEBUG)
+
+    def _journal_owed(self, level: int) -> tuple[str | None, int]:
+        """Journal what this store owes now (see :mod:`._journal`).
+
+        Returns:
+            What was journaled and where (``None``: nothing), and how many queued writes
+            were withdrawn for it.
+
+        Taken out of memory first, so that the store's thread, if the lock goes while the
+        process lives, finds nothing left to write twice; put back if the journal cannot
+        be written (a full disk), to be written, or lost, as before.
+        """
+        batch = self._pending.take()
+        entries = self._pending_cache.batch()
+        journal = Journal(
+            counts=batch, cache=_cache_rows(entries), writes=self._owed_writes.take_unstarted()
+        )
+        if not journal:
+            self._pending.settle()
+            return None, 0
+        try:
+            where = write_journal(self._path, journal)
+        except OSError as exc:
+            self._pending.restore(batch)
+            logger.warning("web search state: could not journal %s: %s", journal.describe(), exc)
+            return None, len(journal.writes)
+        self._pending.settle()
+        self._pending_cache.settle(entries)
+        said = f"{journal.describe()} journaled in {str(where)!r} for the next process to write"
+        logger.log(level, "%s: %s (another process holds its write lock)", self, said)
+        return said, len(journal.writes)
 
     def _owed_in_memory(self) -> str | None:
         """The usage counts and cache entries written behind and not yet in the file, if any."""
@@ -1344,12 +1488,25 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         return f"{' and '.join(held)} held in memory" if held else None
 
     def _release(self) -> None:
+        """The close's last job: write what is owed (or journal it, behind a lock), let go.
+
+        The write waits :data:`OWED_WRITE_WAIT` for the lock, not the busy timeout: behind
+        another process's lock the close then journals the counts and cache entries for the
+        next store that takes it (:mod:`._journal`), where it waited its grace, and the
+        exit its own second, and lost them when the lock outlived both.
+        """
         self._flush_alarm.close()  # no flush comes after this one: written below
         with self._inline_lock:  # an inline reservation or cache write under way first
             entries = len(self._pending_cache)
             if (self._pending.holds_any() or entries) and self._conn is not None:
+                self._pending_cache.serialise()  # before the write lock, as a flush does
                 try:
-                    self._settle_cache(self._write_everything_pending(self._conn))
+                    self._settle_cache(self._write_owed_within(self._conn))
+                except sqlite3.OperationalError as exc:
+                    if not _is_busy(exc):
+                        _log_unwritten(logging.WARNING, self._pending.total(), entries, exc)
+                    else:
+                        self._journal_owed(logging.INFO)
                 except sqlite3.Error as exc:  # put back, but no reader or flush comes now
                     _log_unwritten(logging.WARNING, self._pending.total(), entries, exc)
             self._orphan_flush.detach()
@@ -1425,14 +1582,6 @@ def _serialised(held: PendingEntry) -> bytes | None:
         return None
 
 
-def _everything_writer(batch: Batch, entries: CacheBatch) -> Callable[[sqlite3.Connection], None]:
-    def write(conn: sqlite3.Connection) -> None:
-        _write_pending(conn, batch)
-        _write_cache_entries(conn, entries)
-
-    return write
-
-
 _INHERITED_HANDLES: list[object] = []
 """A forked child's copies of its parent's SQLite handles: never used, never closed."""
 
@@ -1450,43 +1599,83 @@ def _log_unwritten(level: int, counts: int, entries: int, exc: BaseException) ->
 
 
 def _flush_orphaned(
-    path: Path, pending: PendingUsage, pending_cache: PendingCache, owner: int
+    path: Path,
+    pending: PendingUsage,
+    pending_cache: PendingCache,
+    owed_writes: OwedWrites,
+    owner: int,
 ) -> None:
-    """Write what a store never closed owes (dropped, or open at exit): counts, cache entries.
+    """Write what a store never closed owes (dropped, or open at exit), or journal it.
 
     Runs from the store's finalizer, on whatever thread drops it, or at interpreter exit,
     when its thread may be gone or stuck behind a lock: on a connection of its own, which
-    waits its turn for :data:`ORPHAN_FLUSH_WAIT` seconds at most (the store's busy timeout,
-    10 s, held an exiting process that long behind another process's lock; the counts
-    are then lost). A batch the store's thread is writing (taken, not committed: a flush
-    or a close under way) is waited for first, within the same bound: the process that
-    exited then lost it, found in neither place. Never in a forked child (``owner`` is the
-    creating process): the counts it inherited are its parent's, which writes them itself.
-    Cache entries are never out of memory until committed: those a flush under way is
-    writing are written again here, to the same effect.
+    tries the write lock once and never waits for it. Behind another process's lock the
+    counts, cache entries and queued cooldown or failure writes go to a journal for the
+    next process (:mod:`._journal`): the store's busy timeout held an exiting process 10 s
+    there, then a 1 s try held it a second, and the counts were lost all the same. A batch
+    the store's thread is writing (taken, not committed: a flush or a close under way) is
+    waited for first, :data:`ORPHAN_FLUSH_WAIT` at most: the process that exited then lost
+    it, found in neither place. Never in a forked child (``owner`` is the creating
+    process): the counts it inherited are its parent's, which writes them itself. Cache
+    entries are never out of memory until committed: those a flush under way is writing
+    are written again here, to the same effect.
     """
     if os.getpid() != owner:
         return
-    ends = time.monotonic() + ORPHAN_FLUSH_WAIT
     pending.wait_idle(ORPHAN_FLUSH_WAIT)  # committed, or put back to be taken below
     batch = pending.take()
     entries = pending_cache.batch()
-    if not batch and not entries:
+    journal = Journal(counts=batch, cache=_cache_rows(entries), writes=owed_writes.take_unstarted())
+    if not journal:
         pending.settle()  # the take above began a batch: end it
         return
     try:
-        wait = max(ends - time.monotonic(), 0.0)
-        conn = sqlite3.connect(path, timeout=wait, isolation_level=None)
+        conn = sqlite3.connect(path, timeout=0.0, isolation_level=None)
         try:
-            _in_transaction(conn, _everything_writer(batch, entries))
+            _in_transaction(conn, functools.partial(_replay, journal=journal))
         finally:
             conn.close()
-    except sqlite3.Error as exc:  # nothing is left to try again: no use putting them back
-        owed = sum(entry.count for entry in batch.values())
-        _log_unwritten(logging.DEBUG, owed, len(entries), exc)
-        return
-    pending.settle()  # only once committed, as everywhere
+    except sqlite3.Error as exc:
+        if not (isinstance(exc, sqlite3.OperationalError) and _is_busy(exc)):
+            _log_unwritten(logging.DEBUG, _pending_total(batch), len(entries), exc)
+            return  # nothing is left to try again: no use putting them back
+        try:
+            write_journal(path, journal)
+        except OSError as error:
+            _log_unwritten(logging.DEBUG, _pending_total(batch), len(entries), error)
+            return
+    pending.settle()  # only once committed (or journaled), as everywhere
     pending_cache.settle(entries)
+
+
+def _pending_total(batch: Batch) -> int:
+    """The counts ``batch`` holds, for a log line."""
+    return sum(entry.count for entry in batch.values())
+
+
+def _cache_rows(entries: CacheBatch) -> list[tuple[str, bytes, float, float, float]]:
+    """``entries`` as rows to journal or replay (one that cannot be serialised is dropped)."""
+    return [
+        (key, value, held.stored_at, held.fresh_until, held.expires_at)
+        for key, held in entries
+        if (value := _serialised(held)) is not None
+    ]
+
+
+def _replay(conn: sqlite3.Connection, journal: Journal) -> None:
+    """Write what ``journal`` holds (inside the caller's transaction); see :data:`_REPLAY`."""
+    _write_pending(conn, journal.counts)
+    wall_now = time.time()
+    for key, value, stored_at, fresh_until, expires_at in journal.cache:
+        if expires_at > wall_now:
+            conn.execute(_REPLAY_CACHE[0], (key, stored_at))
+            conn.execute(_REPLAY_CACHE[1], (key, value, stored_at, fresh_until, expires_at))
+    for kind, params in journal.writes:
+        statement = _REPLAY.get(kind)
+        if statement is None:  # a later release's kind of write: not ours to guess
+            logger.warning("web search state journal: a write of unknown kind %r skipped", kind)
+            continue
+        conn.execute(statement, params).fetchall()
 
 
 class _InlineBusyError(Exception):

@@ -1,0 +1,75 @@
+"""What a SQLite store journals behind another process's lock, as the next store writes it.
+
+The journal is merged late, after other processes may have written: it must not undo
+what they wrote since (a newer cooldown mark, a newer cache entry), must be written once,
+and a damaged one must not stop every later write.
+"""
+
+import logging
+import sqlite3
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from websearch_core.state._journal import Journal, write_journal
+from websearch_core.state._pending import Pending
+from websearch_core.state.base import ProviderMark
+from websearch_core.state.sqlite import SQLiteStore
+
+
+async def _open(path: Path) -> SQLiteStore:
+    store = SQLiteStore(path)
+    await store.get_usage("brave", "day")  # opens the file, the lock free: merges
+    return store
+
+
+def _mark_row(provider: str, kind: str, set_at: float) -> tuple[str, tuple[str | float, ...]]:
+    until = time.time() + 3600
+    return ("mark", (provider, kind, until, f"{kind} (journaled)", 0, set_at, ""))
+
+
+async def test_a_journal_is_written_once_and_never_over_a_newer_mark(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    now = time.time()
+    newer = ProviderMark(kind="exhausted", until=now + 7200, reason="set later", set_at=now)
+    await store.set_mark("brave", newer)  # another process marked Brave after the journal
+    await store.aclose()
+    journal = Journal(
+        counts={("tavily", "day"): Pending(3, now + 3600)},
+        writes=[
+            _mark_row("brave", "rate_limited", newer.set_at - 5),
+            _mark_row("exa", "rate_limited", now),
+        ],
+    )
+    written = write_journal(path, journal)
+    assert stat.S_IMODE(written.stat().st_mode) == 0o600  # cache entries say what was searched
+    for _ in range(2):  # the second opening finds nothing left to write
+        await (await _open(path)).aclose()
+    with sqlite3.connect(path) as observer:
+        marks = dict(observer.execute("SELECT provider, reason FROM marks").fetchall())
+        (used,) = observer.execute("SELECT count FROM usage WHERE provider = 'tavily'").fetchone()
+    assert marks == {"brave": "set later", "exa": "rate_limited (journaled)"}
+    assert used == 3
+    assert not list(tmp_path.glob("state.sqlite3.owed-*"))
+
+
+async def test_an_unreadable_journal_is_set_aside_and_the_others_written(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "state.sqlite3"
+    await (await _open(path)).aclose()
+    damaged = tmp_path / "state.sqlite3.owed-1-00.json"
+    damaged.write_text('{"version": 1, "counts": [["brave", "day", "three"')
+    write_journal(path, Journal(counts={("brave", "day"): Pending(2, time.time() + 3600)}))
+    with caplog.at_level(logging.WARNING, logger="websearch_core.state"):
+        await (await _open(path)).aclose()
+    with sqlite3.connect(path) as observer:
+        (used,) = observer.execute("SELECT count FROM usage WHERE provider = 'brave'").fetchone()
+    assert used == 2
+    assert f"web search state journal {damaged} cannot be read, set aside" in caplog.text
+    assert [p.name for p in tmp_path.glob("state.sqlite3.owed-*")] == [
+        "state.sqlite3.owed-1-00.json.unreadable"
+    ]

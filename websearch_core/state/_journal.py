@@ -1,0 +1,248 @@
+"""What a SQLite store owed its file when it could not wait for the write lock: left in a journal.
+
+Why: a ``websearch`` search while another process held the state file's write lock read
+the file at once, but the usage count it holds in memory (and any cooldown mark or failure
+count it could not write) waited for that lock on the way out: the close's 1 s grace, then
+the exit's 1 s try, 2 s added to a search that had its answer, and the count was lost all
+the same when the lock outlived them. Now the store waits briefly once, and what the lock
+still keeps out is written to a journal file beside the state file (``<file>.owed-*.json``,
+mode ``0o600``: cache entries hold what was searched for), which the next store to take the
+write lock (a later process opening the file, or any flush) writes into the file, in the
+transaction that writes its own counts.
+
+A journal is written whole under a temporary name and renamed, so a reader never sees half
+of one. A merger claims each journal by renaming it (``.merging``) inside its transaction,
+and deletes it only once that transaction committed: a process killed between the two
+leaves a claimed file that is never merged again (at most those counts lost, as a crash
+loses the counts still in memory), never counted twice. What is merged is data, not code:
+the store says how each kind of write is replayed (:data:`OwedWrite`).
+
+This module keeps the files; the store decides what goes in and how it is replayed.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import logging
+import os
+import secrets
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from ._pending import Batch, Pending
+from ._withdrawal import Withdrawal
+
+__all__ = ["Claimed", "Journal", "OwedWrite", "OwedWrites", "claim_journals", "write_journal"]
+
+logger = logging.getLogger("websearch_core.state")
+
+_VERSION: Final = 1
+_CLAIMED: Final = ".merging"
+_UNREADABLE: Final = ".unreadable"
+
+OwedWrite = tuple[str, tuple[str | float | int, ...]]
+"""A write to replay: its kind (``"mark"``, ``"failure"``...) and the statement's parameters."""
+
+CacheRow = tuple[str, bytes, float, float, float]
+"""A cache entry to replay: key, value, stored_at, fresh_until, expires_at."""
+
+
+@dataclass
+class Journal:
+    """What one journal holds (or is to hold): counts, cache entries and other writes."""
+
+    counts: Batch = field(default_factory=dict)
+    cache: list[CacheRow] = field(default_factory=list)
+    writes: list[OwedWrite] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.counts or self.cache or self.writes)
+
+    def describe(self) -> str:
+        """``3 usage counts and 1 cache entry``: what it holds, for the close's one log line."""
+        counts = sum(entry.count for entry in self.counts.values())
+        entries, writes = len(self.cache), len(self.writes)
+        parts = [
+            f"{counts} usage count{'' if counts == 1 else 's'}" if counts else "",
+            f"{entries} cache entr{'y' if entries == 1 else 'ies'}" if entries else "",
+            f"{writes} cooldown or failure write{'' if writes == 1 else 's'}" if writes else "",
+        ]
+        return " and ".join(part for part in parts if part)
+
+
+def _prefix(state: Path) -> str:
+    return f"{state.name}.owed-"
+
+
+def write_journal(state: Path, journal: Journal) -> Path:
+    """Write ``journal`` beside ``state`` (mode ``0o600``), whole or not at all.
+
+    Returns:
+        The journal's path.
+
+    Raises:
+        OSError: It could not be written (nothing is left behind).
+    """
+    document = {
+        "version": _VERSION,
+        "counts": [
+            [provider, period, entry.count, entry.expires_at]
+            for (provider, period), entry in journal.counts.items()
+        ],
+        "cache": [
+            [key, base64.b64encode(value).decode("ascii"), stored, fresh, expires]
+            for key, value, stored, fresh, expires in journal.cache
+        ],
+        "writes": [[kind, list(params)] for kind, params in journal.writes],
+    }
+    name = f"{_prefix(state)}{os.getpid()}-{secrets.token_hex(6)}.json"
+    target = state.with_name(name)
+    temporary = state.with_name(f".{name}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
+            json.dump(document, stream, separators=(",", ":"))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return target
+
+
+class Claimed:
+    """Journals claimed inside a transaction: deleted once it commits, given back if not."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self.paths = paths
+
+    def committed(self) -> None:
+        """The transaction that merged them committed: they are done with."""
+        for path in self.paths:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
+    def given_back(self) -> None:
+        """The transaction failed: the next merger reads them again."""
+        for path in self.paths:
+            with contextlib.suppress(OSError):
+                os.replace(path, path.with_name(path.name.removesuffix(_CLAIMED)))
+
+
+def claim_journals(state: Path) -> tuple[Journal, Claimed]:
+    """Every journal beside ``state``, claimed: call only while holding the write lock.
+
+    The write lock makes the claim one merger's: another store claims only in its own
+    transaction, after this one ended (and then finds the files gone, or given back). A
+    journal that cannot be read (damaged, not ours) is set aside as ``.unreadable`` and
+    named in a warning, instead of failing every later write.
+    """
+    merged = Journal()
+    claimed: list[Path] = []
+    try:
+        names = [name for name in os.listdir(state.parent) if name.startswith(_prefix(state))]
+    except OSError:
+        return merged, Claimed(claimed)
+    for name in sorted(names):
+        if not name.endswith(".json"):
+            continue
+        path = state.with_name(name)
+        mine = path.with_name(name + _CLAIMED)
+        try:
+            os.replace(path, mine)
+        except OSError:  # gone meanwhile
+            continue
+        try:
+            _read_into(mine, merged)
+        except (OSError, ValueError, TypeError, KeyError) as exc:
+            logger.warning("web search state journal %s cannot be read, set aside: %s", path, exc)
+            with contextlib.suppress(OSError):
+                os.replace(mine, path.with_name(name + _UNREADABLE))
+            continue
+        claimed.append(mine)
+    return merged, Claimed(claimed)
+
+
+def _read_into(path: Path, merged: Journal) -> None:
+    """Add the journal at ``path`` to ``merged``; raises on anything not written by us."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(document, dict) or document.get("version") != _VERSION:
+        raise ValueError("not a journal of this version")
+    counts: Batch = {}
+    for provider, period, count, expires_at in document["counts"]:
+        key = (_text(provider), _text(period))
+        entry = counts.setdefault(key, Pending(0, _number(expires_at)))
+        entry.count += int(count)
+        entry.expires_at = max(entry.expires_at, _number(expires_at))
+    cache = [
+        (
+            _text(key),
+            base64.b64decode(_text(value), validate=True),
+            _number(stored),
+            _number(fresh),
+            _number(expires),
+        )
+        for key, value, stored, fresh, expires in document["cache"]
+    ]
+    writes: list[OwedWrite] = []
+    for kind, params in document["writes"]:
+        if not isinstance(params, list) or not all(
+            isinstance(param, str | int | float) for param in params
+        ):
+            raise ValueError("a write's parameters are not plain values")
+        writes.append((_text(kind), tuple(params)))
+    for key, entry in counts.items():  # only once the whole file was read
+        held = merged.counts.setdefault(key, Pending(0, entry.expires_at))
+        held.count += entry.count
+        held.expires_at = max(held.expires_at, entry.expires_at)
+    merged.cache.extend(cache)
+    merged.writes.extend(writes)
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected text, found {type(value).__name__}")
+    return value
+
+
+def _number(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"expected a number, found {type(value).__name__}")
+    return float(value)
+
+
+class OwedWrites:
+    """Writes queued on the store's thread, each with what replays it from a journal.
+
+    A cooldown mark or a failure count a search could not write inline (the lock was held)
+    waits on the store's thread; the search stops waiting at its deadline, and the write
+    still lands if the lock goes while the process lives. A close or an exit that cannot
+    wait for it takes it here instead (:meth:`take_unstarted`): withdrawn, so that it never
+    lands on the thread too, and journaled.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held: dict[Withdrawal, OwedWrite] = {}
+
+    def hold(self, write: OwedWrite) -> Withdrawal:
+        """Track ``write`` until :meth:`drop`; its job must run behind the returned guard."""
+        withdrawal = Withdrawal()
+        with self._lock:
+            self._held[withdrawal] = write
+        return withdrawal
+
+    def drop(self, withdrawal: Withdrawal) -> None:
+        """The write ran (landed, failed or was withdrawn): nothing more to journal."""
+        with self._lock:
+            self._held.pop(withdrawal, None)
+
+    def take_unstarted(self) -> list[OwedWrite]:
+        """Withdraw every write that has not taken the lock yet, and return them, in order."""
+        with self._lock:
+            held, self._held = self._held, {}
+        return [write for withdrawal, write in held.items() if withdrawal.withdraw()]
