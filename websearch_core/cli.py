@@ -48,7 +48,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from pydantic import ValidationError
-from pydantic_core import ErrorDetails
+from pydantic_core import ErrorDetails, InitErrorDetails
 
 from . import __version__
 from .browser import INSTALL_HINT
@@ -380,7 +380,7 @@ def _search(args: argparse.Namespace) -> int:
         overrides["provider"] = _known_provider(args.prefer, _SETTINGS_FLAGS["provider"])
     with configuration_errors({field: _SETTINGS_FLAGS[field] for field in overrides}):
         settings = Settings(**overrides)
-    refreshers = _refresh_hooks(args.refresh_hook)
+    refreshers = _refresh_hooks(args.refresh_hook, settings.refresh_hooks)
     params = SearchParams(
         query=" ".join(args.query),
         recency=args.recency,
@@ -493,18 +493,38 @@ def _preferred_but_unavailable(attempts: Sequence[Attempt]) -> str | None:
     return None
 
 
-def _refresh_hooks(specs: Sequence[str]) -> dict[str, TokenRefresher]:
-    """The ``--refresh-hook`` functions by entry, imported before anything is searched.
+def _refresh_hooks(
+    specs: Sequence[str], configured: Mapping[str, str]
+) -> dict[str, TokenRefresher]:
+    """The refresh hooks by entry, imported before anything is searched.
+
+    ``--refresh-hook`` first; the ``refresh_hooks`` setting's (a variable, the config
+    file) for the entries no flag names, so a flag replaces one for a single command.
 
     Raises:
-        _UsageError: One cannot be used (the text says why).
+        _UsageError: A flag's hook cannot be used (the text says why).
+        ConfigurationError: A configured one cannot be used: the text names the variable
+            or the config file's entry, and why.
     """
-    if not specs:
-        return {}
-    try:
-        return load_refresh_hooks(specs, oauth_entries())
-    except RefreshHookError as error:
-        raise _UsageError(f"--refresh-hook: {error}") from None
+    entries = oauth_entries()
+    hooks: dict[str, TokenRefresher] = {}
+    if specs:
+        try:
+            hooks = load_refresh_hooks(specs, entries)
+        except RefreshHookError as error:
+            raise _UsageError(f"--refresh-hook: {error}") from None
+    for entry, target in configured.items():
+        if entry in hooks:
+            continue
+        try:
+            hooks |= load_refresh_hooks([f"{entry}={target}"], entries)
+        except RefreshHookError as error:
+            refused = InitErrorDetails(
+                type="value_error", loc=("refresh_hooks", entry), input=target, ctx={"error": error}
+            )
+            with configuration_errors():  # names where the setting came from
+                raise ValidationError.from_exception_data("Settings", [refused]) from None
+    return hooks
 
 
 async def _run_search(

@@ -6,16 +6,23 @@ had no way to pass one, so once its token expired every search with it failed. T
 ``--refresh-hook`` option names an importable async function the way an entry point does;
 it is imported before the search, and one that cannot be used is refused first, naming what
 is wrong with it, instead of failing later as a hook that "raised TypeError".
+
+The same hooks can be configured once instead of on every command line: the
+``refresh_hooks`` setting (``WEBSEARCH_REFRESH_HOOKS=codex=my_tokens:refresh_codex,...``,
+``WEBSEARCH_REFRESH_HOOKS__CODEX=my_tokens:refresh_codex`` or ``[refresh_hooks]`` in the
+config file), whose form and entries the settings check with :func:`hook_table` and
+:func:`check_hook`, the same refusals in the same words; a flag for an entry replaces it.
 """
 
 import importlib
 import inspect
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from .credentials import TokenRefresher
 from .meant_names import meant
 
-__all__ = ["HOOK_FORM", "RefreshHookError", "load_refresh_hooks"]
+__all__ = ["HOOK_FORM", "RefreshHookError", "check_hook", "hook_table", "load_refresh_hooks"]
 
 HOOK_FORM = "ENTRY=MODULE:FUNCTION"
 """How a hook is written: the sign-in's store entry, then where its function lives."""
@@ -43,15 +50,60 @@ def load_refresh_hooks(specs: Sequence[str], entries: Collection[str]) -> dict[s
     hooks: dict[str, TokenRefresher] = {}
     for spec in specs:
         entry, target = _split(spec)
-        if entry not in entries:
-            raise RefreshHookError(
-                f"{entry!r} is not a sign-in's entry (one of {', '.join(sorted(entries))})"
-                f"{meant(entry, entries)}"
-            )
+        _check_entry(entry, entries)
         if entry in hooks:
             raise RefreshHookError(f"{entry!r} is given more than one hook")
         hooks[entry] = _imported(target)
     return hooks
+
+
+def hook_table(value: Any) -> Any:
+    """The ``refresh_hooks`` setting as a table by entry, from text or a table.
+
+    Text is ``ENTRY=MODULE:FUNCTION`` items separated by commas, as ``--refresh-hook``
+    takes each (``codex=my_tokens:refresh_codex,anthropic=my_tokens:refresh_claude``); a
+    table (the config file's, a JSON object) has its entries' names lower-cased, as the
+    flag's are. Anything else is left to the setting's type to refuse.
+
+    Raises:
+        RefreshHookError: An item is not of that form, or an entry is given twice.
+    """
+    if isinstance(value, str):
+        if value.lstrip().startswith("{"):  # JSON the environment source could not decode
+            raise RefreshHookError(
+                "not a valid JSON object; write ENTRY=MODULE:FUNCTION items separated by "
+                f"commas (e.g. {_EXAMPLE})"
+            )
+        items = [_split(item) for item in value.split(",") if item.strip()]
+    elif isinstance(value, Mapping):
+        items = [(str(key).strip().lower(), target) for key, target in value.items()]
+    else:
+        return value
+    table: dict[str, Any] = {}
+    for entry, target in items:
+        if entry in table:
+            raise RefreshHookError(f"{entry!r} is given more than one hook")
+        table[entry] = target.strip() if isinstance(target, str) else target
+    return table
+
+
+def check_hook(entry: str, target: str, entries: Collection[str]) -> None:
+    """Refuse ``entry``'s ``target`` as ``--refresh-hook`` would, short of importing it.
+
+    Raises:
+        RefreshHookError: ``entry`` is not a sign-in's, or ``target`` is not
+            ``MODULE:FUNCTION``.
+    """
+    _split(f"{entry}={target}")
+    _check_entry(entry, entries)
+
+
+def _check_entry(entry: str, entries: Collection[str]) -> None:
+    if entry not in entries:
+        raise RefreshHookError(
+            f"{entry!r} is not a sign-in's entry (one of {', '.join(sorted(entries))})"
+            f"{meant(entry, entries)}"
+        )
 
 
 def _split(spec: str) -> tuple[str, str]:

@@ -14,6 +14,9 @@ Environment variables:
   scheme, host and port of every request that provider makes. A sign-in (OAuth token,
   session cookie) goes to such a URL only on loopback, on the service's own host, or when
   ``WEBSEARCH_SIGN_IN_GATEWAYS`` (comma-separated ids) trusts it.
+* ``WEBSEARCH_REFRESH_HOOKS``: the ``websearch`` command's refresh hooks by sign-in entry,
+  ``codex=my_tokens:refresh_codex,anthropic=...`` (as ``--refresh-hook`` takes each), or one
+  per variable as ``WEBSEARCH_REFRESH_HOOKS__CODEX=my_tokens:refresh_codex``.
 * The spec's own names for SearXNG: ``SEARXNG_ENDPOINT``, ``SEARXNG_TOKEN``,
   ``SEARXNG_BASIC_USERNAME``, ``SEARXNG_BASIC_PASSWORD``.
 
@@ -749,6 +752,14 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     config-file entry that set it. ``google_oauth`` is the origin of Google's token
     endpoint, where a Google sign-in is renewed (not Gemini's: its gateway has no ``/token``,
     and is not handed the refresh token)."""
+    refresh_hooks: dict[str, str] = Field(default_factory=dict)
+    """What renews an expired sign-in for the ``websearch`` command, by its store entry:
+    ``MODULE:FUNCTION`` naming an async function, as ``--refresh-hook ENTRY=MODULE:FUNCTION``
+    does (a flag for an entry replaces the setting's). ``WEBSEARCH_REFRESH_HOOKS`` takes
+    ``codex=my_tokens:refresh_codex,anthropic=...``, ``WEBSEARCH_REFRESH_HOOKS__CODEX`` one,
+    the config file a ``[refresh_hooks]`` table. Checked here for its form and entries; the
+    command imports each and refuses one it cannot use (:mod:`websearch_core.refresh_hooks`).
+    In Python, pass ``WebSearch(oauth_refreshers=...)`` instead."""
     sign_in_gateways: Annotated[tuple[str, ...], NoDecode] = ()
     """``WEBSEARCH_SIGN_IN_GATEWAYS``: the ``base_urls`` ids (``codex``, ``google_oauth``...)
     whose URL, though neither the service's own host nor a loopback address, may receive a
@@ -804,6 +815,22 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     @classmethod
     def _expand_paths(cls, value: Path | None) -> Path | None:
         return None if value is None else _expanded_path(value)
+
+    @field_validator("refresh_hooks", mode="before")
+    @classmethod
+    def _parse_refresh_hooks(cls, value: Any) -> Any:
+        from .refresh_hooks import hook_table
+
+        return hook_table(value)
+
+    @field_validator("refresh_hooks")
+    @classmethod
+    def _check_refresh_hooks(cls, value: dict[str, str]) -> dict[str, str]:
+        from .key_names import oauth_entries
+        from .refresh_hooks import check_hook
+
+        entries = oauth_entries()
+        return _each_entry(value, lambda entry, target: check_hook(entry, target, entries))
 
     @field_validator("budget")
     @classmethod
@@ -1008,6 +1035,7 @@ class SettingsOverrides(TypedDict, total=False):
     max_response_bytes: int
     fence_results: bool
     base_urls: Mapping[str, str]
+    refresh_hooks: Mapping[str, str]
     sign_in_gateways: Sequence[str]
     searxng: SearxngSettings | Mapping[str, object]
     credentials_file: str | os.PathLike[str] | None

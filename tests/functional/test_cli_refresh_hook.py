@@ -10,6 +10,7 @@ Driven through :func:`websearch_core.cli.main` against the Codex simulator, whos
 endpoint the hook (:mod:`tests.token_hook`) asks, as a user's hook would ask ChatGPT's.
 """
 
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,6 +48,8 @@ def sim(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Simulator]:
         monkeypatch.setenv("CLI_HOOK_TOKEN_URL", f"{base}{TOKEN_PATH}")
         (tmp_path / "cli_hooks.py").write_text(HOOK_MODULE)
         monkeypatch.syspath_prepend(str(tmp_path))
+        # Imported afresh: an earlier test's module asks an earlier simulator's endpoint.
+        monkeypatch.delitem(sys.modules, "cli_hooks", raising=False)
         credential_store(simulator).set_oauth("codex", EXPIRED)
         yield simulator
 
@@ -118,3 +121,76 @@ def test_one_entry_given_two_hooks_is_refused(
     ]
     assert main([*args, "q"]) == EXIT_USAGE
     assert "'codex' is given more than one hook" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "in_config"),
+    [
+        ("WEBSEARCH_REFRESH_HOOKS", "codex=cli_hooks:refresh", False),
+        ("WEBSEARCH_REFRESH_HOOKS", " Codex = cli_hooks:refresh , ", False),
+        ("WEBSEARCH_REFRESH_HOOKS__CODEX", "cli_hooks:refresh", False),
+        ("", '[refresh_hooks]\ncodex = "cli_hooks:refresh"\n', True),
+    ],
+    ids=["variable", "variable-spaced", "variable-per-entry", "config-file"],
+)
+def test_a_configured_hook_renews_the_sign_in_without_the_flag(
+    sim: Simulator,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    variable: str,
+    value: str,
+    in_config: bool,
+) -> None:
+    # The hook had to be named on every command line: a shell alias, or a script's every
+    # call, carried it, and a search without it failed once the token expired.
+    if in_config:
+        (tmp_path / "config.toml").write_text(value)
+    else:
+        monkeypatch.setenv(variable, value)
+    status = main(["python", "asyncio"])
+    err = capsys.readouterr().err
+    assert status == EXIT_OK, err
+    assert err == ""
+    assert _asked(sim, TOKEN_PATH) == 1
+
+
+def test_the_flag_replaces_the_configured_hook_of_its_entry(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_REFRESH_HOOKS", "codex=cli_hooks:plain")  # not usable
+    status = main(["--refresh-hook", "codex=cli_hooks:refresh", "python", "asyncio"])
+    assert status == EXIT_OK, capsys.readouterr().err
+    assert _asked(sim, TOKEN_PATH) == 1
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "problem"),
+    [
+        ("WEBSEARCH_REFRESH_HOOKS", "codex=cli_hooks", "'codex=cli_hooks' is not ENTRY=MODULE"),
+        ("WEBSEARCH_REFRESH_HOOKS", "codx=cli_hooks:refresh", "did you mean codex?"),
+        (
+            "WEBSEARCH_REFRESH_HOOKS",
+            "codex=cli_hooks:refresh,codex=cli_hooks:plain",
+            "'codex' is given more than one hook",
+        ),
+        ("WEBSEARCH_REFRESH_HOOKS", '{"codex": ', "not a valid JSON object"),
+        ("WEBSEARCH_REFRESH_HOOKS", "codex=cli_hooks:plain", "is not an async function"),
+        ("WEBSEARCH_REFRESH_HOOKS__CODEX", "no_such_hooks:refresh", "cannot import"),
+    ],
+)
+def test_a_configured_hook_that_cannot_be_used_is_refused_naming_its_variable(
+    sim: Simulator,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    variable: str,
+    value: str,
+    problem: str,
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert main(["python", "asyncio"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.startswith(f"websearch: {variable}: ")
+    assert problem in err
+    assert err.count("\n") == 1
+    assert sim["codex"].requests == []

@@ -54,6 +54,9 @@ brave = "BSAblankenvtestkey0123"
 [base_urls]
 brave = "http://127.0.0.1:8080"
 
+[refresh_hooks]
+codex = "my_tokens:refresh_codex"
+
 [searxng]
 endpoint = "https://searx.example.org"
 token = "searx-token"
