@@ -248,7 +248,8 @@ class ThreadedStore(StateStore, Generic[_Client]):
         a search stopped waiting for included). When it has not finished within the
         grace, the close returns: the work stays with the thread, which finishes it if
         the store answers before the process exits, and is lost if it does not. One
-        warning names the store and what was still undone.
+        warning names the store and what was still undone; what the store could hand over
+        instead (:meth:`_hand_over`: SQLite's journal) is not lost, and said at INFO.
 
         A store with a call its caller already gave up on, still unanswered, is known not
         to answer: the release is queued behind that call, and waiting the grace for it
@@ -285,7 +286,8 @@ class ThreadedStore(StateStore, Generic[_Client]):
             else f"within {format_seconds(CLOSE_GRACE_SECONDS)} s"
         )
         if undone <= 0 and not owed:  # nothing is lost: said, not warned about
-            logger.info("web search state store %r closed %s; %s", self, waited, handed)
+            left = handed or "nothing was left to write"
+            logger.info("web search state store %r closed %s; %s", self, waited, left)
             return
         logger.warning(
             "web search state store %r did not finish closing %s; %sleft to its thread: %d "

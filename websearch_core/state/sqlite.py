@@ -1449,13 +1449,13 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     def _journal_owed(self, level: int) -> tuple[str | None, int]:
         """Journal what this store owes now (see :mod:`._journal`).
 
-        Returns:
-            What was journaled and where (``None``: nothing), and how many queued writes
-            were withdrawn for it.
-
         Taken out of memory first, so that the store's thread, if the lock goes while the
         process lives, finds nothing left to write twice; put back if the journal cannot
         be written (a full disk), to be written, or lost, as before.
+
+        Returns:
+            What was journaled and where (``None``: nothing), and how many queued writes
+            were withdrawn for it.
         """
         batch = self._pending.take()
         entries = self._pending_cache.batch()
