@@ -10,8 +10,8 @@ is wrong with it, instead of failing later as a hook that "raised TypeError".
 The same hooks can be configured once instead of on every command line: the
 ``refresh_hooks`` setting (``WEBSEARCH_REFRESH_HOOKS=codex=my_tokens:refresh_codex,...``,
 ``WEBSEARCH_REFRESH_HOOKS__CODEX=my_tokens:refresh_codex`` or ``[refresh_hooks]`` in the
-config file), whose form and entries the settings check with :func:`hook_table` and
-:func:`check_hook`, the same refusals in the same words; a flag for an entry replaces it.
+config file), whose form the settings check with :func:`hook_table` and
+:func:`check_hook_form`, the same refusals in the same words; a flag for an entry replaces it.
 """
 
 import importlib
@@ -22,7 +22,7 @@ from typing import Any
 from .credentials import TokenRefresher
 from .meant_names import meant
 
-__all__ = ["HOOK_FORM", "RefreshHookError", "check_hook", "hook_table", "load_refresh_hooks"]
+__all__ = ["HOOK_FORM", "RefreshHookError", "check_hook_form", "hook_table", "load_refresh_hooks"]
 
 HOOK_FORM = "ENTRY=MODULE:FUNCTION"
 """How a hook is written: the sign-in's store entry, then where its function lives."""
@@ -87,15 +87,16 @@ def hook_table(value: Any) -> Any:
     return table
 
 
-def check_hook(entry: str, target: str, entries: Collection[str]) -> None:
-    """Refuse ``entry``'s ``target`` as ``--refresh-hook`` would, short of importing it.
+def check_hook_form(entry: str, target: str) -> None:
+    """Refuse ``entry``'s ``target`` as ``--refresh-hook`` would refuse its form.
+
+    Whether ``entry`` is a sign-in's is checked where the hooks are loaded: the entries
+    come from the providers, which the settings must not import.
 
     Raises:
-        RefreshHookError: ``entry`` is not a sign-in's, or ``target`` is not
-            ``MODULE:FUNCTION``.
+        RefreshHookError: ``target`` is not ``MODULE:FUNCTION``.
     """
     _split(f"{entry}={target}")
-    _check_entry(entry, entries)
 
 
 def _check_entry(entry: str, entries: Collection[str]) -> None:

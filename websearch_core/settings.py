@@ -757,8 +757,9 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     ``MODULE:FUNCTION`` naming an async function, as ``--refresh-hook ENTRY=MODULE:FUNCTION``
     does (a flag for an entry replaces the setting's). ``WEBSEARCH_REFRESH_HOOKS`` takes
     ``codex=my_tokens:refresh_codex,anthropic=...``, ``WEBSEARCH_REFRESH_HOOKS__CODEX`` one,
-    the config file a ``[refresh_hooks]`` table. Checked here for its form and entries; the
-    command imports each and refuses one it cannot use (:mod:`websearch_core.refresh_hooks`).
+    the config file a ``[refresh_hooks]`` table. Checked here for its form; the command
+    checks each entry and imports its hook, refusing one it cannot use in the same words
+    (:mod:`websearch_core.refresh_hooks`).
     In Python, pass ``WebSearch(oauth_refreshers=...)`` instead."""
     sign_in_gateways: Annotated[tuple[str, ...], NoDecode] = ()
     """``WEBSEARCH_SIGN_IN_GATEWAYS``: the ``base_urls`` ids (``codex``, ``google_oauth``...)
@@ -826,11 +827,9 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     @field_validator("refresh_hooks")
     @classmethod
     def _check_refresh_hooks(cls, value: dict[str, str]) -> dict[str, str]:
-        from .key_names import oauth_entries
-        from .refresh_hooks import check_hook
+        from .refresh_hooks import check_hook_form
 
-        entries = oauth_entries()
-        return _each_entry(value, lambda entry, target: check_hook(entry, target, entries))
+        return _each_entry(value, check_hook_form)
 
     @field_validator("budget")
     @classmethod
