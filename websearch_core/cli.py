@@ -506,6 +506,8 @@ def _refresh_hooks(
         ConfigurationError: A configured one cannot be used: the text names the variable
             or the config file's entry, and why.
     """
+    if not specs and not configured:
+        return {}  # the entries come from every provider's module: not imported for nothing
     entries = oauth_entries()
     hooks: dict[str, TokenRefresher] = {}
     if specs:
