@@ -16,6 +16,7 @@ import pytest
 
 from tests.unit.test_state_cache_write_behind import _flushed, _set
 from websearch_core.state import CachedEntry, SQLiteStore, _known_keys
+from websearch_core.state._journal import Journal, write_journal
 from websearch_core.state._known_keys import RELOAD_AFTER, KnownKeys
 
 _WRITE = """
@@ -117,6 +118,26 @@ async def test_a_commit_elsewhere_right_after_the_flushs_is_not_missed(
         reader.header = read_header  # type: ignore[method-assign]
         assert len(reads) == 2
         assert await store.cache_get("theirs", now) == CachedEntry(b"theirs", now, now + 60)
+        assert await store.cache_get("mine", now) == CachedEntry(b"m", now, now + 60)
+
+
+async def test_an_entry_a_journal_brings_in_with_the_flush_is_found(
+    path: Path, flushed_by_hand: None
+) -> None:
+    """A journal another store left is written in the flush's own transaction (stop 38).
+
+    That commit is the only one since the keys were read, but it wrote more than the
+    flush's batch: kept, the set would tell the journaled key absent, a miss for an entry
+    the file holds.
+    """
+    now = time.time()
+    async with SQLiteStore(path) as store:
+        await _set(store, "k", b"v", now)
+        await _keys_read(store, now)
+        write_journal(path, Journal(cache=[("journaled", b"j", now, now + 60, now + 60)]))
+        await _set(store, "mine", b"m", now)
+        await _flushed(store)
+        assert await store.cache_get("journaled", now) == CachedEntry(b"j", now, now + 60)
         assert await store.cache_get("mine", now) == CachedEntry(b"m", now, now + 60)
 
 

@@ -1434,6 +1434,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         journal, claimed = claim_journals(self._path)
         if journal:
             _replay(conn, journal)
+            if journal.cache:  # keys this commit writes beyond its own batch's
+                self._known.forget()
             logger.debug("%s: wrote what earlier stores journaled: %s", self, journal.describe())
         return claimed
 
