@@ -884,7 +884,8 @@ class Credentials:
                 provider,
                 f"{name}: OAuth token expired and no refresh hook is configured "
                 f"(pass WebSearch(oauth_refreshers=...), or websearch --refresh-hook "
-                f"{name}=MODULE:FUNCTION on the command line, or store a new token)",
+                f"{name}=MODULE:FUNCTION or WEBSEARCH_REFRESH_HOOKS on the command line, or "
+                "store a new token)",
                 401,
             )
         # One refresh per sign-in at a time in this process: a search that meets it running

@@ -277,7 +277,7 @@ async def test_expired_token_without_a_hook_is_an_authorization_failure(sim: Sim
     assert result.text == (
         "Error: codex: OAuth token expired and no refresh hook is configured "
         "(pass WebSearch(oauth_refreshers=...), or websearch --refresh-hook codex=MODULE:FUNCTION "
-        "on the command line, or store a new token)"
+        "or WEBSEARCH_REFRESH_HOOKS on the command line, or store a new token)"
     )
     assert sim["codex"].requests == []
 
