@@ -101,3 +101,25 @@ def test_a_search_behind_the_lock_leaves_its_writes_to_the_next_process(
     assert not list(state.parent.glob("state.sqlite3.owed-*"))
     asyncio.run(_open_later(state))
     assert _one(state, "SELECT sum(count) FROM usage WHERE provider = 'brave'") == 1
+
+
+def test_a_failure_count_forgiven_behind_the_lock_is_left_to_the_next_process(
+    tmp_path: Path,
+) -> None:
+    # A success after a failure forgives the failure count; behind the lock that write
+    # waited on the store's thread, no journal held it, and the exit lost it: the next
+    # process still counted the failure, one step nearer an open circuit breaker.
+    state = tmp_path / "state" / "state.sqlite3"
+    with Simulator(["brave"]).running_in_thread() as sim:
+        env = _environment(sim, state)
+        sim["brave"].always(Fault.server_error(503))
+        assert _websearch(["--no-cache", "python asyncio"], env).returncode == 1
+        assert _one(state, "SELECT count FROM failures WHERE provider = 'brave'") == 1
+        sim["brave"].always(None)
+        with held_by_another_process(state) as lock:
+            searched = _websearch(["--no-cache", "rust tokio"], env)
+            lock.release()
+        asyncio.run(_open_later(state))
+    assert searched.returncode == 0, searched.stderr
+    assert _one(state, "SELECT count(*) FROM failures") == 0
+    assert not list(state.parent.glob("state.sqlite3.owed-*"))

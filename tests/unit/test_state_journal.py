@@ -5,6 +5,8 @@ what they wrote since (a newer cooldown mark, a newer cache entry), must be writ
 and a damaged one must not stop every later write.
 """
 
+import asyncio
+import contextlib
 import logging
 import sqlite3
 import stat
@@ -13,9 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.sqlite_holder import held_by_another_process
 from websearch_core.state._journal import Journal, write_journal
 from websearch_core.state._pending import Pending
-from websearch_core.state.base import ProviderMark
+from websearch_core.state._withdrawal import WithdrawnError
+from websearch_core.state.base import FAILURE_WINDOW, ProviderMark, StateStoreError
 from websearch_core.state.sqlite import SQLiteStore
 
 
@@ -73,3 +77,59 @@ async def test_an_unreadable_journal_is_set_aside_and_the_others_written(
     assert [p.name for p in tmp_path.glob("state.sqlite3.owed-*")] == [
         "state.sqlite3.owed-1-00.json.unreadable"
     ]
+
+
+async def test_a_forgiveness_journaled_does_not_forget_a_later_failure(tmp_path: Path) -> None:
+    # Merged late, a forgiveness must not wipe a failure another process counted after it.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    await store.record_failure("exa")  # after the journaled forgiveness below
+    await store.aclose()
+    forgiven_at = time.time() - 5
+    write_journal(
+        path,
+        Journal(
+            writes=[
+                ("forgive", ("exa", forgiven_at, FAILURE_WINDOW)),
+                ("failure", ("brave", forgiven_at - 1, FAILURE_WINDOW)),
+                ("forgive", ("brave", forgiven_at, FAILURE_WINDOW)),
+            ]
+        ),
+    )
+    await (await _open(path)).aclose()
+    with sqlite3.connect(path) as observer:
+        rows = observer.execute("SELECT provider, count FROM failures").fetchall()
+    assert rows == [("exa", 1)]
+
+
+async def test_a_rate_slot_booked_behind_the_lock_is_journaled_and_never_pulls_one_back(
+    tmp_path: Path,
+) -> None:
+    # Behind another process's lock the booking waited on the store's thread, and the
+    # caller sent without it; the process then exited and the booking was lost, so the
+    # next process could send at once, inside the provider's interval.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    with held_by_another_process(path) as lock:
+        booking = asyncio.create_task(store.take_rate_slot("brave", 60.0, 5.0))
+        await asyncio.sleep(0.5)  # queued on the store's thread, behind the lock
+        await store.aclose()
+        journaled = list(tmp_path.glob("state.sqlite3.owed-*.json"))
+        lock.release()
+    with contextlib.suppress(StateStoreError, WithdrawnError):  # withdrawn by the close
+        await booking
+    assert len(journaled) == 1
+    now = time.time()
+    write_journal(  # an older booking of Exa's must not pull a later one back
+        path, Journal(writes=[("slot", ("exa", now + 10.0, now - 50.0))])
+    )
+    later = await _open(path)
+    await later.take_rate_slot("exa", 120.0, 300.0)  # the later booking: 120 s ahead
+    await later.aclose()
+    later = await _open(path)
+    try:
+        assert 55.0 < await later.rate_slot_wait("brave") <= 60.0
+        assert await later.rate_slot_wait("exa") > 100.0
+    finally:
+        await later.aclose()
+    assert not list(tmp_path.glob("state.sqlite3.owed-*"))

@@ -45,7 +45,8 @@ _CLAIMED: Final = ".merging"
 _UNREADABLE: Final = ".unreadable"
 
 OwedWrite = tuple[str, tuple[str | float | int, ...]]
-"""A write to replay: its kind (``"mark"``, ``"failure"``...) and the statement's parameters."""
+"""A write to replay: its kind (``"mark"``, ``"failure"``, ``"forgive"``, ``"slot"``...) and
+the statement's parameters."""
 
 CacheRow = tuple[str, bytes, float, float, float]
 """A cache entry to replay: key, value, stored_at, fresh_until, expires_at."""
@@ -69,7 +70,7 @@ class Journal:
         parts = [
             f"{counts} usage count{'' if counts == 1 else 's'}" if counts else "",
             f"{entries} cache entr{'y' if entries == 1 else 'ies'}" if entries else "",
-            f"{writes} cooldown or failure write{'' if writes == 1 else 's'}" if writes else "",
+            f"{writes} other write{'' if writes == 1 else 's'}" if writes else "",
         ]
         return " and ".join(part for part in parts if part)
 

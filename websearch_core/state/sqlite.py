@@ -51,8 +51,9 @@ Why it is built this way:
 * Behind another process's write lock, what is written behind waits
   :data:`OWED_WRITE_WAIT` for it, not the busy timeout: a flush tries again later, and the
   close (or an exit with the store still open) journals it beside the file with the cooldown
-  marks and failure counts still queued (:mod:`._journal`); the next store to take the lock
-  writes the journal in the transaction of its own counts, or on opening the file.
+  marks, failure counts (and forgivenesses) and rate slots still queued (:mod:`._journal`);
+  the next store to take the lock writes the journal in the transaction of its own counts,
+  or on opening the file.
 """
 
 from __future__ import annotations
@@ -257,13 +258,23 @@ _REPLAY: Final = {
     ),
     "clear": "DELETE FROM marks WHERE provider = ? AND set_at <= ?",
     "failure": _RECORD_FAILURE,
+    "forgive": "DELETE FROM failures WHERE provider = ?1 AND expires_at <= ?2 + ?3",
+    "slot": (
+        "INSERT INTO rates (provider, next_at, booked_at) VALUES (?1, ?2, ?3) "
+        "ON CONFLICT (provider) DO UPDATE SET next_at = excluded.next_at, "
+        "booked_at = excluded.booked_at WHERE excluded.next_at > rates.next_at"
+    ),
     "note": "INSERT OR REPLACE INTO notes (provider, name, text, until) VALUES (?, ?, ?, ?)",
 }
 """How each write a journal holds (:data:`._journal.OwedWrite`) is replayed, by its kind.
 
 A journal is merged late, after other processes may have written: a mark replayed does
 not replace one set after it, and a clear does not delete one set after the clear; a
-failure counts at the time it happened (its window may have ended since)."""
+failure counts at the time it happened (its window may have ended since), and a failure
+count forgiven (``?2``: when, ``?3``: :data:`FAILURE_WINDOW`) is kept when its last
+failure came after the forgiveness (its window ends later). A rate slot booked (``?2``:
+one interval after it was asked for, ``?3``: then) only ever pushes the next free slot
+later: one merged after its interval ended changes nothing."""
 
 _REPLAY_CACHE: Final = (
     "DELETE FROM cache WHERE key = ? AND stored_at < ?",
@@ -814,19 +825,23 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """See :meth:`StateStore.reset_failures`.
 
         Reads first: the write lock (and a WAL frame) is only taken when there is
-        something to forget, which after a success there almost never is.
+        something to forget, which after a success there almost never is. The write is
+        owed as the failures are: queued behind another process's lock, a close or an
+        exit journals it (:mod:`._journal`), where it was lost and the next process still
+        counted the failure.
         """
         check_provider(provider)
 
-        def forget(conn: sqlite3.Connection) -> None:
-            conn.execute("DELETE FROM failures WHERE provider = ?", (provider,))
-
-        def reset(conn: sqlite3.Connection) -> None:
+        def counted(conn: sqlite3.Connection) -> bool:
             row = conn.execute("SELECT 1 FROM failures WHERE provider = ?", (provider,)).fetchone()
-            if row is not None:
-                _in_transaction(conn, forget)
+            return row is not None
 
-        await self._read(reset)  # a read that writes only when it found something
+        if not await self._read(counted):
+            return
+        await self._run_write(
+            lambda conn: conn.execute("DELETE FROM failures WHERE provider = ?", (provider,)),
+            owed=("forgive", (provider, time.time(), FAILURE_WINDOW)),
+        )
 
     async def increment_usage(self, provider: str, period: str, expires_at: float) -> int:
         """See :meth:`StateStore.increment_usage`."""
@@ -1029,9 +1044,17 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             await self._run_write(release)
 
     async def take_rate_slot(self, provider: str, interval: float, max_wait: float) -> float | None:
-        """See :meth:`StateStore.take_rate_slot`: one transaction, the file's host clock."""
+        """See :meth:`StateStore.take_rate_slot`: one transaction, the file's host clock.
+
+        Owed as a failure count is (see :meth:`_run_write`): behind another process's lock
+        the caller stops waiting at its deadline and sends, paced by its own process only,
+        and the booking queued for it was lost with the process. Journaled, it keeps the
+        next process (which merges journals on opening) one interval after the time this
+        one asked, at least; merged later than that, it changes nothing.
+        """
         check_provider(provider)
         check_rate_args(interval, max_wait)
+        asked = time.time()
 
         def book(conn: sqlite3.Connection) -> float | None:
             now = time.time()
@@ -1047,7 +1070,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             )
             return slot - now
 
-        return await self._run_write(book)
+        return await self._run_write(book, owed=("slot", (provider, asked + interval, asked)))
 
     async def rate_slot_wait(self, provider: str) -> float:
         """See :meth:`StateStore.rate_slot_wait`: the booking as the file's host clock sees it."""
@@ -1612,9 +1635,10 @@ def _flush_orphaned(
     Runs from the store's finalizer, on whatever thread drops it, or at interpreter exit,
     when its thread may be gone or stuck behind a lock: on a connection of its own, which
     tries the write lock once and never waits for it. Behind another process's lock the
-    counts, cache entries and queued cooldown or failure writes go to a journal for the
-    next process (:mod:`._journal`): the store's busy timeout held an exiting process 10 s
-    there, then a 1 s try held it a second, and the counts were lost all the same. A batch
+    counts, cache entries and queued writes (cooldowns, failures, rate slots) go to a
+    journal for the next process (:mod:`._journal`): the store's busy timeout held an
+    exiting process 10 s there, then a 1 s try held it a second, and the counts were lost
+    all the same. A batch
     the store's thread is writing (taken, not committed: a flush or a close under way) is
     waited for first, :data:`ORPHAN_FLUSH_WAIT` at most: the process that exited then lost
     it, found in neither place. Never in a forked child (``owner`` is the creating
