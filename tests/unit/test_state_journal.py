@@ -102,6 +102,30 @@ async def test_a_forgiveness_journaled_does_not_forget_a_later_failure(tmp_path:
     assert rows == [("exa", 1)]
 
 
+async def test_a_reset_wins_over_counts_journaled_before_it(tmp_path: Path) -> None:
+    # `websearch providers reset brave` (or WebSearch.reset_provider) cleared the rows, but
+    # counts another process had journaled were added when the journal was merged later.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    expires = time.time() + 3600
+    write_journal(  # another process closed behind a lock after this store opened
+        path,
+        Journal(
+            counts={("brave", "day"): Pending(3, expires), ("tavily", "day"): Pending(2, expires)},
+            writes=[("failure", ("brave", time.time(), FAILURE_WINDOW))],
+        ),
+    )
+    await store.clear("brave")
+    await store.aclose()
+    await (await _open(path)).aclose()
+    with sqlite3.connect(path) as observer:
+        used = dict(observer.execute("SELECT provider, count FROM usage").fetchall())
+        failures = observer.execute("SELECT count(*) FROM failures").fetchone()[0]
+    assert used == {"tavily": 2}  # another provider's journaled counts are kept
+    assert failures == 0
+    assert not list(tmp_path.glob("state.sqlite3.owed-*"))
+
+
 async def test_a_rate_slot_booked_behind_the_lock_is_journaled_and_never_pulls_one_back(
     tmp_path: Path,
 ) -> None:

@@ -53,7 +53,7 @@ Why it is built this way:
   close (or an exit with the store still open) journals it beside the file with the cooldown
   marks, failure counts (and forgivenesses) and rate slots still queued (:mod:`._journal`);
   the next store to take the lock writes the journal in the transaction of its own counts,
-  or on opening the file.
+  or on opening the file, or of a clear (which so wins over what was journaled before it).
 """
 
 from __future__ import annotations
@@ -1232,7 +1232,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         # The pending counts go with the rows, in their transaction on the store's thread:
         # a reader counts both or neither, a clear that fails forgets nothing, and no flush
         # can write one back afterwards. Given up on before it holds the write lock, it is
-        # withdrawn there: rolled back, the counts put back (see ._withdrawal).
+        # withdrawn there: rolled back, the counts put back (see ._withdrawal). The journals
+        # other stores left are written first in that transaction, so that the clear wins
+        # over what they owed before it: merged later, their counts came back after it.
         withdrawal = Withdrawal()
         await self._run(
             functools.partial(
@@ -1240,6 +1242,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 provider=provider,
                 func=withdrawal.guard(delete),
                 forget=True,
+                merge=True,
             ),
             withdrawal=withdrawal,
         )
@@ -1414,19 +1417,22 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         provider: str | None,
         func: Callable[[sqlite3.Connection], _T],
         forget: bool = False,
+        merge: bool = False,
     ) -> _T:
         """On the store's thread: one transaction writing the pending counts, then ``func``.
 
         ``provider``'s counts, or everyone's (``None``); with ``forget`` they are taken and
-        not written (a clear, whose ``func`` deletes the rows). From their take to the
-        COMMIT the counts are in neither memory nor (for any other connection) the file, so
-        this runs only here: inline readers see the batch under way (its
+        not written (a clear, whose ``func`` deletes the rows). The journals earlier stores
+        left (:mod:`._journal`) are written first too, for everyone's or with ``merge``.
+        From their take to the COMMIT the counts are in neither memory nor (for any other
+        connection) the file, so this runs only here: inline readers see the batch under way (its
         :class:`._pending.PendingUsage` generation) and read again on this thread, after
         it, and readers queued here (which check no generation) cannot overlap it. They are
         settled only once the COMMIT succeeded; if anything failed, they are put back,
         still owed.
         """
-        if provider is not None and not self._pending.holds(provider):
+        merge = merge or provider is None
+        if not merge and provider is not None and not self._pending.holds(provider):
             return _in_transaction(conn, func)  # nothing owed: no batch for readers to miss
         taken: list[Batch] = []
         claimed: list[Claimed] = []
@@ -1435,7 +1441,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             taken.append(self._pending.take(provider))
             if not forget:
                 _write_pending(conn, taken[0])
-            if provider is None:  # a flush or the close: what earlier stores journaled too
+            if merge:  # a flush, the close or a clear: what earlier stores journaled too
                 claimed.append(self._merge_journals(conn))
             return func(conn)
 
