@@ -11,7 +11,10 @@ of two more, the items in the body and the sources that came back.
 
 ``--min`` keeps only what locates a JSON result (its URL, title and type keys), so the
 same size holds the most items. The ``google-headings`` case repeats Google's first
-heading alone inside its result's container (thousands of headings in one container).
+heading alone inside its result's container (thousands of headings in one container). An
+``<engine>-empty`` case (``bing-empty``, ``yahoo-empty``, ``startpage-empty``, ...) is the
+page without results: its first block repeated with its class renamed, so no block is a
+result and the reader takes its "no results" / unrecognised-page path.
 
 ``--call`` measures the whole call a program makes instead, ``WebSearch.run_sync`` forced
 to the provider (the chain, ``clean_response``, the model's text), over a real socket: the
@@ -43,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.contra
 from tests.contract.test_hostile_bodies import HTML_PAGES, ITEM_LISTS
 from websearch_core import WebSearch
 from websearch_core.credentials import Credentials
+from websearch_core.errors import SearchProviderError
 from websearch_core.loop_run import run_to_end
 from websearch_core.models import SearchParams
 from websearch_core.provider_types import ProviderContext
@@ -87,13 +91,19 @@ def json_body(provider: str, size: int, minimal: bool) -> tuple[bytes, int]:
     return json.dumps(document).encode(), count
 
 
-def html_body(provider: str, size: int) -> tuple[bytes, int]:
-    """The page with every result block replaced by its first one, repeated."""
+def html_body(provider: str, size: int, *, empty: bool = False) -> tuple[bytes, int]:
+    """The page with every result block replaced by its first one, repeated.
+
+    ``empty``: the repeated block's class is renamed, so the page has no result at all.
+    """
     relative, selector = HTML_BLOCKS[provider]
     root = lxml.html.fromstring((FIXTURES / relative).read_bytes())
     blocks = [block for block in root.cssselect(selector) if block.xpath(".//a[@href]")]
     for other in blocks[1:]:
         other.drop_tree()
+    if empty:
+        blocks[0].set("class", "unrecognised-block")
+        blocks[0].attrib.pop("data-test-id", None)
     return _repeated(root, blocks[0], size)
 
 
@@ -119,12 +129,20 @@ def body_for(case: str, size: int, minimal: bool) -> tuple[str, bytes, int, str]
     if case in HTML_BLOCKS:
         body, count = html_body(case, size)
         return case, body, count, "text/html; charset=utf-8"
+    if case.endswith("-empty") and case.removesuffix("-empty") in HTML_BLOCKS:
+        engine = case.removesuffix("-empty")
+        body, count = html_body(engine, size, empty=True)
+        return engine, body, count, "text/html; charset=utf-8"
     body, count = json_body(case, BRAVE_SIZE if case == "brave" else size, minimal)
     return case, body, count, "application/json"
 
 
-def run_once(provider: str, body: bytes, content_type: str) -> int:
-    """One search over ``body`` (every request answered with it); the sources it gave."""
+def run_once(provider: str, body: bytes, content_type: str) -> str:
+    """One search over ``body`` (every request answered with it); what it gave.
+
+    That is the number of sources, or the error's class for a page read as no results'
+    failure (an unrecognised page, a challenge).
+    """
 
     def answer(request: HttpRequest) -> HttpResponse:
         return HttpResponse(status=200, body=body, headers={"Content-Type": content_type})
@@ -139,7 +157,10 @@ def run_once(provider: str, body: bytes, content_type: str) -> int:
     search = get_provider(provider).search(SearchParams(query="hostile"), context)
     # As WebSearch.search_sync runs it: asyncio.run alone would also render the response
     # with repr() on Python 3.11/3.12 (websearch_core.loop_run), which is not the reading.
-    return len(run_to_end(search).sources)
+    try:
+        return f"{len(run_to_end(search).sources)} sources"
+    except SearchProviderError as error:
+        return type(error).__name__
 
 
 _SERVER = """
@@ -179,7 +200,7 @@ def _serving(body: bytes, content_type: str, folder: str) -> tuple[subprocess.Po
     return server, f"http://127.0.0.1:{port}"
 
 
-def call_once(provider: str, base: str) -> int:
+def call_once(provider: str, base: str) -> str:
     """One forced ``run_sync`` against the server at ``base``; the sources it gave."""
     settings = Settings(
         base_urls={provider: base},
@@ -195,7 +216,7 @@ def call_once(provider: str, base: str) -> int:
     result = client.run_sync("hostile", provider=provider)
     if result.error is not None:
         raise RuntimeError(result.error)
-    return len(result.response.sources)
+    return f"{len(result.response.sources)} sources"
 
 
 def bench(case: str, size: int, minimal: bool, call: bool) -> None:
@@ -214,7 +235,7 @@ def bench(case: str, size: int, minimal: bool, call: bool) -> None:
             _measure(case, count, length, lambda: run_once(provider, body, content_type))
 
 
-def _measure(case: str, count: int, size: int, search: Callable[[], int]) -> None:
+def _measure(case: str, count: int, size: int, search: Callable[[], str]) -> None:
     gc.collect()
     tracemalloc.start()  # the first run, which also warms the provider's lazy imports
     kept = search()
@@ -229,14 +250,16 @@ def _measure(case: str, count: int, size: int, search: Callable[[], int]) -> Non
     runs = " / ".join(f"{value:.2f}" for value in seconds)
     print(
         f"{case:16} {size / 1e6:4.1f} MB {count:7} items  CPU {runs} s"
-        f"  peak {peak / 1e6:4.0f} MB  {kept} sources",
+        f"  peak {peak / 1e6:4.0f} MB  {kept}",
         flush=True,
     )
 
 
 def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    options.add_argument("cases", nargs="*", help="providers (default: all), google-headings")
+    options.add_argument(
+        "cases", nargs="*", help="providers (default: all), google-headings, <engine>-empty"
+    )
     options.add_argument("--size", type=int, default=7_000_000, help="body bytes (Brave 1.9 MB)")
     options.add_argument("--min", action="store_true", help="JSON items cut to what locates them")
     options.add_argument("--call", action="store_true", help="the whole run_sync, over a socket")
