@@ -322,3 +322,77 @@ def _checked(provider: HtmlEngineProvider, response: HttpResponse) -> str | None
     except SearchProviderError as error:
         return error.message
     return None
+
+
+_CHALLENGE_PAGES: list[tuple[str, Callable[[lxml.etree._Element, str | bytes], bool]]] = [
+    ("bing", bing.is_challenge_page),
+    ("yahoo", yahoo.is_consent_page),
+    ("startpage", startpage.is_challenge_page),
+]
+
+
+def test_the_challenge_checks_tell_every_capture_from_its_body_as_from_its_text() -> None:
+    # Bing's, Yahoo's and Startpage's text markers are looked for in the body's bytes when a
+    # page without results is read from its bytes: every capture reads as from its text.
+    told = 0
+    for path in _html_capture_paths():
+        body = path.read_bytes()
+        text = body.decode("utf-8", errors="replace")
+        document = parse_document(text)
+        for engine, check in _CHALLENGE_PAGES:
+            expected = check(document, text)
+            assert check(document, body) == expected, (engine, path.name)
+            told += expected
+    assert told >= 1  # Bing's Turnstile page, the one such wall among the captures
+
+
+_RENAMED_BLOCKS = {
+    "bing": (b'class="b_algo"', b'class="b_gone"'),
+    "yahoo": (b" algo algo-sr", b" gone algo-sr"),
+    "startpage": (b'<div class="result ', b'<div class="gone '),
+}
+"""Per engine, a result block's class and a name that makes the block no result."""
+
+
+def _without_results(capture: str) -> bytes:
+    """The capture with its result blocks renamed, so the page holds no result."""
+    body = read_capture(capture)
+    renamed = _RENAMED_BLOCKS.get(capture.split("/")[0])
+    if renamed is None or renamed[0] not in body:
+        return body  # a page without results as captured
+    return body.replace(*renamed)
+
+
+def _read(provider: HtmlEngineProvider, response: HttpResponse) -> object:
+    """What the engine's read gives for ``response``: its sources, or the error's message."""
+    try:
+        return _without_age(provider.engine.read(response).sources)
+    except SearchProviderError as error:
+        return error.message
+
+
+@pytest.mark.parametrize(
+    ("capture", "expected"),
+    [
+        ("bing/serp_javascript_tutorial_http_2026.html", bing.UNRECOGNISED_MESSAGE),
+        ("bing/challenge_one_last_step_turnstile_in_serp_2026.html", bing.CHALLENGE_MESSAGE),
+        ("yahoo/serp_javascript_tutorial_2026.html", yahoo.UNRECOGNISED_MESSAGE),
+        ("yahoo/zero_results_zrp_2026-09.html", []),
+        ("startpage/serp_javascript_tutorial_http_2026.html", startpage.UNRECOGNISED_MESSAGE),
+    ],
+)
+def test_a_large_page_without_results_is_read_without_its_whole_text(
+    capture: str, expected: object
+) -> None:
+    provider = get_provider(capture.split("/")[0])
+    assert isinstance(provider, HtmlEngineProvider)
+    page = _without_results(capture)
+    filler = b"<!-- " + "\U0001f600".encode() + b"x" * (2_000_000 - len(page)) + b" -->"
+    at = page.rindex(b"</body>")
+    body = page[:at] + filler + page[at:]
+    response = HttpResponse(status=200, body=body, url="https://engine.example/")
+    as_captured = HttpResponse(status=200, body=page, url=response.url)
+    assert _read(provider, as_captured) == expected
+    assert _read(provider, response) == expected
+    peak = _peak(lambda: _read(provider, response))
+    assert peak < len(body), peak  # the text alone would be four times the body

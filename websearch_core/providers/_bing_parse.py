@@ -44,6 +44,7 @@ import lxml.etree
 
 from ..html import Element, css, has_class, host_of, resolve_link, text_of
 from ..models import SearchSource
+from ._page_markers import Markers, found
 from ._scraper import scraped_source
 
 __all__ = [
@@ -76,9 +77,19 @@ _CHALLENGE_ELEMENTS = css(
 _CHALLENGE_ATTRIBUTE = re.compile(r"/turing/captcha|challenges\.cloudflare\.com", re.IGNORECASE)
 
 
-_CHALLENGE_TEXT = re.compile(
-    r"turing/captcha|b_captcha|px-captcha|verify (?:that )?you are (?:a )?human", re.IGNORECASE
+_CHALLENGE_TEXT = Markers(
+    patterns=(
+        re.compile(
+            r"turing/captcha|b_captcha|px-captcha|verify (?:that )?you are (?:a )?human",
+            re.IGNORECASE,
+        ),
+    ),
+    span=len("verify that you are a human"),
 )
+"""The reference's text markers, searched in the body's bytes a piece of text at a time.
+
+A pattern, not lowered markers: ``re.IGNORECASE`` also folds ``İ``/``ı`` to ``i``, which
+``str.lower`` does not, and the answer must stay the reference's."""
 
 
 def unwrap_url(href: str) -> str | None:
@@ -162,12 +173,14 @@ def is_challenge_url(url: str) -> bool:
     return "/turing/captcha" in url.lower()
 
 
-def is_challenge_page(document: Element, page: str) -> bool:
+def is_challenge_page(document: Element, page: str | bytes) -> bool:
     """Whether a page without results is a bot challenge (see the module notes).
 
     Call it only for a page that has no ``li.b_algo`` result: Bing's result pages carry
     the challenge's CSS and scripts too. Structural markers decide first; the reference's
     text markers decide only when the page is not Bing's genuine "no results" page.
+    ``page`` is the page's text or the UTF-8 body it decodes from (the whole text is then
+    never built: see :func:`~._page_markers.found`).
     """
     if _CHALLENGE_ELEMENTS(document):
         return True
@@ -177,7 +190,7 @@ def is_challenge_page(document: Element, page: str) -> bool:
             return True
     if is_no_results_page(document):
         return False
-    return bool(_CHALLENGE_TEXT.search(page))
+    return found(page, _CHALLENGE_TEXT)
 
 
 def is_no_results_page(document: Element) -> bool:

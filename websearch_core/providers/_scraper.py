@@ -39,7 +39,6 @@ from ..html import (
     body_page,
     css,
     has_class,
-    parse_document,
     parse_page_text,
     select,
 )
@@ -336,8 +335,9 @@ class ResultPage:
     """One block to a source, or ``None`` to drop it."""
     is_challenge_url: Callable[[str], bool]
     """Whether the final URL alone shows a challenge (a CAPTCHA or consent redirect)."""
-    is_challenge_page: Callable[[Element, str], bool]
-    """Whether a page without result blocks is a challenge: ``(document, page)``."""
+    is_challenge_page: Callable[[Element, str | bytes], bool]
+    """Whether a page without result blocks is a challenge: ``(document, page)``, the page
+    as its text or as the UTF-8 body it decodes from (the answer the same either way)."""
     is_no_results_page: Callable[[Element], bool]
     """Whether a page without result blocks is the engine's genuine "no results" page."""
     challenge_message: str
@@ -372,16 +372,16 @@ class ResultPage:
         """:meth:`parse`, and the document it read (for the next-page link).
 
         ``page`` may also be the body itself, as :func:`~websearch_core.html.utf8_source`
-        hands it on: it is parsed as it is and decoded only when a page without results
-        must be told from a challenge, so a page with results never builds its whole text.
+        hands it on: it is parsed as it is and handed on as it is to
+        :attr:`is_challenge_page`, which looks for its markers in the bytes, so no page,
+        with results or without, builds its whole text.
         """
         if self.is_challenge_url(final_url):
             raise ChallengeError(self.info.id, self.challenge_message)
         document = parse_page_text(page, source=source)
         blocks = find_blocks(self.block_selector, document)
         if not blocks:
-            text = page.decode("utf-8") if isinstance(page, bytes) else page
-            if self.is_challenge_page(document, text):
+            if self.is_challenge_page(document, page):
                 raise ChallengeError(self.info.id, self.challenge_message)
             if self.is_no_results_page(document):
                 return [], document
@@ -410,8 +410,8 @@ class ResultPage:
             raise ChallengeError(self.info.id, self.challenge_message)
         if 200 <= response.status < 300:
             return  # a 2xx page is judged by parse, which sees whether it has results
-        page = response.text()
-        document = parse_document(page)
+        page = body_page(response.body)
+        document = parse_page_text(page)
         blocks = find_blocks(self.block_selector, document)
         if not blocks and self.is_challenge_page(document, page):
             raise ChallengeError(self.info.id, self.challenge_message)

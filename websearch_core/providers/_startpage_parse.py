@@ -48,6 +48,7 @@ from ..html import (
     text_of,
 )
 from ..models import SearchSource
+from ._page_markers import Markers, found
 from ._scraper import scraped_source
 
 __all__ = [
@@ -70,6 +71,11 @@ _CHALLENGE_URL = re.compile(r"/(?:errors|captcha)/|/sp/captcha", re.IGNORECASE)
 
 
 _CHALLENGE_MARKER = re.compile(r"component---src-pages-captcha|/sp/captcha", re.IGNORECASE)
+
+
+_CHALLENGE_TEXT = Markers(patterns=(_CHALLENGE_MARKER,), span=len("component---src-pages-captcha"))
+"""The CAPTCHA's markers anywhere in a page, searched in its bytes a piece of text at a time
+(a pattern: ``re.IGNORECASE`` folds ``ſ`` to ``s`` and ``İ`` to ``i``, ``str.lower`` not)."""
 
 
 _NO_RESULTS_CLASS = re.compile(r"(?:^|\s)no-?results?", re.IGNORECASE)
@@ -232,15 +238,19 @@ def is_challenge_url(url: str) -> bool:
     return bool(_CHALLENGE_URL.search(urlsplit(url).path)) if url else False
 
 
-def is_challenge_page(document: Element, page: str) -> bool:
-    """Whether a page without results is the CAPTCHA (see the module notes)."""
+def is_challenge_page(document: Element, page: str | bytes) -> bool:
+    """Whether a page without results is the CAPTCHA (see the module notes).
+
+    ``page`` is the page's text or the UTF-8 body it decodes from (the whole text is then
+    never built: see :func:`~._page_markers.found`).
+    """
     for element in document.iter("a", "form", "iframe", "script", "link"):
         target = element.get("href") or element.get("action") or element.get("src") or ""
         if _CHALLENGE_MARKER.search(target):
             return True
     if is_no_results_page(document):
         return False
-    return bool(_CHALLENGE_MARKER.search(page))
+    return found(page, _CHALLENGE_TEXT)
 
 
 def is_no_results_page(document: Element) -> bool:

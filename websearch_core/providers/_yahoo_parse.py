@@ -43,6 +43,7 @@ import lxml.etree
 from ..html import Element, css, has_class, resolve_href, resolve_link, text_of
 from ..models import SearchSource
 from ._common import is_http_url
+from ._page_markers import Markers, found
 from ._scraper import decode_uri_component, scraped_source
 
 __all__ = [
@@ -66,7 +67,8 @@ _CONSENT_URL = re.compile(r"^https?://(?:[^/]*\.)?(?:consent|guce)\.yahoo\.com/"
 _CONSENT_HOSTS = frozenset({"consent.yahoo.com"})
 
 
-_CONSENT_TEXT = re.compile(r"consent\.yahoo\.com|collectConsent")
+_CONSENT_TEXT = Markers(exact=("consent.yahoo.com", "collectConsent"))
+"""Mentions of the consent wall: ASCII as written, so found in the body's bytes as they are."""
 
 
 _DATE_SUFFIX = re.compile(r"\s*·\s*$")
@@ -129,12 +131,13 @@ def is_consent_url(url: str) -> bool:
     return bool(_CONSENT_URL.match(url))
 
 
-def is_consent_page(document: Element, page: str) -> bool:
+def is_consent_page(document: Element, page: str | bytes) -> bool:
     """Whether a page without results is the consent interstitial (see the module notes).
 
     Forms, links, frames and scripts pointing at ``consent.yahoo.com`` or a
     ``collectConsent`` path decide first; otherwise the page is the interstitial when it
-    mentions either anywhere and is not Yahoo's zero-results page.
+    mentions either anywhere and is not Yahoo's zero-results page. ``page`` is the page's
+    text or the UTF-8 body it decodes from (searched as bytes, the text never built).
     """
     for element in document.iter("form", "a", "iframe", "script", "meta"):
         target = element.get("action") or element.get("href") or element.get("src") or ""
@@ -144,7 +147,7 @@ def is_consent_page(document: Element, page: str) -> bool:
             return True
     if is_zero_results_page(document):
         return False
-    return bool(_CONSENT_TEXT.search(page))
+    return found(page, _CONSENT_TEXT)
 
 
 def _points_at_consent(target: str) -> bool:
