@@ -65,6 +65,7 @@ __all__ = [
     "resolve_link",
     "select",
     "select_first",
+    "text_matches",
     "text_of",
     "utf8_source",
 ]
@@ -419,6 +420,79 @@ def text_of(element: Element) -> str:
         return collapse_whitespace((element.text or "") if childless else _string_value(element))
     parts = cast(list[str], _VISIBLE_TEXT(element))
     return collapse_whitespace("".join(parts))
+
+
+_TEXT_PIECE = 1 << 14
+"""Characters of a tree's text :func:`text_matches` searches at a time: the text nodes of a
+piece are small strings each, several times their characters' size held until it is read."""
+_WHITESPACE_RUN = re.compile(r"\s+")
+r"""What :func:`~.providers._common.collapse_whitespace` turns into one space (``str.split``
+splits on exactly the characters ``\s`` matches)."""
+
+
+def text_matches(element: Element, pattern: re.Pattern[str], span: int) -> bool:
+    r"""Whether ``pattern`` matches in :func:`text_of` ``(element)``, without building it whole.
+
+    The visible text nodes are read in document order, a piece of about 16 Ki characters at
+    a time with its whitespace runs collapsed, each piece led by the last ``span - 1``
+    characters of the one before, so a match across two pieces lies whole in the second.
+    :func:`text_of` of a 7 MB page's body is 7-28 MB of ``str``; this holds a piece.
+
+    Args:
+        element: Where the text is read (its tail left out, as :func:`text_of` does).
+        pattern: Searched in the collapsed text; it must neither start nor end with
+            whitespace (the text's ends are trimmed, the pieces' are not).
+        span: The most characters a match can span.
+
+    Example:
+        >>> page = parse_document("<p>did <b>not</b>\n match<script>x</script> any</p>")
+        >>> text_matches(page, re.compile("not match any"), 13)
+        True
+    """
+    carried = ""
+    pending: list[str] = []
+    size = 0
+    for node in _visible_text_nodes(element):
+        for start in range(0, len(node), _TEXT_PIECE):  # a long node a piece at a time too
+            text = node[start : start + _TEXT_PIECE] if len(node) > _TEXT_PIECE else node
+            pending.append(text)
+            size += len(text)
+            if size < _TEXT_PIECE:
+                continue
+            piece = _WHITESPACE_RUN.sub(" ", carried + "".join(pending))
+            if pattern.search(piece):
+                return True
+            carried = piece[-(span - 1) :] if span > 1 else ""
+            pending.clear()
+            size = 0
+    return bool(pattern.search(_WHITESPACE_RUN.sub(" ", carried + "".join(pending))))
+
+
+def _visible_text_nodes(element: Element) -> Iterator[str]:
+    """The text nodes :func:`text_of` joins, one at a time, in document order.
+
+    None inside ``script``, ``style`` or ``template``; a comment's or an instruction's own
+    text is none either, but the text after it (its tail) is.
+    """
+    if element.tag in _HIDDEN_TAGS or next(element.iterancestors(*_HIDDEN_TAGS), None) is not None:
+        return
+    if element.text:
+        yield element.text
+    stack: list[tuple[Iterator[Element], str | None]] = [(iter(element), None)]
+    while stack:
+        children, tail = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if tail:
+                yield tail
+            continue
+        if isinstance(child.tag, str) and child.tag not in _HIDDEN_TAGS:
+            if child.text:
+                yield child.text
+            stack.append((iter(child), child.tail))  # its tail follows its descendants
+        elif child.tail:
+            yield child.tail
 
 
 def raw_text(element: Element) -> str:

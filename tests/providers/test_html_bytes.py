@@ -19,6 +19,7 @@ checks read the body too (``providers._page_markers``), and tell every capture a
 """
 
 import random
+import re
 import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -29,10 +30,13 @@ import pytest
 from tests.conftest import SHARED_FIXTURES, read_capture
 from websearch_core.errors import SearchProviderError
 from websearch_core.html import (
+    _TEXT_PIECE,  # where text_matches cuts the text
     decoded_page,
     parse_body,
     parse_document,
     parse_source,
+    text_matches,
+    text_of,
     utf8_source,
 )
 from websearch_core.models import SearchParams, SearchSource
@@ -393,6 +397,63 @@ def test_a_large_page_without_results_is_read_without_its_whole_text(
     response = HttpResponse(status=200, body=body, url="https://engine.example/")
     as_captured = HttpResponse(status=200, body=page, url=response.url)
     assert _read(provider, as_captured) == expected
+    assert _read(provider, response) == expected
+    peak = _peak(lambda: _read(provider, response))
+    assert peak < len(body), peak  # the text alone would be four times the body
+
+
+def _windows(text: str) -> Iterator[str]:
+    """Stretches of ``text`` to look for: at its ends and around 64 Ki characters in."""
+    for at in (0, len(text) // 2, (1 << 16) - 12, (1 << 16) - 1, len(text) - 30):
+        window = text[max(at, 0) : max(at, 0) + 30].strip()
+        if window:
+            yield window
+
+
+def test_text_matches_answers_as_a_search_of_the_whole_text_does() -> None:
+    extra = [b"<p>a<!-- c -->b<?pi x?>c<script>d</script>e<template>f</template>g</p>"]
+    bodies = [*_random_bodies(), *extra, *(path.read_bytes() for path in _html_capture_paths())]
+    found = 0
+    for body in bodies:
+        document = parse_body(body)
+        for element in (document, *document.iter("body", "script")):
+            text = text_of(element)
+            for window in _windows(text):
+                for pattern in (re.escape(window), re.escape(window) + "\\x00"):
+                    compiled = re.compile(pattern, re.IGNORECASE)
+                    expected = bool(compiled.search(text))
+                    assert text_matches(element, compiled, len(window) + 1) is expected
+                    found += expected
+    assert found > 1000
+
+
+def test_text_matches_finds_a_match_across_two_pieces() -> None:
+    # The first text node fills a piece exactly; the phrase and a whitespace run span the cut.
+    first = "y" * (_TEXT_PIECE - 10) + " did not \n"
+    page = parse_document(f"<body><p>{first}</p><b>\t match any documents</b></body>")
+    phrase = re.compile("did not match any documents")
+    assert phrase.search(text_of(page))
+    assert text_matches(page, phrase, len("did not match any documents"))
+    assert not text_matches(page, phrase, 4)  # too short a carry: the cut shows
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [("", startpage.UNRECOGNISED_MESSAGE), ("did not match any documents", [])],
+)
+def test_startpage_tells_a_large_page_without_results_without_its_whole_text(
+    words: str, expected: object
+) -> None:
+    # Startpage's "no results" words are looked for in the visible text of the body: 2 MB
+    # of paragraphs, each with an emoji, are 8 MB as one string.
+    page = _without_results("startpage/serp_javascript_tutorial_http_2026.html")
+    paragraph = "<p>\U0001f600 result x</p>\n"
+    filler = paragraph * ((2_000_000 - len(page)) // len(paragraph.encode()))
+    at = page.rindex(b"</body>")
+    body = page[:at] + (filler + words).encode() + page[at:]
+    response = HttpResponse(status=200, body=body, url="https://engine.example/")
+    provider = get_provider("startpage")
+    assert isinstance(provider, HtmlEngineProvider)
     assert _read(provider, response) == expected
     peak = _peak(lambda: _read(provider, response))
     assert peak < len(body), peak  # the text alone would be four times the body

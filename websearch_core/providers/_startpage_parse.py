@@ -45,6 +45,7 @@ from ..html import (
     resolve_href,
     resolve_link,
     select_first,
+    text_matches,
     text_of,
 )
 from ..models import SearchSource
@@ -82,6 +83,8 @@ _NO_RESULTS_CLASS = re.compile(r"(?:^|\s)no-?results?", re.IGNORECASE)
 
 
 _NO_RESULTS_TEXT = re.compile(r"did not match any documents|no results found for", re.IGNORECASE)
+_NO_RESULTS_SPAN = len("did not match any documents")
+"""The longest match of :data:`_NO_RESULTS_TEXT`: the body's text is read in pieces."""
 
 
 _BODY = css("body")
@@ -258,7 +261,7 @@ def is_no_results_page(document: Element) -> bool:
         if isinstance(element.tag, str) and _NO_RESULTS_CLASS.search(element.get("class") or ""):
             return True
     body = select_first(_BODY, document)
-    return body is not None and bool(_NO_RESULTS_TEXT.search(text_of(body)))
+    return body is not None and text_matches(body, _NO_RESULTS_TEXT, _NO_RESULTS_SPAN)
 
 
 def result_url(href: str) -> str | None:
