@@ -101,6 +101,26 @@ async def _refused(sim: Simulator, *providers: str) -> None:
             await ws.reset_provider(provider)  # the mark ran out: the table's reading stays
 
 
+async def _renewal_refused(
+    sim: Simulator, provider: str, token: OAuthToken, *, unauthorized: bool = True
+) -> None:
+    """Store ``token``, have its renewal refused for good, and leave the refusal kept.
+
+    With ``unauthorized`` a one-off 401 makes the search renew a token still valid; without,
+    the token is already due for renewal. The cooldown the failure set is reset, as its
+    mark running out would.
+    """
+    credential_store(sim).set_oauth(provider, token)
+    _grant(sim, provider).revoked.add(token.refresh_token or "")
+    if unauthorized:
+        sim[provider].enqueue(Fault.unauthorized())
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError):
+            await ws.search("python asyncio", provider=provider)
+        await ws.reset_provider(provider)
+    assert credential_store(sim).refusal(provider) is not None  # kept
+
+
 async def _status(
     sim: Simulator, keys: dict[str, str] | None = None
 ) -> dict[str, tuple[bool, str]]:
@@ -198,14 +218,7 @@ async def test_a_refused_sign_in_whose_token_still_works_reads_ready_until_it_ex
     # and is answered. The row said `sign-in refused` while searches succeeded.
     expires_at = time.time() + 3600
     valid = OAuthToken("sim-codex-valid-access", "sim-codex-old-refresh", expires_at)
-    credential_store(sim).set_oauth("codex", valid)
-    _grant(sim, "codex").revoked.add(valid.refresh_token or "")
-    sim["codex"].enqueue(Fault.unauthorized())
-    async with _client(sim) as ws:
-        with pytest.raises(AllProvidersFailedError):
-            await ws.search("python asyncio", provider="codex")
-        await ws.reset_provider("codex")
-    assert credential_store(sim).refusal("codex") is not None  # kept
+    await _renewal_refused(sim, "codex", valid)
     status = await _status(sim)
     async with _client(sim) as ws:
         response = await ws.search("still works", provider="codex")
@@ -227,14 +240,7 @@ async def test_perplexitys_refused_sign_in_whose_token_still_works_reads_ready_u
     # minutes before expiry: its token is still sent (first, before a key) until then.
     expires_at = time.time() + 3600
     valid = OAuthToken("sim-pplx-valid-access", "sim-pplx-old-refresh", expires_at)
-    credential_store(sim).set_oauth("perplexity", valid)
-    _grant(sim, "perplexity").revoked.add(valid.refresh_token or "")
-    sim["perplexity"].enqueue(Fault.unauthorized())
-    async with _client(sim) as ws:
-        with pytest.raises(AllProvidersFailedError):
-            await ws.search("python asyncio", provider="perplexity")
-        await ws.reset_provider("perplexity")
-    assert credential_store(sim).refusal("perplexity") is not None  # kept
+    await _renewal_refused(sim, "perplexity", valid)
     status = await _status(sim, keys)
     before = len(sim["perplexity"].requests)
     async with _client(sim, keys) as ws:
@@ -258,13 +264,7 @@ async def test_perplexitys_refused_sign_in_inside_its_margin_is_not_ready_on_it(
     # Four minutes left: past Perplexity's five-minute margin though not the default one,
     # so a search no longer sends it; the row must not read "works until" a time gone by.
     valid = OAuthToken("sim-pplx-due-access", "sim-pplx-old-refresh", time.time() + 240)
-    credential_store(sim).set_oauth("perplexity", valid)
-    _grant(sim, "perplexity").revoked.add(valid.refresh_token or "")
-    async with _client(sim) as ws:
-        with pytest.raises(AllProvidersFailedError):
-            await ws.search("python asyncio", provider="perplexity")
-        await ws.reset_provider("perplexity")
-    assert credential_store(sim).refusal("perplexity") is not None  # kept
+    await _renewal_refused(sim, "perplexity", valid, unauthorized=False)
     status = await _status(sim, keys)
     if keys is None:
         assert status["perplexity"] == (False, f"sign-in refused (OAuth token); {STORE_NEW}")
