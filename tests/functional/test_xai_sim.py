@@ -262,7 +262,9 @@ def _answer(tool: dict[str, Any], results: list[SimResult]) -> web.Response:
         headers={"Authorization": "Bearer k"},
         body=json.dumps(body).encode(),
     )
-    return XaiProtocol().answer(request, results)
+    protocol = XaiProtocol()
+    # The simulator serves what the protocol's declared domain lists let through.
+    return protocol.answer(request, protocol.operators.select(request, results))
 
 
 def _cited(response: web.Response) -> list[str]:

@@ -5,9 +5,10 @@ that reads ``filetype:`` (DuckDuckGo, Bing, Google and the engines serving their
 answers ``filetype:pdf`` with PDFs; Mojeek reads no ``filetype:`` and treats it as words.
 A simulator that served every result whatever the query said tested the core's filter
 checks against answers no real engine gives: a ``filetype:`` the core trusts an engine
-with came back with HTML pages. The search APIs are no different: Brave's and Kagi's
-query reads ``site:``, Tavily takes ``include_domains`` and Perplexity
-``search_domain_filter`` (:class:`DomainLists`, where a request carries them). Each
+with came back with HTML pages. The search APIs are no different: Brave's, Kagi's and TinyFish's
+query reads ``site:``, Serper's goes to Google, Tavily takes ``include_domains``,
+Perplexity ``search_domain_filter`` and the answer engines' search tools their own lists
+(:class:`DomainLists`, where a request carries them). Each
 protocol declares what it reads as data (``operators = Operators(...)``); the simulator
 applies it to the results it serves unless a test turns it off
 (:attr:`~websearch_core.testing.simulator.SimulatedProvider.honour_operators`, for an
@@ -96,16 +97,41 @@ filetypes=(), excluded_filetypes=('pdf',))
     )
 
 
+_PICK: Final = re.compile(r"^(?P<key>[^\[\]]+)\[(?P<field>[^=\]]+)=(?P<value>[^\]]*)\]$")
+"""A path step ``tools[type=web_search]``: in the list at ``tools``, the first object whose
+``type`` is ``web_search`` (an answer engine's search tool among the request's tools)."""
+
+
+def _step(value: Any, key: str) -> Any:
+    """One step of a dotted path: an object's key, or ``key[field=value]`` into a list."""
+    if not isinstance(value, dict):
+        return None
+    pick = _PICK.match(key)
+    if pick is None:
+        return value.get(key)
+    items = value.get(pick["key"])
+    if not isinstance(items, list):
+        return None
+    wanted = pick["value"]
+    found = (i for i in items if isinstance(i, dict) and i.get(pick["field"]) == wanted)
+    return next(found, None)
+
+
 def _json_at(request: "RecordedRequest", path: str) -> Any:
-    """The value at dotted ``path`` of ``request``'s JSON body; ``None`` when absent."""
+    """The value at dotted ``path`` of ``request``'s JSON body; ``None`` when absent.
+
+    Example:
+        >>> from websearch_core.testing.simulator import RecordedRequest
+        >>> body = b'{"tools": [{"type": "x"}, {"type": "web_search", "filters": {"a": [1]}}]}'
+        >>> _json_at(RecordedRequest("POST", "/", (), {}, body), "tools[type=web_search].filters.a")
+        [1]
+    """
     try:
         value: Any = request.json()
     except ValueError:
         return None
     for key in path.split("."):
-        if not isinstance(value, dict):
-            return None
-        value = value.get(key)
+        value = _step(value, key)
     return value
 
 
@@ -114,9 +140,11 @@ class DomainLists:
     """Where a search API's request carries its own domain lists, as its docs describe.
 
     Paths are dotted keys into the JSON body (``advanced_settings.source_policy.
-    include_domains``), query-string keys when ``in_query_string``, or header names when
-    ``in_header`` (Jina's ``X-Site``). A list is a JSON array of domains, or one string
-    joined by ``separator`` (one domain when there is none).
+    include_domains``), a step ``key[field=value]`` picking an object out of a list (an
+    answer engine's search tool: ``tools[type=web_search].filters.allowed_domains``),
+    query-string keys when ``in_query_string``, or header names when ``in_header`` (Jina's
+    ``X-Site``). A list is a JSON array of domains, or one string joined by ``separator``
+    (one domain when there is none).
     """
 
     include: str
@@ -127,7 +155,8 @@ class DomainLists:
     """One list for both, an entry starting with ``-`` excluded (Perplexity's
     ``search_domain_filter``); ``exclude`` is then unused."""
     include_wins: bool = False
-    """With both lists sent, only the included one applies (Parallel's source policy)."""
+    """With both lists sent, only the included one applies (Parallel's source policy,
+    Anthropic's tool)."""
     in_query_string: bool = False
     in_header: bool = False
     separator: str | None = None

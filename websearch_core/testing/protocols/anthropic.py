@@ -7,7 +7,9 @@ its ``web_search_tool_result`` (``web_search_result`` items with ``title``, ``ur
 ``encrypted_content`` and ``page_age`` written ``January 5, 2026``), then ``text`` blocks
 cut around each ``web_search_result_location`` citation, as the real API cuts them.
 ``usage.server_tool_use.web_search_requests`` counts the searches and a ``request-id``
-header is sent. The tool's ``allowed_domains`` / ``blocked_domains`` filter the results.
+header is sent. The tool's ``allowed_domains`` / ``blocked_domains`` filter the results
+(:attr:`AnthropicProtocol.operators`, so a test can make them leak); with both sent, which
+the API refuses, the allow list applies.
 
 Set :attr:`AnthropicProtocol.pauses` to make the server pause the turn that many times
 (``stop_reason: "pause_turn"`` with a pending ``server_tool_use``), as the real API does
@@ -27,20 +29,22 @@ challenge, so :meth:`AnthropicProtocol.challenge` is a 403 ``permission_error``.
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
-from urllib.parse import urlsplit
+from typing import Any, Final
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._oauth_refresh import TOKEN_PATH, RefreshGrant
+from ._operators import DomainLists, Operators
 
 __all__ = ["AnthropicProtocol", "message_events"]
 
 _CITED_RESULTS = 3
 _STREAM_CHUNK = 24
+_TOOL_TYPE: Final = "web_search_20250305"
+_TOOL: Final = f"tools[type={_TOOL_TYPE}]"
 
 
 def _error(status: int, kind: str, message: str) -> web.Response:
@@ -60,25 +64,6 @@ def _page_age(published: str | None) -> str | None:
     except ValueError:
         return published
     return f"{when:%B} {when.day}, {when.year}"
-
-
-def _host(url: str) -> str:
-    return (urlsplit(url).hostname or "").removeprefix("www.")
-
-
-def _matches(url: str, domains: Sequence[str]) -> bool:
-    host = _host(url)
-    return any(host == domain or host.endswith(f".{domain}") for domain in domains)
-
-
-def _filtered(results: list[SimResult], tool: Mapping[str, Any]) -> list[SimResult]:
-    allowed = tool.get("allowed_domains")
-    blocked = tool.get("blocked_domains")
-    if isinstance(allowed, list) and allowed:
-        return [r for r in results if _matches(r.url, allowed)]
-    if isinstance(blocked, list) and blocked:
-        return [r for r in results if not _matches(r.url, blocked)]
-    return results
 
 
 def _search_result(result: SimResult) -> dict[str, Any]:
@@ -198,6 +183,14 @@ def message_events(message: Mapping[str, Any]) -> list[dict[str, Any]]:
 class AnthropicProtocol:
     """Claude with the web search tool: JSON or an event stream, pauses on request."""
 
+    operators = Operators(
+        domains=DomainLists(
+            f"{_TOOL}.allowed_domains", f"{_TOOL}.blocked_domains", include_wins=True
+        )
+    )
+    """The web search tool's ``allowed_domains`` / ``blocked_domains``, as Anthropic's docs
+    describe them; the question's own ``site:`` is the model's to read, not applied here."""
+
     pauses: int = 0
     """How many times each turn is paused (``pause_turn``) before it completes."""
 
@@ -232,12 +225,11 @@ class AnthropicProtocol:
         query = self.query_of(request)
         model = str(body.get("model"))
         tools = [t for t in body.get("tools") or [] if isinstance(t, dict)]
-        tool = next((t for t in tools if t.get("type") == "web_search_20250305"), None)
-        if tool is None:
+        if not any(t.get("type") == _TOOL_TYPE for t in tools):
             content = [{"type": "text", "text": f"I cannot search, but {query} is a question."}]
             message = _message(query, model, content, "end_turn", 0)
         else:
-            message = self._turn(body, query, model, _filtered(results, tool))
+            message = self._turn(body, query, model, results)
         headers = {"request-id": f"req_sim{_digest(query)}"}
         if body.get("stream") is True:
             return web.Response(

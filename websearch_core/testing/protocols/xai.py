@@ -7,8 +7,9 @@ Bodies follow the real capture ``fixtures/xai/responses_web_search_tool.json``:
 and ``num_results``, ``call_id: ""``) and a ``message`` item with one ``output_text`` part
 whose ``url_citation`` annotations carry only ``type`` and ``url``, as the real ones do.
 The ``web_search`` tool's ``filters.allowed_domains`` / ``filters.excluded_domains``
-limit the results served to (or away from) those domains and their subdomains; there is
-no count, so every result is served. A list of more than five domains, or both lists in
+limit the results served to (or away from) those domains and their subdomains
+(:attr:`XaiProtocol.operators`, so a test can make them leak); there is no count, so every
+result is served. A list of more than five domains, or both lists in
 one tool, is refused with a 400, as xAI's docs say it cannot be sent. So is a domain list
 set on the tool itself rather than under ``filters`` (xAI's docs nest them; the live
 answer to a flat list was not captured, so refusing it is the simulator's choice, which
@@ -30,11 +31,11 @@ import time
 import uuid
 from collections.abc import Mapping
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._operators import DomainLists, Operators
 
 __all__ = ["GONE_MESSAGE", "XaiProtocol", "stream_events"]
 
@@ -77,18 +78,6 @@ def _tool_error(tool: Mapping[str, Any]) -> str | None:
     if max(len(allowed), len(excluded)) > DOMAIN_LIMIT:
         return f"at most {DOMAIN_LIMIT} domains are allowed"
     return None
-
-
-def _on(url: str, domains: list[str]) -> bool:
-    host = (urlsplit(url).hostname or "").lower()
-    return any(host == d or host.endswith(f".{d}") for d in domains)
-
-
-def _served(tool: Mapping[str, Any], results: list[SimResult]) -> list[SimResult]:
-    allowed, excluded = _domains(tool, "allowed_domains"), _domains(tool, "excluded_domains")
-    if allowed:
-        results = [r for r in results if _on(r.url, allowed)]
-    return [r for r in results if not _on(r.url, excluded)]
 
 
 def _text(query: str, results: list[SimResult]) -> str:
@@ -199,6 +188,14 @@ def stream_events(response: Mapping[str, Any]) -> list[dict[str, Any]]:
 class XaiProtocol:
     """xAI's Responses API: JSON (or a stream when asked), and the Live Search 410."""
 
+    operators = Operators(
+        domains=DomainLists(
+            "tools[type=web_search].filters.allowed_domains",
+            "tools[type=web_search].filters.excluded_domains",
+        )
+    )
+    """The ``web_search`` tool's domain lists, under ``filters`` as xAI's docs nest them."""
+
     def query_of(self, request: RecordedRequest) -> str:
         """The content of the last ``user`` input item."""
         try:
@@ -237,7 +234,7 @@ class XaiProtocol:
                 {"code": "Client specified an invalid argument", "error": refused}, status=400
             )
         query = self.query_of(request)
-        response = _response(body, query, _served(tool, results))
+        response = _response(body, query, results)
         if body.get("stream") is True:
             lines = [f"data: {json.dumps(event)}\n\n" for event in stream_events(response)]
             return web.Response(body="".join(lines).encode(), content_type="text/event-stream")
