@@ -1,14 +1,18 @@
 """The simulated search APIs keep to the domains a request asks for, as the real ones do.
 
 Brave's and Kagi's docs list ``site:`` among the operators their query reads, Firecrawl's
-list ``site:`` and ``-site:`` (no ``filetype:``), and Tavily, Exa, Parallel and Jina take
-the domains as a parameter of their own (``include_domains``, ``includeDomains``,
-``source_policy``, ``X-Site``); Perplexity's ``search_domain_filter`` holds both kinds, an
-excluded one written ``-domain``. Before, the simulated Brave, Kagi, Firecrawl, Tavily,
-Parallel and Perplexity served every result whatever the request said, so a test of the
-core's domain check met answers no real API gives, and a filter the core failed to send
-went unnoticed. The expectations are written out per provider here, not read from the
-simulator's declarations, so a wrong declaration on either side shows.
+list ``site:`` and ``-site:`` (no ``filetype:``), TinyFish's reference tells callers to
+scope its ``query`` with ``site:`` and ``-site:``, Serper sends its ``q`` to Google, which
+reads ``site:`` and ``filetype:``; Tavily, Exa, Parallel and Jina take the domains as a
+parameter of their own (``include_domains``, ``includeDomains``, ``source_policy``,
+``X-Site``), and so do the answer engines' search tools (Anthropic's ``allowed_domains`` /
+``blocked_domains``, xAI's ``filters``); Perplexity's ``search_domain_filter`` holds both
+kinds, an excluded one written ``-domain``. Before, the simulated Brave, Kagi, Firecrawl,
+Tavily, Parallel and Perplexity (and, until stop 39, TinyFish and Serper) served every
+result whatever the request said, so a test of the core's domain check met answers no real
+API gives, and a filter the core failed to send went unnoticed. The expectations are
+written out per provider here, not read from the simulator's declarations, so a wrong
+declaration on either side shows.
 """
 
 import json
@@ -27,17 +31,29 @@ OFF_SITE = [
     SimResult("Post", "https://blog.example.net/post", "A post.", "2026-01-03"),
     SimResult("News", "https://news.example.org/item", "An item.", "2026-01-04"),
 ]
-SITE_APIS = ("brave", "kagi", "firecrawl", "tavily", "exa", "parallel", "jina")
+SITE_APIS = (
+    "brave",
+    "kagi",
+    "firecrawl",
+    "tavily",
+    "exa",
+    "parallel",
+    "jina",
+    "tinyfish",
+    "serper",
+)
 """Search APIs whose docs say they keep to a site asked for, in the query or a parameter."""
-EXCLUDING_APIS = ("brave", "kagi", "firecrawl", "tavily", "exa", "parallel")
+EXCLUDING_APIS = ("brave", "kagi", "firecrawl", "tavily", "exa", "parallel", "tinyfish", "serper")
 """Those that also leave an excluded site out (Jina's ``X-Site`` names one site to keep)."""
 EXCLUDING = "guide -site:docs.example.com"
+ANSWER_TOOLS = ("anthropic", "xai")
+"""Answer engines whose search tool takes the domain lists (the request's own JSON)."""
 
 
 @pytest.fixture
 async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
     monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
-    async with Simulator([*SITE_APIS, "perplexity"]) as simulator:
+    async with Simulator([*SITE_APIS, *ANSWER_TOOLS, "perplexity"]) as simulator:
         yield simulator
 
 
@@ -45,7 +61,11 @@ def _assert_served_nothing(provider_id: str, result: SearchToolResult) -> None:
     """No page, and no answer about one: the API kept to the domains and found none."""
     assert not result.response.sources
     assert result.response.answer is None
-    if provider_id != "kagi":  # its related searches make an answer of their own
+    if provider_id in ("kagi", "serper"):
+        # Their related searches make an answer of their own; a leak caught here would
+        # have taken them away with the pages and ended in an error.
+        assert result.error is None and result.response.related_questions
+    else:
         label = get_provider(provider_id).info.label
         assert result.error == f"{label} returned no renderable search content."
 
@@ -173,3 +193,47 @@ async def test_an_answer_engine_whose_sources_are_all_off_the_site_gives_no_answ
         f"Perplexity returned no results matching the filters (include_domains dropped "
         f"{len(OFF_SITE)})."
     )
+
+
+async def test_a_filetype_serper_sends_google_keeps_to(sim: Simulator) -> None:
+    # Serper sends its q to Google, which reads filetype: as it reads site:, so the core
+    # trusts it with the filter (query, no local check): an HTML page served for
+    # "filetype:pdf" would reach the caller. The simulated Serper served every result.
+    pdf = SimResult("Guide", "https://docs.example.com/guide.pdf", "The guide.", "2026-01-02")
+    sim["serper"].results = [ON_SITE, pdf]
+    async with sim_client(sim) as ws:
+        result = await ws.run("guide filetype:pdf", provider="serper", use_cache=False)
+    assert result.error is None, result.error
+    assert [source.url for source in result.response.sources] == [pdf.url]
+    (record,) = result.response.filters
+    assert (record.name, record.applied) == ("filetype", ("query",))
+    assert sim["serper"].requests[-1].json()["q"] == "guide filetype:pdf"
+
+
+@pytest.mark.parametrize("provider_id", ANSWER_TOOLS)
+@pytest.mark.parametrize(
+    ("fields", "served", "dropped"),
+    [
+        ({"include_domains": ["docs.example.com"]}, OFF_SITE, "include_domains dropped 2"),
+        ({"exclude_domains": ["docs.example.com"]}, [ON_SITE], "exclude_domains dropped 1"),
+    ],
+)
+async def test_an_answer_engines_search_tool_keeps_to_its_domain_lists(
+    sim: Simulator,
+    provider_id: str,
+    fields: dict[str, list[str]],
+    served: list[SimResult],
+    dropped: str,
+) -> None:
+    # Every page the engine finds is one its tool's list rules out: the tool serves none
+    # (the model says it found nothing), and one that leaks anyway is caught by the core's
+    # check. Before, the simulated tools filtered in code of their own that a test could
+    # not turn off, so a leak could not be simulated for them.
+    sim[provider_id].results = list(served)
+    async with sim_client(sim) as ws:
+        honoured = await ws.run("guide", provider=provider_id, use_cache=False, **fields)
+        sim[provider_id].honour_operators = False
+        leaked = await ws.run("guide", provider=provider_id, use_cache=False, **fields)
+    assert not honoured.response.sources
+    assert honoured.response.answer is not None and "found nothing" in honoured.response.answer
+    _assert_leak_caught(provider_id, leaked, dropped)

@@ -17,6 +17,7 @@ from websearch_core.errors import (
     ResponseParseError,
     SearchProviderError,
 )
+from websearch_core.filters import plan_filters
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
 from websearch_core.providers.base import ProviderContext
@@ -59,8 +60,6 @@ def test_registry_returns_the_tinyfish_provider_with_its_facts() -> None:
         "language",
         "date_after",
         "date_before",
-        "include_domains",
-        "exclude_domains",
     }
     assert INFO.docs_url.startswith("https://docs.tinyfish.ai/")
 
@@ -125,6 +124,8 @@ def test_explicit_dates_replace_recency_minutes() -> None:
 
 
 def test_full_query_order() -> None:
+    # The domains as the filter plan hands them over: written into the query with site:
+    # and -site:, the way TinyFish's reference scopes a search; it has no domain parameter.
     params = SearchParams(
         query="rust async",
         recency="week",
@@ -134,11 +135,9 @@ def test_full_query_order() -> None:
         language="en-US",
         limit=4,
     )
-    assert query_params(params, 0) == [
-        ("query", "rust async"),
+    assert query_params(plan_filters(params, INFO).params, 0) == [
+        ("query", "rust async site:docs.rs OR site:rust-lang.org -site:reddit.com"),
         ("recency_minutes", "10080"),
-        ("include_domains", "docs.rs,rust-lang.org"),
-        ("exclude_domains", "reddit.com"),
         ("location", "GB"),
         ("language", "en"),
         ("num_results", "4"),

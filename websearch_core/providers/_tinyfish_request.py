@@ -60,6 +60,9 @@ def locale(params: SearchParams) -> tuple[str | None, str | None]:
 def query_params(params: SearchParams, page: int) -> list[tuple[str, str]]:
     """The query string TinyFish receives for ``params`` and ``page`` (pure).
 
+    Domain lists are not parameters here: the filter plan has written them into
+    ``params.query`` as ``site:`` / ``-site:``, as TinyFish documents.
+
     Example:
         >>> query_params(SearchParams(query="x", recency="day", limit=3), 0)
         [('query', 'x'), ('recency_minutes', '1440'), ('num_results', '3'), ('page', '0')]
@@ -72,10 +75,6 @@ def query_params(params: SearchParams, page: int) -> list[tuple[str, str]]:
             query.append(("before_date", params.date_before.isoformat()))
     elif params.recency is not None:
         query.append(("recency_minutes", str(_RECENCY_MINUTES[params.recency])))
-    if params.include_domains:
-        query.append(("include_domains", ",".join(params.include_domains)))
-    if params.exclude_domains:
-        query.append(("exclude_domains", ",".join(params.exclude_domains)))
     location, language = locale(params)
     if location is not None:
         query.append(("location", location))

@@ -1,9 +1,12 @@
 """TinyFish Search API: ranked web results (title, URL, snippet, site name), as JSON.
 
 * **Endpoint:** ``GET https://api.search.tinyfish.ai`` with ``query`` and, when asked,
-  ``recency_minutes`` (or ``after_date`` / ``before_date``), ``include_domains`` /
-  ``exclude_domains`` (comma-joined), ``location`` and ``language``; then
-  ``num_results=<page size>`` and ``page=<n>``.
+  ``recency_minutes`` (or ``after_date`` / ``before_date``), ``location`` and
+  ``language``; then ``num_results=<page size>`` and ``page=<n>``.
+* **Domains:** written into ``query`` as ``site:`` (several joined with ``OR``) and
+  ``-site:``, the way TinyFish's reference tells callers to scope a search; it documents
+  no domain parameter. Phrases, ``-term`` and ``filetype:`` are not among the operators it
+  lists, so they are checked on the results here.
 * **Auth:** header ``X-API-Key: <key>`` (``TINYFISH_API_KEY``), plus ``Accept:
   application/json``.
 * **Limits and pagination:** the wanted count ``N`` is ``num_search_results`` or ``limit``,
@@ -29,8 +32,12 @@ TinyFish's OpenAPI description. The success example has ``position`` and ``total
 but no ``page`` (the reference lists ``page``; it is not used here). The error example is one
 placeholder envelope ``{"error": {"code", "message", "details"}}`` reused for every status,
 so errors are typed by status only and the raw body is quoted. TinyFish's public reference
-does not list ``num_results``, ``include_domains`` or ``exclude_domains`` (it suggests
-``site:`` operators in the query); they are sent as the behaviour reference describes.
+does not list ``num_results``, ``include_domains`` or ``exclude_domains``. ``num_results``
+is sent as the behaviour reference describes; the domain lists the reference sends as
+parameters go in the query instead, where TinyFish documents them
+(docs.tinyfish.ai/search-api/reference: ``python tutorial site:docs.python.org``,
+``recipe ideas -site:facebook.com -site:youtube.com``), so the record's ``query`` names
+what TinyFish says it reads.
 
 Docs: https://docs.tinyfish.ai/search-api/reference
 """
@@ -38,7 +45,7 @@ Docs: https://docs.tinyfish.ai/search-api/reference
 from typing import Final
 
 from ..filters import FIELD_FILTERS, FilterSupport
-from ..models import SearchParams, SearchResponse
+from ..models import FilterName, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import honours
 from ._tinyfish_parse import TinyFishPage, merge_pages, parse_page
@@ -66,7 +73,8 @@ __all__ = [
 
 TINYFISH_ENDPOINT: Final = "https://api.search.tinyfish.ai"
 
-_FILTERS: Final = FilterSupport(native=FIELD_FILTERS)
+_DOMAINS: Final[frozenset[FilterName]] = frozenset({"include_domains", "exclude_domains"})
+_FILTERS: Final = FilterSupport(native=FIELD_FILTERS - _DOMAINS, query=_DOMAINS)
 INFO = ProviderInfo(
     id="tinyfish",
     label="TinyFish",

@@ -6,7 +6,11 @@ Success bodies follow the real capture ``fixtures/serper/search_amazon_knowledge
 ``answerBox`` built from the first result (so the answer path is exercised) and a
 ``credits`` count. ``num`` is honoured (default 10, at most 100) and ``gl`` / ``hl`` /
 ``tbs`` are echoed in ``searchParameters`` as Serper does; dates are written as Google
-shows them (``Jan 5, 2026``). An ``x-request-id`` header is sent.
+shows them (``Jan 5, 2026``). An ``x-request-id`` header is sent. Serper takes no domain
+or file type parameter (its playground lists ``q``, ``gl``, ``hl``, ``location``, ``num``,
+``page``, ``tbs`` and ``autocorrect``): ``q`` goes to Google, which reads ``site:``,
+``-site:`` and ``filetype:``, so the results served keep to them
+(:attr:`SerperProtocol.operators`).
 
 A request without ``X-API-KEY`` gets a 403 ``{"message": "Unauthorized.", "statusCode":
 403}``; a body without ``q`` gets a 400 in the same envelope. The API has no bot challenge,
@@ -20,6 +24,7 @@ from typing import Any
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._operators import Operators
 
 __all__ = ["SerperProtocol"]
 
@@ -58,6 +63,9 @@ def _organic(position: int, result: SimResult) -> dict[str, Any]:
 
 class SerperProtocol:
     """Serper's search JSON, its error envelope, a 403 and a wrong-shaped body."""
+
+    operators = Operators(site=True, filetype=True)
+    """Google's ``site:`` and ``filetype:``, read in the JSON body's ``q``."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """Organic results, an answer box, questions and related searches for the body."""

@@ -5,7 +5,9 @@
 "site_name", "title", "snippet", "url"}], "total_results", "page"}``. Pages hold at most 10
 results (``num_results``, default 10); page ``p`` serves the results after the first
 ``p * num_results``, so a short (or empty) page marks the end, and ``page`` above 10 is a
-400 as TinyFish documents.
+400 as TinyFish documents. TinyFish's reference has no domain parameter: it tells callers
+to scope ``query`` with ``site:`` and ``-site:``, so the results served keep to them
+(:attr:`TinyFishProtocol.operators`); it lists no ``filetype:``.
 
 A request without ``X-API-Key`` gets a 401 with TinyFish's error envelope
 ``{"error": {"code", "message", "details"}}``; a request without ``query`` gets a 400 in the
@@ -19,6 +21,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._operators import Operators
 
 __all__ = ["TinyFishProtocol"]
 
@@ -53,6 +56,9 @@ def _result(result: SimResult, position: int) -> dict[str, Any]:
 
 class TinyFishProtocol:
     """TinyFish's paged search JSON, its error envelope, a 403 and a wrong-shaped body."""
+
+    operators = Operators(site=True, field="query")
+    """``site:`` and ``-site:`` in ``query``, as docs.tinyfish.ai/search-api/reference says."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """One page of ``results`` for the query string."""
