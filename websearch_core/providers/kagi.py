@@ -15,6 +15,13 @@
   year for ``recency``. A calendar step that lands past the end of a month is clamped to its
   last day (March 31 minus a month is February 28 or 29), where JavaScript's
   ``setUTCMonth`` would roll into March.
+* **Query operators:** ``site:``, ``-site:``, phrases, ``-term`` and ``filetype:`` stay in
+  (or are written into) ``query``. Kagi's own help lists ``filetype:``, ``site:``,
+  ``inurl:``, ``intitle:``, quotes, ``AND`` / ``OR``, ``+`` / ``-`` and ``*`` among its
+  search operators (https://help.kagi.com/kagi/features/search-operators.html, source
+  ``kagisearch/kagi-docs`` ``docs/kagi/features/search-operators.md``), so ``filetype:`` is
+  trusted to Kagi as ``site:`` is, not checked here. The page describes Kagi's search box;
+  the API's docs do not say its ``query`` reads them differently.
 * **Results** (read in ``_kagi_parse``), v1 envelope: ``{"meta": {"trace", "id", "ms"},
   "data": {...}}``. Sources are ``data.search``, then ``data.video`` (title prefixed
   ``[Video] ``), ``data.news`` (``[News] ``) and ``data.infobox`` (``[Info] ``); each item's

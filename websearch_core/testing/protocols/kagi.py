@@ -54,7 +54,8 @@ class KagiProtocol:
     """Kagi's v1 search JSON, its error envelope, a 403 and a wrong-shaped body."""
 
     operators = Operators(site=True, filetype=True, field="query")
-    """Kagi's query reads ``site:``, ``-site:`` and ``filetype:``, as its search box does."""
+    """Kagi's query reads ``site:``, ``-site:`` and ``filetype:``, as its search box does
+    (help.kagi.com/kagi/features/search-operators.html lists them)."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """The v1 envelope for the JSON request body, honouring ``limit``."""
