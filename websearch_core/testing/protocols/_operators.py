@@ -5,10 +5,10 @@ that reads ``filetype:`` (DuckDuckGo, Bing, Google and the engines serving their
 answers ``filetype:pdf`` with PDFs; Mojeek reads no ``filetype:`` and treats it as words.
 A simulator that served every result whatever the query said tested the core's filter
 checks against answers no real engine gives: a ``filetype:`` the core trusts an engine
-with came back with HTML pages. The search APIs are no different: Brave's, Kagi's and TinyFish's
-query reads ``site:``, Serper's goes to Google, Tavily takes ``include_domains``,
-Perplexity ``search_domain_filter`` and the answer engines' search tools their own lists
-(:class:`DomainLists`, where a request carries them). Each
+with came back with HTML pages. The search APIs are no different: Brave's, Kagi's and
+TinyFish's query reads ``site:``, Serper's goes to Google, Tavily takes
+``include_domains``, Perplexity ``search_domain_filter`` and the answer engines' search
+tools their own lists (:class:`DomainLists`, where a request carries them). Each
 protocol declares what it reads as data (``operators = Operators(...)``); the simulator
 applies it to the results it serves unless a test turns it off
 (:attr:`~websearch_core.testing.simulator.SimulatedProvider.honour_operators`, for an

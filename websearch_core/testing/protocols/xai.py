@@ -9,8 +9,8 @@ whose ``url_citation`` annotations carry only ``type`` and ``url``, as the real 
 The ``web_search`` tool's ``filters.allowed_domains`` / ``filters.excluded_domains``
 limit the results served to (or away from) those domains and their subdomains
 (:attr:`XaiProtocol.operators`, so a test can make them leak); there is no count, so every
-result is served. A list of more than five domains, or both lists in
-one tool, is refused with a 400, as xAI's docs say it cannot be sent. So is a domain list
+result is served. A list of more than five domains, or both lists in one tool, is refused
+with a 400, as xAI's docs say it cannot be sent. So is a domain list
 set on the tool itself rather than under ``filters`` (xAI's docs nest them; the live
 answer to a flat list was not captured, so refusing it is the simulator's choice, which
 makes a test prove where the lists go). The messages are ours: no such answer was
