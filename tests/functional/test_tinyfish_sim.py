@@ -147,11 +147,12 @@ async def test_filters_are_sent_on_every_page(sim: Simulator) -> None:
             country="fr",
             language="fr",
         )
-    # The domain goes in the query, as TinyFish documents (it has no domain parameter).
+    # The domain goes in the query, as TinyFish documents, and as the reference's parameter.
     for page, request in enumerate(sim["tinyfish"].requests):
         assert request.query == (
             ("query", f"{QUERY} site:example.org"),
             ("recency_minutes", "43200"),
+            ("include_domains", "example.org"),
             ("location", "FR"),
             ("language", "fr"),
             ("num_results", "10"),

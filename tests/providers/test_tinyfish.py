@@ -125,7 +125,8 @@ def test_explicit_dates_replace_recency_minutes() -> None:
 
 def test_full_query_order() -> None:
     # The domains as the filter plan hands them over: written into the query with site:
-    # and -site:, the way TinyFish's reference scopes a search; it has no domain parameter.
+    # and -site:, the way TinyFish's reference scopes a search, and sent as the parameters
+    # the behaviour reference's client uses as well.
     params = SearchParams(
         query="rust async",
         recency="week",
@@ -138,6 +139,8 @@ def test_full_query_order() -> None:
     assert query_params(plan_filters(params, INFO).params, 0) == [
         ("query", "rust async site:docs.rs OR site:rust-lang.org -site:reddit.com"),
         ("recency_minutes", "10080"),
+        ("include_domains", "docs.rs,rust-lang.org"),
+        ("exclude_domains", "reddit.com"),
         ("location", "GB"),
         ("language", "en"),
         ("num_results", "4"),

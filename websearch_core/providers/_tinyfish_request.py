@@ -60,8 +60,12 @@ def locale(params: SearchParams) -> tuple[str | None, str | None]:
 def query_params(params: SearchParams, page: int) -> list[tuple[str, str]]:
     """The query string TinyFish receives for ``params`` and ``page`` (pure).
 
-    Domain lists are not parameters here: the filter plan has written them into
-    ``params.query`` as ``site:`` / ``-site:``, as TinyFish documents.
+    Domain lists go out twice: the filter plan has written them into ``params.query`` as
+    ``site:`` / ``-site:``, the form TinyFish's reference documents, and they are sent as
+    ``include_domains`` / ``exclude_domains`` too, the parameters the behaviour reference's
+    client sends (not in TinyFish's docs; a server that does not know them ignores them).
+    Nothing was tried live, so neither form alone is trusted: the results are checked
+    locally either way (``query + post``).
 
     Example:
         >>> query_params(SearchParams(query="x", recency="day", limit=3), 0)
@@ -75,6 +79,10 @@ def query_params(params: SearchParams, page: int) -> list[tuple[str, str]]:
             query.append(("before_date", params.date_before.isoformat()))
     elif params.recency is not None:
         query.append(("recency_minutes", str(_RECENCY_MINUTES[params.recency])))
+    if params.include_domains:
+        query.append(("include_domains", ",".join(params.include_domains)))
+    if params.exclude_domains:
+        query.append(("exclude_domains", ",".join(params.exclude_domains)))
     location, language = locale(params)
     if location is not None:
         query.append(("location", location))

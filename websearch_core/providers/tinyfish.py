@@ -4,9 +4,11 @@
   ``recency_minutes`` (or ``after_date`` / ``before_date``), ``location`` and
   ``language``; then ``num_results=<page size>`` and ``page=<n>``.
 * **Domains:** written into ``query`` as ``site:`` (several joined with ``OR``) and
-  ``-site:``, the way TinyFish's reference tells callers to scope a search; it documents
-  no domain parameter. Phrases, ``-term`` and ``filetype:`` are not among the operators it
-  lists, so they are checked on the results here.
+  ``-site:``, the way TinyFish's reference tells callers to scope a search, and also sent
+  as ``include_domains`` / ``exclude_domains``, the behaviour reference's parameters (not
+  in TinyFish's docs); the results are checked here either way. Phrases, ``-term`` and
+  ``filetype:`` are not among the operators it lists, so they are checked on the results
+  here.
 * **Auth:** header ``X-API-Key: <key>`` (``TINYFISH_API_KEY``), plus ``Accept:
   application/json``.
 * **Limits and pagination:** the wanted count ``N`` is ``num_search_results`` or ``limit``,
@@ -33,11 +35,11 @@ but no ``page`` (the reference lists ``page``; it is not used here). The error e
 placeholder envelope ``{"error": {"code", "message", "details"}}`` reused for every status,
 so errors are typed by status only and the raw body is quoted. TinyFish's public reference
 does not list ``num_results``, ``include_domains`` or ``exclude_domains``. ``num_results``
-is sent as the behaviour reference describes; the domain lists the reference sends as
-parameters go in the query instead, where TinyFish documents them
+is sent as the behaviour reference describes, and so are its domain parameters; the
+domains also go in the query, where TinyFish documents them
 (docs.tinyfish.ai/search-api/reference: ``python tutorial site:docs.python.org``,
-``recipe ideas -site:facebook.com -site:youtube.com``), so the record's ``query`` names
-what TinyFish says it reads.
+``recipe ideas -site:facebook.com -site:youtube.com``). Neither form was tried live, so
+both are sent and nothing is trusted without the local check.
 
 Docs: https://docs.tinyfish.ai/search-api/reference
 """
