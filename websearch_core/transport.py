@@ -7,6 +7,10 @@
   :mod:`websearch_core.errors` tree. ``asyncio.CancelledError`` is never caught.
 * :func:`raise_for_status` is the one HTTP status classifier every provider uses, so the
   chain's failure texts are the spec's whatever the provider.
+
+aiohttp's public API is all this module uses but for one private read, a caller's session's
+own proxy, made in :mod:`websearch_core.session_proxy` (which names the releases it was
+checked on) and answered "unreadable" there rather than guessed when aiohttp moves it.
 """
 
 import asyncio
@@ -47,7 +51,9 @@ from .errors import (
 from .json_decode import json_loads
 from .loopback import is_loopback
 from .redaction import masked_password, redact, redactor_for
+from .said_once import first_time
 from .sent_secret import AUTHORIZATION_CLASH, REMOVE_USER_INFO
+from .session_proxy import UNREADABLE, session_proxy
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
 
 if TYPE_CHECKING:
@@ -631,6 +637,9 @@ class Transport:
         plain http (allowed because it stays on this machine) would reach the proxy in
         clear text.
 
+        A caller's session sends through its own proxy (``ClientSession(proxy=...)``) if it
+        has one, else through the environment's if it trusts it, as aiohttp picks them.
+
         Raises:
             SearchProviderError: A caller's session would send a loopback request through a
                 proxy on another machine (aiohttp cannot be told to send it directly).
@@ -640,12 +649,15 @@ class Transport:
         if self._proxy is not None:
             chosen = self._proxy
         elif not self._routes_proxies:
-            # A caller's session: it picks the environment's (trust_env) or its own proxy.
-            if not getattr(self.session, "trust_env", False):
-                # aiohttp (3.10+) keeps ``ClientSession(proxy=...)`` here with no public
-                # reader; read defensively: a release that renames it loses only this refusal.
-                chosen = getattr(self.session, "_default_proxy", None)
-            if chosen is not None and _proxied_off_machine(url, str(chosen)):
+            # A caller's session: its own proxy wins, else the environment's if it trusts it.
+            own = session_proxy(self.session)
+            if own is UNREADABLE:
+                _say_proxy_unread(url)
+            if isinstance(own, str):
+                chosen = own
+            elif not getattr(self.session, "trust_env", False):
+                chosen = None
+            if chosen is not None and _proxied_off_machine(url, chosen):
                 raise SearchProviderError(provider, _proxied_loopback_message(label, url, chosen))
             return None
         if chosen is not None and is_loopback(urlsplit(url).hostname or ""):
@@ -884,6 +896,27 @@ def _left_until(expires: float) -> float:
     if left <= 0:
         raise TimeoutError
     return left
+
+
+def _say_proxy_unread(url: str) -> None:
+    """Say once that a loopback request of a caller's session was sent without the check.
+
+    The aiohttp in use keeps the session's own proxy where :mod:`websearch_core.session_proxy`
+    cannot read it, so whether the request goes through a proxy on another machine is not
+    known; it is sent as the session sends it, as aiohttp itself would.
+    """
+    if not is_loopback(urlsplit(url).hostname or "") or not first_time(("unread proxy",)):
+        return
+    import aiohttp
+
+    logger.warning(
+        "WebSearch could not read the proxy of the HTTP session it was given (aiohttp %s "
+        "keeps it where WebSearch does not look): a request to the loopback address %s is "
+        "sent as that session sends it, through that proxy if it has one; let WebSearch "
+        "open its own session to have loopback addresses reached directly",
+        aiohttp.__version__,
+        urlsplit(url).hostname,
+    )
 
 
 def _proxied_off_machine(url: str, proxy: str) -> bool:

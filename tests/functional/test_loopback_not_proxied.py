@@ -89,3 +89,20 @@ async def test_a_remote_endpoint_still_goes_through_the_proxy(
             result = await ws.run(QUERY, provider="brave")
     assert result.error is None, result.error
     assert len(sim["brave"].requests) == 1
+
+
+async def test_a_callers_session_with_its_own_and_the_environments_proxy_uses_its_own(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # aiohttp sends through ``ClientSession(proxy=...)`` even when the session trusts the
+    # environment, so that proxy is the one checked, not the environment's (here none).
+    monkeypatch.delenv("HTTP_PROXY", raising=False)
+    remote = "http://proxy.example.invalid:3128"
+    async with Simulator(["codex"]) as sim:
+        settings = sim.settings(credentials_file=store)
+        session = aiohttp.ClientSession(proxy=remote, trust_env=True)
+        async with session, WebSearch(settings, api_keys={}, session=session) as ws:
+            result = await ws.run(QUERY, provider="codex")
+    assert sim["codex"].requests == []
+    assert result.error is not None
+    assert "through the proxy http://proxy.example.invalid:3128" in result.error
