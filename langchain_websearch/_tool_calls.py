@@ -5,19 +5,29 @@ drops the artifact. Our tools answer a failure (every provider failed, a page th
 not be fetched) with readable ``Error: ...`` text and the failure's details as the artifact,
 so they build the error message themselves; LangChain tells ``_run`` nothing about the call
 it answers, so :class:`ToolCallAwareTool` hands the call's id over in a context variable.
+
+What rests on LangChain's private parts, each checked on langchain-core 1.2.5 to 1.8.3 (the
+lowest bound in CI's lowest-bounds run, the newest here), and what a release that changes it
+gets:
+
+* ``BaseTool._parse_input`` and ``_filter_injected_args``, overridden to skip work LangChain
+  repeats per call: a release that stops calling them loses only the saving; one that calls
+  them in another shape gets its own methods (the overrides pass such calls on untouched).
+* ``BaseTool._injected_args_keys`` (a cached property), read to know the tool has no
+  injected argument: missing or not a set, every parse is LangChain's.
+* What ``_parse_input`` returns for a plain schema: the first inputs are parsed both ways
+  (:func:`_confirmed`), so a release that returns something else is followed.
+
+Which schema fields LangChain would inject is read from pydantic's public field information,
+not from LangChain's private ``_is_injected_arg_type``.
 """
 
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, get_args
 
 from langchain_core.messages import ToolMessage
-from langchain_core.tools import BaseTool, InjectedToolCallId
+from langchain_core.tools import BaseTool, InjectedToolArg
 from pydantic import BaseModel
-
-try:  # private in langchain-core: a release without it parses every input its own way
-    from langchain_core.tools.base import _is_injected_arg_type, get_all_basemodel_annotations
-except ImportError:  # pragma: no cover - depends on the installed langchain-core
-    _is_injected_arg_type = None  # type: ignore[assignment]
 
 __all__ = ["ToolCallAwareTool", "in_tool_call"]
 
@@ -30,7 +40,25 @@ schema and set of argument names (names of the schema only, so it stays small)."
 
 
 _PLAIN: dict[type[BaseModel], bool] = {}
-"""Per args schema: whether LangChain's parse of a dict input comes down to validating it."""
+"""Per args schema: whether LangChain's parse of a dict input comes down to validating it
+(``False`` too once LangChain answered one input otherwise, see :func:`_confirmed`)."""
+
+_CONFIRMED: set[type[BaseModel]] = set()
+"""The plain schemas whose quick parse LangChain's own parse has confirmed in this process."""
+
+
+def _marks_injected(part: object) -> bool:
+    """Whether ``part`` (an annotation or ``Annotated`` metadata) marks an injected argument.
+
+    LangChain fills an argument annotated with an ``InjectedToolArg`` (instance or subclass,
+    ``InjectedToolCallId`` among them) instead of taking it from the model; it looks at the
+    top ``Annotated`` only, this at every level, so a schema it might fill is never plain.
+    """
+    return (
+        isinstance(part, InjectedToolArg)
+        or (isinstance(part, type) and issubclass(part, InjectedToolArg))
+        or any(_marks_injected(inner) for inner in get_args(part))
+    )
 
 
 def _parses_plainly(schema: type[BaseModel]) -> bool:
@@ -44,10 +72,9 @@ def _parses_plainly(schema: type[BaseModel]) -> bool:
     no such annotation, no alias, no extras and no computed field, that is every field of
     the validated model, in its order: a required field validated only if given, the rest
     each with a default. The annotations depend only on the schema, so they are read
-    once, by LangChain's own functions (private ones: without them, never plain).
+    once, through pydantic's public field information (each field's annotation and the
+    ``Annotated`` metadata pydantic keeps apart from it): no private LangChain function.
     """
-    if _is_injected_arg_type is None:
-        return False
     plain = _PLAIN.get(schema)
     if plain is None:
         fields = schema.model_fields.values()
@@ -56,11 +83,30 @@ def _parses_plainly(schema: type[BaseModel]) -> bool:
             or schema.model_computed_fields
             or any(field.alias or field.validation_alias for field in fields)
             or any(
-                _is_injected_arg_type(annotation, injected_type=InjectedToolCallId)
-                for annotation in get_all_basemodel_annotations(schema).values()
+                _marks_injected(part)
+                for field in fields
+                for part in (field.annotation, *field.metadata)
             )
         )
     return plain
+
+
+def _confirmed(
+    schema: type[BaseModel], tool_input: dict[str, Any], ours: dict[str, Any], theirs: object
+) -> bool:
+    """Whether LangChain's own parse of ``tool_input`` agreed with the quick one.
+
+    The quick parse stands for what LangChain's (private, so free to change) parse did on
+    the releases it was checked on. Until one input that leaves out a field has been
+    parsed both ways and agreed, every quick parse is checked against LangChain's; one
+    disagreement leaves the schema to LangChain for the rest of the process.
+    """
+    if theirs != ours:
+        _PLAIN[schema] = False
+        return False
+    if tool_input.keys() != ours.keys():
+        _CONFIRMED.add(schema)
+    return True
 
 
 def in_tool_call() -> bool:
@@ -92,7 +138,7 @@ class ToolCallAwareTool(BaseTool):
             _TOOL_CALL_ID.reset(token)
 
     def _parse_input(
-        self, tool_input: str | dict[str, Any], tool_call_id: str | None
+        self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any
     ) -> str | dict[str, Any]:
         """LangChain's parse of the input, without reading the schema's annotations again.
 
@@ -100,24 +146,36 @@ class ToolCallAwareTool(BaseTool):
         injected argument of its own, this validates the input with the schema as LangChain
         does and returns what LangChain returns then: every field of the validated model.
         Anything else (a string input, a JSON-schema dict, a v1 model, an injected argument)
-        is LangChain's own parse, as is every call on a LangChain without
-        ``_injected_args_keys`` (older ones kept only the fields given).
+        is LangChain's own parse, as is every call LangChain makes in a shape other than
+        ``(tool_input, tool_call_id)`` and every call on a LangChain whose private
+        ``_injected_args_keys`` is missing or not a set (older ones kept only the fields
+        given). Checked on langchain-core 1.2.5 to 1.8.3; on any other release the first
+        inputs are parsed both ways too (:func:`_confirmed`), so a LangChain that parses
+        otherwise is followed, not contradicted.
         """
         schema = self.args_schema
         injected = getattr(self, "_injected_args_keys", None)  # None: a LangChain before it
         if (
-            isinstance(tool_input, dict)
-            and injected is not None
+            len(args) == 1
+            and not kwargs
+            and isinstance(tool_input, dict)
+            and isinstance(injected, frozenset | set)
             and not injected
             and isinstance(schema, type)
             and issubclass(schema, BaseModel)
             and _parses_plainly(schema)
         ):
             validated = schema.model_validate(tool_input)
-            return {name: getattr(validated, name) for name in schema.model_fields}
-        return super()._parse_input(tool_input, tool_call_id)
+            ours = {name: getattr(validated, name) for name in schema.model_fields}
+            if schema in _CONFIRMED:
+                return ours
+            theirs = super()._parse_input(dict(tool_input), *args)
+            return ours if _confirmed(schema, tool_input, ours, theirs) else theirs
+        return super()._parse_input(tool_input, *args, **kwargs)
 
-    def _filter_injected_args(self, tool_input: dict[str, Any]) -> dict[str, Any]:
+    def _filter_injected_args(
+        self, tool_input: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> dict[str, Any]:
         """LangChain's own filter, its answer kept for the next call with the same names.
 
         LangChain works out which arguments are injected (kept from callbacks) by reading
@@ -125,10 +183,14 @@ class ToolCallAwareTool(BaseTool):
         against 6.7 us for a one-argument tool, the largest part of what our tool added
         beyond a trivial one. The answer depends only on the tool's class (its ``_run``),
         the schema and the names given, so it is worked out once for each. Names outside
-        the schema (a model may send any) go to LangChain every time and are never kept.
+        the schema (a model may send any) go to LangChain every time and are never kept, as
+        does a call in a shape other than the ``(tool_input)`` of langchain-core 1.2.5 to
+        1.8.3 (a later release passing more is answered by its own filter).
         """
         schema = self.args_schema
         names = frozenset(tool_input)
+        if args or kwargs:
+            return super()._filter_injected_args(tool_input, *args, **kwargs)
         if not (
             isinstance(schema, type)
             and issubclass(schema, BaseModel)

@@ -383,13 +383,15 @@ def _parses_by_langchain(tool: BaseTool, tool_input: Any, call_id: str | None) -
         return str(error)
 
 
-def test_without_langchains_private_reader_every_input_is_langchains_own_parse(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # The quick parse leans on a private langchain-core function, imported if present: a
-    # release without it leaves every parse to LangChain, never a guess of ours.
-    monkeypatch.setattr(_tool_calls, "_is_injected_arg_type", None)
+@pytest.fixture
+def fresh_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No schema judged or confirmed yet, as in a new process."""
     monkeypatch.setattr(_tool_calls, "_PLAIN", {})
+    monkeypatch.setattr(_tool_calls, "_CONFIRMED", set())
+
+
+def _recorded_parse(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """LangChain's own ``_parse_input``, each input it is handed recorded."""
     calls: list[object] = []
     real = BaseTool._parse_input
 
@@ -398,10 +400,70 @@ def test_without_langchains_private_reader_every_input_is_langchains_own_parse(
         return real(self, tool_input, tool_call_id)
 
     monkeypatch.setattr(BaseTool, "_parse_input", langchains)
+    return calls
+
+
+@pytest.mark.usefixtures("fresh_parse")
+def test_a_langchain_whose_injected_keys_changed_shape_parses_every_input_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The quick parse reads LangChain's private ``_injected_args_keys`` (a set): a release
+    # that keeps them otherwise (here a tuple, which LangChain's own parse still iterates)
+    # leaves every parse to LangChain, never a guess of ours.
+    calls = _recorded_parse(monkeypatch)
+    assert _parses(WebSearchTool(), {"query": "rust"}, None)  # parsed both ways: confirmed
+    calls.clear()
+    monkeypatch.setattr(BaseTool, "_injected_args_keys", property(lambda self: ()))
     tool = WebSearchTool()
     ours = _parses(tool, {"query": "go", "limit": 3}, None)
     assert calls == [{"query": "go", "limit": 3}]  # ours went to LangChain's own parse
     assert ours == _parses_by_langchain(tool, {"query": "go", "limit": 3}, None)
+
+
+@pytest.mark.usefixtures("fresh_parse")
+def test_a_langchain_that_parses_a_plain_schema_otherwise_is_followed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The quick parse stands for what LangChain 1.2.5-1.8.3 returns for a plain schema
+    # (every field). A release that returns less (here: only the fields given, as
+    # LangChain before 1.2.5 did) is noticed on the first input and followed from then on.
+    real = BaseTool._parse_input
+
+    def given_only(self: BaseTool, tool_input: Any, tool_call_id: str | None) -> Any:
+        parsed = real(self, tool_input, tool_call_id)
+        return {name: value for name, value in parsed.items() if name in tool_input}
+
+    monkeypatch.setattr(BaseTool, "_parse_input", given_only)
+    tool = WebSearchTool()
+    for tool_input in ({"query": "go"}, {"query": "c", "limit": 2}, {"query": "zig"}):
+        assert _parses(tool, tool_input, None) == tool_input
+
+
+@pytest.mark.usefixtures("fresh_parse")
+def test_a_langchain_calling_the_private_hooks_in_a_new_shape_gets_its_own_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Our tools override two private BaseTool methods; a release that passes them one more
+    # argument must get its own methods' answer, not a TypeError from ours.
+    seen: list[object] = []
+    real_parse = BaseTool._parse_input
+    real_filter = BaseTool._filter_injected_args
+
+    def parse(self: BaseTool, tool_input: Any, tool_call_id: str | None, runtime: object) -> Any:
+        seen.append(runtime)
+        return real_parse(self, tool_input, tool_call_id)
+
+    def filtered(self: BaseTool, tool_input: dict[str, Any], *, runtime: object) -> Any:
+        seen.append(runtime)
+        return real_filter(self, tool_input)
+
+    monkeypatch.setattr(BaseTool, "_parse_input", parse)
+    monkeypatch.setattr(BaseTool, "_filter_injected_args", filtered)
+    for tool in (WebSearchTool(), WebFetchTool()):
+        given = {"query": "go"} if isinstance(tool, WebSearchTool) else {"url": "https://x.org/"}
+        assert tool._parse_input(dict(given), None, "rt") == real_parse(tool, dict(given), None)
+        assert tool._filter_injected_args(given, runtime="rt") == given
+    assert seen == ["rt"] * 4
 
 
 async def test_the_schema_annotations_are_read_once(
