@@ -376,3 +376,33 @@ async def test_function_agent_survives_provider_failure(sim: Simulator) -> None:
     assert result.tool_output.is_error
     assert result.tool_output.raw_output["error"]
     assert answer.startswith("Found: Error: All web search providers failed:")
+
+
+@pytest.fixture
+def hook_not_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A LlamaIndex that no longer asks the tool's ``_parse_tool_output`` for the text.
+
+    What it then builds is FunctionTool's own hook's answer for our result: ``str()`` of
+    the whole object, which the model must never read in place of the results.
+    """
+    monkeypatch.setattr(
+        WebSearchFunctionTool, "_parse_tool_output", FunctionTool._parse_tool_output
+    )
+
+
+def _reads_the_results(output: ToolOutput) -> None:
+    assert output.content.startswith("[1] rust result 1"), output.content[:200]
+    assert "response=" not in output.content
+    assert output.raw_output["response"]["provider"] == "brave"
+
+
+@pytest.mark.usefixtures("hook_not_asked")
+async def test_a_llamaindex_that_no_longer_asks_for_the_text_still_gets_it(sim: Simulator) -> None:
+    _reads_the_results(await _tool(sim).acall(query="rust"))
+
+
+@pytest.mark.usefixtures("hook_not_asked")
+def test_a_llamaindex_that_no_longer_asks_for_the_text_still_gets_it_sync(
+    threaded_sim: Simulator,
+) -> None:
+    _reads_the_results(_tool(threaded_sim).call(query="rust"))
