@@ -68,6 +68,7 @@ from .models import (
     SearchResponse,
     SearchToolResult,
 )
+from .own_session import open_own_session
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
 from .providers import ProviderContext, get_provider
 from .settings import APP_NAME, Settings, SettingsOverrides
@@ -313,20 +314,8 @@ class WebSearch(AsyncClosing):
             # old one is unusable (and cannot be closed once its loop is closed).
             self._session = None
         if self._session is None or self._session.closed:
-            import aiohttp  # on first use: importing the client must not cost aiohttp's ~80 ms
-
-            self._session = aiohttp.ClientSession(
-                timeout=aiohttp.ClientTimeout(total=None),
-                connector=aiohttp.TCPConnector(limit=32),
-                # The proxy (WEBSEARCH_PROXY, else HTTPS_PROXY / NO_PROXY) is chosen per
-                # request by the transport: a loopback endpoint goes direct, and trusting the
-                # environment, aiohttp would also send the ~/.netrc login of every host it
-                # lists (see env_proxies).
-                trust_env=False,
-            )
-            # aiohttp silently re-sends an idempotent request once when a reused connection
-            # drops; the provider then sees two requests where the ledger counted one.
-            self._session._retry_connection = False
+            # Its proxy is chosen per request, and it never re-sends a request silently.
+            self._session = open_own_session()
             self._session_loop = loop
             self._owns_session = True
             if self._session_reaper is not None:
