@@ -206,3 +206,30 @@ def test_a_meta_declared_utf16_means_utf8(label: str) -> None:
 def test_a_utf16_header_still_decodes_as_utf16() -> None:
     page = "<p>Café crème</p>"
     assert decode_html(page.encode("utf-16-le"), "text/html; charset=utf-16") == page
+
+
+@pytest.mark.parametrize("label", ["base64", "hex", "rot13", "zlib", "bz2", "uu", "quopri"])
+@pytest.mark.parametrize("flag", ["kept", "gone"])
+def test_a_codec_that_is_no_charset_is_skipped_without_pythons_private_flag(
+    label: str, flag: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Python marks such codecs with CodecInfo's private ``_is_text_encoding``; a Python
+    # whose codecs no longer carry it must still skip them, not decode a page with one.
+    if flag == "gone":
+        real = codecs.lookup
+
+        def lookup(name: str) -> codecs.CodecInfo:
+            info = real(name)
+            return codecs.CodecInfo(
+                info.encode,
+                info.decode,
+                info.streamreader,
+                info.streamwriter,
+                info.incrementalencoder,
+                info.incrementaldecoder,
+                name=info.name,
+            )
+
+        monkeypatch.setattr(codecs, "lookup", lookup)
+    body = "<p>café</p>".encode()
+    assert decode_html(body, f"text/html; charset={label}") == "<p>café</p>"

@@ -216,10 +216,25 @@ def _known(label: str) -> str | None:
         info = codecs.lookup(label)
     except LookupError:
         return None
-    if not getattr(info, "_is_text_encoding", True):  # base64, hex, rot13, zlib: no charset
+    if not _decodes_bytes_to_text(info):  # base64, hex, rot13, zlib: no charset
         return None
     name = info.name
     return _SUPERSET_BY_LABEL.get(_label_key(name), name)
+
+
+def _decodes_bytes_to_text(info: codecs.CodecInfo) -> bool:
+    """Whether ``info`` is a charset: a codec that turns bytes into text.
+
+    Asked of the codec itself, by decoding no bytes: a charset gives ``""``, a bytes codec
+    (``base64``, ``zlib``) gives bytes and a text one (``rot13``) refuses bytes. The
+    codec's private ``_is_text_encoding`` flag (CPython 3.11) says the same, but nothing
+    promises it stays.
+    """
+    try:
+        decoded, _ = info.decode(b"")
+    except Exception:  # any codec's own error (zlib.error, binascii.Error, TypeError)
+        return False
+    return isinstance(decoded, str)
 
 
 def _label_key(label: str) -> str:
