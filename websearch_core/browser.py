@@ -34,6 +34,13 @@ that manage one browser themselves); callers prefer it to their own.
 
 Without Playwright or Chromium, a fetch fails with :class:`BrowserNotAvailableError`, whose
 message names what to install; a provider reports it as :class:`BrowserUnavailableError`.
+
+No private attribute of Playwright is read. One behaviour rests on Chromium rather than on
+Playwright's documented API: a context proxy's bypass list of ``<-loopback>`` (Chromium's
+rule that takes loopback out of the implicit bypass) makes loopback and link-local pages go
+through that proxy too, so the page fetcher's address-checking proxy sees them (checked on
+Playwright 1.65.2 with Chromium 156; ``tests/content/test_fetch_browser.py`` fails if a
+release reaches 127.0.0.2 past it).
 """
 
 import asyncio
