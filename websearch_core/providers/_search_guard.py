@@ -78,8 +78,11 @@ def guarded_method(search: object) -> object:
 
     A function (a method once on the class) is wrapped as it is; a static method or
     another callable (a mock, a ``functools.partial``, a bound method), which a class calls
-    without the instance, is wrapped as that call; anything else (not callable, an
-    abstract method) is returned as it is, as is a guard already made.
+    without the instance, is wrapped as that call; a class method (or another descriptor
+    that is not callable itself, a ``functools.partialmethod``) is bound as the class would
+    bind it, on each call, then called: it ran no check at all, so a classmethod ``search``
+    sent its sign-in to any gateway. Anything else (not callable, an abstract method) is
+    returned as it is, as is a guard already made.
     """
     if isinstance(search, staticmethod):
         search = search.__func__
@@ -88,6 +91,10 @@ def guarded_method(search: object) -> object:
             return search
         method: SearchMethod = search
         return _guarded(method)
+    elif not callable(search) and hasattr(type(search), "__get__"):
+        if getattr(search, "__isabstractmethod__", False):
+            return search
+        return _guarded(_bound_on_each_call(search))
     if not callable(search):
         return search
     plain: BoundSearch = search
@@ -98,6 +105,23 @@ def guarded_method(search: object) -> object:
         return plain(params, context)
 
     return _guarded(as_method)
+
+
+def _bound_on_each_call(descriptor: Any) -> SearchMethod:
+    """A method that binds ``descriptor`` to the instance's class (or the instance) and calls it.
+
+    What Python does when it reads the attribute: a class method is bound to
+    ``type(instance)``, a subclass's included, so ``cls`` is what it would have been.
+    """
+    get = descriptor.__get__
+
+    def as_method(
+        self: Checked, params: SearchParams, context: ProviderContext
+    ) -> Coroutine[Any, Any, SearchResponse]:
+        bound: BoundSearch = get(self, type(self))
+        return bound(params, context)
+
+    return as_method
 
 
 def _guarded(search: SearchMethod) -> SearchMethod:

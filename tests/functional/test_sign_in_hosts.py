@@ -1,0 +1,147 @@
+"""Where a stored sign-in may go, whoever builds the request, and who may be handed one.
+
+Stop 38 checked the URLs a user sets (``base_urls``, a provider's ``url_variables``) before a
+sign-in is sent to them, and refused a stored token to a provider class that declares no
+sign-in. What it left:
+
+* the URL a provider builds itself was never looked at: a subclass of a built-in provider
+  whose request goes to another host sent the ChatGPT sign-in there;
+* a class reusing a built-in provider's id was handed that provider's sign-in, as
+  declarations were kept by id;
+* a ``search`` that is a classmethod ran no credential check.
+
+The simulator plays an HTTP proxy for the foreign host (``http://foreign.invalid``), so a
+request that goes out arrives there and is recorded.
+"""
+
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, ClassVar
+
+import aiohttp
+import pytest
+
+from websearch_core import Credentials, SearchParams
+from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.errors import ProviderNotConfiguredError
+from websearch_core.models import SearchResponse
+from websearch_core.provider_credentials import Credential, StoredOAuth
+from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchProvider
+from websearch_core.testing import Simulator
+from websearch_core.transport import HttpRequest, Transport
+
+ACCESS = "ya29.a0hosts-access-token-0123456789"
+FOREIGN = "http://foreign.invalid"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    path = tmp_path / "credentials.json"
+    CredentialStore(path).set_oauth("codex", OAuthToken(ACCESS, expires_at=time.time() + 3600))
+    return path
+
+
+@asynccontextmanager
+async def _context(
+    sim: Simulator, store: Path, routes: dict[str, str] | None = None, **settings: Any
+) -> AsyncIterator[ProviderContext]:
+    """A context whose requests leave by their own URLs (no route to the simulator), through
+    the simulator as their proxy, so what a foreign host would receive is recorded.
+
+    ``routes``: the transport's own ``base_urls``, as a caller building one for a provider
+    of its own gives them (the settings know only the registered providers' ids).
+    """
+    values: dict[str, Any] = {"base_urls": {}, "credentials_file": store, "cache": False}
+    values.update(settings)
+    resolved = sim.settings(**values)
+    async with aiohttp.ClientSession() as session:
+        transport = Transport(
+            session,
+            timeout_seconds=5.0,
+            max_response_bytes=resolved.max_response_bytes,
+            base_urls=resolved.base_urls if routes is None else routes,
+            proxy=sim["codex"].base_url,
+        )
+        yield ProviderContext(
+            transport=transport,
+            settings=resolved,
+            credentials=Credentials(store=CredentialStore(store)),
+        )
+
+
+def _seen(sim: Simulator) -> str:
+    return " ".join(f"{r.path} {dict(r.headers)}" for r in sim["codex"].requests)
+
+
+# A classmethod as ``search``.
+
+
+class _OwnSignedIn(SearchProvider):
+    """A user's provider that declares its sign-in."""
+
+    info: ClassVar[ProviderInfo] = ProviderInfo(
+        id="own-classmethod",
+        label="Own Classmethod",
+        kind="api",
+        description="a user's own provider",
+        docs_url="https://own.example/docs",
+    )
+    credential_kinds: ClassVar[tuple[Credential, ...]] = (StoredOAuth(entry="codex"),)
+    sign_in_hosts: ClassVar[tuple[str, ...]] = ("api.own.example",)
+
+
+async def _send(cls: type[SearchProvider], context: ProviderContext) -> SearchResponse:
+    token = await context.credentials.valid_oauth_token(cls.info.id, entry="codex")
+    request = HttpRequest(
+        method="GET",
+        url="https://api.own.example/search",
+        headers={"Authorization": f"Bearer {token.access_token}"},
+    )
+    await context.transport.send(cls.info.id, cls.info.label, request)
+    return SearchResponse(provider=cls.info.id, answer="sent")
+
+
+class InBody(_OwnSignedIn):
+    """Its ``search`` a classmethod in the class body."""
+
+    @classmethod
+    async def search(  # type: ignore[override]
+        cls, params: SearchParams, context: ProviderContext
+    ) -> SearchResponse:
+        return await _send(cls, context)
+
+
+class AssignedLater(_OwnSignedIn):
+    """Its ``search`` a classmethod assigned after the class was made."""
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        raise AssertionError("replaced below, by a classmethod")
+
+
+async def _later(
+    cls: type[SearchProvider], params: SearchParams, context: ProviderContext
+) -> SearchResponse:
+    return await _send(cls, context)
+
+
+AssignedLater.search = classmethod(_later)  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize("provider_class", [InBody, AssignedLater], ids=["body", "assigned"])
+async def test_a_classmethod_search_is_checked(
+    store: Path, provider_class: type[SearchProvider]
+) -> None:
+    # Its route is a foreign gateway: the credential check refuses the sign-in there.
+    async with Simulator(["codex"]) as sim:
+        async with _context(sim, store, {provider_class.info.id: FOREIGN}) as context:
+            with pytest.raises(ProviderNotConfiguredError) as refused:
+                await provider_class().search(SearchParams(query="q"), context)
+        assert sim["codex"].requests == []
+        assert f"custom endpoint {FOREIGN} " in str(refused.value)
+        loopback = {provider_class.info.id: sim["codex"].base_url}
+        async with _context(sim, store, loopback) as context:
+            response = await provider_class().search(SearchParams(query="q"), context)
+        assert f"Bearer {ACCESS}" in _seen(sim)
+    assert response.answer == "sent"
