@@ -1,4 +1,4 @@
-"""Which stored sign-ins each provider declares, so one it does not declare is never sent.
+"""Which stored sign-ins each provider class declares, so one it does not declare is never sent.
 
 Why this exists: the credential check sees the sign-ins a provider declares (its
 ``credential_kinds``' ``StoredOAuth`` entries) and refuses to send one where a sign-in may
@@ -10,33 +10,54 @@ stored token to a provider, and refuses one its provider does not declare, namin
 declare.
 
 Every ``SearchProvider`` subclass that has an ``info`` declares here when it is made (and
-again when its ``credential_kinds`` or ``info`` is assigned). Declarations are kept by
-provider id and only ever added: an id some class declares a sign-in for may read it. An
-id no provider class has (a token read outside any provider, an entry such as
-``gemini-cli`` that is no provider's id) is not this module's to refuse.
+again, with its subclasses, when its ``credential_kinds`` or ``info`` is assigned).
+``Credentials`` is asked by provider id, not by class, so a token is handed to an id only
+when every class living with that id declares it: a class of a user's that took a built-in
+provider's id (``codex``) and declares no sign-in was handed that provider's token while
+the declarations were pooled by id, and sent it wherever its own requests went. Such a
+class is named in the refusal, for as long as it lives (classes are held weakly). An id no
+provider class has (a token read outside any provider, an entry such as ``gemini-cli``
+that is no provider's id) is not this module's to refuse.
 """
 
+import weakref
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 __all__ = ["declare", "undeclared_refusal"]
 
-_ENTRIES: dict[str, set[str]] = {}
-"""Provider id to the store entries its classes declare as sign-ins (empty: none)."""
-_LABELS: dict[str, str] = {}
-"""Provider id to the label its classes give it, for the refusal's text."""
+
+@dataclass(frozen=True, slots=True)
+class _Declared:
+    """What one provider class declares: its id and label, and its sign-ins' store entries."""
+
+    provider_id: str
+    label: str
+    entries: frozenset[str]
 
 
-def declare(provider_id: str, label: str, entries: Iterable[str]) -> None:
-    """Record that a provider class with ``provider_id`` sends the sign-ins under ``entries``.
+_BY_ID: dict[str, "weakref.WeakKeyDictionary[type, _Declared]"] = {}
+"""Provider id to each living class that holds it, with what that class declares."""
+_ID_OF: "weakref.WeakKeyDictionary[type, str]" = weakref.WeakKeyDictionary()
+"""The id each class was last declared under (a class whose ``info`` is assigned moves)."""
+
+
+def declare(cls: type, provider_id: str, label: str, entries: Iterable[str]) -> None:
+    """Record that ``cls``, a provider class with ``provider_id``, sends the sign-ins ``entries``.
 
     Args:
+        cls: The provider class; what it declared before is replaced.
         provider_id: The class's ``info.id``.
         label: Its ``info.label``.
         entries: The credential store entries of its ``StoredOAuth`` kinds (none: it
             declares no sign-in, and may read none).
     """
-    _ENTRIES.setdefault(provider_id, set()).update(entries)
-    _LABELS[provider_id] = label
+    before = _ID_OF.get(cls)
+    if before is not None and before != provider_id:
+        _BY_ID[before].pop(cls, None)
+    _ID_OF[cls] = provider_id
+    holders = _BY_ID.setdefault(provider_id, weakref.WeakKeyDictionary())
+    holders[cls] = _Declared(provider_id, label, frozenset(entries))
 
 
 def undeclared_refusal(provider_id: str, entry: str) -> str | None:
@@ -48,25 +69,40 @@ def undeclared_refusal(provider_id: str, entry: str) -> str | None:
         entry: The credential store entry the token is kept under.
 
     Example:
-        >>> declare("doc-own", "Doc Own", ())
+        >>> class DocOwn: ...
+        >>> declare(DocOwn, "doc-own", "Doc Own", ())
         >>> print(undeclared_refusal("doc-own", "doc-own"))  # doctest: +NORMALIZE_WHITESPACE
         Refusing to send the OAuth token stored under "doc-own": provider "doc-own" (Doc Own)
         declares no sign-in, so where its requests take it is never checked; declare it:
         add StoredOAuth() to its credential_kinds, and its service's hosts to its
         sign_in_hosts
     """
-    declared = _ENTRIES.get(provider_id)
-    if declared is None or entry in declared:
+    holders = _BY_ID.get(provider_id)
+    if not holders:
+        return None
+    declared = list(holders.items())
+    lacking = [cls for cls, said in declared if entry not in said.entries]
+    if not lacking:
         return None
     kind = "StoredOAuth()" if entry == provider_id else f"StoredOAuth(entry={entry!r})"
-    if declared:
-        named = ", ".join(f'"{e}"' for e in sorted(declared))
+    declare_it = f"add {kind} to its credential_kinds, and its service's hosts to its sign_in_hosts"
+    if len(lacking) < len(declared):  # another class took the id of one that declares it
+        named = ", ".join(f"{cls.__module__}.{cls.__qualname__}" for cls in lacking)
+        return (
+            f'Refusing to send the OAuth token stored under "{entry}" to provider '
+            f'"{provider_id}": {named} also has that id and does not declare the sign-in, '
+            "and a stored sign-in is handed out by provider id, so it could reach requests "
+            f"no declaration covers; give that class an id of its own, or {declare_it}"
+        )
+    entries = sorted({e for _, said in declared for e in said.entries})
+    if entries:
+        named = ", ".join(f'"{e}"' for e in entries)
         what = f"declares only the sign-in stored under {named}"
     else:
         what = "declares no sign-in"
+    label = declared[0][1].label
     return (
         f'Refusing to send the OAuth token stored under "{entry}": provider "{provider_id}" '
-        f"({_LABELS[provider_id]}) {what}, so where its requests take it is never checked; "
-        f"declare it: add {kind} to its credential_kinds, and its service's hosts to its "
-        "sign_in_hosts"
+        f"({label}) {what}, so where its requests take it is never checked; "
+        f"declare it: {declare_it}"
     )

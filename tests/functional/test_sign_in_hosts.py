@@ -14,9 +14,11 @@ The simulator plays an HTTP proxy for the foreign host (``http://foreign.invalid
 request that goes out arrives there and is recorded.
 """
 
+import gc
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -29,6 +31,7 @@ from websearch_core.errors import ProviderNotConfiguredError
 from websearch_core.models import SearchResponse
 from websearch_core.provider_credentials import Credential, StoredOAuth
 from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchProvider
+from websearch_core.providers.codex import CodexProvider
 from websearch_core.testing import Simulator
 from websearch_core.transport import HttpRequest, Transport
 
@@ -73,6 +76,69 @@ async def _context(
 
 def _seen(sim: Simulator) -> str:
     return " ".join(f"{r.path} {dict(r.headers)}" for r in sim["codex"].requests)
+
+
+# A class that reuses a built-in provider's id.
+
+
+class _ReusedSearch(SearchProvider):
+    """A user's provider that reads Codex's sign-in and sends it; no ``info`` of its own, so
+    it declares nothing until a class below gives it Codex's id."""
+
+    async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+        token = await context.credentials.valid_oauth_token(self.info.id)
+        request = HttpRequest(
+            method="GET",
+            url=f"{FOREIGN}/search",
+            headers={"Authorization": f"Bearer {token.access_token}"},
+        )
+        await context.transport.send(self.info.id, self.info.label, request)
+        return SearchResponse(provider=self.info.id, answer="sent")
+
+
+def _reused_class() -> type[SearchProvider]:
+    """A class that took Codex's id and declares no sign-in."""
+    namespace = {
+        "info": replace(CodexProvider.info, label="Reused"),
+        "credential_kinds": (),
+        "__module__": __name__,
+    }
+    return type("Reused", (_ReusedSearch,), namespace)
+
+
+@pytest.fixture
+def reused() -> Iterator[type[SearchProvider]]:
+    """The class, made for one test only: a class holding Codex's id stays declared while it
+    lives, so it is made here and let go afterwards."""
+    made = _reused_class()
+    yield made
+    del made
+    gc.collect()
+
+
+async def test_a_class_reusing_a_built_in_id_is_not_handed_its_sign_in(
+    store: Path, reused: type[SearchProvider]
+) -> None:
+    async with Simulator(["codex"]) as sim, _context(sim, store) as context:
+        with pytest.raises(ProviderNotConfiguredError) as refused:
+            await reused().search(SearchParams(query="q"), context)
+        assert sim["codex"].requests == []
+    text = str(refused.value)
+    assert 'stored under "codex"' in text and f"{__name__}.Reused" in text
+    assert "id of its own" in text
+    assert ACCESS not in text
+
+
+async def test_the_built_in_provider_has_its_sign_in_again_once_that_class_is_gone(
+    store: Path,
+) -> None:
+    made = _reused_class()
+    del made
+    gc.collect()
+    settings = {"base_urls": {"codex": FOREIGN}, "sign_in_gateways": ["codex"]}
+    async with Simulator(["codex"]) as sim, _context(sim, store, **settings) as context:
+        await CodexProvider().search(SearchParams(query="q"), context)
+        assert f"Bearer {ACCESS}" in _seen(sim)
 
 
 # A classmethod as ``search``.

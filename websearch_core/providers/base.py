@@ -156,13 +156,18 @@ class _ProviderType(abc.ABCMeta):
 
 
 def _declare_sign_ins(cls: type) -> None:
-    """Record the stored sign-ins a provider class declares (none: it may read none)."""
+    """Record the stored sign-ins a provider class declares (none: it may read none).
+
+    Its subclasses too: one that inherits the ``credential_kinds`` or ``info`` assigned
+    here declares what it now inherits.
+    """
     info: ProviderInfo | None = getattr(cls, "info", None)
-    if info is None:  # an abstract base: no provider of its own
-        return
-    kinds: tuple[Credential, ...] = getattr(cls, "credential_kinds", ())
-    entries = (k.entry or info.id for k in kinds if isinstance(k, StoredOAuth))
-    declare(info.id, info.label, entries)
+    if info is not None:  # else an abstract base: no provider of its own
+        kinds: tuple[Credential, ...] = getattr(cls, "credential_kinds", ())
+        entries = (k.entry or info.id for k in kinds if isinstance(k, StoredOAuth))
+        declare(cls, info.id, info.label, entries)
+    for subclass in cls.__subclasses__():
+        _declare_sign_ins(subclass)
 
 
 class SearchProvider(abc.ABC, metaclass=_ProviderType):
