@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .deadline import remaining_budget
-from .errors import SearchProviderError
+from .errors import ProviderNotConfiguredError, SearchProviderError
 from .models import SearchParams, SearchResponse
 from .provider_types import DelayedRequest, Exchange, Flow, LoopProvider, ProviderContext
 from .transport import API_RESPONSE, HttpRequest, HttpResponse, SseResponse
@@ -91,6 +91,7 @@ async def run_protocol(
     while request is not None:
         if flow.notes:  # a hook learnt something the providers table shows
             await _keep_notes(provider, flow)
+        _refuse_misdirected_sign_in(provider, flow, request)
         try:
             response = await send_step(provider, request, context)
         except SearchProviderError as error:
@@ -122,6 +123,23 @@ async def run_protocol(
         produce = provider.follow_up
         request, flow.resends = next_request, 0
     return _answer(provider, flow)
+
+
+def _refuse_misdirected_sign_in(provider: LoopProvider, flow: Flow, request: HttpRequest) -> None:
+    """Raise before ``request`` is sent if it would carry the flow's sign-in where it may not go.
+
+    A stored sign-in goes only where its provider declares; without one (``flow.token``
+    unset: an API key, a keyless engine) there is nothing to ask.
+
+    Raises:
+        ProviderNotConfiguredError: The provider's
+            :meth:`~websearch_core.providers.base.ProtocolProvider.sign_in_request_refusal`.
+    """
+    if flow.token is None:
+        return
+    refused = provider.sign_in_request_refusal(flow, request)
+    if refused is not None:
+        raise ProviderNotConfiguredError(provider.info.id, refused)
 
 
 def _answer(provider: LoopProvider, flow: Flow) -> SearchResponse:

@@ -18,6 +18,11 @@ Anything else is refused before a request, in one sentence naming the credential
 endpoint (its origin only, never user info) and where it was set, and the fixes. The
 providers table shows it as ``misconfigured:`` and the chain skips the provider (a provider
 that tries each credential in turn, Perplexity, passes the sign-in over instead).
+
+That check reads the URLs a user sets. The URL a provider builds itself is looked at where
+it is sent (:func:`built_url_refusal`, asked by the request loop for each request that
+carries a stored sign-in): a subclass of a built-in provider whose request went to another
+host sent the account's token there unchecked.
 """
 
 from collections.abc import Collection
@@ -32,10 +37,13 @@ from .sent_secret import SentSecret
 __all__ = [
     "GATEWAYS_SETTING",
     "GATEWAYS_VARIABLE",
+    "built_url_refusal",
     "endpoint_refusal",
     "guarded",
     "is_loopback",
+    "is_sign_in_host",
     "refusal",
+    "same_origin",
 ]
 
 GATEWAYS_SETTING: Final = "sign_in_gateways"
@@ -106,6 +114,54 @@ def endpoint_refusal(url: SetUrl | None, gateways: Collection[str]) -> str | Non
         f"to custom endpoint {_shown(scheme, host, port)} (the {url.what} set in "
         f"{url.source}): a sign-in opens your whole account, so it is sent only to {hosts} "
         f"or a loopback address; remove {url.source} or point it there{trust}"
+    )
+
+
+def is_sign_in_host(url: str, hosts: Collection[str]) -> bool:
+    """Whether ``url`` is one of ``hosts`` over https on its port, or a loopback address.
+
+    A URL without a usable host counts as one: its own check (the transport's) names it.
+    """
+    origin = _origin(url)
+    if origin is None:
+        return True
+    scheme, host, port = origin
+    return is_loopback(host) or (scheme == "https" and port in (None, 443) and host in hosts)
+
+
+def same_origin(url: str, other: str) -> bool:
+    """Whether ``url`` goes to the scheme, host and port of ``other`` (user info aside)."""
+    origin = _origin(url)
+    return origin is not None and origin == _origin(other)
+
+
+def built_url_refusal(
+    url: str, entry: str, provider_id: str, label: str, hosts: Collection[str]
+) -> str:
+    """The sentence refusing to send the token stored under ``entry`` to ``url``.
+
+    For a URL the provider built itself, not one the user set (the credential check judges
+    those, :func:`endpoint_refusal`). It names the provider, the endpoint (its origin only)
+    and the settings that would allow it, never the token.
+
+    Example:
+        >>> print(built_url_refusal("http://u:pw@gw.example/x", "codex", "codex", "Codex",
+        ...     ("chatgpt.com",)))  # doctest: +NORMALIZE_WHITESPACE
+        Refusing to send the OAuth token stored under "codex" to http://gw.example: provider
+        "codex" (Codex) declares its sign-in for chatgpt.com only (its sign_in_hosts), and a
+        sign-in opens your whole account; send its requests there or to a loopback address,
+        or set base_urls.codex to that endpoint and add codex to sign_in_gateways
+        (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
+    """
+    origin = _origin(url)
+    shown = _shown(*origin) if origin is not None else "that endpoint"
+    named = " or ".join(hosts) if hosts else "no host"
+    return (
+        f'Refusing to send the OAuth token stored under "{entry}" to {shown}: provider '
+        f'"{provider_id}" ({label}) declares its sign-in for {named} only (its '
+        "sign_in_hosts), and a sign-in opens your whole account; send its requests there "
+        f"or to a loopback address, or set base_urls.{provider_id} to that endpoint and add "
+        f"{provider_id} to {GATEWAYS_SETTING} ({GATEWAYS_VARIABLE}) to trust it"
     )
 
 

@@ -30,6 +30,7 @@ from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import ProviderNotConfiguredError
 from websearch_core.models import SearchResponse
 from websearch_core.provider_credentials import Credential, StoredOAuth
+from websearch_core.provider_types import Flow
 from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchProvider
 from websearch_core.providers.codex import CodexProvider
 from websearch_core.testing import Simulator
@@ -76,6 +77,37 @@ async def _context(
 
 def _seen(sim: Simulator) -> str:
     return " ".join(f"{r.path} {dict(r.headers)}" for r in sim["codex"].requests)
+
+
+class ElsewhereCodex(CodexProvider):
+    """A subclass of the built-in Codex provider whose requests go to another host."""
+
+    def first_request(self, flow: Flow) -> HttpRequest:
+        request = super().first_request(flow)
+        return replace(request, url=f"{FOREIGN}/backend-api/codex/responses")
+
+
+async def test_a_sign_in_is_not_sent_to_a_host_its_provider_does_not_declare(store: Path) -> None:
+    async with Simulator(["codex"]) as sim, _context(sim, store) as context:
+        with pytest.raises(ProviderNotConfiguredError) as refused:
+            await ElsewhereCodex().search(SearchParams(query="q"), context)
+        assert ACCESS not in _seen(sim)
+        assert sim["codex"].requests == []
+    text = str(refused.value)
+    assert refused.value.provider == "codex"
+    assert text.startswith('Refusing to send the OAuth token stored under "codex" to ')
+    assert FOREIGN in text and "chatgpt.com" in text
+    assert "base_urls.codex" in text and "sign_in_gateways" in text
+    assert ACCESS not in text
+
+
+async def test_a_base_url_the_user_trusts_still_receives_it(store: Path) -> None:
+    # The opt-in: the base URL set for the provider, and trusted in sign_in_gateways.
+    settings = {"base_urls": {"codex": FOREIGN}, "sign_in_gateways": ["codex"]}
+    async with Simulator(["codex"]) as sim, _context(sim, store, **settings) as context:
+        response = await ElsewhereCodex().search(SearchParams(query="q"), context)
+        assert f"Bearer {ACCESS}" in _seen(sim)
+    assert response.provider == "codex"
 
 
 # A class that reuses a built-in provider's id.

@@ -45,7 +45,14 @@ from ..request_loop import run_protocol
 from ..sent_secret import CredentialCheck, SentSecret, first_problem
 from ..settings import BASE_URL_SUFFIX, ENV_PREFIX
 from ..sign_in_declarations import declare
-from ..sign_in_destination import endpoint_refusal, guarded, refusal
+from ..sign_in_destination import (
+    built_url_refusal,
+    endpoint_refusal,
+    guarded,
+    is_sign_in_host,
+    refusal,
+    same_origin,
+)
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for, raise_for_error_map, wait_hint
 from ._search_guard import (
@@ -155,6 +162,14 @@ class _ProviderType(abc.ABCMeta):
                 _declare_sign_ins(cls)
 
 
+def _carries(request: HttpRequest, value: str) -> bool:
+    """Whether ``request`` holds ``value`` in a header, a query parameter or a form field."""
+    if any(value in sent for sent in request.headers.values()):
+        return True
+    fields = (*request.params, *(request.form or ()))
+    return any(value in sent for _, sent in fields)
+
+
 def _declare_sign_ins(cls: type) -> None:
     """Record the stored sign-ins a provider class declares (none: it may read none).
 
@@ -166,7 +181,8 @@ def _declare_sign_ins(cls: type) -> None:
         kinds: tuple[Credential, ...] = getattr(cls, "credential_kinds", ())
         entries = (k.entry or info.id for k in kinds if isinstance(k, StoredOAuth))
         declare(cls, info.id, info.label, entries)
-    for subclass in cls.__subclasses__():
+    subclasses: list[type] = cls.__subclasses__()
+    for subclass in subclasses:
         _declare_sign_ins(subclass)
 
 
@@ -495,6 +511,37 @@ class ProtocolProvider(SearchProvider):
 
     async def prepare(self, flow: Flow) -> None:
         """Resolve what requests need before the first is built (e.g. ``flow.token``)."""
+
+    @final
+    def sign_in_request_refusal(self, flow: Flow, request: HttpRequest) -> str | None:
+        """Why ``request`` may not carry ``flow``'s stored sign-in where it goes, or ``None``.
+
+        The credential check judges the URLs a user sets; the URL a provider builds itself
+        (a subclass's, one read from data) was never looked at, so a subclass of a built-in
+        provider whose request went to another host sent the sign-in there. A request that
+        carries the token (in a header, a parameter or a form field) goes only to one of
+        :attr:`sign_in_hosts` over https, a loopback address, or the URL the user set for
+        the provider (its ``base_urls`` entry, which every request is sent to, or its own
+        URL variable), which the credential check has judged (``sign_in_gateways`` is the
+        opt-in there). Asked by the request loop before each request while ``flow.token``
+        is set.
+        """
+        token = flow.token
+        if token is None or is_sign_in_host(request.url, self.sign_in_hosts):
+            return None
+        if not _carries(request, token.access_token):
+            return None
+        context = flow.context
+        what = f"{self.info.label} base URL"
+        if base_url_setting(context, self.info.id, what, self.sign_in_hosts) is not None:
+            return None  # every request is sent there, and the credential check judged it
+        own = self.own_url(context)
+        if own is not None and same_origin(request.url, own.url):
+            return None  # judged by the credential check too
+        entry = flow.token_entry or self.info.id
+        return built_url_refusal(
+            request.url, entry, self.info.id, self.info.label, self.sign_in_hosts
+        )
 
     def first_request(self, flow: Flow) -> HttpRequest | None:
         """The first request (default: :meth:`build_request`)."""
