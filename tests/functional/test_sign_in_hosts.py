@@ -27,7 +27,7 @@ import pytest
 
 from websearch_core import Credentials, SearchParams
 from websearch_core.credentials import CredentialStore, OAuthToken
-from websearch_core.errors import ProviderNotConfiguredError
+from websearch_core.errors import ProviderNotConfiguredError, SearchProviderError
 from websearch_core.models import SearchResponse
 from websearch_core.provider_credentials import Credential, StoredOAuth
 from websearch_core.provider_types import Flow
@@ -243,3 +243,72 @@ async def test_a_classmethod_search_is_checked(
             response = await provider_class().search(SearchParams(query="q"), context)
         assert f"Bearer {ACCESS}" in _seen(sim)
     assert response.answer == "sent"
+
+
+# What a request carries, and classes that inherit what their parent declares later.
+
+
+class ElsewhereInBody(CodexProvider):
+    """Its requests go to another host with the token in the JSON body, not a header."""
+
+    def first_request(self, flow: Flow) -> HttpRequest:
+        request = super().first_request(flow)
+        assert flow.token is not None
+        body = {**request.json, "token": flow.token.access_token}
+        return replace(request, url=f"{FOREIGN}/collect", headers={}, json=body)
+
+
+class ElsewhereWithoutIt(CodexProvider):
+    """Its requests go to another host carrying no part of the sign-in (a key of another
+    service, as Perplexity's fall back to): nothing to refuse."""
+
+    def first_request(self, flow: Flow) -> HttpRequest:
+        request = super().first_request(flow)
+        return HttpRequest(method="POST", url=f"{FOREIGN}/other", json=request.json)
+
+
+async def test_a_sign_in_in_a_body_is_not_sent_to_an_undeclared_host(store: Path) -> None:
+    async with Simulator(["codex"]) as sim, _context(sim, store) as context:
+        with pytest.raises(ProviderNotConfiguredError) as refused:
+            await ElsewhereInBody().search(SearchParams(query="q"), context)
+        assert sim["codex"].requests == []
+    assert FOREIGN in str(refused.value) and ACCESS not in str(refused.value)
+
+
+async def test_a_request_without_the_sign_in_goes_where_it_is_built(store: Path) -> None:
+    async with Simulator(["codex"]) as sim, _context(sim, store) as context:
+        with pytest.raises(SearchProviderError) as answered:  # the simulator knows no /other
+            await ElsewhereWithoutIt().search(SearchParams(query="q"), context)
+        assert not isinstance(answered.value, ProviderNotConfiguredError)
+        assert [r.path for r in sim["codex"].requests] == ["/other"]
+        assert ACCESS not in _seen(sim)
+
+
+async def test_a_subclass_declares_what_it_inherits_when_its_parent_declares_later(
+    tmp_path: Path,
+) -> None:
+    class Parent(SearchProvider):
+        """Declares its sign-in only after a subclass was made."""
+
+        info: ClassVar[ProviderInfo] = replace(_OwnSignedIn.info, id="own-parent")
+        credential_kinds: ClassVar[tuple[Credential, ...]] = ()
+
+        async def search(self, params: SearchParams, context: ProviderContext) -> SearchResponse:
+            raise AssertionError("not searched")
+
+    class Child(Parent):
+        """Its own id; its credential_kinds are its parent's."""
+
+        info: ClassVar[ProviderInfo] = replace(_OwnSignedIn.info, id="own-child")
+
+    path = tmp_path / "credentials.json"
+    CredentialStore(path).set_oauth("codex", OAuthToken(ACCESS))
+    credentials = Credentials(store=CredentialStore(path))
+    Parent.credential_kinds = (StoredOAuth(entry="codex"),)
+    assert credentials.oauth_token("codex") is not None
+    for provider_id in ("own-parent", "own-child"):
+        token = await credentials.valid_oauth_token(provider_id, entry="codex")
+        assert token.access_token == ACCESS
+    Parent.credential_kinds = ()
+    with pytest.raises(ProviderNotConfiguredError, match='provider "own-child"'):
+        await credentials.valid_oauth_token("own-child", entry="codex")

@@ -14,6 +14,7 @@ concurrent calls. The data types live in the leaf :mod:`websearch_core.provider_
 """
 
 import abc
+import json
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
@@ -163,11 +164,17 @@ class _ProviderType(abc.ABCMeta):
 
 
 def _carries(request: HttpRequest, value: str) -> bool:
-    """Whether ``request`` holds ``value`` in a header, a query parameter or a form field."""
+    """Whether ``request`` holds ``value``: in a header, a parameter, a form field or its JSON.
+
+    Asked only of a request bound for a host its provider does not declare (rare), so its
+    JSON body is written out to be looked through.
+    """
     if any(value in sent for sent in request.headers.values()):
         return True
     fields = (*request.params, *(request.form or ()))
-    return any(value in sent for _, sent in fields)
+    if any(value in sent for _, sent in fields):
+        return True
+    return request.json is not None and value in json.dumps(request.json, default=str)
 
 
 def _declare_sign_ins(cls: type) -> None:
@@ -519,12 +526,12 @@ class ProtocolProvider(SearchProvider):
         The credential check judges the URLs a user sets; the URL a provider builds itself
         (a subclass's, one read from data) was never looked at, so a subclass of a built-in
         provider whose request went to another host sent the sign-in there. A request that
-        carries the token (in a header, a parameter or a form field) goes only to one of
-        :attr:`sign_in_hosts` over https, a loopback address, or the URL the user set for
-        the provider (its ``base_urls`` entry, which every request is sent to, or its own
-        URL variable), which the credential check has judged (``sign_in_gateways`` is the
-        opt-in there). Asked by the request loop before each request while ``flow.token``
-        is set.
+        carries the token (in a header, a parameter, a form field or its JSON body) goes
+        only to one of :attr:`sign_in_hosts` over https, a loopback address, or the URL the
+        user set for the provider (its ``base_urls`` entry, which every request is sent to,
+        or its own URL variable), which the credential check has judged
+        (``sign_in_gateways`` is the opt-in there). Asked by the request loop before each
+        request while ``flow.token`` is set.
         """
         token = flow.token
         if token is None or is_sign_in_host(request.url, self.sign_in_hosts):
