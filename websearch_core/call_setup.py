@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     import aiohttp
 
     from .browser import HeadlessBrowser
+    from .lookups import PendingLookups
 
 __all__ = ["CallSetup"]
 
@@ -120,6 +121,8 @@ class CallSetup:
         browser: The client's headless browser.
         own_session: Whether ``session`` is the one the client opened (it then sends
             through the environment's proxy itself: :func:`environment_proxies`).
+        lookups: The host names that session is still looking up, so that a timeout
+            during a lookup reads as a host not reached (``None``: a caller's session).
     """
 
     __slots__ = ("_key", "_ledger", "_notes", "_order", "_plan", "_redactor", "context")
@@ -132,6 +135,7 @@ class CallSetup:
         browser: "HeadlessBrowser | None",
         *,
         own_session: bool = False,
+        lookups: "PendingLookups | None" = None,
     ) -> None:
         self._key = (session, settings, credentials)
         transport = Transport(
@@ -145,6 +149,7 @@ class CallSetup:
             proxies=environment_proxies(session, settings, credentials, own=own_session),
             proxy=own_proxy(settings) if own_session else None,
             proxy_source=own_proxy_source(settings, credentials) if own_session else None,
+            lookups=lookups,
         )
         self._notes = ProviderNotes()
         self.context = ProviderContext(

@@ -80,6 +80,7 @@ if TYPE_CHECKING:
     from .browser import HeadlessBrowser
     from .call_setup import CallSetup
     from .env_proxies import EnvironmentProxies
+    from .lookups import PendingLookups
     from .orchestration import ChainOutcome
     from .state import StateStore
     from .status import ProviderStatus
@@ -189,6 +190,8 @@ class WebSearch(AsyncClosing):
         self._session = session
         self._owns_session = session is None
         self._session_loop: asyncio.AbstractEventLoop | None = None
+        self._lookups: PendingLookups | None = None
+        """The lookups under way of the session this instance opened (``None``: a caller's)."""
         self._session_reaper: weakref.finalize | None = None  # type: ignore[type-arg]
         """Closes the session on its loop if this instance is collected with it open."""
         self._guard: _LoopGuard | None = None
@@ -314,8 +317,13 @@ class WebSearch(AsyncClosing):
             # old one is unusable (and cannot be closed once its loop is closed).
             self._session = None
         if self._session is None or self._session.closed:
+            from .lookups import PendingLookups, system_resolver
+
+            # A timeout during a lookup is a host not reached (see lookups). The system
+            # resolver (getaddrinfo in a thread) holds nothing to close with the session.
+            self._lookups = PendingLookups(system_resolver())
             # Its proxy is chosen per request, and it never re-sends a request silently.
-            self._session = open_own_session()
+            self._session = open_own_session(resolver=self._lookups)
             self._session_loop = loop
             self._owns_session = True
             if self._session_reaper is not None:
@@ -342,6 +350,7 @@ class WebSearch(AsyncClosing):
                 self.credentials,
                 self._browser,
                 own_session=self._owns_session,
+                lookups=self._lookups if self._owns_session else None,
             )
             self._call_setup = setup
         return setup

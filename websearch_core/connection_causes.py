@@ -20,6 +20,7 @@ import re
 __all__ = [
     "connect_refused",
     "connection_cause",
+    "lookup_unanswered",
     "navigation_cause",
     "navigation_unreached",
     "protocol_fault",
@@ -106,6 +107,23 @@ def connection_cause(exc: BaseException) -> str:
 
 _NOT_REACHED_ERRNOS = frozenset({errno.ECONNREFUSED, errno.ENETUNREACH, errno.EHOSTUNREACH})
 """A connection refused, or no route to the host: nothing reached it, nothing was sent."""
+
+
+def lookup_unanswered(looked_up: str, seconds: str) -> str:
+    """A request's time ran out while a host name it needed had no answer from DNS.
+
+    Words of their own, not a timeout's: nothing was sent, so it reads as the name not
+    resolved, which it is by the time the user reads it.
+
+    Args:
+        looked_up: What was looked up (``the host name``, ``the proxy's host name``).
+        seconds: The time the request had, as its timeout is written.
+
+    Example:
+        >>> lookup_unanswered("the host name", "3")
+        'the host name could not be resolved: no answer from DNS within 3s'
+    """
+    return f"{looked_up} could not be resolved: no answer from DNS within {seconds}s"
 
 
 def connect_refused(exc: BaseException) -> bool:

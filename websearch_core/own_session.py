@@ -19,6 +19,7 @@ from .said_once import first_time
 
 if TYPE_CHECKING:
     import aiohttp
+    from aiohttp.abc import AbstractResolver
 
 __all__ = ["open_own_session", "stop_silent_resends"]
 
@@ -46,17 +47,22 @@ def stop_silent_resends(session: "aiohttp.ClientSession") -> bool:
     return getattr(session, _SWITCH, None) is False
 
 
-def open_own_session() -> "aiohttp.ClientSession":
+def open_own_session(resolver: "AbstractResolver | None" = None) -> "aiohttp.ClientSession":
     """A new session for the client, on the running loop, that never re-sends silently.
 
     The proxy (``WEBSEARCH_PROXY``, else ``HTTPS_PROXY``/``NO_PROXY``) is chosen per request
     by the transport, so the session does not trust the environment: a loopback endpoint
     goes direct, and trusting it, aiohttp would also send the ``~/.netrc`` login of every
     host it lists (see :mod:`websearch_core.env_proxies`).
+
+    Args:
+        resolver: The connector's resolver (the client's
+            :class:`~websearch_core.lookups.PendingLookups`); ``None``: aiohttp's default.
+            A connector given one does not close it.
     """
     import aiohttp  # on first use: importing the client must not cost aiohttp's ~80 ms
 
-    session = _session(force_close=False)
+    session = _session(force_close=False, resolver=resolver)
     if stop_silent_resends(session):
         return session
     session.detach()  # never used: no connection of its connector is left open
@@ -66,15 +72,17 @@ def open_own_session() -> "aiohttp.ClientSession":
             "a dropped connection: connections are not reused, so none is sent twice",
             aiohttp.__version__,
         )
-    return _session(force_close=True)
+    return _session(force_close=True, resolver=resolver)
 
 
-def _session(*, force_close: bool) -> "aiohttp.ClientSession":
+def _session(*, force_close: bool, resolver: "AbstractResolver | None") -> "aiohttp.ClientSession":
     """The client's session, its connections reused unless ``force_close``."""
     import aiohttp
 
     return aiohttp.ClientSession(
         timeout=aiohttp.ClientTimeout(total=None),
-        connector=aiohttp.TCPConnector(limit=CONNECTION_LIMIT, force_close=force_close),
+        connector=aiohttp.TCPConnector(
+            limit=CONNECTION_LIMIT, force_close=force_close, resolver=resolver
+        ),
         trust_env=False,
     )

@@ -28,12 +28,13 @@ from urllib.parse import urlsplit, urlunsplit
 from .body_buffer import BodyBuffer
 from .connection_causes import (
     connection_cause,
+    lookup_unanswered,
     protocol_fault,
     proxy_refusal,
     undecodable_encoding,
     unreached_cause,
 )
-from .deadline import remaining_budget, timed_out_text
+from .deadline import format_seconds, remaining_budget, timed_out_text
 from .errors import (
     AuthorizationError,
     HostNotFoundError,
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
 
     from .credentials import Credentials
     from .env_proxies import EnvironmentProxies
+    from .lookups import PendingLookups
 
 __all__ = [
     "API_RESPONSE",
@@ -431,6 +433,10 @@ class Transport:
             :meth:`_proxy_for`).
         proxy_source: What set ``proxy`` (``WEBSEARCH_PROXY`` or ``the proxy setting``),
             named when it cannot be reached.
+        lookups: The host names the session is still looking up (the client's own
+            session's resolver): a timeout while the request's host name (or its proxy's)
+            had no answer yet is a host not found, not a slow provider. ``None``: every
+            timeout is the provider's.
     """
 
     def __init__(
@@ -446,8 +452,10 @@ class Transport:
         proxies: "EnvironmentProxies | None" = None,
         proxy: str | None = None,
         proxy_source: str | None = None,
+        lookups: "PendingLookups | None" = None,
     ) -> None:
         self.session = session
+        self._lookups = lookups
         self._proxies = proxies
         self._proxy = proxy
         self._proxy_source = proxy_source
@@ -776,7 +784,10 @@ class Transport:
         """
         import aiohttp
 
-        hostless = _hostless_failure(provider, label, timeout, exc)
+        hostless: SearchProviderError | None = self._lookup_unanswered(
+            provider, label, url, timeout, exc
+        )
+        hostless = hostless or _hostless_failure(provider, label, timeout, exc)
         if hostless is not None:
             return hostless
         host = urlsplit(url).netloc.rpartition("@")[2] or "?"  # never the userinfo
@@ -808,6 +819,33 @@ class Transport:
         detail = redactor_for(self._known_secrets())(str(exc))
         message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
         return ProviderUnavailableError(provider, message)
+
+    def _lookup_unanswered(
+        self, provider: str, label: str, url: str, timeout: float, exc: BaseException
+    ) -> HostNotFoundError | None:
+        """The error for a timeout that came while the host's name had no answer yet.
+
+        A DNS server that does not answer, not the provider: nothing left this machine, so
+        the offline rule decides whether it counts (:mod:`~websearch_core.lookups`).
+        ``None`` for any other failure, a session whose lookups are not known (a
+        caller's), or a name (and the proxy's, if any) that was resolved.
+        """
+        lookups = self._lookups
+        if lookups is None or not isinstance(exc, TimeoutError):
+            return None
+        from yarl import URL
+
+        proxy = self._proxy_for(provider, label, url)
+        proxy_host = URL(proxy).raw_host if proxy is not None else None
+        if lookups.pending(proxy_host):
+            looked_up = "the proxy's host name"
+        elif proxy is None and lookups.pending(URL(url).raw_host):
+            looked_up = "the host name"
+        else:
+            return None
+        host = urlsplit(url).netloc.rpartition("@")[2] or "?"  # never the userinfo
+        words = lookup_unanswered(looked_up, format_seconds(timeout))
+        return HostNotFoundError(provider, f"{label} connection failed ({host}): {words}")
 
     async def _guarded(
         self,

@@ -11,6 +11,7 @@ truncated, malformed or oversized body, a redirect) is proven once for every pro
 captures, its request shape and its real quirks.
 """
 
+import asyncio
 import socket
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -28,6 +29,7 @@ from websearch_core.testing.protocols.gemini import GeminiProtocol
 __all__ = [
     "MISSING_CHROMIUM",
     "PartlyDownNetwork",
+    "SilentNameServer",
     "SwitchableNetwork",
     "Unresolvable",
     "failure_after",
@@ -77,6 +79,30 @@ class SwitchableNetwork(Unresolvable):
         if not self.online or host in self.unknown:
             return await super().resolve(host, port, family)
         return _loopback(host, port)
+
+
+class SilentNameServer(SwitchableNetwork):
+    """A network whose DNS server never answers until it is back, as with no upstream.
+
+    ``getaddrinfo`` waits so until resolv.conf's timeouts give the name up (about 10 s
+    with glibc's defaults): longer than any provider timeout a test sets. Online, names
+    resolve to the simulator as :class:`SwitchableNetwork`'s do.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._back = asyncio.Event()
+
+    def come_back(self) -> None:
+        """The DNS server answers again, the lookups waiting on it included."""
+        self.online = True
+        self._back.set()
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[aiohttp.abc.ResolveResult]:
+        await self._back.wait()
+        return await super().resolve(host, port, family)
 
 
 class PartlyDownNetwork(SwitchableNetwork):

@@ -13,17 +13,15 @@ works, so the failures beside it count.
 A reset connection or a timeout reached (or may have reached) some host, and a working
 network gives those for one provider's outage too: they never make the machine offline.
 
-A DNS server that does not answer is mostly the unresolved case already: the system
-resolver (aiohttp's threaded ``getaddrinfo``) gives up by itself after resolv.conf's
-``timeout`` x ``attempts`` per name server (5 s x 2 by glibc's defaults) and says
-``EAI_AGAIN``, a host-not-found (measured: two providers behind a silent name server
-failed unresolved in 10 s each, the offline hint given, no breaker opened). Only a
-provider timeout shorter than that ends first, as a timeout, and counts: aiohttp raises the
-same bare ``TimeoutError`` when the request's total time runs out during the lookup, the
-TCP connect or the wait for the response (its ``connect`` timeout, unused here, raises
-``ConnectionTimeoutError`` for the lookup and for a TCP or TLS handshake that reached a
-host alike). Telling the lookup apart would take aiohttp's DNS trace hooks, which only a
-session this package creates can carry, not one a caller passes in; not done.
+A DNS server that does not answer is the unresolved case too. The system resolver
+(aiohttp's threaded ``getaddrinfo``) gives up by itself after resolv.conf's ``timeout`` x
+``attempts`` per name server (5 s x 2 by glibc's defaults) and says ``EAI_AGAIN``, a
+host-not-found. A provider timeout shorter than that ends first, with the same bare
+``TimeoutError`` aiohttp raises for a provider slow to answer; the client's own session
+knows which names it is still looking up (:mod:`~websearch_core.lookups`), so such a
+timeout is a host not found as well (measured: two providers behind a silent name server,
+``timeout_seconds`` 0.5, opened both breakers in two searches; now neither, with the
+offline hint). A caller's session carries its own resolver: its timeouts stay timeouts.
 
 Whether the failures that reached no host count towards their providers' breakers is
 decided here once, for the chain and for Public Web's fan-out alike

@@ -1,0 +1,76 @@
+"""A DNS server that never answers is this machine offline, not every provider slow.
+
+With ``timeout_seconds`` shorter than the system resolver's own give-up (about 10 s), every
+provider's request ran out of time during its lookup and read as a plain timeout: each
+search counted one failure against every provider, and two searches opened every breaker,
+so the first search once the network was back asked nobody. The client's own session now
+knows which names it is still looking up (``websearch_core.lookups``): such a timeout is a
+host name not resolved, which the offline rule decides on, and the hint says what to check.
+A provider slow to answer a name that did resolve still times out, and still counts.
+"""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+
+from tests.functional._sim_helpers import SilentNameServer
+from websearch_core import WebSearch, lookups
+from websearch_core.format import OFFLINE_HINT
+from websearch_core.testing import Fault, Simulator
+
+PROVIDERS = ["bing", "duckduckgo"]
+TIMEOUT = 0.5
+"""Far shorter than a resolver's give-up, as a user's ``timeout_seconds`` often is."""
+
+
+@asynccontextmanager
+async def _own_client(
+    sim: Simulator,
+    network: SilentNameServer,
+    monkeypatch: pytest.MonkeyPatch,
+    chain: list[str] = PROVIDERS,
+) -> AsyncIterator[WebSearch]:
+    """A client with a session of its own, whose system resolver asks ``network``.
+
+    Each simulated provider's base URL names its host, so only a name server that
+    answers leads to it.
+    """
+    monkeypatch.setattr(lookups, "system_resolver", lambda: network)
+    routes = {pid: sim[pid].base_url.replace("127.0.0.1", f"{pid}.invalid") for pid in PROVIDERS}
+    settings = sim.settings(base_urls=routes, providers=chain, cache=False, timeout_seconds=TIMEOUT)
+    async with WebSearch(settings) as ws:
+        yield ws
+
+
+async def test_a_silent_name_server_opens_no_breaker(monkeypatch: pytest.MonkeyPatch) -> None:
+    network = SilentNameServer()
+    async with Simulator(PROVIDERS) as sim, _own_client(sim, network, monkeypatch) as ws:
+        offline = [await ws.run("python asyncio") for _ in range(3)]
+        network.come_back()
+        back = await ws.run("python asyncio")
+    unanswered = f"the host name could not be resolved: no answer from DNS within {TIMEOUT:g}s"
+    for result in offline:
+        assert result.error is not None
+        assert unanswered in result.error
+        assert result.error.endswith(OFFLINE_HINT)
+        assert "skipped" not in result.error  # no provider (or engine) was cooled down
+    assert back.error is None
+    assert back.response.provider == PROVIDERS[0]
+
+
+async def test_a_provider_slow_to_answer_a_resolved_name_still_times_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    network = SilentNameServer()
+    network.come_back()
+    async with Simulator(PROVIDERS) as sim, _own_client(sim, network, monkeypatch) as ws:
+        sim["bing"].always(Fault.hang())
+        answers = [await ws.run("python asyncio") for _ in range(2)]
+        status = {row.id: row for row in await ws.provider_status()}
+    assert [result.response.provider for result in answers] == ["duckduckgo"] * 2
+    attempt = answers[0].response.attempts[0]
+    assert attempt.detail == f"Bing request timed out after {TIMEOUT:g}s"
+    mark = status["bing"].mark
+    assert mark is not None and mark.kind == "circuit_open"
+    assert mark.failures == 2
