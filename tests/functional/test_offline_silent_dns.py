@@ -11,6 +11,7 @@ A provider slow to answer a name that did resolve still times out, and still cou
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 
@@ -30,16 +31,17 @@ async def _own_client(
     network: SilentNameServer,
     monkeypatch: pytest.MonkeyPatch,
     chain: list[str] = PROVIDERS,
+    **settings: Any,
 ) -> AsyncIterator[WebSearch]:
-    """A client with a session of its own, whose system resolver asks ``network``.
+    """A client asking ``chain`` with a session of its own, whose resolver asks ``network``.
 
     Each simulated provider's base URL names its host, so only a name server that
     answers leads to it.
     """
     monkeypatch.setattr(lookups, "system_resolver", lambda: network)
-    routes = {pid: sim[pid].base_url.replace("127.0.0.1", f"{pid}.invalid") for pid in PROVIDERS}
-    settings = sim.settings(base_urls=routes, providers=chain, cache=False, timeout_seconds=TIMEOUT)
-    async with WebSearch(settings) as ws:
+    routes = {pid: sim[pid].base_url.replace("127.0.0.1", f"{pid}.invalid") for pid in chain}
+    values: dict[str, Any] = {"cache": False, "timeout_seconds": TIMEOUT, **settings}
+    async with WebSearch(sim.settings(base_urls=routes, providers=chain, **values)) as ws:
         yield ws
 
 
@@ -74,3 +76,24 @@ async def test_a_provider_slow_to_answer_a_resolved_name_still_times_out(
     mark = status["bing"].mark
     assert mark is not None and mark.kind == "circuit_open"
     assert mark.failures == 2
+
+
+async def test_providers_the_deadline_left_untried_do_not_make_the_machine_online(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two names with no answer take the whole deadline, so the third provider is not tried.
+    # Being left untried sent nothing and shows nothing of the network: before, it read as
+    # a provider reached, the two were counted, and two searches opened both breakers.
+    network = SilentNameServer()
+    chain = [*PROVIDERS, "mojeek"]
+    async with (
+        Simulator(chain) as sim,
+        _own_client(sim, network, monkeypatch, chain, deadline_seconds=2 * TIMEOUT) as ws,
+    ):
+        offline = [await ws.run("python asyncio") for _ in range(2)]
+        status = {row.id: row for row in await ws.provider_status()}
+    for result in offline:
+        assert result.error is not None
+        assert "not tried: mojeek" in result.error
+        assert result.error.endswith(OFFLINE_HINT)
+    assert [status[pid].mark for pid in chain] == [None, None, None]

@@ -30,7 +30,7 @@ decided here once, for the chain and for Public Web's fan-out alike
 
 from collections.abc import Iterable, Sequence
 
-from ..errors import HostNotReachedError, ProviderNotConfiguredError
+from ..errors import DeadlineExceededError, HostNotReachedError, ProviderNotConfiguredError
 from ..providers.base import ProviderContext, SearchProvider
 from .ledger import ProviderSkippedError
 
@@ -47,8 +47,11 @@ __all__ = [
 OFFLINE_MIN_PROVIDERS = 2
 """Providers that must all fail alike, unreached, before the machine is the one to blame."""
 
-_UNSENT = (ProviderSkippedError, ProviderNotConfiguredError)
-"""Failures that sent nothing (a cooldown, a budget, a missing key): they tell nothing."""
+_UNSENT = (ProviderSkippedError, ProviderNotConfiguredError, DeadlineExceededError)
+"""Failures that sent nothing (a cooldown, a budget, a missing key, providers the deadline
+left untried): they tell nothing of the network. Untried ones read as reached before, so two
+names without an answer from DNS that took the whole deadline were counted, and two searches
+opened both breakers."""
 
 
 def is_unreached(error: BaseException) -> bool:
@@ -67,7 +70,10 @@ def sent_nothing(error: BaseException) -> bool:
 
 
 def asked(errors: Iterable[BaseException]) -> list[BaseException]:
-    """The failures of providers that were asked: skips and missing setups sent nothing."""
+    """The failures of providers that were asked.
+
+    Skips, missing setups and providers the deadline left untried sent nothing.
+    """
     return [error for error in errors if not isinstance(error, _UNSENT)]
 
 
@@ -135,7 +141,8 @@ def unreached_count(
        cuts short (a DNS that does not answer is slow) would open every breaker, while
        dropping loses one count that a later search counts again.
     3. Two or more providers asked, all unreached alike: this machine
-       (:func:`machine_offline`), not counted.
+       (:func:`machine_offline`), not counted. Providers the deadline left untried were
+       not asked: they neither show the network works nor make a failure a lone one's.
     4. One provider asked alone whose own host name did not resolve: far more likely this
        machine than the provider, and nothing beside it tells the two apart (counted,
        searches offline with a forced provider or a lone engine opened its breaker, and
