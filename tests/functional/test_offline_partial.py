@@ -360,3 +360,25 @@ async def test_a_request_the_provider_answered_with_an_error_is_counted() -> Non
             assert (await ws.run("python asyncio")).error is None
             used = await _used(ws)
     assert used == {**used, "bing": 1, "duckduckgo": 1}
+
+
+async def test_a_public_engine_alone_counts_once_a_provider_after_it_answers() -> None:
+    # Public Web asks Bing alone, whose official name does not resolve: alone, that is this
+    # machine more likely, but SearXNG after it answers, so the network works and Bing's
+    # failure is Bing's. The fan-out used to decide before the chain knew, and left Bing
+    # unmarked while the aggregate was cooled down for it.
+    async with Simulator(["bing", "duckduckgo", "searxng"]) as sim:
+        routes = {pid: url for pid, url in sim.base_urls().items() if pid != "bing"}
+        async with _client(
+            sim,
+            Unresolvable(),
+            base_urls=routes,
+            providers=["public", "searxng"],
+            exclude=["duckduckgo"],
+        ) as ws:
+            answers = [await ws.run("python asyncio") for _ in range(2)]
+            marks = await _marks(ws)
+    assert [result.response.provider for result in answers] == ["searxng", "searxng"]
+    for engine in ("bing", "public"):
+        mark = marks[engine]
+        assert mark is not None and mark.kind == "circuit_open" and mark.failures == 2

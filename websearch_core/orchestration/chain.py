@@ -325,18 +325,21 @@ class ChainRunner:
         provider: SearchProvider,
         last_resort: LastResort,
         first_pass: BaseException | None = None,
+        unresolved: list[tuple[str, BaseException]] | None = None,
     ) -> SearchProvider:
         """``provider`` as this call runs it: one that asks others gets the ledger.
 
         And the chain's pass, which says what it does with engines whose budget the
-        store cannot check, and in the last-resort pass its error from the first (what
-        became of the engines it does not ask again).
+        store cannot check, in the last-resort pass its error from the first (what
+        became of the engines it does not ask again), and the search's list of failures
+        that reached no host, which its engines' join when the fan-out alone cannot say
+        whether they count.
         """
         # The class's MRO rather than isinstance: every search asks this of a provider
         # that is not a fan-out, and an ABC's isinstance goes through ABCMeta in Python.
         if _fans_out(provider):
             fan_out = cast(FanOutProvider, provider)
-            return fan_out.with_ledger(self.ledger, last_resort, first_pass)
+            return fan_out.with_ledger(self.ledger, last_resort, first_pass, unresolved)
         return provider
 
     async def _try(
@@ -399,7 +402,7 @@ class ChainRunner:
             if deadline.expired:
                 await self.ledger.release(reservation)
                 return _NOT_TRIED
-            bound = self._bound(provider, last_resort, first_pass)
+            bound = self._bound(provider, last_resort, first_pass, unresolved)
             try:
                 answer = await answer_attempt(
                     bound,

@@ -278,12 +278,16 @@ class FanOutProvider(SearchProvider):
     """The notes of this call's engine requests asked uncounted, as they are granted (a
     list on a copy :meth:`with_ledger` made): the chain says them (the attempt's detail,
     and the answer's notes or the error's text), as it says a budgeted provider's own."""
+    unresolved: list[tuple[str, BaseException]] | None = None
+    """The calling chain's failures that reached no host, held until its search ends: the
+    engines' that the fan-out cannot count by itself join them (see :func:`fan_out`)."""
 
     def with_ledger(
         self,
         ledger: Ledger | None,
         last_resort: LastResort = LastResort.HOLD,
         first_pass: BaseException | None = None,
+        unresolved: list[tuple[str, BaseException]] | None = None,
     ) -> Self:
         """A copy of this provider that runs its engines through ``ledger``.
 
@@ -293,12 +297,15 @@ class FanOutProvider(SearchProvider):
                 asked after the others failed, or asked alone (the chain's last pass).
             first_pass: In the last-resort pass, this provider's error from the first
                 (its engines' outcomes become :attr:`earlier`).
+            unresolved: The chain's failures that reached no host, which it counts or not
+                once its search has ended (:attr:`unresolved`).
         """
         bound = copy.copy(self)
         bound.ledger = ledger
         bound.last_resort = last_resort
         bound.earlier = _first_pass_outcomes(first_pass)
         bound.uncounted = []
+        bound.unresolved = unresolved
         return bound
 
 
@@ -368,6 +375,7 @@ async def fan_out(
     ledger: Ledger | None = None,
     accept_unchecked: bool = False,
     uncounted: list[str] | None = None,
+    unresolved: list[tuple[str, BaseException]] | None = None,
 ) -> list[EngineOutcome]:
     """Run every engine concurrently and stop at the first deadline that applies.
 
@@ -385,6 +393,12 @@ async def fan_out(
         accept_unchecked: Ask an engine whose budget the store cannot check, uncounted
             (the last resort), instead of skipping it.
         uncounted: Receives the note of each request asked uncounted, as it is granted.
+        unresolved: The calling chain's failures that reached no host. The engines' that
+            the fan-out would not count (all unreached alike, one asked alone, or cut
+            short) join them instead, and the chain counts them once its search has ended:
+            a provider after Public Web that answers shows the network works, which the
+            fan-out cannot know. Those it counts (an engine answered or reached its
+            host) are counted at once. ``None``: the fan-out's verdict is the last.
 
     Returns:
         One outcome per engine, in the order of ``engines``.
@@ -436,7 +450,9 @@ async def fan_out(
             _outcome(engine, task, _cut_off(task), 0.0)
             for engine, task in zip(engines, tasks, strict=True)
         ]
-        await asyncio.shield(_record_unresolved(ledger, context, settled, ended=False))
+        await asyncio.shield(
+            _record_unresolved(ledger, context, settled, ended=False, unresolved=unresolved)
+        )
         raise
     finally:
         await _settle(tasks)
@@ -450,7 +466,7 @@ async def fan_out(
         _outcome(engine, task, task in cut_off, _ms(ended.get(task, loop.time()) - started))
         for engine, task in zip(engines, tasks, strict=True)
     ]
-    await _record_unresolved(ledger, context, outcomes)
+    await _record_unresolved(ledger, context, outcomes, unresolved=unresolved)
     return outcomes
 
 
@@ -472,6 +488,7 @@ async def _record_unresolved(
     outcomes: Sequence[EngineOutcome],
     *,
     ended: bool = True,
+    unresolved: list[tuple[str, BaseException]] | None = None,
 ) -> None:
     """Count the engines' failures that reached no host, by the chain's rule.
 
@@ -479,7 +496,8 @@ async def _record_unresolved(
     (:func:`~.offline.unreached_count`): counted, it would open every engine's breaker
     while offline. An engine that answered shows the network works; a fan-out cancelled
     before any engine reached its host counts nothing; an engine asked alone on its own
-    host name is not counted. Without a ledger nothing is counted at all.
+    host name is not counted. Without a ledger nothing is counted at all. Those not
+    counted join the chain's ``unresolved``, when it lent one, for its verdict.
     """
     if ledger is None:
         return
@@ -491,6 +509,11 @@ async def _record_unresolved(
     if not held:
         return
     counted = _unreached_count(context, outcomes, ended=ended)
+    if not counted and unresolved is not None:
+        # A provider after Public Web may yet answer (the network works: they count) or
+        # the search end offline; the chain knows which when it ends, the fan-out does not.
+        unresolved.extend(held)
+        return
     await ledger.record_unresolved(held, offline=not counted)
 
 
@@ -612,6 +635,7 @@ async def _ask_unchecked(
     hard_deadline: float,
     ledger: Ledger | None,
     uncounted: list[str] | None,
+    unresolved: list[tuple[str, BaseException]] | None,
 ) -> list[EngineOutcome]:
     """``outcomes`` with the engines skipped as unchecked asked, uncounted, if none answered.
 
@@ -634,6 +658,7 @@ async def _ask_unchecked(
         ledger=ledger,
         accept_unchecked=True,
         uncounted=uncounted,
+        unresolved=unresolved,
     )
     again = {outcome.engine.info.id: outcome for outcome in asked}
     return [again.get(outcome.engine.info.id, outcome) for outcome in outcomes]
@@ -756,6 +781,7 @@ async def merged_search(
     last_resort: LastResort = LastResort.HOLD,
     earlier: Sequence[EngineOutcome] = (),
     uncounted: list[str] | None = None,
+    unresolved: list[tuple[str, BaseException]] | None = None,
 ) -> SearchResponse:
     """Fan out, wait for the deadlines, merge; fail only when every engine failed.
 
@@ -777,6 +803,7 @@ async def merged_search(
         earlier: In the last-resort pass (``ONLY``), the engines' outcomes in the first:
             those not asked again count as they ended then.
         uncounted: Receives the note of each engine request asked uncounted.
+        unresolved: See :func:`fan_out`.
 
     Raises:
         SearchProviderError: No engine is left to ask (400).
@@ -807,6 +834,7 @@ async def merged_search(
         ledger=ledger,
         accept_unchecked=only,
         uncounted=uncounted,
+        unresolved=unresolved,
     )
     if last_resort is LastResort.AFTER_OTHERS:
         spent = asyncio.get_running_loop().time() - started
@@ -819,6 +847,7 @@ async def merged_search(
             hard_deadline=hard_deadline - spent,
             ledger=ledger,
             uncounted=uncounted,
+            unresolved=unresolved,
         )
     for outcome in outcomes:  # those of the first pass were logged then
         if outcome.error is not None:

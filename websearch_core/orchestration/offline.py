@@ -135,7 +135,9 @@ def unreached_count(
 
     1. A provider that answered, or failed after reaching its host, shows the network
        works: each unreached failure is its own provider's (or its base URL's), counted.
-       Before, two unresolved names beside an answer read as this machine offline.
+       Before, two unresolved names beside an answer read as this machine offline. A
+       fan-out run by the chain hands the engines' failures it would not count to the
+       chain, whose verdict sees the providers after it too.
     2. A search cut short (its caller cancelled it) before any host was reached gives no
        verdict: nothing is counted. A machine offline whose searches a caller's timeout
        cuts short (a DNS that does not answer is slow) would open every breaker, while

@@ -203,4 +203,5 @@ class PublicProvider(FanOutProvider):
             last_resort=self.last_resort,
             earlier=self.earlier,
             uncounted=self.uncounted,
+            unresolved=self.unresolved,
         )
