@@ -19,7 +19,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -50,6 +50,7 @@ from .errors import (
     SearchProviderError,
 )
 from .json_decode import json_loads
+from .lookup_waits import note_request
 from .loopback import is_loopback
 from .redaction import masked_password, redact, redactor_for
 from .said_once import first_time
@@ -528,6 +529,7 @@ class Transport:
         # left of it.
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(route or provider, request.url)
+        note_request(url)  # a fan-out's engine cut off while its name had no answer
         timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
         expires = time.monotonic() + timeout
         failure: SearchProviderError
@@ -580,6 +582,7 @@ class Transport:
         """
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
+        note_request(url)
 
         async def read() -> SseResponse:
             response = await self._first(provider, label, request, url, None)
@@ -819,6 +822,22 @@ class Transport:
         detail = redactor_for(self._known_secrets())(str(exc))
         message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
         return ProviderUnavailableError(provider, message)
+
+    def unanswered_lookup(
+        self, provider: str, label: str, urls: Iterable[str], seconds: float
+    ) -> HostNotFoundError | None:
+        """The error for requests to ``urls`` stopped while a name they need had no answer.
+
+        For a fan-out's engines cut off at its deadline (:mod:`~websearch_core.lookup_waits`):
+        as a timeout during the lookup would read (:meth:`_lookup_unanswered`), ``seconds``
+        the time they had. ``None`` when every name was resolved, and on a caller's
+        session, whose lookups are not known.
+        """
+        for url in sorted(urls):
+            unanswered = self._lookup_unanswered(provider, label, url, seconds, TimeoutError())
+            if unanswered is not None:
+                return unanswered
+        return None
 
     def _lookup_unanswered(
         self, provider: str, label: str, url: str, timeout: float, exc: BaseException

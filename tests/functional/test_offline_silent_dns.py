@@ -39,7 +39,9 @@ async def _own_client(
     answers leads to it.
     """
     monkeypatch.setattr(lookups, "system_resolver", lambda: network)
-    routes = {pid: sim[pid].base_url.replace("127.0.0.1", f"{pid}.invalid") for pid in chain}
+    routes = {
+        pid: sim[pid].base_url.replace("127.0.0.1", f"{pid}.invalid") for pid in sim.providers
+    }
     values: dict[str, Any] = {"cache": False, "timeout_seconds": TIMEOUT, **settings}
     async with WebSearch(sim.settings(base_urls=routes, providers=chain, **values)) as ws:
         yield ws
@@ -97,3 +99,29 @@ async def test_providers_the_deadline_left_untried_do_not_make_the_machine_onlin
         assert "not tried: mojeek" in result.error
         assert result.error.endswith(OFFLINE_HINT)
     assert [status[pid].mark for pid in chain] == [None, None, None]
+
+
+async def test_public_web_cut_off_waiting_for_dns_is_offline_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Public Web stops waiting for its engines at its own deadline, before their requests
+    # time out: cut off, they read as slow engines, so the provider after Public Web (whose
+    # name had no answer either) seemed to fail on a working network, and was cooled down.
+    network = SilentNameServer()
+    engines = [*PROVIDERS, "mojeek"]
+    chain = ["public", "mojeek"]
+    async with Simulator(engines) as sim, _own_client(sim, network, monkeypatch, chain) as ws:
+        offline = [await ws.run("python asyncio") for _ in range(3)]
+        status = {row.id: row for row in await ws.provider_status()}
+        network.come_back()
+        back = await ws.run("python asyncio")
+    for result in offline:
+        assert result.error is not None
+        assert result.error.startswith(
+            "All web search providers failed: public: All public engines failed: "
+            "duckduckgo, bing, mojeek: host not found; mojeek: "
+        )
+        assert result.error.endswith(OFFLINE_HINT)
+    assert [status[pid].mark for pid in [*chain, *PROVIDERS]] == [None] * 4
+    assert back.error is None
+    assert back.response.provider == "public"

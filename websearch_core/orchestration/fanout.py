@@ -40,6 +40,7 @@ here, next to the sequential chain, and shares its attempt step
 
 import asyncio
 import copy
+import dataclasses
 import logging
 import math
 from collections.abc import Awaitable, Sequence
@@ -58,6 +59,7 @@ from ..filters.plan import engines_record, locally_kept
 from ..filters.post import Dropped
 from ..filters.support import ALL_FILTERS
 from ..format import format_no_content, format_no_match, format_provider_failure
+from ..lookup_waits import record_requests
 from ..models import Attempt, FilterName, SearchParams, SearchResponse, SearchSource
 from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clamp_count
 from .attempt import AttemptAnswer, answer_attempt, call_redactor, scrub_error
@@ -410,6 +412,8 @@ async def fan_out(
     """
     loop = asyncio.get_running_loop()
     started = loop.time()
+    # The URLs each engine's requests went to, for those cut off waiting for DNS.
+    sent_to: list[set[str]] = [set() for _ in engines]
     tasks = [
         asyncio.create_task(
             _ask(
@@ -420,10 +424,11 @@ async def fan_out(
                 ledger,
                 accept_unchecked=accept_unchecked,
                 uncounted=uncounted,
+                sent_to=urls,
             ),
             name=f"public:{engine.info.id}",
         )
-        for engine in engines
+        for engine, urls in zip(engines, sent_to, strict=True)
     ]
     # When each engine ended (a callback can run a moment after the task is seen done).
     ended: dict[asyncio.Task[AttemptAnswer], float] = {}
@@ -463,8 +468,13 @@ async def fan_out(
             loop.time() - started,
         )
     outcomes = [
-        _outcome(engine, task, task in cut_off, _ms(ended.get(task, loop.time()) - started))
-        for engine, task in zip(engines, tasks, strict=True)
+        _unanswered(
+            _outcome(engine, task, task in cut_off, _ms(ended.get(task, loop.time()) - started)),
+            urls,
+            context,
+            hard_deadline,
+        )
+        for engine, task, urls in zip(engines, tasks, sent_to, strict=True)
     ]
     await _record_unresolved(ledger, context, outcomes, unresolved=unresolved)
     return outcomes
@@ -536,6 +546,7 @@ async def _ask(
     *,
     accept_unchecked: bool = False,
     uncounted: list[str] | None = None,
+    sent_to: set[str] | None = None,
 ) -> AttemptAnswer:
     """One engine's search, through the ledger when there is one; its finished answer.
 
@@ -546,7 +557,10 @@ async def _ask(
     when asked, whatever it answers (the request was sent uncounted either way); the
     chain says it, in the answer's notes or its error, once. The answer's
     ``unmatched`` says when the engine's own filter checks dropped every result it found.
+    The URLs its requests go to are added to ``sent_to``
+    (:mod:`~websearch_core.lookup_waits`).
     """
+    record_requests(sent_to)  # this task's context only
 
     def attempt() -> Awaitable[AttemptAnswer]:
         # The chain's attempt step: the engine's results capped, cleaned and masked before
@@ -582,9 +596,10 @@ async def _ask(
     try:
         answer = await attempt()
     except Exception as error:
-        if remaining_budget(math.inf) < SPENT_SECONDS:
+        if remaining_budget(math.inf) < SPENT_SECONDS and not is_unreached(error):
             # Stopped by the end of the fan-out's own time: cut off, as if cancelled at the
-            # hard deadline (no mark either: a straggler cancelled there leaves none).
+            # hard deadline (no mark either: a straggler cancelled there leaves none). One
+            # that reached no host (its name had no answer) failed so whatever the time.
             raise _CutOffError from None
         if ledger is not None:
             # The mark may keep the message: masked first, with every secret handed out.
@@ -618,6 +633,24 @@ def _outcome(
         return EngineOutcome(engine, error=error, ms=ms)
     answer = task.result()
     return EngineOutcome(engine, response=answer.response, ms=ms, unmatched=answer.unmatched)
+
+
+def _unanswered(
+    outcome: EngineOutcome, sent_to: set[str], context: ProviderContext, seconds: float
+) -> EngineOutcome:
+    """``outcome``, or a host not found when the engine was cut off waiting for DNS.
+
+    An engine cut off while a name its requests needed still had no answer reached no
+    host: its failure is the offline rule's to count, as its own timeout's would have been
+    had it come first (:mod:`~websearch_core.lookup_waits`). Otherwise ``outcome`` as it is.
+    """
+    if outcome.error is not None or outcome.response is not None or not sent_to:
+        return outcome
+    engine = outcome.engine.info
+    error = context.transport.unanswered_lookup(engine.id, engine.label, sent_to, seconds)
+    if error is None:
+        return outcome
+    return dataclasses.replace(outcome, error=error)
 
 
 def _engine_sources(outcomes: Sequence[EngineOutcome]) -> list[SearchSource]:
