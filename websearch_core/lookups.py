@@ -54,16 +54,16 @@ class PendingLookups(AbstractResolver):
     ) -> list[ResolveResult]:
         """Resolve ``host`` through the wrapped resolver, counted while it has no answer."""
         pending = self._pending
-        host = host.rstrip(".")  # as a URL's name is read: ``example.org.`` is the same name
-        pending[host] += 1
+        name = host.rstrip(".")  # counted as a URL's is read: ``example.org.`` is the same
+        pending[name] += 1
         try:
-            return await self._resolver.resolve(host, port, family)
+            return await self._resolver.resolve(host, port, family)  # the dot is DNS's
         finally:
-            left = pending[host] - 1
+            left = pending[name] - 1
             if left:
-                pending[host] = left
+                pending[name] = left
             else:
-                del pending[host]
+                del pending[name]
 
     def pending(self, *hosts: str | None) -> bool:
         """Whether a lookup of any of ``hosts`` (``None`` skipped) has no answer yet."""
