@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 
 from tests.sqlite_holder import held_by_another_process
-from websearch_core import SEARCH_PROVIDER_ORDER, WebSearch
+from websearch_core import SEARCH_PROVIDER_ORDER, AllProvidersFailedError, WebSearch
 from websearch_core.state.sqlite import SQLiteStore
-from websearch_core.testing import Simulator
+from websearch_core.testing import Fault, Simulator
 
 CLOSE_BOUND = 5.0
 """Seconds a close may take here: the grace is 1 s; a close behind the lock took 10 s or more."""
@@ -89,6 +89,36 @@ async def test_a_close_behind_another_process_lock_ends_soon_and_loses_nothing(
         caplog.text,
     )
     assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
+
+
+async def test_a_search_whose_client_is_closed_while_its_failure_count_waits_ends_as_it_would(
+    tmp_path: Path,
+) -> None:
+    # Brave fails; its failure count queues behind another process's lock, and another
+    # task closes the client meanwhile. The close journals the count, and the search,
+    # once the lock went, raised the store's internal WithdrawnError instead of its own
+    # outcome: every provider failed.
+    path = tmp_path / "state.sqlite3"
+    async with Simulator(["brave"]) as sim:
+        settings = sim.settings(
+            deadline_seconds=30.0,
+            state_wait_seconds=10.0,  # the search still waits for its count as the close runs
+            provider="brave",
+            state_backend="sqlite",
+            state_dir=tmp_path,
+        )
+        ws = WebSearch(settings, api_keys=sim.api_keys())
+        assert not (await ws.run("python asyncio")).is_error  # opens the store
+        sim["brave"].always(Fault.server_error(500))
+        with held_by_another_process(path) as lock:
+            search = asyncio.create_task(ws.search("rust tokio"))
+            await asyncio.sleep(1.0)  # Brave answered; its failure count waits for the lock
+            await ws.aclose()
+            lock.release()
+            with pytest.raises(AllProvidersFailedError, match=r"Brave API error \(500\)"):
+                await search
+    await _open_later(path)  # the count the close journaled is written
+    assert await _count(path, "SELECT sum(count) FROM failures", 1) == 1
 
 
 _EXITING = """

@@ -6,7 +6,6 @@ and a damaged one must not stop every later write.
 """
 
 import asyncio
-import contextlib
 import logging
 import sqlite3
 import stat
@@ -18,7 +17,6 @@ import pytest
 from tests.sqlite_holder import held_by_another_process
 from websearch_core.state._journal import Journal, write_journal
 from websearch_core.state._pending import Pending
-from websearch_core.state._withdrawal import WithdrawnError
 from websearch_core.state.base import FAILURE_WINDOW, ProviderMark, StateStoreError
 from websearch_core.state.sqlite import SQLiteStore
 
@@ -140,8 +138,8 @@ async def test_a_rate_slot_booked_behind_the_lock_is_journaled_and_never_pulls_o
         await store.aclose()
         journaled = list(tmp_path.glob("state.sqlite3.owed-*.json"))
         lock.release()
-    with contextlib.suppress(StateStoreError, WithdrawnError):  # withdrawn by the close
-        await booking
+    with pytest.raises(StateStoreError, match=r"journaled in .* for the next process to write"):
+        await booking  # taken by the close: its caller learns where it went, not its result
     assert len(journaled) == 1
     now = time.time()
     write_journal(  # an older booking of Exa's must not pull a later one back
@@ -157,3 +155,63 @@ async def test_a_rate_slot_booked_behind_the_lock_is_journaled_and_never_pulls_o
     finally:
         await later.aclose()
     assert not list(tmp_path.glob("state.sqlite3.owed-*"))
+
+
+async def test_a_caller_still_waiting_on_a_write_the_close_journaled_is_told_what_became_of_it(
+    tmp_path: Path,
+) -> None:
+    # The close took the queued writes for its journal, and their callers, still waiting,
+    # got the store's internal WithdrawnError once the lock went. A write whose caller
+    # wants no result (a cooldown mark) stands, journaled: nothing went wrong. One whose
+    # caller wants the count it returns cannot give it: a StateStoreError says where it is.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    now = time.time()
+    mark = ProviderMark(kind="rate_limited", until=now + 600, reason="429", set_at=now)
+    with held_by_another_process(path) as lock:
+        marking = asyncio.create_task(store.set_mark("brave", mark))
+        failing = asyncio.create_task(store.record_failure("exa"))
+        await asyncio.sleep(0.5)  # both queued on the store's thread, behind the lock
+        await store.aclose()
+        lock.release()
+        assert await marking is None
+        with pytest.raises(StateStoreError) as failed:
+            await failing
+    (journaled,) = tmp_path.glob("state.sqlite3.owed-*.json")
+    assert str(failed.value) == (
+        f"SQLiteStore({str(path)!r}) was closed while this write waited for another "
+        f"process's write lock: it is journaled in {str(journaled)!r} for the next process "
+        "to write, and its result is not known here"
+    )
+    await (await _open(path)).aclose()  # the next process writes both
+    with sqlite3.connect(path) as observer:
+        marks = observer.execute("SELECT provider, reason FROM marks").fetchall()
+        failures = observer.execute("SELECT provider, count FROM failures").fetchall()
+    assert (marks, failures) == ([("brave", "429")], [("exa", 1)])
+
+
+async def test_a_write_the_close_took_and_could_not_journal_is_said_to_be_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A full disk: the journal cannot be written, and the mark the close took is gone.
+    # Its caller was told nothing (the internal error, then): now that it is lost.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+
+    def full_disk(state: Path, journal: Journal) -> Path:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("websearch_core.state.sqlite.write_journal", full_disk)
+    with held_by_another_process(path) as lock:
+        marking = asyncio.create_task(store.clear_mark("brave"))
+        await asyncio.sleep(0.5)
+        await store.aclose()
+        lock.release()
+        with pytest.raises(StateStoreError) as lost:
+            await marking
+    assert str(lost.value) == (
+        f"SQLiteStore({str(path)!r}) was closed while this write waited for another "
+        "process's write lock, and it could be neither written nor journaled (OSError: "
+        "[Errno 28] No space left on device): it is lost; do it again once that process "
+        "lets go of the file"
+    )

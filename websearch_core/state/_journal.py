@@ -15,7 +15,8 @@ of one. A merger claims each journal by renaming it (``.merging``) inside its tr
 and deletes it only once that transaction committed: a process killed between the two
 leaves a claimed file that is never merged again (at most those counts lost, as a crash
 loses the counts still in memory), never counted twice. What is merged is data, not code:
-the store says how each kind of write is replayed (:data:`OwedWrite`).
+the store says how each kind of write is replayed (:data:`OwedWrite`); the writes still
+queued that a close takes for a journal are kept by :mod:`._owed`.
 
 This module keeps the files; the store decides what goes in and how it is replayed.
 """
@@ -28,15 +29,13 @@ import json
 import logging
 import os
 import secrets
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from ._pending import Batch, Pending
-from ._withdrawal import Withdrawal
 
-__all__ = ["Claimed", "Journal", "OwedWrite", "OwedWrites", "claim_journals", "write_journal"]
+__all__ = ["Claimed", "Journal", "OwedWrite", "claim_journals", "write_journal"]
 
 logger = logging.getLogger("websearch_core.state")
 
@@ -214,36 +213,3 @@ def _number(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TypeError(f"expected a number, found {type(value).__name__}")
     return float(value)
-
-
-class OwedWrites:
-    """Writes queued on the store's thread, each with what replays it from a journal.
-
-    A cooldown mark or a failure count a search could not write inline (the lock was held)
-    waits on the store's thread; the search stops waiting at its deadline, and the write
-    still lands if the lock goes while the process lives. A close or an exit that cannot
-    wait for it takes it here instead (:meth:`take_unstarted`): withdrawn, so that it never
-    lands on the thread too, and journaled.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._held: dict[Withdrawal, OwedWrite] = {}
-
-    def hold(self, write: OwedWrite) -> Withdrawal:
-        """Track ``write`` until :meth:`drop`; its job must run behind the returned guard."""
-        withdrawal = Withdrawal()
-        with self._lock:
-            self._held[withdrawal] = write
-        return withdrawal
-
-    def drop(self, withdrawal: Withdrawal) -> None:
-        """The write ran (landed, failed or was withdrawn): nothing more to journal."""
-        with self._lock:
-            self._held.pop(withdrawal, None)
-
-    def take_unstarted(self) -> list[OwedWrite]:
-        """Withdraw every write that has not taken the lock yet, and return them, in order."""
-        with self._lock:
-            held, self._held = self._held, {}
-        return [write for withdrawal, write in held.items() if withdrawal.withdraw()]

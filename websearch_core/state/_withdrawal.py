@@ -37,7 +37,9 @@ _LANDED = "landed"  # done, and its caller was still waiting: the caller takes t
 class WithdrawnError(Exception):
     """Raised on the store's thread by a write withdrawn before it started, or undone.
 
-    Nobody waits for it any more (the caller gave up): it only rolls the transaction back.
+    Nobody waits for it any more (the caller gave up), or a close took the write for its
+    journal and its caller is answered with what the close did (:mod:`._owed`): it only
+    rolls the transaction back, and never reaches a caller.
     """
 
 

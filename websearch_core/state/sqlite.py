@@ -58,6 +58,7 @@ Why it is built this way:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
 import functools
@@ -74,14 +75,15 @@ from pathlib import Path
 from typing import Final, TypeVar, cast
 
 from ._alarm import Alarm
-from ._journal import Claimed, Journal, OwedWrite, OwedWrites, claim_journals, write_journal
+from ._journal import Claimed, Journal, OwedWrite, claim_journals, write_journal
 from ._known_keys import KnownKeys
+from ._owed import HandedOver, Handover, OwedWrites
 from ._pending import Batch, PendingUsage
 from ._pending_cache import CacheBatch, PendingCache, PendingEntry
 from ._seen import ProviderRows, SeenRows, mark_from_row
 from ._threaded import ThreadedStore
 from ._wal_index import WalIndex
-from ._withdrawal import Withdrawal
+from ._withdrawal import Withdrawal, WithdrawnError
 from .base import (
     DEFAULT_MAX_CACHE_ENTRIES,
     FAILURE_WINDOW,
@@ -492,16 +494,66 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         ``owed`` says how to replay the write from a journal (see :data:`_REPLAY`): queued
         behind another process's lock, it is journaled by a close or an exit that cannot
-        wait for it (:meth:`_hand_over`), and then withdrawn on the store's thread.
+        wait for it (:meth:`_hand_over`), and then withdrawn on the store's thread. Its
+        caller, if still waiting, is told so with a :class:`StateStoreError` (its result
+        is known to nobody); :meth:`_run_owed_write` for a write whose result nobody needs.
+
+        Raises:
+            StateStoreError: The write failed, or a close took it away (kept in a
+                journal, or lost: the message says which).
         """
         if owed is None:
             return await self._inline_first(func, transaction=True)
-        return await self._inline_first(
-            func, transaction=True, queue=functools.partial(self._queue_owed, func, owed)
+        try:
+            return await self._inline_first(
+                func, transaction=True, queue=functools.partial(self._queue_owed, func, owed)
+            )
+        except _HandedOverError as handed:
+            raise StateStoreError(self._handed_over(handed.outcome)) from None
+
+    async def _run_owed_write(
+        self, func: Callable[[sqlite3.Connection], object], owed: OwedWrite
+    ) -> None:
+        """:meth:`_run_write` of a write whose caller needs no result (a mark, a note).
+
+        One a close took from the queue and journaled (or the exit wrote) stands: its
+        caller is told nothing went wrong, as when it lands on the store's thread.
+
+        Raises:
+            StateStoreError: The write failed, or was taken by a close and lost.
+        """
+        try:
+            await self._inline_first(
+                func, transaction=True, queue=functools.partial(self._queue_owed, func, owed)
+            )
+        except _HandedOverError as handed:
+            if not handed.outcome.kept:
+                raise StateStoreError(self._handed_over(handed.outcome)) from None
+
+    def _handed_over(self, outcome: HandedOver) -> str:
+        """What became of a write the close took while its caller waited, in one line."""
+        closed = f"{self!r} was closed while this write waited for another process's write lock"
+        if outcome.error is not None:
+            return (
+                f"{closed}, and it could be neither written nor journaled ({outcome.error}): "
+                "it is lost; do it again once that process lets go of the file"
+            )
+        where = (
+            f"journaled in {str(outcome.journal)!r} for the next process to write"
+            if outcome.journal is not None
+            else "written into the file as the store was dropped"
         )
+        return f"{closed}: it is {where}, and its result is not known here"
 
     async def _queue_owed(self, func: Callable[[sqlite3.Connection], _T], owed: OwedWrite) -> _T:
-        """Queue ``func``, tracked as ``owed`` until it has run (see :class:`.OwedWrites`)."""
+        """Queue ``func``, tracked as ``owed`` until it has run (see :class:`.OwedWrites`).
+
+        Raises:
+            _HandedOverError: A close (or an exit) took the write away before it started
+                (see :mod:`._owed`), whatever its job then said (withdrawn, the busy
+                timeout, the caller's own deadline): the answer is what the close did.
+            StateStoreError: The write failed, or its caller's wait ran out.
+        """
         withdrawal = self._owed_writes.hold(owed)
         guarded = withdrawal.guard(func)  # checked once the lock is held, inside the transaction
 
@@ -513,7 +565,12 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         try:
             return await self._run(write)
-        except StateStoreError as exc:
+        except (StateStoreError, WithdrawnError) as exc:
+            fate = self._owed_writes.fate(withdrawal)
+            if fate is not None:
+                raise _HandedOverError(await asyncio.wrap_future(fate)) from None
+            if isinstance(exc, WithdrawnError):  # only a close withdraws: never here
+                raise StateStoreError(f"{self!r}: a write was withdrawn unasked") from None
             if not isinstance(exc, StateStoreTimeoutError):  # never queued, or it ran
                 self._owed_writes.drop(withdrawal)
             raise
@@ -754,7 +811,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             mark.set_at,
             mark.scope,
         )
-        await self._run_write(
+        await self._run_owed_write(
             lambda conn: conn.execute(
                 "INSERT OR REPLACE INTO marks "
                 "(provider, kind, until, reason, failures, set_at, scope) "
@@ -767,7 +824,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     async def clear_mark(self, provider: str) -> None:
         """See :meth:`StateStore.clear_mark`."""
         check_provider(provider)
-        await self._run_write(
+        await self._run_owed_write(
             lambda conn: conn.execute("DELETE FROM marks WHERE provider = ?", (provider,)),
             owed=("clear", (provider, time.time())),
         )
@@ -794,7 +851,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """See :meth:`StateStore.set_note`."""
         check_note(provider, name, text, until)
         params = (provider, name, text, float(until))
-        await self._run_write(
+        await self._run_owed_write(
             lambda conn: conn.execute(_REPLAY["note"], params), owed=("note", params)
         )
 
@@ -838,7 +895,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         if not await self._read(counted):
             return
-        await self._run_write(
+        await self._run_owed_write(
             lambda conn: conn.execute("DELETE FROM failures WHERE provider = ?", (provider,)),
             owed=("forgive", (provider, time.time(), FAILURE_WINDOW)),
         )
@@ -1490,9 +1547,17 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """
         batch = self._pending.take()
         entries = self._pending_cache.batch()
-        journal = Journal(
-            counts=batch, cache=_cache_rows(entries), writes=self._owed_writes.take_unstarted()
-        )
+        handover = self._owed_writes.take_unstarted()
+        try:
+            return self._write_owed_journal(level, batch, entries, handover)
+        finally:
+            handover.lost("the close failed")  # unless answered: a waiting caller must be
+
+    def _write_owed_journal(
+        self, level: int, batch: Batch, entries: CacheBatch, handover: Handover
+    ) -> tuple[str | None, int]:
+        """:meth:`_journal_owed`, once what is owed was taken: ``handover`` is answered here."""
+        journal = Journal(counts=batch, cache=_cache_rows(entries), writes=handover.writes)
         if not journal:
             self._pending.settle()
             return None, 0
@@ -1501,7 +1566,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         except OSError as exc:
             self._pending.restore(batch)
             logger.warning("web search state: could not journal %s: %s", journal.describe(), exc)
+            handover.lost(f"{type(exc).__name__}: {exc}")
             return None, len(journal.writes)
+        handover.journaled(where)
         self._pending.settle()
         self._pending_cache.settle(entries)
         said = f"{journal.describe()} journaled in {str(where)!r} for the next process to write"
@@ -1657,27 +1724,43 @@ def _flush_orphaned(
     pending.wait_idle(ORPHAN_FLUSH_WAIT)  # committed, or put back to be taken below
     batch = pending.take()
     entries = pending_cache.batch()
-    journal = Journal(counts=batch, cache=_cache_rows(entries), writes=owed_writes.take_unstarted())
+    handover = owed_writes.take_unstarted()
+    try:
+        if _write_orphaned(path, batch, entries, handover):
+            pending.settle()  # only once committed (or journaled), as everywhere
+            pending_cache.settle(entries)
+    finally:
+        handover.lost("the exit failed")  # unless answered: a waiting caller must be
+
+
+def _write_orphaned(path: Path, batch: Batch, entries: CacheBatch, handover: Handover) -> bool:
+    """:func:`_flush_orphaned`'s write, or journal; whether the taken batch is done with.
+
+    ``handover`` (the queued writes taken with it) is answered here.
+    """
+    journal = Journal(counts=batch, cache=_cache_rows(entries), writes=handover.writes)
     if not journal:
-        pending.settle()  # the take above began a batch: end it
-        return
+        return True  # the take above began a batch: end it
     try:
         conn = sqlite3.connect(path, timeout=0.0, isolation_level=None)
         try:
             _in_transaction(conn, functools.partial(_replay, journal=journal))
         finally:
             conn.close()
+        handover.written()
     except sqlite3.Error as exc:
         if not (isinstance(exc, sqlite3.OperationalError) and _is_busy(exc)):
             _log_unwritten(logging.DEBUG, _pending_total(batch), len(entries), exc)
-            return  # nothing is left to try again: no use putting them back
+            handover.lost(f"{type(exc).__name__}: {exc}")
+            return False  # nothing is left to try again: no use putting them back
         try:
-            write_journal(path, journal)
+            where = write_journal(path, journal)
         except OSError as error:
             _log_unwritten(logging.DEBUG, _pending_total(batch), len(entries), error)
-            return
-    pending.settle()  # only once committed (or journaled), as everywhere
-    pending_cache.settle(entries)
+            handover.lost(f"{type(error).__name__}: {error}")
+            return False
+        handover.journaled(where)
+    return True
 
 
 def _pending_total(batch: Batch) -> int:
@@ -1712,6 +1795,18 @@ def _replay(conn: sqlite3.Connection, journal: Journal) -> None:
 
 class _InlineBusyError(Exception):
     """The inline connection would have had to wait: run the call on the store's thread."""
+
+
+class _HandedOverError(Exception):
+    """A close took a queued write away while its caller waited: never leaves the store.
+
+    Args:
+        outcome: What the close did with it.
+    """
+
+    def __init__(self, outcome: HandedOver) -> None:
+        super().__init__(outcome)
+        self.outcome = outcome
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
