@@ -17,7 +17,7 @@ import pytest
 from tests.sqlite_holder import held_by_another_process
 from websearch_core.state._journal import Journal, write_journal
 from websearch_core.state._pending import Pending
-from websearch_core.state.base import FAILURE_WINDOW, ProviderMark, StateStoreError
+from websearch_core.state.base import FAILURE_WINDOW, ProviderMark, StateStoreError, UsageWindow
 from websearch_core.state.sqlite import SQLiteStore
 
 
@@ -77,6 +77,22 @@ async def test_an_unreadable_journal_is_set_aside_and_the_others_written(
     ]
 
 
+async def test_a_journal_of_the_previous_release_is_still_written(tmp_path: Path) -> None:
+    # Version 1 kept no count's time: its counts are written whole, as that release did.
+    path = tmp_path / "state.sqlite3"
+    await (await _open(path)).aclose()
+    older = tmp_path / "state.sqlite3.owed-1-01.json"
+    expires = time.time() + 3600
+    older.write_text(
+        f'{{"version": 1, "counts": [["brave", "day", 2, {expires}]], "cache": [], "writes": []}}'
+    )
+    await (await _open(path)).aclose()
+    with sqlite3.connect(path) as observer:
+        (used,) = observer.execute("SELECT count FROM usage WHERE provider = 'brave'").fetchone()
+    assert used == 2
+    assert not list(tmp_path.glob("state.sqlite3.owed-*"))
+
+
 async def test_a_forgiveness_journaled_does_not_forget_a_later_failure(tmp_path: Path) -> None:
     # Merged late, a forgiveness must not wipe a failure another process counted after it.
     path = tmp_path / "state.sqlite3"
@@ -122,6 +138,62 @@ async def test_a_reset_wins_over_counts_journaled_before_it(tmp_path: Path) -> N
     assert used == {"tavily": 2}  # another provider's journaled counts are kept
     assert failures == 0
     assert not list(tmp_path.glob("state.sqlite3.owed-*"))
+
+
+async def test_counts_made_before_a_reset_and_journaled_after_it_do_not_come_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A process counted Brave searches in memory; `providers reset brave` ran in another;
+    # the first then closed behind a third's lock and journaled its counts, and the next
+    # store merged them after the reset: they came back. Only those made after it stand.
+    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 3600.0)  # held until the close
+    path = tmp_path / "state.sqlite3"
+    counting = await _open(path)
+    window = (UsageWindow("month:test", time.time() + 3600),)
+    for provider in ("brave", "brave", "tavily"):
+        assert (await counting.reserve_unless_marked(provider, window, time.time())).granted
+    resetting = await _open(path)
+    await resetting.clear("brave")  # the other process's reset
+    await resetting.aclose()
+    assert (await counting.reserve_unless_marked("brave", window, time.time())).granted
+    with held_by_another_process(path):
+        await counting.aclose()  # journals 3 counts of Brave's and 1 of Tavily's
+    assert len(list(tmp_path.glob("state.sqlite3.owed-*.json"))) == 1
+    await (await _open(path)).aclose()
+    with sqlite3.connect(path) as observer:
+        used = dict(observer.execute("SELECT provider, count FROM usage").fetchall())
+    assert used == {"brave": 1, "tavily": 1}  # the count after the reset; another provider's
+
+
+async def test_writes_made_before_a_reset_and_journaled_after_it_are_not_written(
+    tmp_path: Path,
+) -> None:
+    # As for counts: a cooldown mark, a failure count and a rate slot made before the reset
+    # and journaled by a close after it came back; one made after the reset stands.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    before = time.time() - 1
+    await store.clear("brave")
+    await store.clear_all()  # --all: every provider's, Exa's too
+    await store.aclose()
+    after = time.time() + 1
+    write_journal(
+        path,
+        Journal(
+            writes=[
+                _mark_row("brave", "rate_limited", before),
+                ("failure", ("brave", before, FAILURE_WINDOW)),
+                ("slot", ("brave", before + 600, before)),
+                ("failure", ("exa", before, FAILURE_WINDOW)),
+                ("failure", ("tavily", after, FAILURE_WINDOW)),
+            ]
+        ),
+    )
+    await (await _open(path)).aclose()
+    with sqlite3.connect(path) as observer:
+        tables = ("marks", "failures", "rates")
+        rows = {t: observer.execute(f"SELECT provider FROM {t}").fetchall() for t in tables}
+    assert rows == {"marks": [], "failures": [("tavily",)], "rates": []}
 
 
 async def test_a_rate_slot_booked_behind_the_lock_is_journaled_and_never_pulls_one_back(

@@ -39,7 +39,10 @@ __all__ = ["Claimed", "Journal", "OwedWrite", "claim_journals", "write_journal"]
 
 logger = logging.getLogger("websearch_core.state")
 
-_VERSION: Final = 1
+_VERSION: Final = 2
+_READABLE: Final = frozenset({1, _VERSION})
+"""Version 2 added each count's times (:attr:`._pending.Pending.counted_at`); a version 1
+journal's counts are read without them."""
 _CLAIMED: Final = ".merging"
 _UNREADABLE: Final = ".unreadable"
 
@@ -90,7 +93,7 @@ def write_journal(state: Path, journal: Journal) -> Path:
     document = {
         "version": _VERSION,
         "counts": [
-            [provider, period, entry.count, entry.expires_at]
+            [provider, period, entry.count, entry.expires_at, entry.counted_at]
             for (provider, period), entry in journal.counts.items()
         ],
         "cache": [
@@ -170,14 +173,18 @@ def claim_journals(state: Path) -> tuple[Journal, Claimed]:
 def _read_into(path: Path, merged: Journal) -> None:
     """Add the journal at ``path`` to ``merged``; raises on anything not written by us."""
     document = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(document, dict) or document.get("version") != _VERSION:
+    if not isinstance(document, dict) or document.get("version") not in _READABLE:
         raise ValueError("not a journal of this version")
     counts: Batch = {}
-    for provider, period, count, expires_at in document["counts"]:
+    for provider, period, count, expires_at, *rest in document["counts"]:
+        if len(rest) != (document["version"] > 1):
+            raise ValueError("a count's fields are not those of its version")
         key = (_text(provider), _text(period))
         entry = counts.setdefault(key, Pending(0, _number(expires_at)))
         entry.count += int(count)
         entry.expires_at = max(entry.expires_at, _number(expires_at))
+        if rest:
+            entry.counted_at.extend(_number(at) for at in _list(rest[0]))
     cache = [
         (
             _text(key),
@@ -199,6 +206,7 @@ def _read_into(path: Path, merged: Journal) -> None:
         held = merged.counts.setdefault(key, Pending(0, entry.expires_at))
         held.count += entry.count
         held.expires_at = max(held.expires_at, entry.expires_at)
+        held.counted_at.extend(entry.counted_at)
     merged.cache.extend(cache)
     merged.writes.extend(writes)
 
@@ -206,6 +214,12 @@ def _read_into(path: Path, merged: Journal) -> None:
 def _text(value: object) -> str:
     if not isinstance(value, str):
         raise TypeError(f"expected text, found {type(value).__name__}")
+    return value
+
+
+def _list(value: object) -> list[object]:
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, found {type(value).__name__}")
     return value
 
 

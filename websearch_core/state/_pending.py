@@ -15,7 +15,8 @@ thread, the only one that takes, writes and settles batches while the store is o
 """
 
 import threading
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 __all__ = ["Pending", "PendingUsage"]
 
@@ -31,10 +32,15 @@ class Pending:
         count: Increments not yet written (less those given back before they were).
         expires_at: The counter's expiry as the latest increment gave it (the latest
             call's value wins, as in ``increment_usage``).
+        counted_at: The wall-clock time of each increment, oldest first (fewer than
+            ``count`` when some came from where no time was kept: an older journal). A
+            reset of the provider in the file since then drops the increments counted
+            before it when they are written late (a journal merged after the reset).
     """
 
     count: int
     expires_at: float
+    counted_at: list[float] = field(default_factory=list)
 
 
 class PendingUsage:
@@ -54,7 +60,11 @@ class PendingUsage:
         return self._generation
 
     def add(
-        self, provider: str, windows: tuple[tuple[str, float], ...], generation: int | None
+        self,
+        provider: str,
+        windows: tuple[tuple[str, float], ...],
+        generation: int | None,
+        wall_now: float | None = None,
     ) -> tuple[bool, list[int]] | None:
         """Count one in each ``(period, expires_at)`` window of ``provider``.
 
@@ -63,6 +73,8 @@ class PendingUsage:
             windows: The windows' periods and expiries.
             generation: :attr:`generation` before the caller read the file's counts;
                 ``None`` where no batch can be under way (the thread that writes them).
+            wall_now: The wall-clock time of the count (see :attr:`Pending.counted_at`;
+                ``None``: now).
 
         Returns:
             ``None`` (nothing counted) when a batch was taken or ended since ``generation``,
@@ -70,6 +82,7 @@ class PendingUsage:
             Else whether the caller must schedule a flush (none is scheduled), and each
             window's pending count after this increment, in ``windows`` order.
         """
+        at = time.time() if wall_now is None else wall_now
         with self._lock:
             if not self._agrees(generation):
                 return None
@@ -80,6 +93,7 @@ class PendingUsage:
                     entry = self._counts[(provider, period)] = Pending(0, expires_at)
                 entry.count += 1
                 entry.expires_at = expires_at
+                entry.counted_at.append(at)
                 counts.append(entry.count)
             arm = not self._armed
             self._armed = True
@@ -114,6 +128,8 @@ class PendingUsage:
                 return False
             for entry in found:
                 entry.count -= 1
+                if entry.counted_at:  # the latest count is the one given back
+                    entry.counted_at.pop()
             return True
 
     def disarm(self) -> None:
@@ -158,9 +174,12 @@ class PendingUsage:
             for key, entry in batch.items():
                 current = self._counts.get(key)
                 if current is None:
-                    self._counts[key] = Pending(entry.count, entry.expires_at)
+                    self._counts[key] = Pending(
+                        entry.count, entry.expires_at, list(entry.counted_at)
+                    )
                 else:  # the newer increment's expiry stands
                     current.count += entry.count
+                    current.counted_at[:0] = entry.counted_at  # they came first
             arm = bool(self._counts) and not self._armed
             self._armed = self._armed or arm
         return arm

@@ -53,7 +53,9 @@ Why it is built this way:
   close (or an exit with the store still open) journals it beside the file with the cooldown
   marks, failure counts (and forgivenesses) and rate slots still queued (:mod:`._journal`);
   the next store to take the lock writes the journal in the transaction of its own counts,
-  or on opening the file, or of a clear (which so wins over what was journaled before it).
+  or on opening the file, or of a clear (which so wins over what was journaled before it);
+  the file keeps when each provider was cleared, so that what was counted or set before a
+  reset and journaled after it is not written either (:data:`_AT_PARAM`).
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ logger = logging.getLogger("websearch_core.state")
 
 _T = TypeVar("_T")
 
-SCHEMA_VERSION: Final = 4
+SCHEMA_VERSION: Final = 5
 APPLICATION_ID: Final = 0x57534854  # "WSHT": marks the file as a websearch-tools state file
 _PURGE_EVERY: Final = 256  # cache writes between sweeps of the cache (expiry and count)
 _CHECKPOINT_EVERY: Final = 256  # inline writes (one to a few WAL pages each) between checkpoints
@@ -178,8 +180,14 @@ CREATE TABLE IF NOT EXISTS notes (
     until REAL NOT NULL,
     PRIMARY KEY (provider, name)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS resets (
+    provider TEXT PRIMARY KEY,
+    at REAL NOT NULL
+) WITHOUT ROWID;
 """
-"""Version 4 added ``notes`` (:meth:`SQLiteStore.set_note`): created whole in an older file."""
+"""Version 4 added ``notes`` (:meth:`SQLiteStore.set_note`), version 5 ``resets`` (when each
+provider, or ``''`` every provider, was last cleared: see :data:`_AT_PARAM`); a table an
+older file lacks is created whole."""
 _ADDED_COLUMNS: Final = (
     ("marks", "scope", "TEXT NOT NULL DEFAULT ''"),  # version 2
     ("rates", "booked_at", "REAL NOT NULL DEFAULT 0"),  # version 3
@@ -189,7 +197,7 @@ _ADDED_COLUMNS: Final = (
 
 ``ALTER TABLE ... ADD COLUMN`` brings an older file's table up to date; a table the file
 lacks altogether is created whole by :data:`_SCHEMA`."""
-_OUR_TABLES: Final = frozenset({"marks", "failures", "usage", "cache", "rates", "notes"})
+_OUR_TABLES: Final = frozenset({"marks", "failures", "usage", "cache", "rates", "notes", "resets"})
 _CORRUPT_CODES: Final = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
 _INCREMENT_USAGE: Final = """
@@ -277,6 +285,22 @@ count forgiven (``?2``: when, ``?3``: :data:`FAILURE_WINDOW`) is kept when its l
 failure came after the forgiveness (its window ends later). A rate slot booked (``?2``:
 one interval after it was asked for, ``?3``: then) only ever pushes the next free slot
 later: one merged after its interval ended changes nothing."""
+
+_AT_PARAM: Final = {"mark": 5, "failure": 1, "slot": 2}
+"""Which parameter of a journaled write (by its kind) says when it was made.
+
+A close behind another process's lock journals what it still owes, and that may come after
+a ``websearch providers reset`` that cleared the provider in the file: merged later, the
+counts, cooldown marks, failure counts and rate slots made *before* the reset came back
+after it. The file keeps when each provider was cleared (``resets``), and what was made
+at or before that time is not written: a usage count by its own time
+(:attr:`._pending.Pending.counted_at`), a write by this parameter. The other kinds set
+nothing a reset would have cleared (a forgiveness, a clear), or keep no time (a note)."""
+
+_ALL_PROVIDERS: Final = ""
+"""The ``resets`` row of ``websearch providers reset --all`` (no provider id is empty)."""
+
+_RECORD_RESET: Final = "INSERT OR REPLACE INTO resets (provider, at) VALUES (?, ?)"
 
 _REPLAY_CACHE: Final = (
     "DELETE FROM cache WHERE key = ? AND stored_at < ?",
@@ -1012,7 +1036,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             if mark is not None:
                 return UsageGrant(granted=False, counts=(), mark=mark)
             stored = rows.counts_at(wall_now)
-            added = self._pending.add(provider, spans, generation)
+            added = self._pending.add(provider, spans, generation, wall_now)
             if added is None:  # a flush ran meanwhile: read again after it, on its thread
                 raise _InlineBusyError
             arm, pending = added
@@ -1285,6 +1309,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         def delete(conn: sqlite3.Connection) -> None:
             for table in ("marks", "failures", "usage", "rates", "notes"):
                 conn.execute(f"DELETE FROM {table} WHERE provider = ?", (provider,))
+            conn.execute(_RECORD_RESET, (provider, time.time()))  # see _AT_PARAM
 
         # The pending counts go with the rows, in their transaction on the store's thread:
         # a reader counts both or neither, a clear that fails forgets nothing, and no flush
@@ -1308,8 +1333,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """See :meth:`StateStore.clear_all`."""
 
         def delete(conn: sqlite3.Connection) -> None:
-            for table in ("marks", "failures", "usage", "rates", "notes"):
+            for table in ("marks", "failures", "usage", "rates", "notes", "resets"):
                 conn.execute(f"DELETE FROM {table}")
+            conn.execute(_RECORD_RESET, (_ALL_PROVIDERS, time.time()))  # see _AT_PARAM
 
         withdrawal = Withdrawal()
         await self._run(  # as in clear()
@@ -1641,12 +1667,40 @@ def _in_transaction(conn: sqlite3.Connection, func: Callable[[sqlite3.Connection
     return result
 
 
-def _write_pending(conn: sqlite3.Connection, batch: Batch) -> None:
-    """Add each pending count to its counter (inside the caller's transaction)."""
+def _write_pending(
+    conn: sqlite3.Connection, batch: Batch, resets: dict[str, float] | None = None
+) -> None:
+    """Add each pending count to its counter (inside the caller's transaction).
+
+    Less the increments counted at or before the provider's last reset (see
+    :data:`_AT_PARAM`): a batch written late (a journal, a flush held behind the lock) must
+    not bring back counts a reset cleared. ``resets``: :func:`_resets`, read here if not given.
+    """
+    if not batch:
+        return
     wall_now = time.time()
+    cleared = _resets(conn) if resets is None else resets
     for (provider, period), entry in batch.items():
-        if entry.count > 0 and entry.expires_at > wall_now:  # an expired one reads as 0
-            conn.execute(_ADD_USAGE, (provider, period, entry.count, entry.expires_at, wall_now))
+        count = entry.count
+        if cleared:
+            reset_at = _reset_at(cleared, provider)
+            count -= sum(1 for at in entry.counted_at if at <= reset_at)
+        if count > 0 and entry.expires_at > wall_now:  # an expired one reads as 0
+            conn.execute(_ADD_USAGE, (provider, period, count, entry.expires_at, wall_now))
+
+
+def _resets(conn: sqlite3.Connection) -> dict[str, float]:
+    """When each provider (``''``: every one) was last cleared in the file (see ``resets``)."""
+    try:
+        rows = conn.execute("SELECT provider, at FROM resets").fetchall()
+    except sqlite3.OperationalError:  # a file no store of schema 5 opened: never cleared since
+        return {}
+    return {str(provider): float(at) for provider, at in rows}
+
+
+def _reset_at(resets: dict[str, float], provider: str) -> float:
+    """The time of ``provider``'s last reset (its own or every provider's); 0: never."""
+    return max(resets.get(provider, 0.0), resets.get(_ALL_PROVIDERS, 0.0))
 
 
 def _write_cache_entries(conn: sqlite3.Connection, batch: CacheBatch) -> None:
@@ -1778,8 +1832,12 @@ def _cache_rows(entries: CacheBatch) -> list[tuple[str, bytes, float, float, flo
 
 
 def _replay(conn: sqlite3.Connection, journal: Journal) -> None:
-    """Write what ``journal`` holds (inside the caller's transaction); see :data:`_REPLAY`."""
-    _write_pending(conn, journal.counts)
+    """Write what ``journal`` holds (inside the caller's transaction); see :data:`_REPLAY`.
+
+    What a provider's reset cleared after it was made is not written (:data:`_AT_PARAM`).
+    """
+    resets = _resets(conn)
+    _write_pending(conn, journal.counts, resets)
     wall_now = time.time()
     for key, value, stored_at, fresh_until, expires_at in journal.cache:
         if expires_at > wall_now:
@@ -1790,7 +1848,20 @@ def _replay(conn: sqlite3.Connection, journal: Journal) -> None:
         if statement is None:  # a later release's kind of write: not ours to guess
             logger.warning("web search state journal: a write of unknown kind %r skipped", kind)
             continue
+        at = _AT_PARAM.get(kind)
+        if at is not None and resets and _made_before_reset(params, at, resets):
+            continue
         conn.execute(statement, params).fetchall()
+
+
+def _made_before_reset(
+    params: tuple[str | float | int, ...], at: int, resets: dict[str, float]
+) -> bool:
+    """Whether a journaled write (``params[at]``: its time) came at or before its reset."""
+    made = params[at] if len(params) > at else None
+    if isinstance(made, str) or made is None or not isinstance(params[0], str):
+        return False  # not of the shape its kind writes: its statement says so
+    return made <= _reset_at(resets, params[0])
 
 
 class _InlineBusyError(Exception):
