@@ -287,3 +287,32 @@ async def test_a_write_the_close_took_and_could_not_journal_is_said_to_be_lost(
         "[Errno 28] No space left on device): it is lost; do it again once that process "
         "lets go of the file"
     )
+
+
+async def test_the_close_warns_of_a_write_no_journal_holds_and_names_the_one_journaled(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # README: "a warning names the store and what was left (and so it does for a SQLite
+    # write no journal holds)". A reservation with a budget is never journaled (it is
+    # withdrawn, or undone, when given up on); a failure count is.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    budget = (UsageWindow("budget:day:test", time.time() + 3600, limit=10),)
+    with held_by_another_process(path) as lock:
+        reserving = asyncio.create_task(store.reserve_usage("brave", budget))
+        failing = asyncio.create_task(store.record_failure("exa"))
+        await asyncio.sleep(0.5)  # both queued on the store's thread, behind the lock
+        with caplog.at_level(logging.INFO, logger="websearch_core.state"):
+            await store.aclose()
+        lock.release()
+        assert (await reserving).granted  # left to the thread: written once the lock went
+        with pytest.raises(StateStoreError):
+            await failing  # journaled (see the test above)
+    (journaled,) = tmp_path.glob("state.sqlite3.owed-*.json")
+    (warning,) = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warning == (
+        f"web search state store SQLiteStore({str(path)!r}) did not finish closing within "
+        f"1 s; 1 other write journaled in {str(journaled)!r} for the next process to write; "
+        "left to its thread: 1 call it had not answered. They are written if the store "
+        "answers before this process exits, and lost if it does not."
+    )
