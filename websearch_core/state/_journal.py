@@ -176,8 +176,9 @@ def _read_into(path: Path, merged: Journal) -> None:
     if not isinstance(document, dict) or document.get("version") not in _READABLE:
         raise ValueError("not a journal of this version")
     counts: Batch = {}
+    fields = 4 if document["version"] == 1 else 5  # version 2: the counts' times too
     for provider, period, count, expires_at, *rest in document["counts"]:
-        if len(rest) != (document["version"] > 1):
+        if 4 + len(rest) != fields:
             raise ValueError("a count's fields are not those of its version")
         key = (_text(provider), _text(period))
         entry = counts.setdefault(key, Pending(0, _number(expires_at)))

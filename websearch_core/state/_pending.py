@@ -32,10 +32,10 @@ class Pending:
         count: Increments not yet written (less those given back before they were).
         expires_at: The counter's expiry as the latest increment gave it (the latest
             call's value wins, as in ``increment_usage``).
-        counted_at: The wall-clock time of each increment, oldest first (fewer than
-            ``count`` when some came from where no time was kept: an older journal). A
-            reset of the provider in the file since then drops the increments counted
-            before it when they are written late (a journal merged after the reset).
+        counted_at: The wall-clock time of each increment (in memory, oldest first;
+            fewer than ``count`` when some came from where no time was kept: an older
+            journal). A reset of the provider in the file since then drops the increments
+            counted before it when they are written late (a journal merged after it).
     """
 
     count: int
