@@ -650,6 +650,21 @@ def test_pending_counts_put_back_after_a_failed_write_merge_with_new_ones() -> N
     assert pending.count("brave", MONTH, time.time(), None) == 1
 
 
+def test_pending_counts_keep_each_count_s_time_through_a_failed_write_and_a_give_back() -> None:
+    # A reset drops, from a count written late, the increments made before it: the times
+    # must follow the counts, put back before the newer ones, the one given back last.
+    pending = PendingUsage()
+    window = ((MONTH, time.time() + 600),)
+    pending.add("brave", window, None, 10.0)
+    batch = pending.take()
+    pending.add("brave", window, None, 30.0)
+    pending.add("brave", window, None, 40.0)
+    pending.restore(batch)  # the write failed: the count of 10.0 is owed again, first
+    assert pending.give_back("brave", [MONTH])  # the latest count (40.0) was not sent
+    (entry,) = pending.take().values()
+    assert (entry.count, entry.counted_at) == (2, [10.0, 30.0])
+
+
 class CommitRefusal:
     """Makes the next ``COMMIT`` of the store's connections fail, as a full disk would.
 
