@@ -196,6 +196,23 @@ async def test_writes_made_before_a_reset_and_journaled_after_it_are_not_written
     assert rows == {"marks": [], "failures": [("tavily",)], "rates": []}
 
 
+async def test_a_reset_the_clock_reads_as_in_the_future_drops_no_count(tmp_path: Path) -> None:
+    # The clock was set back after the reset: counts made after it read as made before it,
+    # and the reset's filter dropped every one of them until the clock caught up.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    await store.clear("brave")
+    await store.aclose()
+    with sqlite3.connect(path) as writer:  # as if the clock now stood an hour before it
+        writer.execute("UPDATE resets SET at = at + 3600")
+    now = time.time()
+    write_journal(path, Journal(counts={("brave", "day"): Pending(2, now + 7200, [now, now])}))
+    await (await _open(path)).aclose()
+    with sqlite3.connect(path) as observer:
+        (used,) = observer.execute("SELECT count FROM usage WHERE provider = 'brave'").fetchone()
+    assert used == 2
+
+
 async def test_a_rate_slot_booked_behind_the_lock_is_journaled_and_never_pulls_one_back(
     tmp_path: Path,
 ) -> None:

@@ -1690,12 +1690,18 @@ def _write_pending(
 
 
 def _resets(conn: sqlite3.Connection) -> dict[str, float]:
-    """When each provider (``''``: every one) was last cleared in the file (see ``resets``)."""
+    """When each provider (``''``: every one) was last cleared in the file (see ``resets``).
+
+    A reset the clock now reads as in the future is left out: the clock was set back since
+    (a step of NTP's, a suspended machine), and every count made after that reset reads as
+    made before it, so the filter would drop them all until the clock caught up; a count
+    made before it and written late is kept then, as it was before resets were kept.
+    """
     try:
-        rows = conn.execute("SELECT provider, at FROM resets").fetchall()
+        rows = conn.execute("SELECT provider, at FROM resets WHERE at <= ?", (time.time(),))
     except sqlite3.OperationalError:  # a file no store of schema 5 opened: never cleared since
         return {}
-    return {str(provider): float(at) for provider, at in rows}
+    return {str(provider): float(at) for provider, at in rows.fetchall()}
 
 
 def _reset_at(resets: dict[str, float], provider: str) -> float:
