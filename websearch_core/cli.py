@@ -63,6 +63,7 @@ from .cli_output import (
     tolerate_unencodable_output,
 )
 from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
+from .cli_wrap import say
 from .client import WebSearch
 from .content.cli_fetch import fetch_parser
 from .credentials import Credentials, CredentialStore, TokenRefresher
@@ -199,7 +200,7 @@ def _command(args: list[str]) -> int:
 
 
 def _warn(sentence: str) -> None:
-    print(f"{PROG}: warning: {sentence}", file=sys.stderr)
+    say(f"{PROG}: warning: {sentence}")
 
 
 def _reader_went_away() -> int:
@@ -410,7 +411,11 @@ def _search(args: argparse.Namespace) -> int:
         print(json_text(search_json(result)))
     if result.is_error:
         # The chain lists why a forced provider did not run before what the fallback did.
-        print("\n".join(failure_lines(result)), file=sys.stderr)
+        failure = "\n".join(failure_lines(result))
+        if args.json:  # beside the JSON, exactly as it always was
+            print(failure, file=sys.stderr)
+        else:  # wrapped to the width of a terminal; unchanged into a pipe or file
+            say(failure)
         if result.error is not None and result.error.startswith(NO_PROVIDER_MESSAGE):
             # Not a provider's failure: nothing was set up to ask, which the settings
             # decide, so it exits as the other configuration errors do.
@@ -472,7 +477,7 @@ def _say_what_gave_way(
     """
     unavailable = _forced_but_unavailable(params.provider, attempts)
     if unavailable:
-        print(f"{PROG}: {unavailable}; the auto chain answered instead", file=sys.stderr)
+        say(f"{PROG}: {unavailable}; the auto chain answered instead")
     passed_over = None if params.provider else _preferred_but_unavailable(attempts)
     if passed_over:
         _warn(f"{passed_over}; the auto chain answered instead")

@@ -5,7 +5,7 @@ Kept apart from :mod:`.cli`, which imports the whole client, so the console scri
 without that import.
 """
 
-import sys
+from .cli_wrap import say
 
 __all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "PROG", "fail"]
 
@@ -21,6 +21,10 @@ EXIT_INTERRUPTED = 130
 
 
 def fail(message: str, status: int = EXIT_USAGE) -> int:
-    """Print ``websearch: <message>`` to stderr and give back ``status`` to exit with."""
-    print(f"{PROG}: {message}", file=sys.stderr)
+    """Print ``websearch: <message>`` to stderr and give back ``status`` to exit with.
+
+    At a terminal the message is wrapped to its width (:mod:`.cli_wrap`); elsewhere it is
+    the one line it always was.
+    """
+    say(f"{PROG}: {message}")
     return status
