@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import aiohttp
 
-__all__ = ["close_when_collected"]
+__all__ = ["close_on_its_loop", "close_when_collected"]
 
 _CLOSING: set["asyncio.Task[None]"] = set()
 """Closings under way: a task the loop holds only weakly must be kept until it is done."""
@@ -35,6 +35,15 @@ def close_when_collected(
     # that may be idle, where a closing scheduled here would only be left pending.
     finalizer.atexit = False
     return finalizer
+
+
+def close_on_its_loop(session: "aiohttp.ClientSession", loop: asyncio.AbstractEventLoop) -> None:
+    """Have ``loop`` close ``session``, from any thread, without waiting for it.
+
+    For a client closed on one loop holding a session of another, which aiohttp can close
+    only there. A loop that no longer runs closes it as it shuts down (the client's guard).
+    """
+    _close_soon(session, loop)
 
 
 def _close_soon(session: "aiohttp.ClientSession", loop: asyncio.AbstractEventLoop) -> None:

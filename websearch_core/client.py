@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import SecretStr
 from typing_extensions import TypedDict, Unpack
 
-from .abandoned import close_when_collected
+from .abandoned import close_on_its_loop, close_when_collected
 from .cache import cache_key, dump_response, load_response, settings_scope, variables_scope
 from .closing import AsyncClosing
 from .content.enrich import (
@@ -188,13 +188,19 @@ class WebSearch(AsyncClosing):
             refreshers=self._refreshers,
         )
         self._session = session
+        """The session the latest search used (a caller's, or one of ``_loop_sessions``)."""
         self._owns_session = session is None
         self._session_loop: asyncio.AbstractEventLoop | None = None
-        self._lookups: PendingLookups | None = None
-        """The lookups under way of the session this instance opened (``None``: a caller's)."""
-        self._session_reaper: weakref.finalize | None = None  # type: ignore[type-arg]
-        """Closes the session on its loop if this instance is collected with it open."""
-        self._guard: _LoopGuard | None = None
+        self._session_lock = threading.Lock()
+        """Guards the three maps below: loops in several threads may search at once."""
+        self._loop_sessions: dict[asyncio.AbstractEventLoop, aiohttp.ClientSession] = {}
+        """The session this instance opened on each loop it runs on (one belongs to its loop)."""
+        self._reapers: dict[asyncio.AbstractEventLoop, weakref.finalize] = {}  # type: ignore[type-arg]
+        """Per loop: closes its session there if this instance is collected with it open."""
+        self._guards: dict[asyncio.AbstractEventLoop, _LoopGuard] = {}
+        """Per loop: what closes this instance's part when that loop shuts down."""
+        self._loop_lookups: dict[asyncio.AbstractEventLoop, PendingLookups] = {}
+        """Per loop: the lookups under way of the session this instance opened there."""
         self._store: StateStore | None = None
         self._lent_store: StateStore | None = None
         """The store of the instance whose synchronous call built this one: never closed here."""
@@ -247,29 +253,44 @@ class WebSearch(AsyncClosing):
         )
 
     async def aclose(self) -> None:
-        """Close the HTTP session and browser this instance opened (injected ones stay open).
+        """Close the HTTP sessions, browser and store this instance opened (injected ones stay).
 
         Optional: without it (no ``async with``), what the instance opened is closed when
-        the event loop it was opened on shuts down (:meth:`_close_with_loop`).
+        the event loop it was opened on shuts down (:meth:`_close_with_loop`). A session
+        opened on another loop (the instance searched from loops in other threads too) is
+        closed on that loop, as aiohttp requires, or as that loop shuts down.
         """
-        self._call_setup = None  # it holds the session; the next search builds its own
-        guard, self._guard = self._guard, None
-        if self._owns_session and self._session is not None:
-            await self._session.close()
-            self._session = None
-        if self._session_reaper is not None:
-            self._session_reaper.detach()  # closed: nothing left for it to close
-            self._session_reaper = None
-        if self._owns_browser:
-            await self._browser.aclose()
-        store, self._store = self._store, None
-        if store is not None and store is not self._lent_store:
-            await store.aclose()
-        if guard is not None and guard.loop is asyncio.get_running_loop():
+        loop = asyncio.get_running_loop()
+        with self._session_lock:
+            self._call_setup = None  # it holds a session; the next search builds its own
+            guards, self._guards = self._guards, {}
+            sessions, self._loop_sessions = self._loop_sessions, {}
+            reapers, self._reapers = self._reapers, {}
+            if self._owns_session:
+                self._session = None
+        for reaper in reapers.values():
+            reaper.detach()  # closed here: nothing left for it to close
+        for session_loop, session in sessions.items():
+            if session_loop is loop:
+                await session.close()
+            else:
+                close_on_its_loop(session, session_loop)
+        await self._close_shared()
+        guard = guards.get(loop)
+        if guard is not None:
             await guard.generator.aclose()  # what it guarded is closed: let it go now
 
+    async def _close_shared(self) -> None:
+        """Close what every loop's searches share: the browser and the state store."""
+        if self._owns_browser:
+            await self._browser.aclose()
+        with self._session_lock:
+            store, self._store = self._store, None
+        if store is not None and store is not self._lent_store:
+            await store.aclose()
+
     async def _close_with_loop(self) -> None:
-        """Have the running loop close this instance when it shuts down, unless closed before.
+        """Have the running loop close this instance's part when it shuts down, unless closed.
 
         ``ws = WebSearch(); await ws.run(...)`` in a script or notebook never reaches
         :meth:`aclose`, and aiohttp then reports the session as unclosed when it is
@@ -278,18 +299,22 @@ class WebSearch(AsyncClosing):
         ``asyncio.run`` (and every ``asyncio.Runner``) awaits before closing the loop. Runs
         when a session, a store or a page fetch is opened: once per loop and session.
 
-        A session left behind for another loop's (an instance used from two loops at once)
-        is closed by its own loop's guard, which is let go when the new one replaces it.
+        Each loop has its own guard: the loop that ends closes its own session, and the
+        last one to end (no other loop holding a session of this instance) closes the
+        browser and the store too. A loop ending in one thread used to close the session
+        and store that a search still running on another loop was using.
         """
-        session = self._session if self._owns_session else None  # never close a caller's
         loop = asyncio.get_running_loop()
-        if self._guard is not None and self._guard.loop is loop and self._guard.session is session:
-            return
-        guard = _LoopGuard(loop, session)
-        guard.generator = self._close_at_loop_end(guard)
+        with self._session_lock:
+            session = self._loop_sessions.get(loop) if self._owns_session else None
+            current = self._guards.get(loop)
+            if current is not None and current.session is session:
+                return
+            guard = _LoopGuard(loop, session)
+            guard.generator = self._close_at_loop_end(guard)
+            self._guards[loop] = guard
         await anext(guard.generator)  # the loop now tracks it and finalises it on shutdown
         _watch_at_exit(guard)
-        self._guard = guard
 
     async def _close_at_loop_end(self, guard: _LoopGuard) -> AsyncGenerator[None, None]:
         try:
@@ -302,34 +327,59 @@ class WebSearch(AsyncClosing):
                 await self._release(guard)
 
     async def _release(self, guard: _LoopGuard) -> None:
-        """Close what ``guard`` stands for, on its loop."""
-        if self._guard is guard:  # the instance as it is: close all it opened
-            self._guard = None
-            await self.aclose()
-        elif guard.session is not None and guard.session is not self._session:
-            await guard.session.close()  # left for another loop's session
+        """Close what ``guard`` stands for, on its loop; the shared parts with the last loop."""
+        loop = guard.loop
+        with self._session_lock:
+            leaving = self._guards.get(loop) is guard
+            reaper = None
+            if leaving:  # this loop is done with the instance
+                del self._guards[loop]
+                session = self._loop_sessions.pop(loop, None)
+                self._loop_lookups.pop(loop, None)
+                reaper = self._reapers.pop(loop, None)
+                if session is self._session and self._owns_session:
+                    self._session = None
+                last = not self._guards
+            else:  # replaced: it only holds a session this loop no longer uses, if any
+                session = None
+                last = False
+            left_behind = guard.session
+            if left_behind is session or left_behind is self._loop_sessions.get(loop):
+                left_behind = None
+        if reaper is not None:
+            reaper.detach()
+        for closing in (session, left_behind):
+            if closing is not None and not closing.closed:
+                await closing.close()
+        if last:
+            self._call_setup = None
+            await self._close_shared()
 
     def _open_session(self) -> aiohttp.ClientSession:
-        """The session for the running loop, opened (or reopened) when there is none."""
+        """The session for the running loop, opened (or reopened) when it has none."""
         loop = asyncio.get_running_loop()
-        if self._owns_session and self._session is not None and self._session_loop is not loop:
-            # A session belongs to the loop that opened it; after another asyncio.run the
-            # old one is unusable (and cannot be closed once its loop is closed).
-            self._session = None
-        if self._session is None or self._session.closed:
-            from .lookups import PendingLookups, system_resolver
+        with self._session_lock:
+            given = self._session
+            if not self._owns_session and given is not None and not given.closed:
+                return given
+            session = self._loop_sessions.get(loop)
+            if session is None or session.closed:
+                from .lookups import PendingLookups, system_resolver
 
-            # A timeout during a lookup is a host not reached (see lookups). The system
-            # resolver (getaddrinfo in a thread) holds nothing to close with the session.
-            self._lookups = PendingLookups(system_resolver())
-            # Its proxy is chosen per request, and it never re-sends a request silently.
-            self._session = open_own_session(resolver=self._lookups)
-            self._session_loop = loop
-            self._owns_session = True
-            if self._session_reaper is not None:
-                self._session_reaper.detach()  # it held the session this one replaces
-            self._session_reaper = close_when_collected(self, self._session, loop)
-        return self._session
+                # A timeout during a lookup is a host not reached (see lookups). The system
+                # resolver (getaddrinfo in a thread) holds nothing to close with the session.
+                lookups = PendingLookups(system_resolver())
+                # Its proxy is chosen per request, and it never re-sends a request silently.
+                session = open_own_session(resolver=lookups)
+                self._loop_sessions[loop] = session
+                self._loop_lookups[loop] = lookups
+                self._owns_session = True
+                replaced = self._reapers.pop(loop, None)
+                if replaced is not None:
+                    replaced.detach()  # it held the closed session this one replaces
+                self._reapers[loop] = close_when_collected(self, session, loop)
+            self._session, self._session_loop = session, loop
+            return session
 
     def _setup(self) -> CallSetup:
         """What this search shares with the last: rebuilt for a new session or settings.
@@ -350,7 +400,7 @@ class WebSearch(AsyncClosing):
                 self.credentials,
                 self._browser,
                 own_session=self._owns_session,
-                lookups=self._lookups if self._owns_session else None,
+                lookups=self._loop_lookups.get(self._session_loop) if self._owns_session else None,
             )
             self._call_setup = setup
         return setup
@@ -362,9 +412,11 @@ class WebSearch(AsyncClosing):
     async def _open(self) -> CallSetup:
         """:meth:`_setup` for this loop; a session opened on it is closed with it at the latest."""
         setup = self._setup()
-        guard = self._guard
-        if (guard is None or guard.session is not self._session) and self._owns_session:
-            await self._close_with_loop()
+        if self._owns_session:
+            loop = asyncio.get_running_loop()
+            guard = self._guards.get(loop)
+            if guard is None or guard.session is not self._loop_sessions.get(loop):
+                await self._close_with_loop()
         return setup
 
     async def state(self) -> StateStore:

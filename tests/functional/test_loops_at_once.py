@@ -1,0 +1,102 @@
+"""One ``WebSearch`` searched from several event loops at once, each in its own thread.
+
+A user with a thread pool runs ``asyncio.run(ws.run(query))`` in each worker, sharing one
+client. Each loop gets its own HTTP session (one belongs to the loop that opened it); the
+first loop to end must close only its own, and leave the state store to the searches still
+running on the others, and no session may be left open when every loop has ended.
+"""
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from websearch_core import SEARCH_PROVIDER_ORDER, SearchToolResult, Settings, WebSearch
+from websearch_core import client as client_module
+from websearch_core.testing import Fault, Simulator
+
+
+@pytest.fixture
+def sim() -> Iterator[Simulator]:
+    with Simulator(["brave", "duckduckgo"]).running_in_thread() as simulator:
+        yield simulator
+
+
+def _settings(sim: Simulator, **overrides: Any) -> Settings:
+    others = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers)
+    return sim.settings(exclude=others, timeout_seconds=1.0, **overrides)
+
+
+def _wait_for(condition: Any, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.01)
+
+
+def test_a_loop_that_ends_leaves_the_store_to_a_search_on_another(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    # SQLite (the isolated state directory): what a search writes outlives every loop.
+    ws = WebSearch(_settings(sim, state_backend="sqlite"), api_keys=sim.api_keys())
+    sim["brave"].enqueue(Fault.hang())  # the slow search's Brave: it falls back after 1 s
+    slow: list[SearchToolResult] = []
+    worker = threading.Thread(target=lambda: slow.append(asyncio.run(ws.run("slow"))))
+    worker.start()
+    _wait_for(lambda: len(sim["brave"].requests) == 1)
+    fast = asyncio.run(ws.run("fast"))  # its loop ends while the slow search runs
+    worker.join(timeout=10)
+    assert fast.response.provider == "brave"
+    assert slow[0].response.provider == "duckduckgo"
+    assert "state store is closed" not in caplog.text
+    # The slow search's answer is in the store, which the fast loop's end used to close
+    # under it (the search went on without it, and its answer was not kept).
+    again = asyncio.run(ws.run("slow"))
+    assert again.response.cached, again.response.attempts
+
+
+def test_no_session_is_left_open_when_loops_open_theirs_at_the_same_moment(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two threads opening sessions in the same instant: neither may lose track of one.
+
+    The first thread is held just after it opened its session, while the second runs a
+    whole search (for as long as the client lets it: a client that serialises the opening
+    makes the second wait, and the hold ends after half a second).
+    """
+    ws = WebSearch(_settings(sim), api_keys=sim.api_keys())
+    opened: list[aiohttp.ClientSession] = []
+    second_done = threading.Event()
+    real = client_module.close_when_collected
+
+    def watch(owner: object, session: aiohttp.ClientSession, loop: Any) -> Any:
+        opened.append(session)
+        if len(opened) == 1:  # the first thread's session: let the second thread run now
+            second_started.set()
+            second_done.wait(timeout=0.5)
+        return real(owner, session, loop)
+
+    monkeypatch.setattr(client_module, "close_when_collected", watch)
+    second_started = threading.Event()
+    results: list[SearchToolResult] = []
+
+    def first() -> None:
+        results.append(asyncio.run(ws.run("first")))
+
+    def second() -> None:
+        second_started.wait(timeout=5)
+        results.append(asyncio.run(ws.run("second")))
+        second_done.set()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert sorted(r.response.provider for r in results) == ["brave", "brave"]
+    assert len(opened) == 2
+    assert [session.closed for session in opened] == [True, True]
