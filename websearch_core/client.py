@@ -70,6 +70,7 @@ from .models import (
 )
 from .own_session import open_own_session
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
+from .provider_imports import import_off_loop
 from .providers import ProviderContext, get_provider
 from .settings import APP_NAME, Settings, SettingsOverrides
 from .settings_conflicts import with_conflicts
@@ -452,6 +453,7 @@ class WebSearch(AsyncClosing):
     async def _execute_within(
         self, params: SearchParams, use_cache: bool, deadline: Deadline
     ) -> tuple[ChainOutcome, list[str]]:
+        await import_off_loop(self.settings, params.provider)  # the first search's imports
         setup = await self._open()
         plan = setup.plan(params.provider)
         # A broken ledger must not cost an answer: the chain sees a store that degrades.

@@ -24,6 +24,7 @@ __all__ = [
     "ProviderInfo",
     "SearchProvider",
     "get_provider",
+    "is_loaded",
     "provider_class_in",
     "provider_ids",
 ]
@@ -69,6 +70,11 @@ def provider_class_in(module: ModuleType, provider_id: str) -> type[SearchProvid
             f"{provider_id!r} (found: {found}); name it with PROVIDER = <class>"
         )
     return candidates[0]
+
+
+def is_loaded(provider_id: str) -> bool:
+    """Whether ``provider_id``'s module is imported and its instance made (cheap to ask)."""
+    return provider_id in _instances
 
 
 def get_provider(provider_id: str) -> SearchProvider:

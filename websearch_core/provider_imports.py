@@ -1,0 +1,74 @@
+"""A process's first search imports its provider modules on a worker thread, not on the loop.
+
+Provider modules load on first use (:func:`~websearch_core.providers.get_provider`), so that
+importing the package stays cheap. The first auto-chain search plans with every provider,
+so it imported some hundred modules (the chain, 25 providers, lxml): 0.1-0.2 s during which
+the event loop ran nothing else. A server's other requests waited, and asyncio's debug mode
+(``python -X dev``, ``PYTHONASYNCIODEBUG=1``) reported ``Executing <Task ...> took 0.2
+seconds`` on a newcomer's first search. Imported from a thread while the loop goes on, they
+cost the search the same time and the loop none.
+
+Only what the plan asks is imported (a forced provider alone, a pinned one alone, an explicit
+list, else the whole order), so ``websearch --provider brave`` still loads Brave alone. A
+module that fails to import is left to the plan, which raises as it always did.
+"""
+
+import asyncio
+import contextlib
+import importlib
+import sys
+from collections.abc import Sequence
+
+from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider, is_loaded
+from .settings import Settings
+
+__all__ = ["import_off_loop", "planned_ids"]
+
+_SETUP_MODULE = "websearch_core.call_setup"
+"""The chain and its machinery, imported by a client's first search."""
+_everything_loaded = False
+"""Set once every provider and the chain are imported: later searches ask nothing."""
+
+
+def planned_ids(settings: Settings, forced: str | None) -> Sequence[str]:
+    """The providers a plan for ``forced`` under ``settings`` looks at, as it resolves.
+
+    As :meth:`~websearch_core.orchestration.plan.ChainOrder.resolve` reaches them: a forced
+    provider is asked alone (its fallback, when it cannot run, imports the rest there), a
+    preferred provider with ``fallback = false`` alone, an explicit list its entries, and
+    otherwise every provider in the order.
+    """
+    if forced and forced != "auto":
+        return (forced,)
+    if settings.provider and not settings.fallback:
+        return (settings.provider,)
+    if settings.providers:
+        return tuple(settings.providers)
+    return SEARCH_PROVIDER_ORDER
+
+
+async def import_off_loop(settings: Settings, forced: str | None) -> None:
+    """Import what this search's plan needs on a worker thread, if any of it is not yet.
+
+    Args:
+        settings: The client's settings, which decide the plan's providers.
+        forced: The search's ``provider`` argument.
+    """
+    global _everything_loaded
+    if _everything_loaded:
+        return
+    missing = [
+        provider_id
+        for provider_id in planned_ids(settings, forced)
+        if provider_id in PROVIDER_REGISTRY and not is_loaded(provider_id)
+    ]
+    if missing or _SETUP_MODULE not in sys.modules:
+        await asyncio.to_thread(_import, missing)
+    _everything_loaded = _SETUP_MODULE in sys.modules and all(map(is_loaded, PROVIDER_REGISTRY))
+
+
+def _import(provider_ids: Sequence[str]) -> None:
+    importlib.import_module(_SETUP_MODULE)
+    for provider_id in provider_ids:
+        with contextlib.suppress(Exception):  # the plan raises it, where it always did
+            get_provider(provider_id)
