@@ -10,11 +10,11 @@ is worded as the tool classes word theirs (:mod:`llamaindex_websearch._keywords`
 the keywords the call takes.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ._keywords import refuse_unknown_keyword
 
-__all__ = ["refuse_unknown_options"]
+__all__ = ["refuse_unknown_options", "refuse_wrong_objects"]
 
 
 def refuse_unknown_options(owner: str, given: Iterable[str], *own: str) -> None:
@@ -33,3 +33,30 @@ def refuse_unknown_options(owner: str, given: Iterable[str], *own: str) -> None:
 
     takes = ("web_search", *own, *sorted(WEB_SEARCH_OPTION_NAMES))
     refuse_unknown_keyword(owner, given, takes)
+
+
+def refuse_wrong_objects(owner: str, web_search: object, options: Mapping[str, object]) -> None:
+    """Refuse a ``web_search``, ``settings``, ``session`` or hook of the wrong kind, now.
+
+    Kept for the first call, ``create_web_search_tool(web_search="...")`` or
+    ``settings="brave"`` made that call raise ``AttributeError`` (a tool that never raises
+    for its arguments) naming neither the option nor the factory.
+
+    Raises:
+        TypeError: One is not what it must be; the message names it and its type, never
+            its value (a string given by mistake may be a key).
+    """
+    from websearch_core.client import WebSearch
+    from websearch_core.client_arguments import check_client_arguments
+
+    if web_search is not None and not isinstance(web_search, WebSearch):
+        raise TypeError(
+            f"{owner}(): web_search must be a websearch_core.WebSearch, not "
+            f"{type(web_search).__name__}; leave it out to have the tool build its own"
+        )
+    try:
+        check_client_arguments(
+            options.get("settings"), options.get("session"), options.get("oauth_refreshers")
+        )
+    except TypeError as error:
+        raise TypeError(f"{owner}(): {error}") from None

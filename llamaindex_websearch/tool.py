@@ -28,7 +28,7 @@ from websearch_core.tool_schema import ToolArguments, tool_search_params
 from ._arguments import checked_arguments
 from ._copies import ToolCopies
 from ._direct import BuiltByFactory, PointsToFactory
-from ._options import refuse_unknown_options
+from ._options import refuse_unknown_options, refuse_wrong_objects
 from ._output import with_metadata_output
 from ._spans import function_tool_acall, function_tool_call, sign_spanned_methods
 
@@ -154,6 +154,7 @@ class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, AsyncClosing):
         from websearch_core.credentials import refuse_bad_keys_in_code
 
         refuse_unknown_options("WebSearchToolSpec", kwargs)
+        refuse_wrong_objects("WebSearchToolSpec", web_search, kwargs)
         if web_search is not None and kwargs:
             raise TypeError("pass either web_search or WebSearch arguments, not both")
         refuse_bad_keys_in_code(kwargs.get("api_keys"))  # its shape: at the first call
@@ -307,5 +308,6 @@ def create_web_search_tool(
         >>> output.raw_output["response"]["sources"][0]["url"]  # doctest: +SKIP
     """
     refuse_unknown_options("create_web_search_tool", kwargs)
+    refuse_wrong_objects("create_web_search_tool", web_search, kwargs)
     (tool,) = WebSearchToolSpec(web_search, **kwargs)._function_tools()
     return tool

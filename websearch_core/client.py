@@ -38,6 +38,7 @@ from typing_extensions import TypedDict, Unpack
 
 from .abandoned import close_on_its_loop, close_when_collected
 from .cache import cache_key, dump_response, load_response, settings_scope, variables_scope
+from .client_arguments import check_client_arguments
 from .closing import AsyncClosing
 from .content.enrich import (
     DEFAULT_CONTENT_SOURCES,
@@ -152,6 +153,12 @@ class WebSearch(AsyncClosing):
             (see :data:`websearch_core.credentials.TokenRefresher`).
         **overrides: Settings fields to override (``provider="brave"``, ``timeout_seconds=30``).
 
+    Raises:
+        TypeError: ``settings``, ``session`` or ``oauth_refreshers`` is not what it takes
+            (``WebSearch("brave")`` for ``WebSearch(provider="brave")``); the message says
+            what to pass, never repeating the value.
+        ConfigurationError: An ``api_keys`` entry or a setting is wrong.
+
     Example:
         >>> async with WebSearch() as ws:  # doctest: +SKIP
         ...     result = await ws.run("latest aiohttp release")
@@ -169,6 +176,7 @@ class WebSearch(AsyncClosing):
         **overrides: Unpack[SettingsOverrides],
     ) -> None:
         report_unknown_variables()  # a mistyped WEBSEARCH_ variable would set nothing
+        check_client_arguments(settings, session, oauth_refreshers)
         if settings is None:
             settings = Settings(**overrides)
         elif overrides:

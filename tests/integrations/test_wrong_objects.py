@@ -1,0 +1,81 @@
+"""An argument of the wrong kind is refused when the client or tool is built, saying what fits.
+
+``WebSearch("brave")`` (the provider meant) or ``WebSearch("sk-...")`` (a key) raised
+``AttributeError: 'str' object has no attribute 'api_keys'``; a wrong ``session`` or refresh
+hook was taken silently and failed at the first search; and LlamaIndex's factories, which
+build their client at the first call, let that call raise ``AttributeError``.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from llamaindex_websearch import (
+    WebSearchToolSpec,
+    create_web_fetch_tool,
+    create_web_search_tool,
+)
+from websearch_core import WebSearch
+
+SECRET = "sk-wrong-place-7d1e"
+
+
+def test_a_string_for_settings_says_how_to_choose_a_provider_without_repeating_it() -> None:
+    with pytest.raises(TypeError) as raised:
+        WebSearch(SECRET)  # type: ignore[arg-type]
+    message = str(raised.value)
+    assert message.startswith("settings must be a websearch_core.Settings, not str")
+    assert "provider=" in message and "api_keys=" in message
+    assert SECRET not in message
+
+
+def test_a_mapping_for_settings_says_to_pass_its_fields_as_keywords() -> None:
+    with pytest.raises(TypeError, match=r"not dict; pass its fields as keywords"):
+        WebSearch({"provider": "brave"})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"session": object()}, "session must be an aiohttp.ClientSession, not object"),
+        ({"oauth_refreshers": ["codex"]}, "oauth_refreshers must map a sign-in's store entry"),
+        ({"oauth_refreshers": {"codex": 3}}, "oauth_refreshers['codex'] must be a refresh hook"),
+    ],
+)
+def test_a_session_or_hook_of_the_wrong_kind_is_refused_when_built(
+    arguments: dict[str, Any], expected: str
+) -> None:
+    with pytest.raises(TypeError) as raised:
+        WebSearch(**arguments)
+    assert str(raised.value).startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("build", "expected"),
+    [
+        (
+            lambda: create_web_search_tool(web_search="x"),  # type: ignore[arg-type]
+            "create_web_search_tool(): web_search must be a websearch_core.WebSearch, not str",
+        ),
+        (
+            lambda: create_web_search_tool(settings=SECRET),  # type: ignore[typeddict-item]
+            "create_web_search_tool(): settings must be a websearch_core.Settings, not str",
+        ),
+        (
+            lambda: WebSearchToolSpec(web_search=3),  # type: ignore[arg-type]
+            "WebSearchToolSpec(): web_search must be a websearch_core.WebSearch, not int",
+        ),
+        (
+            lambda: create_web_fetch_tool(settings={"provider": "brave"}),  # type: ignore[typeddict-item]
+            "create_web_fetch_tool(): settings must be a websearch_core.Settings, not dict",
+        ),
+    ],
+)
+def test_llamaindex_refuses_the_wrong_kind_when_the_tool_is_built(
+    build: Callable[[], object], expected: str
+) -> None:
+    with pytest.raises(TypeError) as raised:
+        build()
+    assert str(raised.value).startswith(expected)
+    assert SECRET not in str(raised.value)
