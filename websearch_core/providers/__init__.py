@@ -90,6 +90,6 @@ def get_provider(provider_id: str) -> SearchProvider:
     if target is None:
         raise ConfigurationError(unknown_provider_message(provider_id))
     provider_class = provider_class_in(importlib.import_module(target), provider_id)
-    instance = provider_class()
-    _instances[provider_id] = instance
-    return instance
+    # Threads importing at once (first searches on several loops, off each loop) each make
+    # one; every caller gets the first stored, so a provider's own state is never split.
+    return _instances.setdefault(provider_id, provider_class())
