@@ -24,8 +24,9 @@ from .settings import Settings
 
 __all__ = ["import_off_loop", "planned_ids"]
 
-_SETUP_MODULE = "websearch_core.call_setup"
-"""The chain and its machinery, imported by a client's first search."""
+_SETUP_MODULES = ("websearch_core.call_setup", "websearch_core.lookups")
+"""The chain and its machinery, and the resolver wrapper of the client's own session,
+imported by a client's first search."""
 _everything_loaded = False
 """Set once every provider and the chain are imported: later searches ask nothing."""
 
@@ -62,13 +63,18 @@ async def import_off_loop(settings: Settings, forced: str | None) -> None:
         for provider_id in planned_ids(settings, forced)
         if provider_id in PROVIDER_REGISTRY and not is_loaded(provider_id)
     ]
-    if missing or _SETUP_MODULE not in sys.modules:
+    if missing or not _setup_loaded():
         await asyncio.to_thread(_import, missing)
-    _everything_loaded = _SETUP_MODULE in sys.modules and all(map(is_loaded, PROVIDER_REGISTRY))
+    _everything_loaded = _setup_loaded() and all(map(is_loaded, PROVIDER_REGISTRY))
+
+
+def _setup_loaded() -> bool:
+    return all(name in sys.modules for name in _SETUP_MODULES)
 
 
 def _import(provider_ids: Sequence[str]) -> None:
-    importlib.import_module(_SETUP_MODULE)
+    for name in _SETUP_MODULES:
+        importlib.import_module(name)
     for provider_id in provider_ids:
         with contextlib.suppress(Exception):  # the plan raises it, where it always did
             get_provider(provider_id)
