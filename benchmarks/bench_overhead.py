@@ -36,6 +36,9 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
   the cache side looks its key up, misses, and writes the answer. The difference is per
   pair, with its IQR; the steps (the key, the miss, ``dump_response``, the write) are timed
   alone after, on the same store.
+* ``cache-budget``: ``cache`` with a budget on Brave for both clients, as a user who set one
+  runs: every search's reservation is then one synchronous commit to the file, between the
+  store's own flushes.
 * ``memory``: traced allocation growth over N searches after a warm-up.
 * ``imports``: ``import langchain_websearch`` / ``llamaindex_websearch`` vs. importing the
   framework's tool class, each in a fresh interpreter, alternating.
@@ -43,8 +46,8 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
 No pass/fail: targets are read off the ratios, never asserted in tests::
 
     python benchmarks/bench_overhead.py [call langchain llamaindex breakdown accounting
-        tools concurrent cache memory imports] [--rounds N] [--bursts N] [--memory-calls N]
-        [--import-runs N]
+        tools concurrent cache cache-budget memory imports] [--rounds N] [--bursts N]
+        [--memory-calls N] [--import-runs N]
 """
 
 import argparse
@@ -82,6 +85,9 @@ KEYS = {"brave": "bench"}
 FLOOR_HEADERS = {"X-Subscription-Token": KEYS["brave"], "Accept": "application/json"}
 """The headers Brave's request needs, as the floor's GETs send them (aiohttp copies them)."""
 
+BUDGET = "100000000/month"
+"""``cache-budget``'s budget: one no run reaches, so every search is still sent."""
+
 Call = Callable[[], Awaitable[object]]
 
 
@@ -101,10 +107,16 @@ async def _serve(body: bytes) -> tuple[web.AppRunner, str]:
     return runner, f"http://127.0.0.1:{port}"
 
 
-def _settings(origin: str, state_dir: Path, *, cache: bool = False) -> Settings:
+def _settings(
+    origin: str, state_dir: Path, *, cache: bool = False, budget: bool = False
+) -> Settings:
     # Defaults a user gets (SQLite state), cache off so every call reaches the server.
     return Settings(
-        providers=("brave",), base_urls={"brave": origin}, cache=cache, state_dir=state_dir
+        providers=("brave",),
+        base_urls={"brave": origin},
+        cache=cache,
+        state_dir=state_dir,
+        budget={"brave": BUDGET} if budget else {},
     )
 
 
@@ -452,12 +464,15 @@ async def bench_concurrent(origin: str, state_dir: Path, bursts: int, width: int
     )
 
 
-async def bench_cache(origin: str, state_dir: Path, rounds: int) -> None:
+async def bench_cache(origin: str, state_dir: Path, rounds: int, *, budget: bool = False) -> None:
     """A search that misses the result cache and writes it, against the same with none."""
     searched = itertools.count()
+    label = "cache-budget" if budget else "cache"
     async with (
-        WebSearch(_settings(origin, state_dir / "off"), api_keys=KEYS) as off,
-        WebSearch(_settings(origin, state_dir / "on", cache=True), api_keys=KEYS) as on,
+        WebSearch(_settings(origin, state_dir / "off", budget=budget), api_keys=KEYS) as off,
+        WebSearch(
+            _settings(origin, state_dir / "on", cache=True, budget=budget), api_keys=KEYS
+        ) as on,
     ):
 
         async def without() -> object:
@@ -475,16 +490,21 @@ async def bench_cache(origin: str, state_dir: Path, rounds: int) -> None:
         r1, rm, r3 = _quartiles(ratios)
         d1, dm, d3 = _quartiles([m - o for m, o in zip(times["miss"], times["off"], strict=True)])
         print(
-            f"cache       off {om * 1e6:5.0f} us [{o1 * 1e6:.0f}-{o3 * 1e6:.0f}]"
+            f"{label:<11} off {om * 1e6:5.0f} us [{o1 * 1e6:.0f}-{o3 * 1e6:.0f}]"
             f"   on, a miss {mm * 1e6:5.0f} us [{m1 * 1e6:.0f}-{m3 * 1e6:.0f}]"
             f"   ratio {rm:5.2f}x [{r1:.2f}-{r3:.2f}]"
             f"   the miss costs {dm * 1e6:4.0f} us [{d1 * 1e6:.0f}-{d3 * 1e6:.0f}] (per pair)",
             flush=True,
         )
-        await _cache_steps(on, rounds)
+        await _cache_steps(on, rounds, label)
 
 
-async def _cache_steps(ws: WebSearch, rounds: int) -> None:
+async def bench_cache_budget(origin: str, state_dir: Path, rounds: int) -> None:
+    """``bench_cache`` with a budget on Brave (a synchronous reservation every search)."""
+    await bench_cache(origin, state_dir, rounds, budget=True)
+
+
+async def _cache_steps(ws: WebSearch, rounds: int, label: str = "cache") -> None:
     """The steps of a miss timed alone, on the client's own (open, warm) store."""
     store = await ws.state()
     response = await ws.search(QUERY)
@@ -500,7 +520,7 @@ async def _cache_steps(ws: WebSearch, rounds: int) -> None:
             await step(index)
             samples.append(time.perf_counter() - started)
         q1, median, q3 = _quartiles(samples)
-        print(f"cache step  {name:<26} {median * 1e6:6.1f} us [{q1 * 1e6:.1f}-{q3 * 1e6:.1f}]")
+        print(f"{label} step  {name:<26} {median * 1e6:6.1f} us [{q1 * 1e6:.1f}-{q3 * 1e6:.1f}]")
 
     async def key(_index: int) -> object:
         return cache_key(params, scope)
@@ -591,6 +611,7 @@ _BY_ROUNDS: dict[str, Callable[[str, Path, int], Awaitable[None]]] = {
     "llamaindex": bench_llamaindex,
     "tools": bench_tools,
     "cache": bench_cache,
+    "cache-budget": bench_cache_budget,
 }
 """The cases that take the number of rounds alone."""
 _WITH_BODY: dict[str, Callable[[str, Path, int, bytes], Awaitable[None]]] = {
@@ -631,6 +652,7 @@ def main() -> None:
         "tools",
         "concurrent",
         "cache",
+        "cache-budget",
         "memory",
         "imports",
     ]
