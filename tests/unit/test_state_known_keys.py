@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.unit.test_state_cache_write_behind import _flushed, _set
-from websearch_core.state import CachedEntry, SQLiteStore, _known_keys
+from websearch_core.state import CachedEntry, ProviderMark, SQLiteStore, UsageWindow, _known_keys
 from websearch_core.state._journal import Journal, write_journal
 from websearch_core.state._known_keys import RELOAD_AFTER, KnownKeys
 
@@ -141,6 +141,90 @@ async def test_an_entry_a_journal_brings_in_with_the_flush_is_found(
         assert await store.cache_get("mine", now) == CachedEntry(b"m", now, now + 60)
 
 
+def _budgeted() -> tuple[UsageWindow, ...]:
+    """A month's count with a budget: its reservation is one commit to the file, each time."""
+    until = time.time() + 600
+    return (UsageWindow("month:test", until), UsageWindow("budget:test", until, limit=1000))
+
+
+async def _commit_as_a_user_with_a_budget(store: SQLiteStore, now: float) -> None:
+    """What a search commits for a user with a budget, a cooldown or a rate (stop 39)."""
+    assert (await store.reserve_unless_marked("brave", _budgeted(), now)).granted
+    assert (await store.reserve_usage("brave", _budgeted())).granted
+    await store.release_usage("brave", _budgeted())
+    await store.record_failure("brave")
+    await store.take_rate_slot("brave", 0.001, 1.0)
+    await store.set_mark("tavily", ProviderMark("rate_limited", now + 60, "429", 1, now))
+
+
+async def test_the_stores_own_reservations_keep_the_keys_known(
+    path: Path, flushed_by_hand: None
+) -> None:
+    """A budgeted search commits its reservation: that commit too leaves the keys true.
+
+    Kept through the flush's commit only, the keys were out of date after each
+    reservation: every miss of a user with a budget read the file (stop 39).
+    """
+    now = time.time()
+    async with SQLiteStore(path) as store:
+        await _set(store, "k", b"v", now)
+        await _flushed(store)
+        await _keys_read(store, now)
+        await _commit_as_a_user_with_a_budget(store, now)
+        statements = _traced(store)
+        assert await store.cache_get("new", now) is None
+        assert statements == []  # told without a read
+        assert await store.cache_get("k", now) == CachedEntry(b"v", now, now + 60)
+        _write_elsewhere(path, "theirs", now)  # and another process's commit is not missed
+        assert await store.cache_get("theirs", now) == CachedEntry(b"theirs", now, now + 60)
+
+
+async def test_reservations_on_the_stores_thread_keep_the_keys_known(
+    path: Path, flushed_by_hand: None
+) -> None:
+    """The same commits queued to the store's thread (the inline connection busy)."""
+    now = time.time()
+    async with SQLiteStore(path) as store:
+        await _set(store, "k", b"v", now)
+        await _keys_read(store, now)
+        with store._inline_lock:  # another thread's call under way: every call is queued
+            await _commit_as_a_user_with_a_budget(store, now)
+            await _set(store, "mine", b"m", now)
+            await _flushed(store)
+        statements = _traced(store)
+        assert await store.cache_get("new", now) is None
+        assert statements == []
+        assert await store.cache_get("mine", now) == CachedEntry(b"m", now, now + 60)
+        assert await store.cache_get("k", now) == CachedEntry(b"v", now, now + 60)
+
+
+async def test_a_commit_elsewhere_right_after_a_reservations_is_not_missed(
+    path: Path, flushed_by_hand: None
+) -> None:
+    """Another process commits between a reservation's ``COMMIT`` and its header read."""
+    now = time.time()
+    async with SQLiteStore(path) as store:
+        await _set(store, "k", b"v", now)
+        await _flushed(store)
+        await _keys_read(store, now)
+        reader = store._wal_index
+        assert reader is not None
+        read_header = reader.header
+        reads: list[int] = []
+
+        def header() -> bytes | None:
+            reads.append(1)
+            if len(reads) == 2:  # after the COMMIT (the first was inside the transaction)
+                _write_elsewhere(path, "theirs", now)
+            return read_header()
+
+        reader.header = header  # type: ignore[method-assign]
+        assert (await store.reserve_unless_marked("brave", _budgeted(), now)).granted
+        reader.header = read_header  # type: ignore[method-assign]
+        assert len(reads) == 2
+        assert await store.cache_get("theirs", now) == CachedEntry(b"theirs", now, now + 60)
+
+
 def _header(commits: int, frames: int) -> bytes:
     """A wal-index header as :mod:`._wal_index` gives it: ``iChange`` and ``mxFrame`` set."""
     return struct.pack("=IIIBBHII", 3007000, 0, commits, 1, 0, 4096, frames, 0).ljust(48, b"\0")
@@ -151,13 +235,22 @@ def test_keys_are_kept_through_one_commit_only() -> None:
     known.load(_header(4, 10), ["a"])
     assert known.absent("b", _header(4, 10)) and not known.absent("a", _header(4, 10))
     assert not known.absent("b", _header(5, 12))  # the file moved: not told
-    known.committed(_header(4, 10), _header(5, 12), ["b"])  # the flush, the only commit
+    known.add(["b"])  # the flush, the only commit
+    known.committed(_header(4, 10), _header(5, 12))
     assert known.absent("c", _header(5, 12)) and not known.absent("b", _header(5, 12))
-    known.committed(_header(5, 12), _header(7, 16), ["c"])  # another commit came after it
-    assert not known.absent("d", _header(7, 16))
-    known.load(_header(7, 16), ["a", "b", "c"])
-    known.committed(_header(8, 18), _header(9, 20), ["d"])  # one came before it
-    assert not known.absent("e", _header(9, 20)) and not known.absent("e", _header(8, 18))
+    known.committed(_header(5, 12), _header(6, 13))  # a reservation: no key written
+    assert known.absent("c", _header(6, 13))
+    known.committed(_header(6, 13), _header(6, 13))  # a transaction that wrote nothing
+    assert known.absent("c", _header(6, 13))
+    known.add(["c"])
+    known.committed(_header(6, 13), _header(8, 16))  # another commit came after it
+    assert not known.absent("d", _header(8, 16))
+    known.load(_header(8, 16), ["a", "b", "c"])
+    known.committed(_header(9, 18), _header(10, 20))  # one came before it
+    assert not known.absent("e", _header(10, 20)) and not known.absent("e", _header(9, 18))
+    known.load(_header(10, 20), ["a"])
+    known.committed(None, _header(11, 22))  # a header that could not be read: forgotten
+    assert not known.absent("e", _header(11, 22))
 
 
 def test_a_header_that_cannot_be_read_tells_nothing() -> None:
@@ -173,9 +266,12 @@ def test_keys_past_the_bound_are_forgotten() -> None:
     # The sweeps delete rows and the flushes only add keys: the set must not grow for ever.
     known = KnownKeys(bound=3)
     known.load(_header(1, 2), ["a", "b"])
-    known.committed(_header(1, 2), _header(2, 4), ["c"])
+    known.add(["c"])
+    known.committed(_header(1, 2), _header(2, 4))
     assert known.absent("d", _header(2, 4))
-    known.committed(_header(2, 4), _header(3, 6), ["d"])
+    known.add(["d"])
+    assert not known.absent("e", _header(2, 4))
+    known.committed(_header(2, 4), _header(3, 6))
     assert not known.absent("e", _header(3, 6))
 
 

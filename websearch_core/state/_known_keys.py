@@ -10,13 +10,18 @@ the header's state held), and a key not among them is absent while the header is
 unchanged: no statement. Deleted rows (the sweep, expiry) leave keys here that the file
 no longer holds; those are read as before, so the set only ever answers "absent".
 
-The store's own flush, the commit that writes cache entries, keeps the set true without a
-read: inside its transaction (the write lock held, so no other commit can come first) the
-header must still be the set's, and after the ``COMMIT`` the header's change counter must
-be exactly one more (``iChange``, incremented by SQLite on every commit by any
-connection): then the file holds what the set held plus what the flush wrote. Anything
-else (a header that cannot be read, another commit in between) forgets the set, and the
-next miss reads the file and asks for the set again.
+The store's own commits keep the set true without a read, whatever they write: the flush's
+cache entries, and the reservations, cooldown marks, failure counts and rate slots that a
+user with a budget or a rate limit commits on every search (stop 39: kept through the
+flush's commit only, the set was out of date after each of those, so every miss read the
+file and each read of the keys went unused). A transaction that writes cache keys adds them
+here first (:meth:`KnownKeys.add`, inside it: a key too many only costs a read, were it
+rolled back). Inside each transaction (the write lock held, so no other commit can come
+first) the header must still be the set's, and after the ``COMMIT`` the header's change
+counter must be exactly one more (``iChange``, incremented by SQLite on every commit by any
+connection) or the header unchanged (nothing written): then the file holds what the set
+holds. Anything else (a header that cannot be read, another commit in between) forgets
+the set, and the next miss reads the file and asks for the set again.
 
 Reading the set costs a scan of the cache's key index on the store's thread, ~1 us a key
 (10,000 keys, the default bound: ~10 ms on a loaded machine), where a read spared is ~30 us.
@@ -120,27 +125,44 @@ class KnownKeys:
             self._next_load = time.monotonic() + self._wait
             self._load_asked = False
 
-    def committed(self, before: bytes | None, after: bytes | None, written: Iterable[str]) -> None:
-        """A transaction of the store's thread committed ``written`` (cache keys).
+    @property
+    def kept(self) -> bool:
+        """Whether there is a set to keep through a commit (read without the lock: a guess).
 
-        ``before`` is the header read inside the transaction (the write lock held),
-        ``after`` the header read just after the ``COMMIT``. The set is kept, with
-        ``written`` added, only when it was the file's at ``before`` and ``after`` counts
-        exactly one commit more: that commit was this one, and nothing came after it.
+        A transaction that finds none need not read the header around its commit; one
+        loaded meanwhile is out of date after that commit, never wrong.
+        """
+        return self._at is not None
+
+    def add(self, keys: Iterable[str]) -> None:
+        """Cache keys a transaction of the store's is about to write (inside it).
+
+        Added before the commit, so that no header the commit leaves finds the set without
+        them; a transaction rolled back leaves keys the file does not hold, which the set
+        may (it only ever answers "absent"). Past the bound the set is forgotten.
         """
         with self._lock:
-            if (
+            self._keys.update(keys)
+            if len(self._keys) > self._bound:
+                self._keys, self._at = set(), None
+
+    def committed(self, before: bytes | None, after: bytes | None) -> None:
+        """A transaction of the store's thread or of its inline connection committed.
+
+        ``before`` is the header read inside the transaction (the write lock held),
+        ``after`` the header read just after the ``COMMIT``; any cache keys it wrote were
+        given to :meth:`add` first. The set is kept only when it was the file's at
+        ``before`` and ``after`` counts exactly one commit more (that commit was this one,
+        and nothing came after it) or is ``before`` itself (it wrote nothing).
+        """
+        with self._lock:
+            kept = (
                 before is not None
                 and after is not None
                 and before == self._at
-                and _commits(after) == _commits(before) + 1
-            ):
-                self._keys.update(written)
-                self._at = after
-            else:
-                self._at = None
-            if len(self._keys) > self._bound:
-                self._keys, self._at = set(), None
+                and (after == before or _commits(after) == _commits(before) + 1)
+            )
+            self._at = after if kept else None
 
     def forget(self) -> None:
         """The set says nothing any more (the connection closed, a fork)."""

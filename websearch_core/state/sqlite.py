@@ -44,8 +44,8 @@ Why it is built this way:
   asked again), as it loses counts. An entry given as a serialiser
   (:meth:`SQLiteStore.cache_set_deferred`) is serialised at that flush, off the caller's
   thread. A lookup of a key the file does not hold is told without a read while nothing
-  has committed since the store read the file's keys (:mod:`._known_keys`). A process about
-  to ``fork()`` flushes first unless the lock is held elsewhere
+  but the store itself has committed since it read the file's keys (:mod:`._known_keys`).
+  A process about to ``fork()`` flushes first unless the lock is held elsewhere
   (:meth:`SQLiteStore._before_fork`): the child starts with nothing pending and reads its
   parent's counts and entries in the file, or its entries in the memory it inherited.
 * Behind another process's write lock, what is written behind waits
@@ -381,10 +381,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._seen = SeenRows()  # the inline connection's last reads (see _provider_rows)
         # The cache's keys as of a wal-index header: a miss told without a read (cache_get).
         # The store's thread reads the header through its own reader, opened with its
-        # connection; _flush_header is the one read inside the last flush's transaction.
+        # connection; every transaction of the store's keeps the keys (_transaction).
         self._known = KnownKeys(_known_bound(self._max_cache_entries))
         self._conn_wal_index: WalIndex | None = None
-        self._flush_header: bytes | None = None
         # Counts of reservations without a cap, written behind (see the module docstring).
         self._pending = PendingUsage()
         # Result-cache entries, written behind with them (see cache_set).
@@ -583,7 +582,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         def write(conn: sqlite3.Connection) -> _T:
             try:
-                return _in_transaction(conn, guarded)
+                return self._transaction(conn, guarded)
             finally:
                 self._owed_writes.drop(withdrawal)
 
@@ -629,7 +628,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if queue is not None:
             return await queue()
         if transaction:
-            return await self._run(functools.partial(_in_transaction, func=func))
+            return await self._run(functools.partial(self._transaction, func=func))
         return await self._run(func)
 
     def _inline_call(self, func: Callable[[sqlite3.Connection], _T], transaction: bool) -> _T:
@@ -641,7 +640,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 self._inline = self._open_inline()
             if not transaction:
                 return func(self._inline)
-            result = _in_transaction(self._inline, func)
+            result = self._transaction(self._inline, func)
         except sqlite3.OperationalError as exc:
             if _is_busy(exc):
                 raise _InlineBusyError from None
@@ -1120,7 +1119,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         release = functools.partial(_give_back, provider=provider, periods=periods)
         if uncapped:
-            await self._run(functools.partial(_in_transaction, func=release))
+            await self._run(functools.partial(self._transaction, func=release))
         else:
             await self._run_write(release)
 
@@ -1286,13 +1285,12 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """Write the pending cache entries (inside the caller's transaction); the batch.
 
         Every :data:`_PURGE_EVERY` entries written, the cache is swept in the same
-        transaction (this runs on the store's thread, never the caller's). The file's
-        header is read first, the write lock held, for :meth:`_settle_cache`.
+        transaction (this runs on the store's thread, never the caller's). Their keys are
+        known to be in the file first (see :mod:`._known_keys`).
         """
-        wal_index = self._conn_wal_index
-        self._flush_header = wal_index.header() if wal_index is not None else None
         batch = self._pending_cache.batch()
         if batch:
+            self._known.add(key for key, _ in batch)
             _write_cache_entries(conn, batch)
             self._cache_writes += len(batch)
             if self._cache_writes >= _PURGE_EVERY:
@@ -1453,15 +1451,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
 
     def _settle_cache(self, batch: CacheBatch) -> None:
-        """``batch`` is committed: its entries are read from the file from now on.
-
-        The keys known to be in the file are kept, with the batch's, when this commit was
-        the only one since they were (see :mod:`._known_keys`).
-        """
-        wal_index = self._conn_wal_index
-        after = wal_index.header() if wal_index is not None else None
-        self._known.committed(self._flush_header, after, (key for key, _ in batch))
-        self._flush_header = None
+        """``batch`` is committed: its entries are read from the file from now on."""
         self._pending_cache.settle(batch)
 
     def _load_known_soon(self) -> None:
@@ -1516,7 +1506,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """
         merge = merge or provider is None
         if not merge and provider is not None and not self._pending.holds(provider):
-            return _in_transaction(conn, func)  # nothing owed: no batch for readers to miss
+            return self._transaction(conn, func)  # nothing owed: no batch for readers to miss
         taken: list[Batch] = []
         claimed: list[Claimed] = []
 
@@ -1529,7 +1519,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             return func(conn)
 
         try:
-            result = _in_transaction(conn, write)
+            result = self._transaction(conn, write)
         except BaseException:
             for journals in claimed:
                 journals.given_back()
@@ -1541,13 +1531,42 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._pending.settle()
         return result
 
+    def _transaction(
+        self, conn: sqlite3.Connection, func: Callable[[sqlite3.Connection], _T]
+    ) -> _T:
+        """:func:`_in_transaction` on one of the store's connections, the keys kept through it.
+
+        The wal-index header is read inside the transaction (the write lock held) and after
+        its ``COMMIT``, through the reader opened with ``conn``, so that the cache's keys
+        known (:mod:`._known_keys`) stay true across every commit of the store's own, not
+        the flush's alone: a reservation with a budget, a cooldown, a rate slot. Two
+        ``pread`` calls a transaction, and none while no keys are known.
+        """
+        wal_index = None
+        if self._known.kept:
+            if conn is self._inline:
+                wal_index = self._wal_index
+            elif conn is self._conn:
+                wal_index = self._conn_wal_index
+        if wal_index is None:
+            return _in_transaction(conn, func)
+        header = wal_index.header
+        before: list[bytes | None] = []
+
+        def within(conn: sqlite3.Connection) -> _T:
+            before.append(header())
+            return func(conn)
+
+        result = _in_transaction(conn, within)
+        self._known.committed(before[0], header())
+        return result
+
     def _merge_journals(self, conn: sqlite3.Connection) -> Claimed:
         """Write every journal an earlier store left (inside the caller's transaction)."""
         journal, claimed = claim_journals(self._path)
         if journal:
             _replay(conn, journal)
-            if journal.cache:  # keys this commit writes beyond its own batch's
-                self._known.forget()
+            self._known.add(row[0] for row in journal.cache)  # beyond the commit's own
             logger.debug("%s: wrote what earlier stores journaled: %s", self, journal.describe())
         return claimed
 
