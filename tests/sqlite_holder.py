@@ -38,6 +38,16 @@ class HeldLock:
             self._process.kill()
             raise RuntimeError(f"the lock holder did not take the lock on {path}")
 
+    def stdin_fd(self) -> int:
+        """The holder's stdin, for a process forked meanwhile to close.
+
+        A forked child keeps a copy of it: until it closes that, :meth:`release` closing
+        the test's own copy ends nothing, and the holder keeps the lock until the child
+        ends (or :meth:`release` gives up on it, 10 s later).
+        """
+        assert self._process.stdin is not None
+        return self._process.stdin.fileno()
+
     def release(self) -> None:
         """Roll back and end the holding process (no-op once done)."""
         process = self._process

@@ -614,6 +614,117 @@ def test_a_fork_behind_another_process_lock_neither_waits_nor_hides_the_parents_
     assert observer.count() == 1
 
 
+_FORK_WINDOW = """
+import asyncio, multiprocessing, os, sys, time
+from pathlib import Path
+import websearch_core.state.sqlite as sqlite_store
+from tests.sqlite_holder import held_by_another_process
+from websearch_core.state import SQLiteStore, UsageWindow
+
+path = Path(sys.argv[1])
+store = SQLiteStore(path)
+window = (UsageWindow("month:test", time.time() + 600),)
+now = time.time()
+WEEK = 7 * 86400
+
+
+class Later:
+    # The store's clock a minute after the fork, the parent's flush still behind the lock.
+    def __getattr__(self, name):
+        return getattr(time, name)
+
+    def monotonic(self):
+        return time.monotonic() + 60
+
+
+async def flushed():
+    store._flush_due()
+    await store._run(lambda conn: None)
+
+
+async def parent_writes():
+    await store.cache_set("s", b"stale", now=now - 1000, ttl=60, keep_stale_for=WEEK)
+    await flushed()  # the file holds an old answer of "s", stale now
+
+
+async def parent_holds():  # the lock held elsewhere: all three stay in memory
+    await store.reserve_unless_marked("brave", window, now)
+    await store.cache_set("k", b"answer", now=now, ttl=600, keep_stale_for=0)
+    await store.cache_set("s", b"fresh", now=now, ttl=600, keep_stale_for=WEEK)
+
+
+async def parent_writes_newer():
+    await store.cache_set("k", b"newer", now=now + 1, ttl=600, keep_stale_for=0)
+    await store.aclose()
+
+
+async def value(key, **kwargs):
+    hit = await store.cache_get(key, time.time(), **kwargs)
+    return None if hit is None else hit.value
+
+
+async def child_reads(to_parent, to_child):
+    seen = [await store.get_usage("brave", "month:test"), await value("k")]
+    seen.append(await value("s", allow_stale=True))  # the parent's fresh one, not the file's
+    sqlite_store.time = Later()
+    seen.append(await value("k"))  # a minute on, still unwritten: still the parent's
+    to_parent.put("release")
+    ends = time.monotonic() + 20
+    while await store.get_usage("brave", "month:test") != 1 and time.monotonic() < ends:
+        await asyncio.sleep(0.05)  # the parent's flush, once the lock is free
+    seen.append(await store.get_usage("brave", "month:test"))
+    seen += [await value("k"), "k" in store._inherited]  # the file answers: let go
+    to_parent.put("flushed")
+    to_child.get(timeout=30)
+    seen.append(await value("k"))  # a later write in the file: it, not what was inherited
+    return seen
+
+
+def child(to_parent, to_child, holder_stdin):
+    os.close(holder_stdin)  # the parent's end of the lock holder's stdin: the parent's to close
+    to_parent.put(asyncio.run(child_reads(to_parent, to_child)))
+
+
+asyncio.run(parent_writes())
+forked = multiprocessing.get_context("fork")
+to_parent, to_child = forked.Queue(), forked.Queue()
+with held_by_another_process(path) as held:
+    asyncio.run(parent_holds())
+    worker = forked.Process(target=child, args=(to_parent, to_child, held.stdin_fd()))
+    worker.start()
+    assert to_parent.get(timeout=30) == "release"
+    held.release()
+assert to_parent.get(timeout=30) == "flushed"
+asyncio.run(parent_writes_newer())
+to_child.put("written")
+print(to_parent.get(timeout=30))
+worker.join(30)
+assert worker.exitcode == 0, worker.exitcode
+"""
+
+
+def test_a_forked_child_reads_its_parents_unwritten_answers_until_the_file_holds_them(
+    path: Path, observer: Observer
+) -> None:
+    # Forked behind another process's lock, the child read its parent's unwritten answers
+    # for 30 s only: a parent's flush later than that (the lock held longer) and the child
+    # asked the same search again; and an older answer of the file, stale but allowed,
+    # was preferred to the parent's fresh one (stop 39). The counts, statistics only,
+    # reach the child with the parent's flush.
+    done = subprocess.run(
+        [sys.executable, "-c", _FORK_WINDOW, str(path)],
+        check=True,
+        timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    before_flush = [0, b"answer", b"fresh", b"answer"]
+    after_flush = [1, b"answer", False, b"newer"]
+    assert done.stdout.strip() == repr(before_flush + after_flush)
+    assert observer.value("s") == b"fresh"
+
+
 def test_pending_counts_refuse_a_reader_that_raced_a_flush() -> None:
     """A read of the file from before a flush plus the pending counts would miss a batch."""
     pending = PendingUsage()

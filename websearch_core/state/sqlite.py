@@ -132,11 +132,10 @@ timeout (10 s), a flush held every call queued behind it that long, and a close 
 FORK_FLUSH_WAIT: Final = 1.0
 """Seconds a ``fork()`` waits at most for the store's thread to try the flush that hands the
 child what is pending (the flush itself never waits for the lock)."""
-INHERITED_FOR: Final = 30.0
-"""Seconds a forked child reads, behind the file, the cache entries its parent held unwritten."""
 FLUSH_AFTER: Final = 0.5
 """Seconds a count without a cap waits in memory before the store writes it (with the rest)."""
 _BUSY_CODES: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+_CACHE_ROW: Final = "SELECT value, stored_at, fresh_until, expires_at FROM cache WHERE key = ?"
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS marks (
@@ -390,7 +389,6 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._pending_cache = PendingCache(max_cache_entries)
         # In a forked child: the entries its parent held and had not written (see cache_get).
         self._inherited: dict[str, PendingEntry] = {}
-        self._inherited_until = 0.0
         self._flush_alarm = Alarm(self._flush_due, "websearch-state-flush")
         # Cooldown marks and failure counts queued behind a lock, to journal if never written.
         self._owed_writes = OwedWrites()
@@ -409,8 +407,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         the child's life. The parent writes the counts and cache entries it had pending
         itself; the child's own get a finalizer of their own. The parent's cache entries
         still pending (its flush before the fork found the lock held elsewhere) are read
-        by the child, behind the file, for :data:`INHERITED_FOR` seconds: the parent
-        writes them meanwhile.
+        by the child until the file holds them (:meth:`_inherited_or_file`), and those
+        it inherited in turn, unless its own writes of their keys are newer.
         """
         _INHERITED_HANDLES.extend(
             handle
@@ -426,8 +424,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._flush_alarm.abandon()  # the parent's: its thread did not come along
         self._flush_alarm = Alarm(self._flush_due, "websearch-state-flush")
         self._pending = PendingUsage()
-        self._inherited = self._pending_cache.held_at_fork()
-        self._inherited_until = time.monotonic() + INHERITED_FOR
+        self._inherited = {**self._inherited, **self._pending_cache.held_at_fork()}
         self._pending_cache = PendingCache(self._max_cache_entries)
         self._owed_writes = OwedWrites()
         self._orphan_flush.detach()
@@ -1181,12 +1178,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if pending is not None:
             if self._closed:  # as a read of the file would say
                 raise StateStoreError("the state store is closed")
-            try:
-                entry = pending.entry()
-            except Exception as exc:  # the flush drops it too (see _serialised): a miss
-                logger.debug("web search result cache entry unreadable: %r", exc)
-                return None
-            return select_cached(entry, pending.expires_at, now, allow_stale)
+            return _held_entry(pending, now, allow_stale)
+        held = self._inherited.get(key) if self._inherited else None
+        if held is not None:  # a forked child: its parent's write may not be in the file yet
+            return await self._inherited_or_file(key, held, now, allow_stale)
 
         def query(conn: sqlite3.Connection) -> CachedEntry | None:
             header = None
@@ -1194,10 +1189,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 header = self._wal_index.header()
                 if self._known.absent(key, header):  # no commit since the keys were read
                     return None
-            row = conn.execute(
-                "SELECT value, stored_at, fresh_until, expires_at FROM cache WHERE key = ?",
-                (key,),
-            ).fetchone()
+            row = conn.execute(_CACHE_ROW, (key,)).fetchone()
             if self._known.ask_load(header):
                 self._load_known_soon()
             if row is None:
@@ -1205,29 +1197,37 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             entry = CachedEntry(value=bytes(row[0]), stored_at=row[1], fresh_until=row[2])
             return select_cached(entry, float(row[3]), now, allow_stale)
 
-        found = await self._read(query)
-        if found is None and self._inherited:
-            return self._inherited_entry(key, now, allow_stale)
-        return found
+        return await self._read(query)
 
-    def _inherited_entry(self, key: str, now: float, allow_stale: bool) -> CachedEntry | None:
-        """In a forked child, ``key``'s entry its parent held unwritten at the fork, if any.
+    async def _inherited_or_file(
+        self, key: str, held: PendingEntry, now: float, allow_stale: bool
+    ) -> CachedEntry | None:
+        """In a forked child, ``key``'s entry: its parent's unwritten write, or the file's.
 
-        Read behind the file (which holds it once the parent has flushed, or a later write
-        of another process), and for :data:`INHERITED_FOR` seconds only: forgotten after.
+        The parent's write shadows the file's row until the file holds it or a later write
+        (a row stored no earlier), as the parent's own pending entries shadow it in the
+        parent: the flush replaces the row with it. A fixed window of 30 s (stop 38) lost
+        it while the parent's flush was later than that (another process's lock held
+        longer, a parent stopped), and the child asked the same search again; and a row
+        of the file older than it, stale but served as such, was preferred to it. Dropped
+        once the file answers for it, or once it expires: what the child holds then is
+        what it inherited with its memory, no more.
         """
-        if time.monotonic() >= self._inherited_until:
-            self._inherited = {}
+
+        def query(conn: sqlite3.Connection) -> tuple[bytes, float, float, float] | None:
+            row = conn.execute(_CACHE_ROW, (key,)).fetchone()
+            return None if row is None else (bytes(row[0]), row[1], row[2], float(row[3]))
+
+        row = await self._read(query)
+        if row is not None and row[1] >= held.stored_at:  # the parent's write, or a later one
+            self._inherited.pop(key, None)
+            value, stored_at, fresh_until, expires_at = row
+            entry = CachedEntry(value=value, stored_at=stored_at, fresh_until=fresh_until)
+            return select_cached(entry, expires_at, now, allow_stale)
+        if now >= held.expires_at:  # gone, as the parent's flush would leave it
+            self._inherited.pop(key, None)
             return None
-        held = self._inherited.get(key)
-        if held is None:
-            return None
-        try:
-            entry = held.entry()
-        except Exception as exc:  # as for an entry of this process's own (see cache_get)
-            logger.debug("web search result cache entry unreadable: %r", exc)
-            return None
-        return select_cached(entry, held.expires_at, now, allow_stale)
+        return _held_entry(held, now, allow_stale)
 
     async def cache_set(
         self, key: str, value: bytes, *, now: float, ttl: float, keep_stale_for: float
@@ -1684,6 +1684,20 @@ def _in_transaction(conn: sqlite3.Connection, func: Callable[[sqlite3.Connection
         _rollback(conn)
         raise
     return result
+
+
+def _held_entry(held: PendingEntry, now: float, allow_stale: bool) -> CachedEntry | None:
+    """What ``cache_get`` returns for an entry held in memory, unwritten; unreadable: a miss.
+
+    The flush drops an entry whose serialiser raises (see :func:`_serialised`), so a reader
+    misses it too.
+    """
+    try:
+        entry = held.entry()
+    except Exception as exc:
+        logger.debug("web search result cache entry unreadable: %r", exc)
+        return None
+    return select_cached(entry, held.expires_at, now, allow_stale)
 
 
 def _write_pending(
