@@ -6,10 +6,15 @@ miss without a statement; a key another process wrote is found all the same, how
 close its commit comes to the store's own; a key known is read, with its expiry, as before.
 """
 
+import asyncio
+import contextlib
+import sqlite3
 import struct
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -223,6 +228,61 @@ async def test_a_commit_elsewhere_right_after_a_reservations_is_not_missed(
         reader.header = read_header  # type: ignore[method-assign]
         assert len(reads) == 2
         assert await store.cache_get("theirs", now) == CachedEntry(b"theirs", now, now + 60)
+
+
+def _many_keys(path: Path, count: int, now: float) -> None:
+    """``count`` cache keys written to the file as another client would."""
+    with contextlib.closing(sqlite3.connect(path)) as conn, conn:
+        conn.executemany(
+            "INSERT INTO cache (key, value, stored_at, fresh_until, expires_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(f"key {i:064d}", b"x", now, now + 60, now + 60) for i in range(count)],
+        )
+
+
+async def test_the_loop_keeps_turning_while_the_keys_load(
+    path: Path, flushed_by_hand: None
+) -> None:
+    """10,000 keys take ~10 ms to read (stop 38): on the store's thread, never the loop's.
+
+    The read is held on the store's thread, after its scan, until the loop has served
+    misses meanwhile: a loop waiting for the read would never let it go on.
+    """
+    now = time.time()
+    loop_thread = threading.current_thread()
+    async with SQLiteStore(path) as store:
+        await _set(store, "k", b"v", now)
+        await _flushed(store)
+        _many_keys(path, 10_000, now)
+        scanned_on: list[threading.Thread] = []
+
+        def trace(statement: str) -> None:
+            if statement == "SELECT key FROM cache":
+                scanned_on.append(threading.current_thread())
+
+        await store._run(lambda conn: conn.set_trace_callback(trace))
+        served = threading.Event()
+        released: list[bool] = []
+        load = store._known.load
+
+        def held_load(header: bytes | None, keys: Iterable[str]) -> None:
+            released.append(served.wait(10))  # the loop serves misses meanwhile, or not
+            load(header, keys)
+
+        store._known.load = held_load  # type: ignore[method-assign]
+        for key in ("a key never written", "another"):  # the second asks for the keys
+            assert await store.cache_get(key, now) is None
+        for index in range(50):  # read from the file, inline: the set is not loaded yet
+            assert await store.cache_get(f"meanwhile {index}", now) is None
+            await asyncio.sleep(0)
+        served.set()
+        await store._run(lambda conn: None)
+        assert released == [True]
+        assert scanned_on and loop_thread not in scanned_on
+        statements = _traced(store)
+        assert await store.cache_get("new", now) is None
+        assert statements == []  # the 10,001 keys read are in place
+        assert await store.cache_get(f"key {9999:064d}", now) == CachedEntry(b"x", now, now + 60)
 
 
 def _header(commits: int, frames: int) -> bytes:
