@@ -21,7 +21,12 @@ first) the header must still be the set's, and after the ``COMMIT`` the header's
 counter must be exactly one more (``iChange``, incremented by SQLite on every commit by any
 connection) or the header unchanged (nothing written): then the file holds what the set
 holds. Anything else (a header that cannot be read, another commit in between) forgets
-the set, and the next miss reads the file and asks for the set again.
+the set, and the next miss reads the file and asks for the set again. The store's two
+connections each hold :attr:`KnownKeys.commit_lock` from their ``COMMIT`` to that update, so
+that one's commit never comes between the other's and its update (which forgot the set
+now and then on a loaded machine, where one thread stalls between the two). Each takes it
+while holding SQLite's write lock, so the other can hold it only for its last update: a
+``pread`` and a set's assignment, no wait worth the name on the event loop's thread.
 
 Reading the set costs a scan of the cache's key index on the store's thread, ~1 us a key
 (10,000 keys, the default bound: ~10 ms on a loaded machine), where a read spared is ~30 us.
@@ -69,6 +74,8 @@ class KnownKeys:
     def __init__(self, bound: int) -> None:
         self._bound = bound
         self._lock = threading.Lock()
+        self.commit_lock = threading.Lock()
+        """Held by a transaction of the store's from its ``COMMIT`` to :meth:`committed`."""
         self._keys: set[str] = set()
         self._at: bytes | None = None  # the header the keys are true for; None: none are
         self._spared = 0  # reads spared since the keys were read

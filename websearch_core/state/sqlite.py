@@ -70,7 +70,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import Future
 from datetime import UTC, datetime
 from pathlib import Path
@@ -1539,8 +1539,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         The wal-index header is read inside the transaction (the write lock held) and after
         its ``COMMIT``, through the reader opened with ``conn``, so that the cache's keys
         known (:mod:`._known_keys`) stay true across every commit of the store's own, not
-        the flush's alone: a reservation with a budget, a cooldown, a rate slot. Two
-        ``pread`` calls a transaction, and none while no keys are known.
+        the flush's alone: a reservation with a budget, a cooldown, a rate slot. The
+        ``COMMIT`` and that update hold the keys' commit lock, so that the other
+        connection's commit never comes between them. Two ``pread`` calls a transaction,
+        and none while no keys are known.
         """
         wal_index = None
         if self._known.kept:
@@ -1551,15 +1553,20 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         if wal_index is None:
             return _in_transaction(conn, func)
         header = wal_index.header
+        known = self._known
         before: list[bytes | None] = []
 
         def within(conn: sqlite3.Connection) -> _T:
             before.append(header())
             return func(conn)
 
-        result = _in_transaction(conn, within)
-        self._known.committed(before[0], header())
-        return result
+        @contextlib.contextmanager
+        def committing() -> Iterator[None]:
+            with known.commit_lock:  # the other connection's commit not in between
+                yield
+                known.committed(before[0], header())
+
+        return _in_transaction(conn, within, committing)
 
     def _merge_journals(self, conn: sqlite3.Connection) -> Claimed:
         """Write every journal an earlier store left (inside the caller's transaction)."""
@@ -1669,17 +1676,26 @@ def _known_bound(max_cache_entries: int) -> int:
     return 2 * (max_cache_entries + _PURGE_EVERY)
 
 
-def _in_transaction(conn: sqlite3.Connection, func: Callable[[sqlite3.Connection], _T]) -> _T:
+def _in_transaction(
+    conn: sqlite3.Connection,
+    func: Callable[[sqlite3.Connection], _T],
+    committing: Callable[[], contextlib.AbstractContextManager[None]] | None = None,
+) -> _T:
     """``func`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back if either raises.
 
     A ``COMMIT`` that fails can leave the transaction open (and its write lock held): the
     connection's next ``BEGIN`` would fail for good, and a caller putting back what it
-    wrote (pending counts) must know that the file does not hold it.
+    wrote (pending counts) must know that the file does not hold it. ``committing``, when
+    given, is entered around the ``COMMIT`` (see :meth:`SQLiteStore._transaction`).
     """
     conn.execute("BEGIN IMMEDIATE")
     try:
         result = func(conn)
-        conn.execute("COMMIT")
+        if committing is None:
+            conn.execute("COMMIT")
+        else:
+            with committing():
+                conn.execute("COMMIT")
     except BaseException:
         _rollback(conn)
         raise
