@@ -70,7 +70,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Future
 from datetime import UTC, datetime
 from pathlib import Path
@@ -1552,21 +1552,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 wal_index = self._conn_wal_index
         if wal_index is None:
             return _in_transaction(conn, func)
-        header = wal_index.header
-        known = self._known
-        before: list[bytes | None] = []
-
-        def within(conn: sqlite3.Connection) -> _T:
-            before.append(header())
-            return func(conn)
-
-        @contextlib.contextmanager
-        def committing() -> Iterator[None]:
-            with known.commit_lock:  # the other connection's commit not in between
-                yield
-                known.committed(before[0], header())
-
-        return _in_transaction(conn, within, committing)
+        return _in_transaction(conn, func, _KeysKept(self._known, wal_index))
 
     def _merge_journals(self, conn: sqlite3.Connection) -> Claimed:
         """Write every journal an earlier store left (inside the caller's transaction)."""
@@ -1676,26 +1662,53 @@ def _known_bound(max_cache_entries: int) -> int:
     return 2 * (max_cache_entries + _PURGE_EVERY)
 
 
+class _KeysKept:
+    """The cache's known keys kept through one transaction (:meth:`SQLiteStore._transaction`).
+
+    Args:
+        known: The keys.
+        wal_index: The header's reader opened with the transaction's connection.
+    """
+
+    __slots__ = ("_before", "_header", "_known")
+
+    def __init__(self, known: KnownKeys, wal_index: WalIndex) -> None:
+        self._known = known
+        self._header = wal_index.header
+        self._before: bytes | None = None
+
+    def began(self) -> None:
+        """The transaction holds the write lock: the header is the last commit's."""
+        self._before = self._header()
+
+    def commit(self, conn: sqlite3.Connection) -> None:
+        """``COMMIT``, then the keys' update, the other connection's commit not between."""
+        with self._known.commit_lock:
+            conn.execute("COMMIT")
+            self._known.committed(self._before, self._header())
+
+
 def _in_transaction(
     conn: sqlite3.Connection,
     func: Callable[[sqlite3.Connection], _T],
-    committing: Callable[[], contextlib.AbstractContextManager[None]] | None = None,
+    kept: _KeysKept | None = None,
 ) -> _T:
     """``func`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back if either raises.
 
     A ``COMMIT`` that fails can leave the transaction open (and its write lock held): the
     connection's next ``BEGIN`` would fail for good, and a caller putting back what it
-    wrote (pending counts) must know that the file does not hold it. ``committing``, when
-    given, is entered around the ``COMMIT`` (see :meth:`SQLiteStore._transaction`).
+    wrote (pending counts) must know that the file does not hold it. With ``kept``, the
+    cache's known keys are kept through the commit (see :meth:`SQLiteStore._transaction`).
     """
     conn.execute("BEGIN IMMEDIATE")
     try:
-        result = func(conn)
-        if committing is None:
+        if kept is None:
+            result = func(conn)
             conn.execute("COMMIT")
         else:
-            with committing():
-                conn.execute("COMMIT")
+            kept.began()
+            result = func(conn)
+            kept.commit(conn)
     except BaseException:
         _rollback(conn)
         raise
