@@ -270,6 +270,39 @@ async def test_the_stores_flush_right_after_a_reservations_commit_keeps_the_keys
         assert await store.cache_get("mine", now) == CachedEntry(b"m", now, now + 60)
 
 
+async def test_an_inline_commit_never_waits_for_the_keys_commit_lock(
+    path: Path, flushed_by_hand: None
+) -> None:
+    """The store's thread holds the lock through its ``COMMIT`` (an automatic checkpoint
+    there syncs the file): the event loop's commit goes on, the keys out of date after it.
+    """
+    now = time.time()
+    async with SQLiteStore(path) as store:
+        await _set(store, "k", b"v", now)
+        await _flushed(store)
+        await _keys_read(store, now)
+        held, done = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            with store._known.commit_lock:
+                held.set()
+                done.wait(10)
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        try:
+            assert held.wait(10)
+            grant = await store.reserve_unless_marked("brave", _budgeted(), now)
+            assert store._known.commit_lock.locked()  # committed while the lock was held
+        finally:
+            done.set()
+            holder.join(10)
+        assert grant.granted and grant.counts == (1, 1)
+        statements = _traced(store)
+        assert await store.cache_get("new", now) is None
+        assert statements  # out of date: read from the file, as after another's commit
+
+
 def _many_keys(path: Path, count: int, now: float) -> None:
     """``count`` cache keys written to the file as another client would."""
     with contextlib.closing(sqlite3.connect(path)) as conn, conn:

@@ -25,8 +25,9 @@ the set, and the next miss reads the file and asks for the set again. The store'
 connections each hold :attr:`KnownKeys.commit_lock` from their ``COMMIT`` to that update, so
 that one's commit never comes between the other's and its update (which forgot the set
 now and then on a loaded machine, where one thread stalls between the two). Each takes it
-while holding SQLite's write lock, so the other can hold it only for its last update: a
-``pread`` and a set's assignment, no wait worth the name on the event loop's thread.
+while holding SQLite's write lock; the inline connection, on the event loop's thread, never
+waits for it (the store's thread may be syncing a checkpoint in its ``COMMIT``): found
+held, its commit leaves the set out of date.
 
 Reading the set costs a scan of the cache's key index on the store's thread, ~1 us a key
 (10,000 keys, the default bound: ~10 ms on a loaded machine), where a read spared is ~30 us.

@@ -1552,7 +1552,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 wal_index = self._conn_wal_index
         if wal_index is None:
             return _in_transaction(conn, func)
-        return _in_transaction(conn, func, _KeysKept(self._known, wal_index))
+        kept = _KeysKept(self._known, wal_index, wait=conn is not self._inline)
+        return _in_transaction(conn, func, kept)
 
     def _merge_journals(self, conn: sqlite3.Connection) -> Claimed:
         """Write every journal an earlier store left (inside the caller's transaction)."""
@@ -1668,13 +1669,19 @@ class _KeysKept:
     Args:
         known: The keys.
         wal_index: The header's reader opened with the transaction's connection.
+        wait: Whether the commit may wait for the keys' commit lock: not on the inline
+            connection, which never waits. The store's thread holds that lock through its
+            whole ``COMMIT``, and that connection's ``COMMIT`` can run an automatic
+            checkpoint, which syncs the file: found held, the inline commit goes on without
+            the keys (they are out of date after it, never wrong).
     """
 
-    __slots__ = ("_before", "_header", "_known")
+    __slots__ = ("_before", "_header", "_known", "_wait")
 
-    def __init__(self, known: KnownKeys, wal_index: WalIndex) -> None:
+    def __init__(self, known: KnownKeys, wal_index: WalIndex, *, wait: bool) -> None:
         self._known = known
         self._header = wal_index.header
+        self._wait = wait
         self._before: bytes | None = None
 
     def began(self) -> None:
@@ -1683,9 +1690,15 @@ class _KeysKept:
 
     def commit(self, conn: sqlite3.Connection) -> None:
         """``COMMIT``, then the keys' update, the other connection's commit not between."""
-        with self._known.commit_lock:
+        lock = self._known.commit_lock
+        if not lock.acquire(self._wait):
+            conn.execute("COMMIT")  # the header moves past the keys': out of date
+            return
+        try:
             conn.execute("COMMIT")
             self._known.committed(self._before, self._header())
+        finally:
+            lock.release()
 
 
 def _in_transaction(
