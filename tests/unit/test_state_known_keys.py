@@ -274,7 +274,8 @@ async def test_an_inline_commit_never_waits_for_the_keys_commit_lock(
     path: Path, flushed_by_hand: None
 ) -> None:
     """The store's thread holds the lock through its ``COMMIT`` (an automatic checkpoint
-    there syncs the file): the event loop's commit goes on, the keys out of date after it.
+    there syncs the file): the event loop's commit goes on, still a step of the store's own
+    when no other commit came before its header read.
     """
     now = time.time()
     async with SQLiteStore(path) as store:
@@ -300,7 +301,9 @@ async def test_an_inline_commit_never_waits_for_the_keys_commit_lock(
         assert grant.granted and grant.counts == (1, 1)
         statements = _traced(store)
         assert await store.cache_get("new", now) is None
-        assert statements  # out of date: read from the file, as after another's commit
+        assert statements == []
+        _write_elsewhere(path, "theirs", now)
+        assert await store.cache_get("theirs", now) == CachedEntry(b"theirs", now, now + 60)
 
 
 def _many_keys(path: Path, count: int, now: float) -> None:
@@ -384,6 +387,53 @@ def test_keys_are_kept_through_one_commit_only() -> None:
     known.load(_header(10, 20), ["a"])
     known.committed(None, _header(11, 22))  # a header that could not be read: forgotten
     assert not known.absent("e", _header(11, 22))
+
+
+def test_steps_of_the_stores_own_are_followed_in_any_order() -> None:
+    # The two connections' threads report their commits in any order; a read of the keys
+    # can end with the header from before an inline commit made during it.
+    known = KnownKeys(bound=100)
+    known.load(_header(1, 2), ["a"])
+    known.committed(_header(2, 3), _header(3, 4))  # the second commit, reported first
+    assert not known.absent("b", _header(3, 4))  # 1 -> 2 not known yet
+    known.committed(_header(1, 2), _header(2, 3))
+    assert known.absent("b", _header(3, 4))  # 1 -> 2 -> 3
+    known.committed(_header(3, 4), _header(5, 6))  # another commit too: no step
+    known.committed(_header(5, 6), _header(6, 7))
+    assert not known.absent("b", _header(6, 7))  # 3 -> 5 is not the store's alone
+
+
+async def test_an_inline_commit_while_the_keys_load_is_followed(
+    path: Path, flushed_by_hand: None
+) -> None:
+    """A budgeted search commits while the store's thread reads the keys (stop 39).
+
+    The keys come with the header from before that commit: without the step, every read
+    of the keys went out of date as it landed, each search committing within its ~10 ms.
+    """
+    now = time.time()
+    async with SQLiteStore(path) as store:
+        await _set(store, "k", b"v", now)
+        await _flushed(store)
+        scanned, go_on = threading.Event(), threading.Event()
+        load = store._known.load
+
+        def held_load(header: bytes | None, keys: Iterable[str]) -> None:
+            scanned.set()
+            go_on.wait(10)
+            load(header, keys)
+
+        store._known.load = held_load  # type: ignore[method-assign]
+        for key in ("a key never written", "another"):  # the second asks for the keys
+            assert await store.cache_get(key, now) is None
+        assert await asyncio.to_thread(scanned.wait, 10)
+        assert (await store.reserve_unless_marked("brave", _budgeted(), now)).granted
+        go_on.set()
+        await store._run(lambda conn: None)
+        statements = _traced(store)
+        assert await store.cache_get("new", now) is None
+        assert statements == []
+        assert await store.cache_get("k", now) == CachedEntry(b"v", now, now + 60)
 
 
 def test_a_header_that_cannot_be_read_tells_nothing() -> None:

@@ -17,17 +17,20 @@ flush's commit only, the set was out of date after each of those, so every miss 
 file and each read of the keys went unused). A transaction that writes cache keys adds them
 here first (:meth:`KnownKeys.add`, inside it: a key too many only costs a read, were it
 rolled back). Inside each transaction (the write lock held, so no other commit can come
-first) the header must still be the set's, and after the ``COMMIT`` the header's change
-counter must be exactly one more (``iChange``, incremented by SQLite on every commit by any
-connection) or the header unchanged (nothing written): then the file holds what the set
-holds. Anything else (a header that cannot be read, another commit in between) forgets
-the set, and the next miss reads the file and asks for the set again. The store's two
-connections each hold :attr:`KnownKeys.commit_lock` from their ``COMMIT`` to that update, so
-that one's commit never comes between the other's and its update (which forgot the set
-now and then on a loaded machine, where one thread stalls between the two). Each takes it
-while holding SQLite's write lock; the inline connection, on the event loop's thread, never
-waits for it (the store's thread may be syncing a checkpoint in its ``COMMIT``): found
-held, its commit leaves the set out of date.
+first) the header is read, and after the ``COMMIT`` again: when the change counter is
+exactly one more (``iChange``, incremented by SQLite on every commit by any connection),
+that commit was the store's own and the only one, and the set follows it from the one
+header to the other. Such steps are kept however they arrive (the two connections' threads
+report them in any order, and a read of the keys on the store's thread can end with the
+header from before an inline commit made during it), so a set goes as far as an unbroken
+chain of them leads. Anything else (a header that cannot be read, another commit in
+between) breaks the chain: the set stays behind the file, and the next miss reads the file
+and asks for the set again. The store's thread holds :attr:`KnownKeys.commit_lock` from
+its ``COMMIT`` to its header read, and an inline commit holds it too when it finds it free,
+so that one connection's commit does not come between the other's and its header read
+(which broke the chain now and then on a loaded machine, where a thread stalls there). The
+inline connection, on the event loop's thread, never waits for it: the store's thread may
+be syncing an automatic checkpoint in its ``COMMIT``.
 
 Reading the set costs a scan of the cache's key index on the store's thread, ~1 us a key
 (10,000 keys, the default bound: ~10 ms on a loaded machine), where a read spared is ~30 us.
@@ -52,6 +55,8 @@ RELOAD_AFTER_MAX: Final = 60.0
 """The longest that wait grows while reads of the keys go unused."""
 KEYS_PER_READ: Final = 32
 """Keys read into the set that one read spared pays for (~30 us a read, ~1 us a key)."""
+_STEPS_KEPT: Final = 64
+"""The store's own commits kept for a set to follow, at most (past it, all are dropped)."""
 _CHANGE_COUNTER: Final = struct.Struct("=8xI")
 """``iChange``, the wal-index header's commit counter (native byte order, as the header)."""
 
@@ -79,6 +84,7 @@ class KnownKeys:
         """Held by a transaction of the store's from its ``COMMIT`` to :meth:`committed`."""
         self._keys: set[str] = set()
         self._at: bytes | None = None  # the header the keys are true for; None: none are
+        self._steps: dict[bytes, bytes] = {}  # the store's own commits: header before -> after
         self._spared = 0  # reads spared since the keys were read
         self._loaded = False  # whether the keys were ever read
         self._lookups_read = 0  # lookups read from the file before the keys ever were
@@ -91,10 +97,30 @@ class KnownKeys:
         if header is None:
             return False
         with self._lock:
-            if header != self._at or key in self._keys:
+            if not self._follow(header) or key in self._keys:
                 return False
             self._spared += 1
             return True
+
+    def _follow(self, header: bytes) -> bool:
+        """Whether the set is true at ``header``, following the store's own commits to it.
+
+        The lock held. The steps followed are dropped: the set is at ``header`` now.
+        """
+        at = self._at
+        if at is None or at == header:
+            return at is not None
+        followed: list[bytes] = []
+        while at != header:
+            after = self._steps.get(at)
+            if after is None or len(followed) > len(self._steps):
+                return False
+            followed.append(at)
+            at = after
+        for before in followed:
+            del self._steps[before]
+        self._at = header
+        return True
 
     def ask_load(self, header: bytes | None) -> bool:
         """Whether to read the keys now: the set is out of date, and not read too often.
@@ -106,7 +132,9 @@ class KnownKeys:
         """
         now = time.monotonic()
         with self._lock:
-            if header is None or header == self._at or self._load_asked or now < self._next_load:
+            if header is None or self._load_asked or now < self._next_load:
+                return False
+            if self._follow(header):
                 return False
             if not self._loaded:
                 self._lookups_read += 1
@@ -134,13 +162,14 @@ class KnownKeys:
             self._load_asked = False
 
     @property
-    def kept(self) -> bool:
-        """Whether there is a set to keep through a commit (read without the lock: a guess).
+    def tracking(self) -> bool:
+        """Whether commits are to be reported: a set is kept, or being read (a guess).
 
-        A transaction that finds none need not read the header around its commit; one
-        loaded meanwhile is out of date after that commit, never wrong.
+        Read without the lock. A transaction that finds neither need not read the header
+        around its commit; a set read meanwhile is out of date after that commit, never
+        wrong.
         """
-        return self._at is not None
+        return self._at is not None or self._load_asked
 
     def add(self, keys: Iterable[str]) -> None:
         """Cache keys a transaction of the store's is about to write (inside it).
@@ -153,27 +182,32 @@ class KnownKeys:
             self._keys.update(keys)
             if len(self._keys) > self._bound:
                 self._keys, self._at = set(), None
+                self._steps.clear()
 
     def committed(self, before: bytes | None, after: bytes | None) -> None:
         """A transaction of the store's thread or of its inline connection committed.
 
         ``before`` is the header read inside the transaction (the write lock held),
         ``after`` the header read just after the ``COMMIT``; any cache keys it wrote were
-        given to :meth:`add` first. The set is kept only when it was the file's at
-        ``before`` and ``after`` counts exactly one commit more (that commit was this one,
-        and nothing came after it) or is ``before`` itself (it wrote nothing).
+        given to :meth:`add` first. Kept as a step of the store's own only when ``after``
+        counts exactly one commit more (that commit was this one, and nothing came after
+        it); one that wrote nothing (``after`` is ``before``) is no step at all.
         """
+        if before is None or after is None or after == before:
+            return
+        if _commits(after) != _commits(before) + 1:
+            return  # another commit too: no step, and a set behind it stays behind
         with self._lock:
-            kept = (
-                before is not None
-                and after is not None
-                and before == self._at
-                and (after == before or _commits(after) == _commits(before) + 1)
-            )
-            self._at = after if kept else None
+            if before == self._at:
+                self._at = after
+                return
+            self._steps[before] = after
+            if len(self._steps) > _STEPS_KEPT:
+                self._steps.clear()
 
     def forget(self) -> None:
         """The set says nothing any more (the connection closed, a fork)."""
         with self._lock:
             self._at = None
             self._keys = set()
+            self._steps.clear()

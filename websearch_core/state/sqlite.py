@@ -1545,7 +1545,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         and none while no keys are known.
         """
         wal_index = None
-        if self._known.kept:
+        if self._known.tracking:
             if conn is self._inline:
                 wal_index = self._wal_index
             elif conn is self._conn:
@@ -1672,8 +1672,8 @@ class _KeysKept:
         wait: Whether the commit may wait for the keys' commit lock: not on the inline
             connection, which never waits. The store's thread holds that lock through its
             whole ``COMMIT``, and that connection's ``COMMIT`` can run an automatic
-            checkpoint, which syncs the file: found held, the inline commit goes on without
-            the keys (they are out of date after it, never wrong).
+            checkpoint, which syncs the file: found held, the inline commit goes on, and is
+            a step of the keys' only if no other commit came before its header was read.
     """
 
     __slots__ = ("_before", "_header", "_known", "_wait")
@@ -1691,14 +1691,13 @@ class _KeysKept:
     def commit(self, conn: sqlite3.Connection) -> None:
         """``COMMIT``, then the keys' update, the other connection's commit not between."""
         lock = self._known.commit_lock
-        if not lock.acquire(self._wait):
-            conn.execute("COMMIT")  # the header moves past the keys': out of date
-            return
+        locked = lock.acquire(self._wait)  # not held: another commit may come in between
         try:
             conn.execute("COMMIT")
             self._known.committed(self._before, self._header())
         finally:
-            lock.release()
+            if locked:
+                lock.release()
 
 
 def _in_transaction(
