@@ -409,7 +409,9 @@ class WebSearch(AsyncClosing):
                 self.credentials,
                 self._browser,
                 own_session=self._owns_session,
-                lookups=self._loop_lookups.get(self._session_loop) if self._owns_session else None,
+                lookups=self._loop_lookups.get(asyncio.get_running_loop())
+                if self._owns_session
+                else None,
             )
             self._call_setup = setup
         return setup
