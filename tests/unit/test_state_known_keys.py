@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +24,7 @@ from tests.unit.test_state_cache_write_behind import _flushed, _set
 from websearch_core.state import CachedEntry, ProviderMark, SQLiteStore, UsageWindow, _known_keys
 from websearch_core.state._journal import Journal, write_journal
 from websearch_core.state._known_keys import RELOAD_AFTER, KnownKeys
+from websearch_core.state._wal_index import WalIndex
 
 _WRITE = """
 import sqlite3, sys
@@ -46,6 +47,32 @@ async def _keys_read(store: SQLiteStore, now: float) -> None:
     for key in ("a key never written", "another"):
         assert await store.cache_get(key, now) is None
     await store._run(lambda conn: None)
+
+
+@contextlib.contextmanager
+def _at_header_read_after_commit(
+    reader: WalIndex, action: Callable[[], object]
+) -> Iterator[list[int]]:
+    """Run ``action`` when ``reader``'s header is read the second time: after the ``COMMIT``.
+
+    The first read is inside the transaction, the second the commit's own check; ``action``
+    lands between that ``COMMIT`` and the check. Yields the reads counted, for the test to
+    see that the header was read just twice; the reader is put back on leaving.
+    """
+    read_header = reader.header
+    reads: list[int] = []
+
+    def header() -> bytes | None:
+        reads.append(1)
+        if len(reads) == 2:
+            action()
+        return read_header()
+
+    reader.header = header  # type: ignore[method-assign]
+    try:
+        yield reads
+    finally:
+        reader.header = read_header  # type: ignore[method-assign]
 
 
 def _traced(store: SQLiteStore) -> list[str]:
@@ -110,18 +137,10 @@ async def test_a_commit_elsewhere_right_after_the_flushs_is_not_missed(
         await _set(store, "mine", b"m", now)
         reader = store._conn_wal_index
         assert reader is not None
-        read_header = reader.header
-        reads: list[int] = []
-
-        def header() -> bytes | None:
-            reads.append(1)
-            if len(reads) == 2:  # after the COMMIT (the first was inside the transaction)
-                _write_elsewhere(path, "theirs", now)
-            return read_header()
-
-        reader.header = header  # type: ignore[method-assign]
-        await _flushed(store)
-        reader.header = read_header  # type: ignore[method-assign]
+        with _at_header_read_after_commit(
+            reader, lambda: _write_elsewhere(path, "theirs", now)
+        ) as reads:
+            await _flushed(store)
         assert len(reads) == 2
         assert await store.cache_get("theirs", now) == CachedEntry(b"theirs", now, now + 60)
         assert await store.cache_get("mine", now) == CachedEntry(b"m", now, now + 60)
@@ -215,18 +234,10 @@ async def test_a_commit_elsewhere_right_after_a_reservations_is_not_missed(
         await _keys_read(store, now)
         reader = store._wal_index
         assert reader is not None
-        read_header = reader.header
-        reads: list[int] = []
-
-        def header() -> bytes | None:
-            reads.append(1)
-            if len(reads) == 2:  # after the COMMIT (the first was inside the transaction)
-                _write_elsewhere(path, "theirs", now)
-            return read_header()
-
-        reader.header = header  # type: ignore[method-assign]
-        assert (await store.reserve_unless_marked("brave", _budgeted(), now)).granted
-        reader.header = read_header  # type: ignore[method-assign]
+        with _at_header_read_after_commit(
+            reader, lambda: _write_elsewhere(path, "theirs", now)
+        ) as reads:
+            assert (await store.reserve_unless_marked("brave", _budgeted(), now)).granted
         assert len(reads) == 2
         assert await store.cache_get("theirs", now) == CachedEntry(b"theirs", now, now + 60)
 
@@ -248,20 +259,14 @@ async def test_the_stores_flush_right_after_a_reservations_commit_keeps_the_keys
         await _set(store, "mine", b"m", now)
         reader = store._wal_index
         assert reader is not None
-        read_header = reader.header
-        reads: list[int] = []
 
-        def header() -> bytes | None:
-            reads.append(1)
-            if len(reads) == 2:  # after the COMMIT: the flush now, if it can come first
-                flush = store._executor.submit(store._flush)
-                with contextlib.suppress(concurrent.futures.TimeoutError):
-                    flush.result(timeout=1.0)
-            return read_header()
+        def flush_now() -> None:  # the flush now, if it can come first
+            flush = store._executor.submit(store._flush)
+            with contextlib.suppress(concurrent.futures.TimeoutError):
+                flush.result(timeout=1.0)
 
-        reader.header = header  # type: ignore[method-assign]
-        assert (await store.reserve_unless_marked("brave", _budgeted(), now)).granted
-        reader.header = read_header  # type: ignore[method-assign]
+        with _at_header_read_after_commit(reader, flush_now) as reads:
+            assert (await store.reserve_unless_marked("brave", _budgeted(), now)).granted
         await store._run(lambda conn: None)  # the flush has committed
         assert len(reads) == 2
         statements = _traced(store)
