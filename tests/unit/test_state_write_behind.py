@@ -497,6 +497,22 @@ def test_a_forked_child_uses_the_store_on_threads_of_its_own(
     assert observer.count() == 5
 
 
+def _script_output(script: str, path: Path, *, timeout: float) -> str:
+    """What ``script`` prints, run in a fresh interpreter on ``path`` from the project's root.
+
+    A fork must happen in a process of its own: pytest's threads would be copied into it.
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path)],
+        check=True,
+        timeout=timeout,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    return done.stdout.strip()
+
+
 _FORK_READS_PARENT = """
 import asyncio, multiprocessing, sys, time
 from pathlib import Path
@@ -540,14 +556,8 @@ def test_a_forked_child_reads_what_its_parent_held_in_memory(
     # gunicorn --preload, multiprocessing's "fork": the child's memory starts empty (the
     # parent's pending writes are the parent's to write), so without a flush before the
     # fork the child read no count and missed the entry its parent had just cached.
-    done = subprocess.run(
-        [sys.executable, "-c", _FORK_READS_PARENT, str(path)],
-        check=True,
-        timeout=60,
-        capture_output=True,
-        text=True,
-    )
-    assert done.stdout.strip() == "(1, b'answer')"
+    done = _script_output(_FORK_READS_PARENT, path, timeout=60)
+    assert done == "(1, b'answer')"
     assert observer.count() == 1  # written once: by the parent before the fork, not again
 
 
@@ -601,15 +611,8 @@ def test_a_fork_behind_another_process_lock_neither_waits_nor_hides_the_parents_
 ) -> None:
     # The flush before the fork waited for the lock (FORK_FLUSH_WAIT), then gave up: the
     # fork was that much later and its child missed the answer its parent had cached.
-    done = subprocess.run(
-        [sys.executable, "-c", _FORK_BEHIND_A_LOCK, str(path)],
-        check=True,
-        timeout=60,
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).resolve().parents[2],
-    )
-    assert done.stdout.strip() == "(b'answer', None) True"
+    done = _script_output(_FORK_BEHIND_A_LOCK, path, timeout=60)
+    assert done == "(b'answer', None) True"
     assert observer.value("k") == b"answer"  # the parent wrote them, once the lock was free
     assert observer.count() == 1
 
@@ -711,17 +714,10 @@ def test_a_forked_child_reads_its_parents_unwritten_answers_until_the_file_holds
     # asked the same search again; and an older answer of the file, stale but allowed,
     # was preferred to the parent's fresh one (stop 39). The counts, statistics only,
     # reach the child with the parent's flush.
-    done = subprocess.run(
-        [sys.executable, "-c", _FORK_WINDOW, str(path)],
-        check=True,
-        timeout=120,
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).resolve().parents[2],
-    )
+    done = _script_output(_FORK_WINDOW, path, timeout=120)
     before_flush = [0, b"answer", b"fresh", b"answer"]
     after_flush = [1, b"answer", False, b"newer"]
-    assert done.stdout.strip() == repr(before_flush + after_flush)
+    assert done == repr(before_flush + after_flush)
     assert observer.value("s") == b"fresh"
 
 
