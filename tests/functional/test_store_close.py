@@ -92,7 +92,7 @@ async def test_a_close_behind_another_process_lock_ends_soon_and_loses_nothing(
 
 
 async def test_a_search_whose_client_is_closed_while_its_failure_count_waits_ends_as_it_would(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     # Brave fails; its failure count queues behind another process's lock, and another
     # task closes the client meanwhile. The close journals the count, and the search,
@@ -115,8 +115,14 @@ async def test_a_search_whose_client_is_closed_while_its_failure_count_waits_end
             await asyncio.sleep(1.0)  # Brave answered; its failure count waits for the lock
             await ws.aclose()
             lock.release()
-            with pytest.raises(AllProvidersFailedError, match=r"Brave API error \(500\)"):
+            with (
+                caplog.at_level(logging.DEBUG, logger="websearch_core"),
+                pytest.raises(AllProvidersFailedError, match=r"Brave API error \(500\)"),
+            ):
                 await search
+    # The count is kept, so the store did not fail: no "state store unavailable" warning.
+    assert "handed over at close" in caplog.text
+    assert "unavailable" not in caplog.text
     await _open_later(path)  # the count the close journaled is written
     assert await _count(path, "SELECT sum(count) FROM failures", 1) == 1
 

@@ -24,10 +24,12 @@ from .base import (
     MemoryStore,
     ProviderMark,
     StateStore,
+    StateStoreClosedError,
     StateStoreError,
     StateStoreTimeoutError,
     UsageGrant,
     UsageWindow,
+    WriteHandedOverError,
     default_state_path,
 )
 from .open import open_store
@@ -47,10 +49,12 @@ __all__ = [
     "RedisStore",
     "SQLiteStore",
     "StateStore",
+    "StateStoreClosedError",
     "StateStoreError",
     "StateStoreTimeoutError",
     "UsageGrant",
     "UsageWindow",
+    "WriteHandedOverError",
     "default_state_path",
     "open_store",
 ]

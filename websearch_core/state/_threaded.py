@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Final, Generic, TypeVar
 from ..deadline import format_seconds, store_patience
 from ._withdrawal import Withdrawal
 from ._workers import DaemonPool
-from .base import StateStore, StateStoreError, StateStoreTimeoutError
+from .base import StateStore, StateStoreClosedError, StateStoreTimeoutError
 
 __all__ = ["CLOSE_GRACE_SECONDS", "ThreadedStore"]
 
@@ -123,7 +123,7 @@ class ThreadedStore(StateStore, Generic[_Client]):
         lands if it is :meth:`~._withdrawal.Withdrawal.undoable`.
         """
         if self._closed:
-            raise StateStoreError("the state store is closed")
+            raise StateStoreClosedError()
         patience = store_patience()
         calls = self._calls
         calls.add(1)
@@ -135,7 +135,7 @@ class ThreadedStore(StateStore, Generic[_Client]):
         except RuntimeError as exc:  # executor shut down by a concurrent aclose()
             calls.add(-1)
             if self._closed:
-                raise StateStoreError("the state store is closed") from exc
+                raise StateStoreClosedError() from exc
             raise
         return await self._within(job, patience, withdrawal)
 

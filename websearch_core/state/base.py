@@ -134,6 +134,36 @@ class StateStoreTimeoutError(StateStoreError):
         self.withdrawn = withdrawn
 
 
+class StateStoreClosedError(StateStoreError):
+    """The store was closed before this call: its client was closed while a search ran.
+
+    Not a store failing: :class:`~websearch_core.state.failsafe.FailSafeStore` answers
+    the search as for a failure, without taking the store for down or warning that it is
+    unavailable (its owner closed it).
+    """
+
+    def __init__(self, message: str = "the state store is closed") -> None:
+        super().__init__(message)
+
+
+class WriteHandedOverError(StateStoreError):
+    """A write waited for another process's write lock and its store was closed meanwhile.
+
+    The close took the write from the queue and either kept it (journaled for the next
+    process, or written as the store was dropped) or lost it. A kept write is not a store
+    failing: :class:`~websearch_core.state.failsafe.FailSafeStore` answers its caller as
+    for a failure, without taking the store for down or warning that it is unavailable.
+
+    Args:
+        message: What became of the write, and where it is kept.
+        kept: Whether the write stands (``False``: lost; do it again).
+    """
+
+    def __init__(self, message: str, *, kept: bool) -> None:
+        super().__init__(message)
+        self.kept = kept
+
+
 class CorruptStateError(StateStoreError):
     """The state is damaged or not ours (a truncated or foreign file, a directory in its place).
 
@@ -672,7 +702,7 @@ class MemoryStore(StateStore):
 
     def _check_open(self) -> None:
         if self._closed:
-            raise StateStoreError("the state store is closed")
+            raise StateStoreClosedError()
 
     def _mark_at(self, provider: str, now: float) -> ProviderMark | None:
         """The provider's mark active at ``now``, moved and kept as ``as_of`` says (lock held)."""

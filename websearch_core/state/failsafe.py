@@ -27,10 +27,12 @@ from .base import (
     CachedEntry,
     ProviderMark,
     StateStore,
+    StateStoreClosedError,
     StateStoreError,
     StateStoreTimeoutError,
     UsageGrant,
     UsageWindow,
+    WriteHandedOverError,
 )
 
 __all__ = ["RETRY_AFTER", "FailSafeStore", "unchecked_grant"]
@@ -91,6 +93,15 @@ class FailSafeStore(StateStore):
             return fallback
         try:
             return await call()
+        except StateStoreClosedError:  # its owner closed it: nothing failed
+            logger.debug("web search state store closed; searching without it")
+            return fallback
+        except WriteHandedOverError as exc:
+            if not exc.kept:
+                self._failed(exc)
+            else:  # kept for the next process: the store did not fail
+                logger.debug("web search state write handed over at close: %s", exc)
+            return fallback
         except StateStoreError as exc:
             self._failed(exc)
             return fallback

@@ -54,6 +54,7 @@ from .base import (
     CachedEntry,
     MarkKind,
     ProviderMark,
+    StateStoreClosedError,
     StateStoreError,
     UsageGrant,
     UsageWindow,
@@ -280,7 +281,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
 
     def _call(self, func: Callable[[redis.Redis], _T]) -> _T:
         if self._closed:  # queued before aclose(): the pool would silently reconnect
-            raise StateStoreError("the state store is closed")
+            raise StateStoreClosedError()
         try:
             return func(self._client)
         except (redis.exceptions.RedisError, ValueError, TypeError, KeyError) as exc:

@@ -92,10 +92,12 @@ from .base import (
     CachedEntry,
     CorruptStateError,
     ProviderMark,
+    StateStoreClosedError,
     StateStoreError,
     StateStoreTimeoutError,
     UsageGrant,
     UsageWindow,
+    WriteHandedOverError,
     cache_times,
     check_cache_key,
     check_note,
@@ -529,7 +531,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
                 func, transaction=True, queue=functools.partial(self._queue_owed, func, owed)
             )
         except _HandedOverError as handed:
-            raise StateStoreError(self._handed_over(handed.outcome)) from None
+            raise WriteHandedOverError(
+                self._handed_over(handed.outcome), kept=handed.outcome.kept
+            ) from None
 
     async def _run_owed_write(
         self, func: Callable[[sqlite3.Connection], object], owed: OwedWrite
@@ -548,7 +552,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             )
         except _HandedOverError as handed:
             if not handed.outcome.kept:
-                raise StateStoreError(self._handed_over(handed.outcome)) from None
+                raise WriteHandedOverError(self._handed_over(handed.outcome), kept=False) from None
 
     def _handed_over(self, outcome: HandedOver) -> str:
         """What became of a write the close took while its caller waited, in one line."""
@@ -631,7 +635,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     def _inline_call(self, func: Callable[[sqlite3.Connection], _T], transaction: bool) -> _T:
         """``func`` on the inline connection (its lock held); :class:`_InlineBusyError` if busy."""
         if self._closed:
-            raise StateStoreError("the state store is closed")
+            raise StateStoreClosedError()
         try:
             if self._inline is None:
                 self._inline = self._open_inline()
@@ -693,7 +697,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
             if self._closed:  # queued before aclose(): never reopen a closed store
-                raise StateStoreError("the state store is closed")
+                raise StateStoreClosedError()
             self._conn = self._connect()
         return self._conn
 
@@ -1177,7 +1181,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         pending = self._pending_cache.get(key)
         if pending is not None:
             if self._closed:  # as a read of the file would say
-                raise StateStoreError("the state store is closed")
+                raise StateStoreClosedError()
             return _held_entry(pending, now, allow_stale)
         held = self._inherited.get(key) if self._inherited else None
         if held is not None:  # a forked child: its parent's write may not be in the file yet
