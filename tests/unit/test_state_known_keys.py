@@ -49,6 +49,13 @@ async def _keys_read(store: SQLiteStore, now: float) -> None:
     await store._run(lambda conn: None)
 
 
+async def _miss_told_unread(store: SQLiteStore, key: str, now: float) -> bool:
+    """Whether ``key`` is a miss told from the known keys, without a statement on the file."""
+    statements = _traced(store)
+    missed = await store.cache_get(key, now) is None
+    return missed and statements == []
+
+
 @contextlib.contextmanager
 def _at_header_read_after_commit(
     reader: WalIndex, action: Callable[[], object]
@@ -119,9 +126,7 @@ async def test_the_stores_own_flush_keeps_the_keys_known(path: Path, flushed_by_
         await _keys_read(store, now)
         await _set(store, "mine", b"m", now)
         await _flushed(store)  # the only commit since the keys were read
-        statements = _traced(store)
-        assert await store.cache_get("new", now) is None
-        assert statements == []  # still told without a read
+        assert await _miss_told_unread(store, "new", now)  # still told without a read
         assert await store.cache_get("mine", now) == CachedEntry(b"m", now, now + 60)
         assert await store.cache_get("k", now) == CachedEntry(b"v", now, now + 60)
 
@@ -196,9 +201,7 @@ async def test_the_stores_own_reservations_keep_the_keys_known(
         await _flushed(store)
         await _keys_read(store, now)
         await _commit_as_a_user_with_a_budget(store, now)
-        statements = _traced(store)
-        assert await store.cache_get("new", now) is None
-        assert statements == []  # told without a read
+        assert await _miss_told_unread(store, "new", now)  # told without a read
         assert await store.cache_get("k", now) == CachedEntry(b"v", now, now + 60)
         _write_elsewhere(path, "theirs", now)  # and another process's commit is not missed
         assert await store.cache_get("theirs", now) == CachedEntry(b"theirs", now, now + 60)
@@ -216,9 +219,7 @@ async def test_reservations_on_the_stores_thread_keep_the_keys_known(
             await _commit_as_a_user_with_a_budget(store, now)
             await _set(store, "mine", b"m", now)
             await _flushed(store)
-        statements = _traced(store)
-        assert await store.cache_get("new", now) is None
-        assert statements == []
+        assert await _miss_told_unread(store, "new", now)
         assert await store.cache_get("mine", now) == CachedEntry(b"m", now, now + 60)
         assert await store.cache_get("k", now) == CachedEntry(b"v", now, now + 60)
 
@@ -269,9 +270,8 @@ async def test_the_stores_flush_right_after_a_reservations_commit_keeps_the_keys
             assert (await store.reserve_unless_marked("brave", _budgeted(), now)).granted
         await store._run(lambda conn: None)  # the flush has committed
         assert len(reads) == 2
-        statements = _traced(store)
-        assert await store.cache_get("new", now) is None
-        assert statements == []  # both commits were the store's own: still told unread
+        # both commits were the store's own: still told unread
+        assert await _miss_told_unread(store, "new", now)
         assert await store.cache_get("mine", now) == CachedEntry(b"m", now, now + 60)
 
 
@@ -304,9 +304,7 @@ async def test_an_inline_commit_never_waits_for_the_keys_commit_lock(
             done.set()
             holder.join(10)
         assert grant.granted and grant.counts == (1, 1)
-        statements = _traced(store)
-        assert await store.cache_get("new", now) is None
-        assert statements == []
+        assert await _miss_told_unread(store, "new", now)
         _write_elsewhere(path, "theirs", now)
         assert await store.cache_get("theirs", now) == CachedEntry(b"theirs", now, now + 60)
 
@@ -360,9 +358,7 @@ async def test_the_loop_keeps_turning_while_the_keys_load(
         await store._run(lambda conn: None)
         assert released == [True]
         assert scanned_on and loop_thread not in scanned_on
-        statements = _traced(store)
-        assert await store.cache_get("new", now) is None
-        assert statements == []  # the 10,001 keys read are in place
+        assert await _miss_told_unread(store, "new", now)  # the 10,001 keys read are in place
         assert await store.cache_get(f"key {9999:064d}", now) == CachedEntry(b"x", now, now + 60)
 
 
@@ -435,9 +431,7 @@ async def test_an_inline_commit_while_the_keys_load_is_followed(
         assert (await store.reserve_unless_marked("brave", _budgeted(), now)).granted
         go_on.set()
         await store._run(lambda conn: None)
-        statements = _traced(store)
-        assert await store.cache_get("new", now) is None
-        assert statements == []
+        assert await _miss_told_unread(store, "new", now)
         assert await store.cache_get("k", now) == CachedEntry(b"v", now, now + 60)
 
 
