@@ -7,13 +7,13 @@ mistyped URL). Run with the simulator's resolver that knows no name, and a loopb
 nothing listens on.
 """
 
-import socket
 from collections.abc import Iterator
 
 import pytest
 
 from tests.content._server import serve_in_thread
 from tests.functional._sim_helpers import Unresolvable
+from tests.refused_port import refused_port
 from websearch_core.cli import main
 from websearch_core.cli_status import EXIT_FAILED
 from websearch_core.format import page_unreached_hint
@@ -48,9 +48,7 @@ def test_a_name_that_does_not_resolve_gets_the_offline_hint(
 def test_a_refused_connection_gets_the_blocked_network_hint(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    with socket.socket() as sock:  # bound, then closed: nothing listens on it
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = refused_port()
     lines = _stderr(capsys, f"http://127.0.0.1:{port}/a", "--allow-private")
     assert lines == [
         f"websearch: cannot fetch http://127.0.0.1:{port}/a: could not connect "

@@ -16,6 +16,7 @@ import pytest_asyncio
 from aiohttp import web
 
 from tests.content._server import PageServer, serve
+from tests.refused_port import refused_port
 from websearch_core.content import FetchRefusedError
 from websearch_core.content.egress import EgressProxy
 from websearch_core.content.safety import parse_networks
@@ -142,9 +143,7 @@ async def test_a_metadata_address_is_refused_without_a_connection(proxy: EgressP
 
 
 async def test_an_allowed_address_that_does_not_answer_is_502(proxy: EgressProxy) -> None:
-    with socket.socket() as probe:  # a port nothing listens on
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = refused_port()
     answer = await _ask(proxy, f"CONNECT 127.0.0.1:{port} HTTP/1.1\r\n\r\n".encode())
     assert answer.startswith(b"HTTP/1.1 502 Bad Gateway\r\n")
     assert f"127.0.0.1:{port} did not accept a connection".encode() in answer

@@ -20,6 +20,7 @@ import aiohttp
 import aiohttp.abc
 import pytest
 
+from tests.refused_port import refused_port
 from websearch_core import SearchToolResult, WebSearch
 from websearch_core.credentials import CredentialStore
 from websearch_core.errors import AllProvidersFailedError, SearchProviderError
@@ -114,9 +115,7 @@ class PartlyDownNetwork(SwitchableNetwork):
 
     def __init__(self) -> None:
         super().__init__()
-        with socket.socket() as sock:  # bound, then closed: nothing listens on it
-            sock.bind(("127.0.0.1", 0))
-            self.closed_port: int = sock.getsockname()[1]
+        self.closed_port: int = refused_port()
 
     async def resolve(
         self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET

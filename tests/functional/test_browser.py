@@ -20,7 +20,6 @@ What is proven here:
 import asyncio
 import contextlib
 import os
-import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -31,6 +30,7 @@ import pytest
 import pytest_asyncio
 
 from tests.conftest import read_capture
+from tests.refused_port import refused_port
 from websearch_core import WebSearch
 from websearch_core.browser import (
     BrowsedPage,
@@ -237,9 +237,7 @@ async def test_a_refused_connection_is_not_taken_to_the_browser(
     # Chromium on this machine would be refused too (it was, and said so, before): the
     # plain fetch's words are the answer, without a browser launched to learn it, and
     # Google's fixed 'browser search failed' says the browser was not tried.
-    with socket.socket() as probe:  # a loopback port nothing listens on
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = refused_port()
     async with _client(sim, base_urls={"google": f"http://127.0.0.1:{port}"}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="google")

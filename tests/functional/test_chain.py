@@ -5,7 +5,6 @@ import json
 import logging
 import os
 import re
-import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from tests.refused_port import refused_port
 from websearch_core import (
     AllProvidersFailedError,
     AuthorizationError,
@@ -241,9 +241,7 @@ async def test_a_key_echoed_in_a_successful_answer_is_masked(sim: Simulator) -> 
 async def test_a_password_written_in_a_base_url_is_never_shown(sim: Simulator) -> None:
     password = "gateway-pass-0123456789"
     sim["brave"].always(Fault.http(500, body=f"denied: admin:{password} ({password})"))
-    with socket.socket() as sock:  # a port nothing listens on: the connection error names it
-        sock.bind(("127.0.0.1", 0))
-        closed = sock.getsockname()[1]
+    closed = refused_port()  # the connection error names it
     echoing = sim.base_urls()["brave"].replace("http://", f"http://admin:{password}@")
     refused = f"http://admin:{password}@127.0.0.1:{closed}"
     texts = []

@@ -18,6 +18,7 @@ import aiohttp
 import pytest
 
 from tests.functional._sim_helpers import PartlyDownNetwork, SwitchableNetwork, Unresolvable
+from tests.refused_port import refused_port
 from websearch_core import WebSearch
 from websearch_core.format import NOT_CONNECTED_HINT, PROXY_DOWN_HINT
 from websearch_core.state.base import ProviderMark
@@ -51,14 +52,6 @@ async def _marks(ws: WebSearch) -> dict[str, ProviderMark | None]:
     return {row.id: row.mark for row in await ws.provider_status()}
 
 
-def _closed_port() -> int:
-    """A loopback port nothing listens on: a connection to it is refused."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
-
-
 @pytest.mark.parametrize("chain", [["bing", "duckduckgo"], ["public"]], ids=["chain", "public"])
 async def test_every_connection_refused_leaves_no_cooldown_for_when_the_network_is_back(
     chain: list[str],
@@ -86,7 +79,7 @@ async def test_one_provider_refusing_while_another_answers_still_cools_down() ->
     network = SwitchableNetwork()
     network.online = True
     async with Simulator(["bing", "duckduckgo"]) as sim:
-        refused = {**_named_routes(sim), "bing": f"http://127.0.0.1:{_closed_port()}"}
+        refused = {**_named_routes(sim), "bing": f"http://127.0.0.1:{refused_port()}"}
         async with _client(sim, network, base_urls=refused, providers=["bing", "duckduckgo"]) as ws:
             answers = [await ws.run("python asyncio") for _ in range(3)]
             marks = await _marks(ws)
@@ -97,7 +90,7 @@ async def test_one_provider_refusing_while_another_answers_still_cools_down() ->
 
 async def test_a_proxy_refusing_every_connection_is_named_and_cools_nothing_down() -> None:
     password = "proxy-pass-0123456789"
-    proxy = f"http://proxyuser:{password}@127.0.0.1:{_closed_port()}"
+    proxy = f"http://proxyuser:{password}@127.0.0.1:{refused_port()}"
     async with Simulator(["bing", "duckduckgo"]) as sim:
         settings = sim.settings(
             base_urls=_named_routes(sim), providers=["bing", "duckduckgo"], cache=False, proxy=proxy
@@ -132,7 +125,7 @@ async def test_the_proxy_hint_names_the_setting_the_proxy_came_from(
     # was, never its URL or credentials; a session's own proxy, which no setting of ours
     # chose, keeps the general hint.
     password = "proxy-pass-0123456789"
-    proxy = f"http://proxyuser:{password}@127.0.0.1:{_closed_port()}"
+    proxy = f"http://proxyuser:{password}@127.0.0.1:{refused_port()}"
     overrides = {"proxy": proxy} if where == "setting" else {}
     if where not in ("setting", "session"):
         monkeypatch.setenv(where, proxy)

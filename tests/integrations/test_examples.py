@@ -6,13 +6,14 @@ test fails until it has one.
 """
 
 import os
-import socket
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.refused_port import refused_port
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -129,12 +130,6 @@ def test_an_example_answers_another_question_offline() -> None:
     assert out.rstrip().endswith("Question: free-threaded CPython")
 
 
-def _closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.mark.parametrize("name", ["langchain_agent.py", "llamaindex_agent.py"])
 def test_an_agent_example_whose_search_failed_names_no_provider(name: str, tmp_path: Path) -> None:
     """A failed search's response names the last provider tried: not one that answered."""
@@ -149,7 +144,7 @@ def test_an_agent_example_whose_search_failed_names_no_provider(name: str, tmp_p
         "WEBSEARCH_CREDENTIALS_FILE": str(tmp_path / "credentials.json"),
         "WEBSEARCH_PROVIDERS": "brave",
         "BRAVE_API_KEY": "BSA-example-key-for-a-closed-port",
-        "WEBSEARCH_BRAVE_BASE_URL": f"http://127.0.0.1:{_closed_port()}",
+        "WEBSEARCH_BRAVE_BASE_URL": f"http://127.0.0.1:{refused_port()}",
     }
     lines = _run(name, env=env).splitlines()
     assert lines[0].startswith("web_search('What is new in Python 3.13?') -> ")

@@ -10,25 +10,17 @@ Run in-process against the loopback simulator and a loopback port nothing listen
 
 import contextlib
 import json
-import socket
 from collections.abc import Callable, Iterator
 
 import pytest
 
+from tests.refused_port import refused_port
 from websearch_core import SEARCH_PROVIDER_ORDER
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, main
 from websearch_core.format import NOT_CONNECTED_HINT
 from websearch_core.testing import Fault, Simulator
 
 Routes = Callable[..., Simulator]
-
-
-def _closed_port() -> int:
-    """A loopback port nothing listens on: a connection to it is refused."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
 
 
 @pytest.fixture
@@ -42,7 +34,7 @@ def routes(monkeypatch: pytest.MonkeyPatch) -> Iterator[Routes]:
 
         def start(*provider_ids: str, refused: tuple[str, ...] = ()) -> Simulator:
             sim = stack.enter_context(Simulator(provider_ids).running_in_thread())
-            closed = f"http://127.0.0.1:{_closed_port()}"
+            closed = f"http://127.0.0.1:{refused_port()}"
             for provider_id in provider_ids:
                 base_url = closed if provider_id in refused else sim[provider_id].base_url
                 monkeypatch.setenv(f"WEBSEARCH_{provider_id.upper()}_BASE_URL", base_url)

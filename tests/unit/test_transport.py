@@ -1,5 +1,4 @@
 import asyncio
-import socket
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
@@ -8,6 +7,7 @@ import pytest
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from tests.refused_port import refused_port
 from websearch_core.deadline import enter_attempt, leave_attempt
 from websearch_core.errors import (
     AuthorizationError,
@@ -308,9 +308,7 @@ async def test_reset_is_a_connection_error(server: str) -> None:
 
 
 async def test_refused_connection_is_a_connection_error_in_words() -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = refused_port()
     with pytest.raises(ProviderConnectionError) as caught:
         await _send(f"http://127.0.0.1:{port}", "/ok")
     assert caught.value.message == (
