@@ -38,7 +38,7 @@ def plain(value, clock):
         if fields.get("age_seconds") is not None:
             fields["age_seconds"] -= clock  # net of this run's clock
         return fields
-    if isinstance(value, tuple) and hasattr(value, "_fields"):
+    if hasattr(value, "_fields"):  # a named tuple, or a page that reads as one
         return {name: plain(getattr(value, name), clock) for name in value._fields}
     if isinstance(value, (list, tuple)):
         return [plain(item, clock) for item in value]

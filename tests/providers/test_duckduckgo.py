@@ -20,6 +20,7 @@ from websearch_core.errors import (
 )
 from websearch_core.html import (
     BROWSER_HEADERS,
+    HtmlForm,
     css,
     find_forms,
     form_fields,
@@ -31,6 +32,7 @@ from websearch_core.html import (
 from websearch_core.models import SearchParams
 from websearch_core.providers import _duckduckgo_parse, get_provider
 from websearch_core.providers._common import age_seconds_from_date
+from websearch_core.providers._scraper import PageResults
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.duckduckgo import (
     CHALLENGE_MESSAGE,
@@ -375,6 +377,31 @@ def test_lite_capture_is_parsed_not_mistaken_for_a_challenge() -> None:
     assert parsed.next_form is not None
     assert parsed.next_form.get("s") == "10"
     assert parsed.next_form.get("vqd") == "4-59186487944323453036555555740019327869"
+
+
+def test_a_pages_next_form_is_read_once_when_asked_and_unpacks_as_before() -> None:
+    # The form is read from the page when first asked for, not while it is parsed (a
+    # one-page search never asks); it is the same form every time, and the page still
+    # unpacks as the named tuple it was.
+    parsed = parse_page(_capture("html_results_eino_2025.html"))
+    sources, form = parsed
+    assert sources is parsed.sources and len(sources) == 10
+    assert isinstance(form, HtmlForm) and form is parsed.next_form
+    assert form.get("s") == "10"
+
+
+def test_a_next_request_read_from_the_page_is_read_only_when_the_engine_asks() -> None:
+    request = build_request([("q", "rust"), ("s", "10")])
+    reads: list[HttpRequest | None] = []
+
+    def read_next() -> HttpRequest | None:
+        reads.append(request)
+        return request
+
+    page = PageResults([], next_from_page=read_next)
+    assert reads == []
+    assert page.next_request is request and page.next_request is request
+    assert reads == [request]
 
 
 def test_lite_403_body_is_not_a_results_page() -> None:

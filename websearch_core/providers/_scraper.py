@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cache, lru_cache
 from itertools import islice
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, TypeVar, cast
 from urllib.parse import unquote, unquote_to_bytes
 
 from ..errors import ChallengeError, ResponseParseError
@@ -314,11 +314,35 @@ def result_count(info: ProviderInfo, params: SearchParams) -> int:
     return clamp_count(params.result_count, info.default_results, info.max_results)
 
 
-class PageResults(NamedTuple):
-    """What one results page gave: its sources in page order, and the next page's request."""
+class PageResults:
+    """What one results page gave: its sources in page order, and the next page's request.
 
-    sources: list[SearchSource]
-    next_request: HttpRequest | None = None
+    The next request is given as it is (``next_request``) or as the function that reads it
+    from the page (``next_from_page``), called only when the engine asks for another page:
+    most searches want one page, and an engine whose next request is read from the page's
+    own form (DuckDuckGo) then never reads it.
+    """
+
+    __slots__ = ("_next", "_next_from_page", "sources")
+
+    def __init__(
+        self,
+        sources: list[SearchSource],
+        next_request: HttpRequest | None = None,
+        *,
+        next_from_page: Callable[[], HttpRequest | None] | None = None,
+    ) -> None:
+        """Keep the page's ``sources`` and its next request, or how to read it."""
+        self.sources = sources
+        self._next = next_request
+        self._next_from_page = next_from_page
+
+    @property
+    def next_request(self) -> HttpRequest | None:
+        """The next page's request, if the page has one (read from the page once)."""
+        if self._next_from_page is not None:
+            self._next, self._next_from_page = self._next_from_page(), None
+        return self._next
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -121,10 +121,17 @@ def _check(response: HttpResponse) -> None:
 
 
 def _read(response: HttpResponse) -> PageResults:
-    """A page's sources and, when it has a next-page form, the POST of that form."""
+    """A page's sources and, when it has a next-page form, the POST of that form.
+
+    The form is read only if the engine wants another page (see :class:`ParsedPage`).
+    """
     page = parse_body(response.body)
-    form = page.next_form
-    return PageResults(page.sources, build_request(form.fields) if form is not None else None)
+
+    def next_request() -> HttpRequest | None:
+        form = page.next_form
+        return build_request(form.fields) if form is not None else None
+
+    return PageResults(page.sources, next_from_page=next_request)
 
 
 class DuckDuckGoProvider(HtmlEngineProvider):
