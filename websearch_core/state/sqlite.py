@@ -276,6 +276,10 @@ _REPLAY: Final = {
         "booked_at = excluded.booked_at WHERE excluded.next_at > rates.next_at"
     ),
     "note": "INSERT OR REPLACE INTO notes (provider, name, text, until) VALUES (?, ?, ?, ?)",
+    "dated-note": (
+        "INSERT OR REPLACE INTO notes (provider, name, text, until) "
+        "SELECT ?1, ?2, ?3, ?4 WHERE ?5 IS NOT NULL"
+    ),
 }
 """How each write a journal holds (:data:`._journal.OwedWrite`) is replayed, by its kind.
 
@@ -285,9 +289,12 @@ failure counts at the time it happened (its window may have ended since), and a 
 count forgiven (``?2``: when, ``?3``: :data:`FAILURE_WINDOW`) is kept when its last
 failure came after the forgiveness (its window ends later). A rate slot booked (``?2``:
 one interval after it was asked for, ``?3``: then) only ever pushes the next free slot
-later: one merged after its interval ended changes nothing."""
+later: one merged after its interval ended changes nothing. A note is journaled as a
+``"dated-note"``, with when it was made (``?5``, read by the reset filter, :data:`_AT_PARAM`);
+``"note"``, without it, is what earlier releases journaled (its own kind, so that an earlier
+release merging a later one's journal skips the note it cannot read instead of failing)."""
 
-_AT_PARAM: Final = {"mark": 5, "failure": 1, "slot": 2}
+_AT_PARAM: Final = {"mark": 5, "failure": 1, "slot": 2, "dated-note": 4}
 """Which parameter of a journaled write (by its kind) says when it was made.
 
 A close behind another process's lock journals what it still owes, and that may come after
@@ -296,7 +303,9 @@ counts, cooldown marks, failure counts and rate slots made *before* the reset ca
 after it. The file keeps when each provider was cleared (``resets``), and what was made
 at or before that time is not written: a usage count by its own time
 (:attr:`._pending.Pending.counted_at`), a write by this parameter. The other kinds set
-nothing a reset would have cleared (a forgiveness, a clear), or keep no time (a note)."""
+nothing a reset would have cleared (a forgiveness, a clear), or keep no time (an earlier
+release's ``"note"``). A note is filtered when it is written too (:meth:`SQLiteStore.set_note`):
+queued behind the lock of the process that was resetting, it landed after the reset."""
 
 _ALL_PROVIDERS: Final = ""
 """The ``resets`` row of ``websearch providers reset --all`` (no provider id is empty)."""
@@ -874,10 +883,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     async def set_note(self, provider: str, name: str, text: str, until: float) -> None:
         """See :meth:`StateStore.set_note`."""
         check_note(provider, name, text, until)
-        params = (provider, name, text, float(until))
-        await self._run_owed_write(
-            lambda conn: conn.execute(_REPLAY["note"], params), owed=("note", params)
-        )
+        owed: OwedWrite = ("dated-note", (provider, name, text, float(until), time.time()))
+        await self._run_owed_write(lambda conn: _replay_write(conn, owed), owed=owed)
 
     async def get_note(self, provider: str, name: str, now: float) -> str | None:
         """See :meth:`StateStore.get_note` (an expired row is left to the next purge)."""
@@ -1927,15 +1934,28 @@ def _replay(conn: sqlite3.Connection, journal: Journal) -> None:
         if expires_at > wall_now:
             conn.execute(_REPLAY_CACHE[0], (key, stored_at))
             conn.execute(_REPLAY_CACHE[1], (key, value, stored_at, fresh_until, expires_at))
-    for kind, params in journal.writes:
-        statement = _REPLAY.get(kind)
-        if statement is None:  # a later release's kind of write: not ours to guess
-            logger.warning("web search state journal: a write of unknown kind %r skipped", kind)
-            continue
-        at = _AT_PARAM.get(kind)
-        if at is not None and resets and _made_before_reset(params, at, resets):
-            continue
-        conn.execute(statement, params).fetchall()
+    for write in journal.writes:
+        _replay_write(conn, write, resets)
+
+
+def _replay_write(
+    conn: sqlite3.Connection, write: OwedWrite, resets: dict[str, float] | None = None
+) -> None:
+    """Write one owed write unless its provider was reset after it was made (:data:`_AT_PARAM`).
+
+    ``resets``: :func:`_resets`, read here (when the kind keeps a time) if not given.
+    """
+    kind, params = write
+    statement = _REPLAY.get(kind)
+    if statement is None:  # a later release's kind of write: not ours to guess
+        logger.warning("web search state journal: a write of unknown kind %r skipped", kind)
+        return
+    at = _AT_PARAM.get(kind)
+    if at is not None:
+        cleared = _resets(conn) if resets is None else resets
+        if cleared and _made_before_reset(params, at, cleared):
+            return
+    conn.execute(statement, params).fetchall()
 
 
 def _made_before_reset(
