@@ -333,3 +333,91 @@ async def test_the_close_warns_of_a_write_no_journal_holds_and_names_the_one_jou
         "left to its thread: 1 call it had not answered. They are written if the store "
         "answers before this process exits, and lost if it does not."
     )
+
+
+async def test_a_note_made_before_a_reset_and_journaled_after_it_is_not_written(
+    tmp_path: Path,
+) -> None:
+    # A note kept no time: queued behind the lock of a process that was resetting Brave,
+    # journaled by a close before that reset committed, it came back when the journal was
+    # merged after it. One made after the reset stands, as a count made after it does.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    until = time.time() + 3600
+    resetting = sqlite3.connect(path, isolation_level=None)
+    try:
+        resetting.execute("BEGIN IMMEDIATE")  # the reset's transaction holds the lock
+        noting = asyncio.create_task(store.set_note("brave", "usage", "made before", until))
+        await asyncio.sleep(0.5)  # queued on the store's thread, behind the lock
+        await store.aclose()  # journals the note
+        resetting.execute("DELETE FROM notes WHERE provider = 'brave'")
+        resetting.execute("INSERT OR REPLACE INTO resets VALUES ('brave', ?)", (time.time(),))
+        resetting.execute("COMMIT")
+    finally:
+        resetting.close()
+    assert await noting is None  # it stands, journaled: its caller is told nothing failed
+    assert len(list(tmp_path.glob("state.sqlite3.owed-*.json"))) == 1
+    later = await _open(path)
+    try:
+        assert await later.get_note("brave", "usage", time.time()) is None
+        await later.set_note("brave", "usage", "made after", until)
+        assert await later.get_note("brave", "usage", time.time()) == "made after"
+    finally:
+        await later.aclose()
+    assert not list(tmp_path.glob("state.sqlite3.owed-*"))
+
+
+async def test_a_note_queued_behind_a_reset_lands_only_when_made_after_it(tmp_path: Path) -> None:
+    # Not journaled this time: the note waited behind the resetting process's lock and was
+    # written as soon as the reset committed, bringing back what the reset had cleared.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    until = time.time() + 3600
+    try:
+        resetting = sqlite3.connect(path, isolation_level=None)
+        try:
+            resetting.execute("BEGIN IMMEDIATE")
+            noting = asyncio.create_task(store.set_note("brave", "usage", "made before", until))
+            await asyncio.sleep(0.3)  # queued on the store's thread, behind the lock
+            resetting.execute("INSERT OR REPLACE INTO resets VALUES ('brave', ?)", (time.time(),))
+            resetting.execute("COMMIT")
+        finally:
+            resetting.close()
+        await noting  # lands now, after the reset
+        assert await store.get_note("brave", "usage", time.time()) is None
+        await store.set_note("exa", "usage", "another provider's", until)
+        assert await store.get_note("exa", "usage", time.time()) == "another provider's"
+    finally:
+        await store.aclose()
+
+
+async def test_journals_of_a_damaged_file_moved_aside_are_not_written_into_the_fresh_one(
+    tmp_path: Path,
+) -> None:
+    # `websearch providers reset --all` moved a damaged file aside; the journals other
+    # processes left for it stayed, and the next store merged them into the fresh file:
+    # the counts and marks the reset was to clear came back. They go with the damaged file.
+    path = tmp_path / "state.sqlite3"
+    now = time.time()
+    journaled = write_journal(
+        path,
+        Journal(
+            counts={("brave", "day"): Pending(3, now + 3600, [now - 9, now - 8, now - 7])},
+            writes=[_mark_row("exa", "rate_limited", now - 5)],
+        ),
+    )
+    path.write_bytes(b"not a database, " * 512)  # damaged
+    store = SQLiteStore(path)
+    with pytest.raises(StateStoreError):
+        await store.clear_all()
+    moved = await store.move_aside()
+    assert moved is not None
+    fresh = await _open(path)
+    try:
+        assert await fresh.get_usage("brave", "day") == 0
+        assert await fresh.all_marks(time.time()) == {}
+    finally:
+        await fresh.aclose()
+    kept = [p.name for p in tmp_path.glob(f"{moved.name}.owed-*")]
+    assert kept == [moved.name + journaled.name.removeprefix(path.name)]  # for inspection
+    assert not list(tmp_path.glob("state.sqlite3.owed-*"))

@@ -35,7 +35,7 @@ from typing import Final
 
 from ._pending import Batch, Pending
 
-__all__ = ["Claimed", "Journal", "OwedWrite", "claim_journals", "write_journal"]
+__all__ = ["Claimed", "Journal", "OwedWrite", "claim_journals", "move_journals", "write_journal"]
 
 logger = logging.getLogger("websearch_core.state")
 
@@ -168,6 +168,30 @@ def claim_journals(state: Path) -> tuple[Journal, Claimed]:
             continue
         claimed.append(mine)
     return merged, Claimed(claimed)
+
+
+def move_journals(state: Path, target: Path) -> None:
+    """Rename every journal of ``state`` (claimed and unreadable ones too) to ``target``'s.
+
+    Why: ``websearch providers reset --all`` moves a damaged state file aside, and the
+    journals left beside it were written for that file: merged into the fresh one, they
+    brought back the counts and marks the reset was to clear. They go with it instead,
+    ``<target>.owed-...``, kept for inspection as the file is, and no store merges them.
+    One that cannot be moved is named in a warning (the next store will merge it).
+    """
+    try:
+        names = [name for name in os.listdir(state.parent) if name.startswith(_prefix(state))]
+    except OSError as exc:
+        logger.warning("web search state journals of %s not moved aside: %s", state, exc)
+        return
+    for name in names:
+        moved = target.with_name(target.name + name.removeprefix(state.name))
+        try:
+            os.replace(state.with_name(name), moved)
+        except FileNotFoundError:  # merged (or moved) by another process meanwhile
+            continue
+        except OSError as exc:
+            logger.warning("web search state journal %s not moved aside: %s", name, exc)
 
 
 def _read_into(path: Path, merged: Journal) -> None:

@@ -77,7 +77,14 @@ from pathlib import Path
 from typing import Final, TypeVar, cast
 
 from ._alarm import Alarm
-from ._journal import Claimed, Journal, OwedWrite, claim_journals, write_journal
+from ._journal import (
+    Claimed,
+    Journal,
+    OwedWrite,
+    claim_journals,
+    move_journals,
+    write_journal,
+)
 from ._known_keys import KnownKeys
 from ._owed import HandedOver, Handover, OwedWrites
 from ._pending import Batch, PendingUsage
@@ -1361,7 +1368,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         """Close the store and rename its file (and WAL files) out of the way; never delete.
 
         What ``websearch providers reset --all`` does with a damaged file: the next store
-        opened on :attr:`path` starts empty, and the old file stays for inspection.
+        opened on :attr:`path` starts empty, and the old file stays for inspection, with
+        the lock journals left for it (:func:`._journal.move_journals`).
 
         Returns:
             Where the file went, or ``None`` when there was nothing at :attr:`path`.
@@ -1388,6 +1396,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             raise StateStoreError(
                 f"could not move the state file {str(self._path)!r} aside: {exc.strerror or exc}"
             ) from exc
+        move_journals(self._path, target)  # the damaged file's, not the fresh one's
         return target
 
     # -- write-behind ---------------------------------------------------------------------
