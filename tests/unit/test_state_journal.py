@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from tests.sqlite_holder import held_by_another_process
+from websearch_core.state._count_times import CountTimes
 from websearch_core.state._journal import Journal, write_journal
-from websearch_core.state._pending import Pending
+from websearch_core.state._pending import Pending, PendingUsage
 from websearch_core.state.base import FAILURE_WINDOW, ProviderMark, StateStoreError, UsageWindow
 from websearch_core.state.sqlite import SQLiteStore
 
@@ -206,7 +207,10 @@ async def test_a_reset_the_clock_reads_as_in_the_future_drops_no_count(tmp_path:
     with sqlite3.connect(path) as writer:  # as if the clock now stood an hour before it
         writer.execute("UPDATE resets SET at = at + 3600")
     now = time.time()
-    write_journal(path, Journal(counts={("brave", "day"): Pending(2, now + 7200, [now, now])}))
+    write_journal(
+        path,
+        Journal(counts={("brave", "day"): Pending(2, now + 7200, CountTimes([[now, now, 2]]))}),
+    )
     await (await _open(path)).aclose()
     with sqlite3.connect(path) as observer:
         (used,) = observer.execute("SELECT count FROM usage WHERE provider = 'brave'").fetchone()
@@ -402,7 +406,7 @@ async def test_journals_of_a_damaged_file_moved_aside_are_not_written_into_the_f
     journaled = write_journal(
         path,
         Journal(
-            counts={("brave", "day"): Pending(3, now + 3600, [now - 9, now - 8, now - 7])},
+            counts={("brave", "day"): Pending(3, now + 3600, CountTimes([[now - 9, now - 7, 3]]))},
             writes=[_mark_row("exa", "rate_limited", now - 5)],
         ),
     )
@@ -420,4 +424,46 @@ async def test_journals_of_a_damaged_file_moved_aside_are_not_written_into_the_f
         await fresh.aclose()
     kept = [p.name for p in tmp_path.glob(f"{moved.name}.owed-*")]
     assert kept == [moved.name + journaled.name.removeprefix(path.name)]  # for inspection
+    assert not list(tmp_path.glob("state.sqlite3.owed-*"))
+
+
+async def test_many_counts_keep_their_times_in_a_bounded_space_and_the_reset_still_applies(
+    tmp_path: Path,
+) -> None:
+    # Each count kept its own time: 10,000 counts held behind a lock wrote a 183 KiB
+    # journal (and held as much in memory), growing with every count. The times are now
+    # runs, as fine as a bound allows: counts well before or after the reset still tell.
+    path = tmp_path / "state.sqlite3"
+    await (await _open(path)).aclose()
+    now = time.time()
+    pending = PendingUsage()
+    window = (("day", now + 3600),)
+    for start in (now - 100, now - 50):  # two bursts of 5,000 counts, 5 s each
+        for n in range(5000):
+            pending.add("brave", window, None, start + n / 1000)
+    written = write_journal(path, Journal(counts=pending.take()))
+    assert written.stat().st_size < 8 * 1024
+    with sqlite3.connect(path) as resetting:  # `providers reset brave` between the bursts
+        resetting.execute("INSERT INTO resets VALUES ('brave', ?)", (now - 70,))
+    await (await _open(path)).aclose()
+    with sqlite3.connect(path) as observer:
+        (used,) = observer.execute("SELECT count FROM usage WHERE provider = 'brave'").fetchone()
+    assert used == 5000  # the second burst's: the first was cleared by the reset
+
+
+async def test_a_journal_with_one_time_a_count_is_still_read_and_filtered(tmp_path: Path) -> None:
+    # Version 2 (stop 39) wrote one number a count; version 3 writes runs.
+    path = tmp_path / "state.sqlite3"
+    await (await _open(path)).aclose()
+    now = time.time()
+    (tmp_path / "state.sqlite3.owed-1-02.json").write_text(
+        f'{{"version": 2, "counts": [["brave", "day", 3, {now + 3600}, '
+        f'[{now - 20}, {now - 19}, {now - 2}]]], "cache": [], "writes": []}}'
+    )
+    with sqlite3.connect(path) as resetting:
+        resetting.execute("INSERT INTO resets VALUES ('brave', ?)", (now - 10,))
+    await (await _open(path)).aclose()
+    with sqlite3.connect(path) as observer:
+        (used,) = observer.execute("SELECT count FROM usage WHERE provider = 'brave'").fetchone()
+    assert used == 1
     assert not list(tmp_path.glob("state.sqlite3.owed-*"))

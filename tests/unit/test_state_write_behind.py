@@ -769,7 +769,8 @@ def test_pending_counts_keep_each_count_s_time_through_a_failed_write_and_a_give
     pending.restore(batch)  # the write failed: the count of 10.0 is owed again, first
     assert pending.give_back("brave", [MONTH])  # the latest count (40.0) was not sent
     (entry,) = pending.take().values()
-    assert (entry.count, entry.counted_at) == (2, [10.0, 30.0])
+    times = entry.counted_at
+    assert (entry.count, times.timed(), times.made_by(29.0), times.made_by(30.0)) == (2, 2, 1, 2)
 
 
 class CommitRefusal:

@@ -33,16 +33,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from ._count_times import CountTimes
 from ._pending import Batch, Pending
 
 __all__ = ["Claimed", "Journal", "OwedWrite", "claim_journals", "move_journals", "write_journal"]
 
 logger = logging.getLogger("websearch_core.state")
 
-_VERSION: Final = 2
-_READABLE: Final = frozenset({1, _VERSION})
-"""Version 2 added each count's times (:attr:`._pending.Pending.counted_at`); a version 1
-journal's counts are read without them."""
+_VERSION: Final = 3
+_READABLE: Final = frozenset({1, 2, _VERSION})
+"""Version 2 added each count's time (:attr:`._pending.Pending.counted_at`), one number a
+count; version 3 keeps them as runs ``[first, last, how many]``
+(:class:`._count_times.CountTimes`: bounded, where one a count grew with the counts). A
+version 1 journal's counts are read without times, a version 2 one's made into runs. An
+earlier release sets a later version's journal aside as unreadable, with a warning."""
 _CLAIMED: Final = ".merging"
 _UNREADABLE: Final = ".unreadable"
 
@@ -93,7 +97,7 @@ def write_journal(state: Path, journal: Journal) -> Path:
     document = {
         "version": _VERSION,
         "counts": [
-            [provider, period, entry.count, entry.expires_at, entry.counted_at]
+            [provider, period, entry.count, entry.expires_at, entry.counted_at.runs()]
             for (provider, period), entry in journal.counts.items()
         ],
         "cache": [
@@ -209,7 +213,7 @@ def _read_into(path: Path, merged: Journal) -> None:
         entry.count += int(count)
         entry.expires_at = max(entry.expires_at, _number(expires_at))
         if rest:
-            entry.counted_at.extend(_number(at) for at in _list(rest[0]))
+            entry.counted_at.extend(_times(_list(rest[0]), document["version"]))
     cache = [
         (
             _text(key),
@@ -234,6 +238,23 @@ def _read_into(path: Path, merged: Journal) -> None:
         held.counted_at.extend(entry.counted_at)
     merged.cache.extend(cache)
     merged.writes.extend(writes)
+
+
+def _times(items: list[object], version: object) -> CountTimes:
+    """A count's times as a journal of ``version`` wrote them: numbers (2) or runs (3)."""
+    times = CountTimes()
+    if version == 2:
+        for at in items:
+            times.add(_number(at))
+        return times
+    runs: list[list[float]] = []
+    for item in items:
+        first, last, many = (_number(value) for value in _list(item))  # 3 or ValueError
+        if not (first <= last and many >= 1 and many == int(many)):
+            raise ValueError("a run of count times is not [first, last, how many]")
+        runs.append([first, last, int(many)])
+    times.extend(CountTimes(runs))
+    return times
 
 
 def _text(value: object) -> str:

@@ -18,6 +18,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from ._count_times import CountTimes
+
 __all__ = ["Pending", "PendingUsage"]
 
 _Key = tuple[str, str]  # (provider, period)
@@ -32,15 +34,16 @@ class Pending:
         count: Increments not yet written (less those given back before they were).
         expires_at: The counter's expiry as the latest increment gave it (the latest
             call's value wins, as in ``increment_usage``).
-        counted_at: The wall-clock time of each increment (in memory, oldest first;
-            fewer than ``count`` when some came from where no time was kept: an older
-            journal). A reset of the provider in the file since then drops the increments
-            counted before it when they are written late (a journal merged after it).
+        counted_at: When the increments were made, to within a second and in a bounded
+            space (:class:`._count_times.CountTimes`; fewer than ``count`` when some came
+            from where no time was kept: an older journal). A reset of the provider in
+            the file since then drops the increments counted before it when they are
+            written late (a journal merged after it).
     """
 
     count: int
     expires_at: float
-    counted_at: list[float] = field(default_factory=list)
+    counted_at: CountTimes = field(default_factory=CountTimes)
 
 
 class PendingUsage:
@@ -93,7 +96,7 @@ class PendingUsage:
                     entry = self._counts[(provider, period)] = Pending(0, expires_at)
                 entry.count += 1
                 entry.expires_at = expires_at
-                entry.counted_at.append(at)
+                entry.counted_at.add(at)
                 counts.append(entry.count)
             arm = not self._armed
             self._armed = True
@@ -128,8 +131,7 @@ class PendingUsage:
                 return False
             for entry in found:
                 entry.count -= 1
-                if entry.counted_at:  # the latest count is the one given back
-                    entry.counted_at.pop()
+                entry.counted_at.give_back()  # the latest count is the one given back
             return True
 
     def disarm(self) -> None:
@@ -175,11 +177,13 @@ class PendingUsage:
                 current = self._counts.get(key)
                 if current is None:
                     self._counts[key] = Pending(
-                        entry.count, entry.expires_at, list(entry.counted_at)
+                        entry.count, entry.expires_at, entry.counted_at.copy()
                     )
                 else:  # the newer increment's expiry stands
                     current.count += entry.count
-                    current.counted_at[:0] = entry.counted_at  # they came first
+                    since = current.counted_at
+                    current.counted_at = entry.counted_at.copy()  # they came first
+                    current.counted_at.extend(since)
             arm = bool(self._counts) and not self._armed
             self._armed = self._armed or arm
         return arm

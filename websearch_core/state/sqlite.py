@@ -1778,7 +1778,7 @@ def _write_pending(
         count = entry.count
         if cleared:
             reset_at = _reset_at(cleared, provider)
-            count -= sum(1 for at in entry.counted_at if at <= reset_at)
+            count -= entry.counted_at.made_by(reset_at)
         if count > 0 and entry.expires_at > wall_now:  # an expired one reads as 0
             conn.execute(_ADD_USAGE, (provider, period, count, entry.expires_at, wall_now))
 
