@@ -34,8 +34,8 @@ class Pending:
         count: Increments not yet written (less those given back before they were).
         expires_at: The counter's expiry as the latest increment gave it (the latest
             call's value wins, as in ``increment_usage``).
-        counted_at: When the increments were made, to within a second and in a bounded
-            space (:class:`._count_times.CountTimes`; fewer than ``count`` when some came
+        counted_at: When the increments were made, in a bounded space, exact while few
+            (:class:`._count_times.CountTimes`; fewer than ``count`` when some came
             from where no time was kept: an older journal). A reset of the provider in
             the file since then drops the increments counted before it when they are
             written late (a journal merged after it).
