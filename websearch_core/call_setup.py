@@ -150,6 +150,7 @@ class CallSetup:
             proxy=own_proxy(settings) if own_session else None,
             proxy_source=own_proxy_source(settings, credentials) if own_session else None,
             lookups=lookups,
+            sign_in_gateways=settings.sign_in_gateways,
         )
         self._notes = ProviderNotes()
         self.context = ProviderContext(

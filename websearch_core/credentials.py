@@ -595,6 +595,9 @@ class Credentials:
         """Each provider's last credential check (see :class:`KeptChecks`)."""
         self._key_secrets: dict[tuple[str, str, str, str], SentSecret] = {}
         """The keys handed out by :meth:`key_secret`, by provider, name, value and source."""
+        self._sign_ins: dict[str, str] = {}
+        """The stored sign-ins handed out (access token to its store entry), newest last:
+        the transport judges where a request carrying one goes (:attr:`sign_ins`)."""
         self._read_names: dict[str, None] = {}
         """Every environment variable looked up so far, in order (a set that only grows)."""
         self._probe: tuple[int, Callable[[], tuple[object, ...]]] | None = None
@@ -801,7 +804,7 @@ class Credentials:
             undeclared = undeclared_refusal(provider, provider)
             if undeclared is not None:
                 raise ProviderNotConfiguredError(provider, undeclared)
-            self._remember_token(token)
+            self._remember_token(token, provider)
         return token
 
     def oauth_refused(self, entry: str) -> bool:
@@ -897,7 +900,7 @@ class Credentials:
             flight,
             lambda: self._refresh_under_lock(provider, name, token, refresh, hooked, min_lifetime),
         )
-        self._remember_token(fresh)  # each caller's own redaction learns the new token
+        self._remember_token(fresh, name)  # each caller's redaction learns the new token
         return fresh
 
     async def _refresh_under_lock(
@@ -1005,7 +1008,7 @@ class Credentials:
             # Neither sent (the transport's "not sent" names nothing) nor stored, where
             # every later search would meet it.
             raise AuthorizationError(provider, returned)
-        self._remember_token(fresh)
+        self._remember_token(fresh, name)
         # Still the sign-in it was refreshed from, whatever the new tokens hash to: a mark
         # earned with it (a 429, spent credits) must not be dropped by the refresh.
         return replace(fresh, sign_in=token.fingerprint())
@@ -1031,8 +1034,18 @@ class Credentials:
             probe = self._probe = (len(self._read_names), read)
         return store, probe[1]()
 
-    def _remember_token(self, token: OAuthToken) -> None:
-        """Mask both secrets of ``token`` from now on: its access and any refresh token."""
+    def _remember_token(self, token: OAuthToken, entry: str) -> None:
+        """Mask both secrets of ``token`` from now on: its access and any refresh token.
+
+        Its access token is kept as the sign-in stored under ``entry`` too, for the
+        transport to judge where it is sent (at most :data:`_KEPT_SIGN_INS`, the oldest
+        let go: a long-lived client renews its tokens every hour).
+        """
+        sign_ins = self._sign_ins
+        if token.access_token and token.access_token not in sign_ins:
+            if len(sign_ins) >= _KEPT_SIGN_INS:
+                del sign_ins[next(iter(sign_ins))]
+            sign_ins[token.access_token] = entry
         self._remember(token.access_token)
         if token.refresh_token:
             self._remember(token.refresh_token)
@@ -1057,6 +1070,19 @@ class Credentials:
         """Every key given in code or config or handed out so far, for redaction."""
         return tuple(self._known)
 
+    @property
+    def sign_ins(self) -> Mapping[str, str]:
+        """The stored sign-ins handed out so far: each access token to its store entry.
+
+        Read by the transport before every request (empty, the usual case: nothing to
+        judge), so a request that carries one is judged by the URL it is sent to, whoever
+        built it (:mod:`websearch_core.sign_in_sends`).
+        """
+        return self._sign_ins
+
+
+_KEPT_SIGN_INS = 64
+"""How many handed-out sign-ins :attr:`Credentials.sign_ins` keeps, the newest."""
 
 LOCK_REPORT_SECONDS = 0.05
 """What a refresh's wait for the store's lock leaves of the attempt's time, at most: enough

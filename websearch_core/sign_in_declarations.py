@@ -24,16 +24,20 @@ import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["declare", "undeclared_refusal"]
+__all__ = ["declare", "declared_hosts", "undeclared_refusal"]
 
 
 @dataclass(frozen=True, slots=True)
 class _Declared:
-    """What one provider class declares: its id and label, and its sign-ins' store entries."""
+    """What one provider class declares: its id, label, sign-ins' entries and their hosts.
+
+    The hosts are its ``sign_in_hosts``, where those sign-ins may go over https.
+    """
 
     provider_id: str
     label: str
     entries: frozenset[str]
+    hosts: tuple[str, ...] = ()
 
 
 _BY_ID: dict[str, "weakref.WeakKeyDictionary[type, _Declared]"] = {}
@@ -42,7 +46,13 @@ _ID_OF: "weakref.WeakKeyDictionary[type, str]" = weakref.WeakKeyDictionary()
 """The id each class was last declared under (a class whose ``info`` is assigned moves)."""
 
 
-def declare(cls: type, provider_id: str, label: str, entries: Iterable[str]) -> None:
+def declare(
+    cls: type,
+    provider_id: str,
+    label: str,
+    entries: Iterable[str],
+    hosts: Iterable[str] = (),
+) -> None:
     """Record that ``cls``, a provider class with ``provider_id``, sends the sign-ins ``entries``.
 
     Args:
@@ -51,13 +61,37 @@ def declare(cls: type, provider_id: str, label: str, entries: Iterable[str]) -> 
         label: Its ``info.label``.
         entries: The credential store entries of its ``StoredOAuth`` kinds (none: it
             declares no sign-in, and may read none).
+        hosts: Its ``sign_in_hosts``: where those sign-ins may be sent over https.
     """
     before = _ID_OF.get(cls)
     if before is not None and before != provider_id:
         _BY_ID[before].pop(cls, None)
     _ID_OF[cls] = provider_id
     holders = _BY_ID.setdefault(provider_id, weakref.WeakKeyDictionary())
-    holders[cls] = _Declared(provider_id, label, frozenset(entries))
+    holders[cls] = _Declared(provider_id, label, frozenset(entries), tuple(hosts))
+
+
+def declared_hosts(provider_id: str, entry: str) -> tuple[str, ...]:
+    """The hosts the sign-in stored under ``entry`` may go to when ``provider_id`` sends it.
+
+    The ``sign_in_hosts`` of the classes with ``provider_id`` that declare ``entry``; when
+    none does (a plugin sending a sign-in it read by its store entry), those of the classes
+    whose id is the entry, its own provider's (``codex`` for the ChatGPT sign-in). Asked by
+    the transport only for a request that carries a stored sign-in off this machine.
+
+    Example:
+        >>> class DocHosts: ...
+        >>> declare(DocHosts, "doc-hosts", "Doc Hosts", ["doc-hosts"], ["api.doc.example"])
+        >>> declared_hosts("doc-hosts", "doc-hosts"), declared_hosts("other", "doc-hosts")
+        (('api.doc.example',), ('api.doc.example',))
+        >>> declared_hosts("other", "nobody")
+        ()
+    """
+    for holder in (provider_id, entry):
+        said = [d for d in _BY_ID.get(holder, {}).values() if entry in d.entries]
+        if said:
+            return tuple(dict.fromkeys(host for d in said for host in d.hosts))
+    return ()
 
 
 def undeclared_refusal(provider_id: str, entry: str) -> str | None:

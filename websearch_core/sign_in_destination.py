@@ -22,18 +22,26 @@ that tries each credential in turn, Perplexity, passes the sign-in over instead)
 That check reads the URLs a user sets. The URL a provider builds itself is looked at where
 it is sent (:func:`built_url_refusal`, asked by the request loop for each request that
 carries a stored sign-in): a subclass of a built-in provider whose request went to another
-host sent the account's token there unchecked.
+host sent the account's token there unchecked. The transport judges the URL it actually
+sends to as well, for a provider that sends through it itself or under another ``route``
+(:mod:`websearch_core.sign_in_sends`).
 """
 
-import functools
 from collections.abc import Collection
 from dataclasses import replace
-from typing import Final
-from urllib.parse import urlsplit
 
 from .loopback import is_loopback
 from .provider_credentials import SetUrl
 from .sent_secret import SentSecret
+from .sign_in_origins import (
+    GATEWAYS_SETTING,
+    GATEWAYS_VARIABLE,
+    built_url_refusal,
+    is_sign_in_host,
+    origin_of,
+    same_origin,
+    shown_origin,
+)
 
 __all__ = [
     "GATEWAYS_SETTING",
@@ -46,29 +54,6 @@ __all__ = [
     "refusal",
     "same_origin",
 ]
-
-GATEWAYS_SETTING: Final = "sign_in_gateways"
-"""The setting that trusts a base URL with sign-ins, by its ``base_urls`` id."""
-GATEWAYS_VARIABLE: Final = "WEBSEARCH_SIGN_IN_GATEWAYS"
-"""Its variable (a comma-separated or JSON list of ids)."""
-
-
-def _origin(url: str) -> tuple[str, str, int | None] | None:
-    """The scheme, host and port of ``url``; ``None`` when it has no usable host."""
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:  # a bad port or host: the URL's own check names it where it is set
-        return None
-    if not parts.hostname:
-        return None
-    return parts.scheme.lower(), parts.hostname.lower(), port
-
-
-def _shown(scheme: str, host: str, port: int | None) -> str:
-    """The origin as shown in a refusal: no user info, so no password or token in it."""
-    named = f"[{host}]" if ":" in host else host
-    return f"{scheme}://{named}" if port is None else f"{scheme}://{named}:{port}"
 
 
 def endpoint_refusal(url: SetUrl | None, gateways: Collection[str]) -> str | None:
@@ -96,7 +81,7 @@ def endpoint_refusal(url: SetUrl | None, gateways: Collection[str]) -> str | Non
     """
     if url is None or (url.route and url.route in gateways):
         return None
-    origin = _origin(url.url)
+    origin = origin_of(url.url)
     if origin is None:
         return None
     scheme, host, port = origin
@@ -112,60 +97,9 @@ def endpoint_refusal(url: SetUrl | None, gateways: Collection[str]) -> str | Non
         else ""
     )
     return (
-        f"to custom endpoint {_shown(scheme, host, port)} (the {url.what} set in "
+        f"to custom endpoint {shown_origin(scheme, host, port)} (the {url.what} set in "
         f"{url.source}): a sign-in opens your whole account, so it is sent only to {hosts} "
         f"or a loopback address; remove {url.source} or point it there{trust}"
-    )
-
-
-@functools.lru_cache(maxsize=256)
-def is_sign_in_host(url: str, hosts: tuple[str, ...]) -> bool:
-    """Whether ``url`` is one of ``hosts`` over https on its port, or a loopback address.
-
-    A URL without a usable host counts as one: its own check (the transport's) names it.
-    Asked before every request that carries a sign-in, with the few URLs a provider
-    builds: splitting one cost ~9 us a request, so each answer is kept.
-    """
-    origin = _origin(url)
-    if origin is None:
-        return True
-    scheme, host, port = origin
-    return is_loopback(host) or (scheme == "https" and port in (None, 443) and host in hosts)
-
-
-def same_origin(url: str, other: str) -> bool:
-    """Whether ``url`` goes to the scheme, host and port of ``other`` (user info aside)."""
-    origin = _origin(url)
-    return origin is not None and origin == _origin(other)
-
-
-def built_url_refusal(
-    url: str, entry: str, provider_id: str, label: str, hosts: Collection[str]
-) -> str:
-    """The sentence refusing to send the token stored under ``entry`` to ``url``.
-
-    For a URL the provider built itself, not one the user set (the credential check judges
-    those, :func:`endpoint_refusal`). It names the provider, the endpoint (its origin only)
-    and the settings that would allow it, never the token.
-
-    Example:
-        >>> print(built_url_refusal("http://u:pw@gw.example/x", "codex", "codex", "Codex",
-        ...     ("chatgpt.com",)))  # doctest: +NORMALIZE_WHITESPACE
-        Refusing to send the OAuth token stored under "codex" to http://gw.example: provider
-        "codex" (Codex) declares its sign-in for chatgpt.com only (its sign_in_hosts), and a
-        sign-in opens your whole account; send its requests there or to a loopback address,
-        or set base_urls.codex to that endpoint and add codex to sign_in_gateways
-        (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
-    """
-    origin = _origin(url)
-    shown = _shown(*origin) if origin is not None else "that endpoint"
-    named = " or ".join(hosts) if hosts else "no host"
-    return (
-        f'Refusing to send the OAuth token stored under "{entry}" to {shown}: provider '
-        f'"{provider_id}" ({label}) declares its sign-in for {named} only (its '
-        "sign_in_hosts), and a sign-in opens your whole account; send its requests there "
-        f"or to a loopback address, or set base_urls.{provider_id} to that endpoint and add "
-        f"{provider_id} to {GATEWAYS_SETTING} ({GATEWAYS_VARIABLE}) to trust it"
     )
 
 

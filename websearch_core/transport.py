@@ -40,6 +40,7 @@ from .errors import (
     HostNotFoundError,
     HostNotReachedError,
     ProviderConnectionError,
+    ProviderNotConfiguredError,
     ProviderTimeoutError,
     ProviderUnavailableError,
     ProxyUnreachableError,
@@ -56,6 +57,7 @@ from .redaction import masked_password, redact, redactor_for
 from .said_once import first_time
 from .sent_secret import AUTHORIZATION_CLASH, REMOVE_USER_INFO
 from .session_proxy import UNREADABLE, session_proxy
+from .sign_in_sends import send_refusal
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
 
 if TYPE_CHECKING:
@@ -438,6 +440,10 @@ class Transport:
             session's resolver): a timeout while the request's host name (or its proxy's)
             had no answer yet is a host not found, not a slow provider. ``None``: every
             timeout is the provider's.
+        sign_in_gateways: The ``sign_in_gateways`` setting: the ``base_urls`` ids trusted
+            with a stored sign-in. A request carrying a sign-in ``credentials`` handed out
+            goes only to a host its sender declares for it (over https), a loopback address,
+            or through one of these (:mod:`websearch_core.sign_in_sends`).
     """
 
     def __init__(
@@ -454,8 +460,10 @@ class Transport:
         proxy: str | None = None,
         proxy_source: str | None = None,
         lookups: "PendingLookups | None" = None,
+        sign_in_gateways: Iterable[str] = (),
     ) -> None:
         self.session = session
+        self.sign_in_gateways = frozenset(sign_in_gateways)
         self._lookups = lookups
         self._proxies = proxies
         self._proxy = proxy
@@ -517,6 +525,8 @@ class Transport:
             ProviderConnectionError: The connection failed or closed mid-body.
             ResponseTooLargeError: The body passed the size cap.
             ProviderUnavailableError: Any other aiohttp failure.
+            ProviderNotConfiguredError: It carries a stored sign-in where none may go
+                (:meth:`_judge_sign_ins`); nothing is sent.
             SearchProviderError: A redirect that may not be followed.
         """
         # Every search runs this once, so it is one frame over aiohttp: no async context
@@ -529,6 +539,9 @@ class Transport:
         # left of it.
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(route or provider, request.url)
+        credentials = self._credentials
+        if credentials is not None and credentials.sign_ins:  # else nothing to judge
+            self._judge_sign_ins(provider, label, request, url, route)
         note_request(url)  # a fan-out's engine cut off while its name had no answer
         timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
         expires = time.monotonic() + timeout
@@ -578,10 +591,14 @@ class Transport:
             ProviderConnectionError: The connection failed, or the stream ended mid-event.
             ResponseTooLargeError: The stream or one event passed its cap.
             ProviderUnavailableError: Any other aiohttp failure.
+            ProviderNotConfiguredError: It carries a stored sign-in where none may go.
             SearchProviderError: A redirect that may not be followed.
         """
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
+        credentials = self._credentials
+        if credentials is not None and credentials.sign_ins:
+            self._judge_sign_ins(provider, label, request, url, None)
         note_request(url)
 
         async def read() -> SseResponse:
@@ -615,6 +632,33 @@ class Transport:
 
         # Streams are rare and long: a coroutine more than send costs nothing here.
         return await self._guarded(provider, label, url, timeout_seconds, read())
+
+    def _judge_sign_ins(
+        self, provider: str, label: str, request: HttpRequest, url: str, route: str | None
+    ) -> None:
+        """Raise before ``request`` goes to ``url`` if it carries a sign-in where none may go.
+
+        The one check on the URL actually sent, whoever built the request: a provider that
+        sends through the transport itself, or under another provider's ``route``, is held
+        to it as the request loop's are (:mod:`websearch_core.sign_in_sends`). A redirect
+        hop to another origin never carries a credential at all (:meth:`_follow`).
+
+        Raises:
+            ProviderNotConfiguredError: The refusal, naming the provider, the endpoint's
+                origin and the settings that would allow it, never the token.
+        """
+        assert self._credentials is not None  # asked only when it handed sign-ins out
+        refused = send_refusal(
+            request,
+            url,
+            self._credentials.sign_ins,
+            provider,
+            label,
+            route,
+            self.sign_in_gateways,
+        )
+        if refused is not None:
+            raise ProviderNotConfiguredError(provider, refused)
 
     def _first(
         self, provider: str, label: str, request: HttpRequest, url: str, total: float | None

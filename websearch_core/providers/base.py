@@ -14,7 +14,6 @@ concurrent calls. The data types live in the leaf :mod:`websearch_core.provider_
 """
 
 import abc
-import json
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
@@ -54,6 +53,7 @@ from ..sign_in_destination import (
     refusal,
     same_origin,
 )
+from ..sign_in_sends import carries
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for, raise_for_error_map, wait_hint
 from ._search_guard import (
@@ -149,7 +149,7 @@ class _ProviderType(abc.ABCMeta):
 
     A ``search`` set on a class after it was made (``MyProvider.search = f``, a patch)
     replaced the guarded one and ran no credential check (see :mod:`._search_guard`);
-    ``credential_kinds`` or ``info`` set later changes which sign-ins the class declares
+    ``credential_kinds``, ``info`` or ``sign_in_hosts`` set later changes what the class declares
     (:mod:`websearch_core.sign_in_declarations`), so it declares them again.
     """
 
@@ -159,22 +159,8 @@ class _ProviderType(abc.ABCMeta):
             if name == "search":
                 value = guarded_method(value)
             super().__setattr__(name, value)
-            if name in ("credential_kinds", "info"):
+            if name in ("credential_kinds", "info", "sign_in_hosts"):
                 _declare_sign_ins(cls)
-
-
-def _carries(request: HttpRequest, value: str) -> bool:
-    """Whether ``request`` holds ``value``: in a header, a parameter, a form field or its JSON.
-
-    Asked only of a request bound for a host its provider does not declare (rare), so its
-    JSON body is written out to be looked through.
-    """
-    if any(value in sent for sent in request.headers.values()):
-        return True
-    fields = (*request.params, *(request.form or ()))
-    if any(value in sent for _, sent in fields):
-        return True
-    return request.json is not None and value in json.dumps(request.json, default=str)
 
 
 def _declare_sign_ins(cls: type) -> None:
@@ -187,7 +173,7 @@ def _declare_sign_ins(cls: type) -> None:
     if info is not None:  # else an abstract base: no provider of its own
         kinds: tuple[Credential, ...] = getattr(cls, "credential_kinds", ())
         entries = (k.entry or info.id for k in kinds if isinstance(k, StoredOAuth))
-        declare(cls, info.id, info.label, entries)
+        declare(cls, info.id, info.label, entries, getattr(cls, "sign_in_hosts", ()))
     subclasses: list[type] = cls.__subclasses__()
     for subclass in subclasses:
         _declare_sign_ins(subclass)
@@ -536,7 +522,7 @@ class ProtocolProvider(SearchProvider):
         token = flow.token
         if token is None or is_sign_in_host(request.url, self.sign_in_hosts):
             return None
-        if not _carries(request, token.access_token):
+        if not carries(request, token.access_token):
             return None
         context = flow.context
         what = f"{self.info.label} base URL"

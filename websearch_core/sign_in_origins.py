@@ -1,0 +1,105 @@
+"""Whether a URL is a sign-in's own host, and the sentence refusing one sent elsewhere.
+
+The low-level half of :mod:`websearch_core.sign_in_destination`, apart so that the
+transport's send-time check (:mod:`websearch_core.sign_in_sends`) can use it without
+importing the providers' URL and credential types (which import the transport).
+"""
+
+import functools
+from collections.abc import Collection
+from typing import Final
+from urllib.parse import urlsplit
+
+from .loopback import is_loopback
+
+__all__ = [
+    "GATEWAYS_SETTING",
+    "GATEWAYS_VARIABLE",
+    "built_url_refusal",
+    "is_sign_in_host",
+    "origin_of",
+    "same_origin",
+    "shown_origin",
+]
+
+GATEWAYS_SETTING: Final = "sign_in_gateways"
+"""The setting that trusts a base URL with sign-ins, by its ``base_urls`` id."""
+GATEWAYS_VARIABLE: Final = "WEBSEARCH_SIGN_IN_GATEWAYS"
+"""Its variable (a comma-separated or JSON list of ids)."""
+
+
+def origin_of(url: str) -> tuple[str, str, int | None] | None:
+    """The scheme, host and port of ``url``; ``None`` when it has no usable host."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:  # a bad port or host: the URL's own check names it where it is set
+        return None
+    if not parts.hostname:
+        return None
+    return parts.scheme.lower(), parts.hostname.lower(), port
+
+
+def shown_origin(scheme: str, host: str, port: int | None) -> str:
+    """The origin as shown in a refusal: no user info, so no password or token in it."""
+    named = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{named}" if port is None else f"{scheme}://{named}:{port}"
+
+
+@functools.lru_cache(maxsize=256)
+def is_sign_in_host(url: str, hosts: tuple[str, ...]) -> bool:
+    """Whether ``url`` is one of ``hosts`` over https on its port, or a loopback address.
+
+    A URL without a usable host counts as one: its own check (the transport's) names it.
+    Asked before every request that carries a sign-in, with the few URLs a provider
+    builds: splitting one cost ~9 us a request, so each answer is kept.
+    """
+    origin = origin_of(url)
+    if origin is None:
+        return True
+    scheme, host, port = origin
+    return is_loopback(host) or (scheme == "https" and port in (None, 443) and host in hosts)
+
+
+def same_origin(url: str, other: str) -> bool:
+    """Whether ``url`` goes to the scheme, host and port of ``other`` (user info aside)."""
+    origin = origin_of(url)
+    return origin is not None and origin == origin_of(other)
+
+
+def built_url_refusal(
+    url: str,
+    entry: str,
+    provider_id: str,
+    label: str,
+    hosts: Collection[str],
+    *,
+    route: str | None = None,
+) -> str:
+    """The sentence refusing to send the token stored under ``entry`` to ``url``.
+
+    For a URL the provider built itself, not one the user set (the credential check judges
+    those, :func:`endpoint_refusal`). It names the provider, the endpoint (its origin only)
+    and the settings that would allow it, never the token: the base URL the request is
+    sent under (``route``, else the provider's own) is the one to trust.
+
+    Example:
+        >>> print(built_url_refusal("http://u:pw@gw.example/x", "codex", "codex", "Codex",
+        ...     ("chatgpt.com",)))  # doctest: +NORMALIZE_WHITESPACE
+        Refusing to send the OAuth token stored under "codex" to http://gw.example: provider
+        "codex" (Codex) declares its sign-in for chatgpt.com only (its sign_in_hosts), and a
+        sign-in opens your whole account; send its requests there or to a loopback address,
+        or set base_urls.codex to that endpoint and add codex to sign_in_gateways
+        (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
+    """
+    origin = origin_of(url)
+    shown = shown_origin(*origin) if origin is not None else "that endpoint"
+    named = " or ".join(hosts) if hosts else "no host"
+    trusted = route or provider_id
+    return (
+        f'Refusing to send the OAuth token stored under "{entry}" to {shown}: provider '
+        f'"{provider_id}" ({label}) declares its sign-in for {named} only (its '
+        "sign_in_hosts), and a sign-in opens your whole account; send its requests there "
+        f"or to a loopback address, or set base_urls.{trusted} to that endpoint and add "
+        f"{trusted} to {GATEWAYS_SETTING} ({GATEWAYS_VARIABLE}) to trust it"
+    )
