@@ -71,7 +71,7 @@ from .models import (
 )
 from .own_session import open_own_session
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
-from .provider_imports import import_off_loop
+from .provider_imports import import_for_fetch, import_for_status, import_off_loop
 from .providers import ProviderContext, get_provider
 from .settings import APP_NAME, Settings, SettingsOverrides
 from .settings_conflicts import with_conflicts
@@ -549,6 +549,7 @@ class WebSearch(AsyncClosing):
 
     async def provider_status(self) -> list[ProviderStatus]:
         """Each registered provider: available or why not, marks, usage and budget."""
+        await import_for_status()  # every provider: a first call held the loop 0.2-0.4 s
         from .status import collect_status
 
         context = (await self._open()).context
@@ -823,6 +824,7 @@ class WebSearch(AsyncClosing):
                 string is a sequence of its characters, each of which was fetched.
             ValueError: ``concurrency`` is below 1, or an allowed network is not one.
         """
+        await import_for_fetch()  # the fetcher and its parsers: a first call held the loop
         from .content.service import call_seconds, fetch_pages, options_for
         from .env_proxies import EnvironmentProxies
         from .orchestration.attempt import settings_secrets

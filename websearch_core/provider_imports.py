@@ -1,4 +1,4 @@
-"""A process's first search imports its provider modules on a worker thread, not on the loop.
+"""A process's first search, status or fetch imports its modules on a worker thread, not the loop.
 
 Provider modules load on first use (:func:`~websearch_core.providers.get_provider`), so that
 importing the package stays cheap. The first auto-chain search plans with every provider,
@@ -22,11 +22,22 @@ from collections.abc import Sequence
 from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider, is_loaded
 from .settings import Settings
 
-__all__ = ["import_off_loop", "planned_ids"]
+__all__ = ["import_for_fetch", "import_for_status", "import_off_loop", "planned_ids"]
 
 _SETUP_MODULES = ("websearch_core.call_setup", "websearch_core.lookups")
 """The chain and its machinery, and the resolver wrapper of the client's own session,
 imported by a client's first search."""
+_STATUS_MODULES = ("websearch_core.status", *_SETUP_MODULES)
+"""What :meth:`WebSearch.provider_status` imports besides every provider."""
+_FETCH_MODULES = (
+    "websearch_core.content.service",
+    "websearch_core.html",  # navigation headers, with lxml's CSS selectors
+    "encodings.idna",  # a host name's encoding
+    "websearch_core.env_proxies",
+    "websearch_core.orchestration.attempt",
+    "websearch_core.state.failsafe",
+)
+"""What a page fetch imports: the fetcher, its parsers and the store wrapper."""
 _everything_loaded = False
 """Set once every provider and the chain are imported: later searches ask nothing."""
 
@@ -63,17 +74,30 @@ async def import_off_loop(settings: Settings, forced: str | None) -> None:
         for provider_id in planned_ids(settings, forced)
         if provider_id in PROVIDER_REGISTRY and not is_loaded(provider_id)
     ]
-    if missing or not _setup_loaded():
-        await asyncio.to_thread(_import, missing)
-    _everything_loaded = _setup_loaded() and all(map(is_loaded, PROVIDER_REGISTRY))
+    if missing or not _loaded(_SETUP_MODULES):
+        await asyncio.to_thread(_import, _SETUP_MODULES, missing)
+    _everything_loaded = _loaded(_SETUP_MODULES) and all(map(is_loaded, PROVIDER_REGISTRY))
 
 
-def _setup_loaded() -> bool:
-    return all(name in sys.modules for name in _SETUP_MODULES)
+async def import_for_status() -> None:
+    """Import what a provider status reads on a worker thread: every provider, the chain."""
+    missing = [provider_id for provider_id in PROVIDER_REGISTRY if not is_loaded(provider_id)]
+    if missing or not _loaded(_STATUS_MODULES):
+        await asyncio.to_thread(_import, _STATUS_MODULES, missing)
 
 
-def _import(provider_ids: Sequence[str]) -> None:
-    for name in _SETUP_MODULES:
+async def import_for_fetch() -> None:
+    """Import the page fetcher and its parsers on a worker thread, if not yet."""
+    if not _loaded(_FETCH_MODULES):
+        await asyncio.to_thread(_import, _FETCH_MODULES, ())
+
+
+def _loaded(modules: Sequence[str]) -> bool:
+    return all(name in sys.modules for name in modules)
+
+
+def _import(modules: Sequence[str], provider_ids: Sequence[str]) -> None:
+    for name in modules:
         importlib.import_module(name)
     for provider_id in provider_ids:
         with contextlib.suppress(Exception):  # the plan raises it, where it always did
