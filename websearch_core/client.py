@@ -214,7 +214,8 @@ class WebSearch(AsyncClosing):
         self._lent_store: StateStore | None = None
         """The store of the instance whose synchronous call built this one: never closed here."""
         self._store_lock = threading.Lock()
-        self._call_setup: CallSetup | None = None
+        self._loop_setups: dict[asyncio.AbstractEventLoop, CallSetup] = {}
+        """Per loop: what its searches share (its session's transport, the kept plan)."""
         self._fetch_proxies: EnvironmentProxies | None = None
         """The environment's proxy for page fetches (made on the first): see :meth:`fetch_many`."""
         self._kept_settings_scope: tuple[Settings, str] | None = None
@@ -271,7 +272,7 @@ class WebSearch(AsyncClosing):
         """
         loop = asyncio.get_running_loop()
         with self._session_lock:
-            self._call_setup = None  # it holds a session; the next search builds its own
+            self._loop_setups = {}  # they hold sessions; the next search builds its own
             guards, self._guards = self._guards, {}
             sessions, self._loop_sessions = self._loop_sessions, {}
             reapers, self._reapers = self._reapers, {}
@@ -345,6 +346,7 @@ class WebSearch(AsyncClosing):
                 del self._guards[loop]
                 session = self._loop_sessions.pop(loop, None)
                 self._loop_lookups.pop(loop, None)
+                self._loop_setups.pop(loop, None)
                 reaper = self._reapers.pop(loop, None)
                 if session is self._session and self._owns_session:
                     self._session = None
@@ -361,7 +363,6 @@ class WebSearch(AsyncClosing):
             if closing is not None and not closing.closed:
                 await closing.close()
         if last:
-            self._call_setup = None
             await self._close_shared()
 
     def _open_session(self) -> aiohttp.ClientSession:
@@ -391,15 +392,18 @@ class WebSearch(AsyncClosing):
             return session
 
     def _setup(self) -> CallSetup:
-        """What this search shares with the last: rebuilt for a new session or settings.
+        """What this search shares with the last on its loop: rebuilt for new sessions or settings.
 
         A new event loop opens a new session (:meth:`_open_session`), so the transport is
-        never one of a finished loop. A secret resolved since the last build (a key exported
-        after the client was made, or read inside an attempt) needs none: the transport
-        asks the credentials for their secrets whenever it scrubs a text.
+        never one of a finished loop. Each loop keeps its own: with one setup for all, loops
+        in two threads searching in turn rebuilt it (the transport, the plan, the ledger's
+        settings) on most of their searches. A secret resolved since the last build (a key
+        exported after the client was made, or read inside an attempt) needs none: the
+        transport asks the credentials for their secrets whenever it scrubs a text.
         """
         session = self._open_session()
-        setup = self._call_setup
+        loop = asyncio.get_running_loop()
+        setup = self._loop_setups.get(loop)
         if setup is None or not setup.serves(session, self.settings, self.credentials):
             from .call_setup import CallSetup  # with the chain: first search only
 
@@ -409,11 +413,10 @@ class WebSearch(AsyncClosing):
                 self.credentials,
                 self._browser,
                 own_session=self._owns_session,
-                lookups=self._loop_lookups.get(asyncio.get_running_loop())
-                if self._owns_session
-                else None,
+                lookups=self._loop_lookups.get(loop) if self._owns_session else None,
             )
-            self._call_setup = setup
+            with self._session_lock:
+                self._loop_setups[loop] = setup
         return setup
 
     def _context(self) -> ProviderContext:

@@ -8,6 +8,7 @@ never share a ledger's per-call failure counts.
 """
 
 import asyncio
+import threading
 
 import pytest
 
@@ -89,3 +90,39 @@ async def test_each_search_gets_its_own_ledger_over_shared_budgets() -> None:
         assert one.ledger._failures_seen is not two.ledger._failures_seen
         assert one.ledger.budgets == two.ledger.budgets
         assert str(one.ledger.budgets["brave"]) == str(two.ledger.budgets["brave"])
+
+
+def test_loops_in_two_threads_taking_turns_each_keep_their_own_setup() -> None:
+    """Each loop keeps its setup while another loop searches in between.
+
+    With one setup for the client, two threads' loops searching in turn rebuilt it on most
+    searches (317-554 of 600 in a run on the simulator): its transport, plan and ledger
+    settings, some 30 us each time.
+    """
+    ws = _client()
+    loops = [asyncio.new_event_loop() for _ in range(2)]
+    threads = [threading.Thread(target=loop.run_forever, daemon=True) for loop in loops]
+    for thread in threads:
+        thread.start()
+
+    def on(loop: asyncio.AbstractEventLoop) -> ProviderContext:
+        async def context() -> ProviderContext:
+            return ws._context()
+
+        return asyncio.run_coroutine_threadsafe(context(), loop).result(timeout=10)
+
+    try:
+        first = [on(loop) for loop in loops]
+        again = [on(loop) for loop in loops]
+        assert first[0] is not first[1]
+        assert again == first
+        assert [context.transport.session for context in again] == [
+            ws._loop_sessions[loop] for loop in loops
+        ]
+    finally:
+        for loop in loops:
+            asyncio.run_coroutine_threadsafe(ws.aclose(), loop).result(timeout=10)
+            loop.call_soon_threadsafe(loop.stop)
+        for thread, loop in zip(threads, loops, strict=True):
+            thread.join(timeout=10)
+            loop.close()
