@@ -1013,7 +1013,7 @@ def _run_on_worker_thread(coroutine: Coroutine[Any, Any, _T]) -> _T:
 
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
     entry = main()
-    future = pool.submit(asyncio.run, entry)
+    future = pool.submit(run_to_end, entry)  # not asyncio.run: nest_asyncio's leaves loops open
     try:
         return future.result()
     except BaseException:
