@@ -75,6 +75,22 @@ def test_building_a_tool_still_leaves_aiohttp_to_the_first_search(code: str) -> 
     assert _heavy(loaded) == set()  # ...and the HTTP session opens with the first call
 
 
+def test_building_a_client_leaves_the_chain_and_store_to_the_first_call() -> None:
+    """``WebSearch()`` is often built where a loop runs (a notebook cell, a request handler).
+
+    Its settings' budget and rate checks imported their parser, and with it the chain and
+    the SQLite store, even with no budget or rate set: 0.2-0.4 s on the event loop, where
+    the first search imports them on a worker thread.
+    """
+    loaded = _loaded_after("from websearch_core import WebSearch; WebSearch()")
+    assert not {"websearch_core.orchestration", "websearch_core.state", "sqlite3"} & loaded
+
+
+def test_a_budget_is_still_checked_as_the_client_is_built() -> None:
+    with pytest.raises(ValidationError, match=r"budget\.brave"):
+        Settings(budget={"brave": "lots"})
+
+
 def test_the_lazy_packages_still_export_every_public_name() -> None:
     code = (
         "import websearch_core, websearch_core.content as content\n"
