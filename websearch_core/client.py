@@ -365,9 +365,8 @@ class WebSearch(AsyncClosing):
         if last:
             await self._close_shared()
 
-    def _open_session(self) -> aiohttp.ClientSession:
-        """The session for the running loop, opened (or reopened) when it has none."""
-        loop = asyncio.get_running_loop()
+    def _open_session(self, loop: asyncio.AbstractEventLoop) -> aiohttp.ClientSession:
+        """The session for ``loop`` (the running one), opened (or reopened) when it has none."""
         with self._session_lock:
             given = self._session
             if not self._owns_session and given is not None and not given.closed:
@@ -401,8 +400,8 @@ class WebSearch(AsyncClosing):
         exported after the client was made, or read inside an attempt) needs none: the
         transport asks the credentials for their secrets whenever it scrubs a text.
         """
-        session = self._open_session()
         loop = asyncio.get_running_loop()
+        session = self._open_session(loop)
         setup = self._loop_setups.get(loop)
         if setup is None or not setup.serves(session, self.settings, self.credentials):
             from .call_setup import CallSetup  # with the chain: first search only
