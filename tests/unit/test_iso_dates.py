@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from websearch_core.dates import iso_date, with_iso_dates
+from websearch_core.dates import _ISO_8601, _ISO_SHAPES, iso_date, with_iso_dates
 from websearch_core.models import SearchResponse, SearchSource
 
 DATES: list[str | None] = [
@@ -17,6 +17,11 @@ DATES: list[str | None] = [
     "",
     "2024-03-29",
     "2024-03-29T12:00:00Z",
+    "2024-03-29T12:00:00",
+    "2024-03-29T12:00:00.123+00:00",
+    "2024-03-29 12:00:00-05:00",
+    "2024-03-29T12:00:00+0530",
+    "\uff12\uff10\uff12\uff14-03-29",  # full-width digits: ISO to the pattern, no known shape
     "2024-03-30 12:00",
     " 2024-03-29 ",
     "2024-03-29\n",
@@ -55,3 +60,10 @@ def test_dates_are_rewritten_as_iso_date_says(dates: tuple[str | None, ...]) -> 
         # A source whose date stays is the same object, not a copy.
         for before, after in zip(response.sources, rewritten.sources, strict=True):
             assert (after is before) is (after.published_date == before.published_date)
+
+
+@pytest.mark.parametrize("shape", sorted(_ISO_SHAPES))
+def test_every_known_shape_is_iso_8601_to_the_pattern(shape: str) -> None:
+    # A shape looked up in place of the match must be one the match accepts, or a date of
+    # that shape would be left as written where iso_date would rewrite it.
+    assert _ISO_8601.fullmatch(shape.replace("0", "7"))
