@@ -40,6 +40,12 @@ _FETCH_MODULES = (
 """What a page fetch imports: the fetcher, its parsers and the store wrapper."""
 _everything_loaded = False
 """Set once every provider and the chain are imported: later searches ask nothing."""
+_loaded_plans: set[tuple[str, ...]] = set()
+"""The plans (:func:`planned_ids`) found imported with the chain: a client whose plan is
+one asks one set lookup a search, not each of its providers (a provider, once loaded,
+stays loaded)."""
+_MAX_PLANS = 64
+"""Plans kept at most: a process that makes clients of ever new orders asks as before."""
 
 
 def planned_ids(settings: Settings, forced: str | None) -> Sequence[str]:
@@ -69,14 +75,23 @@ async def import_off_loop(settings: Settings, forced: str | None) -> None:
     global _everything_loaded
     if _everything_loaded:
         return
+    plan = tuple(planned_ids(settings, forced))
+    if plan in _loaded_plans:
+        return
     missing = [
         provider_id
-        for provider_id in planned_ids(settings, forced)
+        for provider_id in plan
         if provider_id in PROVIDER_REGISTRY and not is_loaded(provider_id)
     ]
     if missing or not _loaded(_SETUP_MODULES):
         await asyncio.to_thread(_import, _SETUP_MODULES, missing)
-    _everything_loaded = _loaded(_SETUP_MODULES) and all(map(is_loaded, PROVIDER_REGISTRY))
+    if not _loaded(_SETUP_MODULES):
+        return
+    _everything_loaded = all(map(is_loaded, PROVIDER_REGISTRY))
+    if len(_loaded_plans) < _MAX_PLANS and all(
+        is_loaded(pid) for pid in plan if pid in PROVIDER_REGISTRY
+    ):
+        _loaded_plans.add(plan)
 
 
 async def import_for_status() -> None:

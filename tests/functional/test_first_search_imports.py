@@ -34,6 +34,8 @@ _SCRIPT = textwrap.dedent(
         async def main():
             global loop_thread
             async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+                if BEFORE is not None:  # a search whose plan is imported by now
+                    await ws.run("python", provider=BEFORE)
                 loop_thread = threading.get_ident()
                 result = await ws.run("python", provider=FORCED)
                 loop_thread = None
@@ -46,8 +48,8 @@ _SCRIPT = textwrap.dedent(
 )
 
 
-def _first_search(forced: str | None) -> dict[str, object]:
-    script = f"FORCED = {forced!r}\n{_SCRIPT}"
+def _first_search(forced: str | None, before: str | None = None) -> dict[str, object]:
+    script = f"FORCED = {forced!r}\nBEFORE = {before!r}\n{_SCRIPT}"
     completed = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
     )
@@ -76,3 +78,11 @@ def test_a_forced_search_still_imports_its_provider_alone() -> None:
         for name in _ours(found["providers"])
         if not name.split(".")[-1].startswith("_") and name.split(".")[-1] != "base"
     ] == ["websearch_core.providers.duckduckgo"]
+
+
+def test_a_plan_imported_before_does_not_stand_for_another() -> None:
+    # A search's plan found imported is remembered, so the next search with it asks nothing;
+    # a search with another plan still imports what that one needs off the loop.
+    found = _first_search("duckduckgo", before="brave")
+    assert found["provider"] == "duckduckgo"
+    assert _ours(found["on_loop"]) == []
