@@ -45,6 +45,22 @@ def test_base_url_keeps_path_and_query() -> None:
     assert apply_base_url(url, None) == url
 
 
+def test_base_url_of_a_fixed_endpoint_follows_each_base_url() -> None:
+    # An endpoint without a query is worked out once per base URL: asked again, or with
+    # another base URL, or with a fragment, each answer is its own.
+    url = "https://api.search.brave.com/res/v1/web/search"
+    for _ in range(2):
+        assert apply_base_url(url, "http://127.0.0.1:8080") == (
+            "http://127.0.0.1:8080/res/v1/web/search"
+        )
+        assert apply_base_url(url, "https://gw.example/proxy") == (
+            "https://gw.example/proxy/res/v1/web/search"
+        )
+        assert apply_base_url(f"{url}#top", "http://u:p@[::1]:9") == (
+            "http://u:p@[::1]:9/res/v1/web/search#top"
+        )
+
+
 def test_retry_after_forms() -> None:
     now = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
     assert parse_retry_after("3") == 3.0
