@@ -16,6 +16,7 @@ Example:
 import asyncio
 import contextlib
 import importlib
+import inspect
 import json
 import pkgutil
 import threading
@@ -115,7 +116,11 @@ class ProviderProtocol(Protocol):
     """How one provider speaks: its success body, its challenge page, its garbage."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
-        """The normal 200 answer carrying ``results``."""
+        """The normal 200 answer carrying ``results``.
+
+        The simulator also awaits an awaitable answer, which a test puts in place to hold a
+        reply until an event without stopping the other requests being served.
+        """
 
     def challenge(self) -> web.Response:
         """The provider's bot-challenge page, or a 403 when it has none."""
@@ -375,7 +380,10 @@ def _handler(simulated: SimulatedProvider) -> Any:
             operators = getattr(simulated.protocol, "operators", None)
             if operators is not None and simulated.honour_operators:
                 results = operators.select(recorded, results)
-            return simulated.protocol.answer(recorded, results)
+            answer = simulated.protocol.answer(recorded, results)
+            # A test may hold an answer until something else happened (another request
+            # arrived): awaited here, so the simulator serves other requests meanwhile.
+            return await answer if inspect.isawaitable(answer) else answer
         return await _serve_fault(request, simulated, fault)
 
     return handle
