@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +32,13 @@ SLOW_TOKEN_SECONDS = 0.6
 """How long the simulated token endpoint takes: longer than two callers started together
 take to read the store, short beside the 5 s attempt timeout."""
 
-REFUSED_TOKEN_SECONDS = 2.0
-"""The first refresh's length where the second caller must also have sent the refused token
-(a 401 with no expiry stored) before it is replaced: on a loaded 2-core machine the second
-thread's first search has started more than 0.6 s after the first's (seen once in a full
-suite beside other runs), and then sends the new token, never the refused one."""
+HANG_BOUND_SECONDS = 30.0
+"""An attempt's time in a test that waits on an event rather than the clock: only a hang's
+bound, far beyond how late a loaded machine starts a thread."""
+
+HOLD_BOUND_SECONDS = 20.0
+"""The longest :func:`token_endpoint_held_until` holds a refresh: within the attempt's
+:data:`HANG_BOUND_SECONDS`, so a test whose event never comes fails on what was asked."""
 
 
 def slow_token_endpoint(
@@ -54,6 +56,44 @@ def slow_token_endpoint(
         return answer(request, results)
 
     monkeypatch.setattr(protocol, "answer", slow)
+
+
+def token_endpoint_held_until(
+    sim: Simulator,
+    provider: str,
+    token_path: str,
+    monkeypatch: pytest.MonkeyPatch,
+    ready: Callable[[], bool],
+) -> None:
+    """Make ``provider``'s token endpoint answer only once ``ready()`` holds.
+
+    The simulator serves other requests meanwhile (the answer is awaited, not slept in), so
+    a test can hold the first refresh until the simulator has seen what must come before
+    it, however late a loaded machine runs the other caller: an order by construction,
+    where a fixed delay only made it likely. After :data:`HOLD_BOUND_SECONDS` the answer
+    is given anyway and the test fails on what was asked, rather than hang.
+    """
+    protocol = sim[provider].protocol
+    answer = protocol.answer
+
+    def held(request: RecordedRequest, results: list[Any]) -> Any:
+        if request.path != token_path:
+            return answer(request, results)
+
+        async def when_ready() -> Any:
+            give_up = time.monotonic() + HOLD_BOUND_SECONDS
+            while not ready() and time.monotonic() < give_up:
+                await asyncio.sleep(0.01)
+            return answer(request, results)
+
+        return when_ready()
+
+    monkeypatch.setattr(protocol, "answer", held)
+
+
+def sent_with(sim: Simulator, provider: str, header: str, value: str) -> Callable[[], int]:
+    """How many requests to ``provider`` so far carried ``header: value`` (read when called)."""
+    return lambda: sum(r.header(header) == value for r in sim[provider].requests)
 
 
 def two_threads_search(ws: WebSearch, provider: str) -> list[object]:

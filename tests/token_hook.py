@@ -7,7 +7,6 @@ and returns what it issues, so a test counts real token requests. Imported by th
 processes of the cross-process tests too, so it imports nothing from pytest.
 """
 
-import asyncio
 import json
 import time
 from typing import Any
@@ -30,17 +29,14 @@ class RefreshFailedError(Exception):
     """The token endpoint failed otherwise (a 5xx): a passing failure, asked again later."""
 
 
-def refresher(token_url: str, delay: float = 0.0) -> TokenRefresher:
+def refresher(token_url: str) -> TokenRefresher:
     """A refresh hook that asks ``token_url`` for a new token with the stored refresh token.
 
     Args:
         token_url: The token endpoint.
-        delay: Seconds to wait before asking (a slow network), without holding up the
-            simulator: other requests are answered meanwhile.
     """
 
     async def refresh(entry: str, expired: OAuthToken) -> OAuthToken:
-        await asyncio.sleep(delay)
         form = {"grant_type": "refresh_token", "refresh_token": expired.refresh_token or ""}
         async with aiohttp.ClientSession() as session, session.post(token_url, data=form) as reply:
             text = await reply.text()

@@ -18,10 +18,12 @@ import pytest
 
 from tests.functional._sim_helpers import credential_store
 from tests.sign_in_refresh import (
-    REFUSED_TOKEN_SECONDS,
+    HANG_BOUND_SECONDS,
     lock_held_by_another_process,
+    sent_with,
     slow_token_endpoint,
     store_lock_file,
+    token_endpoint_held_until,
     two_processes_search,
     two_threads_search,
 )
@@ -71,6 +73,24 @@ def threaded_sim(sign_in: HookedSignIn, monkeypatch: pytest.MonkeyPatch) -> Iter
 
 
 @pytest.fixture
+def refused_sim(sign_in: HookedSignIn, monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
+    """A simulator whose token endpoint answers once :func:`_refused`'s token was refused twice.
+
+    Each of two threads has then read the refused token before the first refresh is
+    stored, as the test needs, however late a loaded machine starts the second (a 2 s delay
+    in the hook did not always cover it: the second then read the new token and sent it).
+    """
+    simulator = Simulator([sign_in.provider])
+    with simulator.running_in_thread():
+        refused_value = sign_in.sent_as.format(_refused(sign_in).access_token)
+        refused = sent_with(simulator, sign_in.provider, sign_in.header, refused_value)
+        token_endpoint_held_until(
+            simulator, sign_in.provider, TOKEN_PATH, monkeypatch, lambda: refused() >= 2
+        )
+        yield simulator
+
+
+@pytest.fixture
 async def sim(sign_in: HookedSignIn, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
     async with Simulator([sign_in.provider]) as simulator:
         slow_token_endpoint(simulator[sign_in.provider].protocol, TOKEN_PATH, monkeypatch)
@@ -83,6 +103,11 @@ def _old(sign_in: HookedSignIn) -> OAuthToken:
         refresh_token=f"sim-{sign_in.provider}-old-refresh",
         expires_at=time.time() - 60,
     )
+
+
+def _refused(sign_in: HookedSignIn) -> OAuthToken:
+    """:func:`_old` with no expiry stored: only the API's 401 says it is over."""
+    return replace(_old(sign_in), expires_at=None)
 
 
 def _sign_in_expired(sim: Simulator, sign_in: HookedSignIn) -> None:
@@ -99,10 +124,8 @@ def _token_url(sim: Simulator, sign_in: HookedSignIn) -> str:
     return f"{sim[sign_in.provider].base_url}{TOKEN_PATH}"
 
 
-def _client(
-    sim: Simulator, sign_in: HookedSignIn, timeout: float = 5.0, delay: float = 0.0
-) -> WebSearch:
-    hooks = {sign_in.provider: refresher(_token_url(sim, sign_in), delay)}
+def _client(sim: Simulator, sign_in: HookedSignIn, timeout: float = 5.0) -> WebSearch:
+    hooks = {sign_in.provider: refresher(_token_url(sim, sign_in))}
     return WebSearch(sim.settings(timeout_seconds=timeout), api_keys={}, oauth_refreshers=hooks)
 
 
@@ -132,17 +155,16 @@ def test_two_threads_of_the_sync_api_renew_one_expired_sign_in_once(
 
 
 def test_two_threads_refused_with_one_token_renew_it_once(
-    threaded_sim: Simulator, sign_in: HookedSignIn
+    refused_sim: Simulator, sign_in: HookedSignIn
 ) -> None:
     # No expiry stored: the API's 401 to each thread says the token is over; each thread
-    # refreshes by force, and the second must find the token the first stored. The hook
-    # waits before asking, without holding up the simulator (as the slow token endpoint
-    # does): the second thread has had its 401, and read the refused token, by then.
-    sim = threaded_sim
-    old = replace(_old(sign_in), expires_at=None)
+    # refreshes by force, and the second must find the token the first stored.
+    sim = refused_sim
+    old = _refused(sign_in)
     credential_store(sim).set_oauth(sign_in.provider, old)
     _endpoint(sim, sign_in).expired.add(old.access_token)
-    ws = _client(sim, sign_in, delay=REFUSED_TOKEN_SECONDS)
+    # The attempt's time only bounds a hang: the first refresh waits for the second thread.
+    ws = _client(sim, sign_in, timeout=HANG_BOUND_SECONDS)
     outcomes = two_threads_search(ws, sign_in.provider)
     assert [type(o) for o in outcomes] == [SearchResponse, SearchResponse], outcomes
     assert _token_requests(sim, sign_in) == 1

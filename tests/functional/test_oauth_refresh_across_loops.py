@@ -20,10 +20,12 @@ import pytest
 
 from tests.functional._sim_helpers import credential_store
 from tests.sign_in_refresh import (
-    REFUSED_TOKEN_SECONDS,
+    HANG_BOUND_SECONDS,
     lock_held_by_another_process,
+    sent_with,
     slow_token_endpoint,
     store_lock_file,
+    token_endpoint_held_until,
     two_processes_search,
     two_threads_search,
 )
@@ -44,13 +46,8 @@ NEW_ACCESS = "ya29.sim-access-1"
 pytestmark = pytest.mark.usefixtures("gemini_default_model")
 
 
-def _slow_tokens(
-    sim: Simulator, monkeypatch: pytest.MonkeyPatch, seconds: float | None = None
-) -> None:
-    if seconds is None:
-        slow_token_endpoint(sim["gemini"].protocol, TOKEN_PATH, monkeypatch)
-    else:
-        slow_token_endpoint(sim["gemini"].protocol, TOKEN_PATH, monkeypatch, seconds)
+def _slow_tokens(sim: Simulator, monkeypatch: pytest.MonkeyPatch) -> None:
+    slow_token_endpoint(sim["gemini"].protocol, TOKEN_PATH, monkeypatch)
 
 
 def _sign_in_expired(sim: Simulator) -> None:
@@ -76,16 +73,25 @@ def threaded_sim(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
 
 
 @pytest.fixture
-def threaded_sim_slower(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
-    """:func:`threaded_sim` whose token endpoint waits :data:`REFUSED_TOKEN_SECONDS`."""
+def threaded_sim_held(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
+    """A simulator whose token endpoint answers once both threads' tokens were refused.
+
+    Each thread has then read the refused token before the first refresh is stored, as the
+    test needs, however late a loaded machine starts the second (a fixed 2 s delay did not
+    always cover it: the second thread then read the new token and sent it straight away).
+    """
     simulator = Simulator(["gemini"])
     with simulator.running_in_thread():
-        _slow_tokens(simulator, monkeypatch, REFUSED_TOKEN_SECONDS)
+        refused = sent_with(simulator, "gemini", "Authorization", f"Bearer {OLD_ACCESS}")
+        held = token_endpoint_held_until
+        held(simulator, "gemini", TOKEN_PATH, monkeypatch, lambda: refused() >= 2)
         yield simulator
 
 
-def _two_threads_search(sim: Simulator) -> list[object]:
-    return two_threads_search(WebSearch(sim.settings(), api_keys={}), "gemini")
+def _two_threads_search(sim: Simulator, timeout: float = 5.0) -> list[object]:
+    return two_threads_search(
+        WebSearch(sim.settings(timeout_seconds=timeout), api_keys={}), "gemini"
+    )
 
 
 def test_two_threads_of_the_sync_api_renew_one_expired_token_once(
@@ -103,19 +109,21 @@ def test_two_threads_of_the_sync_api_renew_one_expired_token_once(
     assert stored is not None and stored.access_token == NEW_ACCESS
 
 
-def test_two_threads_refused_with_one_token_renew_it_once(threaded_sim_slower: Simulator) -> None:
+def test_two_threads_refused_with_one_token_renew_it_once(threaded_sim_held: Simulator) -> None:
     # No expiry stored: Cloud Code's 401 to each thread says the hour is over; the second
     # thread's forced refresh read the refused token still stored and asked Google again.
-    sim = threaded_sim_slower
+    sim = threaded_sim_held
     token = OAuthToken(access_token=OLD_ACCESS, refresh_token=REFRESH, expires_at=None)
     credential_store(sim).set_oauth("gemini-cli", token)
     protocol = sim["gemini"].protocol
     assert isinstance(protocol, GeminiProtocol)
     protocol.expired.add(OLD_ACCESS)
-    outcomes = _two_threads_search(sim)
-    assert [type(o) for o in outcomes] == [SearchResponse, SearchResponse]
+    # The first refresh waits for the second thread however late it starts: the attempt's
+    # time only bounds a hang.
+    outcomes = _two_threads_search(sim, timeout=HANG_BOUND_SECONDS)
+    assert [type(o) for o in outcomes] == [SearchResponse, SearchResponse], outcomes
     assert _paths(sim).count(TOKEN_PATH) == 1
-    assert _bearers(sim)[2:] == [f"Bearer {NEW_ACCESS}"] * 2
+    assert _bearers(sim) == [f"Bearer {OLD_ACCESS}"] * 2 + [f"Bearer {NEW_ACCESS}"] * 2
 
 
 def test_a_refused_refresh_fails_both_threads_and_is_not_stored(threaded_sim: Simulator) -> None:
