@@ -30,16 +30,18 @@ async def test_seven_engines_that_never_answer_end_at_the_deadline_with_a_clear_
     async with Simulator(KEYLESS) as sim:
         for engine in KEYLESS:
             sim[engine].always(Fault.hang())
-        settings = sim.settings(timeout_seconds=None, deadline_seconds=2.0)
+        # 5 s: with 2 s, on a loaded machine the call's setup (the first search loads the
+        # engines) used the whole deadline, and DuckDuckGo was not tried either.
+        settings = sim.settings(timeout_seconds=None, deadline_seconds=5.0)
         async with WebSearch(settings) as ws:
             started = time.monotonic()
             result = await ws.run("python asyncio")
             elapsed = time.monotonic() - started
     assert result.is_error
-    # Its 2 s less what the call's setup took (the first search loads the engines).
-    assert re.search(r"DuckDuckGo request timed out after (2|1\.\d)s", result.text)
-    assert "the 2s deadline for the whole search ran out; not tried: bing, yahoo" in result.text
-    assert elapsed < 2.0 + 1.5  # the deadline, plus teardown slack; not 7 x 15 s
+    # Its 5 s less what the call's setup took.
+    assert re.search(r"DuckDuckGo request timed out after (5|[1-4]\.\d)s", result.text)
+    assert "the 5s deadline for the whole search ran out; not tried: bing, yahoo" in result.text
+    assert elapsed < 5.0 + 1.5  # the deadline, plus teardown slack; not 7 x 15 s
     skipped = [a.provider for a in result.response.attempts if a.detail == "deadline reached"]
     assert skipped == KEYLESS[1:]
     assert [len(sim[engine].requests) for engine in KEYLESS] == [1, 0, 0, 0, 0, 0, 0]
