@@ -39,6 +39,7 @@ __all__ = [
     "StoreWaitsWithin",
     "attempt_scope",
     "bound_store_waits",
+    "deadline_clause",
     "enter_attempt",
     "enter_call",
     "format_seconds",
@@ -289,14 +290,24 @@ def timed_out_text(label: str, seconds: float) -> str:
         label: The provider's label.
         seconds: The time the request had.
     """
-    text = f"{label} request timed out after {format_seconds(seconds)}s"
+    return f"{label} request timed out after {format_seconds(seconds)}s{deadline_clause()}"
+
+
+def deadline_clause() -> str:
+    """``, the time left of the <N>s deadline`` when the search's deadline set a time limit.
+
+    Empty when no search is running or the attempt's own timeout ends first. One wording for
+    every text that names the time a request had: a plain timeout's
+    (:func:`timed_out_text`), and a name with no answer from DNS or a connection not made
+    in that time, which read ``within 0.3s`` as if 0.3 s were the provider's timeout.
+    """
     bounds = _call_bounds.get()
     attempt_expiry = _attempt_expiry.get()
     if bounds is None or bounds.deadline_expiry is None or bounds.deadline_seconds is None:
-        return text
+        return ""
     if attempt_expiry is None or attempt_expiry < bounds.deadline_expiry - _SAME_INSTANT_SECONDS:
-        return text  # the attempt's own timeout ended it first
-    return f"{text}, the time left of the {format_seconds(bounds.deadline_seconds)}s deadline"
+        return ""  # the attempt's own timeout ended it first
+    return f", the time left of the {format_seconds(bounds.deadline_seconds)}s deadline"
 
 
 def format_seconds(seconds: float) -> str:

@@ -35,7 +35,7 @@ from .connection_causes import (
     undecodable_encoding,
     unreached_cause,
 )
-from .deadline import format_seconds, remaining_budget, timed_out_text
+from .deadline import deadline_clause, format_seconds, remaining_budget, timed_out_text
 from .errors import (
     AuthorizationError,
     HostNotFoundError,
@@ -925,7 +925,7 @@ class Transport:
         else:
             return None
         host = urlsplit(url).netloc.rpartition("@")[2] or "?"  # never the userinfo
-        words = lookup_unanswered(looked_up, format_seconds(timeout))
+        words = lookup_unanswered(looked_up, format_seconds(timeout)) + deadline_clause()
         return HostNotFoundError(provider, f"{label} connection failed ({host}): {words}")
 
     async def _guarded(

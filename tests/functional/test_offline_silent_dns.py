@@ -125,3 +125,24 @@ async def test_public_web_cut_off_waiting_for_dns_is_offline_too(
     assert [status[pid].mark for pid in [*chain, *PROVIDERS]] == [None] * 4
     assert back.error is None
     assert back.response.provider == "public"
+
+
+async def test_a_deadline_passed_during_lookups_says_the_deadline_ended_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "no answer from DNS within 0.5s" read as if 0.5 s were the provider's own timeout,
+    # when the search's deadline was what ran out.
+    network = SilentNameServer()
+    async with (
+        Simulator(PROVIDERS) as sim,
+        _own_client(
+            sim, network, monkeypatch, timeout_seconds=8 * TIMEOUT, deadline_seconds=TIMEOUT
+        ) as ws,
+    ):
+        result = await ws.run("python asyncio")
+    assert result.error is not None
+    assert (
+        f"Bing connection failed (bing.invalid:{sim['bing'].base_url.rpartition(':')[2]}): "
+        f"the host name could not be resolved: no answer from DNS within {TIMEOUT:g}s, "
+        f"the time left of the {TIMEOUT:g}s deadline"
+    ) in result.error
