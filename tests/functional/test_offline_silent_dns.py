@@ -17,7 +17,9 @@ import pytest
 
 from tests.functional._sim_helpers import SilentNameServer
 from websearch_core import WebSearch, lookups
+from websearch_core import providers as registry
 from websearch_core.format import OFFLINE_HINT
+from websearch_core.providers.public import PublicProvider
 from websearch_core.testing import Fault, Simulator
 
 PROVIDERS = ["bing", "duckduckgo"]
@@ -125,6 +127,35 @@ async def test_public_web_cut_off_waiting_for_dns_is_offline_too(
     assert [status[pid].mark for pid in [*chain, *PROVIDERS]] == [None] * 4
     assert back.error is None
     assert back.response.provider == "public"
+
+
+async def test_engines_cut_off_waiting_for_dns_use_none_of_the_months_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Public Web's own deadline ends before the engines' timeouts: cut off while their host
+    # names had no answer, they sent nothing, yet each search counted one request per engine
+    # in the month's usage (two searches: 2 each, a budget spent on a machine offline).
+    network = SilentNameServer()
+    engines = [*PROVIDERS, "mojeek"]
+    public = PublicProvider(
+        soft_deadline_seconds=TIMEOUT,
+        hard_deadline_seconds=TIMEOUT,
+        engines=[registry.get_provider(pid) for pid in engines],
+    )
+    monkeypatch.setitem(registry._instances, "public", public)
+    budgets = {pid: "100/month" for pid in engines}
+    async with (
+        Simulator(engines) as sim,
+        _own_client(
+            sim, network, monkeypatch, ["public"], timeout_seconds=4 * TIMEOUT, budget=budgets
+        ) as ws,
+    ):
+        offline = [await ws.run("python asyncio") for _ in range(2)]
+        used = {row.id: row.used_this_month for row in await ws.provider_status()}
+    for result in offline:
+        assert result.error is not None
+        assert result.error.endswith(OFFLINE_HINT)
+    assert [used[pid] for pid in engines] == [0, 0, 0]
 
 
 async def test_a_deadline_passed_during_lookups_says_the_deadline_ended_it(

@@ -65,7 +65,7 @@ from ..providers.base import ProviderContext, ProviderInfo, SearchProvider, clam
 from .attempt import AttemptAnswer, answer_attempt, call_redactor, scrub_error
 from .engine_failures import engines_failed_text
 from .last_resort import LastResort, unchecked_engines
-from .ledger import Ledger, ProviderSkippedError
+from .ledger import Ledger, ProviderSkippedError, Reservation
 from .offline import is_unreached, proxy_source, sent_nothing, unreached_count
 from .quota import REASON_LIMIT
 
@@ -594,7 +594,10 @@ async def _ask(
         if reservation.uncounted is not None and uncounted is not None:
             uncounted.append(reservation.uncounted)
     try:
-        answer = await attempt()
+        held = (ledger, reservation) if ledger is not None else None
+        answer = await _given_back_if_cut_off_unsent(
+            attempt(), engine, context, sent_to, hard_deadline, held
+        )
     except Exception as error:
         if remaining_budget(math.inf) < SPENT_SECONDS and not is_unreached(error):
             # Stopped by the end of the fan-out's own time: cut off, as if cancelled at the
@@ -612,6 +615,38 @@ async def _ask(
     if ledger is not None:
         await ledger.record_success(engine.info.id)
     return AttemptAnswer(answer.final(), {}, answer.unmatched)
+
+
+async def _given_back_if_cut_off_unsent(
+    run: Awaitable[AttemptAnswer],
+    engine: SearchProvider,
+    context: ProviderContext,
+    sent_to: set[str] | None,
+    seconds: float,
+    held: tuple[Ledger, Reservation] | None,
+) -> AttemptAnswer:
+    """``run``'s answer; cut off before the engine's host name had an answer, its count given back.
+
+    No request left this machine, so the month's usage gets it back, as it does for an
+    engine whose own timeout came first (``held``: the ledger and the engine's reservation).
+    """
+    try:
+        return await run
+    except asyncio.CancelledError:
+        if held is not None and _waiting_for_dns(engine, context, sent_to, seconds):
+            ledger, reservation = held
+            await asyncio.shield(ledger.release(reservation))
+        raise
+
+
+def _waiting_for_dns(
+    engine: SearchProvider, context: ProviderContext, sent_to: set[str] | None, seconds: float
+) -> bool:
+    """Whether a host name (or proxy's) the engine's requests need still has no answer."""
+    if not sent_to:
+        return False
+    info = engine.info
+    return context.transport.unanswered_lookup(info.id, info.label, sent_to, seconds) is not None
 
 
 class _CutOffError(Exception):
