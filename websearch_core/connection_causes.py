@@ -19,6 +19,7 @@ import re
 
 __all__ = [
     "connect_refused",
+    "connect_unfinished",
     "connection_cause",
     "lookup_unanswered",
     "navigation_cause",
@@ -124,6 +125,25 @@ def lookup_unanswered(looked_up: str, seconds: str) -> str:
         'the host name could not be resolved: no answer from DNS within 3s'
     """
     return f"{looked_up} could not be resolved: no answer from DNS within {seconds}s"
+
+
+def connect_unfinished(through_proxy: bool, seconds: str) -> str:
+    """A request's time ran out while its connection (or the proxy's) was still being opened.
+
+    A connection that hangs is a firewall dropping packets, a network with no way out or
+    a proxy that never answers: nothing was sent, so it reads as not connected (or the
+    proxy not reached), with the time it had, not as a provider slow to answer.
+
+    Args:
+        through_proxy: The connection went to the proxy this machine is set to use.
+        seconds: The time the connection had, as its timeout is written.
+
+    Example:
+        >>> connect_unfinished(False, "3")
+        'could not connect: the connection was not made within 3s'
+    """
+    words = PROXY_UNREACHABLE if through_proxy else NOT_CONNECTED
+    return f"{words}: the connection was not made within {seconds}s"
 
 
 def connect_refused(exc: BaseException) -> bool:

@@ -79,9 +79,11 @@ def _session(*, force_close: bool, resolver: "AbstractResolver | None") -> "aioh
     """The client's session, its connections reused unless ``force_close``."""
     import aiohttp
 
+    from .connect_phase import WatchedConnector  # a timeout while connecting: not the provider's
+
     return aiohttp.ClientSession(
         timeout=aiohttp.ClientTimeout(total=None),
-        connector=aiohttp.TCPConnector(
+        connector=WatchedConnector(
             limit=CONNECTION_LIMIT, force_close=force_close, resolver=resolver
         ),
         trust_env=False,

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from .body_buffer import BodyBuffer
 from .connection_causes import (
+    connect_unfinished,
     connection_cause,
     lookup_unanswered,
     protocol_fault,
@@ -852,6 +853,7 @@ class Transport:
         hostless: SearchProviderError | None = self._lookup_unanswered(
             provider, label, url, timeout, exc
         )
+        hostless = hostless or self._connect_unfinished(provider, label, url, timeout, exc)
         hostless = hostless or _hostless_failure(provider, label, timeout, exc)
         if hostless is not None:
             return hostless
@@ -928,6 +930,34 @@ class Transport:
         words = lookup_unanswered(looked_up, format_seconds(timeout)) + deadline_clause()
         return HostNotFoundError(provider, f"{label} connection failed ({host}): {words}")
 
+    def _connect_unfinished(
+        self, provider: str, label: str, url: str, timeout: float, exc: BaseException
+    ) -> HostNotReachedError | None:
+        """The error for a timeout that came while the request's connection was being opened.
+
+        A connection that hangs (packets dropped, a proxy that never answers), not a slow
+        provider: nothing was sent, so the offline rule decides whether it counts
+        (:mod:`~websearch_core.connect_phase`). aiohttp's ``ConnectionTimeoutError`` (the
+        connect timeout ended first) says so on any session; the request's own timeout
+        ending first, only the client's own session's connector tells. Through the proxy
+        this transport picked, the proxy is what did not answer. ``None`` otherwise.
+        """
+        import aiohttp
+
+        if isinstance(exc, aiohttp.ConnectionTimeoutError):
+            seconds = self.connect_timeout_seconds or timeout
+        elif isinstance(exc, TimeoutError) and _cut_off_connecting(self.session):
+            seconds = timeout
+        else:
+            return None
+        proxy = self._proxy_for(provider, label, url)
+        host = urlsplit(url).netloc.rpartition("@")[2] or "?"  # never the userinfo
+        words = connect_unfinished(proxy is not None, format_seconds(seconds))
+        message = f"{label} connection failed ({host}): {words}{deadline_clause()}"
+        if proxy is not None:
+            return ProxyUnreachableError(provider, message, source=self._proxy_named(url))
+        return HostNotReachedError(provider, message)
+
     async def _guarded(
         self,
         provider: str,
@@ -951,6 +981,17 @@ class Transport:
         except _translated() as exc:
             failure = self._failure(provider, label, url, timeout, exc)
         raise failure
+
+
+def _cut_off_connecting(session: "aiohttp.ClientSession") -> bool:
+    """Whether this task's last request on ``session`` timed out opening its connection.
+
+    Imported here, on a timeout only: the module needs aiohttp, which a transport given a
+    session has loaded already.
+    """
+    from .connect_phase import cut_off_connecting
+
+    return cut_off_connecting(session)
 
 
 def _connection_failure(exc: BaseException) -> type[ProviderConnectionError]:

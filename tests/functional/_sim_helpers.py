@@ -29,6 +29,7 @@ from websearch_core.testing.protocols.gemini import GeminiProtocol
 
 __all__ = [
     "MISSING_CHROMIUM",
+    "HangingNetwork",
     "PartlyDownNetwork",
     "SilentNameServer",
     "SwitchableNetwork",
@@ -123,6 +124,30 @@ class PartlyDownNetwork(SwitchableNetwork):
         if host in self.unknown:
             return await Unresolvable.resolve(self, host, port, family)
         return _loopback(host, port if self.online else self.closed_port)
+
+
+class HangingNetwork(SwitchableNetwork):
+    """A network whose DNS answers but whose connections hang, as behind a dropping firewall.
+
+    Every name (or only those in ``hanging``) resolves to a loopback port on which a new
+    connection neither opens nor is refused (:func:`tests.hanging_port.hanging_port`);
+    :attr:`online` set, every name reaches the simulator.
+
+    Args:
+        port: The hanging port.
+        hanging: The host names whose connections hang; ``None``: every one.
+    """
+
+    def __init__(self, port: int, hanging: set[str] | None = None) -> None:
+        super().__init__()
+        self.port = port
+        self.hanging = hanging
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[aiohttp.abc.ResolveResult]:
+        hangs = not self.online and (self.hanging is None or host in self.hanging)
+        return _loopback(host, self.port if hangs else port)
 
 
 def _loopback(host: str, port: int) -> list[aiohttp.abc.ResolveResult]:

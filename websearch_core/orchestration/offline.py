@@ -12,6 +12,12 @@ works, so the failures beside it count.
 
 A reset connection or a timeout reached (or may have reached) some host, and a working
 network gives those for one provider's outage too: they never make the machine offline.
+A timeout that came while the request's connection was still being opened is the
+exception: nothing was sent, and a firewall dropping packets or a proxy that never answers
+hangs every connection alike (:mod:`~websearch_core.connect_phase`; measured: two providers
+behind a full-backlog listener, ``timeout_seconds`` 0.5, opened both breakers in two
+searches; now neither, with the hint). It is a connection not made (``connect``), or the
+proxy not reached (``proxy``) when the request went through one.
 
 A DNS server that does not answer is the unresolved case too. The system resolver
 (aiohttp's threaded ``getaddrinfo``) gives up by itself after resolv.conf's ``timeout`` x
