@@ -238,10 +238,10 @@ class HostNotReachedError(ProviderConnectionError):
 
     The connection was refused, or there was no route to the host (``ECONNREFUSED``,
     ``ENETUNREACH``, ``EHOSTUNREACH``), or the request's time ran out while its connection
-    was still being opened (:mod:`~websearch_core.connect_phase`). One provider so, while others answer, is that
-    provider's failure; every provider asked failing the same way is this machine's network
-    (a firewall, a captive portal), which :mod:`~websearch_core.orchestration.offline`
-    tells apart by :attr:`cause`.
+    was still being opened (:mod:`~websearch_core.connect_phase`). One provider so, while
+    others answer, is that provider's failure; every provider asked failing the same way is
+    this machine's network (a firewall, a captive portal), which
+    :mod:`~websearch_core.orchestration.offline` tells apart by :attr:`cause`.
 
     Args:
         provider: The provider id.
