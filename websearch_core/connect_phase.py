@@ -34,8 +34,11 @@ if TYPE_CHECKING:
 
 __all__ = ["WatchedConnector", "cut_off_connecting"]
 
-_CONNECTING: ContextVar[object | None] = ContextVar("websearch_connecting", default=None)
-"""The connector whose ``connect`` this task entered and did not leave; ``None`` if none."""
+_CONNECTING: ContextVar["tuple[object, ClientRequest] | None"] = ContextVar(
+    "websearch_connecting", default=None
+)
+"""The connector whose ``connect`` this task entered and did not leave, and the request it
+was for (whose URL a fan-out's engine cut off there is named by); ``None`` if none."""
 
 
 class WatchedConnector(aiohttp.TCPConnector):
@@ -50,7 +53,7 @@ class WatchedConnector(aiohttp.TCPConnector):
         the note: it is worded by its own kind. A cancellation (the request's timeout)
         leaves it for the transport to read.
         """
-        _CONNECTING.set(self)
+        _CONNECTING.set((self, req))
         try:
             connection = await super().connect(req, traces, timeout)
         except Exception:
@@ -60,12 +63,16 @@ class WatchedConnector(aiohttp.TCPConnector):
         return connection
 
 
-def cut_off_connecting(session: Any) -> bool:
-    """Whether this task's last request on ``session`` ended while opening its connection.
+def cut_off_connecting(session: Any) -> str | None:
+    """The URL of this task's last request on ``session`` if it ended opening its connection.
+
+    ``None`` when it did not (or no request was sent on ``session`` in this task).
 
     Args:
         session: The session the request went through; only a :class:`WatchedConnector`
             of its own can say so.
     """
-    connector = _CONNECTING.get()
-    return connector is not None and connector is getattr(session, "connector", None)
+    connecting = _CONNECTING.get()
+    if connecting is None or connecting[0] is not getattr(session, "connector", None):
+        return None
+    return str(connecting[1].url)

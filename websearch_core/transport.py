@@ -903,6 +903,22 @@ class Transport:
                 return unanswered
         return None
 
+    def cut_off_unsent(
+        self, provider: str, label: str, urls: Iterable[str], seconds: float
+    ) -> HostNotReachedError | None:
+        """The error for a task cut off before its requests to ``urls`` were sent, else ``None``.
+
+        Called by the cut-off task itself (a fan-out's engine at its deadline): a name they
+        need had no answer yet (:meth:`unanswered_lookup`), or the task's last connection
+        was still being opened (:mod:`~websearch_core.connect_phase`, the client's own
+        session only). ``seconds``: the time they had.
+        """
+        unanswered = self.unanswered_lookup(provider, label, urls, seconds)
+        connecting = _cut_off_connecting(self.session) if unanswered is None else None
+        if connecting is None:
+            return unanswered
+        return self._connect_unfinished(provider, label, connecting, seconds, TimeoutError())
+
     def _lookup_unanswered(
         self, provider: str, label: str, url: str, timeout: float, exc: BaseException
     ) -> HostNotFoundError | None:
@@ -946,7 +962,7 @@ class Transport:
 
         if isinstance(exc, aiohttp.ConnectionTimeoutError):
             seconds = self.connect_timeout_seconds or timeout
-        elif isinstance(exc, TimeoutError) and _cut_off_connecting(self.session):
+        elif isinstance(exc, TimeoutError) and _cut_off_connecting(self.session) is not None:
             seconds = timeout
         else:
             return None
@@ -983,8 +999,8 @@ class Transport:
         raise failure
 
 
-def _cut_off_connecting(session: "aiohttp.ClientSession") -> bool:
-    """Whether this task's last request on ``session`` timed out opening its connection.
+def _cut_off_connecting(session: "aiohttp.ClientSession") -> str | None:
+    """The URL of this task's last request on ``session`` if it ended opening its connection.
 
     Imported here, on a timeout only: the module needs aiohttp, which a transport given a
     session has loaded already.

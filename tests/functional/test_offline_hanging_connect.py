@@ -21,7 +21,9 @@ from tests.functional._sim_helpers import HangingNetwork
 from tests.hanging_port import hanging_port
 from tests.stalling_proxy import silent_server
 from websearch_core import WebSearch, lookups
+from websearch_core import providers as registry
 from websearch_core.format import NOT_CONNECTED_HINT
+from websearch_core.providers.public import PublicProvider
 from websearch_core.state.base import ProviderMark
 from websearch_core.testing import Simulator
 
@@ -150,3 +152,32 @@ async def test_a_callers_session_knows_a_connect_timeout_by_aiohttps_error(port:
         assert "could not connect: the connection was not made within 0.3s" in result.error
         assert result.error.endswith(NOT_CONNECTED_HINT)
     assert marks == {"bing": None, "duckduckgo": None}
+
+
+async def test_public_web_engines_cut_off_while_connecting_are_offline_too(
+    port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Public Web's own deadline ends before the engines' timeouts: cut off while their
+    # connections hung, they read as slow engines (nothing said why) and each search
+    # counted a request per engine in the month's usage, though none was sent.
+    network = HangingNetwork(port)
+    engines = [*PROVIDERS, "mojeek"]
+    public = PublicProvider(
+        soft_deadline_seconds=TIMEOUT,
+        hard_deadline_seconds=TIMEOUT,
+        engines=[registry.get_provider(pid) for pid in engines],
+    )
+    monkeypatch.setitem(registry._instances, "public", public)
+    settings: dict[str, Any] = {
+        "providers": ["public"],
+        "timeout_seconds": 4 * TIMEOUT,
+        "budget": {pid: "100/month" for pid in engines},
+    }
+    async with Simulator(engines) as sim, _own_client(sim, network, monkeypatch, **settings) as ws:
+        offline = [await ws.run("python asyncio") for _ in range(2)]
+        rows = {row.id: row for row in await ws.provider_status()}
+    for result in offline:
+        assert result.error is not None
+        assert result.error.endswith(NOT_CONNECTED_HINT)
+    assert [rows[pid].used_this_month for pid in engines] == [0, 0, 0]
+    assert [rows[pid].mark for pid in [*engines, "public"]] == [None] * 4

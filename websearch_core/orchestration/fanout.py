@@ -414,6 +414,8 @@ async def fan_out(
     started = loop.time()
     # The URLs each engine's requests went to, for those cut off waiting for DNS.
     sent_to: list[set[str]] = [set() for _ in engines]
+    # What each engine cut off before sending anything reads as (the engine's task says).
+    unsent: dict[str, BaseException] = {}
     tasks = [
         asyncio.create_task(
             _ask(
@@ -425,6 +427,7 @@ async def fan_out(
                 accept_unchecked=accept_unchecked,
                 uncounted=uncounted,
                 sent_to=urls,
+                unsent=unsent,
             ),
             name=f"public:{engine.info.id}",
         )
@@ -473,6 +476,7 @@ async def fan_out(
             urls,
             context,
             hard_deadline,
+            unsent.get(engine.info.id),
         )
         for engine, task, urls in zip(engines, tasks, sent_to, strict=True)
     ]
@@ -547,6 +551,7 @@ async def _ask(
     accept_unchecked: bool = False,
     uncounted: list[str] | None = None,
     sent_to: set[str] | None = None,
+    unsent: dict[str, BaseException] | None = None,
 ) -> AttemptAnswer:
     """One engine's search, through the ledger when there is one; its finished answer.
 
@@ -558,7 +563,8 @@ async def _ask(
     chain says it, in the answer's notes or its error, once. The answer's
     ``unmatched`` says when the engine's own filter checks dropped every result it found.
     The URLs its requests go to are added to ``sent_to``
-    (:mod:`~websearch_core.lookup_waits`).
+    (:mod:`~websearch_core.lookup_waits`); cut off before any was sent, its error goes to
+    ``unsent``.
     """
     record_requests(sent_to)  # this task's context only
 
@@ -596,7 +602,7 @@ async def _ask(
     try:
         held = (ledger, reservation) if ledger is not None else None
         answer = await _given_back_if_cut_off_unsent(
-            attempt(), engine, context, sent_to, hard_deadline, held
+            attempt(), engine, context, hard_deadline, held, sent_to, unsent
         )
     except Exception as error:
         if remaining_budget(math.inf) < SPENT_SECONDS and not is_unreached(error):
@@ -621,32 +627,31 @@ async def _given_back_if_cut_off_unsent(
     run: Awaitable[AttemptAnswer],
     engine: SearchProvider,
     context: ProviderContext,
-    sent_to: set[str] | None,
     seconds: float,
     held: tuple[Ledger, Reservation] | None,
+    sent_to: set[str] | None,
+    unsent: dict[str, BaseException] | None,
 ) -> AttemptAnswer:
-    """``run``'s answer; cut off before the engine's host name had an answer, its count given back.
+    """``run``'s answer; cut off before any request was sent, its count given back.
 
-    No request left this machine, so the month's usage gets it back, as it does for an
-    engine whose own timeout came first (``held``: the ledger and the engine's reservation).
+    Cut off while a host name its requests need had no answer, or while its connection
+    was still being opened (read here, in the engine's own task, where the transport noted
+    it): no request left this machine, so the month's usage gets it back, as it does for
+    an engine whose own timeout came first (``held``: the ledger and its reservation), and
+    the error goes to ``unsent`` under the engine's id for the fan-out's outcome.
     """
     try:
         return await run
     except asyncio.CancelledError:
-        if held is not None and _waiting_for_dns(engine, context, sent_to, seconds):
-            ledger, reservation = held
-            await asyncio.shield(ledger.release(reservation))
+        info = engine.info
+        error = context.transport.cut_off_unsent(info.id, info.label, sent_to or (), seconds)
+        if error is not None:
+            if unsent is not None:
+                unsent[info.id] = error
+            if held is not None:
+                ledger, reservation = held
+                await asyncio.shield(ledger.release(reservation))
         raise
-
-
-def _waiting_for_dns(
-    engine: SearchProvider, context: ProviderContext, sent_to: set[str] | None, seconds: float
-) -> bool:
-    """Whether a host name (or proxy's) the engine's requests need still has no answer."""
-    if not sent_to:
-        return False
-    info = engine.info
-    return context.transport.unanswered_lookup(info.id, info.label, sent_to, seconds) is not None
 
 
 class _CutOffError(Exception):
@@ -671,18 +676,23 @@ def _outcome(
 
 
 def _unanswered(
-    outcome: EngineOutcome, sent_to: set[str], context: ProviderContext, seconds: float
+    outcome: EngineOutcome,
+    sent_to: set[str],
+    context: ProviderContext,
+    seconds: float,
+    unsent: BaseException | None = None,
 ) -> EngineOutcome:
-    """``outcome``, or a host not found when the engine was cut off waiting for DNS.
+    """``outcome``, or a host not reached when the engine was cut off before sending.
 
-    An engine cut off while a name its requests needed still had no answer reached no
+    An engine cut off while a name its requests needed still had no answer, or while its
+    connection was still being opened (``unsent``: what its own task saw), reached no
     host: its failure is the offline rule's to count, as its own timeout's would have been
     had it come first (:mod:`~websearch_core.lookup_waits`). Otherwise ``outcome`` as it is.
     """
     if outcome.error is not None or outcome.response is not None or not sent_to:
         return outcome
     engine = outcome.engine.info
-    error = context.transport.unanswered_lookup(engine.id, engine.label, sent_to, seconds)
+    error = unsent or context.transport.unanswered_lookup(engine.id, engine.label, sent_to, seconds)
     if error is None:
         return outcome
     return dataclasses.replace(outcome, error=error)
