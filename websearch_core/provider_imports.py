@@ -24,9 +24,13 @@ from .settings import Settings
 
 __all__ = ["import_for_fetch", "import_for_status", "import_off_loop", "planned_ids"]
 
-_SETUP_MODULES = ("websearch_core.call_setup", "websearch_core.lookups")
-"""The chain and its machinery, and the resolver wrapper of the client's own session,
-imported by a client's first search."""
+_SETUP_MODULES = (
+    "websearch_core.call_setup",
+    "websearch_core.lookups",
+    "websearch_core.connect_phase",
+)
+"""The chain and its machinery, and the resolver wrapper and connector of the client's own
+session, imported by a client's first search."""
 _STATUS_MODULES = ("websearch_core.status", *_SETUP_MODULES)
 """What :meth:`WebSearch.provider_status` imports besides every provider."""
 _FETCH_MODULES = (
