@@ -7,29 +7,17 @@ loop ran nothing else) and a first ``fetch()`` the page fetcher and its parsers 
 modules imported on the loop's thread while the call runs.
 """
 
-import json
-import subprocess
-import sys
 import textwrap
 
+from tests.loop_imports import run_watched
 from websearch_core.providers import PROVIDER_REGISTRY
 
 _SCRIPT = textwrap.dedent(
     """
-    import asyncio, importlib.abc, json, sys, tempfile, threading
+    import asyncio, json, tempfile
     from aiohttp import web
     from websearch_core import WebSearch
 
-    loop_thread = None
-    on_loop = []
-
-    class Watch(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path, target=None):
-            if threading.get_ident() == loop_thread:
-                on_loop.append(name)
-            return None
-
-    sys.meta_path.insert(0, Watch())
     PAGE = "<html><head><title>T</title></head><body><main><h1>Notes</h1>"
     PAGE += "<p>A paragraph long enough to be the page's main text, read as such.</p>" * 9
     PAGE += "</main></body></html>"
@@ -65,13 +53,7 @@ _SCRIPT = textwrap.dedent(
 
 
 def _first_call(call: str) -> dict[str, object]:
-    script = f"CALL = {call!r}\n{_SCRIPT}"
-    completed = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
-    )
-    assert completed.returncode == 0, completed.stderr
-    found: dict[str, object] = json.loads(completed.stdout.splitlines()[-1])
-    return found
+    return run_watched(_SCRIPT, CALL=call)
 
 
 def _heavy(names: object) -> list[str]:

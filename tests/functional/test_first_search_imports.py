@@ -6,27 +6,16 @@ Each case runs in a fresh interpreter, where nothing is imported yet, and record
 every import runs on.
 """
 
-import json
-import subprocess
-import sys
 import textwrap
+
+from tests.loop_imports import run_watched
 
 _SCRIPT = textwrap.dedent(
     """
-    import asyncio, importlib.abc, json, sys, threading
+    import asyncio, json, sys
     from websearch_core import SEARCH_PROVIDER_ORDER, WebSearch
     from websearch_core.testing import Simulator
 
-    loop_thread = None
-    on_loop = []
-
-    class Watch(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path, target=None):
-            if threading.get_ident() == loop_thread:
-                on_loop.append(name)
-            return None
-
-    sys.meta_path.insert(0, Watch())
     with Simulator(["brave", "duckduckgo"]).running_in_thread() as sim:
         others = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers)
         settings = sim.settings(exclude=others)
@@ -49,13 +38,7 @@ _SCRIPT = textwrap.dedent(
 
 
 def _first_search(forced: str | None, before: str | None = None) -> dict[str, object]:
-    script = f"FORCED = {forced!r}\nBEFORE = {before!r}\n{_SCRIPT}"
-    completed = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
-    )
-    assert completed.returncode == 0, completed.stderr
-    found: dict[str, object] = json.loads(completed.stdout.splitlines()[-1])
-    return found
+    return run_watched(_SCRIPT, FORCED=forced, BEFORE=before)
 
 
 def _ours(names: object) -> list[str]:

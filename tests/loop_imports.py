@@ -1,0 +1,45 @@
+"""Run a script in a fresh interpreter that records the imports made on an event loop's thread.
+
+A first search, status or fetch must import its modules off the loop (a server's other
+requests wait while the loop imports). A fresh interpreter has imported nothing yet; the
+script this runs sets ``loop_thread`` to the loop's thread id around the call it tests, and
+every module imported on that thread meanwhile lands in ``on_loop``. The script prints one
+JSON object as its last line, which is returned.
+"""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+WATCH = textwrap.dedent(
+    """
+    import importlib.abc, sys, threading
+
+    loop_thread = None
+    on_loop = []
+
+    class Watch(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if threading.get_ident() == loop_thread:
+                on_loop.append(name)
+            return None
+
+    sys.meta_path.insert(0, Watch())
+    """
+)
+"""The watch every script starts with: ``loop_thread`` (set it) and ``on_loop`` (read it)."""
+
+
+def run_watched(script: str, **values: object) -> dict[str, object]:
+    """Run ``script`` after :data:`WATCH`, with ``values`` as its globals; its last line's JSON."""
+    assigned = "".join(f"{name} = {value!r}\n" for name, value in values.items())
+    completed = subprocess.run(
+        [sys.executable, "-c", f"{assigned}{WATCH}{script}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    found: dict[str, object] = json.loads(completed.stdout.splitlines()[-1])
+    return found
