@@ -22,8 +22,10 @@ import pytest
 
 from tests.refused_port import refused_port
 from websearch_core import SearchToolResult, WebSearch
+from websearch_core import providers as registry
 from websearch_core.credentials import CredentialStore
 from websearch_core.errors import AllProvidersFailedError, SearchProviderError
+from websearch_core.providers.public import PublicProvider
 from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.protocols.gemini import GeminiProtocol
 
@@ -282,3 +284,16 @@ async def fault_result(
 
 SILENT = "is not answering: a call to it given up on before is still unanswered"
 """How a store known silent is named (the status table, resets, ``provider_status``)."""
+
+
+def public_web_within(monkeypatch: pytest.MonkeyPatch, engines: list[str], seconds: float) -> None:
+    """Make "public" ask ``engines`` and end its own fan-out (soft and hard) at ``seconds``.
+
+    For tests where Public Web's deadline, not the engines' timeouts, cuts them off.
+    """
+    public = PublicProvider(
+        soft_deadline_seconds=seconds,
+        hard_deadline_seconds=seconds,
+        engines=[registry.get_provider(pid) for pid in engines],
+    )
+    monkeypatch.setitem(registry._instances, "public", public)

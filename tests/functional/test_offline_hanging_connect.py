@@ -17,13 +17,11 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.functional._sim_helpers import HangingNetwork
+from tests.functional._sim_helpers import HangingNetwork, public_web_within
 from tests.hanging_port import hanging_port
 from tests.stalling_proxy import silent_server
 from websearch_core import WebSearch, lookups
-from websearch_core import providers as registry
 from websearch_core.format import NOT_CONNECTED_HINT
-from websearch_core.providers.public import PublicProvider
 from websearch_core.state.base import ProviderMark
 from websearch_core.testing import Simulator
 
@@ -162,12 +160,7 @@ async def test_public_web_engines_cut_off_while_connecting_are_offline_too(
     # counted a request per engine in the month's usage, though none was sent.
     network = HangingNetwork(port)
     engines = [*PROVIDERS, "mojeek"]
-    public = PublicProvider(
-        soft_deadline_seconds=TIMEOUT,
-        hard_deadline_seconds=TIMEOUT,
-        engines=[registry.get_provider(pid) for pid in engines],
-    )
-    monkeypatch.setitem(registry._instances, "public", public)
+    public_web_within(monkeypatch, engines, TIMEOUT)
     settings: dict[str, Any] = {
         "providers": ["public"],
         "timeout_seconds": 4 * TIMEOUT,

@@ -15,11 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.functional._sim_helpers import SilentNameServer
+from tests.functional._sim_helpers import SilentNameServer, public_web_within
 from websearch_core import WebSearch, lookups
-from websearch_core import providers as registry
 from websearch_core.format import OFFLINE_HINT
-from websearch_core.providers.public import PublicProvider
 from websearch_core.testing import Fault, Simulator
 
 PROVIDERS = ["bing", "duckduckgo"]
@@ -137,12 +135,7 @@ async def test_engines_cut_off_waiting_for_dns_use_none_of_the_months_budget(
     # in the month's usage (two searches: 2 each, a budget spent on a machine offline).
     network = SilentNameServer()
     engines = [*PROVIDERS, "mojeek"]
-    public = PublicProvider(
-        soft_deadline_seconds=TIMEOUT,
-        hard_deadline_seconds=TIMEOUT,
-        engines=[registry.get_provider(pid) for pid in engines],
-    )
-    monkeypatch.setitem(registry._instances, "public", public)
+    public_web_within(monkeypatch, engines, TIMEOUT)
     budgets = {pid: "100/month" for pid in engines}
     async with (
         Simulator(engines) as sim,
