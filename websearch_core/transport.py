@@ -558,9 +558,7 @@ class Transport:
         # left of it.
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(route or provider, request.url)
-        credentials = self._credentials
-        if credentials is not None and credentials.sign_ins:  # else nothing to judge
-            self._judge_sign_ins(provider, label, request, url, route)
+        self._judge_sign_ins(provider, label, request, url, route)
         note_request(url)  # a fan-out's engine cut off while its name had no answer
         timeout = remaining_budget(timeout_seconds or self.default_timeout_seconds)
         expires = time.monotonic() + timeout
@@ -615,9 +613,7 @@ class Transport:
         """
         cap = max_response_bytes or self.max_response_bytes
         url = self.resolve_url(provider, request.url)
-        credentials = self._credentials
-        if credentials is not None and credentials.sign_ins:
-            self._judge_sign_ins(provider, label, request, url, None)
+        self._judge_sign_ins(provider, label, request, url, None)
         note_request(url)
 
         async def read() -> SseResponse:
@@ -666,11 +662,13 @@ class Transport:
             ProviderNotConfiguredError: The refusal, naming the provider, the endpoint's
                 origin and the settings that would allow it, never the token.
         """
-        assert self._credentials is not None  # asked only when it handed sign-ins out
+        credentials = self._credentials
+        if credentials is None or not credentials.sign_ins:
+            return  # no sign-in handed out (the usual case): nothing to judge
         refused = send_refusal(
             request,
             url,
-            self._credentials.sign_ins,
+            credentials.sign_ins,
             provider,
             label,
             route,
