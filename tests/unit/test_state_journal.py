@@ -395,6 +395,39 @@ async def test_a_note_queued_behind_a_reset_lands_only_when_made_after_it(tmp_pa
         await store.aclose()
 
 
+async def test_a_mark_and_a_failure_queued_behind_a_reset_land_only_when_made_after_it(
+    tmp_path: Path,
+) -> None:
+    # As the note above: a cooldown mark and a failure count made before the reset waited
+    # behind the resetting process's lock (not journaled: the store stayed open) and were
+    # written once it committed, so the reset was followed by the state it had cleared.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    mark = ProviderMark("rate_limited", time.time() + 3600, "429 (made before)", set_at=time.time())
+    try:
+        resetting = sqlite3.connect(path, isolation_level=None)
+        try:
+            resetting.execute("BEGIN IMMEDIATE")
+            marking = asyncio.create_task(store.set_mark("brave", mark))
+            failing = asyncio.create_task(store.record_failure("exa"))
+            await asyncio.sleep(0.3)  # both queued on the store's thread, behind the lock
+            resetting.execute("INSERT OR REPLACE INTO resets VALUES ('', ?)", (time.time(),))
+            resetting.execute("COMMIT")
+        finally:
+            resetting.close()
+        await marking  # lands now, after the reset
+        assert await failing == 0  # not counted: the file holds no failure of Exa's
+        assert await store.get_mark("brave", time.time()) is None
+        assert await store.record_failure("exa") == 1  # made after the reset: counted
+        await store.set_mark("tavily", mark)  # set after the reset, whatever its set_at
+        assert await store.get_mark("tavily", time.time()) is not None
+    finally:
+        await store.aclose()
+    with sqlite3.connect(path) as observer:
+        failures = observer.execute("SELECT provider, count FROM failures").fetchall()
+    assert failures == [("exa", 1)]
+
+
 async def test_journals_of_a_damaged_file_moved_aside_are_not_written_into_the_fresh_one(
     tmp_path: Path,
 ) -> None:

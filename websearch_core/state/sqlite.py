@@ -311,13 +311,19 @@ after it. The file keeps when each provider was cleared (``resets``), and what w
 at or before that time is not written: a usage count by its own time
 (:attr:`._pending.Pending.counted_at`), a write by this parameter. The other kinds set
 nothing a reset would have cleared (a forgiveness, a clear), or keep no time (an earlier
-release's ``"note"``). A note is filtered when it is written too (:meth:`SQLiteStore.set_note`):
-queued behind the lock of the process that was resetting, it landed after the reset."""
+release's ``"note"``). A note, a cooldown mark and a failure count are filtered when they are
+written too (:meth:`SQLiteStore.set_note`, :func:`_reset_since`): queued behind the lock of
+the process that was resetting, they landed after the reset."""
 
 _ALL_PROVIDERS: Final = ""
 """The ``resets`` row of ``websearch providers reset --all`` (no provider id is empty)."""
 
 _RECORD_RESET: Final = "INSERT OR REPLACE INTO resets (provider, at) VALUES (?, ?)"
+
+_LAST_RESET: Final = "SELECT max(at) FROM resets WHERE provider IN (?, ?) AND at <= ?"
+"""When a provider (``?1``) or every provider (``?2``) was last reset, up to now (``?3``)."""
+
+_LIVE_FAILURES: Final = "SELECT count FROM failures WHERE provider = ? AND expires_at > ?"
 
 _REPLAY_CACHE: Final = (
     "DELETE FROM cache WHERE key = ? AND stored_at < ?",
@@ -851,15 +857,18 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             mark.set_at,
             mark.scope,
         )
-        await self._run_owed_write(
-            lambda conn: conn.execute(
-                "INSERT OR REPLACE INTO marks "
-                "(provider, kind, until, reason, failures, set_at, scope) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                params,
-            ),
-            owed=("mark", params),
-        )
+        made = time.time()
+
+        def write(conn: sqlite3.Connection) -> None:
+            if not _reset_since(conn, provider, made):
+                conn.execute(
+                    "INSERT OR REPLACE INTO marks "
+                    "(provider, kind, until, reason, failures, set_at, scope) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    params,
+                )
+
+        await self._run_owed_write(write, owed=("mark", params))
 
     async def clear_mark(self, provider: str) -> None:
         """See :meth:`StateStore.clear_mark`."""
@@ -911,10 +920,15 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
     async def record_failure(self, provider: str) -> int:
         """See :meth:`StateStore.record_failure`."""
         check_provider(provider)
-        params = (provider, time.time(), FAILURE_WINDOW)
-        return await self._run_write(
-            lambda conn: _returning_int(conn, _RECORD_FAILURE, params), owed=("failure", params)
-        )
+        made = time.time()
+        params = (provider, made, FAILURE_WINDOW)
+
+        def write(conn: sqlite3.Connection) -> int:
+            if _reset_since(conn, provider, made):  # the failure counted before: not again
+                return _int_or_zero(conn.execute(_LIVE_FAILURES, (provider, made)).fetchone())
+            return _returning_int(conn, _RECORD_FAILURE, params)
+
+        return await self._run_write(write, owed=("failure", params))
 
     async def reset_failures(self, provider: str) -> None:
         """See :meth:`StateStore.reset_failures`.
@@ -1965,6 +1979,19 @@ def _replay_write(
         if cleared and _made_before_reset(params, at, cleared):
             return
     conn.execute(statement, params).fetchall()
+
+
+def _reset_since(conn: sqlite3.Connection, provider: str, made: float) -> bool:
+    """Whether ``provider`` (or every provider) was reset at or after ``made`` (see ``resets``).
+
+    Why: a cooldown mark or a failure count queued behind the lock of the process that was
+    resetting (not journaled: this store stayed open) was written as soon as that reset
+    committed, so the reset was followed by the state it had just cleared. Checked inside
+    the write's transaction, the write lock held, so no reset can come between. A reset
+    the clock reads as in the future is left out, as :func:`_resets` leaves it.
+    """
+    row = conn.execute(_LAST_RESET, (provider, _ALL_PROVIDERS, time.time())).fetchone()
+    return row is not None and row[0] is not None and made <= float(row[0])
 
 
 def _made_before_reset(
