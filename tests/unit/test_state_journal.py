@@ -6,9 +6,12 @@ and a damaged one must not stop every later write.
 """
 
 import asyncio
+import json
 import logging
 import sqlite3
 import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -457,6 +460,75 @@ async def test_journals_of_a_damaged_file_moved_aside_are_not_written_into_the_f
         await fresh.aclose()
     kept = [p.name for p in tmp_path.glob(f"{moved.name}.owed-*")]
     assert kept == [moved.name + journaled.name.removeprefix(path.name)]  # for inspection
+    assert not list(tmp_path.glob("state.sqlite3.owed-*"))
+
+
+async def test_a_journal_written_for_a_file_after_it_was_moved_aside_stays_with_that_file(
+    tmp_path: Path,
+) -> None:
+    # A process still holding the damaged file (its connection follows the renamed file)
+    # closed behind another process's lock on it after `reset --all` had moved it aside:
+    # its journal was written beside the path, and the next store merged that file's
+    # usage count and cache entry into the fresh one. It goes with its own file.
+    path = tmp_path / "state.sqlite3"
+    window = (UsageWindow("month:test", time.time() + 3600),)
+    stale = await _open(path)
+    assert (await stale.reserve_unless_marked("brave", window, time.time())).granted
+    await stale.cache_set("k" * 64, b"cached before", now=time.time(), ttl=900, keep_stale_for=60)
+    with held_by_another_process(path):
+        moved = await SQLiteStore(path).move_aside()  # what `reset --all` does
+        assert moved is not None
+        await stale.aclose()  # journals what it owes, beside the path it was opened at
+    assert len(list(tmp_path.glob("state.sqlite3.owed-*.json"))) == 1
+    fresh = await _open(path)
+    try:
+        assert await fresh.get_usage("brave", "month:test") == 0
+        assert await fresh.cache_get("k" * 64, time.time()) is None
+    finally:
+        await fresh.aclose()
+    assert not list(tmp_path.glob("state.sqlite3.owed-*"))
+    assert len(list(tmp_path.glob(f"{moved.name}.owed-*.json"))) == 1  # for inspection
+
+
+_EXIT_AFTER_MOVE = """
+import asyncio, sys, time
+from pathlib import Path
+from websearch_core.state import SQLiteStore, UsageWindow
+
+path = Path(sys.argv[1])
+store = SQLiteStore(path)
+window = (UsageWindow("month:test", time.time() + 600),)
+for _ in range(7):
+    asyncio.run(store.reserve_unless_marked("brave", window, time.time()))
+print(asyncio.run(SQLiteStore(path).move_aside()))  # another `reset --all`, as it were
+fresh = SQLiteStore(path)  # and a search since, which made the fresh file
+asyncio.run(fresh.get_usage("brave", "month:test"))
+asyncio.run(fresh.aclose())
+"""
+
+
+async def test_a_process_exiting_after_its_file_was_moved_aside_writes_nothing_into_the_fresh_one(
+    tmp_path: Path,
+) -> None:
+    # Left open at exit, a store wrote what it owed on a connection of its own, opened
+    # by the path: after `reset --all` had moved its file aside, into the fresh file.
+    path = tmp_path / "state.sqlite3"
+    args = [sys.executable, "-c", _EXIT_AFTER_MOVE, str(path)]
+    done = subprocess.run(args, check=True, timeout=60, capture_output=True, text=True)
+    moved = Path(done.stdout.strip())
+    fresh = await _open(path)
+    try:
+        assert await fresh.get_usage("brave", "month:test") == 0
+    finally:
+        await fresh.aclose()
+    with sqlite3.connect(moved) as observer:
+        written = observer.execute("SELECT sum(count) FROM usage").fetchone()[0] or 0
+    journaled = sum(
+        count
+        for journal in tmp_path.glob(f"{moved.name}.owed-*.json")
+        for _, _, count, *_ in json.loads(journal.read_text())["counts"]
+    )
+    assert written + journaled == 7  # in the old file, or journaled beside it: none lost
     assert not list(tmp_path.glob("state.sqlite3.owed-*"))
 
 

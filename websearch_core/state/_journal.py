@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Final
 
 from ._count_times import CountTimes
+from ._file_id import FileId, file_id
 from ._pending import Batch, Pending
 
 __all__ = ["Claimed", "Journal", "OwedWrite", "claim_journals", "move_journals", "write_journal"]
@@ -49,6 +50,9 @@ version 1 journal's counts are read without times, a version 2 one's made into r
 earlier release sets a later version's journal aside as unreadable, with a warning."""
 _CLAIMED: Final = ".merging"
 _UNREADABLE: Final = ".unreadable"
+_OTHER_FILE: Final = ".other-file"
+_MOVED_ASIDE: Final = ".broken-"
+"""How a state file moved aside is named after the path it was at (``SQLiteStore.move_aside``)."""
 
 OwedWrite = tuple[str, tuple[str | float | int, ...]]
 """A write to replay: its kind (``"mark"``, ``"failure"``, ``"forgive"``, ``"slot"``...) and
@@ -60,11 +64,16 @@ CacheRow = tuple[str, bytes, float, float, float]
 
 @dataclass
 class Journal:
-    """What one journal holds (or is to hold): counts, cache entries and other writes."""
+    """What one journal holds (or is to hold): counts, cache entries and other writes.
+
+    ``file``: the state file it was written for (:mod:`._file_id`); ``None`` when not known
+    (or written by an earlier release), merged into whatever file is at the path.
+    """
 
     counts: Batch = field(default_factory=dict)
     cache: list[CacheRow] = field(default_factory=list)
     writes: list[OwedWrite] = field(default_factory=list)
+    file: FileId | None = None
 
     def __bool__(self) -> bool:
         return bool(self.counts or self.cache or self.writes)
@@ -106,6 +115,8 @@ def write_journal(state: Path, journal: Journal) -> Path:
         ],
         "writes": [[kind, list(params)] for kind, params in journal.writes],
     }
+    if journal.file is not None:  # an earlier release reading it ignores the key
+        document["file"] = list(journal.file)
     name = f"{_prefix(state)}{os.getpid()}-{secrets.token_hex(6)}.json"
     target = state.with_name(name)
     temporary = state.with_name(f".{name}.tmp")
@@ -140,13 +151,15 @@ class Claimed:
                 os.replace(path, path.with_name(path.name.removesuffix(_CLAIMED)))
 
 
-def claim_journals(state: Path) -> tuple[Journal, Claimed]:
-    """Every journal beside ``state``, claimed: call only while holding the write lock.
+def claim_journals(state: Path, opened: FileId | None = None) -> tuple[Journal, Claimed]:
+    """Every journal beside ``state`` for the file ``opened``, claimed: hold the write lock.
 
     The write lock makes the claim one merger's: another store claims only in its own
     transaction, after this one ended (and then finds the files gone, or given back). A
     journal that cannot be read (damaged, not ours) is set aside as ``.unreadable`` and
-    named in a warning, instead of failing every later write.
+    named in a warning, instead of failing every later write. One written for another file
+    than ``opened`` (a file moved aside since: see :mod:`._file_id`) is not merged: it goes
+    beside that file, as :func:`move_journals` would have moved it (:func:`_send_home`).
     """
     merged = Journal()
     claimed: list[Path] = []
@@ -164,14 +177,48 @@ def claim_journals(state: Path) -> tuple[Journal, Claimed]:
         except OSError:  # gone meanwhile
             continue
         try:
-            _read_into(mine, merged)
+            journal = _read(mine)
         except (OSError, ValueError, TypeError, KeyError) as exc:
             logger.warning("web search state journal %s cannot be read, set aside: %s", path, exc)
             with contextlib.suppress(OSError):
                 os.replace(mine, path.with_name(name + _UNREADABLE))
             continue
+        if journal.file is not None and opened is not None and journal.file != opened:
+            _send_home(state, mine, name, journal.file)
+            continue
+        _add(merged, journal)
         claimed.append(mine)
     return merged, Claimed(claimed)
+
+
+def _send_home(state: Path, claimed: Path, name: str, home: FileId) -> None:
+    """Put the journal ``name`` (claimed as ``claimed``) beside the file it was written for.
+
+    That file is looked for among those moved aside from ``state``; not found (deleted,
+    or moved some other way), the journal is set aside as ``.other-file`` with a warning.
+    Either way it is never merged: it holds what that file was owed.
+    """
+    prefix = state.name + _MOVED_ASIDE
+    with contextlib.suppress(OSError):
+        for candidate in sorted(os.listdir(state.parent)):
+            if not candidate.startswith(prefix) or ".owed-" in candidate:
+                continue
+            if candidate.endswith(("-wal", "-shm")):
+                continue
+            target = state.with_name(candidate)
+            if file_id(target) == home:
+                moved = target.with_name(candidate + name.removeprefix(state.name))
+                with contextlib.suppress(OSError):
+                    os.replace(claimed, moved)
+                    logger.info("web search state journal %s was for %s: moved there", name, target)
+                    return
+    logger.warning(
+        "web search state journal %s was written for another file than %s, set aside",
+        state.with_name(name),
+        state,
+    )
+    with contextlib.suppress(OSError):
+        os.replace(claimed, state.with_name(name + _OTHER_FILE))
 
 
 def move_journals(state: Path, target: Path) -> None:
@@ -198,8 +245,8 @@ def move_journals(state: Path, target: Path) -> None:
             logger.warning("web search state journal %s not moved aside: %s", name, exc)
 
 
-def _read_into(path: Path, merged: Journal) -> None:
-    """Add the journal at ``path`` to ``merged``; raises on anything not written by us."""
+def _read(path: Path) -> Journal:
+    """The journal at ``path``, read whole; raises on anything not written by us."""
     document = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(document, dict) or document.get("version") not in _READABLE:
         raise ValueError("not a journal of this version")
@@ -231,13 +278,32 @@ def _read_into(path: Path, merged: Journal) -> None:
         ):
             raise ValueError("a write's parameters are not plain values")
         writes.append((_text(kind), tuple(params)))
-    for key, entry in counts.items():  # only once the whole file was read
+    return Journal(counts=counts, cache=cache, writes=writes, file=_file(document.get("file")))
+
+
+def _add(merged: Journal, journal: Journal) -> None:
+    """Add ``journal`` (read whole) to ``merged``."""
+    for key, entry in journal.counts.items():
         held = merged.counts.setdefault(key, Pending(0, entry.expires_at))
         held.count += entry.count
         held.expires_at = max(held.expires_at, entry.expires_at)
         held.counted_at.extend(entry.counted_at)
-    merged.cache.extend(cache)
-    merged.writes.extend(writes)
+    merged.cache.extend(journal.cache)
+    merged.writes.extend(journal.writes)
+
+
+def _file(value: object) -> FileId | None:
+    """A journal's ``file`` (:mod:`._file_id`): absent in an earlier release's journal."""
+    if value is None:
+        return None
+    device, inode = (_integer(number) for number in _list(value))  # 2 or ValueError
+    return (device, inode)
+
+
+def _integer(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected an integer, found {type(value).__name__}")
+    return value
 
 
 def _times(items: list[object], version: object) -> CountTimes:

@@ -77,6 +77,7 @@ from pathlib import Path
 from typing import Final, TypeVar, cast
 
 from ._alarm import Alarm
+from ._file_id import OpenedFile
 from ._journal import (
     Claimed,
     Journal,
@@ -416,6 +417,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._flush_alarm = Alarm(self._flush_due, "websearch-state-flush")
         # Cooldown marks and failure counts queued behind a lock, to journal if never written.
         self._owed_writes = OwedWrites()
+        # Which file the store's connection opened: what its journals are for (._file_id).
+        self._opened = OpenedFile()
         # A store dropped or left open at exit still writes what it owes, on a connection
         # of its own (its thread may be gone by then).
         self._orphan_flush = self._orphan_finalizer()
@@ -451,12 +454,13 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._inherited = {**self._inherited, **self._pending_cache.held_at_fork()}
         self._pending_cache = PendingCache(self._max_cache_entries)
         self._owed_writes = OwedWrites()
+        self._opened = OpenedFile()
         self._orphan_flush.detach()
         self._orphan_flush = self._orphan_finalizer()
 
     def _orphan_finalizer(self) -> weakref.finalize[..., SQLiteStore]:
         """The finalizer that writes, or journals, what the store owes if never closed."""
-        owed = (self._pending, self._pending_cache, self._owed_writes)
+        owed = (self._pending, self._pending_cache, self._owed_writes, self._opened)
         return weakref.finalize(self, _flush_orphaned, self._path, *owed, os.getpid())
 
     def _before_fork(self) -> None:
@@ -731,6 +735,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         conn = sqlite3.connect(
             self._path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=True
         )
+        self._opened.opened(self._path)  # before the journals are merged (_purge_unless_busy)
         try:
             version = _check_ours_at_once(conn)  # before WAL, which writes into the file
             _set_wal(conn, self._busy_timeout)
@@ -1383,7 +1388,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
         What ``websearch providers reset --all`` does with a damaged file: the next store
         opened on :attr:`path` starts empty, and the old file stays for inspection, with
-        the lock journals left for it (:func:`._journal.move_journals`).
+        the lock journals left for it (:func:`._journal.move_journals`) and those a store
+        that still has it open writes for it later (:mod:`._file_id`).
 
         Returns:
             Where the file went, or ``None`` when there was nothing at :attr:`path`.
@@ -1591,7 +1597,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
     def _merge_journals(self, conn: sqlite3.Connection) -> Claimed:
         """Write every journal an earlier store left (inside the caller's transaction)."""
-        journal, claimed = claim_journals(self._path)
+        journal, claimed = claim_journals(self._path, self._opened.id)
         if journal:
             _replay(conn, journal)
             self._known.add(row[0] for row in journal.cache)  # beyond the commit's own
@@ -1630,7 +1636,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self, level: int, batch: Batch, entries: CacheBatch, handover: Handover
     ) -> tuple[str | None, int]:
         """:meth:`_journal_owed`, once what is owed was taken: ``handover`` is answered here."""
-        journal = Journal(counts=batch, cache=_cache_rows(entries), writes=handover.writes)
+        rows = _cache_rows(entries)
+        journal = Journal(batch, rows, handover.writes, file=self._opened.id)
         if not journal:
             self._pending.settle()
             return None, 0
@@ -1869,6 +1876,7 @@ def _flush_orphaned(
     pending: PendingUsage,
     pending_cache: PendingCache,
     owed_writes: OwedWrites,
+    opened: OpenedFile,
     owner: int,
 ) -> None:
     """Write what a store never closed owes (dropped, or open at exit), or journal it.
@@ -1894,40 +1902,48 @@ def _flush_orphaned(
     entries = pending_cache.batch()
     handover = owed_writes.take_unstarted()
     try:
-        if _write_orphaned(path, batch, entries, handover):
+        if _write_orphaned(path, batch, entries, handover, opened):
             pending.settle()  # only once committed (or journaled), as everywhere
             pending_cache.settle(entries)
     finally:
         handover.lost("the exit failed")  # unless answered: a waiting caller must be
 
 
-def _write_orphaned(path: Path, batch: Batch, entries: CacheBatch, handover: Handover) -> bool:
+def _write_orphaned(
+    path: Path, batch: Batch, entries: CacheBatch, handover: Handover, opened: OpenedFile
+) -> bool:
     """:func:`_flush_orphaned`'s write, or journal; whether the taken batch is done with.
 
-    ``handover`` (the queued writes taken with it) is answered here.
+    ``handover`` (the queued writes taken with it) is answered here. A file moved aside
+    since the store opened it (``reset --all``) is not written here: the file now at
+    ``path`` is another, so what is owed is journaled, for the file it names
+    (:mod:`._file_id`), as it is behind a lock.
     """
-    journal = Journal(counts=batch, cache=_cache_rows(entries), writes=handover.writes)
+    journal = Journal(batch, _cache_rows(entries), handover.writes, file=opened.id)
     if not journal:
         return True  # the take above began a batch: end it
+    if opened.still_at(path):
+        try:
+            conn = sqlite3.connect(path, timeout=0.0, isolation_level=None)
+            try:
+                _in_transaction(conn, functools.partial(_replay, journal=journal))
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            if not (isinstance(exc, sqlite3.OperationalError) and _is_busy(exc)):
+                _log_unwritten(logging.DEBUG, _pending_total(batch), len(entries), exc)
+                handover.lost(f"{type(exc).__name__}: {exc}")
+                return False  # nothing is left to try again: no use putting them back
+        else:
+            handover.written()
+            return True
     try:
-        conn = sqlite3.connect(path, timeout=0.0, isolation_level=None)
-        try:
-            _in_transaction(conn, functools.partial(_replay, journal=journal))
-        finally:
-            conn.close()
-        handover.written()
-    except sqlite3.Error as exc:
-        if not (isinstance(exc, sqlite3.OperationalError) and _is_busy(exc)):
-            _log_unwritten(logging.DEBUG, _pending_total(batch), len(entries), exc)
-            handover.lost(f"{type(exc).__name__}: {exc}")
-            return False  # nothing is left to try again: no use putting them back
-        try:
-            where = write_journal(path, journal)
-        except OSError as error:
-            _log_unwritten(logging.DEBUG, _pending_total(batch), len(entries), error)
-            handover.lost(f"{type(error).__name__}: {error}")
-            return False
-        handover.journaled(where)
+        where = write_journal(path, journal)
+    except OSError as error:
+        _log_unwritten(logging.DEBUG, _pending_total(batch), len(entries), error)
+        handover.lost(f"{type(error).__name__}: {error}")
+        return False
+    handover.journaled(where)
     return True
 
 
