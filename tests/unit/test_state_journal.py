@@ -532,6 +532,34 @@ async def test_a_process_exiting_after_its_file_was_moved_aside_writes_nothing_i
     assert not list(tmp_path.glob("state.sqlite3.owed-*"))
 
 
+async def test_counts_made_for_a_file_moved_aside_are_not_written_into_the_fresh_one(
+    tmp_path: Path,
+) -> None:
+    # A store whose connection to the damaged file was dropped (as its error drops it)
+    # opens the path again on its next call: after `reset --all` moved that file aside,
+    # the fresh one, which then took the counts made before the move.
+    path = tmp_path / "state.sqlite3"
+    window = (UsageWindow("month:test", time.time() + 3600),)
+    stale = await _open(path)
+    try:
+        for _ in range(3):
+            assert (await stale.reserve_unless_marked("brave", window, time.time())).granted
+        await stale._run(lambda conn: stale._drop_connection())  # as a damaged file's error
+        stale._close_inline()
+        moved = await SQLiteStore(path).move_aside()  # what `reset --all` does
+        assert moved is not None
+        assert await stale.get_mark("brave", time.time()) is None  # opens the path again
+    finally:
+        await stale.aclose()  # writes its pending counts
+    fresh = await _open(path)
+    try:
+        assert await fresh.get_usage("brave", "month:test") == 0
+        assert (await fresh.reserve_unless_marked("brave", window, time.time())).counts == (1,)
+    finally:
+        await fresh.aclose()
+    assert len(list(tmp_path.glob(f"{moved.name}.owed-*.json"))) == 1  # the 3, for their file
+
+
 async def test_many_counts_keep_their_times_in_a_bounded_space_and_the_reset_still_applies(
     tmp_path: Path,
 ) -> None:

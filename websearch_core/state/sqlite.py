@@ -77,7 +77,7 @@ from pathlib import Path
 from typing import Final, TypeVar, cast
 
 from ._alarm import Alarm
-from ._file_id import OpenedFile
+from ._file_id import FileId, OpenedFile
 from ._journal import (
     Claimed,
     Journal,
@@ -735,7 +735,10 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         conn = sqlite3.connect(
             self._path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=True
         )
+        previous = self._opened.id
         self._opened.opened(self._path)  # before the journals are merged (_purge_unless_busy)
+        if previous is not None and self._opened.id not in (None, previous):
+            self._journal_for_moved(previous)
         try:
             version = _check_ours_at_once(conn)  # before WAL, which writes into the file
             _set_wal(conn, self._busy_timeout)
@@ -756,6 +759,37 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             conn.close()
             raise
         return conn
+
+    def _journal_for_moved(self, moved: FileId) -> None:
+        """Journal what is pending for the file ``moved``, no longer the one at the path.
+
+        Why: a connection to a damaged file is dropped on its error, and the next call
+        opens the path again: after ``reset --all`` moved that file aside, the fresh one,
+        into which the next flush wrote the counts and cache entries made for the old file.
+        They are journaled for it instead (:mod:`._file_id`), and so end up beside it. Not
+        journaled (a full disk), they are written into the file at the path, as before.
+        """
+        batch = self._pending.take()
+        entries = self._pending_cache.batch()
+        journal = Journal(batch, _cache_rows(entries), [], file=moved)
+        if not journal:
+            self._pending.settle()
+            return
+        try:
+            where = write_journal(self._path, journal)
+        except OSError as exc:
+            self._pending.restore(batch)
+            logger.warning("web search state: could not journal %s: %s", journal.describe(), exc)
+            return
+        self._pending.settle()
+        self._pending_cache.settle(entries)
+        logger.info(
+            "%s: the file at its path is not the one it opened (moved aside?): %s journaled "
+            "in %r for that one",
+            self,
+            journal.describe(),
+            str(where),
+        )
 
     def _close_conn_wal_index(self) -> None:
         """Close the store's thread's wal-index reader; the keys known through it go too."""
