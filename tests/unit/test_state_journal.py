@@ -431,6 +431,31 @@ async def test_a_mark_and_a_failure_queued_behind_a_reset_land_only_when_made_af
     assert failures == [("exa", 1)]
 
 
+async def test_guard_a_reset_leaves_cache_entries_journaled_before_it(tmp_path: Path) -> None:
+    # A guard (it passes before and after the reset fixes beside it): a reset promises to
+    # leave the result cache alone, so an answer journaled before `reset --all` and merged
+    # after it is still served, where the counts and marks beside it are not written.
+    path = tmp_path / "state.sqlite3"
+    store = await _open(path)
+    before = time.time() - 1
+    await store.clear_all()
+    await store.aclose()
+    journal = Journal(
+        counts={("brave", "day"): Pending(2, before + 3600, CountTimes([[before, before, 2]]))},
+        cache=[("k" * 64, b"cached before the reset", before, before + 900, before + 3600)],
+        writes=[_mark_row("brave", "rate_limited", before)],
+    )
+    write_journal(path, journal)
+    later = await _open(path)
+    try:
+        assert await later.get_usage("brave", "day") == 0
+        assert await later.all_marks(time.time()) == {}
+        entry = await later.cache_get("k" * 64, time.time())
+        assert entry is not None and entry.value == b"cached before the reset"
+    finally:
+        await later.aclose()
+
+
 async def test_journals_of_a_damaged_file_moved_aside_are_not_written_into_the_fresh_one(
     tmp_path: Path,
 ) -> None:
