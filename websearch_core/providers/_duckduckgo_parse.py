@@ -113,6 +113,8 @@ _ENGINE_SEARCH_HOSTS = frozenset({"google.com", "bing.com", "search.yahoo.com"})
 """Other engines' hosts (``www.`` dropped) whose ``/search`` page DDG links to when it has
 nothing."""
 _NEXT_PAGE_FIELDS = frozenset({"s", "vqd"})
+_HREF = b"href"
+"""The attribute name as bytes: lxml encodes a ``str`` name on every read."""
 
 
 class ParsedPage:
@@ -222,7 +224,7 @@ def _collect(results: list[_Result]) -> list[SearchSource]:
     seen: set[str] = set()
     now = datetime.now(UTC)
     for title, snippet, date in results:
-        found = _destination(title.get("href") or "")
+        found = _destination(title.get(_HREF) or "")
         if found is None:
             continue
         url, host, path = found

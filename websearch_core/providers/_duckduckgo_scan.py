@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from ..html import Element, layout_text, raw_text
-from ._common import MAX_RESULT_ITEMS
+from ._common import MAX_RESULT_ITEMS, collapse_whitespace
 
 __all__ = ["DATE", "NO_RESULT_CLASS", "Block", "LiteRow", "scan"]
 
@@ -45,6 +45,8 @@ _BLOCK_PARTS = _TITLE | _SNIPPET | _EXTRAS_URL | _NO_RESULT_NOTE
 _LITE_BITS = _LITE_LINK | _LITE_SNIPPET | _LITE_DATE
 _STARTS = _BLOCK | _NAV_LINK | _LITE_LINK
 """What starts a block, ends one (a nav link) or starts a lite row."""
+_ENDS = _BLOCK | _NAV_LINK
+"""What ends the current block (and with it the search for its date)."""
 _ANY_TAG = _SNIPPET | _LITE_SNIPPET
 _TAG_BITS = {
     "div": _BLOCK | _SKIPPED | _NAV_LINK | _EXTRAS_URL | _NO_RESULT_NOTE | _ANY_TAG,
@@ -140,6 +142,7 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
     row: LiteRow | None = None
     dating: Block | None = None  # the current block while its URL line is known, its date not
     kinds = _KINDS
+    tag_bits = _TAG_BITS
     for element in root.iter(*_SCANNED_TAGS):
         # The attribute name as bytes (lxml encodes a str name on every call), one memo
         # lookup (an element without a class included), and only the rare elements that
@@ -150,20 +153,17 @@ def scan(root: Element) -> tuple[list[Block], list[LiteRow]]:
             kind = _class_kind(classes)
         if kind:
             if kind & _TAGGED:  # a snippet may be any scanned tag: no tag to read for it
-                kind &= _TAG_BITS[element.tag]
+                kind &= tag_bits[element.tag]
             if kind & _STARTS:
                 if (kind & _BLOCK and len(blocks) == MAX_RESULT_ITEMS) or (
                     kind & _LITE_LINK and len(rows) == MAX_RESULT_ITEMS
                 ):
                     break  # it would start one past the bound
                 block = _start_block(blocks, block, element, kind)
-            if block is not None and kind & _BLOCK_PARTS:
-                _add_to_block(block, element, kind)
-            dating = (
-                block
-                if block is not None and block.extras is not None and block.date is None
-                else None
-            )
+                # A new block has no URL line yet; a nav link ends the block being dated.
+                dating = None if kind & _ENDS else dating
+            if block is not None and kind & _BLOCK_PARTS and _add_to_block(block, element, kind):
+                dating = block  # its URL line found: its date is read from the spans after
             if kind & _LITE_BITS:
                 row = _add_to_rows(rows, row, element, kind)
         if dating is not None and element.tag == "span":
@@ -183,15 +183,22 @@ def _start_block(
     return None if kind & _NAV_LINK else block
 
 
-def _add_to_block(block: Block, element: Element, kind: int) -> None:
+def _add_to_block(block: Block, element: Element, kind: int) -> bool:
+    """Fill the parts of ``block`` that ``element`` is; whether it is the block's URL line.
+
+    The URL line is the block's first: from it on, the spans that follow are read for the
+    block's date (a block's date is only ever read after its URL line, so it has none yet).
+    """
     if block.title is None and kind & _TITLE:
         block.title = element
     if block.snippet is None and kind & _SNIPPET:
         block.snippet = element
-    if block.extras is None and kind & _EXTRAS_URL:
-        block.extras = element
     if kind & _NO_RESULT_NOTE and _is_inside(element, block.div):
         block.no_results = True
+    if block.extras is None and kind & _EXTRAS_URL:
+        block.extras = element
+        return True
+    return False
 
 
 def _add_to_rows(
@@ -222,11 +229,14 @@ def _span_date(span: Element, block: Block) -> str | None:
     """The span's text when the span is in the block's URL line and starts with a date."""
     # The readable text starts with the first non-blank character of the raw text, so a
     # span that does not start with a digit (the icon, the URL) is skipped unread; the
-    # span's own text, when not blank, starts the raw text.
-    head = (span.text or "").lstrip()
-    if not head and len(span):
+    # span's own text, when not blank, starts the raw text. A span without children (the
+    # date itself) reads as its own text, already at hand.
+    own = span.text or ""
+    head = own.lstrip()
+    childless = not len(span)
+    if not head and not childless:
         head = raw_text(span).lstrip()
     if not head[:1].isdigit() or block.extras is None or not _is_inside(span, block.extras):
         return None
-    text = layout_text(span)
+    text = collapse_whitespace(own) if childless else layout_text(span)
     return text if DATE.match(text) else None
