@@ -192,14 +192,19 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
 
 
 def _keep_signature(*functions: Callable[..., Any]) -> None:
-    """Store each function's own signature on it as ``__signature__``.
+    """Store each function's own signature on it, and leave it no type hints to resolve.
 
-    LangChain reads the running method's signature on every call (does it take a
-    ``run_manager``?); a function carrying ``__signature__`` is answered from it rather
-    than from its code object again: the same signature, about half the cost.
+    LangChain reads the running method's signature (does it take a ``run_manager``?) and
+    resolves its type hints (does it take a ``RunnableConfig``?) on every call. A function
+    carrying ``__signature__`` is answered from it rather than from its code object again:
+    the same signature, about half the cost. With its ``__annotations__`` emptied, the
+    hints resolve to nothing at once instead of ``Any`` three times over (~4 us a call).
+    The annotations stay in the source for type checkers and in the stored signature for
+    ``inspect``; nothing else reads them at run time.
     """
     for function in functions:
         function.__signature__ = inspect.signature(function)  # type: ignore[attr-defined]
+        function.__annotations__ = {}
 
 
 _keep_signature(WebSearchTool._run, WebSearchTool._arun)
