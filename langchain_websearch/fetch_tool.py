@@ -11,11 +11,10 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from langchain_core.tools import ToolException
-from pydantic import BaseModel, PrivateAttr, ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic.v1 import ValidationError as ValidationErrorV1
 
 from websearch_core import ConfigurationError, FetchError
-from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
 from websearch_core.closing import AsyncClosing
 from websearch_core.content.tool_text import (
@@ -71,12 +70,10 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
     allow_private_addresses: bool | None = None
     """Also fetch loopback/private addresses (``None``: ``WEBSEARCH_FETCH_ALLOW_PRIVATE``)."""
 
-    _clients: LoopBoundClient = PrivateAttr(default_factory=LoopBoundClient)
-
     def _run(self, url: str, max_chars: int | None = None) -> Any:
         """Fetch from synchronous code (on its own loop and HTTP session)."""
         try:
-            client = self.web_search or self._clients.get(self.new_client)
+            client = self.web_search or self._own_clients().get(self.new_client)
             page = client.fetch_sync(url, allow_private_addresses=self.allow_private_addresses)
         except ConfigurationError as error:
             raise ToolException(configuration_error_text(error)) from error
@@ -87,7 +84,7 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
     async def _arun(self, url: str, max_chars: int | None = None) -> Any:
         """Fetch on the running loop."""
         try:
-            client = self.web_search or await self._clients.for_running_loop(self.new_client)
+            client = self.web_search or await self._own_clients().for_running_loop(self.new_client)
             page = await client.fetch(url, allow_private_addresses=self.allow_private_addresses)
         except ConfigurationError as error:
             raise ToolException(configuration_error_text(error)) from error
@@ -101,4 +98,4 @@ class WebFetchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
 
     async def aclose(self) -> None:
         """Close the client the tool opened (a given ``web_search`` is left open)."""
-        await self._clients.aclose()
+        await self._own_clients().aclose()

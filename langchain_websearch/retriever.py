@@ -18,13 +18,12 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from pydantic import Field, PrivateAttr, ValidationError
+from pydantic import Field, ValidationError
 
 from websearch_core import (
     SearchParams,
     SearchResponse,
 )
-from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
 from websearch_core.closing import AsyncClosing
 from websearch_core.models import Recency
@@ -144,8 +143,6 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, AsyncClosing):
     recency: Recency | None = None
     """Only results from the last day, week, month or year, where the provider can."""
 
-    _clients: LoopBoundClient = PrivateAttr(default_factory=LoopBoundClient)
-
     def _get_relevant_documents(
         self,
         query: str,
@@ -169,7 +166,7 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, AsyncClosing):
             pydantic.ValidationError: The query or ``k`` is invalid.
         """
         params = self._params(query, k)
-        client = self.web_search or self._clients.get(self.new_client)
+        client = self.web_search or self._own_clients().get(self.new_client)
         response = client.search_sync(
             params, include_content=self.include_content, content_limit=_pages(params)
         )
@@ -198,7 +195,7 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, AsyncClosing):
             pydantic.ValidationError: The query or ``k`` is invalid.
         """
         params = self._params(query, k)
-        client = self.web_search or await self._clients.for_running_loop(self.new_client)
+        client = self.web_search or await self._own_clients().for_running_loop(self.new_client)
         response = await client.search(
             params, include_content=self.include_content, content_limit=_pages(params)
         )
@@ -209,7 +206,7 @@ class WebSearchRetriever(BaseRetriever, ClientOptions, AsyncClosing):
 
         Optional: the session of a loop is also closed when that loop shuts down.
         """
-        await self._clients.aclose()
+        await self._own_clients().aclose()
 
     def _params(self, query: str, k: int | None) -> SearchParams:
         """The search for ``query``; an invalid ``k`` for one call is named ``k``, as given.

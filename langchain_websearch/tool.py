@@ -9,23 +9,20 @@ texts of :mod:`websearch_core.tool_errors` (without an artifact: no search ran).
 
 import inspect
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from langchain_core.tools import ToolException
-from pydantic import BaseModel, PrivateAttr, ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic.v1 import ValidationError as ValidationErrorV1
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
-from websearch_core.client_options import ClientOptions, loop_bound_client
+from websearch_core.client_options import ClientOptions
 from websearch_core.closing import AsyncClosing
 from websearch_core.models import SearchToolResult
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
 from ._tool_calls import ToolCallAwareTool, in_tool_call
-
-if TYPE_CHECKING:
-    from websearch_core.client import LoopBoundClient
 
 __all__ = ["WebSearchInput", "WebSearchTool"]
 
@@ -143,8 +140,6 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
     ) = invalid_arguments_text
     """Invalid arguments reach the model as error text naming each bad field."""
 
-    _clients: "LoopBoundClient" = PrivateAttr(default_factory=loop_bound_client)
-
     # ``_run`` and ``_arun`` take the arguments as ``*args, **kwargs`` (BaseTool's own
     # signature) on purpose. LangChain reads the running method's signature and resolves
     # its type hints on every call (looking for ``run_manager`` and a ``RunnableConfig``
@@ -156,7 +151,7 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
         """Search from synchronous code (on its own loop and HTTP session)."""
         params = tool_search_params(*args, **kwargs)
         try:
-            client = self.web_search or self._clients.get(self.new_client)
+            client = self.web_search or self._own_clients().get(self.new_client)
             result = client.run_sync(params)
         except ConfigurationError as error:
             raise ToolException(configuration_error_text(error)) from error
@@ -166,7 +161,7 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
         """Search natively on the running loop, reusing the tool's HTTP session."""
         params = tool_search_params(*args, **kwargs)
         try:
-            client = self.web_search or await self._clients.for_running_loop(self.new_client)
+            client = self.web_search or await self._own_clients().for_running_loop(self.new_client)
             result = await client.run(params)
         except ConfigurationError as error:
             raise ToolException(configuration_error_text(error)) from error
@@ -188,7 +183,7 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
 
         Optional: the session of a loop is also closed when that loop shuts down.
         """
-        await self._clients.aclose()
+        await self._own_clients().aclose()
 
 
 def _keep_signature(*functions: Callable[..., Any]) -> None:

@@ -12,7 +12,7 @@ given, and the provider check and :meth:`ClientOptions.new_client` import what t
 when they run.
 """
 
-from typing import TYPE_CHECKING, Annotated, Any, Self, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, Self, TypeAlias, cast
 
 from pydantic import (
     BaseModel,
@@ -20,6 +20,7 @@ from pydantic import (
     Field,
     ModelWrapValidatorHandler,
     PlainValidator,
+    PrivateAttr,
     SecretStr,
     ValidationError,
     field_validator,
@@ -72,6 +73,17 @@ else:
     _Settings = Annotated[object, PlainValidator(_settings_value)]
 
 
+def loop_bound_client() -> "LoopBoundClient":
+    """A new :class:`~websearch_core.client.LoopBoundClient`, for an adapter's private field.
+
+    The adapters' ``default_factory``: the client module loads when a tool is built, not
+    when its class is defined.
+    """
+    from .client import LoopBoundClient
+
+    return LoopBoundClient()
+
+
 class ClientOptions(BaseModel):
     """Construction-time options shared by every adapter that owns a :class:`WebSearch`."""
 
@@ -97,6 +109,9 @@ class ClientOptions(BaseModel):
     """Per-provider request timeout in seconds (default from the settings)."""
     web_search: _Client | None = Field(default=None, exclude=True)
     """A ready client to use instead of building one from the fields above."""
+
+    _clients: "LoopBoundClient" = PrivateAttr(default_factory=loop_bound_client)
+    """The adapter's own clients (one per event loop), used when ``web_search`` is not given."""
 
     @model_validator(mode="wrap")
     @classmethod
@@ -186,6 +201,18 @@ class ClientOptions(BaseModel):
         picklable_options(owner, options)
         return super().__getstate__()
 
+    def _own_clients(self) -> "LoopBoundClient":
+        """The adapter's own clients, read as directly as pydantic itself reads them.
+
+        A private attribute is answered by pydantic's ``__getattr__``, which first asks the
+        attribute's declaration whether it is a descriptor: a raised and caught
+        ``AttributeError`` on every search, 1.5-5 us (more than the rest of our LangChain
+        tool's own work around the search, LangChain's aside). This returns the same object
+        from pydantic's own store of private values.
+        """
+        private = cast("dict[str, Any]", self.__pydantic_private__)  # set: _clients is one
+        return cast("LoopBoundClient", private["_clients"])
+
     def new_client(self) -> "WebSearch":
         """A new :class:`WebSearch` built from these options (not from ``web_search``).
 
@@ -206,14 +233,3 @@ class ClientOptions(BaseModel):
             overrides["timeout_seconds"] = self.timeout_seconds
         with configuration_errors({name: name for name in overrides}):
             return WebSearch(self.settings, api_keys=self.api_keys, **overrides)
-
-
-def loop_bound_client() -> "LoopBoundClient":
-    """A new :class:`~websearch_core.client.LoopBoundClient`, for an adapter's private field.
-
-    The adapters' ``default_factory``: the client module loads when a tool is built, not
-    when its class is defined.
-    """
-    from .client import LoopBoundClient
-
-    return LoopBoundClient()

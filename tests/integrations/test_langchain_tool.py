@@ -291,6 +291,29 @@ def test_the_run_methods_give_langchain_nothing_to_resolve_per_call() -> None:
         assert vars(method)["__signature__"] == own
 
 
+async def test_a_search_reads_the_tools_clients_without_pydantics_fallback(
+    sim: Simulator,
+) -> None:
+    # A guard of the per-call cost, not of what the tool answers: pydantic answers a
+    # private attribute through __getattr__ after a raised and caught AttributeError
+    # (1.5-5 us on every search); the tool reads its clients from pydantic's store.
+    # The tool's answer and its session's reuse are checked as before.
+    looked_up: list[str] = []
+
+    class Watched(WebSearchTool):
+        def __getattr__(self, name: str) -> Any:
+            looked_up.append(name)
+            return super().__getattr__(name)
+
+    tool = Watched(settings=sim_settings(sim), api_keys=sim.api_keys())
+    first = await tool.ainvoke({"query": "rust"})
+    second = await tool.ainvoke({"query": "rust"})
+    await tool.aclose()
+    assert first.startswith("[1] rust result 1")
+    assert second == first
+    assert "_clients" not in looked_up
+
+
 async def test_callbacks_see_the_arguments_on_every_call(sim: Simulator) -> None:
     # Which arguments callbacks may see is worked out once per schema and set of names;
     # a second call with the same names and one with others must read the same as the first.
