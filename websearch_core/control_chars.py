@@ -19,6 +19,7 @@ __all__ = [
     "CONTROL_IN_TEXT",
     "ESCAPE_SEQUENCE",
     "SURROGATES",
+    "holds_control",
     "safe_message",
 ]
 
@@ -42,9 +43,36 @@ CONTROL_IN_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{BIDI}{SURROGATES}]")
 CONTROL_IN_TEXT = re.compile(f"[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f{BIDI}{SURROGATES}]")
 """What a text of several lines (a snippet, an answer) may not hold: line feeds, carriage
 returns and tabs stay."""
+_ASCII_IN_LINE = bytes([*range(0x20), 0x7F])
+"""The ASCII characters :data:`CONTROL_IN_LINE` matches (all its others are non-ASCII)."""
+_ASCII_IN_TEXT = bytes(code for code in _ASCII_IN_LINE if code not in b"\t\n\r")
+"""The ASCII characters :data:`CONTROL_IN_TEXT` matches."""
 _UNSAFE_IN_MESSAGE = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{BIDI}{SURROGATES}]")
 """What an error message may not hold: every control but the line feed and the tab."""
 _CARRIAGE_RETURN = re.compile("\r\n?")
+
+
+def holds_control(text: str, *, multiline: bool = False) -> bool:
+    """Whether :data:`CONTROL_IN_LINE` (:data:`CONTROL_IN_TEXT` if ``multiline``) finds one.
+
+    The same answer as the pattern's search, by the cheapest scan that can give it.
+    Printable text holds none (every character the patterns match is unprintable): one
+    ``str.isprintable`` scan. Text of several lines fails it at its first line break and
+    goes straight on, with no copies made to replace the breaks and scan again. ASCII
+    text is told by its bytes: deleting the ASCII controls (``bytes.translate``, a table
+    lookup a byte) leaves it as long as it was exactly when there is none, at about a
+    fifth of the search's cost. Other text is searched by the pattern.
+
+    Args:
+        text: The text to check.
+        multiline: Line feeds, carriage returns and tabs are allowed.
+    """
+    if text.isprintable():
+        return False
+    if text.isascii():
+        raw = text.encode("ascii")
+        return len(raw.translate(None, _ASCII_IN_TEXT if multiline else _ASCII_IN_LINE)) != len(raw)
+    return (CONTROL_IN_TEXT if multiline else CONTROL_IN_LINE).search(text) is not None
 
 
 def safe_message(text: str) -> str:

@@ -31,7 +31,14 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel
 
 from .content.models import PageContent
-from .control_chars import BIDI, CONTROL_IN_LINE, CONTROL_IN_TEXT, ESCAPE_SEQUENCE, SURROGATES
+from .control_chars import (
+    BIDI,
+    CONTROL_IN_LINE,
+    CONTROL_IN_TEXT,
+    ESCAPE_SEQUENCE,
+    SURROGATES,
+    holds_control,
+)
 from .models import SearchCitation, SearchParams, SearchResponse, SearchSource
 from .redaction import Redactor
 
@@ -281,16 +288,16 @@ def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool
 
     Control characters, terminal escapes, credentials in a link, or a secret would.
     One check per kind over the joined text instead of a substitution per field: almost
-    every response is clean, and then nothing needs copying. Printable text (one
-    ``str.isprintable`` scan) holds no control character, so the control patterns only
-    search text that scan rejects; secrets are probed by :meth:`Redactor.may_hold`. The
-    fields are joined with a space, which none of the patterns can match across (a secret
-    with a space in it may, and only sends the response through the full pass, which is
-    always correct).
+    every response is clean, and then nothing needs copying. Control characters are
+    looked for by :func:`~websearch_core.control_chars.holds_control` (one
+    ``str.isprintable`` scan for printable text); secrets are probed by
+    :meth:`Redactor.may_hold`. The fields are joined with a space, which none of the
+    patterns can match across (a secret with a space in it may, and only sends the
+    response through the full pass, which is always correct).
     """
     lines, blocks, urls = _texts(response)
     line_text = " ".join(lines)
-    if not line_text.isprintable() and CONTROL_IN_LINE.search(line_text):
+    if holds_control(line_text):
         return True
     if sum(map(len, blocks)) < _GROUP_CHARACTERS:  # almost always: one group, no generator
         return _group_needs_cleaning(" ".join(blocks), redactor, line_text, " ".join(urls))
@@ -306,16 +313,17 @@ def _group_needs_cleaning(
     """:func:`_needs_cleaning` for one group of multi-line texts.
 
     The first group is checked with the one-line texts and the URLs (``line_text`` and
-    ``urls``; the lines' own control test is done), as the whole text was.
+    ``urls``; the lines' own control test is done), as the whole text was. They are
+    joined once: the link credentials are looked for in the texts before the URLs (a
+    URL's own userinfo is :func:`is_clean_url`'s to judge), the secrets in all of it.
     """
-    if not _printable_block(block_text) and CONTROL_IN_TEXT.search(block_text):
+    if holds_control(block_text, multiline=True):
         return True
-    text = block_text if line_text is None else f"{line_text} {block_text}"
-    if "@" in text and _ANY_USERINFO.search(text):
+    text = block_text if line_text is None else f"{line_text} {block_text} {urls}"
+    texts_end = len(text) - len(urls)
+    if text.find("@", 0, texts_end) >= 0 and _ANY_USERINFO.search(text, 0, texts_end):
         return True
-    return redactor is not None and redactor.may_hold(
-        text if line_text is None else f"{text} {urls}"
-    )
+    return redactor is not None and redactor.may_hold(text)
 
 
 def _joined_groups(blocks: list[str]) -> Iterator[str]:
@@ -374,18 +382,6 @@ def _page_texts(page: PageContent, lines: list[str], blocks: list[str]) -> None:
     blocks.append(page.text)
     if page.markdown != page.text:
         blocks.append(page.markdown)
-
-
-def _printable_block(text: str) -> bool:
-    """Whether ``text`` is printable but for line breaks and tabs (``False``: maybe not).
-
-    ``str.isprintable`` is one quick scan, and every character the control patterns match
-    (C0 and C1 controls, bidi overrides) is unprintable, so printable text holds none;
-    text it rejects (a line break, a no-break space, a zero-width joiner) is searched.
-    """
-    if text.isprintable():
-        return True
-    return text.replace("\n", " ").replace("\t", " ").replace("\r", " ").isprintable()
 
 
 def _capped(response: SearchResponse, cap: int) -> SearchResponse:
