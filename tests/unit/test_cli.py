@@ -44,6 +44,19 @@ SECRET = "sk-cli-test-5f1c2b"
 Simulate = Callable[..., Simulator]
 
 
+@pytest.fixture(autouse=True)
+def _patient_state_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Give each command's fresh state file 20 s to open instead of the default 1 s.
+
+    Every command here opens a new SQLite file (the cache lookup, the usage count); on a
+    machine loaded enough that this takes more than 1 s, a "state store unavailable" warning
+    came before the text a test reads (seen for two tests on a loaded 2-core machine). What
+    these tests read is the command's output, not the store's patience, which
+    ``test_cli_store_waits.py`` tests. A test that sets the variable itself still wins.
+    """
+    monkeypatch.setenv("WEBSEARCH_STATE_WAIT_SECONDS", "20")
+
+
 @pytest.fixture
 def simulate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulate]:
     """Start simulated providers in a background thread and point the environment at them."""
@@ -208,10 +221,6 @@ def test_a_forced_provider_with_nothing_to_fall_back_to_exits_as_misconfigured(
     # The text said "No web search provider configured." (at its end), and it exited 1.
     others = [pid for pid in SEARCH_PROVIDER_ORDER if pid != "kimi"]
     monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
-    # The cache lookup opens a fresh state file; on a machine loaded enough that it takes
-    # more than the default 1 s, a "state store unavailable" warning came first (twice under
-    # load). The message is what is tested here, not the store's patience.
-    monkeypatch.setenv("WEBSEARCH_STATE_WAIT_SECONDS", "20")
     assert main(["python", "--provider", "kimi"]) == EXIT_USAGE
     assert capsys.readouterr().err.startswith(
         "Error: No web search provider configured. Kimi was forced but cannot run (no API key: "
