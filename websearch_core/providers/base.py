@@ -186,6 +186,8 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
     credential_kinds: ClassVar[tuple[Credential, ...]] = (ApiKey(),)
     """The credentials it may send, most preferred first (default: its API key, read
     from ``info.env_vars``; none when it declares no variable)."""
+    _kept_clash_advice: ClassVar[tuple[tuple[Credential, ...], ProviderInfo, str] | None] = None
+    """:meth:`clash_advice` with the ``credential_kinds`` and ``info`` it was read from."""
     tries_every_credential: ClassVar[bool] = False
     """Whether a failed credential makes it try the next one, so that each one set may be
     sent (Perplexity); by default the first one set is the only one sent."""
@@ -290,9 +292,19 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
         """What to do when its URL's user info and a credential both need ``Authorization``.
 
         Read from :attr:`credential_kinds` (see
-        :func:`~websearch_core.provider_credentials.clash_advice`), once per provider.
+        :func:`~websearch_core.provider_credentials.clash_advice`), once per provider:
+        kept on the class with the two objects it was read from, and given again while
+        the class still holds both. The credential check asks for it before every
+        attempt, and the cached function's key hashed the whole ``info`` (a dozen fields,
+        its filter support among them) and each credential kind every time: ~2 us of a
+        search in place, for the same few words.
         """
-        return clash_advice(cls.credential_kinds, cls.info)
+        kinds, info = cls.credential_kinds, cls.info
+        kept = cls._kept_clash_advice
+        if kept is None or kept[0] is not kinds or kept[1] is not info:
+            kept = (kinds, info, clash_advice(kinds, info))
+            cls._kept_clash_advice = kept
+        return kept[2]
 
     @final
     def sign_in_refusal(self, context: ProviderContext) -> str | None:
