@@ -1,4 +1,4 @@
-"""A plan is kept while the credentials it rests on stay the same.
+"""The auto chain's plan is kept while the credentials it rests on stay the same.
 
 Which providers can run is decided by keys in code and config, the environment and the
 credential store alone. A client keeps the last plan and asks every provider again only
@@ -59,12 +59,10 @@ def _setup(
     session: aiohttp.ClientSession,
     store: CredentialStore,
     environ: Mapping[str, str] | None = None,
-    listed: tuple[str, ...] = (),
 ) -> CallSetup:
-    """The auto chain's setup (or the ``listed`` chain's), with Brave's key given in code."""
+    """The auto chain's setup, with Brave's key given in code."""
     resolver = Credentials(explicit={"brave": BRAVE_KEY}, store=store, environ=environ)
-    settings = Settings(state_backend="memory", providers=listed)
-    return CallSetup(session, settings, resolver, None)
+    return CallSetup(session, Settings(state_backend="memory"), resolver, None)
 
 
 def _ids(setup: CallSetup, forced: str | None = None) -> list[str]:
@@ -182,44 +180,6 @@ async def test_a_plan_that_reports_something_is_worked_out_every_time(
     assert [attempt.provider for attempt in first.skipped] == ["tavily"]
     assert first.failures[0][1] is not second.failures[0][1]
     assert [p.info.id for p in second.providers] == ["brave", *FREE_ENGINES]
-
-
-@pytest.mark.usefixtures("settled")
-async def test_a_listed_chain_with_nothing_changed_asks_no_provider_again(
-    session: aiohttp.ClientSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # An explicit list is kept as the auto chain is: its entries rest on the same sources.
-    store = CredentialStore(tmp_path / "credentials.json")
-    store.set("serper", SERPER_KEY)
-    setup = _setup(session, store, _Environment(), listed=("serper", "brave"))
-    lookups = count_calls(store, "_read", monkeypatch)
-    assert _ids(setup) == _ids(setup) == ["serper", "brave"]
-    asked = len(lookups)
-    assert asked > 0
-    assert _ids(setup) == _ids(setup) == ["serper", "brave"]
-    assert len(lookups) == asked
-
-
-@pytest.mark.usefixtures("settled")
-async def test_a_listed_chain_follows_a_key_stored_removed_or_exported(
-    session: aiohttp.ClientSession, tmp_path: Path
-) -> None:
-    # A guard: it passes with the list worked out every search as well as kept.
-    path = tmp_path / "credentials.json"
-    environment = _Environment()
-    setup = _setup(session, CredentialStore(path), environment, listed=("tavily", "brave"))
-    first, second = setup.plan(None), setup.plan(None)  # tavily has no key: reported
-    assert [p.info.id for p in second.providers] == ["brave"]
-    assert first.failures[0][1] is not second.failures[0][1]
-
-    environment.values["TAVILY_API_KEY"] = TAVILY_KEY
-    assert _ids(setup) == _ids(setup) == ["tavily", "brave"]
-    del environment.values["TAVILY_API_KEY"]
-    assert [attempt.provider for attempt in setup.plan(None).skipped] == ["tavily"]
-    CredentialStore(path).set("tavily", TAVILY_KEY)  # another process's write
-    assert _ids(setup) == _ids(setup) == ["tavily", "brave"]
-    CredentialStore(path).remove("tavily")
-    assert _ids(setup) == ["brave"]
 
 
 @pytest.mark.usefixtures("settled")
