@@ -197,3 +197,55 @@ async def test_the_store_asks_data_version_while_the_header_cannot_be_trusted(
         marked = await ours.reserve_unless_marked("brave", uncapped, now)
         assert (marked.granted, marked.mark) == (False, cooldown)
         assert any("data_version" in sql for sql in statements)
+
+
+async def test_the_store_reads_the_header_from_memory_and_still_sees_every_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each reservation reads the header; mapped, that is no system call on the event loop."""
+    path = tmp_path / "state.sqlite3"
+    now = time.time()
+    uncapped = (UsageWindow("month:test", FAR),)
+    async with SQLiteStore(path) as ours, SQLiteStore(path) as theirs:
+        for _ in range(2):  # the first opens the file (queued), the second runs inline
+            await ours.record_failure("tavily")
+        preads: list[int] = []
+        real_pread = os.pread
+
+        def counted_pread(fd: int, length: int, offset: int) -> bytes:
+            preads.append(fd)
+            return real_pread(fd, length, offset)
+
+        monkeypatch.setattr(os, "pread", counted_pread)
+        for _ in range(3):
+            assert (await ours.reserve_unless_marked("brave", uncapped, now)).granted
+        cooldown = ProviderMark("rate_limited", until=now + 60, reason="429 by test")
+        await theirs.set_mark("brave", cooldown)
+        marked = await ours.reserve_unless_marked("brave", uncapped, now)
+        assert (marked.granted, marked.mark) == (False, cooldown)
+        assert preads == []
+
+
+def test_guard_an_index_too_short_to_map_is_read_as_before_once_it_grows(tmp_path: Path) -> None:
+    """Guard (passes before and after the mapping): a short file is still read, by ``pread``."""
+    reader = _reader(tmp_path, _header()[:40])
+    assert reader.header() is None
+    (tmp_path / "made-up-shm").write_bytes(_header(change=5) * 2)
+    assert reader.header() == _header(change=5)
+    reader.close()
+    assert reader.header() is None
+
+
+def test_guard_a_mapped_header_follows_writes_to_the_file(tmp_path: Path) -> None:
+    """Guard (passes before and after the mapping): the bytes read are the file's current ones."""
+    reader = _reader(tmp_path, _header(change=1) * 2)
+    assert reader.header() == _header(change=1)
+    with open(tmp_path / "made-up-shm", "r+b") as shm:
+        shm.write(_header(change=2))  # a commit half written: the copies differ
+        shm.flush()
+        assert reader.header() is None
+        shm.write(_header(change=2))
+        shm.flush()
+    assert reader.header() == _header(change=2)
+    reader.close()
+    assert reader.header() is None

@@ -10,8 +10,17 @@ read transaction finds that header changed. (A checkpoint that restarts the WAL 
 too; that only costs one read more.) The header is the first
 48 bytes of the ``-shm`` file, kept twice, both copies written on every commit (the second
 first), as https://www.sqlite.org/walformat.html describes; the file is memory that SQLite
-maps, so one ``pread`` of its first 96 bytes sees what every connection last committed.
-Unchanged bytes (both copies equal) mean no commit since they were last read.
+maps, so reading its first 96 bytes sees what every connection last committed. Unchanged
+bytes (both copies equal) mean no commit since they were last read.
+
+The reader maps those bytes too, as SQLite does, and copies them out of the mapping: the
+``pread`` it made before was a system call on the event loop per reservation (1.4 us alone,
+more under load), a copy out of mapped memory is 0.1 us. Mapped memory faults (``SIGBUS``)
+if the file shrinks under it; SQLite shrinks the ``-shm`` file only when it opens it with
+no other connection using it (the exclusive lock on its "DMS" byte), which cannot happen
+while the live connection below holds it open, and SQLite's own mapping of the same file in
+this process would fault just the same. A file too short to map when opened is read with
+``pread`` as before.
 
 Whenever the header cannot be trusted (the file is not in WAL mode, there is no ``-shm``
 file, the two copies differ because a commit is being written, an unknown wal-index
@@ -23,6 +32,7 @@ re-initialises the ``-shm`` file and no other connection can leave WAL mode, so 
 opened alongside a live connection (and closed with it) reads the header SQLite uses.
 """
 
+import mmap
 import os
 import sqlite3
 import struct
@@ -48,7 +58,9 @@ class WalIndex:
 
     def __init__(self, fd: int) -> None:
         self._fd: int | None = fd
-        # A store dropped without aclose() must not leak the descriptor with it.
+        self._map = _mapped_header(fd)
+        # A store dropped without aclose() must not leak the descriptor with it (the
+        # mapping, which holds a descriptor of its own, is closed when it is collected).
         self._closer = weakref.finalize(self, os.close, fd)
 
     @classmethod
@@ -81,12 +93,19 @@ class WalIndex:
         Two calls that give equal bytes had no commit between them, by any connection
         (this process's included).
         """
-        if self._fd is None:
+        mapped = self._map
+        if mapped is not None:
+            try:
+                data = mapped[: 2 * _HEADER_BYTES]
+            except ValueError:  # closed by another thread meanwhile
+                return None
+        elif self._fd is None:
             return None
-        try:
-            data = os.pread(self._fd, 2 * _HEADER_BYTES, 0)
-        except OSError:
-            return None
+        else:
+            try:
+                data = os.pread(self._fd, 2 * _HEADER_BYTES, 0)
+            except OSError:
+                return None
         first = data[:_HEADER_BYTES]
         if len(data) < 2 * _HEADER_BYTES or first != data[_HEADER_BYTES:]:
             return None  # not initialised, or a commit writing it right now
@@ -98,4 +117,22 @@ class WalIndex:
     def close(self) -> None:
         """Close the file (idempotent); :meth:`header` gives ``None`` afterwards."""
         self._fd = None
+        mapped, self._map = self._map, None
+        if mapped is not None:
+            mapped.close()
         self._closer()  # closes the file the first time only
+
+
+def _mapped_header(fd: int) -> mmap.mmap | None:
+    """Both copies of the header mapped read-only, or ``None`` when the file cannot be.
+
+    ``None`` for a file shorter than both copies (SQLite has not set it up: mapped, the
+    bytes past its end would fault) and wherever mapping it fails; it is then read with
+    ``pread``.
+    """
+    try:
+        if os.fstat(fd).st_size < 2 * _HEADER_BYTES:
+            return None
+        return mmap.mmap(fd, 2 * _HEADER_BYTES, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
