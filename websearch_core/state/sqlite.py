@@ -62,9 +62,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import errno
 import functools
 import logging
+import operator
 import os
 import sqlite3
 import threading
@@ -527,9 +529,12 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         ``None``: nothing to check, because every batch is taken, committed and settled
         (or put back) on that thread (:meth:`_write_pending_first`), never around it.
         """
-        inline = functools.partial(func, self._pending.generation)
-        queue = functools.partial(self._run, functools.partial(func, None))
-        return await self._inline_first(inline, transaction=False, queue=queue)
+        # Tried here rather than through _inline_first: it runs before every request, and
+        # what only the queue needs (its partial, a coroutine more) is then built only for it.
+        answer = self._try_inline(functools.partial(func, self._pending.generation), False)
+        if answer is not _BUSY:
+            return answer
+        return await self._run(functools.partial(func, None))
 
     async def _run_write(
         self, func: Callable[[sqlite3.Connection], _T], owed: OwedWrite | None = None
@@ -645,18 +650,27 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         what only a queued call needs (a withdrawal: the inline call never waits, so it is
         never given up on) costs the inline call nothing.
         """
-        if not self._closed and self._conn is not None and self._inline_lock.acquire(False):
-            try:
-                return self._inline_call(func, transaction)
-            except _InlineBusyError:
-                pass
-            finally:
-                self._inline_lock.release()
+        answer = self._try_inline(func, transaction)
+        if answer is not _BUSY:
+            return answer
         if queue is not None:
             return await queue()
         if transaction:
             return await self._run(functools.partial(self._transaction, func=func))
         return await self._run(func)
+
+    def _try_inline(
+        self, func: Callable[[sqlite3.Connection], _T], transaction: bool
+    ) -> _T | _Busy:
+        """``func`` on the inline connection, or :data:`_BUSY` where it would have waited."""
+        if not self._closed and self._conn is not None and self._inline_lock.acquire(False):
+            try:
+                return self._inline_call(func, transaction)
+            except _InlineBusyError:
+                return _BUSY
+            finally:
+                self._inline_lock.release()
+        return _BUSY
 
     def _inline_call(self, func: Callable[[sqlite3.Connection], _T], transaction: bool) -> _T:
         """``func`` on the inline connection (its lock held); :class:`_InlineBusyError` if busy."""
@@ -1109,8 +1123,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             arm, pending = added
             if arm:
                 self._arm_flush()
-            counts = tuple(s + p for s, p in zip(stored, pending, strict=True))
-            return UsageGrant(granted=True, counts=counts, failures=rows.failures_at(wall_now))
+            counts = tuple(map(operator.add, stored, pending))  # one each per period
+            return UsageGrant(True, counts, rows.failures_at(wall_now))
 
         return await self._read_with_pending(reserve_behind)
 
@@ -2056,6 +2070,15 @@ def _made_before_reset(
 
 class _InlineBusyError(Exception):
     """The inline connection would have had to wait: run the call on the store's thread."""
+
+
+class _Busy(enum.Enum):
+    """What :meth:`SQLiteStore._try_inline` answers for a call the inline connection left."""
+
+    BUSY = enum.auto()
+
+
+_BUSY: Final = _Busy.BUSY
 
 
 class _HandedOverError(Exception):
