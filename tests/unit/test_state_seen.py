@@ -246,3 +246,25 @@ def _counted_header_reads(store: SQLiteStore) -> _HeaderReads:
 
         wal_index.header = counted  # type: ignore[method-assign]
     return reads
+
+
+async def test_guard_windows_changed_in_place_are_judged_again(path: Path) -> None:
+    """Guard (passes before and after the store kept its last windows): a list is read anew.
+
+    The store keeps what it derived from the last windows it was given while they are the
+    same tuple; a list given again after a capped window was added to it is a budget now.
+    """
+    async with SQLiteStore(path) as store:
+        await _opened(store)
+        windows = [UsageWindow(MONTH, FAR)]
+        for _ in range(2):
+            assert (await store.reserve_unless_marked("brave", windows, time.time())).granted
+        windows.append(UsageWindow("budget:month:test", FAR, limit=1))
+        capped = await store.reserve_unless_marked("brave", windows, time.time())
+        assert capped.granted and capped.counts[1] == 1
+        spent = await store.reserve_unless_marked("brave", windows, time.time())
+        assert not spent.granted and spent.counts[1] == 1  # the budget checked in the file
+        uncapped = _uncapped()
+        for expected in (4, 5):
+            counted = await store.reserve_unless_marked("brave", uncapped, time.time())
+            assert counted.counts == (expected,)

@@ -224,12 +224,12 @@ class Ledger:
         return None
 
     def _windows(self, provider_id: str, now: float) -> tuple[UsageWindow, ...]:
-        month = _month_window(*period_window(USAGE_PERIOD, now))
+        month = _month_windows(*period_window(USAGE_PERIOD, now))
         budget = self.budgets.get(provider_id)
         if budget is None:
-            return (month,)
+            return month
         window, ends = budget.window(now)
-        return (month, UsageWindow(f"budget:{window}", ends, limit=budget.limit))
+        return (*month, UsageWindow(f"budget:{window}", ends, limit=budget.limit))
 
     async def reserve(
         self,
@@ -453,13 +453,14 @@ class Ledger:
 
 
 @functools.lru_cache(maxsize=2)
-def _month_window(period: str, expires_at: float) -> UsageWindow:
-    """The monthly usage counter every request counts in.
+def _month_windows(period: str, expires_at: float) -> tuple[UsageWindow]:
+    """The monthly usage counter every request counts in, as the windows of one without a budget.
 
-    Every reservation needs it and it only changes once a month: the window (frozen, so
-    safe to share) is built once per month instead of once per request.
+    Every reservation needs it and it only changes once a month: the window (frozen, in a
+    tuple, so safe to share) is built once per month instead of once per request, and the
+    same tuple lets the store keep what it derives from it (``SQLiteStore._uncapped``).
     """
-    return UsageWindow(period, expires_at)
+    return (UsageWindow(period, expires_at),)
 
 
 def mark_scope(context: "ProviderContext", provider_id: str) -> str:
