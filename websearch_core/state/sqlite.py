@@ -1653,7 +1653,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         known (:mod:`._known_keys`) stay true across every commit of the store's own, not
         the flush's alone: a reservation with a budget, a cooldown, a rate slot. The
         ``COMMIT`` and that update hold the keys' commit lock, so that the other
-        connection's commit never comes between them. Two ``pread`` calls a transaction,
+        connection's commit never comes between them. Two header reads a transaction,
         and none while no keys are known.
         """
         wal_index = None
