@@ -206,6 +206,8 @@ def test_a_listed_provider_without_its_key_names_the_variable(
     # Nothing else was listed, so nothing could be asked: a configuration error, exit 2 (it
     # exited 1, as if Brave had been asked and failed).
     monkeypatch.setenv("WEBSEARCH_PROVIDERS", "brave")
+    # As below: a fresh state file opened past the default 1 s under load warned first.
+    monkeypatch.setenv("WEBSEARCH_STATE_WAIT_SECONDS", "20")
     assert main(["python"]) == EXIT_USAGE
     assert capsys.readouterr().err == (
         "Error: No web search provider configured. Brave web search is unavailable. Configure "
