@@ -508,16 +508,20 @@ def test_date_comes_from_the_extras_url_span() -> None:
     assert date_only.published_date == "2026-07-30"
 
 
+def _dated(url_line: str) -> str | None:
+    """The date parsed from a one-result page whose URL line holds ``url_line``."""
+    page = _page(
+        '<div class="result"><a class="result__a" href="https://d.example/">D</a>'
+        f'<div class="result__extras__url">{url_line}</div></div>'
+    )
+    (source,) = parse_page(page).sources
+    return source.published_date
+
+
 def test_a_date_span_reads_the_same_with_an_empty_class_or_none() -> None:
     # A class-less element skips the class memo; an empty class goes through it.
     def dated(span: str) -> str | None:
-        page = _page(
-            '<div class="result"><a class="result__a" href="https://d.example/">D</a>'
-            '<div class="result__extras__url"><span class="result__icon"> <a><img/></a> </span>'
-            f"{span}</div></div>"
-        )
-        (source,) = parse_page(page).sources
-        return source.published_date
+        return _dated(f'<span class="result__icon"> <a><img/></a> </span>{span}')
 
     assert dated("<span> 2026-07-30</span>") == "2026-07-30"
     assert dated('<span class=""> 2026-07-30</span>') == "2026-07-30"
@@ -529,18 +533,10 @@ def test_a_date_span_reads_as_laid_out_with_or_without_children() -> None:
     # Guard (passes before and after the scan reads a child-less span from its own text):
     # that text is collapsed as the layout reads it, and a span with children still reads
     # the text of its children.
-    def dated(span: str) -> str | None:
-        page = _page(
-            '<div class="result"><a class="result__a" href="https://d.example/">D</a>'
-            f'<div class="result__extras__url">{span}</div></div>'
-        )
-        (source,) = parse_page(page).sources
-        return source.published_date
-
-    assert dated("<span>\n 2026-07-30\n  20:19 </span>") == "2026-07-30 20:19"
-    assert dated("<span> 2026-07-30 <b>20:19</b></span>") == "2026-07-30 20:19"
-    assert dated("<span> <b>2026-07-30</b></span>") == "2026-07-30"
-    assert dated("<span> <b>x</b> 2026-07-30</span>") is None
+    assert _dated("<span>\n 2026-07-30\n  20:19 </span>") == "2026-07-30 20:19"
+    assert _dated("<span> 2026-07-30 <b>20:19</b></span>") == "2026-07-30 20:19"
+    assert _dated("<span> <b>2026-07-30</b></span>") == "2026-07-30"
+    assert _dated("<span> <b>x</b> 2026-07-30</span>") is None
 
 
 def test_a_page_with_more_class_attributes_than_the_memo_holds_reads_the_same() -> None:

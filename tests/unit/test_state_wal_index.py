@@ -7,6 +7,7 @@ cannot be trusted (not WAL, a stale file, a commit writing it, an unknown format
 ``None`` so the store asks ``PRAGMA data_version`` instead, and still sees every change.
 """
 
+import contextlib
 import gc
 import os
 import sqlite3
@@ -14,7 +15,7 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from websearch_core.state._wal_index import WalIndex
 
 WAL_INDEX_VERSION = 3007000
 FAR = time.time() + 3600
+UNCAPPED = (UsageWindow("month:test", FAR),)
 
 
 def _header(*, version: int = WAL_INDEX_VERSION, initialised: int = 1, change: int = 7) -> bytes:
@@ -174,28 +176,42 @@ def test_a_well_formed_header_reads_as_its_first_copy(tmp_path: Path) -> None:
     assert reader.header() is None
 
 
+@contextlib.asynccontextmanager
+async def _two_stores(tmp_path: Path) -> AsyncIterator[tuple[SQLiteStore, SQLiteStore]]:
+    """Ours, with its inline connection open, and another store on the same file."""
+    path = tmp_path / "state.sqlite3"
+    async with SQLiteStore(path) as ours, SQLiteStore(path) as theirs:
+        for _ in range(2):  # the first opens the file (queued), the second runs inline
+            await ours.record_failure("tavily")
+        yield ours, theirs
+
+
+async def _reserves_then_sees_their_cooldown(
+    ours: SQLiteStore, theirs: SQLiteStore, reservations: int
+) -> None:
+    """``ours`` grants ``reservations``, then refuses once ``theirs`` commits a cooldown."""
+    now = time.time()
+    for _ in range(reservations):
+        assert (await ours.reserve_unless_marked("brave", UNCAPPED, now)).granted
+    cooldown = ProviderMark("rate_limited", until=now + 60, reason="429 by test")
+    await theirs.set_mark("brave", cooldown)
+    marked = await ours.reserve_unless_marked("brave", UNCAPPED, now)
+    assert (marked.granted, marked.mark) == (False, cooldown)
+
+
 async def test_the_store_asks_data_version_while_the_header_cannot_be_trusted(
     tmp_path: Path,
 ) -> None:
     """A commit caught mid-write (copies differ) leaves the store on the pragma: still exact."""
-    path = tmp_path / "state.sqlite3"
-    now = time.time()
-    uncapped = (UsageWindow("month:test", FAR),)
-    async with SQLiteStore(path) as ours, SQLiteStore(path) as theirs:
-        for _ in range(2):  # the first opens the file (queued), the second runs inline
-            await ours.record_failure("tavily")
+    async with _two_stores(tmp_path) as (ours, theirs):
         conn = ours._inline  # the connection under test: nothing public reaches it
         assert conn is not None and ours._wal_index is not None
         ours._wal_index.close()
         ours._wal_index = _reader(tmp_path, _header(change=1) + _header(change=2))
         statements: list[str] = []
         conn.set_trace_callback(statements.append)
-        for _ in range(2):  # read at once after opening, then asked and kept
-            assert (await ours.reserve_unless_marked("brave", uncapped, now)).granted
-        cooldown = ProviderMark("rate_limited", until=now + 60, reason="429 by test")
-        await theirs.set_mark("brave", cooldown)
-        marked = await ours.reserve_unless_marked("brave", uncapped, now)
-        assert (marked.granted, marked.mark) == (False, cooldown)
+        # Two reservations: read at once after opening, then asked and kept.
+        await _reserves_then_sees_their_cooldown(ours, theirs, 2)
         assert any("data_version" in sql for sql in statements)
 
 
@@ -203,12 +219,7 @@ async def test_the_store_reads_the_header_from_memory_and_still_sees_every_commi
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each reservation reads the header; mapped, that is no system call on the event loop."""
-    path = tmp_path / "state.sqlite3"
-    now = time.time()
-    uncapped = (UsageWindow("month:test", FAR),)
-    async with SQLiteStore(path) as ours, SQLiteStore(path) as theirs:
-        for _ in range(2):  # the first opens the file (queued), the second runs inline
-            await ours.record_failure("tavily")
+    async with _two_stores(tmp_path) as (ours, theirs):
         preads: list[int] = []
         real_pread = os.pread
 
@@ -217,12 +228,7 @@ async def test_the_store_reads_the_header_from_memory_and_still_sees_every_commi
             return real_pread(fd, length, offset)
 
         monkeypatch.setattr(os, "pread", counted_pread)
-        for _ in range(3):
-            assert (await ours.reserve_unless_marked("brave", uncapped, now)).granted
-        cooldown = ProviderMark("rate_limited", until=now + 60, reason="429 by test")
-        await theirs.set_mark("brave", cooldown)
-        marked = await ours.reserve_unless_marked("brave", uncapped, now)
-        assert (marked.granted, marked.mark) == (False, cooldown)
+        await _reserves_then_sees_their_cooldown(ours, theirs, 3)
         assert preads == []
 
 
