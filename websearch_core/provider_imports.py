@@ -40,8 +40,15 @@ _FETCH_MODULES = (
     "websearch_core.env_proxies",
     "websearch_core.orchestration.attempt",
     "websearch_core.state.failsafe",
+    "readability",  # the HTML page's extractors, imported by its first extraction
+    "trafilatura",
 )
-"""What a page fetch imports: the fetcher, its parsers and the store wrapper."""
+"""What a page fetch imports: the fetcher, its parsers and the store wrapper.
+
+The HTML extractors are among them: imported by the first page's extraction, they were
+paid for out of that page's deadline (0.5-1.2 s of a 4 s fetch on a loaded machine, and
+a loopback page was refused with "no content within the 4 s deadline"). Imported here,
+before the deadline starts, as the rest of the fetcher is."""
 _everything_loaded = False
 """Set once every provider and the chain are imported: later searches ask nothing."""
 _loaded_plans: set[tuple[str, ...]] = set()
