@@ -14,10 +14,13 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 
 from websearch_core import SEARCH_PROVIDER_ORDER, SearchToolResult, Settings, WebSearch
 from websearch_core import client as client_module
-from websearch_core.testing import Fault, Simulator
+from websearch_core.testing import Simulator
+from websearch_core.testing.protocols.brave import BraveProtocol
+from websearch_core.testing.simulator import RecordedRequest, SimResult
 
 
 @pytest.fixture
@@ -28,7 +31,50 @@ def sim() -> Iterator[Simulator]:
 
 def _settings(sim: Simulator, **overrides: Any) -> Settings:
     others = tuple(pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers)
-    return sim.settings(exclude=others, timeout_seconds=1.0, **overrides)
+    return sim.settings(exclude=others, **{"timeout_seconds": 1.0, **overrides})
+
+
+class _HeldAnswer(BraveProtocol):
+    """Brave, holding its answer to one query until ``released`` is set (30 s at most).
+
+    The answer is awaited on the simulator's loop, which serves other requests meanwhile.
+    """
+
+    def __init__(self, query: str, released: threading.Event) -> None:
+        super().__init__()
+        self._query = query
+        self._released = released
+
+    def answer(self, request: RecordedRequest, results: list[SimResult]) -> Any:
+        answer = super().answer(request, results)
+        if dict(request.query).get("q") != self._query:
+            return answer
+
+        async def held() -> web.Response:
+            await asyncio.to_thread(self._released.wait, 30)
+            return answer
+
+        return held()
+
+
+class _WatchedLock:
+    """A lock that sets ``contended`` when a thread has to wait for it (the client's own).
+
+    It stands in for the client's session lock, so that a test holding one thread inside
+    it knows when the other is kept waiting by it rather than guessing at a time.
+    """
+
+    def __init__(self, contended: threading.Event) -> None:
+        self._lock = threading.Lock()
+        self._contended = contended
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(blocking=False):
+            self._contended.set()
+            self._lock.acquire()
+
+    def __exit__(self, *_exc: object) -> None:
+        self._lock.release()
 
 
 def _wait_for(condition: Any, seconds: float = 5.0) -> None:
@@ -42,16 +88,25 @@ def test_a_loop_that_ends_leaves_the_store_to_a_search_on_another(
     sim: Simulator, caplog: pytest.LogCaptureFixture
 ) -> None:
     # SQLite (the isolated state directory): what a search writes outlives every loop.
-    ws = WebSearch(_settings(sim, state_backend="sqlite"), api_keys=sim.api_keys())
-    sim["brave"].enqueue(Fault.hang())  # the slow search's Brave: it falls back after 1 s
+    # The slow search's answer is held until the fast loop has ended, however long that
+    # takes on a loaded machine: a slow search that fell back after a fixed second could
+    # end first, and the test then passed with a loop end that closed the store.
+    ws = WebSearch(
+        _settings(sim, state_backend="sqlite", timeout_seconds=60.0), api_keys=sim.api_keys()
+    )
+    fast_ended = threading.Event()
+    sim["brave"].protocol = _HeldAnswer("slow", fast_ended)
     slow: list[SearchToolResult] = []
     worker = threading.Thread(target=lambda: slow.append(asyncio.run(ws.run("slow"))))
     worker.start()
     _wait_for(lambda: len(sim["brave"].requests) == 1)
-    fast = asyncio.run(ws.run("fast"))  # its loop ends while the slow search runs
-    worker.join(timeout=10)
+    try:
+        fast = asyncio.run(ws.run("fast"))  # its loop ends while the slow search waits
+    finally:
+        fast_ended.set()
+    worker.join(timeout=30)
     assert fast.response.provider == "brave"
-    assert slow[0].response.provider == "duckduckgo"
+    assert slow[0].response.provider == "brave"
     assert "state store is closed" not in caplog.text
     # The slow search's answer is in the store, which the fast loop's end used to close
     # under it (the search went on without it, and its answer was not kept).
@@ -65,19 +120,22 @@ def test_no_session_is_left_open_when_loops_open_theirs_at_the_same_moment(
     """Two threads opening sessions in the same instant: neither may lose track of one.
 
     The first thread is held just after it opened its session, while the second runs a
-    whole search (for as long as the client lets it: a client that serialises the opening
-    makes the second wait, and the hold ends after half a second).
+    whole search, for as long as the client lets it: a client that serialises the opening
+    makes the second wait for its lock, and the hold ends when it does. It used to end
+    after half a second, which on a loaded machine could come before the second thread
+    reached its session at all: the test then passed on a client that lost one.
     """
     ws = WebSearch(_settings(sim), api_keys=sim.api_keys())
+    let_first_go = threading.Event()
+    ws._session_lock = _WatchedLock(let_first_go)  # type: ignore[assignment]
     opened: list[aiohttp.ClientSession] = []
-    second_done = threading.Event()
     real = client_module.close_when_collected
 
     def watch(owner: object, session: aiohttp.ClientSession, loop: Any) -> Any:
         opened.append(session)
         if len(opened) == 1:  # the first thread's session: let the second thread run now
             second_started.set()
-            second_done.wait(timeout=0.5)
+            let_first_go.wait(timeout=30)
         return real(owner, session, loop)
 
     monkeypatch.setattr(client_module, "close_when_collected", watch)
@@ -90,7 +148,7 @@ def test_no_session_is_left_open_when_loops_open_theirs_at_the_same_moment(
     def second() -> None:
         second_started.wait(timeout=5)
         results.append(asyncio.run(ws.run("second")))
-        second_done.set()
+        let_first_go.set()
 
     threads = [threading.Thread(target=first), threading.Thread(target=second)]
     for thread in threads:
