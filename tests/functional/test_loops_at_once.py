@@ -125,7 +125,9 @@ def test_no_session_is_left_open_when_loops_open_theirs_at_the_same_moment(
     after half a second, which on a loaded machine could come before the second thread
     reached its session at all: the test then passed on a client that lost one.
     """
-    ws = WebSearch(_settings(sim), api_keys=sim.api_keys())
+    # Nothing here hangs: 1 s per request let a loaded machine's Brave connection fail
+    # ("not made within 1s") while both threads ran, and the second fell back.
+    ws = WebSearch(_settings(sim, timeout_seconds=30.0), api_keys=sim.api_keys())
     let_first_go = threading.Event()
     ws._session_lock = _WatchedLock(let_first_go)  # type: ignore[assignment]
     opened: list[aiohttp.ClientSession] = []
