@@ -440,6 +440,21 @@ class WebSearch(AsyncClosing):
             return store
         return self._store
 
+    async def _begin(
+        self, query: str | SearchParams, params: SearchOptions
+    ) -> tuple[SearchParams, Deadline]:
+        """The search's parameters, and its deadline, begun once its modules are imported.
+
+        A process's first search imports the chain and the providers its plan asks (on a
+        worker thread): 0.1-0.2 s, and seconds on a loaded machine, which were paid out of
+        its deadline. A 1 s search failed with "the 1s deadline for the whole search ran
+        out; not tried: brave" before Brave was asked. The imports are the process's, not
+        the search's; the deadline starts after them, as a fetch's does after its own.
+        """
+        searched = _params(query, params)
+        await import_off_loop(self.settings, searched.provider)
+        return searched, Deadline(self.settings.deadline_seconds)
+
     async def _execute(
         self, params: SearchParams, use_cache: bool, deadline: Deadline
     ) -> tuple[ChainOutcome, list[str]]:
@@ -465,7 +480,6 @@ class WebSearch(AsyncClosing):
     async def _execute_within(
         self, params: SearchParams, use_cache: bool, deadline: Deadline
     ) -> tuple[ChainOutcome, list[str]]:
-        await import_off_loop(self.settings, params.provider)  # the first search's imports
         setup = await self._open()
         plan = setup.plan(params.provider)
         # A broken ledger must not cost an answer: the chain sees a store that degrades.
@@ -621,10 +635,10 @@ class WebSearch(AsyncClosing):
                 one chosen lacks its setup; the message says what to set.
             AllProvidersFailedError: Every provider failed; ``failures`` has each error.
         """
-        deadline = Deadline(self.settings.deadline_seconds)
         if include_content:
             check_content_limit(content_limit, "content_limit")
-        outcome, _ = await self._execute(_params(query, params), use_cache, deadline)
+        searched, deadline = await self._begin(query, params)
+        outcome, _ = await self._execute(searched, use_cache, deadline)
         if outcome.response is not None:
             if include_content:
                 paged = await add_page_content(
@@ -676,10 +690,10 @@ class WebSearch(AsyncClosing):
             pydantic.ValidationError: A parameter is invalid; the error names it.
             ValueError: ``content_limit`` is not 1-20.
         """
-        deadline = Deadline(self.settings.deadline_seconds)
         if include_content:
             check_content_limit(content_limit, "content_limit")
-        outcome, notes = await self._execute(_params(query, params), use_cache, deadline)
+        searched, deadline = await self._begin(query, params)
+        outcome, notes = await self._execute(searched, use_cache, deadline)
         if outcome.response is not None:
             response = outcome.response
             text = format_for_llm(response, notes)

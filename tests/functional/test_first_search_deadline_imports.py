@@ -1,0 +1,61 @@
+"""A process's first search imports its chain and providers before its deadline starts.
+
+The first search imported the chain and the providers its plan asks on a worker thread, but
+after its deadline had begun: 0.1-0.2 s on an idle machine and seconds on a loaded one, so
+a 1 s search failed with "the 1s deadline for the whole search ran out; not tried: brave"
+before Brave was asked. A fresh interpreter, where nothing is imported yet, records every
+module of ours imported on any thread once the search's deadline has been made (a
+``Deadline`` built by the client: watched, not replaced).
+"""
+
+import textwrap
+
+from tests.loop_imports import run_watched
+
+_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, json
+    import websearch_core.client as client
+    from websearch_core import WebSearch
+    from websearch_core.testing import Simulator
+
+    begun = False
+    after_begun = []
+
+    class AfterBegun(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if begun:
+                after_begun.append(name)
+            return None
+
+    class WatchedDeadline(client.Deadline):
+        def __init__(self, *args, **kwargs):
+            global begun
+            begun = True
+            super().__init__(*args, **kwargs)
+
+    client.Deadline = WatchedDeadline
+    sys.meta_path.insert(0, AfterBegun())
+
+    async def main():
+        global begun
+        async with Simulator(["brave", "tavily"]) as sim:
+            settings = sim.settings(providers=("brave", "tavily"), state_backend="memory")
+            async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+                answer = (await ws.search("python asyncio")).provider
+                begun = False
+        return answer
+
+    answer = asyncio.run(main())
+    print(json.dumps({"answer": answer, "after_begun": after_begun}))
+    """
+)
+
+
+def test_the_first_search_imports_its_chain_and_providers_before_its_deadline() -> None:
+    found = run_watched(_SCRIPT)
+    assert found["answer"] == "brave"
+    after_begun = found["after_begun"]
+    assert isinstance(after_begun, list)
+    ours = [name for name in after_begun if name.split(".")[0] == "websearch_core"]
+    assert not [name for name in ours if ".providers." in name or "call_setup" in name], ours
