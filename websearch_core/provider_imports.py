@@ -42,13 +42,18 @@ _FETCH_MODULES = (
     "websearch_core.state.failsafe",
     "readability",  # the HTML page's extractors, imported by its first extraction
     "trafilatura",
+    "pypdf",  # a PDF's reader, imported by its first reading
+    "pypdf.filters",  # its stream decoders, which pypdf imports at the first compressed stream
 )
 """What a page fetch imports: the fetcher, its parsers and the store wrapper.
 
-The HTML extractors are among them: imported by the first page's extraction, they were
-paid for out of that page's deadline (0.5-1.2 s of a 4 s fetch on a loaded machine, and
-a loopback page was refused with "no content within the 4 s deadline"). Imported here,
-before the deadline starts, as the rest of the fetcher is."""
+The HTML extractors and the PDF reader are among them: imported by the first page's
+reading, they were paid for out of that page's deadline (the extractors 0.5-1.2 s of a
+4 s fetch on a loaded machine, and a loopback page was refused with "no content within
+the 4 s deadline"). Imported here, before the deadline starts, as the rest of the fetcher
+is. Which reader a page needs is known only from its answer, inside the deadline, so every
+first fetch imports both: pypdf adds some 0.05 s (unloaded) to a first fetch, outside its
+deadline, once a process."""
 _everything_loaded = False
 """Set once every provider and the chain are imported: later searches ask nothing."""
 _loaded_plans: set[tuple[str, ...]] = set()
