@@ -719,7 +719,8 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
         default=None, gt=0, le=MAX_STATE_WAIT_SECONDS, allow_inf_nan=False
     )
     """``WEBSEARCH_STATE_WAIT_SECONDS``: how long a search's or fetch's cache lookup, each
-    reservation and the cache write may wait for the state store. Unset, a tenth of the
+    reservation, each provider's failure count or mark (or a success's forgiveness of
+    failures) and the cache write may wait for the state store. Unset, a tenth of the
     deadline, at least 0.25 s and at most 1 s: milliseconds are what a local file or a
     nearby Redis takes, so a store that has not answered by then is stuck. A Redis far
     away (a first TLS connection takes several round trips) may need more; at most half

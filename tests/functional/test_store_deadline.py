@@ -20,6 +20,7 @@ from tests.functional._locked_store import write_lock_held
 from tests.sqlite_holder import held_by_another_process
 from tests.stalling_proxy import silent_server, stalling_proxy
 from websearch_core import WebSearch
+from websearch_core.deadline import STORE_SETTING_CAP
 from websearch_core.testing import Fault, Simulator
 
 DEADLINE = 1.0
@@ -225,3 +226,54 @@ async def test_a_budgeted_reservation_held_up_leaves_the_provider_its_time(
     assert "asked as the last resort, the request uncounted" in " ".join(result.response.notes)
     assert len(sim["brave"].requests) == 2
     assert elapsed < BOUND
+
+
+def _chain_behind_the_lock(sim: Simulator, tmp_path: Path) -> Any:
+    """Brave, then Tavily, under a 10 s deadline: a store's wait a tenth of it (1 s)."""
+    return sim.settings(
+        timeout_seconds=None,
+        deadline_seconds=10.0,
+        providers=("brave", "tavily"),
+        state_backend="sqlite",
+        state_dir=tmp_path,
+    )
+
+
+async def test_a_failure_counted_behind_the_lock_leaves_the_next_provider_its_time(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # Brave's 503 is counted towards its circuit breaker, a write. Behind the lock it
+    # waited what remained of the deadline, so Tavily, which could answer, was never
+    # asked: "the 10s deadline for the whole search ran out; not tried: tavily". It now
+    # waits a reservation's share of the deadline, and the chain goes on.
+    async with Simulator(["brave", "tavily"]) as sim:
+        settings = _chain_behind_the_lock(sim, tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            assert not (await ws.run("python asyncio")).is_error  # opens the store
+            sim["brave"].always(Fault.server_error(503))
+            with write_lock_held(locked_file):
+                result = await ws.run("rust tokio", use_cache=False)
+    assert not result.is_error, result.text
+    attempts = [(a.provider, a.outcome) for a in result.response.attempts]
+    assert attempts == [("brave", "failed"), ("tavily", "success")]
+
+
+async def test_a_success_forgiving_a_failure_behind_the_lock_is_not_held_to_the_deadline(
+    tmp_path: Path, locked_file: sqlite3.Connection
+) -> None:
+    # A success after a failure clears the failure count, a write. Behind the lock the
+    # answer, ready at once, waited for it until the deadline (10 s here). It now waits a
+    # reservation's share (1 s); the bound is half the deadline, the most any store wait
+    # may take (STORE_SETTING_CAP, README's WEBSEARCH_STATE_WAIT_SECONDS).
+    async with Simulator(["brave", "tavily"]) as sim:
+        settings = _chain_behind_the_lock(sim, tmp_path)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            sim["brave"].enqueue(Fault.server_error(503))
+            assert not (await ws.run("python asyncio")).is_error  # one failure counted
+            with write_lock_held(locked_file):
+                started = time.monotonic()
+                result = await ws.run("rust tokio", use_cache=False)
+                elapsed = time.monotonic() - started
+    assert not result.is_error, result.text
+    assert [(a.provider, a.outcome) for a in result.response.attempts] == [("brave", "success")]
+    assert elapsed < settings.deadline_seconds * STORE_SETTING_CAP

@@ -29,7 +29,14 @@ from dataclasses import dataclass, field, replace
 from typing import Final, cast
 
 from ..clauses import join_clauses
-from ..deadline import CallBounds, Deadline, bound_store_waits, leave_call, store_share
+from ..deadline import (
+    CallBounds,
+    Deadline,
+    StoreWaitsWithin,
+    bound_store_waits,
+    leave_call,
+    store_share,
+)
 from ..errors import (
     ConfigurationError,
     DeadlineExceededError,
@@ -444,14 +451,17 @@ class ChainRunner:
                         await asyncio.shield(self.ledger.record_failure(provider_id, error))
                         raise
                     continue
-                if retried is None and sent_nothing(error):
-                    # No connection was opened, so no request left this machine: the
-                    # provider's monthly count (a free tier's) gets the request back.
-                    await self.ledger.release(reservation)
-                if unresolved is not None and is_unreached(error):
-                    unresolved.append((provider_id, error))  # offline? seen at the end
-                else:
-                    await self.ledger.record_failure(provider_id, error)
+                # The failure's writes wait a share of the call, as the reservation did
+                # (see _store_waits_within): the next provider's time is not theirs.
+                with _store_waits_within(deadline, context.settings.state_wait_seconds):
+                    if retried is None and sent_nothing(error):
+                        # No connection was opened, so no request left this machine: the
+                        # provider's monthly count (a free tier's) gets the request back.
+                        await self.ledger.release(reservation)
+                    if unresolved is not None and is_unreached(error):
+                        unresolved.append((provider_id, error))  # offline? seen at the end
+                    else:
+                        await self.ledger.record_failure(provider_id, error)
                 outcome.failures.append((provider, error))
                 said = format_provider_failure(error, provider.info.label)
                 detail = _with_uncounted(outcome, error, said, _uncounted(bound, reservation))
@@ -468,7 +478,8 @@ class ChainRunner:
                 )
                 _detach(error)
                 return None
-            await self.ledger.record_success(provider_id)
+            with _store_waits_within(deadline, context.settings.state_wait_seconds):
+                await self.ledger.record_success(provider_id)  # the answer is ready
             uncounted = _uncounted(bound, reservation)
             attempt = Attempt(
                 provider=provider_id,
@@ -498,6 +509,22 @@ def _store_wait(deadline: Deadline, setting: float | None) -> Token[CallBounds |
     the last resort (:mod:`.last_resort`).
     """
     return bound_store_waits(store_share(deadline, setting))
+
+
+def _store_waits_within(deadline: Deadline, setting: float | None) -> StoreWaitsWithin:
+    """Bound the state store's waits in a provider's bookkeeping after its attempt.
+
+    A failure's count and mark, and a success's forgiveness of earlier failures, are
+    writes. Behind a SQLite file another process held the write lock of, each waited what
+    remained of the deadline: a failed provider's count took the time of the next
+    provider, which was never asked ("the 4s deadline for the whole search ran out; not
+    tried"), and a success that forgave a failure held its answer until the deadline. They
+    now wait the share a reservation waits (:func:`_store_wait`). Given up on, the write
+    still lands on the store's thread once the lock is free, or is journaled at close for
+    the next process (:mod:`~websearch_core.state._journal`), and the fail-safe store is
+    bypassed for the rest of the call, as after a reservation given up on.
+    """
+    return StoreWaitsWithin(store_share(deadline, setting))
 
 
 def _fans_out(provider: SearchProvider) -> bool:
