@@ -394,13 +394,14 @@ class CredentialStore:
             ConfigurationError: The lock file cannot be made (the directory is not
                 writable), named as a failed write is.
         """
+        begun = time.monotonic()  # what comes before the wait is part of it, not extra
         target = Path(os.path.realpath(self.path))
         try:
             target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             lock_path(target)
         except OSError as exc:
             raise self._unwritable(exc) from None
-        async with exclusive_for(target, seconds):
+        async with exclusive_for(target, seconds, begun=begun):
             yield LockedStore(self)
 
     def remove(self, provider: str, field: str | None = None) -> bool:

@@ -16,6 +16,7 @@ The lock is :mod:`filelock`'s (a lock file beside the target, ``flock`` on POSIX
 """
 
 import os
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -85,29 +86,40 @@ def exclusive(target: Path, name: str) -> Iterator[None]:
 
 
 @asynccontextmanager
-async def exclusive_for(target: Path, seconds: float) -> AsyncIterator[None]:
+async def exclusive_for(
+    target: Path, seconds: float, *, begun: float | None = None
+) -> AsyncIterator[None]:
     """Hold the lock of ``target`` inside, waiting at most ``seconds`` for it on the loop.
 
     The lock :func:`exclusive` takes, so a writer and this exclude each other, in threads
     of one process as in processes (``flock`` locks one open file, not one process). The
     wait polls without blocking the event loop: other searches of the loop go on.
 
+    The wait ends ``seconds`` after ``begun``, whatever came before it: a process's first
+    refresh imports filelock's asynchronous lock here (some thirty modules), and that time
+    was added after a wait its caller had sized to end just before the search's attempt
+    did. On a loaded machine the attempt's hard stop then came first, and the search
+    failed as a plain timeout ("OpenAI request timed out after 1s") instead of saying the
+    lock was held.
+
     Args:
         target: The file the holder reads and writes; its directory must exist.
         seconds: The longest wait (``0``: one try).
+        begun: ``time.monotonic()`` when the caller's wait began (default: now).
 
     Raises:
         LockHeldError: The lock stayed held for ``seconds``.
         OSError: The lock file cannot be created.
     """
+    ends = (time.monotonic() if begun is None else begun) + max(0.0, seconds)
     from filelock import AsyncFileLock, Timeout  # only when refreshing, as in exclusive()
 
-    wait = max(0.0, seconds)
+    wait = max(0.0, ends - time.monotonic())
     lock = AsyncFileLock(lock_path(target), timeout=wait, mode=0o600, run_in_executor=False)
     try:
         await lock.acquire()
     except Timeout:
-        raise LockHeldError(str(lock.lock_file), wait) from None
+        raise LockHeldError(str(lock.lock_file), max(0.0, seconds)) from None
     try:
         yield
     finally:

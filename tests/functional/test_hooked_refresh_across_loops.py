@@ -10,10 +10,13 @@ three, through each one's own way of asking for the token.
 """
 
 import logging
+import sys
 import time
+import types
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
 
+import filelock
 import pytest
 
 from tests.functional._sim_helpers import credential_store
@@ -252,3 +255,40 @@ async def test_a_lock_held_by_another_process_fails_the_search_clearly_without_r
     old = _old(sign_in)
     for secret in (old.access_token, old.refresh_token or ""):
         assert secret not in failure.message + caplog.text
+
+
+class _AsyncLockSlowToLoad(types.ModuleType):
+    """:mod:`filelock` as a loaded machine's first refresh meets it: its asynchronous lock
+    (some thirty modules, imported by the first refresh) takes half a second to come."""
+
+    def __init__(self, real: types.ModuleType) -> None:
+        super().__init__(real.__name__)
+        self._real = real
+
+    def __getattr__(self, name: str) -> object:
+        if name == "AsyncFileLock":
+            time.sleep(0.5)  # on the loop's thread, as an import is
+        return getattr(self._real, name)
+
+
+async def test_a_slow_first_import_of_the_lock_still_fails_the_search_saying_the_lock_was_held(
+    sim: Simulator, sign_in: HookedSignIn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The refresh sized its wait for the lock (the attempt's time left, less 0.05 s to
+    # report) before its first use imported filelock's asynchronous lock, then waited that
+    # long from after the import: under load 16 the attempt's hard stop came first, and
+    # the search failed as "OpenAI request timed out after 1s". The wait now ends when it
+    # was sized to, whatever came before it.
+    _sign_in_expired(sim, sign_in)
+    lock_file = store_lock_file(sim)
+    with lock_held_by_another_process(lock_file):
+        monkeypatch.setitem(sys.modules, "filelock", _AsyncLockSlowToLoad(filelock))
+        async with _client(sim, sign_in, timeout=1.0) as ws:
+            with pytest.raises(AllProvidersFailedError) as caught:
+                await ws.search("python asyncio", provider=sign_in.provider)
+    (failure,) = caught.value.failures
+    assert failure.message.startswith(
+        f"{sign_in.provider}: not refreshed: another process or thread held the credential"
+        f" store's lock {lock_file.name} for the"
+    ), failure.message
+    assert _token_requests(sim, sign_in) == 0
