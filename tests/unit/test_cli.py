@@ -485,7 +485,7 @@ def test_ctrl_c_during_a_search_ends_in_one_line_and_status_130(simulate: Simula
         out, err = process.communicate(timeout=30)
     finally:
         process.kill()
-    assert process.returncode == EXIT_INTERRUPTED
+    assert process.returncode == EXIT_INTERRUPTED, err
     assert (out, err) == ("", "websearch: interrupted\n")
 
 
