@@ -18,17 +18,22 @@ WATCH = textwrap.dedent(
 
     loop_thread = None
     on_loop = []
+    watching = False
+    while_watching = []
 
     class Watch(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target=None):
             if threading.get_ident() == loop_thread:
                 on_loop.append(name)
+            if watching:
+                while_watching.append(name)
             return None
 
     sys.meta_path.insert(0, Watch())
     """
 )
-"""The watch every script starts with: ``loop_thread`` (set it) and ``on_loop`` (read it)."""
+"""The watch every script starts with: ``loop_thread`` (set it) and ``on_loop`` (read it);
+``watching`` (set it) and ``while_watching`` (read it) for imports on any thread."""
 
 
 def run_watched(script: str, **values: object) -> dict[str, object]:

@@ -25,24 +25,13 @@ _SCRIPT = textwrap.dedent(
     from aiohttp import web
     from websearch_core import WebSearch
 
-    asked = False
-    after_asked = []
-
-    class AfterAsked(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path, target=None):
-            if asked:
-                after_asked.append(name)
-            return None
-
-    sys.meta_path.insert(0, AfterAsked())
-
     async def main():
-        global asked
+        global watching
         app = web.Application()
 
         async def page(request):
-            global asked
-            asked = True
+            global watching
+            watching = True
             return web.Response(body=BODY, content_type=CONTENT_TYPE)
 
         app.router.add_get("/page", page)
@@ -54,12 +43,12 @@ _SCRIPT = textwrap.dedent(
         async with WebSearch(state_backend="memory") as ws:
             url = f"http://127.0.0.1:{port}/page"
             answer = (await ws.fetch(url, allow_private_addresses=True)).title
-            asked = False
+            watching = False
         await runner.cleanup()
         return answer
 
     answer = asyncio.run(main())
-    print(json.dumps({"answer": answer, "after_asked": after_asked}))
+    print(json.dumps({"answer": answer, "after_asked": while_watching}))
     """
 )
 

@@ -19,35 +19,25 @@ _SCRIPT = textwrap.dedent(
     from websearch_core import WebSearch
     from websearch_core.testing import Simulator
 
-    begun = False
-    after_begun = []
-
-    class AfterBegun(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path, target=None):
-            if begun:
-                after_begun.append(name)
-            return None
-
     class WatchedDeadline(client.Deadline):
         def __init__(self, *args, **kwargs):
-            global begun
-            begun = True
+            global watching
+            watching = True
             super().__init__(*args, **kwargs)
 
     client.Deadline = WatchedDeadline
-    sys.meta_path.insert(0, AfterBegun())
 
     async def main():
-        global begun
+        global watching
         async with Simulator(["brave", "tavily"]) as sim:
             settings = sim.settings(providers=("brave", "tavily"), state_backend="memory")
             async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
                 answer = (await ws.search("python asyncio")).provider
-                begun = False
+                watching = False
         return answer
 
     answer = asyncio.run(main())
-    print(json.dumps({"answer": answer, "after_begun": after_begun}))
+    print(json.dumps({"answer": answer, "after_begun": while_watching}))
     """
 )
 
