@@ -30,10 +30,27 @@ WATCH = textwrap.dedent(
             return None
 
     sys.meta_path.insert(0, Watch())
+
+    async def serve_page(body, content_type, on_request=None):
+        # One page on a loopback port: (the runner to clean up, the page's URL).
+        from aiohttp import web
+
+        async def page(request):
+            if on_request is not None:
+                on_request()
+            return web.Response(body=body, content_type=content_type)
+
+        app = web.Application()
+        app.router.add_get("/page", page)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        return runner, f"http://127.0.0.1:{runner.addresses[0][1]}/page"
     """
 )
 """The watch every script starts with: ``loop_thread`` (set it) and ``on_loop`` (read it);
-``watching`` (set it) and ``while_watching`` (read it) for imports on any thread."""
+``watching`` (set it) and ``while_watching`` (read it) for imports on any thread;
+``serve_page`` for a one-page loopback server."""
 
 
 def run_watched(script: str, **values: object) -> dict[str, object]:

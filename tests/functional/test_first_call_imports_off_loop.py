@@ -15,7 +15,6 @@ from websearch_core.providers import PROVIDER_REGISTRY
 _SCRIPT = textwrap.dedent(
     """
     import asyncio, json, tempfile
-    from aiohttp import web
     from websearch_core import WebSearch
 
     PAGE = "<html><head><title>T</title></head><body><main><h1>Notes</h1>"
@@ -24,23 +23,12 @@ _SCRIPT = textwrap.dedent(
 
     async def main():
         global loop_thread
-        app = web.Application()
-
-        async def page(request):
-            return web.Response(text=PAGE, content_type="text/html")
-
-        app.router.add_get("/page", page)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = runner.addresses[0][1]
+        runner, url = await serve_page(PAGE.encode(), "text/html")
         async with WebSearch(state_backend="memory", state_dir=tempfile.mkdtemp()) as ws:
             loop_thread = threading.get_ident()
             if CALL == "status":
                 answer = len(await ws.provider_status())
             else:
-                url = f"http://127.0.0.1:{port}/page"
                 answer = (await ws.fetch(url, allow_private_addresses=True)).title
             loop_thread = None
         await runner.cleanup()

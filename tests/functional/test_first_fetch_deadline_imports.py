@@ -22,26 +22,16 @@ from tests.loop_imports import run_watched
 _SCRIPT = textwrap.dedent(
     """
     import asyncio, json
-    from aiohttp import web
     from websearch_core import WebSearch
+
+    def asked():
+        global watching
+        watching = True
 
     async def main():
         global watching
-        app = web.Application()
-
-        async def page(request):
-            global watching
-            watching = True
-            return web.Response(body=BODY, content_type=CONTENT_TYPE)
-
-        app.router.add_get("/page", page)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = runner.addresses[0][1]
+        runner, url = await serve_page(BODY, CONTENT_TYPE, on_request=asked)
         async with WebSearch(state_backend="memory") as ws:
-            url = f"http://127.0.0.1:{port}/page"
             answer = (await ws.fetch(url, allow_private_addresses=True)).title
             watching = False
         await runner.cleanup()
