@@ -28,7 +28,7 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -61,6 +61,7 @@ from .errors import (
 )
 from .format import NO_PROVIDER_MESSAGE, format_for_llm
 from .loop_run import run_to_end
+from .loop_servers import blocked_origin, sync_call_blocks_server
 from .models import (
     Attempt,
     ProviderFailure,
@@ -734,7 +735,13 @@ class WebSearch(AsyncClosing):
             include_content: Also fetch the top results' pages, as in :meth:`search`.
             content_limit: How many results' pages ``include_content`` gets (1-20).
             **params: Other :class:`SearchParams` fields when ``query`` is text.
+
+        Raises:
+            RuntimeError: Called on a running event loop that serves one of the settings'
+                endpoints (a simulator under ``async with``), which it would block: await
+                :meth:`search` there instead.
         """
+        _refuse_blocking_a_server("search_sync", "search", _endpoints(self.settings))
         content = {"include_content": include_content, "content_limit": content_limit}
         return _run_blocking(
             self._fresh()._search_and_close(_params(query, params), use_cache, content)
@@ -757,7 +764,13 @@ class WebSearch(AsyncClosing):
             include_content: Also fetch the top results' pages, as in :meth:`run`.
             content_limit: How many results' pages ``include_content`` gets (1-20).
             **params: Other :class:`SearchParams` fields when ``query`` is text.
+
+        Raises:
+            RuntimeError: Called on a running event loop that serves one of the settings'
+                endpoints (a simulator under ``async with``), which it would block: await
+                :meth:`run` there instead.
         """
+        _refuse_blocking_a_server("run_sync", "run", _endpoints(self.settings))
         content = {"include_content": include_content, "content_limit": content_limit}
         return _run_blocking(
             self._fresh()._run_and_close(_params(query, params), use_cache, content)
@@ -873,12 +886,17 @@ class WebSearch(AsyncClosing):
 
     def fetch_sync(self, url: str, **options: Unpack[FetchOptions]) -> PageContent:
         """:meth:`fetch` for synchronous code (safe inside a running event loop)."""
+        _refuse_blocking_a_server("fetch_sync", "fetch", (url, *_endpoints(self.settings)))
         return _run_blocking(self._fresh()._fetch_and_close(url, options))
 
     def fetch_many_sync(
         self, urls: Sequence[str], **options: Unpack[FetchManyOptions]
     ) -> list[PageContent | FetchError]:
         """:meth:`fetch_many` for synchronous code (safe inside a running event loop)."""
+        listed = urls if isinstance(urls, list | tuple) else ()  # never consume an iterator
+        _refuse_blocking_a_server(
+            "fetch_many_sync", "fetch_many", (*listed, *_endpoints(self.settings))
+        )
         return _run_blocking(self._fresh()._fetch_many_and_close(urls, options))
 
     async def _fetch_and_close(self, url: str, options: FetchOptions) -> PageContent:
@@ -1001,6 +1019,27 @@ def _close_left_open() -> None:
             continue
         with contextlib.suppress(Exception):
             loop.run_until_complete(guard.generator.aclose())
+
+
+def _endpoints(settings: Settings) -> tuple[str, ...]:
+    """Every server the settings send requests to instead of a provider's own."""
+    proxy = settings.proxy.get_secret_value() if settings.proxy is not None else None
+    named = (*settings.base_urls.values(), settings.searxng.endpoint, proxy)
+    return tuple(url for url in named if url)
+
+
+def _refuse_blocking_a_server(call: str, awaited: str, urls: Iterable[str]) -> None:
+    """Refuse ``call`` at once if it would block the running loop that serves one of ``urls``.
+
+    The call would wait out its whole timeout for a server that cannot answer until it
+    returns (see :mod:`~websearch_core.loop_servers`).
+
+    Raises:
+        RuntimeError: It would; the message names the server and what to write instead.
+    """
+    origin = blocked_origin(urls)
+    if origin is not None:
+        raise sync_call_blocks_server(call, awaited, origin)
 
 
 def _run_blocking(coroutine: Coroutine[Any, Any, _T]) -> _T:

@@ -30,6 +30,7 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 
+from ..loop_servers import serve_on, stop_serving
 from ..meant_names import meant
 from ..provider_ids import GOOGLE_OAUTH_ROUTE
 from ..providers import SEARCH_PROVIDER_ORDER
@@ -211,6 +212,8 @@ class Simulator:
             for provider_id in ids
         }
         self._runners: list[web.AppRunner] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop serving, while it serves: a sync call blocking it is refused at once."""
 
     def __getitem__(self, provider_id: str) -> SimulatedProvider:
         """The simulated provider ``provider_id``.
@@ -241,6 +244,7 @@ class Simulator:
 
     async def start(self) -> None:
         """Bind every simulated provider to a free loopback port."""
+        self._loop = asyncio.get_running_loop()
         for simulated in self.providers.values():
             app = web.Application()
             app.router.add_route("*", "/{tail:.*}", _handler(simulated))
@@ -251,6 +255,7 @@ class Simulator:
             host, port = runner.addresses[-1][:2]
             simulated.base_url = f"http://{host}:{port}"
             self._runners.append(runner)
+            serve_on(self._loop, simulated.base_url)
 
     async def close(self) -> None:
         """Stop every server, first ending requests a ``hang`` fault is still holding."""
@@ -261,6 +266,10 @@ class Simulator:
         for runner in self._runners:
             await runner.cleanup()
         self._runners.clear()
+        if self._loop is not None:
+            for simulated in self.providers.values():
+                stop_serving(self._loop, simulated.base_url)
+            self._loop = None
 
     @contextlib.contextmanager
     def running_in_thread(self) -> Iterator[Self]:
