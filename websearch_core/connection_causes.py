@@ -26,6 +26,7 @@ __all__ = [
     "navigation_unreached",
     "protocol_fault",
     "proxy_refusal",
+    "sent_through_proxy",
     "undecodable_encoding",
     "unreached_cause",
 ]
@@ -144,6 +145,26 @@ def connect_unfinished(through_proxy: bool, seconds: str) -> str:
     """
     words = PROXY_UNREACHABLE if through_proxy else NOT_CONNECTED
     return f"{words}: the connection was not made within {seconds}s"
+
+
+def sent_through_proxy(source: str | None) -> str:
+    """What a timeout of a request sent through a proxy adds: which proxy it went through.
+
+    A plain http request goes to the proxy whole (no ``CONNECT`` first), so a proxy that
+    takes it and never answers reads as the provider timing out; naming the proxy (by the
+    variable or setting that chose it, never its URL, which may hold a password) points
+    at what may be hanging.
+
+    Args:
+        source: The variable or setting that named the proxy; ``None`` if not known.
+
+    Example:
+        >>> sent_through_proxy("HTTP_PROXY")
+        ' (sent through the proxy that HTTP_PROXY names)'
+    """
+    if source is None:
+        return " (sent through a proxy)"
+    return f" (sent through the proxy that {source} names)"
 
 
 def connect_refused(exc: BaseException) -> bool:

@@ -33,6 +33,7 @@ from .connection_causes import (
     lookup_unanswered,
     protocol_fault,
     proxy_refusal,
+    sent_through_proxy,
     undecodable_encoding,
     unreached_cause,
 )
@@ -853,6 +854,10 @@ class Transport:
         )
         hostless = hostless or self._connect_unfinished(provider, label, url, timeout, exc)
         hostless = hostless or _hostless_failure(provider, label, timeout, exc)
+        if isinstance(hostless, ProviderTimeoutError) and self._proxy_for(provider, label, url):
+            # Sent whole to the proxy, which may be the one that never answered.
+            message = f"{hostless.message}{sent_through_proxy(self._proxy_named(url))}"
+            return ProviderTimeoutError(provider, message, None)
         if hostless is not None:
             return hostless
         host = urlsplit(url).netloc.rpartition("@")[2] or "?"  # never the userinfo

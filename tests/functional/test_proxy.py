@@ -1,8 +1,11 @@
 """Provider requests can go through an HTTP proxy (set explicitly, or by HTTPS_PROXY)."""
 
+from typing import Any
+
 import pytest
 
-from websearch_core import WebSearch
+from tests.stalling_proxy import silent_server
+from websearch_core import Settings, WebSearch
 from websearch_core.testing import Simulator
 
 
@@ -29,3 +32,32 @@ def test_proxy_credentials_stay_secret() -> None:
 
     settings = Settings(proxy="http://user:hunter2@proxy.example:3128")
     assert "hunter2" not in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("how", "named"), [("setting", "the proxy setting"), ("environment", "HTTP_PROXY")]
+)
+async def test_a_proxy_that_never_answers_is_named_when_the_request_times_out(
+    how: str, named: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A plain http request goes to the proxy whole, with no CONNECT to hang on: a proxy that
+    # takes it and never answers read as "Brave request timed out", as if Brave were slow.
+    # The search still ends at its time limit, and now says which proxy it went through.
+    with silent_server() as port:
+        proxy = f"http://127.0.0.1:{port}"
+        values: dict[str, Any] = {
+            "providers": ["brave"],
+            "base_urls": {"brave": "http://api.search.brave.invalid"},
+            "timeout_seconds": 0.5,
+            "state_backend": "memory",
+        }
+        if how == "setting":
+            values["proxy"] = proxy
+        else:
+            monkeypatch.setenv("HTTP_PROXY", proxy)
+        async with WebSearch(Settings(**values), api_keys={"brave": "sim-key"}) as ws:
+            result = await ws.run("python asyncio")
+    assert (
+        result.error
+        == f"Brave request timed out after 0.5s (sent through the proxy that {named} names)"
+    )
