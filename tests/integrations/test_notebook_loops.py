@@ -70,3 +70,51 @@ def test_sync_calls_in_a_running_loop_under_nest_asyncio_leave_no_loop_open() ->
     assert found["said"] == []
     assert found["loops"] <= 0
     assert found["fds"] <= 0
+
+
+_SIMULATOR_IN_A_CELL = textwrap.dedent(
+    """
+    import asyncio, json
+    import nest_asyncio
+    from websearch_core import WebSearch
+    from websearch_core.testing import Simulator
+
+    nest_asyncio.apply()
+
+    async def kernel():
+        sim = Simulator(["brave"])
+        await sim.start()  # one cell: the simulator now runs on the kernel's loop
+        ws = WebSearch(sim.settings(), api_keys=sim.api_keys())
+        try:
+            ws.run_sync("in a later cell")
+            refused = None
+        except RuntimeError as error:
+            refused = str(error)
+        nested = asyncio.run(ws.search("through nest_asyncio")).provider
+        awaited = (await ws.run("awaited")).response.provider
+        await ws.aclose()
+        await sim.close()
+        return {"refused": refused, "nested": nested, "awaited": awaited}
+
+    print(json.dumps(asyncio.run(kernel())))
+    """
+)
+
+
+def test_a_sync_call_in_a_notebook_is_refused_when_a_cell_started_the_simulator() -> None:
+    # A simulator started in a cell (await sim.start()) runs on the kernel's loop, which
+    # a synchronous call in a later cell blocks: it waited 5 s for a bare timeout, and is
+    # refused at once now. asyncio.run, patched by nest_asyncio, runs on that loop and
+    # works, as the README says (that part is a guard: nest_asyncio's, before and after).
+    completed = subprocess.run(
+        [sys.executable, "-W", "error", "-c", _SIMULATOR_IN_A_CELL],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    found = json.loads(completed.stdout.splitlines()[-1])
+    assert found["refused"] is not None
+    assert found["refused"].startswith("run_sync() would block the running event loop")
+    assert found["nested"] == "brave"
+    assert found["awaited"] == "brave"
