@@ -14,6 +14,9 @@ Selected when ``WEBSEARCH_REDIS_URL`` is set. Key layout, all under one prefix
     {prefix}cache:{key}                header + cached bytes, removed at expiry (PXAT)
     {prefix}note:{provider}:{name}     a provider's note: JSON text and expiry, removed at
                                        that expiry (PXAT)
+    {prefix}reset:{provider}           when the provider was last reset (``clear``),
+                                       microseconds of the server clock
+    {prefix}reset                      when every provider was last reset (``clear_all``)
 
 Why it is built this way:
 
@@ -30,6 +33,9 @@ Why it is built this way:
   per call). A command takes well under a millisecond next to a web search's hundreds.
 * Expiry is also checked against the caller's ``now`` on read, so all backends agree even
   when the caller's clock and the server's differ slightly.
+* A reset keeps its time, and what it would have cleared, made before it but written after
+  it (a mark, a failure, a note or an uncapped request's count left queued on the thread
+  while another process reset), is not written: see :data:`_RESET_CHECK`.
 
 Redis Cluster is not supported: the ``MULTI`` blocks span several keys without hash tags.
 """
@@ -40,6 +46,7 @@ import json
 import logging
 import math
 import struct
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar, cast
 
@@ -81,16 +88,56 @@ _DEFAULT_TIMEOUT: Final = 5.0
 _GLOB_SPECIALS: Final = frozenset("*?[]\\")
 
 
+_RESET_CHECK: Final = """
+local function made_before_reset(provider_reset, every_reset, waited)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  local last = 0
+  for _, key in ipairs({provider_reset, every_reset}) do
+    local at = tonumber(redis.call('GET', key) or '0') or 0
+    if at <= now and at > last then last = at end
+  end
+  return now - tonumber(waited) <= last
+end
+"""
+"""A Lua function: whether a write was made at or before the provider's last reset.
+
+Why: a cooldown mark, a failure count, a note or an uncapped request's count left queued on
+the store's thread (behind a slow call, or given up on by its caller) was written once it
+got there, after another process's ``websearch providers reset`` had cleared the provider:
+the reset was followed by the state it had just cleared. SQLite drops these by the times it
+keeps (``sqlite._reset_since``); this is the same rule, on the server's clock.
+
+A reset stores the server's ``TIME`` (:data:`_RECORD_RESET_LUA`, in the reset's own
+transaction). A write passes how long it waited in this process between the call and the
+script (``waited``, microseconds of the monotonic clock), so its time on the server's clock
+is the script's ``TIME`` less that wait: no two machines' clocks are compared. The time on
+the wire and in the server's queue is not counted, which only ever makes a write look
+later: one made after a reset is never dropped. A reset the server's clock reads as in the
+future (the clock stepped back since) is left out, as SQLite leaves it.
+
+A script, not ``WATCH``: the check reads the server's clock and two keys and must decide
+with the write, atomically; ``WATCH`` would cost a read round trip before every write and a
+retry whenever another process wrote the keys meanwhile, and could not read ``TIME``.
+"""
+
+
 def _reserve_lua(*, check_mark: bool) -> str:
     """The reservation script; with ``check_mark`` it first returns an existing mark.
 
-    KEYS: with ``check_mark`` the provider's mark first; then the failure counter, then one
-    usage counter per window. ARGV: per window, its limit (-1: none) and its expiry in
-    epoch milliseconds. Returns ``{granted (1/0), failures, count per window}``, or
-    ``{2, mark}`` (the stored mark, nothing counted) when the mark key exists.
+    KEYS: with ``check_mark`` the provider's mark first; then the provider's reset time and
+    every provider's, the failure counter, then one usage counter per window. ARGV: how
+    long the call waited (see :data:`_RESET_CHECK`), then per window its limit (-1: none)
+    and its expiry in epoch milliseconds. Returns ``{granted (1/0), failures, count per
+    window}``, or ``{2, mark}`` (the stored mark, nothing counted) when the mark key exists.
+
+    Without any limit, a request made before the provider's last reset is granted and not
+    counted, as SQLite drops such a count when it writes it behind; with one, it is counted
+    whatever its time: it was checked against that budget and sent.
     """
     head = "local mark = redis.call('GET', KEYS[1])\nif mark then return {2, mark} end\n"
-    return (head if check_mark else "") + _RESERVE_BODY.replace("FIRST", "2" if check_mark else "1")
+    body = _RESERVE_BODY.replace("FIRST", "4" if check_mark else "3")
+    return _RESET_CHECK + (head if check_mark else "") + body
 
 
 _RESERVE_BODY: Final = """
@@ -98,20 +145,27 @@ local first = FIRST
 local failures = tonumber(redis.call('GET', KEYS[first]) or '0') or 0
 local found = {}
 local refused = false
+local capped = false
 for i = first + 1, #KEYS do
   local j = i - first
   local count = tonumber(redis.call('GET', KEYS[i]) or '0')
   if count == nil then return redis.error_reply('not a usage counter: ' .. KEYS[i]) end
   found[j] = count
-  local limit = tonumber(ARGV[2 * j - 1])
-  if limit >= 0 and count >= limit then refused = true end
+  local limit = tonumber(ARGV[2 * j])
+  if limit >= 0 then
+    capped = true
+    if count >= limit then refused = true end
+  end
 end
 if refused then return {0, failures, unpack(found)} end
+if not capped and made_before_reset(KEYS[first - 2], KEYS[first - 1], ARGV[1]) then
+  return {1, failures, unpack(found)}
+end
 local counts = {}
 for i = first + 1, #KEYS do
   local j = i - first
   counts[j] = redis.call('INCR', KEYS[i])
-  redis.call('PEXPIREAT', KEYS[i], ARGV[2 * j])
+  redis.call('PEXPIREAT', KEYS[i], ARGV[2 * j + 1])
 end
 return {1, failures, unpack(counts)}
 """
@@ -156,6 +210,51 @@ redis.call('SET', KEYS[2], string.format('%.0f', now), 'PX', ttl_ms)
 return wait
 """
 
+# KEYS: a reset's time (:data:`_RESET_CHECK`). Set to the server's clock, in microseconds.
+_RECORD_RESET_LUA: Final = """
+local t = redis.call('TIME')
+redis.call('SET', KEYS[1], string.format('%.0f', tonumber(t[1]) * 1000000 + tonumber(t[2])))
+return 0
+"""
+
+# KEYS: the provider's reset time, every provider's, the mark, the mark index. ARGV: the
+# wait (:data:`_RESET_CHECK`), the mark, its end in epoch ms, the provider. 1: written.
+_SET_MARK_LUA: Final = (
+    _RESET_CHECK
+    + """
+if made_before_reset(KEYS[1], KEYS[2], ARGV[1]) then return 0 end
+redis.call('SET', KEYS[3], ARGV[2], 'PXAT', ARGV[3])
+redis.call('SADD', KEYS[4], ARGV[4])
+return 1
+"""
+)
+
+# KEYS: the provider's reset time, every provider's, the failure counter. ARGV: the wait
+# (:data:`_RESET_CHECK`), FAILURE_WINDOW in ms. Returns the count, not counted again when
+# the failure came before a reset (it was counted before, and the reset cleared it).
+_RECORD_FAILURE_LUA: Final = (
+    _RESET_CHECK
+    + """
+if made_before_reset(KEYS[1], KEYS[2], ARGV[1]) then
+  return tonumber(redis.call('GET', KEYS[3]) or '0') or 0
+end
+local count = redis.call('INCR', KEYS[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[2])
+return count
+"""
+)
+
+# KEYS: the provider's reset time, every provider's, the note. ARGV: the wait
+# (:data:`_RESET_CHECK`), the note, its end in epoch ms. 1: written.
+_SET_NOTE_LUA: Final = (
+    _RESET_CHECK
+    + """
+if made_before_reset(KEYS[1], KEYS[2], ARGV[1]) then return 0 end
+redis.call('SET', KEYS[3], ARGV[2], 'PXAT', ARGV[3])
+return 1
+"""
+)
+
 _RATE_WAIT_LUA: Final = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -170,6 +269,11 @@ return math.max(0, booked - now)
 def _epoch_ms(seconds: float) -> int:
     """Unix seconds as the positive integer milliseconds PXAT / PEXPIREAT require."""
     return max(1, math.ceil(seconds * 1000))
+
+
+def _waited_us(asked: float) -> int:
+    """Microseconds since ``asked`` (``time.monotonic()`` at the call), for the reset check."""
+    return max(0, int((time.monotonic() - asked) * 1e6))
 
 
 def _grant(reply: object) -> UsageGrant:
@@ -247,6 +351,10 @@ class RedisStore(ThreadedStore[redis.Redis]):
         self._rate_script = client.register_script(_RATE_LUA)
         self._rate_wait_script = client.register_script(_RATE_WAIT_LUA)
         self._move_mark_script = client.register_script(_MOVE_MARK_LUA)
+        self._record_reset_script = client.register_script(_RECORD_RESET_LUA)
+        self._set_mark_script = client.register_script(_SET_MARK_LUA)
+        self._record_failure_script = client.register_script(_RECORD_FAILURE_LUA)
+        self._set_note_script = client.register_script(_SET_NOTE_LUA)
 
     @classmethod
     def from_url(
@@ -278,6 +386,10 @@ class RedisStore(ThreadedStore[redis.Redis]):
 
     def _key(self, *parts: str) -> str:
         return self._prefix + ":".join(parts)
+
+    def _reset_keys(self, provider: str) -> list[str]:
+        """The provider's last reset time and every provider's (see :data:`_RESET_CHECK`)."""
+        return [self._key("reset", provider), self._key("reset")]
 
     def _call(self, func: Callable[[redis.Redis], _T]) -> _T:
         if self._closed:  # queued before aclose(): the pool would silently reconnect
@@ -319,16 +431,20 @@ class RedisStore(ThreadedStore[redis.Redis]):
         return await self._run(query)
 
     async def set_mark(self, provider: str, mark: ProviderMark) -> None:
-        """See :meth:`StateStore.set_mark`."""
-        key = self._key("mark", check_provider(provider))
-        index = self._key("marks")
+        """See :meth:`StateStore.set_mark`: not written if made before a reset (one script).
+
+        Made is when this was called, not ``mark.set_at`` (the caller's clock, which tests
+        set freely): see :data:`_RESET_CHECK`.
+        """
+        keys = self._reset_keys(check_provider(provider))
+        keys += [self._key("mark", provider), self._key("marks")]
         payload = _encode_mark(mark)
+        asked = time.monotonic()
 
         def write(client: redis.Redis) -> None:
-            with client.pipeline(transaction=True) as pipe:
-                pipe.set(key, payload, pxat=_epoch_ms(mark.until))
-                pipe.sadd(index, provider)
-                pipe.execute()
+            until_ms = _epoch_ms(mark.until)
+            args: list[bytes | int | str] = [_waited_us(asked), payload, until_ms, provider]
+            self._set_mark_script(keys=keys, args=args, client=client)
 
         await self._run(write)
 
@@ -369,16 +485,18 @@ class RedisStore(ThreadedStore[redis.Redis]):
     # -- counters -------------------------------------------------------------------------
 
     async def record_failure(self, provider: str) -> int:
-        """See :meth:`StateStore.record_failure`."""
-        key = self._key("failures", check_provider(provider))
+        """See :meth:`StateStore.record_failure`: one script.
+
+        A failure made before a reset is not counted again (the reset cleared it): the
+        count the server holds then is answered.
+        """
+        keys = [*self._reset_keys(check_provider(provider)), self._key("failures", provider)]
         window_ms = math.ceil(FAILURE_WINDOW * 1000)
+        asked = time.monotonic()
 
         def write(client: redis.Redis) -> int:
-            with client.pipeline(transaction=True) as pipe:
-                pipe.incr(key)
-                pipe.pexpire(key, window_ms)
-                count, _ = pipe.execute()
-            return int(count)
+            args = [_waited_us(asked), window_ms]
+            return int(cast(int, self._record_failure_script(keys=keys, args=args, client=client)))
 
         return await self._run(write)
 
@@ -413,11 +531,13 @@ class RedisStore(ThreadedStore[redis.Redis]):
     async def reserve_usage(self, provider: str, windows: Sequence[UsageWindow]) -> UsageGrant:
         """See :meth:`StateStore.reserve_usage`: one Lua script, atomic on the server."""
         keys, args = self._reservation(check_provider(provider), windows)
-        return await self._run_reservation(
-            provider,
-            windows,
-            lambda client: _grant(self._reserve_script(keys=keys, args=args, client=client)),
-        )
+        asked = time.monotonic()
+
+        def reserve(client: redis.Redis) -> UsageGrant:
+            waited = [_waited_us(asked), *args]
+            return _grant(self._reserve_script(keys=keys, args=waited, client=client))
+
+        return await self._run_reservation(provider, windows, reserve)
 
     async def reserve_unless_marked(
         self, provider: str, windows: Sequence[UsageWindow], now: float
@@ -430,17 +550,20 @@ class RedisStore(ThreadedStore[redis.Redis]):
         """
         keys, args = self._reservation(check_provider(provider), windows)
         mark_key = self._key("mark", provider)
+        asked = time.monotonic()
 
         def reserve(client: redis.Redis) -> UsageGrant:
+            waited = [_waited_us(asked), *args]
             reply = cast(
                 list[object],
-                self._marked_reserve_script(keys=[mark_key, *keys], args=args, client=client),
+                self._marked_reserve_script(keys=[mark_key, *keys], args=waited, client=client),
             )
             if reply[0] == _MARKED:
                 mark = self._current_mark(client, mark_key, _as_bytes(reply[1]) or b"", now)
                 if mark is not None:
                     return UsageGrant(granted=False, counts=(), mark=mark)
-                return _grant(self._reserve_script(keys=keys, args=args, client=client))
+                waited[0] = _waited_us(asked)
+                return _grant(self._reserve_script(keys=keys, args=waited, client=client))
             return _grant(reply)
 
         return await self._run_reservation(provider, windows, reserve)
@@ -484,8 +607,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
     def _reservation(
         self, provider: str, windows: Sequence[UsageWindow]
     ) -> tuple[list[str], list[int]]:
-        """The reservation script's keys and arguments (see :func:`_reserve_lua`)."""
-        keys = [self._key("failures", provider)]
+        """The reservation script's keys and arguments but the wait (see :func:`_reserve_lua`)."""
+        keys = [*self._reset_keys(provider), self._key("failures", provider)]
         keys += [self._key("usage", provider, w.period) for w in windows]
         args: list[int] = []
         for window in windows:
@@ -527,11 +650,20 @@ class RedisStore(ThreadedStore[redis.Redis]):
     # -- notes ----------------------------------------------------------------------------
 
     async def set_note(self, provider: str, name: str, text: str, until: float) -> None:
-        """See :meth:`StateStore.set_note`: one key, removed by Redis at ``until``."""
+        """See :meth:`StateStore.set_note`: one key, removed by Redis at ``until``.
+
+        Not written if made before a reset of the provider (:data:`_RESET_CHECK`).
+        """
         check_note(provider, name, text, until)
-        key = self._key("note", provider, name)
+        keys = [*self._reset_keys(provider), self._key("note", provider, name)]
         payload = json.dumps({"text": text, "until": until}, separators=(",", ":")).encode()
-        await self._run(lambda client: client.set(key, payload, pxat=_epoch_ms(until)))
+        asked = time.monotonic()
+
+        def write(client: redis.Redis) -> None:
+            args: list[bytes | int] = [_waited_us(asked), payload, _epoch_ms(until)]
+            self._set_note_script(keys=keys, args=args, client=client)
+
+        await self._run(write)
 
     async def get_note(self, provider: str, name: str, now: float) -> str | None:
         """See :meth:`StateStore.get_note`: expiry judged by ``now`` too, as marks are."""
@@ -581,7 +713,11 @@ class RedisStore(ThreadedStore[redis.Redis]):
     # -- housekeeping ---------------------------------------------------------------------
 
     async def clear(self, provider: str) -> None:
-        """See :meth:`StateStore.clear`."""
+        """See :meth:`StateStore.clear`: the reset's time is kept in its transaction.
+
+        What was made before it and is written after it is then not written (see
+        :data:`_RESET_CHECK`); rate slots and capped reservations still are.
+        """
         check_provider(provider)
         pattern = _glob_escape(self._key("usage", provider, "")) + "*"
         notes = _glob_escape(self._key("note", provider, "")) + "*"
@@ -594,6 +730,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
             if not withdrawal.start():
                 return
             with client.pipeline(transaction=True) as pipe:
+                reset_at = [self._key("reset", provider)]
+                self._record_reset_script(keys=reset_at, args=[], client=pipe)
                 pipe.delete(
                     self._key("mark", provider),
                     self._key("failures", provider),
@@ -607,7 +745,11 @@ class RedisStore(ThreadedStore[redis.Redis]):
         await self._run(write, withdrawal=withdrawal)
 
     async def clear_all(self) -> None:
-        """See :meth:`StateStore.clear_all`: every non-cache key under the prefix."""
+        """See :meth:`StateStore.clear_all`: every non-cache key under the prefix.
+
+        But the reset times: every provider's is set (in the transaction of the first
+        deletes), and each provider's own, older, stays; see :data:`_RESET_CHECK`.
+        """
         prefix = _glob_escape(self._prefix)
         patterns = [prefix + kind + ":*" for kind in ("mark", "failures", "usage", "rate", "note")]
 
@@ -618,7 +760,12 @@ class RedisStore(ThreadedStore[redis.Redis]):
             if not withdrawal.start():  # as in clear()
                 return
             for start in range(0, len(doomed), 500):
-                client.delete(*doomed[start : start + 500])
+                with client.pipeline(transaction=True) as pipe:
+                    if start == 0:
+                        reset_at = [self._key("reset")]
+                        self._record_reset_script(keys=reset_at, args=[], client=pipe)
+                    pipe.delete(*doomed[start : start + 500])
+                    pipe.execute()
 
         withdrawal = Withdrawal()
         await self._run(write, withdrawal=withdrawal)
