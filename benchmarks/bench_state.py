@@ -16,8 +16,13 @@ ratio against the in-memory store.
 Run::
 
     python benchmarks/bench_state.py [ROUNDS]
+
+Each row ends ``ratio 1.50x`` so that ``ab_compare.py`` reads it (one key per variant)::
+
+    python benchmarks/ab_compare.py --base main --pairs 4 -- bench_state.py 300
 """
 
+import argparse
 import asyncio
 import random
 import statistics
@@ -35,7 +40,6 @@ from websearch_core import WebSearch
 from websearch_core.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared/fixtures/brave"
-ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 400
 WARMUP = 20
 
 
@@ -73,7 +77,7 @@ def _summary(samples: list[float]) -> tuple[float, float, float]:
     return median, q1, q3
 
 
-async def main() -> None:
+async def main(rounds: int) -> None:
     captures = sorted(FIXTURES.glob("*.json"))
     if not captures:
         print("skipped: ../shared/fixtures/brave/*.json not available")
@@ -109,7 +113,7 @@ async def main() -> None:
         }
         samples: dict[str, list[float]] = {label: [] for label in calls}
         order = list(calls)
-        for round_ in range(WARMUP + ROUNDS):
+        for round_ in range(WARMUP + rounds):
             random.shuffle(order)
             for label in order:
                 started = time.perf_counter()
@@ -120,8 +124,8 @@ async def main() -> None:
             await ws.aclose()
     await runner.cleanup()
 
-    print(f"{ROUNDS} interleaved rounds, capture {captures[0].name}")
-    print(f"{'variant':<14}{'median ms':>10}{'IQR ms':>18}{'vs memory':>12}{'ratio':>8}")
+    print(f"{rounds} interleaved rounds, capture {captures[0].name}")
+    print(f"{'variant':<14}{'median ms':>10}{'IQR ms':>18}{'vs memory':>12}   ratio to memory")
     for label in calls:
         median, q1, q3 = _summary(samples[label])
         kind = label.split("/")[0]
@@ -129,9 +133,11 @@ async def main() -> None:
         delta = (median - base) * 1e3
         print(
             f"{label:<14}{median * 1e3:>10.3f}{f'{q1 * 1e3:.3f}-{q3 * 1e3:.3f}':>18}"
-            f"{delta:>+11.3f} {median / base:>7.2f}x"
+            f"{delta:>+11.3f}   ratio {median / base:.2f}x"
         )
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rounds", nargs="?", type=int, default=400, help="timed rounds")
+    asyncio.run(main(parser.parse_args().rounds))
