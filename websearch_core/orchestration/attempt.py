@@ -3,11 +3,10 @@
 Both the chain and the Public Web fan-out call :func:`run_attempt`, the one step between
 "this provider may be asked" and "this is what it answered". The provider's own code runs
 inside an attempt scope (:mod:`websearch_core.deadline`), so its requests, retries, waits and
-any headless escalation see the same budget, and a hard ``asyncio.timeout`` ends whatever
-is still running when the budget is spent.
+any headless escalation see the same budget, and a hard stop (:mod:`.hard_stop`) ends
+whatever is still running when the budget and a short grace are spent.
 """
 
-import asyncio
 from dataclasses import dataclass
 
 from ..dates import iso_sources
@@ -21,6 +20,7 @@ from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor, proxy_secrets, redactor_for, userinfo_secrets
 from ..sanitize import clean_response, source_cap
 from ..settings import Settings
+from .hard_stop import start_hard_stop
 
 __all__ = [
     "AttemptAnswer",
@@ -36,11 +36,6 @@ __all__ = [
 
 HARD_STOP_GRACE_SECONDS = 0.1
 """Loop time a provider has, after its own time ran out, to finish with its own answer."""
-
-
-def _start_grace(stop: asyncio.Timeout, loop: asyncio.AbstractEventLoop) -> None:
-    """Move the hard stop to :data:`HARD_STOP_GRACE_SECONDS` after now (see below)."""
-    stop.reschedule(loop.time() + HARD_STOP_GRACE_SECONDS)
 
 
 def settings_secrets(settings: Settings) -> tuple[str, ...]:
@@ -225,26 +220,32 @@ async def answer_attempt(
     # this runs on every search, and a ``with attempt_scope(...)`` costs a generator more.
     granted, scope = enter_attempt(timeout)
     try:
-        # The transport's own timeout (same expiry) names the request; this hard bound,
-        # a moment later, ends whatever else is still running (waits, a browser).
+        # The transport's own timeout (same expiry) names the request; this hard stop, a
+        # moment later, ends whatever else is still running (waits, a browser).
         #
-        # Two steps rather than one asyncio.timeout(granted + grace): when the event loop
-        # runs late by more than the grace (a loaded machine), a single timer is due in the
-        # same loop turn as the provider's own deadline and cancels the provider while its
-        # own, more specific outcome (the fan-out's cut-off answer) is being delivered,
-        # which the caller then saw as a generic "request timed out". The first timer, at
-        # the attempt's time, only starts the grace, which counts from when that timer
-        # actually ran; a provider that ignores its timeout is still stopped at the
-        # grace's end, or as soon after it as the loop runs. Written out rather than as a
-        # context manager of ours: every search runs it (a generator's frames cost ~10 us).
-        loop = asyncio.get_running_loop()
-        async with asyncio.timeout(None) as stop:
-            grace = loop.call_later(granted, _start_grace, stop, loop)
-            try:
-                search = provider._search_checked if checked else provider.search
-                response = await search(plan.params, context)
-            finally:
-                grace.cancel()
+        # Two steps rather than one stop at granted + grace: when the event loop runs
+        # late by more than the grace (a loaded machine), a single stop is due in the same
+        # loop turn as the provider's own deadline and cancels the provider while its own,
+        # more specific outcome (the fan-out's cut-off answer) is being delivered, which
+        # the caller then saw as a generic "request timed out". The attempt's time only
+        # starts the grace, which counts from when the loop actually got there; a
+        # provider that ignores its timeout is still stopped at the grace's end, or as
+        # soon after it as the loop runs. One timer of the loop watches every attempt
+        # (:mod:`.hard_stop`): an ``asyncio.timeout`` and a timer of its own cost every
+        # search ~7 us for a stop that almost never fires.
+        stop = start_hard_stop(granted, HARD_STOP_GRACE_SECONDS)
+        try:
+            search = provider._search_checked if checked else provider.search
+            response = await search(plan.params, context)
+        except BaseException as error:
+            if not stop.end(error):
+                raise
+            # The stop's cancel: the provider outlived its time and its grace.
+            failure = ProviderTimeoutError(
+                provider.info.id, timed_out_text(provider.info.label, granted), None
+            )
+        else:
+            stop.end(None)
     except TimeoutError:
         message = timed_out_text(provider.info.label, granted)
         failure = ProviderTimeoutError(provider.info.id, message, None)
