@@ -599,6 +599,9 @@ class Credentials:
         self._sign_ins: dict[str, str] = {}
         """The stored sign-ins handed out (access token to its store entry), newest last:
         the transport judges where a request carrying one goes (:attr:`sign_ins`)."""
+        self._refresh_tokens: dict[str, str] = {}
+        """Their refresh tokens, each to its store entry, judged as the access tokens are
+        (:attr:`refresh_tokens`)."""
         self._read_names: dict[str, None] = {}
         """Every environment variable looked up so far, in order (a set that only grows)."""
         self._probe: tuple[int, Callable[[], tuple[object, ...]]] | None = None
@@ -1039,16 +1042,14 @@ class Credentials:
         """Mask both secrets of ``token`` from now on: its access and any refresh token.
 
         Its access token is kept as the sign-in stored under ``entry`` too, for the
-        transport to judge where it is sent (at most :data:`_KEPT_SIGN_INS`, the oldest
-        let go: a long-lived client renews its tokens every hour).
+        transport to judge where it is sent, and its refresh token likewise (at most
+        :data:`_KEPT_SIGN_INS` of each, the oldest let go: a long-lived client renews its
+        tokens every hour).
         """
-        sign_ins = self._sign_ins
-        if token.access_token and token.access_token not in sign_ins:
-            if len(sign_ins) >= _KEPT_SIGN_INS:
-                del sign_ins[next(iter(sign_ins))]
-            sign_ins[token.access_token] = entry
+        _keep_newest(self._sign_ins, token.access_token, entry)
         self._remember(token.access_token)
         if token.refresh_token:
+            _keep_newest(self._refresh_tokens, token.refresh_token, entry)
             self._remember(token.refresh_token)
 
     def _remember(self, value: str) -> str:
@@ -1081,9 +1082,29 @@ class Credentials:
         """
         return self._sign_ins
 
+    @property
+    def refresh_tokens(self) -> Mapping[str, str]:
+        """The refresh tokens of the sign-ins handed out: each to its store entry.
+
+        A refresh token renews the account's sign-in for as long as it lives, so the
+        transport judges where a request carrying one goes as it judges an access token,
+        against its issuer's token endpoint (:mod:`websearch_core.sign_in_sends`). Every one
+        came with an access token, so :attr:`sign_ins` is empty only when this is.
+        """
+        return self._refresh_tokens
+
 
 _KEPT_SIGN_INS = 64
 """How many handed-out sign-ins :attr:`Credentials.sign_ins` keeps, the newest."""
+
+
+def _keep_newest(kept: dict[str, str], token: str, entry: str) -> None:
+    """Keep ``token`` under ``entry`` in ``kept``, letting the oldest go past the bound."""
+    if token and token not in kept:
+        if len(kept) >= _KEPT_SIGN_INS:
+            del kept[next(iter(kept))]
+        kept[token] = entry
+
 
 LOCK_REPORT_SECONDS = 0.05
 """What a refresh's wait for the store's lock leaves of the attempt's time, at most: enough

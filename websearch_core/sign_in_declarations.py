@@ -24,27 +24,31 @@ import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["declare", "declared_hosts", "undeclared_refusal"]
+__all__ = ["declare", "declared_hosts", "declared_url_variables", "undeclared_refusal"]
 
 
 @dataclass(frozen=True, slots=True)
 class _Declared:
     """What one provider class declares: its id, label, sign-ins' entries and their hosts.
 
-    The hosts are its ``sign_in_hosts``, where those sign-ins may go over https.
+    The hosts are its ``sign_in_hosts``, where those sign-ins may go over https; the
+    refresh hosts its ``refresh_hosts``, where their refresh tokens may (their issuer's
+    token endpoint); the URL variables its ``url_variables``, naming a URL of its own.
     """
 
     provider_id: str
     label: str
     entries: frozenset[str]
     hosts: tuple[str, ...] = ()
+    refresh_hosts: tuple[str, ...] = ()
+    url_variables: tuple[str, ...] = ()
 
 
 _BY_ID: dict[str, "weakref.WeakKeyDictionary[type, _Declared]"] = {}
 """Provider id to each living class that holds it, with what that class declares."""
 _ID_OF: "weakref.WeakKeyDictionary[type, str]" = weakref.WeakKeyDictionary()
 """The id each class was last declared under (a class whose ``info`` is assigned moves)."""
-_HOSTS: dict[tuple[str, str], tuple[str, ...]] = {}
+_HOSTS: dict[tuple[str, str, bool], tuple[str, ...]] = {}
 """Each answer of :func:`declared_hosts`, by sender and entry: asked before every request
 while a sign-in is handed out, where walking the classes cost ~10 us. Emptied whenever a
 class declares, or a class that declared is let go."""
@@ -56,6 +60,9 @@ def declare(
     label: str,
     entries: Iterable[str],
     hosts: Iterable[str] = (),
+    *,
+    refresh_hosts: Iterable[str] = (),
+    url_variables: Iterable[str] = (),
 ) -> None:
     """Record that ``cls``, a provider class with ``provider_id``, sends the sign-ins ``entries``.
 
@@ -66,20 +73,32 @@ def declare(
         entries: The credential store entries of its ``StoredOAuth`` kinds (none: it
             declares no sign-in, and may read none).
         hosts: Its ``sign_in_hosts``: where those sign-ins may be sent over https.
+        refresh_hosts: Its ``refresh_hosts``: where their refresh tokens may be sent.
+        url_variables: Its ``url_variables``: the variables naming a URL of its own.
     """
     before = _ID_OF.get(cls)
     if before is not None and before != provider_id:
         _BY_ID[before].pop(cls, None)
     _ID_OF[cls] = provider_id
     holders = _BY_ID.setdefault(provider_id, weakref.WeakKeyDictionary())
-    holders[cls] = _Declared(provider_id, label, frozenset(entries), tuple(hosts))
+    holders[cls] = _Declared(
+        provider_id,
+        label,
+        frozenset(entries),
+        tuple(hosts),
+        tuple(refresh_hosts),
+        tuple(url_variables),
+    )
     _HOSTS.clear()
     if before is None:  # its first declaration: what it declared goes when it does
         weakref.finalize(cls, _HOSTS.clear)
 
 
-def declared_hosts(provider_id: str, entry: str) -> tuple[str, ...]:
+def declared_hosts(provider_id: str, entry: str, *, refresh: bool = False) -> tuple[str, ...]:
     """The hosts the sign-in stored under ``entry`` may go to when ``provider_id`` sends it.
+
+    With ``refresh``, where its refresh token may go instead: the ``refresh_hosts`` of the
+    same classes (its issuer's token endpoint), never the hosts its access token is sent to.
 
     The ``sign_in_hosts`` of the classes with ``provider_id`` that declare ``entry``; when
     none does (a plugin sending a sign-in it read by its store entry), those of the classes
@@ -94,17 +113,38 @@ def declared_hosts(provider_id: str, entry: str) -> tuple[str, ...]:
         >>> declared_hosts("other", "nobody")
         ()
     """
-    kept = _HOSTS.get((provider_id, entry))
+    key = (provider_id, entry, refresh)
+    kept = _HOSTS.get(key)
     if kept is not None:
         return kept
     found: tuple[str, ...] = ()
     for holder in (provider_id, entry):
         said = [d for d in _BY_ID.get(holder, {}).values() if entry in d.entries]
         if said:
-            found = tuple(dict.fromkeys(host for d in said for host in d.hosts))
+            hosts = (host for d in said for host in (d.refresh_hosts if refresh else d.hosts))
+            found = tuple(dict.fromkeys(hosts))
             break
-    _HOSTS[(provider_id, entry)] = found
+    _HOSTS[key] = found
     return found
+
+
+def declared_url_variables(provider_id: str) -> tuple[str, ...]:
+    """The variables the classes with ``provider_id`` read a URL of their own from.
+
+    A URL set in one (``ANTHROPIC_BASE_URL``) is where that provider's requests go, set by
+    the user as a ``base_urls`` entry is: trusting ``provider_id`` in ``sign_in_gateways``
+    trusts it too.
+
+    Example:
+        >>> class DocUrl: ...
+        >>> declare(DocUrl, "doc-url", "Doc Url", (), url_variables=["DOC_URL"])
+        >>> declared_url_variables("doc-url"), declared_url_variables("nobody")
+        (('DOC_URL',), ())
+    """
+    holders = _BY_ID.get(provider_id)
+    if holders is None:
+        return ()
+    return tuple(dict.fromkeys(name for d in holders.values() for name in d.url_variables))
 
 
 def undeclared_refusal(provider_id: str, entry: str) -> str | None:

@@ -18,6 +18,7 @@ __all__ = [
     "built_url_refusal",
     "is_sign_in_host",
     "origin_of",
+    "refresh_refusal",
     "same_origin",
     "shown_origin",
 ]
@@ -102,4 +103,42 @@ def built_url_refusal(
         "sign_in_hosts), and a sign-in opens your whole account; send its requests there "
         f"or to a loopback address, or set base_urls.{trusted} to that endpoint and add "
         f"{trusted} to {GATEWAYS_SETTING} ({GATEWAYS_VARIABLE}) to trust it"
+    )
+
+
+def refresh_refusal(
+    url: str,
+    entry: str,
+    provider_id: str,
+    label: str,
+    hosts: Collection[str],
+    *,
+    route: str | None = None,
+) -> str:
+    """The sentence refusing to send the refresh token of the sign-in under ``entry`` to ``url``.
+
+    As :func:`built_url_refusal`, for the token that renews the sign-in: it goes only to
+    its issuer's token endpoint (the sender's ``refresh_hosts``), so it names those.
+
+    Example:
+        >>> print(refresh_refusal("https://gw.example/token", "gemini-cli", "gemini", "Gemini",
+        ...     ("oauth2.googleapis.com",), route="google_oauth"))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        Refusing to send the refresh token of the sign-in stored under "gemini-cli" to
+        https://gw.example: provider "gemini" (Gemini) renews that sign-in at
+        oauth2.googleapis.com only (its refresh_hosts), and a refresh token keeps your
+        whole account signed in; send it there or to a loopback address, or set
+        base_urls.google_oauth to that endpoint and add google_oauth to sign_in_gateways
+        (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
+    """
+    origin = origin_of(url)
+    shown = shown_origin(*origin) if origin is not None else "that endpoint"
+    named = " or ".join(hosts) if hosts else "no host"
+    trusted = route or provider_id
+    return (
+        f'Refusing to send the refresh token of the sign-in stored under "{entry}" to '
+        f'{shown}: provider "{provider_id}" ({label}) renews that sign-in at {named} only '
+        "(its refresh_hosts), and a refresh token keeps your whole account signed in; send "
+        f"it there or to a loopback address, or set base_urls.{trusted} to that endpoint and "
+        f"add {trusted} to {GATEWAYS_SETTING} ({GATEWAYS_VARIABLE}) to trust it"
     )

@@ -14,22 +14,41 @@ parameter, a form field or its JSON body) goes only:
 * to a host its sender declares for it (``sign_in_hosts``) over https on its port; a sender
   that declares none for it (a plugin sending a sign-in it read by its entry) is held to
   the hosts of the provider whose id is the entry;
-* through a base URL the user trusts with sign-ins: the route it is sent under (``route``,
-  else the provider's id) is in ``sign_in_gateways``. A route is trusted by its own id, not
-  by the sender's: a request sent under ``base_urls.brave`` needs ``brave`` trusted.
+* to the URL the user set under the base URL id it is sent under (``route``, else the
+  provider's id: its ``base_urls`` entry, or the URL variable its provider reads), when
+  that id is in ``sign_in_gateways``. A route is trusted by its own id, not by the
+  sender's: a request sent under ``base_urls.brave`` needs ``brave`` trusted. Trusting an
+  id trusts the URL set under it, not wherever its sender's requests go: with ``codex``
+  trusted and no URL set for it, a subclass's request to a host of its own was let through.
+
+A sign-in's refresh token is judged the same way, against its issuer's token endpoint (the
+sender's ``refresh_hosts``: Google's for a Gemini sign-in) rather than the hosts its access
+token goes to: it renews the account for as long as it lives, and was not judged at all, so
+a token endpoint pointing elsewhere, or a subclass's own request, sent it anywhere.
 
 The refusal names the provider, the endpoint (its origin only) and the settings, never the
-token (:func:`~websearch_core.sign_in_origins.built_url_refusal`).
+token (:func:`~websearch_core.sign_in_origins.built_url_refusal`,
+:func:`~websearch_core.sign_in_origins.refresh_refusal`).
 """
 
 import json
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from .sign_in_declarations import declared_hosts
-from .sign_in_origins import built_url_refusal, is_sign_in_host
+from .sign_in_origins import built_url_refusal, is_sign_in_host, refresh_refusal, same_origin
 
-__all__ = ["Sent", "carries", "send_refusal"]
+__all__ = ["HandedOut", "Sent", "carries", "send_refusal"]
+
+
+class HandedOut(NamedTuple):
+    """The sign-ins handed out so far, each token to the store entry it is kept under."""
+
+    access: Mapping[str, str]
+    """Their access tokens (:attr:`~websearch_core.credentials.Credentials.sign_ins`)."""
+    refresh: Mapping[str, str]
+    """Their refresh tokens
+    (:attr:`~websearch_core.credentials.Credentials.refresh_tokens`)."""
 
 
 class Sent(Protocol):
@@ -76,29 +95,33 @@ def carries(request: Sent, value: str) -> bool:
 def send_refusal(
     request: Sent,
     url: str,
-    sign_ins: Mapping[str, str],
+    handed_out: HandedOut,
     provider: str,
     label: str,
     route: str | None,
-    gateways: Collection[str],
+    trusted: Callable[[str], Iterable[str]],
 ) -> str | None:
     """Why ``request`` may not be sent to ``url`` with a sign-in it carries, or ``None``.
 
     Args:
         request: What the provider built (its own URL, before the base-URL override).
         url: Where it is actually sent.
-        sign_ins: The sign-ins handed out, each access token to its store entry.
+        handed_out: The sign-ins handed out: their access and refresh tokens.
         provider: The sending provider's id.
         label: Its label, for the refusal.
         route: The ``base_urls`` id it is sent under, when not the provider's own.
-        gateways: The ``sign_in_gateways`` setting: the routes trusted with sign-ins.
+        trusted: The URLs the user set under a ``base_urls`` id and trusts with sign-ins
+            (``sign_in_gateways``): none for an id not trusted. Asked only for a request
+            that would be refused otherwise.
 
     Example:
         >>> from websearch_core.providers.codex import CodexProvider  # declares "codex"
         >>> from websearch_core.transport import HttpRequest
         >>> sent = HttpRequest(method="GET", url="https://gw.example/s", headers={"X-T": "tok-1"})
-        >>> send_refusal(sent, sent.url, {"tok-1": "codex"}, "codex", "Codex", None, ["codex"])
-        >>> print(send_refusal(sent, sent.url, {"tok-1": "codex"}, "mine", "Mine", None, ()))
+        >>> out = HandedOut({"tok-1": "codex"}, {})
+        >>> gateway = {"codex": ["https://gw.example"]}.get
+        >>> send_refusal(sent, sent.url, out, "codex", "Codex", None, lambda i: gateway(i, ()))
+        >>> print(send_refusal(sent, sent.url, out, "mine", "Mine", None, lambda i: ()))
         ... # doctest: +NORMALIZE_WHITESPACE
         Refusing to send the OAuth token stored under "codex" to https://gw.example: provider
         "mine" (Mine) declares its sign-in for chatgpt.com only (its sign_in_hosts), and a
@@ -106,10 +129,29 @@ def send_refusal(
         or set base_urls.mine to that endpoint and add mine to sign_in_gateways
         (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
     """
-    if is_sign_in_host(url, ()) or (route or provider) in gateways:
-        return None  # loopback (or no usable host: the transport names that), or trusted
-    for token, entry in sign_ins.items():
+    if is_sign_in_host(url, ()):
+        return None  # loopback, or no usable host: the transport names that
+    refused = _misdirected(request, url, handed_out, provider, label, route)
+    if refused is None or any(same_origin(url, set_url) for set_url in trusted(route or provider)):
+        return None
+    return refused
+
+
+def _misdirected(
+    request: Sent,
+    url: str,
+    handed_out: HandedOut,
+    provider: str,
+    label: str,
+    route: str | None,
+) -> str | None:
+    """The refusal of the first token ``request`` carries that may not go to ``url``."""
+    for token, entry in handed_out.access.items():
         hosts = declared_hosts(provider, entry)
         if not is_sign_in_host(url, hosts) and carries(request, token):
             return built_url_refusal(url, entry, provider, label, hosts, route=route)
+    for token, entry in handed_out.refresh.items():
+        hosts = declared_hosts(provider, entry, refresh=True)
+        if not is_sign_in_host(url, hosts) and carries(request, token):
+            return refresh_refusal(url, entry, provider, label, hosts, route=route)
     return None

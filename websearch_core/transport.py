@@ -60,7 +60,8 @@ from .redaction import masked_password, redact, redactor_for
 from .said_once import first_time
 from .sent_secret import AUTHORIZATION_CLASH, REMOVE_USER_INFO
 from .session_proxy import UNREADABLE, session_proxy
-from .sign_in_sends import send_refusal
+from .sign_in_declarations import declared_url_variables
+from .sign_in_sends import HandedOut, send_refusal
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
 
 if TYPE_CHECKING:
@@ -666,17 +667,31 @@ class Transport:
         credentials = self._credentials
         if credentials is None or not credentials.sign_ins:
             return  # no sign-in handed out (the usual case): nothing to judge
-        refused = send_refusal(
-            request,
-            url,
-            credentials.sign_ins,
-            provider,
-            label,
-            route,
-            self.sign_in_gateways,
-        )
+        handed_out = HandedOut(credentials.sign_ins, credentials.refresh_tokens)
+        refused = send_refusal(request, url, handed_out, provider, label, route, self._trusted)
         if refused is not None:
             raise ProviderNotConfiguredError(provider, refused)
+
+    def _trusted(self, route: str) -> list[str]:
+        """The URLs set under ``route`` that the user trusts with sign-ins; none if not trusted.
+
+        Trusting an id in ``sign_in_gateways`` trusts the URL the user set under it, never
+        wherever its sender's requests happen to go: its ``base_urls`` entry, else the URL
+        variable its provider reads a URL of its own from (``ANTHROPIC_BASE_URL``).
+        """
+        if route not in self.sign_in_gateways:
+            return []
+        base_url = self.base_urls.get(route)
+        if base_url is not None:
+            return [base_url]
+        credentials = self._credentials
+        if credentials is None:
+            return []
+        for name in declared_url_variables(route):
+            value = credentials.env(name)
+            if value:
+                return [value]  # the first set is the one the provider reads
+        return []
 
     def _first(
         self, provider: str, label: str, request: HttpRequest, url: str, total: float | None

@@ -159,8 +159,14 @@ class _ProviderType(abc.ABCMeta):
             if name == "search":
                 value = guarded_method(value)
             super().__setattr__(name, value)
-            if name in ("credential_kinds", "info", "sign_in_hosts"):
+            if name in _DECLARED:
                 _declare_sign_ins(cls)
+
+
+_DECLARED = frozenset(
+    {"credential_kinds", "info", "sign_in_hosts", "refresh_hosts", "url_variables"}
+)
+"""The class attributes what a provider class declares about its sign-ins is read from."""
 
 
 def _declare_sign_ins(cls: type) -> None:
@@ -173,7 +179,15 @@ def _declare_sign_ins(cls: type) -> None:
     if info is not None:  # else an abstract base: no provider of its own
         kinds: tuple[Credential, ...] = getattr(cls, "credential_kinds", ())
         entries = (k.entry or info.id for k in kinds if isinstance(k, StoredOAuth))
-        declare(cls, info.id, info.label, entries, getattr(cls, "sign_in_hosts", ()))
+        declare(
+            cls,
+            info.id,
+            info.label,
+            entries,
+            getattr(cls, "sign_in_hosts", ()),
+            refresh_hosts=getattr(cls, "refresh_hosts", ()),
+            url_variables=getattr(cls, "url_variables", ()),
+        )
     subclasses: list[type] = cls.__subclasses__()
     for subclass in subclasses:
         _declare_sign_ins(subclass)
@@ -205,6 +219,13 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
     OAuth tokens, session cookies) belong to: a URL set in their place receives a sign-in
     only when it is one of them (over https), a loopback address, or trusted in
     ``sign_in_gateways`` (:mod:`websearch_core.sign_in_destination`)."""
+    refresh_hosts: ClassVar[tuple[str, ...]] = ()
+    """Where its sign-ins' refresh tokens may be sent over https: their issuer's token
+    endpoint (Google's ``oauth2.googleapis.com`` for Gemini's). A refresh token is judged
+    where it is sent as an access token is (:mod:`websearch_core.sign_in_sends`), against
+    these hosts rather than :attr:`sign_in_hosts`: it renews the account's sign-in for as
+    long as it lives, so it goes nowhere else, a loopback address and a base URL the user
+    trusts in ``sign_in_gateways`` aside."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(id={self.info.id!r})"

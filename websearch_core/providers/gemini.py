@@ -164,6 +164,8 @@ class GeminiProvider(ProtocolProvider):
     """Cloud Code's hosts, where both sign-ins' tokens go: a ``base_urls.gemini`` elsewhere
     (other than loopback) gets a token only when trusted in ``sign_in_gateways``; an API
     key goes to any gateway."""
+    refresh_hosts = (str(urlsplit(GOOGLE_TOKEN_URL).hostname),)
+    """Google's token endpoint, where both sign-ins' refresh tokens are renewed."""
     answer_variables = (MODEL_ENV,)
     """The model answers; ``GOOGLE_CLOUD_PROJECT`` only picks whose quota pays."""
 
@@ -190,8 +192,7 @@ class GeminiProvider(ProtocolProvider):
         token = credentials.oauth_token(sign_in.entry)
         if token is None or not token.refresh_token or credentials.has_refresher(sign_in.entry):
             return ()
-        official = (str(urlsplit(GOOGLE_TOKEN_URL).hostname),)
-        url = base_url_setting(context, GOOGLE_OAUTH_ROUTE, TOKEN_URL_NAME, official)
+        url = base_url_setting(context, GOOGLE_OAUTH_ROUTE, TOKEN_URL_NAME, self.refresh_hosts)
         return () if url is None else (url,)
 
     def status_note_name(self, context: ProviderContext) -> str | None:
