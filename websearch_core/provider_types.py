@@ -258,10 +258,6 @@ class LoopProvider(Protocol):
         """Resolve what requests need before the first is built."""
         ...
 
-    def sign_in_request_refusal(self, flow: Flow, request: HttpRequest) -> str | None:
-        """Why ``request`` may not carry ``flow``'s stored sign-in where it goes, or ``None``."""
-        ...
-
     def first_request(self, flow: Flow) -> HttpRequest | None:
         """The first request."""
         ...

@@ -29,14 +29,15 @@ Sanitising, result caps and redaction of the parsed response happen one step up,
 import asyncio
 import logging
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from .deadline import remaining_budget
 from .errors import ProviderNotConfiguredError, SearchProviderError
 from .models import SearchParams, SearchResponse
 from .provider_types import DelayedRequest, Exchange, Flow, LoopProvider, ProviderContext
-from .transport import API_RESPONSE, HttpRequest, HttpResponse, SseResponse
+from .sign_in_sends import judged_refusal
+from .transport import API_RESPONSE, HttpRequest, HttpResponse, SseResponse, apply_base_url
 
 logger = logging.getLogger("websearch_core")
 
@@ -126,20 +127,38 @@ async def run_protocol(
 
 
 def _refuse_misdirected_sign_in(provider: LoopProvider, flow: Flow, request: HttpRequest) -> None:
-    """Raise before ``request`` is sent if it would carry the flow's sign-in where it may not go.
+    """Raise before ``request`` is sent if it would carry a sign-in where it may not go.
 
-    A stored sign-in goes only where its provider declares; without one (``flow.token``
-    unset: an API key, a keyless engine) there is nothing to ask.
+    Judged where it is sent: the transport judges every request it sends while the
+    client's credentials have handed out a sign-in. This asks the same judgement
+    (:func:`~websearch_core.sign_in_sends.judged_refusal`) only of a step the transport
+    will not judge: one another fetcher makes (``fetch_with``), or one sent through a
+    transport built without the client's credentials (a test's, a caller's stand-in).
 
     Raises:
-        ProviderNotConfiguredError: The provider's
-            :meth:`~websearch_core.providers.base.ProtocolProvider.sign_in_request_refusal`.
+        ProviderNotConfiguredError: The refusal, naming the provider, the endpoint's
+            origin and the settings that would allow it, never the token.
     """
-    if flow.token is None:
+    context = flow.context
+    transport = context.transport
+    if request.fetch_with is None and getattr(transport, "judges_sign_ins", False):
         return
-    refused = provider.sign_in_request_refusal(flow, request)
+    settings = context.settings
+    base_urls: Mapping[str, str] = getattr(transport, "base_urls", settings.base_urls)
+    info = provider.info
+    url = apply_base_url(request.url, base_urls.get(info.id))
+    refused = judged_refusal(
+        request,
+        url,
+        context.credentials,
+        info.id,
+        info.label,
+        None,
+        settings.sign_in_gateways,
+        base_urls,
+    )
     if refused is not None:
-        raise ProviderNotConfiguredError(provider.info.id, refused)
+        raise ProviderNotConfiguredError(info.id, refused)
 
 
 def _answer(provider: LoopProvider, flow: Flow) -> SearchResponse:

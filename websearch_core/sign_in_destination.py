@@ -19,12 +19,10 @@ endpoint (its origin only, never user info) and where it was set, and the fixes.
 providers table shows it as ``misconfigured:`` and the chain skips the provider (a provider
 that tries each credential in turn, Perplexity, passes the sign-in over instead).
 
-That check reads the URLs a user sets. The URL a provider builds itself is looked at where
-it is sent (:func:`built_url_refusal`, asked by the request loop for each request that
-carries a stored sign-in): a subclass of a built-in provider whose request went to another
-host sent the account's token there unchecked. The transport judges the URL it actually
-sends to as well, for a provider that sends through it itself or under another ``route``
-(:mod:`websearch_core.sign_in_sends`).
+That check reads the URLs a user sets. The URL a request is actually sent to, whoever
+built it (a subclass of a built-in provider whose request goes to another host, a plugin
+sending through the transport itself, a request under another ``route``), is judged where
+it is sent, in one place (:mod:`websearch_core.sign_in_sends`).
 """
 
 from collections.abc import Collection

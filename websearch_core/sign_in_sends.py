@@ -1,14 +1,17 @@
 """Where a request carrying a stored sign-in may be sent, judged by the URL it is sent to.
 
-Why this exists: the credential check judges the URLs a user sets, and the request loop the
-URLs a provider's protocol builds; a provider that sends through the transport itself (a
-user's plugin, or a subclass of a built-in provider sending from ``prepare``) was judged by
-neither, so the ChatGPT sign-in it read went to any host it wrote, over plain http too, and
-a request sent with ``route=`` went to that route's base URL unjudged. The transport asks
-here before every request while its credentials have handed out a sign-in
-(:attr:`~websearch_core.credentials.Credentials.sign_ins`), on the URL it will actually
-send to (after the base-URL override). A request that carries one (in its URL, a header, a
-parameter, a form field or its JSON body) goes only:
+Why this exists: the credential check judges the URLs a user sets, not the URL a request is
+built for: a provider that sends through the transport itself (a user's plugin, or a
+subclass of a built-in provider sending from ``prepare``), or a subclass whose protocol
+builds a URL of its own, sent the ChatGPT sign-in it read to any host it wrote, over plain
+http too, and a request sent with ``route=`` went to that route's base URL unjudged. The
+transport asks here (:func:`judged_refusal`) before every request while its credentials
+have handed out a sign-in (:attr:`~websearch_core.credentials.Credentials.sign_ins`), on
+the URL it will actually send to (after the base-URL override); the request loop asks the
+same only of a step no such transport sends (another fetcher's, a stand-in transport's).
+This is the one judgement: the request loop's own check of the URL a protocol builds, with
+rules of its own beside this one, is gone. A request that carries one (in its URL, a
+header, a parameter, a form field or its JSON body) goes only:
 
 * to a loopback address (the simulator, a proxy on this machine);
 * to a host its sender declares for it (``sign_in_hosts``) over https on its port; a sender
@@ -32,13 +35,13 @@ token (:func:`~websearch_core.sign_in_origins.built_url_refusal`,
 """
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
-from .sign_in_declarations import declared_hosts
+from .sign_in_declarations import declared_hosts, declared_url_variables
 from .sign_in_origins import built_url_refusal, is_sign_in_host, refresh_refusal, same_origin
 
-__all__ = ["HandedOut", "Sent", "carries", "send_refusal"]
+__all__ = ["HandedOut", "HandsOut", "Sent", "carries", "judged_refusal", "send_refusal"]
 
 
 class HandedOut(NamedTuple):
@@ -76,6 +79,67 @@ class Sent(Protocol):
     @property
     def json(self) -> Any:
         """Its JSON body, if it sends one."""
+
+
+class HandsOut(Protocol):
+    """What hands out sign-ins and knows the environment; ``Credentials`` has it."""
+
+    @property
+    def sign_ins(self) -> Mapping[str, str]:
+        """The access tokens handed out, each to its store entry."""
+
+    @property
+    def refresh_tokens(self) -> Mapping[str, str]:
+        """Their refresh tokens, each to its store entry."""
+
+    def env(self, name: str) -> str | None:
+        """A variable's value (a URL a provider reads), or ``None``."""
+
+
+def judged_refusal(
+    request: Sent,
+    url: str,
+    credentials: HandsOut,
+    provider: str,
+    label: str,
+    route: str | None,
+    gateways: Collection[str],
+    base_urls: Mapping[str, str],
+) -> str | None:
+    """The one judgement of a request about to go to ``url``: the refusal, or ``None``.
+
+    Asked by the transport of every request it sends while ``credentials`` has handed out
+    a sign-in, and by the request loop only for a step the transport does not judge (one
+    another fetcher makes, or a transport built without the client's credentials).
+
+    Args:
+        request: What the provider built.
+        url: Where it is actually sent (after the base-URL override).
+        credentials: What handed out the sign-ins.
+        provider: The sending provider's id.
+        label: Its label, for the refusal.
+        route: The ``base_urls`` id it is sent under, when not the provider's own.
+        gateways: The ``sign_in_gateways`` setting.
+        base_urls: The base URLs set, by id.
+    """
+    if not credentials.sign_ins:
+        return None  # none handed out (the usual case): nothing to judge
+
+    def trusted(key: str) -> list[str]:
+        """The URL set under ``key`` if the user trusts it: its base URL, else its own."""
+        if key not in gateways:
+            return []
+        base_url = base_urls.get(key)
+        if base_url is not None:
+            return [base_url]
+        for name in declared_url_variables(key):
+            value = credentials.env(name)
+            if value:
+                return [value]  # the first set is the one its provider reads
+        return []
+
+    handed_out = HandedOut(credentials.sign_ins, credentials.refresh_tokens)
+    return send_refusal(request, url, handed_out, provider, label, route, trusted)
 
 
 def carries(request: Sent, value: str) -> bool:

@@ -60,8 +60,7 @@ from .redaction import masked_password, redact, redactor_for
 from .said_once import first_time
 from .sent_secret import AUTHORIZATION_CLASH, REMOVE_USER_INFO
 from .session_proxy import UNREADABLE, session_proxy
-from .sign_in_declarations import declared_url_variables
-from .sign_in_sends import HandedOut, send_refusal
+from .sign_in_sends import judged_refusal
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
 
 if TYPE_CHECKING:
@@ -655,9 +654,9 @@ class Transport:
     ) -> None:
         """Raise before ``request`` goes to ``url`` if it carries a sign-in where none may go.
 
-        The one check on the URL actually sent, whoever built the request: a provider that
-        sends through the transport itself, or under another provider's ``route``, is held
-        to it as the request loop's are (:mod:`websearch_core.sign_in_sends`). A redirect
+        The one check on the URL actually sent, whoever built the request: the request
+        loop's steps, a provider that sends through the transport itself, or one sent under
+        another provider's ``route`` (:mod:`websearch_core.sign_in_sends`). A redirect
         hop to another origin never carries a credential at all (:meth:`_follow`).
 
         Raises:
@@ -667,31 +666,27 @@ class Transport:
         credentials = self._credentials
         if credentials is None or not credentials.sign_ins:
             return  # no sign-in handed out (the usual case): nothing to judge
-        handed_out = HandedOut(credentials.sign_ins, credentials.refresh_tokens)
-        refused = send_refusal(request, url, handed_out, provider, label, route, self._trusted)
+        refused = judged_refusal(
+            request,
+            url,
+            credentials,
+            provider,
+            label,
+            route,
+            self.sign_in_gateways,
+            self.base_urls,
+        )
         if refused is not None:
             raise ProviderNotConfiguredError(provider, refused)
 
-    def _trusted(self, route: str) -> list[str]:
-        """The URLs set under ``route`` that the user trusts with sign-ins; none if not trusted.
+    @property
+    def judges_sign_ins(self) -> bool:
+        """Whether it judges every request it sends that carries a sign-in.
 
-        Trusting an id in ``sign_in_gateways`` trusts the URL the user set under it, never
-        wherever its sender's requests happen to go: its ``base_urls`` entry, else the URL
-        variable its provider reads a URL of its own from (``ANTHROPIC_BASE_URL``).
+        So when it was built with the client's credentials, which hand them out; the
+        request loop judges its steps itself only when not.
         """
-        if route not in self.sign_in_gateways:
-            return []
-        base_url = self.base_urls.get(route)
-        if base_url is not None:
-            return [base_url]
-        credentials = self._credentials
-        if credentials is None:
-            return []
-        for name in declared_url_variables(route):
-            value = credentials.env(name)
-            if value:
-                return [value]  # the first set is the one the provider reads
-        return []
+        return self._credentials is not None
 
     def _first(
         self, provider: str, label: str, request: HttpRequest, url: str, total: float | None

@@ -46,14 +46,10 @@ from ..sent_secret import CredentialCheck, SentSecret, first_problem
 from ..settings import BASE_URL_SUFFIX, ENV_PREFIX
 from ..sign_in_declarations import declare
 from ..sign_in_destination import (
-    built_url_refusal,
     endpoint_refusal,
     guarded,
-    is_sign_in_host,
     refusal,
-    same_origin,
 )
-from ..sign_in_sends import carries
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._error_map import error_for, raise_for_error_map, wait_hint
 from ._search_guard import (
@@ -537,37 +533,6 @@ class ProtocolProvider(SearchProvider):
 
     async def prepare(self, flow: Flow) -> None:
         """Resolve what requests need before the first is built (e.g. ``flow.token``)."""
-
-    @final
-    def sign_in_request_refusal(self, flow: Flow, request: HttpRequest) -> str | None:
-        """Why ``request`` may not carry ``flow``'s stored sign-in where it goes, or ``None``.
-
-        The credential check judges the URLs a user sets; the URL a provider builds itself
-        (a subclass's, one read from data) was never looked at, so a subclass of a built-in
-        provider whose request went to another host sent the sign-in there. A request that
-        carries the token (in a header, a parameter, a form field or its JSON body) goes
-        only to one of :attr:`sign_in_hosts` over https, a loopback address, or the URL the
-        user set for the provider (its ``base_urls`` entry, which every request is sent to,
-        or its own URL variable), which the credential check has judged
-        (``sign_in_gateways`` is the opt-in there). Asked by the request loop before each
-        request while ``flow.token`` is set.
-        """
-        token = flow.token
-        if token is None or is_sign_in_host(request.url, self.sign_in_hosts):
-            return None
-        if not carries(request, token.access_token):
-            return None
-        context = flow.context
-        what = f"{self.info.label} base URL"
-        if base_url_setting(context, self.info.id, what, self.sign_in_hosts) is not None:
-            return None  # every request is sent there, and the credential check judged it
-        own = self.own_url(context)
-        if own is not None and same_origin(request.url, own.url):
-            return None  # judged by the credential check too
-        entry = flow.token_entry or self.info.id
-        return built_url_refusal(
-            request.url, entry, self.info.id, self.info.label, self.sign_in_hosts
-        )
 
     def first_request(self, flow: Flow) -> HttpRequest | None:
         """The first request (default: :meth:`build_request`)."""
