@@ -15,6 +15,7 @@ __all__ = [
     "KEY_IDS",
     "KEY_ONLY_IDS",
     "SEARCH_PROVIDER_ORDER",
+    "SIGN_IN_ROUTES",
     "did_you_mean",
     "unknown_ids",
     "unknown_ids_message",
@@ -95,6 +96,11 @@ BASE_URL_ONLY_IDS: tuple[str, ...] = (GOOGLE_OAUTH_ROUTE,)
 """Ids that name a base URL (``base_urls``, ``WEBSEARCH_<ID>_BASE_URL``) but no provider."""
 BASE_URL_IDS: tuple[str, ...] = (*SEARCH_PROVIDER_ORDER, *BASE_URL_ONLY_IDS)
 """Every id a base URL can be given under (``base_urls``, ``WEBSEARCH_<ID>_BASE_URL``)."""
+SIGN_IN_ROUTES: tuple[str, ...] = ("anthropic", "codex", "gemini", "perplexity", GOOGLE_OAUTH_ROUTE)
+"""The base URL ids a sign-in is sent under, so the only ones ``sign_in_gateways`` may trust:
+the providers that send one (their ``credential_kinds`` marked ``sign_in``) and Google's
+token endpoint, where Gemini's is renewed. Kept here, not read from the providers, so that
+the settings need not import them; a test holds it to what the providers declare."""
 
 
 def unknown_ids(

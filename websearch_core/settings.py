@@ -84,6 +84,7 @@ from .provider_ids import (
     BASE_URL_IDS,
     KEY_IDS,
     SEARCH_PROVIDER_ORDER,
+    SIGN_IN_ROUTES,
     unknown_ids,
     unknown_ids_message,
     unknown_provider_message,
@@ -434,6 +435,31 @@ class _ConfigFileSource(TomlConfigSettingsSource):
         return data
 
 
+def _signless_gateways_message(ids: list[str]) -> str:
+    """The settings' text for ``sign_in_gateways`` ids no sign-in is ever sent under.
+
+    Trusting an id trusts the URL set under it with the sign-ins sent there; no request of
+    Brave's carries one, so trusting ``brave`` could only let another service's sign-in
+    (the ChatGPT one, sent by a plugin under ``route="brave"``) through Brave's gateway:
+    the misdirection the setting exists to stop. Most likely another id was meant.
+
+    Example:
+        >>> print(_signless_gateways_message(["brave"]))  # doctest: +NORMALIZE_WHITESPACE
+        brave sends no sign-in: a base URL is trusted only with its own service's sign-ins,
+        and none is sent through brave's (one there would be another service's); name the id
+        of the service the sign-in belongs to (anthropic, codex, gemini, perplexity,
+        google_oauth) or remove brave
+    """
+    named = ", ".join(ids)
+    owner = f"{ids[0]}'s" if len(ids) == 1 else "theirs"
+    return (
+        f"{named} {'sends' if len(ids) == 1 else 'send'} no sign-in: a base URL is trusted "
+        f"only with its own service's sign-ins, and none is sent through {owner} (one there "
+        "would be another service's); name the id of the service the sign-in belongs to "
+        f"({', '.join(SIGN_IN_ROUTES)}) or remove {named}"
+    )
+
+
 def _split_ids(value: Any) -> Any:
     """Provider ids from a variable: ``brave, exa``, or the JSON list ``["brave", "exa"]``.
 
@@ -767,7 +793,10 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     whose URL, though neither the service's own host nor a loopback address, may receive a
     sign-in (an OAuth token, a session cookie). Without it such a provider is
     ``misconfigured`` (:mod:`websearch_core.sign_in_destination`): a sign-in opens the
-    user's whole account, so trusting a gateway with it is said in so many words."""
+    user's whole account, so trusting a gateway with it is said in so many words. An id
+    trusts the URL set under it (its ``base_urls`` entry, or its provider's own URL
+    variable), never another host its requests are built for; only the ids a sign-in is
+    sent under may be named (``SIGN_IN_ROUTES``), any other is refused here."""
     searxng: SearxngSettings = Field(default_factory=SearxngSettings)
     credentials_file: Path | None = None
     """The local credential store; default beside the config file. Expanded and resolved
@@ -792,7 +821,11 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
         unknown = unknown_ids(value, BASE_URL_IDS)
         if unknown:
             raise ValueError(unknown_ids_message(unknown, BASE_URL_IDS))
-        return tuple(dict.fromkeys(pid.strip().lower() for pid in value))
+        ids = tuple(dict.fromkeys(pid.strip().lower() for pid in value))
+        signless = [pid for pid in ids if pid not in SIGN_IN_ROUTES]
+        if signless:
+            raise ValueError(_signless_gateways_message(signless))
+        return ids
 
     @field_validator("exclude", "providers")
     @classmethod

@@ -12,6 +12,8 @@ and Perplexity's cookie variable, then searched three ways:
    gateway, in the providers table (``misconfigured:``, or ``passed over:`` for Perplexity,
    which goes on with its key);
 3. through the same gateway trusted in ``sign_in_gateways``: the sign-ins of step 1 arrive.
+   Only an id a sign-in is sent under may be trusted (``SIGN_IN_ROUTES``; any other is a
+   settings error), so a provider outside them must carry none in step 1.
 
 Whether a provider sends a sign-in is read from what it sends, not from its declarations.
 """
@@ -26,6 +28,7 @@ from tests.contract.conftest import KEY, TOKEN
 from websearch_core import WebSearch
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.key_names import oauth_entries
+from websearch_core.provider_ids import SIGN_IN_ROUTES
 from websearch_core.providers import SEARCH_PROVIDER_ORDER
 from websearch_core.testing import RecordedRequest, Simulator
 
@@ -97,6 +100,11 @@ async def test_a_sign_in_reaches_only_loopback_or_a_trusted_gateway(
         assert REFUSED not in status.reason, status.reason
     sim[provider_id].requests.clear()
 
+    if provider_id not in SIGN_IN_ROUTES:
+        # No sign-in is sent under its id, so none may be trusted there (a settings error):
+        # it must carry none.
+        assert carried == set()
+        return
     trusted = {**through, "sign_in_gateways": [provider_id]}
     async with _client(sim, provider_id, tmp_path, keyed=keyed, **trusted) as ws:
         status = next(s for s in await ws.provider_status() if s.id == provider_id)

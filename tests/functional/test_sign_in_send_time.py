@@ -8,7 +8,9 @@ URL it is sent to. What it left, carried to stop 42:
   endpoint of a ``GoogleOAuthClient`` pointing elsewhere or a subclass's own request;
 * an id in ``sign_in_gateways`` trusted any URL its sender's requests went to, not the URL
   the user set under that id: with ``codex`` trusted and no ``base_urls.codex`` set, a
-  subclass sending the ChatGPT sign-in to a host of its own choosing was let through.
+  subclass sending the ChatGPT sign-in to a host of its own choosing was let through;
+* the setting took any base URL id, ``brave`` too, under which no sign-in is sent: trusting
+  it could only let another service's sign-in through Brave's gateway.
 
 The simulator plays an HTTP proxy for every non-loopback host, so a request that goes out
 arrives there and is recorded.
@@ -25,16 +27,19 @@ import pytest
 
 from websearch_core import Credentials, SearchParams
 from websearch_core.credentials import CredentialStore, OAuthToken
-from websearch_core.errors import ProviderNotConfiguredError
+from websearch_core.errors import ConfigurationError, ProviderNotConfiguredError
 from websearch_core.models import SearchResponse
 from websearch_core.provider_credentials import Credential
-from websearch_core.provider_ids import GOOGLE_OAUTH_ROUTE
+from websearch_core.provider_ids import GOOGLE_OAUTH_ROUTE, SIGN_IN_ROUTES
 from websearch_core.provider_types import Flow
+from websearch_core.providers import PROVIDER_REGISTRY, get_provider
 from websearch_core.providers._gemini_signins import GEMINI_CLI_OAUTH
 from websearch_core.providers._google_token import token_refresher
 from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchProvider
 from websearch_core.providers.codex import CodexProvider
 from websearch_core.providers.gemini import GeminiProvider
+from websearch_core.settings import Settings
+from websearch_core.settings_errors import configuration_errors
 from websearch_core.testing import Simulator
 from websearch_core.transport import HttpRequest, Transport
 
@@ -232,3 +237,32 @@ async def test_a_trusted_id_trusts_the_url_set_under_it(store: Path) -> None:
         assert [r.header("Authorization") for r in sim["codex"].requests] == [
             f"Bearer {ACCESS}"
         ] * 2
+
+
+# What sign_in_gateways may name.
+
+
+@pytest.mark.parametrize("given", ["brave", "codex, tavily"])
+def test_a_gateway_no_sign_in_is_sent_through_is_a_settings_error(
+    monkeypatch: pytest.MonkeyPatch, given: str
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_SIGN_IN_GATEWAYS", given)
+    with pytest.raises(ConfigurationError) as caught, configuration_errors():
+        Settings()
+    text = str(caught.value)
+    named = given.split(", ")[-1]
+    assert text.startswith(f"WEBSEARCH_SIGN_IN_GATEWAYS: {named} sends no sign-in: ")
+    assert "(anthropic, codex, gemini, perplexity, google_oauth)" in text
+    assert text.endswith(f"or remove {named}")
+
+
+def test_every_id_a_sign_in_is_sent_under_may_be_trusted() -> None:
+    # Guard (passes before and after): the ids the providers send a sign-in under, and
+    # Google's token endpoint, are each accepted.
+    sent_under = {
+        provider_id
+        for provider_id in PROVIDER_REGISTRY
+        if any(getattr(k, "sign_in", False) for k in get_provider(provider_id).credential_kinds)
+    }
+    assert sent_under | {GOOGLE_OAUTH_ROUTE} == set(SIGN_IN_ROUTES)
+    assert Settings(sign_in_gateways=SIGN_IN_ROUTES).sign_in_gateways == SIGN_IN_ROUTES
