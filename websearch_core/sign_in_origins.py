@@ -118,7 +118,8 @@ def refresh_refusal(
     """The sentence refusing to send the refresh token of the sign-in under ``entry`` to ``url``.
 
     As :func:`built_url_refusal`, for the token that renews the sign-in: it goes only to
-    its issuer's token endpoint (the sender's ``refresh_hosts``), so it names those.
+    its issuer's token endpoint (the sender's ``refresh_hosts``, which it names) or its
+    service's own hosts (``sign_in_hosts``).
 
     Example:
         >>> print(refresh_refusal("https://gw.example/token", "gemini-cli", "gemini", "Gemini",
@@ -126,10 +127,10 @@ def refresh_refusal(
         ... # doctest: +NORMALIZE_WHITESPACE
         Refusing to send the refresh token of the sign-in stored under "gemini-cli" to
         https://gw.example: provider "gemini" (Gemini) renews that sign-in at
-        oauth2.googleapis.com only (its refresh_hosts), and a refresh token keeps your
-        whole account signed in; send it there or to a loopback address, or set
-        base_urls.google_oauth to that endpoint and add google_oauth to sign_in_gateways
-        (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
+        oauth2.googleapis.com (its refresh_hosts), and a refresh token keeps your whole
+        account signed in; send it there, to its service's own hosts (its sign_in_hosts) or
+        to a loopback address, or set base_urls.google_oauth to that endpoint and add
+        google_oauth to sign_in_gateways (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
     """
     origin = origin_of(url)
     shown = shown_origin(*origin) if origin is not None else "that endpoint"
@@ -137,8 +138,9 @@ def refresh_refusal(
     trusted = route or provider_id
     return (
         f'Refusing to send the refresh token of the sign-in stored under "{entry}" to '
-        f'{shown}: provider "{provider_id}" ({label}) renews that sign-in at {named} only '
+        f'{shown}: provider "{provider_id}" ({label}) renews that sign-in at {named} '
         "(its refresh_hosts), and a refresh token keeps your whole account signed in; send "
-        f"it there or to a loopback address, or set base_urls.{trusted} to that endpoint and "
-        f"add {trusted} to {GATEWAYS_SETTING} ({GATEWAYS_VARIABLE}) to trust it"
+        "it there, to its service's own hosts (its sign_in_hosts) or to a loopback address, "
+        f"or set base_urls.{trusted} to that endpoint and add {trusted} to "
+        f"{GATEWAYS_SETTING} ({GATEWAYS_VARIABLE}) to trust it"
     )

@@ -25,9 +25,9 @@ header, a parameter, a form field or its JSON body) goes only:
   trusted and no URL set for it, a subclass's request to a host of its own was let through.
 
 A sign-in's refresh token is judged the same way, against its issuer's token endpoint (the
-sender's ``refresh_hosts``: Google's for a Gemini sign-in) rather than the hosts its access
-token goes to: it renews the account for as long as it lives, and was not judged at all, so
-a token endpoint pointing elsewhere, or a subclass's own request, sent it anywhere.
+sender's ``refresh_hosts``: Google's for a Gemini sign-in) besides its service's own hosts:
+it renews the account for as long as it lives, and was not judged at all, so a token
+endpoint pointing elsewhere, or a subclass's own request, sent it anywhere.
 
 The refusal names the provider, the endpoint (its origin only) and the settings, never the
 token (:func:`~websearch_core.sign_in_origins.built_url_refusal`,
@@ -35,23 +35,13 @@ token (:func:`~websearch_core.sign_in_origins.built_url_refusal`,
 """
 
 import json
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, Protocol
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, Protocol
 
 from .sign_in_declarations import declared_hosts, declared_url_variables
 from .sign_in_origins import built_url_refusal, is_sign_in_host, refresh_refusal, same_origin
 
-__all__ = ["HandedOut", "HandsOut", "Sent", "carries", "judged_refusal", "send_refusal"]
-
-
-class HandedOut(NamedTuple):
-    """The sign-ins handed out so far, each token to the store entry it is kept under."""
-
-    access: Mapping[str, str]
-    """Their access tokens (:attr:`~websearch_core.credentials.Credentials.sign_ins`)."""
-    refresh: Mapping[str, str]
-    """Their refresh tokens
-    (:attr:`~websearch_core.credentials.Credentials.refresh_tokens`)."""
+__all__ = ["HandsOut", "Sent", "carries", "judged_refusal"]
 
 
 class Sent(Protocol):
@@ -113,33 +103,55 @@ def judged_refusal(
     another fetcher makes, or a transport built without the client's credentials).
 
     Args:
-        request: What the provider built.
-        url: Where it is actually sent (after the base-URL override).
+        request: What the provider built (its own URL, before the base-URL override).
+        url: Where it is actually sent.
         credentials: What handed out the sign-ins.
         provider: The sending provider's id.
         label: Its label, for the refusal.
         route: The ``base_urls`` id it is sent under, when not the provider's own.
-        gateways: The ``sign_in_gateways`` setting.
+        gateways: The ``sign_in_gateways`` setting: the ids whose set URL is trusted.
         base_urls: The base URLs set, by id.
+
+    Example:
+        >>> from websearch_core.providers.codex import CodexProvider  # declares "codex"
+        >>> from websearch_core.transport import HttpRequest
+        >>> class Handed:
+        ...     sign_ins, refresh_tokens = {"tok-1": "codex"}, {}
+        ...     def env(self, name): return None
+        >>> sent = HttpRequest(method="GET", url="https://gw.example/s", headers={"X-T": "tok-1"})
+        >>> gateway = {"codex": "https://gw.example"}
+        >>> judged_refusal(sent, sent.url, Handed(), "codex", "Codex", None, ["codex"], gateway)
+        >>> print(judged_refusal(sent, sent.url, Handed(), "mine", "Mine", None, ["mine"], {}))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        Refusing to send the OAuth token stored under "codex" to https://gw.example: provider
+        "mine" (Mine) declares its sign-in for chatgpt.com only (its sign_in_hosts), and a
+        sign-in opens your whole account; send its requests there or to a loopback address,
+        or set base_urls.mine to that endpoint and add mine to sign_in_gateways
+        (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
     """
-    if not credentials.sign_ins:
-        return None  # none handed out (the usual case): nothing to judge
+    sign_ins = credentials.sign_ins
+    if not sign_ins or is_sign_in_host(url, ()):
+        return None  # none handed out (the usual case); loopback, or no usable host
+    refused = _misdirected(
+        request, url, sign_ins, credentials.refresh_tokens, provider, label, route
+    )
+    if refused is None:
+        return None
+    key = route or provider
+    if key in gateways:
+        trusted = base_urls.get(key) or _own_url(key, credentials)
+        if trusted is not None and same_origin(url, trusted):
+            return None
+    return refused
 
-    def trusted(key: str) -> list[str]:
-        """The URL set under ``key`` if the user trusts it: its base URL, else its own."""
-        if key not in gateways:
-            return []
-        base_url = base_urls.get(key)
-        if base_url is not None:
-            return [base_url]
-        for name in declared_url_variables(key):
-            value = credentials.env(name)
-            if value:
-                return [value]  # the first set is the one its provider reads
-        return []
 
-    handed_out = HandedOut(credentials.sign_ins, credentials.refresh_tokens)
-    return send_refusal(request, url, handed_out, provider, label, route, trusted)
+def _own_url(provider: str, credentials: HandsOut) -> str | None:
+    """The URL set in the first of ``provider``'s URL variables that is set, if any."""
+    for name in declared_url_variables(provider):
+        value = credentials.env(name)
+        if value:
+            return value
+    return None
 
 
 def carries(request: Sent, value: str) -> bool:
@@ -156,66 +168,26 @@ def carries(request: Sent, value: str) -> bool:
     return request.json is not None and value in json.dumps(request.json, default=str)
 
 
-def send_refusal(
-    request: Sent,
-    url: str,
-    handed_out: HandedOut,
-    provider: str,
-    label: str,
-    route: str | None,
-    trusted: Callable[[str], Iterable[str]],
-) -> str | None:
-    """Why ``request`` may not be sent to ``url`` with a sign-in it carries, or ``None``.
-
-    Args:
-        request: What the provider built (its own URL, before the base-URL override).
-        url: Where it is actually sent.
-        handed_out: The sign-ins handed out: their access and refresh tokens.
-        provider: The sending provider's id.
-        label: Its label, for the refusal.
-        route: The ``base_urls`` id it is sent under, when not the provider's own.
-        trusted: The URLs the user set under a ``base_urls`` id and trusts with sign-ins
-            (``sign_in_gateways``): none for an id not trusted. Asked only for a request
-            that would be refused otherwise.
-
-    Example:
-        >>> from websearch_core.providers.codex import CodexProvider  # declares "codex"
-        >>> from websearch_core.transport import HttpRequest
-        >>> sent = HttpRequest(method="GET", url="https://gw.example/s", headers={"X-T": "tok-1"})
-        >>> out = HandedOut({"tok-1": "codex"}, {})
-        >>> gateway = {"codex": ["https://gw.example"]}.get
-        >>> send_refusal(sent, sent.url, out, "codex", "Codex", None, lambda i: gateway(i, ()))
-        >>> print(send_refusal(sent, sent.url, out, "mine", "Mine", None, lambda i: ()))
-        ... # doctest: +NORMALIZE_WHITESPACE
-        Refusing to send the OAuth token stored under "codex" to https://gw.example: provider
-        "mine" (Mine) declares its sign-in for chatgpt.com only (its sign_in_hosts), and a
-        sign-in opens your whole account; send its requests there or to a loopback address,
-        or set base_urls.mine to that endpoint and add mine to sign_in_gateways
-        (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
-    """
-    if is_sign_in_host(url, ()):
-        return None  # loopback, or no usable host: the transport names that
-    refused = _misdirected(request, url, handed_out, provider, label, route)
-    if refused is None or any(same_origin(url, set_url) for set_url in trusted(route or provider)):
-        return None
-    return refused
-
-
 def _misdirected(
     request: Sent,
     url: str,
-    handed_out: HandedOut,
+    sign_ins: Mapping[str, str],
+    refresh_tokens: Mapping[str, str],
     provider: str,
     label: str,
     route: str | None,
 ) -> str | None:
     """The refusal of the first token ``request`` carries that may not go to ``url``."""
-    for token, entry in handed_out.access.items():
+    for token, entry in sign_ins.items():
         hosts = declared_hosts(provider, entry)
         if not is_sign_in_host(url, hosts) and carries(request, token):
             return built_url_refusal(url, entry, provider, label, hosts, route=route)
-    for token, entry in handed_out.refresh.items():
-        hosts = declared_hosts(provider, entry, refresh=True)
-        if not is_sign_in_host(url, hosts) and carries(request, token):
-            return refresh_refusal(url, entry, provider, label, hosts, route=route)
+    for token, entry in refresh_tokens.items():
+        # Its service's own hosts too: no third party there, and Gemini's every request goes
+        # to one, where looking through its body for the refresh token cost ~15 us.
+        if is_sign_in_host(url, declared_hosts(provider, entry)):
+            continue
+        renewed_at = declared_hosts(provider, entry, refresh=True)
+        if not is_sign_in_host(url, renewed_at) and carries(request, token):
+            return refresh_refusal(url, entry, provider, label, renewed_at, route=route)
     return None

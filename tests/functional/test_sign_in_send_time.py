@@ -120,7 +120,7 @@ async def test_a_refresh_token_is_not_sent_off_its_token_endpoint(store: Path, t
     assert text.startswith(
         f'Refusing to send the refresh token of the sign-in stored under "gemini-cli" to {to}: '
     )
-    assert "oauth2.googleapis.com only (its refresh_hosts)" in text
+    assert "renews that sign-in at oauth2.googleapis.com (its refresh_hosts)" in text
     assert "base_urls.gemini" in text and "sign_in_gateways" in text
     assert REFRESH not in text and ACCESS not in text
 

@@ -219,9 +219,9 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
     """Where its sign-ins' refresh tokens may be sent over https: their issuer's token
     endpoint (Google's ``oauth2.googleapis.com`` for Gemini's). A refresh token is judged
     where it is sent as an access token is (:mod:`websearch_core.sign_in_sends`), against
-    these hosts rather than :attr:`sign_in_hosts`: it renews the account's sign-in for as
-    long as it lives, so it goes nowhere else, a loopback address and a base URL the user
-    trusts in ``sign_in_gateways`` aside."""
+    these hosts and :attr:`sign_in_hosts`: it renews the account's sign-in for as long as
+    it lives, so it goes nowhere else, a loopback address and a base URL the user trusts
+    in ``sign_in_gateways`` aside."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(id={self.info.id!r})"
