@@ -147,9 +147,9 @@ def clean_response(
         cap: The most sources to keep (see :func:`source_cap`).
         redactor: Masks credentials; ``None`` when the call used none.
     """
-    reachable = _reachable(response, cap)
+    reachable, sources_plain = _reachable(response, cap)
     if not _needs_cleaning(reachable, redactor):
-        return _capped(reachable, cap)
+        return _capped(reachable, cap, sources_plain=sources_plain)
     clean = _TextCleaner(redactor)
     sources = tuple(map(clean.source, _first_kept(response.sources, cap, clean.keeps_url)))
     citations = tuple(
@@ -230,7 +230,7 @@ class _TextCleaner:
         return page.model_copy(update=update) if update else page
 
 
-def _reachable(response: SearchResponse, cap: int) -> SearchResponse:
+def _reachable(response: SearchResponse, cap: int) -> tuple[SearchResponse, bool]:
     """``response`` cut after the entries the quick pass can keep, for the check to read.
 
     The quick pass (:func:`_capped`) keeps the first ``cap`` sources (and
@@ -244,30 +244,48 @@ def _reachable(response: SearchResponse, cap: int) -> SearchResponse:
     control characters and secrets, has the ten the caller asked for searched. Related
     questions and search queries past the :data:`MAX_LIST_ITEMS` kept go too. A response
     within its caps is returned as it is.
+
+    Returns:
+        The cut response, and whether its sources were cut to ``cap`` entries whose URLs
+        :func:`_all_plain` accepts: then the quick pass has none of them to drop and
+        need not read their URLs a second time.
     """
     update: dict[str, object] = {}
+    sources_plain = False
     if len(response.sources) > cap:
-        update["sources"] = _through_cap(response.sources, cap)
+        update["sources"], sources_plain = _through_cap(response.sources, cap)
     if len(response.citations) > MAX_CITATIONS:
-        update["citations"] = _through_cap(response.citations, MAX_CITATIONS)
+        update["citations"], _ = _through_cap(response.citations, MAX_CITATIONS)
     for name, lines in (
         ("related_questions", response.related_questions),
         ("search_queries", response.search_queries),
     ):
         if len(lines) > MAX_LIST_ITEMS:
             update[name] = lines[:MAX_LIST_ITEMS]
-    return response.model_copy(update=update) if update else response
+    return (response.model_copy(update=update) if update else response), sources_plain
 
 
-def _through_cap(entries: tuple[_Linked, ...], cap: int) -> tuple[_Linked, ...]:
-    """``entries`` up to the one where :func:`is_clean_url` has accepted ``cap`` URLs."""
+def _through_cap(entries: tuple[_Linked, ...], cap: int) -> tuple[tuple[_Linked, ...], bool]:
+    """``entries`` up to the one where :func:`is_clean_url` has accepted ``cap`` URLs.
+
+    The usual case, the first ``cap`` URLs all plain, is told by one :func:`_all_plain`
+    over them (two scans of the joined URLs) instead of :func:`is_clean_url` on each:
+    it accepts all of them, so the ``cap``-th is where the count is reached.
+
+    Returns:
+        The entries, and whether they are the first ``cap``, all accepted by
+        :func:`_all_plain` (``False``: not known).
+    """
+    head = entries[:cap]
+    if len(head) == cap and _all_plain([entry.url for entry in head]):
+        return head, True
     accepted = 0
     for index, entry in enumerate(entries):
         if accepted >= cap:
-            return entries[:index]
+            return entries[:index], False
         if is_clean_url(entry.url):
             accepted += 1
-    return entries
+    return entries, False
 
 
 def _first_kept(
@@ -384,9 +402,16 @@ def _page_texts(page: PageContent, lines: list[str], blocks: list[str]) -> None:
         blocks.append(page.markdown)
 
 
-def _capped(response: SearchResponse, cap: int) -> SearchResponse:
-    """A clean ``response`` with bad URLs dropped and the counts capped (texts unchanged)."""
-    sources = _kept(response.sources, cap)
+def _capped(response: SearchResponse, cap: int, *, sources_plain: bool = False) -> SearchResponse:
+    """A clean ``response`` with bad URLs dropped and the counts capped (texts unchanged).
+
+    Args:
+        response: A response the check found clean.
+        cap: The most sources to keep.
+        sources_plain: Its sources are already known to be at most ``cap``, each with a
+            URL :func:`_all_plain` accepts (:func:`_reachable` has read them): none to drop.
+    """
+    sources = None if sources_plain else _kept(response.sources, cap)
     citations = _kept(response.citations, MAX_CITATIONS)
     update: dict[str, object] = {}
     if sources is not None:

@@ -412,3 +412,39 @@ def test_checking_only_what_can_be_kept_gives_the_full_pass_answer() -> None:
         assert got == _spelled_out(response, cap, mask), (cap, response)
         cut += len(response.sources) > cap
     assert cut > 100  # most responses had sources past the cap
+
+
+_SLOW_PATH_URLS = [
+    "https://example.org/{n}",
+    "http://[::1]/{n}",  # clean, but only urlsplit says so (not the joined quick check)
+    "https://bücher.example/{n}",  # the same for a non-ASCII host
+    "https://user:pw@example.org/{n}",  # dropped
+]
+
+
+def test_a_cut_with_urls_only_the_slow_check_accepts_keeps_the_full_pass_answer() -> None:
+    """Guard (passes before and after the change it watches): the cut at the cap is read
+    by one joined check of the first ``cap`` URLs when all are plain, and by the URL
+    check on each otherwise. Responses longer than the cap whose first entries hold URLs
+    that are clean but not plain, or not clean, must still give the full pass's answer."""
+    rng = random.Random(20261206)
+    quick = 0
+    for _ in range(600):
+        sources = tuple(
+            SearchSource(
+                title=f"T{n}",
+                url=(
+                    rng.choice(_SLOW_PATH_URLS) if rng.random() < 0.2 else _SLOW_PATH_URLS[0]
+                ).format(n=n),
+                snippet=f"Plain {n}",
+            )
+            for n in range(rng.randrange(2, 30))
+        )
+        response = SearchResponse(provider="p", sources=sources)
+        cap = rng.randrange(1, len(sources))
+        answer = clean_response(response, cap=cap, redactor=rng.choice([Redactor([KEY]), None]))
+        assert [s.url for s in answer.sources] == [s.url for s in sources if is_clean_url(s.url)][
+            :cap
+        ], (cap, sources)
+        quick += _all_plain([s.url for s in sources[:cap]])
+    assert 100 < quick < 550  # both ways of reading the cut were taken often
