@@ -8,6 +8,13 @@ Baseline and ours run interleaved call by call in alternating order, so load fro
 processes hits both alike; a ratio is the median of the per-pair ratios, with its IQR.
 
 * ``call``: ``WebSearch.search`` vs. GET + ``json.loads``.
+* ``spaced``: ``call`` as users meet it, searches seconds apart rather than back to back:
+  before each round the client idles past the SQLite store's flush interval
+  (``FLUSH_AFTER`` plus a margin, :data:`SPACED_IDLE` in all), so the store's thread has
+  written the last search's pending count and every search is the first after a flush.
+  Only the floor and the search are timed, in alternating order, as in ``call``, so the
+  ratio reads against ``call``'s. ``--spaced-rounds`` rounds (default 100, about 80 s,
+  after :data:`SPACED_WARMUP` untimed ones).
 * ``langchain``: ``WebSearchTool.ainvoke`` vs. the same GET in a trivial ``StructuredTool``.
 * ``llamaindex``: ``WebSearchFunctionTool.acall`` vs. the same GET in a trivial
   ``FunctionTool``.
@@ -45,9 +52,9 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
 
 No pass/fail: targets are read off the ratios, never asserted in tests::
 
-    python benchmarks/bench_overhead.py [call langchain llamaindex breakdown accounting
-        tools concurrent cache cache-budget memory imports] [--rounds N] [--bursts N]
-        [--memory-calls N] [--import-runs N]
+    python benchmarks/bench_overhead.py [call spaced langchain llamaindex breakdown
+        accounting tools concurrent cache cache-budget memory imports] [--rounds N]
+        [--spaced-rounds N] [--bursts N] [--memory-calls N] [--import-runs N]
 """
 
 import argparse
@@ -75,6 +82,7 @@ from websearch_core.orchestration import call_redactor
 from websearch_core.providers.brave import BraveProvider
 from websearch_core.sanitize import clean_response
 from websearch_core.settings import Settings
+from websearch_core.state.sqlite import FLUSH_AFTER
 from websearch_core.transport import HttpResponse
 
 FIXTURES = Path(__file__).resolve().parents[2] / "shared/fixtures/brave"
@@ -89,6 +97,11 @@ BUDGET = "100000000/month"
 """``cache-budget``'s budget: one no run reaches, so every search is still sent."""
 
 Call = Callable[[], Awaitable[object]]
+
+SPACED_IDLE = FLUSH_AFTER + 0.25
+"""``spaced``'s pause before each round: past the store's flush, with room for its write."""
+SPACED_WARMUP = 5
+"""``spaced``'s untimed rounds (each costs a pause; the client warms within a few)."""
 
 
 async def _serve(body: bytes) -> tuple[web.AppRunner, str]:
@@ -173,11 +186,25 @@ async def _every_order(variants: dict[str, Call], rounds: int) -> dict[str, list
     return times
 
 
-async def _pairs(name: str, baseline: Call, ours: Call, rounds: int) -> None:
-    """Time baseline and ours alternately, call by call; print medians, IQRs and the ratio."""
+async def _pairs(
+    name: str,
+    baseline: Call,
+    ours: Call,
+    rounds: int,
+    *,
+    warmup: int = WARMUP,
+    idle: float = 0.0,
+) -> None:
+    """Time baseline and ours alternately, call by call; print medians, IQRs and the ratio.
+
+    With ``idle``, each round starts after that many seconds of an idle loop (untimed),
+    so background work a search left (the store's flush) is done before the next one.
+    """
     base_times: list[float] = []
     our_times: list[float] = []
-    for index in range(WARMUP + rounds):
+    for index in range(warmup + rounds):
+        if idle:
+            await asyncio.sleep(idle)
         order = ((baseline, base_times), (ours, our_times))
         if index % 2:
             order = order[::-1]
@@ -185,7 +212,7 @@ async def _pairs(name: str, baseline: Call, ours: Call, rounds: int) -> None:
             started = time.perf_counter()
             await fn()
             elapsed = time.perf_counter() - started
-            if index >= WARMUP:
+            if index >= warmup:
                 times.append(elapsed)
     ratios = [o / b for o, b in zip(our_times, base_times, strict=True)]
     b1, bm, b3 = _quartiles(base_times)
@@ -206,6 +233,22 @@ async def bench_call(origin: str, state_dir: Path, rounds: int) -> None:
     ):
         raw = _raw_get(session, origin)
         await _pairs("call", lambda: raw(QUERY), lambda: ws.search(QUERY), rounds)
+
+
+async def bench_spaced(origin: str, state_dir: Path, rounds: int) -> None:
+    async with (
+        aiohttp.ClientSession() as session,
+        WebSearch(_settings(origin, state_dir), api_keys=KEYS) as ws,
+    ):
+        raw = _raw_get(session, origin)
+        await _pairs(
+            "spaced",
+            lambda: raw(QUERY),
+            lambda: ws.search(QUERY),
+            rounds,
+            warmup=SPACED_WARMUP,
+            idle=SPACED_IDLE,
+        )
 
 
 async def bench_langchain(origin: str, state_dir: Path, rounds: int) -> None:
@@ -621,7 +664,9 @@ _WITH_BODY: dict[str, Callable[[str, Path, int, bytes], Awaitable[None]]] = {
 """The cases that also take the capture's bytes."""
 
 
-async def _bench_calls(names: list[str], rounds: int, bursts: int, memory_calls: int) -> None:
+async def _bench_calls(
+    names: list[str], rounds: int, spaced_rounds: int, bursts: int, memory_calls: int
+) -> None:
     capture = sorted(FIXTURES.glob("*.json"))[0]
     body = capture.read_bytes()
     runner, origin = await _serve(body)
@@ -634,6 +679,8 @@ async def _bench_calls(names: list[str], rounds: int, bursts: int, memory_calls:
                     await _BY_ROUNDS[name](origin, state_dir, rounds)
                 elif name in _WITH_BODY:
                     await _WITH_BODY[name](origin, state_dir, rounds, body)
+                elif name == "spaced":
+                    await bench_spaced(origin, state_dir, spaced_rounds)
                 elif name == "concurrent":
                     await bench_concurrent(origin, state_dir, bursts)
                 elif name == "memory":
@@ -645,6 +692,7 @@ async def _bench_calls(names: list[str], rounds: int, bursts: int, memory_calls:
 def main() -> None:
     benches = [
         "call",
+        "spaced",
         "langchain",
         "llamaindex",
         "breakdown",
@@ -659,6 +707,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bench", nargs="*", choices=benches, default=None)
     parser.add_argument("--rounds", type=int, default=400)
+    parser.add_argument("--spaced-rounds", type=int, default=100)
     parser.add_argument("--bursts", type=int, default=200)
     parser.add_argument("--memory-calls", type=int, default=10_000)
     parser.add_argument("--import-runs", type=int, default=15)
@@ -669,7 +718,9 @@ def main() -> None:
         return
     calls = [name for name in names if name != "imports"]
     if calls:
-        asyncio.run(_bench_calls(calls, args.rounds, args.bursts, args.memory_calls))
+        asyncio.run(
+            _bench_calls(calls, args.rounds, args.spaced_rounds, args.bursts, args.memory_calls)
+        )
     if "imports" in names:
         bench_imports(args.import_runs)
 
