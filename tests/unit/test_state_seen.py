@@ -10,8 +10,10 @@ of telling.
 """
 
 import asyncio
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +22,8 @@ from types import SimpleNamespace
 import pytest
 
 from websearch_core.state import ProviderMark, SQLiteStore, UsageWindow
+from websearch_core.state import sqlite as sqlite_module
+from websearch_core.state._seen import ProviderRows
 from websearch_core.state._wal_index import WalIndex
 
 MONTH = "month:test"
@@ -197,20 +201,31 @@ async def test_a_kept_count_is_judged_at_each_calls_time(
         assert statements.reads() == 1
 
 
-async def test_after_its_own_flush_the_store_reads_without_asking_first(
-    path: Path, statements: Statements, monkeypatch: pytest.MonkeyPatch
+async def _flushed(store: SQLiteStore) -> None:
+    """The flush the store's alarm would start now, run on its thread; waited for."""
+    pending = store._pending  # its generation moves once on taking a batch, once on settling
+    taken = pending.generation
+    store._flush_due()  # what the alarm calls (the one armed waits FLUSH_AFTER, 600 s here)
+    started = time.monotonic()
+    while pending.holds_any() or pending.generation % 2 or pending.generation == taken:
+        assert time.monotonic() - started < 30, "the flush never ran"
+        await asyncio.sleep(0.01)
+
+
+async def test_after_its_own_flush_the_store_keeps_what_it_read(
+    path: Path, statements: Statements, monkeypatch: pytest.MonkeyPatch, detector: str
 ) -> None:
-    """Searches further apart than the flush interval pay the read only, not the check too."""
-    monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 0.01)
+    """Searches further apart than the flush interval: the kept rows follow the flush.
+
+    The flush was the only commit since they were read, and it knows what it added, so
+    with the header to tell that by nothing is read again (one read each before: the
+    wal-index case failed so). With the pragma only, the first read after the flush is
+    made without asking first and not kept, as before.
+    """
     async with SQLiteStore(path) as store:
         await _opened(store)
         await store.reserve_unless_marked("brave", _uncapped(), time.time())
-        started = time.monotonic()
-        pending = store._pending  # its generation moves once on taking a batch, once on settling
-        while pending.holds("brave") or pending.generation % 2 or not pending.generation:
-            assert time.monotonic() - started < 10, "the flush never ran"
-            await asyncio.sleep(0.01)
-        monkeypatch.setattr("websearch_core.state.sqlite.FLUSH_AFTER", 600.0)  # no other now
+        await _flushed(store)
         statements.attach(store)
         headers = _counted_header_reads(store)
         steps = []
@@ -218,8 +233,126 @@ async def test_after_its_own_flush_the_store_reads_without_asking_first(
             grant = await store.reserve_unless_marked("brave", _uncapped(), time.time())
             asked = any("PRAGMA data_version" in sql for sql in statements.seen) or headers.pop()
             steps.append((grant.counts, asked, statements.reads()))
-        # 1 in the file plus the pending ones; read at once, then asked and kept, then reused.
-        assert steps == [((2,), False, 1), ((3,), True, 1), ((4,), True, 0)]
+        # 1 in the file plus the pending ones.
+        if detector == "wal-index":  # followed, then kept
+            assert steps == [((2,), True, 0), ((3,), True, 0), ((4,), True, 0)]
+        else:  # read at once, then asked and kept, then reused
+            assert steps == [((2,), False, 1), ((3,), True, 1), ((4,), True, 0)]
+
+
+async def test_rows_followed_across_flushes_are_what_the_file_holds(
+    path: Path, statements: Statements, detector: str
+) -> None:
+    """After each flush the kept rows are the rows a fresh read of the file gives.
+
+    Two counters: one the flush adds to, one whose row ended before the first flush (its
+    count starts again, as the SQL has it), over three flushes. With the header, none of
+    them is read again after the first reservation (each was, before the rows followed).
+    """
+    windows = (UsageWindow(MONTH, FAR), UsageWindow("week:test", FAR))
+    periods = (MONTH, "week:test")
+    async with SQLiteStore(path) as ours, SQLiteStore(path) as theirs:
+        await _opened(ours)
+        ends = time.time() + 0.2
+        await theirs.increment_usage("brave", "week:test", ends)
+        await theirs.increment_usage("brave", MONTH, FAR)
+        await asyncio.sleep(max(0.0, ends - time.time()) + 0.05)
+        statements.attach(ours)
+        reads = []
+        for expected in (2, 3, 4, 5):
+            grant = await ours.reserve_unless_marked("brave", windows, time.time())
+            assert grant.counts == (expected, expected - 1)
+            reads.append(statements.reads())
+            await _flushed(ours)
+        for _ in range(2):  # without the header, the first read after a flush is not kept
+            await ours.reserve_unless_marked("brave", windows, time.time())
+        kept = ours._seen.get("brave", periods)
+        fresh = sqlite3.connect(path)
+        try:
+            assert kept == sqlite_module._read_provider_rows(fresh, "brave", periods)
+        finally:
+            fresh.close()
+        if detector == "wal-index":
+            assert reads == [2, 0, 0, 0]  # one statement a period, the first time only
+
+
+async def test_guard_a_commit_after_the_flush_is_seen_at_once(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guard (passes before and after the rows followed flushes): another's write is read."""
+    now = time.time()
+    async with SQLiteStore(path) as ours, SQLiteStore(path) as theirs:
+        await _opened(ours)
+        assert (await ours.reserve_unless_marked("brave", _uncapped(), now)).counts == (1,)
+        await _flushed(ours)
+        cooldown = ProviderMark("rate_limited", until=now + 60, reason="429 by test")
+        await theirs.increment_usage("brave", MONTH, FAR)
+        await theirs.set_mark("brave", cooldown)
+        marked = await ours.reserve_unless_marked("brave", _uncapped(), now)
+        assert (marked.granted, marked.mark) == (False, cooldown)
+        await theirs.clear_mark("brave")
+        assert (await ours.reserve_unless_marked("brave", _uncapped(), now)).counts == (3,)
+
+
+async def test_guard_a_commit_before_the_flush_is_seen_at_once(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guard (passes before and after): a write between the kept read and the flush is read.
+
+    The flush was then not the only commit since the rows were kept, so they cannot
+    follow it: adding its counts to them would lose the other client's.
+    """
+    now = time.time()
+    async with SQLiteStore(path) as ours, SQLiteStore(path) as theirs:
+        await _opened(ours)
+        assert (await ours.reserve_unless_marked("brave", _uncapped(), now)).counts == (1,)
+        await theirs.increment_usage("brave", MONTH, FAR)
+        await theirs.record_failure("brave")
+        await _flushed(ours)
+        grant = await ours.reserve_unless_marked("brave", _uncapped(), now)
+        assert (grant.counts, grant.failures) == ((3,), 1)
+
+
+async def test_guard_a_commit_during_the_flush_is_seen_at_once(path: Path) -> None:
+    """Guard (passes before and after): a commit right after the flush's own is read.
+
+    Made by another connection between the flush's ``COMMIT`` and its header read after
+    it, it counts two commits where the flush made one: the rows must not follow.
+    """
+    now = time.time()
+    async with SQLiteStore(path) as ours:
+        await _opened(ours)
+        assert (await ours.reserve_unless_marked("brave", _uncapped(), now)).counts == (1,)
+        reader = ours._conn_wal_index  # the store's thread's: read in and after the flush
+        other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        reads: list[int] = []
+        if reader is not None:
+            real = reader.header
+
+            def after_another() -> bytes | None:
+                reads.append(1)
+                if len(reads) == 2:  # the first read is inside the transaction
+                    other.execute(
+                        "INSERT INTO marks (provider, kind, until, reason, failures, set_at)"
+                        " VALUES ('brave', 'exhausted', ?, 'meanwhile', 0, ?)",
+                        (now + 60, now),
+                    )
+                return real()
+
+            reader.header = after_another  # type: ignore[method-assign]
+        try:
+            await _flushed(ours)
+            if len(reads) < 2:  # no header read after the COMMIT: the mark after the flush
+                other.execute(
+                    "INSERT INTO marks (provider, kind, until, reason, failures, set_at)"
+                    " VALUES ('brave', 'exhausted', ?, 'meanwhile', 0, ?)",
+                    (now + 60, now),
+                )
+        finally:
+            other.close()
+        marked = await ours.reserve_unless_marked("brave", _uncapped(), now)
+        assert not marked.granted
+        assert marked.mark is not None and marked.mark.reason == "meanwhile"
 
 
 class _HeaderReads:
@@ -246,6 +379,39 @@ def _counted_header_reads(store: SQLiteStore) -> _HeaderReads:
 
         wal_index.header = counted  # type: ignore[method-assign]
     return reads
+
+
+async def test_guard_rows_read_while_the_flush_commits_are_not_followed(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guard (passes before the rows followed flushes too): no flush is counted twice.
+
+    Rows read while a flush commits (between the header read and the rows read) hold its
+    counts already, under a header from before it: kept, they would follow the flush and
+    count it again (a count of 4 here for 3). The flush is run at that moment on the
+    store's thread, where it always runs.
+    """
+    real = sqlite_module._read_provider_rows
+    once: list[SQLiteStore] = []
+
+    def flushed_first(
+        conn: sqlite3.Connection, provider: str, periods: tuple[str, ...]
+    ) -> ProviderRows:
+        if once and threading.current_thread() is threading.main_thread():
+            store = once.pop()
+            store._executor.submit(store._flush).result()
+        return real(conn, provider, periods)
+
+    async with SQLiteStore(path) as ours, SQLiteStore(path) as theirs:
+        await _opened(ours)
+        assert (await ours.reserve_unless_marked("brave", _uncapped(), time.time())).counts == (1,)
+        await theirs.record_failure("tavily")  # the file moved: brave's rows are read again
+        monkeypatch.setattr(sqlite_module, "_read_provider_rows", flushed_first)
+        once.append(ours)
+        raced = await ours.reserve_unless_marked("brave", _uncapped(), time.time())
+        assert not once, "the flush did not run during the read"
+        after = await ours.reserve_unless_marked("brave", _uncapped(), time.time())
+        assert (raced.counts, after.counts) == ((2,), (3,))
 
 
 async def test_guard_windows_changed_in_place_are_judged_again(path: Path) -> None:

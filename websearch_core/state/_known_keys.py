@@ -41,11 +41,12 @@ each set read goes out of date before it spared a read per :data:`KEYS_PER_READ`
 other processes committing all the time.
 """
 
-import struct
 import threading
 import time
 from collections.abc import Iterable
 from typing import Final
+
+from ._wal_index import commit_count
 
 __all__ = ["KEYS_PER_READ", "RELOAD_AFTER", "RELOAD_AFTER_MAX", "KnownKeys"]
 
@@ -57,12 +58,6 @@ KEYS_PER_READ: Final = 32
 """Keys read into the set that one read spared pays for (~30 us a read, ~1 us a key)."""
 _STEPS_KEPT: Final = 64
 """The store's own commits kept for a set to follow, at most (past it, all are dropped)."""
-_CHANGE_COUNTER: Final = struct.Struct("=8xI")
-"""``iChange``, the wal-index header's commit counter (native byte order, as the header)."""
-
-
-def _commits(header: bytes) -> int:
-    return int(_CHANGE_COUNTER.unpack_from(header)[0])
 
 
 class KnownKeys:
@@ -195,7 +190,7 @@ class KnownKeys:
         """
         if before is None or after is None or after == before:
             return
-        if _commits(after) != _commits(before) + 1:
+        if commit_count(after) != commit_count(before) + 1:
             return  # another commit too: no step, and a set behind it stays behind
         with self._lock:
             if before == self._at:

@@ -11,22 +11,31 @@ the inline connection's own change count are what they were when read: the
 conditions that depend on the time are checked again on every use, exactly as the SQL
 checks them, so a mark that expired or a counter that ended is never served stale.
 
+The store's own flush of pending counts moves the file too, and searches further apart
+than the flush interval each met one: every such search read the rows again (tens of us on
+the event loop). The flush knows what it wrote and whether its commit was the only one
+between two headers (:class:`FlushedCounts`), so the kept rows follow it instead
+(:meth:`SeenRows.follow`): its counts added as its SQL adds them, kept under the header it
+left. Any other commit (another process's, another client's) still forgets them.
+
 This module only keeps and judges the rows; when they may be reused is the store's call
 (:meth:`SeenRows.check` with everything that must not have moved).
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
 from .base import MarkKind, ProviderMark
 
-__all__ = ["ProviderRows", "SeenRows", "mark_from_row"]
+__all__ = ["AddedCount", "FlushedCounts", "ProviderRows", "SeenRows", "mark_from_row"]
 
 MarkRow = tuple[object, ...]
 """A ``marks`` row: kind, until, reason, failures, set_at, scope."""
 CounterRow = tuple[int, float]
 """A ``usage`` or ``failures`` row: count, expires_at."""
+AddedCount = tuple[int, float, float]
+"""What a flush added to one usage counter: the count, its ``expires_at``, the flush's clock."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +74,34 @@ def _live(row: CounterRow | None, wall_now: float) -> int:
     return 0 if row is None or not row[1] > wall_now else row[0]
 
 
+@dataclass(frozen=True, slots=True)
+class FlushedCounts:
+    """The store's own flush of pending counts, known to be the only commit between two headers.
+
+    Attributes:
+        before: The wal-index header read inside the flush's transaction (the write lock
+            held, so the last commit's).
+        after: The header read after its ``COMMIT``, counting exactly one commit more.
+        added: Per ``(provider, period)``, what the flush added to that usage counter.
+    """
+
+    before: bytes
+    after: bytes
+    added: Mapping[tuple[str, str], AddedCount]
+
+
+def _with_added(row: CounterRow | None, added: AddedCount) -> CounterRow:
+    """A usage row after a flush added to it, as the flush's SQL (``_ADD_USAGE``) leaves it.
+
+    No row, or one that ended by the flush's clock, starts again at the count added;
+    otherwise the count grows by it. The expiry is the one the flush wrote, either way.
+    """
+    count, expires_at, wall_now = added
+    if row is None or row[1] <= wall_now:
+        return (count, expires_at)
+    return (row[0] + count, expires_at)
+
+
 class SeenRows:
     """Provider rows read under one state of the file; forgotten as soon as it may have moved.
 
@@ -90,6 +127,35 @@ class SeenRows:
     def put(self, provider: str, periods: tuple[str, ...], rows: ProviderRows) -> None:
         """Keep ``rows``, read under the current tag."""
         self._rows[(provider, periods)] = rows
+
+    def follow(
+        self,
+        before: tuple[object, ...],
+        after: tuple[object, ...],
+        added: Mapping[tuple[str, str], AddedCount],
+    ) -> bool:
+        """Keep the rows across a commit known to have added ``added`` and nothing else.
+
+        Args:
+            before: What must not have moved, as the commit found it; the rows are followed
+                only when they were kept under exactly that.
+            after: The same as the commit left it: the rows' tag from now on.
+            added: What the commit added to each ``(provider, period)`` usage counter.
+
+        Returns:
+            Whether the rows now hold what the file holds under ``after``.
+        """
+        if self._tag is None or self._tag != before:
+            return False
+        for (provider, periods), rows in list(self._rows.items()):
+            usage = tuple(
+                row if (add := added.get((provider, period))) is None else _with_added(row, add)
+                for period, row in zip(periods, rows.usage, strict=True)
+            )
+            if usage != rows.usage:
+                self._rows[(provider, periods)] = ProviderRows(rows.mark, rows.failures, usage)
+        self._tag = after
+        return True
 
     def forget(self) -> None:
         """Forget everything (the file moved, or the connection they were read on is gone)."""

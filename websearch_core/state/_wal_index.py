@@ -39,7 +39,7 @@ import struct
 import weakref
 from pathlib import Path
 
-__all__ = ["WalIndex"]
+__all__ = ["WalIndex", "commit_count"]
 
 _HEADER_BYTES = 48
 """One copy of the wal-index header (``WalIndexHdr``)."""
@@ -47,6 +47,17 @@ _WAL_INDEX_VERSION = 3007000
 """``iVersion``, the wal-index format SQLite has written since 3.7.0."""
 _VERSION_AND_INIT = struct.Struct("=I8xB")
 """``iVersion`` (native byte order, as the header is) and ``isInit`` (byte 12)."""
+_CHANGE_COUNTER = struct.Struct("=8xI")
+"""``iChange``, the header's commit counter (native byte order, as the header)."""
+
+
+def commit_count(header: bytes) -> int:
+    """``header``'s commit counter: SQLite adds one on every commit, by any connection.
+
+    So a header read inside a write transaction (the write lock held) and one read after
+    its ``COMMIT`` that counts exactly one more say that commit was the only one between.
+    """
+    return int(_CHANGE_COUNTER.unpack_from(header)[0])
 
 
 class WalIndex:

@@ -92,9 +92,9 @@ from ._known_keys import KnownKeys
 from ._owed import HandedOver, Handover, OwedWrites
 from ._pending import Batch, PendingUsage
 from ._pending_cache import CacheBatch, PendingCache, PendingEntry
-from ._seen import ProviderRows, SeenRows, mark_from_row
+from ._seen import AddedCount, FlushedCounts, ProviderRows, SeenRows, mark_from_row
 from ._threaded import ThreadedStore
-from ._wal_index import WalIndex
+from ._wal_index import WalIndex, commit_count
 from ._withdrawal import Withdrawal, WithdrawnError
 from .base import (
     DEFAULT_MAX_CACHE_ENTRIES,
@@ -407,6 +407,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         # says the rows below may be reused (see _provider_rows).
         self._wal_index: WalIndex | None = None
         self._seen = SeenRows()  # the inline connection's last reads (see _provider_rows)
+        # The store's thread's last flush, for those reads to follow (see _follow_flush).
+        self._flushed: FlushedCounts | None = None
         self._last_uncapped: tuple[tuple[UsageWindow, ...], _Uncapped] | None = None
         # The cache's keys as of a wal-index header: a miss told without a read (cache_get).
         # The store's thread reads the header through its own reader, opened with its
@@ -450,6 +452,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         self._conn = self._inline = None
         self._wal_index = self._conn_wal_index = None
         self._seen = SeenRows()
+        self._flushed = None
         self._known = KnownKeys(_known_bound(self._max_cache_entries))
         self._inline_lock = threading.Lock()
         self._inline_writes = 0
@@ -1169,19 +1172,21 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         connection's own ``total_changes`` (its writes, which ``data_version`` does not
         count) and the connection itself. The pending counts are not in the rows (they
         are added after, under their own generation check), but a move of their
-        generation says this store's thread flushed, so the file moved: the first read
-        after it is made without asking first and not kept (searches further apart than
-        :data:`FLUSH_AFTER` pay the one read they paid before, not the pragma too); the
-        next one asks and keeps. On the store's thread (``generation`` is ``None``) the
-        rows are always read.
+        generation says this store's thread flushed, so the file moved. When that flush
+        was the only commit since the rows were kept, they follow it (:meth:`_follow_flush`:
+        searches further apart than :data:`FLUSH_AFTER` meet one each, and paid a read).
+        Otherwise the first read after it is made without asking first and not kept (the
+        read they paid before, not the pragma too); the next one asks and keeps. On the
+        store's thread (``generation`` is ``None``) the rows are always read.
         """
         if generation is None:
             return _read_provider_rows(conn, provider, periods)
         seen = self._seen
-        if seen.generation != generation:  # this store's thread flushed: the file moved
-            seen.forget()
+        if seen.generation != generation and not self._follow_flush(seen, conn):
+            seen.forget()  # this store's thread flushed, and not alone: the file moved
             seen.generation = generation
             return _read_provider_rows(conn, provider, periods)
+        seen.generation = generation
         # The wal-index header moves whenever data_version would (and on this connection's
         # own commits), read without a statement; when it cannot be trusted (a commit
         # writing it, not WAL), the pragma answers.
@@ -1192,8 +1197,31 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         rows = seen.get(provider, periods)
         if rows is None:
             rows = _read_provider_rows(conn, provider, periods)
-            seen.put(provider, periods, rows)
+            # Kept only if no commit came between the header and the read: a flush's
+            # would be in the rows already, and following it would count it twice.
+            if type(file_state) is not bytes or self._header_now() == file_state:
+                seen.put(provider, periods, rows)
         return rows
+
+    def _header_now(self) -> bytes | None:
+        """The inline connection's wal-index header now (``None``: none to read)."""
+        return self._wal_index.header() if self._wal_index is not None else None
+
+    def _follow_flush(self, seen: SeenRows, conn: sqlite3.Connection) -> bool:
+        """Whether the kept rows followed this store's last flush to the file's state now.
+
+        Only when that flush was the only commit since they were kept (the header they were
+        kept under is the one its transaction found) and since it (the header now is the one
+        its ``COMMIT`` left), and the inline connection wrote nothing meanwhile.
+        """
+        flushed = self._flushed
+        if flushed is None:
+            return False
+        now = self._header_now()
+        if now is None or now != flushed.after:
+            return False
+        changes = conn.total_changes
+        return seen.follow((conn, flushed.before, changes), (conn, now, changes), flushed.added)
 
     def _reserve_unless_marked_now(
         self, provider: str, windows: Sequence[UsageWindow], now: float
@@ -1544,7 +1572,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
     def _write_everything_pending(self, conn: sqlite3.Connection) -> CacheBatch:
         """The pending counts and cache entries, in one transaction; the entries written."""
-        return self._write_pending_first(conn, provider=None, func=self._write_cache_batch)
+        return self._write_pending_first(
+            conn, provider=None, func=self._write_cache_batch, followed=True
+        )
 
     def _write_owed_within(self, conn: sqlite3.Connection) -> CacheBatch:
         """:meth:`_write_everything_pending`, waiting :data:`OWED_WRITE_WAIT` for the lock."""
@@ -1603,6 +1633,7 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         func: Callable[[sqlite3.Connection], _T],
         forget: bool = False,
         merge: bool = False,
+        followed: bool = False,
     ) -> _T:
         """On the store's thread: one transaction writing the pending counts, then ``func``.
 
@@ -1614,24 +1645,27 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         :class:`._pending.PendingUsage` generation) and read again on this thread, after
         it, and readers queued here (which check no generation) cannot overlap it. They are
         settled only once the COMMIT succeeded; if anything failed, they are put back,
-        still owed.
+        still owed. ``followed`` (a flush, whose ``func`` writes cache entries only): what
+        it adds to the usage counters is recorded for the inline reads to follow
+        (:meth:`_follow_flush`).
         """
         merge = merge or provider is None
         if not merge and provider is not None and not self._pending.holds(provider):
             return self._transaction(conn, func)  # nothing owed: no batch for readers to miss
         taken: list[Batch] = []
         claimed: list[Claimed] = []
+        record = _FlushRecord() if followed and conn is self._conn else None
 
         def write(conn: sqlite3.Connection) -> _T:
             taken.append(self._pending.take(provider))
             if not forget:
-                _write_pending(conn, taken[0])
+                _write_pending(conn, taken[0], added=None if record is None else record.added)
             if merge:  # a flush, the close or a clear: what earlier stores journaled too
                 claimed.append(self._merge_journals(conn))
             return func(conn)
 
         try:
-            result = self._transaction(conn, write)
+            result = self._transaction(conn, write, record)
         except BaseException:
             for journals in claimed:
                 journals.given_back()
@@ -1640,11 +1674,16 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             raise
         for journals in claimed:
             journals.committed()
+        if record is not None:  # before the settle that sends inline reads to follow it
+            self._flushed = record.committed(claimed)
         self._pending.settle()
         return result
 
     def _transaction(
-        self, conn: sqlite3.Connection, func: Callable[[sqlite3.Connection], _T]
+        self,
+        conn: sqlite3.Connection,
+        func: Callable[[sqlite3.Connection], _T],
+        record: _FlushRecord | None = None,
     ) -> _T:
         """:func:`_in_transaction` on one of the store's connections, the keys kept through it.
 
@@ -1654,17 +1693,19 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         the flush's alone: a reservation with a budget, a cooldown, a rate slot. The
         ``COMMIT`` and that update hold the keys' commit lock, so that the other
         connection's commit never comes between them. Two header reads a transaction,
-        and none while no keys are known.
+        and none while no keys are known and no ``record`` (a flush's) wants them.
         """
         wal_index = None
-        if self._known.tracking:
+        tracking = self._known.tracking
+        if tracking or record is not None:
             if conn is self._inline:
                 wal_index = self._wal_index
             elif conn is self._conn:
                 wal_index = self._conn_wal_index
         if wal_index is None:
             return _in_transaction(conn, func)
-        kept = _KeysKept(self._known, wal_index, wait=conn is not self._inline)
+        known = self._known if tracking else None
+        kept = _KeysKept(known, wal_index, wait=conn is not self._inline, record=record)
         return _in_transaction(conn, func, kept)
 
     def _merge_journals(self, conn: sqlite3.Connection) -> Claimed:
@@ -1777,24 +1818,36 @@ def _known_bound(max_cache_entries: int) -> int:
 
 
 class _KeysKept:
-    """The cache's known keys kept through one transaction (:meth:`SQLiteStore._transaction`).
+    """The wal-index header read around one transaction (:meth:`SQLiteStore._transaction`).
+
+    For the cache's known keys, kept through the commit, and for a flush's record of what
+    it added (:class:`_FlushRecord`), handed both headers.
 
     Args:
-        known: The keys.
+        known: The keys; ``None``: none are known (the headers are for ``record`` alone).
         wal_index: The header's reader opened with the transaction's connection.
         wait: Whether the commit may wait for the keys' commit lock: not on the inline
             connection, which never waits. The store's thread holds that lock through its
             whole ``COMMIT``, and that connection's ``COMMIT`` can run an automatic
             checkpoint, which syncs the file: found held, the inline commit goes on, and is
             a step of the keys' only if no other commit came before its header was read.
+        record: A flush's record, given the headers before and after the ``COMMIT``.
     """
 
-    __slots__ = ("_before", "_header", "_known", "_wait")
+    __slots__ = ("_before", "_header", "_known", "_record", "_wait")
 
-    def __init__(self, known: KnownKeys, wal_index: WalIndex, *, wait: bool) -> None:
+    def __init__(
+        self,
+        known: KnownKeys | None,
+        wal_index: WalIndex,
+        *,
+        wait: bool,
+        record: _FlushRecord | None = None,
+    ) -> None:
         self._known = known
         self._header = wal_index.header
         self._wait = wait
+        self._record = record
         self._before: bytes | None = None
 
     def began(self) -> None:
@@ -1803,14 +1856,22 @@ class _KeysKept:
 
     def commit(self, conn: sqlite3.Connection) -> None:
         """``COMMIT``, then the keys' update, the other connection's commit not between."""
-        lock = self._known.commit_lock
-        locked = lock.acquire(self._wait)  # not held: another commit may come in between
-        try:
+        known = self._known
+        if known is None:
             conn.execute("COMMIT")
-            self._known.committed(self._before, self._header())
-        finally:
-            if locked:
-                lock.release()
+            after = self._header()
+        else:
+            lock = known.commit_lock
+            locked = lock.acquire(self._wait)  # not held: another commit may come in between
+            try:
+                conn.execute("COMMIT")
+                after = self._header()
+                known.committed(self._before, after)
+            finally:
+                if locked:
+                    lock.release()
+        if self._record is not None:
+            self._record.around(self._before, after)
 
 
 def _in_transaction(
@@ -1855,13 +1916,18 @@ def _held_entry(held: PendingEntry, now: float, allow_stale: bool) -> CachedEntr
 
 
 def _write_pending(
-    conn: sqlite3.Connection, batch: Batch, resets: dict[str, float] | None = None
+    conn: sqlite3.Connection,
+    batch: Batch,
+    resets: dict[str, float] | None = None,
+    *,
+    added: dict[tuple[str, str], AddedCount] | None = None,
 ) -> None:
     """Add each pending count to its counter (inside the caller's transaction).
 
     Less the increments counted at or before the provider's last reset (see
     :data:`_AT_PARAM`): a batch written late (a journal, a flush held behind the lock) must
     not bring back counts a reset cleared. ``resets``: :func:`_resets`, read here if not given.
+    ``added``, when given, gets what was added to each counter, as the SQL was given it.
     """
     if not batch:
         return
@@ -1874,6 +1940,38 @@ def _write_pending(
             count -= entry.counted_at.made_by(reset_at)
         if count > 0 and entry.expires_at > wall_now:  # an expired one reads as 0
             conn.execute(_ADD_USAGE, (provider, period, count, entry.expires_at, wall_now))
+            if added is not None:
+                added[(provider, period)] = (count, entry.expires_at, wall_now)
+
+
+class _FlushRecord:
+    """What one flush's transaction added to the usage counters, and the headers around it."""
+
+    __slots__ = ("_after", "_before", "added")
+
+    def __init__(self) -> None:
+        self._before: bytes | None = None
+        self._after: bytes | None = None
+        self.added: dict[tuple[str, str], AddedCount] = {}
+        """Filled by :func:`_write_pending` inside the transaction."""
+
+    def around(self, before: bytes | None, after: bytes | None) -> None:
+        """The header inside the transaction (the write lock held) and after its ``COMMIT``."""
+        self._before, self._after = before, after
+
+    def committed(self, claimed: list[Claimed]) -> FlushedCounts | None:
+        """After the ``COMMIT``: the flush, when the rows kept inline can follow it.
+
+        Only when both headers were read and that ``COMMIT`` was the only commit between
+        them (the counter one more), and no journal was merged (what a journal wrote is not
+        recorded); else ``None``.
+        """
+        before, after = self._before, self._after
+        if before is None or after is None or commit_count(after) != commit_count(before) + 1:
+            return None
+        if any(journals.paths for journals in claimed):
+            return None
+        return FlushedCounts(before, after, self.added)
 
 
 def _resets(conn: sqlite3.Connection) -> dict[str, float]:
