@@ -15,7 +15,7 @@ import pytest
 
 from websearch_core import credentials
 from websearch_core.call_setup import CallSetup
-from websearch_core.credentials import Credentials, CredentialStore
+from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
 from websearch_core.models import Attempt
 from websearch_core.settings import Settings
 
@@ -24,6 +24,7 @@ from ._spies import count_calls
 BRAVE_KEY = "brave-key-given-in-code-0123456789"
 TAVILY_KEY = "tvly-exported-between-searches-0123456789"
 SERPER_KEY = "serper-stored-between-searches-0123456789"
+CODEX_ACCESS = "codex-access-token-signed-in-later-0123456789"
 FREE_ENGINES = ["duckduckgo", "bing", "yahoo", "startpage", "google", "ecosia", "mojeek"]
 
 
@@ -133,6 +134,26 @@ async def test_a_key_stored_or_removed_between_plans_shows_in_the_next(
     CredentialStore(path).remove("serper")
     assert _ids(setup) == ["brave", *FREE_ENGINES]
     path.unlink()
+    assert _ids(setup) == ["brave", *FREE_ENGINES]
+
+
+@pytest.mark.usefixtures("settled")
+async def test_guard_a_sign_in_stored_after_plans_without_a_file_shows_in_the_next(
+    session: aiohttp.ClientSession, tmp_path: Path
+) -> None:
+    """Guard (stop 42; passes before and after): ``websearch auth`` signing in later.
+
+    The common start: no credential file at all, kept as such over several plans; a
+    sign-in written then by the CLI (another process) is in the very next plan, and its
+    removal (a sign-out) too.
+    """
+    path = tmp_path / "config" / "credentials.json"  # not even its directory yet
+    setup = _setup(session, CredentialStore(path), _Environment())
+    assert _ids(setup) == _ids(setup) == _ids(setup) == ["brave", *FREE_ENGINES]
+    CredentialStore(path).set_oauth("codex", OAuthToken(access_token=CODEX_ACCESS))
+    signed_in = _ids(setup)
+    assert "codex" in signed_in and signed_in == _ids(setup)
+    CredentialStore(path).remove("codex")
     assert _ids(setup) == ["brave", *FREE_ENGINES]
 
 
