@@ -22,7 +22,13 @@ from collections.abc import Sequence
 from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider, is_loaded
 from .settings import Settings
 
-__all__ = ["import_for_fetch", "import_for_status", "import_off_loop", "planned_ids"]
+__all__ = [
+    "import_chain",
+    "import_for_fetch",
+    "import_for_status",
+    "import_off_loop",
+    "planned_ids",
+]
 
 _SETUP_MODULES = (
     "websearch_core.call_setup",
@@ -108,6 +114,18 @@ async def import_off_loop(settings: Settings, forced: str | None) -> None:
         is_loaded(pid) for pid in plan if pid in PROVIDER_REGISTRY
     ):
         _loaded_plans.add(plan)
+
+
+async def import_chain() -> None:
+    """Import the chain and its machinery (every plan's) on a worker thread, if not yet.
+
+    Entering a client calls this, so its first search is not the call that pays for them:
+    0.2 s on an idle machine and up to some seconds on a loaded one, which the first
+    search's deadline did not count but its caller waited for. The plan's providers are
+    left to that search, which imports only those it asks (a few milliseconds each).
+    """
+    if not _loaded(_SETUP_MODULES):
+        await asyncio.to_thread(_import, _SETUP_MODULES, ())
 
 
 async def import_for_status() -> None:

@@ -1,0 +1,56 @@
+"""A process's first search, in a client entered with ``async with``, ends by its deadline.
+
+Stop 41 moved the first search's imports (the chain, some 180 modules) to just before its
+deadline begins, so they no longer cost the providers their time; but the caller still
+waited for them. A 1.5 s search against a server that accepts and never answers took
+1.7-2.1 s on its first call (0.2-0.6 s of imports, more under load) and 1.5 s on later
+ones. Entering the client imports the chain now. A fresh interpreter, where nothing is
+imported yet, makes that import take 0.5 s (as a loaded machine does), so the test does
+not hang on how fast this machine imports; the call is timed from a clock read just before
+it, against the deadline plus the store's grace the README allows a search past it.
+"""
+
+import textwrap
+
+from tests.loop_imports import run_watched
+from websearch_core.deadline import STORE_GRACE_SECONDS
+
+_DEADLINE_SECONDS = 1.5
+
+_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, importlib.abc, json, sys, time
+
+    class SlowChainImport(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name == "websearch_core.call_setup":
+                time.sleep(0.5)  # what a loaded machine takes to import the chain
+            return None
+
+    sys.meta_path.insert(0, SlowChainImport())
+
+    from websearch_core import WebSearch
+    from websearch_core.testing import Fault, Simulator
+
+    async def main():
+        async with Simulator(["brave"]) as sim:
+            sim["brave"].always(Fault.hang(60))
+            settings = sim.settings(
+                providers=("brave",), deadline_seconds=DEADLINE, timeout_seconds=DEADLINE
+            )
+            async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+                started = time.monotonic()
+                result = await ws.run("python asyncio")
+                took = time.monotonic() - started
+        return {"took": took, "error": result.error}
+
+    print(json.dumps(asyncio.run(main())))
+    """
+)
+
+
+def test_the_first_search_of_an_entered_client_ends_by_its_deadline() -> None:
+    found = run_watched(_SCRIPT, DEADLINE=_DEADLINE_SECONDS)
+    error, took = found["error"], found["took"]
+    assert isinstance(error, str) and "Brave request timed out" in error, found
+    assert isinstance(took, float) and took <= _DEADLINE_SECONDS + STORE_GRACE_SECONDS, found
