@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterab
 from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import SecretStr
 
@@ -597,11 +597,16 @@ class Credentials:
         self._key_secrets: dict[tuple[str, str, str, str], SentSecret] = {}
         """The keys handed out by :meth:`key_secret`, by provider, name, value and source."""
         self._sign_ins: dict[str, str] = {}
-        """The stored sign-ins handed out (access token to its store entry), newest last:
-        the transport judges where a request carrying one goes (:attr:`sign_ins`)."""
+        """The sign-ins handed out (access token to its store entry; a given one to its
+        provider's id), newest last: the transport judges where a request carrying one goes
+        (:attr:`sign_ins`)."""
         self._refresh_tokens: dict[str, str] = {}
         """Their refresh tokens, each to its store entry, judged as the access tokens are
         (:attr:`refresh_tokens`)."""
+        self._given_sign_ins: dict[str, tuple[str, str]] = {}
+        """The sign-ins among :attr:`sign_ins` given rather than stored (a cookie variable,
+        an OAuth token given as the key): each to what it is and where it was given, which
+        a refusal names in place of a store entry (:attr:`given_sign_ins`)."""
         self._read_names: dict[str, None] = {}
         """Every environment variable looked up so far, in order (a set that only grows)."""
         self._probe: tuple[int, Callable[[], tuple[object, ...]]] | None = None
@@ -1052,6 +1057,28 @@ class Credentials:
             _keep_newest(self._refresh_tokens, token.refresh_token, entry)
             self._remember(token.refresh_token)
 
+    def hand_out_sign_in(self, secret: SentSecret, entry: str) -> None:
+        """Record ``secret``, a sign-in given in a variable, code, config or as a key.
+
+        A stored sign-in is recorded when it is read (:meth:`oauth_token`); one given
+        otherwise (Perplexity's ``PERPLEXITY_COOKIES``, an Anthropic OAuth token given as
+        the key) was judged only where its URL is set, so a subclass's own request, or a URL
+        it built, sent it anywhere. Recorded here, it is judged at send time as a stored one
+        is, by the hosts the provider declares for ``entry``, and a refusal names what it is
+        and where it was given (``secret.what``, ``secret.where``), never its value.
+
+        Args:
+            secret: The sign-in as it is sent (a part of it, such as the session token in a
+                cookie header, may be recorded on its own: a provider may rewrite the rest).
+            entry: The id it is judged under: the provider's, whose ``sign_in_hosts`` it
+                may go to.
+        """
+        value = secret.value
+        if value:
+            _keep_newest(self._sign_ins, value, entry)
+            _keep_newest(self._given_sign_ins, value, (secret.what, secret.where))
+            self._remember(value)
+
     def _remember(self, value: str) -> str:
         if value and value not in self._known:
             self._known.add(value)
@@ -1074,13 +1101,25 @@ class Credentials:
 
     @property
     def sign_ins(self) -> Mapping[str, str]:
-        """The stored sign-ins handed out so far: each access token to its store entry.
+        """The sign-ins handed out so far: each access token to its store entry.
+
+        A sign-in given rather than stored (:meth:`hand_out_sign_in`) is here too, under its
+        provider's id, and in :attr:`given_sign_ins`.
 
         Read by the transport before every request (empty, the usual case: nothing to
         judge), so a request that carries one is judged by the URL it is sent to, whoever
         built it (:mod:`websearch_core.sign_in_sends`).
         """
         return self._sign_ins
+
+    @property
+    def given_sign_ins(self) -> Mapping[str, tuple[str, str]]:
+        """The sign-ins handed out that were given, not stored: each to what it is and where.
+
+        A subset of :attr:`sign_ins` (see :meth:`hand_out_sign_in`), read only to word a
+        refusal: ``("Perplexity cookie header", "in PERPLEXITY_COOKIES")``.
+        """
+        return self._given_sign_ins
 
     @property
     def refresh_tokens(self) -> Mapping[str, str]:
@@ -1098,7 +1137,10 @@ _KEPT_SIGN_INS = 64
 """How many handed-out sign-ins :attr:`Credentials.sign_ins` keeps, the newest."""
 
 
-def _keep_newest(kept: dict[str, str], token: str, entry: str) -> None:
+_Kept = TypeVar("_Kept")
+
+
+def _keep_newest(kept: dict[str, _Kept], token: str, entry: _Kept) -> None:
     """Keep ``token`` under ``entry`` in ``kept``, letting the oldest go past the bound."""
     if token and token not in kept:
         if len(kept) >= _KEPT_SIGN_INS:

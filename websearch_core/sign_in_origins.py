@@ -16,6 +16,7 @@ __all__ = [
     "GATEWAYS_SETTING",
     "GATEWAYS_VARIABLE",
     "built_url_refusal",
+    "given_refusal",
     "is_sign_in_host",
     "origin_of",
     "refresh_refusal",
@@ -93,16 +94,58 @@ def built_url_refusal(
         or set base_urls.codex to that endpoint and add codex to sign_in_gateways
         (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
     """
+    sent = f'the OAuth token stored under "{entry}"'
+    return _declared_hosts_refusal(sent, url, provider_id, label, hosts, route)
+
+
+def given_refusal(
+    url: str,
+    what: str,
+    where: str,
+    provider_id: str,
+    label: str,
+    hosts: Collection[str],
+    *,
+    route: str | None = None,
+) -> str:
+    """:func:`built_url_refusal` for a sign-in given in a variable, code, config or as a key.
+
+    It has no store entry to name: it is named by what it is and where it was given, the
+    variable or setting (never its value), so the user knows which one to look at.
+
+    Example:
+        >>> print(given_refusal("http://gw.example/ask", "Perplexity cookie header",
+        ...     "in PERPLEXITY_COOKIES", "perplexity", "Perplexity", ("www.perplexity.ai",)))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        Refusing to send the Perplexity cookie header in PERPLEXITY_COOKIES to
+        http://gw.example: provider "perplexity" (Perplexity) declares its sign-in for
+        www.perplexity.ai only (its sign_in_hosts), and a sign-in opens your whole account;
+        send its requests there or to a loopback address, or set base_urls.perplexity to
+        that endpoint and add perplexity to sign_in_gateways (WEBSEARCH_SIGN_IN_GATEWAYS) to
+        trust it
+    """
+    return _declared_hosts_refusal(f"the {what} {where}", url, provider_id, label, hosts, route)
+
+
+def _declared_hosts_refusal(
+    sent: str,
+    url: str,
+    provider_id: str,
+    label: str,
+    hosts: Collection[str],
+    route: str | None,
+) -> str:
+    """The refusal to send ``sent`` (what it is, worded) to ``url``, off its declared hosts."""
     origin = origin_of(url)
     shown = shown_origin(*origin) if origin is not None else "that endpoint"
     named = " or ".join(hosts) if hosts else "no host"
     trusted = route or provider_id
     return (
-        f'Refusing to send the OAuth token stored under "{entry}" to {shown}: provider '
-        f'"{provider_id}" ({label}) declares its sign-in for {named} only (its '
-        "sign_in_hosts), and a sign-in opens your whole account; send its requests there "
-        f"or to a loopback address, or set base_urls.{trusted} to that endpoint and add "
-        f"{trusted} to {GATEWAYS_SETTING} ({GATEWAYS_VARIABLE}) to trust it"
+        f'Refusing to send {sent} to {shown}: provider "{provider_id}" ({label}) declares its '
+        f"sign-in for {named} only (its sign_in_hosts), and a sign-in opens your whole "
+        "account; send its requests there or to a loopback address, or set "
+        f"base_urls.{trusted} to that endpoint and add {trusted} to {GATEWAYS_SETTING} "
+        f"({GATEWAYS_VARIABLE}) to trust it"
     )
 
 

@@ -1,4 +1,4 @@
-"""Where a request carrying a stored sign-in may be sent, judged by the URL it is sent to.
+"""Where a request carrying a sign-in may be sent, judged by the URL it is sent to.
 
 Why this exists: the credential check judges the URLs a user sets, not the URL a request is
 built for: a provider that sends through the transport itself (a user's plugin, or a
@@ -29,6 +29,14 @@ sender's ``refresh_hosts``: Google's for a Gemini sign-in) besides its service's
 it renews the account for as long as it lives, and was not judged at all, so a token
 endpoint pointing elsewhere, or a subclass's own request, sent it anywhere.
 
+A sign-in given rather than stored is judged the same way, under its provider's id: the
+cookie header in ``PERPLEXITY_COOKIES`` and its session token (each on its own, as a
+provider may send the token in a header of its own), and an Anthropic OAuth token given as
+the key (``sk-ant-oat...``). They were judged only where their URL is set, so a subclass's
+own request carried them anywhere. Their refusal names where each was given (the variable,
+or ``api_keys``), as it has no store entry (:func:`~websearch_core.sign_in_origins.
+given_refusal`).
+
 The refusal names the provider, the endpoint (its origin only) and the settings, never the
 token (:func:`~websearch_core.sign_in_origins.built_url_refusal`,
 :func:`~websearch_core.sign_in_origins.refresh_refusal`).
@@ -39,7 +47,13 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Protocol
 
 from .sign_in_declarations import declared_hosts, declared_url_variables
-from .sign_in_origins import built_url_refusal, is_sign_in_host, refresh_refusal, same_origin
+from .sign_in_origins import (
+    built_url_refusal,
+    given_refusal,
+    is_sign_in_host,
+    refresh_refusal,
+    same_origin,
+)
 
 __all__ = ["HandsOut", "Sent", "carries", "judged_refusal"]
 
@@ -82,6 +96,10 @@ class HandsOut(Protocol):
     def refresh_tokens(self) -> Mapping[str, str]:
         """Their refresh tokens, each to its store entry."""
 
+    @property
+    def given_sign_ins(self) -> Mapping[str, tuple[str, str]]:
+        """The sign-ins given, not stored: each to what it is and where it was given."""
+
     def env(self, name: str) -> str | None:
         """A variable's value (a URL a provider reads), or ``None``."""
 
@@ -116,7 +134,7 @@ def judged_refusal(
         >>> from websearch_core.providers.codex import CodexProvider  # declares "codex"
         >>> from websearch_core.transport import HttpRequest
         >>> class Handed:
-        ...     sign_ins, refresh_tokens = {"tok-1": "codex"}, {}
+        ...     sign_ins, refresh_tokens, given_sign_ins = {"tok-1": "codex"}, {}, {}
         ...     def env(self, name): return None
         >>> sent = HttpRequest(method="GET", url="https://gw.example/s", headers={"X-T": "tok-1"})
         >>> gateway = {"codex": "https://gw.example"}
@@ -132,9 +150,7 @@ def judged_refusal(
     sign_ins = credentials.sign_ins
     if not sign_ins or is_sign_in_host(url, ()):
         return None  # none handed out (the usual case); loopback, or no usable host
-    refused = _misdirected(
-        request, url, sign_ins, credentials.refresh_tokens, provider, label, route
-    )
+    refused = _misdirected(request, url, credentials, provider, label, route)
     if refused is None:
         return None
     key = route or provider
@@ -171,18 +187,21 @@ def carries(request: Sent, value: str) -> bool:
 def _misdirected(
     request: Sent,
     url: str,
-    sign_ins: Mapping[str, str],
-    refresh_tokens: Mapping[str, str],
+    credentials: HandsOut,
     provider: str,
     label: str,
     route: str | None,
 ) -> str | None:
     """The refusal of the first token ``request`` carries that may not go to ``url``."""
-    for token, entry in sign_ins.items():
+    for token, entry in credentials.sign_ins.items():
         hosts = declared_hosts(provider, entry)
         if not is_sign_in_host(url, hosts) and carries(request, token):
+            given = credentials.given_sign_ins.get(token)
+            if given is not None:  # named by where it was given: it is stored under none
+                what, where = given
+                return given_refusal(url, what, where, provider, label, hosts, route=route)
             return built_url_refusal(url, entry, provider, label, hosts, route=route)
-    for token, entry in refresh_tokens.items():
+    for token, entry in credentials.refresh_tokens.items():
         # Its service's own hosts too: no third party there, and Gemini's every request goes
         # to one, where looking through its body for the refresh token cost ~15 us.
         if is_sign_in_host(url, declared_hosts(provider, entry)):

@@ -6,7 +6,7 @@ credential, base URL and model resolved once per search (``flow.state``), each M
 call built from them, and what a paused turn continues with. Nothing here sends anything.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final, Literal
 
 from ..errors import ProviderNotConfiguredError
@@ -29,7 +29,9 @@ __all__ = [
     "MISSING_CREDENTIALS_MESSAGE",
     "MODEL_ENV_VAR",
     "OAUTH_KEY_MARKER",
+    "OAUTH_KEY_WHAT",
     "begin_turn",
+    "hand_out_key_sign_in",
     "paused_content",
     "resolve_auth",
     "turn_answer",
@@ -38,6 +40,8 @@ __all__ = [
 
 OAUTH_KEY_MARKER: Final = "sk-ant-oat"
 """A key containing this is an OAuth token: always a bearer token with the OAuth beta."""
+OAUTH_KEY_WHAT: Final = "Anthropic OAuth token"
+"""What a key holding :data:`OAUTH_KEY_MARKER` is called in a problem's or refusal's text."""
 MISSING_CREDENTIALS_MESSAGE: Final = (
     "No Anthropic credentials found. Set ANTHROPIC_SEARCH_API_KEY or ANTHROPIC_API_KEY, "
     "or configure Anthropic OAuth."
@@ -65,6 +69,26 @@ async def resolve_auth(
         raise ProviderNotConfiguredError(provider_id, MISSING_CREDENTIALS_MESSAGE)
     token = await context.credentials.valid_oauth_token(provider_id, min_lifetime=margin)
     return AnthropicAuth(token=token.access_token, kind="oauth", stored_oauth=True)
+
+
+def hand_out_key_sign_in(
+    context: ProviderContext, provider_id: str, env_vars: Iterable[str]
+) -> None:
+    """Record the OAuth token given as the key as a sign-in, with where it was given.
+
+    It opens the whole Claude account as a stored token does, so a request carrying it is
+    judged where it is sent (:meth:`~websearch_core.credentials.Credentials.
+    hand_out_sign_in`), not only where ``ANTHROPIC_BASE_URL`` is set.
+
+    Args:
+        context: The search's context, whose credentials hand the key out.
+        provider_id: The provider's id: the key's, and the one it is judged under.
+        env_vars: The provider's key variables, so the refusal names the one it is in.
+    """
+    credentials = context.credentials
+    given = credentials.key_secret(provider_id, env_vars, OAUTH_KEY_WHAT)
+    if given is not None:
+        credentials.hand_out_sign_in(given, provider_id)
 
 
 def begin_turn(flow: Flow, auth: AnthropicAuth, provider_id: str) -> None:

@@ -32,7 +32,7 @@
 """
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -40,7 +40,7 @@ from ..errors import ProviderNotConfiguredError
 from ..filters import FilterSupport
 from ..html import CHROME_USER_AGENT
 from ..models import SearchParams
-from ..redaction import cookie_secrets
+from ..redaction import MIN_TOKEN_LENGTH, cookie_secrets
 from ..sent_secret import flaw
 from ..transport import HttpRequest
 
@@ -65,6 +65,7 @@ __all__ = [
     "auth_methods",
     "method_request",
     "session_cookies",
+    "session_token",
 ]
 
 MethodKind = Literal["cookies", "oauth", "api_key", "openrouter", "anonymous"]
@@ -83,6 +84,8 @@ APP_USER_AGENT: Final = "Perplexity/641 CFNetwork/1568 Darwin/25.2.0"
 SESSION_COOKIE: Final = "__Secure-next-auth.session-token"
 PROVIDER_ID: Final = "perplexity"
 COOKIES_ENV: Final = "PERPLEXITY_COOKIES"
+COOKIES_WHAT: Final = "Perplexity cookie header"
+"""What ``PERPLEXITY_COOKIES`` is called in a problem's or a refusal's text."""
 TIMEZONE_ENV: Final = "TZ"
 """The ask endpoint is told the IANA zone set here, so "today" means the user's day."""
 OPENROUTER_ENV: Final = ("OPENROUTER_API_KEY",)
@@ -113,13 +116,42 @@ def session_cookies(context: "ProviderContext") -> str | None:
     """``PERPLEXITY_COOKIES``, the header and the session token in it remembered as secrets.
 
     An upstream that echoes the request (a 400 naming the cookie, a proxy showing its
-    headers) must show neither: they are masked wherever a key is.
+    headers) must show neither: they are masked wherever a key is. Both are handed out as
+    sign-ins too (:meth:`~websearch_core.credentials.Credentials.hand_out_sign_in`), each
+    on its own, so a request carrying either is judged where it is sent, the header
+    rewritten or not. A header or token shorter than :data:`~websearch_core.redaction.
+    MIN_TOKEN_LENGTH` (``theme=dark``) is no session and is not: judged by substring, it
+    would be found in other providers' requests and refuse them.
     """
     credentials = context.credentials
-    cookies = credentials.secret_env(COOKIES_ENV)
-    if cookies:
-        credentials.add_secrets(cookie_secrets(cookies))
+    given = credentials.env_secret(COOKIES_ENV, COOKIES_WHAT)
+    if given is None:
+        return None
+    cookies = given.value
+    credentials.add_secrets(cookie_secrets(cookies))
+    if len(cookies) >= MIN_TOKEN_LENGTH:
+        credentials.hand_out_sign_in(given, PROVIDER_ID)
+    token = session_token(cookies)
+    if token is not None and len(token) >= MIN_TOKEN_LENGTH:
+        what = f"session token of the {COOKIES_WHAT}"
+        credentials.hand_out_sign_in(replace(given, value=token, what=what), PROVIDER_ID)
     return cookies
+
+
+def session_token(cookies: str) -> str | None:
+    """The value of the :data:`SESSION_COOKIE` in a ``Cookie`` header, if it holds one.
+
+    Example:
+        >>> session_token("theme=dark; __Secure-next-auth.session-token=abc.def")
+        'abc.def'
+        >>> session_token("theme=dark") is None
+        True
+    """
+    for pair in cookies.split(";"):
+        name, _, value = pair.partition("=")
+        if name.strip() == SESSION_COOKIE:
+            return value.strip().strip('"') or None
+    return None
 
 
 def auth_methods(

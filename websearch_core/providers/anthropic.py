@@ -62,7 +62,9 @@ from ._anthropic_steps import (
     MISSING_CREDENTIALS_MESSAGE,
     MODEL_ENV_VAR,
     OAUTH_KEY_MARKER,
+    OAUTH_KEY_WHAT,
     begin_turn,
+    hand_out_key_sign_in,
     paused_content,
     resolve_auth,
     turn_answer,
@@ -118,7 +120,7 @@ class AnthropicProvider(ProtocolProvider):
     credential_kinds = (
         ApiKey(
             authorization_marker=OAUTH_KEY_MARKER,
-            marked_what="Anthropic OAuth token",
+            marked_what=OAUTH_KEY_WHAT,
             header="x-api-key",
         ),
         StoredOAuth(),
@@ -141,7 +143,10 @@ class AnthropicProvider(ProtocolProvider):
 
     async def resolve_auth(self, context: ProviderContext) -> AnthropicAuth:
         """The key (``x-api-key`` or Bearer) or the stored OAuth token, refreshed if expired."""
-        return await resolve_auth(context, self.info.id, self.api_key(context), self.oauth_margin())
+        key = self.api_key(context)
+        if key is not None and OAUTH_KEY_MARKER in key:  # a sign-in, judged where it is sent
+            hand_out_key_sign_in(context, self.info.id, self.info.env_vars)
+        return await resolve_auth(context, self.info.id, key, self.oauth_margin())
 
     async def prepare(self, flow: Flow) -> None:
         """Resolve the credential, base URL and model once for the whole turn."""

@@ -74,6 +74,7 @@ from ._perplexity_request import (
     ASK_ENDPOINT,
     CHAT_ENDPOINT,
     COOKIES_ENV,
+    COOKIES_WHAT,
     FILTERS,
     OPENROUTER_ENV,
     TIMEZONE_ENV,
@@ -136,7 +137,7 @@ class PerplexityProvider(ProtocolProvider):
     errors = API_ERRORS
     oauth_refresh_statuses = frozenset({401, 403})
     credential_kinds = (
-        SecretVariable(COOKIES_ENV, "Perplexity cookie header", header="Cookie", sign_in=True),
+        SecretVariable(COOKIES_ENV, COOKIES_WHAT, header="Cookie", sign_in=True),
         StoredOAuth(min_lifetime=OAUTH_MIN_LIFETIME),
         ApiKey(authorization=True),
         ApiKey(
