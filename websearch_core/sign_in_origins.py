@@ -136,15 +136,29 @@ def _declared_hosts_refusal(
     route: str | None,
 ) -> str:
     """The refusal to send ``sent`` (what it is, worded) to ``url``, off its declared hosts."""
-    origin = origin_of(url)
-    shown = shown_origin(*origin) if origin is not None else "that endpoint"
-    named = " or ".join(hosts) if hosts else "no host"
-    trusted = route or provider_id
     return (
-        f'Refusing to send {sent} to {shown}: provider "{provider_id}" ({label}) declares its '
-        f"sign-in for {named} only (its sign_in_hosts), and a sign-in opens your whole "
-        "account; send its requests there or to a loopback address, or set "
-        f"base_urls.{trusted} to that endpoint and add {trusted} to {GATEWAYS_SETTING} "
+        f'Refusing to send {sent} to {_shown(url)}: provider "{provider_id}" ({label}) '
+        f"declares its sign-in for {_named(hosts)} only (its sign_in_hosts), and a sign-in "
+        "opens your whole account; send its requests there or to a loopback address, or "
+        f"{_trust_advice(route or provider_id)}"
+    )
+
+
+def _shown(url: str) -> str:
+    """``url``'s origin as a refusal names it: never its path, query or user info."""
+    origin = origin_of(url)
+    return shown_origin(*origin) if origin is not None else "that endpoint"
+
+
+def _named(hosts: Collection[str]) -> str:
+    """The hosts a sender declares, as a refusal names them."""
+    return " or ".join(hosts) if hosts else "no host"
+
+
+def _trust_advice(trusted: str) -> str:
+    """How to trust the endpoint set under the base URL id ``trusted`` with sign-ins."""
+    return (
+        f"set base_urls.{trusted} to that endpoint and add {trusted} to {GATEWAYS_SETTING} "
         f"({GATEWAYS_VARIABLE}) to trust it"
     )
 
@@ -175,15 +189,10 @@ def refresh_refusal(
         to a loopback address, or set base_urls.google_oauth to that endpoint and add
         google_oauth to sign_in_gateways (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
     """
-    origin = origin_of(url)
-    shown = shown_origin(*origin) if origin is not None else "that endpoint"
-    named = " or ".join(hosts) if hosts else "no host"
-    trusted = route or provider_id
     return (
         f'Refusing to send the refresh token of the sign-in stored under "{entry}" to '
-        f'{shown}: provider "{provider_id}" ({label}) renews that sign-in at {named} '
-        "(its refresh_hosts), and a refresh token keeps your whole account signed in; send "
-        "it there, to its service's own hosts (its sign_in_hosts) or to a loopback address, "
-        f"or set base_urls.{trusted} to that endpoint and add {trusted} to "
-        f"{GATEWAYS_SETTING} ({GATEWAYS_VARIABLE}) to trust it"
+        f'{_shown(url)}: provider "{provider_id}" ({label}) renews that sign-in at '
+        f"{_named(hosts)} (its refresh_hosts), and a refresh token keeps your whole account "
+        "signed in; send it there, to its service's own hosts (its sign_in_hosts) or to a "
+        f"loopback address, or {_trust_advice(route or provider_id)}"
     )
