@@ -16,9 +16,9 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import ClassVar
 
-import aiohttp
 import pytest
 
+from tests.proxied_sign_ins import proxied_context, seen_by_proxy
 from websearch_core import Credentials, SearchParams
 from websearch_core.errors import ProviderNotConfiguredError
 from websearch_core.provider_types import Flow
@@ -26,7 +26,7 @@ from websearch_core.providers.anthropic import AnthropicProvider
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.perplexity import PerplexityProvider
 from websearch_core.testing import Simulator
-from websearch_core.transport import HttpRequest, Transport
+from websearch_core.transport import HttpRequest
 
 SESSION = "eyJhbGciOiJkaXIi.session-cookie-token-0123456789"
 COOKIES = f"__Secure-next-auth.session-token={SESSION}; theme=dark"
@@ -44,25 +44,13 @@ async def _context(
     gateways: tuple[str, ...] = (),
     routes: Mapping[str, str] | None = None,
 ) -> AsyncIterator[ProviderContext]:
-    """A context whose transport is built as the client builds it (with its credentials),
-    sending through the simulator as its proxy."""
+    """A context sending through the simulator as its proxy, with the sign-ins given."""
     resolved = sim.settings(base_urls={}, cache=False, sign_in_gateways=list(gateways))
     credentials = Credentials(explicit=explicit, environ=environ or {})
-    async with aiohttp.ClientSession() as session:
-        transport = Transport(
-            session,
-            timeout_seconds=5.0,
-            max_response_bytes=resolved.max_response_bytes,
-            base_urls=routes or {},
-            credentials=credentials,
-            proxy=sim["codex"].base_url,
-            sign_in_gateways=gateways,
-        )
-        yield ProviderContext(transport=transport, settings=resolved, credentials=credentials)
-
-
-def _seen(sim: Simulator) -> str:
-    return " ".join(f"{r.path} {dict(r.headers)} {r.body!r}" for r in sim["codex"].requests)
+    async with proxied_context(
+        sim, resolved, credentials, routes=routes, gateways=gateways
+    ) as context:
+        yield context
 
 
 class CookiesElsewhere(PerplexityProvider):
@@ -140,7 +128,7 @@ async def test_an_anthropic_api_key_still_goes_to_a_url_of_its_own() -> None:
         with pytest.raises(Exception) as answered:  # the simulator's codex is no Claude
             await KeyElsewhere().search(SearchParams(query="q"), context)
         assert not isinstance(answered.value, ProviderNotConfiguredError)
-        assert API_KEY in _seen(sim)
+        assert API_KEY in seen_by_proxy(sim)
 
 
 async def test_a_given_sign_in_still_goes_through_its_trusted_gateway() -> None:
@@ -152,4 +140,4 @@ async def test_a_given_sign_in_still_goes_through_its_trusted_gateway() -> None:
             with pytest.raises(Exception) as answered:
                 await KeyElsewhere().search(SearchParams(query="q"), context)
         assert not isinstance(answered.value, ProviderNotConfiguredError)
-        assert OAUTH_KEY in _seen(sim)
+        assert OAUTH_KEY in seen_by_proxy(sim)

@@ -22,9 +22,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import ClassVar
 
-import aiohttp
 import pytest
 
+from tests.proxied_sign_ins import proxied_context, seen_by_proxy
 from websearch_core import Credentials, SearchParams
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import ConfigurationError, ProviderNotConfiguredError
@@ -41,7 +41,7 @@ from websearch_core.providers.gemini import GeminiProvider
 from websearch_core.settings import Settings
 from websearch_core.settings_errors import configuration_errors
 from websearch_core.testing import Simulator
-from websearch_core.transport import HttpRequest, Transport
+from websearch_core.transport import HttpRequest
 
 ACCESS = "ya29.a0send-time-access-token-0123456789"
 REFRESH = "1.send-time-refresh-token-0123456789"
@@ -70,25 +70,13 @@ async def _context(
     gateways: Collection[str] = (),
     environ: Mapping[str, str] | None = None,
 ) -> AsyncIterator[ProviderContext]:
-    """A context whose transport is built as the client builds it (with its credentials and
-    the trusted gateways), sending through the simulator as its proxy."""
+    """A context sending through the simulator as its proxy, with the stored sign-ins."""
     resolved = sim.settings(base_urls={}, credentials_file=store, cache=False)
     credentials = Credentials(store=CredentialStore(store), environ=environ or {})
-    async with aiohttp.ClientSession() as session:
-        transport = Transport(
-            session,
-            timeout_seconds=5.0,
-            max_response_bytes=resolved.max_response_bytes,
-            base_urls=routes or {},
-            credentials=credentials,
-            proxy=sim["codex"].base_url,
-            sign_in_gateways=gateways,
-        )
-        yield ProviderContext(transport=transport, settings=resolved, credentials=credentials)
-
-
-def _seen(sim: Simulator) -> str:
-    return " ".join(f"{r.path} {dict(r.headers)} {r.body!r}" for r in sim["codex"].requests)
+    async with proxied_context(
+        sim, resolved, credentials, routes=routes, gateways=gateways
+    ) as context:
+        yield context
 
 
 # Refresh tokens.
@@ -143,7 +131,7 @@ async def test_a_token_endpoint_pointing_elsewhere_is_never_sent_the_refresh_tok
             refresh = token_refresher(client, context.transport, GeminiProvider.info)
             with pytest.raises(ProviderNotConfiguredError) as refused:
                 await refresh("gemini-cli", token)
-        assert REFRESH not in _seen(sim)
+        assert REFRESH not in seen_by_proxy(sim)
         assert sim["codex"].requests == []
     assert "base_urls.google_oauth" in str(refused.value)
     assert REFRESH not in str(refused.value)
@@ -159,7 +147,7 @@ async def test_a_refresh_token_still_goes_through_a_trusted_token_gateway(store:
             with pytest.raises(Exception) as answered:  # the simulator knows no /token here
                 await refresh("gemini-cli", token)
         assert not isinstance(answered.value, ProviderNotConfiguredError)
-        assert REFRESH in _seen(sim)
+        assert REFRESH in seen_by_proxy(sim)
 
 
 # What trusting an id in sign_in_gateways trusts.

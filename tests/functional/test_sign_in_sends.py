@@ -17,11 +17,11 @@ import time
 from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
-import aiohttp
 import pytest
 
+from tests.proxied_sign_ins import proxied_context, seen_by_proxy
 from websearch_core import Credentials, SearchParams
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import ProviderNotConfiguredError, SearchProviderError
@@ -31,7 +31,7 @@ from websearch_core.provider_types import Flow
 from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchProvider
 from websearch_core.providers.codex import CodexProvider
 from websearch_core.testing import Fault, Simulator
-from websearch_core.transport import HttpRequest, Transport
+from websearch_core.transport import HttpRequest
 
 ACCESS = "ya29.a0sends-access-token-0123456789"
 FOREIGN = "http://foreign.invalid"
@@ -54,29 +54,15 @@ async def _context(
     sim: Simulator,
     store: Path,
     routes: dict[str, str] | None = None,
-    gateways: Collection[str] | None = None,
+    gateways: Collection[str] = (),
 ) -> AsyncIterator[ProviderContext]:
-    """A context whose transport sends through the simulator as its proxy, built as the
-    client builds it: with the credentials whose sign-ins it hands out, and the settings'
-    ``sign_in_gateways`` when ``gateways`` is given."""
+    """A context sending through the simulator as its proxy, with the stored sign-ins."""
     resolved = sim.settings(base_urls={}, credentials_file=store, cache=False)
     credentials = Credentials(store=CredentialStore(store))
-    options: dict[str, Any] = {} if gateways is None else {"sign_in_gateways": tuple(gateways)}
-    async with aiohttp.ClientSession() as session:
-        transport = Transport(
-            session,
-            timeout_seconds=5.0,
-            max_response_bytes=resolved.max_response_bytes,
-            base_urls=routes or {},
-            credentials=credentials,
-            proxy=sim["codex"].base_url,
-            **options,
-        )
-        yield ProviderContext(transport=transport, settings=resolved, credentials=credentials)
-
-
-def _seen(sim: Simulator) -> str:
-    return " ".join(f"{r.path} {dict(r.headers)} {r.body!r}" for r in sim["codex"].requests)
+    async with proxied_context(
+        sim, resolved, credentials, routes=routes, gateways=gateways
+    ) as context:
+        yield context
 
 
 def _carrying(url: str, token: str, how: str) -> HttpRequest:
@@ -154,7 +140,7 @@ async def test_a_subclass_sending_from_prepare_is_judged_by_the_url_it_sends_to(
     async with Simulator(["codex"]) as sim, _context(sim, store) as context:
         with pytest.raises(ProviderNotConfiguredError) as refused:
             await SendsInPrepare().search(SearchParams(query="q"), context)
-        assert ACCESS not in _seen(sim)
+        assert ACCESS not in seen_by_proxy(sim)
     _assert_refusal(refused.value, "codex", FOREIGN)
 
 
@@ -187,7 +173,7 @@ async def test_a_route_sends_a_sign_in_only_where_that_route_is_trusted(store: P
         async with _context(sim, store, routes, gateways=["brave"]) as context:
             response = await plugin.search(SearchParams(query="q"), context)
         assert response.answer == "sent"
-        assert f"Bearer {ACCESS}" in _seen(sim)
+        assert f"Bearer {ACCESS}" in seen_by_proxy(sim)
 
 
 # Redirects: from a declared (here loopback) host to a foreign one.
