@@ -3,10 +3,11 @@
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.redis_server import session_redis_url
+from tests.redis_server import session_redis_url, unavailable
 from websearch_core import said_once
 
 SHARED_FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
@@ -39,6 +40,18 @@ def read_capture(relative: str) -> bytes:
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A private redis-server for the session (skipped without one, failed in CI)."""
     yield from session_redis_url(tmp_path_factory)
+
+
+@pytest.fixture
+def redis_client(redis_url: str) -> Iterator[Any]:
+    """A redis-py client of the session's server, to read or write behind a store's back."""
+    try:
+        import redis
+    except ImportError:
+        unavailable("the redis package is not installed")
+    client = redis.Redis.from_url(redis_url)
+    yield client
+    client.close()
 
 
 @pytest.fixture(autouse=True)

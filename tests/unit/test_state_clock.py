@@ -20,14 +20,13 @@ the server's clock stepped back would be.
 import sqlite3
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.redis_server import unavailable
 from websearch_core.errors import ProviderUnavailableError
 from websearch_core.orchestration import Ledger
 from websearch_core.orchestration.quota import FailurePolicy
@@ -82,17 +81,6 @@ async def stepping(
         store = SQLiteStore(tmp_path / "state.sqlite3")
     async with store:
         yield store
-
-
-@pytest.fixture
-def redis_client(redis_url: str) -> Iterator[Any]:
-    try:
-        import redis
-    except ImportError:
-        unavailable("the redis package is not installed")
-    client = redis.Redis.from_url(redis_url)
-    yield client
-    client.close()
 
 
 @pytest.fixture

@@ -14,12 +14,11 @@ import contextlib
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Iterator
+from collections.abc import AsyncIterator, Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
-from tests.redis_server import unavailable
 from websearch_core.state import ProviderMark, UsageWindow
 
 if TYPE_CHECKING:
@@ -27,17 +26,6 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 HOUR = 3600.0
-
-
-@pytest.fixture
-def redis_client(redis_url: str) -> Iterator[Any]:
-    try:
-        import redis
-    except ImportError:
-        unavailable("the redis package is not installed")
-    client = redis.Redis.from_url(redis_url)
-    yield client
-    client.close()
 
 
 @pytest.fixture
