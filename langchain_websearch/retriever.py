@@ -25,9 +25,9 @@ from websearch_core import (
     SearchResponse,
 )
 from websearch_core.client_options import ClientOptions
-from websearch_core.closing import AsyncClosing
 from websearch_core.models import Recency
 from websearch_core.retrieval import answer_metadata, page_text, source_metadata
+from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_errors import renamed_arguments
 
 __all__ = ["WebSearchRetriever"]
@@ -38,7 +38,7 @@ MAX_PAGES = 20
 """The most pages ``include_content`` fetches in one call; results past it keep snippets."""
 
 
-class WebSearchRetriever(BaseRetriever, ClientOptions, AsyncClosing):
+class WebSearchRetriever(BaseRetriever, ClientOptions, SearchClosing):
     r"""Retrieve web search results as documents, through the first provider that answers.
 
     Each result becomes one ``Document``: ``page_content`` is the result's snippet (its

@@ -17,8 +17,8 @@ from pydantic.v1 import ValidationError as ValidationErrorV1
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
 from websearch_core.client_options import ClientOptions
-from websearch_core.closing import AsyncClosing
 from websearch_core.models import SearchToolResult
+from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_schema import ToolArguments, tool_search_params
 
@@ -57,7 +57,7 @@ def _plain_signature(model: type[BaseModel]) -> inspect.Signature:
 WebSearchInput.__signature__ = _plain_signature(WebSearchInput)
 
 
-class WebSearchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
+class WebSearchTool(ToolCallAwareTool, ClientOptions, SearchClosing):
     """Search the web through the first configured provider that answers.
 
     Tries each available provider in order (keyed APIs, a self-hosted SearXNG, then
@@ -114,7 +114,9 @@ class WebSearchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
                 message = await tool.ainvoke({"query": "aiohttp latest release"})
 
         Without ``async with`` (or ``await tool.aclose()``) the session is closed when
-        the event loop that opened it shuts down (the end of ``asyncio.run``).
+        the event loop that opened it shuts down (the end of ``asyncio.run``). Entering
+        the tool also imports the search chain off the loop, so the first call ends by
+        its deadline; without it that call imports the chain first (0.2 s or more).
 
     Copies:
         ``copy.copy``, ``copy.deepcopy`` and ``model_copy`` give a tool that shares the

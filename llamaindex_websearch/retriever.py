@@ -32,10 +32,10 @@ from websearch_core import (
 )
 from websearch_core.client import LoopBoundClient
 from websearch_core.client_options import ClientOptions
-from websearch_core.closing import AsyncClosing
 from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.models import Recency
 from websearch_core.retrieval import MetadataValue, answer_metadata, page_text, source_metadata
+from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import renamed_arguments
 
@@ -59,7 +59,7 @@ class _RetrieverConfig(ClientOptions):
     recency: Recency | None = None
 
 
-class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, AsyncClosing):
+class WebSearchRetriever(CopiesOpenOwnClients, BaseRetriever, SearchClosing):
     """Retrieve web search results as scored nodes, through the first provider that answers.
 
     Each result becomes a ``TextNode`` whose text is the title, the URL and the snippet,

@@ -17,9 +17,9 @@ from pydantic import ValidationError
 from typing_extensions import Unpack
 
 from websearch_core import TOOL_DESCRIPTION, ConfigurationError
-from websearch_core.closing import AsyncClosing
 from websearch_core.meant_names import refusing_unknown_keywords
 from websearch_core.models import Recency, SearchToolResult
+from websearch_core.search_closing import SearchClosing
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text, invalid_arguments_text
 from websearch_core.tool_pickles import picklable_options
@@ -54,7 +54,7 @@ class WebSearchArgs(ToolArguments):
 
 
 class WebSearchFunctionTool(
-    ToolCopies, PointsToFactory, FunctionTool, AsyncClosing, BuiltByFactory
+    ToolCopies, PointsToFactory, FunctionTool, SearchClosing, BuiltByFactory
 ):
     """A ``FunctionTool`` that unpacks a :class:`SearchToolResult` into its ``ToolOutput``.
 
@@ -65,7 +65,8 @@ class WebSearchFunctionTool(
 
     It can be closed (``await tool.aclose()`` or ``async with tool:``), which closes the
     HTTP session of the spec that made it; otherwise that session is closed when the
-    event loop that opened it shuts down.
+    event loop that opened it shuts down. Entering it also imports the search chain off
+    the loop, so its first call ends by its deadline.
 
     A copy (``copy.copy`` or ``copy.deepcopy``) searches through a copy of the spec: it
     opens its own session on first use, and closing either tool leaves the other's open.
@@ -128,7 +129,7 @@ class WebSearchFunctionTool(
 sign_spanned_methods(WebSearchFunctionTool, "call", "acall")
 
 
-class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, AsyncClosing):
+class WebSearchToolSpec(CopiesOpenOwnClients, BaseToolSpec, SearchClosing):
     """The ``web_search`` tool as a LlamaIndex tool spec.
 
     A copy (``copy.copy`` or ``copy.deepcopy``) shares the configuration (and a given

@@ -31,7 +31,7 @@ import weakref
 from collections.abc import AsyncGenerator, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import SecretStr
 from typing_extensions import TypedDict, Unpack
@@ -39,7 +39,6 @@ from typing_extensions import TypedDict, Unpack
 from .abandoned import close_on_its_loop, close_when_collected
 from .cache import cache_key, dump_response, load_response, settings_scope, variables_scope
 from .client_arguments import check_client_arguments
-from .closing import AsyncClosing
 from .content.enrich import (
     DEFAULT_CONTENT_SOURCES,
     add_page_content,
@@ -72,8 +71,9 @@ from .models import (
 )
 from .own_session import open_own_session
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
-from .provider_imports import import_chain, import_for_fetch, import_for_status, import_off_loop
+from .provider_imports import import_for_fetch, import_for_status, import_off_loop
 from .providers import ProviderContext, get_provider
+from .search_closing import SearchClosing
 from .settings import APP_NAME, Settings, SettingsOverrides
 from .settings_conflicts import with_conflicts
 
@@ -142,7 +142,7 @@ WEB_SEARCH_OPTION_NAMES: frozenset[str] = WebSearchOptions.__optional_keys__
 """The keywords :class:`WebSearchOptions` holds: what a tool that keeps them checks on build."""
 
 
-class WebSearch(AsyncClosing):
+class WebSearch(SearchClosing):
     """Search the web through the first provider that answers.
 
     Args:
@@ -262,19 +262,6 @@ class WebSearch(AsyncClosing):
             "when they hold no secret, or a tool built without web_search=; see "
             "websearch_core.tool_pickles)"
         )
-
-    async def __aenter__(self) -> Self:
-        """This client, with the chain imported: its first search then ends by its deadline.
-
-        A process's first search imported the chain (some 180 modules: 0.2 s idle, 0.2-0.6 s
-        on a loaded machine) before its deadline began, so the deadline held but the call
-        overran it by that much: a 1.5 s search against a silent server took 1.7-2.1 s.
-        Entering the client is set-up, not the search; the imports are made here, off the
-        loop, and the first search imports only its plan's providers (a few milliseconds).
-        A client used without ``async with`` still imports the chain at its first search.
-        """
-        await import_chain()
-        return self
 
     async def aclose(self) -> None:
         """Close the HTTP sessions, browser and store this instance opened (injected ones stay).
