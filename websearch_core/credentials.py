@@ -35,9 +35,9 @@ from .errors import (
 )
 from .oauth_identity import grant_fingerprint, sign_in_fingerprint
 from .private_file import warn_if_open
-from .redaction import userinfo_secrets
+from .redaction import MIN_TOKEN_LENGTH, userinfo_secrets
 from .sent_secret import KeptChecks, SentSecret, flaw, key_in_code_problem
-from .sign_in_declarations import undeclared_refusal
+from .sign_in_declarations import sign_in_variable, undeclared_refusal
 from .single_flight import SingleFlight
 from .store_lock import LOCK_WAIT_SECONDS, LockHeldError, exclusive, exclusive_for, lock_path
 
@@ -768,12 +768,37 @@ class Credentials:
         For settings that are not secrets (a model, a base URL): a URL's userinfo
         (``https://user:pw@gateway``) is remembered as a secret all the same. A variable
         that is a credential itself is read with :meth:`secret_env`.
+
+        A variable a provider class declares as a sign-in (``SecretVariable(...,
+        sign_in=True)``) is recorded as one whichever way it is read
+        (:meth:`_hand_out_variable`).
         """
         self._read_names[name] = None
         value = (self._env_get(name) or "").strip()
+        if not value:
+            return None
         if "@" in value and "://" in value:
             self.add_secrets(userinfo_secrets(value))
-        return value or None
+        what = sign_in_variable(name)
+        if what is not None:
+            self._hand_out_variable(name, what, value)
+        return value
+
+    def _hand_out_variable(self, name: str, what: str, value: str) -> None:
+        """Record ``value``, read from the sign-in variable ``name``, as a given sign-in.
+
+        A plugin's session cookie read through :meth:`secret_env` was judged only where its
+        URL is set, so a request it built for a host of its own choosing carried it there.
+        Recorded under the variable's name (:meth:`hand_out_sign_in`), it is judged where it
+        is sent by the hosts of the classes declaring the variable, and a refusal names
+        ``what`` and the variable, never the value. A value shorter than
+        :data:`~websearch_core.redaction.MIN_TOKEN_LENGTH` (``theme=dark``) is no session
+        and is not: judged by substring, it would be found in other providers' requests and
+        refuse them.
+        """
+        if len(value) >= MIN_TOKEN_LENGTH:
+            given = SentSecret(value, what, f"in {name}", f"remove it from {name}")
+            self.hand_out_sign_in(given, name)
 
     def secret_env(self, name: str) -> str | None:
         """:meth:`env` for a variable that holds a credential: its value becomes a secret.
@@ -1071,7 +1096,8 @@ class Credentials:
             secret: The sign-in as it is sent (a part of it, such as the session token in a
                 cookie header, may be recorded on its own: a provider may rewrite the rest).
             entry: The id it is judged under: the provider's, whose ``sign_in_hosts`` it
-                may go to.
+                may go to, or the variable it was read from (the hosts of the classes
+                declaring it, :func:`~websearch_core.sign_in_declarations.declared_hosts`).
         """
         value = secret.value
         if value:
@@ -1104,7 +1130,7 @@ class Credentials:
         """The sign-ins handed out so far: each access token to its store entry.
 
         A sign-in given rather than stored (:meth:`hand_out_sign_in`) is here too, under its
-        provider's id, and in :attr:`given_sign_ins`.
+        provider's id or the variable it was read from, and in :attr:`given_sign_ins`.
 
         Read by the transport before every request (empty, the usual case: nothing to
         judge), so a request that carries one is judged by the URL it is sent to, whoever

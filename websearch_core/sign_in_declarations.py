@@ -18,13 +18,24 @@ the declarations were pooled by id, and sent it wherever its own requests went. 
 class is named in the refusal, for as long as it lives (classes are held weakly). An id no
 provider class has (a token read outside any provider, an entry such as ``gemini-cli``
 that is no provider's id) is not this module's to refuse.
+
+A class declares its sign-in variables here too (``SecretVariable(..., sign_in=True)``: a
+session cookie of its service), so that ``Credentials`` knows, when it reads a variable,
+that its value is a sign-in (:func:`sign_in_variable`) and records it to be judged where it
+is sent, by the hosts of the classes declaring it (:func:`declared_hosts`).
 """
 
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["declare", "declared_hosts", "declared_url_variables", "undeclared_refusal"]
+__all__ = [
+    "declare",
+    "declared_hosts",
+    "declared_url_variables",
+    "sign_in_variable",
+    "undeclared_refusal",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +44,8 @@ class _Declared:
 
     The hosts are its ``sign_in_hosts``, where those sign-ins may go over https; the
     refresh hosts its ``refresh_hosts``, where their refresh tokens may (their issuer's
-    token endpoint); the URL variables its ``url_variables``, naming a URL of its own.
+    token endpoint); the URL variables its ``url_variables``, naming a URL of its own; the
+    sign-in variables each variable holding a sign-in, with what it holds.
     """
 
     provider_id: str
@@ -42,6 +54,11 @@ class _Declared:
     hosts: tuple[str, ...] = ()
     refresh_hosts: tuple[str, ...] = ()
     url_variables: tuple[str, ...] = ()
+    sign_in_variables: tuple[tuple[str, str], ...] = ()
+
+    def declares(self, entry: str) -> bool:
+        """Whether it sends the sign-in stored under ``entry``, or read from that variable."""
+        return entry in self.entries or any(name == entry for name, _ in self.sign_in_variables)
 
 
 _BY_ID: dict[str, "weakref.WeakKeyDictionary[type, _Declared]"] = {}
@@ -52,6 +69,17 @@ _HOSTS: dict[tuple[str, str, bool], tuple[str, ...]] = {}
 """Each answer of :func:`declared_hosts`, by sender and entry: asked before every request
 while a sign-in is handed out, where walking the classes cost ~10 us. Emptied whenever a
 class declares, or a class that declared is let go."""
+_VARIABLES: dict[str, str] | None = None
+"""Each sign-in variable a living class declares, with what it holds; ``None``: to be read
+again (a class declared or was let go). Asked of every variable value ``Credentials``
+reads, so kept as one dict."""
+
+
+def _forget() -> None:
+    """Let go of every answer kept: a class declared, or one that declared is let go."""
+    global _VARIABLES
+    _HOSTS.clear()
+    _VARIABLES = None
 
 
 def declare(
@@ -63,6 +91,7 @@ def declare(
     *,
     refresh_hosts: Iterable[str] = (),
     url_variables: Iterable[str] = (),
+    sign_in_variables: Iterable[tuple[str, str]] = (),
 ) -> None:
     """Record that ``cls``, a provider class with ``provider_id``, sends the sign-ins ``entries``.
 
@@ -75,6 +104,8 @@ def declare(
         hosts: Its ``sign_in_hosts``: where those sign-ins may be sent over https.
         refresh_hosts: Its ``refresh_hosts``: where their refresh tokens may be sent.
         url_variables: Its ``url_variables``: the variables naming a URL of its own.
+        sign_in_variables: The variables of its ``SecretVariable`` kinds marked
+            ``sign_in``, each with what it holds (``Perplexity cookie header``).
     """
     before = _ID_OF.get(cls)
     if before is not None and before != provider_id:
@@ -88,10 +119,11 @@ def declare(
         tuple(hosts),
         tuple(refresh_hosts),
         tuple(url_variables),
+        tuple(sign_in_variables),
     )
-    _HOSTS.clear()
+    _forget()
     if before is None:  # its first declaration: what it declared goes when it does
-        weakref.finalize(cls, _HOSTS.clear)
+        weakref.finalize(cls, _forget)
 
 
 def declared_hosts(provider_id: str, entry: str, *, refresh: bool = False) -> tuple[str, ...]:
@@ -102,8 +134,10 @@ def declared_hosts(provider_id: str, entry: str, *, refresh: bool = False) -> tu
 
     The ``sign_in_hosts`` of the classes with ``provider_id`` that declare ``entry``; when
     none does (a plugin sending a sign-in it read by its store entry), those of the classes
-    whose id is the entry, its own provider's (``codex`` for the ChatGPT sign-in). Asked by
-    the transport only for a request that carries a stored sign-in off this machine.
+    whose id is the entry, its own provider's (``codex`` for the ChatGPT sign-in). A sign-in
+    read from a variable has the variable as its entry: failing the sender's own, the hosts
+    of every class declaring that variable. Asked by the transport only for a request that
+    carries a sign-in off this machine.
 
     Example:
         >>> class DocHosts: ...
@@ -117,15 +151,58 @@ def declared_hosts(provider_id: str, entry: str, *, refresh: bool = False) -> tu
     kept = _HOSTS.get(key)
     if kept is not None:
         return kept
-    found: tuple[str, ...] = ()
-    for holder in (provider_id, entry):
-        said = [d for d in _BY_ID.get(holder, {}).values() if entry in d.entries]
-        if said:
-            hosts = (host for d in said for host in (d.refresh_hosts if refresh else d.hosts))
-            found = tuple(dict.fromkeys(hosts))
-            break
+    said = (
+        _declaring(_held_by(provider_id), entry)
+        or _declaring(_held_by(entry), entry)
+        or _declaring(_every_declaration(), entry)
+    )
+    hosts = (host for d in said for host in (d.refresh_hosts if refresh else d.hosts))
+    found = tuple(dict.fromkeys(hosts))
     _HOSTS[key] = found
     return found
+
+
+def _held_by(provider_id: str) -> list[_Declared]:
+    """What each living class with ``provider_id`` declares."""
+    holders = _BY_ID.get(provider_id)
+    return [] if holders is None else list(holders.values())
+
+
+def _every_declaration() -> list[_Declared]:
+    """What every living provider class declares."""
+    return [d for holders in list(_BY_ID.values()) for d in list(holders.values())]
+
+
+def _declaring(declared: list[_Declared], entry: str) -> list[_Declared]:
+    """Those of ``declared`` that send the sign-in under ``entry`` (a store entry or variable)."""
+    return [d for d in declared if d.declares(entry)]
+
+
+def sign_in_variable(name: str) -> str | None:
+    """What the variable ``name`` holds when a provider class declares it a sign-in, or ``None``.
+
+    ``Credentials`` asks it of every variable it reads a value from, so that a plugin's
+    session read through ``secret_env`` (or ``env``) is judged where it is sent, as a
+    stored sign-in is; the first class's wording wins when several declare it.
+
+    Example:
+        >>> class DocCookie: ...
+        >>> declare(DocCookie, "doc-cookie", "Doc Cookie", (), ["doc.example"],
+        ...     sign_in_variables=[("DOC_COOKIE", "Doc Cookie session cookie")])
+        >>> sign_in_variable("DOC_COOKIE"), sign_in_variable("DOC_URL")
+        ('Doc Cookie session cookie', None)
+        >>> declared_hosts("anyone", "DOC_COOKIE")
+        ('doc.example',)
+    """
+    global _VARIABLES
+    known = _VARIABLES
+    if known is None:
+        known = {}
+        for declared in _every_declaration():
+            for variable, what in declared.sign_in_variables:
+                known.setdefault(variable, what)
+        _VARIABLES = known
+    return known.get(name)
 
 
 def declared_url_variables(provider_id: str) -> tuple[str, ...]:

@@ -35,7 +35,10 @@ provider may send the token in a header of its own), and an Anthropic OAuth toke
 the key (``sk-ant-oat...``). They were judged only where their URL is set, so a subclass's
 own request carried them anywhere. Their refusal names where each was given (the variable,
 or ``api_keys``), as it has no store entry (:func:`~websearch_core.sign_in_origins.
-given_refusal`).
+given_refusal`). So is the value of any variable a provider class declares as a sign-in
+(``SecretVariable(..., sign_in=True)``, a plugin's session cookie), recorded under the
+variable's name when ``Credentials`` reads it, and judged by the hosts of the classes
+declaring it.
 
 The refusal names the provider, the endpoint (its origin only) and the settings, never the
 token (:func:`~websearch_core.sign_in_origins.built_url_refusal`,

@@ -22,6 +22,7 @@ from ..models import SearchParams, SearchResponse
 from ..provider_credentials import (
     ApiKey,
     Credential,
+    SecretVariable,
     SetUrl,
     SignedIn,
     StoredOAuth,
@@ -168,6 +169,8 @@ _DECLARED = frozenset(
 def _declare_sign_ins(cls: type) -> None:
     """Record the stored sign-ins a provider class declares (none: it may read none).
 
+    And its sign-in variables, so that their values are judged where they are sent.
+
     Its subclasses too: one that inherits the ``credential_kinds`` or ``info`` assigned
     here declares what it now inherits.
     """
@@ -175,6 +178,7 @@ def _declare_sign_ins(cls: type) -> None:
     if info is not None:  # else an abstract base: no provider of its own
         kinds: tuple[Credential, ...] = getattr(cls, "credential_kinds", ())
         entries = (k.entry or info.id for k in kinds if isinstance(k, StoredOAuth))
+        variables = ((k.name, k.what) for k in kinds if isinstance(k, SecretVariable) and k.sign_in)
         declare(
             cls,
             info.id,
@@ -183,6 +187,7 @@ def _declare_sign_ins(cls: type) -> None:
             getattr(cls, "sign_in_hosts", ()),
             refresh_hosts=getattr(cls, "refresh_hosts", ()),
             url_variables=getattr(cls, "url_variables", ()),
+            sign_in_variables=variables,
         )
     subclasses: list[type] = cls.__subclasses__()
     for subclass in subclasses:
