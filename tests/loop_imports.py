@@ -53,6 +53,22 @@ WATCH = textwrap.dedent(
 ``serve_page`` for a one-page loopback server."""
 
 
+SLOW_CHAIN_IMPORT = textwrap.dedent(
+    """
+    import importlib.abc, sys, time
+
+    class SlowChainImport(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name == "websearch_core.call_setup":
+                time.sleep(0.5)  # what a loaded machine takes to import the chain
+            return None
+
+    sys.meta_path.insert(0, SlowChainImport())
+    """
+)
+"""A script's head that makes the chain's first import take 0.5 s, as on a loaded machine."""
+
+
 def run_watched(script: str, **values: object) -> dict[str, object]:
     """Run ``script`` after :data:`WATCH`, with ``values`` as its globals; its last line's JSON."""
     assigned = "".join(f"{name} = {value!r}\n" for name, value in values.items())

@@ -13,22 +13,14 @@ import textwrap
 
 import pytest
 
-from tests.loop_imports import run_watched
+from tests.loop_imports import SLOW_CHAIN_IMPORT, run_watched
 from websearch_core.deadline import STORE_GRACE_SECONDS
 
 _DEADLINE_SECONDS = 1.5
 
-_SCRIPT = textwrap.dedent(
+_SCRIPT = SLOW_CHAIN_IMPORT + textwrap.dedent(
     """
-    import asyncio, importlib.abc, json, sys, time
-
-    class SlowChainImport(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path, target=None):
-            if name == "websearch_core.call_setup":
-                time.sleep(0.5)  # what a loaded machine takes to import the chain
-            return None
-
-    sys.meta_path.insert(0, SlowChainImport())
+    import asyncio, json, time
 
     from websearch_core.testing import Fault, Simulator
 

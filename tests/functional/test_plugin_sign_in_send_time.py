@@ -16,9 +16,9 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import ClassVar
 
-import aiohttp
 import pytest
 
+from tests.proxied_sign_ins import proxied_context, seen_by_proxy
 from websearch_core import Credentials, SearchParams
 from websearch_core.errors import ProviderNotConfiguredError
 from websearch_core.models import SearchResponse
@@ -27,7 +27,7 @@ from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchP
 from websearch_core.redaction import MIN_TOKEN_LENGTH
 from websearch_core.sign_in_sends import judged_refusal
 from websearch_core.testing import Simulator
-from websearch_core.transport import HttpRequest, Transport
+from websearch_core.transport import HttpRequest
 
 VARIABLE = "SESSION_PLUGIN_COOKIE"
 SESSION = "sp_session=eyJ1c2VyIjoiYWxpY2UifQ.plugin-session-0123456789"
@@ -80,23 +80,11 @@ class Borrower(SessionPlugin):
 
 @asynccontextmanager
 async def _context(sim: Simulator, environ: Mapping[str, str]) -> AsyncIterator[ProviderContext]:
-    """A context whose transport is built as the client builds it (with its credentials),
-    sending through the simulator as its proxy."""
+    """A context sending through the simulator as its proxy, the variables read from
+    ``environ``."""
     resolved = sim.settings(base_urls={}, cache=False)
-    credentials = Credentials(environ=environ)
-    async with aiohttp.ClientSession() as session:
-        transport = Transport(
-            session,
-            timeout_seconds=5.0,
-            max_response_bytes=resolved.max_response_bytes,
-            credentials=credentials,
-            proxy=sim["codex"].base_url,
-        )
-        yield ProviderContext(transport=transport, settings=resolved, credentials=credentials)
-
-
-def _seen(sim: Simulator) -> str:
-    return " ".join(f"{r.path} {dict(r.headers)}" for r in sim["codex"].requests)
+    async with proxied_context(sim, resolved, Credentials(environ=environ)) as context:
+        yield context
 
 
 @pytest.mark.parametrize("as_secret", [True, False], ids=["secret_env", "env"])
@@ -139,7 +127,7 @@ async def test_a_short_value_is_not_recorded() -> None:
     async with Simulator(["codex"]) as sim, _context(sim, {VARIABLE: short}) as context:
         answer = await SessionPlugin().search(SearchParams(query="q"), context)
         assert answer.answer == "sent"
-        assert short in _seen(sim)
+        assert short in seen_by_proxy(sim)
         assert context.credentials.sign_ins == {}
 
 
@@ -152,7 +140,7 @@ async def test_a_plugin_sign_in_still_goes_to_a_loopback_address() -> None:
             answer = await SessionPlugin().search(SearchParams(query="q"), context)
             assert SESSION in context.credentials.secrets()
         assert answer.answer == "sent"
-        assert SESSION in _seen(sim)
+        assert SESSION in seen_by_proxy(sim)
 
 
 async def test_a_plugin_sign_in_is_judged_by_its_declared_hosts() -> None:
