@@ -11,8 +11,8 @@ Two questions, each answered with ratios measured in one run (no timed assertion
   checkout (e.g. the main branch) as a third variant, for a before/after in the same run.
 * ``tools``: one round = five calls, in rotated order, against a loopback server answering
   with a real Brave capture (``../shared/fixtures/brave``): ``raw`` (the GET +
-  ``json.loads``), ``trivial`` (a trivial framework tool doing that GET and returning a
-  short text, as a tool does), ``core`` (``WebSearch.run``, what our tool calls),
+  ``json.loads``), ``trivial`` (a trivial framework tool doing that GET and returning the
+  results' text, as a tool does), ``core`` (``WebSearch.run``, what our tool calls),
   ``wrapped`` (a trivial framework tool returning ``WebSearch.run``'s text) and ``tool``
   (ours). ``tool / trivial`` is the issue's ratio; ``tool / wrapped`` is what the adapter
   alone adds (1.0: nothing beyond what the framework costs any tool doing that search);
@@ -48,6 +48,7 @@ from bench_overhead import (
     _import_seconds,
     _quartiles,
     _raw_get,
+    _results_text,
     _serve,
     _settings,
 )
@@ -186,14 +187,19 @@ def _report(label: str, times: dict[str, list[float]]) -> None:
 def _returning_text(search: Callable[[str], Awaitable[Any]]) -> Callable[[str], Awaitable[str]]:
     """``search`` as a tool does it: the model gets text, not the decoded JSON.
 
-    Returning the decoded JSON itself would make the framework stringify 44 KiB on every
-    call (LangChain into a tool call's ``ToolMessage``, LlamaIndex into every output's
-    text block), a cost no real tool has and one that would flatter our ratio.
+    The raw GET's JSON becomes the trivial tool's text of ``bench_overhead`` (each result's
+    title, URL and description). Returning the decoded JSON itself would make the framework
+    stringify 44 KiB on every call (LangChain into a tool call's ``ToolMessage``,
+    LlamaIndex into every output's text block), a cost no real tool has and one that would
+    flatter our ratio; returning the result count (until stop 43) was less than any real
+    tool does, which overstated our ratio.
     """
 
     async def text(query: str) -> str:
         result = await search(query)
-        return result.text if isinstance(result, SearchToolResult) else str(len(result))
+        if isinstance(result, SearchToolResult):
+            return result.text
+        return _results_text(result.get("web", {}).get("results", ()))
 
     return text
 
