@@ -33,6 +33,9 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
   for LlamaIndex. Differences per round: the trivial tool's layer (trivial minus raw GET),
   ours (tool minus search), split into ``run``'s text (run minus search) and the adapter
   with its framework (tool minus run); the last line is ours minus the trivial layer.
+* ``adapters``: each tool's own work, in place: ``ainvoke`` / ``acall`` against
+  ``WebSearch.search`` + ``format_for_llm`` on the same client, alternating; the difference
+  per pair is what the adapter and its framework add to what the tool must do.
 * ``concurrent``: 200 searches at once through one client vs. 200 GETs at once through one
   session (each with its default connection pool); throughput, ratio ours / raw, the median
   of ``--bursts`` per-burst ratios (default 200: one burst's ratio ranges over 0.3-2.3x, so
@@ -53,7 +56,7 @@ processes hits both alike; a ratio is the median of the per-pair ratios, with it
 No pass/fail: targets are read off the ratios, never asserted in tests::
 
     python benchmarks/bench_overhead.py [call spaced langchain llamaindex breakdown
-        accounting tools concurrent cache cache-budget memory imports] [--rounds N]
+        accounting tools adapters concurrent cache cache-budget memory imports] [--rounds N]
         [--spaced-rounds N] [--bursts N] [--memory-calls N] [--import-runs N]
 """
 
@@ -489,6 +492,44 @@ async def bench_tools(origin: str, state_dir: Path, rounds: int) -> None:
                     )
 
 
+async def bench_adapters(origin: str, state_dir: Path, rounds: int) -> None:
+    """Each adapter's own share: our tool against what it must do, on the same client.
+
+    What the tool cannot avoid is the search and the model's text, so the other side is
+    ``await ws.search(...)`` then ``format_for_llm``, on the very client the tool is given
+    (same state, same warm paths). The two alternate call by call; the difference per pair
+    is the adapter's work with its framework's (arguments, output object, span, callbacks).
+    """
+    from langchain_core.tools import BaseTool
+
+    from langchain_websearch import WebSearchTool
+    from llamaindex_websearch import create_web_search_tool
+
+    async with WebSearch(_settings(origin, state_dir), api_keys=KEYS) as ws:
+
+        async def search_and_text() -> str:
+            return format_for_llm(await ws.search(QUERY))
+
+        lc_tool: BaseTool = WebSearchTool(web_search=ws)
+        li_tool = create_web_search_tool(web_search=ws)
+        tools: dict[str, Call] = {
+            "langchain": lambda: lc_tool.ainvoke({"query": QUERY}),
+            "llamaindex": lambda: li_tool.acall(query=QUERY),
+        }
+        for framework, tool in tools.items():
+            times = await _every_order({"search + text": search_and_text, "tool": tool}, rounds)
+            b1, bm, b3 = _quartiles(times["search + text"])
+            o1, om, o3 = _quartiles(times["tool"])
+            d1, dm, d3 = _quartiles(_per_round(times, "tool", "search + text"))
+            print(
+                f"adapters {framework:<11} search + format_for_llm {bm * 1e6:4.0f} us"
+                f" [{b1 * 1e6:.0f}-{b3 * 1e6:.0f}]   tool {om * 1e6:4.0f} us"
+                f" [{o1 * 1e6:.0f}-{o3 * 1e6:.0f}]   adapter {dm * 1e6:4.0f} us"
+                f" [{d1 * 1e6:.0f}-{d3 * 1e6:.0f}] (per pair)",
+                flush=True,
+            )
+
+
 async def bench_concurrent(origin: str, state_dir: Path, bursts: int, width: int = 200) -> None:
     """Throughput of ``width`` calls at once: ours through one client, raw through one session."""
 
@@ -666,6 +707,7 @@ _BY_ROUNDS: dict[str, Callable[[str, Path, int], Awaitable[None]]] = {
     "langchain": bench_langchain,
     "llamaindex": bench_llamaindex,
     "tools": bench_tools,
+    "adapters": bench_adapters,
     "cache": bench_cache,
     "cache-budget": bench_cache_budget,
 }
@@ -711,6 +753,7 @@ def main() -> None:
         "breakdown",
         "accounting",
         "tools",
+        "adapters",
         "concurrent",
         "cache",
         "cache-budget",
