@@ -14,6 +14,8 @@ Selected when ``WEBSEARCH_REDIS_URL`` is set. Key layout, all under one prefix
     {prefix}cache:{key}                header + cached bytes, removed at expiry (PXAT)
     {prefix}note:{provider}:{name}     a provider's note: JSON text and expiry, removed at
                                        that expiry (PXAT)
+    {prefix}index:{provider}           sorted set of the provider's usage and note keys, each
+                                       scored by its expiry (epoch ms): what ``clear`` deletes
     {prefix}reset:{provider}           when the provider was last reset (``clear``),
                                        microseconds of the server clock
     {prefix}reset                      when every provider was last reset (``clear_all``)
@@ -27,6 +29,10 @@ Why it is built this way:
   clocks differ still space their requests correctly.
 * The mark index avoids ``SCAN`` over a shared keyspace on the hot path; it only ever holds
   provider ids, so it stays tiny and is never pruned (expired marks are filtered on read).
+* The per-provider key index lets ``clear`` find, in the script that records the reset,
+  every usage counter and note made before it (:data:`_CLEAR_LUA`); the scripts that
+  create those keys add them to it and drop the names of expired ones
+  (:data:`_INDEX_KEY`), so it holds no more than the keys alive.
 * The synchronous ``redis`` client runs on a small thread pool instead of ``redis.asyncio``:
   an asyncio client is bound to the loop that made its connections, while this store must
   serve any loop (the sync bridge of :class:`~websearch_core.WebSearch` runs a fresh loop
@@ -37,7 +43,8 @@ Why it is built this way:
   it (a mark, a failure, a note or an uncapped request's count left queued on the thread
   while another process reset), is not written: see :data:`_RESET_CHECK`.
 
-Redis Cluster is not supported: the ``MULTI`` blocks span several keys without hash tags.
+Redis Cluster is not supported: the ``MULTI`` blocks span several keys without hash tags,
+and ``clear``'s script deletes keys it reads from the index rather than is given.
 """
 
 from __future__ import annotations
@@ -87,7 +94,6 @@ _CACHE_HEADER: Final = struct.Struct("!Bddd")
 _DEFAULT_TIMEOUT: Final = 5.0
 _GLOB_SPECIALS: Final = frozenset("*?[]\\")
 
-
 _RESET_CHECK: Final = """
 local function made_before_reset(provider_reset, every_reset, waited)
   local t = redis.call('TIME')
@@ -122,22 +128,46 @@ retry whenever another process wrote the keys meanwhile, and could not read ``TI
 """
 
 
+_INDEX_KEY: Final = """
+local function index_key(index, key, expires_ms)
+  local t = redis.call('TIME')
+  local gone_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - 1000
+  redis.call('ZADD', index, expires_ms, key)
+  redis.call('ZREMRANGEBYSCORE', index, '-inf', '(' .. string.format('%.0f', gone_ms))
+  local last = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
+  if last[2] then
+    redis.call('PEXPIREAT', index, string.format('%.0f', tonumber(last[2]) + 1000))
+  end
+end
+"""
+"""A Lua function: note a usage counter or note ``key`` in the provider's key ``index``.
+
+Why: ``clear`` deletes what the index names in the script that records the reset, so a
+key created just before a reset is gone with it (a ``SCAN`` before the reset missed one
+made in between, and a ``SCAN`` in a script would walk a keyspace other data shares). The
+key's score is its expiry (epoch ms, as ``PEXPIREAT`` set it), so the names of keys the
+server has expired (a second ago, to stay clear of its own rounding) are dropped here, and
+the index itself goes a second after its last key: it holds no more than the keys alive.
+"""
+
+
 def _reserve_lua(*, check_mark: bool) -> str:
     """The reservation script; with ``check_mark`` it first returns an existing mark.
 
     KEYS: with ``check_mark`` the provider's mark first; then the provider's reset time and
-    every provider's, the failure counter, then one usage counter per window. ARGV: how
-    long the call waited (see :data:`_RESET_CHECK`), then per window its limit (-1: none)
-    and its expiry in epoch milliseconds. Returns ``{granted (1/0), failures, count per
-    window}``, or ``{2, mark}`` (the stored mark, nothing counted) when the mark key exists.
+    every provider's, its key index (:data:`_INDEX_KEY`), the failure counter, then one
+    usage counter per window. ARGV: how long the call waited (see :data:`_RESET_CHECK`),
+    then per window its limit (-1: none) and its expiry in epoch milliseconds. Returns
+    ``{granted (1/0), failures, count per window}``, or ``{2, mark}`` (the stored mark,
+    nothing counted) when the mark key exists.
 
     Without any limit, a request made before the provider's last reset is granted and not
     counted, as SQLite drops such a count when it writes it behind; with one, it is counted
     whatever its time: it was checked against that budget and sent.
     """
     head = "local mark = redis.call('GET', KEYS[1])\nif mark then return {2, mark} end\n"
-    body = _RESERVE_BODY.replace("FIRST", "4" if check_mark else "3")
-    return _RESET_CHECK + (head if check_mark else "") + body
+    body = _RESERVE_BODY.replace("FIRST", "5" if check_mark else "4")
+    return _RESET_CHECK + _INDEX_KEY + (head if check_mark else "") + body
 
 
 _RESERVE_BODY: Final = """
@@ -158,7 +188,7 @@ for i = first + 1, #KEYS do
   end
 end
 if refused then return {0, failures, unpack(found)} end
-if not capped and made_before_reset(KEYS[first - 2], KEYS[first - 1], ARGV[1]) then
+if not capped and made_before_reset(KEYS[first - 3], KEYS[first - 2], ARGV[1]) then
   return {1, failures, unpack(found)}
 end
 local counts = {}
@@ -166,6 +196,7 @@ for i = first + 1, #KEYS do
   local j = i - first
   counts[j] = redis.call('INCR', KEYS[i])
   redis.call('PEXPIREAT', KEYS[i], ARGV[2 * j + 1])
+  index_key(KEYS[first - 1], KEYS[i], ARGV[2 * j + 1])
 end
 return {1, failures, unpack(counts)}
 """
@@ -210,11 +241,62 @@ redis.call('SET', KEYS[2], string.format('%.0f', now), 'PX', ttl_ms)
 return wait
 """
 
-# KEYS: a reset's time (:data:`_RESET_CHECK`). Set to the server's clock, in microseconds.
-_RECORD_RESET_LUA: Final = """
-local t = redis.call('TIME')
-redis.call('SET', KEYS[1], string.format('%.0f', tonumber(t[1]) * 1000000 + tonumber(t[2])))
+# KEYS: a usage counter, the provider's key index. ARGV: its expiry in epoch ms. The count.
+_INCREMENT_LUA: Final = (
+    _INDEX_KEY
+    + """
+local count = redis.call('INCR', KEYS[1])
+redis.call('PEXPIREAT', KEYS[1], ARGV[1])
+index_key(KEYS[2], KEYS[1], ARGV[1])
+return count
+"""
+)
+
+_RECORD_RESET: Final = """
+local function record_reset(key)
+  local t = redis.call('TIME')
+  redis.call('SET', key, string.format('%.0f', tonumber(t[1]) * 1000000 + tonumber(t[2])))
+end
+"""
+"""A Lua function: store a reset's time (:data:`_RESET_CHECK`), the server's clock in
+microseconds."""
+
+# KEYS: every provider's reset time.
+_RECORD_RESET_LUA: Final = _RECORD_RESET + "record_reset(KEYS[1])\nreturn 0\n"
+
+_CLEAR_LUA: Final = (
+    _RECORD_RESET
+    + """
+record_reset(KEYS[1])
+local doomed = {KEYS[2]}
+for i = 4, #KEYS do doomed[#doomed + 1] = KEYS[i] end
+local usage, note = ARGV[2], ARGV[3]
+for _, name in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  if name:sub(1, #usage) == usage or name:sub(1, #note) == note then
+    doomed[#doomed + 1] = name
+  end
+end
+for start = 1, #doomed, 500 do
+  redis.call('DEL', unpack(doomed, start, math.min(start + 499, #doomed)))
+end
+redis.call('SREM', KEYS[3], ARGV[1])
 return 0
+"""
+)
+"""``clear``'s one script: records the reset and deletes what was made before it.
+
+KEYS: the provider's reset time, its key index (:data:`_INDEX_KEY`), the mark index, then
+the keys to delete by name (the mark, failure counter and rate keys, and the usage and
+note keys a ``SCAN`` found). ARGV: the provider, then the name prefixes of its usage and
+note keys.
+
+Why one script: a key the index names when the reset is recorded is deleted with no
+moment between, so a counter another process creates just before the reset (a new
+period's first reservation) cannot survive it, and one created after sees the reset. Only
+names under the provider's usage and note prefixes are deleted: the keyspace is shared, and
+a corrupt or foreign index must not reach other data. The ``SCAN`` before it stays for
+keys an older release wrote, which it did not index; one such key created between that
+scan and this script survives, as every key did before the index.
 """
 
 # KEYS: the provider's reset time, every provider's, the mark, the mark index. ARGV: the
@@ -244,13 +326,15 @@ return count
 """
 )
 
-# KEYS: the provider's reset time, every provider's, the note. ARGV: the wait
-# (:data:`_RESET_CHECK`), the note, its end in epoch ms. 1: written.
+# KEYS: the provider's reset time, every provider's, the note, the provider's key index.
+# ARGV: the wait (:data:`_RESET_CHECK`), the note, its end in epoch ms. 1: written.
 _SET_NOTE_LUA: Final = (
     _RESET_CHECK
+    + _INDEX_KEY
     + """
 if made_before_reset(KEYS[1], KEYS[2], ARGV[1]) then return 0 end
 redis.call('SET', KEYS[3], ARGV[2], 'PXAT', ARGV[3])
+index_key(KEYS[4], KEYS[3], ARGV[3])
 return 1
 """
 )
@@ -352,6 +436,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
         self._rate_wait_script = client.register_script(_RATE_WAIT_LUA)
         self._move_mark_script = client.register_script(_MOVE_MARK_LUA)
         self._record_reset_script = client.register_script(_RECORD_RESET_LUA)
+        self._clear_script = client.register_script(_CLEAR_LUA)
+        self._increment_script = client.register_script(_INCREMENT_LUA)
         self._set_mark_script = client.register_script(_SET_MARK_LUA)
         self._record_failure_script = client.register_script(_RECORD_FAILURE_LUA)
         self._set_note_script = client.register_script(_SET_NOTE_LUA)
@@ -390,6 +476,10 @@ class RedisStore(ThreadedStore[redis.Redis]):
     def _reset_keys(self, provider: str) -> list[str]:
         """The provider's last reset time and every provider's (see :data:`_RESET_CHECK`)."""
         return [self._key("reset", provider), self._key("reset")]
+
+    def _index_key(self, provider: str) -> str:
+        """The index of the provider's usage and note keys (see :data:`_INDEX_KEY`)."""
+        return self._key("index", provider)
 
     def _call(self, func: Callable[[redis.Redis], _T]) -> _T:
         if self._closed:  # queued before aclose(): the pool would silently reconnect
@@ -506,15 +596,13 @@ class RedisStore(ThreadedStore[redis.Redis]):
         await self._run(lambda client: client.delete(key))
 
     async def increment_usage(self, provider: str, period: str, expires_at: float) -> int:
-        """See :meth:`StateStore.increment_usage`."""
-        key = self._key("usage", check_provider(provider), check_period(period))
+        """See :meth:`StateStore.increment_usage`: one script, which indexes the counter."""
+        keys = [self._key("usage", check_provider(provider), check_period(period))]
+        keys.append(self._index_key(provider))
+        args = [_epoch_ms(expires_at)]
 
         def write(client: redis.Redis) -> int:
-            with client.pipeline(transaction=True) as pipe:
-                pipe.incr(key)
-                pipe.pexpireat(key, _epoch_ms(expires_at))
-                count, _ = pipe.execute()
-            return int(count)
+            return int(cast(int, self._increment_script(keys=keys, args=args, client=client)))
 
         return await self._run(write)
 
@@ -608,7 +696,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
         self, provider: str, windows: Sequence[UsageWindow]
     ) -> tuple[list[str], list[int]]:
         """The reservation script's keys and arguments but the wait (see :func:`_reserve_lua`)."""
-        keys = [*self._reset_keys(provider), self._key("failures", provider)]
+        keys = [*self._reset_keys(provider), self._index_key(provider)]
+        keys += [self._key("failures", provider)]
         keys += [self._key("usage", provider, w.period) for w in windows]
         args: list[int] = []
         for window in windows:
@@ -656,6 +745,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
         """
         check_note(provider, name, text, until)
         keys = [*self._reset_keys(provider), self._key("note", provider, name)]
+        keys.append(self._index_key(provider))
         payload = json.dumps({"text": text, "until": until}, separators=(",", ":")).encode()
         asked = time.monotonic()
 
@@ -713,34 +803,30 @@ class RedisStore(ThreadedStore[redis.Redis]):
     # -- housekeeping ---------------------------------------------------------------------
 
     async def clear(self, provider: str) -> None:
-        """See :meth:`StateStore.clear`: the reset's time is kept in its transaction.
+        """See :meth:`StateStore.clear`: the reset recorded and the deletes in one script.
 
         What was made before it and is written after it is then not written (see
-        :data:`_RESET_CHECK`); rate slots and capped reservations still are.
+        :data:`_RESET_CHECK`); rate slots and capped reservations still are. The ``SCAN``
+        first finds the usage and note keys an older release wrote without the index
+        (:data:`_CLEAR_LUA`).
         """
         check_provider(provider)
-        pattern = _glob_escape(self._key("usage", provider, "")) + "*"
-        notes = _glob_escape(self._key("note", provider, "")) + "*"
+        usage, note = self._key("usage", provider, ""), self._key("note", provider, "")
+        patterns = [_glob_escape(usage) + "*", _glob_escape(note) + "*"]
+        keys = [self._key("reset", provider), self._index_key(provider), self._key("marks")]
+        keys += [self._key("mark", provider), self._key("failures", provider)]
+        keys += self._rate_keys(provider)
+        args = [provider, usage, note]
 
-        withdrawal = Withdrawal()  # given up on before its first delete, it makes none
+        withdrawal = Withdrawal()  # given up on before its script, it deletes nothing
 
         def write(client: redis.Redis) -> None:
-            usage_keys = list(client.scan_iter(match=pattern, count=500))
-            usage_keys += client.scan_iter(match=notes, count=500)  # and the notes
+            unindexed = [
+                key for pattern in patterns for key in client.scan_iter(match=pattern, count=500)
+            ]
             if not withdrawal.start():
                 return
-            with client.pipeline(transaction=True) as pipe:
-                reset_at = [self._key("reset", provider)]
-                self._record_reset_script(keys=reset_at, args=[], client=pipe)
-                pipe.delete(
-                    self._key("mark", provider),
-                    self._key("failures", provider),
-                    *self._rate_keys(provider),
-                )
-                pipe.srem(self._key("marks"), provider)
-                if usage_keys:
-                    pipe.delete(*usage_keys)
-                pipe.execute()
+            self._clear_script(keys=[*keys, *unindexed], args=args, client=client)
 
         await self._run(write, withdrawal=withdrawal)
 
@@ -751,7 +837,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
         deletes), and each provider's own, older, stays; see :data:`_RESET_CHECK`.
         """
         prefix = _glob_escape(self._prefix)
-        patterns = [prefix + kind + ":*" for kind in ("mark", "failures", "usage", "rate", "note")]
+        kinds = ("mark", "failures", "usage", "rate", "note", "index")
+        patterns = [prefix + kind + ":*" for kind in kinds]
 
         def write(client: redis.Redis) -> None:
             doomed = [self._key("marks")]

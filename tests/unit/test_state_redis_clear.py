@@ -1,0 +1,156 @@
+"""The Redis store's ``clear``: everything made before a reset goes with it, atomically.
+
+``clear(provider)`` used to list the provider's usage counters and notes with ``SCAN``
+before the transaction that deleted them and recorded the reset's time: a counter another
+process created in between (a new period's first reservation) was made before the reset
+and survived it. The tests here create one at that moment, from a hook the store's client
+runs as its scan ends (no sleep), and check what the reset leaves. They also check that
+keys an older release wrote without the index are still cleared and that the index does
+not keep the names of expired counters.
+"""
+
+import asyncio
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from websearch_core.state import UsageWindow
+
+if TYPE_CHECKING:
+    from websearch_core.state import RedisStore
+
+HOUR = 3600.0
+
+
+@pytest.fixture
+def prefix() -> str:
+    return f"wstest-{uuid.uuid4().hex[:12]}:"
+
+
+@pytest.fixture
+def scan_hooked(redis_url: str, redis_client: Any) -> Any:
+    """A redis-py client that runs a test's hook once, as its ``SCAN`` for some keys ends.
+
+    ``hook_after`` names the keys (``"usage:"``, ``"note:"``): the hook runs when the
+    listing of those keys is complete, so what it creates is made after their scan.
+    """
+    import redis
+
+    class ScanHooked(redis.Redis):
+        hook: Callable[[], None] | None = None
+        hook_after = ""
+        hooked = 0
+
+        def scan_iter(self, match: Any = None, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            yield from super().scan_iter(match, *args, **kwargs)
+            if self.hook is not None and self.hook_after in str(match):
+                hook, self.hook = self.hook, None
+                hook()
+                self.hooked += 1
+
+    return ScanHooked.from_url(redis_url)
+
+
+@pytest.fixture
+async def store(scan_hooked: Any, prefix: str) -> AsyncIterator["RedisStore"]:
+    """The store that resets; its client runs the test's hook between scan and reset."""
+    from websearch_core.state import RedisStore
+
+    async with RedisStore(scan_hooked, prefix=prefix) as opened:
+        yield opened
+
+
+@pytest.fixture
+async def other(redis_url: str, prefix: str) -> AsyncIterator["RedisStore"]:
+    """Another process's store on the same server and prefix."""
+    from websearch_core.state import RedisStore
+
+    async with RedisStore.from_url(redis_url, prefix=prefix) as opened:
+        yield opened
+
+
+def window(period: str, *, limit: int | None = None, ends_in: float = HOUR) -> UsageWindow:
+    return UsageWindow(period, time.time() + ends_in, limit=limit)
+
+
+# -- made between the scan and the reset ------------------------------------------------
+
+
+async def test_a_counter_made_between_the_scan_and_the_reset_is_cleared(
+    store: "RedisStore", other: "RedisStore", scan_hooked: Any
+) -> None:
+    await store.reserve_usage("brave", (window("month:old"),))
+
+    def new_period_first_reservation() -> None:
+        # On the resetting store's thread, which runs no loop: the other store serves any.
+        asyncio.run(other.reserve_usage("brave", (window("month:new", limit=5),)))
+
+    scan_hooked.hook, scan_hooked.hook_after = new_period_first_reservation, "usage:"
+    await store.clear("brave")
+    assert scan_hooked.hooked == 1  # the hook ran: the counter was made after the scan
+    assert await store.get_usage("brave", "month:old") == 0
+    assert await store.get_usage("brave", "month:new") == 0  # made before the reset: gone
+
+
+async def test_a_note_made_between_the_scan_and_the_reset_is_cleared(
+    store: "RedisStore", other: "RedisStore", scan_hooked: Any
+) -> None:
+    until = time.time() + HOUR
+
+    def noting() -> None:
+        asyncio.run(other.set_note("gemini", "model", "old", until))
+
+    scan_hooked.hook, scan_hooked.hook_after = noting, "note:"
+    await store.clear("gemini")
+    assert scan_hooked.hooked == 1
+    assert await store.get_note("gemini", "model", time.time()) is None
+
+
+# -- kept working ----------------------------------------------------------------------
+
+
+async def test_guard_keys_an_older_release_wrote_without_the_index_are_cleared(
+    store: "RedisStore", redis_client: Any, prefix: str
+) -> None:
+    # An older release on the same server writes counters and notes with no index entry:
+    # the scan still finds them. A guard: it passes before and after the index.
+    counter, note = f"{prefix}usage:brave:month:old", f"{prefix}note:brave:model"
+    redis_client.incr(counter)
+    redis_client.set(note, b'{"text":"t","until":1e12}')
+    other_provider = f"{prefix}usage:brave-2:month:old"
+    redis_client.incr(other_provider)
+    await store.clear("brave")
+    assert redis_client.exists(counter, note) == 0
+    assert redis_client.get(other_provider) == b"1"  # another provider's: kept
+
+
+async def test_the_index_forgets_counters_once_they_expire(
+    other: "RedisStore", redis_client: Any, prefix: str
+) -> None:
+    index = f"{prefix}index:brave"
+    for day in range(20):  # periods that have ended: their counters are gone at once
+        await other.reserve_usage("brave", (window(f"day:{day}", ends_in=-60.0),))
+    await other.increment_usage("brave", "day:ended", time.time() - 60.0)
+    assert redis_client.zcard(index) == 0
+    await other.reserve_usage("brave", (window("month:now"),))
+    await other.set_note("brave", "model", "m", time.time() + 60.0)
+    names = {bytes(name).decode() for name in redis_client.zrange(index, 0, -1)}
+    assert names == {f"{prefix}usage:brave:month:now", f"{prefix}note:brave:model"}
+    with redis_client.pipeline(transaction=True) as pipe:
+        index_left, counter_left = pipe.pttl(index).pttl(f"{prefix}usage:brave:month:now").execute()
+    assert 1_000 <= index_left - counter_left <= 1_010  # gone a second after its last key
+
+
+async def test_guard_a_foreign_name_in_the_index_is_not_deleted(
+    store: "RedisStore", redis_client: Any, prefix: str
+) -> None:
+    # The keyspace is shared: clear deletes only the provider's own usage and note keys,
+    # whatever the index holds. A guard: before the index, nothing read it.
+    foreign = f"{prefix}cache:abc"
+    redis_client.set(foreign, b"v")
+    redis_client.zadd(f"{prefix}index:brave", {foreign: time.time() * 1000 + 60_000})
+    await store.clear("brave")
+    assert redis_client.get(foreign) == b"v"
