@@ -5,11 +5,13 @@ before the transaction that deleted them and recorded the reset's time: a counte
 process created in between (a new period's first reservation) was made before the reset
 and survived it. The tests here create one at that moment, from a hook the store's client
 runs as its scan ends (no sleep), and check what the reset leaves. They also check that
-keys an older release wrote without the index are still cleared and that the index does
-not keep the names of expired counters.
+keys an older release wrote without the index are still cleared, that the index does not
+keep the names of expired counters, and that a reset's time is kept for a bounded time.
 """
 
 import asyncio
+import contextlib
+import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from websearch_core.state import UsageWindow
+from websearch_core.state import ProviderMark, UsageWindow
 
 if TYPE_CHECKING:
     from websearch_core.state import RedisStore
@@ -154,3 +156,39 @@ async def test_guard_a_foreign_name_in_the_index_is_not_deleted(
     redis_client.zadd(f"{prefix}index:brave", {foreign: time.time() * 1000 + 60_000})
     await store.clear("brave")
     assert redis_client.get(foreign) == b"v"
+
+
+# -- how long a reset's time is kept ----------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def thread_held(store: "RedisStore") -> AsyncIterator[None]:
+    """Hold every thread of the store busy until the block ends: calls queue behind them."""
+    release = threading.Event()
+    busy = [store._executor.submit(release.wait, 30.0) for _ in range(store._max_workers)]
+    try:
+        yield
+    finally:
+        release.set()
+        for job in busy:
+            job.result(timeout=30.0)
+
+
+async def test_a_reset_time_is_kept_for_its_window_and_still_drops_a_late_write(
+    other: "RedisStore", store: "RedisStore", redis_client: Any, prefix: str
+) -> None:
+    from websearch_core.state.redis import RESET_KEPT_SECONDS
+
+    kept_ms = RESET_KEPT_SECONDS * 1000
+    mark = ProviderMark("rate_limited", time.time() + HOUR, "429", set_at=time.time())
+    async with thread_held(other):
+        marking = asyncio.ensure_future(other.set_mark("brave", mark))
+        await asyncio.sleep(0.2)  # the call is made: queued behind the busy thread
+        assert not marking.done()
+        await store.clear("brave")
+        await store.clear_all()
+        for key in (f"{prefix}reset:brave", f"{prefix}reset"):
+            assert kept_ms - 60_000 < redis_client.pttl(key) <= kept_ms
+            redis_client.pexpire(key, 60_000)  # as if the write came at the window's end
+    await marking  # made before the reset, landing within the window: dropped
+    assert await other.get_mark("brave", time.time()) is None

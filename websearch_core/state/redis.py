@@ -17,8 +17,10 @@ Selected when ``WEBSEARCH_REDIS_URL`` is set. Key layout, all under one prefix
     {prefix}index:{provider}           sorted set of the provider's usage and note keys, each
                                        scored by its expiry (epoch ms): what ``clear`` deletes
     {prefix}reset:{provider}           when the provider was last reset (``clear``),
-                                       microseconds of the server clock
-    {prefix}reset                      when every provider was last reset (``clear_all``)
+                                       microseconds of the server clock, kept
+                                       :data:`RESET_KEPT_SECONDS`
+    {prefix}reset                      when every provider was last reset (``clear_all``),
+                                       kept as long
 
 Why it is built this way:
 
@@ -93,6 +95,21 @@ _CACHE_VERSION: Final = 1
 _CACHE_HEADER: Final = struct.Struct("!Bddd")
 _DEFAULT_TIMEOUT: Final = 5.0
 _GLOB_SPECIALS: Final = frozenset("*?[]\\")
+
+RESET_KEPT_SECONDS: Final = 86_400
+"""How long a reset's time is kept (``{prefix}reset:{provider}``, ``{prefix}reset``): a day.
+
+Why: the time is only read to drop a write made before the reset that reaches the server
+after it (:data:`_RESET_CHECK`), so it must outlive the longest such a write can be late.
+Its caller waits for it :data:`~websearch_core.settings_limits.MAX_STATE_WAIT_SECONDS`
+(60 s) at most within a search; given up on, it stays queued on the store's thread behind
+calls each bounded by the socket timeout (5 s by default) but not in number, and outside a
+search nothing bounds the wait. No limit in the code bounds that lateness, so the time is
+kept far past the 60 s: a day covers some 17,000 stuck calls in a row, or a process
+suspended for hours, for one small key per provider reset. A write later still lands, as
+it did before reset times were kept. Never kept forever: provider ids come and go.
+"""
+
 
 _RESET_CHECK: Final = """
 local function made_before_reset(provider_reset, every_reset, waited)
@@ -253,24 +270,25 @@ return count
 )
 
 _RECORD_RESET: Final = """
-local function record_reset(key)
+local function record_reset(key, kept_ms)
   local t = redis.call('TIME')
-  redis.call('SET', key, string.format('%.0f', tonumber(t[1]) * 1000000 + tonumber(t[2])))
+  local at = string.format('%.0f', tonumber(t[1]) * 1000000 + tonumber(t[2]))
+  redis.call('SET', key, at, 'PX', kept_ms)
 end
 """
 """A Lua function: store a reset's time (:data:`_RESET_CHECK`), the server's clock in
-microseconds."""
+microseconds, for ``kept_ms`` (:data:`RESET_KEPT_SECONDS`)."""
 
-# KEYS: every provider's reset time.
-_RECORD_RESET_LUA: Final = _RECORD_RESET + "record_reset(KEYS[1])\nreturn 0\n"
+# KEYS: every provider's reset time. ARGV: how long to keep it, in ms.
+_RECORD_RESET_LUA: Final = _RECORD_RESET + "record_reset(KEYS[1], ARGV[1])\nreturn 0\n"
 
 _CLEAR_LUA: Final = (
     _RECORD_RESET
     + """
-record_reset(KEYS[1])
+record_reset(KEYS[1], ARGV[1])
 local doomed = {KEYS[2]}
 for i = 4, #KEYS do doomed[#doomed + 1] = KEYS[i] end
-local usage, note = ARGV[2], ARGV[3]
+local usage, note = ARGV[3], ARGV[4]
 for _, name in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
   if name:sub(1, #usage) == usage or name:sub(1, #note) == note then
     doomed[#doomed + 1] = name
@@ -279,7 +297,7 @@ end
 for start = 1, #doomed, 500 do
   redis.call('DEL', unpack(doomed, start, math.min(start + 499, #doomed)))
 end
-redis.call('SREM', KEYS[3], ARGV[1])
+redis.call('SREM', KEYS[3], ARGV[2])
 return 0
 """
 )
@@ -287,8 +305,8 @@ return 0
 
 KEYS: the provider's reset time, its key index (:data:`_INDEX_KEY`), the mark index, then
 the keys to delete by name (the mark, failure counter and rate keys, and the usage and
-note keys a ``SCAN`` found). ARGV: the provider, then the name prefixes of its usage and
-note keys.
+note keys a ``SCAN`` found). ARGV: how long the reset's time is kept (ms), the provider,
+then the name prefixes of its usage and note keys.
 
 Why one script: a key the index names when the reset is recorded is deleted with no
 moment between, so a counter another process creates just before the reset (a new
@@ -816,7 +834,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
         keys = [self._key("reset", provider), self._index_key(provider), self._key("marks")]
         keys += [self._key("mark", provider), self._key("failures", provider)]
         keys += self._rate_keys(provider)
-        args = [provider, usage, note]
+        args: list[int | str] = [RESET_KEPT_SECONDS * 1000, provider, usage, note]
 
         withdrawal = Withdrawal()  # given up on before its script, it deletes nothing
 
@@ -834,7 +852,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
         """See :meth:`StateStore.clear_all`: every non-cache key under the prefix.
 
         But the reset times: every provider's is set (in the transaction of the first
-        deletes), and each provider's own, older, stays; see :data:`_RESET_CHECK`.
+        deletes), and each provider's own, older, stays until it expires; both are kept
+        :data:`RESET_KEPT_SECONDS` (see :data:`_RESET_CHECK`).
         """
         prefix = _glob_escape(self._prefix)
         kinds = ("mark", "failures", "usage", "rate", "note", "index")
@@ -849,8 +868,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
             for start in range(0, len(doomed), 500):
                 with client.pipeline(transaction=True) as pipe:
                     if start == 0:
-                        reset_at = [self._key("reset")]
-                        self._record_reset_script(keys=reset_at, args=[], client=pipe)
+                        reset_at, kept = [self._key("reset")], [RESET_KEPT_SECONDS * 1000]
+                        self._record_reset_script(keys=reset_at, args=kept, client=pipe)
                     pipe.delete(*doomed[start : start + 500])
                     pipe.execute()
 
