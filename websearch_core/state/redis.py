@@ -146,10 +146,10 @@ retry whenever another process wrote the keys meanwhile, and could not read ``TI
 
 
 _INDEX_KEY: Final = """
-local function index_key(index, key, expires_ms)
+local function index_keys(index, scored)
+  redis.call('ZADD', index, unpack(scored))
   local t = redis.call('TIME')
   local gone_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - 1000
-  redis.call('ZADD', index, expires_ms, key)
   redis.call('ZREMRANGEBYSCORE', index, '-inf', '(' .. string.format('%.0f', gone_ms))
   local last = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
   if last[2] then
@@ -157,7 +157,10 @@ local function index_key(index, key, expires_ms)
   end
 end
 """
-"""A Lua function: note a usage counter or note ``key`` in the provider's key ``index``.
+"""A Lua function: note usage counters or a note in the provider's key ``index``.
+
+``scored`` is ``{expiry, key, expiry, key, ...}``, as ``ZADD`` takes them: one call, one
+prune and one expiry however many keys a script creates.
 
 Why: ``clear`` deletes what the index names in the script that records the reset, so a
 key created just before a reset is gone with it (a ``SCAN`` before the reset missed one
@@ -209,12 +212,14 @@ if not capped and made_before_reset(KEYS[first - 3], KEYS[first - 2], ARGV[1]) t
   return {1, failures, unpack(found)}
 end
 local counts = {}
+local scored = {}
 for i = first + 1, #KEYS do
   local j = i - first
   counts[j] = redis.call('INCR', KEYS[i])
   redis.call('PEXPIREAT', KEYS[i], ARGV[2 * j + 1])
-  index_key(KEYS[first - 1], KEYS[i], ARGV[2 * j + 1])
+  scored[2 * j - 1], scored[2 * j] = ARGV[2 * j + 1], KEYS[i]
 end
+index_keys(KEYS[first - 1], scored)
 return {1, failures, unpack(counts)}
 """
 _MARKED: Final = 2
@@ -264,7 +269,7 @@ _INCREMENT_LUA: Final = (
     + """
 local count = redis.call('INCR', KEYS[1])
 redis.call('PEXPIREAT', KEYS[1], ARGV[1])
-index_key(KEYS[2], KEYS[1], ARGV[1])
+index_keys(KEYS[2], {ARGV[1], KEYS[1]})
 return count
 """
 )
@@ -352,7 +357,7 @@ _SET_NOTE_LUA: Final = (
     + """
 if made_before_reset(KEYS[1], KEYS[2], ARGV[1]) then return 0 end
 redis.call('SET', KEYS[3], ARGV[2], 'PXAT', ARGV[3])
-index_key(KEYS[4], KEYS[3], ARGV[3])
+index_keys(KEYS[4], {ARGV[3], KEYS[3]})
 return 1
 """
 )
