@@ -278,9 +278,10 @@ class ChainRunner:
                 self.ledger.record_unresolved(call.unresolved, offline=not counted)
             )
             raise
-        answered = outcome.response is not None
-        counted = unreached_count(outcome.failures, context, answered=answered)
-        await self.ledger.record_unresolved(call.unresolved, offline=not counted)
+        if call.unresolved:  # the usual search held none back: nothing to judge or count
+            answered = outcome.response is not None
+            counted = unreached_count(outcome.failures, context, answered=answered)
+            await self.ledger.record_unresolved(call.unresolved, offline=not counted)
         return outcome
 
     async def _in_turn(
