@@ -37,9 +37,27 @@ def read_capture(relative: str) -> bytes:
 
 
 @pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def _redis_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A private redis-server for the session (skipped without one, failed in CI)."""
     yield from session_redis_url(tmp_path_factory)
+
+
+@pytest.fixture
+def redis_url(_redis_server_url: str) -> str:
+    """The session's redis-server, its database emptied for each test.
+
+    Tests share one server; a mark or budget one test leaves under the default prefix would
+    otherwise answer another test's search (test_quota's Brave quota mark read by a
+    test_store_deadline test run after it, stop 43).
+    """
+    import redis
+
+    client = redis.Redis.from_url(_redis_server_url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+    return _redis_server_url
 
 
 @pytest.fixture
