@@ -143,6 +143,8 @@ class CredentialStore:
         self._cached: tuple[_FileSignature, dict[str, dict[str, Any]]] | None = None
         self._holds = 0
         self._held: dict[str, dict[str, Any]] | None = None
+        self._consulted = False
+        """Whether anything has been read from the file yet (a lookup, a write's read)."""
 
     def __repr__(self) -> str:
         return f"CredentialStore(path={str(self.path)!r})"
@@ -161,6 +163,7 @@ class CredentialStore:
         """
         if self._holds and self._held is not None:
             return self._held
+        self._consulted = True
         data = self._current()
         if self._holds:
             self._held = data
@@ -193,7 +196,15 @@ class CredentialStore:
         it is kept (a file changed within :data:`SETTLED_NS` is not), or a marker for no
         file at all. ``None`` when nothing is kept yet or the file cannot be looked at, so
         a caller keeping answers drawn from the store keeps none.
+
+        A store nothing has been read from yet gives :data:`_UNREAD` without looking at the
+        file: no answer rests on its content, so none can be kept wrongly, and the first
+        read changes the version. A client whose keys are given in code never reads it, and
+        kept answers then cost it no ``stat`` a search (2 us, more with no file, which
+        raises ``FileNotFoundError`` each time).
         """
+        if not self._consulted:
+            return _UNREAD
         try:
             status = os.stat(self.path)
         except FileNotFoundError:
@@ -227,6 +238,7 @@ class CredentialStore:
         Writes started from :meth:`_load` once, so ``websearch auth set tavily`` deleted an
         entry it could not read (a key written by hand as ``"brave": "..."``) for good.
         """
+        self._consulted = True
         try:
             raw = utf8_text(self.path.read_bytes())
         except FileNotFoundError:
@@ -551,6 +563,8 @@ class _Hold:
 
 _NO_FILE = "no credential store file"
 """:meth:`CredentialStore.version` of a missing file (every lookup gives nothing)."""
+_UNREAD = "credential store not read yet"
+""":meth:`CredentialStore.version` before anything was read from it (no answer rests on it)."""
 
 _FROM_CODE = "api_keys in code"
 _FROM_CONFIG = "api_keys in the config file"

@@ -1,4 +1,4 @@
-"""The auto chain's plan is kept while the credentials it rests on stay the same.
+"""A plan is kept while the credentials it rests on stay the same.
 
 Which providers can run is decided by keys in code and config, the environment and the
 credential store alone. A client keeps the last plan and asks every provider again only
@@ -16,6 +16,7 @@ import pytest
 from websearch_core import credentials
 from websearch_core.call_setup import CallSetup
 from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
+from websearch_core.errors import ConfigurationError
 from websearch_core.models import Attempt
 from websearch_core.settings import Settings
 
@@ -60,10 +61,12 @@ def _setup(
     session: aiohttp.ClientSession,
     store: CredentialStore,
     environ: Mapping[str, str] | None = None,
+    listed: tuple[str, ...] = (),
 ) -> CallSetup:
-    """The auto chain's setup, with Brave's key given in code."""
+    """The auto chain's setup (or the ``listed`` chain's), with Brave's key given in code."""
     resolver = Credentials(explicit={"brave": BRAVE_KEY}, store=store, environ=environ)
-    return CallSetup(session, Settings(state_backend="memory"), resolver, None)
+    settings = Settings(state_backend="memory", providers=listed)
+    return CallSetup(session, settings, resolver, None)
 
 
 def _ids(setup: CallSetup, forced: str | None = None) -> list[str]:
@@ -204,6 +207,71 @@ async def test_a_plan_that_reports_something_is_worked_out_every_time(
 
 
 @pytest.mark.usefixtures("settled")
+async def test_a_listed_chain_of_keys_in_code_is_asked_once_and_looks_at_no_file(
+    session: aiohttp.ClientSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fails before (stop 43): an explicit list was asked again every search (two key
+    # lookups for two plans), and keeping it would have cost a stat of the store a plan.
+    path = tmp_path / "credentials.json"
+    path.write_text(json.dumps({"serper": {"api_key": SERPER_KEY}}), encoding="utf-8")
+    setup = _setup(session, CredentialStore(path), _Environment(), listed=("brave",))
+    lookups = count_calls(setup.context.credentials, "_find_key", monkeypatch)
+    looks: list[str] = []
+    real_stat = credentials.os.stat
+
+    def stat(target: object, *args: object, **kwargs: object) -> object:
+        looks.append(str(target))
+        return real_stat(target, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(credentials.os, "stat", stat)
+    assert _ids(setup) == _ids(setup) == _ids(setup) == ["brave"]
+    assert len(lookups) == 1
+    assert str(path) not in looks
+
+
+@pytest.mark.usefixtures("settled")
+async def test_guard_a_listed_chain_follows_a_key_stored_removed_or_exported(
+    session: aiohttp.ClientSession, tmp_path: Path
+) -> None:
+    """Guard (passes with the list worked out every search as well as kept)."""
+    path = tmp_path / "credentials.json"
+    environment = _Environment()
+    setup = _setup(session, CredentialStore(path), environment, listed=("tavily", "brave"))
+    first, second = setup.plan(None), setup.plan(None)  # no key for Tavily: reported
+    assert [p.info.id for p in second.providers] == ["brave"]
+    assert [attempt.provider for attempt in second.skipped] == ["tavily"]
+    assert first.failures[0][1] is not second.failures[0][1]  # each search's own error
+
+    environment.values["TAVILY_API_KEY"] = TAVILY_KEY
+    assert _ids(setup) == _ids(setup) == ["tavily", "brave"]
+    del environment.values["TAVILY_API_KEY"]
+    assert [attempt.provider for attempt in setup.plan(None).skipped] == ["tavily"]
+    CredentialStore(path).set("tavily", TAVILY_KEY)  # another process's write
+    assert _ids(setup) == _ids(setup) == ["tavily", "brave"]
+    CredentialStore(path).remove("tavily")
+    assert _ids(setup) == ["brave"]
+
+
+@pytest.mark.usefixtures("settled")
+async def test_guard_a_listed_chain_of_keys_in_code_sees_a_key_exported_later(
+    session: aiohttp.ClientSession, tmp_path: Path
+) -> None:
+    """Guard (passes before and after): an entry that cannot run reads the environment.
+
+    The list reads no file while every key is in code; the entry without one reads its
+    variable and the store, and the first key found in either shows in the next plan.
+    """
+    path = tmp_path / "credentials.json"
+    environment = _Environment()
+    setup = _setup(session, CredentialStore(path), environment, listed=("brave", "serper"))
+    assert [p.info.id for p in setup.plan(None).providers] == ["brave"]
+    environment.values["SERPER_API_KEY"] = SERPER_KEY
+    assert _ids(setup) == _ids(setup) == ["brave", "serper"]
+    del environment.values["SERPER_API_KEY"]
+    assert _ids(setup) == ["brave"]
+
+
+@pytest.mark.usefixtures("settled")
 async def test_each_plan_is_the_callers_own(session: aiohttp.ClientSession, tmp_path: Path) -> None:
     setup = _setup(session, CredentialStore(tmp_path / "credentials.json"), _Environment())
     first = setup.plan(None)
@@ -268,8 +336,29 @@ def test_store_version_pins_only_content_it_keeps(
     assert store.version() not in (None, pinned)
 
 
-def test_a_store_that_cannot_be_looked_at_pins_nothing(tmp_path: Path) -> None:
+def test_a_store_that_cannot_be_looked_at_pins_nothing_once_read(tmp_path: Path) -> None:
     in_a_file = tmp_path / "a-file"
     in_a_file.write_text("", encoding="utf-8")
     resolver = Credentials(store=CredentialStore(in_a_file / "credentials.json"))
+    unread = resolver.sources_version()  # nothing rests on it yet: nothing to unpin
+    assert unread is not None and resolver.sources_version() == unread
+    with pytest.raises(ConfigurationError, match="cannot read credential store"):
+        resolver.api_key("serper", ())
     assert resolver.sources_version() is None
+
+
+def test_store_version_looks_at_no_file_before_a_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fails before (stop 43): every version stat the file, read or not.
+    monkeypatch.setattr(credentials, "SETTLED_NS", -1)
+    path = tmp_path / "credentials.json"
+    CredentialStore(path).set("serper", SERPER_KEY)
+    store = CredentialStore(path)
+    looks = count_calls(credentials.os, "stat", monkeypatch)
+    unread = store.version()
+    assert unread is not None and store.version() == unread
+    assert looks == []
+    assert store.get("serper") == SERPER_KEY  # the first read changes the version
+    read = store.version()
+    assert read not in (None, unread) and looks
