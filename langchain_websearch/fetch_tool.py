@@ -16,7 +16,6 @@ from pydantic.v1 import ValidationError as ValidationErrorV1
 
 from websearch_core import ConfigurationError, FetchError
 from websearch_core.client_options import ClientOptions
-from websearch_core.closing import AsyncClosing
 from websearch_core.content.tool_text import (
     FETCH_TOOL_DESCRIPTION,
     FETCH_TOOL_NAME,
@@ -24,6 +23,7 @@ from websearch_core.content.tool_text import (
     FetchToolResult,
     invalid_fetch_arguments_text,
 )
+from websearch_core.search_closing import FetchClosing
 from websearch_core.tool_errors import configuration_error_text
 
 from ._tool_calls import ToolCallAwareTool
@@ -35,7 +35,7 @@ class WebFetchInput(FetchArguments):
     """The arguments a model may give ``web_fetch``: ``url`` and optional ``max_chars``."""
 
 
-class WebFetchTool(ToolCallAwareTool, ClientOptions, AsyncClosing):
+class WebFetchTool(ToolCallAwareTool, ClientOptions, FetchClosing):
     """Fetch a web page and return its main content as Markdown, fenced as untrusted data.
 
     Only public http(s) addresses are fetched unless ``allow_private_addresses=True`` (or

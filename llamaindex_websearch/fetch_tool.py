@@ -16,7 +16,6 @@ from typing_extensions import Unpack
 
 from websearch_core import ConfigurationError, FetchError, WebSearch
 from websearch_core.client import LoopBoundClient, WebSearchOptions
-from websearch_core.closing import AsyncClosing
 from websearch_core.content.tool_text import (
     FETCH_TOOL_DESCRIPTION,
     FETCH_TOOL_NAME,
@@ -26,6 +25,7 @@ from websearch_core.content.tool_text import (
 )
 from websearch_core.credentials import refuse_bad_keys_in_code
 from websearch_core.meant_names import refusing_unknown_keywords
+from websearch_core.search_closing import FetchClosing
 from websearch_core.settings_errors import configuration_errors
 from websearch_core.tool_copies import CopiesOpenOwnClients
 from websearch_core.tool_errors import configuration_error_text
@@ -96,7 +96,7 @@ class _Fetcher(CopiesOpenOwnClients):
             return WebSearch(**self._kwargs)
 
 
-class WebFetchFunctionTool(ToolCopies, PointsToFactory, FunctionTool, AsyncClosing, BuiltByFactory):
+class WebFetchFunctionTool(ToolCopies, PointsToFactory, FunctionTool, FetchClosing, BuiltByFactory):
     """A ``FunctionTool`` that unpacks a :class:`FetchToolResult` into its ``ToolOutput``.
 
     ``content`` is the fenced page text, ``raw_output`` the page metadata (or the error),

@@ -53,20 +53,32 @@ WATCH = textwrap.dedent(
 ``serve_page`` for a one-page loopback server."""
 
 
-SLOW_CHAIN_IMPORT = textwrap.dedent(
-    """
-    import importlib.abc, sys, time
+def slowed_import(module: str) -> str:
+    """A script's head that makes ``module``'s first import take 0.5 s, as on a loaded machine.
 
-    class SlowChainImport(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path, target=None):
-            if name == "websearch_core.call_setup":
-                time.sleep(0.5)  # what a loaded machine takes to import the chain
-            return None
-
-    sys.meta_path.insert(0, SlowChainImport())
+    Args:
+        module: The module whose import a first call would otherwise pay for.
     """
-)
+    return textwrap.dedent(
+        f"""
+        import importlib.abc, sys, time
+
+        class SlowImport(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path, target=None):
+                if name == {module!r}:
+                    time.sleep(0.5)  # what a loaded machine takes to import it and its own
+                return None
+
+        sys.meta_path.insert(0, SlowImport())
+        """
+    )
+
+
+SLOW_CHAIN_IMPORT = slowed_import("websearch_core.call_setup")
 """A script's head that makes the chain's first import take 0.5 s, as on a loaded machine."""
+
+SLOW_FETCH_IMPORT = slowed_import("websearch_core.content.service")
+"""A script's head that makes the page fetcher's first import take 0.5 s."""
 
 
 def run_watched(script: str, **values: object) -> dict[str, object]:

@@ -17,18 +17,23 @@ import asyncio
 import contextlib
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from .providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider, is_loaded
 from .settings import Settings
 
 __all__ = [
-    "import_chain",
+    "Use",
     "import_for_fetch",
     "import_for_status",
+    "import_for_uses",
     "import_off_loop",
     "planned_ids",
 ]
+
+Use = Literal["search", "fetch"]
+"""What a client, tool or retriever will do: search (the chain) or fetch pages (the fetcher)."""
 
 _SETUP_MODULES = (
     "websearch_core.call_setup",
@@ -60,6 +65,8 @@ the 4 s deadline"). Imported here, before the deadline starts, as the rest of th
 is. Which reader a page needs is known only from its answer, inside the deadline, so every
 first fetch imports both: pypdf adds some 0.05 s (unloaded) to a first fetch, outside its
 deadline, once a process."""
+_MODULES_FOR: dict[Use, tuple[str, ...]] = {"search": _SETUP_MODULES, "fetch": _FETCH_MODULES}
+"""The modules each use imports, besides a search's providers."""
 _everything_loaded = False
 """Set once every provider and the chain are imported: later searches ask nothing."""
 _loaded_plans: set[tuple[str, ...]] = set()
@@ -116,16 +123,21 @@ async def import_off_loop(settings: Settings, forced: str | None) -> None:
         _loaded_plans.add(plan)
 
 
-async def import_chain() -> None:
-    """Import the chain and its machinery (every plan's) on a worker thread, if not yet.
+async def import_for_uses(uses: Iterable[Use]) -> None:
+    """Import what ``uses`` need (every plan's chain, the fetcher) on a worker thread, if not yet.
 
-    Entering a client calls this, so its first search is not the call that pays for them:
-    0.2 s on an idle machine and up to some seconds on a loaded one, which the first
-    search's deadline did not count but its caller waited for. The plan's providers are
-    left to that search, which imports only those it asks (a few milliseconds each).
+    Entering a client, tool or retriever calls this, so its first call is not the one that
+    pays for them: the chain 0.2 s on an idle machine and the fetcher 0.3 s, up to some
+    seconds each on a loaded one, which the first call's deadline did not count but its
+    caller waited for. A search's plan's providers are left to that search, which imports
+    only those it asks (a few milliseconds each). One worker thread imports them all.
+
+    Args:
+        uses: What the caller will do; an empty one imports nothing.
     """
-    if not _loaded(_SETUP_MODULES):
-        await asyncio.to_thread(_import, _SETUP_MODULES, ())
+    modules = tuple(name for use in dict.fromkeys(uses) for name in _MODULES_FOR[use])
+    if not _loaded(modules):
+        await asyncio.to_thread(_import, modules, ())
 
 
 async def import_for_status() -> None:
@@ -137,8 +149,7 @@ async def import_for_status() -> None:
 
 async def import_for_fetch() -> None:
     """Import the page fetcher and its parsers on a worker thread, if not yet."""
-    if not _loaded(_FETCH_MODULES):
-        await asyncio.to_thread(_import, _FETCH_MODULES, ())
+    await import_for_uses(("fetch",))
 
 
 def _loaded(modules: Sequence[str]) -> bool:
