@@ -53,3 +53,65 @@ def test_the_first_search_imports_its_chain_and_providers_before_its_deadline() 
     assert isinstance(after_begun, list)
     ours = [name for name in after_begun if name.split(".")[0] == "websearch_core"]
     assert not [name for name in ours if ".providers." in name or "call_setup" in name], ours
+
+
+_CONTENT_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, json, os
+    import websearch_core.client as client
+    from websearch_core import WebSearch
+    from websearch_core.testing import SimResult, Simulator
+
+    os.environ["WEBSEARCH_FETCH_ALLOW_PRIVATE"] = "1"  # the page is on loopback
+
+    class WatchedDeadline(client.Deadline):
+        def __init__(self, *args, **kwargs):
+            global watching
+            watching = True
+            super().__init__(*args, **kwargs)
+
+    client.Deadline = WatchedDeadline
+
+    async def main():
+        global watching
+        runner, url = await serve_page(PAGE, "text/html")
+        async with Simulator(["brave"]) as sim:
+            sim["brave"].results = [SimResult(title="Page", url=url, snippet="Snippet.")]
+            settings = sim.settings(providers=("brave",), state_backend="memory")
+            ws = WebSearch(settings, api_keys=sim.api_keys())  # not entered
+            try:
+                response = await ws.search("python asyncio", include_content=True)
+                watching = False
+            finally:
+                await ws.aclose()
+        await runner.cleanup()
+        page = response.sources[0].content
+        return page.text if page else None
+
+    answer = asyncio.run(main())
+    print(json.dumps({"answer": answer, "after_begun": while_watching}))
+    """
+)
+
+_PAGE = (
+    "<html><head><title>T</title></head><body><main><h1>Notes</h1>"
+    + "<p>A paragraph long enough to be the page's main text, read as such.</p>" * 9
+    + "</main></body></html>"
+).encode()
+
+_FETCHER = ("lxml", "readability", "trafilatura", "justext", "htmldate", "pypdf")
+"""The extractors' packages (and theirs that weigh most) and pypdf, besides our fetcher."""
+
+
+def test_a_first_search_with_pages_imports_the_fetcher_before_its_deadline() -> None:
+    """The pages share the search's deadline: importing the fetcher after it began spent it."""
+    found = run_watched(_CONTENT_SCRIPT, PAGE=_PAGE)
+    assert isinstance(found["answer"], str) and "long enough" in found["answer"], found
+    after_begun = found["after_begun"]
+    assert isinstance(after_begun, list)
+    fetcher = [
+        name
+        for name in after_begun
+        if name.split(".")[0] in _FETCHER or name.startswith("websearch_core.content.")
+    ]
+    assert fetcher == [], fetcher
