@@ -71,7 +71,12 @@ from .models import (
 )
 from .own_session import open_own_session
 from .provider_ids import KEY_IDS, unknown_ids, unknown_ids_message
-from .provider_imports import import_for_fetch, import_for_status, import_off_loop
+from .provider_imports import (
+    import_for_fetch,
+    import_for_status,
+    import_for_uses,
+    import_off_loop,
+)
 from .providers import ProviderContext, get_provider
 from .search_closing import SearchClosing
 from .settings import APP_NAME, Settings, SettingsOverrides
@@ -1145,9 +1150,13 @@ class LoopBoundClient:
         One per loop (two long-lived loops in two threads alternate without rebuilding),
         each borrowing the one state store, so that cooldowns, the cache and rate limits
         hold across loops (a second ``asyncio.run``) as across calls. A client is closed
-        when its loop shuts down, or by :meth:`aclose` on that loop.
+        when its loop shuts down, or by :meth:`aclose` on that loop. Building the first
+        imports the settings' checks and the state store (0.1-0.2 s at load 5), which a
+        tool not entered imported on the loop: they are imported on a worker thread first.
         """
         loop = asyncio.get_running_loop()
+        if loop not in self._by_loop:  # its first call here: what building imports, off it
+            await import_for_uses(("build",))
         with self._lock:
             client = self._by_loop.get(loop)
             if client is None:

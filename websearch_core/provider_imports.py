@@ -32,8 +32,9 @@ __all__ = [
     "planned_ids",
 ]
 
-Use = Literal["search", "fetch"]
-"""What a client, tool or retriever will do: search (the chain) or fetch pages (the fetcher)."""
+Use = Literal["search", "fetch", "build"]
+"""What a client, tool or retriever will do: search (the chain), fetch pages (the fetcher), or
+build a tool's client (its settings' checks and state store)."""
 
 _SETUP_MODULES = (
     "websearch_core.call_setup",
@@ -65,7 +66,20 @@ the 4 s deadline"). Imported here, before the deadline starts, as the rest of th
 is. Which reader a page needs is known only from its answer, inside the deadline, so every
 first fetch imports both: pypdf adds some 0.05 s (unloaded) to a first fetch, outside its
 deadline, once a process."""
-_MODULES_FOR: dict[Use, tuple[str, ...]] = {"search": _SETUP_MODULES, "fetch": _FETCH_MODULES}
+_BUILD_MODULES = (
+    "websearch_core.settings_errors",
+    "websearch_core.content.safety",  # the known names a WEBSEARCH_ variable is checked with
+    "websearch_core.state",
+    "platformdirs",
+)
+"""What a tool or retriever imports building its client at its first call on a loop: the
+settings' error wording, the environment's check and the state store it opens and lends
+(0.1-0.2 s at load 5)."""
+_MODULES_FOR: dict[Use, tuple[str, ...]] = {
+    "search": _SETUP_MODULES,
+    "fetch": _FETCH_MODULES,
+    "build": _BUILD_MODULES,
+}
 """The modules each use imports, besides a search's providers."""
 _everything_loaded = False
 """Set once every provider and the chain are imported: later searches ask nothing."""
