@@ -255,3 +255,30 @@ def test_guard_a_mapped_header_follows_writes_to_the_file(tmp_path: Path) -> Non
     assert reader.header() == _header(change=2)
     reader.close()
     assert reader.header() is None
+
+
+def test_guard_a_kept_header_is_not_served_while_its_second_copy_moves(tmp_path: Path) -> None:
+    """Guard (passes before and after the reader kept its last trusted read).
+
+    SQLite writes the second copy first: with the first still the one kept, the header is
+    mid-commit and reads as ``None``, not as the kept one; a header seen before is checked
+    again when it comes back.
+    """
+    reader = _reader(tmp_path, _header(change=1) * 2)
+    assert reader.header() == _header(change=1)
+    assert reader.header() == _header(change=1)  # unchanged: the kept read
+    with open(tmp_path / "made-up-shm", "r+b") as shm:
+        shm.seek(48)
+        shm.write(_header(change=2))
+        shm.flush()
+        assert reader.header() is None
+        shm.seek(0)
+        shm.write(_header(change=2))
+        shm.flush()
+        assert reader.header() == _header(change=2)
+        shm.seek(0)
+        shm.write(_header(change=1, initialised=0) * 2)
+        shm.flush()
+        assert reader.header() is None
+    reader.close()
+    assert reader.header() is None

@@ -70,6 +70,9 @@ class WalIndex:
     def __init__(self, fd: int) -> None:
         self._fd: int | None = fd
         self._map = _mapped_header(fd)
+        # The last trusted read, both copies as read and the header they hold: equal bytes
+        # next time are the same header, so its checks are not made again.
+        self._last: tuple[bytes, bytes] | None = None
         # A store dropped without aclose() must not leak the descriptor with it (the
         # mapping, which holds a descriptor of its own, is closed when it is collected).
         self._closer = weakref.finalize(self, os.close, fd)
@@ -117,12 +120,16 @@ class WalIndex:
                 data = os.pread(self._fd, 2 * _HEADER_BYTES, 0)
             except OSError:
                 return None
+        last = self._last
+        if last is not None and data == last[0]:
+            return last[1]  # trusted before, unchanged since: no commit between
         first = data[:_HEADER_BYTES]
         if len(data) < 2 * _HEADER_BYTES or first != data[_HEADER_BYTES:]:
             return None  # not initialised, or a commit writing it right now
         version, initialised = _VERSION_AND_INIT.unpack_from(first)
         if version != _WAL_INDEX_VERSION or initialised != 1:
             return None
+        self._last = (data, first)
         return first
 
     def close(self) -> None:
