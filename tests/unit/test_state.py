@@ -40,6 +40,7 @@ from websearch_core.state import (
     default_state_path,
     open_store,
 )
+from websearch_core.state.base import check_provider
 from websearch_core.state.failsafe import FailSafeStore
 
 ALL_BACKENDS = ("memory", "sqlite", "redis")
@@ -411,6 +412,31 @@ async def test_invalid_provider_ids_are_rejected(store: StateStore, provider: st
         await store.get_mark(provider, time.time())
     with pytest.raises(ValueError, match="invalid provider id"):
         await store.increment_usage(provider, "p", time.time() + 1)
+
+
+def test_guard_remembered_provider_ids_never_let_an_invalid_one_through() -> None:
+    """Guard (passes before and after valid ids were remembered, past how many are kept)."""
+
+    class Lenient(str):
+        """A ``str`` that equals everything and hashes as ``"brave"``."""
+
+        __slots__ = ()
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        def __hash__(self) -> int:
+            return hash("brave")
+
+    assert check_provider("brave") == "brave"
+    for bad in ["brave ", "a:b", Lenient("a:b")]:
+        with pytest.raises(ValueError, match="invalid provider id"):
+            check_provider(bad)
+    for number in range(300):  # more than are remembered: still every one checked right
+        assert check_provider(f"p{number}") == f"p{number}"
+    with pytest.raises(ValueError, match="invalid provider id"):
+        check_provider("p1:")
+    assert check_provider("brave") == "brave"
 
 
 async def test_invalid_period_and_cache_key_are_rejected(store: StateStore) -> None:

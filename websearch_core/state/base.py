@@ -101,6 +101,9 @@ MARK_KINDS: Final[frozenset[str]] = frozenset(get_args(MarkKind))
 # Provider ids become parts of Redis keys and glob patterns; keeping them to a plain
 # alphabet makes key layouts unambiguous and pattern-safe in every backend.
 _PROVIDER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
+_CHECKED_IDS_KEPT: Final = 256
+"""Provider ids :func:`check_provider` remembers as valid, at most (a handful in use)."""
+_checked_ids: set[str] = set()
 
 
 class StateStoreError(WebSearchError):
@@ -551,8 +554,17 @@ def check_provider(provider: str) -> str:
     Raises:
         ValueError: The id is empty, too long, or has characters outside ``[A-Za-z0-9_.-]``.
     """
+    # Every store call checks its id; the same few ids come back on every search, so a
+    # plain ``str`` once matched is not matched again (a subclass could compare equal
+    # to one and still be checked as itself).
+    if type(provider) is str and provider in _checked_ids:
+        return provider
     if not isinstance(provider, str) or not _PROVIDER_ID.fullmatch(provider):
         raise ValueError(f"invalid provider id {provider!r}")
+    if type(provider) is str:
+        if len(_checked_ids) >= _CHECKED_IDS_KEPT:
+            _checked_ids.clear()
+        _checked_ids.add(provider)
     return provider
 
 
