@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from websearch_core.state import MemoryStore, ProviderMark, StateStoreError, UsageWindow
+from websearch_core.state import MemoryStore, ProviderMark, StateStoreError, UsageWindow, failsafe
 from websearch_core.state.base import UsageGrant
 from websearch_core.state.failsafe import RETRY_AFTER, FailSafeStore
 
@@ -111,3 +111,21 @@ async def test_a_refused_cache_write_keeps_the_budgets(caplog: pytest.LogCapture
     assert grants == [True, True, False]  # the budget of two still holds
     warnings = [r for r in caplog.records if r.levelname == "WARNING"]
     assert len(warnings) == 1 and "result cache not written" in warnings[0].getMessage()
+
+
+async def test_guard_the_first_failure_in_a_process_rests_the_store(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Guard (passes before and after ``degraded`` answered from a flag until a failure).
+
+    As in a fresh process, no store has failed yet; the first failure still rests it.
+    """
+    monkeypatch.setattr(failsafe, "_any_failed", False, raising=False)
+    inner = FlakyStore()
+    store = FailSafeStore(inner, clock=lambda: 100.0)
+    assert not store.degraded
+    await store.reserve_unless_marked("brave", _month_only(), time.time())
+    assert store.degraded
+    inner.broken = False
+    await store.reserve_unless_marked("brave", _month_only(), time.time())
+    assert inner.asked == 1
