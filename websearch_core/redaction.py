@@ -227,7 +227,7 @@ class Redactor:
         secrets: Credential values (keys, tokens, passwords, ``user:password`` pairs).
     """
 
-    __slots__ = ("_ascii_probes", "_pattern", "_probes")
+    __slots__ = ("_ascii_probes", "_escaped_probes", "_pattern", "_probes")
 
     def __init__(self, secrets: Iterable[str]) -> None:
         values = {secret for secret in secrets if secret and len(secret) >= MIN_SECRET_LENGTH}
@@ -246,7 +246,13 @@ class Redactor:
         self._probes = tuple(p for p in probes if not any(q != p and q in p for q in probes))
         # ASCII secrets (API keys, tokens) have ASCII shapes only: probed in UTF-8 bytes.
         ascii_only = all(value.isascii() for value in values)
-        self._ascii_probes = tuple(p.encode() for p in self._probes) if ascii_only else None
+        encoded = [probe.encode() for probe in self._probes] if ascii_only else []
+        # The JSON shapes (``\u0042...``, ``a\/b``) hold a backslash, which ordinary text
+        # seldom does: they are probed only in text that has one (see may_hold).
+        self._escaped_probes = tuple(probe for probe in encoded if b"\\" in probe)
+        self._ascii_probes = (
+            tuple(probe for probe in encoded if b"\\" not in probe) if ascii_only else None
+        )
 
     def __bool__(self) -> bool:
         return self._pattern is not None
@@ -257,7 +263,7 @@ class Redactor:
             return text
         return self._pattern.sub(MASK, text)
 
-    def may_hold(self, text: str) -> bool:
+    def may_hold(self, text: str, encoded: bytes | None = None) -> bool:
         """``False`` only when ``text`` holds no secret shape (``True`` may be a false alarm).
 
         A substring test per shape on the lower-cased text, no regular expression: several
@@ -273,6 +279,12 @@ class Redactor:
         every match of the mask's pattern. Whether there may be one to replace is asked
         of their lead bytes and the Kelvin sign (:data:`_KELVIN`). Other secrets are
         probed in the case-folded text.
+
+        Args:
+            text: The text to probe.
+            encoded: ``text.encode("utf-8", "surrogatepass")``, when the caller has it
+                (``clean_response`` checks the bytes for control characters): not
+                encoded a second time.
         """
         if not self._probes:
             return False
@@ -281,13 +293,19 @@ class Redactor:
             return any(probe in folded for probe in self._probes)
         # surrogatepass: a lone surrogate (JSON allows one) is bytes >= 0x80, like any
         # other non-ASCII character, instead of an error.
-        encoded = text.encode("utf-8", "surrogatepass")
-        if not text.isascii() and (
+        if encoded is None:
+            encoded = text.encode("utf-8", "surrogatepass")
+        if not encoded.isascii() and (
             b"\xc4" in encoded or b"\xc5" in encoded or _KELVIN in text
         ):  # maybe a look-alike (or only a neighbour sharing its lead byte)
             encoded = _as_letters(text).encode("utf-8", "surrogatepass")
         lowered = encoded.lower()
-        return any(probe in lowered for probe in self._ascii_probes)
+        if any(probe in lowered for probe in self._ascii_probes):
+            return True
+        # A probe with a backslash can only be in text with one: a byte 0x5c is nothing
+        # else in UTF-8, and no other character matches it, whatever the case. One
+        # ``memchr`` instead of a search per JSON shape over the whole text.
+        return b"\\" in encoded and any(probe in lowered for probe in self._escaped_probes)
 
 
 def _as_letters(text: str) -> str:

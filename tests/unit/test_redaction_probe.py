@@ -134,3 +134,34 @@ def test_an_echo_with_a_look_alike_is_found_beside_any_neighbour(neighbour: str)
             assert redactor(text) != text, text
             assert redactor.may_hold(text), text
     assert not redactor.may_hold(f"Zażółć {neighbour} gęślą jaźń, \u212a and ı{neighbour}.")
+
+
+def _json_escaped(secret: str, rng: random.Random) -> str:
+    """``secret`` as an encoder that escapes every character writes it, hex in either case."""
+    return "".join(
+        f"\\u{ord(char):04{rng.choice('xX')}}" if rng.random() < 0.9 else char for char in secret
+    )
+
+
+@pytest.mark.parametrize("secret", [KEY, SHORT, "user:pass/word-1"])
+def test_a_json_escaped_echo_is_found_and_text_without_one_stays_quiet(secret: str) -> None:
+    """Guard (passes before and after the backslash gate): the JSON shapes, which the probe
+    looks for only in text holding a backslash, are still found wherever the mask finds
+    them, beside other backslashes or none; and a backslash alone is no alarm."""
+    rng = random.Random(SEED)
+    redactor = Redactor([secret])
+    every = "".join(f"\\u{ord(char):04x}" for char in secret)
+    for echo in (every, every.upper().replace("\\U", "\\u"), secret.replace("/", "\\/")):
+        for around in ("", "C:\\path ", "é—’ "):
+            text = f"{around}error: {echo}."
+            assert redactor(text) != text, text
+            assert redactor.may_hold(text), text
+    found = 0
+    before = ["", "a\\b ", "ß "]
+    for _ in range(2_000):
+        text = rng.choice(before) + _json_escaped(secret, rng)
+        if redactor(text) != text:
+            found += 1
+            assert redactor.may_hold(text), repr(text)
+    assert found > 100  # the mask takes whole shapes (a long head of a token): many
+    assert not redactor.may_hold("C:\\Users\\me said \\u0041\\u0042 and \\/ — fine " * 20)
