@@ -37,7 +37,7 @@ from .control_chars import (
     CONTROL_IN_TEXT,
     ESCAPE_SEQUENCE,
     SURROGATES,
-    holds_control,
+    utf8_holds_control,
 )
 from .models import SearchCitation, SearchParams, SearchResponse, SearchSource
 from .redaction import Redactor
@@ -307,41 +307,70 @@ def _needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool
     Control characters, terminal escapes, credentials in a link, or a secret would.
     One check per kind over the joined text instead of a substitution per field: almost
     every response is clean, and then nothing needs copying. Control characters are
-    looked for by :func:`~websearch_core.control_chars.holds_control` (one
-    ``str.isprintable`` scan for printable text); secrets are probed by
+    looked for in the texts' UTF-8 by
+    :func:`~websearch_core.control_chars.utf8_holds_control`; secrets are probed by
     :meth:`Redactor.may_hold`. The fields are joined with a space, which none of the
     patterns can match across (a secret with a space in it may, and only sends the
     response through the full pass, which is always correct).
     """
     lines, blocks, urls = _texts(response)
-    line_text = " ".join(lines)
-    if holds_control(line_text):
+    lines_read = _Lines(" ".join(lines), " ".join(urls))
+    if utf8_holds_control(lines_read.encoded):
         return True
     if sum(map(len, blocks)) < _GROUP_CHARACTERS:  # almost always: one group, no generator
-        return _group_needs_cleaning(" ".join(blocks), redactor, line_text, " ".join(urls))
+        return _group_needs_cleaning(" ".join(blocks), redactor, lines_read)
     groups = _joined_groups(blocks)
-    if _group_needs_cleaning(next(groups), redactor, line_text, " ".join(urls)):
+    if _group_needs_cleaning(next(groups), redactor, lines_read):
         return True
     return any(_group_needs_cleaning(group, redactor) for group in groups)
 
 
 def _group_needs_cleaning(
-    block_text: str, redactor: Redactor | None, line_text: str | None = None, urls: str = ""
+    block_text: str, redactor: Redactor | None, lines: "_Lines | None" = None
 ) -> bool:
     """:func:`_needs_cleaning` for one group of multi-line texts.
 
-    The first group is checked with the one-line texts and the URLs (``line_text`` and
-    ``urls``; the lines' own control test is done), as the whole text was. They are
-    joined once: the link credentials are looked for in the texts before the URLs (a
-    URL's own userinfo is :func:`is_clean_url`'s to judge), the secrets in all of it.
+    The first group is checked with the one-line texts and the URLs (``lines``; the
+    lines' own control test is done), as the whole text was. They are joined once: the
+    link credentials are looked for in the texts before the URLs (a URL's own userinfo
+    is :func:`is_clean_url`'s to judge), the secrets in all of it. Control characters
+    are looked for in the UTF-8 bytes, which the secret probe then reads instead of
+    encoding the text again (the UTF-8 of texts joined is their UTF-8 joined).
     """
-    if holds_control(block_text, multiline=True):
+    encoded = _utf8(block_text)
+    if utf8_holds_control(encoded, multiline=True):
         return True
-    text = block_text if line_text is None else f"{line_text} {block_text} {urls}"
+    text, urls = block_text, ""
+    if lines is not None:
+        urls = lines.urls
+        text = f"{lines.text} {block_text} {urls}"
+        if redactor is not None:
+            encoded = b" ".join((lines.encoded, encoded, _utf8(urls)))
     texts_end = len(text) - len(urls)
     if text.find("@", 0, texts_end) >= 0 and _ANY_USERINFO.search(text, 0, texts_end):
         return True
-    return redactor is not None and redactor.may_hold(text)
+    return redactor is not None and redactor.may_hold(text, encoded)
+
+
+class _Lines:
+    """A response's one-line texts joined, their UTF-8, and its URLs joined.
+
+    Args:
+        text: The one-line texts, joined with spaces.
+        urls: The source and citation URLs, joined with spaces.
+    """
+
+    __slots__ = ("encoded", "text", "urls")
+
+    def __init__(self, text: str, urls: str) -> None:
+        self.text = text
+        self.urls = urls
+        self.encoded = _utf8(text)
+
+
+def _utf8(text: str) -> bytes:
+    """``text`` in UTF-8, a lone surrogate (JSON may escape one) written as it is."""
+    return text.encode("utf-8", "surrogatepass")
 
 
 def _joined_groups(blocks: list[str]) -> Iterator[str]:

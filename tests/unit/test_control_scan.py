@@ -16,7 +16,12 @@ import random
 
 import pytest
 
-from websearch_core.control_chars import CONTROL_IN_LINE, CONTROL_IN_TEXT, holds_control
+from websearch_core.control_chars import (
+    CONTROL_IN_LINE,
+    CONTROL_IN_TEXT,
+    holds_control,
+    utf8_holds_control,
+)
 from websearch_core.models import SearchCitation, SearchResponse, SearchSource
 from websearch_core.redaction import Redactor
 from websearch_core.sanitize import _ANY_USERINFO, _needs_cleaning, _texts
@@ -73,6 +78,34 @@ def test_generated_text_is_judged_as_the_pattern_judges_it(multiline: bool) -> N
     assert min(seen.values()) > 200, seen  # every branch, and both answers, exercised
 
 
+def _utf8_says(text: str, multiline: bool) -> bool:
+    return utf8_holds_control(text.encode("utf-8", "surrogatepass"), multiline=multiline)
+
+
+@pytest.mark.parametrize("multiline", [False, True])
+def test_the_utf8_scan_judges_every_character_of_the_bmp_as_the_pattern(multiline: bool) -> None:
+    """Guard (written with the UTF-8 scan): every code point below U+10000, lone
+    surrogates included, alone and between other text, and a few beyond."""
+    for code in [*range(0x10000), 0x10000, 0x1F389, 0x10FFFF]:
+        char = chr(code)
+        for text in (char, f"a\u2019{char}b"):
+            assert _utf8_says(text, multiline) is _pattern_says(text, multiline), hex(code)
+
+
+@pytest.mark.parametrize("multiline", [False, True])
+def test_the_utf8_scan_judges_generated_text_as_the_pattern(multiline: bool) -> None:
+    """Guard: the UTF-8 scan on the generated texts the quick scan is checked on."""
+    rng = random.Random(43)
+    found = 0
+    for _ in range(4000):
+        pool = _ALPHABET if rng.random() < 0.5 else [*_CLEAN, "\n", "\t", "\r"]
+        text = "".join(rng.choice(pool) for _ in range(rng.randrange(0, 40)))
+        expected = _pattern_says(text, multiline)
+        assert _utf8_says(text, multiline) is expected, repr(text)
+        found += expected
+    assert 500 < found < 3900  # both answers, many times
+
+
 def _reference_needs_cleaning(response: SearchResponse, redactor: Redactor | None) -> bool:
     """The check as written before the quick scan: each kind over its own joined text."""
     lines, blocks, urls = _texts(response)
@@ -96,6 +129,8 @@ _DIRT = [
     f"echoed {KEY}",
     KEY.lower()[:10],
     "no-break\xa0space",  # unprintable but clean
+    "lone \ud800 surrogate",
+    "isolate \u2069 and 8-bit CSI \x9b",
     "tab\tand \u2019quote\u2019",
     "@handle and https://example.org/",  # an '@' and a link, no credentials
 ]
