@@ -38,6 +38,8 @@ def scan_hooked(redis_url: str, redis_client: Any) -> Any:
 
     ``hook_after`` names the keys (``"usage:"``, ``"note:"``): the hook runs when the
     listing of those keys is complete, so what it creates is made after their scan.
+    ``script_hooks`` maps a script run's number (from 1, counted in ``scripts_run``) to a
+    hook run just before it is sent.
     """
     import redis
 
@@ -46,6 +48,9 @@ def scan_hooked(redis_url: str, redis_client: Any) -> Any:
         hook_after = ""
         hooked = 0
 
+        scripts_run = 0
+        script_hooks: dict[int, Callable[[], None]]
+
         def scan_iter(self, match: Any = None, *args: Any, **kwargs: Any) -> Iterator[Any]:
             yield from super().scan_iter(match, *args, **kwargs)
             if self.hook is not None and self.hook_after in str(match):
@@ -53,7 +58,17 @@ def scan_hooked(redis_url: str, redis_client: Any) -> Any:
                 hook()
                 self.hooked += 1
 
-    return ScanHooked.from_url(redis_url)
+        def evalsha(self, *args: Any) -> Any:
+            # The store's scripts run here: a hook keyed by a run's number runs before it.
+            self.scripts_run += 1
+            hook = self.script_hooks.pop(self.scripts_run, None)
+            if hook is not None:
+                hook()
+            return super().evalsha(*args)
+
+    client = ScanHooked.from_url(redis_url)
+    client.script_hooks = {}
+    return client
 
 
 @pytest.fixture
@@ -109,6 +124,99 @@ async def test_a_note_made_between_the_scan_and_the_reset_is_cleared(
     await store.clear("gemini")
     assert scan_hooked.hooked == 1
     assert await store.get_note("gemini", "model", time.time()) is None
+
+
+# -- clear_all: made between its scan and its reset --------------------------------------
+
+
+async def test_clear_all_clears_what_is_made_between_its_scan_and_its_reset(
+    store: "RedisStore", other: "RedisStore", scan_hooked: Any, redis_client: Any, prefix: str
+) -> None:
+    # Before the index of indexes, clear_all deleted what its SCAN listed: a counter, a
+    # note, a mark and a failure count another process wrote after that listing, before
+    # the reset, all survived it.
+    until = time.time() + HOUR
+    mark = ProviderMark("rate_limited", until, "429", set_at=time.time())
+    await store.reserve_usage("brave", (window("month:old"),))
+
+    async def writing() -> None:
+        await other.reserve_usage("brave", (window("month:new", limit=5),))
+        await other.set_note("gemini", "model", "old", until)
+        await other.set_mark("exa", mark)
+        await other.record_failure("brave")
+
+    scan_hooked.hook, scan_hooked.hook_after = lambda: asyncio.run(writing()), "index:"
+    await store.clear_all()
+    assert scan_hooked.hooked == 1  # the hook ran: all of it was made after every scan
+    assert await store.get_usage("brave", "month:old") == 0
+    assert await store.get_usage("brave", "month:new") == 0
+    assert await store.get_note("gemini", "model", time.time()) is None
+    assert await store.get_mark("exa", time.time()) is None
+    assert redis_client.get(f"{prefix}failures:brave") is None
+    after = await other.reserve_usage("brave", (window("month:new", limit=5),))
+    assert after.counts == (1,)  # made after the reset: counted afresh, and kept
+    assert await store.get_usage("brave", "month:new") == 1
+
+
+async def test_clear_all_over_its_bound_deletes_in_batches_and_still_clears_everything(
+    store: "RedisStore",
+    other: "RedisStore",
+    scan_hooked: Any,
+    redis_client: Any,
+    prefix: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # More keys than one run may take: several runs, only the last recording the reset,
+    # and a counter re-created between two runs still goes with the reset.
+    from websearch_core.state import redis as redis_state
+
+    monkeypatch.setattr(redis_state, "CLEAR_ALL_BATCH", 7)
+    providers = ("brave", "exa", "tavily")
+
+    async def filling() -> None:
+        for provider in providers:
+            for month in range(6):
+                await other.reserve_usage(provider, (window(f"month:{month}", limit=9),))
+            await other.set_note(provider, "model", "m", time.time() + HOUR)
+
+    reset_before_the_last_run: list[int] = []
+
+    def recreating() -> None:
+        reset_before_the_last_run.append(redis_client.exists(f"{prefix}reset"))
+        asyncio.run(other.reserve_usage("exa", (window("month:0", limit=9),)))
+
+    scan_hooked.hook, scan_hooked.hook_after = lambda: asyncio.run(filling()), "index:"
+    scan_hooked.script_hooks = {2: recreating}  # after the first run, before the second
+    redis_client.script_load(store._clear_all_script.script)  # each run: one EVALSHA
+    await store.clear_all()
+    assert scan_hooked.script_hooks == {}  # the counter was re-created between two runs
+    assert scan_hooked.scripts_run >= 4  # 21 indexed keys and 3 providers, 7 a run
+    assert reset_before_the_last_run == [0]  # a run that only deletes records nothing
+    for provider in providers:
+        for month in range(6):
+            assert await store.get_usage(provider, f"month:{month}") == 0
+        assert await store.get_note(provider, "model", time.time()) is None
+    assert redis_client.keys(f"{prefix}index*") == []
+    assert redis_client.exists(f"{prefix}reset") == 1
+
+
+async def test_guard_clear_all_clears_what_an_older_release_wrote_and_keeps_the_rest(
+    store: "RedisStore", redis_client: Any, prefix: str
+) -> None:
+    # Keys written with no index (an older release), an index no index of indexes lists
+    # (the release before this one): all cleared; the cache and other prefixes kept. A
+    # guard: the SCAN found these before the index of indexes too.
+    written = [f"{prefix}usage:brave:month:old", f"{prefix}failures:exa", f"{prefix}rate:exa"]
+    for key in written:
+        redis_client.incr(key)
+    redis_client.set(f"{prefix}cache:abc", b"v")
+    redis_client.set(f"wstest-elsewhere-{prefix}usage:brave:m", b"1")
+    redis_client.zadd(f"{prefix}index:exa", {f"{prefix}note:exa:x": time.time() * 1000 + 60_000})
+    await store.clear_all()
+    assert redis_client.exists(*written, f"{prefix}index:exa") == 0
+    assert redis_client.get(f"{prefix}cache:abc") == b"v"
+    assert redis_client.get(f"wstest-elsewhere-{prefix}usage:brave:m") == b"1"
+    redis_client.delete(f"wstest-elsewhere-{prefix}usage:brave:m")
 
 
 # -- kept working ----------------------------------------------------------------------

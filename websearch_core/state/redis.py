@@ -131,8 +131,8 @@ got there, after another process's ``websearch providers reset`` had cleared the
 the reset was followed by the state it had just cleared. SQLite drops these by the times it
 keeps (``sqlite._reset_since``); this is the same rule, on the server's clock.
 
-A reset stores the server's ``TIME`` (:data:`_RECORD_RESET_LUA`, in the reset's own
-transaction). A write passes how long it waited in this process between the call and the
+A reset stores the server's ``TIME`` (:data:`_RECORD_RESET`, in the reset's own
+script). A write passes how long it waited in this process between the call and the
 script (``waited``, microseconds of the monotonic clock), so its time on the server's clock
 is the script's ``TIME`` less that wait: no two machines' clocks are compared. The time on
 the wire and in the server's queue is not counted, which only ever makes a write look
@@ -146,18 +146,25 @@ retry whenever another process wrote the keys meanwhile, and could not read ``TI
 
 
 _INDEX_KEY: Final = """
-local function index_keys(index, scored)
+local function index_keys(index, indexes, scored)
   redis.call('ZADD', index, unpack(scored))
   local t = redis.call('TIME')
   local gone_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - 1000
-  redis.call('ZREMRANGEBYSCORE', index, '-inf', '(' .. string.format('%.0f', gone_ms))
+  local gone = '(' .. string.format('%.0f', gone_ms)
+  redis.call('ZREMRANGEBYSCORE', index, '-inf', gone)
   local last = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
-  if last[2] then
-    redis.call('PEXPIREAT', index, string.format('%.0f', tonumber(last[2]) + 1000))
-  end
+  if not last[2] then return end
+  local index_end = tonumber(last[2]) + 1000
+  redis.call('PEXPIREAT', index, string.format('%.0f', index_end))
+  if tonumber(redis.call('ZSCORE', indexes, index) or '-1') == index_end then return end
+  redis.call('ZADD', indexes, string.format('%.0f', index_end), index)
+  redis.call('ZREMRANGEBYSCORE', indexes, '-inf', gone)
+  local top = redis.call('ZRANGE', indexes, -1, -1, 'WITHSCORES')
+  redis.call('PEXPIREAT', indexes, string.format('%.0f', tonumber(top[2]) + 1000))
 end
 """
-"""A Lua function: note usage counters or a note in the provider's key ``index``.
+"""A Lua function: note usage counters or a note in the provider's key ``index``, and that
+index in ``indexes``, the index of every provider's index.
 
 ``scored`` is ``{expiry, key, expiry, key, ...}``, as ``ZADD`` takes them: one call, one
 prune and one expiry however many keys a script creates.
@@ -168,6 +175,11 @@ made in between, and a ``SCAN`` in a script would walk a keyspace other data sha
 key's score is its expiry (epoch ms, as ``PEXPIREAT`` set it), so the names of keys the
 server has expired (a second ago, to stay clear of its own rounding) are dropped here, and
 the index itself goes a second after its last key: it holds no more than the keys alive.
+``indexes`` does the same one level up for ``clear_all`` (:data:`_CLEAR_ALL_LUA`): each
+index scored by its own expiry, pruned and expired the same way, so it holds no more than
+the indexes alive, one per provider with a live counter or note. It is only written when
+the index's expiry moved (a new period's counter), so a reservation against a counter that
+exists costs one ``ZSCORE`` more.
 """
 
 
@@ -175,18 +187,18 @@ def _reserve_lua(*, check_mark: bool) -> str:
     """The reservation script; with ``check_mark`` it first returns an existing mark.
 
     KEYS: with ``check_mark`` the provider's mark first; then the provider's reset time and
-    every provider's, its key index (:data:`_INDEX_KEY`), the failure counter, then one
-    usage counter per window. ARGV: how long the call waited (see :data:`_RESET_CHECK`),
-    then per window its limit (-1: none) and its expiry in epoch milliseconds. Returns
-    ``{granted (1/0), failures, count per window}``, or ``{2, mark}`` (the stored mark,
-    nothing counted) when the mark key exists.
+    every provider's, its key index and the index of indexes (:data:`_INDEX_KEY`), the
+    failure counter, then one usage counter per window. ARGV: how long the call waited
+    (see :data:`_RESET_CHECK`), then per window its limit (-1: none) and its expiry in
+    epoch milliseconds. Returns ``{granted (1/0), failures, count per window}``, or
+    ``{2, mark}`` (the stored mark, nothing counted) when the mark key exists.
 
     Without any limit, a request made before the provider's last reset is granted and not
     counted, as SQLite drops such a count when it writes it behind; with one, it is counted
     whatever its time: it was checked against that budget and sent.
     """
     head = "local mark = redis.call('GET', KEYS[1])\nif mark then return {2, mark} end\n"
-    body = _RESERVE_BODY.replace("FIRST", "5" if check_mark else "4")
+    body = _RESERVE_BODY.replace("FIRST", "6" if check_mark else "5")
     return _RESET_CHECK + _INDEX_KEY + (head if check_mark else "") + body
 
 
@@ -208,7 +220,7 @@ for i = first + 1, #KEYS do
   end
 end
 if refused then return {0, failures, unpack(found)} end
-if not capped and made_before_reset(KEYS[first - 3], KEYS[first - 2], ARGV[1]) then
+if not capped and made_before_reset(KEYS[first - 4], KEYS[first - 3], ARGV[1]) then
   return {1, failures, unpack(found)}
 end
 local counts = {}
@@ -219,7 +231,7 @@ for i = first + 1, #KEYS do
   redis.call('PEXPIREAT', KEYS[i], ARGV[2 * j + 1])
   scored[2 * j - 1], scored[2 * j] = ARGV[2 * j + 1], KEYS[i]
 end
-index_keys(KEYS[first - 1], scored)
+index_keys(KEYS[first - 2], KEYS[first - 1], scored)
 return {1, failures, unpack(counts)}
 """
 _MARKED: Final = 2
@@ -263,13 +275,14 @@ redis.call('SET', KEYS[2], string.format('%.0f', now), 'PX', ttl_ms)
 return wait
 """
 
-# KEYS: a usage counter, the provider's key index. ARGV: its expiry in epoch ms. The count.
+# KEYS: a usage counter, the provider's key index, the index of indexes. ARGV: its expiry
+# in epoch ms. Returns the count.
 _INCREMENT_LUA: Final = (
     _INDEX_KEY
     + """
 local count = redis.call('INCR', KEYS[1])
 redis.call('PEXPIREAT', KEYS[1], ARGV[1])
-index_keys(KEYS[2], {ARGV[1], KEYS[1]})
+index_keys(KEYS[2], KEYS[3], {ARGV[1], KEYS[1]})
 return count
 """
 )
@@ -284,8 +297,6 @@ end
 """A Lua function: store a reset's time (:data:`_RESET_CHECK`), the server's clock in
 microseconds, for ``kept_ms`` (:data:`RESET_KEPT_SECONDS`)."""
 
-# KEYS: every provider's reset time. ARGV: how long to keep it, in ms.
-_RECORD_RESET_LUA: Final = _RECORD_RESET + "record_reset(KEYS[1], ARGV[1])\nreturn 0\n"
 
 _CLEAR_LUA: Final = (
     _RECORD_RESET
@@ -322,6 +333,113 @@ keys an older release wrote, which it did not index; one such key created betwee
 scan and this script survives, as every key did before the index.
 """
 
+CLEAR_ALL_BATCH: Final = 1000
+"""The most keys ``clear_all``'s script deletes or unindexes in one run (:data:`_CLEAR_ALL_LUA`).
+
+Why 1,000: Redis runs a script alone, every other client waiting, so one that deletes an
+unbounded number of keys would stall every process sharing the server. Deleting a counter
+or a note (a short string) takes the server about a microsecond, reading its name from an
+index about as long, so 1,000 keep a run to a few milliseconds, as long as one slow
+command, while the keys a setup keeps alive (a few counters and notes per provider, some
+tens of providers) fit in one run and so are deleted in the step that records the reset.
+The ``SCAN``'s deletes before it go 500 to a command, as they always did.
+"""
+
+_CLEAR_ALL_ROUNDS: Final = 1000
+"""Runs of ``clear_all``'s script that delete a batch before one is told to finish anyway.
+
+Only writers creating new keys faster than a run deletes them could keep the work above
+:data:`CLEAR_ALL_BATCH` this long; then the last run takes what is left, so the reset
+still ends."""
+
+_CLEAR_ALL_LUA: Final = (
+    _RECORD_RESET
+    + """
+local prefix, bound = ARGV[2], tonumber(ARGV[3])
+local head = prefix .. 'index:'
+local function provider_of(index)
+  if index:sub(1, #head) == head then return index:sub(#head + 1) end
+  return nil
+end
+local indexes = redis.call('ZRANGE', KEYS[2], 0, -1)
+for i = 4, #KEYS do
+  local listed = redis.call('ZSCORE', KEYS[2], KEYS[i])
+  if not listed and redis.call('EXISTS', KEYS[i]) == 1 then indexes[#indexes + 1] = KEYS[i] end
+end
+local marked = redis.call('SMEMBERS', KEYS[3])
+local pending = #marked
+for _, index in ipairs(indexes) do
+  pending = pending + 1
+  if provider_of(index) then pending = pending + 4 + redis.call('ZCARD', index) end
+end
+local final = pending <= bound or ARGV[4] == '1'
+local doomed, budget = {}, bound
+if final then
+  record_reset(KEYS[1], ARGV[1])
+  doomed[1], doomed[2] = KEYS[2], KEYS[3]
+  for _, provider in ipairs(marked) do doomed[#doomed + 1] = prefix .. 'mark:' .. provider end
+end
+for _, index in ipairs(indexes) do
+  if not final and budget <= 0 then break end
+  local provider = provider_of(index)
+  if provider then
+    local names = redis.call('ZRANGE', index, 0, final and -1 or budget - 1)
+    local usage, note = prefix .. 'usage:' .. provider .. ':', prefix .. 'note:' .. provider .. ':'
+    for _, name in ipairs(names) do
+      if name:sub(1, #usage) == usage or name:sub(1, #note) == note then
+        doomed[#doomed + 1] = name
+      end
+    end
+    budget = budget - #names
+    if not final and #names > 0 then redis.call('ZREMRANGEBYRANK', index, 0, #names - 1) end
+    if final or redis.call('ZCARD', index) == 0 then
+      local rate = prefix .. 'rate:' .. provider
+      for _, name in ipairs({index, prefix .. 'mark:' .. provider,
+                             prefix .. 'failures:' .. provider, rate, rate .. ':booked_at'}) do
+        doomed[#doomed + 1] = name
+      end
+      budget = budget - 5
+      if not final then redis.call('ZREM', KEYS[2], index) end
+    end
+  elseif not final then
+    redis.call('ZREM', KEYS[2], index)
+    budget = budget - 1
+  end
+end
+if not final then
+  for _, provider in ipairs(marked) do
+    if budget <= 0 then break end
+    doomed[#doomed + 1] = prefix .. 'mark:' .. provider
+    redis.call('SREM', KEYS[3], provider)
+    budget = budget - 1
+  end
+end
+for start = 1, #doomed, 500 do
+  redis.call('DEL', unpack(doomed, start, math.min(start + 499, #doomed)))
+end
+if final then return 0 end
+return 1
+"""
+)
+"""``clear_all``'s script: records every provider's reset and deletes what was made before it.
+
+KEYS: every provider's reset time, the index of indexes (:data:`_INDEX_KEY`), the mark
+index, then key indexes a ``SCAN`` found (written by a release that kept no index of
+them). ARGV: how long the reset's time is kept (ms), the key prefix, the most keys to
+delete (:data:`CLEAR_ALL_BATCH`), and ``1`` to finish whatever is left. Returns ``0`` when
+it recorded the reset, ``1`` when it only deleted a batch and must run again.
+
+Why: as ``clear`` (:data:`_CLEAR_LUA`) does for one provider, what every index names is
+deleted in the script that records the reset, with every indexed provider's mark, failure
+and rate keys and every marked provider's mark: a counter another process creates just
+before the reset cannot survive it, and one created after sees it. When that is more than
+the bound, a run deletes a batch (and takes its names out of the indexes) without
+recording anything, and the next run looks again; deleting early is what the reset does
+anyway, and a key re-created meanwhile is indexed again, so the last run, within the
+bound, still finds it. Only names under a provider's own prefixes are deleted: the
+keyspace is shared and a corrupt index must not reach other data.
+"""
+
 # KEYS: the provider's reset time, every provider's, the mark, the mark index. ARGV: the
 # wait (:data:`_RESET_CHECK`), the mark, its end in epoch ms, the provider. 1: written.
 _SET_MARK_LUA: Final = (
@@ -349,15 +467,16 @@ return count
 """
 )
 
-# KEYS: the provider's reset time, every provider's, the note, the provider's key index.
-# ARGV: the wait (:data:`_RESET_CHECK`), the note, its end in epoch ms. 1: written.
+# KEYS: the provider's reset time, every provider's, the note, the provider's key index,
+# the index of indexes. ARGV: the wait (:data:`_RESET_CHECK`), the note, its end in epoch
+# ms. 1: written.
 _SET_NOTE_LUA: Final = (
     _RESET_CHECK
     + _INDEX_KEY
     + """
 if made_before_reset(KEYS[1], KEYS[2], ARGV[1]) then return 0 end
 redis.call('SET', KEYS[3], ARGV[2], 'PXAT', ARGV[3])
-index_keys(KEYS[4], {ARGV[3], KEYS[3]})
+index_keys(KEYS[4], KEYS[5], {ARGV[3], KEYS[3]})
 return 1
 """
 )
@@ -458,8 +577,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
         self._rate_script = client.register_script(_RATE_LUA)
         self._rate_wait_script = client.register_script(_RATE_WAIT_LUA)
         self._move_mark_script = client.register_script(_MOVE_MARK_LUA)
-        self._record_reset_script = client.register_script(_RECORD_RESET_LUA)
         self._clear_script = client.register_script(_CLEAR_LUA)
+        self._clear_all_script = client.register_script(_CLEAR_ALL_LUA)
         self._increment_script = client.register_script(_INCREMENT_LUA)
         self._set_mark_script = client.register_script(_SET_MARK_LUA)
         self._record_failure_script = client.register_script(_RECORD_FAILURE_LUA)
@@ -503,6 +622,10 @@ class RedisStore(ThreadedStore[redis.Redis]):
     def _index_key(self, provider: str) -> str:
         """The index of the provider's usage and note keys (see :data:`_INDEX_KEY`)."""
         return self._key("index", provider)
+
+    def _index_keys(self, provider: str) -> list[str]:
+        """The provider's key index and the index of every provider's (:data:`_INDEX_KEY`)."""
+        return [self._index_key(provider), self._key("indexes")]
 
     def _call(self, func: Callable[[redis.Redis], _T]) -> _T:
         if self._closed:  # queued before aclose(): the pool would silently reconnect
@@ -621,7 +744,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
     async def increment_usage(self, provider: str, period: str, expires_at: float) -> int:
         """See :meth:`StateStore.increment_usage`: one script, which indexes the counter."""
         keys = [self._key("usage", check_provider(provider), check_period(period))]
-        keys.append(self._index_key(provider))
+        keys += self._index_keys(provider)
         args = [_epoch_ms(expires_at)]
 
         def write(client: redis.Redis) -> int:
@@ -719,7 +842,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
         self, provider: str, windows: Sequence[UsageWindow]
     ) -> tuple[list[str], list[int]]:
         """The reservation script's keys and arguments but the wait (see :func:`_reserve_lua`)."""
-        keys = [*self._reset_keys(provider), self._index_key(provider)]
+        keys = [*self._reset_keys(provider), *self._index_keys(provider)]
         keys += [self._key("failures", provider)]
         keys += [self._key("usage", provider, w.period) for w in windows]
         args: list[int] = []
@@ -768,7 +891,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
         """
         check_note(provider, name, text, until)
         keys = [*self._reset_keys(provider), self._key("note", provider, name)]
-        keys.append(self._index_key(provider))
+        keys += self._index_keys(provider)
         payload = json.dumps({"text": text, "until": until}, separators=(",", ":")).encode()
         asked = time.monotonic()
 
@@ -856,27 +979,33 @@ class RedisStore(ThreadedStore[redis.Redis]):
     async def clear_all(self) -> None:
         """See :meth:`StateStore.clear_all`: every non-cache key under the prefix.
 
-        But the reset times: every provider's is set (in the transaction of the first
-        deletes), and each provider's own, older, stays until it expires; both are kept
-        :data:`RESET_KEPT_SECONDS` (see :data:`_RESET_CHECK`).
+        But the reset times: every provider's is recorded (:data:`_CLEAR_ALL_LUA`, in the
+        script that deletes what the indexes name), and each provider's own, older, stays
+        until it expires; both are kept :data:`RESET_KEPT_SECONDS` (see
+        :data:`_RESET_CHECK`). The ``SCAN`` first finds the keys no index names (an older
+        release's, failure counters and rate bookings of a provider with no counter, note
+        or mark) and deletes them, 500 to a command, before the script runs.
         """
         prefix = _glob_escape(self._prefix)
-        kinds = ("mark", "failures", "usage", "rate", "note", "index")
-        patterns = [prefix + kind + ":*" for kind in kinds]
+        patterns = [prefix + kind + ":*" for kind in ("mark", "failures", "usage", "rate", "note")]
+        keys = [self._key("reset"), self._key("indexes"), self._key("marks")]
+        kept_ms = RESET_KEPT_SECONDS * 1000
 
         def write(client: redis.Redis) -> None:
-            doomed = [self._key("marks")]
-            for pattern in patterns:
-                doomed += list(client.scan_iter(match=pattern, count=500))
+            doomed = [
+                key for pattern in patterns for key in client.scan_iter(match=pattern, count=500)
+            ]
+            unlisted = list(client.scan_iter(match=prefix + "index:*", count=500))
             if not withdrawal.start():  # as in clear()
                 return
             for start in range(0, len(doomed), 500):
-                with client.pipeline(transaction=True) as pipe:
-                    if start == 0:
-                        reset_at, kept = [self._key("reset")], [RESET_KEPT_SECONDS * 1000]
-                        self._record_reset_script(keys=reset_at, args=kept, client=pipe)
-                    pipe.delete(*doomed[start : start + 500])
-                    pipe.execute()
+                client.delete(*doomed[start : start + 500])
+            for run in range(1, _CLEAR_ALL_ROUNDS + 1):
+                finish = 1 if run == _CLEAR_ALL_ROUNDS else 0
+                args: list[int | str] = [kept_ms, self._prefix, CLEAR_ALL_BATCH, finish]
+                script_keys = [*keys, *unlisted]
+                if self._clear_all_script(keys=script_keys, args=args, client=client) == 0:
+                    return
 
         withdrawal = Withdrawal()
         await self._run(write, withdrawal=withdrawal)
