@@ -16,6 +16,8 @@ Selected when ``WEBSEARCH_REDIS_URL`` is set. Key layout, all under one prefix
                                        that expiry (PXAT)
     {prefix}index:{provider}           sorted set of the provider's usage and note keys, each
                                        scored by its expiry (epoch ms): what ``clear`` deletes
+    {prefix}indexes                    sorted set of those indexes, each scored by its expiry:
+                                       what ``clear_all`` deletes (with the marks index)
     {prefix}reset:{provider}           when the provider was last reset (``clear``),
                                        microseconds of the server clock, kept
                                        :data:`RESET_KEPT_SECONDS`
@@ -34,7 +36,9 @@ Why it is built this way:
 * The per-provider key index lets ``clear`` find, in the script that records the reset,
   every usage counter and note made before it (:data:`_CLEAR_LUA`); the scripts that
   create those keys add them to it and drop the names of expired ones
-  (:data:`_INDEX_KEY`), so it holds no more than the keys alive.
+  (:data:`_INDEX_KEY`), so it holds no more than the keys alive. The index of those
+  indexes does the same for ``clear_all`` (:data:`_CLEAR_ALL_LUA`), which deletes in
+  batches of at most :data:`CLEAR_ALL_BATCH` keys a script run.
 * The synchronous ``redis`` client runs on a small thread pool instead of ``redis.asyncio``:
   an asyncio client is bound to the loop that made its connections, while this store must
   serve any loop (the sync bridge of :class:`~websearch_core.WebSearch` runs a fresh loop
@@ -46,7 +50,8 @@ Why it is built this way:
   while another process reset), is not written: see :data:`_RESET_CHECK`.
 
 Redis Cluster is not supported: the ``MULTI`` blocks span several keys without hash tags,
-and ``clear``'s script deletes keys it reads from the index rather than is given.
+and ``clear``'s and ``clear_all``'s scripts delete keys they read from the indexes rather
+than are given.
 """
 
 from __future__ import annotations
@@ -337,12 +342,12 @@ CLEAR_ALL_BATCH: Final = 1000
 """The most keys ``clear_all``'s script deletes or unindexes in one run (:data:`_CLEAR_ALL_LUA`).
 
 Why 1,000: Redis runs a script alone, every other client waiting, so one that deletes an
-unbounded number of keys would stall every process sharing the server. Deleting a counter
-or a note (a short string) takes the server about a microsecond, reading its name from an
-index about as long, so 1,000 keep a run to a few milliseconds, as long as one slow
-command, while the keys a setup keeps alive (a few counters and notes per provider, some
-tens of providers) fit in one run and so are deleted in the step that records the reset.
-The ``SCAN``'s deletes before it go 500 to a command, as they always did.
+unbounded number of keys would stall every process sharing the server. A run at the bound
+(950 counters of 10 providers) took the server 0.46-0.60 ms (``SLOWLOG``, Redis 7.0, a
+loaded 2-core machine; ``benchmarks/RESULTS.md``, stop 43 clearall): about one slow
+command. The keys a setup keeps alive (a few counters and notes per provider, some tens of
+providers) fit in one run, so they are deleted in the step that records the reset. The
+``SCAN``'s deletes before it go 500 to a command, as they always did.
 """
 
 _CLEAR_ALL_ROUNDS: Final = 1000
