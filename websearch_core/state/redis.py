@@ -34,11 +34,11 @@ Why it is built this way:
 * The mark index avoids ``SCAN`` over a shared keyspace on the hot path; it only ever holds
   provider ids, so it stays tiny and is never pruned (expired marks are filtered on read).
 * The per-provider key index lets ``clear`` find, in the script that records the reset,
-  every usage counter and note made before it (:data:`_CLEAR_LUA`); the scripts that
+  every usage counter and note made before it (:data:`CLEAR_LUA`); the scripts that
   create those keys add them to it and drop the names of expired ones
-  (:data:`_INDEX_KEY`), so it holds no more than the keys alive. The index of those
-  indexes does the same for ``clear_all`` (:data:`_CLEAR_ALL_LUA`), which deletes in
-  batches of at most :data:`CLEAR_ALL_BATCH` keys a script run.
+  (:data:`._redis_scripts.INDEX_KEY`), so it holds no more than the keys alive. The
+  index of those indexes does the same for ``clear_all`` (:data:`CLEAR_ALL_LUA`), which
+  deletes in batches of at most :data:`CLEAR_ALL_BATCH` keys a script run.
 * The synchronous ``redis`` client runs on a small thread pool instead of ``redis.asyncio``:
   an asyncio client is bound to the loop that made its connections, while this store must
   serve any loop (the sync bridge of :class:`~websearch_core.WebSearch` runs a fresh loop
@@ -47,7 +47,8 @@ Why it is built this way:
   when the caller's clock and the server's differ slightly.
 * A reset keeps its time, and what it would have cleared, made before it but written after
   it (a mark, a failure, a note or an uncapped request's count left queued on the thread
-  while another process reset), is not written: see :data:`_RESET_CHECK`.
+  while another process reset), is not written: see
+  :data:`._redis_scripts.RESET_CHECK`.
 
 Redis Cluster is not supported: the ``MULTI`` blocks span several keys without hash tags,
 and ``clear``'s and ``clear_all``'s scripts delete keys they read from the indexes rather
@@ -67,6 +68,23 @@ from typing import Any, Final, TypeVar, cast
 import redis
 import redis.exceptions
 
+from ._redis_scripts import (
+    CLEAR_ALL_BATCH,
+    CLEAR_ALL_LUA,
+    CLEAR_ALL_ROUNDS,
+    CLEAR_LUA,
+    INCREMENT_LUA,
+    MARKED,
+    MOVE_MARK_LUA,
+    RATE_LUA,
+    RATE_WAIT_LUA,
+    RECORD_FAILURE_LUA,
+    RELEASE_LUA,
+    RESET_KEPT_SECONDS,
+    SET_MARK_LUA,
+    SET_NOTE_LUA,
+    reserve_lua,
+)
 from ._threaded import ThreadedStore
 from ._withdrawal import Withdrawal
 from .base import (
@@ -100,401 +118,6 @@ _CACHE_VERSION: Final = 1
 _CACHE_HEADER: Final = struct.Struct("!Bddd")
 _DEFAULT_TIMEOUT: Final = 5.0
 _GLOB_SPECIALS: Final = frozenset("*?[]\\")
-
-RESET_KEPT_SECONDS: Final = 86_400
-"""How long a reset's time is kept (``{prefix}reset:{provider}``, ``{prefix}reset``): a day.
-
-Why: the time is only read to drop a write made before the reset that reaches the server
-after it (:data:`_RESET_CHECK`), so it must outlive the longest such a write can be late.
-Its caller waits for it :data:`~websearch_core.settings_limits.MAX_STATE_WAIT_SECONDS`
-(60 s) at most within a search; given up on, it stays queued on the store's thread behind
-calls each bounded by the socket timeout (5 s by default) but not in number, and outside a
-search nothing bounds the wait. No limit in the code bounds that lateness, so the time is
-kept far past the 60 s: a day covers some 17,000 stuck calls in a row, or a process
-suspended for hours, for one small key per provider reset. A write later still lands, as
-it did before reset times were kept. Never kept forever: provider ids come and go.
-"""
-
-
-_RESET_CHECK: Final = """
-local function made_before_reset(provider_reset, every_reset, waited)
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-  local last = 0
-  for _, key in ipairs({provider_reset, every_reset}) do
-    local at = tonumber(redis.call('GET', key) or '0') or 0
-    if at <= now and at > last then last = at end
-  end
-  return now - tonumber(waited) <= last
-end
-"""
-"""A Lua function: whether a write was made at or before the provider's last reset.
-
-Why: a cooldown mark, a failure count, a note or an uncapped request's count left queued on
-the store's thread (behind a slow call, or given up on by its caller) was written once it
-got there, after another process's ``websearch providers reset`` had cleared the provider:
-the reset was followed by the state it had just cleared. SQLite drops these by the times it
-keeps (``sqlite._reset_since``); this is the same rule, on the server's clock.
-
-A reset stores the server's ``TIME`` (:data:`_RECORD_RESET`, in the reset's own
-script). A write passes how long it waited in this process between the call and the
-script (``waited``, microseconds of the monotonic clock), so its time on the server's clock
-is the script's ``TIME`` less that wait: no two machines' clocks are compared. The time on
-the wire and in the server's queue is not counted, which only ever makes a write look
-later: one made after a reset is never dropped. A reset the server's clock reads as in the
-future (the clock stepped back since) is left out, as SQLite leaves it.
-
-A script, not ``WATCH``: the check reads the server's clock and two keys and must decide
-with the write, atomically; ``WATCH`` would cost a read round trip before every write and a
-retry whenever another process wrote the keys meanwhile, and could not read ``TIME``.
-"""
-
-
-_INDEX_KEY: Final = """
-local function index_keys(index, indexes, scored)
-  redis.call('ZADD', index, unpack(scored))
-  local t = redis.call('TIME')
-  local gone_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - 1000
-  local gone = '(' .. string.format('%.0f', gone_ms)
-  redis.call('ZREMRANGEBYSCORE', index, '-inf', gone)
-  local last = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
-  if not last[2] then return end
-  local index_end = tonumber(last[2]) + 1000
-  redis.call('PEXPIREAT', index, string.format('%.0f', index_end))
-  if tonumber(redis.call('ZSCORE', indexes, index) or '-1') == index_end then return end
-  redis.call('ZADD', indexes, string.format('%.0f', index_end), index)
-  redis.call('ZREMRANGEBYSCORE', indexes, '-inf', gone)
-  local top = redis.call('ZRANGE', indexes, -1, -1, 'WITHSCORES')
-  redis.call('PEXPIREAT', indexes, string.format('%.0f', tonumber(top[2]) + 1000))
-end
-"""
-"""A Lua function: note usage counters or a note in the provider's key ``index``, and that
-index in ``indexes``, the index of every provider's index.
-
-``scored`` is ``{expiry, key, expiry, key, ...}``, as ``ZADD`` takes them: one call, one
-prune and one expiry however many keys a script creates.
-
-Why: ``clear`` deletes what the index names in the script that records the reset, so a
-key created just before a reset is gone with it (a ``SCAN`` before the reset missed one
-made in between, and a ``SCAN`` in a script would walk a keyspace other data shares). The
-key's score is its expiry (epoch ms, as ``PEXPIREAT`` set it), so the names of keys the
-server has expired (a second ago, to stay clear of its own rounding) are dropped here, and
-the index itself goes a second after its last key: it holds no more than the keys alive.
-``indexes`` does the same one level up for ``clear_all`` (:data:`_CLEAR_ALL_LUA`): each
-index scored by its own expiry, pruned and expired the same way, so it holds no more than
-the indexes alive, one per provider with a live counter or note. It is only written when
-the index's expiry moved (a new period's counter), so a reservation against a counter that
-exists costs one ``ZSCORE`` more.
-"""
-
-
-def _reserve_lua(*, check_mark: bool) -> str:
-    """The reservation script; with ``check_mark`` it first returns an existing mark.
-
-    KEYS: with ``check_mark`` the provider's mark first; then the provider's reset time and
-    every provider's, its key index and the index of indexes (:data:`_INDEX_KEY`), the
-    failure counter, then one usage counter per window. ARGV: how long the call waited
-    (see :data:`_RESET_CHECK`), then per window its limit (-1: none) and its expiry in
-    epoch milliseconds. Returns ``{granted (1/0), failures, count per window}``, or
-    ``{2, mark}`` (the stored mark, nothing counted) when the mark key exists.
-
-    Without any limit, a request made before the provider's last reset is granted and not
-    counted, as SQLite drops such a count when it writes it behind; with one, it is counted
-    whatever its time: it was checked against that budget and sent.
-    """
-    head = "local mark = redis.call('GET', KEYS[1])\nif mark then return {2, mark} end\n"
-    body = _RESERVE_BODY.replace("FIRST", "6" if check_mark else "5")
-    return _RESET_CHECK + _INDEX_KEY + (head if check_mark else "") + body
-
-
-_RESERVE_BODY: Final = """
-local first = FIRST
-local failures = tonumber(redis.call('GET', KEYS[first]) or '0') or 0
-local found = {}
-local refused = false
-local capped = false
-for i = first + 1, #KEYS do
-  local j = i - first
-  local count = tonumber(redis.call('GET', KEYS[i]) or '0')
-  if count == nil then return redis.error_reply('not a usage counter: ' .. KEYS[i]) end
-  found[j] = count
-  local limit = tonumber(ARGV[2 * j])
-  if limit >= 0 then
-    capped = true
-    if count >= limit then refused = true end
-  end
-end
-if refused then return {0, failures, unpack(found)} end
-if not capped and made_before_reset(KEYS[first - 4], KEYS[first - 3], ARGV[1]) then
-  return {1, failures, unpack(found)}
-end
-local counts = {}
-local scored = {}
-for i = first + 1, #KEYS do
-  local j = i - first
-  counts[j] = redis.call('INCR', KEYS[i])
-  redis.call('PEXPIREAT', KEYS[i], ARGV[2 * j + 1])
-  scored[2 * j - 1], scored[2 * j] = ARGV[2 * j + 1], KEYS[i]
-end
-index_keys(KEYS[first - 2], KEYS[first - 1], scored)
-return {1, failures, unpack(counts)}
-"""
-_MARKED: Final = 2
-"""The first value of the reservation script's reply when it found a mark instead."""
-
-# KEYS: usage counters. Gives one back to each that is above zero (the TTL is kept).
-_RELEASE_LUA: Final = """
-for i = 1, #KEYS do
-  local count = tonumber(redis.call('GET', KEYS[i]) or '0')
-  if count ~= nil and count > 0 then redis.call('DECR', KEYS[i]) end
-end
-return 0
-"""
-
-# KEYS: a mark. ARGV: the mark as read, the mark moved after a clock step, its life in ms.
-# Saves the moved mark unless another process replaced (or removed) the mark meanwhile.
-_MOVE_MARK_LUA: Final = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-end
-return 0
-"""
-
-# KEYS: the rate booking, the time it was made. ARGV: interval and max wait in
-# microseconds. Returns the wait in microseconds, or -1 when it would exceed the max wait.
-# A booking made after the server's "now" (its clock stepped back since) moves back by the
-# step, as base.next_free_slot says; a booking without its time is taken as it is.
-_RATE_LUA: Final = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local booked = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-local made = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
-if made > now then booked = booked - (made - now) end
-local slot = math.max(now, booked)
-local wait = slot - now
-if wait > tonumber(ARGV[2]) then return -1 end
-local next_at = slot + tonumber(ARGV[1])
-local ttl_ms = math.ceil((next_at - now) / 1000) + 1000
-redis.call('SET', KEYS[1], string.format('%.0f', next_at), 'PX', ttl_ms)
-redis.call('SET', KEYS[2], string.format('%.0f', now), 'PX', ttl_ms)
-return wait
-"""
-
-# KEYS: a usage counter, the provider's key index, the index of indexes. ARGV: its expiry
-# in epoch ms. Returns the count.
-_INCREMENT_LUA: Final = (
-    _INDEX_KEY
-    + """
-local count = redis.call('INCR', KEYS[1])
-redis.call('PEXPIREAT', KEYS[1], ARGV[1])
-index_keys(KEYS[2], KEYS[3], {ARGV[1], KEYS[1]})
-return count
-"""
-)
-
-_RECORD_RESET: Final = """
-local function record_reset(key, kept_ms)
-  local t = redis.call('TIME')
-  local at = string.format('%.0f', tonumber(t[1]) * 1000000 + tonumber(t[2]))
-  redis.call('SET', key, at, 'PX', kept_ms)
-end
-"""
-"""A Lua function: store a reset's time (:data:`_RESET_CHECK`), the server's clock in
-microseconds, for ``kept_ms`` (:data:`RESET_KEPT_SECONDS`)."""
-
-
-_CLEAR_LUA: Final = (
-    _RECORD_RESET
-    + """
-record_reset(KEYS[1], ARGV[1])
-local doomed = {KEYS[2]}
-for i = 4, #KEYS do doomed[#doomed + 1] = KEYS[i] end
-local usage, note = ARGV[3], ARGV[4]
-for _, name in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
-  if name:sub(1, #usage) == usage or name:sub(1, #note) == note then
-    doomed[#doomed + 1] = name
-  end
-end
-for start = 1, #doomed, 500 do
-  redis.call('DEL', unpack(doomed, start, math.min(start + 499, #doomed)))
-end
-redis.call('SREM', KEYS[3], ARGV[2])
-return 0
-"""
-)
-"""``clear``'s one script: records the reset and deletes what was made before it.
-
-KEYS: the provider's reset time, its key index (:data:`_INDEX_KEY`), the mark index, then
-the keys to delete by name (the mark, failure counter and rate keys, and the usage and
-note keys a ``SCAN`` found). ARGV: how long the reset's time is kept (ms), the provider,
-then the name prefixes of its usage and note keys.
-
-Why one script: a key the index names when the reset is recorded is deleted with no
-moment between, so a counter another process creates just before the reset (a new
-period's first reservation) cannot survive it, and one created after sees the reset. Only
-names under the provider's usage and note prefixes are deleted: the keyspace is shared, and
-a corrupt or foreign index must not reach other data. The ``SCAN`` before it stays for
-keys an older release wrote, which it did not index; one such key created between that
-scan and this script survives, as every key did before the index.
-"""
-
-CLEAR_ALL_BATCH: Final = 1000
-"""The most keys ``clear_all``'s script deletes or unindexes in one run (:data:`_CLEAR_ALL_LUA`).
-
-Why 1,000: Redis runs a script alone, every other client waiting, so one that deletes an
-unbounded number of keys would stall every process sharing the server. A run at the bound
-(950 counters of 10 providers) took the server 0.46-0.60 ms (``SLOWLOG``, Redis 7.0, a
-loaded 2-core machine; ``benchmarks/RESULTS.md``, stop 43 clearall): about one slow
-command. The keys a setup keeps alive (a few counters and notes per provider, some tens of
-providers) fit in one run, so they are deleted in the step that records the reset. The
-``SCAN``'s deletes before it go 500 to a command, as they always did.
-"""
-
-_CLEAR_ALL_ROUNDS: Final = 1000
-"""Runs of ``clear_all``'s script that delete a batch before one is told to finish anyway.
-
-Only writers creating new keys faster than a run deletes them could keep the work above
-:data:`CLEAR_ALL_BATCH` this long; then the last run takes what is left, so the reset
-still ends."""
-
-_CLEAR_ALL_LUA: Final = (
-    _RECORD_RESET
-    + """
-local prefix, bound = ARGV[2], tonumber(ARGV[3])
-local head = prefix .. 'index:'
-local function provider_of(index)
-  if index:sub(1, #head) == head then return index:sub(#head + 1) end
-  return nil
-end
-local indexes = redis.call('ZRANGE', KEYS[2], 0, -1)
-for i = 4, #KEYS do
-  local listed = redis.call('ZSCORE', KEYS[2], KEYS[i])
-  if not listed and redis.call('EXISTS', KEYS[i]) == 1 then indexes[#indexes + 1] = KEYS[i] end
-end
-local marked = redis.call('SMEMBERS', KEYS[3])
-local pending = #marked
-for _, index in ipairs(indexes) do
-  pending = pending + 1
-  if provider_of(index) then pending = pending + 4 + redis.call('ZCARD', index) end
-end
-local final = pending <= bound or ARGV[4] == '1'
-local doomed, budget = {}, bound
-if final then
-  record_reset(KEYS[1], ARGV[1])
-  doomed[1], doomed[2] = KEYS[2], KEYS[3]
-  for _, provider in ipairs(marked) do doomed[#doomed + 1] = prefix .. 'mark:' .. provider end
-end
-for _, index in ipairs(indexes) do
-  if not final and budget <= 0 then break end
-  local provider = provider_of(index)
-  if provider then
-    local names = redis.call('ZRANGE', index, 0, final and -1 or budget - 1)
-    local usage, note = prefix .. 'usage:' .. provider .. ':', prefix .. 'note:' .. provider .. ':'
-    for _, name in ipairs(names) do
-      if name:sub(1, #usage) == usage or name:sub(1, #note) == note then
-        doomed[#doomed + 1] = name
-      end
-    end
-    budget = budget - #names
-    if not final and #names > 0 then redis.call('ZREMRANGEBYRANK', index, 0, #names - 1) end
-    if final or redis.call('ZCARD', index) == 0 then
-      local rate = prefix .. 'rate:' .. provider
-      for _, name in ipairs({index, prefix .. 'mark:' .. provider,
-                             prefix .. 'failures:' .. provider, rate, rate .. ':booked_at'}) do
-        doomed[#doomed + 1] = name
-      end
-      budget = budget - 5
-      if not final then redis.call('ZREM', KEYS[2], index) end
-    end
-  elseif not final then
-    redis.call('ZREM', KEYS[2], index)
-    budget = budget - 1
-  end
-end
-if not final then
-  for _, provider in ipairs(marked) do
-    if budget <= 0 then break end
-    doomed[#doomed + 1] = prefix .. 'mark:' .. provider
-    redis.call('SREM', KEYS[3], provider)
-    budget = budget - 1
-  end
-end
-for start = 1, #doomed, 500 do
-  redis.call('DEL', unpack(doomed, start, math.min(start + 499, #doomed)))
-end
-if final then return 0 end
-return 1
-"""
-)
-"""``clear_all``'s script: records every provider's reset and deletes what was made before it.
-
-KEYS: every provider's reset time, the index of indexes (:data:`_INDEX_KEY`), the mark
-index, then key indexes a ``SCAN`` found (written by a release that kept no index of
-them). ARGV: how long the reset's time is kept (ms), the key prefix, the most keys to
-delete (:data:`CLEAR_ALL_BATCH`), and ``1`` to finish whatever is left. Returns ``0`` when
-it recorded the reset, ``1`` when it only deleted a batch and must run again.
-
-Why: as ``clear`` (:data:`_CLEAR_LUA`) does for one provider, what every index names is
-deleted in the script that records the reset, with every indexed provider's mark, failure
-and rate keys and every marked provider's mark: a counter another process creates just
-before the reset cannot survive it, and one created after sees it. When that is more than
-the bound, a run deletes a batch (and takes its names out of the indexes) without
-recording anything, and the next run looks again; deleting early is what the reset does
-anyway, and a key re-created meanwhile is indexed again, so the last run, within the
-bound, still finds it. Only names under a provider's own prefixes are deleted: the
-keyspace is shared and a corrupt index must not reach other data.
-"""
-
-# KEYS: the provider's reset time, every provider's, the mark, the mark index. ARGV: the
-# wait (:data:`_RESET_CHECK`), the mark, its end in epoch ms, the provider. 1: written.
-_SET_MARK_LUA: Final = (
-    _RESET_CHECK
-    + """
-if made_before_reset(KEYS[1], KEYS[2], ARGV[1]) then return 0 end
-redis.call('SET', KEYS[3], ARGV[2], 'PXAT', ARGV[3])
-redis.call('SADD', KEYS[4], ARGV[4])
-return 1
-"""
-)
-
-# KEYS: the provider's reset time, every provider's, the failure counter. ARGV: the wait
-# (:data:`_RESET_CHECK`), FAILURE_WINDOW in ms. Returns the count, not counted again when
-# the failure came before a reset (it was counted before, and the reset cleared it).
-_RECORD_FAILURE_LUA: Final = (
-    _RESET_CHECK
-    + """
-if made_before_reset(KEYS[1], KEYS[2], ARGV[1]) then
-  return tonumber(redis.call('GET', KEYS[3]) or '0') or 0
-end
-local count = redis.call('INCR', KEYS[3])
-redis.call('PEXPIRE', KEYS[3], ARGV[2])
-return count
-"""
-)
-
-# KEYS: the provider's reset time, every provider's, the note, the provider's key index,
-# the index of indexes. ARGV: the wait (:data:`_RESET_CHECK`), the note, its end in epoch
-# ms. 1: written.
-_SET_NOTE_LUA: Final = (
-    _RESET_CHECK
-    + _INDEX_KEY
-    + """
-if made_before_reset(KEYS[1], KEYS[2], ARGV[1]) then return 0 end
-redis.call('SET', KEYS[3], ARGV[2], 'PXAT', ARGV[3])
-index_keys(KEYS[4], KEYS[5], {ARGV[3], KEYS[3]})
-return 1
-"""
-)
-
-_RATE_WAIT_LUA: Final = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local booked = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-local made = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
-if made > now then booked = booked - (made - now) end
-return math.max(0, booked - now)
-"""
-"""The wait :data:`_RATE_LUA` would give now, in microseconds, booking nothing."""
 
 
 def _epoch_ms(seconds: float) -> int:
@@ -576,18 +199,18 @@ class RedisStore(ThreadedStore[redis.Redis]):
         super().__init__(max_workers=max_workers, thread_name_prefix="websearch-redis")
         self._client = client
         self._prefix = prefix
-        self._reserve_script = client.register_script(_reserve_lua(check_mark=False))
-        self._marked_reserve_script = client.register_script(_reserve_lua(check_mark=True))
-        self._release_script = client.register_script(_RELEASE_LUA)
-        self._rate_script = client.register_script(_RATE_LUA)
-        self._rate_wait_script = client.register_script(_RATE_WAIT_LUA)
-        self._move_mark_script = client.register_script(_MOVE_MARK_LUA)
-        self._clear_script = client.register_script(_CLEAR_LUA)
-        self._clear_all_script = client.register_script(_CLEAR_ALL_LUA)
-        self._increment_script = client.register_script(_INCREMENT_LUA)
-        self._set_mark_script = client.register_script(_SET_MARK_LUA)
-        self._record_failure_script = client.register_script(_RECORD_FAILURE_LUA)
-        self._set_note_script = client.register_script(_SET_NOTE_LUA)
+        self._reserve_script = client.register_script(reserve_lua(check_mark=False))
+        self._marked_reserve_script = client.register_script(reserve_lua(check_mark=True))
+        self._release_script = client.register_script(RELEASE_LUA)
+        self._rate_script = client.register_script(RATE_LUA)
+        self._rate_wait_script = client.register_script(RATE_WAIT_LUA)
+        self._move_mark_script = client.register_script(MOVE_MARK_LUA)
+        self._clear_script = client.register_script(CLEAR_LUA)
+        self._clear_all_script = client.register_script(CLEAR_ALL_LUA)
+        self._increment_script = client.register_script(INCREMENT_LUA)
+        self._set_mark_script = client.register_script(SET_MARK_LUA)
+        self._record_failure_script = client.register_script(RECORD_FAILURE_LUA)
+        self._set_note_script = client.register_script(SET_NOTE_LUA)
 
     @classmethod
     def from_url(
@@ -621,15 +244,15 @@ class RedisStore(ThreadedStore[redis.Redis]):
         return self._prefix + ":".join(parts)
 
     def _reset_keys(self, provider: str) -> list[str]:
-        """The provider's last reset time and every provider's (see :data:`_RESET_CHECK`)."""
+        """The provider's last reset time and every provider's (``RESET_CHECK``)."""
         return [self._key("reset", provider), self._key("reset")]
 
     def _index_key(self, provider: str) -> str:
-        """The index of the provider's usage and note keys (see :data:`_INDEX_KEY`)."""
+        """The index of the provider's usage and note keys (``INDEX_KEY``)."""
         return self._key("index", provider)
 
     def _index_keys(self, provider: str) -> list[str]:
-        """The provider's key index and the index of every provider's (:data:`_INDEX_KEY`)."""
+        """The provider's key index and the index of every provider's (``INDEX_KEY``)."""
         return [self._index_key(provider), self._key("indexes")]
 
     def _call(self, func: Callable[[redis.Redis], _T]) -> _T:
@@ -675,7 +298,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
         """See :meth:`StateStore.set_mark`: not written if made before a reset (one script).
 
         Made is when this was called, not ``mark.set_at`` (the caller's clock, which tests
-        set freely): see :data:`_RESET_CHECK`.
+        set freely): see :data:`._redis_scripts.RESET_CHECK`.
         """
         keys = self._reset_keys(check_provider(provider))
         keys += [self._key("mark", provider), self._key("marks")]
@@ -797,7 +420,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
                 list[object],
                 self._marked_reserve_script(keys=[mark_key, *keys], args=waited, client=client),
             )
-            if reply[0] == _MARKED:
+            if reply[0] == MARKED:
                 mark = self._current_mark(client, mark_key, _as_bytes(reply[1]) or b"", now)
                 if mark is not None:
                     return UsageGrant(granted=False, counts=(), mark=mark)
@@ -846,7 +469,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
     def _reservation(
         self, provider: str, windows: Sequence[UsageWindow]
     ) -> tuple[list[str], list[int]]:
-        """The reservation script's keys and arguments but the wait (see :func:`_reserve_lua`)."""
+        """The reservation script's keys and arguments but the wait (see :func:`reserve_lua`)."""
         keys = [*self._reset_keys(provider), *self._index_keys(provider)]
         keys += [self._key("failures", provider)]
         keys += [self._key("usage", provider, w.period) for w in windows]
@@ -892,7 +515,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
     async def set_note(self, provider: str, name: str, text: str, until: float) -> None:
         """See :meth:`StateStore.set_note`: one key, removed by Redis at ``until``.
 
-        Not written if made before a reset of the provider (:data:`_RESET_CHECK`).
+        Not written if made before a reset of the provider
+        (:data:`._redis_scripts.RESET_CHECK`).
         """
         check_note(provider, name, text, until)
         keys = [*self._reset_keys(provider), self._key("note", provider, name)]
@@ -957,9 +581,9 @@ class RedisStore(ThreadedStore[redis.Redis]):
         """See :meth:`StateStore.clear`: the reset recorded and the deletes in one script.
 
         What was made before it and is written after it is then not written (see
-        :data:`_RESET_CHECK`); rate slots and capped reservations still are. The ``SCAN``
-        first finds the usage and note keys an older release wrote without the index
-        (:data:`_CLEAR_LUA`).
+        :data:`._redis_scripts.RESET_CHECK`); rate slots and capped reservations still
+        are. The ``SCAN`` first finds the usage and note keys an older release wrote
+        without the index (:data:`CLEAR_LUA`).
         """
         check_provider(provider)
         usage, note = self._key("usage", provider, ""), self._key("note", provider, "")
@@ -984,12 +608,12 @@ class RedisStore(ThreadedStore[redis.Redis]):
     async def clear_all(self) -> None:
         """See :meth:`StateStore.clear_all`: every non-cache key under the prefix.
 
-        But the reset times: every provider's is recorded (:data:`_CLEAR_ALL_LUA`, in the
+        But the reset times: every provider's is recorded (:data:`CLEAR_ALL_LUA`, in the
         script that deletes what the indexes name), and each provider's own, older, stays
         until it expires; both are kept :data:`RESET_KEPT_SECONDS` (see
-        :data:`_RESET_CHECK`). The ``SCAN`` first finds the keys no index names (an older
-        release's, failure counters and rate bookings of a provider with no counter, note
-        or mark) and deletes them, 500 to a command, before the script runs.
+        :data:`._redis_scripts.RESET_CHECK`). The ``SCAN`` first finds the keys no index
+        names (an older release's, failure counters and rate bookings of a provider with no
+        counter, note or mark) and deletes them, 500 to a command, before the script runs.
         """
         prefix = _glob_escape(self._prefix)
         patterns = [prefix + kind + ":*" for kind in ("mark", "failures", "usage", "rate", "note")]
@@ -1005,8 +629,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
                 return
             for start in range(0, len(doomed), 500):
                 client.delete(*doomed[start : start + 500])
-            for run in range(1, _CLEAR_ALL_ROUNDS + 1):
-                finish = 1 if run == _CLEAR_ALL_ROUNDS else 0
+            for run in range(1, CLEAR_ALL_ROUNDS + 1):
+                finish = 1 if run == CLEAR_ALL_ROUNDS else 0
                 args: list[int | str] = [kept_ms, self._prefix, CLEAR_ALL_BATCH, finish]
                 script_keys = [*keys, *unlisted]
                 if self._clear_all_script(keys=script_keys, args=args, client=client) == 0:
