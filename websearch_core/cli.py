@@ -663,9 +663,10 @@ def _auth_set(args: argparse.Namespace) -> int:
     provider_id = _stored_id(args.provider, KEY_IDS, stored=())
     if provider_id in PROVIDER_REGISTRY:  # a key-only id (openrouter) is read by a provider
         _check_takes_a_key(provider_id)
+    piped = _stdin_is_piped()
     key = _read_secret(f"API key for {provider_id} (input hidden): ")
     if not key:
-        raise _UsageError(f"no API key given for {provider_id}; nothing stored")
+        raise _UsageError(_no_key_given(provider_id, piped=piped))
     if any(character.isspace() for character in key):
         raise _UsageError("an API key is one line without spaces; nothing stored")
     settings = Settings()
@@ -748,6 +749,28 @@ def _check_takes_a_key(provider_id: str) -> None:
 _BOM = "\ufeff"
 """The byte order mark a key file saved as "UTF-8 with BOM" (Notepad, PowerShell's UTF8
 encoding) starts with: it marks the stream, it is not part of the key."""
+
+
+def _stdin_is_piped() -> bool:
+    """Whether standard input is a pipe or a file, read for a key instead of a prompt."""
+    stdin: TextIO | None = sys.stdin
+    return stdin is not None and not stdin.isatty()
+
+
+def _no_key_given(provider_id: str, *, piped: bool) -> str:
+    """The refusal of an empty key, saying how to give one when standard input was empty.
+
+    The quick start's ``echo "$KEY" | websearch auth set brave``, copied with ``KEY``
+    unset, pipes in an empty line: "no API key given" alone left a first-time user
+    wondering why the key they meant was not read.
+    """
+    if not piped:
+        return f"no API key given for {provider_id}; nothing stored"
+    return (
+        f"no API key given for {provider_id}: standard input was empty (an unset variable "
+        f"piped in?); pipe the key itself ({PROG} auth set {provider_id} < key.txt), or run "
+        "the command at a terminal to type it; nothing stored"
+    )
 
 
 def _read_secret(prompt: str) -> str:

@@ -1033,6 +1033,35 @@ def test_auth_set_rejects_bad_input(
     assert not _credentials_file().exists()
 
 
+@pytest.mark.parametrize("provider", ["brave", "openrouter"])
+def test_an_empty_piped_key_says_standard_input_was_empty_and_how_to_give_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], provider: str
+) -> None:
+    # The quick start's `echo "$KEY" | websearch auth set brave`, copied with KEY unset,
+    # was refused with "no API key given for brave" alone, which did not say why.
+    _stdin(monkeypatch, "\n")
+    assert main(["auth", "set", provider]) == EXIT_USAGE
+    _, err = capsys.readouterr()
+    assert err == (
+        f"websearch: no API key given for {provider}: standard input was empty (an unset "
+        f"variable piped in?); pipe the key itself (websearch auth set {provider} < key.txt), "
+        "or run the command at a terminal to type it; nothing stored\n"
+    )
+    assert not _credentials_file().exists()
+
+
+def test_an_empty_key_typed_at_the_prompt_is_refused_without_the_pipe_advice(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Guard (passes before and after the change): at a terminal the prompt was answered
+    # with nothing, so there is no pipe to explain.
+    _stdin(monkeypatch, "must not be read", tty=True)
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": "")
+    assert main(["auth", "set", "brave"]) == EXIT_USAGE
+    _, err = capsys.readouterr()
+    assert err == "websearch: no API key given for brave; nothing stored\n"
+
+
 @pytest.mark.parametrize(
     "argv", [["auth", "list"], ["auth", "set", "tavily"], ["auth", "remove", "brave"]]
 )
