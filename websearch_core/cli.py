@@ -74,7 +74,7 @@ from .format import NO_PROVIDER_MESSAGE
 from .key_names import key_variables, oauth_entries, self_refreshing_entries
 from .loop_run import run_to_end
 from .models import Attempt, SearchParams, SearchToolResult
-from .oauth_import import IMPORT_SOURCES, read_sign_in
+from .oauth_import import IMPORT_SOURCES, ImportSource, read_sign_in
 from .orchestration.plan import FELL_BACK
 from .provider_credentials import SignedIn, signed_in
 from .provider_ids import KEY_IDS, did_you_mean, unknown_provider_message
@@ -616,10 +616,9 @@ def _auth_parser() -> CommandParser:
     )
     sources = sorted(IMPORT_SOURCES)
     # Named by its choices, as the usage line names it: "required: source" named nothing
-    # the user could type.
-    import_parser.add_argument(
-        "source", choices=sources, metavar=f"{{{','.join(sources)}}}", help="whose sign-in"
-    )
+    # the user could type. Checked by _import_source, not by argparse's choices, so that a
+    # sign-in that cannot be imported (codex) is told where it is stored instead.
+    import_parser.add_argument("source", metavar=f"{{{','.join(sources)}}}", help="whose sign-in")
     import_parser.add_argument("path", nargs="?", help="the file, if not in its usual place")
     _verbose_option(import_parser)
     import_parser.set_defaults(handler=_auth_import)
@@ -829,7 +828,7 @@ def _auth_import(args: argparse.Namespace) -> int:
     expired is stored too: one with a refresh token the next search renews (said so), one
     without gets a warning saying how to get a fresh one.
     """
-    source = IMPORT_SOURCES[args.source]
+    source = _import_source(args.source)
     file, token = read_sign_in(source, args.path)
     store = _credential_store()
     store.set_oauth(source.entry, token)
@@ -848,6 +847,31 @@ def _auth_import(args: argparse.Namespace) -> int:
             f" then import again, or pass a refresh hook for {source.entry}"
         )
     return EXIT_OK
+
+
+def _import_source(given: str) -> ImportSource:
+    """The sign-in source ``given`` names, or a refusal that says what can be imported.
+
+    ``websearch providers`` says codex needs "a ChatGPT OAuth token stored for codex", so
+    ``websearch auth import codex`` is what a user tries next; argparse answered
+    ``{gemini-cli}: 'codex' is not one of gemini-cli``, naming its metavar and not where
+    such a sign-in comes from.
+
+    Raises:
+        _UsageError: ``given`` is no import source; the text names those there are, the one
+            probably meant, and for a sign-in only a program can store, how it stores it.
+    """
+    source = IMPORT_SOURCES.get(given)
+    if source is not None:
+        return source
+    known = tuple(IMPORT_SOURCES)
+    text = f"{given}: no sign-in to import by that name (known: {', '.join(known)})"
+    if given in oauth_entries():
+        text += (
+            f"; the {given} sign-in is stored from Python with CredentialStore.set_oauth (see "
+            '"Answer engines that sign in with OAuth" in the README)'
+        )
+    raise _UsageError(f"{text}; nothing stored{did_you_mean([given], known)}")
 
 
 def _expiry(expires_at: float | None) -> str:

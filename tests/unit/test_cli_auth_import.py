@@ -242,10 +242,34 @@ def test_a_directory_is_not_a_sign_in_file(
     assert not _store_path().exists()
 
 
-def test_only_known_sources_are_imported(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["auth", "import", "antigravity"]) == EXIT_USAGE
-    err = capsys.readouterr().err
-    assert err == (
-        "websearch: {gemini-cli}: 'antigravity' is not one of gemini-cli; see websearch auth "
-        "import --help\n"
-    )
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        (
+            "antigravity",
+            "websearch: antigravity: no sign-in to import by that name (known: gemini-cli); "
+            "nothing stored\n",
+        ),
+        (
+            "gemini_cli",
+            "websearch: gemini_cli: no sign-in to import by that name (known: gemini-cli); "
+            "nothing stored; did you mean gemini-cli?\n",
+        ),
+        (
+            "codex",
+            "websearch: codex: no sign-in to import by that name (known: gemini-cli); the codex "
+            'sign-in is stored from Python with CredentialStore.set_oauth (see "Answer engines '
+            'that sign in with OAuth" in the README); nothing stored\n',
+        ),
+    ],
+)
+def test_only_known_sources_are_imported(
+    home: Path, capsys: pytest.CaptureFixture[str], source: str, said: str
+) -> None:
+    # `websearch providers` says codex needs a ChatGPT OAuth token stored for it, so a
+    # user tries `auth import codex`: argparse answered "{gemini-cli}: 'codex' is not one
+    # of gemini-cli", naming its metavar, not the id probably meant nor how such a sign-in
+    # is stored.
+    assert main(["auth", "import", source]) == EXIT_USAGE
+    assert capsys.readouterr().err == said
+    assert not _store_path().exists()
