@@ -288,7 +288,8 @@ async def test_without_a_token_codex_is_not_available(sim: Simulator) -> None:
         result = await ws.run(QUERY, provider="codex")
     why = (
         "OpenAI was forced but cannot run (not configured: store a ChatGPT OAuth token for "
-        'provider "codex"); fell back to the auto chain'
+        'provider "codex" from Python, with CredentialStore.set_oauth); fell back to the auto '
+        "chain"
     )
     assert result.text == f"Error: No web search provider configured. {why}."
     assert sim["codex"].requests == []

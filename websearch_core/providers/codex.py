@@ -103,7 +103,12 @@ INFO = ProviderInfo(
     default_results=None,
     max_results=None,
     index="openai",
-    setup_hint='store a ChatGPT OAuth token for provider "codex"',
+    # How, too: no command stores this sign-in, and a user shown "store a ChatGPT OAuth
+    # token" alone looked for one (`websearch auth import codex`).
+    setup_hint=(
+        'store a ChatGPT OAuth token for provider "codex" from Python, with '
+        "CredentialStore.set_oauth"
+    ),
     filters=FilterSupport.language_model(),
 )
 
