@@ -107,7 +107,6 @@ _COMMAND_HELP: tuple[tuple[str, str, str], ...] = (
 search help lists them from here, so a command cannot exist without being listed."""
 _COMMANDS = frozenset(name for name, _, _ in _COMMAND_HELP)
 _SEARCH_FLAGS: Mapping[str, str] = {
-    "query": "QUERY",
     "recency": "--recency",
     "limit": "--limit",
     "provider": "--provider",
@@ -120,7 +119,9 @@ _SEARCH_FLAGS: Mapping[str, str] = {
     "date_after": "--after",
     "date_before": "--before",
 }
-"""Field names to the option that sets them, so a validation error names both."""
+"""Field names to the option that sets them, so a validation error names both. The query
+is no option: it is named ``query`` alone, as argparse names it when it is missing (it read
+``query (QUERY)``, an option nobody can type)."""
 
 
 def _where(field: str, option: str | None) -> str:

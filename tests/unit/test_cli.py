@@ -665,6 +665,16 @@ def test_auth_import_without_a_source_names_the_choices(
     )
 
 
+@pytest.mark.parametrize("query", ["   ", ""])
+def test_a_blank_query_is_named_as_a_missing_one_is(
+    capsys: pytest.CaptureFixture[str], query: str
+) -> None:
+    # `websearch "  "` said "query (QUERY): ...", an option nobody can type, where
+    # `websearch` alone says "query: required, not given".
+    assert main([query]) == EXIT_USAGE
+    assert capsys.readouterr().err.startswith("websearch: query: ")
+
+
 def test_missing_query_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == EXIT_USAGE
     assert "query" in capsys.readouterr().err
