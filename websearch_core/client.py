@@ -969,7 +969,11 @@ def open_state_store(settings: Settings) -> StateStore:
             raise ConfigurationError("state_backend 'redis' needs redis_url (WEBSEARCH_REDIS_URL)")
         return open_store(redis_url=settings.redis_url, sqlite_path=None)
     directory = settings.state_dir or platformdirs.user_state_path(APP_NAME)
-    return open_store(redis_url=None, sqlite_path=directory / "state.sqlite3")
+    return open_store(
+        redis_url=None,
+        sqlite_path=directory / "state.sqlite3",
+        chosen_by=settings.state_dir_chosen_by(),
+    )
 
 
 def _params(query: str | SearchParams, params: SearchOptions) -> SearchParams:

@@ -40,6 +40,7 @@ The TOML file (default ``~/.config/websearch-tools/config.toml``) holds the same
     categories = "general"
 """
 
+import contextlib
 import json
 import os
 import re
@@ -1030,6 +1031,30 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     def resolved_config_file(self) -> Path:
         """The TOML path this instance reads (whether or not it exists)."""
         return self.config_file or default_config_file()
+
+    def state_dir_chosen_by(self) -> str | None:
+        """What set ``state_dir``: ``WEBSEARCH_STATE_DIR``, the setting, or ``None`` (default).
+
+        A state store that cannot be opened says its path; a user who did not choose that
+        path also needs to know where to change it. The variable, or the config file's
+        entry, is named when its value, expanded, is the directory in use (an argument
+        outranks both, and is named ``state_dir``). The file is read again only here, when
+        a store is opened under a directory the settings chose.
+        """
+        if self.state_dir is None:
+            return None
+        variable = f"{ENV_PREFIX}STATE_DIR"
+        written = env_value(variable)
+        with contextlib.suppress(ValueError):  # a bad variable set nothing in force
+            if written is not None and _expanded_path(Path(written)) == self.state_dir:
+                return variable
+        config_file = self.resolved_config_file()
+        with contextlib.suppress(OSError, ValueError):  # unreadable: it set nothing
+            entry = load_config_toml(config_file).get("state_dir")
+            given = entry if isinstance(entry, str) and entry.strip() else None  # blank: unset
+            if given and _expanded_path(Path(_beside(config_file, given))) == self.state_dir:
+                return f"config file {config_file} (state_dir)"
+        return "state_dir"
 
     def resolved_credentials_file(self) -> Path:
         """The credential store path: explicit, else beside the config file."""

@@ -21,6 +21,7 @@ def open_store(
     sqlite_path: Path | None,
     redis_prefix: str = DEFAULT_REDIS_PREFIX,
     redis_options: Mapping[str, object] | None = None,
+    chosen_by: str | None = None,
 ) -> StateStore:
     """Open the configured backend: Redis when a URL is given, else SQLite.
 
@@ -33,6 +34,8 @@ def open_store(
         sqlite_path: The SQLite file; defaults to :func:`default_state_path`.
         redis_prefix: Namespace for every Redis key, so one server can host several setups.
         redis_options: Extra keyword arguments for ``redis.Redis.from_url`` (timeouts, TLS).
+        chosen_by: What chose the SQLite file's directory (``WEBSEARCH_STATE_DIR``), for
+            its failures to name; ``None`` when it is the default.
 
     Raises:
         ConfigurationError: Redis was asked for but the ``redis`` package is not installed.
@@ -49,4 +52,4 @@ def open_store(
             raise
         return RedisStore.from_url(redis_url, prefix=redis_prefix, **dict(redis_options or {}))
     path = Path(os.path.expanduser(sqlite_path)) if sqlite_path else default_state_path()
-    return SQLiteStore(path)
+    return SQLiteStore(path, chosen_by=chosen_by)

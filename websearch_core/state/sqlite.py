@@ -373,6 +373,9 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
             :class:`~websearch_core.state.StateStoreError` is raised.
         max_cache_entries: How many cache entries to keep at most (between sweeps, up
             to :data:`_PURGE_EVERY` more).
+        chosen_by: The variable or setting that chose the file's directory
+            (``WEBSEARCH_STATE_DIR``), named in every failure so that a user who never
+            chose the path knows where to change it; ``None`` for the default directory.
 
     Raises:
         ValueError: ``max_cache_entries`` is less than 1.
@@ -386,12 +389,14 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
         *,
         busy_timeout: float = 10.0,
         max_cache_entries: int = DEFAULT_MAX_CACHE_ENTRIES,
+        chosen_by: str | None = None,
     ) -> None:
         if max_cache_entries < 1:
             raise ValueError("max_cache_entries must be at least 1")
         # One worker: every call runs on the thread that owns the connection.
         super().__init__(max_workers=1, thread_name_prefix="websearch-state")
         self._path = Path(path)
+        self._chosen_by = chosen_by
         self._busy_timeout = busy_timeout
         self._max_cache_entries = max_cache_entries
         self._conn: sqlite3.Connection | None = None  # used only on the executor thread
@@ -513,6 +518,8 @@ class SQLiteStore(ThreadedStore[sqlite3.Connection]):
 
     def _store_error(self, exc: BaseException) -> StateStoreError:
         message = f"SQLite state store {str(self._path)!r} failed: {type(exc).__name__}: {exc}"
+        if self._chosen_by is not None:
+            message += f"; its directory is set by {self._chosen_by}"
         return CorruptStateError(message) if _is_corruption(exc) else StateStoreError(message)
 
     def _drop_connection(self) -> None:
