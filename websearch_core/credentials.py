@@ -38,6 +38,7 @@ from .private_file import warn_if_open
 from .redaction import MIN_TOKEN_LENGTH, userinfo_secrets
 from .sent_secret import KeptChecks, SentSecret, flaw, key_in_code_problem
 from .sign_in_declarations import sign_in_variable, undeclared_refusal
+from .sign_in_values import NO_SIGN_IN_VALUES, SignInValues
 from .single_flight import SingleFlight
 from .store_lock import LOCK_WAIT_SECONDS, LockHeldError, exclusive, exclusive_for, lock_path
 
@@ -621,6 +622,9 @@ class Credentials:
         """The sign-ins among :attr:`sign_ins` given rather than stored (a cookie variable,
         an OAuth token given as the key): each to what it is and where it was given, which
         a refusal names in place of a store entry (:attr:`given_sign_ins`)."""
+        self._sign_in_values = NO_SIGN_IN_VALUES
+        """All of them (refresh tokens too) as one check of a request, built again whenever
+        one is recorded (:attr:`sign_in_values`)."""
         self._read_names: dict[str, None] = {}
         """Every environment variable looked up so far, in order (a set that only grows)."""
         self._probe: tuple[int, Callable[[], tuple[object, ...]]] | None = None
@@ -1090,11 +1094,15 @@ class Credentials:
         :data:`_KEPT_SIGN_INS` of each, the oldest let go: a long-lived client renews its
         tokens every hour).
         """
+        new = token.access_token not in self._sign_ins
         _keep_newest(self._sign_ins, token.access_token, entry)
         self._remember(token.access_token)
         if token.refresh_token:
+            new = new or token.refresh_token not in self._refresh_tokens
             _keep_newest(self._refresh_tokens, token.refresh_token, entry)
             self._remember(token.refresh_token)
+        if new:  # built again only when a value is recorded
+            self._sign_in_values = SignInValues((*self._sign_ins, *self._refresh_tokens))
 
     def hand_out_sign_in(self, secret: SentSecret, entry: str) -> None:
         """Record ``secret``, a sign-in given in a variable, code, config or as a key.
@@ -1115,9 +1123,12 @@ class Credentials:
         """
         value = secret.value
         if value:
+            new = value not in self._sign_ins
             _keep_newest(self._sign_ins, value, entry)
             _keep_newest(self._given_sign_ins, value, (secret.what, secret.where))
             self._remember(value)
+            if new:
+                self._sign_in_values = SignInValues((*self._sign_ins, *self._refresh_tokens))
 
     def _remember(self, value: str) -> str:
         if value and value not in self._known:
@@ -1171,6 +1182,17 @@ class Credentials:
         came with an access token, so :attr:`sign_ins` is empty only when this is.
         """
         return self._refresh_tokens
+
+    @property
+    def sign_in_values(self) -> SignInValues:
+        """Every value in :attr:`sign_ins` and :attr:`refresh_tokens`, as one check.
+
+        Built when one is recorded, not per request: the transport asks it first, so a
+        request carrying none of them (any other provider's, the usual case while a cookie
+        is set) is looked through once, not once per value (:mod:`websearch_core.
+        sign_in_values`).
+        """
+        return self._sign_in_values
 
 
 _KEPT_SIGN_INS = 64

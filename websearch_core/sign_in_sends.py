@@ -40,14 +40,18 @@ given_refusal`). So is the value of any variable a provider class declares as a 
 variable's name when ``Credentials`` reads it, and judged by the hosts of the classes
 declaring it.
 
+A request is first looked through once for every value handed out
+(:class:`~websearch_core.sign_in_values.SignInValues`, built as they are recorded): one that
+carries none, any other provider's while a cookie is set, is let through after that one look.
+
 The refusal names the provider, the endpoint (its origin only) and the settings, never the
 token (:func:`~websearch_core.sign_in_origins.built_url_refusal`,
 :func:`~websearch_core.sign_in_origins.refresh_refusal`).
 """
 
 import json
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Collection, Mapping
+from typing import Protocol
 
 from .sign_in_declarations import declared_hosts, declared_url_variables
 from .sign_in_origins import (
@@ -57,35 +61,9 @@ from .sign_in_origins import (
     refresh_refusal,
     same_origin,
 )
+from .sign_in_values import Sent, SignInValues
 
 __all__ = ["HandsOut", "Sent", "carries", "judged_refusal"]
-
-
-class Sent(Protocol):
-    """What of a request is looked through; the transport's ``HttpRequest`` has it.
-
-    Read by shape, so that this module, which the transport imports, imports nothing of it.
-    """
-
-    @property
-    def url(self) -> str:
-        """The URL the provider built."""
-
-    @property
-    def params(self) -> Sequence[tuple[str, str]]:
-        """Its query parameters."""
-
-    @property
-    def headers(self) -> Mapping[str, str]:
-        """Its headers."""
-
-    @property
-    def form(self) -> Sequence[tuple[str, str]] | None:
-        """Its form fields, if it sends a form."""
-
-    @property
-    def json(self) -> Any:
-        """Its JSON body, if it sends one."""
 
 
 class HandsOut(Protocol):
@@ -102,6 +80,10 @@ class HandsOut(Protocol):
     @property
     def given_sign_ins(self) -> Mapping[str, tuple[str, str]]:
         """The sign-ins given, not stored: each to what it is and where it was given."""
+
+    @property
+    def sign_in_values(self) -> SignInValues:
+        """All of the values above, as one check of a request, built as they are recorded."""
 
     def env(self, name: str) -> str | None:
         """A variable's value (a URL a provider reads), or ``None``."""
@@ -136,8 +118,10 @@ def judged_refusal(
     Example:
         >>> from websearch_core.providers.codex import CodexProvider  # declares "codex"
         >>> from websearch_core.transport import HttpRequest
+        >>> from websearch_core.sign_in_values import SignInValues
         >>> class Handed:
         ...     sign_ins, refresh_tokens, given_sign_ins = {"tok-1": "codex"}, {}, {}
+        ...     sign_in_values = SignInValues(["tok-1"])
         ...     def env(self, name): return None
         >>> sent = HttpRequest(method="GET", url="https://gw.example/s", headers={"X-T": "tok-1"})
         >>> gateway = {"codex": "https://gw.example"}
@@ -153,6 +137,8 @@ def judged_refusal(
     sign_ins = credentials.sign_ins
     if not sign_ins or is_sign_in_host(url, ()):
         return None  # none handed out (the usual case); loopback, or no usable host
+    if not credentials.sign_in_values.may_be_in(request):
+        return None  # it carries none of them: one look through it, whatever their number
     refused = _misdirected(request, url, credentials, provider, label, route)
     if refused is None:
         return None
