@@ -38,6 +38,7 @@ from .private_file import warn_if_open
 from .redaction import MIN_TOKEN_LENGTH, userinfo_secrets
 from .sent_secret import KeptChecks, SentSecret, flaw, key_in_code_problem
 from .sign_in_declarations import sign_in_variable, undeclared_refusal
+from .sign_in_holders import note_holder
 from .sign_in_values import NO_SIGN_IN_VALUES, SignInValues
 from .single_flight import SingleFlight
 from .store_lock import LOCK_WAIT_SECONDS, LockHeldError, exclusive, exclusive_for, lock_path
@@ -1103,6 +1104,7 @@ class Credentials:
             self._remember(token.refresh_token)
         if new:  # built again only when a value is recorded
             self._sign_in_values = SignInValues((*self._sign_ins, *self._refresh_tokens))
+            note_holder(self)  # judged by a transport built without credentials too
 
     def hand_out_sign_in(self, secret: SentSecret, entry: str) -> None:
         """Record ``secret``, a sign-in given in a variable, code, config or as a key.
@@ -1129,6 +1131,7 @@ class Credentials:
             self._remember(value)
             if new:
                 self._sign_in_values = SignInValues((*self._sign_ins, *self._refresh_tokens))
+                note_holder(self)
 
     def _remember(self, value: str) -> str:
         if value and value not in self._known:

@@ -60,6 +60,7 @@ from .redaction import masked_password, redact, redactor_for
 from .said_once import first_time
 from .sent_secret import AUTHORIZATION_CLASH, REMOVE_USER_INFO
 from .session_proxy import UNREADABLE, session_proxy
+from .sign_in_holders import sign_in_holders
 from .sign_in_sends import judged_refusal
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
 
@@ -664,7 +665,10 @@ class Transport:
                 origin and the settings that would allow it, never the token.
         """
         credentials = self._credentials
-        if credentials is None or not credentials.sign_ins:
+        if credentials is None:
+            self._judge_held_anywhere(provider, label, request, url, route)
+            return
+        if not credentials.sign_ins:
             return  # no sign-in handed out (the usual case): nothing to judge
         refused = judged_refusal(
             request,
@@ -678,6 +682,34 @@ class Transport:
         )
         if refused is not None:
             raise ProviderNotConfiguredError(provider, refused)
+
+    def _judge_held_anywhere(
+        self, provider: str, label: str, request: HttpRequest, url: str, route: str | None
+    ) -> None:
+        """:meth:`_judge_sign_ins` for a transport built without credentials (a user's own).
+
+        It was not judged at all, so a plugin sending a sign-in through it reached any host.
+        It has no credentials to ask, so it asks every ``Credentials`` alive in the process
+        that has handed out a sign-in (:func:`~websearch_core.sign_in_holders.
+        sign_in_holders`; none, the usual case, costs one empty test). It does not know the
+        settings' ``sign_in_gateways`` either, so the URL set on it for the id a request is
+        sent under (its ``base_urls`` entry, else the provider's URL variable) is trusted as
+        its own gateway: whoever built it chose that URL, and refusing it would refuse a
+        gateway the client's settings trust. The request loop still judges its steps by
+        those settings (:attr:`judges_sign_ins`).
+        """
+        holders = sign_in_holders()
+        if not holders:
+            return
+        trusted = self.sign_in_gateways | {route or provider}
+        for holder in holders:
+            if not holder.sign_ins:
+                continue
+            refused = judged_refusal(
+                request, url, holder, provider, label, route, trusted, self.base_urls
+            )
+            if refused is not None:
+                raise ProviderNotConfiguredError(provider, refused)
 
     @property
     def judges_sign_ins(self) -> bool:
