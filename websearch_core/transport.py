@@ -445,7 +445,11 @@ class Transport:
         secrets: Values to scrub from any error text built from transport errors.
         connect_timeout_seconds: How long opening one connection may take.
         credentials: Whose secrets are scrubbed too, as they are when the text is built
-            (a key read for the first time by the request that failed included).
+            (a key read for the first time by the request that failed included), and whose
+            sign-ins are judged where each request goes. Without them (a transport of your
+            own), the sign-ins every ``Credentials`` alive has handed out are judged, the
+            URL set here for the id a request goes under trusted: this transport does not
+            know the client's ``sign_in_gateways`` (:meth:`_judge_held_anywhere`).
         proxies: The environment's proxies (``HTTP(S)_PROXY``, ``NO_PROXY``), looked at
             before every request so that their credentials are known before one is sent.
             A session that does not trust the environment (the client's own: aiohttp would
