@@ -1103,7 +1103,7 @@ class Credentials:
             _keep_newest(self._refresh_tokens, token.refresh_token, entry)
             self._remember(token.refresh_token)
         if new:  # built again only when a value is recorded
-            self._sign_in_values = SignInValues((*self._sign_ins, *self._refresh_tokens))
+            self._sign_in_values = self._recorded_values()
             note_holder(self)  # judged by a transport built without credentials too
 
     def hand_out_sign_in(self, secret: SentSecret, entry: str) -> None:
@@ -1130,8 +1130,15 @@ class Credentials:
             _keep_newest(self._given_sign_ins, value, (secret.what, secret.where))
             self._remember(value)
             if new:
-                self._sign_in_values = SignInValues((*self._sign_ins, *self._refresh_tokens))
+                self._sign_in_values = self._recorded_values()
                 note_holder(self)
+
+    def _recorded_values(self) -> SignInValues:
+        """:attr:`sign_in_values` for what is recorded now."""
+        recorded = (self._sign_ins, self._refresh_tokens)
+        return SignInValues(
+            [*recorded[0], *recorded[1]], [*recorded[0].values(), *recorded[1].values()]
+        )
 
     def _remember(self, value: str) -> str:
         if value and value not in self._known:

@@ -50,7 +50,7 @@ token (:func:`~websearch_core.sign_in_origins.built_url_refusal`,
 """
 
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
 from .sign_in_declarations import declared_hosts, declared_url_variables
@@ -121,7 +121,7 @@ def judged_refusal(
         >>> from websearch_core.sign_in_values import SignInValues
         >>> class Handed:
         ...     sign_ins, refresh_tokens, given_sign_ins = {"tok-1": "codex"}, {}, {}
-        ...     sign_in_values = SignInValues(["tok-1"])
+        ...     sign_in_values = SignInValues(["tok-1"], ["codex"])
         ...     def env(self, name): return None
         >>> sent = HttpRequest(method="GET", url="https://gw.example/s", headers={"X-T": "tok-1"})
         >>> gateway = {"codex": "https://gw.example"}
@@ -137,8 +137,9 @@ def judged_refusal(
     sign_ins = credentials.sign_ins
     if not sign_ins or is_sign_in_host(url, ()):
         return None  # none handed out (the usual case); loopback, or no usable host
-    if not credentials.sign_in_values.may_be_in(request):
-        return None  # it carries none of them: one look through it, whatever their number
+    values = credentials.sign_in_values
+    if _declared_for_all(url, provider, values.entries) or not values.may_be_in(request):
+        return None  # its sender's own host for every one, or it carries none of them
     refused = _misdirected(request, url, credentials, provider, label, route)
     if refused is None:
         return None
@@ -148,6 +149,17 @@ def judged_refusal(
         if trusted is not None and same_origin(url, trusted):
             return None
     return refused
+
+
+def _declared_for_all(url: str, provider: str, entries: Sequence[str]) -> bool:
+    """Whether ``url`` is a host ``provider`` declares for the sign-in of every entry.
+
+    Then nothing it carries is refused (the judgement below skips each token there), so
+    the sign-in providers' own requests (Perplexity's, Codex's) skip the look through them.
+    """
+    if not entries:
+        return False
+    return all(is_sign_in_host(url, declared_hosts(provider, entry)) for entry in entries)
 
 
 def _own_url(provider: str, credentials: HandsOut) -> str | None:

@@ -55,6 +55,8 @@ class SignInValues:
 
     Args:
         values: Every value recorded (access tokens, refresh tokens, given sign-ins).
+        entries: The ids they are recorded under (store entries, provider ids, variables):
+            a request to a host every one of them declares needs no look at all.
 
     Example:
         >>> from websearch_core.transport import HttpRequest
@@ -69,9 +71,11 @@ class SignInValues:
         True
     """
 
-    __slots__ = ("_pattern", "needles")
+    __slots__ = ("_pattern", "entries", "needles")
 
-    def __init__(self, values: Iterable[str]) -> None:
+    def __init__(self, values: Iterable[str], entries: Iterable[str] = ()) -> None:
+        self.entries: tuple[str, ...] = tuple(dict.fromkeys(entries))
+        """The ids the values are recorded under, each once."""
         needles: list[str] = []
         for value in sorted({value for value in values if value}, key=len):
             if not any(needle in value for needle in needles):

@@ -110,3 +110,24 @@ def test_the_look_follows_what_is_recorded() -> None:
     credentials.hand_out_sign_in(SentSecret(SESSION, "a session", "in X", "remove"), "perplexity")
     assert credentials.sign_in_values is kept  # the same value again builds nothing
     assert before is not kept
+
+
+def test_guard_the_senders_own_host_still_refuses_another_entrys_sign_in() -> None:
+    """Guard (passes before and after): a request to Perplexity's own host skips the look
+    only when every value recorded is declared for that host; a ChatGPT sign-in is not."""
+    from websearch_core.providers.codex import CodexProvider
+    from websearch_core.providers.perplexity import PerplexityProvider
+
+    assert CodexProvider.info.id == "codex" and PerplexityProvider.info.id == "perplexity"
+    credentials, _ = _handed_out(2)
+    own = "https://www.perplexity.ai/rest/sse/perplexity_ask"
+    request = HttpRequest(method="POST", url=own, headers={"Cookie": COOKIES}, json={})
+    judged = judged_refusal(request, own, credentials, "perplexity", "Perplexity", None, (), {})
+    assert judged is None  # its own cookie to its own host
+    chatgpt = "eyJhbGciOiJSUzI1NiJ9.chatgpt-access-token-0123456789"
+    given = SentSecret(chatgpt, "OpenAI OAuth token", "in code", "remove it")
+    credentials.hand_out_sign_in(given, "codex")
+    request = HttpRequest(method="POST", url=own, headers={"Authorization": f"Bearer {chatgpt}"})
+    refused = judged_refusal(request, own, credentials, "perplexity", "Perplexity", None, (), {})
+    assert refused is not None and refused.startswith("Refusing to send the OpenAI OAuth token")
+    assert chatgpt not in refused
