@@ -157,9 +157,12 @@ def _declared_for_all(url: str, provider: str, entries: Sequence[str]) -> bool:
     Then nothing it carries is refused (the judgement below skips each token there), so
     the sign-in providers' own requests (Perplexity's, Codex's) skip the look through them.
     """
-    if not entries:
-        return False
-    return all(is_sign_in_host(url, declared_hosts(provider, entry)) for entry in entries)
+    welcome = bool(entries)  # a loop: all() over a generator cost three times as much
+    for entry in entries:
+        if not is_sign_in_host(url, declared_hosts(provider, entry)):
+            welcome = False
+            break
+    return welcome
 
 
 def _own_url(provider: str, credentials: HandsOut) -> str | None:
