@@ -42,10 +42,30 @@ __all__ = [
     "SearchToolResult",
     "SearchUsage",
     "SourceRank",
+    "refuse_blank_query",
 ]
 
 MAX_QUERY_LENGTH = 2000
 """Longest query accepted; providers may cap lower (Brave: 500)."""
+BLANK_QUERY = "query must not be empty or only whitespace"
+"""The one refusal of a query with nothing to search for, whether ``""`` or ``"  "``."""
+
+
+def refuse_blank_query(value: object) -> object:
+    """Refuse an empty or whitespace-only query before the field's own checks run.
+
+    Run as a ``mode="before"`` validator so ``""`` gets the same words as ``"  "``: the
+    field's ``min_length`` ran first and answered pydantic's "String should have at least
+    1 character", while a blank query read "must not be blank". The bound stays in the
+    JSON schema; anything not a string is left to the field's strict type check.
+
+    Raises:
+        ValueError: The query is a string with nothing but whitespace in it.
+    """
+    if isinstance(value, str) and not value.strip():
+        raise ValueError(BLANK_QUERY)
+    return value
+
 
 Recency = Literal["day", "week", "month", "year"]
 AttemptOutcome = Literal["success", "failed", "skipped", "cached"]
@@ -147,12 +167,7 @@ class SearchParams(_Frozen):
                 raise
             raise named from None
 
-    @field_validator("query")
-    @classmethod
-    def _query_not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("query must not be blank")
-        return value
+    _query_not_blank = field_validator("query", mode="before")(refuse_blank_query)
 
     @field_validator("language")
     @classmethod

@@ -6,9 +6,9 @@ becomes the schema's title), so a description or bound changed here changes ever
 adapter at once. Plain pydantic: no framework is imported.
 """
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .models import MAX_QUERY_LENGTH, Recency, SearchParams
+from .models import MAX_QUERY_LENGTH, Recency, SearchParams, refuse_blank_query
 
 __all__ = ["ToolArguments", "tool_search_params"]
 
@@ -77,6 +77,9 @@ class ToolArguments(BaseModel):
             "treat it like limit. Usually leave unset."
         ),
     )
+
+    _query_not_blank = field_validator("query", mode="before")(refuse_blank_query)
+    """``""`` and ``"  "`` refused in the same words as :class:`SearchParams` refuses them."""
 
 
 def tool_search_params(

@@ -35,8 +35,8 @@ async def _both(args: dict[str, Any], **options: Any) -> tuple[ToolMessage, Any]
         ({"query": "python", "limit": "5"}, "limit: Input should be a valid integer"),
         ({"query": "python", "temperature": 3.5}, "temperature: Input should be less than"),
         ({"query": "python", "recency": "decade"}, "recency: Input should be 'day', 'week'"),
-        ({"query": ""}, "query: String should have at least 1 character"),
-        ({"query": "   "}, "query: "),
+        ({"query": ""}, "query: query must not be empty or only whitespace"),
+        ({"query": "   "}, "query: query must not be empty or only whitespace"),
         ({"limit": 3}, "query: Field required"),
         # Invented filters are refused in both, never dropped into an unfiltered search.
         ({"query": "rust", "site": "docs.rs"}, "site: Extra inputs are not permitted"),

@@ -670,9 +670,12 @@ def test_a_blank_query_is_named_as_a_missing_one_is(
     capsys: pytest.CaptureFixture[str], query: str
 ) -> None:
     # `websearch "  "` said "query (QUERY): ...", an option nobody can type, where
-    # `websearch` alone says "query: required, not given".
+    # `websearch` alone says "query: required, not given". And `websearch ""` said
+    # pydantic's "String should have at least 1 character": both now say the same.
     assert main([query]) == EXIT_USAGE
-    assert capsys.readouterr().err.startswith("websearch: query: ")
+    assert capsys.readouterr().err == (
+        "websearch: query: query must not be empty or only whitespace\n"
+    )
 
 
 def test_missing_query_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

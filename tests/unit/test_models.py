@@ -72,6 +72,19 @@ def test_a_date_is_read_as_before(given: object, expected: date | None) -> None:
     assert SearchParams(query="ok", date_after=given).date_after == expected  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("query", ["", "   ", "\t\n"])
+def test_an_empty_query_is_refused_as_a_blank_one_is(query: str) -> None:
+    # "" got pydantic's "String should have at least 1 character", "   " "must not be
+    # blank": two texts for one mistake.
+    with pytest.raises(ValidationError) as caught:
+        SearchParams(query=query)
+    (error,) = caught.value.errors()
+    assert (error["loc"], error["msg"]) == (
+        ("query",),
+        "Value error, query must not be empty or only whitespace",
+    )
+
+
 def test_unknown_field_is_rejected() -> None:
     with pytest.raises(ValidationError) as caught:
         SearchParams(query="q", count=3)  # type: ignore[call-arg]
