@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from .format import OFFLINE_HINTS, format_failures
+from .format import LONE_HOST_HINTS, OFFLINE_HINTS, format_failures
 from .models import SearchToolResult
 
 __all__ = [
@@ -131,13 +131,14 @@ def failure_lines(result: SearchToolResult) -> list[str]:
     laid out for a person: the head, each provider's text on its own indented line (with its
     own full stop), then what follows the list (the offline hint, what the settings
     contradict) each on a line of its own. A message of another form (one provider's error,
-    ``No web search provider configured. ...``) is printed as the tool's text, unchanged.
+    ``No web search provider configured. ...``) is printed as the tool's text, with only a
+    one-host hint it ends with set on a line of its own (:func:`_hint_apart`).
     """
     error = result.error or ""
     pairs = [(failure.provider, failure.error) for failure in result.failures]
     joined = format_failures(pairs)
     if len(pairs) < 2 or not error.startswith(joined) or not joined.startswith(_ALL_FAILED):
-        return [result.text]
+        return _hint_apart(result.text)
     lines = [f"Error: {_ALL_FAILED}"]
     lines.extend(f"{_INDENT}{provider}: {text}" for provider, text in pairs)
     rest = error[len(joined) :].removeprefix(".").strip()
@@ -149,6 +150,18 @@ def failure_lines(result: SearchToolResult) -> list[str]:
     if rest:
         lines.append(rest)
     return lines
+
+
+def _hint_apart(text: str) -> list[str]:
+    """One provider's failure text, with the one-host hint it may end with on its own line.
+
+    As ``websearch fetch`` prints the same hint, and a search of two providers or more
+    its offline hint: the advice reads apart from the provider's error.
+    """
+    for hint in LONE_HOST_HINTS:
+        if text.endswith(f" {hint}"):
+            return [text[: -len(hint) - 1], hint]
+    return [text]
 
 
 def search_json(result: SearchToolResult) -> dict[str, Any]:

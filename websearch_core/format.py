@@ -16,6 +16,7 @@ from .providers import PROVIDER_REGISTRY, get_provider
 
 __all__ = [
     "ELLIPSIS",
+    "LONE_HOST_HINTS",
     "NOT_CONNECTED_HINT",
     "NO_PROVIDER_MESSAGE",
     "OFFLINE_HINT",
@@ -33,6 +34,7 @@ __all__ = [
     "truncate_text",
     "utf16_len",
     "whole_words",
+    "with_lone_host_hint",
     "with_offline_hint",
 ]
 
@@ -79,9 +81,11 @@ _FETCH_LEADS = {
     "connect": "If the address is right, this machine's network looks blocked",
     "proxy": "The proxy looks down",
 }
-"""What one page's host not reached suggests: unlike a search's two providers or more, one
-host may be a mistyped URL or a server that is down, so the hint says so before the
-machine's network."""
+"""What one host not reached suggests, a page's or a search's lone provider's: unlike a
+search's two providers or more, one host may be a mistyped URL or a server that is down,
+so the hint says so before the machine's network."""
+LONE_HOST_HINTS = tuple(f"{lead}: {_WHAT_TO_CHECK[cause]}." for cause, lead in _FETCH_LEADS.items())
+"""Every one-host hint (:func:`page_unreached_hint`): the command sets it on its own line."""
 SNIPPET_LIMIT = 240
 QUERY_LIMIT = 120
 MAX_SEARCH_QUERIES = 3
@@ -371,6 +375,22 @@ def with_offline_hint(message: str, cause: str = "dns", proxy_source: str | None
     if cause == "proxy" and proxy_source is not None:
         return f"{ended} {_PROXY_NAMED_DOWN_HINT.format(source=proxy_source)}"
     return f"{ended} {_OFFLINE_HINTS[cause]}"
+
+
+def with_lone_host_hint(message: str, cause: str) -> str:
+    """``message`` (the spec's text first, unchanged), then the one-host hint for ``cause``.
+
+    For a search whose one provider asked reached no host (a forced provider offline):
+    the words of :func:`page_unreached_hint`, which allow for a wrong host, since one
+    failure cannot prove this machine offline the way two providers' do
+    (:func:`with_offline_hint`).
+
+    Example:
+        >>> with_lone_host_hint("Brave connection failed (x): no DNS", "dns")[:64]
+        'Brave connection failed (x): no DNS. If the host name is right, '
+    """
+    ended = message if message.endswith((".", "!", "?")) else f"{message}."
+    return f"{ended} {page_unreached_hint(cause)}"
 
 
 def page_unreached_hint(cause: str) -> str:

@@ -67,14 +67,19 @@ async def test_a_provider_that_connected_leaves_the_hint_out() -> None:
     assert sim["duckduckgo"].requests  # it was reached: the network works
 
 
-async def test_one_provider_alone_gets_no_hint() -> None:
-    # One host that does not resolve may be a mistyped base URL, not a machine offline.
+async def test_one_provider_alone_gets_the_hint_that_allows_for_a_wrong_host() -> None:
+    # One host that does not resolve may be a mistyped base URL, not a machine offline:
+    # not OFFLINE_HINT, but not silence either (a forced provider offline got no hint).
     async with (
         Simulator(["bing", "duckduckgo"]) as sim,
         _offline_client(sim, {"bing": "http://bing.invalid"}) as ws,
     ):
         result = await ws.run("python asyncio", provider="bing")
-    assert result.error == f"Bing connection failed (bing.invalid): {UNRESOLVED}"
+    assert result.error == (
+        f"Bing connection failed (bing.invalid): {UNRESOLVED}. If the host name is right, "
+        "this machine looks offline: check its network connection and DNS, or set the proxy "
+        "it must use (HTTPS_PROXY or WEBSEARCH_PROXY)."
+    )
 
 
 @asynccontextmanager

@@ -20,7 +20,7 @@ import pytest
 from tests.functional._sim_helpers import PartlyDownNetwork, SwitchableNetwork, Unresolvable
 from tests.refused_port import refused_port
 from websearch_core import WebSearch
-from websearch_core.format import NOT_CONNECTED_HINT, PROXY_DOWN_HINT
+from websearch_core.format import NOT_CONNECTED_HINT, PROXY_DOWN_HINT, page_unreached_hint
 from websearch_core.state.base import ProviderMark
 from websearch_core.testing import Fault, Simulator
 
@@ -276,7 +276,8 @@ async def test_a_public_engine_alone_whose_own_host_does_not_resolve_is_not_cool
     for result in results:
         assert result.error is not None
         assert result.error.startswith("All public engines failed: ")
-        assert result.error.endswith("bing: host not found")  # no hint: one host alone
+        # Not the offline hint: one host alone; the one that allows for a wrong host.
+        assert result.error.endswith(f"bing: host not found. {page_unreached_hint('dns')}")
     assert marks["bing"] is None and marks["public"] is None
     assert (marks["duckduckgo"] is not None) is (alone == "skipped")
 

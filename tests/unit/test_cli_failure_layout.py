@@ -17,7 +17,7 @@ import pytest
 from tests.refused_port import refused_port
 from websearch_core import SEARCH_PROVIDER_ORDER
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, main
-from websearch_core.format import NOT_CONNECTED_HINT
+from websearch_core.format import NOT_CONNECTED_HINT, page_unreached_hint
 from websearch_core.testing import Fault, Simulator
 
 Routes = Callable[..., Simulator]
@@ -125,3 +125,22 @@ def test_one_provider_failing_prints_its_error_on_one_line(
     assert err == f"Error: {data['error']}\n"
     assert data["failed"] is True
     assert data["failures"] == [{"provider": "brave", "error": data["error"]}]
+
+
+def test_a_forced_provider_refused_prints_the_one_host_hint_on_its_own_line(
+    routes: Routes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It got no hint at all, while two providers refused got NOT_CONNECTED_HINT: one host
+    # may be a wrong address, so the hint allows for it, as `websearch fetch` says it.
+    sim = routes("brave", refused=("brave",))
+    data, err = _failed_json(capsys, "--provider", "brave")
+    failures = data["failures"]
+    assert isinstance(failures, list)
+    said = failures[0]["error"]
+    assert failures == [{"provider": "brave", "error": said}]
+    assert "could not connect (ClientConnectorError)" in said
+    hint = page_unreached_hint("connect")
+    assert hint.startswith("If the address is right, this machine's network looks blocked")
+    assert data["error"] == f"{said}. {hint}"
+    assert err.splitlines() == [f"Error: {said}.", hint]
+    assert not sim["brave"].requests

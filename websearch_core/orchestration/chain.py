@@ -49,6 +49,7 @@ from ..format import (
     format_failures,
     format_not_configured,
     format_provider_failure,
+    with_lone_host_hint,
     with_offline_hint,
 )
 from ..models import Attempt, SearchParams, SearchResponse
@@ -60,7 +61,14 @@ from .attempt import AttemptAnswer, LiveRedactor, answer_attempt, attempt_timeou
 from .fanout import FanOutProvider
 from .last_resort import LastResort, awaits_last_resort
 from .ledger import Ledger, ProviderSkippedError, Reservation, mark_scope
-from .offline import is_unreached, offline_cause, proxy_source, sent_nothing, unreached_count
+from .offline import (
+    is_unreached,
+    lone_unreached_cause,
+    offline_cause,
+    proxy_source,
+    sent_nothing,
+    unreached_count,
+)
 from .plan import ChainPlan
 from .quota import Budget, FailurePolicy, Rate
 
@@ -181,13 +189,18 @@ class ChainOutcome:
         it, as for any configuration error. When :attr:`offline_cause` is known, the spec's
         text is followed by that cause's hint (:func:`~websearch_core.format.with_offline_hint`):
         a search on a machine without a network otherwise reads as every provider broken.
+        One provider asked alone that reached no host (a forced one offline) gets the
+        one-host hint instead (:func:`~websearch_core.format.with_lone_host_hint`), which
+        allows for a wrong host: one failure cannot prove the machine offline.
         """
         pairs = self.failure_texts()
         text = (format_not_configured if self.nothing_could_run else format_failures)(pairs)
+        errors = [error for _, error in self.failures]
         cause = self.offline_cause
-        if cause is None:
-            return text
-        return with_offline_hint(text, cause, proxy_source(error for _, error in self.failures))
+        if cause is not None:
+            return with_offline_hint(text, cause, proxy_source(errors))
+        lone = lone_unreached_cause(errors)
+        return text if lone is None else with_lone_host_hint(text, lone)
 
 
 @dataclass(slots=True)

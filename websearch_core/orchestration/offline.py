@@ -43,6 +43,7 @@ from .ledger import ProviderSkippedError
 __all__ = [
     "OFFLINE_MIN_PROVIDERS",
     "is_unreached",
+    "lone_unreached_cause",
     "machine_offline",
     "offline_cause",
     "proxy_source",
@@ -97,6 +98,40 @@ def offline_cause(errors: Iterable[BaseException]) -> str | None:
         fewer than two were, or any failed another way (it reached its host: the network
         works).
     """
+    unreached = _unreached_alike(errors)
+    if unreached is None or unreached[1] < OFFLINE_MIN_PROVIDERS:
+        return None
+    return unreached[0]
+
+
+def lone_unreached_cause(errors: Iterable[BaseException]) -> str | None:
+    """How the one provider asked failed before reaching its host, else ``None``.
+
+    A forced provider (or the only one left to ask) whose host name did not resolve said
+    nothing of the network, while two such providers got the offline hint. One failure
+    cannot tell this machine from a mistyped base URL or a provider that is down, so its
+    hint says "if the host name is right", as a page fetch's does
+    (:func:`~websearch_core.format.with_lone_host_hint`).
+
+    Args:
+        errors: Every failure of one search; skips and providers that could not run sent
+            nothing, so they neither count nor spoil it.
+
+    Returns:
+        The :attr:`~websearch_core.errors.HostNotReachedError.cause` when exactly one host
+        was asked and not reached; ``None`` otherwise.
+    """
+    unreached = _unreached_alike(errors)
+    if unreached is None or unreached[1] != 1:
+        return None
+    return unreached[0]
+
+
+def _unreached_alike(errors: Iterable[BaseException]) -> tuple[str, int] | None:
+    """The one cause every failure asked shares and the hosts they asked, else ``None``.
+
+    ``None`` when any failure asked reached its host, the causes differ, or none was asked.
+    """
     causes: set[str] = set()
     hosts = 0
     for error in asked(errors):
@@ -104,9 +139,9 @@ def offline_cause(errors: Iterable[BaseException]) -> str | None:
             return None
         causes.add(error.cause)
         hosts += error.hosts  # an aggregate's failure counts each engine it asked
-    if len(causes) != 1 or hosts < OFFLINE_MIN_PROVIDERS:
+    if len(causes) != 1:
         return None
-    return causes.pop()
+    return causes.pop(), hosts
 
 
 def proxy_source(errors: Iterable[BaseException]) -> str | None:
