@@ -57,6 +57,21 @@ BROWSER_SEARCH_FAILED = {
 }
 """How those engines prefix a transport failure of the plain fetch (status 503)."""
 
+
+def plain_fetch_failure(provider_id: str, said: str) -> str:
+    """The text of a failed plain fetch whose transport text, after the label, is ``said``.
+
+    The engines that may escalate prefix it (:data:`BROWSER_SEARCH_FAILED`) and drop their
+    label from it, which the prefix already gives: ``Ecosia search failed: the connection
+    failed (...)``, ``... it sent an invalid HTTP response (...)``. The others lead with
+    their label: ``Brave connection failed (...)``.
+    """
+    prefix = BROWSER_SEARCH_FAILED.get(provider_id)
+    if prefix is None:
+        return f"{LABEL[provider_id]} {said}"
+    return f"{prefix}{'it' if said.startswith('sent ') else 'the'} {said}"
+
+
 BROWSER_OFF_ENDING = {
     "google": ", and headless Chromium was not started: WEBSEARCH_BROWSER=off turns it off "
     "(unset WEBSEARCH_BROWSER to let Google load the page in it)"

@@ -27,7 +27,7 @@ from tests.contract.spec_texts import (
     BROWSER_OFF_ENDING,
     BROWSER_SEARCH_FAILED,
     CHALLENGE_PAGES,
-    LABEL,
+    plain_fetch_failure,
     raw_status_message,
     status_error_text,
     timeout_text,
@@ -216,8 +216,8 @@ async def test_a_reset_is_one_counted_request_and_a_connection_error(
 ) -> None:
     failure = await _failure(sim, provider_id, tmp_path, Fault.reset())
     assert isinstance(failure, ProviderConnectionError)
-    prefix = BROWSER_SEARCH_FAILED.get(provider_id, "")
-    assert failure.message.startswith(f"{prefix}{LABEL[provider_id]} connection failed (127.0.0.1:")
+    connection = plain_fetch_failure(provider_id, "connection failed (127.0.0.1:")
+    assert failure.message.startswith(connection)
     assert failure.status == (503 if provider_id in BROWSER_SEARCH_FAILED else None)
     # No hidden re-send: a multi-step provider may move on to its next step, never repeat one,
     # unless its documented retry policy says so (the spec's Gemini back-off).
@@ -231,8 +231,8 @@ async def test_a_truncated_body_is_a_connection_error(
 ) -> None:
     failure = await _failure(sim, provider_id, tmp_path, Fault.truncate())
     assert isinstance(failure, ProviderConnectionError)
-    label = LABEL[provider_id]
-    assert f"{label} connection closed before the response was complete" in failure.message
+    closed = plain_fetch_failure(provider_id, "connection closed before the response was complete")
+    assert failure.message.startswith(closed)
 
 
 async def test_a_reply_that_is_not_http_is_a_one_line_invalid_response(
@@ -243,8 +243,9 @@ async def test_a_reply_that_is_not_http_is_a_one_line_invalid_response(
     # A gateway's 502; the engines that may escalate wrap it in their 503 failure.
     assert failure.status == (503 if provider_id in BROWSER_SEARCH_FAILED else 502)
     host = urlsplit(sim[provider_id].base_url).netloc
-    prefix = BROWSER_SEARCH_FAILED.get(provider_id, "")
-    invalid = f"{prefix}{LABEL[provider_id]} sent an invalid HTTP response ({host}): Bad status"
+    invalid = plain_fetch_failure(
+        provider_id, f"sent an invalid HTTP response ({host}): Bad status"
+    )
     assert failure.message == f"{invalid} line{BROWSER_OFF_ENDING.get(provider_id, '')}"
     assert "\n" not in failure.message and "HELLO" not in failure.message
 
@@ -257,8 +258,8 @@ async def test_a_body_that_does_not_decode_says_so(
     assert failure.status == (503 if provider_id in BROWSER_SEARCH_FAILED else 502)
     host = urlsplit(sim[provider_id].base_url).netloc
     assert failure.message == (
-        f"{BROWSER_SEARCH_FAILED.get(provider_id, '')}{LABEL[provider_id]} response could not "
-        f"be decoded ({host}): its Content-Encoding gzip is broken or not supported"
+        plain_fetch_failure(provider_id, f"response could not be decoded ({host}): ")
+        + "its Content-Encoding gzip is broken or not supported"
         f"{BROWSER_OFF_ENDING.get(provider_id, '')}"
     )
 

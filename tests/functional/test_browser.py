@@ -244,7 +244,7 @@ async def test_a_refused_connection_is_not_taken_to_the_browser(
     (failure,) = caught.value.failures
     assert isinstance(failure, HostNotReachedError)
     assert (failure.message, failure.status) == (
-        f"Google browser search failed: Google connection failed (127.0.0.1:{port}): could "
+        f"Google browser search failed: the connection failed (127.0.0.1:{port}): could "
         "not connect (ClientConnectorError), so headless Chromium was not tried",
         503,
     )

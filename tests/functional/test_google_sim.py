@@ -239,10 +239,12 @@ async def test_a_host_that_does_not_resolve_is_not_taken_to_the_browser(sim: Sim
             failure = await _failure(ws)
     assert isinstance(failure, HostNotFoundError)
     assert (failure.message, failure.status) == (
-        "Google browser search failed: Google connection failed (search.invalid): the host "
-        "name could not be resolved (ClientConnectorDNSError), so headless Chromium was not tried",
+        "Google browser search failed: the connection failed (search.invalid): the host "
+        "name could not be resolved (ClientConnectorDNSError), and headless Chromium is not "
+        "installed",
         503,
-    )  # no "install Chromium": a browser on this machine would not resolve it either
+    )  # no "install Chromium": a browser on this machine would not resolve it either; and
+    # not "was not tried" (it said so with Chromium missing), nor Google named twice
 
 
 async def test_a_failed_fetch_with_the_browser_off_says_the_browser_never_ran(
@@ -251,7 +253,7 @@ async def test_a_failed_fetch_with_the_browser_off_says_the_browser_never_ran(
     """The fixed "browser search failed" prefix must not read as Chromium having failed."""
     failure = await _failure_after(sim, Fault.reset(), always=True)
     assert failure.status == 503
-    assert failure.message.startswith("Google browser search failed: Google connection failed")
+    assert failure.message.startswith("Google browser search failed: the connection failed")
     assert failure.message.endswith(
         ", and headless Chromium was not started: WEBSEARCH_BROWSER=off turns it off (unset "
         "WEBSEARCH_BROWSER to let Google load the page in it)"

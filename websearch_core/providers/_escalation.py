@@ -41,6 +41,7 @@ from ..browser import (
     HeadlessBrowser,
     HeadlessOptions,
     browser_enabled,
+    browser_unavailable_reason,
     get_default_browser,
 )
 from ..deadline import remaining_budget
@@ -136,7 +137,8 @@ def escalate_after_failure(
         return
     not_started = _why_not_started(info, context, request, error)
     if not_started is not None:
-        detail = f"{error.message}{not_started}" if failure.names_browser else error.message
+        said = _without_label(error.message, info.label)
+        detail = f"{said}{not_started}" if failure.names_browser else said
         raise type(error)(info.id, failure.failed.format(detail), 503) from None
     raise NeedsBrowser(request, error.message, started)
 
@@ -153,6 +155,8 @@ def _why_not_started(
     it either, so the switch is not what to change.
     """
     if isinstance(error, HostNotReachedError):  # unresolved, refused or without a route
+        if _browser_missing(context) is not None:
+            return ", and headless Chromium is not installed"
         return ", so headless Chromium was not tried"
     if not browser_enabled(context.settings):
         value = env_value(BROWSER_ENV)
@@ -164,6 +168,38 @@ def _why_not_started(
     if request.method.upper() != "GET":
         return ", and headless Chromium was not started: it loads only GET requests"
     return None
+
+
+def _without_label(message: str, label: str) -> str:
+    """The plain fetch's failure without the engine's name, which the prefix already gives.
+
+    ``Ecosia search failed: Ecosia connection failed (www.ecosia.org): ...`` said the
+    name twice; now ``Ecosia search failed: the connection failed (www.ecosia.org): ...``.
+    The transport's texts start ``<Label> connection ...``, ``<Label> response ...``,
+    ``<Label> request ...`` (nouns, which take "the") or ``<Label> sent ...`` ("it").
+    A text that does not start with the label is kept whole.
+    """
+    rest = message.removeprefix(f"{label} ")
+    if rest == message:
+        return message
+    return f"it {rest}" if rest.startswith("sent ") else f"the {rest}"
+
+
+def _browser_missing(context: ProviderContext) -> str | None:
+    """Why the browser this call would use cannot start here, else ``None``.
+
+    The same choice as :func:`_browser_for` (the process-wide browser, the client's, else
+    the settings' or the system's Chromium), checked without starting anything
+    (:func:`~websearch_core.browser.browser_unavailable_reason`): a failure that never
+    reached the browser must not say it "was not tried" where it is not installed.
+    """
+    for browser in (get_default_browser(), context.browser):
+        if browser is not None and browser.is_usable_here():
+            if browser.is_running:
+                return None
+            return browser_unavailable_reason(browser.executable_path)
+    configured = getattr(context.settings, "chromium_path", None)
+    return browser_unavailable_reason(str(configured) if configured else None)
 
 
 def escalate_after_response(
