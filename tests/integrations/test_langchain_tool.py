@@ -357,8 +357,8 @@ def _parses(tool: BaseTool, tool_input: Any, call_id: str | None) -> object:
     """What ``tool`` parses ``tool_input`` into, or the errors it raises, as plain data."""
     try:
         return tool._parse_input(dict(tool_input), call_id)
-    except ValidationError as error:
-        return error.errors(include_url=False)
+    except ValidationError as error:  # as JSON: a validator's ValueError in ctx is text there
+        return json.loads(error.json(include_url=False))
     except ValueError as error:
         return str(error)
 
@@ -401,8 +401,8 @@ def test_the_input_parses_as_langchain_parses_it() -> None:
 def _parses_by_langchain(tool: BaseTool, tool_input: Any, call_id: str | None) -> object:
     try:
         return BaseTool._parse_input(tool, dict(tool_input), call_id)
-    except ValidationError as error:
-        return error.errors(include_url=False)
+    except ValidationError as error:  # as JSON: a validator's ValueError in ctx is text there
+        return json.loads(error.json(include_url=False))
     except ValueError as error:
         return str(error)
 
