@@ -53,6 +53,23 @@ WATCH = textwrap.dedent(
 ``serve_page`` for a one-page loopback server."""
 
 
+WATCH_DEADLINE = textwrap.dedent(
+    """
+    import websearch_core.client as client
+
+    class WatchedDeadline(client.Deadline):
+        def __init__(self, *args, **kwargs):
+            global watching
+            watching = True
+            super().__init__(*args, **kwargs)
+
+    client.Deadline = WatchedDeadline
+    """
+)
+"""A script's head that sets ``watching`` once the client builds a search's deadline (the
+``Deadline`` watched, not replaced): what is imported after it, the search's time paid."""
+
+
 def slowed_import(module: str) -> str:
     """A script's head that makes ``module``'s first import take 0.5 s, as on a loaded machine.
 

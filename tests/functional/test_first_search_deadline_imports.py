@@ -10,22 +10,13 @@ module of ours imported on any thread once the search's deadline has been made (
 
 import textwrap
 
-from tests.loop_imports import run_watched
+from tests.loop_imports import WATCH_DEADLINE, run_watched
 
 _SCRIPT = textwrap.dedent(
     """
     import asyncio, json
-    import websearch_core.client as client
     from websearch_core import WebSearch
     from websearch_core.testing import Simulator
-
-    class WatchedDeadline(client.Deadline):
-        def __init__(self, *args, **kwargs):
-            global watching
-            watching = True
-            super().__init__(*args, **kwargs)
-
-    client.Deadline = WatchedDeadline
 
     async def main():
         global watching
@@ -47,7 +38,7 @@ _SCRIPT = textwrap.dedent(
 
 
 def test_the_first_search_imports_its_chain_and_providers_before_its_deadline() -> None:
-    found = run_watched(_SCRIPT)
+    found = run_watched(WATCH_DEADLINE + _SCRIPT)
     assert found["answer"] == "brave"
     after_begun = found["after_begun"]
     assert isinstance(after_begun, list)
@@ -58,19 +49,10 @@ def test_the_first_search_imports_its_chain_and_providers_before_its_deadline() 
 _CONTENT_SCRIPT = textwrap.dedent(
     """
     import asyncio, json, os
-    import websearch_core.client as client
     from websearch_core import WebSearch
     from websearch_core.testing import SimResult, Simulator
 
     os.environ["WEBSEARCH_FETCH_ALLOW_PRIVATE"] = "1"  # the page is on loopback
-
-    class WatchedDeadline(client.Deadline):
-        def __init__(self, *args, **kwargs):
-            global watching
-            watching = True
-            super().__init__(*args, **kwargs)
-
-    client.Deadline = WatchedDeadline
 
     async def main():
         global watching
@@ -105,7 +87,7 @@ _FETCHER = ("lxml", "readability", "trafilatura", "justext", "htmldate", "pypdf"
 
 def test_a_first_search_with_pages_imports_the_fetcher_before_its_deadline() -> None:
     """The pages share the search's deadline: importing the fetcher after it began spent it."""
-    found = run_watched(_CONTENT_SCRIPT, PAGE=_PAGE)
+    found = run_watched(WATCH_DEADLINE + _CONTENT_SCRIPT, PAGE=_PAGE)
     assert isinstance(found["answer"], str) and "long enough" in found["answer"], found
     after_begun = found["after_begun"]
     assert isinstance(after_begun, list)
