@@ -196,9 +196,15 @@ class Simulator:
 
     Args:
         providers: Provider ids to simulate (default: every protocol known).
+        ports: The loopback port each provider listens on, by id; one not named gets a
+            free port. A port taken already makes :meth:`start` raise ``OSError``
+            (``EADDRINUSE``). Tests leave it out: fixed ports are for a person who has
+            written them into a config file (``python -m websearch_core.testing serve``).
     """
 
-    def __init__(self, providers: Iterable[str] | None = None) -> None:
+    def __init__(
+        self, providers: Iterable[str] | None = None, *, ports: Mapping[str, int] | None = None
+    ) -> None:
         if isinstance(providers, str):
             # A string is a sequence of its letters: Simulator("brave") asked for the
             # providers 'b', 'r', ... and failed on 'b'.
@@ -211,6 +217,13 @@ class Simulator:
             provider_id: SimulatedProvider(provider_id, _load_protocol(provider_id))
             for provider_id in ids
         }
+        self.ports: Mapping[str, int] = MappingProxyType(dict(ports or {}))
+        stray = [pid for pid in self.ports if pid not in self.providers]
+        if stray:
+            raise KeyError(
+                f"ports given for {', '.join(map(repr, stray))}, not simulated here "
+                f"(simulated: {', '.join(self.providers) or 'none'})"
+            )
         self._runners: list[web.AppRunner] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         """The loop serving, while it serves: a sync call blocking it is refused at once."""
@@ -243,15 +256,24 @@ class Simulator:
         await self.close()
 
     async def start(self) -> None:
-        """Bind every simulated provider to a free loopback port."""
+        """Bind every simulated provider to its loopback port (a free one unless given).
+
+        Raises:
+            OSError: A port given in ``ports`` cannot be bound (in use, or privileged); the
+                providers bound before it are served until :meth:`close`.
+        """
         self._loop = asyncio.get_running_loop()
         for simulated in self.providers.values():
             app = web.Application()
             app.router.add_route("*", "/{tail:.*}", _handler(simulated))
             runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.1)
             await runner.setup()
-            site = web.TCPSite(runner, "127.0.0.1", 0)
-            await site.start()
+            site = web.TCPSite(runner, "127.0.0.1", self.ports.get(simulated.provider_id, 0))
+            try:
+                await site.start()
+            except OSError:
+                await runner.cleanup()  # close() stops only the runners that started
+                raise
             host, port = runner.addresses[-1][:2]
             simulated.base_url = f"http://{host}:{port}"
             self._runners.append(runner)

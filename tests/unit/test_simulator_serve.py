@@ -1,0 +1,238 @@
+"""``python -m websearch_core.testing serve``: the simulator for a person trying ``websearch``.
+
+Each test runs the command as a user would, in a process of its own, and reads what it
+prints. The lines it prints are run by a real shell before ``websearch``, exactly as pasted,
+so a line that does not point the command at the simulator (or lets it reach the network)
+fails here. Ctrl-C is a real SIGINT.
+"""
+
+import os
+import queue
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from websearch_core.cli_status import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from websearch_core.testing import Simulator
+
+pytestmark = pytest.mark.skipif(not Path("/bin/sh").exists(), reason="pastes into /bin/sh")
+
+SERVING = "# Serving until Ctrl-C."
+"""The command's last line once every server listens."""
+_WAIT = 60.0
+"""Seconds a step may take on a loaded machine before the test gives up (not a timing)."""
+
+
+class Served:
+    """A running ``serve`` process, the lines it printed, and its end."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "websearch_core.testing", "serve", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.put(line.rstrip("\n"))
+        self._lines.put(None)
+
+    def printed(self) -> list[str]:
+        """Every line up to the one saying it serves; fails if the command ends first."""
+        lines: list[str] = []
+        while True:
+            line = self._lines.get(timeout=_WAIT)
+            assert line is not None, f"serve ended early: {self.stop()}"
+            lines.append(line)
+            if line == SERVING:
+                return lines
+
+    def finished(self) -> tuple[int, str]:
+        """Its exit status and stderr once it ends by itself (a refusal)."""
+        assert self.process.stderr is not None
+        err = self.process.stderr.read()
+        return self.process.wait(timeout=_WAIT), err
+
+    def stop(self) -> tuple[int, str]:
+        """Send Ctrl-C (SIGINT) if it still runs; its exit status and stderr."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        assert self.process.stderr is not None
+        err = self.process.stderr.read()
+        return self.process.wait(timeout=_WAIT), err
+
+    def close(self) -> None:
+        """End the process whatever state it is in, and close its pipes."""
+        self.process.kill()
+        self.process.wait(timeout=_WAIT)
+        self._reader.join(timeout=_WAIT)
+        for pipe in (self.process.stdout, self.process.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+@pytest.fixture
+def serve() -> Iterator[type[Served]]:
+    started: list[Served] = []
+
+    class Tracked(Served):
+        def __init__(self, *args: str) -> None:
+            super().__init__(*args)
+            started.append(self)
+
+    yield Tracked
+    for served in started:
+        served.close()
+
+
+def websearch_after_pasting(lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``lines`` in /bin/sh as pasted, then ``websearch ARGS`` in that shell."""
+    command = " ".join(
+        shlex.quote(word) for word in [sys.executable, "-m", "websearch_core", *args]
+    )
+    script = "\n".join([*lines, f"exec {command}"])
+    return subprocess.run(
+        ["/bin/sh", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=_WAIT,
+        env={**os.environ, "WEBSEARCH_STATE_WAIT_SECONDS": "20"},
+    )
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now (the OS's choice, released at once)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_the_printed_lines_make_websearch_answer_from_the_simulator(
+    serve: type[Served],
+) -> None:
+    served = serve()  # the default providers, on free ports
+    lines = served.printed()
+    assert any(
+        line.startswith("export WEBSEARCH_BRAVE_BASE_URL=http://127.0.0.1:") for line in lines
+    )
+    assert "export BRAVE_API_KEY=sim-key-brave" in lines
+    assert "export WEBSEARCH_STATE_BACKEND=memory" in lines
+
+    searched = websearch_after_pasting(lines, "python")
+    assert searched.returncode == EXIT_OK, searched.stderr
+    assert "[1] python result 1" in searched.stdout
+    assert "https://site1.example.org/python" in searched.stdout
+
+    # The free engine it serves answers too, when it is the one asked.
+    forced = websearch_after_pasting(lines, "python", "--provider", "duckduckgo", "--json")
+    assert forced.returncode == EXIT_OK, forced.stderr
+    assert '"provider": "duckduckgo"' in forced.stdout
+
+    assert served.stop() == (EXIT_INTERRUPTED, "websearch simulator: interrupted\n")
+
+
+def test_nothing_the_lines_leave_unsimulated_is_asked(serve: type[Served]) -> None:
+    # Forced to a provider it does not serve, the search must not reach the real one: it is
+    # excluded, so the simulated provider answers instead (the network is blocked here, so
+    # a search sent to Bing would have failed, not answered).
+    served = serve("brave")
+    searched = websearch_after_pasting(served.printed(), "python", "--provider", "bing", "--json")
+    assert searched.returncode == EXIT_OK, searched.stderr
+    assert "bing" in searched.stderr and "WEBSEARCH_EXCLUDE" in searched.stderr
+    assert '"provider": "brave"' in searched.stdout
+    served.stop()
+
+
+@pytest.mark.parametrize("provider_id", ["gemini", "searxng", "perplexity"])
+def test_providers_with_their_own_variables_answer_from_the_lines(
+    serve: type[Served], provider_id: str
+) -> None:
+    # SearXNG's endpoint, Gemini's token route and key variable, Perplexity's key variable.
+    served = serve(provider_id)
+    searched = websearch_after_pasting(served.printed(), "python", "--json")
+    assert searched.returncode == EXIT_OK, searched.stderr
+    assert f'"provider": "{provider_id}"' in searched.stdout
+    served.stop()
+
+
+def test_a_port_given_is_the_one_served(serve: type[Served]) -> None:
+    port = free_port()
+    served = serve("--port", str(port), "brave")
+    lines = served.printed()
+    assert f"export WEBSEARCH_BRAVE_BASE_URL=http://127.0.0.1:{port}" in lines
+    assert websearch_after_pasting(lines, "python").returncode == EXIT_OK
+    served.stop()
+
+
+def test_a_port_in_use_is_named_with_its_provider(serve: type[Served]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, err = serve("--port", str(port), "brave").finished()
+    assert status == EXIT_USAGE
+    assert err == (
+        f"websearch simulator: --port: port {port} on 127.0.0.1 (for brave) is in use; "
+        f"give another --port, or leave it out for free ports\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["bravo"], "no simulator protocol for provider 'bravo'; did you mean brave?"),
+        (["--port", "65535", "brave", "bing"], "--port: 65535-65536 (one port per provider) is"),
+        (["--port", "x"], "--port: invalid int value: 'x'"),
+    ],
+)
+def test_bad_input_is_one_line_naming_it(serve: type[Served], args: list[str], named: str) -> None:
+    status, err = serve(*args).finished()
+    assert status == EXIT_USAGE
+    assert err.startswith(f"websearch simulator: {named}") and err.count("\n") == 1, err
+
+
+def test_a_command_other_than_serve_is_refused_naming_serve() -> None:
+    ran = subprocess.run(
+        [sys.executable, "-m", "websearch_core.testing", "srve"],
+        capture_output=True,
+        text=True,
+        timeout=_WAIT,
+    )
+    assert ran.returncode == EXIT_USAGE
+    assert ran.stderr == (
+        "websearch simulator: the command is serve, not 'srve': "
+        "python -m websearch_core.testing serve [--port N] [PROVIDER ...]\n"
+    )
+
+
+async def test_a_fixed_port_in_use_leaves_no_server_behind() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        sim = Simulator(["brave", "bing"], ports={"bing": port})
+        with pytest.raises(OSError):
+            await sim.start()
+        await sim.close()
+    assert sim["brave"].base_url  # bound before bing failed, and closed by close()
+    with socket.socket() as again:  # brave's port is free again
+        again.bind(("127.0.0.1", int(sim["brave"].base_url.rsplit(":", 1)[1])))
+
+
+def test_ports_for_a_provider_not_simulated_are_refused() -> None:
+    with pytest.raises(KeyError, match="ports given for 'bing', not simulated here"):
+        Simulator(["brave"], ports={"bing": 8080})
