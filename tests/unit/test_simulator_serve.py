@@ -134,6 +134,7 @@ def test_the_printed_lines_make_websearch_answer_from_the_simulator(
 
     searched = websearch_after_pasting(lines, "python")
     assert searched.returncode == EXIT_OK, searched.stderr
+    assert searched.stderr == ""  # no variable pasted is unknown, no provider failed first
     assert "[1] python result 1" in searched.stdout
     assert "https://site1.example.org/python" in searched.stdout
 
