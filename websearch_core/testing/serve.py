@@ -14,14 +14,16 @@ not a search, and its import of :mod:`aiohttp`'s server has no place in every se
 """
 
 import asyncio
+import contextlib
 import errno
 import shlex
+import signal
 import sys
 from collections.abc import Sequence
 
 from ..cli_dispatch import CommandLineError
 from ..cli_parser import CommandParser
-from ..cli_status import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from ..cli_status import EXIT_INTERRUPTED, EXIT_USAGE
 from ..cli_wrap import say
 from ..provider_credentials import ApiKey
 from ..providers import PROVIDER_REGISTRY, get_provider
@@ -136,17 +138,28 @@ def _ports(first: int | None, providers: Sequence[str]) -> dict[str, int]:
 
 
 async def _serve(simulator: Simulator) -> int:
-    """Start the servers, print the lines to paste, and wait for Ctrl-C."""
+    """Start the servers, print the lines to paste, and serve until Ctrl-C."""
+    loop = asyncio.get_running_loop()
+    interrupted = asyncio.Event()
+    # Through the loop, not asyncio.run's own SIGINT handler: that one is run only when
+    # Python next checks for signals, so a Ctrl-C arriving just before the loop blocks in
+    # its wait went unseen until something else woke it: a serve interrupted by a script
+    # as soon as it printed hung so (its servers idle, nothing to wake it). The loop's
+    # handler wakes it at once, through the loop's wake-up socket.
+    with contextlib.suppress(NotImplementedError):  # Windows: Ctrl-C is KeyboardInterrupt
+        loop.add_signal_handler(signal.SIGINT, interrupted.set)
     try:
         try:
             await simulator.start()
         except OSError as error:
             return _fail(_bind_problem(simulator, error))
         print("\n".join(paste_lines(simulator)), flush=True)
-        await asyncio.Event().wait()  # until Ctrl-C cancels this task
+        await interrupted.wait()
     finally:
+        with contextlib.suppress(NotImplementedError):
+            loop.remove_signal_handler(signal.SIGINT)
         await simulator.close()
-    return EXIT_OK  # never reached: the wait ends only by Ctrl-C
+    return _fail("interrupted", EXIT_INTERRUPTED)
 
 
 def _bind_problem(simulator: Simulator, error: OSError) -> str:
