@@ -28,18 +28,23 @@ async def proxied_context(
     *,
     routes: Mapping[str, str] | None = None,
     gateways: Collection[str] = (),
+    own_transport: bool = False,
 ) -> AsyncIterator[ProviderContext]:
     """A context whose transport is built as the client builds it: with ``credentials``
-    (whose sign-ins it hands out, so it judges every request) and the trusted gateways."""
+    (whose sign-ins it hands out, so it judges every request) and the trusted gateways.
+
+    With ``own_transport``, as a user builds one to call a provider alone: the transport is
+    given neither the credentials nor gateways (the context still reads ``credentials``).
+    """
     async with aiohttp.ClientSession() as session:
         transport = Transport(
             session,
             timeout_seconds=5.0,
             max_response_bytes=settings.max_response_bytes,
             base_urls=routes or {},
-            credentials=credentials,
+            credentials=None if own_transport else credentials,
             proxy=sim[PROXY_SERVICE].base_url,
-            sign_in_gateways=gateways,
+            sign_in_gateways=() if own_transport else gateways,
         )
         yield ProviderContext(transport=transport, settings=settings, credentials=credentials)
 

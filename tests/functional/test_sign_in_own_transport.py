@@ -14,7 +14,6 @@ arrives there and is recorded.
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
-import aiohttp
 import pytest
 
 from tests.functional.test_plugin_sign_in_send_time import (
@@ -24,12 +23,12 @@ from tests.functional.test_plugin_sign_in_send_time import (
     VARIABLE,
     SessionPlugin,
 )
-from tests.proxied_sign_ins import PROXY_SERVICE, seen_by_proxy
+from tests.proxied_sign_ins import PROXY_SERVICE, proxied_context, seen_by_proxy
 from websearch_core import Credentials, SearchParams
 from websearch_core.errors import ProviderNotConfiguredError
 from websearch_core.providers.base import ProviderContext
 from websearch_core.testing import Simulator
-from websearch_core.transport import HttpRequest, Transport
+from websearch_core.transport import HttpRequest
 
 
 @asynccontextmanager
@@ -39,17 +38,12 @@ async def _own_transport_context(
     """A context as a user builds one: a real transport given no credentials, sending
     through the simulator as its proxy, the variables read from ``environ``."""
     settings = sim.settings(base_urls={}, cache=False)
-    async with aiohttp.ClientSession() as session:
-        transport = Transport(
-            session,
-            timeout_seconds=5.0,
-            max_response_bytes=settings.max_response_bytes,
-            base_urls=routes or {},
-            proxy=sim[PROXY_SERVICE].base_url,
-        )
-        assert not transport.judges_sign_ins
-        credentials = Credentials(environ=environ)
-        yield ProviderContext(transport=transport, settings=settings, credentials=credentials)
+    credentials = Credentials(environ=environ)
+    async with proxied_context(
+        sim, settings, credentials, routes=routes, own_transport=True
+    ) as context:
+        assert not context.transport.judges_sign_ins
+        yield context
 
 
 async def test_a_plugin_sign_in_is_not_sent_off_its_hosts_through_an_own_transport() -> None:
