@@ -62,6 +62,7 @@ from .cli_output import (
     search_json,
     tolerate_unencodable_output,
 )
+from .cli_parser import OneValueOnly
 from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
 from .cli_wrap import say
 from .client import WebSearch
@@ -245,6 +246,18 @@ class _QueryParser(CommandParser):
         return f"; the query's words go together, or quote the whole query ({PROG} '... {word}')"
 
 
+def _providers_instead(first: str, second: str) -> str:
+    """What to write for two providers given to ``--provider`` or ``--prefer``, which take one.
+
+    The setting that takes a list is the way to ask several, in the order given.
+    """
+    listed = ",".join(given.strip() for given in (first, second))
+    return (
+        f"it takes one provider; to ask them in turn, set WEBSEARCH_PROVIDERS={listed} "
+        "(the providers setting)"
+    )
+
+
 def _search_parser() -> CommandParser:
     width = max(len(usage) for _, usage, _ in _COMMAND_HELP)  # the summaries in one column
     parser = _QueryParser(
@@ -286,6 +299,8 @@ def _search_parser() -> CommandParser:
         choice.add_argument(
             "--provider",
             metavar="ID",
+            action=OneValueOnly,
+            instead=_providers_instead,
             help=(
                 "force this provider: only it is asked, with no fallback when it fails "
                 "(if it cannot run at all, the auto chain is used and the reason printed)"
@@ -296,6 +311,8 @@ def _search_parser() -> CommandParser:
         choice.add_argument(
             "--prefer",
             metavar="ID",
+            action=OneValueOnly,
+            instead=_providers_instead,
             help=(
                 "try this provider first, then fall back to the auto chain (if it cannot "
                 "run at all, the reason is printed)"

@@ -20,13 +20,13 @@ suggested.
 
 import argparse
 import gettext
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
 from .clauses import join_clauses
 from .meant_names import closest_name, meant
 
-__all__ = ["CommandLineError", "CommandParser"]
+__all__ = ["CommandLineError", "CommandParser", "OneValueOnly"]
 
 _REQUIRED = gettext.gettext("the following arguments are required: %s").removesuffix("%s")
 """How argparse begins its missing-arguments message, in the words (and language) it uses."""
@@ -44,6 +44,64 @@ _CLASH_START = gettext.gettext("not allowed with argument %s").removesuffix("%s"
 
 class CommandLineError(Exception):
     """A command line the command cannot run (exit status 2); the message is the one line."""
+
+
+class OneValueOnly(argparse.Action):
+    """Store an option's value, refusing a second, different one instead of keeping the last.
+
+    argparse keeps the last value of an option given twice, so ``--provider a --provider b``
+    asked ``b`` alone and never said that ``a`` was dropped. The same value twice is kept
+    (compared trimmed, in lower case, as provider ids are read). The refusal names both
+    values and what to write instead; :meth:`CommandParser.refusal` puts the option in
+    front and the command's help after it.
+
+    Args:
+        option_strings, dest, kwargs: As for :class:`argparse.Action`.
+        instead: What to write instead, given the first and the second value
+            (``to ask them in turn, set WEBSEARCH_PROVIDERS=a,b``).
+
+    Example:
+        >>> parser = CommandParser(prog="demo", add_help=False)
+        >>> _ = parser.add_argument(
+        ...     "--pick", action=OneValueOnly, instead=lambda a, b: f"write {a},{b}"
+        ... )
+        >>> try:
+        ...     parser.parse_command(["--pick", "x", "--pick", "y"])
+        ... except CommandLineError as error:
+        ...     print(error)
+        --pick: given twice (x, then y); write x,y; see demo --help
+    """
+
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str,
+        *,
+        instead: Callable[[str, str], str],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.instead = instead
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        """Store ``values``, or raise the refusal when another value came before it."""
+        given = str(values)
+        earlier = getattr(namespace, self.dest, None)
+        if isinstance(earlier, str) and not _same(earlier, given):
+            problem = f"given twice ({earlier}, then {given}); {self.instead(earlier, given)}"
+            raise argparse.ArgumentError(self, problem)
+        setattr(namespace, self.dest, given)
+
+
+def _same(first: str, second: str) -> bool:
+    """Whether two values of an option say the same (``Brave`` and ``brave ``)."""
+    return first.strip().lower() == second.strip().lower()
 
 
 class CommandParser(argparse.ArgumentParser):

@@ -359,6 +359,31 @@ def test_provider_and_prefer_exclude_each_other(capsys: pytest.CaptureFixture[st
     )
 
 
+@pytest.mark.parametrize("option", ["--provider", "--prefer"])
+def test_a_second_provider_is_refused_naming_both_and_the_list_setting(
+    option: str, simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse kept the last of the two and asked it alone, saying nothing of the first."""
+    sim = simulate("tavily", "brave")
+    assert main(["python", option, "brave", option, "tavily"]) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        f"websearch: provider ({option}): given twice (brave, then tavily); it takes one "
+        "provider; to ask them in turn, set WEBSEARCH_PROVIDERS=brave,tavily (the providers "
+        "setting); see websearch --help\n"
+    )
+    assert sim["tavily"].requests == [] and sim["brave"].requests == []
+
+
+def test_the_same_provider_given_twice_is_searched(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Guard (passes before and after): a repeat of the same id is no conflict."""
+    sim = simulate("tavily", "brave")
+    assert main(["python", "--provider", "brave", "--provider", " Brave", "--json"]) == EXIT_OK
+    assert json.loads(capsys.readouterr().out)["response"]["provider"] == "brave"
+    assert len(sim["brave"].requests) == 1 and sim["tavily"].requests == []
+
+
 def test_help_says_which_option_forces_and_which_prefers(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
