@@ -26,6 +26,20 @@ _KEY_VARS = (
 )
 
 
+@pytest.fixture
+def stand_in_chromium(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A Chromium that counts as installed (an executable file), whatever the machine has.
+
+    Never launched: it serves the tests that keep escalation off, where Google's failure
+    text says what to do, and that differs with Chromium installed or not. Playwright, the
+    other half of "installed", is a test dependency.
+    """
+    chromium = tmp_path / "chromium-stand-in"
+    chromium.write_text("#!/bin/sh\nexit 1\n")
+    chromium.chmod(0o755)
+    monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", str(chromium))
+
+
 def read_capture(relative: str) -> bytes:
     """A real capture from ../shared/fixtures; skipped locally without it, required in CI."""
     path = SHARED_FIXTURES / relative

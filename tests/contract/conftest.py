@@ -32,8 +32,12 @@ TOKEN = "eyJhbGciOiJSUzI1NiJ9.{}.c2ln".format(
 
 
 @pytest.fixture(autouse=True)
-def _no_browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Browser escalation off: the contract is about the request loop, not Chromium."""
+def _no_browser(monkeypatch: pytest.MonkeyPatch, stand_in_chromium: None) -> Iterator[None]:
+    """Browser escalation off: the contract is about the request loop, not Chromium.
+
+    With Chromium counted as installed (:func:`tests.conftest.stand_in_chromium`), Google's
+    ending (:data:`tests.contract.spec_texts.BROWSER_OFF_ENDING`) is one on every machine.
+    """
     monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
     yield
 

@@ -248,7 +248,7 @@ async def test_a_host_that_does_not_resolve_is_not_taken_to_the_browser(sim: Sim
 
 
 async def test_a_failed_fetch_with_the_browser_off_says_the_browser_never_ran(
-    sim: Simulator,
+    sim: Simulator, stand_in_chromium: None
 ) -> None:
     """The fixed "browser search failed" prefix must not read as Chromium having failed."""
     failure = await _failure_after(sim, Fault.reset(), always=True)
@@ -257,6 +257,23 @@ async def test_a_failed_fetch_with_the_browser_off_says_the_browser_never_ran(
     assert failure.message.endswith(
         ", and headless Chromium was not started: WEBSEARCH_BROWSER=off turns it off (unset "
         "WEBSEARCH_BROWSER to let Google load the page in it)"
+    )
+
+
+async def test_the_browser_off_and_missing_says_to_install_it_before_unsetting_the_switch(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Unsetting the switch alone would only lead to the next failure, Chromium missing."""
+    monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", MISSING_CHROMIUM)
+    failure = await _failure_after(sim, Fault.reset(), always=True)
+    assert failure.status == 503
+    assert failure.message.startswith("Google browser search failed: the connection failed")
+    assert failure.message.endswith(
+        ", and headless Chromium was not started: WEBSEARCH_BROWSER=off turns it off, and it "
+        f"is not installed (no Chromium executable at {MISSING_CHROMIUM}). Install it with: "
+        'pip install "websearch-tools[browser]" and apt-get install chromium (or set '
+        "WEBSEARCH_CHROMIUM_PATH to a Chromium executable), then unset WEBSEARCH_BROWSER to "
+        "let Google load the page in it"
     )
 
 

@@ -159,15 +159,28 @@ def _why_not_started(
             return ", and headless Chromium is not installed"
         return ", so headless Chromium was not tried"
     if not browser_enabled(context.settings):
-        value = env_value(BROWSER_ENV)
-        switch = f"{BROWSER_ENV}={value.strip()}" if value else "the settings"
-        return (
-            f", and headless Chromium was not started: {switch} turns it off (unset "
-            f"{BROWSER_ENV} to let {info.label} load the page in it)"
-        )
+        return _switched_off(info, context)
     if request.method.upper() != "GET":
         return ", and headless Chromium was not started: it loads only GET requests"
     return None
+
+
+def _switched_off(info: ProviderInfo, context: ProviderContext) -> str:
+    """The clause for a browser switched off: what turns it off, and what would let it run.
+
+    Unsetting the switch is enough only where Chromium is installed; where it is not, the
+    clause said to unset it all the same, which only led to the next failure. Then it says
+    what is missing and what to install first (:data:`~websearch_core.browser.INSTALL_HINT`).
+    """
+    value = env_value(BROWSER_ENV)
+    switch = f"{BROWSER_ENV}={value.strip()}" if value else "the settings"
+    not_started = f", and headless Chromium was not started: {switch} turns it off"
+    let = f"unset {BROWSER_ENV} to let {info.label} load the page in it"
+    missing = _browser_missing(context)
+    if missing is None:
+        return f"{not_started} ({let})"
+    install = INSTALL_HINT.removesuffix(".")
+    return f"{not_started}, and it is not installed ({missing}). {install}, then {let}"
 
 
 def _without_label(message: str, label: str) -> str:
