@@ -8,6 +8,7 @@ which proves the browser is not touched when the plain fetch suffices, and gives
 "what to install" failure when it is needed.
 """
 
+import re
 from typing import Any
 
 import aiohttp
@@ -226,8 +227,16 @@ async def test_challenge_without_chromium_names_what_to_install(sim: Simulator) 
 async def test_transport_failure_without_chromium_names_what_to_install(sim: Simulator) -> None:
     failure = await _failure_after(sim, Fault.reset(), always=True)
     assert isinstance(failure, BrowserUnavailableError)
-    assert "the plain fetch got Google connection" in failure.message
-    assert 'pip install "websearch-tools[browser]"' in failure.message
+    # One sentence, Google named once: it read "the plain fetch got Google connection
+    # failed (...) and headless Chromium is not available".
+    assert re.fullmatch(
+        r"Google browser search failed: the connection failed \(127\.0\.0\.1:\d+\): "
+        r"[^,(]+ \(\w+\), and headless Chromium is not available \(no Chromium "
+        r"executable at /nonexistent/chromium-for-tests\)\. "
+        r"Install it with: pip install \"websearch-tools\[browser\]\" and apt-get install "
+        r"chromium \(or set WEBSEARCH_CHROMIUM_PATH to a Chromium executable\)\.",
+        failure.message,
+    ), failure.message
 
 
 @pytest.mark.usefixtures("browser_missing")

@@ -105,13 +105,24 @@ class NeedsBrowser(Exception):
         reason: Why (``HTTP 403``, ``a challenge page``, the transport failure's text).
         started: ``time.monotonic()`` when the plain fetch began; the browser gets the rest
             of the provider's timeout.
+        plain_failure: The plain fetch's failure in transport as the engine's text says it,
+            without the engine's name (``the connection failed (...): ...``); ``None`` when
+            it got a page. A missing browser is said after it, as one sentence.
     """
 
-    def __init__(self, request: HttpRequest, reason: str, started: float) -> None:
+    def __init__(
+        self,
+        request: HttpRequest,
+        reason: str,
+        started: float,
+        *,
+        plain_failure: str | None = None,
+    ) -> None:
         super().__init__(reason)
         self.request = request
         self.reason = reason
         self.started = started
+        self.plain_failure = plain_failure
 
 
 def escalate_after_failure(
@@ -140,7 +151,8 @@ def escalate_after_failure(
         said = _without_label(error.message, info.label)
         detail = f"{said}{not_started}" if failure.names_browser else said
         raise type(error)(info.id, failure.failed.format(detail), 503) from None
-    raise NeedsBrowser(request, error.message, started)
+    plain_failure = _without_label(error.message, info.label)
+    raise NeedsBrowser(request, error.message, started, plain_failure=plain_failure)
 
 
 def _why_not_started(
@@ -270,10 +282,7 @@ async def fetch_in_browser(
     try:
         page = await browser.fetch(url, timeout=timeout, options=options)
     except BrowserNotAvailableError as error:
-        detail = (
-            f"the plain fetch got {needed.reason} and headless Chromium is not available "
-            f"({error.reason}). {INSTALL_HINT}"
-        )
+        detail = _without_browser(needed, error.reason)
         raise BrowserUnavailableError(info.id, failure.failed.format(detail)) from None
     except BrowserTimeoutError:
         raise ProviderTimeoutError(info.id, failure.timed_out, 504) from None
@@ -288,6 +297,20 @@ async def fetch_in_browser(
         message = too_large_message(info.label, f"rendered {info.response_name}", cap)
         raise ResponseTooLargeError(info.id, message, 500)
     return response
+
+
+def _without_browser(needed: NeedsBrowser, missing: str) -> str:
+    """The detail for a plain fetch that needed the browser where it cannot start.
+
+    A page the engine refused is what the plain fetch got (``the plain fetch got HTTP 429
+    and ...``); a failure in transport is said as the engine says it when the browser is
+    not tried, the browser after it: it read ``the plain fetch got Google connection
+    failed (...) and ...``, the engine named twice.
+    """
+    unavailable = f"headless Chromium is not available ({missing}). {INSTALL_HINT}"
+    if needed.plain_failure is not None:
+        return f"{needed.plain_failure}, and {unavailable}"
+    return f"the plain fetch got {needed.reason} and {unavailable}"
 
 
 def _load_failure(provider: str, message: str, error: BrowserFetchError) -> SearchProviderError:
