@@ -87,6 +87,19 @@ async def _context(sim: Simulator, environ: Mapping[str, str]) -> AsyncIterator[
         yield context
 
 
+def refused_off_own_host(error: ProviderNotConfiguredError) -> str:
+    """The refusal's text, checked to refuse the session cookie to :data:`FOREIGN` by name,
+    for the plugin's own host only, without the cookie or any part of it."""
+    text = str(error)
+    assert error.provider == "session-plugin"
+    assert text.startswith(
+        f"Refusing to send the Session Plugin session cookie in {VARIABLE} to {FOREIGN}: "
+        f'provider "session-plugin" (Session Plugin) declares its sign-in for {OWN_HOST} only'
+    ), text
+    assert SESSION not in text and "eyJ1c2VyIjoiYWxpY2UifQ" not in text
+    return text
+
+
 @pytest.mark.parametrize("as_secret", [True, False], ids=["secret_env", "env"])
 async def test_a_plugin_sign_in_variable_is_not_sent_off_its_hosts(as_secret: bool) -> None:
     provider = type("Made", (SessionPlugin,), {"read_as_secret": as_secret})()
@@ -94,15 +107,9 @@ async def test_a_plugin_sign_in_variable_is_not_sent_off_its_hosts(as_secret: bo
         with pytest.raises(ProviderNotConfiguredError) as refused:
             await provider.search(SearchParams(query="q"), context)
         assert sim["codex"].requests == []
-    text = str(refused.value)
-    assert refused.value.provider == "session-plugin"
-    assert text.startswith(
-        f"Refusing to send the Session Plugin session cookie in {VARIABLE} to {FOREIGN}: "
-        f'provider "session-plugin" (Session Plugin) declares its sign-in for {OWN_HOST} only'
-    ), text
+    text = refused_off_own_host(refused.value)
     assert "base_urls.session-plugin" in text and "sign_in_gateways" in text
     assert "stored under" not in text
-    assert SESSION not in text and "eyJ1c2VyIjoiYWxpY2UifQ" not in text
 
 
 async def test_a_provider_not_declaring_the_variable_is_held_to_its_declarers_hosts() -> None:
