@@ -49,27 +49,44 @@ class CommandLineError(Exception):
 class OneValueOnly(argparse.Action):
     """Store an option's value, refusing a second, different one instead of keeping the last.
 
-    argparse keeps the last value of an option given twice, so ``--provider a --provider b``
-    asked ``b`` alone and never said that ``a`` was dropped. The same value twice is kept
-    (compared trimmed, in lower case, as provider ids are read). The refusal names both
-    values and what to write instead; :meth:`CommandParser.refusal` puts the option in
-    front and the command's help after it.
+    argparse keeps the last value of an option given twice, so ``--limit 5 ... --limit 20``
+    (a shell alias and an option typed after it) asked for 20 and never said that 5 was
+    dropped, and ``--provider a --provider b`` asked ``b`` alone. Every option of a
+    :class:`CommandParser` that takes one value stores it through this action (see
+    :meth:`CommandParser.add_argument`). The refusal names both values and what to write
+    instead; :meth:`CommandParser.refusal` puts the option in front and the command's help
+    after it.
+
+    The same value twice is kept: nothing is dropped, and an alias that says what is typed
+    after it is no mistake, so refusing it would only break a command that works. Values
+    are compared trimmed and in lower case, as the options taking one value read them
+    (provider ids, BCP 47 tags, country codes, numbers, dates).
 
     Args:
         option_strings, dest, kwargs: As for :class:`argparse.Action`.
         instead: What to write instead, given the first and the second value
-            (``to ask them in turn, set WEBSEARCH_PROVIDERS=a,b``).
+            (``to ask them in turn, set WEBSEARCH_PROVIDERS=a,b``); by default, to keep one
+            of the two.
 
     Example:
         >>> parser = CommandParser(prog="demo", add_help=False)
         >>> _ = parser.add_argument(
         ...     "--pick", action=OneValueOnly, instead=lambda a, b: f"write {a},{b}"
         ... )
+        >>> _ = parser.add_argument("--size")
         >>> try:
         ...     parser.parse_command(["--pick", "x", "--pick", "y"])
         ... except CommandLineError as error:
         ...     print(error)
         --pick: given twice (x, then y); write x,y; see demo --help
+        >>> try:
+        ...     parser.parse_command(["--size", "5", "--size", "20"])
+        ... except CommandLineError as error:
+        ...     for clause in str(error).split("; "):
+        ...         print(clause)
+        --size: given twice (5, then 20)
+        it takes one value: keep one of the two (a shell alias may add the other)
+        see demo --help
     """
 
     def __init__(
@@ -77,11 +94,11 @@ class OneValueOnly(argparse.Action):
         option_strings: Sequence[str],
         dest: str,
         *,
-        instead: Callable[[str, str], str],
+        instead: Callable[[str, str], str] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(option_strings, dest, **kwargs)
-        self.instead = instead
+        self.instead = instead or _keep_one
 
     def __call__(
         self,
@@ -90,13 +107,23 @@ class OneValueOnly(argparse.Action):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> None:
-        """Store ``values``, or raise the refusal when another value came before it."""
-        given = str(values)
-        earlier = getattr(namespace, self.dest, None)
-        if isinstance(earlier, str) and not _same(earlier, given):
-            problem = f"given twice ({earlier}, then {given}); {self.instead(earlier, given)}"
+        """Store ``values``, or raise the refusal when another value came before it.
+
+        A value is stored as its ``type`` made it (``--port``'s number); until the option
+        is given, its attribute is its default, the very object (argparse's own test for
+        "not given", with which it converts a text default once the line is read).
+        """
+        earlier = getattr(namespace, self.dest, self.default)
+        if earlier is not self.default and not _same(str(earlier), str(values)):
+            first, second = str(earlier), str(values)
+            problem = f"given twice ({first}, then {second}); {self.instead(first, second)}"
             raise argparse.ArgumentError(self, problem)
-        setattr(namespace, self.dest, given)
+        setattr(namespace, self.dest, values)
+
+
+def _keep_one(first: str, second: str) -> str:
+    """What to do with two values of an option that takes one: keep the one meant."""
+    return "it takes one value: keep one of the two (a shell alias may add the other)"
 
 
 def _same(first: str, second: str) -> bool:
@@ -134,7 +161,18 @@ class CommandParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def add_argument(self, *name_or_flags: str, **kwargs: Any) -> argparse.Action:
-        """Add an argument as argparse does, keeping it by its option names."""
+        """Add an argument as argparse does, keeping it by its option names.
+
+        An option that takes one value (no ``action``, or ``store``, and no ``nargs``)
+        refuses a second, different one (:class:`OneValueOnly`) instead of keeping the last
+        silently; one that appends (``--site``) goes on appending. argparse adds a
+        group's options without this method: one taking a value names
+        ``action=OneValueOnly`` itself.
+        """
+        option = bool(name_or_flags) and name_or_flags[0].startswith(tuple(self.prefix_chars))
+        stores = kwargs.get("action", "store") == "store" and kwargs.get("nargs") is None
+        if option and stores:
+            kwargs["action"] = OneValueOnly
         return self.record(super().add_argument(*name_or_flags, **kwargs))
 
     def record(self, action: argparse.Action) -> argparse.Action:

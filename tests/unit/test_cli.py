@@ -374,6 +374,20 @@ def test_a_second_provider_is_refused_naming_both_and_the_list_setting(
     assert sim["tavily"].requests == [] and sim["brave"].requests == []
 
 
+def test_a_second_limit_is_refused_naming_both_not_the_last_kept(
+    simulate: Simulate, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse searched for 20 results and said nothing of the 5 an alias had given."""
+    sim = simulate("brave")
+    assert main(["python", "--limit", "5", "--limit", "20"]) == EXIT_USAGE
+    assert capsys.readouterr() == (
+        "",
+        "websearch: limit (--limit): given twice (5, then 20); it takes one value: keep one "
+        "of the two (a shell alias may add the other); see websearch --help\n",
+    )
+    assert sim["brave"].requests == []
+
+
 def test_the_same_provider_given_twice_is_searched(
     simulate: Simulate, capsys: pytest.CaptureFixture[str]
 ) -> None:
