@@ -3,7 +3,7 @@
 Every call forces ``provider="kagi"`` so only Kagi runs, whatever else is registered.
 """
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -15,6 +15,7 @@ from websearch_core.errors import (
 )
 from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
 from websearch_core.testing.protocols.kagi import KagiProtocol
+from websearch_core.testing.simulator import default_results
 
 QUERY = "steve jobs biography"
 
@@ -73,6 +74,37 @@ async def test_limit_and_recency_are_sent(sim: Simulator) -> None:
     }
 
 
+async def test_dates_and_country_go_in_filters_and_kagi_applies_them(sim: Simulator) -> None:
+    # Kagi's OpenAPI description (search_request_filters) has region, after and before: the
+    # dates are applied upstream, so the simulator (like Kagi) serves only days 3 to 5.
+    sim["kagi"].honour_dates = True
+    async with sim_client(sim) as ws:
+        response = await ws.search(
+            QUERY,
+            provider="kagi",
+            date_after=date(2026, 1, 3),
+            date_before=date(2026, 1, 5),
+            country="de",
+        )
+    (request,) = sim["kagi"].requests
+    assert request.json()["filters"] == {
+        "after": "2026-01-03",
+        "before": "2026-01-05",
+        "region": "DE",
+    }
+    assert [s.published_date for s in response.sources] == [
+        "2026-01-03T00:00:00Z",
+        "2026-01-04T00:00:00Z",
+        "2026-01-05T00:00:00Z",
+    ]
+    applied = {record.name: record.applied for record in response.filters}
+    assert applied == {
+        "date_after": ("native",),
+        "date_before": ("native",),
+        "country": ("native",),
+    }
+
+
 async def test_num_search_results_wins_and_is_clamped_to_forty(sim: Simulator) -> None:
     sim["kagi"].results = [
         SimResult(title=f"R{i}", url=f"https://r{i}.example.org/", snippet=f"s{i}")
@@ -123,6 +155,20 @@ def test_protocol_refuses_a_request_without_the_bot_scheme(headers: dict[str, st
 
 @pytest.mark.parametrize("body", [b"not json", b'{"limit": 3}', b'{"query": "  "}'])
 def test_protocol_refuses_a_request_without_a_query(body: bytes) -> None:
+    response = KagiProtocol().answer(_recorded({"Authorization": "Bot k"}, body), [])
+    assert response.status == 400
+
+
+def test_protocol_date_window_reads_filters_after_and_before() -> None:
+    body = b'{"query": "x", "filters": {"after": "2026-01-03", "before": "2026-01-05"}}'
+    window = KagiProtocol().date_window(_recorded({"Authorization": "Bot k"}, body))
+    served = [r.published for r in default_results("x") if window.admits(r)]
+    assert served == ["2026-01-03T00:00:00Z", "2026-01-04T00:00:00Z", "2026-01-05T00:00:00Z"]
+
+
+@pytest.mark.parametrize("filters", [b'{"after": "last week"}', b'{"before": 20260105}'])
+def test_protocol_refuses_a_filter_date_that_is_not_a_date(filters: bytes) -> None:
+    body = b'{"query": "x", "filters": ' + filters + b"}"
     response = KagiProtocol().answer(_recorded({"Authorization": "Bot k"}, body), [])
     assert response.status == 400
 

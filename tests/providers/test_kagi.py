@@ -55,7 +55,15 @@ def test_registry_returns_the_kagi_provider_with_its_facts() -> None:
     assert (INFO.id, INFO.label, INFO.kind) == ("kagi", "Kagi", "api")
     assert INFO.env_vars == ("KAGI_API_KEY",)
     assert (INFO.default_results, INFO.max_results) == (10, 40)
-    assert INFO.honours == {"query", "recency", "limit", "num_search_results", "date_after"}
+    assert INFO.honours == {
+        "query",
+        "recency",
+        "limit",
+        "num_search_results",
+        "date_after",
+        "date_before",
+        "country",
+    }
     assert INFO.docs_url.startswith("https://help.kagi.com/")
 
 
@@ -122,6 +130,39 @@ def test_no_time_filter_sends_no_filters() -> None:
 def test_date_after_wins_over_recency() -> None:
     params = SearchParams(query="x", recency="day", date_after=date(2025, 6, 1))
     assert request_body(params, TODAY)["filters"] == {"after": "2025-06-01"}
+
+
+def test_date_before_and_country_go_in_filters_as_kagis_openapi_names_them() -> None:
+    # kagisearch/kagi-api-golang api/openapi.yaml, search_request_filters: region, after,
+    # before (dates as YYYY-MM-DD, region an ISO 3166-1 alpha-2 code).
+    params = SearchParams(
+        query="x", date_after=date(2025, 1, 2), date_before=date(2025, 3, 4), country="de"
+    )
+    assert request_body(params, TODAY)["filters"] == {
+        "after": "2025-01-02",
+        "before": "2025-03-04",
+        "region": "DE",
+    }
+
+
+@pytest.mark.parametrize(
+    ("fields", "filters"),
+    [
+        ({"date_before": date(2025, 3, 4)}, {"before": "2025-03-04"}),
+        ({"country": "jp"}, {"region": "JP"}),
+        ({"recency": "week", "country": "gb"}, {"after": "2026-03-24", "region": "GB"}),
+    ],
+)
+def test_each_filter_key_is_sent_only_when_asked(
+    fields: dict[str, Any], filters: dict[str, str]
+) -> None:
+    assert request_body(SearchParams(query="x", **fields), TODAY)["filters"] == filters
+
+
+def test_language_has_no_kagi_parameter_and_is_not_sent() -> None:
+    # Guard (passes before and after the fix): Kagi's v1 description has no language field.
+    body = request_body(SearchParams(query="x", language="de"), TODAY)
+    assert body == {"query": "x", "workflow": "search", "limit": 10}
 
 
 def test_build_request_uses_today_in_utc() -> None:

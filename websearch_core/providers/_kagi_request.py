@@ -1,4 +1,4 @@
-"""The Kagi v1 request body, as pure functions: the count and the ``filters.after`` date.
+"""The Kagi v1 request body, as pure functions: the count and the ``filters`` object.
 
 Kept apart from :mod:`websearch_core.providers.kagi`, which states the wire facts these
 functions follow and holds the hooks.
@@ -14,7 +14,7 @@ from ..models import Recency, SearchParams
 from ._kagi_parse import DEFAULT_RESULTS
 from .base import clamp_count
 
-__all__ = ["MAX_RESULTS", "after_date", "request_body"]
+__all__ = ["MAX_RESULTS", "after_date", "request_body", "search_filters"]
 
 MAX_RESULTS: Final = 40
 
@@ -45,8 +45,30 @@ def after_date(params: SearchParams, today: date) -> date | None:
     return result
 
 
+def search_filters(params: SearchParams, today: date) -> dict[str, str]:
+    """The ``filters`` object for ``params``: ``after``, ``before`` and ``region``, when asked.
+
+    Kagi's v1 OpenAPI description (``search_request_filters``) has all three: the two
+    dates as ``YYYY-MM-DD`` and ``region`` as an ISO 3166-1 alpha-2 code, written here in
+    ISO's upper case (the description does not say which case it reads).
+
+    Example:
+        >>> search_filters(SearchParams(query="x", country="de"), date(2026, 1, 1))
+        {'region': 'DE'}
+    """
+    filters: dict[str, str] = {}
+    after = after_date(params, today)
+    if after is not None:
+        filters["after"] = after.isoformat()
+    if params.date_before is not None:
+        filters["before"] = params.date_before.isoformat()
+    if params.country is not None:
+        filters["region"] = params.country.upper()
+    return filters
+
+
 def request_body(params: SearchParams, today: date) -> dict[str, Any]:
-    """The JSON body Kagi receives for ``params`` (pure).
+    """The JSON body Kagi receives for ``params`` (pure); ``filters`` only when one is asked.
 
     Example:
         >>> request_body(SearchParams(query="x", limit=50), date(2026, 1, 1))
@@ -57,7 +79,7 @@ def request_body(params: SearchParams, today: date) -> dict[str, Any]:
         "workflow": "search",
         "limit": clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS),
     }
-    after = after_date(params, today)
-    if after is not None:
-        body["filters"] = {"after": after.isoformat()}
+    filters = search_filters(params, today)
+    if filters:
+        body["filters"] = filters
     return body

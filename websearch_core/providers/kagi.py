@@ -1,20 +1,27 @@
 """Kagi Search API: Kagi's own results, plus related searches and direct answers, as JSON.
 
 * **Endpoint:** ``POST https://kagi.com/api/v1/search`` with a JSON body
-  ``{"query", "workflow": "search", "limit", "filters": {"after": "YYYY-MM-DD"}}``;
-  ``filters`` is sent only with a time filter.
+  ``{"query", "workflow": "search", "limit", "filters": {"after", "before", "region"}}``;
+  ``filters`` is sent only when one of them is asked, each key only when asked.
 * **Auth:** ``Authorization: Bot <key>`` (``KAGI_API_KEY``), plus ``Content-Type`` and
-  ``Accept: application/json``. Kagi's API quick start documents the ``Bot`` scheme for
-  ``/api/v1`` as for v0 (help.kagi.com/kagi/api/api-portal.html); the behaviour
-  reference's ``Bearer`` is not in Kagi's documentation. Kagi's Search API is a closed
-  beta: a key needs Kagi's approval.
+  ``Accept: application/json``. Kagi's pages disagree on the scheme for ``/api/v1``: the
+  Search API page (help.kagi.com/kagi/api/search.html) and the older API portal page send
+  ``Bot``, as v0 did; Kagi's OpenAPI description (``securitySchemes.kagi``: HTTP
+  ``bearer``, kagisearch/kagi-api-golang ``api/openapi.yaml``) and the newer quick start
+  (kagisearch/kagi-docs ``docs/kagi/api/quick-start.md``, against Kagi's mock server) say
+  ``Bearer``, as the behaviour reference does. Neither was tried live; ``Bot`` stays.
+  Kagi's Search API is a closed beta: a key needs Kagi's approval.
 * **Limits:** ``limit`` is ``num_search_results`` or ``limit``, default 10, clamped to
-  1..40; the parsed sources are cut to the same number.
-* **Time filters** (built in ``_kagi_request``): ``filters.after`` is ``date_after`` when
-  given, else today (UTC) minus one day / seven days / one calendar month / one calendar
-  year for ``recency``. A calendar step that lands past the end of a month is clamped to its
-  last day (March 31 minus a month is February 28 or 29), where JavaScript's
-  ``setUTCMonth`` would roll into March.
+  1..40 (the spec's cap; Kagi's description takes 1..1024 and says ``limit`` only caps
+  what is returned); the parsed sources are cut to the same number.
+* **Filters** (built in ``_kagi_request``), as Kagi's OpenAPI description lists them
+  (``search_request_filters``: ``region``, ``after``, ``before``): ``filters.after`` is
+  ``date_after`` when given, else today (UTC) minus one day / seven days / one calendar
+  month / one calendar year for ``recency``; ``filters.before`` is ``date_before``;
+  ``filters.region`` is ``country`` as an upper-case ISO 3166-1 alpha-2 code. A calendar
+  step that lands past the end of a month is clamped to its last day (March 31 minus a
+  month is February 28 or 29), where JavaScript's ``setUTCMonth`` would roll into March.
+  The description has no language parameter, so ``language`` is ignored.
 * **Query operators:** ``site:``, ``-site:``, phrases, ``-term`` and ``filetype:`` stay in
   (or are written into) ``query``. Kagi's own help lists ``filetype:``, ``site:``,
   ``inurl:``, ``intitle:``, quotes, ``AND`` / ``OR``, ``+`` / ``-`` and ``*`` among its
@@ -93,7 +100,9 @@ __all__ = [
 
 KAGI_ENDPOINT: Final = "https://kagi.com/api/v1/search"
 
-_FILTERS: Final = FilterSupport(native=frozenset({"date_after", "recency"}), query=QUERY_OPERATORS)
+_FILTERS: Final = FilterSupport(
+    native=frozenset({"date_after", "date_before", "recency", "country"}), query=QUERY_OPERATORS
+)
 INFO = ProviderInfo(
     id="kagi",
     label="Kagi",

@@ -6,6 +6,10 @@ answered with the v1 envelope ``{"meta": {"trace", "id", "ms"}, "data": {"search
 ``snippet`` and ``time``; ``limit`` is honoured (default 10, at most 40); two related
 searches and one direct answer are derived from the query.
 
+``filters`` holds ``after`` / ``before`` (``YYYY-MM-DD``) and ``region``, the keys of
+Kagi's OpenAPI ``search_request_filters``; the two dates are the window
+:meth:`KagiProtocol.date_window` lets through, and one that is not a date is a 400.
+
 A request without an ``Authorization: Bot <token>`` header gets a 401 with Kagi's error envelope
 ``{"meta": {...}, "data": null, "error": [{"code": 401, "msg": "..."}]}``; a body without a
 query gets a 400 in the same envelope. The API has no bot challenge, so
@@ -13,6 +17,7 @@ query gets a 400 in the same envelope. The API has no bot challenge, so
 """
 
 import hashlib
+from datetime import date
 from typing import Any
 
 from aiohttp import web
@@ -20,6 +25,7 @@ from aiohttp import web
 from ..simulator import RecordedRequest, SimResult
 from ._common import bearer_token
 from ._operators import Operators
+from ._windows import ANY_DATE, DateWindow, between_days
 
 __all__ = ["KagiProtocol"]
 
@@ -41,6 +47,39 @@ def _limit(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         return _DEFAULT_LIMIT
     return max(1, min(_MAX_LIMIT, value))
+
+
+class _BadFilter(ValueError):
+    """A ``filters`` date that is not ``YYYY-MM-DD``."""
+
+
+def _filter_day(filters: dict[str, Any], key: str) -> date | None:
+    value = filters.get(key)
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise _BadFilter(f"filters.{key} must be a YYYY-MM-DD date")
+
+
+def _filters(request: RecordedRequest) -> dict[str, Any]:
+    try:
+        body = request.json()
+    except ValueError:
+        return {}
+    filters = body.get("filters") if isinstance(body, dict) else None
+    return filters if isinstance(filters, dict) else {}
+
+
+def _window(filters: dict[str, Any]) -> DateWindow:
+    """The days ``filters`` lets through; raises :class:`_BadFilter` for a non-date."""
+    after, before = _filter_day(filters, "after"), _filter_day(filters, "before")
+    if after is None and before is None:
+        return ANY_DATE
+    return between_days(after, before)
 
 
 def _item(result: SimResult) -> dict[str, Any]:
@@ -68,6 +107,10 @@ class KagiProtocol:
         query = body.get("query") if isinstance(body, dict) else None
         if not isinstance(query, str) or not query.strip():
             return _error(400, "Missing query")
+        try:
+            _window(_filters(request))
+        except _BadFilter as bad:
+            return _error(400, str(bad))
         served = results[: _limit(body.get("limit"))]
         payload = {
             "meta": _meta(query),
@@ -85,6 +128,17 @@ class KagiProtocol:
             },
         }
         return web.json_response(payload)
+
+    def date_window(self, request: RecordedRequest) -> DateWindow:
+        """The days ``filters.after`` and ``filters.before`` let through (both included).
+
+        A date that is not one lets every result through: :meth:`answer` refuses that
+        request with a 400 anyway.
+        """
+        try:
+            return _window(_filters(request))
+        except _BadFilter:
+            return ANY_DATE
 
     def challenge(self) -> web.Response:
         """The API has no challenge page: a bare 403."""
