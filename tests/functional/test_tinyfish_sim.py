@@ -3,6 +3,7 @@
 Every call forces ``provider="tinyfish"`` so only TinyFish runs, whatever else is registered.
 """
 
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -161,6 +162,28 @@ async def test_filters_are_sent_on_every_page(sim: Simulator) -> None:
     assert len(sim["tinyfish"].requests) == 2
 
 
+async def test_explicit_dates_replace_recency_and_tinyfish_applies_them(sim: Simulator) -> None:
+    # The reference forbids recency_minutes with after_date / before_date: the request half
+    # is a guard (the adapter never mixed them); the sources half needs the simulator to
+    # apply the dates as TinyFish does (date_window), which it did not before.
+    sim["tinyfish"].honour_dates = True
+    async with sim_client(sim) as ws:
+        response = await ws.search(
+            QUERY,
+            provider="tinyfish",
+            recency="week",
+            date_after=date(2026, 1, 3),
+            date_before=date(2026, 1, 5),
+        )
+    (request,) = sim["tinyfish"].requests
+    sent = request.query_dict()
+    assert "recency_minutes" not in sent
+    assert (sent["after_date"], sent["before_date"]) == ("2026-01-03", "2026-01-05")
+    assert [s.title for s in response.sources] == [f"{QUERY} result {i}" for i in (3, 4, 5)]
+    applied = {record.name: record.applied for record in response.filters}
+    assert applied["date_after"] == applied["date_before"] == ("native",)
+
+
 # --- faults ----------------------------------------------------------------------------------
 
 
@@ -210,6 +233,66 @@ def test_protocol_refuses_a_missing_key() -> None:
 def test_protocol_refuses_bad_parameters(query: tuple[tuple[str, str], ...]) -> None:
     response = TinyFishProtocol().answer(_recorded({"X-API-Key": "k"}, query), _results(3))
     assert response.status == 400
+
+
+@pytest.mark.parametrize(
+    "freshness",
+    [
+        (("recency_minutes", "60"), ("after_date", "2026-01-01")),
+        (("recency_minutes", "1440"), ("before_date", "2026-01-01")),
+        (("recency_minutes", "0"),),
+        (("recency_minutes", "5256001"),),
+        (("recency_minutes", "week"),),
+        (("after_date", "2026-1-5"),),
+        (("before_date", "05/01/2026"),),
+        (("after_date", "2026-01-06"), ("before_date", "2026-01-05")),
+    ],
+)
+def test_protocol_refuses_what_tinyfishs_freshness_rules_refuse(
+    freshness: tuple[tuple[str, str], ...],
+) -> None:
+    # docs.tinyfish.ai/search-api/reference: recency_minutes is 1..5256000 and never with a
+    # date; dates are YYYY-MM-DD with after_date <= before_date.
+    query = (("query", "x"), *freshness)
+    response = TinyFishProtocol().answer(_recorded({"X-API-Key": "k"}, query), _results(3))
+    assert response.status == 400
+
+
+@pytest.mark.parametrize(
+    "freshness",
+    [
+        (("recency_minutes", "5256000"),),
+        (("after_date", "2026-01-05"), ("before_date", "2026-01-05")),
+    ],
+)
+def test_protocol_accepts_the_limits_of_tinyfishs_freshness_rules(
+    freshness: tuple[tuple[str, str], ...],
+) -> None:
+    # Guard (passes before and after): the edges the reference allows are not refused.
+    query = (("query", "x"), *freshness)
+    response = TinyFishProtocol().answer(_recorded({"X-API-Key": "k"}, query), _results(3))
+    assert response.status == 200
+
+
+def test_protocol_date_window_reads_recency_minutes_and_the_dates() -> None:
+    dated = [
+        SimResult(
+            title=f"D{day}",
+            url=f"https://d{day}.example.org/",
+            snippet="s",
+            published=f"2026-01-0{day}T12:00:00Z",
+        )
+        for day in range(1, 8)
+    ]
+    query = (("query", "x"), ("after_date", "2026-01-03"), ("before_date", "2026-01-05"))
+    window = TinyFishProtocol().date_window(_recorded({"X-API-Key": "k"}, query))
+    assert [r.title for r in dated if window.admits(r)] == ["D3", "D4", "D5"]
+    recent = TinyFishProtocol().date_window(
+        _recorded({"X-API-Key": "k"}, (("query", "x"), ("recency_minutes", "60")))
+    )
+    assert recent.earliest is not None
+    assert datetime.now(UTC) - recent.earliest >= timedelta(minutes=60)
+    assert not any(recent.admits(r) for r in dated)
 
 
 def test_protocol_challenge_is_a_403() -> None:

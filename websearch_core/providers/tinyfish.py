@@ -25,7 +25,10 @@
   ``language`` is the two-letter primary subtag.
 * **Results:** ``results[]`` of ``{position, site_name, title, snippet, url}``, read as
   :mod:`._tinyfish_parse` tells; only ``http(s)`` URLs are kept.
-* **Errors:** ``TinyFish API error (<status>): <body>`` after the shared classifier.
+* **Errors:** ``TinyFish API error (<status>): <body>`` after the shared classifier, which
+  reads the reference's table as TinyFish means it: 401 a bad key, 402 "payment required"
+  a spent quota, 403 "Search API access is not enabled" an authorization failure, 429 a
+  rate limit, 500 / 503 transient.
 * **Modules:** the query string is built in ``_tinyfish_request``, pages are read in
   ``_tinyfish_parse`` and the paging decided in ``_tinyfish_steps``.
 
