@@ -4,6 +4,7 @@ Every call forces ``provider="serper"`` so only Serper runs, whatever else is re
 """
 
 import hashlib
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tests.functional._sim_helpers import fault_failure, sim_client, simulator_fixture
@@ -83,6 +84,28 @@ async def test_tool_text_has_answer_sources_and_related(sim: Simulator) -> None:
         "\n## Related\n3 questions\n"
         f"- What is {QUERY}?\n- {QUERY} tutorial\n- {QUERY} news"
     )
+
+
+async def test_recency_goes_as_tbs_and_google_applies_it(sim: Simulator) -> None:
+    # Serper's request takes tbs qdr:h|d|w|m|y (api-evangelist/serper
+    # openapi/serper-search-api-openapi.yml); Google leaves older pages out itself.
+    now = datetime.now(UTC)
+    sim["serper"].honour_dates = True
+    sim["serper"].results = [
+        SimResult(
+            title=f"{age} days old",
+            url=f"https://d{age}.example.org/",
+            snippet="s",
+            published=(now - timedelta(days=age)).isoformat(),
+        )
+        for age in (2, 20)
+    ]
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="serper", recency="week")
+    assert sim["serper"].requests[0].json()["tbs"] == "qdr:w"
+    assert [s.title for s in response.sources] == ["2 days old"]
+    (record,) = response.filters
+    assert (record.name, record.applied) == ("recency", ("native",))
 
 
 async def test_num_defaults_to_10_and_caps_at_100(sim: Simulator) -> None:

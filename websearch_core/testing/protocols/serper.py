@@ -10,7 +10,8 @@ shows them (``Jan 5, 2026``). An ``x-request-id`` header is sent. Serper takes n
 or file type parameter (its playground lists ``q``, ``gl``, ``hl``, ``location``, ``num``,
 ``page``, ``tbs`` and ``autocorrect``): ``q`` goes to Google, which reads ``site:``,
 ``-site:`` and ``filetype:``, so the results served keep to them
-(:attr:`SerperProtocol.operators`).
+(:attr:`SerperProtocol.operators`). ``tbs`` ``qdr:d|w|m|y`` is the date window Google
+applies (:meth:`SerperProtocol.date_window`).
 
 A request without ``X-API-KEY`` gets a 403 ``{"message": "Unauthorized.", "statusCode":
 403}``; a body without ``q`` gets a 400 in the same envelope. The API has no bot challenge,
@@ -25,6 +26,7 @@ from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._operators import Operators
+from ._windows import ANY_DATE, DateWindow, past
 
 __all__ = ["SerperProtocol"]
 
@@ -110,6 +112,17 @@ class SerperProtocol:
             payload,
             headers={"x-request-id": request_id},
         )
+
+    def date_window(self, request: RecordedRequest) -> DateWindow:
+        """The span ``tbs`` asks for (``qdr:d|w|m|y``); any date without one."""
+        try:
+            body = request.json()
+        except ValueError:
+            return ANY_DATE
+        tbs = body.get("tbs") if isinstance(body, dict) else None
+        if not isinstance(tbs, str) or not tbs.startswith("qdr:"):
+            return ANY_DATE
+        return past(tbs.removeprefix("qdr:"))
 
     def challenge(self) -> web.Response:
         """The API has no challenge page: a bare 403."""
