@@ -158,6 +158,40 @@ async def test_clear_all_clears_what_is_made_between_its_scan_and_its_reset(
     assert await store.get_usage("brave", "month:new") == 1
 
 
+async def test_clear_all_clears_a_failure_count_and_rate_slot_made_after_its_scan(
+    store: "RedisStore", other: "RedisStore", scan_hooked: Any, redis_client: Any, prefix: str
+) -> None:
+    # A provider with no counter, note or mark had no index: its failure count and rate
+    # booking, written by another process after clear_all's SCAN, before its script,
+    # survived the reset. Their scripts now index them.
+    async def writing() -> None:
+        await other.record_failure("tavily")
+        assert await other.take_rate_slot("tavily", 60.0, 0.0) == 0.0
+
+    scan_hooked.hook, scan_hooked.hook_after = lambda: asyncio.run(writing()), "index:"
+    await store.clear_all()
+    assert scan_hooked.hooked == 1  # the hook ran: both were made after every scan
+    rate = f"{prefix}rate:tavily"
+    assert redis_client.exists(f"{prefix}failures:tavily", rate, f"{rate}:booked_at") == 0
+    assert await store.rate_slot_wait("tavily") == 0.0
+    assert await other.record_failure("tavily") == 1  # made after the reset: counted afresh
+
+
+async def test_guard_clear_clears_a_failure_count_and_rate_slot_made_after_its_scan(
+    store: "RedisStore", other: "RedisStore", scan_hooked: Any, redis_client: Any, prefix: str
+) -> None:
+    # clear(provider) names these keys itself: a guard, passing before and after.
+    async def writing() -> None:
+        await other.record_failure("tavily")
+        await other.take_rate_slot("tavily", 60.0, 0.0)
+
+    scan_hooked.hook, scan_hooked.hook_after = lambda: asyncio.run(writing()), "note:"
+    await store.clear("tavily")
+    assert scan_hooked.hooked == 1
+    rate = f"{prefix}rate:tavily"
+    assert redis_client.exists(f"{prefix}failures:tavily", rate, f"{rate}:booked_at") == 0
+
+
 async def test_clear_all_over_its_bound_deletes_in_batches_and_still_clears_everything(
     store: "RedisStore",
     other: "RedisStore",

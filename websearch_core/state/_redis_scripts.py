@@ -84,10 +84,13 @@ retry whenever another process wrote the keys meanwhile, and could not read ``TI
 
 
 INDEX_KEY: Final = """
+local function server_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
 local function index_keys(index, indexes, scored)
   redis.call('ZADD', index, unpack(scored))
-  local t = redis.call('TIME')
-  local gone_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - 1000
+  local gone_ms = server_ms() - 1000
   local gone = '(' .. string.format('%.0f', gone_ms)
   redis.call('ZREMRANGEBYSCORE', index, '-inf', gone)
   local last = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')
@@ -101,8 +104,13 @@ local function index_keys(index, indexes, scored)
   redis.call('PEXPIREAT', indexes, string.format('%.0f', tonumber(top[2]) + 1000))
 end
 """
-"""A Lua function: note usage counters or a note in the provider's key ``index``, and that
-index in ``indexes``, the index of every provider's index.
+"""A Lua function: note keys a script creates in the provider's key ``index``, and that
+index in ``indexes``, the index of every provider's index (with ``server_ms``, the server's
+clock in epoch milliseconds).
+
+Every script that creates a provider's key indexes it here: usage counters, notes, the
+failure counter and the rate booking (with its ``booked_at``). Marks have their own index
+(``{prefix}marks``), written by the same script as the mark.
 
 ``scored`` is ``{expiry, key, expiry, key, ...}``, as ``ZADD`` takes them: one call, one
 prune and one expiry however many keys a script creates.
@@ -115,7 +123,7 @@ server has expired (a second ago, to stay clear of its own rounding) are dropped
 the index itself goes a second after its last key: it holds no more than the keys alive.
 ``indexes`` does the same one level up for ``clear_all`` (:data:`CLEAR_ALL_LUA`): each
 index scored by its own expiry, pruned and expired the same way, so it holds no more than
-the indexes alive, one per provider with a live counter or note. It is only written when
+the indexes alive, one per provider with a live indexed key. It is only written when
 the index's expiry moved (a new period's counter), so a reservation against a counter that
 exists costs one ``ZSCORE`` more.
 """
@@ -193,11 +201,14 @@ end
 return 0
 """
 
-# KEYS: the rate booking, the time it was made. ARGV: interval and max wait in
-# microseconds. Returns the wait in microseconds, or -1 when it would exceed the max wait.
-# A booking made after the server's "now" (its clock stepped back since) moves back by the
-# step, as base.next_free_slot says; a booking without its time is taken as it is.
-RATE_LUA: Final = """
+# KEYS: the rate booking, the time it was made, the provider's key index, the index of
+# indexes. ARGV: interval and max wait in microseconds. Returns the wait in microseconds,
+# or -1 when it would exceed the max wait. A booking made after the server's "now" (its
+# clock stepped back since) moves back by the step, as base.next_free_slot says; a booking
+# without its time is taken as it is. Both keys are indexed (INDEX_KEY) for clear_all.
+RATE_LUA: Final = (
+    INDEX_KEY
+    + """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local booked = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
@@ -207,11 +218,14 @@ local slot = math.max(now, booked)
 local wait = slot - now
 if wait > tonumber(ARGV[2]) then return -1 end
 local next_at = slot + tonumber(ARGV[1])
-local ttl_ms = math.ceil((next_at - now) / 1000) + 1000
-redis.call('SET', KEYS[1], string.format('%.0f', next_at), 'PX', ttl_ms)
-redis.call('SET', KEYS[2], string.format('%.0f', now), 'PX', ttl_ms)
+local ends_ms = math.floor(now / 1000) + math.ceil((next_at - now) / 1000) + 1000
+local ends = string.format('%.0f', ends_ms)
+redis.call('SET', KEYS[1], string.format('%.0f', next_at), 'PXAT', ends)
+redis.call('SET', KEYS[2], string.format('%.0f', now), 'PXAT', ends)
+index_keys(KEYS[3], KEYS[4], {ends, KEYS[1], ends, KEYS[2]})
 return wait
 """
+)
 
 # KEYS: a usage counter, the provider's key index, the index of indexes. ARGV: its expiry
 # in epoch ms. Returns the count.
@@ -390,17 +404,21 @@ return 1
 """
 )
 
-# KEYS: the provider's reset time, every provider's, the failure counter. ARGV: the wait
-# (:data:`RESET_CHECK`), FAILURE_WINDOW in ms. Returns the count, not counted again when
-# the failure came before a reset (it was counted before, and the reset cleared it).
+# KEYS: the provider's reset time, every provider's, the failure counter, the provider's
+# key index, the index of indexes. ARGV: the wait (:data:`RESET_CHECK`), FAILURE_WINDOW in
+# ms. Returns the count, not counted again when the failure came before a reset (it was
+# counted before, and the reset cleared it). The counter is indexed (INDEX_KEY).
 RECORD_FAILURE_LUA: Final = (
     RESET_CHECK
+    + INDEX_KEY
     + """
 if made_before_reset(KEYS[1], KEYS[2], ARGV[1]) then
   return tonumber(redis.call('GET', KEYS[3]) or '0') or 0
 end
 local count = redis.call('INCR', KEYS[3])
-redis.call('PEXPIRE', KEYS[3], ARGV[2])
+local ends = string.format('%.0f', server_ms() + tonumber(ARGV[2]))
+redis.call('PEXPIREAT', KEYS[3], ends)
+index_keys(KEYS[4], KEYS[5], {ends, KEYS[3]})
 return count
 """
 )

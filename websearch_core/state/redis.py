@@ -14,8 +14,9 @@ Selected when ``WEBSEARCH_REDIS_URL`` is set. Key layout, all under one prefix
     {prefix}cache:{key}                header + cached bytes, removed at expiry (PXAT)
     {prefix}note:{provider}:{name}     a provider's note: JSON text and expiry, removed at
                                        that expiry (PXAT)
-    {prefix}index:{provider}           sorted set of the provider's usage and note keys, each
-                                       scored by its expiry (epoch ms): what ``clear`` deletes
+    {prefix}index:{provider}           sorted set of the provider's usage, note, failure and
+                                       rate keys, each scored by its expiry (epoch ms): what
+                                       ``clear`` and ``clear_all`` delete
     {prefix}indexes                    sorted set of those indexes, each scored by its expiry:
                                        what ``clear_all`` deletes (with the marks index)
     {prefix}reset:{provider}           when the provider was last reset (``clear``),
@@ -248,7 +249,7 @@ class RedisStore(ThreadedStore[redis.Redis]):
         return [self._key("reset", provider), self._key("reset")]
 
     def _index_key(self, provider: str) -> str:
-        """The index of the provider's usage and note keys (``INDEX_KEY``)."""
+        """The index of the provider's usage, note, failure and rate keys (``INDEX_KEY``)."""
         return self._key("index", provider)
 
     def _index_keys(self, provider: str) -> list[str]:
@@ -349,12 +350,13 @@ class RedisStore(ThreadedStore[redis.Redis]):
     # -- counters -------------------------------------------------------------------------
 
     async def record_failure(self, provider: str) -> int:
-        """See :meth:`StateStore.record_failure`: one script.
+        """See :meth:`StateStore.record_failure`: one script, which indexes the counter.
 
         A failure made before a reset is not counted again (the reset cleared it): the
         count the server holds then is answered.
         """
         keys = [*self._reset_keys(check_provider(provider)), self._key("failures", provider)]
+        keys += self._index_keys(provider)
         window_ms = math.ceil(FAILURE_WINDOW * 1000)
         asked = time.monotonic()
 
@@ -485,8 +487,12 @@ class RedisStore(ThreadedStore[redis.Redis]):
         await self._run(lambda client: self._release_script(keys=keys, args=[], client=client))
 
     async def take_rate_slot(self, provider: str, interval: float, max_wait: float) -> float | None:
-        """See :meth:`StateStore.take_rate_slot`: one Lua script on the server's clock."""
-        keys = self._rate_keys(check_provider(provider))
+        """See :meth:`StateStore.take_rate_slot`: one Lua script on the server's clock.
+
+        The script indexes the booking's keys (:data:`._redis_scripts.INDEX_KEY`), so a
+        ``clear_all`` whose ``SCAN`` ran before it still deletes them.
+        """
+        keys = [*self._rate_keys(check_provider(provider)), *self._index_keys(provider)]
         check_rate_args(interval, max_wait)
         args = [math.ceil(interval * 1e6), math.floor(min(max_wait, 1e9) * 1e6)]
 
@@ -612,8 +618,8 @@ class RedisStore(ThreadedStore[redis.Redis]):
         script that deletes what the indexes name), and each provider's own, older, stays
         until it expires; both are kept :data:`RESET_KEPT_SECONDS` (see
         :data:`._redis_scripts.RESET_CHECK`). The ``SCAN`` first finds the keys no index
-        names (an older release's, failure counters and rate bookings of a provider with no
-        counter, note or mark) and deletes them, 500 to a command, before the script runs.
+        names (only an older release writes those) and deletes them, 500 to a command,
+        before the script runs: one such key written between the two survives.
         """
         prefix = _glob_escape(self._prefix)
         patterns = [prefix + kind + ":*" for kind in ("mark", "failures", "usage", "rate", "note")]
