@@ -147,6 +147,40 @@ async def test_an_uncapped_request_queued_behind_a_reset_is_not_counted(
     assert after.counts == (1,)
 
 
+async def test_writes_queued_longer_than_a_reset_is_kept_are_not_written(
+    store: "RedisStore",
+    resetter: "RedisStore",
+    redis_client: Any,
+    prefix: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A reset's time is kept a day; a write queued across a reset that landed after its
+    # time had expired used to be written. The age limit stands at 0.05 s here (23 h in
+    # the store); the reset keys are deleted, as the server expires them.
+    from websearch_core.state import redis as redis_state
+
+    monkeypatch.setattr(redis_state, "MAX_WRITE_AGE_SECONDS", 0.05, raising=False)
+    await store.record_failure("exa")
+    async with thread_held(store):
+        marking = asyncio.ensure_future(store.set_mark("brave", cooldown()))
+        failing = asyncio.ensure_future(store.record_failure("exa"))
+        noting = asyncio.ensure_future(store.set_note("gemini", "model", "t", time.time() + HOUR))
+        reserving = asyncio.ensure_future(store.reserve_usage("brave", uncapped()))
+        await asyncio.sleep(0.2)  # queued four times the limit
+        await resetter.clear("exa")
+        await resetter.clear_all()
+        redis_client.delete(f"{prefix}reset", f"{prefix}reset:exa")  # the day is over
+    await marking
+    assert await failing == 0  # not counted: the count the server holds
+    await noting
+    assert (await reserving).granted  # a request with no budget is never refused for it
+    assert await store.get_mark("brave", time.time()) is None
+    assert await store.get_note("gemini", "model", time.time()) is None
+    assert await store.get_usage("brave", "month:test") == 0
+    await store.set_mark("brave", cooldown())  # made now: written
+    assert await store.get_mark("brave", time.time()) is not None
+
+
 # -- guards: kept (these pass before and after the fix) -----------------------------------
 
 

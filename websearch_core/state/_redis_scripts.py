@@ -18,9 +18,11 @@ __all__ = [
     "CLEAR_ALL_LUA",
     "CLEAR_ALL_ROUNDS",
     "CLEAR_LUA",
+    "FORGOTTEN",
     "INCREMENT_LUA",
     "INDEX_KEY",
     "MARKED",
+    "MAX_WRITE_AGE_SECONDS",
     "MOVE_MARK_LUA",
     "RATE_LUA",
     "RATE_WAIT_LUA",
@@ -44,13 +46,35 @@ Its caller waits for it :data:`~websearch_core.settings_limits.MAX_STATE_WAIT_SE
 calls each bounded by the socket timeout (5 s by default) but not in number, and outside a
 search nothing bounds the wait. No limit in the code bounds that lateness, so the time is
 kept far past the 60 s: a day covers some 17,000 stuck calls in a row, or a process
-suspended for hours, for one small key per provider reset. A write later still lands, as
-it did before reset times were kept. Never kept forever: provider ids come and go.
+suspended for hours, for one small key per provider reset. A write later still is taken
+as made before a reset and dropped (:data:`MAX_WRITE_AGE_SECONDS`). Never kept forever:
+provider ids come and go.
 """
+
+MAX_WRITE_AGE_SECONDS: Final = RESET_KEPT_SECONDS - 3_600
+"""A write that waited in its process longer than this (23 hours) is dropped as made
+before a reset (:data:`RESET_CHECK`), whether or not one happened.
+
+Why: past :data:`RESET_KEPT_SECONDS` a reset's time is gone, and a write that old cannot
+tell whether one came while it waited; it would bring back what a forgotten reset cleared.
+What it carries is its own wait, on its process's monotonic clock, and the reset's time
+is kept by the server's: two durations, no two machines' clocks compared. The hour short
+of the day covers their rates differing (an NTP slew, 0.05% at most, some 43 s a day) and
+the time on the wire and in the server's queue, which the wait does not count. What a
+day-old write loses is a mark, a failure count, a note or an uncapped request's count made
+a day ago: a provider's own answer gives a mark again, a failure count is gone after
+``FAILURE_WINDOW`` (2 hours) anyway, and such a request is granted, only not counted. A
+capped reservation and a rate slot still land whatever their age: they stand for requests
+sent.
+"""
+
+FORGOTTEN: Final = -1
+"""The wait a write passes when it is older than :data:`MAX_WRITE_AGE_SECONDS`."""
 
 
 RESET_CHECK: Final = """
 local function made_before_reset(provider_reset, every_reset, waited)
+  if tonumber(waited) < 0 then return true end
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
   local last = 0
@@ -75,7 +99,9 @@ script (``waited``, microseconds of the monotonic clock), so its time on the ser
 is the script's ``TIME`` less that wait: no two machines' clocks are compared. The time on
 the wire and in the server's queue is not counted, which only ever makes a write look
 later: one made after a reset is never dropped. A reset the server's clock reads as in the
-future (the clock stepped back since) is left out, as SQLite leaves it.
+future (the clock stepped back since) is left out, as SQLite leaves it. A write older than
+the reset times are kept passes :data:`FORGOTTEN` (-1) and is always dropped
+(:data:`MAX_WRITE_AGE_SECONDS`).
 
 A script, not ``WATCH``: the check reads the server's clock and two keys and must decide
 with the write, atomically; ``WATCH`` would cost a read round trip before every write and a

@@ -49,7 +49,8 @@ Why it is built this way:
 * A reset keeps its time, and what it would have cleared, made before it but written after
   it (a mark, a failure, a note or an uncapped request's count left queued on the thread
   while another process reset), is not written: see
-  :data:`._redis_scripts.RESET_CHECK`.
+  :data:`._redis_scripts.RESET_CHECK`. The time is kept a day; such a write that waited
+  longer than :data:`MAX_WRITE_AGE_SECONDS` is never written, reset or not.
 
 Redis Cluster is not supported: the ``MULTI`` blocks span several keys without hash tags,
 and ``clear``'s and ``clear_all``'s scripts delete keys they read from the indexes rather
@@ -74,8 +75,10 @@ from ._redis_scripts import (
     CLEAR_ALL_LUA,
     CLEAR_ALL_ROUNDS,
     CLEAR_LUA,
+    FORGOTTEN,
     INCREMENT_LUA,
     MARKED,
+    MAX_WRITE_AGE_SECONDS,
     MOVE_MARK_LUA,
     RATE_LUA,
     RATE_WAIT_LUA,
@@ -127,8 +130,15 @@ def _epoch_ms(seconds: float) -> int:
 
 
 def _waited_us(asked: float) -> int:
-    """Microseconds since ``asked`` (``time.monotonic()`` at the call), for the reset check."""
-    return max(0, int((time.monotonic() - asked) * 1e6))
+    """Microseconds since ``asked`` (``time.monotonic()`` at the call), for the reset check.
+
+    :data:`FORGOTTEN` past :data:`MAX_WRITE_AGE_SECONDS`: the script then drops the write,
+    since a reset that came while it waited may no longer be kept.
+    """
+    waited = time.monotonic() - asked
+    if waited >= MAX_WRITE_AGE_SECONDS:
+        return FORGOTTEN
+    return max(0, int(waited * 1e6))
 
 
 def _grant(reply: object) -> UsageGrant:
