@@ -234,6 +234,46 @@ async def test_clear_all_over_its_bound_deletes_in_batches_and_still_clears_ever
     assert redis_client.exists(f"{prefix}reset") == 1
 
 
+async def test_clear_all_over_its_bound_clears_each_provider_whole_in_one_run(
+    store: "RedisStore",
+    other: "RedisStore",
+    scan_hooked: Any,
+    redis_client: Any,
+    prefix: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Runs took the indexes' names by rank up to the bound: exa's 3 counters and its 5
+    # other keys left 2 of the 10 for brave, whose month counters a reader between the
+    # runs then saw half cleared. A run now takes a provider whole or leaves it.
+    from websearch_core.state import redis as redis_state
+
+    monkeypatch.setattr(redis_state, "CLEAR_ALL_BATCH", 10)
+
+    async def filling() -> None:  # after the SCAN, which deletes what it finds
+        for month in range(3):  # exa's index expires first: the first run takes it
+            await other.reserve_usage("exa", (window(f"month:{month}", limit=9),))
+        for month in range(4):
+            await other.reserve_usage("brave", (window(f"month:{month}", ends_in=2 * HOUR),))
+        await other.set_mark("brave", ProviderMark("rate_limited", time.time() + HOUR, "429"))
+
+    between: list[tuple[int, ...]] = []
+
+    def reading() -> None:
+        exa = [redis_client.exists(f"{prefix}usage:exa:month:{m}") for m in range(3)]
+        brave = [redis_client.exists(f"{prefix}usage:brave:month:{m}") for m in range(4)]
+        between.extend([tuple(exa), (*brave, redis_client.exists(f"{prefix}mark:brave"))])
+
+    scan_hooked.hook, scan_hooked.hook_after = lambda: asyncio.run(filling()), "index:"
+    scan_hooked.script_hooks = {2: reading}  # after the first run, before the second
+    redis_client.script_load(store._clear_all_script.script)  # each run: one EVALSHA
+    await store.clear_all()
+    assert between == [(0, 0, 0), (1, 1, 1, 1, 1)]  # exa wholly cleared, brave untouched
+    for month in range(4):
+        assert await store.get_usage("brave", f"month:{month}") == 0
+    assert await store.get_mark("brave", time.time()) is None
+    assert redis_client.exists(f"{prefix}reset") == 1
+
+
 async def test_guard_clear_all_clears_what_an_older_release_wrote_and_keeps_the_rest(
     store: "RedisStore", redis_client: Any, prefix: str
 ) -> None:

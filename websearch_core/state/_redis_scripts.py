@@ -321,6 +321,20 @@ loaded 2-core machine; ``benchmarks/RESULTS.md``, stop 43 clearall): about one s
 command. The keys a setup keeps alive (a few counters and notes per provider, some tens of
 providers) fit in one run, so they are deleted in the step that records the reset. The
 ``SCAN``'s deletes before it go 500 to a command, as they always did.
+
+Over the bound, a reader between two runs sees some providers cleared and others not,
+though each provider whole (a run takes a provider's keys all or not at all, bar one
+alone over the bound). Not all or nothing across providers, on purpose: that needs each
+key's generation beside it, against a generation ``clear_all`` bumps first. Reads could
+stay O(1) (a provider's stamp and the generation read with the key, three keys instead of
+one), but the counters are plain integers an older release reads and ``INCR`` counts, so
+the stamp must be a key of its own that never expires (gone before a month's counter, it
+would make that counter read as absent: a budget over-spent), and the first write to a
+provider after the bump would have to delete the provider's old keys in its own script
+(else they read as current once its stamp moves): unbounded work moved into a search's
+reservation. An older release, which neither stamps nor checks, still sees the partial
+state. Every script and every read of the store would change, for a case only past
+1,000 live keys.
 """
 
 CLEAR_ALL_ROUNDS: Final = 1000
@@ -357,10 +371,13 @@ if final then
   doomed[1], doomed[2] = KEYS[2], KEYS[3]
   for _, provider in ipairs(marked) do doomed[#doomed + 1] = prefix .. 'mark:' .. provider end
 end
+local taken = 0
 for _, index in ipairs(indexes) do
   if not final and budget <= 0 then break end
   local provider = provider_of(index)
-  if provider then
+  local whole = final or (provider and redis.call('ZCARD', index) + 5 <= budget)
+  if provider and (whole or taken == 0) then
+    taken = taken + 1
     local names = redis.call('ZRANGE', index, 0, final and -1 or budget - 1)
     local usage, note = prefix .. 'usage:' .. provider .. ':', prefix .. 'note:' .. provider .. ':'
     for _, name in ipairs(names) do
@@ -377,9 +394,12 @@ for _, index in ipairs(indexes) do
         doomed[#doomed + 1] = name
       end
       budget = budget - 5
-      if not final then redis.call('ZREM', KEYS[2], index) end
+      if not final then
+        redis.call('ZREM', KEYS[2], index)
+        redis.call('SREM', KEYS[3], provider)
+      end
     end
-  elseif not final then
+  elseif not provider and not final then
     redis.call('ZREM', KEYS[2], index)
     budget = budget - 1
   end
@@ -387,9 +407,11 @@ end
 if not final then
   for _, provider in ipairs(marked) do
     if budget <= 0 then break end
-    doomed[#doomed + 1] = prefix .. 'mark:' .. provider
-    redis.call('SREM', KEYS[3], provider)
-    budget = budget - 1
+    if redis.call('EXISTS', prefix .. 'index:' .. provider) == 0 then
+      doomed[#doomed + 1] = prefix .. 'mark:' .. provider
+      redis.call('SREM', KEYS[3], provider)
+      budget = budget - 1
+    end
   end
 end
 for start = 1, #doomed, 500 do
@@ -414,8 +436,11 @@ before the reset cannot survive it, and one created after sees it. When that is 
 the bound, a run deletes a batch (and takes its names out of the indexes) without
 recording anything, and the next run looks again; deleting early is what the reset does
 anyway, and a key re-created meanwhile is indexed again, so the last run, within the
-bound, still finds it. Only names under a provider's own prefixes are deleted: the
-keyspace is shared and a corrupt index must not reach other data.
+bound, still finds it. A batch is whole providers (their indexed keys, mark, failure and
+rate keys), so a reader between runs sees each provider as before or as after, never half
+cleared; only a provider whose keys alone pass the bound is taken in parts, as the run's
+first. Only names under a provider's own prefixes are deleted: the keyspace is shared and
+a corrupt index must not reach other data.
 """
 
 # KEYS: the provider's reset time, every provider's, the mark, the mark index. ARGV: the
