@@ -324,17 +324,18 @@ providers) fit in one run, so they are deleted in the step that records the rese
 
 Over the bound, a reader between two runs sees some providers cleared and others not,
 though each provider whole (a run takes a provider's keys all or not at all, bar one
-alone over the bound). Not all or nothing across providers, on purpose: that needs each
-key's generation beside it, against a generation ``clear_all`` bumps first. Reads could
-stay O(1) (a provider's stamp and the generation read with the key, three keys instead of
-one), but the counters are plain integers an older release reads and ``INCR`` counts, so
-the stamp must be a key of its own that never expires (gone before a month's counter, it
-would make that counter read as absent: a budget over-spent), and the first write to a
-provider after the bump would have to delete the provider's old keys in its own script
-(else they read as current once its stamp moves): unbounded work moved into a search's
-reservation. An older release, which neither stamps nor checks, still sees the partial
-state. Every script and every read of the store would change, for a case only past
-1,000 live keys.
+alone over the bound). Not all or nothing across providers, on purpose: that needs a
+generation ``clear_all`` bumps first and each key's generation beside it, read with it.
+The counters are plain integers an older release reads and ``INCR`` counts, so the stamp
+cannot go in the value. One stamp per provider keeps reads O(1) (three keys for one), but
+must never expire (gone before a month's counter, it would make that counter read as
+absent: a budget over-spent), and the first write to a provider after the bump must
+delete its old keys in its own script (else they read as current once the stamp moves):
+that provider's keys, unbounded, inside a search's reservation. One stamp per key (a
+sorted set beside the index) keeps writes O(1) too, but makes every read a transaction
+of three commands and every key an older release writes, unstamped, read as absent after
+the first bump. Either way an older release still sees the partial state, and every
+script and read of the store changes, for a case only past 1,000 live keys.
 """
 
 CLEAR_ALL_ROUNDS: Final = 1000
