@@ -331,7 +331,7 @@ cannot go in the value. One stamp per provider keeps reads O(1) (three keys for 
 must never expire (gone before a month's counter, it would make that counter read as
 absent: a budget over-spent), and the first write to a provider after the bump must
 delete its old keys in its own script (else they read as current once the stamp moves):
-that provider's keys, unbounded, inside a search's reservation. One stamp per key (a
+all that provider's keys, however many, inside a search's reservation. One stamp per key (a
 sorted set beside the index) keeps writes O(1) too, but makes every read a transaction
 of three commands and every key an older release writes, unstamped, read as absent after
 the first bump. Either way an older release still sees the partial state, and every
