@@ -34,7 +34,7 @@ async def proxied_context(
     (whose sign-ins it hands out, so it judges every request) and the trusted gateways.
 
     With ``own_transport``, as a user builds one to call a provider alone: the transport is
-    given neither the credentials nor gateways (the context still reads ``credentials``).
+    not given the credentials (the context still reads ``credentials``).
     """
     async with aiohttp.ClientSession() as session:
         transport = Transport(
@@ -44,7 +44,7 @@ async def proxied_context(
             base_urls=routes or {},
             credentials=None if own_transport else credentials,
             proxy=sim[PROXY_SERVICE].base_url,
-            sign_in_gateways=() if own_transport else gateways,
+            sign_in_gateways=gateways,
         )
         yield ProviderContext(transport=transport, settings=settings, credentials=credentials)
 

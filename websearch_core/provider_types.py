@@ -106,6 +106,17 @@ class ProviderContext:
     """Where the notes a search records (:attr:`Flow.notes`) are kept for the providers
     table: the client's state store; ``None`` keeps none."""
 
+    def __post_init__(self) -> None:
+        """Tell the transport the ``sign_in_gateways`` the settings trust.
+
+        The search guard and the request loop judge a sign-in's route by these settings; a
+        transport a user built to call a provider alone knows nothing of them, and judged
+        what a provider sends through it by trusting any URL set on it instead
+        (:meth:`~websearch_core.transport.Transport.trust_sign_in_gateways`).
+        """
+        if isinstance(self.transport, Transport):  # a stand-in may judge nothing
+            self.transport.trust_sign_in_gateways(self.settings.sign_in_gateways)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ErrorMap:

@@ -447,9 +447,8 @@ class Transport:
         credentials: Whose secrets are scrubbed too, as they are when the text is built
             (a key read for the first time by the request that failed included), and whose
             sign-ins are judged where each request goes. Without them (a transport of your
-            own), the sign-ins every ``Credentials`` alive has handed out are judged, the
-            URL set here for the id a request goes under trusted: this transport does not
-            know the client's ``sign_in_gateways`` (:meth:`_judge_held_anywhere`).
+            own), the sign-ins every ``Credentials`` alive has handed out are judged by the
+            same rule (:meth:`_judge_held_anywhere`).
         proxies: The environment's proxies (``HTTP(S)_PROXY``, ``NO_PROXY``), looked at
             before every request so that their credentials are known before one is sent.
             A session that does not trust the environment (the client's own: aiohttp would
@@ -468,7 +467,9 @@ class Transport:
         sign_in_gateways: The ``sign_in_gateways`` setting: the ``base_urls`` ids trusted
             with a stored sign-in. A request carrying a sign-in ``credentials`` handed out
             goes only to a host its sender declares for it (over https), a loopback address,
-            or through one of these (:mod:`websearch_core.sign_in_sends`).
+            or through one of these (:mod:`websearch_core.sign_in_sends`). Those of the
+            settings of every context it is given to are added
+            (:meth:`trust_sign_in_gateways`).
     """
 
     def __init__(
@@ -506,6 +507,20 @@ class Transport:
         # A gateway's base URL may carry credentials (https://user:pw@gw, https://token@gw).
         shown = {provider: masked_password(url) for provider, url in self.base_urls.items()}
         return f"Transport(timeout_seconds={self.timeout_seconds}, base_urls={shown})"
+
+    def trust_sign_in_gateways(self, ids: Iterable[str]) -> None:
+        """Trust the URL set under each of ``ids`` with a sign-in, as :attr:`sign_in_gateways`.
+
+        A context tells its transport the ids its settings trust
+        (:class:`~websearch_core.provider_types.ProviderContext`): a transport built without
+        them, a user's own, judged by none but its own would refuse a route the search
+        guard and the request loop allow by those settings, and trusting whatever URL is set
+        on it instead let a sign-in go where the client's transport refuses it. The
+        client's transport is built with its settings' ids, so this adds none to it.
+        """
+        trusted = self.sign_in_gateways
+        if not trusted.issuperset(ids):
+            self.sign_in_gateways = trusted.union(ids)
 
     @property
     def timeout_seconds(self) -> float:
@@ -695,22 +710,27 @@ class Transport:
         It was not judged at all, so a plugin sending a sign-in through it reached any host.
         It has no credentials to ask, so it asks every ``Credentials`` alive in the process
         that has handed out a sign-in (:func:`~websearch_core.sign_in_holders.
-        sign_in_holders`; none, the usual case, costs one empty test). It does not know the
-        settings' ``sign_in_gateways`` either, so the URL set on it for the id a request is
-        sent under (its ``base_urls`` entry, else the provider's URL variable) is trusted as
-        its own gateway: whoever built it chose that URL, and refusing it would refuse a
-        gateway the client's settings trust. The request loop still judges its steps by
-        those settings (:attr:`judges_sign_ins`).
+        sign_in_holders`; none, the usual case, costs one empty test), by the client's rule
+        and arguments: the URL set on it under an id its :attr:`sign_in_gateways` name (its
+        own, and its contexts' settings', :meth:`trust_sign_in_gateways`) is trusted, no
+        other. Stop 43 trusted the URL set on it for whatever id a request went under, so a
+        sign-in left for a route the client's transport refuses (a Brave proxy set on it).
         """
         holders = sign_in_holders()
         if not holders:
             return
-        trusted = self.sign_in_gateways | {route or provider}
         for holder in holders:
             if not holder.sign_ins:
                 continue
             refused = judged_refusal(
-                request, url, holder, provider, label, route, trusted, self.base_urls
+                request,
+                url,
+                holder,
+                provider,
+                label,
+                route,
+                self.sign_in_gateways,
+                self.base_urls,
             )
             if refused is not None:
                 raise ProviderNotConfiguredError(provider, refused)
