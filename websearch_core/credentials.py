@@ -37,7 +37,7 @@ from .oauth_identity import grant_fingerprint, sign_in_fingerprint
 from .private_file import warn_if_open
 from .redaction import MIN_TOKEN_LENGTH, userinfo_secrets
 from .sent_secret import KeptChecks, SentSecret, flaw, key_in_code_problem
-from .sign_in_declarations import sign_in_variable, undeclared_refusal
+from .sign_in_declarations import sign_in_variable, sign_in_variables, undeclared_refusal
 from .sign_in_holders import note_holder
 from .sign_in_values import NO_SIGN_IN_VALUES, SignInValues
 from .single_flight import SingleFlight
@@ -802,6 +802,22 @@ class Credentials:
         if what is not None:
             self._hand_out_variable(name, what, value)
         return value
+
+    def note_sign_in_variables(self) -> None:
+        """Record the value of every variable a provider class declares as a sign-in.
+
+        Asked by the credential check before each provider's search
+        (:meth:`~websearch_core.providers.base.SearchProvider.credential_check`). A value is
+        recorded when it is read through :meth:`env` or :meth:`secret_env`, but a plugin
+        may read ``os.environ`` itself: then it was judged where it was sent only if the
+        check had read the variable first, which it did not when the provider's API key,
+        listed before its session, was what the check resolved, nor for a provider that
+        declares nothing and reads another class's variable. Read here, every such value set
+        is recorded before any provider's own code runs, whatever ran before; a value
+        already recorded costs a look-up, and none declared nothing.
+        """
+        for name in sign_in_variables():
+            self.env(name)
 
     def _hand_out_variable(self, name: str, what: str, value: str) -> None:
         """Record ``value``, read from the sign-in variable ``name``, as a given sign-in.

@@ -26,7 +26,7 @@ is sent, by the hosts of the classes declaring it (:func:`declared_hosts`).
 """
 
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "declared_hosts",
     "declared_url_variables",
     "sign_in_variable",
+    "sign_in_variables",
     "undeclared_refusal",
 ]
 
@@ -194,6 +195,24 @@ def sign_in_variable(name: str) -> str | None:
         >>> declared_hosts("anyone", "DOC_COOKIE")
         ('doc.example',)
     """
+    return sign_in_variables().get(name)
+
+
+def sign_in_variables() -> Mapping[str, str]:
+    """Every variable a living provider class declares as a sign-in, with what it holds.
+
+    Read before each provider's search (:meth:`~websearch_core.credentials.Credentials.
+    note_sign_in_variables`), so kept as one dict, read again only after a class declares
+    or is let go; none declared (a search by a provider that holds no sign-in, where no
+    class that declares one was imported) costs one empty loop there.
+
+    Example:
+        >>> class DocSession: ...
+        >>> declare(DocSession, "doc-session", "Doc Session", (),
+        ...     sign_in_variables=[("DOC_SESSION", "Doc Session session cookie")])
+        >>> sign_in_variables()["DOC_SESSION"]
+        'Doc Session session cookie'
+    """
     global _VARIABLES
     known = _VARIABLES
     if known is None:
@@ -202,7 +221,7 @@ def sign_in_variable(name: str) -> str | None:
             for variable, what in declared.sign_in_variables:
                 known.setdefault(variable, what)
         _VARIABLES = known
-    return known.get(name)
+    return known
 
 
 def declared_url_variables(provider_id: str) -> tuple[str, ...]:

@@ -348,9 +348,14 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
         :class:`~websearch_core.sent_secret.SentSecret`). A credential the provider would
         not send (a key a stored OAuth token wins over) is not looked at; one it would
         pass over for another that works (:attr:`tries_every_credential`) is named in
-        :attr:`~websearch_core.sent_secret.CredentialCheck.passed_over`.
+        :attr:`~websearch_core.sent_secret.CredentialCheck.passed_over`. Every variable a
+        provider class declares as a sign-in is recorded first, whether this provider
+        sends it or not (:meth:`~websearch_core.credentials.Credentials.
+        note_sign_in_variables`), so that a search reading one from ``os.environ`` is
+        judged where it sends it.
         """
         gateways = context.settings.sign_in_gateways
+        context.credentials.note_sign_in_variables()
         secrets = self.sent_secrets(context)
         url: SetUrl | None = None
         if any(secret.sign_in for secret in secrets):  # where it goes decides if it may
