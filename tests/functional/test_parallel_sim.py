@@ -114,6 +114,15 @@ async def test_date_after_and_exclude_domains(sim: Simulator) -> None:
     }
 
 
+async def test_country_reaches_parallel_as_location(sim: Simulator) -> None:
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="parallel", country="GB")
+    assert len(response.sources) == 10  # the simulator took the body as v1 allows it
+    expected = body_for()
+    expected["advanced_settings"]["location"] = "gb"
+    assert sim["parallel"].requests[0].json() == expected
+
+
 async def test_explicit_results_are_served_as_set(sim: Simulator) -> None:
     sim["parallel"].results = [
         SimResult(title="Only", url="https://only.example.org/", snippet="one", published=None)
@@ -212,6 +221,10 @@ def test_protocol_refuses_the_legacy_beta_request() -> None:
         (
             {**V1_BODY, "advanced_settings": {"excerpts": {}}},
             "advanced_settings: unknown fields ['excerpts']",
+        ),
+        (
+            {**V1_BODY, "advanced_settings": {"location": "gbr"}},
+            "advanced_settings.location: must be an ISO 3166-1 alpha-2 country code",
         ),
         (
             {**V1_BODY, "advanced_settings": {"source_policy": {"after_date": "2026-1-2"}}},

@@ -79,6 +79,7 @@ def test_registry_returns_the_parallel_provider_with_its_facts() -> None:
         "date_after",
         "include_domains",
         "exclude_domains",
+        "country",
     }
     assert INFO.docs_url.startswith("https://docs.parallel.ai/")
 
@@ -249,6 +250,21 @@ def test_the_record_says_post_for_a_domain_list_not_sent() -> None:
     many = plan_filters(SearchParams(query="x", include_domains=MANY), INFO)
     applied = {f.applied for f in apply_plan(many, SearchResponse(provider="parallel")).filters}
     assert applied == {("post",)}
+
+
+@pytest.mark.parametrize("country", ["de", "DE"])
+def test_country_goes_as_advanced_settings_location(country: str) -> None:
+    # parallel-web/parallel-sdk-python src/parallel/types/advanced_search_settings_param.py:
+    # location, "ISO 3166-1 alpha-2 country code for geo-targeted search results".
+    body = request_body(SearchParams(query="x", country=country), TODAY)
+    assert body["advanced_settings"] == {
+        "max_results": 10,
+        "excerpt_settings": EXCERPTS,
+        "location": "de",
+    }
+    plan = plan_filters(SearchParams(query="x", country=country), INFO)
+    (record,) = apply_plan(plan, SearchResponse(provider="parallel")).filters
+    assert (record.name, record.applied) == ("country", ("native",))
 
 
 def test_no_policy_without_filters() -> None:

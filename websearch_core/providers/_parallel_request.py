@@ -50,13 +50,14 @@ MAX_DOMAINS: Final = 200
 list is ever sent (:data:`FILTERS` has ``one_domain_list``), so that list's limit is 200."""
 
 FILTERS: Final = FilterSupport(
-    native=frozenset({"include_domains", "exclude_domains", "date_after", "recency"}),
+    native=frozenset({"include_domains", "exclude_domains", "date_after", "recency", "country"}),
     domain_limit=MAX_DOMAINS,
     one_domain_list=True,
 )
 """``source_policy``: one domain list (Parallel ignores ``exclude_domains`` whenever
 ``include_domains`` is set) and ``after_date``, which carries ``date_after`` and ``recency``
-alike. There is no end date, so ``date_before`` is only checked on the results."""
+alike. There is no end date, so ``date_before`` is only checked on the results.
+``country`` goes as ``advanced_settings.location``."""
 
 
 def keyword_query(query: str) -> str:
@@ -200,6 +201,9 @@ def request_body(params: SearchParams, today: date) -> dict[str, Any]:
     policy = source_policy(params, today)
     if policy is not None:
         settings["source_policy"] = policy
+    if params.country is not None:
+        # ISO 3166-1 alpha-2, written lower case as Parallel's examples write it ("us").
+        settings["location"] = params.country.lower()
     return {
         "search_queries": [keyword_query(params.query)],
         "objective": params.query,

@@ -24,6 +24,12 @@
   not ``native``. ``after_date`` (``YYYY-MM-DD``) is the later of ``date_after`` and today
   (UTC) minus 1 / 7 / 30 / 365 days for ``recency``, so both are applied upstream. There is
   no end date: ``date_before`` is checked on the results.
+* **Country:** ``advanced_settings.location``, the ISO 3166-1 alpha-2 code in lower case
+  (``us``), as the v1 description has it (parallel-web/parallel-sdk-python
+  ``src/parallel/types/advanced_search_settings_param.py``: "ISO 3166-1 alpha-2 country
+  code for geo-targeted search results"; Parallel's search reference in
+  parallel-web/parallel-agent-skills writes ``us``, ``gb``, ``de``). Parallel serves a
+  subset of countries and says so in ``warnings``; the code goes whatever it is.
 * **Limits:** ``advanced_settings.max_results`` is ``num_search_results`` or ``limit``,
   default 10, clamped to 1..40 (more than 10 results are billed extra), and the sources are
   cut locally to the same count.

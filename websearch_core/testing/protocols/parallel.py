@@ -18,7 +18,9 @@ may be, so that a test proves the new wire and not merely an accepted one:
   ``excerpts``, ``source_policy``, ``max_results`` and ``processor`` are refused, as are
   unknown keys of ``advanced_settings`` and of its ``source_policy``;
 * ``source_policy`` takes at most 200 domains in its two lists together and an
-  ``after_date`` of the form ``YYYY-MM-DD``.
+  ``after_date`` of the form ``YYYY-MM-DD``;
+* ``location`` is an ISO 3166-1 alpha-2 country code (two letters), as the v1
+  description (``AdvancedSearchSettings.location``) defines it.
 
 Every refusal is a 422 in Parallel's envelope ``{"type": "error", "error": {"ref_id",
 "message": "Request validation error", "detail"}}``, the ``detail`` naming the field. A
@@ -62,6 +64,7 @@ _MAX_QUERY_CHARS: Final = 200
 _MAX_OBJECTIVE_CHARS: Final = 5_000
 _MAX_DOMAINS: Final = 200
 _DATE: Final = re.compile(r"\d{4}-\d{2}-\d{2}")
+_COUNTRY: Final = re.compile(r"[A-Za-z]{2}")
 
 
 def _id(prefix: str, seed: str) -> str:
@@ -128,6 +131,9 @@ def _settings_problem(settings: Any) -> str | None:
     count = settings.get("max_results")
     if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
         return "advanced_settings.max_results: must be a positive integer"
+    location = settings.get("location")
+    if location is not None and not (isinstance(location, str) and _COUNTRY.fullmatch(location)):
+        return "advanced_settings.location: must be an ISO 3166-1 alpha-2 country code"
     if "source_policy" in settings:
         return _policy_problem(settings["source_policy"])
     return None
