@@ -23,7 +23,8 @@ from websearch_core.errors import (
     SearchProviderError,
 )
 from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
-from websearch_core.testing import Fault, SimResult, Simulator
+from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
+from websearch_core.testing.protocols.perplexity import PerplexityProtocol
 
 QUERY = "python asyncio"
 EVENT_STREAM = {"Content-Type": "text/event-stream"}
@@ -111,6 +112,39 @@ async def test_token_cap_temperature_and_breadth_pass_through(sim: Simulator) ->
     body = sim["perplexity"].requests[0].json()
     assert (body["max_tokens"], body["temperature"], body["num_search_results"]) == (300, 1.1, 4)
     assert len(response.sources) == 4
+
+
+async def test_country_reaches_the_api_as_user_location(sim: Simulator) -> None:
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="perplexity", country="ca")
+    body = sim["perplexity"].requests[0].json()
+    assert body["web_search_options"] == {
+        "search_type": "pro",
+        "search_context_size": "high",
+        "user_location": {"country": "CA"},
+    }
+    assert response.auth_mode == "api_key" and len(response.sources) == 10
+
+
+@pytest.mark.parametrize(("country", "status"), [("CAN", 400), ("C1", 400), ("CA", 200)])
+def test_the_api_refuses_a_country_that_is_not_two_letters(country: str, status: int) -> None:
+    # The simulator's check, met head on: the adapter never sends such a code.
+    body = {
+        "messages": [{"role": "user", "content": QUERY}],
+        "web_search_options": {"user_location": {"country": country}},
+    }
+    request = RecordedRequest(
+        method="POST",
+        path="/chat/completions",
+        query=(),
+        headers={"Authorization": "Bearer k"},
+        body=json.dumps(body).encode(),
+    )
+    response = PerplexityProtocol().answer(request, [])
+    assert response.status == status
+    if status == 400:
+        assert isinstance(response.body, bytes)
+        assert json.loads(response.body)["error"]["type"] == "invalid_request_error"
 
 
 async def test_tool_text_for_the_model(sim: Simulator) -> None:

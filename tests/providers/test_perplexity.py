@@ -108,6 +108,7 @@ def test_registry_returns_the_perplexity_provider_with_its_facts() -> None:
         "include_domains",
         "exclude_domains",
         "language",
+        "country",
     }
     assert (INFO.default_results, INFO.max_results) == (20, None)
 
@@ -229,6 +230,25 @@ def test_every_request_shape_sends_one_domain_mode_of_at_most_20(body: Any) -> N
     assert body(too_many)["search_domain_filter"] == ["-reddit.com"]
     assert "search_domain_filter" not in body(SearchParams(query="x", exclude_domains=MANY))
     assert "search_domain_filter" not in body(SearchParams(query="x"))
+
+
+@pytest.mark.parametrize("country", ["fr", "FR"])
+def test_country_goes_as_user_location_in_every_mode(country: str) -> None:
+    # https://docs.perplexity.ai/guides/user-location-filter-guide: web_search_options
+    # .user_location.country, a two-letter ISO code ("US"); the API keeps its fixed options.
+    params = SearchParams(query="q", country=country)
+    assert api_body(params, "S")["web_search_options"] == {
+        "search_type": "pro",
+        "search_context_size": "high",
+        "user_location": {"country": "FR"},
+    }
+    assert _openrouter_body(params)["web_search_options"]["user_location"] == {"country": "FR"}
+    assert _ask_fields(params)["web_search_options"] == {"user_location": {"country": "FR"}}
+    assert "web_search_options" not in _ask_fields(SearchParams(query="q"))
+    (record,) = apply_plan(
+        plan_filters(params, INFO), SearchResponse(provider="perplexity")
+    ).filters
+    assert (record.name, record.applied) == ("country", ("native",))
 
 
 def test_ask_body() -> None:

@@ -12,7 +12,12 @@
   ``return_related_questions: true``.
 * **Filters**, in both modes when asked: ``search_domain_filter``, ``search_after_date_filter``
   / ``search_before_date_filter`` (``M/D/YYYY``), ``search_language_filter`` (the language's
-  ISO 639-1 code) and ``search_recency_filter`` (``recency``, only without explicit dates).
+  ISO 639-1 code), ``search_recency_filter`` (``recency``, only without explicit dates) and
+  ``web_search_options.user_location.country`` (``country``, upper case ISO 3166-1 alpha-2,
+  as https://docs.perplexity.ai/guides/user-location-filter-guide writes ``"US"``; the
+  ``ToolUserLocation`` schema: "ISO 3166-1 alpha-2 country code"). In API-key mode the
+  location joins the fixed ``web_search_options``; the ask endpoint gets it on its own,
+  assumed to read it like the other API names it is sent.
 * **Domains** (:data:`FILTERS`): ``search_domain_filter`` is one list in one mode: the
   included domains when there are one to :data:`MAX_DOMAINS` of them (allowlist), else the
   excluded ones, each prefixed with ``-`` (denylist), when they fit. The docs allow "a
@@ -32,8 +37,10 @@
 """
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from ..errors import ProviderNotConfiguredError
@@ -80,6 +87,10 @@ ASK_VERSION: Final = "2.18"
 DEFAULT_MAX_TOKENS: Final = 8192
 DEFAULT_TEMPERATURE: Final = 0.2
 DEFAULT_SEARCH_RESULTS: Final = 20
+API_SEARCH_OPTIONS: Final[Mapping[str, str]] = MappingProxyType(
+    {"search_type": "pro", "search_context_size": "high"}
+)
+"""The API-key mode's fixed ``web_search_options``; a country adds ``user_location``."""
 APP_USER_AGENT: Final = "Perplexity/641 CFNetwork/1568 Darwin/25.2.0"
 SESSION_COOKIE: Final = "__Secure-next-auth.session-token"
 PROVIDER_ID: Final = "perplexity"
@@ -93,7 +104,15 @@ MAX_DOMAINS: Final = 20
 """The most entries ``search_domain_filter`` may hold (domains or URLs, in either mode)."""
 FILTERS: Final = FilterSupport.language_model(
     native=frozenset(
-        {"include_domains", "exclude_domains", "date_after", "date_before", "recency", "language"}
+        {
+            "include_domains",
+            "exclude_domains",
+            "date_after",
+            "date_before",
+            "recency",
+            "language",
+            "country",
+        }
     ),
     domain_limit=MAX_DOMAINS,
     one_domain_list=True,
@@ -232,6 +251,19 @@ def _filters(params: SearchParams) -> dict[str, Any]:
     return filters
 
 
+def _search_options(params: SearchParams, fixed: Mapping[str, str]) -> dict[str, Any]:
+    """``web_search_options``: ``fixed`` plus the ``user_location`` a country asks for (pure).
+
+    Example:
+        >>> _search_options(SearchParams(query="q", country="fr"), {})
+        {'user_location': {'country': 'FR'}}
+    """
+    options = dict(fixed)
+    if params.country is not None:
+        options["user_location"] = {"country": params.country.upper()}
+    return options
+
+
 def _recency(params: SearchParams) -> str | None:
     if params.date_after is not None or params.date_before is not None:
         return None
@@ -257,7 +289,7 @@ def api_body(params: SearchParams, system_prompt: str, model: str = API_MODEL) -
         "temperature": DEFAULT_TEMPERATURE if params.temperature is None else params.temperature,
         "search_mode": "web",
         "num_search_results": params.num_search_results or DEFAULT_SEARCH_RESULTS,
-        "web_search_options": {"search_type": "pro", "search_context_size": "high"},
+        "web_search_options": _search_options(params, API_SEARCH_OPTIONS),
         "enable_search_classifier": True,
         "reasoning_effort": "medium",
         "language_preference": "en",
@@ -301,6 +333,9 @@ def ask_body(
         "is_local_browser_allowed": False,
         **_filters(params),
     }
+    location = _search_options(params, {})
+    if location:
+        fields["web_search_options"] = location
     if anonymous:
         fields["send_back_text_in_streaming_api"] = True
     return {"query_str": params.query, "params": fields}

@@ -21,6 +21,10 @@
   for a refresh hook under test; Perplexity publishes none of its own. The ask endpoint
   answers ``401`` to a session cookie whose token is in its ``expired``.
 
+The Sonar API answers a ``web_search_options.user_location.country`` that is not two
+letters (the ``ToolUserLocation`` schema: "ISO 3166-1 alpha-2 country code") with a 400
+``invalid_request_error``.
+
 Missing bearer keys get a 401 ``{"error": {"message", "type": "invalid_api_key", "code":
 401}}``. The API has no bot challenge, so :meth:`PerplexityProtocol.challenge` is a plain
 403; :meth:`PerplexityProtocol.malformed` is a 200 HTML page (an interstitial instead of
@@ -78,6 +82,18 @@ def _count(value: Any, default: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         return default
     return value
+
+
+def _country_ok(body: Any) -> bool:
+    """Whether ``body``'s ``user_location.country``, if any, is a two-letter code."""
+    options = body.get("web_search_options") if isinstance(body, dict) else None
+    location = options.get("user_location") if isinstance(options, dict) else None
+    if not isinstance(location, dict) or "country" not in location:
+        return True
+    country = location["country"]
+    return (
+        isinstance(country, str) and len(country) == 2 and country.isascii() and country.isalpha()
+    )
 
 
 def _answer_pieces(query: str, served: list[SimResult]) -> list[str]:
@@ -140,6 +156,12 @@ class PerplexityProtocol:
         query = self.query_of(request)
         if not query.strip():
             return _error(400, "messages must end with a user message", "invalid_message")
+        if not _country_ok(body):
+            return _error(
+                400,
+                "web_search_options.user_location.country must be an ISO 3166-1 alpha-2 code",
+                "invalid_request_error",
+            )
         served = results[: _count(body.get("num_search_results"), _DEFAULT_SEARCH_RESULTS)]
         if request.path.rstrip("/") == "/api/v1/chat/completions":
             return self._openrouter(body, query, served)
