@@ -14,6 +14,7 @@ from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
     ProviderConnectionError,
+    QuotaExhaustedError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -202,6 +203,17 @@ async def test_rate_limited_on_the_tool_call_is_retried_by_the_chain(sim: Simula
     methods = _methods(sim)
     assert methods[:3] == ["initialize", "notifications/initialized", "tools/call"]
     assert methods.count("initialize") == 2  # the chain's retry opens a new session
+
+
+async def test_an_account_in_arrears_is_reported_as_a_spent_quota(sim: Simulator) -> None:
+    # https://docs.z.ai/api-reference/api-code: HTTP 429 with business code 1113.
+    arrears = json.dumps(
+        {"error": {"code": "1113", "message": "Your account is in arrears, please recharge"}}
+    )
+    failure = await _failure(sim, Fault.http(429, arrears))
+    assert isinstance(failure, QuotaExhaustedError)
+    assert _methods(sim) == ["initialize"]  # a spent balance is not asked again
+    assert failure.message == "Z.AI API error (429): Your account is in arrears, please recharge"
 
 
 @pytest.mark.parametrize("position", [0, 2])

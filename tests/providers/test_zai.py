@@ -269,6 +269,37 @@ def test_other_http_failures_go_through_the_shared_classifier() -> None:
     check_status(_status(202, ""))
 
 
+ARREARS = "Your account is in arrears, please recharge and try again"
+"""Business code 1113's text on https://docs.z.ai/api-reference/api-code."""
+
+
+def test_a_429_for_an_account_in_arrears_is_a_spent_quota_not_a_rate_limit() -> None:
+    # The error codes page pairs HTTP 429 with "Account balance exhausted" as well as with
+    # too many concurrent requests; the business code 1113 says which.
+    body = json.dumps({"error": {"code": "1113", "message": ARREARS}})
+    with pytest.raises(QuotaExhaustedError) as spent:
+        check_status(_status(429, body))
+    assert (spent.value.message, spent.value.status) == (f"Z.AI API error (429): {ARREARS}", 429)
+    envelope = json.dumps({"success": False, "code": 1113, "msg": ARREARS})
+    with pytest.raises(QuotaExhaustedError):
+        check_status(_status(429, envelope))
+
+
+def test_a_429_for_concurrency_stays_a_rate_limit() -> None:
+    # Guard (passes before and after): only 1113 changes what a 429 means.
+    body = json.dumps({"error": {"code": "1302", "message": "High concurrency usage"}})
+    with pytest.raises(RateLimitedError):
+        check_status(_status(429, body))
+
+
+def test_an_arrears_envelope_inside_a_2xx_reply_is_a_spent_quota() -> None:
+    with pytest.raises(QuotaExhaustedError) as spent:
+        raise_for_rpc_error({"success": False, "code": 1113, "msg": ARREARS})
+    assert spent.value.message == f"Z.AI API error (1113): {ARREARS}"
+    with pytest.raises(QuotaExhaustedError):
+        raise_for_rpc_error({"success": False, "code": "1113", "msg": ARREARS})
+
+
 # --- tool results -----------------------------------------------------------------------------
 
 ITEMS = [

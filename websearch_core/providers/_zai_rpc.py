@@ -10,16 +10,18 @@ typed like HTTP failures when their code is an HTTP status.
 * **Errors inside a 2xx reply:** the ``{"success": false, "msg", "code"}`` envelope is
   ``Z.AI API error (<code>): <msg>``; a JSON-RPC ``error`` is ``Z.AI MCP error (<code>):
   <message>``; a tool result with ``isError`` is its text; each typed as its code would
-  be as an HTTP status (else 400). No JSON-RPC reply: ``Failed to parse Z.AI MCP
-  response`` (:class:`~websearch_core.errors.ResponseParseError`).
+  be as an HTTP status (else 400), or as :data:`BUSINESS_CODES` says for one of Z.AI's
+  business codes. No JSON-RPC reply: ``Failed to parse Z.AI MCP response``
+  (:class:`~websearch_core.errors.ResponseParseError`).
 """
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ..errors import (
     ProviderUnavailableError,
+    QuotaExhaustedError,
     RateLimitedError,
     ResponseParseError,
     SearchProviderError,
@@ -30,6 +32,7 @@ from ..transport import HttpResponse, SseResponse, classify_http_error
 from ._common import HTTP_STATUS_TEXT
 
 __all__ = [
+    "BUSINESS_CODES",
     "PARSE_FAILURE",
     "content_texts",
     "json_messages",
@@ -42,6 +45,10 @@ __all__ = [
 PROVIDER_ID = "zai"
 PARSE_FAILURE = "Failed to parse Z.AI MCP response"
 _MCP_ERROR_CODE = re.compile(r"MCP error\s*(-?[0-9]{1,6})\b")
+BUSINESS_CODES: Final[Mapping[str, type[SearchProviderError]]] = {"1113": QuotaExhaustedError}
+"""Z.AI business codes whose meaning no HTTP status carries (https://docs.z.ai/api-reference/
+api-code): ``1113``, "Your account is in arrears, please recharge and try again", comes
+with a ``429`` that otherwise means too many requests at once."""
 
 
 def parse_failure() -> ResponseParseError:
@@ -121,9 +128,16 @@ def _http_like(code: Any) -> int | None:
     return None
 
 
-def _classified(status: int | None, message: str) -> SearchProviderError:
-    """A JSON-level failure typed like an HTTP one (quota text, 401/403, 402); else plain."""
+def _classified(status: int | None, message: str, code: Any = None) -> SearchProviderError:
+    """A JSON-level failure typed by its business code, else like an HTTP one; else plain.
+
+    A code in :data:`BUSINESS_CODES` decides first; otherwise the status is read as the
+    shared classifier reads it (quota text, 401/403, 402), then 429 and 5xx.
+    """
     effective = status if status is not None else 400
+    business = BUSINESS_CODES.get(str(code)) if code is not None else None
+    if business is not None:
+        return business(PROVIDER_ID, message, effective)
     found = classify_http_error(PROVIDER_ID, effective, message)
     if found is not None:
         # Keep Z.AI's own words: the chain passes a Z.AI 401/403 message through verbatim.
@@ -161,7 +175,7 @@ def raise_for_rpc_error(message: Mapping[str, Any]) -> None:
     if message.get("success") is False:
         text = _first_text(message, ("msg", "message", "error_message")) or "Unknown error"
         code = message.get("code")
-        raise _classified(_http_like(code), f"Z.AI API error ({code}): {text}")
+        raise _classified(_http_like(code), f"Z.AI API error ({code}): {text}", code)
     error = message.get("error")
     if isinstance(error, Mapping):
         code = error.get("code")
