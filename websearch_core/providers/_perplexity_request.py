@@ -258,7 +258,7 @@ def _search_options(params: SearchParams, fixed: Mapping[str, str]) -> dict[str,
         >>> _search_options(SearchParams(query="q", country="fr"), {})
         {'user_location': {'country': 'FR'}}
     """
-    options = dict(fixed)
+    options: dict[str, Any] = dict(fixed)
     if params.country is not None:
         options["user_location"] = {"country": params.country.upper()}
     return options
