@@ -406,7 +406,10 @@ class WebSearch(SearchClosing):
         exported after the client was made, or read inside an attempt) needs none: the
         transport asks the credentials for their secrets whenever it scrubs a text.
         """
-        loop = asyncio.get_running_loop()
+        return self._setup_on(asyncio.get_running_loop())
+
+    def _setup_on(self, loop: asyncio.AbstractEventLoop) -> CallSetup:
+        """:meth:`_setup` for ``loop``, the running loop, which the caller has at hand."""
         session = self._open_session(loop)
         setup = self._loop_setups.get(loop)
         if setup is None or not setup.serves(session, self.settings, self.credentials):
@@ -430,13 +433,25 @@ class WebSearch(SearchClosing):
 
     async def _open(self) -> CallSetup:
         """:meth:`_setup` for this loop; a session opened on it is closed with it at the latest."""
-        setup = self._setup()
-        if self._owns_session:
-            loop = asyncio.get_running_loop()
-            guard = self._guards.get(loop)
-            if guard is None or guard.session is not self._loop_sessions.get(loop):
-                await self._close_with_loop()
+        setup, guarded = self._opened()
+        if not guarded:
+            await self._close_with_loop()
         return setup
+
+    def _opened(self) -> tuple[CallSetup, bool]:
+        """:meth:`_setup` for this loop, and whether the loop already closes what it opened.
+
+        :meth:`_open` without its coroutine, for the search, which awaits
+        :meth:`_close_with_loop` itself only when the answer is ``False`` (a loop's first
+        search, or one after its session was replaced): every other search skips a
+        coroutine and a second ``get_running_loop``.
+        """
+        loop = asyncio.get_running_loop()
+        setup = self._setup_on(loop)
+        if not self._owns_session:
+            return setup, True
+        guard = self._guards.get(loop)
+        return setup, guard is not None and guard.session is self._loop_sessions.get(loop)
 
     async def state(self) -> StateStore:
         """The state store (opened on first use): cooldowns, budgets, usage, cache."""
@@ -482,55 +497,58 @@ class WebSearch(SearchClosing):
         holds an answer already made. A store that does not answer in time is searched
         without, as a broken one is, and a write it was given still lands when it answers.
         """
+        # The search's frames are its cost on every call: the deadline is entered here,
+        # around the body, rather than by a coroutine of its own around another.
         token = enter_call(deadline)
         try:
-            return await self._execute_within(params, use_cache, deadline)
+            setup, guarded = self._opened()
+            if not guarded:
+                await self._close_with_loop()
+            plan = setup.plan(params.provider)
+            # A broken ledger must not cost an answer: the chain sees a store that degrades.
+            # An open store is taken as it is (state() only opens one; no coroutine per search).
+            store = setup.guarded(self._store if self._store is not None else await self.state())
+            key: str | None = None
+            if self.settings.cache and use_cache:
+                providers = ",".join(p.info.id for p in plan.providers)
+                variables = variables_scope(plan.providers, self.credentials.env)
+                key = cache_key(params, f"{providers}|{self._settings_scope()}|{variables}")
+                wait = store_share(deadline, self.settings.state_wait_seconds)
+                with StoreWaitsWithin(wait):  # leave the providers their time
+                    hit = await self._from_cache(store, key, allow_stale=False)
+                if hit is not None:
+                    served = Attempt(provider=hit[0].provider, outcome="cached")
+                    logger.info(
+                        "web search served from cache (%s)",
+                        served.provider,
+                        extra=served.log_fields(),
+                    )
+                    # What planning left out comes first, as in a search the chain ran: a
+                    # forced provider that cannot run says why, cache hit or not.
+                    attempts = (*plan.skipped, served)
+                    response = hit[0].model_copy(update={"cached": True, "attempts": attempts})
+                    return setup.outcome(response, attempts), []
+            runner = setup.runner(store)
+            outcome = await runner.run(
+                plan, params, setup.context, deadline, redactor=setup.redactor()
+            )
+            if key is None:
+                return outcome, []
+            if outcome.response is None:
+                return outcome, await self._serve_stale(store, key, outcome)
+            if not outcome.response.partial:
+                wait = store_share(deadline, self.settings.state_wait_seconds)
+                with StoreWaitsWithin(wait):  # the answer is ready: no more
+                    await store.cache_set_deferred(  # serialised off this thread where it can be
+                        key,
+                        functools.partial(dump_response, outcome.response),
+                        now=time.time(),
+                        ttl=self.settings.cache_ttl_seconds,
+                        keep_stale_for=self.settings.cache_stale_seconds,
+                    )
+            return outcome, []
         finally:
             leave_call(token)
-
-    async def _execute_within(
-        self, params: SearchParams, use_cache: bool, deadline: Deadline
-    ) -> tuple[ChainOutcome, list[str]]:
-        setup = await self._open()
-        plan = setup.plan(params.provider)
-        # A broken ledger must not cost an answer: the chain sees a store that degrades.
-        # An open store is taken as it is (state() only opens one; no coroutine per search).
-        store = setup.guarded(self._store if self._store is not None else await self.state())
-        key: str | None = None
-        if self.settings.cache and use_cache:
-            providers = ",".join(p.info.id for p in plan.providers)
-            variables = variables_scope(plan.providers, self.credentials.env)
-            key = cache_key(params, f"{providers}|{self._settings_scope()}|{variables}")
-            wait = store_share(deadline, self.settings.state_wait_seconds)
-            with StoreWaitsWithin(wait):  # leave the providers their time
-                hit = await self._from_cache(store, key, allow_stale=False)
-            if hit is not None:
-                served = Attempt(provider=hit[0].provider, outcome="cached")
-                logger.info(
-                    "web search served from cache (%s)", served.provider, extra=served.log_fields()
-                )
-                # What planning left out comes first, as in a search the chain ran: a
-                # forced provider that cannot run says why, cache hit or not.
-                attempts = (*plan.skipped, served)
-                response = hit[0].model_copy(update={"cached": True, "attempts": attempts})
-                return setup.outcome(response, attempts), []
-        runner = setup.runner(store)
-        outcome = await runner.run(plan, params, setup.context, deadline, redactor=setup.redactor())
-        if key is None:
-            return outcome, []
-        if outcome.response is None:
-            return outcome, await self._serve_stale(store, key, outcome)
-        if not outcome.response.partial:
-            wait = store_share(deadline, self.settings.state_wait_seconds)
-            with StoreWaitsWithin(wait):  # the answer is ready: no more
-                await store.cache_set_deferred(  # serialised off this thread where it can be
-                    key,
-                    functools.partial(dump_response, outcome.response),
-                    now=time.time(),
-                    ttl=self.settings.cache_ttl_seconds,
-                    keep_stale_for=self.settings.cache_stale_seconds,
-                )
-        return outcome, []
 
     def _settings_scope(self) -> str:
         """:func:`~websearch_core.cache.settings_scope` of the current settings, kept."""
