@@ -3,6 +3,7 @@
 Every call forces ``provider="anthropic"`` so only Anthropic runs.
 """
 
+import json
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -20,7 +21,7 @@ from websearch_core.errors import (
 from websearch_core.models import SearchUsage
 from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
 from websearch_core.providers.anthropic import MAX_CONTINUATIONS
-from websearch_core.testing import Fault, SimResult, Simulator
+from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
 from websearch_core.testing.protocols.anthropic import AnthropicProtocol
 
 QUERY = "python asyncio"
@@ -346,3 +347,66 @@ async def test_with_both_domain_lists_the_blocked_ones_are_asked_and_checked_not
         ("include_domains", "python.org", ("native", "post")),
         ("exclude_domains", "docs.python.org", ("query", "post")),
     ]
+
+
+async def test_country_reaches_the_tool_as_user_location_and_is_recorded_native(
+    sim: Simulator,
+) -> None:
+    # Anthropic's web search tool takes user_location {type: "approximate", country: <ISO
+    # 3166-1 alpha-2>} (anthropic-sdk-python web_search_tool_20250305_param.py).
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="anthropic", country="at", use_cache=False)
+    (request,) = sim["anthropic"].requests
+    (tool,) = request.json()["tools"]
+    assert tool["user_location"] == {"type": "approximate", "country": "AT"}
+    assert [(f.name, f.value, f.applied) for f in response.filters] == [
+        ("country", "at", ("native",))
+    ]
+    assert [s.url for s in response.sources] == [r.url for r in RESULTS]
+
+
+def _messages_request(tool: dict[str, Any]) -> RecordedRequest:
+    body = {
+        "model": "claude-haiku-4-5",
+        "max_tokens": 64,
+        "messages": [{"role": "user", "content": QUERY}],
+        "tools": [{"type": "web_search_20250305", "name": "web_search", **tool}],
+    }
+    return RecordedRequest(
+        method="POST",
+        path="/v1/messages",
+        query=(),
+        headers={"x-api-key": "k", "anthropic-version": "2023-06-01"},
+        body=json.dumps(body).encode(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("location", "named"),
+    [
+        ({"country": "US"}, "user_location.type"),
+        ({"type": "exact", "country": "US"}, "user_location.type"),
+        ({"type": "approximate", "country": "USA"}, "user_location.country"),
+        ({"type": "approximate", "country": "US", "zip": "94103"}, "user_location.zip"),
+        ({"type": "approximate", "city": 7}, "user_location.city"),
+    ],
+)
+def test_protocol_refuses_a_user_location_the_tool_does_not_take(
+    location: dict[str, Any], named: str
+) -> None:
+    response = AnthropicProtocol().answer(_messages_request({"user_location": location}), [])
+    assert response.status == 400
+    assert isinstance(response.text, str) and named in response.text
+
+
+def test_protocol_takes_a_full_approximate_location() -> None:
+    # Guard (passes before and after): every key the SDK types is accepted.
+    location = {
+        "type": "approximate",
+        "city": "San Francisco",
+        "region": "California",
+        "country": "US",
+        "timezone": "America/Los_Angeles",
+    }
+    response = AnthropicProtocol().answer(_messages_request({"user_location": location}), [])
+    assert response.status == 200

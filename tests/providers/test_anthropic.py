@@ -23,6 +23,7 @@ from websearch_core.errors import (
 from websearch_core.format import format_provider_failure
 from websearch_core.models import SearchParams, SearchUsage
 from websearch_core.providers import get_provider
+from websearch_core.providers._anthropic_request import FILTERS
 from websearch_core.providers.anthropic import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
@@ -92,6 +93,7 @@ def test_registry_returns_the_anthropic_provider_with_its_facts() -> None:
         "temperature",
         "include_domains",
         "exclude_domains",
+        "country",
     }
     assert (DEFAULT_MODEL, DEFAULT_MAX_TOKENS) == ("claude-haiku-4-5", 4096)
 
@@ -157,6 +159,29 @@ def test_max_tokens_temperature_and_domains_pass_through() -> None:
     assert set(body) == {"model", "max_tokens", "messages", "tools", "temperature"}
     blocked = request_body(SearchParams(query="x", exclude_domains=("a.example",)))
     assert blocked["tools"][0]["blocked_domains"] == ["a.example"]
+
+
+def test_country_goes_as_the_tools_user_location_in_upper_case() -> None:
+    # anthropics/anthropic-sdk-python src/anthropic/types/web_search_tool_20250305_param.py:
+    # user_location {type: Required["approximate"], city, country (two-letter ISO code),
+    # region, timezone}; the web search tool page's example writes "US".
+    params = SearchParams(query="x", country="de", include_domains=("python.org",))
+    assert request_body(params)["tools"] == [
+        {
+            "type": "web_search_20250305",
+            "name": "web_search",
+            "allowed_domains": ["python.org"],
+            "user_location": {"type": "approximate", "country": "DE"},
+        }
+    ]
+    assert FILTERS.native >= {"country"}
+
+
+def test_language_has_no_tool_field_and_is_not_sent() -> None:
+    # Guard (passes before and after the country change): the tool has no language field.
+    body = request_body(SearchParams(query="x", language="de"))
+    assert body["tools"] == [{"type": "web_search_20250305", "name": "web_search"}]
+    assert "language" not in FILTERS.native
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,8 @@ Body: ``model``, ``max_tokens`` (``max_tokens``, default 4096), ``messages: [{"r
 ``system: [{"type": "text", "text": <system prompt>}]``, ``tools: [{"type":
 "web_search_20250305", "name": "web_search"}]`` with ``allowed_domains``
 (``include_domains``) or else ``blocked_domains`` (``exclude_domains``; the API refuses
-both at once: :data:`FILTERS`), and ``temperature`` when given, unless the model refuses it
+both at once: :data:`FILTERS`) and ``user_location: {"type": "approximate", "country"}``
+(``country``, upper case), and ``temperature`` when given, unless the model refuses it
 (Opus 4.7 and later, Sonnet 5 and later, Fable / Mythos 5). With both lists asked, the
 blocked domains are written into the question as ``-site:`` and checked on the sources
 here, and the filter record says ``query + post`` for them, not ``native``.
@@ -46,13 +47,16 @@ BASE_URL_ENV_VARS: Final = ("ANTHROPIC_SEARCH_BASE_URL", "ANTHROPIC_BASE_URL")
 DEFAULT_MODEL: Final = "claude-haiku-4-5"
 DEFAULT_MAX_TOKENS: Final = 4096
 FILTERS: Final = FilterSupport.language_model(
-    native=frozenset({"include_domains", "exclude_domains"}), one_domain_list=True
+    native=frozenset({"include_domains", "exclude_domains", "country"}), one_domain_list=True
 )
-"""``allowed_domains`` or ``blocked_domains``, never both; a list left out is asked for."""
+"""``allowed_domains`` or ``blocked_domains``, never both (a list left out is asked for), and
+the country as the tool's ``user_location``."""
 API_VERSION: Final = "2023-06-01"
 WEB_SEARCH_BETA: Final = "web-search-2025-03-05"
 OAUTH_BETA: Final = "oauth-2025-04-20"
 TOOL_TYPE: Final = "web_search_20250305"
+LOCATION_TYPE: Final = "approximate"
+"""The only ``user_location.type`` the tool takes (Anthropic's SDKs: ``Literal["approximate"]``)."""
 
 _OPUS = re.compile(r"opus-(\d+)-(\d+)")
 _SONNET = re.compile(r"sonnet-(\d+)")
@@ -116,12 +120,21 @@ def temperature_allowed(model: str) -> bool:
 
 
 def _tool(params: SearchParams) -> dict[str, Any]:
+    """The ``web_search_20250305`` tool: its domain list and the user's country, when asked.
+
+    The tool's ``user_location`` localises the search ("Used to provide more relevant search
+    results"); its ``country`` is a two-letter ISO 3166-1 code, written in ISO's upper case
+    as Anthropic's examples write it (``"US"``). ``city``, ``region`` and ``timezone`` have
+    no search field here and are left out.
+    """
     tool: dict[str, Any] = {"type": TOOL_TYPE, "name": "web_search"}
     sent = FILTERS.sent_domains(params.include_domains, params.exclude_domains)
     if "include_domains" in sent:
         tool["allowed_domains"] = list(params.include_domains)
     elif "exclude_domains" in sent:
         tool["blocked_domains"] = list(params.exclude_domains)
+    if params.country is not None:
+        tool["user_location"] = {"type": LOCATION_TYPE, "country": params.country.upper()}
     return tool
 
 

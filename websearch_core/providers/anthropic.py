@@ -9,8 +9,11 @@ r"""Anthropic: Claude answers from live results of its server-side ``web_search`
   ``claude-haiku-4-5``; ``max_tokens`` defaults to 4096; the query is the user message, the
   system prompt ``system``, the tool ``web_search_20250305`` with ``allowed_domains`` or
   ``blocked_domains`` (never both: with includes, the blocked domains are asked in the
-  question and checked here, recorded ``query + post``); ``temperature`` only for a model
-  that takes it.
+  question and checked here, recorded ``query + post``), and ``user_location: {"type":
+  "approximate", "country": "DE"}`` for ``country`` (Anthropic's web search tool page and
+  its SDKs' ``WebSearchTool20250305.user_location``: a two-letter ISO country code);
+  ``temperature`` only for a model that takes it. The tool has no date, recency or
+  language field.
 * **Auth:** ``ANTHROPIC_SEARCH_API_KEY`` first, then ``ANTHROPIC_API_KEY``, then an OAuth
   token stored for provider ``"anthropic"``. An API key goes in ``x-api-key`` on
   Anthropic's own host and as ``Authorization: Bearer`` on any other host (gateways), but
@@ -35,7 +38,8 @@ r"""Anthropic: Claude answers from live results of its server-side ``web_search`
 Differences from the reference (the captures' quirks are in the parse module):
 
 * The reference sends ``?beta=true``, ``x-app: cli`` and, for OAuth, a Claude Code client
-  identity; none of these are sent here. Recency is ignored, as in the reference.
+  identity; none of these are sent here. Recency is ignored, as in the reference. The
+  reference sends no ``user_location``; the country goes there here, since the tool has it.
 
 Docs: https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool
 """

@@ -21,7 +21,11 @@ continued. A body with ``"stream": true`` is answered as a Messages event stream
 Errors use the API's envelope ``{"type": "error", "error": {"type", "message"}}``: 401
 ``authentication_error`` without a key, 400 ``invalid_request_error`` without
 ``anthropic-version`` or with a bad body, and 404 ``not_found_error`` for a path other than
-``/v1/messages`` or a model that is not a ``claude-`` model. ``POST /oauth/token`` is the
+``/v1/messages`` or a model that is not a ``claude-`` model. The tool's ``user_location``
+is checked as Anthropic's SDKs type it (``type`` must be ``"approximate"``, ``country`` a
+two-letter code, the other keys ``city`` / ``region`` / ``timezone`` strings): anything else
+is a 400 ``invalid_request_error`` naming ``user_location``. The location is not applied:
+the simulated results are the same wherever the user is. ``POST /oauth/token`` is the
 sign-in's token endpoint (:class:`~._oauth_refresh.RefreshGrant`), for a refresh hook under
 test; a bearer token in its ``expired`` gets a 401 ``authentication_error``. There is no bot
 challenge, so :meth:`AnthropicProtocol.challenge` is a 403 ``permission_error``.
@@ -45,6 +49,7 @@ _CITED_RESULTS = 3
 _STREAM_CHUNK = 24
 _TOOL_TYPE: Final = "web_search_20250305"
 _TOOL: Final = f"tools[type={_TOOL_TYPE}]"
+_LOCATION_TEXT_KEYS: Final = frozenset({"city", "region", "timezone"})
 
 
 def _error(status: int, kind: str, message: str) -> web.Response:
@@ -54,6 +59,26 @@ def _error(status: int, kind: str, message: str) -> web.Response:
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+def _location_problem(tools: Any) -> str | None:
+    """What is wrong with a web search tool's ``user_location``, or ``None`` when it is sound."""
+    for index, tool in enumerate(tools if isinstance(tools, list) else ()):
+        if not isinstance(tool, dict) or tool.get("user_location") is None:
+            continue
+        where = f"tools.{index}.user_location"
+        location = tool["user_location"]
+        if not isinstance(location, dict) or location.get("type") != "approximate":
+            return f"{where}.type: Input should be 'approximate'"
+        country = location.get("country")
+        if country is not None and not (isinstance(country, str) and len(country) == 2):
+            return f"{where}.country: String should have 2 characters"
+        for key in sorted(set(location) - {"type", "country"}):
+            if key not in _LOCATION_TEXT_KEYS:
+                return f"{where}.{key}: Extra inputs are not permitted"
+            if location[key] is not None and not isinstance(location[key], str):
+                return f"{where}.{key}: Input should be a valid string"
+    return None
 
 
 def _page_age(published: str | None) -> str | None:
@@ -299,6 +324,9 @@ class AnthropicProtocol:
             return _error(400, "invalid_request_error", "messages: field required")
         if not isinstance(body.get("max_tokens"), int):
             return _error(400, "invalid_request_error", "max_tokens: field required")
+        location_problem = _location_problem(body.get("tools"))
+        if location_problem is not None:
+            return _error(400, "invalid_request_error", location_problem)
         model = body.get("model")
         if not isinstance(model, str) or not model.startswith("claude-"):
             return _error(404, "not_found_error", f"model: {model}")
