@@ -15,6 +15,7 @@ from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import (
     AllProvidersFailedError,
     ProviderUnavailableError,
+    QuotaExhaustedError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -22,7 +23,7 @@ from websearch_core.models import SearchUsage
 from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
 from websearch_core.providers.anthropic import MAX_CONTINUATIONS
 from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
-from websearch_core.testing.protocols.anthropic import AnthropicProtocol
+from websearch_core.testing.protocols.anthropic import LOW_CREDIT_MESSAGE, AnthropicProtocol
 
 QUERY = "python asyncio"
 RESULTS = [
@@ -280,6 +281,17 @@ async def test_server_error(sim: Simulator) -> None:
     assert failure.message == (
         'Anthropic API error (529): {"type":"error","error":{"type":"overloaded_error"}}'
     )
+
+
+async def test_spent_credits_are_a_quota_failure_not_a_bad_request(sim: Simulator) -> None:
+    protocol(sim).credits_spent = True
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="anthropic")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, QuotaExhaustedError) and failure.status == 400
+    assert LOW_CREDIT_MESSAGE in failure.message
+    assert failure.message.startswith("Anthropic API error (400): ")
 
 
 async def test_malformed(sim: Simulator) -> None:

@@ -16,6 +16,7 @@ from websearch_core import WebSearch
 from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
+    QuotaExhaustedError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -23,7 +24,7 @@ from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
 from websearch_core.providers.xai import parse_response_object, response_from_events
 from websearch_core.sse import parse_sse
 from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
-from websearch_core.testing.protocols.xai import XaiProtocol
+from websearch_core.testing.protocols.xai import XaiProtocol, spent_credits_message
 
 QUERY = "python asyncio"
 
@@ -212,6 +213,19 @@ async def test_wrong_key_400(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.http(400, body))
     assert isinstance(failure, AuthorizationError) and failure.status == 400
     assert failure.message == f"xAI Responses API error (400): {body}"
+
+
+async def test_spent_credits_429_is_a_quota_failure_asked_once(sim: Simulator) -> None:
+    simulated = sim["xai"].protocol
+    assert isinstance(simulated, XaiProtocol)
+    simulated.credits_spent = True
+    async with _client(sim) as ws:
+        with pytest.raises(AllProvidersFailedError) as caught:
+            await ws.search(QUERY, provider="xai")
+    (failure,) = caught.value.failures
+    assert isinstance(failure, QuotaExhaustedError) and failure.status == 429
+    assert spent_credits_message() in failure.message
+    assert len(sim["xai"].requests) == 1  # not retried as a rate limit
 
 
 async def test_malformed(sim: Simulator) -> None:

@@ -607,6 +607,28 @@ def test_stream_error_events_are_classified(kind: str, error_type: type, status:
     assert caught.value.status == status
 
 
+def test_a_400_saying_the_credit_balance_is_too_low_is_spent_credits() -> None:
+    # Anthropic's answer to an account without credits, as quoted from live answers in
+    # anthropics/claude-code issues #4208 and #66314 (request id shortened).
+    body = (
+        b'{"type":"error","error":{"type":"invalid_request_error","message":"Your credit '
+        b"balance is too low to access the Anthropic API. Please go to Plans & Billing to "
+        b'upgrade or purchase credits."},"request_id":"req_011Cb"}'
+    )
+    with pytest.raises(QuotaExhaustedError) as caught:
+        AnthropicProvider().check_response(HttpResponse(status=400, body=body))
+    assert caught.value.status == 400
+    assert caught.value.message == f"Anthropic API error (400): {body.decode()}"
+
+
+def test_another_invalid_request_stays_a_plain_provider_error() -> None:
+    # Guard (passes before and after): only the low-balance message reads as spent credits.
+    body = b'{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: 0"}}'
+    with pytest.raises(SearchProviderError) as caught:
+        AnthropicProvider().check_response(HttpResponse(status=400, body=body))
+    assert type(caught.value) is SearchProviderError
+
+
 def test_streamed_tool_input_with_a_lone_surrogate_is_read_not_a_type_error() -> None:
     # A "\\ud800" escape leaves a lone surrogate in the joined partial_json; decoding it
     # raised TypeError, which ended the search instead of failing over.

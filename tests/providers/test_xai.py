@@ -11,6 +11,8 @@ from tests.providers._helpers import key_context
 from websearch_core.errors import (
     AuthorizationError,
     ProviderNotConfiguredError,
+    QuotaExhaustedError,
+    RateLimitedError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -457,6 +459,30 @@ def test_a_wrong_key_400_is_an_authorization_error() -> None:
     with pytest.raises(SearchProviderError) as not_json:
         XaiProvider().check_response(HttpResponse(status=400, body=b"Incorrect API key provided"))
     assert type(not_json.value) is SearchProviderError
+
+
+def test_a_429_saying_the_team_spent_its_credits_is_spent_credits() -> None:
+    # xAI's answer to a team out of credits or over its monthly spending limit, as quoted
+    # from live answers in continuedev/continue issues #10373 and #10740.
+    body = json.dumps(
+        {
+            "code": "Some resource has been exhausted",
+            "error": "Your team 0000 has either used all available credits or reached its "
+            "monthly spending limit. To continue making API requests, please purchase more "
+            "credits or raise your spending limit.",
+        }
+    ).encode()
+    with pytest.raises(QuotaExhaustedError) as caught:
+        XaiProvider().check_response(HttpResponse(status=429, body=body))
+    assert caught.value.status == 429
+    assert caught.value.message == f"xAI Responses API error (429): {body.decode()}"
+
+
+def test_a_plain_429_stays_a_rate_limit() -> None:
+    # Guard (passes before and after): a 429 without those words is still a rate limit.
+    body = b'{"code": "Too many requests", "error": "Rate limit exceeded, retry shortly."}'
+    with pytest.raises(RateLimitedError):
+        XaiProvider().check_response(HttpResponse(status=429, body=body))
 
 
 class ScriptedTransport:

@@ -32,8 +32,15 @@ r"""Anthropic: Claude answers from live results of its server-side ``web_search`
   message ``id``. Turns are kept by :mod:`._anthropic_steps`.
 * **Errors:** ``Anthropic API error (<status>): <body>`` after the shared classifier; a 404
   keeps status 404 so the chain prints the spec's ``Anthropic web search returned 404
-  (model or endpoint not found).``. No credentials: ``No Anthropic credentials found. Set
-  ANTHROPIC_SEARCH_API_KEY or ANTHROPIC_API_KEY, or configure Anthropic OAuth.``.
+  (model or endpoint not found).``. Spent credits come as a 400 ``invalid_request_error``
+  whose message says ``Your credit balance is too low to access the Anthropic API``
+  (quoted from live answers in anthropics/claude-code issues #4208 and #66314, and
+  anthropics/claude-quickstarts #229); that reads as spent credits
+  (:class:`~websearch_core.errors.QuotaExhaustedError`), not as a bad request, so the
+  provider is skipped rather than asked again. A 402 (``billing_error`` in Anthropic's
+  SDKs) is spent credits through the shared classifier already. No credentials: ``No
+  Anthropic credentials found. Set ANTHROPIC_SEARCH_API_KEY or ANTHROPIC_API_KEY, or
+  configure Anthropic OAuth.``.
 
 Differences from the reference (the captures' quirks are in the parse module):
 
@@ -44,6 +51,10 @@ Differences from the reference (the captures' quirks are in the parse module):
 Docs: https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool
 """
 
+from collections.abc import Mapping
+from typing import Final
+
+from ..errors import QuotaExhaustedError
 from ..models import SearchResponse
 from ..provider_credentials import ApiKey, StoredOAuth
 from ..transport import HttpRequest
@@ -75,7 +86,7 @@ from ._anthropic_steps import (
     turn_request,
 )
 from ._anthropic_stream import message_from_stream
-from ._json_api import honours
+from ._json_api import honours, json_object
 from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 # BASE_URL_ENV_VARS stays a name of this module: a mark's scope (``mark_scope``) reads the
@@ -85,11 +96,13 @@ __all__ = [
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_MODEL",
     "INFO",
+    "LOW_CREDIT_MESSAGE",
     "MAX_CONTINUATIONS",
     "MISSING_CREDENTIALS_MESSAGE",
     "AnthropicAuth",
     "AnthropicProvider",
     "base_url",
+    "error_code",
     "message_from_stream",
     "messages_url",
     "page_age_seconds",
@@ -100,6 +113,9 @@ __all__ = [
 ]
 
 _FILTERS = FILTERS
+LOW_CREDIT_MESSAGE: Final = "credit balance is too low"
+"""What Anthropic's answer to an account without credits says (HTTP 400)."""
+
 INFO = ProviderInfo(
     id="anthropic",
     label="Anthropic",
@@ -115,11 +131,35 @@ INFO = ProviderInfo(
 )
 
 
+def error_code(body: str) -> str | None:
+    """``spent_credits`` for Anthropic's answer to an account without credits, else ``None``.
+
+    The answer is ``{"type": "error", "error": {"type": "invalid_request_error", "message":
+    "Your credit balance is too low to access the Anthropic API. ..."}}`` with status 400:
+    without this code it read as an ordinary bad request, and the provider was asked again
+    on every search.
+
+    Example:
+        >>> error_code('{"error": {"message": "Your credit balance is too low to ..."}}')
+        'spent_credits'
+    """
+    data = json_object(body)
+    error = data.get("error") if data is not None else None
+    message = error.get("message") if isinstance(error, Mapping) else None
+    if isinstance(message, str) and LOW_CREDIT_MESSAGE in message.lower():
+        return "spent_credits"
+    return None
+
+
 class AnthropicProvider(ProtocolProvider):
     """Per-search state (the credential, base URL and model) lives in the loop's ``Flow``."""
 
     info = INFO
-    errors = ErrorMap(prefix="Anthropic API error")
+    errors = ErrorMap(
+        prefix="Anthropic API error",
+        code=error_code,
+        codes={"spent_credits": QuotaExhaustedError},
+    )
     oauth_refresh_statuses = frozenset({401})
     credential_kinds = (
         ApiKey(

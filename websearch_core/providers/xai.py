@@ -36,7 +36,10 @@
   default 10 when unset, invalid or zero, at most 30.
 * **Errors:** ``xAI Responses API error (<status>): <body>`` after the shared classifier (a
   400 ``Incorrect API key provided``, xAI's answer to a wrong key, is an authorization
-  error);
+  error; a 429 saying the team ``has either used all available credits or reached its
+  monthly spending limit``, xAI's answer to spent credits as quoted from live answers in
+  continuedev/continue issues #10373 and #10740, is spent credits, not a rate limit to
+  retry);
   ``xAI Responses API returned invalid JSON: <detail>``; neither an answer nor a source is
   ``xAI web_search returned no answer or sources`` (502); no key is the spec's
   ``xAI credentials not found. Set XAI_API_KEY or configure an API key for provider "xai".``
@@ -78,7 +81,7 @@ at most five domains, ``allowed_domains`` "cannot be set together with"
 
 from typing import Final
 
-from ..errors import AuthorizationError, ResponseParseError
+from ..errors import AuthorizationError, QuotaExhaustedError, ResponseParseError
 from ..json_decode import json_loads
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
@@ -113,6 +116,8 @@ __all__ = [
 XAI_ENDPOINT: Final = "https://api.x.ai/v1/responses"
 MODEL_ENV_VAR: Final = "XAI_SEARCH_MODEL"
 BAD_KEY_PREFIX: Final = "Incorrect API key provided"
+SPENT_CREDITS_MARKERS: Final = ("used all available credits", "monthly spending limit")
+"""Words of xAI's 429 for a team without credits or over its spending limit."""
 
 INFO = ProviderInfo(
     id="xai",
@@ -130,10 +135,25 @@ INFO = ProviderInfo(
 
 
 def error_code(body: str) -> str | None:
-    """``bad_key`` for xAI's answer to a wrong key (HTTP 400, not 401), else ``None``."""
+    """What xAI's ``error`` text says the status does not, else ``None``.
+
+    ``bad_key`` for its answer to a wrong key (HTTP 400, not 401); ``spent_credits`` for
+    its answer to a team out of credits or over its monthly spending limit (HTTP 429, which
+    alone reads as a rate limit and would be retried within seconds).
+
+    Example:
+        >>> error_code('{"error": "Your team t has either used all available credits or ..."}')
+        'spent_credits'
+    """
     data = json_object(body)
     error = data.get("error") if data is not None else None
-    return "bad_key" if isinstance(error, str) and error.startswith(BAD_KEY_PREFIX) else None
+    if not isinstance(error, str):
+        return None
+    if error.startswith(BAD_KEY_PREFIX):
+        return "bad_key"
+    if any(marker in error for marker in SPENT_CREDITS_MARKERS):
+        return "spent_credits"
+    return None
 
 
 class XaiProvider(ProtocolProvider):
@@ -143,7 +163,9 @@ class XaiProvider(ProtocolProvider):
     credential_kinds = KEY_IN_AUTHORIZATION
     answer_variables = (MODEL_ENV_VAR,)
     errors = ErrorMap(
-        prefix="xAI Responses API error", code=error_code, codes={"bad_key": AuthorizationError}
+        prefix="xAI Responses API error",
+        code=error_code,
+        codes={"bad_key": AuthorizationError, "spent_credits": QuotaExhaustedError},
     )
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:

@@ -25,7 +25,11 @@ Errors use the API's envelope ``{"type": "error", "error": {"type", "message"}}`
 is checked as Anthropic's SDKs type it (``type`` must be ``"approximate"``, ``country`` a
 two-letter code, the other keys ``city`` / ``region`` / ``timezone`` strings): anything else
 is a 400 ``invalid_request_error`` naming ``user_location``. The location is not applied:
-the simulated results are the same wherever the user is. ``POST /oauth/token`` is the
+the simulated results are the same wherever the user is. With
+:attr:`AnthropicProtocol.credits_spent` set, every authenticated Messages request gets
+Anthropic's answer to an account without credits: a 400 ``invalid_request_error`` whose
+message is :data:`LOW_CREDIT_MESSAGE` (quoted from live answers in anthropics/claude-code
+issues #4208 and #66314). ``POST /oauth/token`` is the
 sign-in's token endpoint (:class:`~._oauth_refresh.RefreshGrant`), for a refresh hook under
 test; a bearer token in its ``expired`` gets a 401 ``authentication_error``. There is no bot
 challenge, so :meth:`AnthropicProtocol.challenge` is a 403 ``permission_error``.
@@ -43,7 +47,12 @@ from ..simulator import RecordedRequest, SimResult
 from ._oauth_refresh import TOKEN_PATH, RefreshGrant
 from ._operators import DomainLists, Operators
 
-__all__ = ["AnthropicProtocol", "message_events"]
+__all__ = ["LOW_CREDIT_MESSAGE", "AnthropicProtocol", "message_events"]
+
+LOW_CREDIT_MESSAGE: Final = (
+    "Your credit balance is too low to access the Anthropic API. "
+    "Please go to Plans & Billing to upgrade or purchase credits."
+)
 
 _CITED_RESULTS = 3
 _STREAM_CHUNK = 24
@@ -78,6 +87,22 @@ def _location_problem(tools: Any) -> str | None:
                 return f"{where}.{key}: Extra inputs are not permitted"
             if location[key] is not None and not isinstance(location[key], str):
                 return f"{where}.{key}: Input should be a valid string"
+    return None
+
+
+def _body_refusal(body: Any) -> web.Response | None:
+    """The API's answer to a Messages body it refuses, or ``None`` when it takes it."""
+    messages = body.get("messages") if isinstance(body, dict) else None
+    if not isinstance(messages, list) or not messages or not isinstance(messages[-1], dict):
+        return _error(400, "invalid_request_error", "messages: field required")
+    if not isinstance(body.get("max_tokens"), int):
+        return _error(400, "invalid_request_error", "max_tokens: field required")
+    location_problem = _location_problem(body.get("tools"))
+    if location_problem is not None:
+        return _error(400, "invalid_request_error", location_problem)
+    model = body.get("model")
+    if not isinstance(model, str) or not model.startswith("claude-"):
+        return _error(404, "not_found_error", f"model: {model}")
     return None
 
 
@@ -219,6 +244,9 @@ class AnthropicProtocol:
     pauses: int = 0
     """How many times each turn is paused (``pause_turn``) before it completes."""
 
+    credits_spent: bool = False
+    """Answer every authenticated request as Anthropic answers an account without credits."""
+
     def __init__(self) -> None:
         self.sign_in = RefreshGrant("anthropic")
         """The sign-in's token endpoint (``POST /oauth/token``), for a refresh hook to call."""
@@ -313,24 +341,15 @@ class AnthropicProtocol:
             return _error(401, "authentication_error", "x-api-key header is required")
         if bearer in self.sign_in.expired:
             return _error(401, "authentication_error", "OAuth token has expired.")
+        if self.credits_spent:
+            return _error(400, "invalid_request_error", LOW_CREDIT_MESSAGE)
         if not request.header("anthropic-version"):
             return _error(400, "invalid_request_error", "anthropic-version header is required")
         try:
             body = request.json()
         except ValueError:
             return _error(400, "invalid_request_error", "Request body is not valid JSON")
-        messages = body.get("messages") if isinstance(body, dict) else None
-        if not isinstance(messages, list) or not messages or not isinstance(messages[-1], dict):
-            return _error(400, "invalid_request_error", "messages: field required")
-        if not isinstance(body.get("max_tokens"), int):
-            return _error(400, "invalid_request_error", "max_tokens: field required")
-        location_problem = _location_problem(body.get("tools"))
-        if location_problem is not None:
-            return _error(400, "invalid_request_error", location_problem)
-        model = body.get("model")
-        if not isinstance(model, str) or not model.startswith("claude-"):
-            return _error(404, "not_found_error", f"model: {model}")
-        return None
+        return _body_refusal(body)
 
     def challenge(self) -> web.Response:
         """The API has no challenge page: a 403 ``permission_error``."""

@@ -22,7 +22,10 @@ Any ``search_parameters`` (retired Live Search) is answered with xAI's ``410``
 ``Live search is deprecated`` body, as the real API does since 2026. A request
 without a bearer token gets a 400 ``Incorrect API key provided`` body, as xAI answers; a
 path other than ``/v1/responses`` a 404. There is no bot challenge, so
-:meth:`XaiProtocol.challenge` is a 403.
+:meth:`XaiProtocol.challenge` is a 403. With :attr:`XaiProtocol.credits_spent` set, every
+authenticated request gets xAI's answer to a team out of credits or over its spending
+limit: a 429 whose ``error`` is :func:`spent_credits_message` (quoted from live answers in
+continuedev/continue issues #10373 and #10740).
 """
 
 import hashlib
@@ -37,7 +40,7 @@ from aiohttp import web
 from ..simulator import RecordedRequest, SimResult
 from ._operators import DomainLists, Operators
 
-__all__ = ["GONE_MESSAGE", "XaiProtocol", "stream_events"]
+__all__ = ["GONE_MESSAGE", "XaiProtocol", "spent_credits_message", "stream_events"]
 
 GONE_MESSAGE = (
     "Live search is deprecated. Please switch to the Agent Tools API: "
@@ -46,6 +49,15 @@ GONE_MESSAGE = (
 _DELTA_CHUNK = 12
 DOMAIN_LIMIT: Final = 5
 DOMAIN_FIELDS: Final = ("allowed_domains", "excluded_domains")
+
+
+def spent_credits_message(team: str = "00000000-0000-4000-8000-000000000001") -> str:
+    """The text of xAI's 429 for a team out of credits or over its monthly spending limit."""
+    return (
+        f"Your team {team} has either used all available credits or reached its monthly "
+        "spending limit. To continue making API requests, please purchase more credits or "
+        "raise your spending limit."
+    )
 
 
 def _response_id(query: str) -> str:
@@ -196,6 +208,9 @@ class XaiProtocol:
     )
     """The ``web_search`` tool's domain lists, under ``filters`` as xAI's docs nest them."""
 
+    credits_spent: bool = False
+    """Answer every authenticated request as xAI answers a team without credits (429)."""
+
     def query_of(self, request: RecordedRequest) -> str:
         """The content of the last ``user`` input item."""
         try:
@@ -220,6 +235,11 @@ class XaiProtocol:
                     "error": "Incorrect API key provided",
                 },
                 status=400,
+            )
+        if self.credits_spent:
+            return web.json_response(
+                {"code": "Some resource has been exhausted", "error": spent_credits_message()},
+                status=429,
             )
         try:
             body = request.json()
