@@ -17,7 +17,8 @@ from websearch_core.errors import (
     ResponseParseError,
 )
 from websearch_core.providers.base import ProviderContext
-from websearch_core.testing import Fault, Simulator
+from websearch_core.testing import Fault, RecordedRequest, Simulator
+from websearch_core.testing.protocols.exa import ExaProtocol
 from websearch_core.testing.simulator import SimResult
 from websearch_core.transport import Transport
 
@@ -101,6 +102,31 @@ async def test_api_count_domains_and_dates(sim: Simulator) -> None:
     assert body["excludeDomains"] == ["export.arxiv.org"]
     assert body["startPublishedDate"] == "2025-01-01T00:00:00.000Z"
     assert body["endPublishedDate"] == "2025-06-30T23:59:59.999Z"
+
+
+async def test_api_sends_country_as_user_location_and_records_it_native(sim: Simulator) -> None:
+    # docs.exa.ai/reference/search: userLocation, a two-letter ISO country code ("US").
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="exa", country="de")
+    assert sim["exa"].requests[0].json()["userLocation"] == "DE"
+    assert [(f.name, f.applied) for f in response.filters] == [("country", ("native",))]
+
+
+async def test_keyless_mcp_records_a_country_as_ignored(sim: Simulator) -> None:
+    # Guard (passes before and after): web_search_exa has no country field, so none is sent
+    # and the record does not claim the API's userLocation for the keyless mode.
+    async with _client(sim, keyed=False) as ws:
+        response = await ws.search(QUERY, provider="exa", country="de")
+    arguments = sim["exa"].requests[0].json()["params"]["arguments"]
+    assert arguments == {"query": QUERY}
+    assert [(f.name, f.applied) for f in response.filters] == [("country", ("ignored",))]
+
+
+def test_simulated_api_refuses_a_user_location_that_is_not_two_letters() -> None:
+    body = b'{"query": "x", "userLocation": "Germany"}'
+    request = RecordedRequest("POST", "/search", (), {"x-api-key": "k"}, body)
+    response = ExaProtocol().answer(request, [])
+    assert response.status == 400
 
 
 async def test_num_search_results_wins_over_limit(sim: Simulator) -> None:

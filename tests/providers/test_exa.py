@@ -76,6 +76,7 @@ def test_registry_returns_the_exa_provider_with_its_facts() -> None:
         "exclude_domains",
         "date_after",
         "date_before",
+        "country",
     }
 
 
@@ -150,16 +151,23 @@ def test_domains_and_dates_are_sent() -> None:
 
 def test_unhonoured_fields_are_not_sent() -> None:
     body = api_request_body(
-        SearchParams(
-            query="x",
-            recency="day",
-            country="us",
-            language="en",
-            max_tokens=10,
-            temperature=0.5,
-        )
+        SearchParams(query="x", recency="day", language="en", max_tokens=10, temperature=0.5)
     )
     assert body == BASE_BODY
+
+
+@pytest.mark.parametrize(("country", "sent"), [("us", "US"), ("DE", "DE"), ("jp", "JP")])
+def test_country_goes_as_user_location_in_upper_case(country: str, sent: str) -> None:
+    # docs.exa.ai/reference/search: userLocation, "the two-letter ISO country code of the
+    # user, e.g. US".
+    body = api_request_body(SearchParams(query="x", country=country))
+    assert body == {**BASE_BODY, "userLocation": sent}
+
+
+def test_the_mcp_tool_is_sent_no_country() -> None:
+    # Guard (passes before and after): web_search_exa takes only query and numResults here.
+    body = mcp_request_body(SearchParams(query="x", country="de"), "id1")
+    assert body["params"]["arguments"] == {"query": "x"}
 
 
 # --- MCP request ------------------------------------------------------------------------------

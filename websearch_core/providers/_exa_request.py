@@ -7,10 +7,13 @@ stated in the provider module's docstring; the bodies are:
 * **API:** ``query``, ``numResults``, ``type: "auto"``, ``contents: {"summary": {"query":
   <query>}}`` and, when asked, ``includeDomains``, ``excludeDomains``,
   ``startPublishedDate`` (``date_after`` at ``00:00:00.000Z``) and ``endPublishedDate``
-  (``date_before`` at ``23:59:59.999Z``, so the day itself is included).
+  (``date_before`` at ``23:59:59.999Z``, so the day itself is included), and
+  ``userLocation`` (``country`` upper case: Exa's reference, docs.exa.ai/reference/search,
+  takes "the two-letter ISO country code of the user, e.g. US").
 * **MCP** (``tools/call`` of ``web_search_exa``): ``query`` (with ``site:``, ``-site:``,
   ``after:`` and ``before:`` directives appended for the domain and date filters, which the
-  tool has no fields for) and ``numResults`` when a count was asked.
+  tool has no fields for) and ``numResults`` when a count was asked. The tool has no field
+  for a country either (exa-labs/exa-mcp-server ``src/tools/webSearch.ts``), so none goes.
 """
 
 import secrets
@@ -70,6 +73,8 @@ def api_request_body(params: SearchParams) -> dict[str, Any]:
         body["startPublishedDate"] = f"{params.date_after.isoformat()}T00:00:00.000Z"
     if params.date_before is not None:
         body["endPublishedDate"] = f"{params.date_before.isoformat()}T23:59:59.999Z"
+    if params.country is not None:
+        body["userLocation"] = params.country.upper()
     return body
 
 

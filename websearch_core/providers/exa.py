@@ -15,6 +15,8 @@
   100 (the largest count :class:`~websearch_core.models.SearchParams` accepts, and Exa's
   own ceiling); sources are cut to the same number. ``recency``, ``max_tokens`` and
   ``temperature`` are ignored, as in the reference.
+* **Country:** the API's ``userLocation`` (recorded ``native``); the MCP tool has no such
+  field, so in keyless mode a country is recorded as ignored.
 * **Modules:** both bodies (fields, filters as MCP query directives) are built in
   :mod:`._exa_request`; results and MCP payloads are read by :mod:`._exa_parse`.
 * **Errors:** API: ``Exa API error (<status>): <body>`` after the shared classifier. MCP:
@@ -35,7 +37,7 @@ Docs: https://docs.exa.ai/reference/search
 """
 
 from ..filters import FilterSupport
-from ..models import SearchParams, SearchResponse
+from ..models import AppliedFilter, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._exa_parse import api_response, build_answer, parse_mcp_body, parse_plain_text, parse_results
 from ._exa_request import (
@@ -74,7 +76,7 @@ MCP_RATE_LIMIT_MESSAGE = (
 )
 
 _FILTERS = FilterSupport(
-    native=frozenset({"include_domains", "exclude_domains", "date_after", "date_before"})
+    native=frozenset({"include_domains", "exclude_domains", "date_after", "date_before", "country"})
 )
 INFO = ProviderInfo(
     id="exa",
@@ -120,11 +122,20 @@ class ExaProvider(ProtocolProvider):
         return MCP_ERRORS if flow.state[_MODE] == "keyless" else API_ERRORS
 
     def parse(self, flow: Flow) -> SearchResponse:
-        """The API body, or the MCP reply (SSE or JSON), as a response."""
+        """The API body, or the MCP reply (SSE or JSON), as a response.
+
+        The MCP tool takes no country, so a country asked for in keyless mode is recorded
+        as ignored rather than as the API's ``userLocation``.
+        """
         http = flow.last.response.as_http()
         if flow.state[_MODE] == "api_key":
             return self.parse_api_response(http, flow.params)
-        return parse_mcp_body(http.text(), limit=result_count(flow.params))
+        response = parse_mcp_body(http.text(), limit=result_count(flow.params))
+        country = flow.params.country
+        if country is None:
+            return response
+        unsent = AppliedFilter(name="country", value=country, applied=("ignored",))
+        return response.model_copy(update={"filters": (unsent,)})
 
     def build_api_request(self, params: SearchParams, key: str) -> HttpRequest:
         """``POST /search`` for ``params`` with the key in ``x-api-key`` (pure)."""

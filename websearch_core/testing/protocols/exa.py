@@ -6,7 +6,8 @@
 "summary"?, "text"?, "highlights"?}], "searchType", "costDollars"}``. ``numResults``
 (default 10, at most 100), ``includeDomains`` / ``excludeDomains`` (declared as
 :attr:`ExaProtocol.operators`, so a test can make them leak) and
-``startPublishedDate`` / ``endPublishedDate`` are applied; ``summary``, ``text`` and
+``startPublishedDate`` / ``endPublishedDate`` are applied; a ``userLocation`` that is not
+a two-letter country code is a 400 (docs.exa.ai/reference/search); ``summary``, ``text`` and
 ``highlights`` are present only when ``contents`` asked for them, as with the real API. A
 request without ``x-api-key`` gets a 401 ``{"requestId", "error", "tag"}`` body.
 
@@ -85,6 +86,11 @@ def _by_domain(results: list[SimResult], include: list[str], exclude: list[str])
         if (not include or any(_matches(result.url, domain) for domain in include))
         and not any(_matches(result.url, domain) for domain in exclude)
     ]
+
+
+def _is_country_code(value: Any) -> bool:
+    """Whether ``value`` is written as a two-letter ISO country code (Exa's ``US``)."""
+    return isinstance(value, str) and len(value) == 2 and value.isascii() and value.isalpha()
 
 
 def _object(value: Any) -> dict[str, Any]:
@@ -175,6 +181,11 @@ class ExaProtocol:
         query = body.get("query") if isinstance(body, dict) else None
         if not isinstance(query, str) or not query.strip():
             return _api_error(400, "query is required", "INVALID_REQUEST_BODY")
+        location = body.get("userLocation")
+        if location is not None and not _is_country_code(location):
+            return _api_error(
+                400, "userLocation must be a two-letter ISO country code", "INVALID_REQUEST_BODY"
+            )
         contents = _object(body.get("contents"))
         served = _filtered(results, body)[: _count(body.get("numResults"), _API_DEFAULT)]
         payload = {
