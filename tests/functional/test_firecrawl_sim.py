@@ -121,6 +121,14 @@ async def test_time_filters_on_the_wire(sim: Simulator) -> None:
     assert second["tbs"] == "cdr:1,cd_min:02/01/2025,cd_max:02/28/2025"
 
 
+async def test_country_goes_upper_case_and_is_recorded_native(sim: Simulator) -> None:
+    # Firecrawl's v2 /search takes country as an ISO 3166-1 alpha-2 code (default "US").
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="firecrawl", country="de")
+    assert sim["firecrawl"].requests[0].json()["country"] == "DE"
+    assert [(f.name, f.applied) for f in response.filters] == [("country", ("native",))]
+
+
 async def test_explicit_selection_without_a_key_runs_keyless(sim: Simulator) -> None:
     async with WebSearch(sim.settings()) as ws:
         response = await ws.search(QUERY, provider="firecrawl", limit=2)
@@ -215,3 +223,5 @@ def test_the_protocol_refuses_a_malformed_bearer_and_a_bad_limit() -> None:
     assert bad_limit.status == 400
     no_query = protocol.answer(_recorded(b'{"limit": 5}'), [])
     assert no_query.status == 400
+    bad_country = protocol.answer(_recorded(b'{"query": "x", "country": "Germany"}'), [])
+    assert bad_country.status == 400

@@ -56,6 +56,7 @@ def test_registry_returns_the_firecrawl_provider_with_its_facts() -> None:
         "num_search_results",
         "date_after",
         "date_before",
+        "country",
     }
     assert INFO.docs_url == "https://docs.firecrawl.dev/api-reference/endpoint/search"
 
@@ -159,6 +160,19 @@ def test_recency_maps_to_tbs(recency: str, tbs: str) -> None:
 
 def test_no_time_filter_sends_no_tbs() -> None:
     assert "tbs" not in request_body(SearchParams(query="x"))
+
+
+@pytest.mark.parametrize(("country", "sent"), [("de", "DE"), ("US", "US"), ("jp", "JP")])
+def test_country_is_sent_upper_case(country: str, sent: str) -> None:
+    # firecrawl/firecrawl-docs agent-source-of-truth/curl.mdx (v2 /search): country, an
+    # ISO 3166-1 alpha-2 code, default "US".
+    body = request_body(SearchParams(query="x", country=country))
+    assert body == {"query": "x", "limit": 10, "sources": [{"type": "web"}], "country": sent}
+
+
+def test_no_country_sends_no_country_key() -> None:
+    # Guard (passes before and after): Firecrawl's own default ("US") applies unasked.
+    assert "country" not in request_body(SearchParams(query="x", language="de"))
 
 
 @pytest.mark.parametrize(

@@ -110,4 +110,6 @@ def request_body(params: SearchParams) -> dict[str, Any]:
     tbs = time_filter(params)
     if tbs is not None:
         body["tbs"] = tbs
+    if params.country is not None:
+        body["country"] = params.country.upper()
     return body

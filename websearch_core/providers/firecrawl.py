@@ -1,7 +1,9 @@
 """Firecrawl Search API: web results (Google-style operators allowed in the query), as JSON.
 
 * **Endpoint:** ``POST https://api.firecrawl.dev/v2/search`` with a JSON body ``query``,
-  ``limit``, ``sources: [{"type": "web"}]`` and, when asked, ``tbs``.
+  ``limit``, ``sources: [{"type": "web"}]`` and, when asked, ``tbs`` and ``country`` (upper
+  case; Firecrawl's v2 reference: an ISO 3166-1 alpha-2 code, ``US`` when none is sent,
+  firecrawl/firecrawl-docs ``agent-source-of-truth/curl.mdx``).
 * **Auth:** ``Authorization: Bearer <key>`` when a key resolves (``FIRECRAWL_API_KEY``);
   ``auth_mode`` is then ``"api_key"``. Without a key no ``Authorization`` header is sent
   at all and ``auth_mode`` is ``"keyless"``.
@@ -88,7 +90,7 @@ __all__ = [
 ]
 
 _FILTERS: Final = FilterSupport(
-    native=frozenset({"date_after", "date_before", "recency"}),
+    native=frozenset({"date_after", "date_before", "recency", "country"}),
     query=QUERY_OPERATORS,
     unpromised=frozenset({"filetype"}),
 )

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from ..simulator import RecordedRequest
 
-__all__ = ["bearer_token", "clamped_count", "parse_timestamp"]
+__all__ = ["bearer_token", "clamped_count", "is_country_code", "parse_timestamp"]
 
 
 def bearer_token(request: RecordedRequest, scheme: str = "Bearer") -> str:
@@ -67,3 +67,13 @@ def clamped_count(value: str | None, default: int, maximum: int) -> int:
     except ValueError:
         return default
     return max(1, min(maximum, count))
+
+
+def is_country_code(value: object) -> bool:
+    """Whether ``value`` is written as an ISO 3166-1 alpha-2 code (two ASCII letters).
+
+    Example:
+        >>> is_country_code("DE"), is_country_code("Germany"), is_country_code(49)
+        (True, False, False)
+    """
+    return isinstance(value, str) and len(value) == 2 and value.isascii() and value.isalpha()

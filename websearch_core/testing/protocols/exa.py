@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult, default_results
+from ._common import is_country_code
 from ._operators import DomainLists, Operators
 
 __all__ = ["ExaProtocol"]
@@ -86,11 +87,6 @@ def _by_domain(results: list[SimResult], include: list[str], exclude: list[str])
         if (not include or any(_matches(result.url, domain) for domain in include))
         and not any(_matches(result.url, domain) for domain in exclude)
     ]
-
-
-def _is_country_code(value: Any) -> bool:
-    """Whether ``value`` is written as a two-letter ISO country code (Exa's ``US``)."""
-    return isinstance(value, str) and len(value) == 2 and value.isascii() and value.isalpha()
 
 
 def _object(value: Any) -> dict[str, Any]:
@@ -182,7 +178,7 @@ class ExaProtocol:
         if not isinstance(query, str) or not query.strip():
             return _api_error(400, "query is required", "INVALID_REQUEST_BODY")
         location = body.get("userLocation")
-        if location is not None and not _is_country_code(location):
+        if location is not None and not is_country_code(location):
             return _api_error(
                 400, "userLocation must be a two-letter ISO country code", "INVALID_REQUEST_BODY"
             )

@@ -11,8 +11,8 @@ pinned to ``/v1``) gets the v1 shape instead: ``{"success": true, "data": [...]}
 Without an ``Authorization`` header the request is served as keyless; a header that is not
 ``Bearer <token>`` gets Firecrawl's 401 envelope ``{"success": false, "error":
 "Unauthorized: Invalid token"}``. A body without ``query``, or with a ``limit`` outside
-1..100, gets a 400 in the same envelope. The API has no bot challenge, so
-:meth:`FirecrawlProtocol.challenge` is a plain 403.
+1..100, or a ``country`` that is not a two-letter code, gets a 400 in the same envelope.
+The API has no bot challenge, so :meth:`FirecrawlProtocol.challenge` is a plain 403.
 """
 
 import hashlib
@@ -22,6 +22,7 @@ from typing import Any
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
+from ._common import is_country_code
 from ._operators import Operators
 
 __all__ = ["FirecrawlProtocol"]
@@ -67,6 +68,9 @@ class FirecrawlProtocol:
         limit = body.get("limit", _DEFAULT_LIMIT)
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= _MAX_LIMIT:
             return _error(400, "Bad Request: limit must be between 1 and 100")
+        country = body.get("country")
+        if country is not None and not is_country_code(country):
+            return _error(400, "Bad Request: country must be an ISO 3166-1 alpha-2 code")
         served = [_result(i, r) for i, r in enumerate(results[:limit], start=1)]
         if request.path.rstrip("/").endswith("/v1/search"):
             payload: dict[str, Any] = {"success": True, "data": served}
