@@ -84,20 +84,27 @@ async def test_count_and_slicing(
     assert len(response.sources) == served
 
 
-async def test_one_include_domain_is_the_x_site_header(sim: Simulator) -> None:
+async def test_include_domains_are_the_x_site_header(sim: Simulator) -> None:
     sim["jina"].results = [
         SimResult("Docs", "https://docs.jina.ai/a", "docs"),
         SimResult("Other", "https://example.com/b", "other"),
         SimResult("Home", "https://jina.ai/", "home"),
+        SimResult("Third", "https://example.net/c", "third"),
     ]
     async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="jina", include_domains=["jina.ai"])
-        await ws.search(QUERY, provider="jina", include_domains=["jina.ai", "example.com"])
+        both = await ws.search(QUERY, provider="jina", include_domains=["jina.ai", "example.com"])
     first, second = sim["jina"].requests
     assert first.header("X-Site") == "jina.ai"
     assert [s.title for s in response.sources] == ["Docs", "Home"]
-    assert second.header("X-Site") is None
     assert response.sources[0].published_date is None
+    # Jina splits X-Site on ", " (jina-ai/reader, the explicit operators' from()).
+    assert second.header("X-Site") == "jina.ai, example.com"
+    assert [s.title for s in both.sources] == ["Docs", "Other", "Home"]
+    assert [(f.name, f.value, f.applied) for f in both.filters] == [
+        ("include_domains", "jina.ai", ("native", "post")),
+        ("include_domains", "example.com", ("native", "post")),
+    ]
 
 
 def test_auto_chain_needs_a_key(sim: Simulator) -> None:

@@ -44,7 +44,7 @@ SITE_APIS = (
 )
 """Search APIs whose docs say they keep to a site asked for, in the query or a parameter."""
 EXCLUDING_APIS = ("brave", "kagi", "firecrawl", "tavily", "exa", "parallel", "tinyfish", "serper")
-"""Those that also leave an excluded site out (Jina's ``X-Site`` names one site to keep)."""
+"""Those that also leave an excluded site out (Jina's ``X-Site`` names only sites to keep)."""
 EXCLUDING = "guide -site:docs.example.com"
 ANSWER_TOOLS = ("anthropic", "xai")
 """Answer engines whose search tool takes the domain lists (the request's own JSON)."""

@@ -123,11 +123,13 @@ def test_count_is_num_search_results_before_limit_default_5_max_20(
     ]
 
 
-def test_x_site_only_for_exactly_one_domain() -> None:
+def test_x_site_lists_every_included_domain_joined_as_jina_splits_it() -> None:
+    # jina-ai/reader src/services/serper-search.ts: the x-site header is split on ", " and
+    # searched as site:a OR site:b.
     one = SearchParams(query="x", include_domains=("www.python.org",))
     assert JinaProvider().build_request(one, context()).headers["X-Site"] == "python.org"
-    two = SearchParams(query="x", include_domains=("python.org", "docs.python.org"))
-    assert "X-Site" not in JinaProvider().build_request(two, context()).headers
+    two = SearchParams(query="x", include_domains=("python.org", "pypi.org"))
+    assert JinaProvider().build_request(two, context()).headers["X-Site"] == "python.org, pypi.org"
     excluded = SearchParams(query="x", exclude_domains=("pinterest.com",))
     assert dict(JinaProvider().build_request(excluded, context()).headers) == BASE_HEADERS
 

@@ -6,8 +6,10 @@
 * **Headers:** ``Accept: application/json``, ``Authorization: Bearer <key>``,
   ``X-Respond-With: no-content`` (titles, URLs and descriptions only, which is faster and
   cheaper than fetching every page), ``X-Retain-Images: none`` and, when
-  ``include_domains`` names exactly one domain, ``X-Site: <domain>``. More than one domain
-  cannot be expressed in that header and is not sent; ``exclude_domains`` is not supported.
+  ``include_domains`` is given, ``X-Site: <domain>[, <domain>...]``: Jina splits the header
+  on ``", "`` and searches ``site:a OR site:b`` (jina-ai/reader
+  ``src/services/serper-search.ts`` and ``src/services/brave-search.ts``, the explicit
+  operators' ``from``). ``exclude_domains`` has no header and is not sent.
 * **Auth:** the key (``JINA_API_KEY``) is required.
 * **Limits:** ``N`` is ``num_search_results`` or ``limit``, default 5, at most 20 (the
   reference's ``clampNumResults(value, 5, 20)``, so a request for 3 sends ``count=3``).
@@ -65,6 +67,8 @@ __all__ = [
 JINA_ENDPOINT: Final = "https://s.jina.ai/"
 DEFAULT_RESULTS: Final = 5
 MAX_RESULTS: Final = 20
+X_SITE_SEPARATOR: Final = ", "
+"""What Jina splits ``X-Site`` on (``customValue.split(', ')`` in jina-ai/reader)."""
 _URI_COMPONENT_SAFE: Final = "!*'()"
 """What ``encodeURIComponent`` leaves alone besides letters, digits and ``-_.~``."""
 
@@ -100,15 +104,22 @@ def request_url(query: str) -> str:
 
 
 def request_headers(params: SearchParams, key: str) -> dict[str, str]:
-    """The request headers for ``params``; ``X-Site`` only for exactly one domain."""
+    """The request headers for ``params``; ``X-Site`` lists every included domain.
+
+    Example:
+        >>> request_headers(SearchParams(query="x", include_domains=("a.org", "b.org")), "k")[
+        ...     "X-Site"
+        ... ]
+        'a.org, b.org'
+    """
     headers = {
         "Accept": "application/json",
         "Authorization": f"Bearer {key}",
         "X-Respond-With": "no-content",
         "X-Retain-Images": "none",
     }
-    if len(params.include_domains) == 1:
-        headers["X-Site"] = params.include_domains[0]
+    if params.include_domains:
+        headers["X-Site"] = X_SITE_SEPARATOR.join(params.include_domains)
     return headers
 
 

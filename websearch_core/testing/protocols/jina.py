@@ -4,8 +4,9 @@ With ``Accept: application/json`` the answer has the shape of the documentation 
 ``fixtures/jina/s_jina_ai_search_doc_example.json``: ``{"code": 200, "status": 20000,
 "data": [{"title", "url", "description", "content"?, "date"?, "usage": {"tokens"}}],
 "meta": {"usage": {"tokens"}}}``. ``count`` is honoured (default 5, at most 20),
-``X-Site`` keeps only results on that site (:attr:`JinaProtocol.operators`, so a test can
-make it leak), and ``content`` is left out under
+``X-Site`` keeps only results on its sites, which Jina reads split on ``", "``
+(:attr:`JinaProtocol.operators`, so a test can make it leak), and ``content`` is left out
+under
 ``X-Respond-With: no-content``. Without the JSON ``Accept`` header the answer is Jina's
 default plain-text listing, so a client that forgets the header fails loudly.
 
@@ -68,8 +69,8 @@ def _item(result: SimResult, with_content: bool) -> dict[str, Any]:
 class JinaProtocol:
     """Jina's search JSON (or text), its error envelope, a 403 and a wrong-shaped body."""
 
-    operators = Operators(domains=DomainLists("X-Site", in_header=True))
-    """``X-Site``: one site, whose pages alone are served."""
+    operators = Operators(domains=DomainLists("X-Site", in_header=True, separator=", "))
+    """``X-Site``: the sites, joined by ``", "``, whose pages alone are served."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """Results for the query in the path, in JSON when JSON was asked for."""
