@@ -138,6 +138,27 @@ async def test_filters_and_counts_on_the_wire(sim: Simulator) -> None:
     }
 
 
+async def test_country_goes_as_tavilys_name_and_is_recorded_native(sim: Simulator) -> None:
+    # docs.tavily.com/documentation/api-reference/endpoint/search: country is one of a list of
+    # lower-case English names ("united kingdom"), only with the general topic (the default).
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="tavily", country="gb")
+    body = sim["tavily"].requests[0].json()
+    assert body == {**BASE_BODY, "country": "united kingdom"}
+    assert [(f.name, f.applied) for f in response.filters] == [("country", ("native",))]
+
+
+async def test_a_country_tavily_has_no_name_for_is_not_sent_and_recorded_ignored(
+    sim: Simulator,
+) -> None:
+    # Guard (passes before and after): Hong Kong is not on Tavily's list, so nothing is sent
+    # and the record does not claim it.
+    async with sim_client(sim) as ws:
+        response = await ws.search(QUERY, provider="tavily", country="hk")
+    assert sim["tavily"].requests[0].json() == BASE_BODY
+    assert [(f.name, f.applied) for f in response.filters] == [("country", ("ignored",))]
+
+
 async def test_empty_time_filtered_answer_is_retried_without_the_filter(sim: Simulator) -> None:
     sim["tavily"].enqueue(Fault.http(200, EMPTY, {"Content-Type": "application/json"}))
     async with sim_client(sim) as ws:
@@ -234,6 +255,13 @@ def test_protocol_refuses_a_request_without_a_bearer_token() -> None:
     assert json.loads(response.text) == {
         "detail": {"error": "Unauthorized: missing or invalid API key."}
     }
+
+
+@pytest.mark.parametrize("country", ["us", "US", "United States", 49])
+def test_protocol_refuses_a_country_not_written_as_tavilys_names(country: Any) -> None:
+    auth = {"Authorization": "Bearer k"}
+    response = TavilyProtocol().answer(_recorded(auth, {"query": "x", "country": country}), [])
+    assert response.status == 400
 
 
 def test_protocol_dates_news_results_only() -> None:

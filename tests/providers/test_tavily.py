@@ -20,6 +20,7 @@ from websearch_core.errors import (
 )
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
+from websearch_core.providers._tavily_countries import tavily_country
 from websearch_core.providers.base import ProviderContext
 from websearch_core.providers.tavily import (
     INFO,
@@ -65,6 +66,7 @@ def test_registry_returns_the_tavily_provider_with_its_facts() -> None:
         "date_before",
         "include_domains",
         "exclude_domains",
+        "country",
     }
 
 
@@ -137,10 +139,29 @@ def test_domains_are_sent_as_lists() -> None:
 
 
 def test_unhonoured_fields_are_not_sent() -> None:
-    body = request_body(
-        SearchParams(query="x", country="us", language="en", max_tokens=10, temperature=0.5)
-    )
+    body = request_body(SearchParams(query="x", language="en", max_tokens=10, temperature=0.5))
     assert body == BASE_BODY
+
+
+@pytest.mark.parametrize(
+    ("code", "name"),
+    [("us", "united states"), ("DE", "germany"), ("gb", "united kingdom"), ("kr", "south korea")],
+)
+def test_country_is_sent_as_tavilys_lower_case_name(code: str, name: str) -> None:
+    # docs.tavily.com/documentation/api-reference/endpoint/search, body field country: an
+    # enum of lower-case English names, "afghanistan" to "zimbabwe".
+    assert request_body(SearchParams(query="x", country=code)) == {**BASE_BODY, "country": name}
+
+
+def test_a_country_off_tavilys_list_is_not_sent() -> None:
+    # Guard (passes before and after): only a name on Tavily's list may go.
+    assert request_body(SearchParams(query="x", country="hk")) == BASE_BODY
+    assert (tavily_country("hk"), tavily_country("xk"), tavily_country("pr")) == (None, None, None)
+
+
+def test_the_retry_without_a_time_filter_keeps_the_country() -> None:
+    body = request_body(SearchParams(query="x", recency="day", country="fr"))
+    assert without_time_filter(body) == {**BASE_BODY, "country": "france"}
 
 
 def test_without_time_filter() -> None:

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ..models import SearchParams
+from ._tavily_countries import tavily_country
 from .base import clamp_count
 
 __all__ = ["DEFAULT_RESULTS", "MAX_RESULTS", "MIN_RESULTS", "request_body", "without_time_filter"]
@@ -46,6 +47,9 @@ def request_body(params: SearchParams) -> dict[str, Any]:
         body["end_date"] = params.date_before.isoformat()
     if params.recency is not None and params.date_after is None and params.date_before is None:
         body["time_range"] = params.recency
+    country = tavily_country(params.country) if params.country is not None else None
+    if country is not None:
+        body["country"] = country
     return body
 
 

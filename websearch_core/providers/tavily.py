@@ -4,8 +4,11 @@
   ``search_depth: "basic"``, ``max_results``, ``include_answer: "advanced"``,
   ``include_raw_content: false``, and when asked ``include_domains``, ``exclude_domains``,
   ``start_date`` (``date_after``), ``end_date`` (``date_before``) and ``time_range``
-  (``recency``, sent only when neither date is). ``topic`` is never sent, so searches keep
-  Tavily's general scope even with a recency filter.
+  (``recency``, sent only when neither date is), and ``country`` as Tavily's lower-case
+  English name for it (``de`` -> ``germany``, :mod:`._tavily_countries`); a country Tavily
+  has no name for is not sent and is recorded as ignored. ``topic`` is never sent, so
+  searches keep Tavily's general scope even with a recency filter (and ``country``, which
+  Tavily takes only with the general topic, applies).
 * **Auth:** ``Authorization: Bearer <key>`` (``TAVILY_API_KEY``).
 * **Limits:** ``max_results`` is ``num_search_results`` or ``limit``, default 5, clamped to
   5..20 as ``spec/web_search.md`` states (the behaviour reference says the upstream code
@@ -42,10 +45,11 @@ from typing import Final
 
 from ..errors import QuotaExhaustedError
 from ..filters import FilterSupport
-from ..models import SearchParams, SearchResponse
+from ..models import AppliedFilter, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._common import bearer_json_headers
 from ._json_api import honours
+from ._tavily_countries import tavily_country
 from ._tavily_parse import error_message, parse_answer, parse_results
 from ._tavily_request import DEFAULT_RESULTS, MAX_RESULTS, request_body, without_time_filter
 from .base import (
@@ -73,7 +77,9 @@ QUOTA_STATUSES: Final = frozenset({432, 433})
 """Tavily's "plan limit exceeded" (432) and "pay-as-you-go limit exceeded" (433)."""
 
 _FILTERS: Final = FilterSupport(
-    native=frozenset({"include_domains", "exclude_domains", "date_after", "date_before", "recency"})
+    native=frozenset(
+        {"include_domains", "exclude_domains", "date_after", "date_before", "recency", "country"}
+    )
 )
 INFO = ProviderInfo(
     id="tavily",
@@ -125,14 +131,18 @@ class TavilyProvider(ProtocolProvider):
         return None if retry_body is None else replace(request, json=retry_body)
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
-        """The answer and sources of a 2xx body."""
+        """The answer and sources of a 2xx body; a country Tavily has no name for, ignored."""
         data = response.json(self.info.id, self.info.label)
         sources = parse_results(data)  # checks that data is a mapping
         request_id = data.get("request_id")
+        unsent: tuple[AppliedFilter, ...] = ()
+        if params.country is not None and tavily_country(params.country) is None:
+            unsent = (AppliedFilter(name="country", value=params.country, applied=("ignored",)),)
         return SearchResponse(
             provider=self.info.id,
             answer=parse_answer(data),
             sources=sources,
             request_id=request_id if isinstance(request_id, str) and request_id else None,
             auth_mode="api_key",
+            filters=unsent,
         )

@@ -8,11 +8,14 @@ general-topic results, results carry no ``published_date`` unless ``topic`` is `
 
 A request without a bearer token gets Tavily's 401 body
 ``{"detail": {"error": "Unauthorized: missing or invalid API key."}}``; a body without a
-query gets a 400 in the same envelope. The API has no bot challenge, so
+query, or with a ``country`` that is not written as Tavily's names are (lower-case English
+words such as ``united states``; an ISO code such as ``us`` is not one), gets a 400 in the
+same envelope. The API has no bot challenge, so
 :meth:`TavilyProtocol.challenge` is a plain 403.
 """
 
 import hashlib
+import re
 import uuid
 from typing import Any
 
@@ -24,12 +27,22 @@ from ._operators import DomainLists, Operators
 
 __all__ = ["TavilyProtocol"]
 
+_COUNTRY_NAME = re.compile(r"[a-z]+(?: [a-z]+)*")
 _DEFAULT_RESULTS = 5
 _MAX_RESULTS = 20
 
 
 def _error(status: int, message: str) -> web.Response:
     return web.json_response({"detail": {"error": message}}, status=status)
+
+
+def _is_country_name(value: Any) -> bool:
+    """Whether ``value`` is written as Tavily's ``country`` names are: lower-case words.
+
+    Tavily's list runs from ``afghanistan`` to ``zimbabwe``; none of its names is shorter
+    than four letters, so a two-letter code is refused, as the real enum refuses it.
+    """
+    return isinstance(value, str) and len(value) > 2 and _COUNTRY_NAME.fullmatch(value) is not None
 
 
 def _max_results(value: Any) -> int:
@@ -68,6 +81,9 @@ class TavilyProtocol:
         query = body.get("query") if isinstance(body, dict) else None
         if not isinstance(query, str) or not query.strip():
             return _error(400, "Query is missing.")
+        country = body.get("country")
+        if country is not None and not _is_country_name(country):
+            return _error(400, f"Invalid country: {country}.")
         served = results[: _max_results(body.get("max_results"))]
         news = body.get("topic") == "news"
         answer = None
