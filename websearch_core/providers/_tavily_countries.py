@@ -2,8 +2,8 @@
 
 Tavily's search reference (docs.tavily.com/documentation/api-reference/endpoint/search,
 the ``country`` body field) takes a country's plain English name in lower case, one of a
-fixed list, and only boosts results from it ("available only if topic is general", which
-is the only topic this package sends). The codes are ISO 3166-1's; the names are Tavily's
+fixed list, and only boosts results from it ("available only if topic is general": the
+default, and this package never sends a topic). The codes are ISO 3166-1's; the names are Tavily's
 list, written as it spells them (``czech republic``, ``russia``, ``turkey``). A country
 with no name on that list (Hong Kong, Kosovo, Puerto Rico, ...) cannot be sent, and the
 provider records it as ignored.
