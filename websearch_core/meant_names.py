@@ -121,6 +121,7 @@ def named_extras(
     error: ValidationError,
     known: Callable[[tuple[str | int, ...]], Collection[str] | None],
     what: str,
+    instead: Callable[[tuple[str | int, ...]], str | None] | None = None,
 ) -> ValidationError | None:
     """``error`` with each unknown name's message saying what it is not and what was meant.
 
@@ -129,6 +130,9 @@ def named_extras(
         known: The names there are where an unknown one was found (given its location),
             or ``None`` to leave the error there as it is (a nested model words its own).
         what: What the name is not, such as ``"not a setting"``.
+        instead: The whole message for a name that is something else (a provider id
+            written as a setting), or ``None`` to say ``what`` and the name meant: the
+            nearest name by spelling can be wrong there (``brave``: ``did you mean rate?``).
 
     Returns:
         The error rewritten, each other error as it was (type, location, message); ``None``
@@ -141,7 +145,9 @@ def named_extras(
         names = known(location) if detail["type"] == _EXTRA and location else None
         if names is not None:
             rewritten = True
-            problem = f"{what}{meant(str(location[-1]), sorted(names))}"
+            problem = instead(location) if instead is not None else None
+            if problem is None:
+                problem = f"{what}{meant(str(location[-1]), sorted(names))}"
             kind = PydanticCustomError(_EXTRA, problem)  # no braces: nothing to format
             details.append(InitErrorDetails(type=kind, loc=location, input=detail["input"]))
             continue

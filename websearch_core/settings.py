@@ -118,6 +118,7 @@ __all__ = [
     "Settings",
     "SettingsOverrides",
     "default_config_file",
+    "provider_not_a_setting",
 ]
 
 APP_NAME = "websearch-tools"
@@ -409,15 +410,30 @@ def _check_tables(config_file: Any, data: dict[str, Any]) -> None:
     to write a JSON object or set ``WEBSEARCH_API_KEYS__<PROVIDER>``: advice for a variable, in
     an error about a file. The value is not repeated (it may be a key).
 
+    An entry of a provider's table written unquoted (``brave = 2000`` under ``[budget]``)
+    was answered with pydantic's ``Input should be a valid string``, which does not say
+    that the form is ``"2000/month"``; it is refused here with the table's example.
+
     Raises:
-        ConfigurationError: A table setting holds a string, number, list or boolean.
+        ConfigurationError: A table setting holds a string, number, list or boolean, or
+            an entry of a provider's table is not a string.
     """
     for table, example in _TABLE_EXAMPLES.items():
-        if table in data and not isinstance(data[table], dict):
+        if table not in data:
+            continue
+        if not isinstance(data[table], dict):
             raise ConfigurationError(
                 f"config file {config_file} ({table}): must be a table: a line [{table}], "
                 f"then one entry per line, such as {example}"
             )
+        if _TABLE_ENTRY_NAMES[table] != "PROVIDER":  # searxng's entries have types of their own
+            continue
+        for key, value in data[table].items():
+            if not isinstance(value, str):
+                raise ConfigurationError(
+                    f"config file {config_file} ({table}.{key}): must be text in quotes, "
+                    f"as in {example}"
+                )
 
 
 class _ConfigFileSource(TomlConfigSettingsSource):
@@ -674,6 +690,34 @@ def _setting_names(location: tuple[str | int, ...]) -> Collection[str] | None:
     if len(location) == 2 and location[0] == "searxng":
         return SearxngSettings.model_fields.keys()
     return None
+
+
+def provider_not_a_setting(location: tuple[str | int, ...]) -> str | None:
+    """What to say of a provider id written as a setting (``[brave]``), or ``None``.
+
+    A newcomer's config file held ``[brave]`` with ``api_key = "..."`` in it, and was
+    answered ``not a setting; did you mean rate?``: the nearest setting by spelling, not
+    where a provider's values go. (``searxng`` is a setting of its own, so never here.)
+
+    Example:
+        >>> provider_not_a_setting(("tavily",))[:54]
+        'not a setting; tavily is a provider: its key goes in ['
+    """
+    if len(location) != 1:
+        return None
+    name = str(location[0]).strip().lower()
+    if name not in SEARCH_PROVIDER_ORDER or name in Settings.model_fields:
+        return None
+    from .providers import get_provider  # every provider module: on this error only
+
+    where = (
+        f'its key goes in [api_keys] as {name} = "...", its URL and limits in [base_urls], '
+        "[budget] and [rate] (the api_keys, base_urls, budget and rate settings)"
+        if get_provider(name).info.env_vars
+        else f'its URL and limits go in [base_urls], [budget] and [rate] as {name} = "..." '
+        "(the base_urls, budget and rate settings)"
+    )
+    return f'not a setting; {name} is a provider: {where}; exclude = ["{name}"] leaves it out'
 
 
 class Settings(_PicklesWithoutSecrets, BaseSettings):
@@ -934,7 +978,9 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
         try:
             return handler(data)
         except ValidationError as error:
-            named = named_extras(error, _setting_names, "not a setting")
+            named = named_extras(
+                error, _setting_names, "not a setting", instead=provider_not_a_setting
+            )
             if named is None:
                 raise
             raise named from None

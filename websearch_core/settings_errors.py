@@ -31,6 +31,7 @@ from .settings import (
     Settings,
     default_config_file,
     load_config_toml,
+    provider_not_a_setting,
 )
 from .tool_errors import validator_message
 
@@ -151,6 +152,9 @@ def _not_a_setting(location: Sequence[str]) -> str:
     Pydantic's own words, ``Extra inputs are not permitted``, left a user who wrote
     ``timeout = 30`` in the config file to find out which of the settings was meant.
     """
+    problem = provider_not_a_setting(tuple(location))
+    if problem is not None:
+        return problem
     fields = SearxngSettings.model_fields if location[:1] == ("searxng",) else None
     names = list(fields if fields is not None else Settings.model_fields)
     return f"not a setting{meant(location[-1], names)}"

@@ -1,0 +1,100 @@
+"""A provider's values written where the config file has no place for them.
+
+A first-time user's file held ``[brave]`` with ``api_key = "..."`` in it (answered ``not a
+setting; did you mean rate?``), or ``brave = 2000`` under ``[budget]`` (answered pydantic's
+``Input should be a valid string``): neither said where or how the value is written.
+"""
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from websearch_core import WebSearch
+from websearch_core.cli import EXIT_USAGE, main
+
+SECRET = "sk-config-provider-test-7d2a"
+
+
+def _refusal(
+    written: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> str:
+    config = tmp_path / "config.toml"
+    config.write_text(f"{written}\n")
+    monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    assert main(["providers"]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1
+    prefix = f"websearch: config file {config} "
+    assert err.startswith(prefix)
+    return err.removeprefix(prefix).rstrip("\n")
+
+
+@pytest.mark.parametrize("written", ["[brave]\napi_key = 'KEY'", "brave = 'KEY'"])
+def test_a_keyed_provider_written_as_a_setting_says_where_its_key_goes(
+    written: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    said = _refusal(written.replace("KEY", SECRET), tmp_path, monkeypatch, capsys)
+    assert said.startswith("(brave): not a setting; brave is a provider: ")
+    assert 'its key goes in [api_keys] as brave = "..."' in said
+    assert "[base_urls], [budget] and [rate]" in said
+    assert 'exclude = ["brave"] leaves it out' in said
+    assert "did you mean" not in said  # "rate", the nearest setting by spelling, misled
+    assert SECRET not in said
+
+
+def test_a_keyless_provider_written_as_a_setting_is_not_said_to_take_a_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    said = _refusal("[duckduckgo]\nenabled = false", tmp_path, monkeypatch, capsys)
+    assert said.startswith("(duckduckgo): not a setting; duckduckgo is a provider: ")
+    assert "api_keys" not in said
+    assert 'exclude = ["duckduckgo"] leaves it out' in said
+
+
+def test_searxng_stays_a_setting_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A guard that passes both ways: searxng is both a provider id and a table setting.
+    said = _refusal("[searxng]\nendpont = 'https://s.example'", tmp_path, monkeypatch, capsys)
+    assert said == "(searxng.endpont): not a setting; did you mean endpoint?"
+
+
+def test_a_provider_given_to_websearch_as_a_keyword_is_named_so() -> None:
+    with pytest.raises(ValidationError) as caught:
+        WebSearch(tavily={"api_key": SECRET})  # type: ignore[call-arg]
+    (error,) = caught.value.errors()
+    assert error["type"] == "extra_forbidden"
+    assert error["loc"] == ("tavily",)
+    assert error["msg"].startswith("not a setting; tavily is a provider: its key goes in")
+    assert SECRET not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("written", "place", "example"),
+    [
+        ("[budget]\nbrave = 2000", "budget.brave", 'brave = "2000/month"'),
+        ("[rate]\nbrave = 5", "rate.brave", 'brave = "1/s"'),
+        ("[api_keys]\nbrave = 12345", "api_keys.brave", 'brave = "..."'),
+        ("[base_urls]\nbrave = ['http://127.0.0.1:8080']", "base_urls.brave", "brave = "),
+    ],
+)
+def test_an_unquoted_entry_of_a_provider_table_is_shown_its_form(
+    written: str,
+    place: str,
+    example: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    said = _refusal(written, tmp_path, monkeypatch, capsys)
+    assert said.startswith(f"({place}): must be text in quotes, as in {example}")
+    assert "valid string" not in said
+    assert "12345" not in said  # a value is never repeated: it may be a key
