@@ -72,7 +72,12 @@ from .env_names import report_unknown_variables
 from .env_values import env_value
 from .errors import ConfigurationError
 from .format import NO_PROVIDER_MESSAGE
-from .key_names import key_variables, oauth_entries, self_refreshing_entries
+from .key_names import (
+    key_variables,
+    misnamed_key_variables,
+    oauth_entries,
+    self_refreshing_entries,
+)
 from .loop_run import run_to_end
 from .models import Attempt, SearchParams, SearchToolResult
 from .oauth_import import IMPORT_SOURCES, ImportSource, read_sign_in
@@ -181,6 +186,8 @@ def _command(args: list[str]) -> int:
         command = named or "search"
         handler: Callable[[argparse.Namespace], int] = namespace.handler
         report_unknown_variables(_warn)  # before the library could log them where none sees
+        for sentence in misnamed_key_variables(os.environ, _has_key):
+            _warn(sentence)
         verbose = getattr(namespace, "verbose", False)
         # `providers` reports an unusable store in its own words (with the repair hint).
         with _quiet_library_logging(verbose=verbose, state_warnings=command != "providers"):
@@ -199,6 +206,21 @@ def _command(args: list[str]) -> int:
         return fail(f"cannot write the output: {error}", EXIT_FAILED)
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
+
+
+def _has_key(key_id: str, env_vars: tuple[str, ...]) -> bool:
+    """Whether ``key_id`` has a key from any source, as a search would find it.
+
+    Asked only of an id whose key looks set under a name nothing reads. Settings that
+    cannot be read count as a key: the command names what is wrong with them instead.
+    """
+    try:
+        settings = Settings()
+        store = CredentialStore(settings.resolved_credentials_file())
+        found = Credentials(configured=settings.api_keys, store=store).api_key(key_id, env_vars)
+    except (ConfigurationError, ValidationError, OSError):
+        return True
+    return found is not None
 
 
 def _warn(sentence: str) -> None:

@@ -7,10 +7,12 @@ declare they send (:attr:`~websearch_core.providers.base.SearchProvider.credenti
 so a provider's new variable is known here without a second list.
 """
 
+from collections.abc import Callable, Mapping
+
 from .provider_credentials import ApiKey, StoredOAuth
 from .providers import PROVIDER_REGISTRY, get_provider
 
-__all__ = ["key_variables", "oauth_entries"]
+__all__ = ["key_variables", "misnamed_key_variables", "oauth_entries"]
 
 
 def key_variables() -> dict[str, str]:
@@ -73,3 +75,56 @@ def self_refreshing_entries() -> frozenset[str]:
         for kind in get_provider(provider_id).credential_kinds
         if isinstance(kind, StoredOAuth) and kind.refreshes_itself
     )
+
+
+def misnamed_key_variables(
+    environ: Mapping[str, str], has_key: Callable[[str, tuple[str, ...]], bool]
+) -> list[str]:
+    """One sentence per variable that looks like a provider's key but is read by nothing.
+
+    A user who had ``BRAVE_SEARCH_API_KEY`` set (the name other tools read) searched the
+    free engines and was told nothing: Brave reads ``BRAVE_API_KEY``. A variable is named
+    when it is set, its name starts with a provider's id and holds ``KEY`` (``BRAVE_KEY``,
+    ``TAVILY_SEARCH_KEY``, ``KIMI_API_KEY``), that provider does not read it, and it has
+    no key from anywhere else (``has_key``); the value is only checked for being blank.
+    Other names (``GOOGLE_MAPS_API_KEY``: Google takes no key) are not guessed at. Only
+    the named provider's module is imported, and none when no name looks so.
+
+    Args:
+        environ: The environment.
+        has_key: Whether a provider has a key, given its id and the variables it reads.
+
+    Example:
+        >>> for sentence in misnamed_key_variables({"BRAVE_KEY": "x"}, lambda _i, _n: False):
+        ...     print(sentence)
+        BRAVE_KEY is set, but nothing reads it: Brave reads its key from BRAVE_API_KEY
+    """
+    prefixes = {f"{provider_id.upper()}_": provider_id for provider_id in PROVIDER_REGISTRY}
+    starts = tuple(prefixes)
+    sentences = []
+    for name in sorted(environ):
+        upper = name.upper()
+        if "KEY" not in upper or not upper.startswith(starts):
+            continue
+        if not environ[name].strip():
+            continue
+        provider_id = prefixes[max((p for p in prefixes if upper.startswith(p)), key=len)]
+        names = _own_key_variables(provider_id)
+        if not names or upper in names or has_key(provider_id, names):
+            continue
+        label = get_provider(provider_id).info.label
+        sentences.append(
+            f"{name} is set, but nothing reads it: {label} reads its key from {' or '.join(names)}"
+        )
+    return sentences
+
+
+def _own_key_variables(provider_id: str) -> tuple[str, ...]:
+    """The variables ``provider_id`` reads its own key from (not a key of another id's)."""
+    provider = get_provider(provider_id)
+    names: dict[str, None] = {}
+    for kind in provider.credential_kinds:
+        if isinstance(kind, ApiKey) and kind.owner in (None, provider_id):
+            env_vars = provider.info.env_vars if kind.env_vars is None else kind.env_vars
+            names.update(dict.fromkeys(name.upper() for name in env_vars))
+    return tuple(names)

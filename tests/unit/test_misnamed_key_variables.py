@@ -1,0 +1,111 @@
+"""A provider's key set under a name nothing reads is named, with the name that is read.
+
+A first-time user with ``BRAVE_SEARCH_API_KEY`` set (what other tools read) ran ``websearch
+"..."`` and got the free engines' answers, and nothing said the key was never read. With
+``--provider brave`` the text said ``set BRAVE_API_KEY``, but not that the key was in the
+wrong variable.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from websearch_core.cli import EXIT_OK, main
+from websearch_core.credentials import CredentialStore
+from websearch_core.key_names import misnamed_key_variables
+
+SECRET = "sk-misnamed-key-test-93be1f"
+BRAVE_WARNING = (
+    "websearch: warning: BRAVE_SEARCH_API_KEY is set, but nothing reads it: Brave reads its "
+    "key from BRAVE_API_KEY\n"
+)
+
+
+def _providers_stderr(capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["providers"]) == EXIT_OK
+    err = capsys.readouterr().err
+    assert SECRET not in err
+    return err
+
+
+def test_a_key_in_a_variable_nothing_reads_is_named_with_the_one_read(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("BRAVE_SEARCH_API_KEY", SECRET)
+    assert _providers_stderr(capsys) == BRAVE_WARNING
+
+
+def test_every_variable_a_provider_reads_is_offered(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The README's Kimi note: MOONSHOT_SEARCH_API_KEY or KIMI_SEARCH_API_KEY, not the others.
+    monkeypatch.setenv("KIMI_API_KEY", SECRET)
+    assert _providers_stderr(capsys) == (
+        "websearch: warning: KIMI_API_KEY is set, but nothing reads it: Kimi reads its key "
+        "from MOONSHOT_SEARCH_API_KEY or KIMI_SEARCH_API_KEY\n"
+    )
+
+
+def test_the_search_says_it_before_its_results(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("TAVILY_KEY", SECRET)
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", "duckduckgo,bing,yahoo,startpage,google,ecosia,mojeek")
+    main(["python"])  # no provider can run: the outcome is not what is read here
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "websearch: warning: TAVILY_KEY is set, but nothing reads it: Tavily reads its key "
+        "from TAVILY_API_KEY\n"
+    )
+    assert SECRET not in err
+
+
+@pytest.mark.parametrize(
+    "where", ["variable", "config file", "credential store"], ids=lambda where: where
+)
+def test_nothing_is_said_when_the_provider_has_its_key_elsewhere(
+    where: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A guard that passes both ways: the warning is only for a key that is not used.
+    monkeypatch.setenv("BRAVE_SEARCH_API_KEY", SECRET)
+    if where == "variable":
+        monkeypatch.setenv("BRAVE_API_KEY", "sk-the-read-one-0001")
+    elif where == "config file":
+        config = tmp_path / "with-key.toml"
+        config.write_text('[api_keys]\nbrave = "sk-the-read-one-0001"\n')
+        monkeypatch.setenv("WEBSEARCH_CONFIG_FILE", str(config))
+    else:
+        CredentialStore(tmp_path / "credentials.json").set("brave", "sk-the-read-one-0001")
+    assert _providers_stderr(capsys) == ""
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "GOOGLE_MAPS_API_KEY",  # google is a keyless engine: its prefix names no key of ours
+        "BRAVE_API_KEY",  # the name read
+        "OPENAI_API_KEY",  # no id of ours
+        "XAI_BASE_TOKEN",  # no KEY in it
+    ],
+)
+def test_other_names_are_not_guessed_at(name: str) -> None:
+    # A guard that passes both ways.
+    assert misnamed_key_variables({name: SECRET}, lambda _id, _names: False) == []
+
+
+def test_a_blank_variable_counts_as_unset() -> None:
+    assert misnamed_key_variables({"BRAVE_KEY": "  "}, lambda _id, _names: False) == []
+
+
+def test_the_variables_a_key_is_read_from_are_given_to_the_key_check() -> None:
+    asked: list[tuple[str, tuple[str, ...]]] = []
+
+    def has_key(key_id: str, names: tuple[str, ...]) -> bool:
+        asked.append((key_id, names))
+        return True
+
+    assert misnamed_key_variables({"PPLX_KEY": "k", "PERPLEXITY_KEY": "k"}, has_key) == []
+    assert asked == [("perplexity", ("PERPLEXITY_API_KEY", "PPLX_API_KEY"))]
