@@ -231,7 +231,7 @@ class CommandParser(argparse.ArgumentParser):
         if argument is None:
             if message.startswith(_REQUIRED):
                 missing = message.removeprefix(_REQUIRED)
-                return f"{missing}: required, not given; {see}"
+                return f"{missing}: required, not given{self._choices_of(missing)}; {see}"
             return join_clauses([message, see])
         action = self._action(argument)
         option = _long_name(action) if action is not None else argument
@@ -241,6 +241,19 @@ class CommandParser(argparse.ArgumentParser):
             if problem is not None:
                 return f"{where}: {problem}; {see}"
         return join_clauses([f"{where}: {message}", see])
+
+    def _choices_of(self, missing: str) -> str:
+        """``: one of set, list, remove, import`` when the one missing argument has a list.
+
+        ``websearch auth`` alone said ``ACTION: required, not given``, leaving the actions
+        to be found in the help.
+        """
+        for action in self.arguments:
+            if action.option_strings or action.choices is None:
+                continue
+            if missing in (action.metavar, action.dest):
+                return f": one of {', '.join(str(choice) for choice in action.choices)}"
+        return ""
 
     def _problem(self, action: argparse.Action, option: str, message: str) -> str | None:
         """Our words for what argparse refused of ``action``, or ``None`` to keep its own.

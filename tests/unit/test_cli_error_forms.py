@@ -162,7 +162,12 @@ def test_a_bad_setting_says_what_it_was_given_only_where_no_secret_can_be(
             "--markdwn: not an option of websearch fetch (websearch fetch --help lists its "
             "options); did you mean --markdown?",
         ),
-        (["auth"], "ACTION: required, not given; see websearch auth --help"),
+        (
+            ["auth"],
+            # "ACTION: required, not given" alone left the actions to be found in the help.
+            "ACTION: required, not given: one of set, list, remove, import; see websearch auth "
+            "--help",
+        ),
         (
             ["auth", "remove", "gemini-cli", "--oauht"],
             "--oauht: not an option of websearch auth remove (websearch auth remove --help lists "
