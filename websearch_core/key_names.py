@@ -85,10 +85,11 @@ def misnamed_key_variables(
     A user who had ``BRAVE_SEARCH_API_KEY`` set (the name other tools read) searched the
     free engines and was told nothing: Brave reads ``BRAVE_API_KEY``. A variable is named
     when it is set, its name starts with a provider's id and holds ``KEY`` (``BRAVE_KEY``,
-    ``TAVILY_SEARCH_KEY``, ``KIMI_API_KEY``), that provider does not read it, and it has
+    ``TAVILY_SEARCH_KEY``, ``KIMI_API_KEY``) or is one of the provider's variables misspelt
+    (``BRAVE_API_KYE``, ``BRAVE_API_TOKEN``), that provider does not read it, and it has
     no key from anywhere else (``has_key``); the value is only checked for being blank.
     Other names (``GOOGLE_MAPS_API_KEY``: Google takes no key) are not guessed at. Only
-    the named provider's module is imported, and none when no name looks so.
+    the named provider's module is imported, and none when no name starts so.
 
     Args:
         environ: The environment.
@@ -104,19 +105,33 @@ def misnamed_key_variables(
     sentences = []
     for name in sorted(environ):
         upper = name.upper()
-        if "KEY" not in upper or not upper.startswith(starts):
-            continue
-        if not environ[name].strip():
+        if not upper.startswith(starts) or not environ[name].strip():
             continue
         provider_id = prefixes[max((p for p in prefixes if upper.startswith(p)), key=len)]
         names = _own_key_variables(provider_id)
-        if not names or upper in names or has_key(provider_id, names):
+        if not names or upper in names or not _looks_like_a_key(upper, names):
+            continue
+        if has_key(provider_id, names):
             continue
         label = get_provider(provider_id).info.label
         sentences.append(
             f"{name} is set, but nothing reads it: {label} reads its key from {' or '.join(names)}"
         )
     return sentences
+
+
+def _looks_like_a_key(name: str, names: tuple[str, ...]) -> bool:
+    """Whether ``name`` says KEY, or is one of ``names`` misspelt (``BRAVE_API_KYE``)."""
+    if "KEY" in name:
+        return True
+    import difflib  # only for a name that starts with a keyed provider's id
+
+    return bool(difflib.get_close_matches(name, names, n=1, cutoff=_MISSPELT))
+
+
+_MISSPELT = 0.85
+"""How alike a name must be to a key's variable to be taken for it: ``BRAVE_API_TOKEN``
+(0.86) and ``BRAVE_API_KYE`` (0.92) are, ``BRAVE_BROWSER_PATH`` (0.45) is not."""
 
 
 def _own_key_variables(provider_id: str) -> tuple[str, ...]:

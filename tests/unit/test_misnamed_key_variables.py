@@ -82,13 +82,22 @@ def test_nothing_is_said_when_the_provider_has_its_key_elsewhere(
     assert _providers_stderr(capsys) == ""
 
 
+@pytest.mark.parametrize("name", ["BRAVE_API_KYE", "BRAVE_APIKEY", "BRAVE_API_TOKEN"])
+def test_a_misspelt_variable_is_named(name: str) -> None:
+    assert misnamed_key_variables({name: SECRET}, lambda _id, _names: False) == [
+        f"{name} is set, but nothing reads it: Brave reads its key from BRAVE_API_KEY"
+    ]
+
+
 @pytest.mark.parametrize(
     "name",
     [
+        "BRAVE_BROWSER_PATH",  # no KEY, and not like BRAVE_API_KEY
+        "ANTHROPIC_AUTH_TOKEN",  # another tool's sign-in, not a misspelt key variable
+        "ANTHROPIC_BASE_URL",
         "GOOGLE_MAPS_API_KEY",  # google is a keyless engine: its prefix names no key of ours
         "BRAVE_API_KEY",  # the name read
         "OPENAI_API_KEY",  # no id of ours
-        "XAI_BASE_TOKEN",  # no KEY in it
     ],
 )
 def test_other_names_are_not_guessed_at(name: str) -> None:
