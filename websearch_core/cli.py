@@ -1046,13 +1046,27 @@ def _providers(args: argparse.Namespace) -> int:
         _warn(f"the settings contradict: {conflict}")
     counted = "USED counts requests this month" if unknown is None else "USED is unknown (?)"
     counted += "" if unknown is None else " while the state store is unavailable"
-    print(f"\n{counted}. Store a key with: {PROG} auth set PROVIDER")
+    print(f"\n{_config_file_line(web_search.settings)}")
+    print(f"{counted}. Store a key with: {PROG} auth set PROVIDER")
     if any(status.available and status.browser_missing for status in statuses):
         print(
             f"{PLAIN_ONLY.capitalize()}: a page an engine is blocked on is not fetched again in "
             f"headless Chromium. {INSTALL_HINT}"
         )
     return EXIT_OK
+
+
+def _config_file_line(settings: Settings) -> str:
+    """Which config file the settings come from, and whether it is there.
+
+    The README names ``~/.config/websearch-tools/config.toml``, which is Linux's place; a
+    file written there on macOS (or under another name) was never read, and nothing said
+    which file was: the defaults applied, silently.
+    """
+    path = settings.resolved_config_file()
+    if path.is_file():
+        return f"Config file: {path}"
+    return f"Config file: {path} (no such file, so none is read)"
 
 
 def _reset(args: argparse.Namespace) -> int:
