@@ -822,6 +822,12 @@ def _read_secret(prompt: str) -> str:
         return getpass.getpass(prompt).strip()
     except EOFError:
         return ""
+    except KeyboardInterrupt:
+        # Input is not echoed, Ctrl-C's line end neither: "websearch: interrupted" was
+        # printed on the prompt's line, after "(input hidden): ".
+        if sys.stderr is not None and sys.stderr.isatty():
+            print(file=sys.stderr)
+        raise
 
 
 def _auth_list(args: argparse.Namespace) -> int:
