@@ -74,8 +74,8 @@ from .errors import ConfigurationError
 from .format import NO_PROVIDER_MESSAGE
 from .key_names import (
     key_variables,
-    misnamed_key_variables,
     oauth_entries,
+    report_misnamed_key_variables,
     self_refreshing_entries,
 )
 from .loop_run import run_to_end
@@ -186,8 +186,7 @@ def _command(args: list[str]) -> int:
         command = named or "search"
         handler: Callable[[argparse.Namespace], int] = namespace.handler
         report_unknown_variables(_warn)  # before the library could log them where none sees
-        for sentence in misnamed_key_variables(os.environ, _has_key):
-            _warn(sentence)
+        report_misnamed_key_variables(_has_key, _warn)  # before the client says it too
         verbose = getattr(namespace, "verbose", False)
         # `providers` reports an unusable store in its own words (with the repair hint).
         with _quiet_library_logging(verbose=verbose, state_warnings=command != "providers"):

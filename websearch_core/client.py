@@ -59,6 +59,7 @@ from .errors import (
     SearchProviderError,
 )
 from .format import NO_PROVIDER_MESSAGE, format_for_llm
+from .key_names import report_misnamed_key_variables
 from .loop_run import run_to_end
 from .loop_servers import blocked_origin, sync_call_blocks_server
 from .models import (
@@ -202,6 +203,9 @@ class WebSearch(SearchClosing):
             store=CredentialStore(settings.resolved_credentials_file()),
             refreshers=self._refreshers,
         )
+        # A key under a name nothing reads (BRAVE_SEARCH_API_KEY, LangChain's own tool's)
+        # would leave the provider out, silently.
+        report_misnamed_key_variables(self._has_key)
         self._session = session
         """The session the latest search used (a caller's, or one of ``_loop_sessions``)."""
         self._owns_session = session is None
@@ -591,6 +595,13 @@ class WebSearch(SearchClosing):
             return None
         response = load_response(entry.value)
         return (response, entry.stored_at) if response is not None else None
+
+    def _has_key(self, provider_id: str, env_vars: tuple[str, ...]) -> bool:
+        """Whether ``provider_id`` has a key from any source (for the misnamed-key warning)."""
+        try:
+            return self.credentials.api_key(provider_id, env_vars) is not None
+        except (ConfigurationError, OSError):  # the store: its search will say what is wrong
+            return True
 
     async def provider_status(self) -> list[ProviderStatus]:
         """Each registered provider: available or why not, marks, usage and budget."""

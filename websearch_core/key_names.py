@@ -7,12 +7,23 @@ declare they send (:attr:`~websearch_core.providers.base.SearchProvider.credenti
 so a provider's new variable is known here without a second list.
 """
 
+import functools
+import logging
+import os
 from collections.abc import Callable, Mapping
 
 from .provider_credentials import ApiKey, StoredOAuth
 from .providers import PROVIDER_REGISTRY, get_provider
+from .said_once import first_time
 
-__all__ = ["key_variables", "misnamed_key_variables", "oauth_entries"]
+__all__ = [
+    "key_variables",
+    "misnamed_key_variables",
+    "oauth_entries",
+    "report_misnamed_key_variables",
+]
+
+logger = logging.getLogger("websearch_core")
 
 
 def key_variables() -> dict[str, str]:
@@ -100,26 +111,39 @@ def misnamed_key_variables(
         ...     print(sentence)
         BRAVE_KEY is set, but nothing reads it: Brave reads its key from BRAVE_API_KEY
     """
-    prefixes = {f"{provider_id.upper()}_": provider_id for provider_id in PROVIDER_REGISTRY}
-    starts = tuple(prefixes)
     sentences = []
-    for name in sorted(environ):
+    for name in [name for name in environ if name.partition("_")[0].lower() in PROVIDER_REGISTRY]:
+        # Provider ids hold no "_": the word before the first one is the id, if any.
+        provider_id = name.partition("_")[0].lower()
         upper = name.upper()
-        if not upper.startswith(starts) or not environ[name].strip():
-            continue
-        provider_id = prefixes[max((p for p in prefixes if upper.startswith(p)), key=len)]
         names = _own_key_variables(provider_id)
-        if not names or upper in names or not _looks_like_a_key(upper, names):
+        if not names or upper in names or not environ[name].strip():
             continue
-        if has_key(provider_id, names):
+        if not _looks_like_a_key(upper, names) or has_key(provider_id, names):
             continue
         label = get_provider(provider_id).info.label
         sentences.append(
             f"{name} is set, but nothing reads it: {label} reads its key from {' or '.join(names)}"
         )
-    return sentences
+    return sorted(sentences)
 
 
+def report_misnamed_key_variables(
+    has_key: Callable[[str, tuple[str, ...]], bool], report: Callable[[str], None] | None = None
+) -> None:
+    """Say each key variable of the environment nothing reads, once per process.
+
+    Args:
+        has_key: As for :func:`misnamed_key_variables`.
+        report: Where the sentence goes; a warning of the ``websearch_core`` logger by
+            default.
+    """
+    for sentence in misnamed_key_variables(os.environ, has_key):
+        if first_time(("not read", sentence)):
+            (report or logger.warning)(sentence)
+
+
+@functools.lru_cache(maxsize=256)  # asked at every client's start: difflib once a name
 def _looks_like_a_key(name: str, names: tuple[str, ...]) -> bool:
     """Whether ``name`` says KEY, or is one of ``names`` misspelt (``BRAVE_API_KYE``)."""
     if "KEY" in name:
@@ -134,6 +158,7 @@ _MISSPELT = 0.85
 (0.86) and ``BRAVE_API_KYE`` (0.92) are, ``BRAVE_BROWSER_PATH`` (0.45) is not."""
 
 
+@functools.cache
 def _own_key_variables(provider_id: str) -> tuple[str, ...]:
     """The variables ``provider_id`` reads its own key from (not a key of another id's)."""
     provider = get_provider(provider_id)

@@ -3,13 +3,15 @@
 A first-time user with ``BRAVE_SEARCH_API_KEY`` set (what other tools read) ran ``websearch
 "..."`` and got the free engines' answers, and nothing said the key was never read. With
 ``--provider brave`` the text said ``set BRAVE_API_KEY``, but not that the key was in the
-wrong variable.
+wrong variable. Python and the tools were as silent.
 """
 
+import logging
 from pathlib import Path
 
 import pytest
 
+from websearch_core import WebSearch
 from websearch_core.cli import EXIT_OK, main
 from websearch_core.credentials import CredentialStore
 from websearch_core.key_names import misnamed_key_variables
@@ -118,3 +120,27 @@ def test_the_variables_a_key_is_read_from_are_given_to_the_key_check() -> None:
 
     assert misnamed_key_variables({"PPLX_KEY": "k", "PERPLEXITY_KEY": "k"}, has_key) == []
     assert asked == [("perplexity", ("PERPLEXITY_API_KEY", "PPLX_API_KEY"))]
+
+
+def test_python_and_the_tools_hear_it_once_as_a_logger_warning(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # LangChain's own BraveSearch tool reads BRAVE_SEARCH_API_KEY: a user moving from it
+    # to WebSearchTool has the key there.
+    monkeypatch.setenv("BRAVE_SEARCH_API_KEY", SECRET)
+    with caplog.at_level(logging.WARNING, logger="websearch_core"):
+        WebSearch()
+        WebSearch()
+    said = [record.getMessage() for record in caplog.records]
+    assert said == [BRAVE_WARNING.removeprefix("websearch: warning: ").rstrip("\n")]
+    assert SECRET not in caplog.text
+
+
+def test_python_says_nothing_when_the_key_is_given_in_code(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A guard that passes both ways.
+    monkeypatch.setenv("BRAVE_SEARCH_API_KEY", SECRET)
+    with caplog.at_level(logging.WARNING, logger="websearch_core"):
+        WebSearch(api_keys={"brave": "sk-given-in-code-0001"})
+    assert caplog.records == []
