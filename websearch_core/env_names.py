@@ -57,10 +57,18 @@ def unknown_variables(environ: Mapping[str, str]) -> list[str]:
         upper = name.upper()
         if upper in exact or upper.startswith(nested) or upper.endswith(BASE_URL_SUFFIX):
             continue
-        meant = _key_variable(upper) or _closest(upper, exact)
-        hint = f"; did you mean {meant}?" if meant else ""
+        note = _search_parameter_note(upper)
+        meant = None if note else _key_variable(upper) or _closest(upper, exact)
+        hint = f"; did you mean {meant}?" if meant else (f"; {note}" if note else "")
         sentences.append(f"{name} sets nothing and is ignored{hint}")
     return sentences
+
+
+def _search_parameter_note(name: str) -> str | None:
+    """For ``WEBSEARCH_LIMIT`` and the like: that the limit is given with each search."""
+    from .models import search_parameter_note  # only for a variable that sets nothing
+
+    return search_parameter_note(name[len(ENV_PREFIX) :])
 
 
 def _closest(name: str, known: frozenset[str]) -> str | None:

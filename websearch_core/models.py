@@ -43,6 +43,7 @@ __all__ = [
     "SearchUsage",
     "SourceRank",
     "refuse_blank_query",
+    "search_parameter_note",
 ]
 
 MAX_QUERY_LENGTH = 2000
@@ -434,3 +435,25 @@ class SearchToolResult(_Frozen):
         if self.error is not None:
             data["error"] = self.error
         return data
+
+
+def search_parameter_note(name: str) -> str | None:
+    """What to say of a search parameter written as a setting (``limit = 5``), or ``None``.
+
+    A first-time user who wanted fewer results every time wrote ``limit = 5`` in the
+    config file (``not a setting``) or ``WEBSEARCH_LIMIT=5`` (``sets nothing``), and was
+    not told that a limit is given with each search.
+
+    Example:
+        >>> search_parameter_note("limit")[:52]
+        'limit is a search parameter, given with each search:'
+        >>> search_parameter_note("timeout_seconds") is None
+        True
+    """
+    name = name.strip().lower()
+    if name == "provider" or name not in SearchParams.model_fields:  # provider is a setting too
+        return None
+    return (
+        f"{name} is a search parameter, given with each search: run(..., {name}=...), or its "
+        "option on the command line (websearch --help)"
+    )

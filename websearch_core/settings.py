@@ -118,7 +118,7 @@ __all__ = [
     "Settings",
     "SettingsOverrides",
     "default_config_file",
-    "provider_not_a_setting",
+    "misplaced_setting",
 ]
 
 APP_NAME = "websearch-tools"
@@ -692,20 +692,28 @@ def _setting_names(location: tuple[str | int, ...]) -> Collection[str] | None:
     return None
 
 
-def provider_not_a_setting(location: tuple[str | int, ...]) -> str | None:
-    """What to say of a provider id written as a setting (``[brave]``), or ``None``.
+def misplaced_setting(location: tuple[str | int, ...]) -> str | None:
+    """What to say of a provider id or a search parameter written as a setting, or ``None``.
 
     A newcomer's config file held ``[brave]`` with ``api_key = "..."`` in it, and was
     answered ``not a setting; did you mean rate?``: the nearest setting by spelling, not
     where a provider's values go. (``searxng`` is a setting of its own, so never here.)
+    ``limit = 5`` was ``not a setting`` alone: a limit is given with each search.
 
     Example:
-        >>> provider_not_a_setting(("tavily",))[:54]
+        >>> misplaced_setting(("tavily",))[:54]
         'not a setting; tavily is a provider: its key goes in ['
+        >>> misplaced_setting(("limit",))[:42]
+        'not a setting; limit is a search parameter'
     """
     if len(location) != 1:
         return None
     name = str(location[0]).strip().lower()
+    from .models import search_parameter_note  # only for this error
+
+    note = search_parameter_note(name)
+    if note is not None:
+        return f"not a setting; {note}"
     if name not in SEARCH_PROVIDER_ORDER or name in Settings.model_fields:
         return None
     from .providers import get_provider  # every provider module: on this error only
@@ -978,9 +986,7 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
         try:
             return handler(data)
         except ValidationError as error:
-            named = named_extras(
-                error, _setting_names, "not a setting", instead=provider_not_a_setting
-            )
+            named = named_extras(error, _setting_names, "not a setting", instead=misplaced_setting)
             if named is None:
                 raise
             raise named from None

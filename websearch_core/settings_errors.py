@@ -31,7 +31,7 @@ from .settings import (
     Settings,
     default_config_file,
     load_config_toml,
-    provider_not_a_setting,
+    misplaced_setting,
 )
 from .tool_errors import validator_message
 
@@ -152,7 +152,7 @@ def _not_a_setting(location: Sequence[str]) -> str:
     Pydantic's own words, ``Extra inputs are not permitted``, left a user who wrote
     ``timeout = 30`` in the config file to find out which of the settings was meant.
     """
-    problem = provider_not_a_setting(tuple(location))
+    problem = misplaced_setting(tuple(location))
     if problem is not None:
         return problem
     fields = SearxngSettings.model_fields if location[:1] == ("searxng",) else None

@@ -11,7 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from websearch_core import WebSearch
-from websearch_core.cli import EXIT_USAGE, main
+from websearch_core.cli import EXIT_OK, EXIT_USAGE, main
 
 SECRET = "sk-config-provider-test-7d2a"
 
@@ -98,3 +98,35 @@ def test_an_unquoted_entry_of_a_provider_table_is_shown_its_form(
     assert said.startswith(f"({place}): must be text in quotes, as in {example}")
     assert "valid string" not in said
     assert "12345" not in said  # a value is never repeated: it may be a key
+
+
+@pytest.mark.parametrize("name", ["limit", "recency", "language"])
+def test_a_search_parameter_written_as_a_setting_is_said_to_go_with_each_search(
+    name: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # "limit = 5" was "not a setting" alone, for a user who wanted fewer results each time.
+    said = _refusal(f"{name} = 'x'", tmp_path, monkeypatch, capsys)
+    assert said == (
+        f"({name}): not a setting; {name} is a search parameter, given with each search: "
+        f"run(..., {name}=...), or its option on the command line (websearch --help)"
+    )
+
+
+def test_a_search_parameter_variable_is_said_to_go_with_each_search(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("WEBSEARCH_LIMIT", "5")
+    assert main(["providers"]) == EXIT_OK
+    assert capsys.readouterr().err == (
+        "websearch: warning: WEBSEARCH_LIMIT sets nothing and is ignored; limit is a search "
+        "parameter, given with each search: run(..., limit=...), or its option on the command "
+        "line (websearch --help)\n"
+    )
+
+
+def test_the_provider_setting_is_still_a_setting() -> None:
+    # A guard that passes both ways: provider is both a setting and a search parameter.
+    assert WebSearch(provider="brave").settings.provider == "brave"
