@@ -701,8 +701,8 @@ def misplaced_setting(location: tuple[str | int, ...]) -> str | None:
     ``limit = 5`` was ``not a setting`` alone: a limit is given with each search.
 
     Example:
-        >>> misplaced_setting(("tavily",))[:54]
-        'not a setting; tavily is a provider: its key goes in ['
+        >>> misplaced_setting(("tavily",))[:51]
+        'not a setting; tavily is a provider: its key (if it'
         >>> misplaced_setting(("limit",))[:42]
         'not a setting; limit is a search parameter'
     """
@@ -716,16 +716,13 @@ def misplaced_setting(location: tuple[str | int, ...]) -> str | None:
         return f"not a setting; {note}"
     if name not in SEARCH_PROVIDER_ORDER or name in Settings.model_fields:
         return None
-    from .providers import get_provider  # every provider module: on this error only
-
-    where = (
-        f'its key goes in [api_keys] as {name} = "...", its URL and limits in [base_urls], '
-        "[budget] and [rate] (the api_keys, base_urls, budget and rate settings)"
-        if get_provider(name).info.env_vars
-        else f'its URL and limits go in [base_urls], [budget] and [rate] as {name} = "..." '
-        "(the base_urls, budget and rate settings)"
+    # Whether it takes a key is not said: that is the providers' to know, and they import
+    # this module (reading it here would close an import cycle).
+    return (
+        f"not a setting; {name} is a provider: its key (if it takes one), URL and limits go "
+        f'in [api_keys], [base_urls], [budget] and [rate] as {name} = "..." (the settings of '
+        f'those names); exclude = ["{name}"] leaves it out'
     )
-    return f'not a setting; {name} is a provider: {where}; exclude = ["{name}"] leaves it out'
 
 
 class Settings(_PicklesWithoutSecrets, BaseSettings):
