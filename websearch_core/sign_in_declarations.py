@@ -33,6 +33,7 @@ __all__ = [
     "declare",
     "declared_hosts",
     "declared_url_variables",
+    "sign_in_owners",
     "sign_in_variable",
     "sign_in_variables",
     "undeclared_refusal",
@@ -161,6 +162,27 @@ def declared_hosts(provider_id: str, entry: str, *, refresh: bool = False) -> tu
     found = tuple(dict.fromkeys(hosts))
     _HOSTS[key] = found
     return found
+
+
+def sign_in_owners(entry: str) -> tuple[str, ...]:
+    """The ids of the providers the sign-in under ``entry`` belongs to: those declaring it.
+
+    The entry's own id first when a class with it declares the entry (``codex`` for the
+    ChatGPT sign-in, whoever sends it), then every other living class declaring it (a
+    plugin declaring ``StoredOAuth(entry="codex")``, the declarers of a session variable).
+    A refusal names one as the route a gateway may be trusted under
+    (:func:`~websearch_core.sign_in_advice.gateway_advice`); asked only when a request is
+    refused, so nothing is kept.
+
+    Example:
+        >>> class DocOwner: ...
+        >>> declare(DocOwner, "doc-owner", "Doc Owner", (), ["doc.example"],
+        ...     sign_in_variables=[("DOC_OWNER_COOKIE", "Doc Owner session cookie")])
+        >>> sign_in_owners("DOC_OWNER_COOKIE"), sign_in_owners("nobody")
+        (('doc-owner',), ())
+    """
+    said = [*_declaring(_held_by(entry), entry), *_declaring(_every_declaration(), entry)]
+    return tuple(dict.fromkeys(d.provider_id for d in said))
 
 
 def _held_by(provider_id: str) -> list[_Declared]:

@@ -7,10 +7,10 @@ importing the providers' URL and credential types (which import the transport).
 
 import functools
 from collections.abc import Collection
-from typing import Final
 from urllib.parse import urlsplit
 
 from .loopback import is_loopback
+from .sign_in_advice import GATEWAYS_SETTING, GATEWAYS_VARIABLE, gateway_advice
 
 __all__ = [
     "GATEWAYS_SETTING",
@@ -23,11 +23,6 @@ __all__ = [
     "same_origin",
     "shown_origin",
 ]
-
-GATEWAYS_SETTING: Final = "sign_in_gateways"
-"""The setting that trusts a base URL with sign-ins, by its ``base_urls`` id."""
-GATEWAYS_VARIABLE: Final = "WEBSEARCH_SIGN_IN_GATEWAYS"
-"""Its variable (a comma-separated or JSON list of ids)."""
 
 
 def origin_of(url: str) -> tuple[str, str, int | None] | None:
@@ -76,14 +71,15 @@ def built_url_refusal(
     label: str,
     hosts: Collection[str],
     *,
-    route: str | None = None,
+    advice: str | None = None,
 ) -> str:
     """The sentence refusing to send the token stored under ``entry`` to ``url``.
 
     For a URL the provider built itself, not one the user set (the credential check judges
     those, :func:`endpoint_refusal`). It names the provider, the endpoint (its origin only)
-    and the settings that would allow it, never the token: the base URL the request is
-    sent under (``route``, else the provider's own) is the one to trust.
+    and what would allow it, never the token: ``advice``, the gateway to trust
+    (:func:`~websearch_core.sign_in_advice.gateway_advice`; by default the provider's own
+    base URL, trusted in the settings; empty: none can be).
 
     Example:
         >>> print(built_url_refusal("http://u:pw@gw.example/x", "codex", "codex", "Codex",
@@ -95,7 +91,7 @@ def built_url_refusal(
         (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
     """
     sent = f'the OAuth token stored under "{entry}"'
-    return _declared_hosts_refusal(sent, url, provider_id, label, hosts, route)
+    return _declared_hosts_refusal(sent, url, provider_id, label, hosts, advice)
 
 
 def given_refusal(
@@ -106,7 +102,7 @@ def given_refusal(
     label: str,
     hosts: Collection[str],
     *,
-    route: str | None = None,
+    advice: str | None = None,
 ) -> str:
     """:func:`built_url_refusal` for a sign-in given in a variable, code, config or as a key.
 
@@ -124,7 +120,7 @@ def given_refusal(
         that endpoint and add perplexity to sign_in_gateways (WEBSEARCH_SIGN_IN_GATEWAYS) to
         trust it
     """
-    return _declared_hosts_refusal(f"the {what} {where}", url, provider_id, label, hosts, route)
+    return _declared_hosts_refusal(f"the {what} {where}", url, provider_id, label, hosts, advice)
 
 
 def _declared_hosts_refusal(
@@ -133,14 +129,14 @@ def _declared_hosts_refusal(
     provider_id: str,
     label: str,
     hosts: Collection[str],
-    route: str | None,
+    advice: str | None,
 ) -> str:
     """The refusal to send ``sent`` (what it is, worded) to ``url``, off its declared hosts."""
     return (
         f'Refusing to send {sent} to {_shown(url)}: provider "{provider_id}" ({label}) '
         f"declares its sign-in for {_named(hosts)} only (its sign_in_hosts), and a sign-in "
-        "opens your whole account; send its requests there or to a loopback address, or "
-        f"{_trust_advice(route or provider_id)}"
+        f"opens your whole account; send its requests there or to a loopback address"
+        f"{_or(advice, provider_id)}"
     )
 
 
@@ -155,12 +151,11 @@ def _named(hosts: Collection[str]) -> str:
     return " or ".join(hosts) if hosts else "no host"
 
 
-def _trust_advice(trusted: str) -> str:
-    """How to trust the endpoint set under the base URL id ``trusted`` with sign-ins."""
-    return (
-        f"set base_urls.{trusted} to that endpoint and add {trusted} to {GATEWAYS_SETTING} "
-        f"({GATEWAYS_VARIABLE}) to trust it"
-    )
+def _or(advice: str | None, provider_id: str) -> str:
+    """``advice`` as the refusal's last alternative; ``None``: the provider's own gateway."""
+    if advice is None:
+        advice = gateway_advice(provider_id, [provider_id])
+    return f", or {advice}" if advice else ""
 
 
 def refresh_refusal(
@@ -170,7 +165,7 @@ def refresh_refusal(
     label: str,
     hosts: Collection[str],
     *,
-    route: str | None = None,
+    advice: str | None = None,
 ) -> str:
     """The sentence refusing to send the refresh token of the sign-in under ``entry`` to ``url``.
 
@@ -180,7 +175,7 @@ def refresh_refusal(
 
     Example:
         >>> print(refresh_refusal("https://gw.example/token", "gemini-cli", "gemini", "Gemini",
-        ...     ("oauth2.googleapis.com",), route="google_oauth"))
+        ...     ("oauth2.googleapis.com",), advice=gateway_advice("google_oauth", ["gemini"])))
         ... # doctest: +NORMALIZE_WHITESPACE
         Refusing to send the refresh token of the sign-in stored under "gemini-cli" to
         https://gw.example: provider "gemini" (Gemini) renews that sign-in at
@@ -194,5 +189,5 @@ def refresh_refusal(
         f'{_shown(url)}: provider "{provider_id}" ({label}) renews that sign-in at '
         f"{_named(hosts)} (its refresh_hosts), and a refresh token keeps your whole account "
         "signed in; send it there, to its service's own hosts (its sign_in_hosts) or to a "
-        f"loopback address, or {_trust_advice(route or provider_id)}"
+        f"loopback address{_or(advice, provider_id)}"
     )

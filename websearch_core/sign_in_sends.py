@@ -53,7 +53,9 @@ import json
 from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
-from .sign_in_declarations import declared_hosts, declared_url_variables
+from .provider_ids import SIGN_IN_ROUTES
+from .sign_in_advice import gateway_advice
+from .sign_in_declarations import declared_hosts, declared_url_variables, sign_in_owners
 from .sign_in_origins import (
     built_url_refusal,
     given_refusal,
@@ -98,6 +100,8 @@ def judged_refusal(
     route: str | None,
     gateways: Collection[str],
     base_urls: Mapping[str, str],
+    *,
+    own_transport: bool = False,
 ) -> str | None:
     """The one judgement of a request about to go to ``url``: the refusal, or ``None``.
 
@@ -114,6 +118,10 @@ def judged_refusal(
         route: The ``base_urls`` id it is sent under, when not the provider's own.
         gateways: The ``sign_in_gateways`` setting: the ids whose set URL is trusted.
         base_urls: The base URLs set, by id.
+        own_transport: Judged for a ``Transport`` built without the client's credentials,
+            whose own ``base_urls=`` and ``sign_in_gateways=`` are what trusts a gateway: the
+            refusal names those, not the settings (:func:`~websearch_core.sign_in_advice.
+            gateway_advice`).
 
     Example:
         >>> from websearch_core.providers.codex import CodexProvider  # declares "codex"
@@ -131,8 +139,9 @@ def judged_refusal(
         Refusing to send the OAuth token stored under "codex" to https://gw.example: provider
         "mine" (Mine) declares its sign-in for chatgpt.com only (its sign_in_hosts), and a
         sign-in opens your whole account; send its requests there or to a loopback address,
-        or set base_urls.mine to that endpoint and add mine to sign_in_gateways
-        (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
+        or the sign-in is codex's and no base URL but its own may be trusted with it: send
+        it under route="codex" and set base_urls.codex to that endpoint and add codex to
+        sign_in_gateways (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
     """
     sign_ins = credentials.sign_ins
     if not sign_ins or is_sign_in_host(url, ()):
@@ -140,7 +149,7 @@ def judged_refusal(
     values = credentials.sign_in_values
     if _declared_for_all(url, provider, values.entries) or not values.may_be_in(request):
         return None  # its sender's own host for every one, or it carries none of them
-    refused = _misdirected(request, url, credentials, provider, label, route)
+    refused = _misdirected(request, url, credentials, provider, label, route, own_transport)
     if refused is None:
         return None
     key = route or provider
@@ -195,16 +204,18 @@ def _misdirected(
     provider: str,
     label: str,
     route: str | None,
+    own_transport: bool,
 ) -> str | None:
     """The refusal of the first token ``request`` carries that may not go to ``url``."""
     for token, entry in credentials.sign_ins.items():
         hosts = declared_hosts(provider, entry)
         if not is_sign_in_host(url, hosts) and carries(request, token):
+            advice = _advice(provider, entry, route, own_transport)
             given = credentials.given_sign_ins.get(token)
             if given is not None:  # named by where it was given: it is stored under none
                 what, where = given
-                return given_refusal(url, what, where, provider, label, hosts, route=route)
-            return built_url_refusal(url, entry, provider, label, hosts, route=route)
+                return given_refusal(url, what, where, provider, label, hosts, advice=advice)
+            return built_url_refusal(url, entry, provider, label, hosts, advice=advice)
     for token, entry in credentials.refresh_tokens.items():
         # Its service's own hosts too: no third party there, and Gemini's every request goes
         # to one, where looking through its body for the refresh token cost ~15 us.
@@ -212,5 +223,19 @@ def _misdirected(
             continue
         renewed_at = declared_hosts(provider, entry, refresh=True)
         if not is_sign_in_host(url, renewed_at) and carries(request, token):
-            return refresh_refusal(url, entry, provider, label, renewed_at, route=route)
+            advice = _advice(provider, entry, route, own_transport)
+            return refresh_refusal(url, entry, provider, label, renewed_at, advice=advice)
     return None
+
+
+def _advice(provider: str, entry: str, route: str | None, own_transport: bool) -> str:
+    """What the refusal of the sign-in under ``entry`` advises: a gateway it may be trusted to.
+
+    Under the base URL id the request went under when that can be trusted, else under
+    the route of a provider the sign-in belongs to (:func:`~websearch_core.sign_in_advice.
+    gateway_advice`): the settings refuse ``brave`` in ``sign_in_gateways``.
+    """
+    owners = sign_in_owners(entry)
+    if not owners and entry in SIGN_IN_ROUTES:  # its provider's class not imported yet
+        owners = (entry,)
+    return gateway_advice(route or provider, owners, own_transport=own_transport)

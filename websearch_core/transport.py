@@ -715,6 +715,8 @@ class Transport:
         own, and its contexts' settings', :meth:`trust_sign_in_gateways`) is trusted, no
         other. Stop 43 trusted the URL set on it for whatever id a request went under, so a
         sign-in left for a route the client's transport refuses (a Brave proxy set on it).
+        Its refusal names its own ``base_urls=`` and ``sign_in_gateways=``, what trusts a
+        gateway here, not the settings' base URLs, which it is never given.
         """
         holders = sign_in_holders()
         if not holders:
@@ -731,6 +733,7 @@ class Transport:
                 route,
                 self.sign_in_gateways,
                 self.base_urls,
+                own_transport=True,
             )
             if refused is not None:
                 raise ProviderNotConfiguredError(provider, refused)

@@ -108,7 +108,10 @@ async def test_a_plugin_sign_in_variable_is_not_sent_off_its_hosts(as_secret: bo
             await provider.search(SearchParams(query="q"), context)
         assert sim["codex"].requests == []
     text = refused_off_own_host(refused.value)
-    assert "base_urls.session-plugin" in text and "sign_in_gateways" in text
+    # Its own sign-in: its own id may be trusted, on its Transport (the settings know no
+    # plugin's id, so WEBSEARCH_SIGN_IN_GATEWAYS cannot name it).
+    assert 'base_urls={"session-plugin": "<that endpoint>"}' in text, text
+    assert 'sign_in_gateways=["session-plugin"]' in text and "WEBSEARCH_" not in text
     assert "stored under" not in text
 
 

@@ -89,13 +89,16 @@ def _carrying_session(url: str = "https://api.mine.example/search") -> HttpReque
 
 
 def _refused_for_the_gateway(error: ProviderNotConfiguredError, route: str) -> None:
-    """The refusal names the gateway's origin and the setting that would trust it, never
-    the session or any part of it."""
+    """The refusal names the gateway's origin and what would trust a gateway with the
+    session, never the session or any part of it: not ``route`` (the plugin's session is
+    not its to trust), but its owner's id, on the transport's own arguments."""
     text = str(error)
     assert text.startswith(
         f"Refusing to send the Session Plugin session cookie in {VARIABLE} to {GATEWAY}: "
     ), text
-    assert f"add {route} to sign_in_gateways" in text, text
+    assert 'send it under route="session-plugin"' in text, text
+    assert 'sign_in_gateways=["session-plugin"]' in text, text
+    assert f"base_urls.{route}" not in text and f"add {route} to" not in text, text
     assert SESSION not in text and "eyJ1c2VyIjoiYWxpY2UifQ" not in text
 
 

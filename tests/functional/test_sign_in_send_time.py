@@ -206,7 +206,9 @@ async def test_a_trusted_id_with_no_url_set_trusts_no_url_of_its_senders(store: 
         assert sim["codex"].requests == []
     text = str(refused.value)
     assert text.startswith(f'Refusing to send the OAuth token stored under "codex" to {FOREIGN}')
-    assert "set base_urls.send-time-plugin to that endpoint" in text
+    # The plugin declares no sign-in: its id cannot be trusted with Codex's, Codex's can.
+    assert 'send it under route="codex" and set base_urls.codex to that endpoint' in text
+    assert "base_urls.send-time-plugin" not in text
     assert ACCESS not in text
 
 

@@ -163,13 +163,15 @@ async def test_a_route_sends_a_sign_in_only_where_that_route_is_trusted(store: P
                 await plugin.search(SearchParams(query="q"), context)
         assert sim["codex"].requests == []
         _assert_refusal(refused.value, "sends-plugin", FOREIGN)
-        assert "base_urls.brave" in str(refused.value)
+        # The settings refuse brave in sign_in_gateways: the advice names Codex's route.
+        assert "base_urls.brave" not in str(refused.value)
+        assert 'send it under route="codex"' in str(refused.value)
         # Trusting the provider's own id does not trust another route's gateway.
         async with _context(sim, store, routes, gateways=["sends-plugin"]) as context:
             with pytest.raises(ProviderNotConfiguredError):
                 await plugin.search(SearchParams(query="q"), context)
         assert sim["codex"].requests == []
-        # The user's trust in that route's gateway lets it through.
+        # A Transport given brave to trust lets it through (it checks no id); never advised.
         async with _context(sim, store, routes, gateways=["brave"]) as context:
             response = await plugin.search(SearchParams(query="q"), context)
         assert response.answer == "sent"

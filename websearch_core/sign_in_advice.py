@@ -1,0 +1,82 @@
+"""The one decision of what a sign-in's refusal advises, so that the advice can be followed.
+
+Why this exists: every refusal to send a sign-in off its hosts ended "or set base_urls.<id>
+to that endpoint and add <id> to sign_in_gateways", with <id> the base URL id the request
+went under. For a request sent under ``route="brave"``, or by a provider that sends no
+sign-in of its own, the settings refuse that id ("brave sends no sign-in: ... name the id of
+the service the sign-in belongs to"), so a user who followed the first text hit the second.
+And a ``Transport`` built without the client's credentials is not given the settings'
+base URLs, so the advice to set one there could not work either: its own ``base_urls=`` and
+``sign_in_gateways=`` are what it takes.
+
+The rule (:func:`gateway_advice`): a base URL id may be trusted with a sign-in when the
+settings accept it in ``sign_in_gateways`` (:data:`~websearch_core.provider_ids.
+SIGN_IN_ROUTES`) or it is the id of a provider declaring that sign-in (a plugin's own,
+which only its ``Transport`` can trust, as the settings know no plugin's id). Under such an
+id the advice is to trust it where trust is set; under any other it says whose the sign-in
+is and to send it under that provider's route (one the settings accept, when one is),
+trusted the same way. Trusting ``brave`` on a ``Transport`` still works (it checks no id),
+but is never advised: it is the misdirection the settings refuse.
+"""
+
+from collections.abc import Sequence
+from typing import Final
+
+from .provider_ids import SIGN_IN_ROUTES
+
+__all__ = ["GATEWAYS_SETTING", "GATEWAYS_VARIABLE", "gateway_advice"]
+
+GATEWAYS_SETTING: Final = "sign_in_gateways"
+"""The setting that trusts a base URL with sign-ins, by its ``base_urls`` id."""
+GATEWAYS_VARIABLE: Final = "WEBSEARCH_SIGN_IN_GATEWAYS"
+"""Its variable (a comma-separated or JSON list of ids)."""
+
+
+def gateway_advice(route: str, owners: Sequence[str], *, own_transport: bool = False) -> str:
+    """How to let a refused sign-in through a gateway, as the refusal's last clause.
+
+    Args:
+        route: The base URL id the request went under (its ``route``, else its sender's id).
+        owners: The ids of the providers the sign-in belongs to (those declaring it, its
+            service's own first: :func:`~websearch_core.sign_in_declarations.
+            sign_in_owners`); empty when no living provider class declares it.
+        own_transport: The request went through a ``Transport`` built without the client's
+            credentials, whose ``base_urls=`` and ``sign_in_gateways=`` are what it trusts.
+
+    Returns:
+        The clause after "send its requests there or to a loopback address, or"; empty
+        when no gateway can be trusted with it (no provider declares it).
+
+    Example:
+        >>> print(gateway_advice("codex", ["codex"]))  # doctest: +NORMALIZE_WHITESPACE
+        set base_urls.codex to that endpoint and add codex to sign_in_gateways
+        (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
+        >>> print(gateway_advice("brave", ["codex"]))  # doctest: +NORMALIZE_WHITESPACE
+        the sign-in is codex's and no base URL but its own may be trusted with it: send it
+        under route="codex" and set base_urls.codex to that endpoint and add codex to
+        sign_in_gateways (WEBSEARCH_SIGN_IN_GATEWAYS) to trust it
+        >>> print(gateway_advice("codex", ["codex"], own_transport=True))
+        ... # doctest: +NORMALIZE_WHITESPACE
+        build the Transport with base_urls={"codex": "<that endpoint>"} and
+        sign_in_gateways=["codex"] to trust it
+        >>> gateway_advice("brave", [])
+        ''
+    """
+    if route in SIGN_IN_ROUTES or route in owners:
+        if own_transport or route not in SIGN_IN_ROUTES:  # the settings know no plugin's id
+            return (
+                f'build the Transport with base_urls={{"{route}": "<that endpoint>"}} and '
+                f'{GATEWAYS_SETTING}=["{route}"] to trust it'
+            )
+        return (
+            f"set base_urls.{route} to that endpoint and add {route} to {GATEWAYS_SETTING} "
+            f"({GATEWAYS_VARIABLE}) to trust it"
+        )
+    if not owners:
+        return ""
+    owner = next((pid for pid in owners if pid in SIGN_IN_ROUTES), owners[0])
+    trusted = gateway_advice(owner, owners, own_transport=own_transport)
+    return (
+        f"the sign-in is {owner}'s and no base URL but its own may be trusted with it: "
+        f'send it under route="{owner}" and {trusted}'
+    )
