@@ -7,7 +7,7 @@ provider only as :class:`LoopProvider`, so it needs nothing from the providers p
 and no import cycle joins the two.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -116,6 +116,21 @@ class ProviderContext:
         """
         if isinstance(self.transport, Transport):  # a stand-in may judge nothing
             self.transport.trust_sign_in_gateways(self.settings.sign_in_gateways)
+
+    @property
+    def sign_in_gateways(self) -> Collection[str]:
+        """The ``base_urls`` ids whose URL is trusted with a sign-in in this call.
+
+        Its transport's (the settings' ids, and those a ``Transport`` of the user's own was
+        given, :attr:`~websearch_core.transport.Transport.sign_in_gateways`), so the
+        credential check and the request loop trust what the transport trusts where it
+        sends: the settings know no plugin's id, so a plugin's own gateway, trusted on its
+        transport, was refused by the check before its request was built. A stand-in
+        transport's: the settings'.
+        """
+        if isinstance(self.transport, Transport):
+            return self.transport.sign_in_gateways
+        return self.settings.sign_in_gateways
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -37,7 +37,14 @@ from .errors import ProviderNotConfiguredError, SearchProviderError
 from .models import SearchParams, SearchResponse
 from .provider_types import DelayedRequest, Exchange, Flow, LoopProvider, ProviderContext
 from .sign_in_sends import judged_refusal
-from .transport import API_RESPONSE, HttpRequest, HttpResponse, SseResponse, apply_base_url
+from .transport import (
+    API_RESPONSE,
+    HttpRequest,
+    HttpResponse,
+    SseResponse,
+    Transport,
+    apply_base_url,
+)
 
 logger = logging.getLogger("websearch_core")
 
@@ -133,7 +140,10 @@ def _refuse_misdirected_sign_in(provider: LoopProvider, flow: Flow, request: Htt
     client's credentials have handed out a sign-in. This asks the same judgement
     (:func:`~websearch_core.sign_in_sends.judged_refusal`) only of a step the transport
     will not judge: one another fetcher makes (``fetch_with``), or one sent through a
-    transport built without the client's credentials (a test's, a caller's stand-in).
+    transport built without the client's credentials (a test's, a caller's stand-in),
+    trusting the ids that transport trusts (:attr:`~websearch_core.provider_types.
+    ProviderContext.sign_in_gateways`) and naming its own arguments when it is a
+    ``Transport``, whose base URLs are what it sends to.
 
     Raises:
         ProviderNotConfiguredError: The refusal, naming the provider, the endpoint's
@@ -154,8 +164,9 @@ def _refuse_misdirected_sign_in(provider: LoopProvider, flow: Flow, request: Htt
         info.id,
         info.label,
         None,
-        settings.sign_in_gateways,
+        context.sign_in_gateways,
         base_urls,
+        own_transport=isinstance(transport, Transport) and not transport.judges_sign_ins,
     )
     if refused is not None:
         raise ProviderNotConfiguredError(info.id, refused)

@@ -24,7 +24,7 @@ from typing import Final
 
 from .provider_ids import SIGN_IN_ROUTES
 
-__all__ = ["GATEWAYS_SETTING", "GATEWAYS_VARIABLE", "gateway_advice"]
+__all__ = ["GATEWAYS_SETTING", "GATEWAYS_VARIABLE", "gateway_advice", "set_url_advice"]
 
 GATEWAYS_SETTING: Final = "sign_in_gateways"
 """The setting that trusts a base URL with sign-ins, by its ``base_urls`` id."""
@@ -63,7 +63,7 @@ def gateway_advice(route: str, owners: Sequence[str], *, own_transport: bool = F
         ''
     """
     if route in SIGN_IN_ROUTES or route in owners:
-        if own_transport or route not in SIGN_IN_ROUTES:  # the settings know no plugin's id
+        if own_transport or not _settings_trust(route):
             return (
                 f'build the Transport with base_urls={{"{route}": "<that endpoint>"}} and '
                 f'{GATEWAYS_SETTING}=["{route}"] to trust it'
@@ -80,3 +80,31 @@ def gateway_advice(route: str, owners: Sequence[str], *, own_transport: bool = F
         f"the sign-in is {owner}'s and no base URL but its own may be trusted with it: "
         f'send it under route="{owner}" and {trusted}'
     )
+
+
+def set_url_advice(route: str) -> str:
+    """How to trust the URL already set under the base URL id ``route`` with a sign-in.
+
+    The last clause of the credential check's refusal of a URL set for a provider that
+    sends a sign-in (:func:`~websearch_core.sign_in_destination.endpoint_refusal`): the
+    settings for an id they accept, else (a plugin's own id, set on its ``Transport`` or in
+    its URL variable) the ``Transport``'s ``sign_in_gateways=``, which the check reads too.
+
+    Example:
+        >>> print(set_url_advice("codex"))
+        add codex to sign_in_gateways (WEBSEARCH_SIGN_IN_GATEWAYS)
+        >>> print(set_url_advice("my-plugin"))
+        build the Transport with sign_in_gateways=["my-plugin"]
+    """
+    if _settings_trust(route):
+        return f"add {route} to {GATEWAYS_SETTING} ({GATEWAYS_VARIABLE})"
+    return f'build the Transport with {GATEWAYS_SETTING}=["{route}"]'
+
+
+def _settings_trust(route: str) -> bool:
+    """Whether the settings accept ``route`` in ``sign_in_gateways``.
+
+    The ids a sign-in of a built-in provider is sent under; no plugin's id, which the
+    settings do not know.
+    """
+    return route in SIGN_IN_ROUTES

@@ -31,6 +31,7 @@ from dataclasses import replace
 from .loopback import is_loopback
 from .provider_credentials import SetUrl
 from .sent_secret import SentSecret
+from .sign_in_advice import set_url_advice
 from .sign_in_origins import (
     GATEWAYS_SETTING,
     GATEWAYS_VARIABLE,
@@ -76,6 +77,12 @@ def endpoint_refusal(url: SetUrl | None, gateways: Collection[str]) -> str | Non
         your whole account, so it is sent only to chatgpt.com or a loopback address; remove X
         or point it there, or add codex to sign_in_gateways (WEBSEARCH_SIGN_IN_GATEWAYS) to
         trust that endpoint with it
+        >>> print(endpoint_refusal(SetUrl("https://gw.example", "Mine base URL", "MINE_URL",
+        ...     "mine", ("api.mine.example",)), ()))  # doctest: +NORMALIZE_WHITESPACE
+        to custom endpoint https://gw.example (the Mine base URL set in MINE_URL): a sign-in
+        opens your whole account, so it is sent only to api.mine.example or a loopback
+        address; remove MINE_URL or point it there, or build the Transport with
+        sign_in_gateways=["mine"] to trust that endpoint with it
     """
     if url is None or (url.route and url.route in gateways):
         return None
@@ -88,12 +95,7 @@ def endpoint_refusal(url: SetUrl | None, gateways: Collection[str]) -> str | Non
     if scheme == "https" and port in (None, 443) and host in url.official_hosts:
         return None
     hosts = " or ".join(url.official_hosts) if url.official_hosts else "its service's own host"
-    trust = (
-        f", or add {url.route} to {GATEWAYS_SETTING} ({GATEWAYS_VARIABLE}) to trust that "
-        "endpoint with it"
-        if url.route
-        else ""
-    )
+    trust = f", or {set_url_advice(url.route)} to trust that endpoint with it" if url.route else ""
     return (
         f"to custom endpoint {shown_origin(scheme, host, port)} (the {url.what} set in "
         f"{url.source}): a sign-in opens your whole account, so it is sent only to {hosts} "

@@ -23,6 +23,7 @@ from typing import ClassVar
 
 import pytest
 
+from tests.functional.test_plugin_sign_in_send_time import SESSION, VARIABLE, SessionPlugin
 from tests.proxied_sign_ins import PROXY_SERVICE, proxied_context, seen_by_proxy
 from websearch_core import Credentials, SearchParams
 from websearch_core.credentials import CredentialStore, OAuthToken
@@ -95,9 +96,10 @@ _SETTINGS = re.compile(
     r"\(WEBSEARCH_SIGN_IN_GATEWAYS\) to trust it"
 )
 _TRANSPORT = re.compile(
-    r'build the Transport with base_urls=\{"([^"]+)": "<that endpoint>"\} and '
-    r'sign_in_gateways=\["([^"]+)"\] to trust it'
+    r'build the Transport with (?:base_urls=\{"([^"]+)": "<that endpoint>"\} and )?'
+    r'sign_in_gateways=\["([^"]+)"\] to trust'
 )
+"""The Transport's arguments: its ``base_urls=`` named too unless the URL is set on it."""
 
 
 def _advice(refused: ProviderNotConfiguredError, *secrets: str) -> Advice:
@@ -111,11 +113,11 @@ def _advice(refused: ProviderNotConfiguredError, *secrets: str) -> Advice:
     on_transport = _TRANSPORT.search(text)
     assert (in_settings is None) != (on_transport is None), text  # one way, named once
     named = in_settings or on_transport
-    assert named is not None and named[1] == named[2], text
+    assert named is not None and named[1] in (None, named[2]), text
     return Advice(
         route[1] if route else None,
-        in_settings[1] if in_settings else None,
-        on_transport[1] if on_transport else None,
+        in_settings[2] if in_settings else None,
+        on_transport[2] if on_transport else None,
     )
 
 
@@ -200,6 +202,31 @@ async def test_the_settings_advice_can_be_given_in_the_variable_it_names(
         from_variables = Settings()
         assert from_variables.sign_in_gateways == (advice.settings_id,)
         assert from_variables.base_urls[advice.settings_id] == GATEWAY
+
+
+async def test_an_own_transport_is_advised_its_own_arguments_for_a_plugins_own_sign_in() -> None:
+    """Failed before: the advice named ``base_urls.session-plugin`` and
+    ``WEBSEARCH_SIGN_IN_GATEWAYS``, which the settings refuse (no provider has that id) and
+    which such a transport never reads; it now names the ``Transport``'s own arguments, and
+    a transport built with them sends the plugin's session to the gateway."""
+    with pytest.raises(ValueError, match="unknown provider id session-plugin"):
+        Settings(sign_in_gateways=["session-plugin"])  # why the settings are not named
+    async with Simulator([PROXY_SERVICE]) as sim:
+        credentials = Credentials(environ={VARIABLE: SESSION})
+        routes = {"session-plugin": GATEWAY}
+        async with _own_context(sim, credentials, routes) as context:
+            with pytest.raises(ProviderNotConfiguredError) as refused:
+                await SessionPlugin().search(SearchParams(query="q"), context)
+        assert sim[PROXY_SERVICE].requests == []
+        advice = _advice(refused.value, SESSION, "eyJ1c2VyIjoiYWxpY2UifQ")
+        assert advice == Advice(route=None, settings_id=None, transport_id="session-plugin")
+
+        assert advice.transport_id is not None
+        followed = {advice.transport_id: GATEWAY}
+        async with _own_context(sim, credentials, followed, [advice.transport_id]) as context:
+            answer = await SessionPlugin().search(SearchParams(query="q"), context)
+        assert answer.answer == "sent"
+        assert SESSION in seen_by_proxy(sim)
 
 
 async def test_an_own_transport_is_advised_the_owners_route_on_its_own_arguments(

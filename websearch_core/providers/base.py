@@ -336,7 +336,7 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
         :meth:`sent_url`, for a provider that passes its sign-ins over rather than stop
         (Perplexity's methods); the credential check words it per credential.
         """
-        return endpoint_refusal(self.sent_url(context), context.settings.sign_in_gateways)
+        return endpoint_refusal(self.sent_url(context), context.sign_in_gateways)
 
     @final
     def credential_check(self, context: ProviderContext) -> CredentialCheck:
@@ -354,7 +354,7 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
         note_sign_in_variables`), so that a search reading one from ``os.environ`` is
         judged where it sends it.
         """
-        gateways = context.settings.sign_in_gateways
+        gateways = context.sign_in_gateways
         context.credentials.note_sign_in_variables()
         secrets = self.sent_secrets(context)
         url: SetUrl | None = None
