@@ -19,7 +19,12 @@ def redirect(to: str, status: int = 302) -> Handler:
 
 
 class PageServer:
-    """Serves what a test registers; counts requests per path and peak concurrency."""
+    """Serves what a test registers; counts requests per path and peak concurrency.
+
+    Stopping it cancels a handler still running after 0.1 s: a page that hangs on purpose
+    (a client's deadline under test) is given up by then, and aiohttp's default wait of 60 s
+    for such a handler made its test's teardown last as long as the hang (30 s for one).
+    """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.host = host
@@ -59,7 +64,7 @@ class PageServer:
     async def start(self) -> None:
         app = web.Application()
         app.router.add_route("*", "/{tail:.*}", self._dispatch)
-        self._runner = web.AppRunner(app, access_log=None)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
