@@ -8,6 +8,7 @@ time; rate-limit hints of any shape leave state that reads back; redirects never
 credentials off their origin; and no secret reaches text, metadata, errors or logs.
 """
 
+import asyncio
 import json
 import logging
 import math
@@ -33,7 +34,7 @@ from tests.contract.spec_texts import (
     timeout_text,
     too_large_text,
 )
-from websearch_core import AllProvidersFailedError, SearchProviderError
+from websearch_core import AllProvidersFailedError, SearchProviderError, SearchToolResult
 from websearch_core.errors import (
     AuthorizationError,
     ChallengeError,
@@ -197,15 +198,23 @@ async def test_a_short_rate_limit_is_waited_out_once(
 async def test_a_hang_ends_within_the_providers_time(
     sim: Simulator, provider_id: str, tmp_path: Path
 ) -> None:
-    sim[provider_id].always(Fault.hang())
-    async with contract_client(sim, provider_id, tmp_path, timeout_seconds=0.5) as ws:
-        started = time.monotonic()
-        result = await ws.run(QUERY, provider=provider_id)
-        elapsed = time.monotonic() - started
+    async def timed_run() -> tuple[float, SearchToolResult]:
+        sim[provider_id].always(Fault.hang())
+        async with contract_client(sim, provider_id, tmp_path, timeout_seconds=0.5) as ws:
+            started = time.monotonic()
+            result = await ws.run(QUERY, provider=provider_id)
+            return time.monotonic() - started, result
+
+    # The text the model reads and the typed failure behind it, from two clients (state in
+    # memory, each its own) whose hangs are waited out together: the claims are independent,
+    # and one after the other paid the 0.5 s twice for each of the 25 providers.
+    (elapsed, result), failure = await asyncio.gather(
+        timed_run(),
+        _failure(sim, provider_id, tmp_path, Fault.hang(), timeout_seconds=0.5),
+    )
     assert elapsed < 0.5 + 2.0
     assert result.error == timeout_text(provider_id, "0.5")
     assert result.response.attempts[-1].outcome == "failed"
-    failure = await _failure(sim, provider_id, tmp_path, Fault.hang(), timeout_seconds=0.5)
     assert isinstance(failure, ProviderTimeoutError)
     # The engines that may escalate to the browser time out the whole search: a gateway 504.
     assert failure.status == (504 if provider_id in BROWSER_SEARCH_FAILED else None)
