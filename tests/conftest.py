@@ -1,5 +1,6 @@
 """Shared test helpers: the real captures in ../shared/fixtures and a clean environment."""
 
+import dataclasses
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,6 +39,22 @@ def stand_in_chromium(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     chromium.write_text("#!/bin/sh\nexit 1\n")
     chromium.chmod(0o755)
     monkeypatch.setenv("WEBSEARCH_CHROMIUM_PATH", str(chromium))
+
+
+@pytest.fixture
+def short_gemini_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gemini's documented resends wait 0.01 s, 0.02 s, 0.04 s instead of 1 s, 2 s, 4 s.
+
+    For the suites that drive every provider into a failure (the contract, the key-leak
+    conformance): what a fault ends in does not depend on how long Gemini waits between its
+    resends, and at its own base of 1 s each Gemini case waited 3-6 s of a 5 s attempt
+    (~100 s of the suite). The resends are still sent; the waits' lengths are
+    ``functional/test_gemini_sim.py``'s to prove.
+    """
+    from websearch_core.providers.gemini import GeminiProvider
+
+    shorter = dataclasses.replace(GeminiProvider.retry, base_delay=0.01)
+    monkeypatch.setattr(GeminiProvider, "retry", shorter)
 
 
 def read_capture(relative: str) -> bytes:

@@ -12,6 +12,8 @@ from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.providers import SEARCH_PROVIDER_ORDER, get_provider
 from websearch_core.testing import PROTOCOLS, Fault, Simulator
 
+pytestmark = pytest.mark.usefixtures("short_gemini_backoff")  # its resends' waits: 1/100
+
 KEY = "sk-live-0123456789abcdef"
 KEYED = [
     pid for pid in SEARCH_PROVIDER_ORDER if pid in PROTOCOLS and get_provider(pid).info.env_vars

@@ -42,6 +42,11 @@ def _no_browser(monkeypatch: pytest.MonkeyPatch, stand_in_chromium: None) -> Ite
     yield
 
 
+@pytest.fixture(autouse=True)
+def _short_gemini_backoff(short_gemini_backoff: None) -> None:
+    """Gemini's resends wait a hundredth of their time (see the fixture it names)."""
+
+
 @pytest.fixture(params=PROVIDERS)
 def provider_id(request: pytest.FixtureRequest) -> str:
     return str(request.param)
