@@ -546,6 +546,40 @@ def _json_table(value: Any, field: str) -> Any:
     return value
 
 
+def _unquoted_entries(table: Any, field: str) -> None:
+    """Refuse a provider's entry given as a number (``{"brave": 2000}``), showing it as text.
+
+    The JSON of ``WEBSEARCH_BUDGET`` (or a table given in code) with a number in it was
+    answered with pydantic's ``Input should be a valid string``, which does not say that
+    a budget is ``"2000/month"``. A budget's or rate's number is shown written as it
+    should be; another table's value is not repeated (it may be a key).
+
+    Raises:
+        ValueError: An entry of a provider's table is a number, list, object or boolean.
+    """
+    if not isinstance(table, dict) or _TABLE_ENTRY_NAMES.get(field) != "PROVIDER":
+        return
+    for key, entry in table.items():
+        if isinstance(entry, str) or entry is None:
+            continue
+        fixed = _ENTRY_FORMS.get(field)
+        is_count = isinstance(entry, int | float) and not isinstance(entry, bool)
+        text = f"{entry}{fixed}" if fixed is not None and is_count else "..."
+        raise ValueError(
+            f"{key}: must be text in quotes{_ENTRY_MEANING.get(field, '')}, "
+            f'as in {{"{key}": "{text}"}}'
+        )
+
+
+_ENTRY_FORMS = {"budget": "/month", "rate": "/s"}
+"""The period a number given alone most likely counts, per table: the form shown back."""
+_ENTRY_MEANING = {
+    "budget": " (a count and its period, such as 2000/month or 100/day)",
+    "rate": " (a count and its period, such as 1/s or 60/minute)",
+}
+"""What an entry of each table says, for a number given without it."""
+
+
 class _PicklesWithoutSecrets:
     """Settings that ``pickle`` refuses while a field holds a secret (both settings models).
 
@@ -858,7 +892,9 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
     @field_validator(*_TABLES, mode="before")
     @classmethod
     def _parse_table(cls, value: Any, info: ValidationInfo) -> Any:
-        return _json_table(value, info.field_name or "")
+        table = _json_table(value, info.field_name or "")
+        _unquoted_entries(table, info.field_name or "")
+        return table
 
     @field_validator("exclude", "providers", "sign_in_gateways", mode="before")
     @classmethod
