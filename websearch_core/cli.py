@@ -1029,7 +1029,12 @@ def _providers(args: argparse.Namespace) -> int:
             }
             for status in statuses
         ]
-        data = {"providers": rows_data, "state_store_problem": problem, "conflicts": conflicts}
+        data = {
+            "providers": rows_data,
+            "state_store_problem": problem,
+            "conflicts": conflicts,
+            "config_file": _config_file_record(web_search.settings),
+        }
         print(json_text(data))
         return EXIT_OK
     # Without the store the counts are unknown, not zero.
@@ -1059,6 +1064,16 @@ def _providers(args: argparse.Namespace) -> int:
             f"headless Chromium. {INSTALL_HINT}"
         )
     return EXIT_OK
+
+
+def _config_file_record(settings: Settings) -> dict[str, str | bool]:
+    """:func:`_config_file_line` for ``--json``: the path, and whether a file is there to read.
+
+    The table's footer named the file, the JSON did not: a script had no way to tell which
+    file the settings came from, or that none was read.
+    """
+    path = settings.resolved_config_file()
+    return {"path": str(path), "exists": path.is_file()}
 
 
 def _config_file_line(settings: Settings) -> str:
