@@ -640,8 +640,10 @@ def _auth_parser() -> CommandParser:
     )
     _verbose_option(remove_parser)
     remove_parser.set_defaults(handler=_auth_remove)
+    sources = sorted(IMPORT_SOURCES)
     import_parser = actions.add_parser(
         "import",
+        when_missing=_import_usage(sources),
         help="store another tool's OAuth sign-in (e.g. the Gemini CLI's)",
         description=(
             "Copy another tool's OAuth sign-in into the credential store under its entry: "
@@ -653,7 +655,6 @@ def _auth_parser() -> CommandParser:
             "no file to import."
         ),
     )
-    sources = sorted(IMPORT_SOURCES)
     # Named by its choices, as the usage line names it: "required: source" named nothing
     # the user could type. Checked by _import_source, not by argparse's choices, so that a
     # sign-in that cannot be imported (codex) is told where it is stored instead.
@@ -662,6 +663,19 @@ def _auth_parser() -> CommandParser:
     _verbose_option(import_parser)
     import_parser.set_defaults(handler=_auth_import)
     return parser
+
+
+def _import_usage(sources: Sequence[str]) -> str:
+    """What ``auth import`` copies from, and how to call it, for ``auth import`` alone."""
+    read = ", ".join(
+        f"{source} (the {IMPORT_SOURCES[source].label}'s {IMPORT_SOURCES[source].default_path})"
+        for source in sources
+    )
+    return (
+        f"auth import needs a source, the tool whose OAuth sign-in it copies into the "
+        f"credential store: {read}; write {PROG} auth import {sources[0]}, or "
+        f"{PROG} auth import {sources[0]} PATH for a file elsewhere"
+    )
 
 
 _AUTH_VERBOSE_HELP = (

@@ -151,11 +151,28 @@ class CommandParser(argparse.ArgumentParser):
             ``False`` unless given.
     """
 
-    def __init__(self, *args: Any, fields: Mapping[str, str] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        fields: Mapping[str, str] | None = None,
+        when_missing: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """A parser as argparse's, with what its refusals need to be said in full.
+
+        Args:
+            *args: argparse's.
+            fields: Each option to the setting it sets, so a refusal names both.
+            when_missing: What to say when a required argument is not given, in place of
+                argparse's name for it (``{gemini-cli}: required, not given`` said neither
+                what the command reads nor how to call it).
+            **kwargs: argparse's.
+        """
         # argparse adds -h/--help through add_argument inside its own __init__.
         self.options: dict[str, argparse.Action] = {}
         self.arguments: list[argparse.Action] = []
         self.fields: Mapping[str, str] = dict(fields or {})
+        self.when_missing = when_missing
         self.subcommands: argparse.Action | None = None
         kwargs.setdefault("exit_on_error", False)
         super().__init__(*args, **kwargs)
@@ -231,6 +248,8 @@ class CommandParser(argparse.ArgumentParser):
         if argument is None:
             if message.startswith(_REQUIRED):
                 missing = message.removeprefix(_REQUIRED)
+                if self.when_missing is not None:
+                    return f"{self.when_missing}; {see}"
                 return f"{missing}: required, not given{self._choices_of(missing)}; {see}"
             return join_clauses([message, see])
         action = self._action(argument)

@@ -693,14 +693,29 @@ def test_the_auth_commands_help_says_what_they_do(capsys: pytest.CaptureFixture[
     assert "list the ids with a stored API key or OAuth sign-in" in capsys.readouterr().out
 
 
-def test_auth_import_without_a_source_names_the_choices(
+def test_auth_import_without_a_source_says_what_it_imports_and_how(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # "required: source" named nothing the user could type; {gemini-cli} is what the usage
-    # line (websearch auth import --help) says.
+    # "required: source" named nothing the user could type; "{gemini-cli}: required, not
+    # given" named the usage line's braces, not what is imported from where, nor the call.
     assert main(["auth", "import"]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith("websearch: auth import needs a source")
+    assert "{" not in err
+    assert "OAuth sign-in" in err
+    assert "gemini-cli (the Gemini CLI's ~/.gemini/oauth_creds.json)" in err
+    assert "write websearch auth import gemini-cli, or websearch auth import gemini-cli PATH" in err
+    assert err.endswith("; see websearch auth import --help\n")
+
+
+def test_a_missing_argument_elsewhere_is_named_as_before(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A guard (passes before and after): only auth import words its own missing source."""
+    assert main(["auth", "remove"]) == EXIT_USAGE
     assert capsys.readouterr().err == (
-        "websearch: {gemini-cli}: required, not given; see websearch auth import --help\n"
+        "websearch: provider: required, not given; see websearch auth remove --help\n"
     )
 
 
