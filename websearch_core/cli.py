@@ -66,6 +66,7 @@ from .cli_parser import OneValueOnly
 from .cli_status import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, fail
 from .cli_wrap import say
 from .client import WebSearch
+from .command_words import command_word_note
 from .content.cli_fetch import fetch_parser
 from .credentials import Credentials, CredentialStore, TokenRefresher
 from .env_names import report_unknown_variables
@@ -184,6 +185,10 @@ def _command(args: list[str]) -> int:
         except SystemExit as exit_:  # --help and --version print, then exit
             return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
         command = named or "search"
+        if named is None and "--" not in command_args:  # after --, the word is meant
+            note = command_word_note(namespace.query)
+            if note is not None:
+                say(note)
         handler: Callable[[argparse.Namespace], int] = namespace.handler
         report_unknown_variables(_warn)  # before the library could log them where none sees
         report_misnamed_key_variables(_has_key, _warn)  # before the client says it too

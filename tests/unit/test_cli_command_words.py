@@ -1,0 +1,81 @@
+"""``websearch help`` (``status``, ``config``, ``version``) searches, and says what was meant.
+
+A first-time user typed ``websearch help`` and ``websearch status`` and read results about
+the words, with no hint of ``websearch --help`` or ``websearch providers``. A one-word
+query is legitimate, so it is still searched and stdout (which scripts read) is as before;
+one line on stderr first says it is searched as a query and names the command.
+"""
+
+import json
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from websearch_core import SEARCH_PROVIDER_ORDER
+from websearch_core.cli import EXIT_OK, main
+from websearch_core.testing import Simulator
+
+
+@pytest.fixture
+def brave(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
+    """Brave simulated on loopback, the only provider a search may ask."""
+    monkeypatch.setenv("WEBSEARCH_STATE_WAIT_SECONDS", "20")  # a loaded machine's store
+    with Simulator(["brave"]).running_in_thread() as sim:
+        monkeypatch.setenv("WEBSEARCH_BRAVE_BASE_URL", sim["brave"].base_url)
+        monkeypatch.setenv("BRAVE_API_KEY", "sim-key-brave")
+        others = [pid for pid in SEARCH_PROVIDER_ORDER if pid != "brave"]
+        monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
+        yield sim
+
+
+Run = Callable[[list[str]], tuple[str, str]]
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Run:
+    def command(argv: list[str]) -> tuple[str, str]:
+        assert main(["--no-cache", *argv]) == EXIT_OK
+        return capsys.readouterr()
+
+    return command
+
+
+@pytest.mark.parametrize(
+    ("word", "command"),
+    [
+        ("help", "websearch --help"),
+        ("Status", "websearch providers"),
+        ("config", "websearch providers"),
+        ("version", "websearch --version"),
+    ],
+)
+def test_a_command_word_is_searched_after_a_line_naming_the_command(
+    brave: Simulator, run: Run, word: str, command: str
+) -> None:
+    out, err = run([word])
+    (note,) = err.splitlines()
+    assert f'"{word}" as a query' in note
+    assert f"write: {command} " in note
+    assert f"websearch -- {word} " in note  # how to search for it without the line
+    (request,) = brave["brave"].requests
+    assert request.query_dict()["q"] == word  # still searched, as typed
+    assert out == run(["--", word])[0]  # stdout as for the same query without the line
+
+
+def test_the_json_stays_clean_json(brave: Simulator, run: Run) -> None:
+    out, err = run(["--json", "help"])
+    assert json.loads(out)["response"]["provider"] == "brave"
+    assert '"help" as a query' in err
+
+
+@pytest.mark.parametrize("argv", [["--", "help"], ["help", "me"], ["python"]])
+def test_other_queries_have_no_line(brave: Simulator, run: Run, argv: list[str]) -> None:
+    """A guard (passes before and after): a query meant as one is searched in silence."""
+    assert run(argv)[1] == ""
+
+
+def test_a_command_is_still_a_command(brave: Simulator, capsys: pytest.CaptureFixture[str]) -> None:
+    """A guard (passes before and after): ``providers`` lists them and searches nothing."""
+    assert main(["providers"]) == EXIT_OK
+    assert "as a query" not in capsys.readouterr().err
+    assert brave["brave"].requests == []
