@@ -12,13 +12,14 @@ Provider failures are not here: they are the spec's ``Error: ...`` texts built b
 :mod:`websearch_core.format`.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails
 
 from .clauses import join_clauses
 from .errors import ConfigurationError
+from .meant_names import closest_name
 
 __all__ = [
     "INVALID_ARGUMENTS_PREFIX",
@@ -31,12 +32,18 @@ __all__ = [
 INVALID_ARGUMENTS_PREFIX = "Error: invalid web_search arguments: "
 
 
-def invalid_arguments_text(error: Exception) -> str:
+def invalid_arguments_text(error: Exception, arguments: Sequence[str] | None = None) -> str:
     """One line naming each invalid argument and what is wrong with it.
+
+    An argument the tool does not take is named with the one probably meant, and the
+    line ends with the arguments there are: pydantic's ``Extra inputs are not permitted``
+    told a model neither, so it could only guess again.
 
     Args:
         error: A pydantic ``ValidationError`` (v2, or v1 from older LangChain paths) or any
             other error raised while reading the arguments.
+        arguments: The names the tool takes, in its schema's order; ``web_search``'s
+            when not given.
 
     Example:
         >>> from websearch_core.tool_schema import ToolArguments
@@ -47,7 +54,7 @@ def invalid_arguments_text(error: Exception) -> str:
         Error: invalid web_search arguments: limit: Input should be greater than or equal to 1
     """
     if isinstance(error, ValidationError):
-        return INVALID_ARGUMENTS_PREFIX + join_clauses(_problems(error))
+        return INVALID_ARGUMENTS_PREFIX + join_clauses(_problems(error, arguments))
     return f"{INVALID_ARGUMENTS_PREFIX}{error}"
 
 
@@ -56,14 +63,45 @@ def validator_message(message: str) -> str:
     return message.removeprefix("Value error, ")
 
 
-def _problems(error: ValidationError) -> list[str]:
-    """``<argument>: <what is wrong>`` per error; a check across arguments names its own."""
+def _problems(error: ValidationError, arguments: Sequence[str] | None) -> list[str]:
+    """``<argument>: <what is wrong>`` per error; a check across arguments names its own.
+
+    Unknown arguments are followed by one clause listing the arguments there are.
+    """
     problems = []
+    unknown = False
     for detail in error.errors():
         where = ".".join(str(part) for part in detail["loc"])
+        if detail["type"] == _UNKNOWN and len(detail["loc"]) == 1:
+            unknown = True
+            known = _tool_arguments() if arguments is None else arguments
+            problems.append(f"{where}: {_not_taken(where, known)}")
+            continue
         message = validator_message(detail["msg"])
         problems.append(f"{where}: {message}" if where else message)
+    if unknown:
+        known = _tool_arguments() if arguments is None else arguments
+        problems.append(f"the arguments are {', '.join(known)}")
     return problems
+
+
+_UNKNOWN = "extra_forbidden"
+"""Pydantic's error type for a name the schema has no field for."""
+
+
+def _not_taken(name: str, known: Sequence[str]) -> str:
+    """``not an argument (did you mean max_chars?)``; a surplus positional is said as such."""
+    if not name.isidentifier():  # LlamaIndex's "positional argument 6"
+        return f"more than the {len(known)} arguments there are"
+    close = closest_name(name, known)
+    return f"not an argument (did you mean {close}?)" if close else "not an argument"
+
+
+def _tool_arguments() -> tuple[str, ...]:
+    """``web_search``'s arguments, read from its schema when first needed."""
+    from .tool_schema import ToolArguments  # only when an argument was refused
+
+    return tuple(ToolArguments.model_fields)
 
 
 def configuration_error_text(error: ConfigurationError) -> str:

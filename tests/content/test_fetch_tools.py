@@ -198,7 +198,8 @@ async def test_llamaindex_failures_are_error_outputs(server: PageServer) -> None
         "Error: invalid web_fetch arguments: url: Field required"
     )
     assert unknown.is_error and unknown.content == (
-        "Error: invalid web_fetch arguments: junk: Extra inputs are not permitted"
+        "Error: invalid web_fetch arguments: junk: not an argument; "
+        "the arguments are url, max_chars"
     )
     assert server.hits["/a"] == 0
 

@@ -39,12 +39,13 @@ async def _both(args: dict[str, Any], **options: Any) -> tuple[ToolMessage, Any]
         ({"query": "   "}, "query: query must not be empty or only whitespace"),
         ({"limit": 3}, "query: Field required"),
         # Invented filters are refused in both, never dropped into an unfiltered search.
-        ({"query": "rust", "site": "docs.rs"}, "site: Extra inputs are not permitted"),
+        ({"query": "rust", "site": "docs.rs"}, "site: not an argument; the arguments are query, "),
         (
             {"query": "rust after:2026-02-01 before:2026-01-01"},
             "query: after:2026-02-01 is later than before:2026-01-01, so no date is in the range",
         ),
-        ({"query": "rust", "provider": "brave"}, "provider: Extra inputs are not permitted"),
+        ({"query": "rust", "provider": "brave"}, "provider: not an argument; the arguments are "),
+        ({"query": "rust", "limits": 3}, "limits: not an argument (did you mean limit?); "),
     ],
 )
 async def test_invalid_arguments_give_the_same_error(

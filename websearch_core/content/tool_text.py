@@ -68,7 +68,8 @@ def invalid_fetch_arguments_text(error: Exception) -> str:
         ...     print(invalid_fetch_arguments_text(error))
         Error: invalid web_fetch arguments: max_chars: Input should be greater than or equal to 200
     """
-    detail = invalid_arguments_text(error).removeprefix(INVALID_ARGUMENTS_PREFIX)
+    detail = invalid_arguments_text(error, tuple(FetchArguments.model_fields))
+    detail = detail.removeprefix(INVALID_ARGUMENTS_PREFIX)
     return f"Error: invalid {FETCH_TOOL_NAME} arguments: {detail}"
 
 

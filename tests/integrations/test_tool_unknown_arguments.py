@@ -1,0 +1,78 @@
+"""An argument a tool does not take is named, with the one probably meant and those there are.
+
+All four tools (LangChain's and LlamaIndex's ``web_search`` and ``web_fetch``) answered an
+unknown argument with pydantic's ``Extra inputs are not permitted``: a model that wrote
+``limits`` or ``max_char`` was told neither what was meant nor what the tool takes, so it
+could only guess again. Every tool words it in one place (``tool_errors``).
+"""
+
+from typing import Any
+
+from langchain_core.messages import ToolMessage
+from langchain_core.messages.tool import ToolCall
+
+from langchain_websearch import WebFetchTool, WebSearchTool
+from llamaindex_websearch import create_web_fetch_tool, create_web_search_tool
+from tests.integrations._helpers import sim_settings
+from websearch_core.testing import Simulator
+
+SEARCH_ARGUMENTS = "query, recency, limit, max_tokens, temperature, num_search_results"
+
+
+async def _search_texts(sim: Simulator, args: dict[str, Any]) -> list[str]:
+    """What each adapter's ``web_search`` answers ``args`` with (refused: no search ran)."""
+    options = {"settings": sim_settings(sim), "api_keys": sim.api_keys()}
+    async with WebSearchTool(**options) as langchain_tool:
+        call = ToolCall(name="web_search", args=args, id="call_1", type="tool_call")
+        message = await langchain_tool.ainvoke(call)
+    async with create_web_search_tool(**options) as llamaindex_tool:
+        output = await llamaindex_tool.acall(**args)
+    assert isinstance(message, ToolMessage) and message.status == "error"
+    assert output.is_error
+    assert sim["brave"].requests == [] and sim["duckduckgo"].requests == []
+    return [str(message.content), output.content]
+
+
+async def _fetch_texts(args: dict[str, Any]) -> list[str]:
+    """What each adapter's ``web_fetch`` answers ``args`` with (refused before any fetch)."""
+    langchain_tool = WebFetchTool()
+    call = ToolCall(name="web_fetch", args=args, id="call_1", type="tool_call")
+    message = await langchain_tool.ainvoke(call)
+    async with create_web_fetch_tool() as llamaindex_tool:
+        output = await llamaindex_tool.acall(**args)
+    assert isinstance(message, ToolMessage) and message.status == "error"
+    assert output.is_error
+    return [str(message.content), output.content]
+
+
+async def test_a_mistyped_search_argument_names_the_one_meant(sim: Simulator) -> None:
+    for text in await _search_texts(sim, {"query": "rust", "limits": 3}):
+        assert text == (
+            "Error: invalid web_search arguments: limits: not an argument (did you mean "
+            f"limit?); the arguments are {SEARCH_ARGUMENTS}"
+        )
+
+
+async def test_an_invented_search_argument_is_told_those_there_are(sim: Simulator) -> None:
+    args = {"query": "rust", "site": "docs.rs", "provider": "brave"}
+    for text in await _search_texts(sim, args):
+        assert text == (
+            "Error: invalid web_search arguments: site: not an argument; provider: not an "
+            f"argument; the arguments are {SEARCH_ARGUMENTS}"
+        )
+
+
+async def test_a_mistyped_fetch_argument_names_the_one_meant() -> None:
+    for text in await _fetch_texts({"url": "https://example.invalid/", "max_char": 500}):
+        assert text == (
+            "Error: invalid web_fetch arguments: max_char: not an argument (did you mean "
+            "max_chars?); the arguments are url, max_chars"
+        )
+
+
+async def test_other_refusals_are_worded_as_before(sim: Simulator) -> None:
+    """A guard (passes before and after): a bad value's text is pydantic's, no list added."""
+    for text in await _search_texts(sim, {"query": "rust", "limit": 0}):
+        assert text == (
+            "Error: invalid web_search arguments: limit: Input should be greater than or equal to 1"
+        )
