@@ -44,7 +44,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from ..errors import ProviderNotConfiguredError
-from ..filters import FilterSupport
+from ..filters import FIELD_FILTERS, FilterSupport
 from ..html import CHROME_USER_AGENT
 from ..models import SearchParams
 from ..redaction import MIN_TOKEN_LENGTH, cookie_secrets
@@ -103,17 +103,7 @@ OPENROUTER_ENV: Final = ("OPENROUTER_API_KEY",)
 MAX_DOMAINS: Final = 20
 """The most entries ``search_domain_filter`` may hold (domains or URLs, in either mode)."""
 FILTERS: Final = FilterSupport.language_model(
-    native=frozenset(
-        {
-            "include_domains",
-            "exclude_domains",
-            "date_after",
-            "date_before",
-            "recency",
-            "language",
-            "country",
-        }
-    ),
+    native=FIELD_FILTERS,  # every field filter: the country too, as user_location
     domain_limit=MAX_DOMAINS,
     one_domain_list=True,
 )
