@@ -3,18 +3,23 @@
 Every call forces ``provider="kagi"`` so only Kagi runs, whatever else is registered.
 """
 
+import json
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
+from aiohttp import web
 
 from tests.functional._sim_helpers import fault_failure, sim_client, simulator_fixture
 from websearch_core.errors import (
+    AuthorizationError,
+    QuotaExhaustedError,
+    RateLimitedError,
     ResponseParseError,
     SearchProviderError,
 )
 from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
-from websearch_core.testing.protocols.kagi import KagiProtocol
+from websearch_core.testing.protocols.kagi import KagiProtocol, error_body
 from websearch_core.testing.simulator import default_results
 
 QUERY = "steve jobs biography"
@@ -126,6 +131,42 @@ async def test_error_envelope_detail_is_quoted(sim: Simulator) -> None:
     assert failure.message == "Kagi API error (503): Search backend down"
 
 
+@pytest.mark.parametrize(
+    ("status", "kind", "text"),
+    [
+        (401, AuthorizationError, "kagi: 401 unauthorized"),
+        (402, QuotaExhaustedError, "kagi: credits exhausted"),
+        (429, RateLimitedError, "Kagi API error (429): Rate limited or usage limit exhausted"),
+    ],
+)
+async def test_refusals_in_v1s_envelope_read_as_the_spec_says(
+    sim: Simulator, status: int, kind: type[SearchProviderError], text: str
+) -> None:
+    # v1 names 401 and 429 (its 429 is "Rate limited or usage limit exhausted"); 402 is
+    # v0's credit refusal, kept because an old gateway may still answer it.
+    body = error_body("2" if status == 401 else str(status), _V1_DESCRIPTIONS[status])
+    failure = await _failure(sim, Fault.http(status, body))
+    assert type(failure) is kind
+    assert failure.message == text
+
+
+_V1_DESCRIPTIONS = {
+    401: "Unauthorized",
+    402: "Insufficient credit to perform this request",
+    429: "Rate limited or usage limit exhausted",
+}
+
+
+@pytest.mark.parametrize("status", [200, 400, 429, 503])
+async def test_v0_and_v1_error_shapes_read_into_the_same_text(sim: Simulator, status: int) -> None:
+    """A guard (passes before and after): the parser reads ``msg`` and ``message`` alike."""
+    v0 = json.dumps({"meta": {}, "data": None, "error": [{"code": status, "msg": "Down"}]})
+    v1 = error_body(str(status), "Down")
+    failures = [await _failure(sim, Fault.http(status, body)) for body in (v0, v1)]
+    assert failures[0].message == failures[1].message
+    assert type(failures[0]) is type(failures[1])
+
+
 async def test_malformed_body(sim: Simulator) -> None:
     failure = await _failure(sim, Fault.malformed())
     assert isinstance(failure, ResponseParseError)
@@ -157,6 +198,37 @@ def test_protocol_refuses_a_request_without_the_bot_scheme(headers: dict[str, st
 def test_protocol_refuses_a_request_without_a_query(body: bytes) -> None:
     response = KagiProtocol().answer(_recorded({"Authorization": "Bot k"}, body), [])
     assert response.status == 400
+
+
+def _error_entries(response: web.Response) -> list[dict[str, Any]]:
+    assert isinstance(response.text, str)
+    envelope = json.loads(response.text)
+    assert envelope["data"] is None and "trace" in envelope["meta"]
+    entries: list[dict[str, Any]] = envelope["error"]
+    return entries
+
+
+def test_protocol_refuses_a_missing_key_as_v1s_description_shows() -> None:
+    # Kagi's OpenAPI 401 example: code "2", message "Unauthorized", a url and a location.
+    response = KagiProtocol().answer(_recorded({}, b'{"query": "x"}'), [])
+    assert _error_entries(response) == [
+        {
+            "code": "2",
+            "url": "https://help.kagi.com/api/errors#unauthorized",
+            "message": "Unauthorized",
+            "location": None,
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    "body", [b"not json", b'{"query": "  "}', b'{"query": "x", "filters": {"after": "soon"}}']
+)
+def test_protocol_400s_are_in_v1s_shape(body: bytes) -> None:
+    response = KagiProtocol().answer(_recorded({"Authorization": "Bot k"}, body), [])
+    (entry,) = _error_entries(response)
+    assert isinstance(entry["code"], str)
+    assert entry["message"] and "msg" not in entry
 
 
 def test_protocol_date_window_reads_filters_after_and_before() -> None:

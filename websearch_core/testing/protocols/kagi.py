@@ -10,13 +10,20 @@ searches and one direct answer are derived from the query.
 Kagi's OpenAPI ``search_request_filters``; the two dates are the window
 :meth:`KagiProtocol.date_window` lets through, and one that is not a date is a 400.
 
-A request without an ``Authorization: Bot <token>`` header gets a 401 with Kagi's error envelope
-``{"meta": {...}, "data": null, "error": [{"code": 401, "msg": "..."}]}``; a body without a
-query gets a 400 in the same envelope. The API has no bot challenge, so
+Errors come in v1's envelope, the ``errorEnvelope`` of Kagi's OpenAPI description
+(kagisearch/kagi-api-golang ``api/openapi.yaml``): ``{"meta": {...}, "data": null, "error":
+[{"code", "url", "message", "location"}]}`` with a string ``code``. v0 wrote ``msg`` and a
+numeric ``code``; the simulator wrote that until stop 44, so the v1 shape our requests get
+was never served. A request without an ``Authorization: Bot <token>`` header gets the
+description's own 401 example (``code "2"``, ``message "Unauthorized"``); a body without a
+query, or a filter date that is not one, gets a 400 whose namespaced ``code`` is the
+simulator's (the description names no 400 codes). :func:`error_body` writes the envelope
+for a test's fault (a 429, a 402). The API has no bot challenge, so
 :meth:`KagiProtocol.challenge` is a plain 403.
 """
 
 import hashlib
+import json
 from datetime import date
 from typing import Any
 
@@ -27,7 +34,7 @@ from ._common import bearer_token
 from ._operators import Operators
 from ._windows import ANY_DATE, DateWindow, between_days
 
-__all__ = ["KagiProtocol"]
+__all__ = ["KagiProtocol", "error_body"]
 
 _DEFAULT_LIMIT = 10
 _MAX_LIMIT = 40
@@ -38,9 +45,40 @@ def _meta(seed: str) -> dict[str, Any]:
     return {"trace": f"trace-{digest[:16]}", "id": digest[16:48], "ms": 42}
 
 
-def _error(status: int, message: str) -> web.Response:
-    body = {"meta": _meta(message), "data": None, "error": [{"code": status, "msg": message}]}
-    return web.json_response(body, status=status)
+_ERRORS_PAGE = "https://help.kagi.com/api/errors"
+"""Where v1's ``error[].url`` points, an anchor per error (the description's own links)."""
+
+
+def error_body(code: str, message: str, anchor: str | None = None) -> str:
+    """Kagi v1's error envelope as JSON text, for a fault or the simulator's own refusal.
+
+    Args:
+        code: The error's ``code``, a string in v1 (``"2"`` for the description's 401).
+        message: The error's ``message``.
+        anchor: The anchor of its ``url`` on Kagi's errors page; ``code`` by default.
+
+    Example:
+        >>> import json
+        >>> json.loads(error_body("2", "Unauthorized", "unauthorized"))["error"][0]["url"]
+        'https://help.kagi.com/api/errors#unauthorized'
+    """
+    entry = {
+        "code": code,
+        "url": f"{_ERRORS_PAGE}#{anchor or code}",
+        "message": message,
+        "location": None,
+    }
+    return json.dumps({"meta": _meta(message), "data": None, "error": [entry]})
+
+
+def _error(status: int, code: str, message: str, anchor: str | None = None) -> web.Response:
+    return web.Response(
+        status=status, text=error_body(code, message, anchor), content_type="application/json"
+    )
+
+
+def _bad_request(message: str) -> web.Response:
+    return _error(400, "search.invalid_request", message)
 
 
 def _limit(value: Any) -> int:
@@ -99,18 +137,18 @@ class KagiProtocol:
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """The v1 envelope for the JSON request body, honouring ``limit``."""
         if not bearer_token(request, scheme="Bot"):
-            return _error(401, "Unauthorized: missing or invalid API key")
+            return _error(401, "2", "Unauthorized", "unauthorized")  # as in its example
         try:
             body = request.json()
         except ValueError:
-            return _error(400, "Request body must be JSON")
+            return _bad_request("Request body must be JSON")
         query = body.get("query") if isinstance(body, dict) else None
         if not isinstance(query, str) or not query.strip():
-            return _error(400, "Missing query")
+            return _bad_request("Missing query")
         try:
             _window(_filters(request))
         except _BadFilter as bad:
-            return _error(400, str(bad))
+            return _bad_request(str(bad))
         served = results[: _limit(body.get("limit"))]
         payload = {
             "meta": _meta(query),
