@@ -186,9 +186,9 @@ def _command(args: list[str]) -> int:
             return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
         command = named or "search"
         if named is None and "--" not in command_args:  # after --, the word is meant
-            note = command_word_note(namespace.query)
-            if note is not None:
-                say(note)
+            # Said by the search once its settings are accepted: with a bad variable
+            # nothing is searched, and the line would only stand before that error.
+            namespace.command_word_note = command_word_note(namespace.query)
         handler: Callable[[argparse.Namespace], int] = namespace.handler
         report_unknown_variables(_warn)  # before the library could log them where none sees
         report_misnamed_key_variables(_has_key, _warn)  # before the client says it too
@@ -411,7 +411,7 @@ def _search_parser() -> CommandParser:
     parser.add_argument(
         "--version", action="version", version=f"%(prog)s {__version__}", help="print the version"
     )
-    parser.set_defaults(handler=_search)
+    parser.set_defaults(handler=_search, command_word_note=None)
     return parser
 
 
@@ -442,6 +442,8 @@ def _search(args: argparse.Namespace) -> int:
         date_after=args.after,
         date_before=args.before,
     )
+    if args.command_word_note is not None:  # the search will run: the word is searched
+        say(args.command_word_note)
     result = run_to_end(
         _run_search(
             settings,

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from websearch_core import SEARCH_PROVIDER_ORDER
-from websearch_core.cli import EXIT_OK, main
+from websearch_core.cli import EXIT_OK, EXIT_USAGE, main
 from websearch_core.testing import Simulator
 
 
@@ -78,4 +78,29 @@ def test_a_command_is_still_a_command(brave: Simulator, capsys: pytest.CaptureFi
     """A guard (passes before and after): ``providers`` lists them and searches nothing."""
     assert main(["providers"]) == EXIT_OK
     assert "as a query" not in capsys.readouterr().err
+    assert brave["brave"].requests == []
+
+
+@pytest.mark.parametrize("argv", [["help"], ["--json", "status"]])
+def test_a_bad_setting_is_said_alone_and_nothing_is_searched(
+    brave: Simulator,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+) -> None:
+    # The line said "searching for ..." and the search never ran: it waits for the
+    # settings to be accepted now.
+    monkeypatch.setenv("WEBSEARCH_TIMEOUT_SECONDS", "abc")
+    assert main(["--no-cache", *argv]) == EXIT_USAGE
+    (error,) = capsys.readouterr().err.splitlines()
+    assert error.startswith("websearch: WEBSEARCH_TIMEOUT_SECONDS: ")
+    assert brave["brave"].requests == []
+
+
+def test_a_bad_option_value_is_said_alone(
+    brave: Simulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--no-cache", "--limit", "0", "help"]) == EXIT_USAGE
+    (error,) = capsys.readouterr().err.splitlines()
+    assert "--limit" in error
     assert brave["brave"].requests == []
