@@ -95,7 +95,8 @@ def misnamed_key_variables(
 
     A user who had ``BRAVE_SEARCH_API_KEY`` set (the name other tools read) searched the
     free engines and was told nothing: Brave reads ``BRAVE_API_KEY``. A variable is named
-    when it is set, its name starts with a provider's id and holds ``KEY`` (``BRAVE_KEY``,
+    when it is set, its name starts with a provider's id (or another name of the service,
+    :data:`OTHER_SERVICE_NAMES`: ``PPLX_KEY``) and holds ``KEY`` (``BRAVE_KEY``,
     ``TAVILY_SEARCH_KEY``, ``KIMI_API_KEY``) or is one of the provider's variables misspelt
     (``BRAVE_API_KYE``, ``BRAVE_API_TOKEN``), that provider does not read it, and it has
     no key from anywhere else (``has_key``); the value is only checked for being blank.
@@ -112,9 +113,11 @@ def misnamed_key_variables(
         BRAVE_KEY is set, but nothing reads it: Brave reads its key from BRAVE_API_KEY
     """
     sentences = []
-    for name in [name for name in environ if name.partition("_")[0].lower() in PROVIDER_REGISTRY]:
-        # Provider ids hold no "_": the word before the first one is the id, if any.
-        provider_id = name.partition("_")[0].lower()
+    for name in environ:
+        named = _provider_named_by(name)
+        if named is None:
+            continue
+        provider_id, note = named
         upper = name.upper()
         names = _own_key_variables(provider_id)
         if not names or upper in names or not environ[name].strip():
@@ -123,9 +126,46 @@ def misnamed_key_variables(
             continue
         label = get_provider(provider_id).info.label
         sentences.append(
-            f"{name} is set, but nothing reads it: {label} reads its key from {' or '.join(names)}"
+            f"{name} is set, but nothing reads it: {label} reads its key from "
+            f"{' or '.join(names)}{note}"
         )
     return sorted(sentences)
+
+
+OTHER_SERVICE_NAMES: Mapping[str, tuple[str, str]] = {
+    "pplx": ("perplexity", ""),  # Perplexity's own short name (PPLX_API_KEY, which is read)
+    "perplexityai": ("perplexity", ""),  # LiteLLM reads PERPLEXITYAI_API_KEY
+    "moonshot": (
+        "kimi",
+        " (a Kimi Code Console key: a Moonshot Open Platform key is refused there)",
+    ),  # Moonshot's Open Platform docs and SDK examples: MOONSHOT_API_KEY
+    "zhipuai": ("zai", ""),  # the zhipuai SDK and LangChain's ChatZhipuAI: ZHIPUAI_API_KEY
+    "metaphor": ("exa", ""),  # Exa was Metaphor: its old SDKs' examples, METAPHOR_API_KEY
+    "jinaai": ("jina", ""),  # Zilliz's deep-searcher and Weaviate's Jina examples
+    "google_genai": ("gemini", ""),  # Genkit's Google AI plugin: GOOGLE_GENAI_API_KEY
+    "google_generative_ai": ("gemini", ""),  # Vercel's AI SDK: GOOGLE_GENERATIVE_AI_API_KEY
+}
+"""The other names a keyed service goes by in variable names, lower case, each with its
+provider's id and what the sentence adds. A name starting with one (then ``_``) is taken
+as that provider's, as a name starting with the id is: ``PPLX_KEY`` and ``MOONSHOT_API_KEY``
+searched without a word. Only names a service's own documents or an SDK use are here."""
+
+_OTHER_NAME_FIRST_WORDS = frozenset(other.partition("_")[0] for other in OTHER_SERVICE_NAMES)
+
+
+def _provider_named_by(name: str) -> tuple[str, str] | None:
+    """The provider ``name`` starts with (another name of its service, else its id).
+
+    With what its sentence adds; ``None`` for most names, after one or two set lookups.
+    """
+    lower = name.lower()
+    # Provider ids hold no "_": the word before the first one is the id, if any.
+    first = lower.partition("_")[0]
+    if first in _OTHER_NAME_FIRST_WORDS:
+        starts = [other for other in OTHER_SERVICE_NAMES if lower.startswith(other + "_")]
+        if starts:
+            return OTHER_SERVICE_NAMES[max(starts, key=len)]
+    return (first, "") if first in PROVIDER_REGISTRY else None
 
 
 def report_misnamed_key_variables(

@@ -119,7 +119,56 @@ def test_the_variables_a_key_is_read_from_are_given_to_the_key_check() -> None:
         return True
 
     assert misnamed_key_variables({"PPLX_KEY": "k", "PERPLEXITY_KEY": "k"}, has_key) == []
-    assert asked == [("perplexity", ("PERPLEXITY_API_KEY", "PPLX_API_KEY"))]
+    assert asked == [("perplexity", ("PERPLEXITY_API_KEY", "PPLX_API_KEY"))] * 2
+
+
+PERPLEXITY_READS = "Perplexity reads its key from PERPLEXITY_API_KEY or PPLX_API_KEY"
+GEMINI_READS = "Gemini reads its key from GEMINI_API_KEY or GOOGLE_API_KEY"
+
+
+@pytest.mark.parametrize(
+    ("name", "reads"),
+    [
+        ("PPLX_KEY", PERPLEXITY_READS),  # Perplexity's short name, as in PPLX_API_KEY
+        ("PERPLEXITYAI_API_KEY", PERPLEXITY_READS),  # LiteLLM's
+        ("ZHIPUAI_API_KEY", "Z.AI reads its key from ZAI_API_KEY"),  # the zhipuai SDK's
+        ("METAPHOR_API_KEY", "Exa reads its key from EXA_API_KEY"),  # Exa's former name
+        ("JINAAI_API_KEY", "Jina reads its key from JINA_API_KEY"),
+        ("GOOGLE_GENAI_API_KEY", GEMINI_READS),  # Genkit's
+        ("GOOGLE_GENERATIVE_AI_API_KEY", GEMINI_READS),  # Vercel's AI SDK's
+    ],
+)
+def test_a_key_under_another_name_of_the_service_is_named(name: str, reads: str) -> None:
+    # These started with no provider id, so nothing was said (stop 44's newuser2 left it).
+    assert misnamed_key_variables({name: SECRET}, lambda _id, _names: False) == [
+        f"{name} is set, but nothing reads it: {reads}"
+    ]
+
+
+def test_a_moonshot_key_is_named_with_why_it_would_not_do(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MOONSHOT_API_KEY", SECRET)
+    assert _providers_stderr(capsys) == (
+        "websearch: warning: MOONSHOT_API_KEY is set, but nothing reads it: Kimi reads its "
+        "key from MOONSHOT_SEARCH_API_KEY or KIMI_SEARCH_API_KEY (a Kimi Code Console key: "
+        "a Moonshot Open Platform key is refused there)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "MOONSHOT_SEARCH_API_KEY",  # a name read
+        "MOONSHOT_BASE_URL",  # no KEY, and not like a read name
+        "GOOGLE_GENAI_USE_VERTEXAI",  # the google-genai SDK's switch, not a key
+        "GOOGLE_API_KEY",  # read by Gemini
+        "PPLXIFY_API_KEY",  # another word: only a whole first word counts
+    ],
+)
+def test_other_names_of_a_service_guess_no_further(name: str) -> None:
+    # A guard that passes both ways.
+    assert misnamed_key_variables({name: SECRET}, lambda _id, _names: False) == []
 
 
 def test_python_and_the_tools_hear_it_once_as_a_logger_warning(
