@@ -113,7 +113,8 @@ def misnamed_key_variables(
         BRAVE_KEY is set, but nothing reads it: Brave reads its key from BRAVE_API_KEY
     """
     sentences = []
-    for name in environ:
+    # A set lookup per name first: the scan runs at every client's start.
+    for name in [name for name in environ if name.partition("_")[0].lower() in _FIRST_WORDS]:
         named = _provider_named_by(name)
         if named is None:
             continue
@@ -151,6 +152,8 @@ as that provider's, as a name starting with the id is: ``PPLX_KEY`` and ``MOONSH
 searched without a word. Only names a service's own documents or an SDK use are here."""
 
 _OTHER_NAME_FIRST_WORDS = frozenset(other.partition("_")[0] for other in OTHER_SERVICE_NAMES)
+_FIRST_WORDS = _OTHER_NAME_FIRST_WORDS | frozenset(PROVIDER_REGISTRY)
+"""The first words, lower case, a name of a provider's key can start with."""
 
 
 def _provider_named_by(name: str) -> tuple[str, str] | None:
