@@ -75,6 +75,7 @@ from .errors import ConfigurationError
 from .format import NO_PROVIDER_MESSAGE
 from .key_names import (
     key_variables,
+    left_out,
     oauth_entries,
     report_misnamed_key_variables,
     self_refreshing_entries,
@@ -216,10 +217,13 @@ def _has_key(key_id: str, env_vars: tuple[str, ...]) -> bool:
     """Whether ``key_id`` has a key from any source, as a search would find it.
 
     Asked only of an id whose key looks set under a name nothing reads. Settings that
-    cannot be read count as a key: the command names what is wrong with them instead.
+    cannot be read count as a key: the command names what is wrong with them instead. An
+    id the settings leave out needs none: its key is not missed.
     """
     try:
         settings = Settings()
+        if left_out(key_id, settings.exclude, settings.providers):
+            return True
         store = CredentialStore(settings.resolved_credentials_file())
         found = Credentials(configured=settings.api_keys, store=store).api_key(key_id, env_vars)
     except (ConfigurationError, ValidationError, OSError):

@@ -59,7 +59,7 @@ from .errors import (
     SearchProviderError,
 )
 from .format import NO_PROVIDER_MESSAGE, format_for_llm
-from .key_names import report_misnamed_key_variables
+from .key_names import left_out, report_misnamed_key_variables
 from .loop_run import run_to_end
 from .loop_servers import blocked_origin, sync_call_blocks_server
 from .models import (
@@ -597,7 +597,12 @@ class WebSearch(SearchClosing):
         return (response, entry.stored_at) if response is not None else None
 
     def _has_key(self, provider_id: str, env_vars: tuple[str, ...]) -> bool:
-        """Whether ``provider_id`` has a key from any source (for the misnamed-key warning)."""
+        """Whether ``provider_id`` has a key from any source (for the misnamed-key warning).
+
+        One the settings leave out needs none: its key is not missed.
+        """
+        if left_out(provider_id, self.settings.exclude, self.settings.providers):
+            return True
         try:
             return self.credentials.api_key(provider_id, env_vars) is not None
         except (ConfigurationError, OSError):  # the store: its search will say what is wrong

@@ -10,7 +10,7 @@ so a provider's new variable is known here without a second list.
 import functools
 import logging
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 from .provider_credentials import ApiKey, StoredOAuth
 from .providers import PROVIDER_REGISTRY, get_provider
@@ -18,6 +18,7 @@ from .said_once import first_time
 
 __all__ = [
     "key_variables",
+    "left_out",
     "misnamed_key_variables",
     "oauth_entries",
     "report_misnamed_key_variables",
@@ -184,6 +185,22 @@ def report_misnamed_key_variables(
     for sentence in misnamed_key_variables(os.environ, has_key):
         if first_time(("not read", sentence)):
             (report or logger.warning)(sentence)
+
+
+def left_out(provider_id: str, exclude: Collection[str], providers: Collection[str]) -> bool:
+    """Whether the settings leave ``provider_id`` out of every search (no key is missed).
+
+    A key under another name of a service the user does not search with (a Moonshot chat
+    key in ``MOONSHOT_API_KEY`` beside ``exclude = ["kimi"]``) is not a mistake: naming it
+    at every start would only be noise. ``exclude`` and ``providers`` are the settings'.
+
+    Example:
+        >>> left_out("kimi", ("kimi",), ()), left_out("kimi", (), ("brave",))
+        (True, True)
+        >>> left_out("kimi", (), ()), left_out("kimi", (), ("kimi", "brave"))
+        (False, False)
+    """
+    return provider_id in exclude or (bool(providers) and provider_id not in providers)
 
 
 @functools.lru_cache(maxsize=256)  # asked at every client's start: difflib once a name

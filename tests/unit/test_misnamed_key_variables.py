@@ -193,3 +193,24 @@ def test_python_says_nothing_when_the_key_is_given_in_code(
     with caplog.at_level(logging.WARNING, logger="websearch_core"):
         WebSearch(api_keys={"brave": "sk-given-in-code-0001"})
     assert caplog.records == []
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [("WEBSEARCH_EXCLUDE", "brave"), ("WEBSEARCH_PROVIDERS", "tavily,duckduckgo")],
+)
+def test_a_provider_the_settings_leave_out_is_not_named(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    variable: str,
+    value: str,
+) -> None:
+    # A user who keeps BRAVE_SEARCH_API_KEY for another tool and leaves Brave out of this
+    # one heard the warning at every start: the key is not missed.
+    monkeypatch.setenv("BRAVE_SEARCH_API_KEY", SECRET)
+    monkeypatch.setenv(variable, value)
+    assert BRAVE_WARNING not in _providers_stderr(capsys)
+    with caplog.at_level(logging.WARNING, logger="websearch_core"):
+        WebSearch()
+    assert "BRAVE_SEARCH_API_KEY" not in caplog.text
