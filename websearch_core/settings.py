@@ -85,7 +85,6 @@ from .provider_ids import (
     BASE_URL_IDS,
     KEY_IDS,
     SEARCH_PROVIDER_ORDER,
-    SIGN_IN_ROUTES,
     unknown_ids,
     unknown_ids_message,
     unknown_provider_message,
@@ -103,6 +102,7 @@ from .settings_limits import (
     MAX_STATE_WAIT_SECONDS,
     MAX_TIMEOUT_SECONDS,
 )
+from .sign_in_advice import signless_gateways, signless_gateways_message
 
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT_SECONDS",
@@ -450,31 +450,6 @@ class _ConfigFileSource(TomlConfigSettingsSource):
                 if isinstance(value, str) and value:
                     data[key] = _beside(file_path, value)
         return data
-
-
-def _signless_gateways_message(ids: list[str]) -> str:
-    """The settings' text for ``sign_in_gateways`` ids no sign-in is ever sent under.
-
-    Trusting an id trusts the URL set under it with the sign-ins sent there; no request of
-    Brave's carries one, so trusting ``brave`` could only let another service's sign-in
-    (the ChatGPT one, sent by a plugin under ``route="brave"``) through Brave's gateway:
-    the misdirection the setting exists to stop. Most likely another id was meant.
-
-    Example:
-        >>> print(_signless_gateways_message(["brave"]))  # doctest: +NORMALIZE_WHITESPACE
-        brave sends no sign-in: a base URL is trusted only with its own service's sign-ins,
-        and none is sent through brave's (one there would be another service's); name the id
-        of the service the sign-in belongs to (anthropic, codex, gemini, perplexity,
-        google_oauth) or remove brave
-    """
-    named = ", ".join(ids)
-    owner = f"{ids[0]}'s" if len(ids) == 1 else "theirs"
-    return (
-        f"{named} {'sends' if len(ids) == 1 else 'send'} no sign-in: a base URL is trusted "
-        f"only with its own service's sign-ins, and none is sent through {owner} (one there "
-        "would be another service's); name the id of the service the sign-in belongs to "
-        f"({', '.join(SIGN_IN_ROUTES)}) or remove {named}"
-    )
 
 
 def _split_ids(value: Any) -> Any:
@@ -908,9 +883,9 @@ class Settings(_PicklesWithoutSecrets, BaseSettings):
         if unknown:
             raise ValueError(unknown_ids_message(unknown, BASE_URL_IDS))
         ids = tuple(dict.fromkeys(pid.strip().lower() for pid in value))
-        signless = [pid for pid in ids if pid not in SIGN_IN_ROUTES]
+        signless = signless_gateways(ids)
         if signless:
-            raise ValueError(_signless_gateways_message(signless))
+            raise ValueError(signless_gateways_message(signless))
         return ids
 
     @field_validator("exclude", "providers")

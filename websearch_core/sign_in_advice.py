@@ -15,16 +15,28 @@ SIGN_IN_ROUTES`) or it is the id of a provider declaring that sign-in (a plugin'
 which only its ``Transport`` can trust, as the settings know no plugin's id). Under such an
 id the advice is to trust it where trust is set; under any other it says whose the sign-in
 is and to send it under that provider's route (one the settings accept, when one is),
-trusted the same way. Trusting ``brave`` on a ``Transport`` still works (it checks no id),
-but is never advised: it is the misdirection the settings refuse.
+trusted the same way.
+
+Which ids may be trusted at all is decided here too (:func:`signless_gateways`), for the
+settings and for a ``Transport``'s ``sign_in_gateways=`` alike: ``brave`` sends no sign-in,
+so trusting it could only let another service's through, and both refuse it in the same
+words (:func:`signless_gateways_message`).
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .provider_ids import SIGN_IN_ROUTES
+from .provider_ids import BASE_URL_IDS, SIGN_IN_ROUTES
+from .sign_in_declarations import declares_a_sign_in
 
-__all__ = ["GATEWAYS_SETTING", "GATEWAYS_VARIABLE", "gateway_advice", "set_url_advice"]
+__all__ = [
+    "GATEWAYS_SETTING",
+    "GATEWAYS_VARIABLE",
+    "gateway_advice",
+    "set_url_advice",
+    "signless_gateways",
+    "signless_gateways_message",
+]
 
 GATEWAYS_SETTING: Final = "sign_in_gateways"
 """The setting that trusts a base URL with sign-ins, by its ``base_urls`` id."""
@@ -79,6 +91,55 @@ def gateway_advice(route: str, owners: Sequence[str], *, own_transport: bool = F
     return (
         f"the sign-in is {owner}'s and no base URL but its own may be trusted with it: "
         f'send it under route="{owner}" and {trusted}'
+    )
+
+
+def signless_gateways(ids: Iterable[str], *, own_transport: bool = False) -> list[str]:
+    """Those of ``ids`` no sign-in is sent under, so that none may be trusted with one.
+
+    Trusting an id trusts the URL set under it with the sign-ins sent there; no request of
+    Brave's carries one, so trusting ``brave`` could only let another service's sign-in
+    (the ChatGPT one, sent by a plugin under ``route="brave"``) through Brave's gateway:
+    the misdirection ``sign_in_gateways`` exists to stop. A built-in id is refused unless a
+    sign-in is sent under it (:data:`~websearch_core.provider_ids.SIGN_IN_ROUTES`).
+
+    Args:
+        ids: The ids to be trusted (the settings' are known base URL ids already).
+        own_transport: They are given to a ``Transport``, which also trusts a plugin's id
+            (no setting knows it) and a built-in id a living class of that id declares a
+            sign-in under: the ids :func:`gateway_advice` tells it to trust.
+
+    Example:
+        >>> signless_gateways(["codex", "brave"]), signless_gateways(["mine"], own_transport=True)
+        (['brave'], [])
+    """
+    return [
+        pid
+        for pid in ids
+        if pid not in SIGN_IN_ROUTES
+        and not (own_transport and (pid not in BASE_URL_IDS or declares_a_sign_in(pid)))
+    ]
+
+
+def signless_gateways_message(ids: Sequence[str]) -> str:
+    """The text refusing ``sign_in_gateways`` ids no sign-in is ever sent under.
+
+    Most likely another id was meant: the text names those that may be trusted.
+
+    Example:
+        >>> print(signless_gateways_message(["brave"]))  # doctest: +NORMALIZE_WHITESPACE
+        brave sends no sign-in: a base URL is trusted only with its own service's sign-ins,
+        and none is sent through brave's (one there would be another service's); name the id
+        of the service the sign-in belongs to (anthropic, codex, gemini, perplexity,
+        google_oauth) or remove brave
+    """
+    named = ", ".join(ids)
+    owner = f"{ids[0]}'s" if len(ids) == 1 else "theirs"
+    return (
+        f"{named} {'sends' if len(ids) == 1 else 'send'} no sign-in: a base URL is trusted "
+        f"only with its own service's sign-ins, and none is sent through {owner} (one there "
+        "would be another service's); name the id of the service the sign-in belongs to "
+        f"({', '.join(SIGN_IN_ROUTES)}) or remove {named}"
     )
 
 

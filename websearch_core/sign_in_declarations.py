@@ -33,6 +33,7 @@ __all__ = [
     "declare",
     "declared_hosts",
     "declared_url_variables",
+    "declares_a_sign_in",
     "sign_in_owners",
     "sign_in_variable",
     "sign_in_variables",
@@ -162,6 +163,23 @@ def declared_hosts(provider_id: str, entry: str, *, refresh: bool = False) -> tu
     found = tuple(dict.fromkeys(hosts))
     _HOSTS[key] = found
     return found
+
+
+def declares_a_sign_in(provider_id: str) -> bool:
+    """Whether a living class with ``provider_id`` declares a sign-in (a store entry or variable).
+
+    A ``Transport`` may be told to trust the URL set under such an id (a plugin that took a
+    built-in id such as ``brave`` and sends a sign-in of its own is advised to), where the
+    built-in provider of that id sends none (:func:`~websearch_core.sign_in_advice.
+    signless_gateways`). Asked only when a transport is given ids to trust.
+
+    Example:
+        >>> class DocDeclarer: ...
+        >>> declare(DocDeclarer, "doc-declarer", "Doc Declarer", ["doc-declarer"])
+        >>> declares_a_sign_in("doc-declarer"), declares_a_sign_in("nobody")
+        (True, False)
+    """
+    return any(d.entries or d.sign_in_variables for d in _held_by(provider_id))
 
 
 def sign_in_owners(entry: str) -> tuple[str, ...]:

@@ -40,6 +40,7 @@ from .connection_causes import (
 from .deadline import deadline_clause, format_seconds, remaining_budget, timed_out_text
 from .errors import (
     AuthorizationError,
+    ConfigurationError,
     HostNotFoundError,
     HostNotReachedError,
     ProviderConnectionError,
@@ -60,6 +61,7 @@ from .redaction import masked_password, redact, redactor_for
 from .said_once import first_time
 from .sent_secret import AUTHORIZATION_CLASH, REMOVE_USER_INFO
 from .session_proxy import UNREADABLE, session_proxy
+from .sign_in_advice import signless_gateways, signless_gateways_message
 from .sign_in_holders import sign_in_holders
 from .sign_in_sends import judged_refusal
 from .sse import DEFAULT_MAX_EVENT_BYTES, SseError, SseEvent, SseParser
@@ -429,6 +431,20 @@ def _raise_for_rate_limit_headers(provider: str, response: HttpResponse, message
     raise RateLimitedError(provider, message, response.status, retry_after=retry_after)
 
 
+def _trustable(ids: Iterable[str]) -> frozenset[str]:
+    """``ids`` as the set a transport trusts, after refusing those no sign-in is sent under.
+
+    The settings' rule and words (:func:`~websearch_core.sign_in_advice.signless_gateways`),
+    so that a ``Transport`` built with ``sign_in_gateways=["brave"]`` is told what
+    ``Settings(sign_in_gateways=["brave"])`` is, rather than trusting it silently.
+    """
+    given = tuple(dict.fromkeys(ids))  # once each, in the order named
+    signless = signless_gateways(given, own_transport=True)
+    if signless:
+        raise ConfigurationError(f"sign_in_gateways: {signless_gateways_message(signless)}")
+    return frozenset(given)
+
+
 class Transport:
     """Sends provider requests over one shared :class:`aiohttp.ClientSession`.
 
@@ -469,7 +485,11 @@ class Transport:
             goes only to a host its sender declares for it (over https), a loopback address,
             or through one of these (:mod:`websearch_core.sign_in_sends`). Those of the
             settings of every context it is given to are added
-            (:meth:`trust_sign_in_gateways`).
+            (:meth:`trust_sign_in_gateways`). A built-in id no sign-in is sent under
+            (``brave``) is refused, as the settings refuse it; a plugin's id is not.
+
+    Raises:
+        ConfigurationError: ``sign_in_gateways`` names an id no sign-in is sent under.
     """
 
     def __init__(
@@ -489,7 +509,7 @@ class Transport:
         sign_in_gateways: Iterable[str] = (),
     ) -> None:
         self.session = session
-        self.sign_in_gateways = frozenset(sign_in_gateways)
+        self.sign_in_gateways = _trustable(sign_in_gateways)
         self._lookups = lookups
         self._proxies = proxies
         self._proxy = proxy
@@ -517,10 +537,13 @@ class Transport:
         guard and the request loop allow by those settings, and trusting whatever URL is set
         on it instead let a sign-in go where the client's transport refuses it. The
         client's transport is built with its settings' ids, so this adds none to it.
+
+        Raises:
+            ConfigurationError: An id no sign-in is sent under, as :meth:`__init__` refuses.
         """
         trusted = self.sign_in_gateways
         if not trusted.issuperset(ids):
-            self.sign_in_gateways = trusted.union(ids)
+            self.sign_in_gateways = trusted.union(_trustable(ids))
 
     @property
     def timeout_seconds(self) -> float:

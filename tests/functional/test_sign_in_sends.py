@@ -24,7 +24,11 @@ import pytest
 from tests.proxied_sign_ins import proxied_context, seen_by_proxy
 from websearch_core import Credentials, SearchParams
 from websearch_core.credentials import CredentialStore, OAuthToken
-from websearch_core.errors import ProviderNotConfiguredError, SearchProviderError
+from websearch_core.errors import (
+    ConfigurationError,
+    ProviderNotConfiguredError,
+    SearchProviderError,
+)
 from websearch_core.models import SearchResponse
 from websearch_core.provider_credentials import Credential
 from websearch_core.provider_types import Flow
@@ -171,11 +175,11 @@ async def test_a_route_sends_a_sign_in_only_where_that_route_is_trusted(store: P
             with pytest.raises(ProviderNotConfiguredError):
                 await plugin.search(SearchParams(query="q"), context)
         assert sim["codex"].requests == []
-        # A Transport given brave to trust lets it through (it checks no id); never advised.
-        async with _context(sim, store, routes, gateways=["brave"]) as context:
-            response = await plugin.search(SearchParams(query="q"), context)
-        assert response.answer == "sent"
-        assert f"Bearer {ACCESS}" in seen_by_proxy(sim)
+        # Nor can a Transport be told to trust brave: it refuses it as the settings do.
+        with pytest.raises(ConfigurationError, match="brave sends no sign-in"):
+            async with _context(sim, store, routes, gateways=["brave"]):
+                pass
+        assert ACCESS not in seen_by_proxy(sim)
 
 
 # Redirects: from a declared (here loopback) host to a foreign one.
