@@ -337,6 +337,9 @@ async def test_protocol_streams_when_asked(sim: Simulator) -> None:
 async def test_with_both_domain_lists_the_blocked_ones_are_asked_and_checked_not_sent(
     sim: Simulator,
 ) -> None:
+    # Guard (passes before and after): the simulator answers a tool with both lists 400,
+    # as the API does (test_protocol_refuses_both_domain_lists_in_one_tool); the adapter
+    # sends only the allow list, so the search still succeeds through it.
     sim["anthropic"].results = [
         SimResult(title="Tasks", url="https://docs.python.org/3/library/asyncio.html", snippet="A"),
         SimResult(title="News", url="https://www.python.org/news/", snippet="B"),
@@ -421,4 +424,33 @@ def test_protocol_takes_a_full_approximate_location() -> None:
         "timezone": "America/Los_Angeles",
     }
     response = AnthropicProtocol().answer(_messages_request({"user_location": location}), [])
+    assert response.status == 200
+
+
+@pytest.mark.parametrize(
+    "lists",
+    [
+        {"allowed_domains": ["python.org"], "blocked_domains": ["docs.python.org"]},
+        {"allowed_domains": ["python.org"], "blocked_domains": []},
+    ],
+)
+def test_protocol_refuses_both_domain_lists_in_one_tool(lists: dict[str, list[str]]) -> None:
+    """Failed before: the allow list won and the search was answered. Anthropic's web search
+    tool page says ``allowed_domains`` cannot be used alongside ``blocked_domains``."""
+    response = AnthropicProtocol().answer(_messages_request(lists), [])
+    assert response.status == 400
+    assert isinstance(response.text, str)
+    error = json.loads(response.text)
+    assert error["type"] == "error"
+    assert error["error"]["type"] == "invalid_request_error"
+    assert "allowed_domains" in error["error"]["message"]
+    assert "blocked_domains" in error["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "lists", [{"allowed_domains": ["python.org"]}, {"blocked_domains": ["docs.python.org"]}]
+)
+def test_protocol_takes_one_domain_list(lists: dict[str, list[str]]) -> None:
+    # Guard (passes before and after): either list alone is answered.
+    response = AnthropicProtocol().answer(_messages_request(lists), [])
     assert response.status == 200

@@ -155,8 +155,7 @@ class DomainLists:
     """One list for both, an entry starting with ``-`` excluded (Perplexity's
     ``search_domain_filter``); ``exclude`` is then unused."""
     include_wins: bool = False
-    """With both lists sent, only the included one applies (Parallel's source policy,
-    Anthropic's tool)."""
+    """With both lists sent, only the included one applies (Parallel's source policy)."""
     in_query_string: bool = False
     in_header: bool = False
     separator: str | None = None

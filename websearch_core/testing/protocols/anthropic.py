@@ -8,8 +8,9 @@ its ``web_search_tool_result`` (``web_search_result`` items with ``title``, ``ur
 cut around each ``web_search_result_location`` citation, as the real API cuts them.
 ``usage.server_tool_use.web_search_requests`` counts the searches and a ``request-id``
 header is sent. The tool's ``allowed_domains`` / ``blocked_domains`` filter the results
-(:attr:`AnthropicProtocol.operators`, so a test can make them leak); with both sent, which
-the API refuses, the allow list applies.
+(:attr:`AnthropicProtocol.operators`, so a test can make them leak). Both in one tool is a
+400 ``invalid_request_error`` naming the two, as the API refuses it (its web search tool
+page: either may be given, not both; the wording here is the simulator's own).
 
 Set :attr:`AnthropicProtocol.pauses` to make the server pause the turn that many times
 (``stop_reason: "pause_turn"`` with a pending ``server_tool_use``), as the real API does
@@ -90,6 +91,24 @@ def _location_problem(tools: Any) -> str | None:
     return None
 
 
+def _domains_problem(tools: Any) -> str | None:
+    """Why a web search tool's domain lists are refused, or ``None`` when they are taken.
+
+    Anthropic's web search tool takes ``allowed_domains`` or ``blocked_domains``, never
+    both; a tool naming both keys is refused whatever the lists hold (an empty one too:
+    the key is what is checked, as a client that always sends both keys was answered).
+    """
+    for index, tool in enumerate(tools if isinstance(tools, list) else ()):
+        if not isinstance(tool, dict):
+            continue
+        if tool.get("allowed_domains") is not None and tool.get("blocked_domains") is not None:
+            return (
+                f"tools.{index}: allowed_domains and blocked_domains cannot both be given; "
+                "send one of them"
+            )
+    return None
+
+
 def _body_refusal(body: Any) -> web.Response | None:
     """The API's answer to a Messages body it refuses, or ``None`` when it takes it."""
     messages = body.get("messages") if isinstance(body, dict) else None
@@ -97,9 +116,9 @@ def _body_refusal(body: Any) -> web.Response | None:
         return _error(400, "invalid_request_error", "messages: field required")
     if not isinstance(body.get("max_tokens"), int):
         return _error(400, "invalid_request_error", "max_tokens: field required")
-    location_problem = _location_problem(body.get("tools"))
-    if location_problem is not None:
-        return _error(400, "invalid_request_error", location_problem)
+    tool_problem = _location_problem(body.get("tools")) or _domains_problem(body.get("tools"))
+    if tool_problem is not None:
+        return _error(400, "invalid_request_error", tool_problem)
     model = body.get("model")
     if not isinstance(model, str) or not model.startswith("claude-"):
         return _error(404, "not_found_error", f"model: {model}")
@@ -234,12 +253,11 @@ class AnthropicProtocol:
     """Claude with the web search tool: JSON or an event stream, pauses on request."""
 
     operators = Operators(
-        domains=DomainLists(
-            f"{_TOOL}.allowed_domains", f"{_TOOL}.blocked_domains", include_wins=True
-        )
+        domains=DomainLists(f"{_TOOL}.allowed_domains", f"{_TOOL}.blocked_domains")
     )
     """The web search tool's ``allowed_domains`` / ``blocked_domains``, as Anthropic's docs
-    describe them; the question's own ``site:`` is the model's to read, not applied here."""
+    describe them (both in one tool is refused: :func:`_domains_problem`); the question's
+    own ``site:`` is the model's to read, not applied here."""
 
     pauses: int = 0
     """How many times each turn is paused (``pause_turn``) before it completes."""
