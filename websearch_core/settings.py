@@ -431,8 +431,8 @@ def _check_tables(config_file: Any, data: dict[str, Any]) -> None:
         for key, value in data[table].items():
             if not isinstance(value, str):
                 raise ConfigurationError(
-                    f"config file {config_file} ({table}.{key}): must be text in quotes, "
-                    f"as in {example}"
+                    f"config file {config_file} ({table}.{key}): must be text in quotes"
+                    f'{_ENTRY_MEANING.get(table, "")}, as in {key} = "{_as_text(table, value)}"'
                 )
 
 
@@ -537,13 +537,21 @@ def _unquoted_entries(table: Any, field: str) -> None:
     for key, entry in table.items():
         if isinstance(entry, str) or entry is None:
             continue
-        fixed = _ENTRY_FORMS.get(field)
-        is_count = isinstance(entry, int | float) and not isinstance(entry, bool)
-        text = f"{entry}{fixed}" if fixed is not None and is_count else "..."
         raise ValueError(
             f"{key}: must be text in quotes{_ENTRY_MEANING.get(field, '')}, "
-            f'as in {{"{key}": "{text}"}}'
+            f'as in {{"{key}": "{_as_text(field, entry)}"}}'
         )
+
+
+def _as_text(table: str, entry: object) -> str:
+    """What a provider table's entry given as a number (or list...) was meant to say.
+
+    The config file's check and the variables' both show it (``2000`` in ``budget`` reads
+    ``2000/month``); another table's value is not repeated, as it may be a key.
+    """
+    period = _ENTRY_FORMS.get(table)
+    is_count = isinstance(entry, int | float) and not isinstance(entry, bool)
+    return f"{entry}{period}" if period is not None and is_count else "..."
 
 
 _ENTRY_FORMS = {"budget": "/month", "rate": "/s"}

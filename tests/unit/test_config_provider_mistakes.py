@@ -79,9 +79,9 @@ def test_a_provider_given_to_websearch_as_a_keyword_is_named_so() -> None:
     ("written", "place", "example"),
     [
         ("[budget]\nbrave = 2000", "budget.brave", 'brave = "2000/month"'),
-        ("[rate]\nbrave = 5", "rate.brave", 'brave = "1/s"'),
+        ("[rate]\nbrave = 5", "rate.brave", 'brave = "5/s"'),
         ("[api_keys]\nbrave = 12345", "api_keys.brave", 'brave = "..."'),
-        ("[base_urls]\nbrave = ['http://127.0.0.1:8080']", "base_urls.brave", "brave = "),
+        ("[base_urls]\nbrave = ['http://127.0.0.1:8080']", "base_urls.brave", 'brave = "..."'),
     ],
 )
 def test_an_unquoted_entry_of_a_provider_table_is_shown_its_form(
@@ -93,7 +93,9 @@ def test_an_unquoted_entry_of_a_provider_table_is_shown_its_form(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     said = _refusal(written, tmp_path, monkeypatch, capsys)
-    assert said.startswith(f"({place}): must be text in quotes, as in {example}")
+    # The entry's own number shown as text (a rate of 5 read "1/s", the table's example).
+    assert said.startswith(f"({place}): must be text in quotes")
+    assert said.endswith(f"as in {example}")
     assert "valid string" not in said
     assert "12345" not in said  # a value is never repeated: it may be a key
 
