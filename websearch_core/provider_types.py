@@ -58,7 +58,30 @@ class ProviderInfo:
     """How to configure it when that is not an API key variable (SearXNG's endpoint)."""
     filters: FilterSupport = field(default_factory=FilterSupport)
     """How it applies each search filter (API parameter or query syntax); what it
-    declares neither way is checked on its results or reported as ignored."""
+    declares neither way is checked on its results or reported as ignored. For a provider
+    with :attr:`mode_filters`, its default mode's."""
+    mode_filters: tuple[tuple[str, FilterSupport], ...] = ()
+    """Its other modes that apply filters differently, each named (Gemini's ``OAuth``:
+    Cloud Code takes no time filter the Developer API takes). The provider picks a
+    search's support (``SearchProvider.filter_support``); the README's filter table has
+    a row for each mode."""
+
+    @property
+    def written_by_itself(self) -> frozenset[str]:
+        """Fields it honours that no mode of it sends as a parameter.
+
+        It writes them into its own query syntax (Google's ``site:``), so the filter plan
+        leaves them to it. A field some mode sends natively is not among them: in a mode
+        that cannot send it, the plan writes it into the query text as for any provider.
+
+        Example:
+            >>> sorted(ProviderInfo(id="x", label="X", kind="api", description="",
+            ...     docs_url="", honours=frozenset({"query", "include_domains"})
+            ... ).written_by_itself)
+            ['include_domains', 'query']
+        """
+        natives = self.filters.native.union(*(s.native for _, s in self.mode_filters))
+        return self.honours - natives
 
     @property
     def setup_needed(self) -> str | None:

@@ -209,12 +209,16 @@ def _has_filter_fields(params: SearchParams) -> bool:
     )
 
 
-def plan_filters(params: SearchParams, info: "ProviderInfo") -> FilterPlan:
+def plan_filters(
+    params: SearchParams, info: "ProviderInfo", support: FilterSupport | None = None
+) -> FilterPlan:
     """Decide how ``info``'s provider applies the filters ``params`` asks for.
 
     Args:
         params: The caller's search; its query may hold directives.
         info: The provider's facts: ``filters`` (its declared support) and ``honours``.
+        support: The support of the mode this search runs in, when the provider has
+            modes (``SearchProvider.filter_support``); default: ``info.filters``.
 
     Returns:
         The plan; with no filters asked, its ``params`` is ``params`` itself.
@@ -224,10 +228,10 @@ def plan_filters(params: SearchParams, info: "ProviderInfo") -> FilterPlan:
     wanted = requested_filters(params)
     if not wanted:
         return FilterPlan(wanted, params, {}, frozenset(), None)
-    ways = _ways(wanted, info.filters)
+    ways = _ways(wanted, info.filters if support is None else support)
     checks = frozenset(name for name, applied in ways.items() if "post" in applied)
     # A native field whose value the parameter cannot carry is written into the text.
-    self_written = info.honours - info.filters.native
+    self_written = info.written_by_itself
     update: dict[str, object] = {
         "query": _rewrite(wanted.tokens, ways, wanted, self_written) or params.query,
         "include_domains": wanted.include_domains,

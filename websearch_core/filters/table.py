@@ -76,10 +76,20 @@ def filter_table(providers: Iterable[tuple[str, FilterSupport]]) -> str:
 
 
 def registry_table() -> str:
-    """The table for every registered provider, in registry order."""
+    """The table for every registered provider, in registry order.
+
+    A provider with modes that apply filters differently has a row per mode after its
+    own (``gemini (OAuth)``), its own row being its default mode's.
+    """
     from ..providers import PROVIDER_REGISTRY, get_provider
 
-    return filter_table((pid, get_provider(pid).info.filters) for pid in PROVIDER_REGISTRY)
+    def rows() -> Iterable[tuple[str, FilterSupport]]:
+        for pid in PROVIDER_REGISTRY:
+            info = get_provider(pid).info
+            yield pid, info.filters
+            yield from ((f"{pid} ({mode})", support) for mode, support in info.mode_filters)
+
+    return filter_table(rows())
 
 
 if __name__ == "__main__":

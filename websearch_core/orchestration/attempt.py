@@ -211,7 +211,7 @@ async def answer_attempt(
         EmptyResponseError: It answered with nothing a model can read.
         SearchProviderError: Whatever the provider raised (other exceptions pass through).
     """
-    plan = plan_filters(params, provider.info)
+    plan = plan_filters(params, provider.info, provider.filter_support(context))
     failure: SearchProviderError | None = None
     # ``redactor`` knows every secret handed out by now; one read during the attempt is
     # added before the response is cleaned.

@@ -18,6 +18,7 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
 from ..errors import ProviderNotConfiguredError, SearchProviderError
+from ..filters.support import FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..provider_credentials import (
     ApiKey,
@@ -414,6 +415,16 @@ class SearchProvider(abc.ABC, metaclass=_ProviderType):
     def is_explicitly_available(self, context: ProviderContext) -> bool:
         """Whether an explicit selection may use it (default: same as the auto chain)."""
         return self.is_available(context)
+
+    def filter_support(self, context: ProviderContext) -> FilterSupport:
+        """How a search made now applies each filter: its mode's support.
+
+        Default: ``info.filters``. A provider whose modes send different parameters
+        (Gemini: the Developer API takes a time filter, Cloud Code does not) answers the
+        support of the mode ``context`` selects, one of ``info.filters`` and
+        ``info.mode_filters``, so the plan and the request agree.
+        """
+        return self.info.filters
 
     def status_note_name(self, context: ProviderContext) -> str | None:
         """Which of its notes in the state store the providers table adds to its ready row.
