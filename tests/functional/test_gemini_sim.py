@@ -108,7 +108,11 @@ async def test_request_shape_and_grounded_answer(sim: Simulator) -> None:
     assert request.header("x-goog-api-key") == "sim-key-gemini"
     assert request.header("Authorization") is None
     assert request.header("Accept") == "text/event-stream"
-    assert request.json() == {
+    body = request.json()
+    # The recency goes as the search tool's time window (test_gemini_time_filter.py).
+    window = body["tools"][0]["google_search"].pop("timeRangeFilter")
+    assert sorted(window) == ["endTime", "startTime"]
+    assert body == {
         "contents": [{"role": "user", "parts": [{"text": QUERY}]}],
         "tools": [{"google_search": {}}],
         "systemInstruction": {"parts": [{"text": SEARCH_SYSTEM_PROMPT}]},

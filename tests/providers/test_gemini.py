@@ -88,7 +88,17 @@ def test_registry_returns_the_gemini_provider_with_its_facts() -> None:
     assert isinstance(provider, GeminiProvider)
     assert (INFO.id, INFO.label, INFO.kind) == ("gemini", "Gemini", "answer")
     assert INFO.env_vars == ("GEMINI_API_KEY", "GOOGLE_API_KEY")
-    assert INFO.honours == {"query", "limit", "num_search_results", "max_tokens", "temperature"}
+    assert INFO.honours == {
+        "query",
+        "limit",
+        "num_search_results",
+        "max_tokens",
+        "temperature",
+        "recency",
+        "date_after",
+        "date_before",
+    }
+    assert [mode for mode, _ in INFO.mode_filters] == ["OAuth"]
     assert (INFO.default_results, INFO.max_results) == (None, None)
     assert INFO.docs_url == "https://ai.google.dev/gemini-api/docs/google-search"
     assert CODE_ASSIST_ENDPOINTS == (

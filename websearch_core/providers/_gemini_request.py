@@ -5,14 +5,16 @@ facts and protocol hooks; nothing here does I/O or reads the environment. Endpoi
 headers and auth are in the provider module's docstring; the bodies are:
 
 * **Developer API:** ``contents: [{role: "user", parts: [{text: <query>}]}]``, ``tools:
-  [{google_search: {}}]``, ``systemInstruction: {parts: [{text: <system prompt>}]}`` and,
-  only when ``max_tokens`` or ``temperature`` is given, ``generationConfig:
-  {maxOutputTokens, temperature}``.
-* **Cloud Code Assist:** the request above wrapped as ``{project, model, request,
-  requestId}`` plus the sign-in's own fields; Antigravity's system instruction carries
-  ``role: "user"`` and its body ``requestType: "agent", userAgent: "antigravity"``, the
-  Gemini CLI's body ``userAgent: "websearch-tools/<version>"`` (the table:
-  :mod:`._gemini_signins`). Each sign-in's headers go on every Cloud Code request.
+  [{google_search: {}}]`` (with ``timeRangeFilter: {startTime, endTime}`` inside when a
+  date or recency is asked: :mod:`._gemini_filters`), ``systemInstruction: {parts:
+  [{text: <system prompt>}]}`` and, only when ``max_tokens`` or ``temperature`` is given,
+  ``generationConfig: {maxOutputTokens, temperature}``.
+* **Cloud Code Assist:** the request above, never with a time filter (none is documented
+  there), wrapped as ``{project, model, request, requestId}`` plus the sign-in's own
+  fields; Antigravity's system instruction carries ``role: "user"`` and its body
+  ``requestType: "agent", userAgent: "antigravity"``, the Gemini CLI's body ``userAgent:
+  "websearch-tools/<version>"`` (the table: :mod:`._gemini_signins`). Each sign-in's
+  headers go on every Cloud Code request.
 * **The account's model list:** ``POST <endpoint><sign-in's catalogue path>`` with the same
   bearer headers and ``{"project": <project>}``: Antigravity's
   ``v1internal:fetchAvailableModels`` (how CLIProxyAPI's
@@ -22,11 +24,14 @@ headers and auth are in the provider module's docstring; the bodies are:
 """
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Final
 from urllib.parse import quote
 
+from ..filters.support import FilterSupport
 from ..models import SearchParams
 from ..transport import HttpRequest
+from ._gemini_filters import MODE_FILTERS, google_search_tool
 from ._gemini_signins import ANTIGRAVITY, SignIn, user_agent
 
 __all__ = [
@@ -47,9 +52,22 @@ CODE_ASSIST_ENDPOINTS: Final = ANTIGRAVITY.endpoints
 
 
 def request_body(
-    params: SearchParams, system_prompt: str, *, instruction_role: str | None = None
+    params: SearchParams,
+    system_prompt: str,
+    *,
+    instruction_role: str | None = None,
+    filters: FilterSupport = MODE_FILTERS["oauth"],
+    now: datetime | None = None,
 ) -> dict[str, Any]:
-    """The ``GenerateContentRequest`` for ``params`` (pure).
+    """The ``GenerateContentRequest`` for ``params`` (pure but for the clock).
+
+    Args:
+        params: The search as planned.
+        system_prompt: The system instruction's text.
+        instruction_role: A role for the system instruction (Antigravity's ``user``).
+        filters: The mode's filter support: the date filters it carries natively go in
+            the ``google_search`` tool (default: none, as Cloud Code is sent).
+        now: The current time a recency counts back from (default: the clock).
 
     Example:
         >>> request_body(SearchParams(query="x"), "s")["tools"]
@@ -60,7 +78,7 @@ def request_body(
         instruction = {"role": instruction_role, **instruction}
     body: dict[str, Any] = {
         "contents": [{"role": "user", "parts": [{"text": params.query}]}],
-        "tools": [{"google_search": {}}],
+        "tools": [google_search_tool(params, filters, now)],
         "systemInstruction": instruction,
     }
     config: dict[str, Any] = {}
@@ -86,7 +104,12 @@ def code_assist_body(
     return {
         "project": project,
         "model": model,
-        "request": request_body(params, system_prompt, instruction_role=sign_in.instruction_role),
+        "request": request_body(
+            params,
+            system_prompt,
+            instruction_role=sign_in.instruction_role,
+            filters=MODE_FILTERS["oauth"],
+        ),
         **sign_in.body_fields,
         "requestId": request_id,
     }
@@ -106,7 +129,7 @@ def developer_request(
             "Content-Type": "application/json",
             "Accept": "text/event-stream",
         },
-        json=request_body(params, system_prompt),
+        json=request_body(params, system_prompt, filters=MODE_FILTERS["api_key"]),
         stream=True,
     )
 

@@ -46,8 +46,12 @@
   to three times after the same back-off. In OAuth mode, as in the reference, only the
   last endpoint retries: a 429, 5xx or connection failure at the first moves on at once.
 * **Results:** read by :mod:`._gemini_parse` (which also describes the captures);
-  ``num_search_results`` (else ``limit``) cuts the sources; ``recency`` is not sent
-  (Google Search grounding has no time filter). :mod:`._gemini_steps` builds each step.
+  ``num_search_results`` (else ``limit``) cuts the sources. :mod:`._gemini_steps` builds
+  each step.
+* **Filters** (:mod:`._gemini_filters`, one record per mode): with a key, ``date_after``,
+  ``date_before`` and ``recency`` go as ``google_search.timeRangeFilter``, which Google
+  documents for the Gemini API only; with a sign-in (Cloud Code Assist, where no such
+  field is documented) dates stay in the question and a recency is ignored.
 * **Errors:** ``Gemini Developer API error (<status>): <message>`` or ``Gemini Cloud Code API
   error (<status>): <message>`` after the shared classifier. How Google's error bodies are
   read (message, bad credentials in a 400, a spent quota, wait hints) is told in
@@ -75,6 +79,7 @@ from ..provider_credentials import STORE_NEW_TOKEN, ApiKey, SetUrl, StoredOAuth
 from ..provider_ids import GOOGLE_OAUTH_ROUTE
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._gemini_errors import CLOUD_CODE_ERRORS, DEVELOPER_ERRORS, is_invalid_auth
+from ._gemini_filters import MODE_FILTERS
 from ._gemini_request import CODE_ASSIST_ENDPOINTS, code_assist_body, request_body
 from ._gemini_signins import SIGN_INS, SignIn
 from ._gemini_steps import (
@@ -91,6 +96,7 @@ from ._gemini_steps import (
     take_note,
 )
 from ._google_token import GOOGLE_TOKEN_URL, TOKEN_URL_NAME, token_refresher
+from ._json_api import honours
 from .base import (
     DelayedRequest,
     ErrorMap,
@@ -126,11 +132,12 @@ INFO = ProviderInfo(
     # What `websearch providers` and a forced search say is missing: a sign-in works too,
     # and "set GEMINI_API_KEY or GOOGLE_API_KEY" alone left the import command unknown.
     setup_hint="set GEMINI_API_KEY or GOOGLE_API_KEY, or run websearch auth import gemini-cli",
-    honours=frozenset({"query", "limit", "num_search_results", "max_tokens", "temperature"}),
+    honours=honours(MODE_FILTERS["api_key"], "max_tokens", "temperature"),
     default_results=None,
     max_results=None,
     index="google",
-    filters=FilterSupport.language_model(),
+    filters=MODE_FILTERS["api_key"],
+    mode_filters=(("OAuth", MODE_FILTERS["oauth"]),),
 )
 
 
@@ -194,6 +201,13 @@ class GeminiProvider(ProtocolProvider):
             return ()
         url = base_url_setting(context, GOOGLE_OAUTH_ROUTE, TOKEN_URL_NAME, self.refresh_hosts)
         return () if url is None else (url,)
+
+    def filter_support(self, context: ProviderContext) -> FilterSupport:
+        """The Developer API's support with a key, Cloud Code's with a sign-in.
+
+        The same choice :meth:`prepare` makes: a stored token wins over a key.
+        """
+        return MODE_FILTERS["api_key" if self.sign_in(context) is None else "oauth"]
 
     def status_note_name(self, context: ProviderContext) -> str | None:
         """The note naming the model searches use instead of a default the account lacks."""

@@ -11,8 +11,18 @@
   cited sentence, ``webSearchQueries``, ``usageMetadata``, ``modelVersion`` and
   ``responseId``. Without ``alt=sse`` it answers the same chunks as one JSON array. A
   request without the ``google_search`` tool gets an answer with no grounding at all.
+  The tool's object is checked as Google documents ``GoogleSearch`` for the Gemini API:
+  its only field here is ``timeRangeFilter``, an ``Interval`` of ``startTime`` and
+  ``endTime``, both or neither, each an RFC 3339 timestamp string, the start not after
+  the end; anything else is Google's ``400 INVALID_ARGUMENT``. Every request's tool
+  object is kept in :attr:`GeminiProtocol.search_tools`. With ``honour_dates`` on, a
+  valid window leaves out dated results outside it (start included, end excluded).
 * ``POST /v1internal:streamGenerateContent`` (Cloud Code Assist) needs a bearer token and a
   ``project``; it streams the same chunks wrapped as ``{"response": ..., "traceId": ...}``.
+  It takes a Vertex-shaped request (the Gemini CLI's ``VertexGenerateContentRequest``),
+  and Vertex AI's ``GoogleSearch`` has no time filter: a ``timeRangeFilter`` there is
+  refused as an unknown field (``400 INVALID_ARGUMENT``), the simulator's stand-in for
+  an API that documents none.
 * ``POST /v1internal:loadCodeAssist`` answers ``{"currentTier": {"id": "free-tier"},
   "cloudaicompanionProject": "sim-project-0001"}``.
 * ``POST /v1internal:fetchAvailableModels`` (body ``{"project": ...}``) answers
@@ -50,13 +60,16 @@ event is an HTML page, which holds no readable chunk.
 
 import hashlib
 import json
-from typing import Any
+import re
+from datetime import datetime
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._common import bearer_token
+from ._windows import ANY_DATE, DateWindow
 
 __all__ = ["GeminiProtocol"]
 
@@ -163,6 +176,88 @@ def _grounded(request: dict[str, Any]) -> bool:
     )
 
 
+_RFC3339: Final = re.compile(
+    r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})"
+)
+"""A ``google.protobuf.Timestamp`` in JSON: RFC 3339, with a ``Z`` or an offset."""
+_INTERVAL_FIELDS: Final = ("startTime", "endTime")
+
+
+def _unknown_field(name: str, where: str) -> str:
+    return (
+        f"Invalid JSON payload received. Unknown name \"{name}\" at '{where}': Cannot find field."
+    )
+
+
+def _timestamp(value: Any) -> datetime | None:
+    """``value`` as an aware time when it is an RFC 3339 timestamp string, else ``None``."""
+    if not isinstance(value, str) or _RFC3339.fullmatch(value) is None:
+        return None
+    try:
+        return datetime.fromisoformat(value[:19] + value[19:].upper().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _interval_problem(value: Any, where: str) -> str | None:
+    """What Google refuses in an ``Interval`` (``timeRangeFilter``), or ``None``."""
+    if not isinstance(value, dict):
+        return f"Invalid value at '{where}': Starting an object on a scalar field"
+    for name in value:
+        if name not in _INTERVAL_FIELDS:
+            return _unknown_field(name, where)
+    if ("startTime" in value) != ("endTime" in value):
+        return f"{where}: if a start time is set, an end time must be set (and vice versa)."
+    times: list[datetime] = []
+    for name in _INTERVAL_FIELDS:
+        if name in value:
+            moment = _timestamp(value[name])
+            if moment is None:
+                return f"Invalid value at '{where}.{name}': Invalid time format: {value[name]!r}"
+            times.append(moment)
+    if len(times) == 2 and times[0] > times[1]:
+        return f"{where}: startTime must not be later than endTime."
+    return None
+
+
+def _search_tool_problem(request: dict[str, Any], *, time_filter: bool) -> str | None:
+    """What Google refuses in the request's ``google_search`` tools, or ``None``.
+
+    Args:
+        request: The ``GenerateContentRequest`` (unwrapped).
+        time_filter: Whether the route takes ``timeRangeFilter`` (the Gemini API does).
+    """
+    tools = request.get("tools")
+    prefix = "request.tools" if time_filter else "request.request.tools"
+    for index, tool in enumerate(tools if isinstance(tools, list) else []):
+        if not isinstance(tool, dict):
+            continue
+        for key in ("google_search", "googleSearch"):
+            where = f"{prefix}[{index}].{key}"
+            search = tool.get(key)
+            if key not in tool:
+                continue
+            if not isinstance(search, dict):
+                return f"Invalid value at '{where}': Starting an object on a scalar field"
+            for name, value in search.items():
+                if name != "timeRangeFilter" or not time_filter:
+                    return _unknown_field(name, where)
+                problem = _interval_problem(value, f"{where}.timeRangeFilter")
+                if problem is not None:
+                    return problem
+    return None
+
+
+def _search_tools(request: dict[str, Any]) -> list[Any]:
+    """The request's ``google_search`` tool objects, as sent."""
+    tools = request.get("tools")
+    return [
+        tool.get("google_search", tool.get("googleSearch"))
+        for tool in (tools if isinstance(tools, list) else [])
+        if isinstance(tool, dict) and ("google_search" in tool or "googleSearch" in tool)
+    ]
+
+
 def _chunks(query: str, results: list[SimResult], model: str, grounded: bool) -> list[Any]:
     opening = f"Simulated grounded answer about {query}. "
     sentences = [f"Result {i} says: {r.snippet}" for i, r in enumerate(results[:2], start=1)]
@@ -247,6 +342,8 @@ class GeminiProtocol:
         """The ``expires_in`` of every access token the token endpoint issues."""
         self.issued: list[str] = []
         """The access tokens the token endpoint issued, in order."""
+        self.search_tools: list[Any] = []
+        """Each generate request's ``google_search`` tool objects, in order of arrival."""
 
     def query_of(self, request: RecordedRequest) -> str:
         """The text of the last ``contents`` entry (wrapped or not)."""
@@ -277,6 +374,10 @@ class GeminiProtocol:
             body = _request_of(request.json())
         except ValueError:
             return _google_error(400, "Invalid JSON payload received.", "INVALID_ARGUMENT")
+        self.search_tools.extend(_search_tools(body))
+        problem = _search_tool_problem(body, time_filter=True)
+        if problem is not None:
+            return _google_error(400, problem, "INVALID_ARGUMENT")
         model = prefix.removeprefix("/v1beta/models/")
         chunks = _chunks(_query_in(body), results, model, _grounded(body))
         if request.query_dict().get("alt") == "sse":
@@ -338,6 +439,10 @@ class GeminiProtocol:
         if not isinstance(body, dict) or not body.get("project"):
             return _google_error(400, "Invalid project resource name", "INVALID_ARGUMENT")
         inner = _request_of(body)
+        self.search_tools.extend(_search_tools(inner))
+        problem = _search_tool_problem(inner, time_filter=False)
+        if problem is not None:
+            return _google_error(400, problem, "INVALID_ARGUMENT")
         model = str(body.get("model") or "gemini-2.5-flash")
         if self.enforce_catalog and model not in self._served(request):
             return _google_error(*self.unknown_model)
@@ -350,6 +455,25 @@ class GeminiProtocol:
             buckets = self.quota.get("buckets", [])
             return {str(b.get("modelId")) for b in buckets if isinstance(b, dict)}
         return set(self.catalog.get("models", {}))
+
+    def date_window(self, request: RecordedRequest) -> DateWindow:
+        """The Developer API's ``timeRangeFilter`` (Cloud Code takes none), or any date.
+
+        ``Interval``'s end is exclusive; a result dated at it is served, the simulator's
+        window being inclusive at both ends, which no test's dates reach.
+        """
+        if request.path.startswith("/v1internal"):
+            return ANY_DATE
+        try:
+            body = _request_of(request.json())
+        except ValueError:
+            return ANY_DATE
+        for search in _search_tools(body):
+            window = search.get("timeRangeFilter") if isinstance(search, dict) else None
+            if isinstance(window, dict) and _interval_problem(window, "") is None:
+                start, end = (_timestamp(window.get(name)) for name in _INTERVAL_FIELDS)
+                return DateWindow(earliest=start, latest=end)
+        return ANY_DATE
 
     def challenge(self) -> web.Response:
         """The API has no challenge page: a 403 in Google's error envelope."""
