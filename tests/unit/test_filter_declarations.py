@@ -15,7 +15,8 @@ from websearch_core.tool_schema import ToolArguments
 @pytest.mark.parametrize("provider_id", list(PROVIDER_REGISTRY))
 def test_a_native_filter_is_a_field_the_provider_sends(provider_id: str) -> None:
     info = get_provider(provider_id).info
-    assert info.filters.native <= FIELD_FILTERS & info.honours
+    for support in (info.filters, *(s for _, s in info.mode_filters)):
+        assert support.native <= FIELD_FILTERS & info.honours
 
 
 @pytest.mark.parametrize("provider_id", list(PROVIDER_REGISTRY))
