@@ -129,6 +129,66 @@ async def test_country_goes_upper_case_and_is_recorded_native(sim: Simulator) ->
     assert [(f.name, f.applied) for f in response.filters] == [("country", ("native",))]
 
 
+ON_SITE = SimResult("Guide", "https://docs.example.com/guide", "The guide.")
+OFF_SITE = SimResult("Post", "https://blog.example.net/post", "A post.")
+
+
+async def test_included_domains_go_as_include_domains_and_are_recorded_native(
+    sim: Simulator,
+) -> None:
+    # Firecrawl's v2 schema and SDK: includeDomains, bare hostnames. Before, the domains went
+    # only as site: in the query, recorded "query + post".
+    sim["firecrawl"].results = [OFF_SITE, ON_SITE]
+    async with sim_client(sim) as ws:
+        response = await ws.search(
+            "guide site:docs.example.com", provider="firecrawl", include_domains=["example.com"]
+        )
+    body = sim["firecrawl"].requests[0].json()
+    assert body["includeDomains"] == ["example.com", "docs.example.com"]
+    assert body["query"] == "guide"
+    assert [s.url for s in response.sources] == [ON_SITE.url]
+    assert [(f.name, f.applied) for f in response.filters] == [
+        ("include_domains", ("native", "post")),
+        ("include_domains", ("native", "post")),
+    ]
+
+
+async def test_with_both_lists_the_excluded_go_as_site_operators(sim: Simulator) -> None:
+    # The server refuses includeDomains with excludeDomains; the excluded go as -site:.
+    sim["firecrawl"].results = [ON_SITE, OFF_SITE]
+    async with sim_client(sim) as ws:
+        response = await ws.search(
+            "guide",
+            provider="firecrawl",
+            include_domains=["example.com", "example.net"],
+            exclude_domains=["blog.example.net"],
+        )
+    body = sim["firecrawl"].requests[0].json()
+    assert body["includeDomains"] == ["example.com", "example.net"]
+    assert "excludeDomains" not in body
+    assert body["query"] == "guide -site:blog.example.net"
+    assert [s.url for s in response.sources] == [ON_SITE.url]
+    applied = {f.name: f.applied for f in response.filters}
+    assert applied == {
+        "include_domains": ("native", "post"),
+        "exclude_domains": ("query", "post"),
+    }
+
+
+async def test_a_self_hosted_v1_base_gets_the_domains_in_the_query(
+    sim: Simulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Guard (passes before and after): a /v1 base keeps the lists where they always went.
+    monkeypatch.setenv("FIRECRAWL_API_URL", sim["firecrawl"].base_url + "/v1")
+    sim["firecrawl"].results = [OFF_SITE, ON_SITE]
+    async with WebSearch(sim.settings(base_urls={}), api_keys={"firecrawl": "self-key"}) as ws:
+        response = await ws.search("guide", provider="firecrawl", exclude_domains=["example.net"])
+    body = sim["firecrawl"].requests[0].json()
+    assert body["query"] == "guide -site:example.net"
+    assert "excludeDomains" not in body
+    assert [s.url for s in response.sources] == [ON_SITE.url]
+
+
 async def test_explicit_selection_without_a_key_runs_keyless(sim: Simulator) -> None:
     async with WebSearch(sim.settings()) as ws:
         response = await ws.search(QUERY, provider="firecrawl", limit=2)
@@ -225,3 +285,17 @@ def test_the_protocol_refuses_a_malformed_bearer_and_a_bad_limit() -> None:
     assert no_query.status == 400
     bad_country = protocol.answer(_recorded(b'{"query": "x", "country": "Germany"}'), [])
     assert bad_country.status == 400
+
+
+@pytest.mark.parametrize(
+    "lists",
+    [
+        b'"includeDomains": ["a.com"], "excludeDomains": ["b.com"]',
+        b'"includeDomains": ["https://a.com"]',
+        b'"excludeDomains": ["a.com/path"]',
+        b'"includeDomains": "a.com"',
+    ],
+)
+def test_the_protocol_refuses_domain_lists_the_v2_schema_refuses(lists: bytes) -> None:
+    response = FirecrawlProtocol().answer(_recorded(b'{"query": "x", ' + lists + b"}"), [])
+    assert response.status == 400

@@ -57,6 +57,8 @@ def test_registry_returns_the_firecrawl_provider_with_its_facts() -> None:
         "date_after",
         "date_before",
         "country",
+        "include_domains",
+        "exclude_domains",
     }
     assert INFO.docs_url == "https://docs.firecrawl.dev/api-reference/endpoint/search"
 
@@ -173,6 +175,40 @@ def test_country_is_sent_upper_case(country: str, sent: str) -> None:
 def test_no_country_sends_no_country_key() -> None:
     # Guard (passes before and after): Firecrawl's own default ("US") applies unasked.
     assert "country" not in request_body(SearchParams(query="x", language="de"))
+
+
+# Firecrawl's v2 search schema (firecrawl/firecrawl apps/api/src/controllers/v2/types.ts)
+# and its Python SDK take the domains as includeDomains / excludeDomains, never both.
+
+
+@pytest.mark.parametrize(
+    ("fields", "key", "sent"),
+    [
+        ({"include_domains": ("docs.rs", "crates.io")}, "includeDomains", ["docs.rs", "crates.io"]),
+        ({"exclude_domains": ("reddit.com",)}, "excludeDomains", ["reddit.com"]),
+    ],
+)
+def test_one_domain_list_goes_as_its_body_field(
+    fields: dict[str, tuple[str, ...]], key: str, sent: list[str]
+) -> None:
+    body = request_body(SearchParams(query="rust", **fields))
+    assert body[key] == sent
+    assert body["query"] == "rust"
+
+
+def test_with_both_lists_only_the_included_one_goes_as_a_field() -> None:
+    both = SearchParams(query="rust", include_domains=("docs.rs",), exclude_domains=("a.com",))
+    body = request_body(both)
+    assert body["includeDomains"] == ["docs.rs"]
+    assert "excludeDomains" not in body  # the filter plan writes it into the query instead
+
+
+def test_a_v1_base_gets_the_lists_as_site_operators_in_the_query() -> None:
+    include = request_body(SearchParams(query="rust", include_domains=("a.com", "b.org")), v1=True)
+    exclude = request_body(SearchParams(query="rust", exclude_domains=("c.net",)), v1=True)
+    assert include["query"] == "rust site:a.com OR site:b.org"
+    assert exclude["query"] == "rust -site:c.net"
+    assert not {"includeDomains", "excludeDomains"} & (include.keys() | exclude.keys())
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,10 @@
 """The Firecrawl search request, as pure functions: endpoint (hosted or self-hosted), body.
 
 Kept apart from :mod:`websearch_core.providers.firecrawl`, which states the wire facts
-these functions follow and holds the hooks.
+these functions follow and holds the hooks. :data:`FILTERS` lives here because the body
+and the filter record must read the same rule for the domain lists
+(:meth:`~websearch_core.filters.FilterSupport.sent_domains`): what the record calls
+``native`` is what the body carries.
 """
 
 from collections.abc import Mapping
@@ -9,13 +12,15 @@ from datetime import date
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
-from ..models import SearchParams
+from ..filters import QUERY_OPERATORS, FilterSupport
+from ..models import FilterName, SearchParams
 from ._json_api import GOOGLE_TBS_RECENCY, first_env, url_override
 from .base import clamp_count
 
 __all__ = [
     "BASE_URL_ENV_VARS",
     "DEFAULT_RESULTS",
+    "FILTERS",
     "FIRECRAWL_ENDPOINT",
     "MAX_RESULTS",
     "configured_base_url",
@@ -31,6 +36,26 @@ DEFAULT_RESULTS: Final = 10
 MAX_RESULTS: Final = 100
 
 _VERSION_SUFFIXES: Final = ("/v1", "/v2")
+_DOMAIN_LISTS: Final[frozenset[FilterName]] = frozenset({"include_domains", "exclude_domains"})
+_DOMAIN_FIELDS: Final[tuple[tuple[FilterName, str], ...]] = (
+    ("include_domains", "includeDomains"),
+    ("exclude_domains", "excludeDomains"),
+)
+"""Each domain filter and the v2 body key carrying it: arrays of bare hostnames, never both
+in one request ("includeDomains and excludeDomains cannot both be specified"; Firecrawl's
+own server, firecrawl/firecrawl ``apps/api/src/controllers/v2/types.ts``
+``searchRequestSchema`` @ 000404f7, and its Python SDK, ``apps/python-sdk/firecrawl/v2/
+methods/search.py`` @ 0a562b2, which sends them)."""
+FILTERS: Final = FilterSupport(
+    native=frozenset({"date_after", "date_before", "recency", "country"}) | _DOMAIN_LISTS,
+    query=QUERY_OPERATORS - _DOMAIN_LISTS,
+    one_domain_list=True,
+    # The excluded list, when the included one goes, is written as -site: (a documented
+    # query operator), as is every list sent to a self-hosted /v1 base.
+    query_fallback=_DOMAIN_LISTS,
+    unpromised=frozenset({"filetype"}),
+)
+"""Dates, recency, country and one domain list as body fields; the rest in the query."""
 
 
 def configured_base_url(environ: Mapping[str, str | None]) -> str | None:
@@ -95,15 +120,44 @@ def time_filter(params: SearchParams) -> str | None:
     return None
 
 
-def request_body(params: SearchParams) -> dict[str, Any]:
-    """The JSON body Firecrawl receives for ``params`` (pure).
+def is_v1(endpoint: str) -> bool:
+    """Whether ``endpoint`` is a self-hosted base pinned to the v1 API (pure).
 
     Example:
+        >>> is_v1("http://127.0.0.1:3002/v1/search"), is_v1(FIRECRAWL_ENDPOINT)
+        (True, False)
+    """
+    return urlsplit(endpoint).path.rstrip("/").endswith("/v1/search")
+
+
+def _written_domains(params: SearchParams, sent: frozenset[FilterName]) -> str:
+    """``params.query`` with the ``sent`` lists written as ``site:`` / ``-site:`` (pure).
+
+    For a ``/v1`` base, whose search body has no domain fields in the v2 schema's sense:
+    the lists go where v1 reads them, the query operators.
+    """
+    words = [params.query]
+    if "include_domains" in sent:
+        words.append(" OR ".join(f"site:{domain}" for domain in params.include_domains))
+    if "exclude_domains" in sent:
+        words.extend(f"-site:{domain}" for domain in params.exclude_domains)
+    return " ".join(words)
+
+
+def request_body(params: SearchParams, *, v1: bool = False) -> dict[str, Any]:
+    """The JSON body Firecrawl receives for ``params`` (pure; ``v1``: a ``/v1`` base).
+
+    Examples:
         >>> request_body(SearchParams(query="x", limit=3))
         {'query': 'x', 'limit': 3, 'sources': [{'type': 'web'}]}
+        >>> request_body(SearchParams(query="x", include_domains=("docs.rs",)))["includeDomains"]
+        ['docs.rs']
+        >>> request_body(SearchParams(query="x", exclude_domains=("a.com",)), v1=True)["query"]
+        'x -site:a.com'
     """
+    sent = FILTERS.sent_domains(params.include_domains, params.exclude_domains)
     body: dict[str, Any] = {
-        "query": params.query,
+        "query": _written_domains(params, sent) if v1 and sent else params.query,
         "limit": clamp_count(params.result_count, DEFAULT_RESULTS, MAX_RESULTS),
         "sources": [{"type": "web"}],
     }
@@ -112,4 +166,8 @@ def request_body(params: SearchParams) -> dict[str, Any]:
         body["tbs"] = tbs
     if params.country is not None:
         body["country"] = params.country.upper()
+    if not v1:
+        for name, key in _DOMAIN_FIELDS:
+            if name in sent:
+                body[key] = list(getattr(params, name))
     return body

@@ -1,9 +1,14 @@
 """Firecrawl Search API: web results (Google-style operators allowed in the query), as JSON.
 
 * **Endpoint:** ``POST https://api.firecrawl.dev/v2/search`` with a JSON body ``query``,
-  ``limit``, ``sources: [{"type": "web"}]`` and, when asked, ``tbs`` and ``country`` (upper
+  ``limit``, ``sources: [{"type": "web"}]`` and, when asked, ``tbs``, ``country`` (upper
   case; Firecrawl's v2 reference: an ISO 3166-1 alpha-2 code, ``US`` when none is sent,
-  firecrawl/firecrawl-docs ``agent-source-of-truth/curl.mdx``).
+  firecrawl/firecrawl-docs ``agent-source-of-truth/curl.mdx``; its server takes any string
+  and defaults to ``us``) and one domain list, ``includeDomains`` or ``excludeDomains``
+  (arrays of bare hostnames, never both: firecrawl/firecrawl ``apps/api/src/controllers/
+  v2/types.ts`` and its Python SDK). With both lists the included go as the field and the
+  excluded as ``-site:`` in ``query``; a base pinned to ``/v1`` gets every list as
+  ``site:`` / ``-site:`` in ``query`` instead.
 * **Auth:** ``Authorization: Bearer <key>`` when a key resolves (``FIRECRAWL_API_KEY``);
   ``auth_mode`` is then ``"api_key"``. Without a key no ``Authorization`` header is sent
   at all and ``auth_mode`` is ``"keyless"``.
@@ -24,7 +29,8 @@
   custom date range ``tbs=cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY`` (zero-padded; a
   missing bound is left out); otherwise ``recency`` gives ``tbs=qdr:d|w|m|y``.
 * **Query operators:** the query keeps the directives (Google syntax, as the reference
-  sends it). Firecrawl's docs list ``site:`` / ``-site:``, ``inurl:``, ``intitle:``,
+  sends it) except the domains, which go as the fields above (a typed ``site:`` too).
+  Firecrawl's docs list ``site:`` / ``-site:``, ``inurl:``, ``intitle:``,
   quotes and ``-term`` and no ``filetype:``, so a ``filetype:`` sent is checked on the
   results here rather than trusted (``query + post``).
 * **Results:** ``data.web[]`` (v2), a ``data`` array (v1, for a base ending in ``/v1``) or
@@ -51,18 +57,17 @@ falls through to the next field rather than giving an empty snippet.
 Docs: https://docs.firecrawl.dev/api-reference/endpoint/search
 """
 
-from typing import Final
-
-from ..filters import QUERY_OPERATORS, FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._firecrawl_parse import parse_results
 from ._firecrawl_request import (
     BASE_URL_ENV_VARS,
     DEFAULT_RESULTS,
+    FILTERS,
     FIRECRAWL_ENDPOINT,
     MAX_RESULTS,
     configured_base_url,
+    is_v1,
     request_body,
     search_endpoint,
     time_filter,
@@ -89,11 +94,6 @@ __all__ = [
     "time_filter",
 ]
 
-_FILTERS: Final = FilterSupport(
-    native=frozenset({"date_after", "date_before", "recency", "country"}),
-    query=QUERY_OPERATORS,
-    unpromised=frozenset({"filetype"}),
-)
 INFO = ProviderInfo(
     id="firecrawl",
     label="Firecrawl",
@@ -101,11 +101,11 @@ INFO = ProviderInfo(
     description="Uses Firecrawl API when FIRECRAWL_API_KEY is set; falls back to keyless mode",
     docs_url="https://docs.firecrawl.dev/api-reference/endpoint/search",
     env_vars=("FIRECRAWL_API_KEY",),
-    honours=honours(_FILTERS),
+    honours=honours(FILTERS),
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="firecrawl",
-    filters=_FILTERS,
+    filters=FILTERS,
 )
 
 
@@ -139,7 +139,8 @@ class FirecrawlProvider(ProtocolProvider):
         key = self.api_key(context)
         if key is not None:
             headers["Authorization"] = f"Bearer {key}"
-        return HttpRequest(method="POST", url=url, headers=headers, json=request_body(params))
+        body = request_body(params, v1=is_v1(url))
+        return HttpRequest(method="POST", url=url, headers=headers, json=body)
 
     def parse(self, flow: Flow) -> SearchResponse:
         """The parsed body, with ``auth_mode`` saying whether the request carried a key."""

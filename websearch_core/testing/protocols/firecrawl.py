@@ -12,23 +12,47 @@ Without an ``Authorization`` header the request is served as keyless; a header t
 ``Bearer <token>`` gets Firecrawl's 401 envelope ``{"success": false, "error":
 "Unauthorized: Invalid token"}``. A body without ``query``, or with a ``limit`` outside
 1..100, or a ``country`` that is not a two-letter code, gets a 400 in the same envelope.
+So does a v2 ``includeDomains`` / ``excludeDomains`` that is not an array of bare hostnames,
+or both lists at once (Firecrawl's server, firecrawl/firecrawl ``apps/api/src/controllers/
+v2/types.ts``: "includeDomains and excludeDomains cannot both be specified"); the lists are
+applied to the results served, as the query's ``site:`` / ``-site:`` are.
 The API has no bot challenge, so :meth:`FirecrawlProtocol.challenge` is a plain 403.
 """
 
 import hashlib
+import re
 import uuid
-from typing import Any
+from typing import Any, Final
 
 from aiohttp import web
 
 from ..simulator import RecordedRequest, SimResult
 from ._common import is_country_code
-from ._operators import Operators
+from ._operators import DomainLists, Operators
 
 __all__ = ["FirecrawlProtocol"]
 
 _DEFAULT_LIMIT = 10
 _MAX_LIMIT = 100
+_HOSTNAME: Final = re.compile(
+    r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$"
+)
+"""What the v2 schema's ``searchDomainSchema`` accepts once trimmed and lower-cased."""
+_DOMAIN_KEYS: Final = ("includeDomains", "excludeDomains")
+
+
+def _domains_problem(body: dict[str, Any]) -> str | None:
+    """Why the v2 server would refuse ``body``'s domain lists, or ``None`` when it would not."""
+    given = [key for key in _DOMAIN_KEYS if key in body]
+    for key in given:
+        value = body[key]
+        if not isinstance(value, list) or not all(
+            isinstance(item, str) and _HOSTNAME.match(item.strip().lower()) for item in value
+        ):
+            return f"{key}: Domain must be a valid hostname without protocol or path"
+    if all(body.get(key) for key in _DOMAIN_KEYS):
+        return "includeDomains and excludeDomains cannot both be specified"
+    return None
 
 
 def _error(status: int, message: str) -> web.Response:
@@ -47,9 +71,11 @@ def _result(position: int, result: SimResult) -> dict[str, Any]:
 class FirecrawlProtocol:
     """Firecrawl's search JSON (v2, or v1 under ``/v1``), its error envelope and a 403."""
 
-    operators = Operators(site=True, field="query")
+    operators = Operators(
+        site=True, field="query", domains=DomainLists("includeDomains", "excludeDomains")
+    )
     """Firecrawl's docs list ``site:`` and ``-site:`` among its query operators, and no
-    ``filetype:``."""
+    ``filetype:``; v2 also takes the lists as ``includeDomains`` / ``excludeDomains``."""
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """``data.web`` (or the v1 ``data`` array) for the JSON request body."""
@@ -71,8 +97,12 @@ class FirecrawlProtocol:
         country = body.get("country")
         if country is not None and not is_country_code(country):
             return _error(400, "Bad Request: country must be an ISO 3166-1 alpha-2 code")
+        v1 = request.path.rstrip("/").endswith("/v1/search")
+        problem = None if v1 else _domains_problem(body)
+        if problem is not None:
+            return _error(400, f"Bad Request: {problem}")
         served = [_result(i, r) for i, r in enumerate(results[:limit], start=1)]
-        if request.path.rstrip("/").endswith("/v1/search"):
+        if v1:
             payload: dict[str, Any] = {"success": True, "data": served}
         else:
             digest = hashlib.sha256(query.encode("utf-8")).digest()[:16]
