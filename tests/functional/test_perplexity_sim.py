@@ -147,6 +147,36 @@ def test_the_api_refuses_a_country_that_is_not_two_letters(country: str, status:
         assert json.loads(response.body)["error"]["type"] == "invalid_request_error"
 
 
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"num_search_results": "20"},
+        {"num_search_results": True},
+        {"language_preference": ["en"]},
+        {"reasoning_effort": "max"},
+        {"search_mode": "news"},
+        {"search_recency_filter": "decade"},
+        {"web_search_options": {"search_type": "deep"}},
+        {"web_search_options": {"search_context_size": "huge"}},
+    ],
+)
+def test_the_api_refuses_a_field_its_request_schema_does_not_take(fields: dict[str, Any]) -> None:
+    # The simulator's check, met head on: the types and values of Perplexity's SDKs
+    # (perplexity-py completion_create_params.py, perplexity-node chat/completions.ts).
+    body = {"messages": [{"role": "user", "content": QUERY}], **fields}
+    request = RecordedRequest(
+        method="POST",
+        path="/chat/completions",
+        query=(),
+        headers={"Authorization": "Bearer k"},
+        body=json.dumps(body).encode(),
+    )
+    response = PerplexityProtocol().answer(request, [])
+    assert response.status == 400
+    assert isinstance(response.body, bytes)
+    assert json.loads(response.body)["error"]["type"] == "invalid_request_error"
+
+
 async def test_tool_text_for_the_model(sim: Simulator) -> None:
     sim["perplexity"].results = [
         SimResult(

@@ -9,7 +9,15 @@
   0.2), ``search_mode: "web"``, ``num_search_results`` (default 20), ``web_search_options:
   {search_type: "pro", search_context_size: "high"}``, ``enable_search_classifier: true``,
   ``reasoning_effort: "medium"``, ``language_preference: "en"``,
-  ``return_related_questions: true``.
+  ``return_related_questions: true``. The fields beyond OpenAI's are named, with their
+  types, by Perplexity's SDKs, generated from its OpenAPI description
+  (perplexityai/perplexity-py ``src/perplexity/types/chat/completion_create_params.py`` @
+  d32c134, perplexityai/perplexity-node ``src/resources/chat/completions.ts`` @ c186c6f):
+  ``num_search_results`` an integer, ``language_preference`` a string (no values listed;
+  ``"en"`` kept), ``reasoning_effort`` minimal|low|medium|high, ``search_mode``
+  web|academic|sec, ``enable_search_classifier`` and ``return_related_questions``
+  booleans, ``web_search_options.search_type`` fast|pro|auto and ``search_context_size``
+  low|medium|high.
 * **Filters**, in both modes when asked: ``search_domain_filter``, ``search_after_date_filter``
   / ``search_before_date_filter`` (``M/D/YYYY``), ``search_language_filter`` (the language's
   ISO 639-1 code), ``search_recency_filter`` (``recency``, only without explicit dates) and
@@ -87,6 +95,7 @@ ASK_VERSION: Final = "2.18"
 DEFAULT_MAX_TOKENS: Final = 8192
 DEFAULT_TEMPERATURE: Final = 0.2
 DEFAULT_SEARCH_RESULTS: Final = 20
+"""``num_search_results`` when the caller asks no count (an integer in the SDKs' schema)."""
 API_SEARCH_OPTIONS: Final[Mapping[str, str]] = MappingProxyType(
     {"search_type": "pro", "search_context_size": "high"}
 )
@@ -281,6 +290,7 @@ def api_body(params: SearchParams, system_prompt: str, model: str = API_MODEL) -
         "num_search_results": params.num_search_results or DEFAULT_SEARCH_RESULTS,
         "web_search_options": _search_options(params, API_SEARCH_OPTIONS),
         "enable_search_classifier": True,
+        # Both in perplexity-py's CompletionCreateParamsBase (see the module docstring).
         "reasoning_effort": "medium",
         "language_preference": "en",
         "return_related_questions": True,

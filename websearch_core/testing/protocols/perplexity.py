@@ -23,7 +23,13 @@
 
 The Sonar API answers a ``web_search_options.user_location.country`` that is not two
 letters (the ``ToolUserLocation`` schema: "ISO 3166-1 alpha-2 country code") with a 400
-``invalid_request_error``.
+``invalid_request_error``, and so it does a body field of a type or value its request
+schema does not have (:data:`_FIELD_VALUES`, as Perplexity's SDKs generate it:
+perplexityai/perplexity-py ``src/perplexity/types/chat/completion_create_params.py``,
+perplexityai/perplexity-node ``src/resources/chat/completions.ts``): ``num_search_results``
+an integer, ``language_preference`` a string, ``reasoning_effort``, ``search_mode``,
+``search_recency_filter`` and ``web_search_options.search_type`` /
+``search_context_size`` one of their listed values.
 
 Missing bearer keys get a 401 ``{"error": {"message", "type": "invalid_api_key", "code":
 401}}``. The API has no bot challenge, so :meth:`PerplexityProtocol.challenge` is a plain
@@ -33,7 +39,8 @@ the API's answer), which no mode may read as an answer.
 
 import hashlib
 import json
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from aiohttp import web
 
@@ -94,6 +101,38 @@ def _country_ok(body: Any) -> bool:
     return (
         isinstance(country, str) and len(country) == 2 and country.isascii() and country.isalpha()
     )
+
+
+def _one_of(*values: str) -> Callable[[Any], bool]:
+    return lambda value: value in values
+
+
+_FIELD_VALUES: Final[Mapping[str, Callable[[Any], bool]]] = {
+    "num_search_results": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "language_preference": lambda v: isinstance(v, str),
+    "enable_search_classifier": lambda v: isinstance(v, bool),
+    "return_related_questions": lambda v: isinstance(v, bool),
+    "reasoning_effort": _one_of("minimal", "low", "medium", "high"),
+    "search_mode": _one_of("web", "academic", "sec"),
+    "search_recency_filter": _one_of("hour", "day", "week", "month", "year"),
+    "web_search_options.search_type": _one_of("fast", "pro", "auto"),
+    "web_search_options.search_context_size": _one_of("low", "medium", "high"),
+}
+"""The chat-completions fields the adapter sends, each with what the request schema takes."""
+
+
+def _field_problem(body: Any) -> str | None:
+    """The first field of ``body`` the request schema refuses, or ``None``."""
+    if not isinstance(body, dict):
+        return None
+    for path, accepts in _FIELD_VALUES.items():
+        holder: Any = body
+        *parents, key = path.split(".")
+        for parent in parents:
+            holder = holder.get(parent) if isinstance(holder, dict) else None
+        if isinstance(holder, dict) and key in holder and not accepts(holder[key]):
+            return path
+    return None
 
 
 def _answer_pieces(query: str, served: list[SimResult]) -> list[str]:
@@ -162,6 +201,9 @@ class PerplexityProtocol:
                 "web_search_options.user_location.country must be an ISO 3166-1 alpha-2 code",
                 "invalid_request_error",
             )
+        refused = _field_problem(body)
+        if refused is not None:
+            return _error(400, f"Invalid value for {refused}", "invalid_request_error")
         served = results[: _count(body.get("num_search_results"), _DEFAULT_SEARCH_RESULTS)]
         if request.path.rstrip("/") == "/api/v1/chat/completions":
             return self._openrouter(body, query, served)
