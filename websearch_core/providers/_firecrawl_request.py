@@ -47,7 +47,7 @@ own server, firecrawl/firecrawl ``apps/api/src/controllers/v2/types.ts``
 ``searchRequestSchema`` @ 000404f7, and its Python SDK, ``apps/python-sdk/firecrawl/v2/
 methods/search.py`` @ 0a562b2, which sends them)."""
 FILTERS: Final = FilterSupport(
-    native=frozenset({"date_after", "date_before", "recency", "country"}) | _DOMAIN_LISTS,
+    native=_DOMAIN_LISTS | {"date_after", "date_before", "recency", "country"},
     query=QUERY_OPERATORS - _DOMAIN_LISTS,
     one_domain_list=True,
     # The excluded list, when the included one goes, is written as -site: (a documented
