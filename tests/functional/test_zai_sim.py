@@ -216,6 +216,18 @@ async def test_an_account_in_arrears_is_reported_as_a_spent_quota(sim: Simulator
     assert failure.message == "Z.AI API error (429): Your account is in arrears, please recharge"
 
 
+async def test_a_spent_coding_plan_window_is_reported_as_a_spent_quota(sim: Simulator) -> None:
+    # Code 1310 with a 429, as live answers quoted in public projects show it; before, a
+    # rate limit the chain asked again on every search.
+    text = "[1310][Weekly/Monthly Limit Exhausted. Your limit will reset at 2099-01-01 00:00:00]"
+    spent = json.dumps({"error": {"type": "rate_limit_error", "code": "1310", "message": text}})
+    failure = await _failure(sim, Fault.http(429, spent))
+    assert isinstance(failure, QuotaExhaustedError)
+    assert failure.reset_at is not None
+    assert _methods(sim) == ["initialize"]  # not asked again
+    assert failure.message == f"Z.AI API error (429): {text}"
+
+
 @pytest.mark.parametrize("position", [0, 2])
 async def test_malformed_reply(sim: Simulator, position: int) -> None:
     faults: list[Fault | None] = [None] * position + [Fault.malformed()]

@@ -1,7 +1,7 @@
 """Z.AI: request bodies, reply parsing, argument-shape rule and the captures, pure."""
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -283,6 +283,35 @@ def test_a_429_for_an_account_in_arrears_is_a_spent_quota_not_a_rate_limit() -> 
     envelope = json.dumps({"success": False, "code": 1113, "msg": ARREARS})
     with pytest.raises(QuotaExhaustedError):
         check_status(_status(429, envelope))
+
+
+PLAN_WINDOWS = {
+    "1308": "Usage limit reached for 5 hour. Your limit will reset at {when}",
+    "1310": "[1310][Weekly/Monthly Limit Exhausted. Your limit will reset at {when}][2026072806]",
+}
+"""The Coding Plan's spent-window texts, as live answers quoted in public projects show them."""
+BEIJING = timezone(timedelta(hours=8))
+
+
+@pytest.mark.parametrize("code", sorted(PLAN_WINDOWS))
+def test_a_spent_coding_plan_window_is_a_spent_quota_until_the_time_it_names(code: str) -> None:
+    # Before, the 429 was a rate limit without a wait: asked again on every search for the
+    # hours (1308) or days (1310) the window stays spent.
+    reset = (datetime.now(UTC) + timedelta(hours=3)).astimezone(BEIJING).replace(microsecond=0)
+    text = PLAN_WINDOWS[code].format(when=reset.strftime("%Y-%m-%d %H:%M:%S"))
+    body = json.dumps({"error": {"type": "rate_limit_error", "code": code, "message": text}})
+    with pytest.raises(QuotaExhaustedError) as spent:
+        check_status(_status(429, body))
+    assert spent.value.message == f"Z.AI API error (429): {text}"
+    assert spent.value.reset_at is not None
+    assert abs((spent.value.reset_at - reset).total_seconds()) < 60
+
+
+def test_a_spent_window_without_a_reset_time_is_still_a_spent_quota() -> None:
+    body = json.dumps({"error": {"code": "1310", "message": "Weekly/Monthly Limit Exhausted."}})
+    with pytest.raises(QuotaExhaustedError) as spent:
+        check_status(_status(429, body))
+    assert spent.value.reset_at is None  # the ledger's own rule for a quota without one
 
 
 def test_a_429_for_concurrency_stays_a_rate_limit() -> None:

@@ -12,18 +12,28 @@ exhausted". The body's business code tells them apart: ``1113`` is "Your account
 arrears, please recharge and try again", a spent balance (:data:`~._zai_rpc.BUSINESS_CODES`,
 kept there because the envelope inside a 2xx reply carries the same codes), which the
 shared classifier would read as a rate limit, since its text names neither a quota nor
-credits.
+credits. The Coding Plan's spent windows (``1308``, ``1310``) are spent quotas too, until
+the time their text names (:func:`reset_hint`).
 """
 
+import re
 from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Final
 
 from ..errors import AuthorizationError
 from ..provider_types import ErrorMap
+from ..transport import clamp_hint, parse_retry_after
 from ._zai_parse import decode_text
 from ._zai_rpc import BUSINESS_CODES
 
-__all__ = ["ERRORS", "business_code", "error_text"]
+__all__ = ["ERRORS", "business_code", "error_text", "reset_hint"]
+
+_RESET_AT: Final = re.compile(r"reset at (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})")
+_RESET_ZONE: Final = timezone(timedelta(hours=8))
+"""The zone the reset time is read in. The text gives none; public notes on the live
+answers read it as Beijing time. Of the readings in question (UTC+8, UTC) it is the earlier
+instant, so a wrong guess asks Z.AI again too soon, never keeps it unasked too long."""
 
 
 def error_text(status: int, body: str) -> str | None:
@@ -65,6 +75,28 @@ def business_code(body: str) -> str | None:
     return None
 
 
+def reset_hint(headers: Mapping[str, str], body: str, now: datetime | None = None) -> float | None:
+    """Seconds until a spent window comes back: ``Retry-After``, else the body's reset time.
+
+    Example:
+        >>> now = datetime(2026, 8, 1, 2, 0, tzinfo=UTC)  # 10:00 at UTC+8
+        >>> reset_hint({}, '{"error": {"code": "1310", "message": "[1310][Weekly/Monthly '
+        ...     'Limit Exhausted. Your limit will reset at 2026-08-01 10:03:40]"}}', now)
+        220.0
+        >>> reset_hint({"retry-after": "3"}, "Your limit will reset at 2026-08-01 10:03:40")
+        3.0
+    """
+    lowered = {key.lower(): value for key, value in headers.items()}
+    header = parse_retry_after(lowered.get("retry-after"))
+    if header is not None:
+        return header
+    found = _RESET_AT.search(body)
+    if found is None:
+        return None
+    when = datetime.strptime(found[1], "%Y-%m-%d %H:%M:%S").replace(tzinfo=_RESET_ZONE)
+    return clamp_hint((when - (now or datetime.now(UTC))).total_seconds())
+
+
 ERRORS: Final = ErrorMap(
     prefix="Z.AI API error",
     detail=error_text,
@@ -72,5 +104,6 @@ ERRORS: Final = ErrorMap(
     statuses={401: AuthorizationError, 403: AuthorizationError},
     code=business_code,
     codes=BUSINESS_CODES,
+    hint=reset_hint,
 )
 """How Z.AI's HTTP error statuses read: ``Z.AI API error (<status>): <message>``."""

@@ -45,10 +45,25 @@ __all__ = [
 PROVIDER_ID = "zai"
 PARSE_FAILURE = "Failed to parse Z.AI MCP response"
 _MCP_ERROR_CODE = re.compile(r"MCP error\s*(-?[0-9]{1,6})\b")
-BUSINESS_CODES: Final[Mapping[str, type[SearchProviderError]]] = {"1113": QuotaExhaustedError}
-"""Z.AI business codes whose meaning no HTTP status carries (https://docs.z.ai/api-reference/
-api-code): ``1113``, "Your account is in arrears, please recharge and try again", comes
-with a ``429`` that otherwise means too many requests at once."""
+BUSINESS_CODES: Final[Mapping[str, type[SearchProviderError]]] = {
+    "1113": QuotaExhaustedError,
+    "1308": QuotaExhaustedError,
+    "1310": QuotaExhaustedError,
+}
+"""Z.AI business codes whose meaning no HTTP status carries; each comes with a ``429`` that
+otherwise means too many requests at once.
+
+* ``1113`` (https://docs.z.ai/api-reference/api-code): "Your account is in arrears, please
+  recharge and try again".
+* ``1308`` and ``1310``: the GLM Coding Plan's usage windows spent, "Usage limit reached for
+  5 hour. Your limit will reset at <time>" and "Weekly/Monthly Limit Exhausted. Your limit
+  will reset at <time>". No Z.AI page found here lists them (docs.z.ai/devpack/
+  usage-policy names the 5-hour and weekly windows); the bodies are live answers quoted in
+  public projects' tests and notes, ``{"error": {"type": "rate_limit_error", "code":
+  "1310", "message": "[1310][Weekly/Monthly Limit Exhausted. ...]"}}``. The window is spent
+  for hours or days, not seconds: asked again on every search, as a rate limit, it only
+  fails again. When the reset comes is read from the text
+  (:func:`~._zai_errors.reset_hint`)."""
 
 
 def parse_failure() -> ResponseParseError:

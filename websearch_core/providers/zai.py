@@ -28,7 +28,9 @@
 * **Replies** may be JSON or SSE; how they are read, and the errors a 2xx reply can carry,
   are in ``_zai_rpc``; results in ``_zai_parse``.
 * **HTTP errors:** ``Z.AI API error (<status>): <message>`` after the shared classifier; a
-  401 or 403 keeps Z.AI's own text (``_zai_errors``).
+  401 or 403 keeps Z.AI's own text (``_zai_errors``). A ``429`` whose business code is
+  ``1113`` (arrears) or ``1308`` / ``1310`` (a Coding Plan window spent) is a spent quota,
+  the latter two until the reset time their text names.
 * **Modules:** bodies are built in ``_zai_request`` and the session's state is kept in
   ``_zai_session``.
 
