@@ -17,6 +17,15 @@
   otherwise every item is returned; both are done: ``count`` is sent, and the sources are
   cut to ``N`` only when a count was asked for. ``recency``, ``max_tokens`` and
   ``temperature`` are ignored.
+* **Country and language are not sent** (recorded ``ignored``). s.jina.ai's server reads
+  ``gl`` and ``hl`` (jina-ai/reader ``src/api/searcher-serper.ts``) but refuses any value
+  outside its own lists: ``gl`` must be an upper-case key of ``WORLD_COUNTRIES``, while
+  the Serper query it is forwarded in takes only their lower-cased forms
+  (``src/3rd-party/serper-search.ts``), and ``hl`` one of ``WORLD_LANGUAGES``' codes
+  (``en``, ``pt-br``, ``zh-cn``, ...), which a BCP 47 tag such as ``zh-Hans`` is not. No
+  Jina page documents either for s.jina.ai (Jina's MCP server sends a lower-case ``gl``,
+  "e.g., 'dz'", to another endpoint, ``svip.jina.ai``: jina-ai/MCP
+  ``src/tools/jina-tools.ts``). A refused value fails a search that works without it.
 * **Results:** the body is either an array of items or ``{"code", "status", "data": [...]}``.
   Items need an ``http(s)`` ``url``; the title is ``title`` (else the URL); the snippet is
   the trimmed ``description``, else the trimmed ``content``; ``content`` (the page as
