@@ -18,7 +18,10 @@
   (``search_request_filters``: ``region``, ``after``, ``before``): ``filters.after`` is
   ``date_after`` when given, else today (UTC) minus one day / seven days / one calendar
   month / one calendar year for ``recency``; ``filters.before`` is ``date_before``;
-  ``filters.region`` is ``country`` as an upper-case ISO 3166-1 alpha-2 code. A calendar
+  ``filters.region`` is ``country`` as an upper-case ISO 3166-1 alpha-2 code (the SDK,
+  kagisearch/kagi-api-python ``docs/SearchRequestFilters.md``: "an ISO 3166-1 Alpha-2
+  country code. See https://help.kagi.com/api/regions for supported codes"; that list, and
+  so the letter case, was not found; upper case is how ISO writes them). A calendar
   step that lands past the end of a month is clamped to its last day (March 31 minus a
   month is February 28 or 29), where JavaScript's ``setUTCMonth`` would roll into March.
   The description has no language parameter, so ``language`` is ignored.
