@@ -4,8 +4,9 @@ Every call forces ``provider="parallel"`` so only Parallel runs, whatever else i
 """
 
 import json
+import logging
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from aiohttp import web
@@ -133,6 +134,64 @@ async def test_explicit_results_are_served_as_set(sim: Simulator) -> None:
     assert (source.title, source.url) == ("Only", "https://only.example.org/")
     assert source.snippet == "one\n\nMore about Only."
     assert source.published_date is None
+
+
+# --- warnings --------------------------------------------------------------------------------
+
+LOCATION_WARNING = "Location 'zz' is not supported; searching without it."
+
+
+def _warn(sim: Simulator, *messages: str) -> None:
+    """Make every answer carry ``messages`` as Parallel's ``warnings``."""
+    protocol = cast(ParallelProtocol, sim["parallel"].protocol)
+    protocol.warnings = [{"type": "warning", "message": m, "detail": None} for m in messages]
+
+
+async def test_a_warning_is_a_note_and_a_log_line_and_costs_no_result(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Before, Parallel's warnings were dropped: no note, no log line."""
+    _warn(sim, LOCATION_WARNING)
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="parallel", country="ZZ")
+    assert result.error is None and len(result.response.sources) == 10
+    assert result.response.notes == (f"Parallel warning: {LOCATION_WARNING}",)
+    # The spec's text has no place for a provider's note: the model's text is unchanged.
+    assert result.text.startswith(f"[1] {QUERY} result 1") and "warning" not in result.text
+    (record,) = [r for r in caplog.records if r.name == "websearch_core.providers.parallel"]
+    assert record.levelno == logging.WARNING
+    assert record.getMessage() == f"Parallel warning: {LOCATION_WARNING}"
+
+
+async def test_a_warning_explains_an_empty_answer(sim: Simulator) -> None:
+    """Before, the error said the answer was empty and not why."""
+    sim["parallel"].results = []
+    _warn(sim, LOCATION_WARNING)
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="parallel")
+    assert result.error == (
+        f"Parallel returned no renderable search content. Parallel warning: {LOCATION_WARNING}"
+    )
+
+
+async def test_a_warning_echoing_the_key_says_it_masked(
+    sim: Simulator, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Before, no warning was read (nothing to mask; the note assertions fail then)."""
+    key = sim.api_keys()["parallel"]
+    _warn(sim, f"Key {key} is on a trial plan.", "Second warning.")
+    caplog.set_level(logging.DEBUG)
+    async with sim_client(sim) as ws:
+        result = await ws.run(QUERY, provider="parallel")
+    assert result.response.notes == (
+        "Parallel warning: Key *** is on a trial plan.",
+        "Parallel warning: Second warning.",
+    )
+    seen = [result.text, result.response.model_dump_json(), *caplog.messages]
+    assert not [text for text in seen if key in text]
+    assert "Parallel warning: Key *** is on a trial plan; Parallel warning: Second warning." in (
+        caplog.messages
+    )
 
 
 # --- faults ----------------------------------------------------------------------------------

@@ -396,6 +396,58 @@ def test_invalid_payload(body: Any) -> None:
     assert caught.value.message == "Parallel search returned an invalid response payload."
 
 
+# --- warnings ---------------------------------------------------------------------------------
+
+LOCATION_WARNING = {
+    "type": "warning",
+    "message": "Location 'zz' is not supported; searching without it.",
+    "detail": {"location": "zz"},
+}
+
+
+@pytest.mark.conformance
+def test_warnings_become_notes_and_every_result_is_kept() -> None:
+    """The capture with Parallel's ``warnings`` added: its one result stays, the warning is said.
+
+    Before, the warnings were read by nothing: the notes were empty.
+    """
+    data = json.loads(read_capture("parallel/v1_search_doc_example.json"))
+    plain = parse_body(data)
+    warned = parse_body({**data, "warnings": [LOCATION_WARNING]})
+    assert warned.notes == (
+        "Parallel warning: Location 'zz' is not supported; searching without it.",
+    )
+    assert warned.sources == plain.sources and len(warned.sources) == 1
+    assert plain.notes == ()
+
+
+def test_warning_messages_are_one_clean_line_each_a_few_at_most() -> None:
+    messages = [f"Warning number {i}." for i in range(12)]
+    warnings: list[Any] = [
+        {"type": "spec_validation_warning", "message": "Two\n  lines\x1b[2J here.\x07"},
+        {"type": "warning", "message": "Two lines here."},  # the same once cleaned: once
+        {"type": "warning", "message": "  "},
+        {"type": "warning"},
+        "not an object",
+        {"type": "input_validation_warning", "message": "x" * 600},
+        *({"type": "warning", "message": message} for message in messages),
+    ]
+    notes = parse_body({"results": [], "warnings": warnings}).notes
+    assert notes == (
+        "Parallel warning: Two lines here.",
+        "Parallel warning: " + "x" * 499 + "\u2026",
+        "Parallel warning: Warning number 0.",
+        "Parallel warning: Warning number 1.",
+        "Parallel warning: Warning number 2.",
+    )
+
+
+@pytest.mark.parametrize("warnings", [None, "a warning", {"message": "m"}, [], [None]])
+def test_warnings_not_a_list_of_warnings_read_as_none(warnings: Any) -> None:
+    """A guard (passes before and after): no note is made up from what is not a warning."""
+    assert parse_body({"results": [], "warnings": warnings}).notes == ()
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 

@@ -37,6 +37,15 @@
   "publish_date"}], "session_id", "warnings", "usage"}``. The snippet is the non-blank
   excerpts joined by a blank line; the title falls back to the URL; ``published_date`` is
   ``publish_date``; ``request_id`` is ``search_id``. Only ``http(s)`` URLs are kept.
+* **Warnings:** ``warnings`` is a list of ``{"type", "message", "detail"}`` (Parallel's
+  ``Warning``, parallel-web/parallel-sdk-python ``src/parallel/types/shared/warning.py``;
+  the search reference: "Warnings for the search request, if any"), a location it does
+  not serve among them. Each message becomes a note, ``Parallel warning: <message>``
+  (:func:`._parallel_parse.warning_notes`), and is logged at WARNING, as SearXNG's
+  engines that did not answer are; the results are kept whatever the warnings say. The
+  spec's text has no place for a provider's notes, so the model reads one only as the
+  reason of an empty answer's error; the notes are in the structured response. The key
+  sent is masked in both, should a warning echo it.
 * **Errors:** ``Parallel API error (<status>): <detail>`` typed by the shared classifier,
   where the detail is the first of ``message``, ``detail``, ``error`` (a string),
   ``error.message``, ``error.detail``, else the raw body; an empty body gives
@@ -65,17 +74,20 @@ and https://docs.parallel.ai/getting-started/pricing (modes and their prices),
 https://docs.parallel.ai/search/source-policy (domain lists and ``after_date``).
 """
 
+import logging
 from datetime import UTC, datetime
 from typing import Final
 
+from ..clauses import join_clauses
 from ..errors import ResponseParseError
 from ..json_decode import json_loads
 from ..models import SearchParams, SearchResponse
+from ..redaction import redact
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import honours
 from ._parallel_parse import DEFAULT_RESULTS, error_detail, parse_body
 from ._parallel_request import FILTERS, MAX_RESULTS, request_body, source_policy
-from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo, clamp_count
 
 __all__ = [
     "INFO",
@@ -88,6 +100,9 @@ __all__ = [
 ]
 
 PARALLEL_ENDPOINT: Final = "https://api.parallel.ai/v1/search"
+KEY_HEADER: Final = "x-api-key"
+
+logger = logging.getLogger("websearch_core.providers.parallel")
 
 INFO = ProviderInfo(
     id="parallel",
@@ -119,13 +134,28 @@ class ParallelProvider(ProtocolProvider):
             headers={
                 "Accept": "application/json",
                 "Content-Type": "application/json",
-                "x-api-key": key,
+                KEY_HEADER: key,
             },
             json=request_body(params, datetime.now(UTC).date()),
         )
 
+    def parse(self, flow: Flow) -> SearchResponse:
+        """The response to the search; its warnings, if any, logged and kept as notes.
+
+        Read here rather than in :meth:`parse_response` because the request is at hand:
+        a warning that repeats the key it was sent with says it masked, in the log line
+        and in the notes alike (the core masks the rest of a response, not its notes).
+        """
+        answer = super().parse(flow)
+        if not answer.notes:
+            return answer
+        key = flow.last.request.headers.get(KEY_HEADER, "")
+        notes = tuple(redact(note, (key,)) for note in answer.notes)
+        logger.warning("%s", join_clauses(notes))
+        return answer.model_copy(update={"notes": notes})
+
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
-        """The sources and search id of a 2xx body."""
+        """The sources, search id and warnings of a 2xx body."""
         try:
             data = json_loads(response.body)
         except ValueError as exc:

@@ -4,7 +4,10 @@ Success bodies follow the documentation example ``fixtures/parallel/v1_search_do
 ``{"search_id", "results": [{"url", "title", "publish_date", "excerpts": [...]}],
 "session_id"}``, each result with two excerpts (the snippet, then a second sentence) and a
 ``YYYY-MM-DD`` ``publish_date``. ``advanced_settings.max_results`` results are served
-(default 10).
+(default 10). :attr:`ParallelProtocol.warnings`, when set, goes with every answer as its
+``warnings`` list, in Parallel's ``Warning`` shape ``{"type", "message", "detail"}``
+(parallel-web/parallel-sdk-python ``src/parallel/types/shared/warning.py``); the
+messages are the test's own, no document quoting a live one.
 
 The request is checked against the ``/v1/search`` schema, more strictly than the live API
 may be, so that a test proves the new wire and not merely an accepted one:
@@ -178,6 +181,11 @@ class ParallelProtocol:
     """The source policy's domains; with both lists, Parallel's docs say only the included
     one applies."""
 
+    def __init__(self) -> None:
+        self.warnings: list[dict[str, Any]] = []
+        """The ``warnings`` every answer carries (none: the key is left out, as the
+        documentation example leaves it out)."""
+
     def query_of(self, request: RecordedRequest) -> str:
         """The query the results are derived from: ``objective``, else the first keyword query."""
         try:
@@ -215,6 +223,8 @@ class ParallelProtocol:
             "results": [_result(result) for result in results[: _served(body)]],
             "session_id": _id("session", seed),
         }
+        if self.warnings:
+            payload["warnings"] = self.warnings
         return web.json_response(payload)
 
     def challenge(self) -> web.Response:
