@@ -12,7 +12,9 @@ Provider failures are not here: they are the spec's ``Error: ...`` texts built b
 :mod:`websearch_core.format`.
 """
 
+import sys
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import ValidationError
 from pydantic_core import InitErrorDetails
@@ -37,11 +39,13 @@ def invalid_arguments_text(error: Exception, arguments: Sequence[str] | None = N
 
     An argument the tool does not take is named with the one probably meant, and the
     line ends with the arguments there are: pydantic's ``Extra inputs are not permitted``
-    told a model neither, so it could only guess again.
+    told a model neither, so it could only guess again. Pydantic v1's errors (LangChain
+    raises them for an args schema written with ``pydantic.v1``) read the same: the same
+    clauses, only pydantic's own words for a bad value differ between its versions.
 
     Args:
-        error: A pydantic ``ValidationError`` (v2, or v1 from older LangChain paths) or any
-            other error raised while reading the arguments.
+        error: A pydantic ``ValidationError`` (v2, or v1 from LangChain's v1 schema path)
+            or any other error raised while reading the arguments.
         arguments: The names the tool takes, in its schema's order; ``web_search``'s
             when not given.
 
@@ -53,8 +57,9 @@ def invalid_arguments_text(error: Exception, arguments: Sequence[str] | None = N
         ...     print(invalid_arguments_text(error))
         Error: invalid web_search arguments: limit: Input should be greater than or equal to 1
     """
-    if isinstance(error, ValidationError):
-        return INVALID_ARGUMENTS_PREFIX + join_clauses(_problems(error, arguments))
+    details = _details(error)
+    if details is not None:
+        return INVALID_ARGUMENTS_PREFIX + join_clauses(_problems(details, arguments))
     return f"{INVALID_ARGUMENTS_PREFIX}{error}"
 
 
@@ -63,30 +68,48 @@ def validator_message(message: str) -> str:
     return message.removeprefix("Value error, ")
 
 
-def _problems(error: ValidationError, arguments: Sequence[str] | None) -> list[str]:
+def _details(error: Exception) -> list[Mapping[str, Any]] | None:
+    """Each problem pydantic found (``loc``, ``msg``, ``type``), or ``None`` for another error.
+
+    Pydantic v1's error is recognised only when ``pydantic.v1`` was imported (by
+    LangChain, or by whoever wrote a v1 schema): no v1 error can exist otherwise, and
+    the text of a refusal costs no import.
+    """
+    if isinstance(error, ValidationError):
+        return list(error.errors())
+    v1 = sys.modules.get("pydantic.v1")
+    if v1 is not None and isinstance(error, v1.ValidationError):
+        return list(error.errors())
+    return None
+
+
+def _problems(details: list[Mapping[str, Any]], arguments: Sequence[str] | None) -> list[str]:
     """``<argument>: <what is wrong>`` per error; a check across arguments names its own.
 
-    Unknown arguments are followed by one clause listing the arguments there are.
+    Unknown arguments come after the other problems, by name (pydantic v1 reports them
+    so, v2 in the order given: one order makes both read alike), followed by one clause
+    listing the arguments there are.
     """
     problems = []
-    unknown = False
-    for detail in error.errors():
-        where = ".".join(str(part) for part in detail["loc"])
-        if detail["type"] == _UNKNOWN and len(detail["loc"]) == 1:
-            unknown = True
-            known = _tool_arguments() if arguments is None else arguments
-            problems.append(f"{where}: {_not_taken(where, known)}")
+    unknown = []
+    for detail in details:
+        where = ".".join(str(part) for part in detail["loc"] if part != _V1_WHOLE)
+        if detail["type"] in _UNKNOWN and len(detail["loc"]) == 1:
+            unknown.append(where)
             continue
         message = validator_message(detail["msg"])
         problems.append(f"{where}: {message}" if where else message)
     if unknown:
         known = _tool_arguments() if arguments is None else arguments
+        problems.extend(f"{name}: {_not_taken(name, known)}" for name in sorted(unknown))
         problems.append(f"the arguments are {', '.join(known)}")
     return problems
 
 
-_UNKNOWN = "extra_forbidden"
-"""Pydantic's error type for a name the schema has no field for."""
+_UNKNOWN = frozenset({"extra_forbidden", "value_error.extra"})
+"""Pydantic's error type for a name the schema has no field for (v2's, then v1's)."""
+_V1_WHOLE = "__root__"
+"""Where pydantic v1 places a check across arguments (v2 gives no place)."""
 
 
 def _not_taken(name: str, known: Sequence[str]) -> str:

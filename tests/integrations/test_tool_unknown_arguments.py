@@ -3,13 +3,18 @@
 All four tools (LangChain's and LlamaIndex's ``web_search`` and ``web_fetch``) answered an
 unknown argument with pydantic's ``Extra inputs are not permitted``: a model that wrote
 ``limits`` or ``max_char`` was told neither what was meant nor what the tool takes, so it
-could only guess again. Every tool words it in one place (``tool_errors``).
+could only guess again. Every tool words it in one place (``tool_errors``): LangChain's
+path for a ``pydantic.v1`` args schema reads as the v2 path does.
 """
 
-from typing import Any
+from typing import Any, ClassVar
 
+import pytest
 from langchain_core.messages import ToolMessage
 from langchain_core.messages.tool import ToolCall
+from pydantic import BaseModel
+from pydantic.v1 import BaseModel as BaseModelV1
+from pydantic.v1 import Extra, Field
 
 from langchain_websearch import WebFetchTool, WebSearchTool
 from llamaindex_websearch import create_web_fetch_tool, create_web_search_tool
@@ -57,7 +62,7 @@ async def test_an_invented_search_argument_is_told_those_there_are(sim: Simulato
     args = {"query": "rust", "site": "docs.rs", "provider": "brave"}
     for text in await _search_texts(sim, args):
         assert text == (
-            "Error: invalid web_search arguments: site: not an argument; provider: not an "
+            "Error: invalid web_search arguments: provider: not an argument; site: not an "
             f"argument; the arguments are {SEARCH_ARGUMENTS}"
         )
 
@@ -76,3 +81,62 @@ async def test_other_refusals_are_worded_as_before(sim: Simulator) -> None:
         assert text == (
             "Error: invalid web_search arguments: limit: Input should be greater than or equal to 1"
         )
+
+
+class _V1Arguments(BaseModelV1):
+    """``web_search``'s arguments written with ``pydantic.v1``, as an older schema is."""
+
+    query: str
+    recency: str | None = None
+    limit: int | None = Field(default=None, ge=1, le=100)
+    max_tokens: int | None = None
+    temperature: float | None = None
+    num_search_results: int | None = None
+
+    class Config:
+        extra = Extra.forbid
+
+
+class _V1SchemaTool(WebSearchTool):
+    """The LangChain tool over a v1 schema: LangChain then raises pydantic v1's error."""
+
+    args_schema: ClassVar[type[BaseModel]] = _V1Arguments  # type: ignore[assignment]
+
+
+async def _v1_and_v2_texts(sim: Simulator, args: dict[str, Any]) -> tuple[str, str]:
+    """What the v1-schema tool and the ordinary one answer ``args`` with (no search ran)."""
+    options = {"settings": sim_settings(sim), "api_keys": sim.api_keys()}
+    texts = []
+    for tool_class in (_V1SchemaTool, WebSearchTool):
+        async with tool_class(**options) as tool:
+            call = ToolCall(name="web_search", args=args, id="call_1", type="tool_call")
+            message = await tool.ainvoke(call)
+        assert isinstance(message, ToolMessage) and message.status == "error"
+        texts.append(str(message.content))
+    assert sim["brave"].requests == [] and sim["duckduckgo"].requests == []
+    return texts[0], texts[1]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"query": "rust", "limits": 3},
+        {"query": "rust", "site": "docs.rs", "provider": "brave"},
+    ],
+)
+async def test_the_v1_schema_path_names_an_unknown_argument_as_v2_does(
+    sim: Simulator, args: dict[str, Any]
+) -> None:
+    """Before, the v1 path gave pydantic's ``extra fields not permitted`` block of text."""
+    v1_text, v2_text = await _v1_and_v2_texts(sim, args)
+    assert v1_text == v2_text
+    assert v1_text.endswith(f"; the arguments are {SEARCH_ARGUMENTS}")
+
+
+async def test_the_v1_schema_path_names_a_bad_value_on_one_line(sim: Simulator) -> None:
+    """Before, pydantic v1's text was given whole: its title and a line per problem."""
+    v1_text, _ = await _v1_and_v2_texts(sim, {"query": "rust", "limit": 0})
+    assert v1_text == (
+        "Error: invalid web_search arguments: limit: ensure this value is greater than or "
+        "equal to 1"
+    )
