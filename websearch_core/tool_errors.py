@@ -37,11 +37,13 @@ INVALID_ARGUMENTS_PREFIX = "Error: invalid web_search arguments: "
 def invalid_arguments_text(error: Exception, arguments: Sequence[str] | None = None) -> str:
     """One line naming each invalid argument and what is wrong with it.
 
-    An argument the tool does not take is named with the one probably meant, and the
-    line ends with the arguments there are: pydantic's ``Extra inputs are not permitted``
-    told a model neither, so it could only guess again. Pydantic v1's errors (LangChain
-    raises them for an args schema written with ``pydantic.v1``) read the same: the same
-    clauses, only pydantic's own words for a bad value differ between its versions.
+    An argument the tool does not take is named with the one probably meant (for a tool
+    that takes a ``query``, a filter's name with the directive the query takes instead:
+    ``site: not an argument (write site:<domain> in the query)``), and the line ends with
+    the arguments there are: pydantic's ``Extra inputs are not permitted`` told a model
+    neither, so it could only guess again. Pydantic v1's errors (LangChain raises them
+    for an args schema written with ``pydantic.v1``) read the same: the same clauses,
+    only pydantic's own words for a bad value differ between its versions.
 
     Args:
         error: A pydantic ``ValidationError`` (v2, or v1 from LangChain's v1 schema path)
@@ -113,9 +115,19 @@ _V1_WHOLE = "__root__"
 
 
 def _not_taken(name: str, known: Sequence[str]) -> str:
-    """``not an argument (did you mean max_chars?)``; a surplus positional is said as such."""
+    """``not an argument (did you mean max_chars?)``; a surplus positional is said as such.
+
+    A filter's name given to a tool that takes a ``query`` is told the directive to write
+    in the query instead (``site`` -> ``site:<domain>``), before any near name.
+    """
     if not name.isidentifier():  # LlamaIndex's "positional argument 6"
         return f"more than the {len(known)} arguments there are"
+    if "query" in known:
+        from .filters.query import DIRECTIVE_ARGUMENTS  # only when an argument was refused
+
+        directive = DIRECTIVE_ARGUMENTS.get(name.lower())
+        if directive is not None:
+            return f"not an argument (write {directive} in the query)"
     close = closest_name(name, known)
     return f"not an argument (did you mean {close}?)" if close else "not an argument"
 

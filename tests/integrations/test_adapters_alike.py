@@ -39,7 +39,10 @@ async def _both(args: dict[str, Any], **options: Any) -> tuple[ToolMessage, Any]
         ({"query": "   "}, "query: query must not be empty or only whitespace"),
         ({"limit": 3}, "query: Field required"),
         # Invented filters are refused in both, never dropped into an unfiltered search.
-        ({"query": "rust", "site": "docs.rs"}, "site: not an argument; the arguments are query, "),
+        (
+            {"query": "rust", "site": "docs.rs"},
+            "site: not an argument (write site:<domain> in the query); the arguments are query, ",
+        ),
         (
             {"query": "rust after:2026-02-01 before:2026-01-01"},
             "query: after:2026-02-01 is later than before:2026-01-01, so no date is in the range",

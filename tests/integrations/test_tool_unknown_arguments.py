@@ -3,7 +3,8 @@
 All four tools (LangChain's and LlamaIndex's ``web_search`` and ``web_fetch``) answered an
 unknown argument with pydantic's ``Extra inputs are not permitted``: a model that wrote
 ``limits`` or ``max_char`` was told neither what was meant nor what the tool takes, so it
-could only guess again. Every tool words it in one place (``tool_errors``): LangChain's
+could only guess again. Every tool words it in one place (``tool_errors``): a filter's
+name given to ``web_search`` is told the directive the query takes instead, and LangChain's
 path for a ``pydantic.v1`` args schema reads as the v2 path does.
 """
 
@@ -63,7 +64,39 @@ async def test_an_invented_search_argument_is_told_those_there_are(sim: Simulato
     for text in await _search_texts(sim, args):
         assert text == (
             "Error: invalid web_search arguments: provider: not an argument; site: not an "
-            f"argument; the arguments are {SEARCH_ARGUMENTS}"
+            f"argument (write site:<domain> in the query); the arguments are {SEARCH_ARGUMENTS}"
+        )
+
+
+@pytest.mark.parametrize(
+    ("name", "directive"),
+    [
+        ("site", "site:<domain>"),
+        ("include_domains", "site:<domain>"),
+        ("exclude_domains", "-site:<domain>"),
+        ("after", "after:<YYYY-MM-DD>"),
+        ("date_after", "after:<YYYY-MM-DD>"),
+        ("Before", "before:<YYYY-MM-DD>"),
+        ("filetype", "filetype:<extension>"),
+    ],
+)
+async def test_a_filter_given_as_an_argument_is_told_its_directive(
+    sim: Simulator, name: str, directive: str
+) -> None:
+    """Before, the model read only ``not an argument``: nothing said the query takes it."""
+    for text in await _search_texts(sim, {"query": "rust", name: "x"}):
+        assert text == (
+            f"Error: invalid web_search arguments: {name}: not an argument (write {directive} "
+            f"in the query); the arguments are {SEARCH_ARGUMENTS}"
+        )
+
+
+async def test_a_fetch_tool_is_not_told_of_directives() -> None:
+    """A guard (passes before and after): ``web_fetch`` has no query to write one in."""
+    for text in await _fetch_texts({"url": "https://example.invalid/", "site": "docs.rs"}):
+        assert text == (
+            "Error: invalid web_fetch arguments: site: not an argument; the arguments are "
+            "url, max_chars"
         )
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from websearch_core.filters import ALL_FILTERS, FIELD_FILTERS, tokenize
+from websearch_core.filters.query import DIRECTIVE_ARGUMENTS
 from websearch_core.filters.table import README_TABLE_END, README_TABLE_START, registry_table
 from websearch_core.prompts import TOOL_DESCRIPTION
 from websearch_core.providers import PROVIDER_REGISTRY, get_provider
@@ -65,6 +66,21 @@ def test_the_tool_description_teaches_every_directive_the_parser_reads() -> None
     }
     query_help = ToolArguments.model_json_schema()["properties"]["query"]["description"]
     assert "site:" in query_help and "after:YYYY-MM-DD" in query_help
+
+
+def test_every_directive_a_refused_argument_is_told_is_one_the_parser_reads() -> None:
+    """``site: not an argument (write site:<domain> in the query)`` names a real directive."""
+    samples = {"<domain>": "example.com", "<YYYY-MM-DD>": "2025-01-01", "<extension>": "pdf"}
+    kinds = set()
+    for directive in set(DIRECTIVE_ARGUMENTS.values()):
+        written = directive
+        for placeholder, value in samples.items():
+            written = written.replace(placeholder, value)
+        (token,) = tokenize(written)
+        kinds.add(token.kind)
+    assert kinds == {"site", "exclude_site", "after", "before", "filetype"}
+    assert all(name.isidentifier() and name.islower() for name in DIRECTIVE_ARGUMENTS)
+    assert not DIRECTIVE_ARGUMENTS.keys() & ToolArguments.model_fields.keys()
 
 
 def test_the_readme_table_is_the_registry_s() -> None:

@@ -8,12 +8,22 @@ query is never refused for what might just be words.
 """
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
+from types import MappingProxyType
 from typing import Final, Literal
 from urllib.parse import urlsplit
 
-__all__ = ["Token", "TokenKind", "date_bounds", "parse_date_value", "parse_domain", "tokenize"]
+__all__ = [
+    "DIRECTIVE_ARGUMENTS",
+    "Token",
+    "TokenKind",
+    "date_bounds",
+    "parse_date_value",
+    "parse_domain",
+    "tokenize",
+]
 
 TokenKind = Literal[
     "text", "or", "phrase", "exclude_term", "site", "exclude_site", "after", "before", "filetype"
@@ -23,6 +33,35 @@ _TOKEN: Final = re.compile(r'(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"|(?P<word>
 _DIRECTIVE: Final = re.compile(
     r"^(?P<neg>-?)(?P<key>site|after|before|filetype|ext):(?P<value>\S+)$", re.IGNORECASE
 )
+_SITE: Final = "site:<domain>"
+_NOT_SITE: Final = "-site:<domain>"
+_AFTER: Final = "after:<YYYY-MM-DD>"
+_BEFORE: Final = "before:<YYYY-MM-DD>"
+_FILETYPE: Final = "filetype:<extension>"
+DIRECTIVE_ARGUMENTS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "site": _SITE,
+        "domain": _SITE,
+        "domains": _SITE,
+        "include_domains": _SITE,
+        "exclude_site": _NOT_SITE,
+        "exclude_domain": _NOT_SITE,
+        "exclude_domains": _NOT_SITE,
+        "after": _AFTER,
+        "date_after": _AFTER,
+        "start_date": _AFTER,
+        "before": _BEFORE,
+        "date_before": _BEFORE,
+        "end_date": _BEFORE,
+        "filetype": _FILETYPE,
+        "file_type": _FILETYPE,
+        "ext": _FILETYPE,
+    }
+)
+"""An argument a model may invent for a filter, and the directive :func:`tokenize` reads
+in the query instead: a tool that refuses the argument names the directive, so the model
+moves the filter into the query rather than dropping it. Beside :data:`_DIRECTIVE`, the
+keys it reads, so the two change together."""
 _DOMAIN: Final = re.compile(
     r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$"
 )
