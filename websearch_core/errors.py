@@ -16,6 +16,7 @@ message text::
         │       └── SignInRefusedError       its refresh token was refused for good
         ├── RateLimitedError                 429; .retry_after seconds when the server said
         ├── QuotaExhaustedError              402 or a spent-credit body; .reset_at when known
+        │   └── CreditsSpentError            a prepaid balance ran out: re-checked, not a month
         ├── ChallengeError                   a bot-challenge or consent page instead of results
         ├── EmptyResponseError               204: nothing renderable came back
         ├── DeadlineExceededError            the whole call's deadline ran out first
@@ -59,6 +60,7 @@ __all__ = [
     "BrowserLoadError",
     "ChallengeError",
     "ConfigurationError",
+    "CreditsSpentError",
     "DeadlineExceededError",
     "EmptyResponseError",
     "HostNotFoundError",
@@ -187,6 +189,16 @@ class QuotaExhaustedError(SearchProviderError):
     ) -> None:
         super().__init__(provider, message, status)
         self.reset_at = reset_at
+
+
+class CreditsSpentError(QuotaExhaustedError):
+    """A prepaid balance ran out (Anthropic's low credit balance, xAI's spent credits).
+
+    Unlike a free tier's monthly quota, it comes back when its owner tops the balance up,
+    at a time no answer says: without a ``reset_at`` its mark is re-checked with one
+    request after a while (:mod:`websearch_core.orchestration.credit_probe`) instead of
+    holding the provider out until next month.
+    """
 
 
 class ChallengeError(SearchProviderError):

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from ..errors import (
+    CreditsSpentError,
     ProviderUnavailableError,
     QuotaExhaustedError,
     RateLimitedError,
@@ -46,7 +47,7 @@ PROVIDER_ID = "zai"
 PARSE_FAILURE = "Failed to parse Z.AI MCP response"
 _MCP_ERROR_CODE = re.compile(r"MCP error\s*(-?[0-9]{1,6})\b")
 BUSINESS_CODES: Final[Mapping[str, type[SearchProviderError]]] = {
-    "1113": QuotaExhaustedError,
+    "1113": CreditsSpentError,
     "1308": QuotaExhaustedError,
     "1310": QuotaExhaustedError,
 }
@@ -54,7 +55,7 @@ BUSINESS_CODES: Final[Mapping[str, type[SearchProviderError]]] = {
 otherwise means too many requests at once.
 
 * ``1113`` (https://docs.z.ai/api-reference/api-code): "Your account is in arrears, please
-  recharge and try again".
+  recharge and try again": a spent prepaid balance, re-checked as one.
 * ``1308`` and ``1310``: the GLM Coding Plan's usage windows spent, "Usage limit reached for
   5 hour. Your limit will reset at <time>" and "Weekly/Monthly Limit Exhausted. Your limit
   will reset at <time>". No Z.AI page found here lists them (docs.z.ai/devpack/

@@ -35,10 +35,11 @@ r"""Anthropic: Claude answers from live results of its server-side ``web_search`
   (model or endpoint not found).``. Spent credits come as a 400 ``invalid_request_error``
   whose message says ``Your credit balance is too low to access the Anthropic API``
   (quoted from live answers in anthropics/claude-code issues #4208 and #66314, and
-  anthropics/claude-quickstarts #229); that reads as spent credits
-  (:class:`~websearch_core.errors.QuotaExhaustedError`), not as a bad request, so the
-  provider is skipped rather than asked again. A 402 (``billing_error`` in Anthropic's
-  SDKs) is spent credits through the shared classifier already. No credentials: ``No
+  anthropics/claude-quickstarts #229); that reads as a spent prepaid balance
+  (:class:`~websearch_core.errors.CreditsSpentError`), not as a bad request, so the
+  provider is skipped rather than asked again, and re-checked once it may be topped up.
+  A 402 (``billing_error`` in Anthropic's SDKs) is spent credits through the shared
+  classifier already. No credentials: ``No
   Anthropic credentials found. Set ANTHROPIC_SEARCH_API_KEY or ANTHROPIC_API_KEY, or
   configure Anthropic OAuth.``.
 
@@ -54,7 +55,7 @@ Docs: https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-to
 from collections.abc import Mapping
 from typing import Final
 
-from ..errors import QuotaExhaustedError
+from ..errors import CreditsSpentError
 from ..models import SearchResponse
 from ..provider_credentials import ApiKey, StoredOAuth
 from ..transport import HttpRequest
@@ -158,7 +159,7 @@ class AnthropicProvider(ProtocolProvider):
     errors = ErrorMap(
         prefix="Anthropic API error",
         code=error_code,
-        codes={"spent_credits": QuotaExhaustedError},
+        codes={"spent_credits": CreditsSpentError},
     )
     oauth_refresh_statuses = frozenset({401})
     credential_kinds = (

@@ -81,7 +81,7 @@ at most five domains, ``allowed_domains`` "cannot be set together with"
 
 from typing import Final
 
-from ..errors import AuthorizationError, QuotaExhaustedError, ResponseParseError
+from ..errors import AuthorizationError, CreditsSpentError, ResponseParseError
 from ..json_decode import json_loads
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
@@ -165,7 +165,7 @@ class XaiProvider(ProtocolProvider):
     errors = ErrorMap(
         prefix="xAI Responses API error",
         code=error_code,
-        codes={"bad_key": AuthorizationError, "spent_credits": QuotaExhaustedError},
+        codes={"bad_key": AuthorizationError, "spent_credits": CreditsSpentError},
     )
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
