@@ -17,6 +17,7 @@ from .browser import browser_enabled, browser_unavailable_reason, get_default_br
 from .clauses import join_clauses
 from .deadline import StoreWaitsWithin
 from .ledger import mark_scope
+from .orchestration.credit_probe import next_recheck
 from .orchestration.quota import (
     SKIPPED_SUFFIX,
     Budget,
@@ -301,6 +302,18 @@ async def _next_slot(store: StateStore, provider_id: str, rate_text: str, now: f
     return f"; next request slot at {at} (in {math.ceil(wait)} s, rate {rate})"
 
 
+def _recheck_text(recheck: float | None, now: float) -> str:
+    """When a spent prepaid balance is checked again with one request, or ``""``.
+
+    A user who topped the balance up sees that no reset is needed, and from when.
+    """
+    if recheck is None:
+        return ""
+    if recheck <= now:
+        return "; its credits are checked again by the next search"
+    return f"; its credits are checked again from {utc_text(recheck)}"
+
+
 async def _kept_note(
     store: StateStore, provider: SearchProvider, context: ProviderContext, now: float
 ) -> str | None:
@@ -365,6 +378,7 @@ async def _collect_status(
         elif mark is not None:
             described = describe_mark(info.label, mark, keyless=info.credential_free)
             reason = described.removesuffix(f"; {SKIPPED_SUFFIX}")
+            reason += _recheck_text(await next_recheck(safe, provider_id, mark, now), now)
         elif over_budget_until is not None:
             reason = f"over budget until {utc_text(over_budget_until)}"
         elif not in_chain:

@@ -20,6 +20,10 @@ Reserve before send. :meth:`Ledger.reserve` is the step right before a request g
    kept either: the store withdraws it, or gives it back once it lands (see
    :class:`~websearch_core.state.StateStoreTimeoutError`).
 
+A spent prepaid balance's mark is re-checked by one request once it may have been topped
+up (:mod:`.credit_probe`): :meth:`Ledger.reserve` lets the one search that claims the
+probe through, a success clears the mark and a failure renews it.
+
 Marks carry the scope they were earned with (a fingerprint of the credential and endpoint,
 :func:`mark_scope`): after a new key, another OAuth sign-in or another endpoint the provider
 is tried again.
@@ -42,6 +46,7 @@ from ..endpoint_variables import endpoint_variables
 from ..errors import RateLimitedError, SearchProviderError
 from ..providers.base import ProviderInfo
 from ..state.base import ProviderMark, StateStore, UsageGrant, UsageWindow
+from .credit_probe import due_probe, keep_recheck, rechecks, renewed
 from .quota import (
     Budget,
     FailurePolicy,
@@ -143,6 +148,8 @@ class Reservation:
         uncounted: Why the request is not counted, when its budget could not be checked
             and it is asked as the last resort (``reserve(accept_unchecked=True)``); the
             text for the attempt's detail and the response's notes. ``None``: counted.
+        probing: The spent prepaid balance's mark this request re-checks (its probe
+            claimed, see :mod:`.credit_probe`); ``None`` for a usual request.
     """
 
     provider: str
@@ -150,6 +157,7 @@ class Reservation:
     waited: float = 0.0
     failures: int = 0
     uncounted: str | None = None
+    probing: ProviderMark | None = None
     released: bool = field(default=False, repr=False)
 
 
@@ -189,6 +197,8 @@ class Ledger:
         self.scope_of = scope_of
         self.max_wait = max_wait
         self._failures_seen: dict[str, int] = {}
+        self._probing: dict[str, ProviderMark] = {}
+        """Per provider, the mark its claimed probe re-checks, until the outcome is recorded."""
 
     def _scope(self, provider_id: str, scope: str | None) -> str | None:
         if scope is not None or self.scope_of is None:
@@ -213,7 +223,12 @@ class Ledger:
         """
         now = self.clock()
         mark = await self.store.get_mark(info.id, now)
-        if mark is not None and mark.applies_to(self._scope(info.id, scope)):
+        # A mark whose re-check is due does not skip: reserve decides who makes the check.
+        if (
+            mark is not None
+            and mark.applies_to(self._scope(info.id, scope))
+            and await due_probe(self.store, info.id, mark, now) is None
+        ):
             return _marked_out(info, mark, now)
         budget = self.budgets.get(info.id)
         if budget is not None:
@@ -280,7 +295,8 @@ class Ledger:
                 if reservation.waited > 0:  # while it waited, an earlier request may have a 429
                     now = self.clock()
                     mark = await self.store.get_mark(provider_id, now)
-                    if mark is not None and mark.applies_to(self._scope(provider_id, None)):
+                    applies = mark is not None and mark.applies_to(self._scope(provider_id, None))
+                    if mark is not None and applies and not _probes(reservation, mark):
                         raise _marked_out(info, mark, now)
             except BaseException:  # refused, cancelled, or the store broke: nothing was sent
                 await asyncio.shield(self.release(reservation))
@@ -309,11 +325,41 @@ class Ledger:
         grant = await self.store.reserve_unless_marked(provider_id, windows, now)
         if grant.mark is not None:
             if skip_marked and grant.mark.applies_to(self._scope(provider_id, None)):
-                raise _marked_out(info, grant.mark, now)
+                return await self._probe(info, label, windows, grant.mark, now, accept_unchecked)
             # Forced, or earned with another key or endpoint: it is asked after all.
             grant = await self.store.reserve_usage(provider_id, windows)
         reservation = self._granted(provider_id, label, windows, grant, accept_unchecked)
         self._failures_seen[provider_id] = grant.failures
+        return reservation
+
+    async def _probe(
+        self,
+        info: ProviderInfo | str,
+        label: str,
+        windows: tuple[UsageWindow, ...],
+        mark: ProviderMark,
+        now: float,
+        accept_unchecked: bool,
+    ) -> Reservation:
+        """The reservation re-checking ``mark``'s spent prepaid balance, or its skip.
+
+        The probe's window (limit one) is counted with the request's own in one atomic
+        store step, so among any number of searches and processes one claims it; the
+        rest are skipped as the mark says, as before its re-check was due.
+        """
+        provider_id = info.id if isinstance(info, ProviderInfo) else info
+        probe = await due_probe(self.store, provider_id, mark, now)
+        if probe is None:
+            raise _marked_out(info, mark, now)
+        claimed = (probe, *windows)
+        grant = await self.store.reserve_usage(provider_id, claimed)
+        if not grant.granted and (grant.unchecked or not grant.counts or grant.counts[0] >= 1):
+            raise _marked_out(info, mark, now)  # another search holds the probe
+        reservation = self._granted(provider_id, label, claimed, grant, accept_unchecked)
+        self._failures_seen[provider_id] = grant.failures
+        reservation.probing = mark
+        self._probing[provider_id] = mark
+        logger.info("web search provider %s: re-checking its spent credits", provider_id)
         return reservation
 
     def _granted(
@@ -368,6 +414,8 @@ class Ledger:
         if reservation.released:
             return
         reservation.released = True
+        if reservation.probing is not None:  # unsent: the probe is free for another search
+            self._probing.pop(reservation.provider, None)
         await self.store.release_usage(reservation.provider, reservation.windows)
 
     async def count_request(self, provider_id: str) -> None:
@@ -387,16 +435,20 @@ class Ledger:
         The chain bounds the store's wait only around a success that writes; the usual
         one writes nothing and is spared setting up the bound (about 2 us a search).
         """
-        return self._failures_seen.get(provider_id, 1) > 0
+        return provider_id in self._probing or self._failures_seen.get(provider_id, 1) > 0
 
     async def record_success(self, provider_id: str) -> None:
-        """A success closes the circuit breaker.
+        """A success closes the circuit breaker, and a re-check's clears its mark.
 
         The failure counter read at reservation time says whether there is anything to
         forgive; the usual success therefore writes nothing.
         """
+        probing = self._probing.pop(provider_id, None)
         if self._failures_seen.pop(provider_id, 1) > 0:
             await self.store.reset_failures(provider_id)
+        if probing is not None:  # the balance was topped up: the provider is back
+            await self.store.clear_mark(provider_id)
+            logger.info("web search provider %s has credits again; mark cleared", provider_id)
 
     async def record_failure(
         self, provider_id: str, error: BaseException, *, scope: str | None = None
@@ -409,8 +461,13 @@ class Ledger:
             scope: The credential/endpoint scope it was used with (default: ``scope_of``).
         """
         self._failures_seen.pop(provider_id, None)
+        probing = self._probing.pop(provider_id, None)
         failures = await self.store.record_failure(provider_id) if is_transient(error) else 0
-        mark = mark_for_failure(error, now=self.clock(), failures=failures, policy=self.policy)
+        now = self.clock()
+        mark = mark_for_failure(error, now=now, failures=failures, policy=self.policy)
+        recheck = rechecks(error)
+        if mark is None and probing is not None:  # the re-check told nothing: wait again
+            mark, recheck = renewed(probing, now), True
         if mark is not None:
             # An authorization cooldown belongs to the key and endpoint that earned it; a
             # rate limit or a spent quota to the OAuth sign-in that earned it, if one did;
@@ -420,6 +477,8 @@ class Ledger:
             if current and (mark.kind in SCOPED_MARKS or current.startswith(OAUTH_SCOPE_PREFIX)):
                 mark = _with_scope(mark, current)
             await self.store.set_mark(provider_id, mark)
+            if recheck:
+                await keep_recheck(self.store, provider_id, mark)
             logger.info("web search provider %s marked %s: %s", provider_id, mark.kind, mark.reason)
 
     async def record_unresolved(
@@ -501,6 +560,12 @@ def mark_scope(context: "ProviderContext", provider_id: str) -> str:
     parts.extend(f"oauth {s.entry}={s.fingerprint}" for s in sign_ins)
     digest = hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass"))
     return (OAUTH_SCOPE_PREFIX if sign_ins else "") + digest.hexdigest()[:16]
+
+
+def _probes(reservation: Reservation, mark: ProviderMark) -> bool:
+    """Whether ``reservation`` is the re-check of ``mark`` (so the mark must not stop it)."""
+    probing = reservation.probing
+    return probing is not None and probing.set_at == mark.set_at and probing.kind == mark.kind
 
 
 def _with_scope(mark: ProviderMark, scope: str) -> ProviderMark:
