@@ -1,0 +1,72 @@
+"""The ledger's re-check of a spent prepaid balance, on a memory store with a set clock."""
+
+import time
+
+import pytest
+
+from websearch_core.errors import CreditsSpentError, ProviderTimeoutError
+from websearch_core.ledger import Ledger, ProviderSkippedError
+from websearch_core.orchestration.credit_probe import CREDIT_RECHECK_SECONDS
+from websearch_core.state.base import MemoryStore
+
+PROVIDER = "anthropic"
+
+
+class Clock:
+    """Epoch seconds that move only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _spent() -> CreditsSpentError:
+    return CreditsSpentError(PROVIDER, "Anthropic API error (400): credit balance too low", 400)
+
+
+async def _spent_and_due(store: MemoryStore, clock: Clock) -> Ledger:
+    ledger = Ledger(store, clock=clock)
+    await ledger.record_failure(PROVIDER, _spent())
+    with pytest.raises(ProviderSkippedError):  # before the wait: skipped as ever
+        await ledger.reserve(PROVIDER, skip_marked=True)
+    clock.now += CREDIT_RECHECK_SECONDS
+    return ledger
+
+
+async def test_an_unsent_probe_is_given_back_for_another_search() -> None:
+    store, clock = MemoryStore(), Clock()
+    ledger = await _spent_and_due(store, clock)
+    probe = await ledger.reserve(PROVIDER, skip_marked=True)
+    assert probe.probing is not None
+    other = Ledger(store, clock=clock)
+    with pytest.raises(ProviderSkippedError):  # claimed: one probe at a time
+        await other.reserve(PROVIDER, skip_marked=True)
+    await ledger.release(probe)  # never sent (no connection, or cancelled)
+    again = await other.reserve(PROVIDER, skip_marked=True)
+    assert again.probing is not None
+
+
+async def test_a_probe_that_times_out_renews_the_mark_for_another_wait() -> None:
+    store, clock = MemoryStore(), Clock()
+    ledger = await _spent_and_due(store, clock)
+    await ledger.reserve(PROVIDER, skip_marked=True)
+    await ledger.record_failure(PROVIDER, ProviderTimeoutError(PROVIDER, "timed out"))
+    mark = await store.get_mark(PROVIDER, clock.now)
+    assert mark is not None and mark.kind == "exhausted" and mark.set_at == clock.now
+    clock.now += CREDIT_RECHECK_SECONDS - 1
+    with pytest.raises(ProviderSkippedError):
+        await Ledger(store, clock=clock).reserve(PROVIDER, skip_marked=True)
+    clock.now += 1
+    renewed = await Ledger(store, clock=clock).reserve(PROVIDER, skip_marked=True)
+    assert renewed.probing is not None
+
+
+async def test_a_probe_answered_clears_the_mark() -> None:
+    store, clock = MemoryStore(), Clock()
+    ledger = await _spent_and_due(store, clock)
+    await ledger.reserve(PROVIDER, skip_marked=True)
+    assert ledger.owes_forgiveness(PROVIDER)  # the chain bounds the write that follows
+    await ledger.record_success(PROVIDER)
+    assert await store.get_mark(PROVIDER, clock.now) is None
