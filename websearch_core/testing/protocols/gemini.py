@@ -16,7 +16,9 @@
   ``endTime``, both or neither, each an RFC 3339 timestamp string, the start not after
   the end; anything else is Google's ``400 INVALID_ARGUMENT``. Every request's tool
   object is kept in :attr:`GeminiProtocol.search_tools`. With ``honour_dates`` on, a
-  valid window leaves out dated results outside it (start included, end excluded).
+  valid window leaves out dated results outside it (start included, end excluded). A
+  model in :attr:`GeminiProtocol.refuses_time_filter` refuses ``timeRangeFilter`` as an
+  unknown field (``400 INVALID_ARGUMENT`` naming it), as a model or route without it would.
 * ``POST /v1internal:streamGenerateContent`` (Cloud Code Assist) needs a bearer token and a
   ``project``; it streams the same chunks wrapped as ``{"response": ..., "traceId": ...}``.
   It takes a Vertex-shaped request (the Gemini CLI's ``VertexGenerateContentRequest``),
@@ -220,15 +222,17 @@ def _interval_problem(value: Any, where: str) -> str | None:
     return None
 
 
-def _search_tool_problem(request: dict[str, Any], *, time_filter: bool) -> str | None:
+def _search_tool_problem(
+    request: dict[str, Any], *, time_filter: bool, prefix: str = "request.tools"
+) -> str | None:
     """What Google refuses in the request's ``google_search`` tools, or ``None``.
 
     Args:
         request: The ``GenerateContentRequest`` (unwrapped).
         time_filter: Whether the route takes ``timeRangeFilter`` (the Gemini API does).
+        prefix: Where the tools are in the body the route was sent, as messages name it.
     """
     tools = request.get("tools")
-    prefix = "request.tools" if time_filter else "request.request.tools"
     for index, tool in enumerate(tools if isinstance(tools, list) else []):
         if not isinstance(tool, dict):
             continue
@@ -344,6 +348,10 @@ class GeminiProtocol:
         """The access tokens the token endpoint issued, in order."""
         self.search_tools: list[Any] = []
         """Each generate request's ``google_search`` tool objects, in order of arrival."""
+        self.refuses_time_filter: set[str] = set()
+        """Models whose Developer API does not take ``timeRangeFilter``: a request with one
+        gets Google's ``400 INVALID_ARGUMENT`` naming the field as unknown (a model or
+        route that refuses it; the other fields are checked as usual)."""
 
     def query_of(self, request: RecordedRequest) -> str:
         """The text of the last ``contents`` entry (wrapped or not)."""
@@ -375,10 +383,11 @@ class GeminiProtocol:
         except ValueError:
             return _google_error(400, "Invalid JSON payload received.", "INVALID_ARGUMENT")
         self.search_tools.extend(_search_tools(body))
-        problem = _search_tool_problem(body, time_filter=True)
+        model = prefix.removeprefix("/v1beta/models/")
+        takes_filter = model not in self.refuses_time_filter
+        problem = _search_tool_problem(body, time_filter=takes_filter)
         if problem is not None:
             return _google_error(400, problem, "INVALID_ARGUMENT")
-        model = prefix.removeprefix("/v1beta/models/")
         chunks = _chunks(_query_in(body), results, model, _grounded(body))
         if request.query_dict().get("alt") == "sse":
             return _sse(chunks)
@@ -440,7 +449,7 @@ class GeminiProtocol:
             return _google_error(400, "Invalid project resource name", "INVALID_ARGUMENT")
         inner = _request_of(body)
         self.search_tools.extend(_search_tools(inner))
-        problem = _search_tool_problem(inner, time_filter=False)
+        problem = _search_tool_problem(inner, time_filter=False, prefix="request.request.tools")
         if problem is not None:
             return _google_error(400, problem, "INVALID_ARGUMENT")
         model = str(body.get("model") or "gemini-2.5-flash")
