@@ -116,9 +116,18 @@ def code_assist_body(
 
 
 def developer_request(
-    params: SearchParams, system_prompt: str, *, model: str, key: str
+    params: SearchParams,
+    system_prompt: str,
+    *,
+    model: str,
+    key: str,
+    filters: FilterSupport = MODE_FILTERS["api_key"],
 ) -> HttpRequest:
-    """The Developer API's ``streamGenerateContent?alt=sse`` call with ``x-goog-api-key``."""
+    """The Developer API's ``streamGenerateContent?alt=sse`` call with ``x-goog-api-key``.
+
+    ``filters`` is the mode's support for this search: Cloud Code's (no time filter) once
+    the model refused ``timeRangeFilter`` (:mod:`._gemini_time_refusal`).
+    """
     return HttpRequest(
         method="POST",
         url=f"{DEVELOPER_API_ORIGIN}/v1beta/models/{quote(model, safe='-._')}"
@@ -129,7 +138,7 @@ def developer_request(
             "Content-Type": "application/json",
             "Accept": "text/event-stream",
         },
-        json=request_body(params, system_prompt, filters=MODE_FILTERS["api_key"]),
+        json=request_body(params, system_prompt, filters=filters),
         stream=True,
     )
 

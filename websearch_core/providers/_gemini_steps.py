@@ -16,7 +16,9 @@ exchange whose refusal sent us to the account's model list, once it has: one loo
 search) and ``replaced`` (the note saying which model replaced the default, and why);
 ``note`` (the name of the state store's note on the default's replacement, ``None`` when
 the model may not be replaced), ``noted`` (the pick that note named, read before the first
-request) and ``from_note`` (the default, while the noted pick stands in for it).
+request) and ``from_note`` (the default, while the noted pick stands in for it);
+``time_filter`` (API-key mode: whether the stream still sends ``timeRangeFilter``) and
+``time_filter_refused`` (the note of a refusal of it, :mod:`._gemini_time_refusal`).
 
 A stream refused for its model (a 404, or a 400 whose message names the model, see
 :mod:`._gemini_catalog`) asks the sign-in's model list once per client, account (the
@@ -69,6 +71,7 @@ from ._gemini_catalog import (
     unavailable_model_error,
 )
 from ._gemini_errors import CLOUD_CODE_ERRORS
+from ._gemini_filters import MODE_FILTERS
 from ._gemini_parse import parse_chunks, project_id, response_chunks
 from ._gemini_request import (
     CodeAssistCall,
@@ -79,6 +82,12 @@ from ._gemini_request import (
     models_request,
 )
 from ._gemini_signins import SignIn, new_request_id
+from ._gemini_time_refusal import (
+    TIME_FILTER_STATE,
+    drop_time_filter,
+    refused_time_filter,
+    time_filter_record,
+)
 
 __all__ = [
     "CONNECTION_RESENDS",
@@ -195,6 +204,7 @@ def begin(
         state["note"] = _note_name(context, sign_in, token)
     else:
         state["key"] = key
+        state["time_filter"] = True
 
 
 def resend(flow: Flow, backoff: Callable[[int], float]) -> DelayedRequest | None:
@@ -248,7 +258,10 @@ def step_request(flow: Flow, step: str) -> HttpRequest:
     state["step"], state["seen"] = step, len(flow.exchanges)
     prompt = flow.context.system_prompt
     if flow.token is None:
-        return developer_request(flow.params, prompt, model=state["model"], key=state["key"])
+        filters = MODE_FILTERS["api_key" if state["time_filter"] else "oauth"]
+        return developer_request(
+            flow.params, prompt, model=state["model"], key=state["key"], filters=filters
+        )
     if step == "stream":
         _use_known_replacement(flow)
     sign_in = _sign_in(flow)
@@ -311,6 +324,9 @@ def next_step(flow: Flow, info: ProviderInfo) -> HttpRequest | None:
         if found is None:
             raise ProviderNotConfiguredError(info.id, NO_PROJECT)
         state["project"] = found
+        return step_request(flow, "stream")
+    if refused_time_filter(flow):  # the same search again, the dates in the question
+        drop_time_filter(flow, info, refused=True)
         return step_request(flow, "stream")
     if _noted_pick_refused(flow):
         return _back_to_default(flow)
@@ -522,7 +538,9 @@ def after_connection_failure(
 def grounded_answer(flow: Flow) -> SearchResponse:
     """The grounded answer of the last stream (events, or a plain JSON body).
 
-    When the default model was replaced, the response's ``notes`` say by which and why.
+    When the default model was replaced, the response's ``notes`` say by which and why;
+    when the model refused the time filter, they say so, and a recency it could not apply
+    is recorded as ignored (:mod:`._gemini_time_refusal`).
     """
     response = flow.last.response
     events = response.events if isinstance(response, SseResponse) else ()
@@ -532,5 +550,10 @@ def grounded_answer(flow: Flow) -> SearchResponse:
         auth_mode="api_key" if flow.token is None else "oauth",
         limit=flow.params.result_count,
     )
-    note: str | None = flow.state.get("replaced")
-    return answer if note is None else answer.model_copy(update={"notes": (note,)})
+    said = (flow.state.get("replaced"), flow.state.get(TIME_FILTER_STATE))
+    notes = tuple(note for note in said if note is not None)
+    update: dict[str, object] = {"notes": notes} if notes else {}
+    record = time_filter_record(flow)
+    if record:
+        update["filters"] = record
+    return answer.model_copy(update=update) if update else answer

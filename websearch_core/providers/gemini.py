@@ -52,6 +52,10 @@
   ``date_before`` and ``recency`` go as ``google_search.timeRangeFilter``, which Google
   documents for the Gemini API only; with a sign-in (Cloud Code Assist, where no such
   field is documented) dates stay in the question and a recency is ignored.
+  A 400 whose message names ``timeRangeFilter`` (a model or route that refuses it) sends
+  the stream once more without it, the dates in the question as with a sign-in, and later
+  searches of the process with that model send that form at once
+  (:mod:`._gemini_time_refusal`).
 * **Errors:** ``Gemini Developer API error (<status>): <message>`` or ``Gemini Cloud Code API
   error (<status>): <message>`` after the shared classifier. How Google's error bodies are
   read (message, bad credentials in a 400, a spent quota, wait hints) is told in
@@ -95,6 +99,7 @@ from ._gemini_steps import (
     replacement_note_key,
     take_note,
 )
+from ._gemini_time_refusal import drop_time_filter, key_mode_filters, refused_before
 from ._google_token import GOOGLE_TOKEN_URL, TOKEN_URL_NAME, token_refresher
 from ._json_api import honours
 from .base import (
@@ -205,9 +210,13 @@ class GeminiProvider(ProtocolProvider):
     def filter_support(self, context: ProviderContext) -> FilterSupport:
         """The Developer API's support with a key, Cloud Code's with a sign-in.
 
-        The same choice :meth:`prepare` makes: a stored token wins over a key.
+        The same choice :meth:`prepare` makes: a stored token wins over a key. A model
+        that refused ``timeRangeFilter`` in this process is planned as Cloud Code is, its
+        dates in the question (:mod:`._gemini_time_refusal`).
         """
-        return MODE_FILTERS["api_key" if self.sign_in(context) is None else "oauth"]
+        if self.sign_in(context) is None:
+            return key_mode_filters(model_name(context))
+        return MODE_FILTERS["oauth"]
 
     def status_note_name(self, context: ProviderContext) -> str | None:
         """The note naming the model searches use instead of a default the account lacks."""
@@ -232,6 +241,8 @@ class GeminiProvider(ProtocolProvider):
             await self._read_note(flow)
         else:
             begin(flow, key=self.require_api_key(flow.context))
+            if refused_before(flow.state["model"]):  # this process saw the model refuse it
+                drop_time_filter(flow, self.info, refused=False)
 
     async def _read_note(self, flow: Flow) -> None:
         """Start from the replacement model a note in the state store names, if any.

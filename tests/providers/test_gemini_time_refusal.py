@@ -1,0 +1,54 @@
+"""Which Gemini errors mean "no time filter here", and the question form a resend is sent."""
+
+import json
+from datetime import date
+
+import pytest
+
+from websearch_core.filters import plan_filters
+from websearch_core.models import SearchParams
+from websearch_core.providers._gemini_filters import CLOUD_CODE_FILTERS, DEVELOPER_FILTERS
+from websearch_core.providers._gemini_time_refusal import names_time_filter
+from websearch_core.providers.gemini import INFO
+
+
+def _body(message: str) -> str:
+    return json.dumps({"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}})
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "named"),
+    [
+        # The JSON name, as an unknown field's message gives it.
+        (400, _body("Unknown name \"timeRangeFilter\" at 'tools[0].google_search'"), True),
+        # The proto path, as a field violation's message gives it.
+        (400, _body("Invalid value at 'tools[0].google_search.time_range_filter'"), True),
+        (400, _body("Request contains an invalid argument."), False),
+        (400, _body("API key not valid. Please pass a valid API key."), False),
+        (403, _body("timeRangeFilter is not allowed for this project"), False),
+        # Only the message is read: the name elsewhere in the body is no refusal of it.
+        (400, '{"error": {"message": "bad"}, "timeRangeFilter": 1}', False),
+        (400, "Unknown name timeRangeFilter", True),  # a body that is not JSON: its text
+    ],
+)
+def test_names_time_filter(status: int, body: str, named: bool) -> None:
+    assert names_time_filter(status, body) is named
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        SearchParams(query="python asyncio after:2025-01-01 before:2025-03-31"),
+        SearchParams(query="rust", date_after=date(2025, 1, 1), recency="week"),
+        SearchParams(query='"exact words" -noise site:docs.python.org before:2024-12-31'),
+        SearchParams(query="news", include_domains=["a.org"], date_before=date(2026, 2, 1)),
+        SearchParams(query="plain words"),
+    ],
+)
+def test_guard_a_resend_asks_what_a_sign_in_would_have_asked(params: SearchParams) -> None:
+    """A guard (the plan is unchanged): re-planning for Cloud Code gives the OAuth question."""
+    for_key = plan_filters(params, INFO, DEVELOPER_FILTERS).params
+    resent = plan_filters(for_key, INFO, CLOUD_CODE_FILTERS).params
+    assert resent.query == plan_filters(params, INFO, CLOUD_CODE_FILTERS).params.query
+    # And once more changes nothing (a search planned either way ends in one form).
+    assert plan_filters(resent, INFO, CLOUD_CODE_FILTERS).params.query == resent.query

@@ -1,0 +1,163 @@
+"""When a Gemini model refuses the time filter: the search still answers, dates in the question.
+
+With a key, a date or a recency goes to the Developer API as
+``google_search.timeRangeFilter`` (:mod:`._gemini_filters`). Google documents that field
+for the Gemini API, but not every model or route may take it: a third-party gateway's
+page says Gemini 3 models take at most 24 hours between ``startTime`` and ``endTime``, and
+a gateway set as the base URL may not know the field at all. Such a refusal is Google's
+``400 INVALID_ARGUMENT`` whose message names the field (``Unknown name
+"timeRangeFilter"``, ``...google_search.time_range_filter...``). Before the field was
+sent, the dates went in the question and Gemini always answered, so a refusal must never
+cost the answer:
+
+* the stream is sent once more, within the same attempt's time, without the field and with
+  the dates written into the question, exactly as the OAuth mode carries them (the filter
+  plan with Cloud Code's support, :data:`._gemini_filters.CLOUD_CODE_FILTERS`; a recency
+  is then not applied, as with a sign-in);
+* the model id is remembered for the process, so later searches with it are planned and
+  sent in that form straight away (:func:`refused_before`, read by
+  :meth:`GeminiProvider.filter_support` and when a search starts);
+* the answer's ``notes`` say so, a recency it could not apply is recorded as ignored, and
+  the refusal is logged at DEBUG.
+
+Any other 400 stands as before (the error names it). Nothing here sends anything.
+"""
+
+import logging
+import re
+import threading
+from typing import Any, Final
+
+from ..filters import plan_filters
+from ..filters.support import FilterSupport
+from ..models import AppliedFilter
+from ..provider_types import Flow, ProviderInfo
+from ..transport import HttpRequest
+from ._gemini_errors import error_text
+from ._gemini_filters import MODE_FILTERS
+
+__all__ = [
+    "TIME_FILTER_STATE",
+    "drop_time_filter",
+    "forget_refusals",
+    "key_mode_filters",
+    "names_time_filter",
+    "refused_before",
+    "refused_time_filter",
+    "remember_refusal",
+    "sent_time_filter",
+    "time_filter_record",
+]
+
+logger = logging.getLogger("websearch_core.providers.gemini")
+
+TIME_FILTER_STATE: Final = "time_filter_refused"
+"""The flow state key set once this search sends the question form (the refusal's note)."""
+_FIELD: Final = re.compile(r"time[ _]?range[ _]?filter", re.IGNORECASE)
+"""The field as Google's messages name it: ``timeRangeFilter`` (JSON) or
+``time_range_filter`` (the proto path in a field violation)."""
+
+_refusing: set[str] = set()
+"""Model ids whose Developer API refused ``timeRangeFilter`` in this process."""
+_lock: Final = threading.Lock()
+"""Clients on several threads share :data:`_refusing`."""
+
+
+def names_time_filter(status: int, body: str) -> bool:
+    """Whether an error is a 400 whose message names the time filter field.
+
+    Only Google's ``error.message`` (else the body) is read: a 400 for anything else, a
+    bad key or a model, stands as it did.
+
+    Example:
+        >>> names_time_filter(400, '{"error": {"code": 400, "message": "Invalid value '
+        ...     'at tools[0].google_search.time_range_filter", "status": "INVALID_ARGUMENT"}}')
+        True
+        >>> names_time_filter(400, '{"error": {"message": "API key not valid."}}')
+        False
+    """
+    return status == 400 and _FIELD.search(error_text(body)) is not None
+
+
+def remember_refusal(model: str) -> None:
+    """Note that ``model`` refused the time filter: this process sends it no more."""
+    with _lock:
+        _refusing.add(model)
+
+
+def refused_before(model: str) -> bool:
+    """Whether ``model`` refused the time filter earlier in this process."""
+    with _lock:
+        return model in _refusing
+
+
+def forget_refusals() -> None:
+    """Forget every refusal (a test's clean start; a new process starts with none)."""
+    with _lock:
+        _refusing.clear()
+
+
+def key_mode_filters(model: str) -> FilterSupport:
+    """The Developer API's support for ``model``: Cloud Code's once it refused the field."""
+    return MODE_FILTERS["oauth" if refused_before(model) else "api_key"]
+
+
+def sent_time_filter(request: HttpRequest) -> bool:
+    """Whether ``request``'s body carries ``timeRangeFilter`` in a ``google_search`` tool."""
+    body = request.json if isinstance(request.json, dict) else {}
+    tools: Any = body.get("tools")
+    return any(
+        isinstance(tool, dict)
+        and isinstance(tool.get("google_search"), dict)
+        and "timeRangeFilter" in tool["google_search"]
+        for tool in (tools if isinstance(tools, list) else [])
+    )
+
+
+def refused_time_filter(flow: Flow) -> bool:
+    """A key-mode stream that sent the time filter, answered by a 400 naming it (once)."""
+    last = flow.last
+    response = last.response
+    return (
+        flow.token is None
+        and TIME_FILTER_STATE not in flow.state
+        and sent_time_filter(last.request)
+        and names_time_filter(response.status, response.as_http().text())
+    )
+
+
+def drop_time_filter(flow: Flow, info: ProviderInfo, *, refused: bool) -> None:
+    """Send this search's dates in the question from now on, as the OAuth mode does.
+
+    The planned search is planned once more with Cloud Code's support, which writes the
+    dates into the question (``after:`` / ``before:``) and lets a recency go; planning an
+    already planned search again gives the same text, so a search planned either way ends
+    up in the same form. With ``refused``, the model is remembered and the answer's note
+    prepared.
+
+    Args:
+        flow: The search in API-key mode (``flow.state["model"]`` set).
+        info: The provider's facts, which the plan reads.
+        refused: This search saw the refusal (else an earlier one did).
+    """
+    model: str = flow.state["model"]
+    oauth_form = MODE_FILTERS["oauth"]
+    flow.params = plan_filters(flow.params, info, oauth_form).params
+    flow.state["time_filter"] = False
+    if not refused:
+        return
+    remember_refusal(model)
+    note = (
+        f"Gemini model {model} refused google_search.timeRangeFilter; the dates were sent "
+        "in the question instead and a recency was not applied (for this process)."
+    )
+    flow.state[TIME_FILTER_STATE] = note
+    logger.debug("%s", note)
+
+
+def time_filter_record(flow: Flow) -> tuple[AppliedFilter, ...]:
+    """A recency the search asked but could not send, recorded as ignored; else nothing."""
+    recency = flow.params.recency
+    if flow.state.get("time_filter", True) or recency is None:
+        return ()
+    return (AppliedFilter(name="recency", value=recency, applied=("ignored",)),)
