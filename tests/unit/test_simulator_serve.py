@@ -237,3 +237,30 @@ async def test_a_fixed_port_in_use_leaves_no_server_behind() -> None:
 def test_ports_for_a_provider_not_simulated_are_refused() -> None:
     with pytest.raises(KeyError, match="ports given for 'bing', not simulated here"):
         Simulator(["brave"], ports={"bing": 8080})
+
+
+def test_the_undo_line_takes_back_every_pasted_variable(serve: type[Served]) -> None:
+    # Once the simulator stopped, the pasted lines left each provider pointed at a port
+    # where nothing listens and every other one excluded: every search in that shell
+    # failed as a blocked network. The printed unset line, run after them, leaves none.
+    served = serve("brave", "searxng", "codex")
+    lines = served.printed()
+    served.stop()
+    exported = {
+        line.removeprefix("export ").split("=", 1)[0]
+        for line in lines
+        if line.startswith("export ")
+    }
+    assert {"WEBSEARCH_BRAVE_BASE_URL", "SEARXNG_ENDPOINT", "WEBSEARCH_EXCLUDE"} <= exported
+    undo = [line[line.index("unset ") :] for line in lines if ": unset " in line]
+    assert len(undo) == 1 and lines[lines.index(SERVING) - 1].startswith("# "), lines
+    clean = {name: value for name, value in os.environ.items() if name not in exported}
+    shell = subprocess.run(
+        ["/bin/sh", "-c", "\n".join([*lines, undo[0], "exec env"])],
+        capture_output=True,
+        text=True,
+        timeout=_WAIT,
+        env=clean,
+    )
+    left = {line.split("=", 1)[0] for line in shell.stdout.splitlines()} & exported
+    assert shell.returncode == 0 and not left, (shell.stderr, left)

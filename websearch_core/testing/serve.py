@@ -33,11 +33,13 @@ from .simulator import FAKE_KEY_PREFIX, PROTOCOLS, ROUTES_SERVED, Simulator
 __all__ = [
     "DEFAULT_PROVIDERS",
     "PROG",
+    "UNDO_LEAD",
     "base_url_variable",
     "key_variable",
     "main",
     "paste_lines",
     "serve_parser",
+    "undo_command",
 ]
 
 PROG = "python -m websearch_core.testing serve"
@@ -49,6 +51,8 @@ DEFAULT_PROVIDERS = ("brave", "duckduckgo")
 engine behind it: enough to see a search answered and, with ``--provider duckduckgo``,
 the other kind of provider, without starting 25 servers."""
 _HIGHEST_PORT = 65535
+UNDO_LEAD = "# Once it is stopped, undo the lines in that shell: "
+"""What leads the printed ``unset`` line (:func:`undo_command`), a comment like the others."""
 
 
 def serve_parser() -> CommandParser:
@@ -206,8 +210,20 @@ def paste_lines(simulator: Simulator) -> list[str]:
     ]
     lines.append(_export(f"{ENV_PREFIX}EXCLUDE", ",".join(others)))
     lines.append(_export(f"{ENV_PREFIX}STATE_BACKEND", "memory"))
+    lines.append(f"{UNDO_LEAD}{undo_command(lines)}")
     lines.append("# Serving until Ctrl-C.")
     return lines
+
+
+def undo_command(lines: Sequence[str]) -> str:
+    """``unset`` of every variable ``lines`` export: the shell as it was before pasting.
+
+    Once the simulator is stopped, the pasted variables still point each provider at a
+    loopback port where nothing listens and exclude the rest, so every later search in
+    that shell failed with a refused connection; nothing said which lines to take back.
+    """
+    exported = (line.removeprefix("export ") for line in lines if line.startswith("export "))
+    return "unset " + " ".join(line.split("=", 1)[0] for line in exported)
 
 
 def base_url_variable(route: str) -> str:
