@@ -263,15 +263,30 @@ class HostNotReachedError(ProviderConnectionError):
             engine's plain fetch, answered with a block page, before headless Chromium
             reached no host. The failure is classed as unreached all the same (what failed
             is this machine's browser reaching the host), but the request counts as used.
+        loopback: The host refused was a loopback address, this machine's own: no
+            firewall or sign-in page stands there, so nothing listens where a base URL
+            points (a simulator stopped, a gateway not started), and the hint says so.
     """
 
     _CAUSE = "connect"
 
     def __init__(
-        self, provider: str, message: str, status: int | None = None, *, request_sent: bool = False
+        self,
+        provider: str,
+        message: str,
+        status: int | None = None,
+        *,
+        request_sent: bool = False,
+        loopback: bool = False,
     ) -> None:
         super().__init__(provider, message, status)
         self.request_sent = request_sent
+        self._loopback = loopback
+
+    @property
+    def loopback(self) -> bool:
+        """Whether the host not reached was this machine's loopback address."""
+        return self._loopback
 
     @property
     def cause(self) -> str:

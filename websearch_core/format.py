@@ -17,6 +17,7 @@ from .providers import PROVIDER_REGISTRY, get_provider
 __all__ = [
     "ELLIPSIS",
     "LONE_HOST_HINTS",
+    "LOOPBACK_HINT",
     "NOT_CONNECTED_HINT",
     "NO_PROVIDER_MESSAGE",
     "OFFLINE_HINT",
@@ -44,9 +45,16 @@ _WHAT_TO_CHECK = {
     "dns": f"check its network connection and DNS, {_SET_THE_PROXY}",
     "connect": f"check its connection and any firewall or sign-in page, {_SET_THE_PROXY}",
     "proxy": "check the proxy that WEBSEARCH_PROXY or HTTPS_PROXY names is running, or unset it",
+    "loopback": (
+        "start the server meant to answer there (a gateway; the simulator serves on new "
+        "ports each time it starts), or remove the base URLs that point there "
+        "(WEBSEARCH_<ID>_BASE_URL, [base_urls])"
+    ),
 }
 """What to check for each way nothing was reached (``HostNotReachedError.cause``): one
-wording for a search's hint and a page fetch's, which differ only in what they conclude."""
+wording for a search's hint and a page fetch's, which differ only in what they conclude.
+``loopback`` is a refusal at this machine's own address (:func:`~websearch_core.orchestration.
+offline.hint_cause`): no network stands between, so nothing listens where a base URL points."""
 OFFLINE_HINT = (
     "Not one provider's host name could be resolved, so this machine looks offline: "
     f"{_WHAT_TO_CHECK['dns']}."
@@ -72,7 +80,19 @@ _PROXY_NAMED_DOWN_HINT = (
 )
 """The proxy hint naming the variable or setting in use (:func:`with_offline_hint`)."""
 """Said when the proxy this machine is set to use refused every provider's connection."""
-_OFFLINE_HINTS = {"dns": OFFLINE_HINT, "connect": NOT_CONNECTED_HINT, "proxy": PROXY_DOWN_HINT}
+LOOPBACK_HINT = (
+    "Not one provider's host accepted a connection, and each was a loopback address (this "
+    f"machine), where nothing listens: {_WHAT_TO_CHECK['loopback']}."
+)
+"""Said when every provider asked was refused at a loopback address: a stopped simulator's
+pasted variables, not a blocked network (:data:`NOT_CONNECTED_HINT` sent users to check
+their firewall)."""
+_OFFLINE_HINTS = {
+    "dns": OFFLINE_HINT,
+    "connect": NOT_CONNECTED_HINT,
+    "proxy": PROXY_DOWN_HINT,
+    "loopback": LOOPBACK_HINT,
+}
 """The hint for each way nothing was reached (``HostNotReachedError.cause``)."""
 OFFLINE_HINTS = tuple(_OFFLINE_HINTS.values())
 """Every hint a search's failure text may end with (the command sets it on its own line)."""
@@ -80,6 +100,7 @@ _FETCH_LEADS = {
     "dns": "If the host name is right, this machine looks offline",
     "connect": "If the address is right, this machine's network looks blocked",
     "proxy": "The proxy looks down",
+    "loopback": "Nothing listens at that loopback address (this machine)",
 }
 """What one host not reached suggests, a page's or a search's lone provider's: unlike a
 search's two providers or more, one host may be a mistyped URL or a server that is down,

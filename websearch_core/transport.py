@@ -970,17 +970,31 @@ class Transport:
             message = f"{label} connection closed before the response was complete ({host})"
             return ProviderConnectionError(provider, message)
         if isinstance(exc, aiohttp.ClientConnectionError):
-            message = f"{label} connection failed ({host}): {connection_cause(exc)}"
-            failed_as = _connection_failure(exc)
-            if failed_as is ProxyUnreachableError:
-                return ProxyUnreachableError(provider, message, source=self._proxy_named(url))
-            return failed_as(provider, message)
+            return self._connection_failed(provider, label, url, exc)
         if isinstance(exc, aiohttp.ClientResponseError):  # aiohttp's parser refused the reply
             message = f"{label} sent an invalid HTTP response ({host}): {protocol_fault(exc)}"
             return ProviderUnavailableError(provider, message, BAD_RESPONSE_STATUS)
         detail = redactor_for(self._known_secrets())(str(exc))
         message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
         return ProviderUnavailableError(provider, message)
+
+    def _connection_failed(
+        self, provider: str, label: str, url: str, exc: BaseException
+    ) -> ProviderConnectionError:
+        """The error for a connection that failed: which host, and whose failure it says.
+
+        A refusal at a loopback address is marked so (``loopback``): nothing listens where
+        a base URL points on this machine, which no firewall explains.
+        """
+        host = urlsplit(url).netloc.rpartition("@")[2] or "?"  # never the userinfo
+        message = f"{label} connection failed ({host}): {connection_cause(exc)}"
+        failed_as = _connection_failure(exc)
+        if failed_as is ProxyUnreachableError:
+            return ProxyUnreachableError(provider, message, source=self._proxy_named(url))
+        if failed_as is HostNotReachedError:
+            loopback = is_loopback(urlsplit(url).hostname or "")
+            return HostNotReachedError(provider, message, loopback=loopback)
+        return failed_as(provider, message)
 
     def unanswered_lookup(
         self, provider: str, label: str, urls: Iterable[str], seconds: float

@@ -14,10 +14,16 @@ from contextlib import asynccontextmanager
 import aiohttp
 import pytest
 
-from tests.functional._sim_helpers import SwitchableNetwork, Unresolvable
+from tests.functional._sim_helpers import PartlyDownNetwork, SwitchableNetwork, Unresolvable
+from tests.refused_port import refused_port
 from websearch_core import WebSearch
 from websearch_core.errors import AllProvidersFailedError
-from websearch_core.format import OFFLINE_HINT
+from websearch_core.format import (
+    LOOPBACK_HINT,
+    NOT_CONNECTED_HINT,
+    OFFLINE_HINT,
+    page_unreached_hint,
+)
 from websearch_core.testing import Fault, Simulator
 
 PROVIDERS = ["bing", "duckduckgo"]
@@ -135,3 +141,50 @@ async def test_a_provider_failing_on_a_working_network_still_cools_down(failure:
     mark = status["bing"].mark
     assert mark is not None and mark.kind == "circuit_open"
     assert mark.failures == 2
+
+
+async def test_every_loopback_base_url_refused_is_told_nothing_listens_there() -> None:
+    # The simulator's pasted variables left behind once it stopped: every provider is
+    # refused at this machine's own address. No firewall stands there, so the blocked-
+    # network hint sent the user to check a network that works; and, as offline, the
+    # refusals open no breaker, so the providers are asked once the server is back.
+    closed = f"http://127.0.0.1:{refused_port()}"
+    async with Simulator(PROVIDERS) as sim:
+        refused = sim.settings(
+            base_urls={pid: closed for pid in PROVIDERS}, providers=PROVIDERS, cache=False
+        )
+        async with WebSearch(refused) as ws:
+            result = await ws.run("python asyncio")
+            status = {row.id: row.mark for row in await ws.provider_status()}
+    assert result.error is not None
+    assert "Bing connection failed (127.0.0.1:" in result.error
+    assert result.error.endswith(LOOPBACK_HINT)
+    assert NOT_CONNECTED_HINT not in result.error
+    assert status["bing"] is None and status["duckduckgo"] is None
+
+
+async def test_a_forced_provider_refused_at_loopback_is_told_nothing_listens_there() -> None:
+    async with Simulator(PROVIDERS) as sim:
+        closed = {"bing": f"http://127.0.0.1:{refused_port()}"}
+        async with WebSearch(sim.settings(base_urls=closed)) as ws:
+            result = await ws.run("python asyncio", provider="bing")
+    assert result.error is not None
+    assert result.error.endswith(f"(ClientConnectorError). {page_unreached_hint('loopback')}")
+    assert page_unreached_hint("loopback").startswith("Nothing listens at that loopback")
+
+
+async def test_a_loopback_refusal_beside_a_remote_one_keeps_the_network_hint() -> None:
+    # Guard (passes before and after): a host of another machine refused too may be a
+    # firewall, so the hint stays the blocked network's.
+    network = PartlyDownNetwork()
+    async with Simulator(PROVIDERS) as sim:
+        routes = {
+            "bing": f"http://127.0.0.1:{refused_port()}",
+            "duckduckgo": sim["duckduckgo"].base_url.replace("127.0.0.1", "ddg.invalid"),
+        }
+        connector = aiohttp.TCPConnector(resolver=network, use_dns_cache=False)
+        async with aiohttp.ClientSession(connector=connector) as session:
+            settings = sim.settings(base_urls=routes, providers=PROVIDERS, cache=False)
+            async with WebSearch(settings, session=session) as ws:
+                result = await ws.run("python asyncio")
+    assert result.error is not None and result.error.endswith(NOT_CONNECTED_HINT)

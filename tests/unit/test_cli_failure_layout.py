@@ -17,7 +17,7 @@ import pytest
 from tests.refused_port import refused_port
 from websearch_core import SEARCH_PROVIDER_ORDER
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, main
-from websearch_core.format import NOT_CONNECTED_HINT, page_unreached_hint
+from websearch_core.format import LOOPBACK_HINT, page_unreached_hint
 from websearch_core.testing import Fault, Simulator
 
 Routes = Callable[..., Simulator]
@@ -71,14 +71,14 @@ def test_no_host_reached_prints_a_provider_a_line_then_the_hint(
         "Error: All web search providers failed:",
         f"  brave: {said['brave']}",
         f"  duckduckgo: {said['duckduckgo']}",
-        NOT_CONNECTED_HINT,
+        LOOPBACK_HINT,  # the refused port is this machine's: nothing listens, no firewall
     ]
     # The tool's text is the spec's, one line, the same words in the same order.
     error = data["error"]
     assert isinstance(error, str) and "\n" not in error
     assert error == (
         f"All web search providers failed: brave: {said['brave']}; "
-        f"duckduckgo: {said['duckduckgo']}. {NOT_CONNECTED_HINT}"
+        f"duckduckgo: {said['duckduckgo']}. {LOOPBACK_HINT}"
     )
     assert not sim["brave"].requests and not sim["duckduckgo"].requests
 
@@ -130,8 +130,9 @@ def test_one_provider_failing_prints_its_error_on_one_line(
 def test_a_forced_provider_refused_prints_the_one_host_hint_on_its_own_line(
     routes: Routes, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # It got no hint at all, while two providers refused got NOT_CONNECTED_HINT: one host
-    # may be a wrong address, so the hint allows for it, as `websearch fetch` says it.
+    # It got no hint at all, while two providers refused got the offline hint: one host
+    # may be a wrong address, so the hint allows for it, as `websearch fetch` says it. A
+    # loopback one is this machine's own, so it says nothing listens there.
     sim = routes("brave", refused=("brave",))
     data, err = _failed_json(capsys, "--provider", "brave")
     failures = data["failures"]
@@ -139,8 +140,8 @@ def test_a_forced_provider_refused_prints_the_one_host_hint_on_its_own_line(
     said = failures[0]["error"]
     assert failures == [{"provider": "brave", "error": said}]
     assert "could not connect (ClientConnectorError)" in said
-    hint = page_unreached_hint("connect")
-    assert hint.startswith("If the address is right, this machine's network looks blocked")
+    hint = page_unreached_hint("loopback")
+    assert hint.startswith("Nothing listens at that loopback address (this machine): start")
     assert data["error"] == f"{said}. {hint}"
     assert err.splitlines() == [f"Error: {said}.", hint]
     assert not sim["brave"].requests

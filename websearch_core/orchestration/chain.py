@@ -62,6 +62,7 @@ from .fanout import FanOutProvider
 from .last_resort import LastResort, awaits_last_resort
 from .ledger import Ledger, ProviderSkippedError, Reservation, mark_scope
 from .offline import (
+    hint_cause,
     is_unreached,
     lone_unreached_cause,
     offline_cause,
@@ -198,9 +199,9 @@ class ChainOutcome:
         errors = [error for _, error in self.failures]
         cause = self.offline_cause
         if cause is not None:
-            return with_offline_hint(text, cause, proxy_source(errors))
+            return with_offline_hint(text, hint_cause(cause, errors), proxy_source(errors))
         lone = lone_unreached_cause(errors)
-        return text if lone is None else with_lone_host_hint(text, lone)
+        return text if lone is None else with_lone_host_hint(text, hint_cause(lone, errors))
 
 
 @dataclass(slots=True)

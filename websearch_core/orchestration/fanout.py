@@ -184,6 +184,15 @@ class PublicEnginesUnresolvedError(PublicEnginesFailedError, HostNotReachedError
         return proxy_source(error for _, error in self.failures)
 
     @property
+    def loopback(self) -> bool:
+        """Every engine asked was refused at a loopback address (nothing listens there)."""
+        return all(
+            isinstance(error, HostNotReachedError) and error.loopback
+            for _, error in self.failures
+            if is_unreached(error)
+        )
+
+    @property
     def hosts(self) -> int:
         """The engines asked, every one of which failed before reaching its host."""
         return sum(1 for _, error in self.failures if is_unreached(error))

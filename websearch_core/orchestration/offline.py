@@ -42,6 +42,7 @@ from .ledger import ProviderSkippedError
 
 __all__ = [
     "OFFLINE_MIN_PROVIDERS",
+    "hint_cause",
     "is_unreached",
     "lone_unreached_cause",
     "machine_offline",
@@ -142,6 +143,28 @@ def _unreached_alike(errors: Iterable[BaseException]) -> tuple[str, int] | None:
     if len(causes) != 1:
         return None
     return causes.pop(), hosts
+
+
+def hint_cause(cause: str, errors: Iterable[BaseException]) -> str:
+    """The hint to give for ``cause``: ``loopback`` when every refusal came from this machine.
+
+    A connection refused at a loopback address is no firewall or captive portal: nothing
+    listens where a base URL points (a simulator stopped, its pasted variables left in the
+    shell), and "this machine's network looks blocked" sent the user to check a network
+    that works. Any other host among them keeps ``cause``.
+
+    Example:
+        >>> from websearch_core.errors import HostNotReachedError
+        >>> refused = HostNotReachedError("brave", "refused", loopback=True)
+        >>> hint_cause("connect", [refused, refused]), hint_cause("dns", [refused])
+        ('loopback', 'dns')
+    """
+    if cause != "connect":
+        return cause
+    for error in asked(errors):
+        if not (isinstance(error, HostNotReachedError) and error.loopback):
+            return cause
+    return "loopback"
 
 
 def proxy_source(errors: Iterable[BaseException]) -> str | None:
