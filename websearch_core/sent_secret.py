@@ -198,6 +198,28 @@ def flaw(value: str, *, key: bool) -> str | None:
         beyond = _beyond_ascii(value)
         if beyond is not None:
             return f"contains {beyond} ({_LOOK_ALIKE}) {_SENT_AS_PART}"
+        return _placeholder(value)
+    return None
+
+
+_PLACEHOLDER = "is a placeholder, not a key"
+"""Why a template's stand-in is refused: what follows says which shape gave it away."""
+
+
+def _placeholder(value: str) -> str | None:
+    """Why ``value``, an API key, is a template's stand-in for one, or ``None``.
+
+    The README's quick start writes ``export BRAVE_API_KEY=...`` and its config example
+    ``brave = "..."``; copied as they are, the provider read as ready and the key failed
+    only on the network, as its authorization error, after the chain had moved on. Every
+    provider's key holds letters or digits, and none is wrapped in angle brackets
+    (``<your-key>``), so those two shapes are refused; words such as ``YOUR_KEY`` are not
+    guessed at (a key may hold any letters).
+    """
+    if not any(character.isalnum() for character in value):
+        return f"{_PLACEHOLDER}: it holds no letter or digit (the README writes ... for a key)"
+    if value.startswith("<") and value.endswith(">"):
+        return f"{_PLACEHOLDER}: it is wrapped in angle brackets (<...>)"
     return None
 
 

@@ -105,3 +105,48 @@ def test_the_api_keys_setting_refuses_such_a_key(key: str, reason: str) -> None:
         Settings(api_keys={"brave": key})
     assert f"the API key {reason}" in str(caught.value)
     assert "q1w2e3r4" not in str(caught.value)
+
+
+PLACEHOLDERS = [
+    ("...", "it holds no letter or digit (the README writes ... for a key)"),
+    ("\u2026", "it holds no letter or digit"),  # one ellipsis character, as a document has
+    ("***", "it holds no letter or digit"),
+    ("<your-brave-key>", "it is wrapped in angle brackets (<...>)"),
+    ("<BRAVE_API_KEY>", "it is wrapped in angle brackets (<...>)"),
+]
+"""What a template writes where a key goes: the README's ``export BRAVE_API_KEY=...`` and
+``brave = "..."``, copied as they are, made Brave ready, and its key failed only on the
+network, as an authorization error the chain moved past."""
+
+
+@pytest.mark.parametrize(("key", "reason"), PLACEHOLDERS)
+def test_a_placeholder_is_refused_where_a_key_is_set(tmp_path: Path, key: str, reason: str) -> None:
+    found = flaw(key, key=True) or ""
+    # One ellipsis character is beyond ASCII, so named as a look-alike first: refused too.
+    assert found.startswith(f"is a placeholder, not a key: {reason}") or (
+        key == "\u2026" and found.startswith("contains a punctuation mark beyond ASCII")
+    ), found
+    with pytest.raises(ConfigurationError, match="refusing to store an api_key for brave"):
+        CredentialStore(tmp_path / "credentials.json").set("brave", key)
+    with pytest.raises(ValidationError):
+        Settings(api_keys={"brave": key})
+
+
+async def test_a_placeholder_in_a_variable_makes_the_provider_misconfigured(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from websearch_core import WebSearch
+
+    monkeypatch.setenv("BRAVE_API_KEY", "...")
+    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(tmp_path / "none.json"))
+    async with WebSearch(state_backend="memory") as ws:
+        rows = {row.id: row for row in await ws.provider_status()}
+    assert not rows["brave"].available
+    assert rows["brave"].reason.startswith(
+        "misconfigured: Brave API key in BRAVE_API_KEY is a placeholder, not a key"
+    ), rows["brave"].reason
+
+
+def test_a_cookie_or_password_with_no_letter_is_not_taken_for_a_placeholder() -> None:
+    # Guard (passes before and after): the rule is for API keys, whose shapes are known.
+    assert flaw("...", key=False) is None and flaw("<x>", key=False) is None

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from websearch_core.docs import END_MARKER, START_MARKER, main, provider_table, with_table
 from websearch_core.filters.table import README_TABLE_END, README_TABLE_START, registry_table
@@ -116,8 +117,24 @@ def test_the_config_example_is_valid(tmp_path: Path) -> None:
     settings = Settings(config_file=path)
     assert settings.provider == "brave"
     assert settings.budget == {"brave": "2000/month"}
-    assert settings.base_urls["brave"] == "http://127.0.0.1:8080"
-    assert settings.searxng.endpoint == "https://searx.example.org"
+    # Copied as it is, it sends no provider elsewhere, leaves none out and sets no key:
+    # its placeholder key, the simulator's port and an example SearXNG were live lines,
+    # so a copy pointed Brave at nothing and asked a SearXNG that does not exist.
+    assert not settings.base_urls and not settings.exclude and not settings.api_keys
+    assert settings.searxng.endpoint is None
+    # Each line commented out is one the file takes once adapted; its key left as the
+    # placeholder is refused, naming it.
+    uncommented = re.sub(r"^# (?=[a-z_]+ = )", "", example, flags=re.MULTILINE)
+    path.write_text(uncommented, encoding="utf-8")
+    with pytest.raises(ValidationError, match=r"(?s)api_keys.brave.*is a placeholder, not a key"):
+        Settings(config_file=path)
+    key = "BSAq1w2e3r4t5y6u7i8o9p0aSdFgHjKlZx"
+    path.write_text(uncommented.replace('brave = "..."', f'brave = "{key}"'), encoding="utf-8")
+    adapted = Settings(config_file=path)
+    assert adapted.base_urls["brave"] == "http://127.0.0.1:8080"
+    assert adapted.searxng.endpoint == "https://searx.example.org"
+    assert adapted.exclude == ("duckduckgo",) and adapted.providers == ("brave", "gemini", "kimi")
+    assert adapted.timeout_seconds == 30 and adapted.fallback is False
 
 
 def _code_blocks(language: str) -> list[str]:
