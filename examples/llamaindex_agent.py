@@ -56,7 +56,9 @@ async def main() -> None:
         async for event in handler.stream_events():
             if isinstance(event, ToolCallResult):
                 output = event.tool_output
-                print(f"web_search({event.tool_kwargs['query']!r}) -> error: {output.is_error}")
+                # Worded as the LangChain example's ToolMessage.status, so the two read alike.
+                status = "error" if output.is_error else "success"
+                print(f"web_search({event.tool_kwargs['query']!r}) -> {status}")
                 print("provider:", served_by(output.is_error, output.raw_output))
                 print(output.content)
         # The handler's result type is generic and unresolved for a FunctionAgent; the
