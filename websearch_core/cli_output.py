@@ -153,12 +153,14 @@ def failure_lines(result: SearchToolResult) -> list[str]:
 
 
 def _hint_apart(text: str) -> list[str]:
-    """One provider's failure text, with the one-host hint it may end with on its own line.
+    """One provider's failure text, with the hint it may end with on its own line.
 
     As ``websearch fetch`` prints the same hint, and a search of two providers or more
-    its offline hint: the advice reads apart from the provider's error.
+    its offline hint: the advice reads apart from the provider's error. The offline hints
+    are looked for too: Public Web asked alone is one provider whose engines all failed
+    alike, and its hint was printed run on after its error.
     """
-    for hint in LONE_HOST_HINTS:
+    for hint in (*LONE_HOST_HINTS, *OFFLINE_HINTS):
         if text.endswith(f" {hint}"):
             return [text[: -len(hint) - 1], hint]
     return [text]

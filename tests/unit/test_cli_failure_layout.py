@@ -145,3 +145,18 @@ def test_a_forced_provider_refused_prints_the_one_host_hint_on_its_own_line(
     assert data["error"] == f"{said}. {hint}"
     assert err.splitlines() == [f"Error: {said}.", hint]
     assert not sim["brave"].requests
+
+
+def test_public_web_asked_alone_prints_its_hint_on_its_own_line(
+    routes: Routes, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One provider (the aggregate) whose engines all failed alike: the hint ran on after
+    # its error on one line, while a chain's failures put it on a line of its own.
+    routes("duckduckgo", "bing", refused=("duckduckgo", "bing"))
+    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in ("duckduckgo", "bing", "public")]
+    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
+    data, err = _failed_json(capsys, "--provider", "public")
+    error = data["error"]
+    assert isinstance(error, str) and error.endswith(f". {LOOPBACK_HINT}")
+    assert err.splitlines() == [f"Error: {error.removesuffix(f' {LOOPBACK_HINT}')}", LOOPBACK_HINT]
+    assert err.startswith("Error: All public engines failed: ")
