@@ -31,7 +31,9 @@ def scripted_model(question: str) -> GenericFakeChatModel:
         messages=iter(
             [
                 AIMessage(content="", tool_calls=[call]),
-                AIMessage(content="See the sources above: [1] is the official summary."),
+                # Scripted, so it cannot read the result: it claims nothing of it, which
+                # held a source [1] up as the answer after a search that had failed.
+                AIMessage(content="See the web_search result above."),
             ]
         )
     )

@@ -62,7 +62,7 @@ def _langchain_agent(out: str) -> None:
     assert f"    {TOP_URL}" in lines
     assert "[3] PEP 744 - JIT Compilation" in out
     assert "[4]" not in out  # the model asked for three
-    assert lines[-1] == "model: See the sources above: [1] is the official summary."
+    assert lines[-1] == "model: See the web_search result above."
 
 
 def _llamaindex_agent(out: str) -> None:
@@ -150,3 +150,5 @@ def test_an_agent_example_whose_search_failed_names_no_provider(name: str, tmp_p
     assert lines[0] == "web_search('What is new in Python 3.13?') -> error"
     assert lines[1] == "provider: - (the search failed; the error follows)"
     assert lines[2].startswith("Error: ")
+    # The scripted model may not hold up a source the failed search never gave.
+    assert lines[-1].startswith("model: ") and "[1]" not in lines[-1], lines[-1]
