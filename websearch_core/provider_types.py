@@ -52,6 +52,12 @@ class ProviderInfo:
     """Which :class:`~websearch_core.models.SearchParams` fields it sends upstream."""
     default_results: int | None = None
     max_results: int | None = None
+    sources_cut_by_limit: bool = False
+    """Its sources are cut to ``limit`` alone, never to ``num_search_results``.
+
+    The spec's Perplexity keeps the two apart: ``num_search_results`` is how broadly the
+    API searches (API-key mode only) and ``limit`` slices the sources in every mode. Every
+    other provider collapses them (``num_search_results`` before ``limit``)."""
     index: str | None = None
     """The upstream index it serves (``bing`` for DuckDuckGo), for aggregate voting."""
     setup_hint: str | None = None

@@ -123,15 +123,27 @@ def is_clean_url(url: str) -> bool:
     )
 
 
-def source_cap(params: SearchParams, provider_max: int | None) -> int:
+def source_cap(params: SearchParams, provider_max: int | None, *, limit_only: bool = False) -> int:
     """The most sources a response to ``params`` may carry from a provider.
 
     The caller's count as the spec collapses it (``num_search_results``, else ``limit``) and
     the provider's documented maximum, never more than :data:`MAX_SOURCES`; whatever an
     upstream sends.
+
+    Args:
+        params: The caller's search.
+        provider_max: The provider's documented most results, if it has one.
+        limit_only: Count ``limit`` alone: for a provider whose ``num_search_results`` is
+            upstream breadth, not a cut (``ProviderInfo.sources_cut_by_limit``).
+
+    Example:
+        >>> asked = SearchParams(query="q", limit=4, num_search_results=2)
+        >>> source_cap(asked, None), source_cap(asked, None, limit_only=True)
+        (2, 4)
     """
+    count = params.limit if limit_only else params.result_count
     cap = MAX_SOURCES
-    for bound in (params.result_count, provider_max):
+    for bound in (count, provider_max):
         if bound and bound < cap:
             cap = bound
     return cap

@@ -58,3 +58,31 @@ async def test_the_auto_chain_a_forced_provider_falls_back_to_leaves_out_the_exc
         result = await ws.run(QUERY, provider="tavily")
     assert _hits(sim) == {"tavily": 0, "brave": 0, "searxng": 0, "duckduckgo": 1}
     assert result.error is None and result.response.provider == "duckduckgo"
+
+
+@pytest.fixture
+async def perplexity_sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
+    monkeypatch.delenv("PERPLEXITY_COOKIES", raising=False)
+    async with Simulator(["perplexity"]) as simulator:
+        yield simulator
+
+
+@pytest.mark.parametrize(
+    ("counts", "expected"),
+    [
+        ({"num_search_results": 3}, 10),  # breadth only: nothing for the ask endpoint to cut
+        ({"limit": 4, "num_search_results": 2}, 4),  # limit alone cuts the sources
+        ({"limit": 2, "num_search_results": 4}, 2),  # guard: limit cuts (passes both ways)
+    ],
+)
+async def test_perplexity_s_ask_mode_cuts_its_sources_by_limit_alone(
+    perplexity_sim: Simulator, counts: dict[str, int], expected: int
+) -> None:
+    """Spec §Modes, Perplexity: ``num_search_results`` is upstream breadth in API-key mode
+    only; ``limit`` slices the sources in both modes. The ask endpoint (anonymous here,
+    as with cookies or OAuth) takes no count, so ``num_search_results`` changes nothing."""
+    async with WebSearch(perplexity_sim.settings(), api_keys={}) as ws:
+        response = await ws.search(QUERY, provider="perplexity", **counts)
+    assert response.auth_mode == "anonymous"
+    assert "num_search_results" not in str(perplexity_sim["perplexity"].requests[0].json())
+    assert len(response.sources) == expected

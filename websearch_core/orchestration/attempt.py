@@ -253,7 +253,9 @@ async def answer_attempt(
         leave_attempt(scope)
     if failure is not None:
         raise failure  # outside the except block: no chained exception to carry along
-    cap = source_cap(params, provider.info.max_results)
+    cap = source_cap(
+        params, provider.info.max_results, limit_only=provider.info.sources_cut_by_limit
+    )
     if plan.result_cap is not None:  # more was asked upstream than the caller wants
         cap = min(cap, plan.result_cap)
     found = response.sources

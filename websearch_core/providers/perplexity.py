@@ -125,6 +125,7 @@ INFO = ProviderInfo(
     honours=honours(_FILTERS, "max_tokens", "temperature"),
     default_results=20,
     max_results=None,
+    sources_cut_by_limit=True,
     index="perplexity",
     filters=_FILTERS,
 )
