@@ -86,3 +86,25 @@ async def test_perplexity_s_ask_mode_cuts_its_sources_by_limit_alone(
     assert response.auth_mode == "anonymous"
     assert "num_search_results" not in str(perplexity_sim["perplexity"].requests[0].json())
     assert len(response.sources) == expected
+
+
+@pytest.mark.parametrize(
+    ("provider", "path", "auth_mode"),
+    [("perplexity", "/rest/sse/perplexity_ask", "anonymous"), ("exa", "/mcp", "keyless")],
+)
+async def test_a_preferred_provider_without_credentials_runs_keyless_before_the_chain(
+    monkeypatch: pytest.MonkeyPatch, provider: str, path: str, auth_mode: str
+) -> None:
+    """Spec §Modes: the preferred provider is gated by explicit availability, so the
+    ``provider`` setting (the reference's ``providers.webSearch``) reaches Perplexity's
+    anonymous search and Exa's keyless MCP, which the auto chain never picks without a key.
+    Guard: passes on the code before it; fails if the preferred provider were gated like
+    the auto chain."""
+    monkeypatch.delenv("PERPLEXITY_COOKIES", raising=False)
+    async with Simulator([provider, "duckduckgo"]) as simulator:
+        async with WebSearch(simulator.settings(provider=provider), api_keys={}) as ws:
+            result = await ws.run(QUERY)
+        assert [request.path for request in simulator[provider].requests] == [path]
+        assert len(simulator["duckduckgo"].requests) == 0
+    assert result.error is None
+    assert (result.response.provider, result.response.auth_mode) == (provider, auth_mode)
