@@ -117,6 +117,8 @@ cannot be decoded), as a gateway would report it."""
 MAX_HINT_SECONDS = 31 * 86_400.0
 """The longest wait a rate-limit or quota hint can impose: a month, the longest quota window."""
 MAX_REDIRECTS = 5
+_FIRST_ERROR_STATUS = 400
+"""The lowest status whose body is an error page, read only up to the cap (:func:`_error_page`)."""
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 CREDENTIAL_HEADERS = frozenset(
     {
@@ -669,21 +671,23 @@ class Transport:
                 streaming = 200 <= response.status < 300 and "event-stream" in content_type
                 parser = SseParser(max_event_bytes) if streaming else None
                 events: list[SseEvent] = []
-                gathered = BodyBuffer()
-                _refuse_declared_over(provider, label, response, cap, API_RESPONSE)
-                while chunk := await response.content.readany():
-                    gathered.add(chunk)
-                    if gathered.size > cap:
-                        raise _too_large(provider, label, cap, API_RESPONSE)
-                    if parser is not None:
+                if parser is None:
+                    body = await _read_capped(provider, label, response, cap, API_RESPONSE)
+                else:
+                    gathered = BodyBuffer()
+                    _refuse_declared_over(provider, label, response, cap, API_RESPONSE)
+                    while chunk := await response.content.readany():
+                        gathered.add(chunk)
+                        if gathered.size > cap:
+                            raise _too_large(provider, label, cap, API_RESPONSE)
                         events.extend(parser.feed(chunk))
-                if parser is not None:
                     events.extend(parser.finish())
+                    body = gathered.take()
             finally:
                 response.release()
             return SseResponse(
                 status=response.status,
-                body=gathered.take(),
+                body=body,
                 events=tuple(events),
                 headers=dict(response.headers.items()),
                 url=str(response.url),
@@ -1248,7 +1252,12 @@ def _translated() -> tuple[type[BaseException], ...]:
 async def _read_capped(
     provider: str, label: str, response: "aiohttp.ClientResponse", cap: int, name: str
 ) -> bytes:
-    """The body as it arrives, in one buffer, failing as soon as it passes ``cap`` bytes."""
+    """The body as it arrives, in one buffer, failing as soon as it passes ``cap`` bytes.
+
+    An error status's body is cut at the cap instead (:func:`_error_page`).
+    """
+    if response.status >= _FIRST_ERROR_STATUS:
+        return await _error_page(response, cap)
     _refuse_declared_over(provider, label, response, cap, name)
     content = response.content
     gathered = BodyBuffer()
@@ -1257,6 +1266,22 @@ async def _read_capped(
         if gathered.size > cap:
             raise _too_large(provider, label, cap, name)
     return gathered.take()
+
+
+async def _error_page(response: "aiohttp.ClientResponse", cap: int) -> bytes:
+    """An error status's body up to ``cap`` bytes; the rest is left unread.
+
+    Only the head of an error body is ever quoted (:func:`error_head`), so one past the cap
+    is cut there, not refused: refusing it would put "response exceeded" where the status
+    belongs, and lose what the status says (a 429's wait, a 401's sign-in advice, a 5xx's
+    outage). Released unread, the connection is closed rather than pooled.
+    """
+    content = response.content
+    gathered = BodyBuffer()
+    while gathered.size < cap and (chunk := await content.readany()):
+        gathered.add(chunk)
+    body = gathered.take()
+    return body if len(body) <= cap else body[:cap]
 
 
 def _refuse_declared_over(

@@ -308,6 +308,33 @@ async def test_an_oversized_body_is_refused_at_the_cap(
     assert text == too_large_text(provider_id, "64 KiB")
 
 
+@pytest.mark.parametrize("status", [401, 429, 503])
+@pytest.mark.parametrize("framing", ["declared", "chunked"])
+async def test_an_error_page_past_the_cap_is_still_that_status(
+    sim: Simulator, provider_id: str, tmp_path: Path, framing: Framing, status: int
+) -> None:
+    # A 5xx (or 429, 401) whose body runs to megabytes: only its head is ever quoted, so the
+    # status decides, never the size. A 429 keeps its wait; a 401 keeps its sign-in advice.
+    headers = {"Retry-After": "7"} if status == 429 else {}
+    error_page = Fault.oversized(size=300_000, framing=framing, status=status, headers=headers)
+    text, failure = await _outcome(
+        sim, provider_id, tmp_path, error_page, max_response_bytes=64 * 1024
+    )
+    assert not isinstance(failure, ResponseTooLargeError)
+    if status in BOT_WALL_STATUSES.get(provider_id, ()):
+        assert isinstance(failure, ChallengeError) and failure.status == 429
+        return
+    assert failure.status == status
+    assert type(failure) is {401: AuthorizationError, 503: ProviderUnavailableError}.get(
+        status, RateLimitedError
+    )
+    if isinstance(failure, RateLimitedError):
+        assert failure.retry_after == 7
+    # The spec's sentence for the status; an API quotes the head of the body, no more.
+    assert text.startswith(status_error_text(provider_id, status, ""))
+    assert len(text) < 16 * 1024
+
+
 async def test_an_empty_result_is_never_a_success_with_nothing(
     sim: Simulator, provider_id: str, tmp_path: Path
 ) -> None:

@@ -142,6 +142,26 @@ async def test_a_body_read_to_the_close_fails_as_soon_as_it_passes_the_cap(
         await _send(raw, timeout=5.0)
 
 
+@pytest.mark.parametrize("sse", [False, True])
+@pytest.mark.parametrize("framing", ["Content-Length: 1000000", "Transfer-Encoding: chunked"])
+async def test_an_error_page_past_the_cap_comes_back_cut_with_its_status(
+    raw: RawServer, framing: str, sse: bool
+) -> None:
+    # More than the cap arrives and the rest never does: the status is answered with the
+    # body's first CAP bytes, without waiting for the rest and without a size failure.
+    page = os.urandom(CAP * 2)
+    sent = _chunked(page) if "chunked" in framing else page
+    raw.reply = _head(framing).replace(b"200 OK", b"503 Service Unavailable") + sent
+    raw.hold = True
+    async with aiohttp.ClientSession() as session:
+        transport = Transport(session, timeout_seconds=5.0, max_response_bytes=CAP)
+        request = HttpRequest(method="GET", url=f"{raw.origin}/search")
+        send = transport.send_sse if sse else transport.send
+        response = await send("brave", "Brave", request)
+    assert response.status == 503
+    assert response.body == page[:CAP]
+
+
 async def test_a_compressed_body_is_capped_as_inflated(raw: RawServer) -> None:
     # The declared length (the compressed size) is well within the cap; the body is not.
     packed = gzip.compress(b"a" * (CAP * 64))

@@ -98,13 +98,22 @@ class Fault:
         return cls.http(status, "", {"Location": location})
 
     @classmethod
-    def oversized(cls, size: int = 16 * 1024 * 1024, framing: Framing = "declared") -> "Fault":
-        """HTTP 200 with a body of ``size`` bytes, streamed as ``framing`` says.
+    def oversized(
+        cls,
+        size: int = 16 * 1024 * 1024,
+        framing: Framing = "declared",
+        status: int = 200,
+        headers: Mapping[str, str] | None = None,
+    ) -> "Fault":
+        """A body of ``size`` bytes, streamed as ``framing`` says, with ``status``.
 
         The simulator writes it a piece at a time, so a body of hundreds of megabytes costs
-        the test process no more than one piece.
+        the test process no more than one piece. A ``status`` other than 200 (a 503 or a 429,
+        with ``headers`` such as ``Retry-After``) is an error page past every size cap.
         """
-        return cls(kind="oversized", size=size, framing=framing)
+        return cls(
+            kind="oversized", size=size, framing=framing, status=status, headers=dict(headers or {})
+        )
 
     @classmethod
     def not_http(cls, data: bytes = b"HELLO WORLD\r\n\r\n") -> "Fault":

@@ -520,13 +520,13 @@ def _pieces(size: int, framing: Framing) -> Iterator[bytes]:
 
 
 async def _oversized(request: web.Request, fault: Fault) -> web.StreamResponse:
-    """A 200 body of ``fault.size`` bytes, written a piece at a time until the client leaves."""
-    headers = {"Content-Type": "application/octet-stream"}
+    """A body of ``fault.size`` bytes, written a piece at a time until the client leaves."""
+    headers = {"Content-Type": "application/octet-stream", **fault.headers}
     if fault.framing == "declared":
         headers["Content-Length"] = str(fault.size)
     elif fault.framing == "gzip":
         headers["Content-Encoding"] = "gzip"
-    response = web.StreamResponse(status=200, headers=headers)
+    response = web.StreamResponse(status=fault.status, headers=headers)
     await response.prepare(request)
     try:
         for piece in _pieces(fault.size, fault.framing):
