@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
+from tests.conftest import read_capture
 from tests.functional._sim_helpers import credential_store
 from websearch_core import WebSearch
 from websearch_core.credentials import OAuthToken
@@ -27,6 +28,7 @@ from websearch_core.testing import Fault, RecordedRequest, SimResult, Simulator
 from websearch_core.testing.protocols.perplexity import PerplexityProtocol
 
 QUERY = "python asyncio"
+CAPTURED_STREAM = "perplexity/chat_completions_sonar_citations_stream.chunks.txt"
 EVENT_STREAM = {"Content-Type": "text/event-stream"}
 
 
@@ -458,6 +460,33 @@ async def test_error_inside_the_stream(sim: Simulator) -> None:
         "Perplexity API error (503): Service overloaded",
         503,
     )
+
+
+def _captured_stream(chunks: int | None = None) -> str:
+    """The real streamed capture's first ``chunks`` chunks as events, with no ``[DONE]``."""
+    lines = read_capture(CAPTURED_STREAM).decode("utf-8").splitlines()
+    kept = [line for line in lines if line.strip()][:chunks]
+    return "".join(f"data: {line}\n\n" for line in kept)
+
+
+async def test_a_stream_ended_before_its_last_chunk_is_a_stream_failure(sim: Simulator) -> None:
+    # The body ends cleanly, but before the chunk that says why generation stopped: half an
+    # answer, never to be read as the whole. Failed before (the cut answer was returned).
+    cut = Fault.http(200, _captured_stream(-1), EVENT_STREAM)
+    failure = await _failure(sim, cut)
+    assert (failure.message, failure.status) == (
+        "Perplexity API error (500): Perplexity API stream failed",
+        500,
+    )
+
+
+async def test_a_finished_stream_without_done_still_answers(sim: Simulator) -> None:
+    # Guard (passes before and after): the capture's last chunk carries finish_reason, which
+    # is the end of the stream whether or not "data: [DONE]" follows it.
+    sim["perplexity"].enqueue(Fault.http(200, _captured_stream(), EVENT_STREAM))
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="perplexity")
+    assert response.answer == "The current population of **[2][3]"
 
 
 # --- domain filters ---------------------------------------------------------------------------

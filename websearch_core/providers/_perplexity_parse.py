@@ -54,6 +54,7 @@ __all__ = [
     "parse_api_answer",
     "parse_chat_chunks",
     "parse_chat_completion",
+    "stream_finished",
 ]
 
 PROVIDER_ID = "perplexity"
@@ -84,6 +85,23 @@ def events_json(events: Iterable[SseEvent]) -> list[Mapping[str, Any]]:
         if isinstance(value, Mapping):
             objects.append(value)
     return objects
+
+
+def stream_finished(events: Sequence[SseEvent], chunks: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether a chat-completion stream came to its end, not merely to the end of its body.
+
+    The last chunk of a finished stream names why generation stopped (``finish_reason``, as
+    the capture's ``chat.completion.done`` does) and ``data: [DONE]`` follows it; a proxy or
+    server that gives up mid-answer can still close the body cleanly, with neither.
+    """
+    if any(event.data.strip() == "[DONE]" for event in events):
+        return True
+    for chunk in chunks:
+        choices = chunk.get("choices")
+        for choice in choices if isinstance(choices, list) else ():
+            if clean_text(as_mapping(choice).get("finish_reason")):
+                return True
+    return False
 
 
 # --- chat completions (API-key mode, direct or through OpenRouter) ----------------------------
@@ -299,9 +317,20 @@ def chat_response(
 def parse_api_answer(
     response: SseResponse, *, requested_model: str, limit: int | None = None
 ) -> SearchResponse:
-    """A 2xx chat-completions answer: its stream, or one JSON completion when it sent none."""
+    """A 2xx chat-completions answer: its stream, or one JSON completion when it sent none.
+
+    Raises:
+        SearchProviderError: The stream ended before its last chunk (:func:`stream_finished`):
+            the spec's ``Perplexity API error (500): Perplexity API stream failed``, so the
+            chain moves on instead of reading a cut answer as the whole of it.
+    """
     if response.events:
         chunks = events_json(response.events)
-        return parse_chat_chunks(chunks, requested_model=requested_model, limit=limit)
+        # Read first: an error chunk ends a stream early too, and its own words come first.
+        answer = parse_chat_chunks(chunks, requested_model=requested_model, limit=limit)
+        if not stream_finished(response.events, chunks):
+            message = f"Perplexity API error (500): {STREAM_FAILED}"
+            raise SearchProviderError(PROVIDER_ID, message, 500)
+        return answer
     data = response.as_http().json(PROVIDER_ID, "Perplexity")
     return parse_chat_completion(data, requested_model=requested_model, limit=limit)
