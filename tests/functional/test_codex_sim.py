@@ -13,11 +13,13 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import read_capture
 from websearch_core import WebSearch
 from websearch_core.credentials import CredentialStore, OAuthToken, TokenRefresher
 from websearch_core.errors import (
     AllProvidersFailedError,
     ProviderConnectionError,
+    ProviderUnavailableError,
     ResponseParseError,
     SearchProviderError,
 )
@@ -28,6 +30,8 @@ from websearch_core.testing import Fault, SimResult, Simulator
 from websearch_core.testing.protocols.codex import CodexProtocol
 
 QUERY = "python asyncio"
+CAPTURED_STREAM = "openai/responses_web_search_tool_stream.sse"
+EVENT_STREAM = {"Content-Type": "text/event-stream"}
 
 
 def _jwt(account: str) -> str:
@@ -310,3 +314,38 @@ async def test_stream_cut_mid_event(sim: Simulator) -> None:
     assert isinstance(failure, ProviderConnectionError)
     assert failure.message.startswith("OpenAI stream ")
     assert failure.message.endswith("ended in the middle of an event")
+
+
+def _captured_events(deltas: int | None = None) -> str:
+    """The real capture's events, up to its ``deltas``-th text delta when given."""
+    text = read_capture(CAPTURED_STREAM).decode("utf-8").replace("\r\n", "\n")
+    kept: list[str] = []
+    for event in (chunk for chunk in text.split("\n\n") if chunk.strip()):
+        kept.append(event + "\n\n")
+        if deltas is not None and "response.output_text.delta" in event:
+            deltas -= 1
+            if deltas == 0:
+                break
+    return "".join(kept)
+
+
+async def test_a_stream_ended_before_the_response_completed_is_a_failed_request(
+    sim: Simulator,
+) -> None:
+    # The body closes cleanly twenty deltas into the answer: half a sentence, never to be
+    # read as the whole. Failed before (the streamed deltas were the answer).
+    cut = Fault.http(200, _captured_events(deltas=20), EVENT_STREAM)
+    failure = await _failure(sim, cut)
+    assert isinstance(failure, ProviderUnavailableError)
+    assert (failure.message, failure.status) == (
+        "Codex request failed: the stream ended before the response was completed",
+        500,
+    )
+
+
+async def test_the_whole_captured_stream_answers(sim: Simulator) -> None:
+    # Guard (passes before and after): the capture ends with response.completed.
+    sim["codex"].enqueue(Fault.http(200, _captured_events(), EVENT_STREAM))
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="codex")
+    assert response.answer.endswith("A light jacket is useful for the cooler evening.")

@@ -650,7 +650,8 @@ class ScriptedTransport:
 def streamed(text: str = "Answer.", search: bool = True) -> SseResponse:
     items = [SEARCH_CALL, message(text)] if search else [message(text)]
     payloads = [{"type": "response.output_item.done", "item": item} for item in items]
-    return SseResponse(status=200, body=b"...", events=tuple(events(*payloads)))
+    finished = {"type": "response.completed", "response": {}}  # as every real stream ends
+    return SseResponse(status=200, body=b"...", events=tuple(events(*payloads, finished)))
 
 
 def refused(status: int, detail: str) -> SseResponse:

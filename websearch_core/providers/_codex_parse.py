@@ -43,6 +43,9 @@ IMAGE_ONLY: Final = "Codex returned image-only response"
 EMPTY_BODY: Final = "Codex API returned an empty response"
 UNEXPECTED_SHAPE: Final = "Codex API returned an unexpected response shape"
 INVALID_JSON: Final = "Codex stream carried invalid JSON"
+STREAM_CUT: Final = "the stream ended before the response was completed"
+_LAST_EVENTS: Final = frozenset({"response.completed", "response.done", "response.incomplete"})
+"""Events that close a response: a stream with none of them (and no error) was cut short."""
 
 _STATUS_FROM_TEXT: Final = (
     (re.compile(r"rate[- ]?limit|too many requests|quota|\b429\b", re.IGNORECASE), 429),
@@ -235,12 +238,15 @@ class _StreamState:
     items: list[Any] = field(default_factory=list)
     deltas: list[str] = field(default_factory=list)
     searched: bool = False
+    ended: bool = False
+    """Whether an event that closes a response arrived (:data:`_LAST_EVENTS`)."""
 
     def feed(self, kind: str, payload: Mapping[str, Any]) -> None:
         if kind.startswith("response.web_search_call"):
             self.searched = True
         if kind in ("error", "response.failed"):
             _raise_event_error(kind, payload)
+        self.ended = self.ended or kind in _LAST_EVENTS
         if kind in (
             "response.created",
             "response.completed",
@@ -264,6 +270,11 @@ def parse_stream(events: Iterable[SseEvent], params: SearchParams | None = None)
         SearchProviderError: An ``error`` / ``response.failed`` event (typed by the shared
             classifier), no web search, or an image-only answer.
     """
+    return _answer_of(_folded(events), params)
+
+
+def _folded(events: Iterable[SseEvent]) -> _StreamState:
+    """The stream's events read into one state; an error event raises as it is met."""
     state = _StreamState()
     for event in events:
         if event.data.strip() == "[DONE]":
@@ -275,6 +286,10 @@ def parse_stream(events: Iterable[SseEvent], params: SearchParams | None = None)
         if not isinstance(payload, Mapping):
             raise ResponseParseError(PROVIDER_ID, INVALID_JSON, 502)
         state.feed(str(payload.get("type") or event.event), payload)
+    return state
+
+
+def _answer_of(state: _StreamState, params: SearchParams | None) -> SearchResponse:
     items: Sequence[Any] = state.items
     if not items and isinstance(state.response.get("output"), list):
         items = state.response["output"]
@@ -288,9 +303,19 @@ def parse_stream(events: Iterable[SseEvent], params: SearchParams | None = None)
 
 
 def parse_body(response: SseResponse, params: SearchParams | None = None) -> SearchResponse:
-    """A 2xx answer: its events, or a plain JSON Responses object when it sent no stream."""
+    """A 2xx answer: its events, or a plain JSON Responses object when it sent no stream.
+
+    Raises:
+        SearchProviderError: What :func:`parse_stream` raises; or the stream ended before an
+            event that closes the response (``response.completed`` ...), as a body closed
+            cleanly mid-answer does: ``Codex request failed: <why>`` (500), so the chain
+            moves on instead of reading a cut answer as the whole of it.
+    """
     if response.events:
-        return parse_stream(response.events, params)
+        state = _folded(response.events)
+        if not state.ended:
+            _raise_event_error("response.failed", {"message": STREAM_CUT})
+        return _answer_of(state, params)
     if not response.body.strip():
         raise ResponseParseError(PROVIDER_ID, EMPTY_BODY, 502)
     return parse_response_object(response.as_http().json(PROVIDER_ID, "Codex"), params)
