@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import read_capture
 from tests.functional._sim_helpers import credential_store
 from websearch_core import WebSearch, request_loop
 from websearch_core.credentials import OAuthToken
@@ -50,6 +51,7 @@ NOT_FOUND = json.dumps(
     {"error": {"code": 404, "message": "Requested entity was not found.", "status": "NOT_FOUND"}}
 )
 EVENT_STREAM = {"Content-Type": "text/event-stream"}
+CAPTURED_STREAM = "gemini/stream_generate_content_google_search.sse"
 
 
 @pytest.fixture(autouse=True)
@@ -1093,6 +1095,34 @@ async def test_empty_grounded_response(sim: Simulator) -> None:
         "Gemini API returned an empty grounded response",
         502,
     )
+
+
+def _captured_events(count: int | None = None) -> str:
+    """The real capture's first ``count`` events (all of them by default)."""
+    text = read_capture(CAPTURED_STREAM).decode("utf-8").replace("\r\n", "\n")
+    events = [chunk for chunk in text.split("\n\n") if chunk.strip()][:count]
+    return "".join(f"{event}\n\n" for event in events)
+
+
+async def test_a_stream_ended_before_its_last_chunk_is_a_failure(sim: Simulator) -> None:
+    # The body closes cleanly after five of the capture's ten chunks: half an answer with
+    # none of its sources (the last chunk carries them), never to be read as the whole.
+    # Failed before (the five chunks' text was the answer).
+    failure = await _failure(sim, Fault.http(200, _captured_events(5), EVENT_STREAM))
+    assert isinstance(failure, ProviderUnavailableError)
+    assert (failure.message, failure.status) == (
+        "Gemini API stream ended before its last chunk",
+        500,
+    )
+    assert len(sim["gemini"].requests) == 1  # a reply, not a broken connection: not resent
+
+
+async def test_the_whole_captured_stream_answers(sim: Simulator) -> None:
+    # Guard (passes before and after): the capture's last chunk names its finishReason.
+    sim["gemini"].enqueue(Fault.http(200, _captured_events(), EVENT_STREAM))
+    async with _client(sim) as ws:
+        response = await ws.search(QUERY, provider="gemini")
+    assert response.answer and response.sources
 
 
 async def test_an_empty_200_body(sim: Simulator) -> None:

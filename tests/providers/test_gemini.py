@@ -458,9 +458,10 @@ def test_the_error_maps_carry_googles_wait_hint() -> None:
 
 # --- the protocol through search(), over a scripted transport --------------------------------
 
-SSE_OK = (
+SSE_OK = (  # one chunk, ended as a real stream's last chunk is: with its finishReason
     b'data: {"candidates": [{"content": {"parts": [{"text": "Answer."}]}, "groundingMetadata":'
-    b' {"groundingChunks": [{"web": {"uri": "https://a.example/", "title": "a"}}]}}]}\n\n'
+    b' {"groundingChunks": [{"web": {"uri": "https://a.example/", "title": "a"}}]},'
+    b' "finishReason": "STOP"}]}\n\n'
 )
 LOAD_OK = b'{"cloudaicompanionProject": "proj-1"}'
 

@@ -18,7 +18,10 @@ nothing here does I/O.
   ``responseId`` the request id.
 * **Failures:** a stream with no answer and no source is ``Gemini API returned an empty
   grounded response`` (:class:`~websearch_core.errors.EmptyResponseError`, 502); one with
-  no readable chunk at all is a :class:`~websearch_core.errors.ResponseParseError`.
+  no readable chunk at all is a :class:`~websearch_core.errors.ResponseParseError`; one
+  whose chunks never name a ``finishReason`` was cut short, though its body closed cleanly:
+  ``Gemini API stream ended before its last chunk``
+  (:class:`~websearch_core.errors.ProviderUnavailableError`, 500), never half an answer.
 
 Captures (``fixtures/gemini/``, real ``gemini-2.5-pro`` responses): the ``.sse`` stream has
 ten chunks whose ``groundingMetadata`` is ``{}`` until the last, which carries every
@@ -52,6 +55,7 @@ __all__ = [
 
 PROVIDER_ID = "gemini"
 EMPTY_GROUNDED = "Gemini API returned an empty grounded response"
+STREAM_CUT = "Gemini API stream ended before its last chunk"
 UNREADABLE = "Gemini API returned a stream with no readable chunk"
 
 
@@ -68,6 +72,18 @@ def _int(value: Any) -> int | None:
 
 
 # --- streams ----------------------------------------------------------------------------------
+
+
+def _finished(chunk: Mapping[str, Any]) -> bool:
+    """Whether ``chunk`` (or the Cloud Code Assist response it wraps) names a finish reason.
+
+    The last chunk of a stream says why generation stopped (``finishReason``); in the
+    capture it is also the one carrying every grounding source.
+    """
+    data = _mapping(chunk.get("response")) if "response" in chunk else chunk
+    candidates = data.get("candidates")
+    first = _mapping(candidates[0]) if isinstance(candidates, list) and candidates else {}
+    return _text(first.get("finishReason")) is not None
 
 
 def events_chunks(events: Iterable[SseEvent]) -> tuple[list[Mapping[str, Any]], int]:
@@ -248,6 +264,8 @@ def response_chunks(events: Sequence[SseEvent], body: bytes) -> list[Mapping[str
         chunks, unreadable = events_chunks(events)
         if not chunks and unreadable:
             raise ResponseParseError(PROVIDER_ID, UNREADABLE, 502)
+        if chunks and not any(_finished(chunk) for chunk in chunks):
+            raise ProviderUnavailableError(PROVIDER_ID, STREAM_CUT, 500)
         return chunks
     if not body.strip():
         raise ProviderUnavailableError(PROVIDER_ID, "Gemini API returned no response body", 500)
