@@ -67,6 +67,8 @@ could not be reached). A proxy that answered with an error (``ERR_TUNNEL_CONNECT
 a generic ``ERR_CONNECTION_FAILED``, a reset or a timeout may have reached a host: ``None``."""
 _NET_ERROR = re.compile(r"\bnet::(ERR_[A-Z0-9_]+)")
 _CONTENT_ENCODING = re.compile(r"content-encoding: ([A-Za-z0-9._-]+)", re.IGNORECASE)
+_UNFINISHED_DEFLATE = "deflate"
+"""aiohttp's whole message for a deflate body whose compressed stream never ended."""
 _QUOTED_BYTES = re.compile(r":?\s*b['\"].*")
 """Where aiohttp's parser starts quoting the bytes it refused (``Bad status line: b'...'``)."""
 PROTOCOL_FAULT_LIMIT = 100
@@ -292,14 +294,18 @@ def undecodable_encoding(exc: BaseException) -> str | None:
 
     aiohttp reports a body it cannot inflate as ``Can not decode content-encoding: gzip``
     (a broken body), also for an encoding it has no decoder for (``zstandard``), which a
-    server sent unasked.
+    server sent unasked. A deflate body that ends before its compressed stream does is
+    reported in one word, its error's whole ``message``: ``deflate``.
 
     Example:
         >>> undecodable_encoding(ValueError("Can not decode content-encoding: br"))
         'br'
     """
     found = _CONTENT_ENCODING.search(str(exc))
-    return found.group(1) if found else None
+    if found:
+        return found.group(1)
+    said = str(getattr(exc, "message", "") or "").strip()
+    return said if said == _UNFINISHED_DEFLATE else None
 
 
 def protocol_fault(exc: BaseException) -> str:

@@ -259,16 +259,17 @@ async def test_a_reply_that_is_not_http_is_a_one_line_invalid_response(
     assert "\n" not in failure.message and "HELLO" not in failure.message
 
 
+@pytest.mark.parametrize("encoding", ["gzip", "br", "deflate"])
 async def test_a_body_that_does_not_decode_says_so(
-    sim: Simulator, provider_id: str, tmp_path: Path
+    sim: Simulator, provider_id: str, tmp_path: Path, encoding: str
 ) -> None:
-    failure = await _failure(sim, provider_id, tmp_path, Fault.undecodable("gzip"))
+    failure = await _failure(sim, provider_id, tmp_path, Fault.undecodable(encoding))
     assert isinstance(failure, ProviderUnavailableError)
     assert failure.status == (503 if provider_id in BROWSER_SEARCH_FAILED else 502)
     host = urlsplit(sim[provider_id].base_url).netloc
     assert failure.message == (
         plain_fetch_failure(provider_id, f"response could not be decoded ({host}): ")
-        + "its Content-Encoding gzip is broken or not supported"
+        + f"its Content-Encoding {encoding} is broken or not supported"
         f"{BROWSER_OFF_ENDING.get(provider_id, '')}"
     )
 
