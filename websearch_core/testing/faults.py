@@ -12,7 +12,16 @@ from typing import Literal
 __all__ = ["Fault", "FaultKind", "Framing"]
 
 FaultKind = Literal[
-    "status", "hang", "reset", "truncate", "malformed", "challenge", "oversized", "raw"
+    "status",
+    "hang",
+    "reset",
+    "truncate",
+    "malformed",
+    "challenge",
+    "oversized",
+    "raw",
+    "cut",
+    "stall",
 ]
 
 Framing = Literal["declared", "chunked", "gzip"]
@@ -119,6 +128,23 @@ class Fault:
     def not_http(cls, data: bytes = b"HELLO WORLD\r\n\r\n") -> "Fault":
         """Answer with ``data`` in place of an HTTP response (a bad status line), then close."""
         return cls(kind="raw", raw=data)
+
+    @classmethod
+    def cut(cls, head: bytes) -> "Fault":
+        """Send ``head`` (a status line and headers, perhaps some body), then drop the connection.
+
+        A reply that breaks after it began: the headers promise a body that never comes.
+        """
+        return cls(kind="cut", raw=head)
+
+    @classmethod
+    def stall(cls, head: bytes, seconds: float = 3600.0) -> "Fault":
+        """Send ``head`` (a status line, headers and the first bytes), then nothing for ``seconds``.
+
+        A slow-loris reply: it started in time, so only a deadline over the whole exchange
+        (not one to the first byte) ends it.
+        """
+        return cls(kind="stall", raw=head, seconds=seconds)
 
     @classmethod
     def undecodable(cls, encoding: str = "gzip") -> "Fault":

@@ -491,6 +491,19 @@ async def _serve_fault(
         return await _hang(simulated, fault.seconds)
     if fault.kind == "reset" or fault.kind == "raw":
         return _end_connection(request, fault.raw if fault.kind == "raw" else None)
+    if fault.kind in ("cut", "stall", "truncate"):
+        return await _broken_off(request, simulated, fault)
+    if fault.kind == "malformed":
+        return simulated.protocol.malformed()
+    if fault.kind == "challenge":
+        return simulated.protocol.challenge()
+    return await _oversized(request, fault)
+
+
+async def _broken_off(
+    request: web.Request, simulated: SimulatedProvider, fault: Fault
+) -> web.StreamResponse:
+    """A reply that began and then broke: truncated, cut after ``fault.raw``, or stalled."""
     if fault.kind == "truncate":
         response = web.StreamResponse(status=200, headers={"Content-Length": "100000"})
         await response.prepare(request)
@@ -498,11 +511,11 @@ async def _serve_fault(
         if request.transport is not None:
             request.transport.abort()
         return response
-    if fault.kind == "malformed":
-        return simulated.protocol.malformed()
-    if fault.kind == "challenge":
-        return simulated.protocol.challenge()
-    return await _oversized(request, fault)
+    if request.transport is not None:
+        request.transport.write(fault.raw)
+    if fault.kind == "stall":
+        await _hang(simulated, fault.seconds)
+    return _end_connection(request, None)
 
 
 _PIECE = b"a" * 65536
