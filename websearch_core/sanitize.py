@@ -9,7 +9,8 @@ to remember it:
 * **Text:** C0/C1 control characters (ESC and BEL among them, with the terminal sequences
   they start), bidirectional overrides and lone surrogates are removed from titles,
   snippets, answers, the page text a provider sent with a result (Tavily, Exa, Firecrawl,
-  Jina) and the ``model`` and ``request_id`` it reported; line breaks and tabs are kept
+  Jina), the ``model`` and ``request_id`` it reported and the response's ``notes``
+  (upstream text too: an engine's reason, a warning); line breaks and tabs are kept
   where text may have them.
 * **URLs:** a source or citation URL must be absolute ``http(s)`` with a host, no userinfo
   and nothing around it; otherwise the entry is dropped.
@@ -176,6 +177,7 @@ def clean_response(
         search_queries=tuple(map(clean.line, response.search_queries[:MAX_LIST_ITEMS])),
         model=clean.optional_line(response.model),
         request_id=clean.optional_line(response.request_id),
+        notes=tuple(map(clean.line, response.notes)),
     )
     return response.model_copy(update=update) if update else response
 
@@ -409,7 +411,8 @@ def _joined_groups(blocks: list[str]) -> Iterator[str]:
 
 def _texts(response: SearchResponse) -> tuple[list[str], list[str], list[str]]:
     """Every upstream text of ``response``: one-line texts, multi-line texts and URLs."""
-    lines: list[str] = [*response.related_questions, *response.search_queries]
+    # Notes quote upstream text too (an engine's reason, a warning): as likely to echo a key.
+    lines: list[str] = [*response.related_questions, *response.search_queries, *response.notes]
     if response.model:
         lines.append(response.model)
     if response.request_id:

@@ -927,6 +927,14 @@ class Transport:
         redactor = redactor_for(self._known_secrets())
         return any(redactor(value) != value for value in headers.values())
 
+    def masked(self, text: str) -> str:
+        """``text`` with every secret this transport knows masked (see :meth:`_known_secrets`).
+
+        For upstream text a provider logs before the core cleans its response (SearXNG's
+        unanswered engines): the log line must not carry what the response will not.
+        """
+        return redactor_for(self._known_secrets())(text)
+
     def _known_secrets(self) -> tuple[str, ...]:
         """Every secret to scrub now: the given ones and all the credentials handed out."""
         known = self._secrets
@@ -978,7 +986,7 @@ class Transport:
         if isinstance(exc, aiohttp.ClientResponseError):  # aiohttp's parser refused the reply
             message = f"{label} sent an invalid HTTP response ({host}): {protocol_fault(exc)}"
             return ProviderUnavailableError(provider, message, BAD_RESPONSE_STATUS)
-        detail = redactor_for(self._known_secrets())(str(exc))
+        detail = self.masked(str(exc))
         message = f"{label} request failed ({host}): {type(exc).__name__} {detail}".rstrip()
         return ProviderUnavailableError(provider, message)
 

@@ -16,11 +16,12 @@ credentials and the status handling, and this one the body. What comes through, 
   can quote; the infobox's own page becomes a citation, so the answer stays attributable.
 * **Corrections** (the spelling SearXNG believes was meant) lead ``related_questions``,
   before the ``suggestions``, as the queries most worth running next.
-* **Unresponsive engines** with results left: the response is ``partial`` and the engines
-  are logged by name. With nothing usable left, it is an error naming each engine.
+* **Unresponsive engines** with results left: the response is ``partial`` and its notes
+  name the engines (:data:`UNANSWERED_NOTE`); the provider logs them
+  (:func:`unanswered_line`) once it can mask the instance's secrets in an engine's reason.
+  With nothing usable left, it is an error naming each engine.
 """
 
-import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -34,13 +35,13 @@ from .base import clamp_count
 __all__ = [
     "DEFAULT_RESULTS",
     "MAX_RESULTS",
+    "UNANSWERED_NOTE",
     "format_answer",
     "format_infobox",
     "parse_search_body",
+    "unanswered_line",
     "unresponsive_engines",
 ]
-
-logger = logging.getLogger("websearch_core.providers.searxng")
 
 PROVIDER_ID: Final = "searxng"
 DEFAULT_RESULTS: Final = 10
@@ -49,6 +50,8 @@ MAX_ANSWERS: Final = 3
 MAX_TRANSLATIONS: Final = 3
 MAX_INFOBOXES: Final = 2
 MAX_INFOBOX_FACTS: Final = 8
+UNANSWERED_NOTE: Final = "SearXNG engine did not answer: "
+"""What each note of an engine that did not answer starts with, before ``engine: reason``."""
 
 
 def _weather_text(current: Mapping[str, Any]) -> str | None:
@@ -209,6 +212,25 @@ def _source(item: Any, position: int) -> SearchSource | None:
     )
 
 
+def unanswered_line(notes: Sequence[str]) -> str | None:
+    """The log line naming the engines the ``notes`` of a response say did not answer.
+
+    Built from the notes rather than the body so that the provider logs it where the
+    instance's secrets are known: an engine's reason is upstream text, which may quote
+    them. ``None`` when every engine answered.
+
+    Example:
+        >>> unanswered_line([UNANSWERED_NOTE + "duckduckgo: CAPTCHA", UNANSWERED_NOTE + "qwant"])
+        'SearXNG answered without these engines: duckduckgo: CAPTCHA; qwant'
+    """
+    failures = [
+        note.removeprefix(UNANSWERED_NOTE) for note in notes if note.startswith(UNANSWERED_NOTE)
+    ]
+    if not failures:
+        return None
+    return f"SearXNG answered without these engines: {join_clauses(failures)}"
+
+
 def unresponsive_engines(value: Any) -> list[str]:
     """SearXNG's ``unresponsive_engines`` as ``engine: reason`` texts.
 
@@ -287,8 +309,6 @@ def parse_search_body(data: Any, count: int | None) -> SearchResponse:
             + join_clauses(failures),
             503,
         )
-    if failures:
-        logger.warning("SearXNG answered without these engines: %s", join_clauses(failures))
     related = dict.fromkeys(_strings(data.get("corrections")) + _strings(data.get("suggestions")))
     citations = dict.fromkeys(citation for _, citation in infoboxes if citation is not None)
     return SearchResponse(
@@ -298,5 +318,5 @@ def parse_search_body(data: Any, count: int | None) -> SearchResponse:
         citations=tuple(citations),
         related_questions=tuple(related),
         partial=bool(failures),
-        notes=tuple(f"SearXNG engine did not answer: {failure}" for failure in failures),
+        notes=tuple(f"{UNANSWERED_NOTE}{failure}" for failure in failures),
     )

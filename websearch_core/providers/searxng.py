@@ -30,6 +30,7 @@ the instance refusing the ``json`` format, any other error page) are read by
 API reference: https://docs.searxng.org/dev/search_api.html
 """
 
+import logging
 from typing import Final
 
 from ..errors import ProviderNotConfiguredError
@@ -41,7 +42,13 @@ from ..settings import SearxngSettings
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import honours
 from ._searxng_pages import decode_json, detect_challenge, html_page_error
-from ._searxng_parse import DEFAULT_RESULTS, MAX_RESULTS, format_answer, parse_search_body
+from ._searxng_parse import (
+    DEFAULT_RESULTS,
+    MAX_RESULTS,
+    format_answer,
+    parse_search_body,
+    unanswered_line,
+)
 from ._searxng_request import (
     BASIC_COLON,
     BASIC_CONTROL,
@@ -51,7 +58,7 @@ from ._searxng_request import (
     query_params,
     search_url,
 )
-from .base import ErrorMap, ProtocolProvider, ProviderContext, ProviderInfo
+from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "BASIC_COLON",
@@ -66,6 +73,8 @@ __all__ = [
     "parse_search_body",
     "search_url",
 ]
+
+logger = logging.getLogger(__name__)
 
 PROVIDER_ID: Final = "searxng"
 ENDPOINT_MISSING: Final = (
@@ -189,6 +198,20 @@ class SearxngProvider(ProtocolProvider):
         if authorization is not None:
             headers["Authorization"] = authorization
         return HttpRequest(method="GET", url=url, params=query, headers=headers)
+
+    def parse(self, flow: Flow) -> SearchResponse:
+        """The response; the engines that did not answer logged, every secret masked.
+
+        Logged here rather than by the pure parser because the transport is at hand: an
+        engine's reason is upstream text, which may quote the instance's token or Basic
+        password, and the log line must not carry what the response's notes (masked by
+        the core's clean-up) do not.
+        """
+        answer = super().parse(flow)
+        line = unanswered_line(answer.notes)
+        if line is not None:
+            logger.warning("%s", flow.context.transport.masked(line))
+        return answer
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """Parse a 2xx body; an HTML bot check or other non-JSON body is an error."""
