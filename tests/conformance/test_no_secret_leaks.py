@@ -18,6 +18,7 @@ from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, main
 from websearch_core.providers import PROVIDER_REGISTRY, SEARCH_PROVIDER_ORDER, get_provider
 from websearch_core.testing import PROTOCOLS, Fault, Simulator
+from websearch_core.testing.protocols.parallel import ParallelProtocol
 from websearch_core.testing.protocols.searxng import SearxngProtocol
 
 pytestmark = pytest.mark.usefixtures("short_gemini_backoff")  # its resends' waits: 1/100
@@ -174,3 +175,36 @@ async def test_guard_the_raised_error_and_its_traceback_hold_no_echoed_key(
 def _all_but(provider_id: str) -> str:
     """``WEBSEARCH_EXCLUDE`` for every registered provider but ``provider_id``."""
     return ",".join(pid for pid in PROVIDER_REGISTRY if pid != provider_id)
+
+
+PROXY_PASSWORD = "proxy-pw-6e7f8a9b0c1d2e3f"
+
+
+@pytest.mark.parametrize("provider_id", ["parallel", "searxng"])
+async def test_a_note_quoting_another_secret_of_the_call_never_leaks(
+    provider_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A note quoting the proxy's password: masked in the notes and in the log line alike.
+
+    Parallel masked its own key only, in both. Failed before: Parallel's log line and
+    notes, SearXNG's notes and log line, all held the password.
+    """
+    caplog.set_level(logging.DEBUG)
+    async with Simulator([provider_id]) as sim:
+        quoted = f"sent via u:{PROXY_PASSWORD} upstream"
+        if provider_id == "parallel":
+            protocol = cast(ParallelProtocol, sim[provider_id].protocol)
+            protocol.warnings = [{"type": "warning", "message": quoted, "detail": None}]
+        else:
+            cast(SearxngProtocol, sim[provider_id].protocol).unresponsive_engines = [
+                ["google", quoted]
+            ]
+        # A loopback endpoint is reached directly: the proxy is a secret, never used.
+        settings = sim.settings(proxy=f"http://u:{PROXY_PASSWORD}@proxy.example:8080")
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            result = await ws.run("python asyncio", provider=provider_id)
+    assert result.error is None and len(result.response.notes) == 1
+    assert "sent via *** upstream" in result.response.notes[0]
+    assert any("sent via *** upstream" in message for message in caplog.messages)
+    seen = "\n".join([result.response.model_dump_json(), *caplog.messages])
+    assert PROXY_PASSWORD not in seen

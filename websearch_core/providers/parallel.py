@@ -44,8 +44,9 @@
   (:func:`._parallel_parse.warning_notes`), and is logged at WARNING, as SearXNG's
   engines that did not answer are; the results are kept whatever the warnings say. The
   spec's text has no place for a provider's notes, so the model reads one only as the
-  reason of an empty answer's error; the notes are in the structured response. The key
-  sent is masked in both, should a warning echo it.
+  reason of an empty answer's error; the notes are in the structured response. Every
+  secret of the call (the key sent, a proxy's password) is masked in both, should a
+  warning echo it.
 * **Errors:** ``Parallel API error (<status>): <detail>`` typed by the shared classifier,
   where the detail is the first of ``message``, ``detail``, ``error`` (a string),
   ``error.message``, ``error.detail``, else the raw body; an empty body gives
@@ -82,7 +83,6 @@ from ..clauses import join_clauses
 from ..errors import ResponseParseError
 from ..json_decode import json_loads
 from ..models import SearchParams, SearchResponse
-from ..redaction import redact
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import honours
 from ._parallel_parse import DEFAULT_RESULTS, error_detail, parse_body
@@ -142,17 +142,15 @@ class ParallelProvider(ProtocolProvider):
     def parse(self, flow: Flow) -> SearchResponse:
         """The response to the search; its warnings, if any, logged and kept as notes.
 
-        Read here rather than in :meth:`parse_response` because the request is at hand:
-        a warning that repeats the key it was sent with says it masked, in the log line
-        and in the notes alike (the core masks the rest of a response, not its notes).
+        Logged here rather than in :meth:`parse_response` because the transport is at
+        hand: a warning that repeats a secret of the call (the key it was sent with, the
+        proxy's password) says it masked (``Transport.masked``), as the notes do once the
+        core has cleaned the response.
         """
         answer = super().parse(flow)
-        if not answer.notes:
-            return answer
-        key = flow.last.request.headers.get(KEY_HEADER, "")
-        notes = tuple(redact(note, (key,)) for note in answer.notes)
-        logger.warning("%s", join_clauses(notes))
-        return answer.model_copy(update={"notes": notes})
+        if answer.notes:
+            logger.warning("%s", flow.context.transport.masked(join_clauses(answer.notes)))
+        return answer
 
     def parse_response(self, response: HttpResponse, params: SearchParams) -> SearchResponse:
         """The sources, search id and warnings of a 2xx body."""
