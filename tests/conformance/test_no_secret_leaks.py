@@ -50,10 +50,19 @@ async def test_an_echoed_key_never_leaks(
             result.response.model_dump_json(),
             str(caught.value),
             repr(caught.value.failures),
-            *(record.getMessage() for record in caplog.records),
+            *map(_everything_logged, caplog.records),
         ]
     )
     assert KEY not in seen
+
+
+def _everything_logged(record: logging.LogRecord) -> str:
+    """A record's message, every attribute (``extra`` fields a JSON handler writes out
+    among them) and its traceback: what any handler may print, not only the message."""
+    logged = [record.getMessage(), *map(repr, vars(record).values())]
+    if record.exc_info:
+        logged.extend(traceback.format_exception(*record.exc_info))
+    return "\n".join(logged)
 
 
 # --- what an upstream quotes outside an error: notes, their log line, the command line ---
@@ -101,7 +110,7 @@ async def test_an_engine_reason_quoting_the_instances_secret_never_leaks(
             result.text,
             result.response.model_dump_json(),
             *result.response.notes,
-            *(record.getMessage() for record in caplog.records),
+            *map(_everything_logged, caplog.records),
             *(str(warning.message) for warning in warned),
         ]
     )
@@ -206,5 +215,34 @@ async def test_a_note_quoting_another_secret_of_the_call_never_leaks(
     assert result.error is None and len(result.response.notes) == 1
     assert "sent via *** upstream" in result.response.notes[0]
     assert any("sent via *** upstream" in message for message in caplog.messages)
-    seen = "\n".join([result.response.model_dump_json(), *caplog.messages])
+    seen = "\n".join([result.response.model_dump_json(), *map(_everything_logged, caplog.records)])
     assert PROXY_PASSWORD not in seen
+
+
+async def test_the_adapters_pass_on_no_engine_reason_quoting_a_secret() -> None:
+    """What each adapter hands an agent for SearXNG's echoing answer holds no secret.
+
+    LangChain's tool message (content and artifact) and retriever documents, LlamaIndex's
+    tool output and retriever nodes, metadata included. Failed before the fix: the tool
+    message's artifact and the tool output's ``raw_output`` (the structured response)
+    carried the notes with the token; the documents and nodes did not.
+    """
+    langchain = pytest.importorskip("langchain_websearch")
+    llamaindex = pytest.importorskip("llamaindex_websearch")
+    async with Simulator(["searxng"]) as sim:
+        _searxng_echoing(sim)
+        settings = sim.settings(
+            searxng={"endpoint": sim["searxng"].base_url, "token": SEARXNG_TOKEN}
+        )
+        tool = langchain.WebSearchTool(settings=settings)
+        call = {"type": "tool_call", "id": "1", "name": tool.name}
+        message = await tool.ainvoke({**call, "args": {"query": "python asyncio"}})
+        documents = await langchain.WebSearchRetriever(settings=settings).ainvoke("asyncio")
+        output = await llamaindex.create_web_search_tool(settings=settings).acall(
+            query="python asyncio"
+        )
+        nodes = await llamaindex.WebSearchRetriever(settings=settings).aretrieve("asyncio")
+    assert "asyncio" in message.content and documents and nodes
+    seen = [repr(message), repr(message.artifact), repr(documents), repr(output)]
+    seen += [repr(output.raw_output), repr(nodes), *(repr(n.node.metadata) for n in nodes)]
+    assert SEARXNG_TOKEN not in "".join(seen)
