@@ -158,6 +158,37 @@ async def test_the_providers_table_says_when_the_balance_is_checked_again(
     assert rows[prepaid].reason.endswith("; its credits are checked again by the next search")
 
 
+async def test_a_forced_search_that_succeeds_clears_the_mark(
+    sim: Simulator, prepaid: str, state: dict[str, Any]
+) -> None:
+    """Naming the marked provider asks it at once; its answer proves the balance is back."""
+    async with _client(sim, prepaid, state) as ws:
+        await _spent_and_skipped(ws, sim, prepaid)
+        _spend(sim, prepaid, False)  # topped up before any re-check is due
+        forced = await ws.run("python asyncio", provider=prepaid)
+        after = await ws.run("python asyncio")
+        store = await ws.state()
+        assert await store.get_mark(prepaid, time.time()) is None
+    assert forced.response.provider == after.response.provider == prepaid
+
+
+async def test_guard_a_forced_success_leaves_a_free_tier_month_marked(
+    state: dict[str, Any],
+) -> None:
+    """Guard (passes before and after): only a prepaid balance's mark is cleared by it."""
+    async with Simulator(["brave", FALLBACK]) as sim:
+        sim["brave"].always(Fault.payment_required())
+        settings = sim.settings(providers=("brave", FALLBACK), cache=False, **state)
+        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
+            await ws.run("python asyncio")
+            sim["brave"].always(None)
+            forced = await ws.run("python asyncio", provider="brave")
+            store = await ws.state()
+            mark = await store.get_mark("brave", time.time())
+        assert forced.response.provider == "brave"
+        assert mark is not None and mark.kind == "exhausted"
+
+
 async def test_guard_a_free_tier_quota_still_waits_for_next_month(state: dict[str, Any]) -> None:
     """Guard (passes before and after the re-check): Brave's 402 has no balance to top up."""
     async with Simulator(["brave", FALLBACK]) as sim:

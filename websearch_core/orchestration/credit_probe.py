@@ -28,6 +28,7 @@ __all__ = [
     "PROBE_CLAIM_SECONDS",
     "RECHECK_NOTE",
     "due_probe",
+    "is_credit_mark",
     "keep_recheck",
     "next_recheck",
     "probe_window",
@@ -74,6 +75,17 @@ async def keep_recheck(store: StateStore, provider: str, mark: ProviderMark) -> 
     await store.set_note(provider, RECHECK_NOTE, _note_text(mark), mark.until)
 
 
+async def is_credit_mark(store: StateStore, provider: str, mark: ProviderMark, now: float) -> bool:
+    """Whether ``mark`` is a spent prepaid balance's: ``exhausted``, and the note names it.
+
+    A forced search that passes such a mark and succeeds proves the balance was topped
+    up, as a probe's success does; a free tier's month has no note and stays.
+    """
+    if mark.kind != "exhausted":
+        return False
+    return await store.get_note(provider, RECHECK_NOTE, now) == _note_text(mark)
+
+
 async def next_recheck(
     store: StateStore, provider: str, mark: ProviderMark, now: float
 ) -> float | None:
@@ -81,10 +93,9 @@ async def next_recheck(
 
     A read of the note: the mark must be ``exhausted`` and the note must name it.
     """
-    if mark.kind != "exhausted" or recheck_at(mark) >= mark.until:
+    if recheck_at(mark) >= mark.until:
         return None
-    noted = await store.get_note(provider, RECHECK_NOTE, now)
-    return recheck_at(mark) if noted == _note_text(mark) else None
+    return recheck_at(mark) if await is_credit_mark(store, provider, mark, now) else None
 
 
 async def due_probe(

@@ -46,7 +46,7 @@ from ..endpoint_variables import endpoint_variables
 from ..errors import RateLimitedError, SearchProviderError
 from ..providers.base import ProviderInfo
 from ..state.base import ProviderMark, StateStore, UsageGrant, UsageWindow
-from .credit_probe import due_probe, keep_recheck, rechecks, renewed
+from .credit_probe import due_probe, is_credit_mark, keep_recheck, rechecks, renewed
 from .quota import (
     Budget,
     FailurePolicy,
@@ -199,6 +199,9 @@ class Ledger:
         self._failures_seen: dict[str, int] = {}
         self._probing: dict[str, ProviderMark] = {}
         """Per provider, the mark its claimed probe re-checks, until the outcome is recorded."""
+        self._forced_past: dict[str, ProviderMark] = {}
+        """Per provider, the prepaid balance's mark a forced request was sent past: its
+        success clears the mark as a probe's does, its failure leaves the mark as it was."""
 
     def _scope(self, provider_id: str, scope: str | None) -> str | None:
         if scope is not None or self.scope_of is None:
@@ -323,11 +326,15 @@ class Ledger:
         # budget it is a read (SQLite writes its counts later), where reserve_usage is a
         # write that waited for another process's write lock and then gave up on the store.
         grant = await self.store.reserve_unless_marked(provider_id, windows, now)
-        if grant.mark is not None:
-            if skip_marked and grant.mark.applies_to(self._scope(provider_id, None)):
-                return await self._probe(info, label, windows, grant.mark, now, accept_unchecked)
+        marked = grant.mark
+        if marked is not None:
+            applies = marked.applies_to(self._scope(provider_id, None))
+            if skip_marked and applies:
+                return await self._probe(info, label, windows, marked, now, accept_unchecked)
             # Forced, or earned with another key or endpoint: it is asked after all.
             grant = await self.store.reserve_usage(provider_id, windows)
+            if applies and await is_credit_mark(self.store, provider_id, marked, now):
+                self._forced_past[provider_id] = marked  # its success is the re-check's proof
         reservation = self._granted(provider_id, label, windows, grant, accept_unchecked)
         self._failures_seen[provider_id] = grant.failures
         return reservation
@@ -414,6 +421,7 @@ class Ledger:
         if reservation.released:
             return
         reservation.released = True
+        self._forced_past.pop(reservation.provider, None)  # unsent: it proves nothing
         if reservation.probing is not None:  # unsent: the probe is free for another search
             self._probing.pop(reservation.provider, None)
         await self.store.release_usage(reservation.provider, reservation.windows)
@@ -435,15 +443,21 @@ class Ledger:
         The chain bounds the store's wait only around a success that writes; the usual
         one writes nothing and is spared setting up the bound (about 2 us a search).
         """
-        return provider_id in self._probing or self._failures_seen.get(provider_id, 1) > 0
+        return (
+            provider_id in self._probing
+            or provider_id in self._forced_past
+            or self._failures_seen.get(provider_id, 1) > 0
+        )
 
     async def record_success(self, provider_id: str) -> None:
-        """A success closes the circuit breaker, and a re-check's clears its mark.
+        """A success closes the circuit breaker, and one past a spent balance clears its mark.
 
         The failure counter read at reservation time says whether there is anything to
-        forgive; the usual success therefore writes nothing.
+        forgive; the usual success therefore writes nothing. A re-check's success, or a
+        forced search's sent past a prepaid balance's mark, proves the balance topped up.
         """
         probing = self._probing.pop(provider_id, None)
+        probing = self._forced_past.pop(provider_id, None) or probing
         if self._failures_seen.pop(provider_id, 1) > 0:
             await self.store.reset_failures(provider_id)
         if probing is not None:  # the balance was topped up: the provider is back
@@ -461,6 +475,7 @@ class Ledger:
             scope: The credential/endpoint scope it was used with (default: ``scope_of``).
         """
         self._failures_seen.pop(provider_id, None)
+        self._forced_past.pop(provider_id, None)  # a forced failure proves nothing: no renewal
         probing = self._probing.pop(provider_id, None)
         failures = await self.store.record_failure(provider_id) if is_transient(error) else 0
         now = self.clock()
