@@ -195,6 +195,13 @@ class ErrorMap:
     before a retry, and a raised rate limit or spent quota that has no wait of its own
     carries it (``retry_after``; ``reset_at``), so the ledger marks the provider for the
     seconds the server named. Default: the clamped ``Retry-After`` alone."""
+    prepaid: frozenset[int] = frozenset()
+    """Statuses whose spent quota is a prepaid balance (or a spend limit its owner raises)
+    as the provider's own documentation says: raised as
+    :class:`~websearch_core.errors.CreditsSpentError`, whose mark is re-checked after a
+    while instead of holding the provider out until next month. The text stays what the
+    map or the shared classifier made of it. A status whose body does not tell a prepaid
+    balance from a monthly plan (Firecrawl's and Brave's 402) is not listed."""
     response_error: Callable[[HttpResponse], SearchProviderError | None] | None = None
     """The error a non-2xx response means when more than its status and body head tell it
     (a header, the response URL), read before everything above; ``None`` from it leaves

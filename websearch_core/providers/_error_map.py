@@ -8,7 +8,7 @@ come here. Pure: nothing here sends or waits.
 
 from datetime import UTC, datetime, timedelta
 
-from ..errors import QuotaExhaustedError, RateLimitedError, SearchProviderError
+from ..errors import CreditsSpentError, QuotaExhaustedError, RateLimitedError, SearchProviderError
 from ..provider_types import ErrorMap, ProviderInfo
 from ..transport import HttpResponse, SseResponse, error_head, parse_retry_after, raise_for_status
 
@@ -41,7 +41,8 @@ def error_for(
 
     Order: the map's :attr:`ErrorMap.response_error` (an error only the whole response
     tells), else a status or error code the map names, else the shared classifier (401,
-    spent credits, 402, 403, 429 with its hints, 5xx); then the map's
+    spent credits, 402, 403, 429 with its hints, 5xx); a spent quota at a status of
+    :attr:`ErrorMap.prepaid` is a spent prepaid balance; then the map's
     :attr:`ErrorMap.hint` fills a wait the classifier could not see.
     """
     if 200 <= response.status < 300:
@@ -51,6 +52,8 @@ def error_for(
     error = errors.response_error(http) if errors.response_error is not None else None
     if error is None:
         error = _by_status(info, errors, http, head)
+    if response.status in errors.prepaid:
+        error = _as_prepaid(error)
     return error if errors.hint is None else _with_wait(error, errors.hint(http.headers, head))
 
 
@@ -73,6 +76,17 @@ def _by_status(
     return _classified(info.id, response, message)
 
 
+def _as_prepaid(error: SearchProviderError) -> SearchProviderError:
+    """``error`` as a spent prepaid balance when it is a plain spent quota, else as it is.
+
+    Only the class changes (text, status and any reset time are kept): a rate limit or an
+    authorization failure at the same status stays what it is.
+    """
+    if type(error) is not QuotaExhaustedError:
+        return error
+    return CreditsSpentError(error.provider, error.message, error.status, reset_at=error.reset_at)
+
+
 def _classified(provider: str, response: HttpResponse, message: str) -> SearchProviderError:
     """What the shared classifier raises for a non-2xx ``response``, as a value."""
     try:
@@ -93,6 +107,6 @@ def _with_wait(error: SearchProviderError, hint: float | None) -> SearchProvider
     if isinstance(error, RateLimitedError) and error.retry_after is None:
         return RateLimitedError(error.provider, error.message, error.status, retry_after=hint)
     if isinstance(error, QuotaExhaustedError) and error.reset_at is None:
-        reset_at = datetime.now(UTC) + timedelta(seconds=hint)
-        return QuotaExhaustedError(error.provider, error.message, error.status, reset_at=reset_at)
+        reset_at = datetime.now(UTC) + timedelta(seconds=hint)  # a spent balance stays one
+        return type(error)(error.provider, error.message, error.status, reset_at=reset_at)
     return error

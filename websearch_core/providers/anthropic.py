@@ -152,6 +152,11 @@ def error_code(body: str) -> str | None:
     return None
 
 
+PREPAID_STATUSES: Final = frozenset({402})
+"""402 ``billing_error`` (https://docs.anthropic.com/en/api/errors): prepaid credits run
+out or a spend limit reached, both the owner's to raise; re-checked, not held a month."""
+
+
 class AnthropicProvider(ProtocolProvider):
     """Per-search state (the credential, base URL and model) lives in the loop's ``Flow``."""
 
@@ -160,6 +165,7 @@ class AnthropicProvider(ProtocolProvider):
         prefix="Anthropic API error",
         code=error_code,
         codes={"spent_credits": CreditsSpentError},
+        prepaid=PREPAID_STATUSES,
     )
     oauth_refresh_statuses = frozenset({401})
     credential_kinds = (

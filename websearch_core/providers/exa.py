@@ -36,6 +36,8 @@ Quirks and differences from the reference:
 Docs: https://docs.exa.ai/reference/search
 """
 
+from typing import Final
+
 from ..filters import FilterSupport
 from ..models import AppliedFilter, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
@@ -92,7 +94,10 @@ INFO = ProviderInfo(
     filters=_FILTERS,
 )
 
-API_ERRORS = ErrorMap(prefix="Exa API error")
+PREPAID_STATUSES: Final = frozenset({402})
+"""402 "Account credits exhausted or API key spending budget exceeded", to be topped up or
+raised by its owner (https://exa.ai/docs/reference/error-codes)."""
+API_ERRORS = ErrorMap(prefix="Exa API error", prepaid=PREPAID_STATUSES)
 MCP_ERRORS = ErrorMap(prefix="Exa MCP request failed", messages={429: MCP_RATE_LIMIT_MESSAGE})
 """The MCP endpoint's 429 names the keyless limit (still a rate limit with its wait)."""
 _MODE = "mode"

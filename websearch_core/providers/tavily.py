@@ -24,9 +24,9 @@
 * **Errors:** ``Tavily API error (<status>): <msg>``, where ``msg`` is the first
   ``detail`` / ``error`` / ``message`` string found anywhere in a JSON body (Tavily nests it:
   ``{"detail": {"error": "..."}}``), else the raw body, else the status phrase. The shared
-  classifier still decides the error type; Tavily's own 432 (plan limit) and 433
-  (pay-as-you-go limit) statuses are raised as
-  :class:`~websearch_core.errors.QuotaExhaustedError`.
+  classifier still decides the error type; Tavily's own 432 (plan limit) is raised as
+  :class:`~websearch_core.errors.QuotaExhaustedError` and 433 (pay-as-you-go limit, the
+  owner's to raise) as :class:`~websearch_core.errors.CreditsSpentError`.
 
 Quirks: both real captures (``fixtures/tavily/*.json``, keys alphabetised by the recorder)
 have ``answer: null``, no ``published_date`` on any result (the reference lists the field,
@@ -75,6 +75,11 @@ __all__ = [
 TAVILY_ENDPOINT: Final = "https://api.tavily.com/search"
 QUOTA_STATUSES: Final = frozenset({432, 433})
 """Tavily's "plan limit exceeded" (432) and "pay-as-you-go limit exceeded" (433)."""
+PREPAID_STATUSES: Final = frozenset({433})
+"""433: the pay-as-you-go limit, which its owner raises on the dashboard ("You can
+increase your limit on the Tavily dashboard",
+https://help.tavily.com/articles/8645538886-understanding-http-errors); re-checked. 432 is
+the plan's monthly credits and waits for the month."""
 
 _FILTERS: Final = FilterSupport(
     native=frozenset(
@@ -105,6 +110,7 @@ class TavilyProvider(ProtocolProvider):
         prefix="Tavily API error",
         detail=error_message,
         statuses=dict.fromkeys(QUOTA_STATUSES, QuotaExhaustedError),
+        prepaid=PREPAID_STATUSES,
     )
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
