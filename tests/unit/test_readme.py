@@ -11,7 +11,16 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from websearch_core.docs import END_MARKER, START_MARKER, main, provider_table, with_table
+from websearch_core.docs import (
+    END_MARKER,
+    PREPAID_END,
+    PREPAID_START,
+    START_MARKER,
+    main,
+    prepaid_list,
+    provider_table,
+    with_table,
+)
 from websearch_core.filters.table import README_TABLE_END, README_TABLE_START, registry_table
 from websearch_core.providers import SEARCH_PROVIDER_ORDER, get_provider
 
@@ -54,20 +63,23 @@ def test_the_generator_rewrites_only_between_the_markers(
     readme = tmp_path / "README.md"
     readme.write_text(
         f"intro\n{START_MARKER}\nold rows\n{END_MARKER}\nmiddle\n"
-        f"{README_TABLE_START}\nold filters\n{README_TABLE_END}\noutro\n",
+        f"{README_TABLE_START}\nold filters\n{README_TABLE_END}\n"
+        f"{PREPAID_START}\nold list\n{PREPAID_END}\noutro\n",
         encoding="utf-8",
     )
     assert main([str(readme), "--check"]) == 1
     assert capsys.readouterr().out == (
         f"{readme}: provider table is stale; run python -m websearch_core.docs\n"
         f"{readme}: filter table is stale; run python -m websearch_core.docs\n"
+        f"{readme}: prepaid list is stale; run python -m websearch_core.docs\n"
     )
     assert main([str(readme)]) == 0
     written = readme.read_text(encoding="utf-8")
     assert written.startswith(f"intro\n{START_MARKER}\n| id | label |")
     assert f"{END_MARKER}\nmiddle\n{README_TABLE_START}\n| provider | " in written
-    assert written.endswith(f"{README_TABLE_END}\noutro\n")
+    assert written.endswith(f"{PREPAID_START}\n{prepaid_list()}\n{PREPAID_END}\noutro\n")
     assert "old rows" not in written and "old filters" not in written
+    assert "old list" not in written
     assert written.count("\n| `") == len(SEARCH_PROVIDER_ORDER)
     # The filter table has a further row for each mode that filters differently (gemini's).
     modes = sum(len(get_provider(pid).info.mode_filters) for pid in SEARCH_PROVIDER_ORDER)
@@ -84,7 +96,8 @@ def test_the_filter_table_is_checked_by_docs_and_its_module_refuses_options(
     table = registry_table()
     readme.write_text(
         f"{START_MARKER}\n{provider_table()}\n{END_MARKER}\n"
-        f"{README_TABLE_START}\n{table.replace('native', 'post', 1)}\n{README_TABLE_END}\n",
+        f"{README_TABLE_START}\n{table.replace('native', 'post', 1)}\n{README_TABLE_END}\n"
+        f"{PREPAID_START}\n{prepaid_list()}\n{PREPAID_END}\n",
         encoding="utf-8",
     )
     assert main([str(readme), "--check"]) == 1
@@ -240,3 +253,12 @@ async def test_the_mock_transport_example_runs_as_shown() -> None:
     shown, sent = await namespace["example"]()
     assert shown == "https://a.example/"
     assert sent.startswith("https://api.search.brave.com/")
+
+
+def test_the_prepaid_list_names_what_the_error_maps_re_check() -> None:
+    lines = prepaid_list().splitlines()
+    assert "  - `tavily`: HTTP 433" in lines  # the pay-as-you-go limit, not 432's plan
+    assert "  - `zai`: body code `1113`" in lines
+    assert not [line for line in lines if "`brave`" in line or "`firecrawl`" in line]
+    readme = README.read_text(encoding="utf-8")
+    assert f"{PREPAID_START}\n{prepaid_list()}\n{PREPAID_END}" in readme
