@@ -28,11 +28,12 @@ BILLING: Final = json.dumps(
         "type": "error",
         "error": {
             "type": "billing_error",
-            "message": "There's an issue with your billing or payment information.",
+            "message": "out of credits or spend limit reached",
         },
     }
 )
-"""Anthropic's 402 (https://docs.anthropic.com/en/api/errors)."""
+"""Anthropic's 402: ``billing_error``, "out of credits or spend limit reached" in its SDK's
+reference (rubydoc.info/github/anthropics/anthropic-sdk-ruby, BetaBillingError)."""
 
 EXA_CREDITS: Final = json.dumps(
     {"error": "Account credits exhausted or API key spending budget exceeded"}

@@ -153,8 +153,9 @@ def error_code(body: str) -> str | None:
 
 
 PREPAID_STATUSES: Final = frozenset({402})
-"""402 ``billing_error`` (https://docs.anthropic.com/en/api/errors): prepaid credits run
-out or a spend limit reached, both the owner's to raise; re-checked, not held a month."""
+"""402 ``billing_error``: "out of credits or spend limit reached" (Anthropic's SDK reference,
+https://rubydoc.info/github/anthropics/anthropic-sdk-ruby/Anthropic/Models/Beta/Sessions/BetaManagedAgentsBillingErrorObject),
+both the owner's to raise; re-checked, not held until next month."""
 
 
 class AnthropicProvider(ProtocolProvider):
