@@ -262,3 +262,15 @@ def test_the_prepaid_list_names_what_the_error_maps_re_check() -> None:
     assert not [line for line in lines if "`brave`" in line or "`firecrawl`" in line]
     readme = README.read_text(encoding="utf-8")
     assert f"{PREPAID_START}\n{prepaid_list()}\n{PREPAID_END}" in readme
+
+
+def test_the_prepaid_list_stays_inside_its_quota_bullet() -> None:
+    # A line at column 0 between the bullet and its end (an HTML comment included) ends the
+    # README's list there in Markdown: the generated items would render as a list of their own.
+    lines = README.read_text(encoding="utf-8").splitlines()
+    start = next(
+        i for i, line in enumerate(lines) if line.startswith("- **Prepaid balance spent**")
+    )
+    end = lines.index(PREPAID_END)
+    outdented = [line for line in lines[start + 1 : end + 1] if not line.startswith("  ")]
+    assert not outdented
