@@ -2,7 +2,8 @@
 
 ``query`` is "passed to providers unchanged"; ``max_tokens`` and ``temperature`` are
 "passed through only by Anthropic, Gemini, xAI, and Perplexity API-key mode. Ignored by the
-other providers"; a ``provider`` of ``"auto"`` is the chain, not a forced provider (§Flow 2).
+other providers"; a ``provider`` of ``"auto"`` is the chain, not a forced provider (§Flow 2);
+every provider is handed the system prompt, which only the answer engines send (§Flow 5).
 These read what each provider's server received from the loopback simulator, for every
 provider in the order at once, so a provider added later is held to the same clauses.
 """
@@ -17,6 +18,7 @@ import pytest
 from tests.functional.test_codex_sim import TOKEN as CODEX_TOKEN
 from websearch_core import SEARCH_PROVIDER_ORDER, WebSearch
 from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.prompts import SEARCH_SYSTEM_PROMPT
 from websearch_core.testing import Fault, Simulator
 from websearch_core.testing.simulator import RecordedRequest
 
@@ -28,6 +30,13 @@ ANSWER_ENGINES = frozenset({"perplexity", "gemini", "anthropic", "codex", "xai",
 
 TOKEN_TAKERS = frozenset({"anthropic", "gemini", "xai", "perplexity"})
 """The providers the spec lets send ``max_tokens`` and ``temperature`` (Perplexity with a key)."""
+
+PROMPT_SENDERS = frozenset({"perplexity", "gemini", "anthropic", "codex", "xai"})
+"""The providers that send the system prompt (Perplexity only with a key, as a system
+message); the others are handed it and leave it out."""
+
+PROMPT_START = SEARCH_SYSTEM_PROMPT[:48]
+"""The prompt's opening words: plain text that JSON encodes as it is."""
 
 PLAIN_QUERY = "  naïve  C++ & ümlaut? 50% #tag/slash  "
 """A query with no directive in it, so nothing may rewrite it: outer and doubled spaces,
@@ -115,10 +124,23 @@ async def test_max_tokens_and_temperature_reach_only_the_spec_named_providers(
     assert (str(MAX_TOKENS) in sent, str(TEMPERATURE) in sent) == (expected, expected)
 
 
+@pytest.mark.parametrize("provider_id", DIRECT)
+async def test_the_system_prompt_reaches_only_the_providers_that_use_it(
+    sim: Simulator, provider_id: str
+) -> None:
+    """Guard (§Flow 5, reference §1.2): every provider is given the prompt; five send it."""
+    async with _client(sim) as ws:
+        result = await ws.run("python asyncio", provider=provider_id, use_cache=False)
+    assert result.error is None, result.error
+    sent = " ".join(_wire(request) for request in sim[provider_id].requests)
+    assert (PROMPT_START in sent) == (provider_id in PROMPT_SENDERS)
+
+
 async def test_perplexity_without_a_key_ignores_max_tokens_and_temperature(
     sim: Simulator,
 ) -> None:
-    """Guard: the ask endpoint (no API key) is not "API-key mode", so neither value goes."""
+    """Guard: the ask endpoint (no API key) is not "API-key mode": neither value nor the
+    system prompt goes."""
     keys = {pid: key for pid, key in sim.api_keys().items() if pid != "perplexity"}
     async with _client(sim, keys) as ws:
         result = await ws.run(
@@ -132,6 +154,7 @@ async def test_perplexity_without_a_key_ignores_max_tokens_and_temperature(
     assert result.response.auth_mode == "anonymous"
     sent = " ".join(_wire(request) for request in sim["perplexity"].requests)
     assert str(MAX_TOKENS) not in sent and str(TEMPERATURE) not in sent
+    assert PROMPT_START not in sent  # nor does the system prompt
 
 
 async def test_a_provider_of_auto_is_the_chain_with_the_preferred_provider_first() -> None:
