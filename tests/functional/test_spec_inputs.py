@@ -168,3 +168,21 @@ async def test_a_provider_of_auto_is_the_chain_with_the_preferred_provider_first
         ("duckduckgo", "failed"),
         ("brave", "success"),
     ]
+
+
+async def test_a_forced_provider_that_cannot_run_falls_back_to_the_plain_auto_order() -> None:
+    """Guard (§Flow 2): the fallback is ``resolveProviderChain(authStorage, "auto")``.
+
+    "auto" there is the preferred-provider argument: the chain a forced provider falls back
+    to is the spec's order, without the preferred provider moved to the front. Passes on
+    main; it failed with a scratch edit that put the preferred provider first (reverted).
+    """
+    async with Simulator(["tavily", "brave", "duckduckgo"]) as small:
+        keys = {"brave": small.api_keys()["brave"]}  # Tavily, forced, has no key
+        async with WebSearch(small.settings(provider="duckduckgo"), api_keys=keys) as ws:
+            result = await ws.run("python asyncio", provider="tavily", use_cache=False)
+        assert [(a.provider, a.outcome) for a in result.response.attempts] == [
+            ("tavily", "skipped"),
+            ("brave", "success"),
+        ]
+        assert small["duckduckgo"].requests == []
