@@ -184,6 +184,10 @@ def flaw(value: str, *, key: bool) -> str | None:
     if CONTROL_IN_LINE.search(value) is not None:
         return UNSENDABLE
     if key:
+        # A stand-in is named first: a quote or space around it is not what to fix.
+        stand_in = _placeholder(value) if value.isascii() else None
+        if stand_in is not None:
+            return stand_in
         if _ASSIGNMENT.match(value) is not None:
             return f"starts with a variable's name and an equals sign (NAME=) {_SENT_AS_PART}"
         mark = _QUOTE_OR_SPACE.search(value)
@@ -198,15 +202,29 @@ def flaw(value: str, *, key: bool) -> str | None:
         beyond = _beyond_ascii(value)
         if beyond is not None:
             return f"contains {beyond} ({_LOOK_ALIKE}) {_SENT_AS_PART}"
-        return _placeholder(value)
     return None
 
 
 _LETTER_OR_DIGIT = re.compile("[A-Za-z0-9]")
-"""A key is ASCII by the time it is looked at here (:func:`_beyond_ascii` came first); a
-search stops at the first match, the key's first character (0.1 us, not a generator's 0.6)."""
+"""A key is ASCII by the time it is looked at here (:func:`flaw` asks only then); a search
+stops at the first match, the key's first character (0.1 us, not a generator's 0.6)."""
 _PLACEHOLDER = "is a placeholder, not a key"
 """Why a template's stand-in is refused: what follows says which shape gave it away."""
+_TEMPLATE_WORD = re.compile(
+    r"(?<![a-z0-9])(?:your|here|changeme|todo|fixme|replace|placeholder|x{4,})(?![a-z0-9])",
+    re.IGNORECASE,
+)
+"""A word only a template writes where a key goes, standing alone between the ends or
+characters that are not letters or digits (``YOUR_BRAVE_API_KEY``, ``api_key_here``,
+``REPLACE_ME``, the captures' ``fc-YOUR_API_KEY``), or ``xxxx`` and longer for hidden
+characters (``xxxxxxxx``, ``sk-XXXX-XXXX``). A provider's key is random after its prefix
+(``BSA``, ``sk-ant-``): hex holds none of these, and random base64 one cut out by ``-``,
+``_`` or ``.`` on both sides about once in a billion keys. ``key``, ``api``, ``token`` and
+a repeated letter other than x are not among them: test and local keys are made of those
+(``fake-gemini-key``, ``aaaa``)."""
+_ELLIPSIS = "..."
+"""What the README and providers' documentation write for the rest of a key (``sk-...``,
+``BSA...``); no key holds two dots in a row, let alone three."""
 
 
 def _placeholder(value: str) -> str | None:
@@ -214,15 +232,22 @@ def _placeholder(value: str) -> str | None:
 
     The README's quick start writes ``export BRAVE_API_KEY=...`` and its config example
     ``brave = "..."``; copied as they are, the provider read as ready and the key failed
-    only on the network, as its authorization error, after the chain had moved on. Every
-    provider's key holds letters or digits, and none is wrapped in angle brackets
-    (``<your-key>``), so those two shapes are refused; words such as ``YOUR_KEY`` are not
-    guessed at (a key may hold any letters).
+    only on the network, as its authorization error, after the chain had moved on. A
+    provider's key is letters and digits drawn at random after a fixed prefix, so four
+    shapes give a stand-in away, each one a random key all but never has: no letter or
+    digit at all (``...``, ``***``), angle brackets around it (``<your-key>``), ``...``
+    inside it (``sk-...``), or a template's word standing alone (``YOUR_KEY``,
+    ``changeme``, ``TODO``, ``xxxxxxxx``; see :data:`_TEMPLATE_WORD`).
     """
     if _LETTER_OR_DIGIT.search(value) is None:
         return f"{_PLACEHOLDER}: it holds no letter or digit (the README writes ... for a key)"
     if value.startswith("<") and value.endswith(">"):
         return f"{_PLACEHOLDER}: it is wrapped in angle brackets (<...>)"
+    if _ELLIPSIS in value:
+        return f"{_PLACEHOLDER}: it holds ... where the rest of a key goes"
+    word = _TEMPLATE_WORD.search(value)
+    if word is not None:
+        return f"{_PLACEHOLDER}: it holds {word.group().upper()}, a word a template writes"
     return None
 
 

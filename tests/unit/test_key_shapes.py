@@ -9,11 +9,16 @@ such a key met in a variable (see ``tests/functional/test_key_problems.py``).
 The keys below are made up in each provider's published shape; none may be refused.
 """
 
+import random
+import re
+import string
+import uuid
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
+from tests.conftest import read_capture
 from websearch_core.credentials import CredentialStore
 from websearch_core.errors import ConfigurationError
 from websearch_core.sent_secret import flaw
@@ -113,6 +118,20 @@ PLACEHOLDERS = [
     ("***", "it holds no letter or digit"),
     ("<your-brave-key>", "it is wrapped in angle brackets (<...>)"),
     ("<BRAVE_API_KEY>", "it is wrapped in angle brackets (<...>)"),
+    ("<your key here>", "it is wrapped in angle brackets (<...>)"),  # not "contains a space"
+    ('"..."', "it holds no letter or digit"),  # not "contains a quote mark"
+    ("sk-...", "it holds ... where the rest of a key goes"),
+    ("BSA...", "it holds ... where the rest of a key goes"),
+    ("YOUR_KEY", "it holds YOUR, a word a template writes"),
+    ("your-api-key", "it holds YOUR, a word a template writes"),
+    ("YOUR_BRAVE_API_KEY", "it holds YOUR, a word a template writes"),
+    ("xxxxxxxx", "it holds XXXXXXXX, a word a template writes"),
+    ("sk-proj-XXXX-XXXX", "it holds XXXX, a word a template writes"),
+    ("changeme", "it holds CHANGEME, a word a template writes"),
+    ("TODO", "it holds TODO, a word a template writes"),
+    ("REPLACE_ME", "it holds REPLACE, a word a template writes"),
+    ("api_key_here", "it holds HERE, a word a template writes"),
+    ("INSERT-KEY-HERE", "it holds HERE, a word a template writes"),
 ]
 """What a template writes where a key goes: the README's ``export BRAVE_API_KEY=...`` and
 ``brave = "..."``, copied as they are, made Brave ready, and its key failed only on the
@@ -150,3 +169,86 @@ async def test_a_placeholder_in_a_variable_makes_the_provider_misconfigured(
 def test_a_cookie_or_password_with_no_letter_is_not_taken_for_a_placeholder() -> None:
     # Guard (passes before and after): the rule is for API keys, whose shapes are known.
     assert flaw("...", key=False) is None and flaw("<x>", key=False) is None
+
+
+def test_the_keys_the_captures_write_are_placeholders() -> None:
+    """Firecrawl's documentation, captured with its search results, writes ``fc-YOUR_API_KEY``
+    and ``YOUR_API_KEY`` where a key goes: each is a stand-in a user may copy."""
+    capture = read_capture("firecrawl/v2_search_firecrawl_with_markdown.json").decode()
+    keys = set(re.findall(r"Bearer ([\w.-]+)|api_key=\\\"([\w.-]+)", capture))
+    found = {bearer or argument for bearer, argument in keys}
+    assert found >= {"YOUR_API_KEY", "fc-YOUR_API_KEY"}, found
+    for key in sorted(found):
+        assert (flaw(key, key=True) or "").startswith("is a placeholder, not a key"), key
+
+
+TEST_SUITE_KEYS = [
+    "aaaa",
+    "bbbb",
+    "aaaa-aaaa",
+    "k",
+    "BSAgood",
+    "BSAfirst",
+    "sim-key-brave",
+    "sim-key-tavily",
+    "fake-gemini-key",
+    "fine-key",
+    "pplx-fine",
+    "tok-123",
+    "searx-token-fake",
+    "import-access",
+    "sk-the-read-one-0001",
+    "sk-open-platform",
+    "sk-old-env-key",
+    "sk-kimi-env",
+    "sk-ant-oat01-0123456789abcdef",
+]
+"""Keys the rest of the suite sets (found by running :func:`flaw` over every string literal
+in tests/ and examples/, and reading where each new refusal was used): short, repeated or
+worded, none a stand-in."""
+
+
+@pytest.mark.parametrize("key", TEST_SUITE_KEYS)
+def test_the_suites_own_keys_are_not_placeholders(key: str) -> None:
+    # Guard (passes before and after): the words and runs refused are a template's only.
+    assert flaw(key, key=True) is None
+
+
+def _random_keys() -> list[str]:
+    """Keys drawn as providers draw theirs: hex, base64 and URL-safe base64, at the lengths
+    the providers issue, after each prefix; a fixed seed, so a failure repeats."""
+    draw = random.Random(45)
+    alphabets = {
+        "hex": "0123456789abcdef",
+        "base64": string.ascii_letters + string.digits + "+/",
+        "urlsafe": string.ascii_letters + string.digits + "-_",
+    }
+    prefixes = ["", "BSA", "tvly-dev-", "pplx-", "jina_", "fc-", "xai-", "sk-ant-api03-", "AIza"]
+    keys = [str(uuid.UUID(int=draw.getrandbits(128), version=4)) for _ in range(500)]
+    for _ in range(4000):
+        alphabet = alphabets[draw.choice(list(alphabets))]
+        body = "".join(draw.choice(alphabet) for _ in range(draw.choice((28, 32, 40, 48, 64))))
+        keys.append(draw.choice(prefixes) + body)
+    return keys
+
+
+def test_random_keys_of_every_providers_shape_are_not_placeholders() -> None:
+    # Guard (passes before and after): the rule refuses no key drawn at random.
+    refused = [key for key in _random_keys() if flaw(key, key=True) is not None]
+    assert refused == []
+
+
+async def test_a_template_word_in_a_variable_makes_the_provider_misconfigured(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from websearch_core import WebSearch
+
+    monkeypatch.setenv("BRAVE_API_KEY", "YOUR_BRAVE_API_KEY")
+    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(tmp_path / "none.json"))
+    async with WebSearch(state_backend="memory") as ws:
+        rows = {row.id: row for row in await ws.provider_status()}
+    assert not rows["brave"].available
+    assert rows["brave"].reason.startswith(
+        "misconfigured: Brave API key in BRAVE_API_KEY is a placeholder, not a key: it holds YOUR"
+    ), rows["brave"].reason
+    assert "YOUR_BRAVE_API_KEY" not in rows["brave"].reason
