@@ -614,6 +614,7 @@ def _auth_parser() -> CommandParser:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     set_parser = actions.add_parser(
         "set",
+        when_missing=_set_usage,
         help="store a provider's API key",
         description=(
             "Store a provider's API key. The key is read from standard input when it is not "
@@ -674,6 +675,23 @@ def _auth_parser() -> CommandParser:
     _verbose_option(import_parser)
     import_parser.set_defaults(handler=_auth_import)
     return parser
+
+
+def _set_usage() -> str:
+    """What ``auth set`` takes, and how to call it, for ``auth set`` alone.
+
+    It said ``provider: required, not given``, naming no provider, where ``auth`` and
+    ``auth import`` alone list what they take. Only the ids whose key some provider reads
+    are listed (a keyless engine's is refused); finding them imports every provider's
+    module, so it is asked for only when the id is missing.
+    """
+    takes_a_key = set(key_variables().values())
+    ids = ", ".join(provider_id for provider_id in KEY_IDS if provider_id in takes_a_key)
+    return (
+        f"auth set needs a provider, the id its API key is stored under: {ids}; write "
+        f"{PROG} auth set brave and paste the key when asked, or "
+        f"{PROG} auth set brave < brave-key.txt"
+    )
 
 
 def _import_usage(sources: Sequence[str]) -> str:

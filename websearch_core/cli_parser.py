@@ -155,7 +155,7 @@ class CommandParser(argparse.ArgumentParser):
         self,
         *args: Any,
         fields: Mapping[str, str] | None = None,
-        when_missing: str | None = None,
+        when_missing: str | Callable[[], str] | None = None,
         **kwargs: Any,
     ) -> None:
         """A parser as argparse's, with what its refusals need to be said in full.
@@ -165,7 +165,8 @@ class CommandParser(argparse.ArgumentParser):
             fields: Each option to the setting it sets, so a refusal names both.
             when_missing: What to say when a required argument is not given, in place of
                 argparse's name for it (``{gemini-cli}: required, not given`` said neither
-                what the command reads nor how to call it).
+                what the command reads nor how to call it). A callable is asked only
+                then, for a text that costs to build (every provider's module imported).
             **kwargs: argparse's.
         """
         # argparse adds -h/--help through add_argument inside its own __init__.
@@ -248,6 +249,8 @@ class CommandParser(argparse.ArgumentParser):
         if argument is None:
             if message.startswith(_REQUIRED):
                 missing = message.removeprefix(_REQUIRED)
+                if callable(self.when_missing):
+                    return f"{self.when_missing()}; {see}"
                 if self.when_missing is not None:
                     return f"{self.when_missing}; {see}"
                 return f"{missing}: required, not given{self._choices_of(missing)}; {see}"

@@ -709,10 +709,29 @@ def test_auth_import_without_a_source_says_what_it_imports_and_how(
     assert err.endswith("; see websearch auth import --help\n")
 
 
+def test_auth_set_alone_lists_the_providers_it_takes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # "provider: required, not given" named no provider, where `auth` and `auth import`
+    # alone say what they take: it now lists the ids a key is stored under, and the call.
+    assert main(["auth", "set"]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(
+        "websearch: auth set needs a provider, the id its API key is stored under: "
+    )
+    listed = err.split(" stored under: ", 1)[1].split(";", 1)[0].split(", ")
+    assert {"brave", "gemini", "tavily", "openrouter"} <= set(listed), listed
+    # Keyless engines and sign-in-only providers take no key: `auth set` refuses them.
+    assert not {"duckduckgo", "public", "searxng", "codex"} & set(listed), listed
+    assert "write websearch auth set brave and paste the key when asked" in err
+    assert err.endswith("; see websearch auth set --help\n")
+
+
 def test_a_missing_argument_elsewhere_is_named_as_before(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A guard (passes before and after): only auth import words its own missing source."""
+    """A guard (passes before and after): auth remove keeps argparse's name for it."""
     assert main(["auth", "remove"]) == EXIT_USAGE
     assert capsys.readouterr().err == (
         "websearch: provider: required, not given; see websearch auth remove --help\n"
