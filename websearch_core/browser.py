@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
-from .connection_causes import navigation_cause, navigation_unreached
+from .connection_causes import navigation_at_loopback, navigation_cause, navigation_unreached
 from .env_values import env_value
 from .errors import ProviderNotConfiguredError, WebSearchError
 
@@ -632,12 +632,17 @@ class BrowserFetchError(WebSearchError):
             from Chromium's ``net::`` code
             (:func:`~websearch_core.connection_causes.navigation_unreached`); ``None`` for
             any other failure.
+        loopback: The load was refused (or had no route) at a loopback address, where
+            nothing listens (:func:`~websearch_core.connection_causes.navigation_at_loopback`).
     """
 
-    def __init__(self, reason: str, unreached: str | None = None) -> None:
+    def __init__(
+        self, reason: str, unreached: str | None = None, *, loopback: bool = False
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.unreached = unreached
+        self.loopback = loopback
 
 
 class BrowserTimeoutError(BrowserFetchError):
@@ -665,7 +670,9 @@ async def _fetch_page(
             raise BrowserTimeoutError(_first_line(error)) from None
         reason = _first_line(error)
         cause = navigation_cause(reason) or reason
-        raise BrowserFetchError(cause, navigation_unreached(reason)) from error
+        unreached = navigation_unreached(reason)
+        loopback = navigation_at_loopback(reason)
+        raise BrowserFetchError(cause, unreached, loopback=loopback) from error
 
 
 def teardown_reserve(timeout: float) -> float:

@@ -16,12 +16,16 @@ proxy or carry the whole URL.
 
 import errno
 import re
+from urllib.parse import urlsplit
+
+from .loopback import is_loopback
 
 __all__ = [
     "connect_refused",
     "connect_unfinished",
     "connection_cause",
     "lookup_unanswered",
+    "navigation_at_loopback",
     "navigation_cause",
     "navigation_unreached",
     "protocol_fault",
@@ -66,6 +70,8 @@ that did not resolve, a connection refused, no route or no network at all, a pro
 could not be reached). A proxy that answered with an error (``ERR_TUNNEL_CONNECTION_FAILED``),
 a generic ``ERR_CONNECTION_FAILED``, a reset or a timeout may have reached a host: ``None``."""
 _NET_ERROR = re.compile(r"\bnet::(ERR_[A-Z0-9_]+)")
+_FAILED_AT = re.compile(r"\bnet::ERR_[A-Z0-9_]+ at (\S+)")
+"""Where Playwright names the URL whose load failed, after the code: ``net::ERR_... at URL``."""
 _CONTENT_ENCODING = re.compile(r"content-encoding: ([A-Za-z0-9._-]+)", re.IGNORECASE)
 _UNFINISHED_DEFLATE = "deflate"
 """aiohttp's whole message for a deflate body whose compressed stream never ended."""
@@ -279,6 +285,32 @@ def navigation_unreached(message: str) -> str | None:
     found = _NET_ERROR.search(message)
     known = _net_error(found.group(1)) if found is not None else None
     return known[1] if known is not None else None
+
+
+def navigation_at_loopback(message: str) -> bool:
+    """Whether a headless load refused, or given no route, was to a loopback address.
+
+    The transport marks such a failure of aiohttp's (``HostNotReachedError.loopback``), so
+    the hint says nothing listens there instead of sending the user to a firewall; this
+    reads the same from Playwright's message, ``Page.goto: net::ERR_CONNECTION_REFUSED at
+    http://127.0.0.1:8080/search?q=...``: a ``connect`` code (:func:`navigation_unreached`)
+    and the URL after it on this machine. A name not resolved or a proxy not reached says
+    nothing of what listens, so is never marked.
+
+    Example:
+        >>> navigation_at_loopback("Page.goto: net::ERR_CONNECTION_REFUSED at http://[::1]:9/")
+        True
+        >>> navigation_at_loopback("Page.goto: net::ERR_CONNECTION_REFUSED at https://x.org/")
+        False
+    """
+    found = _FAILED_AT.search(message)
+    if found is None or navigation_unreached(message) != "connect":
+        return False
+    try:
+        host = urlsplit(found.group(1)).hostname
+    except ValueError:  # not a URL after all (an unclosed ``[``)
+        return False
+    return host is not None and is_loopback(host)
 
 
 def _net_error(code: str) -> tuple[str, str | None] | None:

@@ -51,7 +51,7 @@ from websearch_core.errors import (
     ProviderTimeoutError,
     ResponseTooLargeError,
 )
-from websearch_core.format import NOT_CONNECTED_HINT
+from websearch_core.format import LOOPBACK_HINT
 from websearch_core.models import SearchParams
 from websearch_core.providers import get_provider
 from websearch_core.providers._escalation import NeedsBrowser, fetch_in_browser
@@ -291,19 +291,22 @@ async def test_chromium_refused_is_a_host_not_reached_whose_plain_request_counts
         "Google browser search failed: could not connect (net::ERR_CONNECTION_REFUSED)"
     )
     assert failure.request_sent  # the plain fetch reached the origin: it counts as used
+    assert failure.loopback  # the origin is 127.0.0.1: nothing listens there now
     assert used["google"] == 1
 
 
 async def test_engines_whose_browser_reaches_no_host_read_as_this_machine_not_them(
     chromium: HeadlessBrowser, sim: Simulator
 ) -> None:
+    # Both origins are on 127.0.0.1: Chromium's refusals there said to check the firewall,
+    # where aiohttp's same refusals say nothing listens there (LOOPBACK_HINT).
     async with _blocks_once_then_gone() as google, _blocks_once_then_gone() as mojeek:
         routes = {"google": google, "mojeek": mojeek}
         async with _client(sim, base_urls=routes, cache=False, exclude=("ecosia",)) as ws:
             result = await ws.run(QUERY, provider="public")
             marks = {row.id: row.mark for row in await ws.provider_status()}
     assert result.error == (
-        "All public engines failed: google, mojeek: could not connect. " + NOT_CONNECTED_HINT
+        "All public engines failed: google, mojeek: could not connect. " + LOOPBACK_HINT
     )
     assert marks["google"] is None and marks["mojeek"] is None and marks["public"] is None
 

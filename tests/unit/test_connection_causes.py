@@ -5,6 +5,7 @@ import pytest
 
 from websearch_core.connection_causes import (
     connection_cause,
+    navigation_at_loopback,
     navigation_cause,
     navigation_unreached,
 )
@@ -129,3 +130,45 @@ def test_chromium_failures_that_may_have_reached_a_host_are_not(code: str) -> No
 
 def test_a_failure_without_a_network_code_is_not_unreached() -> None:
     assert navigation_unreached("Page.goto: Navigation failed because page crashed!") is None
+
+
+REFUSED_AT_LOOPBACK = {
+    "localhost": (
+        "Page.goto: net::ERR_CONNECTION_REFUSED at http://localhost:36853/\n"
+        "Call log:\n"
+        '  - navigating to "http://localhost:36853/", waiting until "load"\n'
+    ),
+    "::1": (
+        "Page.goto: net::ERR_CONNECTION_REFUSED at http://[::1]:36853/\n"
+        "Call log:\n"
+        '  - navigating to "http://[::1]:36853/", waiting until "load"\n'
+    ),
+}
+"""Playwright 1.65.2's messages from /usr/bin/chromium here (stop 45), a closed port by name
+and by IPv6 literal; :data:`CAPTURED`'s ``refused`` is the IPv4 one."""
+
+
+@pytest.mark.parametrize(
+    "message",
+    [CAPTURED["refused"], *REFUSED_AT_LOOPBACK.values()],
+    ids=["127.0.0.1", *REFUSED_AT_LOOPBACK],
+)
+def test_chromium_refused_at_loopback_is_marked_so(message: str) -> None:
+    # Chromium's refusal at 127.0.0.1 got the firewall hint, where aiohttp's got "nothing
+    # listens there": the browser's own refusal is read as loopback too.
+    assert navigation_at_loopback(message)
+    assert navigation_at_loopback(message.splitlines()[0])  # the first line is what is kept
+
+
+@pytest.mark.parametrize("captured", ["unresolved", "proxy", "offline", "no route"])
+def test_chromium_failing_elsewhere_is_not_marked_loopback(captured: str) -> None:
+    # Guard (passes before and after, the function being new): a remote host, a proxy and
+    # a name not resolved say nothing of what listens on this machine.
+    assert not navigation_at_loopback(CAPTURED[captured])
+
+
+def test_a_refusal_at_a_remote_host_or_a_loopback_failure_that_may_have_reached_is_not() -> None:
+    assert not navigation_at_loopback(f"Page.goto: net::ERR_CONNECTION_REFUSED at {URL}")
+    assert not navigation_at_loopback("Page.goto: net::ERR_CONNECTION_RESET at http://[::1]:9/")
+    assert not navigation_at_loopback("Page.goto: net::ERR_CONNECTION_REFUSED at http://[::1")
+    assert not navigation_at_loopback("Page.goto: Navigation failed because page crashed!")

@@ -321,10 +321,14 @@ def _load_failure(provider: str, message: str, error: BrowserFetchError) -> Sear
     :class:`~websearch_core.errors.HostNotReachedError` (before, a
     :class:`~websearch_core.errors.BrowserLoadError`, which every search counted at once and
     never read as this machine offline). The plain fetch before it was sent, so the request
-    still counts as used (``request_sent``). Anything else is a :class:`BrowserLoadError`.
+    still counts as used (``request_sent``). A refusal at a loopback address is marked so
+    (``loopback``), as the transport marks its own, for the hint that nothing listens
+    there. Anything else is a :class:`BrowserLoadError`.
     """
     if error.unreached is None:
         return BrowserLoadError(provider, message)
+    if error.loopback:  # marked only for a "connect" failure, as the transport marks it
+        return HostNotReachedError(provider, message, 503, request_sent=True, loopback=True)
     return UNREACHED_ERRORS[error.unreached](provider, message, 503, request_sent=True)
 
 
