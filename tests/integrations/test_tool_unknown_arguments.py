@@ -13,9 +13,11 @@ from typing import Any, ClassVar
 import pytest
 from langchain_core.messages import ToolMessage
 from langchain_core.messages.tool import ToolCall
+from langchain_core.tools import StructuredTool
 from pydantic import BaseModel
 from pydantic.v1 import BaseModel as BaseModelV1
 from pydantic.v1 import Extra, Field
+from pydantic.v1 import ValidationError as ValidationErrorV1
 
 from langchain_websearch import WebFetchTool, WebSearchTool
 from llamaindex_websearch import create_web_fetch_tool, create_web_search_tool
@@ -136,14 +138,48 @@ class _V1SchemaTool(WebSearchTool):
     args_schema: ClassVar[type[BaseModel]] = _V1Arguments  # type: ignore[assignment]
 
 
-async def _v1_and_v2_texts(sim: Simulator, args: dict[str, Any]) -> tuple[str, str]:
-    """What the v1-schema tool and the ordinary one answer ``args`` with (no search ran)."""
+async def _langchain_routes_v1_errors_when_awaited() -> bool:
+    """Whether this langchain-core hands a v1 schema's error to the tool when awaited.
+
+    langchain-core 1.2.5 (the lowest bound) catches only pydantic v2's error in
+    ``BaseTool.arun`` (its ``run`` catches both), so there an awaited v1 refusal escapes
+    before any tool's handler runs: LangChain's own behaviour, nothing a tool can word.
+    """
+
+    class _Numbered(BaseModelV1):
+        number: int
+
+    async def _echo(number: int) -> str:
+        return str(number)
+
+    probe = StructuredTool.from_function(
+        coroutine=_echo,
+        name="probe",
+        description="probe",
+        args_schema=_Numbered,  # type: ignore[arg-type]
+        handle_validation_error=True,
+    )
+    try:
+        await probe.ainvoke({"number": "not a number"})
+    except ValidationErrorV1:
+        return False
+    return True
+
+
+async def _v1_and_v2_texts(sim: Simulator, args: dict[str, Any], awaited: bool) -> tuple[str, str]:
+    """What the v1-schema tool and the ordinary one answer ``args`` with (no search ran).
+
+    ``awaited``: called with ``ainvoke``; otherwise with ``invoke``, which refuses before
+    the tool's own code runs, so it blocks nothing here.
+    """
+    if awaited and not await _langchain_routes_v1_errors_when_awaited():
+        pytest.skip("this langchain-core lets an awaited v1 schema's error escape")
     options = {"settings": sim_settings(sim), "api_keys": sim.api_keys()}
     texts = []
     for tool_class in (_V1SchemaTool, WebSearchTool):
         async with tool_class(**options) as tool:
             call = ToolCall(name="web_search", args=args, id="call_1", type="tool_call")
-            message = await tool.ainvoke(call)
+            message = await tool.ainvoke(call) if awaited else tool.invoke(call)
         assert isinstance(message, ToolMessage) and message.status == "error"
         texts.append(str(message.content))
     assert sim["brave"].requests == [] and sim["duckduckgo"].requests == []
@@ -157,18 +193,22 @@ async def _v1_and_v2_texts(sim: Simulator, args: dict[str, Any]) -> tuple[str, s
         {"query": "rust", "site": "docs.rs", "provider": "brave"},
     ],
 )
+@pytest.mark.parametrize("awaited", [True, False], ids=["ainvoke", "invoke"])
 async def test_the_v1_schema_path_names_an_unknown_argument_as_v2_does(
-    sim: Simulator, args: dict[str, Any]
+    sim: Simulator, args: dict[str, Any], awaited: bool
 ) -> None:
     """Before, the v1 path gave pydantic's ``extra fields not permitted`` block of text."""
-    v1_text, v2_text = await _v1_and_v2_texts(sim, args)
+    v1_text, v2_text = await _v1_and_v2_texts(sim, args, awaited)
     assert v1_text == v2_text
     assert v1_text.endswith(f"; the arguments are {SEARCH_ARGUMENTS}")
 
 
-async def test_the_v1_schema_path_names_a_bad_value_on_one_line(sim: Simulator) -> None:
+@pytest.mark.parametrize("awaited", [True, False], ids=["ainvoke", "invoke"])
+async def test_the_v1_schema_path_names_a_bad_value_on_one_line(
+    sim: Simulator, awaited: bool
+) -> None:
     """Before, pydantic v1's text was given whole: its title and a line per problem."""
-    v1_text, _ = await _v1_and_v2_texts(sim, {"query": "rust", "limit": 0})
+    v1_text, _ = await _v1_and_v2_texts(sim, {"query": "rust", "limit": 0}, awaited)
     assert v1_text == (
         "Error: invalid web_search arguments: limit: ensure this value is greater than or "
         "equal to 1"
