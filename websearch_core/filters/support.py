@@ -10,7 +10,14 @@ from typing import Final, get_args
 
 from ..models import FilterName, FilterWay, Recency
 
-__all__ = ["ALL_FILTERS", "ALL_RECENCIES", "FIELD_FILTERS", "QUERY_OPERATORS", "FilterSupport"]
+__all__ = [
+    "ALL_FILTERS",
+    "ALL_RECENCIES",
+    "FIELD_FILTERS",
+    "QUERY_OPERATORS",
+    "TERM_OPERATORS",
+    "FilterSupport",
+]
 
 ALL_FILTERS: Final[tuple[FilterName, ...]] = get_args(FilterName)
 """Every filter name, in the order provenance lists them."""
@@ -32,6 +39,10 @@ QUERY_OPERATORS: Final[frozenset[FilterName]] = frozenset(
 )
 """What a web search engine's query box understands (``site:``, ``-site:``, quotes,
 ``-term``, ``filetype:``; ``OR`` travels with the phrases)."""
+TERM_OPERATORS: Final[frozenset[FilterName]] = frozenset({"phrase", "exclude_terms"})
+"""A quoted phrase and a ``-term``: what even a search API with no other operator is sent
+in the query as typed (the behaviour reference's ``phrases`` and ``negation``), since taking
+the quotes off asks for the words anywhere and taking ``-term`` off asks for the term."""
 _DATE_DIRECTIVES: Final[frozenset[FilterName]] = frozenset({"date_after", "date_before"})
 
 

@@ -9,7 +9,7 @@ the body exactly when the filter record calls it ``native``.
 from datetime import date
 from typing import Any, Final
 
-from ..filters import FilterSupport
+from ..filters import TERM_OPERATORS, FilterSupport
 from ..models import SearchParams
 from ._common import recency_start
 from ._parallel_parse import DEFAULT_RESULTS
@@ -53,8 +53,12 @@ FILTERS: Final = FilterSupport(
     native=frozenset({"include_domains", "exclude_domains", "date_after", "recency", "country"}),
     domain_limit=MAX_DOMAINS,
     one_domain_list=True,
+    query=TERM_OPERATORS,
+    unpromised=TERM_OPERATORS,
 )
-"""``source_policy``: one domain list (Parallel ignores ``exclude_domains`` whenever
+"""Quotes and ``-term`` stay in the objective and keyword queries (the behaviour
+reference's ``{phrases,negation,or}``), and are checked on the results.
+``source_policy``: one domain list (Parallel ignores ``exclude_domains`` whenever
 ``include_domains`` is set) and ``after_date``, which carries ``date_after`` and ``recency``
 alike. There is no end date, so ``date_before`` is only checked on the results.
 ``country`` goes as ``advanced_settings.location``."""

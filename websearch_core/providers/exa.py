@@ -39,7 +39,7 @@ Docs: https://docs.exa.ai/reference/search
 from typing import Final
 
 from ..filters import FilterSupport
-from ..models import AppliedFilter, SearchParams, SearchResponse
+from ..models import AppliedFilter, FilterName, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._exa_parse import api_response, build_answer, parse_mcp_body, parse_plain_text, parse_results
 from ._exa_request import (
@@ -77,9 +77,17 @@ MCP_RATE_LIMIT_MESSAGE = (
     "exa: MCP rate limit reached (429); configure an Exa API key for higher limits"
 )
 
+_PHRASE: Final[frozenset[FilterName]] = frozenset({"phrase"})
 _FILTERS = FilterSupport(
-    native=frozenset({"include_domains", "exclude_domains", "date_after", "date_before", "country"})
+    native=frozenset(
+        {"include_domains", "exclude_domains", "date_after", "date_before", "country"}
+    ),
+    query=_PHRASE,
+    unpromised=_PHRASE,
 )
+"""A quoted phrase keeps its quotes in ``query`` (the behaviour reference's
+``{phrases:true}``); a ``-term`` leaves it, as there. Exa's docs promise neither, so
+results are still checked for both."""
 INFO = ProviderInfo(
     id="exa",
     label="Exa",

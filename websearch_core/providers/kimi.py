@@ -40,6 +40,7 @@ Docs: https://www.kimi.com/code/docs/
 from typing import Final
 
 from ..errors import ProviderNotConfiguredError
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import COUNT_FIELDS
@@ -73,6 +74,10 @@ MISSING_KEY_MESSAGE: Final = (
     "(MOONSHOT_API_KEY) is not accepted here."
 )
 
+_FILTERS: Final = FilterSupport(query=QUERY_OPERATORS, unpromised=QUERY_OPERATORS)
+"""No filter parameter: quotes, ``-term``, ``site:``, ``-site:`` and ``filetype:`` stay in
+the query (the behaviour reference's ``{phrases,negation,site,filetype}``), and the results
+are still checked for each, its docs promising none."""
 INFO = ProviderInfo(
     id="kimi",
     label="Kimi",
@@ -87,6 +92,7 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="kimi",
+    filters=_FILTERS,
 )
 
 

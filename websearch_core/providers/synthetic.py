@@ -26,10 +26,11 @@ Docs: https://dev.synthetic.new/docs/synthetic/search
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from ..errors import ResponseParseError
-from ..models import SearchParams, SearchResponse, SearchSource
+from ..filters import TERM_OPERATORS, FilterSupport
+from ..models import FilterName, SearchParams, SearchResponse, SearchSource
 from ..transport import HttpRequest, HttpResponse
 from ._common import age_seconds_from_date, bearer_json_headers, first_items, is_http_url
 from .base import KEY_IN_AUTHORIZATION, ProtocolProvider, ProviderContext, ProviderInfo
@@ -38,6 +39,10 @@ __all__ = ["INFO", "SYNTHETIC_ENDPOINT", "SyntheticProvider", "parse_results"]
 
 SYNTHETIC_ENDPOINT = "https://api.synthetic.new/v2/search"
 
+_IN_QUERY: Final[frozenset[FilterName]] = TERM_OPERATORS | {"include_domains", "exclude_domains"}
+_FILTERS: Final = FilterSupport(query=_IN_QUERY, unpromised=_IN_QUERY)
+"""Only ``query`` is sent: quotes, ``-term``, ``site:`` and ``-site:`` stay in it (the
+behaviour reference's ``{phrases,negation,site}``), and the results are still checked."""
 INFO = ProviderInfo(
     id="synthetic",
     label="Synthetic",
@@ -47,6 +52,7 @@ INFO = ProviderInfo(
     env_vars=("SYNTHETIC_API_KEY",),
     honours=frozenset({"query", "limit", "num_search_results"}),
     index="synthetic",
+    filters=_FILTERS,
 )
 
 

@@ -44,7 +44,7 @@ from dataclasses import replace
 from typing import Final
 
 from ..errors import QuotaExhaustedError
-from ..filters import FilterSupport
+from ..filters import TERM_OPERATORS, FilterSupport
 from ..models import AppliedFilter, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._common import bearer_json_headers
@@ -84,8 +84,12 @@ the plan's monthly credits and waits for the month."""
 _FILTERS: Final = FilterSupport(
     native=frozenset(
         {"include_domains", "exclude_domains", "date_after", "date_before", "recency", "country"}
-    )
+    ),
+    query=TERM_OPERATORS,
+    unpromised=TERM_OPERATORS,
 )
+"""Quotes and ``-term`` stay in ``query`` (the behaviour reference's ``{phrases,negation}``);
+Tavily's docs do not say it reads them, so its results are still checked for them."""
 INFO = ProviderInfo(
     id="tavily",
     label="Tavily",

@@ -49,7 +49,7 @@ Docs: https://docs.tinyfish.ai/search-api/reference
 
 from typing import Final
 
-from ..filters import FIELD_FILTERS, FilterSupport
+from ..filters import FIELD_FILTERS, TERM_OPERATORS, FilterSupport
 from ..models import FilterName, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import honours
@@ -79,7 +79,13 @@ __all__ = [
 TINYFISH_ENDPOINT: Final = "https://api.search.tinyfish.ai"
 
 _DOMAINS: Final[frozenset[FilterName]] = frozenset({"include_domains", "exclude_domains"})
-_FILTERS: Final = FilterSupport(native=FIELD_FILTERS - _DOMAINS, query=_DOMAINS)
+_UNPROMISED: Final[frozenset[FilterName]] = TERM_OPERATORS | {"filetype"}
+_FILTERS: Final = FilterSupport(
+    native=FIELD_FILTERS - _DOMAINS, query=_DOMAINS | _UNPROMISED, unpromised=_UNPROMISED
+)
+"""``site:`` / ``-site:`` in ``query``, as TinyFish's reference tells callers; quotes,
+``-term`` and ``filetype:`` stay there too (the behaviour reference's
+``{phrases,negation,filetype}``), checked on the results since its docs do not list them."""
 INFO = ProviderInfo(
     id="tinyfish",
     label="TinyFish",

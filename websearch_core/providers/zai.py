@@ -59,7 +59,10 @@ Docs: https://docs.z.ai/devpack/mcp/search-mcp-server (the MCP server and its to
 https://docs.z.ai/api-reference/tools/web-search (the REST search and its filters).
 """
 
+from typing import Final
+
 from ..errors import ResponseParseError
+from ..filters import QUERY_OPERATORS, FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._json_api import COUNT_FIELDS
@@ -95,6 +98,10 @@ __all__ = [
     "result_count",
 ]
 
+_FILTERS: Final = FilterSupport(query=QUERY_OPERATORS, unpromised=QUERY_OPERATORS)
+"""No filter parameter: quotes, ``-term``, ``site:``, ``-site:`` and ``filetype:`` stay in
+the query (the behaviour reference's ``{phrases,negation,site,filetype}``), and the results
+are still checked for each, its docs promising none."""
 INFO = ProviderInfo(
     id="zai",
     label="Z.AI",
@@ -106,6 +113,7 @@ INFO = ProviderInfo(
     default_results=DEFAULT_COUNT,
     max_results=None,
     index="zai",
+    filters=_FILTERS,
 )
 
 

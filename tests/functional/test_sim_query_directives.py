@@ -1,0 +1,140 @@
+"""What query text each provider receives for each kind of directive typed in it.
+
+The behaviour reference (section 6.5, "Per-provider query mapping") says, per provider,
+which directives stay in the query it is sent: a quoted phrase keeps its quotes for every
+provider, ``-term`` for all but Exa, and ``site:`` / ``-site:``, ``filetype:`` and the dates
+where the provider reads them there rather than in a parameter of its own. Before, a quoted
+phrase reached Tavily, Exa, Kimi, Z.AI, Synthetic, TinyFish, Jina and Parallel without its
+quotes, which asks for the words anywhere on the page. The expectations are written out
+per directive here, not read from the providers' records, so a wrong record shows; they
+are checked on the request each loopback simulator received.
+
+Where we differ from the reference on purpose (a parameter the provider's own docs or
+server name, ``OR`` and the ``inurl:`` / ``intitle:`` words sent as typed), the table
+follows our behaviour; RESULTS "Stop 45 (phrases)" lists each.
+"""
+
+import base64
+import json
+import time
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from tests.functional._sim_helpers import sim_client
+from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.providers import provider_ids
+from websearch_core.testing import RecordedRequest, Simulator
+
+PROVIDERS = tuple(pid for pid in provider_ids() if pid != "public")
+"""Every provider with a wire of its own (Public Web sends what its engines send)."""
+_CODEX_CLAIMS = {"https://api.openai.com/auth": {"chatgpt_account_id": "acct-directives"}}
+CODEX_TOKEN = ".".join(
+    (
+        "eyJhbGciOiJSUzI1NiJ9",
+        base64.urlsafe_b64encode(json.dumps(_CODEX_CLAIMS).encode()).decode().rstrip("="),
+        "sig",
+    )
+)
+"""Codex searches only when signed in, with a ChatGPT token whose claims name the account."""
+
+TYPED: Mapping[str, str] = {
+    "phrase": 'rust "error handling" guide',
+    "exclude_term": "rust async -tokio",
+    "or_group": "rust OR golang tutorial",
+    "site": "rust guide site:github.com",
+    "exclude_site": "rust guide -site:reddit.com",
+    "inurl": "rust guide inurl:docs",
+    "intitle": "rust guide intitle:faq",
+    "filetype": "rust guide filetype:pdf",
+    "dates": "rust guide after:2025-01-01 before:2025-06-30",
+}
+"""One query per directive kind, the directive last (the reference writes them last)."""
+
+LEFT_OUT: Mapping[str, tuple[str, frozenset[str]]] = {
+    "exclude_term": ("rust async", frozenset({"exa"})),
+    "site": (
+        "rust guide",
+        frozenset(
+            {"perplexity", "anthropic", "xai", "exa", "jina", "tavily", "firecrawl", "parallel"}
+        ),
+    ),
+    "exclude_site": (
+        "rust guide",
+        frozenset({"perplexity", "anthropic", "xai", "exa", "tavily", "firecrawl", "parallel"}),
+    ),
+    "filetype": (
+        "rust guide",
+        frozenset({"exa", "tavily", "parallel", "synthetic", "searxng", "mojeek"}),
+    ),
+}
+"""Per directive kind: the query without it, and the providers sent that instead (the
+directive goes as a parameter, or they do not read it). Every other provider is sent the
+query as typed."""
+
+DATES_IN_TEXT: frozenset[str] = frozenset({"anthropic", "codex", "xai", "serper"})
+"""The only providers sent ``after:`` / ``before:`` in the text: the others take the dates
+as a parameter, or are not told them and have their results checked."""
+
+
+def _expected(provider_id: str, kind: str) -> str:
+    typed = TYPED[kind]
+    if kind == "dates":
+        return typed if provider_id in DATES_IN_TEXT else "rust guide"
+    without, providers = LEFT_OUT.get(kind, (typed, frozenset()))
+    return without if provider_id in providers else typed
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _queries_sent(requests: list[RecordedRequest]) -> set[str]:
+    """Every text the requests carried that reads as the query (each starts ``rust ``).
+
+    Wherever the protocol puts it: the URL's parameters or path (Jina), a form, or any
+    string in a JSON body (Z.AI's tool arguments, an answer engine's user message).
+    """
+    found: list[str] = []
+    for request in requests:
+        found.extend(value for _, value in request.query)
+        found.append(unquote(request.path.removeprefix("/")))
+        if request.body.startswith(b"{"):
+            found.extend(_strings(json.loads(request.body)))
+        elif request.body:
+            found.extend(value for _, value in request.form())
+    return {text for text in found if text.startswith("rust ")}
+
+
+@pytest.fixture
+async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
+    monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
+    async with Simulator(list(PROVIDERS)) as simulator:
+        CredentialStore(simulator.settings().resolved_credentials_file()).set_oauth(
+            "codex",
+            OAuthToken(access_token=CODEX_TOKEN, refresh_token="r", expires_at=time.time() + 3600),
+        )
+        yield simulator
+
+
+@pytest.mark.parametrize("provider_id", PROVIDERS)
+async def test_each_directive_reaches_the_provider_as_its_query_reads_it(
+    sim: Simulator, provider_id: str
+) -> None:
+    sent: dict[str, set[str]] = {}
+    async with sim_client(sim) as ws:
+        for kind, query in TYPED.items():
+            before = len(sim[provider_id].requests)
+            await ws.run(query, provider=provider_id, use_cache=False)
+            sent[kind] = _queries_sent(sim[provider_id].requests[before:])
+    expected = {kind: {_expected(provider_id, kind)} for kind in TYPED}
+    assert sent == expected
