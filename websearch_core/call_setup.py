@@ -221,7 +221,12 @@ class CallSetup:
         if sources is not None and kept is not None and kept.key == (forced, sources):
             return ChainPlan(providers=list(kept.providers), forced=kept.forced)
         plan = order.resolve(self.context, forced)
-        if sources is not None and not plan.skipped and not plan.failures:
+        if (
+            sources is not None
+            and not plan.skipped
+            and not plan.failures
+            and not plan.store_problem
+        ):
             self._plan = _KeptPlan((forced, sources), tuple(plan.providers), plan.forced)
         return plan
 
@@ -231,9 +236,15 @@ class CallSetup:
         return FailSafeStore(store)
 
     @staticmethod
-    def outcome(response: SearchResponse, attempts: Sequence[Attempt]) -> ChainOutcome:
-        """A search answered without the chain (from the cache): its planning's skips, the hit."""
-        return ChainOutcome(response=response, attempts=list(attempts))
+    def outcome(
+        response: SearchResponse, attempts: Sequence[Attempt], store_problem: str | None = None
+    ) -> ChainOutcome:
+        """A search answered without the chain (from the cache): its planning's skips, the hit.
+
+        ``store_problem`` is the plan's (an unreadable credential store), said as a search
+        the chain ran says it.
+        """
+        return ChainOutcome(response=response, attempts=list(attempts), store_problem=store_problem)
 
     def runner(self, store: StateStore) -> ChainRunner:
         """A new runner for one search (its ledger's failure counts are that search's own).

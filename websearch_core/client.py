@@ -58,7 +58,7 @@ from .errors import (
     NoProviderConfiguredError,
     SearchProviderError,
 )
-from .format import NO_PROVIDER_MESSAGE, format_for_llm
+from .format import format_for_llm
 from .key_names import left_out, report_misnamed_key_variables
 from .loop_run import run_to_end
 from .loop_servers import blocked_origin, sync_call_blocks_server
@@ -82,6 +82,7 @@ from .providers import ProviderContext, get_provider
 from .search_closing import SearchClosing
 from .settings import APP_NAME, Settings, SettingsOverrides
 from .settings_conflicts import with_conflicts
+from .store_unreadable import with_store_problem
 
 if TYPE_CHECKING:
     import aiohttp
@@ -229,6 +230,8 @@ class WebSearch(SearchClosing):
         self._fetch_proxies: EnvironmentProxies | None = None
         """The environment's proxy for page fetches (made on the first): see :meth:`fetch_many`."""
         self._kept_settings_scope: tuple[Settings, str] | None = None
+        self._store_problems_said: set[str] = set()
+        """The unreadable credential store problems this client has logged (once each)."""
         proxy = self.settings.proxy.get_secret_value() if self.settings.proxy else None
         self._owns_browser = browser is None
         if browser is None:
@@ -488,6 +491,32 @@ class WebSearch(SearchClosing):
     async def _execute(
         self, params: SearchParams, use_cache: bool, deadline: Deadline
     ) -> tuple[ChainOutcome, list[str]]:
+        """:meth:`_run_chain`'s outcome, with what an unreadable credential store left out.
+
+        The store's problem is logged once per client (it stays true for every search
+        until the file is fixed) and added to the answer's notes, after the notes it had
+        (a cached answer says it too: the plan that found it left the same providers out).
+        """
+        outcome, notes = await self._run_chain(params, use_cache, deadline)
+        problem = outcome.store_problem
+        if problem is None:
+            return outcome, notes
+        if problem not in self._store_problems_said:
+            self._store_problems_said.add(problem)
+            logger.warning("web search: %s", problem)
+        if outcome.response is not None and problem not in outcome.response.notes:
+            notes_now = (*outcome.response.notes, problem)
+            outcome.response = outcome.response.model_copy(update={"notes": notes_now})
+        return outcome, notes
+
+    def _failure_message(self, outcome: ChainOutcome) -> str:
+        """The spec's failure text, then why the settings contradict, then the store's problem."""
+        message = with_conflicts(outcome.failure_message(), self.settings)
+        return with_store_problem(message, outcome.store_problem)
+
+    async def _run_chain(
+        self, params: SearchParams, use_cache: bool, deadline: Deadline
+    ) -> tuple[ChainOutcome, list[str]]:
         """The chain's outcome for ``params`` (or the cache's), and notes for the model.
 
         ``deadline`` is the call's, begun when the call was: opening the store and the
@@ -531,7 +560,7 @@ class WebSearch(SearchClosing):
                     # forced provider that cannot run says why, cache hit or not.
                     attempts = (*plan.skipped, served)
                     response = hit[0].model_copy(update={"cached": True, "attempts": attempts})
-                    return setup.outcome(response, attempts), []
+                    return setup.outcome(response, attempts, plan.store_problem), []
             runner = setup.runner(store)
             outcome = await runner.run(
                 plan, params, setup.context, deadline, redactor=setup.redactor()
@@ -692,12 +721,12 @@ class WebSearch(SearchClosing):
                 return paged.response
             return outcome.response
         if not outcome.failures:
-            raise NoProviderConfiguredError(with_conflicts(NO_PROVIDER_MESSAGE, self.settings))
+            raise NoProviderConfiguredError(self._failure_message(outcome))
         errors = tuple(
             error if isinstance(error, SearchProviderError) else _wrapped(provider.info.id, error)
             for provider, error in outcome.failures
         )
-        message = with_conflicts(outcome.failure_message(), self.settings)
+        message = self._failure_message(outcome)
         if outcome.nothing_could_run:
             raise NoProviderCanRunError(message, errors)
         raise AllProvidersFailedError(message, errors)
@@ -752,7 +781,7 @@ class WebSearch(SearchClosing):
                 text = f"{text}\n\n{content_text(paged.pages)}"
             return SearchToolResult(text=text, response=response)
         # The spec's text, then why the settings left nothing (or only this) to ask, if so.
-        message = with_conflicts(outcome.failure_message(), self.settings)
+        message = self._failure_message(outcome)
         response = SearchResponse(provider=outcome.last_provider, attempts=tuple(outcome.attempts))
         failures = tuple(
             ProviderFailure(provider=provider, error=text)

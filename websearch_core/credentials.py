@@ -42,6 +42,7 @@ from .sign_in_holders import note_holder
 from .sign_in_values import NO_SIGN_IN_VALUES, SignInValues
 from .single_flight import SingleFlight
 from .store_lock import LOCK_WAIT_SECONDS, LockHeldError, exclusive, exclusive_for, lock_path
+from .store_unreadable import UnreadableStoreError
 
 __all__ = [
     "CredentialStore",
@@ -246,16 +247,16 @@ class CredentialStore:
         except FileNotFoundError:
             return {}
         except OSError as exc:
-            raise ConfigurationError(
+            raise UnreadableStoreError(
                 f"cannot read credential store {self.path}: {exc.strerror}"
             ) from None
         except SavedAsUtf16Error as exc:
             # Notepad's "Unicode", PowerShell's ``>``: said as for the config file.
-            raise ConfigurationError(f"credential store {self.path} {exc}") from None
+            raise UnreadableStoreError(f"credential store {self.path} {exc}") from None
         except UnicodeDecodeError as exc:
             # A file saved by an editor in Latin-1: named like a bad config file, by
             # position only (the bytes around it are a key's).
-            raise ConfigurationError(
+            raise UnreadableStoreError(
                 f"credential store {self.path} is not UTF-8 text "
                 f"(byte {exc.start} cannot be decoded)"
             ) from None
@@ -266,9 +267,9 @@ class CredentialStore:
         try:
             data = json.loads(raw)
         except json.JSONDecodeError:
-            raise ConfigurationError(f"credential store {self.path} is not valid JSON") from None
+            raise UnreadableStoreError(f"credential store {self.path} is not valid JSON") from None
         if not isinstance(data, dict):
-            raise ConfigurationError(f"credential store {self.path} must hold a JSON object")
+            raise UnreadableStoreError(f"credential store {self.path} must hold a JSON object")
         return data
 
     def _update(self, change: Callable[[dict[str, Any]], bool]) -> bool:

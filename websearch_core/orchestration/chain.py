@@ -111,6 +111,8 @@ class ChainOutcome:
     resort's, with its uncounted note), each by its error: the final message reads the
     text the attempt's detail did. Matched by identity (an error may compare equal to
     another); a list, as few failures have one."""
+    store_problem: str | None = None
+    """Why the plan passed providers over for an unreadable credential store, if it did."""
 
     @property
     def last_provider(self) -> str:
@@ -271,7 +273,10 @@ class ChainRunner:
                 before any text is built from that attempt (:class:`LiveRedactor`).
         """
         outcome = ChainOutcome(
-            response=None, failures=list(plan.failures), attempts=list(plan.skipped)
+            response=None,
+            failures=list(plan.failures),
+            attempts=list(plan.skipped),
+            store_problem=plan.store_problem,
         )
         if deadline is None:
             deadline = Deadline(context.settings.deadline_seconds)

@@ -24,6 +24,7 @@ from ..providers import (
     SearchProvider,
     get_provider,
 )
+from ..store_unreadable import UnreadableStoreError
 
 __all__ = ["FELL_BACK", "ChainOrder", "ChainPlan", "resolve_candidates"]
 
@@ -39,6 +40,8 @@ class ChainPlan:
     skipped: list[Attempt] = field(default_factory=list)
     forced: bool = False
     failures: list[tuple[SearchProvider, BaseException]] = field(default_factory=list)
+    store_problem: str | None = None
+    """Why providers were passed over for an unreadable credential store (its advice)."""
 
 
 def resolve_candidates(
@@ -177,8 +180,33 @@ class ChainOrder:
             provider = get_provider(provider_id)
             if self.listed:
                 _add_explicit(plan, provider, context, excluded, report_unavailable=True)
-            elif provider_id not in excluded and provider.is_available(context):
+            elif provider_id not in excluded and _available(plan, provider, context):
                 plan.providers.append(provider)
+
+
+def _available(plan: ChainPlan, provider: SearchProvider, context: ProviderContext) -> bool:
+    """``provider.is_available``, false when its lookup needs an unreadable credential store.
+
+    The spec's probes swallow lookup errors: a store that cannot be read leaves out the
+    providers that need it, and the keyless engines and keys from elsewhere still answer.
+    The plan keeps the reason, which the answer's notes or the failure text say.
+    """
+    try:
+        return provider.is_available(context)
+    except UnreadableStoreError as exc:
+        plan.store_problem = exc.advice
+        return False
+
+
+def _explicitly_available(
+    plan: ChainPlan, provider: SearchProvider, context: ProviderContext
+) -> bool:
+    """``provider.is_explicitly_available``, false as :func:`_available` is on a bad store."""
+    try:
+        return provider.is_explicitly_available(context)
+    except UnreadableStoreError as exc:
+        plan.store_problem = exc.advice
+        return False
 
 
 def _force(
@@ -237,7 +265,7 @@ def _add_explicit(
     provider_id = provider.info.id
     if provider_id in excluded:
         plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail="excluded"))
-    elif provider.is_explicitly_available(context):
+    elif _explicitly_available(plan, provider, context):
         plan.providers.append(provider)
     elif report_unavailable:
         # The spec's text for an explicitly chosen provider that cannot run, then what to

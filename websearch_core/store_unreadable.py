@@ -1,0 +1,54 @@
+"""A credential store that cannot be read: the error its lookups raise, and what it costs.
+
+The store holds keys and sign-ins for some providers only. When its file cannot be read
+(not JSON, not UTF-8, not an object, a directory, no permission) the lookups that reach it
+fail, and nothing else should: the spec's availability probes "swallow lookup errors and
+report false", and a failing provider never loses the answer another could give. So the
+auto chain goes on without the providers whose lookup needed the store, and the answer
+(or the failure text) says which file, what is wrong with it and how to put it right,
+in the words of this one error.
+"""
+
+from .errors import ConfigurationError
+
+__all__ = ["UnreadableStoreError", "with_store_problem"]
+
+_FIX = (
+    "providers whose key or sign-in would come from it were passed over; fix the file, "
+    "or remove it and store the keys again with 'websearch auth set <provider>'"
+)
+"""What :meth:`UnreadableStoreError.advice` adds to the error's own text."""
+
+
+class UnreadableStoreError(ConfigurationError):
+    """The credential store's file cannot be read; the message names it and the problem.
+
+    A :class:`ConfigurationError` still, so a provider forced by the user, ``websearch
+    auth`` and every caller that caught the old error see it as before. The message holds
+    the path and the reason only, never a byte of the file's content.
+    """
+
+    @property
+    def advice(self) -> str:
+        """The message, then what was left out because of it and how to fix it.
+
+        Said in a search's notes, its WARNING and the failure text when nothing answered.
+        """
+        return f"{self}; {_FIX}"
+
+
+def with_store_problem(message: str, problem: str | None) -> str:
+    """``message`` (a failure's text, unchanged), then the unreadable store's advice.
+
+    When nothing answered, the providers the store would have given a key are among the
+    ones that could have: the text ends with why they were left out, as ``No web search
+    provider configured.`` is followed by its reason.
+
+    Example:
+        >>> with_store_problem("No web search provider configured.", "credential store x is bad")
+        'No web search provider configured. Credential store x is bad.'
+    """
+    if problem is None:
+        return message
+    ended = message if message.endswith((".", "!", "?")) else f"{message}."
+    return f"{ended} {problem[:1].upper()}{problem[1:]}."
