@@ -488,33 +488,30 @@ class WebSearch(SearchClosing):
             await import_for_fetch()
         return searched, Deadline(self.settings.deadline_seconds)
 
-    async def _execute(
-        self, params: SearchParams, use_cache: bool, deadline: Deadline
-    ) -> tuple[ChainOutcome, list[str]]:
-        """:meth:`_run_chain`'s outcome, with what an unreadable credential store left out.
+    def _say_store_problem(self, outcome: ChainOutcome) -> None:
+        """Add what an unreadable credential store left out to ``outcome``'s answer; log it once.
 
-        The store's problem is logged once per client (it stays true for every search
-        until the file is fixed) and added to the answer's notes, after the notes it had
-        (a cached answer says it too: the plan that found it left the same providers out).
+        The problem is logged once per client (it stays true for every search until the
+        file is fixed) and added to the answer's notes after the notes it had (a cached
+        answer says it too: the plan that found it left the same providers out). A plain
+        call after the search, not a coroutine around it: every search pays for one.
         """
-        outcome, notes = await self._run_chain(params, use_cache, deadline)
         problem = outcome.store_problem
         if problem is None:
-            return outcome, notes
+            return
         if problem not in self._store_problems_said:
             self._store_problems_said.add(problem)
             logger.warning("web search: %s", problem)
         if outcome.response is not None and problem not in outcome.response.notes:
             notes_now = (*outcome.response.notes, problem)
             outcome.response = outcome.response.model_copy(update={"notes": notes_now})
-        return outcome, notes
 
     def _failure_message(self, outcome: ChainOutcome) -> str:
         """The spec's failure text, then why the settings contradict, then the store's problem."""
         message = with_conflicts(outcome.failure_message(), self.settings)
         return with_store_problem(message, outcome.store_problem)
 
-    async def _run_chain(
+    async def _execute(
         self, params: SearchParams, use_cache: bool, deadline: Deadline
     ) -> tuple[ChainOutcome, list[str]]:
         """The chain's outcome for ``params`` (or the cache's), and notes for the model.
@@ -713,6 +710,7 @@ class WebSearch(SearchClosing):
             check_content_limit(content_limit, "content_limit")
         searched, deadline = await self._begin(query, params, fetches=include_content)
         outcome, _ = await self._execute(searched, use_cache, deadline)
+        self._say_store_problem(outcome)
         if outcome.response is not None:
             if include_content:
                 paged = await add_page_content(
@@ -768,6 +766,7 @@ class WebSearch(SearchClosing):
             check_content_limit(content_limit, "content_limit")
         searched, deadline = await self._begin(query, params, fetches=include_content)
         outcome, notes = await self._execute(searched, use_cache, deadline)
+        self._say_store_problem(outcome)
         if outcome.response is not None:
             response = outcome.response
             text = format_for_llm(response, notes)
