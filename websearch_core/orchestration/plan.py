@@ -10,7 +10,7 @@ Pure with respect to I/O: it reads settings and credentials, never the state sto
 plan can be built and inspected before anything is sent.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -180,30 +180,22 @@ class ChainOrder:
             provider = get_provider(provider_id)
             if self.listed:
                 _add_explicit(plan, provider, context, excluded, report_unavailable=True)
-            elif provider_id not in excluded and _available(plan, provider, context):
+            elif provider_id not in excluded and _passes(plan, provider.is_available, context):
                 plan.providers.append(provider)
 
 
-def _available(plan: ChainPlan, provider: SearchProvider, context: ProviderContext) -> bool:
-    """``provider.is_available``, false when its lookup needs an unreadable credential store.
+def _passes(
+    plan: ChainPlan, check: Callable[[ProviderContext], bool], context: ProviderContext
+) -> bool:
+    """A provider's availability ``check``, false when it needs an unreadable credential store.
 
     The spec's probes swallow lookup errors: a store that cannot be read leaves out the
     providers that need it, and the keyless engines and keys from elsewhere still answer.
     The plan keeps the reason, which the answer's notes or the failure text say.
+    ``check`` is ``is_available`` (the auto chain) or ``is_explicitly_available``.
     """
     try:
-        return provider.is_available(context)
-    except UnreadableStoreError as exc:
-        plan.store_problem = exc.advice
-        return False
-
-
-def _explicitly_available(
-    plan: ChainPlan, provider: SearchProvider, context: ProviderContext
-) -> bool:
-    """``provider.is_explicitly_available``, false as :func:`_available` is on a bad store."""
-    try:
-        return provider.is_explicitly_available(context)
+        return check(context)
     except UnreadableStoreError as exc:
         plan.store_problem = exc.advice
         return False
@@ -265,7 +257,7 @@ def _add_explicit(
     provider_id = provider.info.id
     if provider_id in excluded:
         plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail="excluded"))
-    elif _explicitly_available(plan, provider, context):
+    elif _passes(plan, provider.is_explicitly_available, context):
         plan.providers.append(provider)
     elif report_unavailable:
         # The spec's text for an explicitly chosen provider that cannot run, then what to
