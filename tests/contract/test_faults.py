@@ -38,6 +38,7 @@ from websearch_core import AllProvidersFailedError, SearchProviderError, SearchT
 from websearch_core.errors import (
     AuthorizationError,
     ChallengeError,
+    CreditsSpentError,
     ProviderConnectionError,
     ProviderTimeoutError,
     ProviderUnavailableError,
@@ -63,6 +64,9 @@ EXPECTED_CLASS: dict[int, type[SearchProviderError]] = {
     503: ProviderUnavailableError,
 }
 """What the shared classifier makes of each status, for every provider alike."""
+PREPAID_402 = frozenset({"anthropic", "exa", "jina"})
+"""Providers whose own documents call a 402 a spent prepaid balance (RESULTS "Stop 45
+(creditprobe2)"): a :class:`CreditsSpentError`, re-checked rather than held to next month."""
 DOCUMENTED_RETRIES = frozenset({"gemini"})
 """Providers whose spec'd behaviour is to resend the same request after a failure."""
 
@@ -129,7 +133,8 @@ async def test_an_error_status_is_a_typed_failure_with_that_status(
         assert isinstance(failure, ChallengeError) and failure.status == 429
         return
     assert failure.status == status
-    assert type(failure) is EXPECTED_CLASS[status]
+    prepaid = status == 402 and provider_id in PREPAID_402
+    assert type(failure) is (CreditsSpentError if prepaid else EXPECTED_CLASS[status])
     # The spec's sentence: authorization for 401/403 (a keyless engine's block; Z.AI's own
     # words), credits for 402, the Anthropic 404 text, else the provider's status error.
     assert text == status_error_text(provider_id, status, "nope")
