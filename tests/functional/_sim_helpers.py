@@ -193,9 +193,15 @@ def simulator_fixture(*provider_ids: str) -> Callable[[], AsyncIterator[Simulato
     return sim
 
 
-def sim_client(sim: Simulator, **overrides: Any) -> WebSearch:
-    """A client on the simulator's settings (``overrides`` applied) and its keys."""
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+def sim_client(
+    sim: Simulator, *, api_keys: dict[str, str] | None = None, **overrides: Any
+) -> WebSearch:
+    """A client on the simulator's settings (``overrides`` applied) and its keys.
+
+    ``api_keys`` replaces the simulator's keys (a provider left without one, say).
+    """
+    keys = sim.api_keys() if api_keys is None else api_keys
+    return WebSearch(sim.settings(**overrides), api_keys=keys)
 
 
 async def only_failure(

@@ -128,13 +128,8 @@ async def test_country_reaches_the_api_as_user_location(sim: Simulator) -> None:
     assert response.auth_mode == "api_key" and len(response.sources) == 10
 
 
-@pytest.mark.parametrize(("country", "status"), [("CAN", 400), ("C1", 400), ("CA", 200)])
-def test_the_api_refuses_a_country_that_is_not_two_letters(country: str, status: int) -> None:
-    # The simulator's check, met head on: the adapter never sends such a code.
-    body = {
-        "messages": [{"role": "user", "content": QUERY}],
-        "web_search_options": {"user_location": {"country": country}},
-    }
+def _api_answer(body: dict[str, Any]) -> web.Response:
+    """What the simulated API answers a key-mode ``/chat/completions`` request of ``body``."""
     request = RecordedRequest(
         method="POST",
         path="/chat/completions",
@@ -142,7 +137,17 @@ def test_the_api_refuses_a_country_that_is_not_two_letters(country: str, status:
         headers={"Authorization": "Bearer k"},
         body=json.dumps(body).encode(),
     )
-    response = PerplexityProtocol().answer(request, [])
+    return PerplexityProtocol().answer(request, [])
+
+
+@pytest.mark.parametrize(("country", "status"), [("CAN", 400), ("C1", 400), ("CA", 200)])
+def test_the_api_refuses_a_country_that_is_not_two_letters(country: str, status: int) -> None:
+    # The simulator's check, met head on: the adapter never sends such a code.
+    body = {
+        "messages": [{"role": "user", "content": QUERY}],
+        "web_search_options": {"user_location": {"country": country}},
+    }
+    response = _api_answer(body)
     assert response.status == status
     if status == 400:
         assert isinstance(response.body, bytes)
@@ -166,14 +171,7 @@ def test_the_api_refuses_a_field_its_request_schema_does_not_take(fields: dict[s
     # The simulator's check, met head on: the types and values of Perplexity's SDKs
     # (perplexity-py completion_create_params.py, perplexity-node chat/completions.ts).
     body = {"messages": [{"role": "user", "content": QUERY}], **fields}
-    request = RecordedRequest(
-        method="POST",
-        path="/chat/completions",
-        query=(),
-        headers={"Authorization": "Bearer k"},
-        body=json.dumps(body).encode(),
-    )
-    response = PerplexityProtocol().answer(request, [])
+    response = _api_answer(body)
     assert response.status == 400
     assert isinstance(response.body, bytes)
     assert json.loads(response.body)["error"]["type"] == "invalid_request_error"

@@ -8,10 +8,10 @@ forced provider that cannot run falls back to.
 """
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
+from tests.functional._sim_helpers import sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.testing import Simulator
 
@@ -19,15 +19,7 @@ ALL = ["tavily", "brave", "searxng", "duckduckgo"]
 QUERY = "python asyncio"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(ALL) as simulator:
-        yield simulator
-
-
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    keys = overrides.pop("api_keys", sim.api_keys())
-    return WebSearch(sim.settings(**overrides), api_keys=keys)
+sim = simulator_fixture(*ALL)
 
 
 def _hits(sim: Simulator) -> dict[str, int]:
@@ -36,7 +28,7 @@ def _hits(sim: Simulator) -> dict[str, int]:
 
 async def test_a_forced_provider_that_is_excluded_is_never_asked(sim: Simulator) -> None:
     """Forcing cannot undo an exclusion; the auto chain (without it) answers instead."""
-    async with _client(sim, exclude=("tavily",)) as ws:
+    async with sim_client(sim, exclude=("tavily",)) as ws:
         result = await ws.run(QUERY, provider="tavily")
     assert _hits(sim)["tavily"] == 0
     assert result.error is None and result.response.provider == "brave"
@@ -44,7 +36,7 @@ async def test_a_forced_provider_that_is_excluded_is_never_asked(sim: Simulator)
 
 
 async def test_an_excluded_entry_of_the_providers_list_is_never_asked(sim: Simulator) -> None:
-    async with _client(sim, providers=("tavily", "searxng"), exclude=("tavily",)) as ws:
+    async with sim_client(sim, providers=("tavily", "searxng"), exclude=("tavily",)) as ws:
         result = await ws.run(QUERY)
     assert _hits(sim) == {"tavily": 0, "brave": 0, "searxng": 1, "duckduckgo": 0}
     assert result.error is None and result.response.provider == "searxng"
@@ -54,7 +46,7 @@ async def test_the_auto_chain_a_forced_provider_falls_back_to_leaves_out_the_exc
     sim: Simulator,
 ) -> None:
     keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
-    async with _client(sim, api_keys=keys, exclude=("brave", "searxng")) as ws:
+    async with sim_client(sim, api_keys=keys, exclude=("brave", "searxng")) as ws:
         result = await ws.run(QUERY, provider="tavily")
     assert _hits(sim) == {"tavily": 0, "brave": 0, "searxng": 0, "duckduckgo": 1}
     assert result.error is None and result.response.provider == "duckduckgo"
