@@ -434,6 +434,83 @@ async def test_ask_without_a_stream(sim: Simulator) -> None:
     assert empty.message == "Perplexity ask API returned no response body"
 
 
+def _ask_stream(*snapshots: dict[str, Any], end_event: bool = False) -> str:
+    """An ask stream as the endpoint writes it: ``message`` events, then ``end_of_stream``."""
+    events = "".join(f"event: message\ndata: {json.dumps(item)}\n\n" for item in snapshots)
+    return events + ("event: end_of_stream\ndata: {}\n\n" if end_event else "")
+
+
+_ASK_SOURCES = {
+    "status": "PENDING",
+    "blocks": [
+        {
+            "intended_usage": "web_results",
+            "web_result_block": {
+                "web_results": [{"name": "Tasks", "url": "https://docs.python.org/3/"}]
+            },
+        }
+    ],
+}
+_ASK_HALF_ANSWER = {
+    "status": "PENDING",
+    "blocks": [
+        {
+            "intended_usage": "ask_text_0_markdown",
+            "markdown_block": {"chunks": ["asyncio runs "], "chunk_starting_offset": 0},
+        }
+    ],
+}
+
+
+async def test_an_ask_stream_ended_before_its_final_event_is_a_failure(sim: Simulator) -> None:
+    # The body closes cleanly after half an answer, with no final snapshot and no
+    # end_of_stream: never to be read as the whole answer. Failed before (answered
+    # "asyncio runs").
+    cut = Fault.http(200, _ask_stream(_ASK_SOURCES, _ASK_HALF_ANSWER), EVENT_STREAM)
+    failure = await _failure(sim, cut, keys={})
+    assert isinstance(failure, ProviderUnavailableError)
+    assert (failure.message, failure.status) == (
+        "Perplexity ask API stream ended before its final event",
+        500,
+    )
+
+
+async def test_a_cut_ask_stream_lets_the_chain_move_on() -> None:
+    # Failed before: the cut answer was the search's answer and Tavily was never asked.
+    async with Simulator(["perplexity", "tavily"]) as both:
+        both["perplexity"].enqueue(Fault.http(200, _ask_stream(_ASK_SOURCES), EVENT_STREAM))
+        keys = {"tavily": both.api_keys()["tavily"]}
+        async with WebSearch(both.settings(provider="perplexity"), api_keys=keys) as ws:
+            result = await ws.run(QUERY)
+        assert result.response.provider == "tavily"
+        attempts = [(a.provider, a.outcome) for a in result.response.attempts]
+        assert attempts == [("perplexity", "failed"), ("tavily", "success")]
+
+
+@pytest.mark.parametrize(
+    ("last", "end_event"),
+    [
+        ({"final_sse_message": True, "status": "COMPLETED"}, True),
+        ({"final_sse_message": True}, False),
+        ({"status": "COMPLETED"}, False),
+        ({"final": True}, False),
+        ({"status": "PENDING"}, True),
+    ],
+    ids=["live-shape", "final_sse_message", "completed", "final", "end_of_stream"],
+)
+async def test_guard_an_ask_stream_with_any_end_marker_answers(
+    sim: Simulator, last: dict[str, Any], end_event: bool
+) -> None:
+    # Guard (passes before and after): each marker the reference or live clients read as the
+    # end of the stream lets its answer through.
+    body = _ask_stream(_ASK_SOURCES, _ASK_HALF_ANSWER, last, end_event=end_event)
+    sim["perplexity"].enqueue(Fault.http(200, body, EVENT_STREAM))
+    async with _client(sim, {}) as ws:
+        response = await ws.search(QUERY, provider="perplexity")
+    assert response.answer == "asyncio runs"
+    assert [source.url for source in response.sources] == ["https://docs.python.org/3/"]
+
+
 # --- faults in API-key mode -------------------------------------------------------------------
 
 

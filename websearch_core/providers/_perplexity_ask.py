@@ -9,10 +9,19 @@ Failures: an event with ``error_code`` is ``Perplexity ask stream error: <messag
 a reply with no body is ``Perplexity ask API returned no response body``
 (:class:`~websearch_core.errors.ProviderUnavailableError`) and one that is not an event
 stream ``Perplexity ask API returned no event stream``
-(:class:`~websearch_core.errors.ResponseParseError`).
+(:class:`~websearch_core.errors.ResponseParseError`). A stream that ends without its final
+event is ``Perplexity ask API stream ended before its final event``
+(:class:`~websearch_core.errors.ProviderUnavailableError`, 500), as the API-key, Codex and
+Gemini streams that end early are: its body can close cleanly mid-answer.
+
+The end of an ask stream (:func:`ask_finished`): the reference stops at an event with
+``final: true`` or ``status: "COMPLETED"``; clients written against the live endpoint read
+the last snapshot's ``final_sse_message: true`` (with ``status: "COMPLETED"``) and then an
+``event: end_of_stream`` with ``data: {}``, and no ``[DONE]``. Any of these ends it. No
+capture of this endpoint is stored in ``fixtures/`` (only the chat-completions API's).
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,6 +30,7 @@ from urllib.parse import urlsplit, urlunsplit
 from ..errors import ProviderUnavailableError, ResponseParseError, SearchProviderError
 from ..json_decode import json_loads
 from ..models import SearchResponse, SearchSource
+from ..sse import SseEvent
 from ..transport import SseResponse
 from ._common import age_seconds_from_date, collapse_whitespace, first_items, is_http_url
 from ._perplexity_parse import PROVIDER_ID, as_mapping, clean_text, events_json
@@ -28,11 +38,41 @@ from ._perplexity_parse import PROVIDER_ID, as_mapping, clean_text, events_json
 __all__ = [
     "AskResult",
     "ask_answer",
+    "ask_finished",
     "ask_sources",
     "merge_ask_events",
     "parse_ask",
     "parse_ask_answer",
 ]
+
+
+STREAM_CUT = "Perplexity ask API stream ended before its final event"
+"""A 2xx stream whose body closed without any of the markers :func:`ask_finished` reads."""
+_END_EVENT = "end_of_stream"
+"""The SSE event name the endpoint closes a stream with (``data: {}``)."""
+
+
+def ask_finished(events: Sequence[SseEvent], snapshots: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether an ask stream came to its end, not merely to the end of its body.
+
+    Its last snapshot says so (``final: true``, ``final_sse_message: true`` or ``status:
+    "COMPLETED"``), or an ``end_of_stream`` event follows it; a server or proxy that gives
+    up mid-answer can still close the body cleanly, with none of them.
+
+    Example:
+        >>> ask_finished([], [{"status": "PENDING"}, {"final_sse_message": True}])
+        True
+        >>> ask_finished([], [{"status": "PENDING", "final": False}])
+        False
+    """
+    if any(event.event == _END_EVENT for event in events):
+        return True
+    return any(
+        snapshot.get("final") is True
+        or snapshot.get("final_sse_message") is True
+        or snapshot.get("status") == "COMPLETED"
+        for snapshot in snapshots
+    )
 
 
 def _merge_block(existing: Mapping[str, Any] | None, incoming: Mapping[str, Any]) -> dict[str, Any]:
@@ -277,10 +317,12 @@ def parse_ask(
 def parse_ask_answer(
     response: SseResponse, request: AskResult, *, limit: int | None = None
 ) -> SearchResponse:
-    """A 2xx ask reply; an empty one or one without events is refused.
+    """A 2xx ask reply; an empty one, one without events or one cut short is refused.
 
     Raises:
-        ProviderUnavailableError: The reply had no body.
+        ProviderUnavailableError: The reply had no body, or its stream ended before its
+            final event (:func:`ask_finished`), so the chain moves on instead of reading a
+            cut answer as the whole of it.
         ResponseParseError: The reply was not an event stream (a login page, say).
     """
     if not response.body.strip():
@@ -289,4 +331,9 @@ def parse_ask_answer(
         )
     if not response.events:
         raise ResponseParseError(PROVIDER_ID, "Perplexity ask API returned no event stream", 502)
-    return parse_ask(events_json(response.events), request, limit=limit)
+    snapshots = events_json(response.events)
+    # Read first: an error event ends a stream early too, and its own words come first.
+    answer = parse_ask(snapshots, request, limit=limit)
+    if not ask_finished(response.events, snapshots):
+        raise ProviderUnavailableError(PROVIDER_ID, STREAM_CUT, 500)
+    return answer
