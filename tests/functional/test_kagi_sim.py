@@ -60,7 +60,7 @@ async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
     assert request.method == "POST"
     assert request.path == "/api/v1/search"
     assert request.query == ()
-    assert request.header("Authorization") == "Bot sim-key-kagi"
+    assert request.header("Authorization") == "Bearer sim-key-kagi"
     assert request.header("Accept") == "application/json"
     assert (request.header("Content-Type") or "").startswith("application/json")
     assert request.json() == {"query": QUERY, "workflow": "search", "limit": 10}
@@ -188,15 +188,15 @@ def _recorded(headers: dict[str, str], body: bytes) -> RecordedRequest:
     )
 
 
-@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer k"}])
-def test_protocol_refuses_a_request_without_the_bot_scheme(headers: dict[str, str]) -> None:
+@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bot k"}])
+def test_protocol_refuses_a_request_without_the_bearer_scheme(headers: dict[str, str]) -> None:
     response = KagiProtocol().answer(_recorded(headers, b'{"query": "x"}'), [])
     assert response.status == 401
 
 
 @pytest.mark.parametrize("body", [b"not json", b'{"limit": 3}', b'{"query": "  "}'])
 def test_protocol_refuses_a_request_without_a_query(body: bytes) -> None:
-    response = KagiProtocol().answer(_recorded({"Authorization": "Bot k"}, body), [])
+    response = KagiProtocol().answer(_recorded({"Authorization": "Bearer k"}, body), [])
     assert response.status == 400
 
 
@@ -225,7 +225,7 @@ def test_protocol_refuses_a_missing_key_as_v1s_description_shows() -> None:
     "body", [b"not json", b'{"query": "  "}', b'{"query": "x", "filters": {"after": "soon"}}']
 )
 def test_protocol_400s_are_in_v1s_shape(body: bytes) -> None:
-    response = KagiProtocol().answer(_recorded({"Authorization": "Bot k"}, body), [])
+    response = KagiProtocol().answer(_recorded({"Authorization": "Bearer k"}, body), [])
     (entry,) = _error_entries(response)
     assert isinstance(entry["code"], str)
     assert entry["message"] and "msg" not in entry
@@ -233,7 +233,7 @@ def test_protocol_400s_are_in_v1s_shape(body: bytes) -> None:
 
 def test_protocol_date_window_reads_filters_after_and_before() -> None:
     body = b'{"query": "x", "filters": {"after": "2026-01-03", "before": "2026-01-05"}}'
-    window = KagiProtocol().date_window(_recorded({"Authorization": "Bot k"}, body))
+    window = KagiProtocol().date_window(_recorded({"Authorization": "Bearer k"}, body))
     served = [r.published for r in default_results("x") if window.admits(r)]
     assert served == ["2026-01-03T00:00:00Z", "2026-01-04T00:00:00Z", "2026-01-05T00:00:00Z"]
 
@@ -241,7 +241,7 @@ def test_protocol_date_window_reads_filters_after_and_before() -> None:
 @pytest.mark.parametrize("filters", [b'{"after": "last week"}', b'{"before": 20260105}'])
 def test_protocol_refuses_a_filter_date_that_is_not_a_date(filters: bytes) -> None:
     body = b'{"query": "x", "filters": ' + filters + b"}"
-    response = KagiProtocol().answer(_recorded({"Authorization": "Bot k"}, body), [])
+    response = KagiProtocol().answer(_recorded({"Authorization": "Bearer k"}, body), [])
     assert response.status == 400
 
 

@@ -75,7 +75,7 @@ def test_default_request_shape() -> None:
     assert request.method == "POST"
     assert request.url == KAGI_ENDPOINT == "https://kagi.com/api/v1/search"
     assert dict(request.headers) == {
-        "Authorization": "Bot kagi-test-key",
+        "Authorization": "Bearer kagi-test-key",
         "Content-Type": "application/json",
         "Accept": "application/json",
     }
@@ -188,7 +188,7 @@ def test_key_from_the_environment_variable() -> None:
     )
     assert KagiProvider().is_available(ctx)
     request = KagiProvider().build_request(SearchParams(query="x"), ctx)
-    assert request.headers["Authorization"] == "Bot from-env"
+    assert request.headers["Authorization"] == "Bearer from-env"
 
 
 # --- the real captures (v0 shape) -------------------------------------------------------------

@@ -93,7 +93,7 @@ def clamp_count(value: int | None, default: int, maximum: int, minimum: int = 1)
 
 KEY_IN_AUTHORIZATION: tuple[Credential, ...] = (ApiKey(authorization=True),)
 """The :attr:`SearchProvider.credential_kinds` of a provider that sends its key in the
-``Authorization`` header (``Bearer <key>``, Kagi's ``Bot <key>``): a base URL with user info
+``Authorization`` header (``Bearer <key>``): a base URL with user info
 cannot go with it, and the credential check says so before a request."""
 
 

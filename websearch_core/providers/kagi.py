@@ -3,14 +3,20 @@
 * **Endpoint:** ``POST https://kagi.com/api/v1/search`` with a JSON body
   ``{"query", "workflow": "search", "limit", "filters": {"after", "before", "region"}}``;
   ``filters`` is sent only when one of them is asked, each key only when asked.
-* **Auth:** ``Authorization: Bot <key>`` (``KAGI_API_KEY``), plus ``Content-Type`` and
-  ``Accept: application/json``. Kagi's pages disagree on the scheme for ``/api/v1``: the
-  Search API page (help.kagi.com/kagi/api/search.html) and the older API portal page send
-  ``Bot``, as v0 did; Kagi's OpenAPI description (``securitySchemes.kagi``: HTTP
-  ``bearer``, kagisearch/kagi-api-golang ``api/openapi.yaml``) and the newer quick start
-  (kagisearch/kagi-docs ``docs/kagi/api/quick-start.md``, against Kagi's mock server) say
-  ``Bearer``, as the behaviour reference does. Neither was tried live; ``Bot`` stays.
-  Kagi's Search API is a closed beta: a key needs Kagi's approval.
+* **Auth:** ``Authorization: Bearer <key>`` (``KAGI_API_KEY``), plus ``Content-Type`` and
+  ``Accept: application/json``, as the spec and the behaviour reference send it. Kagi's
+  pages disagree on the scheme, so this follows the one that describes the request sent:
+  Kagi's API reference for ``POST /api/v1/search`` with a JSON body, the OpenAPI
+  description (kagi.com/api/docs, ``_spec/openapi.json``; kagisearch/kagi-api-golang
+  ``api/openapi.yaml``), declares ``securitySchemes.kagi`` as HTTP ``bearer``, and the
+  newer quick start (kagisearch/kagi-docs ``docs/kagi/api/quick-start.md``) POSTs with
+  ``Bearer``. ``Bot`` is the v0 scheme ("Currently, the only token type is Bot",
+  ``docs/kagi/api/intro/auth.md``; the v0 ``GET /api/v0/search?q=`` examples); the Search
+  API and API portal help pages still show it in a one-line ``GET /api/v1/search?q=``
+  example, a form the reference does not define, and the Search API page itself names the
+  OpenAPI description as "the full Search API reference". No source shows ``/api/v1``
+  refusing either scheme, so there is no second try with the other. Kagi's Search API is
+  a closed beta: a key needs Kagi's approval.
 * **Limits:** ``limit`` is ``num_search_results`` or ``limit``, default 10, clamped to
   1..40 (the spec's cap; Kagi's description takes 1..1024 and says ``limit`` only caps
   what is returned); the parsed sources are cut to the same number.
@@ -135,7 +141,7 @@ class KagiProvider(ProtocolProvider):
             method="POST",
             url=KAGI_ENDPOINT,
             headers={
-                "Authorization": f"Bot {key}",
+                "Authorization": f"Bearer {key}",
                 "Content-Type": "application/json",
                 "Accept": "application/json",
             },

@@ -15,7 +15,7 @@ def bearer_token(request: RecordedRequest, scheme: str = "Bearer") -> str:
 
     Args:
         request: The recorded request.
-        scheme: The scheme the API documents (Kagi's is ``Bot``).
+        scheme: The scheme the API documents.
     """
     authorization = request.header("Authorization") or ""
     prefix = f"{scheme} "

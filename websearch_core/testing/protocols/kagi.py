@@ -14,7 +14,8 @@ Errors come in v1's envelope, the ``errorEnvelope`` of Kagi's OpenAPI descriptio
 (kagisearch/kagi-api-golang ``api/openapi.yaml``): ``{"meta": {...}, "data": null, "error":
 [{"code", "url", "message", "location"}]}`` with a string ``code``. v0 wrote ``msg`` and a
 numeric ``code``; the simulator wrote that until stop 44, so the v1 shape our requests get
-was never served. A request without an ``Authorization: Bot <token>`` header gets the
+was never served. A request without the description's ``Authorization: Bearer <token>``
+header (its ``securitySchemes.kagi`` is HTTP ``bearer``; v0's ``Bot`` included) gets the
 description's own 401 example (``code "2"``, ``message "Unauthorized"``); a body without a
 query, or a filter date that is not one, gets a 400 whose namespaced ``code`` is the
 simulator's (the description names no 400 codes). :func:`error_body` writes the envelope
@@ -136,7 +137,7 @@ class KagiProtocol:
 
     def answer(self, request: RecordedRequest, results: list[SimResult]) -> web.Response:
         """The v1 envelope for the JSON request body, honouring ``limit``."""
-        if not bearer_token(request, scheme="Bot"):
+        if not bearer_token(request):
             return _error(401, "2", "Unauthorized", "unauthorized")  # as in its example
         try:
             body = request.json()
