@@ -24,6 +24,14 @@ def _body(message: str) -> str:
         # The proto path, as a field violation's message gives it.
         (400, _body("Invalid value at 'tools[0].google_search.time_range_filter'"), True),
         (400, _body("Request contains an invalid argument."), False),
+        # Guards (stop 46): Google's bodies for a search tool it will not take leave the
+        # time filter unnamed, and a resend without it would still send the tool.
+        (400, _body("Search Grounding is not supported."), False),
+        (
+            400,
+            _body("Please use google_search field instead of google_search_retrieval field."),
+            False,
+        ),
         (400, _body("API key not valid. Please pass a valid API key."), False),
         (403, _body("timeRangeFilter is not allowed for this project"), False),
         # Only the message is read: the name elsewhere in the body is no refusal of it.

@@ -20,7 +20,28 @@ cost the answer:
 * the answer's ``notes`` say so, a recency it could not apply is recorded as ignored, and
   the refusal is logged at DEBUG.
 
-Any other 400 stands as before (the error names it). Nothing here sends anything.
+Any other 400 stands as before (the error names it), and the chain moves on. Google's
+bodies for a tool configuration it will not take were read for this (stop 46), and none
+of those that leave the field unnamed would be helped by the resend:
+
+* ``Search Grounding is not supported.`` (googleapis/go-genai#429) refuses the search tool
+  itself; the resend still carries ``google_search`` and would be refused the same way;
+* ``Please use google_search field instead of google_search_retrieval field.``
+  (google-gemini/deprecated-generative-ai-js#330) is about a tool never sent here;
+* ``Request contains an invalid argument.`` says nothing of its cause; Google's
+  troubleshooting page (ai.google.dev/gemini-api/docs/troubleshooting) gives a typo, a
+  missing field or a newer API version's feature on an older endpoint as the causes of a
+  400 ``INVALID_ARGUMENT``. Taking it for a time-filter refusal would drop the recency for
+  the model for the whole process on no evidence.
+
+Limits: Google documents ``timeRangeFilter`` only as an optional ``Interval`` whose start
+and end go together (the Gen AI SDKs' ``GoogleSearch``; the ``generativelanguage`` v1beta
+``GoogleSearch`` reference), with no span limit and no model list. The 24-hour span for
+Gemini 3 models comes from one gateway's page (doc.surgeai.one/8294134m0), not Google; the
+SDK's triage on googleapis/python-genai#2399 (2026-05) reports ``gemini-3-flash-preview``
+taking the field without an error. So no span is cut or moved into the question here;
+should a model refuse a span with a 400 that names the field, the resend above applies.
+Nothing here sends anything.
 """
 
 import logging
