@@ -70,3 +70,43 @@ async def test_a_probe_answered_clears_the_mark() -> None:
     assert ledger.owes_forgiveness(PROVIDER)  # the chain bounds the write that follows
     await ledger.record_success(PROVIDER)
     assert await store.get_mark(PROVIDER, clock.now) is None
+
+
+async def test_a_forced_success_keeps_a_mark_another_search_set_meanwhile() -> None:
+    """The forced request was sent past the old mark; another search's refusal came later."""
+    store, clock = MemoryStore(), Clock()
+    ledger = Ledger(store, clock=clock)
+    await ledger.record_failure(PROVIDER, _spent())
+    clock.now += 1
+    await ledger.reserve(PROVIDER)  # forced: sent past the credit mark
+    clock.now += 1
+    await Ledger(store, clock=clock).record_failure(PROVIDER, _spent())  # another search
+    newer = await store.get_mark(PROVIDER, clock.now)
+    clock.now += 1
+    await ledger.record_success(PROVIDER)
+    assert await store.get_mark(PROVIDER, clock.now) == newer
+
+
+async def test_a_probe_success_keeps_a_mark_another_search_set_meanwhile() -> None:
+    store, clock = MemoryStore(), Clock()
+    ledger = await _spent_and_due(store, clock)
+    probe = await ledger.reserve(PROVIDER, skip_marked=True)
+    assert probe.probing is not None
+    clock.now += 1
+    await Ledger(store, clock=clock).record_failure(PROVIDER, _spent())  # a forced search's
+    newer = await store.get_mark(PROVIDER, clock.now)
+    clock.now += 1
+    await ledger.record_success(PROVIDER)
+    assert await store.get_mark(PROVIDER, clock.now) == newer
+
+
+async def test_guard_a_forced_success_clears_the_mark_it_was_sent_past() -> None:
+    """Guard (passes before and after): with no newer mark the old one is cleared."""
+    store, clock = MemoryStore(), Clock()
+    ledger = Ledger(store, clock=clock)
+    await ledger.record_failure(PROVIDER, _spent())
+    clock.now += 1
+    await ledger.reserve(PROVIDER)
+    clock.now += 1
+    await ledger.record_success(PROVIDER)
+    assert await store.get_mark(PROVIDER, clock.now) is None

@@ -202,6 +202,9 @@ class Ledger:
         self._forced_past: dict[str, ProviderMark] = {}
         """Per provider, the prepaid balance's mark a forced request was sent past: its
         success clears the mark as a probe's does, its failure leaves the mark as it was."""
+        self._recheck_began: dict[str, float] = {}
+        """Per provider, when the probe or forced request above was reserved: its success
+        clears only a mark set before then, not one another search left meanwhile."""
 
     def _scope(self, provider_id: str, scope: str | None) -> str | None:
         if scope is not None or self.scope_of is None:
@@ -335,6 +338,7 @@ class Ledger:
             grant = await self.store.reserve_usage(provider_id, windows)
             if applies and await is_credit_mark(self.store, provider_id, marked, now):
                 self._forced_past[provider_id] = marked  # its success is the re-check's proof
+                self._recheck_began[provider_id] = now
         reservation = self._granted(provider_id, label, windows, grant, accept_unchecked)
         self._failures_seen[provider_id] = grant.failures
         return reservation
@@ -366,6 +370,7 @@ class Ledger:
         self._failures_seen[provider_id] = grant.failures
         reservation.probing = mark
         self._probing[provider_id] = mark
+        self._recheck_began[provider_id] = now
         logger.info("web search provider %s: re-checking its spent credits", provider_id)
         return reservation
 
@@ -422,6 +427,7 @@ class Ledger:
             return
         reservation.released = True
         self._forced_past.pop(reservation.provider, None)  # unsent: it proves nothing
+        self._recheck_began.pop(reservation.provider, None)
         if reservation.probing is not None:  # unsent: the probe is free for another search
             self._probing.pop(reservation.provider, None)
         await self.store.release_usage(reservation.provider, reservation.windows)
@@ -458,11 +464,29 @@ class Ledger:
         """
         probing = self._probing.pop(provider_id, None)
         probing = self._forced_past.pop(provider_id, None) or probing
+        began = self._recheck_began.pop(provider_id, None)
         if self._failures_seen.pop(provider_id, 1) > 0:
             await self.store.reset_failures(provider_id)
-        if probing is not None:  # the balance was topped up: the provider is back
-            await self.store.clear_mark(provider_id)
-            logger.info("web search provider %s has credits again; mark cleared", provider_id)
+        if probing is not None and began is not None:  # the balance was topped up
+            await self._clear_mark_set_before(provider_id, began)
+
+    async def _clear_mark_set_before(self, provider_id: str, began: float) -> None:
+        """Clear the provider's mark if it was set before ``began`` (a re-check's start).
+
+        A search that failed while this one was in flight (a spent balance again, a rate
+        limit) set a mark this success knows nothing of: clearing it would send the next
+        searches to a provider that has just refused. The store has no compare-and-clear
+        step, so the read and the clear are two steps; a mark set between them is lost,
+        as every mark was before.
+        """
+        mark = await self.store.get_mark(provider_id, self.clock())
+        if mark is None:
+            return
+        if mark.set_at > began:
+            logger.info("web search provider %s answered; a newer mark stays", provider_id)
+            return
+        await self.store.clear_mark(provider_id)
+        logger.info("web search provider %s has credits again; mark cleared", provider_id)
 
     async def record_failure(
         self, provider_id: str, error: BaseException, *, scope: str | None = None
@@ -476,6 +500,7 @@ class Ledger:
         """
         self._failures_seen.pop(provider_id, None)
         self._forced_past.pop(provider_id, None)  # a forced failure proves nothing: no renewal
+        self._recheck_began.pop(provider_id, None)
         probing = self._probing.pop(provider_id, None)
         failures = await self.store.record_failure(provider_id) if is_transient(error) else 0
         now = self.clock()
