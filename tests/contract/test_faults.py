@@ -64,9 +64,10 @@ EXPECTED_CLASS: dict[int, type[SearchProviderError]] = {
     503: ProviderUnavailableError,
 }
 """What the shared classifier makes of each status, for every provider alike."""
-PREPAID_402 = frozenset({"anthropic", "exa", "jina"})
+PREPAID_402 = frozenset({"anthropic", "exa", "gemini", "jina"})
 """Providers whose own documents call a 402 a spent prepaid balance (RESULTS "Stop 45
-(creditprobe2)"): a :class:`CreditsSpentError`, re-checked rather than held to next month."""
+(creditprobe2)", Gemini's key in "Stop 46 (prepaid2)"): a :class:`CreditsSpentError`,
+re-checked rather than held to next month."""
 DOCUMENTED_RETRIES = frozenset({"gemini"})
 """Providers whose spec'd behaviour is to resend the same request after a failure."""
 

@@ -2,11 +2,14 @@
 
 The loopback simulators answer with the status and body each service documents for a
 balance or spend limit its owner tops up (Anthropic's 402, Exa's 402, Tavily's 433,
-Jina's 402); the provider's mark must carry the re-check note, so it is asked again after
+Jina's 402, Gemini's 402 to a key, Kagi's error 101, OpenAI's billing codes for Codex);
+the provider's mark must carry the re-check note, so it is asked again after
 :data:`~websearch_core.orchestration.credit_probe.CREDIT_RECHECK_SECONDS` rather than next
-month. Tavily's 432 (the plan's monthly credits) is the guard that still waits.
+month. Tavily's 432 (the plan's monthly credits) and OpenAI's assigned usage limit are the
+guards that still wait.
 """
 
+import base64
 import json
 import time
 from typing import Final
@@ -14,8 +17,10 @@ from typing import Final
 import pytest
 
 from websearch_core import WebSearch
+from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import (
     AllProvidersFailedError,
+    AuthorizationError,
     CreditsSpentError,
     QuotaExhaustedError,
     SearchProviderError,
@@ -65,11 +70,51 @@ JINA_BALANCE: Final = json.dumps(
 )
 """Jina's 402 (quoted in jina-ai/reader #1200 and jina-ai/node-DeepResearch #21)."""
 
+GEMINI_PREPAY: Final = json.dumps(
+    {
+        "error": {
+            "code": 402,
+            "message": "Your prepayment credits are depleted. Please go to AI Studio at "
+            "https://ai.studio/projects to manage your project and billing. Learn more at "
+            "https://ai.google.dev/gemini-api/docs/billing#prepay.",
+            "status": "RESOURCE_EXHAUSTED",
+        }
+    }
+)
+"""Gemini's 402 to a key (discuss.ai.google.dev, "API update: Depleted prepay credits now
+return HTTP 402 instead of 429")."""
+
+
+def _kagi_error(code: int, message: str) -> str:
+    """Kagi's error envelope (help.kagi.com/kagi/api/intro/response-format.html)."""
+    meta = {"id": "e3b0c442", "node": "us-east", "ms": 0, "api_balance": 0.0}
+    return json.dumps({"meta": meta, "data": None, "error": [{"code": code, "msg": message}]})
+
+
+KAGI_CREDIT: Final = _kagi_error(101, "Insufficient credit")
+"""Kagi's error 101; the status is not documented (a user reports 400, a client's error
+reference 403), so both are tried."""
+
+
+def _openai_error(code: str | None) -> str:
+    """OpenAI's billing refusal: ``insufficient_quota`` told apart by ``error.code``
+    (https://developers.openai.com/api/docs/guides/error-codes)."""
+    message = "You exceeded your current quota, please check your plan and billing details."
+    error = {"message": message, "type": "insufficient_quota", "param": None, "code": code}
+    return json.dumps({"error": error})
+
+
 PREPAID: Final = [
     ("anthropic", 402, BILLING),
     ("exa", 402, EXA_CREDITS),
     ("tavily", 433, TAVILY_PAYGO),
     ("jina", 402, JINA_BALANCE),
+    ("gemini", 402, GEMINI_PREPAY),
+    ("kagi", 400, KAGI_CREDIT),
+    ("kagi", 403, KAGI_CREDIT),
+    ("codex", 429, _openai_error("credit_balance_exhausted")),
+    ("codex", 429, _openai_error("organization_spend_limit_exceeded")),
+    ("codex", 429, _openai_error("project_spend_limit_exceeded")),
 ]
 
 
@@ -77,10 +122,23 @@ def _fallback(provider: str) -> str:
     return "brave" if provider == "tavily" else "tavily"
 
 
+def _sign_in(sim: Simulator, provider: str) -> None:
+    """Store the ChatGPT sign-in Codex needs (it reads no key), as a login would."""
+    if provider != "codex":
+        return
+    claims = {"https://api.openai.com/auth": {"chatgpt_account_id": "acct-sim"}}
+    payload = base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
+    token = OAuthToken(
+        access_token=f"eyJhbGciOiJSUzI1NiJ9.{payload}.sig", expires_at=time.time() + 3600
+    )
+    CredentialStore(sim.settings().resolved_credentials_file()).set_oauth(provider, token)
+
+
 async def _mark_after(provider: str, status: int, body: str) -> float | None:
     """The re-check time the provider's mark carries after it answered ``status``."""
     fallback = _fallback(provider)
     async with Simulator([provider, fallback]) as sim:
+        _sign_in(sim, provider)
         sim[provider].always(Fault.http(status, body))
         settings = sim.settings(providers=(provider, fallback), cache=False)
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
@@ -96,6 +154,7 @@ async def _mark_after(provider: str, status: int, body: str) -> float | None:
 async def _alone(provider: str, status: int, body: str) -> SearchProviderError:
     """The error the provider, asked alone, raised for ``status`` and ``body``."""
     async with Simulator([provider]) as sim:
+        _sign_in(sim, provider)
         sim[provider].always(Fault.http(status, body))
         settings = sim.settings(provider=provider, fallback=False, cache=False)
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
@@ -133,3 +192,18 @@ async def test_guard_tavily_plan_limit_is_a_plain_spent_quota() -> None:
     """Guard (passes before and after): the class of 432 stays QuotaExhaustedError."""
     error = await _alone("tavily", 432, TAVILY_PLAN)
     assert type(error) is QuotaExhaustedError
+
+
+@pytest.mark.parametrize("code", ["organization_usage_limit_exceeded", "insufficient_quota", None])
+async def test_guard_openai_limits_its_owner_cannot_raise_still_wait(code: str | None) -> None:
+    """Guard (passes before and after): OpenAI's assigned usage limit, or a billing refusal
+    whose code does not say which, is a plain spent quota held out until next month."""
+    assert await _mark_after("codex", 429, _openai_error(code)) is None
+    error = await _alone("codex", 429, _openai_error(code))
+    assert type(error) is QuotaExhaustedError
+
+
+async def test_guard_kagi_bad_key_stays_an_authorization_failure() -> None:
+    """Guard (passes before and after): Kagi's error 2 is no balance."""
+    error = await _alone("kagi", 401, _kagi_error(2, "Unauthorized"))
+    assert type(error) is AuthorizationError

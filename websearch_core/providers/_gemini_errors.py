@@ -10,7 +10,9 @@ retry is often only in the body (``RetryInfo.retryDelay``) or its text (``Please
 An error's text is the ``error.message`` of Google's JSON error body, else the body; a 400
 naming invalid credentials is an :class:`~websearch_core.errors.AuthorizationError`; a 429
 whose body reads as a spent quota is :class:`~websearch_core.errors.QuotaExhaustedError`
-until the server's retry hint (the hint also fills a rate limit's ``retry_after``).
+until the server's retry hint (the hint also fills a rate limit's ``retry_after``). A key's
+402 is a spent Prepay balance (:class:`~websearch_core.errors.CreditsSpentError`), checked
+again after a while rather than held out until next month.
 """
 
 import re
@@ -25,6 +27,7 @@ from .base import ErrorMap
 __all__ = [
     "CLOUD_CODE_ERRORS",
     "DEVELOPER_ERRORS",
+    "PREPAID_STATUSES",
     "auth_error_code",
     "error_text",
     "is_invalid_auth",
@@ -149,17 +152,25 @@ def _detail(status: int, body: str) -> str:
     return error_text(body)
 
 
-def _errors(prefix: str) -> ErrorMap:
+def _errors(prefix: str, prepaid: frozenset[int] = frozenset()) -> ErrorMap:
     return ErrorMap(
         prefix=prefix,
         detail=_detail,
         code=auth_error_code,
         codes={"INVALID_AUTH": AuthorizationError},
         hint=retry_delay_hint,
+        prepaid=prepaid,
     )
 
 
-DEVELOPER_ERRORS: Final = _errors("Gemini Developer API error")
-"""How the Developer API's error bodies read (Google's ``error.message``, its wait hint)."""
+PREPAID_STATUSES: Final = frozenset({402})
+"""A key's 402: "Your prepayment credits are depleted", a Prepay billing account's balance
+to top up in AI Studio (Google's announcement that it replaced the earlier 429:
+https://discuss.ai.google.dev/t/api-update-depleted-prepay-credits-now-return-http-402-instead-of-429/183654;
+https://ai.google.dev/gemini-api/docs/billing#prepay). Sign-ins have no such balance."""
+
+DEVELOPER_ERRORS: Final = _errors("Gemini Developer API error", PREPAID_STATUSES)
+"""How the Developer API's error bodies read (Google's ``error.message``, its wait hint), a
+402 as a spent prepaid balance (:data:`PREPAID_STATUSES`)."""
 CLOUD_CODE_ERRORS: Final = _errors("Gemini Cloud Code API error")
 """The same for Cloud Code Assist, under its own prefix."""

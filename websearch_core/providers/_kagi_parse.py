@@ -33,6 +33,7 @@ __all__ = [
     "DEFAULT_RESULTS",
     "body_error",
     "body_failure",
+    "error_code",
     "error_detail",
     "http_status",
     "parse_body",
@@ -205,6 +206,23 @@ def body_error(data: Any) -> tuple[str | None, Any]:
         if message:
             return message, code
     return None, None
+
+
+def error_code(body: str) -> str | None:
+    """The ``code`` of an error body's first ``error`` entry, as text; ``None`` without one.
+
+    Kagi numbers its errors (https://help.kagi.com/kagi/api/intro/response-format.html):
+    ``0`` internal, ``1`` malformed request, ``2`` unauthorized, ``100`` no billing
+    information, ``101`` insufficient credit, ``200`` summarize failed.
+
+    Example:
+        >>> error_code('{"data": null, "error": [{"code": 101, "msg": "Insufficient credit"}]}')
+        '101'
+    """
+    _, code = body_error(json_object(body.strip()))
+    if isinstance(code, bool) or not isinstance(code, int | str):
+        return None
+    return str(code).strip() or None
 
 
 def error_detail(status: int, body: str) -> str:

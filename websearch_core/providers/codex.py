@@ -22,7 +22,9 @@
   sources, citations and usage; a completion that never searched or is image-only is
   refused (502); ``error`` / ``response.failed`` events are typed by their text's status.
 * **Errors:** ``Codex API error (<status>): <body>`` after the shared classifier (so a 401
-  reads ``OpenAI authorization failed (401) ...``).
+  reads ``OpenAI authorization failed (401) ...``); OpenAI's ``error.code`` for spent
+  prepaid credits or a spend limit its owner set is a spent prepaid balance, checked
+  again after a while (:mod:`._codex_errors`).
 
 Captures and differences from the reference:
 
@@ -55,6 +57,7 @@ from ..filters.support import FilterSupport
 from ..models import SearchResponse
 from ..provider_credentials import StoredOAuth
 from ..transport import HttpRequest
+from ._codex_errors import ERRORS
 from ._codex_parse import NoWebSearchError, parse_body, parse_response_object, parse_stream
 from ._codex_request import DEFAULT_INSTRUCTIONS, account_claims, request_body, request_headers
 from ._codex_steps import (
@@ -68,7 +71,7 @@ from ._codex_steps import (
 )
 from ._codex_text import links_in_text, strip_openai_utm
 from ._json_api import COUNT_FIELDS
-from .base import ErrorMap, Flow, ProtocolProvider, ProviderContext, ProviderInfo
+from .base import Flow, ProtocolProvider, ProviderContext, ProviderInfo
 
 __all__ = [
     "CODEX_ENDPOINT",
@@ -117,7 +120,7 @@ class CodexProvider(ProtocolProvider):
     """The ``codex`` provider, labelled OpenAI (see the module docstring)."""
 
     info = INFO
-    errors = ErrorMap(prefix="Codex API error")
+    errors = ERRORS
     oauth_refresh_statuses = frozenset({401})
     credential_kinds = (StoredOAuth(),)
     """Only a stored ChatGPT OAuth token; no key is read."""

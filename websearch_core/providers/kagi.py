@@ -47,8 +47,11 @@
   ``data.related_search`` (``props.question``, else ``props.query``, else ``title``); the
   answer is ``data.direct_answer[0].snippet`` (else its ``title``); ``request_id`` is
   ``meta.trace``, else ``meta.id``.
-* **Errors:** ``Kagi API error (<status>): <detail>`` typed by the shared classifier, where
-  the detail is ``message`` / ``detail``, else ``error`` / ``errors`` (a string, or the first
+* **Errors:** ``Kagi API error (<status>): <detail>`` typed by the shared classifier, but
+  Kagi's error code ``101`` ("Insufficient credit": the API is paid from a credit balance
+  its owner tops up) is a :class:`~websearch_core.errors.CreditsSpentError` at any status,
+  checked again after a while instead of held out until next month; the detail is
+  ``message`` / ``detail``, else ``error`` / ``errors`` (a string, or the first
   ``message`` / ``msg`` / ``code`` of a list), else the raw body; an empty body gives
   ``Kagi API error (<status>)``. A 2xx body carrying ``error`` / ``errors`` raises
   ``Kagi API error (<code or status>): <msg>``. Unreadable bodies raise
@@ -73,7 +76,7 @@ Docs: https://help.kagi.com/kagi/api/search.html
 from datetime import UTC, datetime
 from typing import Final
 
-from ..errors import ResponseParseError
+from ..errors import CreditsSpentError, ResponseParseError
 from ..filters import QUERY_OPERATORS, FilterSupport
 from ..json_decode import json_loads
 from ..models import SearchParams, SearchResponse
@@ -84,6 +87,7 @@ from ._kagi_parse import (
     INVALID,
     body_error,
     body_failure,
+    error_code,
     error_detail,
     parse_body,
 )
@@ -100,6 +104,7 @@ from .base import (
 __all__ = [
     "INFO",
     "KAGI_ENDPOINT",
+    "SPENT_CREDIT_CODES",
     "KagiProvider",
     "after_date",
     "error_detail",
@@ -108,6 +113,10 @@ __all__ = [
 ]
 
 KAGI_ENDPOINT: Final = "https://kagi.com/api/v1/search"
+SPENT_CREDIT_CODES: Final = {"101": CreditsSpentError}
+"""Kagi's error code ``101``, "Insufficient credit": the API portal's prepaid credit is
+spent until its owner tops it up (https://help.kagi.com/kagi/api/intro/response-format.html
+lists the code; https://help.kagi.com/kagi/api/overview.html the top-up)."""
 
 _FILTERS: Final = FilterSupport(
     native=frozenset({"date_after", "date_before", "recency", "country"}), query=QUERY_OPERATORS
@@ -132,7 +141,9 @@ class KagiProvider(ProtocolProvider):
 
     info = INFO
     credential_kinds = KEY_IN_AUTHORIZATION
-    errors = ErrorMap(prefix="Kagi API error", detail=error_detail)
+    errors = ErrorMap(
+        prefix="Kagi API error", detail=error_detail, code=error_code, codes=SPENT_CREDIT_CODES
+    )
 
     def build_request(self, params: SearchParams, context: ProviderContext) -> HttpRequest:
         """The v1 POST request for ``params``."""
