@@ -1,13 +1,22 @@
-"""The ledger's re-check of a spent prepaid balance, on a memory store with a set clock."""
+"""The ledger's re-check of a spent prepaid balance, on a memory store with a set clock.
+
+Which mark a re-check's success clears is tried on every backend (memory, SQLite, Redis):
+the ledger reads the mark back from the store before clearing it.
+"""
 
 import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from websearch_core.errors import CreditsSpentError, ProviderTimeoutError
 from websearch_core.ledger import Ledger, ProviderSkippedError
 from websearch_core.orchestration.credit_probe import CREDIT_RECHECK_SECONDS
-from websearch_core.state.base import MemoryStore
+from websearch_core.state.base import MemoryStore, StateStore
+from websearch_core.state.redis import RedisStore
+from websearch_core.state.sqlite import SQLiteStore
 
 PROVIDER = "anthropic"
 
@@ -22,11 +31,26 @@ class Clock:
         return self.now
 
 
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[StateStore]:
+    """An empty store of each backend."""
+    if request.param == "memory":
+        yield MemoryStore()
+        return
+    if request.param == "sqlite":
+        async with SQLiteStore(tmp_path / "state.db") as sqlite:
+            yield sqlite
+        return
+    client: Any = request.getfixturevalue("redis_client")
+    async with RedisStore(client) as redis:
+        yield redis
+
+
 def _spent() -> CreditsSpentError:
     return CreditsSpentError(PROVIDER, "Anthropic API error (400): credit balance too low", 400)
 
 
-async def _spent_and_due(store: MemoryStore, clock: Clock) -> Ledger:
+async def _spent_and_due(store: StateStore, clock: Clock) -> Ledger:
     ledger = Ledger(store, clock=clock)
     await ledger.record_failure(PROVIDER, _spent())
     with pytest.raises(ProviderSkippedError):  # before the wait: skipped as ever
@@ -72,9 +96,11 @@ async def test_a_probe_answered_clears_the_mark() -> None:
     assert await store.get_mark(PROVIDER, clock.now) is None
 
 
-async def test_a_forced_success_keeps_a_mark_another_search_set_meanwhile() -> None:
+async def test_a_forced_success_keeps_a_mark_another_search_set_meanwhile(
+    store: StateStore,
+) -> None:
     """The forced request was sent past the old mark; another search's refusal came later."""
-    store, clock = MemoryStore(), Clock()
+    clock = Clock()
     ledger = Ledger(store, clock=clock)
     await ledger.record_failure(PROVIDER, _spent())
     clock.now += 1
@@ -87,8 +113,8 @@ async def test_a_forced_success_keeps_a_mark_another_search_set_meanwhile() -> N
     assert await store.get_mark(PROVIDER, clock.now) == newer
 
 
-async def test_a_probe_success_keeps_a_mark_another_search_set_meanwhile() -> None:
-    store, clock = MemoryStore(), Clock()
+async def test_a_probe_success_keeps_a_mark_another_search_set_meanwhile(store: StateStore) -> None:
+    clock = Clock()
     ledger = await _spent_and_due(store, clock)
     probe = await ledger.reserve(PROVIDER, skip_marked=True)
     assert probe.probing is not None
@@ -100,9 +126,9 @@ async def test_a_probe_success_keeps_a_mark_another_search_set_meanwhile() -> No
     assert await store.get_mark(PROVIDER, clock.now) == newer
 
 
-async def test_guard_a_forced_success_clears_the_mark_it_was_sent_past() -> None:
+async def test_guard_a_forced_success_clears_the_mark_it_was_sent_past(store: StateStore) -> None:
     """Guard (passes before and after): with no newer mark the old one is cleared."""
-    store, clock = MemoryStore(), Clock()
+    clock = Clock()
     ledger = Ledger(store, clock=clock)
     await ledger.record_failure(PROVIDER, _spent())
     clock.now += 1
