@@ -12,6 +12,7 @@ from tests.conftest import read_capture
 from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
 from websearch_core.errors import (
     AuthorizationError,
+    CreditsSpentError,
     ProviderNotConfiguredError,
     ProviderUnavailableError,
     QuotaExhaustedError,
@@ -581,6 +582,24 @@ def test_image_placeholders_are_empty_answers(placeholder: str) -> None:
             {"type": "error", "error": {"message": "You exceeded your current quota"}},
             QuotaExhaustedError,
             "codex: credits exhausted",
+        ),
+        (
+            {"type": "error", "code": "credit_balance_exhausted", "message": "No credits"},
+            CreditsSpentError,
+            "Codex error (credit_balance_exhausted): No credits",
+        ),
+        (
+            {
+                "type": "response.failed",
+                "response": {
+                    "error": {
+                        "code": "project_spend_limit_exceeded",
+                        "message": "You exceeded your current quota",
+                    }
+                },
+            },
+            CreditsSpentError,
+            "Codex request failed (project_spend_limit_exceeded): You exceeded your current quota",
         ),
         ({"type": "error"}, ProviderUnavailableError, "Codex error (None): Unknown error"),
         (

@@ -15,7 +15,9 @@ Pure functions, kept apart from :mod:`websearch_core.providers.codex` (the proto
 * **Error events:** ``error`` / ``response.failed`` give ``Codex error (<code>): <message>``
   / ``Codex request failed (<code>): <message>``, typed by the shared classifier from the
   status their text implies (rate limit 429, unauthorized 401, forbidden 403, timeout
-  504, else 500), as the text is all a 200 stream has.
+  504, else 500), as the text is all a 200 stream has; a code of
+  :data:`._codex_errors.SPENT_BALANCE_CODES` is a spent prepaid balance (429), as in an
+  error body.
 """
 
 import re
@@ -23,11 +25,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..errors import ResponseParseError, SearchProviderError
+from ..errors import CreditsSpentError, ResponseParseError, SearchProviderError
 from ..json_decode import json_loads
 from ..models import SearchCitation, SearchParams, SearchResponse, SearchSource, SearchUsage
 from ..sse import SseEvent
 from ..transport import HttpResponse, SseResponse, raise_for_status
+from ._codex_errors import SPENT_BALANCE_CODES
 from ._codex_text import is_image_placeholder, links_in_text, snippet_around, strip_openai_utm
 from ._common import collapse_whitespace, is_http_url
 from ._json_api import list_or_empty, text_or_none
@@ -225,6 +228,8 @@ def _raise_event_error(kind: str, payload: Mapping[str, Any]) -> None:
         message = f"Codex request failed ({code}): {detail or 'Request failed'}"
     else:
         message = f"Codex request failed: {detail or 'Request failed'}"
+    if code in SPENT_BALANCE_CODES:  # OpenAI's own word for a balance its owner tops up
+        raise CreditsSpentError(PROVIDER_ID, message, 429)
     status = next((s for pattern, s in _STATUS_FROM_TEXT if pattern.search(message)), 500)
     raise_for_status(
         PROVIDER_ID, HttpResponse(status=status, body=message.encode("utf-8", "replace")), message
