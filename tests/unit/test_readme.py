@@ -15,6 +15,7 @@ from websearch_core.docs import (
     END_MARKER,
     PREPAID_END,
     PREPAID_START,
+    README_WIDTH,
     START_MARKER,
     main,
     prepaid_list,
@@ -274,3 +275,11 @@ def test_the_prepaid_list_stays_inside_its_quota_bullet() -> None:
     end = lines.index(PREPAID_END)
     outdented = [line for line in lines[start + 1 : end + 1] if not line.startswith("  ")]
     assert not outdented
+
+
+def test_the_prepaid_list_wraps_at_the_readme_width() -> None:
+    # Codex's three body codes made one 138-character line; wrapped lines stay in the bullet.
+    lines = prepaid_list().splitlines()
+    assert any("`project_spend_limit_exceeded`" in line for line in lines)
+    assert max(len(line) for line in lines) <= README_WIDTH
+    assert all(line.startswith(("  - `", "    ")) for line in lines)
