@@ -630,6 +630,10 @@ class Credentials:
         self._read_names: dict[str, None] = {}
         """Every environment variable looked up so far, in order (a set that only grows)."""
         self._probe: tuple[int, Callable[[], tuple[object, ...]]] | None = None
+        self.store_passed: set[tuple[str, str]] = set()
+        """Store lookups (entry, ``"api_key"`` or ``"oauth"``) that find nothing while the
+        store cannot be read, their provider running on a credential from elsewhere
+        (:meth:`pass_over_store`); empty, the usual case, while the store has been read."""
 
     def __repr__(self) -> str:
         return (
@@ -775,8 +779,46 @@ class Credentials:
         value = self._configured.get(provider)
         if value and value.strip():
             return value.strip(), _FROM_CONFIG
-        stored = self._store.get(provider) if self._store is not None else None
+        if self._store is None:
+            return None
+        try:
+            stored = self._store.get(provider)
+        except UnreadableStoreError:
+            if (provider, "api_key") in self.store_passed:
+                return None
+            raise
         return (stored, _FROM_STORE) if stored else None
+
+    def key_elsewhere(self, provider: str, env_vars: Iterable[str]) -> bool:
+        """Whether ``provider`` has a key in code, a variable or the config file (not the store).
+
+        What lets a provider run while the credential store cannot be read
+        (:mod:`websearch_core.store_passed`); the store is not looked at.
+        """
+        if (self._explicit.get(provider) or "").strip():
+            return True
+        if any((self._env_get(name) or "").strip() for name in env_vars):
+            return True
+        return bool((self._configured.get(provider) or "").strip())
+
+    def pass_over_store(self, lookups: Iterable[tuple[str, str]]) -> None:
+        """Have these store lookups find nothing while the store cannot be read.
+
+        Each is an entry and ``"api_key"`` or ``"oauth"``: what a provider running on a
+        credential from elsewhere would otherwise look up there, and fail on. A store read
+        again answers them as ever (only its read error is passed over).
+        """
+        self.store_passed.update(lookups)
+
+    def store_error(self) -> UnreadableStoreError | None:
+        """Why the credential store cannot be read now, or ``None`` (it can, or there is none)."""
+        if self._store is None:
+            return None
+        try:
+            self._store.providers()
+        except UnreadableStoreError as error:
+            return error
+        return None
 
     def store_held(self) -> AbstractContextManager[object]:
         """Inside, the credential store's file is looked at once (see ``CredentialStore.held``)."""
@@ -873,7 +915,7 @@ class Credentials:
                 and no provider class with it declares the sign-in: it would be sent
                 unchecked (:func:`~websearch_core.sign_in_declarations.undeclared_refusal`).
         """
-        token = self._store.get_oauth(provider) if self._store is not None else None
+        token = self._stored_oauth(provider)
         if token is not None:
             undeclared = undeclared_refusal(provider, provider)
             if undeclared is not None:
@@ -881,13 +923,31 @@ class Credentials:
             self._remember_token(token, provider)
         return token
 
+    def _stored_oauth(self, entry: str) -> OAuthToken | None:
+        """The token stored under ``entry``; ``None`` as well for a lookup passed over."""
+        if self._store is None:
+            return None
+        try:
+            return self._store.get_oauth(entry)
+        except UnreadableStoreError:
+            if (entry, "oauth") in self.store_passed:
+                return None
+            raise
+
     def oauth_refused(self, entry: str) -> bool:
         """Whether the token stored under ``entry`` had its refresh refused for good.
 
         A search with it fails at once (:meth:`valid_oauth_token`); the providers table
         says so instead of ``ready``.
         """
-        return self._store is not None and self._store.refusal(entry) is not None
+        if self._store is None:
+            return False
+        try:
+            return self._store.refusal(entry) is not None
+        except UnreadableStoreError:
+            if (entry, "oauth") in self.store_passed:
+                return False
+            raise
 
     async def valid_oauth_token(
         self,

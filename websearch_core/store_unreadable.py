@@ -9,15 +9,16 @@ auto chain goes on without the providers whose lookup needed the store, and the 
 in the words of this one error.
 """
 
+from collections.abc import Sequence
+
 from .errors import ConfigurationError
 
 __all__ = ["UnreadableStoreError", "with_store_problem"]
 
-_FIX = (
-    "providers whose key or sign-in would come from it were passed over; fix the file, "
-    "or remove it and store the keys again with 'websearch auth set <provider>'"
-)
-"""What :meth:`UnreadableStoreError.advice` adds to the error's own text."""
+_PASSED = "providers whose key or sign-in would come from it were passed over"
+"""What :meth:`UnreadableStoreError.advice` says was left out because of the file."""
+_FIX = "fix the file, or remove it and store the keys again with 'websearch auth set <provider>'"
+"""How :meth:`UnreadableStoreError.advice` ends: how to put the file right."""
 
 
 class UnreadableStoreError(ConfigurationError):
@@ -28,13 +29,28 @@ class UnreadableStoreError(ConfigurationError):
     the path and the reason only, never a byte of the file's content.
     """
 
-    @property
-    def advice(self) -> str:
+    def advice(self, keyed: Sequence[str] = ()) -> str:
         """The message, then what was left out because of it and how to fix it.
 
-        Said in a search's notes, its WARNING and the failure text when nothing answered.
+        Said in a search's notes, its WARNING, the failure text when nothing answered and
+        after ``websearch providers``' table.
+
+        Args:
+            keyed: The labels of providers that ran on a key from elsewhere though a
+                sign-in they send before it may be in the file (Gemini's, Perplexity's):
+                which was meant cannot be known, so the user is told which was used.
         """
-        return f"{self}; {_FIX}"
+        return f"{self}; {_PASSED}{_sign_ins_unread(keyed)}; {_FIX}"
+
+
+def _sign_ins_unread(keyed: Sequence[str]) -> str:
+    """``; Gemini used its key, not a sign-in the file may hold``, or ``""`` for none."""
+    if not keyed:
+        return ""
+    if len(keyed) == 1:
+        return f"; {keyed[0]} used its key, not a sign-in the file may hold"
+    names = f"{', '.join(keyed[:-1])} and {keyed[-1]}"
+    return f"; {names} used their keys, not a sign-in the file may hold"
 
 
 def with_store_problem(message: str, problem: str | None) -> str:

@@ -141,3 +141,69 @@ async def test_guard_a_forced_provider_keeps_failing_with_the_store_error(
             await client.search("python", provider="brave")
     assert str(caught.value) == broken_store
     assert sim["brave"].requests == sim["duckduckgo"].requests == []
+
+
+SIGNED_IN = {
+    "gemini": ("GEMINI_API_KEY", "x-goog-api-key", "Gemini used its key"),
+    "perplexity": ("PERPLEXITY_API_KEY", "authorization", "Perplexity used its key"),
+    "anthropic": ("ANTHROPIC_API_KEY", "x-api-key", None),
+}
+"""Providers that look a sign-in up in the store beside their key: the key's variable, the
+header it goes in, and how the advice names a provider whose sign-in would come first
+(Anthropic's key wins over a sign-in anyway, so nothing is said of it)."""
+
+
+def _advice(problem: str, keyed: str | None) -> str:
+    passed = f"{problem}; providers whose key or sign-in would come from it were passed over"
+    unread = f"; {keyed}, not a sign-in the file may hold" if keyed else ""
+    return f"{passed}{unread}; {FIX}"
+
+
+@pytest.mark.parametrize("provider_id", list(SIGNED_IN))
+@pytest.mark.parametrize("forced", [False, True], ids=["auto", "forced"])
+async def test_a_sign_in_provider_with_its_key_in_the_environment_runs_on_the_key(
+    broken_store: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    provider_id: str,
+    forced: bool,
+) -> None:
+    # Failed before: its sign-in lookup read the broken file first, so the auto chain passed
+    # it over (and the search had nothing else to ask) and a forced one raised the file's
+    # error, though its key was in the environment.
+    variable, header, keyed = SIGNED_IN[provider_id]
+    caplog.set_level(logging.WARNING, logger="websearch_core")
+    async with Simulator([provider_id]) as sim:
+        key = sim.api_keys()[provider_id]
+        monkeypatch.setenv(variable, key)
+        async with WebSearch(settings=sim.settings()) as client:
+            first = await client.search("python", provider=provider_id if forced else None)
+            second = await client.search("rust", use_cache=False)
+        sent = [
+            value
+            for request in sim[provider_id].requests
+            for name, value in request.headers.items()
+            if name.lower() == header
+        ]
+    assert first.provider == second.provider == provider_id
+    assert sent and all(key in value for value in sent)
+    advice = _advice(broken_store, keyed)
+    for response in (first, second):  # every search says it, not only the first
+        assert [note for note in response.notes if note.startswith(broken_store)] == [advice]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert [w for w in warnings if broken_store in w] == [f"web search: {advice}"]
+    assert STORED_SECRET not in caplog.text
+
+
+@pytest.mark.parametrize("provider_id", ["gemini", "anthropic", "codex"])
+async def test_guard_a_forced_sign_in_provider_without_a_key_fails_with_the_store_error(
+    broken_store: str, provider_id: str
+) -> None:
+    # A guard (passes before and after): with no key elsewhere its sign-in can only come
+    # from the broken file, so forcing it gets the file's error, as for Brave's key.
+    async with Simulator([provider_id, "duckduckgo"]) as sim:
+        async with WebSearch(settings=sim.settings()) as client:
+            with pytest.raises(ConfigurationError) as caught:
+                await client.search("python", provider=provider_id)
+        assert sim[provider_id].requests == sim["duckduckgo"].requests == []
+    assert str(caught.value) == broken_store

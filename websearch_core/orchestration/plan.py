@@ -24,6 +24,7 @@ from ..providers import (
     SearchProvider,
     get_provider,
 )
+from ..store_passed import PastStore, run_past_store
 from ..store_unreadable import UnreadableStoreError
 
 __all__ = ["FELL_BACK", "ChainOrder", "ChainPlan", "resolve_candidates"]
@@ -41,7 +42,9 @@ class ChainPlan:
     forced: bool = False
     failures: list[tuple[SearchProvider, BaseException]] = field(default_factory=list)
     store_problem: str | None = None
-    """Why providers were passed over for an unreadable credential store (its advice)."""
+    """What an unreadable credential store cost this plan, with the fix (its advice)."""
+    store_error: UnreadableStoreError | None = None
+    """The store's error, when it kept a provider out (what :attr:`store_problem` says)."""
 
 
 def resolve_candidates(
@@ -132,33 +135,40 @@ class ChainOrder:
         forcing = forced if forced != "auto" else None
         if forcing and forcing not in PROVIDER_REGISTRY:
             _check_known((forcing,))
-        excluded = self.excluded
-        preferred = self.preferred
         # The auto chain asks the credential store about every provider without a key: one
         # look at its file serves them all (this step never awaits).
         with context.credentials.store_held():
-            plan = ChainPlan(providers=[])
-            if forcing:
-                if _force(plan, get_provider(forcing), context, excluded):
-                    return plan
-                preferred = None
-            if preferred:
-                # Pinned (no fallback): an unavailable preferred provider is reported, not
-                # skipped.
-                _add_explicit(
-                    plan,
-                    get_provider(preferred),
-                    context,
-                    excluded,
-                    report_unavailable=self.pinned,
-                )
-                if self.pinned:
-                    return plan
-            order = self.after_preferred if preferred else self.order
-            # A forced provider that could not run is not asked again by the fallback: its
-            # why is said first, and a misconfigured one would only be skipped once more.
-            self._add_order(plan, context, excluded, order, left_out=forcing)
-            return plan
+            plan = self._planned(context, forcing)
+            if plan.store_error is not None or context.credentials.store_passed:
+                _say_store_problem(plan, context)
+        return plan
+
+    def _planned(self, context: ProviderContext, forcing: str | None) -> ChainPlan:
+        """:meth:`resolve`'s plan, before what the credential store cost it is said."""
+        excluded = self.excluded
+        preferred = self.preferred
+        plan = ChainPlan(providers=[])
+        if forcing:
+            if _force(plan, get_provider(forcing), context, excluded):
+                return plan
+            preferred = None
+        if preferred:
+            # Pinned (no fallback): an unavailable preferred provider is reported, not
+            # skipped.
+            _add_explicit(
+                plan,
+                get_provider(preferred),
+                context,
+                excluded,
+                report_unavailable=self.pinned,
+            )
+            if self.pinned:
+                return plan
+        order = self.after_preferred if preferred else self.order
+        # A forced provider that could not run is not asked again by the fallback: its
+        # why is said first, and a misconfigured one would only be skipped once more.
+        self._add_order(plan, context, excluded, order, left_out=forcing)
+        return plan
 
     def _add_order(
         self,
@@ -180,25 +190,63 @@ class ChainOrder:
             provider = get_provider(provider_id)
             if self.listed:
                 _add_explicit(plan, provider, context, excluded, report_unavailable=True)
-            elif provider_id not in excluded and _passes(plan, provider.is_available, context):
+            elif provider_id not in excluded and _passes(
+                plan, provider, provider.is_available, context
+            ):
                 plan.providers.append(provider)
 
 
 def _passes(
-    plan: ChainPlan, check: Callable[[ProviderContext], bool], context: ProviderContext
+    plan: ChainPlan,
+    provider: SearchProvider,
+    check: Callable[[ProviderContext], bool],
+    context: ProviderContext,
 ) -> bool:
     """A provider's availability ``check``, false when it needs an unreadable credential store.
 
     The spec's probes swallow lookup errors: a store that cannot be read leaves out the
-    providers that need it, and the keyless engines and keys from elsewhere still answer.
-    The plan keeps the reason, which the answer's notes or the failure text say.
-    ``check`` is ``is_available`` (the auto chain) or ``is_explicitly_available``.
+    providers that need it, and the keyless engines and keys from elsewhere still answer,
+    as does a provider whose sign-in lookup failed while it has a key from elsewhere
+    (:mod:`websearch_core.store_passed`). The plan keeps the reason, which the answer's
+    notes or the failure text say. ``check`` is ``is_available`` (the auto chain) or
+    ``is_explicitly_available``.
     """
     try:
         return check(context)
     except UnreadableStoreError as exc:
-        plan.store_problem = exc.advice
+        if _run_past_store(provider, context) is None:
+            plan.store_error = exc
+            return False
+    try:
+        return check(context)
+    except UnreadableStoreError as exc:  # a lookup of its own beyond its credential kinds
+        plan.store_error = exc
         return False
+
+
+def _run_past_store(provider: SearchProvider, context: ProviderContext) -> PastStore | None:
+    """:func:`~websearch_core.store_passed.run_past_store` for ``provider``."""
+    return run_past_store(provider.credential_kinds, provider.info, context.credentials)
+
+
+def _say_store_problem(plan: ChainPlan, context: ProviderContext) -> None:
+    """Put the unreadable store's advice in the plan, naming who ran on a key past a sign-in.
+
+    Asked when the store kept a provider out or once a provider ran past it: then each
+    search's plan says so, as the store is asked again. A store read again forgets what
+    was passed over.
+    """
+    credentials = context.credentials
+    error = plan.store_error or credentials.store_error()
+    if error is None:
+        credentials.store_passed.clear()
+        return
+    keyed = []
+    for provider in plan.providers:
+        past = _run_past_store(provider, context)
+        if past is not None and past.sign_in_unread:
+            keyed.append(provider.info.label)
+    plan.store_problem = error.advice(keyed)
 
 
 def _force(
@@ -212,8 +260,14 @@ def _force(
     credential's problem is the reason given first.
     """
     provider_id = provider.info.id
-    usable = provider_id not in excluded and provider.is_explicitly_available(context)
-    problem = provider.key_problem(context) if usable else None
+    try:
+        usable, problem = _usable(provider, context, excluded)
+    except UnreadableStoreError:
+        # The store's own error when the provider needs it, as before; one with a key
+        # from elsewhere runs on it (its advice is said for it by the plan).
+        if _run_past_store(provider, context) is None:
+            raise
+        usable, problem = _usable(provider, context, excluded)
     if usable and problem is None:
         plan.providers.append(provider)
         plan.forced = True
@@ -227,6 +281,14 @@ def _force(
     plan.failures.append((provider, error))
     plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail=error.message))
     return False
+
+
+def _usable(
+    provider: SearchProvider, context: ProviderContext, excluded: AbstractSet[str]
+) -> tuple[bool, str | None]:
+    """Whether a forced provider is configured, and why its credential cannot be sent."""
+    usable = provider.info.id not in excluded and provider.is_explicitly_available(context)
+    return usable, provider.key_problem(context) if usable else None
 
 
 def _why_unavailable(provider: SearchProvider, excluded: AbstractSet[str]) -> str:
@@ -257,7 +319,7 @@ def _add_explicit(
     provider_id = provider.info.id
     if provider_id in excluded:
         plan.skipped.append(Attempt(provider=provider_id, outcome="skipped", detail="excluded"))
-    elif _passes(plan, provider.is_explicitly_available, context):
+    elif _passes(plan, provider, provider.is_explicitly_available, context):
         plan.providers.append(provider)
     elif report_unavailable:
         # The spec's text for an explicitly chosen provider that cannot run, then what to
