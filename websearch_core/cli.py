@@ -95,6 +95,7 @@ from .status import (
     PLAIN_ONLY,
     ProviderStatus,
     ResetOutcome,
+    credential_store_advice,
     reset_state,
     state_problem,
     status_record,
@@ -1062,6 +1063,10 @@ def _providers(args: argparse.Namespace) -> int:
             f"are not shown ({problem})",
             file=sys.stderr,
         )
+    # Its rows say only that they need it: the file, its problem and the fix, once.
+    unreadable = credential_store_advice(web_search.credentials, statuses)
+    if unreadable is not None:
+        _warn(unreadable)
     preferred = web_search.settings.provider
     conflicts = settings_conflicts(web_search.settings)
     if args.json:
@@ -1075,6 +1080,7 @@ def _providers(args: argparse.Namespace) -> int:
         data = {
             "providers": rows_data,
             "state_store_problem": problem,
+            "credential_store_problem": unreadable,
             "conflicts": conflicts,
             "config_file": _config_file_record(web_search.settings),
         }

@@ -8,6 +8,7 @@ or unreachable store shows every provider without marks or usage (and says so on
 import math
 import os
 import time
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any, Final
 
 from .browser import browser_enabled, browser_unavailable_reason, get_default_browser
 from .clauses import join_clauses
+from .credentials import Credentials
 from .deadline import StoreWaitsWithin
 from .ledger import mark_scope
 from .orchestration.credit_probe import next_recheck
@@ -42,6 +44,8 @@ from .state.base import (
 )
 from .state.failsafe import FailSafeStore
 from .state.sqlite import SQLiteStore
+from .store_passed import run_past_store
+from .store_unreadable import NEEDS_STORE, UnreadableStoreError
 
 __all__ = [
     "MOVE_ASIDE_HINT",
@@ -52,6 +56,7 @@ __all__ = [
     "bypass_known_silent",
     "clear_unless_silent",
     "collect_status",
+    "credential_store_advice",
     "not_cleared",
     "reset_state",
     "state_problem",
@@ -275,6 +280,63 @@ def _refused_sign_in(
     return _RefusedSignIn(problem=f"sign-in refused ({refused.name}); {refused.sign_in_again}")
 
 
+@dataclass(frozen=True, slots=True)
+class _Setup:
+    """What a provider's credentials make of its row.
+
+    Attributes:
+        explicit: It runs when chosen explicitly.
+        available: It runs where the settings ask it (the auto chain, or named).
+        checked: The check of the credentials it would send.
+        signed: The stored sign-ins among them.
+        refused: What a sign-in refused for good changes in its row.
+        needs_store: Its key or sign-in would come from the credential store, which
+            cannot be read: it cannot run, and the rest says nothing.
+    """
+
+    explicit: bool = False
+    available: bool = False
+    checked: CredentialCheck = _UNCHECKED
+    signed: list[SignedIn] = field(default_factory=list)
+    refused: _RefusedSignIn = _RefusedSignIn()
+    needs_store: bool = False
+
+
+def _setup_past_store(
+    provider: SearchProvider, context: ProviderContext, named: bool, excluded: Collection[str]
+) -> _Setup:
+    """:func:`_setup_of`, as a search sees it while the credential store cannot be read.
+
+    A provider with a credential from elsewhere is shown running on it
+    (:mod:`websearch_core.store_passed`), as the chain runs it; one whose key or sign-in
+    would come from the store is marked as needing it: the table's other rows are shown,
+    where the store's one-line error once ended the command.
+    """
+    try:
+        return _setup_of(provider, context, named, excluded)
+    except UnreadableStoreError:
+        past = run_past_store(provider.credential_kinds, provider.info, context.credentials)
+        if past is None:
+            return _Setup(needs_store=True)
+    try:
+        return _setup_of(provider, context, named, excluded)
+    except UnreadableStoreError:  # a lookup of its own beyond its credential kinds
+        return _Setup(needs_store=True)
+
+
+def _setup_of(
+    provider: SearchProvider, context: ProviderContext, named: bool, excluded: Collection[str]
+) -> _Setup:
+    """Whether ``provider`` can run (``named``: asked as if chosen) and what it would send."""
+    explicit = provider.is_explicitly_available(context)
+    available = explicit if named else provider.is_available(context)
+    if not (available or explicit) or provider.info.id in excluded:
+        return _Setup(explicit, available)
+    checked = provider.credential_check(context)
+    signed = provider.signed_in(context)
+    return _Setup(explicit, available, checked, signed, _refused_sign_in(provider, context, signed))
+
+
 async def _budget_state(
     store: StateStore, provider_id: str, budget_text: str | None, now: float
 ) -> tuple[int | None, float | None]:
@@ -355,24 +417,26 @@ async def _collect_status(
     for provider_id in SEARCH_PROVIDER_ORDER:
         provider = get_provider(provider_id)
         info = provider.info
-        explicit = provider.is_explicitly_available(context)
         named = provider_id == settings.provider or (chain is not None and provider_id in chain)
-        available = explicit if named else provider.is_available(context)
+        setup = _setup_past_store(provider, context, named, settings.exclude)
+        explicit, available, refused = setup.explicit, setup.available, setup.refused
         in_chain = chain is None or provider_id in chain
         browser_missing = missing_browser if provider.escalates_to_browser else None
         mark = await safe.get_mark(provider_id, now)
-        if mark is not None and not mark.applies_to(mark_scope(context, provider_id)):
+        if (
+            mark is not None
+            and not setup.needs_store
+            and not mark.applies_to(mark_scope(context, provider_id))
+        ):
             mark = None
         budget_text = settings.budget.get(provider_id)
         budget_used, over_budget_until = await _budget_state(safe, provider_id, budget_text, now)
-        asked = (available or explicit) and provider_id not in settings.exclude
-        checked = provider.credential_check(context) if asked else _UNCHECKED
-        signed = provider.signed_in(context) if asked else []
-        refused = _refused_sign_in(provider, context, signed)
-        problem = _setup_problem(provider, context, checked) or refused.problem
+        problem = _setup_problem(provider, context, setup.checked) or refused.problem
         note: str | None = None
         if provider_id in settings.exclude:
             reason = "excluded by settings"
+        elif setup.needs_store:
+            reason = problem = NEEDS_STORE
         elif problem is not None:
             reason = problem
         elif mark is not None:
@@ -384,7 +448,7 @@ async def _collect_status(
         elif not in_chain:
             reason = left_out
         else:
-            sending = [s for s in signed if s.first and not refused.passed_over]
+            sending = [s for s in setup.signed if s.first and not refused.passed_over]
             sign_in = next((s.name for s in sending), None)
             reason = _setup_reason(info, available, explicit, browser_missing, sign_in)
             note = await _kept_note(safe, provider, context, now) if available else None
@@ -392,7 +456,7 @@ async def _collect_status(
             rate_text = settings.rate.get(provider_id)
             if available and rate_text is not None:
                 reason += await _next_slot(safe, provider_id, rate_text, now)
-        reason += _passed_over(checked) + refused.note
+        reason += _passed_over(setup.checked) + refused.note
         usable = mark is None and over_budget_until is None and problem is None
         statuses.append(
             ProviderStatus(
@@ -410,6 +474,26 @@ async def _collect_status(
             )
         )
     return statuses
+
+
+def credential_store_advice(
+    credentials: Credentials, statuses: Sequence[ProviderStatus]
+) -> str | None:
+    """What an unreadable credential store costs the table, said once under it; else ``None``.
+
+    The file, its problem and the fix (the store's advice, as a search says it), naming the
+    ready providers that run on a key while a sign-in they send first may be in the file.
+    """
+    error = credentials.store_error()
+    if error is None:
+        return None
+    keyed = []
+    for status in statuses:
+        provider = get_provider(status.id)
+        past = run_past_store(provider.credential_kinds, provider.info, credentials)
+        if status.available and past is not None and past.sign_in_unread:
+            keyed.append(status.label)
+    return error.advice(keyed)
 
 
 MOVE_ASIDE_HINT = "'websearch providers reset --all' moves a damaged state file aside"

@@ -1211,6 +1211,68 @@ def test_an_empty_credential_store_holds_no_keys(
     assert json.loads(path.read_text()) == {"brave": {"api_key": SECRET}}
 
 
+UNREADABLE_ROW = "not available: its key or sign-in would come from the unreadable credential store"
+
+
+@pytest.mark.parametrize("broken", ["not JSON", "a directory"])
+def test_providers_lists_every_row_past_an_unreadable_credential_store(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], broken: str
+) -> None:
+    # Failed before: the command stopped at the store's one-line error with exit status 2,
+    # and no row was shown, not even the keyless engines' or Gemini's with its key set.
+    path = _credentials_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if broken == "a directory":
+        path.mkdir()
+        problem = f"cannot read credential store {path}: Is a directory"
+    else:
+        path.write_text(f'{{"gemini": {{"api_key": "{SECRET}"', encoding="utf-8")
+        problem = f"credential store {path} is not valid JSON"
+    monkeypatch.setenv("GEMINI_API_KEY", "AIza-cli-env-key-0123456789")
+    advice = (
+        f"{problem}; providers whose key or sign-in would come from it were passed over; "
+        "Gemini used its key, not a sign-in the file may hold; fix the file, or remove it "
+        "and store the keys again with 'websearch auth set <provider>'"
+    )
+    assert main(["providers"]) == EXIT_OK
+    out, err = capsys.readouterr()
+    _, rows = _table(out)
+    assert list(rows) == list(SEARCH_PROVIDER_ORDER)
+    for needing in ("tavily", "brave", "codex", "anthropic", "perplexity"):
+        assert rows[needing].endswith(f"  {UNREADABLE_ROW}")
+    assert rows["gemini"].endswith("  ready")
+    assert rows["duckduckgo"].endswith("  ready")
+    assert str(path) not in out  # the file and the fix are said once, below the table
+    assert err == f"websearch: warning: {advice}\n"
+    assert SECRET not in out + err
+    assert main(["providers", "--json"]) == EXIT_OK
+    data = json.loads(capsys.readouterr().out)
+    assert data["credential_store_problem"] == advice
+    available = {row["id"]: row["available"] for row in data["providers"]}
+    assert available["gemini"] and available["duckduckgo"]
+    assert not available["brave"] and not available["codex"]
+    statuses = asyncio.run(_core_status())
+    assert statuses["brave"].reason == UNREADABLE_ROW and not statuses["brave"].available
+    assert statuses["gemini"].available
+
+
+def test_guard_auth_commands_keep_failing_on_an_unreadable_credential_store(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A guard (passes before and after): the table goes on past the file, `auth` does not:
+    # it reads or writes that file, so its error is the answer.
+    path = _credentials_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"brave": ', encoding="utf-8")
+    monkeypatch.setenv("GEMINI_API_KEY", "AIza-cli-env-key-0123456789")
+    for argv in (["auth", "list"], ["auth", "remove", "brave"]):
+        assert main(argv) == EXIT_USAGE
+        assert capsys.readouterr() == (
+            "",
+            f"websearch: credential store {path} is not valid JSON\n",
+        )
+
+
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
 def test_a_credential_store_that_cannot_be_written_is_named_not_a_traceback(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
