@@ -207,3 +207,27 @@ async def test_guard_a_forced_sign_in_provider_without_a_key_fails_with_the_stor
                 await client.search("python", provider=provider_id)
         assert sim[provider_id].requests == sim["duckduckgo"].requests == []
     assert str(caught.value) == broken_store
+
+
+async def test_perplexity_with_its_cookies_set_answers_past_the_store(
+    broken_store: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Failed before: the cookies made Perplexity available without a look at the store,
+    # and the search's credential check then asked the store for its token: the file's
+    # error stopped the whole search, DuckDuckGo unasked.
+    cookies = "__Secure-next-auth.session-token=sim-session-7c1e"
+    async with Simulator(["perplexity", "duckduckgo"]) as sim:
+        monkeypatch.setenv("PERPLEXITY_COOKIES", cookies)
+        async with WebSearch(settings=sim.settings()) as client:
+            response = await client.search("python")
+        sent = [
+            value
+            for request in sim["perplexity"].requests
+            for name, value in request.headers.items()
+            if name.lower() == "cookie"
+        ]
+    assert response.provider == "perplexity"
+    assert sent and all(cookies in value for value in sent)
+    # The cookies come before a sign-in the file may hold: nothing to name.
+    advice = _advice(broken_store, None)
+    assert [note for note in response.notes if note.startswith(broken_store)] == [advice]

@@ -160,12 +160,15 @@ class PerplexityProvider(ProtocolProvider):
     used."""
 
     def is_available(self, context: ProviderContext) -> bool:
-        """Cookies, a stored OAuth token or a Perplexity key (OpenRouter alone is not enough)."""
-        return bool(
-            session_cookies(context)
-            or context.credentials.oauth_token(self.info.id) is not None
-            or self.api_key(context)
-        )
+        """Cookies, a stored OAuth token or a Perplexity key (OpenRouter alone is not enough).
+
+        The store is asked first, cookies or not: a search's credential check asks it for
+        the token anyway, and with the file unreadable the plan learns it here and runs
+        Perplexity on its cookies (:mod:`websearch_core.store_passed`), where that check
+        once stopped the whole search with the file's error.
+        """
+        signed_in = context.credentials.oauth_token(self.info.id) is not None
+        return bool(session_cookies(context) or signed_in or self.api_key(context))
 
     def is_explicitly_available(self, context: ProviderContext) -> bool:
         """Always: without credentials an explicit selection searches anonymously."""
