@@ -479,7 +479,7 @@ async def _collect_status(
 def credential_store_advice(
     credentials: Credentials, statuses: Sequence[ProviderStatus]
 ) -> str | None:
-    """What an unreadable credential store costs the table, said once under it; else ``None``.
+    """What an unreadable credential store costs the table, said once beside it; else ``None``.
 
     The file, its problem and the fix (the store's advice, as a search says it), naming the
     ready providers that run on a key while a sign-in they send first may be in the file.

@@ -19,7 +19,7 @@ _PASSED = "providers whose key or sign-in would come from it were passed over"
 """What :meth:`UnreadableStoreError.advice` says was left out because of the file."""
 NEEDS_STORE = "not available: its key or sign-in would come from the unreadable credential store"
 """The providers table's row for a provider the store keeps out (the file and the fix are
-said once, below the table, as the advice)."""
+said once, in a warning beside the table: the advice)."""
 _FIX = "fix the file, or remove it and store the keys again with 'websearch auth set <provider>'"
 """How :meth:`UnreadableStoreError.advice` ends: how to put the file right."""
 
