@@ -211,17 +211,39 @@ stops at the first match, the key's first character (0.1 us, not a generator's 0
 _PLACEHOLDER = "is a placeholder, not a key"
 """Why a template's stand-in is refused: what follows says which shape gave it away."""
 _TEMPLATE_WORD = re.compile(
-    r"(?<![a-z0-9])(?:your|here|changeme|todo|fixme|replace|placeholder|x{4,})(?![a-z0-9])",
+    r"(?<![a-z0-9])(?:your|here|changeme|todo|fixme|replace|insert|placeholder|x{3,})"
+    r"(?![a-z0-9])",
     re.IGNORECASE,
 )
 """A word only a template writes where a key goes, standing alone between the ends or
 characters that are not letters or digits (``YOUR_BRAVE_API_KEY``, ``api_key_here``,
-``REPLACE_ME``, the captures' ``fc-YOUR_API_KEY``), or ``xxxx`` and longer for hidden
-characters (``xxxxxxxx``, ``sk-XXXX-XXXX``). A provider's key is random after its prefix
-(``BSA``, ``sk-ant-``): hex holds none of these, and random base64 one cut out by ``-``,
-``_`` or ``.`` on both sides about once in a billion keys. ``key``, ``api``, ``token`` and
-a repeated letter other than x are not among them: test and local keys are made of those
-(``fake-gemini-key``, ``aaaa``)."""
+``REPLACE_ME``, ``INSERT_KEY``, the captures' ``fc-YOUR_API_KEY``), or ``xxx`` and longer
+for hidden characters (``xxx``, ``sk-XXXX-XXXX``). A provider's key is random after its
+prefix (``BSA``, ``sk-ant-``): hex holds none of these, and random base64 one cut out by
+``-``, ``_`` or ``.`` on both sides about once in a billion keys. ``key``, ``api``,
+``token`` and a repeated letter other than x are not among them: test and local keys are
+made of those (``fake-gemini-key``, ``aaaa``); a value that is such a word and nothing
+else is :data:`_TEMPLATE_NAME`."""
+_TEMPLATE_NAME = re.compile(
+    r"(?:(?:your|my)[-_]?)?(?:api[-_]?)?(?:key|token|secret)(?:[-_]?here)?", re.IGNORECASE
+)
+"""A template's name for a key, written alone where the key goes: ``API_KEY``,
+``YOURKEY``, ``apikey``, ``MY_TOKEN``, ``KEYHERE``. Matched whole, so a test key that
+has one of these words among others (``fake-gemini-key``, ``sim-key-brave``) passes."""
+_NO_VALUE = re.compile(r"none|null|nil|undefined", re.IGNORECASE)
+"""What a program or a template prints for a value it does not have (Python's ``None``,
+JSON's ``null``, JavaScript's ``undefined``), matched whole: ``export
+BRAVE_API_KEY=$(get-key)`` of a lookup that found nothing."""
+_VARIABLE_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:KEY|TOKEN|SECRET)")
+"""A variable's name written as its value (``BRAVE_API_KEY=BRAVE_API_KEY``): upper case
+words joined by ``_`` and ending in ``_KEY``, ``_TOKEN`` or ``_SECRET``, matched whole.
+Random base64 of a key's length is upper case and ``_`` only about once in 2**32 keys,
+let alone ending so; hex keys are lower case or hold no ``_``."""
+_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?|%([A-Za-z_][A-Za-z0-9_]*)%")
+"""A reference to a variable left as written (``$BRAVE_API_KEY``, ``${BRAVE_API_KEY}``,
+Windows' ``%BRAVE_API_KEY%``), matched whole: a ``.env`` or compose file whose reader
+does not expand references, or a value quoted with ``'`` in a shell. No key holds ``$``
+or ``%``."""
 _ELLIPSIS = "..."
 """What the README and providers' documentation write for the rest of a key (``sk-...``,
 ``BSA...``); no key holds two dots in a row, let alone three."""
@@ -233,13 +255,19 @@ def _placeholder(value: str) -> str | None:
     The README's quick start writes ``export BRAVE_API_KEY=...`` and its config example
     ``brave = "..."``; copied as they are, the provider read as ready and the key failed
     only on the network, as its authorization error, after the chain had moved on. A
-    provider's key is letters and digits drawn at random after a fixed prefix, so four
+    provider's key is letters and digits drawn at random after a fixed prefix, so these
     shapes give a stand-in away, each one a random key all but never has: no letter or
-    digit at all (``...``, ``***``), angle brackets around it (``<your-key>``), ``...``
-    inside it (``sk-...``), or a template's word standing alone (``YOUR_KEY``,
-    ``changeme``, ``TODO``, ``xxxxxxxx``; see :data:`_TEMPLATE_WORD`).
+    digit at all (``...``, ``***``, or only the quotes of an empty ``""``), a whole value
+    that is no value (``None``, ``null``), a template's name for a key (``API_KEY``,
+    ``YOURKEY``), a variable's name (``BRAVE_API_KEY`` as its own value) or a reference to
+    one not expanded (``$BRAVE_API_KEY``), angle brackets around it (``<your-key>``),
+    ``...`` inside it (``sk-...``), or a template's word standing alone (``YOUR_KEY``,
+    ``changeme``, ``TODO``, ``xxx``; see :data:`_TEMPLATE_WORD`). The value is quoted
+    only where the whole of it is matched by one of these shapes, which no secret has.
     """
     if _LETTER_OR_DIGIT.search(value) is None:
+        if not value.strip(f"{_QUOTES} "):  # BRAVE_API_KEY='""': what is shown is no secret
+            return "is only quote marks, an empty value whose quotes were kept"
         return f"{_PLACEHOLDER}: it holds no letter or digit (the README writes ... for a key)"
     if value.startswith("<") and value.endswith(">"):
         return f"{_PLACEHOLDER}: it is wrapped in angle brackets (<...>)"
@@ -248,6 +276,20 @@ def _placeholder(value: str) -> str | None:
     word = _TEMPLATE_WORD.search(value)
     if word is not None:
         return f"{_PLACEHOLDER}: it holds {word.group().upper()}, a word a template writes"
+    # Each of these is matched whole, so the value quoted is that shape and no secret.
+    if _NO_VALUE.fullmatch(value) is not None:
+        return f"{_PLACEHOLDER}: it is {value}, what a program writes for no value"
+    if _TEMPLATE_NAME.fullmatch(value) is not None:
+        return f"{_PLACEHOLDER}: it is {value}, a template's name for a key"
+    if _VARIABLE_NAME.fullmatch(value) is not None:
+        return f"{_PLACEHOLDER}: it is a variable's name ({value}), not the variable's value"
+    reference = _REFERENCE.fullmatch(value)
+    if reference is not None:
+        name = reference.group(1) or reference.group(2)
+        return (
+            f"{_PLACEHOLDER}: it is a reference to the variable {name}, left as written "
+            "where it was not expanded"
+        )
     return None
 
 

@@ -131,7 +131,23 @@ PLACEHOLDERS = [
     ("TODO", "it holds TODO, a word a template writes"),
     ("REPLACE_ME", "it holds REPLACE, a word a template writes"),
     ("api_key_here", "it holds HERE, a word a template writes"),
-    ("INSERT-KEY-HERE", "it holds HERE, a word a template writes"),
+    ("INSERT-KEY-HERE", "it holds INSERT, a word a template writes"),
+    # Not caught before stop 46: each was stored, or read as ready, and failed on the network.
+    ("xxx", "it holds XXX, a word a template writes"),
+    ("sk-xxx", "it holds XXX, a word a template writes"),
+    ("INSERT_KEY", "it holds INSERT, a word a template writes"),
+    ("API_KEY", "it is API_KEY, a template's name for a key"),
+    ("apikey", "it is apikey, a template's name for a key"),
+    ("YOURKEY", "it is YOURKEY, a template's name for a key"),
+    ("YourApiKeyHere", "it is YourApiKeyHere, a template's name for a key"),
+    ("None", "it is None, what a program writes for no value"),
+    ("null", "it is null, what a program writes for no value"),
+    ("undefined", "it is undefined, what a program writes for no value"),
+    ("BRAVE_API_KEY", "it is a variable's name (BRAVE_API_KEY), not the variable's value"),
+    ("TAVILY_API_KEY", "it is a variable's name (TAVILY_API_KEY), not the variable's value"),
+    ("$BRAVE_API_KEY", "it is a reference to the variable BRAVE_API_KEY, left as written"),
+    ("${BRAVE_API_KEY}", "it is a reference to the variable BRAVE_API_KEY, left as written"),
+    ("%BRAVE_API_KEY%", "it is a reference to the variable BRAVE_API_KEY, left as written"),
 ]
 """What a template writes where a key goes: the README's ``export BRAVE_API_KEY=...`` and
 ``brave = "..."``, copied as they are, made Brave ready, and its key failed only on the
@@ -175,6 +191,33 @@ async def test_a_placeholder_in_a_variable_makes_the_provider_misconfigured(
     assert key == "..." or key not in rows["brave"].reason
 
 
+@pytest.mark.parametrize("key", ['""', "''", '" "', '""""'])
+def test_an_empty_value_whose_quotes_were_kept_is_named_so(tmp_path: Path, key: str) -> None:
+    # BRAVE_API_KEY='""' (or a compose file's KEY="" read as it is) was refused as "no
+    # letter or digit (the README writes ... for a key)", which pointed at the README.
+    assert flaw(key, key=True) == "is only quote marks, an empty value whose quotes were kept"
+    with pytest.raises(ConfigurationError, match="that is only quote marks, an empty value"):
+        CredentialStore(tmp_path / "credentials.json").set("brave", key)
+
+
+async def test_a_variables_own_name_as_its_value_makes_the_provider_misconfigured(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # BRAVE_API_KEY=BRAVE_API_KEY (a .env line written with the name twice) read as ready.
+    from websearch_core import WebSearch
+
+    monkeypatch.setenv("BRAVE_API_KEY", "BRAVE_API_KEY")
+    monkeypatch.setenv("WEBSEARCH_CREDENTIALS_FILE", str(tmp_path / "none.json"))
+    async with WebSearch(state_backend="memory") as ws:
+        rows = {row.id: row for row in await ws.provider_status()}
+    assert not rows["brave"].available
+    assert rows["brave"].reason == (
+        "misconfigured: Brave API key in BRAVE_API_KEY is a placeholder, not a key: it is a "
+        "variable's name (BRAVE_API_KEY), not the variable's value; remove it from "
+        "BRAVE_API_KEY."
+    )
+
+
 def test_a_cookie_or_password_with_no_letter_is_not_taken_for_a_placeholder() -> None:
     # Guard (passes before and after): the rule is for API keys, whose shapes are known.
     assert flaw("...", key=False) is None and flaw("<x>", key=False) is None
@@ -211,6 +254,9 @@ TEST_SUITE_KEYS = [
     "sk-old-env-key",
     "sk-kimi-env",
     "sk-ant-oat01-0123456789abcdef",
+    "pplx-simulated-key",
+    "TOKEN0123456789abcdef",
+    "key-0001",
 ]
 """Keys the rest of the suite sets (found by running :func:`flaw` over every string literal
 in tests/ and examples/, and reading where each new refusal was used): short, repeated or
