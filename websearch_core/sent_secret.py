@@ -211,19 +211,24 @@ stops at the first match, the key's first character (0.1 us, not a generator's 0
 _PLACEHOLDER = "is a placeholder, not a key"
 """Why a template's stand-in is refused: what follows says which shape gave it away."""
 _TEMPLATE_WORD = re.compile(
-    r"(?<![a-z0-9])(?:your|here|changeme|todo|fixme|replace|insert|placeholder|x{3,})"
+    r"(?<![a-z0-9])(?:your|here|changeme|todo|fixme|replace|insert|placeholder|x{4,})"
     r"(?![a-z0-9])",
     re.IGNORECASE,
 )
 """A word only a template writes where a key goes, standing alone between the ends or
 characters that are not letters or digits (``YOUR_BRAVE_API_KEY``, ``api_key_here``,
-``REPLACE_ME``, ``INSERT_KEY``, the captures' ``fc-YOUR_API_KEY``), or ``xxx`` and longer
-for hidden characters (``xxx``, ``sk-XXXX-XXXX``). A provider's key is random after its
+``REPLACE_ME``, ``INSERT_KEY``, the captures' ``fc-YOUR_API_KEY``), or ``xxxx`` and longer
+for hidden characters (``xxxxxxxx``, ``sk-XXXX-XXXX``). A provider's key is random after its
 prefix (``BSA``, ``sk-ant-``): hex holds none of these, and random base64 one cut out by
 ``-``, ``_`` or ``.`` on both sides about once in a billion keys. ``key``, ``api``,
 ``token`` and a repeated letter other than x are not among them: test and local keys are
 made of those (``fake-gemini-key``, ``aaaa``); a value that is such a word and nothing
-else is :data:`_TEMPLATE_NAME`."""
+else is :data:`_TEMPLATE_NAME`, and three x's are :data:`_THREE_XS`."""
+_THREE_XS = re.compile(r"(?:[a-z0-9]{1,5}[-_]){0,3}xxx", re.IGNORECASE)
+"""Three x's for the key, alone or after a provider's prefix (``xxx``, ``sk-xxx``,
+``tvly-dev-xxx``), matched whole: at most 21 characters, shorter than any issued key.
+Looked for anywhere, ``-xxx-`` turns up in about one URL-safe random key in a million,
+and a real key must never be refused."""
 _TEMPLATE_NAME = re.compile(
     r"(?:(?:your|my)[-_]?)?(?:api[-_]?)?(?:key|token|secret)(?:[-_]?here)?", re.IGNORECASE
 )
@@ -237,8 +242,8 @@ BRAVE_API_KEY=$(get-key)`` of a lookup that found nothing."""
 _VARIABLE_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:KEY|TOKEN|SECRET)")
 """A variable's name written as its value (``BRAVE_API_KEY=BRAVE_API_KEY``): upper case
 words joined by ``_`` and ending in ``_KEY``, ``_TOKEN`` or ``_SECRET``, matched whole.
-Random base64 of a key's length is upper case and ``_`` only about once in 2**32 keys,
-let alone ending so; hex keys are lower case or hold no ``_``."""
+A random URL-safe base64 key of 32 characters is upper case, digits and ``_`` throughout,
+and ends so, fewer than once in 10**13 keys; hex keys hold no ``_``."""
 _REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?|%([A-Za-z_][A-Za-z0-9_]*)%")
 """A reference to a variable left as written (``$BRAVE_API_KEY``, ``${BRAVE_API_KEY}``,
 Windows' ``%BRAVE_API_KEY%``), matched whole: a ``.env`` or compose file whose reader
@@ -276,7 +281,17 @@ def _placeholder(value: str) -> str | None:
     word = _TEMPLATE_WORD.search(value)
     if word is not None:
         return f"{_PLACEHOLDER}: it holds {word.group().upper()}, a word a template writes"
-    # Each of these is matched whole, so the value quoted is that shape and no secret.
+    return _whole_stand_in(value)
+
+
+def _whole_stand_in(value: str) -> str | None:
+    """Why ``value`` as a whole is a stand-in for a key (``None``, ``API_KEY``), or ``None``.
+
+    Each shape is matched whole, so the value quoted in the reason is that shape and no
+    secret: a key with such a word among its characters is not refused.
+    """
+    if _THREE_XS.fullmatch(value) is not None:
+        return f"{_PLACEHOLDER}: it holds XXX, a word a template writes"
     if _NO_VALUE.fullmatch(value) is not None:
         return f"{_PLACEHOLDER}: it is {value}, what a program writes for no value"
     if _TEMPLATE_NAME.fullmatch(value) is not None:

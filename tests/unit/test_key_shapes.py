@@ -43,6 +43,11 @@ WELL_FORMED = [
     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1In0.Q1w2E3r4T5y6U7i8O9p0",  # a JWT
     "QUJDREVGR0hJSktMTU5PUA==",  # base64 with padding, upper case and digits only
     "Zm9vYmFyYmF6cXV4=",  # base64, one pad
+    # Guards (pass before and after): a template's words among a random key's characters.
+    "sk-proj-Q1w2E3r4_xxx_T5y6U7i8-O9p0A1s2D3f4G5h6J7k8",
+    "sk-ant-api03-Q1w2E3r4T5y6U7i8O9p0-A1s2D3f4G5h6_J7k8L9z0-xxx",
+    "tvly-dev-Q1w2E3r4T5y6U7i8O9p0_KEY",
+    "BSAQ1W2E3R4T5Y6U7I8O9P0ASDFGHJKLZX",  # upper case and digits only
 ]
 
 BAD = [
