@@ -638,6 +638,7 @@ def _auth_parser() -> CommandParser:
     list_parser.set_defaults(handler=_auth_list)
     remove_parser = actions.add_parser(
         "remove",
+        when_missing=_remove_usage,
         help="forget a stored API key (or with --oauth a sign-in)",
         description=(
             "Forget the API key stored for a provider; with --oauth, forget the stored OAuth "
@@ -693,6 +694,33 @@ def _set_usage() -> str:
         f"{PROG} auth set brave and paste the key when asked, or "
         f"{PROG} auth set brave < brave-key.txt"
     )
+
+
+def _remove_usage() -> str:
+    """What ``auth remove`` takes, and how to call it, for ``auth remove`` alone.
+
+    It said ``provider: required, not given``, naming no id, where ``auth set`` alone lists
+    the ids it takes. What can be removed is what the store holds, so those ids are listed,
+    keys and sign-ins apart (a sign-in is removed with ``--oauth``). A store or settings
+    that cannot be read leave the list to ``auth list``, which names what is wrong.
+    """
+    start = "auth remove needs a provider, the id an API key or sign-in is stored under"
+    try:
+        store = _credential_store()
+        stored = store.providers()
+        keys = [provider_id for provider_id in stored if store.get(provider_id) is not None]
+        sign_ins = [pid for pid in stored if store.get_oauth(pid) is not None]
+    except (ConfigurationError, ValidationError, OSError):
+        return f"{start}; {PROG} auth list lists them"
+    if not keys and not sign_ins:
+        return f"{start}, and the credential store {store.path} holds none: nothing to remove"
+    held = [f"API keys for {', '.join(keys)}"] if keys else []
+    if sign_ins:
+        held.append(f"OAuth sign-ins for {', '.join(sign_ins)} (with --oauth)")
+    calls = [f"{PROG} auth remove {keys[0]}"] if keys else []
+    if sign_ins:
+        calls.append(f"{PROG} auth remove {sign_ins[0]} --oauth")
+    return f"{start}: the credential store holds {'; '.join(held)}; write {', or '.join(calls)}"
 
 
 def _import_usage(sources: Sequence[str]) -> str:

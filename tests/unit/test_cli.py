@@ -731,10 +731,54 @@ def test_auth_set_alone_lists_the_providers_it_takes(
 def test_a_missing_argument_elsewhere_is_named_as_before(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A guard (passes before and after): auth remove keeps argparse's name for it."""
+    """A guard (passes before and after): fetch keeps argparse's name for it."""
+    assert main(["fetch"]) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        "websearch: URL: required, not given; see websearch fetch --help\n"
+    )
+
+
+def test_auth_remove_alone_lists_what_the_store_holds(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # "provider: required, not given" named no id, where `auth set` alone lists the ids
+    # it takes: what remove takes is what is stored, keys and sign-ins apart.
+    store = CredentialStore(tmp_path / "credentials.json")  # the file the fixture names
+    store.set("brave", "BSAq1w2e3r4t5y6u7i8o9p0aSdFgHjKlZx")
+    store.set("tavily", "tvly-dev-Q1w2E3r4T5y6U7i8O9p0")
+    store.set_oauth("gemini-cli", OAuthToken(access_token="ya29.token", expires_at=2e9))
+    assert main(["auth", "remove"]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        "websearch: auth remove needs a provider, the id an API key or sign-in is stored "
+        "under: the credential store holds API keys for brave, tavily; OAuth sign-ins for "
+        "gemini-cli (with --oauth); write websearch auth remove brave, or websearch auth "
+        "remove gemini-cli --oauth; see websearch auth remove --help\n"
+    )
+    assert "BSAq1w2e3r4t5y6u7i8o9p0" not in err and "ya29" not in err
+    assert store.providers() == ["brave", "gemini-cli", "tavily"]  # nothing was removed
+
+
+def test_auth_remove_alone_with_nothing_stored_says_there_is_nothing_to_remove(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     assert main(["auth", "remove"]) == EXIT_USAGE
     assert capsys.readouterr().err == (
-        "websearch: provider: required, not given; see websearch auth remove --help\n"
+        "websearch: auth remove needs a provider, the id an API key or sign-in is stored "
+        f"under, and the credential store {tmp_path / 'credentials.json'} holds none: "
+        "nothing to remove; see websearch auth remove --help\n"
+    )
+
+
+def test_auth_remove_alone_with_an_unreadable_store_points_at_auth_list(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The store's problem is auth list's to name (with its repair); here the usage stays.
+    (tmp_path / "credentials.json").write_text("{", encoding="utf-8")
+    assert main(["auth", "remove"]) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        "websearch: auth remove needs a provider, the id an API key or sign-in is stored "
+        "under; websearch auth list lists them; see websearch auth remove --help\n"
     )
 
 
