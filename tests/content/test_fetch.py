@@ -1,9 +1,10 @@
 """WebSearch.fetch / fetch_many against a loopback server (private addresses allowed only here)."""
 
 import asyncio
+import contextlib
 import gzip
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import brotli
 import pytest
@@ -718,6 +719,69 @@ async def test_blocked_answer_without_a_browser_is_the_error(server: PageServer)
         with pytest.raises(FetchFailedError, match="the server answered HTTP 403") as caught:
             await ws.fetch(server.url("/guarded"), allow_private_addresses=True)
     assert caught.value.status == 403
+
+
+class _PageThatFailsToLoad:
+    """Stands for a Playwright page whose load fails as Chromium words it (``net::...``).
+
+    Only the page is faked: the fetcher's escalation, its guard's routes and its egress
+    proxy run as they do with Chromium, which a failed connection offline cannot show.
+    """
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    async def route(self, *_: object) -> None:
+        return None
+
+    async def route_web_socket(self, *_: object) -> None:
+        return None
+
+    async def goto(self, url: str, **_: object) -> None:
+        raise RuntimeError(f"{self.message} at {url}\nCall log:\n  - navigating")
+
+
+class _ChromiumFailingToLoad:
+    """A browser whose pages fail to load with ``message``; nothing to start or close."""
+
+    has_proxy = False
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def is_usable_here(self) -> bool:
+        return True
+
+    @contextlib.asynccontextmanager
+    async def page(self, *, proxy: str | None = None) -> AsyncIterator[_PageThatFailsToLoad]:
+        yield _PageThatFailsToLoad(self.message)
+
+
+@pytest.mark.parametrize(
+    ("code", "unreached", "words"),
+    [
+        ("ERR_CONNECTION_REFUSED", "connect", "could not connect"),
+        ("ERR_NAME_NOT_RESOLVED", "dns", "the host name could not be resolved"),
+        ("ERR_CONNECTION_RESET", None, "the connection was reset"),  # guard: reached a host
+    ],
+)
+async def test_a_browser_load_that_reaches_no_host_is_unreached_as_the_plain_fetch_is(
+    server: PageServer, code: str, unreached: str | None, words: str
+) -> None:
+    # A 503 goes to the browser; its load refused or unresolved was a plain "failed", with
+    # no unreached cause, so `websearch fetch` gave none of the hint a plain fetch gives.
+    async def unavailable(_request: web.Request) -> web.Response:
+        return web.Response(status=503, text="busy")
+
+    server.route("/busy", unavailable)
+    browser = _ChromiumFailingToLoad(f"Page.goto: net::{code}")
+    async with WebSearch(state_backend="memory", browser=browser) as ws:  # type: ignore[arg-type]
+        with pytest.raises(FetchFailedError) as caught:
+            await ws.fetch(server.url("/busy"), allow_private_addresses=True)
+    assert str(caught.value) == (
+        f"cannot fetch {server.url('/busy')}: the headless browser failed: {words} (net::{code})"
+    )
+    assert caught.value.unreached == unreached
 
 
 async def test_a_page_cached_under_the_allowance_is_not_served_without_it(

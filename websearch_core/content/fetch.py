@@ -43,6 +43,7 @@ import aiohttp
 from ..connection_causes import (
     connection_cause,
     navigation_cause,
+    navigation_unreached,
     protocol_fault,
     proxy_refusal,
     undecodable_encoding,
@@ -641,7 +642,11 @@ class PageFetcher:
             line = _first_line(error)
             cause = navigation_cause(line)  # a network failure: in the words providers use
             detail = f": {cause}" if cause else f" ({line})"
-            raise FetchFailedError(url, f"the headless browser failed{detail}") from error
+            # Classed as the plain fetch classes aiohttp's failures (a name that does not
+            # resolve, a connection refused), so `websearch fetch` adds the same hint.
+            unreached = navigation_unreached(line)
+            reason = f"the headless browser failed{detail}"
+            raise FetchFailedError(url, reason, unreached=unreached) from error
         if status >= 400:
             return None
         try:
