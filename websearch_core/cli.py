@@ -289,6 +289,14 @@ def _providers_instead(first: str, second: str) -> str:
     )
 
 
+_QUERY_USAGE = (
+    f"query: required, not given: write the words to search for, as in {PROG} python asyncio "
+    f"timeout ({PROG} providers lists the providers that can answer)"
+)
+"""What ``websearch`` alone says: argparse's ``query: required, not given`` told a first
+user neither what a query is written as nor where to see what is set up."""
+
+
 def _search_parser() -> CommandParser:
     width = max(len(usage) for _, usage, _ in _COMMAND_HELP)  # the summaries in one column
     parser = _QueryParser(
@@ -296,6 +304,7 @@ def _search_parser() -> CommandParser:
         fields={option: field for field, option in _SEARCH_FLAGS.items()}
         | {"--prefer": "provider"},
         description="Search the web through the first configured provider that answers.",
+        when_missing=_QUERY_USAGE,
         epilog=(
             "other commands:\n"
             + "".join(

@@ -800,6 +800,20 @@ def test_missing_query_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "query" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv", [[], ["--json"], ["-v", "--limit", "3"]])
+def test_no_query_says_how_to_write_one_and_where_to_see_the_providers(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    # `websearch` alone, a new user's first command, said "query: required, not given",
+    # neither how a query is written nor where to see what is set up.
+    assert main(argv) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        "websearch: query: required, not given: write the words to search for, as in "
+        "websearch python asyncio timeout (websearch providers lists the providers that can "
+        "answer); see websearch --help\n"
+    )
+
+
 def test_help_exits_0_and_mentions_the_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--help"]) == EXIT_OK
     out = capsys.readouterr().out
