@@ -23,6 +23,7 @@ from .loopback import is_loopback
 __all__ = [
     "connect_refused",
     "connect_unfinished",
+    "connect_unreached",
     "connection_cause",
     "lookup_unanswered",
     "navigation_at_loopback",
@@ -196,6 +197,22 @@ def connect_refused(exc: BaseException) -> bool:
     if not isinstance(exc, aiohttp.ClientConnectorError) or isinstance(exc, aiohttp.ClientSSLError):
         return False
     return exc.os_error.errno in _NOT_REACHED_ERRNOS
+
+
+def connect_unreached(error: OSError) -> bool:
+    """Whether a socket's ``error`` is a connection refused or without a route.
+
+    :func:`connect_refused` reads the same numbers from aiohttp's wrapper; a connection
+    made by hand (the browser's egress proxy) meets the bare :class:`OSError`.
+
+    Example:
+        >>> import errno
+        >>> connect_unreached(ConnectionRefusedError(errno.ECONNREFUSED, "refused"))
+        True
+        >>> connect_unreached(TimeoutError())
+        False
+    """
+    return error.errno in _NOT_REACHED_ERRNOS
 
 
 def unreached_cause(exc: BaseException) -> str | None:

@@ -3,8 +3,10 @@
 import asyncio
 import contextlib
 import gzip
+import socket
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import brotli
 import pytest
@@ -781,6 +783,92 @@ async def test_a_browser_load_that_reaches_no_host_is_unreached_as_the_plain_fet
     assert str(caught.value) == (
         f"cannot fetch {server.url('/busy')}: the headless browser failed: {words} (net::{code})"
     )
+    assert caught.value.unreached == unreached
+
+
+class _PageTunnellingThroughItsProxy(_PageThatFailsToLoad):
+    """Stands for a page whose load opens a tunnel through its context's proxy, as Chromium
+    does for an https page, and fails as Chromium does when the proxy answers no ``200``."""
+
+    def __init__(self, proxy: str | None) -> None:
+        super().__init__("Page.goto: net::ERR_TUNNEL_CONNECTION_FAILED")
+        assert proxy is not None, "the fetcher gave the page no egress proxy"
+        self.proxy = proxy
+
+    async def goto(self, url: str, **_: object) -> None:
+        target = url.split("/")[2]  # host:port, as CONNECT names it
+        proxy_port = int(self.proxy.rsplit(":", 1)[1])
+        reader, writer = await asyncio.open_connection("127.0.0.1", proxy_port)
+        try:
+            writer.write(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
+            answer = await reader.readline()
+        finally:
+            writer.close()
+        assert b" 200 " not in answer, "the tunnel opened"
+        await super().goto(url)
+
+
+class _ChromiumTunnelling(_ChromiumFailingToLoad):
+    def __init__(self) -> None:
+        super().__init__("")
+
+    @contextlib.asynccontextmanager
+    async def page(self, *, proxy: str | None = None) -> AsyncIterator[_PageThatFailsToLoad]:
+        yield _PageTunnellingThroughItsProxy(proxy)
+
+
+@contextlib.asynccontextmanager
+async def _busy_once_then_gone() -> AsyncIterator[int]:
+    """A port that answers one request ``503`` and then refuses every connection."""
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        server.close()  # stops listening: the browser's connection is refused
+        writer.write(b"HTTP/1.1 503 Busy\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    try:
+        yield int(server.sockets[0].getsockname()[1])
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize(
+    ("host", "unreached", "reason"),
+    [
+        ("127.0.0.1", "connect", "127.0.0.1:{port} did not accept a connection ("),
+        ("gone.test", "dns", "gone.test could not be resolved ("),
+    ],
+    ids=["refused", "unresolved"],
+)
+async def test_a_page_the_egress_proxy_reaches_no_host_for_is_unreached_not_a_proxy_failure(
+    monkeypatch: pytest.MonkeyPatch, host: str, unreached: str, reason: str
+) -> None:
+    # The browser's own proxy answers 502 for a tunnel it cannot open, which Chromium
+    # reports as ERR_TUNNEL_CONNECTION_FAILED: "the proxy could not be reached", of a
+    # proxy the user never set, and no unreached cause for `websearch fetch` to hint at.
+    real = socket.getaddrinfo
+    lookups: list[str] = []
+
+    def resolves_once(name: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if name != "gone.test":
+            return real(name, port, *args, **kwargs)
+        lookups.append(name)
+        if len(lookups) > 1:  # the plain fetch's lookup answers; the proxy's finds nothing
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return real("127.0.0.1", port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolves_once)
+    async with _busy_once_then_gone() as port:
+        url = f"http://{host}:{port}/busy"
+        browser = _ChromiumTunnelling()
+        async with WebSearch(state_backend="memory", browser=browser) as ws:  # type: ignore[arg-type]
+            with pytest.raises(FetchFailedError) as caught:
+                await ws.fetch(url, allow_private_addresses=True)
+    expected = f"cannot fetch {url}: the headless browser failed: {reason.format(port=port)}"
+    assert str(caught.value).startswith(expected), str(caught.value)
     assert caught.value.unreached == unreached
 
 

@@ -17,7 +17,10 @@ connects to an address it checked, never to the name.
   another host) to the first one's address.
 
 A refused target is answered ``403`` and handed to ``on_refusal``, so the fetch can name
-it. Everything is bounded: the request head's size and time, the time to connect, and the
+it; one that reached no host (its name unresolved, its connection refused) is answered
+``502`` and handed to ``on_unreached``, so the fetch can class it as the plain fetch does,
+not as Chromium's ``net::ERR_TUNNEL_CONNECTION_FAILED`` (a proxy the user never set).
+Everything is bounded: the request head's size and time, the time to connect, and the
 proxy's life (it closes with the render, and its connections with it).
 """
 
@@ -32,6 +35,7 @@ from typing import Any, Self
 from urllib.parse import urlsplit, urlunsplit
 
 from ..closing import AsyncClosing
+from ..connection_causes import connect_unreached
 from .errors import FetchFailedError, FetchRefusedError
 from .lookup import CheckedAddress, checked_addresses
 from .safety import Networks, check_url
@@ -78,6 +82,7 @@ _PHRASES = {
 }
 
 RefusalSink = Callable[[FetchRefusedError], None]
+UnreachedSink = Callable[[FetchFailedError], None]
 
 
 class _Answered(Exception):
@@ -112,6 +117,8 @@ class EgressProxy(AsyncClosing):
             ``allow_private_addresses``): the proxy then still stands between a page and
             169.254.169.254.
         on_refusal: Called with each refused request's :class:`FetchRefusedError`.
+        on_unreached: Called with each request that reached no host, as a
+            :class:`FetchFailedError` whose ``unreached`` is ``dns`` or ``connect``.
         connect_timeout: Seconds to connect to a checked address.
         head_timeout: Seconds a connection may take to send its request head.
         max_head_bytes: Longest request head; a longer one is answered ``431``.
@@ -128,6 +135,7 @@ class EgressProxy(AsyncClosing):
         *,
         allow_private: bool = False,
         on_refusal: RefusalSink | None = None,
+        on_unreached: UnreachedSink | None = None,
         connect_timeout: float = CONNECT_TIMEOUT_SECONDS,
         head_timeout: float = HEAD_TIMEOUT_SECONDS,
         max_head_bytes: int = MAX_HEAD_BYTES,
@@ -135,6 +143,7 @@ class EgressProxy(AsyncClosing):
         self._allowed = allowed
         self._allow_private = allow_private
         self._on_refusal = on_refusal
+        self._on_unreached = on_unreached
         self._connect_timeout = connect_timeout
         self._head_timeout = head_timeout
         self._max_head_bytes = max_head_bytes
@@ -261,13 +270,22 @@ class EgressProxy(AsyncClosing):
                 self._on_refusal(refusal)
             raise _Answered(403, f"refused by the fetcher: {refusal.reason}") from None
         except FetchFailedError as failure:
+            self._report_unreached(failure)
             raise _Answered(502, failure.reason) from None
         try:
             async with asyncio.timeout(self._connect_timeout):
                 return await _connect_any(addresses)
         except (OSError, TimeoutError) as error:
-            reason = str(error) or type(error).__name__
-            raise _Answered(502, f"{host}:{port} did not accept a connection ({reason})") from None
+            said = str(error) or type(error).__name__
+            reason = f"{host}:{port} did not accept a connection ({said})"
+            if connect_unreached(error):  # refused or no route; a timeout may have reached it
+                self._report_unreached(FetchFailedError(url, reason, unreached="connect"))
+            raise _Answered(502, reason) from None
+
+    def _report_unreached(self, failure: FetchFailedError) -> None:
+        """Hand ``failure`` to ``on_unreached`` when it says how no host was reached."""
+        if failure.unreached is not None and self._on_unreached is not None:
+            self._on_unreached(failure)
 
 
 def _parse_head(data: bytes) -> _Head:

@@ -679,7 +679,10 @@ class PageFetcher:
             proxy = self._context_proxy(browser, url)
             if proxy is None and self._egress_checked(browser):
                 egress = EgressProxy(
-                    allowed, allow_private=allow_private, on_refusal=guard.blocked.append
+                    allowed,
+                    allow_private=allow_private,
+                    on_refusal=guard.blocked.append,
+                    on_unreached=guard.unreached.append,
                 )
                 proxy = (await stack.enter_async_context(egress)).url
             page = await stack.enter_async_context(browser.page(proxy=proxy))
@@ -692,6 +695,7 @@ class PageFetcher:
                 response = await page.goto(url, wait_until="domcontentloaded")
             except Exception:
                 guard.raise_page_refusal(url)  # a refused page fails with why, not net::ERR_
+                guard.raise_page_unreached(url)  # not "the proxy could not be reached"
                 raise
             if response is None or response.status == 403:  # 403: the proxy's refusal
                 guard.raise_page_refusal(url)
@@ -780,6 +784,9 @@ class _PageGuard:
         self._allowed = allowed
         self.blocked: list[FetchRefusedError] = []
         """The requests refused so far, in order (the page's own first, if it was)."""
+        self.unreached: list[FetchFailedError] = []
+        """The requests the egress proxy found no host for (a name unresolved, a connection
+        refused), in order."""
 
     async def _refusal(self, target: str) -> FetchError | None:
         """Why the page may not reach ``target`` (an http(s) URL), or ``None``.
@@ -829,6 +836,24 @@ class _PageGuard:
         for refusal in self.blocked:
             if _origin(refusal.url) == origin:
                 raise refusal
+
+    def raise_page_unreached(self, url: str) -> None:
+        """Raise how the page itself reached no host through the egress proxy, if it did.
+
+        The proxy answers a tunnel it cannot open with ``502``, which Chromium reports as
+        ``net::ERR_TUNNEL_CONNECTION_FAILED``, "the proxy could not be reached": a proxy
+        the user never set, and no unreached cause, where the plain fetch meeting the same
+        name or port says ``dns`` or ``connect`` and ``websearch fetch`` adds its hint.
+
+        Raises:
+            FetchFailedError: The page's host and port reached no host, with the proxy's
+                reason and its ``unreached`` cause.
+        """
+        origin = _origin(url)
+        for failure in self.unreached:
+            if _origin(failure.url) == origin:
+                reason = f"the headless browser failed: {failure.reason}"
+                raise FetchFailedError(url, reason, unreached=failure.unreached)
 
     async def socket(self, route: "WebSocketRoute") -> None:
         """Connect a WebSocket to its server, or close it at once when a rule refuses it."""
