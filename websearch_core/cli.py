@@ -696,13 +696,23 @@ def _set_usage() -> str:
     are listed (a keyless engine's is refused); finding them imports every provider's
     module, so it is asked for only when the id is missing.
     """
-    takes_a_key = set(key_variables().values())
-    ids = ", ".join(provider_id for provider_id in KEY_IDS if provider_id in takes_a_key)
+    ids = ", ".join(_key_taking_ids())
     return (
         f"auth set needs a provider, the id its API key is stored under: {ids}; write "
         f"{PROG} auth set brave and paste the key when asked, or "
         f"{PROG} auth set brave < brave-key.txt"
     )
+
+
+def _key_taking_ids() -> tuple[str, ...]:
+    """The ids ``auth set`` stores a key under: those some provider reads a key from.
+
+    A keyless engine's id (duckduckgo) or a sign-in-only one (codex) is refused there, so
+    listing it as known sent a user to an id that is then refused. Finding them imports
+    every provider's module: asked only when an id is missing or unknown.
+    """
+    takes_a_key = set(key_variables().values())
+    return tuple(provider_id for provider_id in KEY_IDS if provider_id in takes_a_key)
 
 
 def _remove_usage() -> str:
@@ -779,7 +789,7 @@ def _credential_store(settings: Settings | None = None) -> CredentialStore:
 def _auth_set(args: argparse.Namespace) -> int:
     # KEY_IDS, not the providers alone: openrouter (the key Perplexity falls back to) is
     # stored like any other, and the list named every id but it.
-    provider_id = _stored_id(args.provider, KEY_IDS, stored=())
+    provider_id = _stored_id(args.provider, KEY_IDS, stored=(), listed=_key_taking_ids)
     if provider_id in PROVIDER_REGISTRY:  # a key-only id (openrouter) is read by a provider
         _check_takes_a_key(provider_id)
     piped = _stdin_is_piped()
@@ -1012,7 +1022,12 @@ def _expiry(expires_at: float | None) -> str:
 
 
 def _stored_id(
-    given: str, known: Sequence[str], *, stored: Sequence[str], oauth: bool = False
+    given: str,
+    known: Sequence[str],
+    *,
+    stored: Sequence[str],
+    oauth: bool = False,
+    listed: Callable[[], Sequence[str]] | None = None,
 ) -> str:
     """``given`` as the credential-store id it names (trimmed, lower case), checked.
 
@@ -1025,6 +1040,8 @@ def _stored_id(
         known: The ids the command takes: every key's id, or every OAuth entry.
         stored: The ids the store holds.
         oauth: ``known`` are OAuth entries, which the error then names as such.
+        listed: The ids the error lists and suggests from, when not all of ``known``
+            (``auth set``: those a key is read for); asked only for the error.
 
     Raises:
         _UsageError: Neither ``known`` nor ``stored`` has the id; the text suggests the id
@@ -1033,7 +1050,7 @@ def _stored_id(
     provider_id = given.strip().lower()
     if provider_id in known or provider_id in stored:
         return provider_id
-    ids = tuple(known)
+    ids = tuple(known if listed is None else listed())
     if not oauth:
         raise _UsageError(
             unknown_provider_message(given.strip(), known=ids, aliases=key_variables())

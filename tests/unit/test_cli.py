@@ -1000,6 +1000,22 @@ def test_auth_set_names_the_id_a_variable_name_or_a_typo_meant(
     assert not _credentials_file().exists()
 
 
+def test_auth_set_with_an_unknown_id_lists_only_the_ids_a_key_is_stored_under(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It listed every id, duckduckgo and codex included, which auth set then refuses as
+    # taking no key; the list is now the one `auth set` alone gives.
+    _stdin(monkeypatch, SECRET)
+    assert main(["auth", "set", "altavista"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    listed = err.split("(known: ", 1)[1].split(")", 1)[0].split(", ")
+    assert {"brave", "gemini", "tavily", "openrouter"} <= set(listed), listed
+    assert not {"duckduckgo", "public", "searxng", "codex"} & set(listed), listed
+    assert main(["auth", "set"]) == EXIT_USAGE
+    alone = capsys.readouterr().err.split(" stored under: ", 1)[1].split(";", 1)[0]
+    assert alone.split(", ") == listed
+
+
 def test_auth_remove_names_the_stored_id_a_variable_name_or_a_typo_meant(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
