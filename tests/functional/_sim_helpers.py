@@ -13,7 +13,7 @@ captures, its request shape and its real quirks.
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 import aiohttp
@@ -23,7 +23,7 @@ import pytest
 from tests.refused_port import refused_port
 from websearch_core import SearchToolResult, WebSearch
 from websearch_core import providers as registry
-from websearch_core.credentials import CredentialStore
+from websearch_core.credentials import CredentialStore, TokenRefresher
 from websearch_core.errors import AllProvidersFailedError, SearchProviderError
 from websearch_core.providers.public import PublicProvider
 from websearch_core.testing import Fault, Simulator
@@ -194,14 +194,19 @@ def simulator_fixture(*provider_ids: str) -> Callable[[], AsyncIterator[Simulato
 
 
 def sim_client(
-    sim: Simulator, *, api_keys: dict[str, str] | None = None, **overrides: Any
+    sim: Simulator,
+    *,
+    api_keys: dict[str, str] | None = None,
+    oauth_refreshers: Mapping[str, TokenRefresher] | None = None,
+    **overrides: Any,
 ) -> WebSearch:
     """A client on the simulator's settings (``overrides`` applied) and its keys.
 
-    ``api_keys`` replaces the simulator's keys (a provider left without one, say).
+    ``api_keys`` replaces the simulator's keys (a provider left without one, say);
+    ``oauth_refreshers`` are the client's sign-in refresh hooks, for the tests of a hook.
     """
     keys = sim.api_keys() if api_keys is None else api_keys
-    return WebSearch(sim.settings(**overrides), api_keys=keys)
+    return WebSearch(sim.settings(**overrides), api_keys=keys, oauth_refreshers=oauth_refreshers)
 
 
 async def only_failure(
@@ -252,7 +257,8 @@ async def failure_after(
         query: The query.
         *faults: What the endpoint does on the next requests, in order.
         always: Serve the one fault on every request instead (for retried requests).
-        **overrides: Settings overrides for the client (``timeout_seconds=...``).
+        **overrides: Settings overrides for the client (``timeout_seconds=...``), or
+            ``api_keys=`` as :func:`sim_client` takes them.
     """
     if always:
         (fault,) = faults

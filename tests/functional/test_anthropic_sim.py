@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.functional._sim_helpers import fault_failure, sim_client
 from websearch_core import WebSearch
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import (
@@ -65,27 +66,17 @@ def protocol(sim: Simulator) -> AnthropicProtocol:
     return simulated
 
 
-def _client(sim: Simulator, keys: dict[str, str] | None = None, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys() if keys is None else keys)
-
-
 async def _failure(
     sim: Simulator, fault: Fault, overrides: dict[str, Any] | None = None
 ) -> SearchProviderError:
-    sim["anthropic"].enqueue(fault)
-    async with _client(sim, **(overrides or {})) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="anthropic")
-    (failure,) = caught.value.failures
-    assert failure.provider == "anthropic"
-    return failure
+    return await fault_failure(sim, "anthropic", QUERY, fault, overrides)
 
 
 # --- request shape and success ----------------------------------------------------------------
 
 
 async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="anthropic")
 
     (request,) = sim["anthropic"].requests
@@ -133,7 +124,7 @@ async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
 
 async def test_tool_text(sim: Simulator) -> None:
     sim["anthropic"].results = [RESULTS[1], RESULTS[3]]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="anthropic")
     assert not result.is_error
     assert result.text == (
@@ -153,7 +144,7 @@ async def test_tool_text(sim: Simulator) -> None:
 
 
 async def test_passthrough_fields_and_limit_on_the_wire(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(
             QUERY,
             provider="anthropic",
@@ -188,18 +179,18 @@ async def test_search_model_variable_and_a_404_model(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_SEARCH_MODEL", "claude-sonnet-4-5")
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="anthropic", temperature=0.5)
     assert sim["anthropic"].requests[0].json()["model"] == "claude-sonnet-4-5"
     monkeypatch.setenv("ANTHROPIC_SEARCH_MODEL", "gpt-oops")
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run("another question", provider="anthropic")
     assert result.text == "Error: Anthropic web search returned 404 (model or endpoint not found)."
 
 
 async def test_paused_turns_are_resumed_and_joined(sim: Simulator) -> None:
     protocol(sim).pauses = 2
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="anthropic")
     requests = sim["anthropic"].requests
     assert len(requests) == 3
@@ -217,7 +208,7 @@ async def test_paused_turns_are_resumed_and_joined(sim: Simulator) -> None:
 
 async def test_pausing_forever_stops_after_the_bound(sim: Simulator) -> None:
     protocol(sim).pauses = 50
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="anthropic")
     assert len(sim["anthropic"].requests) == MAX_CONTINUATIONS + 1
     assert response.answer is not None and response.answer.endswith("Searching again.")
@@ -259,7 +250,7 @@ async def test_stored_oauth_token_is_a_bearer_and_refreshed_after_a_401(sim: Sim
 
 
 async def test_without_credentials_a_forced_anthropic_is_unavailable(sim: Simulator) -> None:
-    async with _client(sim, keys={}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         result = await ws.run(QUERY, provider="anthropic")
     why = (
         "Anthropic was forced but cannot run (no API key: set ANTHROPIC_SEARCH_API_KEY or "
@@ -285,7 +276,7 @@ async def test_server_error(sim: Simulator) -> None:
 
 async def test_spent_credits_are_a_quota_failure_not_a_bad_request(sim: Simulator) -> None:
     protocol(sim).credits_spent = True
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="anthropic")
     (failure,) = caught.value.failures
@@ -345,7 +336,7 @@ async def test_with_both_domain_lists_the_blocked_ones_are_asked_and_checked_not
         SimResult(title="News", url="https://www.python.org/news/", snippet="B"),
         SimResult(title="Blog", url="https://blog.example.org/asyncio", snippet="C"),
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(
             f"{QUERY} site:python.org -site:docs.python.org",
             provider="anthropic",
@@ -369,7 +360,7 @@ async def test_country_reaches_the_tool_as_user_location_and_is_recorded_native(
 ) -> None:
     # Anthropic's web search tool takes user_location {type: "approximate", country: <ISO
     # 3166-1 alpha-2>} (anthropic-sdk-python web_search_tool_20250305_param.py).
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="anthropic", country="at", use_cache=False)
     (request,) = sim["anthropic"].requests
     (tool,) = request.json()["tools"]

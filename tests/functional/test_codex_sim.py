@@ -14,10 +14,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from websearch_core import WebSearch
-from websearch_core.credentials import CredentialStore, OAuthToken, TokenRefresher
+from tests.functional._sim_helpers import fault_failure, sim_client
+from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import (
-    AllProvidersFailedError,
     ProviderConnectionError,
     ProviderUnavailableError,
     ResponseParseError,
@@ -82,31 +81,17 @@ def protocol(sim: Simulator) -> CodexProtocol:
     return simulated
 
 
-def _client(
-    sim: Simulator, refreshers: dict[str, TokenRefresher] | None = None, **overrides: Any
-) -> WebSearch:
-    return WebSearch(
-        sim.settings(**overrides), api_keys=sim.api_keys(), oauth_refreshers=refreshers
-    )
-
-
 async def _failure(
     sim: Simulator, fault: Fault, overrides: dict[str, Any] | None = None
 ) -> SearchProviderError:
-    sim["codex"].enqueue(fault)
-    async with _client(sim, **(overrides or {})) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="codex")
-    (failure,) = caught.value.failures
-    assert failure.provider == "codex"
-    return failure
+    return await fault_failure(sim, "codex", QUERY, fault, overrides)
 
 
 # --- request shape and success ----------------------------------------------------------------
 
 
 async def test_request_shape_and_parsed_stream(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(
             QUERY, provider="codex", recency="week", max_tokens=99, temperature=0.7
         )
@@ -168,7 +153,7 @@ async def test_request_shape_and_parsed_stream(sim: Simulator) -> None:
 
 async def test_tool_text_and_limit(sim: Simulator) -> None:
     sim["codex"].results = RESULTS[:1]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="codex", limit=1)
     assert not result.is_error
     url = "https://docs.python.org/3/library/asyncio-task.html"
@@ -189,7 +174,7 @@ async def test_tool_text_and_limit(sim: Simulator) -> None:
 
 async def test_unsupported_models_fall_through_to_one_the_account_has(sim: Simulator) -> None:
     protocol(sim).supported_models = frozenset({"gpt-5"})
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="codex")
     assert [r.json()["model"] for r in sim["codex"].requests] == list(DEFAULT_MODELS)
     assert response.model == "gpt-5"
@@ -200,7 +185,7 @@ async def test_pinned_model_is_not_replaced(
 ) -> None:
     monkeypatch.setenv("CODEX_SEARCH_MODEL", "gpt-5.5-mini")
     protocol(sim).supported_models = frozenset({"gpt-5"})
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="codex")
     assert len(sim["codex"].requests) == 1
     assert result.text == (
@@ -211,7 +196,7 @@ async def test_pinned_model_is_not_replaced(
 
 async def test_an_answer_that_never_searched_is_refused(sim: Simulator) -> None:
     protocol(sim).searches = False
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="codex")
     assert len(sim["codex"].requests) == len(DEFAULT_MODELS)
     assert result.text == (
@@ -244,7 +229,7 @@ async def test_plain_json_answer_to_a_streaming_request(sim: Simulator) -> None:
         ],
     }
     sim["codex"].enqueue(Fault.http(200, json.dumps(body), {"Content-Type": "application/json"}))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="codex")
     assert response.request_id == "resp_plain"
     assert [s.url for s in response.sources] == ["https://plain.example/doc"]
@@ -263,7 +248,7 @@ async def test_401_refreshes_the_token_and_retries_once(sim: Simulator) -> None:
         )
 
     sim["codex"].enqueue(Fault.unauthorized('{"detail": "token expired"}'))
-    async with _client(sim, refreshers={"codex": refresh}) as ws:
+    async with sim_client(sim, oauth_refreshers={"codex": refresh}) as ws:
         response = await ws.search(QUERY, provider="codex")
     assert seen == ["refresh-1"]
     first, second = sim["codex"].requests
@@ -275,7 +260,7 @@ async def test_401_refreshes_the_token_and_retries_once(sim: Simulator) -> None:
 async def test_expired_token_without_a_hook_is_an_authorization_failure(sim: Simulator) -> None:
     store = CredentialStore(sim.settings().resolved_credentials_file())
     store.set_oauth("codex", OAuthToken(access_token=TOKEN, expires_at=time.time() - 60))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="codex")
     # No server refused it: the text says what to do, not "Check API key or base URL".
     assert result.text == (
@@ -288,7 +273,7 @@ async def test_expired_token_without_a_hook_is_an_authorization_failure(sim: Sim
 
 async def test_without_a_token_codex_is_not_available(sim: Simulator) -> None:
     CredentialStore(sim.settings().resolved_credentials_file()).remove("codex")
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="codex")
     why = (
         "OpenAI was forced but cannot run (not configured: store a ChatGPT OAuth token for "
@@ -346,6 +331,6 @@ async def test_a_stream_ended_before_the_response_completed_is_a_failed_request(
 async def test_the_whole_captured_stream_answers(sim: Simulator) -> None:
     # Guard (passes before and after): the capture ends with response.completed.
     sim["codex"].enqueue(Fault.http(200, _captured_events(), EVENT_STREAM))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="codex")
     assert response.answer.endswith("A light jacket is useful for the cooler evening.")

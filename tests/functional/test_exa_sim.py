@@ -8,7 +8,7 @@ from typing import Any, cast
 
 import aiohttp
 
-from tests.functional._sim_helpers import only_failure, simulator_fixture
+from tests.functional._sim_helpers import only_failure, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.chain import resolve_candidates
 from websearch_core.credentials import Credentials
@@ -29,10 +29,6 @@ SLUG = "latest-llm-research"
 sim = simulator_fixture("exa")
 
 
-def _client(sim: Simulator, *, keyed: bool = True, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys() if keyed else {})
-
-
 async def _failure(ws: WebSearch, **params: Any) -> BaseException:
     return await only_failure(ws, "exa", QUERY, **params)
 
@@ -41,7 +37,7 @@ async def _failure(ws: WebSearch, **params: Any) -> BaseException:
 
 
 async def test_api_success_and_request_shape(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="exa")
     assert result.error is None
     response = result.response
@@ -85,7 +81,7 @@ async def test_api_count_domains_and_dates(sim: Simulator) -> None:
         SimResult("Medium", "https://medium.com/p/4", "blog", "2025-02-02T00:00:00Z"),
         SimResult("Late arXiv", "https://arxiv.org/abs/5", "late", "2025-07-01T00:00:00Z"),
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(
             QUERY,
             provider="exa",
@@ -106,7 +102,7 @@ async def test_api_count_domains_and_dates(sim: Simulator) -> None:
 
 async def test_api_sends_country_as_user_location_and_records_it_native(sim: Simulator) -> None:
     # docs.exa.ai/reference/search: userLocation, a two-letter ISO country code ("US").
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="exa", country="de")
     assert sim["exa"].requests[0].json()["userLocation"] == "DE"
     assert [(f.name, f.applied) for f in response.filters] == [("country", ("native",))]
@@ -115,7 +111,7 @@ async def test_api_sends_country_as_user_location_and_records_it_native(sim: Sim
 async def test_keyless_mcp_records_a_country_as_ignored(sim: Simulator) -> None:
     # Guard (passes before and after): web_search_exa has no country field, so none is sent
     # and the record does not claim the API's userLocation for the keyless mode.
-    async with _client(sim, keyed=False) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(QUERY, provider="exa", country="de")
     arguments = sim["exa"].requests[0].json()["params"]["arguments"]
     assert arguments == {"query": QUERY}
@@ -130,7 +126,7 @@ def test_simulated_api_refuses_a_user_location_that_is_not_two_letters() -> None
 
 
 async def test_num_search_results_wins_over_limit(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="exa", limit=2, num_search_results=4)
     assert len(response.sources) == 4
     assert sim["exa"].requests[0].json()["numResults"] == 4
@@ -155,7 +151,7 @@ def test_auto_chain_needs_a_key_explicit_selection_does_not(sim: Simulator) -> N
 
 
 async def test_keyless_mcp_success_and_request_shape(sim: Simulator) -> None:
-    async with _client(sim, keyed=False) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         result = await ws.run(QUERY, provider="exa")
     assert result.error is None
     response = result.response
@@ -192,7 +188,7 @@ async def test_keyless_mcp_count_and_directives(sim: Simulator) -> None:
         SimResult(f"R{i}", f"https://{host}/p{i}", f"s{i}", "2025-02-01T00:00:00Z")
         for i, host in enumerate(["arxiv.org", "medium.com", "arxiv.org", "arxiv.org"])
     ]
-    async with _client(sim, keyed=False) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(
             QUERY,
             provider="exa",
@@ -207,7 +203,7 @@ async def test_keyless_mcp_count_and_directives(sim: Simulator) -> None:
 
 async def test_keyless_mcp_rate_limit(sim: Simulator) -> None:
     sim["exa"].always(Fault.rate_limited(retry_after=1))
-    async with _client(sim, keyed=False) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         result = await ws.run(QUERY, provider="exa")
         failure = await _failure(ws)
     assert result.error == (
@@ -218,7 +214,7 @@ async def test_keyless_mcp_rate_limit(sim: Simulator) -> None:
 
 async def test_keyless_mcp_server_error_and_malformed(sim: Simulator) -> None:
     sim["exa"].enqueue(Fault.server_error(), Fault.malformed())
-    async with _client(sim, keyed=False) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         failed = await ws.run(QUERY, provider="exa")
         malformed = await _failure(ws)
     assert failed.error == "Exa MCP request failed (500): internal error"
@@ -228,7 +224,7 @@ async def test_keyless_mcp_server_error_and_malformed(sim: Simulator) -> None:
 
 async def test_keyless_mcp_unauthorized(sim: Simulator) -> None:
     sim["exa"].always(Fault.unauthorized())
-    async with _client(sim, keyed=False) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         result = await ws.run(QUERY, provider="exa")
     assert result.error == "Exa authorization failed (401). Check API key or base URL."
 
@@ -250,7 +246,7 @@ async def test_simulated_mcp_refuses_a_client_that_cannot_take_sse(sim: Simulato
 
 async def test_malformed_body(sim: Simulator) -> None:
     sim["exa"].always(Fault.malformed())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="exa")
         failure = await _failure(ws)
     assert result.error == "Exa API returned invalid JSON"

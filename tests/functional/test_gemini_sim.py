@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from tests.functional._sim_helpers import credential_store
+from tests.functional._sim_helpers import credential_store, failure_after, sim_client
 from websearch_core import WebSearch, request_loop
 from websearch_core.credentials import OAuthToken
 from websearch_core.errors import (
@@ -78,20 +78,10 @@ async def sim(sleeps: list[float]) -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _client(sim: Simulator, keys: dict[str, str] | None = None, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys() if keys is None else keys)
-
-
 async def _failure(
     sim: Simulator, *faults: Fault | None, overrides: dict[str, Any] | None = None
 ) -> SearchProviderError:
-    sim["gemini"].enqueue(*faults)
-    async with _client(sim, **(overrides or {})) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="gemini")
-    (failure,) = caught.value.failures
-    assert failure.provider == "gemini"
-    return failure
+    return await failure_after(sim, "gemini", QUERY, *faults, **(overrides or {}))
 
 
 def _google_error(status: int, message: str, reason: str, **extra: Any) -> str:
@@ -102,7 +92,7 @@ def _google_error(status: int, message: str, reason: str, **extra: Any) -> str:
 
 
 async def test_request_shape_and_grounded_answer(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="gemini", limit=3, recency="day")
 
     (request,) = sim["gemini"].requests
@@ -146,7 +136,7 @@ async def test_model_token_cap_and_temperature(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GEMINI_SEARCH_MODEL", "gemini-2.5-pro")
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(
             QUERY, provider="gemini", max_tokens=400, temperature=0.3, num_search_results=5
         )
@@ -165,7 +155,7 @@ async def test_tool_text_for_the_model(sim: Simulator) -> None:
             snippet="Tasks run coroutines.",
         )
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="gemini")
     assert result.text == (
         "Simulated grounded answer about python asyncio. Result 1 says: Tasks run coroutines.\n"
@@ -197,7 +187,7 @@ async def test_a_json_array_answer_is_read_too(sim: Simulator) -> None:
     sim["gemini"].enqueue(
         Fault.http(200, json.dumps([chunk]), {"Content-Type": "application/json"})
     )
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="gemini")
     assert response.answer == "Plain."
     assert [s.url for s in response.sources] == ["https://a.example.org/"]
@@ -210,7 +200,7 @@ async def test_oauth_discovers_the_project_and_wraps_the_request(sim: Simulator)
     credential_store(sim).set_oauth(
         "gemini", OAuthToken(access_token="ya29.token", expires_at=time.time() + 3600)
     )
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(QUERY, provider="gemini", temperature=0.5)
     lookup, call = sim["gemini"].requests
     assert lookup.path == "/v1internal:loadCodeAssist"
@@ -245,7 +235,7 @@ async def test_oauth_project_from_the_environment(
 ) -> None:
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "my-project")
     credential_store(sim).set_oauth("gemini", OAuthToken(access_token="tok"))
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         await ws.search(QUERY, provider="gemini")
     (call,) = sim["gemini"].requests
     assert call.json()["project"] == "my-project"
@@ -305,7 +295,7 @@ async def test_oauth_expired_token_without_a_hook_or_a_refresh_token(sim: Simula
     credential_store(sim).set_oauth(
         "gemini", OAuthToken(access_token="old", expires_at=time.time() - 60)
     )
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini")
     (failure,) = caught.value.failures
@@ -369,7 +359,7 @@ async def test_oauth_moves_to_the_second_endpoint(
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
     credential_store(sim).set_oauth("gemini", OAuthToken(access_token="tok"))
     sim["gemini"].enqueue(*[Fault.server_error(503)] * 4)
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(QUERY, provider="gemini")
     # One attempt at the first endpoint, then the second with its own retries (the
     # simulator serves both; tests/providers/test_gemini.py shows which URL each went to).
@@ -391,7 +381,7 @@ async def test_oauth_a_gemini_cli_sign_in_speaks_the_gemini_cli_wire(sim: Simula
     credential_store(sim).set_oauth(
         "gemini-cli", OAuthToken(access_token="ya29.cli-token", expires_at=time.time() + 3600)
     )
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(QUERY, provider="gemini", temperature=0.5)
     lookup, call = sim["gemini"].requests
     assert lookup.path == "/v1internal:loadCodeAssist"
@@ -437,7 +427,7 @@ async def test_oauth_the_first_sign_in_with_a_token_is_used(
     tokens = {"gemini-cli": "cli", "gemini": "antigravity"}
     for entry in entries:
         credential_store(sim).set_oauth(entry, OAuthToken(access_token=tokens[entry]))
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         await ws.search(QUERY, provider="gemini")
     (call,) = sim["gemini"].requests
     body = call.json()
@@ -546,7 +536,7 @@ async def test_oauth_a_gemini_cli_account_without_preview_access_searches_with_s
 ) -> None:
     _gemini_cli(sim, monkeypatch)
     caplog.set_level(logging.INFO, logger="websearch_core")
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(QUERY, provider="gemini")
         # Antigravity's catalogue is never asked: the Gemini CLI's own quota call is.
         assert _models(sim) == [
@@ -597,7 +587,7 @@ async def test_oauth_the_providers_table_names_the_model_a_search_put_in_place_o
     # which model the client's searches now use.
     _gemini_cli(sim, monkeypatch)
     settings = {"state_backend": backend, "state_dir": tmp_path}
-    async with _client(sim, {}, **settings) as ws:
+    async with sim_client(sim, api_keys={}, **settings) as ws:
         assert await _gemini_row(ws) == "ready (Gemini CLI sign-in)"
         await ws.search(QUERY, provider="gemini")
         assert await _gemini_row(ws) == REPLACED_ROW
@@ -615,7 +605,7 @@ async def _a_client_searched(
     """
     _gemini_cli(sim, monkeypatch)
     settings: dict[str, Any] = {"state_backend": "sqlite", "state_dir": tmp_path}
-    async with _client(sim, {}, **settings) as ws:
+    async with sim_client(sim, api_keys={}, **settings) as ws:
         await ws.search(QUERY, provider="gemini")
     return settings
 
@@ -627,7 +617,7 @@ async def test_oauth_a_new_client_on_the_same_state_store_shows_the_replacement_
     # searched (every `websearch providers` command is one) read "ready" alone. It is now
     # a note in the state store, under the sign-in's fingerprint, never a token.
     settings = await _a_client_searched(sim, monkeypatch, tmp_path)
-    async with _client(sim, {}, **settings) as ws:
+    async with sim_client(sim, api_keys={}, **settings) as ws:
         assert await _gemini_row(ws) == REPLACED_ROW
         store = await ws.state()
         await ws.reset_provider("gemini")  # reset forgets the note with the marks
@@ -643,14 +633,14 @@ async def test_oauth_the_note_belongs_to_its_sign_in_and_the_default_it_replaced
     settings = await _a_client_searched(sim, monkeypatch, tmp_path)
     # A model the user chose is never replaced: the table says nothing of the default's.
     monkeypatch.setenv("GEMINI_SEARCH_MODEL", "gemini-2.5-pro")
-    async with _client(sim, {}, **settings) as ws:
+    async with sim_client(sim, api_keys={}, **settings) as ws:
         assert await _gemini_row(ws) == "ready (Gemini CLI sign-in)"
     monkeypatch.delenv("GEMINI_SEARCH_MODEL")
     # Another account signed in (another refresh token, so another fingerprint).
     credential_store(sim).set_oauth(
         "gemini-cli", OAuthToken(access_token="ya29.other", refresh_token="1//other-account")
     )
-    async with _client(sim, {}, **settings) as ws:
+    async with sim_client(sim, api_keys={}, **settings) as ws:
         assert await _gemini_row(ws) == "ready (Gemini CLI sign-in)"
 
 
@@ -662,7 +652,7 @@ async def test_oauth_another_account_imported_under_the_entry_is_not_given_the_o
     # another terminal) started with the first account's pick, never asking for its own
     # default, which it may be served.
     protocol = _gemini_cli(sim, monkeypatch)
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         assert (await ws.search(QUERY, provider="gemini")).model == "gemini-2.5-flash"
         credential_store(sim).set_oauth(
             "gemini-cli", OAuthToken(access_token="ya29.other", refresh_token="1//other-account")
@@ -679,7 +669,7 @@ async def test_oauth_a_gemini_cli_account_with_preview_access_keeps_the_default(
 ) -> None:
     protocol = _gemini_cli(sim, monkeypatch)
     protocol.quota["buckets"].append({"modelId": "gemini-3-flash-preview"})
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(QUERY, provider="gemini")
     assert _models(sim) == [f"{CA_PATH} gemini-3-flash-preview"]
     assert (response.model, response.notes) == ("gemini-3-flash-preview", ())
@@ -697,7 +687,7 @@ async def test_oauth_a_gemini_cli_404_stands_when_its_quota_cannot_be_read(
 ) -> None:
     _gemini_cli(sim, monkeypatch)
     sim["gemini"].enqueue(None, quota_answer)
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini")
     (failure,) = caught.value.failures
@@ -712,7 +702,7 @@ async def test_oauth_a_gemini_cli_model_the_user_chose_is_never_replaced(
 ) -> None:
     _gemini_cli(sim, monkeypatch)
     monkeypatch.setenv("GEMINI_SEARCH_MODEL", "gemini-3-pro-preview")
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini")
     (failure,) = caught.value.failures
@@ -752,7 +742,7 @@ async def test_oauth_default_model_not_served_gives_way_to_the_accounts_search_m
 ) -> None:
     _antigravity(sim, monkeypatch)
     caplog.set_level(logging.INFO, logger="websearch_core")
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(QUERY, provider="gemini")
         assert _models(sim) == [
             f"{CA_PATH} gemini-3.5-flash-lite",
@@ -778,7 +768,7 @@ async def test_oauth_default_model_not_served_gives_way_to_the_accounts_search_m
         assert _models(sim)[3:] == [f"{CA_PATH} gemini-3.5-flash-low"]
 
     # Another client asks the catalogue again (it is kept for a client's life only).
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         await ws.search("a third query", provider="gemini")
     assert _models(sim)[4:] == [
         f"{CA_PATH} gemini-3.5-flash-lite",
@@ -792,7 +782,7 @@ async def test_oauth_a_chosen_model_is_never_replaced(
 ) -> None:
     _antigravity(sim, monkeypatch)
     monkeypatch.setenv("GEMINI_SEARCH_MODEL", "gemini-2.5-flash")
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini")
     (failure,) = caught.value.failures
@@ -811,7 +801,7 @@ async def test_oauth_default_without_a_replacement_names_what_is_offered(
 ) -> None:
     protocol = _antigravity(sim, monkeypatch)
     protocol.catalog = {"models": {"gemini-3.5-flash-high": {}}, "webSearchModelIds": []}
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini")
     (failure,) = caught.value.failures
@@ -836,7 +826,7 @@ async def test_oauth_the_404_stands_when_the_catalogue_does_not_explain_it(
     protocol = _antigravity(sim, monkeypatch)
     protocol.catalog["models"]["gemini-3.5-flash-lite"] = {"displayName": "Flash-Lite"}
     sim["gemini"].enqueue(Fault.http(404, NOT_FOUND), catalog_answer)
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini")
     (failure,) = caught.value.failures
@@ -856,7 +846,7 @@ async def test_oauth_a_400_naming_the_model_is_handled_like_the_404(
 ) -> None:
     protocol = (_antigravity if sign_in == "antigravity" else _gemini_cli)(sim, monkeypatch)
     protocol.unknown_model = (400, MODEL_400[0], "INVALID_ARGUMENT")
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(QUERY, provider="gemini")
     default, lookup, pick = (
         ("gemini-3.5-flash-lite", MODELS_PATH, "gemini-3.5-flash-low")
@@ -876,7 +866,7 @@ async def test_oauth_a_chosen_model_refused_with_a_400_is_named_with_its_status(
     protocol = _antigravity(sim, monkeypatch)
     protocol.unknown_model = (400, MODEL_400[0], "INVALID_ARGUMENT")
     monkeypatch.setenv("GEMINI_SEARCH_MODEL", "gemini-2.5-flash")
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini")
     (failure,) = caught.value.failures
@@ -901,7 +891,7 @@ async def test_oauth_a_400_not_naming_the_model_keeps_its_outcome(
 ) -> None:
     _antigravity(sim, monkeypatch)
     sim["gemini"].enqueue(Fault.http(400, _google_error(400, message, "INVALID_ARGUMENT")))
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini")
     (failure,) = caught.value.failures
@@ -917,7 +907,7 @@ async def test_server_errors_are_retried_with_exponential_backoff(
     sim: Simulator, sleeps: list[float]
 ) -> None:
     sim["gemini"].enqueue(Fault.server_error(503), Fault.server_error(500))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="gemini")
     assert len(sim["gemini"].requests) == 3
     assert sleeps == [1.0, 2.0]
@@ -939,14 +929,14 @@ async def test_a_shorter_base_delay(
     shorter = dataclasses.replace(GeminiProvider.retry, base_delay=0.01)
     monkeypatch.setattr(GeminiProvider, "retry", shorter)
     sim["gemini"].enqueue(Fault.server_error(), Fault.server_error())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="gemini")
     assert sleeps == [0.01, 0.02]
 
 
 async def test_rate_limit_waits_for_the_servers_hint(sim: Simulator, sleeps: list[float]) -> None:
     sim["gemini"].enqueue(Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="gemini")
     assert sleeps == [1.0]
     assert len(sim["gemini"].requests) == 2
@@ -961,7 +951,7 @@ async def test_retry_info_in_the_body(sim: Simulator, sleeps: list[float]) -> No
         details=[{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "7s"}],
     )
     sim["gemini"].enqueue(Fault.http(429, body))
-    async with _client(sim, timeout_seconds=30) as ws:
+    async with sim_client(sim, timeout_seconds=30) as ws:
         await ws.search(QUERY, provider="gemini")
     assert sleeps == [7.0]
 
@@ -1010,7 +1000,7 @@ async def test_rate_limited_forever_hands_over_within_the_attempts_time() -> Non
     async with Simulator(["gemini", "anthropic"]) as sim:
         sim["gemini"].always(Fault.rate_limited(retry_after=20))
         started = time.monotonic()
-        async with _client(sim, timeout_seconds=10) as ws:
+        async with sim_client(sim, timeout_seconds=10) as ws:
             response = await ws.search(QUERY)
         elapsed = time.monotonic() - started
     assert response.provider == "anthropic"
@@ -1024,7 +1014,7 @@ async def test_rate_limited_forever_hands_over_within_the_attempts_time() -> Non
 
 async def test_unauthorized_is_not_retried(sim: Simulator) -> None:
     sim["gemini"].enqueue(Fault.unauthorized())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="gemini")
     assert result.text == "Error: Gemini authorization failed (401). Check API key or base URL."
     assert len(sim["gemini"].requests) == 1
@@ -1055,7 +1045,7 @@ async def test_hang_is_not_retried(sim: Simulator) -> None:
 
 async def test_connection_reset_is_retried(sim: Simulator, sleeps: list[float]) -> None:
     sim["gemini"].enqueue(Fault.reset())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="gemini")
     assert len(sim["gemini"].requests) == 2 and sleeps == [1.0]  # resent after a back-off
     assert response.answer is not None
@@ -1076,7 +1066,7 @@ async def test_stream_cut_mid_event_is_retried(sim: Simulator) -> None:
     cut = Fault.http(
         200, 'data: {"candidates": [{"content": {"parts": [{"text": "Hal', EVENT_STREAM
     )
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         sim["gemini"].enqueue(cut)
         response = await ws.search(QUERY, provider="gemini")
     assert response.answer is not None and len(sim["gemini"].requests) == 2
@@ -1120,7 +1110,7 @@ async def test_a_stream_ended_before_its_last_chunk_is_a_failure(sim: Simulator)
 async def test_the_whole_captured_stream_answers(sim: Simulator) -> None:
     # Guard (passes before and after): the capture's last chunk names its finishReason.
     sim["gemini"].enqueue(Fault.http(200, _captured_events(), EVENT_STREAM))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="gemini")
     assert response.answer and response.sources
 

@@ -12,11 +12,10 @@ import pytest
 from aiohttp import web
 
 from tests.conftest import read_capture
-from tests.functional._sim_helpers import credential_store
+from tests.functional._sim_helpers import credential_store, failure_after, sim_client
 from websearch_core import WebSearch
 from websearch_core.credentials import OAuthToken
 from websearch_core.errors import (
-    AllProvidersFailedError,
     ProviderConnectionError,
     ProviderUnavailableError,
     QuotaExhaustedError,
@@ -44,30 +43,22 @@ async def sim() -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _client(sim: Simulator, keys: dict[str, str] | None = None, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys() if keys is None else keys)
-
-
 async def _failure(
     sim: Simulator,
     *faults: Fault | None,
     keys: dict[str, str] | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> SearchProviderError:
-    sim["perplexity"].enqueue(*faults)
-    async with _client(sim, keys, **(overrides or {})) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="perplexity")
-    (failure,) = caught.value.failures
-    assert failure.provider == "perplexity"
-    return failure
+    return await failure_after(
+        sim, "perplexity", QUERY, *faults, api_keys=keys, **(overrides or {})
+    )
 
 
 # --- API-key mode -----------------------------------------------------------------------------
 
 
 async def test_api_key_request_shape_and_streamed_answer(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="perplexity", recency="week", limit=3)
 
     (request,) = sim["perplexity"].requests
@@ -107,7 +98,7 @@ async def test_api_key_request_shape_and_streamed_answer(sim: Simulator) -> None
 
 
 async def test_token_cap_temperature_and_breadth_pass_through(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(
             QUERY, provider="perplexity", max_tokens=300, temperature=1.1, num_search_results=4
         )
@@ -117,7 +108,7 @@ async def test_token_cap_temperature_and_breadth_pass_through(sim: Simulator) ->
 
 
 async def test_country_reaches_the_api_as_user_location(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="perplexity", country="ca")
     body = sim["perplexity"].requests[0].json()
     assert body["web_search_options"] == {
@@ -185,7 +176,7 @@ async def test_tool_text_for_the_model(sim: Simulator) -> None:
             snippet="Coroutines.",
         )
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="perplexity")
     assert result.text == (
         "Simulated answer about python asyncio from 1 sources.[1]\n"
@@ -214,14 +205,14 @@ async def test_a_plain_json_completion_is_read_too(sim: Simulator) -> None:
     sim["perplexity"].enqueue(
         Fault.http(200, json.dumps(completion), {"Content-Type": "application/json"})
     )
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="perplexity")
     assert response.answer == "Plain answer [1]"
     assert [s.url for s in response.sources] == ["https://a.example.org/"]
 
 
 async def test_openrouter_fallback(sim: Simulator) -> None:
-    async with _client(sim, {"openrouter": "or-key"}) as ws:
+    async with sim_client(sim, api_keys={"openrouter": "or-key"}) as ws:
         response = await ws.search(QUERY, provider="perplexity", limit=2)
     (request,) = sim["perplexity"].requests
     assert request.path == "/api/v1/chat/completions"
@@ -248,7 +239,7 @@ async def test_cookies_use_the_ask_endpoint(
     monkeypatch.setenv(
         "PERPLEXITY_COOKIES", "pplx.visitor-id=v; __Secure-next-auth.session-token=s"
     )
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(QUERY, provider="perplexity", limit=2, max_tokens=50)
     (request,) = sim["perplexity"].requests
     assert request.path == "/rest/sse/perplexity_ask"
@@ -277,17 +268,17 @@ async def test_cookies_use_the_ask_endpoint(
 async def test_cookies_are_in_the_auto_chain(
     sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         nothing = await ws.run(QUERY)
     assert nothing.text == "Error: No web search provider configured."
     monkeypatch.setenv("PERPLEXITY_COOKIES", "a=b")
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         result = await ws.run(QUERY)
     assert not result.is_error and result.response.provider == "perplexity"
 
 
 async def test_anonymous_when_selected_without_credentials(sim: Simulator) -> None:
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(QUERY, provider="perplexity")
     (request,) = sim["perplexity"].requests
     assert request.path == "/rest/sse/perplexity_ask"
@@ -382,7 +373,7 @@ async def test_a_failing_method_falls_through_to_the_next(
 ) -> None:
     monkeypatch.setenv("PERPLEXITY_COOKIES", "expired=1")
     sim["perplexity"].enqueue(Fault.unauthorized())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="perplexity")
     assert [r.path for r in sim["perplexity"].requests] == [
         "/rest/sse/perplexity_ask",
@@ -402,7 +393,7 @@ async def test_every_method_failing_raises_the_last_error(
 
 async def test_ask_transport_failure_is_retried_once(sim: Simulator) -> None:
     sim["perplexity"].enqueue(Fault.reset())
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(QUERY, provider="perplexity")
     assert len(sim["perplexity"].requests) == 2
     assert response.answer == "Simulated answer about python asyncio."
@@ -505,7 +496,7 @@ async def test_guard_an_ask_stream_with_any_end_marker_answers(
     # end of the stream lets its answer through.
     body = _ask_stream(_ASK_SOURCES, _ASK_HALF_ANSWER, last, end_event=end_event)
     sim["perplexity"].enqueue(Fault.http(200, body, EVENT_STREAM))
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         response = await ws.search(QUERY, provider="perplexity")
     assert response.answer == "asyncio runs"
     assert [source.url for source in response.sources] == ["https://docs.python.org/3/"]
@@ -559,7 +550,7 @@ async def test_a_finished_stream_without_done_still_answers(sim: Simulator) -> N
     # Guard (passes before and after): the capture's last chunk carries finish_reason, which
     # is the end of the stream whether or not "data: [DONE]" follows it.
     sim["perplexity"].enqueue(Fault.http(200, _captured_stream(), EVENT_STREAM))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="perplexity")
     assert response.answer == "The current population of **[2][3]"
 
@@ -588,7 +579,7 @@ async def test_mixed_domain_filters_send_the_allowlist_and_check_the_rest_here(
     sim: Simulator, keys: dict[str, str] | None, path: str
 ) -> None:
     sim["perplexity"].results = list(DOMAIN_PAGES)
-    async with _client(sim, keys) as ws:
+    async with sim_client(sim, api_keys=keys) as ws:
         result = await ws.run(MIXED, provider="perplexity", use_cache=False)
     (request,) = sim["perplexity"].requests
     assert request.path == path
@@ -605,7 +596,7 @@ async def test_mixed_domain_filters_send_the_allowlist_and_check_the_rest_here(
 
 async def test_the_ask_endpoint_gets_one_mode_too(sim: Simulator) -> None:
     sim["perplexity"].results = list(DOMAIN_PAGES)
-    async with _client(sim, {}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         result = await ws.run(MIXED, provider="perplexity", use_cache=False)
     (request,) = sim["perplexity"].requests
     assert request.path == "/rest/sse/perplexity_ask"
@@ -624,7 +615,7 @@ async def test_a_denylist_over_20_is_asked_in_the_question_and_checked_here(
 ) -> None:
     excluded = (*(f"spam{i}.example.net" for i in range(20)), "reddit.com")
     sim["perplexity"].results = list(DOMAIN_PAGES)
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run("tokio", provider="perplexity", exclude_domains=excluded)
     body = sim["perplexity"].requests[0].json()
     assert "search_domain_filter" not in body  # 21 entries: more than Perplexity takes

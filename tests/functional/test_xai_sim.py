@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from websearch_core import WebSearch
+from tests.functional._sim_helpers import fault_failure, sim_client
 from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
@@ -35,27 +35,17 @@ async def sim() -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
-
-
 async def _failure(
     sim: Simulator, fault: Fault, overrides: dict[str, Any] | None = None
 ) -> SearchProviderError:
-    sim["xai"].enqueue(fault)
-    async with _client(sim, **(overrides or {})) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="xai")
-    (failure,) = caught.value.failures
-    assert failure.provider == "xai"
-    return failure
+    return await fault_failure(sim, "xai", QUERY, fault, overrides)
 
 
 # --- request shape and success ----------------------------------------------------------------
 
 
 async def test_request_shape_and_parsed_response(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="xai")
 
     (request,) = sim["xai"].requests
@@ -99,7 +89,7 @@ async def test_tool_text(sim: Simulator) -> None:
             snippet="Tasks run coroutines.",
         )
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="xai")
     url = "https://docs.python.org/3/library/asyncio-task.html"
     assert result.text == (
@@ -111,7 +101,7 @@ async def test_tool_text(sim: Simulator) -> None:
 
 async def test_a_limit_and_recency_make_one_request_without_live_search(sim: Simulator) -> None:
     # The simulator answers search_parameters with 410, as xAI does since Live Search ended.
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(
             QUERY, provider="xai", limit=3, recency="week", max_tokens=512, temperature=0.4
         )
@@ -136,7 +126,7 @@ async def test_domains_go_in_the_tool_and_the_rest_in_the_question(sim: Simulato
         )
     ]
     many = ("python.org", "realpython.com", "a.example", "b.example", "c.example", "d.example")
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         one = await ws.search(f"{QUERY} site:python.org -site:spam.example", provider="xai")
         six = await ws.search(QUERY, provider="xai", include_domains=many)
         out = await ws.search(QUERY, provider="xai", exclude_domains=("realpython.com",))
@@ -172,7 +162,7 @@ async def test_local_cap_defaults_to_10_and_stops_at_30(sim: Simulator) -> None:
         SimResult(title=f"r{i}", url=f"https://r{i}.example.com/", snippet=f"s{i}")
         for i in range(40)
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         default = await ws.search(QUERY, provider="xai")
         widest = await ws.search("another query", provider="xai", num_search_results=80)
     assert len(default.sources) == len(default.citations) == 10
@@ -194,7 +184,7 @@ async def test_the_simulator_answers_live_search_with_410(sim: Simulator) -> Non
 
 async def test_search_model_variable(sim: Simulator, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XAI_SEARCH_MODEL", "grok-4-fast-reasoning")
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="xai")
     assert sim["xai"].requests[0].json()["model"] == "grok-4-fast-reasoning"
     assert response.model == "grok-4-fast-reasoning"
@@ -219,7 +209,7 @@ async def test_spent_credits_429_is_a_quota_failure_asked_once(sim: Simulator) -
     simulated = sim["xai"].protocol
     assert isinstance(simulated, XaiProtocol)
     simulated.credits_spent = True
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="xai")
     (failure,) = caught.value.failures

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from websearch_core import WebSearch, __version__
+from tests.functional._sim_helpers import failure_after, sim_client
+from websearch_core import __version__
 from websearch_core.errors import (
-    AllProvidersFailedError,
     AuthorizationError,
     ProviderConnectionError,
     QuotaExhaustedError,
@@ -32,20 +32,10 @@ async def sim() -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
-
-
 async def _failure(
     sim: Simulator, *faults: Fault | None, overrides: dict[str, Any] | None = None
 ) -> SearchProviderError:
-    sim["zai"].enqueue(*faults)
-    async with _client(sim, **(overrides or {})) as ws:
-        with pytest.raises(AllProvidersFailedError) as caught:
-            await ws.search(QUERY, provider="zai")
-    (failure,) = caught.value.failures
-    assert failure.provider == "zai"
-    return failure
+    return await failure_after(sim, "zai", QUERY, *faults, **(overrides or {}))
 
 
 def _methods(sim: Simulator) -> list[str]:
@@ -56,7 +46,7 @@ def _methods(sim: Simulator) -> list[str]:
 
 
 async def test_session_sequence_and_argument_shapes(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="zai", limit=3)
 
     requests = sim["zai"].requests
@@ -100,7 +90,7 @@ async def test_default_count_and_num_search_results(sim: Simulator) -> None:
     sim["zai"].results = [
         SimResult(title=f"T{i}", url=f"https://e{i}.example.org/", snippet="s") for i in range(30)
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         default = await ws.search(QUERY, provider="zai")
         wide = await ws.search(QUERY, provider="zai", limit=2, num_search_results=25)
     calls = [r.json() for r in sim["zai"].requests]
@@ -118,7 +108,7 @@ async def test_tool_text_for_the_model(sim: Simulator) -> None:
             snippet="Coroutines and tasks.",
         )
     ]
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="zai")
     assert not result.is_error
     assert result.text == (
@@ -162,7 +152,7 @@ async def test_plain_json_reply_without_session_header(sim: Simulator) -> None:
     sim["zai"].enqueue(
         Fault.http(200, initialize, json_type), Fault.http(202), Fault.http(200, call, json_type)
     )
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="zai")
     assert [s.url for s in response.sources] == ["https://a.example.org/"]
     assert all(r.header("Mcp-Session-Id") is None for r in sim["zai"].requests)
@@ -180,7 +170,7 @@ async def test_unauthorized_keeps_zais_message(sim: Simulator) -> None:
     sim["zai"].enqueue(
         Fault.unauthorized(json.dumps({"success": False, "code": 401, "msg": "token expired"}))
     )
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(QUERY, provider="zai")
     assert result.text == "Error: Z.AI API error (401): token expired"
     assert len(sim["zai"].requests) == 2  # no shape retry after an authorization failure
@@ -197,7 +187,7 @@ async def test_missing_key_is_refused_by_the_server_with_its_own_words(sim: Simu
 
 async def test_rate_limited_on_the_tool_call_is_retried_by_the_chain(sim: Simulator) -> None:
     sim["zai"].enqueue(None, None, Fault.rate_limited(retry_after=1))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="zai")
     assert len(response.sources) == 10
     methods = _methods(sim)
