@@ -13,6 +13,7 @@ import pytest_asyncio
 from aiohttp import web
 
 from tests.content._server import PageServer, serve, serve_in_thread
+from tests.functional._sim_helpers import sim_client
 from websearch_core import WebSearch
 from websearch_core.content import FetchTimeoutError, PageContent
 from websearch_core.content.enrich import add_page_content
@@ -50,12 +51,8 @@ async def sim(pages: PageServer) -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _client(sim: Simulator, **overrides: object) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
-
-
 async def test_search_attaches_the_top_pages(sim: Simulator, pages: PageServer) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search("topic", include_content=True)
     sources = response.sources
     assert [s.title for s in sources] == [
@@ -80,7 +77,7 @@ async def test_search_attaches_the_top_pages(sim: Simulator, pages: PageServer) 
 async def test_without_include_content_no_page_is_fetched(
     sim: Simulator, pages: PageServer
 ) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search("topic")
     assert all(source.content is None for source in response.sources)
     assert sum(pages.hits.values()) == 0
@@ -88,19 +85,19 @@ async def test_without_include_content_no_page_is_fetched(
 
 
 async def test_content_limit_chooses_how_many(sim: Simulator, pages: PageServer) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search("topic", include_content=True, content_limit=5)
     assert [s.content is not None for s in response.sources] == [True, True, False, True, True]
     # Named as the caller wrote it: "limit must be 1..20" read as the search's limit.
     with pytest.raises(ValueError, match=r"^content_limit must be 1\.\.20 pages, got 21$"):
-        await _client(sim).search("topic", include_content=True, content_limit=21)
+        await sim_client(sim).search("topic", include_content=True, content_limit=21)
     with pytest.raises(ValueError, match=r"^content_limit must be 1\.\.20 pages, got 0$"):
-        await _client(sim).run("topic", include_content=True, content_limit=0)
+        await sim_client(sim).run("topic", include_content=True, content_limit=0)
     assert len(sim["brave"].requests) == 1  # the bad count was refused before searching
 
 
 async def test_run_keeps_the_spec_layout_and_appends_the_pages(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         plain = await ws.run("topic", use_cache=False)
         result = await ws.run("topic", include_content=True, use_cache=False)
     assert not result.is_error
@@ -115,9 +112,9 @@ async def test_run_keeps_the_spec_layout_and_appends_the_pages(sim: Simulator) -
 
 
 async def test_fence_results_setting_fences_the_search_text(sim: Simulator) -> None:
-    async with _client(sim, fence_results=True) as ws:
+    async with sim_client(sim, fence_results=True) as ws:
         fenced = await ws.run("topic")
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         plain = await ws.run("topic")
     lines = fenced.text.splitlines()
     token = re.fullmatch(

@@ -40,6 +40,7 @@ __all__ = [
     "fault_failure",
     "fault_result",
     "only_failure",
+    "requests_per_provider",
     "sim_client",
     "simulator_fixture",
 ]
@@ -207,6 +208,11 @@ def sim_client(
     """
     keys = sim.api_keys() if api_keys is None else api_keys
     return WebSearch(sim.settings(**overrides), api_keys=keys, oauth_refreshers=oauth_refreshers)
+
+
+def requests_per_provider(sim: Simulator) -> dict[str, int]:
+    """How many requests each simulated provider has had, to see which of them a chain asked."""
+    return {pid: len(sim[pid].requests) for pid in sim.providers}
 
 
 async def only_failure(

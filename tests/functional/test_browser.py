@@ -30,6 +30,7 @@ import pytest
 import pytest_asyncio
 
 from tests.conftest import read_capture
+from tests.functional._sim_helpers import sim_client
 from tests.refused_port import refused_port
 from websearch_core import WebSearch
 from websearch_core.browser import (
@@ -111,8 +112,8 @@ own browser timed out at a load average of 14). Tests about timeouts pass theirs
 
 
 def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    overrides.setdefault("timeout_seconds", BROWSER_TIMEOUT_SECONDS)
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
+    # Kept local: a browser attempt needs longer than the simulator's default timeout.
+    return sim_client(sim, **{"timeout_seconds": BROWSER_TIMEOUT_SECONDS, **overrides})
 
 
 def _paths(requests: list[RecordedRequest]) -> list[str]:

@@ -7,11 +7,11 @@ import os
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
+from tests.functional._sim_helpers import requests_per_provider, sim_client
 from tests.refused_port import refused_port
 from websearch_core import (
     AllProvidersFailedError,
@@ -35,41 +35,32 @@ async def sim() -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _client(sim: Simulator, **overrides: Any) -> WebSearch:
-    keys = overrides.pop("api_keys", sim.api_keys())
-    return WebSearch(sim.settings(**overrides), api_keys=keys)
-
-
-def _hits(sim: Simulator) -> dict[str, int]:
-    return {pid: len(sim[pid].requests) for pid in ALL}
-
-
 async def test_auto_chain_uses_first_available_in_spec_order(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run("python asyncio")
     assert result.error is None
     assert result.response.provider == "tavily"
-    assert _hits(sim) == {"tavily": 1, "brave": 0, "searxng": 0, "duckduckgo": 0}
+    assert requests_per_provider(sim) == {"tavily": 1, "brave": 0, "searxng": 0, "duckduckgo": 0}
     assert [a.outcome for a in result.response.attempts] == ["success"]
 
 
 async def test_unconfigured_providers_are_skipped_silently(sim: Simulator) -> None:
-    async with _client(sim, api_keys={"brave": "k"}) as ws:
+    async with sim_client(sim, api_keys={"brave": "k"}) as ws:
         result = await ws.run("python asyncio")
     assert result.response.provider == "brave"
     assert [a.provider for a in result.response.attempts] == ["brave"]
 
 
 async def test_preferred_provider_goes_first(sim: Simulator) -> None:
-    async with _client(sim, provider="duckduckgo") as ws:
+    async with sim_client(sim, provider="duckduckgo") as ws:
         result = await ws.run("python asyncio")
     assert result.response.provider == "duckduckgo"
-    assert _hits(sim)["tavily"] == 0
+    assert requests_per_provider(sim)["tavily"] == 0
 
 
 async def test_preferred_provider_falls_back_to_the_auto_chain(sim: Simulator) -> None:
     sim["duckduckgo"].enqueue(Fault.challenge())
-    async with _client(sim, provider="duckduckgo") as ws:
+    async with sim_client(sim, provider="duckduckgo") as ws:
         result = await ws.run("python asyncio")
     assert result.response.provider == "tavily"
     assert [(a.provider, a.outcome) for a in result.response.attempts] == [
@@ -81,46 +72,46 @@ async def test_preferred_provider_falls_back_to_the_auto_chain(sim: Simulator) -
 
 async def test_excluded_providers_never_run_even_when_preferred(sim: Simulator) -> None:
     sim["brave"].always(Fault.server_error())
-    async with _client(sim, provider="tavily", exclude=("tavily", "searxng")) as ws:
+    async with sim_client(sim, provider="tavily", exclude=("tavily", "searxng")) as ws:
         result = await ws.run("python asyncio")
     assert result.response.provider == "duckduckgo"
-    assert _hits(sim) == {"tavily": 0, "brave": 1, "searxng": 0, "duckduckgo": 1}
+    assert requests_per_provider(sim) == {"tavily": 0, "brave": 1, "searxng": 0, "duckduckgo": 1}
     assert result.response.attempts[0].outcome == "skipped"
 
 
 async def test_forced_provider_runs_alone(sim: Simulator) -> None:
     sim["searxng"].always(Fault.server_error())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run("python asyncio", provider="searxng")
     assert result.error is not None
     assert result.response.provider == "searxng"
-    assert _hits(sim) == {"tavily": 0, "brave": 0, "searxng": 1, "duckduckgo": 0}
+    assert requests_per_provider(sim) == {"tavily": 0, "brave": 0, "searxng": 1, "duckduckgo": 0}
 
 
 async def test_unavailable_forced_provider_falls_back_to_auto_chain(sim: Simulator) -> None:
-    async with _client(sim, api_keys={}) as ws:
+    async with sim_client(sim, api_keys={}) as ws:
         result = await ws.run("python asyncio", provider="brave")
     # Brave has no key: the auto chain runs instead (SearXNG has an endpoint).
     assert result.response.provider == "searxng"
     assert result.response.attempts[0].provider == "brave"
     assert result.response.attempts[0].outcome == "skipped"
-    assert _hits(sim)["brave"] == 0
+    assert requests_per_provider(sim)["brave"] == 0
 
 
 async def test_unknown_ids_are_configuration_errors(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(ConfigurationError, match="Unknown search provider: bravo"):
             await ws.run("q", provider="bravo")
     # An unknown id in a setting fails when the settings are read, naming the setting.
     with pytest.raises(ValidationError, match=r"provider\n.*Unknown search provider: bravo"):
-        _client(sim, provider="bravo")
+        sim_client(sim, provider="bravo")
     with pytest.raises(ValidationError, match=r"exclude\n.*unknown provider id nope"):
-        _client(sim, exclude=("nope",))
+        sim_client(sim, exclude=("nope",))
 
 
 async def test_empty_response_counts_as_204_and_moves_on(sim: Simulator) -> None:
     sim["tavily"].results = []
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run("python asyncio")
         assert result.response.provider == "brave"
         first = result.response.attempts[0]
@@ -137,9 +128,9 @@ async def test_all_failed_message_lists_each_provider_in_order(sim: Simulator) -
     sim["brave"].always(Fault.payment_required())
     sim["searxng"].always(Fault.forbidden())
     sim["duckduckgo"].always(Fault.challenge())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run("python asyncio")
-    async with _client(sim) as fresh:  # a new client: no cooldowns from the first call
+    async with sim_client(sim) as fresh:  # a new client: no cooldowns from the first call
         with pytest.raises(AllProvidersFailedError) as caught:
             await fresh.search("python asyncio")
     expected = (
@@ -169,7 +160,7 @@ async def test_all_failed_message_drops_a_failures_full_stop_before_the_next(
     for engine in ("duckduckgo", "brave", "searxng"):
         sim[engine].results = []
     sim["tavily"].always(Fault.http(500, "upstream down"))
-    async with _client(sim, providers=("public", "tavily")) as ws:
+    async with sim_client(sim, providers=("public", "tavily")) as ws:
         result = await ws.run("python asyncio", use_cache=False)
     assert result.error == (
         "All web search providers failed: "
@@ -184,37 +175,37 @@ async def test_all_failed_message_drops_a_failures_full_stop_before_the_next(
 
 async def test_single_failure_is_reported_alone(sim: Simulator) -> None:
     sim["brave"].always(Fault.unauthorized())
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run("q", provider="brave")
     assert result.text == "Error: Brave authorization failed (401). Check API key or base URL."
 
 
 async def test_no_provider_configured(sim: Simulator) -> None:
-    async with _client(sim, api_keys={}, exclude=("duckduckgo", "searxng")) as ws:
+    async with sim_client(sim, api_keys={}, exclude=("duckduckgo", "searxng")) as ws:
         result = await ws.run("python asyncio")
         with pytest.raises(NoProviderConfiguredError, match=r"No web search provider configured\."):
             await ws.search("python asyncio")
     assert result.text == "Error: No web search provider configured."
     assert result.response.provider == "none"
-    assert sum(_hits(sim).values()) == 0
+    assert sum(requests_per_provider(sim).values()) == 0
 
 
 async def test_cancellation_propagates_instead_of_error_text(sim: Simulator) -> None:
     sim["tavily"].always(Fault.hang(30))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         task = asyncio.create_task(ws.run("python asyncio"))
         while not sim["tavily"].requests:
             await asyncio.sleep(0.01)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-    assert _hits(sim)["brave"] == 0
+    assert requests_per_provider(sim)["brave"] == 0
 
 
 async def test_secrets_never_reach_the_text_or_the_errors(sim: Simulator) -> None:
     key = "sk-very-secret-brave-key"
     sim["brave"].always(Fault.http(500, body=f"upstream echoed token={key}"))
-    async with _client(sim, api_keys={"brave": key}) as ws:
+    async with sim_client(sim, api_keys={"brave": key}) as ws:
         result = await ws.run("q", provider="brave")
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search("q", provider="brave")
@@ -229,7 +220,7 @@ async def test_a_key_echoed_in_a_successful_answer_is_masked(sim: Simulator) -> 
     sim["brave"].results = [
         SimResult(f"Debug page for {key}", "https://example.org/a", f"it says token={key}")
     ]
-    async with _client(sim, api_keys={"brave": key}) as ws:
+    async with sim_client(sim, api_keys={"brave": key}) as ws:
         first = await ws.run("q", provider="brave")
         cached = await ws.run("q", provider="brave")  # what the cache kept is masked too
     assert first.error is None and "token=***" in first.text
@@ -247,7 +238,7 @@ async def test_a_password_written_in_a_base_url_is_never_shown(sim: Simulator) -
     texts = []
     for base_url in (echoing, refused):
         base_urls = {**sim.base_urls(), "brave": base_url}
-        async with _client(sim, base_urls=base_urls) as ws:
+        async with sim_client(sim, base_urls=base_urls) as ws:
             result = await ws.run("q", provider="brave")
         assert result.error is not None
         texts.append(result.text + result.response.model_dump_json())
@@ -266,7 +257,7 @@ async def test_brave_s_per_second_429_is_waited_out_not_taken_for_a_spent_month(
         '{"rate_limit":1,"rate_current":1,"quota_limit":2000,"quota_current":15}}}'
     )
     sim["brave"].enqueue(Fault.http(429, body=body))
-    async with _client(sim, providers=("brave", "duckduckgo")) as ws:
+    async with sim_client(sim, providers=("brave", "duckduckgo")) as ws:
         first = await ws.run("first")
         second = await ws.run("second")
     attempts = [(a.provider, a.outcome) for a in first.response.attempts]
@@ -279,7 +270,7 @@ async def test_a_call_cancelled_while_waiting_out_a_rate_limit_leaves_the_mark(
     sim: Simulator,
 ) -> None:
     sim["brave"].enqueue(Fault.rate_limited(retry_after=2))
-    async with _client(sim, providers=("brave", "duckduckgo")) as ws:
+    async with sim_client(sim, providers=("brave", "duckduckgo")) as ws:
         with pytest.raises(TimeoutError):
             await asyncio.wait_for(ws.run("first"), 0.5)  # gives up during the 2 s wait
         second = await ws.run("second")
@@ -296,7 +287,7 @@ async def test_a_key_exported_after_a_search_is_masked_in_the_next(
     key = "tvly-exported-after-the-first-search-0123"
     sim["tavily"].always(Fault.http(500, body=f"upstream echoed token={key}"))
     keys = {pid: value for pid, value in sim.api_keys().items() if pid != "tavily"}
-    async with _client(sim, api_keys=keys) as ws:
+    async with sim_client(sim, api_keys=keys) as ws:
         await ws.run("first")  # the client's shared parts are built without the key
         monkeypatch.setenv("TAVILY_API_KEY", key)
         result = await ws.run("second", provider="tavily")
@@ -305,7 +296,7 @@ async def test_a_key_exported_after_a_search_is_masked_in_the_next(
 
 
 async def test_one_session_is_reused_across_calls(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.run("first")
         session = ws._session
         await ws.run("second")
@@ -333,7 +324,7 @@ async def test_a_forced_provider_that_cannot_run_falls_back_to_the_preferred_one
     sim: Simulator,
 ) -> None:
     keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
-    async with _client(
+    async with sim_client(
         sim, api_keys=keys, provider="brave", exclude=("searxng", "duckduckgo")
     ) as ws:
         result = await ws.run("python asyncio", provider="tavily")
@@ -349,7 +340,7 @@ async def test_a_listed_provider_that_cannot_run_is_reported_not_skipped(
     sim: Simulator,
 ) -> None:
     keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
-    async with _client(sim, api_keys=keys, providers=("tavily",)) as ws:
+    async with sim_client(sim, api_keys=keys, providers=("tavily",)) as ws:
         result = await ws.run("python asyncio")
         with pytest.raises(NoProviderCanRunError) as raised:
             await ws.search("python asyncio")
@@ -361,7 +352,7 @@ async def test_a_listed_provider_that_cannot_run_is_reported_not_skipped(
     )
     assert result.error == f"No web search provider configured. {why}"
     assert result.response.provider == "tavily"
-    assert sum(_hits(sim).values()) == 0
+    assert sum(requests_per_provider(sim).values()) == 0
     # Both what it was raised as before and what it is: nothing could run.
     assert isinstance(raised.value, AllProvidersFailedError)
     assert isinstance(raised.value, NoProviderConfiguredError)
@@ -372,7 +363,7 @@ async def test_a_listed_provider_that_cannot_run_is_reported_not_skipped(
 async def test_a_chain_whose_listed_providers_all_lack_their_keys_names_each(
     sim: Simulator,
 ) -> None:
-    async with _client(sim, api_keys={}, providers=("brave", "tavily")) as ws:
+    async with sim_client(sim, api_keys={}, providers=("brave", "tavily")) as ws:
         result = await ws.run("python asyncio")
     assert result.error == (
         "No web search provider configured. brave: Brave web search is unavailable. Configure "
@@ -380,7 +371,7 @@ async def test_a_chain_whose_listed_providers_all_lack_their_keys_names_each(
         "BRAVE_API_KEY; tavily: Tavily web search is unavailable. Configure its credentials or "
         "select the automatic provider chain. To configure it, set TAVILY_API_KEY."
     )
-    assert sum(_hits(sim).values()) == 0
+    assert sum(requests_per_provider(sim).values()) == 0
 
 
 async def test_a_listed_provider_asked_and_failing_is_a_failure_not_a_setup_problem(
@@ -388,7 +379,7 @@ async def test_a_listed_provider_asked_and_failing_is_a_failure_not_a_setup_prob
 ) -> None:
     sim["brave"].always(Fault.server_error(503, "down"))
     keys = {"brave": sim.api_keys()["brave"]}
-    async with _client(sim, api_keys=keys, providers=("tavily", "brave")) as ws:
+    async with sim_client(sim, api_keys=keys, providers=("tavily", "brave")) as ws:
         with pytest.raises(AllProvidersFailedError) as raised:
             await ws.search("python asyncio")
     assert not isinstance(raised.value, NoProviderConfiguredError)
@@ -401,14 +392,14 @@ async def test_a_forced_provider_that_cannot_run_says_why_before_the_fallbacks(
     sim["brave"].always(Fault.server_error(503, "down"))
     sim["duckduckgo"].always(Fault.server_error(503, "down"))
     keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
-    async with _client(sim, api_keys=keys, exclude=("searxng",)) as ws:
+    async with sim_client(sim, api_keys=keys, exclude=("searxng",)) as ws:
         result = await ws.run("python asyncio", provider="tavily")
     assert result.is_error
     assert result.text.startswith(
         "Error: All web search providers failed: tavily: Tavily was forced but cannot run "
         "(no API key: set TAVILY_API_KEY); fell back to the auto chain; brave: "
     )
-    assert _hits(sim)["tavily"] == 0
+    assert requests_per_provider(sim)["tavily"] == 0
 
 
 async def test_a_forced_provider_that_cannot_run_is_not_listed_again_by_the_fallback(
@@ -416,14 +407,14 @@ async def test_a_forced_provider_that_cannot_run_is_not_listed_again_by_the_fall
 ) -> None:
     """An explicit list naming it would report it a second time, with the spec's text."""
     keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
-    async with _client(sim, providers=("tavily", "brave"), api_keys=keys) as ws:
+    async with sim_client(sim, providers=("tavily", "brave"), api_keys=keys) as ws:
         result = await ws.run("python asyncio", provider="tavily")
     assert result.response.provider == "brave"
     assert [(a.provider, a.outcome) for a in result.response.attempts] == [
         ("tavily", "skipped"),
         ("brave", "success"),
     ]
-    assert _hits(sim)["tavily"] == 0
+    assert requests_per_provider(sim)["tavily"] == 0
 
 
 @pytest.mark.parametrize("pasted", ["k-1\r\nX-Injected: 1", "k-1\nsecond-line", "k-\x00-1"])
@@ -435,7 +426,7 @@ async def test_a_key_with_a_line_break_is_named_and_the_chain_moves_on(
     store = Path(os.environ["WEBSEARCH_CREDENTIALS_FILE"])
     store.write_text(json.dumps({"tavily": {"api_key": pasted}}), encoding="utf-8")
     keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
-    async with _client(sim, providers=("tavily", "brave"), api_keys=keys) as ws:
+    async with sim_client(sim, providers=("tavily", "brave"), api_keys=keys) as ws:
         chained = await ws.run("python asyncio")
         forced = await ws.run("python asyncio", provider="tavily", use_cache=False)
         again = await ws.run("python asyncio", provider="tavily", use_cache=False)
@@ -461,7 +452,7 @@ async def test_a_key_with_a_line_break_is_named_and_the_chain_moves_on(
             f"Tavily was forced but cannot run ({expected.removesuffix('.')}); "
             "fell back to the auto chain"
         )
-    assert _hits(sim)["tavily"] == 0
+    assert requests_per_provider(sim)["tavily"] == 0
 
 
 async def test_each_attempt_s_log_record_carries_its_attempt_as_fields(
@@ -472,7 +463,7 @@ async def test_each_attempt_s_log_record_carries_its_attempt_as_fields(
     sim["tavily"].always(Fault.server_error(503))
     sim["brave"].always(Fault.payment_required())
     with caplog.at_level(logging.INFO, logger="websearch_core"):
-        async with _client(sim, state_backend="memory") as ws:
+        async with sim_client(sim, state_backend="memory") as ws:
             first = await ws.run("python asyncio")
             again = await ws.run("python asyncio")
     fields = [
@@ -499,7 +490,7 @@ async def test_a_timeout_the_deadline_cut_short_says_so(sim: Simulator) -> None:
     left of the search's deadline. A provider's own timeout keeps the plain text."""
     sim["tavily"].always(Fault.hang(10))
     sim["brave"].always(Fault.hang(10))
-    async with _client(
+    async with sim_client(
         sim, providers=["tavily", "brave"], timeout_seconds=0.8, deadline_seconds=1.5
     ) as ws:
         result = await ws.run("python", use_cache=False)
@@ -519,7 +510,7 @@ async def test_a_preferred_provider_without_its_key_says_why_in_the_failure(
     # auto chain answers, as the spec has it, and its error names Brave and what to set.
     sim["duckduckgo"].always(Fault.server_error(503))
     keys = {pid: key for pid, key in sim.api_keys().items() if pid not in ("brave", "tavily")}
-    async with _client(sim, api_keys=keys, provider="brave", exclude=("searxng",)) as ws:
+    async with sim_client(sim, api_keys=keys, provider="brave", exclude=("searxng",)) as ws:
         result = await ws.run("python asyncio")
         with pytest.raises(AllProvidersFailedError) as raised:
             await ws.search("python asyncio", use_cache=False)
@@ -532,14 +523,14 @@ async def test_a_preferred_provider_without_its_key_says_why_in_the_failure(
     assert str(raised.value) == result.error
     first = result.response.attempts[0]
     assert (first.provider, first.outcome, first.detail) == ("brave", "skipped", why)
-    assert _hits(sim)["brave"] == 0
+    assert requests_per_provider(sim)["brave"] == 0
 
 
 async def test_a_preferred_provider_without_its_key_leaves_the_answer_alone(
     sim: Simulator,
 ) -> None:
     keys = {pid: key for pid, key in sim.api_keys().items() if pid != "brave"}
-    async with _client(sim, api_keys=keys, provider="brave") as ws:
+    async with sim_client(sim, api_keys=keys, provider="brave") as ws:
         result = await ws.run("python asyncio")
     assert result.error is None and result.response.provider == "tavily"
     assert [(a.provider, a.outcome) for a in result.response.attempts] == [

@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.functional._sim_helpers import gemini_protocol
-from websearch_core import WebSearch
+from tests.functional._sim_helpers import gemini_protocol, sim_client
 from websearch_core.errors import AllProvidersFailedError, ProviderTimeoutError
 from websearch_core.providers._gemini_time_refusal import forget_refusals
 from websearch_core.testing import Fault, Simulator
@@ -40,10 +39,6 @@ async def sim() -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _client(sim: Simulator, **overrides: object) -> WebSearch:
-    return WebSearch(sim.settings(**overrides), api_keys=sim.api_keys())
-
-
 def _tools(sim: Simulator, index: int) -> Any:
     return sim["gemini"].requests[index].json()["tools"]
 
@@ -55,7 +50,7 @@ def _question(sim: Simulator, index: int) -> str:
 async def test_refused_filter_is_resent_once_with_the_dates_in_the_question(
     sim: Simulator,
 ) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(DATED, provider="gemini")
 
     first, second = sim["gemini"].requests  # one extra request, no more
@@ -69,7 +64,7 @@ async def test_refused_filter_is_resent_once_with_the_dates_in_the_question(
 
 
 async def test_refused_recency_answers_and_is_recorded_as_ignored(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="gemini", recency="year")
 
     assert len(sim["gemini"].requests) == 2
@@ -80,9 +75,9 @@ async def test_refused_recency_answers_and_is_recorded_as_ignored(sim: Simulator
 
 
 async def test_later_searches_skip_straight_to_the_question_form(sim: Simulator) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(f"{QUERY} one", provider="gemini", recency="week")
-    async with _client(sim) as ws:  # another client of the same process
+    async with sim_client(sim) as ws:  # another client of the same process
         response = await ws.search(f"{QUERY} two after:2025-01-01", provider="gemini")
 
     assert len(sim["gemini"].requests) == 3  # the second search: one request
@@ -93,10 +88,10 @@ async def test_later_searches_skip_straight_to_the_question_form(sim: Simulator)
 
 
 async def test_the_memory_is_per_model(sim: Simulator, monkeypatch: pytest.MonkeyPatch) -> None:
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         await ws.search(QUERY, provider="gemini", recency="week")
     monkeypatch.setenv("GEMINI_SEARCH_MODEL", "gemini-3.5-flash")
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         response = await ws.search(QUERY, provider="gemini", recency="week")
 
     assert len(sim["gemini"].requests) == 3
@@ -107,7 +102,7 @@ async def test_the_memory_is_per_model(sim: Simulator, monkeypatch: pytest.Monke
 
 async def test_the_resend_keeps_to_the_attempts_deadline(sim: Simulator) -> None:
     sim["gemini"].enqueue(None, Fault.hang(seconds=30))  # refused at once, then no answer
-    async with _client(sim, timeout_seconds=3) as ws:
+    async with sim_client(sim, timeout_seconds=3) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini", recency="month")
 
@@ -124,7 +119,7 @@ def _google_error(message: str) -> str:
 async def test_guard_another_400_stands_as_before(sim: Simulator) -> None:
     """A guard (it passes before the change too): only a 400 naming the field is resent."""
     sim["gemini"].enqueue(Fault.http(400, _google_error("Request contains an invalid argument.")))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError) as caught:
             await ws.search(QUERY, provider="gemini", recency="week")
 
@@ -140,7 +135,7 @@ async def test_guard_a_400_naming_the_field_unsent_stands(sim: Simulator) -> Non
     """A guard (it passes before the change too): no filter sent, nothing to leave out."""
     message = "Unknown name \"timeRangeFilter\" at 'tools[0].google_search'"
     sim["gemini"].enqueue(Fault.http(400, _google_error(message)))
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         with pytest.raises(AllProvidersFailedError):
             await ws.search(QUERY, provider="gemini")
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from tests.functional._sim_helpers import requests_per_provider, sim_client
 from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.testing import Fault, Simulator
 
@@ -43,14 +44,8 @@ def _state_env(state: dict[str, Any]) -> dict[str, str]:
 
 
 def _client(sim: Simulator, state: dict[str, Any] | None = None, **overrides: Any) -> WebSearch:
-    values: dict[str, Any] = {"providers": CHAIN}
-    values.update(state or {})
-    values.update(overrides)
-    return WebSearch(sim.settings(**values), api_keys=sim.api_keys())
-
-
-def _hits(sim: Simulator) -> dict[str, int]:
-    return {pid: len(sim[pid].requests) for pid in sim.providers}
+    # Kept local: every quota test runs on CHAIN, its state store given positionally.
+    return sim_client(sim, **{"providers": CHAIN, **(state or {}), **overrides})
 
 
 async def test_exhausted_provider_is_skipped_without_a_request(sim: Simulator) -> None:
@@ -58,10 +53,10 @@ async def test_exhausted_provider_is_skipped_without_a_request(sim: Simulator) -
     async with _client(sim, cache=False) as ws:
         first = await ws.run("python asyncio")
         assert first.response.provider == "tavily"
-        assert _hits(sim)["brave"] == 1
+        assert requests_per_provider(sim)["brave"] == 1
         second = await ws.run("python asyncio")
     assert second.response.provider == "tavily"
-    assert _hits(sim)["brave"] == 1  # nothing was sent to Brave the second time
+    assert requests_per_provider(sim)["brave"] == 1  # nothing was sent to Brave the second time
     skipped = second.response.attempts[0]
     assert (skipped.provider, skipped.outcome) == ("brave", "skipped")
     assert skipped.detail is not None and "Brave is out of quota until" in skipped.detail
@@ -101,7 +96,7 @@ async def test_a_provider_skipped_without_a_request_is_named_in_the_final_error(
         only = await alone.run("python asyncio")
         with pytest.raises(AllProvidersFailedError) as raised:
             await alone.search("python asyncio")
-    assert _hits(sim)["brave"] == 1  # neither search sent Brave a request
+    assert requests_per_provider(sim)["brave"] == 1  # neither search sent Brave a request
     # The skip is a failure of the chain: the caller reads why Brave was not asked.
     assert both.error is not None
     assert both.error.startswith("All web search providers failed: brave: Brave is out of quota")
@@ -121,7 +116,7 @@ async def test_a_forced_provider_is_asked_even_while_it_is_marked_out(sim: Simul
     assert marked.response.provider == "tavily"
     # Forcing means "ask this provider": the caller may know the quota was renewed.
     assert forced.error is None and forced.response.provider == "brave"
-    assert _hits(sim)["brave"] == 2
+    assert requests_per_provider(sim)["brave"] == 2
     assert [(a.provider, a.outcome) for a in forced.response.attempts] == [("brave", "success")]
 
 
@@ -132,7 +127,7 @@ async def test_listed_chain_is_exactly_those_providers(sim: Simulator) -> None:
         result = await ws.run("python asyncio")
     assert result.error is not None
     assert result.error.startswith("All web search providers failed: brave: ")
-    assert _hits(sim)["duckduckgo"] == 0  # always available, but not listed
+    assert requests_per_provider(sim)["duckduckgo"] == 0  # always available, but not listed
 
 
 async def test_short_retry_after_is_waited_out_and_retried_once(sim: Simulator) -> None:
@@ -142,7 +137,7 @@ async def test_short_retry_after_is_waited_out_and_retried_once(sim: Simulator) 
         result = await ws.run("python asyncio")
         waited = asyncio.get_running_loop().time() - started
     assert result.response.provider == "brave"
-    assert _hits(sim)["brave"] == 2 and _hits(sim)["tavily"] == 0
+    assert requests_per_provider(sim)["brave"] == 2 and requests_per_provider(sim)["tavily"] == 0
     assert waited >= 0.9
     outcomes = [(a.provider, a.outcome, a.status) for a in result.response.attempts]
     assert outcomes == [("brave", "failed", 429), ("brave", "success", None)]
@@ -153,7 +148,7 @@ async def test_a_retry_after_equal_to_the_wait_budget_is_waited_out(sim: Simulat
     async with _client(sim, rate_limit_wait_seconds=1) as ws:
         result = await ws.run("python asyncio")
     assert result.response.provider == "brave"  # "a wait of up to 1 s": 1 s included
-    assert _hits(sim)["brave"] == 2 and _hits(sim)["tavily"] == 0
+    assert requests_per_provider(sim)["brave"] == 2 and requests_per_provider(sim)["tavily"] == 0
 
 
 async def test_repeated_rate_limit_after_the_retry_moves_on(sim: Simulator) -> None:
@@ -161,7 +156,7 @@ async def test_repeated_rate_limit_after_the_retry_moves_on(sim: Simulator) -> N
     async with _client(sim) as ws:
         result = await ws.run("python asyncio")
     assert result.response.provider == "tavily"
-    assert _hits(sim)["brave"] == 2  # the first try and exactly one retry
+    assert requests_per_provider(sim)["brave"] == 2  # the first try and exactly one retry
 
 
 async def test_a_mark_keeps_the_first_300_characters_of_its_error(sim: Simulator) -> None:
@@ -186,7 +181,7 @@ async def test_long_retry_after_moves_on_and_the_cooldown_outlives_the_process(
     async with _client(sim, shared_state) as ws:
         result = await ws.run("python asyncio")
     assert result.response.provider == "tavily"
-    assert _hits(sim)["brave"] == 1
+    assert requests_per_provider(sim)["brave"] == 1
     # A new process reading the same state directory sees Brave cooling down.
     code = (
         "import asyncio, json, sys\n"
@@ -213,7 +208,7 @@ async def test_two_processes_share_one_ledger(sim: Simulator, shared_state: dict
     sim["brave"].enqueue(Fault.payment_required())
     async with _client(sim, shared_state, cache=False) as ws:
         await ws.run("first process")
-    assert _hits(sim)["brave"] == 1
+    assert requests_per_provider(sim)["brave"] == 1
     # Another process, pointed at the same simulator and state, skips Brave at once.
     env = {**os.environ, **_state_env(shared_state)}
     for pid, url in sim.base_urls().items():
@@ -240,7 +235,7 @@ async def test_two_processes_share_one_ledger(sim: Simulator, shared_state: dict
     provider, outcomes = json.loads(out)
     assert provider == "tavily"
     assert outcomes == ["skipped", "success"]
-    assert _hits(sim)["brave"] == 1
+    assert requests_per_provider(sim)["brave"] == 1
 
 
 async def test_cache_hit_sends_nothing(sim: Simulator) -> None:
@@ -253,14 +248,14 @@ async def test_cache_hit_sends_nothing(sim: Simulator) -> None:
     assert second.response.cached and second.text == first.text
     assert [a.outcome for a in second.response.attempts] == ["cached"]
     assert not bypass.response.cached and not other.response.cached
-    assert _hits(sim)["brave"] == 3
+    assert requests_per_provider(sim)["brave"] == 3
 
 
 async def test_cache_can_be_switched_off(sim: Simulator) -> None:
     async with _client(sim, cache=False) as ws:
         await ws.run("python asyncio")
         await ws.run("python asyncio")
-    assert _hits(sim)["brave"] == 2
+    assert requests_per_provider(sim)["brave"] == 2
 
 
 async def test_cache_ttl_expires(sim: Simulator) -> None:
@@ -269,7 +264,7 @@ async def test_cache_ttl_expires(sim: Simulator) -> None:
         await asyncio.sleep(0.3)
         again = await ws.run("python asyncio")
     assert not again.response.cached
-    assert _hits(sim)["brave"] == 2
+    assert requests_per_provider(sim)["brave"] == 2
 
 
 async def test_stale_answer_is_served_when_every_provider_fails(sim: Simulator) -> None:
@@ -304,7 +299,7 @@ async def test_pinned_provider_never_switches(sim: Simulator) -> None:
     async with _client(sim, providers=(), provider="brave", fallback=False) as ws:
         result = await ws.run("python asyncio")
     assert result.error == "Brave API error (500): internal error"
-    assert _hits(sim) == {"brave": 1, "tavily": 0, "searxng": 0, "duckduckgo": 0}
+    assert requests_per_provider(sim) == {"brave": 1, "tavily": 0, "searxng": 0, "duckduckgo": 0}
 
 
 async def test_pinned_provider_that_cannot_run_says_so(sim: Simulator) -> None:
@@ -315,7 +310,7 @@ async def test_pinned_provider_that_cannot_run_says_so(sim: Simulator) -> None:
         "No web search provider configured. Brave web search is unavailable. Configure its "
         "credentials or select the automatic provider chain. To configure it, set BRAVE_API_KEY."
     )
-    assert sum(_hits(sim).values()) == 0
+    assert sum(requests_per_provider(sim).values()) == 0
 
 
 async def test_request_budget_is_counted_and_enforced(sim: Simulator) -> None:
@@ -323,7 +318,7 @@ async def test_request_budget_is_counted_and_enforced(sim: Simulator) -> None:
         for _ in range(3):
             result = await ws.run("python asyncio")
         rows = {row.id: row for row in await ws.provider_status()}
-    assert _hits(sim)["brave"] == 2
+    assert requests_per_provider(sim)["brave"] == 2
     assert result.response.provider == "tavily"
     assert result.response.attempts[0].detail == (
         "Brave budget of 2/month is spent (2 used); skipped without a request."
@@ -339,7 +334,7 @@ async def test_authorization_failure_keeps_the_provider_out_for_a_while(sim: Sim
         await ws.run("python asyncio")
         await ws.run("python asyncio")
         rows = {row.id: row for row in await ws.provider_status()}
-        assert _hits(sim)["brave"] == 1
+        assert requests_per_provider(sim)["brave"] == 1
         assert rows["brave"].mark is not None and rows["brave"].mark.kind == "unauthorized"
         assert "Brave refused its credentials until" in rows["brave"].reason
         skip = await ws.run("python asyncio")
@@ -347,7 +342,7 @@ async def test_authorization_failure_keeps_the_provider_out_for_a_while(sim: Sim
         assert skip.response.attempts[0].detail.endswith("; skipped without a request.")
         await asyncio.sleep(0.4)
         await ws.run("python asyncio")
-    assert _hits(sim)["brave"] == 2
+    assert requests_per_provider(sim)["brave"] == 2
 
 
 @pytest.mark.parametrize(("cooldown", "hinted"), [(3600, False), (3601, True)])
@@ -370,10 +365,10 @@ async def test_circuit_breaker_opens_after_repeated_failures_and_resets(sim: Sim
         await ws.run("one")  # first failure: forgiven
         await ws.run("two")  # second consecutive failure: the breaker opens
         await ws.run("three")  # skipped
-        assert _hits(sim)["brave"] == 2
+        assert requests_per_provider(sim)["brave"] == 2
         await ws.reset_provider("brave")
         await ws.run("four")  # reset clears the mark; Brave answers again
-        assert _hits(sim)["brave"] == 3
+        assert requests_per_provider(sim)["brave"] == 3
         store = await ws.state()
         assert await store.record_failure("brave") == 1  # the success reset the counter
 
@@ -385,7 +380,7 @@ async def test_a_success_between_two_failures_keeps_the_breaker_closed(sim: Simu
             await ws.run(query)
         fourth = await ws.run("four")
     assert fourth.response.provider == "brave"  # the breaker counts consecutive failures
-    assert _hits(sim)["brave"] == 4
+    assert requests_per_provider(sim)["brave"] == 4
 
 
 async def test_a_refused_request_is_not_counted_by_the_breaker(sim: Simulator) -> None:
@@ -395,7 +390,7 @@ async def test_a_refused_request_is_not_counted_by_the_breaker(sim: Simulator) -
             await ws.run(query)
         third = await ws.run("three")
     assert third.response.provider == "brave"  # the breaker counts 5xx, timeouts, resets
-    assert _hits(sim)["brave"] == 3
+    assert requests_per_provider(sim)["brave"] == 3
 
 
 async def test_provider_reset_clears_marks(sim: Simulator) -> None:
@@ -433,7 +428,7 @@ async def test_brave_rate_limit_headers_tell_rate_limit_from_quota(sim: Simulato
     assert first.detail == "rate limited; retrying after 1s"
     assert second.status == 429 and second.outcome == "failed"
     assert rows["brave"].mark is not None and rows["brave"].mark.kind == "exhausted"
-    assert _hits(sim)["brave"] == 2
+    assert requests_per_provider(sim)["brave"] == 2
 
 
 async def test_logs_say_who_served_skipped_and_failed_without_secrets(

@@ -15,6 +15,7 @@ from urllib.parse import unquote
 
 import pytest
 
+from tests.functional._sim_helpers import sim_client
 from tests.functional.test_codex_sim import TOKEN as CODEX_TOKEN
 from websearch_core import SEARCH_PROVIDER_ORDER, WebSearch
 from websearch_core.credentials import CredentialStore, OAuthToken
@@ -58,10 +59,6 @@ async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
         yield simulator
 
 
-def _client(sim: Simulator, keys: dict[str, str] | None = None) -> WebSearch:
-    return WebSearch(sim.settings(), api_keys=sim.api_keys() if keys is None else keys)
-
-
 def _query_sent(sim: Simulator, provider_id: str, request: RecordedRequest) -> str:
     """The query as ``provider_id``'s protocol carries it, read from the raw request."""
     reader = getattr(sim[provider_id].protocol, "query_of", None)
@@ -91,7 +88,7 @@ async def test_a_query_without_directives_reaches_each_provider_unchanged(
     sim: Simulator, provider_id: str
 ) -> None:
     """Guard: each provider is sent the query byte for byte (passes before and after)."""
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(PLAIN_QUERY, provider=provider_id, use_cache=False)
     assert result.error is None, result.error
     requests = sim[provider_id].requests
@@ -110,7 +107,7 @@ async def test_max_tokens_and_temperature_reach_only_the_spec_named_providers(
     sim: Simulator, provider_id: str
 ) -> None:
     """Guard: the four named providers send both values, every other provider neither."""
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run(
             "python asyncio",
             provider=provider_id,
@@ -129,7 +126,7 @@ async def test_the_system_prompt_reaches_only_the_providers_that_use_it(
     sim: Simulator, provider_id: str
 ) -> None:
     """Guard (§Flow 5, reference §1.2): every provider is given the prompt; five send it."""
-    async with _client(sim) as ws:
+    async with sim_client(sim) as ws:
         result = await ws.run("python asyncio", provider=provider_id, use_cache=False)
     assert result.error is None, result.error
     sent = " ".join(_wire(request) for request in sim[provider_id].requests)
@@ -142,7 +139,7 @@ async def test_perplexity_without_a_key_ignores_max_tokens_and_temperature(
     """Guard: the ask endpoint (no API key) is not "API-key mode": neither value nor the
     system prompt goes."""
     keys = {pid: key for pid, key in sim.api_keys().items() if pid != "perplexity"}
-    async with _client(sim, keys) as ws:
+    async with sim_client(sim, api_keys=keys) as ws:
         result = await ws.run(
             "python asyncio",
             provider="perplexity",

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.functional._sim_helpers import sim_client, simulator_fixture
+from tests.functional._sim_helpers import requests_per_provider, sim_client, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.testing import Simulator
 
@@ -22,15 +22,11 @@ QUERY = "python asyncio"
 sim = simulator_fixture(*ALL)
 
 
-def _hits(sim: Simulator) -> dict[str, int]:
-    return {pid: len(sim[pid].requests) for pid in ALL}
-
-
 async def test_a_forced_provider_that_is_excluded_is_never_asked(sim: Simulator) -> None:
     """Forcing cannot undo an exclusion; the auto chain (without it) answers instead."""
     async with sim_client(sim, exclude=("tavily",)) as ws:
         result = await ws.run(QUERY, provider="tavily")
-    assert _hits(sim)["tavily"] == 0
+    assert requests_per_provider(sim)["tavily"] == 0
     assert result.error is None and result.response.provider == "brave"
     assert [a.provider for a in result.response.attempts if a.outcome != "skipped"] == ["brave"]
 
@@ -38,7 +34,7 @@ async def test_a_forced_provider_that_is_excluded_is_never_asked(sim: Simulator)
 async def test_an_excluded_entry_of_the_providers_list_is_never_asked(sim: Simulator) -> None:
     async with sim_client(sim, providers=("tavily", "searxng"), exclude=("tavily",)) as ws:
         result = await ws.run(QUERY)
-    assert _hits(sim) == {"tavily": 0, "brave": 0, "searxng": 1, "duckduckgo": 0}
+    assert requests_per_provider(sim) == {"tavily": 0, "brave": 0, "searxng": 1, "duckduckgo": 0}
     assert result.error is None and result.response.provider == "searxng"
 
 
@@ -48,7 +44,7 @@ async def test_the_auto_chain_a_forced_provider_falls_back_to_leaves_out_the_exc
     keys = {pid: key for pid, key in sim.api_keys().items() if pid != "tavily"}
     async with sim_client(sim, api_keys=keys, exclude=("brave", "searxng")) as ws:
         result = await ws.run(QUERY, provider="tavily")
-    assert _hits(sim) == {"tavily": 0, "brave": 0, "searxng": 0, "duckduckgo": 1}
+    assert requests_per_provider(sim) == {"tavily": 0, "brave": 0, "searxng": 0, "duckduckgo": 1}
     assert result.error is None and result.response.provider == "duckduckgo"
 
 
