@@ -1,9 +1,10 @@
 """Fixtures for the functional tests.
 
 The browser-escalating scrapers' (Google, Ecosia, Mojeek) are not autouse: a module opts in
-with ``pytestmark = pytest.mark.usefixtures("no_browser_escalation")``. ``locked_file``
-serves the tests of a state store that does not answer (a SQLite file locked by another
-connection); ``silent_state`` gives the settings of one, that file or a silent Redis.
+with ``pytestmark = pytest.mark.usefixtures("no_browser_escalation")``. ``shared_state``
+and ``any_state`` run a test once per kind of state store. ``locked_file`` serves the tests
+of a state store that does not answer (a SQLite file locked by another connection);
+``silent_state`` gives the settings of one, that file or a silent Redis.
 """
 
 import sqlite3
@@ -15,6 +16,7 @@ import pytest
 
 from tests.functional._locked_store import write_lock_held
 from tests.functional._sim_helpers import MISSING_CHROMIUM
+from tests.functional._state_settings import state_settings
 from tests.stalling_proxy import silent_server
 
 
@@ -44,6 +46,18 @@ def gemini_default_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """
     monkeypatch.delenv("GEMINI_SEARCH_MODEL", raising=False)
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def shared_state(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
+    """Settings of a store two processes share: a SQLite file, or the session's Redis."""
+    return state_settings(request.param, request, tmp_path)
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+def any_state(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
+    """Settings of each store the marks and budgets live in, the per-process one included."""
+    return state_settings(request.param, request, tmp_path)
 
 
 @pytest.fixture

@@ -11,11 +11,11 @@ import dataclasses
 import json
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any, Final
 
 import pytest
 
+from tests.functional._sim_helpers import sim_client
 from websearch_core import WebSearch
 from websearch_core.orchestration.credit_probe import (
     CREDIT_RECHECK_SECONDS,
@@ -35,17 +35,6 @@ FALLBACK = "tavily"
 def prepaid(request: pytest.FixtureRequest) -> str:
     """The provider whose prepaid balance runs out."""
     return str(request.param)
-
-
-@pytest.fixture(params=["memory", "sqlite", "redis"])
-def state(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
-    """Settings of the store the marks live in (Redis: the session's private server)."""
-    if request.param == "memory":
-        return {"state_backend": "memory"}
-    if request.param == "sqlite":
-        return {"state_backend": "sqlite", "state_dir": tmp_path / "state"}
-    url: str = request.getfixturevalue("redis_url")
-    return {"state_backend": "redis", "redis_url": url}
 
 
 @pytest.fixture
@@ -70,8 +59,8 @@ def _spend(sim: Simulator, provider: str, spent: bool) -> None:
 
 
 def _client(sim: Simulator, provider: str, state: dict[str, Any]) -> WebSearch:
-    settings = sim.settings(providers=(provider, FALLBACK), cache=False, **state)
-    return WebSearch(settings, api_keys=sim.api_keys())
+    # Kept local: each test's chain is the prepaid provider, then FALLBACK.
+    return sim_client(sim, providers=(provider, FALLBACK), cache=False, **state)
 
 
 async def _spent_and_skipped(ws: WebSearch, sim: Simulator, provider: str) -> None:
@@ -100,9 +89,9 @@ async def _age(store: StateStore, provider: str) -> None:
 
 
 async def test_a_topped_up_balance_is_asked_again_and_its_mark_cleared(
-    sim: Simulator, prepaid: str, state: dict[str, Any]
+    sim: Simulator, prepaid: str, any_state: dict[str, Any]
 ) -> None:
-    async with _client(sim, prepaid, state) as ws:
+    async with _client(sim, prepaid, any_state) as ws:
         await _spent_and_skipped(ws, sim, prepaid)
         await _age(await ws.state(), prepaid)
         _spend(sim, prepaid, False)  # the owner tops the balance up
@@ -115,9 +104,9 @@ async def test_a_topped_up_balance_is_asked_again_and_its_mark_cleared(
 
 
 async def test_a_balance_still_spent_is_asked_once_by_many_searches_and_renewed(
-    sim: Simulator, prepaid: str, state: dict[str, Any]
+    sim: Simulator, prepaid: str, any_state: dict[str, Any]
 ) -> None:
-    async with _client(sim, prepaid, state) as ws:
+    async with _client(sim, prepaid, any_state) as ws:
         await _spent_and_skipped(ws, sim, prepaid)
         await _age(await ws.state(), prepaid)
         answers = await asyncio.gather(*(ws.run(f"query {n}") for n in range(6)))
@@ -129,11 +118,11 @@ async def test_a_balance_still_spent_is_asked_once_by_many_searches_and_renewed(
 
 
 async def test_two_clients_on_one_store_send_one_probe(
-    sim: Simulator, prepaid: str, state: dict[str, Any]
+    sim: Simulator, prepaid: str, any_state: dict[str, Any]
 ) -> None:
-    if state["state_backend"] == "memory":
+    if any_state["state_backend"] == "memory":
         pytest.skip("a memory store is one client's own")
-    async with _client(sim, prepaid, state) as one, _client(sim, prepaid, state) as two:
+    async with _client(sim, prepaid, any_state) as one, _client(sim, prepaid, any_state) as two:
         await _spent_and_skipped(one, sim, prepaid)
         await _age(await one.state(), prepaid)
         searches = [client.run(f"query {n}") for n in range(3) for client in (one, two)]
@@ -143,9 +132,9 @@ async def test_two_clients_on_one_store_send_one_probe(
 
 
 async def test_the_providers_table_says_when_the_balance_is_checked_again(
-    sim: Simulator, prepaid: str, state: dict[str, Any]
+    sim: Simulator, prepaid: str, any_state: dict[str, Any]
 ) -> None:
-    async with _client(sim, prepaid, state) as ws:
+    async with _client(sim, prepaid, any_state) as ws:
         await _spent_and_skipped(ws, sim, prepaid)
         store = await ws.state()
         mark = await store.get_mark(prepaid, time.time())
@@ -159,10 +148,10 @@ async def test_the_providers_table_says_when_the_balance_is_checked_again(
 
 
 async def test_a_forced_search_that_succeeds_clears_the_mark(
-    sim: Simulator, prepaid: str, state: dict[str, Any]
+    sim: Simulator, prepaid: str, any_state: dict[str, Any]
 ) -> None:
     """Naming the marked provider asks it at once; its answer proves the balance is back."""
-    async with _client(sim, prepaid, state) as ws:
+    async with _client(sim, prepaid, any_state) as ws:
         await _spent_and_skipped(ws, sim, prepaid)
         _spend(sim, prepaid, False)  # topped up before any re-check is due
         forced = await ws.run("python asyncio", provider=prepaid)
@@ -173,12 +162,12 @@ async def test_a_forced_search_that_succeeds_clears_the_mark(
 
 
 async def test_guard_a_forced_success_leaves_a_free_tier_month_marked(
-    state: dict[str, Any],
+    any_state: dict[str, Any],
 ) -> None:
     """Guard (passes before and after): only a prepaid balance's mark is cleared by it."""
     async with Simulator(["brave", FALLBACK]) as sim:
         sim["brave"].always(Fault.payment_required())
-        settings = sim.settings(providers=("brave", FALLBACK), cache=False, **state)
+        settings = sim.settings(providers=("brave", FALLBACK), cache=False, **any_state)
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             await ws.run("python asyncio")
             sim["brave"].always(None)
@@ -189,11 +178,13 @@ async def test_guard_a_forced_success_leaves_a_free_tier_month_marked(
         assert mark is not None and mark.kind == "exhausted"
 
 
-async def test_guard_a_free_tier_quota_still_waits_for_next_month(state: dict[str, Any]) -> None:
+async def test_guard_a_free_tier_quota_still_waits_for_next_month(
+    any_state: dict[str, Any],
+) -> None:
     """Guard (passes before and after the re-check): Brave's 402 has no balance to top up."""
     async with Simulator(["brave", FALLBACK]) as sim:
         sim["brave"].always(Fault.payment_required())
-        settings = sim.settings(providers=("brave", FALLBACK), cache=False, **state)
+        settings = sim.settings(providers=("brave", FALLBACK), cache=False, **any_state)
         async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
             await ws.run("python asyncio")
             store = await ws.state()

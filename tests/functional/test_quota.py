@@ -13,6 +13,7 @@ import pytest
 from pydantic import ValidationError
 
 from tests.functional._sim_helpers import requests_per_provider, sim_client
+from tests.functional._state_settings import state_environment
 from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.testing import Fault, Simulator
 
@@ -23,24 +24,6 @@ CHAIN = ("brave", "tavily", "searxng")
 async def sim() -> AsyncIterator[Simulator]:
     async with Simulator(["brave", "tavily", "searxng", "duckduckgo"]) as simulator:
         yield simulator
-
-
-@pytest.fixture(params=["sqlite", "redis"])
-def shared_state(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
-    """Settings for a persistent ledger: SQLite in a temp dir, or a real (flushed) Redis."""
-    if request.param == "sqlite":
-        return {"state_backend": "sqlite", "state_dir": tmp_path / "state"}
-    url: str = request.getfixturevalue("redis_url")
-    import redis
-
-    redis.Redis.from_url(url).flushdb()
-    return {"state_backend": "redis", "redis_url": url}
-
-
-def _state_env(state: dict[str, Any]) -> dict[str, str]:
-    if state["state_backend"] == "redis":
-        return {"WEBSEARCH_STATE_BACKEND": "redis", "WEBSEARCH_REDIS_URL": state["redis_url"]}
-    return {"WEBSEARCH_STATE_BACKEND": "sqlite", "WEBSEARCH_STATE_DIR": str(state["state_dir"])}
 
 
 def _client(sim: Simulator, state: dict[str, Any] | None = None, **overrides: Any) -> WebSearch:
@@ -195,7 +178,7 @@ async def test_long_retry_after_moves_on_and_the_cooldown_outlives_the_process(
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-c", code,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        env={**os.environ, **_state_env(shared_state)},
+        env={**os.environ, **state_environment(shared_state)},
     )  # fmt: skip
     out, err = await process.communicate()
     assert process.returncode == 0, err.decode()
@@ -210,7 +193,7 @@ async def test_two_processes_share_one_ledger(sim: Simulator, shared_state: dict
         await ws.run("first process")
     assert requests_per_provider(sim)["brave"] == 1
     # Another process, pointed at the same simulator and state, skips Brave at once.
-    env = {**os.environ, **_state_env(shared_state)}
+    env = {**os.environ, **state_environment(shared_state)}
     for pid, url in sim.base_urls().items():
         env[f"WEBSEARCH_{pid.upper()}_BASE_URL"] = url
     env["SEARXNG_ENDPOINT"] = sim["searxng"].base_url

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.functional._state_settings import state_environment
 from websearch_core import WebSearch
 from websearch_core.errors import AuthorizationError
 from websearch_core.ledger import Ledger, ProviderSkippedError, mark_scope
@@ -38,31 +39,6 @@ async def sim() -> AsyncIterator[Simulator]:
         yield simulator
 
 
-@pytest.fixture(params=["sqlite", "redis"])
-def shared_state(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
-    """Settings for a persistent ledger: SQLite in a temp dir, or a real (flushed) Redis."""
-    if request.param == "sqlite":
-        return {"state_backend": "sqlite", "state_dir": tmp_path / "state"}
-    url: str = request.getfixturevalue("redis_url")
-    import redis
-
-    redis.Redis.from_url(url).flushdb()
-    return {"state_backend": "redis", "redis_url": url}
-
-
-@pytest.fixture(params=["memory", "sqlite", "redis"])
-def any_state(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
-    if request.param == "memory":
-        return {"state_backend": "memory"}
-    if request.param == "sqlite":
-        return {"state_backend": "sqlite", "state_dir": tmp_path / "state"}
-    url: str = request.getfixturevalue("redis_url")
-    import redis
-
-    redis.Redis.from_url(url).flushdb()
-    return {"state_backend": "redis", "redis_url": url}
-
-
 def _store(state: dict[str, Any]) -> StateStore:
     if state["state_backend"] == "memory":
         return MemoryStore()
@@ -72,11 +48,7 @@ def _store(state: dict[str, Any]) -> StateStore:
 
 
 def _env(sim: Simulator, state: dict[str, Any]) -> dict[str, str]:
-    env = {**os.environ, "WEBSEARCH_STATE_BACKEND": state["state_backend"]}
-    if state["state_backend"] == "redis":
-        env["WEBSEARCH_REDIS_URL"] = state["redis_url"]
-    else:
-        env["WEBSEARCH_STATE_DIR"] = str(state["state_dir"])
+    env = {**os.environ, **state_environment(state)}
     for pid, url in sim.base_urls().items():
         env[f"WEBSEARCH_{pid.upper()}_BASE_URL"] = url
     return env

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.functional._state_settings import state_environment
 from tests.redis_server import free_loopback_port
 from websearch_core import WebSearch
 from websearch_core.cli import main
@@ -175,11 +176,8 @@ def _redis_url(mode: str, request: pytest.FixtureRequest) -> str | None:
 
 def _use(settings: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     """Point the CLI (which reads the environment) at the damaged state."""
-    monkeypatch.setenv("WEBSEARCH_STATE_BACKEND", settings["state_backend"])
-    if "redis_url" in settings:
-        monkeypatch.setenv("WEBSEARCH_REDIS_URL", settings["redis_url"])
-    else:
-        monkeypatch.setenv("WEBSEARCH_STATE_DIR", str(settings["state_dir"]))
+    for name, value in state_environment(settings).items():
+        monkeypatch.setenv(name, value)
 
 
 def _run(awaitable: Awaitable[dict[str, Any]]) -> dict[str, Any]:
