@@ -7,14 +7,13 @@ Go's and Chromium's proxy rules have it, a loopback host is never proxied. The s
 plays the proxy and counts what arrives.
 """
 
-import time
 from pathlib import Path
 
 import aiohttp
 import pytest
 
+from tests.proxied_sign_ins import stored_sign_in
 from websearch_core import WebSearch
-from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.testing import Simulator
 
 QUERY = "python asyncio"
@@ -24,10 +23,7 @@ ACCESS = "codex-stored-access-token-0123456789"
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
     """A credentials file holding a valid Codex sign-in whose access token is :data:`ACCESS`."""
-    path = tmp_path / "credentials.json"
-    token = OAuthToken(access_token=ACCESS, refresh_token="r", expires_at=time.time() + 3600)
-    CredentialStore(path).set_oauth("codex", token)
-    return path
+    return stored_sign_in(tmp_path / "credentials.json", "codex", ACCESS, refresh_token="r")
 
 
 def _seen(sim: Simulator, provider_id: str) -> str:

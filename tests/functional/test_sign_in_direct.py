@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
 
+from tests.proxied_sign_ins import proxied_context
 from websearch_core import Credentials, SearchParams, WebSearch, get_provider
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import ProviderNotConfiguredError, SearchProviderError
@@ -27,7 +27,6 @@ from websearch_core.providers.base import SearchProvider
 from websearch_core.providers.public import PublicProvider
 from websearch_core.settings import Settings
 from websearch_core.testing import Simulator
-from websearch_core.transport import Transport
 
 QUERY = "python asyncio"
 ACCESS = "ya29.a0direct-access-token"
@@ -111,19 +110,16 @@ async def _direct(
     routes are the settings' ``base_urls`` unless ``routes`` are given.
     """
     assert settings.credentials_file is not None
-    async with aiohttp.ClientSession() as session:
-        transport = Transport(
-            session,
-            timeout_seconds=5.0,
-            max_response_bytes=settings.max_response_bytes,
-            base_urls=settings.base_urls if routes is None else routes,
-            proxy=sim[case.provider].base_url,
-        )
-        yield ProviderContext(
-            transport=transport,
-            settings=settings,
-            credentials=Credentials(store=CredentialStore(settings.credentials_file)),
-        )
+    credentials = Credentials(store=CredentialStore(settings.credentials_file))
+    async with proxied_context(
+        sim,
+        settings,
+        credentials,
+        routes=settings.base_urls if routes is None else routes,
+        own_transport=True,
+        proxy_service=case.provider,
+    ) as context:
+        yield context
 
 
 def _seen(sim: Simulator, provider_id: str) -> str:

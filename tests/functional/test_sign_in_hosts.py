@@ -15,16 +15,15 @@ request that goes out arrives there and is recorded.
 """
 
 import gc
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-import aiohttp
 import pytest
 
+from tests.proxied_sign_ins import proxied_context, stored_sign_in
 from websearch_core import Credentials, SearchParams
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import ProviderNotConfiguredError, SearchProviderError
@@ -34,7 +33,7 @@ from websearch_core.provider_types import Flow
 from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchProvider
 from websearch_core.providers.codex import CodexProvider
 from websearch_core.testing import Simulator
-from websearch_core.transport import HttpRequest, Transport
+from websearch_core.transport import HttpRequest
 
 ACCESS = "ya29.a0hosts-access-token-0123456789"
 FOREIGN = "http://foreign.invalid"
@@ -42,9 +41,7 @@ FOREIGN = "http://foreign.invalid"
 
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
-    path = tmp_path / "credentials.json"
-    CredentialStore(path).set_oauth("codex", OAuthToken(ACCESS, expires_at=time.time() + 3600))
-    return path
+    return stored_sign_in(tmp_path / "credentials.json", "codex", ACCESS)
 
 
 @asynccontextmanager
@@ -60,19 +57,12 @@ async def _context(
     values: dict[str, Any] = {"base_urls": {}, "credentials_file": store, "cache": False}
     values.update(settings)
     resolved = sim.settings(**values)
-    async with aiohttp.ClientSession() as session:
-        transport = Transport(
-            session,
-            timeout_seconds=5.0,
-            max_response_bytes=resolved.max_response_bytes,
-            base_urls=resolved.base_urls if routes is None else routes,
-            proxy=sim["codex"].base_url,
-        )
-        yield ProviderContext(
-            transport=transport,
-            settings=resolved,
-            credentials=Credentials(store=CredentialStore(store)),
-        )
+    credentials = Credentials(store=CredentialStore(store))
+    own_routes = resolved.base_urls if routes is None else routes
+    async with proxied_context(
+        sim, resolved, credentials, routes=own_routes, own_transport=True
+    ) as context:
+        yield context
 
 
 def _seen(sim: Simulator) -> str:

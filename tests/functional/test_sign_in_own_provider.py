@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 from unittest.mock import AsyncMock
 
-import aiohttp
 import pytest
 
+from tests.proxied_sign_ins import proxied_context, stored_sign_in
 from websearch_core import Credentials, SearchParams
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import ProviderNotConfiguredError
@@ -32,7 +32,7 @@ from websearch_core.orchestration.attempt import answer_attempt
 from websearch_core.provider_credentials import Credential, StoredOAuth
 from websearch_core.providers.base import ProviderContext, ProviderInfo, SearchProvider
 from websearch_core.testing import Simulator
-from websearch_core.transport import HttpRequest, Transport
+from websearch_core.transport import HttpRequest
 
 ACCESS = "own-provider-access-token-0123456789"
 OWN_ID = "own-signed-in"
@@ -73,10 +73,7 @@ class OwnSignedInAgain(OwnSignedIn):
 
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
-    path = tmp_path / "credentials.json"
-    token = OAuthToken(access_token=ACCESS, expires_at=time.time() + 3600)
-    CredentialStore(path).set_oauth(OWN_ID, token)
-    return path
+    return stored_sign_in(tmp_path / "credentials.json", OWN_ID, ACCESS)
 
 
 @asynccontextmanager
@@ -86,19 +83,11 @@ async def _context(
     """A context as a user builds one: a real transport whose route for ``provider_id`` is
     ``route``, going through the simulator as its proxy (so what is sent is recorded)."""
     settings = sim.settings(credentials_file=store, cache=False)
-    async with aiohttp.ClientSession() as session:
-        transport = Transport(
-            session,
-            timeout_seconds=5.0,
-            max_response_bytes=settings.max_response_bytes,
-            base_urls={provider_id: route},
-            proxy=sim["codex"].base_url,
-        )
-        yield ProviderContext(
-            transport=transport,
-            settings=settings,
-            credentials=Credentials(store=CredentialStore(store)),
-        )
+    credentials = Credentials(store=CredentialStore(store))
+    async with proxied_context(
+        sim, settings, credentials, routes={provider_id: route}, own_transport=True
+    ) as context:
+        yield context
 
 
 def _seen(sim: Simulator) -> str:

@@ -14,7 +14,6 @@ arrives there and is recorded.
 """
 
 import re
-import time
 from collections.abc import AsyncIterator, Collection, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -24,9 +23,9 @@ from typing import ClassVar
 import pytest
 
 from tests.functional.test_plugin_sign_in_send_time import SESSION, VARIABLE, SessionPlugin
-from tests.proxied_sign_ins import PROXY_SERVICE, proxied_context, seen_by_proxy
+from tests.proxied_sign_ins import PROXY_SERVICE, proxied_context, seen_by_proxy, stored_sign_in
 from websearch_core import Credentials, SearchParams
-from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.credentials import CredentialStore
 from websearch_core.errors import ProviderNotConfiguredError
 from websearch_core.models import SearchResponse
 from websearch_core.provider_credentials import Credential
@@ -45,9 +44,7 @@ assert CodexProvider.info.id == "codex"  # imported: its class declares the Chat
 
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
-    path = tmp_path / "credentials.json"
-    CredentialStore(path).set_oauth("codex", OAuthToken(ACCESS, expires_at=time.time() + 3600))
-    return path
+    return stored_sign_in(tmp_path / "credentials.json", "codex", ACCESS)
 
 
 class Borrowing(SearchProvider):

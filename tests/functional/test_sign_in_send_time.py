@@ -16,7 +16,6 @@ The simulator plays an HTTP proxy for every non-loopback host, so a request that
 arrives there and is recorded.
 """
 
-import time
 from collections.abc import AsyncIterator, Collection, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,9 +23,9 @@ from typing import ClassVar
 
 import pytest
 
-from tests.proxied_sign_ins import proxied_context, seen_by_proxy
+from tests.proxied_sign_ins import proxied_context, seen_by_proxy, stored_sign_in
 from websearch_core import Credentials, SearchParams
-from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.credentials import CredentialStore
 from websearch_core.errors import ConfigurationError, ProviderNotConfiguredError
 from websearch_core.models import SearchResponse
 from websearch_core.provider_credentials import Credential
@@ -53,12 +52,8 @@ PLAIN_TOKEN_HOST = "http://oauth2.googleapis.com"
 
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
-    path = tmp_path / "credentials.json"
-    stored = CredentialStore(path)
-    expires = time.time() + 3600
-    stored.set_oauth("codex", OAuthToken(ACCESS, expires_at=expires))
-    stored.set_oauth("gemini-cli", OAuthToken(ACCESS, refresh_token=REFRESH, expires_at=expires))
-    return path
+    path = stored_sign_in(tmp_path / "credentials.json", "codex", ACCESS)
+    return stored_sign_in(path, "gemini-cli", ACCESS, refresh_token=REFRESH)
 
 
 @asynccontextmanager

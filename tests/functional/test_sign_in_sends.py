@@ -13,7 +13,6 @@ The simulator plays an HTTP proxy for every non-loopback host, so a request that
 arrives there and is recorded.
 """
 
-import time
 from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,9 +20,9 @@ from typing import ClassVar
 
 import pytest
 
-from tests.proxied_sign_ins import proxied_context, seen_by_proxy
+from tests.proxied_sign_ins import proxied_context, seen_by_proxy, stored_sign_in
 from websearch_core import Credentials, SearchParams
-from websearch_core.credentials import CredentialStore, OAuthToken
+from websearch_core.credentials import CredentialStore
 from websearch_core.errors import (
     ConfigurationError,
     ProviderNotConfiguredError,
@@ -48,9 +47,7 @@ RESPONSES = "/backend-api/codex/responses"
 
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
-    path = tmp_path / "credentials.json"
-    CredentialStore(path).set_oauth("codex", OAuthToken(ACCESS, expires_at=time.time() + 3600))
-    return path
+    return stored_sign_in(tmp_path / "credentials.json", "codex", ACCESS)
 
 
 @asynccontextmanager
