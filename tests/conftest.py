@@ -4,6 +4,7 @@ import dataclasses
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -55,6 +56,25 @@ def short_gemini_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
 
     shorter = dataclasses.replace(GeminiProvider.retry, base_delay=0.01)
     monkeypatch.setattr(GeminiProvider, "retry", shorter)
+
+
+@pytest.fixture
+def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The request loop's retry and back-off waits, recorded instead of slept.
+
+    For the tests of how long a provider waits between its resends: the lengths are read,
+    and the test does not spend them. Imported here, not at the top, so that collecting
+    the suite does not load the request loop before the import tests look.
+    """
+    from websearch_core import request_loop
+
+    recorded: list[float] = []
+
+    async def record(seconds: float) -> None:
+        recorded.append(seconds)
+
+    monkeypatch.setattr(request_loop, "asyncio", SimpleNamespace(sleep=record))
+    return recorded
 
 
 def read_capture(relative: str) -> bytes:

@@ -61,6 +61,18 @@ def any_state(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
 
 
 @pytest.fixture
+def no_gemini_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Gemini model or Cloud project from the machine's environment.
+
+    Gemini's requests (which model, whether ``loadCodeAssist`` comes first) follow
+    ``GEMINI_SEARCH_MODEL`` and ``GOOGLE_CLOUD_PROJECT(_ID)``; the tests that count them
+    start from none of the three.
+    """
+    for name in ("GEMINI_SEARCH_MODEL", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
 def locked_file(tmp_path: Path) -> Iterator[sqlite3.Connection]:
     """A connection that will hold the state file's write lock once the test takes it."""
     holder = sqlite3.connect(tmp_path / "state.sqlite3", isolation_level=None)

@@ -42,10 +42,7 @@ FIRST_CLIENT = [f"{STREAM} {PREVIEW}", QUOTA, f"{STREAM} {FLASH}"]
 """What a client that knows nothing sends: the refused default, the list, the pick."""
 
 
-@pytest.fixture(autouse=True)
-def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("GEMINI_SEARCH_MODEL", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID"):
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("no_gemini_variables")
 
 
 def _account(

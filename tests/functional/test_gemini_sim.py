@@ -14,14 +14,13 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from tests.conftest import read_capture
 from tests.functional._sim_helpers import credential_store, failure_after, sim_client
-from websearch_core import WebSearch, request_loop
+from websearch_core import WebSearch
 from websearch_core.credentials import OAuthToken
 from websearch_core.errors import (
     AllProvidersFailedError,
@@ -54,22 +53,7 @@ EVENT_STREAM = {"Content-Type": "text/event-stream"}
 CAPTURED_STREAM = "gemini/stream_generate_content_google_search.sse"
 
 
-@pytest.fixture(autouse=True)
-def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("GEMINI_SEARCH_MODEL", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID"):
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture
-def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """The request loop's retry waits, recorded instead of slept."""
-    recorded: list[float] = []
-
-    async def fake_sleep(seconds: float) -> None:
-        recorded.append(seconds)
-
-    monkeypatch.setattr(request_loop, "asyncio", SimpleNamespace(sleep=fake_sleep))
-    return recorded
+pytestmark = pytest.mark.usefixtures("no_gemini_variables")
 
 
 @pytest.fixture

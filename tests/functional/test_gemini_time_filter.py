@@ -26,10 +26,7 @@ DEV_PATH = "/v1beta/models/gemini-3.5-flash-lite:streamGenerateContent"
 CA_PATH = "/v1internal:streamGenerateContent"
 
 
-@pytest.fixture(autouse=True)
-def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("GEMINI_SEARCH_MODEL", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID"):
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("no_gemini_variables")
 
 
 @pytest.fixture

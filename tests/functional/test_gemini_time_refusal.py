@@ -24,9 +24,7 @@ DATED = f"{QUERY} after:2025-01-01 before:2025-03-31"
 
 
 @pytest.fixture(autouse=True)
-def _clean_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("GEMINI_SEARCH_MODEL", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_PROJECT_ID"):
-        monkeypatch.delenv(name, raising=False)
+def _clean_state(no_gemini_variables: None) -> Iterator[None]:
     forget_refusals()
     yield
     forget_refusals()  # the memory is the process's: no other test may inherit it

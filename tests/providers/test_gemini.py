@@ -5,14 +5,12 @@ import json
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from tests.conftest import read_capture
 from tests.providers._helpers import stored_context
-from websearch_core import request_loop
 from websearch_core.credentials import Credentials, CredentialStore, OAuthToken
 from websearch_core.errors import (
     AuthorizationError,
@@ -490,18 +488,6 @@ class ScriptedTransport:
         status, body = self._next(request)
         events = tuple(parse_sse(body)) if 200 <= status < 300 else ()
         return SseResponse(status=status, body=body, events=events, url=request.url)
-
-
-@pytest.fixture
-def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """The request loop's back-off waits, recorded instead of slept."""
-    recorded: list[float] = []
-
-    async def fake_sleep(seconds: float) -> None:
-        recorded.append(seconds)
-
-    monkeypatch.setattr(request_loop, "asyncio", SimpleNamespace(sleep=fake_sleep))
-    return recorded
 
 
 def scripted(

@@ -7,13 +7,11 @@ slept, so the tests assert the schedule without slowing the suite.
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from types import SimpleNamespace
 from typing import ClassVar
 
 import aiohttp
 import pytest
 
-from websearch_core import request_loop
 from websearch_core.credentials import Credentials
 from websearch_core.deadline import attempt_scope
 from websearch_core.errors import (
@@ -82,17 +80,6 @@ def _context(*answers: HttpResponse | BaseException) -> tuple[ProviderContext, M
         transport=transport, settings=Settings(), credentials=Credentials(environ={})
     )
     return context, transport
-
-
-@pytest.fixture
-def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    recorded: list[float] = []
-
-    async def fake_sleep(seconds: float) -> None:
-        recorded.append(seconds)
-
-    monkeypatch.setattr(request_loop, "asyncio", SimpleNamespace(sleep=fake_sleep))
-    return recorded
 
 
 # --- error_map(flow) ---------------------------------------------------------------------------
