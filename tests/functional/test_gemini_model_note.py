@@ -17,10 +17,10 @@ import time
 from contextlib import closing
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
 
+from tests.functional._sim_helpers import sim_client
 from websearch_core import WebSearch, provider_notes
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import ProviderNotConfiguredError
@@ -61,8 +61,7 @@ def _account(
 
 def _client(sim: Simulator, tmp_path: Path) -> WebSearch:
     """A new client on the simulator and one SQLite state store (a new process's view)."""
-    settings: dict[str, Any] = {"state_backend": "sqlite", "state_dir": tmp_path}
-    return WebSearch(sim.settings(**settings), api_keys={})
+    return sim_client(sim, api_keys={}, state_backend="sqlite", state_dir=tmp_path)
 
 
 async def _search(sim: Simulator, tmp_path: Path, query: str) -> tuple[str, list[str]]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import filelock
 import pytest
 
-from tests.functional._sim_helpers import credential_store
+from tests.functional._sim_helpers import credential_store, sim_client
 from tests.sign_in_refresh import (
     HANG_BOUND_SECONDS,
     lock_held_by_another_process,
@@ -129,7 +129,7 @@ def _token_url(sim: Simulator, sign_in: HookedSignIn) -> str:
 
 def _client(sim: Simulator, sign_in: HookedSignIn, timeout: float = 5.0) -> WebSearch:
     hooks = {sign_in.provider: refresher(_token_url(sim, sign_in))}
-    return WebSearch(sim.settings(timeout_seconds=timeout), api_keys={}, oauth_refreshers=hooks)
+    return sim_client(sim, api_keys={}, oauth_refreshers=hooks, timeout_seconds=timeout)
 
 
 def _token_requests(sim: Simulator, sign_in: HookedSignIn) -> int:

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.functional._sim_helpers import credential_store
+from tests.functional._sim_helpers import credential_store, sim_client
 from websearch_core import WebSearch
 from websearch_core.credentials import OAuthToken, TokenRefresher
 from websearch_core.errors import AuthorizationError, RateLimitedError
@@ -36,8 +36,9 @@ async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Simulator]:
 
 def _client(sim: Simulator, hooks: dict[str, TokenRefresher] | None = None) -> WebSearch:
     keys = {"brave": sim.api_keys()["brave"]}
-    settings = sim.settings(providers=("gemini", "brave"), cache=False)
-    return WebSearch(settings, api_keys=keys, oauth_refreshers=hooks)
+    return sim_client(
+        sim, api_keys=keys, oauth_refreshers=hooks, providers=("gemini", "brave"), cache=False
+    )
 
 
 def _jwt(subject: str, nonce: str) -> str:

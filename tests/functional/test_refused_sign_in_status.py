@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.functional._sim_helpers import credential_store, gemini_protocol
+from tests.functional._sim_helpers import credential_store, gemini_protocol, sim_client
 from tests.token_hook import refresher
 from websearch_core import WebSearch, get_provider
 from websearch_core.cli import EXIT_OK, main
@@ -80,7 +80,7 @@ def _client(sim: Simulator, keys: dict[str, str] | None = None) -> WebSearch:
         entry: refresher(f"{sim[entry].base_url}{HOOK_TOKEN_PATH}")
         for entry in ("codex", "perplexity")
     }
-    return WebSearch(sim.settings(), api_keys=keys or {}, oauth_refreshers=hooks)
+    return sim_client(sim, api_keys=keys or {}, oauth_refreshers=hooks)
 
 
 async def _refused(sim: Simulator, *providers: str) -> None:

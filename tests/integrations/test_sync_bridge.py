@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.functional._sim_helpers import sim_client
 from tests.rendered_models import count_renderings
 from websearch_core import SearchResponse, SearchToolResult, WebSearch
 from websearch_core.testing import Fault, Simulator
@@ -14,7 +15,7 @@ from websearch_core.testing import Fault, Simulator
 
 def _client(sim: Simulator, state: Path) -> WebSearch:
     # The sync bridge runs each call on a fresh instance: the cache must outlive it.
-    return WebSearch(sim.settings(state_backend="sqlite", state_dir=state), api_keys=sim.api_keys())
+    return sim_client(sim, state_backend="sqlite", state_dir=state)
 
 
 def test_run_sync_uses_the_cache_unless_told_not_to(
