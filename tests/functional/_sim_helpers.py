@@ -23,7 +23,7 @@ import pytest
 from tests.refused_port import refused_port
 from websearch_core import SearchToolResult, WebSearch
 from websearch_core import providers as registry
-from websearch_core.credentials import CredentialStore, TokenRefresher
+from websearch_core.credentials import CredentialStore, OAuthToken, TokenRefresher
 from websearch_core.errors import AllProvidersFailedError, SearchProviderError
 from websearch_core.providers.public import PublicProvider
 from websearch_core.testing import Fault, Simulator
@@ -36,6 +36,7 @@ __all__ = [
     "SilentNameServer",
     "SwitchableNetwork",
     "Unresolvable",
+    "catalogue_bound_sign_in",
     "failure_after",
     "fault_failure",
     "fault_result",
@@ -175,6 +176,18 @@ def gemini_protocol(sim: Simulator) -> GeminiProtocol:
     """The simulated Gemini provider's protocol (Cloud Code, Google's token endpoint)."""
     protocol = sim["gemini"].protocol
     assert isinstance(protocol, GeminiProtocol)
+    return protocol
+
+
+def catalogue_bound_sign_in(sim: Simulator, entry: str, access_token: str) -> GeminiProtocol:
+    """A Gemini sign-in under ``entry`` whose Cloud Code host serves only its account's models.
+
+    For the tests of which model a sign-in without preview access ends up searching with:
+    the caller sets the Cloud project its case needs.
+    """
+    credential_store(sim).set_oauth(entry, OAuthToken(access_token=access_token))
+    protocol = gemini_protocol(sim)
+    protocol.enforce_catalog = True
     return protocol
 
 

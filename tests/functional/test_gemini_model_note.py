@@ -20,9 +20,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.functional._sim_helpers import sim_client
+from tests.functional._sim_helpers import catalogue_bound_sign_in, sim_client
 from websearch_core import WebSearch, provider_notes
-from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import ProviderNotConfiguredError
 from websearch_core.providers import _gemini_catalog
 from websearch_core.providers._gemini_catalog import REPLACEMENT_NOTE_LIFETIME
@@ -51,12 +50,7 @@ def _account(
     """A Gemini CLI sign-in without preview access (its quota lists 2.5 models only)."""
     if project is not None:
         monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", project)
-    store = CredentialStore(sim.settings().resolved_credentials_file())
-    store.set_oauth("gemini-cli", OAuthToken(access_token="ya29.cli-token"))
-    protocol = sim["gemini"].protocol
-    assert isinstance(protocol, GeminiProtocol)
-    protocol.enforce_catalog = True
-    return protocol
+    return catalogue_bound_sign_in(sim, "gemini-cli", "ya29.cli-token")
 
 
 def _client(sim: Simulator, tmp_path: Path) -> WebSearch:

@@ -19,7 +19,12 @@ from typing import Any
 import pytest
 
 from tests.conftest import read_capture
-from tests.functional._sim_helpers import credential_store, failure_after, sim_client
+from tests.functional._sim_helpers import (
+    catalogue_bound_sign_in,
+    credential_store,
+    failure_after,
+    sim_client,
+)
 from websearch_core import WebSearch
 from websearch_core.credentials import OAuthToken
 from websearch_core.errors import (
@@ -508,11 +513,7 @@ async def test_oauth_an_expired_gemini_cli_token_without_its_hook(sim: Simulator
 def _gemini_cli(sim: Simulator, monkeypatch: pytest.MonkeyPatch) -> GeminiProtocol:
     """A Gemini CLI sign-in whose account has no preview access (its quota lists 2.5 only)."""
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
-    credential_store(sim).set_oauth("gemini-cli", OAuthToken(access_token="ya29.cli-token"))
-    protocol = sim["gemini"].protocol
-    assert isinstance(protocol, GeminiProtocol)
-    protocol.enforce_catalog = True
-    return protocol
+    return catalogue_bound_sign_in(sim, "gemini-cli", "ya29.cli-token")
 
 
 async def test_oauth_a_gemini_cli_account_without_preview_access_searches_with_stable_flash(
@@ -706,11 +707,7 @@ async def test_oauth_a_gemini_cli_model_the_user_chose_is_never_replaced(
 def _antigravity(sim: Simulator, monkeypatch: pytest.MonkeyPatch) -> GeminiProtocol:
     """An OAuth sign-in whose Cloud Code host serves only its catalogue's models."""
     monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
-    credential_store(sim).set_oauth("gemini", OAuthToken(access_token="ya29.secret-token"))
-    protocol = sim["gemini"].protocol
-    assert isinstance(protocol, GeminiProtocol)
-    protocol.enforce_catalog = True
-    return protocol
+    return catalogue_bound_sign_in(sim, "gemini", "ya29.secret-token")
 
 
 def _models(sim: Simulator) -> list[str]:

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from tests.functional._sim_helpers import credential_store
+from tests.functional._sim_helpers import credential_store, gemini_protocol
 from tests.sign_in_refresh import (
     HANG_BOUND_SECONDS,
     lock_held_by_another_process,
@@ -34,7 +34,6 @@ from websearch_core.credentials import OAuthToken
 from websearch_core.errors import AllProvidersFailedError, ProviderUnavailableError
 from websearch_core.models import SearchResponse
 from websearch_core.testing import Simulator
-from websearch_core.testing.protocols.gemini import GeminiProtocol
 
 TOKEN_PATH = "/token"
 STREAM_PATH = "/v1internal:streamGenerateContent"
@@ -115,8 +114,7 @@ def test_two_threads_refused_with_one_token_renew_it_once(threaded_sim_held: Sim
     sim = threaded_sim_held
     token = OAuthToken(access_token=OLD_ACCESS, refresh_token=REFRESH, expires_at=None)
     credential_store(sim).set_oauth("gemini-cli", token)
-    protocol = sim["gemini"].protocol
-    assert isinstance(protocol, GeminiProtocol)
+    protocol = gemini_protocol(sim)
     protocol.expired.add(OLD_ACCESS)
     # The first refresh waits for the second thread however late it starts: the attempt's
     # time only bounds a hang.
@@ -133,8 +131,7 @@ def test_a_refused_refresh_fails_both_threads_and_is_not_stored(threaded_sim: Si
     # fails with the same text without asking. The hooked sign-ins do the same.
     sim = threaded_sim
     _sign_in_expired(sim)
-    protocol = sim["gemini"].protocol
-    assert isinstance(protocol, GeminiProtocol)
+    protocol = gemini_protocol(sim)
     protocol.revoked.add(REFRESH)
     outcomes = _two_threads_search(sim)
     assert [type(o) for o in outcomes] == [AllProvidersFailedError] * 2
@@ -173,8 +170,7 @@ async def test_a_refused_refresh_fails_both_processes_asking_once(sim: Simulator
     # The second process found the entry unchanged under the lock and asked again; the
     # first now keeps Google's invalid_grant beside the token before letting go of it.
     _sign_in_expired(sim)
-    protocol = sim["gemini"].protocol
-    assert isinstance(protocol, GeminiProtocol)
+    protocol = gemini_protocol(sim)
     protocol.revoked.add(REFRESH)
     reports = await two_processes_search(sim, "gemini")
     assert [report.get("failed") for report in reports] == ["AllProvidersFailedError"] * 2
