@@ -5,13 +5,12 @@ import json
 import logging
 import os
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
-from tests.functional._sim_helpers import requests_per_provider, sim_client
+from tests.functional._sim_helpers import requests_per_provider, sim_client, simulator_fixture
 from tests.refused_port import refused_port
 from websearch_core import (
     AllProvidersFailedError,
@@ -29,10 +28,7 @@ from websearch_core.testing.simulator import SimResult
 ALL = ["tavily", "brave", "searxng", "duckduckgo"]
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(ALL) as simulator:
-        yield simulator
+sim = simulator_fixture(*ALL)
 
 
 async def test_auto_chain_uses_first_available_in_spec_order(sim: Simulator) -> None:

@@ -16,12 +16,11 @@ import logging
 import os
 import stat
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from tests.functional._sim_helpers import credential_store, gemini_protocol
+from tests.functional._sim_helpers import credential_store, gemini_protocol, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.credentials import OAuthToken
 from websearch_core.errors import (
@@ -50,10 +49,7 @@ SIGN_IN_AGAIN = (
 pytestmark = pytest.mark.usefixtures("gemini_default_model")
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["gemini"]) as simulator:
-        yield simulator
+sim = simulator_fixture("gemini")
 
 
 def _sign_in(sim: Simulator, expires_at: float | None, access: str = OLD_ACCESS) -> OAuthToken:

@@ -9,14 +9,13 @@ the results outside the window, as the real search would.
 
 import json
 import time
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiohttp
 import pytest
 
-from tests.functional._sim_helpers import credential_store, gemini_protocol
+from tests.functional._sim_helpers import credential_store, gemini_protocol, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.credentials import OAuthToken
 from websearch_core.testing import SimResult, Simulator
@@ -29,10 +28,7 @@ CA_PATH = "/v1internal:streamGenerateContent"
 pytestmark = pytest.mark.usefixtures("no_gemini_variables")
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["gemini"]) as simulator:
-        yield simulator
+sim = simulator_fixture("gemini")
 
 
 def _dated(now: datetime, *ages: int) -> list[SimResult]:

@@ -14,11 +14,11 @@ reference trims the variables it reads; the store's hand-edited ``"key\\r\\n"`` 
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from tests.functional._sim_helpers import simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.credentials import OAuthToken
 from websearch_core.errors import ConfigurationError
@@ -30,10 +30,7 @@ KEY = "BRAVECANARY0123456789"
 ASCII = "API keys are ASCII only, so it is likely a look-alike of an ASCII character"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["brave", "serper", "gemini", "perplexity"]) as simulator:
-        yield simulator
+sim = simulator_fixture("brave", "serper", "gemini", "perplexity")
 
 
 def _store(data: dict[str, dict[str, object]]) -> Path:

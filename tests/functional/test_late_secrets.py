@@ -12,10 +12,10 @@ import base64
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 
+from tests.functional._sim_helpers import simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.credentials import CredentialStore, OAuthToken
 from websearch_core.errors import AllProvidersFailedError
@@ -25,10 +25,7 @@ QUERY = "python asyncio"
 ENV_KEY = "sk-LATECANARY-0123456789abcdef"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["exa", "firecrawl", "perplexity", "codex"]) as simulator:
-        yield simulator
+sim = simulator_fixture("exa", "firecrawl", "perplexity", "codex")
 
 
 def _echo(secret: str) -> Fault:

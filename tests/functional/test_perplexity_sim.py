@@ -5,14 +5,18 @@ Every call forces ``provider="perplexity"`` unless the test is about the auto ch
 
 import json
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from aiohttp import web
 
 from tests.conftest import read_capture
-from tests.functional._sim_helpers import credential_store, failure_after, sim_client
+from tests.functional._sim_helpers import (
+    credential_store,
+    failure_after,
+    sim_client,
+    simulator_fixture,
+)
 from websearch_core import WebSearch
 from websearch_core.credentials import OAuthToken
 from websearch_core.errors import (
@@ -37,10 +41,7 @@ def _no_cookies(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TZ", raising=False)
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["perplexity"]) as simulator:
-        yield simulator
+sim = simulator_fixture("perplexity")
 
 
 async def _failure(

@@ -5,14 +5,13 @@ import json
 import logging
 import os
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
-from tests.functional._sim_helpers import requests_per_provider, sim_client
+from tests.functional._sim_helpers import requests_per_provider, sim_client, simulator_fixture
 from tests.functional._state_settings import state_environment
 from websearch_core import AllProvidersFailedError, WebSearch
 from websearch_core.testing import Fault, Simulator
@@ -20,10 +19,7 @@ from websearch_core.testing import Fault, Simulator
 CHAIN = ("brave", "tavily", "searxng")
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["brave", "tavily", "searxng", "duckduckgo"]) as simulator:
-        yield simulator
+sim = simulator_fixture("brave", "tavily", "searxng", "duckduckgo")
 
 
 def _client(sim: Simulator, state: dict[str, Any] | None = None, **overrides: Any) -> WebSearch:

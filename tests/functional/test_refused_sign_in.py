@@ -19,12 +19,11 @@ import logging
 import os
 import tempfile
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from tests.functional._sim_helpers import credential_store, gemini_protocol
+from tests.functional._sim_helpers import credential_store, gemini_protocol, simulator_fixture
 from tests.token_hook import RefreshRefusedError, refresher
 from websearch_core import WebSearch
 from websearch_core.cli import EXIT_OK, main
@@ -48,10 +47,7 @@ CODEX_OLD = OAuthToken("sim-codex-old-access", "sim-codex-old-refresh", time.tim
 pytestmark = pytest.mark.usefixtures("gemini_default_model")
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["gemini", "codex"]) as simulator:
-        yield simulator
+sim = simulator_fixture("gemini", "codex")
 
 
 def _codex_grant(sim: Simulator) -> RefreshGrant:

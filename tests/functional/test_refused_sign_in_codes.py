@@ -15,11 +15,10 @@ Driven end to end through ``WebSearch`` against the simulator's Google token end
 
 import json
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.functional._sim_helpers import credential_store, gemini_protocol
+from tests.functional._sim_helpers import credential_store, gemini_protocol, simulator_fixture
 from websearch_core import WebSearch
 from websearch_core.credentials import OAuthToken
 from websearch_core.errors import AllProvidersFailedError, SearchProviderError, SignInRefusedError
@@ -32,10 +31,7 @@ OLD = OAuthToken("ya29.a0old-access", "1//0stored-refresh-token", time.time() - 
 pytestmark = pytest.mark.usefixtures("gemini_default_model")
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["gemini"]) as simulator:
-        yield simulator
+sim = simulator_fixture("gemini")
 
 
 def _asked(sim: Simulator) -> int:

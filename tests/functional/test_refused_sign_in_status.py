@@ -17,13 +17,17 @@ The search's short mark is reset first: it hid the state only for its few minute
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.functional._sim_helpers import credential_store, gemini_protocol, sim_client
+from tests.functional._sim_helpers import (
+    credential_store,
+    gemini_protocol,
+    sim_client,
+    simulator_fixture,
+)
 from tests.token_hook import refresher
 from websearch_core import WebSearch, get_provider
 from websearch_core.cli import EXIT_OK, main
@@ -63,10 +67,7 @@ def _environment(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["gemini", "codex", "perplexity"]) as simulator:
-        yield simulator
+sim = simulator_fixture("gemini", "codex", "perplexity")
 
 
 def _grant(sim: Simulator, provider: str) -> RefreshGrant:

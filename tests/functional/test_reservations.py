@@ -12,12 +12,12 @@ import os
 import re
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.functional._sim_helpers import simulator_fixture
 from tests.functional._state_settings import state_environment
 from websearch_core import WebSearch
 from websearch_core.errors import AuthorizationError
@@ -33,10 +33,7 @@ CHAIN = ("brave", "tavily")
 BRAVE = get_provider("brave").info
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["brave", "tavily", "searxng"]) as simulator:
-        yield simulator
+sim = simulator_fixture("brave", "tavily", "searxng")
 
 
 def _store(state: dict[str, Any]) -> StateStore:

@@ -11,12 +11,12 @@ import base64
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 import pytest
 
+from tests.functional._sim_helpers import simulator_fixture
 from tests.refusing_proxy import refusing_proxy
 from websearch_core import WebSearch
 from websearch_core.settings import Settings
@@ -28,10 +28,7 @@ SESSION_TOKEN = "COOKIECANARY0123456789abcdef"
 COOKIES = f"__Secure-next-auth.session-token={SESSION_TOKEN}; pplx.visitor-id=v-1"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["perplexity", "searxng", "serper"]) as simulator:
-        yield simulator
+sim = simulator_fixture("perplexity", "searxng", "serper")
 
 
 def _through_proxy(sim: Simulator, proxy: str) -> Settings:

@@ -8,11 +8,12 @@ environment included. Each search runs against the loopback simulator.
 
 import logging
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.functional._sim_helpers import simulator_fixture
 from websearch_core import NoProviderConfiguredError, WebSearch
 from websearch_core.errors import ConfigurationError
 from websearch_core.testing import Simulator
@@ -61,10 +62,7 @@ if os.geteuid() != 0:  # root reads a file of mode 000 all the same
     BREAKS.append(_unreadable)
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["brave", "duckduckgo"]) as simulator:
-        yield simulator
+sim = simulator_fixture("brave", "duckduckgo")
 
 
 @pytest.fixture(params=BREAKS, ids=lambda make: make.__name__.lstrip("_"))

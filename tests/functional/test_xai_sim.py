@@ -5,14 +5,13 @@ Every call forces ``provider="xai"`` so only xAI runs.
 
 import json
 import uuid
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
 from aiohttp import web
 
-from tests.functional._sim_helpers import fault_failure, sim_client
+from tests.functional._sim_helpers import fault_failure, sim_client, simulator_fixture
 from websearch_core.errors import (
     AllProvidersFailedError,
     AuthorizationError,
@@ -29,10 +28,7 @@ from websearch_core.testing.protocols.xai import XaiProtocol, spent_credits_mess
 QUERY = "python asyncio"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["xai"]) as simulator:
-        yield simulator
+sim = simulator_fixture("xai")
 
 
 async def _failure(

@@ -4,12 +4,11 @@ Every call forces ``provider="zai"`` so only Z.AI runs, whatever else is registe
 """
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from tests.functional._sim_helpers import failure_after, sim_client
+from tests.functional._sim_helpers import failure_after, sim_client, simulator_fixture
 from websearch_core import __version__
 from websearch_core.errors import (
     AuthorizationError,
@@ -26,10 +25,7 @@ QUERY = "python asyncio"
 PATH = "/api/mcp/web_search_prime/mcp"
 
 
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["zai"]) as simulator:
-        yield simulator
+sim = simulator_fixture("zai")
 
 
 async def _failure(

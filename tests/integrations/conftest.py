@@ -1,18 +1,15 @@
 """Fixtures the LangChain and LlamaIndex integration tests share."""
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import aiohttp
 import pytest
 
+from tests.functional._sim_helpers import simulator_fixture
 from websearch_core.testing import Simulator
 
-
-@pytest.fixture
-async def sim() -> AsyncIterator[Simulator]:
-    async with Simulator(["brave", "duckduckgo"]) as simulator:
-        yield simulator
+sim = simulator_fixture("brave", "duckduckgo")
 
 
 @pytest.fixture
