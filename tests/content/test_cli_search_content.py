@@ -6,7 +6,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.content._server import serve_in_thread
-from websearch_core import SEARCH_PROVIDER_ORDER
+from tests.simulated_environment import allow_only, route_to_simulator
 from websearch_core.cli import main
 from websearch_core.testing import Simulator
 from websearch_core.testing.simulator import SimResult
@@ -28,10 +28,9 @@ def brave(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
     try:
         with Simulator(["brave"]).running_in_thread() as sim:
             sim["brave"].results = [SimResult(title="A", url=f"{base}/a", snippet="About A.")]
-            monkeypatch.setenv("WEBSEARCH_BRAVE_BASE_URL", sim["brave"].base_url)
+            route_to_simulator(monkeypatch, sim)
             monkeypatch.setenv("BRAVE_API_KEY", "sim-key-brave")
-            others = [pid for pid in SEARCH_PROVIDER_ORDER if pid != "brave"]
-            monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
+            allow_only(monkeypatch, "brave")
             yield sim
     finally:
         next(pages, None)  # stops the page server

@@ -21,6 +21,7 @@ import pytest
 
 import websearch_core
 from tests.rendered_models import count_renderings
+from tests.simulated_environment import allow_only, route_to_simulator
 from websearch_core import (
     SEARCH_PROVIDER_ORDER,
     SearchResponse,
@@ -64,14 +65,12 @@ def simulate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulate]:
 
         def start(*provider_ids: str, keys: bool = True) -> Simulator:
             sim = stack.enter_context(Simulator(provider_ids).running_in_thread())
+            route_to_simulator(monkeypatch, sim)
             for provider_id in provider_ids:
-                name = f"WEBSEARCH_{provider_id.upper()}_BASE_URL"
-                monkeypatch.setenv(name, sim[provider_id].base_url)
                 if keys and provider_id in KEY_ENV:
                     monkeypatch.setenv(KEY_ENV[provider_id], f"sim-key-{provider_id}")
             # Only simulated providers may run: a keyless one must never reach the real site.
-            others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in provider_ids]
-            monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
+            allow_only(monkeypatch, *provider_ids)
             return sim
 
         yield start
@@ -221,8 +220,7 @@ def test_a_forced_provider_with_nothing_to_fall_back_to_exits_as_misconfigured(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The text said "No web search provider configured." (at its end), and it exited 1.
-    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid != "kimi"]
-    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
+    allow_only(monkeypatch, "kimi")
     assert main(["python", "--provider", "kimi"]) == EXIT_USAGE
     assert capsys.readouterr().err.startswith(
         "Error: No web search provider configured. Kimi was forced but cannot run (no API key: "
@@ -246,17 +244,11 @@ def test_forced_provider_failure_is_the_answer(
     assert len(sim["tavily"].requests) == 0  # forced: no fallback
 
 
-def _allow(monkeypatch: pytest.MonkeyPatch, *provider_ids: str) -> None:
-    """Exclude every provider but these (an unconfigured one still cannot run)."""
-    others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in provider_ids]
-    monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
-
-
 def test_forced_provider_that_cannot_run_says_why_then_falls_back(
     simulate: Simulate, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     sim = simulate("brave", "duckduckgo")
-    _allow(monkeypatch, "brave", "duckduckgo", "tavily")  # tavily has no key
+    allow_only(monkeypatch, "brave", "duckduckgo", "tavily")  # tavily has no key
     assert main(["python", "--provider", "tavily"]) == EXIT_OK
     out, err = capsys.readouterr()
     assert err == (
@@ -272,7 +264,7 @@ def test_forced_provider_that_cannot_run_says_why_when_the_cache_answers(
 ) -> None:
     """The cached fallback answer keeps the reason: the second run said nothing before."""
     sim = simulate("brave", "duckduckgo")
-    _allow(monkeypatch, "brave", "duckduckgo", "tavily")  # tavily has no key
+    allow_only(monkeypatch, "brave", "duckduckgo", "tavily")  # tavily has no key
     assert main(["python", "--provider", "tavily"]) == EXIT_OK
     first = capsys.readouterr()
     assert main(["python", "--provider", "tavily", "--json"]) == EXIT_OK
@@ -311,7 +303,7 @@ def test_forced_provider_that_cannot_run_says_why_before_the_fallback_failure(
     sim = simulate("brave", "duckduckgo")
     sim["brave"].always(Fault.server_error(503, "upstream down"))
     sim["duckduckgo"].always(Fault.challenge())
-    _allow(monkeypatch, "brave", "duckduckgo", "searxng")  # no SearXNG endpoint
+    allow_only(monkeypatch, "brave", "duckduckgo", "searxng")  # no SearXNG endpoint
     assert main(["python", "--provider", "searxng"]) == EXIT_FAILED
     head, why, *fallback = capsys.readouterr().err.splitlines()
     # The spec's message laid out a provider a line (cli_output.failure_lines): the

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from tests.refused_port import refused_port
+from tests.simulated_environment import allow_only, route_to_simulator
 from websearch_core import SEARCH_PROVIDER_ORDER
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, main
 from websearch_core.format import LOOPBACK_HINT, page_unreached_hint
@@ -35,13 +36,10 @@ def routes(monkeypatch: pytest.MonkeyPatch) -> Iterator[Routes]:
         def start(*provider_ids: str, refused: tuple[str, ...] = ()) -> Simulator:
             sim = stack.enter_context(Simulator(provider_ids).running_in_thread())
             closed = f"http://127.0.0.1:{refused_port()}"
-            for provider_id in provider_ids:
-                base_url = closed if provider_id in refused else sim[provider_id].base_url
-                monkeypatch.setenv(f"WEBSEARCH_{provider_id.upper()}_BASE_URL", base_url)
+            route_to_simulator(monkeypatch, sim, dict.fromkeys(refused, closed))
             monkeypatch.setenv("BRAVE_API_KEY", "sim-key-brave")
             monkeypatch.setenv("TAVILY_API_KEY", "sim-key-tavily")
-            others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in provider_ids]
-            monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
+            allow_only(monkeypatch, *provider_ids)
             monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
             return sim
 

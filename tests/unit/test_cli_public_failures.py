@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from websearch_core import SEARCH_PROVIDER_ORDER
+from tests.simulated_environment import allow_only, route_to_simulator
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, main
 from websearch_core.orchestration.quota import REASON_LIMIT
 from websearch_core.provider_ids import FREE_ENGINE_ORDER
@@ -24,15 +24,13 @@ def engines(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
     """Every free engine simulated and failing: challenges, a 429 and two 503s."""
     with contextlib.ExitStack() as stack:
         sim = stack.enter_context(Simulator(FREE_ENGINE_ORDER).running_in_thread())
-        for engine in FREE_ENGINE_ORDER:
-            monkeypatch.setenv(f"WEBSEARCH_{engine.upper()}_BASE_URL", sim[engine].base_url)
+        route_to_simulator(monkeypatch, sim)
         for engine in CHALLENGED:
             sim[engine].always(Fault.challenge())
         for engine in DOWN:
             sim[engine].always(Fault.server_error(503))
         sim["bing"].always(Fault.rate_limited())
-        keyed = [p for p in SEARCH_PROVIDER_ORDER if p not in FREE_ENGINE_ORDER and p != "public"]
-        monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(keyed))
+        allow_only(monkeypatch, *FREE_ENGINE_ORDER, "public")  # every keyed one excluded
         monkeypatch.setenv("WEBSEARCH_BROWSER", "off")
         yield sim
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from websearch_core import SEARCH_PROVIDER_ORDER
+from tests.simulated_environment import allow_only, route_to_simulator
 from websearch_core.cli import EXIT_FAILED, EXIT_USAGE, main
 from websearch_core.cli_status import fail
 from websearch_core.cli_wrap import MIN_WIDTH, for_terminal
@@ -38,13 +38,9 @@ def _at_terminal(monkeypatch: pytest.MonkeyPatch) -> _Terminal:
 def failing_chain(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
     """Two providers that both fail with long texts: the command's longest report."""
     with Simulator(["brave", "duckduckgo"]).running_in_thread() as sim:
-        for provider_id in sim.providers:
-            monkeypatch.setenv(
-                f"WEBSEARCH_{provider_id.upper()}_BASE_URL", sim[provider_id].base_url
-            )
+        route_to_simulator(monkeypatch, sim)
         monkeypatch.setenv("BRAVE_API_KEY", "sim-key-brave")
-        others = [pid for pid in SEARCH_PROVIDER_ORDER if pid not in sim.providers]
-        monkeypatch.setenv("WEBSEARCH_EXCLUDE", ",".join(others))
+        allow_only(monkeypatch, *sim.providers)
         sim["brave"].always(Fault.server_error(503, "upstream down " * 12))
         sim["duckduckgo"].always(Fault.challenge())
         yield sim

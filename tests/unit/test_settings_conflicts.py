@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.simulated_environment import route_to_simulator
 from websearch_core.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
 from websearch_core.provider_ids import FREE_ENGINE_ORDER
 from websearch_core.settings import Settings
@@ -80,10 +81,8 @@ def test_each_contradiction_is_named(settings: dict[str, object], expected: list
 def brave_down(monkeypatch: pytest.MonkeyPatch) -> Iterator[Simulator]:
     """Brave and Tavily simulated, Brave failing; every other provider excluded."""
     with Simulator(["brave", "tavily"]).running_in_thread() as sim:
+        route_to_simulator(monkeypatch, sim)
         for provider_id in ("brave", "tavily"):
-            monkeypatch.setenv(
-                f"WEBSEARCH_{provider_id.upper()}_BASE_URL", sim[provider_id].base_url
-            )
             monkeypatch.setenv(f"{provider_id.upper()}_API_KEY", f"sim-key-{provider_id}")
         sim["brave"].always(Fault.server_error(503))
         yield sim
