@@ -41,7 +41,9 @@ async def test_seven_engines_that_never_answer_end_at_the_deadline_with_a_clear_
     # Its 5 s less what the call's setup took.
     assert re.search(r"DuckDuckGo request timed out after (5|[1-4]\.\d)s", result.text)
     assert "the 5s deadline for the whole search ran out; not tried: bing, yahoo" in result.text
-    assert elapsed < 5.0 + 1.5  # the deadline, plus teardown slack; not 7 x 15 s
+    # Cut by the deadline: a search that is not ends no sooner than DuckDuckGo's own 15 s
+    # timeout, so the bound is that, not the deadline plus a slack load can eat.
+    assert elapsed < settings.provider_timeout("scraper")  # DuckDuckGo is a scraper
     skipped = [a.provider for a in result.response.attempts if a.detail == "deadline reached"]
     assert skipped == KEYLESS[1:]
     assert [len(sim[engine].requests) for engine in KEYLESS] == [1, 0, 0, 0, 0, 0, 0]
@@ -55,10 +57,11 @@ async def test_each_provider_gets_the_lesser_of_its_timeout_and_what_remains() -
             started = time.monotonic()
             result = await ws.run("python asyncio")
             elapsed = time.monotonic() - started
-    # Brave used its own second; DuckDuckGo then answered well inside the deadline.
+    # Brave used its own second; DuckDuckGo then answered well inside the deadline (a Brave
+    # given what remains of the deadline would have hung all 30 s of it).
     assert result.response.provider == "duckduckgo"
     assert result.response.attempts[0].detail == "Brave request timed out after 1s"
-    assert elapsed < 1.0 + 1.5
+    assert elapsed < settings.deadline_seconds / 2
 
 
 class _SlowCacheStore(MemoryStore):
@@ -100,4 +103,6 @@ async def test_time_spent_before_the_chain_counts_against_the_deadline(method: s
     # What the lookup left: 0.5 s, less on a loaded machine where the lookup runs late
     # (never the whole 2 s the chain gave its providers when it started its own deadline).
     assert re.search(r"Brave request timed out after 0\.[0-5]s, the time left of the 2s", text)
-    assert elapsed < 2.0 + 0.5
+    # A chain that starts its own deadline takes the lookup and then all 2 s at least; no
+    # load makes that shorter, so the bound is there, not 0.5 s past the deadline.
+    assert elapsed < 1.5 + 2.0
