@@ -73,12 +73,18 @@ WATCH_DEADLINE = textwrap.dedent(
 def slowed_import(module: str) -> str:
     """A script's head that makes ``module``'s first import take 0.5 s, as on a loaded machine.
 
+    The head names the module ``SLOWED``, so a script can tell whether its import was done
+    before a call began (``SLOWED in sys.modules``) rather than time the call against a
+    margin a loaded machine can eat.
+
     Args:
         module: The module whose import a first call would otherwise pay for.
     """
     return textwrap.dedent(
         f"""
         import importlib.abc, sys, time
+
+        SLOWED = {module!r}
 
         class SlowImport(importlib.abc.MetaPathFinder):
             def find_spec(self, name, path, target=None):

@@ -6,9 +6,12 @@ by the import. Entering a search client or tool imported the chain only: a fetch
 first fetch, and the first search of a retriever that fetches its results' pages
 (``include_content=True``), still waited for the fetcher's import. Entering them now imports
 it too, off the loop. A fresh interpreter, where nothing is imported yet, makes that import
-take 0.5 s (as a loaded machine does); the page's server accepts and never answers, and the
-call is timed from a clock read just before it, against its deadline plus the store's grace
-the README allows a call past it.
+take 0.5 s (as a loaded machine does); the page's server accepts and never answers.
+
+The test checks the order, not a margin: the fetcher's import was done when the call began,
+and the call ended on its deadline's cut, well before the page's 60 s hang. It timed the
+call against the deadline plus the store's grace (0.25 s), a margin a loaded machine eats
+(the first search tool's twin took 1.96 s against 1.75 s at load 5, stop 45).
 """
 
 import textwrap
@@ -16,9 +19,9 @@ import textwrap
 import pytest
 
 from tests.loop_imports import SLOW_FETCH_IMPORT, run_watched
-from websearch_core.deadline import STORE_GRACE_SECONDS
 
 _DEADLINE_SECONDS = 1.5
+_HANG_SECONDS = 60
 
 _SCRIPT = SLOW_FETCH_IMPORT + textwrap.dedent(
     """
@@ -28,23 +31,30 @@ _SCRIPT = SLOW_FETCH_IMPORT + textwrap.dedent(
 
     from websearch_core.testing import SimResult, Simulator
 
+    began = {}
+
+    def begin():
+        # Just before the call: was the fetcher's import done by then, and when it started.
+        began["imported_first"] = SLOWED in sys.modules
+        began["at"] = time.monotonic()
+
     async def first_call(settings, api_keys, url):
         if ADAPTER == "langchain fetch tool":
             from langchain_websearch import WebFetchTool
 
             tool = WebFetchTool(settings=settings, allow_private_addresses=True)
             async with tool:
-                started = time.monotonic()
+                begin()
                 text = await tool.ainvoke({"url": url})
-                return time.monotonic() - started, text
+                return time.monotonic() - began["at"], text
         if ADAPTER == "llamaindex fetch tool":
             from llamaindex_websearch import create_web_fetch_tool
 
             tool = create_web_fetch_tool(settings=settings, allow_private_addresses=True)
             async with tool:
-                started = time.monotonic()
+                begin()
                 output = await tool.acall(url=url)
-                return time.monotonic() - started, output.content
+                return time.monotonic() - began["at"], output.content
         if ADAPTER == "langchain retriever":
             from langchain_websearch import WebSearchRetriever
 
@@ -52,21 +62,21 @@ _SCRIPT = SLOW_FETCH_IMPORT + textwrap.dedent(
                 settings=settings, api_keys=api_keys, k=1, include_content=True
             )
             async with retriever:
-                started = time.monotonic()
+                begin()
                 (document,) = await retriever.ainvoke("python asyncio")
-                return time.monotonic() - started, document.metadata["content"]
+                return time.monotonic() - began["at"], document.metadata["content"]
         from llamaindex_websearch import WebSearchRetriever
 
         retriever = WebSearchRetriever(
             settings=settings, api_keys=api_keys, k=1, include_content=True
         )
         async with retriever:
-            started = time.monotonic()
+            begin()
             (node,) = await retriever.aretrieve("python asyncio")
-            return time.monotonic() - started, node.metadata["content"]
+            return time.monotonic() - began["at"], node.metadata["content"]
 
     async def hold(reader, writer):
-        await asyncio.sleep(60)  # accepts the page's request and never answers it
+        await asyncio.sleep(HANG)  # accepts the page's request and never answers it
 
     async def main():
         server = await asyncio.start_server(hold, "127.0.0.1", 0)
@@ -78,7 +88,7 @@ _SCRIPT = SLOW_FETCH_IMPORT + textwrap.dedent(
             )
             took, said = await first_call(settings, sim.api_keys(), url)
         server.close()
-        return {"took": took, "said": said}
+        return {"took": took, "said": said, "imported_first": began["imported_first"]}
 
     print(json.dumps(asyncio.run(main())))
     """
@@ -97,7 +107,8 @@ _SCRIPT = SLOW_FETCH_IMPORT + textwrap.dedent(
 def test_the_first_fetch_of_an_entered_adapter_ends_by_its_deadline(
     adapter: str, says: str
 ) -> None:
-    found = run_watched(_SCRIPT, DEADLINE=_DEADLINE_SECONDS, ADAPTER=adapter)
+    found = run_watched(_SCRIPT, DEADLINE=_DEADLINE_SECONDS, HANG=_HANG_SECONDS, ADAPTER=adapter)
     said, took = found["said"], found["took"]
+    assert found["imported_first"] is True, found  # entering paid for it, not the call
     assert isinstance(said, str) and says in said, found
-    assert isinstance(took, float) and took <= _DEADLINE_SECONDS + STORE_GRACE_SECONDS, found
+    assert isinstance(took, float) and took < _HANG_SECONDS / 2, found  # cut, not waited out
