@@ -81,6 +81,12 @@ FilterName = Literal[
     "phrase",
     "exclude_terms",
     "filetype",
+    "in_url",
+    "exclude_in_url",
+    "in_title",
+    "exclude_in_title",
+    "in_text",
+    "exclude_in_text",
 ]
 FilterWay = Literal["native", "query", "post", "ignored"]
 

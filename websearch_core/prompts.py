@@ -12,7 +12,8 @@ TOOL_DESCRIPTION = (
     "result; cite the URLs you rely on. Do not search for a URL you already know: read it "
     "directly. Set `recency` only when the user asks for recent results. To narrow a "
     "search, write site:example.com, -site:example.com, after:2025-01-01, before:2025-06-30, "
-    '"exact phrase", -term, OR or filetype:pdf in the query, as you would in a search box.'
+    '"exact phrase", -term, OR, filetype:pdf, inurl:docs or intitle:faq in the query, as '
+    "you would in a search box."
 )
 
 SEARCH_SYSTEM_PROMPT = (

@@ -31,7 +31,8 @@ class ToolArguments(BaseModel):
             "What to search for: keywords or a natural-language question; include the names, "
             "versions and dates that matter. Constraints go in the query as people type them "
             '(site:, -site:, after:YYYY-MM-DD, before:YYYY-MM-DD, "exact phrase", -term, OR, '
-            "filetype:); each provider applies them as well as it can."
+            "filetype:, inurl:, intitle:, intext:); each provider applies them as well as it "
+            "can."
         ),
     )
     recency: Recency | None = Field(

@@ -128,6 +128,31 @@ CASES = (
         directive="filetype:",
         passes=lambda page: page.url.endswith(".pdf"),
     ),
+    Case(
+        "in_url",
+        f"{QUERY} inurl:wiki",
+        directive="inurl:wiki",
+        passes=lambda page: "wiki" in page.url.lower(),
+    ),
+    Case(
+        "exclude_in_url",
+        f"{QUERY} -inurl:GitHub",
+        directive="-inurl:GitHub",
+        passes=lambda page: "github" not in page.url.lower(),
+    ),
+    Case(
+        "in_title",
+        f"{QUERY} intitle:Framework",
+        directive="intitle:Framework",
+        passes=lambda page: "framework" in page.title.lower(),
+    ),
+    Case(
+        "exclude_in_title",
+        f"{QUERY} -intitle:guide",
+        directive="-intitle:guide",
+        passes=lambda page: "guide" not in page.title.lower(),
+    ),
+    Case("in_text", f"{QUERY} intext:php", directive="intext:php"),
 )
 
 
@@ -156,8 +181,10 @@ def _expected_ways(provider_id: str, case: Case) -> tuple[str, ...]:
     recency = case.params.get("recency")
     way = None if recency is not None and recency not in support.recency else support.way(case.name)
     # An answer engine's sources are checked here for domains only (its answer is written
-    # from them); what it can neither be sent nor checked on is ignored.
-    checkable = case.name not in ("language", "country") and support.checks(case.name)
+    # from them); what it can neither be sent nor checked on is ignored. No result holds
+    # its page's whole text, so intext: is never checked here.
+    uncheckable = ("language", "country", "in_text", "exclude_in_text")
+    checkable = case.name not in uncheckable and support.checks(case.name)
     # Domains are checked even when sent; so is a query operator its docs do not list.
     verified = case.name.endswith("_domains") or (
         way == "query" and case.name in support.unpromised

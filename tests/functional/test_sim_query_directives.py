@@ -10,8 +10,10 @@ per directive here, not read from the providers' records, so a wrong record show
 are checked on the request each loopback simulator received.
 
 Where we differ from the reference on purpose (a parameter the provider's own docs or
-server name, ``OR`` and the ``inurl:`` / ``intitle:`` words sent as typed), the table
-follows our behaviour; RESULTS "Stop 45 (phrases)" lists each.
+server name, ``OR`` sent as typed), the table follows our behaviour; RESULTS "Stop 45
+(phrases)" lists each. ``inurl:``, ``intitle:`` and ``intext:`` (and their negations)
+follow the reference's flags (``inUrl``, ``inTitle``, ``inText``), a wanted ``inurl:``
+going to the HTML engines as a word (its ``formatScraperQuery``).
 """
 
 import base64
@@ -47,7 +49,10 @@ TYPED: Mapping[str, str] = {
     "site": "rust guide site:github.com",
     "exclude_site": "rust guide -site:reddit.com",
     "inurl": "rust guide inurl:docs",
+    "exclude_inurl": "rust guide -inurl:forum",
     "intitle": "rust guide intitle:faq",
+    "exclude_intitle": "rust guide -intitle:faq",
+    "intext": "rust guide intext:borrow",
     "filetype": "rust guide filetype:pdf",
     "dates": "rust guide after:2025-01-01 before:2025-06-30",
 }
@@ -74,6 +79,26 @@ LEFT_OUT: Mapping[str, tuple[str, frozenset[str]]] = {
 directive goes as a parameter, or they do not read it). Every other provider is sent the
 query as typed."""
 
+_NO_WORDS_IN = frozenset({"exa", "tinyfish", "tavily", "parallel", "synthetic"})
+"""Sent none of ``inurl:``, ``intitle:``, ``intext:`` (reference 6.5: no such flag)."""
+_SCRAPERS = frozenset({"searxng", "duckduckgo", "startpage", "google", "ecosia", "mojeek"})
+"""The reference's ``formatScraperQuery`` engines: a wanted ``inurl:x`` goes as the word."""
+_GOOGLE_SYNTAX = frozenset(
+    {"gemini", "codex", "kagi", "firecrawl", "brave", "serper", "bing", "yahoo"}
+    | _SCRAPERS - {"mojeek"}
+)
+"""Sent ``intext:`` (the reference's GOOGLE syntax; Serper is Google's, and Bing and Yahoo
+are sent the query raw)."""
+WORDS_IN: Mapping[str, Mapping[str, frozenset[str]]] = {
+    "inurl": {"rust guide": _NO_WORDS_IN, "rust guide docs": _SCRAPERS},
+    "exclude_inurl": {"rust guide": _NO_WORDS_IN | {"mojeek"}},
+    "intitle": {"rust guide": _NO_WORDS_IN | {"mojeek"}},
+    "exclude_intitle": {"rust guide": _NO_WORDS_IN | {"mojeek"}},
+    "intext": {"rust guide": frozenset(PROVIDERS) - _GOOGLE_SYNTAX},
+}
+"""Per words-in directive kind: each other query sent, and the providers sent it; every
+other provider is sent the query as typed."""
+
 DATES_IN_TEXT: frozenset[str] = frozenset({"anthropic", "codex", "xai", "serper"})
 """The only providers sent ``after:`` / ``before:`` in the text: the others take the dates
 as a parameter, or are not told them and have their results checked."""
@@ -81,6 +106,9 @@ as a parameter, or are not told them and have their results checked."""
 
 def _expected(provider_id: str, kind: str) -> str:
     typed = TYPED[kind]
+    if kind in WORDS_IN:
+        sent = (text for text, providers in WORDS_IN[kind].items() if provider_id in providers)
+        return next(sent, typed)
     if kind == "dates":
         return typed if provider_id in DATES_IN_TEXT else "rust guide"
     without, providers = LEFT_OUT.get(kind, (typed, frozenset()))

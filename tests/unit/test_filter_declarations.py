@@ -50,6 +50,8 @@ def test_the_tool_description_teaches_every_directive_the_parser_reads() -> None
         "-term",
         "OR",
         "filetype:pdf",
+        "inurl:docs",
+        "intitle:faq",
     )
     for example in examples:
         assert example in TOOL_DESCRIPTION
@@ -63,6 +65,8 @@ def test_the_tool_description_teaches_every_directive_the_parser_reads() -> None
         "exclude_term",
         "or",
         "filetype",
+        "in_url",
+        "in_title",
     }
     query_help = ToolArguments.model_json_schema()["properties"]["query"]["description"]
     assert "site:" in query_help and "after:YYYY-MM-DD" in query_help

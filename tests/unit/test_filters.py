@@ -15,7 +15,8 @@ from websearch_core.filters import (
     requested_filters,
     tokenize,
 )
-from websearch_core.filters.support import QUERY_OPERATORS
+from websearch_core.filters.post import drop_counts
+from websearch_core.filters.support import QUERY_OPERATORS, SCRAPER_OPERATORS
 from websearch_core.models import AppliedFilter, SearchParams, SearchResponse, SearchSource
 from websearch_core.providers.base import ProviderInfo
 
@@ -77,6 +78,31 @@ def test_every_directive_kind_is_read_with_its_normalised_value() -> None:
 )
 def test_what_only_looks_like_a_directive_stays_text(word: str) -> None:
     assert [(t.kind, t.raw) for t in tokenize(word)] == [("text", word)]
+
+
+def test_words_in_directives_and_their_aliases_are_read_with_the_words_asked_for() -> None:
+    query = (
+        'rust inurl:docs -inurl:Forum intitle:"error  handling" -intitle:faq intext:borrow '
+        "-intext:unsafe url:api TITLE:guide inbody:lifetimes inanchor:book"
+    )
+    assert [(t.kind, t.value, t.raw) for t in tokenize(query)] == [
+        ("text", "rust", "rust"),
+        ("in_url", "docs", "inurl:docs"),
+        ("exclude_in_url", "Forum", "-inurl:Forum"),
+        ("in_title", "error handling", 'intitle:"error  handling"'),
+        ("exclude_in_title", "faq", "-intitle:faq"),
+        ("in_text", "borrow", "intext:borrow"),
+        ("exclude_in_text", "unsafe", "-intext:unsafe"),
+        ("in_url", "api", "url:api"),
+        ("in_title", "guide", "TITLE:guide"),
+        ("in_text", "lifetimes", "inbody:lifetimes"),
+        ("in_text", "book", "inanchor:book"),
+    ]
+
+
+@pytest.mark.parametrize("word", ["inurl:", "-intitle:", 'intext:""', "allintitle:x", "urls:x"])
+def test_a_words_in_directive_without_words_stays_text(word: str) -> None:
+    assert [t.kind for t in tokenize(word)] == ["text"]
 
 
 def test_a_year_alone_opens_on_its_first_day_and_closes_on_its_last() -> None:
@@ -144,6 +170,29 @@ def test_a_query_engine_keeps_its_operators_where_typed_and_gets_parameters_writ
     )
     assert plan.ways["include_domains"] == ("query", "post")
     assert plan.ways["phrase"] == ("query",)
+
+
+def test_an_html_engine_is_sent_a_wanted_inurl_as_its_word_and_checks_it() -> None:
+    scraper = info(FilterSupport(query=SCRAPER_OPERATORS, demoted=frozenset({"in_url"})))
+    plan = plan_filters(
+        SearchParams(query="rust inurl:docs -inurl:forum intitle:faq guide"), scraper
+    )
+    assert plan.params.query == "rust docs -inurl:forum intitle:faq guide"
+    assert plan.ways["in_url"] == ("post",)
+    assert plan.ways["exclude_in_url"] == ("query",)
+
+
+def test_words_in_directives_a_provider_cannot_read_leave_its_query() -> None:
+    plan = plan_filters(SearchParams(query="rust inurl:docs intitle:faq intext:x guide"), info())
+    assert plan.params.query == "rust guide"
+    assert (plan.ways["in_url"], plan.ways["in_title"]) == (("post",), ("post",))
+    # No result holds the page's text, so intext: can only be ignored.
+    assert plan.ways["in_text"] == ("ignored",)
+
+
+def test_a_demoted_filter_is_neither_a_parameter_nor_an_operator() -> None:
+    with pytest.raises(ValueError, match="demoted"):
+        FilterSupport(query=frozenset({"in_url"}), demoted=frozenset({"in_url"}))
 
 
 def test_a_native_filter_travels_as_the_field_and_leaves_the_text() -> None:
@@ -367,6 +416,29 @@ def test_filetype_is_read_from_the_url_path() -> None:
     ]
     kept = post_filter(sources, wanted, frozenset({"filetype"}))
     assert [s.url for s in kept.sources] == ["https://a.org/x.PDF", "https://c.org/y.pdf?dl=1"]
+
+
+def test_url_and_title_words_are_looked_for_in_the_url_and_title() -> None:
+    wanted = requested_filters(
+        SearchParams(query="rust inurl:Docs -inurl:forum intitle:guide -intitle:draft")
+    )
+    sources = [
+        source("https://a.org/docs/book", "The Rust GUIDE"),
+        source("https://b.org/DOCS/forum/1", "Guide"),
+        source("https://c.org/docs", "Guide (draft)"),
+        source("https://d.org/blog", "Guide"),
+        source("https://e.org/docs", "Reference", "a guide"),
+    ]
+    checks = frozenset({"in_url", "exclude_in_url", "in_title", "exclude_in_title"})
+    assert [s.url for s in post_filter(sources, wanted, checks).sources] == [
+        "https://a.org/docs/book"
+    ]
+    assert drop_counts(sources, wanted, checks) == {
+        "exclude_in_url": 1,
+        "exclude_in_title": 1,
+        "in_title": 1,
+        "in_url": 1,
+    }
 
 
 def test_filters_not_named_in_checks_are_not_applied() -> None:

@@ -13,13 +13,25 @@ from .note import ignored_note
 from .plan import FilterPlan, apply_plan, plan_filters, unmatched_filters
 from .post import post_filter
 from .query import Token, tokenize
-from .support import ALL_FILTERS, FIELD_FILTERS, QUERY_OPERATORS, TERM_OPERATORS, FilterSupport
+from .support import (
+    ALL_FILTERS,
+    FIELD_FILTERS,
+    QUERY_OPERATORS,
+    SCRAPER_OPERATORS,
+    TERM_OPERATORS,
+    TEXT_OPERATORS,
+    URL_TITLE_OPERATORS,
+    FilterSupport,
+)
 
 __all__ = [
     "ALL_FILTERS",
     "FIELD_FILTERS",
     "QUERY_OPERATORS",
+    "SCRAPER_OPERATORS",
     "TERM_OPERATORS",
+    "TEXT_OPERATORS",
+    "URL_TITLE_OPERATORS",
     "FilterPlan",
     "FilterSupport",
     "RequestedFilters",

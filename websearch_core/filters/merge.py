@@ -34,6 +34,12 @@ class RequestedFilters:
     phrase: tuple[str, ...] = ()
     exclude_terms: tuple[str, ...] = ()
     filetype: tuple[str, ...] = ()
+    in_url: tuple[str, ...] = ()
+    exclude_in_url: tuple[str, ...] = ()
+    in_title: tuple[str, ...] = ()
+    exclude_in_title: tuple[str, ...] = ()
+    in_text: tuple[str, ...] = ()
+    exclude_in_text: tuple[str, ...] = ()
 
     def entries(self) -> tuple[tuple[FilterName, str], ...]:
         """``(name, value)`` for each filter asked for, one entry per domain, phrase, term."""
@@ -53,6 +59,12 @@ class RequestedFilters:
         found.extend(("phrase", phrase) for phrase in self.phrase)
         found.extend(("exclude_terms", term) for term in self.exclude_terms)
         found.extend(("filetype", extension) for extension in self.filetype)
+        found.extend(("in_url", words) for words in self.in_url)
+        found.extend(("exclude_in_url", words) for words in self.exclude_in_url)
+        found.extend(("in_title", words) for words in self.in_title)
+        found.extend(("exclude_in_title", words) for words in self.exclude_in_title)
+        found.extend(("in_text", words) for words in self.in_text)
+        found.extend(("exclude_in_text", words) for words in self.exclude_in_text)
         return tuple(found)
 
     def __bool__(self) -> bool:
@@ -87,4 +99,10 @@ def requested_filters(params: SearchParams) -> RequestedFilters:
         phrase=_unique(typed("phrase")),
         exclude_terms=_unique(typed("exclude_term")),
         filetype=_unique(typed("filetype")),
+        in_url=_unique(typed("in_url")),
+        exclude_in_url=_unique(typed("exclude_in_url")),
+        in_title=_unique(typed("in_title")),
+        exclude_in_title=_unique(typed("exclude_in_title")),
+        in_text=_unique(typed("in_text")),
+        exclude_in_text=_unique(typed("exclude_in_text")),
     )

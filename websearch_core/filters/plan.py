@@ -45,8 +45,11 @@ OVERFETCH_FACTOR: Final = 3
 so the limit is still met after results are dropped (never past the provider's maximum)."""
 ALWAYS_CHECKED: Final[frozenset[FilterName]] = frozenset({"include_domains", "exclude_domains"})
 """Checked locally even when applied upstream: a URL is exact, and engines do leak."""
-UNCHECKABLE: Final[frozenset[FilterName]] = frozenset({"language", "country"})
-"""Nothing in a result tells its language or audience reliably."""
+UNCHECKABLE: Final[frozenset[FilterName]] = frozenset(
+    {"language", "country", "in_text", "exclude_in_text"}
+)
+"""Nothing in a result tells its language or audience reliably, nor holds its whole text
+(the reference never checks ``intext:`` either)."""
 _TOKEN_FILTER: Final[Mapping[str, FilterName]] = {
     "site": "include_domains",
     "exclude_site": "exclude_domains",
@@ -55,7 +58,27 @@ _TOKEN_FILTER: Final[Mapping[str, FilterName]] = {
     "phrase": "phrase",
     "exclude_term": "exclude_terms",
     "filetype": "filetype",
+    "in_url": "in_url",
+    "exclude_in_url": "exclude_in_url",
+    "in_title": "in_title",
+    "exclude_in_title": "exclude_in_title",
+    "in_text": "in_text",
+    "exclude_in_text": "exclude_in_text",
 }
+_SENT_AS_TYPED: Final[frozenset[FilterName]] = frozenset(
+    {
+        "phrase",
+        "exclude_terms",
+        "filetype",
+        "in_url",
+        "exclude_in_url",
+        "in_title",
+        "exclude_in_title",
+        "in_text",
+        "exclude_in_text",
+    }
+)
+"""The filters whose directive goes out as typed when the provider reads it in its text."""
 _APPLYING_WAYS: Final[tuple[FilterWay, ...]] = ("native", "query", "post")
 _WRITTEN_FIELDS: Final[tuple[FilterName, ...]] = (
     "include_domains",
@@ -153,13 +176,15 @@ def _rewrite(
     ways: Mapping[FilterName, tuple[FilterWay, ...]],
     wanted: RequestedFilters,
     self_written: frozenset[str],
+    demoted: frozenset[FilterName],
 ) -> str:
     """The query text the provider is sent.
 
     A directive stays where it was typed when the provider reads it; a field it reads
     only in the text is written at the end, unless the provider writes that field into its
     own syntax (``self_written``: honoured, not native, as Google's ``site:``); anything else
-    leaves, except a phrase's words, which still say what is wanted. A directive typed
+    leaves, except a phrase's words and a ``demoted`` directive's (an HTML engine's
+    ``inurl:docs`` goes as ``docs``), which still say what is wanted. A directive typed
     twice (``filetype:pdf filetype:.PDF``) is one filter and goes out once, as a domain
     typed and also passed as ``include_domains`` does.
     """
@@ -172,12 +197,12 @@ def _rewrite(
         if name is None:
             if token.kind == "text" or operators:
                 words.append(token.raw)
-        elif name in ("phrase", "exclude_terms", "filetype") and _in_text(name, ways):
+        elif name in _SENT_AS_TYPED and _in_text(name, ways):
             # One filter is sent once: ``filetype:pdf ext:PDF`` is one filter, not two.
             if (token.kind, token.value) not in kept:
                 kept.add((token.kind, token.value))
                 words.append(token.raw)
-        elif token.kind == "phrase":
+        elif token.kind == "phrase" or name in demoted:
             words.append(token.value)
         else:
             dropped.append(token.value)
@@ -228,12 +253,14 @@ def plan_filters(
     wanted = requested_filters(params)
     if not wanted:
         return FilterPlan(wanted, params, {}, frozenset(), None)
-    ways = _ways(wanted, info.filters if support is None else support)
+    chosen = info.filters if support is None else support
+    ways = _ways(wanted, chosen)
     checks = frozenset(name for name, applied in ways.items() if "post" in applied)
     # A native field whose value the parameter cannot carry is written into the text.
     self_written = info.written_by_itself
     update: dict[str, object] = {
-        "query": _rewrite(wanted.tokens, ways, wanted, self_written) or params.query,
+        "query": _rewrite(wanted.tokens, ways, wanted, self_written, chosen.demoted)
+        or params.query,
         "include_domains": wanted.include_domains,
         "exclude_domains": wanted.exclude_domains,
         "date_after": wanted.date_after,

@@ -2,8 +2,9 @@
 
 Domains are read from each result's URL, so they can always be checked (and always are:
 Brave answered ``site:github.com`` with builtin.com and wikipedia.org among github.com).
-Dates are checked when a result carries one. Phrases and excluded terms can only be looked
-for in the title and snippet, the text we have; a result without a snippet is checked on
+Dates are checked when a result carries one; ``inurl:`` and ``intitle:`` (and their
+negations) on the URL and title. Phrases and excluded terms can only be looked for in the
+title and snippet, the text we have; a result without a snippet is checked on
 its title alone. A result that cannot be checked (no date, no snippet) is kept rather than
 dropped on a guess, and the filter is reported as partly ignored.
 """
@@ -94,6 +95,30 @@ def _passes_dates(
     )
 
 
+def _passes_words_in(
+    source: SearchSource, wanted: RequestedFilters, checks: frozenset[FilterName]
+) -> bool:
+    """Whether ``source`` meets ``inurl:`` / ``intitle:`` and their negations.
+
+    Each value is looked for case-insensitively in the URL or the title: every wanted one
+    and no unwanted one, as the reference checks them.
+    """
+    url = source.url.casefold()
+    title = source.title.casefold()
+    return (
+        ("in_url" not in checks or all(v.casefold() in url for v in wanted.in_url))
+        and (
+            "exclude_in_url" not in checks
+            or not any(v.casefold() in url for v in wanted.exclude_in_url)
+        )
+        and ("in_title" not in checks or all(v.casefold() in title for v in wanted.in_title))
+        and (
+            "exclude_in_title" not in checks
+            or not any(v.casefold() in title for v in wanted.exclude_in_title)
+        )
+    )
+
+
 def _passes(
     source: SearchSource,
     wanted: RequestedFilters,
@@ -114,6 +139,8 @@ def _passes(
         path = parts.path.casefold()
         if not any(path.endswith(f".{extension}") for extension in wanted.filetype):
             return False
+    if not _passes_words_in(source, wanted, checks):
+        return False
     if "phrase" in checks or "exclude_terms" in checks:
         text = _text(source)
         if "exclude_terms" in checks and any(

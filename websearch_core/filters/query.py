@@ -1,10 +1,13 @@
 """Search directives as people type them, read out of the query text.
 
 ``site:example.com``, ``-site:example.com``, ``after:2025-01-01``, ``before:2025-06-30``,
-``"exact phrase"``, ``-term``, ``OR`` and ``filetype:pdf``: a model writes constraints the
-way it has seen people write them, so the query is where they arrive. A token that only
-looks like a directive (``after:lunch``, ``site:`` with no domain) stays plain text, so a
-query is never refused for what might just be words.
+``"exact phrase"``, ``-term``, ``OR``, ``filetype:pdf``, ``inurl:`` / ``-inurl:``,
+``intitle:`` / ``-intitle:`` and ``intext:`` / ``-intext:`` (with the aliases the behaviour
+reference's parser reads: ``url:``, ``title:``, ``inbody:``, ``inanchor:``): a model writes
+constraints the way it has seen people write them, so the query is where they arrive. A
+token that only looks like a directive (``after:lunch``, ``site:`` with no domain,
+``intitle:`` with no words) stays plain text, so a query is never refused for what might
+just be words.
 """
 
 import re
@@ -26,13 +29,50 @@ __all__ = [
 ]
 
 TokenKind = Literal[
-    "text", "or", "phrase", "exclude_term", "site", "exclude_site", "after", "before", "filetype"
+    "text",
+    "or",
+    "phrase",
+    "exclude_term",
+    "site",
+    "exclude_site",
+    "after",
+    "before",
+    "filetype",
+    "in_url",
+    "exclude_in_url",
+    "in_title",
+    "exclude_in_title",
+    "in_text",
+    "exclude_in_text",
 ]
 
-_TOKEN: Final = re.compile(r'(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"|(?P<word>\S+)')
-_DIRECTIVE: Final = re.compile(
-    r"^(?P<neg>-?)(?P<key>site|after|before|filetype|ext):(?P<value>\S+)$", re.IGNORECASE
+_WORDS_IN_NAMES: Final = "inurl|url|intitle|title|intext|inbody|inanchor"
+_TOKEN: Final = re.compile(
+    r'(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"'
+    rf'|(?P<named>-?(?:{_WORDS_IN_NAMES}):)"(?P<quoted>[^"]*[^"\s][^"]*)"'
+    r"|(?P<word>\S+)",
+    re.IGNORECASE,
 )
+"""A ``"phrase"``, a words-in directive with a quoted value (``intitle:"error handling"``),
+or a word."""
+_DIRECTIVE: Final = re.compile(
+    rf"^(?P<neg>-?)(?P<key>site|after|before|filetype|ext|{_WORDS_IN_NAMES}):(?P<value>\S+)$",
+    re.IGNORECASE,
+)
+_WORDS_IN: Final[Mapping[str, tuple[TokenKind, TokenKind]]] = MappingProxyType(
+    {
+        "inurl": ("in_url", "exclude_in_url"),
+        "url": ("in_url", "exclude_in_url"),
+        "intitle": ("in_title", "exclude_in_title"),
+        "title": ("in_title", "exclude_in_title"),
+        "intext": ("in_text", "exclude_in_text"),
+        "inbody": ("in_text", "exclude_in_text"),
+        "inanchor": ("in_text", "exclude_in_text"),
+    }
+)
+"""The directives that ask for words in one part of a page, by the name typed: the token
+kind when wanted, and when negated. The names and aliases are the behaviour reference's
+(section 6.2); ``inanchor:`` (the words of links to the page) counts as the page's text."""
 _SITE: Final = "site:<domain>"
 _NOT_SITE: Final = "-site:<domain>"
 _AFTER: Final = "after:<YYYY-MM-DD>"
@@ -133,24 +173,43 @@ def parse_date_value(text: str, *, end: bool) -> date | None:
         return None
 
 
-def _word(word: str) -> Token:
+def _words_in(named: str, value: str, raw: str) -> Token:
+    """A words-in directive: ``named`` is its ``-?name:``, ``value`` the words asked for."""
+    wanted, unwanted = _WORDS_IN[named.lstrip("-").removesuffix(":").lower()]
+    return Token(unwanted if named.startswith("-") else wanted, value, raw)
+
+
+def _directive(word: str) -> Token | None:
+    """The directive ``word`` is, or ``None`` when it only looks like one."""
     directive = _DIRECTIVE.match(word)
+    if directive is None:
+        return None
+    negated = directive["neg"] == "-"
+    key = directive["key"].lower()
+    value = directive["value"]
+    if key in _WORDS_IN:
+        # ``intext:""`` asks for no words; a stray quote (``intitle:"rust``) is not one.
+        words = value.strip('"')
+        return _words_in(word[: directive.start("value")], words, word) if words else None
+    if key == "site":
+        domain = parse_domain(value)
+        return (
+            None if domain is None else Token("exclude_site" if negated else "site", domain, word)
+        )
+    if negated:
+        return None  # ``-after:``, ``-filetype:``: no such thing
+    if key in ("after", "before"):
+        day = parse_date_value(value, end=key == "before")
+        kind: TokenKind = "after" if key == "after" else "before"
+        return None if day is None else Token(kind, day.isoformat(), word)
+    extension = _EXTENSION.match(value)
+    return None if extension is None else Token("filetype", extension[1].lower(), word)
+
+
+def _word(word: str) -> Token:
+    directive = _directive(word)
     if directive is not None:
-        negated = directive["neg"] == "-"
-        key = directive["key"].lower()
-        value = directive["value"]
-        if key == "site":
-            domain = parse_domain(value)
-            if domain is not None:
-                return Token("exclude_site" if negated else "site", domain, word)
-        elif key in ("after", "before") and not negated:
-            day = parse_date_value(value, end=key == "before")
-            if day is not None:
-                return Token("after" if key == "after" else "before", day.isoformat(), word)
-        elif not negated:
-            extension = _EXTENSION.match(value)
-            if extension is not None:
-                return Token("filetype", extension[1].lower(), word)
+        return directive
     if word == "OR":
         return Token("or", word, word)
     excluded = _EXCLUDED_TERM.match(word)
@@ -165,6 +224,8 @@ def tokenize(query: str) -> tuple[Token, ...]:
     Examples:
         >>> [(t.kind, t.value) for t in tokenize('site:github.com "web search" -java')]
         [('site', 'github.com'), ('phrase', 'web search'), ('exclude_term', 'java')]
+        >>> [(t.kind, t.value) for t in tokenize('intitle:"error handling" -inurl:forum')]
+        [('in_title', 'error handling'), ('exclude_in_url', 'forum')]
     """
     tokens: list[Token] = []
     for match in _TOKEN.finditer(query):
@@ -172,6 +233,9 @@ def tokenize(query: str) -> tuple[Token, ...]:
             phrase = " ".join(match["phrase"].split())
             kind: TokenKind = "exclude_term" if match["neg"] else "phrase"
             tokens.append(Token(kind, phrase, match.group(0)))
+        elif match["named"] is not None:
+            value = " ".join(match["quoted"].split())
+            tokens.append(_words_in(match["named"], value, match.group(0)))
         else:
             tokens.append(_word(match["word"]))
     return tuple(tokens)

@@ -15,7 +15,10 @@ __all__ = [
     "ALL_RECENCIES",
     "FIELD_FILTERS",
     "QUERY_OPERATORS",
+    "SCRAPER_OPERATORS",
     "TERM_OPERATORS",
+    "TEXT_OPERATORS",
+    "URL_TITLE_OPERATORS",
     "FilterSupport",
 ]
 
@@ -34,11 +37,26 @@ FIELD_FILTERS: Final[frozenset[FilterName]] = frozenset(
 )
 """Filters that are also :class:`~websearch_core.models.SearchParams` fields."""
 ALL_RECENCIES: Final[frozenset[Recency]] = frozenset(get_args(Recency))
-QUERY_OPERATORS: Final[frozenset[FilterName]] = frozenset(
+URL_TITLE_OPERATORS: Final[frozenset[FilterName]] = frozenset(
+    {"in_url", "exclude_in_url", "in_title", "exclude_in_title"}
+)
+"""``inurl:``, ``-inurl:``, ``intitle:``, ``-intitle:``: the behaviour reference's ``inUrl``
+and ``inTitle`` flags (section 6.5), which more providers read than ``intext:``."""
+TEXT_OPERATORS: Final[frozenset[FilterName]] = frozenset({"in_text", "exclude_in_text"})
+"""``intext:`` / ``-intext:``: the reference's ``inText`` flag, sent only with its full
+Google syntax (Gemini, OpenAI, Kagi, Firecrawl, Brave and the HTML engines)."""
+_BOX_OPERATORS: Final[frozenset[FilterName]] = frozenset(
     {"include_domains", "exclude_domains", "phrase", "exclude_terms", "filetype"}
 )
+QUERY_OPERATORS: Final[frozenset[FilterName]] = (
+    _BOX_OPERATORS | URL_TITLE_OPERATORS | TEXT_OPERATORS
+)
 """What a web search engine's query box understands (``site:``, ``-site:``, quotes,
-``-term``, ``filetype:``; ``OR`` travels with the phrases)."""
+``-term``, ``filetype:``, ``inurl:``, ``intitle:``, ``intext:`` and their negations;
+``OR`` travels with the phrases)."""
+SCRAPER_OPERATORS: Final[frozenset[FilterName]] = QUERY_OPERATORS - frozenset({"in_url"})
+"""What an HTML engine is sent as operators: the reference's ``formatScraperQuery`` (section
+6.4) sends a wanted ``inurl:`` as a plain word (see ``FilterSupport.demoted``)."""
 TERM_OPERATORS: Final[frozenset[FilterName]] = frozenset({"phrase", "exclude_terms"})
 """A quoted phrase and a ``-term``: what even a search API with no other operator is sent
 in the query as typed (the behaviour reference's ``phrases`` and ``negation``), since taking
@@ -77,6 +95,11 @@ class FilterSupport:
     """Query filters left in the text the provider is sent but not among the operators its
     docs say it reads (Firecrawl's ``filetype:``): its results are checked here too, as the
     domains always are, rather than trusted."""
+    demoted: frozenset[FilterName] = frozenset()
+    """Filters whose values the provider is sent as plain words rather than as operators,
+    and checked here: the HTML engines' wanted ``inurl:`` (the reference's
+    ``formatScraperQuery``), which their engines read unevenly, yet whose words still say
+    what is wanted."""
 
     @classmethod
     def language_model(
@@ -85,6 +108,7 @@ class FilterSupport:
         *,
         domain_limit: int | None = None,
         one_domain_list: bool = False,
+        google_syntax: bool = False,
     ) -> "FilterSupport":
         """An answer engine's support: a language model reads the question as it is written.
 
@@ -96,8 +120,13 @@ class FilterSupport:
         answer without the pages it came from. A recency the API cannot send is ignored.
         A native domain list the API cannot carry (``domain_limit``, ``one_domain_list``)
         is written into the question as ``site:`` / ``-site:``, as if it had no parameter.
+        ``inurl:`` and ``intitle:`` stay too; ``intext:`` only with ``google_syntax`` (the
+        behaviour reference sends it to Gemini and OpenAI, not to Perplexity, Anthropic or
+        xAI), else it is taken out and ignored.
         """
-        written = QUERY_OPERATORS | _DATE_DIRECTIVES
+        written = (QUERY_OPERATORS - TEXT_OPERATORS) | _DATE_DIRECTIVES
+        if google_syntax:
+            written |= TEXT_OPERATORS
         return cls(
             native=native,
             query=written - native,
@@ -149,6 +178,8 @@ class FilterSupport:
             raise ValueError("only a native filter has a query fallback")
         if not self.unpromised <= self.query:
             raise ValueError("only a query filter can be unpromised")
+        if self.demoted & (self.native | self.query):
+            raise ValueError("a demoted filter is sent as words, not as a parameter or operator")
 
     def way(self, name: FilterName) -> FilterWay | None:
         """``native``, ``query`` or ``None`` (only a local check, or nothing, is left)."""

@@ -44,10 +44,10 @@ GeminiMode = Literal["api_key", "oauth"]
 """The mode a search runs in: a key (the Developer API) or a sign-in (Cloud Code Assist)."""
 
 DEVELOPER_FILTERS: Final = FilterSupport.language_model(
-    frozenset({"date_after", "date_before", "recency"})
+    frozenset({"date_after", "date_before", "recency"}), google_syntax=True
 )
 """The Developer API: the dates and the recency go as ``google_search.timeRangeFilter``."""
-CLOUD_CODE_FILTERS: Final = FilterSupport.language_model()
+CLOUD_CODE_FILTERS: Final = FilterSupport.language_model(google_syntax=True)
 """Cloud Code Assist (both OAuth sign-ins): no filter parameter is documented there."""
 MODE_FILTERS: Final[Mapping[GeminiMode, FilterSupport]] = MappingProxyType(
     {"api_key": DEVELOPER_FILTERS, "oauth": CLOUD_CODE_FILTERS}

@@ -94,7 +94,12 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="bing",
-    filters=FilterSupport(native=frozenset({"recency"}), query=QUERY_OPERATORS),
+    filters=FilterSupport(
+        native=frozenset({"recency"}),
+        query=QUERY_OPERATORS,
+        # Bing's operator list has intitle: and inbody:, not inurl:.
+        unpromised=frozenset({"in_url", "exclude_in_url"}),
+    ),
 )
 
 _RECENCY_CODES: Mapping[str, str] = MappingProxyType({"day": "ez1", "week": "ez2", "month": "ez3"})

@@ -86,6 +86,8 @@ MAX_RESPONSE_BYTES: Final = 2 * 1024 * 1024
 _FILTERS: Final = FilterSupport(
     native=frozenset({"date_after", "date_before", "recency", "language", "country"}),
     query=QUERY_OPERATORS,
+    # Brave's operator list has intitle:, not inurl: (the reference sends it anyway).
+    unpromised=frozenset({"in_url", "exclude_in_url"}),
 )
 INFO = ProviderInfo(
     id="brave",

@@ -112,7 +112,7 @@ INFO = ProviderInfo(
         'store a ChatGPT OAuth token for provider "codex" from Python, with '
         "CredentialStore.set_oauth"
     ),
-    filters=FilterSupport.language_model(),
+    filters=FilterSupport.language_model(google_syntax=True),
 )
 
 

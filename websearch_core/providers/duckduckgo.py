@@ -24,7 +24,7 @@ Docs: https://duckduckgo.com/duckduckgo-help-pages/
 from collections.abc import Sequence
 from types import MappingProxyType
 
-from ..filters import QUERY_OPERATORS, FilterSupport
+from ..filters import SCRAPER_OPERATORS, FilterSupport
 from ..html import navigation_headers
 from ..models import SearchParams
 from ..transport import HttpRequest, HttpResponse
@@ -89,7 +89,9 @@ INFO = ProviderInfo(
     max_results=MAX_RESULTS,
     index="bing",
     filters=FilterSupport(
-        native=frozenset({"recency", "language", "country"}), query=QUERY_OPERATORS
+        native=frozenset({"recency", "language", "country"}),
+        query=SCRAPER_OPERATORS,
+        demoted=frozenset({"in_url"}),
     ),
 )
 

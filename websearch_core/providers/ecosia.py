@@ -64,7 +64,7 @@ import lxml.etree
 
 from ..browser import HeadlessOptions
 from ..errors import ChallengeError, ResponseParseError
-from ..filters import QUERY_OPERATORS, FilterSupport
+from ..filters import SCRAPER_OPERATORS, FilterSupport
 from ..html import (
     Element,
     body_page,
@@ -129,7 +129,12 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="google",
-    filters=FilterSupport(query=QUERY_OPERATORS),
+    filters=FilterSupport(
+        query=SCRAPER_OPERATORS,
+        demoted=frozenset({"in_url"}),
+        # Bing's index and operators: -inurl: is not promised.
+        unpromised=frozenset({"exclude_in_url"}),
+    ),
 )
 
 _BLOCK_MARKERS = Markers(

@@ -50,7 +50,7 @@ from urllib.parse import urlencode
 
 from ..browser import HeadlessOptions
 from ..errors import ChallengeError
-from ..filters import QUERY_OPERATORS, FilterSupport
+from ..filters import SCRAPER_OPERATORS, FilterSupport
 from ..html import navigation_headers
 from ..models import SearchParams
 from ..transport import HttpRequest, HttpResponse
@@ -133,7 +133,8 @@ INFO = ProviderInfo(
     index="google",
     filters=FilterSupport(
         native=frozenset({"date_after", "date_before", "recency", "language", "country"}),
-        query=QUERY_OPERATORS,
+        query=SCRAPER_OPERATORS,
+        demoted=frozenset({"in_url"}),
     ),
 )
 

@@ -55,7 +55,7 @@ from collections.abc import Mapping
 from typing import Final
 from urllib.parse import quote
 
-from ..filters import TERM_OPERATORS, FilterSupport
+from ..filters import TERM_OPERATORS, URL_TITLE_OPERATORS, FilterSupport
 from ..models import FilterName, SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._jina_parse import parse_items, parse_sources, reported_failure
@@ -88,13 +88,16 @@ X_SITE_SEPARATOR: Final = ", "
 _URI_COMPONENT_SAFE: Final = "!*'()"
 """What ``encodeURIComponent`` leaves alone besides letters, digits and ``-_.~``."""
 
-_UNPROMISED: Final[frozenset[FilterName]] = TERM_OPERATORS | {"exclude_domains", "filetype"}
+_UNPROMISED: Final[frozenset[FilterName]] = (
+    TERM_OPERATORS | URL_TITLE_OPERATORS | {"exclude_domains", "filetype"}
+)
 _FILTERS: Final = FilterSupport(
     native=frozenset({"include_domains"}), query=_UNPROMISED, unpromised=_UNPROMISED
 )
-"""Sites go as ``X-Site``, which names only sites to keep; quotes, ``-term``, ``-site:`` and
-``filetype:`` stay in the query (the behaviour reference's
-``{phrases,negation,site,filetype}``), and the results are still checked for each."""
+"""Sites go as ``X-Site``, which names only sites to keep; quotes, ``-term``, ``-site:``,
+``filetype:``, ``inurl:`` and ``intitle:`` (and their negations) stay in the query (the
+behaviour reference's ``{phrases,negation,site,inTitle,inUrl,filetype}``), and the results
+are still checked for each."""
 PREPAID_STATUSES: Final = frozenset({402})
 """402 "Account balance not enough to run this query, please recharge": Jina sells token
 packs a key spends down, topped up by its owner (maintainers in jina-ai/reader #1125 and

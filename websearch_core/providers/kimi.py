@@ -40,7 +40,7 @@ Docs: https://www.kimi.com/code/docs/
 from typing import Final
 
 from ..errors import ProviderNotConfiguredError
-from ..filters import QUERY_OPERATORS, FilterSupport
+from ..filters import QUERY_OPERATORS, TEXT_OPERATORS, FilterSupport
 from ..models import SearchParams, SearchResponse
 from ..transport import HttpRequest, HttpResponse
 from ._json_api import COUNT_FIELDS
@@ -74,9 +74,11 @@ MISSING_KEY_MESSAGE: Final = (
     "(MOONSHOT_API_KEY) is not accepted here."
 )
 
-_FILTERS: Final = FilterSupport(query=QUERY_OPERATORS, unpromised=QUERY_OPERATORS)
-"""No filter parameter: quotes, ``-term``, ``site:``, ``-site:`` and ``filetype:`` stay in
-the query (the behaviour reference's ``{phrases,negation,site,filetype}``), and the results
+_IN_QUERY: Final = QUERY_OPERATORS - TEXT_OPERATORS
+_FILTERS: Final = FilterSupport(query=_IN_QUERY, unpromised=_IN_QUERY)
+"""No filter parameter: quotes, ``-term``, ``site:``, ``-site:``, ``filetype:``, ``inurl:``
+and ``intitle:`` (and their negations) stay in the query (the behaviour reference's
+``{phrases,negation,site,inTitle,inUrl,filetype}``; ``intext:`` leaves it), and the results
 are still checked for each, its docs promising none."""
 INFO = ProviderInfo(
     id="kimi",

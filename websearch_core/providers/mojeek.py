@@ -140,6 +140,8 @@ INFO = ProviderInfo(
     filters=FilterSupport(
         native=frozenset({"recency"}),
         query=frozenset({"include_domains", "exclude_domains", "phrase", "exclude_terms"}),
+        # The reference's formatScraperQuery sends a wanted inurl: to Mojeek as a word.
+        demoted=frozenset({"in_url"}),
     ),
 )
 

@@ -34,8 +34,8 @@ import logging
 from typing import Final
 
 from ..errors import ProviderNotConfiguredError
-from ..filters import FilterSupport
-from ..models import SearchParams, SearchResponse
+from ..filters import TEXT_OPERATORS, URL_TITLE_OPERATORS, FilterSupport
+from ..models import FilterName, SearchParams, SearchResponse
 from ..provider_credentials import SetUrl
 from ..sent_secret import SentSecret
 from ..settings import SearxngSettings
@@ -82,9 +82,19 @@ ENDPOINT_MISSING: Final = (
     "in environment."
 )
 
+_WANTED_URL: Final[frozenset[FilterName]] = frozenset({"in_url"})
+_WORDS_IN_SENT: Final = (URL_TITLE_OPERATORS | TEXT_OPERATORS) - _WANTED_URL
+"""``-inurl:``, ``intitle:``, ``-intitle:``, ``intext:``, ``-intext:`` as the reference's
+``formatScraperQuery`` writes them; a wanted ``inurl:`` goes as a word. Its engines read
+them unevenly, so the URL and title ones are checked here too."""
+_IN_QUERY: Final[frozenset[FilterName]] = frozenset(
+    {"include_domains", "exclude_domains", "phrase", "exclude_terms"}
+)
 _FILTERS: Final = FilterSupport(
     native=frozenset({"recency", "language"}),
-    query=frozenset({"include_domains", "exclude_domains", "phrase", "exclude_terms"}),
+    query=_IN_QUERY | _WORDS_IN_SENT,
+    demoted=_WANTED_URL,
+    unpromised=URL_TITLE_OPERATORS - _WANTED_URL,
 )
 
 

@@ -33,7 +33,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from ..filters import QUERY_OPERATORS, FilterSupport
+from ..filters import SCRAPER_OPERATORS, FilterSupport
 from ..html import Element, navigation_headers, parse_body
 from ..models import SearchParams, SearchSource
 from ..transport import HttpRequest, HttpResponse
@@ -104,7 +104,9 @@ INFO = ProviderInfo(
     default_results=DEFAULT_RESULTS,
     max_results=MAX_RESULTS,
     index="google",
-    filters=FilterSupport(native=frozenset({"recency"}), query=QUERY_OPERATORS),
+    filters=FilterSupport(
+        native=frozenset({"recency"}), query=SCRAPER_OPERATORS, demoted=frozenset({"in_url"})
+    ),
 )
 
 _RECENCY: Mapping[str, str] = MappingProxyType({"day": "d", "week": "w", "month": "m", "year": "y"})

@@ -91,6 +91,8 @@ INFO = ProviderInfo(
         native=frozenset({"recency"}),
         query=QUERY_OPERATORS,
         recency=frozenset({"day", "week", "month"}),
+        # Bing's index and operators, so inurl: is not promised either.
+        unpromised=frozenset({"in_url", "exclude_in_url"}),
     ),
 )
 
