@@ -10,7 +10,7 @@ per directive here, not read from the providers' records, so a wrong record show
 are checked on the request each loopback simulator received.
 
 Where we differ from the reference on purpose (a parameter the provider's own docs or
-server name, ``OR`` sent as typed), the table follows our behaviour; RESULTS "Stop 45
+server name), the table follows our behaviour; RESULTS "Stop 45
 (phrases)" lists each. ``inurl:``, ``intitle:`` and ``intext:`` (and their negations)
 follow the reference's flags (``inUrl``, ``inTitle``, ``inText``), a wanted ``inurl:``
 going to the HTML engines as a word (its ``formatScraperQuery``).
@@ -53,10 +53,12 @@ TYPED: Mapping[str, str] = {
     "intitle": "rust guide intitle:faq",
     "exclude_intitle": "rust guide -intitle:faq",
     "intext": "rust guide intext:borrow",
+    "order": "intitle:faq rust guide",
     "filetype": "rust guide filetype:pdf",
     "dates": "rust guide after:2025-01-01 before:2025-06-30",
 }
-"""One query per directive kind, the directive last (the reference writes them last)."""
+"""One query per directive kind, the directive last (the reference writes them last), but
+for ``order``, which checks that a directive typed first goes out after the words."""
 
 LEFT_OUT: Mapping[str, tuple[str, frozenset[str]]] = {
     "exclude_term": ("rust async", frozenset({"exa"})),
@@ -79,6 +81,8 @@ LEFT_OUT: Mapping[str, tuple[str, frozenset[str]]] = {
 directive goes as a parameter, or they do not read it). Every other provider is sent the
 query as typed."""
 
+_NO_OR = frozenset({"zai", "kimi", "exa", "tinyfish", "jina", "tavily", "synthetic", "mojeek"})
+"""Sent an ``OR`` group's members flat (reference 6.5: no ``or`` flag)."""
 _NO_WORDS_IN = frozenset({"exa", "tinyfish", "tavily", "parallel", "synthetic"})
 """Sent none of ``inurl:``, ``intitle:``, ``intext:`` (reference 6.5: no such flag)."""
 _SCRAPERS = frozenset({"searxng", "duckduckgo", "startpage", "google", "ecosia", "mojeek"})
@@ -95,9 +99,17 @@ WORDS_IN: Mapping[str, Mapping[str, frozenset[str]]] = {
     "intitle": {"rust guide": _NO_WORDS_IN | {"mojeek"}},
     "exclude_intitle": {"rust guide": _NO_WORDS_IN | {"mojeek"}},
     "intext": {"rust guide": frozenset(PROVIDERS) - _GOOGLE_SYNTAX},
+    "order": {"rust guide": _NO_WORDS_IN | {"mojeek"}},
+    "or_group": {"rust golang tutorial": _NO_OR},
 }
-"""Per words-in directive kind: each other query sent, and the providers sent it; every
-other provider is sent the query as typed."""
+"""Per kind: each other query sent, and the providers sent it; every other provider is
+sent :data:`AS_READ`'s query, else the query as typed."""
+AS_READ: Mapping[str, str] = {
+    "order": "rust guide intitle:faq",
+    "or_group": "(rust OR golang) tutorial",
+}
+"""The query a provider that reads the directive is sent, where it is not the query typed:
+the words first, then the directives (reference 6.3), and an ``OR`` group in parentheses."""
 
 DATES_IN_TEXT: frozenset[str] = frozenset({"anthropic", "codex", "xai", "serper"})
 """The only providers sent ``after:`` / ``before:`` in the text: the others take the dates
@@ -108,7 +120,7 @@ def _expected(provider_id: str, kind: str) -> str:
     typed = TYPED[kind]
     if kind in WORDS_IN:
         sent = (text for text, providers in WORDS_IN[kind].items() if provider_id in providers)
-        return next(sent, typed)
+        return next(sent, AS_READ.get(kind, typed))
     if kind == "dates":
         return typed if provider_id in DATES_IN_TEXT else "rust guide"
     without, providers = LEFT_OUT.get(kind, (typed, frozenset()))
@@ -127,7 +139,8 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 def _queries_sent(requests: list[RecordedRequest]) -> set[str]:
-    """Every text the requests carried that reads as the query (each starts ``rust ``).
+    """Every text the requests carried that reads as the query (each starts ``rust ``, or
+    ``(rust `` as an ``OR`` group).
 
     Wherever the protocol puts it: the URL's parameters or path (Jina), a form, or any
     string in a JSON body (Z.AI's tool arguments, an answer engine's user message).
@@ -140,7 +153,7 @@ def _queries_sent(requests: list[RecordedRequest]) -> set[str]:
             found.extend(_strings(json.loads(request.body)))
         elif request.body:
             found.extend(value for _, value in request.form())
-    return {text for text in found if text.startswith("rust ")}
+    return {text for text in found if text.startswith(("rust ", "(rust "))}
 
 
 @pytest.fixture

@@ -141,7 +141,9 @@ async def test_domains_go_in_the_tool_and_the_rest_in_the_question(sim: Simulato
     }
     # Six domains are more than the tool takes: asked in the question, checked here.
     assert second["tools"] == [{"type": "web_search"}]
-    assert second["input"][-1]["content"].endswith(" OR ".join(f"site:{d}" for d in many))
+    assert second["input"][-1]["content"].endswith(
+        "(" + " OR ".join(f"site:{d}" for d in many) + ")"
+    )
     assert {f.applied for f in six.filters} == {("query", "post")}
     assert [s.url for s in six.sources] == [s.url for s in one.sources] + [
         "https://realpython.com/page2"

@@ -762,7 +762,7 @@ def test_a_list_over_20_is_asked_in_the_question_and_recorded_so() -> None:
     includes = tuple(f"site{i}.com" for i in range(21))
     plan = plan_filters(SearchParams(query="rust -site:reddit.com", include_domains=includes), INFO)
     # The 21 included domains do not fit: they go in the question, and the denylist out.
-    assert plan.params.query == "rust " + " OR ".join(f"site:{domain}" for domain in includes)
+    assert plan.params.query == "rust (" + " OR ".join(f"site:{d}" for d in includes) + ")"
     assert _openrouter_body(plan.params)["search_domain_filter"] == ["-reddit.com"]
     records = {
         (f.name, f.value): f.applied

@@ -211,8 +211,9 @@ def test_more_domains_than_the_tool_takes_are_asked_in_the_question() -> None:
     include = (*five, "b.example")
     body, response = planned(SearchParams(query="what is xAI", include_domains=include))
     assert body["tools"] == [{"type": "web_search"}]
-    assert body["input"][-1]["content"] == "what is xAI " + " OR ".join(
-        f"site:{d}" for d in include
+    assert (
+        body["input"][-1]["content"]
+        == "what is xAI (" + " OR ".join(f"site:{d}" for d in include) + ")"
     )
     assert set(record(response).values()) == {("query", "post")}
     assert len(response.sources) == 5  # every capture source is on one of the six

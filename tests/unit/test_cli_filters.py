@@ -38,7 +38,7 @@ def test_sites_and_dates_reach_the_provider_and_the_json(
     argv += ["--exclude-site", "builtin.com", "--after", "2025-01-01", "--before", "2025-06-30"]
     assert main([*argv, "--json"]) == EXIT_OK
     sent = brave["brave"].requests[0].query_dict()
-    assert sent["q"] == "laravel site:github.com OR site:laravel.com -site:builtin.com"
+    assert sent["q"] == "laravel (site:github.com OR site:laravel.com) -site:builtin.com"
     assert sent["freshness"] == "2025-01-01to2025-06-30"
     response = json.loads(capsys.readouterr().out)["response"]
     assert [s["url"] for s in response["sources"]] == [

@@ -158,7 +158,7 @@ def test_directives_a_provider_cannot_read_leave_the_query_it_is_sent() -> None:
     }
 
 
-def test_a_query_engine_keeps_its_operators_where_typed_and_gets_parameters_written() -> None:
+def test_a_query_engine_gets_the_words_then_the_directives_in_the_reference_order() -> None:
     params = SearchParams(
         query='laravel "web search" -java OR x filetype:pdf',
         include_domains=("github.com", "php.net"),
@@ -166,10 +166,29 @@ def test_a_query_engine_keeps_its_operators_where_typed_and_gets_parameters_writ
     )
     plan = plan_filters(params, info(FilterSupport(query=QUERY_OPERATORS)))
     assert plan.params.query == (
-        'laravel "web search" -java OR x filetype:pdf site:github.com OR site:php.net -site:x.com'
+        'laravel "web search" -java OR x (site:github.com OR site:php.net) -site:x.com filetype:pdf'
     )
     assert plan.ways["include_domains"] == ("query", "post")
     assert plan.ways["phrase"] == ("query",)
+
+
+@pytest.mark.parametrize(
+    ("reads_or", "sent"),
+    [
+        (True, '(rust OR go OR "zig lang") -java OR c tutorial'),
+        (False, 'rust go "zig lang" -java c tutorial'),
+    ],
+)
+def test_an_or_group_is_parenthesised_or_listed_flat_as_the_provider_reads_or(
+    reads_or: bool, sent: str
+) -> None:
+    support = FilterSupport(query=QUERY_OPERATORS, reads_or=reads_or)
+    # OR alone asks for no filter; it is still written the provider's way.
+    plan = plan_filters(
+        SearchParams(query='rust OR go OR "zig lang" -java OR c tutorial'), info(support)
+    )
+    assert plan.params.query == sent
+    assert plan.ways == {"phrase": ("query",), "exclude_terms": ("query",)}
 
 
 def test_an_html_engine_is_sent_a_wanted_inurl_as_its_word_and_checks_it() -> None:
@@ -177,7 +196,7 @@ def test_an_html_engine_is_sent_a_wanted_inurl_as_its_word_and_checks_it() -> No
     plan = plan_filters(
         SearchParams(query="rust inurl:docs -inurl:forum intitle:faq guide"), scraper
     )
-    assert plan.params.query == "rust docs -inurl:forum intitle:faq guide"
+    assert plan.params.query == "rust guide docs -inurl:forum intitle:faq"
     assert plan.ways["in_url"] == ("post",)
     assert plan.ways["exclude_in_url"] == ("query",)
 
@@ -250,7 +269,7 @@ ONE_SHORT_LIST_HONOURS = frozenset({"query", "include_domains", "exclude_domains
         (
             ("a.com", "b.com", "c.com"),
             (),
-            "rust site:a.com OR site:b.com OR site:c.com",
+            "rust (site:a.com OR site:b.com OR site:c.com)",
             ("query", "post"),
             None,
         ),
@@ -258,7 +277,7 @@ ONE_SHORT_LIST_HONOURS = frozenset({"query", "include_domains", "exclude_domains
         (
             ("a.com", "b.com", "c.com"),
             ("x.com",),
-            "rust site:a.com OR site:b.com OR site:c.com",
+            "rust (site:a.com OR site:b.com OR site:c.com)",
             ("query", "post"),
             ("native", "post"),
         ),
@@ -293,7 +312,7 @@ def test_a_domain_list_the_parameter_cannot_carry_is_asked_in_the_question(
 def test_a_typed_site_the_parameter_cannot_carry_stays_a_site_operator() -> None:
     typed = SearchParams(query="rust site:a.com site:b.com site:c.com")
     plan = plan_filters(typed, info(one_short_list(), ONE_SHORT_LIST_HONOURS, kind="answer"))
-    assert plan.params.query == "rust site:a.com OR site:b.com OR site:c.com"
+    assert plan.params.query == "rust (site:a.com OR site:b.com OR site:c.com)"
     assert plan.ways["include_domains"] == ("query", "post")
 
 

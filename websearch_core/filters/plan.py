@@ -23,7 +23,7 @@ from ..models import (
 )
 from .merge import RequestedFilters, requested_filters
 from .post import Dropped, drop_counts, post_filter
-from .query import Token
+from .render import QueryStyle, render_query
 from .support import ALL_FILTERS, FilterSupport
 
 if TYPE_CHECKING:
@@ -50,42 +50,7 @@ UNCHECKABLE: Final[frozenset[FilterName]] = frozenset(
 )
 """Nothing in a result tells its language or audience reliably, nor holds its whole text
 (the reference never checks ``intext:`` either)."""
-_TOKEN_FILTER: Final[Mapping[str, FilterName]] = {
-    "site": "include_domains",
-    "exclude_site": "exclude_domains",
-    "after": "date_after",
-    "before": "date_before",
-    "phrase": "phrase",
-    "exclude_term": "exclude_terms",
-    "filetype": "filetype",
-    "in_url": "in_url",
-    "exclude_in_url": "exclude_in_url",
-    "in_title": "in_title",
-    "exclude_in_title": "exclude_in_title",
-    "in_text": "in_text",
-    "exclude_in_text": "exclude_in_text",
-}
-_SENT_AS_TYPED: Final[frozenset[FilterName]] = frozenset(
-    {
-        "phrase",
-        "exclude_terms",
-        "filetype",
-        "in_url",
-        "exclude_in_url",
-        "in_title",
-        "exclude_in_title",
-        "in_text",
-        "exclude_in_text",
-    }
-)
-"""The filters whose directive goes out as typed when the provider reads it in its text."""
 _APPLYING_WAYS: Final[tuple[FilterWay, ...]] = ("native", "query", "post")
-_WRITTEN_FIELDS: Final[tuple[FilterName, ...]] = (
-    "include_domains",
-    "exclude_domains",
-    "date_after",
-    "date_before",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,66 +119,6 @@ def _ways(
     }
 
 
-def _written(wanted: RequestedFilters, name: FilterName) -> list[str]:
-    """``name`` in common search syntax, for a provider that reads it only in the text."""
-    if name == "include_domains" and wanted.include_domains:
-        return [" OR ".join(f"site:{domain}" for domain in wanted.include_domains)]
-    if name == "exclude_domains":
-        return [f"-site:{domain}" for domain in wanted.exclude_domains]
-    if name == "date_after" and wanted.date_after is not None:
-        return [f"after:{wanted.date_after.isoformat()}"]
-    if name == "date_before" and wanted.date_before is not None:
-        return [f"before:{wanted.date_before.isoformat()}"]
-    return []
-
-
-def _in_text(name: FilterName, ways: Mapping[FilterName, tuple[FilterWay, ...]]) -> bool:
-    return "query" in ways.get(name, ())
-
-
-def _rewrite(
-    tokens: tuple[Token, ...],
-    ways: Mapping[FilterName, tuple[FilterWay, ...]],
-    wanted: RequestedFilters,
-    self_written: frozenset[str],
-    demoted: frozenset[FilterName],
-) -> str:
-    """The query text the provider is sent.
-
-    A directive stays where it was typed when the provider reads it; a field it reads
-    only in the text is written at the end, unless the provider writes that field into its
-    own syntax (``self_written``: honoured, not native, as Google's ``site:``); anything else
-    leaves, except a phrase's words and a ``demoted`` directive's (an HTML engine's
-    ``inurl:docs`` goes as ``docs``), which still say what is wanted. A directive typed
-    twice (``filetype:pdf filetype:.PDF``) is one filter and goes out once, as a domain
-    typed and also passed as ``include_domains`` does.
-    """
-    words: list[str] = []
-    dropped: list[str] = []
-    kept: set[tuple[str, str]] = set()
-    operators = _in_text("phrase", ways) or _in_text("exclude_terms", ways)
-    for token in tokens:
-        name = _TOKEN_FILTER.get(token.kind)
-        if name is None:
-            if token.kind == "text" or operators:
-                words.append(token.raw)
-        elif name in _SENT_AS_TYPED and _in_text(name, ways):
-            # One filter is sent once: ``filetype:pdf ext:PDF`` is one filter, not two.
-            if (token.kind, token.value) not in kept:
-                kept.add((token.kind, token.value))
-                words.append(token.raw)
-        elif token.kind == "phrase" or name in demoted:
-            words.append(token.value)
-        else:
-            dropped.append(token.value)
-    for name in _WRITTEN_FIELDS:
-        if _in_text(name, ways) and name not in self_written:
-            words.extend(_written(wanted, name))
-    text = " ".join(words)
-    # A query of directives alone keeps their values as words rather than becoming blank.
-    return text if text.strip() else " ".join(dropped)
-
-
 _MAY_HOLD_DIRECTIVE: Final = re.compile(r'[:"]|(?:^|\s)-|\bOR\b')
 """What every directive contains; a query without any skips the tokenizer (most queries)."""
 
@@ -251,16 +156,16 @@ def plan_filters(
     if not _MAY_HOLD_DIRECTIVE.search(params.query) and not _has_filter_fields(params):
         return FilterPlan(_NOTHING_WANTED, params, {}, frozenset(), None)
     wanted = requested_filters(params)
-    if not wanted:
+    if not wanted and not any(token.kind == "or" for token in wanted.tokens):
         return FilterPlan(wanted, params, {}, frozenset(), None)
+    # An OR alone asks for no filter, yet is written per provider: as a group, or flat.
     chosen = info.filters if support is None else support
     ways = _ways(wanted, chosen)
     checks = frozenset(name for name, applied in ways.items() if "post" in applied)
     # A native field whose value the parameter cannot carry is written into the text.
-    self_written = info.written_by_itself
+    style = QueryStyle(ways, info.written_by_itself, chosen.demoted, chosen.groups_alternatives())
     update: dict[str, object] = {
-        "query": _rewrite(wanted.tokens, ways, wanted, self_written, chosen.demoted)
-        or params.query,
+        "query": render_query(wanted, style) or params.query,
         "include_domains": wanted.include_domains,
         "exclude_domains": wanted.exclude_domains,
         "date_after": wanted.date_after,

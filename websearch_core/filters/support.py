@@ -95,6 +95,10 @@ class FilterSupport:
     """Query filters left in the text the provider is sent but not among the operators its
     docs say it reads (Firecrawl's ``filetype:``): its results are checked here too, as the
     domains always are, rather than trusted."""
+    reads_or: bool = True
+    """Whether its query text reads ``OR`` between alternatives: the behaviour reference's
+    ``or`` flag (section 6.5), off for Z.AI, Kimi, Exa, TinyFish, Jina, Tavily, Synthetic
+    and Mojeek, which are sent an ``OR`` group's members flat."""
     demoted: frozenset[FilterName] = frozenset()
     """Filters whose values the provider is sent as plain words rather than as operators,
     and checked here: the HTML engines' wanted ``inurl:`` (the reference's
@@ -165,6 +169,13 @@ class FilterSupport:
         if fits("exclude_domains", exclude) and not (self.one_domain_list and sent):
             sent.add("exclude_domains")
         return frozenset(sent)
+
+    def groups_alternatives(self) -> bool:
+        """Whether ``OR`` groups go out as ``(a OR b)``: it reads ``OR`` and query operators.
+
+        A provider sent no phrase or ``-term`` in its text reads no operator at all.
+        """
+        return self.reads_or and bool(self.query & TERM_OPERATORS)
 
     def checks(self, name: FilterName) -> bool:
         """Whether results may be checked here for filter ``name``."""

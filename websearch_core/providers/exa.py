@@ -84,6 +84,7 @@ _FILTERS = FilterSupport(
     ),
     query=_PHRASE,
     unpromised=_PHRASE,
+    reads_or=False,
 )
 """A quoted phrase keeps its quotes in ``query`` (the behaviour reference's
 ``{phrases:true}``); a ``-term`` leaves it, as there. Exa's docs promise neither, so

@@ -92,7 +92,10 @@ _UNPROMISED: Final[frozenset[FilterName]] = (
     TERM_OPERATORS | URL_TITLE_OPERATORS | {"exclude_domains", "filetype"}
 )
 _FILTERS: Final = FilterSupport(
-    native=frozenset({"include_domains"}), query=_UNPROMISED, unpromised=_UNPROMISED
+    native=frozenset({"include_domains"}),
+    query=_UNPROMISED,
+    unpromised=_UNPROMISED,
+    reads_or=False,
 )
 """Sites go as ``X-Site``, which names only sites to keep; quotes, ``-term``, ``-site:``,
 ``filetype:``, ``inurl:`` and ``intitle:`` (and their negations) stay in the query (the

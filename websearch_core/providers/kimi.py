@@ -75,11 +75,12 @@ MISSING_KEY_MESSAGE: Final = (
 )
 
 _IN_QUERY: Final = QUERY_OPERATORS - TEXT_OPERATORS
-_FILTERS: Final = FilterSupport(query=_IN_QUERY, unpromised=_IN_QUERY)
+_FILTERS: Final = FilterSupport(query=_IN_QUERY, unpromised=_IN_QUERY, reads_or=False)
 """No filter parameter: quotes, ``-term``, ``site:``, ``-site:``, ``filetype:``, ``inurl:``
 and ``intitle:`` (and their negations) stay in the query (the behaviour reference's
 ``{phrases,negation,site,inTitle,inUrl,filetype}``; ``intext:`` leaves it), and the results
-are still checked for each, its docs promising none."""
+are still checked for each, its docs promising none. ``OR`` is not among the reference's
+flags for it, so an ``OR`` group goes as its members, and several sites one by one."""
 INFO = ProviderInfo(
     id="kimi",
     label="Kimi",

@@ -142,6 +142,7 @@ INFO = ProviderInfo(
         query=frozenset({"include_domains", "exclude_domains", "phrase", "exclude_terms"}),
         # The reference's formatScraperQuery sends a wanted inurl: to Mojeek as a word.
         demoted=frozenset({"in_url"}),
+        reads_or=False,  # not among its reference flags: an OR group goes flat
     ),
 )
 

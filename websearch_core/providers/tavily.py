@@ -87,6 +87,7 @@ _FILTERS: Final = FilterSupport(
     ),
     query=TERM_OPERATORS,
     unpromised=TERM_OPERATORS,
+    reads_or=False,
 )
 """Quotes and ``-term`` stay in ``query`` (the behaviour reference's ``{phrases,negation}``);
 Tavily's docs do not say it reads them, so its results are still checked for them."""

@@ -81,7 +81,10 @@ TINYFISH_ENDPOINT: Final = "https://api.search.tinyfish.ai"
 _DOMAINS: Final[frozenset[FilterName]] = frozenset({"include_domains", "exclude_domains"})
 _UNPROMISED: Final[frozenset[FilterName]] = TERM_OPERATORS | {"filetype"}
 _FILTERS: Final = FilterSupport(
-    native=FIELD_FILTERS - _DOMAINS, query=_DOMAINS | _UNPROMISED, unpromised=_UNPROMISED
+    native=FIELD_FILTERS - _DOMAINS,
+    query=_DOMAINS | _UNPROMISED,
+    unpromised=_UNPROMISED,
+    reads_or=False,
 )
 """``site:`` / ``-site:`` in ``query``, as TinyFish's reference tells callers; quotes,
 ``-term`` and ``filetype:`` stay there too (the behaviour reference's

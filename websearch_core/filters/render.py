@@ -1,0 +1,175 @@
+"""The query text one provider is sent, written the way the behaviour reference writes it.
+
+The reference (``formatQuery``, section 6.3) writes the words first, in the order typed,
+then the directives the provider reads, always in one order: sites, ``inurl:``,
+``intitle:``, ``intext:``, file types, then the dates. An ``OR`` group goes as
+``(a OR b)`` to a provider that reads ``OR``, and as its members, listed flat, to one
+that does not (a search API would look for the word "OR"). Several sites or file types
+are one group too, since a page has one site and one type (see :func:`_any_of`). What
+the provider reads neither way leaves the text; a phrase keeps its words, and a directive
+an HTML engine is sent as a word (``FilterSupport.demoted``) keeps its value.
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from ..models import FilterName, FilterWay
+from .merge import RequestedFilters
+from .query import Token
+
+__all__ = ["QueryStyle", "render_query"]
+
+_TERMS: Final = frozenset({"text", "phrase", "exclude_term"})
+"""Token kinds that are words of the query rather than directives."""
+_OPERATORS: Final[Mapping[FilterName, str]] = {
+    "in_url": "inurl:",
+    "exclude_in_url": "-inurl:",
+    "in_title": "intitle:",
+    "exclude_in_title": "-intitle:",
+    "in_text": "intext:",
+    "exclude_in_text": "-intext:",
+}
+"""The words-in filters in the reference's order, each with the operator it is sent as."""
+
+
+@dataclass(frozen=True, slots=True)
+class QueryStyle:
+    """What one provider reads in its query text, for :func:`render_query`."""
+
+    ways: Mapping[FilterName, tuple[FilterWay, ...]]
+    """How it applies each filter asked for; ``query`` means it reads it in the text."""
+    self_written: frozenset[str] = frozenset()
+    """Fields it writes into its own syntax (Google's ``site:``): not written here."""
+    demoted: frozenset[FilterName] = frozenset()
+    """Filters whose values it is sent as plain words (an HTML engine's ``inurl:``)."""
+    reads_or: bool = True
+    """Whether ``OR`` groups alternatives for it (the reference's ``or`` flag;
+    ``FilterSupport.groups_alternatives``)."""
+
+    def reads(self, name: FilterName) -> bool:
+        """Whether the filter ``name`` goes out in the text (and is not self-written)."""
+        return "query" in self.ways.get(name, ()) and name not in self.self_written
+
+
+def _values(wanted: RequestedFilters, name: FilterName) -> tuple[str, ...]:
+    """The words asked for by a words-in filter (``in_url``, ``exclude_in_text``...)."""
+    values: tuple[str, ...] = getattr(wanted, name)
+    return values
+
+
+def _quoted(value: str) -> str:
+    return f'"{value}"' if any(c.isspace() for c in value) else value
+
+
+def _any_of(operator: str, values: Iterable[str], reads_or: bool) -> list[str]:
+    """``(site:a OR site:b)`` for a provider that reads ``OR``, else ``site:a OR site:b``.
+
+    The reference lists them flat for a provider without ``or``, but a page is on one
+    site and of one type: ``site:a site:b`` asks an engine for nothing, while the local
+    check keeps any of them; so ``OR`` stays between them, as it did before.
+    """
+    written = [f"{operator}{_quoted(value)}" for value in values]
+    if len(written) < 2:
+        return written
+    return [f"({' OR '.join(written)})" if reads_or else " OR ".join(written)]
+
+
+def _word(token: Token, style: QueryStyle) -> str | None:
+    """How a word of the query goes out for ``style``; ``None`` when it leaves."""
+    if token.kind == "text":
+        return token.raw
+    if token.kind == "phrase":
+        return token.raw if style.reads("phrase") else token.value
+    return token.raw if style.reads("exclude_terms") else None
+
+
+def _items(tokens: tuple[Token, ...], style: QueryStyle) -> list[tuple[str, str]]:
+    """Each word sent and ``OR``, in order: ``("or" | "wanted" | "unwanted", text)``."""
+    items: list[tuple[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for token in tokens:
+        if token.kind == "or":
+            items.append(("or", token.raw))
+            continue
+        if token.kind not in _TERMS or (token.kind != "text" and (token.kind, token.value) in seen):
+            continue  # a directive goes after the words; a phrase typed twice goes once
+        seen.add((token.kind, token.value))
+        word = _word(token, style)
+        if word is not None:
+            items.append(("unwanted" if token.kind == "exclude_term" else "wanted", word))
+    return items
+
+
+def _terms(tokens: tuple[Token, ...], style: QueryStyle) -> list[str]:
+    """The words, in the order typed, with ``OR`` groups written for ``style``.
+
+    ``OR`` joins the wanted words either side (a word or a phrase, not a ``-term``) into
+    one group; one with nothing to join stays as typed where ``OR`` is read, else leaves.
+    """
+    items = _items(tokens, style)
+    groups: list[list[str]] = []
+    index = 0
+    while index < len(items):
+        kind, word = items[index]
+        index += 1
+        if kind != "or":
+            groups.append([word])
+            continue
+        before = items[index - 2][0] if index >= 2 else None
+        after = items[index] if index < len(items) else None
+        if before == "wanted" and after is not None and after[0] == "wanted":
+            groups[-1].append(after[1])
+            index += 1
+        elif style.reads_or:
+            groups.append([word])
+    words: list[str] = []
+    for group in groups:
+        if len(group) > 1 and style.reads_or:
+            words.append(f"({' OR '.join(group)})")
+        else:
+            words.extend(group)
+    return words
+
+
+def _directives(wanted: RequestedFilters, style: QueryStyle) -> list[str]:
+    """The directives ``style`` reads in the text, in the reference's order."""
+    out: list[str] = []
+    if style.reads("include_domains"):
+        out.extend(_any_of("site:", wanted.include_domains, style.reads_or))
+    if style.reads("exclude_domains"):
+        out.extend(f"-site:{domain}" for domain in wanted.exclude_domains)
+    for name, operator in _OPERATORS.items():
+        if style.reads(name):
+            out.extend(f"{operator}{_quoted(value)}" for value in _values(wanted, name))
+    if style.reads("filetype"):
+        out.extend(_any_of("filetype:", wanted.filetype, style.reads_or))
+    if style.reads("date_after") and wanted.date_after is not None:
+        out.append(f"after:{wanted.date_after.isoformat()}")
+    if style.reads("date_before") and wanted.date_before is not None:
+        out.append(f"before:{wanted.date_before.isoformat()}")
+    return out
+
+
+def render_query(wanted: RequestedFilters, style: QueryStyle) -> str:
+    """The query text a provider reading ``style`` is sent for ``wanted``.
+
+    A query of directives alone keeps their values as words rather than going out blank.
+
+    Examples:
+        >>> from websearch_core.models import SearchParams
+        >>> from .merge import requested_filters
+        >>> wanted = requested_filters(SearchParams(query="site:a.org rust OR go site:b.org"))
+        >>> ways = {"phrase": ("query",), "include_domains": ("query",)}
+        >>> render_query(wanted, QueryStyle(ways))
+        '(rust OR go) (site:a.org OR site:b.org)'
+        >>> render_query(wanted, QueryStyle(ways, reads_or=False))
+        'rust go site:a.org OR site:b.org'
+    """
+    words = _terms(wanted.tokens, style)
+    for name in sorted(style.demoted):
+        words.extend(_values(wanted, name))
+    words.extend(_directives(wanted, style))
+    if words:
+        return " ".join(words)
+    return " ".join(token.value for token in wanted.tokens if token.kind not in ("text", "or"))
