@@ -105,6 +105,29 @@ def test_a_words_in_directive_without_words_stays_text(word: str) -> None:
     assert [t.kind for t in tokenize(word)] == ["text"]
 
 
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("after:2025/03/04", ("after", "2025-03-04")),
+        ("after:2025.3.4", ("after", "2025-03-04")),
+        ("before:2025/02", ("before", "2025-02-28")),
+        ("after:03/04/2025", ("after", "2025-03-04")),  # month first, as in the US
+        ("after:13.04.2025", ("after", "2025-04-13")),  # 13 is no month: day first
+        ("site:https://*.Docs.rs./", ("site", "docs.rs")),
+        ("-site:*.pinterest.com/", ("exclude_site", "pinterest.com")),
+    ],
+)
+def test_the_reference_date_and_site_forms_are_read(typed: str, read: tuple[str, str]) -> None:
+    assert [(t.kind, t.value) for t in tokenize(typed)] == [read]
+
+
+@pytest.mark.parametrize(
+    "word", ["after:13/13/2025", "after:0999", "after:2025-02/03", "before:02/30/2025", "site:*."]
+)
+def test_a_date_or_site_in_no_form_the_reference_reads_stays_text(word: str) -> None:
+    assert [t.kind for t in tokenize(word)] == ["text"]
+
+
 def test_a_year_alone_opens_on_its_first_day_and_closes_on_its_last() -> None:
     merged = requested_filters(SearchParams(query="x after:2024 before:2024"))
     assert (merged.date_after, merged.date_before) == (date(2024, 1, 1), date(2024, 12, 31))

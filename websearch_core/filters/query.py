@@ -49,9 +49,8 @@ TokenKind = Literal[
 _WORDS_IN_NAMES: Final = "inurl|url|intitle|title|intext|inbody|inanchor"
 _TOKEN: Final = re.compile(
     r'(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"'
-    rf'|(?P<named>-?(?:{_WORDS_IN_NAMES}):)"(?P<quoted>[^"]*[^"\s][^"]*)"'
-    r"|(?P<word>\S+)",
-    re.IGNORECASE,
+    rf'|(?P<named>-?(?i:{_WORDS_IN_NAMES}):)"(?P<quoted>[^"]*[^"\s][^"]*)"'
+    r"|(?P<word>\S+)"
 )
 """A ``"phrase"``, a words-in directive with a quoted value (``intitle:"error handling"``),
 or a word."""
@@ -105,7 +104,10 @@ keys it reads, so the two change together."""
 _DOMAIN: Final = re.compile(
     r"^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$"
 )
-_DATE: Final = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
+_DATE: Final = re.compile(r"^(\d{4})(?:([-/.])(\d{1,2})(?:\2(\d{1,2}))?)?$")
+"""``YYYY``, ``YYYY-MM``, ``YYYY-MM-DD``, with ``-``, ``/`` or ``.`` between the parts."""
+_MONTH_FIRST: Final = re.compile(r"^(\d{1,2})([-/.])(\d{1,2})\2(\d{4})$")
+"""``MM/DD/YYYY`` (or ``DD/MM/YYYY`` when the first part cannot be a month)."""
 _EXTENSION: Final = re.compile(r"^\.?([a-z0-9]{1,10})$", re.IGNORECASE)
 _EXCLUDED_TERM: Final = re.compile(r"^-([^\W\d_][\w.'+#-]+)$")
 
@@ -127,48 +129,70 @@ def parse_domain(text: str) -> str | None:
     Examples:
         >>> parse_domain("WWW.GitHub.com/laravel")
         'github.com'
+        >>> parse_domain("https://*.docs.rs./")
+        'docs.rs'
         >>> parse_domain("not a domain") is None
         True
     """
-    candidate = text.strip().lower()
+    # The reference's forms: a scheme, a leading ``*.`` and trailing ``/`` or ``.`` go.
+    candidate = text.strip().lower().removeprefix("*.")
     if "://" not in candidate:
         candidate = f"//{candidate}"
     try:
         host = urlsplit(candidate).hostname or ""
     except ValueError:
         return None
-    host = host.removeprefix("www.")
+    host = host.removeprefix("*.").rstrip(".").removeprefix("www.")
     return host if _DOMAIN.match(host) else None
 
 
 def parse_date_value(text: str, *, end: bool) -> date | None:
     """A directive's date; ``2025`` or ``2025-03`` mean the period's first (or last) day.
 
+    The forms are the behaviour reference's (section 6.2): a model writes the dates it
+    has seen, ``2025/03/01`` and ``03/01/2025`` among them; a year before 1000 is a typo.
+
     Args:
-        text: ``YYYY-MM-DD``, ``YYYY-MM`` or ``YYYY``.
+        text: ``YYYY-MM-DD``, ``YYYY-MM`` or ``YYYY`` (``/`` or ``.`` between the parts
+            too), or ``MM/DD/YYYY``, read as ``DD/MM/YYYY`` when the first part is over 12
+            and the second is not.
         end: Whether the value closes a range (``before:``), so a partial date means its
             last day.
 
     Examples:
         >>> parse_date_value("2025-02", end=True)
         datetime.date(2025, 2, 28)
+        >>> parse_date_value("31.01.2025", end=False)
+        datetime.date(2025, 1, 31)
         >>> parse_date_value("yesterday", end=False) is None
         True
     """
+    month_first = _MONTH_FIRST.match(text)
+    if month_first is not None:
+        first, second = int(month_first[1]), int(month_first[3])
+        month, day = (second, first) if first > 12 and second <= 12 else (first, second)
+        return _day(int(month_first[4]), month, day)
     match = _DATE.match(text)
-    if match is None:
+    if match is None or int(match[1]) < 1000:
         return None
     year = int(match[1])
+    if match[3] is None:
+        return _day(year, 12, 31) if end else _day(year, 1, 1)
+    month = int(match[3])
+    if match[4] is not None:
+        return _day(year, month, int(match[4]))
+    if not end or not 1 <= month <= 12:
+        return _day(year, month, 1)
+    following = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
+    return date.fromordinal(following.toordinal() - 1)
+
+
+def _day(year: int, month: int, day: int) -> date | None:
+    """The date, or ``None`` when there is no such day (or the year is before 1000)."""
+    if year < 1000:
+        return None
     try:
-        if match[2] is None:
-            return date(year, 12, 31) if end else date(year, 1, 1)
-        month = int(match[2])
-        if match[3] is None:
-            if not end:
-                return date(year, month, 1)
-            following = date(year + 1, 1, 1) if month == 12 else date(year, month + 1, 1)
-            return date.fromordinal(following.toordinal() - 1)
-        return date(year, month, int(match[3]))
+        return date(year, month, day)
     except ValueError:
         return None
 
