@@ -47,13 +47,15 @@ TokenKind = Literal[
 ]
 
 _WORDS_IN_NAMES: Final = "inurl|url|intitle|title|intext|inbody|inanchor"
-_TOKEN: Final = re.compile(
+_TOKEN: Final = re.compile(r'(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"|(?P<word>\S+)')
+"""A ``"phrase"`` or a word."""
+_TOKEN_OR_QUOTED_VALUE: Final = re.compile(
     r'(?P<neg>-?)"(?P<phrase>[^"]*[^"\s][^"]*)"'
     rf'|(?P<named>-?(?i:{_WORDS_IN_NAMES}):)"(?P<quoted>[^"]*[^"\s][^"]*)"'
     r"|(?P<word>\S+)"
 )
-"""A ``"phrase"``, a words-in directive with a quoted value (``intitle:"error handling"``),
-or a word."""
+""":data:`_TOKEN`, or a words-in directive with a quoted value (``intitle:"error
+handling"``): used only on a query holding ``:"``, as it takes twice the time."""
 _DIRECTIVE: Final = re.compile(
     rf"^(?P<neg>-?)(?P<key>site|after|before|filetype|ext|{_WORDS_IN_NAMES}):(?P<value>\S+)$",
     re.IGNORECASE,
@@ -252,12 +254,13 @@ def tokenize(query: str) -> tuple[Token, ...]:
         [('in_title', 'error handling'), ('exclude_in_url', 'forum')]
     """
     tokens: list[Token] = []
-    for match in _TOKEN.finditer(query):
+    quoted_values = ':"' in query
+    for match in (_TOKEN_OR_QUOTED_VALUE if quoted_values else _TOKEN).finditer(query):
         if match["phrase"] is not None:
             phrase = " ".join(match["phrase"].split())
             kind: TokenKind = "exclude_term" if match["neg"] else "phrase"
             tokens.append(Token(kind, phrase, match.group(0)))
-        elif match["named"] is not None:
+        elif quoted_values and match["named"] is not None:
             value = " ".join(match["quoted"].split())
             tokens.append(_words_in(match["named"], value, match.group(0)))
         else:
