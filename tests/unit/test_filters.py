@@ -115,6 +115,10 @@ def test_a_words_in_directive_without_words_stays_text(word: str) -> None:
         ("after:13.04.2025", ("after", "2025-04-13")),  # 13 is no month: day first
         ("site:https://*.Docs.rs./", ("site", "docs.rs")),
         ("-site:*.pinterest.com/", ("exclude_site", "pinterest.com")),
+        ("domain:docs.rs", ("site", "docs.rs")),
+        ("-HOST:pinterest.com", ("exclude_site", "pinterest.com")),
+        ("since:2025-03", ("after", "2025-03-01")),
+        ("until:2025", ("before", "2025-12-31")),
     ],
 )
 def test_the_reference_date_and_site_forms_are_read(typed: str, read: tuple[str, str]) -> None:
@@ -122,7 +126,16 @@ def test_the_reference_date_and_site_forms_are_read(typed: str, read: tuple[str,
 
 
 @pytest.mark.parametrize(
-    "word", ["after:13/13/2025", "after:0999", "after:2025-02/03", "before:02/30/2025", "site:*."]
+    "word",
+    [
+        "after:13/13/2025",
+        "after:0999",
+        "after:2025-02/03",
+        "before:02/30/2025",
+        "site:*.",
+        "host:localhost",
+        "-since:2025",
+    ],
 )
 def test_a_date_or_site_in_no_form_the_reference_reads_stays_text(word: str) -> None:
     assert [t.kind for t in tokenize(word)] == ["text"]

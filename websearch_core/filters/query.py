@@ -3,7 +3,8 @@
 ``site:example.com``, ``-site:example.com``, ``after:2025-01-01``, ``before:2025-06-30``,
 ``"exact phrase"``, ``-term``, ``OR``, ``filetype:pdf``, ``inurl:`` / ``-inurl:``,
 ``intitle:`` / ``-intitle:`` and ``intext:`` / ``-intext:`` (with the aliases the behaviour
-reference's parser reads: ``url:``, ``title:``, ``inbody:``, ``inanchor:``): a model writes
+reference's parser reads: ``url:``, ``title:``, ``inbody:``, ``inanchor:``, and ``domain:``
+/ ``host:``, ``since:``, ``until:`` for ``site:``, ``after:``, ``before:``): a model writes
 constraints the way it has seen people write them, so the query is where they arrive. A
 token that only looks like a directive (``after:lunch``, ``site:`` with no domain,
 ``intitle:`` with no words) stays plain text, so a query is never refused for what might
@@ -57,9 +58,14 @@ _TOKEN_OR_QUOTED_VALUE: Final = re.compile(
 """:data:`_TOKEN`, or a words-in directive with a quoted value (``intitle:"error
 handling"``): used only on a query holding ``:"``, as it takes twice the time."""
 _DIRECTIVE: Final = re.compile(
-    rf"^(?P<neg>-?)(?P<key>site|after|before|filetype|ext|{_WORDS_IN_NAMES}):(?P<value>\S+)$",
+    r"^(?P<neg>-?)(?P<key>site|domain|host|after|since|before|until|filetype|ext"
+    rf"|{_WORDS_IN_NAMES}):(?P<value>\S+)$",
     re.IGNORECASE,
 )
+_SAME_AS: Final[Mapping[str, str]] = MappingProxyType(
+    {"domain": "site", "host": "site", "since": "after", "until": "before"}
+)
+"""The behaviour reference's other names for ``site:``, ``after:`` and ``before:`` (6.2)."""
 _WORDS_IN: Final[Mapping[str, tuple[TokenKind, TokenKind]]] = MappingProxyType(
     {
         "inurl": ("in_url", "exclude_in_url"),
@@ -212,6 +218,7 @@ def _directive(word: str) -> Token | None:
         return None
     negated = directive["neg"] == "-"
     key = directive["key"].lower()
+    key = _SAME_AS.get(key, key)
     value = directive["value"]
     if key in _WORDS_IN:
         # ``intext:""`` asks for no words; a stray quote (``intitle:"rust``) is not one.
