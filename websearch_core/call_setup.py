@@ -11,20 +11,14 @@ attempt), so the transport asks the credentials for them whenever it scrubs a te
 redactor is rebuilt when :attr:`Credentials.secrets_version
 <websearch_core.credentials.Credentials.secrets_version>` moves.
 
-Only parts no search changes are shared: the kept plan (read, never written, by the chain
-and the client), the marks' scope function, the redactor that follows the credentials'
-secrets and the fail-safe view of the store. Each was made again by every search, and each
-search in flight held it: with 200 searches at once, every object a search holds is one
-more for the garbage collector's young collections to walk (benchmarks/RESULTS.md, stop 45
-(concurrency)). The :class:`~websearch_core.orchestration.ChainRunner` and its ledger
-(which counts failures per call) are still made per search, so concurrent searches never
-see each other's counts.
+Only immutable parts are shared. The :class:`~websearch_core.orchestration.ChainRunner`
+and its ledger (which counts failures per call) are still made per search, so concurrent
+searches never see each other's counts.
 
 This module imports the chain and the state wrapper at its top; the client imports it on
 its first search, so importing the client stays light.
 """
 
-import functools
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -39,14 +33,14 @@ from .orchestration import (
     ChainRunner,
     FailurePolicy,
     Rate,
+    call_redactor,
     resolve_candidates,
 )
-from .orchestration.attempt import LiveRedactor, settings_secrets
-from .orchestration.ledger import ScopeOf, mark_scope
+from .orchestration.attempt import settings_secrets
 from .orchestration.plan import ChainOrder
 from .prompts import SEARCH_SYSTEM_PROMPT
 from .provider_notes import ProviderNotes
-from .providers import ProviderContext
+from .providers import ProviderContext, SearchProvider
 from .redaction import Redactor
 from .settings import DEFAULT_TIMEOUT_SECONDS, ENV_PREFIX, Settings
 from .state.base import StateStore
@@ -69,8 +63,8 @@ class _KeptPlan(NamedTuple):
 
     key: tuple[str | None, Hashable]
     """``(forced, Credentials.sources_version())`` when it was worked out."""
-    plan: ChainPlan
-    """Handed to every search it serves as it is: the chain and the client only read it."""
+    providers: tuple[SearchProvider, ...]
+    forced: bool
 
 
 def environment_proxies(
@@ -131,17 +125,7 @@ class CallSetup:
             during a lookup reads as a host not reached (``None``: a caller's session).
     """
 
-    __slots__ = (
-        "_guarded",
-        "_key",
-        "_ledger",
-        "_masks",
-        "_notes",
-        "_order",
-        "_plan",
-        "_scope_of",
-        "context",
-    )
+    __slots__ = ("_key", "_ledger", "_notes", "_order", "_plan", "_redactor", "context")
 
     def __init__(
         self,
@@ -180,10 +164,7 @@ class CallSetup:
         self._ledger: _LedgerConfig | None = None
         self._order: ChainOrder | None = None
         self._plan: _KeptPlan | None = None
-        self._masks: LiveRedactor | None = None
-        self._guarded: FailSafeStore | None = None
-        # Where the ledger's marks are scoped: the same context, so the same function.
-        self._scope_of: ScopeOf = functools.partial(mark_scope, self.context)
+        self._redactor: tuple[int, Redactor] | None = None
 
     def serves(
         self, session: "aiohttp.ClientSession", settings: Settings, credentials: Credentials
@@ -214,9 +195,6 @@ class CallSetup:
         questions. A plan that left something out with a reason (a listed or forced
         provider that cannot run, an excluded entry) is worked out every time, so each
         search reports its own.
-
-        A kept plan is handed out itself, not a copy: the chain copies what it appends to
-        (its outcome's failures and attempts) and the client reads the providers and skips.
         """
         order = self._order
         if order is None:
@@ -241,7 +219,7 @@ class CallSetup:
         sources = self.context.credentials.sources_version()
         kept = self._plan
         if sources is not None and kept is not None and kept.key == (forced, sources):
-            return kept.plan
+            return ChainPlan(providers=list(kept.providers), forced=kept.forced)
         plan = order.resolve(self.context, forced)
         if (
             sources is not None
@@ -249,19 +227,13 @@ class CallSetup:
             and not plan.failures
             and not plan.store_problem
         ):
-            self._plan = _KeptPlan((forced, sources), plan)
+            self._plan = _KeptPlan((forced, sources), tuple(plan.providers), plan.forced)
         return plan
 
-    def guarded(self, store: StateStore) -> FailSafeStore:
-        """``store`` as the chain sees it: a broken ledger must not cost an answer.
-
-        One view per store, kept: a :class:`FailSafeStore` holds nothing of a search (what
-        it learns of a failing store is kept per inner store, for every view of it).
-        """
-        guarded = self._guarded
-        if guarded is None or guarded.inner is not store:
-            guarded = self._guarded = FailSafeStore(store)
-        return guarded
+    @staticmethod
+    def guarded(store: StateStore) -> FailSafeStore:
+        """``store`` as the chain sees it: a broken ledger must not cost an answer."""
+        return FailSafeStore(store)
 
     @staticmethod
     def outcome(
@@ -291,25 +263,17 @@ class CallSetup:
             self._ledger = (policy, budgets, rates)
         policy, budgets, rates = self._ledger
         self._notes.store = store  # the notes its providers' searches keep go there too
-        return ChainRunner(
-            store, policy=policy, budgets=budgets, rates=rates, scope_of=self._scope_of
-        )
-
-    def masks(self) -> LiveRedactor:
-        """The redactor that follows every secret the credentials hand out, for each search.
-
-        Made on the first search and kept: it compares one integer
-        (:attr:`Credentials.secrets_version
-        <websearch_core.credentials.Credentials.secrets_version>`) whenever a text is
-        masked, and rebuilds when a secret was handed out since (planning may resolve new
-        keys, an attempt may read one). A search hands it to the chain as it is, which hands
-        it to each attempt.
-        """
-        masks = self._masks
-        if masks is None:
-            masks = self._masks = LiveRedactor(self.context)
-        return masks
+        return ChainRunner(store, policy=policy, budgets=budgets, rates=rates)
 
     def redactor(self) -> Redactor:
-        """The redactor of every secret known now (:meth:`masks`, as it stands)."""
-        return self.masks().current()
+        """The redactor of every secret known now (planning may have resolved new keys).
+
+        Kept while :attr:`Credentials.secrets_version
+        <websearch_core.credentials.Credentials.secrets_version>` stays the same (one
+        integer compared a search); the chain follows it further during the search.
+        """
+        version = self.context.credentials.secrets_version
+        cached = self._redactor
+        if cached is None or cached[0] != version:
+            cached = self._redactor = (version, call_redactor(self.context))
+        return cached[1]

@@ -560,7 +560,7 @@ class WebSearch(SearchClosing):
                     return setup.outcome(response, attempts, plan.store_problem), []
             runner = setup.runner(store)
             outcome = await runner.run(
-                plan, params, setup.context, deadline, redactor=setup.masks()
+                plan, params, setup.context, deadline, redactor=setup.redactor()
             )
             if key is None:
                 return outcome, []

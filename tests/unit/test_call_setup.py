@@ -126,23 +126,3 @@ def test_loops_in_two_threads_taking_turns_each_keep_their_own_setup() -> None:
         for thread, loop in zip(threads, loops, strict=True):
             thread.join(timeout=10)
             loop.close()
-
-
-async def test_the_chain_s_per_client_parts_are_made_once_for_the_setup_s_searches() -> None:
-    """The kept plan, the redactor following the secrets, the store's view, the marks' scope.
-
-    The same objects from one search to the next: each search made its own before, and
-    the garbage collector walked them for every search in flight.
-    """
-    async with _client() as ws:
-        setup = ws._setup()
-        store = await ws.state()
-        plan = setup.plan(None)
-        assert [provider.info.id for provider in plan.providers] == ["brave"]
-        assert setup.plan(None) is plan
-        assert setup.masks() is setup.masks()
-        assert setup.guarded(store) is setup.guarded(store)
-        assert setup.guarded(store).inner is store
-        one, two = setup.runner(setup.guarded(store)), setup.runner(setup.guarded(store))
-        assert one.ledger is not two.ledger
-        assert one._scope_of is two._scope_of is not None

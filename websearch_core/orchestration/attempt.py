@@ -108,19 +108,6 @@ class LiveRedactor:
         return self._redactor
 
 
-def live_redactor(
-    context: ProviderContext, redactor: "Redactor | LiveRedactor | None"
-) -> LiveRedactor:
-    """``redactor`` as a :class:`LiveRedactor` of ``context``: the one given, else a new one.
-
-    A client keeps one per setup and hands it down the chain to each attempt, which follow
-    it as it is; any other redactor (or none) is wrapped for the call.
-    """
-    if isinstance(redactor, LiveRedactor):
-        return redactor
-    return LiveRedactor(context, redactor)
-
-
 def scrub_error(error: Exception, redactor: Redactor) -> None:
     """Remove credentials from an error's message in place, whatever raised it."""
     if isinstance(error, SearchProviderError):
@@ -195,7 +182,7 @@ async def answer_attempt(
     context: ProviderContext,
     *,
     timeout: float,
-    redactor: "Redactor | LiveRedactor | None" = None,
+    redactor: Redactor | None = None,
     require_content: bool = True,
     checked: bool = False,
 ) -> AttemptAnswer:
@@ -212,8 +199,7 @@ async def answer_attempt(
         context: Passed to the provider.
         timeout: Seconds the attempt may take (see :func:`attempt_timeout`).
         redactor: Masks the call's secrets in what comes back; it must know every secret
-            handed out when the attempt starts (one read during it is added here). The
-            caller's :class:`LiveRedactor` (the chain's) is followed as it is.
+            handed out when the attempt starts (one read during it is added here).
         require_content: Raise for a response with nothing renderable (the chain moves on);
             the fan-out takes empty answers as they are.
         checked: The caller has just run the provider's credential check and it found no
@@ -229,7 +215,7 @@ async def answer_attempt(
     failure: SearchProviderError | None = None
     # ``redactor`` knows every secret handed out by now; one read during the attempt is
     # added before the response is cleaned.
-    masks = None if redactor is None else live_redactor(context, redactor)
+    masks = LiveRedactor(context, redactor) if redactor is not None else None
     # The attempt's scope (the budget every step below reads), opened and closed by hand:
     # this runs on every search, and a ``with attempt_scope(...)`` costs a generator more.
     granted, scope = enter_attempt(timeout)

@@ -57,17 +57,10 @@ from ..providers.base import ProviderContext, SearchProvider
 from ..redaction import Redactor
 from ..said_once import first_time
 from ..state.base import StateStore
-from .attempt import (
-    AttemptAnswer,
-    LiveRedactor,
-    answer_attempt,
-    attempt_timeout,
-    live_redactor,
-    scrub_error,
-)
+from .attempt import AttemptAnswer, LiveRedactor, answer_attempt, attempt_timeout, scrub_error
 from .fanout import FanOutProvider
 from .last_resort import LastResort, awaits_last_resort
-from .ledger import Ledger, ProviderSkippedError, Reservation, ScopeOf, mark_scope
+from .ledger import Ledger, ProviderSkippedError, Reservation, mark_scope
 from .offline import (
     hint_cause,
     is_unreached,
@@ -241,9 +234,6 @@ class ChainRunner:
         rates: Per-provider request rates (``[rate]``), enforced before each request.
         clock: Epoch seconds (injectable for tests).
         sleep: Awaitable sleep (injectable for tests).
-        scope_of: :func:`~.ledger.mark_scope` of the context every run is given, when the
-            caller keeps one for it (a client, per its setup); default: made by each run
-            from its context.
     """
 
     def __init__(
@@ -255,11 +245,9 @@ class ChainRunner:
         rates: Mapping[str, Rate] | None = None,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-        scope_of: ScopeOf | None = None,
     ) -> None:
         self.ledger = Ledger(store, policy=policy, budgets=budgets, rates=rates, clock=clock)
         self.sleep = sleep
-        self._scope_of = scope_of
 
     async def run(
         self,
@@ -268,7 +256,7 @@ class ChainRunner:
         context: ProviderContext,
         deadline: Deadline | None = None,
         *,
-        redactor: Redactor | LiveRedactor | None = None,
+        redactor: Redactor | None = None,
     ) -> ChainOutcome:
         """Try each provider in turn until one returns renderable content.
 
@@ -280,10 +268,9 @@ class ChainRunner:
                 from now); providers left when it passes are reported as not tried.
             redactor: Masks every secret of ``context`` known now (default:
                 :func:`~websearch_core.orchestration.attempt.call_redactor` of it); a client
-                that keeps one per set of secrets passes it in, or its own
-                :class:`LiveRedactor` of ``context``, which is used as it is. A secret first
-                handed out during the call (a key read inside an attempt, a refreshed token)
-                is added before any text is built from that attempt.
+                that keeps one per set of secrets passes it in. A secret first handed out
+                during the call (a key read inside an attempt, a refreshed token) is added
+                before any text is built from that attempt (:class:`LiveRedactor`).
         """
         outcome = ChainOutcome(
             response=None,
@@ -293,12 +280,9 @@ class ChainRunner:
         )
         if deadline is None:
             deadline = Deadline(context.settings.deadline_seconds)
-        masks = live_redactor(context, redactor)
+        masks = LiveRedactor(context, redactor)
         # Marks are tied to the key and endpoint they were earned with (a new one is tried).
-        scope_of = self._scope_of
-        self.ledger.scope_of = (
-            functools.partial(mark_scope, context) if scope_of is None else scope_of
-        )
+        self.ledger.scope_of = functools.partial(mark_scope, context)
         call = _Call(params, context, outcome, masks, deadline, skip_marked=not plan.forced)
         # Skipped only because the store could not check their budget: the last resort.
         held: list[SearchProvider] = []
@@ -442,7 +426,7 @@ class ChainRunner:
                     params,
                     context,
                     timeout=attempt_timeout(provider, context, deadline),
-                    redactor=masks,  # followed during the attempt as during the chain
+                    redactor=masks.current(),
                     checked=True,  # above, before the reservation
                 )
             except Exception as error:  # every provider failure moves the chain on
