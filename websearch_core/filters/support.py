@@ -140,6 +140,21 @@ class FilterSupport:
             query_fallback=written & native,
         )
 
+    @classmethod
+    def query_only(
+        cls, operators: frozenset[FilterName] = QUERY_OPERATORS - TEXT_OPERATORS
+    ) -> "FilterSupport":
+        """A search API with no filter parameter, sent ``operators`` in its query as typed.
+
+        Its docs promise none of them, so its results are still checked here for each
+        (``unpromised``), and it reads no ``OR`` (the behaviour reference's rows without the
+        ``or`` flag: Z.AI, Kimi, Synthetic): an ``OR`` group goes as its members, several
+        sites one by one. The default is the reference's
+        ``{phrases,negation,site,inTitle,inUrl,filetype}`` (Z.AI and Kimi): ``intext:``
+        leaves the query.
+        """
+        return cls(query=operators, unpromised=operators, reads_or=False)
+
     def sent_domains(self, include: Sequence[str], exclude: Sequence[str]) -> frozenset[FilterName]:
         """The domain filters whose lists this search's native parameter carries (pure).
 

@@ -40,7 +40,7 @@ __all__ = ["INFO", "SYNTHETIC_ENDPOINT", "SyntheticProvider", "parse_results"]
 SYNTHETIC_ENDPOINT = "https://api.synthetic.new/v2/search"
 
 _IN_QUERY: Final[frozenset[FilterName]] = TERM_OPERATORS | {"include_domains", "exclude_domains"}
-_FILTERS: Final = FilterSupport(query=_IN_QUERY, unpromised=_IN_QUERY, reads_or=False)
+_FILTERS: Final = FilterSupport.query_only(_IN_QUERY)
 """Only ``query`` is sent: quotes, ``-term``, ``site:`` and ``-site:`` stay in it (the
 behaviour reference's ``{phrases,negation,site}``), and the results are still checked."""
 INFO = ProviderInfo(

@@ -62,7 +62,7 @@ https://docs.z.ai/api-reference/tools/web-search (the REST search and its filter
 from typing import Final
 
 from ..errors import ResponseParseError
-from ..filters import QUERY_OPERATORS, TEXT_OPERATORS, FilterSupport
+from ..filters import FilterSupport
 from ..models import SearchResponse
 from ..transport import HttpRequest, HttpResponse, SseResponse
 from ._json_api import COUNT_FIELDS
@@ -98,13 +98,8 @@ __all__ = [
     "result_count",
 ]
 
-_IN_QUERY: Final = QUERY_OPERATORS - TEXT_OPERATORS
-_FILTERS: Final = FilterSupport(query=_IN_QUERY, unpromised=_IN_QUERY, reads_or=False)
-"""No filter parameter: quotes, ``-term``, ``site:``, ``-site:``, ``filetype:``, ``inurl:``
-and ``intitle:`` (and their negations) stay in the query (the behaviour reference's
-``{phrases,negation,site,inTitle,inUrl,filetype}``; ``intext:`` leaves it), and the results
-are still checked for each, its docs promising none. ``OR`` is not among the reference's
-flags for it, so an ``OR`` group goes as its members, and several sites one by one."""
+_FILTERS: Final = FilterSupport.query_only()
+"""No filter parameter: its query carries the operators, its results are still checked."""
 INFO = ProviderInfo(
     id="zai",
     label="Z.AI",
