@@ -74,6 +74,8 @@ class Case:
     passes: Callable[[Page], bool] = lambda page: True
     dated: bool = False
     """Whether passing depends on the date (an undated page then always passes)."""
+    label: str | None = None
+    """The test id, where the filter is asked another way than its usual directive."""
 
 
 def _after(days: int) -> Callable[[Page], bool]:
@@ -153,6 +155,27 @@ CASES = (
         passes=lambda page: "guide" not in page.title.lower(),
     ),
     Case("in_text", f"{QUERY} intext:php", directive="intext:php"),
+    Case(
+        "exclude_domains",
+        f"NOT site:github.com {QUERY}",
+        directive="-site:github.com",
+        passes=lambda page: "github.com/" not in page.url,
+        label="not_site",
+    ),
+    Case(
+        "exclude_terms",
+        f"{QUERY} ! java",
+        directive="-java",
+        passes=lambda page: "java" not in page.snippet,
+        label="bang_term",
+    ),
+    Case(
+        "phrase",
+        f"{QUERY} +framework",
+        directive='"framework"',
+        passes=lambda page: "framework" in page.snippet,
+        label="plus_term",
+    ),
 )
 
 
@@ -318,7 +341,7 @@ def _assert_results(
     assert record.applied == ((*ways, "ignored") if partly else ways)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[case.label or case.name for case in CASES])
 @pytest.mark.parametrize("provider_id", ENGINES)
 async def test_each_filter_is_sent_checked_and_recorded_as_declared(
     sim: Simulator, provider_id: str, case: Case

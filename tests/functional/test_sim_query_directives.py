@@ -56,9 +56,23 @@ TYPED: Mapping[str, str] = {
     "order": "intitle:faq rust guide",
     "filetype": "rust guide filetype:pdf",
     "dates": "rust guide after:2025-01-01 before:2025-06-30",
+    "not_term": "rust async NOT tokio",
+    "bang_site": "rust guide ! site:reddit.com",
+    "not_inurl": "rust guide NOT inurl:forum",
+    "pipe_or": "rust | golang tutorial",
+    "and": "rust AND guide && tips",
+    "plus_term": "rust +borrow guide",
 }
 """One query per directive kind, the directive last (the reference writes them last), but
 for ``order``, which checks that a directive typed first goes out after the words."""
+READ_AS: Mapping[str, str] = {
+    "not_term": "exclude_term",
+    "bang_site": "exclude_site",
+    "not_inurl": "exclude_inurl",
+    "pipe_or": "or_group",
+}
+"""The operators (reference 6.2) sent as the directive they mean: ``NOT x`` / ``! x`` as
+``-x``, ``|`` as ``OR``."""
 
 LEFT_OUT: Mapping[str, tuple[str, frozenset[str]]] = {
     "exclude_term": ("rust async", frozenset({"exa"})),
@@ -107,6 +121,8 @@ sent :data:`AS_READ`'s query, else the query as typed."""
 AS_READ: Mapping[str, str] = {
     "order": "rust guide intitle:faq",
     "or_group": "(rust OR golang) tutorial",
+    "and": "rust guide tips",
+    "plus_term": 'rust "borrow" guide',
 }
 """The query a provider that reads the directive is sent, where it is not the query typed:
 the words first, then the directives (reference 6.3), and an ``OR`` group in parentheses."""
@@ -117,14 +133,16 @@ as a parameter, or are not told them and have their results checked."""
 
 
 def _expected(provider_id: str, kind: str) -> str:
+    if kind in READ_AS:
+        return _expected(provider_id, READ_AS[kind])
     typed = TYPED[kind]
     if kind in WORDS_IN:
         sent = (text for text, providers in WORDS_IN[kind].items() if provider_id in providers)
         return next(sent, AS_READ.get(kind, typed))
     if kind == "dates":
         return typed if provider_id in DATES_IN_TEXT else "rust guide"
-    without, providers = LEFT_OUT.get(kind, (typed, frozenset()))
-    return without if provider_id in providers else typed
+    without, providers = LEFT_OUT.get(kind, (AS_READ.get(kind, typed), frozenset()))
+    return without if provider_id in providers else AS_READ.get(kind, typed)
 
 
 def _strings(value: Any) -> Iterator[str]:

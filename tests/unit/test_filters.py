@@ -153,6 +153,48 @@ def test_an_excluded_phrase_is_one_excluded_term() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("NOT java", ("exclude_term", "java", "-java")),
+        ("! java", ("exclude_term", "java", "-java")),
+        ('NOT "bad phrase"', ("exclude_term", "bad phrase", '-"bad phrase"')),
+        ("NOT site:x.org", ("exclude_site", "x.org", "-site:x.org")),
+        ("! inurl:forum", ("exclude_in_url", "forum", "-inurl:forum")),
+        ('NOT intitle:"bad faq"', ("exclude_in_title", "bad faq", '-intitle:"bad faq"')),
+        ("!site:x.org", ("exclude_site", "x.org", "-site:x.org")),
+        ("+borrow", ("phrase", "borrow", '"borrow"')),
+    ],
+)
+def test_not_and_bang_negate_what_follows_and_plus_makes_a_phrase(
+    typed: str, read: tuple[str, str, str]
+) -> None:
+    assert [(t.kind, t.value, t.raw) for t in tokenize(f"rust {typed}")] == [
+        ("text", "rust", "rust"),
+        read,
+    ]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["NOT", "rust NOT", "! 2024", "!important", "AND gate", "rust AND", "+1", "C++ &&"],
+)
+def test_an_operator_with_nothing_to_act_on_stays_text(query: str) -> None:
+    """Guard (passes before and after the operators): ``NOT`` at the end, ``!`` before a
+    word that cannot be excluded, an ``AND`` without a word on each side, a ``!word`` (a
+    CSS ``!important``, a DuckDuckGo bang)."""
+    words = [("text", word) for word in query.split()]
+    assert [(t.kind, t.raw) for t in tokenize(query)] == words
+
+
+def test_a_negated_file_type_stays_text_as_a_dashed_one_does() -> None:
+    assert [(t.kind, t.raw) for t in tokenize("NOT filetype:pdf -filetype:doc")] == [
+        ("text", "NOT"),
+        ("text", "filetype:pdf"),
+        ("text", "-filetype:doc"),
+    ]
+
+
 # --- merging -----------------------------------------------------------------------------------
 
 
@@ -206,6 +248,28 @@ def test_a_query_engine_gets_the_words_then_the_directives_in_the_reference_orde
     )
     assert plan.ways["include_domains"] == ("query", "post")
     assert plan.ways["phrase"] == ("query",)
+
+
+@pytest.mark.parametrize(
+    ("reads_or", "sent"),
+    [(True, "(rust OR go OR zig) tutorial guide"), (False, "rust go zig tutorial guide")],
+)
+def test_pipes_group_like_or_and_and_leaves(reads_or: bool, sent: str) -> None:
+    support = FilterSupport(query=QUERY_OPERATORS, reads_or=reads_or)
+    plan = plan_filters(SearchParams(query="rust | go || zig AND tutorial && guide"), info(support))
+    assert plan.params.query == sent
+
+
+def test_and_alone_still_leaves_the_query() -> None:
+    plan = plan_filters(SearchParams(query="rust AND go"), info())
+    assert plan.params.query == "rust go"
+
+
+def test_operator_characters_inside_words_leave_the_query_as_typed() -> None:
+    """Guard (passes before and after the operators): nothing here is an operator."""
+    params = SearchParams(query="c++ !important a|b R&D NOTE ANDROID +1")
+    plan = plan_filters(params, info(FilterSupport(query=QUERY_OPERATORS)))
+    assert plan.params is params
 
 
 @pytest.mark.parametrize(

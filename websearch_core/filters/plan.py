@@ -119,8 +119,9 @@ def _ways(
     }
 
 
-_MAY_HOLD_DIRECTIVE: Final = re.compile(r'[:"]|(?:^|\s)-|\bOR\b')
-"""What every directive contains; a query without any skips the tokenizer (most queries)."""
+_MAY_HOLD_DIRECTIVE: Final = re.compile(r'[:"]|(?:^|\s)[-+!|&]|\b(?:OR|AND|NOT)\b')
+"""What every directive and operator contains; a query without any skips the tokenizer
+(most queries)."""
 
 
 _NOTHING_WANTED: Final = RequestedFilters(tokens=())
@@ -156,9 +157,10 @@ def plan_filters(
     if not _MAY_HOLD_DIRECTIVE.search(params.query) and not _has_filter_fields(params):
         return FilterPlan(_NOTHING_WANTED, params, {}, frozenset(), None)
     wanted = requested_filters(params)
-    if not wanted and not any(token.kind == "or" for token in wanted.tokens):
+    if not wanted and not any(token.kind in ("or", "and") for token in wanted.tokens):
         return FilterPlan(wanted, params, {}, frozenset(), None)
-    # An OR alone asks for no filter, yet is written per provider: as a group, or flat.
+    # An OR or AND alone asks for no filter, yet is written per provider: OR as a group,
+    # or flat; AND never (every word is wanted anyway, and an API would look for "AND").
     chosen = info.filters if support is None else support
     ways = _ways(wanted, chosen)
     checks = frozenset(name for name, applied in ways.items() if "post" in applied)

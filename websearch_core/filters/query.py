@@ -4,11 +4,14 @@
 ``"exact phrase"``, ``-term``, ``OR``, ``filetype:pdf``, ``inurl:`` / ``-inurl:``,
 ``intitle:`` / ``-intitle:`` and ``intext:`` / ``-intext:`` (with the aliases the behaviour
 reference's parser reads: ``url:``, ``title:``, ``inbody:``, ``inanchor:``, and ``domain:``
-/ ``host:``, ``since:``, ``until:`` for ``site:``, ``after:``, ``before:``): a model writes
+/ ``host:``, ``since:``, ``until:`` for ``site:``, ``after:``, ``before:``), and the
+reference's boolean operators (section 6.2): ``NOT`` / ``!`` before a term or directive
+negate it (``NOT site:x`` is ``-site:x``), ``|`` and ``||`` are ``OR``, ``AND`` and ``&&``
+go (every word is wanted anyway), ``+term`` is an exact phrase. A model writes
 constraints the way it has seen people write them, so the query is where they arrive. A
 token that only looks like a directive (``after:lunch``, ``site:`` with no domain,
-``intitle:`` with no words) stays plain text, so a query is never refused for what might
-just be words.
+``intitle:`` with no words, ``!important``, ``AND`` with no word on one side) stays plain
+text, so a query is never refused for what might just be words.
 """
 
 import re
@@ -32,6 +35,7 @@ __all__ = [
 TokenKind = Literal[
     "text",
     "or",
+    "and",
     "phrase",
     "exclude_term",
     "site",
@@ -118,6 +122,21 @@ _MONTH_FIRST: Final = re.compile(r"^(\d{1,2})([-/.])(\d{1,2})\2(\d{4})$")
 """``MM/DD/YYYY`` (or ``DD/MM/YYYY`` when the first part cannot be a month)."""
 _EXTENSION: Final = re.compile(r"^\.?([a-z0-9]{1,10})$", re.IGNORECASE)
 _EXCLUDED_TERM: Final = re.compile(r"^-([^\W\d_][\w.'+#-]+)$")
+_REQUIRED_TERM: Final = re.compile(r"^\+([^\W\d_][\w.'+#-]+)$")
+"""``+term``: the reference reads it as an exact phrase (Google's old required word)."""
+_OR_WORDS: Final = frozenset({"OR", "|", "||"})
+_AND_WORDS: Final = frozenset({"AND", "&&"})
+_NOT_WORDS: Final = frozenset({"NOT", "!"})
+_NEGATED: Final[Mapping[TokenKind, TokenKind]] = MappingProxyType(
+    {
+        "site": "exclude_site",
+        "in_url": "exclude_in_url",
+        "in_title": "exclude_in_title",
+        "in_text": "exclude_in_text",
+        "phrase": "exclude_term",
+    }
+)
+"""The kinds ``NOT`` / ``!`` turn into their negation, keeping the value."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,12 +262,69 @@ def _word(word: str) -> Token:
     directive = _directive(word)
     if directive is not None:
         return directive
-    if word == "OR":
+    if word in _OR_WORDS:
         return Token("or", word, word)
+    if word in _AND_WORDS:
+        return Token("and", word, word)
     excluded = _EXCLUDED_TERM.match(word)
     if excluded is not None:
         return Token("exclude_term", excluded[1], word)
+    required = _REQUIRED_TERM.match(word)
+    if required is not None:
+        return Token("phrase", required[1], f'"{required[1]}"')
+    if word.startswith("!"):
+        # ``!site:x`` is ``-site:x``; ``!important`` (CSS) or ``!w`` (a bang) stays a word.
+        bang = _directive(word[1:])
+        if bang is not None and bang.kind in _NEGATED:
+            return Token(_NEGATED[bang.kind], bang.value, f"-{bang.raw}")
     return Token("text", word, word)
+
+
+def _negated(operator: Token, token: Token) -> tuple[Token, ...]:
+    """What ``NOT`` / ``!`` (``operator``) and the ``token`` after it are read as.
+
+    A term, phrase or directive with a negation is negated, the operator going; one
+    without (an excluded term already, an ``OR``, a number) leaves both as they are. A
+    file type has no negation here, so, as ``-filetype:pdf``, it stays a word: reading
+    it as wanted would ask for the opposite of what was typed.
+    """
+    word = Token("text", operator.raw, operator.raw)
+    if token.kind in _NEGATED:
+        return (Token(_NEGATED[token.kind], token.value, f"-{token.raw}"),)
+    if token.kind == "text":
+        excluded = _EXCLUDED_TERM.match(f"-{token.raw}")
+        if excluded is not None:
+            return (Token("exclude_term", excluded[1], f"-{token.raw}"),)
+    if token.kind == "filetype":
+        return (word, Token("text", token.raw, token.raw))
+    return (word, token)
+
+
+def _read_operators(tokens: list[Token]) -> tuple[Token, ...]:
+    """``tokens`` with ``NOT`` / ``!`` applied to what follows them.
+
+    An ``AND`` without a word on each side is read as a word (``AND gate``), and a
+    ``NOT`` followed by another stays a word, the second negating what follows it.
+    """
+    read: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if token.kind == "text" and token.raw in _NOT_WORDS and index < len(tokens):
+            following = tokens[index]
+            if not (following.kind == "text" and following.raw in _NOT_WORDS):
+                read.extend(_negated(token, following))
+                index += 1
+                continue
+        read.append(token)
+    last = len(read) - 1
+    return tuple(
+        Token("text", token.raw, token.raw)
+        if token.kind == "and" and position in (0, last)
+        else token
+        for position, token in enumerate(read)
+    )
 
 
 def tokenize(query: str) -> tuple[Token, ...]:
@@ -272,7 +348,7 @@ def tokenize(query: str) -> tuple[Token, ...]:
             tokens.append(_words_in(match["named"], value, match.group(0)))
         else:
             tokens.append(_word(match["word"]))
-    return tuple(tokens)
+    return _read_operators(tokens)
 
 
 def date_bounds(

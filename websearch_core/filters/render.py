@@ -172,4 +172,6 @@ def render_query(wanted: RequestedFilters, style: QueryStyle) -> str:
     words.extend(_directives(wanted, style))
     if words:
         return " ".join(words)
-    return " ".join(token.value for token in wanted.tokens if token.kind not in ("text", "or"))
+    return " ".join(
+        token.value for token in wanted.tokens if token.kind not in ("text", "or", "and")
+    )
