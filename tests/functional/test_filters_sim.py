@@ -176,6 +176,14 @@ CASES = (
         passes=lambda page: "framework" in page.snippet,
         label="plus_term",
     ),
+    Case(
+        "date_before",
+        f"{QUERY} -before:{(TODAY - timedelta(days=30)).date().isoformat()}",
+        directive="before:",
+        passes=lambda page: page.days_ago is not None and page.days_ago >= 30,
+        dated=True,
+        label="negated_before",
+    ),
 )
 
 

@@ -62,6 +62,7 @@ TYPED: Mapping[str, str] = {
     "pipe_or": "rust | golang tutorial",
     "and": "rust AND guide && tips",
     "plus_term": "rust +borrow guide",
+    "negated_dates": "rust guide -after:2025-01-01 NOT before:2025-06-30",
 }
 """One query per directive kind, the directive last (the reference writes them last), but
 for ``order``, which checks that a directive typed first goes out after the words."""
@@ -70,9 +71,10 @@ READ_AS: Mapping[str, str] = {
     "bang_site": "exclude_site",
     "not_inurl": "exclude_inurl",
     "pipe_or": "or_group",
+    "negated_dates": "dates",
 }
 """The operators (reference 6.2) sent as the directive they mean: ``NOT x`` / ``! x`` as
-``-x``, ``|`` as ``OR``."""
+``-x``, ``|`` as ``OR``; a negated date as the date (the dash is ignored on dates)."""
 
 LEFT_OUT: Mapping[str, tuple[str, frozenset[str]]] = {
     "exclude_term": ("rust async", frozenset({"exa"})),

@@ -134,7 +134,7 @@ def test_the_reference_date_and_site_forms_are_read(typed: str, read: tuple[str,
         "before:02/30/2025",
         "site:*.",
         "host:localhost",
-        "-since:2025",
+        "-since:2025-13",
     ],
 )
 def test_a_date_or_site_in_no_form_the_reference_reads_stays_text(word: str) -> None:
@@ -173,6 +173,15 @@ def test_not_and_bang_negate_what_follows_and_plus_makes_a_phrase(
         ("text", "rust", "rust"),
         read,
     ]
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["-before:2024-12-31", "NOT before:2024", "-until:2024", "! until:2024-12"],
+)
+def test_a_negated_date_bounds_the_range_as_if_not_negated(typed: str) -> None:
+    merged = requested_filters(SearchParams(query=f"rust {typed} -after:2024 -since:2024-03"))
+    assert (merged.date_after, merged.date_before) == (date(2024, 3, 1), date(2024, 12, 31))
 
 
 @pytest.mark.parametrize(

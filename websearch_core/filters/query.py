@@ -248,12 +248,13 @@ def _directive(word: str) -> Token | None:
         return (
             None if domain is None else Token("exclude_site" if negated else "site", domain, word)
         )
-    if negated:
-        return None  # ``-after:``, ``-filetype:``: no such thing
     if key in ("after", "before"):
+        # A dash on a date is ignored (reference 6.2): ``-before:2024`` still bounds it.
         day = parse_date_value(value, end=key == "before")
         kind: TokenKind = "after" if key == "after" else "before"
         return None if day is None else Token(kind, day.isoformat(), word)
+    if negated:
+        return None  # ``-filetype:``: no such thing here
     extension = _EXTENSION.match(value)
     return None if extension is None else Token("filetype", extension[1].lower(), word)
 
@@ -283,7 +284,8 @@ def _word(word: str) -> Token:
 def _negated(operator: Token, token: Token) -> tuple[Token, ...]:
     """What ``NOT`` / ``!`` (``operator``) and the ``token`` after it are read as.
 
-    A term, phrase or directive with a negation is negated, the operator going; one
+    A term, phrase or directive with a negation is negated, the operator going; a date
+    stays as it is, the operator going too (the reference ignores negation on dates); one
     without (an excluded term already, an ``OR``, a number) leaves both as they are. A
     file type has no negation here, so, as ``-filetype:pdf``, it stays a word: reading
     it as wanted would ask for the opposite of what was typed.
@@ -295,6 +297,8 @@ def _negated(operator: Token, token: Token) -> tuple[Token, ...]:
         excluded = _EXCLUDED_TERM.match(f"-{token.raw}")
         if excluded is not None:
             return (Token("exclude_term", excluded[1], f"-{token.raw}"),)
+    if token.kind in ("after", "before"):
+        return (token,)
     if token.kind == "filetype":
         return (word, Token("text", token.raw, token.raw))
     return (word, token)
