@@ -7,7 +7,7 @@ not a limit, ``True`` is not a temperature).
 
 import re
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
     BaseModel,
@@ -88,6 +88,10 @@ FilterName = Literal[
     "in_text",
     "exclude_in_text",
 ]
+_DATE_DIRECTIVE_NAMES: Final = ("after:", "before:", "since:", "until:")
+"""Every name a date directive is typed with (``since:``/``until:`` are the behaviour
+reference's other names, ``filters.query``'s ``_SAME_AS``): a query holding none of them
+needs no tokenizing to check its range."""
 FilterWay = Literal["native", "query", "post", "ignored"]
 
 _StrictCount = Annotated[int, Field(strict=True, ge=1, le=100)]
@@ -230,7 +234,7 @@ class SearchParams(_Frozen):
         if self.date_after and self.date_before and self.date_after > self.date_before:
             raise ValueError("date_after must not be later than date_before")
         lowered = self.query.lower()
-        if "after:" in lowered or "before:" in lowered:  # the query's directives count too
+        if any(name in lowered for name in _DATE_DIRECTIVE_NAMES):  # the query's count too
             from .filters.query import date_bounds, tokenize  # a leaf: no cycle back here
 
             tokens = tokenize(self.query)

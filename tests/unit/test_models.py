@@ -102,6 +102,9 @@ def test_date_order_is_checked() -> None:
         ("python after:2026-02-01 before:2026-01-01", {}),
         ("python before:2026-01-01", {"date_after": date(2026, 2, 1)}),
         ("python AFTER:2026-02-01", {"date_before": date(2026, 1, 1)}),
+        ("python since:2026-02-01 until:2026-01-01", {}),  # the reference's other names
+        ("python until:2026-01-01", {"date_after": date(2026, 2, 1)}),
+        ("python Since:2026-02-01", {"date_before": date(2026, 1, 1)}),
     ],
 )
 def test_date_order_counts_the_query_s_directives(query: str, bounds: dict[str, date]) -> None:
