@@ -88,10 +88,10 @@ FilterName = Literal[
     "in_text",
     "exclude_in_text",
 ]
-_DATE_DIRECTIVE_NAMES: Final = ("after:", "before:", "since:", "until:")
+_DATE_DIRECTIVE_NAME: Final = re.compile(r"(?:after|before|since|until):", re.IGNORECASE)
 """Every name a date directive is typed with (``since:``/``until:`` are the behaviour
 reference's other names, ``filters.query``'s ``_SAME_AS``): a query holding none of them
-needs no tokenizing to check its range."""
+needs no tokenizing to check its range (asked only of a query holding a colon)."""
 FilterWay = Literal["native", "query", "post", "ignored"]
 
 _StrictCount = Annotated[int, Field(strict=True, ge=1, le=100)]
@@ -233,8 +233,8 @@ class SearchParams(_Frozen):
     def _date_order(self) -> "SearchParams":
         if self.date_after and self.date_before and self.date_after > self.date_before:
             raise ValueError("date_after must not be later than date_before")
-        lowered = self.query.lower()
-        if any(name in lowered for name in _DATE_DIRECTIVE_NAMES):  # the query's count too
+        query = self.query  # its directives count too; most queries hold no colon at all
+        if ":" in query and _DATE_DIRECTIVE_NAME.search(query):
             from .filters.query import date_bounds, tokenize  # a leaf: no cycle back here
 
             tokens = tokenize(self.query)
