@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import concurrent.futures
 import contextlib
 import functools
 import logging
@@ -62,6 +61,7 @@ from .format import format_for_llm
 from .key_names import left_out, report_misnamed_key_variables
 from .loop_run import run_to_end
 from .loop_servers import blocked_origin, sync_call_blocks_server
+from .loop_worker import run_on_worker_thread
 from .models import (
     Attempt,
     ProviderFailure,
@@ -1119,42 +1119,13 @@ def _refuse_blocking_a_server(call: str, awaited: str, urls: Iterable[str]) -> N
 
 
 def _run_blocking(coroutine: Coroutine[Any, Any, _T]) -> _T:
+    """``coroutine``'s value for a synchronous call: on a worker thread if a loop runs here.
+
+    A running loop (a notebook cell) cannot run another to the end in its own thread.
+    """
     if _running_loop() is None:
         return run_to_end(coroutine)
-    return _run_on_worker_thread(coroutine)
-
-
-def _run_on_worker_thread(coroutine: Coroutine[Any, Any, _T]) -> _T:
-    """Run ``coroutine`` on a loop of its own in a worker thread, and wait for it.
-
-    For a synchronous call made where a loop already runs (a notebook cell). An interrupt
-    while waiting (Ctrl-C, Jupyter's stop button) cancels the work and is raised at once;
-    waiting for the search to end by itself could take the whole deadline. The worker
-    finishes its clean-up (closing what the call opened) on its own.
-    """
-    running: concurrent.futures.Future[asyncio.Task[_T]] = concurrent.futures.Future()
-
-    async def main() -> _T:
-        task: asyncio.Task[_T] = asyncio.ensure_future(coroutine)
-        running.set_result(task)
-        return await task
-
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
-    entry = main()
-    future = pool.submit(run_to_end, entry)  # not asyncio.run: nest_asyncio's leaves loops open
-    try:
-        return future.result()
-    except BaseException:
-        if future.cancel():  # interrupted before the worker started: nothing ran
-            entry.close()
-            coroutine.close()
-        elif running.done():
-            task = running.result()
-            with contextlib.suppress(RuntimeError):  # its loop already ended
-                task.get_loop().call_soon_threadsafe(task.cancel)
-        raise
-    finally:
-        pool.shutdown(wait=False)
+    return run_on_worker_thread(coroutine)
 
 
 class LoopBoundClient:

@@ -124,6 +124,84 @@ def test_an_interrupt_stops_a_sync_call_made_inside_a_running_loop() -> None:
     assert done.stderr == ""
 
 
+_INTERRUPTED_AS_THE_WORKER_STARTS = """
+import asyncio, os, signal, sys, threading, time
+
+from websearch_core import WebSearch
+from websearch_core.testing import Fault, Simulator
+
+moment = sys.argv[1]
+seen = threading.Event()  # the cell has caught the interrupt: the bridge has done its part
+interrupted_at: list[float] = []
+
+
+def interrupt() -> None:
+    interrupted_at.append(time.monotonic())
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+class SlowToStartLoops(asyncio.DefaultEventLoopPolicy):
+    # A loaded machine: the worker thread's loop is not made before the interrupt lands.
+    def new_event_loop(self) -> asyncio.AbstractEventLoop:
+        if threading.current_thread() is not threading.main_thread():
+            interrupt()
+            seen.wait(30)
+        return super().new_event_loop()
+
+
+def interrupt_as_a_thread_starts(frame, event, arg):
+    # The interrupt lands while the caller starts the worker thread.
+    if event == "call" and frame.f_code is threading.Thread.start.__code__:
+        sys.setprofile(None)
+        interrupt()
+
+
+with Simulator(["brave"]).running_in_thread() as sim:
+    sim["brave"].always(Fault.hang(30))
+    ws = WebSearch(sim.settings(deadline_seconds=20, timeout_seconds=20), api_keys=sim.api_keys())
+
+    async def notebook_cell() -> None:
+        others = set(threading.enumerate())
+        if moment == "loop":
+            asyncio.set_event_loop_policy(SlowToStartLoops())
+        else:
+            sys.setprofile(interrupt_as_a_thread_starts)
+        try:
+            ws.run_sync("python")
+        except KeyboardInterrupt:
+            seen.set()
+            asyncio.set_event_loop_policy(None)
+            print("interrupted", flush=True)
+        for worker in set(threading.enumerate()) - others:
+            worker.join(60)
+        print(f"workers ended {time.monotonic() - interrupted_at[0]:.1f}s after it", flush=True)
+
+    loop = asyncio.new_event_loop()  # as a notebook kernel runs a cell: no SIGINT handler
+    loop.run_until_complete(notebook_cell())
+    loop.close()
+"""
+
+
+@pytest.mark.parametrize("moment", ["loop", "thread"])
+def test_an_interrupt_as_the_worker_starts_still_stops_the_sync_call(moment: str) -> None:
+    # Under load Ctrl-C can land before the worker thread's task exists ("loop") or while
+    # the thread starts ("thread"); the search then ran to its 20 s deadline, and the
+    # process could not end before it. Bound: half that deadline, which the fault
+    # (a 30 s hang) and the wrong behaviour both exceed.
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", _INTERRUPTED_AS_THE_WORKER_STARTS, moment],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=True,
+    )
+    said = done.stdout.splitlines()
+    assert said[0] == "interrupted"
+    assert said[1].startswith("workers ended ")
+    assert float(said[1].split()[2].removesuffix("s")) < 10
+    assert done.stderr == ""
+
+
 def test_a_tool_keeps_one_state_across_loops_and_sync_calls(threaded_sim: Simulator) -> None:
     from langchain_websearch import WebSearchTool
 
