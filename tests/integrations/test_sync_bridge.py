@@ -91,6 +91,10 @@ import pytest
 from websearch_core import SearchResponse, SearchToolResult, WebSearch
 from websearch_core.testing import Fault, Simulator
 
+# Ctrl-C as a terminal or a kernel delivers it: a shell's background job (`pytest ... &`)
+# starts with SIGINT ignored, and the interrupt below then never arrived at all.
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
 with Simulator(["brave"]).running_in_thread() as sim:
     sim["brave"].always(Fault.hang(30))
     ws = WebSearch(sim.settings(deadline_seconds=20, timeout_seconds=20), api_keys=sim.api_keys())
@@ -130,6 +134,7 @@ import asyncio, os, signal, sys, threading, time
 from websearch_core import WebSearch
 from websearch_core.testing import Fault, Simulator
 
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in _INTERRUPTED_CELL
 moment = sys.argv[1]
 seen = threading.Event()  # the cell has caught the interrupt: the bridge has done its part
 interrupted_at: list[float] = []
