@@ -161,27 +161,11 @@ async def test_a_forced_search_that_succeeds_clears_the_mark(
     assert forced.response.provider == after.response.provider == prepaid
 
 
-async def test_guard_a_forced_success_leaves_a_free_tier_month_marked(
-    any_state: dict[str, Any],
-) -> None:
-    """Guard (passes before and after): only a prepaid balance's mark is cleared by it."""
-    async with Simulator(["brave", FALLBACK]) as sim:
-        sim["brave"].always(Fault.payment_required())
-        settings = sim.settings(providers=("brave", FALLBACK), cache=False, **any_state)
-        async with WebSearch(settings, api_keys=sim.api_keys()) as ws:
-            await ws.run("python asyncio")
-            sim["brave"].always(None)
-            forced = await ws.run("python asyncio", provider="brave")
-            store = await ws.state()
-            mark = await store.get_mark("brave", time.time())
-        assert forced.response.provider == "brave"
-        assert mark is not None and mark.kind == "exhausted"
-
-
 async def test_guard_a_free_tier_quota_still_waits_for_next_month(
     any_state: dict[str, Any],
 ) -> None:
-    """Guard (passes before and after the re-check): Brave's 402 has no balance to top up."""
+    """Guard (passes before and after the re-check): Brave's 402 has no balance to top up,
+    so its mark is not re-checked after six hours, and a forced success does not clear it."""
     async with Simulator(["brave", FALLBACK]) as sim:
         sim["brave"].always(Fault.payment_required())
         settings = sim.settings(providers=("brave", FALLBACK), cache=False, **any_state)
@@ -194,5 +178,10 @@ async def test_guard_a_free_tier_quota_still_waits_for_next_month(
             aged = dataclasses.replace(mark, set_at=mark.set_at - CREDIT_RECHECK_SECONDS - 1)
             await store.set_mark("brave", aged)
             later = await ws.run("python asyncio")
-        assert later.response.provider == FALLBACK
-        assert len(sim["brave"].requests) == 1
+            assert later.response.provider == FALLBACK
+            assert len(sim["brave"].requests) == 1
+            sim["brave"].always(None)
+            forced = await ws.run("python asyncio", provider="brave")
+            mark = await store.get_mark("brave", time.time())
+        assert forced.response.provider == "brave"
+        assert mark is not None and mark.kind == "exhausted"
