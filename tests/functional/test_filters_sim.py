@@ -184,6 +184,13 @@ CASES = (
         dated=True,
         label="negated_before",
     ),
+    Case(
+        "include_domains",
+        f"{QUERY} site: github.com",
+        directive="site:github.com",
+        passes=lambda page: "github.com/" in page.url,
+        label="spaced_site",
+    ),
 )
 
 

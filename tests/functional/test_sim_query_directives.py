@@ -63,6 +63,7 @@ TYPED: Mapping[str, str] = {
     "and": "rust AND guide && tips",
     "plus_term": "rust +borrow guide",
     "negated_dates": "rust guide -after:2025-01-01 NOT before:2025-06-30",
+    "spaced_site": "rust guide site: github.com",
 }
 """One query per directive kind, the directive last (the reference writes them last), but
 for ``order``, which checks that a directive typed first goes out after the words."""
@@ -72,9 +73,11 @@ READ_AS: Mapping[str, str] = {
     "not_inurl": "exclude_inurl",
     "pipe_or": "or_group",
     "negated_dates": "dates",
+    "spaced_site": "site",
 }
 """The operators (reference 6.2) sent as the directive they mean: ``NOT x`` / ``! x`` as
-``-x``, ``|`` as ``OR``; a negated date as the date (the dash is ignored on dates)."""
+``-x``, ``|`` as ``OR``; a negated date as the date (the dash is ignored on dates); an
+empty value with the next token (``site: x``)."""
 
 LEFT_OUT: Mapping[str, tuple[str, frozenset[str]]] = {
     "exclude_term": ("rust async", frozenset({"exa"})),

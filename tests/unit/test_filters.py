@@ -204,6 +204,38 @@ def test_a_negated_file_type_stays_text_as_a_dashed_one_does() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("site: github.com", ("site", "github.com", "site:github.com")),
+        ("-site: reddit.com", ("exclude_site", "reddit.com", "-site:reddit.com")),
+        ("NOT domain: reddit.com", ("exclude_site", "reddit.com", "-domain:reddit.com")),
+        ("after: 2025-01", ("after", "2025-01-01", "after:2025-01")),
+        ("filetype: pdf", ("filetype", "pdf", "filetype:pdf")),
+        ('intitle: "error handling"', ("in_title", "error handling", 'intitle:"error handling"')),
+        ("inurl: docs", ("in_url", "docs", "inurl:docs")),
+    ],
+)
+def test_an_empty_value_takes_the_next_token(typed: str, read: tuple[str, str, str]) -> None:
+    assert [(t.kind, t.value, t.raw) for t in tokenize(f"rust {typed}")] == [
+        ("text", "rust", "rust"),
+        read,
+    ]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["site: OR github.com", "site: NOT x", "site: ! x", "site: not_a_domain", "inurl: site:x.org"],
+)
+def test_an_empty_value_before_an_operator_or_directive_takes_nothing(query: str) -> None:
+    """Guard (passes before and after): the reference (6.2) adopts the next token unless
+    it is an operator or a directive; one that makes no directive (``site: not_a_domain``)
+    leaves both words."""
+    first, *_ = tokenize(query)
+    assert (first.kind, first.raw) == ("text", query.split()[0])
+    assert not any(t.kind == "site" and t.raw.startswith(first.raw) for t in tokenize(query))
+
+
 # --- merging -----------------------------------------------------------------------------------
 
 

@@ -7,7 +7,8 @@ reference's parser reads: ``url:``, ``title:``, ``inbody:``, ``inanchor:``, and 
 / ``host:``, ``since:``, ``until:`` for ``site:``, ``after:``, ``before:``), and the
 reference's boolean operators (section 6.2): ``NOT`` / ``!`` before a term or directive
 negate it (``NOT site:x`` is ``-site:x``), ``|`` and ``||`` are ``OR``, ``AND`` and ``&&``
-go (every word is wanted anyway), ``+term`` is an exact phrase. A model writes
+go (every word is wanted anyway), ``+term`` is an exact phrase; an empty value takes the
+next token (``site: example.com``). A model writes
 constraints the way it has seen people write them, so the query is where they arrive. A
 token that only looks like a directive (``after:lunch``, ``site:`` with no domain,
 ``intitle:`` with no words, ``!important``, ``AND`` with no word on one side) stays plain
@@ -61,11 +62,13 @@ _TOKEN_OR_QUOTED_VALUE: Final = re.compile(
 )
 """:data:`_TOKEN`, or a words-in directive with a quoted value (``intitle:"error
 handling"``): used only on a query holding ``:"``, as it takes twice the time."""
+_NAMES: Final = rf"site|domain|host|after|since|before|until|filetype|ext|{_WORDS_IN_NAMES}"
 _DIRECTIVE: Final = re.compile(
-    r"^(?P<neg>-?)(?P<key>site|domain|host|after|since|before|until|filetype|ext"
-    rf"|{_WORDS_IN_NAMES}):(?P<value>\S+)$",
+    rf"^(?P<neg>-?)(?P<key>{_NAMES}):(?P<value>\S+)$",
     re.IGNORECASE,
 )
+_EMPTY_VALUE: Final = re.compile(rf"^-?(?P<key>{_NAMES}):$", re.IGNORECASE)
+"""A directive typed with a space before its value (``site: example.com``)."""
 _SAME_AS: Final[Mapping[str, str]] = MappingProxyType(
     {"domain": "site", "host": "site", "since": "after", "until": "before"}
 )
@@ -304,6 +307,41 @@ def _negated(operator: Token, token: Token) -> tuple[Token, ...]:
     return (word, token)
 
 
+def _adopted(token: Token, following: Token) -> Token | None:
+    """``token`` (``site:``) joined with the ``following`` token, or ``None``.
+
+    The behaviour reference (6.2): an empty value takes the next token, unless that is an
+    operator or a directive of its own (``site: OR``, ``intitle: site:x`` stay as typed).
+    """
+    empty = _EMPTY_VALUE.match(token.raw)
+    if empty is None or following.kind not in ("text", "phrase"):
+        return None
+    if following.raw in _NOT_WORDS or following.raw in ("(", ")"):
+        return None
+    if following.kind == "phrase":
+        if empty["key"].lower() not in _WORDS_IN:
+            return None
+        return _words_in(token.raw, following.value, f"{token.raw}{following.raw}")
+    return _directive(f"{token.raw}{following.raw}")
+
+
+def _read_empty_values(tokens: list[Token]) -> list[Token]:
+    """``tokens`` with each ``site:`` joined to what follows, where it may."""
+    read: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if token.kind == "text" and index < len(tokens):
+            joined = _adopted(token, tokens[index])
+            if joined is not None:
+                read.append(joined)
+                index += 1
+                continue
+        read.append(token)
+    return read
+
+
 def _read_operators(tokens: list[Token]) -> tuple[Token, ...]:
     """``tokens`` with ``NOT`` / ``!`` applied to what follows them.
 
@@ -342,6 +380,7 @@ def tokenize(query: str) -> tuple[Token, ...]:
     """
     tokens: list[Token] = []
     quoted_values = ':"' in query
+    split_values = False
     for match in (_TOKEN_OR_QUOTED_VALUE if quoted_values else _TOKEN).finditer(query):
         if match["phrase"] is not None:
             phrase = " ".join(match["phrase"].split())
@@ -351,8 +390,10 @@ def tokenize(query: str) -> tuple[Token, ...]:
             value = " ".join(match["quoted"].split())
             tokens.append(_words_in(match["named"], value, match.group(0)))
         else:
-            tokens.append(_word(match["word"]))
-    return _read_operators(tokens)
+            word = match["word"]
+            split_values = split_values or word.endswith(":")
+            tokens.append(_word(word))
+    return _read_operators(_read_empty_values(tokens) if split_values else tokens)
 
 
 def date_bounds(
