@@ -191,6 +191,20 @@ CASES = (
         passes=lambda page: "github.com/" in page.url,
         label="spaced_site",
     ),
+    Case(
+        "exclude_terms",
+        f'{QUERY} - "java view"',
+        directive='-"java view"',
+        passes=lambda page: "java view" not in page.snippet,
+        label="dash_phrase",
+    ),
+    Case(
+        "exclude_domains",
+        f"{QUERY} --site:github.com",
+        directive="-site:github.com",
+        passes=lambda page: "github.com/" not in page.url,
+        label="double_dash_site",
+    ),
 )
 
 

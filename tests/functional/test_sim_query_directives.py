@@ -64,6 +64,8 @@ TYPED: Mapping[str, str] = {
     "plus_term": "rust +borrow guide",
     "negated_dates": "rust guide -after:2025-01-01 NOT before:2025-06-30",
     "spaced_site": "rust guide site: github.com",
+    "dash_phrase": 'rust async - "tokio runtime"',
+    "double_dash_site": "rust guide --site:reddit.com",
 }
 """One query per directive kind, the directive last (the reference writes them last), but
 for ``order``, which checks that a directive typed first goes out after the words."""
@@ -74,13 +76,15 @@ READ_AS: Mapping[str, str] = {
     "pipe_or": "or_group",
     "negated_dates": "dates",
     "spaced_site": "site",
+    "double_dash_site": "exclude_site",
 }
 """The operators (reference 6.2) sent as the directive they mean: ``NOT x`` / ``! x`` as
 ``-x``, ``|`` as ``OR``; a negated date as the date (the dash is ignored on dates); an
-empty value with the next token (``site: x``)."""
+empty value with the next token (``site: x``), ``--site:`` as ``-site:``."""
 
 LEFT_OUT: Mapping[str, tuple[str, frozenset[str]]] = {
     "exclude_term": ("rust async", frozenset({"exa"})),
+    "dash_phrase": ("rust async", frozenset({"exa"})),
     "site": (
         "rust guide",
         frozenset(
@@ -128,6 +132,7 @@ AS_READ: Mapping[str, str] = {
     "or_group": "(rust OR golang) tutorial",
     "and": "rust guide tips",
     "plus_term": 'rust "borrow" guide',
+    "dash_phrase": 'rust async -"tokio runtime"',
 }
 """The query a provider that reads the directive is sent, where it is not the query typed:
 the words first, then the directives (reference 6.3), and an ``OR`` group in parentheses."""

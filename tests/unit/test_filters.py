@@ -236,6 +236,31 @@ def test_an_empty_value_before_an_operator_or_directive_takes_nothing(query: str
     assert not any(t.kind == "site" and t.raw.startswith(first.raw) for t in tokenize(query))
 
 
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ('- "bad phrase"', ("exclude_term", "bad phrase", '-"bad phrase"')),
+        ("--site:reddit.com", ("exclude_site", "reddit.com", "-site:reddit.com")),
+        ("---inurl:forum", ("exclude_in_url", "forum", "-inurl:forum")),
+        ("--before:2024", ("before", "2024-12-31", "-before:2024")),
+    ],
+)
+def test_a_lone_dash_negates_a_phrase_and_a_double_dash_one_directive(
+    typed: str, read: tuple[str, str, str]
+) -> None:
+    assert [(t.kind, t.value, t.raw) for t in tokenize(f"rust {typed}")] == [
+        ("text", "rust", "rust"),
+        read,
+    ]
+
+
+@pytest.mark.parametrize("query", ["rust - java", "--verbose flag", "--filetype:pdf x", "a -- b"])
+def test_dashes_that_negate_no_phrase_or_directive_stay_text(query: str) -> None:
+    """Guard (passes before and after): a lone ``-`` before a word, a ``--flag``, and a
+    ``--filetype:`` (no negated file type here) stay words as typed."""
+    assert [(t.kind, t.raw) for t in tokenize(query)] == [("text", w) for w in query.split()]
+
+
 # --- merging -----------------------------------------------------------------------------------
 
 

@@ -8,7 +8,8 @@ reference's parser reads: ``url:``, ``title:``, ``inbody:``, ``inanchor:``, and 
 reference's boolean operators (section 6.2): ``NOT`` / ``!`` before a term or directive
 negate it (``NOT site:x`` is ``-site:x``), ``|`` and ``||`` are ``OR``, ``AND`` and ``&&``
 go (every word is wanted anyway), ``+term`` is an exact phrase; an empty value takes the
-next token (``site: example.com``). A model writes
+next token (``site: example.com``), a lone ``-`` negates the quoted phrase after it, and
+``--site:x`` is ``-site:x``. A model writes
 constraints the way it has seen people write them, so the query is where they arrive. A
 token that only looks like a directive (``after:lunch``, ``site:`` with no domain,
 ``intitle:`` with no words, ``!important``, ``AND`` with no word on one side) stays plain
@@ -266,6 +267,11 @@ def _word(word: str) -> Token:
     directive = _directive(word)
     if directive is not None:
         return directive
+    if word.startswith("--"):
+        # ``--site:x`` is ``-site:x`` (reference 6.2); ``--verbose`` stays a word.
+        dashed = _directive(f"-{word.lstrip('-')}")
+        if dashed is not None:
+            return dashed
     if word in _OR_WORDS:
         return Token("or", word, word)
     if word in _AND_WORDS:
@@ -308,11 +314,17 @@ def _negated(operator: Token, token: Token) -> tuple[Token, ...]:
 
 
 def _adopted(token: Token, following: Token) -> Token | None:
-    """``token`` (``site:``) joined with the ``following`` token, or ``None``.
+    """``token`` (``site:`` or a lone ``-``) joined with the ``following`` token, or ``None``.
 
     The behaviour reference (6.2): an empty value takes the next token, unless that is an
-    operator or a directive of its own (``site: OR``, ``intitle: site:x`` stay as typed).
+    operator or a directive of its own (``site: OR``, ``intitle: site:x`` stay as typed);
+    a lone ``-`` negates a quoted phrase after it, and only that (``- java`` is two words,
+    as the dash may be a typed dash).
     """
+    if token.raw == "-":
+        if following.kind == "phrase" and following.raw.startswith('"'):
+            return Token("exclude_term", following.value, f"-{following.raw}")
+        return None
     empty = _EMPTY_VALUE.match(token.raw)
     if empty is None or following.kind not in ("text", "phrase"):
         return None
@@ -326,7 +338,7 @@ def _adopted(token: Token, following: Token) -> Token | None:
 
 
 def _read_empty_values(tokens: list[Token]) -> list[Token]:
-    """``tokens`` with each ``site:`` joined to what follows, where it may."""
+    """``tokens`` with each ``site:`` or lone ``-`` joined to what follows, where it may."""
     read: list[Token] = []
     index = 0
     while index < len(tokens):
@@ -391,7 +403,7 @@ def tokenize(query: str) -> tuple[Token, ...]:
             tokens.append(_words_in(match["named"], value, match.group(0)))
         else:
             word = match["word"]
-            split_values = split_values or word.endswith(":")
+            split_values = split_values or word == "-" or word.endswith(":")
             tokens.append(_word(word))
     return _read_operators(_read_empty_values(tokens) if split_values else tokens)
 
