@@ -205,6 +205,13 @@ CASES = (
         passes=lambda page: "github.com/" not in page.url,
         label="double_dash_site",
     ),
+    Case(
+        "include_domains",
+        f"{QUERY} site:github.com/laravel/laravel",
+        directive="site:github.com",
+        passes=lambda page: page.url.startswith("https://github.com/laravel/laravel"),
+        label="site_path",
+    ),
 )
 
 

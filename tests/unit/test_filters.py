@@ -545,6 +545,37 @@ def test_domains_match_the_host_and_its_subdomains_only() -> None:
     ]
 
 
+def test_a_site_with_a_path_keeps_only_urls_under_that_path() -> None:
+    wanted = requested_filters(SearchParams(query="sdk site:GitHub.com/Anthropics/"))
+    sources = [
+        source("https://github.com/anthropics/sdk"),
+        source("https://github.com/Anthropics"),
+        source("https://docs.github.com/anthropics/x"),
+        source("https://github.com/openai/sdk"),
+        source("https://github.com/"),
+        source("https://gitlab.com/anthropics/sdk"),
+    ]
+    kept = post_filter(sources, wanted, frozenset({"include_domains"}))
+    assert [s.url for s in kept.sources] == [
+        "https://github.com/anthropics/sdk",
+        "https://github.com/Anthropics",
+        "https://docs.github.com/anthropics/x",
+    ]
+    assert wanted.include_domains == ("github.com",)  # engines and APIs get the host
+
+
+def test_a_site_wanted_whole_too_keeps_its_whole_host() -> None:
+    """Guard (passes before and after): ``site:github.com`` beside a path on the same
+    host, or the host as a parameter, wants every page of the host."""
+    for params in (
+        SearchParams(query="sdk site:github.com/anthropics site:github.com"),
+        SearchParams(query="sdk site:github.com/anthropics", include_domains=("github.com",)),
+    ):
+        sources = [source("https://github.com/openai/sdk"), source("https://x.org/")]
+        kept = post_filter(sources, requested_filters(params), frozenset({"include_domains"}))
+        assert [s.url for s in kept.sources] == ["https://github.com/openai/sdk"]
+
+
 def test_dates_are_checked_from_age_or_iso_date_and_undated_results_are_kept() -> None:
     wanted = requested_filters(SearchParams(query="x after:2026-05-01 before:2026-05-30"))
     sources = [

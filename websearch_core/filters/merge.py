@@ -40,6 +40,9 @@ class RequestedFilters:
     exclude_in_title: tuple[str, ...] = ()
     in_text: tuple[str, ...] = ()
     exclude_in_text: tuple[str, ...] = ()
+    site_paths: tuple[tuple[str, str], ...] = ()
+    """``(host, path)`` for each site typed with a path (``site:github.com/anthropics``)
+    whose host is not also wanted whole: a local check of that host wants the path too."""
 
     def entries(self) -> tuple[tuple[FilterName, str], ...]:
         """``(name, value)`` for each filter asked for, one entry per domain, phrase, term."""
@@ -87,9 +90,14 @@ def requested_filters(params: SearchParams) -> RequestedFilters:
         return [token.value for token in tokens if token.kind == kind]
 
     date_after, date_before = date_bounds(tokens, params.date_after, params.date_before)
+    sites = [token for token in tokens if token.kind == "site"]
+    whole = {*params.include_domains, *(site.value for site in sites if not site.path)}
     return RequestedFilters(
         tokens=tokens,
         include_domains=_unique((*params.include_domains, *typed("site"))),
+        site_paths=tuple(
+            dict.fromkeys((s.value, s.path) for s in sites if s.path and s.value not in whole)
+        ),
         exclude_domains=_unique((*params.exclude_domains, *typed("exclude_site"))),
         date_after=date_after,
         date_before=date_before,

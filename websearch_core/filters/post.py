@@ -71,6 +71,22 @@ def _host_in(host: str, domains: Iterable[str]) -> bool:
     return any(host == domain or host.endswith(f".{domain}") for domain in domains)
 
 
+def _on_wanted_site(host: str, path: str, wanted: RequestedFilters) -> bool:
+    """Whether a URL's ``host`` and ``path`` are on one of the sites asked for.
+
+    A site typed with a path (``site:github.com/anthropics``) also wants the URL's path to
+    start with it, case aside, as the reference's ``matchesSite`` (6.6).
+    """
+    with_path = {host for host, _ in wanted.site_paths}
+    whole = [domain for domain in wanted.include_domains if domain not in with_path]
+    if _host_in(host, whole):
+        return True
+    lowered = path.lower()
+    return any(
+        _host_in(host, (site,)) and lowered.startswith(prefix) for site, prefix in wanted.site_paths
+    )
+
+
 def _text(source: SearchSource) -> str:
     return " ".join(f"{source.title} {source.snippet or ''}".casefold().split())
 
@@ -130,7 +146,7 @@ def _passes(
     if (
         "include_domains" in checks
         and wanted.include_domains
-        and not _host_in(host, wanted.include_domains)
+        and not _on_wanted_site(host, parts.path, wanted)
     ):
         return False
     if "exclude_domains" in checks and _host_in(host, wanted.exclude_domains):

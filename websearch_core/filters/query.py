@@ -152,6 +152,9 @@ class Token:
     """The normalised value: a domain, an ISO date, a phrase, a term, an extension."""
     raw: str
     """The text as typed, sent unchanged to a provider that understands it."""
+    path: str = ""
+    """A wanted site's path, lower-cased (``site:github.com/Anthropics``: ``/anthropics``):
+    the reference checks it on the URL (6.6); engines are sent the host, as before."""
 
 
 def parse_domain(text: str) -> str | None:
@@ -175,6 +178,20 @@ def parse_domain(text: str) -> str | None:
         return None
     host = host.removeprefix("*.").rstrip(".").removeprefix("www.")
     return host if _DOMAIN.match(host) else None
+
+
+def _site_path(text: str) -> str:
+    """The path a site value carries, lower-cased, without its trailing ``/`` (or ``""``).
+
+    Examples:
+        >>> _site_path("https://GitHub.com/Anthropics/")
+        '/anthropics'
+        >>> _site_path("github.com")
+        ''
+    """
+    without_scheme = text.split("://", 1)[-1]
+    _, slash, path = without_scheme.partition("/")
+    return f"/{path.lower().rstrip('/')}" if slash and path.strip("/") else ""
 
 
 def parse_date_value(text: str, *, end: bool) -> date | None:
@@ -249,9 +266,11 @@ def _directive(word: str) -> Token | None:
         return _words_in(word[: directive.start("value")], words, word) if words else None
     if key == "site":
         domain = parse_domain(value)
-        return (
-            None if domain is None else Token("exclude_site" if negated else "site", domain, word)
-        )
+        if domain is None:
+            return None
+        if negated:
+            return Token("exclude_site", domain, word)
+        return Token("site", domain, word, _site_path(value))
     if key in ("after", "before"):
         # A dash on a date is ignored (reference 6.2): ``-before:2024`` still bounds it.
         day = parse_date_value(value, end=key == "before")
