@@ -13,7 +13,8 @@ Where we differ from the reference on purpose (a parameter the provider's own do
 server name), the table follows our behaviour; RESULTS "Stop 45
 (phrases)" lists each. ``inurl:``, ``intitle:`` and ``intext:`` (and their negations)
 follow the reference's flags (``inUrl``, ``inTitle``, ``inText``), a wanted ``inurl:``
-going to the HTML engines as a word (its ``formatScraperQuery``).
+going to the HTML engines as a word (its ``formatScraperQuery``), as does a site with a
+path; the others are sent its host.
 """
 
 import base64
@@ -66,6 +67,7 @@ TYPED: Mapping[str, str] = {
     "spaced_site": "rust guide site: github.com",
     "dash_phrase": 'rust async - "tokio runtime"',
     "double_dash_site": "rust guide --site:reddit.com",
+    "site_path": "rust guide site:github.com/Rust-Lang",
 }
 """One query per directive kind, the directive last (the reference writes them last), but
 for ``order``, which checks that a directive typed first goes out after the words."""
@@ -124,6 +126,7 @@ WORDS_IN: Mapping[str, Mapping[str, frozenset[str]]] = {
     "intext": {"rust guide": frozenset(PROVIDERS) - _GOOGLE_SYNTAX},
     "order": {"rust guide": _NO_WORDS_IN | {"mojeek"}},
     "or_group": {"rust golang tutorial": _NO_OR},
+    "site_path": {"rust guide github.com/rust-lang": _SCRAPERS, "rust guide": LEFT_OUT["site"][1]},
 }
 """Per kind: each other query sent, and the providers sent it; every other provider is
 sent :data:`AS_READ`'s query, else the query as typed."""
@@ -133,6 +136,7 @@ AS_READ: Mapping[str, str] = {
     "and": "rust guide tips",
     "plus_term": 'rust "borrow" guide',
     "dash_phrase": 'rust async -"tokio runtime"',
+    "site_path": "rust guide site:github.com",
 }
 """The query a provider that reads the directive is sent, where it is not the query typed:
 the words first, then the directives (reference 6.3), and an ``OR`` group in parentheses."""

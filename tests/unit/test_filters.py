@@ -367,6 +367,28 @@ def test_an_html_engine_is_sent_a_wanted_inurl_as_its_word_and_checks_it() -> No
     assert plan.ways["exclude_in_url"] == ("query",)
 
 
+def test_an_html_engine_is_sent_a_site_with_a_path_as_a_trailing_word() -> None:
+    """The reference's own example (6.4): the path site goes as a word after the terms,
+    the whole-host site stays an operator; an API is sent the host, as before."""
+    typed = "site:github.com/can1357/oh-my-pi inurl:releases site:docs.rs 17.1.1 release"
+    scraper = info(FilterSupport(query=SCRAPER_OPERATORS, demoted=frozenset({"in_url"})))
+    plan = plan_filters(SearchParams(query=typed), scraper)
+    assert plan.params.query == "17.1.1 release github.com/can1357/oh-my-pi releases site:docs.rs"
+    assert plan.params.include_domains == ("docs.rs",)
+    api = plan_filters(SearchParams(query=typed), info(FilterSupport(query=QUERY_OPERATORS)))
+    assert api.params.query == ("17.1.1 release (site:github.com OR site:docs.rs) inurl:releases")
+
+
+def test_an_engine_writing_its_own_sites_is_not_given_a_path_site_as_a_host() -> None:
+    """Google and Ecosia write ``site:`` from the domain field themselves."""
+    scraper = info(
+        FilterSupport(query=SCRAPER_OPERATORS, demoted=frozenset({"in_url"})),
+        honours=frozenset({"query", "limit", "num_search_results", "include_domains"}),
+    )
+    plan = plan_filters(SearchParams(query="sdk site:github.com/anthropics"), scraper)
+    assert (plan.params.query, plan.params.include_domains) == ("sdk github.com/anthropics", ())
+
+
 def test_words_in_directives_a_provider_cannot_read_leave_its_query() -> None:
     plan = plan_filters(SearchParams(query="rust inurl:docs intitle:faq intext:x guide"), info())
     assert plan.params.query == "rust guide"

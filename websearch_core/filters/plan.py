@@ -23,7 +23,7 @@ from ..models import (
 )
 from .merge import RequestedFilters, requested_filters
 from .post import Dropped, drop_counts, post_filter
-from .render import QueryStyle, render_query
+from .render import QueryStyle, render_query, sites_sent
 from .support import ALL_FILTERS, FilterSupport
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ def plan_filters(
     style = QueryStyle(ways, info.written_by_itself, chosen.demoted, chosen.groups_alternatives())
     update: dict[str, object] = {
         "query": render_query(wanted, style) or params.query,
-        "include_domains": wanted.include_domains,
+        "include_domains": sites_sent(wanted, chosen.demoted),
         "exclude_domains": wanted.exclude_domains,
         "date_after": wanted.date_after,
         "date_before": wanted.date_before,

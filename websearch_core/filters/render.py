@@ -7,7 +7,9 @@ then the directives the provider reads, always in one order: sites, ``inurl:``,
 that does not (a search API would look for the word "OR"). Several sites or file types
 are one group too, since a page has one site and one type (see :func:`_any_of`). What
 the provider reads neither way leaves the text; a phrase keeps its words, and a directive
-an HTML engine is sent as a word (``FilterSupport.demoted``) keeps its value.
+an HTML engine is sent as a word (``FilterSupport.demoted``) keeps its value, as does a
+site with a path there (6.4: ``site:github.com/anthropics`` is the word
+``github.com/anthropics``, since an engine's ``site:`` takes a host).
 """
 
 from collections.abc import Iterable, Mapping
@@ -18,7 +20,7 @@ from ..models import FilterName, FilterWay
 from .merge import RequestedFilters
 from .query import Token
 
-__all__ = ["QueryStyle", "render_query"]
+__all__ = ["QueryStyle", "render_query", "sites_sent"]
 
 _TERMS: Final = frozenset({"text", "phrase", "exclude_term"})
 """Token kinds that are words of the query rather than directives."""
@@ -50,6 +52,28 @@ class QueryStyle:
     def reads(self, name: FilterName) -> bool:
         """Whether the filter ``name`` goes out in the text (and is not self-written)."""
         return "query" in self.ways.get(name, ()) and name not in self.self_written
+
+
+def _demotes_path_sites(demoted: frozenset[FilterName]) -> bool:
+    """Whether an engine is sent a site with a path as a word.
+
+    These are the reference's HTML engines and SearXNG (``formatScraperQuery``, 6.4), the
+    same that are sent a wanted ``inurl:`` as a word.
+    """
+    return "in_url" in demoted
+
+
+def sites_sent(wanted: RequestedFilters, demoted: frozenset[FilterName]) -> tuple[str, ...]:
+    """The hosts sent as ``site:`` (or as the provider's domain field).
+
+    An engine that demotes a site with a path (:func:`_demotes_path_sites`) gets its host
+    only where it is also wanted whole; every other provider gets every host, the path
+    being checked on the results.
+    """
+    if not wanted.site_paths or not _demotes_path_sites(demoted):
+        return wanted.include_domains
+    with_path = {host for host, _ in wanted.site_paths}
+    return tuple(domain for domain in wanted.include_domains if domain not in with_path)
 
 
 def _values(wanted: RequestedFilters, name: FilterName) -> tuple[str, ...]:
@@ -136,7 +160,7 @@ def _directives(wanted: RequestedFilters, style: QueryStyle) -> list[str]:
     """The directives ``style`` reads in the text, in the reference's order."""
     out: list[str] = []
     if style.reads("include_domains"):
-        out.extend(_any_of("site:", wanted.include_domains, style.reads_or))
+        out.extend(_any_of("site:", sites_sent(wanted, style.demoted), style.reads_or))
     if style.reads("exclude_domains"):
         out.extend(f"-site:{domain}" for domain in wanted.exclude_domains)
     for name, operator in _OPERATORS.items():
@@ -167,6 +191,9 @@ def render_query(wanted: RequestedFilters, style: QueryStyle) -> str:
         'rust go site:a.org OR site:b.org'
     """
     words = _terms(wanted.tokens, style)
+    if _demotes_path_sites(style.demoted) and "query" in style.ways.get("include_domains", ()):
+        # Google and Ecosia write their own ``site:`` yet take the path as a word here.
+        words.extend(f"{host}{path}" for host, path in wanted.site_paths)
     for name in sorted(style.demoted):
         words.extend(_values(wanted, name))
     words.extend(_directives(wanted, style))
