@@ -270,7 +270,7 @@ def _directive(word: str) -> Token | None:
             return None
         if negated:
             return Token("exclude_site", domain, word)
-        return Token("site", domain, word, _site_path(value))
+        return Token("site", domain, word, _site_path(value) if "/" in value else "")
     if key in ("after", "before"):
         # A dash on a date is ignored (reference 6.2): ``-before:2024`` still bounds it.
         day = parse_date_value(value, end=key == "before")
