@@ -5,7 +5,7 @@ the ledger reads the mark back from the store before clearing it.
 """
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -96,30 +96,32 @@ async def test_a_probe_answered_clears_the_mark() -> None:
     assert await store.get_mark(PROVIDER, clock.now) is None
 
 
-async def test_a_forced_success_keeps_a_mark_another_search_set_meanwhile(
-    store: StateStore,
-) -> None:
-    """The forced request was sent past the old mark; another search's refusal came later."""
-    clock = Clock()
+async def _forced_past_the_mark(store: StateStore, clock: Clock) -> Ledger:
+    """A forced request sent past a spent balance's mark (no re-check due)."""
     ledger = Ledger(store, clock=clock)
     await ledger.record_failure(PROVIDER, _spent())
     clock.now += 1
     await ledger.reserve(PROVIDER)  # forced: sent past the credit mark
-    clock.now += 1
-    await Ledger(store, clock=clock).record_failure(PROVIDER, _spent())  # another search
-    newer = await store.get_mark(PROVIDER, clock.now)
-    clock.now += 1
-    await ledger.record_success(PROVIDER)
-    assert await store.get_mark(PROVIDER, clock.now) == newer
+    return ledger
 
 
-async def test_a_probe_success_keeps_a_mark_another_search_set_meanwhile(store: StateStore) -> None:
-    clock = Clock()
+async def _probing(store: StateStore, clock: Clock) -> Ledger:
+    """The one request re-checking a mark six hours old."""
     ledger = await _spent_and_due(store, clock)
     probe = await ledger.reserve(PROVIDER, skip_marked=True)
     assert probe.probing is not None
+    return ledger
+
+
+@pytest.mark.parametrize("recheck", [_forced_past_the_mark, _probing], ids=["forced", "probe"])
+async def test_a_recheck_success_keeps_a_mark_another_search_set_meanwhile(
+    store: StateStore, recheck: Callable[[StateStore, Clock], Awaitable[Ledger]]
+) -> None:
+    """The re-check was sent past the old mark; another search's refusal came later."""
+    clock = Clock()
+    ledger = await recheck(store, clock)
     clock.now += 1
-    await Ledger(store, clock=clock).record_failure(PROVIDER, _spent())  # a forced search's
+    await Ledger(store, clock=clock).record_failure(PROVIDER, _spent())  # another search
     newer = await store.get_mark(PROVIDER, clock.now)
     clock.now += 1
     await ledger.record_success(PROVIDER)
