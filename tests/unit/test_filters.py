@@ -164,9 +164,13 @@ def test_an_excluded_phrase_is_one_excluded_term() -> None:
         ('NOT intitle:"bad faq"', ("exclude_in_title", "bad faq", '-intitle:"bad faq"')),
         ("!site:x.org", ("exclude_site", "x.org", "-site:x.org")),
         ("+borrow", ("phrase", "borrow", '"borrow"')),
+        ('- "bad phrase"', ("exclude_term", "bad phrase", '-"bad phrase"')),  # a lone dash
+        ("--site:reddit.com", ("exclude_site", "reddit.com", "-site:reddit.com")),
+        ("---inurl:forum", ("exclude_in_url", "forum", "-inurl:forum")),
+        ("--before:2024", ("before", "2024-12-31", "-before:2024")),
     ],
 )
-def test_not_and_bang_negate_what_follows_and_plus_makes_a_phrase(
+def test_not_bang_and_dashes_negate_what_follows_and_plus_makes_a_phrase(
     typed: str, read: tuple[str, str, str]
 ) -> None:
     assert [(t.kind, t.value, t.raw) for t in tokenize(f"rust {typed}")] == [
@@ -234,24 +238,6 @@ def test_an_empty_value_before_an_operator_or_directive_takes_nothing(query: str
     first, *_ = tokenize(query)
     assert (first.kind, first.raw) == ("text", query.split()[0])
     assert not any(t.kind == "site" and t.raw.startswith(first.raw) for t in tokenize(query))
-
-
-@pytest.mark.parametrize(
-    ("typed", "read"),
-    [
-        ('- "bad phrase"', ("exclude_term", "bad phrase", '-"bad phrase"')),
-        ("--site:reddit.com", ("exclude_site", "reddit.com", "-site:reddit.com")),
-        ("---inurl:forum", ("exclude_in_url", "forum", "-inurl:forum")),
-        ("--before:2024", ("before", "2024-12-31", "-before:2024")),
-    ],
-)
-def test_a_lone_dash_negates_a_phrase_and_a_double_dash_one_directive(
-    typed: str, read: tuple[str, str, str]
-) -> None:
-    assert [(t.kind, t.value, t.raw) for t in tokenize(f"rust {typed}")] == [
-        ("text", "rust", "rust"),
-        read,
-    ]
 
 
 @pytest.mark.parametrize("query", ["rust - java", "--verbose flag", "--filetype:pdf x", "a -- b"])
