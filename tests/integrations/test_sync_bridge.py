@@ -207,6 +207,162 @@ def test_an_interrupt_as_the_worker_starts_still_stops_the_sync_call(moment: str
     assert done.stderr == ""
 
 
+_STOPPING_CELL = """
+import asyncio, logging, os, signal, sys, threading, time
+
+from websearch_core import WebSearch, loop_worker
+from websearch_core.testing import Fault, Simulator
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in _INTERRUPTED_CELL
+caller, clean_up = sys.argv[1], sys.argv[2]
+if len(sys.argv) > 3:
+    loop_worker._CLEAN_UP_WAIT_SECONDS = float(sys.argv[3])
+released = threading.Event()  # the worker's clean-up may end
+said: list[str] = []
+
+
+class Said(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        said.append(f"{record.levelname}: {record.getMessage()}")
+
+
+logging.getLogger("websearch_core").addHandler(Said(logging.WARNING))
+
+
+def interrupt() -> None:
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+class CleanUpThatWaits(asyncio.DefaultEventLoopPolicy):
+    # The worker's loop closes last in its clean-up: hold it there until the cell says.
+    def new_event_loop(self) -> asyncio.AbstractEventLoop:
+        loop = super().new_event_loop()
+        if threading.current_thread() is not threading.main_thread():
+            close = loop.close
+
+            def close_once_released() -> None:
+                if clean_up == "interrupted":  # Ctrl-C again while the call stops
+                    interrupt()
+                released.wait()
+                close()
+
+            loop.close = close_once_released
+        return loop
+
+
+def interrupt_as_it_gives_up(frame, event, arg):
+    if event == "call" and frame.f_code is loop_worker._Handover.give_up.__code__:
+        sys.setprofile(None)
+        interrupt()  # Ctrl-C again as the first one starts stopping the work
+
+
+with Simulator(["brave"]).running_in_thread() as sim:
+    sim["brave"].always(Fault.hang(3600))
+    settings = sim.settings(deadline_seconds=300, timeout_seconds=300)
+    if caller == "langchain":
+        from langchain_websearch import WebSearchTool
+
+        tool = WebSearchTool(settings=settings, api_keys=sim.api_keys())
+        call = lambda: tool.invoke({"query": "python"})
+    elif caller == "llamaindex":
+        from llamaindex_websearch import create_web_search_tool
+
+        function_tool = create_web_search_tool(settings=settings, api_keys=sim.api_keys())
+        call = lambda: function_tool.call(query="python")
+    else:
+        ws = WebSearch(settings, api_keys=sim.api_keys())
+        call = lambda: ws.run_sync("python")
+
+    def interrupt_once_asked() -> None:  # the worker's search is under way
+        while not sim["brave"].requests:
+            time.sleep(0.01)
+        if clean_up == "give-up":
+            sys.setprofile(None)
+        interrupt()
+
+    async def notebook_cell() -> None:
+        others = set(threading.enumerate())
+        if clean_up in ("stuck", "interrupted"):
+            asyncio.set_event_loop_policy(CleanUpThatWaits())
+        asker = threading.Thread(target=interrupt_once_asked)
+        asker.start()
+        if clean_up == "give-up":
+            sys.setprofile(interrupt_as_it_gives_up)
+        try:
+            call()
+        except KeyboardInterrupt as stopped:
+            sys.setprofile(None)
+            asker.join()
+            print("interrupted", "chained" if stopped.__context__ else "alone", flush=True)
+            busy = [t.name for t in set(threading.enumerate()) - others - {asker} if t.is_alive()]
+            print("still running:", sorted(busy), flush=True)
+        print("said:", said, flush=True)
+        asyncio.set_event_loop_policy(None)
+        released.set()
+        for worker in set(threading.enumerate()) - others:
+            worker.join()  # a search left running waits out the 300 s deadline: a hang
+        print("workers ended", flush=True)
+
+    loop = asyncio.new_event_loop()  # as a notebook kernel runs a cell: no SIGINT handler
+    loop.run_until_complete(notebook_cell())
+    loop.close()
+"""
+
+
+def _stop_a_cell(caller: str, clean_up: str, *wait: str) -> list[str]:
+    """What the cell printed, line by line; it must end cleanly, warning-free on stderr."""
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", _STOPPING_CELL, caller, clean_up, *wait],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stderr == ""
+    return done.stdout.splitlines()
+
+
+@pytest.mark.parametrize("caller", ["run_sync", "langchain", "llamaindex"])
+def test_an_interrupted_sync_call_returns_after_its_clean_up(caller: str) -> None:
+    # The caller used to raise the interrupt while the worker thread still closed the
+    # call's session, state and loop (up to seconds under load): the next cell, or the
+    # process's exit, found them open. The tools' sync paths go through the same bridge.
+    said = _stop_a_cell(caller, "free")
+    assert said == ["interrupted alone", "still running: []", "said: []", "workers ended"]
+
+
+def test_a_stuck_clean_up_is_left_running_with_a_warning_naming_it() -> None:
+    # Clean-up held (its loop's close waits for the cell) past a 0.1 s bound: the call
+    # returns anyway and says which thread goes on in the background.
+    said = _stop_a_cell("run_sync", "stuck", "0.1")
+    assert said[:2] == ["interrupted alone", "still running: ['websearch-sync-call']"]
+    assert said[2].startswith('said: ["WARNING: sync call interrupted: its clean-up on ')
+    assert "thread 'websearch-sync-call'" in said[2]
+    assert "still running after 0.1 s" in said[2]
+    assert said[3] == "workers ended"
+
+
+def test_a_second_interrupt_during_the_clean_up_ends_the_wait_at_once() -> None:
+    # Ctrl-C pressed again while the call waits for a clean-up held until the cell goes
+    # on; an hour's bound, so only the second interrupt can end the wait (else a hang).
+    said = _stop_a_cell("run_sync", "interrupted", "3600")
+    assert said == [
+        "interrupted alone",
+        "still running: ['websearch-sync-call']",
+        "said: []",
+        "workers ended",
+    ]
+
+
+def test_a_second_interrupt_as_the_call_gives_up_still_stops_the_work() -> None:
+    # The second Ctrl-C landed as the bridge started giving up: the give-up never ran,
+    # so the search went on to its deadline (300 s here: a hang) and the cell saw both
+    # interrupts chained ("During handling of the above exception...").
+    said = _stop_a_cell("run_sync", "give-up")
+    assert said[0] == "interrupted alone"
+    assert said[-2:] == ["said: []", "workers ended"]
+
+
 def test_a_tool_keeps_one_state_across_loops_and_sync_calls(threaded_sim: Simulator) -> None:
     from langchain_websearch import WebSearchTool
 
