@@ -276,8 +276,6 @@ with Simulator(["brave"]).running_in_thread() as sim:
     def interrupt_once_asked() -> None:  # the worker's search is under way
         while not sim["brave"].requests:
             time.sleep(0.01)
-        if clean_up == "give-up":
-            sys.setprofile(None)
         interrupt()
 
     async def notebook_cell() -> None:
